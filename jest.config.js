@@ -1,0 +1,13 @@
+/** Jest runs the TypeScript sources through ts-jest; `obsidian` is mapped to the host double. */
+module.exports = {
+  testEnvironment: "node",
+  roots: ["<rootDir>/test"],
+  testMatch: ["**/*.test.ts"],
+  transform: {
+    "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }],
+  },
+  moduleNameMapper: {
+    "^obsidian$": "<rootDir>/test/double/obsidian.ts",
+  },
+  testTimeout: 30000,
+};

@@ -1,0 +1,39 @@
+import { ACTIVITY_LOG_SIZE } from "./limits";
+
+/** How a call ended. `fixable` is an error result the model can act on; `failed` is a bug. */
+export type ActivityOutcome = "ok" | "fixable" | "failed";
+
+/** One tool call, as the activity list shows it: metadata only, never arguments or note text. */
+export interface ActivityRecord {
+	time: string;
+	tokenName: string;
+	tool: string;
+	durationMs: number;
+	responseBytes: number;
+	outcome: ActivityOutcome;
+}
+
+/** The last calls, newest last, bounded. */
+export class ActivityLog {
+	private readonly records: ActivityRecord[] = [];
+
+	add(record: ActivityRecord): void {
+		this.records.push(record);
+		if (this.records.length > ACTIVITY_LOG_SIZE) this.records.splice(0, this.records.length - ACTIVITY_LOG_SIZE);
+	}
+
+	list(): readonly ActivityRecord[] {
+		return [...this.records];
+	}
+
+	clear(): void {
+		this.records.length = 0;
+	}
+}
+
+/** Where the server reports what happened. Implementations must not add note text, queries or tokens. */
+export interface Logger {
+	info(message: string): void;
+	warn(message: string): void;
+	error(message: string): void;
+}

@@ -1,0 +1,60 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { TOKEN_BYTES } from "../limits";
+
+/** What a token allows: `read` sees the read tools; `write` also sees the write tools when writing is on. */
+export type TokenLevel = "read" | "write";
+
+/** A token as stored in data.json: never the token itself, only its SHA-256 hash. */
+export interface TokenRecord {
+	name: string;
+	level: TokenLevel;
+	/** Hex SHA-256 of the token. */
+	hash: string;
+	/** The first characters of the token, so a person can tell tokens apart in a list. */
+	displayPrefix: string;
+	/** ISO time of creation. */
+	created: string;
+	/** ISO time of the last accepted request, or null if never used. */
+	lastUsed: string | null;
+}
+
+/** Every token starts with this, so a leaked one is recognisable (secret scanners, logs). */
+export const TOKEN_PREFIX = "vmcp_";
+const DISPLAY_SECRET_CHARS = 4;
+
+/** A new token and the record to store for it. The token is shown once and never kept. */
+export function generateToken(name: string, level: TokenLevel, now: Date = new Date()): { token: string; record: TokenRecord } {
+	const token = TOKEN_PREFIX + randomBytes(TOKEN_BYTES).toString("base64url");
+	return {
+		token,
+		record: {
+			name,
+			level,
+			hash: hashToken(token),
+			displayPrefix: token.slice(0, TOKEN_PREFIX.length + DISPLAY_SECRET_CHARS),
+			created: now.toISOString(),
+			lastUsed: null,
+		},
+	};
+}
+
+/** Hex SHA-256 of a token. */
+export function hashToken(token: string): string {
+	return createHash("sha256").update(token, "utf8").digest("hex");
+}
+
+/**
+ * The record whose hash matches the presented token, or null. Every stored hash is compared, in
+ * constant time, whatever matched earlier: how long this takes does not tell how much of a token
+ * was right, nor which record it was.
+ */
+export function findTokenRecord(presented: string, records: readonly TokenRecord[]): TokenRecord | null {
+	const presentedHash = Buffer.from(hashToken(presented), "hex");
+	let found: TokenRecord | null = null;
+	for (const record of records) {
+		const storedHash = Buffer.from(record.hash, "hex");
+		const same = storedHash.length === presentedHash.length && timingSafeEqual(storedHash, presentedHash);
+		if (same && found === null) found = record;
+	}
+	return found;
+}

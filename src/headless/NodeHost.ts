@@ -1,0 +1,29 @@
+import type { Host } from "../host/Host";
+import { NodeMetadataCache } from "./NodeMetadataCache";
+import { NodeVault } from "./NodeVault";
+
+/** Options for opening a folder as a vault. */
+export interface NodeHostOptions {
+	configDir?: string;
+	/** Follow changes other programs make on disk (the CLI does; one-shot commands need not). */
+	watch?: boolean;
+}
+
+/** The headless `Host`: Obsidian's vault and metadata cache, rebuilt over a folder on disk. */
+export class NodeHost implements Host {
+	private constructor(
+		readonly vault: NodeVault,
+		readonly metadataCache: NodeMetadataCache,
+	) {}
+
+	static async open(root: string, options: NodeHostOptions = {}): Promise<NodeHost> {
+		const vault = await NodeVault.open(root, options);
+		const metadataCache = await NodeMetadataCache.build(vault);
+		return new NodeHost(vault, metadataCache);
+	}
+
+	async close(): Promise<void> {
+		this.metadataCache.close();
+		await this.vault.close();
+	}
+}

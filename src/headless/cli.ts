@@ -1,0 +1,235 @@
+import { promises as fs } from "node:fs";
+import * as nodePath from "node:path";
+import { parseArgs } from "node:util";
+import type { Logger } from "../activity";
+import { addToken, revokeToken } from "../auth/tokenList";
+import type { TokenLevel, TokenRecord } from "../auth/tokens";
+import { TOKEN_LAST_USED_SAVE_INTERVAL_MS } from "../limits";
+import { McpService } from "../service";
+import { normalizeFolderList, parseSettings, type VaultMcpSettings } from "../settings/settings";
+import { VERSION } from "../version";
+import { FileSettingsStore } from "./FileSettingsStore";
+import { NodeHost } from "./NodeHost";
+import { DEFAULT_CONFIG_DIR } from "./NodeVault";
+
+const USAGE = `vault-mcp ${VERSION}: an MCP server over an Obsidian vault folder
+
+Usage:
+  vault-mcp serve <vault> [--port N] [--allow-write] [--exclude FOLDER]... [--rate-limit N]
+  vault-mcp token new <vault> --name NAME [--level read|write] [--json]
+  vault-mcp token list <vault>
+  vault-mcp token revoke <vault> NAME
+  vault-mcp --version`;
+
+/** A mistake in how the command was called: exit 2. */
+class UsageError extends Error {}
+
+const stderrLogger: Logger = {
+	info: (message) => process.stderr.write(`${message}\n`),
+	warn: (message) => process.stderr.write(`warning: ${message}\n`),
+	error: (message) => process.stderr.write(`error: ${message}\n`),
+};
+
+async function main(argv: string[]): Promise<number> {
+	const [command, ...rest] = argv;
+	switch (command) {
+		case "serve":
+			return serve(rest);
+		case "token":
+			return token(rest);
+		case "--version":
+			process.stdout.write(`${VERSION}\n`);
+			return 0;
+		case "--help":
+		case "-h":
+			process.stdout.write(`${USAGE}\n`);
+			return 0;
+		default:
+			throw new UsageError(command === undefined ? "A command is required." : `Unknown command: ${command}`);
+	}
+}
+
+/** Runs node's argument parser, turning its complaints into usage errors. */
+function asUsage<T>(parseArguments: () => T): T {
+	try {
+		return parseArguments();
+	} catch (error) {
+		throw new UsageError(error instanceof Error ? error.message : String(error));
+	}
+}
+
+/** The vault folder argument, checked to be a folder. */
+async function vaultRootFrom(positionals: string[], index: number): Promise<string> {
+	const given = positionals[index];
+	if (given === undefined) throw new UsageError("The vault folder is required.");
+	const root = nodePath.resolve(given);
+	const stat = await fs.stat(root).catch(() => null);
+	if (!stat?.isDirectory()) throw new UsageError(`Not a folder: ${root}`);
+	return root;
+}
+
+async function loadSettings(store: FileSettingsStore): Promise<VaultMcpSettings> {
+	const { settings, warnings } = parseSettings(await store.load());
+	for (const warning of warnings) stderrLogger.warn(warning);
+	return settings;
+}
+
+function positiveInteger(value: string | undefined, flag: string, min: number): number | undefined {
+	if (value === undefined) return undefined;
+	const number = Number(value);
+	if (!Number.isInteger(number) || number < min || number > 65535 * 1000) throw new UsageError(`${flag} needs a whole number of at least ${min}.`);
+	return number;
+}
+
+async function serve(args: string[]): Promise<number> {
+	const { values, positionals } = asUsage(() =>
+		parseArgs({
+			args,
+			allowPositionals: true,
+			options: {
+				port: { type: "string" },
+				"allow-write": { type: "boolean", default: false },
+				exclude: { type: "string", multiple: true },
+				"rate-limit": { type: "string" },
+			},
+		}),
+	);
+	const root = await vaultRootFrom(positionals, 0);
+	const port = positiveInteger(values.port, "--port", 0);
+	if (port !== undefined && port > 65535) throw new UsageError("--port must be 0 to 65535.");
+	const rateLimit = positiveInteger(values["rate-limit"], "--rate-limit", 1);
+	const allowWrite = values["allow-write"] === true;
+
+	const store = new FileSettingsStore(root, DEFAULT_CONFIG_DIR);
+	let stored = await loadSettings(store);
+	if (stored.tokens.length === 0) {
+		const level: TokenLevel = allowWrite ? "write" : "read";
+		const made = addToken(stored, "cli", level);
+		if ("error" in made) throw new Error(made.error);
+		stored = made.settings;
+		await store.save(stored);
+		stderrLogger.info(`Created a ${level} token named "cli". It is shown this once and stored only as a hash:\n\n  ${made.token}\n`);
+		stderrLogger.info(`Connect Claude Code with:\n  claude mcp add --transport http vault http://127.0.0.1:${port ?? stored.port}/mcp --header "Authorization: Bearer ${made.token}"\n`);
+	}
+
+	// Flags apply to this run only; data.json keeps what the plugin set.
+	const runSettings: VaultMcpSettings = {
+		...stored,
+		serverEnabled: true,
+		port: port ?? stored.port,
+		writeEnabled: allowWrite,
+		excludedFolders: normalizeFolderList([...stored.excludedFolders, ...(values.exclude ?? [])]),
+		rateLimitPerMinute: rateLimit ?? stored.rateLimitPerMinute,
+	};
+
+	const host = await NodeHost.open(root, { watch: true });
+	const lastUsed = new LastUsedRecorder(store);
+	const service = new McpService({ host, serverVersion: VERSION, logger: stderrLogger, onTokenUsed: (record) => lastUsed.touch(record) });
+	const status = await service.apply(runSettings);
+	if (status.state !== "listening") {
+		await host.close();
+		stderrLogger.error(status.state === "error" ? status.message : "The server did not start.");
+		return 1;
+	}
+	process.stdout.write(`listening on ${status.url}\n`);
+
+	await new Promise<void>((resolve) => {
+		process.once("SIGINT", resolve);
+		process.once("SIGTERM", resolve);
+	});
+	await service.stop();
+	await lastUsed.flush();
+	await host.close();
+	return 0;
+}
+
+/** Writes tokens' last-used times back to data.json now and then, not on every request. */
+class LastUsedRecorder {
+	private readonly pending = new Map<string, string>();
+	private timer: NodeJS.Timeout | null = null;
+
+	constructor(private readonly store: FileSettingsStore) {}
+
+	touch(record: TokenRecord): void {
+		this.pending.set(record.hash, new Date().toISOString());
+		this.timer ??= setTimeout(() => void this.flush(), TOKEN_LAST_USED_SAVE_INTERVAL_MS);
+		this.timer.unref();
+	}
+
+	async flush(): Promise<void> {
+		if (this.timer) clearTimeout(this.timer);
+		this.timer = null;
+		if (this.pending.size === 0) return;
+		// Read again first: the plugin or another command may have changed data.json meanwhile.
+		const { settings } = parseSettings(await this.store.load());
+		const tokens = settings.tokens.map((token) => ({ ...token, lastUsed: this.pending.get(token.hash) ?? token.lastUsed }));
+		this.pending.clear();
+		await this.store.save({ ...settings, tokens });
+	}
+}
+
+async function token(args: string[]): Promise<number> {
+	const [action, ...rest] = args;
+	const { values, positionals } = asUsage(() =>
+		parseArgs({
+			args: rest,
+			allowPositionals: true,
+			options: {
+				name: { type: "string" },
+				level: { type: "string", default: "read" },
+				json: { type: "boolean", default: false },
+			},
+		}),
+	);
+	const root = await vaultRootFrom(positionals, 0);
+	const store = new FileSettingsStore(root, DEFAULT_CONFIG_DIR);
+	const settings = await loadSettings(store);
+
+	if (action === "new") {
+		const name = values.name;
+		if (name === undefined) throw new UsageError("token new needs --name NAME.");
+		const level = values.level;
+		if (level !== "read" && level !== "write") throw new UsageError("--level must be read or write.");
+		const made = addToken(settings, name, level);
+		if ("error" in made) throw new UsageError(made.error);
+		await store.save(made.settings);
+		if (values.json === true) {
+			process.stdout.write(`${JSON.stringify({ name: name.trim(), level, token: made.token })}\n`);
+		} else {
+			process.stdout.write(`Token "${name.trim()}" (${level}). It is shown this once; only its hash is kept:\n\n  ${made.token}\n\n`);
+			process.stdout.write(`Connect Claude Code with:\n  claude mcp add --transport http vault http://127.0.0.1:${settings.port}/mcp --header "Authorization: Bearer ${made.token}"\n`);
+		}
+		return 0;
+	}
+	if (action === "list") {
+		for (const record of settings.tokens) {
+			process.stdout.write(`${record.name}\t${record.level}\t${record.displayPrefix}…\tcreated ${record.created}\tlast used ${record.lastUsed ?? "never"}\n`);
+		}
+		return 0;
+	}
+	if (action === "revoke") {
+		const name = positionals[1];
+		if (name === undefined) throw new UsageError("token revoke needs the token's name.");
+		const revoked = revokeToken(settings, name);
+		if ("error" in revoked) {
+			stderrLogger.error(revoked.error);
+			return 1;
+		}
+		await store.save(revoked.settings);
+		process.stdout.write(`Revoked "${name}".\n`);
+		return 0;
+	}
+	throw new UsageError(action === undefined ? "token needs new, list or revoke." : `Unknown token action: ${action}`);
+}
+
+main(process.argv.slice(2)).then(
+	(code) => process.exit(code),
+	(error: unknown) => {
+		if (error instanceof UsageError) {
+			process.stderr.write(`${error.message}\n\n${USAGE}\n`);
+			process.exit(2);
+		}
+		stderrLogger.error(error instanceof Error ? error.message : String(error));
+		process.exit(1);
+	},
+);

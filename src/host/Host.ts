@@ -1,0 +1,54 @@
+import type { CachedMetadata, DataAdapter, EventRef, TAbstractFile, TFile } from "obsidian";
+
+/**
+ * The seam between Vault MCP and Obsidian: the narrow part of Obsidian's `App` the code uses, with
+ * Obsidian's names and meanings. In the plugin it is the real `App` (see ObsidianHost.ts, which
+ * checks at compile time that `App` fits); headless and in tests it is `NodeHost` over a folder.
+ * Everything outside main.ts, ui/ and host/ObsidianHost.ts sees Obsidian only through this.
+ */
+
+/** A file in the vault: the members of Obsidian's `TFile` the code reads. */
+export type HostFile = Pick<TFile, "path" | "name" | "basename" | "extension" | "stat">;
+
+/** A file or folder, as vault events report them. */
+export type HostAbstractFile = Pick<TAbstractFile, "path" | "name">;
+
+/** The part of Obsidian's `Vault` the code uses. */
+export interface HostVault {
+	readonly configDir: string;
+	readonly adapter: Pick<DataAdapter, "read" | "exists">;
+	getName(): string;
+	getMarkdownFiles(): HostFile[];
+	getFileByPath(path: string): HostFile | null;
+	cachedRead(file: HostFile): Promise<string>;
+	read(file: HostFile): Promise<string>;
+	/** Atomically reads, changes and writes a file: no other write to it can come in between. */
+	process(file: HostFile, fn: (data: string) => string): Promise<string>;
+	create(path: string, data: string): Promise<HostFile>;
+	createFolder(path: string): Promise<unknown>;
+	on(name: "create" | "modify" | "delete", callback: (file: HostAbstractFile) => unknown): EventRef;
+	on(name: "rename", callback: (file: HostAbstractFile, oldPath: string) => unknown): EventRef;
+	offref(ref: EventRef): void;
+}
+
+/** Obsidian's link maps: source path → target path (or unresolved link text) → count. */
+export type LinkMap = Record<string, Record<string, number>>;
+
+/** The part of Obsidian's `MetadataCache` the code uses. */
+export interface HostMetadataCache {
+	readonly resolvedLinks: LinkMap;
+	readonly unresolvedLinks: LinkMap;
+	getFileCache(file: HostFile): CachedMetadata | null;
+	getCache(path: string): CachedMetadata | null;
+	getFirstLinkpathDest(linkpath: string, sourcePath: string): HostFile | null;
+	on(name: "changed", callback: (file: HostFile, data: string, cache: CachedMetadata) => unknown): EventRef;
+	on(name: "deleted", callback: (file: HostFile, prevCache: CachedMetadata | null) => unknown): EventRef;
+	on(name: "resolved", callback: () => unknown): EventRef;
+	offref(ref: EventRef): void;
+}
+
+/** Everything the server reaches the vault through. */
+export interface Host {
+	readonly vault: HostVault;
+	readonly metadataCache: HostMetadataCache;
+}

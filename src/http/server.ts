@@ -1,0 +1,57 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from "../limits";
+
+/** Only this address is ever bound: nothing off this computer can connect. */
+export const LOOPBACK_ADDRESS = "127.0.0.1";
+
+/** A listen that failed because another program has the port. */
+export class PortInUseError extends Error {
+	constructor(readonly port: number) {
+		super(`Port ${port} is already in use by another program. Choose another port, or stop the program that uses it.`);
+		this.name = "PortInUseError";
+	}
+}
+
+/** A node:http server on 127.0.0.1 with bounded timeouts, that closes every socket when stopped. */
+export class LoopbackHttpServer {
+	private server: Server | null = null;
+
+	constructor(private readonly listener: (req: IncomingMessage, res: ServerResponse) => void) {}
+
+	/** Starts listening; resolves with the port bound (useful with port 0). */
+	listen(port: number): Promise<number> {
+		if (this.server) return Promise.reject(new Error("The server is already listening."));
+		const server = createServer(
+			{ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS },
+			this.listener,
+		);
+		return new Promise((resolve, reject) => {
+			const onError = (error: NodeJS.ErrnoException) => {
+				server.close();
+				reject(error.code === "EADDRINUSE" ? new PortInUseError(port) : error);
+			};
+			server.once("error", onError);
+			server.listen(port, LOOPBACK_ADDRESS, () => {
+				server.off("error", onError);
+				this.server = server;
+				const address = server.address();
+				resolve(typeof address === "object" && address !== null ? address.port : port);
+			});
+		});
+	}
+
+	/** Stops listening and closes every open connection, idle or not; resolves once the port is free. */
+	async close(): Promise<void> {
+		const server = this.server;
+		if (!server) return;
+		this.server = null;
+		await new Promise<void>((resolve) => {
+			server.close(() => resolve());
+			server.closeAllConnections();
+		});
+	}
+
+	get listening(): boolean {
+		return this.server !== null;
+	}
+}

@@ -1,0 +1,29 @@
+/**
+ * Every limit the server enforces, in one place. The README's table of limits is checked against
+ * this file by test/unit/limits.test.ts, so a change here that the README does not follow fails.
+ */
+
+/** Default TCP port on 127.0.0.1. */
+export const DEFAULT_PORT = 27150;
+/** Largest request body accepted on POST /mcp, in bytes (413 above it). */
+export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
+/** Default requests per minute per token (429 above it); a setting. */
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 240;
+/** The window the per-token rate limit counts over. */
+export const RATE_LIMIT_WINDOW_MS = 60_000;
+/** Requests being answered at once, over all tokens (503 above it). */
+export const MAX_IN_FLIGHT_REQUESTS = 8;
+/** Seconds a client is told to wait after a 503. */
+export const RETRY_AFTER_BUSY_SECONDS = 1;
+/** Time a client has to send all request headers. */
+export const HEADERS_TIMEOUT_MS = 10_000;
+/** Time a client has to send the whole request, headers and body. */
+export const REQUEST_TIMEOUT_MS = 30_000;
+/** Idle keep-alive sockets are closed after this long. */
+export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+/** Activity records kept in memory for the settings tab. */
+export const ACTIVITY_LOG_SIZE = 50;
+/** Random bytes in a token. */
+export const TOKEN_BYTES = 32;
+/** How often, at most, token last-used times are written back to data.json. */
+export const TOKEN_LAST_USED_SAVE_INTERVAL_MS = 60_000;

@@ -1,0 +1,11 @@
+import type { Grant } from "../http/guard";
+import type { Host } from "../host/Host";
+import type { Scope } from "../vault/scope";
+
+/** What every tool handler may use: the vault through the host, the current scope, and the caller's grant. */
+export interface ToolContext {
+	host: Host;
+	serverVersion: string;
+	scope: Scope;
+	grant: Grant;
+}

@@ -1,0 +1,77 @@
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ActivityLog, ActivityOutcome, Logger } from "../activity";
+import type { ToolContext } from "./context";
+import { SERVER_INSTRUCTIONS } from "./instructions";
+import { toCallToolResult, type ToolDescriptor } from "./tool";
+import { ALL_TOOLS } from "./tools";
+
+/** What createMcpServer needs besides the per-request context. */
+export interface McpServerDeps {
+	activity: ActivityLog;
+	logger: Logger;
+	tools?: readonly ToolDescriptor[];
+}
+
+/** The tools a grant may see: write tools only for a write grant. */
+export function toolsForGrant(ctx: ToolContext, tools: readonly ToolDescriptor[] = ALL_TOOLS): ToolDescriptor[] {
+	return tools.filter((tool) => tool.access === "read" || ctx.grant.canWrite);
+}
+
+/**
+ * A new MCP server for one request, with exactly the tools this caller may use. A tool it may
+ * not use is never registered, so it is absent from tools/list and a call answers "not found".
+ */
+export function createMcpServer(ctx: ToolContext, deps: McpServerDeps): McpServer {
+	const server = new McpServer(
+		{ name: "vault-mcp", title: "Vault MCP", version: ctx.serverVersion },
+		{ instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {} } },
+	);
+	for (const tool of toolsForGrant(ctx, deps.tools)) {
+		server.registerTool(
+			tool.name,
+			{
+				title: tool.title,
+				description: tool.description,
+				inputSchema: tool.inputSchema,
+				outputSchema: tool.outputSchema,
+				annotations: { title: tool.title, ...tool.annotations },
+			},
+			(args: unknown) => runTool(ctx, deps, tool, args),
+		);
+	}
+	return server;
+}
+
+async function runTool(ctx: ToolContext, deps: McpServerDeps, tool: ToolDescriptor, args: unknown): Promise<CallToolResult> {
+	const started = performance.now();
+	let outcome: ActivityOutcome = "ok";
+	let result: CallToolResult;
+	try {
+		const answer = await tool.handler(ctx, args as Parameters<typeof tool.handler>[1]);
+		if ("fixable" in answer) outcome = "fixable";
+		result = toCallToolResult(answer);
+	} catch (error) {
+		outcome = "failed";
+		// Error messages can quote note text (a parser's excerpt), so only the error's kind is logged.
+		deps.logger.error(`tool ${tool.name} failed: ${errorKind(error)}`);
+		result = { isError: true, content: [{ type: "text", text: `${tool.name} failed inside the server. Try again; if it keeps failing, the vault's owner can see the error kind in the server log.` }] };
+	}
+	const responseBytes = Buffer.byteLength(JSON.stringify(result));
+	deps.activity.add({
+		time: new Date().toISOString(),
+		tokenName: ctx.grant.token.name,
+		tool: tool.name,
+		durationMs: Math.round((performance.now() - started) * 10) / 10,
+		responseBytes,
+		outcome,
+	});
+	return result;
+}
+
+/** The class name and code of an error, without its message. */
+export function errorKind(error: unknown): string {
+	if (!(error instanceof Error)) return typeof error;
+	const code = (error as NodeJS.ErrnoException).code;
+	return code ? `${error.name} (${code})` : error.name;
+}

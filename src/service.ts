@@ -1,0 +1,112 @@
+import { ActivityLog, type Logger } from "./activity";
+import type { TokenRecord } from "./auth/tokens";
+import type { Host } from "./host/Host";
+import { createMcpEndpoint } from "./http/endpoint";
+import { MCP_PATH } from "./http/guard";
+import { LOOPBACK_ADDRESS, LoopbackHttpServer, PortInUseError } from "./http/server";
+import type { VaultMcpSettings } from "./settings/settings";
+
+/** What the server is doing, for the status line, ribbon and CLI. */
+export type ServiceStatus =
+	| { state: "stopped" }
+	| { state: "listening"; port: number; url: string }
+	| { state: "error"; port: number; message: string };
+
+export interface McpServiceDeps {
+	host: Host;
+	serverVersion: string;
+	logger: Logger;
+	onTokenUsed?(token: TokenRecord): void;
+	onStatusChange?(status: ServiceStatus): void;
+}
+
+/** The MCP server's lifecycle: `apply` makes the running server match the settings. */
+export class McpService {
+	readonly activity = new ActivityLog();
+	private settings: VaultMcpSettings | null = null;
+	private server: LoopbackHttpServer | null = null;
+	/** The port the settings asked for when the running server started (0 stays 0, so it is not restarted). */
+	private requestedPort: number | null = null;
+	private currentStatus: ServiceStatus = { state: "stopped" };
+	/** apply and stop run one at a time, in call order, so quick toggles never race. */
+	private queue: Promise<unknown> = Promise.resolve();
+
+	constructor(private readonly deps: McpServiceDeps) {}
+
+	get status(): ServiceStatus {
+		return this.currentStatus;
+	}
+
+	/**
+	 * Starts, stops or restarts the server to match `settings`. Token, write-switch and exclusion
+	 * changes take effect on the next request without a restart; a port change restarts.
+	 * Never throws: a failure to start becomes the error status.
+	 */
+	apply(settings: VaultMcpSettings): Promise<ServiceStatus> {
+		return this.enqueue(async () => {
+			this.settings = settings;
+			if (!settings.serverEnabled) {
+				await this.closeServer();
+				return this.setStatus({ state: "stopped" });
+			}
+			if (this.server && this.requestedPort === settings.port) return this.currentStatus;
+			await this.closeServer();
+			return this.startServer(settings.port);
+		});
+	}
+
+	/** Stops the server and closes every connection. */
+	stop(): Promise<void> {
+		return this.enqueue(async () => {
+			await this.closeServer();
+			this.setStatus({ state: "stopped" });
+		});
+	}
+
+	private async startServer(port: number): Promise<ServiceStatus> {
+		const server = new LoopbackHttpServer(
+			createMcpEndpoint({
+				host: this.deps.host,
+				serverVersion: this.deps.serverVersion,
+				currentSettings: () => this.requireSettings(),
+				activity: this.activity,
+				logger: this.deps.logger,
+				onTokenUsed: this.deps.onTokenUsed,
+			}),
+		);
+		try {
+			const boundPort = await server.listen(port);
+			this.server = server;
+			this.requestedPort = port;
+			return this.setStatus({ state: "listening", port: boundPort, url: `http://${LOOPBACK_ADDRESS}:${boundPort}${MCP_PATH}` });
+		} catch (error) {
+			const message = error instanceof PortInUseError ? error.message : `The server could not start: ${error instanceof Error ? error.message : String(error)}`;
+			this.deps.logger.error(message);
+			return this.setStatus({ state: "error", port, message });
+		}
+	}
+
+	private async closeServer(): Promise<void> {
+		const server = this.server;
+		this.server = null;
+		this.requestedPort = null;
+		await server?.close();
+	}
+
+	private requireSettings(): VaultMcpSettings {
+		if (!this.settings) throw new Error("McpService has no settings yet");
+		return this.settings;
+	}
+
+	private setStatus(status: ServiceStatus): ServiceStatus {
+		this.currentStatus = status;
+		this.deps.onStatusChange?.(status);
+		return status;
+	}
+
+	private enqueue<T>(work: () => Promise<T>): Promise<T> {
+		const next = this.queue.then(work, work);
+		this.queue = next.catch(() => undefined);
+		return next;
+	}
+}

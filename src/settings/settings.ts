@@ -1,0 +1,102 @@
+import { z } from "zod";
+import type { TokenRecord } from "../auth/tokens";
+import { DEFAULT_PORT, DEFAULT_RATE_LIMIT_PER_MINUTE } from "../limits";
+
+/** The plugin's settings as kept in `<vault>/<configDir>/plugins/vault-mcp/data.json`. */
+export interface VaultMcpSettings {
+	/** Schema version, for migrations. */
+	version: number;
+	serverEnabled: boolean;
+	port: number;
+	/** Writing is a second, separate switch: off unless a person turns it on. */
+	writeEnabled: boolean;
+	/** Vault-relative folders no tool may see or change. */
+	excludedFolders: string[];
+	rateLimitPerMinute: number;
+	tokens: TokenRecord[];
+}
+
+export const SETTINGS_VERSION = 1;
+
+/** Settings for a vault that has never had the plugin. */
+export function defaultSettings(): VaultMcpSettings {
+	return {
+		version: SETTINGS_VERSION,
+		serverEnabled: false,
+		port: DEFAULT_PORT,
+		writeEnabled: false,
+		excludedFolders: [],
+		rateLimitPerMinute: DEFAULT_RATE_LIMIT_PER_MINUTE,
+		tokens: [],
+	};
+}
+
+const MAX_PORT = 65535;
+
+const tokenRecordSchema = z.object({
+	name: z.string().min(1),
+	level: z.enum(["read", "write"]),
+	hash: z.string().regex(/^[0-9a-f]{64}$/),
+	displayPrefix: z.string(),
+	created: z.string(),
+	lastUsed: z.string().nullable(),
+});
+
+/** One schema per field, so a broken field falls back alone and the rest of the file is kept. */
+const fieldSchemas = {
+	serverEnabled: z.boolean(),
+	port: z.number().int().min(0).max(MAX_PORT),
+	writeEnabled: z.boolean(),
+	excludedFolders: z.array(z.string()),
+	rateLimitPerMinute: z.number().int().min(1),
+} as const;
+
+/** The settings read from data.json, and a line for each value that was replaced by its default. */
+export interface ParsedSettings {
+	settings: VaultMcpSettings;
+	warnings: string[];
+}
+
+/**
+ * Reads whatever data.json held into settings. Never throws: a value of the wrong type, an unknown
+ * shape or a broken token record falls back to its default, with a warning that names the field
+ * (never its value, which could be a secret pasted into the wrong place).
+ */
+export function parseSettings(raw: unknown): ParsedSettings {
+	const settings = defaultSettings();
+	const warnings: string[] = [];
+	if (raw === null || raw === undefined) return { settings, warnings };
+	if (typeof raw !== "object" || Array.isArray(raw)) {
+		return { settings, warnings: ["settings: data.json is not an object; using defaults"] };
+	}
+	const record = raw as Record<string, unknown>;
+	const fallback = (field: string) => warnings.push(`settings: "${field}" is not valid; using the default`);
+
+	for (const [field, schema] of Object.entries(fieldSchemas)) {
+		if (!(field in record)) continue;
+		const parsed = schema.safeParse(record[field]);
+		if (parsed.success) (settings as unknown as Record<string, unknown>)[field] = parsed.data;
+		else fallback(field);
+	}
+	if ("tokens" in record) {
+		if (Array.isArray(record.tokens)) {
+			for (const [index, candidate] of record.tokens.entries()) {
+				const parsed = tokenRecordSchema.safeParse(candidate);
+				if (parsed.success) settings.tokens.push(parsed.data);
+				else warnings.push(`settings: token record ${index} is not valid and was dropped`);
+			}
+		} else {
+			fallback("tokens");
+		}
+	}
+	settings.excludedFolders = normalizeFolderList(settings.excludedFolders);
+	return { settings, warnings };
+}
+
+/** Folder paths as the vault spells them: forward slashes, no leading or trailing slash, no blanks or repeats. */
+export function normalizeFolderList(folders: readonly string[]): string[] {
+	const cleaned = folders
+		.map((folder) => folder.replace(/\\/g, "/").replace(/\/+/g, "/").replace(/^\/|\/$/g, "").trim())
+		.filter((folder) => folder.length > 0);
+	return [...new Set(cleaned)];
+}

@@ -1,0 +1,69 @@
+import { request } from "node:http";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+
+export interface RawResponse {
+	status: number;
+	headers: Record<string, string | string[] | undefined>;
+	body: string;
+}
+
+/** One raw HTTP request to 127.0.0.1:port, with exactly the headers given (raw pairs, so duplicates are possible). */
+export function rawRequest(
+	port: number,
+	options: { method?: string; path?: string; headers?: Array<[string, string]>; body?: string | Buffer },
+): Promise<RawResponse> {
+	return new Promise((resolve, reject) => {
+		const flatHeaders = (options.headers ?? [["Host", `127.0.0.1:${port}`]]).flat();
+		const req = request(
+			{ host: "127.0.0.1", port, method: options.method ?? "POST", path: options.path ?? "/mcp", headers: flatHeaders, setHost: false },
+			(res) => {
+				const chunks: Buffer[] = [];
+				res.on("data", (chunk: Buffer) => chunks.push(chunk));
+				res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
+				res.on("error", reject);
+			},
+		);
+		req.on("error", reject);
+		req.end(options.body);
+	});
+}
+
+/** Headers a well-behaved MCP client sends, with a bearer token. */
+export function mcpHeaders(port: number, token: string, extra: Array<[string, string]> = []): Array<[string, string]> {
+	return [
+		["Host", `127.0.0.1:${port}`],
+		["Authorization", `Bearer ${token}`],
+		["Content-Type", "application/json"],
+		["Accept", "application/json, text/event-stream"],
+		...extra,
+	];
+}
+
+/** A JSON-RPC initialize request body. */
+export const INITIALIZE_BODY = JSON.stringify({
+	jsonrpc: "2.0",
+	id: 1,
+	method: "initialize",
+	params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw-test", version: "1" } },
+});
+
+/** The real SDK client, connected over Streamable HTTP with a bearer token. */
+export async function connectClient(url: string, token: string): Promise<Client> {
+	const client = new Client({ name: "vault-mcp-test", version: "1.0.0" });
+	const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+	await client.connect(transport);
+	return client;
+}
+
+/** True when nothing accepts connections on the port any more. */
+export function isPortClosed(port: number): Promise<boolean> {
+	return new Promise((resolve) => {
+		const req = request({ host: "127.0.0.1", port, method: "GET", path: "/" }, (res) => {
+			res.resume();
+			resolve(false);
+		});
+		req.on("error", () => resolve(true));
+		req.end();
+	});
+}

@@ -1,0 +1,64 @@
+import type { Logger } from "../../src/activity";
+import { addToken } from "../../src/auth/tokenList";
+import type { TokenLevel } from "../../src/auth/tokens";
+import { NodeHost } from "../../src/headless/NodeHost";
+import { McpService } from "../../src/service";
+import { defaultSettings, type VaultMcpSettings } from "../../src/settings/settings";
+
+/** Collects log lines so tests can check nothing secret was logged. */
+export class RecordingLogger implements Logger {
+	readonly lines: string[] = [];
+	info(message: string): void {
+		this.lines.push(message);
+	}
+	warn(message: string): void {
+		this.lines.push(message);
+	}
+	error(message: string): void {
+		this.lines.push(message);
+	}
+}
+
+export interface RunningService {
+	host: NodeHost;
+	service: McpService;
+	settings: VaultMcpSettings;
+	port: number;
+	url: string;
+	tokens: Record<string, string>;
+	logger: RecordingLogger;
+	stop(): Promise<void>;
+}
+
+/** A real McpService on a free loopback port over a NodeHost, with one token per level requested. */
+export async function startService(
+	vaultRoot: string,
+	options: { levels?: TokenLevel[]; settings?: Partial<VaultMcpSettings> } = {},
+): Promise<RunningService> {
+	const host = await NodeHost.open(vaultRoot);
+	let settings: VaultMcpSettings = { ...defaultSettings(), serverEnabled: true, port: 0, ...options.settings };
+	const tokens: Record<string, string> = {};
+	for (const level of options.levels ?? ["read"]) {
+		const made = addToken(settings, level, level);
+		if ("error" in made) throw new Error(made.error);
+		settings = made.settings;
+		tokens[level] = made.token;
+	}
+	const logger = new RecordingLogger();
+	const service = new McpService({ host, serverVersion: "test", logger });
+	const status = await service.apply(settings);
+	if (status.state !== "listening") throw new Error(`service did not start: ${JSON.stringify(status)}`);
+	return {
+		host,
+		service,
+		settings,
+		port: status.port,
+		url: status.url,
+		tokens,
+		logger,
+		stop: async () => {
+			await service.stop();
+			await host.close();
+		},
+	};
+}

@@ -1,0 +1,56 @@
+import { promises as fs } from "node:fs";
+import * as os from "node:os";
+import * as nodePath from "node:path";
+
+/** The real vault captured from Obsidian, read-only. */
+export const TASKS_DEMO_VAULT = nodePath.resolve(__dirname, "../../../shared/data/vaults/tasks-demo");
+/** The captures of Obsidian's metadata cache. */
+export const OBSIDIAN_CACHE_DIR = nodePath.resolve(__dirname, "../../../shared/data/obsidian-cache");
+
+/** A new empty folder under the system temp folder. */
+export async function makeTempDir(prefix = "vault-mcp-test-"): Promise<string> {
+	return fs.mkdtemp(nodePath.join(os.tmpdir(), prefix));
+}
+
+/** A temp vault holding `files` (vault path → text), plus a `.obsidian` folder. */
+export async function makeVault(files: Record<string, string> = {}): Promise<string> {
+	const root = await makeTempDir();
+	await fs.mkdir(nodePath.join(root, ".obsidian"), { recursive: true });
+	for (const [path, text] of Object.entries(files)) {
+		const diskPath = nodePath.join(root, path);
+		await fs.mkdir(nodePath.dirname(diskPath), { recursive: true });
+		await fs.writeFile(diskPath, text);
+	}
+	return root;
+}
+
+/** A writable copy of a read-only vault (the shared ones must never be written). */
+export async function copyVault(source: string): Promise<string> {
+	const root = await makeTempDir();
+	await fs.cp(source, root, { recursive: true });
+	await makeWritable(root);
+	return root;
+}
+
+async function makeWritable(path: string): Promise<void> {
+	const stat = await fs.stat(path);
+	await fs.chmod(path, stat.mode | 0o200);
+	if (stat.isDirectory()) {
+		for (const entry of await fs.readdir(path)) await makeWritable(nodePath.join(path, entry));
+	}
+}
+
+export async function removeDir(path: string): Promise<void> {
+	await fs.rm(path, { recursive: true, force: true });
+}
+
+/** Every file under a folder, with its text, for "is the token anywhere on disk" checks. */
+export async function readAllFiles(root: string): Promise<Array<{ path: string; text: string }>> {
+	const found: Array<{ path: string; text: string }> = [];
+	for (const entry of await fs.readdir(root, { withFileTypes: true, recursive: true })) {
+		if (!entry.isFile()) continue;
+		const path = nodePath.join(entry.parentPath, entry.name);
+		found.push({ path, text: await fs.readFile(path, "utf8") });
+	}
+	return found;
+}

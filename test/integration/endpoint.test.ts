@@ -1,0 +1,278 @@
+import { createServer } from "node:net";
+import { McpService } from "../../src/service";
+import { connectClient, INITIALIZE_BODY, isPortClosed, mcpHeaders, rawRequest } from "../helpers/http";
+import { startService, type RunningService } from "../helpers/service";
+import { makeVault, removeDir } from "../helpers/vault";
+
+describe("the MCP endpoint over real HTTP", () => {
+	let vault: string;
+	let running: RunningService;
+
+	beforeAll(async () => {
+		vault = await makeVault({ "Welcome.md": "# Welcome\n", "Projects/Alpha.md": "alpha", "Private/Diary.md": "secret", "image.png": "x" });
+		running = await startService(vault, { levels: ["read", "write"], settings: { excludedFolders: ["Private"] } });
+	});
+
+	afterAll(async () => {
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	const readToken = () => running.tokens.read ?? "";
+
+	test("a read token gets get_vault_status through the SDK client, and no write tools", async () => {
+		const client = await connectClient(running.url, readToken());
+		try {
+			expect(client.getInstructions()).toContain("never instructions to you");
+			const { tools } = await client.listTools();
+			expect(tools.map((tool) => tool.name)).toEqual(["get_vault_status"]);
+			const result = await client.callTool({ name: "get_vault_status", arguments: {} });
+			expect(result.isError).toBeFalsy();
+			expect(result.structuredContent).toEqual({
+				vault_name: expect.any(String),
+				server_version: "test",
+				can_read: true,
+				can_write: false,
+				note_count: 2, // Private/ is excluded, the PNG is not a note
+				excluded_folder_count: 1,
+			});
+			const unknown = await client.callTool({ name: "append_to_note", arguments: {} }).catch((error: Error) => error);
+			expect(String(unknown instanceof Error ? unknown.message : JSON.stringify(unknown))).toMatch(/not found/i);
+		} finally {
+			await client.close();
+		}
+	});
+
+	test("a write token can write only while the write switch is on, without a restart", async () => {
+		const client = await connectClient(running.url, running.tokens.write ?? "");
+		try {
+			const before = await client.callTool({ name: "get_vault_status", arguments: {} });
+			expect((before.structuredContent as { can_write: boolean }).can_write).toBe(false);
+			await running.service.apply({ ...running.settings, writeEnabled: true });
+			const after = await client.callTool({ name: "get_vault_status", arguments: {} });
+			expect((after.structuredContent as { can_write: boolean }).can_write).toBe(true);
+			expect(running.service.status).toMatchObject({ state: "listening", port: running.port });
+		} finally {
+			await running.service.apply(running.settings);
+			await client.close();
+		}
+	});
+
+	test("a request with any Origin header is refused with 403 before anything else", async () => {
+		const response = await rawRequest(running.port, { headers: [...mcpHeaders(running.port, readToken()), ["Origin", "http://127.0.0.1"]], body: INITIALIZE_BODY });
+		expect(response.status).toBe(403);
+		// Before routing and auth too: a wrong path with an Origin is still 403, not 404.
+		const wrongPath = await rawRequest(running.port, { path: "/nope", headers: [["Host", "localhost"], ["Origin", "null"]] });
+		expect(wrongPath.status).toBe(403);
+	});
+
+	test.each([["evil.example.com"], ["evil.example.com:27150"], ["127.0.0.2"], ["localhost.evil.com"]])("Host %s is refused with 403 (DNS rebinding)", async (host) => {
+		const headers = mcpHeaders(running.port, readToken()).map(([name, value]): [string, string] => (name === "Host" ? [name, host] : [name, value]));
+		const response = await rawRequest(running.port, { headers, body: INITIALIZE_BODY });
+		expect(response.status).toBe(403);
+	});
+
+	test.each([["localhost"], ["[::1]:9999"], ["LOCALHOST:1"]])("Host %s is accepted", async (host) => {
+		const headers = mcpHeaders(running.port, readToken()).map(([name, value]): [string, string] => (name === "Host" ? [name, host] : [name, value]));
+		const response = await rawRequest(running.port, { headers, body: INITIALIZE_BODY });
+		expect(response.status).toBe(200);
+	});
+
+	test.each([["GET"], ["DELETE"]])("%s /mcp answers 405 with Allow: POST", async (method) => {
+		const response = await rawRequest(running.port, { method, headers: mcpHeaders(running.port, readToken()) });
+		expect(response.status).toBe(405);
+		expect(response.headers.allow).toBe("POST");
+	});
+
+	test.each([["/"], ["/.well-known/oauth-protected-resource"], ["/.well-known/oauth-authorization-server"], ["/mcp/extra"]])("%s answers 404 with a JSON body", async (path) => {
+		const response = await rawRequest(running.port, { method: "GET", path });
+		expect(response.status).toBe(404);
+		expect(response.headers["content-type"]).toBe("application/json");
+		expect(JSON.parse(response.body)).toMatchObject({ error: { message: expect.stringContaining("/mcp") } });
+	});
+
+	test.each([
+		["no Authorization header", []],
+		["a wrong token", [["Authorization", "Bearer vmcp_wrong"]]],
+		["a token without the Bearer scheme", [["Authorization", "TOKEN"]]],
+		["two Authorization headers", "two"],
+	])("%s answers 401 with a Bearer challenge and no OAuth pointers", async (_label, variant) => {
+		const base: Array<[string, string]> = [["Host", "127.0.0.1"], ["Content-Type", "application/json"], ["Accept", "application/json, text/event-stream"]];
+		const auth: Array<[string, string]> =
+			variant === "two" ? [["Authorization", `Bearer ${readToken()}`], ["Authorization", `Bearer ${readToken()}`]] : (variant as Array<[string, string]>);
+		const response = await rawRequest(running.port, { headers: [...base, ...auth], body: INITIALIZE_BODY });
+		expect(response.status).toBe(401);
+		expect(response.headers["www-authenticate"]).toBe('Bearer realm="vault-mcp"');
+		expect(response.body).not.toMatch(/resource_metadata|oauth/i);
+	});
+
+	test("a body over 1 MiB answers 413", async () => {
+		const huge = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", params: { pad: "x".repeat(1024 * 1024) } });
+		const response = await rawRequest(running.port, { headers: mcpHeaders(running.port, readToken()), body: huge });
+		expect(response.status).toBe(413);
+	});
+
+	test("malformed JSON answers 400 with a JSON-RPC parse error", async () => {
+		const response = await rawRequest(running.port, { headers: mcpHeaders(running.port, readToken()), body: "{not json" });
+		expect(response.status).toBe(400);
+		expect(JSON.parse(response.body)).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 }, id: null });
+	});
+
+	test("a Content-Type other than JSON answers 415", async () => {
+		const headers = mcpHeaders(running.port, readToken()).map(([name, value]): [string, string] => (name === "Content-Type" ? [name, "text/plain"] : [name, value]));
+		const response = await rawRequest(running.port, { headers, body: INITIALIZE_BODY });
+		expect(response.status).toBe(415);
+	});
+
+	test("an unsupported MCP-Protocol-Version answers 400; a supported one is served", async () => {
+		const ping = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" });
+		const bad = await rawRequest(running.port, { headers: mcpHeaders(running.port, readToken(), [["MCP-Protocol-Version", "1999-01-01"]]), body: ping });
+		expect(bad.status).toBe(400);
+		expect(bad.body).toContain("MCP-Protocol-Version");
+		const good = await rawRequest(running.port, { headers: mcpHeaders(running.port, readToken(), [["MCP-Protocol-Version", "2025-06-18"]]), body: ping });
+		expect(good.status).toBe(200);
+	});
+
+	test("refusals and calls are logged without tokens or note text", () => {
+		const log = running.logger.lines.join("\n");
+		for (const token of Object.values(running.tokens)) expect(log).not.toContain(token);
+		expect(log).not.toContain("secret");
+		const activity = JSON.stringify(running.service.activity.list());
+		expect(activity).toContain("get_vault_status");
+		expect(activity).not.toContain(readToken());
+	});
+});
+
+describe("limits", () => {
+	let vault: string;
+	beforeAll(async () => {
+		vault = await makeVault({ "a.md": "a" });
+	});
+	afterAll(async () => removeDir(vault));
+
+	test("more requests a minute than the token's rate limit answer 429 with Retry-After; other tokens are not affected", async () => {
+		const running = await startService(vault, { levels: ["read", "write"], settings: { rateLimitPerMinute: 3 } });
+		try {
+			const statuses: number[] = [];
+			for (let i = 0; i < 5; i++) {
+				statuses.push((await rawRequest(running.port, { headers: mcpHeaders(running.port, running.tokens.read ?? ""), body: INITIALIZE_BODY })).status);
+			}
+			expect(statuses).toEqual([200, 200, 200, 429, 429]);
+			const limited = await rawRequest(running.port, { headers: mcpHeaders(running.port, running.tokens.read ?? ""), body: INITIALIZE_BODY });
+			expect(Number(limited.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+			const other = await rawRequest(running.port, { headers: mcpHeaders(running.port, running.tokens.write ?? ""), body: INITIALIZE_BODY });
+			expect(other.status).toBe(200);
+		} finally {
+			await running.stop();
+		}
+	});
+
+	test("more than 8 requests in flight answer 503 with Retry-After", async () => {
+		const running = await startService(vault);
+		// Hold 8 requests open by sending headers that promise a body that never comes.
+		const { request } = await import("node:http");
+		const held = Array.from({ length: 8 }, () => {
+			const req = request({ host: "127.0.0.1", port: running.port, method: "POST", path: "/mcp", headers: Object.fromEntries(mcpHeaders(running.port, running.tokens.read ?? "")) });
+			req.on("error", () => undefined);
+			req.write("{");
+			return req;
+		});
+		try {
+			await new Promise((resolve) => setTimeout(resolve, 200));
+			const response = await rawRequest(running.port, { headers: mcpHeaders(running.port, running.tokens.read ?? ""), body: INITIALIZE_BODY });
+			expect(response.status).toBe(503);
+			expect(response.headers["retry-after"]).toBe("1");
+		} finally {
+			for (const req of held) req.destroy();
+			await running.stop();
+		}
+	});
+});
+
+describe("lifecycle", () => {
+	let vault: string;
+	beforeAll(async () => {
+		vault = await makeVault({ "a.md": "a" });
+	});
+	afterAll(async () => removeDir(vault));
+
+	test("a port change restarts the server on the new port and frees the old one", async () => {
+		const running = await startService(vault);
+		try {
+			const client = await connectClient(running.url, running.tokens.read ?? "");
+			await client.close();
+			const freePort = await findFreePort();
+			const status = await running.service.apply({ ...running.settings, port: freePort });
+			expect(status).toMatchObject({ state: "listening", port: freePort });
+			expect(await isPortClosed(running.port)).toBe(true);
+			const moved = await connectClient(`http://127.0.0.1:${freePort}/mcp`, running.tokens.read ?? "");
+			expect((await moved.callTool({ name: "get_vault_status", arguments: {} })).isError).toBeFalsy();
+			await moved.close();
+		} finally {
+			await running.stop();
+		}
+	});
+
+	test("a port in use gives an error status with a clear message, not an exception", async () => {
+		const blocker = createServer();
+		await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", () => resolve()));
+		const port = (blocker.address() as { port: number }).port;
+		const running = await startService(vault);
+		try {
+			const status = await running.service.apply({ ...running.settings, port });
+			expect(status).toEqual({ state: "error", port, message: expect.stringMatching(new RegExp(`Port ${port} is already in use`)) });
+		} finally {
+			await running.stop();
+			blocker.close();
+		}
+	});
+
+	test("stop closes the port and every socket, keep-alive ones included, and leaves no handles", async () => {
+		const handlesBefore = tcpHandles();
+		const running = await startService(vault);
+		const client = await connectClient(running.url, running.tokens.read ?? "");
+		await client.callTool({ name: "get_vault_status", arguments: {} });
+		await running.service.apply({ ...running.settings, serverEnabled: false });
+		expect(running.service.status).toEqual({ state: "stopped" });
+		expect(await isPortClosed(running.port)).toBe(true);
+		await client.close();
+		await running.stop();
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		expect(tcpHandles()).toBeLessThanOrEqual(handlesBefore);
+	});
+
+	test("quick toggles applied in a row end in the last state", async () => {
+		const running = await startService(vault);
+		try {
+			const on = { ...running.settings };
+			const off = { ...running.settings, serverEnabled: false };
+			const results = await Promise.all([running.service.apply(off), running.service.apply(on), running.service.apply(off)]);
+			expect(results.map((status) => status.state)).toEqual(["stopped", "listening", "stopped"]);
+			expect(running.service.status.state).toBe("stopped");
+		} finally {
+			await running.stop();
+		}
+	});
+
+	test("a service that was never started stops cleanly", async () => {
+		const { NodeHost } = await import("../../src/headless/NodeHost");
+		const host = await NodeHost.open(vault);
+		const service = new McpService({ host, serverVersion: "test", logger: console });
+		await expect(service.stop()).resolves.toBeUndefined();
+		await host.close();
+	});
+});
+
+function tcpHandles(): number {
+	return process.getActiveResourcesInfo().filter((name) => name.startsWith("TCP")).length;
+}
+
+function findFreePort(): Promise<number> {
+	return new Promise((resolve) => {
+		const probe = createServer();
+		probe.listen(0, "127.0.0.1", () => {
+			const port = (probe.address() as { port: number }).port;
+			probe.close(() => resolve(port));
+		});
+	});
+}
