@@ -1,6 +1,6 @@
 // Two bundles from one source tree: the Obsidian plugin (main.js) and the headless CLI (dist/cli.js).
 import esbuild from "esbuild";
-import builtins from "builtin-modules";
+import { builtinModules } from "node:module";
 import path from "node:path";
 import process from "node:process";
 
@@ -20,7 +20,7 @@ const zodEnglishOnly = {
 	},
 };
 
-const nodeBuiltins = [...builtins, ...builtins.map((name) => `node:${name}`)];
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
 
 const shared = {
 	bundle: true,

@@ -71,7 +71,7 @@ export class McpService {
 				currentSettings: () => this.requireSettings(),
 				activity: this.activity,
 				logger: this.deps.logger,
-				onTokenUsed: this.deps.onTokenUsed,
+				onTokenUsed: (token) => this.deps.onTokenUsed?.(token),
 			}),
 		);
 		try {

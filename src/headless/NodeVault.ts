@@ -37,6 +37,7 @@ export class NodeVault implements HostVault {
 	private readonly events = new HostEvents();
 	private readonly writeLocks = new Map<string, Promise<unknown>>();
 	private watcher: FSWatcher | null = null;
+	private readonly pendingUnlinks = new Set<NodeJS.Timeout>();
 
 	private constructor(
 		readonly root: string,
@@ -145,6 +146,8 @@ export class NodeVault implements HostVault {
 
 	/** Stops the file watcher. */
 	async close(): Promise<void> {
+		for (const timer of this.pendingUnlinks) clearTimeout(timer);
+		this.pendingUnlinks.clear();
 		await this.watcher?.close();
 		this.watcher = null;
 	}
@@ -259,8 +262,19 @@ export class NodeVault implements HostVault {
 		return known !== undefined && stats !== undefined && known.stat.mtime === stats.mtimeMs && known.stat.size === stats.size && known.ino === stats.ino;
 	}
 
-	private async onDiskAdd(path: string, stats: Stats | undefined): Promise<void> {
-		stats ??= await fs.lstat(this.toDiskPath(path)).catch(() => undefined);
+	/**
+	 * The file's stats once any write of ours to it has finished: an event can arrive between our
+	 * rename and our bookkeeping, and must then be compared with the finished write, not mid-way.
+	 */
+	private async settledStats(path: string, stats: Stats | undefined): Promise<Stats | undefined> {
+		const ownWrite = this.writeLocks.get(path);
+		if (!ownWrite && stats) return stats;
+		await ownWrite;
+		return fs.lstat(this.toDiskPath(path)).catch(() => undefined);
+	}
+
+	private async onDiskAdd(path: string, given: Stats | undefined): Promise<void> {
+		const stats = await this.settledStats(path, given);
 		if (!stats?.isFile()) return;
 		if (this.isOwnWrite(this.files.get(path), stats)) return;
 		if (this.files.has(path)) {
@@ -286,8 +300,8 @@ export class NodeVault implements HostVault {
 		this.events.trigger("create", file);
 	}
 
-	private async onDiskChange(path: string, stats: Stats | undefined): Promise<void> {
-		stats ??= await fs.lstat(this.toDiskPath(path)).catch(() => undefined);
+	private async onDiskChange(path: string, given: Stats | undefined): Promise<void> {
+		const stats = await this.settledStats(path, given);
 		if (!stats?.isFile()) return;
 		const known = this.files.get(path);
 		if (this.isOwnWrite(known, stats)) return;
@@ -304,7 +318,8 @@ export class NodeVault implements HostVault {
 		const known = this.files.get(path);
 		if (!known) return;
 		// Wait a moment: if the same inode shows up under another name, it was a rename, reported by onDiskAdd.
-		setTimeout(() => {
+		const timer = setTimeout(() => {
+			this.pendingUnlinks.delete(timer);
 			if (this.files.get(path) !== known) return;
 			void this.adapter.exists(path).then((exists) => {
 				if (exists || this.files.get(path) !== known) return;
@@ -313,6 +328,7 @@ export class NodeVault implements HostVault {
 				this.events.trigger("delete", known);
 			});
 		}, RENAME_PAIRING_MS);
+		this.pendingUnlinks.add(timer);
 	}
 }
 

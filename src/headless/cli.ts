@@ -127,8 +127,8 @@ async function serve(args: string[]): Promise<number> {
 	const service = new McpService({ host, serverVersion: VERSION, logger: stderrLogger, onTokenUsed: (record) => lastUsed.touch(record) });
 	const status = await service.apply(runSettings);
 	if (status.state !== "listening") {
+		// The service has already logged why, as one line on stderr.
 		await host.close();
-		stderrLogger.error(status.state === "error" ? status.message : "The server did not start.");
 		return 1;
 	}
 	process.stdout.write(`listening on ${status.url}\n`);

@@ -12,6 +12,10 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 	}
 
 	override display(): void {
+		this.render();
+	}
+
+	private render(): void {
 		const { containerEl } = this;
 		containerEl.empty();
 		const { settings } = this.plugin;
@@ -23,7 +27,7 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 			.addToggle((toggle) =>
 				toggle.setValue(settings.serverEnabled).onChange(async (value) => {
 					await this.plugin.updateSettings({ serverEnabled: value });
-					this.display();
+					this.render();
 				}),
 			);
 		new Setting(containerEl)

@@ -2,4 +2,4 @@ import type { ToolDescriptor } from "../tool";
 import { getVaultStatusTool } from "./get_vault_status";
 
 /** Every tool the server has. Registration filters them by the caller's grant. */
-export const ALL_TOOLS: readonly ToolDescriptor[] = [getVaultStatusTool as unknown as ToolDescriptor];
+export const ALL_TOOLS: readonly ToolDescriptor[] = [getVaultStatusTool];

@@ -1,0 +1,71 @@
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import * as nodePath from "node:path";
+
+/** The built CLI, as `npm run build` makes it and the package's bin points to it. */
+export const CLI_PATH = nodePath.resolve(__dirname, "../../dist/cli.js");
+
+export interface CliResult {
+	code: number | null;
+	stdout: string;
+	stderr: string;
+}
+
+/** Runs the CLI to completion. */
+export function runCli(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<CliResult> {
+	return new Promise((resolve, reject) => {
+		const child = spawn(process.execPath, [CLI_PATH, ...args], { env });
+		let stdout = "";
+		let stderr = "";
+		child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+		child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+		child.on("error", reject);
+		child.on("close", (code) => resolve({ code, stdout, stderr }));
+	});
+}
+
+/** A running `vault-mcp serve`, once it has printed its listening line. */
+export interface ServingCli {
+	child: ChildProcessWithoutNullStreams;
+	url: string;
+	port: number;
+	stdout(): string;
+	stderr(): string;
+	/** Sends a signal and waits for the exit code. */
+	stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export function startServe(args: string[], timeoutMs = 15_000): Promise<ServingCli> {
+	return new Promise((resolve, reject) => {
+		const child = spawn(process.execPath, [CLI_PATH, "serve", ...args]);
+		let stdout = "";
+		let stderr = "";
+		const exited = new Promise<number | null>((done) => child.on("close", (code) => done(code)));
+		const timer = setTimeout(() => {
+			child.kill("SIGKILL");
+			reject(new Error(`serve did not start in time; stderr: ${stderr}`));
+		}, timeoutMs);
+		child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+		child.stdout.on("data", (chunk: Buffer) => {
+			stdout += chunk.toString();
+			const match = /^listening on (http:\/\/127\.0\.0\.1:(\d+)\/mcp)\n/m.exec(stdout);
+			if (match?.[1] && match[2]) {
+				clearTimeout(timer);
+				resolve({
+					child,
+					url: match[1],
+					port: Number(match[2]),
+					stdout: () => stdout,
+					stderr: () => stderr,
+					stop: (signal = "SIGTERM") => {
+						child.kill(signal);
+						return exited;
+					},
+				});
+			}
+		});
+		void exited.then((code) => {
+			clearTimeout(timer);
+			reject(new Error(`serve exited with ${code}; stderr: ${stderr}`));
+		});
+	});
+}

@@ -1,0 +1,127 @@
+import * as nodePath from "node:path";
+import { promises as fs, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { addToken } from "../../src/auth/tokenList";
+import { NodeHost } from "../../src/headless/NodeHost";
+import { parseSettings } from "../../src/settings/settings";
+import type VaultMcpPluginSource from "../../src/main";
+import { createApp, shownNotices, type PluginManifest } from "../double/obsidian";
+import { connectClient, isPortClosed } from "../helpers/http";
+import { makeVault, removeDir } from "../helpers/vault";
+
+const manifest = JSON.parse(readFileSync(nodePath.resolve(__dirname, "../../manifest.json"), "utf8")) as PluginManifest;
+
+type PluginClass = typeof VaultMcpPluginSource;
+/** A variable, so TypeScript does not look for types of the built file. */
+const BUNDLE_PATH: string = nodePath.resolve(__dirname, "../../main.js");
+
+const builds: Array<[string, () => Promise<PluginClass>]> = [
+	["the TypeScript sources", async () => (await import("../../src/main")).default],
+	// The bundle users install: a bundling mistake (a missing external, a broken import) fails here.
+	["the built main.js bundle", () => Promise.resolve(jest.requireActual<{ default: PluginClass }>(BUNDLE_PATH).default)],
+];
+
+describe.each(builds)("VaultMcpPlugin loaded from %s", (_label, loadPluginClass) => {
+	let vault: string;
+	let host: NodeHost;
+
+	beforeEach(async () => {
+		vault = await makeVault({ "Note.md": "# Note\n", "Folder/Other.md": "other" });
+		host = await NodeHost.open(vault);
+	});
+
+	afterEach(async () => {
+		await host.close();
+		await removeDir(vault);
+	});
+
+	async function loadPlugin() {
+		const VaultMcpPlugin = await loadPluginClass();
+		const plugin = new VaultMcpPlugin(createApp(host) as never, manifest);
+		await (plugin as unknown as { load(): Promise<void> }).load();
+		await new Promise((resolve) => setImmediate(resolve));
+		return plugin;
+	}
+
+	test("is off by default, serves a real client once switched on, and closes the port when switched off", async () => {
+		const plugin = await loadPlugin();
+		expect(plugin.settings.serverEnabled).toBe(false);
+		expect(plugin.service.status).toEqual({ state: "stopped" });
+
+		const made = addToken(plugin.settings, "test", "read");
+		if ("error" in made) throw new Error(made.error);
+		await plugin.updateSettings({ tokens: made.settings.tokens });
+		const status = await plugin.updateSettings({ serverEnabled: true, port: 0 });
+		if (status.state !== "listening") throw new Error(JSON.stringify(status));
+
+		const client = await connectClient(status.url, made.token);
+		const result = await client.callTool({ name: "get_vault_status", arguments: {} });
+		expect(result.structuredContent).toMatchObject({ note_count: 2, can_write: false, server_version: manifest.version });
+		await client.close();
+
+		// The settings were saved to data.json, with no plaintext token.
+		const saved = await fs.readFile(nodePath.join(vault, ".obsidian/plugins/vault-mcp/data.json"), "utf8");
+		expect(parseSettings(JSON.parse(saved)).settings.serverEnabled).toBe(true);
+		expect(saved).not.toContain(made.token);
+
+		await plugin.updateSettings({ serverEnabled: false });
+		expect(await isPortClosed(status.port)).toBe(true);
+		(plugin as unknown as { unload(): void }).unload();
+	});
+
+	test("starts on load from saved settings, follows an external data.json change, and unload frees the port", async () => {
+		const made = addToken({ ...parseSettings(null).settings, serverEnabled: true, port: 0 }, "saved", "read");
+		if ("error" in made) throw new Error(made.error);
+		const dataPath = nodePath.join(vault, ".obsidian/plugins/vault-mcp/data.json");
+		await fs.mkdir(nodePath.dirname(dataPath), { recursive: true });
+		await fs.writeFile(dataPath, JSON.stringify(made.settings));
+
+		const plugin = await loadPlugin();
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		const status = plugin.service.status;
+		if (status.state !== "listening") throw new Error(JSON.stringify(status));
+
+		// A sync tool revokes the token in data.json: the plugin follows, and the token stops working.
+		await fs.writeFile(dataPath, JSON.stringify({ ...made.settings, tokens: [] }));
+		await plugin.onExternalSettingsChange();
+		await expect(connectClient(status.url, made.token)).rejects.toThrow();
+
+		(plugin as unknown as { unload(): void }).unload();
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		expect(await isPortClosed(status.port)).toBe(true);
+	});
+
+	test("a port in use shows a notice and an error status, and never throws", async () => {
+		const blocker = createServer();
+		await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", () => resolve()));
+		const port = (blocker.address() as { port: number }).port;
+		const consoleError = jest.spyOn(console, "error").mockImplementation(() => undefined);
+		try {
+			const plugin = await loadPlugin();
+			const status = await plugin.updateSettings({ serverEnabled: true, port });
+			expect(status.state).toBe("error");
+			expect(shownNotices.at(-1)).toContain(`Port ${port} is already in use`);
+			expect(consoleError).toHaveBeenCalledWith(expect.stringContaining(`Port ${port} is already in use`));
+			(plugin as unknown as { unload(): void }).unload();
+		} finally {
+			consoleError.mockRestore();
+			blocker.close();
+		}
+	});
+
+	test("broken settings fall back to defaults instead of crashing the plugin", async () => {
+		const dataPath = nodePath.join(vault, ".obsidian/plugins/vault-mcp/data.json");
+		await fs.mkdir(nodePath.dirname(dataPath), { recursive: true });
+		await fs.writeFile(dataPath, JSON.stringify({ serverEnabled: "yes", port: -4, tokens: [{ name: "x" }], excludedFolders: ["/Private/"] }));
+		const warn = jest.spyOn(console, "warn").mockImplementation(() => undefined);
+		const plugin = await loadPlugin();
+		expect(plugin.settings).toMatchObject({ serverEnabled: false, port: 27150, tokens: [], excludedFolders: ["Private"] });
+		expect(warn.mock.calls.map((call) => String(call[0]))).toEqual([
+			expect.stringContaining('"serverEnabled" is not valid'),
+			expect.stringContaining('"port" is not valid'),
+			expect.stringContaining("token record 0 is not valid"),
+		]);
+		warn.mockRestore();
+		(plugin as unknown as { unload(): void }).unload();
+	});
+});

@@ -1,0 +1,144 @@
+import { promises as fs } from "node:fs";
+import * as nodePath from "node:path";
+import { NodeVault, normalizeVaultPath } from "../../../src/headless/NodeVault";
+import type { HostAbstractFile } from "../../../src/host/Host";
+import { makeVault, removeDir } from "../../helpers/vault";
+
+describe("NodeVault", () => {
+	let root: string;
+	let vault: NodeVault;
+
+	beforeEach(async () => {
+		root = await makeVault({ "A.md": "alpha\n", "Folder/B.md": "beta", "Folder/pic.png": "png", ".hidden/C.md": "hidden", ".obsidian/app.json": "{}" });
+		vault = await NodeVault.open(root);
+	});
+	afterEach(async () => {
+		await vault.close();
+		await removeDir(root);
+	});
+
+	test("lists files like Obsidian: dot-folders (the config folder among them) are not part of the vault", () => {
+		expect(vault.getFiles().map((file) => file.path).sort()).toEqual(["A.md", "Folder/B.md", "Folder/pic.png"]);
+		expect(vault.getMarkdownFiles().map((file) => file.path).sort()).toEqual(["A.md", "Folder/B.md"]);
+		expect(vault.getFileByPath("Folder/B.md")).toMatchObject({ name: "B.md", basename: "B", extension: "md", stat: { size: 4 } });
+		expect(vault.getFileByPath(".obsidian/app.json")).toBeNull();
+	});
+
+	test("reads through the adapter, relative to the vault, and never outside it", async () => {
+		expect(await vault.adapter.read(".obsidian/app.json")).toBe("{}");
+		expect(await vault.adapter.exists("Folder")).toBe(true);
+		expect(() => vault.toDiskPath("../outside.md")).toThrow("outside the vault");
+		expect(() => vault.toDiskPath("Folder/../../outside.md")).toThrow("outside the vault");
+	});
+
+	test("process changes a note atomically and reports modify; cachedRead sees the new text", async () => {
+		const modified: string[] = [];
+		vault.on("modify", (file: HostAbstractFile) => modified.push(file.path));
+		const file = vault.getFileByPath("A.md");
+		if (!file) throw new Error("missing");
+		expect(await vault.process(file, (text) => text + "more\n")).toBe("alpha\nmore\n");
+		expect(await fs.readFile(nodePath.join(root, "A.md"), "utf8")).toBe("alpha\nmore\n");
+		expect(await vault.cachedRead(file)).toBe("alpha\nmore\n");
+		expect(modified).toEqual(["A.md"]);
+		expect((await fs.readdir(root)).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+	});
+
+	test("100 concurrent process calls on one note all land, each once", async () => {
+		const file = vault.getFileByPath("A.md");
+		if (!file) throw new Error("missing");
+		await Promise.all(Array.from({ length: 100 }, (_, index) => vault.process(file, (text) => `${text}line ${index}\n`)));
+		const lines = (await fs.readFile(nodePath.join(root, "A.md"), "utf8")).trimEnd().split("\n");
+		expect(lines).toHaveLength(101);
+		expect(new Set(lines.slice(1)).size).toBe(100);
+	});
+
+	test("process reads the disk, not a stale copy: an edit made by another program a moment before is kept", async () => {
+		const file = vault.getFileByPath("A.md");
+		if (!file) throw new Error("missing");
+		await vault.cachedRead(file);
+		await fs.writeFile(nodePath.join(root, "A.md"), "edited elsewhere\n");
+		expect(await vault.process(file, (text) => text + "appended\n")).toBe("edited elsewhere\nappended\n");
+	});
+
+	test("a throwing process leaves the note byte for byte as it was", async () => {
+		const file = vault.getFileByPath("A.md");
+		if (!file) throw new Error("missing");
+		await expect(vault.process(file, () => { throw new Error("refused"); })).rejects.toThrow("refused");
+		expect(await fs.readFile(nodePath.join(root, "A.md"), "utf8")).toBe("alpha\n");
+	});
+
+	test("create makes folders as needed, refuses an existing file, and reports create", async () => {
+		const created: string[] = [];
+		vault.on("create", (file: HostAbstractFile) => created.push(file.path));
+		const file = await vault.create("New/Deep/Note.md", "hello");
+		expect(file.path).toBe("New/Deep/Note.md");
+		expect(await fs.readFile(nodePath.join(root, "New/Deep/Note.md"), "utf8")).toBe("hello");
+		await expect(vault.create("A.md", "overwrite?")).rejects.toThrow("already exists");
+		expect(await fs.readFile(nodePath.join(root, "A.md"), "utf8")).toBe("alpha\n");
+		expect(created).toEqual(["New/Deep/Note.md"]);
+	});
+
+	test("normalizeVaultPath turns user spellings into vault paths", () => {
+		expect(normalizeVaultPath("/Folder//B.md/")).toBe("Folder/B.md");
+		expect(normalizeVaultPath("Folder\\B.md")).toBe("Folder/B.md");
+		expect(normalizeVaultPath("")).toBe("/");
+		expect(normalizeVaultPath("Cafe\u0301.md")).toBe("Café.md");
+	});
+});
+
+describe("NodeVault watching the disk", () => {
+	let root: string;
+	let vault: NodeVault;
+	const events: string[] = [];
+
+	beforeAll(async () => {
+		root = await makeVault({ "Keep.md": "keep", "Old.md": "old" });
+		vault = await NodeVault.open(root, { watch: true });
+		vault.on("create", (file: HostAbstractFile) => events.push(`create ${file.path}`));
+		vault.on("modify", (file: HostAbstractFile) => events.push(`modify ${file.path}`));
+		vault.on("delete", (file: HostAbstractFile) => events.push(`delete ${file.path}`));
+		vault.on("rename", (file: HostAbstractFile, oldPath: string) => events.push(`rename ${oldPath} -> ${file.path}`));
+	});
+	afterAll(async () => {
+		await vault.close();
+		await removeDir(root);
+	});
+
+	async function expectEventWithinASecond(expected: string): Promise<void> {
+		const deadline = Date.now() + 1000;
+		while (!events.includes(expected) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+		expect(events).toContain(expected);
+	}
+
+	test("picks up another program's create, modify, rename and delete within a second", async () => {
+		await fs.writeFile(nodePath.join(root, "Fresh.md"), "fresh");
+		await expectEventWithinASecond("create Fresh.md");
+		expect(vault.getFileByPath("Fresh.md")).not.toBeNull();
+
+		await fs.writeFile(nodePath.join(root, "Keep.md"), "changed");
+		await expectEventWithinASecond("modify Keep.md");
+		const keep = vault.getFileByPath("Keep.md");
+		expect(keep && (await vault.cachedRead(keep))).toBe("changed");
+
+		await fs.rename(nodePath.join(root, "Old.md"), nodePath.join(root, "New.md"));
+		await expectEventWithinASecond("rename Old.md -> New.md");
+		expect(vault.getFileByPath("Old.md")).toBeNull();
+		expect(vault.getFileByPath("New.md")).not.toBeNull();
+
+		await fs.rm(nodePath.join(root, "Fresh.md"));
+		await expectEventWithinASecond("delete Fresh.md");
+		expect(vault.getFileByPath("Fresh.md")).toBeNull();
+	});
+
+	test("its own writes are reported once, not again by the watcher", async () => {
+		// Let the last test's writes finish arriving (a plain write can show up as two changes).
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		events.length = 0;
+		const keep = vault.getFileByPath("Keep.md");
+		if (!keep) throw new Error("missing");
+		await vault.process(keep, (text) => text + "!");
+		await vault.create("Mine.md", "mine");
+		await new Promise((resolve) => setTimeout(resolve, 500));
+		expect(events).toEqual(["modify Keep.md", "create Mine.md"]);
+	});
+});

@@ -1,0 +1,84 @@
+import { generateToken } from "../../../src/auth/tokens";
+import { guardRequest, isRefusal, type GuardInput } from "../../../src/http/guard";
+
+const read = generateToken("reader", "read");
+const write = generateToken("writer", "write");
+const policy = { tokens: [read.record, write.record], writeEnabled: true };
+
+function input(overrides: Partial<GuardInput> & { add?: Record<string, string[]>; drop?: string[] } = {}): GuardInput {
+	const headers: Record<string, string[]> = {
+		host: ["127.0.0.1:27150"],
+		authorization: [`Bearer ${read.token}`],
+		"content-type": ["application/json"],
+		...overrides.add,
+	};
+	for (const name of overrides.drop ?? []) delete headers[name];
+	return { method: overrides.method ?? "POST", url: overrides.url ?? "/mcp", headers };
+}
+
+function statusOf(answer: ReturnType<typeof guardRequest>): number {
+	return isRefusal(answer) ? answer.status : 200;
+}
+
+describe("guardRequest", () => {
+	test("grants a read token read only, and a write token write only while writing is on", () => {
+		expect(guardRequest(input(), policy)).toEqual({ token: read.record, canWrite: false });
+		const asWriter = input({ add: { authorization: [`Bearer ${write.token}`] } });
+		expect(guardRequest(asWriter, policy)).toEqual({ token: write.record, canWrite: true });
+		expect(guardRequest(asWriter, { ...policy, writeEnabled: false })).toEqual({ token: write.record, canWrite: false });
+	});
+
+	test("checks run in the documented order: the first failing check answers", () => {
+		const everythingWrong = input({ method: "GET", url: "/other", add: { origin: ["https://evil.example"], host: ["evil.example"], authorization: ["nope"], "content-type": ["text/plain"] } });
+		expect(statusOf(guardRequest(everythingWrong, policy))).toBe(403);
+		const noOrigin = { ...everythingWrong, headers: { ...everythingWrong.headers, origin: undefined } };
+		expect(guardRequest(noOrigin, policy)).toMatchObject({ status: 403, kind: "host" });
+		const goodHost = { ...noOrigin, headers: { ...noOrigin.headers, host: ["localhost"] } };
+		expect(guardRequest(goodHost, policy)).toMatchObject({ status: 404 });
+		expect(guardRequest({ ...goodHost, url: "/mcp" }, policy)).toMatchObject({ status: 405, headers: { Allow: "POST" } });
+		expect(guardRequest({ ...goodHost, url: "/mcp", method: "POST" }, policy)).toMatchObject({ status: 401 });
+		expect(guardRequest(input({ add: { "content-type": ["text/plain"] } }), policy)).toMatchObject({ status: 415 });
+	});
+
+	test.each([
+		["missing", []],
+		["two", ["127.0.0.1", "127.0.0.1"]],
+		["a look-alike", ["127.0.0.1.evil.com"]],
+		["an IPv6 address that is not loopback", ["[::2]"]],
+	])("refuses a Host header that is %s", (_label, host) => {
+		expect(guardRequest(input({ add: { host } }), policy)).toMatchObject({ status: 403, kind: "host" });
+	});
+
+	test.each([
+		["lower-case scheme (RFC 7235: schemes are case-insensitive)", (token: string) => `bearer ${token}`, 200],
+		["no scheme", (token: string) => token, 401],
+		["two spaces", (token: string) => `Bearer  ${token}`, 401],
+		["a trailing space", (token: string) => `Bearer ${token} `, 401],
+		["the token with one character changed", (token: string) => `Bearer ${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`, 401],
+		["a prefix of the token", (token: string) => `Bearer ${token.slice(0, 20)}`, 401],
+		["the stored hash instead of the token", () => `Bearer ${read.record.hash}`, 401],
+		["Basic auth", (token: string) => `Basic ${Buffer.from(`x:${token}`).toString("base64")}`, 401],
+	])("Authorization with %s answers %d", (_label, header, status) => {
+		expect(statusOf(guardRequest(input({ add: { authorization: [header(read.token)] } }), policy))).toBe(status);
+	});
+
+	test("refuses two Authorization headers even when both are right", () => {
+		expect(statusOf(guardRequest(input({ add: { authorization: [`Bearer ${read.token}`, `Bearer ${read.token}`] } }), policy))).toBe(401);
+	});
+
+	test("accepts application/json with parameters, refuses other media types", () => {
+		expect(statusOf(guardRequest(input({ add: { "content-type": ["application/json; charset=utf-8"] } }), policy))).toBe(200);
+		expect(statusOf(guardRequest(input({ add: { "content-type": ["application/jsonx"] } }), policy))).toBe(415);
+		expect(statusOf(guardRequest(input({ drop: ["content-type"] }), policy))).toBe(415);
+	});
+
+	test("accepts a missing or supported protocol version, refuses others", () => {
+		expect(statusOf(guardRequest(input(), policy))).toBe(200);
+		expect(statusOf(guardRequest(input({ add: { "mcp-protocol-version": ["2025-03-26"] } }), policy))).toBe(200);
+		expect(guardRequest(input({ add: { "mcp-protocol-version": ["2099-01-01"] } }), policy)).toMatchObject({ status: 400, kind: "protocol_version" });
+	});
+
+	test("a query string on /mcp is still /mcp", () => {
+		expect(statusOf(guardRequest(input({ url: "/mcp?x=1" }), policy))).toBe(200);
+	});
+});
