@@ -1,0 +1,70 @@
+import type { FrontMatterCache, FrontmatterLinkCache } from "obsidian";
+import { parse as parseYaml } from "yaml";
+import { scanInline } from "./inline";
+import type { LineIndex } from "./lines";
+import { isValidTag } from "./tags";
+
+const FENCE = "---";
+
+/** The line that closes a frontmatter block opened on line 0, or null if the note has none. */
+export function frontmatterEndLine(lines: LineIndex): number | null {
+	if (lines.lineText(0).trimEnd() !== FENCE) return null;
+	for (let line = 1; line < lines.lineCount; line++) {
+		if (lines.lineText(line).trimEnd() === FENCE) return line;
+	}
+	return null;
+}
+
+/**
+ * Frontmatter YAML as Obsidian exposes it: the YAML 1.2 core schema, so dates stay strings and
+ * empty values are null. Returns null for an empty block or YAML that is broken or not a mapping
+ * (Obsidian then has no `frontmatter`, and the rest of the note's metadata is unaffected).
+ */
+export function parseFrontmatter(yaml: string): FrontMatterCache | null {
+	if (yaml.trim() === "") return null;
+	try {
+		const value: unknown = parseYaml(yaml, { schema: "core", prettyErrors: false });
+		if (value === null || typeof value !== "object" || Array.isArray(value)) return null;
+		return value as FrontMatterCache;
+	} catch {
+		return null;
+	}
+}
+
+/** Wikilinks in text properties, keyed `property` or `property.index` for list items, like Obsidian. */
+export function frontmatterLinks(frontmatter: FrontMatterCache): FrontmatterLinkCache[] {
+	const found: FrontmatterLinkCache[] = [];
+	const collect = (key: string, value: unknown) => {
+		if (typeof value !== "string") return;
+		for (const link of scanInline(value).links) {
+			if (link.original.startsWith("[[")) found.push({ key, link: link.link, original: link.original, displayText: link.displayText });
+		}
+	};
+	for (const [key, value] of Object.entries(frontmatter as Record<string, unknown>)) {
+		if (Array.isArray(value)) value.forEach((item, index) => collect(`${key}.${index}`, item));
+		else collect(key, value);
+	}
+	return found;
+}
+
+/**
+ * Obsidian's `parseFrontMatterTags`: the `tags` property as `#tag` strings, null when there is no
+ * such property or it is empty. A text value is one tag, not a list to split: `tags: a, b` is one
+ * invalid tag, and Obsidian drops it.
+ */
+export function parseFrontMatterTags(frontmatter: FrontMatterCache | null | undefined): string[] | null {
+	if (!frontmatter) return null;
+	const value: unknown = (frontmatter as Record<string, unknown>).tags;
+	if (value === null || value === undefined) return null;
+	const candidates = Array.isArray(value) ? value : [value];
+	return candidates
+		.filter((item): item is string | number => typeof item === "string" || typeof item === "number")
+		.map((item) => String(item).trim())
+		.map((item) => (item.startsWith("#") ? item : `#${item}`))
+		.filter(isValidTag);
+}
+
+/** Obsidian's `getAllTags`: frontmatter tags first, then tags in the body, in order, each with `#`. */
+export function getAllTags(cache: { frontmatter?: FrontMatterCache; tags?: Array<{ tag: string }> }): string[] {
+	return [...(parseFrontMatterTags(cache.frontmatter) ?? []), ...(cache.tags ?? []).map((tag) => tag.tag)];
+}

@@ -1,0 +1,65 @@
+import type { Loc, Pos } from "obsidian";
+
+/**
+ * Line starts of a text, to turn character offsets into Obsidian's `{line, col, offset}` and back.
+ * A line's content excludes its `\n` and a `\r` before it, so CRLF notes get the same columns as LF ones.
+ */
+export class LineIndex {
+	private readonly starts: number[] = [0];
+
+	constructor(readonly text: string) {
+		for (let index = text.indexOf("\n"); index !== -1; index = text.indexOf("\n", index + 1)) this.starts.push(index + 1);
+	}
+
+	get lineCount(): number {
+		return this.starts.length;
+	}
+
+	/** Offset of the first character of a line. */
+	lineStart(line: number): number {
+		return this.starts[line] ?? this.text.length;
+	}
+
+	/** Offset just past the last content character of a line (before `\r\n` or `\n`). */
+	lineEnd(line: number): number {
+		const next = this.starts[line + 1];
+		if (next === undefined) return this.text.length;
+		return this.text[next - 2] === "\r" ? next - 2 : next - 1;
+	}
+
+	/** A line's text without its line ending. */
+	lineText(line: number): string {
+		return this.text.slice(this.lineStart(line), this.lineEnd(line));
+	}
+
+	isBlank(line: number): boolean {
+		return this.lineText(line).trim() === "";
+	}
+
+	/** The line an offset falls on. */
+	lineOf(offset: number): number {
+		let low = 0;
+		let high = this.starts.length - 1;
+		while (low < high) {
+			const middle = (low + high + 1) >> 1;
+			if ((this.starts[middle] ?? 0) <= offset) low = middle;
+			else high = middle - 1;
+		}
+		return low;
+	}
+
+	loc(offset: number): Loc {
+		const line = this.lineOf(offset);
+		return { line, col: offset - this.lineStart(line), offset };
+	}
+
+	/** Position from a start offset to an end offset (exclusive), as Obsidian writes it. */
+	pos(start: number, end: number): Pos {
+		return { start: this.loc(start), end: this.loc(end) };
+	}
+
+	/** Position from a column on one line to the end of the content of another. */
+	linesPos(startLine: number, startCol: number, endLine: number): Pos {
+		return this.pos(this.lineStart(startLine) + startCol, this.lineEnd(endLine));
+	}
+}

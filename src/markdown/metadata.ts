@@ -1,0 +1,345 @@
+import MarkdownIt from "markdown-it";
+import type {
+	BlockCache,
+	CachedMetadata,
+	EmbedCache,
+	HeadingCache,
+	LinkCache,
+	ListItemCache,
+	Pos,
+	SectionCache,
+	TagCache,
+} from "obsidian";
+import { frontmatterEndLine, frontmatterLinks, parseFrontmatter } from "./frontmatter";
+import { scanInline, trailingBlockId, type InlineLink } from "./inline";
+import { LineIndex } from "./lines";
+
+/**
+ * The metadata Obsidian's cache holds for one Markdown note (`CachedMetadata`), computed from its
+ * text. Pure. Block structure comes from markdown-it (CommonMark, plus tables); Obsidian's own
+ * syntax — frontmatter, `%%` comments, `$$` math, callouts, wikilinks, embeds, tags, block ids —
+ * is added on top, and positions are computed from the source as Obsidian reports them.
+ */
+export function parseMetadata(text: string): CachedMetadata {
+	return new MetadataBuilder(text).build();
+}
+
+type MarkdownToken = MarkdownIt.Token;
+type BlockRule = (state: MarkdownIt.StateBlock, startLine: number, endLine: number, silent: boolean) => boolean;
+
+/** A block that runs from a line starting with `delimiter` to the next line containing it (Obsidian's `%%` comments, `$$` math). */
+function delimitedBlock(tokenType: string, delimiter: string): BlockRule {
+	return (state, startLine, endLine, silent) => {
+		if ((state.sCount[startLine] ?? 0) - state.blkIndent >= 4) return false;
+		const opener = state.src.slice((state.bMarks[startLine] ?? 0) + (state.tShift[startLine] ?? 0), state.eMarks[startLine]);
+		if (!opener.startsWith(delimiter)) return false;
+		if (silent) return true;
+		let last = startLine;
+		if (!opener.slice(delimiter.length).includes(delimiter)) {
+			last = endLine - 1;
+			for (let line = startLine + 1; line < endLine; line++) {
+				const content = state.src.slice((state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0), state.eMarks[line]);
+				if (content.includes(delimiter)) {
+					last = line;
+					break;
+				}
+			}
+		}
+		state.line = last + 1;
+		const token = state.push(tokenType, "", 0);
+		token.map = [startLine, state.line];
+		token.block = true;
+		return true;
+	};
+}
+
+const markdownParser = new MarkdownIt("commonmark", { html: true }).enable(["table", "strikethrough"]);
+const containerAlternatives = { alt: ["paragraph", "reference", "blockquote", "list"] };
+markdownParser.block.ruler.before("fence", "obsidian_comment", delimitedBlock("obsidian_comment", "%%"), containerAlternatives);
+markdownParser.block.ruler.before("fence", "obsidian_math", delimitedBlock("obsidian_math", "$$"), containerAlternatives);
+
+/** Section types by the markdown-it token that opens a top-level block. */
+const SECTION_TYPES: Record<string, string> = {
+	paragraph_open: "paragraph",
+	heading_open: "heading",
+	bullet_list_open: "list",
+	ordered_list_open: "list",
+	fence: "code",
+	code_block: "code",
+	html_block: "html",
+	hr: "thematicBreak",
+	table_open: "table",
+	obsidian_comment: "comment",
+	obsidian_math: "math",
+};
+
+/** A container a line's prefix passes through: a blockquote (`>`) or a list item (its content indent). */
+type Container = { kind: "quote" } | { kind: "item"; firstLine: number; contentCol: number; contentIndent: number };
+
+interface OpenList {
+	startLine: number;
+}
+
+interface OpenItem {
+	cache: ListItemCache;
+	mapEnd: number;
+	firstChildListLine: number | null;
+}
+
+const CALLOUT_START = /^\s*\[!/;
+const TASK_START = /^\[(.)\](?:\s|$)/u;
+const TAB_WIDTH = 4;
+const MAX_SPACES_AFTER_MARKER = 4;
+
+class MetadataBuilder {
+	private readonly lines: LineIndex;
+	private readonly sections: SectionCache[] = [];
+	private readonly headings: HeadingCache[] = [];
+	private readonly listItems: ListItemCache[] = [];
+	private readonly links: LinkCache[] = [];
+	private readonly embeds: EmbedCache[] = [];
+	private readonly tags: TagCache[] = [];
+	private readonly blocks: Record<string, BlockCache> = {};
+	private readonly containers: Container[] = [];
+	private readonly lists: OpenList[] = [];
+	private readonly items: OpenItem[] = [];
+
+	constructor(private readonly text: string) {
+		this.lines = new LineIndex(text);
+	}
+
+	build(): CachedMetadata {
+		const cache: CachedMetadata = {};
+		let body = this.text;
+		const frontmatterEnd = frontmatterEndLine(this.lines);
+		if (frontmatterEnd !== null) {
+			const position = this.lines.linesPos(0, 0, frontmatterEnd);
+			this.sections.push({ type: "yaml", position });
+			const frontmatter = parseFrontmatter(this.text.slice(this.lines.lineStart(1), this.lines.lineStart(frontmatterEnd)));
+			if (frontmatter) {
+				cache.frontmatter = frontmatter;
+				cache.frontmatterPosition = position;
+				cache.frontmatterLinks = frontmatterLinks(frontmatter);
+			}
+			// The Markdown parser sees blank lines where the frontmatter was, so line numbers stay true.
+			body = "\n".repeat(frontmatterEnd + 1) + this.text.slice(this.lines.lineStart(frontmatterEnd + 1));
+		}
+		const tokens = markdownParser.parse(body, {});
+		tokens.forEach((token, index) => this.visit(token, tokens[index + 1]));
+
+		if (this.links.length) cache.links = this.links;
+		if (this.embeds.length) cache.embeds = this.embeds;
+		if (this.tags.length) cache.tags = this.tags;
+		if (this.headings.length) cache.headings = this.headings;
+		if (this.sections.length) cache.sections = this.sections;
+		if (this.listItems.length) cache.listItems = this.listItems;
+		if (Object.keys(this.blocks).length) cache.blocks = this.blocks;
+		return cache;
+	}
+
+	private visit(token: MarkdownToken, next: MarkdownToken | undefined): void {
+		const map = token.map;
+		if (token.level === 0 && map && token.type in SECTION_TYPES) this.addSection(token, map);
+		switch (token.type) {
+			case "blockquote_open":
+				if (token.level === 0 && map) this.addSection(token, map);
+				this.containers.push({ kind: "quote" });
+				break;
+			case "blockquote_close":
+				this.containers.pop();
+				break;
+			case "bullet_list_open":
+			case "ordered_list_open":
+				if (map) {
+					const parent = this.items.at(-1);
+					if (parent && parent.firstChildListLine === null) parent.firstChildListLine = map[0];
+					this.lists.push({ startLine: map[0] });
+				}
+				break;
+			case "bullet_list_close":
+			case "ordered_list_close":
+				this.lists.pop();
+				break;
+			case "list_item_open":
+				if (map) this.openListItem(token, map);
+				break;
+			case "list_item_close":
+				this.closeListItem(next?.type !== "list_item_open");
+				break;
+			case "heading_open":
+				if (map) this.addHeading(token, map, next);
+				break;
+			case "inline":
+				if (map && !this.insideTable) this.scanLines(map[0], map[1]);
+				break;
+			case "paragraph_close":
+				break;
+			case "table_open":
+				if (map) {
+					this.insideTable = true;
+					this.scanLines(map[0], map[1]);
+				}
+				break;
+			case "table_close":
+				this.insideTable = false;
+				break;
+			case "obsidian_comment":
+				// Obsidian still reports tags and links written inside a %% comment block.
+				if (map) this.scanLines(map[0], map[1]);
+				break;
+		}
+		if (token.type === "paragraph_open" && map) this.addParagraphBlockId(token, map);
+	}
+
+	private insideTable = false;
+
+	private addSection(token: MarkdownToken, map: [number, number]): void {
+		const type = token.type === "blockquote_open" ? (this.isCallout(map[0]) ? "callout" : "blockquote") : SECTION_TYPES[token.type];
+		if (!type) return;
+		this.sections.push({ type, position: this.lines.linesPos(map[0], 0, this.lastContentLine(map[0], map[1])) });
+	}
+
+	private isCallout(line: number): boolean {
+		const text = this.lines.lineText(line);
+		const quote = text.indexOf(">");
+		return quote !== -1 && CALLOUT_START.test(text.slice(quote + 1));
+	}
+
+	/** The last non-blank line in [start, end), or `start`. */
+	private lastContentLine(start: number, end: number): number {
+		let line = Math.min(end, this.lines.lineCount) - 1;
+		while (line > start && this.lines.isBlank(line)) line--;
+		return Math.max(line, start);
+	}
+
+	/** Column where a line's content starts once the open containers' prefixes are stripped. */
+	private contentStart(line: number, containers: readonly Container[] = this.containers): number {
+		const text = this.lines.lineText(line);
+		let col = 0;
+		for (const container of containers) {
+			if (container.kind === "quote") {
+				let index = col;
+				let spaces = 0;
+				while (text[index] === " " && spaces < 3) {
+					index++;
+					spaces++;
+				}
+				// A lazy continuation line has no `>`: its content starts where the prefix stopped.
+				if (text[index] !== ">") return col;
+				index++;
+				if (text[index] === " " || text[index] === "\t") index++;
+				col = index;
+			} else if (line === container.firstLine) {
+				col = container.contentCol;
+			} else {
+				let index = col;
+				let width = 0;
+				while (index < text.length && width < container.contentIndent && (text[index] === " " || text[index] === "\t")) {
+					width += text[index] === "\t" ? TAB_WIDTH - (width % TAB_WIDTH) : 1;
+					index++;
+				}
+				col = index;
+			}
+		}
+		return col;
+	}
+
+	private openListItem(token: MarkdownToken, map: [number, number]): void {
+		const line = map[0];
+		const text = this.lines.lineText(line);
+		// A nested item starts where its parent's content starts, before its own indentation (as Obsidian reports it).
+		const startCol = this.contentStart(line);
+		let markerCol = startCol;
+		while (text[markerCol] === " " || text[markerCol] === "\t") markerCol++;
+		const markerEnd = markerCol + token.markup.length + (token.type === "list_item_open" && /^\d+$/.test(token.info) ? token.info.length : 0);
+		let contentCol = markerEnd;
+		while (text[contentCol] === " " || text[contentCol] === "\t") contentCol++;
+		if (contentCol === text.length || contentCol - markerEnd > MAX_SPACES_AFTER_MARKER) contentCol = Math.min(markerEnd + 1, text.length);
+
+		const list = this.lists.at(-1);
+		const parentItem = this.items.at(-1);
+		const listStart = list?.startLine ?? line;
+		const cache: ListItemCache = {
+			// Root items point at their list's first line, negated; a list on line 0 gives -1.
+			parent: parentItem ? parentItem.cache.position.start.line : listStart === 0 ? -1 : -listStart,
+			position: this.lines.linesPos(line, startCol, line),
+		};
+		const task = TASK_START.exec(text.slice(contentCol))?.[1];
+		if (task !== undefined) cache.task = task;
+		this.listItems.push(cache);
+		this.items.push({ cache, mapEnd: map[1], firstChildListLine: null });
+		this.containers.push({ kind: "item", firstLine: line, contentCol, contentIndent: contentCol - startCol });
+	}
+
+	/**
+	 * An item ends where its own content ends: before its first nested list, and, when it is the
+	 * last item of its list, before trailing blank lines. An item followed by a sibling keeps the
+	 * blank lines between them.
+	 */
+	private closeListItem(isLastInList: boolean): void {
+		this.containers.pop();
+		const item = this.items.pop();
+		if (!item) return;
+		const startLine = item.cache.position.start.line;
+		const endExclusive = item.firstChildListLine ?? item.mapEnd;
+		const endLine = isLastInList || item.firstChildListLine !== null ? this.lastContentLine(startLine, endExclusive) : Math.max(startLine, endExclusive - 1);
+		item.cache.position = this.lines.pos(item.cache.position.start.offset, this.lines.lineEnd(endLine));
+		const id = trailingBlockId(this.lines.lineText(this.lastContentLine(startLine, endLine + 1)));
+		if (id !== null) {
+			item.cache.id = id;
+			this.blocks[id] = { id, position: item.cache.position };
+		}
+	}
+
+	private addHeading(token: MarkdownToken, map: [number, number], inline: MarkdownToken | undefined): void {
+		this.headings.push({
+			heading: inline?.content ?? "",
+			level: Number(token.tag.slice(1)),
+			position: this.lines.linesPos(map[0], this.contentStart(map[0]), this.lastContentLine(map[0], map[1])),
+		});
+	}
+
+	private addParagraphBlockId(token: MarkdownToken, map: [number, number]): void {
+		const lastLine = this.lastContentLine(map[0], map[1]);
+		const id = trailingBlockId(this.lines.lineText(lastLine));
+		// A list item's paragraph belongs to the item, which records the id itself.
+		if (id === null || this.items.length > 0) return;
+		const position: Pos = this.lines.linesPos(map[0], this.contentStart(map[0]), lastLine);
+		this.blocks[id] = { id, position };
+		if (token.level === 0) {
+			const section = this.sections.at(-1);
+			if (section) section.id = id;
+		}
+	}
+
+	/** Scans lines [start, end) — each from where its content starts — for links, embeds and tags. */
+	private scanLines(start: number, end: number): void {
+		const pieces: Array<{ text: string; offset: number }> = [];
+		for (let line = start; line < Math.min(end, this.lines.lineCount); line++) {
+			const col = this.contentStart(line);
+			pieces.push({ text: this.lines.lineText(line).slice(col), offset: this.lines.lineStart(line) + col });
+		}
+		const joined = pieces.map((piece) => piece.text).join("\n");
+		const pieceStarts: number[] = [];
+		let cursor = 0;
+		for (const piece of pieces) {
+			pieceStarts.push(cursor);
+			cursor += piece.text.length + 1;
+		}
+		const toSource = (index: number): number => {
+			let low = 0;
+			while (low + 1 < pieceStarts.length && (pieceStarts[low + 1] ?? Infinity) <= index) low++;
+			return (pieces[low]?.offset ?? 0) + index - (pieceStarts[low] ?? 0);
+		};
+		const found = scanInline(joined);
+		const toCache = (link: InlineLink): LinkCache => ({
+			link: link.link,
+			original: this.text.slice(toSource(link.start), toSource(link.end)),
+			displayText: link.displayText,
+			position: this.lines.pos(toSource(link.start), toSource(link.end)),
+		});
+		this.links.push(...found.links.map(toCache));
+		this.embeds.push(...found.embeds.map(toCache));
+		this.tags.push(...found.tags.map((tag) => ({ tag: tag.tag, position: this.lines.pos(toSource(tag.start), toSource(tag.end)) })));
+	}
+}

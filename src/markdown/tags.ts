@@ -1,0 +1,31 @@
+/**
+ * Obsidian's tag syntax. A tag is `#` followed by letters, digits, `_`, `-`, `/` and any other
+ * character that is not whitespace or ASCII punctuation, and it must not be digits only.
+ */
+
+/** ASCII punctuation that ends a tag (everything but `_`, `-` and `/`). */
+const TAG_TERMINATORS = new Set("!\"#$%&'()*+,.:;<=>?@[\\]^`{|}~");
+
+/** True if the character may stand inside a tag. */
+export function isTagChar(char: string): boolean {
+	return !TAG_TERMINATORS.has(char) && !/\s/u.test(char);
+}
+
+/** Length of the tag body starting at `start` (just after the `#`), or 0 if there is no valid tag. */
+export function tagBodyLength(text: string, start: number): number {
+	let end = start;
+	while (end < text.length) {
+		const codePoint = text.codePointAt(end) ?? 0;
+		const char = String.fromCodePoint(codePoint);
+		if (!isTagChar(char)) break;
+		end += char.length;
+	}
+	const body = text.slice(start, end);
+	return /^[\d/]*$/u.test(body) ? 0 : end - start;
+}
+
+/** `#tag` → true when the whole string is one valid tag, with or without the leading `#`. */
+export function isValidTag(tag: string): boolean {
+	const body = tag.startsWith("#") ? tag.slice(1) : tag;
+	return body.length > 0 && tagBodyLength(body, 0) === body.length;
+}
