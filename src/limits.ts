@@ -27,3 +27,8 @@ export const ACTIVITY_LOG_SIZE = 50;
 export const TOKEN_BYTES = 32;
 /** How often, at most, token last-used times are written back to data.json. */
 export const TOKEN_LAST_USED_SAVE_INTERVAL_MS = 60_000;
+/**
+ * Block nesting the Markdown parser follows (a list item inside a list counts two). Deeper content
+ * is still read, as text of the deepest block: the bound keeps the parser's recursion off the stack limit.
+ */
+export const MAX_MARKDOWN_NESTING = 1000;

@@ -1,49 +1,197 @@
 import type { CachedMetadata, EventRef } from "obsidian";
-import type { HostFile, HostMetadataCache, LinkMap } from "../host/Host";
+import type { HostAbstractFile, HostFile, HostMetadataCache, LinkMap } from "../host/Host";
+import { parseMetadata } from "../markdown/metadata";
+import { HostEvents } from "./events";
+import { LinkResolver, linkpathOf } from "./LinkResolver";
 import type { NodeVault } from "./NodeVault";
 
-const NOT_BUILT = "The headless metadata cache is not built yet (issue #3); only the vault is available headless.";
+/** Notes parsed at once while the cache is first built: enough to keep the disk busy, few enough to bound memory. */
+const BUILD_CONCURRENCY = 32;
 
-/** Placeholder until the Obsidian-faithful metadata cache lands: every query says so instead of answering wrongly. */
+/**
+ * Obsidian's `MetadataCache` for the headless host: every Markdown note's `CachedMetadata`,
+ * `resolvedLinks` and `unresolvedLinks` for the whole vault, link resolution, and Obsidian's
+ * events (`changed`, `deleted`, `resolved`), kept current from the vault's events — the file
+ * watcher's included, so edits made by other programs are followed.
+ */
 export class NodeMetadataCache implements HostMetadataCache {
-	get resolvedLinks(): LinkMap {
-		throw new Error(NOT_BUILT);
-	}
+	readonly resolvedLinks: LinkMap = {};
+	readonly unresolvedLinks: LinkMap = {};
+	private readonly caches = new Map<string, CachedMetadata>();
+	/** The link texts each note or canvas holds (body links, embeds, frontmatter links), for resolution. */
+	private readonly outgoing = new Map<string, string[]>();
+	private readonly resolver = new LinkResolver();
+	private readonly events = new HostEvents();
+	private readonly vaultRefs: EventRef[] = [];
+	/** Vault changes are applied one at a time, in order. */
+	private updates: Promise<unknown> = Promise.resolve();
 
-	get unresolvedLinks(): LinkMap {
-		throw new Error(NOT_BUILT);
-	}
+	private constructor(private readonly vault: NodeVault) {}
 
-	static build(vault: NodeVault): Promise<NodeMetadataCache> {
-		void vault;
-		return Promise.resolve(new NodeMetadataCache());
+	/** Parses every note and resolves every link, then follows the vault's changes. */
+	static async build(vault: NodeVault): Promise<NodeMetadataCache> {
+		const cache = new NodeMetadataCache(vault);
+		const files = vault.getFiles();
+		for (const file of files) cache.resolver.add(file);
+		const linkable = files.filter(isLinkSource);
+		for (let start = 0; start < linkable.length; start += BUILD_CONCURRENCY) {
+			await Promise.all(linkable.slice(start, start + BUILD_CONCURRENCY).map((file) => cache.parse(file)));
+		}
+		for (const file of linkable) cache.resolveSource(file.path);
+		cache.listen();
+		return cache;
 	}
 
 	getFileCache(file: HostFile): CachedMetadata | null {
-		void file;
-		throw new Error(NOT_BUILT);
+		return this.caches.get(file.path) ?? null;
 	}
 
 	getCache(path: string): CachedMetadata | null {
-		void path;
-		throw new Error(NOT_BUILT);
+		return this.caches.get(path) ?? null;
 	}
 
 	getFirstLinkpathDest(linkpath: string, sourcePath: string): HostFile | null {
-		void linkpath;
-		void sourcePath;
-		throw new Error(NOT_BUILT);
+		return this.resolver.resolve(linkpath, sourcePath);
 	}
 
+	on(name: "changed", callback: (file: HostFile, data: string, cache: CachedMetadata) => unknown): EventRef;
+	on(name: "deleted", callback: (file: HostFile, prevCache: CachedMetadata | null) => unknown): EventRef;
+	on(name: "resolved", callback: () => unknown): EventRef;
 	on(name: string, callback: (...args: never[]) => unknown): EventRef {
-		void name;
-		void callback;
-		throw new Error(NOT_BUILT);
+		return this.events.on(name, callback);
 	}
 
 	offref(ref: EventRef): void {
-		void ref;
+		this.events.offref(ref);
 	}
 
-	close(): void {}
+	/** Resolves once every vault change seen so far is in the cache. */
+	settled(): Promise<void> {
+		return this.updates.then(() => undefined);
+	}
+
+	/** Stops following the vault. */
+	close(): void {
+		for (const ref of this.vaultRefs.splice(0)) this.vault.offref(ref);
+	}
+
+	private listen(): void {
+		this.vaultRefs.push(
+			this.vault.on("create", (file) => this.enqueue(() => this.onCreate(file))),
+			this.vault.on("modify", (file) => this.enqueue(() => this.onModify(file))),
+			this.vault.on("delete", (file) => this.enqueue(() => this.onDelete(file))),
+			this.vault.on("rename", (file, oldPath) => this.enqueue(() => this.onRename(file, oldPath))),
+		);
+	}
+
+	private enqueue(work: () => Promise<void> | void): void {
+		this.updates = this.updates.then(work).catch(() => undefined);
+	}
+
+	private async onCreate(abstractFile: HostAbstractFile): Promise<void> {
+		const file = this.vault.getFileByPath(abstractFile.path);
+		if (!file) return;
+		this.resolver.add(file);
+		if (isLinkSource(file)) await this.parse(file, true);
+		// A new file can resolve links that pointed nowhere before.
+		this.resolveAll();
+	}
+
+	private async onModify(abstractFile: HostAbstractFile): Promise<void> {
+		const file = this.vault.getFileByPath(abstractFile.path);
+		if (!file || !isLinkSource(file)) return;
+		await this.parse(file, true);
+		this.resolveSource(file.path);
+		this.events.trigger("resolved");
+	}
+
+	private onDelete(file: HostAbstractFile): void {
+		this.resolver.remove(file.path);
+		const previous = this.caches.get(file.path) ?? null;
+		this.forget(file.path);
+		if (previous) this.events.trigger("deleted", file, previous);
+		this.resolveAll();
+	}
+
+	private onRename(abstractFile: HostAbstractFile, oldPath: string): void {
+		this.resolver.remove(oldPath);
+		const file = this.vault.getFileByPath(abstractFile.path);
+		if (file) this.resolver.add(file);
+		const cache = this.caches.get(oldPath);
+		const links = this.outgoing.get(oldPath);
+		this.forget(oldPath);
+		if (cache) this.caches.set(abstractFile.path, cache);
+		if (links) this.outgoing.set(abstractFile.path, links);
+		this.resolveAll();
+	}
+
+	private forget(path: string): void {
+		this.caches.delete(path);
+		this.outgoing.delete(path);
+		delete this.resolvedLinks[path];
+		delete this.unresolvedLinks[path];
+	}
+
+	/** Reads and parses one note (or canvas); with `announce`, reports `changed` like Obsidian. */
+	private async parse(file: HostFile, announce = false): Promise<void> {
+		let text: string;
+		try {
+			text = await this.vault.cachedRead(file);
+		} catch {
+			return;
+		}
+		if (file.extension === "canvas") {
+			this.outgoing.set(file.path, canvasLinks(text));
+			return;
+		}
+		const cache = parseMetadata(text);
+		this.caches.set(file.path, cache);
+		this.outgoing.set(file.path, [...(cache.links ?? []), ...(cache.embeds ?? []), ...(cache.frontmatterLinks ?? [])].map((entry) => entry.link));
+		if (announce) this.events.trigger("changed", file, text, cache);
+	}
+
+	private resolveAll(): void {
+		for (const path of this.outgoing.keys()) this.resolveSource(path);
+		this.events.trigger("resolved");
+	}
+
+	private resolveSource(path: string): void {
+		const resolved: Record<string, number> = {};
+		const unresolved: Record<string, number> = {};
+		for (const link of this.outgoing.get(path) ?? []) {
+			const linkpath = linkpathOf(link);
+			const target = this.resolver.resolve(linkpath, path);
+			if (target) resolved[target.path] = (resolved[target.path] ?? 0) + 1;
+			else unresolved[linkpath] = (unresolved[linkpath] ?? 0) + 1;
+		}
+		this.resolvedLinks[path] = resolved;
+		this.unresolvedLinks[path] = unresolved;
+	}
+}
+
+/** Files whose links Obsidian tracks: Markdown notes and canvases. */
+function isLinkSource(file: HostFile): boolean {
+	return file.extension === "md" || file.extension === "canvas";
+}
+
+/** Links in a canvas: those written in its text cards, and the files its file cards show. */
+function canvasLinks(text: string): string[] {
+	let canvas: unknown;
+	try {
+		canvas = JSON.parse(text);
+	} catch {
+		return [];
+	}
+	const nodes = (canvas as { nodes?: unknown }).nodes;
+	if (!Array.isArray(nodes)) return [];
+	const links: string[] = [];
+	for (const node of nodes as Array<{ type?: unknown; text?: unknown; file?: unknown }>) {
+		if (node.type === "text" && typeof node.text === "string") {
+			const cache = parseMetadata(node.text);
+			links.push(...[...(cache.links ?? []), ...(cache.embeds ?? [])].map((entry) => entry.link));
+		} else if (node.type === "file" && typeof node.file === "string") {
+			links.push(node.file);
+		}
+	}
+	return links;
 }

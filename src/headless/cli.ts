@@ -19,6 +19,8 @@ Usage:
   vault-mcp token new <vault> --name NAME [--level read|write] [--json]
   vault-mcp token list <vault>
   vault-mcp token revoke <vault> NAME
+  vault-mcp inspect <vault> <note-path>
+  vault-mcp inspect <vault> --links
   vault-mcp --version`;
 
 /** A mistake in how the command was called: exit 2. */
@@ -37,6 +39,8 @@ async function main(argv: string[]): Promise<number> {
 			return serve(rest);
 		case "token":
 			return token(rest);
+		case "inspect":
+			return inspect(rest);
 		case "--version":
 			process.stdout.write(`${VERSION}\n`);
 			return 0;
@@ -220,6 +224,32 @@ async function token(args: string[]): Promise<number> {
 		return 0;
 	}
 	throw new UsageError(action === undefined ? "token needs new, list or revoke." : `Unknown token action: ${action}`);
+}
+
+/** Prints Obsidian-shaped metadata: one note's CachedMetadata, or the vault's link maps. */
+async function inspect(args: string[]): Promise<number> {
+	const { values, positionals } = asUsage(() => parseArgs({ args, allowPositionals: true, options: { links: { type: "boolean", default: false } } }));
+	const root = await vaultRootFrom(positionals, 0);
+	const notePath = positionals[1];
+	if (values.links === (notePath !== undefined)) throw new UsageError("inspect needs either a note path or --links.");
+	const host = await NodeHost.open(root);
+	try {
+		if (values.links) {
+			const { resolvedLinks, unresolvedLinks } = host.metadataCache;
+			process.stdout.write(`${JSON.stringify({ resolvedLinks, unresolvedLinks }, null, 2)}\n`);
+			return 0;
+		}
+		const file = host.vault.getFileByPath(notePath ?? "") ?? host.vault.getFileByPath(`${notePath ?? ""}.md`);
+		const cache = file ? host.metadataCache.getFileCache(file) : null;
+		if (!file || !cache) {
+			stderrLogger.error(`No Markdown note at "${notePath ?? ""}" in ${root}.`);
+			return 1;
+		}
+		process.stdout.write(`${JSON.stringify(cache, null, 2)}\n`);
+		return 0;
+	} finally {
+		await host.close();
+	}
 }
 
 main(process.argv.slice(2)).then(

@@ -25,7 +25,7 @@ export function parseFrontmatter(yaml: string): FrontMatterCache | null {
 	try {
 		const value: unknown = parseYaml(yaml, { schema: "core", prettyErrors: false });
 		if (value === null || typeof value !== "object" || Array.isArray(value)) return null;
-		return value as FrontMatterCache;
+		return value;
 	} catch {
 		return null;
 	}
@@ -40,7 +40,7 @@ export function frontmatterLinks(frontmatter: FrontMatterCache): FrontmatterLink
 			if (link.original.startsWith("[[")) found.push({ key, link: link.link, original: link.original, displayText: link.displayText });
 		}
 	};
-	for (const [key, value] of Object.entries(frontmatter as Record<string, unknown>)) {
+	for (const [key, value] of Object.entries(frontmatter)) {
 		if (Array.isArray(value)) value.forEach((item, index) => collect(`${key}.${index}`, item));
 		else collect(key, value);
 	}

@@ -2,8 +2,9 @@ import { tagBodyLength } from "./tags";
 
 /**
  * Obsidian's inline syntax inside one block of Markdown: wikilinks, embeds, internal Markdown
- * links and tags. Pure. Code spans and escapes hide what is inside them, as in Obsidian;
- * `%% comments %%` do not (Obsidian's own metadata cache reports tags and links inside them).
+ * links and tags. Pure. Code spans, escapes and `<!-- HTML comments -->` hide what is inside them,
+ * as in Obsidian; `%% comments %%` do not (Obsidian's own metadata cache reports tags and links
+ * inside them: see the comments_markdown_style capture).
  */
 
 /** A link found in text, with offsets into that text. */
@@ -40,6 +41,9 @@ export function scanInline(text: string): InlineFindings {
 			index += 2;
 		} else if (char === "`") {
 			index = skipCodeSpan(text, index);
+		} else if (text.startsWith("<!--", index)) {
+			const close = text.indexOf("-->", index + 4);
+			index = close === -1 ? text.length : close + 3;
 		} else if (char === "<" && AUTOLINK.test(text.slice(index, index + 2048))) {
 			index = text.indexOf(">", index) + 1;
 		} else if (text.startsWith("![[", index) || text.startsWith("[[", index)) {

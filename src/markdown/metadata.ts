@@ -10,6 +10,7 @@ import type {
 	SectionCache,
 	TagCache,
 } from "obsidian";
+import { MAX_MARKDOWN_NESTING } from "../limits";
 import { frontmatterEndLine, frontmatterLinks, parseFrontmatter } from "./frontmatter";
 import { scanInline, trailingBlockId, type InlineLink } from "./inline";
 import { LineIndex } from "./lines";
@@ -53,7 +54,7 @@ function delimitedBlock(tokenType: string, delimiter: string): BlockRule {
 	};
 }
 
-const markdownParser = new MarkdownIt("commonmark", { html: true }).enable(["table", "strikethrough"]);
+const markdownParser = new MarkdownIt("commonmark", { html: true, maxNesting: MAX_MARKDOWN_NESTING }).enable(["table", "strikethrough"]);
 const containerAlternatives = { alt: ["paragraph", "reference", "blockquote", "list"] };
 markdownParser.block.ruler.before("fence", "obsidian_comment", delimitedBlock("obsidian_comment", "%%"), containerAlternatives);
 markdownParser.block.ruler.before("fence", "obsidian_math", delimitedBlock("obsidian_math", "$$"), containerAlternatives);

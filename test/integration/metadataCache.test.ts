@@ -1,0 +1,104 @@
+import { promises as fs } from "node:fs";
+import * as nodePath from "node:path";
+import { NodeHost } from "../../src/headless/NodeHost";
+import { makeVault, removeDir } from "../helpers/vault";
+
+/** Waits until `check` passes, polling, for at most a second (the watcher's promise). */
+async function withinASecond(check: () => void): Promise<void> {
+	const deadline = Date.now() + 1000;
+	for (;;) {
+		try {
+			check();
+			return;
+		} catch (error) {
+			if (Date.now() > deadline) throw error;
+			await new Promise((resolve) => setTimeout(resolve, 20));
+		}
+	}
+}
+
+describe("NodeHost's metadata cache follows changes made on disk by other programs", () => {
+	let root: string;
+	let host: NodeHost;
+	const events: string[] = [];
+
+	beforeEach(async () => {
+		root = await makeVault({
+			"Hub.md": "# Hub\n\nSee [[Target]] and [[Target#Part|the part]] and [[Later]].\n",
+			"Target.md": "# Target\n\n#topic\n",
+			"Side.md": "Also [[Target]].\n",
+		});
+		host = await NodeHost.open(root, { watch: true });
+		events.length = 0;
+		host.metadataCache.on("changed", (file) => events.push(`changed ${file.path}`));
+		host.metadataCache.on("deleted", (file) => events.push(`deleted ${file.path}`));
+		host.metadataCache.on("resolved", () => events.push("resolved"));
+	});
+	afterEach(async () => {
+		await host.close();
+		await removeDir(root);
+	});
+
+	const backlinksOf = (target: string) =>
+		Object.entries(host.metadataCache.resolvedLinks)
+			.filter(([, targets]) => target in targets)
+			.map(([source]) => source)
+			.sort();
+
+	test("starts with every link resolved or unresolved as Obsidian would", () => {
+		expect(host.metadataCache.resolvedLinks).toEqual({ "Hub.md": { "Target.md": 2 }, "Target.md": {}, "Side.md": { "Target.md": 1 } });
+		expect(host.metadataCache.unresolvedLinks).toEqual({ "Hub.md": { Later: 1 }, "Target.md": {}, "Side.md": {} });
+	});
+
+	test("a note created outside resolves links that pointed nowhere, and gets its own cache", async () => {
+		await fs.writeFile(nodePath.join(root, "Later.md"), "Back to [[Hub]] #new\n");
+		await withinASecond(() => {
+			expect(host.metadataCache.resolvedLinks["Hub.md"]).toEqual({ "Target.md": 2, "Later.md": 1 });
+			expect(host.metadataCache.unresolvedLinks["Hub.md"]).toEqual({});
+			expect(host.metadataCache.getCache("Later.md")?.tags?.[0]?.tag).toBe("#new");
+		});
+		expect(events).toContain("changed Later.md");
+		expect(events).toContain("resolved");
+	});
+
+	test("an edit outside rebuilds that note's cache and links", async () => {
+		await fs.writeFile(nodePath.join(root, "Side.md"), "Now [[Hub]] instead. #edited\n");
+		await withinASecond(() => {
+			expect(host.metadataCache.resolvedLinks["Side.md"]).toEqual({ "Hub.md": 1 });
+			expect(host.metadataCache.getCache("Side.md")?.tags?.map((tag) => tag.tag)).toEqual(["#edited"]);
+		});
+		expect(backlinksOf("Target.md")).toEqual(["Hub.md"]);
+		expect(events).toContain("changed Side.md");
+	});
+
+	test("a rename outside: backlinks follow the note's new path, and links to the old name become unresolved", async () => {
+		await fs.rename(nodePath.join(root, "Side.md"), nodePath.join(root, "Renamed.md"));
+		await withinASecond(() => {
+			expect(host.metadataCache.resolvedLinks["Renamed.md"]).toEqual({ "Target.md": 1 });
+			expect(host.metadataCache.resolvedLinks["Side.md"]).toBeUndefined();
+		});
+		expect(backlinksOf("Target.md")).toEqual(["Hub.md", "Renamed.md"]);
+		expect(host.metadataCache.getCache("Renamed.md")?.links?.[0]?.link).toBe("Target");
+
+		await fs.rename(nodePath.join(root, "Target.md"), nodePath.join(root, "Moved.md"));
+		await withinASecond(() => expect(host.metadataCache.unresolvedLinks["Hub.md"]).toEqual({ Target: 2, Later: 1 }));
+		expect(backlinksOf("Moved.md")).toEqual([]);
+	});
+
+	test("a delete outside drops the note's cache, reports deleted, and unresolves links to it", async () => {
+		await fs.rm(nodePath.join(root, "Target.md"));
+		await withinASecond(() => {
+			expect(host.metadataCache.getCache("Target.md")).toBeNull();
+			expect(host.metadataCache.unresolvedLinks["Side.md"]).toEqual({ Target: 1 });
+		});
+		expect(events).toContain("deleted Target.md");
+	});
+
+	test("getFirstLinkpathDest answers from the live vault", async () => {
+		expect(host.metadataCache.getFirstLinkpathDest("target", "Hub.md")?.path).toBe("Target.md");
+		await fs.mkdir(nodePath.join(root, "Sub"));
+		await fs.writeFile(nodePath.join(root, "Sub/Target.md"), "nested");
+		await withinASecond(() => expect(host.metadataCache.getFirstLinkpathDest("Sub/Target", "Hub.md")?.path).toBe("Sub/Target.md"));
+		expect(host.metadataCache.getFirstLinkpathDest("Target", "Hub.md")?.path).toBe("Target.md");
+	});
+});

@@ -1,0 +1,54 @@
+import { LinkResolver, linkpathOf } from "../../../src/headless/LinkResolver";
+import type { HostFile } from "../../../src/host/Host";
+
+function file(path: string): HostFile {
+	const name = path.slice(path.lastIndexOf("/") + 1);
+	const dot = name.lastIndexOf(".");
+	return { path, name, basename: name.slice(0, dot), extension: name.slice(dot + 1), stat: { ctime: 0, mtime: 0, size: 0 } };
+}
+
+describe("LinkResolver resolves like Obsidian's getFirstLinkpathDest", () => {
+	const resolver = new LinkResolver();
+	for (const path of ["Note.md", "Projects/Note.md", "Projects/Deep/Plan.md", "Archive/Plan.md", "Other/Plan.md", "Files/report.pdf", "Café Menu.md"]) resolver.add(file(path));
+	const resolve = (link: string, source = "Inbox/Start.md") => resolver.resolve(linkpathOf(link), source)?.path ?? null;
+
+	test.each([
+		["exact vault path, with or without .md", "Projects/Note", "Projects/Note.md"],
+		["exact vault path with .md", "Projects/Note.md", "Projects/Note.md"],
+		["a name matching several files: the shortest path", "Note", "Note.md"],
+		["case-insensitive", "projects/deep/PLAN", "Projects/Deep/Plan.md"],
+		["a partial path", "Deep/Plan", "Projects/Deep/Plan.md"],
+		["a leading slash is the vault root", "/Projects/Note", "Projects/Note.md"],
+		["a #heading subpath resolves to the note", "Projects/Note#Some heading", "Projects/Note.md"],
+		["a ^block subpath resolves to the note", "Note#^abc123", "Note.md"],
+		["a non-Markdown file by its full name", "report.pdf", "Files/report.pdf"],
+		["a decoded Markdown link target", "Café Menu.md", "Café Menu.md"],
+		["a link to nothing", "Missing", null],
+		["a name that needs its extension", "report", null],
+	])("%s: %s → %s", (_label, link, expected) => {
+		expect(resolve(link)).toBe(expected);
+	});
+
+	test("among equal names, one in the linking note's folder wins", () => {
+		expect(resolve("Plan", "Archive/Index.md")).toBe("Archive/Plan.md");
+		expect(resolve("Plan", "Other/Index.md")).toBe("Other/Plan.md");
+		expect(resolve("Plan", "Elsewhere/Index.md")).toBe("Other/Plan.md"); // the shortest path
+	});
+
+	test("relative links resolve from the linking note's folder and never leave the vault", () => {
+		expect(resolve("./Note", "Projects/Index.md")).toBe("Projects/Note.md");
+		expect(resolve("../Note", "Projects/Deep/Index.md")).toBe("Projects/Note.md");
+		expect(resolve("../../../Note", "Projects/Index.md")).toBeNull();
+	});
+
+	test("an empty link path (#heading in the same note) is the note itself", () => {
+		expect(resolve("#Heading", "Note.md")).toBe("Note.md");
+	});
+
+	test("removed files no longer resolve", () => {
+		const local = new LinkResolver();
+		local.add(file("A.md"));
+		local.remove("A.md");
+		expect(local.resolve("A", "B.md")).toBeNull();
+	});
+});

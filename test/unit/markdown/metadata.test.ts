@@ -1,0 +1,84 @@
+import { getAllTags } from "../../../src/markdown/frontmatter";
+import { parseMetadata } from "../../../src/markdown/metadata";
+
+const tagsOf = (text: string) => (parseMetadata(text).tags ?? []).map((tag) => tag.tag);
+const linksOf = (text: string) => (parseMetadata(text).links ?? []).map((link) => link.link);
+
+describe("what Obsidian ignores is ignored", () => {
+	test("tags and links inside fenced and indented code blocks and inline code", () => {
+		const text = ["```", "#fenced [[Fenced]]", "```", "", "    #indented [[Indented]]", "", "Text `#inline [[Inline]]` #real [[Real]]"].join("\n");
+		expect(tagsOf(text)).toEqual(["#real"]);
+		expect(linksOf(text)).toEqual(["Real"]);
+	});
+
+	test("tags and links inside HTML comments, inline and as a block", () => {
+		const text = ["<!--", "#block [[Block]]", "-->", "", "Keep #kept <!-- #gone [[Gone]] --> [[Kept]]"].join("\n");
+		expect(tagsOf(text)).toEqual(["#kept"]);
+		expect(linksOf(text)).toEqual(["Kept"]);
+	});
+
+	test("a tag must contain something other than digits; nested tags keep their slashes", () => {
+		expect(tagsOf("#123 #2024/11 #y2024 #a/b/c #under_score #kebab-case #émoji🙂 #end.")).toEqual(["#y2024", "#a/b/c", "#under_score", "#kebab-case", "#émoji🙂", "#end"]);
+	});
+
+	test("a tag needs whitespace or the line start before it: URLs and headings are not tags", () => {
+		expect(tagsOf("https://example.com/#anchor a#b (#paren) #ok\n# Heading")).toEqual(["#ok"]);
+	});
+
+	test("frontmatter only at the very top: a later --- block is a thematic break and text", () => {
+		const cache = parseMetadata("Intro\n\n---\ntags: [x]\n---\n");
+		expect(cache.frontmatter).toBeUndefined();
+		expect(cache.sections?.map((section) => section.type)).not.toContain("yaml");
+	});
+
+	test("broken YAML still gets the rest of the cache, like Obsidian", () => {
+		const cache = parseMetadata("---\ntags: [unclosed\nkey: : :\n---\n# Title\n\n- [ ] task #t [[Link]]\n");
+		expect(cache.frontmatter).toBeUndefined();
+		expect(cache.sections?.[0]?.type).toBe("yaml");
+		expect(cache.headings?.[0]?.heading).toBe("Title");
+		expect(cache.listItems?.[0]?.task).toBe(" ");
+		expect(linksOf("---\na: [\n---\n[[Link]]")).toEqual(["Link"]);
+		expect(getAllTags(cache)).toEqual(["#t"]);
+	});
+});
+
+describe("Obsidian syntax", () => {
+	test("callouts, %% comment blocks and $$ math blocks are their own sections", () => {
+		const text = ["> [!note] Title", "> body", "", "> plain quote", "", "%%", "hidden", "%%", "", "$$", "x^2 #notatag", "$$"].join("\n");
+		expect(parseMetadata(text).sections?.map((section) => section.type)).toEqual(["callout", "blockquote", "comment", "math"]);
+		expect(tagsOf(text)).toEqual([]);
+	});
+
+	test("block ids on paragraphs and list items", () => {
+		const cache = parseMetadata("Para text ^para-1\n\n- item ^item1\n- other\n");
+		expect(Object.keys(cache.blocks ?? {})).toEqual(["para-1", "item1"]);
+		expect(cache.sections?.[0]?.id).toBe("para-1");
+		expect(cache.listItems?.[0]?.id).toBe("item1");
+	});
+
+	test("task states are the character in the brackets; a list item without brackets is not a task", () => {
+		const cache = parseMetadata("- [ ] open\n- [x] done\n- [-] cancelled\n- [/] doing\n- plain\n- [link](x.md)\n");
+		expect(cache.listItems?.map((item) => item.task)).toEqual([" ", "x", "-", "/", undefined, undefined]);
+	});
+
+	test("Markdown links: internal ones are decoded, external ones and empty ones are not links", () => {
+		expect(linksOf("[a](Some%20Note.md) [b](https://example.com) [c](mailto:x@y.z) [d]() [e](<Angle Note.md>) [f](Note.md \"title\")")).toEqual(["Some Note.md", "Angle Note.md", "Note.md"]);
+	});
+
+	test("CRLF notes get the same columns as LF notes", () => {
+		const lf = parseMetadata("# T\n\n- [ ] a #x [[L]]\n");
+		const crlf = parseMetadata("# T\r\n\r\n- [ ] a #x [[L]]\r\n");
+		expect(crlf.tags?.[0]?.position.start.col).toBe(lf.tags?.[0]?.position.start.col);
+		expect(crlf.listItems?.[0]?.position.end.col).toBe(lf.listItems?.[0]?.position.end.col);
+		expect(crlf.headings?.[0]?.position.end.col).toBe(1 + 2);
+	});
+
+	test("deeply nested lists parse without trouble, up to 1,000 levels", () => {
+		const deepest = Array.from({ length: 1000 }, (_, depth) => `${" ".repeat(depth * 2)}- ${depth}`).join("\n");
+		expect((parseMetadata(deepest).listItems ?? []).length).toBeGreaterThan(400);
+		const text = Array.from({ length: 200 }, (_, depth) => `${"  ".repeat(depth)}- level ${depth}`).join("\n");
+		const items = parseMetadata(text).listItems ?? [];
+		expect(items).toHaveLength(200);
+		expect(items[199]?.parent).toBe(198);
+	});
+});
