@@ -5,8 +5,8 @@ import { HostEvents } from "./events";
 import { LinkResolver, linkpathOf } from "./LinkResolver";
 import type { NodeVault } from "./NodeVault";
 
-/** Notes parsed at once while the cache is first built: enough to keep the disk busy, few enough to bound memory. */
-const BUILD_CONCURRENCY = 32;
+/** Notes read and parsed between two yields to the event loop while the cache is first built. */
+const BUILD_BATCH_SIZE = 200;
 
 /**
  * Obsidian's `MetadataCache` for the headless host: every Markdown note's `CachedMetadata`,
@@ -34,8 +34,15 @@ export class NodeMetadataCache implements HostMetadataCache {
 		const files = vault.getFiles();
 		for (const file of files) cache.resolver.add(file);
 		const linkable = files.filter(isLinkSource);
-		for (let start = 0; start < linkable.length; start += BUILD_CONCURRENCY) {
-			await Promise.all(linkable.slice(start, start + BUILD_CONCURRENCY).map((file) => cache.parse(file)));
+		for (let start = 0; start < linkable.length; start += BUILD_BATCH_SIZE) {
+			for (const file of linkable.slice(start, start + BUILD_BATCH_SIZE)) {
+				try {
+					cache.index(file, vault.readSync(file));
+				} catch {
+					// Unreadable now (deleted, permissions): the watcher reports it if it comes back.
+				}
+			}
+			await new Promise((resolve) => setImmediate(resolve));
 		}
 		for (const file of linkable) cache.resolveSource(file.path);
 		cache.listen();
@@ -140,14 +147,20 @@ export class NodeMetadataCache implements HostMetadataCache {
 		} catch {
 			return;
 		}
+		const cache = this.index(file, text);
+		if (announce && cache) this.events.trigger("changed", file, text, cache);
+	}
+
+	/** Parses a note's (or canvas's) text into the cache; returns the note's metadata. */
+	private index(file: HostFile, text: string): CachedMetadata | null {
 		if (file.extension === "canvas") {
 			this.outgoing.set(file.path, canvasLinks(text));
-			return;
+			return null;
 		}
 		const cache = parseMetadata(text);
 		this.caches.set(file.path, cache);
 		this.outgoing.set(file.path, [...(cache.links ?? []), ...(cache.embeds ?? []), ...(cache.frontmatterLinks ?? [])].map((entry) => entry.link));
-		if (announce) this.events.trigger("changed", file, text, cache);
+		return cache;
 	}
 
 	private resolveAll(): void {

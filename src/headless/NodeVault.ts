@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { promises as fs, type Dirent, type Stats } from "node:fs";
+import { promises as fs, readFileSync, type Dirent, type Stats } from "node:fs";
 import * as nodePath from "node:path";
 import { watch, type FSWatcher } from "chokidar";
 import type { EventRef } from "obsidian";
@@ -89,6 +89,16 @@ export class NodeVault implements HostVault {
 		return this.read(file);
 	}
 
+	/**
+	 * A synchronous read, for building the cache at start-up: on these machines it is several
+	 * times faster than the thread-pool reads for thousands of small notes. Callers yield between batches.
+	 */
+	readSync(file: HostFile): string {
+		const text = readFileSync(this.toDiskPath(file.path), "utf8");
+		if (this.files.has(file.path)) this.contents.set(file.path, text);
+		return text;
+	}
+
 	async read(file: HostFile): Promise<string> {
 		const text = await fs.readFile(this.toDiskPath(file.path), "utf8");
 		if (this.files.has(file.path)) this.contents.set(file.path, text);
@@ -173,13 +183,16 @@ export class NodeVault implements HostVault {
 		} catch {
 			return;
 		}
-		for (const entry of entries) {
-			if (entry.name.startsWith(".")) continue;
-			const path = folder === "" ? entry.name.normalize("NFC") : `${folder}/${entry.name.normalize("NFC")}`;
-			// Symbolic links are not followed: they could lead out of the vault.
-			if (entry.isDirectory()) await this.scan(path);
-			else if (entry.isFile()) await this.rememberFromDisk(path);
-		}
+		await Promise.all(
+			entries.map((entry) => {
+				if (entry.name.startsWith(".")) return undefined;
+				const path = folder === "" ? entry.name.normalize("NFC") : `${folder}/${entry.name.normalize("NFC")}`;
+				// Symbolic links are not followed: they could lead out of the vault.
+				if (entry.isDirectory()) return this.scan(path);
+				if (entry.isFile()) return this.rememberFromDisk(path);
+				return undefined;
+			}),
+		);
 	}
 
 	private async rememberFromDisk(path: string): Promise<KnownFile | null> {

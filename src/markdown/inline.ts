@@ -35,7 +35,13 @@ const AUTOLINK = /^<[a-z][a-z0-9+.-]*:[^\s<>]*>/i;
 export function scanInline(text: string): InlineFindings {
 	const found: InlineFindings = { links: [], embeds: [], tags: [] };
 	let index = 0;
+	const special = /[\\`<[!#]/g;
 	while (index < text.length) {
+		// Jump to the next character that can start something: most of a note is plain text.
+		special.lastIndex = index;
+		const next = special.exec(text);
+		if (next === null) break;
+		index = next.index;
 		const char = text[index];
 		if (char === "\\") {
 			index += 2;

@@ -54,8 +54,12 @@ function delimitedBlock(tokenType: string, delimiter: string): BlockRule {
 	};
 }
 
-const markdownParser = new MarkdownIt("commonmark", { html: true, maxNesting: MAX_MARKDOWN_NESTING }).enable(["table", "strikethrough"]);
+// markdown-it reads maxNesting from its options; its type declarations leave the option out.
+const parserOptions: MarkdownIt.Options & { maxNesting: number } = { html: true, maxNesting: MAX_MARKDOWN_NESTING };
+const markdownParser = new MarkdownIt("commonmark", parserOptions).enable(["table", "strikethrough"]);
 const containerAlternatives = { alt: ["paragraph", "reference", "blockquote", "list"] };
+// Only the block structure is used; Obsidian's inline syntax is scanned from the source by scanInline.
+markdownParser.core.ruler.disable(["inline", "text_join"]);
 markdownParser.block.ruler.before("fence", "obsidian_comment", delimitedBlock("obsidian_comment", "%%"), containerAlternatives);
 markdownParser.block.ruler.before("fence", "obsidian_math", delimitedBlock("obsidian_math", "$$"), containerAlternatives);
 

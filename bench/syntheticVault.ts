@@ -1,0 +1,68 @@
+import { promises as fs } from "node:fs";
+import * as nodePath from "node:path";
+
+/** A small, fast, seeded PRNG (mulberry32): the same seed gives the same vault on every machine. */
+export function seededRandom(seed: number): () => number {
+	let state = seed >>> 0;
+	return () => {
+		state = (state + 0x6d2b79f5) >>> 0;
+		let t = state;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+const WORDS = (
+	"garden project meeting notes idea plan review draft research reading book chapter summary " +
+	"quarter budget design system index search vault link tag task daily weekly archive inbox " +
+	"travel recipe health workout journal client invoice release bug feature roadmap zettel " +
+	"café naïve résumé 東京 数据 ノート"
+).split(" ");
+const FOLDERS = ["Inbox", "Projects", "Projects/Alpha", "Projects/Beta", "Areas/Health", "Areas/Work", "Resources", "Archive/2024", "Archive/2025", "Daily"];
+const TAGS = ["project", "project/alpha", "project/beta", "idea", "reading", "status/active", "status/done", "area/work", "area/health", "later"];
+
+export interface SyntheticVault {
+	root: string;
+	notes: number;
+	bytes: number;
+}
+
+/**
+ * Writes `count` notes into `root`, distributed like real vaults: most notes short, a few long
+ * (a log-normal size), folders a few levels deep, wikilinks to other notes (some unresolved),
+ * nested tags, tasks in nested lists, and YAML frontmatter on about half of them.
+ */
+export async function writeSyntheticVault(root: string, count: number, seed = 42): Promise<SyntheticVault> {
+	const random = seededRandom(seed);
+	const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+	const words = (n: number) => Array.from({ length: n }, () => pick(WORDS)).join(" ");
+	const names = Array.from({ length: count }, (_, index) => `${pick(FOLDERS)}/${words(2)} ${index}`);
+	await fs.mkdir(nodePath.join(root, ".obsidian"), { recursive: true });
+	for (const folder of FOLDERS) await fs.mkdir(nodePath.join(root, folder), { recursive: true });
+	let bytes = 0;
+	for (let index = 0; index < count; index++) {
+		const lines: string[] = [];
+		if (random() < 0.5) lines.push("---", `tags: [${pick(TAGS)}, ${pick(TAGS)}]`, `created: 2025-0${1 + Math.floor(random() * 9)}-1${Math.floor(random() * 9)}`, `status: ${pick(["active", "done", "someday"])}`, "---");
+		lines.push(`# ${words(3)}`, "");
+		// Log-normal paragraph count: median around 4, a long tail of long notes.
+		const paragraphs = Math.max(1, Math.round(Math.exp(1.4 + random() * 1.6 * (random() < 0.9 ? 1 : 2))));
+		for (let paragraph = 0; paragraph < paragraphs; paragraph++) {
+			const roll = random();
+			if (roll < 0.55) {
+				const link = random() < 0.92 ? `[[${(pick(names).split("/").pop() ?? "")}]]` : `[[Missing ${Math.floor(random() * 100)}]]`;
+				lines.push(`${words(12 + Math.floor(random() * 30))} ${link} ${words(6)} #${pick(TAGS)}`, "");
+			} else if (roll < 0.8) {
+				lines.push(`- ${words(5)}`, `\t- [ ] ${words(6)} 📅 2026-1${Math.floor(random() * 3)}-1${Math.floor(random() * 9)}`, `\t- [x] ${words(4)} ✅ 2026-10-0${1 + Math.floor(random() * 8)}`, `- ${words(4)} [[${(pick(names).split("/").pop() ?? "")}]]`, "");
+			} else if (roll < 0.9) {
+				lines.push(`## ${words(2)}`, "");
+			} else {
+				lines.push("```js", `const ${pick(["a", "b", "c"])} = "${words(3)}"; // #not-a-tag`, "```", "");
+			}
+		}
+		const text = lines.join("\n");
+		bytes += Buffer.byteLength(text);
+		await fs.writeFile(nodePath.join(root, `${names[index]}.md`), text);
+	}
+	return { root, notes: count, bytes };
+}
