@@ -184,13 +184,12 @@ export class NodeVault implements HostVault {
 			return;
 		}
 		await Promise.all(
-			entries.map((entry) => {
-				if (entry.name.startsWith(".")) return undefined;
+			entries.map(async (entry) => {
+				if (entry.name.startsWith(".")) return;
 				const path = folder === "" ? entry.name.normalize("NFC") : `${folder}/${entry.name.normalize("NFC")}`;
 				// Symbolic links are not followed: they could lead out of the vault.
-				if (entry.isDirectory()) return this.scan(path);
-				if (entry.isFile()) return this.rememberFromDisk(path);
-				return undefined;
+				if (entry.isDirectory()) await this.scan(path);
+				else if (entry.isFile()) await this.rememberFromDisk(path);
 			}),
 		);
 	}
