@@ -32,3 +32,38 @@ export const TOKEN_LAST_USED_SAVE_INTERVAL_MS = 60_000;
  * is still read, as text of the deepest block: the bound keeps the parser's recursion off the stack limit.
  */
 export const MAX_MARKDOWN_NESTING = 1000;
+/** Largest tool response, in bytes of JSON; a larger one is refused with advice to narrow the call. */
+export const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
+/** read_note returns at most this much of a note's text (and says `truncated`). */
+export const MAX_NOTE_CONTENT_BYTES = 512 * 1024;
+/** list_notes page size: default and maximum. */
+export const LIST_NOTES_DEFAULT_LIMIT = 100;
+export const LIST_NOTES_MAX_LIMIT = 1000;
+/** search_notes result count: default and maximum. */
+export const SEARCH_DEFAULT_LIMIT = 10;
+export const SEARCH_MAX_LIMIT = 50;
+/** Snippets per search result, and characters of context around a match. */
+export const SEARCH_SNIPPETS_PER_RESULT = 3;
+export const SEARCH_SNIPPET_CONTEXT_CHARS = 60;
+/** list_tags entries: default and maximum. */
+export const LIST_TAGS_DEFAULT_LIMIT = 200;
+export const LIST_TAGS_MAX_LIMIT = 2000;
+/** find_notes_by_tag page size: default and maximum. */
+export const TAG_NOTES_DEFAULT_LIMIT = 100;
+export const TAG_NOTES_MAX_LIMIT = 1000;
+/** list_tasks result count: default and maximum. */
+export const LIST_TASKS_DEFAULT_LIMIT = 200;
+export const LIST_TASKS_MAX_LIMIT = 1000;
+/** get_note_links: outgoing links and backlinks returned at most. */
+export const NOTE_LINKS_MAX_ENTRIES = 1000;
+/** get_graph_stats: most-linked notes listed. */
+export const GRAPH_TOP_LINKED = 10;
+/** resources/list: the most recently modified notes listed. */
+export const RESOURCE_LIST_SIZE = 50;
+/** Suggestions offered when a note is not found. */
+export const NOT_FOUND_SUGGESTIONS = 5;
+/** Longest path accepted, in characters; longest single name, in UTF-8 bytes. */
+export const MAX_PATH_LENGTH = 1024;
+export const MAX_NAME_BYTES = 255;
+/** Longest search query accepted, in characters. */
+export const MAX_QUERY_LENGTH = 500;

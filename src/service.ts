@@ -5,6 +5,7 @@ import { createMcpEndpoint } from "./http/endpoint";
 import { MCP_PATH } from "./http/guard";
 import { LOOPBACK_ADDRESS, LoopbackHttpServer, PortInUseError } from "./http/server";
 import type { VaultMcpSettings } from "./settings/settings";
+import { ScanNoteSearch, type NoteSearch } from "./vault/search";
 
 /** What the server is doing, for the status line, ribbon and CLI. */
 export type ServiceStatus =
@@ -31,7 +32,11 @@ export class McpService {
 	/** apply and stop run one at a time, in call order, so quick toggles never race. */
 	private queue: Promise<unknown> = Promise.resolve();
 
-	constructor(private readonly deps: McpServiceDeps) {}
+	private readonly search: NoteSearch;
+
+	constructor(private readonly deps: McpServiceDeps) {
+		this.search = new ScanNoteSearch(deps.host);
+	}
 
 	get status(): ServiceStatus {
 		return this.currentStatus;
@@ -71,6 +76,7 @@ export class McpService {
 				currentSettings: () => this.requireSettings(),
 				activity: this.activity,
 				logger: this.deps.logger,
+				search: this.search,
 				onTokenUsed: (token) => this.deps.onTokenUsed?.(token),
 			}),
 		);

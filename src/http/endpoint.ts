@@ -6,6 +6,7 @@ import type { Host } from "../host/Host";
 import { MAX_IN_FLIGHT_REQUESTS, MAX_REQUEST_BODY_BYTES, RETRY_AFTER_BUSY_SECONDS } from "../limits";
 import { createMcpServer, errorKind } from "../mcp/server";
 import type { VaultMcpSettings } from "../settings/settings";
+import type { NoteSearch } from "../vault/search";
 import { guardRequest, isRefusal, type Grant, type Refusal } from "./guard";
 import { InFlightCounter, RateLimiter } from "./limits";
 
@@ -16,6 +17,7 @@ export interface EndpointDeps {
 	currentSettings(): VaultMcpSettings;
 	activity: ActivityLog;
 	logger: Logger;
+	search: NoteSearch;
 	onTokenUsed?(token: TokenRecord): void;
 }
 
@@ -73,6 +75,7 @@ async function serveMcp(req: IncomingMessage, res: ServerResponse, grant: Grant,
 		serverVersion: deps.serverVersion,
 		scope: { configDir: deps.host.vault.configDir, excludedFolders: settings.excludedFolders },
 		grant,
+		search: deps.search,
 	};
 	const server = createMcpServer(ctx, { activity: deps.activity, logger: deps.logger });
 	// Stateless: no session id, and plain JSON answers rather than an event stream.

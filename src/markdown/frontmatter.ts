@@ -2,7 +2,6 @@ import type { FrontMatterCache, FrontmatterLinkCache } from "obsidian";
 import { parse as parseYaml } from "yaml";
 import { scanInline } from "./inline";
 import type { LineIndex } from "./lines";
-import { isValidTag } from "./tags";
 
 const FENCE = "---";
 
@@ -47,24 +46,3 @@ export function frontmatterLinks(frontmatter: FrontMatterCache): FrontmatterLink
 	return found;
 }
 
-/**
- * Obsidian's `parseFrontMatterTags`: the `tags` property as `#tag` strings, null when there is no
- * such property or it is empty. A text value is one tag, not a list to split: `tags: a, b` is one
- * invalid tag, and Obsidian drops it.
- */
-export function parseFrontMatterTags(frontmatter: FrontMatterCache | null | undefined): string[] | null {
-	if (!frontmatter) return null;
-	const value: unknown = (frontmatter as Record<string, unknown>).tags;
-	if (value === null || value === undefined) return null;
-	const candidates = Array.isArray(value) ? value : [value];
-	return candidates
-		.filter((item): item is string | number => typeof item === "string" || typeof item === "number")
-		.map((item) => String(item).trim())
-		.map((item) => (item.startsWith("#") ? item : `#${item}`))
-		.filter(isValidTag);
-}
-
-/** Obsidian's `getAllTags`: frontmatter tags first, then tags in the body, in order, each with `#`. */
-export function getAllTags(cache: { frontmatter?: FrontMatterCache; tags?: Array<{ tag: string }> }): string[] {
-	return [...(parseFrontMatterTags(cache.frontmatter) ?? []), ...(cache.tags ?? []).map((tag) => tag.tag)];
-}

@@ -1,3 +1,5 @@
+import type { FrontMatterCache } from "obsidian";
+
 /**
  * Obsidian's tag syntax. A tag is `#` followed by letters, digits, `_`, `-`, `/` and any other
  * character that is not whitespace or ASCII punctuation, and it must not be digits only.
@@ -28,4 +30,26 @@ export function tagBodyLength(text: string, start: number): number {
 export function isValidTag(tag: string): boolean {
 	const body = tag.startsWith("#") ? tag.slice(1) : tag;
 	return body.length > 0 && tagBodyLength(body, 0) === body.length;
+}
+
+/**
+ * Obsidian's `parseFrontMatterTags`: the `tags` property as `#tag` strings, null when there is no
+ * such property or it is empty. A text value is one tag, not a list to split: `tags: a, b` is one
+ * invalid tag, and Obsidian drops it.
+ */
+export function parseFrontMatterTags(frontmatter: FrontMatterCache | null | undefined): string[] | null {
+	if (!frontmatter) return null;
+	const value: unknown = (frontmatter as Record<string, unknown>).tags;
+	if (value === null || value === undefined) return null;
+	const candidates = Array.isArray(value) ? value : [value];
+	return candidates
+		.filter((item): item is string | number => typeof item === "string" || typeof item === "number")
+		.map((item) => String(item).trim())
+		.map((item) => (item.startsWith("#") ? item : `#${item}`))
+		.filter(isValidTag);
+}
+
+/** Obsidian's `getAllTags`: frontmatter tags first, then tags in the body, in order, each with `#`. */
+export function getAllTags(cache: { frontmatter?: FrontMatterCache; tags?: Array<{ tag: string }> }): string[] {
+	return [...(parseFrontMatterTags(cache.frontmatter) ?? []), ...(cache.tags ?? []).map((tag) => tag.tag)];
 }

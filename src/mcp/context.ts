@@ -1,6 +1,7 @@
 import type { Grant } from "../http/guard";
 import type { Host } from "../host/Host";
 import type { Scope } from "../vault/scope";
+import type { NoteSearch } from "../vault/search";
 
 /** What every tool handler may use: the vault through the host, the current scope, and the caller's grant. */
 export interface ToolContext {
@@ -8,4 +9,5 @@ export interface ToolContext {
 	serverVersion: string;
 	scope: Scope;
 	grant: Grant;
+	search: NoteSearch;
 }

@@ -1,8 +1,10 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ActivityLog, ActivityOutcome, Logger } from "../activity";
+import { MAX_RESPONSE_BYTES } from "../limits";
 import type { ToolContext } from "./context";
 import { SERVER_INSTRUCTIONS } from "./instructions";
+import { registerNoteResources } from "./resources";
 import { toCallToolResult, type ToolDescriptor } from "./tool";
 import { ALL_TOOLS } from "./tools";
 
@@ -25,8 +27,9 @@ export function toolsForGrant(ctx: ToolContext, tools: readonly ToolDescriptor[]
 export function createMcpServer(ctx: ToolContext, deps: McpServerDeps): McpServer {
 	const server = new McpServer(
 		{ name: "vault-mcp", title: "Vault MCP", version: ctx.serverVersion },
-		{ instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {} } },
+		{ instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {}, resources: {} } },
 	);
+	registerNoteResources(server, ctx);
 	for (const tool of toolsForGrant(ctx, deps.tools)) {
 		server.registerTool(
 			tool.name,
@@ -51,6 +54,10 @@ async function runTool(ctx: ToolContext, deps: McpServerDeps, tool: ToolDescript
 		const answer = await tool.handler(ctx, args as Parameters<typeof tool.handler>[1]);
 		if ("fixable" in answer) outcome = "fixable";
 		result = toCallToolResult(answer);
+		if (Buffer.byteLength(JSON.stringify(result)) > MAX_RESPONSE_BYTES) {
+			outcome = "fixable";
+			result = toCallToolResult({ fixable: `The answer would be over ${MAX_RESPONSE_BYTES} bytes. Ask for less: a smaller limit, a folder, or one note at a time.` });
+		}
 	} catch (error) {
 		outcome = "failed";
 		// Error messages can quote note text (a parser's excerpt), so only the error's kind is logged.

@@ -20,9 +20,13 @@ export interface Scope {
 	excludedFolders: readonly string[];
 }
 
-/** True when a tool may see the Markdown note at `path`. */
-export function isNoteInScope(path: string, scope: Scope): boolean {
-	if (!path.toLowerCase().endsWith(".md")) return false;
+/** True when a tool may name the file at `path` (a note or an attachment) in a result. */
+export function isPathVisible(path: string, scope: Scope): boolean {
 	if (isHiddenPath(path) || isInFolder(path, scope.configDir)) return false;
 	return !scope.excludedFolders.some((folder) => isInFolder(path, folder));
+}
+
+/** True when a tool may see the Markdown note at `path`. */
+export function isNoteInScope(path: string, scope: Scope): boolean {
+	return path.toLowerCase().endsWith(".md") && isPathVisible(path, scope);
 }

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import type { CachedMetadata, ListItemCache } from "obsidian";
-import { getAllTags, parseFrontMatterTags } from "../../src/markdown/frontmatter";
+import { getAllTags, parseFrontMatterTags } from "../../src/markdown/tags";
 import { parseMetadata } from "../../src/markdown/metadata";
 import { OBSIDIAN_CACHE_DIR } from "../helpers/vault";
 

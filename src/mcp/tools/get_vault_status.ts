@@ -7,7 +7,7 @@ export const getVaultStatusTool = defineTool({
 	name: "get_vault_status",
 	title: "Vault status",
 	description:
-		"Name of the vault, the server version, whether this token may read and write, and how many notes are visible. Call it first to learn what you may do.",
+		"Name of the vault, the server version, whether this token may read and write, how many notes are visible, and whether the search index is ready. Call it first to learn what you may do.",
 	access: "read",
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {},
@@ -18,6 +18,7 @@ export const getVaultStatusTool = defineTool({
 		can_write: z.boolean(),
 		note_count: z.number().int(),
 		excluded_folder_count: z.number().int(),
+		search_index: z.object({ state: z.enum(["ready", "building"]), indexed_notes: z.number().int() }),
 	},
 	examples: [{}],
 	handler: (ctx) => {
@@ -31,6 +32,7 @@ export const getVaultStatusTool = defineTool({
 				can_write: ctx.grant.canWrite,
 				note_count: noteCount,
 				excluded_folder_count: ctx.scope.excludedFolders.length,
+				search_index: ctx.search.status(),
 			},
 		});
 	},

@@ -1,5 +1,23 @@
 import type { ToolDescriptor } from "../tool";
+import { findNotesByTagTool } from "./find_notes_by_tag";
+import { getGraphStatsTool } from "./get_graph_stats";
+import { getNoteLinksTool } from "./get_note_links";
 import { getVaultStatusTool } from "./get_vault_status";
+import { listNotesTool } from "./list_notes";
+import { listTagsTool } from "./list_tags";
+import { listTasksTool } from "./list_tasks";
+import { readNoteTool } from "./read_note";
+import { searchNotesTool } from "./search_notes";
 
-/** Every tool the server has. Registration filters them by the caller's grant. */
-export const ALL_TOOLS: readonly ToolDescriptor[] = [getVaultStatusTool];
+/** Every tool the server has, in the order clients list them. Registration filters them by the caller's grant. */
+export const ALL_TOOLS: readonly ToolDescriptor[] = [
+	getVaultStatusTool,
+	listNotesTool,
+	readNoteTool,
+	searchNotesTool,
+	getNoteLinksTool,
+	listTagsTool,
+	findNotesByTagTool,
+	listTasksTool,
+	getGraphStatsTool,
+] as unknown as readonly ToolDescriptor[];

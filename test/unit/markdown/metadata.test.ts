@@ -1,4 +1,4 @@
-import { getAllTags } from "../../../src/markdown/frontmatter";
+import { getAllTags } from "../../../src/markdown/tags";
 import { parseMetadata } from "../../../src/markdown/metadata";
 
 const tagsOf = (text: string) => (parseMetadata(text).tags ?? []).map((tag) => tag.tag);

@@ -1,0 +1,58 @@
+/**
+ * Dates on a task line, in the two formats people use: the Tasks plugin's emoji (`📅 2025-01-31`)
+ * and Dataview's inline fields (`[due:: 2025-01-31]` or `(due:: 2025-01-31)`). Pure.
+ */
+
+export interface TaskDates {
+	due?: string;
+	scheduled?: string;
+	start?: string;
+	done?: string;
+}
+
+type DateField = keyof TaskDates;
+
+const DATE = "(\\d{4}-\\d{2}-\\d{2})";
+/** Tasks plugin signifiers; an optional variation selector (U+FE0F) may follow the emoji. */
+const EMOJI_FIELDS: Array<[DateField, string]> = [
+	["due", "📅|📆|🗓"],
+	["scheduled", "⏳|⌛"],
+	["start", "🛫"],
+	["done", "✅"],
+];
+/** Dataview field names; `completion` is Dataview's name for the done date. */
+const DATAVIEW_FIELDS: Array<[DateField, string]> = [
+	["due", "due"],
+	["scheduled", "scheduled"],
+	["start", "start"],
+	["done", "completion"],
+];
+
+const EMOJI_PATTERNS = EMOJI_FIELDS.map(([field, emoji]) => [field, new RegExp(`(?:${emoji})\\uFE0F?\\s*${DATE}`, "u")] as const);
+const DATAVIEW_PATTERNS = DATAVIEW_FIELDS.map(([field, name]) => [field, new RegExp(`[[(]${name}::\\s*${DATE}\\s*[\\])]`, "iu")] as const);
+
+/** The dates a task line carries; the first of each kind wins. */
+export function parseTaskDates(line: string): TaskDates {
+	const dates: TaskDates = {};
+	for (const [field, pattern] of [...EMOJI_PATTERNS, ...DATAVIEW_PATTERNS]) {
+		if (dates[field] !== undefined) continue;
+		const match = pattern.exec(line);
+		if (match?.[1]) dates[field] = match[1];
+	}
+	return dates;
+}
+
+const TASK_PREFIX = /^\s*(?:>\s*)*(?:[-*+]|\d+[.)])\s+\[.\]\s?/u;
+
+/** The task's own text: the line without its list marker and checkbox. */
+export function taskText(line: string): string {
+	return line.replace(TASK_PREFIX, "").trim();
+}
+
+/** How a checkbox character reads: space open, x done, - cancelled, anything else "other". */
+export function taskStatus(statusChar: string): "open" | "done" | "cancelled" | "other" {
+	if (statusChar === " ") return "open";
+	if (statusChar === "x" || statusChar === "X") return "done";
+	if (statusChar === "-") return "cancelled";
+	return "other";
+}

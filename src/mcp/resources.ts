@@ -1,0 +1,41 @@
+import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { MAX_NOTE_CONTENT_BYTES, RESOURCE_LIST_SIZE } from "../limits";
+import { findNote, visibleNotes } from "../vault/notes";
+import type { ToolContext } from "./context";
+
+/** Notes as MCP resources: `vault-mcp://note/{+path}` reads one; the list holds the most recently modified. */
+export const NOTE_URI_PREFIX = "vault-mcp://note/";
+
+/** The note URI for a vault path; each path part percent-encoded, slashes kept. */
+export function noteUri(path: string): string {
+	return NOTE_URI_PREFIX + path.split("/").map(encodeURIComponent).join("/");
+}
+
+export function registerNoteResources(server: McpServer, ctx: ToolContext): void {
+	server.registerResource(
+		"note",
+		new ResourceTemplate(`${NOTE_URI_PREFIX}{+path}`, {
+			list: () => ({
+				resources: visibleNotes(ctx.host, ctx.scope)
+					.sort((a, b) => b.stat.mtime - a.stat.mtime)
+					.slice(0, RESOURCE_LIST_SIZE)
+					.map((file) => ({ uri: noteUri(file.path), name: file.path, mimeType: "text/markdown" })),
+			}),
+		}),
+		{ title: "Note", description: "The Markdown text of a note in the vault.", mimeType: "text/markdown" },
+		async (uri) => {
+			let path: string;
+			try {
+				path = decodeURIComponent(uri.href.slice(NOTE_URI_PREFIX.length));
+			} catch {
+				throw new McpError(ErrorCode.InvalidParams, "The note URI is not valid percent-encoding.");
+			}
+			const found = findNote(ctx.host, ctx.scope, path);
+			if ("error" in found) throw new McpError(ErrorCode.InvalidParams, found.error);
+			const text = await ctx.host.vault.cachedRead(found.value);
+			const content = Buffer.byteLength(text) > MAX_NOTE_CONTENT_BYTES ? Buffer.from(text).subarray(0, MAX_NOTE_CONTENT_BYTES).toString("utf8") : text;
+			return { contents: [{ uri: noteUri(found.value.path), mimeType: "text/markdown", text: content }] };
+		},
+	);
+}

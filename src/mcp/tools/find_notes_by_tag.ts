@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { TAG_NOTES_DEFAULT_LIMIT, TAG_NOTES_MAX_LIMIT } from "../../limits";
+import { isValidTag } from "../../markdown/tags";
+import { decodeCursor, page } from "../../vault/notes";
+import { notesWithTag } from "../../vault/tags";
+import { defineTool } from "../tool";
+
+export const findNotesByTagTool = defineTool({
+	name: "find_notes_by_tag",
+	title: "Find notes by tag",
+	description: "Notes carrying a tag, in frontmatter or body; '#' optional; a tag also finds its nested tags ('project' finds '#project/alpha'). Paged.",
+	access: "read",
+	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+	inputSchema: {
+		tag: z.string(),
+		limit: z.number().int().min(1).max(TAG_NOTES_MAX_LIMIT).default(TAG_NOTES_DEFAULT_LIMIT),
+		cursor: z.string().optional(),
+	},
+	outputSchema: {
+		tag: z.string(),
+		notes: z.array(z.string()),
+		total: z.number().int(),
+		next_cursor: z.string().optional(),
+	},
+	examples: [{ tag: "demo", limit: 10 }],
+	handler: (ctx, args) => {
+		const tag = args.tag.trim().replace(/^#/, "");
+		if (!isValidTag(tag)) return Promise.resolve({ fixable: `"${args.tag}" is not a valid tag. Call list_tags to see the tags in use.` });
+		const offset = decodeCursor(args.cursor);
+		if ("error" in offset) return Promise.resolve({ fixable: offset.error });
+		const notes = notesWithTag(ctx.host, ctx.scope, tag);
+		const { items, nextCursor } = page(notes, offset.value, args.limit);
+		return Promise.resolve({ ok: { tag: `#${tag}`, notes: items, total: notes.length, ...(nextCursor ? { next_cursor: nextCursor } : {}) } });
+	},
+});

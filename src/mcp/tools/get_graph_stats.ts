@@ -1,0 +1,24 @@
+import { GRAPH_TOP_LINKED } from "../../limits";
+import { z } from "zod";
+import { graphStats } from "../../vault/links";
+import { countTags } from "../../vault/tags";
+import { defineTool } from "../tool";
+
+export const getGraphStatsTool = defineTool({
+	name: "get_graph_stats",
+	title: "Graph statistics",
+	description: "Numbers about the vault's link graph: notes, resolved links between notes, unresolved links, orphans (notes with no links in or out), the 10 most linked-to notes, and how many distinct tags are used.",
+	access: "read",
+	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+	inputSchema: {},
+	outputSchema: {
+		notes: z.number().int(),
+		links: z.number().int(),
+		unresolved_links: z.number().int(),
+		orphans: z.number().int(),
+		top_linked: z.array(z.object({ path: z.string(), backlinks: z.number().int() })),
+		tags: z.number().int(),
+	},
+	examples: [{}],
+	handler: (ctx) => Promise.resolve({ ok: { ...graphStats(ctx.host, ctx.scope, GRAPH_TOP_LINKED), tags: countTags(ctx.host, ctx.scope).length } }),
+});

@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { NOTE_LINKS_MAX_ENTRIES } from "../../limits";
+import { backlinks, outgoingLinks, unresolvedLinks } from "../../vault/links";
+import { findNote } from "../../vault/notes";
+import { defineTool } from "../tool";
+
+export const getNoteLinksTool = defineTool({
+	name: "get_note_links",
+	title: "Links of a note",
+	description:
+		"A note's outgoing links (wikilinks, Markdown links, embeds and frontmatter links, each with the path it resolves to, or null), its backlinks (notes linking to it, with how many links), and its unresolved links. From Obsidian's link index.",
+	access: "read",
+	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+	inputSchema: {
+		path: z.string().describe("Vault path or link text of the note."),
+	},
+	outputSchema: {
+		path: z.string(),
+		outgoing: z.array(z.object({ link: z.string(), target: z.string().nullable(), line: z.number().int().nullable() })),
+		backlinks: z.array(z.object({ path: z.string(), count: z.number().int() })),
+		unresolved: z.array(z.string()),
+		truncated: z.boolean(),
+	},
+	examples: [{ path: "Welcome" }],
+	handler: (ctx, args) => {
+		const found = findNote(ctx.host, ctx.scope, args.path);
+		if ("error" in found) return Promise.resolve({ fixable: found.error });
+		const file = found.value;
+		const outgoing = outgoingLinks(ctx.host, ctx.scope, file);
+		const incoming = backlinks(ctx.host, ctx.scope, file.path);
+		return Promise.resolve({
+			ok: {
+				path: file.path,
+				outgoing: outgoing.slice(0, NOTE_LINKS_MAX_ENTRIES),
+				backlinks: incoming.slice(0, NOTE_LINKS_MAX_ENTRIES),
+				unresolved: unresolvedLinks(ctx.host, file.path),
+				truncated: outgoing.length > NOTE_LINKS_MAX_ENTRIES || incoming.length > NOTE_LINKS_MAX_ENTRIES,
+			},
+		});
+	},
+});

@@ -1,0 +1,51 @@
+import { z } from "zod";
+import { LIST_NOTES_DEFAULT_LIMIT, LIST_NOTES_MAX_LIMIT } from "../../limits";
+import { checkVaultPath } from "../../vault/paths";
+import { decodeCursor, page, visibleNotes } from "../../vault/notes";
+import { isInFolder } from "../../vault/scope";
+import { defineTool } from "../tool";
+
+export const listNotesTool = defineTool({
+	name: "list_notes",
+	title: "List notes",
+	description: "List Markdown notes, optionally only in one folder, sorted by path or by last modified (newest first). Paged: pass next_cursor back as cursor for more.",
+	access: "read",
+	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+	inputSchema: {
+		folder: z.string().optional().describe("Vault-relative folder, e.g. 'Projects/Alpha'. Omit for the whole vault."),
+		recursive: z.boolean().default(true).describe("Include notes in subfolders."),
+		sort: z.enum(["path", "modified"]).default("path"),
+		limit: z.number().int().min(1).max(LIST_NOTES_MAX_LIMIT).default(LIST_NOTES_DEFAULT_LIMIT),
+		cursor: z.string().optional().describe("next_cursor from the previous page."),
+	},
+	outputSchema: {
+		notes: z.array(z.object({ path: z.string(), modified: z.string(), size: z.number().int() })),
+		total: z.number().int(),
+		next_cursor: z.string().optional(),
+	},
+	examples: [{ recursive: true, sort: "path", limit: 5 }, { folder: "Projects", recursive: true, sort: "modified", limit: 10 }],
+	handler: (ctx, args) => {
+		let folder: string | undefined;
+		if (args.folder !== undefined && args.folder.replace(/\/+$/, "") !== "") {
+			const checked = checkVaultPath(args.folder, ctx.scope);
+			if (!checked.ok) return Promise.resolve({ fixable: checked.reason });
+			folder = checked.path;
+		}
+		const offset = decodeCursor(args.cursor);
+		if ("error" in offset) return Promise.resolve({ fixable: offset.error });
+		const notes = visibleNotes(ctx.host, ctx.scope).filter((file) => {
+			if (folder === undefined) return args.recursive || !file.path.includes("/");
+			if (!isInFolder(file.path, folder)) return false;
+			return args.recursive || !file.path.slice(folder.length + 1).includes("/");
+		});
+		notes.sort(args.sort === "modified" ? (a, b) => b.stat.mtime - a.stat.mtime || a.path.localeCompare(b.path) : (a, b) => a.path.localeCompare(b.path));
+		const { items, nextCursor } = page(notes, offset.value, args.limit);
+		return Promise.resolve({
+			ok: {
+				notes: items.map((file) => ({ path: file.path, modified: new Date(file.stat.mtime).toISOString(), size: file.stat.size })),
+				total: notes.length,
+				...(nextCursor ? { next_cursor: nextCursor } : {}),
+			},
+		});
+	},
+});

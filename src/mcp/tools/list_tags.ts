@@ -1,0 +1,26 @@
+import { z } from "zod";
+import { LIST_TAGS_DEFAULT_LIMIT, LIST_TAGS_MAX_LIMIT } from "../../limits";
+import { countTags, tagKey } from "../../vault/tags";
+import { defineTool } from "../tool";
+
+export const listTagsTool = defineTool({
+	name: "list_tags",
+	title: "List tags",
+	description: "Tags used in notes (frontmatter and body), with how many notes carry each; a nested tag also counts for its parents, like Obsidian's tag pane. Most used first.",
+	access: "read",
+	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+	inputSchema: {
+		prefix: z.string().optional().describe("Only tags starting with this, e.g. 'project' or '#project/'."),
+		limit: z.number().int().min(1).max(LIST_TAGS_MAX_LIMIT).default(LIST_TAGS_DEFAULT_LIMIT),
+	},
+	outputSchema: {
+		tags: z.array(z.object({ tag: z.string(), count: z.number().int() })),
+		total: z.number().int(),
+	},
+	examples: [{ limit: 20 }],
+	handler: (ctx, args) => {
+		const prefix = args.prefix === undefined ? "" : tagKey(args.prefix.trim());
+		const tags = countTags(ctx.host, ctx.scope).filter((entry) => tagKey(entry.tag).startsWith(prefix));
+		return Promise.resolve({ ok: { tags: tags.slice(0, args.limit), total: tags.length } });
+	},
+});

@@ -1,0 +1,62 @@
+import { z } from "zod";
+import { LIST_TASKS_DEFAULT_LIMIT, LIST_TASKS_MAX_LIMIT } from "../../limits";
+import { checkVaultPath } from "../../vault/paths";
+import { findNote } from "../../vault/notes";
+import { findTasks } from "../../vault/tasks";
+import { defineTool } from "../tool";
+
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Dates are YYYY-MM-DD, e.g. 2025-01-31.");
+
+export const listTasksTool = defineTool({
+	name: "list_tasks",
+	title: "List tasks",
+	description:
+		"Checkbox tasks from notes. status: open ('- [ ]'), done ('[x]'), cancelled ('[-]'), other (any other character) or any. Due, scheduled, start and done dates are read in both the Tasks plugin's emoji format (📅 ⏳ 🛫 ✅) and Dataview's ([due:: 2025-01-31]); filter by due date with due_before, due_after (exclusive) or due_on.",
+	access: "read",
+	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+	inputSchema: {
+		status: z.enum(["open", "done", "cancelled", "other", "any"]).default("open"),
+		folder: z.string().optional(),
+		path: z.string().optional().describe("Only tasks in this note."),
+		due_before: isoDate.optional(),
+		due_after: isoDate.optional(),
+		due_on: isoDate.optional(),
+		limit: z.number().int().min(1).max(LIST_TASKS_MAX_LIMIT).default(LIST_TASKS_DEFAULT_LIMIT),
+	},
+	outputSchema: {
+		tasks: z.array(
+			z.object({
+				path: z.string(),
+				line: z.number().int(),
+				text: z.string(),
+				status: z.enum(["open", "done", "cancelled", "other"]),
+				status_char: z.string(),
+				due: z.string().optional(),
+				scheduled: z.string().optional(),
+				start: z.string().optional(),
+				done: z.string().optional(),
+			}),
+		),
+		total: z.number().int(),
+	},
+	examples: [{ status: "open", limit: 20 }],
+	handler: async (ctx, args) => {
+		let folder: string | undefined;
+		if (args.folder !== undefined && args.folder.trim() !== "") {
+			const checked = checkVaultPath(args.folder, ctx.scope);
+			if (!checked.ok) return { fixable: checked.reason };
+			folder = checked.path;
+		}
+		let path: string | undefined;
+		if (args.path !== undefined) {
+			const found = findNote(ctx.host, ctx.scope, args.path);
+			if ("error" in found) return { fixable: found.error };
+			path = found.value.path;
+		}
+		for (const date of [args.due_before, args.due_after, args.due_on]) {
+			if (date !== undefined && Number.isNaN(Date.parse(`${date}T00:00:00Z`))) return { fixable: `"${date}" is not a real date. Use YYYY-MM-DD.` };
+		}
+		const tasks = await findTasks(ctx.host, ctx.scope, { status: args.status, folder, path, dueBefore: args.due_before, dueAfter: args.due_after, dueOn: args.due_on });
+		return { ok: { tasks: tasks.slice(0, args.limit), total: tasks.length } };
+	},
+});

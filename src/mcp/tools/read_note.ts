@@ -1,0 +1,59 @@
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { MAX_NOTE_CONTENT_BYTES } from "../../limits";
+import { getAllTags } from "../../markdown/tags";
+import { findNote } from "../../vault/notes";
+import { defineTool } from "../tool";
+
+/** The longest prefix of `text` that fits in `maxBytes` of UTF-8, never splitting a character. */
+function truncateUtf8(text: string, maxBytes: number): string {
+	const bytes = Buffer.from(text, "utf8");
+	if (bytes.length <= maxBytes) return text;
+	let end = maxBytes;
+	// Step back over UTF-8 continuation bytes (10xxxxxx) to a character boundary.
+	while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
+	return bytes.subarray(0, end).toString("utf8");
+}
+
+export const readNoteTool = defineTool({
+	name: "read_note",
+	title: "Read a note",
+	description:
+		"Read one note: its Markdown text, frontmatter properties and tags. `path` may be a vault path with or without .md, or link text such as 'Note', 'Folder/Note' or 'Note#Heading', resolved the way Obsidian resolves links. `hash` (SHA-256 of the full text) identifies the version read. Text over 512 KiB is cut, with truncated: true.",
+	access: "read",
+	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+	inputSchema: {
+		path: z.string().describe("Vault path ('Projects/Plan.md') or link text ('Plan', 'Plan#Goals')."),
+	},
+	outputSchema: {
+		path: z.string(),
+		content: z.string(),
+		frontmatter: z.record(z.string(), z.unknown()).nullable(),
+		tags: z.array(z.string()),
+		hash: z.string(),
+		modified: z.string(),
+		size: z.number().int(),
+		truncated: z.boolean(),
+	},
+	examples: [{ path: "Welcome" }],
+	handler: async (ctx, args) => {
+		const found = findNote(ctx.host, ctx.scope, args.path);
+		if ("error" in found) return { fixable: found.error };
+		const file = found.value;
+		const text = await ctx.host.vault.cachedRead(file);
+		const cache = ctx.host.metadataCache.getFileCache(file);
+		const content = truncateUtf8(text, MAX_NOTE_CONTENT_BYTES);
+		return {
+			ok: {
+				path: file.path,
+				content,
+				frontmatter: (cache?.frontmatter as Record<string, unknown> | undefined) ?? null,
+				tags: cache ? [...new Set(getAllTags(cache))] : [],
+				hash: createHash("sha256").update(text, "utf8").digest("hex"),
+				modified: new Date(file.stat.mtime).toISOString(),
+				size: Buffer.byteLength(text, "utf8"),
+				truncated: content.length < text.length,
+			},
+		};
+	},
+});

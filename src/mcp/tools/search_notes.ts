@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { MAX_QUERY_LENGTH, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT } from "../../limits";
+import { parseQuery } from "../../search/query";
+import { checkVaultPath } from "../../vault/paths";
+import { defineTool } from "../tool";
+
+export const searchNotesTool = defineTool({
+	name: "search_notes",
+	title: "Search notes",
+	description:
+		'Full-text search. Every word must match (prefixes count: "garden" finds "gardening"); "quoted phrases" match as phrases; -word excludes; case and accents are ignored. A compound such as an email address or kebab-case word matches as a whole. Ranked by relevance, title matches first; snippets mark matches «like this». Optional folder and tag filters.',
+	access: "read",
+	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+	inputSchema: {
+		query: z.string().max(MAX_QUERY_LENGTH),
+		folder: z.string().optional().describe("Only notes in this folder (and its subfolders)."),
+		tag: z.string().optional().describe("Only notes with this tag or a tag nested under it; # optional."),
+		limit: z.number().int().min(1).max(SEARCH_MAX_LIMIT).default(SEARCH_DEFAULT_LIMIT),
+	},
+	outputSchema: {
+		total: z.number().int(),
+		results: z.array(z.object({ path: z.string(), score: z.number(), snippets: z.array(z.string()) })),
+	},
+	examples: [{ query: "garden", limit: 5 }],
+	handler: async (ctx, args) => {
+		const query = parseQuery(args.query);
+		if (query.required.length === 0) return { fixable: "The query has no words to look for (only exclusions or punctuation). Add at least one word or phrase." };
+		let folder: string | undefined;
+		if (args.folder !== undefined && args.folder.trim() !== "") {
+			const checked = checkVaultPath(args.folder, ctx.scope);
+			if (!checked.ok) return { fixable: checked.reason };
+			folder = checked.path;
+		}
+		const tag = args.tag?.trim() ? args.tag.trim() : undefined;
+		return { ok: await ctx.search.search(ctx.scope, query, { folder, tag }, args.limit) };
+	},
+});

@@ -1,0 +1,88 @@
+import type { Host, HostFile } from "../host/Host";
+import { NOT_FOUND_SUGGESTIONS } from "../limits";
+import { checkVaultPath } from "./paths";
+import { isNoteInScope, type Scope } from "./scope";
+
+/** A value, or an error message the model can act on. */
+export type Lookup<T> = { value: T } | { error: string };
+
+/** The Markdown notes a tool may see, in Obsidian's listing order. */
+export function visibleNotes(host: Host, scope: Scope): HostFile[] {
+	return host.vault.getMarkdownFiles().filter((file) => isNoteInScope(file.path, scope));
+}
+
+/**
+ * The note a tool argument names: a vault path with or without `.md`, or link text (`Note`,
+ * `Folder/Note`, `Note#Heading`) resolved the way Obsidian resolves links. Excluded notes are
+ * answered exactly like missing ones, so an excluded path is never confirmed to exist.
+ */
+export function findNote(host: Host, scope: Scope, input: string): Lookup<HostFile> {
+	// `#heading`, `^block` and `|alias` are parts of link text, never of file names (Obsidian forbids them there).
+	const linkpath = input.split(/[#|]/, 1)[0]?.trim() ?? "";
+	const checked = checkVaultPath(linkpath, scope);
+	if (!checked.ok) return { error: checked.reason };
+	const { vault, metadataCache } = host;
+	const exact = vault.getFileByPath(checked.path) ?? vault.getFileByPath(`${checked.path}.md`);
+	if (exact && exact.extension !== "md") return { error: `"${checked.path}" is not a Markdown note; only notes (.md) can be read.` };
+	const found = exact ?? metadataCache.getFirstLinkpathDest(checked.path, "");
+	if (found && isNoteInScope(found.path, scope)) return { value: found };
+	return { error: notFoundMessage(host, scope, checked.path) };
+}
+
+function notFoundMessage(host: Host, scope: Scope, wanted: string): string {
+	const suggestions = closestNotes(visibleNotes(host, scope), wanted, NOT_FOUND_SUGGESTIONS);
+	const hint = suggestions.length ? ` Closest: ${suggestions.map((path) => `"${path}"`).join(", ")}.` : "";
+	return `No note "${wanted}".${hint} Call list_notes or search_notes to find the right path.`;
+}
+
+/** The visible paths that look most like `wanted`: shared name first, then edit distance of the names. */
+export function closestNotes(notes: readonly HostFile[], wanted: string, count: number): string[] {
+	const target = wanted.toLowerCase().replace(/\.md$/, "");
+	const targetName = target.slice(target.lastIndexOf("/") + 1);
+	return notes
+		.map((file) => {
+			const name = file.basename.toLowerCase();
+			const contains = name.includes(targetName) || targetName.includes(name) ? 0 : 1;
+			return { path: file.path, contains, distance: editDistance(name, targetName) };
+		})
+		.sort((a, b) => a.contains - b.contains || a.distance - b.distance || a.path.localeCompare(b.path))
+		.slice(0, count)
+		.map((entry) => entry.path);
+}
+
+/** Levenshtein distance, bounded in cost by the two names' lengths. */
+function editDistance(a: string, b: string): number {
+	let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+	for (let i = 1; i <= a.length; i++) {
+		const current = [i];
+		for (let j = 1; j <= b.length; j++) {
+			current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+		}
+		previous = current;
+	}
+	return previous[b.length] ?? 0;
+}
+
+/** An opaque page cursor: where the next page starts. */
+export function encodeCursor(offset: number): string {
+	return Buffer.from(JSON.stringify({ offset })).toString("base64url");
+}
+
+/** The offset a cursor stands for, or an error for a cursor this server did not make. */
+export function decodeCursor(cursor: string | undefined): Lookup<number> {
+	if (cursor === undefined) return { value: 0 };
+	try {
+		const parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { offset?: unknown };
+		if (typeof parsed.offset === "number" && Number.isInteger(parsed.offset) && parsed.offset >= 0) return { value: parsed.offset };
+	} catch {
+		// fall through to the error below
+	}
+	return { error: "The cursor is not valid. Call again without a cursor to start from the first page." };
+}
+
+/** One page of `items` from `offset`, with the cursor of the next page if there is one. */
+export function page<T>(items: readonly T[], offset: number, limit: number): { items: T[]; nextCursor?: string } {
+	const slice = items.slice(offset, offset + limit);
+	const next = offset + limit;
+	return next < items.length ? { items: slice, nextCursor: encodeCursor(next) } : { items: slice };
+}
