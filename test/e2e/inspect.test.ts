@@ -1,8 +1,8 @@
-import { promises as fs, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import type { CachedMetadata } from "obsidian";
 import { runCli } from "../helpers/cli";
-import { OBSIDIAN_CACHE_DIR, TASKS_DEMO_VAULT, copyVault, removeDir } from "../helpers/vault";
+import { OBSIDIAN_CACHE_DIR, TASKS_DEMO_VAULT, copyVault, removeDir, restoreLeftOutAttachments } from "../helpers/vault";
 
 const readCapture = (name: string) => JSON.parse(readFileSync(nodePath.join(OBSIDIAN_CACHE_DIR, name), "utf8")) as Record<string, unknown>;
 
@@ -10,12 +10,7 @@ describe("vault-mcp inspect", () => {
 	let root: string;
 	beforeAll(async () => {
 		root = await copyVault(TASKS_DEMO_VAULT);
-		// The binary attachments the shared copy leaves out (see test/golden/links.test.ts).
-		const resolved = readCapture("metadataCache/resolvedLinks.json") as Record<string, Record<string, number>>;
-		for (const target of new Set(Object.values(resolved).flatMap((targets) => Object.keys(targets)))) {
-			const diskPath = nodePath.join(root, target);
-			if (!(await fs.stat(diskPath).catch(() => null))) await fs.writeFile(diskPath, "");
-		}
+		await restoreLeftOutAttachments(root);
 	});
 	afterAll(async () => removeDir(root));
 

@@ -54,3 +54,22 @@ export async function readAllFiles(root: string): Promise<Array<{ path: string; 
 	}
 	return found;
 }
+
+/**
+ * The vault Obsidian saw held six binary attachments (PNG screenshots and a PDF) that the shared
+ * copy leaves out. Links to them resolve in the capture, so the test puts empty files at those
+ * paths: the link maps depend on a file existing, never on its bytes.
+ */
+export async function restoreLeftOutAttachments(root: string): Promise<string[]> {
+	const capturedResolved = JSON.parse(await fs.readFile(nodePath.join(OBSIDIAN_CACHE_DIR, "metadataCache/resolvedLinks.json"), "utf8")) as Record<string, Record<string, number>>;
+	const targets = new Set(Object.values(capturedResolved).flatMap((targets) => Object.keys(targets)));
+	const restored: string[] = [];
+	for (const target of targets) {
+		const diskPath = nodePath.join(root, target);
+		if (await fs.stat(diskPath).catch(() => null)) continue;
+		await fs.mkdir(nodePath.dirname(diskPath), { recursive: true });
+		await fs.writeFile(diskPath, "");
+		restored.push(target);
+	}
+	return restored.sort();
+}

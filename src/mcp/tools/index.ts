@@ -20,4 +20,4 @@ export const ALL_TOOLS: readonly ToolDescriptor[] = [
 	findNotesByTagTool,
 	listTasksTool,
 	getGraphStatsTool,
-] as unknown as readonly ToolDescriptor[];
+];

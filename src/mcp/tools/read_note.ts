@@ -47,7 +47,7 @@ export const readNoteTool = defineTool({
 			ok: {
 				path: file.path,
 				content,
-				frontmatter: (cache?.frontmatter as Record<string, unknown> | undefined) ?? null,
+				frontmatter: (cache?.frontmatter) ?? null,
 				tags: cache ? [...new Set(getAllTags(cache))] : [],
 				hash: createHash("sha256").update(text, "utf8").digest("hex"),
 				modified: new Date(file.stat.mtime).toISOString(),

@@ -1,0 +1,31 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+
+/** A tool call's outcome as a client sees it: the structured result, or the error text. */
+export type CallOutcome = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
+
+export async function callTool(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallOutcome> {
+	const result = await client.callTool({ name, arguments: args });
+	const text = (result.content as Array<{ type: string; text?: string }>).map((part) => part.text ?? "").join("\n");
+	if (result.isError) return { ok: false, error: text };
+	// The compact JSON text and structuredContent must say the same thing.
+	expectSameJson(text, result.structuredContent);
+	return { ok: true, value: result.structuredContent as Record<string, unknown> };
+}
+
+/** Calls a tool that must succeed; fails the test with the error text otherwise. */
+export async function callOk<T = Record<string, unknown>>(client: Client, name: string, args: Record<string, unknown> = {}): Promise<T> {
+	const outcome = await callTool(client, name, args);
+	if (!outcome.ok) throw new Error(`${name} failed: ${outcome.error}`);
+	return outcome.value as T;
+}
+
+/** Calls a tool that must answer with an error the model can act on; returns the message. */
+export async function callError(client: Client, name: string, args: Record<string, unknown> = {}): Promise<string> {
+	const outcome = await callTool(client, name, args);
+	if (outcome.ok) throw new Error(`${name} succeeded but should have failed: ${JSON.stringify(outcome.value).slice(0, 300)}`);
+	return outcome.error;
+}
+
+function expectSameJson(text: string, structured: unknown): void {
+	if (JSON.stringify(JSON.parse(text)) !== JSON.stringify(structured)) throw new Error("text content and structuredContent differ");
+}

@@ -1,0 +1,69 @@
+import * as nodePath from "node:path";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { ALL_TOOLS } from "../../src/mcp/tools";
+import { connectClient } from "../helpers/http";
+import { startService, type RunningService } from "../helpers/service";
+import { callTool } from "../helpers/tools";
+import { copyVault, removeDir } from "../helpers/vault";
+
+const DEMO_VAULT = nodePath.resolve(__dirname, "../../demo-vault");
+
+describe("the tool registry", () => {
+	let vault: string;
+	let running: RunningService;
+	let readClient: Client;
+	let writeClient: Client;
+
+	beforeAll(async () => {
+		vault = await copyVault(DEMO_VAULT);
+		running = await startService(vault, { levels: ["read", "write"], settings: { writeEnabled: true } });
+		readClient = await connectClient(running.url, running.tokens.read ?? "");
+		writeClient = await connectClient(running.url, running.tokens.write ?? "");
+	});
+	afterAll(async () => {
+		await readClient.close();
+		await writeClient.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test("names are unique snake_case", () => {
+		const names = ALL_TOOLS.map((tool) => tool.name);
+		expect(new Set(names).size).toBe(names.length);
+		for (const name of names) expect(name).toMatch(/^[a-z]+(_[a-z]+)*$/);
+	});
+
+	describe.each(ALL_TOOLS.map((tool) => [tool.name, tool] as const))("%s", (_name, tool) => {
+		test("has a title, a complete description, and all four annotations set honestly", () => {
+			expect(tool.title.length).toBeGreaterThan(3);
+			expect(tool.title[0]).toBe(tool.title[0]?.toUpperCase());
+			expect(tool.description.length).toBeGreaterThanOrEqual(60);
+			const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = tool.annotations;
+			for (const hint of [readOnlyHint, destructiveHint, idempotentHint, openWorldHint]) expect(typeof hint).toBe("boolean");
+			expect(openWorldHint).toBe(false);
+			if (tool.access === "read") expect({ readOnlyHint, destructiveHint, idempotentHint }).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
+			else expect(readOnlyHint).toBe(false);
+		});
+
+		test("is listed with its schemas and annotations to the tokens that may use it", async () => {
+			const { tools } = await (tool.access === "read" ? readClient : writeClient).listTools();
+			const listed = tools.find((entry) => entry.name === tool.name);
+			expect(listed?.inputSchema.type).toBe("object");
+			expect(listed?.outputSchema?.type).toBe("object");
+			expect(listed?.annotations).toMatchObject({ title: tool.title, ...tool.annotations });
+		});
+
+		test("every example call succeeds against the demo vault", async () => {
+			expect(tool.examples.length).toBeGreaterThan(0);
+			for (const example of tool.examples) {
+				const outcome = await callTool(tool.access === "read" ? readClient : writeClient, tool.name, example);
+				expect(outcome).toMatchObject({ ok: true });
+			}
+		});
+	});
+
+	test("tools/list is kept as a snapshot, so a schema change is deliberate", async () => {
+		expect((await readClient.listTools()).tools).toMatchSnapshot("read token");
+		expect((await writeClient.listTools()).tools).toMatchSnapshot("read+write token");
+	});
+});

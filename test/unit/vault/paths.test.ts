@@ -1,0 +1,53 @@
+import { checkVaultPath } from "../../../src/vault/paths";
+
+const scope = { configDir: ".obsidian", excludedFolders: ["Private"] };
+const customConfig = { configDir: "_config", excludedFolders: [] };
+
+describe("checkVaultPath", () => {
+	test.each([
+		["Note.md", "Note.md"],
+		["Folder/Sub/Note", "Folder/Sub/Note"],
+		["Folder/", "Folder"],
+		["Café.md", "Café.md"],
+		["Cafe\u0301.md", "Café.md"],
+		["100% done.md", "100% done.md"],
+		["日本語/ノート.md", "日本語/ノート.md"],
+	])("accepts %j as %j", (input, expected) => {
+		expect(checkVaultPath(input, scope)).toEqual({ ok: true, path: expected });
+	});
+
+	test.each([
+		["", "empty"],
+		["   ", "empty"],
+		["../outside.md", "'..'"],
+		["Folder/../../outside.md", "'..'"],
+		["./Note.md", "'.'"],
+		["Folder//Note.md", "empty"],
+		["/etc/passwd", "leading slash"],
+		["C:/Windows/win.ini", "drive"],
+		["c:relative.md", "drive"],
+		["\\\\server\\share\\x.md", "forward slashes"],
+		["Folder\\Note.md", "forward slashes"],
+		["Note\u0000.md", "control"],
+		["Note\n.md", "control"],
+		["%2e%2e/outside.md", "percent-encoded"],
+		["Folder%2fNote.md", "percent-encoded"],
+		["..%5cwin.ini", "percent-encoded"],
+		[".obsidian/app.json", "Hidden"],
+		[".trash/Old.md", "Hidden"],
+		["Folder/.secret.md", "Hidden"],
+		["Note.md.", "dot or a space"],
+		["Note.md ", "dot or a space"],
+		["Folder./Note.md", "dot or a space"],
+		["a".repeat(300) + ".md", "255 bytes"],
+		["x/".repeat(600) + "y.md", "longer than"],
+	])("refuses %j (%s)", (input, reason) => {
+		const checked = checkVaultPath(input, scope);
+		expect(checked.ok).toBe(false);
+		expect(checked.ok ? "" : checked.reason).toContain(reason);
+	});
+
+	test("refuses the config folder under a custom name", () => {
+		expect(checkVaultPath("_config/plugins/vault-mcp/data.json", customConfig)).toMatchObject({ ok: false, reason: expect.stringContaining("configuration folder") });
+	});
+});
