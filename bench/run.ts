@@ -3,76 +3,285 @@
  * Timings on a shared machine are noisy: compare rows of one run as ratios, not across runs.
  */
 import { promises as fs } from "node:fs";
+import { createServer, request, Agent } from "node:http";
 import * as os from "node:os";
 import * as nodePath from "node:path";
+import autocannon from "autocannon";
+import { addToken } from "../src/auth/tokenList";
 import { NodeHost } from "../src/headless/NodeHost";
+import { parseQuery } from "../src/search/query";
+import { foldText } from "../src/search/text";
+import { McpService } from "../src/service";
+import { defaultSettings, type VaultMcpSettings } from "../src/settings/settings";
+import { IndexedNoteSearch } from "../src/vault/search";
+import { createApp } from "../test/double/obsidian";
+import VaultMcpPlugin from "../src/main";
+import { SYNTHETIC_QUERIES, TASKS_DEMO_QUERIES, type BenchQuery } from "./querySet";
 import { writeSyntheticVault } from "./syntheticVault";
 
 const SHARED_VAULT = nodePath.resolve(__dirname, "../../shared/data/vaults/tasks-demo");
-const SYNTHETIC_SIZES = (process.env.BENCH_SIZES ?? "1000,10000").split(",").map(Number);
+const SYNTHETIC_SIZES = (process.env.BENCH_SIZES ?? "1000,10000,50000").split(",").map(Number);
+const SEARCH_ROUNDS = 20;
+const NAIVE_ROUNDS = 3;
+const UPDATE_ROUNDS = 20;
+const LOAD_SECONDS = 5;
+const LOAD_CONNECTIONS = 8;
+const SCOPE = { configDir: ".obsidian", excludedFolders: [] };
 
 interface Row {
 	vault: string;
-	notes: number;
-	corpusBytes: number;
 	metric: string;
 	value: number;
 	unit: string;
 }
 
 const rows: Row[] = [];
+const record = (vault: string, metric: string, value: number, unit: string) => rows.push({ vault, metric, value, unit });
 
 function gc(): void {
 	(globalThis as { gc?: () => void }).gc?.();
 }
 
-async function corpusBytes(root: string): Promise<number> {
+function heapUsed(): number {
+	gc();
+	return process.memoryUsage().heapUsed;
+}
+
+function percentile(samples: number[], fraction: number): number {
+	const sorted = [...samples].sort((a, b) => a - b);
+	return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? 0;
+}
+
+async function corpusBytes(host: NodeHost): Promise<number> {
 	let total = 0;
-	for (const entry of await fs.readdir(root, { withFileTypes: true, recursive: true })) {
-		if (entry.isFile() && entry.name.endsWith(".md") && !entry.parentPath.includes(`${nodePath.sep}.`)) total += (await fs.stat(nodePath.join(entry.parentPath, entry.name))).size;
-	}
+	for (const file of host.vault.getMarkdownFiles()) total += Buffer.byteLength(await host.vault.cachedRead(file));
 	return total;
 }
 
-/** Opens the vault (listing + metadata cache build) and records time and heap growth. */
-async function benchMetadataCache(label: string, root: string): Promise<void> {
-	const bytes = await corpusBytes(root);
-	gc();
-	const heapBefore = process.memoryUsage().heapUsed;
-	const started = performance.now();
+/** Every note's text, folded per query, checked for every word: what a server without an index does. */
+function naiveSearch(texts: readonly string[], query: BenchQuery): number {
+	const words = query.query.replace(/"/g, "").split(/\s+/).filter((word) => word && !word.startsWith("-")).map(foldText);
+	return texts.filter((text) => {
+		const folded = foldText(text);
+		return words.every((word) => folded.includes(word));
+	}).length;
+}
+
+/** POSTs one JSON-RPC request to the server and resolves with the response body. */
+function postJson(port: number, token: string, body: string, agent: Agent): Promise<string> {
+	return new Promise((resolve, reject) => {
+		const req = request(
+			{ host: "127.0.0.1", port, method: "POST", path: "/mcp", agent, headers: { Host: `127.0.0.1:${port}`, Authorization: `Bearer ${token}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream" } },
+			(res) => {
+				let text = "";
+				res.setEncoding("utf8");
+				res.on("data", (chunk: string) => (text += chunk));
+				res.on("end", () => resolve(text));
+			},
+		);
+		req.on("error", reject);
+		req.end(body);
+	});
+}
+
+const toolCall = (id: number, name: string, args: Record<string, unknown>) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
+
+async function startService(host: NodeHost, extra: Partial<VaultMcpSettings> = {}): Promise<{ service: McpService; port: number; readToken: string; writeToken: string }> {
+	let settings: VaultMcpSettings = { ...defaultSettings(), serverEnabled: true, port: 0, rateLimitPerMinute: 10_000_000, ...extra };
+	const read = addToken(settings, "bench-read", "read");
+	if ("error" in read) throw new Error(read.error);
+	const write = addToken(read.settings, "bench-write", "write");
+	if ("error" in write) throw new Error(write.error);
+	settings = write.settings;
+	const service = new McpService({ host, serverVersion: "bench", logger: { info: () => undefined, warn: () => undefined, error: () => undefined } });
+	const status = await service.apply(settings);
+	if (status.state !== "listening") throw new Error("service did not start");
+	await service.search?.whenReady();
+	return { service, port: status.port, readToken: read.token, writeToken: write.token };
+}
+
+async function benchVault(label: string, root: string, queries: readonly BenchQuery[]): Promise<void> {
+	let heapBefore = heapUsed();
+	let started = performance.now();
 	const host = await NodeHost.open(root);
-	const elapsed = performance.now() - started;
-	gc();
-	const heapGrowth = process.memoryUsage().heapUsed - heapBefore;
-	const notes = host.vault.getMarkdownFiles().length;
-	const add = (metric: string, value: number, unit: string) => rows.push({ vault: label, notes, corpusBytes: bytes, metric, value, unit });
-	add("metadata cache build (list + read + parse + resolve)", elapsed, "ms");
-	add("metadata cache build per note", (elapsed / notes) * 1000, "µs");
-	add("heap growth after build", heapGrowth / (1024 * 1024), "MiB");
-	add("heap growth ÷ corpus bytes", heapGrowth / bytes, "×");
+	const cacheMs = performance.now() - started;
+	const cacheHeap = heapUsed() - heapBefore;
+	const notes = host.vault.getMarkdownFiles();
+	const bytes = await corpusBytes(host);
+	record(label, "notes", notes.length, "");
+	record(label, "corpus", bytes / 1048576, "MiB");
+	record(label, "metadata cache build", cacheMs, "ms");
+	record(label, "metadata cache heap growth", cacheHeap / 1048576, "MiB");
+	record(label, "metadata cache heap ÷ corpus", cacheHeap / bytes, "×");
+
+	heapBefore = heapUsed();
+	started = performance.now();
+	const index = new IndexedNoteSearch(host, SCOPE, () => new Promise((resolve) => setImmediate(resolve)));
+	index.start();
+	await index.whenReady();
+	const indexMs = performance.now() - started;
+	const indexHeap = heapUsed() - heapBefore;
+	record(label, "search index build", indexMs, "ms");
+	record(label, "search index heap growth", indexHeap / 1048576, "MiB");
+	record(label, "search index heap ÷ corpus", indexHeap / bytes, "×");
+
+	const samples: number[] = [];
+	for (let round = 0; round < SEARCH_ROUNDS; round++) {
+		for (const query of queries) {
+			const begin = performance.now();
+			await index.search(SCOPE, parseQuery(query.query), { folder: query.folder, tag: query.tag }, 10);
+			samples.push(performance.now() - begin);
+		}
+	}
+	const searchP50 = percentile(samples, 0.5);
+	record(label, "search_notes in-process p50", searchP50, "ms");
+	record(label, "search_notes in-process p95", percentile(samples, 0.95), "ms");
+
+	const texts = await Promise.all(notes.map((file) => host.vault.cachedRead(file)));
+	const naive: number[] = [];
+	for (let round = 0; round < NAIVE_ROUNDS; round++) {
+		for (const query of queries) {
+			const begin = performance.now();
+			naiveSearch(texts, query);
+			naive.push(performance.now() - begin);
+		}
+	}
+	record(label, "naive scan of all texts p50", percentile(naive, 0.5), "ms");
+	record(label, "naive scan p50 ÷ index p50", percentile(naive, 0.5) / Math.max(searchP50, 0.001), "×");
+
+	const updates: number[] = [];
+	const target = notes[0];
+	for (let round = 0; target && round < UPDATE_ROUNDS; round++) {
+		const word = `freshword${round}x${label.length}`;
+		const begin = performance.now();
+		await host.vault.process(target, (text) => `${text}\n${word}\n`);
+		for (;;) {
+			if ((await index.search(SCOPE, parseQuery(word), {}, 1)).total > 0) break;
+			await new Promise((resolve) => setImmediate(resolve));
+		}
+		updates.push(performance.now() - begin);
+	}
+	record(label, "update: modify → searchable p50", percentile(updates, 0.5), "ms");
+	record(label, "update: modify → searchable p95", percentile(updates, 0.95), "ms");
+	await index.stop();
+
+	const { service, port, readToken } = await startService(host);
+	const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+	const http: number[] = [];
+	for (let round = 0; round < SEARCH_ROUNDS; round++) {
+		for (const [position, query] of queries.entries()) {
+			const begin = performance.now();
+			await postJson(port, readToken, toolCall(position, "search_notes", { query: query.query, folder: query.folder, tag: query.tag, limit: 10 }), agent);
+			http.push(performance.now() - begin);
+		}
+	}
+	agent.destroy();
+	record(label, "search_notes HTTP round trip p50", percentile(http, 0.5), "ms");
+	record(label, "search_notes HTTP round trip p95", percentile(http, 0.95), "ms");
+	await service.stop();
+	await host.close();
+}
+
+/** The plugin's onload in the host double, and the time until its search index is ready. */
+async function benchPluginLoad(label: string, root: string): Promise<void> {
+	const host = await NodeHost.open(root);
+	const dataDir = nodePath.join(root, ".obsidian", "plugins", "vault-mcp");
+	await fs.mkdir(dataDir, { recursive: true });
+	await fs.writeFile(nodePath.join(dataDir, "data.json"), JSON.stringify({ ...defaultSettings(), serverEnabled: true, port: 0 }));
+	const manifest = { id: "vault-mcp", name: "Vault MCP", version: "bench", minAppVersion: "1.5.7", description: "", author: "" };
+	const plugin = new VaultMcpPlugin(createApp(host) as never, manifest);
+	const started = performance.now();
+	await (plugin as unknown as { load(): Promise<void> }).load();
+	record(label, "plugin onload (host double)", performance.now() - started, "ms");
+	while (!plugin.service.search || plugin.service.search.status().state !== "ready") await new Promise((resolve) => setTimeout(resolve, 5));
+	record(label, "plugin load → search index ready", performance.now() - started, "ms");
+	(plugin as unknown as { unload(): void }).unload();
+	await plugin.service.stop();
+	await host.close();
+	await fs.rm(dataDir, { recursive: true, force: true });
+}
+
+async function load(url: string, body: string | undefined, token: string | undefined): Promise<autocannon.Result> {
+	return autocannon({
+		url,
+		method: body ? "POST" : "GET",
+		connections: LOAD_CONNECTIONS,
+		duration: LOAD_SECONDS,
+		body,
+		headers: token ? { Authorization: `Bearer ${token}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream" } : {},
+	});
+}
+
+/** Requests per second and latency under load, beside a bare node:http server answering a fixed body. */
+async function benchHttpLoad(root: string): Promise<void> {
+	const label = "tasks-demo HTTP load";
+	const bare = createServer((_req, res) => {
+		const text = JSON.stringify({ jsonrpc: "2.0", id: 1, result: { content: [] } });
+		res.writeHead(200, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) });
+		res.end(text);
+	});
+	await new Promise<void>((resolve) => bare.listen(0, "127.0.0.1", () => resolve()));
+	const barePort = (bare.address() as { port: number }).port;
+	const bareResult = await load(`http://127.0.0.1:${barePort}/`, undefined, undefined);
+	bare.close();
+	record(label, `bare node:http: requests/s (${LOAD_CONNECTIONS} connections)`, bareResult.requests.average, "req/s");
+	record(label, "bare node:http: latency p50", bareResult.latency.p50, "ms");
+
+	const host = await NodeHost.open(root);
+	const { service, port, readToken } = await startService(host);
+	const url = `http://127.0.0.1:${port}/mcp`;
+	for (const [name, body] of [
+		["tools/call read_note", toolCall(1, "read_note", { path: "Tasks" })],
+		["tools/list", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" })],
+	] as const) {
+		const result = await load(url, body, readToken);
+		record(label, `${name}: requests/s`, result.requests.average, "req/s");
+		record(label, `${name}: latency p50`, result.latency.p50, "ms");
+		record(label, `${name}: latency p97.5`, result.latency.p97_5, "ms");
+		record(label, `${name}: non-2xx responses`, result.non2xx, "");
+		record(label, `${name}: requests/s ÷ bare node:http`, result.requests.average / bareResult.requests.average, "×");
+	}
+
+	const agent = new Agent({ keepAlive: false });
+	const list = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+	record("tools/list", "size, read-only token", Buffer.byteLength(await postJson(port, readToken, list, agent)), "bytes");
+	await service.stop();
+	const writable = await startService(host, { writeEnabled: true });
+	record("tools/list", "size, read+write token", Buffer.byteLength(await postJson(writable.port, writable.writeToken, list, agent)), "bytes");
+	await writable.service.stop();
 	await host.close();
 }
 
 async function main(): Promise<void> {
 	if (!(globalThis as { gc?: unknown }).gc) throw new Error("run with node --expose-gc (npm run bench does)");
-	await benchMetadataCache("tasks-demo", SHARED_VAULT);
+	const benchStarted = performance.now();
+	const demo = await fs.mkdtemp(nodePath.join(os.tmpdir(), "vault-mcp-bench-demo-"));
+	await fs.cp(SHARED_VAULT, demo, { recursive: true });
+	await fs.chmod(demo, 0o755);
+	await benchVault("tasks-demo", demo, TASKS_DEMO_QUERIES);
+	await benchPluginLoad("tasks-demo", demo);
+	await benchHttpLoad(demo);
+	await fs.rm(demo, { recursive: true, force: true });
 	for (const size of SYNTHETIC_SIZES) {
 		const root = await fs.mkdtemp(nodePath.join(os.tmpdir(), `vault-mcp-bench-${size}-`));
 		try {
 			await writeSyntheticVault(root, size);
-			await benchMetadataCache(`synthetic ${size}`, root);
+			await benchVault(`synthetic ${size}`, root, SYNTHETIC_QUERIES);
+			if (size === 10_000) await benchPluginLoad(`synthetic ${size}`, root);
 		} finally {
 			await fs.rm(root, { recursive: true, force: true });
 		}
 	}
-	const table = rows.map((row) => ({ vault: row.vault, notes: row.notes, "corpus MiB": (row.corpusBytes / 1048576).toFixed(2), metric: row.metric, value: row.value.toFixed(2), unit: row.unit }));
-	console.table(table);
 	const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? "unknown", memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, date: new Date().toISOString() };
-	console.log(`machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}`);
+	console.table(rows.map((row) => ({ vault: row.vault, metric: row.metric, value: row.value < 10 ? row.value.toFixed(2) : row.value.toFixed(0), unit: row.unit })));
+	console.log(`machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}; bench took ${((performance.now() - benchStarted) / 1000).toFixed(0)} s`);
 	await fs.writeFile(nodePath.join(__dirname, "results.json"), JSON.stringify({ machine, rows }, null, 2) + "\n");
 }
 
-main().catch((error: unknown) => {
-	console.error(error);
-	process.exit(1);
-});
+main().then(
+	() => process.exit(0),
+	(error: unknown) => {
+		console.error(error);
+		process.exit(1);
+	},
+);

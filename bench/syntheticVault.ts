@@ -13,7 +13,7 @@ export function seededRandom(seed: number): () => number {
 	};
 }
 
-const WORDS = (
+const QUERY_WORDS = (
 	"garden project meeting notes idea plan review draft research reading book chapter summary " +
 	"quarter budget design system index search vault link tag task daily weekly archive inbox " +
 	"travel recipe health workout journal client invoice release bug feature roadmap zettel " +
@@ -21,6 +21,28 @@ const WORDS = (
 ).split(" ");
 const FOLDERS = ["Inbox", "Projects", "Projects/Alpha", "Projects/Beta", "Areas/Health", "Areas/Work", "Resources", "Archive/2024", "Archive/2025", "Daily"];
 const TAGS = ["project", "project/alpha", "project/beta", "idea", "reading", "status/active", "status/done", "area/work", "area/health", "later"];
+
+const SYLLABLES = "ka lo mi ne ru ta po si fe gu da vo re li mo sa tu be ni zo".split(" ");
+const VOCABULARY_SIZE = 4000;
+/** Zipf's exponent: word frequencies in real text fall off roughly as 1 / rank. */
+const ZIPF_EXPONENT = 1.05;
+
+/**
+ * A vocabulary with real text's shape: a few very common words and a long tail of rare ones.
+ * The words the benchmark queries for sit at ranks spread through the middle, so queries hit
+ * some notes, not all of them.
+ */
+function vocabulary(random: () => number): { words: string[]; cumulative: number[] } {
+	const words: string[] = [];
+	while (words.length < VOCABULARY_SIZE) {
+		const length = 2 + Math.floor(random() * 3);
+		words.push(Array.from({ length }, () => SYLLABLES[Math.floor(random() * SYLLABLES.length)]).join(""));
+	}
+	QUERY_WORDS.forEach((word, index) => words.splice(30 + index * 40, 0, word));
+	let total = 0;
+	const cumulative = words.map((_, rank) => (total += 1 / Math.pow(rank + 1, ZIPF_EXPONENT)));
+	return { words, cumulative: cumulative.map((value) => value / total) };
+}
 
 export interface SyntheticVault {
 	root: string;
@@ -36,7 +58,19 @@ export interface SyntheticVault {
 export async function writeSyntheticVault(root: string, count: number, seed = 42): Promise<SyntheticVault> {
 	const random = seededRandom(seed);
 	const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-	const words = (n: number) => Array.from({ length: n }, () => pick(WORDS)).join(" ");
+	const { words: vocabularyWords, cumulative } = vocabulary(random);
+	const zipfWord = () => {
+		const roll = random();
+		let low = 0;
+		let high = cumulative.length - 1;
+		while (low < high) {
+			const middle = (low + high) >> 1;
+			if ((cumulative[middle] ?? 1) < roll) low = middle + 1;
+			else high = middle;
+		}
+		return vocabularyWords[low] ?? "";
+	};
+	const words = (n: number) => Array.from({ length: n }, zipfWord).join(" ");
 	const names = Array.from({ length: count }, (_, index) => `${pick(FOLDERS)}/${words(2)} ${index}`);
 	await fs.mkdir(nodePath.join(root, ".obsidian"), { recursive: true });
 	for (const folder of FOLDERS) await fs.mkdir(nodePath.join(root, folder), { recursive: true });

@@ -67,3 +67,5 @@ export const MAX_PATH_LENGTH = 1024;
 export const MAX_NAME_BYTES = 255;
 /** Longest search query accepted, in characters. */
 export const MAX_QUERY_LENGTH = 500;
+/** The search index is built in slices of at most this long, so Obsidian's interface never stalls. */
+export const INDEX_BUILD_SLICE_MS = 40;

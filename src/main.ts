@@ -30,6 +30,7 @@ export default class VaultMcpPlugin extends Plugin {
 				this.lastUsedDirty = true;
 			},
 			onStatusChange: (status) => this.reportStatus(status),
+			yieldToHost: () => new Promise((resolve) => window.setTimeout(resolve, 0)),
 		});
 		this.addSettingTab(new VaultMcpSettingTab(this.app, this));
 		this.registerInterval(window.setInterval(() => void this.saveLastUsed(), TOKEN_LAST_USED_SAVE_INTERVAL_MS));

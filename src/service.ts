@@ -5,7 +5,8 @@ import { createMcpEndpoint } from "./http/endpoint";
 import { MCP_PATH } from "./http/guard";
 import { LOOPBACK_ADDRESS, LoopbackHttpServer, PortInUseError } from "./http/server";
 import type { VaultMcpSettings } from "./settings/settings";
-import { ScanNoteSearch, type NoteSearch } from "./vault/search";
+import type { Scope } from "./vault/scope";
+import { IndexedNoteSearch } from "./vault/search";
 
 /** What the server is doing, for the status line, ribbon and CLI. */
 export type ServiceStatus =
@@ -19,6 +20,12 @@ export interface McpServiceDeps {
 	logger: Logger;
 	onTokenUsed?(token: TokenRecord): void;
 	onStatusChange?(status: ServiceStatus): void;
+	/** Lets the host breathe between slices of index building (in Obsidian, a window timer). */
+	yieldToHost?: () => Promise<void>;
+}
+
+function yieldToEventLoop(): Promise<void> {
+	return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** The MCP server's lifecycle: `apply` makes the running server match the settings. */
@@ -32,10 +39,14 @@ export class McpService {
 	/** apply and stop run one at a time, in call order, so quick toggles never race. */
 	private queue: Promise<unknown> = Promise.resolve();
 
-	private readonly search: NoteSearch;
+	/** The search index lives while the server runs: no memory is spent on it while the server is off. */
+	private searchIndex: IndexedNoteSearch | null = null;
 
-	constructor(private readonly deps: McpServiceDeps) {
-		this.search = new ScanNoteSearch(deps.host);
+	constructor(private readonly deps: McpServiceDeps) {}
+
+	/** The running server's search index, for status and tests; null while stopped. */
+	get search(): IndexedNoteSearch | null {
+		return this.searchIndex;
 	}
 
 	get status(): ServiceStatus {
@@ -54,9 +65,10 @@ export class McpService {
 				await this.closeServer();
 				return this.setStatus({ state: "stopped" });
 			}
+			this.searchIndex?.setScope(this.scopeOf(settings));
 			if (this.server && this.requestedPort === settings.port) return this.currentStatus;
 			await this.closeServer();
-			return this.startServer(settings.port);
+			return this.startServer(settings);
 		});
 	}
 
@@ -68,7 +80,13 @@ export class McpService {
 		});
 	}
 
-	private async startServer(port: number): Promise<ServiceStatus> {
+	private scopeOf(settings: VaultMcpSettings): Scope {
+		return { configDir: this.deps.host.vault.configDir, excludedFolders: settings.excludedFolders };
+	}
+
+	private async startServer(settings: VaultMcpSettings): Promise<ServiceStatus> {
+		const port = settings.port;
+		const searchIndex = new IndexedNoteSearch(this.deps.host, this.scopeOf(settings), this.deps.yieldToHost ?? yieldToEventLoop);
 		const server = new LoopbackHttpServer(
 			createMcpEndpoint({
 				host: this.deps.host,
@@ -76,13 +94,15 @@ export class McpService {
 				currentSettings: () => this.requireSettings(),
 				activity: this.activity,
 				logger: this.deps.logger,
-				search: this.search,
+				search: searchIndex,
 				onTokenUsed: (token) => this.deps.onTokenUsed?.(token),
 			}),
 		);
 		try {
 			const boundPort = await server.listen(port);
 			this.server = server;
+			this.searchIndex = searchIndex;
+			searchIndex.start();
 			this.requestedPort = port;
 			return this.setStatus({ state: "listening", port: boundPort, url: `http://${LOOPBACK_ADDRESS}:${boundPort}${MCP_PATH}` });
 		} catch (error) {
@@ -94,9 +114,12 @@ export class McpService {
 
 	private async closeServer(): Promise<void> {
 		const server = this.server;
+		const searchIndex = this.searchIndex;
 		this.server = null;
+		this.searchIndex = null;
 		this.requestedPort = null;
 		await server?.close();
+		await searchIndex?.stop();
 	}
 
 	private requireSettings(): VaultMcpSettings {

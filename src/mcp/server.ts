@@ -1,5 +1,9 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { normalizeObjectSchema } from "@modelcontextprotocol/sdk/server/zod-compat.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
+import { toJsonSchemaCompat } from "@modelcontextprotocol/sdk/server/zod-json-schema-compat.js";
+import { ListToolsRequestSchema, type CallToolResult, type ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import type { ActivityLog, ActivityOutcome, Logger } from "../activity";
 import { MAX_RESPONSE_BYTES } from "../limits";
 import type { ToolContext } from "./context";
@@ -27,10 +31,11 @@ export function toolsForGrant(ctx: ToolContext, tools: readonly ToolDescriptor[]
 export function createMcpServer(ctx: ToolContext, deps: McpServerDeps): McpServer {
 	const server = new McpServer(
 		{ name: "vault-mcp", title: "Vault MCP", version: ctx.serverVersion },
-		{ instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {}, resources: {} } },
+		{ instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {}, resources: {} }, jsonSchemaValidator: sharedValidator() },
 	);
 	registerNoteResources(server, ctx);
-	for (const tool of toolsForGrant(ctx, deps.tools)) {
+	const tools = toolsForGrant(ctx, deps.tools);
+	for (const tool of tools) {
 		server.registerTool(
 			tool.name,
 			{
@@ -43,7 +48,48 @@ export function createMcpServer(ctx: ToolContext, deps: McpServerDeps): McpServe
 			(args: unknown) => runTool(ctx, deps, tool, args),
 		);
 	}
+	// tools/list is the same for every request with the same tools; converting the zod schemas to
+	// JSON Schema on each request took most of its time, so the answer is computed once per tool set.
+	server.server.removeRequestHandler("tools/list");
+	server.server.setRequestHandler(ListToolsRequestSchema, () => listTools(tools));
 	return server;
+}
+
+const toolListCache = new Map<string, ListToolsResult>();
+
+let validator: AjvJsonSchemaValidator | null = null;
+
+/**
+ * One JSON Schema validator for every per-request server: the SDK would otherwise build a new
+ * Ajv instance for each request, which was the largest single cost of a tool call.
+ */
+function sharedValidator(): AjvJsonSchemaValidator {
+	validator ??= new AjvJsonSchemaValidator();
+	return validator;
+}
+
+/** The tools/list answer for a set of tools, in the same shape the SDK's own handler gives. */
+function listTools(tools: readonly ToolDescriptor[]): ListToolsResult {
+	const key = tools.map((tool) => tool.name).join(",");
+	let cached = toolListCache.get(key);
+	if (!cached) {
+		const jsonSchema = (shape: z.ZodRawShape, pipeStrategy: "input" | "output") =>
+			toJsonSchemaCompat(normalizeObjectSchema(shape) ?? z.object({}), { strictUnions: true, pipeStrategy }) as ListToolsResult["tools"][number]["inputSchema"];
+		cached = {
+			tools: tools.map((tool) => ({
+				name: tool.name,
+				title: tool.title,
+				description: tool.description,
+				inputSchema: jsonSchema(tool.inputSchema, "input"),
+				outputSchema: jsonSchema(tool.outputSchema, "output"),
+				annotations: { title: tool.title, ...tool.annotations },
+				// What the SDK's own handler says of a tool registered without task support.
+				execution: { taskSupport: "forbidden" as const },
+			})),
+		};
+		toolListCache.set(key, cached);
+	}
+	return cached;
 }
 
 async function runTool(ctx: ToolContext, deps: McpServerDeps, tool: ToolDescriptor, args: unknown): Promise<CallToolResult> {

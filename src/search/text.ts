@@ -1,6 +1,7 @@
 /**
  * Text as search sees it: folded (lower case, diacritics removed, compatibility forms unified)
- * and cut into tokens, with a map back to the original text for snippets. Pure.
+ * and cut into tokens, with offsets into the original text for snippets. Pure, and on the hot path
+ * of both indexing and scanning: ASCII is handled by character code, the rest by Unicode classes.
  */
 
 /** A token and where it stands in the original text. */
@@ -13,35 +14,54 @@ export interface Token {
 /** Scripts written without spaces between words: each character is its own token. */
 const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
 const WORD_CHAR = /[\p{L}\p{N}\p{M}_]/u;
+const ASCII_LIMIT = 0x80;
 
 /** Folds one string: `Café` → `cafe`, `ＡＢＣ` → `abc`. */
 export function foldText(text: string): string {
 	return text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
 }
 
+/** 0-9, A-Z, a-z and `_`. */
+function isAsciiWordCode(code: number): boolean {
+	return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
+}
+
 /** Tokens of `text` in order, each folded, with original offsets. */
 export function tokenize(text: string): Token[] {
 	const tokens: Token[] = [];
 	let wordStart = -1;
-	let word = "";
+	let asciiOnly = true;
 	const flush = (end: number) => {
-		if (wordStart !== -1 && word !== "") tokens.push({ value: word, start: wordStart, end });
+		if (wordStart === -1) return;
+		const raw = text.slice(wordStart, end);
+		const value = asciiOnly ? raw.toLowerCase() : foldText(raw);
+		if (value !== "") tokens.push({ value, start: wordStart, end });
 		wordStart = -1;
-		word = "";
+		asciiOnly = true;
 	};
 	let index = 0;
-	for (const char of text) {
-		const length = char.length;
+	while (index < text.length) {
+		const code = text.charCodeAt(index);
+		if (code < ASCII_LIMIT) {
+			if (isAsciiWordCode(code)) {
+				if (wordStart === -1) wordStart = index;
+			} else {
+				flush(index);
+			}
+			index += 1;
+			continue;
+		}
+		const char = String.fromCodePoint(text.codePointAt(index) ?? code);
 		if (UNSPACED_SCRIPT.test(char)) {
 			flush(index);
-			tokens.push({ value: foldText(char), start: index, end: index + length });
+			tokens.push({ value: foldText(char), start: index, end: index + char.length });
 		} else if (WORD_CHAR.test(char)) {
 			if (wordStart === -1) wordStart = index;
-			word += foldText(char);
+			asciiOnly = false;
 		} else {
 			flush(index);
 		}
-		index += length;
+		index += char.length;
 	}
 	flush(index);
 	return tokens;

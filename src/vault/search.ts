@@ -1,58 +1,215 @@
-import type { Host, HostFile } from "../host/Host";
-import { matchDocument, prepareDocument, rankMatches, type SearchDocument, type SearchHit } from "../search/engine";
+import type { EventRef } from "obsidian";
+import type { Host, HostAbstractFile, HostFile } from "../host/Host";
+import { INDEX_BUILD_SLICE_MS } from "../limits";
+import { SearchEngine, type SearchAnswer } from "../search/engine";
 import type { ParsedQuery } from "../search/query";
 import { visibleNotes } from "./notes";
-import { isInFolder, type Scope } from "./scope";
-import { notesWithTag } from "./tags";
+import { isInFolder, isNoteInScope, type Scope } from "./scope";
+import { getAllTags } from "../markdown/tags";
+import { notesWithTag, tagKey } from "./tags";
+
+export type { SearchAnswer };
 
 export interface SearchFilter {
 	folder?: string;
 	tag?: string;
 }
 
-export type SearchAnswer = { total: number; results: SearchHit[] };
+export interface SearchStatus {
+	state: "ready" | "building";
+	indexed_notes: number;
+	total_notes: number;
+}
 
-/** How search_notes is answered: by scanning, or by the index once it is built. Same results either way. */
+/** How search_notes is answered. */
 export interface NoteSearch {
 	search(scope: Scope, query: ParsedQuery, filter: SearchFilter, limit: number): Promise<SearchAnswer>;
-	/** `ready` once every note is indexed; a scan is always ready. */
-	status(): { state: "ready" | "building"; indexed_notes: number };
+	status(): SearchStatus;
 }
 
-/** Answers every search by reading the notes: correct always, slow on big vaults. */
-export class ScanNoteSearch implements NoteSearch {
-	constructor(private readonly host: Host) {}
+/**
+ * A predicate for the notes a search may return: in scope (unless the caller knows they all are),
+ * in the folder, carrying the tag. `tagged` lists the notes with the tag when the caller has them.
+ */
+function searchFilter(host: Host, scope: Scope, filter: SearchFilter, options: { scopeChecked?: boolean; tagged?: ReadonlySet<string> } = {}): (path: string) => boolean {
+	const tagged = filter.tag === undefined ? null : (options.tagged ?? new Set(notesWithTag(host, scope, filter.tag)));
+	const inScope = options.scopeChecked ? () => true : (path: string) => isNoteInScope(path, scope);
+	return (path) => inScope(path) && (filter.folder === undefined || isInFolder(path, filter.folder)) && (tagged === null || tagged.has(path));
+}
+
+function headingsOf(host: Host, file: HostFile): string[] {
+	return host.metadataCache.getFileCache(file)?.headings?.map((heading) => heading.heading) ?? [];
+}
+
+function readerFor(host: Host): (path: string) => Promise<string> {
+	return async (path) => {
+		const file = host.vault.getFileByPath(path);
+		return file ? host.vault.cachedRead(file) : "";
+	};
+}
+
+/** Searches by reading every candidate note now: always correct, slow on big vaults. The index answers the same. */
+export async function scanSearch(host: Host, scope: Scope, query: ParsedQuery, filter: SearchFilter, limit: number): Promise<SearchAnswer> {
+	const include = searchFilter(host, scope, filter);
+	const engine = new SearchEngine();
+	for (const file of visibleNotes(host, scope)) {
+		if (include(file.path)) engine.add(file.path, file.basename, file.stat.mtime, await host.vault.cachedRead(file), headingsOf(host, file));
+	}
+	return engine.search(query, null, limit, readerFor(host));
+}
+
+function sameScope(a: Scope, b: Scope): boolean {
+	return a.configDir === b.configDir && a.excludedFolders.length === b.excludedFolders.length && a.excludedFolders.every((folder, index) => folder === b.excludedFolders[index]);
+}
+
+/**
+ * The search index of the visible notes: built in short slices after start, kept current from
+ * the metadata cache's `changed`/`deleted` events and the vault's `rename`, and answering with
+ * a scan until it is complete. Excluded notes never enter it.
+ */
+export class IndexedNoteSearch implements NoteSearch {
+	private engine = new SearchEngine();
+	private ready = false;
+	private stopped = false;
+	private totalNotes = 0;
+	/** Bumped on every event for a path, so a slow build read never overwrites a newer event. */
+	private readonly versions = new Map<string, number>();
+	/** Each indexed note's tag keys, so a tag filter needs no pass over the metadata cache. */
+	private readonly tagsByPath = new Map<string, string[]>();
+	private readonly metadataRefs: EventRef[] = [];
+	private readonly vaultRefs: EventRef[] = [];
+	private building: Promise<void> = Promise.resolve();
+
+	constructor(
+		private readonly host: Host,
+		private scope: Scope,
+		private readonly yieldToHost: () => Promise<void>,
+	) {}
+
+	/** Follows changes and starts building. */
+	start(): void {
+		const { metadataCache, vault } = this.host;
+		this.metadataRefs.push(
+			metadataCache.on("changed", (file, data) => this.upsert(file, data)),
+			metadataCache.on("deleted", (file) => this.drop(file.path)),
+		);
+		this.vaultRefs.push(vault.on("rename", (file: HostAbstractFile, oldPath: string) => void this.onRename(file, oldPath)));
+		this.building = this.build();
+	}
+
+	/** Stops following changes and any build in progress, and frees the index. */
+	async stop(): Promise<void> {
+		this.stopped = true;
+		for (const ref of this.metadataRefs.splice(0)) this.host.metadataCache.offref(ref);
+		for (const ref of this.vaultRefs.splice(0)) this.host.vault.offref(ref);
+		await this.building;
+		this.engine = new SearchEngine();
+		this.tagsByPath.clear();
+	}
+
+	/** Resolves when the current build has finished. */
+	whenReady(): Promise<void> {
+		return this.building;
+	}
+
+	/** New excluded folders: rebuild, so notes now excluded leave the index and notes now included enter it. */
+	setScope(scope: Scope): void {
+		const same = sameScope(scope, this.scope);
+		this.scope = scope;
+		if (same) return;
+		this.engine = new SearchEngine();
+		this.tagsByPath.clear();
+		this.ready = false;
+		this.building = this.building.then(() => this.build());
+	}
+
+	status(): SearchStatus {
+		return { state: this.ready ? "ready" : "building", indexed_notes: this.engine.size, total_notes: this.totalNotes };
+	}
 
 	search(scope: Scope, query: ParsedQuery, filter: SearchFilter, limit: number): Promise<SearchAnswer> {
-		return scanSearch(this.host, scope, query, filter, limit);
+		if (!this.ready) return scanSearch(this.host, scope, query, filter, limit);
+		// The index holds exactly the notes in its scope: with that scope, only the filters need checking.
+		const scopeChecked = sameScope(scope, this.scope);
+		const unfiltered = filter.folder === undefined && filter.tag === undefined && scopeChecked;
+		const tagged = filter.tag === undefined ? undefined : this.notesTagged(filter.tag);
+		return this.engine.search(query, unfiltered ? null : searchFilter(this.host, scope, filter, { scopeChecked, tagged }), limit, readerFor(this.host));
 	}
 
-	status(): { state: "ready"; indexed_notes: number } {
-		return { state: "ready", indexed_notes: 0 };
+	/** Indexed notes carrying `tag` or a tag nested under it, from the tags kept beside the index. */
+	private notesTagged(tag: string): Set<string> {
+		const wanted = tagKey(tag);
+		const found = new Set<string>();
+		for (const [path, keys] of this.tagsByPath) {
+			for (const key of keys) {
+				if (key === wanted || key.startsWith(`${wanted}/`)) {
+					found.add(path);
+					break;
+				}
+			}
+		}
+		return found;
 	}
-}
 
-/** The visible notes a search may return, after the folder and tag filters. */
-export function searchableNotes(host: Host, scope: Scope, filter: SearchFilter): HostFile[] {
-	const tagged = filter.tag === undefined ? null : new Set(notesWithTag(host, scope, filter.tag));
-	return visibleNotes(host, scope).filter((file) => (filter.folder === undefined || isInFolder(file.path, filter.folder)) && (tagged === null || tagged.has(file.path)));
-}
+	private async build(): Promise<void> {
+		const notes = visibleNotes(this.host, this.scope);
+		this.totalNotes = notes.length;
+		let sliceStart = performance.now();
+		for (const file of notes) {
+			if (this.stopped) return;
+			if (!this.engine.has(file.path)) {
+				const version = this.versions.get(file.path) ?? 0;
+				let text: string;
+				try {
+					text = await this.host.vault.cachedRead(file);
+				} catch {
+					continue;
+				}
+				if ((this.versions.get(file.path) ?? 0) === version && this.host.vault.getFileByPath(file.path)) {
+					this.addToIndex(file, text);
+				}
+			}
+			if (performance.now() - sliceStart > INDEX_BUILD_SLICE_MS) {
+				await this.yieldToHost();
+				sliceStart = performance.now();
+			}
+		}
+		this.ready = !this.stopped;
+	}
 
-/** A note as a search document, read through the host's cache. */
-export async function documentFor(host: Host, file: HostFile): Promise<SearchDocument> {
-	const headings = host.metadataCache.getFileCache(file)?.headings?.map((heading) => heading.heading) ?? [];
-	return prepareDocument(file.path, file.basename, file.stat.mtime, await host.vault.cachedRead(file), headings);
-}
+	private touch(path: string): void {
+		this.versions.set(path, (this.versions.get(path) ?? 0) + 1);
+	}
 
-/** Searches by reading and tokenizing every candidate note: the reference the index must agree with. */
-export async function scanSearch(host: Host, scope: Scope, query: ParsedQuery, filter: SearchFilter, limit: number): Promise<SearchAnswer> {
-	const docs = await Promise.all(searchableNotes(host, scope, filter).map((file) => documentFor(host, file)));
-	return rankDocuments(docs, query, limit);
-}
+	private upsert(file: HostFile, text: string): void {
+		this.touch(file.path);
+		if (isNoteInScope(file.path, this.scope)) this.addToIndex(file, text);
+		else this.removeFromIndex(file.path);
+	}
 
-/** Matches and ranks a set of prepared documents; corpus statistics come from the same set. */
-export function rankDocuments(docs: readonly SearchDocument[], query: ParsedQuery, limit: number): SearchAnswer {
-	const averageLength = docs.reduce((sum, doc) => sum + doc.body.length, 0) / Math.max(1, docs.length);
-	const matches = docs.map((doc) => matchDocument(doc, query)).filter((match) => match !== null);
-	return rankMatches(matches, docs.length, averageLength, query, limit);
+	private drop(path: string): void {
+		this.touch(path);
+		this.removeFromIndex(path);
+	}
+
+	private addToIndex(file: HostFile, text: string): void {
+		const cache = this.host.metadataCache.getFileCache(file);
+		this.engine.add(file.path, file.basename, file.stat.mtime, text, cache?.headings?.map((heading) => heading.heading) ?? []);
+		this.tagsByPath.set(file.path, cache ? [...new Set(getAllTags(cache).map(tagKey))] : []);
+	}
+
+	private removeFromIndex(path: string): void {
+		this.engine.remove(path);
+		this.tagsByPath.delete(path);
+	}
+
+	private async onRename(renamed: HostAbstractFile, oldPath: string): Promise<void> {
+		this.drop(oldPath);
+		this.touch(renamed.path);
+		const file = this.host.vault.getFileByPath(renamed.path);
+		if (!file || !isNoteInScope(file.path, this.scope)) return;
+		const version = this.versions.get(file.path);
+		const text = await this.host.vault.cachedRead(file);
+		if (this.versions.get(file.path) === version) this.addToIndex(file, text);
+	}
 }

@@ -18,7 +18,7 @@ export const getVaultStatusTool = defineTool({
 		can_write: z.boolean(),
 		note_count: z.number().int(),
 		excluded_folder_count: z.number().int(),
-		search_index: z.object({ state: z.enum(["ready", "building"]), indexed_notes: z.number().int() }),
+		search_index: z.object({ state: z.enum(["ready", "building"]), indexed_notes: z.number().int(), total_notes: z.number().int() }),
 	},
 	examples: [{}],
 	handler: (ctx) => {

@@ -1,10 +1,24 @@
-import { prepareDocument, termPositions } from "../../../src/search/engine";
+import { SearchEngine, type SearchAnswer } from "../../../src/search/engine";
 import { parseQuery } from "../../../src/search/query";
 import { foldText, tokenize } from "../../../src/search/text";
-import { rankDocuments } from "../../../src/vault/search";
 
-const doc = (path: string, text: string, modified = 0, headings: string[] = []) => prepareDocument(path, path.replace(/\.md$/, "").split("/").pop() ?? path, modified, text, headings);
-const paths = (docs: ReturnType<typeof doc>[], query: string) => rankDocuments(docs, parseQuery(query), 50).results.map((hit) => hit.path);
+interface Doc {
+	path: string;
+	text: string;
+	modified: number;
+	headings: string[];
+}
+
+const doc = (path: string, text: string, modified = 0, headings: string[] = []): Doc => ({ path, text, modified, headings });
+
+function searchDocs(docs: readonly Doc[], query: string, limit = 50): Promise<SearchAnswer> {
+	const engine = new SearchEngine();
+	for (const entry of docs) engine.add(entry.path, entry.path.replace(/\.md$/, "").split("/").pop() ?? entry.path, entry.modified, entry.text, entry.headings);
+	const texts = new Map(docs.map((entry) => [entry.path, entry.text]));
+	return engine.search(parseQuery(query), () => true, limit, (path) => Promise.resolve(texts.get(path) ?? ""));
+}
+
+const paths = async (docs: readonly Doc[], query: string) => (await searchDocs(docs, query)).results.map((hit) => hit.path);
 
 describe("tokenize and fold", () => {
 	test("case, diacritics and compatibility forms fold away", () => {
@@ -44,51 +58,59 @@ describe("search semantics", () => {
 		doc("Codes.md", "Ticket ABC-123 and snake_case_name and v2.3.1", 7),
 	];
 
-	test("every word must match; prefixes count", () => {
-		expect(paths(docs, "garden")).toEqual(expect.arrayContaining(["Garden.md", "Shed.md", "Contacts.md"]));
-		expect(paths(docs, "garden herbs")).toEqual(["Garden.md"]);
-		expect(paths(docs, "gard")).toHaveLength(3);
+	test("every word must match; prefixes count", async () => {
+		expect(await paths(docs, "garden")).toEqual(expect.arrayContaining(["Garden.md", "Shed.md", "Contacts.md"]));
+		expect(await paths(docs, "garden herbs")).toEqual(["Garden.md"]);
+		expect(await paths(docs, "gard")).toHaveLength(3);
 	});
 
-	test("an email address matches only notes with that address, not notes sharing one part", () => {
-		expect(paths(docs, "john.doe@example.com")).toEqual(["Contacts.md"]);
+	test("an email address matches only notes with that address, not notes sharing one part", async () => {
+		expect(await paths(docs, "john.doe@example.com")).toEqual(["Contacts.md"]);
 	});
 
-	test("phrases match words in a row; exclusions remove notes", () => {
-		expect(paths(docs, '"old shed"')).toEqual(["Shed.md"]);
-		expect(paths(docs, '"shed old"')).toEqual([]);
-		expect(paths(docs, "garden -shed")).toEqual(expect.not.arrayContaining(["Shed.md"]));
+	test("phrases match words in a row; exclusions remove notes", async () => {
+		expect(await paths(docs, '"old shed"')).toEqual(["Shed.md"]);
+		expect(await paths(docs, '"shed old"')).toEqual([]);
+		expect(await paths(docs, "garden -shed")).toEqual(expect.not.arrayContaining(["Shed.md"]));
 	});
 
-	test("case and diacritics are ignored both ways", () => {
-		expect(paths(docs, "CAFE naive")).toEqual(["Cafe.md"]);
-		expect(paths(docs, "café")).toEqual(["Cafe.md"]);
+	test("case and diacritics are ignored both ways", async () => {
+		expect(await paths(docs, "CAFE naive")).toEqual(["Cafe.md"]);
+		expect(await paths(docs, "café")).toEqual(["Cafe.md"]);
 	});
 
-	test("Chinese and Japanese queries find notes containing them", () => {
-		expect(paths(docs, "東京")).toEqual(["Tokyo.md"]);
-		expect(paths(docs, "計画")).toEqual(["Tokyo.md"]);
-		expect(paths(docs, "京東")).toEqual([]);
+	test("Chinese and Japanese queries find notes containing them", async () => {
+		expect(await paths(docs, "東京")).toEqual(["Tokyo.md"]);
+		expect(await paths(docs, "計画")).toEqual(["Tokyo.md"]);
+		expect(await paths(docs, "京東")).toEqual([]);
 	});
 
-	test("numbers, codes, snake_case and kebab-case are findable whole", () => {
-		expect(paths(docs, "ABC-123")).toEqual(["Codes.md"]);
-		expect(paths(docs, "snake_case_name")).toEqual(["Codes.md"]);
-		expect(paths(docs, "v2.3.1")).toEqual(["Codes.md"]);
+	test("numbers, codes, snake_case and kebab-case are findable whole", async () => {
+		expect(await paths(docs, "ABC-123")).toEqual(["Codes.md"]);
+		expect(await paths(docs, "snake_case_name")).toEqual(["Codes.md"]);
+		expect(await paths(docs, "v2.3.1")).toEqual(["Codes.md"]);
 	});
 
-	test("a title match ranks above a body match; ties go to the newer note", () => {
-		expect(paths(docs, "garden")[0]).toBe("Garden.md");
+	test("a title match ranks above a body match; ties go to the newer note", async () => {
+		expect((await paths(docs, "garden"))[0]).toBe("Garden.md");
 		const tie = [doc("A.md", "same words here", 10), doc("B.md", "same words here", 20)];
-		expect(paths(tie, "same")).toEqual(["B.md", "A.md"]);
+		expect(await paths(tie, "same")).toEqual(["B.md", "A.md"]);
 	});
 
-	test("snippets mark every match «like this» and keep the original spelling", () => {
-		const [hit] = rankDocuments([doc("Cafe.md", "Le Café est naïve.")], parseQuery("cafe naive"), 5).results;
+	test("snippets mark every match «like this» and keep the original spelling", async () => {
+		const [hit] = (await searchDocs([doc("Cafe.md", "Le Café est naïve.")], "cafe naive")).results;
 		expect(hit?.snippets).toEqual(["Le «Café» est «naïve»."]);
 	});
 
-	test("termPositions finds phrase starts and prefix matches on the last token", () => {
-		expect(termPositions(["a", "big", "garden", "big", "gardening"], { tokens: ["big", "garden"], source: "" })).toEqual([1, 3]);
+	test("a phrase's last word may be a prefix; the others are whole words", async () => {
+		const phraseDocs = [doc("A.md", "a big gardening plan"), doc("B.md", "a bigger garden")];
+		expect(await paths(phraseDocs, '"big garden"')).toEqual(["A.md"]);
+		const [hit] = (await searchDocs(phraseDocs, '"big garden"')).results;
+		expect(hit?.snippets).toEqual(["a «big gardening» plan"]);
+	});
+
+	test("heading matches rank above plain body matches", async () => {
+		const ranked = await paths([doc("Plain.md", "notes about compost here", 5), doc("Headed.md", "notes about compost here", 1, ["Compost"])], "compost");
+		expect(ranked).toEqual(["Headed.md", "Plain.md"]);
 	});
 });

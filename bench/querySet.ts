@@ -1,0 +1,33 @@
+/** The fixed mixed query set the benchmark times and the index tests compare against a scan. */
+export interface BenchQuery {
+	label: string;
+	query: string;
+	folder?: string;
+	tag?: string;
+}
+
+/** Queries for the synthetic vaults (their words come from bench/syntheticVault.ts). */
+export const SYNTHETIC_QUERIES: BenchQuery[] = [
+	{ label: "one word", query: "garden" },
+	{ label: "several words", query: "budget review quarter" },
+	{ label: "phrase", query: '"project meeting"' },
+	{ label: "prefix", query: "gard" },
+	{ label: "exclusion", query: "travel -recipe" },
+	{ label: "tag filter", query: "plan", tag: "project" },
+	{ label: "folder filter", query: "notes", folder: "Projects" },
+	{ label: "diacritics", query: "cafe naive" },
+	{ label: "CJK", query: "東京" },
+	{ label: "no hits", query: "xylophone" },
+];
+
+/** Queries for tasks-demo. */
+export const TASKS_DEMO_QUERIES: BenchQuery[] = [
+	{ label: "one word", query: "recurring" },
+	{ label: "several words", query: "due date done" },
+	{ label: "phrase", query: '"dataview format"' },
+	{ label: "prefix", query: "sched" },
+	{ label: "exclusion", query: "task -dataview" },
+	{ label: "tag filter", query: "task", tag: "task" },
+	{ label: "folder filter", query: "query", folder: "Test Data" },
+	{ label: "no hits", query: "xylophone" },
+];

@@ -1,0 +1,149 @@
+import { promises as fs } from "node:fs";
+import * as nodePath from "node:path";
+import { TASKS_DEMO_QUERIES, SYNTHETIC_QUERIES, type BenchQuery } from "../../bench/querySet";
+import { writeSyntheticVault } from "../../bench/syntheticVault";
+import { NodeHost } from "../../src/headless/NodeHost";
+import { parseQuery } from "../../src/search/query";
+import { IndexedNoteSearch, scanSearch } from "../../src/vault/search";
+import type { Scope } from "../../src/vault/scope";
+import { TASKS_DEMO_VAULT, copyVault, makeTempDir, makeVault, removeDir } from "../helpers/vault";
+
+const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+async function expectIndexEqualsScan(host: NodeHost, index: IndexedNoteSearch, scope: Scope, queries: readonly BenchQuery[]): Promise<void> {
+	for (const entry of queries) {
+		const query = parseQuery(entry.query);
+		const filter = { folder: entry.folder, tag: entry.tag };
+		const fromIndex = await index.search(scope, query, filter, 50);
+		const fromScan = await scanSearch(host, scope, query, filter, 50);
+		expect({ query: entry.label, ...fromIndex }).toEqual({ query: entry.label, ...fromScan });
+	}
+}
+
+describe.each([
+	["tasks-demo", () => copyVault(TASKS_DEMO_VAULT), TASKS_DEMO_QUERIES],
+	[
+		"a synthetic 1,000-note vault",
+		async () => {
+			const root = await makeTempDir();
+			await writeSyntheticVault(root, 1000, 7);
+			return root;
+		},
+		SYNTHETIC_QUERIES,
+	],
+] as const)("the search index over %s", (_label, makeRoot, queries) => {
+	let root: string;
+	let host: NodeHost;
+	let index: IndexedNoteSearch;
+	const scope: Scope = { configDir: ".obsidian", excludedFolders: [] };
+
+	beforeAll(async () => {
+		root = await makeRoot();
+		host = await NodeHost.open(root);
+		index = new IndexedNoteSearch(host, scope, yieldNow);
+		index.start();
+		await index.whenReady();
+	});
+	afterAll(async () => {
+		await index.stop();
+		await host.close();
+		await removeDir(root);
+	});
+
+	test("indexes every visible note", () => {
+		expect(index.status()).toEqual({ state: "ready", indexed_notes: host.vault.getMarkdownFiles().length, total_notes: host.vault.getMarkdownFiles().length });
+	});
+
+	test("answers the query set exactly as a scan does: same notes, order, scores and snippets", async () => {
+		await expectIndexEqualsScan(host, index, scope, queries);
+		const found = await index.search(scope, parseQuery(queries[0]?.query ?? ""), {}, 10);
+		expect(found.total).toBeGreaterThan(0);
+	});
+});
+
+describe("the search index follows changes", () => {
+	let root: string;
+	let host: NodeHost;
+	let index: IndexedNoteSearch;
+	const scope: Scope = { configDir: ".obsidian", excludedFolders: ["Private"] };
+	const queries: BenchQuery[] = [{ label: "alpha", query: "alpha" }, { label: "beta", query: "beta" }, { label: "gamma", query: "gamma" }, { label: "secret", query: "secret" }];
+	const found = async (query: string) => (await index.search(scope, parseQuery(query), {}, 50)).results.map((hit) => hit.path);
+
+	beforeEach(async () => {
+		root = await makeVault({ "One.md": "alpha words", "Two.md": "beta words", "Private/Hidden.md": "secret alpha" });
+		host = await NodeHost.open(root, { watch: true });
+		index = new IndexedNoteSearch(host, scope, yieldNow);
+		index.start();
+		await index.whenReady();
+	});
+	afterEach(async () => {
+		await index.stop();
+		await host.close();
+		await removeDir(root);
+	});
+
+	test("excluded notes never enter the index", async () => {
+		expect(index.status().indexed_notes).toBe(2);
+		expect(await found("secret")).toEqual([]);
+		expect(await found("alpha")).toEqual(["One.md"]);
+	});
+
+	test("writes through the vault: create, modify, then each searchable with its new text", async () => {
+		await host.vault.create("Three.md", "gamma arrives");
+		await host.metadataCache.settled();
+		expect(await found("gamma")).toEqual(["Three.md"]);
+		const one = host.vault.getFileByPath("One.md");
+		if (!one) throw new Error("missing");
+		await host.vault.process(one, () => "now beta instead");
+		await host.metadataCache.settled();
+		expect(await found("alpha")).toEqual([]);
+		expect((await found("beta")).sort()).toEqual(["One.md", "Two.md"]);
+		await expectIndexEqualsScan(host, index, scope, queries);
+	});
+
+	test("changes made by other programs: create, modify, rename, delete", async () => {
+		const eventually = async (check: () => Promise<void>) => {
+			const deadline = Date.now() + 2000;
+			for (;;) {
+				try {
+					await check();
+					return;
+				} catch (error) {
+					if (Date.now() > deadline) throw error;
+					await new Promise((resolve) => setTimeout(resolve, 25));
+				}
+			}
+		};
+		await fs.writeFile(nodePath.join(root, "Outside.md"), "gamma from outside");
+		await eventually(async () => expect(await found("gamma")).toEqual(["Outside.md"]));
+		await fs.writeFile(nodePath.join(root, "Two.md"), "alpha now");
+		await eventually(async () => expect((await found("alpha")).sort()).toEqual(["One.md", "Two.md"]));
+		await fs.rename(nodePath.join(root, "One.md"), nodePath.join(root, "Renamed.md"));
+		await eventually(async () => expect((await found("alpha")).sort()).toEqual(["Renamed.md", "Two.md"]));
+		await fs.rm(nodePath.join(root, "Two.md"));
+		await eventually(async () => expect(await found("alpha")).toEqual(["Renamed.md"]));
+		// A note moved into the excluded folder leaves the index; one moved out enters it.
+		await fs.rename(nodePath.join(root, "Renamed.md"), nodePath.join(root, "Private/Renamed.md"));
+		await eventually(async () => expect(await found("alpha")).toEqual([]));
+		await fs.rename(nodePath.join(root, "Private/Hidden.md"), nodePath.join(root, "Visible.md"));
+		await eventually(async () => expect(await found("secret")).toEqual(["Visible.md"]));
+		await expectIndexEqualsScan(host, index, scope, queries);
+	});
+
+	test("a new set of excluded folders rebuilds the index", async () => {
+		const wider: Scope = { configDir: ".obsidian", excludedFolders: [] };
+		index.setScope(wider);
+		await index.whenReady();
+		expect(index.status().indexed_notes).toBe(3);
+		expect((await index.search(wider, parseQuery("secret"), {}, 10)).results.map((hit) => hit.path)).toEqual(["Private/Hidden.md"]);
+	});
+
+	test("a search before the index is ready answers correctly, by scanning", async () => {
+		const fresh = new IndexedNoteSearch(host, scope, () => new Promise((resolve) => setTimeout(resolve, 50)));
+		fresh.start();
+		expect(fresh.status().state).toBe("building");
+		const early = await fresh.search(scope, parseQuery("alpha"), {}, 10);
+		expect(early.results.map((hit) => hit.path)).toEqual(["One.md"]);
+		await fresh.stop();
+	});
+});
