@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { promises as fs, readFileSync, type Dirent, type Stats } from "node:fs";
+import { promises as fs, readFileSync, statSync, type Dirent, type Stats } from "node:fs";
 import * as nodePath from "node:path";
 import { watch, type FSWatcher } from "chokidar";
 import type { EventRef } from "obsidian";
@@ -81,6 +81,16 @@ export class NodeVault implements HostVault {
 
 	getFileByPath(path: string): HostFile | null {
 		return this.files.get(normalizeVaultPath(path)) ?? null;
+	}
+
+	getFolderByPath(path: string): HostAbstractFile | null {
+		const normalized = normalizeVaultPath(path);
+		if (normalized === "/" || normalized.split("/").some((part) => part.startsWith("."))) return normalized === "/" ? { path: "/", name: "" } : null;
+		try {
+			return statSync(this.toDiskPath(normalized)).isDirectory() ? { path: normalized, name: nodePath.posix.basename(normalized) } : null;
+		} catch {
+			return null;
+		}
 	}
 
 	async cachedRead(file: HostFile): Promise<string> {

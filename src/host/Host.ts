@@ -20,6 +20,7 @@ export interface HostVault {
 	getName(): string;
 	getMarkdownFiles(): HostFile[];
 	getFileByPath(path: string): HostFile | null;
+	getFolderByPath(path: string): HostAbstractFile | null;
 	cachedRead(file: HostFile): Promise<string>;
 	read(file: HostFile): Promise<string>;
 	/** Atomically reads, changes and writes a file: no other write to it can come in between. */

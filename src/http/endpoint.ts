@@ -58,7 +58,16 @@ export function createMcpEndpoint(deps: EndpointDeps): (req: IncomingMessage, re
 			});
 			return;
 		}
-		res.once("close", () => inFlight.leave());
+		// A place frees once the answer is handed over ('finish'), or the client went away ('close'):
+		// a client that sends its next request the moment it has an answer must find the place free.
+		let left = false;
+		const leave = () => {
+			if (left) return;
+			left = true;
+			inFlight.leave();
+		};
+		res.once("finish", leave);
+		res.once("close", leave);
 		deps.onTokenUsed?.(answer.token);
 		void serveMcp(req, res, answer, settings, deps);
 	};
@@ -76,6 +85,7 @@ async function serveMcp(req: IncomingMessage, res: ServerResponse, grant: Grant,
 		scope: { configDir: deps.host.vault.configDir, excludedFolders: settings.excludedFolders },
 		grant,
 		search: deps.search,
+		dailyNotesAreOutlines: settings.dailyNotesAreOutlines,
 	};
 	const server = createMcpServer(ctx, { activity: deps.activity, logger: deps.logger });
 	// Stateless: no session id, and plain JSON answers rather than an event stream.

@@ -10,4 +10,6 @@ export interface ToolContext {
 	scope: Scope;
 	grant: Grant;
 	search: NoteSearch;
+	/** New daily notes are written as outlines (a setting). */
+	dailyNotesAreOutlines: boolean;
 }

@@ -10,6 +10,8 @@ export interface VaultMcpSettings {
 	port: number;
 	/** Writing is a second, separate switch: off unless a person turns it on. */
 	writeEnabled: boolean;
+	/** New daily notes made by the write tools are outlines (bullets), not freeform text. */
+	dailyNotesAreOutlines: boolean;
 	/** Vault-relative folders no tool may see or change. */
 	excludedFolders: string[];
 	rateLimitPerMinute: number;
@@ -25,6 +27,7 @@ export function defaultSettings(): VaultMcpSettings {
 		serverEnabled: false,
 		port: DEFAULT_PORT,
 		writeEnabled: false,
+		dailyNotesAreOutlines: false,
 		excludedFolders: [],
 		rateLimitPerMinute: DEFAULT_RATE_LIMIT_PER_MINUTE,
 		tokens: [],
@@ -47,6 +50,7 @@ const fieldSchemas = {
 	serverEnabled: z.boolean(),
 	port: z.number().int().min(0).max(MAX_PORT),
 	writeEnabled: z.boolean(),
+	dailyNotesAreOutlines: z.boolean(),
 	excludedFolders: z.array(z.string()),
 	rateLimitPerMinute: z.number().int().min(1),
 } as const;

@@ -1,4 +1,8 @@
 import type { ToolDescriptor } from "../tool";
+import { addTaskTool } from "./add_task";
+import { appendToNoteTool } from "./append_to_note";
+import { createNoteTool } from "./create_note";
+import { insertUnderBulletTool } from "./insert_under_bullet";
 import { findNotesByTagTool } from "./find_notes_by_tag";
 import { getGraphStatsTool } from "./get_graph_stats";
 import { getNoteLinksTool } from "./get_note_links";
@@ -20,4 +24,8 @@ export const ALL_TOOLS: readonly ToolDescriptor[] = [
 	findNotesByTagTool,
 	listTasksTool,
 	getGraphStatsTool,
+	createNoteTool,
+	appendToNoteTool,
+	insertUnderBulletTool,
+	addTaskTool,
 ];

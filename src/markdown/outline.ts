@@ -1,0 +1,257 @@
+/**
+ * Pure edits that add text to a note in the note's own format: outline (bullets, with the note's
+ * indentation and marker) or freeform (paragraphs). Line-based on purpose: an edit runs inside
+ * `vault.process` on the exact text being changed, so it never trusts a cache of an older version.
+ */
+
+/** How a note is written, so added text matches it. */
+export interface NoteFormat {
+	lineEnding: "\n" | "\r\n";
+	finalNewline: boolean;
+	/** One level of indentation: a tab or N spaces. */
+	indentUnit: string;
+	/** The bullet marker: `-`, `*` or `+`. */
+	marker: string;
+}
+
+/** Used when the note has no indentation or marker of its own to copy. */
+export interface FormatDefaults {
+	useTab?: boolean;
+	tabSize?: number;
+}
+
+export type EditMode = "outliner" | "freeform";
+
+export type EditResult = { text: string; line: number } | { error: string };
+
+const DEFAULT_INDENT = "    ";
+const DEFAULT_MARKER = "-";
+const LIST_LINE = /^([ \t]*)([-*+]|\d+[.)])([ \t]+|$)(\[.\](?:[ \t]+|$))?(.*)$/u;
+const HEADING_LINE = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/u;
+const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})/u;
+
+function splitLines(text: string): string[] {
+	return text.split(/\r?\n/);
+}
+
+/** Index of the first line after YAML frontmatter (0 when there is none). */
+export function bodyStartLine(lines: readonly string[]): number {
+	if (lines[0]?.trimEnd() !== "---") return 0;
+	for (let index = 1; index < lines.length; index++) if (lines[index]?.trimEnd() === "---") return index + 1;
+	return 0;
+}
+
+/** The width of leading whitespace, a tab counting as one unit of `tabSize` columns. */
+function indentWidth(whitespace: string, tabSize = 4): number {
+	let width = 0;
+	for (const char of whitespace) width += char === "\t" ? tabSize - (width % tabSize) : 1;
+	return width;
+}
+
+/** The note's line ending, final newline, indentation unit and bullet marker. */
+export function detectFormat(text: string, defaults: FormatDefaults = {}): NoteFormat {
+	const lines = splitLines(text);
+	const listLines = lines.slice(bodyStartLine(lines)).map((line) => LIST_LINE.exec(line)).filter((match) => match !== null);
+	const indents = listLines.map((match) => match[1] ?? "");
+	let indentUnit: string | null = null;
+	if (indents.some((indent) => indent.startsWith("\t"))) indentUnit = "\t";
+	else {
+		const widths = [...new Set(indents.map((indent) => indent.length))].filter((width) => width > 0).sort((a, b) => a - b);
+		if (widths.length) indentUnit = " ".repeat(widths[0] ?? 4);
+	}
+	indentUnit ??= defaults.useTab ? "\t" : defaults.tabSize ? " ".repeat(defaults.tabSize) : DEFAULT_INDENT;
+	const bullet = listLines.map((match) => match[2] ?? "").find((marker) => /^[-*+]$/.test(marker));
+	return {
+		lineEnding: text.includes("\r\n") ? "\r\n" : "\n",
+		finalNewline: text === "" || /\n$/.test(text),
+		indentUnit,
+		marker: bullet ?? DEFAULT_MARKER,
+	};
+}
+
+/**
+ * True when the note is an outline: its frontmatter says `mode: outliner`, or, with no `mode`,
+ * its body (after frontmatter) is list content only. Any other `mode` means freeform.
+ */
+export function isOutline(text: string, frontmatterMode: unknown): boolean {
+	if (typeof frontmatterMode === "string") return frontmatterMode.trim().toLowerCase() === "outliner";
+	const lines = splitLines(text);
+	const body = lines.slice(bodyStartLine(lines)).filter((line) => line.trim() !== "");
+	if (body.length === 0) return false;
+	let inList = false;
+	for (const line of body) {
+		if (LIST_LINE.test(line)) inList = true;
+		// An indented line inside a list continues the item above; anything else is not list content.
+		else if (!(inList && /^[ \t]+\S/.test(line))) return false;
+	}
+	return true;
+}
+
+/** Content lines with blank lines at both ends dropped and line endings unified. */
+function contentLines(content: string): string[] {
+	const lines = splitLines(content.replace(/\s+$/u, ""));
+	while (lines.length && lines[0]?.trim() === "") lines.shift();
+	return lines;
+}
+
+/**
+ * Content as bullets: every non-blank line becomes a bullet; relative indentation becomes
+ * nesting (a line indented more than the one above is its child, however many spaces or tabs);
+ * lines that already have a list marker or a checkbox keep it, never doubled.
+ */
+export function formatAsOutline(content: string, format: NoteFormat, baseLevel: number, baseIndent = ""): string[] {
+	const output: string[] = [];
+	const stack: Array<{ width: number; level: number }> = [];
+	for (const line of contentLines(content)) {
+		if (line.trim() === "") continue;
+		const whitespace = /^[ \t]*/.exec(line)?.[0] ?? "";
+		const width = indentWidth(whitespace);
+		while (stack.length && (stack.at(-1)?.width ?? 0) > width) stack.pop();
+		let level: number;
+		const top = stack.at(-1);
+		if (!top) level = 0;
+		else if (top.width === width) level = top.level;
+		else level = top.level + 1;
+		if (top && top.width === width) stack.pop();
+		stack.push({ width, level });
+		const text = line.slice(whitespace.length);
+		// A line with its own marker keeps it; anything else, a bare checkbox included, gets the note's marker.
+		const item = LIST_LINE.test(text) ? text : `${format.marker} ${text}`;
+		output.push(baseIndent + format.indentUnit.repeat(baseLevel + level) + item);
+	}
+	return output;
+}
+
+/** Joins lines in the note's format. */
+function joinLines(lines: readonly string[], format: NoteFormat): string {
+	return lines.join(format.lineEnding) + (format.finalNewline ? format.lineEnding : "");
+}
+
+/** The note's lines, without the empty string a final newline leaves at the end. */
+function noteLines(text: string, format: NoteFormat): string[] {
+	const lines = splitLines(text);
+	if (format.finalNewline && lines.at(-1) === "") lines.pop();
+	return lines;
+}
+
+/** Index of the last non-blank line in [from, to), or from - 1 when all are blank. */
+function lastContentLine(lines: readonly string[], from: number, to: number): number {
+	let index = to - 1;
+	while (index >= from && (lines[index] ?? "").trim() === "") index--;
+	return index;
+}
+
+/**
+ * Inserts `added` after line `after`. Freeform content gets one blank line above it (and below,
+ * if text follows) — except list lines added right after a list, which continue it.
+ */
+function insertAt(lines: string[], after: number, added: readonly string[], mode: EditMode): { lines: string[]; line: number } {
+	const before = lines.slice(0, after + 1);
+	const rest = lines.slice(after + 1);
+	const previous = before.at(-1) ?? "";
+	const continuesList = LIST_LINE.test(previous) && LIST_LINE.test(added[0] ?? "");
+	const blankAbove = mode === "freeform" && previous.trim() !== "" && !continuesList;
+	const blankBelow = mode === "freeform" && rest.length > 0 && (rest[0] ?? "").trim() !== "";
+	const block = [...(blankAbove ? [""] : []), ...added, ...(blankBelow ? [""] : [])];
+	return { lines: [...before, ...block, ...rest], line: before.length + (blankAbove ? 1 : 0) };
+}
+
+/** Appends content to the end of the note, as bullets or as paragraphs. */
+export function appendToEnd(text: string, content: string, mode: EditMode, format: NoteFormat): EditResult {
+	const added = mode === "outliner" ? formatAsOutline(content, format, 0) : contentLines(content);
+	if (added.length === 0) return { error: "The content is empty; nothing was written." };
+	const lines = noteLines(text, format);
+	const result = insertAt(lines, lastContentLine(lines, 0, lines.length), added, mode);
+	return { text: joinLines(result.lines, { ...format, finalNewline: format.finalNewline || lines.length === 0 }), line: result.line };
+}
+
+interface HeadingLine {
+	line: number;
+	level: number;
+	text: string;
+}
+
+/** ATX headings outside fenced code. */
+export function headingLines(lines: readonly string[]): HeadingLine[] {
+	const headings: HeadingLine[] = [];
+	let fence: string | null = null;
+	for (let index = bodyStartLine(lines); index < lines.length; index++) {
+		const line = lines[index] ?? "";
+		const fenceMatch = FENCE_LINE.exec(line);
+		if (fenceMatch) {
+			const marker = fenceMatch[1] ?? "";
+			if (fence === null) fence = marker;
+			else if (marker.startsWith(fence)) fence = null;
+			continue;
+		}
+		if (fence !== null) continue;
+		const match = HEADING_LINE.exec(line);
+		if (match) headings.push({ line: index, level: match[1]?.length ?? 1, text: (match[2] ?? "").trim() });
+	}
+	return headings;
+}
+
+/** Appends content at the end of the section under `heading` (case-insensitive); never creates a heading. */
+export function appendUnderHeading(text: string, heading: string, content: string, mode: EditMode, format: NoteFormat): EditResult {
+	const lines = noteLines(text, format);
+	const headings = headingLines(lines);
+	const wanted = heading.trim().replace(/^#+\s*/, "").toLowerCase();
+	const matches = headings.filter((entry) => entry.text.toLowerCase() === wanted);
+	const available = headings.map((entry) => `${"#".repeat(entry.level)} ${entry.text} (line ${entry.line})`).join("; ");
+	if (matches.length === 0) return { error: `No heading "${heading}" in this note. ${headings.length ? `Its headings: ${available}.` : "It has no headings."} Nothing was written; pass one of these, or omit heading to append at the end.` };
+	if (matches.length > 1) return { error: `The heading "${heading}" appears ${matches.length} times (lines ${matches.map((entry) => entry.line).join(", ")}). Nothing was written; headings here: ${available}.` };
+	const target = matches[0] as HeadingLine;
+	const next = headings.find((entry) => entry.line > target.line && entry.level <= target.level);
+	const sectionEnd = next?.line ?? lines.length;
+	const last = Math.max(target.line, lastContentLine(lines, target.line + 1, sectionEnd));
+	const added = mode === "outliner" ? formatAsOutline(content, format, 0) : contentLines(content);
+	if (added.length === 0) return { error: "The content is empty; nothing was written." };
+	const result = insertAt(lines, last, added, mode);
+	return { text: joinLines(result.lines, format), line: result.line };
+}
+
+interface BulletLine {
+	line: number;
+	indent: number;
+	text: string;
+}
+
+function bulletLines(lines: readonly string[]): BulletLine[] {
+	const bullets: BulletLine[] = [];
+	for (let index = bodyStartLine(lines); index < lines.length; index++) {
+		const match = LIST_LINE.exec(lines[index] ?? "");
+		if (match) bullets.push({ line: index, indent: indentWidth(match[1] ?? ""), text: (match[5] ?? "").trim() });
+	}
+	return bullets;
+}
+
+/**
+ * Adds content as the last children of the one bullet whose own text contains `bullet`
+ * (case-insensitive), after its existing subtree. None or several matches → an error, nothing written.
+ */
+export function insertUnderBullet(text: string, bullet: string, content: string, format: NoteFormat): EditResult {
+	const lines = noteLines(text, format);
+	const wanted = bullet.trim().toLowerCase();
+	if (wanted === "") return { error: "bullet is empty: pass some of the bullet's text." };
+	const bullets = bulletLines(lines);
+	const matches = bullets.filter((entry) => entry.text.toLowerCase().includes(wanted));
+	if (matches.length === 0) return { error: `No bullet contains "${bullet}". Nothing was written; call read_note to see the bullets.` };
+	if (matches.length > 1) {
+		const candidates = matches.map((entry) => `line ${entry.line}: "${entry.text}"`).join("; ");
+		return { error: `${matches.length} bullets contain "${bullet}": ${candidates}. Nothing was written; pass more of the text so that exactly one matches.` };
+	}
+	const target = matches[0] as BulletLine;
+	// The subtree: every following line indented deeper than the bullet (blank lines inside it included).
+	let end = target.line;
+	for (let index = target.line + 1; index < lines.length; index++) {
+		const line = lines[index] ?? "";
+		if (line.trim() === "") continue;
+		if (indentWidth(/^[ \t]*/.exec(line)?.[0] ?? "") <= target.indent) break;
+		end = index;
+	}
+	const targetIndent = /^[ \t]*/.exec(lines[target.line] ?? "")?.[0] ?? "";
+	const added = formatAsOutline(content, format, 1, targetIndent);
+	if (added.length === 0) return { error: "The content is empty; nothing was written." };
+	const result = insertAt(lines, end, added, "outliner");
+	return { text: joinLines(result.lines, format), line: target.line };
+}

@@ -1,0 +1,64 @@
+import { z } from "zod";
+import { MAX_REQUEST_BODY_BYTES } from "../../limits";
+import { detectFormat, formatAsOutline, type EditMode } from "../../markdown/outline";
+import { dailyNoteSettings, indentationSettings } from "../../vault/config";
+import { isDailyNotePath } from "../../vault/dailyNotes";
+import { backupPath, checkNewNotePath, createNoteFile, hashText } from "../../vault/writes";
+import { defineTool } from "../tool";
+
+const FRONTMATTER = /^---\r?\n([\s\S]*?\r?\n)?---(?:\r?\n|$)/;
+
+/** The note text to write: outliner mode adds `mode: outliner` to the frontmatter and writes the body as bullets. */
+function noteText(content: string, mode: EditMode, defaults: Awaited<ReturnType<typeof indentationSettings>>): string {
+	const withNewline = (text: string) => (text.endsWith("\n") ? text : `${text}\n`);
+	if (mode === "freeform") return withNewline(content);
+	const match = FRONTMATTER.exec(content);
+	const yaml = match?.[1] ?? "";
+	const body = match ? content.slice(match[0].length) : content;
+	const format = detectFormat("", defaults);
+	const modeLine = /^mode\s*:/m.test(yaml) ? "" : "mode: outliner\n";
+	const bullets = formatAsOutline(body, format, 0).join("\n");
+	return `---\n${yaml.replace(/^mode\s*:.*$/m, "mode: outliner")}${modeLine}---\n${bullets ? `${bullets}\n` : ""}`;
+}
+
+export const createNoteTool = defineTool({
+	name: "create_note",
+	title: "Create a note",
+	description:
+		"Create a Markdown note at a vault path (.md added if missing; folders made as needed). An existing note is refused unless overwrite is true; then its old text is first saved beside it as <name>.md.bak (numbered if taken) and that backup path is returned. mode 'outliner' writes the content as bullets with mode: outliner in the frontmatter; 'freeform' writes it as given. Without mode, a daily note follows the 'daily notes are outlines' setting; anything else is freeform.",
+	access: "write",
+	annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+	inputSchema: {
+		path: z.string().describe("Vault path of the new note, e.g. 'Projects/Plan.md'."),
+		content: z.string().max(MAX_REQUEST_BODY_BYTES),
+		overwrite: z.boolean().default(false),
+		mode: z.enum(["outliner", "freeform"]).optional(),
+	},
+	outputSchema: {
+		path: z.string(),
+		created: z.boolean(),
+		backup: z.string().optional(),
+		hash: z.string(),
+	},
+	examples: [{ path: "Inbox/Created by example.md", content: "# Hello\n\nWritten by the registry test.", overwrite: false }],
+	handler: async (ctx, args) => {
+		const checked = checkNewNotePath(args.path, ctx.scope);
+		if ("error" in checked) return { fixable: checked.error };
+		const path = checked.value;
+		const { host } = ctx;
+		const daily = isDailyNotePath(await dailyNoteSettings(host), path);
+		const mode: EditMode = args.mode ?? (daily && ctx.dailyNotesAreOutlines ? "outliner" : "freeform");
+		const text = noteText(args.content, mode, await indentationSettings(host));
+		const existing = host.vault.getFileByPath(path);
+		if (!existing) {
+			if (host.vault.getFolderByPath(path)) return { fixable: `"${path}" is a folder. Choose a note path inside it.` };
+			await createNoteFile(host, path, text);
+			return { ok: { path, created: true, hash: hashText(text) } };
+		}
+		if (!args.overwrite) return { fixable: `A note already exists at "${path}". Nothing was written. Use append_to_note to add to it, or pass overwrite: true (its current text is kept in a backup).` };
+		const backup = backupPath(host, path);
+		await createNoteFile(host, backup, await host.vault.read(existing));
+		const written = await host.vault.process(existing, () => text);
+		return { ok: { path, created: false, backup, hash: hashText(written) } };
+	},
+});

@@ -1,0 +1,48 @@
+import dayjs from "dayjs";
+import advancedFormat from "dayjs/plugin/advancedFormat";
+import customParseFormat from "dayjs/plugin/customParseFormat";
+import type { Host, HostFile } from "../host/Host";
+import type { DailyNoteSettings } from "./config";
+
+dayjs.extend(advancedFormat);
+dayjs.extend(customParseFormat);
+
+/** The vault path of the daily note for `date` (local time), from the Daily Notes settings. */
+export function dailyNotePath(settings: DailyNoteSettings, date: Date): string {
+	const name = dayjs(date).format(settings.format);
+	return `${settings.folder ? `${settings.folder}/` : ""}${name}.md`;
+}
+
+/** True when `path` is a daily note: in the Daily Notes folder and named by its date format. */
+export function isDailyNotePath(settings: DailyNoteSettings, path: string): boolean {
+	const prefix = settings.folder ? `${settings.folder}/` : "";
+	if (!path.startsWith(prefix) || !path.endsWith(".md")) return false;
+	const name = path.slice(prefix.length, -".md".length);
+	return dayjs(name, settings.format, true).isValid();
+}
+
+/** Fills a template the way the Daily Notes core plugin does: {{date}}, {{time}}, {{title}}, {{date:FORMAT}}. */
+export function fillTemplate(template: string, settings: DailyNoteSettings, date: Date, title: string): string {
+	const day = dayjs(date);
+	return template
+		.replace(/\{\{\s*date\s*:\s*([^}]+?)\s*\}\}/gi, (_match, format: string) => day.format(format))
+		.replace(/\{\{\s*time\s*:\s*([^}]+?)\s*\}\}/gi, (_match, format: string) => day.format(format))
+		.replace(/\{\{\s*date\s*\}\}/gi, day.format(settings.format))
+		.replace(/\{\{\s*time\s*\}\}/gi, day.format("HH:mm"))
+		.replace(/\{\{\s*title\s*\}\}/gi, title);
+}
+
+/** The daily note's template text, or "" when none is set or it cannot be found. */
+export async function readDailyTemplate(host: Host, settings: DailyNoteSettings): Promise<string> {
+	if (!settings.template) return "";
+	const file: HostFile | null = host.vault.getFileByPath(settings.template) ?? host.vault.getFileByPath(`${settings.template}.md`);
+	return file ? host.vault.cachedRead(file) : "";
+}
+
+/** Creates the folders a new note needs (Obsidian's vault.create does not). */
+export async function ensureParentFolder(host: Host, path: string): Promise<void> {
+	const slash = path.lastIndexOf("/");
+	if (slash === -1) return;
+	const folder = path.slice(0, slash);
+	if (!host.vault.getFolderByPath(folder)) await host.vault.createFolder(folder);
+}

@@ -1,0 +1,59 @@
+import { createHash } from "node:crypto";
+import type { Host, HostFile } from "../host/Host";
+import { detectFormat, isOutline, type EditMode, type EditResult, type NoteFormat } from "../markdown/outline";
+import { indentationSettings } from "./config";
+import { ensureParentFolder } from "./dailyNotes";
+import type { Lookup } from "./notes";
+import { checkVaultPath } from "./paths";
+import { isNoteInScope, type Scope } from "./scope";
+
+/** Hex SHA-256 of a note's text: the version a write produced. */
+export function hashText(text: string): string {
+	return createHash("sha256").update(text, "utf8").digest("hex");
+}
+
+/** A path a new note may be written at: a vault path ending in .md (added when missing), visible to this token. */
+export function checkNewNotePath(input: string, scope: Scope): Lookup<string> {
+	const checked = checkVaultPath(input, scope);
+	if (!checked.ok) return { error: checked.reason };
+	const name = checked.path.slice(checked.path.lastIndexOf("/") + 1);
+	const dot = name.lastIndexOf(".");
+	if (dot > 0 && name.slice(dot + 1).toLowerCase() !== "md") return { error: `Only Markdown notes (.md) can be written; "${checked.path}" is not one.` };
+	const path = dot > 0 ? checked.path : `${checked.path}.md`;
+	if (!isNoteInScope(path, scope)) return { error: `"${path}" is in a folder this server does not give access to.` };
+	return { value: path };
+}
+
+/** The note's format, and whether it is an outline (its frontmatter from the metadata cache decides first). */
+export async function noteStyle(host: Host, file: HostFile, text: string): Promise<{ format: NoteFormat; mode: EditMode }> {
+	const frontmatter = host.metadataCache.getFileCache(file)?.frontmatter;
+	return { format: detectFormat(text, await indentationSettings(host)), mode: isOutline(text, frontmatter?.mode) ? "outliner" : "freeform" };
+}
+
+/**
+ * Changes a note atomically through the host (`vault.process`): `edit` runs on the note's current
+ * text; when it returns an error, the note is left byte for byte as it was.
+ */
+export async function editNote(host: Host, file: HostFile, edit: (text: string) => EditResult): Promise<{ text: string; line: number } | { error: string }> {
+	let outcome: EditResult = { error: "The note could not be changed." };
+	const text = await host.vault.process(file, (current) => {
+		outcome = edit(current);
+		return "error" in outcome ? current : outcome.text;
+	});
+	return "error" in outcome ? outcome : { text, line: (outcome as { line: number }).line };
+}
+
+/** `Note.md` → `Note.md.bak`, or `Note.md.2.bak`, `Note.md.3.bak`… when taken. */
+export function backupPath(host: Host, path: string): string {
+	if (!host.vault.getFileByPath(`${path}.bak`)) return `${path}.bak`;
+	for (let number = 2; ; number++) {
+		const candidate = `${path}.${number}.bak`;
+		if (!host.vault.getFileByPath(candidate)) return candidate;
+	}
+}
+
+/** Creates a note, making folders as needed. */
+export async function createNoteFile(host: Host, path: string, text: string): Promise<HostFile> {
+	await ensureParentFolder(host, path);
+	return host.vault.create(path, text);
+}

@@ -1,0 +1,176 @@
+import { promises as fs, readFileSync } from "node:fs";
+import * as nodePath from "node:path";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import dayjs from "dayjs";
+import { ALL_TOOLS } from "../../src/mcp/tools";
+import { connectClient } from "../helpers/http";
+import { startService, type RunningService } from "../helpers/service";
+import { callError, callOk, callTool } from "../helpers/tools";
+import { TASKS_DEMO_VAULT, copyVault, makeVault, removeDir } from "../helpers/vault";
+
+const WRITE_TOOLS = ALL_TOOLS.filter((tool) => tool.access === "write").map((tool) => tool.name);
+
+test("the write tools are the four the issue names", () => {
+	expect(WRITE_TOOLS).toEqual(["create_note", "append_to_note", "insert_under_bullet", "add_task"]);
+});
+
+describe("who sees the write tools", () => {
+	let vault: string;
+	beforeAll(async () => {
+		vault = await makeVault({ "Note.md": "text\n" });
+	});
+	afterAll(async () => removeDir(vault));
+
+	test.each([
+		["a read token, writing on", "read", true],
+		["a write token, writing off", "write", false],
+	] as const)("%s: absent from tools/list, and calling one answers like an unknown tool", async (_label, level, writeEnabled) => {
+		const running = await startService(vault, { levels: [level], settings: { writeEnabled } });
+		const client = await connectClient(running.url, running.tokens[level] ?? "");
+		try {
+			const { tools } = await client.listTools();
+			for (const name of WRITE_TOOLS) expect(tools.map((tool) => tool.name)).not.toContain(name);
+			for (const name of WRITE_TOOLS) {
+				const outcome = await callTool(client, name, { path: "Note.md", content: "x", text: "x", bullet: "x" }).catch((error: Error) => ({ ok: false, error: error.message }));
+				expect(JSON.stringify(outcome)).toMatch(/not found/i);
+			}
+			expect(readFileSync(nodePath.join(vault, "Note.md"), "utf8")).toBe("text\n");
+		} finally {
+			await client.close();
+			await running.stop();
+		}
+	});
+
+	test("a write token with writing on sees all four", async () => {
+		const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true } });
+		const client = await connectClient(running.url, running.tokens.write ?? "");
+		const { tools } = await client.listTools();
+		expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(WRITE_TOOLS));
+		await client.close();
+		await running.stop();
+	});
+});
+
+describe("write tools over HTTP", () => {
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+	const read = (path: string) => readFileSync(nodePath.join(vault, path), "utf8");
+
+	beforeAll(async () => {
+		vault = await copyVault(TASKS_DEMO_VAULT);
+		await fs.writeFile(nodePath.join(vault, "Outline.md"), "- Work\n\t- Email\n- Home\n");
+		await fs.writeFile(nodePath.join(vault, "Prose.md"), "# Prose\n\nA paragraph.\n");
+		running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, excludedFolders: ["Private"], rateLimitPerMinute: 100_000 } });
+		client = await connectClient(running.url, running.tokens.write ?? "");
+	});
+	afterAll(async () => {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test("100 appends from 8 clients at once all land, each exactly once", async () => {
+		const clients = await Promise.all(Array.from({ length: 8 }, () => connectClient(running.url, running.tokens.write ?? "")));
+		try {
+			// Each client sends its share one after another; the 8 clients run at once.
+			await Promise.all(
+				clients.map(async (entry, clientIndex) => {
+					for (let index = clientIndex; index < 100; index += clients.length) {
+						await callOk(entry, "append_to_note", { path: "Prose.md", content: `Line number ${index} from a client.` });
+					}
+				}),
+			);
+		} finally {
+			await Promise.all(clients.map((entry) => entry.close()));
+		}
+		const text = read("Prose.md");
+		for (let index = 0; index < 100; index++) expect(text.split(`Line number ${index} from a client.`)).toHaveLength(2);
+		expect(text.startsWith("# Prose\n\nA paragraph.\n\n")).toBe(true);
+	});
+
+	test("append_to_note follows an outline note's format; insert_under_bullet nests under one bullet", async () => {
+		await callOk(client, "append_to_note", { path: "Outline", content: "Garden\n\tWeeding" });
+		expect(read("Outline.md")).toBe("- Work\n\t- Email\n- Home\n- Garden\n\t- Weeding\n");
+		const inserted = await callOk<{ parent_line: number }>(client, "insert_under_bullet", { path: "Outline.md", bullet: "work", content: "Call Ben" });
+		expect(inserted.parent_line).toBe(0);
+		expect(read("Outline.md")).toBe("- Work\n\t- Email\n\t- Call Ben\n- Home\n- Garden\n\t- Weeding\n");
+		expect(await callError(client, "insert_under_bullet", { path: "Outline.md", bullet: "e", content: "x" })).toMatch(/^5 bullets contain "e": line 1: "Email"; line 2: "Call Ben"/);
+		expect(await callError(client, "insert_under_bullet", { path: "Prose.md", bullet: "paragraph", content: "x" })).toContain("Use append_to_note");
+	});
+
+	test("append_to_note under a heading; a missing heading writes nothing", async () => {
+		const before = read("Test Data/multiple_headings.md");
+		expect(await callError(client, "append_to_note", { path: "multiple_headings", heading: "No such heading", content: "x" })).toContain("Level 2 heading with no tasks");
+		expect(read("Test Data/multiple_headings.md")).toBe(before);
+		await callOk(client, "append_to_note", { path: "multiple_headings", heading: "level 2 heading with no tasks", content: "Now it has text." });
+		expect(read("Test Data/multiple_headings.md")).toContain("## Level 2 heading with no tasks\n\nNow it has text.\n\n## Level 2 heading\n");
+	});
+
+	test("create_note refuses an existing note; with overwrite it keeps numbered backups", async () => {
+		const created = await callOk<{ path: string; created: boolean; hash: string }>(client, "create_note", { path: "New/Deep/Idea", content: "First version" });
+		expect(created).toMatchObject({ path: "New/Deep/Idea.md", created: true });
+		expect(read("New/Deep/Idea.md")).toBe("First version\n");
+		expect(await callError(client, "create_note", { path: "New/Deep/Idea.md", content: "Second" })).toContain("already exists");
+		expect(read("New/Deep/Idea.md")).toBe("First version\n");
+		const second = await callOk<{ backup: string }>(client, "create_note", { path: "New/Deep/Idea.md", content: "Second", overwrite: true });
+		expect(second.backup).toBe("New/Deep/Idea.md.bak");
+		const third = await callOk<{ backup: string }>(client, "create_note", { path: "New/Deep/Idea.md", content: "Third", overwrite: true });
+		expect(third.backup).toBe("New/Deep/Idea.md.2.bak");
+		expect([read("New/Deep/Idea.md.bak"), read("New/Deep/Idea.md.2.bak"), read("New/Deep/Idea.md")]).toEqual(["First version\n", "Second\n", "Third\n"]);
+	});
+
+	test("create_note in outliner mode writes mode: outliner and bullets", async () => {
+		await callOk(client, "create_note", { path: "Outlined.md", content: "one\n\ttwo", mode: "outliner" });
+		expect(read("Outlined.md")).toBe("---\nmode: outliner\n---\n- one\n    - two\n");
+	});
+
+	test.each([
+		["a path outside the vault", "../escape.md"],
+		["the config folder", ".obsidian/evil.md"],
+		["an excluded folder", "Private/Secret.md"],
+		["a non-Markdown file", "script.js"],
+	])("writes to %s are refused and change nothing", async (_label, path) => {
+		expect(await callError(client, "create_note", { path, content: "x" })).toBeTruthy();
+		await expect(fs.stat(nodePath.join(vault, path))).rejects.toThrow();
+	});
+
+	test("add_task creates today's missing daily note from tasks-demo's Daily Notes settings and template", async () => {
+		const today = dayjs().format("YYYY-MM-DD");
+		const result = await callOk<{ path: string; line: number; created_note: boolean }>(client, "add_task", { text: "Water the herbs", due: "2030-05-01" });
+		expect(result).toMatchObject({ path: `Daily Notes/${today}.md`, created_note: true });
+		const note = read(result.path);
+		const template = read("_meta/templates/daily note template - Templater plugin.md");
+		expect(note.startsWith(template.trimEnd())).toBe(true);
+		expect(note.split(/\r?\n/)[result.line]).toBe("- [ ] Water the herbs 📅 2030-05-01");
+		const again = await callOk<{ path: string; line: number; created_note: boolean }>(client, "add_task", { text: "Second task" });
+		expect(again).toMatchObject({ path: result.path, created_note: false, line: result.line + 1 });
+		const tasks = await callOk<{ tasks: Array<{ text: string; due?: string }> }>(client, "list_tasks", { path: result.path });
+		expect(tasks.tasks).toEqual(expect.arrayContaining([expect.objectContaining({ text: "Water the herbs 📅 2030-05-01", due: "2030-05-01" })]));
+	});
+
+	test("add_task writes Dataview dates when the Tasks plugin is set to Dataview format, under a heading", async () => {
+		await fs.mkdir(nodePath.join(vault, ".obsidian/plugins/obsidian-tasks-plugin"), { recursive: true });
+		await fs.writeFile(nodePath.join(vault, ".obsidian/plugins/obsidian-tasks-plugin/data.json"), JSON.stringify({ taskFormat: "dataview" }));
+		try {
+			const result = await callOk<{ path: string; line: number }>(client, "add_task", { text: "Review", due: "2030-06-02", path: "multiple_headings", heading: "Level 3 heading" });
+			expect(read(result.path).split("\n")[result.line]).toBe("- [ ] Review [due:: 2030-06-02]");
+			const tasks = await callOk<{ tasks: Array<{ due?: string }> }>(client, "list_tasks", { path: result.path, due_on: "2030-06-02" });
+			expect(tasks.tasks).toHaveLength(1);
+		} finally {
+			await fs.rm(nodePath.join(vault, ".obsidian/plugins/obsidian-tasks-plugin"), { recursive: true });
+		}
+	});
+
+	test("add_task refuses a bad date and a multi-line task, writing nothing", async () => {
+		expect(await callError(client, "add_task", { text: "x", due: "2030-02-31x", path: "Prose" })).toMatch(/YYYY-MM-DD/);
+		expect(await callError(client, "add_task", { text: "two\nlines", path: "Prose" })).toContain("one non-empty line");
+	});
+
+	test("every write is in the activity record, without its text", () => {
+		const activity = running.service.activity.list();
+		expect(activity.some((entry) => entry.tool === "append_to_note" && entry.outcome === "ok")).toBe(true);
+		expect(activity.some((entry) => entry.tool === "create_note" && entry.outcome === "fixable")).toBe(true);
+		expect(JSON.stringify(activity)).not.toContain("Water the herbs");
+	});
+});

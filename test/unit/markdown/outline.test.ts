@@ -1,0 +1,126 @@
+import { appendToEnd, appendUnderHeading, detectFormat, insertUnderBullet, isOutline, type EditMode } from "../../../src/markdown/outline";
+
+type Case = [label: string, note: string, content: string, expected: string];
+
+const append = (note: string, content: string, mode?: EditMode) => {
+	const result = appendToEnd(note, content, mode ?? (isOutline(note, undefined) ? "outliner" : "freeform"), detectFormat(note));
+	if ("error" in result) throw new Error(result.error);
+	return result.text;
+};
+
+describe("detecting a note's format", () => {
+	test.each([
+		["tabs", "- a\n\t- b\n", "\t", "-"],
+		["2 spaces", "* a\n  * b\n", "  ", "*"],
+		["4 spaces", "+ a\n    + b\n", "    ", "+"],
+		["nothing to copy: 4 spaces and -", "Just text.\n", "    ", "-"],
+	])("%s", (_label, note, indent, marker) => {
+		expect(detectFormat(note)).toMatchObject({ indentUnit: indent, marker });
+	});
+
+	test("the vault's settings are the fallback", () => {
+		expect(detectFormat("", { useTab: true }).indentUnit).toBe("\t");
+		expect(detectFormat("", { useTab: false, tabSize: 2 }).indentUnit).toBe("  ");
+	});
+
+	test.each([
+		["a list only", "- a\n\t- b\n- c\n", undefined, true],
+		["a list with continuation lines", "- a\n  more of a\n- b\n", undefined, true],
+		["frontmatter, then a list", "---\ntags: [x]\n---\n- a\n", undefined, true],
+		["a paragraph and a list", "Intro\n\n- a\n", undefined, false],
+		["an empty note", "", undefined, false],
+		["mode: outliner overrides the body", "Some text\n", "outliner", true],
+		["mode: freeform overrides the body", "- a\n", "freeform", false],
+	])("%s → outline %s", (_label, note, mode, expected) => {
+		expect(isOutline(note, mode)).toBe(expected);
+	});
+});
+
+describe("appendToEnd, byte for byte", () => {
+	test.each<Case>([
+		["freeform: a blank line, then the paragraph", "# Title\n\nText.\n", "New paragraph.", "# Title\n\nText.\n\nNew paragraph.\n"],
+		["freeform: the note's trailing blank lines stay at its end", "Text.\n\n\n", "More.", "Text.\n\nMore.\n\n\n"],
+		["freeform: a note without a final newline keeps none", "Text.", "More.", "Text.\n\nMore."],
+		["freeform: a task continues the list above it", "Intro\n\n- [ ] one\n", "- [ ] two", "Intro\n\n- [ ] one\n- [ ] two\n"],
+		["outline with tabs: nested content keeps its shape", "- a\n\t- b\n", "c\n\td\n\t\te\nf", "- a\n\t- b\n- c\n\t- d\n\t\t- e\n- f\n"],
+		["outline with 2 spaces: content indented with tabs is re-indented", "- a\n  - b\n", "c\n\td", "- a\n  - b\n- c\n  - d\n"],
+		["outline with 4 spaces: content indented with 2 spaces becomes 4", "* a\n    * b\n", "c\n  d\n    e", "* a\n    * b\n* c\n    * d\n        * e\n"],
+		["outline: markers and checkboxes are kept, never doubled", "- a\n", "- b\n[ ] c\n- [x] d\n1. e", "- a\n- b\n- [ ] c\n- [x] d\n1. e\n"],
+		["outline: CRLF line endings are kept", "- a\r\n- b\r\n", "c\n\td", "- a\r\n- b\r\n- c\r\n    - d\r\n"],
+		["outline: blank content lines are dropped", "- a\n", "b\n\n\nc", "- a\n- b\n- c\n"],
+	])("%s", (_label, note, content, expected) => {
+		expect(append(note, content)).toBe(expected);
+	});
+
+	test("empty content is an error", () => {
+		expect(appendToEnd("x", "  \n ", "freeform", detectFormat("x"))).toEqual({ error: expect.stringContaining("empty") });
+	});
+});
+
+describe("appendUnderHeading", () => {
+	const note = "# Plan\n\nIntro.\n\n## Tasks\n\n- [ ] one\n\n## Notes\n\nSome notes.\n";
+	test.each<Case>([
+		["at the end of a section, before the next heading", note, "- [ ] two", "# Plan\n\nIntro.\n\n## Tasks\n\n- [ ] one\n- [ ] two\n\n## Notes\n\nSome notes.\n"],
+		["a paragraph in the last section", note.replace("## Tasks", "## Tasks"), "More notes.", "# Plan\n\nIntro.\n\n## Tasks\n\n- [ ] one\n\n## Notes\n\nSome notes.\n\nMore notes.\n"],
+	])("%s", (_label, text, content, expected) => {
+		const heading = content.startsWith("-") ? "tasks" : "NOTES";
+		const result = appendUnderHeading(text, heading, content, "freeform", detectFormat(text));
+		expect("text" in result && result.text).toBe(expected);
+	});
+
+	test("a section that contains subsections ends before the next heading of its level", () => {
+		const text = "# A\n\n## A1\n\nx\n\n# B\n";
+		const result = appendUnderHeading(text, "A", "added", "freeform", detectFormat(text));
+		expect("text" in result && result.text).toBe("# A\n\n## A1\n\nx\n\nadded\n\n# B\n");
+	});
+
+	test("an empty section gets the content right under the heading", () => {
+		const text = "## Empty\n## Next\n";
+		const result = appendUnderHeading(text, "Empty", "added", "freeform", detectFormat(text));
+		expect("text" in result && result.text).toBe("## Empty\n\nadded\n\n## Next\n");
+	});
+
+	test("a missing heading is an error that lists the headings; nothing is created", () => {
+		expect(appendUnderHeading(note, "Ideas", "x", "freeform", detectFormat(note))).toEqual({ error: expect.stringMatching(/No heading "Ideas".*# Plan \(line 0\).*## Tasks \(line 4\)/) });
+	});
+
+	test("a repeated heading is an error", () => {
+		const text = "## Log\n\na\n\n## Log\n\nb\n";
+		expect(appendUnderHeading(text, "log", "x", "freeform", detectFormat(text))).toEqual({ error: expect.stringContaining("appears 2 times (lines 0, 4)") });
+	});
+
+	test("headings inside code blocks do not count", () => {
+		const text = "```\n# Not a heading\n```\n\n# Real\n";
+		expect(appendUnderHeading(text, "Not a heading", "x", "freeform", detectFormat(text))).toHaveProperty("error");
+	});
+});
+
+describe("insertUnderBullet", () => {
+	const note = "- Work\n\t- Email\n\t\t- Reply to Ana\n\t- Meetings\n- Home\n\t- Groceries\n";
+	const insert = (text: string, bullet: string, content: string) => insertUnderBullet(text, bullet, content, detectFormat(text));
+
+	test.each<Case>([
+		["after the bullet's whole subtree, as its last children", note, "Call Ben\n\tabout the budget", "- Work\n\t- Email\n\t\t- Reply to Ana\n\t- Meetings\n\t- Call Ben\n\t\t- about the budget\n- Home\n\t- Groceries\n"],
+		["under a nested bullet", note, "Bread", "- Work\n\t- Email\n\t\t- Reply to Ana\n\t- Meetings\n- Home\n\t- Groceries\n\t\t- Bread\n"],
+		["under a leaf bullet, with spaces notes", "- a\n  - b\n- c\n", "new", "- a\n  - b\n    - new\n- c\n"],
+	])("%s", (label, text, content, expected) => {
+		const bullet = label.startsWith("under a nested") ? "groceries" : label.startsWith("under a leaf") ? "b" : "WORK";
+		const result = insert(text, bullet, content);
+		expect("text" in result && result.text).toBe(expected);
+	});
+
+	test("no match is an error", () => {
+		expect(insert(note, "Garden", "x")).toEqual({ error: expect.stringContaining('No bullet contains "Garden"') });
+	});
+
+	test("several matches list the candidates with their line numbers", () => {
+		expect(insert(note, "e", "x")).toEqual({ error: expect.stringMatching(/^5 bullets contain "e": line 1: "Email"; line 2: "Reply to Ana"; line 3: "Meetings"; line 4: "Home"; line 5: "Groceries"\. Nothing was written/) });
+	});
+
+	test("matching looks at the bullet's own text, not its marker or checkbox", () => {
+		const tasks = "- [ ] buy milk\n- [x] done thing\n";
+		const result = insert(tasks, "buy", "2 litres");
+		expect("text" in result && result.text).toBe("- [ ] buy milk\n    - 2 litres\n- [x] done thing\n");
+		expect(insert(tasks, "[ ]", "x")).toHaveProperty("error");
+	});
+});
