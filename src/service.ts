@@ -24,6 +24,9 @@ export interface McpServiceDeps {
 	yieldToHost?: () => Promise<void>;
 }
 
+/** "Clients seen recently" counts tokens used within this window. */
+const RECENT_CLIENT_WINDOW_MS = 60_000;
+
 function yieldToEventLoop(): Promise<void> {
 	return new Promise((resolve) => setImmediate(resolve));
 }
@@ -36,6 +39,8 @@ export class McpService {
 	/** The port the settings asked for when the running server started (0 stays 0, so it is not restarted). */
 	private requestedPort: number | null = null;
 	private currentStatus: ServiceStatus = { state: "stopped" };
+	/** When each token (by hash) was last accepted, for "clients in the last minute". */
+	private readonly lastSeen = new Map<string, number>();
 	/** apply and stop run one at a time, in call order, so quick toggles never race. */
 	private queue: Promise<unknown> = Promise.resolve();
 
@@ -72,6 +77,16 @@ export class McpService {
 		});
 	}
 
+	/** How many different tokens made a request in the last `windowMs`. */
+	recentClientCount(windowMs = RECENT_CLIENT_WINDOW_MS, now = Date.now()): number {
+		let count = 0;
+		for (const [hash, time] of this.lastSeen) {
+			if (now - time <= windowMs) count++;
+			else this.lastSeen.delete(hash);
+		}
+		return count;
+	}
+
 	/** Stops the server and closes every connection. */
 	stop(): Promise<void> {
 		return this.enqueue(async () => {
@@ -95,7 +110,10 @@ export class McpService {
 				activity: this.activity,
 				logger: this.deps.logger,
 				search: searchIndex,
-				onTokenUsed: (token) => this.deps.onTokenUsed?.(token),
+				onTokenUsed: (token) => {
+					this.lastSeen.set(token.hash, Date.now());
+					this.deps.onTokenUsed?.(token);
+				},
 			}),
 		);
 		try {

@@ -53,7 +53,11 @@ interface DocumentMatch {
 	headingHits: boolean[];
 }
 
-/** Token ↔ id, with prefix lookups over a sorted view rebuilt only when new tokens arrived. */
+/**
+ * Token ↔ id, with prefix lookups over a sorted view. The view is built on the first lookup and
+ * then kept sorted by inserting each new token in place, so a note edited with a new word does
+ * not make the next search re-sort the whole dictionary.
+ */
 class TermDictionary {
 	private readonly ids = new Map<string, number>();
 	private sorted: string[] | null = null;
@@ -63,7 +67,7 @@ class TermDictionary {
 		if (id === undefined) {
 			id = this.ids.size;
 			this.ids.set(token, id);
-			this.sorted = null;
+			if (this.sorted) this.sorted.splice(lowerBound(this.sorted, token), 0, token);
 		}
 		return id;
 	}
@@ -80,20 +84,25 @@ class TermDictionary {
 	withPrefix(prefix: string): Set<number> {
 		this.sorted ??= [...this.ids.keys()].sort();
 		const sorted = this.sorted;
-		let low = 0;
-		let high = sorted.length;
-		while (low < high) {
-			const middle = (low + high) >> 1;
-			if ((sorted[middle] ?? "") < prefix) low = middle + 1;
-			else high = middle;
-		}
 		const found = new Set<number>();
-		for (let index = low; index < sorted.length && (sorted[index] ?? "").startsWith(prefix); index++) {
+		for (let index = lowerBound(sorted, prefix); index < sorted.length && (sorted[index] ?? "").startsWith(prefix); index++) {
 			const id = this.ids.get(sorted[index] ?? "");
 			if (id !== undefined) found.add(id);
 		}
 		return found;
 	}
+}
+
+/** The first index in a sorted array whose value is not below `value`. */
+function lowerBound(sorted: readonly string[], value: string): number {
+	let low = 0;
+	let high = sorted.length;
+	while (low < high) {
+		const middle = (low + high) >> 1;
+		if ((sorted[middle] ?? "") < value) low = middle + 1;
+		else high = middle;
+	}
+	return low;
 }
 
 export class SearchEngine {

@@ -16,6 +16,11 @@ export interface VaultMcpSettings {
 	excludedFolders: string[];
 	rateLimitPerMinute: number;
 	tokens: TokenRecord[];
+	/** The person has read and accepted what turning the server on means. */
+	disclosureAccepted: boolean;
+	/** The person has read and accepted what allowing writes means. */
+	writeDisclosureAccepted: boolean;
+	showStatusBar: boolean;
 }
 
 export const SETTINGS_VERSION = 1;
@@ -31,6 +36,9 @@ export function defaultSettings(): VaultMcpSettings {
 		excludedFolders: [],
 		rateLimitPerMinute: DEFAULT_RATE_LIMIT_PER_MINUTE,
 		tokens: [],
+		disclosureAccepted: false,
+		writeDisclosureAccepted: false,
+		showStatusBar: true,
 	};
 }
 
@@ -53,6 +61,9 @@ const fieldSchemas = {
 	dailyNotesAreOutlines: z.boolean(),
 	excludedFolders: z.array(z.string()),
 	rateLimitPerMinute: z.number().int().min(1),
+	disclosureAccepted: z.boolean(),
+	writeDisclosureAccepted: z.boolean(),
+	showStatusBar: z.boolean(),
 } as const;
 
 /** The settings read from data.json, and a line for each value that was replaced by its default. */
