@@ -22,11 +22,19 @@ describe("the README's limits table", () => {
 		["idle keep-alive connection", `${limits.KEEP_ALIVE_TIMEOUT_MS} ms`],
 		["activity records kept", `${limits.ACTIVITY_LOG_SIZE}`],
 		["token length", `${limits.TOKEN_BYTES} random bytes`],
+		["largest tool response", `${limits.MAX_RESPONSE_BYTES} bytes`],
+		["read_note text", `${limits.MAX_NOTE_CONTENT_BYTES} bytes`],
+		["list_notes page (default / max)", `${limits.LIST_NOTES_DEFAULT_LIMIT} / ${limits.LIST_NOTES_MAX_LIMIT}`],
+		["search_notes results (default / max)", `${limits.SEARCH_DEFAULT_LIMIT} / ${limits.SEARCH_MAX_LIMIT}`],
+		["list_tasks results (default / max)", `${limits.LIST_TASKS_DEFAULT_LIMIT} / ${limits.LIST_TASKS_MAX_LIMIT}`],
+		["list_tags entries (default / max)", `${limits.LIST_TAGS_DEFAULT_LIMIT} / ${limits.LIST_TAGS_MAX_LIMIT}`],
+		["search index build slice", `${limits.INDEX_BUILD_SLICE_MS} ms`],
+		["Markdown nesting followed", `${limits.MAX_MARKDOWN_NESTING}`],
 	])("%s is %s", (label, value) => {
 		expect(table.get(label)).toBe(value);
 	});
 
 	test("has no row that src/limits.ts does not back", () => {
-		expect(table.size).toBe(9);
+		expect(table.size).toBe(17);
 	});
 });
