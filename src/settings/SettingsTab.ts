@@ -1,9 +1,38 @@
 import { PluginSettingTab, Setting, type App } from "obsidian";
 import type VaultMcpPlugin from "../main";
 import type { ServiceStatus } from "../service";
+import { normalizeFolderList } from "./settings";
+import { copyToClipboard, renderActivity } from "../ui/modals";
+import { createTokenFlow, revokeTokenFlow, setServerEnabled, setWriteEnabled } from "../ui/flows";
+import { connectionSnippets } from "../ui/snippets";
 
-/** The plugin's settings: the server switch, its port, and the separate write switch. */
+const MIN_PORT = 1024;
+const MAX_PORT = 65535;
+
+/** The status line's text. */
+export function describeStatus(status: ServiceStatus): string {
+	switch (status.state) {
+		case "stopped":
+			return "Stopped.";
+		case "listening":
+			return `Listening on ${status.url}`;
+		case "error":
+			return `Error: ${status.message}`;
+	}
+}
+
+/** A port typed by a person, or why it cannot be used. */
+export function parsePort(value: string): number | string {
+	const port = Number(value.trim());
+	if (!Number.isInteger(port) || port < MIN_PORT || port > MAX_PORT) return `Use a whole number from ${MIN_PORT} to ${MAX_PORT}.`;
+	return port;
+}
+
+/** Everything a person sets up: the server, writing, tokens, connection snippets, exclusions, activity. */
 export class VaultMcpSettingTab extends PluginSettingTab {
+	private statusEl: HTMLElement | null = null;
+	private activityEl: HTMLElement | null = null;
+
 	constructor(
 		app: App,
 		private readonly plugin: VaultMcpPlugin,
@@ -15,56 +44,120 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 		this.render();
 	}
 
+	override hide(): void {
+		this.statusEl = null;
+		this.activityEl = null;
+		this.containerEl.empty();
+	}
+
+	/** Follows the server while the tab is open. */
+	refreshStatus(): void {
+		this.statusEl?.setText(describeStatus(this.plugin.service.status));
+		this.statusEl?.toggleClass("vault-mcp-error", this.plugin.service.status.state === "error");
+	}
+
 	private render(): void {
-		const { containerEl } = this;
+		const { containerEl, plugin } = this;
+		const { settings } = plugin;
 		containerEl.empty();
-		const { settings } = this.plugin;
 
 		new Setting(containerEl).setName("Server").setHeading();
 		new Setting(containerEl)
 			.setName("Enable server")
-			.setDesc("Serve this vault to AI apps on this computer that have a token. Off by default.")
-			.addToggle((toggle) =>
-				toggle.setValue(settings.serverEnabled).onChange(async (value) => {
-					await this.plugin.updateSettings({ serverEnabled: value });
-					this.render();
-				}),
-			);
-		new Setting(containerEl)
-			.setName("Port")
-			.setDesc("The server listens on 127.0.0.1 only. A change restarts it.")
-			.addText((text) =>
-				text.setValue(String(settings.port)).onChange(async (value) => {
-					const port = Number(value);
-					if (!Number.isInteger(port) || port < 1024 || port > 65535) return;
-					await this.plugin.updateSettings({ port });
-				}),
-			);
-		new Setting(containerEl).setName("Status").setDesc(describeStatus(this.plugin.service.status));
+			.setDesc("Serve this vault to AI apps on this computer that hold a token. Off by default.")
+			.addToggle((toggle) => toggle.setValue(settings.serverEnabled).onChange((value) => setServerEnabled(plugin, value, () => this.render())));
+		const portSetting = new Setting(containerEl).setName("Port").setDesc("The server listens on 127.0.0.1 only. A change restarts it.");
+		portSetting.addText((text) => {
+			text.setValue(String(settings.port));
+			text.inputEl.addEventListener("change", () => {
+				const port = parsePort(text.getValue());
+				if (typeof port === "string") {
+					portSetting.setDesc(port);
+					portSetting.settingEl.addClass("vault-mcp-invalid");
+					return;
+				}
+				portSetting.settingEl.removeClass("vault-mcp-invalid");
+				portSetting.setDesc("The server listens on 127.0.0.1 only. A change restarts it.");
+				void plugin.updateSettings({ port }).then(() => this.render());
+			});
+		});
+		const statusSetting = new Setting(containerEl).setName("Status");
+		this.statusEl = statusSetting.descEl.createSpan({ cls: "vault-mcp-status" });
+		this.refreshStatus();
 
 		new Setting(containerEl).setName("Write access").setHeading();
 		new Setting(containerEl)
 			.setName("Allow writing")
-			.setDesc("Lets clients with a write token add to notes. Nothing is ever deleted or renamed. Off by default.")
+			.setDesc("Apps with a write token may then create notes, append, add bullets and add tasks. Nothing is ever deleted, renamed or moved. Clients connected before may need to reconnect to see the write tools.")
 			.addToggle((toggle) =>
 				toggle
 					.setDisabled(!settings.serverEnabled)
 					.setValue(settings.writeEnabled)
-					.onChange(async (value) => {
-						await this.plugin.updateSettings({ writeEnabled: value });
-					}),
+					.onChange((value) => setWriteEnabled(plugin, value, () => this.render())),
 			);
-	}
-}
+		new Setting(containerEl)
+			.setName("Daily notes are outlines")
+			.setDesc("New daily notes made by the write tools are written as bullets.")
+			.addToggle((toggle) => toggle.setValue(settings.dailyNotesAreOutlines).onChange((value) => void plugin.updateSettings({ dailyNotesAreOutlines: value })));
 
-/** The status line's text. */
-export function describeStatus(status: ServiceStatus): string {
-	switch (status.state) {
-		case "stopped":
-			return "Stopped.";
-		case "listening":
-			return `Listening on ${status.url}`;
-		case "error":
-			return `Error: ${status.message}`;
+		new Setting(containerEl).setName("Tokens").setHeading();
+		new Setting(containerEl)
+			.setName("Create a token")
+			.setDesc("Each app gets its own token, shown once. Only its hash is stored.")
+			.addButton((button) => button.setButtonText("Create token").setCta().onClick(() => createTokenFlow(plugin, () => this.render())));
+		if (settings.tokens.length === 0) containerEl.createEl("p", { cls: "vault-mcp-muted", text: "No tokens yet." });
+		for (const token of settings.tokens) {
+			const used = token.lastUsed ? new Date(token.lastUsed).toLocaleString() : "never";
+			new Setting(containerEl)
+				.setName(token.name)
+				.setDesc(`${token.level === "write" ? "Read and write" : "Read"} · ${token.displayPrefix}… · created ${new Date(token.created).toLocaleDateString()} · last used ${used}`)
+				.addButton((button) => button.setButtonText("Revoke").setWarning().onClick(() => revokeTokenFlow(plugin, token.name, () => this.render())));
+		}
+
+		new Setting(containerEl).setName("Connect a client").setHeading();
+		containerEl.createEl("p", { cls: "vault-mcp-muted", text: "Replace <token> with a token; a new token's window shows these with it filled in." });
+		for (const snippet of connectionSnippets(settings.port)) {
+			new Setting(containerEl)
+				.setName(snippet.title)
+				.setDesc(snippet.where)
+				.addButton((button) => button.setButtonText("Copy").onClick(() => copyToClipboard(snippet.text, `the ${snippet.title} snippet`)));
+			containerEl.createEl("pre", { cls: "vault-mcp-snippet", text: snippet.text });
+		}
+
+		new Setting(containerEl).setName("Excluded folders").setHeading();
+		const excludedSetting = new Setting(containerEl).setName("Folders no app may see").setDesc("One folder per line. Applied at once.");
+		excludedSetting.addTextArea((area) => {
+			area.setValue(settings.excludedFolders.join("\n")).setPlaceholder("Private");
+			area.inputEl.rows = 4;
+			area.inputEl.addEventListener("change", () => {
+				const folders = normalizeFolderList(area.getValue().split("\n"));
+				const unknown = folders.filter((folder) => !this.app.vault.getFolderByPath(folder));
+				excludedSetting.setDesc(unknown.length ? `No such folder: ${unknown.join(", ")}. The others are excluded.` : "One folder per line. Applied at once.");
+				excludedSetting.settingEl.toggleClass("vault-mcp-invalid", unknown.length > 0);
+				void plugin.updateSettings({ excludedFolders: folders.filter((folder) => !unknown.includes(folder)) });
+			});
+		});
+
+		new Setting(containerEl).setName("Activity").setHeading();
+		new Setting(containerEl)
+			.setName("Recent calls")
+			.setDesc("The last 50 calls: time, token, tool, duration, size and outcome. Never note text.")
+			.addButton((button) =>
+				button.setButtonText("Clear").onClick(() => {
+					plugin.service.activity.clear();
+					this.renderActivity();
+				}),
+			);
+		this.activityEl = containerEl.createDiv();
+		this.renderActivity();
+
+		new Setting(containerEl).setName("Interface").setHeading();
+		new Setting(containerEl)
+			.setName("Show in status bar")
+			.addToggle((toggle) => toggle.setValue(settings.showStatusBar).onChange((value) => void plugin.updateSettings({ showStatusBar: value })));
+	}
+
+	private renderActivity(): void {
+		if (this.activityEl) renderActivity(this.activityEl, this.plugin.service.activity.list());
 	}
 }

@@ -6,6 +6,9 @@
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import type { NodeHost } from "../../src/headless/NodeHost";
+import "./dom";
+
+export { copiedTexts } from "./dom";
 
 // Obsidian plugins run in a browser window; `window.setInterval` is what the review rules ask for.
 (globalThis as { window?: unknown }).window ??= globalThis;
@@ -29,14 +32,27 @@ export interface App {
 	vault: NodeHost["vault"];
 	metadataCache: NodeHost["metadataCache"];
 	workspace: { onLayoutReady(callback: () => void): void };
+	/** Obsidian's (unofficial) settings window; records which tab was opened. */
+	setting: { opened: string[]; open(): void; openTabById(id: string): void };
 }
 
 export function createApp(host: NodeHost): App {
+	const opened: string[] = [];
 	return {
 		vault: host.vault,
 		metadataCache: host.metadataCache,
 		workspace: { onLayoutReady: (callback) => queueMicrotask(callback) },
+		setting: { opened, open: () => undefined, openTabById: (id) => opened.push(id) },
 	};
+}
+
+/** Where ribbon icons and status bar items live, as in Obsidian's window. */
+function area(cls: string): HTMLElement {
+	return document.body.querySelector<HTMLElement>(`.${cls}`) ?? document.body.createDiv({ cls });
+}
+
+export function setIcon(el: HTMLElement, icon: string): void {
+	el.setAttr("data-icon", icon);
 }
 
 /** Messages shown with `new Notice`, newest last, for assertions. */
@@ -68,6 +84,15 @@ export class Component {
 
 	register(cleanup: () => void): void {
 		this.cleanups.push(cleanup);
+	}
+
+	registerDomEvent(el: HTMLElement, type: string, callback: (event: Event) => unknown): void {
+		el.addEventListener(type, callback);
+		this.register(() => el.removeEventListener(type, callback));
+	}
+
+	registerEvent(ref: EventRef): void {
+		void ref;
 	}
 
 	registerInterval(id: number): number {
@@ -109,23 +134,270 @@ export abstract class Plugin extends Component {
 		await fs.writeFile(this.dataPath, JSON.stringify(data, null, 2));
 	}
 
+	readonly commands = new Map<string, Command>();
+
 	addSettingTab(tab: PluginSettingTab): void {
 		this.settingTabs.push(tab);
+	}
+
+	addRibbonIcon(icon: string, title: string, callback: (event: MouseEvent) => unknown): HTMLElement {
+		const el = area("side-dock-ribbon").createDiv({ cls: "side-dock-ribbon-action", attr: { "aria-label": title, "data-icon": icon } });
+		el.addEventListener("click", (event) => callback(event));
+		this.register(() => el.remove());
+		return el;
+	}
+
+	addStatusBarItem(): HTMLElement {
+		const el = area("status-bar").createDiv({ cls: "status-bar-item" });
+		this.register(() => el.remove());
+		return el;
+	}
+
+	addCommand(command: Command): Command {
+		if (command.hotkeys?.length) throw new Error("Plugins must not set default hotkeys");
+		this.commands.set(command.id, command);
+		return command;
 	}
 
 	onExternalSettingsChange?(): unknown;
 }
 
+export interface Command {
+	id: string;
+	name: string;
+	callback?: () => unknown;
+	hotkeys?: unknown[];
+}
+
 export abstract class PluginSettingTab {
-	containerEl = { empty: () => undefined };
+	containerEl: HTMLElement = document.createElement("div");
 	constructor(
 		public app: App,
 		public plugin: Plugin,
 	) {}
 	abstract display(): void;
+	hide(): void {
+		this.containerEl.empty();
+	}
 }
 
-/** Not rendered in these tests: settings are changed through the plugin's own methods. */
+type ChangeHandler<T> = (value: T) => unknown;
+
+class ToggleComponent {
+	readonly toggleEl: HTMLElement;
+	private value = false;
+	private handler: ChangeHandler<boolean> = () => undefined;
+	disabled = false;
+	constructor(parent: HTMLElement) {
+		this.toggleEl = parent.createDiv({ cls: "checkbox-container" });
+		this.toggleEl.addEventListener("click", () => {
+			if (this.disabled) return;
+			this.setValue(!this.value);
+			void this.handler(this.value);
+		});
+	}
+	setValue(value: boolean): this {
+		this.value = value;
+		this.toggleEl.toggleClass("is-enabled", value);
+		return this;
+	}
+	getValue(): boolean {
+		return this.value;
+	}
+	setDisabled(disabled: boolean): this {
+		this.disabled = disabled;
+		this.toggleEl.toggleClass("is-disabled", disabled);
+		return this;
+	}
+	onChange(handler: ChangeHandler<boolean>): this {
+		this.handler = handler;
+		return this;
+	}
+}
+
+class InputComponent<E extends HTMLInputElement | HTMLTextAreaElement> {
+	constructor(readonly inputEl: E) {
+		inputEl.addEventListener("input", () => void this.handler(inputEl.value));
+	}
+	private handler: ChangeHandler<string> = () => undefined;
+	setValue(value: string): this {
+		this.inputEl.value = value;
+		return this;
+	}
+	getValue(): string {
+		return this.inputEl.value;
+	}
+	setPlaceholder(value: string): this {
+		this.inputEl.placeholder = value;
+		return this;
+	}
+	onChange(handler: ChangeHandler<string>): this {
+		this.handler = handler;
+		return this;
+	}
+}
+
+class ButtonComponent {
+	readonly buttonEl: HTMLButtonElement;
+	constructor(parent: HTMLElement) {
+		this.buttonEl = parent.createEl("button");
+	}
+	setButtonText(text: string): this {
+		this.buttonEl.setText(text);
+		return this;
+	}
+	setCta(): this {
+		this.buttonEl.addClass("mod-cta");
+		return this;
+	}
+	setWarning(): this {
+		this.buttonEl.addClass("mod-warning");
+		return this;
+	}
+	setDisabled(disabled: boolean): this {
+		this.buttonEl.disabled = disabled;
+		return this;
+	}
+	onClick(handler: (event: MouseEvent) => unknown): this {
+		this.buttonEl.addEventListener("click", (event) => void handler(event));
+		return this;
+	}
+}
+
+class DropdownComponent {
+	readonly selectEl: HTMLSelectElement;
+	private handler: ChangeHandler<string> = () => undefined;
+	constructor(parent: HTMLElement) {
+		this.selectEl = parent.createEl("select");
+		this.selectEl.addEventListener("change", () => void this.handler(this.selectEl.value));
+	}
+	addOption(value: string, display: string): this {
+		this.selectEl.createEl("option", { text: display, attr: { value } });
+		return this;
+	}
+	setValue(value: string): this {
+		this.selectEl.value = value;
+		return this;
+	}
+	getValue(): string {
+		return this.selectEl.value;
+	}
+	onChange(handler: ChangeHandler<string>): this {
+		this.handler = handler;
+		return this;
+	}
+}
+
+/** Obsidian's Setting row: name, description, controls — as real DOM, so tests can click. */
 export class Setting {
-	constructor(public containerEl: unknown) {}
+	readonly settingEl: HTMLElement;
+	readonly infoEl: HTMLElement;
+	readonly nameEl: HTMLElement;
+	readonly descEl: HTMLElement;
+	readonly controlEl: HTMLElement;
+	constructor(containerEl: HTMLElement) {
+		this.settingEl = containerEl.createDiv({ cls: "setting-item" });
+		this.infoEl = this.settingEl.createDiv({ cls: "setting-item-info" });
+		this.nameEl = this.infoEl.createDiv({ cls: "setting-item-name" });
+		this.descEl = this.infoEl.createDiv({ cls: "setting-item-description" });
+		this.controlEl = this.settingEl.createDiv({ cls: "setting-item-control" });
+	}
+	setName(name: string): this {
+		this.nameEl.setText(name);
+		return this;
+	}
+	setDesc(desc: string): this {
+		this.descEl.setText(desc);
+		return this;
+	}
+	setHeading(): this {
+		this.settingEl.addClass("setting-item-heading");
+		return this;
+	}
+	addToggle(build: (toggle: ToggleComponent) => unknown): this {
+		build(new ToggleComponent(this.controlEl));
+		return this;
+	}
+	addText(build: (text: InputComponent<HTMLInputElement>) => unknown): this {
+		build(new InputComponent(this.controlEl.createEl("input", { attr: { type: "text" } })));
+		return this;
+	}
+	addTextArea(build: (text: InputComponent<HTMLTextAreaElement>) => unknown): this {
+		build(new InputComponent(this.controlEl.createEl("textarea")));
+		return this;
+	}
+	addButton(build: (button: ButtonComponent) => unknown): this {
+		build(new ButtonComponent(this.controlEl));
+		return this;
+	}
+	addDropdown(build: (dropdown: DropdownComponent) => unknown): this {
+		build(new DropdownComponent(this.controlEl));
+		return this;
+	}
+}
+
+export class Modal {
+	readonly containerEl: HTMLElement = document.createElement("div");
+	readonly modalEl: HTMLElement;
+	readonly titleEl: HTMLElement;
+	readonly contentEl: HTMLElement;
+	constructor(public app: App) {
+		this.containerEl.addClass("modal-container");
+		this.modalEl = this.containerEl.createDiv({ cls: "modal" });
+		this.titleEl = this.modalEl.createDiv({ cls: "modal-title" });
+		this.contentEl = this.modalEl.createDiv({ cls: "modal-content" });
+	}
+	setTitle(title: string): this {
+		this.titleEl.setText(title);
+		return this;
+	}
+	open(): void {
+		document.body.appendChild(this.containerEl);
+		this.onOpen();
+	}
+	close(): void {
+		this.containerEl.remove();
+		this.onClose();
+	}
+	onOpen(): void {}
+	onClose(): void {}
+}
+
+export class MenuItem {
+	title = "";
+	icon = "";
+	handler: () => unknown = () => undefined;
+	setTitle(title: string): this {
+		this.title = title;
+		return this;
+	}
+	setIcon(icon: string): this {
+		this.icon = icon;
+		return this;
+	}
+	setWarning(): this {
+		return this;
+	}
+	onClick(handler: () => unknown): this {
+		this.handler = handler;
+		return this;
+	}
+}
+
+/** Menus the plugin showed, newest last, for tests to read and click. */
+export const shownMenus: Menu[] = [];
+
+export class Menu {
+	readonly items: MenuItem[] = [];
+	addItem(build: (item: MenuItem) => unknown): this {
+		const item = new MenuItem();
+		build(item);
+		this.items.push(item);
+		return this;
+	}
+	showAtMouseEvent(event: MouseEvent): this {
+		void event;
+		shownMenus.push(this);
+		return this;
+	}
 }

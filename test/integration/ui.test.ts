@@ -1,0 +1,261 @@
+import { promises as fs, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import * as nodePath from "node:path";
+import { NodeHost } from "../../src/headless/NodeHost";
+import VaultMcpPlugin from "../../src/main";
+import { defaultSettings } from "../../src/settings/settings";
+import { copiedTexts, createApp, shownMenus, type PluginManifest } from "../double/obsidian";
+import { connectClient, isPortClosed } from "../helpers/http";
+import { makeVault, removeDir } from "../helpers/vault";
+
+const manifest = JSON.parse(readFileSync(nodePath.resolve(__dirname, "../../manifest.json"), "utf8")) as PluginManifest;
+const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
+
+/** The plugin's settings tab, rendered, with helpers to find and use its controls. */
+function tabOf(plugin: VaultMcpPlugin) {
+	const tab = (plugin as unknown as { settingTabs: Array<{ containerEl: HTMLElement; display(): void }> }).settingTabs[0];
+	if (!tab) throw new Error("no settings tab");
+	tab.display();
+	const setting = (name: string) => {
+		const found = [...tab.containerEl.querySelectorAll<HTMLElement>(".setting-item")].find((el) => el.querySelector(".setting-item-name")?.textContent === name);
+		if (!found) throw new Error(`no setting "${name}"`);
+		return found;
+	};
+	return {
+		containerEl: tab.containerEl,
+		setting,
+		toggle: (name: string) => setting(name).querySelector<HTMLElement>(".checkbox-container")?.click(),
+		button: (name: string, text: string) => [...setting(name).querySelectorAll("button")].find((button) => button.textContent === text)?.click(),
+		rerender: () => tab.display(),
+	};
+}
+
+function openModal(): HTMLElement | null {
+	const modals = document.body.querySelectorAll<HTMLElement>(".modal-container");
+	return modals[modals.length - 1] ?? null;
+}
+
+function clickModalButton(text: string): void {
+	const button = [...(openModal()?.querySelectorAll("button") ?? [])].find((entry) => entry.textContent === text);
+	if (!button) throw new Error(`no button "${text}" in the open modal`);
+	button.click();
+}
+
+describe("the plugin's interface, clicked through in the host double", () => {
+	let vault: string;
+	let host: NodeHost;
+	let plugin: VaultMcpPlugin;
+
+	beforeEach(async () => {
+		vault = await makeVault({ "Note.md": "# Note\n", "Private/Secret.md": "x" });
+		const dataDir = nodePath.join(vault, ".obsidian/plugins/vault-mcp");
+		await fs.mkdir(dataDir, { recursive: true });
+		await fs.writeFile(nodePath.join(dataDir, "data.json"), JSON.stringify({ ...defaultSettings(), port: 0 }));
+		host = await NodeHost.open(vault);
+		plugin = new VaultMcpPlugin(createApp(host) as never, manifest);
+		await (plugin as unknown as { load(): Promise<void> }).load();
+		await settle();
+	});
+
+	afterEach(async () => {
+		(plugin as unknown as { unload(): void }).unload();
+		await plugin.service.stop();
+		document.body.empty();
+		await host.close();
+		await removeDir(vault);
+	});
+
+	const ribbon = () => document.body.querySelector<HTMLElement>(".side-dock-ribbon-action");
+	const statusBar = () => document.body.querySelector<HTMLElement>(".status-bar-item");
+
+	test("enabling shows the disclosure and starts nothing until it is confirmed", async () => {
+		const tab = tabOf(plugin);
+		tab.toggle("Enable server");
+		await settle();
+		expect(openModal()?.textContent).toContain("sent to whatever AI model that app uses");
+		expect(plugin.service.status.state).toBe("stopped");
+		clickModalButton("Cancel");
+		await settle();
+		expect(plugin.service.status.state).toBe("stopped");
+		expect(plugin.settings.serverEnabled).toBe(false);
+
+		tabOf(plugin).toggle("Enable server");
+		clickModalButton("I understand, start the server");
+		await settle();
+		expect(plugin.service.status.state).toBe("listening");
+		expect(plugin.settings.disclosureAccepted).toBe(true);
+		// Accepted once: the next start needs no second reading.
+		await plugin.updateSettings({ serverEnabled: false });
+		tabOf(plugin).toggle("Enable server");
+		await settle();
+		expect(openModal()).toBeNull();
+		expect(plugin.service.status.state).toBe("listening");
+	});
+
+	test("a new token is shown once, with snippets filled in; the list never shows it again", async () => {
+		await plugin.updateSettings({ disclosureAccepted: true, serverEnabled: true });
+		tabOf(plugin).button("Create a token", "Create token");
+		const form = openModal();
+		const input = form?.querySelector("input");
+		if (!input) throw new Error("no name field");
+		input.value = "Laptop";
+		input.dispatchEvent(new Event("input"));
+		clickModalButton("Create");
+		await settle();
+		const shown = openModal()?.querySelector(".vault-mcp-token")?.textContent ?? "";
+		expect(shown).toMatch(/^vmcp_[A-Za-z0-9_-]{43}$/);
+		const snippets = [...(openModal()?.querySelectorAll(".vault-mcp-snippet") ?? [])].map((el) => el.textContent ?? "");
+		expect(snippets.every((text) => text.includes(shown))).toBe(true);
+		[...(openModal()?.querySelectorAll("button") ?? [])].find((button) => button.textContent === "Copy token")?.click();
+		await settle();
+		expect(copiedTexts.at(-1)).toBe(shown);
+
+		(openModal() as HTMLElement).remove();
+		const tab = tabOf(plugin);
+		expect(tab.setting("Laptop").textContent).toContain(shown.slice(0, 9));
+		expect(document.body.innerHTML).not.toContain(shown);
+		expect(readFileSync(nodePath.join(vault, ".obsidian/plugins/vault-mcp/data.json"), "utf8")).not.toContain(shown);
+
+		const client = await connectClient(plugin.service.status.state === "listening" ? plugin.service.status.url : "", shown);
+		expect((await client.callTool({ name: "get_vault_status", arguments: {} })).isError).toBeFalsy();
+
+		// Revoking, after confirming, locks the token out of the running server at once.
+		tab.button("Laptop", "Revoke");
+		clickModalButton("Revoke");
+		await settle();
+		await expect(client.callTool({ name: "get_vault_status", arguments: {} })).rejects.toThrow(/valid bearer token is required/);
+		await client.close();
+	});
+
+	test("the write toggle asks first, then adds and removes the write tools for a live client", async () => {
+		await plugin.updateSettings({ disclosureAccepted: true, serverEnabled: true });
+		const { addToken } = await import("../../src/auth/tokenList");
+		const made = addToken(plugin.settings, "w", "write");
+		if ("error" in made) throw new Error(made.error);
+		await plugin.updateSettings({ tokens: made.settings.tokens });
+		const status = plugin.service.status;
+		if (status.state !== "listening") throw new Error("not listening");
+		const client = await connectClient(status.url, made.token);
+		const names = async () => (await client.listTools()).tools.map((tool) => tool.name);
+		expect(await names()).not.toContain("append_to_note");
+
+		tabOf(plugin).toggle("Allow writing");
+		expect(openModal()?.textContent).toContain("cannot delete, rename or move notes");
+		clickModalButton("Allow writing");
+		await settle();
+		expect(await names()).toContain("append_to_note");
+		tabOf(plugin).toggle("Allow writing");
+		await settle();
+		expect(await names()).not.toContain("append_to_note");
+		await client.close();
+	});
+
+	test("the write toggle is unavailable while the server is off", () => {
+		tabOf(plugin).toggle("Allow writing");
+		expect(openModal()).toBeNull();
+		expect(plugin.settings.writeEnabled).toBe(false);
+	});
+
+	test("a port change restarts the server; a bad port is refused with a message", async () => {
+		await plugin.updateSettings({ disclosureAccepted: true, serverEnabled: true });
+		const before = plugin.service.status;
+		if (before.state !== "listening") throw new Error("not listening");
+		const probe = createServer();
+		await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", () => resolve()));
+		const newPort = (probe.address() as { port: number }).port;
+		await new Promise((resolve) => probe.close(resolve));
+
+		const tab = tabOf(plugin);
+		const input = tab.setting("Port").querySelector("input") as HTMLInputElement;
+		input.value = "80";
+		input.dispatchEvent(new Event("change"));
+		expect(tab.setting("Port").textContent).toContain("1024 to 65535");
+		input.value = String(newPort);
+		input.dispatchEvent(new Event("change"));
+		await settle();
+		expect(plugin.service.status).toMatchObject({ state: "listening", port: newPort });
+		expect(await isPortClosed(before.port)).toBe(true);
+		expect(tabOf(plugin).setting("Status").textContent).toContain(`127.0.0.1:${newPort}/mcp`);
+	});
+
+	test("the ribbon and status bar follow start, stop and a port-in-use error", async () => {
+		expect(ribbon()?.getAttribute("data-state")).toBe("off");
+		expect(statusBar()?.textContent).toBe("MCP off");
+		await plugin.updateSettings({ disclosureAccepted: true, serverEnabled: true });
+		expect(ribbon()?.getAttribute("data-state")).toBe("on");
+		expect(ribbon()?.getAttribute("data-icon")).toBe("plug-zap");
+		expect(statusBar()?.textContent).toBe("MCP on · 0 clients");
+
+		const blocker = createServer();
+		await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", () => resolve()));
+		const busyPort = (blocker.address() as { port: number }).port;
+		const consoleError = jest.spyOn(console, "error").mockImplementation(() => undefined);
+		await plugin.updateSettings({ port: busyPort });
+		consoleError.mockRestore();
+		blocker.close();
+		expect(ribbon()?.getAttribute("data-state")).toBe("error");
+		expect(ribbon()?.getAttribute("aria-label")).toContain("already in use");
+		expect(statusBar()?.textContent).toBe("MCP error");
+
+		await plugin.updateSettings({ serverEnabled: false });
+		expect(ribbon()?.getAttribute("data-state")).toBe("off");
+		await plugin.updateSettings({ showStatusBar: false });
+		expect(statusBar()?.classList.contains("vault-mcp-hidden")).toBe(true);
+	});
+
+	test("the ribbon menu starts and stops the server, copies the command and opens the settings", async () => {
+		await plugin.updateSettings({ disclosureAccepted: true });
+		ribbon()?.click();
+		const menu = shownMenus.at(-1);
+		expect(menu?.items.map((item) => item.title)).toEqual(["Start server", "Copy Claude Code command", "Open settings"]);
+		await menu?.items[0]?.handler();
+		await settle();
+		expect(plugin.service.status.state).toBe("listening");
+		ribbon()?.click();
+		expect(shownMenus.at(-1)?.items[0]?.title).toBe("Stop server");
+		await shownMenus.at(-1)?.items[1]?.handler();
+		await settle();
+		expect(copiedTexts.at(-1)).toMatch(/^claude mcp add --transport http vault http:\/\/127\.0\.0\.1:\d+\/mcp --header "Authorization: Bearer <token>"$/);
+		await shownMenus.at(-1)?.items[2]?.handler();
+		expect((plugin.app as unknown as { setting: { opened: string[] } }).setting.opened).toEqual(["vault-mcp"]);
+		statusBar()?.click();
+		expect((plugin.app as unknown as { setting: { opened: string[] } }).setting.opened).toHaveLength(2);
+	});
+
+	test("commands exist without default hotkeys and do what they say", async () => {
+		const commands = (plugin as unknown as { commands: Map<string, { name: string; callback(): void; hotkeys?: unknown }> }).commands;
+		expect([...commands.keys()]).toEqual(["start-server", "stop-server", "create-token", "copy-connection-command", "show-activity"]);
+		for (const command of commands.values()) expect(command.hotkeys).toBeUndefined();
+		await plugin.updateSettings({ disclosureAccepted: true });
+		commands.get("start-server")?.callback();
+		await settle();
+		expect(plugin.service.status.state).toBe("listening");
+		commands.get("show-activity")?.callback();
+		expect(openModal()?.textContent).toContain("Vault MCP activity");
+		commands.get("stop-server")?.callback();
+		await settle();
+		expect(plugin.service.status.state).toBe("stopped");
+	});
+
+	test("excluded folders are validated against the vault and applied at once", async () => {
+		const tab = tabOf(plugin);
+		const area = tab.setting("Folders no app may see").querySelector("textarea") as HTMLTextAreaElement;
+		area.value = "Private\nNo such folder";
+		area.dispatchEvent(new Event("change"));
+		await settle();
+		expect(plugin.settings.excludedFolders).toEqual(["Private"]);
+		expect(tab.setting("Folders no app may see").textContent).toContain("No such folder: No such folder");
+	});
+
+	test("unload removes the ribbon icon and status bar item and closes the port", async () => {
+		await plugin.updateSettings({ disclosureAccepted: true, serverEnabled: true });
+		const status = plugin.service.status;
+		if (status.state !== "listening") throw new Error("not listening");
+		(plugin as unknown as { unload(): void }).unload();
+		await settle();
+		expect(ribbon()).toBeNull();
+		expect(statusBar()).toBeNull();
+		expect(await isPortClosed(status.port)).toBe(true);
+		expect((plugin as unknown as { cleanupCount: number }).cleanupCount).toBe(0);
+	});
+});
