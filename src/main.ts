@@ -88,6 +88,12 @@ export default class VaultMcpPlugin extends Plugin {
 		return status;
 	}
 
+	/** The port clients should use: the one the server listens on, else the configured one. */
+	connectionPort(): number {
+		const status = this.service.status;
+		return status.state === "listening" ? status.port : this.settings.port;
+	}
+
 	openSettings(): void {
 		// Obsidian has no public call to open a plugin's settings tab; this is the one plugins use.
 		const setting = (this.app as unknown as { setting?: { open(): void; openTabById(id: string): void } }).setting;
@@ -96,7 +102,7 @@ export default class VaultMcpPlugin extends Plugin {
 	}
 
 	private copyClaudeCodeCommand(): void {
-		const snippet = connectionSnippets(this.settings.port).find((entry) => entry.id === "claude-code");
+		const snippet = connectionSnippets(this.connectionPort()).find((entry) => entry.id === "claude-code");
 		if (snippet) void copyToClipboard(snippet.text, "the Claude Code command (put your token in place of <token>)");
 	}
 

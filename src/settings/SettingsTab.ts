@@ -116,7 +116,7 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 
 		new Setting(containerEl).setName("Connect a client").setHeading();
 		containerEl.createEl("p", { cls: "vault-mcp-muted", text: "Replace <token> with a token; a new token's window shows these with it filled in." });
-		for (const snippet of connectionSnippets(settings.port)) {
+		for (const snippet of connectionSnippets(plugin.connectionPort())) {
 			new Setting(containerEl)
 				.setName(snippet.title)
 				.setDesc(snippet.where)

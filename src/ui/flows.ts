@@ -45,7 +45,7 @@ export function createTokenFlow(plugin: VaultMcpPlugin, onCreated: () => void = 
 		const made = addToken(plugin.settings, name, level);
 		if ("error" in made) return made.error;
 		await plugin.updateSettings({ tokens: made.settings.tokens });
-		new TokenCreatedModal(plugin.app, made.token, name.trim(), plugin.settings.port).open();
+		new TokenCreatedModal(plugin.app, made.token, name.trim(), plugin.connectionPort()).open();
 		onCreated();
 		return null;
 	}).open();

@@ -222,6 +222,9 @@ class InputComponent<E extends HTMLInputElement | HTMLTextAreaElement> {
 	private handler: ChangeHandler<string> = () => undefined;
 	setValue(value: string): this {
 		this.inputEl.value = value;
+		// Also as markup, so a rendered copy of the page (the screenshots) shows it.
+		if (this.inputEl.tagName === "TEXTAREA") this.inputEl.textContent = value;
+		else this.inputEl.setAttribute("value", value);
 		return this;
 	}
 	getValue(): string {

@@ -1,0 +1,105 @@
+/**
+ * `npm run screenshots`: renders the settings tab and the new-token window with styles.css and
+ * Obsidian's CSS variables in headless Chromium (Debian's package), and writes PNGs to
+ * screenshots/ (git-ignored), so a person can look at what the plugin shows.
+ */
+import { promises as fs } from "node:fs";
+import * as os from "node:os";
+import * as nodePath from "node:path";
+import { chromium } from "playwright-core";
+import { addToken } from "../src/auth/tokenList";
+import { NodeHost } from "../src/headless/NodeHost";
+import VaultMcpPlugin from "../src/main";
+import { defaultSettings } from "../src/settings/settings";
+import { TokenCreatedModal } from "../src/ui/modals";
+import { createApp } from "../test/double/obsidian";
+
+const ROOT = nodePath.resolve(__dirname, "..");
+const OUT = nodePath.join(ROOT, "screenshots");
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/** A small stand-in for Obsidian's own stylesheet: its variables (default dark theme) and setting rows. */
+const OBSIDIAN_BASE_CSS = `
+body { --background-primary: #1e1e1e; --background-secondary: #262626; --background-modifier-border: #363636;
+  --text-normal: #dadada; --text-muted: #999; --text-error: #fb464c; --interactive-accent: #7f6df2; --text-on-accent: #fff;
+  --font-ui-smaller: 12px; --font-ui-small: 13px; --font-ui-medium: 15px; --radius-s: 4px; --size-2-1: 2px; --size-4-2: 8px; --size-4-3: 12px;
+  background: var(--background-primary); color: var(--text-normal); font: 14px/1.5 "DejaVu Sans", sans-serif; margin: 0; padding: 24px; width: 760px; }
+.setting-item { display: flex; align-items: center; gap: 16px; padding: 12px 0; border-top: 1px solid var(--background-modifier-border); }
+.setting-item-heading { border-top: none; padding-top: 24px; } .setting-item-heading .setting-item-name { font-size: 16px; font-weight: 600; }
+.setting-item-info { flex: 1; } .setting-item-description { color: var(--text-muted); font-size: var(--font-ui-smaller); padding-top: 4px; }
+.setting-item-control { display: flex; gap: 8px; align-items: center; }
+button { background: var(--background-secondary); color: var(--text-normal); border: 1px solid var(--background-modifier-border); border-radius: var(--radius-s); padding: 4px 12px; font: inherit; }
+button.mod-cta { background: var(--interactive-accent); color: var(--text-on-accent); border-color: transparent; } button.mod-warning { background: #a33; color: #fff; }
+input, textarea, select { background: var(--background-secondary); color: var(--text-normal); border: 1px solid var(--background-modifier-border); border-radius: var(--radius-s); padding: 4px 8px; font: inherit; }
+.checkbox-container { width: 40px; height: 22px; border-radius: 11px; background: #555; position: relative; } .checkbox-container.is-enabled { background: var(--interactive-accent); }
+.checkbox-container::after { content: ""; position: absolute; top: 3px; left: 3px; width: 16px; height: 16px; border-radius: 50%; background: #fff; }
+.checkbox-container.is-enabled::after { left: 21px; } .checkbox-container.is-disabled { opacity: .5; }
+.modal { background: var(--background-primary); border: 1px solid var(--background-modifier-border); border-radius: 8px; padding: 24px; width: 680px; }
+.modal-title { font-size: 18px; font-weight: 600; margin-bottom: 12px; }
+`;
+
+async function page(html: string, css: string): Promise<string> {
+	return `<!doctype html><html><head><meta charset="utf-8"><style>${OBSIDIAN_BASE_CSS}</style><style>${css}</style></head><body>${html}</body></html>`;
+}
+
+export async function takeScreenshots(): Promise<string[]> {
+	const vault = await fs.mkdtemp(nodePath.join(os.tmpdir(), "vault-mcp-screens-"));
+	await fs.cp(nodePath.join(ROOT, "demo-vault"), vault, { recursive: true });
+	const host = await NodeHost.open(vault);
+	const manifest = JSON.parse(await fs.readFile(nodePath.join(ROOT, "manifest.json"), "utf8")) as Record<string, string>;
+	let settings = { ...defaultSettings(), port: 0, serverEnabled: true, disclosureAccepted: true, excludedFolders: ["Daily"] };
+	for (const [name, level] of [["Claude Code on my laptop", "write"], ["Claude Desktop", "read"]] as const) {
+		const made = addToken(settings, name, level);
+		if ("error" in made) throw new Error(made.error);
+		settings = made.settings;
+	}
+	await fs.mkdir(nodePath.join(vault, ".obsidian/plugins/vault-mcp"), { recursive: true });
+	await fs.writeFile(nodePath.join(vault, ".obsidian/plugins/vault-mcp/data.json"), JSON.stringify(settings));
+	const plugin = new VaultMcpPlugin(createApp(host) as never, manifest as never);
+	await (plugin as unknown as { load(): Promise<void> }).load();
+	await new Promise((resolve) => setTimeout(resolve, 50));
+
+	const tab = (plugin as unknown as { settingTabs: Array<{ containerEl: HTMLElement; display(): void }> }).settingTabs[0];
+	if (!tab) throw new Error("no settings tab");
+	tab.display();
+	const settingsHtml = tab.containerEl.outerHTML;
+	const modal = new TokenCreatedModal(plugin.app, "vmcp_EXAMPLEexampleEXAMPLEexampleEXAMPLEexampl", "Claude Code on my laptop", 27150);
+	modal.open();
+	const modalHtml = modal.containerEl.outerHTML;
+	modal.close();
+	(plugin as unknown as { unload(): void }).unload();
+	await plugin.service.stop();
+	await host.close();
+	await fs.rm(vault, { recursive: true, force: true });
+
+	const css = await fs.readFile(nodePath.join(ROOT, "styles.css"), "utf8");
+	await fs.mkdir(OUT, { recursive: true });
+	const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"] });
+	const written: string[] = [];
+	try {
+		for (const [name, html] of [["settings-tab.png", settingsHtml], ["token-modal.png", modalHtml]] as const) {
+			const view = await browser.newPage({ viewport: { width: 810, height: 600 } });
+			await view.setContent(await page(html, css));
+			const file = nodePath.join(OUT, name);
+			await view.screenshot({ path: file, fullPage: true });
+			written.push(file);
+			await view.close();
+		}
+	} finally {
+		await browser.close();
+	}
+	return written;
+}
+
+if (require.main === module) {
+	takeScreenshots().then(
+		(files) => {
+			for (const file of files) process.stdout.write(`${file}\n`);
+			process.exit(0);
+		},
+		(error: unknown) => {
+			process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+			process.exit(1);
+		},
+	);
+}
