@@ -35,6 +35,8 @@ export default defineConfig([
 			"obsidianmd/prefer-window-timers": "off",
 			"obsidianmd/hardcoded-config-path": "off",
 			"obsidianmd/no-global-this": "off",
+			// The host double builds Obsidian's DOM helpers out of plain DOM calls.
+			"obsidianmd/prefer-create-el": "off",
 		},
 	},
 	{

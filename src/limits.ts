@@ -69,3 +69,9 @@ export const MAX_NAME_BYTES = 255;
 export const MAX_QUERY_LENGTH = 500;
 /** The search index is built in slices of at most this long, so Obsidian's interface never stalls. */
 export const INDEX_BUILD_SLICE_MS = 40;
+/** A request body must arrive within this long after its headers (408 otherwise), so slow senders hold no one up. */
+export const BODY_READ_TIMEOUT_MS = 10_000;
+/** Open connections the server accepts at once; more are dropped, so a flood cannot exhaust file handles. */
+export const MAX_CONNECTIONS = 1024;
+/** JSON-RPC messages in one batch (400 above it). */
+export const MAX_BATCH_ENTRIES = 32;

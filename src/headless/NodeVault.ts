@@ -219,8 +219,6 @@ export class NodeVault implements HostVault {
 	}
 
 	private record(path: string, stats: Stats): KnownFile {
-		const name = nodePath.posix.basename(path);
-		const dot = name.lastIndexOf(".");
 		const known = this.files.get(path);
 		const stat = { ctime: stats.birthtimeMs || stats.ctimeMs, mtime: stats.mtimeMs, size: stats.size };
 		if (known) {
@@ -229,14 +227,7 @@ export class NodeVault implements HostVault {
 			known.ino = stats.ino;
 			return known;
 		}
-		const file: KnownFile = {
-			path,
-			name,
-			basename: dot > 0 ? name.slice(0, dot) : name,
-			extension: dot > 0 ? name.slice(dot + 1).toLowerCase() : "",
-			stat,
-			ino: stats.ino,
-		};
+		const file: KnownFile = { path, ...nameParts(path), stat, ino: stats.ino };
 		this.files.set(path, file);
 		return file;
 	}
@@ -309,9 +300,7 @@ export class NodeVault implements HostVault {
 			const oldPath = renamedFrom.path;
 			this.files.delete(oldPath);
 			this.contents.delete(oldPath);
-			const name = nodePath.posix.basename(path);
-			const dot = name.lastIndexOf(".");
-			Object.assign(renamedFrom, { path, name, basename: dot > 0 ? name.slice(0, dot) : name, extension: dot > 0 ? name.slice(dot + 1).toLowerCase() : "" });
+			Object.assign(renamedFrom, { path, ...nameParts(path) });
 			this.files.set(path, renamedFrom);
 			this.record(path, stats);
 			this.events.trigger("rename", renamedFrom, oldPath);
@@ -352,6 +341,13 @@ export class NodeVault implements HostVault {
 		}, RENAME_PAIRING_MS);
 		this.pendingUnlinks.add(timer);
 	}
+}
+
+/** A path's name, basename and extension, as Obsidian's TFile has them (the extension keeps its case). */
+function nameParts(path: string): Pick<HostFile, "name" | "basename" | "extension"> {
+	const name = nodePath.posix.basename(path);
+	const dot = name.lastIndexOf(".");
+	return { name, basename: dot > 0 ? name.slice(0, dot) : name, extension: dot > 0 ? name.slice(dot + 1) : "" };
 }
 
 /** How long an unlink waits for the matching add of a rename. */

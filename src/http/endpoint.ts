@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import * as nodeTimers from "node:timers";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { ActivityLog, Logger } from "../activity";
 import type { TokenRecord } from "../auth/tokens";
 import type { Host } from "../host/Host";
-import { MAX_IN_FLIGHT_REQUESTS, MAX_REQUEST_BODY_BYTES, RETRY_AFTER_BUSY_SECONDS } from "../limits";
+import { BODY_READ_TIMEOUT_MS, MAX_BATCH_ENTRIES, MAX_IN_FLIGHT_REQUESTS, MAX_REQUEST_BODY_BYTES, RETRY_AFTER_BUSY_SECONDS } from "../limits";
 import { createMcpServer, errorKind } from "../mcp/server";
 import type { VaultMcpSettings } from "../settings/settings";
 import type { NoteSearch } from "../vault/search";
@@ -49,36 +50,32 @@ export function createMcpEndpoint(deps: EndpointDeps): (req: IncomingMessage, re
 			});
 			return;
 		}
-		if (!inFlight.tryEnter()) {
-			sendRefusal(req, res, {
-				status: 503,
-				kind: "busy",
-				message: "The server is busy answering other requests.",
-				headers: { "Retry-After": String(RETRY_AFTER_BUSY_SECONDS) },
-			});
-			return;
-		}
-		// A place frees once the answer is handed over ('finish'), or the client went away ('close'):
-		// a client that sends its next request the moment it has an answer must find the place free.
-		let left = false;
-		const leave = () => {
-			if (left) return;
-			left = true;
-			inFlight.leave();
-		};
-		res.once("finish", leave);
-		res.once("close", leave);
 		deps.onTokenUsed?.(answer.token);
-		void serveMcp(req, res, answer, settings, deps);
+		void serveMcp(req, res, answer, settings, deps, inFlight);
 	};
 }
 
-async function serveMcp(req: IncomingMessage, res: ServerResponse, grant: Grant, settings: VaultMcpSettings, deps: EndpointDeps): Promise<void> {
+async function serveMcp(req: IncomingMessage, res: ServerResponse, grant: Grant, settings: VaultMcpSettings, deps: EndpointDeps, inFlight: InFlightCounter): Promise<void> {
+	// The body is read before a place is taken: a client that never finishes sending holds only its own socket.
 	const body = await readJsonBody(req);
 	if ("refusal" in body) {
 		sendRefusal(req, res, body.refusal);
 		return;
 	}
+	if (!inFlight.tryEnter()) {
+		sendRefusal(req, res, { status: 503, kind: "busy", message: "The server is busy answering other requests.", headers: { "Retry-After": String(RETRY_AFTER_BUSY_SECONDS) } });
+		return;
+	}
+	// A place frees once the answer is handed over ('finish'), or the client went away ('close'):
+	// a client that sends its next request the moment it has an answer must find the place free.
+	let left = false;
+	const leave = () => {
+		if (left) return;
+		left = true;
+		inFlight.leave();
+	};
+	res.once("finish", leave);
+	res.once("close", leave);
 	const ctx = {
 		host: deps.host,
 		serverVersion: deps.serverVersion,
@@ -104,13 +101,19 @@ async function serveMcp(req: IncomingMessage, res: ServerResponse, grant: Grant,
 	}
 }
 
-/** Reads at most MAX_REQUEST_BODY_BYTES and parses it as JSON. */
+/** Reads at most MAX_REQUEST_BODY_BYTES within BODY_READ_TIMEOUT_MS and parses it as JSON. */
 async function readJsonBody(req: IncomingMessage): Promise<{ json: unknown } | { refusal: Refusal }> {
 	const tooLarge: Refusal = { status: 413, kind: "too_large", message: `Request body over ${MAX_REQUEST_BODY_BYTES} bytes.` };
 	const declared = Number(req.headers["content-length"] ?? "0");
 	if (declared > MAX_REQUEST_BODY_BYTES) return { refusal: tooLarge };
 	const chunks: Buffer[] = [];
 	let size = 0;
+	let timedOut = false;
+	// This layer runs headless too, where there is no window: Node's own timers, which Electron also has.
+	const timer = nodeTimers.setTimeout(() => {
+		timedOut = true;
+		req.destroy();
+	}, BODY_READ_TIMEOUT_MS);
 	try {
 		for await (const chunk of req as AsyncIterable<Buffer>) {
 			size += chunk.length;
@@ -118,13 +121,20 @@ async function readJsonBody(req: IncomingMessage): Promise<{ json: unknown } | {
 			chunks.push(chunk);
 		}
 	} catch {
-		return { refusal: { status: 400, kind: "parse_error", message: "The request body could not be read." } };
+		return { refusal: timedOut ? { status: 408, kind: "timeout", message: `The request body did not arrive within ${BODY_READ_TIMEOUT_MS} ms.` } : { status: 400, kind: "parse_error", message: "The request body could not be read." } };
+	} finally {
+		nodeTimers.clearTimeout(timer);
 	}
+	let json: unknown;
 	try {
-		return { json: JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown };
+		json = JSON.parse(Buffer.concat(chunks).toString("utf8"));
 	} catch {
 		return { refusal: { status: 400, kind: "parse_error", message: "Parse error: the body is not valid JSON." } };
 	}
+	if (Array.isArray(json) && json.length > MAX_BATCH_ENTRIES) {
+		return { refusal: { status: 400, kind: "too_large", message: `A batch may hold at most ${MAX_BATCH_ENTRIES} messages.` } };
+	}
+	return { json };
 }
 
 function sendRefusal(req: IncomingMessage, res: ServerResponse, refusal: Refusal): void {

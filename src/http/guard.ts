@@ -36,6 +36,7 @@ export type RefusalKind =
 	| "too_large"
 	| "parse_error"
 	| "rate_limited"
+	| "timeout"
 	| "busy";
 
 /** The settings the guard decides by. */

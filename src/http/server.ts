@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from "../limits";
+import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS, REQUEST_TIMEOUT_MS } from "../limits";
 
 /** Only this address is ever bound: nothing off this computer can connect. */
 export const LOOPBACK_ADDRESS = "127.0.0.1";
@@ -25,6 +25,7 @@ export class LoopbackHttpServer {
 			{ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS },
 			this.listener,
 		);
+		server.maxConnections = MAX_CONNECTIONS;
 		return new Promise((resolve, reject) => {
 			const onError = (error: NodeJS.ErrnoException) => {
 				server.close();

@@ -28,5 +28,5 @@ export function isPathVisible(path: string, scope: Scope): boolean {
 
 /** True when a tool may see the Markdown note at `path`. */
 export function isNoteInScope(path: string, scope: Scope): boolean {
-	return path.toLowerCase().endsWith(".md") && isPathVisible(path, scope);
+	return path.endsWith(".md") && isPathVisible(path, scope);
 }

@@ -18,7 +18,8 @@ export function checkNewNotePath(input: string, scope: Scope): Lookup<string> {
 	if (!checked.ok) return { error: checked.reason };
 	const name = checked.path.slice(checked.path.lastIndexOf("/") + 1);
 	const dot = name.lastIndexOf(".");
-	if (dot > 0 && name.slice(dot + 1).toLowerCase() !== "md") return { error: `Only Markdown notes (.md) can be written; "${checked.path}" is not one.` };
+	// Obsidian treats only a lower-case .md extension as a note.
+	if (dot > 0 && name.slice(dot + 1) !== "md") return { error: `Only Markdown notes (.md) can be written; "${checked.path}" is not one.` };
 	const path = dot > 0 ? checked.path : `${checked.path}.md`;
 	if (!isNoteInScope(path, scope)) return { error: `"${path}" is in a folder this server does not give access to.` };
 	return { value: path };

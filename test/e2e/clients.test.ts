@@ -39,7 +39,7 @@ class PinnedVersionTransport implements Transport {
 	}
 	send(message: JSONRPCMessage): Promise<void> {
 		if ("method" in message && message.method === "initialize" && message.params) {
-			return this.inner.send({ ...message, params: { ...message.params, protocolVersion: this.version } } as JSONRPCMessage);
+			return this.inner.send({ ...message, params: { ...message.params, protocolVersion: this.version } });
 		}
 		return this.inner.send(message);
 	}
@@ -77,7 +77,7 @@ describe("real clients against the headless server", () => {
 			expect(tools.map((tool) => tool.name).sort()).toEqual(ALL_TOOLS.map((tool) => tool.name).sort());
 			for (const tool of ALL_TOOLS) {
 				for (const example of tool.examples) {
-					const outcome = await callTool(client, tool.name, example as Record<string, unknown>);
+					const outcome = await callTool(client, tool.name, example);
 					expect({ tool: tool.name, ok: outcome.ok }).toEqual({ tool: tool.name, ok: true });
 				}
 			}

@@ -169,23 +169,49 @@ describe("limits", () => {
 		}
 	});
 
-	test("more than 8 requests in flight answer 503 with Retry-After", async () => {
+	test("more than 8 requests being answered at once: the 9th answers 503 with Retry-After", async () => {
 		const running = await startService(vault);
-		// Hold 8 requests open by sending headers that promise a body that never comes.
-		const { request } = await import("node:http");
-		const held = Array.from({ length: 8 }, () => {
-			const req = request({ host: "127.0.0.1", port: running.port, method: "POST", path: "/mcp", headers: Object.fromEntries(mcpHeaders(running.port, running.tokens.read ?? "")) });
-			req.on("error", () => undefined);
-			req.write("{");
-			return req;
-		});
+		// A slow disk: reads wait until the test lets them go, so 8 read_note calls stay in flight.
+		let release: () => void = () => undefined;
+		const gate = new Promise<void>((resolve) => (release = resolve));
+		const vaultAny = running.host.vault as unknown as { cachedRead: (file: unknown) => Promise<string> };
+		const realRead = vaultAny.cachedRead.bind(running.host.vault);
+		vaultAny.cachedRead = async (file) => {
+			await gate;
+			return realRead(file);
+		};
+		const readNote = JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "read_note", arguments: { path: "a.md" } } });
+		const held = Array.from({ length: 8 }, () => rawRequest(running.port, { headers: mcpHeaders(running.port, running.tokens.read ?? ""), body: readNote }));
 		try {
 			await new Promise((resolve) => setTimeout(resolve, 200));
 			const response = await rawRequest(running.port, { headers: mcpHeaders(running.port, running.tokens.read ?? ""), body: INITIALIZE_BODY });
 			expect(response.status).toBe(503);
 			expect(response.headers["retry-after"]).toBe("1");
 		} finally {
-			for (const req of held) req.destroy();
+			release();
+			expect((await Promise.all(held)).map((response) => response.status)).toEqual(Array(8).fill(200));
+			await running.stop();
+		}
+	});
+
+	test("20 clients that never finish their bodies hold no place: others are still served", async () => {
+		const running = await startService(vault);
+		const { request } = await import("node:http");
+		const slow = Array.from({ length: 20 }, () => {
+			const req = request({ host: "127.0.0.1", port: running.port, method: "POST", path: "/mcp", headers: { ...Object.fromEntries(mcpHeaders(running.port, running.tokens.read ?? "")), "Content-Length": "100" } });
+			const status = new Promise<number>((resolve) => {
+				req.on("response", (res) => resolve(res.statusCode ?? 0));
+				req.on("error", () => resolve(-1));
+			});
+			req.write("{");
+			return { req, status };
+		});
+		try {
+			await new Promise((resolve) => setTimeout(resolve, 100));
+			const response = await rawRequest(running.port, { headers: mcpHeaders(running.port, running.tokens.read ?? ""), body: INITIALIZE_BODY });
+			expect(response.status).toBe(200);
+		} finally {
+			for (const { req } of slow) req.destroy();
 			await running.stop();
 		}
 	});
