@@ -93,9 +93,16 @@ export class NodeVault implements HostVault {
 		}
 	}
 
+	/**
+	 * The note's text, from memory when the file on disk is unchanged. Each call checks the disk
+	 * (one stat), so an edit or delete by another program is never answered with old text, even
+	 * before the watcher reports it.
+	 */
 	async cachedRead(file: HostFile): Promise<string> {
+		const known = this.files.get(file.path);
+		const stats = await fs.lstat(this.toDiskPath(file.path));
 		const cached = this.contents.get(file.path);
-		if (cached !== undefined) return cached;
+		if (cached !== undefined && known && this.isOwnWrite(known, stats)) return cached;
 		return this.read(file);
 	}
 

@@ -105,10 +105,16 @@ async function runTool(ctx: ToolContext, deps: McpServerDeps, tool: ToolDescript
 			result = toCallToolResult({ fixable: `The answer would be over ${MAX_RESPONSE_BYTES} bytes. Ask for less: a smaller limit, a folder, or one note at a time.` });
 		}
 	} catch (error) {
-		outcome = "failed";
-		// Error messages can quote note text (a parser's excerpt), so only the error's kind is logged.
-		deps.logger.error(`tool ${tool.name} failed: ${errorKind(error)}`);
-		result = { isError: true, content: [{ type: "text", text: `${tool.name} failed inside the server. Try again; if it keeps failing, the vault's owner can see the error kind in the server log.` }] };
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+			// Deleted or moved by another program a moment ago: the model can recover by looking again.
+			outcome = "fixable";
+			result = toCallToolResult({ fixable: "That note is gone (deleted or moved a moment ago). Nothing was written. Call list_notes or search_notes to find it again." });
+		} else {
+			outcome = "failed";
+			// Error messages can quote note text (a parser's excerpt), so only the error's kind is logged.
+			deps.logger.error(`tool ${tool.name} failed: ${errorKind(error)}`);
+			result = { isError: true, content: [{ type: "text", text: `${tool.name} failed inside the server. Try again; if it keeps failing, the vault's owner can see the error kind in the server log.` }] };
+		}
 	}
 	const responseBytes = Buffer.byteLength(JSON.stringify(result));
 	deps.activity.add({

@@ -30,11 +30,14 @@ describe("the README's limits table", () => {
 		["list_tags entries (default / max)", `${limits.LIST_TAGS_DEFAULT_LIMIT} / ${limits.LIST_TAGS_MAX_LIMIT}`],
 		["search index build slice", `${limits.INDEX_BUILD_SLICE_MS} ms`],
 		["Markdown nesting followed", `${limits.MAX_MARKDOWN_NESTING}`],
+		["time for a request body to arrive", `${limits.BODY_READ_TIMEOUT_MS} ms`],
+		["open connections", `${limits.MAX_CONNECTIONS}`],
+		["messages in one batch", `${limits.MAX_BATCH_ENTRIES}`],
 	])("%s is %s", (label, value) => {
 		expect(table.get(label)).toBe(value);
 	});
 
 	test("has no row that src/limits.ts does not back", () => {
-		expect(table.size).toBe(17);
+		expect(table.size).toBe(20);
 	});
 });

@@ -1,0 +1,20 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+
+setFlagsFromString("--expose_gc");
+const collect = runInNewContext("gc") as () => void;
+
+/**
+ * Heap in use after full garbage collections, for "memory came back" checks: the smallest of a
+ * few readings taken a moment apart, so that sockets and timers still closing do not count.
+ */
+export async function heapAfterGc(): Promise<number> {
+	let smallest = Infinity;
+	for (let reading = 0; reading < 5; reading++) {
+		await new Promise((resolve) => setTimeout(resolve, 20));
+		collect();
+		collect();
+		smallest = Math.min(smallest, process.memoryUsage().heapUsed);
+	}
+	return smallest;
+}
