@@ -10,7 +10,7 @@ export default defineConfig([
 	{
 		languageOptions: {
 			parserOptions: {
-				projectService: { allowDefaultProject: ["eslint.config.mjs", "esbuild.config.mjs", "jest.config.js", "scripts/*.mjs"] },
+				projectService: { allowDefaultProject: ["eslint.config.mjs", "esbuild.config.mjs", "jest.config.js", "scripts/*.mjs", "test/reliability/*.mjs"] },
 				tsconfigRootDir: import.meta.dirname,
 			},
 		},

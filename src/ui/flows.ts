@@ -9,34 +9,37 @@ import { ConfirmModal, CreateTokenModal, SERVER_DISCLOSURE, TokenCreatedModal, W
  * starts, confirmations before anything is taken away. Each flow ends in plugin.updateSettings.
  */
 
-/** Switches the server on (after the disclosure, the first time) or off. `onDecline` resets the toggle. */
-export function setServerEnabled(plugin: VaultMcpPlugin, enabled: boolean, onDecline: () => void = () => undefined): void {
-	if (!enabled) {
-		void plugin.updateSettings({ serverEnabled: false });
+/** A switch that, the first time it is turned on, shows a disclosure and waits for a yes. */
+interface DisclosedSwitch {
+	setting: "serverEnabled" | "writeEnabled";
+	accepted: "disclosureAccepted" | "writeDisclosureAccepted";
+	heading: string;
+	paragraphs: readonly string[];
+	confirmText: string;
+}
+
+const SERVER_SWITCH: DisclosedSwitch = { setting: "serverEnabled", accepted: "disclosureAccepted", heading: "Before the server starts", paragraphs: SERVER_DISCLOSURE, confirmText: "I understand, start the server" };
+const WRITE_SWITCH: DisclosedSwitch = { setting: "writeEnabled", accepted: "writeDisclosureAccepted", heading: "Allow apps to write to this vault?", paragraphs: WRITE_DISCLOSURE, confirmText: "Allow writing" };
+
+/** Turns a switch off at once, or on — after its disclosure the first time. `onDecline` resets the toggle. */
+function flipSwitch(plugin: VaultMcpPlugin, target: DisclosedSwitch, enabled: boolean, onDecline: () => void): void {
+	if (!enabled || plugin.settings[target.accepted]) {
+		void plugin.updateSettings({ [target.setting]: enabled });
 		return;
 	}
-	if (plugin.settings.disclosureAccepted) {
-		void plugin.updateSettings({ serverEnabled: true });
-		return;
-	}
-	new ConfirmModal(plugin.app, "Before the server starts", SERVER_DISCLOSURE, "I understand, start the server", async () => {
-		await plugin.updateSettings({ disclosureAccepted: true, serverEnabled: true });
+	new ConfirmModal(plugin.app, target.heading, target.paragraphs, target.confirmText, async () => {
+		await plugin.updateSettings({ [target.accepted]: true, [target.setting]: true });
 	}, onDecline).open();
+}
+
+/** Switches the server on (after the disclosure, the first time) or off. */
+export function setServerEnabled(plugin: VaultMcpPlugin, enabled: boolean, onDecline: () => void = () => undefined): void {
+	flipSwitch(plugin, SERVER_SWITCH, enabled, onDecline);
 }
 
 /** Allows writing (after its own disclosure, the first time) or stops it. */
 export function setWriteEnabled(plugin: VaultMcpPlugin, enabled: boolean, onDecline: () => void = () => undefined): void {
-	if (!enabled) {
-		void plugin.updateSettings({ writeEnabled: false });
-		return;
-	}
-	if (plugin.settings.writeDisclosureAccepted) {
-		void plugin.updateSettings({ writeEnabled: true });
-		return;
-	}
-	new ConfirmModal(plugin.app, "Allow apps to write to this vault?", WRITE_DISCLOSURE, "Allow writing", async () => {
-		await plugin.updateSettings({ writeDisclosureAccepted: true, writeEnabled: true });
-	}, onDecline).open();
+	flipSwitch(plugin, WRITE_SWITCH, enabled, onDecline);
 }
 
 /** Asks for a name and level, creates the token, and shows it once. */

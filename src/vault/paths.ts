@@ -37,3 +37,10 @@ export function checkVaultPath(input: string, scope: Scope): PathCheck {
 	return { ok: true, path };
 }
 
+
+/** An optional folder argument: undefined when absent or blank, else the checked path or why not. */
+export function checkFolderArgument(input: string | undefined, scope: Scope): { folder?: string } | { error: string } {
+	if (input === undefined || input.replace(/\/+$/, "").trim() === "") return {};
+	const checked = checkVaultPath(input, scope);
+	return checked.ok ? { folder: checked.path } : { error: checked.reason };
+}

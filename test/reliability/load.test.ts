@@ -1,21 +1,24 @@
+import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import * as nodePath from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { promisify } from "node:util";
 import { addToken } from "../../src/auth/tokenList";
 import { ALL_TOOLS } from "../../src/mcp/tools";
 import { heapAfterGc } from "../helpers/gc";
+import { connectClient } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
 import { copyVault, removeDir } from "../helpers/vault";
 
 const CLIENTS = 8;
 const REQUESTS = 2000;
 const APPEND_TARGETS = ["Load A.md", "Load B.md", "Load C.md"];
+const DRIVER = nodePath.join(__dirname, "load-clients.mjs");
 
-/** An HTTP status from an SDK transport error, or null for anything else. */
-function statusOf(error: unknown): number | null {
-	const code = (error as { code?: unknown }).code;
-	return typeof code === "number" && code >= 400 ? code : null;
+interface LoadResult {
+	accepted: string[];
+	refused: string[];
+	failures: string[];
+	designed: number[];
 }
 
 describe("load: 8 clients, 2,000 mixed requests", () => {
@@ -41,63 +44,30 @@ describe("load: 8 clients, 2,000 mixed requests", () => {
 			settings = made.settings;
 			tokens.push(made.token);
 		}
-		settings = { ...settings, writeEnabled: true };
-		await running.service.apply(settings);
-		const setup = new Client({ name: "setup", version: "1" });
-		await setup.connect(new StreamableHTTPClientTransport(new URL(running.url), { requestInit: { headers: { Authorization: `Bearer ${tokens[0] ?? ""}` } } }));
+		await running.service.apply({ ...settings, writeEnabled: true });
+		const setup = await connectClient(running.url, tokens[0] ?? "");
 		for (const target of APPEND_TARGETS) await setup.callTool({ name: "create_note", arguments: { path: target, content: "# Load\n" } });
 		await setup.close();
 
 		const readCalls = ALL_TOOLS.filter((tool) => tool.access === "read").flatMap((tool) => tool.examples.map((example) => ({ name: tool.name, arguments: example })));
-		const accepted: string[] = [];
-		const refused: string[] = [];
-		const failures: string[] = [];
-		const designed: number[] = [];
-
-		/** `count` mixed requests from the 8 clients at once; appends carry `prefix` markers. */
-		const runLoad = (count: number, prefix: string) =>
-			Promise.all(
-				tokens.map(async (token, clientIndex) => {
-					const client = new Client({ name: `load-${clientIndex}`, version: "1" });
-					await client.connect(new StreamableHTTPClientTransport(new URL(running.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
-					for (let index = clientIndex; index < count; index += CLIENTS) {
-						const kind = index % 10;
-						const marker = `${prefix}-${index}`;
-						try {
-							if (kind < 2) {
-								await client.listTools();
-							} else if (kind < 4) {
-								const result = await client.callTool({ name: "append_to_note", arguments: { path: APPEND_TARGETS[index % APPEND_TARGETS.length], content: marker } });
-								(result.isError ? refused : accepted).push(marker);
-							} else {
-								const call = readCalls[index % readCalls.length];
-								if (call) await client.callTool(call);
-							}
-						} catch (error) {
-							const status = statusOf(error);
-							if (status === 429 || status === 503) {
-								designed.push(status);
-								if (kind >= 2 && kind < 4) refused.push(marker);
-							} else failures.push(`${index}: ${error instanceof Error ? error.message : String(error)}`);
-						}
-					}
-					await client.close();
-				}),
-			);
+		// The clients run in another process: this process's heap is the server's alone.
+		const drive = async (count: number, prefix: string): Promise<LoadResult> => {
+			const input = JSON.stringify({ url: running.url, tokens, count, prefix, targets: APPEND_TARGETS, readCalls });
+			const { stdout } = await promisify(execFile)(process.execPath, [DRIVER, input], { maxBuffer: 16 * 1024 * 1024 });
+			return JSON.parse(stdout) as LoadResult;
+		};
 
 		// A first, smaller run compiles code and fills the caches that stay; the run after it must not grow memory.
-		await runLoad(400, "warm");
+		await drive(400, "warm");
 		const heapBefore = await heapAfterGc();
-		accepted.length = 0;
-		refused.length = 0;
-		await runLoad(REQUESTS, "load-append");
+		const { accepted, refused, failures } = await drive(REQUESTS, "load-append");
+		const heapAfter = await heapAfterGc();
 
 		expect(failures).toEqual([]);
 		expect(accepted.length + refused.length).toBe(REQUESTS / 5);
 		const texts = APPEND_TARGETS.map((target) => readFileSync(nodePath.join(vault, target), "utf8")).join("\n");
 		for (const marker of accepted) expect(texts.split(`${marker}\n`).length - 1).toBe(1);
 		for (const marker of refused) expect(texts).not.toContain(`${marker}\n`);
-		const heapAfter = await heapAfterGc();
 		expect(heapAfter).toBeLessThanOrEqual(heapBefore * 1.1);
 	}, 120_000);
 });

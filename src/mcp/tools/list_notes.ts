@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { LIST_NOTES_DEFAULT_LIMIT, LIST_NOTES_MAX_LIMIT } from "../../limits";
-import { checkVaultPath } from "../../vault/paths";
+import { checkFolderArgument } from "../../vault/paths";
 import { decodeCursor, page, visibleNotes } from "../../vault/notes";
 import { isInFolder } from "../../vault/scope";
 import { defineTool } from "../tool";
@@ -25,12 +25,9 @@ export const listNotesTool = defineTool({
 	},
 	examples: [{ recursive: true, sort: "path", limit: 5 }, { folder: "Projects", recursive: true, sort: "modified", limit: 10 }],
 	handler: (ctx, args) => {
-		let folder: string | undefined;
-		if (args.folder !== undefined && args.folder.replace(/\/+$/, "") !== "") {
-			const checked = checkVaultPath(args.folder, ctx.scope);
-			if (!checked.ok) return Promise.resolve({ fixable: checked.reason });
-			folder = checked.path;
-		}
+		const folderArgument = checkFolderArgument(args.folder, ctx.scope);
+		if ("error" in folderArgument) return Promise.resolve({ fixable: folderArgument.error });
+		const { folder } = folderArgument;
 		const offset = decodeCursor(args.cursor);
 		if ("error" in offset) return Promise.resolve({ fixable: offset.error });
 		const notes = visibleNotes(ctx.host, ctx.scope).filter((file) => {

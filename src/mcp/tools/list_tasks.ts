@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { LIST_TASKS_DEFAULT_LIMIT, LIST_TASKS_MAX_LIMIT } from "../../limits";
-import { checkVaultPath } from "../../vault/paths";
+import { checkFolderArgument } from "../../vault/paths";
 import { findNote } from "../../vault/notes";
 import { findTasks } from "../../vault/tasks";
 import { defineTool } from "../tool";
@@ -41,12 +41,9 @@ export const listTasksTool = defineTool({
 	},
 	examples: [{ status: "open", limit: 20 }],
 	handler: async (ctx, args) => {
-		let folder: string | undefined;
-		if (args.folder !== undefined && args.folder.trim() !== "") {
-			const checked = checkVaultPath(args.folder, ctx.scope);
-			if (!checked.ok) return { fixable: checked.reason };
-			folder = checked.path;
-		}
+		const folderArgument = checkFolderArgument(args.folder, ctx.scope);
+		if ("error" in folderArgument) return { fixable: folderArgument.error };
+		const { folder } = folderArgument;
 		let path: string | undefined;
 		if (args.path !== undefined) {
 			const found = findNote(ctx.host, ctx.scope, args.path);

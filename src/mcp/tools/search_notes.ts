@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MAX_QUERY_LENGTH, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT } from "../../limits";
 import { parseQuery } from "../../search/query";
-import { checkVaultPath } from "../../vault/paths";
+import { checkFolderArgument } from "../../vault/paths";
 import { defineTool } from "../tool";
 
 export const searchNotesTool = defineTool({
@@ -25,12 +25,9 @@ export const searchNotesTool = defineTool({
 	handler: async (ctx, args) => {
 		const query = parseQuery(args.query);
 		if (query.required.length === 0) return { fixable: "The query has no words to look for (only exclusions or punctuation). Add at least one word or phrase." };
-		let folder: string | undefined;
-		if (args.folder !== undefined && args.folder.trim() !== "") {
-			const checked = checkVaultPath(args.folder, ctx.scope);
-			if (!checked.ok) return { fixable: checked.reason };
-			folder = checked.path;
-		}
+		const folderArgument = checkFolderArgument(args.folder, ctx.scope);
+		if ("error" in folderArgument) return { fixable: folderArgument.error };
+		const { folder } = folderArgument;
 		const tag = args.tag?.trim() ? args.tag.trim() : undefined;
 		return { ok: await ctx.search.search(ctx.scope, query, { folder, tag }, args.limit) };
 	},
