@@ -75,3 +75,5 @@ export const BODY_READ_TIMEOUT_MS = 10_000;
 export const MAX_CONNECTIONS = 1024;
 /** JSON-RPC messages in one batch (400 above it). */
 export const MAX_BATCH_ENTRIES = 32;
+/** How long stopping the server waits for tool calls already running to finish their work. */
+export const STOP_DRAIN_TIMEOUT_MS = 10_000;

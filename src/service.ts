@@ -1,7 +1,9 @@
+import * as nodeTimers from "node:timers";
 import { ActivityLog, type Logger } from "./activity";
 import type { TokenRecord } from "./auth/tokens";
 import type { Host } from "./host/Host";
-import { createMcpEndpoint } from "./http/endpoint";
+import { STOP_DRAIN_TIMEOUT_MS } from "./limits";
+import { createMcpEndpoint, type McpEndpoint } from "./http/endpoint";
 import { MCP_PATH } from "./http/guard";
 import { LOOPBACK_ADDRESS, LoopbackHttpServer, PortInUseError } from "./http/server";
 import type { VaultMcpSettings } from "./settings/settings";
@@ -36,6 +38,7 @@ export class McpService {
 	readonly activity = new ActivityLog();
 	private settings: VaultMcpSettings | null = null;
 	private server: LoopbackHttpServer | null = null;
+	private endpoint: McpEndpoint | null = null;
 	/** The port the settings asked for when the running server started (0 stays 0, so it is not restarted). */
 	private requestedPort: number | null = null;
 	private currentStatus: ServiceStatus = { state: "stopped" };
@@ -102,23 +105,23 @@ export class McpService {
 	private async startServer(settings: VaultMcpSettings): Promise<ServiceStatus> {
 		const port = settings.port;
 		const searchIndex = new IndexedNoteSearch(this.deps.host, this.scopeOf(settings), this.deps.yieldToHost ?? yieldToEventLoop);
-		const server = new LoopbackHttpServer(
-			createMcpEndpoint({
-				host: this.deps.host,
-				serverVersion: this.deps.serverVersion,
-				currentSettings: () => this.requireSettings(),
-				activity: this.activity,
-				logger: this.deps.logger,
-				search: searchIndex,
-				onTokenUsed: (token) => {
-					this.lastSeen.set(token.hash, Date.now());
-					this.deps.onTokenUsed?.(token);
-				},
-			}),
-		);
+		const endpoint = createMcpEndpoint({
+			host: this.deps.host,
+			serverVersion: this.deps.serverVersion,
+			currentSettings: () => this.requireSettings(),
+			activity: this.activity,
+			logger: this.deps.logger,
+			search: searchIndex,
+			onTokenUsed: (token) => {
+				this.lastSeen.set(token.hash, Date.now());
+				this.deps.onTokenUsed?.(token);
+			},
+			});
+		const server = new LoopbackHttpServer(endpoint);
 		try {
 			const boundPort = await server.listen(port);
 			this.server = server;
+			this.endpoint = endpoint;
 			this.searchIndex = searchIndex;
 			searchIndex.start();
 			this.requestedPort = port;
@@ -132,11 +135,15 @@ export class McpService {
 
 	private async closeServer(): Promise<void> {
 		const server = this.server;
+		const endpoint = this.endpoint;
 		const searchIndex = this.searchIndex;
 		this.server = null;
+		this.endpoint = null;
 		this.searchIndex = null;
 		this.requestedPort = null;
 		await server?.close();
+		// Connections are closed; calls already running finish their work, so stop means settled.
+		await Promise.race([endpoint?.drain(), new Promise((resolve) => nodeTimers.setTimeout(resolve, STOP_DRAIN_TIMEOUT_MS).unref())]);
 		await searchIndex?.stop();
 	}
 

@@ -25,12 +25,20 @@ export interface EndpointDeps {
 const JSON_RPC_PARSE_ERROR = -32700;
 const JSON_RPC_SERVER_ERROR = -32000;
 
+/** The endpoint: a node:http request listener, and a way to wait for the requests it is still answering. */
+export interface McpEndpoint {
+	(req: IncomingMessage, res: ServerResponse): void;
+	/** Resolves once every request being answered has finished (its tool call, and any write, included). */
+	drain(): Promise<void>;
+}
+
 /** The node:http request listener for the whole server: refusals first, then one stateless MCP exchange. */
-export function createMcpEndpoint(deps: EndpointDeps): (req: IncomingMessage, res: ServerResponse) => void {
+export function createMcpEndpoint(deps: EndpointDeps): McpEndpoint {
 	const rateLimiter = new RateLimiter();
 	const inFlight = new InFlightCounter(MAX_IN_FLIGHT_REQUESTS);
+	const active = new Set<Promise<void>>();
 
-	return (req, res) => {
+	const endpoint = (req: IncomingMessage, res: ServerResponse): void => {
 		const settings = deps.currentSettings();
 		const answer = guardRequest(
 			{ method: req.method ?? "", url: req.url ?? "", headers: req.headersDistinct },
@@ -51,8 +59,11 @@ export function createMcpEndpoint(deps: EndpointDeps): (req: IncomingMessage, re
 			return;
 		}
 		deps.onTokenUsed?.(answer.token);
-		void serveMcp(req, res, answer, settings, deps, inFlight);
+		const work = serveMcp(req, res, answer, settings, deps, inFlight);
+		active.add(work);
+		void work.finally(() => active.delete(work));
 	};
+	return Object.assign(endpoint, { drain: async () => void (await Promise.allSettled([...active])) });
 }
 
 async function serveMcp(req: IncomingMessage, res: ServerResponse, grant: Grant, settings: VaultMcpSettings, deps: EndpointDeps, inFlight: InFlightCounter): Promise<void> {
