@@ -1,7 +1,7 @@
 import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { MAX_NOTE_CONTENT_BYTES, RESOURCE_LIST_SIZE } from "../limits";
-import { findNote, visibleNotes } from "../vault/notes";
+import { findNote, truncateUtf8, visibleNotes } from "../vault/notes";
 import type { ToolContext } from "./context";
 
 /** Notes as MCP resources: `vault-mcp://note/{+path}` reads one; the list holds the most recently modified. */
@@ -34,8 +34,7 @@ export function registerNoteResources(server: McpServer, ctx: ToolContext): void
 			const found = findNote(ctx.host, ctx.scope, path);
 			if ("error" in found) throw new McpError(ErrorCode.InvalidParams, found.error);
 			const text = await ctx.host.vault.cachedRead(found.value);
-			const content = Buffer.byteLength(text) > MAX_NOTE_CONTENT_BYTES ? Buffer.from(text).subarray(0, MAX_NOTE_CONTENT_BYTES).toString("utf8") : text;
-			return { contents: [{ uri: noteUri(found.value.path), mimeType: "text/markdown", text: content }] };
+			return { contents: [{ uri: noteUri(found.value.path), mimeType: "text/markdown", text: truncateUtf8(text, MAX_NOTE_CONTENT_BYTES) }] };
 		},
 	);
 }

@@ -16,7 +16,6 @@ import { ALL_TOOLS } from "./tools";
 export interface McpServerDeps {
 	activity: ActivityLog;
 	logger: Logger;
-	tools?: readonly ToolDescriptor[];
 }
 
 /** The tools a grant may see: write tools only for a write grant. */
@@ -34,7 +33,7 @@ export function createMcpServer(ctx: ToolContext, deps: McpServerDeps): McpServe
 		{ instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {}, resources: {} }, jsonSchemaValidator: sharedValidator() },
 	);
 	registerNoteResources(server, ctx);
-	const tools = toolsForGrant(ctx, deps.tools);
+	const tools = toolsForGrant(ctx);
 	for (const tool of tools) {
 		server.registerTool(
 			tool.name,
@@ -100,10 +99,6 @@ async function runTool(ctx: ToolContext, deps: McpServerDeps, tool: ToolDescript
 		const answer = await tool.handler(ctx, args as Parameters<typeof tool.handler>[1]);
 		if ("fixable" in answer) outcome = "fixable";
 		result = toCallToolResult(answer);
-		if (Buffer.byteLength(JSON.stringify(result)) > MAX_RESPONSE_BYTES) {
-			outcome = "fixable";
-			result = toCallToolResult({ fixable: `The answer would be over ${MAX_RESPONSE_BYTES} bytes. Ask for less: a smaller limit, a folder, or one note at a time.` });
-		}
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") {
 			// Deleted or moved by another program a moment ago: the model can recover by looking again.
@@ -116,7 +111,12 @@ async function runTool(ctx: ToolContext, deps: McpServerDeps, tool: ToolDescript
 			result = { isError: true, content: [{ type: "text", text: `${tool.name} failed inside the server. Try again; if it keeps failing, the vault's owner can see the error kind in the server log.` }] };
 		}
 	}
-	const responseBytes = Buffer.byteLength(JSON.stringify(result));
+	let responseBytes = Buffer.byteLength(JSON.stringify(result));
+	if (responseBytes > MAX_RESPONSE_BYTES) {
+		outcome = "fixable";
+		result = toCallToolResult({ fixable: `The answer would be over ${MAX_RESPONSE_BYTES} bytes. Ask for less: a smaller limit, a folder, or one note at a time.` });
+		responseBytes = Buffer.byteLength(JSON.stringify(result));
+	}
 	deps.activity.add({
 		time: new Date().toISOString(),
 		tokenName: ctx.grant.token.name,

@@ -86,3 +86,13 @@ export function page<T>(items: readonly T[], offset: number, limit: number): { i
 	const next = offset + limit;
 	return next < items.length ? { items: slice, nextCursor: encodeCursor(next) } : { items: slice };
 }
+
+/** The longest prefix of `text` that fits in `maxBytes` of UTF-8, never splitting a character. */
+export function truncateUtf8(text: string, maxBytes: number): string {
+	const bytes = Buffer.from(text, "utf8");
+	if (bytes.length <= maxBytes) return text;
+	let end = maxBytes;
+	// Step back over UTF-8 continuation bytes (10xxxxxx) to a character boundary.
+	while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
+	return bytes.subarray(0, end).toString("utf8");
+}

@@ -194,7 +194,7 @@ export class IndexedNoteSearch implements NoteSearch {
 
 	private addToIndex(file: HostFile, text: string): void {
 		const cache = this.host.metadataCache.getFileCache(file);
-		this.engine.add(file.path, file.basename, file.stat.mtime, text, cache?.headings?.map((heading) => heading.heading) ?? []);
+		this.engine.add(file.path, file.basename, file.stat.mtime, text, headingsOf(this.host, file));
 		this.tagsByPath.set(file.path, cache ? [...new Set(getAllTags(cache).map(tagKey))] : []);
 	}
 

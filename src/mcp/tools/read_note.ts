@@ -2,18 +2,8 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { MAX_NOTE_CONTENT_BYTES } from "../../limits";
 import { getAllTags } from "../../markdown/tags";
-import { findNote } from "../../vault/notes";
+import { findNote, truncateUtf8 } from "../../vault/notes";
 import { defineTool } from "../tool";
-
-/** The longest prefix of `text` that fits in `maxBytes` of UTF-8, never splitting a character. */
-function truncateUtf8(text: string, maxBytes: number): string {
-	const bytes = Buffer.from(text, "utf8");
-	if (bytes.length <= maxBytes) return text;
-	let end = maxBytes;
-	// Step back over UTF-8 continuation bytes (10xxxxxx) to a character boundary.
-	while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
-	return bytes.subarray(0, end).toString("utf8");
-}
 
 export const readNoteTool = defineTool({
 	name: "read_note",
