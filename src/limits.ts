@@ -36,6 +36,8 @@ export const MAX_MARKDOWN_NESTING = 1000;
 export const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 /** read_note returns at most this much of a note's text (and says `truncated`). */
 export const MAX_NOTE_CONTENT_BYTES = 512 * 1024;
+/** read_note lists at most this many stretches of hidden text (comments, invisible characters). */
+export const HIDDEN_CONTENT_MAX_ENTRIES = 50;
 /** list_notes page size: default and maximum. */
 export const LIST_NOTES_DEFAULT_LIMIT = 100;
 export const LIST_NOTES_MAX_LIMIT = 1000;
@@ -65,6 +67,12 @@ export const NOT_FOUND_SUGGESTIONS = 5;
 /** Longest path accepted, in characters; longest single name, in UTF-8 bytes. */
 export const MAX_PATH_LENGTH = 1024;
 export const MAX_NAME_BYTES = 255;
+/** Longest file name of a note written by a tool, in UTF-8 bytes: room is kept for `.NNNNN.bak` and the file system's 255. */
+export const MAX_NOTE_NAME_BYTES = 240;
+/** Times a write is redone on fresh text when another program changed the note while it was being written. */
+export const MAX_WRITE_ATTEMPTS = 5;
+/** How often a running `serve` looks at data.json for token and settings changes made by the CLI or the plugin. */
+export const SETTINGS_POLL_INTERVAL_MS = 250;
 /** Longest search query accepted, in characters. */
 export const MAX_QUERY_LENGTH = 500;
 /** The search index is built in slices of at most this long, so Obsidian's interface never stalls. */

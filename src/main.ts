@@ -1,9 +1,10 @@
-import { Notice, Plugin } from "obsidian";
+import { normalizePath, Notice, Plugin } from "obsidian";
 import type { Logger } from "./activity";
+import type { Host } from "./host/Host";
 import { obsidianHost } from "./host/ObsidianHost";
 import { TOKEN_LAST_USED_SAVE_INTERVAL_MS } from "./limits";
 import { McpService, type ServiceStatus } from "./service";
-import { defaultSettings, parseSettings, type VaultMcpSettings } from "./settings/settings";
+import { defaultSettings, parseSettings, UnreadableSettingsError, type VaultMcpSettings } from "./settings/settings";
 import { VaultMcpSettingTab } from "./settings/SettingsTab";
 import { createTokenFlow, setServerEnabled } from "./ui/flows";
 import { ActivityModal, copyToClipboard } from "./ui/modals";
@@ -24,14 +25,19 @@ const INDICATOR_REFRESH_MS = 10_000;
 export default class VaultMcpPlugin extends Plugin {
 	override settings: VaultMcpSettings = defaultSettings();
 	service!: McpService;
+	private host!: Host;
 	private settingTab!: VaultMcpSettingTab;
 	private indicator!: StatusIndicator;
 	private lastUsedDirty = false;
 
+	/** Why data.json could not be read, while it cannot: the server stays off and nothing is saved over the file. */
+	private unreadableSettings: string | null = null;
+
 	override async onload(): Promise<void> {
-		this.settings = await this.readSettings();
+		this.settings = await this.readSettingsOrStayOff();
+		this.host = await obsidianHost(this.app, this);
 		this.service = new McpService({
-			host: obsidianHost(this.app),
+			host: this.host,
 			serverVersion: this.manifest.version,
 			logger: consoleLogger,
 			onTokenUsed: (token) => {
@@ -65,7 +71,9 @@ export default class VaultMcpPlugin extends Plugin {
 		this.registerInterval(window.setInterval(() => void this.saveLastUsed(), TOKEN_LAST_USED_SAVE_INTERVAL_MS));
 		this.registerInterval(window.setInterval(() => this.refreshIndicators(), INDICATOR_REFRESH_MS));
 		// Starting the server waits for the workspace, so it never slows Obsidian's start.
-		this.app.workspace.onLayoutReady(() => void this.service.apply(this.settings));
+		this.app.workspace.onLayoutReady(() => {
+			if (this.unreadableSettings === null) void this.service.apply(this.settings);
+		});
 	}
 
 	override onunload(): void {
@@ -74,18 +82,27 @@ export default class VaultMcpPlugin extends Plugin {
 
 	/** Another device or program changed data.json (for example a sync tool): follow it. */
 	override async onExternalSettingsChange(): Promise<void> {
-		this.settings = await this.readSettings();
+		this.settings = await this.readSettingsOrStayOff();
 		await this.service.apply(this.settings);
 		this.refreshIndicators();
 	}
 
 	/** Changes settings, saves them and makes the server match. */
 	async updateSettings(change: Partial<VaultMcpSettings>): Promise<ServiceStatus> {
+		if (this.unreadableSettings !== null) {
+			new Notice(`Vault MCP: ${this.unreadableSettings}`);
+			return this.service.status;
+		}
 		this.settings = { ...this.settings, ...change };
 		await this.saveData(this.settings);
 		const status = await this.service.apply(this.settings);
 		this.refreshIndicators();
 		return status;
+	}
+
+	/** Symbolic links in the vault folder that the jail hides, to name them in the settings tab. */
+	hiddenLinks(): readonly string[] {
+		return this.host.hiddenLinks();
 	}
 
 	/** The port clients should use: the one the server listens on, else the configured one. */
@@ -116,14 +133,42 @@ export default class VaultMcpPlugin extends Plugin {
 		this.indicator?.update(indicatorState(this.service.status, this.service.recentClientCount()), this.settings.showStatusBar);
 	}
 
-	private async readSettings(): Promise<VaultMcpSettings> {
-		const { settings, warnings } = parseSettings(await this.loadData());
-		for (const warning of warnings) consoleLogger.warn(warning);
-		return settings;
+	/**
+	 * The settings from data.json. When the file cannot be read (not JSON, not a settings object,
+	 * or excluded folders that are not a list), starting on defaults would serve every excluded
+	 * folder: the file is kept as it is with a copy beside it, a notice says why, and the server
+	 * stays off until the file is fixed (Obsidian then calls onExternalSettingsChange).
+	 */
+	private async readSettingsOrStayOff(): Promise<VaultMcpSettings> {
+		try {
+			const { settings, warnings } = parseSettings(await this.loadData());
+			for (const warning of warnings) consoleLogger.warn(warning);
+			this.unreadableSettings = null;
+			return settings;
+		} catch (error) {
+			const reason = error instanceof UnreadableSettingsError ? error.message : "data.json is not valid JSON";
+			const copy = await this.keepUnreadableSettings();
+			this.unreadableSettings = `${reason}. The server stays off and the file is left as it is${copy ? ` (a copy is at ${copy})` : ""}. Fix or remove it to start again.`;
+			new Notice(`Vault MCP: ${this.unreadableSettings}`);
+			consoleLogger.error(`settings could not be read: ${reason}`);
+			return { ...defaultSettings(), serverEnabled: false };
+		}
+	}
+
+	/** Copies the unreadable data.json aside, once; returns the copy's vault path, or null if it could not be made. */
+	private async keepUnreadableSettings(): Promise<string | null> {
+		const dataPath = normalizePath(`${this.app.vault.configDir}/plugins/${this.manifest.id}/data.json`);
+		const copy = `${dataPath}.unreadable-${new Date().toISOString().replace(/[:.]/g, "-")}`;
+		try {
+			await this.app.vault.adapter.copy(dataPath, copy);
+			return copy;
+		} catch {
+			return null;
+		}
 	}
 
 	private async saveLastUsed(): Promise<void> {
-		if (!this.lastUsedDirty) return;
+		if (!this.lastUsedDirty || this.unreadableSettings !== null) return;
 		this.lastUsedDirty = false;
 		await this.saveData(this.settings);
 	}

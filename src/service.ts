@@ -99,7 +99,7 @@ export class McpService {
 	}
 
 	private scopeOf(settings: VaultMcpSettings): Scope {
-		return { configDir: this.deps.host.vault.configDir, excludedFolders: settings.excludedFolders };
+		return { configDir: this.deps.host.vault.configDir, excludedFolders: [...settings.excludedFolders, ...this.deps.host.hiddenLinks()] };
 	}
 
 	private async startServer(settings: VaultMcpSettings): Promise<ServiceStatus> {

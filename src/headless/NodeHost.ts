@@ -22,6 +22,10 @@ export class NodeHost implements Host {
 		return new NodeHost(vault, metadataCache);
 	}
 
+	hiddenLinks(): readonly string[] {
+		return this.vault.hiddenLinks();
+	}
+
 	async close(): Promise<void> {
 		this.metadataCache.close();
 		await this.vault.close();

@@ -1,54 +1,92 @@
 import { randomBytes } from "node:crypto";
-import { promises as fs, readFileSync, statSync, type Dirent, type Stats } from "node:fs";
+import { closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, promises as fs, readFileSync, realpathSync, type Dirent, type Stats } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 import * as nodePath from "node:path";
 import { watch, type FSWatcher } from "chokidar";
 import type { EventRef } from "obsidian";
 import type { HostAbstractFile, HostFile, HostVault } from "../host/Host";
+import { MAX_WRITE_ATTEMPTS } from "../limits";
+import { normalizeVaultPath } from "../vault/paths";
 import { HostEvents } from "./events";
+
+export { normalizeVaultPath };
+
+/** Opening a symbolic link fails instead of following it (0 where the platform has no such flag; the checks below still hold). */
+const O_NOFOLLOW: number = fsConstants.O_NOFOLLOW ?? 0;
+
+/**
+ * A path whose bytes are not where the vault says they are: a symbolic link (in the name or in a
+ * folder above it), or something that is not a plain file or folder. The message never says what,
+ * if anything, is on the other side.
+ */
+export class OutsideVaultError extends Error {
+	readonly code = "EOUTSIDEVAULT";
+	constructor() {
+		super("That path is not part of the vault this server gives access to.");
+		this.name = "OutsideVaultError";
+	}
+}
+
+/** The note kept changing under other programs' writes for every attempt: nothing was written. */
+export class WriteConflictError extends Error {
+	readonly code = "EWRITECONFLICT";
+	constructor() {
+		super(`The note kept changing while it was being written (${MAX_WRITE_ATTEMPTS} attempts); nothing was written. Read it again and retry.`);
+		this.name = "WriteConflictError";
+	}
+}
 
 /** A file NodeVault knows, with what it needs to tell its own writes from someone else's. */
 interface KnownFile extends HostFile {
 	ino: number;
+	/** Where it is on disk (its name as the disk spells it, which may be another Unicode form). */
+	diskPath: string;
 }
 
 /** Obsidian's default config folder name. */
 export const DEFAULT_CONFIG_DIR = ".obsidian";
-
-/** Turns a path as users write it into the vault's form, like Obsidian's `normalizePath`. */
-export function normalizeVaultPath(path: string): string {
-	const cleaned = path
-		.replace(/[\\/]+/g, "/")
-		.replace(/^\/+|\/+$/g, "")
-		.replace(/\u00a0|\u202f/g, " ")
-		.normalize("NFC");
-	return cleaned === "" ? "/" : cleaned;
-}
 
 /**
  * Obsidian's `Vault` over a folder on disk. Lists files the way Obsidian does (dot-files and
  * dot-folders, the config folder among them, are not part of the vault), writes atomically
  * (a temporary file renamed over the note, one write per note at a time), and reports changes
  * made by other programs through a file watcher as Obsidian's vault events.
+ *
+ * The jail: every read and write checks, at the moment the bytes move, that the file and each
+ * folder above it are really where the vault path says — no symbolic link anywhere below the
+ * vault's real root — and refuses with OutsideVaultError otherwise. Symbolic links are never
+ * listed; `hiddenLinks` names them so a person can be told why a folder is missing.
  */
 export class NodeVault implements HostVault {
-	readonly adapter: HostVault["adapter"];
+	readonly adapter: HostVault["adapter"] & { getBasePath(): string };
 	private readonly files = new Map<string, KnownFile>();
 	private readonly contents = new Map<string, string>();
 	private readonly events = new HostEvents();
 	private readonly writeLocks = new Map<string, Promise<unknown>>();
+	private readonly links = new Set<string>();
 	private watcher: FSWatcher | null = null;
 	private readonly pendingUnlinks = new Set<NodeJS.Timeout>();
 
 	private constructor(
+		/** The vault folder's real path (symbolic links above it resolved once, at open). */
 		readonly root: string,
 		readonly configDir: string,
 	) {
 		this.adapter = {
-			read: (path: string) => fs.readFile(this.toDiskPath(path), "utf8"),
+			getBasePath: () => this.root,
+			read: async (path: string) => (await this.readInside(this.toDiskPath(path))).toString("utf8"),
+			copy: async (from: string, to: string) => {
+				const bytes = await this.readInside(this.toDiskPath(from));
+				const target = this.toDiskPath(to);
+				await this.makeFoldersInside(nodePath.dirname(target));
+				await fs.writeFile(target, bytes, { flag: fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL | O_NOFOLLOW });
+			},
 			exists: async (path: string) => {
 				try {
-					await fs.stat(this.toDiskPath(path));
-					return true;
+					const diskPath = this.toDiskPath(path);
+					await this.checkFolderIsReal(nodePath.dirname(diskPath));
+					const stats = await fs.lstat(diskPath);
+					return stats.isFile() || stats.isDirectory();
 				} catch {
 					return false;
 				}
@@ -58,11 +96,11 @@ export class NodeVault implements HostVault {
 
 	/** Lists the folder and, with `watch`, follows changes made on disk by other programs. */
 	static async open(root: string, options: { configDir?: string; watch?: boolean } = {}): Promise<NodeVault> {
-		const absoluteRoot = nodePath.resolve(root);
+		const absoluteRoot = await fs.realpath(nodePath.resolve(root));
 		const rootStat = await fs.stat(absoluteRoot);
 		if (!rootStat.isDirectory()) throw new Error(`Not a folder: ${absoluteRoot}`);
 		const vault = new NodeVault(absoluteRoot, options.configDir ?? DEFAULT_CONFIG_DIR);
-		await vault.scan("");
+		await vault.scan("", absoluteRoot);
 		if (options.watch) await vault.startWatching();
 		return vault;
 	}
@@ -85,24 +123,35 @@ export class NodeVault implements HostVault {
 
 	getFolderByPath(path: string): HostAbstractFile | null {
 		const normalized = normalizeVaultPath(path);
-		if (normalized === "/" || normalized.split("/").some((part) => part.startsWith("."))) return normalized === "/" ? { path: "/", name: "" } : null;
+		if (normalized === "/") return { path: "/", name: "" };
+		if (normalized.split("/").some((part) => part.startsWith("."))) return null;
 		try {
-			return statSync(this.toDiskPath(normalized)).isDirectory() ? { path: normalized, name: nodePath.posix.basename(normalized) } : null;
+			const diskPath = this.toDiskPath(normalized);
+			// lstat and realpath: a symbolic link to a folder is not a folder of this vault.
+			if (!lstatSync(diskPath).isDirectory() || realpathSync(diskPath) !== diskPath) return null;
+			return { path: normalized, name: nodePath.posix.basename(normalized) };
 		} catch {
 			return null;
 		}
 	}
 
+	/** Vault paths of the symbolic links found in the vault: the jail hides them and what they lead to. */
+	hiddenLinks(): string[] {
+		return [...this.links].sort();
+	}
+
 	/**
 	 * The note's text, from memory when the file on disk is unchanged. Each call checks the disk
-	 * (one stat), so an edit or delete by another program is never answered with old text, even
-	 * before the watcher reports it.
+	 * (one lstat: same inode, size and time as the text in memory), so an edit, delete or swap by
+	 * another program is never answered with old text, even before the watcher reports it.
 	 */
 	async cachedRead(file: HostFile): Promise<string> {
 		const known = this.files.get(file.path);
-		const stats = await fs.lstat(this.toDiskPath(file.path));
 		const cached = this.contents.get(file.path);
-		if (cached !== undefined && known && this.isOwnWrite(known, stats)) return cached;
+		if (known && cached !== undefined) {
+			const stats = await fs.lstat(known.diskPath).catch(() => undefined);
+			if (stats?.isFile() && this.isOwnWrite(known, stats)) return cached;
+		}
 		return this.read(file);
 	}
 
@@ -111,28 +160,49 @@ export class NodeVault implements HostVault {
 	 * times faster than the thread-pool reads for thousands of small notes. Callers yield between batches.
 	 */
 	readSync(file: HostFile): string {
-		const text = readFileSync(this.toDiskPath(file.path), "utf8");
-		if (this.files.has(file.path)) this.contents.set(file.path, text);
-		return text;
+		const diskPath = this.diskPathOf(file.path);
+		const descriptor = openSync(diskPath, fsConstants.O_RDONLY | O_NOFOLLOW);
+		try {
+			if (!fstatSync(descriptor).isFile() || realpathSync(nodePath.dirname(diskPath)) !== nodePath.dirname(diskPath)) throw new OutsideVaultError();
+			const text = readFileSync(descriptor, "utf8");
+			if (this.files.has(file.path)) this.contents.set(file.path, text);
+			return text;
+		} finally {
+			closeSync(descriptor);
+		}
 	}
 
 	async read(file: HostFile): Promise<string> {
-		const text = await fs.readFile(this.toDiskPath(file.path), "utf8");
+		let bytes: Buffer;
+		try {
+			bytes = await this.readInside(this.diskPathOf(file.path));
+		} catch (error) {
+			if (error instanceof OutsideVaultError) this.forget(file.path);
+			throw error;
+		}
+		const text = bytes.toString("utf8");
 		if (this.files.has(file.path)) this.contents.set(file.path, text);
 		return text;
 	}
 
+	/**
+	 * Reads, changes and writes a note as one critical section: one write per note at a time here,
+	 * and other programs' writes are never overwritten. Right before the write the file is checked
+	 * again; if it changed, `fn` runs again on the fresh text (up to MAX_WRITE_ATTEMPTS times, so
+	 * `fn` must be a pure function of the text). A change that only adds to the end is appended in
+	 * place (O_APPEND), so another program appending at the same moment loses nothing; any other
+	 * change replaces the file atomically (temporary file, rename), and bytes another program
+	 * appended to the old file in the instant before the rename are carried over.
+	 */
 	process(file: HostFile, fn: (data: string) => string): Promise<string> {
 		return this.withWriteLock(file.path, async () => {
-			const known = this.files.get(file.path);
-			if (!known) throw new Error(`File does not exist: ${file.path}`);
-			const before = await fs.readFile(this.toDiskPath(file.path), "utf8");
-			const after = fn(before);
-			if (after === before) return after;
-			await this.writeAtomically(file.path, after);
-			await this.remember(file.path, after);
-			this.events.trigger("modify", this.files.get(file.path));
-			return after;
+			for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+				const known = this.files.get(file.path);
+				if (!known) throw Object.assign(new Error(`File does not exist: ${file.path}`), { code: "ENOENT" });
+				const written = await this.tryProcess(known, fn);
+				if (written !== null) return written;
+			}
+			throw new WriteConflictError();
 		});
 	}
 
@@ -141,9 +211,25 @@ export class NodeVault implements HostVault {
 		return this.withWriteLock(normalized, async () => {
 			if (this.files.has(normalized)) throw new Error(`File already exists: ${normalized}`);
 			const diskPath = this.toDiskPath(normalized);
-			await fs.mkdir(nodePath.dirname(diskPath), { recursive: true });
-			// 'wx' fails if another program created the file a moment ago: never overwrite it.
-			await fs.writeFile(diskPath, data, { encoding: "utf8", flag: "wx" });
+			await this.makeFoldersInside(nodePath.dirname(diskPath));
+			let handle: FileHandle;
+			try {
+				// Exclusive and not following links: fails if another program created the file a moment ago, never overwrites it.
+				handle = await fs.open(diskPath, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL | O_NOFOLLOW, 0o666);
+			} catch (error) {
+				if ((error as NodeJS.ErrnoException).code === "EEXIST" && (await fs.lstat(diskPath)).isSymbolicLink()) throw new OutsideVaultError();
+				throw error;
+			}
+			try {
+				await handle.writeFile(data, "utf8");
+			} finally {
+				await handle.close();
+			}
+			// A folder swapped for a link while the file was being made: take back what was written there.
+			if (!(await this.isFolderReal(nodePath.dirname(diskPath)))) {
+				await fs.rm(diskPath, { force: true });
+				throw new OutsideVaultError();
+			}
 			const file = await this.remember(normalized, data);
 			this.events.trigger("create", file);
 			return file;
@@ -152,7 +238,7 @@ export class NodeVault implements HostVault {
 
 	async createFolder(path: string): Promise<HostAbstractFile> {
 		const normalized = normalizeVaultPath(path);
-		await fs.mkdir(this.toDiskPath(normalized), { recursive: true });
+		await this.makeFoldersInside(this.toDiskPath(normalized));
 		return { path: normalized, name: nodePath.posix.basename(normalized) };
 	}
 
@@ -179,53 +265,241 @@ export class NodeVault implements HostVault {
 		this.watcher = null;
 	}
 
-	/** The absolute path on disk for a vault path. Refuses paths that would leave the vault folder. */
+	/** The absolute path on disk for a vault path (lexically: links are checked where bytes move). Refuses paths that would leave the vault folder. */
 	toDiskPath(path: string): string {
 		const normalized = normalizeVaultPath(path);
 		const diskPath = nodePath.resolve(this.root, normalized === "/" ? "." : normalized);
 		if (diskPath !== this.root && !diskPath.startsWith(this.root + nodePath.sep)) {
-			throw new Error("Path is outside the vault.");
+			throw new OutsideVaultError();
 		}
 		return diskPath;
+	}
+
+	/** A known file's disk path (as the disk spells it), else the lexical one. */
+	private diskPathOf(path: string): string {
+		return this.files.get(path)?.diskPath ?? this.toDiskPath(path);
 	}
 
 	private toVaultPath(diskPath: string): string {
 		return nodePath.relative(this.root, diskPath).split(nodePath.sep).join("/").normalize("NFC");
 	}
 
-	private async scan(folder: string): Promise<void> {
+	/** True when the folder (or, if it does not exist yet, its nearest existing ancestor) is where its path says: no link on the way. */
+	private async isFolderReal(folder: string): Promise<boolean> {
+		for (let current = folder; ; current = nodePath.dirname(current)) {
+			try {
+				return (await fs.realpath(current)) === current && (await fs.lstat(current)).isDirectory();
+			} catch (error) {
+				if ((error as NodeJS.ErrnoException).code !== "ENOENT" || current === this.root) return false;
+			}
+		}
+	}
+
+	private async checkFolderIsReal(folder: string): Promise<void> {
+		if (!(await this.isFolderReal(folder))) throw new OutsideVaultError();
+	}
+
+	/**
+	 * Opens a file only where it really is: no link in its folders (checked before and after the
+	 * open, so a folder swapped in between is caught), not a link itself (O_NOFOLLOW), a plain
+	 * file, and the same file the path names once open (inode), so a swap mid-way is refused.
+	 */
+	private async openInside(diskPath: string, flags: number): Promise<{ handle: FileHandle; stats: Stats }> {
+		const folder = nodePath.dirname(diskPath);
+		await this.checkFolderIsReal(folder);
+		let handle: FileHandle;
+		try {
+			handle = await fs.open(diskPath, flags | O_NOFOLLOW);
+		} catch (error) {
+			const code = (error as NodeJS.ErrnoException).code;
+			if (code === "ELOOP" || code === "EMLINK" || code === "ENOTDIR") throw new OutsideVaultError();
+			throw error;
+		}
+		try {
+			const stats = await handle.stat();
+			await this.checkFolderIsReal(folder);
+			const named = await fs.lstat(diskPath);
+			if (!stats.isFile() || named.ino !== stats.ino || named.dev !== stats.dev) throw new OutsideVaultError();
+			return { handle, stats };
+		} catch (error) {
+			await handle.close();
+			throw error;
+		}
+	}
+
+	private async readInside(diskPath: string): Promise<Buffer> {
+		const { handle } = await this.openInside(diskPath, fsConstants.O_RDONLY);
+		try {
+			return await handle.readFile();
+		} finally {
+			await handle.close();
+		}
+	}
+
+	/** Makes a folder and its missing parents one at a time, refusing at the first part that is a link or not a folder. */
+	private async makeFoldersInside(folder: string): Promise<void> {
+		if (folder !== this.root && !folder.startsWith(this.root + nodePath.sep)) throw new OutsideVaultError();
+		const parts = nodePath.relative(this.root, folder).split(nodePath.sep).filter((part) => part !== "");
+		let current = this.root;
+		for (const part of parts) {
+			current = nodePath.join(current, part);
+			try {
+				await fs.mkdir(current);
+			} catch (error) {
+				if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+			}
+			const stats = await fs.lstat(current);
+			if (!stats.isDirectory()) {
+				if (stats.isSymbolicLink()) throw new OutsideVaultError();
+				throw Object.assign(new Error(`Not a folder: ${this.toVaultPath(current)}`), { code: "ENOTDIR" });
+			}
+		}
+		await this.checkFolderIsReal(folder);
+	}
+
+	/** One attempt of `process`: the written text, or null when the note changed under it and the edit must be redone. */
+	private async tryProcess(known: KnownFile, fn: (data: string) => string): Promise<string | null> {
+		const diskPath = known.diskPath;
+		let opened: { handle: FileHandle; stats: Stats };
+		try {
+			opened = await this.openInside(diskPath, fsConstants.O_RDONLY);
+		} catch (error) {
+			if (error instanceof OutsideVaultError) this.forget(known.path);
+			throw error;
+		}
+		const { handle, stats } = opened;
+		try {
+			const beforeBytes = await handle.readFile();
+			const before = beforeBytes.toString("utf8");
+			const after = fn(before);
+			if (after === before) return after;
+			if (after.startsWith(before) && Buffer.from(before, "utf8").equals(beforeBytes)) {
+				return await this.appendInPlace(known, stats, beforeBytes.length, after, Buffer.from(after.slice(before.length), "utf8"));
+			}
+			return await this.replaceFile(known, handle, stats, beforeBytes, after);
+		} finally {
+			await handle.close();
+		}
+	}
+
+	/** Adds `suffix` at the end of the file, if it is still exactly `size` bytes long: other programs' appends interleave, never vanish. */
+	private async appendInPlace(known: KnownFile, read: Stats, size: number, after: string, suffix: Buffer): Promise<string | null> {
+		const { handle, stats } = await this.openInside(known.diskPath, fsConstants.O_WRONLY | fsConstants.O_APPEND);
+		try {
+			if (stats.ino !== read.ino || stats.size !== size) return null;
+			await handle.writeFile(suffix);
+			const final = await handle.stat();
+			this.afterWrite(known, final, final.size === size + suffix.length ? after : null);
+			return after;
+		} finally {
+			await handle.close();
+		}
+	}
+
+	/** Replaces the file atomically with `after`, if it still holds exactly `beforeBytes`. */
+	private async replaceFile(known: KnownFile, old: FileHandle, read: Stats, beforeBytes: Buffer, after: string): Promise<string | null> {
+		const diskPath = known.diskPath;
+		const folder = nodePath.dirname(diskPath);
+		// A short dot-name in the same folder: the rename is atomic, the watcher and listing ignore
+		// it, and it fits beside a note whose own name is near the file system's limit.
+		const temporary = nodePath.join(folder, `.vault-mcp-${randomBytes(6).toString("hex")}.tmp`);
+		const afterBytes = Buffer.from(after, "utf8");
+		try {
+			const created = await fs.open(temporary, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL | O_NOFOLLOW, read.mode & 0o777);
+			try {
+				await created.writeFile(afterBytes);
+			} finally {
+				await created.close();
+			}
+			// The last look before the rename: same file, same bytes, same real folder.
+			await this.checkFolderIsReal(folder);
+			const named = await fs.lstat(diskPath);
+			const now = Buffer.alloc(beforeBytes.length + 1);
+			const { bytesRead } = await old.read(now, 0, now.length, 0);
+			if (named.ino !== read.ino || bytesRead !== beforeBytes.length || !now.subarray(0, bytesRead).equals(beforeBytes)) {
+				await fs.rm(temporary, { force: true });
+				return null;
+			}
+			await fs.rename(temporary, diskPath);
+		} catch (error) {
+			await fs.rm(temporary, { force: true });
+			throw error;
+		}
+		// Another program may have appended to the old file in the instant between the last look
+		// and the rename: those bytes went to the file just replaced, so add them to the new one.
+		const late = await old.stat();
+		let final = afterBytes.length;
+		if (late.size > beforeBytes.length) {
+			const extra = Buffer.alloc(late.size - beforeBytes.length);
+			await old.read(extra, 0, extra.length, beforeBytes.length);
+			const { handle } = await this.openInside(diskPath, fsConstants.O_WRONLY | fsConstants.O_APPEND);
+			try {
+				await handle.writeFile(extra);
+			} finally {
+				await handle.close();
+			}
+			final = -1;
+		}
+		const stats = await fs.lstat(diskPath);
+		this.afterWrite(known, stats, stats.size === final ? after : null);
+		return after;
+	}
+
+	/** Records our own write (so the watcher does not report it as someone else's) and tells listeners. */
+	private afterWrite(known: KnownFile, stats: Stats, text: string | null): void {
+		this.record(known.path, stats, known.diskPath);
+		if (text === null) this.contents.delete(known.path);
+		else this.contents.set(known.path, text);
+		this.events.trigger("modify", known);
+	}
+
+	/** Drops a file the jail refused (swapped for a link): it is no longer part of the vault. */
+	private forget(path: string): void {
+		const known = this.files.get(path);
+		if (!known) return;
+		this.files.delete(path);
+		this.contents.delete(path);
+		this.links.add(path);
+		this.events.trigger("delete", known);
+	}
+
+	private async scan(folder: string, diskFolder: string): Promise<void> {
 		let entries: Dirent[];
 		try {
-			entries = await fs.readdir(this.toDiskPath(folder === "" ? "/" : folder), { withFileTypes: true });
+			entries = await fs.readdir(diskFolder, { withFileTypes: true });
 		} catch {
 			return;
 		}
 		await Promise.all(
 			entries.map(async (entry) => {
 				if (entry.name.startsWith(".")) return;
-				const path = folder === "" ? entry.name.normalize("NFC") : `${folder}/${entry.name.normalize("NFC")}`;
-				// Symbolic links are not followed: they could lead out of the vault.
-				if (entry.isDirectory()) await this.scan(path);
-				else if (entry.isFile()) await this.rememberFromDisk(path);
+				const name = entry.name.normalize("NFC");
+				const path = folder === "" ? name : `${folder}/${name}`;
+				const diskPath = nodePath.join(diskFolder, entry.name);
+				// Symbolic links are not followed: they could lead out of the vault. They are named, so a person can be told.
+				if (entry.isSymbolicLink()) this.links.add(path);
+				else if (entry.isDirectory()) await this.scan(path, diskPath);
+				else if (entry.isFile()) await this.rememberFromDisk(path, diskPath);
 			}),
 		);
 	}
 
-	private async rememberFromDisk(path: string): Promise<KnownFile | null> {
+	private async rememberFromDisk(path: string, diskPath: string): Promise<KnownFile | null> {
 		try {
-			return this.record(path, await fs.lstat(this.toDiskPath(path)));
+			return this.record(path, await fs.lstat(diskPath), diskPath);
 		} catch {
 			return null;
 		}
 	}
 
 	private async remember(path: string, text: string): Promise<KnownFile> {
-		const file = this.record(path, await fs.lstat(this.toDiskPath(path)));
+		const diskPath = this.toDiskPath(path);
+		const file = this.record(path, await fs.lstat(diskPath), diskPath);
 		this.contents.set(path, text);
 		return file;
 	}
 
-	private record(path: string, stats: Stats): KnownFile {
+	private record(path: string, stats: Stats, diskPath: string): KnownFile {
 		const known = this.files.get(path);
 		const stat = { ctime: stats.birthtimeMs || stats.ctimeMs, mtime: stats.mtimeMs, size: stats.size };
 		if (known) {
@@ -234,22 +508,10 @@ export class NodeVault implements HostVault {
 			known.ino = stats.ino;
 			return known;
 		}
-		const file: KnownFile = { path, ...nameParts(path), stat, ino: stats.ino };
+		const file: KnownFile = { path, ...nameParts(path), stat, ino: stats.ino, diskPath };
 		this.files.set(path, file);
+		this.links.delete(path);
 		return file;
-	}
-
-	private async writeAtomically(path: string, text: string): Promise<void> {
-		const diskPath = this.toDiskPath(path);
-		// A dot-name in the same folder: the rename is atomic, and the watcher and listing ignore it.
-		const temporary = nodePath.join(nodePath.dirname(diskPath), `.${nodePath.basename(diskPath)}.${randomBytes(6).toString("hex")}.tmp`);
-		try {
-			await fs.writeFile(temporary, text, "utf8");
-			await fs.rename(temporary, diskPath);
-		} catch (error) {
-			await fs.rm(temporary, { force: true });
-			throw error;
-		}
 	}
 
 	private withWriteLock<T>(path: string, work: () => Promise<T>): Promise<T> {
@@ -270,9 +532,10 @@ export class NodeVault implements HostVault {
 			alwaysStat: true,
 			ignored: (diskPath: string) => diskPath !== this.root && this.toVaultPath(diskPath).split("/").some((part) => part.startsWith(".")),
 		});
-		watcher.on("add", (diskPath, stats) => void this.onDiskAdd(this.toVaultPath(diskPath), stats));
-		watcher.on("change", (diskPath, stats) => void this.onDiskChange(this.toVaultPath(diskPath), stats));
+		watcher.on("add", (diskPath, stats) => void this.onDiskAdd(this.toVaultPath(diskPath), diskPath, stats));
+		watcher.on("change", (diskPath, stats) => void this.onDiskChange(this.toVaultPath(diskPath), diskPath, stats));
 		watcher.on("unlink", (diskPath) => this.onDiskUnlink(this.toVaultPath(diskPath)));
+		watcher.on("addDir", (diskPath, stats) => this.onDiskAddDir(this.toVaultPath(diskPath), stats));
 		watcher.on("error", () => undefined);
 		await new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
 		this.watcher = watcher;
@@ -285,62 +548,89 @@ export class NodeVault implements HostVault {
 	/**
 	 * The file's stats once any write of ours to it has finished: an event can arrive between our
 	 * rename and our bookkeeping, and must then be compared with the finished write, not mid-way.
+	 * Always lstat: the watcher's stats may come from before a swap.
 	 */
-	private async settledStats(path: string, stats: Stats | undefined): Promise<Stats | undefined> {
-		const ownWrite = this.writeLocks.get(path);
-		if (!ownWrite && stats) return stats;
-		await ownWrite;
-		return fs.lstat(this.toDiskPath(path)).catch(() => undefined);
+	private async settledStats(path: string, diskPath: string): Promise<Stats | undefined> {
+		await this.writeLocks.get(path);
+		return fs.lstat(diskPath).catch(() => undefined);
 	}
 
-	private async onDiskAdd(path: string, given: Stats | undefined): Promise<void> {
-		const stats = await this.settledStats(path, given);
-		if (!stats?.isFile()) return;
+	private onDiskAddDir(path: string, stats: Stats | undefined): void {
+		if (stats?.isSymbolicLink()) this.links.add(path);
+	}
+
+	private async onDiskAdd(path: string, diskPath: string, _given: Stats | undefined): Promise<void> {
+		const stats = await this.settledStats(path, diskPath);
+		if (!stats) return;
+		if (!stats.isFile()) {
+			// A link made (or swapped in for a note) while serving: never part of the vault.
+			if (stats.isSymbolicLink()) {
+				if (this.files.has(path)) this.forget(path);
+				else this.links.add(path);
+			}
+			return;
+		}
+		if (!(await this.isFolderReal(nodePath.dirname(diskPath)))) return;
 		if (this.isOwnWrite(this.files.get(path), stats)) return;
 		if (this.files.has(path)) {
-			await this.onDiskChange(path, stats);
+			await this.onDiskChange(path, diskPath, stats);
 			return;
 		}
 		// A rename by another program arrives as an add and an unlink: the inode pairs them.
 		const renamedFrom = [...this.files.values()].find((file) => file.ino === stats.ino && file.path !== path);
-		if (renamedFrom && !(await this.adapter.exists(renamedFrom.path))) {
+		if (renamedFrom && !(await this.isPlainFile(renamedFrom.diskPath))) {
 			const oldPath = renamedFrom.path;
 			this.files.delete(oldPath);
 			this.contents.delete(oldPath);
-			Object.assign(renamedFrom, { path, ...nameParts(path) });
+			Object.assign(renamedFrom, { path, ...nameParts(path), diskPath });
 			this.files.set(path, renamedFrom);
-			this.record(path, stats);
+			this.record(path, stats, diskPath);
 			this.events.trigger("rename", renamedFrom, oldPath);
 			return;
 		}
-		const file = this.record(path, stats);
+		const file = this.record(path, stats, diskPath);
 		this.contents.delete(path);
 		this.events.trigger("create", file);
 	}
 
-	private async onDiskChange(path: string, given: Stats | undefined): Promise<void> {
-		const stats = await this.settledStats(path, given);
-		if (!stats?.isFile()) return;
+	private async onDiskChange(path: string, diskPath: string, given: Stats | undefined): Promise<void> {
+		const stats = await this.settledStats(path, diskPath);
+		if (!stats?.isFile()) {
+			if (stats?.isSymbolicLink() && this.files.has(path)) this.forget(path);
+			return;
+		}
 		const known = this.files.get(path);
 		if (this.isOwnWrite(known, stats)) return;
 		if (!known) {
-			await this.onDiskAdd(path, stats);
+			await this.onDiskAdd(path, diskPath, given);
 			return;
 		}
-		this.record(path, stats);
+		this.record(path, stats, known.diskPath);
 		this.contents.delete(path);
 		this.events.trigger("modify", known);
 	}
 
+	/** True when a plain file (not a link, which a check that follows links would report) is at the disk path. */
+	private async isPlainFile(diskPath: string): Promise<boolean> {
+		return fs.lstat(diskPath).then(
+			(stats) => stats.isFile(),
+			() => false,
+		);
+	}
+
 	private onDiskUnlink(path: string): void {
 		const known = this.files.get(path);
-		if (!known) return;
+		if (!known) {
+			this.links.delete(path);
+			return;
+		}
 		// Wait a moment: if the same inode shows up under another name, it was a rename, reported by onDiskAdd.
 		const timer = setTimeout(() => {
 			this.pendingUnlinks.delete(timer);
 			if (this.files.get(path) !== known) return;
-			void this.adapter.exists(path).then((exists) => {
-				if (exists || this.files.get(path) !== known) return;
+			void this.isPlainFile(known.diskPath).then((exists) => {
+				if (this.files.get(path) !== known) return;
+				if (exists) return;
 				this.files.delete(path);
 				this.contents.delete(path);
 				this.events.trigger("delete", known);

@@ -1,12 +1,13 @@
-import { promises as fs } from "node:fs";
+import { promises as fs, unwatchFile, watchFile } from "node:fs";
 import * as nodePath from "node:path";
 import { parseArgs } from "node:util";
 import type { Logger } from "../activity";
 import { addToken, revokeToken } from "../auth/tokenList";
 import type { TokenLevel, TokenRecord } from "../auth/tokens";
-import { TOKEN_LAST_USED_SAVE_INTERVAL_MS } from "../limits";
+import { SETTINGS_POLL_INTERVAL_MS, TOKEN_LAST_USED_SAVE_INTERVAL_MS } from "../limits";
 import { McpService } from "../service";
-import { normalizeFolderList, parseSettings, type VaultMcpSettings } from "../settings/settings";
+import type { VaultMcpSettings } from "../settings/settings";
+import { normalizeExcludedFolder, normalizeFolderList } from "../vault/paths";
 import { VERSION } from "../version";
 import { FileSettingsStore } from "./FileSettingsStore";
 import { NodeHost } from "./NodeHost";
@@ -73,7 +74,7 @@ async function vaultRootFrom(positionals: string[], index: number): Promise<stri
 }
 
 async function loadSettings(store: FileSettingsStore): Promise<VaultMcpSettings> {
-	const { settings, warnings } = parseSettings(await store.load());
+	const { settings, warnings } = await store.read();
 	for (const warning of warnings) stderrLogger.warn(warning);
 	return settings;
 }
@@ -106,27 +107,33 @@ async function serve(args: string[]): Promise<number> {
 
 	const store = new FileSettingsStore(root, DEFAULT_CONFIG_DIR);
 	let stored = await loadSettings(store);
+	const excludeFlags = excludedFoldersFromFlags(values.exclude ?? [], root);
 	if (stored.tokens.length === 0) {
 		const level: TokenLevel = allowWrite ? "write" : "read";
-		const made = addToken(stored, "cli", level);
-		if ("error" in made) throw new Error(made.error);
-		stored = made.settings;
-		await store.save(stored);
-		stderrLogger.info(`Created a ${level} token named "cli". It is shown this once and stored only as a hash:\n\n  ${made.token}\n`);
-		stderrLogger.info(`Connect Claude Code with:\n  claude mcp add --transport http vault http://127.0.0.1:${port ?? stored.port}/mcp --header "Authorization: Bearer ${made.token}"\n`);
+		let token = "";
+		stored = await store.update((current) => {
+			const made = addToken(current, "cli", level);
+			if ("error" in made) throw new Error(made.error);
+			token = made.token;
+			return made.settings;
+		});
+		stderrLogger.info(`Created a ${level} token named "cli". It is shown this once and stored only as a hash:\n\n  ${token}\n`);
+		stderrLogger.info(`Connect Claude Code with:\n  claude mcp add --transport http vault http://127.0.0.1:${port ?? stored.port}/mcp --header "Authorization: Bearer ${token}"\n`);
 	}
 
 	// Flags apply to this run only; data.json keeps what the plugin set.
-	const runSettings: VaultMcpSettings = {
-		...stored,
+	const runSettingsFrom = (saved: VaultMcpSettings): VaultMcpSettings => ({
+		...saved,
 		serverEnabled: true,
 		port: port ?? stored.port,
 		writeEnabled: allowWrite,
-		excludedFolders: normalizeFolderList([...stored.excludedFolders, ...(values.exclude ?? [])]),
-		rateLimitPerMinute: rateLimit ?? stored.rateLimitPerMinute,
-	};
+		excludedFolders: normalizeFolderList([...saved.excludedFolders, ...excludeFlags]),
+		rateLimitPerMinute: rateLimit ?? saved.rateLimitPerMinute,
+	});
+	let runSettings = runSettingsFrom(stored);
 
 	const host = await NodeHost.open(root, { watch: true });
+	warnAboutHiddenFolders(host, runSettings.excludedFolders);
 	const lastUsed = new LastUsedRecorder(store);
 	const service = new McpService({ host, serverVersion: VERSION, logger: stderrLogger, onTokenUsed: (record) => lastUsed.touch(record) });
 	const status = await service.apply(runSettings);
@@ -137,14 +144,77 @@ async function serve(args: string[]): Promise<number> {
 	}
 	process.stdout.write(`listening on ${status.url}\n`);
 
+	// Tokens made or revoked with `token new|revoke` (or in the plugin) while serving count within a second.
+	const followSettings = new SettingsFollower(store, (saved) => {
+		runSettings = { ...runSettingsFrom(saved), port: runSettings.port };
+		void service.apply(runSettings);
+	});
+	followSettings.start();
+
 	await new Promise<void>((resolve) => {
 		process.once("SIGINT", resolve);
 		process.once("SIGTERM", resolve);
 	});
+	followSettings.stop();
 	await service.stop();
 	await lastUsed.flush();
 	await host.close();
 	return 0;
+}
+
+/**
+ * `--exclude` values in the vault's spelling: `./x`, `x/`, an absolute path inside the vault and
+ * any Unicode form all name the same folder. One that names no folder inside the vault is a usage error.
+ */
+function excludedFoldersFromFlags(flags: readonly string[], root: string): string[] {
+	return flags.map((flag) => {
+		const folder = normalizeExcludedFolder(flag, root);
+		if (folder === null) throw new UsageError(`--exclude ${JSON.stringify(flag)} names no folder inside the vault ${root}.`);
+		return folder;
+	});
+}
+
+/** Tells the person, on stderr, about exclusions that match no folder yet and about linked folders and files the jail hides. */
+function warnAboutHiddenFolders(host: NodeHost, excluded: readonly string[]): void {
+	for (const folder of excluded) {
+		if (!host.vault.getFolderByPath(folder)) stderrLogger.warn(`excluded folder "${folder}" does not exist (yet); it will be excluded when it does.`);
+	}
+	const links = host.vault.hiddenLinks();
+	if (links.length > 0) {
+		stderrLogger.warn(`${links.length} symbolic link${links.length === 1 ? "" : "s"} in the vault ${links.length === 1 ? "is" : "are"} hidden from clients (the server never follows links out of the vault folder): ${links.slice(0, HIDDEN_LINKS_LISTED).join(", ")}${links.length > HIDDEN_LINKS_LISTED ? ", …" : ""}`);
+	}
+}
+
+/** Symbolic links named on stderr at start; the rest are counted. */
+const HIDDEN_LINKS_LISTED = 20;
+
+/** Watches data.json (by polling its stat, which survives atomic replaces) and hands each readable new version on. */
+class SettingsFollower {
+	private reading: Promise<void> = Promise.resolve();
+
+	constructor(
+		private readonly store: FileSettingsStore,
+		private readonly onChange: (settings: VaultMcpSettings) => void,
+	) {}
+
+	start(): void {
+		watchFile(this.store.path, { interval: SETTINGS_POLL_INTERVAL_MS, persistent: false }, this.listener);
+	}
+
+	stop(): void {
+		unwatchFile(this.store.path, this.listener);
+	}
+
+	private readonly listener = (): void => {
+		this.reading = this.reading.then(async () => {
+			try {
+				this.onChange(await loadSettings(this.store));
+			} catch (error) {
+				// A file that cannot be read now keeps the settings in force; the next good save is followed.
+				stderrLogger.warn(`data.json changed but could not be read; the settings in force stay: ${error instanceof Error ? error.message : String(error)}`);
+			}
+		});
+	};
 }
 
 /** Writes tokens' last-used times back to data.json now and then, not on every request. */
@@ -164,11 +234,13 @@ class LastUsedRecorder {
 		if (this.timer) clearTimeout(this.timer);
 		this.timer = null;
 		if (this.pending.size === 0) return;
-		// Read again first: the plugin or another command may have changed data.json meanwhile.
-		const { settings } = parseSettings(await this.store.load());
-		const tokens = settings.tokens.map((token) => ({ ...token, lastUsed: this.pending.get(token.hash) ?? token.lastUsed }));
+		const pending = new Map(this.pending);
 		this.pending.clear();
-		await this.store.save({ ...settings, tokens });
+		// update() reads again first and redoes the change if another command saved meanwhile, so a
+		// revocation is never written back over; an unreadable file is left alone.
+		await this.store
+			.update((settings) => ({ ...settings, tokens: settings.tokens.map((token) => ({ ...token, lastUsed: pending.get(token.hash) ?? token.lastUsed })) }))
+			.catch((error: unknown) => stderrLogger.warn(`token last-used times were not saved: ${error instanceof Error ? error.message : String(error)}`));
 	}
 }
 
@@ -194,9 +266,13 @@ async function token(args: string[]): Promise<number> {
 		if (name === undefined) throw new UsageError("token new needs --name NAME.");
 		const level = values.level;
 		if (level !== "read" && level !== "write") throw new UsageError("--level must be read or write.");
-		const made = addToken(settings, name, level);
-		if ("error" in made) throw new UsageError(made.error);
-		await store.save(made.settings);
+		const made = { token: "" };
+		await store.update((current) => {
+			const added = addToken(current, name, level);
+			if ("error" in added) throw new UsageError(added.error);
+			made.token = added.token;
+			return added.settings;
+		});
 		if (values.json === true) {
 			process.stdout.write(`${JSON.stringify({ name: name.trim(), level, token: made.token })}\n`);
 		} else {
@@ -219,7 +295,10 @@ async function token(args: string[]): Promise<number> {
 			stderrLogger.error(revoked.error);
 			return 1;
 		}
-		await store.save(revoked.settings);
+		await store.update((current) => {
+			const again = revokeToken(current, name);
+			return "error" in again ? current : again.settings;
+		});
 		process.stdout.write(`Revoked "${name}".\n`);
 		return 0;
 	}

@@ -4,7 +4,7 @@ import type { CachedMetadata, DataAdapter, EventRef, TAbstractFile, TFile } from
  * The seam between Vault MCP and Obsidian: the narrow part of Obsidian's `App` the code uses, with
  * Obsidian's names and meanings. In the plugin it is the real `App` (see ObsidianHost.ts, which
  * checks at compile time that `App` fits); headless and in tests it is `NodeHost` over a folder.
- * Everything outside main.ts, ui/ and host/ObsidianHost.ts sees Obsidian only through this.
+ * Code outside main.ts, ui/ and host/ reaches the vault only through this (and imports Obsidian's types, never its values).
  */
 
 /** A file in the vault: the members of Obsidian's `TFile` the code reads. */
@@ -16,7 +16,7 @@ export type HostAbstractFile = Pick<TAbstractFile, "path" | "name">;
 /** The part of Obsidian's `Vault` the code uses. */
 export interface HostVault {
 	readonly configDir: string;
-	readonly adapter: Pick<DataAdapter, "read" | "exists">;
+	readonly adapter: Pick<DataAdapter, "read" | "exists" | "copy">;
 	getName(): string;
 	getMarkdownFiles(): HostFile[];
 	getFileByPath(path: string): HostFile | null;
@@ -52,4 +52,10 @@ export interface HostMetadataCache {
 export interface Host {
 	readonly vault: HostVault;
 	readonly metadataCache: HostMetadataCache;
+	/**
+	 * Vault paths of the symbolic links in the vault folder. The jail never follows them; they are
+	 * hidden like excluded folders (so Obsidian's own index of what is behind them is never shown)
+	 * and named to the person in the settings tab and on `serve`'s stderr.
+	 */
+	hiddenLinks(): readonly string[];
 }

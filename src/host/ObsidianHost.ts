@@ -1,11 +1,63 @@
-import type { App } from "obsidian";
-import type { Host } from "./Host";
+import type { App, Component, DataAdapter, TFile } from "obsidian";
+import { FolderJail } from "./FolderJail";
+import type { Host, HostFile, HostVault } from "./Host";
+
+/** How long after a vault change the list of hidden links is searched again. */
+const LINK_SEARCH_DELAY_MS = 1_000;
 
 /**
- * The plugin's `Host`: Obsidian's own vault and metadata cache, unchanged. The `satisfies`-style
- * assignments make the compiler prove that Obsidian's `App` still fits the seam on every upgrade.
+ * The plugin's `Host`: Obsidian's own vault and metadata cache, behind the jail. Obsidian's adapter
+ * follows symbolic links, so every read and write first asks the FolderJail whether the path is
+ * really inside the vault folder, and links found in the folder are reported as hidden, so
+ * listings, links, tags and search leave them out like an excluded folder. The assignments make
+ * the compiler prove that Obsidian's `App` still fits the seam on every upgrade.
  */
-export function obsidianHost(app: App): Host {
-	const host: Host = { vault: app.vault, metadataCache: app.metadataCache };
+export async function obsidianHost(app: App, owner: Pick<Component, "registerEvent" | "register">): Promise<Host> {
+	const basePath = (app.vault.adapter as DataAdapter & { getBasePath?: () => string }).getBasePath?.();
+	if (basePath === undefined) throw new Error("Vault MCP needs a vault on the local file system (desktop Obsidian).");
+	const jail = await FolderJail.open(basePath);
+	let links: string[] = await jail.findLinks();
+	let timer: number | null = null;
+	const searchAgain = () => {
+		if (timer !== null) return;
+		timer = window.setTimeout(() => {
+			timer = null;
+			void jail.findLinks().then((found) => (links = found));
+		}, LINK_SEARCH_DELAY_MS);
+	};
+	owner.registerEvent(app.vault.on("create", searchAgain));
+	owner.registerEvent(app.vault.on("delete", searchAgain));
+	owner.registerEvent(app.vault.on("rename", searchAgain));
+	owner.register(() => {
+		if (timer !== null) window.clearTimeout(timer);
+	});
+
+	const vault = app.vault;
+	const checked = <T>(path: string, work: () => Promise<T>): Promise<T> => jail.check(path).then(work);
+	const jailedVault: HostVault = {
+		get configDir() {
+			return vault.configDir;
+		},
+		adapter: {
+			read: (path) => checked(path, () => vault.adapter.read(path)),
+			exists: (path) => jail.check(path).then(() => vault.adapter.exists(path), () => false),
+			copy: (from, to) => checked(from, () => checked(to, () => vault.adapter.copy(from, to))),
+		},
+		getName: () => vault.getName(),
+		getMarkdownFiles: () => vault.getMarkdownFiles(),
+		getFileByPath: (path) => vault.getFileByPath(path),
+		getFolderByPath: (path) => vault.getFolderByPath(path),
+		cachedRead: (file) => checked(file.path, () => vault.cachedRead(file as TFile)),
+		read: (file) => checked(file.path, () => vault.read(file as TFile)),
+		process: (file, fn) => checked(file.path, () => vault.process(file as TFile, fn)),
+		create: (path, data) => checked(path, () => vault.create(path, data)),
+		createFolder: (path) => checked(path, () => vault.createFolder(path)),
+		on: vault.on.bind(vault) as HostVault["on"],
+		offref: (ref) => vault.offref(ref),
+	};
+	const host: Host = { vault: jailedVault, metadataCache: app.metadataCache, hiddenLinks: () => links };
 	return host;
 }
+
+/** Obsidian's TFile fits the seam's file type (checked by the compiler). */
+export type ObsidianFileFitsSeam = TFile extends HostFile ? true : never;

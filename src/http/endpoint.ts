@@ -90,7 +90,8 @@ async function serveMcp(req: IncomingMessage, res: ServerResponse, grant: Grant,
 	const ctx = {
 		host: deps.host,
 		serverVersion: deps.serverVersion,
-		scope: { configDir: deps.host.vault.configDir, excludedFolders: settings.excludedFolders },
+		// Links in the vault folder are hidden exactly like excluded folders.
+		scope: { configDir: deps.host.vault.configDir, excludedFolders: [...settings.excludedFolders, ...deps.host.hiddenLinks()] },
 		grant,
 		search: deps.search,
 		dailyNotesAreOutlines: settings.dailyNotesAreOutlines,

@@ -100,10 +100,10 @@ async function runTool(ctx: ToolContext, deps: McpServerDeps, tool: ToolDescript
 		if ("fixable" in answer) outcome = "fixable";
 		result = toCallToolResult(answer);
 	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") {
-			// Deleted or moved by another program a moment ago: the model can recover by looking again.
+		const fixable = fixableMessageFor(error);
+		if (fixable !== null) {
 			outcome = "fixable";
-			result = toCallToolResult({ fixable: "That note is gone (deleted or moved a moment ago). Nothing was written. Call list_notes or search_notes to find it again." });
+			result = toCallToolResult({ fixable });
 		} else {
 			outcome = "failed";
 			// Error messages can quote note text (a parser's excerpt), so only the error's kind is logged.
@@ -126,6 +126,26 @@ async function runTool(ctx: ToolContext, deps: McpServerDeps, tool: ToolDescript
 		outcome,
 	});
 	return result;
+}
+
+/**
+ * Errors from the vault that the model can act on, in words that never depend on what lies
+ * behind a refused path (a link's target existing or not gives the same answer).
+ */
+function fixableMessageFor(error: unknown): string | null {
+	switch ((error as NodeJS.ErrnoException).code) {
+		case "ENOENT":
+			// Deleted or moved by another program a moment ago: the model can recover by looking again.
+			return "That note is gone (deleted or moved a moment ago). Nothing was written. Call list_notes or search_notes to find it again.";
+		case "EOUTSIDEVAULT":
+			return "That path is not part of the vault this server gives access to. Nothing was read or written. Call list_notes to see the notes you can use.";
+		case "EWRITECONFLICT":
+			return (error as Error).message;
+		case "ENAMETOOLONG":
+			return "A file or folder name in that path is too long for the file system. Nothing was written. Choose a shorter name.";
+		default:
+			return null;
+	}
 }
 
 /** The class name and code of an error, without its message. */

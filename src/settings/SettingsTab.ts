@@ -2,6 +2,9 @@ import { PluginSettingTab, Setting, type App } from "obsidian";
 import type VaultMcpPlugin from "../main";
 import type { ServiceStatus } from "../service";
 import { normalizeFolderList } from "./settings";
+
+/** Hidden symbolic links named in the tab; the rest are counted. */
+const HIDDEN_LINKS_SHOWN = 20;
 import { copyToClipboard, renderActivity } from "../ui/modals";
 import { createTokenFlow, revokeTokenFlow, setServerEnabled, setWriteEnabled } from "../ui/flows";
 import { connectionSnippets } from "../ui/snippets";
@@ -132,11 +135,19 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 			area.inputEl.addEventListener("change", () => {
 				const folders = normalizeFolderList(area.getValue().split("\n"));
 				const unknown = folders.filter((folder) => !this.app.vault.getFolderByPath(folder));
-				excludedSetting.setDesc(unknown.length ? `No such folder: ${unknown.join(", ")}. The others are excluded.` : "One folder per line. Applied at once.");
+				// A folder that does not exist yet stays excluded, so creating it later never exposes it.
+				excludedSetting.setDesc(unknown.length ? `No such folder yet: ${unknown.join(", ")}. It is excluded as soon as it exists.` : "One folder per line. Applied at once.");
 				excludedSetting.settingEl.toggleClass("vault-mcp-invalid", unknown.length > 0);
-				void plugin.updateSettings({ excludedFolders: folders.filter((folder) => !unknown.includes(folder)) });
+				void plugin.updateSettings({ excludedFolders: folders });
 			});
 		});
+
+		const links = plugin.hiddenLinks();
+		if (links.length > 0) {
+			new Setting(containerEl)
+				.setName("Linked folders and files are hidden")
+				.setDesc(`Symbolic links are never followed, so apps cannot see these or anything behind them: ${links.slice(0, HIDDEN_LINKS_SHOWN).join(", ")}${links.length > HIDDEN_LINKS_SHOWN ? `, and ${links.length - HIDDEN_LINKS_SHOWN} more` : ""}.`);
+		}
 
 		new Setting(containerEl).setName("Activity").setHeading();
 		new Setting(containerEl)

@@ -1,6 +1,20 @@
 import { z } from "zod";
 import type { TokenRecord } from "../auth/tokens";
 import { DEFAULT_PORT, DEFAULT_RATE_LIMIT_PER_MINUTE } from "../limits";
+import { normalizeFolderList } from "../vault/paths";
+
+export { normalizeFolderList };
+
+/**
+ * data.json holds something that cannot be read as settings. Starting on defaults would serve
+ * every excluded folder and drop every token, so the server does not start; the file is kept.
+ */
+export class UnreadableSettingsError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = "UnreadableSettingsError";
+	}
+}
 
 /** The plugin's settings as kept in `<vault>/<configDir>/plugins/vault-mcp/data.json`. */
 export interface VaultMcpSettings {
@@ -59,7 +73,6 @@ const fieldSchemas = {
 	port: z.number().int().min(0).max(MAX_PORT),
 	writeEnabled: z.boolean(),
 	dailyNotesAreOutlines: z.boolean(),
-	excludedFolders: z.array(z.string()),
 	rateLimitPerMinute: z.number().int().min(1),
 	disclosureAccepted: z.boolean(),
 	writeDisclosureAccepted: z.boolean(),
@@ -73,18 +86,24 @@ export interface ParsedSettings {
 }
 
 /**
- * Reads whatever data.json held into settings. Never throws: a value of the wrong type, an unknown
- * shape or a broken token record falls back to its default, with a warning that names the field
- * (never its value, which could be a secret pasted into the wrong place).
+ * Reads whatever data.json held into settings. A value of the wrong type or a broken token record
+ * falls back to its default (a dropped token fails closed), with a warning that names the field
+ * (never its value, which could be a secret pasted into the wrong place). Throws
+ * UnreadableSettingsError when the whole file, or the excluded folders, cannot be read: those must
+ * never silently become defaults.
  */
 export function parseSettings(raw: unknown): ParsedSettings {
 	const settings = defaultSettings();
 	const warnings: string[] = [];
 	if (raw === null || raw === undefined) return { settings, warnings };
-	if (typeof raw !== "object" || Array.isArray(raw)) {
-		return { settings, warnings: ["settings: data.json is not an object; using defaults"] };
-	}
+	if (typeof raw !== "object" || Array.isArray(raw)) throw new UnreadableSettingsError("data.json is not a settings object");
 	const record = raw as Record<string, unknown>;
+	// Exclusions fail closed: a broken list must never mean "nothing is excluded".
+	if ("excludedFolders" in record) {
+		const folders = z.array(z.string()).safeParse(record.excludedFolders);
+		if (!folders.success) throw new UnreadableSettingsError('data.json\'s "excludedFolders" is not a list of folder names');
+		settings.excludedFolders = folders.data;
+	}
 	const fallback = (field: string) => warnings.push(`settings: "${field}" is not valid; using the default`);
 
 	for (const [field, schema] of Object.entries(fieldSchemas)) {
@@ -108,10 +127,3 @@ export function parseSettings(raw: unknown): ParsedSettings {
 	return { settings, warnings };
 }
 
-/** Folder paths as the vault spells them: forward slashes, no leading or trailing slash, no blanks or repeats. */
-export function normalizeFolderList(folders: readonly string[]): string[] {
-	const cleaned = folders
-		.map((folder) => folder.replace(/\\/g, "/").replace(/\/+/g, "/").replace(/^\/|\/$/g, "").trim())
-		.filter((folder) => folder.length > 0);
-	return [...new Set(cleaned)];
-}

@@ -1,8 +1,10 @@
 import dayjs from "dayjs";
 import advancedFormat from "dayjs/plugin/advancedFormat";
 import customParseFormat from "dayjs/plugin/customParseFormat";
-import type { Host, HostFile } from "../host/Host";
+import type { Host } from "../host/Host";
 import type { DailyNoteSettings } from "./config";
+import { findNote } from "./notes";
+import type { Scope } from "./scope";
 
 dayjs.extend(advancedFormat);
 dayjs.extend(customParseFormat);
@@ -32,11 +34,15 @@ export function fillTemplate(template: string, settings: DailyNoteSettings, date
 		.replace(/\{\{\s*title\s*\}\}/gi, title);
 }
 
-/** The daily note's template text, or "" when none is set or it cannot be found. */
-export async function readDailyTemplate(host: Host, settings: DailyNoteSettings): Promise<string> {
+/**
+ * The daily note's template text, or "" when none is set or it cannot be found. The template's
+ * path comes from a config file anyone may have written: it goes through the same path policy and
+ * exclusions as a tool argument, so a template in an excluded folder is treated as missing.
+ */
+export async function readDailyTemplate(host: Host, scope: Scope, settings: DailyNoteSettings): Promise<string> {
 	if (!settings.template) return "";
-	const file: HostFile | null = host.vault.getFileByPath(settings.template) ?? host.vault.getFileByPath(`${settings.template}.md`);
-	return file ? host.vault.cachedRead(file) : "";
+	const found = findNote(host, scope, settings.template);
+	return "error" in found ? "" : host.vault.cachedRead(found.value);
 }
 
 /** Creates the folders a new note needs (Obsidian's vault.create does not). */

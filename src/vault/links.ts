@@ -39,9 +39,27 @@ export function backlinks(host: Host, scope: Scope, path: string): Array<{ path:
 		.sort((a, b) => b.count - a.count || a.path.localeCompare(b.path));
 }
 
-/** The note's links that point nowhere, by link path. */
-export function unresolvedLinks(host: Host, path: string): string[] {
-	return Object.keys(host.metadataCache.unresolvedLinks[path] ?? {});
+/**
+ * The note's links that point nowhere, by link path. A link into a folder this token may not see
+ * is listed here too, exactly as if its target did not exist: otherwise guessing names and
+ * watching which links resolve would tell what an excluded folder holds.
+ */
+export function unresolvedLinks(host: Host, scope: Scope, file: HostFile): string[] {
+	const unresolved = new Set(Object.keys(host.metadataCache.unresolvedLinks[file.path] ?? {}));
+	for (const target of Object.keys(host.metadataCache.resolvedLinks[file.path] ?? {})) {
+		if (isPathVisible(target, scope)) continue;
+		for (const entry of linksOf(host, file)) {
+			const resolved = host.metadataCache.getFirstLinkpathDest(linkpath(entry), file.path);
+			if (resolved?.path === target) unresolved.add(linkpath(entry));
+		}
+	}
+	return [...unresolved];
+}
+
+/** Every link text in a note: body links, embeds and frontmatter links. */
+function linksOf(host: Host, file: HostFile): string[] {
+	const cache = host.metadataCache.getFileCache(file);
+	return [...(cache?.links ?? []), ...(cache?.embeds ?? []), ...(cache?.frontmatterLinks ?? [])].map((entry) => entry.link);
 }
 
 export interface GraphStats {
@@ -62,6 +80,8 @@ export function graphStats(host: Host, scope: Scope, topCount: number): GraphSta
 	let unresolved = 0;
 	for (const source of visible) {
 		for (const [target, count] of Object.entries(host.metadataCache.resolvedLinks[source] ?? {})) {
+			// A link to a note this token may not see counts as unresolved, as if the note did not exist.
+			if (!isPathVisible(target, scope)) unresolved += count;
 			if (!visible.has(target) || target === source) continue;
 			links += count;
 			hasOutgoing.add(source);

@@ -4,7 +4,8 @@ import { detectFormat, isOutline, type EditMode, type EditResult, type NoteForma
 import { indentationSettings } from "./config";
 import { ensureParentFolder } from "./dailyNotes";
 import type { Lookup } from "./notes";
-import { checkVaultPath } from "./paths";
+import { MAX_WRITE_ATTEMPTS } from "../limits";
+import { checkNewNamePath, checkNoteNameLength, NOT_ACCESSIBLE } from "./paths";
 import { isNoteInScope, type Scope } from "./scope";
 
 /** Hex SHA-256 of a note's text: the version a write produced. */
@@ -12,16 +13,18 @@ export function hashText(text: string): string {
 	return createHash("sha256").update(text, "utf8").digest("hex");
 }
 
-/** A path a new note may be written at: a vault path ending in .md (added when missing), visible to this token. */
+/** A path a new note may be written at: a vault path ending in .md (added when missing), visible to this token, with a name every platform can hold. */
 export function checkNewNotePath(input: string, scope: Scope): Lookup<string> {
-	const checked = checkVaultPath(input, scope);
+	const checked = checkNewNamePath(input, scope);
 	if (!checked.ok) return { error: checked.reason };
 	const name = checked.path.slice(checked.path.lastIndexOf("/") + 1);
 	const dot = name.lastIndexOf(".");
 	// Obsidian treats only a lower-case .md extension as a note.
 	if (dot > 0 && name.slice(dot + 1) !== "md") return { error: `Only Markdown notes (.md) can be written; "${checked.path}" is not one.` };
 	const path = dot > 0 ? checked.path : `${checked.path}.md`;
-	if (!isNoteInScope(path, scope)) return { error: `"${path}" is in a folder this server does not give access to.` };
+	if (!isNoteInScope(path, scope)) return { error: `"${path}" ${NOT_ACCESSIBLE}.` };
+	const length = checkNoteNameLength(path);
+	if (!length.ok) return { error: length.reason };
 	return { value: path };
 }
 
@@ -50,6 +53,39 @@ export function backupPath(host: Host, path: string): string {
 	for (let number = 2; ; number++) {
 		const candidate = `${path}.${number}.bak`;
 		if (!host.vault.getFileByPath(candidate)) return candidate;
+	}
+}
+
+/**
+ * Replaces a note's text, keeping what it held first in a backup beside it. The backup is written
+ * before the note is replaced, and holds exactly the text replaced: if the note changes between
+ * the two (another write here, or another program), the backup is written again from the fresh
+ * text, so an acknowledged append is always in the note or in the backup.
+ */
+export async function overwriteWithBackup(host: Host, file: HostFile, text: string): Promise<{ backup: string; text: string }> {
+	let backupFile: HostFile | null = null;
+	for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+		const current = await host.vault.read(file);
+		if (backupFile) await host.vault.process(backupFile, () => current);
+		else backupFile = await createBackup(host, file.path, current);
+		let replaced = false;
+		const written = await host.vault.process(file, (latest) => {
+			replaced = latest === current;
+			return replaced ? text : latest;
+		});
+		if (replaced) return { backup: backupFile.path, text: written };
+	}
+	throw Object.assign(new Error(`The note kept changing while it was being replaced (${MAX_WRITE_ATTEMPTS} attempts); its text before each attempt is in the backup. Read it again and retry.`), { code: "EWRITECONFLICT" });
+}
+
+/** Writes `text` to the first free backup name for `path`; another writer taking the same name a moment earlier moves it to the next. */
+async function createBackup(host: Host, path: string, text: string): Promise<HostFile> {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return await host.vault.create(backupPath(host, path), text);
+		} catch (error) {
+			if (attempt >= MAX_WRITE_ATTEMPTS || !/already exists/i.test((error as Error).message)) throw error;
+		}
 	}
 }
 

@@ -6,6 +6,7 @@
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import type { NodeHost } from "../../src/headless/NodeHost";
+import { normalizeVaultPath } from "../../src/vault/paths";
 import "./dom";
 
 export { copiedTexts } from "./dom";
@@ -49,6 +50,11 @@ export function createApp(host: NodeHost): App {
 /** Where ribbon icons and status bar items live, as in Obsidian's window. */
 function area(cls: string): HTMLElement {
 	return document.body.querySelector<HTMLElement>(`.${cls}`) ?? document.body.createDiv({ cls });
+}
+
+/** Obsidian's normalizePath: the vault's one spelling of a path. */
+export function normalizePath(path: string): string {
+	return normalizeVaultPath(path);
 }
 
 export function setIcon(el: HTMLElement, icon: string): void {
@@ -121,12 +127,15 @@ export abstract class Plugin extends Component {
 		return nodePath.join(this.app.vault.toDiskPath(this.app.vault.configDir), "plugins", this.manifest.id, "data.json");
 	}
 
+	/** Like Obsidian's: null when there is no data.json, and a SyntaxError when it is not JSON. */
 	async loadData(): Promise<unknown> {
+		let text: string;
 		try {
-			return JSON.parse(await fs.readFile(this.dataPath, "utf8")) as unknown;
+			text = await fs.readFile(this.dataPath, "utf8");
 		} catch {
 			return null;
 		}
+		return JSON.parse(text) as unknown;
 	}
 
 	async saveData(data: unknown): Promise<void> {

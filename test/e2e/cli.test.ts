@@ -29,7 +29,7 @@ describe("vault-mcp CLI", () => {
 			const serving = await startServe([vault, "--port", "0", "--exclude", "Private"]);
 			const client = await connectClient(serving.url, token);
 			const status = await client.callTool({ name: "get_vault_status", arguments: {} });
-			expect(status.structuredContent).toMatchObject({ note_count: 2, can_write: false, excluded_folder_count: 1 });
+			expect(status.structuredContent).toMatchObject({ note_count: 2, can_write: false });
 			await client.close();
 			expect(serving.stdout()).toBe(`listening on ${serving.url}\n`);
 			expect(await serving.stop(signal)).toBe(0);

@@ -35,7 +35,6 @@ describe("the MCP endpoint over real HTTP", () => {
 				can_read: true,
 				can_write: false,
 				note_count: 2, // Private/ is excluded, the PNG is not a note
-				excluded_folder_count: 1,
 				search_index: { state: expect.stringMatching(/^(ready|building)$/), indexed_notes: expect.any(Number), total_notes: 2 },
 			});
 			const unknown = await client.callTool({ name: "append_to_note", arguments: {} }).catch((error: Error) => error);

@@ -109,7 +109,7 @@ describe.each(builds)("VaultMcpPlugin loaded from %s", (_label, loadPluginClass)
 		}
 	});
 
-	test("broken settings fall back to defaults instead of crashing the plugin", async () => {
+	test("broken fields fall back to defaults alone instead of crashing the plugin", async () => {
 		const dataPath = nodePath.join(vault, ".obsidian/plugins/vault-mcp/data.json");
 		await fs.mkdir(nodePath.dirname(dataPath), { recursive: true });
 		await fs.writeFile(dataPath, JSON.stringify({ serverEnabled: "yes", port: -4, tokens: [{ name: "x" }], excludedFolders: ["/Private/"] }));
@@ -124,4 +124,30 @@ describe.each(builds)("VaultMcpPlugin loaded from %s", (_label, loadPluginClass)
 		warn.mockRestore();
 		(plugin as unknown as { unload(): void }).unload();
 	});
+
+	test.each([
+		["cut short", '{"serverEnabled": true, "excludedFolders": ["Private"], "tok'],
+		["not an object", "[1, 2, 3]"],
+		["exclusions not a list", '{"serverEnabled": true, "disclosureAccepted": true, "excludedFolders": "Private"}'],
+	])("a data.json that cannot be read (%s) is kept as it is, copied aside, and nothing is served", async (_kind, text) => {
+		const dataPath = nodePath.join(vault, ".obsidian/plugins/vault-mcp/data.json");
+		await fs.mkdir(nodePath.dirname(dataPath), { recursive: true });
+		await fs.writeFile(dataPath, text);
+		const error = jest.spyOn(console, "error").mockImplementation(() => undefined);
+		shownNotices.length = 0;
+		const plugin = await loadPlugin();
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		expect(plugin.service.status.state).toBe("stopped");
+		expect(shownNotices.join("\n")).toMatch(/stays off/);
+		// Turning it on from the interface saves nothing over the file and starts nothing.
+		await plugin.updateSettings({ serverEnabled: true, disclosureAccepted: true });
+		expect(plugin.service.status.state).toBe("stopped");
+		expect(await fs.readFile(dataPath, "utf8")).toBe(text);
+		const copies = (await fs.readdir(nodePath.dirname(dataPath))).filter((name) => name.startsWith("data.json.unreadable-"));
+		expect(copies).toHaveLength(1);
+		expect(await fs.readFile(nodePath.join(nodePath.dirname(dataPath), copies[0] ?? ""), "utf8")).toBe(text);
+		error.mockRestore();
+		(plugin as unknown as { unload(): void }).unload();
+	});
+
 });

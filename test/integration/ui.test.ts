@@ -10,6 +10,10 @@ import { makeVault, removeDir } from "../helpers/vault";
 
 const manifest = JSON.parse(readFileSync(nodePath.resolve(__dirname, "../../manifest.json"), "utf8")) as PluginManifest;
 const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
+/** Waits (bounded) until `condition` holds: a start on a loaded machine can take longer than one settle. */
+async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+	for (const started = Date.now(); !condition() && Date.now() - started < timeoutMs; ) await settle();
+}
 
 /** The plugin's settings tab, rendered, with helpers to find and use its controls. */
 function tabOf(plugin: VaultMcpPlugin) {
@@ -81,13 +85,13 @@ describe("the plugin's interface, clicked through in the host double", () => {
 
 		tabOf(plugin).toggle("Enable server");
 		clickModalButton("I understand, start the server");
-		await settle();
+		await until(() => plugin.service.status.state === "listening");
 		expect(plugin.service.status.state).toBe("listening");
 		expect(plugin.settings.disclosureAccepted).toBe(true);
 		// Accepted once: the next start needs no second reading.
 		await plugin.updateSettings({ serverEnabled: false });
 		tabOf(plugin).toggle("Enable server");
-		await settle();
+		await until(() => plugin.service.status.state === "listening");
 		expect(openModal()).toBeNull();
 		expect(plugin.service.status.state).toBe("listening");
 	});
@@ -243,8 +247,9 @@ describe("the plugin's interface, clicked through in the host double", () => {
 		area.value = "Private\nNo such folder";
 		area.dispatchEvent(new Event("change"));
 		await settle();
-		expect(plugin.settings.excludedFolders).toEqual(["Private"]);
-		expect(tab.setting("Folders no app may see").textContent).toContain("No such folder: No such folder");
+		// A folder that does not exist yet is kept: creating it later must not expose it.
+		expect(plugin.settings.excludedFolders).toEqual(["Private", "No such folder"]);
+		expect(tab.setting("Folders no app may see").textContent).toContain("No such folder yet: No such folder");
 	});
 
 	test("unload removes the ribbon icon and status bar item and closes the port", async () => {

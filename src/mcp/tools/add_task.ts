@@ -47,7 +47,7 @@ export const addTaskTool = defineTool({
 			file = host.vault.getFileByPath(checked.value);
 			if (!file) {
 				const title = checked.value.slice(checked.value.lastIndexOf("/") + 1, -".md".length);
-				file = await createNoteFile(host, checked.value, fillTemplate(await readDailyTemplate(host, settings), settings, now, title));
+				file = await createNoteFile(host, checked.value, fillTemplate(await readDailyTemplate(host, ctx.scope, settings), settings, now, title));
 				createdNote = true;
 			}
 		}

@@ -3,7 +3,7 @@ import { MAX_REQUEST_BODY_BYTES } from "../../limits";
 import { detectFormat, formatAsOutline, type EditMode } from "../../markdown/outline";
 import { dailyNoteSettings, indentationSettings } from "../../vault/config";
 import { isDailyNotePath } from "../../vault/dailyNotes";
-import { backupPath, checkNewNotePath, createNoteFile, hashText } from "../../vault/writes";
+import { checkNewNotePath, createNoteFile, hashText, overwriteWithBackup } from "../../vault/writes";
 import { defineTool } from "../tool";
 
 const FRONTMATTER = /^---\r?\n([\s\S]*?\r?\n)?---(?:\r?\n|$)/;
@@ -56,9 +56,7 @@ export const createNoteTool = defineTool({
 			return { ok: { path, created: true, hash: hashText(text) } };
 		}
 		if (!args.overwrite) return { fixable: `A note already exists at "${path}". Nothing was written. Use append_to_note to add to it, or pass overwrite: true (its current text is kept in a backup).` };
-		const backup = backupPath(host, path);
-		await createNoteFile(host, backup, await host.vault.read(existing));
-		const written = await host.vault.process(existing, () => text);
+		const { backup, text: written } = await overwriteWithBackup(host, existing, text);
 		return { ok: { path, created: false, backup, hash: hashText(written) } };
 	},
 });

@@ -33,7 +33,7 @@ export const getNoteLinksTool = defineTool({
 				path: file.path,
 				outgoing: outgoing.slice(0, NOTE_LINKS_MAX_ENTRIES),
 				backlinks: incoming.slice(0, NOTE_LINKS_MAX_ENTRIES),
-				unresolved: unresolvedLinks(ctx.host, file.path),
+				unresolved: unresolvedLinks(ctx.host, ctx.scope, file),
 				truncated: outgoing.length > NOTE_LINKS_MAX_ENTRIES || incoming.length > NOTE_LINKS_MAX_ENTRIES,
 			},
 		});

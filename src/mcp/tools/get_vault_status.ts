@@ -17,7 +17,6 @@ export const getVaultStatusTool = defineTool({
 		can_read: z.boolean(),
 		can_write: z.boolean(),
 		note_count: z.number().int(),
-		excluded_folder_count: z.number().int(),
 		search_index: z.object({ state: z.enum(["ready", "building"]), indexed_notes: z.number().int(), total_notes: z.number().int() }),
 	},
 	examples: [{}],
@@ -31,7 +30,6 @@ export const getVaultStatusTool = defineTool({
 				can_read: true,
 				can_write: ctx.grant.canWrite,
 				note_count: noteCount,
-				excluded_folder_count: ctx.scope.excludedFolders.length,
 				search_index: ctx.search.status(),
 			},
 		});

@@ -27,8 +27,8 @@ describe("NodeVault", () => {
 	test("reads through the adapter, relative to the vault, and never outside it", async () => {
 		expect(await vault.adapter.read(".obsidian/app.json")).toBe("{}");
 		expect(await vault.adapter.exists("Folder")).toBe(true);
-		expect(() => vault.toDiskPath("../outside.md")).toThrow("outside the vault");
-		expect(() => vault.toDiskPath("Folder/../../outside.md")).toThrow("outside the vault");
+		expect(() => vault.toDiskPath("../outside.md")).toThrow("not part of the vault");
+		expect(() => vault.toDiskPath("Folder/../../outside.md")).toThrow("not part of the vault");
 	});
 
 	test("process changes a note atomically and reports modify; cachedRead sees the new text", async () => {

@@ -1,5 +1,5 @@
 import { generateToken } from "../../../src/auth/tokens";
-import { defaultSettings, parseSettings } from "../../../src/settings/settings";
+import { defaultSettings, parseSettings, UnreadableSettingsError } from "../../../src/settings/settings";
 
 describe("parseSettings", () => {
 	test("nothing saved yet gives the defaults: server off, writing off, port 27150", () => {
@@ -15,20 +15,30 @@ describe("parseSettings", () => {
 
 	test("each broken field falls back alone, with a warning naming the field but not its value", () => {
 		const { record } = generateToken("good", "read");
-		const parsed = parseSettings({ serverEnabled: true, port: "27150", writeEnabled: 1, excludedFolders: "Private", tokens: [record, { name: "bad", hash: "SECRET-ISH" }] });
-		expect(parsed.settings).toEqual({ ...defaultSettings(), serverEnabled: true, tokens: [record] });
-		expect(parsed.warnings).toHaveLength(4);
+		const parsed = parseSettings({ serverEnabled: true, port: "27150", writeEnabled: 1, excludedFolders: ["Private"], tokens: [record, { name: "bad", hash: "SECRET-ISH" }] });
+		expect(parsed.settings).toEqual({ ...defaultSettings(), serverEnabled: true, excludedFolders: ["Private"], tokens: [record] });
+		expect(parsed.warnings).toHaveLength(3);
 		expect(parsed.warnings.join("\n")).not.toContain("SECRET-ISH");
 	});
 
-	test.each([["a string"], [42], [[1, 2]]])("a data.json that is %p gives defaults with a warning", (raw) => {
-		const parsed = parseSettings(raw);
-		expect(parsed.settings).toEqual(defaultSettings());
-		expect(parsed.warnings).toHaveLength(1);
+	test.each([["a string"], [42], [[1, 2]], [true]])("a data.json that is %p is refused, never read as defaults", (raw) => {
+		expect(() => parseSettings(raw)).toThrow(UnreadableSettingsError);
 	});
 
-	test("excluded folders are normalised: slashes, blanks and repeats", () => {
-		expect(parseSettings({ excludedFolders: ["/Private/", "Private", "Work\\Secret", " ", "a//b"] }).settings.excludedFolders).toEqual(["Private", "Work/Secret", "a/b"]);
+	test.each([["Private"], [[1]], [{ 0: "Private" }], [null]])("excluded folders that are not a list of names (%p) are refused: exclusions fail closed", (excludedFolders) => {
+		expect(() => parseSettings({ serverEnabled: true, excludedFolders })).toThrow(/excludedFolders/);
+	});
+
+	test("excluded folders are normalised: slashes, ./, blanks, repeats, trailing spaces, look-alike spaces, Unicode forms", () => {
+		expect(parseSettings({ excludedFolders: ["/Private/", "Private", "Work\\Secret", " ", "a//b", "./Notes/", "Trail ", "Private\u00a0Journal", "Cafe\u0301", ".", ".."] }).settings.excludedFolders).toEqual([
+			"Private",
+			"Work/Secret",
+			"a/b",
+			"Notes",
+			"Trail",
+			"Private Journal",
+			"Café",
+		]);
 	});
 
 	test("an unknown older field is ignored, not fatal", () => {

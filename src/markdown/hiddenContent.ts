@@ -1,0 +1,53 @@
+/**
+ * Text a note holds that a person reading it in Obsidian's reading view would not see: comments
+ * and invisible characters. A model reads all of it, so it is where a prompt injection would hide;
+ * `read_note` reports where, so a client can warn. Pure, one linear pass.
+ */
+
+/** What kind of hidden text. */
+export type HiddenKind = "html_comment" | "obsidian_comment" | "invisible_characters" | "bidi_controls" | "tag_characters";
+
+/** One stretch of hidden text: its kind, the 0-based line it starts on, and how many characters (UTF-16 units) it spans. */
+export interface HiddenContent {
+	kind: HiddenKind;
+	line: number;
+	characters: number;
+}
+
+/**
+ * One pattern for every kind, alternatives in priority order: a comment (closed, or unclosed —
+ * Obsidian hides the rest of the note after an unclosed `%%`), then runs of invisible characters.
+ */
+const HIDDEN =
+	// eslint-disable-next-line no-misleading-character-class -- each listed code point is matched on its own
+	/(<!--[\s\S]*?(?:-->|$(?![\s\S])))|(%%[\s\S]*?(?:%%|$(?![\s\S])))|([\u200b-\u200d\u2060-\u2064\ufeff\u00ad\u180e\u034f]+)|([\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]+)|((?:\udb40[\udc00-\udc7f])+)/g;
+
+const KINDS: readonly HiddenKind[] = ["html_comment", "obsidian_comment", "invisible_characters", "bidi_controls", "tag_characters"];
+
+/** Where the note holds hidden text, at most `limit` stretches, in order. A byte-order mark at the very start is not reported. */
+export function findHiddenContent(text: string, limit: number): HiddenContent[] {
+	const found: HiddenContent[] = [];
+	let line = 0;
+	let counted = 0;
+	HIDDEN.lastIndex = 0;
+	for (let match = HIDDEN.exec(text); match !== null && found.length < limit; match = HIDDEN.exec(text)) {
+		if (match[0] === "") {
+			HIDDEN.lastIndex++;
+			continue;
+		}
+		const start = match.index;
+		if (start === 0 && match[0] === "\ufeff") continue;
+		line += countNewlines(text, counted, start);
+		counted = start;
+		const group = match.slice(1).findIndex((value) => value !== undefined);
+		const kind = KINDS[group];
+		if (kind) found.push({ kind, line, characters: match[0].length });
+	}
+	return found;
+}
+
+function countNewlines(text: string, from: number, to: number): number {
+	let count = 0;
+	for (let index = text.indexOf("\n", from); index !== -1 && index < to; index = text.indexOf("\n", index + 1)) count++;
+	return count;
+}
