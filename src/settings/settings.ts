@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { TokenRecord } from "../auth/tokens";
-import { DEFAULT_PORT, DEFAULT_RATE_LIMIT_PER_MINUTE } from "../limits";
+import { DEFAULT_PORT, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_WRITE_BYTES_PER_MINUTE, DEFAULT_WRITE_CALLS_PER_MINUTE } from "../limits";
 
 /** The plugin's settings as kept in `<vault>/<configDir>/plugins/vault-mcp/data.json`. */
 export interface VaultMcpSettings {
@@ -15,6 +15,10 @@ export interface VaultMcpSettings {
 	/** Vault-relative folders no tool may see or change. */
 	excludedFolders: string[];
 	rateLimitPerMinute: number;
+	/** Write tool calls a minute per token. */
+	writeCallsPerMinute: number;
+	/** Bytes of write tool arguments a minute per token. */
+	writeBytesPerMinute: number;
 	tokens: TokenRecord[];
 	/** The person has read and accepted what turning the server on means. */
 	disclosureAccepted: boolean;
@@ -35,6 +39,8 @@ export function defaultSettings(): VaultMcpSettings {
 		dailyNotesAreOutlines: false,
 		excludedFolders: [],
 		rateLimitPerMinute: DEFAULT_RATE_LIMIT_PER_MINUTE,
+		writeCallsPerMinute: DEFAULT_WRITE_CALLS_PER_MINUTE,
+		writeBytesPerMinute: DEFAULT_WRITE_BYTES_PER_MINUTE,
 		tokens: [],
 		disclosureAccepted: false,
 		writeDisclosureAccepted: false,
@@ -61,6 +67,8 @@ const fieldSchemas = {
 	dailyNotesAreOutlines: z.boolean(),
 	excludedFolders: z.array(z.string()),
 	rateLimitPerMinute: z.number().int().min(1),
+	writeCallsPerMinute: z.number().int().min(1),
+	writeBytesPerMinute: z.number().int().min(1),
 	disclosureAccepted: z.boolean(),
 	writeDisclosureAccepted: z.boolean(),
 	showStatusBar: z.boolean(),
