@@ -7,7 +7,7 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { ActivityLog, Logger } from "../activity";
 import type { TokenRecord } from "../auth/tokens";
 import type { Host } from "../host/Host";
-import { MAX_BATCH_ENTRIES, MAX_IN_FLIGHT_PER_TOKEN, MAX_IN_FLIGHT_REQUESTS, MAX_REQUEST_BODY_BYTES, RETRY_AFTER_BUSY_SECONDS } from "../limits";
+import { MAX_BATCH_ENTRIES, MAX_IN_FLIGHT_PER_TOKEN, MAX_IN_FLIGHT_REQUESTS, MAX_REQUEST_BODY_BYTES, RATE_LIMIT_WINDOW_MS, RETRY_AFTER_BUSY_SECONDS } from "../limits";
 import { createMcpServer, errorKind } from "../mcp/server";
 import type { VaultMcpSettings } from "../settings/settings";
 import type { NoteSearch } from "../vault/search";
@@ -123,7 +123,10 @@ async function serveMcp(req: IncomingMessage, res: ServerResponse, grant: Grant,
 		dailyNotesAreOutlines: settings.dailyNotesAreOutlines,
 	};
 	const server = createMcpServer(ctx, { activity: deps.activity, logger: deps.logger });
-	const transport = new BoundedAnswerTransport(deadlines.maxResponseBodyBytes);
+	// Once every answer is ready it is written; a client that does not read it would keep its place
+	// and the buffered answer for as long as it liked, so it gets a deadline from then on.
+	const armWriteDeadline = once(() => dropIfUnreadWithin(res, deadlines.responseWriteMs));
+	const transport = new BoundedAnswerTransport(deadlines.maxResponseBodyBytes, requestCount(messages), armWriteDeadline);
 	res.once("close", () => {
 		void transport.close();
 		void server.close();
@@ -136,14 +139,29 @@ async function serveMcp(req: IncomingMessage, res: ServerResponse, grant: Grant,
 		if (!res.headersSent) sendJson(res, 500, jsonRpcError(JSON_RPC_SERVER_ERROR, "Internal server error."));
 		else res.destroy();
 	}
-	// The answer is written (the transport hands node one JSON body). A client that does not read
-	// it would keep its place and the buffered answer for as long as it liked: it gets a deadline.
-	dropIfUnreadWithin(res, deadlines.responseWriteMs);
+	armWriteDeadline();
+}
+
+/** JSON-RPC requests (messages with a method and an id) among `messages`: each gets one answer. */
+function requestCount(messages: readonly unknown[]): number {
+	return messages.filter((message) => typeof message === "object" && message !== null && "method" in message && "id" in message).length;
+}
+
+function once(action: () => void): () => void {
+	let done = false;
+	return () => {
+		if (done) return;
+		done = true;
+		action();
+	};
 }
 
 /** Charges the batch's other messages to the rate limit, then its write calls to the write budget; the refusal if either is over. */
 function takeBudgets(state: EndpointState, grant: Grant, settings: VaultMcpSettings, messages: readonly unknown[]): Refusal | null {
 	const key = grant.token.hash;
+	if (messages.length > settings.rateLimitPerMinute) {
+		return rateLimited(settings, { allowed: false, retryAfterSeconds: Math.ceil(RATE_LIMIT_WINDOW_MS / 1000), neverFits: true }, messages.length);
+	}
 	if (messages.length > 1) {
 		const rate = state.rateLimiter.take(key, settings.rateLimitPerMinute, messages.length - 1);
 		if (!rate.allowed) return rateLimited(settings, rate, messages.length);
@@ -193,8 +211,14 @@ function dropIfUnreadWithin(res: ServerResponse, ms: number): void {
  */
 class BoundedAnswerTransport extends StreamableHTTPServerTransport {
 	private bytes = 0;
+	private answered = 0;
 
-	constructor(private readonly maxBytes: number) {
+	/** `onAllAnswered` runs when the last of `expectedAnswers` is sent, just before the body is written. */
+	constructor(
+		private readonly maxBytes: number,
+		private readonly expectedAnswers: number,
+		private readonly onAllAnswered: () => void,
+	) {
 		// Stateless: no session id, and plain JSON answers rather than an event stream.
 		super({ sessionIdGenerator: undefined, enableJsonResponse: true });
 	}
@@ -207,7 +231,11 @@ class BoundedAnswerTransport extends StreamableHTTPServerTransport {
 			size = Buffer.byteLength(JSON.stringify(answer));
 		}
 		this.bytes += size;
-		return super.send(answer, options);
+		await super.send(answer, options);
+		if ("id" in answer && ("result" in answer || "error" in answer)) {
+			this.answered += 1;
+			if (this.answered === this.expectedAnswers) this.onAllAnswered();
+		}
 	}
 }
 
