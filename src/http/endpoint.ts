@@ -3,7 +3,7 @@ import type { Socket } from "node:net";
 import * as nodeTimers from "node:timers";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { isJSONRPCRequest, type JSONRPCMessage, type MessageExtraInfo, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { ActivityLog, Logger } from "../activity";
 import type { TokenRecord } from "../auth/tokens";
 import type { Host } from "../host/Host";
@@ -204,14 +204,18 @@ function dropIfUnreadWithin(res: ServerResponse, ms: number): void {
 }
 
 /**
- * The SDK's stateless transport, with one request's answers kept under a byte budget: once the
- * answers written so far reach it, each further answer becomes a short JSON-RPC error with the
- * same id. Each answer is already capped (MAX_RESPONSE_BYTES), but a batch of 32 could add up to
- * tens of megabytes held for a client that does not read.
+ * The SDK's stateless transport, with one request's answers kept under a byte budget. Each answer
+ * is already capped (MAX_RESPONSE_BYTES), but a batch of 32 could add up to tens of megabytes, all
+ * built at once and then held for a client that does not read. So the calls of a batch run one
+ * after another, and once the answers so far pass the budget, each further call is not run: its
+ * answer is a short JSON-RPC error with the same id.
  */
 class BoundedAnswerTransport extends StreamableHTTPServerTransport {
 	private bytes = 0;
 	private answered = 0;
+	/** Requests waiting for the one being answered, with the handler that runs them. */
+	private readonly waiting: Array<{ message: JSONRPCMessage & { id: RequestId }; run: () => void }> = [];
+	private running: RequestId | null = null;
 
 	/** `onAllAnswered` runs when the last of `expectedAnswers` is sent, just before the body is written. */
 	constructor(
@@ -223,20 +227,62 @@ class BoundedAnswerTransport extends StreamableHTTPServerTransport {
 		super({ sessionIdGenerator: undefined, enableJsonResponse: true });
 	}
 
+	override get onmessage(): ((message: JSONRPCMessage, extra?: MessageExtraInfo) => void) | undefined {
+		return super.onmessage;
+	}
+
+	/** The MCP server's handler, wrapped so that requests reach it one at a time. */
+	override set onmessage(handler: ((message: JSONRPCMessage, extra?: MessageExtraInfo) => void) | undefined) {
+		super.onmessage =
+			handler &&
+			((message, extra) => {
+				if (!isJSONRPCRequest(message)) {
+					handler(message, extra);
+					return;
+				}
+				this.waiting.push({ message, run: () => handler(message, extra) });
+				this.runNext();
+			});
+	}
+
 	override async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
 		let answer = message;
 		let size = Buffer.byteLength(JSON.stringify(answer));
-		if ("id" in answer && this.bytes + size > this.maxBytes) {
-			answer = { jsonrpc: "2.0", id: answer.id, error: { code: JSON_RPC_SERVER_ERROR, message: `The answers to this batch passed ${this.maxBytes} bytes, so this one was left out. Send this call again on its own or in a smaller batch.` } };
+		if (isAnswer(answer) && this.bytes + size > this.maxBytes) {
+			answer = leftOut(answer.id, this.maxBytes);
 			size = Buffer.byteLength(JSON.stringify(answer));
 		}
 		this.bytes += size;
 		await super.send(answer, options);
-		if ("id" in answer && ("result" in answer || "error" in answer)) {
-			this.answered += 1;
-			if (this.answered === this.expectedAnswers) this.onAllAnswered();
+		if (!isAnswer(answer)) return;
+		this.answered += 1;
+		if (this.answered === this.expectedAnswers) this.onAllAnswered();
+		if (answer.id === this.running) {
+			this.running = null;
+			this.runNext();
 		}
 	}
+
+	/** Runs the next waiting request, unless one is running; past the budget, answers it without running it. */
+	private runNext(): void {
+		if (this.running !== null) return;
+		const next = this.waiting.shift();
+		if (!next) return;
+		this.running = next.message.id;
+		if (this.bytes < this.maxBytes) {
+			next.run();
+			return;
+		}
+		void this.send(leftOut(next.message.id, this.maxBytes)).catch(() => undefined);
+	}
+}
+
+function isAnswer(message: JSONRPCMessage): message is JSONRPCMessage & { id: RequestId } {
+	return "id" in message && message.id !== undefined && ("result" in message || "error" in message);
+}
+
+function leftOut(id: RequestId, maxBytes: number): JSONRPCMessage {
+	return { jsonrpc: "2.0", id, error: { code: JSON_RPC_SERVER_ERROR, message: `The answers to this batch passed ${maxBytes} bytes, so this call was not run. Send it again on its own or in a smaller batch.` } };
 }
 
 /**
