@@ -212,6 +212,8 @@ function dropIfUnreadWithin(res: ServerResponse, ms: number): void {
  */
 class BoundedAnswerTransport extends StreamableHTTPServerTransport {
 	private bytes = 0;
+	/** An answer did not fit: the calls still waiting are not run. */
+	private full = false;
 	private answered = 0;
 	/** Requests waiting for the one being answered, with the handler that runs them. */
 	private readonly waiting: Array<{ message: JSONRPCMessage & { id: RequestId }; run: () => void }> = [];
@@ -249,6 +251,7 @@ class BoundedAnswerTransport extends StreamableHTTPServerTransport {
 		let answer = message;
 		let size = Buffer.byteLength(JSON.stringify(answer));
 		if (isAnswer(answer) && this.bytes + size > this.maxBytes) {
+			this.full = true;
 			answer = leftOut(answer.id, this.maxBytes);
 			size = Buffer.byteLength(JSON.stringify(answer));
 		}
@@ -269,7 +272,7 @@ class BoundedAnswerTransport extends StreamableHTTPServerTransport {
 		const next = this.waiting.shift();
 		if (!next) return;
 		this.running = next.message.id;
-		if (this.bytes < this.maxBytes) {
+		if (!this.full) {
 			next.run();
 			return;
 		}
