@@ -79,9 +79,29 @@ export const MAX_QUERY_LENGTH = 500;
 export const INDEX_BUILD_SLICE_MS = 40;
 /** A request body must arrive within this long after its headers (408 otherwise), so slow senders hold no one up. */
 export const BODY_READ_TIMEOUT_MS = 10_000;
-/** Open connections the server accepts at once; more are dropped, so a flood cannot exhaust file handles. */
+/**
+ * Open connections the server accepts at once, of every kind; more are dropped, so nothing can exhaust
+ * file handles. Connections without a valid token are capped far lower (MAX_UNAUTHENTICATED_CONNECTIONS).
+ */
 export const MAX_CONNECTIONS = 1024;
 /** JSON-RPC messages in one batch (400 above it). */
 export const MAX_BATCH_ENTRIES = 32;
 /** How long stopping the server waits for tool calls already running to finish their work. */
 export const STOP_DRAIN_TIMEOUT_MS = 10_000;
+
+// Fair service under pressure (issue 12): what one client, or a process with no token, may take.
+
+/** Requests one token may have being answered at once (503 above it), so one client never holds every place. */
+export const MAX_IN_FLIGHT_PER_TOKEN = MAX_IN_FLIGHT_REQUESTS / 2;
+/** Time a client has to take a whole answer once it is written; one that does not read is dropped and its place freed. */
+export const RESPONSE_WRITE_TIMEOUT_MS = 10_000;
+/** Largest answer body for one request, batch included; answers past it become short errors, so a stuck reader holds little memory. */
+export const MAX_RESPONSE_BODY_BYTES = 2 * MAX_RESPONSE_BYTES;
+/** Default write tool calls a minute per token (429 above it); a setting. */
+export const DEFAULT_WRITE_CALLS_PER_MINUTE = 180;
+/** Default bytes of write tool arguments a minute per token (429 above it); a setting. */
+export const DEFAULT_WRITE_BYTES_PER_MINUTE = 8 * 1024 * 1024;
+/** A new connection that has not sent a complete request head within this long is closed. */
+export const FIRST_REQUEST_TIMEOUT_MS = 2_000;
+/** Connections open at once that have not yet presented a valid token; a new one past it closes the oldest. */
+export const MAX_UNAUTHENTICATED_CONNECTIONS = 64;

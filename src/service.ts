@@ -3,9 +3,12 @@ import { ActivityLog, type Logger } from "./activity";
 import type { TokenRecord } from "./auth/tokens";
 import type { Host } from "./host/Host";
 import { STOP_DRAIN_TIMEOUT_MS } from "./limits";
+import { ConnectionPool } from "./http/connections";
+import { httpDeadlines, type HttpDeadlines } from "./http/deadlines";
 import { createMcpEndpoint, type McpEndpoint } from "./http/endpoint";
 import { MCP_PATH } from "./http/guard";
 import { LOOPBACK_ADDRESS, LoopbackHttpServer, PortInUseError } from "./http/server";
+import { ALL_TOOLS } from "./mcp/tools";
 import type { VaultMcpSettings } from "./settings/settings";
 import type { Scope } from "./vault/scope";
 import { IndexedNoteSearch } from "./vault/search";
@@ -24,7 +27,12 @@ export interface McpServiceDeps {
 	onStatusChange?(status: ServiceStatus): void;
 	/** Lets the host breathe between slices of index building (in Obsidian, a window timer). */
 	yieldToHost?: () => Promise<void>;
+	/** Overrides for the HTTP deadlines in src/limits.ts (tests use short ones). */
+	httpDeadlines?: Partial<HttpDeadlines>;
 }
+
+/** The names of the tools that write, from the registry: the HTTP layer charges their calls to a write budget. */
+const WRITE_TOOL_NAMES: ReadonlySet<string> = new Set(ALL_TOOLS.filter((tool) => tool.access === "write").map((tool) => tool.name));
 
 /** "Clients seen recently" counts tokens used within this window. */
 const RECENT_CLIENT_WINDOW_MS = 60_000;
@@ -105,6 +113,8 @@ export class McpService {
 	private async startServer(settings: VaultMcpSettings): Promise<ServiceStatus> {
 		const port = settings.port;
 		const searchIndex = new IndexedNoteSearch(this.deps.host, this.scopeOf(settings), this.deps.yieldToHost ?? yieldToEventLoop);
+		const deadlines = httpDeadlines(this.deps.httpDeadlines);
+		const connections = new ConnectionPool({ maxUnauthenticated: deadlines.maxUnauthenticatedConnections, firstRequestMs: deadlines.firstRequestMs });
 		const endpoint = createMcpEndpoint({
 			host: this.deps.host,
 			serverVersion: this.deps.serverVersion,
@@ -112,12 +122,15 @@ export class McpService {
 			activity: this.activity,
 			logger: this.deps.logger,
 			search: searchIndex,
+			isWriteTool: (name) => WRITE_TOOL_NAMES.has(name),
+			onAuthenticated: (socket) => connections.authenticate(socket),
+			deadlines,
 			onTokenUsed: (token) => {
 				this.lastSeen.set(token.hash, Date.now());
 				this.deps.onTokenUsed?.(token);
 			},
-			});
-		const server = new LoopbackHttpServer(endpoint);
+		});
+		const server = new LoopbackHttpServer(endpoint, connections);
 		try {
 			const boundPort = await server.listen(port);
 			this.server = server;

@@ -1,15 +1,19 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import * as nodeTimers from "node:timers";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { isJSONRPCRequest, type JSONRPCMessage, type MessageExtraInfo, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { ActivityLog, Logger } from "../activity";
 import type { TokenRecord } from "../auth/tokens";
 import type { Host } from "../host/Host";
-import { BODY_READ_TIMEOUT_MS, MAX_BATCH_ENTRIES, MAX_IN_FLIGHT_REQUESTS, MAX_REQUEST_BODY_BYTES, RETRY_AFTER_BUSY_SECONDS } from "../limits";
+import { MAX_BATCH_ENTRIES, MAX_IN_FLIGHT_PER_TOKEN, MAX_IN_FLIGHT_REQUESTS, MAX_REQUEST_BODY_BYTES, RATE_LIMIT_WINDOW_MS, RETRY_AFTER_BUSY_SECONDS } from "../limits";
 import { createMcpServer, errorKind } from "../mcp/server";
 import type { VaultMcpSettings } from "../settings/settings";
 import type { NoteSearch } from "../vault/search";
+import { httpDeadlines, type HttpDeadlines } from "./deadlines";
 import { guardRequest, isRefusal, type Grant, type Refusal } from "./guard";
-import { InFlightCounter, RateLimiter } from "./limits";
+import { InFlightPlaces, RateLimiter, WriteBudget, writeLoadOf, type BudgetAnswer } from "./limits";
 
 /** What the endpoint reads on every request. Settings are read live, so a revoked token or a flipped write switch counts at once. */
 export interface EndpointDeps {
@@ -19,7 +23,13 @@ export interface EndpointDeps {
 	activity: ActivityLog;
 	logger: Logger;
 	search: NoteSearch;
+	/** True for a tool that writes (from the tool registry): its calls count against the token's write budget. */
+	isWriteTool(name: string): boolean;
 	onTokenUsed?(token: TokenRecord): void;
+	/** Told when a request on a connection presents a valid token, so the connection is no longer capped as unauthenticated. */
+	onAuthenticated?(socket: Socket): void;
+	/** Overrides for the deadlines in src/limits.ts (tests use short ones). */
+	deadlines?: Partial<HttpDeadlines>;
 }
 
 const JSON_RPC_PARSE_ERROR = -32700;
@@ -32,10 +42,24 @@ export interface McpEndpoint {
 	drain(): Promise<void>;
 }
 
+/** What every request of one endpoint shares. */
+interface EndpointState {
+	deps: EndpointDeps;
+	deadlines: HttpDeadlines;
+	rateLimiter: RateLimiter;
+	writeBudget: WriteBudget;
+	places: InFlightPlaces;
+}
+
 /** The node:http request listener for the whole server: refusals first, then one stateless MCP exchange. */
 export function createMcpEndpoint(deps: EndpointDeps): McpEndpoint {
-	const rateLimiter = new RateLimiter();
-	const inFlight = new InFlightCounter(MAX_IN_FLIGHT_REQUESTS);
+	const state: EndpointState = {
+		deps,
+		deadlines: httpDeadlines(deps.deadlines),
+		rateLimiter: new RateLimiter(),
+		writeBudget: new WriteBudget(),
+		places: new InFlightPlaces(MAX_IN_FLIGHT_REQUESTS, MAX_IN_FLIGHT_PER_TOKEN),
+	};
 	const active = new Set<Promise<void>>();
 
 	const endpoint = (req: IncomingMessage, res: ServerResponse): void => {
@@ -48,45 +72,48 @@ export function createMcpEndpoint(deps: EndpointDeps): McpEndpoint {
 			sendRefusal(req, res, answer);
 			return;
 		}
-		const rate = rateLimiter.take(answer.token.hash, settings.rateLimitPerMinute);
+		deps.onAuthenticated?.(req.socket);
+		// One message is counted before the body is read, so a client over its limit is refused
+		// without reading anything; a batch pays for its other messages once it is parsed.
+		const rate = state.rateLimiter.take(answer.token.hash, settings.rateLimitPerMinute);
 		if (!rate.allowed) {
-			sendRefusal(req, res, {
-				status: 429,
-				kind: "rate_limited",
-				message: `Too many requests for this token (limit ${settings.rateLimitPerMinute} a minute).`,
-				headers: { "Retry-After": String(rate.retryAfterSeconds) },
-			});
+			sendRefusal(req, res, rateLimited(settings, rate, 1));
 			return;
 		}
 		deps.onTokenUsed?.(answer.token);
-		const work = serveMcp(req, res, answer, settings, deps, inFlight);
+		const work = serveMcp(req, res, answer, settings, state);
 		active.add(work);
 		void work.finally(() => active.delete(work));
 	};
 	return Object.assign(endpoint, { drain: async () => void (await Promise.allSettled([...active])) });
 }
 
-async function serveMcp(req: IncomingMessage, res: ServerResponse, grant: Grant, settings: VaultMcpSettings, deps: EndpointDeps, inFlight: InFlightCounter): Promise<void> {
+async function serveMcp(req: IncomingMessage, res: ServerResponse, grant: Grant, settings: VaultMcpSettings, state: EndpointState): Promise<void> {
+	const { deps, deadlines } = state;
 	// The body is read before a place is taken: a client that never finishes sending holds only its own socket.
-	const body = await readJsonBody(req);
+	const body = await readJsonBody(req, deadlines.bodyReadMs);
 	if ("refusal" in body) {
 		sendRefusal(req, res, body.refusal);
 		return;
 	}
-	if (!inFlight.tryEnter()) {
-		sendRefusal(req, res, { status: 503, kind: "busy", message: "The server is busy answering other requests.", headers: { "Retry-After": String(RETRY_AFTER_BUSY_SECONDS) } });
+	const key = grant.token.hash;
+	const place = state.places.tryEnter(key);
+	if ("refused" in place) {
+		const message = place.refused === "token_busy" ? `This token already has ${MAX_IN_FLIGHT_PER_TOKEN} requests being answered; wait for one to finish.` : "The server is busy answering other requests.";
+		sendRefusal(req, res, { status: 503, kind: "busy", message, headers: { "Retry-After": String(RETRY_AFTER_BUSY_SECONDS) } });
+		return;
+	}
+	const messages = Array.isArray(body.json) ? (body.json as unknown[]) : [body.json];
+	const refusal = takeBudgets(state, grant, settings, messages);
+	if (refusal) {
+		place.leave();
+		sendRefusal(req, res, refusal);
 		return;
 	}
 	// A place frees once the answer is handed over ('finish'), or the client went away ('close'):
 	// a client that sends its next request the moment it has an answer must find the place free.
-	let left = false;
-	const leave = () => {
-		if (left) return;
-		left = true;
-		inFlight.leave();
-	};
-	res.once("finish", leave);
-	res.once("close", leave);
+	res.once("finish", place.leave);
+	res.once("close", place.leave);
 	const ctx = {
 		host: deps.host,
 		serverVersion: deps.serverVersion,
@@ -97,8 +124,10 @@ async function serveMcp(req: IncomingMessage, res: ServerResponse, grant: Grant,
 		dailyNotesAreOutlines: settings.dailyNotesAreOutlines,
 	};
 	const server = createMcpServer(ctx, { activity: deps.activity, logger: deps.logger });
-	// Stateless: no session id, and plain JSON answers rather than an event stream.
-	const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+	// Once every answer is ready it is written; a client that does not read it would keep its place
+	// and the buffered answer for as long as it liked, so it gets a deadline from then on.
+	const armWriteDeadline = once(() => dropIfUnreadWithin(res, deadlines.responseWriteMs));
+	const transport = new BoundedAnswerTransport(deadlines.maxResponseBodyBytes, requestCount(messages), armWriteDeadline);
 	res.once("close", () => {
 		void transport.close();
 		void server.close();
@@ -111,35 +140,196 @@ async function serveMcp(req: IncomingMessage, res: ServerResponse, grant: Grant,
 		if (!res.headersSent) sendJson(res, 500, jsonRpcError(JSON_RPC_SERVER_ERROR, "Internal server error."));
 		else res.destroy();
 	}
+	armWriteDeadline();
 }
 
-/** Reads at most MAX_REQUEST_BODY_BYTES within BODY_READ_TIMEOUT_MS and parses it as JSON. */
-async function readJsonBody(req: IncomingMessage): Promise<{ json: unknown } | { refusal: Refusal }> {
+/** JSON-RPC requests (messages with a method and an id) among `messages`: each gets one answer. */
+function requestCount(messages: readonly unknown[]): number {
+	return messages.filter((message) => typeof message === "object" && message !== null && "method" in message && "id" in message).length;
+}
+
+function once(action: () => void): () => void {
+	let done = false;
+	return () => {
+		if (done) return;
+		done = true;
+		action();
+	};
+}
+
+/** Charges the batch's other messages to the rate limit, then its write calls to the write budget; the refusal if either is over. */
+function takeBudgets(state: EndpointState, grant: Grant, settings: VaultMcpSettings, messages: readonly unknown[]): Refusal | null {
+	const key = grant.token.hash;
+	if (messages.length > settings.rateLimitPerMinute) {
+		return rateLimited(settings, { allowed: false, retryAfterSeconds: Math.ceil(RATE_LIMIT_WINDOW_MS / 1000), neverFits: true }, messages.length);
+	}
+	if (messages.length > 1) {
+		const rate = state.rateLimiter.take(key, settings.rateLimitPerMinute, messages.length - 1);
+		if (!rate.allowed) return rateLimited(settings, rate, messages.length);
+	}
+	if (!grant.canWrite) return null;
+	const load = writeLoadOf(messages, (name) => state.deps.isWriteTool(name));
+	if (load.calls === 0) return null;
+	const limits = { callsPerMinute: settings.writeCallsPerMinute, bytesPerMinute: settings.writeBytesPerMinute };
+	const budget = state.writeBudget.take(key, load, limits);
+	if (budget.allowed) return null;
+	return {
+		status: 429,
+		kind: "rate_limited",
+		message: budget.neverFits
+			? `This request holds more writing than this token may do in a minute (${limits.callsPerMinute} write calls, ${limits.bytesPerMinute} bytes). Write less at a time.`
+			: `Too much writing for this token (limit ${limits.callsPerMinute} write calls and ${limits.bytesPerMinute} bytes a minute). Nothing was written.`,
+		headers: { "Retry-After": String(budget.retryAfterSeconds) },
+	};
+}
+
+function rateLimited(settings: VaultMcpSettings, answer: BudgetAnswer & { allowed: false }, messages: number): Refusal {
+	const limit = settings.rateLimitPerMinute;
+	return {
+		status: 429,
+		kind: "rate_limited",
+		message: answer.neverFits
+			? `A batch of ${messages} messages is more than this token's limit of ${limit} a minute; send smaller batches.`
+			: `Too many requests for this token (limit ${limit} messages a minute, each message of a batch counted).`,
+		headers: { "Retry-After": String(answer.retryAfterSeconds) },
+	};
+}
+
+/** Destroys the connection if the response has not been taken by the client within `ms`, which frees its place (on 'close'). */
+function dropIfUnreadWithin(res: ServerResponse, ms: number): void {
+	if (res.writableFinished || res.destroyed) return;
+	const timer = nodeTimers.setTimeout(() => res.destroy(), ms);
+	const clear = () => nodeTimers.clearTimeout(timer);
+	res.once("finish", clear);
+	res.once("close", clear);
+}
+
+/**
+ * The SDK's stateless transport, with one request's answers kept under a byte budget. Each answer
+ * is already capped (MAX_RESPONSE_BYTES), but a batch of 32 could add up to tens of megabytes, all
+ * built at once and then held for a client that does not read. So the calls of a batch run one
+ * after another, and once the answers so far pass the budget, each further call is not run: its
+ * answer is a short JSON-RPC error with the same id.
+ */
+class BoundedAnswerTransport extends StreamableHTTPServerTransport {
+	private bytes = 0;
+	/** An answer did not fit: the calls still waiting are not run. */
+	private full = false;
+	private answered = 0;
+	/** Requests waiting for the one being answered, with the handler that runs them. */
+	private readonly waiting: Array<{ message: JSONRPCMessage & { id: RequestId }; run: () => void }> = [];
+	private running: RequestId | null = null;
+
+	/** `onAllAnswered` runs when the last of `expectedAnswers` is sent, just before the body is written. */
+	constructor(
+		private readonly maxBytes: number,
+		private readonly expectedAnswers: number,
+		private readonly onAllAnswered: () => void,
+	) {
+		// Stateless: no session id, and plain JSON answers rather than an event stream.
+		super({ sessionIdGenerator: undefined, enableJsonResponse: true });
+	}
+
+	override get onmessage(): ((message: JSONRPCMessage, extra?: MessageExtraInfo) => void) | undefined {
+		return super.onmessage;
+	}
+
+	/** The MCP server's handler, wrapped so that requests reach it one at a time. */
+	override set onmessage(handler: ((message: JSONRPCMessage, extra?: MessageExtraInfo) => void) | undefined) {
+		super.onmessage =
+			handler &&
+			((message, extra) => {
+				if (!isJSONRPCRequest(message)) {
+					handler(message, extra);
+					return;
+				}
+				this.waiting.push({ message, run: () => handler(message, extra) });
+				this.runNext();
+			});
+	}
+
+	override async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+		let answer = message;
+		let size = Buffer.byteLength(JSON.stringify(answer));
+		if (isAnswer(answer) && this.bytes + size > this.maxBytes) {
+			this.full = true;
+			answer = leftOut(answer.id, this.maxBytes);
+			size = Buffer.byteLength(JSON.stringify(answer));
+		}
+		this.bytes += size;
+		await super.send(answer, options);
+		if (!isAnswer(answer)) return;
+		this.answered += 1;
+		if (this.answered === this.expectedAnswers) this.onAllAnswered();
+		if (answer.id === this.running) {
+			this.running = null;
+			this.runNext();
+		}
+	}
+
+	/** Runs the next waiting request, unless one is running; past the budget, answers it without running it. */
+	private runNext(): void {
+		if (this.running !== null) return;
+		const next = this.waiting.shift();
+		if (!next) return;
+		this.running = next.message.id;
+		if (!this.full) {
+			next.run();
+			return;
+		}
+		void this.send(leftOut(next.message.id, this.maxBytes)).catch(() => undefined);
+	}
+}
+
+function isAnswer(message: JSONRPCMessage): message is JSONRPCMessage & { id: RequestId } {
+	return "id" in message && message.id !== undefined && ("result" in message || "error" in message);
+}
+
+function leftOut(id: RequestId, maxBytes: number): JSONRPCMessage {
+	return { jsonrpc: "2.0", id, error: { code: JSON_RPC_SERVER_ERROR, message: `The answers to this batch passed ${maxBytes} bytes, so this call was not run. Send it again on its own or in a smaller batch.` } };
+}
+
+/**
+ * Reads at most MAX_REQUEST_BODY_BYTES within `timeoutMs` and parses it as JSON. On the deadline
+ * it stops reading but leaves the connection open, so the 408 can still reach the client; the
+ * refusal's `Connection: close` then closes it.
+ */
+function readJsonBody(req: IncomingMessage, timeoutMs: number): Promise<{ json: unknown } | { refusal: Refusal }> {
 	const tooLarge: Refusal = { status: 413, kind: "too_large", message: `Request body over ${MAX_REQUEST_BODY_BYTES} bytes.` };
 	const declared = Number(req.headers["content-length"] ?? "0");
-	if (declared > MAX_REQUEST_BODY_BYTES) return { refusal: tooLarge };
-	const chunks: Buffer[] = [];
-	let size = 0;
-	let timedOut = false;
-	// This layer runs headless too, where there is no window: Node's own timers, which Electron also has.
-	const timer = nodeTimers.setTimeout(() => {
-		timedOut = true;
-		req.destroy();
-	}, BODY_READ_TIMEOUT_MS);
-	try {
-		for await (const chunk of req as AsyncIterable<Buffer>) {
+	if (declared > MAX_REQUEST_BODY_BYTES) return Promise.resolve({ refusal: tooLarge });
+	return new Promise((resolve) => {
+		const chunks: Buffer[] = [];
+		let size = 0;
+		const finish = (result: { json: unknown } | { refusal: Refusal }) => {
+			nodeTimers.clearTimeout(timer);
+			req.off("data", onData);
+			req.off("end", onEnd);
+			req.off("error", onError);
+			req.off("close", onError);
+			req.pause();
+			resolve(result);
+		};
+		const onData = (chunk: Buffer) => {
 			size += chunk.length;
-			if (size > MAX_REQUEST_BODY_BYTES) return { refusal: tooLarge };
-			chunks.push(chunk);
-		}
-	} catch {
-		return { refusal: timedOut ? { status: 408, kind: "timeout", message: `The request body did not arrive within ${BODY_READ_TIMEOUT_MS} ms.` } : { status: 400, kind: "parse_error", message: "The request body could not be read." } };
-	} finally {
-		nodeTimers.clearTimeout(timer);
-	}
+			if (size > MAX_REQUEST_BODY_BYTES) finish({ refusal: tooLarge });
+			else chunks.push(chunk);
+		};
+		const onEnd = () => finish(parseBody(Buffer.concat(chunks)));
+		const onError = () => finish({ refusal: { status: 400, kind: "parse_error", message: "The request body could not be read." } });
+		// This layer runs headless too, where there is no window: Node's own timers, which Electron also has.
+		const timer = nodeTimers.setTimeout(() => finish({ refusal: { status: 408, kind: "timeout", message: `The request body did not arrive within ${timeoutMs} ms.` } }), timeoutMs);
+		req.on("data", onData);
+		req.on("end", onEnd);
+		req.on("error", onError);
+		req.on("close", onError);
+	});
+}
+
+function parseBody(bytes: Buffer): { json: unknown } | { refusal: Refusal } {
 	let json: unknown;
 	try {
-		json = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+		json = JSON.parse(bytes.toString("utf8"));
 	} catch {
 		return { refusal: { status: 400, kind: "parse_error", message: "Parse error: the body is not valid JSON." } };
 	}

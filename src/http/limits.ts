@@ -1,45 +1,141 @@
 import { RATE_LIMIT_WINDOW_MS } from "../limits";
 
-/**
- * Requests per token in a sliding window. Each token keeps at most `limit` timestamps, so memory
- * is bounded by tokens × limit.
- */
-export class RateLimiter {
-	private readonly recent = new Map<string, number[]>();
+/** A budget's answer: taken, or refused with the seconds until the amounts asked for would fit. */
+export type BudgetAnswer = { allowed: true } | { allowed: false; retryAfterSeconds: number; neverFits: boolean };
 
-	/** Records a request for `key` at `now` if the key is under `limit`; returns the seconds to wait otherwise. */
-	take(key: string, limit: number, now: number = Date.now()): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
-		const windowStart = now - RATE_LIMIT_WINDOW_MS;
-		const times = (this.recent.get(key) ?? []).filter((time) => time > windowStart);
-		if (times.length >= limit) {
-			this.recent.set(key, times);
-			const oldest = times[times.length - limit] ?? now;
-			return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((oldest + RATE_LIMIT_WINDOW_MS - now) / 1000)) };
+interface BudgetEntry {
+	time: number;
+	amounts: readonly number[];
+}
+
+/**
+ * Amounts per key in a sliding window, each dimension with its own limit (requests; or write
+ * calls and bytes), taken all or nothing. A refused take records nothing. Only takes are stored,
+ * so when the first dimension never takes less than 1, a key keeps at most `limits[0]` entries.
+ */
+export class SlidingWindowBudget {
+	private readonly entries = new Map<string, BudgetEntry[]>();
+
+	constructor(private readonly windowMs: number = RATE_LIMIT_WINDOW_MS) {}
+
+	/** Records `amounts` for `key` at `now` if every dimension stays within its limit. */
+	take(key: string, amounts: readonly number[], limits: readonly number[], now: number = Date.now()): BudgetAnswer {
+		const windowStart = now - this.windowMs;
+		const kept = (this.entries.get(key) ?? []).filter((entry) => entry.time > windowStart);
+		let waitUntil = now;
+		let neverFits = false;
+		amounts.forEach((amount, dimension) => {
+			const limit = limits[dimension] ?? Infinity;
+			if (amount > limit) {
+				neverFits = true;
+				return;
+			}
+			let used = kept.reduce((sum, entry) => sum + (entry.amounts[dimension] ?? 0), 0);
+			// Oldest first: the moment enough of the old takes have left the window for this one to fit.
+			for (const entry of kept) {
+				if (used + amount <= limit) break;
+				used -= entry.amounts[dimension] ?? 0;
+				waitUntil = Math.max(waitUntil, entry.time + this.windowMs);
+			}
+		});
+		if (neverFits || waitUntil > now) {
+			if (kept.length > 0) this.entries.set(key, kept);
+			else this.entries.delete(key);
+			const waitMs = neverFits ? this.windowMs : waitUntil - now;
+			return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)), neverFits };
 		}
-		times.push(now);
-		this.recent.set(key, times);
+		kept.push({ time: now, amounts: [...amounts] });
+		this.entries.set(key, kept);
 		return { allowed: true };
 	}
 }
 
-/** Counts requests being answered, to refuse new ones above a cap. */
-export class InFlightCounter {
-	private count = 0;
+/**
+ * JSON-RPC messages per token in a sliding window: a request costs one, and a batch one for each
+ * message in it, so a batch of 32 uses 32 of the limit.
+ */
+export class RateLimiter {
+	private readonly budget = new SlidingWindowBudget();
 
-	constructor(private readonly max: number) {}
+	/** Records `cost` messages for `key` if they fit under `limit`; returns the seconds to wait otherwise. */
+	take(key: string, limit: number, cost = 1, now: number = Date.now()): BudgetAnswer {
+		return this.budget.take(key, [cost], [limit], now);
+	}
+}
 
-	/** Takes a place if one is free. Every successful `tryEnter` must be followed by one `leave`. */
-	tryEnter(): boolean {
-		if (this.count >= this.max) return false;
-		this.count += 1;
-		return true;
+/** Write tool calls and the bytes of their arguments, per token in a sliding window. */
+export class WriteBudget {
+	private readonly budget = new SlidingWindowBudget();
+
+	/** Records `calls` write calls carrying `bytes` of arguments for `key`, if both stay within their limits. */
+	take(key: string, load: WriteLoad, limits: { callsPerMinute: number; bytesPerMinute: number }, now: number = Date.now()): BudgetAnswer {
+		return this.budget.take(key, [load.calls, load.bytes], [limits.callsPerMinute, limits.bytesPerMinute], now);
+	}
+}
+
+/** What the write tool calls in one request ask to write. */
+export interface WriteLoad {
+	calls: number;
+	bytes: number;
+}
+
+/**
+ * Counts the write tool calls in a request's JSON-RPC messages, and the bytes of their arguments
+ * as JSON. `isWriteTool` comes from the tool registry, so this layer knows no tool by name.
+ */
+export function writeLoadOf(messages: readonly unknown[], isWriteTool: (name: string) => boolean): WriteLoad {
+	let calls = 0;
+	let bytes = 0;
+	for (const message of messages) {
+		if (typeof message !== "object" || message === null) continue;
+		const { method, params } = message as { method?: unknown; params?: unknown };
+		if (method !== "tools/call" || typeof params !== "object" || params === null) continue;
+		const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
+		if (typeof name !== "string" || !isWriteTool(name)) continue;
+		calls += 1;
+		bytes += Buffer.byteLength(JSON.stringify(args ?? {}));
+	}
+	return { calls, bytes };
+}
+
+/** Why a place was not given: every place is taken, or this token holds its share. */
+export type PlaceRefusal = "server_busy" | "token_busy";
+
+/**
+ * Places for requests being answered: at most `max` in all and `maxPerKey` for one token, so a
+ * client that holds its places (a slow reader, say) leaves the rest to others.
+ */
+export class InFlightPlaces {
+	private total = 0;
+	private readonly perKey = new Map<string, number>();
+
+	constructor(
+		private readonly max: number,
+		private readonly maxPerKey: number,
+	) {}
+
+	/** Takes a place for `key`; the function it returns gives the place back (calling it twice is harmless). */
+	tryEnter(key: string): { leave: () => void } | { refused: PlaceRefusal } {
+		const held = this.perKey.get(key) ?? 0;
+		if (held >= this.maxPerKey) return { refused: "token_busy" };
+		if (this.total >= this.max) return { refused: "server_busy" };
+		this.total += 1;
+		this.perKey.set(key, held + 1);
+		let left = false;
+		return {
+			leave: () => {
+				if (left) return;
+				left = true;
+				this.total -= 1;
+				const remaining = (this.perKey.get(key) ?? 1) - 1;
+				if (remaining > 0) this.perKey.set(key, remaining);
+				else this.perKey.delete(key);
+			},
+		};
 	}
 
-	leave(): void {
-		this.count = Math.max(0, this.count - 1);
-	}
-
+	/** Places taken now, over all tokens. */
 	get current(): number {
-		return this.count;
+		return this.total;
 	}
 }

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS, REQUEST_TIMEOUT_MS } from "../limits";
+import type { ConnectionPool } from "./connections";
 
 /** Only this address is ever bound: nothing off this computer can connect. */
 export const LOOPBACK_ADDRESS = "127.0.0.1";
@@ -12,20 +13,28 @@ export class PortInUseError extends Error {
 	}
 }
 
-/** A node:http server on 127.0.0.1 with bounded timeouts, that closes every socket when stopped. */
+/**
+ * A node:http server on 127.0.0.1 with bounded timeouts, that closes every socket when stopped.
+ * Every connection goes through `connections`, which caps the ones without a valid token; the
+ * listener tells it which connections presented one.
+ */
 export class LoopbackHttpServer {
 	private server: Server | null = null;
 
-	constructor(private readonly listener: (req: IncomingMessage, res: ServerResponse) => void) {}
+	constructor(
+		private readonly listener: (req: IncomingMessage, res: ServerResponse) => void,
+		private readonly connections: ConnectionPool,
+	) {}
 
 	/** Starts listening; resolves with the port bound (useful with port 0). */
 	listen(port: number): Promise<number> {
 		if (this.server) return Promise.reject(new Error("The server is already listening."));
-		const server = createServer(
-			{ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS },
-			this.listener,
-		);
+		const server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS });
+		// A backstop on file handles over every kind of connection; the pool keeps tokenless ones far below it.
 		server.maxConnections = MAX_CONNECTIONS;
+		server.on("connection", (socket) => this.connections.admit(socket));
+		server.on("request", (req: IncomingMessage) => this.connections.requestStarted(req.socket));
+		server.on("request", this.listener);
 		return new Promise((resolve, reject) => {
 			const onError = (error: NodeJS.ErrnoException) => {
 				server.close();

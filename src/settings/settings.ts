@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { TokenRecord } from "../auth/tokens";
-import { DEFAULT_PORT, DEFAULT_RATE_LIMIT_PER_MINUTE } from "../limits";
+import { DEFAULT_PORT, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_WRITE_BYTES_PER_MINUTE, DEFAULT_WRITE_CALLS_PER_MINUTE } from "../limits";
 import { normalizeFolderList } from "../vault/paths";
 
 export { normalizeFolderList };
@@ -29,6 +29,10 @@ export interface VaultMcpSettings {
 	/** Vault-relative folders no tool may see or change. */
 	excludedFolders: string[];
 	rateLimitPerMinute: number;
+	/** Write tool calls a minute per token. */
+	writeCallsPerMinute: number;
+	/** Bytes of write tool arguments a minute per token. */
+	writeBytesPerMinute: number;
 	tokens: TokenRecord[];
 	/** The person has read and accepted what turning the server on means. */
 	disclosureAccepted: boolean;
@@ -49,6 +53,8 @@ export function defaultSettings(): VaultMcpSettings {
 		dailyNotesAreOutlines: false,
 		excludedFolders: [],
 		rateLimitPerMinute: DEFAULT_RATE_LIMIT_PER_MINUTE,
+		writeCallsPerMinute: DEFAULT_WRITE_CALLS_PER_MINUTE,
+		writeBytesPerMinute: DEFAULT_WRITE_BYTES_PER_MINUTE,
 		tokens: [],
 		disclosureAccepted: false,
 		writeDisclosureAccepted: false,
@@ -74,6 +80,8 @@ const fieldSchemas = {
 	writeEnabled: z.boolean(),
 	dailyNotesAreOutlines: z.boolean(),
 	rateLimitPerMinute: z.number().int().min(1),
+	writeCallsPerMinute: z.number().int().min(1),
+	writeBytesPerMinute: z.number().int().min(1),
 	disclosureAccepted: z.boolean(),
 	writeDisclosureAccepted: z.boolean(),
 	showStatusBar: z.boolean(),

@@ -2,6 +2,7 @@ import type { Logger } from "../../src/activity";
 import { addToken } from "../../src/auth/tokenList";
 import type { TokenLevel } from "../../src/auth/tokens";
 import { NodeHost } from "../../src/headless/NodeHost";
+import type { HttpDeadlines } from "../../src/http/deadlines";
 import { McpService } from "../../src/service";
 import { defaultSettings, type VaultMcpSettings } from "../../src/settings/settings";
 
@@ -33,7 +34,7 @@ export interface RunningService {
 /** A real McpService on a free loopback port over a NodeHost, with one token per level requested. */
 export async function startService(
 	vaultRoot: string,
-	options: { levels?: TokenLevel[]; settings?: Partial<VaultMcpSettings> } = {},
+	options: { levels?: TokenLevel[]; settings?: Partial<VaultMcpSettings>; httpDeadlines?: Partial<HttpDeadlines> } = {},
 ): Promise<RunningService> {
 	const host = await NodeHost.open(vaultRoot);
 	let settings: VaultMcpSettings = { ...defaultSettings(), serverEnabled: true, port: 0, ...options.settings };
@@ -45,7 +46,7 @@ export async function startService(
 		tokens[level] = made.token;
 	}
 	const logger = new RecordingLogger();
-	const service = new McpService({ host, serverVersion: "test", logger });
+	const service = new McpService({ host, serverVersion: "test", logger, httpDeadlines: options.httpDeadlines });
 	const status = await service.apply(settings);
 	if (status.state !== "listening") throw new Error(`service did not start: ${JSON.stringify(status)}`);
 	return {

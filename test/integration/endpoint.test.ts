@@ -169,7 +169,7 @@ describe("limits", () => {
 	});
 
 	test("more than 8 requests being answered at once: the 9th answers 503 with Retry-After", async () => {
-		const running = await startService(vault);
+		const running = await startService(vault, { levels: ["read", "write"] });
 		// A slow disk: reads wait until the test lets them go, so 8 read_note calls stay in flight.
 		let release: () => void = () => undefined;
 		const gate = new Promise<void>((resolve) => (release = resolve));
@@ -180,7 +180,8 @@ describe("limits", () => {
 			return realRead(file);
 		};
 		const readNote = JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "read_note", arguments: { path: "a.md" } } });
-		const held = Array.from({ length: 8 }, () => rawRequest(running.port, { headers: mcpHeaders(running.port, running.tokens.read ?? ""), body: readNote }));
+		// Two tokens, four each: one token may hold at most half the places.
+		const held = Array.from({ length: 8 }, (_, index) => rawRequest(running.port, { headers: mcpHeaders(running.port, (index % 2 === 0 ? running.tokens.read : running.tokens.write) ?? ""), body: readNote }));
 		try {
 			await new Promise((resolve) => setTimeout(resolve, 200));
 			const response = await rawRequest(running.port, { headers: mcpHeaders(running.port, running.tokens.read ?? ""), body: INITIALIZE_BODY });
@@ -188,8 +189,9 @@ describe("limits", () => {
 			expect(response.headers["retry-after"]).toBe("1");
 		} finally {
 			release();
-			expect((await Promise.all(held)).map((response) => response.status)).toEqual(Array(8).fill(200));
+			const statuses = (await Promise.all(held)).map((response) => response.status);
 			await running.stop();
+			expect(statuses).toEqual(Array(8).fill(200));
 		}
 	});
 

@@ -15,7 +15,7 @@ describe("the README's limits table", () => {
 	test.each([
 		["default port", `${limits.DEFAULT_PORT}`],
 		["request body", `${limits.MAX_REQUEST_BODY_BYTES} bytes`],
-		["requests a minute per token (default; a setting)", `${limits.DEFAULT_RATE_LIMIT_PER_MINUTE}`],
+		["JSON-RPC messages a minute per token, each message of a batch counted (default; a setting)", `${limits.DEFAULT_RATE_LIMIT_PER_MINUTE}`],
 		["requests in flight", `${limits.MAX_IN_FLIGHT_REQUESTS}`],
 		["time to send request headers", `${limits.HEADERS_TIMEOUT_MS} ms`],
 		["time to send the whole request", `${limits.REQUEST_TIMEOUT_MS} ms`],
@@ -33,11 +33,29 @@ describe("the README's limits table", () => {
 		["time for a request body to arrive", `${limits.BODY_READ_TIMEOUT_MS} ms`],
 		["open connections", `${limits.MAX_CONNECTIONS}`],
 		["messages in one batch", `${limits.MAX_BATCH_ENTRIES}`],
+		["requests in flight per token", `${limits.MAX_IN_FLIGHT_PER_TOKEN}`],
+		["time for a client to read a whole answer", `${limits.RESPONSE_WRITE_TIMEOUT_MS} ms`],
+		["answer body for one request, batch included", `${limits.MAX_RESPONSE_BODY_BYTES} bytes`],
+		["write tool calls a minute per token (default; a setting)", `${limits.DEFAULT_WRITE_CALLS_PER_MINUTE}`],
+		["bytes of write arguments a minute per token (default; a setting)", `${limits.DEFAULT_WRITE_BYTES_PER_MINUTE} bytes`],
+		["time for a new connection to send its first request head", `${limits.FIRST_REQUEST_TIMEOUT_MS} ms`],
+		["open connections without a valid token", `${limits.MAX_UNAUTHENTICATED_CONNECTIONS}`],
 	])("%s is %s", (label, value) => {
 		expect(table.get(label)).toBe(value);
 	});
 
 	test("has no row that src/limits.ts does not back", () => {
-		expect(table.size).toBe(20);
+		expect(table.size).toBe(27);
+	});
+
+	test("deadlines nest: headers and body together end before node's own request timeout, so the 408 is ours and has a body", () => {
+		expect(limits.HEADERS_TIMEOUT_MS + limits.BODY_READ_TIMEOUT_MS).toBeLessThan(limits.REQUEST_TIMEOUT_MS);
+		expect(limits.FIRST_REQUEST_TIMEOUT_MS).toBeLessThanOrEqual(limits.HEADERS_TIMEOUT_MS);
+	});
+
+	test("one token holds at most half the places, and one answer always fits the answer cap", () => {
+		expect(limits.MAX_IN_FLIGHT_PER_TOKEN).toBeLessThan(limits.MAX_IN_FLIGHT_REQUESTS);
+		expect(limits.MAX_RESPONSE_BODY_BYTES).toBeGreaterThan(limits.MAX_RESPONSE_BYTES);
+		expect(limits.MAX_UNAUTHENTICATED_CONNECTIONS).toBeLessThan(limits.MAX_CONNECTIONS);
 	});
 });

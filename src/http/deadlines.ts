@@ -1,0 +1,30 @@
+import { BODY_READ_TIMEOUT_MS, FIRST_REQUEST_TIMEOUT_MS, MAX_RESPONSE_BODY_BYTES, MAX_UNAUTHENTICATED_CONNECTIONS, RESPONSE_WRITE_TIMEOUT_MS } from "../limits";
+
+/**
+ * The deadlines and caps the HTTP layer enforces per connection and per answer. The defaults are
+ * the limits in src/limits.ts; tests pass shorter ones so a deadline can be watched in a second.
+ */
+export interface HttpDeadlines {
+	/** How long a request body may take to arrive after its headers (408 after it). */
+	bodyReadMs: number;
+	/** How long a client may take to read a whole answer once it is written (dropped after it). */
+	responseWriteMs: number;
+	/** How long a new connection may take to send its first request head (closed after it). */
+	firstRequestMs: number;
+	/** Largest answer body for one request, batch included. */
+	maxResponseBodyBytes: number;
+	/** Connections open at once that have not yet presented a valid token. */
+	maxUnauthenticatedConnections: number;
+}
+
+/** The deadlines from src/limits.ts, with any given overrides. */
+export function httpDeadlines(overrides: Partial<HttpDeadlines> = {}): HttpDeadlines {
+	return {
+		bodyReadMs: BODY_READ_TIMEOUT_MS,
+		responseWriteMs: RESPONSE_WRITE_TIMEOUT_MS,
+		firstRequestMs: FIRST_REQUEST_TIMEOUT_MS,
+		maxResponseBodyBytes: MAX_RESPONSE_BODY_BYTES,
+		maxUnauthenticatedConnections: MAX_UNAUTHENTICATED_CONNECTIONS,
+		...overrides,
+	};
+}

@@ -1,0 +1,89 @@
+import { InFlightPlaces, RateLimiter, SlidingWindowBudget, WriteBudget, writeLoadOf } from "../../../src/http/limits";
+
+describe("RateLimiter", () => {
+	test("a batch costs one per message; what does not fit is refused and records nothing", () => {
+		const limiter = new RateLimiter();
+		expect(limiter.take("t", 40, 32, 0)).toEqual({ allowed: true });
+		expect(limiter.take("t", 40, 10, 1_000)).toMatchObject({ allowed: false, neverFits: false });
+		// The refused 10 were not recorded: 8 still fit.
+		expect(limiter.take("t", 40, 8, 2_000)).toEqual({ allowed: true });
+		expect(limiter.take("t", 40, 1, 3_000)).toMatchObject({ allowed: false });
+	});
+
+	test("Retry-After is the time until enough old messages leave the window", () => {
+		const limiter = new RateLimiter();
+		limiter.take("t", 3, 1, 0);
+		limiter.take("t", 3, 1, 20_000);
+		limiter.take("t", 3, 1, 40_000);
+		// One message fits once the first leaves (at 60 s); two fit once the second leaves (at 80 s).
+		expect(limiter.take("t", 3, 1, 50_000)).toEqual({ allowed: false, retryAfterSeconds: 10, neverFits: false });
+		expect(limiter.take("t", 3, 2, 50_000)).toEqual({ allowed: false, retryAfterSeconds: 30, neverFits: false });
+		expect(limiter.take("t", 3, 1, 60_001)).toEqual({ allowed: true });
+	});
+
+	test("keys are counted apart", () => {
+		const limiter = new RateLimiter();
+		expect(limiter.take("a", 1, 1, 0)).toEqual({ allowed: true });
+		expect(limiter.take("b", 1, 1, 0)).toEqual({ allowed: true });
+		expect(limiter.take("a", 1, 1, 0)).toMatchObject({ allowed: false });
+	});
+});
+
+describe("WriteBudget", () => {
+	const limits = { callsPerMinute: 3, bytesPerMinute: 100 };
+
+	test("calls and bytes are both limited, all or nothing", () => {
+		const budget = new WriteBudget();
+		expect(budget.take("t", { calls: 1, bytes: 60 }, limits, 0)).toEqual({ allowed: true });
+		expect(budget.take("t", { calls: 1, bytes: 60 }, limits, 1)).toMatchObject({ allowed: false, retryAfterSeconds: 60 });
+		expect(budget.take("t", { calls: 2, bytes: 40 }, limits, 2)).toEqual({ allowed: true });
+		expect(budget.take("t", { calls: 1, bytes: 0 }, limits, 3)).toMatchObject({ allowed: false });
+	});
+
+	test("a request larger than the whole budget never fits", () => {
+		expect(new WriteBudget().take("t", { calls: 1, bytes: 101 }, limits, 0)).toEqual({ allowed: false, retryAfterSeconds: 60, neverFits: true });
+	});
+
+	test("entries per key stay bounded by the first dimension's limit", () => {
+		const budget = new SlidingWindowBudget();
+		for (let time = 0; time < 1_000; time++) budget.take("t", [1], [5], time);
+		expect((budget as unknown as { entries: Map<string, unknown[]> }).entries.get("t")).toHaveLength(5);
+	});
+});
+
+describe("writeLoadOf", () => {
+	const isWrite = (name: string) => name === "append_to_note";
+
+	test("counts write tool calls and the JSON bytes of their arguments, in a batch or alone", () => {
+		const append = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "append_to_note", arguments: { path: "a", content: "é" } } };
+		const read = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "read_note", arguments: { path: "a" } } };
+		const bytes = Buffer.byteLength(JSON.stringify(append.params.arguments));
+		expect(writeLoadOf([append, read, append, "junk", null, { method: "tools/call" }], isWrite)).toEqual({ calls: 2, bytes: 2 * bytes });
+		expect(writeLoadOf([read], isWrite)).toEqual({ calls: 0, bytes: 0 });
+	});
+});
+
+describe("InFlightPlaces", () => {
+	test("one key holds at most its share; others still get places up to the total", () => {
+		const places = new InFlightPlaces(4, 2);
+		const a1 = places.tryEnter("a");
+		const a2 = places.tryEnter("a");
+		expect(places.tryEnter("a")).toEqual({ refused: "token_busy" });
+		const b1 = places.tryEnter("b");
+		const b2 = places.tryEnter("b");
+		expect(places.tryEnter("c")).toEqual({ refused: "server_busy" });
+		for (const place of [a1, a2, b1, b2]) if ("leave" in place) place.leave();
+		expect(places.current).toBe(0);
+	});
+
+	test("leaving twice gives back one place", () => {
+		const places = new InFlightPlaces(2, 2);
+		const place = places.tryEnter("a");
+		places.tryEnter("a");
+		if ("leave" in place) {
+			place.leave();
+			place.leave();
+		}
+		expect(places.current).toBe(1);
+	});
+});
