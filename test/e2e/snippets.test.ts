@@ -62,6 +62,12 @@ describe("the connection snippets", () => {
 		expect(readVersion(nodePath.resolve(MCP_REMOTE, "../../package.json")).version).toBe(MCP_REMOTE_VERSION);
 	});
 
+	test("the README shows the same Claude Desktop snippet, pin included", () => {
+		const readme = readFileSync(nodePath.resolve(__dirname, "../../README.md"), "utf8");
+		const block = /\nClaude Desktop \(`claude_desktop_config\.json`[\s\S]*?```json\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
+		expect(JSON.parse(block)).toEqual(JSON.parse(connectionSnippets(27150).find((entry) => entry.id === "claude-desktop")?.text ?? ""));
+	});
+
 	test("Cursor: valid JSON whose url and headers connect", async () => {
 		const config = JSON.parse(snippet("cursor")) as { mcpServers: { vault: { url: string; headers: Record<string, string> } } };
 		const client = new Client({ name: "cursor-snippet", version: "1" });
