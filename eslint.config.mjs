@@ -5,7 +5,7 @@ import obsidianmd from "eslint-plugin-obsidianmd";
 import globals from "globals";
 
 export default defineConfig([
-	globalIgnores(["node_modules/", "main.js", "dist/", "coverage/", "demo-vault/", "screenshots/", "bench/results.json"]),
+	globalIgnores(["node_modules/", "main.js", "dist/", "coverage/", "demo-vault/", "screenshots/", "bench/results.json", ".fixtures/"]),
 	...obsidianmd.configs.recommended,
 	{
 		languageOptions: {

@@ -10,4 +10,6 @@ module.exports = {
     "^obsidian$": "<rootDir>/test/double/obsidian.ts",
   },
   testTimeout: 30000,
+  // Stops the run with one line when the golden data (kept outside the repository) is missing.
+  globalSetup: "<rootDir>/test/globalSetup.ts",
 };

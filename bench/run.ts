@@ -15,11 +15,12 @@ import { McpService } from "../src/service";
 import { defaultSettings, type VaultMcpSettings } from "../src/settings/settings";
 import { IndexedNoteSearch } from "../src/vault/search";
 import { createApp } from "../test/double/obsidian";
+import { fixturesDir } from "../test/helpers/fixtures";
 import VaultMcpPlugin from "../src/main";
 import { SYNTHETIC_QUERIES, TASKS_DEMO_QUERIES, type BenchQuery } from "./querySet";
 import { writeSyntheticVault } from "./syntheticVault";
 
-const SHARED_VAULT = nodePath.resolve(__dirname, "../../shared/data/vaults/tasks-demo");
+const TASKS_DEMO_SOURCE = nodePath.join(fixturesDir(), "vaults/tasks-demo");
 const SYNTHETIC_SIZES = (process.env.BENCH_SIZES ?? "1000,10000,50000").split(",").map(Number);
 const SEARCH_ROUNDS = 20;
 const NAIVE_ROUNDS = 3;
@@ -256,7 +257,7 @@ async function main(): Promise<void> {
 	if (!(globalThis as { gc?: unknown }).gc) throw new Error("run with node --expose-gc (npm run bench does)");
 	const benchStarted = performance.now();
 	const demo = await fs.mkdtemp(nodePath.join(os.tmpdir(), "vault-mcp-bench-demo-"));
-	await fs.cp(SHARED_VAULT, demo, { recursive: true });
+	await fs.cp(TASKS_DEMO_SOURCE, demo, { recursive: true });
 	await fs.chmod(demo, 0o755);
 	await benchVault("tasks-demo", demo, TASKS_DEMO_QUERIES);
 	await benchPluginLoad("tasks-demo", demo);

@@ -9,23 +9,25 @@ import { McpService } from "../service";
 import type { VaultMcpSettings } from "../settings/settings";
 import { normalizeExcludedFolder, normalizeFolderList } from "../vault/paths";
 import { VERSION } from "../version";
+import { helpFor, INSPECT_COMMAND, SERVE_COMMAND, TOKEN_LIST_COMMAND, TOKEN_NEW_COMMAND, TOKEN_REVOKE_COMMAND, usageHint } from "./cliHelp";
 import { FileSettingsStore } from "./FileSettingsStore";
 import { NodeHost } from "./NodeHost";
 import { DEFAULT_CONFIG_DIR } from "./NodeVault";
 
-const USAGE = `vault-mcp ${VERSION}: an MCP server over an Obsidian vault folder
-
-Usage:
-  vault-mcp serve <vault> [--port N] [--allow-write] [--exclude FOLDER]... [--rate-limit N]
-  vault-mcp token new <vault> --name NAME [--level read|write] [--json]
-  vault-mcp token list <vault>
-  vault-mcp token revoke <vault> NAME
-  vault-mcp inspect <vault> <note-path>
-  vault-mcp inspect <vault> --links
-  vault-mcp --version`;
-
-/** A mistake in how the command was called: exit 2. */
-class UsageError extends Error {}
+/**
+ * A mistake in how the command was called: exit 2, with one line and a pointer to the help for
+ * `helpTopic` (filled in by main from the command line when the thrower leaves it out). A message
+ * that already says what to do sets `withHint` false and stays one line.
+ */
+class UsageError extends Error {
+	constructor(
+		message: string,
+		public helpTopic?: string,
+		readonly withHint = true,
+	) {
+		super(message);
+	}
+}
 
 const stderrLogger: Logger = {
 	info: (message) => process.stderr.write(`${message}\n`),
@@ -35,23 +37,42 @@ const stderrLogger: Logger = {
 
 async function main(argv: string[]): Promise<number> {
 	const [command, ...rest] = argv;
-	switch (command) {
-		case "serve":
-			return serve(rest);
-		case "token":
-			return token(rest);
-		case "inspect":
-			return inspect(rest);
-		case "--version":
-			process.stdout.write(`${VERSION}\n`);
-			return 0;
-		case "--help":
-		case "-h":
-			process.stdout.write(`${USAGE}\n`);
-			return 0;
-		default:
-			throw new UsageError(command === undefined ? "A command is required." : `Unknown command: ${command}`);
+	const topic = helpTopicOf(argv);
+	if (command === "help" || command === "--help" || command === "-h") return printHelp(command === "help" ? rest.join(" ") : "");
+	if (topic !== undefined && (rest.includes("--help") || rest.includes("-h"))) return printHelp(topic);
+	try {
+		switch (command) {
+			case "serve":
+				return await serve(rest);
+			case "token":
+				return await token(rest);
+			case "inspect":
+				return await inspect(rest);
+			case "--version":
+				process.stdout.write(`${VERSION}\n`);
+				return 0;
+			default:
+				throw new UsageError(command === undefined ? "A command is required." : `Unknown command: ${command}`);
+		}
+	} catch (error) {
+		if (error instanceof UsageError) error.helpTopic ??= topic;
+		throw error;
 	}
+}
+
+/** The help topic a command line is about: "serve", "token new", "token" (action unknown), or none. */
+function helpTopicOf(argv: string[]): string | undefined {
+	const [command, action] = argv;
+	if (command === "serve" || command === "inspect") return command;
+	if (command !== "token") return undefined;
+	return action === "new" || action === "list" || action === "revoke" ? `token ${action}` : "token";
+}
+
+function printHelp(topic: string): number {
+	const text = helpFor(topic);
+	if (text === undefined) throw new UsageError(`No help for "${topic}": there is no such command.`, undefined);
+	process.stdout.write(`${text}\n`);
+	return 0;
 }
 
 /** Runs node's argument parser, turning its complaints into usage errors. */
@@ -86,39 +107,65 @@ function positiveInteger(value: string | undefined, flag: string, min: number): 
 	return number;
 }
 
+/**
+ * Serving a folder that is not a vault yet would create `.obsidian` as a side effect of saving a
+ * token: a typo in the path would quietly become a new vault. So it has to be asked for.
+ */
+async function requireConfigFolder(root: string, init: boolean): Promise<void> {
+	const configFolder = nodePath.join(root, DEFAULT_CONFIG_DIR);
+	if (await fs.stat(configFolder).then((stat) => stat.isDirectory(), () => false)) return;
+	if (!init) throw new UsageError(`${root} has no ${DEFAULT_CONFIG_DIR} folder, so it is not an Obsidian vault yet: check the path, or add --init to make it one.`, undefined, false);
+	await fs.mkdir(configFolder);
+	stderrLogger.info(`Created ${configFolder}: ${root} is now a vault Obsidian can open.`);
+}
+
+/** The path as a shell argument that works in sh and PowerShell alike. */
+function quoted(path: string): string {
+	return /^[\w./:\\-]+$/.test(path) ? path : `"${path}"`;
+}
+
+function claudeCodeCommand(port: number, token: string): string {
+	return `claude mcp add --transport http vault http://127.0.0.1:${port}/mcp --header "Authorization: Bearer ${token}"`;
+}
+
+/**
+ * Tells, on stderr, how to connect and — since a token is shown only once — how to get a token
+ * when the person has none that works here: none at all, lost ones, or no write token for --allow-write.
+ */
+function announceConnection(root: string, tokens: TokenRecord[], port: number, allowWrite: boolean, tokenMadeThisRun: string | undefined): void {
+	const makeOne = (level: TokenLevel) => `vault-mcp token new ${quoted(root)} --name NAME${level === "write" ? " --level write" : ""}`;
+	if (tokenMadeThisRun === undefined) {
+		const names = tokens.map((record) => `${record.name} (${record.level})`).join(", ");
+		stderrLogger.info(`Tokens in data.json: ${names}. Each was shown once; for a lost one or a new client, make another: ${makeOne("read")}`);
+		if (allowWrite && !tokens.some((record) => record.level === "write")) {
+			stderrLogger.warn(`--allow-write has no effect without a write token; make one: ${makeOne("write")}`);
+		}
+	}
+	stderrLogger.info(`Connect Claude Code with:\n  ${claudeCodeCommand(port, tokenMadeThisRun ?? "<token>")}\n`);
+}
+
 async function serve(args: string[]): Promise<number> {
-	const { values, positionals } = asUsage(() =>
-		parseArgs({
-			args,
-			allowPositionals: true,
-			options: {
-				port: { type: "string" },
-				"allow-write": { type: "boolean", default: false },
-				exclude: { type: "string", multiple: true },
-				"rate-limit": { type: "string" },
-			},
-		}),
-	);
+	const { values, positionals } = asUsage(() => parseArgs({ args, allowPositionals: true, options: SERVE_COMMAND.options }));
 	const root = await vaultRootFrom(positionals, 0);
 	const port = positiveInteger(values.port, "--port", 0);
 	if (port !== undefined && port > 65535) throw new UsageError("--port must be 0 to 65535.");
 	const rateLimit = positiveInteger(values["rate-limit"], "--rate-limit", 1);
 	const allowWrite = values["allow-write"] === true;
+	await requireConfigFolder(root, values.init);
 
 	const store = new FileSettingsStore(root, DEFAULT_CONFIG_DIR);
 	let stored = await loadSettings(store);
 	const excludeFlags = excludedFoldersFromFlags(values.exclude ?? [], root);
+	let tokenMadeThisRun: string | undefined;
 	if (stored.tokens.length === 0) {
 		const level: TokenLevel = allowWrite ? "write" : "read";
-		let token = "";
 		stored = await store.update((current) => {
 			const made = addToken(current, "cli", level);
 			if ("error" in made) throw new Error(made.error);
-			token = made.token;
+			tokenMadeThisRun = made.token;
 			return made.settings;
 		});
-		stderrLogger.info(`Created a ${level} token named "cli". It is shown this once and stored only as a hash:\n\n  ${token}\n`);
-		stderrLogger.info(`Connect Claude Code with:\n  claude mcp add --transport http vault http://127.0.0.1:${port ?? stored.port}/mcp --header "Authorization: Bearer ${token}"\n`);
+		stderrLogger.info(`Created a ${level} token named "cli". It is shown this once and stored only as a hash:\n\n  ${tokenMadeThisRun ?? ""}\n`);
 	}
 
 	// Flags apply to this run only; data.json keeps what the plugin set.
@@ -142,6 +189,8 @@ async function serve(args: string[]): Promise<number> {
 		await host.close();
 		return 1;
 	}
+	// After listening, so that the command carries the port actually bound (--port 0 picks one).
+	announceConnection(root, stored.tokens, status.port, allowWrite, tokenMadeThisRun);
 	process.stdout.write(`listening on ${status.url}\n`);
 
 	// Tokens made or revoked with `token new|revoke` (or in the plugin) while serving count within a second.
@@ -246,22 +295,13 @@ class LastUsedRecorder {
 
 async function token(args: string[]): Promise<number> {
 	const [action, ...rest] = args;
-	const { values, positionals } = asUsage(() =>
-		parseArgs({
-			args: rest,
-			allowPositionals: true,
-			options: {
-				name: { type: "string" },
-				level: { type: "string", default: "read" },
-				json: { type: "boolean", default: false },
-			},
-		}),
-	);
-	const root = await vaultRootFrom(positionals, 0);
-	const store = new FileSettingsStore(root, DEFAULT_CONFIG_DIR);
-	const settings = await loadSettings(store);
-
+	const command = { new: TOKEN_NEW_COMMAND, list: TOKEN_LIST_COMMAND, revoke: TOKEN_REVOKE_COMMAND }[action ?? ""];
+	if (!command) throw new UsageError(action === undefined ? "token needs new, list or revoke." : `Unknown token action: ${action}`);
 	if (action === "new") {
+		const { values, positionals } = asUsage(() => parseArgs({ args: rest, allowPositionals: true, options: TOKEN_NEW_COMMAND.options }));
+		const root = await vaultRootFrom(positionals, 0);
+		const store = new FileSettingsStore(root, DEFAULT_CONFIG_DIR);
+		const settings = await loadSettings(store);
 		const name = values.name;
 		if (name === undefined) throw new UsageError("token new needs --name NAME.");
 		const level = values.level;
@@ -277,11 +317,16 @@ async function token(args: string[]): Promise<number> {
 			process.stdout.write(`${JSON.stringify({ name: name.trim(), level, token: made.token })}\n`);
 		} else {
 			process.stdout.write(`Token "${name.trim()}" (${level}). It is shown this once; only its hash is kept:\n\n  ${made.token}\n\n`);
-			process.stdout.write(`Connect Claude Code with:\n  claude mcp add --transport http vault http://127.0.0.1:${settings.port}/mcp --header "Authorization: Bearer ${made.token}"\n`);
+			process.stdout.write(`Connect Claude Code with:\n  ${claudeCodeCommand(settings.port, made.token)}\n`);
 		}
 		return 0;
 	}
+	const { positionals } = asUsage(() => parseArgs({ args: rest, allowPositionals: true, options: command.options }));
+	const root = await vaultRootFrom(positionals, 0);
+	const store = new FileSettingsStore(root, DEFAULT_CONFIG_DIR);
+	const settings = await loadSettings(store);
 	if (action === "list") {
+		if (settings.tokens.length === 0) stderrLogger.info(`No tokens yet. Make one: vault-mcp token new ${quoted(root)} --name NAME`);
 		for (const record of settings.tokens) {
 			process.stdout.write(`${record.name}\t${record.level}\t${record.displayPrefix}…\tcreated ${record.created}\tlast used ${record.lastUsed ?? "never"}\n`);
 		}
@@ -292,7 +337,8 @@ async function token(args: string[]): Promise<number> {
 		if (name === undefined) throw new UsageError("token revoke needs the token's name.");
 		const revoked = revokeToken(settings, name);
 		if ("error" in revoked) {
-			stderrLogger.error(revoked.error);
+			const names = settings.tokens.map((record) => `"${record.name}"`);
+			stderrLogger.error(`${revoked.error} ${names.length > 0 ? `The tokens are: ${names.join(", ")}.` : "There are no tokens."}`);
 			return 1;
 		}
 		await store.update((current) => {
@@ -302,12 +348,12 @@ async function token(args: string[]): Promise<number> {
 		process.stdout.write(`Revoked "${name}".\n`);
 		return 0;
 	}
-	throw new UsageError(action === undefined ? "token needs new, list or revoke." : `Unknown token action: ${action}`);
+	throw new UsageError(`Unknown token action: ${action}`);
 }
 
 /** Prints Obsidian-shaped metadata: one note's CachedMetadata, or the vault's link maps. */
 async function inspect(args: string[]): Promise<number> {
-	const { values, positionals } = asUsage(() => parseArgs({ args, allowPositionals: true, options: { links: { type: "boolean", default: false } } }));
+	const { values, positionals } = asUsage(() => parseArgs({ args, allowPositionals: true, options: INSPECT_COMMAND.options }));
 	const root = await vaultRootFrom(positionals, 0);
 	const notePath = positionals[1];
 	if (values.links === (notePath !== undefined)) throw new UsageError("inspect needs either a note path or --links.");
@@ -335,7 +381,7 @@ main(process.argv.slice(2)).then(
 	(code) => process.exit(code),
 	(error: unknown) => {
 		if (error instanceof UsageError) {
-			process.stderr.write(`${error.message}\n\n${USAGE}\n`);
+			process.stderr.write(`error: ${error.message}\n${error.withHint ? `${usageHint(error.helpTopic)}\n` : ""}`);
 			process.exit(2);
 		}
 		stderrLogger.error(error instanceof Error ? error.message : String(error));

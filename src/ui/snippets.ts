@@ -6,6 +6,12 @@
 
 export const TOKEN_PLACEHOLDER = "<token>";
 
+/**
+ * The mcp-remote release the Claude Desktop snippet pins: the one the end-to-end tests run (the
+ * devDependency), so `npx` never fetches a newer bridge nobody has tried with this server.
+ */
+export const MCP_REMOTE_VERSION = "0.15.1";
+
 export interface ConnectionSnippet {
 	id: "claude-code" | "claude-desktop" | "cursor" | "curl";
 	title: string;
@@ -32,7 +38,7 @@ export function connectionSnippets(port: number, token: string = TOKEN_PLACEHOLD
 			id: "claude-desktop",
 			title: "Claude Desktop",
 			where: "Add to claude_desktop_config.json (needs Node.js for npx). The token sits in env so that no argument contains a space.",
-			text: JSON.stringify({ mcpServers: { vault: { command: "npx", args: ["-y", "mcp-remote", url, "--header", "Authorization:${AUTH_HEADER}"], env: { AUTH_HEADER: `Bearer ${token}` } } } }, null, 2),
+			text: JSON.stringify({ mcpServers: { vault: { command: "npx", args: ["-y", `mcp-remote@${MCP_REMOTE_VERSION}`, url, "--header", "Authorization:${AUTH_HEADER}"], env: { AUTH_HEADER: `Bearer ${token}` } } } }, null, 2),
 		},
 		{
 			id: "cursor",

@@ -1,7 +1,17 @@
+import { promises as fs } from "node:fs";
 import { createServer } from "node:net";
+import * as nodePath from "node:path";
+import { COMMANDS } from "../../src/headless/cliHelp";
+import { connectionSnippets } from "../../src/ui/snippets";
 import { connectClient, isPortClosed } from "../helpers/http";
-import { runCli, startServe } from "../helpers/cli";
-import { makeVault, readAllFiles, removeDir } from "../helpers/vault";
+import { runCli, startServe, type ServingCli } from "../helpers/cli";
+import { makeTempDir, makeVault, readAllFiles, removeDir } from "../helpers/vault";
+
+/** Waits until stderr holds a line (stdout's listening line can arrive before stderr's last words). */
+async function stderrOnceItHas(serving: ServingCli, text: string): Promise<string> {
+	for (let waited = 0; waited < 5000 && !serving.stderr().includes(text); waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+	return serving.stderr();
+}
 
 describe("vault-mcp CLI", () => {
 	let vault: string;
@@ -37,12 +47,18 @@ describe("vault-mcp CLI", () => {
 		}
 	});
 
-	test("serve on a vault without tokens creates one, prints it once on stderr, and it works", async () => {
+	test("serve on a vault without tokens creates one, prints it once on stderr with the Claude Code command for the port actually bound, and it works", async () => {
 		const serving = await startServe([vault, "--port", "0"]);
 		try {
-			const token = /(vmcp_[A-Za-z0-9_-]{43})/.exec(serving.stderr())?.[1];
+			const stderr = await stderrOnceItHas(serving, "claude mcp add");
+			const token = /(vmcp_[A-Za-z0-9_-]{43})/.exec(stderr)?.[1];
 			expect(token).toBeDefined();
 			expect(serving.stdout()).not.toContain(token);
+			expect(serving.port).not.toBe(0);
+			// The same command the plugin's settings tab shows, for the bound port, never the requested 0.
+			const claudeCode = connectionSnippets(serving.port, token).find((snippet) => snippet.id === "claude-code")?.text ?? "";
+			expect(stderr).toContain(`\n  ${claudeCode}\n`);
+			expect(stderr).not.toContain("127.0.0.1:0/");
 			const client = await connectClient(serving.url, token ?? "");
 			expect((await client.callTool({ name: "get_vault_status", arguments: {} })).isError).toBeFalsy();
 			await client.close();
@@ -76,7 +92,72 @@ describe("vault-mcp CLI", () => {
 		}
 		const again = await runCli(["token", "revoke", vault, "gone"]);
 		expect(again.code).toBe(1);
-		expect(again.stderr).toContain('No token named "gone"');
+		expect(again.stderr).toBe('error: No token named "gone". The tokens are: "other".\n');
+		await runCli(["token", "revoke", vault, "other"]);
+		expect((await runCli(["token", "revoke", vault, "other"])).stderr).toBe('error: No token named "other". There are no tokens.\n');
+	});
+
+	test("a start with tokens already made names them and says how to make another, and --allow-write without a write token says how to make one", async () => {
+		await runCli(["token", "new", vault, "--name", "laptop", "--json"]);
+		const serving = await startServe([vault, "--port", "0", "--allow-write"]);
+		try {
+			const stderr = await stderrOnceItHas(serving, "claude mcp add");
+			expect(stderr).toContain("Tokens in data.json: laptop (read).");
+			expect(stderr).toContain(`make another: vault-mcp token new ${vault} --name NAME\n`);
+			expect(stderr).toContain(`warning: --allow-write has no effect without a write token; make one: vault-mcp token new ${vault} --name NAME --level write\n`);
+			expect(stderr).toContain(`claude mcp add --transport http vault http://127.0.0.1:${serving.port}/mcp --header "Authorization: Bearer <token>"`);
+			expect(serving.stdout()).toBe(`listening on ${serving.url}\n`);
+		} finally {
+			await serving.stop();
+		}
+	});
+
+	test("a folder without .obsidian is refused with one line and left untouched; --init makes it a vault and serves it", async () => {
+		const folder = await makeTempDir("vault-mcp-not-a-vault-");
+		try {
+			await fs.writeFile(nodePath.join(folder, "Note.md"), "text");
+			const refused = await runCli(["serve", folder, "--port", "0"]);
+			expect(refused.code).toBe(2);
+			expect(refused.stderr).toBe(`error: ${folder} has no .obsidian folder, so it is not an Obsidian vault yet: check the path, or add --init to make it one.\n`);
+			expect(await fs.readdir(folder)).toEqual(["Note.md"]);
+
+			const serving = await startServe([folder, "--port", "0", "--init"]);
+			try {
+				expect((await fs.stat(nodePath.join(folder, ".obsidian"))).isDirectory()).toBe(true);
+				const token = /(vmcp_[A-Za-z0-9_-]{43})/.exec(await stderrOnceItHas(serving, "claude mcp add"))?.[1] ?? "";
+				const client = await connectClient(serving.url, token);
+				expect((await client.callTool({ name: "get_vault_status", arguments: {} })).structuredContent).toMatchObject({ note_count: 1 });
+				await client.close();
+			} finally {
+				await serving.stop();
+			}
+		} finally {
+			await removeDir(folder);
+		}
+	});
+
+	test("help lists every command; help <command> and <command> --help list every flag with its default", async () => {
+		const overview = await runCli(["help"]);
+		expect(overview.code).toBe(0);
+		for (const command of COMMANDS) expect(overview.stdout).toContain(`  ${command.name} ${command.arguments}`);
+		expect((await runCli(["--help"])).stdout).toBe(overview.stdout);
+
+		for (const command of COMMANDS.filter((candidate) => candidate.name !== "help")) {
+			const help = await runCli(["help", ...command.name.split(" ")]);
+			expect(help.code).toBe(0);
+			expect(help.stdout).toMatch(new RegExp(`^Usage: vault-mcp ${command.name} `));
+			for (const [name, flag] of Object.entries(command.flags)) {
+				const label = `--${name}${flag.valueName ? ` ${flag.valueName}` : ""}`;
+				// The flag's line, then its default on the next line.
+				expect(help.stdout).toMatch(new RegExp(`\\n  (-h, )?${label.replace(/[|]/g, "\\|")} +${flag.what.replace(/[()|{}.]/g, "\\$&")}\\n +default: ${flag.defaultText.replace(/[()|{}.]/g, "\\$&")}\\n`));
+			}
+			const dashHelp = await runCli([...command.name.split(" "), "--help"]);
+			expect(dashHelp).toEqual(help);
+		}
+		const serveHelp = (await runCli(["serve", "--help"])).stdout;
+		for (const flag of ["--port N", "--allow-write", "--exclude FOLDER", "--rate-limit N", "--init", "--help"]) expect(serveHelp).toContain(flag);
+		expect(serveHelp).toContain("default: the port in data.json (27150 unless changed)");
+		expect((await runCli(["token", "--help"])).stdout).toContain("Usage: vault-mcp token revoke <vault> NAME");
 	});
 
 	test("a port in use is one clear line on stderr and exit 1", async () => {
@@ -95,18 +176,26 @@ describe("vault-mcp CLI", () => {
 	});
 
 	test.each([
-		[[]],
-		[["frobnicate"]],
-		[["serve"]],
-		[["serve", "/no/such/folder"]],
-		[["serve", "VAULT", "--port", "abc"]],
-		[["serve", "VAULT", "--bogus"]],
-		[["token", "new", "VAULT"]],
-		[["token", "new", "VAULT", "--name", "x", "--level", "admin"]],
-		[["token", "explode", "VAULT"]],
-	])("usage error %j exits 2 with a message", async (args) => {
+		[[], 'Run "vault-mcp help" for the commands.'],
+		[["frobnicate"], 'Run "vault-mcp help" for the commands.'],
+		[["help", "frobnicate"], 'Run "vault-mcp help" for the commands.'],
+		[["serve"], 'Run "vault-mcp help serve" for the flags.'],
+		[["serve", "/no/such/folder"], 'Run "vault-mcp help serve" for the flags.'],
+		[["serve", "VAULT", "--port", "abc"], 'Run "vault-mcp help serve" for the flags.'],
+		[["serve", "VAULT", "--bogus"], 'Run "vault-mcp help serve" for the flags.'],
+		[["token", "new", "VAULT"], 'Run "vault-mcp help token new" for the flags.'],
+		[["token", "new", "VAULT", "--name", "x", "--level", "admin"], 'Run "vault-mcp help token new" for the flags.'],
+		[["token", "list", "VAULT", "--name", "x"], 'Run "vault-mcp help token list" for the flags.'],
+		[["token", "explode", "VAULT"], 'Run "vault-mcp help token" for the flags.'],
+		[["inspect", "VAULT"], 'Run "vault-mcp help inspect" for the flags.'],
+	])("usage error %j exits 2 with one line and the hint %j, not the whole usage", async (args, hint) => {
 		const result = await runCli(args.map((arg) => (arg === "VAULT" ? vault : arg)));
 		expect(result.code).toBe(2);
-		expect(result.stderr).toContain("Usage:");
+		expect(result.stdout).toBe("");
+		const lines = result.stderr.split("\n");
+		expect(lines).toHaveLength(3);
+		expect(lines[0]).toMatch(/^error: \S/);
+		expect(lines[1]).toBe(hint);
+		expect(lines[2]).toBe("");
 	});
 });

@@ -4,7 +4,8 @@ import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { connectionSnippets, TOKEN_PLACEHOLDER } from "../../src/ui/snippets";
+import { readFileSync } from "node:fs";
+import { connectionSnippets, MCP_REMOTE_VERSION, TOKEN_PLACEHOLDER } from "../../src/ui/snippets";
 import { runCli, startServe, type ServingCli } from "../helpers/cli";
 import { makeTempDir, makeVault, removeDir } from "../helpers/vault";
 
@@ -46,12 +47,25 @@ describe("the connection snippets", () => {
 		const server = config.mcpServers.vault;
 		expect(server.command).toBe("npx");
 		for (const arg of server.args) expect(arg).not.toContain(" ");
-		// npx -y mcp-remote … runs the bridge; here the installed copy runs with exactly the snippet's arguments and env.
-		const bridgeArgs = server.args.slice(server.args.indexOf("mcp-remote") + 1);
+		// npx -y mcp-remote@<version> … runs the bridge; here the installed copy of that version runs with exactly the snippet's arguments and env.
+		expect(server.args.slice(0, 2)).toEqual(["-y", `mcp-remote@${MCP_REMOTE_VERSION}`]);
+		const bridgeArgs = server.args.slice(2);
 		const transport = new StdioClientTransport({ command: process.execPath, args: [MCP_REMOTE, ...bridgeArgs], env: { PATH: process.env.PATH ?? "", HOME: configDir, MCP_REMOTE_CONFIG_DIR: configDir, ...server.env }, stderr: "pipe" });
 		const client = new Client({ name: "claude-desktop-snippet", version: "1" });
 		await client.connect(transport);
 		await expectConnects(client);
+	});
+
+	test("Claude Desktop pins the mcp-remote version these tests run: the devDependency, as installed", () => {
+		const readVersion = (path: string) => JSON.parse(readFileSync(path, "utf8")) as { version: string; devDependencies: Record<string, string> };
+		expect(readVersion(nodePath.resolve(__dirname, "../../package.json")).devDependencies["mcp-remote"]).toBe(MCP_REMOTE_VERSION);
+		expect(readVersion(nodePath.resolve(MCP_REMOTE, "../../package.json")).version).toBe(MCP_REMOTE_VERSION);
+	});
+
+	test("the README shows the same Claude Desktop snippet, pin included", () => {
+		const readme = readFileSync(nodePath.resolve(__dirname, "../../README.md"), "utf8");
+		const block = /\nClaude Desktop \(`claude_desktop_config\.json`[\s\S]*?```json\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
+		expect(JSON.parse(block)).toEqual(JSON.parse(connectionSnippets(27150).find((entry) => entry.id === "claude-desktop")?.text ?? ""));
 	});
 
 	test("Cursor: valid JSON whose url and headers connect", async () => {

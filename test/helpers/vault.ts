@@ -1,11 +1,12 @@
 import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as nodePath from "node:path";
+import { fixturesDir } from "./fixtures";
 
-/** The real vault captured from Obsidian, read-only. */
-export const TASKS_DEMO_VAULT = nodePath.resolve(__dirname, "../../../shared/data/vaults/tasks-demo");
+/** The real vault captured from Obsidian, read-only (see fixtures.ts for where it is found). */
+export const TASKS_DEMO_VAULT = nodePath.join(fixturesDir(), "vaults/tasks-demo");
 /** The captures of Obsidian's metadata cache. */
-export const OBSIDIAN_CACHE_DIR = nodePath.resolve(__dirname, "../../../shared/data/obsidian-cache");
+export const OBSIDIAN_CACHE_DIR = nodePath.join(fixturesDir(), "obsidian-cache");
 
 /** A new empty folder under the system temp folder. */
 export async function makeTempDir(prefix = "vault-mcp-test-"): Promise<string> {

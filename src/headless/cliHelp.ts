@@ -1,0 +1,184 @@
+import type { ParseArgsConfig } from "node:util";
+import { DEFAULT_PORT, DEFAULT_RATE_LIMIT_PER_MINUTE } from "../limits";
+import { VERSION } from "../version";
+
+/**
+ * The CLI's commands and flags, described once: the argument parser's options and every help
+ * screen come from these definitions, so a flag cannot be accepted without being explained.
+ */
+
+type OptionsConfig = NonNullable<ParseArgsConfig["options"]>;
+
+/** What help says about one flag. */
+export interface FlagHelp {
+	/** The value's name, for flags that take one. */
+	valueName?: string;
+	what: string;
+	/** The default in words: it may say more than the parser's own default (data.json's value, say). */
+	defaultText: string;
+}
+
+export interface CommandSpec<Options extends OptionsConfig = OptionsConfig> {
+	/** As typed after `vault-mcp`: "serve", "token new", … */
+	name: string;
+	arguments: string;
+	summary: string;
+	/** Lines shown under the usage line in the command's own help. */
+	details: string[];
+	/** node:util parseArgs options, --help included. */
+	options: Options & typeof HELP_OPTION;
+	flags: Record<string, FlagHelp>;
+}
+
+const HELP_OPTION = { help: { type: "boolean", short: "h", default: false } } as const;
+const HELP_FLAG: FlagHelp = { what: "show this help and exit", defaultText: "off" };
+
+/**
+ * A command whose every parser option has a help entry: the mapped type makes a flag without one
+ * a compile error, and the literal option types reach parseArgs, so values stay typed.
+ */
+function defineCommand<const Options extends OptionsConfig>(spec: {
+	name: string;
+	arguments: string;
+	summary: string;
+	details: string[];
+	options: Options;
+	flags: { [Name in keyof Options]: FlagHelp };
+}): CommandSpec<Options> {
+	return { ...spec, options: { ...spec.options, ...HELP_OPTION }, flags: { ...(spec.flags as Record<string, FlagHelp>), help: HELP_FLAG } };
+}
+
+export const SERVE_COMMAND = defineCommand({
+	name: "serve",
+	arguments: "<vault>",
+	summary: "serve the vault to MCP clients on this computer until Ctrl-C",
+	details: [
+		"Prints one line, `listening on http://127.0.0.1:<port>/mcp`, on stdout once it listens;",
+		"everything else (a new token, how to connect) goes to stderr. Flags apply to this run only:",
+		"data.json keeps what the plugin set. The first run on a vault without tokens makes one.",
+	],
+	options: {
+		port: { type: "string" },
+		"allow-write": { type: "boolean", default: false },
+		exclude: { type: "string", multiple: true },
+		"rate-limit": { type: "string" },
+		init: { type: "boolean", default: false },
+	},
+	flags: {
+		port: { valueName: "N", what: "port on 127.0.0.1; 0 picks a free one", defaultText: `the port in data.json (${DEFAULT_PORT} unless changed)` },
+		"allow-write": { what: "let write tokens use the write tools", defaultText: "off (read-only)" },
+		exclude: { valueName: "FOLDER", what: "hide a folder from every tool; repeat for more", defaultText: "only the folders excluded in data.json" },
+		"rate-limit": { valueName: "N", what: "requests a minute per token", defaultText: `the limit in data.json (${DEFAULT_RATE_LIMIT_PER_MINUTE} unless changed)` },
+		init: { what: "create the .obsidian folder when <vault> has none", defaultText: "off (a folder without one is refused)" },
+	},
+});
+
+export const TOKEN_NEW_COMMAND = defineCommand({
+	name: "token new",
+	arguments: "<vault>",
+	summary: "make a token; it is shown once and only its hash is kept in data.json",
+	details: ["Tokens live in the vault's data.json, which the plugin and `serve` share."],
+	options: {
+		name: { type: "string" },
+		level: { type: "string", default: "read" },
+		json: { type: "boolean", default: false },
+	},
+	flags: {
+		name: { valueName: "NAME", what: "what the token is for, e.g. the app's name", defaultText: "none; required" },
+		level: { valueName: "read|write", what: "write tokens may also use the write tools while writing is on", defaultText: "read" },
+		json: { what: 'print {"name","level","token"} as one JSON line instead of text', defaultText: "off" },
+	},
+});
+
+export const TOKEN_LIST_COMMAND = defineCommand({
+	name: "token list",
+	arguments: "<vault>",
+	summary: "list tokens: name, level, first characters, created, last used",
+	details: ["A token itself cannot be shown again; make a new one if it is lost."],
+	options: {},
+	flags: {},
+});
+
+export const TOKEN_REVOKE_COMMAND = defineCommand({
+	name: "token revoke",
+	arguments: "<vault> NAME",
+	summary: "revoke the token with that name; it stops working on the next request",
+	details: [],
+	options: {},
+	flags: {},
+});
+
+export const INSPECT_COMMAND = defineCommand({
+	name: "inspect",
+	arguments: "<vault> <note-path> | <vault> --links",
+	summary: "print a note's metadata, or the vault's link maps, as Obsidian shapes them",
+	details: ["With a note path: its CachedMetadata. With --links: resolvedLinks and unresolvedLinks."],
+	options: { links: { type: "boolean", default: false } },
+	flags: { links: { what: "print the vault's link maps instead of one note's metadata", defaultText: "off" } },
+});
+
+export const HELP_COMMAND = defineCommand({
+	name: "help",
+	arguments: "[command]",
+	summary: "show the commands, or one command's flags with their defaults",
+	details: [],
+	options: {},
+	flags: {},
+});
+
+export const COMMANDS: CommandSpec[] = [SERVE_COMMAND, TOKEN_NEW_COMMAND, TOKEN_LIST_COMMAND, TOKEN_REVOKE_COMMAND, INSPECT_COMMAND, HELP_COMMAND];
+
+/** The command a help topic names ("serve", "token new"), if any. */
+export function commandNamed(topic: string): CommandSpec | undefined {
+	return COMMANDS.find((command) => command.name === topic);
+}
+
+function flagLabel(name: string, flag: FlagHelp): string {
+	return `${name === "help" ? "-h, " : ""}--${name}${flag.valueName ? ` ${flag.valueName}` : ""}`;
+}
+
+/** One command's help: usage, what it does, and each flag with its default. */
+export function commandHelp(command: CommandSpec): string {
+	const flags = Object.entries(command.flags);
+	const width = Math.max(...flags.map(([name, flag]) => flagLabel(name, flag).length));
+	const lines = [`Usage: vault-mcp ${command.name} ${command.arguments} [flags]`, "", `${capitalize(command.summary)}.`, ...command.details, "", "Flags:"];
+	for (const [name, flag] of flags) {
+		lines.push(`  ${flagLabel(name, flag).padEnd(width)}  ${flag.what}`);
+		lines.push(`  ${"".padEnd(width)}  default: ${flag.defaultText}`);
+	}
+	return lines.join("\n");
+}
+
+/** `vault-mcp help`: every command in one screen. */
+export function overviewHelp(): string {
+	const width = Math.max(...COMMANDS.map((command) => `${command.name} ${command.arguments}`.length));
+	return [
+		`vault-mcp ${VERSION}: an MCP server over an Obsidian vault folder`,
+		"",
+		"Usage: vault-mcp <command> [arguments] [flags]",
+		"",
+		"Commands:",
+		...COMMANDS.map((command) => `  ${`${command.name} ${command.arguments}`.padEnd(width)}  ${command.summary}`),
+		"",
+		'Run "vault-mcp help <command>" (or add --help to any command) for its flags and their defaults.',
+		'"vault-mcp --version" prints the version.',
+	].join("\n");
+}
+
+/** Help for a topic: "" for the overview, a command, or "token" for its three actions. */
+export function helpFor(topic: string): string | undefined {
+	if (topic === "") return overviewHelp();
+	const command = commandNamed(topic);
+	if (command) return commandHelp(command);
+	const group = COMMANDS.filter((candidate) => candidate.name.startsWith(`${topic} `));
+	return group.length > 0 ? group.map(commandHelp).join("\n\n") : undefined;
+}
+
+/** The line that follows a usage error, pointing at the help that would have avoided it. */
+export function usageHint(topic: string | undefined): string {
+	return topic ? `Run "vault-mcp help ${topic}" for the flags.` : 'Run "vault-mcp help" for the commands.';
+}
+
+function capitalize(text: string): string {
+	return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,0 +1,207 @@
+import { execFile, spawn } from "node:child_process";
+import { promises as fs, readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import * as nodePath from "node:path";
+import { promisify } from "node:util";
+import { FIXTURES_HINT, findProjectRoot, fixturesDir, locateFixtures } from "../helpers/fixtures";
+import { makeTempDir, removeDir } from "../helpers/vault";
+
+const PROJECT_ROOT = findProjectRoot();
+const FETCH_SCRIPT = nodePath.join(PROJECT_ROOT, "scripts", "fixtures.mjs");
+const JEST = nodePath.join(PROJECT_ROOT, "node_modules", "jest", "bin", "jest.js");
+const manifest = JSON.parse(readFileSync(nodePath.join(PROJECT_ROOT, "test", "fixtures-manifest.json"), "utf8")) as {
+	repository: string;
+	commit: string;
+	files: Array<{ path: string; from: string }>;
+};
+
+interface RunResult {
+	code: number | null;
+	stdout: string;
+	stderr: string;
+}
+
+function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunResult> {
+	return new Promise((resolve, reject) => {
+		const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env });
+		let stdout = "";
+		let stderr = "";
+		child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+		child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+		child.on("error", reject);
+		child.on("close", (code) => resolve({ code, stdout, stderr }));
+	});
+}
+
+/** The environment without any fixtures folder named. */
+function envWithout(name: string): NodeJS.ProcessEnv {
+	const env = { ...process.env };
+	delete env[name];
+	return env;
+}
+
+const runFetch = (args: string[]) => run(process.execPath, [FETCH_SCRIPT, ...args]);
+
+/** A writable copy of the data in our layout, and the same files laid out as the obsidian-tasks repository has them. */
+async function copyData(into: string): Promise<{ copy: string; checkout: string }> {
+	const copy = nodePath.join(into, "copy");
+	const checkout = nodePath.join(into, `obsidian-tasks-${manifest.commit}`);
+	for (const file of manifest.files) {
+		const source = nodePath.join(fixturesDir(), file.path);
+		for (const target of [nodePath.join(copy, file.path), nodePath.join(checkout, file.from)]) {
+			await fs.mkdir(nodePath.dirname(target), { recursive: true });
+			await fs.copyFile(source, target);
+			await fs.chmod(target, 0o644);
+		}
+	}
+	return { copy, checkout };
+}
+
+async function corruptOneByte(path: string): Promise<void> {
+	const bytes = await fs.readFile(path);
+	bytes[10] = (bytes[10] ?? 0) ^ 0x01;
+	await fs.writeFile(path, bytes);
+}
+
+const exists = (path: string) => fs.stat(path).then(() => true, () => false);
+
+describe("the golden test data outside the repository", () => {
+	let temp: string;
+	beforeEach(async () => {
+		temp = await makeTempDir("vault-mcp-fixtures-");
+	});
+	afterEach(async () => removeDir(temp));
+
+	describe("jest's globalSetup, in a clone with no ../shared beside it", () => {
+		/** A minimal clone: the jest config, the globalSetup and one probe test that leaves a mark when it runs. */
+		async function makeClone(): Promise<{ clone: string; mark: string }> {
+			const clone = nodePath.join(temp, "clone");
+			for (const file of ["jest.config.js", "tsconfig.json", "package.json", "test/globalSetup.ts", "test/helpers/fixtures.ts", "test/fixtures-manifest.json"]) {
+				await fs.mkdir(nodePath.dirname(nodePath.join(clone, file)), { recursive: true });
+				await fs.copyFile(nodePath.join(PROJECT_ROOT, file), nodePath.join(clone, file));
+			}
+			await fs.symlink(nodePath.join(PROJECT_ROOT, "node_modules"), nodePath.join(clone, "node_modules"), "dir");
+			const mark = nodePath.join(temp, "probe-ran");
+			await fs.writeFile(
+				nodePath.join(clone, "test", "probe.test.ts"),
+				`import { writeFileSync } from "node:fs";\ntest("probe", () => writeFileSync(${JSON.stringify(mark)}, "ran"));\n`,
+			);
+			return { clone, mark };
+		}
+		const runJest = (clone: string, env: NodeJS.ProcessEnv) => run(process.execPath, [JEST, "--ci", "--no-cache"], { cwd: clone, env });
+
+		test("without the data, the run stops before any test with exactly the one-line hint", async () => {
+			const { clone, mark } = await makeClone();
+			const result = await runJest(clone, envWithout("VAULT_MCP_FIXTURES"));
+			expect(result.code).toBe(1);
+			expect(result.stderr).toBe(`${FIXTURES_HINT}\n`);
+			expect(await exists(mark)).toBe(false);
+		});
+
+		test("with VAULT_MCP_FIXTURES naming the data, the tests run", async () => {
+			const { clone, mark } = await makeClone();
+			const result = await runJest(clone, { ...process.env, VAULT_MCP_FIXTURES: fixturesDir() });
+			expect(result.code).toBe(0);
+			expect(await exists(mark)).toBe(true);
+		});
+	});
+
+	test("VAULT_MCP_FIXTURES naming an incomplete folder is reported as such, with what to run", async () => {
+		const { copy } = await copyData(temp);
+		await fs.rm(nodePath.join(copy, "obsidian-cache", "metadataCache"), { recursive: true });
+		const found = locateFixtures(PROJECT_ROOT, { VAULT_MCP_FIXTURES: copy });
+		expect(found).toEqual({ problem: expect.stringContaining(`VAULT_MCP_FIXTURES=${copy} lacks 2 file(s)`) });
+		expect(found).toEqual({ problem: expect.stringContaining(`npm run fixtures -- --out ${copy}`) });
+		expect(locateFixtures(PROJECT_ROOT, { VAULT_MCP_FIXTURES: fixturesDir() })).toEqual({ dir: fixturesDir() });
+	});
+
+	test("the committed manifest matches the data the tests read, file for file", async () => {
+		const result = await runFetch(["verify", fixturesDir()]);
+		expect(result.stderr).toBe("");
+		expect(result.code).toBe(0);
+		expect(manifest.files).toHaveLength(290);
+		expect(manifest.files.filter((file) => /^obsidian-cache\/[^/]+\.json$/.test(file.path))).toHaveLength(71);
+	});
+
+	test("npm run fixtures --from a copy writes a verified folder; a corrupted file is rejected and nothing is written", async () => {
+		const { copy, checkout } = await copyData(temp);
+		for (const source of [copy, checkout]) {
+			const out = nodePath.join(temp, `out-${nodePath.basename(source)}`);
+			const fetched = await runFetch(["--from", source, "--out", out]);
+			expect(fetched.stderr).toBe("");
+			expect(fetched.code).toBe(0);
+			expect((await runFetch(["verify", out])).code).toBe(0);
+		}
+
+		await corruptOneByte(nodePath.join(copy, "obsidian-cache", "one_task.json"));
+		const out = nodePath.join(temp, "out-corrupt");
+		const rejected = await runFetch(["--from", copy, "--out", out]);
+		expect(rejected.code).toBe(1);
+		expect(rejected.stderr).toContain("checksum mismatch: obsidian-cache/one_task.json");
+		expect(await exists(out)).toBe(false);
+		const verified = await runFetch(["verify", copy]);
+		expect(verified.code).toBe(1);
+		expect(verified.stderr).toContain("checksum mismatch: obsidian-cache/one_task.json");
+	});
+
+	test("npm run fixtures --tarball reads a codeload-style tarball and rejects a corrupted one", async () => {
+		const { checkout } = await copyData(temp);
+		const tarball = nodePath.join(temp, "obsidian-tasks.tar.gz");
+		const makeTarball = () => promisify(execFile)("tar", ["-czf", tarball, "-C", temp, nodePath.basename(checkout)]);
+		await makeTarball();
+		const good = await runFetch(["--tarball", tarball, "--out", nodePath.join(temp, "out-good")]);
+		expect(good.stderr).toBe("");
+		expect(good.code).toBe(0);
+
+		await corruptOneByte(nodePath.join(checkout, "resources/sample_vaults/Tasks-Demo/Tasks.md"));
+		await makeTarball();
+		const bad = await runFetch(["--tarball", tarball, "--out", nodePath.join(temp, "out-bad")]);
+		expect(bad.code).toBe(1);
+		expect(bad.stderr).toContain("checksum mismatch: vaults/tasks-demo/Tasks.md");
+		expect(await exists(nodePath.join(temp, "out-bad"))).toBe(false);
+	});
+
+	describe("downloading over HTTP (a local server standing in for GitHub's raw files)", () => {
+		let server: Server;
+		let base: string;
+		const refused = new Set<string>();
+		beforeEach(async () => {
+			const { checkout } = await copyData(temp);
+			refused.clear();
+			server = createServer((request, response) => {
+				const prefix = `/${manifest.repository}/${manifest.commit}/`;
+				const upstreamPath = decodeURIComponent((request.url ?? "").slice(prefix.length));
+				if (!(request.url ?? "").startsWith(prefix) || refused.has(upstreamPath)) {
+					response.writeHead(404).end();
+					return;
+				}
+				fs.readFile(nodePath.join(checkout, upstreamPath)).then(
+					(bytes) => response.end(bytes),
+					() => response.writeHead(404).end(),
+				);
+			});
+			await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+			base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+		});
+		afterEach(async () => new Promise<void>((resolve) => server.close(() => resolve())));
+
+		test("every file arrives, paths with spaces included, and the folder verifies", async () => {
+			const out = nodePath.join(temp, "out-http");
+			const fetched = await runFetch(["--raw-base", base, "--out", out]);
+			expect(fetched.stderr).toBe("");
+			expect(fetched.code).toBe(0);
+			expect((await runFetch(["verify", out])).code).toBe(0);
+		});
+
+		test("a file the commit lacks is named, with the tests that need VAULT_MCP_FIXTURES for it", async () => {
+			refused.add("tests/Obsidian/__test_data__/metadataCache/resolvedLinks.json");
+			const out = nodePath.join(temp, "out-http-missing");
+			const fetched = await runFetch(["--raw-base", base, "--out", out]);
+			expect(fetched.code).toBe(1);
+			expect(fetched.stderr).toContain("missing: obsidian-cache/metadataCache/resolvedLinks.json");
+			expect(fetched.stderr).toContain("test/golden/links.test.ts");
+			expect(fetched.stderr).toContain("VAULT_MCP_FIXTURES");
+			expect(await exists(out)).toBe(false);
+		});
+	});
+});
