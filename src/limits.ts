@@ -69,6 +69,10 @@ export const MAX_PATH_LENGTH = 1024;
 export const MAX_NAME_BYTES = 255;
 /** Longest file name of a note written by a tool, in UTF-8 bytes: room is kept for `.NNNNN.bak` and the file system's 255. */
 export const MAX_NOTE_NAME_BYTES = 240;
+/** How long a request waits in line for an in-flight place (its token's share, or any) before 503. */
+export const PLACE_WAIT_MS = 2_000;
+/** Requests of one token that may wait in line at once; more get 503 at once. */
+export const MAX_WAITING_PER_TOKEN = 16;
 /** Times a write is redone on fresh text when another program changed the note while it was being written. */
 export const MAX_WRITE_ATTEMPTS = 5;
 /** How often a running `serve` looks at data.json for token and settings changes made by the CLI or the plugin. */

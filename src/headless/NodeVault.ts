@@ -177,7 +177,7 @@ export class NodeVault implements HostVault {
 		try {
 			bytes = await this.readInside(this.diskPathOf(file.path));
 		} catch (error) {
-			if (error instanceof OutsideVaultError) this.forget(file.path);
+			if (error instanceof OutsideVaultError && (await this.isRefusedForGood(this.diskPathOf(file.path)))) this.forget(file.path);
 			throw error;
 		}
 		const text = bytes.toString("utf8");
@@ -306,25 +306,41 @@ export class NodeVault implements HostVault {
 	 */
 	private async openInside(diskPath: string, flags: number): Promise<{ handle: FileHandle; stats: Stats }> {
 		const folder = nodePath.dirname(diskPath);
-		await this.checkFolderIsReal(folder);
-		let handle: FileHandle;
-		try {
-			handle = await fs.open(diskPath, flags | O_NOFOLLOW);
-		} catch (error) {
-			const code = (error as NodeJS.ErrnoException).code;
-			if (code === "ELOOP" || code === "EMLINK" || code === "ENOTDIR") throw new OutsideVaultError();
-			throw error;
-		}
-		try {
-			const stats = await handle.stat();
+		for (let attempt = 1; ; attempt++) {
 			await this.checkFolderIsReal(folder);
-			const named = await fs.lstat(diskPath);
-			if (!stats.isFile() || named.ino !== stats.ino || named.dev !== stats.dev) throw new OutsideVaultError();
-			return { handle, stats };
-		} catch (error) {
+			let handle: FileHandle;
+			try {
+				handle = await fs.open(diskPath, flags | O_NOFOLLOW);
+			} catch (error) {
+				const code = (error as NodeJS.ErrnoException).code;
+				if (code === "ELOOP" || code === "EMLINK" || code === "ENOTDIR") throw new OutsideVaultError();
+				throw error;
+			}
+			try {
+				const stats = await handle.stat();
+				if (!stats.isFile()) throw new OutsideVaultError();
+				await this.checkFolderIsReal(folder);
+				const named = await fs.lstat(diskPath);
+				if (named.ino === stats.ino && named.dev === stats.dev) return { handle, stats };
+				// Another file is at the path now: an atomic replace (ours or another program's) between
+				// the open and the check, or a folder swapped and swapped back. Open again; only a path
+				// that keeps changing under us is refused.
+				if (!named.isFile() || attempt >= OPEN_ATTEMPTS) throw new OutsideVaultError();
+			} catch (error) {
+				await handle.close();
+				throw error;
+			}
 			await handle.close();
-			throw error;
 		}
+	}
+
+	/** True when the jail refused a path because something there is not part of the vault (a link), not because of a race. */
+	private async isRefusedForGood(diskPath: string): Promise<boolean> {
+		if (!(await this.isFolderReal(nodePath.dirname(diskPath)))) return true;
+		return fs.lstat(diskPath).then(
+			(stats) => !stats.isFile(),
+			() => false,
+		);
 	}
 
 	private async readInside(diskPath: string): Promise<Buffer> {
@@ -364,7 +380,7 @@ export class NodeVault implements HostVault {
 		try {
 			opened = await this.openInside(diskPath, fsConstants.O_RDONLY);
 		} catch (error) {
-			if (error instanceof OutsideVaultError) this.forget(known.path);
+			if (error instanceof OutsideVaultError && (await this.isRefusedForGood(diskPath))) this.forget(known.path);
 			throw error;
 		}
 		const { handle, stats } = opened;
@@ -646,6 +662,9 @@ function nameParts(path: string): Pick<HostFile, "name" | "basename" | "extensio
 	const dot = name.lastIndexOf(".");
 	return { name, basename: dot > 0 ? name.slice(0, dot) : name, extension: dot > 0 ? name.slice(dot + 1) : "" };
 }
+
+/** Opens of one file in a row that may find it replaced mid-way before the path counts as unstable. */
+const OPEN_ATTEMPTS = 3;
 
 /** How long an unlink waits for the matching add of a rename. */
 const RENAME_PAIRING_MS = 150;

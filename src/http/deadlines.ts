@@ -1,4 +1,4 @@
-import { BODY_READ_TIMEOUT_MS, FIRST_REQUEST_TIMEOUT_MS, MAX_RESPONSE_BODY_BYTES, MAX_UNAUTHENTICATED_CONNECTIONS, RESPONSE_WRITE_TIMEOUT_MS } from "../limits";
+import { BODY_READ_TIMEOUT_MS, FIRST_REQUEST_TIMEOUT_MS, MAX_RESPONSE_BODY_BYTES, MAX_UNAUTHENTICATED_CONNECTIONS, PLACE_WAIT_MS, RESPONSE_WRITE_TIMEOUT_MS } from "../limits";
 
 /**
  * The deadlines and caps the HTTP layer enforces per connection and per answer. The defaults are
@@ -15,6 +15,8 @@ export interface HttpDeadlines {
 	maxResponseBodyBytes: number;
 	/** Connections open at once that have not yet presented a valid token. */
 	maxUnauthenticatedConnections: number;
+	/** How long a request may wait in line for an in-flight place before it is answered 503. */
+	placeWaitMs: number;
 }
 
 /** The deadlines from src/limits.ts, with any given overrides. */
@@ -25,6 +27,7 @@ export function httpDeadlines(overrides: Partial<HttpDeadlines> = {}): HttpDeadl
 		firstRequestMs: FIRST_REQUEST_TIMEOUT_MS,
 		maxResponseBodyBytes: MAX_RESPONSE_BODY_BYTES,
 		maxUnauthenticatedConnections: MAX_UNAUTHENTICATED_CONNECTIONS,
+		placeWaitMs: PLACE_WAIT_MS,
 		...overrides,
 	};
 }

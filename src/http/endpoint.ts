@@ -7,7 +7,7 @@ import { isJSONRPCRequest, type JSONRPCMessage, type MessageExtraInfo, type Requ
 import type { ActivityLog, Logger } from "../activity";
 import type { TokenRecord } from "../auth/tokens";
 import type { Host } from "../host/Host";
-import { MAX_BATCH_ENTRIES, MAX_IN_FLIGHT_PER_TOKEN, MAX_IN_FLIGHT_REQUESTS, MAX_REQUEST_BODY_BYTES, RATE_LIMIT_WINDOW_MS, RETRY_AFTER_BUSY_SECONDS } from "../limits";
+import { MAX_BATCH_ENTRIES, MAX_IN_FLIGHT_PER_TOKEN, MAX_WAITING_PER_TOKEN, MAX_IN_FLIGHT_REQUESTS, MAX_REQUEST_BODY_BYTES, RATE_LIMIT_WINDOW_MS, RETRY_AFTER_BUSY_SECONDS } from "../limits";
 import { createMcpServer, errorKind } from "../mcp/server";
 import type { VaultMcpSettings } from "../settings/settings";
 import type { NoteSearch } from "../vault/search";
@@ -97,7 +97,12 @@ async function serveMcp(req: IncomingMessage, res: ServerResponse, grant: Grant,
 		return;
 	}
 	const key = grant.token.hash;
-	const place = state.places.tryEnter(key);
+	const place = await state.places.enter(key, deadlines.placeWaitMs, MAX_WAITING_PER_TOKEN);
+	// The client may have gone while it waited in line: give the place straight back.
+	if (!("refused" in place) && (res.destroyed || req.socket.destroyed)) {
+		place.leave();
+		return;
+	}
 	if ("refused" in place) {
 		const message = place.refused === "token_busy" ? `This token already has ${MAX_IN_FLIGHT_PER_TOKEN} requests being answered; wait for one to finish.` : "The server is busy answering other requests.";
 		sendRefusal(req, res, { status: 503, kind: "busy", message, headers: { "Retry-After": String(RETRY_AFTER_BUSY_SECONDS) } });

@@ -1,3 +1,4 @@
+import * as nodeTimers from "node:timers";
 import { RATE_LIMIT_WINDOW_MS } from "../limits";
 
 /** A budget's answer: taken, or refused with the seconds until the amounts asked for would fit. */
@@ -98,6 +99,13 @@ export function writeLoadOf(messages: readonly unknown[], isWriteTool: (name: st
 	return { calls, bytes };
 }
 
+/** A request waiting in line for a place. */
+interface Waiter {
+	key: string;
+	resolve: (place: { leave: () => void } | { refused: PlaceRefusal }) => void;
+	timer: NodeJS.Timeout;
+}
+
 /** Why a place was not given: every place is taken, or this token holds its share. */
 export type PlaceRefusal = "server_busy" | "token_busy";
 
@@ -107,6 +115,7 @@ export type PlaceRefusal = "server_busy" | "token_busy";
  */
 export class InFlightPlaces {
 	private total = 0;
+	private readonly waiting: Waiter[] = [];
 	private readonly perKey = new Map<string, number>();
 
 	constructor(
@@ -130,8 +139,47 @@ export class InFlightPlaces {
 				const remaining = (this.perKey.get(key) ?? 1) - 1;
 				if (remaining > 0) this.perKey.set(key, remaining);
 				else this.perKey.delete(key);
+				this.wake();
 			},
 		};
+	}
+
+	/**
+	 * Takes a place for `key`, waiting up to `waitMs` in line (first come, first served) when every
+	 * place, or this token's share, is taken: a client that sends a burst of parallel calls, or its
+	 * next call a moment before the last answer's place is handed back, is served in turn rather
+	 * than refused. At most `maxWaitingPerKey` requests of one token wait; more are refused at once.
+	 */
+	enter(key: string, waitMs: number, maxWaitingPerKey: number): Promise<{ leave: () => void } | { refused: PlaceRefusal }> {
+		const now = this.tryEnter(key);
+		if (!("refused" in now) || waitMs <= 0 || this.waiting.filter((waiter) => waiter.key === key).length >= maxWaitingPerKey) return Promise.resolve(now);
+		return new Promise((resolve) => {
+			const waiter: Waiter = {
+				key,
+				resolve,
+				timer: nodeTimers.setTimeout(() => {
+					this.waiting.splice(this.waiting.indexOf(waiter), 1);
+					resolve(this.tryEnter(key));
+				}, waitMs),
+			};
+			this.waiting.push(waiter);
+		});
+	}
+
+	/** Gives freed places to those waiting, in the order they came. */
+	private wake(): void {
+		for (let index = 0; index < this.waiting.length; index++) {
+			const waiter = this.waiting[index] as Waiter;
+			const place = this.tryEnter(waiter.key);
+			if ("refused" in place) {
+				if (place.refused === "server_busy") return;
+				continue;
+			}
+			nodeTimers.clearTimeout(waiter.timer);
+			this.waiting.splice(index, 1);
+			index -= 1;
+			waiter.resolve(place);
+		}
 	}
 
 	/** Places taken now, over all tokens. */

@@ -57,25 +57,22 @@ export function backupPath(host: Host, path: string): string {
 }
 
 /**
- * Replaces a note's text, keeping what it held first in a backup beside it. The backup is written
- * before the note is replaced, and holds exactly the text replaced: if the note changes between
- * the two (another write here, or another program), the backup is written again from the fresh
- * text, so an acknowledged append is always in the note or in the backup.
+ * Replaces a note's text, keeping what it held in a backup beside it. The backup is written first
+ * (so a crash mid-way never leaves the old text nowhere); the replace then records the exact text
+ * it replaced, inside the note's atomic edit, and if another write landed in between, the backup is
+ * written again with that text. So an acknowledged append is always in the note or in the backup,
+ * and an overwrite never starves behind a stream of appends.
  */
 export async function overwriteWithBackup(host: Host, file: HostFile, text: string): Promise<{ backup: string; text: string }> {
-	let backupFile: HostFile | null = null;
-	for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-		const current = await host.vault.read(file);
-		if (backupFile) await host.vault.process(backupFile, () => current);
-		else backupFile = await createBackup(host, file.path, current);
-		let replaced = false;
-		const written = await host.vault.process(file, (latest) => {
-			replaced = latest === current;
-			return replaced ? text : latest;
-		});
-		if (replaced) return { backup: backupFile.path, text: written };
-	}
-	throw Object.assign(new Error(`The note kept changing while it was being replaced (${MAX_WRITE_ATTEMPTS} attempts); its text before each attempt is in the backup. Read it again and retry.`), { code: "EWRITECONFLICT" });
+	const before = await host.vault.read(file);
+	const backupFile = await createBackup(host, file.path, before);
+	let replaced = before;
+	const written = await host.vault.process(file, (latest) => {
+		replaced = latest;
+		return text;
+	});
+	if (replaced !== before) await host.vault.process(backupFile, () => replaced);
+	return { backup: backupFile.path, text: written };
 }
 
 /** Writes `text` to the first free backup name for `path`; another writer taking the same name a moment earlier moves it to the next. */

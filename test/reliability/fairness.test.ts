@@ -100,7 +100,8 @@ describe("slow readers", () => {
 		running = await startService(vault, {
 			levels: ["read", "write"],
 			settings: { rateLimitPerMinute: 100_000 },
-			httpDeadlines: { responseWriteMs: WRITE_DEADLINE_MS, maxResponseBodyBytes: 16 * 1024 * 1024 },
+			// No waiting in line here, so a refusal shows at once which places the slow readers hold.
+			httpDeadlines: { responseWriteMs: WRITE_DEADLINE_MS, maxResponseBodyBytes: 16 * 1024 * 1024, placeWaitMs: 0 },
 		});
 		const body = batchOf(32, "read_note", { path: "Big" });
 		const readers = await Promise.all(Array.from({ length: 8 }, () => openSocket(running.port, requestHead(running.port, running.tokens.read ?? "", Buffer.byteLength(body)) + body)));
@@ -362,3 +363,21 @@ function parseResponse(text: string): RawResponse {
 	}
 	return { status: Number(statusLine.split(" ")[1]), headers, body };
 }
+
+describe("a burst of parallel calls from one client", () => {
+	test("16 calls at once on one token wait in line for its places and all get 200", async () => {
+		const vault = await makeVault({ "Note.md": "text\n" });
+		const running = await startService(vault, { settings: { rateLimitPerMinute: 100_000 } });
+		try {
+			const token = running.tokens.read ?? "";
+			const answers = await Promise.all(
+				Array.from({ length: 16 }, () => rawRequest(running.port, { headers: mcpHeaders(running.port, token), body: INITIALIZE_BODY })),
+			);
+			expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 16 }, () => 200));
+		} finally {
+			await running.stop();
+			await removeDir(vault);
+		}
+	});
+});
+

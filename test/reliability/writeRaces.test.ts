@@ -1,0 +1,154 @@
+import { spawn } from "node:child_process";
+import { promises as fs } from "node:fs";
+import * as nodePath from "node:path";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { addToken } from "../../src/auth/tokenList";
+import { MAX_NOTE_NAME_BYTES } from "../../src/limits";
+import { defaultSettings } from "../../src/settings/settings";
+import { connectClient } from "../helpers/http";
+import { startService, type RunningService } from "../helpers/service";
+import { callTool } from "../helpers/tools";
+import { makeVault, removeDir } from "../helpers/vault";
+
+/** Runs `workers` loops at once, each calling `work(i)` for its share of `count` indexes. */
+async function inParallel(count: number, workers: number, work: (index: number) => Promise<void>): Promise<void> {
+	let next = 0;
+	await Promise.all(
+		Array.from({ length: workers }, async () => {
+			for (let index = next++; index < count; index = next++) await work(index);
+		}),
+	);
+}
+
+/** A tool call that, like a well-behaved client, waits and tries again when told the server or the token is busy (503). */
+async function callPolitely(client: Client, name: string, args: Record<string, unknown>): ReturnType<typeof callTool> {
+	for (let attempt = 0; ; attempt++) {
+		try {
+			return await callTool(client, name, args);
+		} catch (error) {
+			if (attempt >= 50 || !/being answered|busy/.test(String(error))) throw error;
+			await new Promise((resolve) => setTimeout(resolve, 10));
+		}
+	}
+}
+
+describe("writes that race: nothing acknowledged is lost", () => {
+	let vault: string;
+	let running: RunningService;
+	let clients: Client[];
+
+	beforeEach(async () => {
+		vault = await makeVault({ "Race.md": "# Race\n\nFirst line.\n" });
+		// Two write tokens: each may hold four of the eight places, so eight calls are always in flight.
+		let settings = { ...defaultSettings(), serverEnabled: true, port: 0, writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 };
+		const tokens: string[] = [];
+		for (const name of ["first", "second"]) {
+			const made = addToken(settings, name, "write");
+			if ("error" in made) throw new Error(made.error);
+			settings = made.settings;
+			tokens.push(made.token);
+		}
+		running = await startService(vault, { levels: [], settings });
+		clients = await Promise.all(Array.from({ length: 8 }, (_, index) => connectClient(running.url, tokens[index % 2] ?? "")));
+	});
+
+	afterEach(async () => {
+		await Promise.all(clients.map((client) => client.close()));
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test("overwrite raced against appends: every acknowledged append is in the note or in a backup", async () => {
+		const acknowledged: string[] = [];
+		const overwrites: string[] = [];
+		await inParallel(48, 8, async (index) => {
+			const client = clients[index % clients.length] as Client;
+			if (index % 12 === 5) {
+				const outcome = await callPolitely(client, "create_note", { path: "Race.md", content: `# Replaced ${index}\n`, overwrite: true });
+				if (outcome.ok) overwrites.push(String(outcome.value.backup));
+				return;
+			}
+			const marker = `append-${index}-${Math.random().toString(36).slice(2)}`;
+			const outcome = await callPolitely(client, "append_to_note", { path: "Race.md", content: marker });
+			if (outcome.ok) acknowledged.push(marker);
+		});
+		expect(overwrites.length).toBeGreaterThan(0);
+		expect(acknowledged.length).toBeGreaterThan(30);
+		const texts = await Promise.all((await fs.readdir(vault)).filter((name) => name.startsWith("Race.md")).map((name) => fs.readFile(nodePath.join(vault, name), "utf8")));
+		const everything = texts.join("\n");
+		expect(acknowledged.filter((marker) => !everything.includes(marker))).toEqual([]);
+		// One backup per acknowledged overwrite, each a distinct file.
+		expect(new Set(overwrites).size).toBe(overwrites.length);
+	});
+
+	test("another program appending every 2 ms beside 150 server appends: no line from either is lost", async () => {
+		const note = nodePath.join(vault, "Race.md");
+		const outsideLines = 600;
+		// A separate process, as a person's own editor or a sync tool would be.
+		const writer = spawn(process.execPath, [
+			"-e",
+			`const fs = require("fs"); let i = 0; const t = setInterval(() => { fs.appendFileSync(${JSON.stringify(note)}, "outside-" + i + "\\n"); if (++i >= ${outsideLines}) clearInterval(t); }, 2);`,
+		]);
+		const finished = new Promise<void>((resolve) => writer.once("exit", () => resolve()));
+		const acknowledged: string[] = [];
+		const refused: string[] = [];
+		await inParallel(150, 8, async (index) => {
+			const marker = `server-${index}`;
+			// Every third append goes under the heading, so the whole-file replace path races too.
+			const outcome = await callPolitely(clients[index % clients.length] as Client, "append_to_note", { path: "Race.md", content: marker, ...(index % 3 === 0 ? { heading: "Race" } : {}) });
+			if (outcome.ok) acknowledged.push(marker);
+			else refused.push(outcome.error);
+		});
+		await finished;
+		const text = await fs.readFile(note, "utf8");
+		const lines = new Set(text.split("\n").map((line) => line.trim()));
+		const lostOutside = Array.from({ length: outsideLines }, (_, index) => `outside-${index}`).filter((line) => !lines.has(line));
+		const lostServer = acknowledged.filter((marker) => !text.includes(marker));
+		expect({ lostOutside, lostServer }).toEqual({ lostOutside: [], lostServer: [] });
+		// A refusal is allowed only as the documented conflict, never as a silent loss.
+		for (const message of refused) expect(message).toMatch(/kept changing/);
+		expect(acknowledged.length).toBeGreaterThan(100);
+	});
+});
+
+describe("names too long for the file system", () => {
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+
+	beforeAll(async () => {
+		vault = await makeVault({ "Note.md": "x\n" });
+		running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true } });
+		client = await connectClient(running.url, running.tokens.write ?? "");
+	});
+	afterAll(async () => {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test.each([
+		["253 ASCII bytes, .md added", "a".repeat(253)],
+		["a name that fits only without .md", "b".repeat(MAX_NOTE_NAME_BYTES - 1)],
+		["multi-byte characters over the limit", "é".repeat(125)],
+	])("%s: refused with the limit in the message, nothing written", async (_kind, name) => {
+		const outcome = await callTool(client, "create_note", { path: `Folder/${name}`, content: "text" });
+		expect(outcome.ok).toBe(false);
+		expect(outcome.ok ? "" : outcome.error).toContain(`${MAX_NOTE_NAME_BYTES} bytes`);
+		expect(await fs.readdir(vault)).not.toContain("Folder");
+	});
+
+	test("the longest accepted name is written, and overwriting it keeps a backup beside it", async () => {
+		const name = `${"c".repeat(MAX_NOTE_NAME_BYTES - 3)}`;
+		const first = await callTool(client, "create_note", { path: name, content: "one" });
+		expect(first.ok).toBe(true);
+		const second = await callTool(client, "create_note", { path: name, content: "two", overwrite: true });
+		expect(second.ok ? second.value.backup : second.error).toBe(`${name}.md.bak`);
+		expect(await fs.readFile(nodePath.join(vault, `${name}.md.bak`), "utf8")).toBe("one\n");
+	});
+
+	test("a folder name over 255 bytes is refused as a path error", async () => {
+		const outcome = await callTool(client, "create_note", { path: `${"d".repeat(300)}/x`, content: "text" });
+		expect(outcome.ok ? "" : outcome.error).toContain("255 bytes");
+	});
+});
