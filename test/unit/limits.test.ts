@@ -40,12 +40,19 @@ describe("the README's limits table", () => {
 		["bytes of write arguments a minute per token (default; a setting)", `${limits.DEFAULT_WRITE_BYTES_PER_MINUTE} bytes`],
 		["time for a new connection to send its first request head", `${limits.FIRST_REQUEST_TIMEOUT_MS} ms`],
 		["open connections without a valid token", `${limits.MAX_UNAUTHENTICATED_CONNECTIONS}`],
+		["time a request waits in line for an in-flight place", `${limits.PLACE_WAIT_MS} ms`],
+		["requests of one token waiting in line", `${limits.MAX_WAITING_PER_TOKEN}`],
+		["note file name written by a tool", `${limits.MAX_NOTE_NAME_BYTES} bytes`],
+		["folder or file name", `${limits.MAX_NAME_BYTES} bytes`],
+		["attempts at a write when another program changes the note meanwhile", `${limits.MAX_WRITE_ATTEMPTS}`],
+		["how often a running `serve` looks at data.json", `${limits.SETTINGS_POLL_INTERVAL_MS} ms`],
+		["stretches of hidden text listed by read_note", `${limits.HIDDEN_CONTENT_MAX_ENTRIES}`],
 	])("%s is %s", (label, value) => {
 		expect(table.get(label)).toBe(value);
 	});
 
 	test("has no row that src/limits.ts does not back", () => {
-		expect(table.size).toBe(27);
+		expect(table.size).toBe(34);
 	});
 
 	test("deadlines nest: headers and body together end before node's own request timeout, so the 408 is ours and has a body", () => {
