@@ -32,9 +32,10 @@ type BlockRule = (state: MarkdownIt.StateBlock, startLine: number, endLine: numb
 function delimitedBlock(tokenType: string, delimiter: string): BlockRule {
 	return (state, startLine, endLine, silent) => {
 		if ((state.sCount[startLine] ?? 0) - state.blkIndent >= 4) return false;
-		const opener = state.src.slice((state.bMarks[startLine] ?? 0) + (state.tShift[startLine] ?? 0), state.eMarks[startLine]);
-		if (!opener.startsWith(delimiter)) return false;
+		// Asked of every line of every paragraph (could this line end it?): answered without copying the line.
+		if (!state.src.startsWith(delimiter, (state.bMarks[startLine] ?? 0) + (state.tShift[startLine] ?? 0))) return false;
 		if (silent) return true;
+		const opener = state.src.slice((state.bMarks[startLine] ?? 0) + (state.tShift[startLine] ?? 0), state.eMarks[startLine]);
 		let last = startLine;
 		if (!opener.slice(delimiter.length).includes(delimiter)) {
 			last = endLine - 1;
@@ -319,32 +320,39 @@ class MetadataBuilder {
 
 	/** Scans lines [start, end) — each from where its content starts — for links, embeds and tags. */
 	private scanLines(start: number, end: number): void {
-		const pieces: Array<{ text: string; offset: number }> = [];
+		const texts: string[] = [];
+		// For each line, where it starts in the joined text and in the note: one pair per line, so
+		// mapping a finding back is a binary search, not a walk over the block's lines (issue 12).
+		const joinedStarts: number[] = [];
+		const sourceStarts: number[] = [];
+		let cursor = 0;
 		for (let line = start; line < Math.min(end, this.lines.lineCount); line++) {
 			const col = this.contentStart(line);
-			pieces.push({ text: this.lines.lineText(line).slice(col), offset: this.lines.lineStart(line) + col });
-		}
-		const joined = pieces.map((piece) => piece.text).join("\n");
-		const pieceStarts: number[] = [];
-		let cursor = 0;
-		for (const piece of pieces) {
-			pieceStarts.push(cursor);
-			cursor += piece.text.length + 1;
+			const text = this.lines.lineText(line).slice(col);
+			texts.push(text);
+			joinedStarts.push(cursor);
+			sourceStarts.push(this.lines.lineStart(line) + col);
+			cursor += text.length + 1;
 		}
 		const toSource = (index: number): number => {
 			let low = 0;
-			while (low + 1 < pieceStarts.length && (pieceStarts[low + 1] ?? Infinity) <= index) low++;
-			return (pieces[low]?.offset ?? 0) + index - (pieceStarts[low] ?? 0);
+			let high = joinedStarts.length - 1;
+			while (low < high) {
+				const middle = (low + high + 1) >> 1;
+				if ((joinedStarts[middle] ?? 0) <= index) low = middle;
+				else high = middle - 1;
+			}
+			return (sourceStarts[low] ?? 0) + index - (joinedStarts[low] ?? 0);
 		};
-		const found = scanInline(joined);
-		const toCache = (link: InlineLink): LinkCache => ({
-			link: link.link,
-			original: this.text.slice(toSource(link.start), toSource(link.end)),
-			displayText: link.displayText,
-			position: this.lines.pos(toSource(link.start), toSource(link.end)),
-		});
-		this.links.push(...found.links.map(toCache));
-		this.embeds.push(...found.embeds.map(toCache));
-		this.tags.push(...found.tags.map((tag) => ({ tag: tag.tag, position: this.lines.pos(toSource(tag.start), toSource(tag.end)) })));
+		const found = scanInline(texts.join("\n"));
+		const toCache = (link: InlineLink): LinkCache => {
+			const sourceStart = toSource(link.start);
+			const sourceEnd = toSource(link.end);
+			return { link: link.link, original: this.text.slice(sourceStart, sourceEnd), displayText: link.displayText, position: this.lines.pos(sourceStart, sourceEnd) };
+		};
+		// One push per finding: spreading a block's findings into push() overflows the stack past ~100,000.
+		for (const link of found.links) this.links.push(toCache(link));
+		for (const embed of found.embeds) this.embeds.push(toCache(embed));
+		for (const tag of found.tags) this.tags.push({ tag: tag.tag, position: this.lines.pos(toSource(tag.start), toSource(tag.end)) });
 	}
 }
