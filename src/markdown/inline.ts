@@ -1,3 +1,4 @@
+import { runSteps, type Steps } from "./steps";
 import { tagBodyLength } from "./tags";
 
 /**
@@ -38,11 +39,18 @@ const AUTOLINK = /^<[a-z][a-z0-9+.-]*:[^\s<>]*>/i;
  * thousand unclosed openers cost one scan, not a thousand.
  */
 export function scanInline(text: string): InlineFindings {
+	return runSteps(scanInlineSteps(text));
+}
+
+/** scanInline as pausable steps, for a block the size of a whole note. */
+export function* scanInlineSteps(text: string): Steps<InlineFindings> {
 	const found: InlineFindings = { links: [], embeds: [], tags: [] };
 	const scan = new ScanMemo(text);
 	let index = 0;
+	let steps = 0;
 	const special = /[\\`<[!#]/g;
 	while (index < text.length) {
+		if (++steps % 4096 === 0) yield;
 		// Jump to the next character that can start something: most of a note is plain text.
 		special.lastIndex = index;
 		const next = special.exec(text);
@@ -109,10 +117,27 @@ class ForwardSearch {
 	}
 }
 
-/** A `(` and what a link destination starting after it runs into: its matching `)` and its first space outside nested parentheses. */
-interface ParenthesisFacts {
-	match: number;
-	space: number;
+/**
+ * Openers of one kind (`[` or `(`) in order, each with where it closes: what a forward scan
+ * started after it would find. Typed arrays, so a note of a million brackets costs megabytes,
+ * not a Map of a million entries; asked in increasing order, so a cursor finds each opener.
+ */
+class Openers {
+	private cursor = 0;
+
+	constructor(
+		private readonly positions: Int32Array,
+		readonly closes: Int32Array,
+		readonly spaces: Int32Array | null,
+	) {}
+
+	/** The opener's index, or -1 if `position` holds no opener of this kind. */
+	indexOf(position: number): number {
+		const positions = this.positions;
+		if (this.cursor > 0 && (positions[this.cursor - 1] ?? -1) >= position) this.cursor = 0;
+		while (this.cursor < positions.length && (positions[this.cursor] ?? 0) < position) this.cursor++;
+		return positions[this.cursor] === position ? this.cursor : -1;
+	}
 }
 
 /** The scanner's memory for one text: remembered searches, and closers found in one pass each. */
@@ -124,8 +149,8 @@ class ScanMemo {
 	readonly parenthesisAfterAngle: ForwardSearch;
 	readonly parenthesisAfterTitle: ForwardSearch;
 	private backtickRuns: Map<number, { starts: number[]; next: number }> | null = null;
-	private brackets: Map<number, number> | null = null;
-	private parentheses: Map<number, ParenthesisFacts> | null = null;
+	private brackets: Openers | null = null;
+	private parentheses: Openers | null = null;
 
 	constructor(readonly text: string) {
 		this.wikilinkClose = new ForwardSearch(text, "]]");
@@ -154,12 +179,20 @@ class ScanMemo {
 
 	/** The `]` matching the `[` at `open` (escapes skipped, nested brackets counted), or -1. */
 	bracketMatch(open: number): number {
-		return (this.brackets ??= matchBrackets(this.text)).get(open) ?? -1;
+		const brackets = (this.brackets ??= matchBrackets(this.text));
+		const index = brackets.indexOf(open);
+		return index === -1 ? -1 : (brackets.closes[index] ?? -1);
 	}
 
-	/** What follows the `(` at `open` on its line; null if it is not a parenthesis the pass saw (it always is). */
-	parenthesis(open: number): ParenthesisFacts | null {
-		return (this.parentheses ??= matchParentheses(this.text)).get(open) ?? null;
+	/**
+	 * Where a link destination after the `(` at `open` runs into its matching `)` on the line and
+	 * into its first space outside nested parentheses (-1 for none); null if no `(` is there.
+	 */
+	parenthesis(open: number): { match: number; space: number } | null {
+		const parentheses = (this.parentheses ??= matchParentheses(this.text));
+		const index = parentheses.indexOf(open);
+		if (index === -1) return null;
+		return { match: parentheses.closes[index] ?? -1, space: parentheses.spaces?.[index] ?? -1 };
 	}
 }
 
@@ -178,20 +211,39 @@ function listBacktickRuns(text: string): Map<number, { starts: number[]; next: n
 	return runs;
 }
 
+const BACKSLASH = 0x5c;
+const NEWLINE = 0x0a;
+const SPACE = 0x20;
+
+/** Offsets of every `char` in the text (escaped ones too: they are never asked about). */
+function positionsOf(text: string, char: string): Int32Array {
+	let count = 0;
+	for (let index = text.indexOf(char); index !== -1; index = text.indexOf(char, index + 1)) count++;
+	const positions = new Int32Array(count);
+	count = 0;
+	for (let index = text.indexOf(char); index !== -1; index = text.indexOf(char, index + 1)) positions[count++] = index;
+	return positions;
+}
+
 /** Each `[` → its matching `]`, in one pass with a stack; a backslash hides the next character, as in readMarkdownLink. */
-function matchBrackets(text: string): Map<number, number> {
-	const matches = new Map<number, number>();
+function matchBrackets(text: string): Openers {
+	const positions = positionsOf(text, "[");
+	const closes = new Int32Array(positions.length).fill(-1);
 	const open: number[] = [];
+	let ordinal = 0;
 	for (let index = 0; index < text.length; index++) {
-		const char = text[index];
-		if (char === "\\") index++;
-		else if (char === "[") open.push(index);
-		else if (char === "]") {
+		const code = text.charCodeAt(index);
+		if (code === BACKSLASH) {
+			index++;
+		} else if (code === 0x5b) {
+			while (positions[ordinal] !== index) ordinal++;
+			open.push(ordinal);
+		} else if (code === 0x5d) {
 			const opener = open.pop();
-			if (opener !== undefined) matches.set(opener, index);
+			if (opener !== undefined) closes[opener] = index;
 		}
 	}
-	return matches;
+	return new Openers(positions, closes, null);
 }
 
 /**
@@ -200,29 +252,36 @@ function matchBrackets(text: string): Map<number, number> {
  * readDestination, started after that `(`, would stop. One pass with a stack; an unescaped line
  * break closes nothing and empties it, as it ends a destination.
  */
-function matchParentheses(text: string): Map<number, ParenthesisFacts> {
-	const facts = new Map<number, ParenthesisFacts>();
-	const open: Array<{ at: number; facts: ParenthesisFacts; content: boolean }> = [];
+function matchParentheses(text: string): Openers {
+	const positions = positionsOf(text, "(");
+	const closes = new Int32Array(positions.length).fill(-1);
+	const spaces = new Int32Array(positions.length).fill(-1);
+	const open: number[] = [];
+	// Whether the innermost open parenthesis has seen anything but spaces yet.
+	let innermostHasContent = false;
+	let ordinal = 0;
 	for (let index = 0; index < text.length; index++) {
-		const char = text[index];
-		const innermost = open.at(-1);
-		if (char === " ") {
-			if (innermost && innermost.content && innermost.facts.space === -1) innermost.facts.space = index;
+		const code = text.charCodeAt(index);
+		const innermost = open.length > 0 ? (open[open.length - 1] ?? -1) : -1;
+		if (code === SPACE) {
+			if (innermost !== -1 && innermostHasContent && spaces[innermost] === -1) spaces[innermost] = index;
 			continue;
 		}
-		if (innermost) innermost.content = true;
-		if (char === "\\") index++;
-		else if (char === "\n") open.length = 0;
-		else if (char === "(") {
-			const entry = { at: index, facts: { match: -1, space: -1 }, content: false };
-			facts.set(index, entry.facts);
-			open.push(entry);
-		} else if (char === ")") {
-			const closed = open.pop();
-			if (closed) closed.facts.match = index;
+		innermostHasContent = true;
+		if (code === BACKSLASH) {
+			index++;
+		} else if (code === NEWLINE) {
+			open.length = 0;
+		} else if (code === 0x28) {
+			while (positions[ordinal] !== index) ordinal++;
+			open.push(ordinal);
+			innermostHasContent = false;
+		} else if (code === 0x29) {
+			open.pop();
+			if (innermost !== -1) closes[innermost] = index;
 		}
 	}
-	return facts;
+	return new Openers(positions, closes, spaces);
 }
 
 /** `[[target#sub|alias]]` or `![[…]]` at `start`, on one line; null if not a wikilink. */

@@ -1,4 +1,3 @@
-import MarkdownIt from "markdown-it";
 import type {
 	BlockCache,
 	CachedMetadata,
@@ -10,59 +9,36 @@ import type {
 	SectionCache,
 	TagCache,
 } from "obsidian";
-import { MAX_MARKDOWN_NESTING } from "../limits";
+import { MAX_FRONTMATTER_BYTES } from "../limits";
+import { BLOCK_CHUNK_LINES, parseBlocks, type MarkdownToken } from "./blocks";
 import { frontmatterEndLine, frontmatterLinks, parseFrontmatter } from "./frontmatter";
-import { scanInline, trailingBlockId, type InlineLink } from "./inline";
+import { scanInlineSteps, trailingBlockId, type InlineLink } from "./inline";
 import { LineIndex } from "./lines";
+import { runSteps, runStepsInSlices, type Steps } from "./steps";
 
 /**
  * The metadata Obsidian's cache holds for one Markdown note (`CachedMetadata`), computed from its
  * text. Pure. Block structure comes from markdown-it (CommonMark, plus tables); Obsidian's own
  * syntax — frontmatter, `%%` comments, `$$` math, callouts, wikilinks, embeds, tags, block ids —
  * is added on top, and positions are computed from the source as Obsidian reports them.
+ * Linear in the note's length, whatever it holds (issue 12).
  */
 export function parseMetadata(text: string): CachedMetadata {
-	return new MetadataBuilder(text).build();
+	return runSteps(metadataSteps(text));
 }
 
-type MarkdownToken = MarkdownIt.Token;
-type BlockRule = (state: MarkdownIt.StateBlock, startLine: number, endLine: number, silent: boolean) => boolean;
-
-/** A block that runs from a line starting with `delimiter` to the next line containing it (Obsidian's `%%` comments, `$$` math). */
-function delimitedBlock(tokenType: string, delimiter: string): BlockRule {
-	return (state, startLine, endLine, silent) => {
-		if ((state.sCount[startLine] ?? 0) - state.blkIndent >= 4) return false;
-		// Asked of every line of every paragraph (could this line end it?): answered without copying the line.
-		if (!state.src.startsWith(delimiter, (state.bMarks[startLine] ?? 0) + (state.tShift[startLine] ?? 0))) return false;
-		if (silent) return true;
-		const opener = state.src.slice((state.bMarks[startLine] ?? 0) + (state.tShift[startLine] ?? 0), state.eMarks[startLine]);
-		let last = startLine;
-		if (!opener.slice(delimiter.length).includes(delimiter)) {
-			last = endLine - 1;
-			for (let line = startLine + 1; line < endLine; line++) {
-				const content = state.src.slice((state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0), state.eMarks[line]);
-				if (content.includes(delimiter)) {
-					last = line;
-					break;
-				}
-			}
-		}
-		state.line = last + 1;
-		const token = state.push(tokenType, "", 0);
-		token.map = [startLine, state.line];
-		token.block = true;
-		return true;
-	};
+/**
+ * The same metadata, computed in slices of about `sliceMs` with `pause()` awaited between them,
+ * so a huge note never holds the event loop for long (issue 12).
+ */
+export function parseMetadataInSlices(text: string, sliceMs: number, pause: () => Promise<void>): Promise<CachedMetadata> {
+	return runStepsInSlices(metadataSteps(text), sliceMs, pause);
 }
 
-// markdown-it reads maxNesting from its options; its type declarations leave the option out.
-const parserOptions: MarkdownIt.Options & { maxNesting: number } = { html: true, maxNesting: MAX_MARKDOWN_NESTING };
-const markdownParser = new MarkdownIt("commonmark", parserOptions).enable(["table", "strikethrough"]);
-const containerAlternatives = { alt: ["paragraph", "reference", "blockquote", "list"] };
-// Only the block structure is used; Obsidian's inline syntax is scanned from the source by scanInline.
-markdownParser.core.ruler.disable(["inline", "text_join"]);
-markdownParser.block.ruler.before("fence", "obsidian_comment", delimitedBlock("obsidian_comment", "%%"), containerAlternatives);
-markdownParser.block.ruler.before("fence", "obsidian_math", delimitedBlock("obsidian_math", "$$"), containerAlternatives);
+/** The parse as pausable steps; `chunkLines` is exposed so tests can cut blocks into tiny chunks. */
+export function metadataSteps(text: string, chunkLines = BLOCK_CHUNK_LINES): Steps<CachedMetadata> {
+	return new MetadataBuilder(text, chunkLines).build();
+}
 
 /** Section types by the markdown-it token that opens a top-level block. */
 const SECTION_TYPES: Record<string, string> = {
@@ -110,18 +86,23 @@ class MetadataBuilder {
 	private readonly lists: OpenList[] = [];
 	private readonly items: OpenItem[] = [];
 
-	constructor(private readonly text: string) {
+	constructor(
+		private readonly text: string,
+		private readonly chunkLines: number,
+	) {
 		this.lines = new LineIndex(text);
 	}
 
-	build(): CachedMetadata {
+	*build(): Steps<CachedMetadata> {
 		const cache: CachedMetadata = {};
 		let body = this.text;
 		const frontmatterEnd = frontmatterEndLine(this.lines);
 		if (frontmatterEnd !== null) {
 			const position = this.lines.linesPos(0, 0, frontmatterEnd);
 			this.sections.push({ type: "yaml", position });
-			const frontmatter = parseFrontmatter(this.text.slice(this.lines.lineStart(1), this.lines.lineStart(frontmatterEnd)));
+			const yaml = this.text.slice(this.lines.lineStart(1), this.lines.lineStart(frontmatterEnd));
+			// The YAML parser is not sliced: a block over the limit is treated like broken YAML (no properties).
+			const frontmatter = yaml.length <= MAX_FRONTMATTER_BYTES ? parseFrontmatter(yaml) : null;
 			if (frontmatter) {
 				cache.frontmatter = frontmatter;
 				cache.frontmatterPosition = position;
@@ -130,8 +111,18 @@ class MetadataBuilder {
 			// The Markdown parser sees blank lines where the frontmatter was, so line numbers stay true.
 			body = "\n".repeat(frontmatterEnd + 1) + this.text.slice(this.lines.lineStart(frontmatterEnd + 1));
 		}
-		const tokens = markdownParser.parse(body, {});
-		tokens.forEach((token, index) => this.visit(token, tokens[index + 1]));
+		yield;
+		const tokens = yield* parseBlocks(body, this.chunkLines);
+		for (let index = 0; index < tokens.length; index++) {
+			const token = tokens[index];
+			if (token) this.visit(token, tokens[index + 1]);
+			const scan = this.pendingScan;
+			if (scan) {
+				this.pendingScan = null;
+				yield* this.scanLines(scan[0], scan[1]);
+			}
+			if (index % 256 === 255) yield;
+		}
 
 		if (this.links.length) cache.links = this.links;
 		if (this.embeds.length) cache.embeds = this.embeds;
@@ -176,14 +167,14 @@ class MetadataBuilder {
 				if (map) this.addHeading(token, map, next);
 				break;
 			case "inline":
-				if (map && !this.insideTable) this.scanLines(map[0], map[1]);
+				if (map && !this.insideTable) this.pendingScan = [map[0], map[1]];
 				break;
 			case "paragraph_close":
 				break;
 			case "table_open":
 				if (map) {
 					this.insideTable = true;
-					this.scanLines(map[0], map[1]);
+					this.pendingScan = [map[0], map[1]];
 				}
 				break;
 			case "table_close":
@@ -191,13 +182,15 @@ class MetadataBuilder {
 				break;
 			case "obsidian_comment":
 				// Obsidian still reports tags and links written inside a %% comment block.
-				if (map) this.scanLines(map[0], map[1]);
+				if (map) this.pendingScan = [map[0], map[1]];
 				break;
 		}
 		if (token.type === "paragraph_open" && map) this.addParagraphBlockId(token, map);
 	}
 
 	private insideTable = false;
+	/** Lines [start, end) the token just visited asks to be scanned for links, embeds and tags. */
+	private pendingScan: [number, number] | null = null;
 
 	private addSection(token: MarkdownToken, map: [number, number]): void {
 		const type = token.type === "blockquote_open" ? (this.isCallout(map[0]) ? "callout" : "blockquote") : SECTION_TYPES[token.type];
@@ -319,7 +312,7 @@ class MetadataBuilder {
 	}
 
 	/** Scans lines [start, end) — each from where its content starts — for links, embeds and tags. */
-	private scanLines(start: number, end: number): void {
+	private *scanLines(start: number, end: number): Steps<void> {
 		const texts: string[] = [];
 		// For each line, where it starts in the joined text and in the note: one pair per line, so
 		// mapping a finding back is a binary search, not a walk over the block's lines (issue 12).
@@ -333,6 +326,7 @@ class MetadataBuilder {
 			joinedStarts.push(cursor);
 			sourceStarts.push(this.lines.lineStart(line) + col);
 			cursor += text.length + 1;
+			if (line % 1024 === 1023) yield;
 		}
 		const toSource = (index: number): number => {
 			let low = 0;
@@ -344,15 +338,24 @@ class MetadataBuilder {
 			}
 			return (sourceStarts[low] ?? 0) + index - (joinedStarts[low] ?? 0);
 		};
-		const found = scanInline(texts.join("\n"));
+		const found = yield* scanInlineSteps(texts.join("\n"));
 		const toCache = (link: InlineLink): LinkCache => {
 			const sourceStart = toSource(link.start);
 			const sourceEnd = toSource(link.end);
 			return { link: link.link, original: this.text.slice(sourceStart, sourceEnd), displayText: link.displayText, position: this.lines.pos(sourceStart, sourceEnd) };
 		};
 		// One push per finding: spreading a block's findings into push() overflows the stack past ~100,000.
-		for (const link of found.links) this.links.push(toCache(link));
-		for (const embed of found.embeds) this.embeds.push(toCache(embed));
-		for (const tag of found.tags) this.tags.push({ tag: tag.tag, position: this.lines.pos(toSource(tag.start), toSource(tag.end)) });
+		for (const [index, link] of found.links.entries()) {
+			this.links.push(toCache(link));
+			if (index % 1024 === 1023) yield;
+		}
+		for (const [index, embed] of found.embeds.entries()) {
+			this.embeds.push(toCache(embed));
+			if (index % 1024 === 1023) yield;
+		}
+		for (const [index, tag] of found.tags.entries()) {
+			this.tags.push({ tag: tag.tag, position: this.lines.pos(toSource(tag.start), toSource(tag.end)) });
+			if (index % 1024 === 1023) yield;
+		}
 	}
 }
