@@ -14,7 +14,7 @@ import { BLOCK_CHUNK_LINES, parseBlocks, type MarkdownToken } from "./blocks";
 import { frontmatterEndLine, frontmatterLinks, parseFrontmatter } from "./frontmatter";
 import { scanInlineSteps, trailingBlockId, type InlineLink } from "./inline";
 import { LineIndex } from "./lines";
-import { runSteps, runStepsInSlices, type Steps } from "./steps";
+import { runSteps, runStepsInSlices, type SliceClock, type Steps } from "./steps";
 
 /**
  * The metadata Obsidian's cache holds for one Markdown note (`CachedMetadata`), computed from its
@@ -33,6 +33,11 @@ export function parseMetadata(text: string): CachedMetadata {
  */
 export function parseMetadataInSlices(text: string, sliceMs: number, pause: () => Promise<void>): Promise<CachedMetadata> {
 	return runStepsInSlices(metadataSteps(text), sliceMs, pause);
+}
+
+/** The same metadata, pausing on a clock shared with other work. */
+export function parseMetadataOnClock(text: string, clock: SliceClock): Promise<CachedMetadata> {
+	return clock.run(metadataSteps(text));
 }
 
 /** The parse as pausable steps; `chunkLines` is exposed so tests can cut blocks into tiny chunks. */
