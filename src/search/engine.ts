@@ -1,6 +1,6 @@
 import { SEARCH_SNIPPET_CONTEXT_CHARS, SEARCH_SNIPPETS_PER_RESULT } from "../limits";
 import type { ParsedQuery } from "./query";
-import { tokenize } from "./text";
+import { tokenize, tokenizeInChunks } from "./text";
 
 /**
  * The search engine: an in-memory inverted index over token ids, with Vault MCP's query semantics
@@ -37,6 +37,11 @@ interface IndexedDocument {
 	title: Uint32Array;
 	headings: Uint32Array;
 	body: Uint32Array;
+}
+
+/** A document tokenized and waiting to be committed to the index it was prepared by. */
+export interface PreparedDocument {
+	readonly doc: IndexedDocument;
 }
 
 /**
@@ -126,9 +131,31 @@ export class SearchEngine {
 
 	/** Adds or replaces a document. `headings` are the note's heading texts. */
 	add(path: string, title: string, modified: number, text: string, headings: readonly string[]): void {
-		this.remove(path);
+		const steps = this.prepare(path, title, modified, text, headings);
+		for (;;) {
+			const next = steps.next();
+			if (next.done) return this.commit(next.value);
+		}
+	}
+
+	/**
+	 * A document ready to add, tokenized in pausable steps (a huge note's body is tokenized in
+	 * chunks); the index is unchanged until `commit`, so searches meanwhile see the old version.
+	 */
+	*prepare(path: string, title: string, modified: number, text: string, headings: readonly string[]): Generator<void, PreparedDocument, void> {
 		const ids = (value: string) => Uint32Array.from(tokenize(value), (token) => this.dictionary.idOf(token.value));
-		const doc: IndexedDocument = { path, modified, title: ids(title), headings: ids(headings.join("\n")), body: ids(text) };
+		const body: number[] = [];
+		yield* tokenizeInChunks(text, (tokens) => {
+			for (const token of tokens) body.push(this.dictionary.idOf(token.value));
+		});
+		return { doc: { path, modified, title: ids(title), headings: ids(headings.join("\n")), body: Uint32Array.from(body) } };
+	}
+
+	/** Adds or replaces a prepared document. */
+	commit(prepared: PreparedDocument): void {
+		const doc = prepared.doc;
+		const path = doc.path;
+		this.remove(path);
 		this.documents.set(path, doc);
 		this.totalBodyLength += doc.body.length;
 		for (const id of distinctIds(doc)) {
