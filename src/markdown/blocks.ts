@@ -58,16 +58,74 @@ markdownParser.block.ruler.before("fence", "obsidian_comment", delimitedBlock("o
 markdownParser.block.ruler.before("fence", "obsidian_math", delimitedBlock("obsidian_math", "$$"), containerAlternatives);
 const blockRules = markdownParser.block.ruler.getRules("") as BlockRule[];
 
-/** markdown-it's core `normalize` rule: the only core rule before `block` (inline parsing is not used). */
+/**
+ * markdown-it's core `normalize` rule, the only core rule before `block` (inline parsing is not
+ * used). Its `\n` → `\n` replacement is skipped: it copies a 10 MB note in one go for nothing.
+ */
 function normalize(source: string): string {
-	return source.replace(/\r\n?|\n/g, "\n").replace(/\0/g, "\uFFFD");
+	const lineEnds = source.includes("\r") ? source.replace(/\r\n?/g, "\n") : source;
+	return lineEnds.includes("\0") ? lineEnds.replace(/\0/g, "\uFFFD") : lineEnds;
 }
 
-/** The block tokens markdown-it's `parse` gives for `source` (inline rules off), produced in pausable steps. */
-export function* parseBlocks(source: string, chunkLines = BLOCK_CHUNK_LINES): Steps<MarkdownToken[]> {
+/**
+ * markdown-it's block state for `src`. Its constructor finds every line's marks in one loop;
+ * here the same marks are found in pausable steps, as the same loop would set them.
+ */
+function* blockState(src: string, tokens: MarkdownToken[]): Steps<StateBlock> {
+	const state = new markdownParser.block.State("", markdownParser, {}, tokens);
+	state.src = src;
+	const bMarks: number[] = [];
+	const eMarks: number[] = [];
+	const tShift: number[] = [];
+	const sCount: number[] = [];
+	const bsCount: number[] = [];
+	let start = 0;
+	for (let line = 0; start < src.length; line++) {
+		const newline = src.indexOf("\n", start);
+		const end = newline === -1 ? src.length : newline;
+		let pos = start;
+		let offset = 0;
+		for (; pos < end; pos++) {
+			const code = src.charCodeAt(pos);
+			if (code === 0x20) offset++;
+			else if (code === 0x09) offset += 4 - (offset % 4);
+			else break;
+		}
+		// As in markdown-it's loop: a last line of only spaces and tabs, with no line break after it, is no line.
+		if (newline === -1 && pos === end) break;
+		bMarks.push(start);
+		eMarks.push(end);
+		tShift.push(pos - start);
+		sCount.push(offset);
+		bsCount.push(0);
+		start = end + 1;
+		if (line % 4096 === 4095) yield;
+	}
+	bMarks.push(src.length);
+	eMarks.push(src.length);
+	tShift.push(0);
+	sCount.push(0);
+	bsCount.push(0);
+	Object.assign(state, { bMarks, eMarks, tShift, sCount, bsCount, lineMax: bMarks.length - 1 });
+	return state;
+}
+
+/**
+ * Hands over block tokens as they become final: `consume(tokens, count)` reads tokens[0, count),
+ * with tokens[count] (when present) as the next one; they are dropped after, so a huge note's
+ * tokens never pile up (they would make a heap of hundreds of MiB, and long garbage collections).
+ */
+export type TokenConsumer = (tokens: readonly MarkdownToken[], count: number) => Steps<void>;
+
+/**
+ * The block tokens markdown-it's `parse` gives for `source` (inline rules off), in order, handed
+ * to `consume` in pausable steps. A top-level list's opening token is handed over before the list
+ * ends: its `map` gets its final end line only when the list's closing token is handed over.
+ */
+export function* parseBlocks(source: string, consume: TokenConsumer, chunkLines = BLOCK_CHUNK_LINES): Steps<void> {
 	const tokens: MarkdownToken[] = [];
-	if (!source) return tokens;
-	const state = new markdownParser.block.State(normalize(source), markdownParser, {}, tokens);
+	if (!source) return;
+	const state = yield* blockState(normalize(source), tokens);
 	const endLine = state.lineMax;
 	let line = state.line;
 	let hasEmptyLines = false;
@@ -76,7 +134,8 @@ export function* parseBlocks(source: string, chunkLines = BLOCK_CHUNK_LINES): St
 	while (line < endLine) {
 		state.line = line = state.skipEmptyLines(line);
 		if (line >= endLine) break;
-		yield* topLevelBlock(state, candidates, line, endLine, chunkLines);
+		yield* topLevelBlock(state, candidates, line, endLine, chunkLines, consume);
+		yield* handOver(tokens, tokens.length, consume);
 		state.tight = !hasEmptyLines;
 		if (state.isEmpty(state.line - 1)) hasEmptyLines = true;
 		line = state.line;
@@ -87,7 +146,12 @@ export function* parseBlocks(source: string, chunkLines = BLOCK_CHUNK_LINES): St
 		}
 		yield;
 	}
-	return tokens;
+}
+
+function* handOver(tokens: MarkdownToken[], count: number, consume: TokenConsumer): Steps<void> {
+	if (count <= 0) return;
+	yield* consume(tokens, count);
+	tokens.splice(0, count);
 }
 
 /** Runs the block rules at `line` as markdown-it does: the first that accepts the line wins. */
@@ -104,22 +168,58 @@ function runRules(state: StateBlock, line: number, endLine: number): void {
 
 type Continuation = { kind: "paragraph" } | { kind: "list"; openType: string; markup: string };
 
-/** One top-level block, in chunks when it is a huge paragraph or list. */
-function* topLevelBlock(state: StateBlock, candidates: CandidateLines, blockStart: number, endLine: number, chunkLines: number): Steps<void> {
+/**
+ * One top-level block, in chunks when it is a huge paragraph or list. A list's tokens are handed
+ * over chunk by chunk (all but the last item's close and the list's close, which the next chunk
+ * replaces); a paragraph's three tokens stay until it ends.
+ */
+function* topLevelBlock(state: StateBlock, candidates: CandidateLines, blockStart: number, endLine: number, chunkLines: number, consume: TokenConsumer): Steps<void> {
 	const tokens = state.tokens;
 	const firstToken = tokens.length;
+	/** The block's kind once its first chunk is cut and accepted; before that, the kind a retry of the first chunk looks for. */
 	let continuation: Continuation | null = null;
+	let accepted = false;
+	let open: MarkdownToken | undefined;
+	let handedOver = false;
 	let start = blockStart;
 	for (;;) {
-		const limit = chunkEnd(state, candidates, start + chunkLines, endLine, continuation);
+		let limit = chunkEnd(state, candidates, start + chunkLines, endLine, continuation);
 		const before = tokens.length;
 		runRules(state, start, limit);
-		if (continuation && !joinChunk(state, before, continuation, firstToken)) return reparseWhole(state, firstToken, blockStart, endLine);
-		if (continuation?.kind === "paragraph" && tokens[firstToken]?.type === "heading_open") return;
+		if (state.line >= limit && limit < endLine && reachesEnd(tokens, before, limit)) {
+			// A `%%` or `$$` block in this chunk ran to its end: the chunk is parsed again, to the note's end.
+			if (!accepted) return reparseWhole(state, firstToken, blockStart, endLine);
+			tokens.length = before;
+			state.line = start;
+			limit = endLine;
+			runRules(state, start, endLine);
+		}
+		if (accepted && continuation && open) {
+			// By the way chunk ends are chosen, the chunk continues the block; were it not, it stays a block of its own.
+			if (!joinChunk(state, before, continuation, open, firstToken)) return;
+			if (continuation.kind === "paragraph" && tokens[firstToken]?.type === "heading_open") return;
+		}
 		if (state.line < limit || limit >= endLine) return;
 		// The block reached the chunk's end: go on only if the next line provably continues it.
-		continuation ??= continuationOf(tokens[firstToken]);
-		if (!continuation || !continues(state, limit, continuation) || reachesEnd(tokens, before, limit)) return reparseWhole(state, firstToken, blockStart, endLine);
+		if (!accepted) {
+			const kind = continuationOf(tokens[firstToken]);
+			if (!kind || handedOver) return reparseWhole(state, firstToken, blockStart, endLine);
+			if (!continues(state, limit, kind)) {
+				if (continuation) return reparseWhole(state, firstToken, blockStart, endLine);
+				// The chunk's end suited another kind of block: cut this one again where it continues.
+				tokens.length = firstToken;
+				state.line = blockStart;
+				continuation = kind;
+				continue;
+			}
+			continuation = kind;
+			accepted = true;
+			open = tokens[firstToken];
+		}
+		if (continuation?.kind === "list") {
+			yield* handOver(tokens, tokens.length - 2, consume);
+			handedOver = true;
+		}
 		tokens.pop();
 		start = limit;
 		yield;
@@ -158,11 +258,10 @@ function reachesEnd(tokens: readonly MarkdownToken[], from: number, limit: numbe
  * open paragraph (or, when the chunk found a setext underline, the whole run becomes that heading);
  * a list's items join the open list. False if the chunk is not what was expected.
  */
-function joinChunk(state: StateBlock, before: number, continuation: Continuation, firstToken: number): boolean {
+function joinChunk(state: StateBlock, before: number, continuation: Continuation, open: MarkdownToken, firstToken: number): boolean {
 	const tokens = state.tokens;
-	const open = tokens[firstToken];
 	const added = tokens[before];
-	if (!open?.map || !added?.map) return false;
+	if (!open.map || !added?.map) return false;
 	if (continuation.kind === "list") {
 		if (added.type !== continuation.openType || added.markup !== continuation.markup) return false;
 		tokens.splice(before, 1);
@@ -235,11 +334,12 @@ class CandidateLines {
  *   that could end a paragraph or start another block (list, heading, quote, fence, table, HTML,
  *   `%%`, `$$`, setext underline, link reference definition).
  * - A list: the previous line is not blank (so no item changes where it ends), and this line is a
- *   new item at column 0 with the same marker, which ends every item before it.
+ *   new item at column 0 with the same marker (and no `|`), which ends every item before it.
  */
 function continues(state: StateBlock, line: number, continuation: Continuation): boolean {
 	if (line <= 0 || line >= state.lineMax || state.isEmpty(line - 1) || state.isEmpty(line)) return false;
-	if (continuation.kind === "list") return startsListItem(state, line) === continuation.markup;
+	// A `|` could make the line a table header when parsed alone.
+	if (continuation.kind === "list") return startsListItem(state, line) === continuation.markup && !state.src.slice(state.bMarks[line] ?? 0, state.eMarks[line] ?? 0).includes("|");
 	const start = state.bMarks[line] ?? 0;
 	const end = state.eMarks[line] ?? 0;
 	const src = state.src;

@@ -65,6 +65,8 @@ type Container = { kind: "quote" } | { kind: "item"; firstLine: number; contentC
 
 interface OpenList {
 	startLine: number;
+	token: MarkdownToken;
+	section: SectionCache | undefined;
 }
 
 interface OpenItem {
@@ -117,17 +119,7 @@ class MetadataBuilder {
 			body = "\n".repeat(frontmatterEnd + 1) + this.text.slice(this.lines.lineStart(frontmatterEnd + 1));
 		}
 		yield;
-		const tokens = yield* parseBlocks(body, this.chunkLines);
-		for (let index = 0; index < tokens.length; index++) {
-			const token = tokens[index];
-			if (token) this.visit(token, tokens[index + 1]);
-			const scan = this.pendingScan;
-			if (scan) {
-				this.pendingScan = null;
-				yield* this.scanLines(scan[0], scan[1]);
-			}
-			if (index % 256 === 255) yield;
-		}
+		yield* parseBlocks(body, (tokens, count) => this.visitTokens(tokens, count), this.chunkLines);
 
 		if (this.links.length) cache.links = this.links;
 		if (this.embeds.length) cache.embeds = this.embeds;
@@ -139,9 +131,23 @@ class MetadataBuilder {
 		return cache;
 	}
 
+	/** Visits tokens[0, count) as the block parser hands them over. */
+	private *visitTokens(tokens: readonly MarkdownToken[], count: number): Steps<void> {
+		for (let index = 0; index < count; index++) {
+			const token = tokens[index];
+			if (token) this.visit(token, tokens[index + 1]);
+			const scan = this.pendingScan;
+			if (scan) {
+				this.pendingScan = null;
+				yield* this.scanLines(scan[0], scan[1]);
+			}
+			if (index % 256 === 255) yield;
+		}
+	}
+
 	private visit(token: MarkdownToken, next: MarkdownToken | undefined): void {
 		const map = token.map;
-		if (token.level === 0 && map && token.type in SECTION_TYPES) this.addSection(token, map);
+		const section = token.level === 0 && map && token.type in SECTION_TYPES ? this.addSection(token, map) : undefined;
 		switch (token.type) {
 			case "blockquote_open":
 				if (token.level === 0 && map) this.addSection(token, map);
@@ -155,13 +161,17 @@ class MetadataBuilder {
 				if (map) {
 					const parent = this.items.at(-1);
 					if (parent && parent.firstChildListLine === null) parent.firstChildListLine = map[0];
-					this.lists.push({ startLine: map[0] });
+					// A top-level list's end is known only at its close (the parser hands its start over early).
+					this.lists.push({ startLine: map[0], token, section });
 				}
 				break;
 			case "bullet_list_close":
-			case "ordered_list_close":
-				this.lists.pop();
+			case "ordered_list_close": {
+				const list = this.lists.pop();
+				const listMap = list?.token.map;
+				if (list?.section && listMap) list.section.position = this.lines.linesPos(listMap[0], 0, this.lastContentLine(listMap[0], listMap[1]));
 				break;
+			}
 			case "list_item_open":
 				if (map) this.openListItem(token, map);
 				break;
@@ -197,10 +207,12 @@ class MetadataBuilder {
 	/** Lines [start, end) the token just visited asks to be scanned for links, embeds and tags. */
 	private pendingScan: [number, number] | null = null;
 
-	private addSection(token: MarkdownToken, map: [number, number]): void {
+	private addSection(token: MarkdownToken, map: [number, number]): SectionCache | undefined {
 		const type = token.type === "blockquote_open" ? (this.isCallout(map[0]) ? "callout" : "blockquote") : SECTION_TYPES[token.type];
-		if (!type) return;
-		this.sections.push({ type, position: this.lines.linesPos(map[0], 0, this.lastContentLine(map[0], map[1])) });
+		if (!type) return undefined;
+		const section: SectionCache = { type, position: this.lines.linesPos(map[0], 0, this.lastContentLine(map[0], map[1])) };
+		this.sections.push(section);
+		return section;
 	}
 
 	private isCallout(line: number): boolean {

@@ -37,7 +37,12 @@ interface IndexedDocument {
 	title: Uint32Array;
 	headings: Uint32Array;
 	body: Uint32Array;
+	/** Every token id once, kept only for a long body: adding or removing it then costs no pass over all its tokens. */
+	distinct?: Uint32Array;
 }
+
+/** Bodies with at least this many tokens keep their distinct ids (see IndexedDocument.distinct). */
+const KEEP_DISTINCT_TOKENS = 65_536;
 
 /** A document tokenized and waiting to be committed to the index it was prepared by. */
 export interface PreparedDocument {
@@ -148,7 +153,16 @@ export class SearchEngine {
 		yield* tokenizeInChunks(text, (tokens) => {
 			for (const token of tokens) body.push(this.dictionary.idOf(token.value));
 		});
-		return { doc: { path, modified, title: ids(title), headings: ids(headings.join("\n")), body: Uint32Array.from(body) } };
+		const doc: IndexedDocument = { path, modified, title: ids(title), headings: ids(headings.join("\n")), body: Uint32Array.from(body) };
+		if (body.length >= KEEP_DISTINCT_TOKENS) {
+			const distinct = new Set<number>([...doc.title, ...doc.headings]);
+			for (const [index, id] of body.entries()) {
+				distinct.add(id);
+				if (index % KEEP_DISTINCT_TOKENS === KEEP_DISTINCT_TOKENS - 1) yield;
+			}
+			doc.distinct = Uint32Array.from(distinct);
+		}
+		return { doc };
 	}
 
 	/** Adds or replaces a prepared document. */
@@ -251,7 +265,8 @@ export class SearchEngine {
 }
 
 /** Every token id a document holds, once. */
-function distinctIds(doc: IndexedDocument): Set<number> {
+function distinctIds(doc: IndexedDocument): Iterable<number> {
+	if (doc.distinct) return doc.distinct;
 	const ids = new Set<number>();
 	for (const field of [doc.title, doc.headings, doc.body]) for (const id of field) ids.add(id);
 	return ids;
