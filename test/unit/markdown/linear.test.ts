@@ -82,38 +82,47 @@ describe("the metadata of a big generated note is complete", () => {
 function countCharactersRead(work: () => void): number {
 	let read = 0;
 	const proto = String.prototype;
-	const originals = { indexOf: proto.indexOf, charCodeAt: proto.charCodeAt, slice: proto.slice, startsWith: proto.startsWith, includes: proto.includes, codePointAt: proto.codePointAt };
+	const names = ["indexOf", "includes", "charCodeAt", "codePointAt", "slice", "startsWith"] as const;
+	const saved = new Map(names.map((name) => [name, Reflect.get(proto, name) as (this: string, ...args: unknown[]) => unknown]));
+	const original = (name: (typeof names)[number], self: string, ...args: unknown[]): unknown => Reflect.apply(saved.get(name) as (...args: unknown[]) => unknown, self, args);
+	const originals = {
+		indexOf: (self: string, search: string, position?: number) => original("indexOf", self, search, position) as number,
+		charCodeAt: (self: string, index: number) => original("charCodeAt", self, index) as number,
+		codePointAt: (self: string, index: number) => original("codePointAt", self, index) as number | undefined,
+		slice: (self: string, start?: number, end?: number) => original("slice", self, start, end) as string,
+		startsWith: (self: string, search: string, position?: number) => original("startsWith", self, search, position) as boolean,
+	};
 	proto.indexOf = function (this: string, search: string, position?: number) {
-		const found = originals.indexOf.call(this, search, position);
+		const found = originals.indexOf(this, search, position);
 		read += (found === -1 ? this.length : found + search.length) - Math.max(0, position ?? 0);
 		return found;
 	};
 	proto.includes = function (this: string, search: string, position?: number) {
-		const found = originals.indexOf.call(this, search, position);
+		const found = originals.indexOf(this, search, position);
 		read += (found === -1 ? this.length : found + search.length) - Math.max(0, position ?? 0);
 		return found !== -1;
 	};
 	proto.charCodeAt = function (this: string, index: number) {
 		read++;
-		return originals.charCodeAt.call(this, index);
+		return originals.charCodeAt(this, index);
 	};
 	proto.codePointAt = function (this: string, index: number) {
 		read++;
-		return originals.codePointAt.call(this, index);
+		return originals.codePointAt(this, index);
 	};
 	proto.slice = function (this: string, start?: number, end?: number) {
-		const result = originals.slice.call(this, start, end);
+		const result = originals.slice(this, start, end);
 		read += result.length;
 		return result;
 	};
 	proto.startsWith = function (this: string, search: string, position?: number) {
 		read += search.length;
-		return originals.startsWith.call(this, search, position);
+		return originals.startsWith(this, search, position);
 	};
 	try {
 		work();
 	} finally {
-		Object.assign(proto, originals);
+		for (const [name, method] of saved) Reflect.set(proto, name, method);
 	}
 	return read;
 }
