@@ -47,6 +47,8 @@ const KEEP_DISTINCT_TOKENS = 65_536;
 /** A document tokenized and waiting to be committed to the index it was prepared by. */
 export interface PreparedDocument {
 	readonly doc: IndexedDocument;
+	/** Every token id of the document once, found while preparing so committing costs no pass over its tokens. */
+	readonly distinct: Uint32Array;
 }
 
 /**
@@ -154,15 +156,14 @@ export class SearchEngine {
 			for (const token of tokens) body.push(this.dictionary.idOf(token.value));
 		});
 		const doc: IndexedDocument = { path, modified, title: ids(title), headings: ids(headings.join("\n")), body: Uint32Array.from(body) };
-		if (body.length >= KEEP_DISTINCT_TOKENS) {
-			const distinct = new Set<number>([...doc.title, ...doc.headings]);
-			for (const [index, id] of body.entries()) {
-				distinct.add(id);
-				if (index % KEEP_DISTINCT_TOKENS === KEEP_DISTINCT_TOKENS - 1) yield;
-			}
-			doc.distinct = Uint32Array.from(distinct);
+		const distinctSet = new Set<number>([...doc.title, ...doc.headings]);
+		for (const [index, id] of body.entries()) {
+			distinctSet.add(id);
+			if (index % KEEP_DISTINCT_TOKENS === KEEP_DISTINCT_TOKENS - 1) yield;
 		}
-		return { doc };
+		const distinct = Uint32Array.from(distinctSet);
+		if (body.length >= KEEP_DISTINCT_TOKENS) doc.distinct = distinct;
+		return { doc, distinct };
 	}
 
 	/** Adds or replaces a prepared document. */
@@ -172,7 +173,7 @@ export class SearchEngine {
 		this.remove(path);
 		this.documents.set(path, doc);
 		this.totalBodyLength += doc.body.length;
-		for (const id of distinctIds(doc)) {
+		for (const id of prepared.distinct) {
 			let set = this.postings.get(id);
 			if (!set) this.postings.set(id, (set = new Set()));
 			set.add(path);

@@ -33,11 +33,15 @@ describe("the README's limits table", () => {
 		["time for a request body to arrive", `${limits.BODY_READ_TIMEOUT_MS} ms`],
 		["open connections", `${limits.MAX_CONNECTIONS}`],
 		["messages in one batch", `${limits.MAX_BATCH_ENTRIES}`],
+		["note body searched (larger: title and headings only)", `${limits.MAX_SEARCHABLE_NOTE_BYTES} bytes`],
+		["unsearched notes named in get_vault_status", `${limits.UNSEARCHED_NOTES_LISTED}`],
+		["frontmatter parsed as YAML", `${limits.MAX_FRONTMATTER_BYTES} bytes`],
+		["metadata parse slice (headless)", `${limits.METADATA_PARSE_SLICE_MS} ms`],
 	])("%s is %s", (label, value) => {
 		expect(table.get(label)).toBe(value);
 	});
 
 	test("has no row that src/limits.ts does not back", () => {
-		expect(table.size).toBe(20);
+		expect(table.size).toBe(24);
 	});
 });
