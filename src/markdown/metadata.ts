@@ -41,8 +41,9 @@ export function parseMetadataOnClock(text: string, clock: SliceClock): Promise<C
 }
 
 /** The parse as pausable steps; `chunkLines` is exposed so tests can cut blocks into tiny chunks. */
-export function metadataSteps(text: string, chunkLines = BLOCK_CHUNK_LINES): Steps<CachedMetadata> {
-	return new MetadataBuilder(text, chunkLines).build();
+export function* metadataSteps(text: string, chunkLines = BLOCK_CHUNK_LINES): Steps<CachedMetadata> {
+	const lines = yield* LineIndex.inSteps(text);
+	return yield* new MetadataBuilder(text, lines, chunkLines).build();
 }
 
 /** Section types by the markdown-it token that opens a top-level block. */
@@ -81,7 +82,6 @@ const TAB_WIDTH = 4;
 const MAX_SPACES_AFTER_MARKER = 4;
 
 class MetadataBuilder {
-	private readonly lines: LineIndex;
 	private readonly sections: SectionCache[] = [];
 	private readonly headings: HeadingCache[] = [];
 	private readonly listItems: ListItemCache[] = [];
@@ -95,10 +95,9 @@ class MetadataBuilder {
 
 	constructor(
 		private readonly text: string,
+		private readonly lines: LineIndex,
 		private readonly chunkLines: number,
-	) {
-		this.lines = new LineIndex(text);
-	}
+	) {}
 
 	*build(): Steps<CachedMetadata> {
 		const cache: CachedMetadata = {};

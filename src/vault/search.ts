@@ -1,7 +1,7 @@
-import type { EventRef } from "obsidian";
+import type { CachedMetadata, EventRef } from "obsidian";
 import type { Host, HostAbstractFile, HostFile } from "../host/Host";
 import { INDEX_BUILD_SLICE_MS, MAX_SEARCHABLE_NOTE_BYTES } from "../limits";
-import { runSteps, runStepsInSlices } from "../markdown/steps";
+import { runSteps, runStepsInSlices, type Steps } from "../markdown/steps";
 import { SearchEngine, type PreparedDocument, type SearchAnswer } from "../search/engine";
 import type { ParsedQuery } from "../search/query";
 import { utf8Length } from "../search/text";
@@ -33,6 +33,20 @@ export interface NoteSearch {
 
 /** Body text shorter than this is tokenized at once; longer text in slices, so the host keeps answering. */
 const SLICED_TOKENIZE_CHARS = 256 * 1024;
+
+/** Notes with at least this many tags in the body have their tag keys collected in slices too. */
+const SLICED_TAGS = 16_384;
+
+/** A note's tag keys, once each, in pausable steps (a huge note can hold a million tags). */
+function* tagKeysOf(cache: CachedMetadata | null): Steps<string[]> {
+	if (!cache) return [];
+	const keys = new Set<string>();
+	for (const [index, tag] of getAllTags(cache).entries()) {
+		keys.add(tagKey(tag));
+		if (index % SLICED_TAGS === SLICED_TAGS - 1) yield;
+	}
+	return [...keys];
+}
 
 /** True if a note's body is small enough to search (MAX_SEARCHABLE_NOTE_BYTES of UTF-8). */
 export function isSearchableText(text: string): boolean {
@@ -227,19 +241,22 @@ export class IndexedNoteSearch implements NoteSearch {
 		const body = searchable ? text : "";
 		const engine = this.engine;
 		const version = this.versions.get(file.path) ?? 0;
-		const steps = engine.prepare(file.path, file.basename, file.stat.mtime, body, headingsOf(this.host, file));
-		let prepared: PreparedDocument;
-		if (body.length < SLICED_TOKENIZE_CHARS) {
-			prepared = runSteps(steps);
+		const cache = this.host.metadataCache.getFileCache(file);
+		const prepare = engine.prepare(file.path, file.basename, file.stat.mtime, body, headingsOf(this.host, file));
+		const steps = (function* (): Steps<{ prepared: PreparedDocument; tags: string[] }> {
+			return { prepared: yield* prepare, tags: yield* tagKeysOf(cache) };
+		})();
+		let work: { prepared: PreparedDocument; tags: string[] };
+		if (body.length < SLICED_TOKENIZE_CHARS && (cache?.tags?.length ?? 0) < SLICED_TAGS) {
+			work = runSteps(steps);
 		} else {
-			prepared = await runStepsInSlices(steps, INDEX_BUILD_SLICE_MS, this.yieldToHost);
+			work = await runStepsInSlices(steps, INDEX_BUILD_SLICE_MS, this.yieldToHost);
 			if (this.stopped || engine !== this.engine || (this.versions.get(file.path) ?? 0) !== version) return;
 		}
-		engine.commit(prepared);
+		engine.commit(work.prepared);
 		if (searchable) this.unsearchedPaths.delete(file.path);
 		else this.unsearchedPaths.add(file.path);
-		const cache = this.host.metadataCache.getFileCache(file);
-		this.tagsByPath.set(file.path, cache ? [...new Set(getAllTags(cache).map(tagKey))] : []);
+		this.tagsByPath.set(file.path, work.tags);
 	}
 
 	private removeFromIndex(path: string): void {
