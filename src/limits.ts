@@ -109,3 +109,21 @@ export const DEFAULT_WRITE_BYTES_PER_MINUTE = 8 * 1024 * 1024;
 export const FIRST_REQUEST_TIMEOUT_MS = 2_000;
 /** Connections open at once that have not yet presented a valid token; a new one past it closes the oldest. */
 export const MAX_UNAUTHENTICATED_CONNECTIONS = 64;
+
+// Huge notes (issue 12): parsing is linear in a note's length, and long work is cut into slices.
+/**
+ * A note larger than this, in UTF-8 bytes, is listed, read and linked like any other, but its body
+ * is not searched (its title and headings are): tokenizing 5 MiB takes about a quarter of a
+ * second and its tokens about 20 MiB of index, while no real note comes close (the 50,000-note
+ * bench vault averages 2 KiB a note). `get_vault_status` names such notes.
+ */
+export const MAX_SEARCHABLE_NOTE_BYTES = 5 * 1024 * 1024;
+/** Notes named in `get_vault_status`'s `unsearched_notes` (the count is always given). */
+export const UNSEARCHED_NOTES_LISTED = 20;
+/**
+ * Frontmatter longer than this, in characters, is not parsed as YAML (the note has no properties,
+ * as with broken YAML): the YAML parser cannot be paused, and 256 KiB of it takes about 0.2 s.
+ */
+export const MAX_FRONTMATTER_BYTES = 256 * 1024;
+/** The headless metadata cache parses a huge note in slices of at most about this long, so requests are still answered. */
+export const METADATA_PARSE_SLICE_MS = 40;

@@ -1,12 +1,19 @@
 import type { CachedMetadata, EventRef } from "obsidian";
 import type { HostAbstractFile, HostFile, HostMetadataCache, LinkMap } from "../host/Host";
-import { parseMetadata } from "../markdown/metadata";
+import { METADATA_PARSE_SLICE_MS } from "../limits";
+import { parseMetadata, parseMetadataOnClock } from "../markdown/metadata";
+import { SliceClock } from "../markdown/steps";
 import { HostEvents } from "./events";
 import { LinkResolver, linkpathOf } from "./LinkResolver";
 import type { NodeVault } from "./NodeVault";
 
-/** Notes read and parsed between two yields to the event loop while the cache is first built. */
-const BUILD_BATCH_SIZE = 200;
+/** Links resolved between two looks at the slice clock. */
+const RESOLVE_CHECK_INTERVAL = 4096;
+
+/** One turn of the event loop: timers, sockets and other requests run before the work goes on. */
+function nextTurn(): Promise<void> {
+	return new Promise((resolve) => setImmediate(resolve));
+}
 
 /**
  * Obsidian's `MetadataCache` for the headless host: every Markdown note's `CachedMetadata`,
@@ -25,6 +32,11 @@ export class NodeMetadataCache implements HostMetadataCache {
 	private readonly vaultRefs: EventRef[] = [];
 	/** Vault changes are applied one at a time, in order. */
 	private updates: Promise<unknown> = Promise.resolve();
+	/**
+	 * Parsing and link resolution pause on this clock, so one huge note (or a big vault) never
+	 * holds the event loop for more than about a slice: the server keeps answering (issue 12).
+	 */
+	private readonly clock = new SliceClock(METADATA_PARSE_SLICE_MS, nextTurn);
 
 	private constructor(private readonly vault: NodeVault) {}
 
@@ -34,17 +46,18 @@ export class NodeMetadataCache implements HostMetadataCache {
 		const files = vault.getFiles();
 		for (const file of files) cache.resolver.add(file);
 		const linkable = files.filter(isLinkSource);
-		for (let start = 0; start < linkable.length; start += BUILD_BATCH_SIZE) {
-			for (const file of linkable.slice(start, start + BUILD_BATCH_SIZE)) {
-				try {
-					cache.index(file, vault.readSync(file));
-				} catch {
-					// Unreadable now (deleted, permissions): the watcher reports it if it comes back.
-				}
+		for (const file of linkable) {
+			let text: string;
+			try {
+				text = vault.readSync(file);
+			} catch {
+				// Unreadable now (deleted, permissions): the watcher reports it if it comes back.
+				continue;
 			}
-			await new Promise((resolve) => setImmediate(resolve));
+			await cache.index(file, text);
+			await cache.clock.checkpoint();
 		}
-		for (const file of linkable) cache.resolveSource(file.path);
+		for (const file of linkable) await cache.resolveSource(file.path);
 		cache.listen();
 		return cache;
 	}
@@ -101,26 +114,26 @@ export class NodeMetadataCache implements HostMetadataCache {
 		this.resolver.add(file);
 		if (isLinkSource(file)) await this.parse(file, true);
 		// A new file can resolve links that pointed nowhere before.
-		this.resolveAll();
+		await this.resolveAll();
 	}
 
 	private async onModify(abstractFile: HostAbstractFile): Promise<void> {
 		const file = this.vault.getFileByPath(abstractFile.path);
 		if (!file || !isLinkSource(file)) return;
 		await this.parse(file, true);
-		this.resolveSource(file.path);
+		await this.resolveSource(file.path);
 		this.events.trigger("resolved");
 	}
 
-	private onDelete(file: HostAbstractFile): void {
+	private async onDelete(file: HostAbstractFile): Promise<void> {
 		this.resolver.remove(file.path);
 		const previous = this.caches.get(file.path) ?? null;
 		this.forget(file.path);
 		if (previous) this.events.trigger("deleted", file, previous);
-		this.resolveAll();
+		await this.resolveAll();
 	}
 
-	private onRename(abstractFile: HostAbstractFile, oldPath: string): void {
+	private async onRename(abstractFile: HostAbstractFile, oldPath: string): Promise<void> {
 		this.resolver.remove(oldPath);
 		const file = this.vault.getFileByPath(abstractFile.path);
 		if (file) this.resolver.add(file);
@@ -129,7 +142,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 		this.forget(oldPath);
 		if (cache) this.caches.set(abstractFile.path, cache);
 		if (links) this.outgoing.set(abstractFile.path, links);
-		this.resolveAll();
+		await this.resolveAll();
 	}
 
 	private forget(path: string): void {
@@ -147,31 +160,34 @@ export class NodeMetadataCache implements HostMetadataCache {
 		} catch {
 			return;
 		}
-		const cache = this.index(file, text);
+		const cache = await this.index(file, text);
 		if (announce && cache) this.events.trigger("changed", file, text, cache);
 	}
 
 	/** Parses a note's (or canvas's) text into the cache; returns the note's metadata. */
-	private index(file: HostFile, text: string): CachedMetadata | null {
+	private async index(file: HostFile, text: string): Promise<CachedMetadata | null> {
 		if (file.extension === "canvas") {
 			this.outgoing.set(file.path, canvasLinks(text));
 			return null;
 		}
-		const cache = parseMetadata(text);
+		const cache = await parseMetadataOnClock(text, this.clock);
 		this.caches.set(file.path, cache);
 		this.outgoing.set(file.path, [...(cache.links ?? []), ...(cache.embeds ?? []), ...(cache.frontmatterLinks ?? [])].map((entry) => entry.link));
 		return cache;
 	}
 
-	private resolveAll(): void {
-		for (const path of this.outgoing.keys()) this.resolveSource(path);
+	private async resolveAll(): Promise<void> {
+		for (const path of [...this.outgoing.keys()]) await this.resolveSource(path);
 		this.events.trigger("resolved");
 	}
 
-	private resolveSource(path: string): void {
+	/** Resolves one source's links; a note with a million links pauses on the clock between runs of them. */
+	private async resolveSource(path: string): Promise<void> {
 		const resolved: Record<string, number> = {};
 		const unresolved: Record<string, number> = {};
-		for (const link of this.outgoing.get(path) ?? []) {
+		const links = this.outgoing.get(path) ?? [];
+		for (const [index, link] of links.entries()) {
+			if (index % RESOLVE_CHECK_INTERVAL === RESOLVE_CHECK_INTERVAL - 1) await this.clock.checkpoint();
 			const linkpath = linkpathOf(link);
 			const target = this.resolver.resolve(linkpath, path);
 			if (target) resolved[target.path] = (resolved[target.path] ?? 0) + 1;

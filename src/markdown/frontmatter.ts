@@ -1,5 +1,5 @@
 import type { FrontMatterCache, FrontmatterLinkCache } from "obsidian";
-import { parse as parseYaml } from "yaml";
+import { isMap, isScalar, parseDocument, visit } from "yaml";
 import { scanInline } from "./inline";
 import type { LineIndex } from "./lines";
 
@@ -22,12 +22,38 @@ export function frontmatterEndLine(lines: LineIndex): number | null {
 export function parseFrontmatter(yaml: string): FrontMatterCache | null {
 	if (yaml.trim() === "") return null;
 	try {
-		const value: unknown = parseYaml(yaml, { schema: "core", prettyErrors: false });
+		// The yaml package checks each key against every earlier key of its map: quadratic in a
+		// map's size (issue 12). Its check is off here and the same rule is kept in one pass below.
+		// Its warnings would print a piece of the note on stderr: note text is never logged.
+		const document = parseDocument(yaml, { schema: "core", prettyErrors: false, uniqueKeys: false, logLevel: "error" });
+		if (document.errors.length > 0 || hasDuplicateKey(document)) return null;
+		const value: unknown = document.toJS();
 		if (value === null || typeof value !== "object" || Array.isArray(value)) return null;
 		return value;
 	} catch {
 		return null;
 	}
+}
+
+/** The yaml package's own rule, linear: two keys of one map are the same when both are scalars with equal (===) values. */
+function hasDuplicateKey(document: ReturnType<typeof parseDocument>): boolean {
+	let duplicate = false;
+	visit(document, {
+		Map: (_key, map) => {
+			if (!isMap(map)) return undefined;
+			const seen = new Set<unknown>();
+			for (const pair of map.items) {
+				if (!isScalar(pair.key) || Number.isNaN(pair.key.value)) continue;
+				if (seen.has(pair.key.value)) {
+					duplicate = true;
+					return visit.BREAK;
+				}
+				seen.add(pair.key.value);
+			}
+			return undefined;
+		},
+	});
+	return duplicate;
 }
 
 /** Wikilinks in text properties, keyed `property` or `property.index` for list items, like Obsidian. */

@@ -1,3 +1,4 @@
+import { runSteps, type Steps } from "./steps";
 import { tagBodyLength } from "./tags";
 
 /**
@@ -31,12 +32,25 @@ export interface InlineFindings {
 const EXTERNAL_URL = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
 const AUTOLINK = /^<[a-z][a-z0-9+.-]*:[^\s<>]*>/i;
 
-/** Finds links, embeds and tags in a block's text (lines joined by `\n`). */
+/**
+ * Finds links, embeds and tags in a block's text (lines joined by `\n`). Linear in the text's
+ * length whatever it holds (issue 12): every search forward for a closer (`]]`, a backtick run,
+ * a bracket, a parenthesis) is either remembered or answered from one pass over the text, so a
+ * thousand unclosed openers cost one scan, not a thousand.
+ */
 export function scanInline(text: string): InlineFindings {
+	return runSteps(scanInlineSteps(text));
+}
+
+/** scanInline as pausable steps, for a block the size of a whole note. */
+export function* scanInlineSteps(text: string): Steps<InlineFindings> {
 	const found: InlineFindings = { links: [], embeds: [], tags: [] };
+	const scan = new ScanMemo(text);
 	let index = 0;
+	let steps = 0;
 	const special = /[\\`<[!#]/g;
 	while (index < text.length) {
+		if (++steps % 4096 === 0) yield;
 		// Jump to the next character that can start something: most of a note is plain text.
 		special.lastIndex = index;
 		const next = special.exec(text);
@@ -46,15 +60,15 @@ export function scanInline(text: string): InlineFindings {
 		if (char === "\\") {
 			index += 2;
 		} else if (char === "`") {
-			index = skipCodeSpan(text, index);
+			index = scan.codeSpanEnd(index);
 		} else if (text.startsWith("<!--", index)) {
-			const close = text.indexOf("-->", index + 4);
+			const close = scan.commentClose.from(index + 4);
 			index = close === -1 ? text.length : close + 3;
 		} else if (char === "<" && AUTOLINK.test(text.slice(index, index + 2048))) {
 			index = text.indexOf(">", index) + 1;
 		} else if (text.startsWith("![[", index) || text.startsWith("[[", index)) {
 			const embed = char === "!";
-			const wikilink = readWikilink(text, index, embed);
+			const wikilink = readWikilink(scan, index, embed);
 			if (wikilink) {
 				(embed ? found.embeds : found.links).push(wikilink);
 				index = wikilink.end;
@@ -63,7 +77,7 @@ export function scanInline(text: string): InlineFindings {
 			}
 		} else if (char === "[" || (char === "!" && text[index + 1] === "[")) {
 			const embed = char === "!";
-			const markdownLink = readMarkdownLink(text, index, embed);
+			const markdownLink = readMarkdownLink(scan, index, embed);
 			if (markdownLink === null) {
 				index += embed ? 2 : 1;
 			} else {
@@ -81,28 +95,201 @@ export function scanInline(text: string): InlineFindings {
 	return found;
 }
 
-/** After a code span that starts at `start`, or past its opening backticks if it never closes. */
-function skipCodeSpan(text: string, start: number): number {
-	let runEnd = start;
-	while (text[runEnd] === "`") runEnd++;
-	const run = runEnd - start;
-	let search = runEnd;
-	while (search < text.length) {
-		const next = text.indexOf("`", search);
-		if (next === -1) break;
-		let closeEnd = next;
-		while (text[closeEnd] === "`") closeEnd++;
-		if (closeEnd - next === run) return closeEnd;
-		search = closeEnd;
+/**
+ * `text.indexOf(needle, from)`, remembering its last answer: when no occurrence lies between the
+ * last start and the last answer, a later start in that stretch has the same answer. The scanner
+ * asks with starts that only grow, so each stretch of text is searched once.
+ */
+class ForwardSearch {
+	private lastFrom = -1;
+	private lastFound = -1;
+
+	constructor(
+		private readonly text: string,
+		private readonly needle: string,
+	) {}
+
+	from(start: number): number {
+		if (this.lastFrom !== -1 && start >= this.lastFrom && (this.lastFound === -1 || start <= this.lastFound)) return this.lastFound;
+		this.lastFrom = start;
+		this.lastFound = this.text.indexOf(this.needle, start);
+		return this.lastFound;
 	}
-	return runEnd;
+}
+
+/**
+ * Openers of one kind (`[` or `(`) in order, each with where it closes: what a forward scan
+ * started after it would find. Typed arrays, so a note of a million brackets costs megabytes,
+ * not a Map of a million entries; asked in increasing order, so a cursor finds each opener.
+ */
+class Openers {
+	private cursor = 0;
+
+	constructor(
+		private readonly positions: Int32Array,
+		readonly closes: Int32Array,
+		readonly spaces: Int32Array | null,
+	) {}
+
+	/** The opener's index, or -1 if `position` holds no opener of this kind. */
+	indexOf(position: number): number {
+		const positions = this.positions;
+		if (this.cursor > 0 && (positions[this.cursor - 1] ?? -1) >= position) this.cursor = 0;
+		while (this.cursor < positions.length && (positions[this.cursor] ?? 0) < position) this.cursor++;
+		return positions[this.cursor] === position ? this.cursor : -1;
+	}
+}
+
+/** The scanner's memory for one text: remembered searches, and closers found in one pass each. */
+class ScanMemo {
+	readonly wikilinkClose: ForwardSearch;
+	readonly newline: ForwardSearch;
+	readonly commentClose: ForwardSearch;
+	readonly angleClose: ForwardSearch;
+	readonly parenthesisAfterAngle: ForwardSearch;
+	readonly parenthesisAfterTitle: ForwardSearch;
+	private backtickRuns: Map<number, { starts: number[]; next: number }> | null = null;
+	private brackets: Openers | null = null;
+	private parentheses: Openers | null = null;
+
+	constructor(readonly text: string) {
+		this.wikilinkClose = new ForwardSearch(text, "]]");
+		this.newline = new ForwardSearch(text, "\n");
+		this.commentClose = new ForwardSearch(text, "-->");
+		this.angleClose = new ForwardSearch(text, ">");
+		this.parenthesisAfterAngle = new ForwardSearch(text, ")");
+		this.parenthesisAfterTitle = new ForwardSearch(text, ")");
+	}
+
+	/**
+	 * After the code span whose opening backticks start at `start`, or past those backticks if no
+	 * run of the same length follows. Every maximal run of backticks is listed once, by length
+	 * (as markdown-it does), so a run that never closes costs no scan.
+	 */
+	codeSpanEnd(start: number): number {
+		const text = this.text;
+		let runEnd = start;
+		while (text[runEnd] === "`") runEnd++;
+		const runs = (this.backtickRuns ??= listBacktickRuns(text)).get(runEnd - start);
+		if (!runs) return runEnd;
+		while (runs.next < runs.starts.length && (runs.starts[runs.next] ?? 0) < runEnd) runs.next++;
+		const close = runs.starts[runs.next];
+		return close === undefined ? runEnd : close + (runEnd - start);
+	}
+
+	/** The `]` matching the `[` at `open` (escapes skipped, nested brackets counted), or -1. */
+	bracketMatch(open: number): number {
+		const brackets = (this.brackets ??= matchBrackets(this.text));
+		const index = brackets.indexOf(open);
+		return index === -1 ? -1 : (brackets.closes[index] ?? -1);
+	}
+
+	/**
+	 * Where a link destination after the `(` at `open` runs into its matching `)` on the line and
+	 * into its first space outside nested parentheses (-1 for none); null if no `(` is there.
+	 */
+	parenthesis(open: number): { match: number; space: number } | null {
+		const parentheses = (this.parentheses ??= matchParentheses(this.text));
+		const index = parentheses.indexOf(open);
+		if (index === -1) return null;
+		return { match: parentheses.closes[index] ?? -1, space: parentheses.spaces?.[index] ?? -1 };
+	}
+}
+
+/** Start offsets of every maximal run of backticks, grouped by the run's length. */
+function listBacktickRuns(text: string): Map<number, { starts: number[]; next: number }> {
+	const runs = new Map<number, { starts: number[]; next: number }>();
+	for (let index = text.indexOf("`"); index !== -1; ) {
+		let end = index;
+		while (text[end] === "`") end++;
+		const length = end - index;
+		let group = runs.get(length);
+		if (!group) runs.set(length, (group = { starts: [], next: 0 }));
+		group.starts.push(index);
+		index = text.indexOf("`", end);
+	}
+	return runs;
+}
+
+const BACKSLASH = 0x5c;
+const NEWLINE = 0x0a;
+const SPACE = 0x20;
+
+/** Offsets of every `char` in the text (escaped ones too: they are never asked about). */
+function positionsOf(text: string, char: string): Int32Array {
+	let count = 0;
+	for (let index = text.indexOf(char); index !== -1; index = text.indexOf(char, index + 1)) count++;
+	const positions = new Int32Array(count);
+	count = 0;
+	for (let index = text.indexOf(char); index !== -1; index = text.indexOf(char, index + 1)) positions[count++] = index;
+	return positions;
+}
+
+/** Each `[` → its matching `]`, in one pass with a stack; a backslash hides the next character, as in readMarkdownLink. */
+function matchBrackets(text: string): Openers {
+	const positions = positionsOf(text, "[");
+	const closes = new Int32Array(positions.length).fill(-1);
+	const open: number[] = [];
+	let ordinal = 0;
+	for (let index = 0; index < text.length; index++) {
+		const code = text.charCodeAt(index);
+		if (code === BACKSLASH) {
+			index++;
+		} else if (code === 0x5b) {
+			while (positions[ordinal] !== index) ordinal++;
+			open.push(ordinal);
+		} else if (code === 0x5d) {
+			const opener = open.pop();
+			if (opener !== undefined) closes[opener] = index;
+		}
+	}
+	return new Openers(positions, closes, null);
+}
+
+/**
+ * Each `(` → its matching `)` on the same line, and the first space after it (past the spaces
+ * right after the parenthesis) while it is the innermost open one: exactly where the scan in
+ * readDestination, started after that `(`, would stop. One pass with a stack; an unescaped line
+ * break closes nothing and empties it, as it ends a destination.
+ */
+function matchParentheses(text: string): Openers {
+	const positions = positionsOf(text, "(");
+	const closes = new Int32Array(positions.length).fill(-1);
+	const spaces = new Int32Array(positions.length).fill(-1);
+	const open: number[] = [];
+	// Whether the innermost open parenthesis has seen anything but spaces yet.
+	let innermostHasContent = false;
+	let ordinal = 0;
+	for (let index = 0; index < text.length; index++) {
+		const code = text.charCodeAt(index);
+		const innermost = open.length > 0 ? (open[open.length - 1] ?? -1) : -1;
+		if (code === SPACE) {
+			if (innermost !== -1 && innermostHasContent && spaces[innermost] === -1) spaces[innermost] = index;
+			continue;
+		}
+		innermostHasContent = true;
+		if (code === BACKSLASH) {
+			index++;
+		} else if (code === NEWLINE) {
+			open.length = 0;
+		} else if (code === 0x28) {
+			while (positions[ordinal] !== index) ordinal++;
+			open.push(ordinal);
+			innermostHasContent = false;
+		} else if (code === 0x29) {
+			open.pop();
+			if (innermost !== -1) closes[innermost] = index;
+		}
+	}
+	return new Openers(positions, closes, spaces);
 }
 
 /** `[[target#sub|alias]]` or `![[…]]` at `start`, on one line; null if not a wikilink. */
-function readWikilink(text: string, start: number, embed: boolean): InlineLink | null {
+function readWikilink(scan: ScanMemo, start: number, embed: boolean): InlineLink | null {
+	const text = scan.text;
 	const innerStart = start + (embed ? 3 : 2);
-	const close = text.indexOf("]]", innerStart);
-	const newline = text.indexOf("\n", innerStart);
+	const close = scan.wikilinkClose.from(innerStart);
+	const newline = scan.newline.from(innerStart);
 	if (close === -1 || (newline !== -1 && newline < close)) return null;
 	const inner = text.slice(innerStart, close);
 	if (inner === "") return null;
@@ -126,19 +313,12 @@ export function defaultDisplayText(link: string): string {
  * `[text](destination)` or `![alt](destination)` at `start`. Returns null when it is not a link
  * at all; a link with `link: null` when it is a link that Obsidian does not track (external, empty).
  */
-function readMarkdownLink(text: string, start: number, embed: boolean): (Omit<InlineLink, "link"> & { link: string | null }) | null {
+function readMarkdownLink(scan: ScanMemo, start: number, embed: boolean): (Omit<InlineLink, "link"> & { link: string | null }) | null {
+	const text = scan.text;
 	const textStart = start + (embed ? 2 : 1);
-	let depth = 1;
-	let index = textStart;
-	for (; index < text.length && depth > 0; index++) {
-		const char = text[index];
-		if (char === "\\") index++;
-		else if (char === "[") depth++;
-		else if (char === "]") depth--;
-	}
-	if (depth !== 0 || text[index] !== "(") return null;
-	const textEnd = index - 1;
-	const destination = readDestination(text, index + 1);
+	const textEnd = scan.bracketMatch(textStart - 1);
+	if (textEnd === -1 || text[textEnd + 1] !== "(") return null;
+	const destination = readDestination(scan, textEnd + 2);
 	if (destination === null) return null;
 	const end = destination.end;
 	const original = text.slice(start, end);
@@ -148,36 +328,32 @@ function readMarkdownLink(text: string, start: number, embed: boolean): (Omit<In
 	return { link: decodeLinkDestination(raw), displayText, original, start, end };
 }
 
-/** The destination inside `( … )`, with an optional title; null if the parenthesis never closes. */
-function readDestination(text: string, start: number): { value: string; end: number } | null {
+/**
+ * The destination inside `( … )`, with an optional title; null if the parenthesis never closes.
+ * The destination may hold balanced parentheses, ends at a space (a title follows, up to the next
+ * `)`), and never crosses a line break.
+ */
+function readDestination(scan: ScanMemo, start: number): { value: string; end: number } | null {
+	const text = scan.text;
 	let index = start;
 	while (text[index] === " ") index++;
 	if (text[index] === "<") {
-		const close = text.indexOf(">", index);
+		const close = scan.angleClose.from(index);
 		if (close === -1) return null;
-		const after = text.indexOf(")", close);
+		const after = scan.parenthesisAfterAngle.from(close);
 		if (after === -1) return null;
 		return { value: text.slice(index + 1, close), end: after + 1 };
 	}
-	let depth = 0;
-	const valueStart = index;
-	for (; index < text.length; index++) {
-		const char = text[index];
-		if (char === "\\") index++;
-		else if (char === "(") depth++;
-		else if (char === ")") {
-			if (depth === 0) break;
-			depth--;
-		} else if (char === "\n") return null;
-		else if (char === " " && depth === 0) {
-			// A title may follow the destination: `(dest "title")`.
-			const close = text.indexOf(")", index);
-			if (close === -1) return null;
-			return { value: text.slice(valueStart, index), end: close + 1 };
-		}
+	const facts = scan.parenthesis(start - 1);
+	if (facts === null) return null;
+	if (facts.space !== -1 && (facts.match === -1 || facts.space < facts.match)) {
+		// A title may follow the destination: `(dest "title")`.
+		const close = scan.parenthesisAfterTitle.from(facts.space);
+		if (close === -1) return null;
+		return { value: text.slice(index, facts.space), end: close + 1 };
 	}
-	if (index >= text.length) return null;
-	return { value: text.slice(valueStart, index), end: index + 1 };
+	if (facts.match === -1) return null;
+	return { value: text.slice(index, facts.match), end: facts.match + 1 };
 }
 
 /** Obsidian stores Markdown link targets decoded: `Test%20Data/a.md` → `Test Data/a.md`. */

@@ -1,14 +1,33 @@
 import type { Loc, Pos } from "obsidian";
+import type { Steps } from "./steps";
 
 /**
  * Line starts of a text, to turn character offsets into Obsidian's `{line, col, offset}` and back.
  * A line's content excludes its `\n` and a `\r` before it, so CRLF notes get the same columns as LF ones.
  */
 export class LineIndex {
-	private readonly starts: number[] = [0];
+	private readonly starts: number[];
 
-	constructor(readonly text: string) {
+	constructor(
+		readonly text: string,
+		starts?: number[],
+	) {
+		if (starts) {
+			this.starts = starts;
+			return;
+		}
+		this.starts = [0];
 		for (let index = text.indexOf("\n"); index !== -1; index = text.indexOf("\n", index + 1)) this.starts.push(index + 1);
+	}
+
+	/** The same index, built in pausable steps (a 10 MB note has hundreds of thousands of lines). */
+	static *inSteps(text: string): Steps<LineIndex> {
+		const starts = [0];
+		for (let index = text.indexOf("\n"); index !== -1; index = text.indexOf("\n", index + 1)) {
+			starts.push(index + 1);
+			if (starts.length % 16384 === 0) yield;
+		}
+		return new LineIndex(text, starts);
 	}
 
 	get lineCount(): number {

@@ -1,4 +1,3 @@
-import MarkdownIt from "markdown-it";
 import type {
 	BlockCache,
 	CachedMetadata,
@@ -10,58 +9,42 @@ import type {
 	SectionCache,
 	TagCache,
 } from "obsidian";
-import { MAX_MARKDOWN_NESTING } from "../limits";
+import { MAX_FRONTMATTER_BYTES } from "../limits";
+import { BLOCK_CHUNK_LINES, parseBlocks, type MarkdownToken } from "./blocks";
 import { frontmatterEndLine, frontmatterLinks, parseFrontmatter } from "./frontmatter";
-import { scanInline, trailingBlockId, type InlineLink } from "./inline";
+import { scanInlineSteps, trailingBlockId, type InlineLink } from "./inline";
 import { LineIndex } from "./lines";
+import { runSteps, runStepsInSlices, type SliceClock, type Steps } from "./steps";
 
 /**
  * The metadata Obsidian's cache holds for one Markdown note (`CachedMetadata`), computed from its
  * text. Pure. Block structure comes from markdown-it (CommonMark, plus tables); Obsidian's own
  * syntax — frontmatter, `%%` comments, `$$` math, callouts, wikilinks, embeds, tags, block ids —
  * is added on top, and positions are computed from the source as Obsidian reports them.
+ * Linear in the note's length, whatever it holds (issue 12).
  */
 export function parseMetadata(text: string): CachedMetadata {
-	return new MetadataBuilder(text).build();
+	return runSteps(metadataSteps(text));
 }
 
-type MarkdownToken = MarkdownIt.Token;
-type BlockRule = (state: MarkdownIt.StateBlock, startLine: number, endLine: number, silent: boolean) => boolean;
-
-/** A block that runs from a line starting with `delimiter` to the next line containing it (Obsidian's `%%` comments, `$$` math). */
-function delimitedBlock(tokenType: string, delimiter: string): BlockRule {
-	return (state, startLine, endLine, silent) => {
-		if ((state.sCount[startLine] ?? 0) - state.blkIndent >= 4) return false;
-		const opener = state.src.slice((state.bMarks[startLine] ?? 0) + (state.tShift[startLine] ?? 0), state.eMarks[startLine]);
-		if (!opener.startsWith(delimiter)) return false;
-		if (silent) return true;
-		let last = startLine;
-		if (!opener.slice(delimiter.length).includes(delimiter)) {
-			last = endLine - 1;
-			for (let line = startLine + 1; line < endLine; line++) {
-				const content = state.src.slice((state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0), state.eMarks[line]);
-				if (content.includes(delimiter)) {
-					last = line;
-					break;
-				}
-			}
-		}
-		state.line = last + 1;
-		const token = state.push(tokenType, "", 0);
-		token.map = [startLine, state.line];
-		token.block = true;
-		return true;
-	};
+/**
+ * The same metadata, computed in slices of about `sliceMs` with `pause()` awaited between them,
+ * so a huge note never holds the event loop for long (issue 12).
+ */
+export function parseMetadataInSlices(text: string, sliceMs: number, pause: () => Promise<void>): Promise<CachedMetadata> {
+	return runStepsInSlices(metadataSteps(text), sliceMs, pause);
 }
 
-// markdown-it reads maxNesting from its options; its type declarations leave the option out.
-const parserOptions: MarkdownIt.Options & { maxNesting: number } = { html: true, maxNesting: MAX_MARKDOWN_NESTING };
-const markdownParser = new MarkdownIt("commonmark", parserOptions).enable(["table", "strikethrough"]);
-const containerAlternatives = { alt: ["paragraph", "reference", "blockquote", "list"] };
-// Only the block structure is used; Obsidian's inline syntax is scanned from the source by scanInline.
-markdownParser.core.ruler.disable(["inline", "text_join"]);
-markdownParser.block.ruler.before("fence", "obsidian_comment", delimitedBlock("obsidian_comment", "%%"), containerAlternatives);
-markdownParser.block.ruler.before("fence", "obsidian_math", delimitedBlock("obsidian_math", "$$"), containerAlternatives);
+/** The same metadata, pausing on a clock shared with other work. */
+export function parseMetadataOnClock(text: string, clock: SliceClock): Promise<CachedMetadata> {
+	return clock.run(metadataSteps(text));
+}
+
+/** The parse as pausable steps; `chunkLines` is exposed so tests can cut blocks into tiny chunks. */
+export function* metadataSteps(text: string, chunkLines = BLOCK_CHUNK_LINES): Steps<CachedMetadata> {
+	const lines = yield* LineIndex.inSteps(text);
+	return yield* new MetadataBuilder(text, lines, chunkLines).build();
+}
 
 /** Section types by the markdown-it token that opens a top-level block. */
 const SECTION_TYPES: Record<string, string> = {
@@ -83,6 +66,8 @@ type Container = { kind: "quote" } | { kind: "item"; firstLine: number; contentC
 
 interface OpenList {
 	startLine: number;
+	token: MarkdownToken;
+	section: SectionCache | undefined;
 }
 
 interface OpenItem {
@@ -97,7 +82,6 @@ const TAB_WIDTH = 4;
 const MAX_SPACES_AFTER_MARKER = 4;
 
 class MetadataBuilder {
-	private readonly lines: LineIndex;
 	private readonly sections: SectionCache[] = [];
 	private readonly headings: HeadingCache[] = [];
 	private readonly listItems: ListItemCache[] = [];
@@ -109,18 +93,22 @@ class MetadataBuilder {
 	private readonly lists: OpenList[] = [];
 	private readonly items: OpenItem[] = [];
 
-	constructor(private readonly text: string) {
-		this.lines = new LineIndex(text);
-	}
+	constructor(
+		private readonly text: string,
+		private readonly lines: LineIndex,
+		private readonly chunkLines: number,
+	) {}
 
-	build(): CachedMetadata {
+	*build(): Steps<CachedMetadata> {
 		const cache: CachedMetadata = {};
 		let body = this.text;
 		const frontmatterEnd = frontmatterEndLine(this.lines);
 		if (frontmatterEnd !== null) {
 			const position = this.lines.linesPos(0, 0, frontmatterEnd);
 			this.sections.push({ type: "yaml", position });
-			const frontmatter = parseFrontmatter(this.text.slice(this.lines.lineStart(1), this.lines.lineStart(frontmatterEnd)));
+			const yaml = this.text.slice(this.lines.lineStart(1), this.lines.lineStart(frontmatterEnd));
+			// The YAML parser is not sliced: a block over the limit is treated like broken YAML (no properties).
+			const frontmatter = yaml.length <= MAX_FRONTMATTER_BYTES ? parseFrontmatter(yaml) : null;
 			if (frontmatter) {
 				cache.frontmatter = frontmatter;
 				cache.frontmatterPosition = position;
@@ -129,8 +117,8 @@ class MetadataBuilder {
 			// The Markdown parser sees blank lines where the frontmatter was, so line numbers stay true.
 			body = "\n".repeat(frontmatterEnd + 1) + this.text.slice(this.lines.lineStart(frontmatterEnd + 1));
 		}
-		const tokens = markdownParser.parse(body, {});
-		tokens.forEach((token, index) => this.visit(token, tokens[index + 1]));
+		yield;
+		yield* parseBlocks(body, (tokens, count) => this.visitTokens(tokens, count), this.chunkLines);
 
 		if (this.links.length) cache.links = this.links;
 		if (this.embeds.length) cache.embeds = this.embeds;
@@ -142,9 +130,23 @@ class MetadataBuilder {
 		return cache;
 	}
 
+	/** Visits tokens[0, count) as the block parser hands them over. */
+	private *visitTokens(tokens: readonly MarkdownToken[], count: number): Steps<void> {
+		for (let index = 0; index < count; index++) {
+			const token = tokens[index];
+			if (token) this.visit(token, tokens[index + 1]);
+			const scan = this.pendingScan;
+			if (scan) {
+				this.pendingScan = null;
+				yield* this.scanLines(scan[0], scan[1]);
+			}
+			if (index % 256 === 255) yield;
+		}
+	}
+
 	private visit(token: MarkdownToken, next: MarkdownToken | undefined): void {
 		const map = token.map;
-		if (token.level === 0 && map && token.type in SECTION_TYPES) this.addSection(token, map);
+		const section = token.level === 0 && map && token.type in SECTION_TYPES ? this.addSection(token, map) : undefined;
 		switch (token.type) {
 			case "blockquote_open":
 				if (token.level === 0 && map) this.addSection(token, map);
@@ -158,13 +160,17 @@ class MetadataBuilder {
 				if (map) {
 					const parent = this.items.at(-1);
 					if (parent && parent.firstChildListLine === null) parent.firstChildListLine = map[0];
-					this.lists.push({ startLine: map[0] });
+					// A top-level list's end is known only at its close (the parser hands its start over early).
+					this.lists.push({ startLine: map[0], token, section });
 				}
 				break;
 			case "bullet_list_close":
-			case "ordered_list_close":
-				this.lists.pop();
+			case "ordered_list_close": {
+				const list = this.lists.pop();
+				const listMap = list?.token.map;
+				if (list?.section && listMap) list.section.position = this.lines.linesPos(listMap[0], 0, this.lastContentLine(listMap[0], listMap[1]));
 				break;
+			}
 			case "list_item_open":
 				if (map) this.openListItem(token, map);
 				break;
@@ -175,14 +181,14 @@ class MetadataBuilder {
 				if (map) this.addHeading(token, map, next);
 				break;
 			case "inline":
-				if (map && !this.insideTable) this.scanLines(map[0], map[1]);
+				if (map && !this.insideTable) this.pendingScan = [map[0], map[1]];
 				break;
 			case "paragraph_close":
 				break;
 			case "table_open":
 				if (map) {
 					this.insideTable = true;
-					this.scanLines(map[0], map[1]);
+					this.pendingScan = [map[0], map[1]];
 				}
 				break;
 			case "table_close":
@@ -190,18 +196,22 @@ class MetadataBuilder {
 				break;
 			case "obsidian_comment":
 				// Obsidian still reports tags and links written inside a %% comment block.
-				if (map) this.scanLines(map[0], map[1]);
+				if (map) this.pendingScan = [map[0], map[1]];
 				break;
 		}
 		if (token.type === "paragraph_open" && map) this.addParagraphBlockId(token, map);
 	}
 
 	private insideTable = false;
+	/** Lines [start, end) the token just visited asks to be scanned for links, embeds and tags. */
+	private pendingScan: [number, number] | null = null;
 
-	private addSection(token: MarkdownToken, map: [number, number]): void {
+	private addSection(token: MarkdownToken, map: [number, number]): SectionCache | undefined {
 		const type = token.type === "blockquote_open" ? (this.isCallout(map[0]) ? "callout" : "blockquote") : SECTION_TYPES[token.type];
-		if (!type) return;
-		this.sections.push({ type, position: this.lines.linesPos(map[0], 0, this.lastContentLine(map[0], map[1])) });
+		if (!type) return undefined;
+		const section: SectionCache = { type, position: this.lines.linesPos(map[0], 0, this.lastContentLine(map[0], map[1])) };
+		this.sections.push(section);
+		return section;
 	}
 
 	private isCallout(line: number): boolean {
@@ -318,33 +328,50 @@ class MetadataBuilder {
 	}
 
 	/** Scans lines [start, end) — each from where its content starts — for links, embeds and tags. */
-	private scanLines(start: number, end: number): void {
-		const pieces: Array<{ text: string; offset: number }> = [];
+	private *scanLines(start: number, end: number): Steps<void> {
+		const texts: string[] = [];
+		// For each line, where it starts in the joined text and in the note: one pair per line, so
+		// mapping a finding back is a binary search, not a walk over the block's lines (issue 12).
+		const joinedStarts: number[] = [];
+		const sourceStarts: number[] = [];
+		let cursor = 0;
 		for (let line = start; line < Math.min(end, this.lines.lineCount); line++) {
 			const col = this.contentStart(line);
-			pieces.push({ text: this.lines.lineText(line).slice(col), offset: this.lines.lineStart(line) + col });
-		}
-		const joined = pieces.map((piece) => piece.text).join("\n");
-		const pieceStarts: number[] = [];
-		let cursor = 0;
-		for (const piece of pieces) {
-			pieceStarts.push(cursor);
-			cursor += piece.text.length + 1;
+			const text = this.lines.lineText(line).slice(col);
+			texts.push(text);
+			joinedStarts.push(cursor);
+			sourceStarts.push(this.lines.lineStart(line) + col);
+			cursor += text.length + 1;
+			if (line % 1024 === 1023) yield;
 		}
 		const toSource = (index: number): number => {
 			let low = 0;
-			while (low + 1 < pieceStarts.length && (pieceStarts[low + 1] ?? Infinity) <= index) low++;
-			return (pieces[low]?.offset ?? 0) + index - (pieceStarts[low] ?? 0);
+			let high = joinedStarts.length - 1;
+			while (low < high) {
+				const middle = (low + high + 1) >> 1;
+				if ((joinedStarts[middle] ?? 0) <= index) low = middle;
+				else high = middle - 1;
+			}
+			return (sourceStarts[low] ?? 0) + index - (joinedStarts[low] ?? 0);
 		};
-		const found = scanInline(joined);
-		const toCache = (link: InlineLink): LinkCache => ({
-			link: link.link,
-			original: this.text.slice(toSource(link.start), toSource(link.end)),
-			displayText: link.displayText,
-			position: this.lines.pos(toSource(link.start), toSource(link.end)),
-		});
-		this.links.push(...found.links.map(toCache));
-		this.embeds.push(...found.embeds.map(toCache));
-		this.tags.push(...found.tags.map((tag) => ({ tag: tag.tag, position: this.lines.pos(toSource(tag.start), toSource(tag.end)) })));
+		const found = yield* scanInlineSteps(texts.join("\n"));
+		const toCache = (link: InlineLink): LinkCache => {
+			const sourceStart = toSource(link.start);
+			const sourceEnd = toSource(link.end);
+			return { link: link.link, original: this.text.slice(sourceStart, sourceEnd), displayText: link.displayText, position: this.lines.pos(sourceStart, sourceEnd) };
+		};
+		// One push per finding: spreading a block's findings into push() overflows the stack past ~100,000.
+		for (const [index, link] of found.links.entries()) {
+			this.links.push(toCache(link));
+			if (index % 1024 === 1023) yield;
+		}
+		for (const [index, embed] of found.embeds.entries()) {
+			this.embeds.push(toCache(embed));
+			if (index % 1024 === 1023) yield;
+		}
+		for (const [index, tag] of found.tags.entries()) {
+			this.tags.push({ tag: tag.tag, position: this.lines.pos(toSource(tag.start), toSource(tag.end)) });
+			if (index % 1024 === 1023) yield;
+		}
 	}
 }

@@ -1,6 +1,6 @@
 import { SEARCH_SNIPPET_CONTEXT_CHARS, SEARCH_SNIPPETS_PER_RESULT } from "../limits";
 import type { ParsedQuery } from "./query";
-import { tokenize } from "./text";
+import { tokenize, tokenizeInChunks } from "./text";
 
 /**
  * The search engine: an in-memory inverted index over token ids, with Vault MCP's query semantics
@@ -37,6 +37,18 @@ interface IndexedDocument {
 	title: Uint32Array;
 	headings: Uint32Array;
 	body: Uint32Array;
+	/** Every token id once, kept only for a long body: adding or removing it then costs no pass over all its tokens. */
+	distinct?: Uint32Array;
+}
+
+/** Bodies with at least this many tokens keep their distinct ids (see IndexedDocument.distinct). */
+const KEEP_DISTINCT_TOKENS = 65_536;
+
+/** A document tokenized and waiting to be committed to the index it was prepared by. */
+export interface PreparedDocument {
+	readonly doc: IndexedDocument;
+	/** Every token id of the document once, found while preparing so committing costs no pass over its tokens. */
+	readonly distinct: Uint32Array;
 }
 
 /**
@@ -126,12 +138,42 @@ export class SearchEngine {
 
 	/** Adds or replaces a document. `headings` are the note's heading texts. */
 	add(path: string, title: string, modified: number, text: string, headings: readonly string[]): void {
-		this.remove(path);
+		const steps = this.prepare(path, title, modified, text, headings);
+		for (;;) {
+			const next = steps.next();
+			if (next.done) return this.commit(next.value);
+		}
+	}
+
+	/**
+	 * A document ready to add, tokenized in pausable steps (a huge note's body is tokenized in
+	 * chunks); the index is unchanged until `commit`, so searches meanwhile see the old version.
+	 */
+	*prepare(path: string, title: string, modified: number, text: string, headings: readonly string[]): Generator<void, PreparedDocument, void> {
 		const ids = (value: string) => Uint32Array.from(tokenize(value), (token) => this.dictionary.idOf(token.value));
-		const doc: IndexedDocument = { path, modified, title: ids(title), headings: ids(headings.join("\n")), body: ids(text) };
+		const body: number[] = [];
+		yield* tokenizeInChunks(text, (tokens) => {
+			for (const token of tokens) body.push(this.dictionary.idOf(token.value));
+		});
+		const doc: IndexedDocument = { path, modified, title: ids(title), headings: ids(headings.join("\n")), body: Uint32Array.from(body) };
+		const distinctSet = new Set<number>([...doc.title, ...doc.headings]);
+		for (const [index, id] of body.entries()) {
+			distinctSet.add(id);
+			if (index % KEEP_DISTINCT_TOKENS === KEEP_DISTINCT_TOKENS - 1) yield;
+		}
+		const distinct = Uint32Array.from(distinctSet);
+		if (body.length >= KEEP_DISTINCT_TOKENS) doc.distinct = distinct;
+		return { doc, distinct };
+	}
+
+	/** Adds or replaces a prepared document. */
+	commit(prepared: PreparedDocument): void {
+		const doc = prepared.doc;
+		const path = doc.path;
+		this.remove(path);
 		this.documents.set(path, doc);
 		this.totalBodyLength += doc.body.length;
-		for (const id of distinctIds(doc)) {
+		for (const id of prepared.distinct) {
 			let set = this.postings.get(id);
 			if (!set) this.postings.set(id, (set = new Set()));
 			set.add(path);
@@ -224,7 +266,8 @@ export class SearchEngine {
 }
 
 /** Every token id a document holds, once. */
-function distinctIds(doc: IndexedDocument): Set<number> {
+function distinctIds(doc: IndexedDocument): Iterable<number> {
+	if (doc.distinct) return doc.distinct;
 	const ids = new Set<number>();
 	for (const field of [doc.title, doc.headings, doc.body]) for (const id of field) ids.add(id);
 	return ids;

@@ -28,7 +28,53 @@ function isAsciiWordCode(code: number): boolean {
 
 /** Tokens of `text` in order, each folded, with original offsets. */
 export function tokenize(text: string): Token[] {
-	const tokens: Token[] = [];
+	return tokenizeRange(text, 0, text.length, []);
+}
+
+/** Characters of text tokenized between two looks at the clock, when a huge note is tokenized in steps. */
+const TOKENIZE_CHUNK_CHARS = 64 * 1024;
+
+/**
+ * The tokens of `text`, in chunks of about TOKENIZE_CHUNK_CHARS, each passed to `consume` with a
+ * pause point after it: the same tokens `tokenize` gives, as every chunk ends just before an
+ * ASCII character that is not part of a word, where the tokenizer ends a word anyway.
+ */
+export function* tokenizeInChunks(text: string, consume: (tokens: Token[]) => void): Generator<void, void, void> {
+	let start = 0;
+	while (start < text.length) {
+		let end = Math.min(text.length, start + TOKENIZE_CHUNK_CHARS);
+		while (end < text.length) {
+			const code = text.charCodeAt(end);
+			if (code < ASCII_LIMIT && !isAsciiWordCode(code)) break;
+			end++;
+		}
+		consume(tokenizeRange(text, start, end, []));
+		start = end;
+		yield;
+	}
+}
+
+/** UTF-8 length of a text, counted without encoding it. */
+export function utf8Length(text: string): number {
+	let bytes = 0;
+	for (let index = 0; index < text.length; index++) {
+		const code = text.charCodeAt(index);
+		if (code < 0x80) bytes += 1;
+		else if (code < 0x800) bytes += 2;
+		else if (code >= 0xd800 && code <= 0xdbff && index + 1 < text.length) {
+			// A surrogate pair is one 4-byte character; a lone surrogate is written as U+FFFD, 3 bytes.
+			const next = text.charCodeAt(index + 1);
+			if (next >= 0xdc00 && next <= 0xdfff) {
+				bytes += 4;
+				index++;
+			} else bytes += 3;
+		} else bytes += 3;
+	}
+	return bytes;
+}
+
+/** Tokens of text[start, end), appended to `tokens`, with offsets into the whole text. */
+function tokenizeRange(text: string, start: number, stop: number, tokens: Token[]): Token[] {
 	let wordStart = -1;
 	let asciiOnly = true;
 	const flush = (end: number) => {
@@ -39,8 +85,8 @@ export function tokenize(text: string): Token[] {
 		wordStart = -1;
 		asciiOnly = true;
 	};
-	let index = 0;
-	while (index < text.length) {
+	let index = start;
+	while (index < stop) {
 		const code = text.charCodeAt(index);
 		if (code < ASCII_LIMIT) {
 			if (isAsciiWordCode(code)) {

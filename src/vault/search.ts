@@ -1,8 +1,10 @@
-import type { EventRef } from "obsidian";
+import type { CachedMetadata, EventRef } from "obsidian";
 import type { Host, HostAbstractFile, HostFile } from "../host/Host";
-import { INDEX_BUILD_SLICE_MS } from "../limits";
-import { SearchEngine, type SearchAnswer } from "../search/engine";
+import { INDEX_BUILD_SLICE_MS, MAX_SEARCHABLE_NOTE_BYTES } from "../limits";
+import { runSteps, runStepsInSlices, type Steps } from "../markdown/steps";
+import { SearchEngine, type PreparedDocument, type SearchAnswer } from "../search/engine";
 import type { ParsedQuery } from "../search/query";
+import { utf8Length } from "../search/text";
 import { visibleNotes } from "./notes";
 import { isInFolder, isNoteInScope, type Scope } from "./scope";
 import { getAllTags } from "../markdown/tags";
@@ -25,6 +27,33 @@ export interface SearchStatus {
 export interface NoteSearch {
 	search(scope: Scope, query: ParsedQuery, filter: SearchFilter, limit: number): Promise<SearchAnswer>;
 	status(): SearchStatus;
+	/** Notes whose body is too large to search (their titles and headings still are), by path. */
+	unsearched(): string[];
+}
+
+/** Body text shorter than this is tokenized at once; longer text in slices, so the host keeps answering. */
+const SLICED_TOKENIZE_CHARS = 256 * 1024;
+
+/** Notes with at least this many tags in the body have their tag keys collected in slices too. */
+const SLICED_TAGS = 16_384;
+
+/** A note's tag keys, once each, in pausable steps (a huge note can hold a million tags). */
+function* tagKeysOf(cache: CachedMetadata | null): Steps<string[]> {
+	if (!cache) return [];
+	const keys = new Set<string>();
+	for (const [index, tag] of getAllTags(cache).entries()) {
+		keys.add(tagKey(tag));
+		if (index % SLICED_TAGS === SLICED_TAGS - 1) yield;
+	}
+	return [...keys];
+}
+
+/** True if a note's body is small enough to search (MAX_SEARCHABLE_NOTE_BYTES of UTF-8). */
+export function isSearchableText(text: string): boolean {
+	// A UTF-16 unit is 1 to 3 bytes of UTF-8: most texts are decided without counting.
+	if (text.length > MAX_SEARCHABLE_NOTE_BYTES) return false;
+	if (text.length * 3 <= MAX_SEARCHABLE_NOTE_BYTES) return true;
+	return utf8Length(text) <= MAX_SEARCHABLE_NOTE_BYTES;
 }
 
 /**
@@ -53,7 +82,9 @@ export async function scanSearch(host: Host, scope: Scope, query: ParsedQuery, f
 	const include = searchFilter(host, scope, filter);
 	const engine = new SearchEngine();
 	for (const file of visibleNotes(host, scope)) {
-		if (include(file.path)) engine.add(file.path, file.basename, file.stat.mtime, await host.vault.cachedRead(file), headingsOf(host, file));
+		if (!include(file.path)) continue;
+		const text = await host.vault.cachedRead(file);
+		engine.add(file.path, file.basename, file.stat.mtime, isSearchableText(text) ? text : "", headingsOf(host, file));
 	}
 	return engine.search(query, null, limit, readerFor(host));
 }
@@ -76,6 +107,8 @@ export class IndexedNoteSearch implements NoteSearch {
 	private readonly versions = new Map<string, number>();
 	/** Each indexed note's tag keys, so a tag filter needs no pass over the metadata cache. */
 	private readonly tagsByPath = new Map<string, string[]>();
+	/** Indexed notes whose body is over MAX_SEARCHABLE_NOTE_BYTES: only their title and headings are in the index. */
+	private readonly unsearchedPaths = new Set<string>();
 	private readonly metadataRefs: EventRef[] = [];
 	private readonly vaultRefs: EventRef[] = [];
 	private building: Promise<void> = Promise.resolve();
@@ -105,6 +138,7 @@ export class IndexedNoteSearch implements NoteSearch {
 		await this.building;
 		this.engine = new SearchEngine();
 		this.tagsByPath.clear();
+		this.unsearchedPaths.clear();
 	}
 
 	/** Resolves when the current build has finished. */
@@ -119,12 +153,17 @@ export class IndexedNoteSearch implements NoteSearch {
 		if (same) return;
 		this.engine = new SearchEngine();
 		this.tagsByPath.clear();
+		this.unsearchedPaths.clear();
 		this.ready = false;
 		this.building = this.building.then(() => this.build());
 	}
 
 	status(): SearchStatus {
 		return { state: this.ready ? "ready" : "building", indexed_notes: this.engine.size, total_notes: this.totalNotes };
+	}
+
+	unsearched(): string[] {
+		return [...this.unsearchedPaths].sort();
 	}
 
 	search(scope: Scope, query: ParsedQuery, filter: SearchFilter, limit: number): Promise<SearchAnswer> {
@@ -166,7 +205,7 @@ export class IndexedNoteSearch implements NoteSearch {
 					continue;
 				}
 				if ((this.versions.get(file.path) ?? 0) === version && this.host.vault.getFileByPath(file.path)) {
-					this.addToIndex(file, text);
+					await this.addToIndex(file, text);
 				}
 			}
 			if (performance.now() - sliceStart > INDEX_BUILD_SLICE_MS) {
@@ -183,7 +222,7 @@ export class IndexedNoteSearch implements NoteSearch {
 
 	private upsert(file: HostFile, text: string): void {
 		this.touch(file.path);
-		if (isNoteInScope(file.path, this.scope)) this.addToIndex(file, text);
+		if (isNoteInScope(file.path, this.scope)) void this.addToIndex(file, text);
 		else this.removeFromIndex(file.path);
 	}
 
@@ -192,15 +231,38 @@ export class IndexedNoteSearch implements NoteSearch {
 		this.removeFromIndex(path);
 	}
 
-	private addToIndex(file: HostFile, text: string): void {
+	/**
+	 * Indexes a note: at once when its text is short (done before this returns), in slices of
+	 * INDEX_BUILD_SLICE_MS when it is long (issue 12), and dropped if a newer event for the path,
+	 * a rebuild or a stop came meanwhile. A body over MAX_SEARCHABLE_NOTE_BYTES is not indexed.
+	 */
+	private async addToIndex(file: HostFile, text: string): Promise<void> {
+		const searchable = isSearchableText(text);
+		const body = searchable ? text : "";
+		const engine = this.engine;
+		const version = this.versions.get(file.path) ?? 0;
 		const cache = this.host.metadataCache.getFileCache(file);
-		this.engine.add(file.path, file.basename, file.stat.mtime, text, headingsOf(this.host, file));
-		this.tagsByPath.set(file.path, cache ? [...new Set(getAllTags(cache).map(tagKey))] : []);
+		const prepare = engine.prepare(file.path, file.basename, file.stat.mtime, body, headingsOf(this.host, file));
+		const steps = (function* (): Steps<{ prepared: PreparedDocument; tags: string[] }> {
+			return { prepared: yield* prepare, tags: yield* tagKeysOf(cache) };
+		})();
+		let work: { prepared: PreparedDocument; tags: string[] };
+		if (body.length < SLICED_TOKENIZE_CHARS && (cache?.tags?.length ?? 0) < SLICED_TAGS) {
+			work = runSteps(steps);
+		} else {
+			work = await runStepsInSlices(steps, INDEX_BUILD_SLICE_MS, this.yieldToHost);
+			if (this.stopped || engine !== this.engine || (this.versions.get(file.path) ?? 0) !== version) return;
+		}
+		engine.commit(work.prepared);
+		if (searchable) this.unsearchedPaths.delete(file.path);
+		else this.unsearchedPaths.add(file.path);
+		this.tagsByPath.set(file.path, work.tags);
 	}
 
 	private removeFromIndex(path: string): void {
 		this.engine.remove(path);
 		this.tagsByPath.delete(path);
+		this.unsearchedPaths.delete(path);
 	}
 
 	private async onRename(renamed: HostAbstractFile, oldPath: string): Promise<void> {
@@ -210,6 +272,6 @@ export class IndexedNoteSearch implements NoteSearch {
 		if (!file || !isNoteInScope(file.path, this.scope)) return;
 		const version = this.versions.get(file.path);
 		const text = await this.host.vault.cachedRead(file);
-		if (this.versions.get(file.path) === version) this.addToIndex(file, text);
+		if (this.versions.get(file.path) === version) await this.addToIndex(file, text);
 	}
 }

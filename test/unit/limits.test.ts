@@ -47,12 +47,16 @@ describe("the README's limits table", () => {
 		["attempts at a write when another program changes the note meanwhile", `${limits.MAX_WRITE_ATTEMPTS}`],
 		["how often a running `serve` looks at data.json", `${limits.SETTINGS_POLL_INTERVAL_MS} ms`],
 		["stretches of hidden text listed by read_note", `${limits.HIDDEN_CONTENT_MAX_ENTRIES}`],
+		["note body searched (larger: title and headings only)", `${limits.MAX_SEARCHABLE_NOTE_BYTES} bytes`],
+		["unsearched notes named in get_vault_status", `${limits.UNSEARCHED_NOTES_LISTED}`],
+		["frontmatter parsed as YAML", `${limits.MAX_FRONTMATTER_BYTES} bytes`],
+		["metadata parse slice (headless)", `${limits.METADATA_PARSE_SLICE_MS} ms`],
 	])("%s is %s", (label, value) => {
 		expect(table.get(label)).toBe(value);
 	});
 
 	test("has no row that src/limits.ts does not back", () => {
-		expect(table.size).toBe(34);
+		expect(table.size).toBe(38);
 	});
 
 	test("deadlines nest: headers and body together end before node's own request timeout, so the 408 is ours and has a body", () => {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_SEARCHABLE_NOTE_BYTES, UNSEARCHED_NOTES_LISTED } from "../../limits";
 import { isNoteInScope } from "../../vault/scope";
 import { defineTool } from "../tool";
 
@@ -7,7 +8,8 @@ export const getVaultStatusTool = defineTool({
 	name: "get_vault_status",
 	title: "Vault status",
 	description:
-		"Name of the vault, the server version, whether this token may read and write, how many notes are visible, and whether the search index is ready. Call it first to learn what you may do.",
+		"Name of the vault, the server version, whether this token may read and write, how many notes are visible, and whether the search index is ready. Call it first to learn what you may do." +
+		` Notes over ${MAX_SEARCHABLE_NOTE_BYTES / 1048576} MiB are read and linked, but search_notes matches only their titles and headings: \`unsearched_notes\` names them, when there are any.`,
 	access: "read",
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {},
@@ -18,11 +20,14 @@ export const getVaultStatusTool = defineTool({
 		can_write: z.boolean(),
 		note_count: z.number().int(),
 		search_index: z.object({ state: z.enum(["ready", "building"]), indexed_notes: z.number().int(), total_notes: z.number().int() }),
+		unsearched_notes: z.array(z.string()).optional(),
+		unsearched_note_count: z.number().int().optional(),
 	},
 	examples: [{}],
 	handler: (ctx) => {
 		const { vault } = ctx.host;
 		const noteCount = vault.getMarkdownFiles().filter((file) => isNoteInScope(file.path, ctx.scope)).length;
+		const unsearched = ctx.search.unsearched().filter((path) => isNoteInScope(path, ctx.scope));
 		return Promise.resolve({
 			ok: {
 				vault_name: vault.getName(),
@@ -31,6 +36,7 @@ export const getVaultStatusTool = defineTool({
 				can_write: ctx.grant.canWrite,
 				note_count: noteCount,
 				search_index: ctx.search.status(),
+				...(unsearched.length > 0 ? { unsearched_notes: unsearched.slice(0, UNSEARCHED_NOTES_LISTED), unsearched_note_count: unsearched.length } : {}),
 			},
 		});
 	},

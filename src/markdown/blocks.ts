@@ -1,0 +1,368 @@
+import MarkdownIt from "markdown-it";
+import { MAX_MARKDOWN_NESTING } from "../limits";
+import type { Steps } from "./steps";
+
+/**
+ * The block structure of a note, from markdown-it (CommonMark, plus tables) with Obsidian's `%%`
+ * comment and `$$` math blocks, produced in pieces a caller can pause between (issue 12).
+ *
+ * markdown-it's own top-level loop runs each top-level block to its end in one call, and one
+ * paragraph or list can be a whole 10 MB note. Here the top-level loop is ours (the same steps as
+ * markdown-it's `ParserBlock.tokenize`), and a huge top-level paragraph or list is parsed in
+ * chunks of lines, each chunk ending just before a line that provably continues that same
+ * paragraph or list; the chunks' tokens are joined back into the tokens the whole block gives.
+ * Any other block that reaches a chunk's end is parsed again in one call, as markdown-it would.
+ */
+
+export type MarkdownToken = MarkdownIt.Token;
+type StateBlock = MarkdownIt.StateBlock;
+type BlockRule = (state: StateBlock, startLine: number, endLine: number, silent: boolean) => boolean;
+
+/** Lines of one top-level paragraph or list parsed before the work may pause. */
+export const BLOCK_CHUNK_LINES = 2000;
+/** How far past a chunk's nominal end a line that continues the block is looked for. */
+const CHUNK_SEARCH_LINES = 2000;
+
+/** A block that runs from a line starting with `delimiter` to the next line containing it (Obsidian's `%%` comments, `$$` math). */
+function delimitedBlock(tokenType: string, delimiter: string): BlockRule {
+	return (state, startLine, endLine, silent) => {
+		if ((state.sCount[startLine] ?? 0) - state.blkIndent >= 4) return false;
+		// Asked of every line of every paragraph (could this line end it?): answered without copying the line.
+		if (!state.src.startsWith(delimiter, (state.bMarks[startLine] ?? 0) + (state.tShift[startLine] ?? 0))) return false;
+		if (silent) return true;
+		const opener = state.src.slice((state.bMarks[startLine] ?? 0) + (state.tShift[startLine] ?? 0), state.eMarks[startLine]);
+		let last = startLine;
+		if (!opener.slice(delimiter.length).includes(delimiter)) {
+			last = endLine - 1;
+			for (let line = startLine + 1; line < endLine; line++) {
+				const content = state.src.slice((state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0), state.eMarks[line]);
+				if (content.includes(delimiter)) {
+					last = line;
+					break;
+				}
+			}
+		}
+		state.line = last + 1;
+		const token = state.push(tokenType, "", 0);
+		token.map = [startLine, state.line];
+		token.block = true;
+		return true;
+	};
+}
+
+// markdown-it reads maxNesting from its options; its type declarations leave the option out.
+const parserOptions: MarkdownIt.Options & { maxNesting: number } = { html: true, maxNesting: MAX_MARKDOWN_NESTING };
+const markdownParser = new MarkdownIt("commonmark", parserOptions).enable(["table", "strikethrough"]);
+const containerAlternatives = { alt: ["paragraph", "reference", "blockquote", "list"] };
+markdownParser.block.ruler.before("fence", "obsidian_comment", delimitedBlock("obsidian_comment", "%%"), containerAlternatives);
+markdownParser.block.ruler.before("fence", "obsidian_math", delimitedBlock("obsidian_math", "$$"), containerAlternatives);
+const blockRules = markdownParser.block.ruler.getRules("") as BlockRule[];
+
+/**
+ * markdown-it's core `normalize` rule, the only core rule before `block` (inline parsing is not
+ * used). Its `\n` → `\n` replacement is skipped: it copies a 10 MB note in one go for nothing.
+ */
+function normalize(source: string): string {
+	const lineEnds = source.includes("\r") ? source.replace(/\r\n?/g, "\n") : source;
+	return lineEnds.includes("\0") ? lineEnds.replace(/\0/g, "\uFFFD") : lineEnds;
+}
+
+/**
+ * markdown-it's block state for `src`. Its constructor finds every line's marks in one loop;
+ * here the same marks are found in pausable steps, as the same loop would set them.
+ */
+function* blockState(src: string, tokens: MarkdownToken[]): Steps<StateBlock> {
+	const state = new markdownParser.block.State("", markdownParser, {}, tokens);
+	state.src = src;
+	const bMarks: number[] = [];
+	const eMarks: number[] = [];
+	const tShift: number[] = [];
+	const sCount: number[] = [];
+	const bsCount: number[] = [];
+	let start = 0;
+	for (let line = 0; start < src.length; line++) {
+		const newline = src.indexOf("\n", start);
+		const end = newline === -1 ? src.length : newline;
+		let pos = start;
+		let offset = 0;
+		for (; pos < end; pos++) {
+			const code = src.charCodeAt(pos);
+			if (code === 0x20) offset++;
+			else if (code === 0x09) offset += 4 - (offset % 4);
+			else break;
+		}
+		// As in markdown-it's loop: a last line of only spaces and tabs, with no line break after it, is no line.
+		if (newline === -1 && pos === end) break;
+		bMarks.push(start);
+		eMarks.push(end);
+		tShift.push(pos - start);
+		sCount.push(offset);
+		bsCount.push(0);
+		start = end + 1;
+		if (line % 4096 === 4095) yield;
+	}
+	bMarks.push(src.length);
+	eMarks.push(src.length);
+	tShift.push(0);
+	sCount.push(0);
+	bsCount.push(0);
+	Object.assign(state, { bMarks, eMarks, tShift, sCount, bsCount, lineMax: bMarks.length - 1 });
+	return state;
+}
+
+/**
+ * Hands over block tokens as they become final: `consume(tokens, count)` reads tokens[0, count),
+ * with tokens[count] (when present) as the next one; they are dropped after, so a huge note's
+ * tokens never pile up (they would make a heap of hundreds of MiB, and long garbage collections).
+ */
+export type TokenConsumer = (tokens: readonly MarkdownToken[], count: number) => Steps<void>;
+
+/**
+ * The block tokens markdown-it's `parse` gives for `source` (inline rules off), in order, handed
+ * to `consume` in pausable steps. A top-level list's opening token is handed over before the list
+ * ends: its `map` gets its final end line only when the list's closing token is handed over.
+ */
+export function* parseBlocks(source: string, consume: TokenConsumer, chunkLines = BLOCK_CHUNK_LINES): Steps<void> {
+	const tokens: MarkdownToken[] = [];
+	if (!source) return;
+	const state = yield* blockState(normalize(source), tokens);
+	const endLine = state.lineMax;
+	let line = state.line;
+	let hasEmptyLines = false;
+	const candidates = new CandidateLines(state);
+	// markdown-it's ParserBlock.tokenize at the top level, where blkIndent and level are 0.
+	while (line < endLine) {
+		state.line = line = state.skipEmptyLines(line);
+		if (line >= endLine) break;
+		yield* topLevelBlock(state, candidates, line, endLine, chunkLines, consume);
+		yield* handOver(tokens, tokens.length, consume);
+		state.tight = !hasEmptyLines;
+		if (state.isEmpty(state.line - 1)) hasEmptyLines = true;
+		line = state.line;
+		if (line < endLine && state.isEmpty(line)) {
+			hasEmptyLines = true;
+			line++;
+			state.line = line;
+		}
+		yield;
+	}
+}
+
+function* handOver(tokens: MarkdownToken[], count: number, consume: TokenConsumer): Steps<void> {
+	if (count <= 0) return;
+	yield* consume(tokens, count);
+	tokens.splice(0, count);
+}
+
+/** Runs the block rules at `line` as markdown-it does: the first that accepts the line wins. */
+function runRules(state: StateBlock, line: number, endLine: number): void {
+	const before = state.line;
+	for (const rule of blockRules) {
+		if (rule(state, line, endLine, false)) {
+			if (before >= state.line) throw new Error("block rule didn't increment state.line");
+			return;
+		}
+	}
+	throw new Error("none of the block rules matched");
+}
+
+type Continuation = { kind: "paragraph" } | { kind: "list"; openType: string; markup: string };
+
+/**
+ * One top-level block, in chunks when it is a huge paragraph or list. A list's tokens are handed
+ * over chunk by chunk (all but the last item's close and the list's close, which the next chunk
+ * replaces); a paragraph's three tokens stay until it ends.
+ */
+function* topLevelBlock(state: StateBlock, candidates: CandidateLines, blockStart: number, endLine: number, chunkLines: number, consume: TokenConsumer): Steps<void> {
+	const tokens = state.tokens;
+	const firstToken = tokens.length;
+	/** The block's kind once its first chunk is cut and accepted; before that, the kind a retry of the first chunk looks for. */
+	let continuation: Continuation | null = null;
+	let accepted = false;
+	let open: MarkdownToken | undefined;
+	let handedOver = false;
+	let start = blockStart;
+	for (;;) {
+		let limit = chunkEnd(state, candidates, start + chunkLines, endLine, continuation);
+		const before = tokens.length;
+		runRules(state, start, limit);
+		if (state.line >= limit && limit < endLine && reachesEnd(tokens, before, limit)) {
+			// A `%%` or `$$` block in this chunk ran to its end: the chunk is parsed again, to the note's end.
+			if (!accepted) return reparseWhole(state, firstToken, blockStart, endLine);
+			tokens.length = before;
+			state.line = start;
+			limit = endLine;
+			runRules(state, start, endLine);
+		}
+		if (accepted && continuation && open) {
+			// By the way chunk ends are chosen, the chunk continues the block; were it not, it stays a block of its own.
+			if (!joinChunk(state, before, continuation, open, firstToken)) return;
+			if (continuation.kind === "paragraph" && tokens[firstToken]?.type === "heading_open") return;
+		}
+		if (state.line < limit || limit >= endLine) return;
+		// The block reached the chunk's end: go on only if the next line provably continues it.
+		if (!accepted) {
+			const kind = continuationOf(tokens[firstToken]);
+			if (!kind || handedOver) return reparseWhole(state, firstToken, blockStart, endLine);
+			if (!continues(state, limit, kind)) {
+				if (continuation) return reparseWhole(state, firstToken, blockStart, endLine);
+				// The chunk's end suited another kind of block: cut this one again where it continues.
+				tokens.length = firstToken;
+				state.line = blockStart;
+				continuation = kind;
+				continue;
+			}
+			continuation = kind;
+			accepted = true;
+			open = tokens[firstToken];
+		}
+		if (continuation?.kind === "list") {
+			yield* handOver(tokens, tokens.length - 2, consume);
+			handedOver = true;
+		}
+		tokens.pop();
+		start = limit;
+		yield;
+	}
+}
+
+/** Parses the block again in one call, as markdown-it would have. */
+function reparseWhole(state: StateBlock, firstToken: number, blockStart: number, endLine: number): void {
+	state.tokens.length = firstToken;
+	state.line = blockStart;
+	state.level = 0;
+	runRules(state, blockStart, endLine);
+}
+
+/** What a block cut at a chunk's end may continue as: a paragraph or a list (of one marker), nothing else. */
+function continuationOf(open: MarkdownToken | undefined): Continuation | null {
+	if (open?.type === "paragraph_open") return { kind: "paragraph" };
+	if (open?.type === "bullet_list_open" || open?.type === "ordered_list_open") return { kind: "list", openType: open.type, markup: open.markup };
+	return null;
+}
+
+/**
+ * True if some `%%` or `$$` block in the chunk (its tokens from `from`) ran to its end: those rules look past their
+ * container for a closing line, so the whole block could differ, and the chunk is not trusted.
+ */
+function reachesEnd(tokens: readonly MarkdownToken[], from: number, limit: number): boolean {
+	for (let index = from; index < tokens.length; index++) {
+		const token = tokens[index];
+		if ((token?.type === "obsidian_comment" || token?.type === "obsidian_math") && (token.map?.[1] ?? 0) >= limit) return true;
+	}
+	return false;
+}
+
+/**
+ * Appends the chunk just parsed (tokens from `before`) to the block: a paragraph's lines join the
+ * open paragraph (or, when the chunk found a setext underline, the whole run becomes that heading);
+ * a list's items join the open list. False if the chunk is not what was expected.
+ */
+function joinChunk(state: StateBlock, before: number, continuation: Continuation, open: MarkdownToken, firstToken: number): boolean {
+	const tokens = state.tokens;
+	const added = tokens[before];
+	if (!open.map || !added?.map) return false;
+	if (continuation.kind === "list") {
+		if (added.type !== continuation.openType || added.markup !== continuation.markup) return false;
+		tokens.splice(before, 1);
+		open.map[1] = added.map[1];
+		return true;
+	}
+	const inline = tokens[firstToken + 1];
+	const addedInline = tokens[before + 1];
+	if (inline?.type !== "inline" || addedInline?.type !== "inline" || !inline.map || !addedInline.map) return false;
+	if (added.type === "paragraph_open") {
+		open.map[1] = added.map[1];
+		inline.map[1] = addedInline.map[1];
+		inline.content = `${inline.content}\n${addedInline.content}`;
+		tokens.splice(before, 2);
+		return true;
+	}
+	if (added.type === "heading_open" && (added.markup === "=" || added.markup === "-")) {
+		// A setext underline turns the whole paragraph, from its first line, into a heading.
+		added.map[0] = open.map[0];
+		addedInline.map[0] = open.map[0];
+		addedInline.content = state.getLines(open.map[0], added.map[1] - 1, state.blkIndent, false).trim();
+		tokens.splice(firstToken, before - firstToken);
+		return true;
+	}
+	return false;
+}
+
+/**
+ * The first line at or after `from` (and at most CHUNK_SEARCH_LINES after it) where a chunk may
+ * end: one that continues the open block, or, before the block's kind is known, one that would
+ * continue a paragraph or a list. `endLine` when there is none.
+ */
+function chunkEnd(state: StateBlock, candidates: CandidateLines, from: number, endLine: number, continuation: Continuation | null): number {
+	if (from >= endLine) return endLine;
+	if (!continuation) {
+		// Asked for every top-level block: remembered, so many small blocks cost one pass over the lines.
+		const line = candidates.from(from);
+		return line !== -1 && line - from < CHUNK_SEARCH_LINES ? line : endLine;
+	}
+	const last = Math.min(endLine, from + CHUNK_SEARCH_LINES);
+	for (let line = from; line < last; line++) if (continues(state, line, continuation)) return line;
+	return endLine;
+}
+
+/** The next line, from a start that only grows, that could continue a paragraph or a list; remembered like ForwardSearch in inline.ts. */
+class CandidateLines {
+	private lastFrom = -1;
+	private lastFound = -1;
+
+	constructor(private readonly state: StateBlock) {}
+
+	from(start: number): number {
+		if (this.lastFrom !== -1 && start >= this.lastFrom && (this.lastFound === -1 || start <= this.lastFound)) return this.lastFound;
+		this.lastFrom = start;
+		this.lastFound = -1;
+		for (let line = start; line < this.state.lineMax; line++) {
+			if (continues(this.state, line, { kind: "paragraph" }) || startsListItem(this.state, line) !== null) {
+				this.lastFound = line;
+				break;
+			}
+		}
+		return this.lastFound;
+	}
+}
+
+/**
+ * True if `line` certainly continues a top-level paragraph or list that runs through the line
+ * before it, whatever came earlier, and starts the same block when parsed alone.
+ * - A paragraph: the previous line is not blank, and this line, at column 0, starts with nothing
+ *   that could end a paragraph or start another block (list, heading, quote, fence, table, HTML,
+ *   `%%`, `$$`, setext underline, link reference definition).
+ * - A list: the previous line is not blank (so no item changes where it ends), and this line is a
+ *   new item at column 0 with the same marker (and no `|`), which ends every item before it.
+ */
+function continues(state: StateBlock, line: number, continuation: Continuation): boolean {
+	if (line <= 0 || line >= state.lineMax || state.isEmpty(line - 1) || state.isEmpty(line)) return false;
+	// A `|` could make the line a table header when parsed alone.
+	if (continuation.kind === "list") return startsListItem(state, line) === continuation.markup && !state.src.slice(state.bMarks[line] ?? 0, state.eMarks[line] ?? 0).includes("|");
+	const start = state.bMarks[line] ?? 0;
+	const end = state.eMarks[line] ?? 0;
+	const src = state.src;
+	const first = src[start] ?? "";
+	if (!/[^\s\-*+_#>`~<=|%$:\d]/u.test(first)) return false;
+	const text = src.slice(start, end);
+	if (text.includes("|")) return false;
+	if (first === "[") {
+		// markdown-it's quick test for a link reference definition: the first `]` must be followed by something other than `:`.
+		const close = text.indexOf("]");
+		if (close === -1 || close === text.length - 1 || text[close + 1] === ":" || text[close - 1] === "\\") return false;
+	}
+	return true;
+}
+
+/** The marker of a list item starting at column 0 on `line` (`-`, `*`, `+`, or `.`/`)` after digits), or null. */
+function startsListItem(state: StateBlock, line: number): string | null {
+	const start = state.bMarks[line] ?? 0;
+	const end = state.eMarks[line] ?? 0;
+	const text = state.src.slice(start, Math.min(end, start + 16));
+	const match = /^(?:([-*+])|\d{1,9}([.)]))[ \t]+\S/.exec(text);
+	if (!match) return null;
+	// A line of markers and spaces only is a thematic break, not an item.
+	if (/^[-*+_ \t]+$/.test(state.src.slice(start, end))) return null;
+	return match[1] ?? match[2] ?? null;
+}

@@ -1,0 +1,53 @@
+/**
+ * Long pure work written as a generator that `yield`s at points where it may pause: run to the
+ * end at once by `runSteps`, or in time slices by `runStepsInSlices`, so a huge note is parsed
+ * without stopping the server (issue 12). The work itself never knows which.
+ */
+export type Steps<T> = Generator<void, T, void>;
+
+/** Runs the work to its end, without pausing. */
+export function runSteps<T>(steps: Steps<T>): T {
+	for (;;) {
+		const next = steps.next();
+		if (next.done) return next.value;
+	}
+}
+
+/** Runs the work in slices of about `sliceMs`, awaiting `pause()` between slices. */
+export function runStepsInSlices<T>(steps: Steps<T>, sliceMs: number, pause: () => Promise<void>): Promise<T> {
+	return new SliceClock(sliceMs, pause).run(steps);
+}
+
+/**
+ * One time budget shared by many pieces of work (every note of a vault, then its links): pauses
+ * when the current slice has run for `sliceMs`, whichever piece is running.
+ */
+export class SliceClock {
+	private sliceStart = performance.now();
+
+	constructor(
+		private readonly sliceMs: number,
+		private readonly pause: () => Promise<void>,
+	) {}
+
+	/** True when the slice is used up: the caller should `await checkpoint()`. */
+	due(): boolean {
+		return performance.now() - this.sliceStart >= this.sliceMs;
+	}
+
+	/** Pauses if the slice is used up. */
+	async checkpoint(): Promise<void> {
+		if (!this.due()) return;
+		await this.pause();
+		this.sliceStart = performance.now();
+	}
+
+	/** Runs stepped work, pausing whenever the slice is used up. */
+	async run<T>(steps: Steps<T>): Promise<T> {
+		for (;;) {
+			const next = steps.next();
+			if (next.done) return next.value;
+			if (this.due()) await this.checkpoint();
+		}
+	}
+}

@@ -1,0 +1,153 @@
+import fc from "fast-check";
+import { metadataSteps, parseMetadata } from "../../../src/markdown/metadata";
+import { scanInline } from "../../../src/markdown/inline";
+import { runSteps } from "../../../src/markdown/steps";
+
+/**
+ * Issue 12: parsing is linear in a note's length. Timings are for the bench (`npm run bench --
+ * --only parse`); here the properties that make it so are checked without a clock.
+ */
+
+/** Pieces of Markdown that exercise every block the parser cuts into chunks, and the ones it must not cut. */
+const PIECES = [
+	"\n", "\n", "\n", "\n\n", "text ", "word", "[[link]] ", "- [[item]] ", "* ", "+ ", "1. ", "2) ", "  ", "    ", "> ", "# ", "===", "---", "***",
+	"```", "~~~", "%%", "$$", "<div>", "<!--", "-->", "| a | b |", "|---|---|", "[ref]: /url", "[x]", "](y)", "(", ")", "`", "\\", "#tag ", "^block-1", "- [ ] ",
+];
+const markdown = fc.array(fc.constantFrom(...PIECES), { maxLength: 120 }).map((pieces) => pieces.join(""));
+
+describe("a huge block is parsed in chunks that join back exactly", () => {
+	test("any Markdown: cut into chunks of 1, 2 or 3 lines, the metadata equals the metadata parsed whole", () => {
+		fc.assert(
+			fc.property(markdown, fc.constantFrom(1, 2, 3), (text, chunkLines) => {
+				expect(runSteps(metadataSteps(text, chunkLines))).toEqual(runSteps(metadataSteps(text, Number.MAX_SAFE_INTEGER)));
+			}),
+			{ numRuns: 3000 },
+		);
+	});
+});
+
+describe("the metadata of a big generated note is complete", () => {
+	// 12,000 lines: a list of links and tasks with nested items, a paragraph of links, headings, a
+	// quote, a %% comment with a link: each part longer than a chunk (2,000 lines) where it can be.
+	const lines: string[] = ["---", "tags: [big]", "---", "# Big note", ""];
+	for (let index = 0; index < 5000; index++) {
+		lines.push(index % 10 === 0 ? `- [ ] task [[Task ${index}]] #todo` : `- item [[Item ${index}]]`);
+		if (index % 100 === 0) lines.push(`  - nested ![[Embed ${index}]]`);
+	}
+	lines.push("", "## Paragraph", "");
+	for (let index = 0; index < 5000; index++) lines.push(`line [[Para ${index}]] and #tag${index % 7}`);
+	lines.push("", "> quoted [[Quote]]", "", "%%", "hidden [[Hidden]]", "%%", "", "last line ^end");
+	const text = lines.join("\n");
+	const cache = parseMetadata(text);
+
+	test("every link, embed, tag, list item, task, heading and section is there, in order", () => {
+		expect(cache.links).toHaveLength(5000 + 5000 + 2);
+		expect(cache.links?.[0]?.link).toBe("Task 0");
+		expect(cache.links?.[4999]?.link).toBe("Item 4999");
+		expect(cache.links?.[5000]?.link).toBe("Para 0");
+		expect(cache.links?.at(-1)?.link).toBe("Hidden");
+		expect(cache.embeds).toHaveLength(50);
+		expect(cache.tags).toHaveLength(500 + 5000);
+		expect(cache.listItems).toHaveLength(5050);
+		expect(cache.listItems?.filter((item) => item.task === " ")).toHaveLength(500);
+		expect(cache.listItems?.filter((item) => item.parent < 0).every((item) => item.parent === -5)).toBe(true);
+		expect(cache.headings?.map((heading) => heading.heading)).toEqual(["Big note", "Paragraph"]);
+		expect(cache.sections?.map((section) => section.type)).toEqual(["yaml", "heading", "list", "heading", "paragraph", "blockquote", "comment", "paragraph"]);
+		expect(cache.frontmatter).toEqual({ tags: ["big"] });
+		expect(Object.keys(cache.blocks ?? {})).toEqual(["end"]);
+	});
+
+	test("the positions are those of the text", () => {
+		for (const link of [...(cache.links ?? []), ...(cache.embeds ?? [])]) {
+			expect(text.slice(link.position.start.offset, link.position.end.offset)).toBe(link.original);
+		}
+		const list = cache.sections?.[2];
+		expect(list?.position.start.line).toBe(5);
+		expect(list?.position.end.line).toBe(5 + 5050 - 1);
+	});
+
+	test("parsed in one piece or in chunks of 7 lines, it is the same", () => {
+		expect(runSteps(metadataSteps(text, 7))).toEqual(cache);
+	});
+});
+
+/**
+ * Work counted, not timed: every String.prototype method the parser and its markdown-it
+ * dependency read text with is wrapped to count the characters it looks at (indexOf: the
+ * characters it scans; charCodeAt, a character; slice and friends: what they copy). A quadratic
+ * scan — an unclosed `[[` or `[a](` searched to the end of the text for every opener — makes the
+ * count grow 16× when the note grows 4× (the parser before issue 12 fails three of these); linear
+ * work grows about 4×. Loops over arrays are not counted: the bench rows cover those.
+ */
+function countCharactersRead(work: () => void): number {
+	let read = 0;
+	const proto = String.prototype;
+	const names = ["indexOf", "includes", "charCodeAt", "codePointAt", "slice", "startsWith"] as const;
+	const saved = new Map(names.map((name) => [name, Reflect.get(proto, name) as (this: string, ...args: unknown[]) => unknown]));
+	const original = (name: (typeof names)[number], self: string, ...args: unknown[]): unknown => Reflect.apply(saved.get(name) as (...args: unknown[]) => unknown, self, args);
+	const originals = {
+		indexOf: (self: string, search: string, position?: number) => original("indexOf", self, search, position) as number,
+		charCodeAt: (self: string, index: number) => original("charCodeAt", self, index) as number,
+		codePointAt: (self: string, index: number) => original("codePointAt", self, index) as number | undefined,
+		slice: (self: string, start?: number, end?: number) => original("slice", self, start, end) as string,
+		startsWith: (self: string, search: string, position?: number) => original("startsWith", self, search, position) as boolean,
+	};
+	proto.indexOf = function (this: string, search: string, position?: number) {
+		const found = originals.indexOf(this, search, position);
+		read += (found === -1 ? this.length : found + search.length) - Math.max(0, position ?? 0);
+		return found;
+	};
+	proto.includes = function (this: string, search: string, position?: number) {
+		const found = originals.indexOf(this, search, position);
+		read += (found === -1 ? this.length : found + search.length) - Math.max(0, position ?? 0);
+		return found !== -1;
+	};
+	proto.charCodeAt = function (this: string, index: number) {
+		read++;
+		return originals.charCodeAt(this, index);
+	};
+	proto.codePointAt = function (this: string, index: number) {
+		read++;
+		return originals.codePointAt(this, index);
+	};
+	proto.slice = function (this: string, start?: number, end?: number) {
+		const result = originals.slice(this, start, end);
+		read += result.length;
+		return result;
+	};
+	proto.startsWith = function (this: string, search: string, position?: number) {
+		read += search.length;
+		return originals.startsWith(this, search, position);
+	};
+	try {
+		work();
+	} finally {
+		for (const [name, method] of saved) Reflect.set(proto, name, method);
+	}
+	return read;
+}
+
+describe("the characters read grow linearly with the note (counted, not timed)", () => {
+	const shapes: Array<[string, (count: number) => string]> = [
+		["a list of links", (count) => Array.from({ length: count }, (_, index) => `- [[link ${index}]] text`).join("\n")],
+		["a paragraph of links", (count) => Array.from({ length: count }, (_, index) => `[[link ${index}]] text`).join("\n")],
+		["one line of unclosed [[", (count) => "[[a ".repeat(count)],
+		["one line of unclosed ![ and [a](", (count) => "![x [a](b ".repeat(count)],
+		["backtick runs of growing length that never close", (count) => Array.from({ length: count }, (_, index) => "`".repeat((index % 40) + 1) + "x").join(" ")],
+		["unclosed <!--", (count) => "a <!-- b ".repeat(count)],
+		["many %% lines", (count) => Array.from({ length: count }, () => "%% a").join("\n")],
+		["a table of links", (count) => `| a | b |\n|---|---|\n${Array.from({ length: count }, (_, index) => `| [[l${index}]] | #t${index} |`).join("\n")}`],
+	];
+	test.each(shapes)("%s", (_name, make) => {
+		const small = make(2000);
+		const large = make(8000);
+		const ratio = countCharactersRead(() => parseMetadata(large)) / countCharactersRead(() => parseMetadata(small));
+		expect(ratio).toBeLessThan(4.5);
+		expect(ratio).toBeGreaterThan(3);
+	});
+
+	test("scanInline alone on one 40,000-character line of openers", () => {
+		const ratio = countCharactersRead(() => scanInline("[[x ` [a](".repeat(16000))) / countCharactersRead(() => scanInline("[[x ` [a](".repeat(4000)));
+		expect(ratio).toBeLessThan(4.5);
+	});
+});
