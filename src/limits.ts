@@ -125,5 +125,7 @@ export const UNSEARCHED_NOTES_LISTED = 20;
  * as with broken YAML): the YAML parser cannot be paused, and 256 KiB of it takes about 0.2 s.
  */
 export const MAX_FRONTMATTER_BYTES = 256 * 1024;
+/** Notes larger than this (bytes) are parsed just after the headless server starts, not before it listens. */
+export const MAX_STARTUP_PARSE_BYTES = 1024 * 1024;
 /** The headless metadata cache parses a huge note in slices of at most about this long, so requests are still answered. */
 export const METADATA_PARSE_SLICE_MS = 40;

@@ -1,6 +1,6 @@
 import type { CachedMetadata, EventRef } from "obsidian";
 import type { HostAbstractFile, HostFile, HostMetadataCache, LinkMap } from "../host/Host";
-import { METADATA_PARSE_SLICE_MS } from "../limits";
+import { MAX_STARTUP_PARSE_BYTES, METADATA_PARSE_SLICE_MS } from "../limits";
 import { parseMetadata, parseMetadataOnClock } from "../markdown/metadata";
 import { SliceClock } from "../markdown/steps";
 import { HostEvents } from "./events";
@@ -46,7 +46,10 @@ export class NodeMetadataCache implements HostMetadataCache {
 		const files = vault.getFiles();
 		for (const file of files) cache.resolver.add(file);
 		const linkable = files.filter(isLinkSource);
+		// A huge note would hold back the server's start for seconds: it is parsed just after, in slices, like an edit.
+		const deferred = linkable.filter((file) => file.stat.size > MAX_STARTUP_PARSE_BYTES);
 		for (const file of linkable) {
+			if (file.stat.size > MAX_STARTUP_PARSE_BYTES) continue;
 			let text: string;
 			try {
 				text = vault.readSync(file);
@@ -59,7 +62,16 @@ export class NodeMetadataCache implements HostMetadataCache {
 		}
 		for (const file of linkable) await cache.resolveSource(file.path);
 		cache.listen();
+		for (const file of deferred) cache.enqueue(() => cache.onModify(file));
 		return cache;
+	}
+
+	/** Resolves once every change seen so far (and every note deferred at start) is in the cache. */
+	async settled(): Promise<void> {
+		for (let previous = null as Promise<unknown> | null; previous !== this.updates; ) {
+			previous = this.updates;
+			await previous;
+		}
 	}
 
 	getFileCache(file: HostFile): CachedMetadata | null {
@@ -83,11 +95,6 @@ export class NodeMetadataCache implements HostMetadataCache {
 
 	offref(ref: EventRef): void {
 		this.events.offref(ref);
-	}
-
-	/** Resolves once every vault change seen so far is in the cache. */
-	settled(): Promise<void> {
-		return this.updates.then(() => undefined);
 	}
 
 	/** Stops following the vault. */

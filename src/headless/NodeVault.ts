@@ -389,7 +389,9 @@ export class NodeVault implements HostVault {
 			const before = beforeBytes.toString("utf8");
 			const after = fn(before);
 			if (after === before) return after;
-			if (after.startsWith(before) && Buffer.from(before, "utf8").equals(beforeBytes)) {
+			// In place only for a file with one name: appending through a hard link would change the
+			// bytes under its other name too (perhaps outside the vault); a replace gives this name its own file.
+			if (stats.nlink === 1 && after.startsWith(before) && Buffer.from(before, "utf8").equals(beforeBytes)) {
 				return await this.appendInPlace(known, stats, beforeBytes.length, after, Buffer.from(after.slice(before.length), "utf8"));
 			}
 			return await this.replaceFile(known, handle, stats, beforeBytes, after);

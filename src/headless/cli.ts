@@ -358,6 +358,7 @@ async function inspect(args: string[]): Promise<number> {
 	const notePath = positionals[1];
 	if (values.links === (notePath !== undefined)) throw new UsageError("inspect needs either a note path or --links.");
 	const host = await NodeHost.open(root);
+	await host.metadataCache.settled();
 	try {
 		if (values.links) {
 			const { resolvedLinks, unresolvedLinks } = host.metadataCache;

@@ -198,3 +198,34 @@ describe("a huge note written into a served vault (issue 12)", () => {
 		expect(status).not.toHaveProperty("unsearched_notes");
 	}, 240_000);
 });
+
+describe("a huge note already in the vault when the headless server starts (issue 12)", () => {
+	test("the server listens and answers before the note is parsed; the note's metadata follows in slices", async () => {
+		const { text, lines } = noteOfLinks(10 * 1024 * 1024);
+		const root = await makeVault({ "Hub.md": "# Hub\n\nSee [[Target 1]].\n", "Target 1.md": "# Target\n", "Big.md": text });
+		const host = await NodeHost.open(root, { watch: true });
+		try {
+			// Open returned without parsing the huge note: it is left to the slices after start.
+			expect(host.metadataCache.getCache("Big.md")).toBeNull();
+			expect(host.metadataCache.getCache("Hub.md")).not.toBeNull();
+			const made = addToken({ ...defaultSettings(), serverEnabled: true, port: 0 }, "read", "read");
+			if ("error" in made) throw new Error(made.error);
+			const service = new McpService({ host, serverVersion: "test", logger: new RecordingLogger() });
+			const status = await service.apply(made.settings);
+			if (status.state !== "listening") throw new Error("service did not start");
+			const client = await connectClient(status.url, made.token);
+			try {
+				expect((await client.callTool({ name: "get_vault_status", arguments: {} })).structuredContent).toMatchObject({ note_count: 3 });
+				await host.metadataCache.settled();
+				expect(host.metadataCache.getCache("Big.md")?.links).toHaveLength(lines);
+				expect(host.metadataCache.resolvedLinks["Big.md"]?.["Target 1.md"]).toBe(Math.ceil((lines - 1) / 1000));
+			} finally {
+				await client.close();
+				await service.stop();
+			}
+		} finally {
+			await host.close();
+			await removeDir(root);
+		}
+	}, 240_000);
+});
