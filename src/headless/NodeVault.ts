@@ -536,6 +536,13 @@ export class NodeVault implements HostVault {
 		watcher.on("change", (diskPath, stats) => void this.onDiskChange(this.toVaultPath(diskPath), diskPath, stats));
 		watcher.on("unlink", (diskPath) => this.onDiskUnlink(this.toVaultPath(diskPath)));
 		watcher.on("addDir", (diskPath, stats) => this.onDiskAddDir(this.toVaultPath(diskPath), stats));
+		// chokidar stats through a new symbolic link and drops it when its target does not exist, so a
+		// dangling link made while serving stayed unknown while a live one was hidden, and the answers
+		// told the two apart. fs.watch's raw events name every new or removed entry: each one is looked at.
+		watcher.on("raw", (event, name, details) => {
+			const folder = (details as { watchedPath?: unknown }).watchedPath;
+			if (event === "rename" && typeof name === "string" && name !== "" && typeof folder === "string") void this.onRawRename(nodePath.join(folder, name));
+		});
 		watcher.on("error", () => undefined);
 		await new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
 		this.watcher = watcher;
@@ -553,6 +560,16 @@ export class NodeVault implements HostVault {
 	private async settledStats(path: string, diskPath: string): Promise<Stats | undefined> {
 		await this.writeLocks.get(path);
 		return fs.lstat(diskPath).catch(() => undefined);
+	}
+
+	/** An entry made, removed or renamed in a watched folder: a link there is hidden whether or not its target exists; a link gone is forgotten. */
+	private async onRawRename(diskPath: string): Promise<void> {
+		if (!diskPath.startsWith(this.root + nodePath.sep)) return;
+		const path = this.toVaultPath(diskPath);
+		if (path.split("/").some((part) => part.startsWith(".") || part === "")) return;
+		const stats = await fs.lstat(diskPath).catch(() => undefined);
+		if (stats?.isSymbolicLink()) await this.onDiskAdd(path, diskPath, stats);
+		else if (this.links.has(path) && !this.files.has(path)) this.links.delete(path);
 	}
 
 	private onDiskAddDir(path: string, stats: Stats | undefined): void {
