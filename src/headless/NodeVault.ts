@@ -635,10 +635,24 @@ export class NodeVault implements HostVault {
 		);
 	}
 
+	/** A file gone from disk: no longer part of the vault. */
+	private drop(path: string, known: KnownFile): void {
+		if (this.files.get(path) !== known) return;
+		this.files.delete(path);
+		this.contents.delete(path);
+		this.events.trigger("delete", known);
+	}
+
 	private onDiskUnlink(path: string): void {
 		const known = this.files.get(path);
 		if (!known) {
-			this.links.delete(path);
+			// chokidar reports a note swapped for a dangling link as unlinked: the link is still there, and stays hidden.
+			void fs.lstat(this.toDiskPath(path)).then(
+				(stats) => {
+					if (!stats.isSymbolicLink()) this.links.delete(path);
+				},
+				() => this.links.delete(path),
+			);
 			return;
 		}
 		// Wait a moment: if the same inode shows up under another name, it was a rename, reported by onDiskAdd.
@@ -648,9 +662,11 @@ export class NodeVault implements HostVault {
 			void this.isPlainFile(known.diskPath).then((exists) => {
 				if (this.files.get(path) !== known) return;
 				if (exists) return;
-				this.files.delete(path);
-				this.contents.delete(path);
-				this.events.trigger("delete", known);
+				void fs.lstat(known.diskPath).then(
+					// Swapped for a link (one whose target is missing is reported as an unlink): hidden, like any link.
+					(stats) => (stats.isSymbolicLink() ? this.forget(path) : this.drop(path, known)),
+					() => this.drop(path, known),
+				);
 			});
 		}, RENAME_PAIRING_MS);
 		this.pendingUnlinks.add(timer);
