@@ -118,6 +118,7 @@ async function makeWorld(kind: "exists" | "missing"): Promise<World> {
 		await fs.writeFile(nodePath.join(root, EXCLUDED, "Diary.md"), "- zebracorn diary #excludedtag\n- [ ] zebracorn task\n[[Public]]\n");
 		await fs.writeFile(nodePath.join(root, EXCLUDED, "Template.md"), "zebracorn template\n");
 		await fs.writeFile(nodePath.join(root, EXCLUDED, "new.md"), "zebracorn\n");
+		await fs.writeFile(nodePath.join(root, EXCLUDED, "photo.png"), "zebracorn");
 	}
 	// Made before the server starts: found by the first scan.
 	await fs.symlink(target, nodePath.join(root, "LinkDir"));
@@ -149,6 +150,8 @@ function refusedSteps(prefix: { dir: string; note: string }): Step[] {
 		call("read_note", { path: "ToPrivate/Diary" }),
 		call("read_note", { path: `${EXCLUDED}/Diary` }),
 		call("read_note", { path: "private/diary.md" }),
+		// An excluded attachment is not "not a Markdown note": that would confirm it exists.
+		call("read_note", { path: `${EXCLUDED}/photo.png` }),
 		call("read_note", { path: "Private\u00a0/Diary" }),
 		call("read_note", { path: "ToConfig/app.json" }),
 		call("get_note_links", { path: note }),
