@@ -554,6 +554,13 @@ export class NodeVault implements HostVault {
 		watcher.on("change", (diskPath, stats) => void this.onDiskChange(this.toVaultPath(diskPath), diskPath, stats));
 		watcher.on("unlink", (diskPath) => this.onDiskUnlink(this.toVaultPath(diskPath)));
 		watcher.on("addDir", (diskPath, stats) => this.onDiskAddDir(this.toVaultPath(diskPath), stats));
+		// chokidar stats through a new symbolic link and drops it when its target does not exist, so a
+		// dangling link made while serving stayed unknown while a live one was hidden, and the answers
+		// told the two apart. fs.watch's raw events name every new or removed entry: each one is looked at.
+		watcher.on("raw", (event, name, details) => {
+			const folder = (details as { watchedPath?: unknown }).watchedPath;
+			if (event === "rename" && typeof name === "string" && name !== "" && typeof folder === "string") void this.onRawRename(nodePath.join(folder, name));
+		});
 		watcher.on("error", () => undefined);
 		await new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
 		this.watcher = watcher;
@@ -571,6 +578,16 @@ export class NodeVault implements HostVault {
 	private async settledStats(path: string, diskPath: string): Promise<Stats | undefined> {
 		await this.writeLocks.get(path);
 		return fs.lstat(diskPath).catch(() => undefined);
+	}
+
+	/** An entry made, removed or renamed in a watched folder: a link there is hidden whether or not its target exists; a link gone is forgotten. */
+	private async onRawRename(diskPath: string): Promise<void> {
+		if (!diskPath.startsWith(this.root + nodePath.sep)) return;
+		const path = this.toVaultPath(diskPath);
+		if (path.split("/").some((part) => part.startsWith(".") || part === "")) return;
+		const stats = await fs.lstat(diskPath).catch(() => undefined);
+		if (stats?.isSymbolicLink()) await this.onDiskAdd(path, diskPath, stats);
+		else if (this.links.has(path) && !this.files.has(path)) this.links.delete(path);
 	}
 
 	private onDiskAddDir(path: string, stats: Stats | undefined): void {
@@ -636,10 +653,24 @@ export class NodeVault implements HostVault {
 		);
 	}
 
+	/** A file gone from disk: no longer part of the vault. */
+	private drop(path: string, known: KnownFile): void {
+		if (this.files.get(path) !== known) return;
+		this.files.delete(path);
+		this.contents.delete(path);
+		this.events.trigger("delete", known);
+	}
+
 	private onDiskUnlink(path: string): void {
 		const known = this.files.get(path);
 		if (!known) {
-			this.links.delete(path);
+			// chokidar reports a note swapped for a dangling link as unlinked: the link is still there, and stays hidden.
+			void fs.lstat(this.toDiskPath(path)).then(
+				(stats) => {
+					if (!stats.isSymbolicLink()) this.links.delete(path);
+				},
+				() => this.links.delete(path),
+			);
 			return;
 		}
 		// Wait a moment: if the same inode shows up under another name, it was a rename, reported by onDiskAdd.
@@ -649,9 +680,11 @@ export class NodeVault implements HostVault {
 			void this.isPlainFile(known.diskPath).then((exists) => {
 				if (this.files.get(path) !== known) return;
 				if (exists) return;
-				this.files.delete(path);
-				this.contents.delete(path);
-				this.events.trigger("delete", known);
+				void fs.lstat(known.diskPath).then(
+					// Swapped for a link (one whose target is missing is reported as an unlink): hidden, like any link.
+					(stats) => (stats.isSymbolicLink() ? this.forget(path) : this.drop(path, known)),
+					() => this.drop(path, known),
+				);
 			});
 		}, RENAME_PAIRING_MS);
 		this.pendingUnlinks.add(timer);

@@ -19,6 +19,8 @@ export interface HostVault {
 	readonly adapter: Pick<DataAdapter, "read" | "exists" | "copy">;
 	getName(): string;
 	getMarkdownFiles(): HostFile[];
+	/** Every file, attachments included (a link can point to any of them). */
+	getFiles(): HostFile[];
 	getFileByPath(path: string): HostFile | null;
 	getFolderByPath(path: string): HostAbstractFile | null;
 	cachedRead(file: HostFile): Promise<string>;

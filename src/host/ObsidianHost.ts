@@ -45,6 +45,7 @@ export async function obsidianHost(app: App, owner: Pick<Component, "registerEve
 		},
 		getName: () => vault.getName(),
 		getMarkdownFiles: () => vault.getMarkdownFiles(),
+		getFiles: () => vault.getFiles(),
 		getFileByPath: (path) => vault.getFileByPath(path),
 		getFolderByPath: (path) => vault.getFolderByPath(path),
 		cachedRead: (file) => checked(file.path, () => vault.cachedRead(file as TFile)),

@@ -1,6 +1,6 @@
 import type { Host, HostFile } from "../host/Host";
 import { isNoteInScope, isPathVisible, type Scope } from "./scope";
-import { visibleNotes } from "./notes";
+import { resolveVisibleLink, visibleNotes } from "./notes";
 
 export interface OutgoingLink {
 	link: string;
@@ -16,14 +16,11 @@ function linkpath(link: string): string {
 	return hash === -1 ? link : link.slice(0, hash);
 }
 
-/** The note's links, embeds and frontmatter links, each resolved like Obsidian resolves it. */
+/** The note's links, embeds and frontmatter links, each resolved like Obsidian resolves it (among the files this token may see). */
 export function outgoingLinks(host: Host, scope: Scope, file: HostFile): OutgoingLink[] {
 	const cache = host.metadataCache.getFileCache(file);
 	if (!cache) return [];
-	const resolve = (link: string) => {
-		const target = host.metadataCache.getFirstLinkpathDest(linkpath(link), file.path);
-		return target && isPathVisible(target.path, scope) ? target.path : null;
-	};
+	const resolve = (link: string) => resolveVisibleLink(host, scope, linkpath(link), file.path)?.path ?? null;
 	const inBody = [...(cache.links ?? []), ...(cache.embeds ?? [])]
 		.sort((a, b) => a.position.start.offset - b.position.start.offset)
 		.map((entry) => ({ link: entry.link, target: resolve(entry.link), line: entry.position.start.line }));
@@ -31,34 +28,52 @@ export function outgoingLinks(host: Host, scope: Scope, file: HostFile): Outgoin
 	return [...inFrontmatter, ...inBody];
 }
 
+/**
+ * Where a note's links lead for this token: target path → number of links, plus how many point
+ * nowhere. Obsidian's `resolvedLinks` as is when every target is visible (the usual case); a link
+ * whose target is hidden is resolved again as if that target did not exist.
+ */
+function visibleTargets(host: Host, scope: Scope, source: string): { targets: Record<string, number>; unresolved: number } {
+	const resolved = host.metadataCache.resolvedLinks[source] ?? {};
+	let unresolved = Object.values(host.metadataCache.unresolvedLinks[source] ?? {}).reduce((sum, count) => sum + count, 0);
+	const hidden = Object.keys(resolved).filter((target) => !isPathVisible(target, scope));
+	if (hidden.length === 0) return { targets: resolved, unresolved };
+	const targets: Record<string, number> = {};
+	for (const [target, count] of Object.entries(resolved)) if (isPathVisible(target, scope)) targets[target] = count;
+	for (const link of linksOf(host, source)) {
+		const first = host.metadataCache.getFirstLinkpathDest(linkpath(link), source);
+		if (!first || isPathVisible(first.path, scope)) continue;
+		const again = resolveVisibleLink(host, scope, linkpath(link), source);
+		if (again) targets[again.path] = (targets[again.path] ?? 0) + 1;
+		else unresolved += 1;
+	}
+	return { targets, unresolved };
+}
+
 /** Visible notes that link to `path`, with how many links each has to it. Excluded notes never appear. */
 export function backlinks(host: Host, scope: Scope, path: string): Array<{ path: string; count: number }> {
-	return Object.entries(host.metadataCache.resolvedLinks)
-		.filter(([source, targets]) => path in targets && isNoteInScope(source, scope))
-		.map(([source, targets]) => ({ path: source, count: targets[path] ?? 0 }))
+	return Object.keys(host.metadataCache.resolvedLinks)
+		.filter((source) => isNoteInScope(source, scope))
+		.map((source) => ({ path: source, count: visibleTargets(host, scope, source).targets[path] ?? 0 }))
+		.filter((entry) => entry.count > 0)
 		.sort((a, b) => b.count - a.count || a.path.localeCompare(b.path));
 }
 
 /**
- * The note's links that point nowhere, by link path. A link into a folder this token may not see
- * is listed here too, exactly as if its target did not exist: otherwise guessing names and
- * watching which links resolve would tell what an excluded folder holds.
+ * The note's links that point nowhere, by link path, in the order they appear. A link into a
+ * folder this token may not see counts exactly as if its target did not exist, in the same place
+ * in the list: otherwise guessing names and watching which links resolve (or where they land in
+ * the list) would tell what an excluded folder holds.
  */
 export function unresolvedLinks(host: Host, scope: Scope, file: HostFile): string[] {
-	const unresolved = new Set(Object.keys(host.metadataCache.unresolvedLinks[file.path] ?? {}));
-	for (const target of Object.keys(host.metadataCache.resolvedLinks[file.path] ?? {})) {
-		if (isPathVisible(target, scope)) continue;
-		for (const entry of linksOf(host, file)) {
-			const resolved = host.metadataCache.getFirstLinkpathDest(linkpath(entry), file.path);
-			if (resolved?.path === target) unresolved.add(linkpath(entry));
-		}
-	}
+	const unresolved = new Set<string>();
+	for (const { link, target } of outgoingLinks(host, scope, file)) if (target === null) unresolved.add(linkpath(link));
 	return [...unresolved];
 }
 
 /** Every link text in a note: body links, embeds and frontmatter links. */
-function linksOf(host: Host, file: HostFile): string[] {
-	const cache = host.metadataCache.getFileCache(file);
+function linksOf(host: Host, path: string): string[] {
+	const cache = host.metadataCache.getCache(path);
 	return [...(cache?.links ?? []), ...(cache?.embeds ?? []), ...(cache?.frontmatterLinks ?? [])].map((entry) => entry.link);
 }
 
@@ -79,15 +94,15 @@ export function graphStats(host: Host, scope: Scope, topCount: number): GraphSta
 	let links = 0;
 	let unresolved = 0;
 	for (const source of visible) {
-		for (const [target, count] of Object.entries(host.metadataCache.resolvedLinks[source] ?? {})) {
-			// A link to a note this token may not see counts as unresolved, as if the note did not exist.
-			if (!isPathVisible(target, scope)) unresolved += count;
+		// A link to a note this token may not see counts as if that note did not exist.
+		const { targets, unresolved: nowhere } = visibleTargets(host, scope, source);
+		unresolved += nowhere;
+		for (const [target, count] of Object.entries(targets)) {
 			if (!visible.has(target) || target === source) continue;
 			links += count;
 			hasOutgoing.add(source);
 			incoming.set(target, (incoming.get(target) ?? 0) + count);
 		}
-		for (const count of Object.values(host.metadataCache.unresolvedLinks[source] ?? {})) unresolved += count;
 	}
 	const orphans = notes.filter((file) => !incoming.has(file.path) && !hasOutgoing.has(file.path)).length;
 	const topLinked = [...incoming.entries()]

@@ -1,7 +1,7 @@
 import type { Host, HostFile } from "../host/Host";
 import { NOT_FOUND_SUGGESTIONS } from "../limits";
 import { checkVaultPath } from "./paths";
-import { isNoteInScope, type Scope } from "./scope";
+import { isNoteInScope, isPathVisible, type Scope } from "./scope";
 
 /** A value, or an error message the model can act on. */
 export type Lookup<T> = { value: T } | { error: string };
@@ -21,12 +21,47 @@ export function findNote(host: Host, scope: Scope, input: string): Lookup<HostFi
 	const linkpath = input.split(/[#|]/, 1)[0]?.trim() ?? "";
 	const checked = checkVaultPath(linkpath, scope);
 	if (!checked.ok) return { error: checked.reason };
-	const { vault, metadataCache } = host;
-	const exact = vault.getFileByPath(checked.path) ?? vault.getFileByPath(`${checked.path}.md`);
+	const { vault } = host;
+	// A hidden file is passed over as if it did not exist: "not a Markdown note" would confirm an
+	// excluded attachment, and a hidden note must not shadow the visible one a link would reach.
+	const visible = (file: HostFile | null) => (file && isPathVisible(file.path, scope) ? file : null);
+	const exact = visible(vault.getFileByPath(checked.path)) ?? visible(vault.getFileByPath(`${checked.path}.md`));
 	if (exact && exact.extension !== "md") return { error: `"${checked.path}" is not a Markdown note; only notes (.md) can be read.` };
-	const found = exact ?? metadataCache.getFirstLinkpathDest(checked.path, "");
+	const found = exact ?? resolveVisibleLink(host, scope, checked.path, "");
 	if (found && isNoteInScope(found.path, scope)) return { value: found };
 	return { error: notFoundMessage(host, scope, checked.path) };
+}
+
+function folderOf(path: string): string {
+	const slash = path.lastIndexOf("/");
+	return slash === -1 ? "" : path.slice(0, slash);
+}
+
+/**
+ * The file a link path points to for this token: Obsidian's resolution, but as if the files this
+ * token may not see did not exist. Obsidian resolves `[[Diary]]` to the shortest path named Diary,
+ * so an excluded `Private/Diary.md` would otherwise shadow a visible `Archive/Diary.md`, and which
+ * one answered would tell that the excluded note exists. Only when Obsidian's pick is hidden is the
+ * resolution redone over the visible files, with Obsidian's rules (see LinkResolver): a relative
+ * link names one path only; else any file whose path ends with the link, case-insensitively, one
+ * in the linking note's folder first, else the shortest path.
+ */
+export function resolveVisibleLink(host: Host, scope: Scope, path: string, sourcePath: string): HostFile | null {
+	const first = host.metadataCache.getFirstLinkpathDest(path, sourcePath);
+	if (!first || isPathVisible(first.path, scope)) return first;
+	if (path.startsWith("./") || path.startsWith("../")) return null;
+	const lower = path.replace(/^\/+/, "").toLowerCase();
+	const candidates = host.vault.getFiles().filter((file) => {
+		const candidate = file.path.toLowerCase();
+		return (candidate === lower || candidate === `${lower}.md` || candidate.endsWith(`/${lower}`) || candidate.endsWith(`/${lower}.md`)) && isPathVisible(file.path, scope);
+	});
+	if (candidates.length === 0) return null;
+	const sourceFolder = folderOf(sourcePath);
+	const exact = candidates.find((file) => file.path.toLowerCase() === lower || file.path.toLowerCase() === `${lower}.md`);
+	if (exact) return exact;
+	const sameFolder = candidates.find((file) => folderOf(file.path) === sourceFolder);
+	if (sameFolder) return sameFolder;
+	return candidates.reduce((best, file) => (file.path.length < best.path.length || (file.path.length === best.path.length && file.path < best.path) ? file : best));
 }
 
 function notFoundMessage(host: Host, scope: Scope, wanted: string): string {

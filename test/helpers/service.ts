@@ -1,7 +1,7 @@
 import type { Logger } from "../../src/activity";
 import { addToken } from "../../src/auth/tokenList";
 import type { TokenLevel } from "../../src/auth/tokens";
-import { NodeHost } from "../../src/headless/NodeHost";
+import { NodeHost, type NodeHostOptions } from "../../src/headless/NodeHost";
 import type { HttpDeadlines } from "../../src/http/deadlines";
 import { McpService } from "../../src/service";
 import { defaultSettings, type VaultMcpSettings } from "../../src/settings/settings";
@@ -34,9 +34,9 @@ export interface RunningService {
 /** A real McpService on a free loopback port over a NodeHost, with one token per level requested. */
 export async function startService(
 	vaultRoot: string,
-	options: { levels?: TokenLevel[]; settings?: Partial<VaultMcpSettings>; httpDeadlines?: Partial<HttpDeadlines> } = {},
+	options: { levels?: TokenLevel[]; settings?: Partial<VaultMcpSettings>; httpDeadlines?: Partial<HttpDeadlines>; host?: NodeHostOptions } = {},
 ): Promise<RunningService> {
-	const host = await NodeHost.open(vaultRoot);
+	const host = await NodeHost.open(vaultRoot, options.host);
 	let settings: VaultMcpSettings = { ...defaultSettings(), serverEnabled: true, port: 0, ...options.settings };
 	const tokens: Record<string, string> = {};
 	for (const level of options.levels ?? ["read"]) {
