@@ -142,3 +142,23 @@ describe("NodeVault watching the disk", () => {
 		expect(events).toEqual(["modify Keep.md", "create Mine.md"]);
 	});
 });
+
+describe("NodeVault writes through a hard link", () => {
+	test("an append to a note that is a hard link to a file outside the vault changes the note only, never the outside file", async () => {
+		const outside = await makeVault({ "secret.md": "outside text\n" });
+		const root = await makeVault({});
+		await fs.link(nodePath.join(outside, "secret.md"), nodePath.join(root, "Hard.md"));
+		const vault = await NodeVault.open(root);
+		try {
+			const file = vault.getFileByPath("Hard.md");
+			if (!file) throw new Error("the note is not listed");
+			await vault.process(file, (text) => `${text}added\n`);
+			expect(await fs.readFile(nodePath.join(root, "Hard.md"), "utf8")).toBe("outside text\nadded\n");
+			expect(await fs.readFile(nodePath.join(outside, "secret.md"), "utf8")).toBe("outside text\n");
+		} finally {
+			await vault.close();
+			await removeDir(root);
+			await removeDir(outside);
+		}
+	});
+});
