@@ -43,6 +43,35 @@ describe.each(builds)("VaultMcpPlugin loaded from %s", (_label, loadPluginClass)
 		return plugin;
 	}
 
+	test("a linked folder in the vault is hidden from clients, refused on read, and named to the person", async () => {
+		const outside = await makeVault({ "there.md": "outside text" });
+		await fs.symlink(outside, nodePath.join(vault, "Linked"));
+		const plugin = await loadPlugin();
+		try {
+			expect(plugin.hiddenLinks()).toEqual(["Linked"]);
+			await plugin.updateSettings({ disclosureAccepted: true, serverEnabled: true });
+			const made = addToken(plugin.settings, "reader", "read");
+			if ("error" in made) throw new Error(made.error);
+			await plugin.updateSettings({ tokens: made.settings.tokens });
+			const status = plugin.service.status;
+			if (status.state !== "listening") throw new Error("not listening");
+			const client = await connectClient(status.url, made.token);
+			try {
+				const listed = await client.callTool({ name: "list_notes", arguments: {} });
+				expect(JSON.stringify(listed.structuredContent)).not.toContain("Linked");
+				const read = await client.callTool({ name: "read_note", arguments: { path: "Linked/there.md" } });
+				expect(read.isError).toBe(true);
+				expect(JSON.stringify(read.content)).not.toContain("outside text");
+			} finally {
+				await client.close();
+			}
+		} finally {
+			(plugin as unknown as { unload(): void }).unload();
+			await plugin.service.stop();
+			await removeDir(outside);
+		}
+	});
+
 	test("is off by default, serves a real client once switched on, and closes the port when switched off", async () => {
 		const plugin = await loadPlugin();
 		expect(plugin.settings.serverEnabled).toBe(false);
