@@ -11,6 +11,7 @@ import { SERVER_INSTRUCTIONS } from "./instructions";
 import { registerNoteResources } from "./resources";
 import { toCallToolResult, type ToolDescriptor } from "./tool";
 import { ALL_TOOLS } from "./tools";
+import { NoteExistsError } from "../vault/writes";
 
 /** What createMcpServer needs besides the per-request context. */
 export interface McpServerDeps {
@@ -141,6 +142,9 @@ function fixableMessageFor(error: unknown): string | null {
 			return "That path is not part of the vault this server gives access to. Nothing was read or written. Call list_notes to see the notes you can use.";
 		case "EWRITECONFLICT":
 			return (error as Error).message;
+		case "EEXIST":
+			// Only our own wording: a raw EEXIST message names the absolute path on disk.
+			return error instanceof NoteExistsError ? error.message : null;
 		case "ENAMETOOLONG":
 			return "A file or folder name in that path is too long for the file system. Nothing was written. Choose a shorter name.";
 		default:

@@ -86,8 +86,30 @@ async function createBackup(host: Host, path: string, text: string): Promise<Hos
 	}
 }
 
-/** Creates a note, making folders as needed. */
+/** A note created at `path` a moment ago by another call or another program: nothing was written. */
+export class NoteExistsError extends Error {
+	readonly code = "EEXIST";
+	constructor(readonly path: string) {
+		super(`A note already exists at "${path}" (made a moment ago by another call or program). Nothing was written. Read it, append to it, or pass overwrite: true.`);
+		this.name = "NoteExistsError";
+	}
+}
+
+/**
+ * Creates a note, making folders as needed. Two calls (or another program) creating the same new
+ * path at once: the hosts refuse the second create, Obsidian with a plain "already exists" Error,
+ * NodeVault with that or EEXIST; both become NoteExistsError, which the tools answer in words.
+ */
 export async function createNoteFile(host: Host, path: string, text: string): Promise<HostFile> {
 	await ensureParentFolder(host, path);
-	return host.vault.create(path, text);
+	try {
+		return await host.vault.create(path, text);
+	} catch (error) {
+		if (isAlreadyExists(error)) throw new NoteExistsError(path);
+		throw error;
+	}
+}
+
+function isAlreadyExists(error: unknown): boolean {
+	return (error as NodeJS.ErrnoException).code === "EEXIST" || /already exists/i.test((error as Error).message ?? "");
 }
