@@ -5,12 +5,13 @@ import { toJsonSchemaCompat } from "@modelcontextprotocol/sdk/server/zod-json-sc
 import { ListToolsRequestSchema, type CallToolResult, type ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { ActivityLog, ActivityOutcome, Logger } from "../activity";
-import { MAX_RESPONSE_BYTES } from "../limits";
+import { MAX_NAME_BYTES, MAX_NOTE_NAME_BYTES, MAX_RESPONSE_BYTES } from "../limits";
 import type { ToolContext } from "./context";
 import { SERVER_INSTRUCTIONS } from "./instructions";
 import { registerNoteResources } from "./resources";
 import { toCallToolResult, type ToolDescriptor } from "./tool";
 import { ALL_TOOLS } from "./tools";
+import { NoteExistsError } from "../vault/writes";
 
 /** What createMcpServer needs besides the per-request context. */
 export interface McpServerDeps {
@@ -141,8 +142,12 @@ function fixableMessageFor(error: unknown): string | null {
 			return "That path is not part of the vault this server gives access to. Nothing was read or written. Call list_notes to see the notes you can use.";
 		case "EWRITECONFLICT":
 			return (error as Error).message;
+		case "EEXIST":
+			// Only our own wording: a raw EEXIST message names the absolute path on disk.
+			return error instanceof NoteExistsError ? error.message : null;
 		case "ENAMETOOLONG":
-			return "A file or folder name in that path is too long for the file system. Nothing was written. Choose a shorter name.";
+			// The documented refusal gives the limit; a disk with a lower one (eCryptfs, a long vault path) lands here.
+			return `A file or folder name in that path is too long for the file system here (this server allows ${MAX_NAME_BYTES} bytes a name, ${MAX_NOTE_NAME_BYTES} for a note's; this disk or the vault's own path leaves less). Nothing was written. Choose a shorter name or a shallower folder.`;
 		default:
 			return null;
 	}

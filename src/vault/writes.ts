@@ -47,11 +47,10 @@ export async function editNote(host: Host, file: HostFile, edit: (text: string) 
 	return "error" in outcome ? outcome : { text, line: (outcome as { line: number }).line };
 }
 
-/** `Note.md` → `Note.md.bak`, or `Note.md.2.bak`, `Note.md.3.bak`… when taken. */
-export function backupPath(host: Host, path: string): string {
-	if (!host.vault.getFileByPath(`${path}.bak`)) return `${path}.bak`;
-	for (let number = 2; ; number++) {
-		const candidate = `${path}.${number}.bak`;
+/** `Note.md` → `Note.md.bak`, or `Note.md.2.bak`, `Note.md.3.bak`… when taken (numbering from `from`, 1 meaning the plain `.bak`). */
+export function backupPath(host: Host, path: string, from = 1): string {
+	for (let number = Math.max(1, from); ; number++) {
+		const candidate = number === 1 ? `${path}.bak` : `${path}.${number}.bak`;
 		if (!host.vault.getFileByPath(candidate)) return candidate;
 	}
 }
@@ -75,19 +74,56 @@ export async function overwriteWithBackup(host: Host, file: HostFile, text: stri
 	return { backup: backupFile.path, text: written };
 }
 
-/** Writes `text` to the first free backup name for `path`; another writer taking the same name a moment earlier moves it to the next. */
+/**
+ * Writes `text` to the first free backup name for `path`. A name that is taken on disk by
+ * something the vault does not list (another writer's backup made a moment earlier, a folder, a
+ * symbolic link, which the jail refuses) moves the backup to the next number, so such a name never
+ * blocks an overwrite; bounded, then the error.
+ */
 async function createBackup(host: Host, path: string, text: string): Promise<HostFile> {
+	let from = 1;
 	for (let attempt = 1; ; attempt++) {
+		const candidate = backupPath(host, path, from);
 		try {
-			return await host.vault.create(backupPath(host, path), text);
+			return await host.vault.create(candidate, text);
 		} catch (error) {
-			if (attempt >= MAX_WRITE_ATTEMPTS || !/already exists/i.test((error as Error).message)) throw error;
+			const taken = /already exists/i.test((error as Error).message) || ["EEXIST", "EOUTSIDEVAULT", "EISDIR"].includes(String((error as NodeJS.ErrnoException).code));
+			if (attempt >= MAX_WRITE_ATTEMPTS || !taken) throw error;
+			from = backupNumber(path, candidate) + 1;
 		}
 	}
 }
 
-/** Creates a note, making folders as needed. */
+/** The number in a backup name made by backupPath (1 for the plain `.bak`). */
+function backupNumber(path: string, candidate: string): number {
+	const middle = candidate.slice(path.length + 1, -".bak".length);
+	return middle === "" ? 1 : Number(middle);
+}
+
+/** A note created at `path` a moment ago by another call or another program: nothing was written. */
+export class NoteExistsError extends Error {
+	readonly code = "EEXIST";
+	constructor(readonly path: string) {
+		super(`A note already exists at "${path}" (made a moment ago by another call or program). Nothing was written. Read it, append to it, or pass overwrite: true.`);
+		this.name = "NoteExistsError";
+	}
+}
+
+/**
+ * Creates a note, making folders as needed. Two calls (or another program) creating the same new
+ * path at once: the hosts refuse the second create, Obsidian with a plain "already exists" Error,
+ * NodeVault with that or EEXIST; both become NoteExistsError, which the tools answer in words.
+ */
 export async function createNoteFile(host: Host, path: string, text: string): Promise<HostFile> {
 	await ensureParentFolder(host, path);
-	return host.vault.create(path, text);
+	try {
+		return await host.vault.create(path, text);
+	} catch (error) {
+		if (isAlreadyExists(error)) throw new NoteExistsError(path);
+		throw error;
+	}
+}
+
+function isAlreadyExists(error: unknown): boolean {
+	return (error as NodeJS.ErrnoException).code === "EEXIST" || /already exists/i.test((error as Error).message ?? "");
 }

@@ -3,7 +3,7 @@ import { appendToEnd, appendUnderHeading, detectFormat } from "../../markdown/ou
 import { dailyNoteSettings, indentationSettings, taskDateFormat } from "../../vault/config";
 import { dailyNotePath, fillTemplate, readDailyTemplate } from "../../vault/dailyNotes";
 import { findNote } from "../../vault/notes";
-import { checkNewNotePath, createNoteFile, editNote, noteStyle } from "../../vault/writes";
+import { checkNewNotePath, createNoteFile, editNote, NoteExistsError, noteStyle } from "../../vault/writes";
 import { defineTool } from "../tool";
 
 const MAX_TASK_TEXT_LENGTH = 2000;
@@ -47,8 +47,15 @@ export const addTaskTool = defineTool({
 			file = host.vault.getFileByPath(checked.value);
 			if (!file) {
 				const title = checked.value.slice(checked.value.lastIndexOf("/") + 1, -".md".length);
-				file = await createNoteFile(host, checked.value, fillTemplate(await readDailyTemplate(host, ctx.scope, settings), settings, now, title));
-				createdNote = true;
+				try {
+					file = await createNoteFile(host, checked.value, fillTemplate(await readDailyTemplate(host, ctx.scope, settings), settings, now, title));
+					createdNote = true;
+				} catch (error) {
+					// Another call made today's note a moment ago: add the task to that one.
+					const made = error instanceof NoteExistsError ? host.vault.getFileByPath(checked.value) : null;
+					if (!made) throw error;
+					file = made;
+				}
 			}
 		}
 
