@@ -27,6 +27,15 @@ export class OutsideVaultError extends Error {
 	}
 }
 
+/** Another program kept replacing the note while it was being opened: nothing was read or written. */
+export class NoteKeptChangingError extends Error {
+	readonly code = "EWRITECONFLICT";
+	constructor() {
+		super("The note kept changing while it was being opened (another program is saving it); nothing was read or written. Try again in a moment.");
+		this.name = "NoteKeptChangingError";
+	}
+}
+
 /** The note kept changing under other programs' writes for every attempt: nothing was written. */
 export class WriteConflictError extends Error {
 	readonly code = "EWRITECONFLICT";
@@ -325,7 +334,8 @@ export class NodeVault implements HostVault {
 				// Another file is at the path now: an atomic replace (ours or another program's) between
 				// the open and the check, or a folder swapped and swapped back. Open again; only a path
 				// that keeps changing under us is refused.
-				if (!named.isFile() || attempt >= OPEN_ATTEMPTS) throw new OutsideVaultError();
+				if (!named.isFile()) throw new OutsideVaultError();
+				if (attempt >= OPEN_ATTEMPTS) throw new NoteKeptChangingError();
 			} catch (error) {
 				await handle.close();
 				throw error;
@@ -407,6 +417,16 @@ export class NodeVault implements HostVault {
 			if (stats.ino !== read.ino || stats.size !== size) return null;
 			await handle.writeFile(suffix);
 			const final = await handle.stat();
+			const named = await fs.lstat(known.diskPath).catch(() => null);
+			if (named && named.ino !== final.ino) {
+				// Another program saved the note atomically (a new file renamed over it) as we wrote:
+				// our bytes went to the file it replaced. If its new text already holds them (it read
+				// them first), they landed; if not, redo the edit on its text.
+				const fresh = await this.readInside(known.diskPath).catch(() => null);
+				if (fresh === null || !fresh.includes(suffix)) return null;
+				this.afterWrite(known, named, null);
+				return after;
+			}
 			this.afterWrite(known, final, final.size === size + suffix.length ? after : null);
 			return after;
 		} finally {
@@ -447,7 +467,10 @@ export class NodeVault implements HostVault {
 		// and the rename: those bytes went to the file just replaced, so add them to the new one.
 		const late = await old.stat();
 		let final = afterBytes.length;
-		if (late.size > beforeBytes.length) {
+		// Only an append to the old file is carried over: if it was rewritten instead, its tail is not an addition to our text.
+		const head = Buffer.alloc(beforeBytes.length);
+		const stillStartsAsRead = late.size > beforeBytes.length && (await old.read(head, 0, head.length, 0)).bytesRead === head.length && head.equals(beforeBytes);
+		if (stillStartsAsRead) {
 			const extra = Buffer.alloc(late.size - beforeBytes.length);
 			await old.read(extra, 0, extra.length, beforeBytes.length);
 			const { handle } = await this.openInside(diskPath, fsConstants.O_WRONLY | fsConstants.O_APPEND);
@@ -699,7 +722,7 @@ function nameParts(path: string): Pick<HostFile, "name" | "basename" | "extensio
 }
 
 /** Opens of one file in a row that may find it replaced mid-way before the path counts as unstable. */
-const OPEN_ATTEMPTS = 3;
+const OPEN_ATTEMPTS = 5;
 
 /** How long an unlink waits for the matching add of a rename. */
 const RENAME_PAIRING_MS = 150;

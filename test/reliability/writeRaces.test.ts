@@ -111,6 +111,36 @@ describe("writes that race: nothing acknowledged is lost", () => {
 	});
 });
 
+describe("an editor saving atomically beside the server", () => {
+	test("another program's read-modify-rename saves every 3 ms are never overwritten by 60 server edits", async () => {
+		const vault = await makeVault({ "Race.md": "# Race\n\nFirst line.\n" });
+		const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 } });
+		const client = await connectClient(running.url, running.tokens.write ?? "");
+		const note = nodePath.join(vault, "Race.md");
+		const saves = 200;
+		// As editors save: read the note, change it, write a temporary file, rename it over the note.
+		const editor = spawn(process.execPath, [
+			"-e",
+			`const fs = require("fs"); let i = 0; const t = setInterval(() => { const text = fs.readFileSync(${JSON.stringify(note)}, "utf8"); fs.writeFileSync(${JSON.stringify(note)} + ".editor-tmp", text + "editor-" + i + "\\n"); fs.renameSync(${JSON.stringify(note)} + ".editor-tmp", ${JSON.stringify(note)}); if (++i >= ${saves}) clearInterval(t); }, 3);`,
+		]);
+		const finished = new Promise<void>((resolve) => editor.once("exit", () => resolve()));
+		try {
+			for (let index = 0; index < 60; index++) {
+				const outcome = await callPolitely(client, "append_to_note", { path: "Race.md", content: `server-${index}`, ...(index % 2 === 0 ? { heading: "Race" } : {}) });
+				if (!outcome.ok) expect(outcome.error).toMatch(/kept changing/);
+			}
+			await finished;
+			const lines = new Set((await fs.readFile(note, "utf8")).split("\n").map((line) => line.trim()));
+			expect(Array.from({ length: saves }, (_, index) => `editor-${index}`).filter((line) => !lines.has(line))).toEqual([]);
+		} finally {
+			editor.kill();
+			await client.close();
+			await running.stop();
+			await removeDir(vault);
+		}
+	});
+});
+
 describe("names too long for the file system", () => {
 	let vault: string;
 	let running: RunningService;
