@@ -29,6 +29,37 @@ export interface InlineFindings {
 	tags: InlineTag[];
 }
 
+/**
+ * The tag whose `#` is at `index`, or null. Tags next to backslash escapes (issue 13) follow
+ * Obsidian's rule as we settle it:
+ *
+ * - CommonMark 0.31 §2.4 (Backslash escapes): a backslash before an ASCII punctuation character
+ *   makes that character literal; before any other character (a space, a letter, a line break —
+ *   the last is a hard line break, §6.7) the backslash is itself a literal character.
+ * - So `\#word` is no tag: the `#` is escaped text (Obsidian's help, "Escaping Markdown syntax",
+ *   names `\#` for exactly this; users report Obsidian ignoring `\#not-a-tag`, e.g.
+ *   taskgenius/taskgenius-plugin#438, jackyzha0/quartz#593 and #1542).
+ * - A tag starts at a `#` at the start of the block's text or after whitespace. In all 71 captures
+ *   every one of the 150 tags follows a space or a line break and no `#` after another character
+ *   is a tag. `\\#word` is an escaped backslash and then `#word`: the `#` follows `\`, not
+ *   whitespace, so it is no tag (an unescaped `\` before the `#` would escape it: no tag either).
+ *   `a\ #word` is a literal backslash, a space, and the tag `#word`.
+ * - A tag runs over the source characters, not the escape-processed text: the backslash is ASCII
+ *   punctuation, so it ends the tag. `#tag\.`, `#tag\,x`, `#tag\#x`, `#tag\` at a line's end, and
+ *   also `#tag\_x`, `#tag\-x`, `#tag\/x` (whose escaped character could stand in a tag) all give
+ *   `#tag`, with a position covering `#tag` only. Obsidian reports every tag as the source text at
+ *   its position (all captures), and Dataview's tag grammar likewise excludes `\` from tags.
+ *   What follows the backslash is then read as an escape, so in `#tag\#x` the `#x` is no tag.
+ *
+ * No capture holds a backslash outside code, so these are derived, not observed: the cases in
+ * test/golden/cases/ pin them down.
+ */
+function tagAt(text: string, index: number): InlineTag | null {
+	if (index > 0 && !/\s/u.test(text[index - 1] ?? "")) return null;
+	const length = tagBodyLength(text, index + 1);
+	return length > 0 ? { tag: text.slice(index, index + 1 + length), start: index, end: index + 1 + length } : null;
+}
+
 const EXTERNAL_URL = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
 const AUTOLINK = /^<[a-z][a-z0-9+.-]*:[^\s<>]*>/i;
 
@@ -58,7 +89,8 @@ export function* scanInlineSteps(text: string): Steps<InlineFindings> {
 		index = next.index;
 		const char = text[index];
 		if (char === "\\") {
-			index += 2;
+			// A backslash escape (CommonMark 2.4) hides the punctuation after it; before anything else it is a literal backslash.
+			index += isAsciiPunctuation(text.charCodeAt(index + 1)) ? 2 : 1;
 		} else if (char === "`") {
 			index = scan.codeSpanEnd(index);
 		} else if (text.startsWith("<!--", index)) {
@@ -84,10 +116,11 @@ export function* scanInlineSteps(text: string): Steps<InlineFindings> {
 				if (markdownLink.link !== null) (embed ? found.embeds : found.links).push({ ...markdownLink, link: markdownLink.link });
 				index = markdownLink.end;
 			}
-		} else if (char === "#" && (index === 0 || /\s/u.test(text[index - 1] ?? ""))) {
-			const length = tagBodyLength(text, index + 1);
-			if (length > 0) found.tags.push({ tag: text.slice(index, index + 1 + length), start: index, end: index + 1 + length });
-			index += 1 + length;
+		} else if (char === "#") {
+			// A backslash ends a tag; the escape it starts is read next (see tagAt).
+			const tag = tagAt(text, index);
+			if (tag) found.tags.push(tag);
+			index = tag ? tag.end : index + 1;
 		} else {
 			index += 1;
 		}
@@ -212,6 +245,11 @@ function listBacktickRuns(text: string): Map<number, { starts: number[]; next: n
 }
 
 const BACKSLASH = 0x5c;
+
+/** ASCII punctuation, the characters a backslash escapes (CommonMark 2.1, 2.4). */
+function isAsciiPunctuation(code: number): boolean {
+	return (code >= 0x21 && code <= 0x2f) || (code >= 0x3a && code <= 0x40) || (code >= 0x5b && code <= 0x60) || (code >= 0x7b && code <= 0x7e);
+}
 const NEWLINE = 0x0a;
 const SPACE = 0x20;
 

@@ -77,6 +77,17 @@ interface OpenItem {
 }
 
 const CALLOUT_START = /^\s*\[!/;
+/**
+ * A task is a list item whose own content starts with `[c]` (any one character c) followed by
+ * whitespace or the line's end, tested at the item's content column on its first line. The block
+ * structure is settled first, by CommonMark (issue 13): a list marker opens a nested list only
+ * where a block may start, at the very start of an item's content (§5.2: `- - foo` is an item
+ * holding a list), never after text on the same line. In `- [ ] - foo`, `- [ ] 1. foo`,
+ * `1. [ ] * foo` the `[ ]` is already the start of the item's paragraph, so the rest of the line is
+ * that paragraph's text: one task, no child item, as markdown-it parses it. (Stripping `[ ]` and
+ * parsing the rest as blocks would wrongly find a nested list.) `- - [ ] foo` is the other way
+ * round: an item that is no task, holding a nested list whose item is the task.
+ */
 const TASK_START = /^\[(.)\](?:\s|$)/u;
 const TAB_WIDTH = 4;
 const MAX_SPACES_AFTER_MARKER = 4;

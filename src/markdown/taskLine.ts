@@ -42,9 +42,14 @@ export function parseTaskDates(line: string): TaskDates {
 	return dates;
 }
 
-const TASK_PREFIX = /^\s*(?:>\s*)*(?:[-*+]|\d+[.)])\s+\[.\]\s?/u;
+/**
+ * Quote markers, then list markers, then the checkbox. More than one list marker when items open
+ * on the same line (`- - [ ] foo`, `1. - [x] foo`: the task is the innermost item). Only markers
+ * before the checkbox are taken: in `- [ ] - foo` the `- ` after it is the task's text (issue 13).
+ */
+const TASK_PREFIX = /^\s*(?:>\s*)*(?:(?:[-*+]|\d{1,9}[.)])\s+)+\[.\]\s?/u;
 
-/** The task's own text: the line without its list marker and checkbox. */
+/** The task's own text: the line without its list markers and checkbox. */
 export function taskText(line: string): string {
 	return line.replace(TASK_PREFIX, "").trim();
 }

@@ -82,3 +82,48 @@ describe("Obsidian syntax", () => {
 		expect(items[199]?.parent).toBe(198);
 	});
 });
+
+describe("issue 13: tasks whose text starts like a list marker, tags next to backslash escapes", () => {
+	const items = (text: string) => parseMetadata(text).listItems?.map((item) => ({ line: item.position.start.line, col: item.position.start.col, parent: item.parent, task: item.task }));
+	const tags = (text: string) => parseMetadata(text).tags?.map((tag) => [tag.tag, tag.position.start.col, tag.position.end.col]);
+
+	test.each(["- [ ] - foo", "- [ ] 1. foo", "- [ ] * foo", "1. [ ] - foo", "- [x] + bar", "- [ ]  - foo", "* [ ] 1) foo"])("%j is one task and no nested item", (text) => {
+		expect(items(text)).toEqual([{ line: 0, col: 0, parent: -1, task: text.slice(text.indexOf("[") + 1, text.indexOf("[") + 2) }]);
+	});
+
+	test("a marker right at an item's content start does nest: `- - [ ] foo` is an item holding a task", () => {
+		expect(items("- - [ ] foo")).toEqual([
+			{ line: 0, col: 0, parent: -1, task: undefined },
+			{ line: 0, col: 2, parent: 0, task: " " },
+		]);
+	});
+
+	test("a task with marker-like text still takes the child items indented under it", () => {
+		expect(items("- [ ] - foo\n  - child\n- [ ] 2. bar")).toEqual([
+			{ line: 0, col: 0, parent: -1, task: " " },
+			{ line: 1, col: 2, parent: 0, task: undefined },
+			{ line: 2, col: 0, parent: -1, task: " " },
+		]);
+	});
+
+	test("the checkbox needs whitespace or the line's end after it", () => {
+		expect(items("- [ ]- foo")).toEqual([{ line: 0, col: 0, parent: -1, task: undefined }]);
+	});
+
+	test.each([
+		["\\#notatag", undefined],
+		["#tag\\.", [["#tag", 0, 4]]],
+		["#tag\\,more", [["#tag", 0, 4]]],
+		["a\\ #tag", [["#tag", 3, 7]]],
+		["#tag\\#other", [["#tag", 0, 4]]],
+		["\\\\#tag", undefined],
+		["x \\\\ #tag", [["#tag", 5, 9]]],
+		["#tag\\", [["#tag", 0, 4]]],
+		["#tag\\_x", [["#tag", 0, 4]]],
+		["#a\\\\b", [["#a", 0, 2]]],
+		["\\\\\\#tag", undefined],
+		["#tag\\\n#next", [["#tag", 0, 4], ["#next", 0, 5]]],
+	])("tags in %j", (text, expected) => {
+		expect(tags(text)).toEqual(expected);
+	});
+});
