@@ -1,4 +1,4 @@
-import { ACTIVITY_LOG_SIZE } from "./limits";
+import { ACTIVITY_LOG_SIZE } from "./config/limits";
 
 /** How a call ended. `fixable` is an error result the model can act on; `failed` is a bug. */
 export type ActivityOutcome = "ok" | "fixable" | "failed";

@@ -2,14 +2,14 @@ import * as nodeTimers from "node:timers";
 import { ActivityLog, type Logger } from "./activity";
 import type { TokenRecord } from "./auth/tokens";
 import type { Host } from "./host/Host";
-import { STOP_DRAIN_TIMEOUT_MS } from "./limits";
+import { STOP_DRAIN_TIMEOUT_MS } from "./config/limits";
 import { ConnectionPool } from "./http/connections";
 import { httpDeadlines, type HttpDeadlines } from "./http/deadlines";
 import { createMcpEndpoint, type McpEndpoint } from "./http/endpoint";
 import { MCP_PATH } from "./http/guard";
 import { LOOPBACK_ADDRESS, LoopbackHttpServer, PortInUseError } from "./http/server";
 import { ALL_TOOLS } from "./mcp/tools";
-import type { VaultMcpSettings } from "./settings/settings";
+import type { VaultMcpSettings } from "./config/settings";
 import type { Scope } from "./vault/scope";
 import { IndexedNoteSearch } from "./vault/search";
 
@@ -27,7 +27,7 @@ export interface McpServiceDeps {
 	onStatusChange?(status: ServiceStatus): void;
 	/** Lets the host breathe between slices of index building (in Obsidian, a window timer). */
 	yieldToHost?: () => Promise<void>;
-	/** Overrides for the HTTP deadlines in src/limits.ts (tests use short ones). */
+	/** Overrides for the HTTP deadlines in src/config/limits.ts (tests use short ones). */
 	httpDeadlines?: Partial<HttpDeadlines>;
 }
 

@@ -7,9 +7,9 @@ import { isJSONRPCRequest, type JSONRPCMessage, type MessageExtraInfo, type Requ
 import type { ActivityLog, Logger } from "../activity";
 import type { TokenRecord } from "../auth/tokens";
 import type { Host } from "../host/Host";
-import { MAX_BATCH_ENTRIES, MAX_IN_FLIGHT_PER_TOKEN, MAX_WAITING_PER_TOKEN, MAX_IN_FLIGHT_REQUESTS, MAX_REQUEST_BODY_BYTES, RATE_LIMIT_WINDOW_MS, RETRY_AFTER_BUSY_SECONDS } from "../limits";
+import { MAX_BATCH_ENTRIES, MAX_IN_FLIGHT_PER_TOKEN, MAX_WAITING_PER_TOKEN, MAX_IN_FLIGHT_REQUESTS, MAX_REQUEST_BODY_BYTES, RATE_LIMIT_WINDOW_MS, RETRY_AFTER_BUSY_SECONDS } from "../config/limits";
 import { createMcpServer, errorKind } from "../mcp/server";
-import type { VaultMcpSettings } from "../settings/settings";
+import type { VaultMcpSettings } from "../config/settings";
 import type { NoteSearch } from "../vault/search";
 import { httpDeadlines, type HttpDeadlines } from "./deadlines";
 import { guardRequest, isRefusal, type Grant, type Refusal } from "./guard";

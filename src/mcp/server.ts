@@ -5,7 +5,7 @@ import { toJsonSchemaCompat } from "@modelcontextprotocol/sdk/server/zod-json-sc
 import { ListToolsRequestSchema, type CallToolResult, type ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { ActivityLog, ActivityOutcome, Logger } from "../activity";
-import { MAX_RESPONSE_BYTES } from "../limits";
+import { MAX_RESPONSE_BYTES } from "../config/limits";
 import type { ToolContext } from "./context";
 import { SERVER_INSTRUCTIONS } from "./instructions";
 import { registerNoteResources } from "./resources";

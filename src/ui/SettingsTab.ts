@@ -1,13 +1,13 @@
 import { PluginSettingTab, Setting, type App } from "obsidian";
 import type VaultMcpPlugin from "../main";
 import type { ServiceStatus } from "../service";
-import { normalizeFolderList } from "./settings";
+import { normalizeFolderList } from "../config/settings";
 
 /** Hidden symbolic links named in the tab; the rest are counted. */
 const HIDDEN_LINKS_SHOWN = 20;
-import { copyToClipboard, renderActivity } from "../ui/modals";
-import { createTokenFlow, revokeTokenFlow, setServerEnabled, setWriteEnabled } from "../ui/flows";
-import { connectionSnippets } from "../ui/snippets";
+import { copyToClipboard, renderActivity } from "./modals";
+import { createTokenFlow, revokeTokenFlow, setServerEnabled, setWriteEnabled } from "./flows";
+import { connectionSnippets } from "./snippets";
 
 const MIN_PORT = 1024;
 const MAX_PORT = 65535;
