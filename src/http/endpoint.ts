@@ -5,6 +5,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import type { TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { isJSONRPCRequest, type JSONRPCMessage, type MessageExtraInfo, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { ActivityLog, Logger } from "../activity";
+import type { Grant } from "../auth/grant";
 import type { TokenRecord } from "../auth/tokens";
 import type { Host } from "../host/Host";
 import { MAX_BATCH_ENTRIES, MAX_IN_FLIGHT_PER_TOKEN, MAX_WAITING_PER_TOKEN, MAX_IN_FLIGHT_REQUESTS, MAX_REQUEST_BODY_BYTES, RATE_LIMIT_WINDOW_MS, RETRY_AFTER_BUSY_SECONDS } from "../config/limits";
@@ -12,7 +13,7 @@ import { createMcpServer, errorKind } from "../mcp/server";
 import type { VaultMcpSettings } from "../config/settings";
 import type { NoteSearch } from "../vault/search";
 import { httpDeadlines, type HttpDeadlines } from "./deadlines";
-import { guardRequest, isRefusal, type Grant, type Refusal } from "./guard";
+import { guardRequest, isRefusal, type Refusal } from "./guard";
 import { InFlightPlaces, RateLimiter, WriteBudget, writeLoadOf, type BudgetAnswer } from "./limits";
 
 /** What the endpoint reads on every request. Settings are read live, so a revoked token or a flipped write switch counts at once. */
