@@ -8,6 +8,7 @@ import { defaultSettings, parseSettings, UnreadableSettingsError, type VaultMcpS
 import { VaultMcpSettingTab } from "./ui/SettingsTab";
 import { createTokenFlow, setServerEnabled } from "./ui/flows";
 import { ActivityModal, copyToClipboard } from "./ui/modals";
+import type { VaultMcpPort } from "./ui/port";
 import { connectionSnippets } from "./ui/snippets";
 import { indicatorState, StatusIndicator } from "./ui/StatusIndicator";
 
@@ -22,7 +23,7 @@ const consoleLogger: Logger = {
 const INDICATOR_REFRESH_MS = 10_000;
 
 /** Vault MCP: wires settings, the MCP service and the interface together. Lifecycle only. */
-export default class VaultMcpPlugin extends Plugin {
+export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 	override settings: VaultMcpSettings = defaultSettings();
 	service!: McpService;
 	private host!: Host;
