@@ -37,3 +37,10 @@ export interface Logger {
 	warn(message: string): void;
 	error(message: string): void;
 }
+
+/** The class name and code of an error, without its message (which can quote note text): what a log line may say about a failure. */
+export function errorKind(error: unknown): string {
+	if (!(error instanceof Error)) return typeof error;
+	const code = (error as NodeJS.ErrnoException).code;
+	return code ? `${error.name} (${code})` : error.name;
+}
