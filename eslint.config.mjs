@@ -1,8 +1,33 @@
 // The Obsidian review rules (eslint-plugin-obsidianmd `recommended`, type-checked) over everything,
-// plus the seam: only main.ts, ui/, the settings tab and the Obsidian adapter may import runtime values from `obsidian`.
+// plus the seam: only main.ts, ui/ (the settings tab included) and the Obsidian adapter may import runtime values from `obsidian`.
 import { defineConfig, globalIgnores } from "eslint/config";
 import obsidianmd from "eslint-plugin-obsidianmd";
 import globals from "globals";
+
+/**
+ * The architecture's "never" rules (README, Design), one block per folder of src/. Core
+ * `no-restricted-imports` also catches `import type`, so a never-rule holds for types as well.
+ * A file gets exactly one of these blocks (flat config would let a later block replace an earlier
+ * one's list); import circles are checked by scripts/check-imports.mjs.
+ */
+const outOfFolder = (folders) => `^(\\.\\./)+(${folders.join("|")})(/|$)`;
+const neverImports = (folder, patterns) => ({ files: [`src/${folder}/**/*.ts`], rules: { "no-restricted-imports": ["error", { patterns }] } });
+const folderRules = [
+	neverImports("http", [
+		{ regex: outOfFolder(["ui", "host", "vault", "mcp"]), message: "http/ takes a policy and a createServer callback; it imports nothing of ui/, host/, vault/ or mcp/." },
+		{ regex: "^\\.\\./config/(settings|store|FileSettingsStore)$", message: "http/ reads an EndpointPolicy, never the settings model." },
+		{ regex: outOfFolder(["main", "service"]), message: "http/ is wired by service.ts, never the other way round." },
+	]),
+	neverImports("mcp", [
+		{ regex: outOfFolder(["http"]), message: "mcp/ never imports http/: the endpoint hands it a Grant from auth/." },
+		{ regex: outOfFolder(["ui", "main"]), message: "mcp/ and its tools never import ui/ or main.ts." },
+	]),
+	neverImports("vault", [{ regex: outOfFolder(["mcp"]), message: "The vault knows no protocol: vault/ never imports mcp/." }]),
+	...["markdown", "search"].map((folder) =>
+		neverImports(folder, [{ regex: "^\\.\\./(?!config/limits$)", message: `${folder}/ is pure text code: it imports nothing of the app or the vault (config/limits aside).` }]),
+	),
+	neverImports("headless", [{ regex: outOfFolder(["ui", "main"]), message: "headless/ runs without Obsidian: it never imports ui/ or main.ts." }]),
+];
 
 export default defineConfig([
 	globalIgnores(["node_modules/", "main.js", "dist/", "coverage/", "demo-vault/", "screenshots/", "bench/results.json", ".fixtures/"]),
@@ -17,14 +42,15 @@ export default defineConfig([
 	},
 	{
 		files: ["src/**/*.ts"],
-		ignores: ["src/main.ts", "src/ui/**", "src/settings/SettingsTab.ts", "src/host/ObsidianHost.ts"],
+		ignores: ["src/main.ts", "src/ui/**", "src/host/ObsidianHost.ts"],
 		rules: {
 			"@typescript-eslint/no-restricted-imports": [
 				"error",
-				{ paths: [{ name: "obsidian", message: "Only main.ts, ui/, the settings tab and host/ObsidianHost.ts use Obsidian at run time; use `import type` here.", allowTypeImports: true }] },
+				{ paths: [{ name: "obsidian", message: "Only main.ts, ui/ and host/ObsidianHost.ts use Obsidian at run time; use `import type` here.", allowTypeImports: true }] },
 			],
 		},
 	},
+	...folderRules,
 	{
 		// The headless host, the CLI, the tests and the build scripts run in plain Node, never in an
 		// Obsidian window: popout-window timers do not exist there, and `.obsidian` is the default

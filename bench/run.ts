@@ -15,7 +15,7 @@ import { SearchEngine } from "../src/search/engine";
 import { foldText } from "../src/search/text";
 import { runSteps } from "../src/markdown/steps";
 import { McpService } from "../src/service";
-import { defaultSettings, type VaultMcpSettings } from "../src/settings/settings";
+import { defaultSettings, type VaultMcpSettings } from "../src/config/settings";
 import { IndexedNoteSearch } from "../src/vault/search";
 import { createApp } from "../test/double/obsidian";
 import { fixturesDir } from "../test/helpers/fixtures";

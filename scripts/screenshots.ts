@@ -10,7 +10,7 @@ import { chromium } from "playwright-core";
 import { addToken } from "../src/auth/tokenList";
 import { NodeHost } from "../src/headless/NodeHost";
 import VaultMcpPlugin from "../src/main";
-import { defaultSettings } from "../src/settings/settings";
+import { defaultSettings } from "../src/config/settings";
 import { TokenCreatedModal } from "../src/ui/modals";
 import { createApp } from "../test/double/obsidian";
 

@@ -1,4 +1,4 @@
-import { ACTIVITY_LOG_SIZE } from "./limits";
+import { ACTIVITY_LOG_SIZE } from "./config/limits";
 
 /** How a call ended. `fixable` is an error result the model can act on; `failed` is a bug. */
 export type ActivityOutcome = "ok" | "fixable" | "failed";
@@ -36,4 +36,11 @@ export interface Logger {
 	info(message: string): void;
 	warn(message: string): void;
 	error(message: string): void;
+}
+
+/** The class name and code of an error, without its message (which can quote note text): what a log line may say about a failure. */
+export function errorKind(error: unknown): string {
+	if (!(error instanceof Error)) return typeof error;
+	const code = (error as NodeJS.ErrnoException).code;
+	return code ? `${error.name} (${code})` : error.name;
 }

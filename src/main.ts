@@ -2,12 +2,13 @@ import { normalizePath, Notice, Plugin } from "obsidian";
 import type { Logger } from "./activity";
 import type { Host } from "./host/Host";
 import { obsidianHost } from "./host/ObsidianHost";
-import { TOKEN_LAST_USED_SAVE_INTERVAL_MS } from "./limits";
+import { TOKEN_LAST_USED_SAVE_INTERVAL_MS } from "./config/limits";
 import { McpService, type ServiceStatus } from "./service";
-import { defaultSettings, parseSettings, UnreadableSettingsError, type VaultMcpSettings } from "./settings/settings";
-import { VaultMcpSettingTab } from "./settings/SettingsTab";
+import { defaultSettings, parseSettings, UnreadableSettingsError, type VaultMcpSettings } from "./config/settings";
+import { VaultMcpSettingTab } from "./ui/SettingsTab";
 import { createTokenFlow, setServerEnabled } from "./ui/flows";
 import { ActivityModal, copyToClipboard } from "./ui/modals";
+import type { VaultMcpPort } from "./ui/port";
 import { connectionSnippets } from "./ui/snippets";
 import { indicatorState, StatusIndicator } from "./ui/StatusIndicator";
 
@@ -22,7 +23,7 @@ const consoleLogger: Logger = {
 const INDICATOR_REFRESH_MS = 10_000;
 
 /** Vault MCP: wires settings, the MCP service and the interface together. Lifecycle only. */
-export default class VaultMcpPlugin extends Plugin {
+export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 	override settings: VaultMcpSettings = defaultSettings();
 	service!: McpService;
 	private host!: Host;

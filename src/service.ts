@@ -1,17 +1,21 @@
 import * as nodeTimers from "node:timers";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ActivityLog, type Logger } from "./activity";
+import type { Grant } from "./auth/grant";
 import type { TokenRecord } from "./auth/tokens";
 import type { Host } from "./host/Host";
-import { STOP_DRAIN_TIMEOUT_MS } from "./limits";
+import { STOP_DRAIN_TIMEOUT_MS } from "./config/limits";
 import { ConnectionPool } from "./http/connections";
 import { httpDeadlines, type HttpDeadlines } from "./http/deadlines";
 import { createMcpEndpoint, type McpEndpoint } from "./http/endpoint";
 import { MCP_PATH } from "./http/guard";
 import { LOOPBACK_ADDRESS, LoopbackHttpServer, PortInUseError } from "./http/server";
+import type { ToolContext } from "./mcp/context";
+import { createMcpServer } from "./mcp/server";
 import { ALL_TOOLS } from "./mcp/tools";
-import type { VaultMcpSettings } from "./settings/settings";
+import type { VaultMcpSettings } from "./config/settings";
 import type { Scope } from "./vault/scope";
-import { IndexedNoteSearch } from "./vault/search";
+import { IndexedNoteSearch, type NoteSearch } from "./vault/search";
 
 /** What the server is doing, for the status line, ribbon and CLI. */
 export type ServiceStatus =
@@ -27,7 +31,7 @@ export interface McpServiceDeps {
 	onStatusChange?(status: ServiceStatus): void;
 	/** Lets the host breathe between slices of index building (in Obsidian, a window timer). */
 	yieldToHost?: () => Promise<void>;
-	/** Overrides for the HTTP deadlines in src/limits.ts (tests use short ones). */
+	/** Overrides for the HTTP deadlines in src/config/limits.ts (tests use short ones). */
 	httpDeadlines?: Partial<HttpDeadlines>;
 }
 
@@ -110,18 +114,29 @@ export class McpService {
 		return { configDir: this.deps.host.vault.configDir, excludedFolders: [...settings.excludedFolders, ...this.deps.host.hiddenLinks()] };
 	}
 
+	/** A new MCP server for one request: the tools this grant may see, over the scope the settings give. */
+	private createServer(grant: Grant, settings: VaultMcpSettings, search: NoteSearch): McpServer {
+		const ctx: ToolContext = {
+			host: this.deps.host,
+			serverVersion: this.deps.serverVersion,
+			// Links in the vault folder are hidden exactly like excluded folders.
+			scope: this.scopeOf(settings),
+			grant,
+			search,
+			dailyNotesAreOutlines: settings.dailyNotesAreOutlines,
+		};
+		return createMcpServer(ctx, { activity: this.activity, logger: this.deps.logger });
+	}
+
 	private async startServer(settings: VaultMcpSettings): Promise<ServiceStatus> {
 		const port = settings.port;
 		const searchIndex = new IndexedNoteSearch(this.deps.host, this.scopeOf(settings), this.deps.yieldToHost ?? yieldToEventLoop);
 		const deadlines = httpDeadlines(this.deps.httpDeadlines);
 		const connections = new ConnectionPool({ maxUnauthenticated: deadlines.maxUnauthenticatedConnections, firstRequestMs: deadlines.firstRequestMs });
 		const endpoint = createMcpEndpoint({
-			host: this.deps.host,
-			serverVersion: this.deps.serverVersion,
 			currentSettings: () => this.requireSettings(),
-			activity: this.activity,
+			createServer: (grant, current) => this.createServer(grant, current, searchIndex),
 			logger: this.deps.logger,
-			search: searchIndex,
 			isWriteTool: (name) => WRITE_TOOL_NAMES.has(name),
 			onAuthenticated: (socket) => connections.authenticate(socket),
 			deadlines,

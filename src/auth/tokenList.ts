@@ -1,4 +1,4 @@
-import type { VaultMcpSettings } from "../settings/settings";
+import type { VaultMcpSettings } from "../config/settings";
 import { generateToken, type TokenLevel } from "./tokens";
 
 /** Longest token name accepted. */

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { TOKEN_BYTES } from "../limits";
+import { TOKEN_BYTES } from "../config/limits";
 
 /** What a token allows: `read` sees the read tools; `write` also sees the write tools when writing is on. */
 export type TokenLevel = "read" | "write";

@@ -1,6 +1,6 @@
 import type { CachedMetadata, EventRef } from "obsidian";
 import type { HostAbstractFile, HostFile, HostMetadataCache, LinkMap } from "../host/Host";
-import { MAX_STARTUP_PARSE_BYTES, METADATA_PARSE_SLICE_MS } from "../limits";
+import { MAX_STARTUP_PARSE_BYTES, METADATA_PARSE_SLICE_MS } from "../config/limits";
 import { parseMetadata, parseMetadataOnClock } from "../markdown/metadata";
 import { SliceClock } from "../markdown/steps";
 import { HostEvents } from "./events";

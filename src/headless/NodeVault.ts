@@ -5,7 +5,7 @@ import * as nodePath from "node:path";
 import { watch, type FSWatcher } from "chokidar";
 import type { EventRef } from "obsidian";
 import type { HostAbstractFile, HostFile, HostVault } from "../host/Host";
-import { MAX_WRITE_ATTEMPTS } from "../limits";
+import { MAX_WRITE_ATTEMPTS } from "../config/limits";
 import { normalizeVaultPath } from "../vault/paths";
 import { HostEvents } from "./events";
 

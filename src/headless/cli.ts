@@ -4,13 +4,13 @@ import { parseArgs } from "node:util";
 import type { Logger } from "../activity";
 import { addToken, revokeToken } from "../auth/tokenList";
 import type { TokenLevel, TokenRecord } from "../auth/tokens";
-import { SETTINGS_POLL_INTERVAL_MS, TOKEN_LAST_USED_SAVE_INTERVAL_MS } from "../limits";
+import { SETTINGS_POLL_INTERVAL_MS, TOKEN_LAST_USED_SAVE_INTERVAL_MS } from "../config/limits";
 import { McpService } from "../service";
-import type { VaultMcpSettings } from "../settings/settings";
+import type { VaultMcpSettings } from "../config/settings";
 import { normalizeExcludedFolder, normalizeFolderList } from "../vault/paths";
 import { VERSION } from "../version";
 import { helpFor, INSPECT_COMMAND, SERVE_COMMAND, TOKEN_LIST_COMMAND, TOKEN_NEW_COMMAND, TOKEN_REVOKE_COMMAND, usageHint } from "./cliHelp";
-import { FileSettingsStore } from "./FileSettingsStore";
+import { FileSettingsStore } from "../config/FileSettingsStore";
 import { NodeHost } from "./NodeHost";
 import { DEFAULT_CONFIG_DIR } from "./NodeVault";
 

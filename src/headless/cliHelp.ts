@@ -1,5 +1,5 @@
 import type { ParseArgsConfig } from "node:util";
-import { DEFAULT_PORT, DEFAULT_RATE_LIMIT_PER_MINUTE } from "../limits";
+import { DEFAULT_PORT, DEFAULT_RATE_LIMIT_PER_MINUTE } from "../config/limits";
 import { VERSION } from "../version";
 
 /**

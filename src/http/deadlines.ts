@@ -1,8 +1,8 @@
-import { BODY_READ_TIMEOUT_MS, FIRST_REQUEST_TIMEOUT_MS, MAX_RESPONSE_BODY_BYTES, MAX_UNAUTHENTICATED_CONNECTIONS, PLACE_WAIT_MS, RESPONSE_WRITE_TIMEOUT_MS } from "../limits";
+import { BODY_READ_TIMEOUT_MS, FIRST_REQUEST_TIMEOUT_MS, MAX_RESPONSE_BODY_BYTES, MAX_UNAUTHENTICATED_CONNECTIONS, PLACE_WAIT_MS, RESPONSE_WRITE_TIMEOUT_MS } from "../config/limits";
 
 /**
  * The deadlines and caps the HTTP layer enforces per connection and per answer. The defaults are
- * the limits in src/limits.ts; tests pass shorter ones so a deadline can be watched in a second.
+ * the limits in src/config/limits.ts; tests pass shorter ones so a deadline can be watched in a second.
  */
 export interface HttpDeadlines {
 	/** How long a request body may take to arrive after its headers (408 after it). */
@@ -19,7 +19,7 @@ export interface HttpDeadlines {
 	placeWaitMs: number;
 }
 
-/** The deadlines from src/limits.ts, with any given overrides. */
+/** The deadlines from src/config/limits.ts, with any given overrides. */
 export function httpDeadlines(overrides: Partial<HttpDeadlines> = {}): HttpDeadlines {
 	return {
 		bodyReadMs: BODY_READ_TIMEOUT_MS,

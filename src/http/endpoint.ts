@@ -1,34 +1,39 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import * as nodeTimers from "node:timers";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { isJSONRPCRequest, type JSONRPCMessage, type MessageExtraInfo, type RequestId } from "@modelcontextprotocol/sdk/types.js";
-import type { ActivityLog, Logger } from "../activity";
+import { errorKind, type Logger } from "../activity";
+import type { Grant } from "../auth/grant";
 import type { TokenRecord } from "../auth/tokens";
-import type { Host } from "../host/Host";
-import { MAX_BATCH_ENTRIES, MAX_IN_FLIGHT_PER_TOKEN, MAX_WAITING_PER_TOKEN, MAX_IN_FLIGHT_REQUESTS, MAX_REQUEST_BODY_BYTES, RATE_LIMIT_WINDOW_MS, RETRY_AFTER_BUSY_SECONDS } from "../limits";
-import { createMcpServer, errorKind } from "../mcp/server";
-import type { VaultMcpSettings } from "../settings/settings";
-import type { NoteSearch } from "../vault/search";
+import { MAX_BATCH_ENTRIES, MAX_IN_FLIGHT_PER_TOKEN, MAX_WAITING_PER_TOKEN, MAX_IN_FLIGHT_REQUESTS, MAX_REQUEST_BODY_BYTES, RATE_LIMIT_WINDOW_MS, RETRY_AFTER_BUSY_SECONDS } from "../config/limits";
 import { httpDeadlines, type HttpDeadlines } from "./deadlines";
-import { guardRequest, isRefusal, type Grant, type Refusal } from "./guard";
+import { guardRequest, isRefusal, type Refusal } from "./guard";
 import { InFlightPlaces, RateLimiter, WriteBudget, writeLoadOf, type BudgetAnswer } from "./limits";
 
+/** The settings the endpoint enforces: who may come in, and how much each token may do. */
+export interface EndpointPolicy {
+	tokens: readonly TokenRecord[];
+	writeEnabled: boolean;
+	rateLimitPerMinute: number;
+	writeCallsPerMinute: number;
+	writeBytesPerMinute: number;
+}
+
 /** What the endpoint reads on every request. Settings are read live, so a revoked token or a flipped write switch counts at once. */
-export interface EndpointDeps {
-	host: Host;
-	serverVersion: string;
-	currentSettings(): VaultMcpSettings;
-	activity: ActivityLog;
+export interface EndpointDeps<S extends EndpointPolicy> {
+	currentSettings(): S;
+	/** A new MCP server for one request, with the grant and the settings read when the request arrived. */
+	createServer(grant: Grant, settings: S): McpServer;
 	logger: Logger;
-	search: NoteSearch;
 	/** True for a tool that writes (from the tool registry): its calls count against the token's write budget. */
 	isWriteTool(name: string): boolean;
 	onTokenUsed?(token: TokenRecord): void;
 	/** Told when a request on a connection presents a valid token, so the connection is no longer capped as unauthenticated. */
 	onAuthenticated?(socket: Socket): void;
-	/** Overrides for the deadlines in src/limits.ts (tests use short ones). */
+	/** Overrides for the deadlines in src/config/limits.ts (tests use short ones). */
 	deadlines?: Partial<HttpDeadlines>;
 }
 
@@ -43,8 +48,8 @@ export interface McpEndpoint {
 }
 
 /** What every request of one endpoint shares. */
-interface EndpointState {
-	deps: EndpointDeps;
+interface EndpointState<S extends EndpointPolicy> {
+	deps: EndpointDeps<S>;
 	deadlines: HttpDeadlines;
 	rateLimiter: RateLimiter;
 	writeBudget: WriteBudget;
@@ -52,8 +57,8 @@ interface EndpointState {
 }
 
 /** The node:http request listener for the whole server: refusals first, then one stateless MCP exchange. */
-export function createMcpEndpoint(deps: EndpointDeps): McpEndpoint {
-	const state: EndpointState = {
+export function createMcpEndpoint<S extends EndpointPolicy>(deps: EndpointDeps<S>): McpEndpoint {
+	const state: EndpointState<S> = {
 		deps,
 		deadlines: httpDeadlines(deps.deadlines),
 		rateLimiter: new RateLimiter(),
@@ -88,7 +93,7 @@ export function createMcpEndpoint(deps: EndpointDeps): McpEndpoint {
 	return Object.assign(endpoint, { drain: async () => void (await Promise.allSettled([...active])) });
 }
 
-async function serveMcp(req: IncomingMessage, res: ServerResponse, grant: Grant, settings: VaultMcpSettings, state: EndpointState): Promise<void> {
+async function serveMcp<S extends EndpointPolicy>(req: IncomingMessage, res: ServerResponse, grant: Grant, settings: S, state: EndpointState<S>): Promise<void> {
 	const { deps, deadlines } = state;
 	// The body is read before a place is taken: a client that never finishes sending holds only its own socket.
 	const body = await readJsonBody(req, deadlines.bodyReadMs);
@@ -119,16 +124,7 @@ async function serveMcp(req: IncomingMessage, res: ServerResponse, grant: Grant,
 	// a client that sends its next request the moment it has an answer must find the place free.
 	res.once("finish", place.leave);
 	res.once("close", place.leave);
-	const ctx = {
-		host: deps.host,
-		serverVersion: deps.serverVersion,
-		// Links in the vault folder are hidden exactly like excluded folders.
-		scope: { configDir: deps.host.vault.configDir, excludedFolders: [...settings.excludedFolders, ...deps.host.hiddenLinks()] },
-		grant,
-		search: deps.search,
-		dailyNotesAreOutlines: settings.dailyNotesAreOutlines,
-	};
-	const server = createMcpServer(ctx, { activity: deps.activity, logger: deps.logger });
+	const server = deps.createServer(grant, settings);
 	// Once every answer is ready it is written; a client that does not read it would keep its place
 	// and the buffered answer for as long as it liked, so it gets a deadline from then on.
 	const armWriteDeadline = once(() => dropIfUnreadWithin(res, deadlines.responseWriteMs));
@@ -163,7 +159,7 @@ function once(action: () => void): () => void {
 }
 
 /** Charges the batch's other messages to the rate limit, then its write calls to the write budget; the refusal if either is over. */
-function takeBudgets(state: EndpointState, grant: Grant, settings: VaultMcpSettings, messages: readonly unknown[]): Refusal | null {
+function takeBudgets<S extends EndpointPolicy>(state: EndpointState<S>, grant: Grant, settings: EndpointPolicy, messages: readonly unknown[]): Refusal | null {
 	const key = grant.token.hash;
 	if (messages.length > settings.rateLimitPerMinute) {
 		return rateLimited(settings, { allowed: false, retryAfterSeconds: Math.ceil(RATE_LIMIT_WINDOW_MS / 1000), neverFits: true }, messages.length);
@@ -188,7 +184,7 @@ function takeBudgets(state: EndpointState, grant: Grant, settings: VaultMcpSetti
 	};
 }
 
-function rateLimited(settings: VaultMcpSettings, answer: BudgetAnswer & { allowed: false }, messages: number): Refusal {
+function rateLimited(settings: EndpointPolicy, answer: BudgetAnswer & { allowed: false }, messages: number): Refusal {
 	const limit = settings.rateLimitPerMinute;
 	return {
 		status: 429,

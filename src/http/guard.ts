@@ -1,4 +1,5 @@
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import type { Grant } from "../auth/grant";
 import { findTokenRecord, type TokenRecord } from "../auth/tokens";
 
 /** The path the MCP endpoint answers on. */
@@ -9,12 +10,6 @@ export interface GuardInput {
 	method: string;
 	url: string;
 	headers: Readonly<Record<string, readonly string[] | undefined>>;
-}
-
-/** An accepted request: who is asking and what they may do. */
-export interface Grant {
-	token: TokenRecord;
-	canWrite: boolean;
 }
 
 /** Why a request was refused: what the response says, and the kind the activity log keeps. */

@@ -1,5 +1,5 @@
 import * as nodeTimers from "node:timers";
-import { RATE_LIMIT_WINDOW_MS } from "../limits";
+import { RATE_LIMIT_WINDOW_MS } from "../config/limits";
 
 /** A budget's answer: taken, or refused with the seconds until the amounts asked for would fit. */
 export type BudgetAnswer = { allowed: true } | { allowed: false; retryAfterSeconds: number; neverFits: boolean };

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS, REQUEST_TIMEOUT_MS } from "../limits";
+import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS, REQUEST_TIMEOUT_MS } from "../config/limits";
 import type { ConnectionPool } from "./connections";
 
 /** Only this address is ever bound: nothing off this computer can connect. */

@@ -1,5 +1,5 @@
 import MarkdownIt from "markdown-it";
-import { MAX_MARKDOWN_NESTING } from "../limits";
+import { MAX_MARKDOWN_NESTING } from "../config/limits";
 import type { Steps } from "./steps";
 
 /**

@@ -9,7 +9,7 @@ import type {
 	SectionCache,
 	TagCache,
 } from "obsidian";
-import { MAX_FRONTMATTER_BYTES } from "../limits";
+import { MAX_FRONTMATTER_BYTES } from "../config/limits";
 import { BLOCK_CHUNK_LINES, parseBlocks, type MarkdownToken } from "./blocks";
 import { frontmatterEndLine, frontmatterLinks, parseFrontmatter } from "./frontmatter";
 import { scanInlineSteps, trailingBlockId, type InlineLink } from "./inline";

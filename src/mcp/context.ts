@@ -1,4 +1,4 @@
-import type { Grant } from "../http/guard";
+import type { Grant } from "../auth/grant";
 import type { Host } from "../host/Host";
 import type { Scope } from "../vault/scope";
 import type { NoteSearch } from "../vault/search";

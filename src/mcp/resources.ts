@@ -1,6 +1,6 @@
 import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { MAX_NOTE_CONTENT_BYTES, RESOURCE_LIST_SIZE } from "../limits";
+import { MAX_NOTE_CONTENT_BYTES, RESOURCE_LIST_SIZE } from "../config/limits";
 import { findNote, truncateUtf8, visibleNotes } from "../vault/notes";
 import type { ToolContext } from "./context";
 

@@ -4,8 +4,8 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import { toJsonSchemaCompat } from "@modelcontextprotocol/sdk/server/zod-json-schema-compat.js";
 import { ListToolsRequestSchema, type CallToolResult, type ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { ActivityLog, ActivityOutcome, Logger } from "../activity";
-import { MAX_NAME_BYTES, MAX_NOTE_NAME_BYTES, MAX_RESPONSE_BYTES } from "../limits";
+import { errorKind, type ActivityLog, type ActivityOutcome, type Logger } from "../activity";
+import { MAX_NAME_BYTES, MAX_NOTE_NAME_BYTES, MAX_RESPONSE_BYTES } from "../config/limits";
 import type { ToolContext } from "./context";
 import { SERVER_INSTRUCTIONS } from "./instructions";
 import { registerNoteResources } from "./resources";
@@ -153,9 +153,3 @@ function fixableMessageFor(error: unknown): string | null {
 	}
 }
 
-/** The class name and code of an error, without its message. */
-export function errorKind(error: unknown): string {
-	if (!(error instanceof Error)) return typeof error;
-	const code = (error as NodeJS.ErrnoException).code;
-	return code ? `${error.name} (${code})` : error.name;
-}

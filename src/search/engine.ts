@@ -1,4 +1,4 @@
-import { SEARCH_SNIPPET_CONTEXT_CHARS, SEARCH_SNIPPETS_PER_RESULT } from "../limits";
+import { SEARCH_SNIPPET_CONTEXT_CHARS, SEARCH_SNIPPETS_PER_RESULT } from "../config/limits";
 import type { ParsedQuery } from "./query";
 import { tokenize, tokenizeInChunks } from "./text";
 

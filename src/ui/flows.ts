@@ -1,8 +1,8 @@
 import { Notice } from "obsidian";
 import { addToken, revokeToken } from "../auth/tokenList";
 import type { TokenLevel } from "../auth/tokens";
-import type VaultMcpPlugin from "../main";
 import { ConfirmModal, CreateTokenModal, SERVER_DISCLOSURE, TokenCreatedModal, WRITE_DISCLOSURE } from "./modals";
+import type { VaultMcpPort } from "./port";
 
 /**
  * What happens when a person flips a switch or presses a button: disclosures before anything
@@ -22,7 +22,7 @@ const SERVER_SWITCH: DisclosedSwitch = { setting: "serverEnabled", accepted: "di
 const WRITE_SWITCH: DisclosedSwitch = { setting: "writeEnabled", accepted: "writeDisclosureAccepted", heading: "Allow apps to write to this vault?", paragraphs: WRITE_DISCLOSURE, confirmText: "Allow writing" };
 
 /** Turns a switch off at once, or on — after its disclosure the first time. `onDecline` resets the toggle. */
-function flipSwitch(plugin: VaultMcpPlugin, target: DisclosedSwitch, enabled: boolean, onDecline: () => void): void {
+function flipSwitch(plugin: VaultMcpPort, target: DisclosedSwitch, enabled: boolean, onDecline: () => void): void {
 	if (!enabled || plugin.settings[target.accepted]) {
 		void plugin.updateSettings({ [target.setting]: enabled });
 		return;
@@ -33,17 +33,17 @@ function flipSwitch(plugin: VaultMcpPlugin, target: DisclosedSwitch, enabled: bo
 }
 
 /** Switches the server on (after the disclosure, the first time) or off. */
-export function setServerEnabled(plugin: VaultMcpPlugin, enabled: boolean, onDecline: () => void = () => undefined): void {
+export function setServerEnabled(plugin: VaultMcpPort, enabled: boolean, onDecline: () => void = () => undefined): void {
 	flipSwitch(plugin, SERVER_SWITCH, enabled, onDecline);
 }
 
 /** Allows writing (after its own disclosure, the first time) or stops it. */
-export function setWriteEnabled(plugin: VaultMcpPlugin, enabled: boolean, onDecline: () => void = () => undefined): void {
+export function setWriteEnabled(plugin: VaultMcpPort, enabled: boolean, onDecline: () => void = () => undefined): void {
 	flipSwitch(plugin, WRITE_SWITCH, enabled, onDecline);
 }
 
 /** Asks for a name and level, creates the token, and shows it once. */
-export function createTokenFlow(plugin: VaultMcpPlugin, onCreated: () => void = () => undefined): void {
+export function createTokenFlow(plugin: VaultMcpPort, onCreated: () => void = () => undefined): void {
 	new CreateTokenModal(plugin.app, async (name: string, level: TokenLevel) => {
 		const made = addToken(plugin.settings, name, level);
 		if ("error" in made) return made.error;
@@ -55,7 +55,7 @@ export function createTokenFlow(plugin: VaultMcpPlugin, onCreated: () => void = 
 }
 
 /** Revokes a token after confirmation; the running server refuses it from the next request. */
-export function revokeTokenFlow(plugin: VaultMcpPlugin, name: string, onRevoked: () => void = () => undefined): void {
+export function revokeTokenFlow(plugin: VaultMcpPort, name: string, onRevoked: () => void = () => undefined): void {
 	new ConfirmModal(
 		plugin.app,
 		`Revoke "${name}"?`,

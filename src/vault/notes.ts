@@ -1,5 +1,5 @@
 import type { Host, HostFile } from "../host/Host";
-import { NOT_FOUND_SUGGESTIONS } from "../limits";
+import { NOT_FOUND_SUGGESTIONS } from "../config/limits";
 import { checkVaultPath } from "./paths";
 import { isNoteInScope, isPathVisible, type Scope } from "./scope";
 

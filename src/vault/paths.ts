@@ -1,4 +1,4 @@
-import { MAX_NAME_BYTES, MAX_NOTE_NAME_BYTES, MAX_PATH_LENGTH } from "../limits";
+import { MAX_NAME_BYTES, MAX_NOTE_NAME_BYTES, MAX_PATH_LENGTH } from "../config/limits";
 import { isExcludedPath, pathMatchKey, visibleForm, type Scope } from "./scope";
 
 /** A path a tool may use, or why not. */

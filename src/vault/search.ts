@@ -1,6 +1,6 @@
 import type { CachedMetadata, EventRef } from "obsidian";
 import type { Host, HostAbstractFile, HostFile } from "../host/Host";
-import { INDEX_BUILD_SLICE_MS, MAX_SEARCHABLE_NOTE_BYTES } from "../limits";
+import { INDEX_BUILD_SLICE_MS, MAX_SEARCHABLE_NOTE_BYTES } from "../config/limits";
 import { runSteps, runStepsInSlices, type Steps } from "../markdown/steps";
 import { SearchEngine, type PreparedDocument, type SearchAnswer } from "../search/engine";
 import type { ParsedQuery } from "../search/query";

@@ -4,7 +4,7 @@ import { detectFormat, isOutline, type EditMode, type EditResult, type NoteForma
 import { indentationSettings } from "./config";
 import { ensureParentFolder } from "./dailyNotes";
 import type { Lookup } from "./notes";
-import { MAX_WRITE_ATTEMPTS } from "../limits";
+import { MAX_WRITE_ATTEMPTS } from "../config/limits";
 import { checkNewNamePath, checkNoteNameLength, NOT_ACCESSIBLE } from "./paths";
 import { isNoteInScope, type Scope } from "./scope";
 

@@ -4,7 +4,7 @@ import type { TokenLevel } from "../../src/auth/tokens";
 import { NodeHost, type NodeHostOptions } from "../../src/headless/NodeHost";
 import type { HttpDeadlines } from "../../src/http/deadlines";
 import { McpService } from "../../src/service";
-import { defaultSettings, type VaultMcpSettings } from "../../src/settings/settings";
+import { defaultSettings, type VaultMcpSettings } from "../../src/config/settings";
 
 /** Collects log lines so tests can check nothing secret was logged. */
 export class RecordingLogger implements Logger {

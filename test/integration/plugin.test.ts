@@ -3,7 +3,7 @@ import { promises as fs, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { addToken } from "../../src/auth/tokenList";
 import { NodeHost } from "../../src/headless/NodeHost";
-import { parseSettings } from "../../src/settings/settings";
+import { parseSettings } from "../../src/config/settings";
 import type VaultMcpPluginSource from "../../src/main";
 import { createApp, shownNotices, type PluginManifest } from "../double/obsidian";
 import { connectClient, isPortClosed } from "../helpers/http";

@@ -3,7 +3,7 @@ import { createServer } from "node:net";
 import * as nodePath from "node:path";
 import { NodeHost } from "../../src/headless/NodeHost";
 import VaultMcpPlugin from "../../src/main";
-import { defaultSettings } from "../../src/settings/settings";
+import { defaultSettings } from "../../src/config/settings";
 import { copiedTexts, createApp, shownMenus, type PluginManifest } from "../double/obsidian";
 import { connectClient, isPortClosed } from "../helpers/http";
 import { makeVault, removeDir } from "../helpers/vault";

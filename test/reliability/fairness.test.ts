@@ -3,7 +3,7 @@ import { request } from "node:http";
 import { connect, type Socket } from "node:net";
 import * as nodePath from "node:path";
 import { addToken } from "../../src/auth/tokenList";
-import { MAX_CONNECTIONS } from "../../src/limits";
+import { MAX_CONNECTIONS } from "../../src/config/limits";
 import { connectClient, INITIALIZE_BODY, mcpHeaders, rawRequest, type RawResponse } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
 import { callOk } from "../helpers/tools";

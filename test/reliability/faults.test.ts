@@ -158,7 +158,7 @@ describe("200 start/stop cycles", () => {
 		const host = await NodeHost.open(vault);
 		const service = new McpService({ host, serverVersion: "test", logger: new RecordingLogger() });
 		const { addToken } = await import("../../src/auth/tokenList");
-		const { defaultSettings } = await import("../../src/settings/settings");
+		const { defaultSettings } = await import("../../src/config/settings");
 		const made = addToken({ ...defaultSettings(), serverEnabled: true, port: 0 }, "cycle", "read");
 		if ("error" in made) throw new Error(made.error);
 		const handles = () => process.getActiveResourcesInfo().filter((name) => name.startsWith("TCP")).length;

@@ -4,7 +4,7 @@ import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { addToken } from "../../src/auth/tokenList";
 import { InFlightPlaces } from "../../src/http/limits";
-import { defaultSettings } from "../../src/settings/settings";
+import { defaultSettings } from "../../src/config/settings";
 import { connectClient, mcpHeaders, rawRequest } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
 import { callTool } from "../helpers/tools";

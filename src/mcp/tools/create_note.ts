@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_REQUEST_BODY_BYTES } from "../../limits";
+import { MAX_REQUEST_BODY_BYTES } from "../../config/limits";
 import { detectFormat, formatAsOutline, type EditMode } from "../../markdown/outline";
 import { dailyNoteSettings, indentationSettings } from "../../vault/config";
 import { isDailyNotePath } from "../../vault/dailyNotes";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TAG_NOTES_DEFAULT_LIMIT, TAG_NOTES_MAX_LIMIT } from "../../limits";
+import { TAG_NOTES_DEFAULT_LIMIT, TAG_NOTES_MAX_LIMIT } from "../../config/limits";
 import { isValidTag } from "../../markdown/tags";
 import { decodeCursor, page } from "../../vault/notes";
 import { notesWithTag } from "../../vault/tags";

@@ -1,4 +1,4 @@
-import { GRAPH_TOP_LINKED } from "../../limits";
+import { GRAPH_TOP_LINKED } from "../../config/limits";
 import { z } from "zod";
 import { graphStats } from "../../vault/links";
 import { countTags } from "../../vault/tags";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { NOTE_LINKS_MAX_ENTRIES } from "../../limits";
+import { NOTE_LINKS_MAX_ENTRIES } from "../../config/limits";
 import { backlinks, outgoingLinks, unresolvedLinks } from "../../vault/links";
 import { findNote } from "../../vault/notes";
 import { defineTool } from "../tool";

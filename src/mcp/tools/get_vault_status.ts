@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_SEARCHABLE_NOTE_BYTES, UNSEARCHED_NOTES_LISTED } from "../../limits";
+import { MAX_SEARCHABLE_NOTE_BYTES, UNSEARCHED_NOTES_LISTED } from "../../config/limits";
 import { isNoteInScope } from "../../vault/scope";
 import { defineTool } from "../tool";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_REQUEST_BODY_BYTES } from "../../limits";
+import { MAX_REQUEST_BODY_BYTES } from "../../config/limits";
 import { insertUnderBullet } from "../../markdown/outline";
 import { findNote } from "../../vault/notes";
 import { editNote, hashText, noteStyle } from "../../vault/writes";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LIST_NOTES_DEFAULT_LIMIT, LIST_NOTES_MAX_LIMIT } from "../../limits";
+import { LIST_NOTES_DEFAULT_LIMIT, LIST_NOTES_MAX_LIMIT } from "../../config/limits";
 import { checkFolderArgument } from "../../vault/paths";
 import { decodeCursor, page, visibleNotes } from "../../vault/notes";
 import { isInFolder } from "../../vault/scope";

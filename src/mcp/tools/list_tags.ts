@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LIST_TAGS_DEFAULT_LIMIT, LIST_TAGS_MAX_LIMIT } from "../../limits";
+import { LIST_TAGS_DEFAULT_LIMIT, LIST_TAGS_MAX_LIMIT } from "../../config/limits";
 import { countTags, tagKey } from "../../vault/tags";
 import { defineTool } from "../tool";
 

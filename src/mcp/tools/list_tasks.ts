@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LIST_TASKS_DEFAULT_LIMIT, LIST_TASKS_MAX_LIMIT } from "../../limits";
+import { LIST_TASKS_DEFAULT_LIMIT, LIST_TASKS_MAX_LIMIT } from "../../config/limits";
 import { checkFolderArgument } from "../../vault/paths";
 import { findNote } from "../../vault/notes";
 import { findTasks } from "../../vault/tasks";

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { HIDDEN_CONTENT_MAX_ENTRIES, MAX_NOTE_CONTENT_BYTES } from "../../limits";
+import { HIDDEN_CONTENT_MAX_ENTRIES, MAX_NOTE_CONTENT_BYTES } from "../../config/limits";
 import { findHiddenContent } from "../../markdown/hiddenContent";
 import { getAllTags } from "../../markdown/tags";
 import { findNote, truncateUtf8 } from "../../vault/notes";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_QUERY_LENGTH, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT } from "../../limits";
+import { MAX_QUERY_LENGTH, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT } from "../../config/limits";
 import { parseQuery } from "../../search/query";
 import { checkFolderArgument } from "../../vault/paths";
 import { defineTool } from "../tool";

@@ -1,6 +1,6 @@
 import { addToken, revokeToken } from "../../../src/auth/tokenList";
 import { findTokenRecord, generateToken, hashToken, TOKEN_PREFIX } from "../../../src/auth/tokens";
-import { defaultSettings } from "../../../src/settings/settings";
+import { defaultSettings } from "../../../src/config/settings";
 
 describe("tokens", () => {
 	test("a token is the prefix and 32 random bytes; the record keeps only its hash and a short prefix", () => {

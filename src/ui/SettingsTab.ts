@@ -1,14 +1,13 @@
-import { PluginSettingTab, Setting, type App } from "obsidian";
-import type VaultMcpPlugin from "../main";
+import { PluginSettingTab, Setting, type App, type Plugin } from "obsidian";
 import type { ServiceStatus } from "../service";
-import { normalizeFolderList } from "./settings";
+import { normalizeFolderList } from "../config/settings";
+import { copyToClipboard, renderActivity } from "./modals";
+import { createTokenFlow, revokeTokenFlow, setServerEnabled, setWriteEnabled } from "./flows";
+import type { VaultMcpPort } from "./port";
+import { connectionSnippets } from "./snippets";
 
 /** Hidden symbolic links named in the tab; the rest are counted. */
 const HIDDEN_LINKS_SHOWN = 20;
-import { copyToClipboard, renderActivity } from "../ui/modals";
-import { createTokenFlow, revokeTokenFlow, setServerEnabled, setWriteEnabled } from "../ui/flows";
-import { connectionSnippets } from "../ui/snippets";
-
 const MIN_PORT = 1024;
 const MAX_PORT = 65535;
 
@@ -38,7 +37,7 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 
 	constructor(
 		app: App,
-		private readonly plugin: VaultMcpPlugin,
+		private readonly plugin: Plugin & VaultMcpPort,
 	) {
 		super(app, plugin);
 	}

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { TokenRecord } from "../auth/tokens";
-import { DEFAULT_PORT, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_WRITE_BYTES_PER_MINUTE, DEFAULT_WRITE_CALLS_PER_MINUTE } from "../limits";
+import { DEFAULT_PORT, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_WRITE_BYTES_PER_MINUTE, DEFAULT_WRITE_CALLS_PER_MINUTE } from "./limits";
 import { normalizeFolderList } from "../vault/paths";
 
 export { normalizeFolderList };

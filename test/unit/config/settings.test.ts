@@ -1,5 +1,5 @@
 import { generateToken } from "../../../src/auth/tokens";
-import { defaultSettings, parseSettings, UnreadableSettingsError } from "../../../src/settings/settings";
+import { defaultSettings, parseSettings, UnreadableSettingsError } from "../../../src/config/settings";
 
 describe("parseSettings", () => {
 	test("nothing saved yet gives the defaults: server off, writing off, port 27150", () => {

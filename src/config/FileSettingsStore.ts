@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { constants as fsConstants, promises as fs } from "node:fs";
 import * as nodePath from "node:path";
-import { MAX_WRITE_ATTEMPTS } from "../limits";
-import { parseSettings, UnreadableSettingsError, type ParsedSettings, type VaultMcpSettings } from "../settings/settings";
-import { PLUGIN_ID, type SettingsStore } from "../settings/store";
+import { MAX_WRITE_ATTEMPTS } from "./limits";
+import { parseSettings, UnreadableSettingsError, type ParsedSettings, type VaultMcpSettings } from "./settings";
+import { PLUGIN_ID, type SettingsStore } from "./store";
 
 /**
  * The plugin's data.json read and written directly, so the CLI and the plugin share one settings

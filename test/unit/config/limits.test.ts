@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import * as nodePath from "node:path";
-import * as limits from "../../src/limits";
+import * as limits from "../../../src/config/limits";
 
 /** The README's limits table, row label → value cell. */
 function readmeLimits(): Map<string, string> {
-	const readme = readFileSync(nodePath.resolve(__dirname, "../../README.md"), "utf8");
+	const readme = readFileSync(nodePath.resolve(__dirname, "../../../README.md"), "utf8");
 	const table = /<!-- limits:start -->([\s\S]*?)<!-- limits:end -->/.exec(readme)?.[1] ?? "";
 	const rows = table.split("\n").filter((line) => line.startsWith("| ") && !line.startsWith("| limit") && !line.startsWith("|---"));
 	return new Map(rows.map((row) => row.split("|").map((cell) => cell.trim())).map((cells) => [cells[1] ?? "", cells[2] ?? ""]));
@@ -56,7 +56,7 @@ describe("the README's limits table", () => {
 		expect(table.get(label)).toBe(value);
 	});
 
-	test("has no row that src/limits.ts does not back", () => {
+	test("has no row that src/config/limits.ts does not back", () => {
 		expect(table.size).toBe(39);
 	});
 

@@ -1,0 +1,27 @@
+import type { App } from "obsidian";
+import type { ActivityRecord } from "../activity";
+import type { VaultMcpSettings } from "../config/settings";
+import type { ServiceStatus } from "../service";
+
+/**
+ * What the interface (settings tab, flows) asks of the plugin, and nothing more. `main.ts`
+ * implements it; ui/ imports it as a type only, so ui/ never imports main.ts and no import circle
+ * runs through the plugin class.
+ */
+export interface VaultMcpPort {
+	/** Obsidian's app, which the modals open in. */
+	readonly app: App;
+	/** The settings in force; change them through `updateSettings`. */
+	readonly settings: VaultMcpSettings;
+	/** Changes settings, saves them and makes the server match. */
+	updateSettings(change: Partial<VaultMcpSettings>): Promise<ServiceStatus>;
+	/** The server's state and its activity log (metadata only). */
+	readonly service: {
+		readonly status: ServiceStatus;
+		readonly activity: { list(): readonly ActivityRecord[]; clear(): void };
+	};
+	/** The port clients should use: the one the server listens on, else the configured one. */
+	connectionPort(): number;
+	/** Symbolic links in the vault folder that the jail hides. */
+	hiddenLinks(): readonly string[];
+}
