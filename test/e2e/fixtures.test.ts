@@ -1,10 +1,11 @@
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { promises as fs, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import * as nodePath from "node:path";
 import { promisify } from "node:util";
 import { FIXTURES_HINT, findProjectRoot, fixturesDir, locateFixtures } from "../helpers/fixtures";
 import { makeTempDir, removeDir } from "../helpers/vault";
+import { runProcess } from "../helpers/cli";
 
 const PROJECT_ROOT = findProjectRoot();
 const FETCH_SCRIPT = nodePath.join(PROJECT_ROOT, "scripts", "fixtures.mjs");
@@ -15,23 +16,7 @@ const manifest = JSON.parse(readFileSync(nodePath.join(PROJECT_ROOT, "test", "fi
 	files: Array<{ path: string; from: string }>;
 };
 
-interface RunResult {
-	code: number | null;
-	stdout: string;
-	stderr: string;
-}
-
-function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunResult> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env });
-		let stdout = "";
-		let stderr = "";
-		child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-		child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-		child.on("error", reject);
-		child.on("close", (code) => resolve({ code, stdout, stderr }));
-	});
-}
+const run = runProcess;
 
 /** The environment without any fixtures folder named. */
 function envWithout(name: string): NodeJS.ProcessEnv {

@@ -10,10 +10,10 @@ export interface CliResult {
 	stderr: string;
 }
 
-/** Runs the CLI to completion. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<CliResult> {
+/** Runs a program to completion, collecting its output. */
+export function runProcess(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [CLI_PATH, ...args], { env });
+		const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env });
 		let stdout = "";
 		let stderr = "";
 		child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -21,6 +21,11 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = process.env): Pr
 		child.on("error", reject);
 		child.on("close", (code) => resolve({ code, stdout, stderr }));
 	});
+}
+
+/** Runs the CLI to completion. */
+export function runCli(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<CliResult> {
+	return runProcess(process.execPath, [CLI_PATH, ...args], { env });
 }
 
 /** A running `vault-mcp serve`, once it has printed its listening line. */

@@ -7,29 +7,8 @@ import { MAX_CONNECTIONS } from "../../src/config/limits";
 import { connectClient, INITIALIZE_BODY, mcpHeaders, rawRequest, type RawResponse } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
 import { callOk } from "../helpers/tools";
+import { batchOf, openSocket, requestHead, sleep, toolCall } from "../helpers/sockets";
 import { makeVault, removeDir } from "../helpers/vault";
-
-const call = (id: number, name: string, args: Record<string, unknown>) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
-const batchOf = (count: number, name: string, args: Record<string, unknown>) => JSON.stringify(Array.from({ length: count }, (_, id) => call(id + 1, name, args)));
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** An HTTP/1.1 request head, as a raw client writes it. */
-function requestHead(port: number, token: string | null, length: number): string {
-	const auth = token === null ? [] : [`Authorization: Bearer ${token}`];
-	return [`POST /mcp HTTP/1.1`, `Host: 127.0.0.1:${port}`, ...auth, "Content-Type: application/json", "Accept: application/json, text/event-stream", `Content-Length: ${length}`, "", ""].join("\r\n");
-}
-
-/** A raw socket that sends `data` once connected; errors are expected (the server drops these) and ignored. */
-function openSocket(port: number, data?: string): Promise<Socket> {
-	return new Promise((resolve, reject) => {
-		const socket = connect(port, "127.0.0.1", () => {
-			if (data !== undefined) socket.write(data);
-			resolve(socket);
-		});
-		socket.on("error", () => undefined);
-		socket.once("error", reject);
-	});
-}
 
 /** Reads what is left on a paused socket until it ends, or until `timeoutMs`. */
 function readToEnd(socket: Socket, timeoutMs: number): Promise<{ ended: boolean; text: string }> {
@@ -120,7 +99,7 @@ describe("slow readers", () => {
 			expect(stuck).toHaveLength(4);
 			expect(statusLines.filter((line) => line.includes(" 503 "))).toHaveLength(4);
 			const started = performance.now();
-			const other = await rawRequest(running.port, { headers: mcpHeaders(running.port, running.tokens.write ?? ""), body: JSON.stringify(call(1, "get_vault_status", {})) });
+			const other = await rawRequest(running.port, { headers: mcpHeaders(running.port, running.tokens.write ?? ""), body: JSON.stringify(toolCall(1, "get_vault_status", {})) });
 			const otherMs = performance.now() - started;
 			expect(other.status).toBe(200);
 			expect(otherMs).toBeLessThan(1_000);
@@ -206,7 +185,7 @@ describe("write budget per token", () => {
 		await removeDir(vault);
 	});
 
-	const append = (token: string, path: string, content: string) => rawRequest(running.port, { headers: mcpHeaders(running.port, token), body: JSON.stringify(call(1, "append_to_note", { path, content })) });
+	const append = (token: string, path: string, content: string) => rawRequest(running.port, { headers: mcpHeaders(running.port, token), body: JSON.stringify(toolCall(1, "append_to_note", { path, content })) });
 
 	test("write calls over the budget answer 429 with Retry-After and write nothing; reads go on", async () => {
 		const token = running.tokens.write ?? "";
@@ -222,7 +201,7 @@ describe("write budget per token", () => {
 		const batch = await rawRequest(running.port, { headers: mcpHeaders(running.port, token), body: batchOf(3, "append_to_note", { path: "Calls.md", content: "batched" }) });
 		expect(batch.status).toBe(429);
 		expect(read("Calls.md")).not.toContain("batched");
-		const status = await rawRequest(running.port, { headers: mcpHeaders(running.port, token), body: JSON.stringify(call(1, "get_vault_status", {})) });
+		const status = await rawRequest(running.port, { headers: mcpHeaders(running.port, token), body: JSON.stringify(toolCall(1, "get_vault_status", {})) });
 		expect(status.status).toBe(200);
 	});
 
@@ -284,7 +263,7 @@ describe("connections", () => {
 			for (let opened = 0; opened < FLOOD_SIZE; opened += 100) {
 				await Promise.all(Array.from({ length: Math.min(100, FLOOD_SIZE - opened) }, floodOne));
 			}
-			const body = JSON.stringify(call(1, "get_vault_status", {}));
+			const body = JSON.stringify(toolCall(1, "get_vault_status", {}));
 			const statuses: number[] = [];
 			for (let index = 0; index < 20; index++) statuses.push(await freshRequest(running.port, running.tokens.read ?? "", body));
 			expect(statuses).toEqual(Array(20).fill(200));

@@ -1,26 +1,18 @@
 import { promises as fs } from "node:fs";
-import { connect, type Socket } from "node:net";
+import type { Socket } from "node:net";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { addToken } from "../../src/auth/tokenList";
 import { InFlightPlaces } from "../../src/http/limits";
-import { defaultSettings } from "../../src/config/settings";
 import { connectClient, mcpHeaders, rawRequest } from "../helpers/http";
-import { startService, type RunningService } from "../helpers/service";
+import { settingsWithWriteTokens, startService, type RunningService } from "../helpers/service";
 import { callTool } from "../helpers/tools";
+import { openSocket, requestHead, sleep, toolCall } from "../helpers/sockets";
 import { makeVault, removeDir } from "../helpers/vault";
 
 /** A service with two write tokens and one client per token. */
 async function twoWriters(files: Record<string, string>): Promise<{ vault: string; running: RunningService; clients: [Client, Client]; stop: () => Promise<void> }> {
 	const vault = await makeVault(files);
-	let settings = { ...defaultSettings(), serverEnabled: true, port: 0, writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 };
-	const tokens: string[] = [];
-	for (const name of ["first", "second"]) {
-		const made = addToken(settings, name, "write");
-		if ("error" in made) throw new Error(made.error);
-		settings = made.settings;
-		tokens.push(made.token);
-	}
+	const { settings, tokens } = settingsWithWriteTokens(["first", "second"]);
 	const running = await startService(vault, { levels: [], settings });
 	const clients: [Client, Client] = [await connectClient(running.url, tokens[0] ?? ""), await connectClient(running.url, tokens[1] ?? "")];
 	return {
@@ -107,24 +99,6 @@ describe("write races, other variants", () => {
 	});
 });
 
-const call = (id: number, name: string, args: Record<string, unknown>) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function requestHead(port: number, token: string, length: number): string {
-	return [`POST /mcp HTTP/1.1`, `Host: 127.0.0.1:${port}`, `Authorization: Bearer ${token}`, "Content-Type: application/json", "Accept: application/json, text/event-stream", `Content-Length: ${length}`, "", ""].join("\r\n");
-}
-
-function openSocket(port: number, data?: string): Promise<Socket> {
-	return new Promise((resolve, reject) => {
-		const socket = connect(port, "127.0.0.1", () => {
-			if (data !== undefined) socket.write(data);
-			resolve(socket);
-		});
-		socket.on("error", () => undefined);
-		socket.once("error", reject);
-	});
-}
-
 /** Everything the server sends on `socket` until it closes it (or `timeoutMs`), and when that was. */
 function collect(socket: Socket, timeoutMs: number): Promise<{ text: string; closedAt: number }> {
 	return new Promise((resolve) => {
@@ -152,7 +126,7 @@ describe("slow senders", () => {
 	});
 
 	test("a body sent one byte every 100 ms gets 408 at the deadline counted from the headers, not reset by each byte", async () => {
-		const body = JSON.stringify(call(1, "get_vault_status", {}));
+		const body = JSON.stringify(toolCall(1, "get_vault_status", {}));
 		const socket = await openSocket(running.port, requestHead(running.port, running.tokens.read ?? "", body.length));
 		const started = performance.now();
 		let sent = 0;
@@ -219,9 +193,9 @@ describe("batches and the limits", () => {
 		const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000, writeCallsPerMinute: 4 } });
 		try {
 			const post = (body: unknown) => rawRequest(running.port, { headers: mcpHeaders(running.port, running.tokens.write ?? ""), body: JSON.stringify(body) });
-			const first = await post([call(1, "append_to_note", { path: "Calls.md", content: "one" }), call(2, "append_to_note", { path: "Calls.md", content: "two" }), { jsonrpc: "2.0", id: 3, method: "tools/list" }]);
+			const first = await post([toolCall(1, "append_to_note", { path: "Calls.md", content: "one" }), toolCall(2, "append_to_note", { path: "Calls.md", content: "two" }), { jsonrpc: "2.0", id: 3, method: "tools/list" }]);
 			expect(first.status).toBe(200);
-			const second = await post([call(1, "append_to_note", { path: "Calls.md", content: "three" }), call(2, "get_vault_status", {}), call(3, "append_to_note", { path: "Calls.md", content: "four" }), call(4, "append_to_note", { path: "Calls.md", content: "five" })]);
+			const second = await post([toolCall(1, "append_to_note", { path: "Calls.md", content: "three" }), toolCall(2, "get_vault_status", {}), toolCall(3, "append_to_note", { path: "Calls.md", content: "four" }), toolCall(4, "append_to_note", { path: "Calls.md", content: "five" })]);
 			expect(second.status).toBe(429);
 			expect(second.body).toContain("Nothing was written");
 			const text = await fs.readFile(nodePath.join(vault, "Calls.md"), "utf8");

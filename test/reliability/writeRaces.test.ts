@@ -2,11 +2,9 @@ import { spawn } from "node:child_process";
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { addToken } from "../../src/auth/tokenList";
 import { MAX_NOTE_NAME_BYTES } from "../../src/config/limits";
-import { defaultSettings } from "../../src/config/settings";
 import { connectClient } from "../helpers/http";
-import { startService, type RunningService } from "../helpers/service";
+import { settingsWithWriteTokens, startService, type RunningService } from "../helpers/service";
 import { callTool } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
 
@@ -40,14 +38,7 @@ describe("writes that race: nothing acknowledged is lost", () => {
 	beforeEach(async () => {
 		vault = await makeVault({ "Race.md": "# Race\n\nFirst line.\n" });
 		// Two write tokens: each may hold four of the eight places, so eight calls are always in flight.
-		let settings = { ...defaultSettings(), serverEnabled: true, port: 0, writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 };
-		const tokens: string[] = [];
-		for (const name of ["first", "second"]) {
-			const made = addToken(settings, name, "write");
-			if ("error" in made) throw new Error(made.error);
-			settings = made.settings;
-			tokens.push(made.token);
-		}
+		const { settings, tokens } = settingsWithWriteTokens(["first", "second"]);
 		running = await startService(vault, { levels: [], settings });
 		clients = await Promise.all(Array.from({ length: 8 }, (_, index) => connectClient(running.url, tokens[index % 2] ?? "")));
 	});
