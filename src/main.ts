@@ -2,7 +2,7 @@ import { normalizePath, Notice, Plugin } from "obsidian";
 import type { Logger } from "./activity";
 import type { Host } from "./host/Host";
 import { obsidianHost } from "./host/ObsidianHost";
-import { TOKEN_LAST_USED_SAVE_INTERVAL_MS } from "./config/limits";
+import { INDICATOR_REFRESH_MS, TOKEN_LAST_USED_SAVE_INTERVAL_MS } from "./config/limits";
 import { McpService, type ServiceStatus } from "./service";
 import { defaultSettings, parseSettings, UnreadableSettingsError, type VaultMcpSettings } from "./config/settings";
 import { VaultMcpSettingTab } from "./ui/SettingsTab";
@@ -18,9 +18,6 @@ const consoleLogger: Logger = {
 	warn: (message) => console.warn(`vault-mcp: ${message}`),
 	error: (message) => console.error(`vault-mcp: ${message}`),
 };
-
-/** How often the "clients in the last minute" count is refreshed. */
-const INDICATOR_REFRESH_MS = 10_000;
 
 /** Vault MCP: wires settings, the MCP service and the interface together. Lifecycle only. */
 export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {

@@ -4,7 +4,7 @@ import { ActivityLog, type Logger } from "./activity";
 import type { Grant } from "./auth/grant";
 import type { TokenRecord } from "./auth/tokens";
 import type { Host } from "./host/Host";
-import { STOP_DRAIN_TIMEOUT_MS } from "./config/limits";
+import { RECENT_CLIENT_WINDOW_MS, STOP_DRAIN_TIMEOUT_MS } from "./config/limits";
 import { ConnectionPool } from "./http/connections";
 import { httpDeadlines, type HttpDeadlines } from "./http/deadlines";
 import { createMcpEndpoint, type McpEndpoint } from "./http/endpoint";
@@ -37,9 +37,6 @@ export interface McpServiceDeps {
 
 /** The names of the tools that write, from the registry: the HTTP layer charges their calls to a write budget. */
 const WRITE_TOOL_NAMES: ReadonlySet<string> = new Set(ALL_TOOLS.filter((tool) => tool.access === "write").map((tool) => tool.name));
-
-/** "Clients seen recently" counts tokens used within this window. */
-const RECENT_CLIENT_WINDOW_MS = 60_000;
 
 function yieldToEventLoop(): Promise<void> {
 	return new Promise((resolve) => setImmediate(resolve));

@@ -1,8 +1,6 @@
+import { MAX_TOKEN_NAME_LENGTH } from "../config/limits";
 import type { VaultMcpSettings } from "../config/settings";
 import { generateToken, type TokenLevel } from "./tokens";
-
-/** Longest token name accepted. */
-export const MAX_TOKEN_NAME_LENGTH = 64;
 
 /** Adds a new token to the settings. Returns the token, to be shown once, or why it cannot be made. */
 export function addToken(

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { TOKEN_BYTES } from "../config/limits";
+import { TOKEN_BYTES, TOKEN_DISPLAY_SECRET_CHARS } from "../config/limits";
 
 /** What a token allows: `read` sees the read tools; `write` also sees the write tools when writing is on. */
 export type TokenLevel = "read" | "write";
@@ -20,7 +20,6 @@ export interface TokenRecord {
 
 /** Every token starts with this, so a leaked one is recognisable (secret scanners, logs). */
 export const TOKEN_PREFIX = "vmcp_";
-const DISPLAY_SECRET_CHARS = 4;
 
 /** A new token and the record to store for it. The token is shown once and never kept. */
 export function generateToken(name: string, level: TokenLevel, now: Date = new Date()): { token: string; record: TokenRecord } {
@@ -31,7 +30,7 @@ export function generateToken(name: string, level: TokenLevel, now: Date = new D
 			name,
 			level,
 			hash: hashToken(token),
-			displayPrefix: token.slice(0, TOKEN_PREFIX.length + DISPLAY_SECRET_CHARS),
+			displayPrefix: token.slice(0, TOKEN_PREFIX.length + TOKEN_DISPLAY_SECRET_CHARS),
 			created: now.toISOString(),
 			lastUsed: null,
 		},

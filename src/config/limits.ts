@@ -1,10 +1,18 @@
 /**
  * Every limit the server enforces, in one place. The README's table of limits is checked against
- * this file by test/unit/limits.test.ts, so a change here that the README does not follow fails.
+ * this file by test/unit/config/limits.test.ts, so a change here that the README does not follow fails.
  */
 
 /** Default TCP port on 127.0.0.1. */
 export const DEFAULT_PORT = 27150;
+/** Lowest port the settings and the CLI accept: 0 asks the system for any free port. */
+export const MIN_PORT = 0;
+/** Highest TCP port. */
+export const MAX_PORT = 65535;
+/** Largest whole number a CLI flag (--rate-limit) accepts: a bound against typos, far above any real setting. */
+export const MAX_CLI_INTEGER = MAX_PORT * 1000;
+/** Lowest fixed port the settings tab offers: ports below it are reserved for system services. */
+export const MIN_FIXED_PORT = 1024;
 /** Largest request body accepted on POST /mcp, in bytes (413 above it). */
 export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
 /** Default requests per minute per token (429 above it); a setting. */
@@ -25,6 +33,14 @@ export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 export const ACTIVITY_LOG_SIZE = 50;
 /** Random bytes in a token. */
 export const TOKEN_BYTES = 32;
+/** Longest token name accepted, in characters. */
+export const MAX_TOKEN_NAME_LENGTH = 64;
+/** Characters of a token's secret kept after its prefix, so a token can be recognised in the list. */
+export const TOKEN_DISPLAY_SECRET_CHARS = 4;
+/** "Clients seen recently" counts tokens used within this window. */
+export const RECENT_CLIENT_WINDOW_MS = 60_000;
+/** How often the settings tab's and status bar's "clients in the last minute" count is refreshed. */
+export const INDICATOR_REFRESH_MS = 10_000;
 /** How often, at most, token last-used times are written back to data.json. */
 export const TOKEN_LAST_USED_SAVE_INTERVAL_MS = 60_000;
 /**
@@ -53,6 +69,8 @@ export const LIST_TAGS_MAX_LIMIT = 2000;
 /** find_notes_by_tag page size: default and maximum. */
 export const TAG_NOTES_DEFAULT_LIMIT = 100;
 export const TAG_NOTES_MAX_LIMIT = 1000;
+/** add_task: longest task text, in characters. */
+export const MAX_TASK_TEXT_LENGTH = 2000;
 /** list_tasks result count: default and maximum. */
 export const LIST_TASKS_DEFAULT_LIMIT = 200;
 export const LIST_TASKS_MAX_LIMIT = 1000;
@@ -129,3 +147,35 @@ export const MAX_FRONTMATTER_BYTES = 256 * 1024;
 export const MAX_STARTUP_PARSE_BYTES = 1024 * 1024;
 /** The headless metadata cache parses a huge note in slices of at most about this long, so requests are still answered. */
 export const METADATA_PARSE_SLICE_MS = 40;
+
+// Symbolic links (the jail): what is searched and named.
+
+/** Hidden symbolic links named in the settings tab and on the CLI's stderr; the rest are counted. */
+export const HIDDEN_LINKS_NAMED = 20;
+/** Folders the link search (inside Obsidian) descends into at most, so a huge tree cannot stall the check. */
+export const MAX_FOLDERS_SEARCHED = 50_000;
+/** How long after a vault change (inside Obsidian) the list of hidden links is searched again. */
+export const LINK_SEARCH_DELAY_MS = 1_000;
+
+// Internal tuning: how work is sliced and cached. No README row; changing one changes no answer.
+
+/** Opens of one file in a row that may find it replaced mid-way before the path counts as unstable (headless). */
+export const OPEN_ATTEMPTS = 5;
+/** How long an unlink waits for the matching add of a rename (headless file watching). */
+export const RENAME_PAIRING_MS = 150;
+/** Links resolved between two looks at the slice clock (headless metadata cache). */
+export const RESOLVE_CHECK_INTERVAL = 4096;
+/** Lines of one top-level paragraph or list parsed before the work may pause. */
+export const BLOCK_CHUNK_LINES = 2000;
+/** How far past a chunk's nominal end a line that continues the block is looked for. */
+export const CHUNK_SEARCH_LINES = 2000;
+/** Characters of text tokenized between two looks at the clock, when a huge note is tokenized in steps. */
+export const TOKENIZE_CHUNK_CHARS = 64 * 1024;
+/** Bodies with at least this many tokens keep their distinct ids (see IndexedDocument.distinct in search/engine.ts). */
+export const KEEP_DISTINCT_TOKENS = 65_536;
+/** Paths whose match keys are remembered; the cache is cleared when it fills. */
+export const MATCH_KEY_CACHE_SIZE = 100_000;
+/** Body text shorter than this is tokenized at once; longer text in slices, so the host keeps answering. */
+export const SLICED_TOKENIZE_CHARS = 256 * 1024;
+/** Notes with at least this many tags in the body have their tag keys collected in slices too. */
+export const SLICED_TAGS = 16_384;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { TokenRecord } from "../auth/tokens";
-import { DEFAULT_PORT, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_WRITE_BYTES_PER_MINUTE, DEFAULT_WRITE_CALLS_PER_MINUTE } from "./limits";
+import { DEFAULT_PORT, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_WRITE_BYTES_PER_MINUTE, DEFAULT_WRITE_CALLS_PER_MINUTE, MAX_PORT, MIN_PORT } from "./limits";
 import { normalizeFolderList } from "../vault/paths";
 
 export { normalizeFolderList };
@@ -62,8 +62,6 @@ export function defaultSettings(): VaultMcpSettings {
 	};
 }
 
-const MAX_PORT = 65535;
-
 const tokenRecordSchema = z.object({
 	name: z.string().min(1),
 	level: z.enum(["read", "write"]),
@@ -76,7 +74,7 @@ const tokenRecordSchema = z.object({
 /** One schema per field, so a broken field falls back alone and the rest of the file is kept. */
 const fieldSchemas = {
 	serverEnabled: z.boolean(),
-	port: z.number().int().min(0).max(MAX_PORT),
+	port: z.number().int().min(MIN_PORT).max(MAX_PORT),
 	writeEnabled: z.boolean(),
 	dailyNotesAreOutlines: z.boolean(),
 	rateLimitPerMinute: z.number().int().min(1),

@@ -1,14 +1,11 @@
 import type { CachedMetadata, EventRef } from "obsidian";
 import type { HostAbstractFile, HostFile, HostMetadataCache, LinkMap } from "../host/Host";
-import { MAX_STARTUP_PARSE_BYTES, METADATA_PARSE_SLICE_MS } from "../config/limits";
+import { MAX_STARTUP_PARSE_BYTES, METADATA_PARSE_SLICE_MS, RESOLVE_CHECK_INTERVAL } from "../config/limits";
 import { parseMetadata, parseMetadataOnClock } from "../markdown/metadata";
 import { SliceClock } from "../markdown/steps";
 import { HostEvents } from "./events";
 import { LinkResolver, linkpathOf } from "./LinkResolver";
 import type { NodeVault } from "./NodeVault";
-
-/** Links resolved between two looks at the slice clock. */
-const RESOLVE_CHECK_INTERVAL = 4096;
 
 /** One turn of the event loop: timers, sockets and other requests run before the work goes on. */
 function nextTurn(): Promise<void> {

@@ -5,7 +5,7 @@ import * as nodePath from "node:path";
 import { watch, type FSWatcher } from "chokidar";
 import type { EventRef } from "obsidian";
 import type { HostAbstractFile, HostFile, HostVault } from "../host/Host";
-import { MAX_WRITE_ATTEMPTS } from "../config/limits";
+import { MAX_WRITE_ATTEMPTS, OPEN_ATTEMPTS, RENAME_PAIRING_MS } from "../config/limits";
 import { normalizeVaultPath } from "../vault/paths";
 import { HostEvents } from "./events";
 
@@ -721,8 +721,3 @@ function nameParts(path: string): Pick<HostFile, "name" | "basename" | "extensio
 	return { name, basename: dot > 0 ? name.slice(0, dot) : name, extension: dot > 0 ? name.slice(dot + 1) : "" };
 }
 
-/** Opens of one file in a row that may find it replaced mid-way before the path counts as unstable. */
-const OPEN_ATTEMPTS = 5;
-
-/** How long an unlink waits for the matching add of a rename. */
-const RENAME_PAIRING_MS = 150;

@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import type { Logger } from "../activity";
 import { addToken, revokeToken } from "../auth/tokenList";
 import type { TokenLevel, TokenRecord } from "../auth/tokens";
-import { SETTINGS_POLL_INTERVAL_MS, TOKEN_LAST_USED_SAVE_INTERVAL_MS } from "../config/limits";
+import { HIDDEN_LINKS_NAMED, MAX_CLI_INTEGER, MAX_PORT, MIN_PORT, SETTINGS_POLL_INTERVAL_MS, TOKEN_LAST_USED_SAVE_INTERVAL_MS } from "../config/limits";
 import { McpService } from "../service";
 import type { VaultMcpSettings } from "../config/settings";
 import { normalizeExcludedFolder, normalizeFolderList } from "../vault/paths";
@@ -103,7 +103,7 @@ async function loadSettings(store: FileSettingsStore): Promise<VaultMcpSettings>
 function positiveInteger(value: string | undefined, flag: string, min: number): number | undefined {
 	if (value === undefined) return undefined;
 	const number = Number(value);
-	if (!Number.isInteger(number) || number < min || number > 65535 * 1000) throw new UsageError(`${flag} needs a whole number of at least ${min}.`);
+	if (!Number.isInteger(number) || number < min || number > MAX_CLI_INTEGER) throw new UsageError(`${flag} needs a whole number of at least ${min}.`);
 	return number;
 }
 
@@ -147,8 +147,8 @@ function announceConnection(root: string, tokens: TokenRecord[], port: number, a
 async function serve(args: string[]): Promise<number> {
 	const { values, positionals } = asUsage(() => parseArgs({ args, allowPositionals: true, options: SERVE_COMMAND.options }));
 	const root = await vaultRootFrom(positionals, 0);
-	const port = positiveInteger(values.port, "--port", 0);
-	if (port !== undefined && port > 65535) throw new UsageError("--port must be 0 to 65535.");
+	const port = positiveInteger(values.port, "--port", MIN_PORT);
+	if (port !== undefined && port > MAX_PORT) throw new UsageError(`--port must be ${MIN_PORT} to ${MAX_PORT}.`);
 	const rateLimit = positiveInteger(values["rate-limit"], "--rate-limit", 1);
 	const allowWrite = values["allow-write"] === true;
 	await requireConfigFolder(root, values.init);
@@ -230,12 +230,9 @@ function warnAboutHiddenFolders(host: NodeHost, excluded: readonly string[]): vo
 	}
 	const links = host.vault.hiddenLinks();
 	if (links.length > 0) {
-		stderrLogger.warn(`${links.length} symbolic link${links.length === 1 ? "" : "s"} in the vault ${links.length === 1 ? "is" : "are"} hidden from clients (the server never follows links out of the vault folder): ${links.slice(0, HIDDEN_LINKS_LISTED).join(", ")}${links.length > HIDDEN_LINKS_LISTED ? ", …" : ""}`);
+		stderrLogger.warn(`${links.length} symbolic link${links.length === 1 ? "" : "s"} in the vault ${links.length === 1 ? "is" : "are"} hidden from clients (the server never follows links out of the vault folder): ${links.slice(0, HIDDEN_LINKS_NAMED).join(", ")}${links.length > HIDDEN_LINKS_NAMED ? ", …" : ""}`);
 	}
 }
-
-/** Symbolic links named on stderr at start; the rest are counted. */
-const HIDDEN_LINKS_LISTED = 20;
 
 /** Watches data.json (by polling its stat, which survives atomic replaces) and hands each readable new version on. */
 class SettingsFollower {

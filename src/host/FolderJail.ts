@@ -1,3 +1,4 @@
+import { MAX_FOLDERS_SEARCHED } from "../config/limits";
 import { promises as fs, type Dirent } from "node:fs";
 import * as nodePath from "node:path";
 
@@ -8,9 +9,6 @@ export const OUTSIDE_VAULT = "EOUTSIDEVAULT";
 export function outsideVaultError(): Error {
 	return Object.assign(new Error("That path is not part of the vault this server gives access to."), { name: "OutsideVaultError", code: OUTSIDE_VAULT });
 }
-
-/** Folders the link search descends into at most, so a huge tree cannot stall the check. */
-const MAX_FOLDERS_SEARCHED = 50_000;
 
 /**
  * The vault folder's jail, for a host whose own file access follows symbolic links (Obsidian's

@@ -1,9 +1,7 @@
+import { LINK_SEARCH_DELAY_MS } from "../config/limits";
 import type { App, Component, DataAdapter, TFile } from "obsidian";
 import { FolderJail } from "./FolderJail";
 import type { Host, HostFile, HostVault } from "./Host";
-
-/** How long after a vault change the list of hidden links is searched again. */
-const LINK_SEARCH_DELAY_MS = 1_000;
 
 /**
  * The plugin's `Host`: Obsidian's own vault and metadata cache, behind the jail. Obsidian's adapter

@@ -1,5 +1,5 @@
 import MarkdownIt from "markdown-it";
-import { MAX_MARKDOWN_NESTING } from "../config/limits";
+import { BLOCK_CHUNK_LINES, CHUNK_SEARCH_LINES, MAX_MARKDOWN_NESTING } from "../config/limits";
 import type { Steps } from "./steps";
 
 /**
@@ -17,11 +17,6 @@ import type { Steps } from "./steps";
 export type MarkdownToken = MarkdownIt.Token;
 type StateBlock = MarkdownIt.StateBlock;
 type BlockRule = (state: StateBlock, startLine: number, endLine: number, silent: boolean) => boolean;
-
-/** Lines of one top-level paragraph or list parsed before the work may pause. */
-export const BLOCK_CHUNK_LINES = 2000;
-/** How far past a chunk's nominal end a line that continues the block is looked for. */
-const CHUNK_SEARCH_LINES = 2000;
 
 /** A block that runs from a line starting with `delimiter` to the next line containing it (Obsidian's `%%` comments, `$$` math). */
 function delimitedBlock(tokenType: string, delimiter: string): BlockRule {

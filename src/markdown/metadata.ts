@@ -9,8 +9,8 @@ import type {
 	SectionCache,
 	TagCache,
 } from "obsidian";
-import { MAX_FRONTMATTER_BYTES } from "../config/limits";
-import { BLOCK_CHUNK_LINES, parseBlocks, type MarkdownToken } from "./blocks";
+import { BLOCK_CHUNK_LINES, MAX_FRONTMATTER_BYTES } from "../config/limits";
+import { parseBlocks, type MarkdownToken } from "./blocks";
 import { frontmatterEndLine, frontmatterLinks, parseFrontmatter } from "./frontmatter";
 import { scanInlineSteps, trailingBlockId, type InlineLink } from "./inline";
 import { LineIndex } from "./lines";

@@ -1,4 +1,4 @@
-import { SEARCH_SNIPPET_CONTEXT_CHARS, SEARCH_SNIPPETS_PER_RESULT } from "../config/limits";
+import { KEEP_DISTINCT_TOKENS, SEARCH_SNIPPETS_PER_RESULT, SEARCH_SNIPPET_CONTEXT_CHARS } from "../config/limits";
 import type { ParsedQuery } from "./query";
 import { tokenize, tokenizeInChunks } from "./text";
 
@@ -40,9 +40,6 @@ interface IndexedDocument {
 	/** Every token id once, kept only for a long body: adding or removing it then costs no pass over all its tokens. */
 	distinct?: Uint32Array;
 }
-
-/** Bodies with at least this many tokens keep their distinct ids (see IndexedDocument.distinct). */
-const KEEP_DISTINCT_TOKENS = 65_536;
 
 /** A document tokenized and waiting to be committed to the index it was prepared by. */
 export interface PreparedDocument {

@@ -3,6 +3,7 @@
  * and cut into tokens, with offsets into the original text for snippets. Pure, and on the hot path
  * of both indexing and scanning: ASCII is handled by character code, the rest by Unicode classes.
  */
+import { TOKENIZE_CHUNK_CHARS } from "../config/limits";
 
 /** A token and where it stands in the original text. */
 export interface Token {
@@ -30,9 +31,6 @@ function isAsciiWordCode(code: number): boolean {
 export function tokenize(text: string): Token[] {
 	return tokenizeRange(text, 0, text.length, []);
 }
-
-/** Characters of text tokenized between two looks at the clock, when a huge note is tokenized in steps. */
-const TOKENIZE_CHUNK_CHARS = 64 * 1024;
 
 /**
  * The tokens of `text`, in chunks of about TOKENIZE_CHUNK_CHARS, each passed to `consume` with a

@@ -1,3 +1,4 @@
+import { ACTIVITY_LOG_SIZE, HIDDEN_LINKS_NAMED, MAX_PORT, MIN_FIXED_PORT } from "../config/limits";
 import { PluginSettingTab, Setting, type App, type Plugin } from "obsidian";
 import type { ServiceStatus } from "../service";
 import { normalizeFolderList } from "../config/settings";
@@ -5,11 +6,6 @@ import { copyToClipboard, renderActivity } from "./modals";
 import { createTokenFlow, revokeTokenFlow, setServerEnabled, setWriteEnabled } from "./flows";
 import type { VaultMcpPort } from "./port";
 import { connectionSnippets } from "./snippets";
-
-/** Hidden symbolic links named in the tab; the rest are counted. */
-const HIDDEN_LINKS_SHOWN = 20;
-const MIN_PORT = 1024;
-const MAX_PORT = 65535;
 
 /** The status line's text. */
 export function describeStatus(status: ServiceStatus): string {
@@ -26,7 +22,7 @@ export function describeStatus(status: ServiceStatus): string {
 /** A port typed by a person, or why it cannot be used. */
 export function parsePort(value: string): number | string {
 	const port = Number(value.trim());
-	if (!Number.isInteger(port) || port < MIN_PORT || port > MAX_PORT) return `Use a whole number from ${MIN_PORT} to ${MAX_PORT}.`;
+	if (!Number.isInteger(port) || port < MIN_FIXED_PORT || port > MAX_PORT) return `Use a whole number from ${MIN_FIXED_PORT} to ${MAX_PORT}.`;
 	return port;
 }
 
@@ -145,13 +141,13 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 		if (links.length > 0) {
 			new Setting(containerEl)
 				.setName("Linked folders and files are hidden")
-				.setDesc(`Symbolic links are never followed, so apps cannot see these or anything behind them: ${links.slice(0, HIDDEN_LINKS_SHOWN).join(", ")}${links.length > HIDDEN_LINKS_SHOWN ? `, and ${links.length - HIDDEN_LINKS_SHOWN} more` : ""}.`);
+				.setDesc(`Symbolic links are never followed, so apps cannot see these or anything behind them: ${links.slice(0, HIDDEN_LINKS_NAMED).join(", ")}${links.length > HIDDEN_LINKS_NAMED ? `, and ${links.length - HIDDEN_LINKS_NAMED} more` : ""}.`);
 		}
 
 		new Setting(containerEl).setName("Activity").setHeading();
 		new Setting(containerEl)
 			.setName("Recent calls")
-			.setDesc("The last 50 calls: time, token, tool, duration, size and outcome. Never note text.")
+			.setDesc(`The last ${ACTIVITY_LOG_SIZE} calls: time, token, tool, duration, size and outcome. Never note text.`)
 			.addButton((button) =>
 				button.setButtonText("Clear").onClick(() => {
 					plugin.service.activity.clear();

@@ -8,6 +8,7 @@
  * "private journal" or "Private\u2007Journal" must not be a way around an excluded "Private Journal".
  * Hiding a folder that only looks like an excluded one is the safe side of that choice.
  */
+import { MATCH_KEY_CACHE_SIZE } from "../config/limits";
 
 /** True when `path` is `folder` itself or lies below it (exact spelling: for filters a caller chose). */
 export function isInFolder(path: string, folder: string): boolean {
@@ -32,8 +33,6 @@ const INVISIBLE = /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200
 const ANY_SPACE = /[\s\u2800]+/g;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const matchKeyCache = new Map<string, string>();
-/** Paths whose match keys are remembered; the cache is cleared when it fills. */
-const MATCH_KEY_CACHE_SIZE = 100_000;
 
 /** The text as a person sees it: compatibility-normalized (look-alike spaces and dots as plain ones), invisible characters removed. */
 export function visibleForm(text: string): string {

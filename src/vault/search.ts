@@ -1,6 +1,6 @@
 import type { CachedMetadata, EventRef } from "obsidian";
 import type { Host, HostAbstractFile, HostFile } from "../host/Host";
-import { INDEX_BUILD_SLICE_MS, MAX_SEARCHABLE_NOTE_BYTES } from "../config/limits";
+import { INDEX_BUILD_SLICE_MS, MAX_SEARCHABLE_NOTE_BYTES, SLICED_TAGS, SLICED_TOKENIZE_CHARS } from "../config/limits";
 import { runSteps, runStepsInSlices, type Steps } from "../markdown/steps";
 import { SearchEngine, type PreparedDocument, type SearchAnswer } from "../search/engine";
 import type { ParsedQuery } from "../search/query";
@@ -31,11 +31,6 @@ export interface NoteSearch {
 	unsearched(): string[];
 }
 
-/** Body text shorter than this is tokenized at once; longer text in slices, so the host keeps answering. */
-const SLICED_TOKENIZE_CHARS = 256 * 1024;
-
-/** Notes with at least this many tags in the body have their tag keys collected in slices too. */
-const SLICED_TAGS = 16_384;
 
 /** A note's tag keys, once each, in pausable steps (a huge note can hold a million tags). */
 function* tagKeysOf(cache: CachedMetadata | null): Steps<string[]> {

@@ -1,3 +1,4 @@
+import { MAX_TASK_TEXT_LENGTH } from "../../config/limits";
 import { z } from "zod";
 import { appendToEnd, appendUnderHeading, detectFormat } from "../../markdown/outline";
 import { dailyNoteSettings, indentationSettings, taskDateFormat } from "../../vault/config";
@@ -5,8 +6,6 @@ import { dailyNotePath, fillTemplate, readDailyTemplate } from "../../vault/dail
 import { findNote } from "../../vault/notes";
 import { checkNewNotePath, createNoteFile, editNote, NoteExistsError, noteStyle } from "../../vault/writes";
 import { defineTool } from "../tool";
-
-const MAX_TASK_TEXT_LENGTH = 2000;
 
 export const addTaskTool = defineTool({
 	name: "add_task",

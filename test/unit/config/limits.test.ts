@@ -14,6 +14,8 @@ describe("the README's limits table", () => {
 	const table = readmeLimits();
 	test.each([
 		["default port", `${limits.DEFAULT_PORT}`],
+		["port (settings and `--port`; 0 = any free port)", `${limits.MIN_PORT} to ${limits.MAX_PORT}`],
+		["token name", `${limits.MAX_TOKEN_NAME_LENGTH} characters`],
 		["request body", `${limits.MAX_REQUEST_BODY_BYTES} bytes`],
 		["JSON-RPC messages a minute per token, each message of a batch counted (default; a setting)", `${limits.DEFAULT_RATE_LIMIT_PER_MINUTE}`],
 		["requests in flight", `${limits.MAX_IN_FLIGHT_REQUESTS}`],
@@ -27,6 +29,7 @@ describe("the README's limits table", () => {
 		["list_notes page (default / max)", `${limits.LIST_NOTES_DEFAULT_LIMIT} / ${limits.LIST_NOTES_MAX_LIMIT}`],
 		["search_notes results (default / max)", `${limits.SEARCH_DEFAULT_LIMIT} / ${limits.SEARCH_MAX_LIMIT}`],
 		["list_tasks results (default / max)", `${limits.LIST_TASKS_DEFAULT_LIMIT} / ${limits.LIST_TASKS_MAX_LIMIT}`],
+		["add_task text", `${limits.MAX_TASK_TEXT_LENGTH} characters`],
 		["list_tags entries (default / max)", `${limits.LIST_TAGS_DEFAULT_LIMIT} / ${limits.LIST_TAGS_MAX_LIMIT}`],
 		["search index build slice", `${limits.INDEX_BUILD_SLICE_MS} ms`],
 		["Markdown nesting followed", `${limits.MAX_MARKDOWN_NESTING}`],
@@ -57,7 +60,7 @@ describe("the README's limits table", () => {
 	});
 
 	test("has no row that src/config/limits.ts does not back", () => {
-		expect(table.size).toBe(39);
+		expect(table.size).toBe(42);
 	});
 
 	test("deadlines nest: headers and body together end before node's own request timeout, so the 408 is ours and has a body", () => {
