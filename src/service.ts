@@ -8,8 +8,7 @@ import { RECENT_CLIENT_WINDOW_MS, STOP_DRAIN_TIMEOUT_MS } from "./config/limits"
 import { ConnectionPool } from "./http/connections";
 import { httpDeadlines, type HttpDeadlines } from "./http/deadlines";
 import { createMcpEndpoint, type McpEndpoint } from "./http/endpoint";
-import { MCP_PATH } from "./http/guard";
-import { LOOPBACK_ADDRESS, LoopbackHttpServer, PortInUseError } from "./http/server";
+import { endpointUrl, LoopbackHttpServer, PortInUseError } from "./http/server";
 import type { ToolContext } from "./mcp/context";
 import { createMcpServer } from "./mcp/server";
 import { ALL_TOOLS } from "./mcp/tools";
@@ -150,7 +149,7 @@ export class McpService {
 			this.searchIndex = searchIndex;
 			searchIndex.start();
 			this.requestedPort = port;
-			return this.setStatus({ state: "listening", port: boundPort, url: `http://${LOOPBACK_ADDRESS}:${boundPort}${MCP_PATH}` });
+			return this.setStatus({ state: "listening", port: boundPort, url: endpointUrl(boundPort) });
 		} catch (error) {
 			const message = error instanceof PortInUseError ? error.message : `The server could not start: ${error instanceof Error ? error.message : String(error)}`;
 			this.deps.logger.error(message);

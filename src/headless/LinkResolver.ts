@@ -1,11 +1,5 @@
 import type { HostFile } from "../host/Host";
 
-/** A link's path part: `Note#Heading|alias` → `Note`; `#Heading` → `` (the note itself). */
-export function linkpathOf(link: string): string {
-	const hash = link.indexOf("#");
-	return hash === -1 ? link : link.slice(0, hash);
-}
-
 function folderOf(path: string): string {
 	const slash = path.lastIndexOf("/");
 	return slash === -1 ? "" : path.slice(0, slash);

@@ -4,7 +4,8 @@ import { MAX_STARTUP_PARSE_BYTES, METADATA_PARSE_SLICE_MS, RESOLVE_CHECK_INTERVA
 import { parseMetadata, parseMetadataOnClock } from "../markdown/metadata";
 import { SliceClock } from "../markdown/steps";
 import { HostEvents } from "./events";
-import { LinkResolver, linkpathOf } from "./LinkResolver";
+import { LinkResolver } from "./LinkResolver";
+import { linkpathOf } from "../markdown/inline";
 import type { NodeVault } from "./NodeVault";
 
 /** One turn of the event loop: timers, sockets and other requests run before the work goes on. */

@@ -5,6 +5,7 @@ import type { Logger } from "../activity";
 import { addToken, revokeToken } from "../auth/tokenList";
 import type { TokenLevel, TokenRecord } from "../auth/tokens";
 import { HIDDEN_LINKS_NAMED, MAX_CLI_INTEGER, MAX_PORT, MIN_PORT, SETTINGS_POLL_INTERVAL_MS, TOKEN_LAST_USED_SAVE_INTERVAL_MS } from "../config/limits";
+import { endpointUrl } from "../http/server";
 import { McpService } from "../service";
 import type { VaultMcpSettings } from "../config/settings";
 import { normalizeExcludedFolder, normalizeFolderList } from "../vault/paths";
@@ -125,7 +126,7 @@ function quoted(path: string): string {
 }
 
 function claudeCodeCommand(port: number, token: string): string {
-	return `claude mcp add --transport http vault http://127.0.0.1:${port}/mcp --header "Authorization: Bearer ${token}"`;
+	return `claude mcp add --transport http vault ${endpointUrl(port)} --header "Authorization: Bearer ${token}"`;
 }
 
 /**

@@ -1,9 +1,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS, REQUEST_TIMEOUT_MS } from "../config/limits";
 import type { ConnectionPool } from "./connections";
+import { MCP_PATH } from "./guard";
 
 /** Only this address is ever bound: nothing off this computer can connect. */
 export const LOOPBACK_ADDRESS = "127.0.0.1";
+
+/** The MCP endpoint's URL on a port: what every client (and every snippet, the CLI's included) connects to. */
+export function endpointUrl(port: number): string {
+	return `http://${LOOPBACK_ADDRESS}:${port}${MCP_PATH}`;
+}
 
 /** A listen that failed because another program has the port. */
 export class PortInUseError extends Error {

@@ -339,6 +339,16 @@ function readWikilink(scan: ScanMemo, start: number, embed: boolean): InlineLink
 	return { link, displayText, original: text.slice(start, end), start, end };
 }
 
+/**
+ * A link's path part: `Note#Heading` → `Note`; `#Heading` → `` (the note itself). The `|alias`
+ * is not this function's to strip: the parser already keeps it apart (`readWikilink`), so a link
+ * as the metadata cache stores it never has one.
+ */
+export function linkpathOf(link: string): string {
+	const hash = link.indexOf("#");
+	return hash === -1 ? link : link.slice(0, hash);
+}
+
 /** How Obsidian shows a link without an alias: subpaths joined with " > " (`a#b#c` → `a > b > c`). */
 export function defaultDisplayText(link: string): string {
 	return link

@@ -31,6 +31,14 @@ const DATAVIEW_FIELDS: Array<[DateField, string]> = [
 const EMOJI_PATTERNS = EMOJI_FIELDS.map(([field, emoji]) => [field, new RegExp(`(?:${emoji})\\uFE0F?\\s*${DATE}`, "u")] as const);
 const DATAVIEW_PATTERNS = DATAVIEW_FIELDS.map(([field, name]) => [field, new RegExp(`[[(]${name}::\\s*${DATE}\\s*[\\])]`, "iu")] as const);
 
+/** A task date as the tools take it: YYYY-MM-DD. */
+export const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Why a YYYY-MM-DD `date` is not a real date, as advice for the caller; null when it is one. */
+export function dateProblem(date: string): string | null {
+	return Number.isNaN(Date.parse(`${date}T00:00:00Z`)) ? `"${date}" is not a real date. Use YYYY-MM-DD.` : null;
+}
+
 /** The dates a task line carries; the first of each kind wins. */
 export function parseTaskDates(line: string): TaskDates {
 	const dates: TaskDates = {};

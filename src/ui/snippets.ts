@@ -3,6 +3,7 @@
  * one parses and connects. The token is filled in only while a new token is on screen; otherwise
  * the placeholder stays.
  */
+import { endpointUrl } from "../http/server";
 
 export const TOKEN_PLACEHOLDER = "<token>";
 
@@ -18,11 +19,6 @@ export interface ConnectionSnippet {
 	/** Where to put it, in one sentence. */
 	where: string;
 	text: string;
-}
-
-/** The endpoint URL for a port. */
-export function endpointUrl(port: number): string {
-	return `http://127.0.0.1:${port}/mcp`;
 }
 
 export function connectionSnippets(port: number, token: string = TOKEN_PLACEHOLDER): ConnectionSnippet[] {

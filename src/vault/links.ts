@@ -1,4 +1,5 @@
 import type { Host, HostFile } from "../host/Host";
+import { linkpathOf } from "../markdown/inline";
 import { isNoteInScope, isPathVisible, type Scope } from "./scope";
 import { resolveVisibleLink, visibleNotes } from "./notes";
 
@@ -10,17 +11,11 @@ export interface OutgoingLink {
 	line: number | null;
 }
 
-/** `Note#Heading` → `Note`. */
-function linkpath(link: string): string {
-	const hash = link.indexOf("#");
-	return hash === -1 ? link : link.slice(0, hash);
-}
-
 /** The note's links, embeds and frontmatter links, each resolved like Obsidian resolves it (among the files this token may see). */
 export function outgoingLinks(host: Host, scope: Scope, file: HostFile): OutgoingLink[] {
 	const cache = host.metadataCache.getFileCache(file);
 	if (!cache) return [];
-	const resolve = (link: string) => resolveVisibleLink(host, scope, linkpath(link), file.path)?.path ?? null;
+	const resolve = (link: string) => resolveVisibleLink(host, scope, linkpathOf(link), file.path)?.path ?? null;
 	const inBody = [...(cache.links ?? []), ...(cache.embeds ?? [])]
 		.sort((a, b) => a.position.start.offset - b.position.start.offset)
 		.map((entry) => ({ link: entry.link, target: resolve(entry.link), line: entry.position.start.line }));
@@ -41,9 +36,9 @@ function visibleTargets(host: Host, scope: Scope, source: string): { targets: Re
 	const targets: Record<string, number> = {};
 	for (const [target, count] of Object.entries(resolved)) if (isPathVisible(target, scope)) targets[target] = count;
 	for (const link of linksOf(host, source)) {
-		const first = host.metadataCache.getFirstLinkpathDest(linkpath(link), source);
+		const first = host.metadataCache.getFirstLinkpathDest(linkpathOf(link), source);
 		if (!first || isPathVisible(first.path, scope)) continue;
-		const again = resolveVisibleLink(host, scope, linkpath(link), source);
+		const again = resolveVisibleLink(host, scope, linkpathOf(link), source);
 		if (again) targets[again.path] = (targets[again.path] ?? 0) + 1;
 		else unresolved += 1;
 	}
@@ -67,7 +62,7 @@ export function backlinks(host: Host, scope: Scope, path: string): Array<{ path:
  */
 export function unresolvedLinks(host: Host, scope: Scope, file: HostFile): string[] {
 	const unresolved = new Set<string>();
-	for (const { link, target } of outgoingLinks(host, scope, file)) if (target === null) unresolved.add(linkpath(link));
+	for (const { link, target } of outgoingLinks(host, scope, file)) if (target === null) unresolved.add(linkpathOf(link));
 	return [...unresolved];
 }
 

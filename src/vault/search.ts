@@ -8,7 +8,7 @@ import { utf8Length } from "../search/text";
 import { visibleNotes } from "./notes";
 import { isInFolder, isNoteInScope, type Scope } from "./scope";
 import { getAllTags } from "../markdown/tags";
-import { notesWithTag, tagKey } from "./tags";
+import { isTagOrNested, notesWithTag, tagKey } from "./tags";
 
 export type { SearchAnswer };
 
@@ -176,7 +176,7 @@ export class IndexedNoteSearch implements NoteSearch {
 		const found = new Set<string>();
 		for (const [path, keys] of this.tagsByPath) {
 			for (const key of keys) {
-				if (key === wanted || key.startsWith(`${wanted}/`)) {
+				if (isTagOrNested(key, wanted)) {
 					found.add(path);
 					break;
 				}

@@ -8,6 +8,11 @@ export function tagKey(tag: string): string {
 	return tag.replace(/^#/, "").toLowerCase();
 }
 
+/** Whether the tag key `key` is `wanted` or nested under it (`project/alpha` is under `project`). */
+export function isTagOrNested(key: string, wanted: string): boolean {
+	return key === wanted || key.startsWith(`${wanted}/`);
+}
+
 /** A tag and its parents: `a/b/c` → `a`, `a/b`, `a/b/c`. */
 export function tagWithParents(key: string): string[] {
 	const parts = key.split("/");
@@ -57,7 +62,7 @@ export function notesWithTag(host: Host, scope: Scope, tag: string): string[] {
 	const wanted = tagKey(tag);
 	const found: string[] = [];
 	for (const [path, tags] of tagsByNote(host, scope)) {
-		if ([...tags.keys()].some((key) => key === wanted || key.startsWith(`${wanted}/`))) found.push(path);
+		if ([...tags.keys()].some((key) => isTagOrNested(key, wanted))) found.push(path);
 	}
 	return found.sort((a, b) => a.localeCompare(b));
 }

@@ -1,5 +1,6 @@
 import { MAX_TASK_TEXT_LENGTH } from "../../config/limits";
 import { z } from "zod";
+import { dateProblem, ISO_DATE } from "../../markdown/taskLine";
 import { appendToEnd, appendUnderHeading, detectFormat } from "../../markdown/outline";
 import { dailyNoteSettings, indentationSettings, taskDateFormat } from "../../vault/config";
 import { dailyNotePath, fillTemplate, readDailyTemplate } from "../../vault/dailyNotes";
@@ -16,7 +17,7 @@ export const addTaskTool = defineTool({
 	annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
 	inputSchema: {
 		text: z.string().min(1).max(MAX_TASK_TEXT_LENGTH).describe("The task, one line."),
-		due: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "due is YYYY-MM-DD, e.g. 2025-01-31.").optional(),
+		due: z.string().regex(ISO_DATE, "due is YYYY-MM-DD, e.g. 2025-01-31.").optional(),
 		path: z.string().optional().describe("An existing note; omit for today's daily note."),
 		heading: z.string().optional().describe("Add at the end of this heading's section."),
 	},
@@ -30,7 +31,8 @@ export const addTaskTool = defineTool({
 		const { host } = ctx;
 		const text = args.text.trim();
 		if (text === "" || /[\r\n]/.test(text)) return { fixable: "A task is one non-empty line of text; add several tasks with several calls." };
-		if (args.due !== undefined && Number.isNaN(Date.parse(`${args.due}T00:00:00Z`))) return { fixable: `"${args.due}" is not a real date. Use YYYY-MM-DD.` };
+		const badDue = args.due === undefined ? null : dateProblem(args.due);
+		if (badDue !== null) return { fixable: badDue };
 
 		let file = null;
 		let createdNote = false;

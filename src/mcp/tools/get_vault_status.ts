@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MAX_SEARCHABLE_NOTE_BYTES, UNSEARCHED_NOTES_LISTED } from "../../config/limits";
+import { visibleNotes } from "../../vault/notes";
 import { isNoteInScope } from "../../vault/scope";
 import { defineTool } from "../tool";
 
@@ -26,7 +27,7 @@ export const getVaultStatusTool = defineTool({
 	examples: [{}],
 	handler: (ctx) => {
 		const { vault } = ctx.host;
-		const noteCount = vault.getMarkdownFiles().filter((file) => isNoteInScope(file.path, ctx.scope)).length;
+		const noteCount = visibleNotes(ctx.host, ctx.scope).length;
 		const unsearched = ctx.search.unsearched().filter((path) => isNoteInScope(path, ctx.scope));
 		return Promise.resolve({
 			ok: {

@@ -1,11 +1,12 @@
 import { z } from "zod";
+import { dateProblem, ISO_DATE } from "../../markdown/taskLine";
 import { LIST_TASKS_DEFAULT_LIMIT, LIST_TASKS_MAX_LIMIT } from "../../config/limits";
 import { checkFolderArgument } from "../../vault/paths";
 import { findNote } from "../../vault/notes";
 import { findTasks } from "../../vault/tasks";
 import { defineTool } from "../tool";
 
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Dates are YYYY-MM-DD, e.g. 2025-01-31.");
+const isoDate = z.string().regex(ISO_DATE, "Dates are YYYY-MM-DD, e.g. 2025-01-31.");
 
 export const listTasksTool = defineTool({
 	name: "list_tasks",
@@ -51,7 +52,8 @@ export const listTasksTool = defineTool({
 			path = found.value.path;
 		}
 		for (const date of [args.due_before, args.due_after, args.due_on]) {
-			if (date !== undefined && Number.isNaN(Date.parse(`${date}T00:00:00Z`))) return { fixable: `"${date}" is not a real date. Use YYYY-MM-DD.` };
+			const problem = date === undefined ? null : dateProblem(date);
+			if (problem !== null) return { fixable: problem };
 		}
 		const tasks = await findTasks(ctx.host, ctx.scope, { status: args.status, folder, path, dueBefore: args.due_before, dueAfter: args.due_after, dueOn: args.due_on });
 		return { ok: { tasks: tasks.slice(0, args.limit), total: tasks.length } };

@@ -1,9 +1,9 @@
-import { createHash } from "node:crypto";
 import { z } from "zod";
 import { HIDDEN_CONTENT_MAX_ENTRIES, MAX_NOTE_CONTENT_BYTES } from "../../config/limits";
 import { findHiddenContent } from "../../markdown/hiddenContent";
 import { getAllTags } from "../../markdown/tags";
 import { findNote, truncateUtf8 } from "../../vault/notes";
+import { hashText } from "../../vault/writes";
 import { defineTool } from "../tool";
 
 export const readNoteTool = defineTool({
@@ -47,7 +47,7 @@ export const readNoteTool = defineTool({
 				content,
 				frontmatter: (cache?.frontmatter) ?? null,
 				tags: cache ? [...new Set(getAllTags(cache))] : [],
-				hash: createHash("sha256").update(text, "utf8").digest("hex"),
+				hash: hashText(text),
 				modified: new Date(file.stat.mtime).toISOString(),
 				size: Buffer.byteLength(text, "utf8"),
 				truncated: content.length < text.length,

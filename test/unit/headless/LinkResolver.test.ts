@@ -1,4 +1,5 @@
-import { LinkResolver, linkpathOf } from "../../../src/headless/LinkResolver";
+import { LinkResolver } from "../../../src/headless/LinkResolver";
+import { linkpathOf } from "../../../src/markdown/inline";
 import type { HostFile } from "../../../src/host/Host";
 
 function file(path: string): HostFile {
