@@ -66,8 +66,4 @@ export class LoopbackHttpServer {
 			server.closeAllConnections();
 		});
 	}
-
-	get listening(): boolean {
-		return this.server !== null;
-	}
 }

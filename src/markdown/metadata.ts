@@ -194,8 +194,6 @@ class MetadataBuilder {
 			case "inline":
 				if (map && !this.insideTable) this.pendingScan = [map[0], map[1]];
 				break;
-			case "paragraph_close":
-				break;
 			case "table_open":
 				if (map) {
 					this.insideTable = true;

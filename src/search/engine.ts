@@ -129,10 +129,6 @@ export class SearchEngine {
 		return this.documents.has(path);
 	}
 
-	paths(): IterableIterator<string> {
-		return this.documents.keys();
-	}
-
 	/** Adds or replaces a document. `headings` are the note's heading texts. */
 	add(path: string, title: string, modified: number, text: string, headings: readonly string[]): void {
 		const steps = this.prepare(path, title, modified, text, headings);
@@ -253,9 +249,8 @@ export class SearchEngine {
 				return paths;
 			}),
 		);
-		const perTerm = perPosition;
-		perTerm.sort((a, b) => a.size - b.size);
-		const [smallest, ...rest] = perTerm;
+		perPosition.sort((a, b) => a.size - b.size);
+		const [smallest, ...rest] = perPosition;
 		const result = new Set<string>();
 		for (const path of smallest ?? []) if (rest.every((set) => set.has(path))) result.add(path);
 		return result;
