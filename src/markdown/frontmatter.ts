@@ -1,7 +1,7 @@
 import type { FrontMatterCache, FrontmatterLinkCache } from "obsidian";
 import { isMap, isScalar, parseDocument, visit } from "yaml";
 import { scanInline } from "./inline";
-import type { LineIndex } from "./lines";
+import { LineIndex } from "./lines";
 
 const FENCE = "---";
 
@@ -12,6 +12,17 @@ export function frontmatterEndLine(lines: LineIndex): number | null {
 		if (lines.lineText(line).trimEnd() === FENCE) return line;
 	}
 	return null;
+}
+
+/**
+ * A note split at its frontmatter: the YAML between the fences (line endings kept) and the body
+ * after the closing fence's line; null when the note has no frontmatter.
+ */
+export function splitFrontmatter(text: string): { yaml: string; body: string } | null {
+	const lines = new LineIndex(text);
+	const end = frontmatterEndLine(lines);
+	if (end === null) return null;
+	return { yaml: text.slice(lines.lineStart(1), lines.lineStart(end)), body: text.slice(lines.lineStart(end + 1)) };
 }
 
 /**

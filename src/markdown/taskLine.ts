@@ -39,6 +39,15 @@ export function dateProblem(date: string): string | null {
 	return Number.isNaN(Date.parse(`${date}T00:00:00Z`)) ? `"${date}" is not a real date. Use YYYY-MM-DD.` : null;
 }
 
+/**
+ * A new open task line with its due date in the format list_tasks reads: the Tasks plugin's emoji
+ * (`- [ ] Water the herbs 📅 2025-01-31`) or Dataview's inline field (`… [due:: 2025-01-31]`).
+ */
+export function formatTaskLine(marker: string, text: string, due: string | undefined, dateFormat: "emoji" | "dataview"): string {
+	const dueText = due === undefined ? "" : dateFormat === "dataview" ? ` [due:: ${due}]` : ` 📅 ${due}`;
+	return `${marker} [ ] ${text}${dueText}`;
+}
+
 /** The dates a task line carries; the first of each kind wins. */
 export function parseTaskDates(line: string): TaskDates {
 	const dates: TaskDates = {};

@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Host, HostFile } from "../host/Host";
-import { detectFormat, isOutline, type EditMode, type EditResult, type NoteFormat } from "../markdown/outline";
-import { indentationSettings } from "./config";
+import type { EditResult } from "../markdown/outline";
 import { ensureParentFolder } from "./dailyNotes";
 import type { Lookup } from "./notes";
 import { MAX_WRITE_ATTEMPTS } from "../config/limits";
@@ -26,12 +25,6 @@ export function checkNewNotePath(input: string, scope: Scope): Lookup<string> {
 	const length = checkNoteNameLength(path);
 	if (!length.ok) return { error: length.reason };
 	return { value: path };
-}
-
-/** The note's format, and whether it is an outline (its frontmatter from the metadata cache decides first). */
-export async function noteStyle(host: Host, file: HostFile, text: string): Promise<{ format: NoteFormat; mode: EditMode }> {
-	const frontmatter = host.metadataCache.getFileCache(file)?.frontmatter;
-	return { format: detectFormat(text, await indentationSettings(host)), mode: isOutline(text, frontmatter?.mode) ? "outliner" : "freeform" };
 }
 
 /**

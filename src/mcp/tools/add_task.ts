@@ -1,11 +1,7 @@
-import { MAX_TASK_TEXT_LENGTH } from "../../config/limits";
 import { z } from "zod";
+import { MAX_TASK_TEXT_LENGTH } from "../../config/limits";
 import { dateProblem, ISO_DATE } from "../../markdown/taskLine";
-import { appendToEnd, appendUnderHeading, detectFormat } from "../../markdown/outline";
-import { dailyNoteSettings, indentationSettings, taskDateFormat } from "../../vault/config";
-import { dailyNotePath, fillTemplate, readDailyTemplate } from "../../vault/dailyNotes";
-import { findNote } from "../../vault/notes";
-import { checkNewNotePath, createNoteFile, editNote, NoteExistsError, noteStyle } from "../../vault/writes";
+import { addTask } from "../../vault/taskWrites";
 import { defineTool } from "../tool";
 
 export const addTaskTool = defineTool({
@@ -28,45 +24,14 @@ export const addTaskTool = defineTool({
 	},
 	examples: [{ text: "Water the herbs", due: "2026-12-01", path: "Projects/Garden", heading: "Tasks" }],
 	handler: async (ctx, args) => {
-		const { host } = ctx;
 		const text = args.text.trim();
 		if (text === "" || /[\r\n]/.test(text)) return { fixable: "A task is one non-empty line of text; add several tasks with several calls." };
 		const badDue = args.due === undefined ? null : dateProblem(args.due);
 		if (badDue !== null) return { fixable: badDue };
 
-		let file = null;
-		let createdNote = false;
-		if (args.path !== undefined) {
-			const found = findNote(host, ctx.scope, args.path);
-			if ("error" in found) return { fixable: found.error };
-			file = found.value;
-		} else {
-			const settings = await dailyNoteSettings(host);
-			const now = new Date();
-			const checked = checkNewNotePath(dailyNotePath(settings, now), ctx.scope);
-			if ("error" in checked) return { fixable: `Today's daily note cannot be written: ${checked.error}` };
-			file = host.vault.getFileByPath(checked.value);
-			if (!file) {
-				const title = checked.value.slice(checked.value.lastIndexOf("/") + 1, -".md".length);
-				try {
-					file = await createNoteFile(host, checked.value, fillTemplate(await readDailyTemplate(host, ctx.scope, settings), settings, now, title));
-					createdNote = true;
-				} catch (error) {
-					// Another call made today's note a moment ago: add the task to that one.
-					const made = error instanceof NoteExistsError ? host.vault.getFileByPath(checked.value) : null;
-					if (!made) throw error;
-					file = made;
-				}
-			}
-		}
-
-		const current = await host.vault.read(file);
-		const { format, mode } = current.trim() === "" ? { format: detectFormat(current, await indentationSettings(host)), mode: ctx.dailyNotesAreOutlines ? ("outliner" as const) : ("freeform" as const) } : await noteStyle(host, file, current);
-		const dueText = args.due === undefined ? "" : (await taskDateFormat(host)) === "dataview" ? ` [due:: ${args.due}]` : ` 📅 ${args.due}`;
-		const taskLine = `${format.marker} [ ] ${text}${dueText}`;
 		const heading = args.heading?.trim() ? args.heading : undefined;
-		const result = await editNote(host, file, (note) => (heading === undefined ? appendToEnd(note, taskLine, mode, format) : appendUnderHeading(note, heading, taskLine, mode, format)));
+		const result = await addTask(ctx.host, ctx.scope, { path: args.path, text, due: args.due, heading, emptyNoteMode: ctx.dailyNotesAreOutlines ? "outliner" : "freeform" });
 		if ("error" in result) return { fixable: result.error };
-		return { ok: { path: file.path, line: result.line, created_note: createdNote } };
+		return { ok: { path: result.path, line: result.line, created_note: result.createdNote } };
 	},
 });

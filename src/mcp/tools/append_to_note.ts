@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { MAX_REQUEST_BODY_BYTES } from "../../config/limits";
-import { appendToEnd, appendUnderHeading } from "../../markdown/outline";
 import { findNote } from "../../vault/notes";
-import { editNote, hashText, noteStyle } from "../../vault/writes";
+import { appendToNote } from "../../vault/noteEdits";
+import { hashText } from "../../vault/writes";
 import { defineTool } from "../tool";
 
 export const appendToNoteTool = defineTool({
@@ -27,10 +27,9 @@ export const appendToNoteTool = defineTool({
 		const found = findNote(ctx.host, ctx.scope, args.path);
 		if ("error" in found) return { fixable: found.error };
 		const file = found.value;
-		const { format, mode } = await noteStyle(ctx.host, file, await ctx.host.vault.read(file));
 		const heading = args.heading?.trim() ? args.heading : undefined;
-		const result = await editNote(ctx.host, file, (text) => (heading === undefined ? appendToEnd(text, args.content, mode, format) : appendUnderHeading(text, heading, args.content, mode, format)));
+		const result = await appendToNote(ctx.host, file, args.content, heading);
 		if ("error" in result) return { fixable: result.error };
-		return { ok: { path: file.path, mode, hash: hashText(result.text) } };
+		return { ok: { path: file.path, mode: result.style.mode, hash: hashText(result.text) } };
 	},
 });

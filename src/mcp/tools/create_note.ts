@@ -1,20 +1,17 @@
 import { z } from "zod";
 import { MAX_REQUEST_BODY_BYTES } from "../../config/limits";
+import { splitFrontmatter } from "../../markdown/frontmatter";
 import { detectFormat, formatAsOutline, type EditMode } from "../../markdown/outline";
 import { dailyNoteSettings, indentationSettings } from "../../vault/config";
 import { isDailyNotePath } from "../../vault/dailyNotes";
 import { checkNewNotePath, createNoteFile, hashText, overwriteWithBackup } from "../../vault/writes";
 import { defineTool } from "../tool";
 
-const FRONTMATTER = /^---\r?\n([\s\S]*?\r?\n)?---(?:\r?\n|$)/;
-
 /** The note text to write: outliner mode adds `mode: outliner` to the frontmatter and writes the body as bullets. */
 function noteText(content: string, mode: EditMode, defaults: Awaited<ReturnType<typeof indentationSettings>>): string {
 	const withNewline = (text: string) => (text.endsWith("\n") ? text : `${text}\n`);
 	if (mode === "freeform") return withNewline(content);
-	const match = FRONTMATTER.exec(content);
-	const yaml = match?.[1] ?? "";
-	const body = match ? content.slice(match[0].length) : content;
+	const { yaml, body } = splitFrontmatter(content) ?? { yaml: "", body: content };
 	const format = detectFormat("", defaults);
 	const modeLine = /^mode\s*:/m.test(yaml) ? "" : "mode: outliner\n";
 	const bullets = formatAsOutline(body, format, 0).join("\n");

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { MAX_REQUEST_BODY_BYTES } from "../../config/limits";
-import { insertUnderBullet } from "../../markdown/outline";
 import { findNote } from "../../vault/notes";
-import { editNote, hashText, noteStyle } from "../../vault/writes";
+import { insertUnderBulletInNote } from "../../vault/noteEdits";
+import { hashText } from "../../vault/writes";
 import { defineTool } from "../tool";
 
 export const insertUnderBulletTool = defineTool({
@@ -27,9 +27,7 @@ export const insertUnderBulletTool = defineTool({
 		const found = findNote(ctx.host, ctx.scope, args.path);
 		if ("error" in found) return { fixable: found.error };
 		const file = found.value;
-		const { format, mode } = await noteStyle(ctx.host, file, await ctx.host.vault.read(file));
-		if (mode !== "outliner") return { fixable: `"${file.path}" is not an outline (it is not only a list, and its frontmatter has no mode: outliner). Use append_to_note instead.` };
-		const result = await editNote(ctx.host, file, (text) => insertUnderBullet(text, args.bullet, args.content, format));
+		const result = await insertUnderBulletInNote(ctx.host, file, args.bullet, args.content);
 		if ("error" in result) return { fixable: result.error };
 		return { ok: { path: file.path, parent_line: result.line, hash: hashText(result.text) } };
 	},

@@ -1,0 +1,47 @@
+/**
+ * The edits the write tools make to an existing note, each in one atomic `vault.process`: the
+ * note's format and mode are detected on the very text the edit changes (one read, and a retry
+ * after another program's write detects them again on the fresh text).
+ */
+import type { Host, HostFile } from "../host/Host";
+import { appendToEnd, appendUnderHeading, detectFormat, insertUnderBullet, isOutline, type EditMode, type EditResult, type NoteFormat } from "../markdown/outline";
+import { indentationSettings } from "./config";
+import { editNote } from "./writes";
+
+/** How a note is written: its list format, and whether it is an outline. */
+export interface NoteStyle {
+	format: NoteFormat;
+	mode: EditMode;
+}
+
+/** A finished edit: the note's new text, the line the edit reports, and the style it was made in. */
+export type StyledEdit = { text: string; line: number; style: NoteStyle } | { error: string };
+
+/**
+ * Changes a note atomically, `edit` getting the note's text and its style. The frontmatter's
+ * `mode` comes from the metadata cache; an empty note takes `emptyNoteMode` when given.
+ */
+export async function editNoteInStyle(host: Host, file: HostFile, edit: (text: string, style: NoteStyle) => EditResult, emptyNoteMode?: EditMode): Promise<StyledEdit> {
+	const defaults = await indentationSettings(host);
+	const frontmatterMode: unknown = host.metadataCache.getFileCache(file)?.frontmatter?.mode;
+	let style: NoteStyle | undefined;
+	const result = await editNote(host, file, (text) => {
+		const mode = emptyNoteMode !== undefined && text.trim() === "" ? emptyNoteMode : isOutline(text, frontmatterMode) ? "outliner" : "freeform";
+		style = { format: detectFormat(text, defaults), mode };
+		return edit(text, style);
+	});
+	if ("error" in result || style === undefined) return "error" in result ? result : { error: "The note could not be changed." };
+	return { ...result, style };
+}
+
+/** Adds `content` at the end of the note, or at the end of the section under `heading`, in the note's own format. */
+export function appendToNote(host: Host, file: HostFile, content: string, heading?: string): Promise<StyledEdit> {
+	return editNoteInStyle(host, file, (text, { format, mode }) => (heading === undefined ? appendToEnd(text, content, mode, format) : appendUnderHeading(text, heading, content, mode, format)));
+}
+
+/** Adds `content` as children of the first bullet whose text is `bullet`; only in an outline. */
+export function insertUnderBulletInNote(host: Host, file: HostFile, bullet: string, content: string): Promise<StyledEdit> {
+	return editNoteInStyle(host, file, (text, { format, mode }) =>
+		mode !== "outliner" ? { error: `"${file.path}" is not an outline (it is not only a list, and its frontmatter has no mode: outliner). Use append_to_note instead.` } : insertUnderBullet(text, bullet, content, format),
+	);
+}
