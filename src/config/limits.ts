@@ -27,6 +27,8 @@ export const RETRY_AFTER_BUSY_SECONDS = 1;
 export const HEADERS_TIMEOUT_MS = 10_000;
 /** Time a client has to send the whole request, headers and body. */
 export const REQUEST_TIMEOUT_MS = 30_000;
+/** How often node checks open connections against the header and request timeouts. */
+export const CONNECTIONS_CHECK_INTERVAL_MS = 1_000;
 /** Idle keep-alive sockets are closed after this long. */
 export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 /** Activity records kept in memory for the settings tab. */

@@ -231,7 +231,7 @@ function warnAboutHiddenFolders(host: NodeHost, excluded: readonly string[]): vo
 	}
 	const links = host.vault.hiddenLinks();
 	if (links.length > 0) {
-		stderrLogger.warn(`${links.length} symbolic link${links.length === 1 ? "" : "s"} in the vault ${links.length === 1 ? "is" : "are"} hidden from clients (the server never follows links out of the vault folder): ${links.slice(0, HIDDEN_LINKS_NAMED).join(", ")}${links.length > HIDDEN_LINKS_NAMED ? ", …" : ""}`);
+		stderrLogger.warn(`${links.length} symbolic link${links.length === 1 ? "" : "s"} in the vault ${links.length === 1 ? "is" : "are"} hidden from clients (the server never follows symbolic links): ${links.slice(0, HIDDEN_LINKS_NAMED).join(", ")}${links.length > HIDDEN_LINKS_NAMED ? ", …" : ""}`);
 	}
 }
 

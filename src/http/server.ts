@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS, REQUEST_TIMEOUT_MS } from "../config/limits";
+import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS, REQUEST_TIMEOUT_MS, CONNECTIONS_CHECK_INTERVAL_MS } from "../config/limits";
 import type { ConnectionPool } from "./connections";
 import { MCP_PATH } from "./guard";
 
@@ -35,7 +35,14 @@ export class LoopbackHttpServer {
 	/** Starts listening; resolves with the port bound (useful with port 0). */
 	listen(port: number): Promise<number> {
 		if (this.server) return Promise.reject(new Error("The server is already listening."));
-		const server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS });
+		const server = createServer({
+			headersTimeout: HEADERS_TIMEOUT_MS,
+			requestTimeout: REQUEST_TIMEOUT_MS,
+			keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+			// Node enforces the two timeouts above only when it looks (every 30 s by default): a client
+			// sending a request head one byte at a time on a kept-alive socket held it for about 40 s.
+			connectionsCheckingInterval: CONNECTIONS_CHECK_INTERVAL_MS,
+		});
 		// A backstop on file handles over every kind of connection; the pool keeps tokenless ones far below it.
 		server.maxConnections = MAX_CONNECTIONS;
 		server.on("connection", (socket) => this.connections.admit(socket));

@@ -2,6 +2,7 @@ import { promises as fs } from "node:fs";
 import type { Socket } from "node:net";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { HEADERS_TIMEOUT_MS } from "../../src/config/limits";
 import { InFlightPlaces } from "../../src/http/limits";
 import { connectClient, mcpHeaders, rawRequest } from "../helpers/http";
 import { settingsWithWriteTokens, startService, type RunningService } from "../helpers/service";
@@ -163,6 +164,37 @@ describe("slow senders", () => {
 			socket.destroy();
 		}
 	});
+});
+
+describe("a client with a token sending a request head slowly on a kept-alive connection", () => {
+	test("is cut off near the 10 s header deadline, not left holding the socket for node's 30 s check interval", async () => {
+		const vault = await makeVault({ "a.md": "alpha" });
+		const running = await startService(vault, { settings: { rateLimitPerMinute: 100_000 } });
+		const socket = await openSocket(running.port);
+		let drip: NodeJS.Timeout | undefined;
+		try {
+			// A whole request with a valid token first: the connection counts as a client's, past the first-request deadline.
+			const body = JSON.stringify(toolCall(1, "get_vault_status", {}));
+			const answered = new Promise<void>((resolve) => socket.once("data", () => resolve()));
+			socket.write(requestHead(running.port, running.tokens.read ?? "", Buffer.byteLength(body)) + body);
+			await answered;
+			// Then the next request's head, one byte every 200 ms, for far longer than the header deadline.
+			const head = requestHead(running.port, running.tokens.read ?? "", 2);
+			const started = performance.now();
+			let sent = 0;
+			drip = setInterval(() => {
+				if (!socket.destroyed && sent < head.length) socket.write(head[sent++] ?? "");
+			}, 200);
+			const { closedAt } = await collect(socket, 30_000);
+			expect(closedAt - started).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_MS - 500);
+			expect(closedAt - started).toBeLessThan(HEADERS_TIMEOUT_MS + 5_000);
+		} finally {
+			if (drip) clearInterval(drip);
+			socket.destroy();
+			await running.stop();
+			await removeDir(vault);
+		}
+	}, 40_000);
 });
 
 describe("batches and the limits", () => {
