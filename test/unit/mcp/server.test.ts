@@ -1,0 +1,91 @@
+import * as nodePath from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { ActivityLog } from "../../../src/activity";
+import { generateToken } from "../../../src/auth/tokens";
+import { NodeHost } from "../../../src/headless/NodeHost";
+import type { ToolContext } from "../../../src/mcp/context";
+import { createMcpServer } from "../../../src/mcp/server";
+import { ALL_TOOLS } from "../../../src/mcp/tools";
+import { IndexedNoteSearch } from "../../../src/vault/search";
+import { RecordingLogger } from "../../helpers/service";
+import { callTool } from "../../helpers/tools";
+import { copyVault, removeDir } from "../../helpers/vault";
+
+/**
+ * The MCP layer alone, without HTTP: createMcpServer linked to the SDK's real Client through an
+ * in-memory transport, over the demo vault. Fast protocol checks for every tool; the HTTP suites
+ * keep what needs HTTP (refusals, limits, real clients).
+ */
+describe("createMcpServer over an in-memory transport", () => {
+	let root: string;
+	let host: NodeHost;
+	let search: IndexedNoteSearch;
+	const scope = { configDir: ".obsidian", excludedFolders: ["Projects"] };
+
+	beforeAll(async () => {
+		root = await copyVault(nodePath.resolve(__dirname, "../../../demo-vault"));
+		host = await NodeHost.open(root);
+		search = new IndexedNoteSearch(host, scope, () => new Promise((resolve) => setImmediate(resolve)));
+		search.start();
+		await search.whenReady();
+	});
+	afterAll(async () => {
+		await search.stop();
+		await host.close();
+		await removeDir(root);
+	});
+
+	async function connect(canWrite: boolean): Promise<{ client: Client; activity: ActivityLog }> {
+		const { record } = generateToken(canWrite ? "writer" : "reader", canWrite ? "write" : "read");
+		const ctx: ToolContext = { host, serverVersion: "test", scope, grant: { token: record, canWrite }, search, dailyNotesAreOutlines: false };
+		const activity = new ActivityLog();
+		const server = createMcpServer(ctx, { activity, logger: new RecordingLogger() });
+		const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+		await server.connect(serverSide);
+		const client = new Client({ name: "in-memory", version: "1" });
+		await client.connect(clientSide);
+		return { client, activity };
+	}
+
+	test("a read grant lists exactly the read tools, and a write tool answers like an unknown one", async () => {
+		const { client } = await connect(false);
+		try {
+			const { tools } = await client.listTools();
+			expect(tools.map((tool) => tool.name)).toEqual(ALL_TOOLS.filter((tool) => tool.access === "read").map((tool) => tool.name));
+			const unknown = await client.callTool({ name: "append_to_note", arguments: { path: "Welcome", content: "x" } }).catch((error: Error) => error);
+			expect(String(unknown instanceof Error ? unknown.message : JSON.stringify(unknown))).toMatch(/not found/i);
+		} finally {
+			await client.close();
+		}
+	});
+
+	test.each(ALL_TOOLS.filter((tool) => tool.access === "read").map((tool) => [tool.name, tool] as const))("%s: every example answers with structured content, and the call is in the activity log without its text", async (_name, tool) => {
+		const { client, activity } = await connect(false);
+		try {
+			for (const example of tool.examples) {
+				const outcome = await callTool(client, tool.name, example);
+				expect(outcome).toMatchObject({ ok: true });
+			}
+			const records = activity.list();
+			expect(records.map((record) => record.tool)).toEqual(tool.examples.map(() => tool.name));
+			// Records keep tool, token name, sizes and outcome: never a note's text or a call's arguments.
+			expect(Object.keys(records[0] ?? {}).sort()).toEqual(["durationMs", "outcome", "responseBytes", "time", "tokenName", "tool"]);
+		} finally {
+			await client.close();
+		}
+	});
+
+	test("an excluded folder is invisible through every listing tool", async () => {
+		const { client } = await connect(false);
+		try {
+			for (const [name, args] of [["list_notes", {}], ["search_notes", { query: "project" }], ["list_tasks", {}], ["get_graph_stats", {}], ["list_tags", {}]] as const) {
+				const outcome = await callTool(client, name, args);
+				expect(JSON.stringify(outcome)).not.toContain("Projects/");
+			}
+			expect(await callTool(client, "read_note", { path: "Projects/Garden" })).toMatchObject({ ok: false, error: expect.stringContaining("No note") });
+		} finally {
+			await client.close();
+		}
+	});
+});
