@@ -159,6 +159,16 @@ export const MAX_FOLDERS_SEARCHED = 50_000;
 /** How long after a vault change (inside Obsidian) the list of hidden links is searched again. */
 export const LINK_SEARCH_DELAY_MS = 1_000;
 
+/** Tool calls the write journal keeps; the oldest are dropped first. */
+export const MAX_JOURNAL_ENTRIES = 1_000;
+/** Bytes the write journal file may hold; the oldest calls are dropped first. */
+export const MAX_JOURNAL_BYTES = 50 * 1024 * 1024;
+/** How long a tool call set to Ask waits for the person's decision (default; a setting). */
+export const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 120;
+/** The shortest and longest approval wait a person may set. */
+export const MIN_APPROVAL_TIMEOUT_SECONDS = 10;
+export const MAX_APPROVAL_TIMEOUT_SECONDS = 3_600;
+
 // Internal tuning: how work is sliced and cached. No README row; changing one changes no answer.
 
 /** Opens of one file in a row that may find it replaced mid-way before the path counts as unstable (headless). */

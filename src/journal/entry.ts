@@ -1,0 +1,56 @@
+/**
+ * The write journal's records and the port the write path records through. Every change a tool
+ * makes is recorded here before it reaches the disk, with what is needed to put the note back
+ * exactly as it was (see issue 14).
+ */
+
+/** One note touched by one tool call. */
+export interface JournalChange {
+	/** Vault path of the note. */
+	path: string;
+	/** The note's text before the change, or null when the change created it. */
+	before: string | null;
+	/** Hex SHA-256 of `before`, or null when the change created the note. */
+	beforeHash: string | null;
+	/** The note's text after the change (for "Show change"). */
+	after: string;
+	/** Hex SHA-256 of `after`: undo restores only a note that still has exactly this text. */
+	afterHash: string;
+}
+
+/** Who made a change and with which tool: shared by every change of one tool call. */
+export interface JournalCall {
+	/** Unique id of the tool call, which `undo` takes. */
+	id: string;
+	/** ISO time the call began writing. */
+	time: string;
+	/** The name of the token that made the call ("you" for an undo a person made). */
+	tokenName: string;
+	/** The tool's name, e.g. "append_to_note", or "undo". */
+	tool: string;
+}
+
+/** One tool call's changes, as history lists them. */
+export interface JournalEntry extends JournalCall {
+	/** The notes it changed, in the order they were written. */
+	changes: JournalChange[];
+	/** Set once the call has been undone: when, and by which journal entry. */
+	undone: { time: string; by: string } | null;
+}
+
+/**
+ * Where the write path records changes. `recordChange` is synchronous and durable when it
+ * returns, so it can run inside `vault.process`, between computing a note's new text and writing it.
+ */
+export interface WriteJournal {
+	/** Records one change of a call, before it is written. */
+	recordChange(call: JournalCall, change: JournalChange): void;
+	/** The change recorded last for this call and path was not written after all (the write failed): forget it. */
+	dropChange(callId: string, path: string): void;
+	/** Marks a call as undone by the entry `by`. */
+	markUndone(callId: string, by: string): void;
+	/** Calls newest first, at most `limit`. */
+	list(limit?: number): JournalEntry[];
+	/** One call, or null if it is unknown or was dropped by the journal's bounds. */
+	get(callId: string): JournalEntry | null;
+}
