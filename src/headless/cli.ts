@@ -1,4 +1,5 @@
 import { promises as fs, unwatchFile, watchFile } from "node:fs";
+import { MemoryJournal } from "../journal/MemoryJournal";
 import * as nodePath from "node:path";
 import { parseArgs } from "node:util";
 import type { Logger } from "../activity";
@@ -183,7 +184,7 @@ async function serve(args: string[]): Promise<number> {
 	const host = await NodeHost.open(root, { watch: true });
 	warnAboutHiddenFolders(host, runSettings.excludedFolders);
 	const lastUsed = new LastUsedRecorder(store);
-	const service = new McpService({ host, serverVersion: VERSION, logger: stderrLogger, onTokenUsed: (record) => lastUsed.touch(record) });
+	const service = new McpService({ host, serverVersion: VERSION, logger: stderrLogger, onTokenUsed: (record) => lastUsed.touch(record), journal: new MemoryJournal() });
 	const status = await service.apply(runSettings);
 	if (status.state !== "listening") {
 		// The service has already logged why, as one line on stderr.
