@@ -68,7 +68,7 @@ function withWrites(host: Host, writes: Pick<HostVault, "process" | "create"> & 
 		process: writes.process,
 		create: writes.create,
 		createFolder: writes.createFolder ?? ((path) => vault.createFolder(path)),
-		on: vault.on.bind(vault) as HostVault["on"],
+		on: ((name: string, callback: (...data: never[]) => unknown) => (vault.on as (name: string, callback: (...data: never[]) => unknown) => ReturnType<HostVault["on"]>)(name, callback)),
 		offref: (ref) => vault.offref(ref),
 	};
 	return { ...host, vault: wrapped };

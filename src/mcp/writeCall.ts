@@ -30,7 +30,7 @@ export async function runWriteCall<Args>(
 ): Promise<ToolOutcome<Record<string, unknown>>> {
 	const writes = ctx.writes;
 	const id = newCallId();
-	const handler = tool.handler as (ctx: ToolContext, args: Args) => Promise<ToolOutcome<Record<string, unknown>>>;
+	const handler = (context: ToolContext, toolArgs: Args) => tool.handler(context, toolArgs as Parameters<typeof tool.handler>[1]) as Promise<ToolOutcome<Record<string, unknown>>>;
 	if (right === "ask") {
 		if (writes.approver === null) {
 			return { fixable: `${tool.name} needs the person's approval for this token, and nobody can give it here: approve it in Obsidian, or run "vault-mcp serve" in a terminal. ${NOTHING_WRITTEN}` };
@@ -62,7 +62,7 @@ async function waitForDecision(writes: WriteServices, request: ApprovalRequest, 
 	let timer: ReturnType<typeof setTimeout> | undefined;
 	let onGone: (() => void) | undefined;
 	const timeout = new Promise<"timeout">((resolve) => {
-		timer = setTimeout(() => resolve("timeout"), writes.approvalTimeoutMs);
+		timer = window.setTimeout(() => resolve("timeout"), writes.approvalTimeoutMs);
 	});
 	const gone = new Promise<"gone">((resolve) => {
 		onGone = () => resolve("gone");
@@ -72,7 +72,7 @@ async function waitForDecision(writes: WriteServices, request: ApprovalRequest, 
 	try {
 		return await Promise.race([approver.decide(request, controller.signal), timeout, gone]);
 	} finally {
-		clearTimeout(timer);
+		window.clearTimeout(timer);
 		if (onGone) clientGone?.removeEventListener("abort", onGone);
 		controller.abort();
 	}

@@ -127,11 +127,12 @@ describe("rights per tool and approval on the command line", () => {
 	test("ask in an interactive serve: the terminal shows the diff; y writes, n writes nothing, a writes and allows from then on", async () => {
 		const token = await newToken(vault, ["--name", "app", "--level", "write", "--ask", "append_to_note"]);
 		const serving = await startServeInTerminal(vault);
+		const output = () => serving.output();
 		const home = nodePath.join(vault, "Home.md");
 		try {
 			const client = await connectClient(serving.url, token);
 			const approved = callTool(client, "append_to_note", { path: "Home", content: "Approved in the terminal" });
-			await waitForOutput(serving.output, "Approve?");
+			await waitForOutput(output, "Approve?");
 			expect(serving.output()).toContain('"app" asks to run append_to_note');
 			expect(serving.output()).toContain("+ Approved in the terminal");
 			expect(await fs.readFile(home, "utf8")).toBe("# Home\n\nFirst line.\n");
@@ -140,14 +141,14 @@ describe("rights per tool and approval on the command line", () => {
 			expect(await fs.readFile(home, "utf8")).toContain("Approved in the terminal");
 
 			const declined = callTool(client, "append_to_note", { path: "Home", content: "Declined in the terminal" });
-			await waitForOutput(serving.output, "Approve?", 2);
+			await waitForOutput(output, "Approve?", 2);
 			const before = await fs.readFile(home, "utf8");
 			serving.type("n\n");
 			expect(await declined).toEqual({ ok: false, error: expect.stringContaining("declined") });
 			expect(await fs.readFile(home, "utf8")).toBe(before);
 
 			const always = callTool(client, "append_to_note", { path: "Home", content: "Always from now" });
-			await waitForOutput(serving.output, "Approve?", 3);
+			await waitForOutput(output, "Approve?", 3);
 			serving.type("a\n");
 			expect((await always).ok).toBe(true);
 			const listed = JSON.parse((await runCli(["token", "list", vault, "--json"])).stdout) as Array<{ rights: Record<string, string> }>;
