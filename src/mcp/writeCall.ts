@@ -3,6 +3,7 @@
  * person first), against the caller's `expected_hash`, and journalled so it can be undone.
  */
 import { randomBytes } from "node:crypto";
+import * as nodeTimers from "node:timers";
 import type { ToolRight } from "../auth/rights";
 import { journalledHost, previewHost } from "../journal/recordingHost";
 import type { ApprovalDecision, ApprovalRequest, WriteServices } from "./approval";
@@ -59,10 +60,10 @@ async function waitForDecision(writes: WriteServices, request: ApprovalRequest, 
 	const approver = writes.approver;
 	if (approver === null) return "decline";
 	const controller = new AbortController();
-	let timer: ReturnType<typeof setTimeout> | undefined;
+	let timer: NodeJS.Timeout | undefined;
 	let onGone: (() => void) | undefined;
 	const timeout = new Promise<"timeout">((resolve) => {
-		timer = window.setTimeout(() => resolve("timeout"), writes.approvalTimeoutMs);
+		timer = nodeTimers.setTimeout(() => resolve("timeout"), writes.approvalTimeoutMs);
 	});
 	const gone = new Promise<"gone">((resolve) => {
 		onGone = () => resolve("gone");
@@ -72,7 +73,7 @@ async function waitForDecision(writes: WriteServices, request: ApprovalRequest, 
 	try {
 		return await Promise.race([approver.decide(request, controller.signal), timeout, gone]);
 	} finally {
-		window.clearTimeout(timer);
+		nodeTimers.clearTimeout(timer);
 		if (onGone) clientGone?.removeEventListener("abort", onGone);
 		controller.abort();
 	}
