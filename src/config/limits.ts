@@ -191,3 +191,10 @@ export const MATCH_KEY_CACHE_SIZE = 100_000;
 export const SLICED_TOKENIZE_CHARS = 256 * 1024;
 /** Notes with at least this many tags in the body have their tag keys collected in slices too. */
 export const SLICED_TAGS = 16_384;
+
+/**
+ * tools/list answer budgets (issue 16): every client puts the whole list into the model's context
+ * on every session. Bytes of the JSON result for a read token, and for a token with every write tool.
+ */
+export const TOOL_LIST_READ_MAX_BYTES = 8 * 1024;
+export const TOOL_LIST_ALL_MAX_BYTES = 12 * 1024;

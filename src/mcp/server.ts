@@ -43,7 +43,7 @@ export function createMcpServer(ctx: ToolContext, deps: McpServerDeps): McpServe
 				description: tool.description,
 				inputSchema: tool.inputSchema,
 				outputSchema: tool.outputSchema,
-				annotations: { title: tool.title, ...tool.annotations },
+				annotations: tool.annotations,
 			},
 			(args: unknown) => runTool(ctx, deps, tool, args),
 		);
@@ -74,7 +74,9 @@ function listTools(tools: readonly ToolDescriptor[]): ListToolsResult {
 	let cached = toolListCache.get(key);
 	if (!cached) {
 		const jsonSchema = (shape: z.ZodRawShape, pipeStrategy: "input" | "output") =>
-			toJsonSchemaCompat(normalizeObjectSchema(shape) ?? z.object({}), { strictUnions: true, pipeStrategy }) as ListToolsResult["tools"][number]["inputSchema"];
+			leanJsonSchema(toJsonSchemaCompat(normalizeObjectSchema(shape) ?? z.object({}), { strictUnions: true, pipeStrategy }), pipeStrategy === "output") as ListToolsResult["tools"][number]["inputSchema"];
+		// No `annotations.title` (the top-level title says it) and no `execution`: an absent
+		// `taskSupport` means "forbidden" in the protocol, so both only cost every client context.
 		cached = {
 			tools: tools.map((tool) => ({
 				name: tool.name,
@@ -82,14 +84,49 @@ function listTools(tools: readonly ToolDescriptor[]): ListToolsResult {
 				description: tool.description,
 				inputSchema: jsonSchema(tool.inputSchema, "input"),
 				outputSchema: jsonSchema(tool.outputSchema, "output"),
-				annotations: { title: tool.title, ...tool.annotations },
-				// What the SDK's own handler says of a tool registered without task support.
-				execution: { taskSupport: "forbidden" as const },
+				annotations: { ...tool.annotations },
 			})),
 		};
 		toolListCache.set(key, cached);
 	}
 	return cached;
+}
+
+/**
+ * A JSON Schema without the parts that say nothing: the draft-07 `$schema` (our schemas use only
+ * keywords that mean the same in every draft), the ±2^53 bounds zod gives every integer,
+ * `propertyNames: {type: "string"}` (JSON keys are strings), and `additionalProperties` (`{}` is the
+ * default; `false` on an output only makes a client stricter than it needs to be, and input
+ * arguments are parsed by zod, which drops unknown keys). An output schema also loses `required`:
+ * what a result holds is what the model reads, and the tool's zod schema still checks every answer
+ * before it is sent. The tools/list answer is read into the model's context on every session (issue 16).
+ */
+export function leanJsonSchema(schema: unknown, isOutput = false): unknown {
+	if (Array.isArray(schema)) return schema.map((entry) => leanJsonSchema(entry, isOutput));
+	if (schema === null || typeof schema !== "object") return schema;
+	const lean: Record<string, unknown> = {};
+	for (const [key, value] of Object.entries(schema as Record<string, unknown>)) {
+		if (key === "$schema") continue;
+		if ((key === "minimum" && value === Number.MIN_SAFE_INTEGER) || (key === "maximum" && value === Number.MAX_SAFE_INTEGER)) continue;
+		if (key === "propertyNames" && isStringType(value)) continue;
+		if (key === "additionalProperties" && (value === false || isEmptyObject(value))) continue;
+		if (key === "required" && isOutput) continue;
+		// Inside `properties`, keys are property names, never keywords.
+		lean[key] = key === "properties" && isPlainObject(value) ? Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, leanJsonSchema(sub, isOutput)])) : leanJsonSchema(value, isOutput);
+	}
+	return lean;
+}
+
+function isStringType(value: unknown): boolean {
+	return isPlainObject(value) && Object.keys(value).length === 1 && value.type === "string";
+}
+
+function isEmptyObject(value: unknown): boolean {
+	return isPlainObject(value) && Object.keys(value).length === 0;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+	return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 async function runTool(ctx: ToolContext, deps: McpServerDeps, tool: ToolDescriptor, args: unknown): Promise<CallToolResult> {

@@ -50,7 +50,8 @@ describe("the tool registry", () => {
 			const listed = tools.find((entry) => entry.name === tool.name);
 			expect(listed?.inputSchema.type).toBe("object");
 			expect(listed?.outputSchema?.type).toBe("object");
-			expect(listed?.annotations).toMatchObject({ title: tool.title, ...tool.annotations });
+			expect(listed?.title).toBe(tool.title);
+			expect(listed?.annotations).toEqual(tool.annotations);
 		});
 
 		test("every example call succeeds against the demo vault", async () => {

@@ -7,12 +7,11 @@ import { defineTool } from "../tool";
 export const getNoteLinksTool = defineTool({
 	name: "get_note_links",
 	title: "Links of a note",
-	description:
-		"A note's outgoing links (wikilinks, Markdown links, embeds and frontmatter links, each with the path it resolves to, or null), its backlinks (notes linking to it, with how many links), and its unresolved links. From Obsidian's link index.",
+	description: "A note's outgoing links (target: the resolved path or null; line: null in frontmatter), the notes linking to it with how many links, and its unresolved links.",
 	access: "read",
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {
-		path: z.string().describe("Vault path or link text of the note."),
+		path: z.string(),
 	},
 	outputSchema: {
 		path: z.string(),
