@@ -76,8 +76,11 @@ export const MAX_TASK_TEXT_LENGTH = 2000;
 /** list_tasks result count: default and maximum. */
 export const LIST_TASKS_DEFAULT_LIMIT = 200;
 export const LIST_TASKS_MAX_LIMIT = 1000;
-/** get_note_links: outgoing links and backlinks returned at most. */
+/** get_note_links: outgoing links returned at most. */
 export const NOTE_LINKS_MAX_ENTRIES = 1000;
+/** get_note_links: backlinks in one page (default / max); a note may have thousands. */
+export const BACKLINKS_DEFAULT_LIMIT = 100;
+export const BACKLINKS_MAX_LIMIT = 1000;
 /** get_graph_stats: most-linked notes listed. */
 export const GRAPH_TOP_LINKED = 10;
 /** resources/list: the most recently modified notes listed. */
