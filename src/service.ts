@@ -120,6 +120,7 @@ export class McpService {
 			grant,
 			search,
 			dailyNotesAreOutlines: settings.dailyNotesAreOutlines,
+			promptsFolder: settings.promptsFolder,
 		};
 		return createMcpServer(ctx, { activity: this.activity, logger: this.deps.logger });
 	}

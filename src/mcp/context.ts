@@ -12,4 +12,6 @@ export interface ToolContext {
 	search: NoteSearch;
 	/** New daily notes are written as outlines (a setting). */
 	dailyNotesAreOutlines: boolean;
+	/** Notes in this folder are the server's prompts; empty or absent = none. */
+	promptsFolder?: string;
 }

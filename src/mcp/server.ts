@@ -8,6 +8,7 @@ import { errorKind, type ActivityLog, type ActivityOutcome, type Logger } from "
 import { MAX_NAME_BYTES, MAX_NOTE_NAME_BYTES, MAX_RESPONSE_BYTES } from "../config/limits";
 import type { ToolContext } from "./context";
 import { SERVER_INSTRUCTIONS } from "./instructions";
+import { registerVaultPrompts } from "./prompts";
 import { registerNoteResources } from "./resources";
 import { toCallToolResult, type ToolDescriptor } from "./tool";
 import { ALL_TOOLS } from "./tools";
@@ -34,6 +35,7 @@ export function createMcpServer(ctx: ToolContext, deps: McpServerDeps): McpServe
 		{ instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {}, resources: {} }, jsonSchemaValidator: sharedValidator() },
 	);
 	registerNoteResources(server, ctx);
+	if (ctx.promptsFolder?.trim()) registerVaultPrompts(server, ctx);
 	const tools = toolsForGrant(ctx);
 	for (const tool of tools) {
 		server.registerTool(
