@@ -78,6 +78,8 @@ export const LIST_TASKS_DEFAULT_LIMIT = 200;
 export const LIST_TASKS_MAX_LIMIT = 1000;
 /** get_note_links: outgoing links returned at most. */
 export const NOTE_LINKS_MAX_ENTRIES = 1000;
+/** list_templates: templates listed at most. */
+export const TEMPLATES_LISTED = 1000;
 /** Prompt notes offered in prompts/list at most (each is read to find its arguments). */
 export const PROMPTS_LISTED = 200;
 /** get_note_links: backlinks in one page (default / max); a note may have thousands. */

@@ -75,17 +75,21 @@ function listTools(tools: readonly ToolDescriptor[]): ListToolsResult {
 	const key = tools.map((tool) => tool.name).join(",");
 	let cached = toolListCache.get(key);
 	if (!cached) {
-		const jsonSchema = (shape: z.ZodRawShape, pipeStrategy: "input" | "output") =>
-			leanJsonSchema(toJsonSchemaCompat(normalizeObjectSchema(shape) ?? z.object({}), { strictUnions: true, pipeStrategy }), pipeStrategy === "output") as ListToolsResult["tools"][number]["inputSchema"];
-		// No `annotations.title` (the top-level title says it) and no `execution`: an absent
-		// `taskSupport` means "forbidden" in the protocol, so both only cost every client context.
+		const jsonSchema = (shape: z.ZodRawShape) =>
+			leanJsonSchema(toJsonSchemaCompat(normalizeObjectSchema(shape) ?? z.object({}), { strictUnions: true, pipeStrategy: "input" })) as ListToolsResult["tools"][number]["inputSchema"];
+		// What a model needs to call a tool, and nothing else (issue 16: every client reads this list
+		// into the model's context on every session, and the budget must hold the tools still to come).
+		// No `outputSchema`: it told clients the shape of a result they read anyway, at 40% of the
+		// list's bytes; every answer is still checked against the tool's zod output schema before it is
+		// sent (the SDK does it on each call), and the registry test checks every example's result.
+		// No `annotations.title` (the top-level title says it) and no `execution` (an absent
+		// `taskSupport` means "forbidden").
 		cached = {
 			tools: tools.map((tool) => ({
 				name: tool.name,
 				title: tool.title,
 				description: tool.description,
-				inputSchema: jsonSchema(tool.inputSchema, "input"),
-				outputSchema: jsonSchema(tool.outputSchema, "output"),
+				inputSchema: jsonSchema(tool.inputSchema),
 				annotations: { ...tool.annotations },
 			})),
 		};
@@ -98,13 +102,11 @@ function listTools(tools: readonly ToolDescriptor[]): ListToolsResult {
  * A JSON Schema without the parts that say nothing: the draft-07 `$schema` (our schemas use only
  * keywords that mean the same in every draft), the ±2^53 bounds zod gives every integer,
  * `propertyNames: {type: "string"}` (JSON keys are strings), and `additionalProperties` (`{}` is the
- * default; `false` on an output only makes a client stricter than it needs to be, and input
- * arguments are parsed by zod, which drops unknown keys). An output schema also loses `required`:
- * what a result holds is what the model reads, and the tool's zod schema still checks every answer
- * before it is sent. The tools/list answer is read into the model's context on every session (issue 16).
+ * default, and arguments are parsed by zod, which drops unknown keys). The tools/list answer is
+ * read into the model's context on every session (issue 16).
  */
-export function leanJsonSchema(schema: unknown, isOutput = false): unknown {
-	if (Array.isArray(schema)) return schema.map((entry) => leanJsonSchema(entry, isOutput));
+export function leanJsonSchema(schema: unknown): unknown {
+	if (Array.isArray(schema)) return schema.map(leanJsonSchema);
 	if (schema === null || typeof schema !== "object") return schema;
 	const lean: Record<string, unknown> = {};
 	for (const [key, value] of Object.entries(schema as Record<string, unknown>)) {
@@ -112,9 +114,8 @@ export function leanJsonSchema(schema: unknown, isOutput = false): unknown {
 		if ((key === "minimum" && value === Number.MIN_SAFE_INTEGER) || (key === "maximum" && value === Number.MAX_SAFE_INTEGER)) continue;
 		if (key === "propertyNames" && isStringType(value)) continue;
 		if (key === "additionalProperties" && (value === false || isEmptyObject(value))) continue;
-		if (key === "required" && isOutput) continue;
 		// Inside `properties`, keys are property names, never keywords.
-		lean[key] = key === "properties" && isPlainObject(value) ? Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, leanJsonSchema(sub, isOutput)])) : leanJsonSchema(value, isOutput);
+		lean[key] = key === "properties" && isPlainObject(value) ? Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, leanJsonSchema(sub)])) : leanJsonSchema(value);
 	}
 	return lean;
 }
