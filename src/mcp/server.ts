@@ -20,9 +20,9 @@ export interface McpServerDeps {
 	logger: Logger;
 }
 
-/** The tools a grant may see: write tools only for a write grant. */
+/** The tools a grant may see: write tools only for a write grant; tools of Obsidian's window only inside Obsidian. */
 export function toolsForGrant(ctx: ToolContext, tools: readonly ToolDescriptor[] = ALL_TOOLS): ToolDescriptor[] {
-	return tools.filter((tool) => tool.access === "read" || ctx.grant.canWrite);
+	return tools.filter((tool) => (tool.access === "read" || ctx.grant.canWrite) && (tool.needs !== "workspace" || ctx.host.workspace !== undefined));
 }
 
 /**

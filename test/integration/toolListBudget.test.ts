@@ -2,11 +2,13 @@ import { TOOL_LIST_ALL_MAX_BYTES, TOOL_LIST_READ_MAX_BYTES } from "../../src/con
 import { ALL_TOOLS } from "../../src/mcp/tools";
 import { mcpHeaders, rawRequest } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
+import { Workspace } from "../double/obsidian";
 import { makeVault, removeDir } from "../helpers/vault";
 
 /**
  * Every client reads the whole tools/list answer into the model's context on every session, so
- * its size is a budget (issue 16): the bytes of the HTTP response body, as `npm run bench` counts them.
+ * its size is a budget (issue 16): the bytes of the HTTP response body, as `npm run bench` counts
+ * them. Measured before/after issue 16: 13,481 → 5,830 bytes read, 18,926 → 8,436 with every tool.
  */
 describe("the tools/list budget", () => {
 	let vault: string;
@@ -15,6 +17,8 @@ describe("the tools/list budget", () => {
 	beforeAll(async () => {
 		vault = await makeVault({ "Note.md": "text" });
 		running = await startService(vault, { levels: ["read", "write"], settings: { writeEnabled: true, writeDisclosureAccepted: true } });
+		// Counted as inside Obsidian, where the tools of its window are listed too: the longer list.
+		Object.assign(running.host, { workspace: new Workspace(running.host.metadataCache) });
 	});
 	afterAll(async () => {
 		await running.stop();

@@ -11,6 +11,8 @@ import { listNotesTool } from "./list_notes";
 import { listTagsTool } from "./list_tags";
 import { listTasksTool } from "./list_tasks";
 import { listTemplatesTool } from "./list_templates";
+import { getActiveNoteTool } from "./get_active_note";
+import { openNoteTool } from "./open_note";
 import { readNoteTool } from "./read_note";
 import { searchNotesTool } from "./search_notes";
 
@@ -26,6 +28,8 @@ export const ALL_TOOLS: readonly ToolDescriptor[] = [
 	listTasksTool,
 	getGraphStatsTool,
 	listTemplatesTool,
+	getActiveNoteTool,
+	openNoteTool,
 	createNoteTool,
 	appendToNoteTool,
 	insertUnderBulletTool,
