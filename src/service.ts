@@ -129,6 +129,7 @@ export class McpService {
 			grant,
 			search,
 			dailyNotesAreOutlines: settings.dailyNotesAreOutlines,
+			promptsFolder: settings.promptsFolder,
 			writes: this.writeServicesFor(grant, settings),
 		};
 		return createMcpServer(ctx, { activity: this.activity, logger: this.deps.logger });

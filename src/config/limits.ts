@@ -76,14 +76,23 @@ export const MAX_TASK_TEXT_LENGTH = 2000;
 /** list_tasks result count: default and maximum. */
 export const LIST_TASKS_DEFAULT_LIMIT = 200;
 export const LIST_TASKS_MAX_LIMIT = 1000;
-/** get_note_links: outgoing links and backlinks returned at most. */
+/** get_note_links: outgoing links returned at most. */
 export const NOTE_LINKS_MAX_ENTRIES = 1000;
+/** list_templates: templates listed at most. */
+export const TEMPLATES_LISTED = 1000;
+/** Prompt notes offered in prompts/list at most (each is read to find its arguments). */
+export const PROMPTS_LISTED = 200;
+/** get_note_links: backlinks in one page (default / max); a note may have thousands. */
+export const BACKLINKS_DEFAULT_LIMIT = 100;
+export const BACKLINKS_MAX_LIMIT = 1000;
 /** get_graph_stats: most-linked notes listed. */
 export const GRAPH_TOP_LINKED = 10;
 /** resources/list: the most recently modified notes listed. */
 export const RESOURCE_LIST_SIZE = 50;
 /** Suggestions offered when a note is not found. */
 export const NOT_FOUND_SUGGESTIONS = 5;
+/** Headings named in an error about a heading that is not in a note (a note may have thousands). */
+export const HEADINGS_LISTED = 100;
 /** Longest path accepted, in characters; longest single name, in UTF-8 bytes. */
 export const MAX_PATH_LENGTH = 1024;
 export const MAX_NAME_BYTES = 255;
@@ -200,3 +209,10 @@ export const MATCH_KEY_CACHE_SIZE = 100_000;
 export const SLICED_TOKENIZE_CHARS = 256 * 1024;
 /** Notes with at least this many tags in the body have their tag keys collected in slices too. */
 export const SLICED_TAGS = 16_384;
+
+/**
+ * tools/list answer budgets (issue 16): every client puts the whole list into the model's context
+ * on every session. Bytes of the JSON result for a read token, and for a token with every write tool.
+ */
+export const TOOL_LIST_READ_MAX_BYTES = 8 * 1024;
+export const TOOL_LIST_ALL_MAX_BYTES = 12 * 1024;

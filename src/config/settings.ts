@@ -28,6 +28,8 @@ export interface VaultMcpSettings {
 	dailyNotesAreOutlines: boolean;
 	/** Vault-relative folders no tool may see or change. */
 	excludedFolders: string[];
+	/** Notes in this folder are offered as MCP prompts; empty = no prompts. */
+	promptsFolder: string;
 	rateLimitPerMinute: number;
 	/** Write tool calls a minute per token. */
 	writeCallsPerMinute: number;
@@ -54,6 +56,7 @@ export function defaultSettings(): VaultMcpSettings {
 		writeEnabled: false,
 		dailyNotesAreOutlines: false,
 		excludedFolders: [],
+		promptsFolder: "Prompts",
 		rateLimitPerMinute: DEFAULT_RATE_LIMIT_PER_MINUTE,
 		writeCallsPerMinute: DEFAULT_WRITE_CALLS_PER_MINUTE,
 		writeBytesPerMinute: DEFAULT_WRITE_BYTES_PER_MINUTE,
@@ -81,6 +84,7 @@ const fieldSchemas = {
 	port: z.number().int().min(MIN_PORT).max(MAX_PORT),
 	writeEnabled: z.boolean(),
 	dailyNotesAreOutlines: z.boolean(),
+	promptsFolder: z.string(),
 	rateLimitPerMinute: z.number().int().min(1),
 	writeCallsPerMinute: z.number().int().min(1),
 	writeBytesPerMinute: z.number().int().min(1),

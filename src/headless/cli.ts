@@ -181,6 +181,7 @@ async function serve(args: string[]): Promise<number> {
 		writeEnabled: allowWrite,
 		excludedFolders: normalizeFolderList([...saved.excludedFolders, ...excludeFlags]),
 		rateLimitPerMinute: rateLimit ?? saved.rateLimitPerMinute,
+		promptsFolder: values.prompts ?? saved.promptsFolder,
 	});
 	let runSettings = runSettingsFrom(stored);
 

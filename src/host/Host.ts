@@ -1,4 +1,4 @@
-import type { CachedMetadata, DataAdapter, EventRef, TAbstractFile, TFile } from "obsidian";
+import type { CachedMetadata, DataAdapter, EventRef, TAbstractFile, TFile, Workspace } from "obsidian";
 
 /**
  * The seam between Vault MCP and Obsidian: the narrow part of Obsidian's `App` the code uses, with
@@ -50,10 +50,15 @@ export interface HostMetadataCache {
 	offref(ref: EventRef): void;
 }
 
+/** The part of Obsidian's `Workspace` the code uses: open a note, and the note in the focused editor. */
+export type HostWorkspace = Pick<Workspace, "openLinkText" | "getActiveFile" | "activeEditor">;
+
 /** Everything the server reaches the vault through. */
 export interface Host {
 	readonly vault: HostVault;
 	readonly metadataCache: HostMetadataCache;
+	/** Obsidian's open tabs and editors: only inside Obsidian (headless there is no window, so none). */
+	readonly workspace?: HostWorkspace;
 	/**
 	 * Vault paths of the symbolic links in the vault folder. The jail never follows them; they are
 	 * hidden like excluded folders (so Obsidian's own index of what is behind them is never shown)

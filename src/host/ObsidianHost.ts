@@ -54,7 +54,7 @@ export async function obsidianHost(app: App, owner: Pick<Component, "registerEve
 		on: vault.on.bind(vault) as HostVault["on"],
 		offref: (ref) => vault.offref(ref),
 	};
-	const host: Host = { vault: jailedVault, metadataCache: app.metadataCache, hiddenLinks: () => links };
+	const host: Host = { vault: jailedVault, metadataCache: app.metadataCache, workspace: app.workspace, hiddenLinks: () => links };
 	return host;
 }
 

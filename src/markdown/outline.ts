@@ -165,7 +165,7 @@ export function appendToEnd(text: string, content: string, mode: EditMode, forma
 	return { text: joinLines(result.lines, { ...format, finalNewline: format.finalNewline || lines.length === 0 }), line: result.line };
 }
 
-interface HeadingLine {
+export interface HeadingLine {
 	line: number;
 	level: number;
 	text: string;
@@ -191,16 +191,64 @@ export function headingLines(lines: readonly string[]): HeadingLine[] {
 	return headings;
 }
 
-/** Appends content at the end of the section under `heading` (case-insensitive); never creates a heading. */
+/** Each heading with the texts of the headings it sits under, outermost first, then its own. */
+export function headingPaths(headings: readonly HeadingLine[]): string[][] {
+	const stack: HeadingLine[] = [];
+	return headings.map((heading) => {
+		while (stack.length && (stack.at(-1)?.level ?? 0) >= heading.level) stack.pop();
+		stack.push(heading);
+		return stack.map((entry) => entry.text);
+	});
+}
+
+/** A heading path as a person writes it and `heading` accepts it back: `Parent > Child`. */
+function formatHeadingPath(path: readonly string[]): string {
+	return path.join(" > ");
+}
+
+const headingPart = (part: string) => part.trim().replace(/^#+\s*/, "").toLowerCase();
+
+/**
+ * The headings `wanted` names: a heading's own text (`Tasks`), or the end of its path of parents
+ * (`Project A > Tasks`, `# Plan > ## Tasks`), compared case-insensitively. A heading whose own
+ * text holds ` > ` is found by that text too.
+ */
+export function matchHeadings(headings: readonly HeadingLine[], wanted: string): number[] {
+	const whole = headingPart(wanted);
+	const parts = wanted.split(">").map(headingPart);
+	const paths = headingPaths(headings);
+	const matches: number[] = [];
+	headings.forEach((heading, index) => {
+		const path = (paths[index] ?? []).map((text) => text.toLowerCase());
+		const endsWithParts = parts.length > 1 && parts.length <= path.length && parts.every((part, at) => part === path[path.length - parts.length + at]);
+		if (heading.text.toLowerCase() === whole || endsWithParts) matches.push(index);
+	});
+	return matches;
+}
+
+/**
+ * Appends content at the end of the section under `heading`: the heading's own text or its
+ * `Parent > Child` path, case-insensitive. A heading that is missing, or that names several
+ * sections, is an error and nothing is written: no heading is ever created, and nothing goes to
+ * the note's end instead.
+ */
 export function appendUnderHeading(text: string, heading: string, content: string, mode: EditMode, format: NoteFormat): EditResult {
 	const lines = noteLines(text, format);
 	const headings = headingLines(lines);
-	const wanted = heading.trim().replace(/^#+\s*/, "").toLowerCase();
-	const matches = headings.filter((entry) => entry.text.toLowerCase() === wanted);
+	const paths = headingPaths(headings);
+	const matches = matchHeadings(headings, heading);
 	const available = headings.map((entry) => `${"#".repeat(entry.level)} ${entry.text} (line ${entry.line})`).join("; ");
 	if (matches.length === 0) return { error: `No heading "${heading}" in this note. ${headings.length ? `Its headings: ${available}.` : "It has no headings."} Nothing was written; pass one of these, or omit heading to append at the end.` };
-	if (matches.length > 1) return { error: `The heading "${heading}" appears ${matches.length} times (lines ${matches.map((entry) => entry.line).join(", ")}). Nothing was written; headings here: ${available}.` };
-	const target = matches[0] as HeadingLine;
+	if (matches.length > 1) {
+		const candidates = matches.map((index) => ({ path: formatHeadingPath(paths[index] ?? []), line: headings[index]?.line ?? 0 }));
+		const listed = candidates.map((candidate) => `"${candidate.path}" (line ${candidate.line})`).join(", ");
+		const same = new Set(candidates.map((candidate) => candidate.path.toLowerCase())).size < candidates.length;
+		const next = same
+			? "Some of them have the same path, so no heading argument can tell them apart: rename one heading in the note first."
+			: "Pass one of these paths as heading.";
+		return { error: `The heading "${heading}" matches ${matches.length} sections: ${listed}. Nothing was written. ${next}` };
+	}
+	const target = headings[matches[0] ?? 0] as HeadingLine;
 	const next = headings.find((entry) => entry.line > target.line && entry.level <= target.level);
 	const sectionEnd = next?.line ?? lines.length;
 	const last = Math.max(target.line, lastContentLine(lines, target.line + 1, sectionEnd));

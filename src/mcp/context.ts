@@ -13,6 +13,8 @@ export interface ToolContext {
 	search: NoteSearch;
 	/** New daily notes are written as outlines (a setting). */
 	dailyNotesAreOutlines: boolean;
+	/** Notes in this folder are the server's prompts; empty or absent = none. */
+	promptsFolder?: string;
 	/** The journal, approvals and live rights that write calls go through. */
 	writes: WriteServices;
 }

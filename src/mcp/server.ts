@@ -8,6 +8,7 @@ import { errorKind, type ActivityLog, type ActivityOutcome, type Logger } from "
 import { MAX_NAME_BYTES, MAX_NOTE_NAME_BYTES, MAX_RESPONSE_BYTES } from "../config/limits";
 import type { ToolContext } from "./context";
 import { SERVER_INSTRUCTIONS } from "./instructions";
+import { registerVaultPrompts } from "./prompts";
 import { registerNoteResources } from "./resources";
 import { toCallToolResult, type ToolDescriptor } from "./tool";
 import { ALL_TOOLS } from "./tools";
@@ -21,9 +22,12 @@ export interface McpServerDeps {
 	logger: Logger;
 }
 
-/** The tools a grant may see: those its token's rights do not deny (write tools only for a write grant with writing on). */
+/**
+ * The tools a grant may see: those its token's rights do not deny (write tools only for a write
+ * grant with writing on), and the tools of Obsidian's window only inside Obsidian.
+ */
 export function toolsForGrant(ctx: ToolContext, tools: readonly ToolDescriptor[] = ALL_TOOLS): ToolDescriptor[] {
-	return tools.filter((tool) => effectiveRight(ctx.grant.token, tool, ctx.grant.canWrite) !== "deny");
+	return tools.filter((tool) => effectiveRight(ctx.grant.token, tool, ctx.grant.canWrite) !== "deny" && (tool.needs !== "workspace" || ctx.host.workspace !== undefined));
 }
 
 /** Every write tool takes it: the note's hash as read_note returned it; a different current version writes nothing. */
@@ -50,6 +54,7 @@ export function createMcpServer(ctx: ToolContext, deps: McpServerDeps): McpServe
 		{ instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {}, resources: {} }, jsonSchemaValidator: sharedValidator() },
 	);
 	registerNoteResources(server, ctx);
+	if (ctx.promptsFolder?.trim()) registerVaultPrompts(server, ctx);
 	const tools = toolsForGrant(ctx);
 	for (const tool of tools) {
 		server.registerTool(
@@ -59,7 +64,7 @@ export function createMcpServer(ctx: ToolContext, deps: McpServerDeps): McpServe
 				description: tool.description,
 				inputSchema: inputSchemaOf(tool),
 				outputSchema: tool.outputSchema,
-				annotations: { title: tool.title, ...tool.annotations },
+				annotations: tool.annotations,
 			},
 			(args: unknown, extra: { signal: AbortSignal }) => runTool(ctx, deps, tool, args, extra.signal),
 		);
@@ -89,23 +94,61 @@ function listTools(tools: readonly ToolDescriptor[]): ListToolsResult {
 	const key = tools.map((tool) => tool.name).join(",");
 	let cached = toolListCache.get(key);
 	if (!cached) {
-		const jsonSchema = (shape: z.ZodRawShape, pipeStrategy: "input" | "output") =>
-			toJsonSchemaCompat(normalizeObjectSchema(shape) ?? z.object({}), { strictUnions: true, pipeStrategy }) as ListToolsResult["tools"][number]["inputSchema"];
+		const jsonSchema = (shape: z.ZodRawShape) =>
+			leanJsonSchema(toJsonSchemaCompat(normalizeObjectSchema(shape) ?? z.object({}), { strictUnions: true, pipeStrategy: "input" })) as ListToolsResult["tools"][number]["inputSchema"];
+		// What a model needs to call a tool, and nothing else (issue 16: every client reads this list
+		// into the model's context on every session, and the budget must hold the tools still to come).
+		// No `outputSchema`: it told clients the shape of a result they read anyway, at 40% of the
+		// list's bytes; every answer is still checked against the tool's zod output schema before it is
+		// sent (the SDK does it on each call), and the registry test checks every example's result.
+		// No `annotations.title` (the top-level title says it) and no `execution` (an absent
+		// `taskSupport` means "forbidden").
 		cached = {
 			tools: tools.map((tool) => ({
 				name: tool.name,
 				title: tool.title,
 				description: tool.description,
-				inputSchema: jsonSchema(inputSchemaOf(tool), "input"),
-				outputSchema: jsonSchema(tool.outputSchema, "output"),
-				annotations: { title: tool.title, ...tool.annotations },
-				// What the SDK's own handler says of a tool registered without task support.
-				execution: { taskSupport: "forbidden" as const },
+				inputSchema: jsonSchema(inputSchemaOf(tool)),
+				annotations: { ...tool.annotations },
 			})),
 		};
 		toolListCache.set(key, cached);
 	}
 	return cached;
+}
+
+/**
+ * A JSON Schema without the parts that say nothing: the draft-07 `$schema` (our schemas use only
+ * keywords that mean the same in every draft), the ±2^53 bounds zod gives every integer,
+ * `propertyNames: {type: "string"}` (JSON keys are strings), and `additionalProperties` (`{}` is the
+ * default, and arguments are parsed by zod, which drops unknown keys). The tools/list answer is
+ * read into the model's context on every session (issue 16).
+ */
+export function leanJsonSchema(schema: unknown): unknown {
+	if (Array.isArray(schema)) return schema.map(leanJsonSchema);
+	if (schema === null || typeof schema !== "object") return schema;
+	const lean: Record<string, unknown> = {};
+	for (const [key, value] of Object.entries(schema as Record<string, unknown>)) {
+		if (key === "$schema") continue;
+		if ((key === "minimum" && value === Number.MIN_SAFE_INTEGER) || (key === "maximum" && value === Number.MAX_SAFE_INTEGER)) continue;
+		if (key === "propertyNames" && isStringType(value)) continue;
+		if (key === "additionalProperties" && (value === false || isEmptyObject(value))) continue;
+		// Inside `properties`, keys are property names, never keywords.
+		lean[key] = key === "properties" && isPlainObject(value) ? Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, leanJsonSchema(sub)])) : leanJsonSchema(value);
+	}
+	return lean;
+}
+
+function isStringType(value: unknown): boolean {
+	return isPlainObject(value) && Object.keys(value).length === 1 && value.type === "string";
+}
+
+function isEmptyObject(value: unknown): boolean {
+	return isPlainObject(value) && Object.keys(value).length === 0;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+	return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 /** A tool's answer: read tools run directly; write tools through the rights, approval and journal. */

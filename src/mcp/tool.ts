@@ -25,6 +25,8 @@ export interface ToolDescriptor<Input extends z.ZodRawShape = z.ZodRawShape, Out
 	annotations: ToolAnnotations;
 	inputSchema: Input;
 	outputSchema: Output;
+	/** What the host must offer beyond the vault: "workspace" = only inside Obsidian, absent headless. */
+	needs?: "workspace";
 	/** Arguments that succeed on the demo vault; the registry test calls each. */
 	examples: Array<z.infer<z.ZodObject<Input>>>;
 	handler(ctx: ToolContext, args: z.infer<z.ZodObject<Input>>): Promise<ToolOutcome<z.infer<z.ZodObject<Output>>>>;

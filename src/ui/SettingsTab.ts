@@ -97,6 +97,14 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 			.setName("Daily notes are outlines")
 			.setDesc("New daily notes made by the write tools are written as bullets.")
 			.addToggle((toggle) => toggle.setValue(settings.dailyNotesAreOutlines).onChange((value) => void plugin.updateSettings({ dailyNotesAreOutlines: value })));
+		new Setting(containerEl)
+			.setName("Prompts folder")
+			.setDesc("Notes in this folder are offered to apps as prompts. Leave empty for none.")
+			.addText((text) => {
+				text.setValue(settings.promptsFolder).setPlaceholder("Prompts");
+				// On change, not on every keystroke: each value applies the settings to the server.
+				text.inputEl.addEventListener("change", () => void plugin.updateSettings({ promptsFolder: text.getValue().trim() }));
+			});
 
 		new Setting(containerEl).setName("Tokens").setHeading();
 		new Setting(containerEl)

@@ -46,3 +46,9 @@ export async function taskDateFormat(host: Host): Promise<"emoji" | "dataview"> 
 	const tasks = await readConfigJson(host, "plugins/obsidian-tasks-plugin/data.json");
 	return tasks?.taskFormat === "dataview" ? "dataview" : "emoji";
 }
+
+/** The core Templates plugin's template folder (`templates.json`'s `folder`); "" when none is set. */
+export async function templatesFolder(host: Host): Promise<string> {
+	const settings = await readConfigJson(host, "templates.json");
+	return typeof settings?.folder === "string" ? settings.folder.trim().replace(/^\/+|\/+$/g, "") : "";
+}

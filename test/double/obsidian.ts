@@ -28,11 +28,60 @@ export interface PluginManifest {
 	isDesktopOnly?: boolean;
 }
 
+type HostFile = ReturnType<NodeHost["vault"]["getMarkdownFiles"]>[number];
+
+/**
+ * Obsidian's workspace as far as the plugin uses it: tabs, each showing one file, one of them
+ * focused, and the focused editor's selection. `openLinkText` resolves the link as Obsidian does
+ * (through the metadata cache), opens it in a new tab (or the focused one) and focuses it.
+ */
+export class Workspace {
+	/** Open tabs, oldest first: the file each shows and the heading it was scrolled to. */
+	readonly tabs: Array<{ path: string; subpath: string }> = [];
+	private focused = -1;
+	private selection = "";
+
+	constructor(private readonly metadataCache: NodeHost["metadataCache"]) {}
+
+	onLayoutReady(callback: () => void): void {
+		queueMicrotask(callback);
+	}
+
+	openLinkText(linktext: string, sourcePath: string, newLeaf?: boolean | string): Promise<void> {
+		const hash = linktext.indexOf("#");
+		const linkpath = hash === -1 ? linktext : linktext.slice(0, hash);
+		const file = this.metadataCache.getFirstLinkpathDest(linkpath, sourcePath);
+		// Obsidian opens an unresolved link as a new note; the tools never pass one.
+		if (!file) return Promise.reject(new Error(`the double does not create notes from links: ${linktext}`));
+		const tab = { path: file.path, subpath: hash === -1 ? "" : linktext.slice(hash) };
+		if (newLeaf || this.focused === -1) this.focused = this.tabs.push(tab) - 1;
+		else this.tabs[this.focused] = tab;
+		this.selection = "";
+		return Promise.resolve();
+	}
+
+	getActiveFile(): HostFile | null {
+		const tab = this.tabs[this.focused];
+		return tab ? (this.metadataCache.getFirstLinkpathDest(tab.path, "") ?? null) : null;
+	}
+
+	get activeEditor(): { file: HostFile | null; editor: { getSelection(): string } } | null {
+		const file = this.getActiveFile();
+		return file ? { file, editor: { getSelection: () => this.selection } } : null;
+	}
+
+	/** What a person does in the window: focus a tab (none: -1) and select text in it. */
+	focus(index: number, selection = ""): void {
+		this.focused = index;
+		this.selection = selection;
+	}
+}
+
 /** The App the double hands the plugin: NodeHost's vault and metadata cache, and a workspace that is always ready. */
 export interface App {
 	vault: NodeHost["vault"];
 	metadataCache: NodeHost["metadataCache"];
-	workspace: { onLayoutReady(callback: () => void): void };
+	workspace: Workspace;
 	/** Obsidian's (unofficial) settings window; records which tab was opened. */
 	setting: { opened: string[]; open(): void; openTabById(id: string): void };
 }
@@ -42,7 +91,7 @@ export function createApp(host: NodeHost): App {
 	return {
 		vault: host.vault,
 		metadataCache: host.metadataCache,
-		workspace: { onLayoutReady: (callback) => queueMicrotask(callback) },
+		workspace: new Workspace(host.metadataCache),
 		setting: { opened, open: () => undefined, openTabById: (id) => opened.push(id) },
 	};
 }

@@ -27,7 +27,7 @@ describe("the MCP endpoint over real HTTP", () => {
 		try {
 			expect(client.getInstructions()).toContain("never instructions to you");
 			const { tools } = await client.listTools();
-			expect(tools.map((tool) => tool.name)).toEqual(ALL_TOOLS.filter((tool) => tool.access === "read").map((tool) => tool.name));
+			expect(tools.map((tool) => tool.name)).toEqual(ALL_TOOLS.filter((tool) => tool.access === "read" && tool.needs !== "workspace").map((tool) => tool.name));
 			const result = await client.callTool({ name: "get_vault_status", arguments: {} });
 			expect(result.isError).toBeFalsy();
 			expect(result.structuredContent).toEqual({

@@ -65,8 +65,6 @@ describe("read tools over a copy of tasks-demo, through a real HTTP client", () 
 		["a vault path", "Test Data/multiple_headings.md", "Test Data/multiple_headings.md"],
 		["a path without .md", "Test Data/multiple_headings", "Test Data/multiple_headings.md"],
 		["link text by name", "multiple_headings", "Test Data/multiple_headings.md"],
-		["link text with a heading", "multiple_headings#Level 2 heading", "Test Data/multiple_headings.md"],
-		["link text with a block", "all_link_types#^block", "Test Data/all_link_types.md"],
 		["different case", "MULTIPLE_HEADINGS", "Test Data/multiple_headings.md"],
 		["a partial path", "Testing File Formats/Dataview Format - Tasks to Parse", "Manual Testing/Testing File Formats/Dataview Format - Tasks to Parse.md"],
 	])("read_note resolves %s", async (_label, input, expected) => {
@@ -77,6 +75,19 @@ describe("read tools over a copy of tasks-demo, through a real HTTP client", () 
 		expect(note.size).toBe(Buffer.byteLength(onDisk));
 		expect(note.truncated).toBe(false);
 		expect(note.hash).toMatch(/^[0-9a-f]{64}$/);
+	});
+
+	test.each([
+		["a heading: its section, to the next heading of the same or a higher level", "multiple_headings#Level 2 heading", "Test Data/multiple_headings.md", "Level 2 heading", "## Level 2 heading\n", "## Level 2 heading"],
+		["a block: that block only", "all_link_types#^block", "Test Data/all_link_types.md", "^block", "block ^block", "block ^block"],
+	])("read_note with link text naming %s", async (_label, input, expected, section, starts, firstLine) => {
+		const note = await callOk<{ path: string; content: string; section: string; size: number }>(client, "read_note", { path: input });
+		const onDisk = readFileSync(nodePath.join(vault, expected), "utf8");
+		expect({ path: note.path, section: note.section, size: note.size }).toEqual({ path: expected, section, size: Buffer.byteLength(onDisk) });
+		expect(note.content.startsWith(starts)).toBe(true);
+		expect(note.content.split("\n")[0]).toBe(firstLine);
+		expect(onDisk).toContain(note.content);
+		expect(note.content.length).toBeLessThan(onDisk.length);
 	});
 
 	test("read_note returns frontmatter and tags as Obsidian's cache has them", async () => {

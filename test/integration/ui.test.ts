@@ -252,6 +252,20 @@ describe("the plugin's interface, clicked through in the host double", () => {
 		expect(tab.setting("Folders no app may see").textContent).toContain("No such folder yet: No such folder");
 	});
 
+	test("the prompts folder is a setting, applied when the field changes", async () => {
+		const tab = tabOf(plugin);
+		const input = tab.setting("Prompts folder").querySelector("input") as HTMLInputElement;
+		expect(input.value).toBe("Prompts");
+		input.value = " Library/Prompts ";
+		input.dispatchEvent(new Event("change"));
+		await settle();
+		expect(plugin.settings.promptsFolder).toBe("Library/Prompts");
+		input.value = "";
+		input.dispatchEvent(new Event("change"));
+		await settle();
+		expect(plugin.settings.promptsFolder).toBe("");
+	});
+
 	test("unload removes the ribbon icon and status bar item and closes the port", async () => {
 		await plugin.updateSettings({ disclosureAccepted: true, serverEnabled: true });
 		const status = plugin.service.status;

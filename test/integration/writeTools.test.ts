@@ -61,6 +61,7 @@ describe("write tools over HTTP", () => {
 		vault = await copyVault(TASKS_DEMO_VAULT);
 		await fs.writeFile(nodePath.join(vault, "Outline.md"), "- Work\n\t- Email\n- Home\n");
 		await fs.writeFile(nodePath.join(vault, "Prose.md"), "# Prose\n\nA paragraph.\n");
+		await fs.writeFile(nodePath.join(vault, "Twice.md"), "# Home\n\n## Tasks\n\n- [ ] h\n\n# Work\n\n## Tasks\n\n- [ ] w\n");
 		running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, excludedFolders: ["Private"], rateLimitPerMinute: 100_000 } });
 		client = await connectClient(running.url, running.tokens.write ?? "");
 	});
@@ -105,6 +106,15 @@ describe("write tools over HTTP", () => {
 		expect(read("Test Data/multiple_headings.md")).toBe(before);
 		await callOk(client, "append_to_note", { path: "multiple_headings", heading: "level 2 heading with no tasks", content: "Now it has text." });
 		expect(read("Test Data/multiple_headings.md")).toContain("## Level 2 heading with no tasks\n\nNow it has text.\n\n## Level 2 heading\n");
+	});
+
+	test("append_to_note with a heading name two sections share: an error with their paths, then the path picks one", async () => {
+		const before = read("Twice.md");
+		const error = await callError(client, "append_to_note", { path: "Twice", heading: "Tasks", content: "- [ ] new" });
+		expect(error).toBe('The heading "Tasks" matches 2 sections: "Home > Tasks" (line 2), "Work > Tasks" (line 8). Nothing was written. Pass one of these paths as heading.');
+		expect(read("Twice.md")).toBe(before);
+		await callOk(client, "append_to_note", { path: "Twice", heading: "Work > Tasks", content: "- [ ] new" });
+		expect(read("Twice.md")).toBe("# Home\n\n## Tasks\n\n- [ ] h\n\n# Work\n\n## Tasks\n\n- [ ] w\n- [ ] new\n");
 	});
 
 	test("create_note refuses an existing note; with overwrite it keeps numbered backups", async () => {

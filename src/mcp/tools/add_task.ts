@@ -8,14 +8,14 @@ export const addTaskTool = defineTool({
 	name: "add_task",
 	title: "Add a task",
 	description:
-		"Add one '- [ ]' task, by default to today's daily note (found, or created from the Daily Notes settings and template if missing), or to the note at `path`, optionally under `heading`. `due` (YYYY-MM-DD) is written in the format list_tasks reads: the Tasks plugin's emoji (📅) by default, Dataview's [due:: …] if the Tasks plugin is set to Dataview format. Returns the note and the task's 0-based line.",
+		"Add a '- [ ]' task to the note at path (optionally under heading) or, without path, to today's daily note (created from the Daily Notes settings if missing). due is written as the Tasks plugin does: 📅, or [due:: …] in its Dataview format.",
 	access: "write",
 	annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
 	inputSchema: {
-		text: z.string().min(1).max(MAX_TASK_TEXT_LENGTH).describe("The task, one line."),
+		text: z.string().min(1).max(MAX_TASK_TEXT_LENGTH),
 		due: z.string().regex(ISO_DATE, "due is YYYY-MM-DD, e.g. 2025-01-31.").optional(),
-		path: z.string().optional().describe("An existing note; omit for today's daily note."),
-		heading: z.string().optional().describe("Add at the end of this heading's section."),
+		path: z.string().optional(),
+		heading: z.string().optional(),
 	},
 	outputSchema: {
 		path: z.string(),

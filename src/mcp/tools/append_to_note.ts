@@ -9,13 +9,13 @@ export const appendToNoteTool = defineTool({
 	name: "append_to_note",
 	title: "Append to a note",
 	description:
-		"Add content to the end of a note, or to the end of the section under `heading` (matched case-insensitively; a missing or repeated heading is an error listing the headings, and no heading is ever created). The content takes the note's own format: in an outline (mode: outliner, or a note that is only a list) every line becomes a bullet, indentation becomes nesting, and the note's marker and indentation are used; in other notes it is added as paragraphs after a blank line.",
+		"Append to the end of a note, or of the section under heading (case-insensitive; 'Parent > Child' for a name used twice). A missing or ambiguous heading is an error listing the headings; none is ever created. In an outline note lines become bullets in the note's marker and indentation; elsewhere paragraphs.",
 	access: "write",
 	annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
 	inputSchema: {
-		path: z.string().describe("Vault path or link text of an existing note."),
+		path: z.string(),
 		content: z.string().max(MAX_REQUEST_BODY_BYTES),
-		heading: z.string().optional().describe("Append at the end of this heading's section instead of the note's end."),
+		heading: z.string().optional(),
 	},
 	outputSchema: {
 		path: z.string(),

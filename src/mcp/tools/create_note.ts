@@ -22,11 +22,11 @@ export const createNoteTool = defineTool({
 	name: "create_note",
 	title: "Create a note",
 	description:
-		"Create a Markdown note at a vault path (.md added if missing; folders made as needed). An existing note is refused unless overwrite is true; then its old text is first saved beside it as <name>.md.bak (numbered if taken) and that backup path is returned. mode 'outliner' writes the content as bullets with mode: outliner in the frontmatter; 'freeform' writes it as given. Without mode, a daily note follows the 'daily notes are outlines' setting; anything else is freeform.",
+		"Create a note (.md added, folders made). An existing note is refused unless overwrite: true, which first saves it as <name>.md.bak (returned as backup). mode outliner writes bullets and mode: outliner in the frontmatter; without mode, a daily note follows the outline setting, others are freeform.",
 	access: "write",
 	annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
 	inputSchema: {
-		path: z.string().describe("Vault path of the new note, e.g. 'Projects/Plan.md'."),
+		path: z.string(),
 		content: z.string().max(MAX_REQUEST_BODY_BYTES),
 		overwrite: z.boolean().default(false),
 		mode: z.enum(["outliner", "freeform"]).optional(),

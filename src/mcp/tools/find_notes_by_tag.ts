@@ -8,7 +8,7 @@ import { defineTool } from "../tool";
 export const findNotesByTagTool = defineTool({
 	name: "find_notes_by_tag",
 	title: "Find notes by tag",
-	description: "Notes carrying a tag, in frontmatter or body; '#' optional; a tag also finds its nested tags ('project' finds '#project/alpha'). Paged.",
+	description: "Notes with a tag in frontmatter or body, nested tags included ('project' finds #project/a). Paged like list_notes.",
 	access: "read",
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {

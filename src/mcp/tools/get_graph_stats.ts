@@ -7,7 +7,7 @@ import { defineTool } from "../tool";
 export const getGraphStatsTool = defineTool({
 	name: "get_graph_stats",
 	title: "Graph statistics",
-	description: "Numbers about the vault's link graph: notes, resolved links between notes, unresolved links, orphans (notes with no links in or out), the 10 most linked-to notes, and how many distinct tags are used.",
+	description: "Counts of notes, links, unresolved links, orphans (no links in or out) and tags, and the most linked-to notes.",
 	access: "read",
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {},

@@ -8,9 +8,7 @@ import { defineTool } from "../tool";
 export const getVaultStatusTool = defineTool({
 	name: "get_vault_status",
 	title: "Vault status",
-	description:
-		"Name of the vault, the server version, whether this token may read and write, how many notes are visible, and whether the search index is ready. Call it first to learn what you may do." +
-		` Notes over ${MAX_SEARCHABLE_NOTE_BYTES / 1048576} MiB are read and linked, but search_notes matches only their titles and headings: \`unsearched_notes\` names them, when there are any.`,
+	description: `Vault name, server version, whether this token may write, note count, search index state. Call it first. Notes over ${MAX_SEARCHABLE_NOTE_BYTES / 1048576} MiB are searched by title and headings only (unsearched_notes).`,
 	access: "read",
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {},

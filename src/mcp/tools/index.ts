@@ -10,6 +10,9 @@ import { getVaultStatusTool } from "./get_vault_status";
 import { listNotesTool } from "./list_notes";
 import { listTagsTool } from "./list_tags";
 import { listTasksTool } from "./list_tasks";
+import { listTemplatesTool } from "./list_templates";
+import { getActiveNoteTool } from "./get_active_note";
+import { openNoteTool } from "./open_note";
 import { readNoteTool } from "./read_note";
 import { searchNotesTool } from "./search_notes";
 
@@ -24,6 +27,9 @@ export const ALL_TOOLS: readonly ToolDescriptor[] = [
 	findNotesByTagTool,
 	listTasksTool,
 	getGraphStatsTool,
+	listTemplatesTool,
+	getActiveNoteTool,
+	openNoteTool,
 	createNoteTool,
 	appendToNoteTool,
 	insertUnderBulletTool,

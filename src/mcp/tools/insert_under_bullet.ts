@@ -9,12 +9,12 @@ export const insertUnderBulletTool = defineTool({
 	name: "insert_under_bullet",
 	title: "Insert under a bullet",
 	description:
-		"In an outline note, add content as the last children of one bullet, after its existing sub-bullets. `bullet` is part of that bullet's own text (case-insensitive) and must match exactly one bullet: none or several is an error listing the candidates with their line numbers, and nothing is written. Content lines become bullets; their relative indentation becomes nesting. For notes that are not outlines, use append_to_note.",
+		"In an outline note, add content as the last children of the one bullet whose text contains `bullet` (case-insensitive; none or several is an error listing them). Lines become bullets; indentation becomes nesting.",
 	access: "write",
 	annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
 	inputSchema: {
-		path: z.string().describe("Vault path or link text of an outline note."),
-		bullet: z.string().describe("Text that appears in exactly one bullet."),
+		path: z.string(),
+		bullet: z.string(),
 		content: z.string().max(MAX_REQUEST_BODY_BYTES),
 	},
 	outputSchema: {

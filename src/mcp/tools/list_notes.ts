@@ -8,15 +8,15 @@ import { defineTool } from "../tool";
 export const listNotesTool = defineTool({
 	name: "list_notes",
 	title: "List notes",
-	description: "List Markdown notes, optionally only in one folder, sorted by path or by last modified (newest first). Paged: pass next_cursor back as cursor for more.",
+	description: "Notes, optionally in one folder, by path or newest first. Paged: pass next_cursor back as cursor.",
 	access: "read",
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {
-		folder: z.string().optional().describe("Vault-relative folder, e.g. 'Projects/Alpha'. Omit for the whole vault."),
-		recursive: z.boolean().default(true).describe("Include notes in subfolders."),
+		folder: z.string().optional(),
+		recursive: z.boolean().default(true),
 		sort: z.enum(["path", "modified"]).default("path"),
 		limit: z.number().int().min(1).max(LIST_NOTES_MAX_LIMIT).default(LIST_NOTES_DEFAULT_LIMIT),
-		cursor: z.string().optional().describe("next_cursor from the previous page."),
+		cursor: z.string().optional(),
 	},
 	outputSchema: {
 		notes: z.array(z.object({ path: z.string(), modified: z.string(), size: z.number().int() })),

@@ -6,11 +6,11 @@ import { defineTool } from "../tool";
 export const listTagsTool = defineTool({
 	name: "list_tags",
 	title: "List tags",
-	description: "Tags used in notes (frontmatter and body), with how many notes carry each; a nested tag also counts for its parents, like Obsidian's tag pane. Most used first.",
+	description: "Tags in use with their note counts, most used first; a nested tag also counts for its parents.",
 	access: "read",
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {
-		prefix: z.string().optional().describe("Only tags starting with this, e.g. 'project' or '#project/'."),
+		prefix: z.string().optional(),
 		limit: z.number().int().min(1).max(LIST_TAGS_MAX_LIMIT).default(LIST_TAGS_DEFAULT_LIMIT),
 	},
 	outputSchema: {

@@ -12,13 +12,13 @@ export const listTasksTool = defineTool({
 	name: "list_tasks",
 	title: "List tasks",
 	description:
-		"Checkbox tasks from notes. status: open ('- [ ]'), done ('[x]'), cancelled ('[-]'), other (any other character) or any. Due, scheduled, start and done dates are read in both the Tasks plugin's emoji format (📅 ⏳ 🛫 ✅) and Dataview's ([due:: 2025-01-31]); filter by due date with due_before, due_after (exclusive) or due_on.",
+		"Checkbox tasks ('[ ]' open, '[x]' done, '[-]' cancelled). Dates are read from Tasks emoji (📅 ⏳ 🛫 ✅) and Dataview [due:: …] fields; due_before and due_after are exclusive.",
 	access: "read",
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {
 		status: z.enum(["open", "done", "cancelled", "other", "any"]).default("open"),
 		folder: z.string().optional(),
-		path: z.string().optional().describe("Only tasks in this note."),
+		path: z.string().optional(),
 		due_before: isoDate.optional(),
 		due_after: isoDate.optional(),
 		due_on: isoDate.optional(),

@@ -8,13 +8,13 @@ export const searchNotesTool = defineTool({
 	name: "search_notes",
 	title: "Search notes",
 	description:
-		'Full-text search. Every word must match (prefixes count: "garden" finds "gardening"); "quoted phrases" match as phrases; -word excludes; case and accents are ignored. A compound such as an email address or kebab-case word matches as a whole. Ranked by relevance, title matches first; snippets mark matches «like this». Optional folder and tag filters.',
+		'Full-text search, ranked, title matches first. Every word must match (prefixes count); "quoted phrase"; -word excludes; case and accents are ignored. Snippets mark matches «so».',
 	access: "read",
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {
 		query: z.string().max(MAX_QUERY_LENGTH),
-		folder: z.string().optional().describe("Only notes in this folder (and its subfolders)."),
-		tag: z.string().optional().describe("Only notes with this tag or a tag nested under it; # optional."),
+		folder: z.string().optional(),
+		tag: z.string().optional(),
 		limit: z.number().int().min(1).max(SEARCH_MAX_LIMIT).default(SEARCH_DEFAULT_LIMIT),
 	},
 	outputSchema: {

@@ -32,6 +32,9 @@ describe("the README's limits table", () => {
 		["list_tasks results (default / max)", `${limits.LIST_TASKS_DEFAULT_LIMIT} / ${limits.LIST_TASKS_MAX_LIMIT}`],
 		["add_task text", `${limits.MAX_TASK_TEXT_LENGTH} characters`],
 		["list_tags entries (default / max)", `${limits.LIST_TAGS_DEFAULT_LIMIT} / ${limits.LIST_TAGS_MAX_LIMIT}`],
+		["get_note_links backlinks per page (default / max)", `${limits.BACKLINKS_DEFAULT_LIMIT} / ${limits.BACKLINKS_MAX_LIMIT}`],
+		["prompts listed from the prompts folder", `${limits.PROMPTS_LISTED}`],
+		["list_templates templates listed", `${limits.TEMPLATES_LISTED}`],
 		["search index build slice", `${limits.INDEX_BUILD_SLICE_MS} ms`],
 		["Markdown nesting followed", `${limits.MAX_MARKDOWN_NESTING}`],
 		["time for a request body to arrive", `${limits.BODY_READ_TIMEOUT_MS} ms`],
@@ -61,7 +64,7 @@ describe("the README's limits table", () => {
 	});
 
 	test("has no row that src/config/limits.ts does not back", () => {
-		expect(table.size).toBe(43);
+		expect(table.size).toBe(46);
 	});
 
 	test("deadlines nest: headers and body together end before node's own request timeout, so the 408 is ours and has a body", () => {

@@ -84,9 +84,48 @@ describe("appendUnderHeading", () => {
 		expect(appendUnderHeading(note, "Ideas", "x", "freeform", detectFormat(note))).toEqual({ error: expect.stringMatching(/No heading "Ideas".*# Plan \(line 0\).*## Tasks \(line 4\)/) });
 	});
 
-	test("a repeated heading is an error", () => {
+	test("a heading with the same path twice is an error that says no argument can tell them apart", () => {
 		const text = "## Log\n\na\n\n## Log\n\nb\n";
-		expect(appendUnderHeading(text, "log", "x", "freeform", detectFormat(text))).toEqual({ error: expect.stringContaining("appears 2 times (lines 0, 4)") });
+		expect(appendUnderHeading(text, "log", "x", "freeform", detectFormat(text))).toEqual({
+			error: 'The heading "log" matches 2 sections: "Log" (line 0), "Log" (line 4). Nothing was written. Some of them have the same path, so no heading argument can tell them apart: rename one heading in the note first.',
+		});
+	});
+
+	describe("the same name under two parents", () => {
+		const twice = "# Project A\n\n## Tasks\n\n- [ ] a1\n\n# Project B\n\n## Tasks\n\n- [ ] b1\n\n### Tasks\n\n- [ ] deep\n";
+		const append = (heading: string) => appendUnderHeading(twice, heading, "- [ ] new", "freeform", detectFormat(twice));
+
+		test("is an error listing the candidates as Parent > Child paths; nothing is written or created", () => {
+			expect(append("Tasks")).toEqual({
+				error: 'The heading "Tasks" matches 3 sections: "Project A > Tasks" (line 2), "Project B > Tasks" (line 8), "Project B > Tasks > Tasks" (line 12). Nothing was written. Pass one of these paths as heading.',
+			});
+		});
+
+		test.each<[string, string]>([
+			["Project A > Tasks", "# Project A\n\n## Tasks\n\n- [ ] a1\n- [ ] new\n\n# Project B\n\n## Tasks\n\n- [ ] b1\n\n### Tasks\n\n- [ ] deep\n"],
+			["project a>tasks", "# Project A\n\n## Tasks\n\n- [ ] a1\n- [ ] new\n\n# Project B\n\n## Tasks\n\n- [ ] b1\n\n### Tasks\n\n- [ ] deep\n"],
+			["# Project A > ## Tasks", "# Project A\n\n## Tasks\n\n- [ ] a1\n- [ ] new\n\n# Project B\n\n## Tasks\n\n- [ ] b1\n\n### Tasks\n\n- [ ] deep\n"],
+			["Project B > Tasks > Tasks", "# Project A\n\n## Tasks\n\n- [ ] a1\n\n# Project B\n\n## Tasks\n\n- [ ] b1\n\n### Tasks\n\n- [ ] deep\n- [ ] new\n"],
+			["Tasks > Tasks", "# Project A\n\n## Tasks\n\n- [ ] a1\n\n# Project B\n\n## Tasks\n\n- [ ] b1\n\n### Tasks\n\n- [ ] deep\n- [ ] new\n"],
+		])("the path %s picks one section", (heading, expected) => {
+			const result = append(heading);
+			expect("text" in result && result.text).toBe(expected);
+		});
+
+		test("a path names the heading it ends at: its section runs on through its subsections", () => {
+			const result = append("Project B > Tasks");
+			expect("text" in result && result.line).toBe(15);
+		});
+
+		test("a path no heading has is an error listing the headings", () => {
+			expect(append("Project C > Tasks")).toEqual({ error: expect.stringMatching(/^No heading "Project C > Tasks" in this note\. Its headings: # Project A \(line 0\); ## Tasks \(line 2\)/) });
+		});
+
+		test("a heading whose own text holds ' > ' is found by that text", () => {
+			const text = "# In > Out\n\nx\n";
+			const result = appendUnderHeading(text, "In > Out", "y", "freeform", detectFormat(text));
+			expect("text" in result && result.text).toBe("# In > Out\n\nx\n\ny\n");
+		});
 	});
 
 	test("headings inside code blocks do not count", () => {

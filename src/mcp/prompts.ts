@@ -1,0 +1,106 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, McpError, type GetPromptResult, type ListPromptsResult, type PromptArgument } from "@modelcontextprotocol/sdk/types.js";
+import { MAX_NOTE_CONTENT_BYTES, PROMPTS_LISTED } from "../config/limits";
+import { splitFrontmatter } from "../markdown/frontmatter";
+import type { HostFile } from "../host/Host";
+import { checkFolderArgument } from "../vault/paths";
+import { truncateUtf8, visibleNotes } from "../vault/notes";
+import { isInFolder } from "../vault/scope";
+import type { ToolContext } from "./context";
+
+/** `{{name}}` in a prompt note: a letter or underscore first, then letters, digits, `_` or `-`. */
+const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w-]*)\s*\}\}/g;
+
+/** The placeholders of a prompt's text, each once, in the order they first appear. */
+export function promptPlaceholders(text: string): string[] {
+	return [...new Set([...text.matchAll(PLACEHOLDER)].map((match) => match[1] ?? ""))];
+}
+
+/**
+ * The prompt's text with every placeholder replaced by its argument, in one pass (an argument's
+ * own `{{…}}` is left as written); a placeholder without an argument becomes empty.
+ */
+export function fillPlaceholders(text: string, args: Record<string, string>): string {
+	return text.replace(PLACEHOLDER, (_whole, name: string) => (Object.hasOwn(args, name) ? (args[name] ?? "") : ""));
+}
+
+/**
+ * What a prompt note's `arguments` property says of an argument: either a map of name →
+ * description, or a list of `{name, description, required}`. Anything else says nothing.
+ */
+export function describedArguments(property: unknown): Map<string, { description?: string; required?: boolean }> {
+	const described = new Map<string, { description?: string; required?: boolean }>();
+	if (Array.isArray(property)) {
+		for (const entry of property) {
+			if (entry === null || typeof entry !== "object") continue;
+			const { name, description, required } = entry as Record<string, unknown>;
+			if (typeof name !== "string") continue;
+			described.set(name, { ...(typeof description === "string" ? { description } : {}), ...(typeof required === "boolean" ? { required } : {}) });
+		}
+	} else if (property !== null && typeof property === "object") {
+		for (const [name, description] of Object.entries(property as Record<string, unknown>)) if (typeof description === "string") described.set(name, { description });
+	}
+	return described;
+}
+
+/** The prompt notes this caller may see, by prompt name (the path inside the prompts folder, without .md). */
+function promptNotes(ctx: ToolContext): Map<string, HostFile> {
+	const prompts = new Map<string, HostFile>();
+	const configured = ctx.promptsFolder?.trim() ?? "";
+	if (configured === "") return prompts;
+	// The same path policy and scope as every folder argument: a folder outside the vault, hidden or excluded offers nothing.
+	const checked = checkFolderArgument(configured, ctx.scope);
+	if ("error" in checked || checked.folder === undefined) return prompts;
+	const folder = checked.folder;
+	const notes = visibleNotes(ctx.host, ctx.scope)
+		.filter((file) => isInFolder(file.path, folder))
+		.sort((a, b) => a.path.localeCompare(b.path))
+		.slice(0, PROMPTS_LISTED);
+	for (const file of notes) prompts.set(file.path.slice(folder.length + 1).replace(/\.md$/i, ""), file);
+	return prompts;
+}
+
+async function promptBody(ctx: ToolContext, file: HostFile): Promise<string> {
+	const text = truncateUtf8(await ctx.host.vault.cachedRead(file), MAX_NOTE_CONTENT_BYTES);
+	return (splitFrontmatter(text)?.body ?? text).replace(/^\s*\n/, "");
+}
+
+function promptDescription(ctx: ToolContext, file: HostFile): { description?: string; arguments: Map<string, { description?: string; required?: boolean }> } {
+	const frontmatter = ctx.host.metadataCache.getFileCache(file)?.frontmatter;
+	const description: unknown = frontmatter?.description;
+	return { ...(typeof description === "string" && description.trim() !== "" ? { description: description.trim() } : {}), arguments: describedArguments(frontmatter?.arguments) };
+}
+
+async function listPrompts(ctx: ToolContext): Promise<ListPromptsResult> {
+	const prompts: ListPromptsResult["prompts"] = [];
+	for (const [name, file] of promptNotes(ctx)) {
+		const { description, arguments: described } = promptDescription(ctx, file);
+		const args: PromptArgument[] = promptPlaceholders(await promptBody(ctx, file)).map((argument) => {
+			const said = described.get(argument);
+			return { name: argument, ...(said?.description ? { description: said.description } : {}), required: said?.required ?? true };
+		});
+		prompts.push({ name, ...(description ? { description } : {}), ...(args.length ? { arguments: args } : {}) });
+	}
+	return { prompts };
+}
+
+async function getPrompt(ctx: ToolContext, name: string, args: Record<string, string>): Promise<GetPromptResult> {
+	const file = promptNotes(ctx).get(name);
+	if (!file) throw new McpError(ErrorCode.InvalidParams, `No prompt "${name}". Call prompts/list to see the prompts.`);
+	const body = await promptBody(ctx, file);
+	const { description, arguments: described } = promptDescription(ctx, file);
+	const missing = promptPlaceholders(body).filter((argument) => (described.get(argument)?.required ?? true) && !Object.hasOwn(args, argument));
+	if (missing.length) throw new McpError(ErrorCode.InvalidParams, `The prompt "${name}" needs ${missing.map((argument) => `"${argument}"`).join(", ")}.`);
+	return { ...(description ? { description } : {}), messages: [{ role: "user", content: { type: "text", text: fillPlaceholders(body, args) } }] };
+}
+
+/**
+ * Notes in the prompts folder as MCP prompts. The server lives for one request (stateless), so
+ * every prompts/list reads the folder afresh: a prompt added or edited in the vault is there on the
+ * next call. No `listChanged`: a stateless server has no stream to send the notification on.
+ */
+export function registerVaultPrompts(server: McpServer, ctx: ToolContext): void {
+	server.server.registerCapabilities({ prompts: { listChanged: false } });
+	server.server.setRequestHandler(ListPromptsRequestSchema, () => listPrompts(ctx));
+	server.server.setRequestHandler(GetPromptRequestSchema, (request) => getPrompt(ctx, request.params.name, request.params.arguments ?? {}));
+}

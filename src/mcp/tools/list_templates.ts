@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { TEMPLATES_LISTED } from "../../config/limits";
+import { templatesFolder } from "../../vault/config";
+import { visibleNotes } from "../../vault/notes";
+import { checkFolderArgument } from "../../vault/paths";
+import { isInFolder } from "../../vault/scope";
+import { defineTool } from "../tool";
+
+export const listTemplatesTool = defineTool({
+	name: "list_templates",
+	title: "List templates",
+	description: "The notes in the template folder set in Obsidian's core Templates plugin, by path.",
+	access: "read",
+	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+	inputSchema: {},
+	outputSchema: {
+		folder: z.string(),
+		templates: z.array(z.object({ path: z.string() })),
+		total: z.number().int(),
+	},
+	examples: [{}],
+	handler: async (ctx) => {
+		const configured = await templatesFolder(ctx.host);
+		const noFolder = "No template folder is set in this vault. In Obsidian: Settings → Templates → Template folder location (the core Templates plugin).";
+		if (configured === "") return { fixable: noFolder };
+		// The same path rules as any folder: one outside the vault or hidden offers nothing; an excluded one lists nothing.
+		const checked = checkFolderArgument(configured, ctx.scope);
+		if ("error" in checked) return { fixable: `The template folder set in this vault ("${configured}") cannot be used: ${checked.error}` };
+		if (checked.folder === undefined) return { fixable: noFolder };
+		const folder = checked.folder;
+		const templates = visibleNotes(ctx.host, ctx.scope)
+			.filter((file) => isInFolder(file.path, folder))
+			.map((file) => file.path)
+			.sort((a, b) => a.localeCompare(b));
+		return { ok: { folder, templates: templates.slice(0, TEMPLATES_LISTED).map((path) => ({ path })), total: templates.length } };
+	},
+});

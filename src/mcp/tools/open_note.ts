@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { HEADINGS_LISTED } from "../../config/limits";
+import { describeHeadings, resolveSubpath } from "../../markdown/subpath";
+import { findNote } from "../../vault/notes";
+import { defineTool } from "../tool";
+
+export const openNoteTool = defineTool({
+	name: "open_note",
+	title: "Open a note in Obsidian",
+	description: "Show a note to the person in a new Obsidian tab, scrolled to heading if given. Changes no note.",
+	access: "read",
+	needs: "workspace",
+	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+	inputSchema: {
+		path: z.string(),
+		heading: z.string().optional(),
+	},
+	outputSchema: {
+		path: z.string(),
+		heading: z.string().optional(),
+	},
+	examples: [{ path: "Welcome" }],
+	handler: async (ctx, args) => {
+		const workspace = ctx.host.workspace;
+		if (!workspace) return { fixable: "Notes can be opened only while this server runs inside Obsidian." };
+		const found = findNote(ctx.host, ctx.scope, args.path);
+		if ("error" in found) return { fixable: found.error };
+		const file = found.value;
+		const wanted = args.heading?.trim() ?? "";
+		let heading: string | undefined;
+		if (wanted !== "") {
+			const cache = ctx.host.metadataCache.getFileCache(file);
+			const part = resolveSubpath(cache, wanted.replace(/^#+\s*/, ""), file.stat.size);
+			if (!part || part.name.startsWith("^")) return { fixable: `No heading "${wanted}" in "${file.path}". ${describeHeadings(cache, HEADINGS_LISTED)} Nothing was opened.` };
+			heading = part.name;
+		}
+		// The full path as link text, so the link resolves to this file and no other of the same name.
+		await workspace.openLinkText(heading === undefined ? file.path : `${file.path}#${heading}`, "", "tab");
+		return { ok: { path: file.path, ...(heading === undefined ? {} : { heading }) } };
+	},
+});

@@ -1,0 +1,52 @@
+import { promises as fs } from "node:fs";
+import * as nodePath from "node:path";
+import { connectClient } from "../helpers/http";
+import { startService } from "../helpers/service";
+import { callError, callOk } from "../helpers/tools";
+import { makeVault, removeDir } from "../helpers/vault";
+
+/** One server over a vault whose core Templates plugin points at `folder` (no templates.json when undefined). */
+async function listTemplates(folder: string | undefined, outcome: "ok" | "error", excludedFolders: string[] = []): Promise<unknown> {
+	const vault = await makeVault({
+		"Templates/Meeting.md": "# {{title}}\n",
+		"Templates/Work/Standup.md": "- {{date}}\n",
+		"Templates/Private/Secret.md": "x\n",
+		"Templates/logo.png": "not a note",
+		"Notes/Other.md": "y\n",
+	});
+	if (folder !== undefined) await fs.writeFile(nodePath.join(vault, ".obsidian/templates.json"), JSON.stringify({ folder }));
+	const running = await startService(vault, { settings: { excludedFolders } });
+	const client = await connectClient(running.url, running.tokens.read ?? "");
+	try {
+		return outcome === "ok" ? await callOk(client, "list_templates") : await callError(client, "list_templates");
+	} finally {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	}
+}
+
+describe("list_templates reads the core Templates plugin's folder", () => {
+	test("lists the notes in the template folder and its subfolders, by path; excluded folders stay invisible", async () => {
+		expect(await listTemplates("Templates", "ok", ["Templates/Private"])).toEqual({
+			folder: "Templates",
+			templates: [{ path: "Templates/Meeting.md" }, { path: "Templates/Work/Standup.md" }],
+			total: 2,
+		});
+	});
+
+	test("a folder written with slashes around it is the same folder", async () => {
+		expect(await listTemplates("/Templates/Work/", "ok")).toEqual({ folder: "Templates/Work", templates: [{ path: "Templates/Work/Standup.md" }], total: 1 });
+	});
+
+	test.each([
+		["no templates.json", undefined],
+		["an empty folder setting", ""],
+	])("%s: an error that says where to set it", async (_label, folder) => {
+		expect(await listTemplates(folder, "error")).toBe("No template folder is set in this vault. In Obsidian: Settings → Templates → Template folder location (the core Templates plugin).");
+	});
+
+	test("a folder outside the vault is an error, and nothing is listed", async () => {
+		expect(await listTemplates("../elsewhere", "error")).toMatch(/^The template folder set in this vault \("\.\.\/elsewhere"\) cannot be used: /);
+	});
+});

@@ -1,0 +1,113 @@
+import { promises as fs } from "node:fs";
+import * as nodePath from "node:path";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { connectClient } from "../helpers/http";
+import { startService, type RunningService } from "../helpers/service";
+import { makeVault, removeDir } from "../helpers/vault";
+
+const SUMMARIZE = [
+	"---",
+	"description: Summarize a note for a reader",
+	"arguments:",
+	"  note: The note to summarize",
+	"---",
+	"Summarize {{note}} in a {{ style }} style.",
+	"Quote {{note}} where it helps.",
+	"",
+].join("\n");
+
+async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+	const deadline = Date.now() + 10_000;
+	for (;;) {
+		const value = await read();
+		if (done(value) || Date.now() > deadline) return value;
+		await new Promise((resolve) => setTimeout(resolve, 50));
+	}
+}
+
+describe("prompts from the vault's prompts folder, over HTTP with the SDK client", () => {
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+
+	beforeAll(async () => {
+		vault = await makeVault({
+			"Prompts/Summarize.md": SUMMARIZE,
+			"Prompts/Plain.md": "Just say hello.\n",
+			"Prompts/Work/Standup.md": "---\narguments:\n  - name: team\n    description: Which team\n  - name: mood\n    required: false\n---\nStandup for {{team}}. {{mood}}\n",
+			"Prompts/Secret/Hidden.md": "A prompt in an excluded folder: {{x}}\n",
+			"Notes/Not a prompt.md": "{{nothing}}\n",
+		});
+		running = await startService(vault, { settings: { excludedFolders: ["Prompts/Secret"] }, host: { watch: true } });
+		client = await connectClient(running.url, running.tokens.read ?? "");
+	});
+	afterAll(async () => {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test("prompts/list names each note by file name, with its description and the arguments of its placeholders", async () => {
+		expect(client.getServerCapabilities()?.prompts).toEqual({ listChanged: false });
+		const { prompts } = await client.listPrompts();
+		expect(prompts).toEqual([
+			{ name: "Plain" },
+			{ name: "Summarize", description: "Summarize a note for a reader", arguments: [{ name: "note", description: "The note to summarize", required: true }, { name: "style", required: true }] },
+			{ name: "Work/Standup", arguments: [{ name: "team", description: "Which team", required: true }, { name: "mood", required: false }] },
+		]);
+	});
+
+	test("prompts/get fills the placeholders in, once, and leaves out the frontmatter", async () => {
+		const result = await client.getPrompt({ name: "Summarize", arguments: { note: "[[Plan]]", style: "{{note}}-free" } });
+		expect(result.description).toBe("Summarize a note for a reader");
+		expect(result.messages).toEqual([{ role: "user", content: { type: "text", text: "Summarize [[Plan]] in a {{note}}-free style.\nQuote [[Plan]] where it helps.\n" } }]);
+		const optional = await client.getPrompt({ name: "Work/Standup", arguments: { team: "Garden" } });
+		expect(optional.messages[0]?.content).toEqual({ type: "text", text: "Standup for Garden. \n" });
+	});
+
+	test("a missing required argument, an unknown prompt, and one in an excluded folder are errors", async () => {
+		await expect(client.getPrompt({ name: "Summarize", arguments: { note: "x" } })).rejects.toThrow(/needs "style"/);
+		await expect(client.getPrompt({ name: "Nope" })).rejects.toThrow(/No prompt "Nope"/);
+		await expect(client.getPrompt({ name: "Secret/Hidden", arguments: { x: "1" } })).rejects.toThrow(/No prompt "Secret\/Hidden"/);
+	});
+
+	test("a prompt added or edited in the vault is listed on the next call, without a restart", async () => {
+		await fs.writeFile(nodePath.join(vault, "Prompts/New.md"), "---\ndescription: Fresh\n---\nNew {{thing}}\n");
+		const added = await waitFor(() => client.listPrompts(), ({ prompts }) => prompts.some((prompt) => prompt.name === "New"));
+		expect(added.prompts.find((prompt) => prompt.name === "New")).toEqual({ name: "New", description: "Fresh", arguments: [{ name: "thing", required: true }] });
+		await fs.writeFile(nodePath.join(vault, "Prompts/Plain.md"), "---\ndescription: Now described\n---\nHello {{name}}.\n");
+		const edited = await waitFor(() => client.listPrompts(), ({ prompts }) => prompts.some((prompt) => prompt.description === "Now described"));
+		expect(edited.prompts.find((prompt) => prompt.name === "Plain")).toEqual({ name: "Plain", description: "Now described", arguments: [{ name: "name", required: true }] });
+	});
+});
+
+describe("the prompts folder setting", () => {
+	let vault: string;
+
+	beforeAll(async () => {
+		vault = await makeVault({ "Prompts/Hello.md": "Hello.\n", "Mine/Hi.md": "Hi {{who}}\n" });
+	});
+	afterAll(async () => {
+		await removeDir(vault);
+	});
+
+	test.each([
+		["empty: no prompts capability at all", "", null],
+		["a folder outside the vault: nothing offered", "../", []],
+		["another folder", "Mine", ["Hi"]],
+	])("%s", async (_label, promptsFolder, names) => {
+		const running = await startService(vault, { settings: { promptsFolder } });
+		const client = await connectClient(running.url, running.tokens.read ?? "");
+		try {
+			if (names === null) {
+				expect(client.getServerCapabilities()?.prompts).toBeUndefined();
+				await expect(client.listPrompts()).rejects.toThrow();
+			} else {
+				expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(names);
+			}
+		} finally {
+			await client.close();
+			await running.stop();
+		}
+	});
+});

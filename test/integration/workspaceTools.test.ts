@@ -1,0 +1,90 @@
+import * as nodePath from "node:path";
+import { readFileSync } from "node:fs";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { z } from "zod";
+import { addToken } from "../../src/auth/tokenList";
+import { NodeHost } from "../../src/headless/NodeHost";
+import VaultMcpPlugin from "../../src/main";
+import { ALL_TOOLS } from "../../src/mcp/tools";
+import { createApp, type App, type PluginManifest } from "../double/obsidian";
+import { connectClient } from "../helpers/http";
+import { callError, callOk, callTool } from "../helpers/tools";
+import { makeVault, removeDir } from "../helpers/vault";
+
+const manifest = JSON.parse(readFileSync(nodePath.resolve(__dirname, "../../manifest.json"), "utf8")) as PluginManifest;
+
+/** open_note and get_active_note: the plugin loaded into the host double, whose workspace models Obsidian's tabs. */
+describe("tools of Obsidian's window, inside the plugin", () => {
+	let vault: string;
+	let host: NodeHost;
+	let app: App;
+	let plugin: VaultMcpPlugin;
+	let client: Client;
+
+	beforeAll(async () => {
+		vault = await makeVault({ "Welcome.md": "# Welcome\n\n## Start here\n\nHello.\n", "Plans/Garden.md": "# Beds\n", "Private/Diary.md": "secret\n" });
+		host = await NodeHost.open(vault);
+		app = createApp(host);
+		plugin = new VaultMcpPlugin(app as never, manifest);
+		await (plugin as unknown as { load(): Promise<void> }).load();
+		await new Promise((resolve) => setImmediate(resolve));
+		const made = addToken(plugin.settings, "reader", "read");
+		if ("error" in made) throw new Error(made.error);
+		await plugin.updateSettings({ tokens: made.settings.tokens, excludedFolders: ["Private"] });
+		const status = await plugin.updateSettings({ disclosureAccepted: true, serverEnabled: true, port: 0 });
+		if (status.state !== "listening") throw new Error(JSON.stringify(status));
+		client = await connectClient(status.url, made.token);
+	});
+	afterAll(async () => {
+		await client.close();
+		(plugin as unknown as { unload(): void }).unload();
+		await plugin.service.stop();
+		await host.close();
+		await removeDir(vault);
+	});
+
+	test("both are listed inside Obsidian, and every example succeeds with a result its output schema accepts", async () => {
+		const listed = (await client.listTools()).tools.map((tool) => tool.name);
+		app.workspace.focus(-1);
+		await app.workspace.openLinkText("Welcome.md", "", "tab");
+		for (const tool of ALL_TOOLS.filter((entry) => entry.needs === "workspace")) {
+			expect(listed).toContain(tool.name);
+			for (const example of tool.examples) {
+				const outcome = await callTool(client, tool.name, example);
+				expect(outcome).toMatchObject({ ok: true });
+				if (outcome.ok) expect(z.object(tool.outputSchema).strict().safeParse(outcome.value).error).toBeUndefined();
+			}
+		}
+	});
+
+	test("open_note opens the note in a new tab, at the heading as the note writes it, and focuses it", async () => {
+		const before = app.workspace.tabs.length;
+		expect(await callOk(client, "open_note", { path: "Garden" })).toEqual({ path: "Plans/Garden.md" });
+		expect(await callOk(client, "open_note", { path: "Welcome", heading: "start HERE" })).toEqual({ path: "Welcome.md", heading: "Start here" });
+		expect(app.workspace.tabs.slice(before)).toEqual([
+			{ path: "Plans/Garden.md", subpath: "" },
+			{ path: "Welcome.md", subpath: "#Start here" },
+		]);
+		expect(app.workspace.getActiveFile()?.path).toBe("Welcome.md");
+	});
+
+	test("open_note with a heading the note lacks, or a note this token may not see, opens nothing", async () => {
+		const before = app.workspace.tabs.length;
+		expect(await callError(client, "open_note", { path: "Welcome", heading: "Nope" })).toBe('No heading "Nope" in "Welcome.md". Its headings: # Welcome (line 0); ## Start here (line 2). Nothing was opened.');
+		expect(await callError(client, "open_note", { path: "Private/Diary" })).toContain('No note "Private/Diary"');
+		expect(app.workspace.tabs.length).toBe(before);
+	});
+
+	test("get_active_note gives the focused note and its selection; an excluded note or none at all answer alike", async () => {
+		await app.workspace.openLinkText("Plans/Garden.md", "", "tab");
+		expect(await callOk(client, "get_active_note")).toEqual({ path: "Plans/Garden.md" });
+		app.workspace.focus(app.workspace.tabs.length - 1, "Beds");
+		expect(await callOk(client, "get_active_note")).toEqual({ path: "Plans/Garden.md", selection: "Beds" });
+		// The person opens an excluded note themselves: the client learns nothing about it.
+		await app.workspace.openLinkText("Private/Diary.md", "", "tab");
+		const excluded = await callError(client, "get_active_note");
+		app.workspace.focus(-1);
+		expect(await callError(client, "get_active_note")).toBe(excluded);
+		expect(excluded).not.toContain("Diary");
+	});
+});
