@@ -73,6 +73,8 @@ export const TAG_NOTES_DEFAULT_LIMIT = 100;
 export const TAG_NOTES_MAX_LIMIT = 1000;
 /** add_task: longest task text, in characters. */
 export const MAX_TASK_TEXT_LENGTH = 2000;
+/** complete_task: open tasks listed when the task is not on the line given. */
+export const COMPLETE_TASK_OPEN_TASKS_LISTED = 20;
 /** list_tasks result count: default and maximum. */
 export const LIST_TASKS_DEFAULT_LIMIT = 200;
 export const LIST_TASKS_MAX_LIMIT = 1000;

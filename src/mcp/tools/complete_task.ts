@@ -1,0 +1,38 @@
+import { z } from "zod";
+import { MAX_TASK_TEXT_LENGTH } from "../../config/limits";
+import { completeTask } from "../../vault/taskWrites";
+import { hashText } from "../../vault/writes";
+import { defineTool } from "../tool";
+
+export const completeTaskTool = defineTool({
+	name: "complete_task",
+	title: "Complete a task",
+	description:
+		"Mark a task done as the Tasks plugin does: [x] and a done date (✅ or [completion:: …], the note's format); a recurring task (🔁 every week, … when done) gets its next occurrence above it with dates moved on. `line` and `text` as list_tasks gives them; a mismatch lists the note's open tasks. `status` '-' cancels (❌ date), ' ' reopens.",
+	access: "write",
+	annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+	inputSchema: {
+		path: z.string().describe("The note, as list_tasks gives it."),
+		line: z.number().int().min(0).describe("The task's 0-based line, from list_tasks."),
+		text: z.string().min(1).max(MAX_TASK_TEXT_LENGTH).describe("The task's text, from list_tasks."),
+		status: z
+			.string()
+			.refine((value) => [...value].length === 1 && !/[\r\n\]]/.test(value), "status is one character, e.g. 'x' or '-'.")
+			.default("x")
+			.describe("New status character: 'x' done (default), '-' cancelled, ' ' open."),
+	},
+	outputSchema: {
+		path: z.string(),
+		line: z.number().int().describe("The task's line now; -1 if its '🏁 delete' removed it."),
+		text: z.string(),
+		next_task: z.object({ line: z.number().int(), text: z.string() }).optional().describe("The next occurrence of a recurring task."),
+		hash: z.string(),
+	},
+	examples: [{ path: "Projects/Garden.md", line: 15, text: "Order seeds 📅 2026-12-05", status: "x" }],
+	handler: async (ctx, args) => {
+		const result = await completeTask(ctx.host, ctx.scope, { path: args.path, line: args.line, text: args.text, status: args.status });
+		if ("error" in result) return { fixable: result.error };
+		const next = result.nextLine === -1 ? {} : { next_task: { line: result.nextLine, text: result.nextText } };
+		return { ok: { path: result.path, line: result.line, text: result.text, ...next, hash: hashText(result.noteText) } };
+	},
+});

@@ -1,0 +1,77 @@
+import { promises as fs, readFileSync } from "node:fs";
+import * as nodePath from "node:path";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import dayjs from "dayjs";
+import { connectClient } from "../helpers/http";
+import { startService, type RunningService } from "../helpers/service";
+import { callError, callOk } from "../helpers/tools";
+import { makeVault, removeDir } from "../helpers/vault";
+
+/** complete_task, set_property and create_note's template over real HTTP, on a temp vault served headless. */
+describe("complete_task, set_property and templates over HTTP", () => {
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+	const read = (path: string) => readFileSync(nodePath.join(vault, path), "utf8");
+	const today = () => dayjs().format("YYYY-MM-DD");
+
+	beforeAll(async () => {
+		vault = await makeVault({
+			"Chores.md": "# Chores\n\n- [ ] Bins out 🔁 every week 📅 2026-11-30\n- [ ] Call the plumber\n- [x] Old ✅ 2026-11-01\n\n```\n- [ ] not a task\n```\n",
+			"Dataview.md": "- [ ] Write to the society [due:: 2026-12-01]\r\n- [ ] Another\r\n",
+			"Plain.md": "- [ ] First\n- [ ] Second\n",
+			"Recurring.md": "- [ ] Water 🔁 every day 📅 2026-12-01\n",
+		});
+		running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, rateLimitPerMinute: 100_000 } });
+		client = await connectClient(running.url, running.tokens.write ?? "");
+	});
+	afterAll(async () => {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	describe("complete_task", () => {
+		test("a recurring task is done today and its next occurrence is inserted above it, with the line and text list_tasks then reports", async () => {
+			const [task] = (await callOk<{ tasks: Array<{ line: number; text: string }> }>(client, "list_tasks", { path: "Chores.md", status: "open" })).tasks;
+			expect(task).toMatchObject({ line: 2, text: "Bins out 🔁 every week 📅 2026-11-30" });
+			const result = await callOk(client, "complete_task", { path: "Chores.md", line: task?.line, text: task?.text });
+			expect(result).toMatchObject({ path: "Chores.md", line: 3, text: `Bins out 🔁 every week 📅 2026-11-30 ✅ ${today()}`, next_task: { line: 2, text: "Bins out 🔁 every week 📅 2026-12-07" } });
+			expect(read("Chores.md")).toBe(`# Chores\n\n- [ ] Bins out 🔁 every week 📅 2026-12-07\n- [x] Bins out 🔁 every week 📅 2026-11-30 ✅ ${today()}\n- [ ] Call the plumber\n- [x] Old ✅ 2026-11-01\n\n\`\`\`\n- [ ] not a task\n\`\`\`\n`);
+		});
+
+		test("a line that moved is an error listing the note's open tasks with their lines, and nothing is written", async () => {
+			const before = read("Plain.md");
+			const message = await callError(client, "complete_task", { path: "Plain.md", line: 0, text: "Second" });
+			expect(message).toContain('Line 0 is not the task "Second"');
+			expect(message).toContain("line 0: First; line 1: Second");
+			expect(read("Plain.md")).toBe(before);
+			// A task-looking line in a code block is not a task.
+			expect(await callError(client, "complete_task", { path: "Chores.md", line: 9, text: "not a task" })).toContain("is not the task");
+		});
+
+		test("a Dataview note gets [completion:: …] and keeps its CRLF line endings; cancelling writes a cancelled date", async () => {
+			await callOk(client, "complete_task", { path: "Dataview", line: 0, text: "Write to the society [due:: 2026-12-01]" });
+			await callOk(client, "complete_task", { path: "Dataview", line: 1, text: "Another", status: "-" });
+			// The note's own format wins: its other task carries Dataview fields.
+			expect(read("Dataview.md")).toBe(`- [x] Write to the society  [due:: 2026-12-01]  [completion:: ${today()}]\r\n- [-] Another  [cancelled:: ${today()}]\r\n`);
+		});
+
+		test("completing a task that is already done changes nothing", async () => {
+			const before = read("Chores.md");
+			expect(await callError(client, "complete_task", { path: "Chores.md", line: 5, text: "Old ✅ 2026-11-01" })).toContain("already has status 'x'");
+			expect(read("Chores.md")).toBe(before);
+		});
+
+		test("the vault's Tasks settings are followed: next occurrence below, no done date", async () => {
+			const settings = nodePath.join(vault, ".obsidian/plugins/obsidian-tasks-plugin");
+			await fs.mkdir(settings, { recursive: true });
+			await fs.writeFile(nodePath.join(settings, "data.json"), JSON.stringify({ recurrenceOnNextLine: true, setDoneDate: false }));
+			const result = await callOk(client, "complete_task", { path: "Recurring.md", line: 0, text: "Water 🔁 every day 📅 2026-12-01" });
+			expect(result).toMatchObject({ line: 0, next_task: { line: 1 } });
+			expect(read("Recurring.md")).toBe("- [x] Water 🔁 every day 📅 2026-12-01\n- [ ] Water 🔁 every day 📅 2026-12-02\n");
+			await fs.rm(settings, { recursive: true });
+		});
+	});
+});
+
