@@ -21,6 +21,9 @@ describe("complete_task, set_property and templates over HTTP", () => {
 			"Dataview.md": "- [ ] Write to the society [due:: 2026-12-01]\r\n- [ ] Another\r\n",
 			"Plain.md": "- [ ] First\n- [ ] Second\n",
 			"Recurring.md": "- [ ] Water 🔁 every day 📅 2026-12-01\n",
+			"Props.md": "---\n# kept\nstatus: active # weekly\ntags: [a]\n---\nBody\n",
+			"Bare.md": "Body only\r\n",
+			"Broken.md": "---\nstatus: [oops\n---\nBody\n",
 		});
 		running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, rateLimitPerMinute: 100_000 } });
 		client = await connectClient(running.url, running.tokens.write ?? "");
@@ -73,5 +76,33 @@ describe("complete_task, set_property and templates over HTTP", () => {
 			await fs.rm(settings, { recursive: true });
 		});
 	});
-});
 
+	describe("set_property", () => {
+		test("sets, replaces a list, removes; read_note then shows the properties, and other lines and comments are kept", async () => {
+			await callOk(client, "set_property", { path: "Props", name: "status", value: "paused" });
+			await callOk(client, "set_property", { path: "Props", name: "tags", value: ["#garden", "b"] });
+			const result = await callOk(client, "set_property", { path: "Props", name: "beds", value: 3 });
+			expect(result).toMatchObject({ path: "Props.md", name: "beds", value: 3, changed: true });
+			// A new list is written as Obsidian writes lists: one item a line.
+			expect(read("Props.md")).toBe("---\n# kept\nstatus: paused # weekly\ntags:\n  - garden\n  - b\nbeds: 3\n---\nBody\n");
+			expect((await callOk<{ frontmatter: unknown }>(client, "read_note", { path: "Props" })).frontmatter).toEqual({ status: "paused", tags: ["garden", "b"], beds: 3 });
+			await callOk(client, "set_property", { path: "Props", name: "beds", value: null });
+			expect(read("Props.md")).toBe("---\n# kept\nstatus: paused # weekly\ntags:\n  - garden\n  - b\n---\nBody\n");
+			expect(await callOk(client, "set_property", { path: "Props", name: "status", value: "paused" })).toMatchObject({ changed: false });
+		});
+
+		test("a note without frontmatter gets one, in its own line endings", async () => {
+			await callOk(client, "set_property", { path: "Bare", name: "done", value: true });
+			expect(read("Bare.md")).toBe("---\r\ndone: true\r\n---\r\nBody only\r\n");
+		});
+
+		test("broken YAML, a missing note and a bad tag are errors that change nothing", async () => {
+			expect(await callError(client, "set_property", { path: "Broken", name: "status", value: "x" })).toContain("not valid YAML");
+			expect(read("Broken.md")).toBe("---\nstatus: [oops\n---\nBody\n");
+			expect(await callError(client, "set_property", { path: "Nowhere", name: "status", value: "x" })).toContain('No note "Nowhere"');
+			const before = read("Props.md");
+			expect(await callError(client, "set_property", { path: "Props", name: "tags", value: ["1984"] })).toContain("not a tag");
+			expect(read("Props.md")).toBe(before);
+		});
+	});
+});
