@@ -42,6 +42,28 @@ export async function dailyNoteSettings(host: Host): Promise<DailyNoteSettings> 
 	};
 }
 
+export interface TemplateSettings {
+	/** The templates folder, "" when none is set. */
+	folder: string;
+	dateFormat: string;
+	timeFormat: string;
+}
+
+/** Obsidian's defaults for the Templates core plugin's {{date}} and {{time}}. */
+const TEMPLATE_DEFAULT_DATE_FORMAT = "YYYY-MM-DD";
+const TEMPLATE_DEFAULT_TIME_FORMAT = "HH:mm";
+
+/** The Templates core plugin's settings (`templates.json`), with Obsidian's defaults filled in. */
+export async function templateSettings(host: Host): Promise<TemplateSettings> {
+	const settings = await readConfigJson(host, "templates.json");
+	const text = (value: unknown) => (typeof value === "string" ? value.trim() : "");
+	return {
+		folder: text(settings?.folder).replace(/^\/+|\/+$/g, ""),
+		dateFormat: text(settings?.dateFormat) || TEMPLATE_DEFAULT_DATE_FORMAT,
+		timeFormat: text(settings?.timeFormat) || TEMPLATE_DEFAULT_TIME_FORMAT,
+	};
+}
+
 const TASKS_SETTINGS = "plugins/obsidian-tasks-plugin/data.json";
 
 /** How the Tasks plugin writes dates on this vault: its emoji format (the default) or Dataview fields. */

@@ -6,8 +6,9 @@ import { appendToEnd, appendUnderHeading } from "../markdown/outline";
 import { changeTaskInNote } from "../markdown/taskCompletion";
 import { formatTaskLine, taskText } from "../markdown/taskLine";
 import { dailyNoteSettings, taskCompletionSettings, taskDateFormat } from "./config";
-import { dailyNotePath, fillTemplate, readDailyTemplate } from "./dailyNotes";
+import { DAILY_NOTE_TIME_FORMAT, dailyNotePath, readDailyTemplate } from "./dailyNotes";
 import { editNoteInStyle } from "./noteEdits";
+import { fillTemplate } from "./templates";
 import { findNote } from "./notes";
 import type { Scope } from "./scope";
 import { checkNewNotePath, createNoteFile, editNote, NoteExistsError } from "./writes";
@@ -24,7 +25,7 @@ export async function todaysDailyNote(host: Host, scope: Scope, now = new Date()
 	if (existing) return { file: existing, created: false };
 	const title = checked.value.slice(checked.value.lastIndexOf("/") + 1, -".md".length);
 	try {
-		return { file: await createNoteFile(host, checked.value, fillTemplate(await readDailyTemplate(host, scope, settings), settings, now, title)), created: true };
+		return { file: await createNoteFile(host, checked.value, fillTemplate(await readDailyTemplate(host, scope, settings), { dateFormat: settings.format, timeFormat: DAILY_NOTE_TIME_FORMAT }, now, title)), created: true };
 	} catch (error) {
 		// Another call made today's note a moment ago: add the task to that one.
 		const made = error instanceof NoteExistsError ? host.vault.getFileByPath(checked.value) : null;

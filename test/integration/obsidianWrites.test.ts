@@ -24,8 +24,12 @@ describe("complete_task, set_property and templates over HTTP", () => {
 			"Props.md": "---\n# kept\nstatus: active # weekly\ntags: [a]\n---\nBody\n",
 			"Bare.md": "Body only\r\n",
 			"Broken.md": "---\nstatus: [oops\n---\nBody\n",
+			".obsidian/templates.json": JSON.stringify({ folder: "Templates", dateFormat: "D MMMM YYYY", timeFormat: "h:mm A" }),
+			"Templates/Meeting.md": "---\ncreated: \"{{date:YYYY-MM-DD}}\"\n---\n# {{title}}\n\n{{date}}, {{time}}\n\n## Notes\n",
+			"Templates/Outline.md": "- {{title}}\n\t- Agenda\n",
+			"Private/Secret template.md": "secret",
 		});
-		running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, rateLimitPerMinute: 100_000 } });
+		running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, rateLimitPerMinute: 100_000, excludedFolders: ["Private"] } });
 		client = await connectClient(running.url, running.tokens.write ?? "");
 	});
 	afterAll(async () => {
@@ -103,6 +107,35 @@ describe("complete_task, set_property and templates over HTTP", () => {
 			const before = read("Props.md");
 			expect(await callError(client, "set_property", { path: "Props", name: "tags", value: ["1984"] })).toContain("not a tag");
 			expect(read("Props.md")).toBe(before);
+		});
+	});
+
+	describe("create_note with a template", () => {
+		test("the template is filled with the Templates plugin's formats, then content is added in the note's format", async () => {
+			const before = dayjs();
+			const result = await callOk(client, "create_note", { path: "Meetings/Planting", content: "Agreed: raised bed first.", template: "Meeting" });
+			const text = read("Meetings/Planting.md");
+			expect(result).toMatchObject({ path: "Meetings/Planting.md", created: true });
+			// Filled a moment ago: the day and time of either end of the call.
+			const filled = (when: dayjs.Dayjs) => `---\ncreated: "${when.format("YYYY-MM-DD")}"\n---\n# Planting\n\n${when.format("D MMMM YYYY")}, ${when.format("h:mm A")}\n\n## Notes\n\nAgreed: raised bed first.\n`;
+			expect([filled(before), filled(dayjs())]).toContain(text);
+			expect((await callOk<{ frontmatter: unknown }>(client, "read_note", { path: "Meetings/Planting" })).frontmatter).toEqual({ created: before.format("YYYY-MM-DD") });
+		});
+
+		test("an outline template gets the content as bullets; a template may be named by its vault path", async () => {
+			await callOk(client, "create_note", { path: "Standup.md", content: "Blockers", template: "Templates/Outline.md" });
+			expect(read("Standup.md")).toBe("- Standup\n\t- Agenda\n- Blockers\n");
+		});
+
+		test("a template outside the templates folder, a missing or excluded one, or no templates folder is an error, and nothing is created", async () => {
+			expect(await callError(client, "create_note", { path: "X1", content: "", template: "Plain" })).toContain('No template "Plain"');
+			expect(await callError(client, "create_note", { path: "X2", content: "", template: "Nope" })).toContain("list_templates");
+			// A templates folder in an excluded folder holds nothing this token may see.
+			await fs.writeFile(nodePath.join(vault, ".obsidian/templates.json"), JSON.stringify({ folder: "Private" }));
+			expect(await callError(client, "create_note", { path: "X4", content: "", template: "Secret template" })).toContain('No template "Secret template"');
+			await fs.rm(nodePath.join(vault, ".obsidian/templates.json"));
+			expect(await callError(client, "create_note", { path: "X3", content: "", template: "Meeting" })).toContain("No templates folder is set");
+			for (const name of ["X1.md", "X2.md", "X3.md", "X4.md"]) await expect(fs.access(nodePath.join(vault, name))).rejects.toThrow();
 		});
 	});
 });

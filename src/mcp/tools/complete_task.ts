@@ -8,24 +8,23 @@ export const completeTaskTool = defineTool({
 	name: "complete_task",
 	title: "Complete a task",
 	description:
-		"Mark a task done as the Tasks plugin does: [x] and a done date (✅ or [completion:: …], the note's format); a recurring task (🔁 every week, … when done) gets its next occurrence above it with dates moved on. `line` and `text` as list_tasks gives them; a mismatch lists the note's open tasks. `status` '-' cancels (❌ date), ' ' reopens.",
+		"Tick a task as the Tasks plugin does: [x] and a done date in the note's format; a recurring task gets its next occurrence above it, dates moved on. line and text from list_tasks (a mismatch lists the open tasks). status '-' cancels, ' ' reopens.",
 	access: "write",
 	annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
 	inputSchema: {
-		path: z.string().describe("The note, as list_tasks gives it."),
-		line: z.number().int().min(0).describe("The task's 0-based line, from list_tasks."),
-		text: z.string().min(1).max(MAX_TASK_TEXT_LENGTH).describe("The task's text, from list_tasks."),
+		path: z.string(),
+		line: z.number().int().min(0),
+		text: z.string().min(1).max(MAX_TASK_TEXT_LENGTH),
 		status: z
 			.string()
 			.refine((value) => [...value].length === 1 && !/[\r\n\]]/.test(value), "status is one character, e.g. 'x' or '-'.")
-			.default("x")
-			.describe("New status character: 'x' done (default), '-' cancelled, ' ' open."),
+			.default("x"),
 	},
 	outputSchema: {
 		path: z.string(),
-		line: z.number().int().describe("The task's line now; -1 if its '🏁 delete' removed it."),
+		line: z.number().int(),
 		text: z.string(),
-		next_task: z.object({ line: z.number().int(), text: z.string() }).optional().describe("The next occurrence of a recurring task."),
+		next_task: z.object({ line: z.number().int(), text: z.string() }).optional(),
 		hash: z.string(),
 	},
 	examples: [{ path: "Projects/Garden.md", line: 15, text: "Order seeds 📅 2026-12-05", status: "x" }],

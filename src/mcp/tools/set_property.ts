@@ -10,19 +10,19 @@ export const setPropertyTool = defineTool({
 	name: "set_property",
 	title: "Set a property",
 	description:
-		"Set one frontmatter property of a note (adding frontmatter if it has none): text, number, true/false, or a list, which replaces the old list. null removes it. Other properties keep their order and comments. tags are written as Obsidian keeps them: a list of names without #. Broken YAML is an error that changes nothing.",
+		"Set one frontmatter property (frontmatter added if missing): text, number, boolean or list; a list replaces the old value, null removes it. Other properties keep their order and comments; tags are stored as names without #. Invalid YAML: an error, nothing changed.",
 	access: "write",
 	annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
 	inputSchema: {
-		path: z.string().describe("Vault path or link text of an existing note."),
-		name: z.string().describe("Property name, e.g. 'status' or 'tags'."),
-		value: z.union([scalar, z.array(scalar), z.null()]).describe("New value; null removes the property."),
+		path: z.string(),
+		name: z.string(),
+		value: z.union([scalar, z.array(scalar), z.null()]),
 	},
 	outputSchema: {
 		path: z.string(),
 		name: z.string(),
-		value: z.union([scalar, z.array(scalar), z.null()]).describe("The value as written."),
-		changed: z.boolean().describe("False when the note already had this value."),
+		value: z.unknown().describe("As written"),
+		changed: z.boolean(),
 		hash: z.string(),
 	},
 	examples: [
