@@ -1,4 +1,4 @@
-import { changeTaskStatus, DEFAULT_COMPLETION_SETTINGS, lineTaskFormat, type CompletionSettings, type TaskFormat } from "../../../src/markdown/taskCompletion";
+import { changeTaskInNote, changeTaskStatus, DEFAULT_COMPLETION_SETTINGS, lineTaskFormat, type CompletionSettings, type TaskFormat } from "../../../src/markdown/taskCompletion";
 
 const TODAY = "2026-11-30";
 
@@ -94,5 +94,35 @@ describe("lineTaskFormat", () => {
 		["- [ ] Write", null],
 	])("%s → %s", (line, format) => {
 		expect(lineTaskFormat(line)).toBe(format);
+	});
+});
+
+describe("changeTaskInNote", () => {
+	const tasksOf = (note: string) => note.split("\n").flatMap((line, index) => (/^\s*[-*] \[(.)\]/.exec(line) ? [{ line: index, status: /\[(.)\]/.exec(line)?.[1] ?? " " }] : []));
+	const change = (note: string, line: number, text: string, vaultFormat: TaskFormat = "emoji", listLimit = 20) =>
+		changeTaskInNote(note, { line, text, status: "x", today: TODAY, vaultFormat, settings: DEFAULT_COMPLETION_SETTINGS, tasks: tasksOf(note), listLimit });
+
+	test("the line is replaced and the lines around it are kept byte for byte, CRLF included", () => {
+		const note = "# T\r\n- [ ] A 🔁 every day 📅 2026-11-30\r\n- [ ] B\r\n";
+		expect(change(note, 1, "A 🔁 every day 📅 2026-11-30")).toMatchObject({ text: "# T\r\n- [ ] A 🔁 every day 📅 2026-12-01\r\n- [x] A 🔁 every day 📅 2026-11-30 ✅ 2026-11-30\r\n- [ ] B\r\n", line: 2, nextLine: 1 });
+	});
+
+	test.each<[string, string, TaskFormat, string]>([
+		["the task line's own format wins over the vault's", "- [ ] A 📅 2026-12-01\n", "dataview", "- [x] A 📅 2026-12-01 ✅ 2026-11-30\n"],
+		["else the note's other tasks", "- [ ] A\n- [ ] B [due:: 2026-12-01]\n", "emoji", "- [x] A  [completion:: 2026-11-30]\n- [ ] B [due:: 2026-12-01]\n"],
+		["else the vault's Tasks setting", "- [ ] A\n", "dataview", "- [x] A  [completion:: 2026-11-30]\n"],
+	])("%s", (_name, note, vaultFormat, expected) => {
+		expect(change(note, 0, note.slice(6, note.indexOf("\n")), vaultFormat)).toMatchObject({ text: expected });
+	});
+
+	test("a task that is not on its line lists the open tasks with their lines, up to the limit", () => {
+		const note = "- [ ] A\n- [x] Done\n- [ ] B\n- [ ] C\n";
+		const result = change(note, 0, "B", "emoji", 2);
+		expect(result).toEqual({ error: expect.stringContaining("Its open tasks: line 0: A; line 2: B (and 1 more).") });
+	});
+
+	test("a line the metadata cache does not know as a task is not one", () => {
+		const note = "```\n- [ ] In code\n```\n";
+		expect(changeTaskInNote(note, { line: 1, text: "In code", status: "x", today: TODAY, vaultFormat: "emoji", settings: DEFAULT_COMPLETION_SETTINGS, tasks: [], listLimit: 20 })).toEqual({ error: expect.stringContaining("It has no open tasks.") });
 	});
 });
