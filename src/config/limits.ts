@@ -173,6 +173,8 @@ export const MAX_APPROVAL_TIMEOUT_SECONDS = 3_600;
 
 // Internal tuning: how work is sliced and cached. No README row; changing one changes no answer.
 
+/** Days a monthly or yearly recurrence steps back to land in the month or year it names (Tasks needs at most 3); a bound against a rule that never lands. */
+export const MAX_RECURRENCE_STEP_BACK_DAYS = 366;
 /** Opens of one file in a row that may find it replaced mid-way before the path counts as unstable (headless). */
 export const OPEN_ATTEMPTS = 5;
 /** How long an unlink waits for the matching add of a rename (headless file watching). */

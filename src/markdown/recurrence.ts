@@ -6,6 +6,7 @@
  * arithmetic is on UTC midnights, so no time zone or daylight saving change can shift a day. Pure.
  */
 import { RRule, type Options } from "rrule";
+import { MAX_RECURRENCE_STEP_BACK_DAYS } from "../config/limits";
 
 /** The dates a recurrence moves on. */
 export interface OccurrenceDates {
@@ -70,7 +71,8 @@ function nextAfter(rule: RecurrenceRule, dtstart: Date, after: Date): Date | nul
 	const monthsBetween = (from: Date, to: Date) => (to.getUTCFullYear() - from.getUTCFullYear()) * 12 + to.getUTCMonth() - from.getUTCMonth();
 	const tooFar = (from: Date, to: Date) => (monthly ? monthsBetween(from, to) > interval : yearly ? to.getUTCFullYear() - from.getUTCFullYear() > interval : false);
 	let from = after;
-	while (next && tooFar(from, next)) {
+	for (let step = 0; next && tooFar(from, next); step++) {
+		if (step >= MAX_RECURRENCE_STEP_BACK_DAYS) return null;
 		// Tasks compares against the start of the day before, and asks for the first occurrence after it.
 		from = new Date(Math.floor(from.getTime() / DAY_MS) * DAY_MS - DAY_MS);
 		next = build(from).after(from);
