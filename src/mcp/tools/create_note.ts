@@ -23,7 +23,7 @@ export const createNoteTool = defineTool({
 	name: "create_note",
 	title: "Create a note",
 	description:
-		"Create a Markdown note at a vault path (.md added if missing; folders made as needed). An existing note is refused unless overwrite is true; then its old text is first saved beside it as <name>.md.bak (numbered if taken) and that backup path is returned. mode 'outliner' writes the content as bullets with mode: outliner in the frontmatter; 'freeform' writes it as given. Without mode, a daily note follows the 'daily notes are outlines' setting; anything else is freeform. template (from list_templates) starts the note, filled in as Obsidian's Templates plugin does; content is appended to it.",
+		"Create a Markdown note at a vault path (.md added if missing; folders made as needed). An existing note is refused unless overwrite is true; then its old text is first saved beside it as <name>.md.bak (numbered if taken) and that backup path is returned. mode 'outliner' writes the content as bullets with mode: outliner in the frontmatter; 'freeform' writes it as given. Without mode, a daily note follows the 'daily notes are outlines' setting; anything else is freeform. template (from list_templates): the note starts as that template, filled in as the Templates plugin does.",
 	access: "write",
 	annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
 	inputSchema: {
