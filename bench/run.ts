@@ -2,6 +2,7 @@
  * `npm run bench`: a benchmark, not a test. Prints a table and writes bench/results.json.
  * Timings on a shared machine are noisy: compare rows of one run as ratios, not across runs.
  */
+import { MemoryJournal } from "../src/journal/MemoryJournal";
 import { promises as fs } from "node:fs";
 import { createServer, request, Agent } from "node:http";
 import * as os from "node:os";
@@ -102,7 +103,7 @@ async function startService(host: NodeHost, extra: Partial<VaultMcpSettings> = {
 	const write = addToken(read.settings, "bench-write", "write");
 	if ("error" in write) throw new Error(write.error);
 	settings = write.settings;
-	const service = new McpService({ host, serverVersion: "bench", logger: { info: () => undefined, warn: () => undefined, error: () => undefined } });
+	const service = new McpService({ host, serverVersion: "bench", logger: { info: () => undefined, warn: () => undefined, error: () => undefined }, journal: new MemoryJournal() });
 	const status = await service.apply(settings);
 	if (status.state !== "listening") throw new Error("service did not start");
 	await service.search?.whenReady();

@@ -1,4 +1,5 @@
 import { normalizePath, Notice, Plugin } from "obsidian";
+import { MemoryJournal } from "./journal/MemoryJournal";
 import type { Logger } from "./activity";
 import type { Host } from "./host/Host";
 import { obsidianHost } from "./host/ObsidianHost";
@@ -44,6 +45,7 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 			},
 			onStatusChange: (status) => this.onStatusChange(status),
 			yieldToHost: () => new Promise((resolve) => window.setTimeout(resolve, 0)),
+			journal: new MemoryJournal(),
 		});
 		this.settingTab = new VaultMcpSettingTab(this.app, this);
 		this.addSettingTab(this.settingTab);

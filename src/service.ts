@@ -15,6 +15,9 @@ import { ALL_TOOLS } from "./mcp/tools";
 import type { VaultMcpSettings } from "./config/settings";
 import type { Scope } from "./vault/scope";
 import { IndexedNoteSearch, type NoteSearch } from "./vault/search";
+import { effectiveRight, type ToolRight, type ToolRightSubject } from "./auth/rights";
+import type { WriteJournal } from "./journal/entry";
+import type { Approver, WriteServices } from "./mcp/approval";
 
 /** What the server is doing, for the status line, ribbon and CLI. */
 export type ServiceStatus =
@@ -32,6 +35,12 @@ export interface McpServiceDeps {
 	yieldToHost?: () => Promise<void>;
 	/** Overrides for the HTTP deadlines in src/config/limits.ts (tests use short ones). */
 	httpDeadlines?: Partial<HttpDeadlines>;
+	/** Where every change a write tool makes is recorded before it is written. */
+	journal: WriteJournal;
+	/** Who answers a tool call set to Ask; absent: nobody can, so such calls are refused at once. */
+	approver?: Approver;
+	/** Saves a token's right for a tool ("Always allow" in the approval window or terminal). */
+	setToolRight?(tokenName: string, tool: string, right: ToolRight): Promise<void>;
 }
 
 /** The names of the tools that write, from the registry: the HTTP layer charges their calls to a write budget. */
@@ -120,8 +129,27 @@ export class McpService {
 			grant,
 			search,
 			dailyNotesAreOutlines: settings.dailyNotesAreOutlines,
+			writes: this.writeServicesFor(grant, settings),
 		};
 		return createMcpServer(ctx, { activity: this.activity, logger: this.deps.logger });
+	}
+
+	/** The journal, approver and live rights for one caller's write calls. */
+	private writeServicesFor(grant: Grant, settings: VaultMcpSettings): WriteServices {
+		return {
+			journal: this.deps.journal,
+			approver: this.deps.approver ?? null,
+			approvalTimeoutMs: settings.approvalTimeoutSeconds * 1000,
+			currentRight: (tool: ToolRightSubject): ToolRight => {
+				const now = this.settings;
+				const token = now?.tokens.find((record) => record.hash === grant.token.hash);
+				if (!now?.serverEnabled || !token) return "deny";
+				return effectiveRight(token, tool, now.writeEnabled && token.level === "write");
+			},
+			allowAlways: async (tool: string) => {
+				await this.deps.setToolRight?.(grant.token.name, tool, "allow");
+			},
+		};
 	}
 
 	private async startServer(settings: VaultMcpSettings): Promise<ServiceStatus> {

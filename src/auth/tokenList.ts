@@ -1,12 +1,17 @@
 import { MAX_TOKEN_NAME_LENGTH } from "../config/limits";
 import type { VaultMcpSettings } from "../config/settings";
-import { generateToken, type TokenLevel } from "./tokens";
+import type { ToolRights } from "./rights";
+import { generateToken, type TokenLevel, type TokenRecord } from "./tokens";
 
-/** Adds a new token to the settings. Returns the token, to be shown once, or why it cannot be made. */
+/**
+ * Adds a new token to the settings. Returns the token, to be shown once, or why it cannot be made.
+ * Without `rights` the token may use every tool of its level at once.
+ */
 export function addToken(
 	settings: VaultMcpSettings,
 	name: string,
 	level: TokenLevel,
+	rights?: ToolRights,
 ): { settings: VaultMcpSettings; token: string } | { error: string } {
 	const trimmed = name.trim();
 	if (trimmed === "" || trimmed.length > MAX_TOKEN_NAME_LENGTH) {
@@ -15,14 +20,25 @@ export function addToken(
 	if (settings.tokens.some((record) => record.name === trimmed)) {
 		return { error: `A token named "${trimmed}" already exists. Revoke it first, or choose another name.` };
 	}
-	const { token, record } = generateToken(trimmed, level);
+	const { token, record } = generateToken(trimmed, level, rights);
 	return { settings: { ...settings, tokens: [...settings.tokens, record] }, token };
 }
 
 /** Removes the token with this name; an error if there is none. */
 export function revokeToken(settings: VaultMcpSettings, name: string): { settings: VaultMcpSettings } | { error: string } {
-	if (!settings.tokens.some((record) => record.name === name)) {
-		return { error: `No token named "${name}".` };
-	}
+	if (!settings.tokens.some((record) => record.name === name)) return { error: unknownTokenMessage(settings, name) };
 	return { settings: { ...settings, tokens: settings.tokens.filter((record) => record.name !== name) } };
+}
+
+/** Replaces the rights of the token with this name; an error if there is none. */
+export function setTokenRights(settings: VaultMcpSettings, name: string, rights: ToolRights): { settings: VaultMcpSettings } | { error: string } {
+	if (!settings.tokens.some((record) => record.name === name)) return { error: unknownTokenMessage(settings, name) };
+	const tokens = settings.tokens.map((record): TokenRecord => (record.name === name ? { ...record, rights } : record));
+	return { settings: { ...settings, tokens } };
+}
+
+/** "No token named X", with the names there are. */
+export function unknownTokenMessage(settings: VaultMcpSettings, name: string): string {
+	const names = settings.tokens.map((record) => `"${record.name}"`);
+	return `No token named "${name}". ${names.length === 0 ? "There are no tokens." : `The tokens are: ${names.join(", ")}.`}`;
 }

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { TOKEN_BYTES, TOKEN_DISPLAY_SECRET_CHARS } from "../config/limits";
+import type { ToolRights } from "./rights";
 
 /** What a token allows: `read` sees the read tools; `write` also sees the write tools when writing is on. */
 export type TokenLevel = "read" | "write";
@@ -16,13 +17,15 @@ export interface TokenRecord {
 	created: string;
 	/** ISO time of the last accepted request, or null if never used. */
 	lastUsed: string | null;
+	/** Tool name → allow, ask or deny. Absent on tokens made before rights existed: they keep every tool of their level. */
+	rights?: ToolRights;
 }
 
 /** Every token starts with this, so a leaked one is recognisable (secret scanners, logs). */
 export const TOKEN_PREFIX = "vmcp_";
 
 /** A new token and the record to store for it. The token is shown once and never kept. */
-export function generateToken(name: string, level: TokenLevel, now: Date = new Date()): { token: string; record: TokenRecord } {
+export function generateToken(name: string, level: TokenLevel, rights?: ToolRights, now: Date = new Date()): { token: string; record: TokenRecord } {
 	const token = TOKEN_PREFIX + randomBytes(TOKEN_BYTES).toString("base64url");
 	return {
 		token,
@@ -33,6 +36,7 @@ export function generateToken(name: string, level: TokenLevel, now: Date = new D
 			displayPrefix: token.slice(0, TOKEN_PREFIX.length + TOKEN_DISPLAY_SECRET_CHARS),
 			created: now.toISOString(),
 			lastUsed: null,
+			...(rights === undefined ? {} : { rights }),
 		},
 	};
 }

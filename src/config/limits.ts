@@ -171,6 +171,15 @@ export const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 120;
 export const MIN_APPROVAL_TIMEOUT_SECONDS = 10;
 export const MAX_APPROVAL_TIMEOUT_SECONDS = 3_600;
 
+/** Unchanged lines shown around each change in a diff. */
+export const DIFF_CONTEXT_LINES = 3;
+/** Lines of a change (removed plus added) past which a diff is not worked out line by line: the window says how many lines each side has. */
+export const DIFF_MAX_EDIT_LENGTH = 1_000;
+/** Time a diff may take before the window says how many lines each side has instead (it runs on Obsidian's UI thread). */
+export const DIFF_TIMEOUT_MS = 100;
+/** Lines of one diff printed in the terminal of an interactive `serve`; the rest are counted. */
+export const TERMINAL_DIFF_LINES = 80;
+
 // Internal tuning: how work is sliced and cached. No README row; changing one changes no answer.
 
 /** Days a monthly or yearly recurrence steps back to land in the month or year it names (Tasks needs at most 3); a bound against a rule that never lands. */

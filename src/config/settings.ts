@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { TokenRecord } from "../auth/tokens";
-import { DEFAULT_PORT, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_WRITE_BYTES_PER_MINUTE, DEFAULT_WRITE_CALLS_PER_MINUTE, MAX_PORT, MIN_PORT } from "./limits";
+import { DEFAULT_APPROVAL_TIMEOUT_SECONDS, MAX_APPROVAL_TIMEOUT_SECONDS, MIN_APPROVAL_TIMEOUT_SECONDS, DEFAULT_PORT, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_WRITE_BYTES_PER_MINUTE, DEFAULT_WRITE_CALLS_PER_MINUTE, MAX_PORT, MIN_PORT } from "./limits";
 import { normalizeFolderList } from "../vault/paths";
 
 export { normalizeFolderList };
@@ -39,6 +39,8 @@ export interface VaultMcpSettings {
 	/** The person has read and accepted what allowing writes means. */
 	writeDisclosureAccepted: boolean;
 	showStatusBar: boolean;
+	/** How long a tool call set to Ask waits for the person's decision. */
+	approvalTimeoutSeconds: number;
 }
 
 export const SETTINGS_VERSION = 1;
@@ -59,6 +61,7 @@ export function defaultSettings(): VaultMcpSettings {
 		disclosureAccepted: false,
 		writeDisclosureAccepted: false,
 		showStatusBar: true,
+		approvalTimeoutSeconds: DEFAULT_APPROVAL_TIMEOUT_SECONDS,
 	};
 }
 
@@ -69,6 +72,7 @@ const tokenRecordSchema = z.object({
 	displayPrefix: z.string(),
 	created: z.string(),
 	lastUsed: z.string().nullable(),
+	rights: z.record(z.string(), z.enum(["allow", "ask", "deny"])).optional(),
 });
 
 /** One schema per field, so a broken field falls back alone and the rest of the file is kept. */
@@ -83,6 +87,7 @@ const fieldSchemas = {
 	disclosureAccepted: z.boolean(),
 	writeDisclosureAccepted: z.boolean(),
 	showStatusBar: z.boolean(),
+	approvalTimeoutSeconds: z.number().int().min(MIN_APPROVAL_TIMEOUT_SECONDS).max(MAX_APPROVAL_TIMEOUT_SECONDS),
 } as const;
 
 /** The settings read from data.json, and a line for each value that was replaced by its default. */

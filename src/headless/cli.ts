@@ -1,8 +1,11 @@
 import { promises as fs, unwatchFile, watchFile } from "node:fs";
+import { MemoryJournal } from "../journal/MemoryJournal";
 import * as nodePath from "node:path";
 import { parseArgs } from "node:util";
 import type { Logger } from "../activity";
-import { addToken, revokeToken } from "../auth/tokenList";
+import { applyRightChanges, initialRights, rightsTable, type RightChanges, type ToolRight } from "../auth/rights";
+import { addToken, revokeToken, setTokenRights, unknownTokenMessage } from "../auth/tokenList";
+import { ALL_TOOLS } from "../mcp/tools";
 import type { TokenLevel, TokenRecord } from "../auth/tokens";
 import { HIDDEN_LINKS_NAMED, MAX_CLI_INTEGER, MAX_PORT, MIN_PORT, SETTINGS_POLL_INTERVAL_MS, TOKEN_LAST_USED_SAVE_INTERVAL_MS } from "../config/limits";
 import { endpointUrl } from "../http/server";
@@ -10,9 +13,10 @@ import { McpService } from "../service";
 import type { VaultMcpSettings } from "../config/settings";
 import { normalizeExcludedFolder, normalizeFolderList } from "../vault/paths";
 import { VERSION } from "../version";
-import { helpFor, INSPECT_COMMAND, SERVE_COMMAND, TOKEN_LIST_COMMAND, TOKEN_NEW_COMMAND, TOKEN_REVOKE_COMMAND, usageHint } from "./cliHelp";
+import { helpFor, INSPECT_COMMAND, SERVE_COMMAND, TOKEN_LIST_COMMAND, TOKEN_NEW_COMMAND, TOKEN_REVOKE_COMMAND, TOKEN_RIGHTS_COMMAND, usageHint } from "./cliHelp";
 import { FileSettingsStore } from "../config/FileSettingsStore";
 import { NodeHost } from "./NodeHost";
+import { TerminalApprover } from "./TerminalApprover";
 import { DEFAULT_CONFIG_DIR } from "./NodeVault";
 
 /**
@@ -161,7 +165,7 @@ async function serve(args: string[]): Promise<number> {
 	if (stored.tokens.length === 0) {
 		const level: TokenLevel = allowWrite ? "write" : "read";
 		stored = await store.update((current) => {
-			const made = addToken(current, "cli", level);
+			const made = addToken(current, "cli", level, initialRights(ALL_TOOLS, level, "cli"));
 			if ("error" in made) throw new Error(made.error);
 			tokenMadeThisRun = made.token;
 			return made.settings;
@@ -183,7 +187,25 @@ async function serve(args: string[]): Promise<number> {
 	const host = await NodeHost.open(root, { watch: true });
 	warnAboutHiddenFolders(host, runSettings.excludedFolders);
 	const lastUsed = new LastUsedRecorder(store);
-	const service = new McpService({ host, serverVersion: VERSION, logger: stderrLogger, onTokenUsed: (record) => lastUsed.touch(record) });
+	// Only a person at a terminal can answer a tool set to Ask; without one, such calls are refused at once.
+	const approver = process.stdin.isTTY ? new TerminalApprover(process.stdin, (text) => process.stderr.write(text)) : undefined;
+	const service = new McpService({
+		host,
+		serverVersion: VERSION,
+		logger: stderrLogger,
+		onTokenUsed: (record) => lastUsed.touch(record),
+		journal: new MemoryJournal(),
+		approver,
+		setToolRight: async (tokenName, tool, right) => {
+			await store.update((current) => {
+				const record = current.tokens.find((candidate) => candidate.name === tokenName);
+				const next = record ? applyRightChanges(record, { [right]: [tool] }, ALL_TOOLS) : null;
+				if (!next || "error" in next) return current;
+				const saved = setTokenRights(current, tokenName, next.rights);
+				return "error" in saved ? current : saved.settings;
+			});
+		},
+	});
 	const status = await service.apply(runSettings);
 	if (status.state !== "listening") {
 		// The service has already logged why, as one line on stderr.
@@ -206,6 +228,7 @@ async function serve(args: string[]): Promise<number> {
 		process.once("SIGTERM", resolve);
 	});
 	followSettings.stop();
+	approver?.close();
 	await service.stop();
 	await lastUsed.flush();
 	await host.close();
@@ -291,39 +314,36 @@ class LastUsedRecorder {
 	}
 }
 
+/** --allow/--ask/--deny values: tool names, comma-separated or the flag repeated. */
+function rightChangesFrom(values: { allow?: string[]; ask?: string[]; deny?: string[] }): RightChanges {
+	const names = (list: string[] | undefined) => (list ?? []).flatMap((item) => item.split(",")).map((name) => name.trim()).filter((name) => name !== "");
+	return { allow: names(values.allow), ask: names(values.ask), deny: names(values.deny) };
+}
+
+/** A token's rights as one line per tool. */
+function rightsText(rights: Record<string, ToolRight>): string {
+	const width = Math.max(...Object.keys(rights).map((name) => name.length));
+	return Object.entries(rights)
+		.map(([name, right]) => `  ${name.padEnd(width)}  ${right}`)
+		.join("\n");
+}
+
 async function token(args: string[]): Promise<number> {
 	const [action, ...rest] = args;
-	const command = { new: TOKEN_NEW_COMMAND, list: TOKEN_LIST_COMMAND, revoke: TOKEN_REVOKE_COMMAND }[action ?? ""];
-	if (!command) throw new UsageError(action === undefined ? "token needs new, list or revoke." : `Unknown token action: ${action}`);
-	if (action === "new") {
-		const { values, positionals } = asUsage(() => parseArgs({ args: rest, allowPositionals: true, options: TOKEN_NEW_COMMAND.options }));
-		const root = await vaultRootFrom(positionals, 0);
-		const store = new FileSettingsStore(root, DEFAULT_CONFIG_DIR);
-		const settings = await loadSettings(store);
-		const name = values.name;
-		if (name === undefined) throw new UsageError("token new needs --name NAME.");
-		const level = values.level;
-		if (level !== "read" && level !== "write") throw new UsageError("--level must be read or write.");
-		const made = { token: "" };
-		await store.update((current) => {
-			const added = addToken(current, name, level);
-			if ("error" in added) throw new UsageError(added.error);
-			made.token = added.token;
-			return added.settings;
-		});
-		if (values.json === true) {
-			process.stdout.write(`${JSON.stringify({ name: name.trim(), level, token: made.token })}\n`);
-		} else {
-			process.stdout.write(`Token "${name.trim()}" (${level}). It is shown this once; only its hash is kept:\n\n  ${made.token}\n\n`);
-			process.stdout.write(`Connect Claude Code with:\n  ${claudeCodeCommand(settings.port, made.token)}\n`);
-		}
-		return 0;
-	}
-	const { positionals } = asUsage(() => parseArgs({ args: rest, allowPositionals: true, options: command.options }));
+	const command = { new: TOKEN_NEW_COMMAND, list: TOKEN_LIST_COMMAND, rights: TOKEN_RIGHTS_COMMAND, revoke: TOKEN_REVOKE_COMMAND }[action ?? ""];
+	if (!command) throw new UsageError(action === undefined ? "token needs new, list, rights or revoke." : `Unknown token action: ${action}`);
+	if (action === "new") return tokenNew(rest);
+	if (action === "rights") return tokenRights(rest);
+	const { values, positionals } = asUsage(() => parseArgs({ args: rest, allowPositionals: true, options: command.options }));
 	const root = await vaultRootFrom(positionals, 0);
 	const store = new FileSettingsStore(root, DEFAULT_CONFIG_DIR);
 	const settings = await loadSettings(store);
 	if (action === "list") {
+		if ((values as { json?: boolean }).json === true) {
+			const listed = settings.tokens.map((record) => ({ name: record.name, level: record.level, created: record.created, lastUsed: record.lastUsed, rights: rightsTable(record, ALL_TOOLS) }));
+			process.stdout.write(`${JSON.stringify(listed)}\n`);
+			return 0;
+		}
 		if (settings.tokens.length === 0) stderrLogger.info(`No tokens yet. Make one: vault-mcp token new ${quoted(root)} --name NAME`);
 		for (const record of settings.tokens) {
 			process.stdout.write(`${record.name}\t${record.level}\t${record.displayPrefix}…\tcreated ${record.created}\tlast used ${record.lastUsed ?? "never"}\n`);
@@ -335,8 +355,7 @@ async function token(args: string[]): Promise<number> {
 		if (name === undefined) throw new UsageError("token revoke needs the token's name.");
 		const revoked = revokeToken(settings, name);
 		if ("error" in revoked) {
-			const names = settings.tokens.map((record) => `"${record.name}"`);
-			stderrLogger.error(`${revoked.error} ${names.length > 0 ? `The tokens are: ${names.join(", ")}.` : "There are no tokens."}`);
+			stderrLogger.error(revoked.error);
 			return 1;
 		}
 		await store.update((current) => {
@@ -347,6 +366,62 @@ async function token(args: string[]): Promise<number> {
 		return 0;
 	}
 	throw new UsageError(`Unknown token action: ${action}`);
+}
+
+async function tokenNew(args: string[]): Promise<number> {
+	const { values, positionals } = asUsage(() => parseArgs({ args, allowPositionals: true, options: TOKEN_NEW_COMMAND.options }));
+	const root = await vaultRootFrom(positionals, 0);
+	const store = new FileSettingsStore(root, DEFAULT_CONFIG_DIR);
+	const settings = await loadSettings(store);
+	const name = values.name;
+	if (name === undefined) throw new UsageError("token new needs --name NAME.");
+	const level = values.level;
+	if (level !== "read" && level !== "write") throw new UsageError("--level must be read or write.");
+	// Headless has no window to ask in, so every tool of the level starts allowed unless the flags say otherwise.
+	const rights = applyRightChanges({ level, rights: initialRights(ALL_TOOLS, level, "cli") }, rightChangesFrom(values), ALL_TOOLS);
+	if ("error" in rights) throw new UsageError(rights.error, undefined, false);
+	const made = { token: "" };
+	await store.update((current) => {
+		const added = addToken(current, name, level, rights.rights);
+		if ("error" in added) throw new UsageError(added.error, undefined, false);
+		made.token = added.token;
+		return added.settings;
+	});
+	const shown = rightsTable({ level, rights: rights.rights }, ALL_TOOLS);
+	if (values.json === true) {
+		process.stdout.write(`${JSON.stringify({ name: name.trim(), level, token: made.token, rights: shown })}\n`);
+	} else {
+		process.stdout.write(`Token "${name.trim()}" (${level}). It is shown this once; only its hash is kept:\n\n  ${made.token}\n\n`);
+		process.stdout.write(`Rights:\n${rightsText(shown)}\n\n`);
+		process.stdout.write(`Connect Claude Code with:\n  ${claudeCodeCommand(settings.port, made.token)}\n`);
+	}
+	return 0;
+}
+
+async function tokenRights(args: string[]): Promise<number> {
+	const { values, positionals } = asUsage(() => parseArgs({ args, allowPositionals: true, options: TOKEN_RIGHTS_COMMAND.options }));
+	const root = await vaultRootFrom(positionals, 0);
+	const name = positionals[1];
+	if (name === undefined) throw new UsageError("token rights needs the token's name.");
+	const store = new FileSettingsStore(root, DEFAULT_CONFIG_DIR);
+	const changes = rightChangesFrom(values);
+	let record = (await loadSettings(store)).tokens.find((candidate) => candidate.name === name);
+	const settings = await store.update((current) => {
+		const found = current.tokens.find((candidate) => candidate.name === name);
+		if (!found) throw new UsageError(unknownTokenMessage(current, name), undefined, false);
+		const next = applyRightChanges(found, changes, ALL_TOOLS);
+		if ("error" in next) throw new UsageError(next.error, undefined, false);
+		const unchanged = Object.values(changes).every((list) => list.length === 0);
+		const saved = unchanged ? { settings: current } : setTokenRights(current, name, next.rights);
+		if ("error" in saved) throw new UsageError(saved.error, undefined, false);
+		return saved.settings;
+	});
+	record = settings.tokens.find((candidate) => candidate.name === name) ?? record;
+	if (!record) return 1;
+	const shown = rightsTable(record, ALL_TOOLS);
+	if (values.json === true) process.stdout.write(`${JSON.stringify({ name, level: record.level, rights: shown })}\n`);
+	else process.stdout.write(`Rights of "${name}" (${record.level}):\n${rightsText(shown)}\n`);
+	return 0;
 }
 
 /** Prints Obsidian-shaped metadata: one note's CachedMetadata, or the vault's link maps. */

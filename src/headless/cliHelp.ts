@@ -73,6 +73,13 @@ export const SERVE_COMMAND = defineCommand({
 	},
 });
 
+/** --allow, --ask and --deny: tool names, comma-separated or repeated. */
+const RIGHT_FLAGS = {
+	allow: { valueName: "TOOL,…", what: "tools that run at once", defaultText: "every tool of the token's level (token new); unchanged (token rights)" },
+	ask: { valueName: "TOOL,…", what: "write tools that wait for your y/n in an interactive `serve` (or in Obsidian)", defaultText: "none" },
+	deny: { valueName: "TOOL,…", what: "tools this token does not see at all", defaultText: "none" },
+} as const satisfies Record<string, FlagHelp>;
+
 export const TOKEN_NEW_COMMAND = defineCommand({
 	name: "token new",
 	arguments: "<vault>",
@@ -81,13 +88,31 @@ export const TOKEN_NEW_COMMAND = defineCommand({
 	options: {
 		name: { type: "string" },
 		level: { type: "string", default: "read" },
+		allow: { type: "string", multiple: true },
+		ask: { type: "string", multiple: true },
+		deny: { type: "string", multiple: true },
 		json: { type: "boolean", default: false },
 	},
 	flags: {
 		name: { valueName: "NAME", what: "what the token is for, e.g. the app's name", defaultText: "none; required" },
 		level: { valueName: "read|write", what: "write tokens may also use the write tools while writing is on", defaultText: "read" },
-		json: { what: 'print {"name","level","token"} as one JSON line instead of text', defaultText: "off" },
+		...RIGHT_FLAGS,
+		json: { what: 'print {"name","level","token","rights"} as one JSON line instead of text', defaultText: "off" },
 	},
+});
+
+export const TOKEN_RIGHTS_COMMAND = defineCommand({
+	name: "token rights",
+	arguments: "<vault> NAME",
+	summary: "change which tools a token may use at once (allow), only after you approve (ask), or not at all (deny)",
+	details: ["Without flags, prints the token's rights. A running `serve` follows the change within a second."],
+	options: {
+		allow: { type: "string", multiple: true },
+		ask: { type: "string", multiple: true },
+		deny: { type: "string", multiple: true },
+		json: { type: "boolean", default: false },
+	},
+	flags: { ...RIGHT_FLAGS, json: { what: 'print {"name","level","rights"} as one JSON line instead of text', defaultText: "off" } },
 });
 
 export const TOKEN_LIST_COMMAND = defineCommand({
@@ -95,8 +120,8 @@ export const TOKEN_LIST_COMMAND = defineCommand({
 	arguments: "<vault>",
 	summary: "list tokens: name, level, first characters, created, last used",
 	details: ["A token itself cannot be shown again; make a new one if it is lost."],
-	options: {},
-	flags: {},
+	options: { json: { type: "boolean", default: false } },
+	flags: { json: { what: 'print a JSON list: name, level, created, lastUsed and {"rights": {"<tool>": "allow"|"ask"|"deny"}}', defaultText: "off" } },
 });
 
 export const TOKEN_REVOKE_COMMAND = defineCommand({
@@ -126,7 +151,7 @@ export const HELP_COMMAND = defineCommand({
 	flags: {},
 });
 
-export const COMMANDS: CommandSpec[] = [SERVE_COMMAND, TOKEN_NEW_COMMAND, TOKEN_LIST_COMMAND, TOKEN_REVOKE_COMMAND, INSPECT_COMMAND, HELP_COMMAND];
+export const COMMANDS: CommandSpec[] = [SERVE_COMMAND, TOKEN_NEW_COMMAND, TOKEN_LIST_COMMAND, TOKEN_RIGHTS_COMMAND, TOKEN_REVOKE_COMMAND, INSPECT_COMMAND, HELP_COMMAND];
 
 /** The command a help topic names ("serve", "token new"), if any. */
 export function commandNamed(topic: string): CommandSpec | undefined {
@@ -165,7 +190,7 @@ export function overviewHelp(): string {
 	].join("\n");
 }
 
-/** Help for a topic: "" for the overview, a command, or "token" for its three actions. */
+/** Help for a topic: "" for the overview, a command, or "token" for its actions. */
 export function helpFor(topic: string): string | undefined {
 	if (topic === "") return overviewHelp();
 	const command = commandNamed(topic);

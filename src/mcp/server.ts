@@ -12,6 +12,8 @@ import { registerNoteResources } from "./resources";
 import { toCallToolResult, type ToolDescriptor } from "./tool";
 import { ALL_TOOLS } from "./tools";
 import { NoteExistsError } from "../vault/writes";
+import { effectiveRight } from "../auth/rights";
+import { runWriteCall } from "./writeCall";
 
 /** What createMcpServer needs besides the per-request context. */
 export interface McpServerDeps {
@@ -19,9 +21,23 @@ export interface McpServerDeps {
 	logger: Logger;
 }
 
-/** The tools a grant may see: write tools only for a write grant. */
+/** The tools a grant may see: those its token's rights do not deny (write tools only for a write grant with writing on). */
 export function toolsForGrant(ctx: ToolContext, tools: readonly ToolDescriptor[] = ALL_TOOLS): ToolDescriptor[] {
-	return tools.filter((tool) => tool.access === "read" || ctx.grant.canWrite);
+	return tools.filter((tool) => effectiveRight(ctx.grant.token, tool, ctx.grant.canWrite) !== "deny");
+}
+
+/** Every write tool takes it: the note's hash as read_note returned it; a different current version writes nothing. */
+const expectedHashArgument = {
+	expected_hash: z
+		.string()
+		.regex(/^[0-9a-f]{64}$/)
+		.optional()
+		.describe("The note's hash from read_note: if it has changed since, nothing is written and the error gives the new hash."),
+};
+
+/** A tool's input schema as clients see it: write tools also take expected_hash. */
+function inputSchemaOf(tool: ToolDescriptor): z.ZodRawShape {
+	return tool.access === "write" ? { ...tool.inputSchema, ...expectedHashArgument } : tool.inputSchema;
 }
 
 /**
@@ -41,11 +57,11 @@ export function createMcpServer(ctx: ToolContext, deps: McpServerDeps): McpServe
 			{
 				title: tool.title,
 				description: tool.description,
-				inputSchema: tool.inputSchema,
+				inputSchema: inputSchemaOf(tool),
 				outputSchema: tool.outputSchema,
 				annotations: { title: tool.title, ...tool.annotations },
 			},
-			(args: unknown) => runTool(ctx, deps, tool, args),
+			(args: unknown, extra: { signal: AbortSignal }) => runTool(ctx, deps, tool, args, extra.signal),
 		);
 	}
 	// tools/list is the same for every request with the same tools; converting the zod schemas to
@@ -80,7 +96,7 @@ function listTools(tools: readonly ToolDescriptor[]): ListToolsResult {
 				name: tool.name,
 				title: tool.title,
 				description: tool.description,
-				inputSchema: jsonSchema(tool.inputSchema, "input"),
+				inputSchema: jsonSchema(inputSchemaOf(tool), "input"),
 				outputSchema: jsonSchema(tool.outputSchema, "output"),
 				annotations: { title: tool.title, ...tool.annotations },
 				// What the SDK's own handler says of a tool registered without task support.
@@ -92,12 +108,19 @@ function listTools(tools: readonly ToolDescriptor[]): ListToolsResult {
 	return cached;
 }
 
-async function runTool(ctx: ToolContext, deps: McpServerDeps, tool: ToolDescriptor, args: unknown): Promise<CallToolResult> {
+/** A tool's answer: read tools run directly; write tools through the rights, approval and journal. */
+function answerOf(ctx: ToolContext, tool: ToolDescriptor, args: unknown, clientGone: AbortSignal): ReturnType<ToolDescriptor["handler"]> {
+	if (tool.access === "read") return tool.handler(ctx, args as Parameters<typeof tool.handler>[1]);
+	const { expected_hash: expectedHash, ...toolArgs } = args as { expected_hash?: string };
+	return runWriteCall(ctx, tool, toolArgs, effectiveRight(ctx.grant.token, tool, ctx.grant.canWrite), expectedHash, clientGone);
+}
+
+async function runTool(ctx: ToolContext, deps: McpServerDeps, tool: ToolDescriptor, args: unknown, clientGone: AbortSignal): Promise<CallToolResult> {
 	const started = performance.now();
 	let outcome: ActivityOutcome = "ok";
 	let result: CallToolResult;
 	try {
-		const answer = await tool.handler(ctx, args as Parameters<typeof tool.handler>[1]);
+		const answer = await answerOf(ctx, tool, args, clientGone);
 		if ("fixable" in answer) outcome = "fixable";
 		result = toCallToolResult(answer);
 	} catch (error) {
@@ -141,6 +164,7 @@ function fixableMessageFor(error: unknown): string | null {
 		case "EOUTSIDEVAULT":
 			return "That path is not part of the vault this server gives access to. Nothing was read or written. Call list_notes to see the notes you can use.";
 		case "EWRITECONFLICT":
+		case "EHASHMISMATCH":
 			return (error as Error).message;
 		case "EEXIST":
 			// Only our own wording: a raw EEXIST message names the absolute path on disk.

@@ -49,21 +49,20 @@ export function backupPath(host: Host, path: string, from = 1): string {
 }
 
 /**
- * Replaces a note's text, keeping what it held in a backup beside it. The backup is written first
- * (so a crash mid-way never leaves the old text nowhere); the replace then records the exact text
- * it replaced, inside the note's atomic edit, and if another write landed in between, the backup is
- * written again with that text. So an acknowledged append is always in the note or in the backup,
- * and an overwrite never starves behind a stream of appends.
+ * Replaces a note's text, keeping what it held in a backup beside it. The replace comes first, in
+ * the note's atomic edit, which hands over the exact text it replaced (another write may have
+ * landed a moment before); the backup then holds exactly that. So an acknowledged append is always
+ * in the note or in the backup, an overwrite never starves behind a stream of appends, and the
+ * call's first write is the note itself (where `expected_hash` is checked). Between the two writes
+ * the replaced text is in the write journal, which records it before the note is written.
  */
 export async function overwriteWithBackup(host: Host, file: HostFile, text: string): Promise<{ backup: string; text: string }> {
-	const before = await host.vault.read(file);
-	const backupFile = await createBackup(host, file.path, before);
-	let replaced = before;
+	let replaced = "";
 	const written = await host.vault.process(file, (latest) => {
 		replaced = latest;
 		return text;
 	});
-	if (replaced !== before) await host.vault.process(backupFile, () => replaced);
+	const backupFile = await createBackup(host, file.path, replaced);
 	return { backup: backupFile.path, text: written };
 }
 

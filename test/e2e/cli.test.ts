@@ -25,7 +25,7 @@ describe("vault-mcp CLI", () => {
 		const made = await runCli(["token", "new", vault, "--name", "laptop", "--level", "write", "--json"]);
 		expect(made.code).toBe(0);
 		const printed = JSON.parse(made.stdout) as { name: string; level: string; token: string };
-		expect(printed).toEqual({ name: "laptop", level: "write", token: expect.stringMatching(/^vmcp_[A-Za-z0-9_-]{43}$/) });
+		expect(printed).toEqual({ name: "laptop", level: "write", token: expect.stringMatching(/^vmcp_[A-Za-z0-9_-]{43}$/), rights: expect.any(Object) });
 		for (const file of await readAllFiles(vault)) expect(file.text).not.toContain(printed.token);
 
 		const listed = await runCli(["token", "list", vault]);

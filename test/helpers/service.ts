@@ -1,4 +1,8 @@
 import type { Logger } from "../../src/activity";
+import type { ToolRights } from "../../src/auth/rights";
+import type { WriteJournal } from "../../src/journal/entry";
+import { MemoryJournal } from "../../src/journal/MemoryJournal";
+import type { Approver } from "../../src/mcp/approval";
 import { addToken } from "../../src/auth/tokenList";
 import type { TokenLevel } from "../../src/auth/tokens";
 import { NodeHost, type NodeHostOptions } from "../../src/headless/NodeHost";
@@ -28,25 +32,36 @@ export interface RunningService {
 	url: string;
 	tokens: Record<string, string>;
 	logger: RecordingLogger;
+	journal: WriteJournal;
 	stop(): Promise<void>;
 }
 
 /** A real McpService on a free loopback port over a NodeHost, with one token per level requested. */
 export async function startService(
 	vaultRoot: string,
-	options: { levels?: TokenLevel[]; settings?: Partial<VaultMcpSettings>; httpDeadlines?: Partial<HttpDeadlines>; host?: NodeHostOptions } = {},
+	options: {
+		levels?: TokenLevel[];
+		settings?: Partial<VaultMcpSettings>;
+		httpDeadlines?: Partial<HttpDeadlines>;
+		host?: NodeHostOptions;
+		journal?: WriteJournal;
+		approver?: Approver;
+		/** Rights for the tokens made, by level; absent: every tool of the level, allowed. */
+		rights?: Partial<Record<TokenLevel, ToolRights>>;
+	} = {},
 ): Promise<RunningService> {
 	const host = await NodeHost.open(vaultRoot, options.host);
 	let settings: VaultMcpSettings = { ...defaultSettings(), serverEnabled: true, port: 0, ...options.settings };
 	const tokens: Record<string, string> = {};
 	for (const level of options.levels ?? ["read"]) {
-		const made = addToken(settings, level, level);
+		const made = addToken(settings, level, level, options.rights?.[level]);
 		if ("error" in made) throw new Error(made.error);
 		settings = made.settings;
 		tokens[level] = made.token;
 	}
 	const logger = new RecordingLogger();
-	const service = new McpService({ host, serverVersion: "test", logger, httpDeadlines: options.httpDeadlines });
+	const journal = options.journal ?? new MemoryJournal();
+	const service = new McpService({ host, serverVersion: "test", logger, httpDeadlines: options.httpDeadlines, journal, approver: options.approver });
 	const status = await service.apply(settings);
 	if (status.state !== "listening") throw new Error(`service did not start: ${JSON.stringify(status)}`);
 	return {
@@ -57,6 +72,7 @@ export async function startService(
 		url: status.url,
 		tokens,
 		logger,
+		journal,
 		stop: async () => {
 			await service.stop();
 			await host.close();

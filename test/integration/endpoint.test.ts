@@ -1,4 +1,5 @@
 import { createServer } from "node:net";
+import { MemoryJournal } from "../../src/journal/MemoryJournal";
 import { ALL_TOOLS } from "../../src/mcp/tools";
 import { McpService } from "../../src/service";
 import { connectClient, INITIALIZE_BODY, isPortClosed, mcpHeaders, rawRequest } from "../helpers/http";
@@ -286,7 +287,7 @@ describe("lifecycle", () => {
 	test("a service that was never started stops cleanly", async () => {
 		const { NodeHost } = await import("../../src/headless/NodeHost");
 		const host = await NodeHost.open(vault);
-		const service = new McpService({ host, serverVersion: "test", logger: console });
+		const service = new McpService({ host, serverVersion: "test", logger: console, journal: new MemoryJournal() });
 		await expect(service.stop()).resolves.toBeUndefined();
 		await host.close();
 	});

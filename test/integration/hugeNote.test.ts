@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { MemoryJournal } from "../../src/journal/MemoryJournal";
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { createInterface } from "node:readline";
@@ -51,7 +52,7 @@ async function serveWatched(root: string): Promise<{ host: NodeHost; service: Mc
 	// Polling every 20 ms for many seconds is far beyond the default per-token rate.
 	const made = addToken({ ...defaultSettings(), serverEnabled: true, port: 0, rateLimitPerMinute: 1_000_000 }, "read", "read");
 	if ("error" in made) throw new Error(made.error);
-	const service = new McpService({ host, serverVersion: "test", logger: new RecordingLogger() });
+	const service = new McpService({ host, serverVersion: "test", logger: new RecordingLogger(), journal: new MemoryJournal() });
 	const status = await service.apply(made.settings);
 	if (status.state !== "listening") throw new Error("service did not start");
 	await service.search?.whenReady();
@@ -210,7 +211,7 @@ describe("a huge note already in the vault when the headless server starts (issu
 			expect(host.metadataCache.getCache("Hub.md")).not.toBeNull();
 			const made = addToken({ ...defaultSettings(), serverEnabled: true, port: 0 }, "read", "read");
 			if ("error" in made) throw new Error(made.error);
-			const service = new McpService({ host, serverVersion: "test", logger: new RecordingLogger() });
+			const service = new McpService({ host, serverVersion: "test", logger: new RecordingLogger(), journal: new MemoryJournal() });
 			const status = await service.apply(made.settings);
 			if (status.state !== "listening") throw new Error("service did not start");
 			const client = await connectClient(status.url, made.token);

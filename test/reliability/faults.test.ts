@@ -1,4 +1,5 @@
 import { promises as fs, readFileSync } from "node:fs";
+import { MemoryJournal } from "../../src/journal/MemoryJournal";
 import { connect } from "node:net";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -156,7 +157,7 @@ describe("200 start/stop cycles", () => {
 	test("leave no open handles, no vault listeners and no memory behind", async () => {
 		const vault = await makeVault({ "A.md": "a [[B]]", "B.md": "b #tag" });
 		const host = await NodeHost.open(vault);
-		const service = new McpService({ host, serverVersion: "test", logger: new RecordingLogger() });
+		const service = new McpService({ host, serverVersion: "test", logger: new RecordingLogger(), journal: new MemoryJournal() });
 		const { addToken } = await import("../../src/auth/tokenList");
 		const { defaultSettings } = await import("../../src/config/settings");
 		const made = addToken({ ...defaultSettings(), serverEnabled: true, port: 0 }, "cycle", "read");

@@ -4,7 +4,7 @@ import { defaultSettings } from "../../../src/config/settings";
 
 describe("tokens", () => {
 	test("a token is the prefix and 32 random bytes; the record keeps only its hash and a short prefix", () => {
-		const { token, record } = generateToken("laptop", "read", new Date("2026-01-02T03:04:05Z"));
+		const { token, record } = generateToken("laptop", "read", undefined, new Date("2026-01-02T03:04:05Z"));
 		expect(token).toMatch(/^vmcp_[A-Za-z0-9_-]{43}$/);
 		expect(Buffer.from(token.slice(TOKEN_PREFIX.length), "base64url")).toHaveLength(32);
 		expect(record).toEqual({ name: "laptop", level: "read", hash: hashToken(token), displayPrefix: token.slice(0, 9), created: "2026-01-02T03:04:05.000Z", lastUsed: null });
@@ -34,6 +34,6 @@ describe("tokens", () => {
 		expect(addToken(first.settings, "   ", "read")).toEqual({ error: expect.stringContaining("1 to 64") });
 		const revoked = revokeToken(first.settings, "desk");
 		expect("settings" in revoked && revoked.settings.tokens).toEqual([]);
-		expect(revokeToken(defaultSettings(), "desk")).toEqual({ error: 'No token named "desk".' });
+		expect(revokeToken(defaultSettings(), "desk")).toEqual({ error: 'No token named "desk". There are no tokens.' });
 	});
 });

@@ -2,7 +2,11 @@ import * as nodePath from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ActivityLog } from "../../../src/activity";
+import { effectiveRight, type ToolRights } from "../../../src/auth/rights";
 import { generateToken } from "../../../src/auth/tokens";
+import type { WriteJournal } from "../../../src/journal/entry";
+import { MemoryJournal } from "../../../src/journal/MemoryJournal";
+import type { WriteServices } from "../../../src/mcp/approval";
 import { NodeHost } from "../../../src/headless/NodeHost";
 import type { ToolContext } from "../../../src/mcp/context";
 import { createMcpServer } from "../../../src/mcp/server";
@@ -36,16 +40,25 @@ describe("createMcpServer over an in-memory transport", () => {
 		await removeDir(root);
 	});
 
-	async function connect(canWrite: boolean): Promise<{ client: Client; activity: ActivityLog }> {
-		const { record } = generateToken(canWrite ? "writer" : "reader", canWrite ? "write" : "read");
-		const ctx: ToolContext = { host, serverVersion: "test", scope, grant: { token: record, canWrite }, search, dailyNotesAreOutlines: false };
+	async function connect(canWrite: boolean, options: { rights?: ToolRights; writes?: Partial<WriteServices> } = {}): Promise<{ client: Client; activity: ActivityLog; journal: WriteJournal }> {
+		const { record } = generateToken(canWrite ? "writer" : "reader", canWrite ? "write" : "read", options.rights);
+		const journal = options.writes?.journal ?? new MemoryJournal();
+		const writes: WriteServices = {
+			journal,
+			approver: null,
+			approvalTimeoutMs: 5_000,
+			currentRight: (tool) => effectiveRight(record, tool, canWrite),
+			allowAlways: () => Promise.resolve(),
+			...options.writes,
+		};
+		const ctx: ToolContext = { host, serverVersion: "test", scope, grant: { token: record, canWrite }, search, dailyNotesAreOutlines: false, writes };
 		const activity = new ActivityLog();
 		const server = createMcpServer(ctx, { activity, logger: new RecordingLogger() });
 		const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
 		await server.connect(serverSide);
 		const client = new Client({ name: "in-memory", version: "1" });
 		await client.connect(clientSide);
-		return { client, activity };
+		return { client, activity, journal };
 	}
 
 	test("a read grant lists exactly the read tools, and a write tool answers like an unknown one", async () => {

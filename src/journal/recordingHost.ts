@@ -1,0 +1,169 @@
+/**
+ * The host a write tool gets: the real one, with its two writing calls (`vault.process` and
+ * `vault.create`) wrapped. A tool cannot write around them, so every change it makes is
+ *  - checked against the caller's `expected_hash` (the first note the call writes),
+ *  - journalled before its bytes reach the disk (`journalledHost`), or
+ *  - only computed and shown, never written (`previewHost`), for the approval window.
+ */
+import type { Host, HostAbstractFile, HostFile, HostVault } from "../host/Host";
+import { hashText } from "../vault/writes";
+import type { JournalCall, WriteJournal } from "./entry";
+
+/** A change a tool call would make (preview) or made: the note's text before (null: a new note) and after. */
+export interface PlannedChange {
+	path: string;
+	before: string | null;
+	after: string;
+}
+
+/** The note's text is not the version the caller read: nothing was written. */
+export class NoteChangedError extends Error {
+	readonly code = "EHASHMISMATCH";
+	constructor(
+		readonly path: string,
+		readonly currentHash: string | null,
+	) {
+		super(
+			currentHash === null
+				? `"${path}" does not exist, so it cannot have the expected_hash given. Nothing was written.`
+				: `"${path}" changed since it was read: its hash is now ${currentHash}. Nothing was written. Read it again (read_note), then retry with that hash as expected_hash.`,
+		);
+		this.name = "NoteChangedError";
+	}
+}
+
+/** Checks the first note a call writes against `expected`, once. */
+class ExpectedHash {
+	private checked = false;
+	constructor(private readonly expected: string | undefined) {}
+
+	/** Throws NoteChangedError when this is the call's first write and `current` (null: no note yet) is not the expected version. */
+	check(path: string, current: string | null): void {
+		if (this.expected === undefined || this.checked) return;
+		const currentHash = current === null ? null : hashText(current);
+		if (currentHash !== this.expected) throw new NoteChangedError(path, currentHash);
+	}
+
+	/** The first write went through: later writes of the same call are not checked again. */
+	passed(): void {
+		this.checked = true;
+	}
+}
+
+/** A host whose vault writes go through `process` and `create` given here; everything else is the real host's. */
+function withWrites(host: Host, writes: Pick<HostVault, "process" | "create"> & Partial<Pick<HostVault, "read" | "cachedRead" | "getFileByPath" | "createFolder">>): Host {
+	const vault = host.vault;
+	const wrapped: HostVault = {
+		get configDir() {
+			return vault.configDir;
+		},
+		adapter: vault.adapter,
+		getName: () => vault.getName(),
+		getMarkdownFiles: () => vault.getMarkdownFiles(),
+		getFiles: () => vault.getFiles(),
+		getFileByPath: writes.getFileByPath ?? ((path) => vault.getFileByPath(path)),
+		getFolderByPath: (path) => vault.getFolderByPath(path),
+		cachedRead: writes.cachedRead ?? ((file) => vault.cachedRead(file)),
+		read: writes.read ?? ((file) => vault.read(file)),
+		process: writes.process,
+		create: writes.create,
+		createFolder: writes.createFolder ?? ((path) => vault.createFolder(path)),
+		on: vault.on.bind(vault) as HostVault["on"],
+		offref: (ref) => vault.offref(ref),
+	};
+	return { ...host, vault: wrapped };
+}
+
+/**
+ * The host for a tool call that writes for real. Each change is recorded in `journal` inside the
+ * note's atomic edit, after its new text is known and before it is written; a write that then
+ * fails takes its record back. `expectedHash`, when given, must be the hash of the first note the
+ * call writes (absent note: never matches), checked in that same atomic edit.
+ */
+export function journalledHost(host: Host, journal: WriteJournal, call: JournalCall, expectedHash?: string): Host {
+	const expected = new ExpectedHash(expectedHash);
+	return withWrites(host, {
+		process: async (file, fn) => {
+			let recorded = false;
+			let changed = false;
+			const forget = () => {
+				if (recorded) journal.dropChange(call.id, file.path);
+				recorded = false;
+			};
+			try {
+				// The host may run the edit again on fresher text (another program wrote meanwhile): the record follows the last run.
+				const written = await host.vault.process(file, (before) => {
+					expected.check(file.path, before);
+					const after = fn(before);
+					forget();
+					changed = after !== before;
+					if (changed) {
+						journal.recordChange(call, { path: file.path, before, beforeHash: hashText(before), after, afterHash: hashText(after) });
+						recorded = true;
+					}
+					return after;
+				});
+				expected.passed();
+				return written;
+			} catch (error) {
+				forget();
+				throw error;
+			}
+		},
+		create: async (path, data) => {
+			expected.check(path, null);
+			journal.recordChange(call, { path, before: null, beforeHash: null, after: data, afterHash: hashText(data) });
+			try {
+				const file = await host.vault.create(path, data);
+				expected.passed();
+				return file;
+			} catch (error) {
+				journal.dropChange(call.id, path);
+				throw error;
+			}
+		},
+	});
+}
+
+/**
+ * A host on which a tool call runs without writing anything: each change is computed on the
+ * note's current text and collected (`changes()` once the call has run), and later reads in the same call see it, so a
+ * call that creates a note and then edits it previews as one new note.
+ */
+export function previewHost(host: Host, expectedHash?: string): { host: Host; changes: () => PlannedChange[] } {
+	const expected = new ExpectedHash(expectedHash);
+	const planned = new Map<string, PlannedChange>();
+	const files = new Map<string, HostFile>();
+	const textOf = async (file: HostFile) => planned.get(file.path)?.after ?? (await host.vault.read(file));
+	const plan = (path: string, before: string | null, after: string) => {
+		const earlier = planned.get(path);
+		planned.set(path, { path, before: earlier ? earlier.before : before, after });
+	};
+	const preview = withWrites(host, {
+		getFileByPath: (path) => files.get(path) ?? host.vault.getFileByPath(path),
+		read: textOf,
+		cachedRead: textOf,
+		createFolder: (path): Promise<HostAbstractFile> => Promise.resolve({ path, name: path.slice(path.lastIndexOf("/") + 1) }),
+		process: async (file, fn) => {
+			const before = await textOf(file);
+			expected.check(file.path, before);
+			const after = fn(before);
+			expected.passed();
+			if (after !== before) plan(file.path, before, after);
+			return after;
+		},
+		create: (path, data) => {
+			if (files.has(path) || host.vault.getFileByPath(path)) return Promise.reject(Object.assign(new Error(`File already exists: ${path}`), { code: "EEXIST" }));
+			expected.check(path, null);
+			expected.passed();
+			const name = path.slice(path.lastIndexOf("/") + 1);
+			const dot = name.lastIndexOf(".");
+			const now = Date.now();
+			const file: HostFile = { path, name, basename: dot > 0 ? name.slice(0, dot) : name, extension: dot > 0 ? name.slice(dot + 1) : "", stat: { ctime: now, mtime: now, size: Buffer.byteLength(data) } };
+			files.set(path, file);
+			plan(path, null, data);
+			return Promise.resolve(file);
+		},
+	});
+	return { host: preview, changes: () => [...planned.values()] };
+}

@@ -1,0 +1,79 @@
+/**
+ * How a write tool call runs: with the token's right for the tool (allow, or ask: shown to the
+ * person first), against the caller's `expected_hash`, and journalled so it can be undone.
+ */
+import { randomBytes } from "node:crypto";
+import type { ToolRight } from "../auth/rights";
+import { journalledHost, previewHost } from "../journal/recordingHost";
+import type { ApprovalDecision, ApprovalRequest, WriteServices } from "./approval";
+import type { ToolContext } from "./context";
+import type { ToolDescriptor, ToolOutcome } from "./tool";
+
+/** A journal id: the time (so ids sort) and random letters, short enough to type after `vault-mcp undo`. */
+export function newCallId(now = Date.now()): string {
+	return `${now.toString(36)}-${randomBytes(3).toString("hex")}`;
+}
+
+const NOTHING_WRITTEN = "Nothing was written.";
+
+/**
+ * Runs a write tool: asks first when the right is ask, then runs it for real on a host that
+ * journals each change before writing it and checks `expectedHash` on the first note it writes.
+ */
+export async function runWriteCall<Args>(
+	ctx: ToolContext,
+	tool: ToolDescriptor,
+	args: Args,
+	right: ToolRight,
+	expectedHash: string | undefined,
+	clientGone?: AbortSignal,
+): Promise<ToolOutcome<Record<string, unknown>>> {
+	const writes = ctx.writes;
+	const id = newCallId();
+	const handler = tool.handler as (ctx: ToolContext, args: Args) => Promise<ToolOutcome<Record<string, unknown>>>;
+	if (right === "ask") {
+		if (writes.approver === null) {
+			return { fixable: `${tool.name} needs the person's approval for this token, and nobody can give it here: approve it in Obsidian, or run "vault-mcp serve" in a terminal. ${NOTHING_WRITTEN}` };
+		}
+		// The window shows what the call would change now; nothing is written while it waits.
+		const preview = previewHost(ctx.host, expectedHash);
+		const planned = await handler({ ...ctx, host: preview.host }, args);
+		if ("fixable" in planned) return planned;
+		const decision = await waitForDecision(writes, { id, tokenName: ctx.grant.token.name, tool: tool.name, toolTitle: tool.title, changes: preview.changes() }, clientGone);
+		if (decision === "gone") return { fixable: `The request was cancelled before the person decided. ${NOTHING_WRITTEN}` };
+		if (decision === "timeout") return { fixable: `Nobody approved ${tool.name} within ${Math.round(writes.approvalTimeoutMs / 1000)} s. ${NOTHING_WRITTEN}` };
+		if (decision === "decline") return { fixable: `The person declined this ${tool.name} call. ${NOTHING_WRITTEN} Do not retry it unless they ask you to.` };
+		if (decision === "always") await writes.allowAlways(tool.name);
+		// The rights, the token and the write switch are read again: a revocation while the window was open wins.
+		if (writes.currentRight(tool) === "deny") return { fixable: `${tool.name} is no longer allowed for this token (its rights, the token or the write switch changed while it waited). ${NOTHING_WRITTEN}` };
+	}
+	const call = { id, time: new Date().toISOString(), tokenName: ctx.grant.token.name, tool: tool.name };
+	return handler({ ...ctx, host: journalledHost(ctx.host, writes.journal, call, expectedHash) }, args);
+}
+
+/**
+ * The approver's answer; "timeout" when it does not come within the limit, "gone" when the client
+ * cancelled or disconnected first. Either way the request is withdrawn from the approver.
+ */
+async function waitForDecision(writes: WriteServices, request: ApprovalRequest, clientGone?: AbortSignal): Promise<ApprovalDecision | "timeout" | "gone"> {
+	const approver = writes.approver;
+	if (approver === null) return "decline";
+	const controller = new AbortController();
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	let onGone: (() => void) | undefined;
+	const timeout = new Promise<"timeout">((resolve) => {
+		timer = setTimeout(() => resolve("timeout"), writes.approvalTimeoutMs);
+	});
+	const gone = new Promise<"gone">((resolve) => {
+		onGone = () => resolve("gone");
+		if (clientGone?.aborted) resolve("gone");
+		clientGone?.addEventListener("abort", onGone, { once: true });
+	});
+	try {
+		return await Promise.race([approver.decide(request, controller.signal), timeout, gone]);
+	} finally {
+		clearTimeout(timer);
+		if (onGone) clientGone?.removeEventListener("abort", onGone);
+		controller.abort();
+	}
+}

@@ -1,0 +1,160 @@
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { promises as fs } from "node:fs";
+import * as nodePath from "node:path";
+import { ALL_TOOLS } from "../../src/mcp/tools";
+import { CLI_PATH, runCli, startServe } from "../helpers/cli";
+import { connectClient } from "../helpers/http";
+import { callTool } from "../helpers/tools";
+import { makeVault, removeDir } from "../helpers/vault";
+
+const READ_TOOLS = ALL_TOOLS.filter((tool) => tool.access === "read").map((tool) => tool.name);
+const WRITE_TOOLS = ALL_TOOLS.filter((tool) => tool.access === "write").map((tool) => tool.name);
+
+async function newToken(vault: string, args: string[]): Promise<string> {
+	const made = await runCli(["token", "new", vault, "--json", ...args]);
+	if (made.code !== 0) throw new Error(made.stderr);
+	return (JSON.parse(made.stdout) as { token: string }).token;
+}
+
+/** `serve` behind a pseudo-terminal (util-linux `script`), as a person runs it: stdin is a TTY, and what we write is typed. */
+function startServeInTerminal(vault: string): Promise<{ child: ChildProcessWithoutNullStreams; url: string; output(): string; type(text: string): void; stop(): Promise<void> }> {
+	const command = [process.execPath, CLI_PATH, "serve", vault, "--port", "0", "--allow-write"].map((part) => `'${part.replace(/'/g, "'\\''")}'`).join(" ");
+	const child = spawn("script", ["-qfec", command, "/dev/null"]);
+	let output = "";
+	child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+	child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+	const exited = new Promise<void>((resolve) => child.on("close", () => resolve()));
+	return new Promise((resolve, reject) => {
+		const timer = setTimeout(() => reject(new Error(`serve did not start; output: ${output}`)), 15_000);
+		const check = setInterval(() => {
+			const match = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(output);
+			if (!match?.[1]) return;
+			clearInterval(check);
+			clearTimeout(timer);
+			resolve({
+				child,
+				url: match[1],
+				output: () => output,
+				type: (text) => child.stdin.write(text),
+				stop: async () => {
+					child.kill("SIGTERM");
+					await exited;
+				},
+			});
+		}, 20);
+	});
+}
+
+async function waitForOutput(output: () => string, text: string, count = 1): Promise<void> {
+	for (let waited = 0; waited < 10_000; waited += 20) {
+		if (output().split(text).length - 1 >= count) return;
+		await new Promise((resolve) => setTimeout(resolve, 20));
+	}
+	throw new Error(`waited for ${JSON.stringify(text)}; output: ${output()}`);
+}
+
+describe("rights per tool and approval on the command line", () => {
+	let vault: string;
+	beforeEach(async () => {
+		vault = await makeVault({ "Home.md": "# Home\n\nFirst line.\n" });
+	});
+	afterEach(async () => removeDir(vault));
+
+	test("token new starts with every tool of its level allowed; --ask/--deny change that; token list --json shows each right", async () => {
+		await newToken(vault, ["--name", "reader"]);
+		await newToken(vault, ["--name", "writer", "--level", "write", "--ask", "append_to_note,create_note", "--deny", "search_notes"]);
+		const listed = JSON.parse((await runCli(["token", "list", vault, "--json"])).stdout) as Array<{ name: string; rights: Record<string, string> }>;
+		const reader = listed.find((token) => token.name === "reader")!;
+		const writer = listed.find((token) => token.name === "writer")!;
+		for (const tool of READ_TOOLS) expect([tool, reader.rights[tool]]).toEqual([tool, "allow"]);
+		for (const tool of WRITE_TOOLS) expect([tool, reader.rights[tool]]).toEqual([tool, "deny"]);
+		expect(writer.rights).toMatchObject({ append_to_note: "ask", create_note: "ask", search_notes: "deny", add_task: "allow", read_note: "allow" });
+	});
+
+	test("unknown tool names are a usage error (exit 2) that lists the valid ones; ask for a read tool is refused; nothing is saved", async () => {
+		const unknown = await runCli(["token", "new", vault, "--name", "x", "--deny", "delete_everything"]);
+		expect(unknown.code).toBe(2);
+		expect(unknown.stderr).toContain('Unknown tool "delete_everything". The tools are: ');
+		for (const tool of ALL_TOOLS) expect(unknown.stderr).toContain(tool.name);
+		const askRead = await runCli(["token", "new", vault, "--name", "x", "--ask", "read_note"]);
+		expect(askRead.code).toBe(2);
+		expect(askRead.stderr).toContain("never ask");
+		expect(JSON.parse((await runCli(["token", "list", vault, "--json"])).stdout)).toEqual([]);
+		const noToken = await runCli(["token", "rights", vault, "ghost", "--deny", "read_note"]);
+		expect(noToken.code).toBe(2);
+		expect(noToken.stderr).toContain('No token named "ghost"');
+	});
+
+	test("a denied tool disappears from a running server's tools/list within a second of `token rights`, and calling it answers like an unknown tool", async () => {
+		const token = await newToken(vault, ["--name", "app"]);
+		const serving = await startServe([vault, "--port", "0"]);
+		try {
+			const client = await connectClient(serving.url, token);
+			expect((await client.listTools()).tools.map((tool) => tool.name)).toContain("search_notes");
+			const changed = await runCli(["token", "rights", vault, "app", "--deny", "search_notes"]);
+			expect(changed.code).toBe(0);
+			expect(changed.stdout).toMatch(/search_notes\s+deny/);
+			const started = Date.now();
+			while ((await client.listTools()).tools.some((tool) => tool.name === "search_notes")) {
+				if (Date.now() - started > 1_500) throw new Error("the denied tool was still listed after 1.5 s");
+				await new Promise((resolve) => setTimeout(resolve, 50));
+			}
+			const denied = await client.callTool({ name: "search_notes", arguments: { query: "home" } });
+			const unknown = await client.callTool({ name: "no_such_tool", arguments: { query: "home" } });
+			expect(JSON.stringify(denied).replace("search_notes", "T")).toBe(JSON.stringify(unknown).replace("no_such_tool", "T"));
+			await client.close();
+		} finally {
+			await serving.stop();
+		}
+	});
+
+	test("ask in a serve without a terminal answers at once that approval is needed, and writes nothing", async () => {
+		const token = await newToken(vault, ["--name", "app", "--level", "write", "--ask", "append_to_note"]);
+		const serving = await startServe([vault, "--port", "0", "--allow-write"]);
+		try {
+			const client = await connectClient(serving.url, token);
+			const started = Date.now();
+			const outcome = await callTool(client, "append_to_note", { path: "Home", content: "Not without asking" });
+			expect(Date.now() - started).toBeLessThan(5_000);
+			expect(outcome).toEqual({ ok: false, error: expect.stringMatching(/needs the person's approval.*Nothing was written/s) });
+			expect(await fs.readFile(nodePath.join(vault, "Home.md"), "utf8")).toBe("# Home\n\nFirst line.\n");
+			await client.close();
+		} finally {
+			await serving.stop();
+		}
+	});
+
+	test("ask in an interactive serve: the terminal shows the diff; y writes, n writes nothing, a writes and allows from then on", async () => {
+		const token = await newToken(vault, ["--name", "app", "--level", "write", "--ask", "append_to_note"]);
+		const serving = await startServeInTerminal(vault);
+		const home = nodePath.join(vault, "Home.md");
+		try {
+			const client = await connectClient(serving.url, token);
+			const approved = callTool(client, "append_to_note", { path: "Home", content: "Approved in the terminal" });
+			await waitForOutput(serving.output, "Approve?");
+			expect(serving.output()).toContain('"app" asks to run append_to_note');
+			expect(serving.output()).toContain("+ Approved in the terminal");
+			expect(await fs.readFile(home, "utf8")).toBe("# Home\n\nFirst line.\n");
+			serving.type("y\n");
+			expect((await approved).ok).toBe(true);
+			expect(await fs.readFile(home, "utf8")).toContain("Approved in the terminal");
+
+			const declined = callTool(client, "append_to_note", { path: "Home", content: "Declined in the terminal" });
+			await waitForOutput(serving.output, "Approve?", 2);
+			const before = await fs.readFile(home, "utf8");
+			serving.type("n\n");
+			expect(await declined).toEqual({ ok: false, error: expect.stringContaining("declined") });
+			expect(await fs.readFile(home, "utf8")).toBe(before);
+
+			const always = callTool(client, "append_to_note", { path: "Home", content: "Always from now" });
+			await waitForOutput(serving.output, "Approve?", 3);
+			serving.type("a\n");
+			expect((await always).ok).toBe(true);
+			const listed = JSON.parse((await runCli(["token", "list", vault, "--json"])).stdout) as Array<{ rights: Record<string, string> }>;
+			expect(listed[0]?.rights.append_to_note).toBe("allow");
+			await client.close();
+		} finally {
+			await serving.stop();
+		}
+	});
+});

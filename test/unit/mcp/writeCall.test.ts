@@ -1,0 +1,334 @@
+import { promises as fs } from "node:fs";
+import * as nodePath from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { ActivityLog } from "../../../src/activity";
+import { effectiveRight, type ToolRight, type ToolRights } from "../../../src/auth/rights";
+import { generateToken, type TokenRecord } from "../../../src/auth/tokens";
+import { NodeHost } from "../../../src/headless/NodeHost";
+import { MemoryJournal } from "../../../src/journal/MemoryJournal";
+import type { ApprovalDecision, ApprovalRequest, Approver, WriteServices } from "../../../src/mcp/approval";
+import type { ToolContext } from "../../../src/mcp/context";
+import { createMcpServer } from "../../../src/mcp/server";
+import { ALL_TOOLS } from "../../../src/mcp/tools";
+import { hashText } from "../../../src/vault/writes";
+import { IndexedNoteSearch } from "../../../src/vault/search";
+import { RecordingLogger } from "../../helpers/service";
+import { callTool } from "../../helpers/tools";
+import { copyVault, removeDir } from "../../helpers/vault";
+
+const WRITE_TOOLS = ALL_TOOLS.filter((tool) => tool.access === "write");
+
+/** An approver a test answers: each request waits until the test decides. */
+class ScriptedApprover implements Approver {
+	readonly requests: ApprovalRequest[] = [];
+	readonly withdrawn: string[] = [];
+	private readonly waiting = new Map<string, (decision: ApprovalDecision) => void>();
+	private readonly arrivals: Array<(request: ApprovalRequest) => void> = [];
+
+	decide(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+		this.requests.push(request);
+		signal.addEventListener("abort", () => {
+			if (this.waiting.delete(request.id)) this.withdrawn.push(request.id);
+		});
+		const promise = new Promise<ApprovalDecision>((resolve) => this.waiting.set(request.id, resolve));
+		this.arrivals.shift()?.(request);
+		return promise;
+	}
+
+	/** The next request to arrive (or the one already waiting). */
+	next(): Promise<ApprovalRequest> {
+		const pending = this.requests.find((request) => this.waiting.has(request.id));
+		if (pending) return Promise.resolve(pending);
+		return new Promise((resolve) => this.arrivals.push(resolve));
+	}
+
+	answer(request: ApprovalRequest, decision: ApprovalDecision): void {
+		const resolve = this.waiting.get(request.id);
+		this.waiting.delete(request.id);
+		resolve?.(decision);
+	}
+}
+
+describe("write calls: rights per tool, approval, expected_hash and the journal (MCP layer)", () => {
+	let root: string;
+	let host: NodeHost;
+	let search: IndexedNoteSearch;
+	const scope = { configDir: ".obsidian", excludedFolders: [] };
+
+	beforeEach(async () => {
+		root = await copyVault(nodePath.resolve(__dirname, "../../../demo-vault"));
+		host = await NodeHost.open(root);
+		search = new IndexedNoteSearch(host, scope, () => new Promise((resolve) => setImmediate(resolve)));
+	});
+	afterEach(async () => {
+		await search.stop();
+		await host.close();
+		await removeDir(root);
+	});
+
+	interface Connected {
+		client: Client;
+		journal: MemoryJournal;
+		token: TokenRecord;
+		/** Changes what currentRight answers, as a settings change would. */
+		setLiveRight(right: ToolRight | null): void;
+		allowedAlways: string[];
+	}
+
+	async function connect(rights: ToolRights | undefined, writes: Partial<WriteServices> = {}): Promise<Connected> {
+		const { record } = generateToken("writer", "write", rights);
+		const journal = new MemoryJournal();
+		let live: ToolRight | null = null;
+		const allowedAlways: string[] = [];
+		const services: WriteServices = {
+			journal,
+			approver: null,
+			approvalTimeoutMs: 5_000,
+			currentRight: (tool) => live ?? effectiveRight(record, tool, true),
+			allowAlways: (tool) => {
+				allowedAlways.push(tool);
+				return Promise.resolve();
+			},
+			...writes,
+		};
+		const ctx: ToolContext = { host, serverVersion: "test", scope, grant: { token: record, canWrite: true }, search, dailyNotesAreOutlines: false, writes: services };
+		const server = createMcpServer(ctx, { activity: new ActivityLog(), logger: new RecordingLogger() });
+		const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+		await server.connect(serverSide);
+		const client = new Client({ name: "in-memory", version: "1" });
+		await client.connect(clientSide);
+		return { client, journal, token: record, setLiveRight: (right) => (live = right), allowedAlways };
+	}
+
+	const read = (path: string) => fs.readFile(nodePath.join(root, path), "utf8");
+
+	test("a denied tool is absent from tools/list and answers exactly like a tool that does not exist", async () => {
+		const { client } = await connect({ append_to_note: "deny", read_note: "deny" });
+		try {
+			const names = (await client.listTools()).tools.map((tool) => tool.name);
+			expect(names).not.toContain("append_to_note");
+			expect(names).not.toContain("read_note");
+			expect(names).toContain("create_note");
+			const denied = await client.callTool({ name: "append_to_note", arguments: { path: "Welcome", content: "x" } });
+			const unknown = await client.callTool({ name: "no_such_tool", arguments: { path: "Welcome", content: "x" } });
+			expect(JSON.stringify(denied).replace("append_to_note", "TOOL")).toBe(JSON.stringify(unknown).replace("no_such_tool", "TOOL"));
+		} finally {
+			await client.close();
+		}
+	});
+
+	test("every write tool takes expected_hash; read tools do not", async () => {
+		const { client } = await connect(undefined);
+		try {
+			for (const tool of (await client.listTools()).tools) {
+				const isWrite = WRITE_TOOLS.some((write) => write.name === tool.name);
+				expect([tool.name, Object.keys(tool.inputSchema.properties ?? {}).includes("expected_hash")]).toEqual([tool.name, isWrite]);
+			}
+		} finally {
+			await client.close();
+		}
+	});
+
+	test.each(WRITE_TOOLS.map((tool) => [tool.name, tool] as const))("%s: an expected_hash that is not the note's writes nothing and gives the current hash", async (_name, tool) => {
+		const { client, journal } = await connect(undefined);
+		try {
+			const before = await snapshotVault(root);
+			const example = { ...tool.examples[0], ...(tool.name === "create_note" ? { path: "Welcome", overwrite: true } : {}), expected_hash: "0".repeat(64) };
+			const outcome = await callTool(client, tool.name, example);
+			expect(outcome.ok).toBe(false);
+			const error = (outcome as { error: string }).error;
+			expect(error).toMatch(/Nothing was written/);
+			const target = tool.name === "create_note" ? "Welcome.md" : tool.name === "add_task" ? "Projects/Garden.md" : `${String(example.path)}.md`;
+			expect(error).toContain(hashText(await read(target)));
+			expect(await snapshotVault(root)).toEqual(before);
+			expect(journal.list()).toEqual([]);
+		} finally {
+			await client.close();
+		}
+	});
+
+	test("the right expected_hash writes, and the change is journalled with the exact text before and after", async () => {
+		const { client, journal } = await connect(undefined);
+		try {
+			const before = await read("Welcome.md");
+			const answer = await callTool(client, "append_to_note", { path: "Welcome", content: "Hashed append", expected_hash: hashText(before) });
+			expect(answer.ok).toBe(true);
+			const after = await read("Welcome.md");
+			expect(after).toContain("Hashed append");
+			const [entry] = journal.list();
+			expect(entry).toMatchObject({ tokenName: "writer", tool: "append_to_note", changes: [{ path: "Welcome.md", before, beforeHash: hashText(before), after, afterHash: hashText(after) }] });
+		} finally {
+			await client.close();
+		}
+	});
+
+	test("create_note over an existing note journals the overwrite and the backup as one call", async () => {
+		const { client, journal } = await connect(undefined);
+		try {
+			const before = await read("Welcome.md");
+			expect((await callTool(client, "create_note", { path: "Welcome", content: "New text", overwrite: true })).ok).toBe(true);
+			const [entry] = journal.list();
+			expect(entry?.changes.map((change) => [change.path, change.before])).toEqual([
+				["Welcome.md", before],
+				["Welcome.md.bak", null],
+			]);
+			expect(await read("Welcome.md.bak")).toBe(before);
+		} finally {
+			await client.close();
+		}
+	});
+
+	test("ask without anyone to answer: a clear error at once, nothing written", async () => {
+		const { client, journal } = await connect({ append_to_note: "ask" });
+		try {
+			const before = await snapshotVault(root);
+			const outcome = await callTool(client, "append_to_note", { path: "Welcome", content: "x" });
+			expect(outcome).toEqual({ ok: false, error: expect.stringMatching(/needs the person's approval.*Obsidian.*vault-mcp serve.*Nothing was written/s) });
+			expect(await snapshotVault(root)).toEqual(before);
+			expect(journal.list()).toEqual([]);
+		} finally {
+			await client.close();
+		}
+	});
+
+	test("ask: the person sees the exact change first; approve writes it once, decline writes nothing", async () => {
+		const approver = new ScriptedApprover();
+		const { client, journal } = await connect({ append_to_note: "ask" }, { approver });
+		try {
+			const before = await read("Welcome.md");
+			const declined = callTool(client, "append_to_note", { path: "Welcome", content: "Declined line" });
+			const first = await approver.next();
+			expect(first).toMatchObject({ tokenName: "writer", tool: "append_to_note", changes: [{ path: "Welcome.md", before }] });
+			expect(first.changes[0]?.after).toContain("Declined line");
+			expect(await read("Welcome.md")).toBe(before);
+			approver.answer(first, "decline");
+			expect(await declined).toEqual({ ok: false, error: expect.stringMatching(/declined.*Nothing was written/s) });
+			expect(await read("Welcome.md")).toBe(before);
+
+			const approved = callTool(client, "append_to_note", { path: "Welcome", content: "Approved line" });
+			const second = await approver.next();
+			approver.answer(second, "approve");
+			approver.answer(second, "approve");
+			expect((await approved).ok).toBe(true);
+			const after = await read("Welcome.md");
+			expect(after.split("Approved line").length - 1).toBe(1);
+			expect(after).not.toContain("Declined line");
+			// The change written is the one shown.
+			expect(after).toBe(second.changes[0]?.after);
+			expect(journal.list().map((entry) => [entry.id, entry.tool])).toEqual([[second.id, "append_to_note"]]);
+		} finally {
+			await client.close();
+		}
+	});
+
+	test("ask: approval runs against the note as it is then, so an edit made while waiting is kept", async () => {
+		const approver = new ScriptedApprover();
+		const { client } = await connect({ append_to_note: "ask" }, { approver });
+		try {
+			const pending = callTool(client, "append_to_note", { path: "Welcome", content: "After approval" });
+			const request = await approver.next();
+			await fs.appendFile(nodePath.join(root, "Welcome.md"), "\nWritten meanwhile\n");
+			await waitFor(async () => (await host.vault.read(host.vault.getFileByPath("Welcome.md")!)).includes("Written meanwhile"));
+			approver.answer(request, "approve");
+			expect((await pending).ok).toBe(true);
+			const after = await read("Welcome.md");
+			expect(after).toContain("Written meanwhile");
+			expect(after).toContain("After approval");
+		} finally {
+			await client.close();
+		}
+	});
+
+	test("ask: rights revoked while the window is open run nothing", async () => {
+		const approver = new ScriptedApprover();
+		const connected = await connect({ append_to_note: "ask" }, { approver });
+		try {
+			const before = await snapshotVault(root);
+			const pending = callTool(connected.client, "append_to_note", { path: "Welcome", content: "Too late" });
+			const request = await approver.next();
+			connected.setLiveRight("deny");
+			approver.answer(request, "approve");
+			expect(await pending).toEqual({ ok: false, error: expect.stringMatching(/no longer allowed.*Nothing was written/s) });
+			expect(await snapshotVault(root)).toEqual(before);
+			expect(connected.journal.list()).toEqual([]);
+		} finally {
+			await connected.client.close();
+		}
+	});
+
+	test("ask: no answer within the limit writes nothing, and the request is withdrawn from the approver", async () => {
+		const approver = new ScriptedApprover();
+		const { client } = await connect({ append_to_note: "ask" }, { approver, approvalTimeoutMs: 200 });
+		try {
+			const before = await snapshotVault(root);
+			const outcome = await callTool(client, "append_to_note", { path: "Welcome", content: "Nobody answered" });
+			expect(outcome).toEqual({ ok: false, error: expect.stringMatching(/Nobody approved.*Nothing was written/s) });
+			expect(approver.withdrawn).toEqual([approver.requests[0]?.id]);
+			expect(await snapshotVault(root)).toEqual(before);
+		} finally {
+			await client.close();
+		}
+	});
+
+	test("ask: 'always allow' writes and saves allow for this token and tool", async () => {
+		const approver = new ScriptedApprover();
+		const connected = await connect({ add_task: "ask" }, { approver });
+		try {
+			const pending = callTool(connected.client, "add_task", { text: "Always", path: "Projects/Garden" });
+			approver.answer(await approver.next(), "always");
+			expect((await pending).ok).toBe(true);
+			expect(connected.allowedAlways).toEqual(["add_task"]);
+		} finally {
+			await connected.client.close();
+		}
+	});
+
+	test("ask: a call that cannot succeed answers its error without asking", async () => {
+		const approver = new ScriptedApprover();
+		const { client } = await connect({ append_to_note: "ask" }, { approver });
+		try {
+			expect(await callTool(client, "append_to_note", { path: "No such note", content: "x" })).toMatchObject({ ok: false });
+			expect(approver.requests).toEqual([]);
+		} finally {
+			await client.close();
+		}
+	});
+
+	test("ask: add_task into a missing daily note previews the new note and writes nothing until approved", async () => {
+		const approver = new ScriptedApprover();
+		const { client } = await connect({ add_task: "ask" }, { approver });
+		try {
+			const before = await snapshotVault(root);
+			const pending = callTool(client, "add_task", { text: "Preview me" });
+			const request = await approver.next();
+			expect(request.changes).toHaveLength(1);
+			expect(request.changes[0]).toMatchObject({ before: null, after: expect.stringContaining("- [ ] Preview me") });
+			expect(await snapshotVault(root)).toEqual(before);
+			approver.answer(request, "decline");
+			await pending;
+			expect(await snapshotVault(root)).toEqual(before);
+		} finally {
+			await client.close();
+		}
+	});
+});
+
+/** Every file under `root` (path → text), to show that nothing changed. */
+async function snapshotVault(root: string): Promise<Record<string, string>> {
+	const files: Record<string, string> = {};
+	for (const entry of await fs.readdir(root, { recursive: true, withFileTypes: true })) {
+		if (!entry.isFile()) continue;
+		const path = nodePath.join(entry.parentPath, entry.name);
+		files[nodePath.relative(root, path)] = await fs.readFile(path, "utf8");
+	}
+	return files;
+}
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 5_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!(await check())) {
+		if (Date.now() > deadline) throw new Error("timed out waiting");
+		await new Promise((resolve) => setTimeout(resolve, 20));
+	}
+}
