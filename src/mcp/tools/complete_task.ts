@@ -27,7 +27,7 @@ export const completeTaskTool = defineTool({
 		next_task: z.object({ line: z.number().int(), text: z.string() }).optional(),
 		hash: z.string(),
 	},
-	examples: [{ path: "Projects/Garden.md", line: 15, text: "Order seeds 📅 2026-12-05", status: "x" }],
+	examples: [{ path: "Projects/Garden", line: 15, text: "Order seeds 📅 2026-12-05", status: "x" }],
 	handler: async (ctx, args) => {
 		const result = await completeTask(ctx.host, ctx.scope, { path: args.path, line: args.line, text: args.text, status: args.status });
 		if ("error" in result) return { fixable: result.error };
