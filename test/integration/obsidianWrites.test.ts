@@ -138,4 +138,20 @@ describe("complete_task, set_property and templates over HTTP", () => {
 			for (const name of ["X1.md", "X2.md", "X3.md", "X4.md"]) await expect(fs.access(nodePath.join(vault, name))).rejects.toThrow();
 		});
 	});
+
+	test("each call of the new tools is one journalled change of one note, with the exact text before and after", async () => {
+		const cases: Array<[string, Record<string, unknown>, string]> = [
+			["complete_task", { path: "Plain", line: 1, text: "Second" }, "Plain.md"],
+			["set_property", { path: "Plain", name: "status", value: "open" }, "Plain.md"],
+			["create_note", { path: "From template", content: "x", template: "Templates/Outline" }, "From template.md"],
+		];
+		await fs.writeFile(nodePath.join(vault, ".obsidian/templates.json"), JSON.stringify({ folder: "Templates" }));
+		for (const [tool, args, path] of cases) {
+			const before = await fs.readFile(nodePath.join(vault, path), "utf8").catch(() => null);
+			await callOk(client, tool, args);
+			const [entry] = running.journal.list(1);
+			expect(entry).toMatchObject({ tool, changes: [{ path, before, after: read(path) }] });
+			expect(entry?.changes).toHaveLength(1);
+		}
+	});
 });
