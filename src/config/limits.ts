@@ -73,6 +73,8 @@ export const TAG_NOTES_DEFAULT_LIMIT = 100;
 export const TAG_NOTES_MAX_LIMIT = 1000;
 /** add_task: longest task text, in characters. */
 export const MAX_TASK_TEXT_LENGTH = 2000;
+/** complete_task: open tasks listed when the task is not on the line given. */
+export const COMPLETE_TASK_OPEN_TASKS_LISTED = 20;
 /** list_tasks result count: default and maximum. */
 export const LIST_TASKS_DEFAULT_LIMIT = 200;
 export const LIST_TASKS_MAX_LIMIT = 1000;
@@ -189,6 +191,8 @@ export const TERMINAL_DIFF_LINES = 80;
 
 // Internal tuning: how work is sliced and cached. No README row; changing one changes no answer.
 
+/** Days a monthly or yearly recurrence steps back to land in the month or year it names (Tasks needs at most 3); a bound against a rule that never lands. */
+export const MAX_RECURRENCE_STEP_BACK_DAYS = 366;
 /** Opens of one file in a row that may find it replaced mid-way before the path counts as unstable (headless). */
 export const OPEN_ATTEMPTS = 5;
 /** How long an unlink waits for the matching add of a rename (headless file watching). */

@@ -47,7 +47,7 @@ export function parseFrontmatter(yaml: string): FrontMatterCache | null {
 }
 
 /** The yaml package's own rule, linear: two keys of one map are the same when both are scalars with equal (===) values. */
-function hasDuplicateKey(document: ReturnType<typeof parseDocument>): boolean {
+export function hasDuplicateKey(document: ReturnType<typeof parseDocument>): boolean {
 	let duplicate = false;
 	visit(document, {
 		Map: (_key, map) => {

@@ -1,4 +1,5 @@
 import type { Host } from "../host/Host";
+import { DEFAULT_COMPLETION_SETTINGS, type CompletionSettings, type StatusConfig, type StatusType } from "../markdown/taskCompletion";
 
 /** Reads a JSON file from the vault's config folder; null when it is missing or not JSON. */
 async function readConfigJson(host: Host, relativePath: string): Promise<Record<string, unknown> | null> {
@@ -41,9 +42,33 @@ export async function dailyNoteSettings(host: Host): Promise<DailyNoteSettings> 
 	};
 }
 
+export interface TemplateSettings {
+	/** The templates folder, "" when none is set. */
+	folder: string;
+	dateFormat: string;
+	timeFormat: string;
+}
+
+/** Obsidian's defaults for the Templates core plugin's {{date}} and {{time}}. */
+const TEMPLATE_DEFAULT_DATE_FORMAT = "YYYY-MM-DD";
+const TEMPLATE_DEFAULT_TIME_FORMAT = "HH:mm";
+
+/** The Templates core plugin's settings (`templates.json`), with Obsidian's defaults filled in. */
+export async function templateSettings(host: Host): Promise<TemplateSettings> {
+	const settings = await readConfigJson(host, "templates.json");
+	const text = (value: unknown) => (typeof value === "string" ? value.trim() : "");
+	return {
+		folder: text(settings?.folder).replace(/^\/+|\/+$/g, ""),
+		dateFormat: text(settings?.dateFormat) || TEMPLATE_DEFAULT_DATE_FORMAT,
+		timeFormat: text(settings?.timeFormat) || TEMPLATE_DEFAULT_TIME_FORMAT,
+	};
+}
+
+const TASKS_SETTINGS = "plugins/obsidian-tasks-plugin/data.json";
+
 /** How the Tasks plugin writes dates on this vault: its emoji format (the default) or Dataview fields. */
 export async function taskDateFormat(host: Host): Promise<"emoji" | "dataview"> {
-	const tasks = await readConfigJson(host, "plugins/obsidian-tasks-plugin/data.json");
+	const tasks = await readConfigJson(host, TASKS_SETTINGS);
 	return tasks?.taskFormat === "dataview" ? "dataview" : "emoji";
 }
 
@@ -51,4 +76,33 @@ export async function taskDateFormat(host: Host): Promise<"emoji" | "dataview"> 
 export async function templatesFolder(host: Host): Promise<string> {
 	const settings = await readConfigJson(host, "templates.json");
 	return typeof settings?.folder === "string" ? settings.folder.trim().replace(/^\/+|\/+$/g, "") : "";
+}
+
+const STATUS_TYPES: readonly StatusType[] = ["TODO", "DONE", "IN_PROGRESS", "ON_HOLD", "CANCELLED", "NON_TASK"];
+
+/** The Tasks plugin's settings for changing a task's status (its data.json), with Tasks' defaults for what is missing. */
+export async function taskCompletionSettings(host: Host): Promise<CompletionSettings> {
+	const tasks = await readConfigJson(host, TASKS_SETTINGS);
+	const flag = (name: Exclude<keyof CompletionSettings, "statuses">): boolean => {
+		const value = tasks?.[name];
+		return typeof value === "boolean" ? value : DEFAULT_COMPLETION_SETTINGS[name];
+	};
+	const statuses: Record<string, StatusConfig> = { ...DEFAULT_COMPLETION_SETTINGS.statuses };
+	const configured = tasks?.statusSettings as { coreStatuses?: unknown; customStatuses?: unknown } | undefined;
+	for (const list of [configured?.coreStatuses, configured?.customStatuses]) {
+		if (!Array.isArray(list)) continue;
+		for (const entry of list as Array<Record<string, unknown>>) {
+			const { symbol, nextStatusSymbol, type } = entry ?? {};
+			if (typeof symbol !== "string" || [...symbol].length !== 1 || typeof nextStatusSymbol !== "string" || !STATUS_TYPES.includes(type as StatusType)) continue;
+			statuses[symbol] = { type: type as StatusType, next: nextStatusSymbol };
+		}
+	}
+	return {
+		statuses,
+		setDoneDate: flag("setDoneDate"),
+		setCancelledDate: flag("setCancelledDate"),
+		setCreatedDate: flag("setCreatedDate"),
+		recurrenceOnNextLine: flag("recurrenceOnNextLine"),
+		removeScheduledDateOnRecurrence: flag("removeScheduledDateOnRecurrence"),
+	};
 }

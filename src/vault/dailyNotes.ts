@@ -1,13 +1,11 @@
-import dayjs from "dayjs";
-import advancedFormat from "dayjs/plugin/advancedFormat";
-import customParseFormat from "dayjs/plugin/customParseFormat";
+import { dayjs } from "./moment";
 import type { Host } from "../host/Host";
 import type { DailyNoteSettings } from "./config";
 import { findNote } from "./notes";
 import type { Scope } from "./scope";
 
-dayjs.extend(advancedFormat);
-dayjs.extend(customParseFormat);
+/** The Daily Notes core plugin fills {{time}} in this format. */
+export const DAILY_NOTE_TIME_FORMAT = "HH:mm";
 
 /** The vault path of the daily note for `date` (local time), from the Daily Notes settings. */
 export function dailyNotePath(settings: DailyNoteSettings, date: Date): string {
@@ -21,17 +19,6 @@ export function isDailyNotePath(settings: DailyNoteSettings, path: string): bool
 	if (!path.startsWith(prefix) || !path.endsWith(".md")) return false;
 	const name = path.slice(prefix.length, -".md".length);
 	return dayjs(name, settings.format, true).isValid();
-}
-
-/** Fills a template the way the Daily Notes core plugin does: {{date}}, {{time}}, {{title}}, {{date:FORMAT}}. */
-export function fillTemplate(template: string, settings: DailyNoteSettings, date: Date, title: string): string {
-	const day = dayjs(date);
-	return template
-		.replace(/\{\{\s*date\s*:\s*([^}]+?)\s*\}\}/gi, (_match, format: string) => day.format(format))
-		.replace(/\{\{\s*time\s*:\s*([^}]+?)\s*\}\}/gi, (_match, format: string) => day.format(format))
-		.replace(/\{\{\s*date\s*\}\}/gi, day.format(settings.format))
-		.replace(/\{\{\s*time\s*\}\}/gi, day.format("HH:mm"))
-		.replace(/\{\{\s*title\s*\}\}/gi, title);
 }
 
 /**

@@ -4,6 +4,7 @@
  * after another program's write detects them again on the fresh text).
  */
 import type { Host, HostFile } from "../host/Host";
+import { setProperty, type PropertyEdit, type PropertyValue } from "../markdown/properties";
 import { appendToEnd, appendUnderHeading, detectFormat, insertUnderBullet, isOutline, type EditMode, type EditResult, type NoteFormat } from "../markdown/outline";
 import { indentationSettings } from "./config";
 import { editNote } from "./writes";
@@ -44,4 +45,17 @@ export function insertUnderBulletInNote(host: Host, file: HostFile, bullet: stri
 	return editNoteInStyle(host, file, (text, { format, mode }) =>
 		mode !== "outliner" ? { error: `"${file.path}" is not an outline (it is not only a list, and its frontmatter has no mode: outliner). Use append_to_note instead.` } : insertUnderBullet(text, bullet, content, format),
 	);
+}
+
+/** Sets (or with null removes) one frontmatter property, in one atomic edit; see setProperty. */
+export async function setNoteProperty(host: Host, file: HostFile, name: string, value: PropertyValue): Promise<{ text: string; value: PropertyValue; changed: boolean } | { error: string }> {
+	let done: PropertyEdit | undefined;
+	const result = await editNote(host, file, (text) => {
+		done = setProperty(text, name, value);
+		return "error" in done ? done : { text: done.text, line: 0 };
+	});
+	if ("error" in result) return result;
+	const edit = done;
+	if (!edit || "error" in edit) return { error: "The note could not be changed." };
+	return { text: result.text, value: edit.value, changed: edit.changed };
 }

@@ -1,13 +1,17 @@
 /** add_task's edit: today's daily note found or made, and one task line added in the note's own style. */
+import dayjs from "dayjs";
+import { COMPLETE_TASK_OPEN_TASKS_LISTED } from "../config/limits";
 import type { Host, HostFile } from "../host/Host";
 import { appendToEnd, appendUnderHeading } from "../markdown/outline";
-import { formatTaskLine } from "../markdown/taskLine";
-import { dailyNoteSettings, taskDateFormat } from "./config";
-import { dailyNotePath, fillTemplate, readDailyTemplate } from "./dailyNotes";
+import { changeTaskInNote } from "../markdown/taskCompletion";
+import { formatTaskLine, taskText } from "../markdown/taskLine";
+import { dailyNoteSettings, taskCompletionSettings, taskDateFormat } from "./config";
+import { DAILY_NOTE_TIME_FORMAT, dailyNotePath, readDailyTemplate } from "./dailyNotes";
 import { editNoteInStyle } from "./noteEdits";
+import { fillTemplate } from "./templates";
 import { findNote } from "./notes";
 import type { Scope } from "./scope";
-import { checkNewNotePath, createNoteFile, NoteExistsError } from "./writes";
+import { checkNewNotePath, createNoteFile, editNote, NoteExistsError } from "./writes";
 
 /**
  * Today's daily note (local time), created from the Daily Notes settings and template when missing.
@@ -21,7 +25,7 @@ export async function todaysDailyNote(host: Host, scope: Scope, now = new Date()
 	if (existing) return { file: existing, created: false };
 	const title = checked.value.slice(checked.value.lastIndexOf("/") + 1, -".md".length);
 	try {
-		return { file: await createNoteFile(host, checked.value, fillTemplate(await readDailyTemplate(host, scope, settings), settings, now, title)), created: true };
+		return { file: await createNoteFile(host, checked.value, fillTemplate(await readDailyTemplate(host, scope, settings), { dateFormat: settings.format, timeFormat: DAILY_NOTE_TIME_FORMAT }, now, title)), created: true };
 	} catch (error) {
 		// Another call made today's note a moment ago: add the task to that one.
 		const made = error instanceof NoteExistsError ? host.vault.getFileByPath(checked.value) : null;
@@ -68,4 +72,49 @@ export async function addTask(host: Host, scope: Scope, options: AddTaskOptions)
 		options.emptyNoteMode,
 	);
 	return "error" in result ? result : { path: file.path, line: result.line, createdNote };
+}
+
+export interface CompleteTaskOptions {
+	/** The note (path or link text). */
+	path: string;
+	/** The task's 0-based line and its text, as list_tasks gives them. */
+	line: number;
+	text: string;
+	/** The new status character: `x` done, `-` cancelled, ` ` open again, or any the Tasks plugin is set up with. */
+	status: string;
+	/** The local day it happens, YYYY-MM-DD; today when omitted. */
+	today?: string;
+}
+
+/** What complete_task changed: the task's line now (-1 when `🏁 delete` removed it), and the new occurrence's, if any. */
+export interface CompletedTaskWrite {
+	path: string;
+	line: number;
+	text: string;
+	nextLine: number;
+	nextText: string;
+	noteText: string;
+}
+
+/**
+ * Changes one task's status as the Tasks plugin does (done date, next occurrence of a recurring
+ * task), in one atomic edit of the note; the task's text guards against a line that moved.
+ */
+export async function completeTask(host: Host, scope: Scope, options: CompleteTaskOptions): Promise<CompletedTaskWrite | { error: string }> {
+	const found = findNote(host, scope, options.path);
+	if ("error" in found) return found;
+	const file = found.value;
+	const [settings, vaultFormat] = await Promise.all([taskCompletionSettings(host), taskDateFormat(host)]);
+	const tasks = (host.metadataCache.getFileCache(file)?.listItems ?? []).flatMap((item) => (item.task === undefined ? [] : [{ line: item.position.start.line, status: item.task }]));
+	const today = options.today ?? dayjs().format("YYYY-MM-DD");
+	let written: { lines: string[]; taskIndex: number; nextIndex: number; line: number; nextLine: number } | undefined;
+	const result = await editNote(host, file, (text) => {
+		const changed = changeTaskInNote(text, { line: options.line, text: options.text, status: options.status, today, vaultFormat, settings, tasks, listLimit: COMPLETE_TASK_OPEN_TASKS_LISTED });
+		if ("error" in changed) return changed;
+		written = changed;
+		return { text: changed.text, line: changed.line };
+	});
+	if ("error" in result || !written) return "error" in result ? result : { error: "The note could not be changed." };
+	const textOf = (index: number) => (index === -1 ? "" : taskText(written?.lines[index] ?? ""));
+	return { path: file.path, line: written.line, text: textOf(written.taskIndex), nextLine: written.nextLine, nextText: textOf(written.nextIndex), noteText: result.text };
 }

@@ -10,8 +10,8 @@ import { TASKS_DEMO_VAULT, copyVault, makeVault, removeDir } from "../helpers/va
 
 const WRITE_TOOLS = ALL_TOOLS.filter((tool) => tool.access === "write").map((tool) => tool.name);
 
-test("the write tools are the four the issue names", () => {
-	expect(WRITE_TOOLS).toEqual(["create_note", "append_to_note", "insert_under_bullet", "add_task"]);
+test("the write tools are the ones the issues name", () => {
+	expect(WRITE_TOOLS).toEqual(["create_note", "append_to_note", "insert_under_bullet", "add_task", "complete_task", "set_property"]);
 });
 
 describe("who sees the write tools", () => {
@@ -41,7 +41,7 @@ describe("who sees the write tools", () => {
 		}
 	});
 
-	test("a write token with writing on sees all four", async () => {
+	test("a write token with writing on sees them all", async () => {
 		const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true } });
 		const client = await connectClient(running.url, running.tokens.write ?? "");
 		const { tools } = await client.listTools();

@@ -2,8 +2,9 @@ import { z } from "zod";
 import { MAX_REQUEST_BODY_BYTES } from "../../config/limits";
 import { splitFrontmatter } from "../../markdown/frontmatter";
 import { detectFormat, formatAsOutline, type EditMode } from "../../markdown/outline";
-import { dailyNoteSettings, indentationSettings } from "../../vault/config";
+import { dailyNoteSettings, indentationSettings, templateSettings } from "../../vault/config";
 import { isDailyNotePath } from "../../vault/dailyNotes";
+import { fillTemplate, findTemplate, noteFromTemplate } from "../../vault/templates";
 import { checkNewNotePath, createNoteFile, hashText, overwriteWithBackup } from "../../vault/writes";
 import { defineTool } from "../tool";
 
@@ -22,7 +23,7 @@ export const createNoteTool = defineTool({
 	name: "create_note",
 	title: "Create a note",
 	description:
-		"Create a note (.md added, folders made). An existing note is refused unless overwrite: true, which first saves it as <name>.md.bak (returned as backup). mode outliner writes bullets and mode: outliner in the frontmatter; without mode, a daily note follows the outline setting, others are freeform.",
+		"Create a note (.md added, folders made). An existing note is refused unless overwrite: true, which first saves it as <name>.md.bak (returned as backup). mode outliner writes bullets and mode: outliner in the frontmatter; without mode, a daily note follows the outline setting, others are freeform. template (a path from list_templates): start from it, filled in as the Templates plugin does.",
 	access: "write",
 	annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
 	inputSchema: {
@@ -30,6 +31,7 @@ export const createNoteTool = defineTool({
 		content: z.string().max(MAX_REQUEST_BODY_BYTES),
 		overwrite: z.boolean().default(false),
 		mode: z.enum(["outliner", "freeform"]).optional(),
+		template: z.string().optional(),
 	},
 	outputSchema: {
 		path: z.string(),
@@ -37,15 +39,28 @@ export const createNoteTool = defineTool({
 		backup: z.string().optional(),
 		hash: z.string(),
 	},
-	examples: [{ path: "Inbox/Created by example.md", content: "# Hello\n\nWritten by the registry test.", overwrite: false }],
+	examples: [
+		{ path: "Inbox/Created by example.md", content: "# Hello\n\nWritten by the registry test.", overwrite: false },
+		{ path: "Inbox/Planting meeting.md", content: "Agreed: raised bed first.", overwrite: false, template: "Meeting" },
+	],
 	handler: async (ctx, args) => {
 		const checked = checkNewNotePath(args.path, ctx.scope);
 		if ("error" in checked) return { fixable: checked.error };
 		const path = checked.value;
 		const { host } = ctx;
-		const daily = isDailyNotePath(await dailyNoteSettings(host), path);
-		const mode: EditMode = args.mode ?? (daily && ctx.dailyNotesAreOutlines ? "outliner" : "freeform");
-		const text = noteText(args.content, mode, await indentationSettings(host));
+		const defaults = await indentationSettings(host);
+		let text: string;
+		if (args.template !== undefined) {
+			const settings = await templateSettings(host);
+			const template = findTemplate(host, ctx.scope, settings, args.template);
+			if ("error" in template) return { fixable: template.error };
+			const title = path.slice(path.lastIndexOf("/") + 1, -".md".length);
+			text = noteFromTemplate(fillTemplate(await host.vault.cachedRead(template.value), settings, new Date(), title), args.content, defaults, args.mode);
+		} else {
+			const daily = isDailyNotePath(await dailyNoteSettings(host), path);
+			const mode: EditMode = args.mode ?? (daily && ctx.dailyNotesAreOutlines ? "outliner" : "freeform");
+			text = noteText(args.content, mode, defaults);
+		}
 		const existing = host.vault.getFileByPath(path);
 		if (!existing) {
 			if (host.vault.getFolderByPath(path)) return { fixable: `"${path}" is a folder. Choose a note path inside it.` };

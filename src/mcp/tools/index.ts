@@ -1,6 +1,8 @@
 import type { ToolDescriptor } from "../tool";
 import { addTaskTool } from "./add_task";
 import { appendToNoteTool } from "./append_to_note";
+import { completeTaskTool } from "./complete_task";
+import { setPropertyTool } from "./set_property";
 import { createNoteTool } from "./create_note";
 import { insertUnderBulletTool } from "./insert_under_bullet";
 import { findNotesByTagTool } from "./find_notes_by_tag";
@@ -34,4 +36,6 @@ export const ALL_TOOLS: readonly ToolDescriptor[] = [
 	appendToNoteTool,
 	insertUnderBulletTool,
 	addTaskTool,
+	completeTaskTool,
+	setPropertyTool,
 ];

@@ -31,6 +31,7 @@ describe("the README's limits table", () => {
 		["search_notes results (default / max)", `${limits.SEARCH_DEFAULT_LIMIT} / ${limits.SEARCH_MAX_LIMIT}`],
 		["list_tasks results (default / max)", `${limits.LIST_TASKS_DEFAULT_LIMIT} / ${limits.LIST_TASKS_MAX_LIMIT}`],
 		["add_task text", `${limits.MAX_TASK_TEXT_LENGTH} characters`],
+		["open tasks listed by complete_task when the task is not on its line", `${limits.COMPLETE_TASK_OPEN_TASKS_LISTED}`],
 		["list_tags entries (default / max)", `${limits.LIST_TAGS_DEFAULT_LIMIT} / ${limits.LIST_TAGS_MAX_LIMIT}`],
 		["get_note_links backlinks per page (default / max)", `${limits.BACKLINKS_DEFAULT_LIMIT} / ${limits.BACKLINKS_MAX_LIMIT}`],
 		["prompts listed from the prompts folder", `${limits.PROMPTS_LISTED}`],
@@ -64,7 +65,7 @@ describe("the README's limits table", () => {
 	});
 
 	test("has no row that src/config/limits.ts does not back", () => {
-		expect(table.size).toBe(46);
+		expect(table.size).toBe(47);
 	});
 
 	test("deadlines nest: headers and body together end before node's own request timeout, so the 408 is ours and has a body", () => {

@@ -1,0 +1,340 @@
+/**
+ * A task's status changed the way the Tasks plugin changes it when you tick it: the line is read
+ * into Tasks' fields (taken from the end of the line, in any order), the status, done and cancelled
+ * dates are set, a recurring task gets its next occurrence, and the lines are written back in Tasks'
+ * field order, in its emoji format (`📅 2026-12-01`) or its Dataview format (`[due:: 2026-12-01]`).
+ * Reading and writing follow obsidian-tasks (MIT): DefaultTaskSerializer, DataviewTaskSerializer,
+ * Task.handleNewStatus, Occurrence, OnCompletion. Pure.
+ */
+import { nextOccurrence, parseRecurrence, type RecurrenceRule } from "./recurrence";
+import { taskText } from "./taskLine";
+
+export type TaskFormat = "emoji" | "dataview";
+
+/** Tasks' status types; a status character Tasks does not know counts as TODO, as in Tasks. */
+export type StatusType = "TODO" | "DONE" | "IN_PROGRESS" | "ON_HOLD" | "CANCELLED" | "NON_TASK";
+
+/** One status as Tasks is set up: its type and the status a click moves it to. */
+export interface StatusConfig {
+	type: StatusType;
+	next: string;
+}
+
+/** Tasks' default statuses: its two core ones and the two custom ones it ships. `X` is read as done, as Obsidian and list_tasks read it. */
+export const DEFAULT_STATUSES: Readonly<Record<string, StatusConfig>> = {
+	" ": { type: "TODO", next: "x" },
+	x: { type: "DONE", next: " " },
+	X: { type: "DONE", next: " " },
+	"/": { type: "IN_PROGRESS", next: "x" },
+	"-": { type: "CANCELLED", next: " " },
+};
+
+/** The Tasks settings that change what completing a task writes (Tasks' defaults in brackets). */
+export interface CompletionSettings {
+	/** Statuses by character ([DEFAULT_STATUSES]). */
+	statuses: Readonly<Record<string, StatusConfig>>;
+	/** Write a done date ([true]). */
+	setDoneDate: boolean;
+	/** Write a cancelled date ([true]). */
+	setCancelledDate: boolean;
+	/** Give a new occurrence a created date ([false]). */
+	setCreatedDate: boolean;
+	/** Put a new occurrence below the completed task rather than above ([false]). */
+	recurrenceOnNextLine: boolean;
+	/** Drop the scheduled date from a new occurrence ([false]). */
+	removeScheduledDateOnRecurrence: boolean;
+}
+
+export const DEFAULT_COMPLETION_SETTINGS: CompletionSettings = {
+	statuses: DEFAULT_STATUSES,
+	setDoneDate: true,
+	setCancelledDate: true,
+	setCreatedDate: false,
+	recurrenceOnNextLine: false,
+	removeScheduledDateOnRecurrence: false,
+};
+
+const PRIORITIES = ["highest", "high", "medium", "low", "lowest"] as const;
+type Priority = (typeof PRIORITIES)[number];
+const PRIORITY_EMOJI: Record<Priority, string> = { highest: "🔺", high: "⏫", medium: "🔼", low: "🔽", lowest: "⏬" };
+
+type DateField = "created" | "start" | "scheduled" | "due" | "cancelled" | "done";
+
+/** A task line read into Tasks' fields. */
+interface ParsedTask {
+	indentation: string;
+	listMarker: string;
+	status: string;
+	description: string;
+	priority?: Priority;
+	dates: Partial<Record<DateField, string>>;
+	recurrenceText?: string;
+	recurrence?: RecurrenceRule;
+	onCompletion: "" | "keep" | "delete";
+	id: string;
+	dependsOn: string[];
+	blockLink: string;
+	hardBreak: string;
+}
+
+/** Tasks' line: indentation (quote markers too), a list marker, spaces, the checkbox, then the rest. */
+const TASK_LINE = /^([\s\t>]*)([-*+]|[0-9]+[.)]) +\[(.)\] *(.*)/u;
+const BLOCK_LINK = / \^[a-zA-Z0-9-]+$/u;
+const TRAILING_TAG = /(^|\s)#[^ !@#$%^&*(),.?":{}|<>]+$/u;
+const DATE = "(\\d{4}-\\d{2}-\\d{2})";
+const TASK_ID = "[a-zA-Z0-9-_]+";
+const TASK_IDS = `${TASK_ID}( *, *${TASK_ID} *)*`;
+
+/** Field readers, each anchored at the end of the line: Tasks takes fields off the end until none is left. */
+type FieldName = "priority" | DateField | "recurrence" | "onCompletion" | "id" | "dependsOn";
+
+const EMOJI_FIELDS: Record<FieldName, RegExp> = {
+	priority: /(🔺|⏫|🔼|🔽|⏬)\uFE0F?$/u,
+	done: new RegExp(`✅\\uFE0F? *${DATE}$`, "u"),
+	cancelled: new RegExp(`❌\\uFE0F? *${DATE}$`, "u"),
+	due: new RegExp(`(?:📅|📆|🗓)\\uFE0F? *${DATE}$`, "u"),
+	scheduled: new RegExp(`(?:⏳|⌛)\\uFE0F? *${DATE}$`, "u"),
+	start: new RegExp(`🛫\\uFE0F? *${DATE}$`, "u"),
+	created: new RegExp(`➕\\uFE0F? *${DATE}$`, "u"),
+	recurrence: /🔁\uFE0F? *([a-zA-Z0-9, !]+)$/u,
+	onCompletion: /🏁\uFE0F? *([a-zA-Z]+)$/u,
+	id: new RegExp(`🆔\\uFE0F? *(${TASK_ID})$`, "u"),
+	dependsOn: new RegExp(`⛔\\uFE0F? *(${TASK_IDS})$`, "u"),
+};
+
+/** A Dataview inline field, `[key:: value]` or `(key:: value)` with matching brackets, as Tasks reads it. */
+function inlineField(inner: string): RegExp {
+	return new RegExp(`(?:(?=[^\\]]+\\])\\[|(?=[^)]+\\))\\() *${inner} *[)\\]](?: *,)?$`, "u");
+}
+
+const DATAVIEW_FIELDS: Record<FieldName, RegExp> = {
+	priority: inlineField(`priority:: *(${PRIORITIES.join("|")})`),
+	done: inlineField(`completion:: *${DATE}`),
+	cancelled: inlineField(`cancelled:: *${DATE}`),
+	due: inlineField(`due:: *${DATE}`),
+	scheduled: inlineField(`scheduled:: *${DATE}`),
+	start: inlineField(`start:: *${DATE}`),
+	created: inlineField(`created:: *${DATE}`),
+	recurrence: inlineField("repeat:: *([a-zA-Z0-9, !]+)"),
+	onCompletion: inlineField("onCompletion:: *([a-zA-Z]+)"),
+	id: inlineField(`id:: *(${TASK_ID})`),
+	dependsOn: inlineField(`dependsOn:: *(${TASK_IDS})`),
+};
+
+/** The order Tasks tries the fields in on each pass; trailing tags come between onCompletion and id. */
+const READ_ORDER: FieldName[] = ["priority", "done", "cancelled", "due", "scheduled", "start", "created", "recurrence", "onCompletion"];
+const READ_ORDER_AFTER_TAGS: FieldName[] = ["id", "dependsOn"];
+/** Tasks' bound on passes over one line. */
+const MAX_PASSES = 21;
+
+/** Which format a line's fields are in, if it has any: Dataview fields or Tasks emoji. */
+export function lineTaskFormat(line: string): TaskFormat | null {
+	if (/[[(](?:due|scheduled|start|created|completion|cancelled|repeat|priority|onCompletion|id|dependsOn)::/u.test(line)) return "dataview";
+	if (/[📅📆🗓⏳⌛🛫➕✅❌🔁🏁🆔⛔🔺⏫🔼🔽⏬]/u.test(line)) return "emoji";
+	return null;
+}
+
+/** Reads a task line into Tasks' fields; null when it is not a task line as Tasks reads one. */
+function parseTask(line: string, format: TaskFormat): ParsedTask | null {
+	const match = TASK_LINE.exec(line);
+	if (!match) return null;
+	const [, indentation = "", listMarker = "", status = " ", rest = ""] = match;
+	let body = rest.trim();
+	const blockLink = BLOCK_LINK.exec(body)?.[0] ?? "";
+	if (blockLink) body = body.replace(BLOCK_LINK, "").trim();
+	const task: ParsedTask = { indentation, listMarker, status, description: "", dates: {}, onCompletion: "", id: "", dependsOn: [], blockLink, hardBreak: hardBreakOf(line) };
+	const fields = format === "dataview" ? DATAVIEW_FIELDS : EMOJI_FIELDS;
+	let trailingTags = "";
+	const take = (pattern: RegExp): RegExpExecArray | null => {
+		const found = pattern.exec(body);
+		if (found) body = body.replace(pattern, "").trim();
+		return found;
+	};
+	const read = (name: FieldName): boolean => {
+		const found = take(fields[name]);
+		if (!found) return false;
+		const value = found[1] ?? "";
+		if (name === "priority") task.priority = format === "dataview" ? (value as Priority) : PRIORITIES.find((level) => PRIORITY_EMOJI[level] === value);
+		else if (name === "recurrence") task.recurrenceText = value.trim();
+		else if (name === "onCompletion") task.onCompletion = value.trim().toLowerCase() === "delete" ? "delete" : value.trim().toLowerCase() === "keep" ? "keep" : "";
+		else if (name === "id") task.id = value.trim();
+		else if (name === "dependsOn") task.dependsOn = value.replace(/ /g, "").split(",").filter((item) => item !== "");
+		else task.dates[name] = value;
+		return true;
+	};
+	for (let pass = 0; pass < MAX_PASSES; pass++) {
+		let matched = false;
+		for (const name of READ_ORDER) matched = read(name) || matched;
+		const tag = take(TRAILING_TAG);
+		if (tag) {
+			trailingTags = trailingTags ? `${tag[0].trim()} ${trailingTags}` : tag[0].trim();
+			matched = true;
+		}
+		for (const name of READ_ORDER_AFTER_TAGS) matched = read(name) || matched;
+		if (!matched) break;
+	}
+	task.description = trailingTags ? `${body}${body ? " " : ""}${trailingTags}` : body;
+	return task;
+}
+
+/** Two or more trailing spaces are a Markdown line break, which Tasks keeps. */
+function hardBreakOf(line: string): string {
+	return /( {2,})$/.exec(line)?.[1] ?? "";
+}
+
+/** A task written back in Tasks' field order and format. */
+function formatTask(task: ParsedTask, format: TaskFormat): string {
+	// Tasks writes two spaces before each Dataview field, so that Obsidian renders every one of them (obsidian-tasks issue 1913).
+	const field = (symbol: string, value: string) => (format === "dataview" ? `  [${symbol} ${value}]` : ` ${symbol} ${value}`);
+	const dataviewNames: Record<DateField, string> = { created: "created::", start: "start::", scheduled: "scheduled::", due: "due::", cancelled: "cancelled::", done: "completion::" };
+	const emojis: Record<DateField, string> = { created: "➕", start: "🛫", scheduled: "⏳", due: "📅", cancelled: "❌", done: "✅" };
+	const date = (name: DateField) => {
+		const value = task.dates[name];
+		return value === undefined ? "" : field(format === "dataview" ? dataviewNames[name] : emojis[name], value);
+	};
+	const named = (emoji: string, dataviewName: string, value: string) => (value === "" ? "" : field(format === "dataview" ? dataviewName : emoji, value));
+	const priority = task.priority === undefined ? "" : format === "dataview" ? field("priority::", task.priority) : ` ${PRIORITY_EMOJI[task.priority]}`;
+	const body = [
+		task.description,
+		named("🆔", "id::", task.id),
+		named("⛔", "dependsOn::", task.dependsOn.join(",")),
+		priority,
+		named("🔁", "repeat::", task.recurrence?.text ?? ""),
+		named("🏁", "onCompletion::", task.onCompletion),
+		date("created"),
+		date("start"),
+		date("scheduled"),
+		date("due"),
+		date("cancelled"),
+		date("done"),
+		task.blockLink,
+	].join("");
+	return `${task.indentation}${task.listMarker} [${task.status}] ${body}${task.hardBreak}`;
+}
+
+function statusOf(settings: CompletionSettings, symbol: string): StatusConfig {
+	return settings.statuses[symbol] ?? { type: "TODO", next: "x" };
+}
+
+/** The status a new occurrence starts in: the first TODO after the new status, else the first IN_PROGRESS, else a space (as Tasks picks it). */
+function recurrenceStatus(settings: CompletionSettings, newStatus: string): string {
+	const chain: string[] = [];
+	let symbol = statusOf(settings, newStatus).next;
+	for (let step = 0; step < Object.keys(settings.statuses).length && !chain.includes(symbol); step++) {
+		chain.push(symbol);
+		symbol = statusOf(settings, symbol).next;
+	}
+	return chain.find((each) => statusOf(settings, each).type === "TODO") ?? chain.find((each) => statusOf(settings, each).type === "IN_PROGRESS") ?? " ";
+}
+
+/** What changing a task's status wrote: the lines that replace it, and which of them is the task itself. */
+export interface CompletedTask {
+	lines: string[];
+	/** Index in `lines` of the task whose status changed; -1 when `🏁 delete` removed it. */
+	taskIndex: number;
+	/** Index in `lines` of the new occurrence of a recurring task, or -1. */
+	nextIndex: number;
+}
+
+/**
+ * Changes a task line's status to `newStatus` on `today` (YYYY-MM-DD), as Tasks does when the
+ * task is ticked or its status is set: a done or cancelled date when the status's type becomes
+ * DONE or CANCELLED (one of the same type is kept, one of another type dropped); for a recurring
+ * task that becomes DONE, the next occurrence (above it, or below with Tasks' setting); with
+ * `🏁 delete`, the completed task itself is removed. An error when the line is not a task, the
+ * status is already set, or the recurrence rule cannot be read (Tasks would silently drop it).
+ */
+export function changeTaskStatus(line: string, newStatus: string, today: string, format: TaskFormat, settings: CompletionSettings = DEFAULT_COMPLETION_SETTINGS): CompletedTask | { error: string } {
+	const task = parseTask(line, format);
+	if (!task) return { error: "The line is not a task ('- [ ] …')." };
+	if (task.status === newStatus) return { error: `The task already has status '${newStatus}'. Nothing was changed.` };
+	if (task.recurrenceText !== undefined) {
+		const rule = parseRecurrence(task.recurrenceText);
+		if (!rule) return { error: `The task's recurrence "${task.recurrenceText}" is not a rule the Tasks plugin can read (e.g. "every week", "every month on the 1st", "every weekday when done"). Nothing was changed.` };
+		task.recurrence = rule;
+	}
+	const oldType = statusOf(settings, task.status).type;
+	const newType = statusOf(settings, newStatus).type;
+	const tracked = (type: StatusType, enabled: boolean, current: string | undefined) => (newType !== type ? undefined : oldType === type ? current : enabled ? today : undefined);
+	const changed: ParsedTask = {
+		...task,
+		status: newStatus,
+		dates: { ...task.dates, done: tracked("DONE", settings.setDoneDate, task.dates.done), cancelled: tracked("CANCELLED", settings.setCancelledDate, task.dates.cancelled) },
+	};
+	const lines = [formatTask(changed, format)];
+	let taskIndex = 0;
+	let nextIndex = -1;
+	if (newType === "DONE" && oldType !== "DONE" && task.recurrence) {
+		const dates = nextOccurrence(task.recurrence, task.dates, today, settings.removeScheduledDateOnRecurrence);
+		if (dates) {
+			const next: ParsedTask = {
+				...task,
+				status: recurrenceStatus(settings, newStatus),
+				dates: { created: settings.setCreatedDate ? today : undefined, ...dates },
+				blockLink: "",
+				id: "",
+				dependsOn: [],
+			};
+			if (settings.recurrenceOnNextLine) {
+				lines.push(formatTask(next, format));
+				nextIndex = 1;
+			} else {
+				lines.unshift(formatTask(next, format));
+				nextIndex = 0;
+				taskIndex = 1;
+			}
+		}
+	}
+	if (task.onCompletion === "delete" && newType === "DONE" && oldType !== "DONE" && lines.length > 0) {
+		lines.splice(taskIndex, 1);
+		if (nextIndex > taskIndex) nextIndex--;
+		taskIndex = -1;
+	}
+	return { lines, taskIndex, nextIndex };
+}
+
+/** What complete_task asks for: the task at `line` (0-based) whose text (as list_tasks gives it) is `text`. */
+export interface NoteTaskChange {
+	line: number;
+	text: string;
+	status: string;
+	today: string;
+	/** The Tasks plugin's format on this vault, for a task whose line and note show none. */
+	vaultFormat: TaskFormat;
+	settings: CompletionSettings;
+	/** The tasks Obsidian's metadata cache knows, by line and status character (a `- [ ]` in a code block is not one). */
+	tasks: ReadonlyArray<{ line: number; status: string }>;
+	/** Open tasks listed at most in the error for a task that is not where it was. */
+	listLimit: number;
+}
+
+/** The note after the change: its text, the task's new line (-1 if 🏁 delete removed it) and the new occurrence's (-1 if none). */
+export type NoteTaskResult = { text: string; line: number; nextLine: number; lines: string[]; taskIndex: number; nextIndex: number } | { error: string };
+
+/**
+ * Changes the status of one task of a note's text (see changeTaskStatus), guarded by its text: a
+ * line that is not that task any more (the note changed since list_tasks) is an error that lists
+ * the note's open tasks with their lines. The format is the task line's own, else that of the
+ * note's other tasks, else the vault's. Line endings (LF or CRLF) are kept.
+ */
+export function changeTaskInNote(note: string, change: NoteTaskChange): NoteTaskResult {
+	const lines = note.split("\n");
+	const content = (index: number) => (lines[index] ?? "").replace(/\r$/, "");
+	const wanted = change.text.trim();
+	if (!change.tasks.some((task) => task.line === change.line) || taskText(content(change.line)) !== wanted) {
+		const open = change.tasks.filter((task) => task.status === " ").map((task) => task.line);
+		const listed = open.slice(0, change.listLimit).map((index) => `line ${index}: ${taskText(content(index))}`);
+		const more = open.length > listed.length ? ` (and ${open.length - listed.length} more)` : "";
+		const list = listed.length ? ` Its open tasks: ${listed.join("; ")}${more}.` : " It has no open tasks.";
+		return { error: `Line ${change.line} is not the task "${wanted}" (the note may have changed since list_tasks). Nothing was changed.${list} Call list_tasks again for the current lines.` };
+	}
+	const line = content(change.line);
+	const noteFormat = change.tasks.map((task) => lineTaskFormat(content(task.line))).find((format) => format !== null);
+	const format = lineTaskFormat(line) ?? noteFormat ?? change.vaultFormat;
+	const result = changeTaskStatus(line, change.status, change.today, format, change.settings);
+	if ("error" in result) return result;
+	const ending = (lines[change.line] ?? "").endsWith("\r") ? "\r" : "";
+	lines.splice(change.line, 1, ...result.lines.map((each) => each + ending));
+	const at = (index: number) => (index === -1 ? -1 : change.line + index);
+	return { text: lines.join("\n"), line: at(result.taskIndex), nextLine: at(result.nextIndex), ...result };
+}

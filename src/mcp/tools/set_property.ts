@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { findNote } from "../../vault/notes";
+import { setNoteProperty } from "../../vault/noteEdits";
+import { hashText } from "../../vault/writes";
+import { defineTool } from "../tool";
+
+const scalar = z.union([z.string(), z.number(), z.boolean()]);
+
+export const setPropertyTool = defineTool({
+	name: "set_property",
+	title: "Set a property",
+	description:
+		"Set one frontmatter property (frontmatter added if missing): text, number, boolean or list; a list replaces the old value, null removes it. Other properties keep their order and comments; tags are stored as names without #. Invalid YAML: an error, nothing changed.",
+	access: "write",
+	annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+	inputSchema: {
+		path: z.string(),
+		name: z.string(),
+		value: z.union([scalar, z.array(scalar), z.null()]),
+	},
+	outputSchema: {
+		path: z.string(),
+		name: z.string(),
+		value: z.unknown().describe("As written"),
+		changed: z.boolean(),
+		hash: z.string(),
+	},
+	examples: [
+		{ path: "Projects/Garden", name: "status", value: "paused" },
+		{ path: "Projects/Garden", name: "tags", value: ["project", "#outdoor"] },
+	],
+	handler: async (ctx, args) => {
+		const name = args.name.trim();
+		if (name === "" || /[\r\n]/.test(name)) return { fixable: "A property name is one non-empty line, e.g. 'status'." };
+		const found = findNote(ctx.host, ctx.scope, args.path);
+		if ("error" in found) return { fixable: found.error };
+		const result = await setNoteProperty(ctx.host, found.value, name, args.value);
+		if ("error" in result) return { fixable: result.error };
+		return { ok: { path: found.value.path, name, value: result.value, changed: result.changed, hash: hashText(result.text) } };
+	},
+});

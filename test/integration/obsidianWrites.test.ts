@@ -1,0 +1,157 @@
+import { promises as fs, readFileSync } from "node:fs";
+import * as nodePath from "node:path";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import dayjs from "dayjs";
+import { connectClient } from "../helpers/http";
+import { startService, type RunningService } from "../helpers/service";
+import { callError, callOk } from "../helpers/tools";
+import { makeVault, removeDir } from "../helpers/vault";
+
+/** complete_task, set_property and create_note's template over real HTTP, on a temp vault served headless. */
+describe("complete_task, set_property and templates over HTTP", () => {
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+	const read = (path: string) => readFileSync(nodePath.join(vault, path), "utf8");
+	const today = () => dayjs().format("YYYY-MM-DD");
+
+	beforeAll(async () => {
+		vault = await makeVault({
+			"Chores.md": "# Chores\n\n- [ ] Bins out 🔁 every week 📅 2026-11-30\n- [ ] Call the plumber\n- [x] Old ✅ 2026-11-01\n\n```\n- [ ] not a task\n```\n",
+			"Dataview.md": "- [ ] Write to the society [due:: 2026-12-01]\r\n- [ ] Another\r\n",
+			"Plain.md": "- [ ] First\n- [ ] Second\n",
+			"Recurring.md": "- [ ] Water 🔁 every day 📅 2026-12-01\n",
+			"Props.md": "---\n# kept\nstatus: active # weekly\ntags: [a]\n---\nBody\n",
+			"Bare.md": "Body only\r\n",
+			"Broken.md": "---\nstatus: [oops\n---\nBody\n",
+			".obsidian/templates.json": JSON.stringify({ folder: "Templates", dateFormat: "D MMMM YYYY", timeFormat: "h:mm A" }),
+			"Templates/Meeting.md": "---\ncreated: \"{{date:YYYY-MM-DD}}\"\n---\n# {{title}}\n\n{{date}}, {{time}}\n\n## Notes\n",
+			"Templates/Outline.md": "- {{title}}\n\t- Agenda\n",
+			"Private/Secret template.md": "secret",
+		});
+		running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, rateLimitPerMinute: 100_000, excludedFolders: ["Private"] } });
+		client = await connectClient(running.url, running.tokens.write ?? "");
+	});
+	afterAll(async () => {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	describe("complete_task", () => {
+		test("a recurring task is done today and its next occurrence is inserted above it, with the line and text list_tasks then reports", async () => {
+			const [task] = (await callOk<{ tasks: Array<{ line: number; text: string }> }>(client, "list_tasks", { path: "Chores.md", status: "open" })).tasks;
+			expect(task).toMatchObject({ line: 2, text: "Bins out 🔁 every week 📅 2026-11-30" });
+			const result = await callOk(client, "complete_task", { path: "Chores.md", line: task?.line, text: task?.text });
+			expect(result).toMatchObject({ path: "Chores.md", line: 3, text: `Bins out 🔁 every week 📅 2026-11-30 ✅ ${today()}`, next_task: { line: 2, text: "Bins out 🔁 every week 📅 2026-12-07" } });
+			expect(read("Chores.md")).toBe(`# Chores\n\n- [ ] Bins out 🔁 every week 📅 2026-12-07\n- [x] Bins out 🔁 every week 📅 2026-11-30 ✅ ${today()}\n- [ ] Call the plumber\n- [x] Old ✅ 2026-11-01\n\n\`\`\`\n- [ ] not a task\n\`\`\`\n`);
+		});
+
+		test("a line that moved is an error listing the note's open tasks with their lines, and nothing is written", async () => {
+			const before = read("Plain.md");
+			const message = await callError(client, "complete_task", { path: "Plain.md", line: 0, text: "Second" });
+			expect(message).toContain('Line 0 is not the task "Second"');
+			expect(message).toContain("line 0: First; line 1: Second");
+			expect(read("Plain.md")).toBe(before);
+			// A task-looking line in a code block is not a task.
+			expect(await callError(client, "complete_task", { path: "Chores.md", line: 9, text: "not a task" })).toContain("is not the task");
+		});
+
+		test("a Dataview note gets [completion:: …] and keeps its CRLF line endings; cancelling writes a cancelled date", async () => {
+			await callOk(client, "complete_task", { path: "Dataview", line: 0, text: "Write to the society [due:: 2026-12-01]" });
+			await callOk(client, "complete_task", { path: "Dataview", line: 1, text: "Another", status: "-" });
+			// The note's own format wins: its other task carries Dataview fields.
+			expect(read("Dataview.md")).toBe(`- [x] Write to the society  [due:: 2026-12-01]  [completion:: ${today()}]\r\n- [-] Another  [cancelled:: ${today()}]\r\n`);
+		});
+
+		test("completing a task that is already done changes nothing", async () => {
+			const before = read("Chores.md");
+			expect(await callError(client, "complete_task", { path: "Chores.md", line: 5, text: "Old ✅ 2026-11-01" })).toContain("already has status 'x'");
+			expect(read("Chores.md")).toBe(before);
+		});
+
+		test("the vault's Tasks settings are followed: next occurrence below, no done date", async () => {
+			const settings = nodePath.join(vault, ".obsidian/plugins/obsidian-tasks-plugin");
+			await fs.mkdir(settings, { recursive: true });
+			await fs.writeFile(nodePath.join(settings, "data.json"), JSON.stringify({ recurrenceOnNextLine: true, setDoneDate: false }));
+			const result = await callOk(client, "complete_task", { path: "Recurring.md", line: 0, text: "Water 🔁 every day 📅 2026-12-01" });
+			expect(result).toMatchObject({ line: 0, next_task: { line: 1 } });
+			expect(read("Recurring.md")).toBe("- [x] Water 🔁 every day 📅 2026-12-01\n- [ ] Water 🔁 every day 📅 2026-12-02\n");
+			await fs.rm(settings, { recursive: true });
+		});
+	});
+
+	describe("set_property", () => {
+		test("sets, replaces a list, removes; read_note then shows the properties, and other lines and comments are kept", async () => {
+			await callOk(client, "set_property", { path: "Props", name: "status", value: "paused" });
+			await callOk(client, "set_property", { path: "Props", name: "tags", value: ["#garden", "b"] });
+			const result = await callOk(client, "set_property", { path: "Props", name: "beds", value: 3 });
+			expect(result).toMatchObject({ path: "Props.md", name: "beds", value: 3, changed: true });
+			// A new list is written as Obsidian writes lists: one item a line.
+			expect(read("Props.md")).toBe("---\n# kept\nstatus: paused # weekly\ntags:\n  - garden\n  - b\nbeds: 3\n---\nBody\n");
+			expect((await callOk<{ frontmatter: unknown }>(client, "read_note", { path: "Props" })).frontmatter).toEqual({ status: "paused", tags: ["garden", "b"], beds: 3 });
+			await callOk(client, "set_property", { path: "Props", name: "beds", value: null });
+			expect(read("Props.md")).toBe("---\n# kept\nstatus: paused # weekly\ntags:\n  - garden\n  - b\n---\nBody\n");
+			expect(await callOk(client, "set_property", { path: "Props", name: "status", value: "paused" })).toMatchObject({ changed: false });
+		});
+
+		test("a note without frontmatter gets one, in its own line endings", async () => {
+			await callOk(client, "set_property", { path: "Bare", name: "done", value: true });
+			expect(read("Bare.md")).toBe("---\r\ndone: true\r\n---\r\nBody only\r\n");
+		});
+
+		test("broken YAML, a missing note and a bad tag are errors that change nothing", async () => {
+			expect(await callError(client, "set_property", { path: "Broken", name: "status", value: "x" })).toContain("not valid YAML");
+			expect(read("Broken.md")).toBe("---\nstatus: [oops\n---\nBody\n");
+			expect(await callError(client, "set_property", { path: "Nowhere", name: "status", value: "x" })).toContain('No note "Nowhere"');
+			const before = read("Props.md");
+			expect(await callError(client, "set_property", { path: "Props", name: "tags", value: ["1984"] })).toContain("not a tag");
+			expect(read("Props.md")).toBe(before);
+		});
+	});
+
+	describe("create_note with a template", () => {
+		test("the template is filled with the Templates plugin's formats, then content is added in the note's format", async () => {
+			const before = dayjs();
+			const result = await callOk(client, "create_note", { path: "Meetings/Planting", content: "Agreed: raised bed first.", template: "Meeting" });
+			const text = read("Meetings/Planting.md");
+			expect(result).toMatchObject({ path: "Meetings/Planting.md", created: true });
+			// Filled a moment ago: the day and time of either end of the call.
+			const filled = (when: dayjs.Dayjs) => `---\ncreated: "${when.format("YYYY-MM-DD")}"\n---\n# Planting\n\n${when.format("D MMMM YYYY")}, ${when.format("h:mm A")}\n\n## Notes\n\nAgreed: raised bed first.\n`;
+			expect([filled(before), filled(dayjs())]).toContain(text);
+			expect((await callOk<{ frontmatter: unknown }>(client, "read_note", { path: "Meetings/Planting" })).frontmatter).toEqual({ created: before.format("YYYY-MM-DD") });
+		});
+
+		test("an outline template gets the content as bullets; a template may be named by its vault path", async () => {
+			await callOk(client, "create_note", { path: "Standup.md", content: "Blockers", template: "Templates/Outline.md" });
+			expect(read("Standup.md")).toBe("- Standup\n\t- Agenda\n- Blockers\n");
+		});
+
+		test("a template outside the templates folder, a missing or excluded one, or no templates folder is an error, and nothing is created", async () => {
+			expect(await callError(client, "create_note", { path: "X1", content: "", template: "Plain" })).toContain('No template "Plain"');
+			expect(await callError(client, "create_note", { path: "X2", content: "", template: "Nope" })).toContain("list_templates");
+			// A templates folder in an excluded folder holds nothing this token may see.
+			await fs.writeFile(nodePath.join(vault, ".obsidian/templates.json"), JSON.stringify({ folder: "Private" }));
+			expect(await callError(client, "create_note", { path: "X4", content: "", template: "Secret template" })).toContain('No template "Secret template"');
+			await fs.rm(nodePath.join(vault, ".obsidian/templates.json"));
+			expect(await callError(client, "create_note", { path: "X3", content: "", template: "Meeting" })).toContain("No templates folder is set");
+			for (const name of ["X1.md", "X2.md", "X3.md", "X4.md"]) await expect(fs.access(nodePath.join(vault, name))).rejects.toThrow();
+		});
+	});
+
+	test("each call of the new tools is one journalled change of one note, with the exact text before and after", async () => {
+		const cases: Array<[string, Record<string, unknown>, string]> = [
+			["complete_task", { path: "Plain", line: 1, text: "Second" }, "Plain.md"],
+			["set_property", { path: "Plain", name: "status", value: "open" }, "Plain.md"],
+			["create_note", { path: "From template", content: "x", template: "Templates/Outline" }, "From template.md"],
+		];
+		await fs.writeFile(nodePath.join(vault, ".obsidian/templates.json"), JSON.stringify({ folder: "Templates" }));
+		for (const [tool, args, path] of cases) {
+			const before = await fs.readFile(nodePath.join(vault, path), "utf8").catch(() => null);
+			await callOk(client, tool, args);
+			const [entry] = running.journal.list(1);
+			expect(entry).toMatchObject({ tool, changes: [{ path, before, after: read(path) }] });
+			expect(entry?.changes).toHaveLength(1);
+		}
+	});
+});

@@ -1,0 +1,63 @@
+import { nextOccurrence, parseRecurrence, type OccurrenceDates } from "../../../src/markdown/recurrence";
+
+function next(rule: string, dates: OccurrenceDates, today: string, removeScheduled = false): OccurrenceDates | null {
+	const parsed = parseRecurrence(rule);
+	if (!parsed) throw new Error(`unreadable rule ${rule}`);
+	return nextOccurrence(parsed, dates, today, removeScheduled);
+}
+
+describe("parseRecurrence", () => {
+	test.each([
+		["every day", "every day"],
+		["every week", "every week"],
+		["every weekday", "every weekday"],
+		["every week on Monday", "every week on Monday"],
+		["every 2 weeks on Monday, Friday", "every 2 weeks on Monday, Friday"],
+		["every month on the 1st", "every month on the 1st"],
+		["every month on the last", "every month on the last"],
+		["Every Week when done", "every week when done"],
+		["every 3 days when done", "every 3 days when done"],
+		["every year", "every year"],
+	])("%s is written back as %s", (rule, text) => {
+		expect(parseRecurrence(rule)?.text).toBe(text);
+	});
+
+	test.each(["every blue moon", "sometimes", "", "every week; rm -rf", "when done"])("%j is not a rule", (rule) => {
+		expect(parseRecurrence(rule)).toBeNull();
+	});
+});
+
+describe("nextOccurrence", () => {
+	test.each<[string, string, OccurrenceDates, string, OccurrenceDates | null]>([
+		["daily", "every day", { due: "2022-09-04" }, "2022-09-04", { due: "2022-09-05" }],
+		["every 3 days, counted from the due date not today", "every 3 days", { due: "2026-11-20" }, "2026-11-30", { due: "2026-11-23" }],
+		["weekly", "every week", { due: "2026-12-01" }, "2026-11-30", { due: "2026-12-08" }],
+		["weekly on a weekday (Tuesday → next Monday)", "every week on Monday", { due: "2026-12-01" }, "2026-11-30", { due: "2026-12-07" }],
+		["every weekday from a Friday", "every weekday", { due: "2026-12-04" }, "2026-12-04", { due: "2026-12-07" }],
+		["monthly", "every month", { due: "2026-03-15" }, "2026-03-15", { due: "2026-04-15" }],
+		["monthly from the 31st lands at the end of a short month", "every month", { due: "2026-01-31" }, "2026-01-31", { due: "2026-02-28" }],
+		["every 2 months from the 31st", "every 2 months", { due: "2026-12-31" }, "2026-12-31", { due: "2027-02-28" }],
+		["monthly on the 1st", "every month on the 1st", { due: "2026-12-01" }, "2026-11-30", { due: "2027-01-01" }],
+		["monthly on the 1st from another day", "every month on the 1st", { due: "2026-11-20" }, "2026-11-30", { due: "2026-12-01" }],
+		["yearly from 29 February", "every year", { due: "2024-02-29" }, "2024-02-29", { due: "2025-02-28" }],
+		["when done: from today, not the due date", "every week when done", { due: "2026-01-01" }, "2026-11-30", { due: "2026-12-07" }],
+		["when done without dates", "every day when done", {}, "2026-11-30", {}],
+		["start and scheduled keep their distance to the due date", "every week", { start: "2026-11-25", scheduled: "2026-11-28", due: "2026-12-01" }, "2026-11-30", { start: "2026-12-02", scheduled: "2026-12-05", due: "2026-12-08" }],
+		["scheduled is the reference without a due date", "every month on the 1st", { start: "2026-11-28", scheduled: "2026-12-01" }, "2026-11-30", { start: "2026-12-29", scheduled: "2027-01-01" }],
+		["when done moves every date by the same distance", "every 2 days when done", { start: "2026-11-01", due: "2026-11-03" }, "2026-11-30", { start: "2026-11-30", due: "2026-12-02" }],
+		["across a daylight saving change", "every week", { due: "2026-03-25" }, "2026-03-25", { due: "2026-04-01" }],
+	])("%s", (_name, rule, dates, today, expected) => {
+		expect(next(rule, dates, today)).toEqual(expected);
+	});
+
+	test("with Tasks' 'remove scheduled date on recurrence', the new occurrence has no scheduled date and the start date leads", () => {
+		expect(next("every week", { start: "2026-11-24", scheduled: "2026-11-26", due: "2026-12-01" }, "2026-11-30", true)).toEqual({ start: "2026-12-01", due: "2026-12-08" });
+		expect(next("every month on the 1st", { scheduled: "2026-11-20", start: "2026-11-25" }, "2026-11-30", true)).toEqual({ start: "2026-12-01" });
+		// Only a scheduled date: nothing else to keep, so it stays.
+		expect(next("every week", { scheduled: "2026-11-26" }, "2026-11-30", true)).toEqual({ scheduled: "2026-12-03" });
+	});
+
+	test("a rule that ends has no next occurrence after its last", () => {
+		expect(next("every day for 1 time", { due: "2026-11-30" }, "2026-11-30")).toBeNull();
+	});
+});

@@ -1,0 +1,46 @@
+import { dailyNotePath } from "../../../src/vault/dailyNotes";
+import { fillTemplate, noteFromTemplate } from "../../../src/vault/templates";
+
+// 2026-12-01 09:05:07 local time: templates fill in local time, as Obsidian does.
+const WHEN = new Date(2026, 11, 1, 9, 5, 7);
+const DEFAULTS = { dateFormat: "YYYY-MM-DD", timeFormat: "HH:mm" };
+
+describe("fillTemplate", () => {
+	test.each<[string, string, { dateFormat: string; timeFormat: string }, string]>([
+		["{{title}}", "# {{title}}", DEFAULTS, "# Planting meeting"],
+		["{{date}} in the default format", "Day: {{date}}", DEFAULTS, "Day: 2026-12-01"],
+		["{{time}} in the default format", "At {{time}}", DEFAULTS, "At 09:05"],
+		["{{date}} in the plugin's date format", "{{date}}", { dateFormat: "DD/MM/YYYY", timeFormat: "HH:mm" }, "01/12/2026"],
+		["{{time}} in the plugin's time format", "{{time}}", { dateFormat: "YYYY-MM-DD", timeFormat: "h:mm A" }, "9:05 AM"],
+		["{{date:FORMAT}}", "{{date:dddd D MMMM YYYY}}", DEFAULTS, "Tuesday 1 December 2026"],
+		["{{time:FORMAT}}", "{{time:HH:mm:ss}}", DEFAULTS, "09:05:07"],
+		["moment-style ordinals and week numbers", "{{date:Do [of] MMMM, [week] w}}", DEFAULTS, "1st of December, week 49"],
+		["spaces and case inside the braces", "{{ Title }} {{ DATE }} {{ date : YYYY }}", DEFAULTS, "Planting meeting 2026-12-01 2026"],
+		["every variable, several times", "{{title}}/{{title}} {{date}} {{time}} {{date:YY}}", DEFAULTS, "Planting meeting/Planting meeting 2026-12-01 09:05 26"],
+		["a $ in the title is written as it is", "{{title}}", DEFAULTS, "Price $& $1"],
+		["unknown variables are left alone", "{{author}} {{date", DEFAULTS, "{{author}} {{date"],
+	])("%s", (_name, template, formats, expected) => {
+		const title = expected.startsWith("Price") ? "Price $& $1" : "Planting meeting";
+		expect(fillTemplate(template, formats, WHEN, title)).toBe(expected);
+	});
+});
+
+describe("noteFromTemplate", () => {
+	test.each<[string, string, string, "outliner" | "freeform" | undefined, string]>([
+		["content goes after the template as a paragraph", "# Meeting\n\n## Notes\n", "Agreed.", undefined, "# Meeting\n\n## Notes\n\nAgreed.\n"],
+		["no content: the template as it is", "# Meeting\n", "", undefined, "# Meeting\n"],
+		["an outline template gets bullets in its own marker and indentation", "- Agenda\n\t- Budget\n", "Decisions\n\tNone yet", undefined, "- Agenda\n\t- Budget\n- Decisions\n\t- None yet\n"],
+		["frontmatter mode: outliner makes it an outline", "---\nmode: outliner\n---\n* Start\n", "Next", undefined, "---\nmode: outliner\n---\n* Start\n* Next\n"],
+		["mode overrides what the template looks like", "# Log\n", "Item", "outliner", "# Log\n- Item\n"],
+		["CRLF templates stay CRLF", "# Meeting\r\n", "Agreed.", undefined, "# Meeting\r\n\r\nAgreed.\r\n"],
+	])("%s", (_name, filled, content, mode, expected) => {
+		expect(noteFromTemplate(filled, content, {}, mode)).toBe(expected);
+	});
+});
+
+describe("week formats, in templates and daily note names", () => {
+	test("a week token formats as moment does instead of throwing", () => {
+		expect(dailyNotePath({ folder: "Weekly", format: "gggg-[W]ww", template: "" }, WHEN)).toBe("Weekly/2026-W49.md");
+		expect(fillTemplate("{{date:GGGG-[W]WW}}", DEFAULTS, WHEN, "")).toBe("2026-W49");
+	});
+});
