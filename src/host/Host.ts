@@ -50,10 +50,20 @@ export interface HostMetadataCache {
 	offref(ref: EventRef): void;
 }
 
+/** The part of Obsidian's `FileManager` the code uses. */
+export interface HostFileManager {
+	/**
+	 * Moves a file to the trash the person chose in Obsidian (the system's, or the vault's `.trash`
+	 * folder); headless, always the vault's `.trash`. Undo uses it, so undoing a new note never deletes for good.
+	 */
+	trashFile(file: HostFile): Promise<void>;
+}
+
 /** Everything the server reaches the vault through. */
 export interface Host {
 	readonly vault: HostVault;
 	readonly metadataCache: HostMetadataCache;
+	readonly fileManager: HostFileManager;
 	/**
 	 * Vault paths of the symbolic links in the vault folder. The jail never follows them; they are
 	 * hidden like excluded folders (so Obsidian's own index of what is behind them is never shown)

@@ -1,7 +1,7 @@
 import { LINK_SEARCH_DELAY_MS } from "../config/limits";
 import type { App, Component, DataAdapter, TFile } from "obsidian";
 import { FolderJail } from "./FolderJail";
-import type { Host, HostFile, HostVault } from "./Host";
+import type { Host, HostFile, HostFileManager, HostVault } from "./Host";
 
 /**
  * The plugin's `Host`: Obsidian's own vault and metadata cache, behind the jail. Obsidian's adapter
@@ -54,7 +54,8 @@ export async function obsidianHost(app: App, owner: Pick<Component, "registerEve
 		on: vault.on.bind(vault) as HostVault["on"],
 		offref: (ref) => vault.offref(ref),
 	};
-	const host: Host = { vault: jailedVault, metadataCache: app.metadataCache, hiddenLinks: () => links };
+	const fileManager: HostFileManager = { trashFile: (file) => checked(file.path, () => app.fileManager.trashFile(file as TFile)) };
+	const host: Host = { vault: jailedVault, metadataCache: app.metadataCache, fileManager, hiddenLinks: () => links };
 	return host;
 }
 

@@ -32,6 +32,8 @@ export interface PluginManifest {
 export interface App {
 	vault: NodeHost["vault"];
 	metadataCache: NodeHost["metadataCache"];
+	/** Obsidian's FileManager: trashing goes to the vault's `.trash`, as with "Move to Obsidian trash". */
+	fileManager: NodeHost["fileManager"];
 	workspace: { onLayoutReady(callback: () => void): void };
 	/** Obsidian's (unofficial) settings window; records which tab was opened. */
 	setting: { opened: string[]; open(): void; openTabById(id: string): void };
@@ -42,6 +44,7 @@ export function createApp(host: NodeHost): App {
 	return {
 		vault: host.vault,
 		metadataCache: host.metadataCache,
+		fileManager: host.fileManager,
 		workspace: { onLayoutReady: (callback) => queueMicrotask(callback) },
 		setting: { opened, open: () => undefined, openTabById: (id) => opened.push(id) },
 	};
