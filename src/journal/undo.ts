@@ -15,6 +15,11 @@ export function newCallId(): string {
 	return randomBytes(6).toString("hex");
 }
 
+/** Why an id cannot be undone when the journal does not hold it. */
+export function unknownCallReason(callId: string): string {
+	return `No change with id "${callId}" in the journal: the id is unknown, or the change was among the oldest and was dropped.`;
+}
+
 /** What undo did with one note. */
 export type UndoneNote =
 	| { path: string; result: "restored" }
@@ -41,7 +46,7 @@ export type UndoOutcome = { ok: true; entry: JournalEntry; undoId: string; notes
  */
 export async function undoCall(host: Host, journal: WriteJournal, callId: string, undoneBy = UNDO_BY_PERSON): Promise<UndoOutcome> {
 	const entry = journal.get(callId);
-	if (!entry) return { ok: false, reason: `No change with id "${callId}" in the journal: the id is unknown, or the change was among the oldest and was dropped.` };
+	if (!entry) return { ok: false, reason: unknownCallReason(callId) };
 	if (entry.undone) return { ok: false, reason: `The change ${callId} was already undone, at ${entry.undone.time} (by ${entry.undone.by}).` };
 	const undo: JournalCall = { id: newCallId(), time: new Date().toISOString(), tokenName: undoneBy, tool: UNDO_TOOL };
 	const recorder = new RecordedWrites(host, journal, undo);
