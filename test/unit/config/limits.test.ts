@@ -56,6 +56,9 @@ describe("the README's limits table", () => {
 		["frontmatter parsed as YAML", `${limits.MAX_FRONTMATTER_BYTES} bytes`],
 		["metadata parse slice (headless)", `${limits.METADATA_PARSE_SLICE_MS} ms`],
 		["note parsed after the headless server starts listening rather than before", `over ${limits.MAX_STARTUP_PARSE_BYTES} bytes`],
+		["tool calls kept in the write journal", `${limits.MAX_JOURNAL_ENTRIES}`],
+		["write journal file", `${limits.MAX_JOURNAL_BYTES} bytes`],
+		["calls `vault-mcp history` lists (default)", `${limits.HISTORY_DEFAULT_LIMIT}`],
 	])("%s is %s", (label, value) => {
 		expect(table.get(label)).toBe(value);
 	});
