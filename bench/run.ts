@@ -2,7 +2,7 @@
  * `npm run bench`: a benchmark, not a test. Prints a table and writes bench/results.json.
  * Timings on a shared machine are noisy: compare rows of one run as ratios, not across runs.
  */
-import { MemoryJournal } from "../src/journal/MemoryJournal";
+import { MemoryJournal } from "../test/helpers/memoryJournal";
 import { promises as fs } from "node:fs";
 import { createServer, request, Agent } from "node:http";
 import * as os from "node:os";

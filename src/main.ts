@@ -1,8 +1,8 @@
 import { normalizePath, Notice, Plugin } from "obsidian";
-import { MemoryJournal } from "./journal/MemoryJournal";
+import { JournalFile } from "./journal/JournalFile";
 import type { Logger } from "./activity";
 import type { Host } from "./host/Host";
-import { obsidianHost } from "./host/ObsidianHost";
+import { obsidianHost, vaultBasePath } from "./host/ObsidianHost";
 import { INDICATOR_REFRESH_MS, TOKEN_LAST_USED_SAVE_INTERVAL_MS } from "./config/limits";
 import { McpService, type ServiceStatus } from "./service";
 import { defaultSettings, parseSettings, UnreadableSettingsError, type VaultMcpSettings } from "./config/settings";
@@ -45,7 +45,7 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 			},
 			onStatusChange: (status) => this.onStatusChange(status),
 			yieldToHost: () => new Promise((resolve) => window.setTimeout(resolve, 0)),
-			journal: new MemoryJournal(),
+			journal: JournalFile.forVault(vaultBasePath(this.app), this.app.vault.configDir),
 		});
 		this.settingTab = new VaultMcpSettingTab(this.app, this);
 		this.addSettingTab(this.settingTab);

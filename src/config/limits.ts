@@ -174,6 +174,13 @@ export const LINK_SEARCH_DELAY_MS = 1_000;
 export const MAX_JOURNAL_ENTRIES = 1_000;
 /** Bytes the write journal file may hold; the oldest calls are dropped first. */
 export const MAX_JOURNAL_BYTES = 50 * 1024 * 1024;
+/**
+ * When either journal bound is passed, the oldest calls are dropped until the journal holds at most
+ * this share of each bound, so the file is rewritten once every hundred or so calls rather than on every call.
+ */
+export const JOURNAL_KEEP_AFTER_TRIM = 0.9;
+/** Calls `vault-mcp history` lists unless --limit says otherwise. */
+export const HISTORY_DEFAULT_LIMIT = 20;
 /** How long a tool call set to Ask waits for the person's decision (default; a setting). */
 export const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 120;
 /** The shortest and longest approval wait a person may set. */

@@ -1,4 +1,4 @@
-import type { Host } from "../host/Host";
+import type { Host, HostFileManager } from "../host/Host";
 import { NodeMetadataCache } from "./NodeMetadataCache";
 import { NodeVault } from "./NodeVault";
 
@@ -15,6 +15,9 @@ export class NodeHost implements Host {
 		readonly vault: NodeVault,
 		readonly metadataCache: NodeMetadataCache,
 	) {}
+
+	/** Headless there is no system trash to ask for: a trashed file goes to the vault's `.trash` folder, as Obsidian's "Move to Obsidian trash" does. */
+	readonly fileManager: HostFileManager = { trashFile: (file) => this.vault.trash(file) };
 
 	static async open(root: string, options: NodeHostOptions = {}): Promise<NodeHost> {
 		const vault = await NodeVault.open(root, options);

@@ -52,6 +52,9 @@ interface KnownFile extends HostFile {
 	diskPath: string;
 }
 
+/** The vault's own trash folder, where Obsidian's "Move to Obsidian trash" puts deleted files. */
+export const TRASH_FOLDER = ".trash";
+
 /** Obsidian's default config folder name. */
 export const DEFAULT_CONFIG_DIR = ".obsidian";
 
@@ -242,6 +245,46 @@ export class NodeVault implements HostVault {
 			const file = await this.remember(normalized, data);
 			this.events.trigger("create", file);
 			return file;
+		});
+	}
+
+	/**
+	 * Moves a file to the vault's `.trash` folder, as Obsidian's "Move to Obsidian trash" does: under
+	 * its own name, or with a number added when that name is taken there. Jailed like every write:
+	 * the file must be a plain file where its path says, and `.trash` a real folder of the vault.
+	 * The name in `.trash` is taken first (an empty file made exclusively), so nothing already in the
+	 * trash is ever replaced.
+	 */
+	async trash(file: HostFile): Promise<void> {
+		await this.withWriteLock(file.path, async () => {
+			const known = this.files.get(file.path);
+			if (!known) throw Object.assign(new Error(`File does not exist: ${file.path}`), { code: "ENOENT" });
+			const { handle } = await this.openInside(known.diskPath, fsConstants.O_RDONLY);
+			await handle.close();
+			const trashFolder = nodePath.join(this.root, TRASH_FOLDER);
+			await this.makeFoldersInside(trashFolder);
+			const { basename, extension } = nameParts(known.path);
+			const dot = extension === "" ? "" : `.${extension}`;
+			for (let number = 0; ; number++) {
+				const target = nodePath.join(trashFolder, `${basename}${number === 0 ? "" : ` ${number}`}${dot}`);
+				try {
+					await (await fs.open(target, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL | O_NOFOLLOW, 0o600)).close();
+				} catch (error) {
+					if ((error as NodeJS.ErrnoException).code === "EEXIST") continue;
+					throw error;
+				}
+				try {
+					// The last look before the move: still a plain file, in a real folder.
+					await this.checkFolderIsReal(nodePath.dirname(known.diskPath));
+					if (!(await fs.lstat(known.diskPath)).isFile()) throw new OutsideVaultError();
+					await fs.rename(known.diskPath, target);
+				} catch (error) {
+					await fs.rm(target, { force: true });
+					throw error;
+				}
+				break;
+			}
+			this.drop(known.path, known);
 		});
 	}
 

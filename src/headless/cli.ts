@@ -1,5 +1,4 @@
 import { promises as fs, unwatchFile, watchFile } from "node:fs";
-import { MemoryJournal } from "../journal/MemoryJournal";
 import * as nodePath from "node:path";
 import { parseArgs } from "node:util";
 import type { Logger } from "../activity";
@@ -7,14 +6,16 @@ import { applyRightChanges, initialRights, rightsTable, type RightChanges, type 
 import { addToken, revokeToken, setTokenRights, unknownTokenMessage } from "../auth/tokenList";
 import { ALL_TOOLS } from "../mcp/tools";
 import type { TokenLevel, TokenRecord } from "../auth/tokens";
-import { HIDDEN_LINKS_NAMED, MAX_CLI_INTEGER, MAX_PORT, MIN_PORT, SETTINGS_POLL_INTERVAL_MS, TOKEN_LAST_USED_SAVE_INTERVAL_MS } from "../config/limits";
+import { HIDDEN_LINKS_NAMED, HISTORY_DEFAULT_LIMIT, MAX_CLI_INTEGER, MAX_PORT, MIN_PORT, SETTINGS_POLL_INTERVAL_MS, TOKEN_LAST_USED_SAVE_INTERVAL_MS } from "../config/limits";
 import { endpointUrl } from "../http/server";
 import { McpService } from "../service";
 import type { VaultMcpSettings } from "../config/settings";
 import { normalizeExcludedFolder, normalizeFolderList } from "../vault/paths";
 import { VERSION } from "../version";
-import { helpFor, INSPECT_COMMAND, SERVE_COMMAND, TOKEN_LIST_COMMAND, TOKEN_NEW_COMMAND, TOKEN_REVOKE_COMMAND, TOKEN_RIGHTS_COMMAND, usageHint } from "./cliHelp";
+import { helpFor, HISTORY_COMMAND, INSPECT_COMMAND, SERVE_COMMAND, TOKEN_LIST_COMMAND, TOKEN_NEW_COMMAND, TOKEN_REVOKE_COMMAND, TOKEN_RIGHTS_COMMAND, UNDO_COMMAND, usageHint } from "./cliHelp";
 import { FileSettingsStore } from "../config/FileSettingsStore";
+import { JournalFile } from "../journal/JournalFile";
+import { describeUndo, undoCall, unknownCallReason } from "../journal/undo";
 import { NodeHost } from "./NodeHost";
 import { TerminalApprover } from "./TerminalApprover";
 import { DEFAULT_CONFIG_DIR } from "./NodeVault";
@@ -53,6 +54,10 @@ async function main(argv: string[]): Promise<number> {
 				return await token(rest);
 			case "inspect":
 				return await inspect(rest);
+			case "history":
+				return await history(rest);
+			case "undo":
+				return await undo(rest);
 			case "--version":
 				process.stdout.write(`${VERSION}\n`);
 				return 0;
@@ -68,9 +73,9 @@ async function main(argv: string[]): Promise<number> {
 /** The help topic a command line is about: "serve", "token new", "token" (action unknown), or none. */
 function helpTopicOf(argv: string[]): string | undefined {
 	const [command, action] = argv;
-	if (command === "serve" || command === "inspect") return command;
+	if (command === "serve" || command === "inspect" || command === "history" || command === "undo") return command;
 	if (command !== "token") return undefined;
-	return action === "new" || action === "list" || action === "revoke" ? `token ${action}` : "token";
+	return action === "new" || action === "list" || action === "rights" || action === "revoke" ? `token ${action}` : "token";
 }
 
 function printHelp(topic: string): number {
@@ -195,7 +200,7 @@ async function serve(args: string[]): Promise<number> {
 		serverVersion: VERSION,
 		logger: stderrLogger,
 		onTokenUsed: (record) => lastUsed.touch(record),
-		journal: new MemoryJournal(),
+		journal: openJournal(root),
 		approver,
 		setToolRight: async (tokenName, tool, right) => {
 			await store.update((current) => {
@@ -446,6 +451,60 @@ async function inspect(args: string[]): Promise<number> {
 			return 1;
 		}
 		process.stdout.write(`${JSON.stringify(cache, null, 2)}\n`);
+		return 0;
+	} finally {
+		await host.close();
+	}
+}
+
+/** The vault's write journal, with a warning when lines of it could not be read. */
+function openJournal(root: string): JournalFile {
+	const journal = JournalFile.forVault(root, DEFAULT_CONFIG_DIR);
+	if (journal.skippedLines > 0) stderrLogger.warn(`${journal.skippedLines} damaged line${journal.skippedLines === 1 ? " was" : "s were"} skipped in ${journal.path} (a write cut short by a crash?); the rest is intact.`);
+	return journal;
+}
+
+/** Lists journalled tool calls, newest first; --json without note text. */
+async function history(args: string[]): Promise<number> {
+	const { values, positionals } = asUsage(() => parseArgs({ args, allowPositionals: true, options: HISTORY_COMMAND.options }));
+	const root = await vaultRootFrom(positionals, 0);
+	if (positionals.length > 1) throw new UsageError(`history takes one vault folder; unexpected: ${positionals.slice(1).join(" ")}`);
+	const limit = positiveInteger(values.limit, "--limit", 1) ?? HISTORY_DEFAULT_LIMIT;
+	const entries = openJournal(root).list(limit);
+	if (values.json) {
+		const withoutText = entries.map(({ changes, ...call }) => ({ ...call, changes: changes.map(({ path, beforeHash, afterHash }) => ({ path, beforeHash, afterHash })) }));
+		process.stdout.write(`${JSON.stringify(withoutText)}\n`);
+		return 0;
+	}
+	if (entries.length === 0) stderrLogger.info(`No changes made through Vault MCP are recorded in ${root}.`);
+	for (const entry of entries) {
+		const paths = [...new Set(entry.changes.map((change) => change.path))].join(", ");
+		process.stdout.write(`${entry.id}\t${entry.time}\t${entry.tokenName}\t${entry.tool}\t${paths}${entry.undone ? `\tundone by ${entry.undone.by}` : ""}\n`);
+	}
+	return 0;
+}
+
+/** Undoes one journalled call: exit 0 with what was done, or 1 with why not. */
+async function undo(args: string[]): Promise<number> {
+	const { positionals } = asUsage(() => parseArgs({ args, allowPositionals: true, options: UNDO_COMMAND.options }));
+	const root = await vaultRootFrom(positionals, 0);
+	const id = positionals[1];
+	if (id === undefined) throw new UsageError(`undo needs the id of a change; \`vault-mcp history ${quoted(root)}\` lists them.`);
+	if (positionals.length > 2) throw new UsageError(`undo takes one id; unexpected: ${positionals.slice(2).join(" ")}`);
+	const journal = openJournal(root);
+	if (!journal.get(id)) {
+		// Said before the vault is read, which can take a while.
+		stderrLogger.error(`${unknownCallReason(id)} \`vault-mcp history ${quoted(root)}\` lists them.`);
+		return 1;
+	}
+	const host = await NodeHost.open(root);
+	try {
+		const outcome = await undoCall(host, journal, id);
+		if (!outcome.ok) {
+			stderrLogger.error(outcome.reason);
+			return 1;
+		}
+		process.stdout.write(`${describeUndo(outcome)}\n`);
 		return 0;
 	} finally {
 		await host.close();

@@ -1,5 +1,5 @@
 import type { ParseArgsConfig } from "node:util";
-import { DEFAULT_PORT, DEFAULT_RATE_LIMIT_PER_MINUTE } from "../config/limits";
+import { DEFAULT_PORT, DEFAULT_RATE_LIMIT_PER_MINUTE, HISTORY_DEFAULT_LIMIT, MAX_JOURNAL_ENTRIES } from "../config/limits";
 import { VERSION } from "../version";
 
 /**
@@ -144,6 +144,37 @@ export const INSPECT_COMMAND = defineCommand({
 	flags: { links: { what: "print the vault's link maps instead of one note's metadata", defaultText: "off" } },
 });
 
+export const HISTORY_COMMAND = defineCommand({
+	name: "history",
+	arguments: "<vault>",
+	summary: "list the changes tools made to notes, newest first: id, time, token, tool, notes",
+	details: [
+		"One line per tool call, tab-separated; an undone call ends with `undone by <id>`.",
+		`The journal keeps the last ${MAX_JOURNAL_ENTRIES} calls, in the plugin's folder; pass an id to \`undo\`.`,
+	],
+	options: {
+		json: { type: "boolean", default: false },
+		limit: { type: "string" },
+	},
+	flags: {
+		json: { what: "print the calls as one JSON array: ids, times, tokens, tools, paths and hashes, never note text", defaultText: "off" },
+		limit: { valueName: "N", what: "list at most N calls", defaultText: `${HISTORY_DEFAULT_LIMIT}` },
+	},
+});
+
+export const UNDO_COMMAND = defineCommand({
+	name: "undo",
+	arguments: "<vault> <id>",
+	summary: "undo one change from `history`: each note gets its earlier bytes back",
+	details: [
+		"A note changed since is never written over: its earlier text is saved beside it as",
+		"`<name> (before <tool> <YYYY-MM-DD HH-mm>).md`. A note the change created goes to the vault's .trash.",
+		"Prints one line saying what it did (exit 0), or one line saying why not (exit 1).",
+	],
+	options: {},
+	flags: {},
+});
+
 export const HELP_COMMAND = defineCommand({
 	name: "help",
 	arguments: "[command]",
@@ -153,7 +184,7 @@ export const HELP_COMMAND = defineCommand({
 	flags: {},
 });
 
-export const COMMANDS: CommandSpec[] = [SERVE_COMMAND, TOKEN_NEW_COMMAND, TOKEN_LIST_COMMAND, TOKEN_RIGHTS_COMMAND, TOKEN_REVOKE_COMMAND, INSPECT_COMMAND, HELP_COMMAND];
+export const COMMANDS: CommandSpec[] = [SERVE_COMMAND, TOKEN_NEW_COMMAND, TOKEN_LIST_COMMAND, TOKEN_RIGHTS_COMMAND, TOKEN_REVOKE_COMMAND, INSPECT_COMMAND, HISTORY_COMMAND, UNDO_COMMAND, HELP_COMMAND];
 
 /** The command a help topic names ("serve", "token new"), if any. */
 export function commandNamed(topic: string): CommandSpec | undefined {

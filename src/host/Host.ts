@@ -53,12 +53,23 @@ export interface HostMetadataCache {
 /** The part of Obsidian's `Workspace` the code uses: open a note, and the note in the focused editor. */
 export type HostWorkspace = Pick<Workspace, "openLinkText" | "getActiveFile" | "activeEditor">;
 
+/** The part of Obsidian's `FileManager` the code uses. */
+export interface HostFileManager {
+	/**
+	 * Moves a file to the trash the person chose in Obsidian (the system's, or the vault's `.trash`
+	 * folder); headless, always the vault's `.trash`. Undo uses it, so undoing a new note never deletes for good.
+	 */
+	trashFile(file: HostFile): Promise<void>;
+}
+
 /** Everything the server reaches the vault through. */
 export interface Host {
 	readonly vault: HostVault;
 	readonly metadataCache: HostMetadataCache;
 	/** Obsidian's open tabs and editors: only inside Obsidian (headless there is no window, so none). */
 	readonly workspace?: HostWorkspace;
+
+	readonly fileManager: HostFileManager;
 	/**
 	 * Vault paths of the symbolic links in the vault folder. The jail never follows them; they are
 	 * hidden like excluded folders (so Obsidian's own index of what is behind them is never shown)

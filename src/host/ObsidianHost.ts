@@ -1,7 +1,7 @@
 import { LINK_SEARCH_DELAY_MS } from "../config/limits";
 import type { App, Component, DataAdapter, TFile } from "obsidian";
 import { FolderJail } from "./FolderJail";
-import type { Host, HostFile, HostVault } from "./Host";
+import type { Host, HostFile, HostFileManager, HostVault } from "./Host";
 
 /**
  * The plugin's `Host`: Obsidian's own vault and metadata cache, behind the jail. Obsidian's adapter
@@ -10,9 +10,15 @@ import type { Host, HostFile, HostVault } from "./Host";
  * listings, links, tags and search leave them out like an excluded folder. The assignments make
  * the compiler prove that Obsidian's `App` still fits the seam on every upgrade.
  */
-export async function obsidianHost(app: App, owner: Pick<Component, "registerEvent" | "register">): Promise<Host> {
+/** The vault's folder on disk; throws when the vault is not on the local file system. */
+export function vaultBasePath(app: App): string {
 	const basePath = (app.vault.adapter as DataAdapter & { getBasePath?: () => string }).getBasePath?.();
 	if (basePath === undefined) throw new Error("Vault MCP needs a vault on the local file system (desktop Obsidian).");
+	return basePath;
+}
+
+export async function obsidianHost(app: App, owner: Pick<Component, "registerEvent" | "register">): Promise<Host> {
+	const basePath = vaultBasePath(app);
 	const jail = await FolderJail.open(basePath);
 	let links: string[] = await jail.findLinks();
 	let timer: number | null = null;
@@ -54,7 +60,8 @@ export async function obsidianHost(app: App, owner: Pick<Component, "registerEve
 		on: vault.on.bind(vault) as HostVault["on"],
 		offref: (ref) => vault.offref(ref),
 	};
-	const host: Host = { vault: jailedVault, metadataCache: app.metadataCache, workspace: app.workspace, hiddenLinks: () => links };
+	const fileManager: HostFileManager = { trashFile: (file) => checked(file.path, () => app.fileManager.trashFile(file as TFile)) };
+	const host: Host = { vault: jailedVault, metadataCache: app.metadataCache, workspace: app.workspace, fileManager, hiddenLinks: () => links };
 	return host;
 }
 

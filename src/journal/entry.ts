@@ -12,10 +12,10 @@ export interface JournalChange {
 	before: string | null;
 	/** Hex SHA-256 of `before`, or null when the change created the note. */
 	beforeHash: string | null;
-	/** The note's text after the change (for "Show change"). */
-	after: string;
-	/** Hex SHA-256 of `after`: undo restores only a note that still has exactly this text. */
-	afterHash: string;
+	/** The note's text after the change (for "Show change"), or null when the change moved the note to the trash (an undo of its creation). */
+	after: string | null;
+	/** Hex SHA-256 of `after`: undo restores only a note that still has exactly this text. Null when `after` is. */
+	afterHash: string | null;
 }
 
 /** Who made a change and with which tool: shared by every change of one tool call. */

@@ -2,18 +2,13 @@
  * How a write tool call runs: with the token's right for the tool (allow, or ask: shown to the
  * person first), against the caller's `expected_hash`, and journalled so it can be undone.
  */
-import { randomBytes } from "node:crypto";
 import * as nodeTimers from "node:timers";
 import type { ToolRight } from "../auth/rights";
 import { journalledHost, previewHost } from "../journal/recordingHost";
+import { newCallId } from "../journal/undo";
 import type { ApprovalDecision, ApprovalRequest, WriteServices } from "./approval";
 import type { ToolContext } from "./context";
 import type { ToolDescriptor, ToolOutcome } from "./tool";
-
-/** A journal id: the time (so ids sort) and random letters, short enough to type after `vault-mcp undo`. */
-export function newCallId(now = Date.now()): string {
-	return `${now.toString(36)}-${randomBytes(3).toString("hex")}`;
-}
 
 const NOTHING_WRITTEN = "Nothing was written.";
 

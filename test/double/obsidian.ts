@@ -82,6 +82,8 @@ export interface App {
 	vault: NodeHost["vault"];
 	metadataCache: NodeHost["metadataCache"];
 	workspace: Workspace;
+	/** Obsidian's FileManager: trashing goes to the vault's `.trash`, as with "Move to Obsidian trash". */
+	fileManager: NodeHost["fileManager"];
 	/** Obsidian's (unofficial) settings window; records which tab was opened. */
 	setting: { opened: string[]; open(): void; openTabById(id: string): void };
 }
@@ -92,6 +94,7 @@ export function createApp(host: NodeHost): App {
 		vault: host.vault,
 		metadataCache: host.metadataCache,
 		workspace: new Workspace(host.metadataCache),
+		fileManager: host.fileManager,
 		setting: { opened, open: () => undefined, openTabById: (id) => opened.push(id) },
 	};
 }

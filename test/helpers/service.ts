@@ -1,7 +1,7 @@
 import type { Logger } from "../../src/activity";
 import type { ToolRights } from "../../src/auth/rights";
 import type { WriteJournal } from "../../src/journal/entry";
-import { MemoryJournal } from "../../src/journal/MemoryJournal";
+import { JournalFile } from "../../src/journal/JournalFile";
 import type { Approver } from "../../src/mcp/approval";
 import { addToken } from "../../src/auth/tokenList";
 import type { TokenLevel } from "../../src/auth/tokens";
@@ -60,7 +60,7 @@ export async function startService(
 		tokens[level] = made.token;
 	}
 	const logger = new RecordingLogger();
-	const journal = options.journal ?? new MemoryJournal();
+	const journal = options.journal ?? JournalFile.forVault(vaultRoot, ".obsidian");
 	const service = new McpService({ host, serverVersion: "test", logger, httpDeadlines: options.httpDeadlines, journal, approver: options.approver });
 	const status = await service.apply(settings);
 	if (status.state !== "listening") throw new Error(`service did not start: ${JSON.stringify(status)}`);

@@ -1,5 +1,5 @@
 import { createServer } from "node:net";
-import { MemoryJournal } from "../../src/journal/MemoryJournal";
+import { MemoryJournal } from "../helpers/memoryJournal";
 import { ALL_TOOLS } from "../../src/mcp/tools";
 import { McpService } from "../../src/service";
 import { connectClient, INITIALIZE_BODY, isPortClosed, mcpHeaders, rawRequest } from "../helpers/http";

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { MemoryJournal } from "../../src/journal/MemoryJournal";
+import { MemoryJournal } from "../helpers/memoryJournal";
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { createInterface } from "node:readline";

@@ -1,5 +1,5 @@
 import { promises as fs, readFileSync } from "node:fs";
-import { MemoryJournal } from "../../src/journal/MemoryJournal";
+import { MemoryJournal } from "../helpers/memoryJournal";
 import { connect } from "node:net";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";

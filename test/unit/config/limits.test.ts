@@ -60,12 +60,15 @@ describe("the README's limits table", () => {
 		["frontmatter parsed as YAML", `${limits.MAX_FRONTMATTER_BYTES} bytes`],
 		["metadata parse slice (headless)", `${limits.METADATA_PARSE_SLICE_MS} ms`],
 		["note parsed after the headless server starts listening rather than before", `over ${limits.MAX_STARTUP_PARSE_BYTES} bytes`],
+		["tool calls kept in the write journal", `${limits.MAX_JOURNAL_ENTRIES}`],
+		["write journal file", `${limits.MAX_JOURNAL_BYTES} bytes`],
+		["calls `vault-mcp history` lists (default)", `${limits.HISTORY_DEFAULT_LIMIT}`],
 	])("%s is %s", (label, value) => {
 		expect(table.get(label)).toBe(value);
 	});
 
 	test("has no row that src/config/limits.ts does not back", () => {
-		expect(table.size).toBe(47);
+		expect(table.size).toBe(50);
 	});
 
 	test("deadlines nest: headers and body together end before node's own request timeout, so the 408 is ours and has a body", () => {

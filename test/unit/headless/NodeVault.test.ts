@@ -84,6 +84,34 @@ describe("NodeVault", () => {
 		expect(normalizeVaultPath("")).toBe("/");
 		expect(normalizeVaultPath("Cafe\u0301.md")).toBe("Café.md");
 	});
+
+	test("trash moves a note to the vault's .trash (a taken name gets a number), reports delete, and never writes through a linked .trash", async () => {
+		const deleted: string[] = [];
+		vault.on("delete", (file: HostAbstractFile) => deleted.push(file.path));
+		await fs.mkdir(nodePath.join(root, ".trash"));
+		await fs.writeFile(nodePath.join(root, ".trash", "B.md"), "already in the trash");
+		const file = vault.getFileByPath("Folder/B.md");
+		if (!file) throw new Error("missing");
+		await vault.trash(file);
+		expect(vault.getFileByPath("Folder/B.md")).toBeNull();
+		expect(deleted).toEqual(["Folder/B.md"]);
+		await expect(fs.stat(nodePath.join(root, "Folder/B.md"))).rejects.toMatchObject({ code: "ENOENT" });
+		expect(await fs.readFile(nodePath.join(root, ".trash", "B.md"), "utf8")).toBe("already in the trash");
+		expect(await fs.readFile(nodePath.join(root, ".trash", "B 1.md"), "utf8")).toBe("beta");
+
+		const outside = await makeVault();
+		try {
+			await fs.rm(nodePath.join(root, ".trash"), { recursive: true });
+			await fs.symlink(outside, nodePath.join(root, ".trash"));
+			const note = vault.getFileByPath("A.md");
+			if (!note) throw new Error("missing");
+			await expect(vault.trash(note)).rejects.toThrow("not part of the vault");
+			expect(await fs.readFile(nodePath.join(root, "A.md"), "utf8")).toBe("alpha\n");
+			expect(await fs.readdir(outside)).toEqual([".obsidian"]);
+		} finally {
+			await removeDir(outside);
+		}
+	});
 });
 
 describe("NodeVault watching the disk", () => {

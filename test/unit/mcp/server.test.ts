@@ -5,7 +5,7 @@ import { ActivityLog } from "../../../src/activity";
 import { effectiveRight, type ToolRights } from "../../../src/auth/rights";
 import { generateToken } from "../../../src/auth/tokens";
 import type { WriteJournal } from "../../../src/journal/entry";
-import { MemoryJournal } from "../../../src/journal/MemoryJournal";
+import { MemoryJournal } from "../../helpers/memoryJournal";
 import type { WriteServices } from "../../../src/mcp/approval";
 import { NodeHost } from "../../../src/headless/NodeHost";
 import type { ToolContext } from "../../../src/mcp/context";

@@ -6,7 +6,7 @@ import { ActivityLog } from "../../../src/activity";
 import { effectiveRight, type ToolRight, type ToolRights } from "../../../src/auth/rights";
 import { generateToken, type TokenRecord } from "../../../src/auth/tokens";
 import { NodeHost } from "../../../src/headless/NodeHost";
-import { MemoryJournal } from "../../../src/journal/MemoryJournal";
+import { MemoryJournal } from "../../helpers/memoryJournal";
 import type { ApprovalDecision, ApprovalRequest, Approver, WriteServices } from "../../../src/mcp/approval";
 import type { ToolContext } from "../../../src/mcp/context";
 import { createMcpServer } from "../../../src/mcp/server";

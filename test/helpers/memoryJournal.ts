@@ -1,4 +1,4 @@
-import type { JournalCall, JournalChange, JournalEntry, WriteJournal } from "./entry";
+import type { JournalCall, JournalChange, JournalEntry, WriteJournal } from "../../src/journal/entry";
 
 /** A journal held in memory, for tests of the write path that do not look at the journal's file. */
 export class MemoryJournal implements WriteJournal {

@@ -1,0 +1,114 @@
+import { promises as fs } from "node:fs";
+import * as nodePath from "node:path";
+import { NodeHost } from "../../src/headless/NodeHost";
+import type { JournalCall } from "../../src/journal/entry";
+import { JournalFile } from "../../src/journal/JournalFile";
+import { conflictCopyName } from "../../src/journal/undo";
+import { runCli } from "../helpers/cli";
+import { SimulatedTool } from "../helpers/journal";
+import { makeVault, readAllFiles, removeDir } from "../helpers/vault";
+
+const NOTE = "# Liste\r\n- Äpfel\r\n- 寿司\r\n";
+
+describe("vault-mcp history and undo", () => {
+	let root: string;
+	let calls: { append: JournalCall; create: JournalCall; conflict: JournalCall };
+
+	beforeEach(async () => {
+		root = await makeVault({ "Shopping.md": NOTE, "Log.md": "log\n" });
+		// What the write tools do once recording is wired in: record, then write.
+		const host = await NodeHost.open(root);
+		const tool = new SimulatedTool(host, JournalFile.forVault(root, ".obsidian"));
+		calls = { append: tool.call("append_to_note", "laptop"), create: tool.call("create_note", "phone"), conflict: tool.call("append_to_note", "laptop") };
+		await tool.edit(calls.append, "Shopping.md", (text) => `${text}- Brot\r\n`);
+		await tool.create(calls.create, "Inbox/Idea.md", "SECRET-IDEA-TEXT\n");
+		await tool.edit(calls.conflict, "Log.md", (text) => `${text}entry\n`);
+		await host.close();
+	});
+	afterEach(async () => removeDir(root));
+
+	test("history lists calls newest first, one tab-separated line each; --limit and --json (no note text)", async () => {
+		const listed = await runCli(["history", root]);
+		expect(listed.code).toBe(0);
+		const lines = listed.stdout.trimEnd().split("\n").map((line) => line.split("\t"));
+		expect(lines).toEqual([
+			[calls.conflict.id, calls.conflict.time, "laptop", "append_to_note", "Log.md"],
+			[calls.create.id, calls.create.time, "phone", "create_note", "Inbox/Idea.md"],
+			[calls.append.id, calls.append.time, "laptop", "append_to_note", "Shopping.md"],
+		]);
+
+		expect((await runCli(["history", root, "--limit", "1"])).stdout.trimEnd().split("\n")).toHaveLength(1);
+
+		const json = await runCli(["history", root, "--json", "--limit", "2"]);
+		expect(json.code).toBe(0);
+		expect(json.stdout).not.toContain("SECRET-IDEA-TEXT");
+		expect(JSON.parse(json.stdout)).toEqual([
+			{ ...calls.conflict, undone: null, changes: [{ path: "Log.md", beforeHash: expect.stringMatching(/^[0-9a-f]{64}$/), afterHash: expect.stringMatching(/^[0-9a-f]{64}$/) }] },
+			{ ...calls.create, undone: null, changes: [{ path: "Inbox/Idea.md", beforeHash: null, afterHash: expect.stringMatching(/^[0-9a-f]{64}$/) }] },
+		]);
+
+		const bad = await runCli(["history", root, "--limit", "0"]);
+		expect(bad.code).toBe(2);
+		expect(bad.stderr).toContain('Run "vault-mcp help history" for the flags.');
+	});
+
+	test("undo restores exact bytes, trashes a created note, writes a conflict copy after an outside edit, and is then in history", async () => {
+		const restored = await runCli(["undo", root, calls.append.id]);
+		expect(restored).toMatchObject({ code: 0, stderr: "" });
+		expect(restored.stdout).toBe(`Undid ${calls.append.id} (append_to_note by laptop, ${calls.append.time}): restored "Shopping.md".\n`);
+		expect((await fs.readFile(nodePath.join(root, "Shopping.md"))).equals(Buffer.from(NOTE, "utf8"))).toBe(true);
+
+		const trashed = await runCli(["undo", root, calls.create.id]);
+		expect(trashed.stdout).toContain('moved "Inbox/Idea.md" to the trash');
+		await expect(fs.stat(nodePath.join(root, "Inbox/Idea.md"))).rejects.toMatchObject({ code: "ENOENT" });
+		expect(await fs.readFile(nodePath.join(root, ".trash/Idea.md"), "utf8")).toBe("SECRET-IDEA-TEXT\n");
+
+		await fs.writeFile(nodePath.join(root, "Log.md"), "log\nentry\nmine\n");
+		const conflicted = await runCli(["undo", root, calls.conflict.id]);
+		const copy = conflictCopyName("Log.md", "append_to_note", new Date(calls.conflict.time));
+		expect(conflicted.code).toBe(0);
+		expect(conflicted.stdout).toContain(`its earlier text was saved as "${copy}"`);
+		expect(await fs.readFile(nodePath.join(root, "Log.md"), "utf8")).toBe("log\nentry\nmine\n");
+		expect(await fs.readFile(nodePath.join(root, copy), "utf8")).toBe("log\n");
+
+		const history = (await runCli(["history", root])).stdout.trimEnd().split("\n").map((line) => line.split("\t"));
+		expect(history).toHaveLength(6);
+		expect(history.slice(0, 3).map((line) => [line[2], line[3]])).toEqual([
+			["you", "undo"],
+			["you", "undo"],
+			["you", "undo"],
+		]);
+		expect(history[0]?.[4]).toBe(copy);
+		expect(history[3]?.[5]).toBe(`undone by ${history[0]?.[0]}`);
+	});
+
+	test("undo refuses twice, an unknown id, and a missing id, each in one line, writing nothing", async () => {
+		expect((await runCli(["undo", root, calls.append.id])).code).toBe(0);
+		const before = await readAllFiles(root);
+
+		const twice = await runCli(["undo", root, calls.append.id]);
+		expect(twice.code).toBe(1);
+		expect(twice.stdout).toBe("");
+		expect(twice.stderr).toMatch(new RegExp(`^error: The change ${calls.append.id} was already undone, at [^\\n]+\\.\\n$`));
+
+		const unknown = await runCli(["undo", root, "0123456789ab"]);
+		expect(unknown.code).toBe(1);
+		expect(unknown.stderr).toBe(`error: No change with id "0123456789ab" in the journal: the id is unknown, or the change was among the oldest and was dropped. \`vault-mcp history ${root}\` lists them.\n`);
+
+		const missing = await runCli(["undo", root]);
+		expect(missing.code).toBe(2);
+		expect(missing.stderr.split("\n")[0]).toContain("undo needs the id of a change");
+
+		expect(await readAllFiles(root)).toEqual(before);
+	});
+
+	test("help explains both commands", async () => {
+		const help = await runCli(["help"]);
+		expect(help.stdout).toMatch(/history <vault>\s+list the changes tools made/);
+		expect(help.stdout).toMatch(/undo <vault> <id>\s+undo one change/);
+		const undoHelp = await runCli(["undo", "--help"]);
+		expect(undoHelp.code).toBe(0);
+		expect(undoHelp.stdout).toContain("(before <tool> <YYYY-MM-DD HH-mm>).md");
+		expect((await runCli(["help", "history"])).stdout).toContain("--limit N");
+	});
+});

@@ -1,0 +1,167 @@
+import { promises as fs } from "node:fs";
+import * as nodePath from "node:path";
+import type { JournalCall, JournalChange } from "../../../src/journal/entry";
+import { JournalFile, journalPathFor } from "../../../src/journal/JournalFile";
+import { hashText } from "../../../src/vault/writes";
+import { makeTempDir, removeDir } from "../../helpers/vault";
+
+function call(id: string, tool = "append_to_note", tokenName = "laptop"): JournalCall {
+	return { id, time: "2026-12-01T00:30:00.000Z", tokenName, tool };
+}
+
+function change(path: string, before: string | null, after: string): JournalChange {
+	return { path, before, beforeHash: before === null ? null : hashText(before), after, afterHash: hashText(after) };
+}
+
+describe("JournalFile", () => {
+	let folder: string;
+	let path: string;
+
+	beforeEach(async () => {
+		folder = await makeTempDir();
+		path = journalPathFor(folder, ".obsidian");
+	});
+	afterEach(async () => removeDir(folder));
+
+	test("lives beside data.json in the plugin's folder, and only appears once something is recorded", async () => {
+		expect(path).toBe(nodePath.join(folder, ".obsidian", "plugins", "vault-mcp", "journal.jsonl"));
+		const journal = JournalFile.forVault(folder, ".obsidian");
+		expect(journal.list()).toEqual([]);
+		await expect(fs.stat(path)).rejects.toMatchObject({ code: "ENOENT" });
+		journal.recordChange(call("a"), change("A.md", "one\n", "one\ntwo\n"));
+		expect((await fs.stat(path)).mode & 0o777).toBe(0o600);
+	});
+
+	test("lists calls newest first with their changes in order, and reads them back after a restart", () => {
+		const journal = JournalFile.open(path);
+		journal.recordChange(call("a"), change("A.md", "one\n", "one\ntwo\n"));
+		journal.recordChange(call("b", "create_note"), change("New.md", null, "# New\n"));
+		journal.recordChange(call("c", "rename_note"), change("X.md", "[[A]]", "[[B]]"));
+		journal.recordChange(call("c", "rename_note"), change("Y.md", "see [[A]]", "see [[B]]"));
+		journal.markUndone("a", "u1");
+
+		const listed = journal.list();
+		expect(listed.map((entry) => entry.id)).toEqual(["c", "b", "a"]);
+		expect(listed[0]?.changes.map((each) => each.path)).toEqual(["X.md", "Y.md"]);
+		expect(listed[2]?.undone).toEqual({ time: expect.any(String), by: "u1" });
+		expect(journal.list(2).map((entry) => entry.id)).toEqual(["c", "b"]);
+
+		const reopened = JournalFile.open(path);
+		expect(reopened.list()).toEqual(listed);
+		expect(reopened.get("b")).toEqual({ ...call("b", "create_note"), changes: [change("New.md", null, "# New\n")], undone: null });
+		expect(reopened.get("nope")).toBeNull();
+	});
+
+	test("dropChange forgets a change whose write failed; a call left without changes is gone", () => {
+		const journal = JournalFile.open(path);
+		journal.recordChange(call("a"), change("A.md", "1", "2"));
+		journal.recordChange(call("a"), change("B.md", "1", "2"));
+		journal.dropChange("a", "B.md");
+		expect(journal.get("a")?.changes.map((each) => each.path)).toEqual(["A.md"]);
+		journal.dropChange("a", "A.md");
+		expect(journal.get("a")).toBeNull();
+		expect(JournalFile.open(path).list()).toEqual([]);
+	});
+
+	test("an edit run again on fresh text (the note changed before it could be written) replaces the attempt; a second real edit of the same note is kept", () => {
+		const journal = JournalFile.open(path);
+		journal.recordChange(call("a"), change("A.md", "one", "one+a"));
+		// Another program wrote "one!" first; the edit ran again on it.
+		journal.recordChange(call("a"), change("A.md", "one!", "one!+a"));
+		expect(journal.get("a")?.changes).toEqual([change("A.md", "one!", "one!+a")]);
+		// The same call edits the note again, starting from what it wrote.
+		journal.recordChange(call("a"), change("A.md", "one!+a", "one!+a+b"));
+		expect(journal.get("a")?.changes).toEqual([change("A.md", "one!", "one!+a"), change("A.md", "one!+a", "one!+a+b")]);
+		expect(JournalFile.open(path).get("a")?.changes).toHaveLength(2);
+	});
+
+	test("past the entry bound the oldest calls are dropped, on disk as well", () => {
+		const journal = JournalFile.open(path, { maxEntries: 10, keepAfterTrim: 0.8 });
+		for (let index = 1; index <= 10; index++) journal.recordChange(call(`c${index}`), change("A.md", `${index - 1}`, `${index}`));
+		expect(journal.list()).toHaveLength(10);
+		journal.recordChange(call("c11"), change("A.md", "10", "11"));
+		// Over 10: trimmed to 8, the newest ones.
+		const ids = journal.list().map((entry) => entry.id);
+		expect(ids).toEqual(["c11", "c10", "c9", "c8", "c7", "c6", "c5", "c4"]);
+		expect(journal.get("c1")).toBeNull();
+		expect(JournalFile.open(path).list().map((entry) => entry.id)).toEqual(ids);
+	});
+
+	test("past the byte bound the oldest calls are dropped and the file stays under it; the call just recorded is never dropped", async () => {
+		const maxBytes = 4000;
+		const journal = JournalFile.open(path, { maxBytes });
+		const text = "é".repeat(200);
+		for (let index = 0; index < 20; index++) {
+			journal.recordChange(call(`c${index}`), change(`N${index}.md`, text, `${text}${index}`));
+			expect((await fs.stat(path)).size).toBeLessThanOrEqual(maxBytes);
+			expect(journal.get(`c${index}`)).not.toBeNull();
+		}
+		const ids = journal.list().map((entry) => entry.id);
+		expect(ids[0]).toBe("c19");
+		expect(ids.length).toBeLessThan(20);
+		// Newest first, with no gap: exactly the oldest were dropped.
+		expect(ids).toEqual(Array.from({ length: ids.length }, (_, index) => `c${19 - index}`));
+
+		// One call larger than the whole bound is kept, alone, so it can still be undone.
+		const huge = "x".repeat(maxBytes * 2);
+		journal.recordChange(call("big"), change("Big.md", huge, `${huge}!`));
+		expect(journal.list().map((entry) => entry.id)).toEqual(["big"]);
+	});
+
+	test("a file cut short by a crash, or with garbage in it, is read back without losing the entries before the cut", async () => {
+		const journal = JournalFile.open(path);
+		journal.recordChange(call("a"), change("A.md", "Grüße\r\n", "Grüße\r\nmehr\r\n"));
+		journal.recordChange(call("b"), change("B.md", "b", "bb"));
+		const whole = await fs.readFile(path);
+		journal.recordChange(call("c"), change("C.md", "c", "cc"));
+		const withC = await fs.readFile(path);
+
+		// The crash came half-way through c's line.
+		await fs.writeFile(path, withC.subarray(0, whole.length + Math.floor((withC.length - whole.length) / 2)));
+		const afterCrash = JournalFile.open(path);
+		expect(afterCrash.list().map((entry) => entry.id)).toEqual(["b", "a"]);
+		expect(afterCrash.get("a")?.changes[0]?.before).toBe("Grüße\r\n");
+		expect(afterCrash.skippedLines).toBe(1);
+		// The cut piece is gone from the file, so the next record is a line of its own and survives.
+		afterCrash.recordChange(call("d"), change("D.md", "d", "dd"));
+		expect(JournalFile.open(path).list().map((entry) => entry.id)).toEqual(["d", "b", "a"]);
+
+		// Garbage between good lines (a disk error, a hand edit) costs only those lines.
+		const good = await fs.readFile(path, "utf8");
+		const [first, ...rest] = good.split("\n");
+		await fs.writeFile(path, [first, "\u0000\u0000{not json", '{"kind":"change","id":"x"}', ...rest].join("\n"));
+		const damaged = JournalFile.open(path);
+		expect(damaged.list().map((entry) => entry.id)).toEqual(["d", "b", "a"]);
+		expect(damaged.skippedLines).toBe(2);
+		expect(await fs.readFile(path, "utf8")).toBe(good);
+	});
+
+	test("follows another process's appends and rewrites to the same file, and never glues its line to another's cut one", async () => {
+		const here = JournalFile.open(path);
+		const there = JournalFile.open(path);
+		here.recordChange(call("a"), change("A.md", "1", "2"));
+		expect(there.get("a")).not.toBeNull();
+		there.markUndone("a", "u");
+		expect(here.get("a")?.undone?.by).toBe("u");
+
+		// Another process died half-way through a line.
+		await fs.appendFile(path, '{"kind":"change","id":"cut","ti');
+		here.recordChange(call("b"), change("B.md", "1", "2"));
+		expect(JournalFile.open(path).list().map((entry) => entry.id)).toEqual(["b", "a"]);
+		expect(there.list().map((entry) => entry.id)).toEqual(["b", "a"]);
+
+		// A trim elsewhere replaces the file: it is read again whole.
+		const small = JournalFile.open(path, { maxEntries: 2, keepAfterTrim: 0.5 });
+		small.recordChange(call("c"), change("C.md", "1", "2"));
+		expect(small.list().map((entry) => entry.id)).toEqual(["c"]);
+		expect(here.list().map((entry) => entry.id)).toEqual(["c"]);
+	});
+
+	test("marking a call that is unknown, or was dropped meanwhile, changes nothing", async () => {
+		const journal = JournalFile.open(path);
+		journal.markUndone("ghost", "u");
+		await expect(fs.stat(path)).rejects.toMatchObject({ code: "ENOENT" });
+		journal.dropChange("ghost", "A.md");
+		expect(journal.list()).toEqual([]);
+	});
+});

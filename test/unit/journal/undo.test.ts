@@ -1,0 +1,160 @@
+import { promises as fs } from "node:fs";
+import * as nodePath from "node:path";
+import { NodeHost } from "../../../src/headless/NodeHost";
+import { JournalFile } from "../../../src/journal/JournalFile";
+import { conflictCopyName, describeUndo, undoCall, type UndoOutcome } from "../../../src/journal/undo";
+import { SimulatedTool } from "../../helpers/journal";
+import { makeVault, removeDir } from "../../helpers/vault";
+
+const CRLF_NOTE = "---\r\ntitle: Grüße\r\n---\r\n# Café ☕\r\n\r\n- [ ] 日本語のタスク\r\n- naïve — “quotes”\r\n";
+
+function succeeded(outcome: UndoOutcome): Extract<UndoOutcome, { ok: true }> {
+	if (!outcome.ok) throw new Error(`undo failed: ${outcome.reason}`);
+	return outcome;
+}
+
+describe("undoCall", () => {
+	let root: string;
+	let host: NodeHost;
+	let journal: JournalFile;
+	let tool: SimulatedTool;
+	const disk = (path: string) => fs.readFile(nodePath.join(root, path));
+
+	beforeEach(async () => {
+		root = await makeVault({ "Daily/Grüße.md": CRLF_NOTE, "Plain.md": "one\ntwo\n" });
+		host = await NodeHost.open(root);
+		journal = JournalFile.forVault(root, ".obsidian");
+		tool = new SimulatedTool(host, journal);
+	});
+	afterEach(async () => {
+		await host.close();
+		await removeDir(root);
+	});
+
+	test("restores the exact prior bytes of CRLF, non-ASCII notes, every note of the call, a note edited twice included", async () => {
+		const original = await disk("Daily/Grüße.md");
+		const plain = await disk("Plain.md");
+		const call = tool.call("update_properties");
+		await tool.edit(call, "Daily/Grüße.md", (text) => text.replace("Grüße", "Grüße, Welt"));
+		await tool.edit(call, "Plain.md", (text) => text + "three\n");
+		await tool.edit(call, "Daily/Grüße.md", (text) => `${text}- [x] erledigt ✓\r\n`);
+		expect((await disk("Daily/Grüße.md")).equals(original)).toBe(false);
+
+		const outcome = succeeded(await undoCall(host, journal, call.id));
+		expect(outcome.notes).toEqual([
+			{ path: "Daily/Grüße.md", result: "restored" },
+			{ path: "Plain.md", result: "restored" },
+			{ path: "Daily/Grüße.md", result: "restored" },
+		]);
+		expect((await disk("Daily/Grüße.md")).equals(original)).toBe(true);
+		expect((await disk("Plain.md")).equals(plain)).toBe(true);
+		expect(describeUndo(outcome)).toMatch(new RegExp(`^Undid ${call.id} \\(update_properties by laptop, .+\\): restored "Daily/Grüße.md"; restored "Plain.md"; restored "Daily/Grüße.md"\\.$`));
+	});
+
+	test("after an outside edit, writes nothing over the note and saves the earlier text as a conflict copy beside it", async () => {
+		const original = await disk("Daily/Grüße.md");
+		const call = tool.call("append_to_note");
+		await tool.edit(call, "Daily/Grüße.md", (text) => `${text}from the app\r\n`);
+		const edited = Buffer.from(`${CRLF_NOTE}from the app\r\nand then the person typed this\r\n`, "utf8");
+		await fs.writeFile(nodePath.join(root, "Daily/Grüße.md"), edited);
+
+		const outcome = succeeded(await undoCall(host, journal, call.id));
+		const copy = conflictCopyName("Daily/Grüße.md", "append_to_note", new Date(call.time));
+		expect(copy).toMatch(/^Daily\/Grüße \(before append_to_note \d{4}-\d\d-\d\d \d\d-\d\d\)\.md$/);
+		expect(outcome.notes).toEqual([{ path: "Daily/Grüße.md", result: "conflict", copy }]);
+		expect((await disk("Daily/Grüße.md")).equals(edited)).toBe(true);
+		expect((await disk(copy)).equals(original)).toBe(true);
+		expect(describeUndo(outcome)).toContain(`"Daily/Grüße.md" had changed since, so it was left as it is and its earlier text was saved as "${copy}"`);
+	});
+
+	test("a conflict copy never replaces a file: a taken name gets a number", async () => {
+		const call = tool.call("append_to_note");
+		await tool.edit(call, "Plain.md", (text) => `${text}more\n`);
+		await fs.writeFile(nodePath.join(root, "Plain.md"), "rewritten\n");
+		const taken = conflictCopyName("Plain.md", "append_to_note", new Date(call.time));
+		await fs.writeFile(nodePath.join(root, taken), "someone's file");
+		await host.close();
+		host = await NodeHost.open(root);
+
+		const outcome = succeeded(await undoCall(host, journal, call.id));
+		const second = conflictCopyName("Plain.md", "append_to_note", new Date(call.time), 1);
+		expect(second).toMatch(/ 2\)\.md$/);
+		expect(outcome.notes).toEqual([{ path: "Plain.md", result: "conflict", copy: second }]);
+		expect(await fs.readFile(nodePath.join(root, taken), "utf8")).toBe("someone's file");
+		expect(await fs.readFile(nodePath.join(root, second), "utf8")).toBe("one\ntwo\n");
+	});
+
+	test("undo of a created note moves it to the vault's .trash, never deletes it; one edited since is left alone", async () => {
+		const call = tool.call("create_note");
+		await tool.create(call, "Ideas/New idea.md", "# New idea\r\nÜberlegung\r\n");
+		const outcome = succeeded(await undoCall(host, journal, call.id));
+		expect(outcome.notes).toEqual([{ path: "Ideas/New idea.md", result: "trashed" }]);
+		expect(host.vault.getFileByPath("Ideas/New idea.md")).toBeNull();
+		await expect(fs.stat(nodePath.join(root, "Ideas/New idea.md"))).rejects.toMatchObject({ code: "ENOENT" });
+		expect(await fs.readFile(nodePath.join(root, ".trash/New idea.md"), "utf8")).toBe("# New idea\r\nÜberlegung\r\n");
+
+		const edited = tool.call("create_note");
+		await tool.create(edited, "Other.md", "draft\n");
+		await fs.writeFile(nodePath.join(root, "Other.md"), "draft\nthe person's own words\n");
+		expect(succeeded(await undoCall(host, journal, edited.id)).notes).toEqual([{ path: "Other.md", result: "kept" }]);
+		expect(await fs.readFile(nodePath.join(root, "Other.md"), "utf8")).toBe("draft\nthe person's own words\n");
+	});
+
+	test("the undo is in history as a call of undo by you, the call is marked, twice is refused, and undoing the undo brings the change back", async () => {
+		const call = tool.call("append_to_note");
+		await tool.edit(call, "Plain.md", (text) => `${text}three\n`);
+		const outcome = succeeded(await undoCall(host, journal, call.id));
+
+		const [newest, undone] = journal.list();
+		expect(newest).toMatchObject({ id: outcome.undoId, tool: "undo", tokenName: "you", undone: null });
+		expect(newest?.changes).toMatchObject([{ path: "Plain.md", before: "one\ntwo\nthree\n", after: "one\ntwo\n" }]);
+		expect(undone).toMatchObject({ id: call.id, undone: { by: outcome.undoId } });
+
+		const twice = await undoCall(host, journal, call.id);
+		expect(twice).toEqual({ ok: false, reason: expect.stringMatching(new RegExp(`^The change ${call.id} was already undone, at .+ \\(by ${outcome.undoId}\\)\\.$`)) });
+		expect(await fs.readFile(nodePath.join(root, "Plain.md"), "utf8")).toBe("one\ntwo\n");
+
+		succeeded(await undoCall(host, journal, outcome.undoId));
+		expect(await fs.readFile(nodePath.join(root, "Plain.md"), "utf8")).toBe("one\ntwo\nthree\n");
+	});
+
+	test("an unknown id, or one the bounds dropped, is refused with a reason and changes nothing", async () => {
+		const unknown = await undoCall(host, journal, "nosuchid");
+		expect(unknown).toEqual({ ok: false, reason: 'No change with id "nosuchid" in the journal: the id is unknown, or the change was among the oldest and was dropped.' });
+
+		const small = JournalFile.forVault(root, ".obsidian", { maxEntries: 2, keepAfterTrim: 0.5 });
+		const smallTool = new SimulatedTool(host, small);
+		const first = smallTool.call();
+		await smallTool.edit(first, "Plain.md", (text) => `${text}a\n`);
+		await smallTool.edit(smallTool.call(), "Plain.md", (text) => `${text}b\n`);
+		await smallTool.edit(smallTool.call(), "Plain.md", (text) => `${text}c\n`);
+		const dropped = await undoCall(host, small, first.id);
+		expect(dropped).toMatchObject({ ok: false, reason: expect.stringContaining("dropped") });
+		expect(await fs.readFile(nodePath.join(root, "Plain.md"), "utf8")).toBe("one\ntwo\na\nb\nc\n");
+	});
+
+	test("a note already back as it was is left alone, and a note deleted since gets a conflict copy", async () => {
+		const call = tool.call("append_to_note");
+		await tool.edit(call, "Plain.md", (text) => `${text}x\n`);
+		await tool.edit(call, "Daily/Grüße.md", (text) => `${text}x\r\n`);
+		await fs.writeFile(nodePath.join(root, "Plain.md"), "one\ntwo\n");
+		await fs.rm(nodePath.join(root, "Daily/Grüße.md"));
+		await host.close();
+		host = await NodeHost.open(root);
+		const outcome = succeeded(await undoCall(host, journal, call.id));
+		const copy = conflictCopyName("Daily/Grüße.md", "append_to_note", new Date(call.time));
+		expect(outcome.notes).toEqual([
+			{ path: "Daily/Grüße.md", result: "conflict", copy },
+			{ path: "Plain.md", result: "unchanged" },
+		]);
+		expect(await fs.readFile(nodePath.join(root, copy), "utf8")).toBe(CRLF_NOTE);
+		await expect(fs.stat(nodePath.join(root, "Daily/Grüße.md"))).rejects.toMatchObject({ code: "ENOENT" });
+	});
+
+	test("conflict copy names fit the file-name limit", () => {
+		const name = conflictCopyName(`Folder/${"ü".repeat(200)}.md`, "replace_in_note", new Date(2026, 11, 1, 9, 5));
+		expect(name.startsWith("Folder/ü")).toBe(true);
+		expect(name.endsWith(" (before replace_in_note 2026-12-01 09-05).md")).toBe(true);
+		expect(Buffer.byteLength(name.slice("Folder/".length))).toBeLessThanOrEqual(240);
+	});
+});
