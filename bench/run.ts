@@ -18,12 +18,14 @@ import { McpService } from "../src/service";
 import { defaultSettings, type VaultMcpSettings } from "../src/config/settings";
 import { IndexedNoteSearch, scanSearch } from "../src/vault/search";
 import { createApp } from "../test/double/obsidian";
-import { fixturesDir } from "../test/helpers/fixtures";
+import { findProjectRoot, fixturesDir } from "../test/helpers/fixtures";
 import VaultMcpPlugin from "../src/main";
 import { COMMON_QUERIES, SYNTHETIC_QUERIES, TASKS_DEMO_QUERIES, type BenchQuery } from "./querySet";
 import { writeCommonVocabularyVault, writeSyntheticVault } from "./syntheticVault";
+import { scoreJudgedQueries, withJudgedSearch } from "./judgedQueries";
 
 const TASKS_DEMO_SOURCE = nodePath.join(fixturesDir(), "vaults/tasks-demo");
+const DEMO_VAULT_SOURCE = nodePath.join(findProjectRoot(), "demo-vault");
 /** `npm run bench -- --quick`: small vaults, correctness checks, no load test; under a minute, run by CI. */
 const QUICK = process.argv.includes("--quick");
 const SYNTHETIC_SIZES = (process.env.BENCH_SIZES ?? "1000,10000,50000").split(",").map(Number);
@@ -258,6 +260,22 @@ async function benchCommonVault(size: number): Promise<void> {
 	}
 }
 
+/** Issue 16: how well the judged queries rank the notes a person expects (bench/judgedQueries.ts). */
+async function benchJudged(): Promise<void> {
+	const roots = { "tasks-demo": await fs.mkdtemp(nodePath.join(os.tmpdir(), "vault-mcp-bench-judged-")), "demo-vault": await fs.mkdtemp(nodePath.join(os.tmpdir(), "vault-mcp-bench-judged-")) };
+	try {
+		await fs.cp(TASKS_DEMO_SOURCE, roots["tasks-demo"], { recursive: true });
+		await fs.cp(DEMO_VAULT_SOURCE, roots["demo-vault"], { recursive: true });
+		const scores = await withJudgedSearch(roots, (search) => scoreJudgedQueries(search));
+		record("judged queries", "queries", scores.queries, "");
+		record("judged queries", "success@3", scores.successAt3, "");
+		record("judged queries", "MRR", scores.mrr, "");
+		if (scores.misses.length > 0) console.log(`judged queries without an expected note in the first three: ${scores.misses.join(" | ")}`);
+	} finally {
+		for (const root of Object.values(roots)) await fs.rm(root, { recursive: true, force: true });
+	}
+}
+
 /** The quick run: small vaults, the correctness facts asserted, no timing targets (too noisy to assert here). */
 async function quick(): Promise<void> {
 	const demo = await fs.mkdtemp(nodePath.join(os.tmpdir(), "vault-mcp-bench-demo-"));
@@ -275,6 +293,7 @@ async function quick(): Promise<void> {
 		await fs.rm(demo, { recursive: true, force: true });
 	}
 	for (const size of COMMON_SIZES) await benchCommonVault(size);
+	await benchJudged();
 }
 
 /** The plugin's onload in the host double, and the time until its search index is ready. */
@@ -417,7 +436,10 @@ async function main(): Promise<void> {
 	if (ONLY !== null && ONLY !== "parse" && ONLY !== "common") throw new Error(`--only knows two groups: parse, common (not "${ONLY}")`);
 	if (ONLY !== null || QUICK) {
 		if (QUICK) await quick();
-		else if (ONLY === "common") for (const size of COMMON_SIZES) await benchCommonVault(size);
+		else if (ONLY === "common") {
+			await benchJudged();
+			for (const size of COMMON_SIZES) await benchCommonVault(size);
+		}
 		else benchParse();
 		printRows(benchStarted);
 		return;
@@ -430,6 +452,7 @@ async function main(): Promise<void> {
 	await benchPluginLoad("tasks-demo", demo);
 	await benchHttpLoad(demo);
 	await fs.rm(demo, { recursive: true, force: true });
+	await benchJudged();
 	for (const size of COMMON_SIZES) await benchCommonVault(size);
 	for (const size of SYNTHETIC_SIZES) {
 		const root = await fs.mkdtemp(nodePath.join(os.tmpdir(), `vault-mcp-bench-${size}-`));
