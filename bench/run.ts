@@ -30,7 +30,7 @@ const DEMO_VAULT_SOURCE = nodePath.join(findProjectRoot(), "demo-vault");
 const QUICK = process.argv.includes("--quick");
 const SYNTHETIC_SIZES = (process.env.BENCH_SIZES ?? "1000,10000,50000").split(",").map(Number);
 /** Issue 16: vaults with a small, common vocabulary, where a query word is in most notes. */
-const COMMON_SIZES = QUICK ? [2000] : [10_000, 50_000];
+const COMMON_SIZES = QUICK ? [2000] : (process.env.BENCH_COMMON_SIZES ?? "10000,50000").split(",").map(Number);
 /** Common-word queries must match at least this share of the notes, or they do not test what they claim. */
 const COMMON_MATCH_SHARE = 0.5;
 const COMMON_SEARCH_ROUNDS = QUICK ? 10 : 30;
