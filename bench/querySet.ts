@@ -31,3 +31,18 @@ export const TASKS_DEMO_QUERIES: BenchQuery[] = [
 	{ label: "folder filter", query: "query", folder: "Test Data" },
 	{ label: "no hits", query: "xylophone" },
 ];
+
+/**
+ * Common-word queries for the common-vocabulary vault (issue 16): each word is a stem in most
+ * notes (the bench checks that at least half match), one word and two.
+ */
+export const COMMON_QUERIES: BenchQuery[] = [
+	{ label: "one common word", query: "garden" },
+	{ label: "one common word", query: "project" },
+	{ label: "one common word", query: "review" },
+	{ label: "one common word", query: "market" },
+	{ label: "two common words", query: "meeting plan" },
+	{ label: "two common words", query: "garden review" },
+	{ label: "two common words", query: "project market" },
+	{ label: "two common words", query: "plan market" },
+];

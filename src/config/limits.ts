@@ -212,8 +212,6 @@ export const BLOCK_CHUNK_LINES = 2000;
 export const CHUNK_SEARCH_LINES = 2000;
 /** Characters of text tokenized between two looks at the clock, when a huge note is tokenized in steps. */
 export const TOKENIZE_CHUNK_CHARS = 64 * 1024;
-/** Bodies with at least this many tokens keep their distinct ids (see IndexedDocument.distinct in search/engine.ts). */
-export const KEEP_DISTINCT_TOKENS = 65_536;
 /** Paths whose match keys are remembered; the cache is cleared when it fills. */
 export const MATCH_KEY_CACHE_SIZE = 100_000;
 /** Body text shorter than this is tokenized at once; longer text in slices, so the host keeps answering. */

@@ -1,15 +1,18 @@
-import { KEEP_DISTINCT_TOKENS, SEARCH_SNIPPETS_PER_RESULT, SEARCH_SNIPPET_CONTEXT_CHARS } from "../config/limits";
+import { SEARCH_SNIPPETS_PER_RESULT, SEARCH_SNIPPET_CONTEXT_CHARS } from "../config/limits";
 import type { ParsedQuery } from "./query";
-import { tokenize, tokenizeInChunks } from "./text";
+import { tokenize, tokenizeInChunks, type Token } from "./text";
 
 /**
- * The search engine: an in-memory inverted index over token ids, with Vault MCP's query semantics
- * on top (every term required, phrases, prefixes, exclusions) and BM25 ranking. Pure: it knows
- * nothing of vaults; callers add and remove documents and pass note text back in for snippets.
+ * The search engine: an inverted index whose postings carry each note's term frequency, with
+ * Vault MCP's query semantics on top (every term required, phrases, prefixes, exclusions) and
+ * BM25 ranking. Pure: it knows nothing of vaults; callers add and remove documents and pass note
+ * text back in for snippets.
  *
- * Documents are stored compactly — one Uint32Array of token ids per field — so 10,000 notes take
- * tens of MiB, not hundreds. A one-off scan builds a throwaway index with the same code, so the
- * scan and the index can only disagree if the index missed an update.
+ * A search costs what its answer costs, not what the corpus costs: candidates come from
+ * intersecting postings (rarest first), BM25 and the exact total come from the postings' term
+ * frequencies, a heap keeps the top results, and only phrases and the top results' snippets look
+ * at positions. A one-off scan builds a throwaway index with the same code, so the scan and the
+ * index can only disagree if the index missed an update.
  */
 
 export interface SearchHit {
@@ -31,35 +34,49 @@ const HEADING_WEIGHT = 1.5;
 const MARK_OPEN = "«";
 const MARK_CLOSE = "»";
 
+/**
+ * A posting's value packs three facts about one term in one note: how often it is in the body
+ * (low 30 bits), whether it is in the title, whether it is in a heading.
+ */
+const IN_TITLE = 0x40000000;
+const IN_HEADING = 0x80000000;
+const BODY_COUNT = 0x3fffffff;
+const FIRST_POSTINGS_CAPACITY = 2;
+
+/** One note's tokens by field, as ids: kept for phrase checks and for removing the note. */
 interface IndexedDocument {
 	path: string;
 	modified: number;
 	title: Uint32Array;
 	headings: Uint32Array;
 	body: Uint32Array;
-	/** Every token id once, kept only for a long body: adding or removing it then costs no pass over all its tokens. */
-	distinct?: Uint32Array;
 }
 
 /** A document tokenized and waiting to be committed to the index it was prepared by. */
 export interface PreparedDocument {
 	readonly doc: IndexedDocument;
-	/** Every token id of the document once, found while preparing so committing costs no pass over its tokens. */
-	readonly distinct: Uint32Array;
 }
 
-/**
- * A query term compiled against the dictionary: for each position, a table indexed by token id
- * (1 = accepted). Looking a token up in a typed array is what keeps ranking thousands of
- * matching notes fast.
- */
-type CompiledTerm = Uint8Array[];
+/** The notes holding one term, in slot order, each with its packed value. */
+interface Postings {
+	slots: Uint32Array;
+	values: Uint32Array;
+	length: number;
+}
 
-interface DocumentMatch {
-	doc: IndexedDocument;
-	bodyPositions: number[][];
-	titleHits: boolean[];
-	headingHits: boolean[];
+/** A table indexed by token id (1 = accepted) for each position of a phrase. */
+type CompiledPhrase = Uint8Array[];
+
+/**
+ * A required or excluded term resolved against the postings: the notes that may hold it, in slot
+ * order, with packed values. For a one-word term they are exact; for a phrase they are the notes
+ * holding every word somewhere (values unknown), to be checked against `phrase`.
+ */
+interface ResolvedTerm {
+	slots: Uint32Array;
+	values: Uint32Array;
+	length: number;
+	phrase: CompiledPhrase | null;
 }
 
 /**
@@ -90,13 +107,13 @@ class TermDictionary {
 	}
 
 	/** Ids of every token starting with `prefix`. */
-	withPrefix(prefix: string): Set<number> {
+	withPrefix(prefix: string): number[] {
 		this.sorted ??= [...this.ids.keys()].sort();
 		const sorted = this.sorted;
-		const found = new Set<number>();
+		const found: number[] = [];
 		for (let index = lowerBound(sorted, prefix); index < sorted.length && (sorted[index] ?? "").startsWith(prefix); index++) {
 			const id = this.ids.get(sorted[index] ?? "");
-			if (id !== undefined) found.add(id);
+			if (id !== undefined) found.push(id);
 		}
 		return found;
 	}
@@ -114,19 +131,70 @@ function lowerBound(sorted: readonly string[], value: string): number {
 	return low;
 }
 
+/** The first index in slots[from, length) holding a slot not below `slot`: galloping, so a rare term skips through a common one. */
+function seek(slots: Uint32Array, length: number, from: number, slot: number): number {
+	if (from >= length || (slots[from] as number) >= slot) return from;
+	let step = 1;
+	let low = from;
+	let high = from + 1;
+	while (high < length && (slots[high] as number) < slot) {
+		low = high;
+		step *= 2;
+		high = from + step;
+	}
+	if (high > length) high = length;
+	while (low < high) {
+		const middle = (low + high) >>> 1;
+		if ((slots[middle] as number) < slot) low = middle + 1;
+		else high = middle;
+	}
+	return low;
+}
+
+function growUint32(array: Uint32Array, minimum: number): Uint32Array {
+	if (array.length >= minimum) return array;
+	const grown = new Uint32Array(Math.max(minimum, array.length * 2));
+	grown.set(array);
+	return grown;
+}
+
+function growFloat64(array: Float64Array, minimum: number): Float64Array {
+	if (array.length >= minimum) return array;
+	const grown = new Float64Array(Math.max(minimum, array.length * 2));
+	grown.set(array);
+	return grown;
+}
+
+/** A ranked candidate: compared by score, then the more recently modified, then by path. */
+interface Ranked {
+	slot: number;
+	score: number;
+}
+
 export class SearchEngine {
 	private readonly dictionary = new TermDictionary();
-	private readonly documents = new Map<string, IndexedDocument>();
-	/** Token id → paths of the documents containing it in any field. */
-	private readonly postings = new Map<number, Set<string>>();
+	/** Term id → the notes holding it. */
+	private readonly postings: Array<Postings | undefined> = [];
+	/**
+	 * Each note has a slot; a replaced note gets a new, higher one, so postings stay sorted by
+	 * appending. Slot-indexed: the document, its body length and modified time.
+	 */
+	private readonly slotOfPath = new Map<string, number>();
+	private readonly documents: Array<IndexedDocument | undefined> = [];
+	private bodyLengths: Uint32Array = new Uint32Array(64);
+	private modifiedTimes: Float64Array = new Float64Array(64);
+	private nextSlot = 0;
 	private totalBodyLength = 0;
+	/** Scratch for counting a note's tokens while committing and for merging a prefix's postings; all zero between uses. */
+	private counts: Uint32Array = new Uint32Array(256);
+	private merged: Uint32Array = new Uint32Array(64);
 
 	get size(): number {
-		return this.documents.size;
+		return this.slotOfPath.size;
 	}
 
 	has(path: string): boolean {
-		return this.documents.has(path);
+		return this.slotOfPath.has(path);
 	}
 
 	/** Adds or replaces a document. `headings` are the note's heading texts. */
@@ -144,41 +212,79 @@ export class SearchEngine {
 	 */
 	*prepare(path: string, title: string, modified: number, text: string, headings: readonly string[]): Generator<void, PreparedDocument, void> {
 		const ids = (value: string) => Uint32Array.from(tokenize(value), (token) => this.dictionary.idOf(token.value));
-		const body: number[] = [];
+		let body: Uint32Array = new Uint32Array(Math.min(1 << 16, (text.length >> 2) + 16));
+		let length = 0;
 		yield* tokenizeInChunks(text, (tokens) => {
-			for (const token of tokens) body.push(this.dictionary.idOf(token.value));
+			body = growUint32(body, length + tokens.length);
+			for (const token of tokens) body[length++] = this.dictionary.idOf(token.value);
 		});
-		const doc: IndexedDocument = { path, modified, title: ids(title), headings: ids(headings.join("\n")), body: Uint32Array.from(body) };
-		const distinctSet = new Set<number>([...doc.title, ...doc.headings]);
-		for (const [index, id] of body.entries()) {
-			distinctSet.add(id);
-			if (index % KEEP_DISTINCT_TOKENS === KEEP_DISTINCT_TOKENS - 1) yield;
-		}
-		const distinct = Uint32Array.from(distinctSet);
-		if (body.length >= KEEP_DISTINCT_TOKENS) doc.distinct = distinct;
-		return { doc, distinct };
+		return { doc: { path, modified, title: ids(title), headings: ids(headings.join("\n")), body: body.slice(0, length) } };
 	}
 
 	/** Adds or replaces a prepared document. */
 	commit(prepared: PreparedDocument): void {
 		const doc = prepared.doc;
-		const path = doc.path;
-		this.remove(path);
-		this.documents.set(path, doc);
+		this.remove(doc.path);
+		const slot = this.nextSlot++;
+		this.slotOfPath.set(doc.path, slot);
+		this.documents[slot] = doc;
+		this.bodyLengths = growUint32(this.bodyLengths, slot + 1);
+		this.modifiedTimes = growFloat64(this.modifiedTimes, slot + 1);
+		this.bodyLengths[slot] = doc.body.length;
+		this.modifiedTimes[slot] = doc.modified;
 		this.totalBodyLength += doc.body.length;
-		for (const id of prepared.distinct) {
-			let set = this.postings.get(id);
-			if (!set) this.postings.set(id, (set = new Set()));
-			set.add(path);
+		const counts = (this.counts = growUint32(this.counts, this.dictionary.size));
+		const touched: number[] = [];
+		const note = (id: number, value: number) => {
+			if (counts[id] === 0) touched.push(id);
+			counts[id] = ((counts[id] as number) | value) >>> 0;
+		};
+		for (const id of doc.body) {
+			if (counts[id] === 0) touched.push(id);
+			counts[id] = (counts[id] as number) + 1;
+		}
+		for (const id of doc.title) note(id, IN_TITLE);
+		for (const id of doc.headings) note(id, IN_HEADING);
+		for (const id of touched) {
+			let list = this.postings[id];
+			if (!list) this.postings[id] = list = { slots: new Uint32Array(FIRST_POSTINGS_CAPACITY), values: new Uint32Array(FIRST_POSTINGS_CAPACITY), length: 0 };
+			if (list.length === list.slots.length) {
+				list.slots = growUint32(list.slots, list.length + 1);
+				list.values = growUint32(list.values, list.length + 1);
+			}
+			list.slots[list.length] = slot;
+			list.values[list.length] = counts[id] as number;
+			list.length++;
+			counts[id] = 0;
 		}
 	}
 
 	remove(path: string): void {
-		const doc = this.documents.get(path);
+		const slot = this.slotOfPath.get(path);
+		if (slot === undefined) return;
+		const doc = this.documents[slot];
+		this.slotOfPath.delete(path);
+		this.documents[slot] = undefined;
 		if (!doc) return;
-		this.documents.delete(path);
 		this.totalBodyLength -= doc.body.length;
-		for (const id of distinctIds(doc)) this.postings.get(id)?.delete(path);
+		const counts = (this.counts = growUint32(this.counts, this.dictionary.size));
+		const touched: number[] = [];
+		for (const field of [doc.body, doc.title, doc.headings]) {
+			for (const id of field) {
+				if (counts[id] === 0) touched.push(id);
+				counts[id] = 1;
+			}
+		}
+		for (const id of touched) {
+			counts[id] = 0;
+			const list = this.postings[id];
+			if (!list) continue;
+			const at = seek(list.slots, list.length, 0, slot);
+			if (at >= list.length || list.slots[at] !== slot) continue;
+			list.slots.copyWithin(at, at + 1, list.length);
+			list.values.copyWithin(at, at + 1, list.length);
+			list.length--;
+		}
 	}
 
 	/**
@@ -187,149 +293,259 @@ export class SearchEngine {
 	 * over the accepted documents, so a filtered search ranks the same however the index was built.
 	 */
 	async search(query: ParsedQuery, include: ((path: string) => boolean) | null, limit: number, readText: (path: string) => Promise<string>): Promise<SearchAnswer> {
-		const required = query.required.map((term) => this.compile(term.tokens));
-		const excluded = query.excluded.map((term) => this.compile(term.tokens));
-		let corpusSize = this.documents.size;
+		let corpusSize = this.slotOfPath.size;
 		let totalLength = this.totalBodyLength;
 		if (include) {
 			corpusSize = 0;
 			totalLength = 0;
-			for (const doc of this.documents.values()) {
-				if (!include(doc.path)) continue;
+			for (const [path, slot] of this.slotOfPath) {
+				if (!include(path)) continue;
 				corpusSize++;
-				totalLength += doc.body.length;
+				totalLength += this.bodyLengths[slot] as number;
 			}
 		}
-		if (required.length === 0 || required.some((term) => term === null)) return { total: 0, results: [] };
-		const compiled = required as Array<{ table: CompiledTerm; idsByPosition: number[][] }>;
-		const terms = compiled.map((term) => term.table);
-		const exclusions = excluded.flatMap((term) => (term === null ? [] : [term.table]));
-		const matches: DocumentMatch[] = [];
-		for (const path of this.candidates(compiled)) {
-			const doc = this.documents.get(path);
-			if (!doc || (include && !include(path))) continue;
-			if (exclusions.some((term) => positionsIn(doc.body, term).length > 0 || positionsIn(doc.title, term).length > 0)) continue;
-			const match = matchDocument(doc, terms);
-			if (match) matches.push(match);
+		if (query.required.length === 0) return { total: 0, results: [] };
+		const required: ResolvedTerm[] = [];
+		for (const term of query.required) {
+			const resolved = this.resolve(term.tokens);
+			if (!resolved) return { total: 0, results: [] };
+			required.push(resolved);
 		}
-		const ranked = rank(matches, corpusSize, totalLength / Math.max(1, corpusSize));
-		const top = ranked.slice(0, limit);
+		const excluded = query.excluded.flatMap((term) => optional(this.resolve(term.tokens)));
+		const { slots, values, total } = this.intersect(required, excluded, include);
+		const termCount = required.length;
+		// Every answer holds every term, so each term's document frequency is the answer's size.
+		const idf = Math.log(1 + (corpusSize - total + 0.5) / (total + 0.5));
+		const averageLength = totalLength / Math.max(1, corpusSize);
+		const top: Ranked[] = [];
+		for (let index = 0; index < total; index++) {
+			const slot = slots[index] as number;
+			const length = Math.max(1, this.bodyLengths[slot] as number);
+			const norm = BM25_K1 * (1 - BM25_B + (BM25_B * length) / Math.max(1, averageLength));
+			let score = 0;
+			for (let termIndex = 0; termIndex < termCount; termIndex++) {
+				const value = values[index * termCount + termIndex] as number;
+				const tf = value & BODY_COUNT;
+				const body = (tf * (BM25_K1 + 1)) / (tf + norm);
+				score += idf * (body + (value & IN_TITLE ? TITLE_WEIGHT : 0) + (value & IN_HEADING ? HEADING_WEIGHT : 0));
+			}
+			this.offer(top, limit, { slot, score });
+		}
+		top.sort((a, b) => this.compare(b, a));
 		const results = await Promise.all(
-			top.map(async ({ match, score }) => ({
-				path: match.doc.path,
-				score: Math.round(score * 1000) / 1000,
-				snippets: snippetsOf(await readText(match.doc.path), match, query),
-			})),
-		);
-		return { total: ranked.length, results };
-	}
-
-	/** Each position's accepted ids; null when some position can match nothing (the term cannot match). */
-	private compile(tokens: readonly string[]): { table: CompiledTerm; idsByPosition: number[][] } | null {
-		const table: CompiledTerm = [];
-		const idsByPosition: number[][] = [];
-		for (const [index, token] of tokens.entries()) {
-			const ids = index === tokens.length - 1 ? [...this.dictionary.withPrefix(token)] : optional(this.dictionary.lookup(token));
-			if (ids.length === 0) return null;
-			const accepted = new Uint8Array(this.dictionary.size);
-			for (const id of ids) accepted[id] = 1;
-			table.push(accepted);
-			idsByPosition.push(ids);
-		}
-		return { table, idsByPosition };
-	}
-
-	/** Documents holding some accepted token at every position of every required term: a superset of the matches. */
-	private candidates(terms: ReadonlyArray<{ idsByPosition: number[][] }>): Set<string> {
-		const perPosition = terms.flatMap((term) =>
-			term.idsByPosition.map((ids) => {
-				if (ids.length === 1) return this.postings.get(ids[0] ?? -1) ?? new Set<string>();
-				const paths = new Set<string>();
-				for (const id of ids) for (const path of this.postings.get(id) ?? []) paths.add(path);
-				return paths;
+			top.map(async ({ slot, score }) => {
+				const path = this.documents[slot]?.path ?? "";
+				return { path, score: Math.round(score * 1000) / 1000, snippets: snippetsOf(await readText(path), query) };
 			}),
 		);
-		perPosition.sort((a, b) => a.size - b.size);
-		const [smallest, ...rest] = perPosition;
-		const result = new Set<string>();
-		for (const path of smallest ?? []) if (rest.every((set) => set.has(path))) result.add(path);
-		return result;
+		return { total, results };
+	}
+
+	/** Positive when `a` ranks above `b`: higher score, then the more recently modified, then by path. */
+	private compare(a: Ranked, b: Ranked): number {
+		if (a.score !== b.score) return a.score - b.score;
+		const modified = (this.modifiedTimes[a.slot] as number) - (this.modifiedTimes[b.slot] as number);
+		if (modified !== 0) return modified;
+		return (this.documents[b.slot]?.path ?? "").localeCompare(this.documents[a.slot]?.path ?? "");
+	}
+
+	/** Keeps the best `limit` candidates in a heap whose root is the worst of them. */
+	private offer(heap: Ranked[], limit: number, candidate: Ranked): void {
+		if (limit <= 0) return;
+		if (heap.length < limit) {
+			heap.push(candidate);
+			let index = heap.length - 1;
+			while (index > 0) {
+				const parent = (index - 1) >> 1;
+				if (this.compare(heap[parent] as Ranked, heap[index] as Ranked) <= 0) break;
+				[heap[parent], heap[index]] = [heap[index] as Ranked, heap[parent] as Ranked];
+				index = parent;
+			}
+			return;
+		}
+		if (this.compare(candidate, heap[0] as Ranked) <= 0) return;
+		heap[0] = candidate;
+		let index = 0;
+		for (;;) {
+			const left = index * 2 + 1;
+			const right = left + 1;
+			let worst = index;
+			if (left < heap.length && this.compare(heap[left] as Ranked, heap[worst] as Ranked) < 0) worst = left;
+			if (right < heap.length && this.compare(heap[right] as Ranked, heap[worst] as Ranked) < 0) worst = right;
+			if (worst === index) return;
+			[heap[worst], heap[index]] = [heap[index] as Ranked, heap[worst] as Ranked];
+			index = worst;
+		}
+	}
+
+	/**
+	 * The notes holding every required term and no excluded one, accepted by `include`, in slot
+	 * order, with each term's packed value (row-major: one row of `required.length` per note).
+	 */
+	private intersect(required: readonly ResolvedTerm[], excluded: readonly ResolvedTerm[], include: ((path: string) => boolean) | null): { slots: Uint32Array; values: Uint32Array; total: number } {
+		const termCount = required.length;
+		const order = required.map((_, index) => index).sort((a, b) => (required[a]?.length ?? 0) - (required[b]?.length ?? 0));
+		const rarest = required[order[0] ?? 0] as ResolvedTerm;
+		const cursors = new Array<number>(termCount).fill(0);
+		const excludedCursors = new Array<number>(excluded.length).fill(0);
+		const slots = new Uint32Array(rarest.length);
+		const values = new Uint32Array(rarest.length * termCount);
+		let total = 0;
+		candidates: for (let index = 0; index < rarest.length; index++) {
+			const slot = rarest.slots[index] as number;
+			for (const termIndex of order) {
+				const term = required[termIndex] as ResolvedTerm;
+				const at = seek(term.slots, term.length, cursors[termIndex] ?? 0, slot);
+				cursors[termIndex] = at;
+				if (at >= term.length) break candidates;
+				if (term.slots[at] !== slot) continue candidates;
+			}
+			const doc = this.documents[slot];
+			if (!doc || (include && !include(doc.path))) continue;
+			for (const [termIndex, term] of excluded.entries()) {
+				const at = seek(term.slots, term.length, excludedCursors[termIndex] ?? 0, slot);
+				excludedCursors[termIndex] = at;
+				if (at < term.length && term.slots[at] === slot && this.matchValue(term, at, doc) !== 0) continue candidates;
+			}
+			for (let termIndex = 0; termIndex < termCount; termIndex++) {
+				const term = required[termIndex] as ResolvedTerm;
+				const value = this.matchValue(term, cursors[termIndex] ?? 0, doc);
+				if (value === 0) continue candidates;
+				values[total * termCount + termIndex] = value;
+			}
+			slots[total++] = slot;
+		}
+		return { slots, values, total };
+	}
+
+	/**
+	 * The packed value of a term in a note when the note matches it (in the body or the title),
+	 * else 0. A heading alone is not a match: it ranks, it does not find.
+	 */
+	private matchValue(term: ResolvedTerm, at: number, doc: IndexedDocument): number {
+		let value: number;
+		if (term.phrase) {
+			const body = countPhrase(doc.body, term.phrase);
+			value = body | (countPhrase(doc.title, term.phrase) > 0 ? IN_TITLE : 0) | (countPhrase(doc.headings, term.phrase) > 0 ? IN_HEADING : 0);
+		} else value = term.values[at] as number;
+		return (value & BODY_COUNT) > 0 || (value & IN_TITLE) !== 0 ? value >>> 0 : 0;
+	}
+
+	/**
+	 * The notes that may hold a term: the last word is a prefix, the others whole words. Null when
+	 * some word is in no note at all.
+	 */
+	private resolve(tokens: readonly string[]): ResolvedTerm | null {
+		const idsByPosition: number[][] = [];
+		for (const [index, token] of tokens.entries()) {
+			const ids = index === tokens.length - 1 ? this.dictionary.withPrefix(token) : optional(this.dictionary.lookup(token));
+			if (ids.length === 0) return null;
+			idsByPosition.push(ids);
+		}
+		const positions = idsByPosition.map((ids) => this.union(ids));
+		if (positions.length === 1) return { ...(positions[0] as ResolvedTerm), phrase: null };
+		// A phrase: the notes holding every word, checked for the words in a row when they are candidates.
+		positions.sort((a, b) => a.length - b.length);
+		const [first, ...rest] = positions as [ResolvedTerm, ...ResolvedTerm[]];
+		const slots = new Uint32Array(first.length);
+		const cursors = new Array<number>(rest.length).fill(0);
+		let length = 0;
+		next: for (let index = 0; index < first.length; index++) {
+			const slot = first.slots[index] as number;
+			for (const [restIndex, other] of rest.entries()) {
+				const at = seek(other.slots, other.length, cursors[restIndex] ?? 0, slot);
+				cursors[restIndex] = at;
+				if (at >= other.length || other.slots[at] !== slot) continue next;
+			}
+			slots[length++] = slot;
+		}
+		const phrase = idsByPosition.map((ids) => {
+			const accepted = new Uint8Array(this.dictionary.size);
+			for (const id of ids) accepted[id] = 1;
+			return accepted;
+		});
+		return { slots, values: new Uint32Array(0), length, phrase };
+	}
+
+	/** The postings of several terms as one: body counts added, title and heading flags combined. */
+	private union(ids: readonly number[]): ResolvedTerm {
+		if (ids.length === 1) {
+			const list = this.postings[ids[0] as number];
+			return list ? { slots: list.slots, values: list.values, length: list.length, phrase: null } : { slots: new Uint32Array(0), values: new Uint32Array(0), length: 0, phrase: null };
+		}
+		const merged = (this.merged = growUint32(this.merged, this.nextSlot));
+		let low = this.nextSlot;
+		let high = 0;
+		let count = 0;
+		for (const id of ids) {
+			const list = this.postings[id];
+			if (!list) continue;
+			for (let index = 0; index < list.length; index++) {
+				const slot = list.slots[index] as number;
+				const value = list.values[index] as number;
+				const before = merged[slot] as number;
+				if (before === 0) count++;
+				merged[slot] = (((before & BODY_COUNT) + (value & BODY_COUNT)) | ((before | value) & ~BODY_COUNT)) >>> 0;
+			}
+			if (list.length > 0) {
+				low = Math.min(low, list.slots[0] as number);
+				high = Math.max(high, list.slots[list.length - 1] as number);
+			}
+		}
+		const slots = new Uint32Array(count);
+		const values = new Uint32Array(count);
+		let length = 0;
+		for (let slot = low; slot <= high && length < count; slot++) {
+			const value = merged[slot] as number;
+			if (value === 0) continue;
+			slots[length] = slot;
+			values[length++] = value;
+			merged[slot] = 0;
+		}
+		return { slots, values, length, phrase: null };
 	}
 }
 
-/** Every token id a document holds, once. */
-function distinctIds(doc: IndexedDocument): Iterable<number> {
-	if (doc.distinct) return doc.distinct;
-	const ids = new Set<number>();
-	for (const field of [doc.title, doc.headings, doc.body]) for (const id of field) ids.add(id);
-	return ids;
+function optional<T>(value: T | undefined | null): T[] {
+	return value === undefined || value === null ? [] : [value];
 }
 
-function optional(id: number | undefined): number[] {
-	return id === undefined ? [] : [id];
-}
-
-/** Start indexes in `tokens` where the term's positions match in a row. */
-function positionsIn(tokens: Uint32Array, term: CompiledTerm): number[] {
-	const positions: number[] = [];
-	const length = term.length;
-	const first = term[0];
-	if (!first) return positions;
+/** How many times the phrase's words stand in a row in `tokens`. */
+function countPhrase(tokens: Uint32Array, phrase: CompiledPhrase): number {
+	let count = 0;
+	const length = phrase.length;
+	const first = phrase[0];
+	if (!first) return 0;
 	const last = tokens.length - length;
 	for (let start = 0; start <= last; start++) {
 		if (first[tokens[start] as number] !== 1) continue;
 		let matches = true;
-		for (let offset = 1; offset < length && matches; offset++) matches = term[offset]?.[tokens[start + offset] as number] === 1;
-		if (matches) positions.push(start);
+		for (let offset = 1; offset < length && matches; offset++) matches = phrase[offset]?.[tokens[start + offset] as number] === 1;
+		if (matches) count++;
 	}
-	return positions;
+	return count;
 }
 
-function matchDocument(doc: IndexedDocument, terms: readonly CompiledTerm[]): DocumentMatch | null {
-	const match: DocumentMatch = { doc, bodyPositions: [], titleHits: [], headingHits: [] };
-	for (const term of terms) {
-		const body = positionsIn(doc.body, term);
-		const title = positionsIn(doc.title, term).length > 0;
-		if (body.length === 0 && !title) return null;
-		match.bodyPositions.push(body);
-		match.titleHits.push(title);
-		match.headingHits.push(positionsIn(doc.headings, term).length > 0);
-	}
-	return match;
-}
-
-/** BM25 over the body, title and heading matches weighted up; ties go to the most recently modified. */
-function rank(matches: readonly DocumentMatch[], corpusSize: number, averageLength: number): Array<{ match: DocumentMatch; score: number }> {
-	const termCount = matches[0]?.bodyPositions.length ?? 0;
-	const documentFrequency = Array.from({ length: termCount }, (_, termIndex) => matches.filter((match) => (match.bodyPositions[termIndex]?.length ?? 0) > 0 || match.titleHits[termIndex]).length);
-	const scored = matches.map((match) => {
-		let score = 0;
-		const length = Math.max(1, match.doc.body.length);
-		for (let termIndex = 0; termIndex < termCount; termIndex++) {
-			const df = documentFrequency[termIndex] ?? 0;
-			const idf = Math.log(1 + (corpusSize - df + 0.5) / (df + 0.5));
-			const tf = match.bodyPositions[termIndex]?.length ?? 0;
-			const body = (tf * (BM25_K1 + 1)) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * length) / Math.max(1, averageLength)));
-			score += idf * (body + (match.titleHits[termIndex] ? TITLE_WEIGHT : 0) + (match.headingHits[termIndex] ? HEADING_WEIGHT : 0));
+/** Where a term's words stand in a row in `tokens` (the last word a prefix), as spans of the text. */
+function termSpans(tokens: readonly Token[], words: readonly string[]): Array<{ start: number; end: number }> {
+	const spans: Array<{ start: number; end: number }> = [];
+	const lastWord = words.length - 1;
+	for (let start = 0; start + lastWord < tokens.length; start++) {
+		let matches = true;
+		for (let offset = 0; offset <= lastWord && matches; offset++) {
+			const value = tokens[start + offset]?.value ?? "";
+			const word = words[offset] ?? "";
+			matches = offset === lastWord ? value.startsWith(word) : value === word;
 		}
-		return { match, score };
-	});
-	return scored.sort((a, b) => b.score - a.score || b.match.doc.modified - a.match.doc.modified || a.match.doc.path.localeCompare(b.match.doc.path));
+		if (matches) spans.push({ start: tokens[start]?.start ?? 0, end: tokens[start + lastWord]?.end ?? 0 });
+	}
+	return spans;
 }
 
 /** Up to a few passages around the matches in the note's current text, each match marked «like this». */
-function snippetsOf(text: string, match: DocumentMatch, query: ParsedQuery): string[] {
+function snippetsOf(text: string, query: ParsedQuery): string[] {
 	const tokens = tokenize(text);
-	// The text may have changed since it was indexed; offsets past its end are dropped.
-	const spans = match.bodyPositions
-		.flatMap((positions, termIndex) =>
-			positions.map((position) => {
-				const length = query.required[termIndex]?.tokens.length ?? 1;
-				return { start: tokens[position]?.start ?? -1, end: tokens[position + length - 1]?.end ?? -1 };
-			}),
-		)
-		.filter((span) => span.start >= 0 && span.end > span.start)
-		.sort((a, b) => a.start - b.start);
+	const spans = query.required.flatMap((term) => termSpans(tokens, term.tokens)).sort((a, b) => a.start - b.start);
 	const windows: Array<{ start: number; end: number; spans: Array<{ start: number; end: number }> }> = [];
 	for (const span of spans) {
 		const last = windows.at(-1);
