@@ -76,13 +76,17 @@ function percentile(samples: readonly number[], fraction: number): number {
 	return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? 0;
 }
 
-async function timeBlock(port: number, token: string | null, body: string, agent: Agent, count: number, into: number[]): Promise<void> {
+/** Times `count` sequential calls into `into`; returns the CPU time this process spent (client and server), in ms. */
+async function timeBlock(port: number, token: string | null, body: string, agent: Agent, count: number, into: number[]): Promise<number> {
+	const cpuBefore = process.cpuUsage();
 	for (let index = 0; index < count; index++) {
 		const begin = performance.now();
 		const answer = await post(port, token, body, agent);
 		into.push(performance.now() - begin);
 		if (answer.status !== 200) throw new Error(`status ${answer.status}`);
 	}
+	const cpu = process.cpuUsage(cpuBefore);
+	return (cpu.user + cpu.system) / 1000;
 }
 
 interface LoadResult {
@@ -100,7 +104,7 @@ function loadFromOutside(port: number, token: string | null, body: string, secon
 	return new Promise((resolve, reject) => {
 		execFile(process.execPath, args, { maxBuffer: 16 * 1048576 }, (error, stdout) => {
 			if (error) {
-				reject(error);
+				reject(new Error(`autocannon failed: ${error.message}`));
 				return;
 			}
 			const result = JSON.parse(stdout) as { requests: { average: number }; latency: { p50: number }; non2xx: number };
@@ -126,15 +130,19 @@ export async function benchProtocolCost(ours: ProtocolServer, loadSeconds: numbe
 		await timeBlock(ours.port, ours.token, TRIVIAL_CALL, agent, 300, []);
 		const oursMs: number[] = [];
 		const bareMs: number[] = [];
+		let bareCpu = 0;
+		let oursCpu = 0;
 		for (let done = 0; done < LATENCY_REQUESTS; done += LATENCY_BLOCK) {
-			await timeBlock(bare.port, null, TRIVIAL_CALL, bareAgent, LATENCY_BLOCK, bareMs);
-			await timeBlock(ours.port, ours.token, TRIVIAL_CALL, agent, LATENCY_BLOCK, oursMs);
+			bareCpu += await timeBlock(bare.port, null, TRIVIAL_CALL, bareAgent, LATENCY_BLOCK, bareMs);
+			oursCpu += await timeBlock(ours.port, ours.token, TRIVIAL_CALL, agent, LATENCY_BLOCK, oursMs);
 		}
 		bareAgent.destroy();
 		rows.push({ metric: `trivial call (read_note, ${sample.body.length} bytes) p50, bare node:http`, value: percentile(bareMs, 0.5), unit: "ms" });
 		rows.push({ metric: "trivial call p50, this server", value: percentile(oursMs, 0.5), unit: "ms" });
 		rows.push({ metric: "trivial call p50, this server − bare (target ≤ 0.5)", value: percentile(oursMs, 0.5) - percentile(bareMs, 0.5), unit: "ms" });
 		rows.push({ metric: "trivial call p95, this server − bare", value: percentile(oursMs, 0.95) - percentile(bareMs, 0.95), unit: "ms" });
+		// CPU time is less noisy than wall time on a shared machine: what this server spends per call beyond the bare one.
+		rows.push({ metric: "trivial call CPU per call, this server − bare", value: (oursCpu - bareCpu) / LATENCY_REQUESTS, unit: "ms" });
 
 		const bareLoad = await loadFromOutside(bare.port, null, TRIVIAL_CALL, loadSeconds);
 		const ourLoad = await loadFromOutside(ours.port, ours.token, TRIVIAL_CALL, loadSeconds);

@@ -8,7 +8,7 @@ import type { TokenRecord } from "../auth/tokens";
 import { MAX_BATCH_ENTRIES, MAX_IN_FLIGHT_PER_TOKEN, MAX_WAITING_PER_TOKEN, MAX_IN_FLIGHT_REQUESTS, MAX_REQUEST_BODY_BYTES, RATE_LIMIT_WINDOW_MS, RETRY_AFTER_BUSY_SECONDS } from "../config/limits";
 import { httpDeadlines, type HttpDeadlines } from "./deadlines";
 import { guardRequest, isRefusal, type Refusal } from "./guard";
-import { checkMessages, StatelessJsonTransport } from "./statelessTransport";
+import { checkMessages, ExchangeTransport, type Exchange } from "./statelessTransport";
 import { InFlightPlaces, RateLimiter, WriteBudget, writeLoadOf, type BudgetAnswer } from "./limits";
 
 /** The settings the endpoint enforces: who may come in, and how much each token may do. */
@@ -48,7 +48,7 @@ export interface McpEndpoint {
 /** An MCP server lent to one request: connected to that request's transport, then given back. */
 export interface LentServer {
 	server: McpServer;
-	/** Called once the request's transport is closed; resolves once the server may serve another request. */
+	/** Called once the request is answered (or its client gone); resolves once the server may serve another request. */
 	release(): Promise<void>;
 }
 
@@ -135,31 +135,46 @@ async function serveMcp<S extends EndpointPolicy>(req: IncomingMessage, res: Ser
 		return;
 	}
 	const lent = deps.createServer(grant, settings);
-	const transport = new StatelessJsonTransport(deadlines.maxResponseBodyBytes, checked.requests, (answers) => {
-		sendJson(res, 200, answers.length === 1 ? answers[0] : answers);
-		// Once the answer is written, a client that does not read it would keep its place and the
-		// buffered answer for as long as it liked, so it gets a deadline from then on.
-		dropIfUnreadWithin(res, deadlines.responseWriteMs);
-	});
-	res.once("close", () => void transport.close());
+	let exchange: Exchange | null = null;
 	try {
-		await lent.server.connect(transport);
-		transport.deliver(checked.messages);
-		await transport.finished;
+		const transport = await transportOf(lent.server);
+		exchange = transport.serve(checked.messages, checked.requests, deadlines.maxResponseBodyBytes, (answers) => {
+			sendJson(res, 200, answers.length === 1 ? answers[0] : answers);
+			// Once the answer is written, a client that does not read it would keep its place and the
+			// buffered answer for as long as it liked, so it gets a deadline from then on.
+			dropIfUnreadWithin(res, deadlines.responseWriteMs);
+		});
+		const served = exchange;
+		res.once("close", () => served.abandon());
+		await served.finished;
 		// Only notifications: accepted, nothing to answer.
 		if (checked.requests === 0 && !res.headersSent) {
 			res.writeHead(202);
 			res.end();
 		}
+		// The server goes back for another request once it has answered every call it started.
+		await transport.whenIdle();
 	} catch (error) {
 		deps.logger.error(`request failed: ${errorKind(error)}`);
 		if (!res.headersSent) sendJson(res, 500, jsonRpcError(JSON_RPC_SERVER_ERROR, "Internal server error."));
 		else res.destroy();
 	} finally {
-		await transport.close();
-		// The server goes back for another request once the calls it started have settled.
+		exchange?.abandon();
 		await lent.release();
 	}
+}
+
+/** Each pooled MCP server's transport, connected the first time the server is lent. */
+const transports = new WeakMap<McpServer, ExchangeTransport>();
+
+async function transportOf(server: McpServer): Promise<ExchangeTransport> {
+	let transport = transports.get(server);
+	if (!transport) {
+		transport = new ExchangeTransport();
+		transports.set(server, transport);
+		await server.connect(transport);
+	}
+	return transport;
 }
 
 /** The Streamable HTTP transport asks the client to accept both a JSON answer and an event stream. */

@@ -26,58 +26,109 @@ export function checkMessages(json: unknown): CheckedMessages {
 }
 
 /**
- * The server side of one stateless POST answered with plain JSON: the messages go to the MCP
- * server, and once every request among them has its answer, `onAnswers` gets them in the order the
- * requests came. Unlike the SDK's Node transport, nothing is converted to web `Request` and
- * `Response` objects, which cost more than the rest of a small tool call.
+ * The transport of one pooled MCP server, connected once and then used by one POST at a time: the
+ * POST's messages go to the server, and once every request among them has its answer,
+ * `onAnswers` gets them in the order the requests came. Nothing is converted to web `Request` and
+ * `Response` objects, and nothing is connected or closed per request: the SDK's Node transport and
+ * a connect and close for each request cost more than the rest of a small tool call.
  *
  * Each answer is already capped (MAX_RESPONSE_BYTES), but a batch of 32 could add up to tens of
  * megabytes, all built at once and then held for a client that does not read. So the calls of a
  * batch run one after another, and once the answers so far pass `maxBytes`, each further call is
  * not run: its answer is a short JSON-RPC error with the same id.
  */
-export class StatelessJsonTransport implements Transport {
+export class ExchangeTransport implements Transport {
 	onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
 	onclose?: () => void;
 	onerror?: (error: Error) => void;
 
-	private bytes = 0;
-	/** An answer did not fit: the calls still waiting are not run. */
-	private full = false;
-	private closed = false;
-	private readonly answers: Answer[] = [];
-	private readonly waiting: Array<JSONRPCMessage & { id: RequestId }> = [];
-	private running: RequestId | null = null;
-	private extra: MessageExtraInfo | undefined;
-	private settle: () => void = () => undefined;
-	/** Resolves once every answer is handed to `onAnswers`, or the transport is closed first. */
-	readonly finished = new Promise<void>((resolve) => (this.settle = resolve));
-
-	constructor(
-		private readonly maxBytes: number,
-		private readonly expectedAnswers: number,
-		private readonly onAnswers: (answers: Answer[]) => void,
-	) {}
+	private exchange: Exchange | null = null;
+	/** Requests handed to the server and not yet answered, of this exchange or one abandoned. */
+	private outstanding = 0;
+	private idle: () => void = () => undefined;
 
 	start(): Promise<void> {
 		return Promise.resolve();
 	}
 
-	/** Hands the POST's messages to the server: notifications at once, requests one at a time. */
-	deliver(messages: readonly JSONRPCMessage[], extra?: MessageExtraInfo): void {
+	/**
+	 * Serves one POST's messages: notifications at once, requests one at a time. Resolves once every
+	 * answer is handed to `onAnswers`, or the exchange is abandoned (the client went away).
+	 */
+	serve(messages: readonly JSONRPCMessage[], requests: number, maxBytes: number, onAnswers: (answers: Answer[]) => void): Exchange {
+		const exchange = new Exchange(requests, maxBytes, onAnswers);
+		this.exchange = exchange;
 		for (const message of messages) {
-			if (isJSONRPCRequest(message)) this.waiting.push(message);
-			else this.onmessage?.(message, extra);
+			if (isJSONRPCRequest(message)) exchange.waiting.push(message);
+			else this.onmessage?.(message);
 		}
-		this.extra = extra;
-		if (this.expectedAnswers === 0) this.settle();
+		if (requests === 0) exchange.settle();
 		this.runNext();
+		return exchange;
+	}
+
+	/** Resolves once the server has answered every request it was given, so it may serve another POST. */
+	whenIdle(): Promise<void> {
+		if (this.outstanding === 0) return Promise.resolve();
+		return new Promise((resolve) => (this.idle = resolve));
 	}
 
 	send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
 		// Notifications and requests to the client have no stream to go on in a plain JSON answer.
-		if (this.closed || !isAnswer(message)) return Promise.resolve();
-		let answer: Answer = message;
+		if (!isAnswer(message)) return Promise.resolve();
+		this.outstanding -= 1;
+		const exchange = this.exchange;
+		if (exchange && !exchange.abandoned) {
+			exchange.add(message);
+			if (message.id === exchange.running) {
+				exchange.running = null;
+				this.runNext();
+			}
+		}
+		if (this.outstanding === 0) this.idle();
+		return Promise.resolve();
+	}
+
+	close(): Promise<void> {
+		this.exchange?.abandon();
+		this.onclose?.();
+		return Promise.resolve();
+	}
+
+	/** Runs the exchange's next waiting request, unless one is running; past the budget, answers it without running it. */
+	private runNext(): void {
+		const exchange = this.exchange;
+		if (!exchange || exchange.running !== null || exchange.abandoned) return;
+		const next = exchange.waiting.shift();
+		if (!next) return;
+		exchange.running = next.id;
+		this.outstanding += 1;
+		if (exchange.full) void this.send(leftOut(next.id, exchange.maxBytes));
+		else this.onmessage?.(next);
+	}
+}
+
+/** One POST's requests and answers. */
+export class Exchange {
+	readonly waiting: Array<JSONRPCMessage & { id: RequestId }> = [];
+	running: RequestId | null = null;
+	/** An answer did not fit: the calls still waiting are not run. */
+	full = false;
+	abandoned = false;
+	private bytes = 0;
+	private readonly answers: Answer[] = [];
+	settle: () => void = () => undefined;
+	/** Resolves once every answer is handed to `onAnswers`, or the exchange is abandoned. */
+	readonly finished = new Promise<void>((resolve) => (this.settle = resolve));
+
+	constructor(
+		private readonly expectedAnswers: number,
+		readonly maxBytes: number,
+		private readonly onAnswers: (answers: Answer[]) => void,
+	) {}
+
+	add(message: Answer): void {
+		let answer = message;
 		let size = Buffer.byteLength(JSON.stringify(answer));
 		if (this.bytes + size > this.maxBytes) {
 			this.full = true;
@@ -90,30 +141,13 @@ export class StatelessJsonTransport implements Transport {
 			this.onAnswers(this.answers);
 			this.settle();
 		}
-		if (answer.id === this.running) {
-			this.running = null;
-			this.runNext();
-		}
-		return Promise.resolve();
 	}
 
-	close(): Promise<void> {
-		if (this.closed) return Promise.resolve();
-		this.closed = true;
+	/** The client went away: nothing more is run or answered. */
+	abandon(): void {
+		this.abandoned = true;
 		this.waiting.length = 0;
 		this.settle();
-		this.onclose?.();
-		return Promise.resolve();
-	}
-
-	/** Runs the next waiting request, unless one is running; past the budget, answers it without running it. */
-	private runNext(): void {
-		if (this.running !== null || this.closed) return;
-		const next = this.waiting.shift();
-		if (!next) return;
-		this.running = next.id;
-		if (this.full) void this.send(leftOut(next.id, this.maxBytes));
-		else this.onmessage?.(next, this.extra);
 	}
 }
 

@@ -43,9 +43,9 @@ interface ServerSlot {
 /**
  * MCP servers kept for reuse, one set per tool set. Building a server (registering every tool and
  * compiling its schemas) cost more than a small tool call; a stateless request only needs a server
- * with the right tools, connected to that request's transport, and the request's own context. So a
- * request borrows an idle server whose tool names are exactly its own, or a new one, and gives it
- * back when its transport has closed and its calls have settled. At most `maxIdle` idle servers are
+ * with the right tools and the request's own context. So a request borrows an idle server whose
+ * tool names are exactly its own, or a new one, and gives it back once its calls have settled.
+ * A server stays connected to its transport between requests. At most `maxIdle` idle servers are
  * kept per tool set (the in-flight cap bounds how many are ever lent at once).
  */
 export class McpServerPool {
@@ -56,7 +56,7 @@ export class McpServerPool {
 		private readonly maxIdle: number,
 	) {}
 
-	/** A server for one request with `ctx`: the tools `ctx` may see; `release` once the request's transport is closed. */
+	/** A server for one request with `ctx`: the tools `ctx` may see; `release` once the request is answered. */
 	lend(ctx: ToolContext): { server: McpServer; release: () => Promise<void> } {
 		const tools = toolsForGrant(ctx);
 		// Everything a pooled server holds that differs between requests: its tool names, in order, and the version it reports.
@@ -66,7 +66,6 @@ export class McpServerPool {
 		return {
 			server: slot.server,
 			release: async () => {
-				await slot.server.close();
 				while (slot.running.size > 0) await Promise.allSettled([...slot.running]);
 				slot.ctx = null;
 				const idle = this.idle.get(key) ?? [];
