@@ -17,7 +17,8 @@ describe("ExchangeTransport", () => {
 		transport.onmessage = (message) => {
 			if (!("id" in message)) return;
 			seen.push(Number(message.id));
-			setImmediate(() => void transport.send({ jsonrpc: "2.0", id: message.id, result: { text: "x".repeat(size) } }));
+			const id = message.id as number;
+			setImmediate(() => void transport.send({ jsonrpc: "2.0", id, result: { text: "x".repeat(size) } }));
 		};
 	}
 
