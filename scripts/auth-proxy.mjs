@@ -8,7 +8,7 @@ import { createServer, request } from "node:http";
 const target = new URL(process.argv[2] ?? "");
 const token = process.env.VAULT_MCP_TOKEN;
 if (!token) {
-	console.error("Set VAULT_MCP_TOKEN to the token the proxy adds.");
+	process.stderr.write("Set VAULT_MCP_TOKEN to the token the proxy adds.\n");
 	process.exit(2);
 }
 
@@ -26,5 +26,5 @@ const proxy = createServer((incoming, outgoing) => {
 });
 proxy.listen(0, "127.0.0.1", () => {
 	const { port } = proxy.address();
-	console.log(`listening on http://127.0.0.1:${port}${target.pathname}`);
+	process.stdout.write(`listening on http://127.0.0.1:${port}${target.pathname}\n`);
 });
