@@ -50,7 +50,22 @@ async function snapshot(root: string, skip: (relative: string) => boolean = () =
 		}
 	};
 	await walk(root, 0);
+	withoutOwnJournal(seen);
 	return seen;
+}
+
+/**
+ * The server's own write journal (in the config folder's plugins/vault-mcp, where the plugin keeps
+ * data.json) is expected to appear when writes are tried; the folders made for it count only if
+ * something else is in them.
+ */
+function withoutOwnJournal(seen: Record<string, string>): void {
+	const journal = nodePath.join("plugins", "vault-mcp", "journal.jsonl");
+	if (!(journal in seen)) return;
+	delete seen[journal];
+	for (const folder of [nodePath.join("plugins", "vault-mcp"), "plugins"]) {
+		if (seen[folder] === "dir" && !Object.keys(seen).some((key) => key.startsWith(folder + nodePath.sep))) delete seen[folder];
+	}
 }
 
 /** Waits until `done` holds, at most `limitMs`; says whether it did. */
@@ -183,6 +198,16 @@ function refusedSteps(prefix: { dir: string; note: string }): Step[] {
 		call("add_task", { text: "t", path: note }),
 		call("add_task", { text: "t", path: `${dir}/secret` }),
 		call("add_task", { text: "t", path: `${EXCLUDED}/Diary` }),
+		call("complete_task", { path: note, line: 0, text: "t" }),
+		call("complete_task", { path: `${EXCLUDED}/Diary`, line: 0, text: "t" }),
+		call("set_property", { path: note, name: "status", value: "x" }),
+		call("set_property", { path: `${dir}/secret`, name: "status", value: "x" }),
+		call("set_property", { path: `${EXCLUDED}/Diary`, name: "status", value: "x" }),
+		call("create_note", { path: "FromTemplate.md", content: "x", template: `${EXCLUDED}/Diary` }),
+		call("create_note", { path: "FromTemplate.md", content: "x", template: `${dir}/secret` }),
+		call("read_note", { path: `${EXCLUDED}/Diary#Heading` }),
+		// Inside Obsidian only: headless it answers like an unknown tool.
+		call("open_note", { path: `${EXCLUDED}/Diary` }),
 	];
 }
 
@@ -202,6 +227,8 @@ const LISTING_STEPS: Step[] = [
 	call("find_notes_by_tag", { tag: "excludedtag" }),
 	call("list_tasks", { status: "any", limit: 1000 }),
 	call("get_graph_stats", {}),
+	call("list_templates", {}),
+	call("get_active_note", {}),
 	listResources,
 ];
 
@@ -393,7 +420,8 @@ describe("generated Unicode paths and hostile config files never reach outside t
 		for (const entry of await fs.readdir(world.root, { recursive: true, withFileTypes: true })) {
 			if (entry.isFile()) paths.push(nodePath.relative(world.root, nodePath.join(entry.parentPath, entry.name)));
 		}
-		return paths;
+		// The server's own write journal, beside data.json, is not a note a tool wrote.
+		return paths.filter((path) => path !== nodePath.join(".obsidian", "plugins", "vault-mcp", "journal.jsonl"));
 	};
 
 	beforeAll(async () => {
