@@ -73,7 +73,7 @@ describe("McpServerPool", () => {
 		const writer = pool.lend(contextFor("writer", true));
 		expect(writer.server).not.toBe(first.server);
 		const writerTools = (await (await clientOf(writer.server)).listTools()).tools.map((tool) => tool.name);
-		expect(writerTools).toEqual(ALL_TOOLS.map((tool) => tool.name));
+		expect(writerTools).toEqual(ALL_TOOLS.filter((tool) => tool.needs !== "workspace").map((tool) => tool.name));
 		expect((await (await clientOf(writer.server)).callTool({ name: "get_vault_status", arguments: {} })).structuredContent).toMatchObject({ can_write: true });
 		await writer.release();
 
@@ -81,7 +81,7 @@ describe("McpServerPool", () => {
 		const second = pool.lend(contextFor("reader-two", false));
 		expect(second.server).toBe(first.server);
 		const readerTools = (await firstClient.listTools()).tools.map((tool) => tool.name);
-		expect(readerTools).toEqual(ALL_TOOLS.filter((tool) => tool.access === "read").map((tool) => tool.name));
+		expect(readerTools).toEqual(ALL_TOOLS.filter((tool) => tool.access === "read" && tool.needs !== "workspace").map((tool) => tool.name));
 		await firstClient.callTool({ name: "get_vault_status", arguments: {} });
 		await second.release();
 		expect(activity.list().map((entry) => entry.tokenName).sort()).toEqual(["reader-one", "reader-two", "writer"]);
