@@ -24,6 +24,7 @@ import VaultMcpPlugin from "../src/main";
 import { COMMON_QUERIES, SYNTHETIC_QUERIES, TASKS_DEMO_QUERIES, type BenchQuery } from "./querySet";
 import { writeCommonVocabularyVault, writeSyntheticVault } from "./syntheticVault";
 import { scoreJudgedQueries, withJudgedSearch } from "./judgedQueries";
+import { benchProtocolCost, writeTinyVault } from "./protocol";
 
 const TASKS_DEMO_SOURCE = nodePath.join(fixturesDir(), "vaults/tasks-demo");
 const DEMO_VAULT_SOURCE = nodePath.join(findProjectRoot(), "demo-vault");
@@ -41,7 +42,7 @@ const UPDATE_ROUNDS = 20;
 const LOAD_SECONDS = 5;
 const LOAD_CONNECTIONS = 8;
 const SCOPE = { configDir: ".obsidian", excludedFolders: [] };
-/** `npm run bench -- --only parse` runs only the rows whose group is named: parse, or common (the common-word vaults). */
+/** `npm run bench -- --only parse` runs only the rows whose group is named: parse, common (the common-word vaults) or protocol. */
 const ONLY = process.argv.includes("--only") ? (process.argv[process.argv.indexOf("--only") + 1] ?? "") : null;
 /** Issue 12: lines in the notes parsed alone; linear parsing takes about 4× as long for each 4× as many lines. */
 const PARSE_LINES = [10_000, 40_000, 160_000];
@@ -431,11 +432,25 @@ async function benchHttpLoad(root: string): Promise<void> {
 	await host.close();
 }
 
+/** Issue 16: what the protocol itself costs, beside a bare node:http server answering the same bytes. */
+async function benchProtocol(): Promise<void> {
+	const root = await writeTinyVault();
+	const host = await NodeHost.open(root);
+	const { service, port, readToken } = await startService(host);
+	try {
+		for (const row of await benchProtocolCost({ port, token: readToken }, LOAD_SECONDS)) record("protocol", row.metric, row.value, row.unit);
+	} finally {
+		await service.stop();
+		await host.close();
+		await fs.rm(root, { recursive: true, force: true });
+	}
+}
+
 async function main(): Promise<void> {
 	if (!(globalThis as { gc?: unknown }).gc) throw new Error("run with node --expose-gc (npm run bench does)");
 	const benchStarted = performance.now();
-	if (ONLY !== null && ONLY !== "parse" && ONLY !== "common") throw new Error(`--only knows two groups: parse, common (not "${ONLY}")`);
-	if (ONLY !== null || QUICK) {
+	if (ONLY !== null && ONLY !== "parse" && ONLY !== "common" && ONLY !== "protocol") throw new Error(`--only knows three groups: parse, common, protocol (not "${ONLY}")`);
+	if (QUICK || ONLY === "parse" || ONLY === "common") {
 		if (QUICK) await quick();
 		else if (ONLY === "common") {
 			await benchJudged();
@@ -445,7 +460,13 @@ async function main(): Promise<void> {
 		printRows(benchStarted);
 		return;
 	}
+	if (ONLY === "protocol") {
+		await benchProtocol();
+		printRows(benchStarted);
+		return;
+	}
 	benchParse();
+	await benchProtocol();
 	const demo = await fs.mkdtemp(nodePath.join(os.tmpdir(), "vault-mcp-bench-demo-"));
 	await fs.cp(TASKS_DEMO_SOURCE, demo, { recursive: true });
 	await fs.chmod(demo, 0o755);

@@ -1,16 +1,15 @@
 import * as nodeTimers from "node:timers";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ActivityLog, type Logger } from "./activity";
 import type { Grant } from "./auth/grant";
 import type { TokenRecord } from "./auth/tokens";
 import type { Host } from "./host/Host";
-import { RECENT_CLIENT_WINDOW_MS, STOP_DRAIN_TIMEOUT_MS } from "./config/limits";
+import { MAX_IN_FLIGHT_REQUESTS, RECENT_CLIENT_WINDOW_MS, STOP_DRAIN_TIMEOUT_MS } from "./config/limits";
 import { ConnectionPool } from "./http/connections";
 import { httpDeadlines, type HttpDeadlines } from "./http/deadlines";
-import { createMcpEndpoint, type McpEndpoint } from "./http/endpoint";
+import { createMcpEndpoint, type LentServer, type McpEndpoint } from "./http/endpoint";
 import { endpointUrl, LoopbackHttpServer, PortInUseError } from "./http/server";
 import type { ToolContext } from "./mcp/context";
-import { createMcpServer } from "./mcp/server";
+import { McpServerPool } from "./mcp/server";
 import { ALL_TOOLS } from "./mcp/tools";
 import type { VaultMcpSettings } from "./config/settings";
 import type { Scope } from "./vault/scope";
@@ -67,7 +66,9 @@ export class McpService {
 	/** The search index lives while the server runs: no memory is spent on it while the server is off. */
 	private searchIndex: IndexedNoteSearch | null = null;
 
-	constructor(private readonly deps: McpServiceDeps) {}
+	constructor(private readonly deps: McpServiceDeps) {
+		this.servers = new McpServerPool({ activity: this.activity, logger: deps.logger }, MAX_IN_FLIGHT_REQUESTS);
+	}
 
 	/** The running server's search index, for status and tests; null while stopped. */
 	get search(): IndexedNoteSearch | null {
@@ -119,8 +120,11 @@ export class McpService {
 		return { configDir: this.deps.host.vault.configDir, excludedFolders: [...settings.excludedFolders, ...this.deps.host.hiddenLinks()] };
 	}
 
-	/** A new MCP server for one request: the tools this grant may see, over the scope the settings give. */
-	private createServer(grant: Grant, settings: VaultMcpSettings, search: NoteSearch): McpServer {
+	/** MCP servers reused across requests, one set per tool set; each request brings its own context. */
+	private readonly servers: McpServerPool;
+
+	/** An MCP server for one request: the tools this grant may see, over the scope the settings give. */
+	private createServer(grant: Grant, settings: VaultMcpSettings, search: NoteSearch): LentServer {
 		const ctx: ToolContext = {
 			host: this.deps.host,
 			serverVersion: this.deps.serverVersion,
@@ -132,7 +136,7 @@ export class McpService {
 			promptsFolder: settings.promptsFolder,
 			writes: this.writeServicesFor(grant, settings),
 		};
-		return createMcpServer(ctx, { activity: this.activity, logger: this.deps.logger });
+		return this.servers.lend(ctx);
 	}
 
 	/** The journal, approver and live rights for one caller's write calls. */

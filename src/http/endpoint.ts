@@ -2,15 +2,13 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import * as nodeTimers from "node:timers";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import type { TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { isJSONRPCRequest, type JSONRPCMessage, type MessageExtraInfo, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { errorKind, type Logger } from "../activity";
 import type { Grant } from "../auth/grant";
 import type { TokenRecord } from "../auth/tokens";
 import { MAX_BATCH_ENTRIES, MAX_IN_FLIGHT_PER_TOKEN, MAX_WAITING_PER_TOKEN, MAX_IN_FLIGHT_REQUESTS, MAX_REQUEST_BODY_BYTES, RATE_LIMIT_WINDOW_MS, RETRY_AFTER_BUSY_SECONDS } from "../config/limits";
 import { httpDeadlines, type HttpDeadlines } from "./deadlines";
 import { guardRequest, isRefusal, type Refusal } from "./guard";
+import { checkMessages, ExchangeTransport, type Exchange } from "./statelessTransport";
 import { InFlightPlaces, RateLimiter, WriteBudget, writeLoadOf, type BudgetAnswer } from "./limits";
 
 /** The settings the endpoint enforces: who may come in, and how much each token may do. */
@@ -25,8 +23,8 @@ export interface EndpointPolicy {
 /** What the endpoint reads on every request. Settings are read live, so a revoked token or a flipped write switch counts at once. */
 export interface EndpointDeps<S extends EndpointPolicy> {
 	currentSettings(): S;
-	/** A new MCP server for one request, with the grant and the settings read when the request arrived. */
-	createServer(grant: Grant, settings: S): McpServer;
+	/** An MCP server for one request, with the grant and the settings read when the request arrived. */
+	createServer(grant: Grant, settings: S): LentServer;
 	logger: Logger;
 	/** True for a tool that writes (from the tool registry): its calls count against the token's write budget. */
 	isWriteTool(name: string): boolean;
@@ -45,6 +43,13 @@ export interface McpEndpoint {
 	(req: IncomingMessage, res: ServerResponse): void;
 	/** Resolves once every request being answered has finished (its tool call, and any write, included). */
 	drain(): Promise<void>;
+}
+
+/** An MCP server lent to one request: connected to that request's transport, then given back. */
+export interface LentServer {
+	server: McpServer;
+	/** Called once the request is answered (or its client gone); resolves once the server may serve another request. */
+	release(): Promise<void>;
 }
 
 /** What every request of one endpoint shares. */
@@ -124,38 +129,58 @@ async function serveMcp<S extends EndpointPolicy>(req: IncomingMessage, res: Ser
 	// a client that sends its next request the moment it has an answer must find the place free.
 	res.once("finish", place.leave);
 	res.once("close", place.leave);
-	const server = deps.createServer(grant, settings);
-	// Once every answer is ready it is written; a client that does not read it would keep its place
-	// and the buffered answer for as long as it liked, so it gets a deadline from then on.
-	const armWriteDeadline = once(() => dropIfUnreadWithin(res, deadlines.responseWriteMs));
-	const transport = new BoundedAnswerTransport(deadlines.maxResponseBodyBytes, requestCount(messages), armWriteDeadline);
-	res.once("close", () => {
-		void transport.close();
-		void server.close();
-	});
+	const checked = acceptsJson(req) ? checkMessages(body.json) : { status: 406, code: JSON_RPC_SERVER_ERROR, message: "Not Acceptable: Client must accept both application/json and text/event-stream" };
+	if ("status" in checked) {
+		sendJson(res, checked.status, jsonRpcError(checked.code, checked.message));
+		return;
+	}
+	const lent = deps.createServer(grant, settings);
+	let exchange: Exchange | null = null;
 	try {
-		await server.connect(transport);
-		await transport.handleRequest(req, res, body.json);
+		const transport = await transportOf(lent.server);
+		exchange = transport.serve(checked.messages, checked.requests, deadlines.maxResponseBodyBytes, (answers) => {
+			sendJson(res, 200, answers.length === 1 ? answers[0] : answers);
+			// Once the answer is written, a client that does not read it would keep its place and the
+			// buffered answer for as long as it liked, so it gets a deadline from then on.
+			dropIfUnreadWithin(res, deadlines.responseWriteMs);
+		});
+		const served = exchange;
+		res.once("close", () => served.abandon());
+		await served.finished;
+		// Only notifications: accepted, nothing to answer.
+		if (checked.requests === 0 && !res.headersSent) {
+			res.writeHead(202);
+			res.end();
+		}
+		// The server goes back for another request once it has answered every call it started.
+		await transport.whenIdle();
 	} catch (error) {
 		deps.logger.error(`request failed: ${errorKind(error)}`);
 		if (!res.headersSent) sendJson(res, 500, jsonRpcError(JSON_RPC_SERVER_ERROR, "Internal server error."));
 		else res.destroy();
+	} finally {
+		exchange?.abandon();
+		await lent.release();
 	}
-	armWriteDeadline();
 }
 
-/** JSON-RPC requests (messages with a method and an id) among `messages`: each gets one answer. */
-function requestCount(messages: readonly unknown[]): number {
-	return messages.filter((message) => typeof message === "object" && message !== null && "method" in message && "id" in message).length;
+/** Each pooled MCP server's transport, connected the first time the server is lent. */
+const transports = new WeakMap<McpServer, ExchangeTransport>();
+
+async function transportOf(server: McpServer): Promise<ExchangeTransport> {
+	let transport = transports.get(server);
+	if (!transport) {
+		transport = new ExchangeTransport();
+		transports.set(server, transport);
+		await server.connect(transport);
+	}
+	return transport;
 }
 
-function once(action: () => void): () => void {
-	let done = false;
-	return () => {
-		if (done) return;
-		done = true;
-		action();
-	};
+/** The Streamable HTTP transport asks the client to accept both a JSON answer and an event stream. */
+function acceptsJson(req: IncomingMessage): boolean {
+	const accept = req.headers.accept ?? "";
+	return accept.includes("application/json") && accept.includes("text/event-stream");
 }
 
 /** Charges the batch's other messages to the rate limit, then its write calls to the write budget; the refusal if either is over. */
@@ -203,91 +228,6 @@ function dropIfUnreadWithin(res: ServerResponse, ms: number): void {
 	const clear = () => nodeTimers.clearTimeout(timer);
 	res.once("finish", clear);
 	res.once("close", clear);
-}
-
-/**
- * The SDK's stateless transport, with one request's answers kept under a byte budget. Each answer
- * is already capped (MAX_RESPONSE_BYTES), but a batch of 32 could add up to tens of megabytes, all
- * built at once and then held for a client that does not read. So the calls of a batch run one
- * after another, and once the answers so far pass the budget, each further call is not run: its
- * answer is a short JSON-RPC error with the same id.
- */
-class BoundedAnswerTransport extends StreamableHTTPServerTransport {
-	private bytes = 0;
-	/** An answer did not fit: the calls still waiting are not run. */
-	private full = false;
-	private answered = 0;
-	/** Requests waiting for the one being answered, with the handler that runs them. */
-	private readonly waiting: Array<{ message: JSONRPCMessage & { id: RequestId }; run: () => void }> = [];
-	private running: RequestId | null = null;
-
-	/** `onAllAnswered` runs when the last of `expectedAnswers` is sent, just before the body is written. */
-	constructor(
-		private readonly maxBytes: number,
-		private readonly expectedAnswers: number,
-		private readonly onAllAnswered: () => void,
-	) {
-		// Stateless: no session id, and plain JSON answers rather than an event stream.
-		super({ sessionIdGenerator: undefined, enableJsonResponse: true });
-	}
-
-	override get onmessage(): ((message: JSONRPCMessage, extra?: MessageExtraInfo) => void) | undefined {
-		return super.onmessage;
-	}
-
-	/** The MCP server's handler, wrapped so that requests reach it one at a time. */
-	override set onmessage(handler: ((message: JSONRPCMessage, extra?: MessageExtraInfo) => void) | undefined) {
-		super.onmessage =
-			handler &&
-			((message, extra) => {
-				if (!isJSONRPCRequest(message)) {
-					handler(message, extra);
-					return;
-				}
-				this.waiting.push({ message, run: () => handler(message, extra) });
-				this.runNext();
-			});
-	}
-
-	override async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-		let answer = message;
-		let size = Buffer.byteLength(JSON.stringify(answer));
-		if (isAnswer(answer) && this.bytes + size > this.maxBytes) {
-			this.full = true;
-			answer = leftOut(answer.id, this.maxBytes);
-			size = Buffer.byteLength(JSON.stringify(answer));
-		}
-		this.bytes += size;
-		await super.send(answer, options);
-		if (!isAnswer(answer)) return;
-		this.answered += 1;
-		if (this.answered === this.expectedAnswers) this.onAllAnswered();
-		if (answer.id === this.running) {
-			this.running = null;
-			this.runNext();
-		}
-	}
-
-	/** Runs the next waiting request, unless one is running; past the budget, answers it without running it. */
-	private runNext(): void {
-		if (this.running !== null) return;
-		const next = this.waiting.shift();
-		if (!next) return;
-		this.running = next.message.id;
-		if (!this.full) {
-			next.run();
-			return;
-		}
-		void this.send(leftOut(next.message.id, this.maxBytes)).catch(() => undefined);
-	}
-}
-
-function isAnswer(message: JSONRPCMessage): message is JSONRPCMessage & { id: RequestId } {
-	return "id" in message && message.id !== undefined && ("result" in message || "error" in message);
-}
-
-function leftOut(id: RequestId, maxBytes: number): JSONRPCMessage {
-	return { jsonrpc: "2.0", id, error: { code: JSON_RPC_SERVER_ERROR, message: `The answers to this batch passed ${maxBytes} bytes, so this call was not run. Send it again on its own or in a smaller batch.` } };
 }
 
 /**

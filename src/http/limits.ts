@@ -9,20 +9,29 @@ interface BudgetEntry {
 	amounts: readonly number[];
 }
 
+/** One key's takes still in the window, oldest first from `head`, and their sums per dimension. */
+interface KeyWindow {
+	entries: BudgetEntry[];
+	head: number;
+	sums: number[];
+}
+
 /**
  * Amounts per key in a sliding window, each dimension with its own limit (requests; or write
  * calls and bytes), taken all or nothing. A refused take records nothing. Only takes are stored,
  * so when the first dimension never takes less than 1, a key keeps at most `limits[0]` entries.
+ * Each key keeps running sums, so a take that fits costs the same however many takes the window
+ * holds (a high limit under load had made every request walk thousands of entries).
  */
 export class SlidingWindowBudget {
-	private readonly entries = new Map<string, BudgetEntry[]>();
+	private readonly windows = new Map<string, KeyWindow>();
 
 	constructor(private readonly windowMs: number = RATE_LIMIT_WINDOW_MS) {}
 
 	/** Records `amounts` for `key` at `now` if every dimension stays within its limit. */
 	take(key: string, amounts: readonly number[], limits: readonly number[], now: number = Date.now()): BudgetAnswer {
-		const windowStart = now - this.windowMs;
-		const kept = (this.entries.get(key) ?? []).filter((entry) => entry.time > windowStart);
+		const window = this.windows.get(key) ?? { entries: [], head: 0, sums: amounts.map(() => 0) };
+		this.dropExpired(window, now - this.windowMs);
 		let waitUntil = now;
 		let neverFits = false;
 		amounts.forEach((amount, dimension) => {
@@ -31,23 +40,43 @@ export class SlidingWindowBudget {
 				neverFits = true;
 				return;
 			}
-			let used = kept.reduce((sum, entry) => sum + (entry.amounts[dimension] ?? 0), 0);
+			let used = window.sums[dimension] ?? 0;
 			// Oldest first: the moment enough of the old takes have left the window for this one to fit.
-			for (const entry of kept) {
-				if (used + amount <= limit) break;
+			for (let index = window.head; index < window.entries.length && used + amount > limit; index++) {
+				const entry = window.entries[index] as BudgetEntry;
 				used -= entry.amounts[dimension] ?? 0;
 				waitUntil = Math.max(waitUntil, entry.time + this.windowMs);
 			}
 		});
 		if (neverFits || waitUntil > now) {
-			if (kept.length > 0) this.entries.set(key, kept);
-			else this.entries.delete(key);
+			if (window.head < window.entries.length) this.windows.set(key, window);
+			else this.windows.delete(key);
 			const waitMs = neverFits ? this.windowMs : waitUntil - now;
 			return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)), neverFits };
 		}
-		kept.push({ time: now, amounts: [...amounts] });
-		this.entries.set(key, kept);
+		window.entries.push({ time: now, amounts: [...amounts] });
+		amounts.forEach((amount, dimension) => (window.sums[dimension] = (window.sums[dimension] ?? 0) + amount));
+		this.windows.set(key, window);
 		return { allowed: true };
+	}
+
+	/** How many takes `key` holds in memory, forgotten ones not yet compacted included. */
+	storedTakes(key: string): number {
+		return this.windows.get(key)?.entries.length ?? 0;
+	}
+
+	/** Forgets the takes at or before `windowStart`, and compacts the list once most of it is forgotten. */
+	private dropExpired(window: KeyWindow, windowStart: number): void {
+		while (window.head < window.entries.length && (window.entries[window.head] as BudgetEntry).time <= windowStart) {
+			const entry = window.entries[window.head] as BudgetEntry;
+			entry.amounts.forEach((amount, dimension) => (window.sums[dimension] = (window.sums[dimension] ?? 0) - amount));
+			window.head++;
+		}
+		// Compacting once half is forgotten keeps at most twice the live takes in memory, at a cost per take that stays constant on average.
+		if (window.head > 0 && window.head * 2 >= window.entries.length) {
+			window.entries = window.entries.slice(window.head);
+			window.head = 0;
+		}
 	}
 }
 

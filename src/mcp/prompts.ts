@@ -99,8 +99,8 @@ async function getPrompt(ctx: ToolContext, name: string, args: Record<string, st
  * every prompts/list reads the folder afresh: a prompt added or edited in the vault is there on the
  * next call. No `listChanged`: a stateless server has no stream to send the notification on.
  */
-export function registerVaultPrompts(server: McpServer, ctx: ToolContext): void {
+export function registerVaultPrompts(server: McpServer, contextOf: () => ToolContext): void {
 	server.server.registerCapabilities({ prompts: { listChanged: false } });
-	server.server.setRequestHandler(ListPromptsRequestSchema, () => listPrompts(ctx));
-	server.server.setRequestHandler(GetPromptRequestSchema, (request) => getPrompt(ctx, request.params.name, request.params.arguments ?? {}));
+	server.server.setRequestHandler(ListPromptsRequestSchema, () => listPrompts(contextOf()));
+	server.server.setRequestHandler(GetPromptRequestSchema, (request) => getPrompt(contextOf(), request.params.name, request.params.arguments ?? {}));
 }

@@ -12,19 +12,22 @@ export function noteUri(path: string): string {
 	return NOTE_URI_PREFIX + path.split("/").map(encodeURIComponent).join("/");
 }
 
-export function registerNoteResources(server: McpServer, ctx: ToolContext): void {
+/** Registers the note resources; `contextOf` gives the context of the request being answered (a server is reused across requests). */
+export function registerNoteResources(server: McpServer, contextOf: () => ToolContext): void {
 	server.registerResource(
 		"note",
 		new ResourceTemplate(`${NOTE_URI_PREFIX}{+path}`, {
-			list: () => ({
-				resources: visibleNotes(ctx.host, ctx.scope)
+			list: () => {
+				const ctx = contextOf();
+				const recent = visibleNotes(ctx.host, ctx.scope)
 					.sort((a, b) => b.stat.mtime - a.stat.mtime)
-					.slice(0, RESOURCE_LIST_SIZE)
-					.map((file) => ({ uri: noteUri(file.path), name: file.path, mimeType: "text/markdown" })),
-			}),
+					.slice(0, RESOURCE_LIST_SIZE);
+				return { resources: recent.map((file) => ({ uri: noteUri(file.path), name: file.path, mimeType: "text/markdown" })) };
+			},
 		}),
 		{ title: "Note", description: "The Markdown text of a note in the vault.", mimeType: "text/markdown" },
 		async (uri) => {
+			const ctx = contextOf();
 			let path: string;
 			try {
 				path = decodeURIComponent(uri.href.slice(NOTE_URI_PREFIX.length));

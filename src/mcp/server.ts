@@ -45,17 +45,86 @@ function inputSchemaOf(tool: ToolDescriptor): z.ZodRawShape {
 }
 
 /**
- * A new MCP server for one request, with exactly the tools this caller may use. A tool it may
- * not use is never registered, so it is absent from tools/list and a call answers "not found".
+ * An MCP server with exactly the tools this caller may use. A tool it may not use is never
+ * registered, so it is absent from tools/list and a call answers "not found".
  */
 export function createMcpServer(ctx: ToolContext, deps: McpServerDeps): McpServer {
+	return buildServer(toolsForGrant(ctx), ctx.serverVersion, hasPrompts(ctx), () => ctx, deps, (work) => work);
+}
+
+/** A pooled server and the context of the request it is lent to. */
+interface ServerSlot {
+	server: McpServer;
+	ctx: ToolContext | null;
+	/** Tool calls started and not yet settled: the slot is reused only once they are. */
+	running: Set<Promise<unknown>>;
+}
+
+/**
+ * MCP servers kept for reuse, one set per tool set. Building a server (registering every tool and
+ * compiling its schemas) cost more than a small tool call; a stateless request only needs a server
+ * with the right tools and the request's own context. So a request borrows an idle server whose
+ * tool names are exactly its own, or a new one, and gives it back once its calls have settled.
+ * A server stays connected to its transport between requests. At most `maxIdle` idle servers are
+ * kept per tool set (the in-flight cap bounds how many are ever lent at once).
+ */
+/** Whether a prompts folder is set: servers with and without the prompts capability are pooled apart. */
+function hasPrompts(ctx: ToolContext): boolean {
+	return Boolean(ctx.promptsFolder?.trim());
+}
+
+export class McpServerPool {
+	private readonly idle = new Map<string, ServerSlot[]>();
+
+	constructor(
+		private readonly deps: McpServerDeps,
+		private readonly maxIdle: number,
+	) {}
+
+	/** A server for one request with `ctx`: the tools `ctx` may see; `release` once the request is answered. */
+	lend(ctx: ToolContext): { server: McpServer; release: () => Promise<void> } {
+		const tools = toolsForGrant(ctx);
+		// Everything a pooled server holds that differs between requests: its tool names, in order, and the version it reports.
+		const withPrompts = hasPrompts(ctx);
+		const key = `${ctx.serverVersion}\n${withPrompts ? "prompts" : ""}\n${tools.map((tool) => tool.name).join(",")}`;
+		const slot = this.idle.get(key)?.pop() ?? this.newSlot(tools, ctx.serverVersion, withPrompts);
+		slot.ctx = ctx;
+		return {
+			server: slot.server,
+			release: async () => {
+				while (slot.running.size > 0) await Promise.allSettled([...slot.running]);
+				slot.ctx = null;
+				const idle = this.idle.get(key) ?? [];
+				if (idle.length < this.maxIdle) idle.push(slot);
+				this.idle.set(key, idle);
+			},
+		};
+	}
+
+	private newSlot(tools: readonly ToolDescriptor[], serverVersion: string, withPrompts: boolean): ServerSlot {
+		const running = new Set<Promise<unknown>>();
+		const slot: ServerSlot = { server: null as unknown as McpServer, ctx: null, running };
+		const contextOf = () => {
+			if (!slot.ctx) throw new Error("A pooled MCP server was used while not lent to a request.");
+			return slot.ctx;
+		};
+		const track = <T>(work: Promise<T>): Promise<T> => {
+			running.add(work);
+			void work.finally(() => running.delete(work)).catch(() => undefined);
+			return work;
+		};
+		slot.server = buildServer(tools, serverVersion, withPrompts, contextOf, this.deps, track);
+		return slot;
+	}
+}
+
+function buildServer(tools: readonly ToolDescriptor[], serverVersion: string, withPrompts: boolean, contextOf: () => ToolContext, deps: McpServerDeps, track: (work: Promise<CallToolResult>) => Promise<CallToolResult>): McpServer {
 	const server = new McpServer(
-		{ name: "vault-mcp", title: "Vault MCP", version: ctx.serverVersion },
+		{ name: "vault-mcp", title: "Vault MCP", version: serverVersion },
 		{ instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {}, resources: {} }, jsonSchemaValidator: sharedValidator() },
 	);
-	registerNoteResources(server, ctx);
-	if (ctx.promptsFolder?.trim()) registerVaultPrompts(server, ctx);
-	const tools = toolsForGrant(ctx);
+	registerNoteResources(server, contextOf);
+	if (withPrompts) registerVaultPrompts(server, contextOf);
 	for (const tool of tools) {
 		server.registerTool(
 			tool.name,
@@ -66,7 +135,7 @@ export function createMcpServer(ctx: ToolContext, deps: McpServerDeps): McpServe
 				outputSchema: tool.outputSchema,
 				annotations: tool.annotations,
 			},
-			(args: unknown, extra: { signal: AbortSignal }) => runTool(ctx, deps, tool, args, extra.signal),
+			(args: unknown, extra: { signal: AbortSignal }) => track(runTool(contextOf(), deps, tool, args, extra.signal)),
 		);
 	}
 	// tools/list is the same for every request with the same tools; converting the zod schemas to

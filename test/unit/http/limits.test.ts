@@ -47,7 +47,11 @@ describe("WriteBudget", () => {
 	test("entries per key stay bounded by the first dimension's limit", () => {
 		const budget = new SlidingWindowBudget();
 		for (let time = 0; time < 1_000; time++) budget.take("t", [1], [5], time);
-		expect((budget as unknown as { entries: Map<string, unknown[]> }).entries.get("t")).toHaveLength(5);
+		// Five live takes (the window is a minute), and at most as many forgotten ones not yet compacted.
+		expect(budget.take("t", [1], [5], 1_000)).toMatchObject({ allowed: false });
+		expect(budget.storedTakes("t")).toBeLessThanOrEqual(10);
+		for (let time = 100_000; time < 101_000; time++) budget.take("t", [1], [5], time);
+		expect(budget.storedTakes("t")).toBeLessThanOrEqual(10);
 	});
 });
 

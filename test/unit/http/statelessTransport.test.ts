@@ -1,0 +1,57 @@
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { checkMessages, ExchangeTransport, type Answer } from "../../../src/http/statelessTransport";
+
+const call = (id: number): JSONRPCMessage => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "t", arguments: {} } });
+
+describe("checkMessages", () => {
+	test("refuses a body that is not JSON-RPC, and an initialize in a batch", () => {
+		expect(checkMessages({ hello: 1 })).toMatchObject({ status: 400, code: -32700 });
+		expect(checkMessages([call(1), { jsonrpc: "2.0", id: 2, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "c", version: "1" } } }])).toMatchObject({ status: 400, code: -32600 });
+		expect(checkMessages([call(1), { jsonrpc: "2.0", method: "notifications/initialized" }])).toMatchObject({ requests: 1 });
+	});
+});
+
+describe("ExchangeTransport", () => {
+	/** A server stand-in that answers each request with `size` bytes of text, after a turn of the event loop. */
+	function answering(transport: ExchangeTransport, size: number, seen: number[]): void {
+		transport.onmessage = (message) => {
+			if (!("id" in message)) return;
+			seen.push(Number(message.id));
+			const id = message.id as number;
+			setImmediate(() => void transport.send({ jsonrpc: "2.0", id, result: { text: "x".repeat(size) } }));
+		};
+	}
+
+	test("runs a batch's calls one at a time, in order, and past the byte budget answers the rest without running them", async () => {
+		const transport = new ExchangeTransport();
+		const seen: number[] = [];
+		answering(transport, 600, seen);
+		let answers: Answer[] = [];
+		const exchange = transport.serve([call(1), call(2), call(3)], 3, 1000, (all) => (answers = all));
+		await exchange.finished;
+		await transport.whenIdle();
+		// The second answer does not fit, so it is replaced; the third call is never run.
+		expect(seen).toEqual([1, 2]);
+		expect(answers.map((answer) => answer.id)).toEqual([1, 2, 3]);
+		expect(answers[0]).toHaveProperty("result");
+		expect(answers[1]).toMatchObject({ error: { message: expect.stringMatching(/passed 1000 bytes/) } });
+		expect(answers[2]).toMatchObject({ error: { message: expect.stringMatching(/passed 1000 bytes/) } });
+	});
+
+	test("a client gone stops the calls still waiting, and the server is idle once the running one answers", async () => {
+		const transport = new ExchangeTransport();
+		const seen: number[] = [];
+		answering(transport, 10, seen);
+		let delivered = false;
+		const exchange = transport.serve([call(1), call(2)], 2, 1000, () => (delivered = true));
+		exchange.abandon();
+		await exchange.finished;
+		await transport.whenIdle();
+		expect(seen).toEqual([1]);
+		expect(delivered).toBe(false);
+		// The same transport serves the next POST.
+		const next = transport.serve([call(7)], 1, 1000, (all) => expect(all.map((answer) => answer.id)).toEqual([7]));
+		await next.finished;
+		expect(seen).toEqual([1, 7]);
+	});
+});
