@@ -6,7 +6,7 @@ import * as nodeTimers from "node:timers";
 import type { ToolRight } from "../auth/rights";
 import { journalledHost, previewHost } from "../journal/recordingHost";
 import { newCallId } from "../journal/undo";
-import type { ApprovalDecision, ApprovalRequest, WriteServices } from "./approval";
+import type { ApprovalDecision, ApprovalRequest, Approver } from "./approval";
 import type { ToolContext } from "./context";
 import type { ToolDescriptor, ToolOutcome } from "./tool";
 
@@ -35,7 +35,7 @@ export async function runWriteCall<Args>(
 		const preview = previewHost(ctx.host, expectedHash);
 		const planned = await handler({ ...ctx, host: preview.host }, args);
 		if ("fixable" in planned) return planned;
-		const decision = await waitForDecision(writes, { id, tokenName: ctx.grant.token.name, tool: tool.name, toolTitle: tool.title, changes: preview.changes() }, clientGone);
+		const decision = await waitForDecision(writes.approver, writes.approvalTimeoutMs, { id, tokenName: ctx.grant.token.name, tool: tool.name, toolTitle: tool.title, changes: preview.changes() }, clientGone);
 		if (decision === "gone") return { fixable: `The request was cancelled before the person decided. ${NOTHING_WRITTEN}` };
 		if (decision === "timeout") return { fixable: `Nobody approved ${tool.name} within ${Math.round(writes.approvalTimeoutMs / 1000)} s. ${NOTHING_WRITTEN}` };
 		if (decision === "decline") return { fixable: `The person declined this ${tool.name} call. ${NOTHING_WRITTEN} Do not retry it unless they ask you to.` };
@@ -51,14 +51,12 @@ export async function runWriteCall<Args>(
  * The approver's answer; "timeout" when it does not come within the limit, "gone" when the client
  * cancelled or disconnected first. Either way the request is withdrawn from the approver.
  */
-async function waitForDecision(writes: WriteServices, request: ApprovalRequest, clientGone?: AbortSignal): Promise<ApprovalDecision | "timeout" | "gone"> {
-	const approver = writes.approver;
-	if (approver === null) return "decline";
+async function waitForDecision(approver: Approver, timeoutMs: number, request: ApprovalRequest, clientGone?: AbortSignal): Promise<ApprovalDecision | "timeout" | "gone"> {
 	const controller = new AbortController();
 	let timer: NodeJS.Timeout | undefined;
 	let onGone: (() => void) | undefined;
 	const timeout = new Promise<"timeout">((resolve) => {
-		timer = nodeTimers.setTimeout(() => resolve("timeout"), writes.approvalTimeoutMs);
+		timer = nodeTimers.setTimeout(() => resolve("timeout"), timeoutMs);
 	});
 	const gone = new Promise<"gone">((resolve) => {
 		onGone = () => resolve("gone");
