@@ -1,0 +1,49 @@
+/**
+ * A note change drawn as lines for a person to read: the approval window and "Show change" in the
+ * activity list both use it, so what is approved looks exactly like what is reviewed afterwards.
+ * Note text is set as text nodes only (never HTML): it is untrusted.
+ */
+import type { NoteDiff } from "../markdown/lineDiff";
+import { diffNote } from "../markdown/lineDiff";
+
+/** What one note goes through: its path and the text before (null: a new note) and after (null: moved to the trash). */
+export interface NoteChangeView {
+	path: string;
+	before: string | null;
+	after: string | null;
+}
+
+const LINE_CLASS = { same: "vault-mcp-diff-same", added: "vault-mcp-diff-added", removed: "vault-mcp-diff-removed" } as const;
+const LINE_SIGN = { same: " ", added: "+", removed: "-" } as const;
+
+/** Appends one block per note: a heading line saying what happens to it, then its lines. */
+export function renderNoteChanges(parent: HTMLElement, changes: readonly NoteChangeView[]): void {
+	for (const change of changes) {
+		const block = parent.createDiv({ cls: "vault-mcp-diff" });
+		block.createDiv({ cls: "vault-mcp-diff-path", text: `${change.path}${describe(change)}` });
+		renderDiffLines(block, change.after === null ? diffNote(change.before, "") : diffNote(change.before, change.after));
+	}
+}
+
+function describe(change: NoteChangeView): string {
+	if (change.before === null) return " (new note)";
+	if (change.after === null) return " (moved to the trash)";
+	return "";
+}
+
+/** The lines of one diff, or the line counts when the notes differ too much to diff quickly. */
+export function renderDiffLines(parent: HTMLElement, diff: NoteDiff): void {
+	const body = parent.createEl("pre", { cls: "vault-mcp-diff-lines" });
+	if ("tooLarge" in diff) {
+		body.createDiv({ cls: "vault-mcp-diff-gap", text: `Too different to show line by line: ${diff.tooLarge.linesBefore} lines before, ${diff.tooLarge.linesAfter} after.` });
+		return;
+	}
+	if (diff.lines.length === 0) body.createDiv({ cls: "vault-mcp-diff-gap", text: "No change to the text." });
+	for (const line of diff.lines) {
+		if (line.kind === "gap") {
+			body.createDiv({ cls: "vault-mcp-diff-gap", text: `… ${line.linesSkipped} unchanged line${line.linesSkipped === 1 ? "" : "s"} …` });
+			continue;
+		}
+		body.createDiv({ cls: LINE_CLASS[line.kind], text: `${LINE_SIGN[line.kind]} ${line.text}` });
+	}
+}
