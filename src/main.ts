@@ -1,5 +1,7 @@
 import { normalizePath, Notice, Plugin } from "obsidian";
 import { JournalFile } from "./journal/JournalFile";
+import { undoCall, type UndoOutcome } from "./journal/undo";
+import { ALL_TOOLS } from "./mcp/tools";
 import type { Logger } from "./activity";
 import type { Host } from "./host/Host";
 import { obsidianHost, vaultBasePath } from "./host/ObsidianHost";
@@ -9,7 +11,8 @@ import { defaultSettings, parseSettings, UnreadableSettingsError, type VaultMcpS
 import { VaultMcpSettingTab } from "./ui/SettingsTab";
 import { createTokenFlow, setServerEnabled } from "./ui/flows";
 import { ActivityModal, copyToClipboard } from "./ui/modals";
-import type { VaultMcpPort } from "./ui/port";
+import type { ToolSummary, VaultMcpPort } from "./ui/port";
+import { undoLastChangeFlow } from "./ui/undoFlows";
 import { connectionSnippets } from "./ui/snippets";
 import { indicatorState, StatusIndicator } from "./ui/StatusIndicator";
 
@@ -28,6 +31,9 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 	private settingTab!: VaultMcpSettingTab;
 	private indicator!: StatusIndicator;
 	private lastUsedDirty = false;
+	/** The write journal, in the plugin's folder: the Activity section lists it and Undo reads it. */
+	journal!: JournalFile;
+	readonly tools: readonly ToolSummary[] = ALL_TOOLS;
 
 	/** Why data.json could not be read, while it cannot: the server stays off and nothing is saved over the file. */
 	private unreadableSettings: string | null = null;
@@ -35,6 +41,7 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 	override async onload(): Promise<void> {
 		this.settings = await this.readSettingsOrStayOff();
 		this.host = await obsidianHost(this.app, this);
+		this.journal = JournalFile.forVault(vaultBasePath(this.app), this.app.vault.configDir);
 		this.service = new McpService({
 			host: this.host,
 			serverVersion: this.manifest.version,
@@ -45,7 +52,7 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 			},
 			onStatusChange: (status) => this.onStatusChange(status),
 			yieldToHost: () => new Promise((resolve) => window.setTimeout(resolve, 0)),
-			journal: JournalFile.forVault(vaultBasePath(this.app), this.app.vault.configDir),
+			journal: this.journal,
 		});
 		this.settingTab = new VaultMcpSettingTab(this.app, this);
 		this.addSettingTab(this.settingTab);
@@ -67,6 +74,7 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 		this.addCommand({ id: "create-token", name: "Create token", callback: () => createTokenFlow(this) });
 		this.addCommand({ id: "copy-connection-command", name: "Copy Claude Code connection", callback: () => this.copyClaudeCodeCommand() });
 		this.addCommand({ id: "show-activity", name: "Show activity", callback: () => new ActivityModal(this.app, () => this.service.activity.list()).open() });
+		this.addCommand({ id: "undo-last-change", name: "Undo the last change an app made", callback: () => undoLastChangeFlow(this) });
 
 		this.registerInterval(window.setInterval(() => void this.saveLastUsed(), TOKEN_LAST_USED_SAVE_INTERVAL_MS));
 		this.registerInterval(window.setInterval(() => this.refreshIndicators(), INDICATOR_REFRESH_MS));
@@ -103,6 +111,11 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 	/** Symbolic links in the vault folder that the jail hides, to name them in the settings tab. */
 	hiddenLinks(): readonly string[] {
 		return this.host.hiddenLinks();
+	}
+
+	/** Undoes one journalled call through Obsidian's vault, recorded as an undo by "you". */
+	undoChange(callId: string): Promise<UndoOutcome> {
+		return undoCall(this.host, this.journal, callId);
 	}
 
 	/** The port clients should use: the one the server listens on, else the configured one. */

@@ -181,6 +181,8 @@ export const MAX_JOURNAL_BYTES = 50 * 1024 * 1024;
 export const JOURNAL_KEEP_AFTER_TRIM = 0.9;
 /** Calls `vault-mcp history` lists unless --limit says otherwise. */
 export const HISTORY_DEFAULT_LIMIT = 20;
+/** Journalled calls the settings tab's Activity section lists, newest first (the CLI's `history` reaches the rest). */
+export const ACTIVITY_CHANGES_SHOWN = 20;
 /** How long a tool call set to Ask waits for the person's decision (default; a setting). */
 export const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 120;
 /** The shortest and longest approval wait a person may set. */

@@ -1,10 +1,12 @@
-import { ACTIVITY_LOG_SIZE, HIDDEN_LINKS_NAMED, MAX_PORT, MIN_FIXED_PORT } from "../config/limits";
+import { ACTIVITY_CHANGES_SHOWN, ACTIVITY_LOG_SIZE, HIDDEN_LINKS_NAMED, MAX_PORT, MIN_FIXED_PORT } from "../config/limits";
 import { PluginSettingTab, Setting, type App, type Plugin } from "obsidian";
 import type { ServiceStatus } from "../service";
 import { normalizeFolderList } from "../config/settings";
+import { renderChanges } from "./activitySection";
 import { copyToClipboard, renderActivity } from "./modals";
 import { createTokenFlow, revokeTokenFlow, setServerEnabled, setWriteEnabled } from "./flows";
 import type { VaultMcpPort } from "./port";
+import { renderRightsSection } from "./rightsSection";
 import { connectionSnippets } from "./snippets";
 
 /** The status line's text. */
@@ -118,6 +120,7 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 				.setName(token.name)
 				.setDesc(`${token.level === "write" ? "Read and write" : "Read"} · ${token.displayPrefix}… · created ${new Date(token.created).toLocaleDateString()} · last used ${used}`)
 				.addButton((button) => button.setButtonText("Revoke").setWarning().onClick(() => revokeTokenFlow(plugin, token.name, () => this.render())));
+			renderRightsSection(containerEl, plugin, token.name);
 		}
 
 		new Setting(containerEl).setName("Connect a client").setHeading();
@@ -153,6 +156,10 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 		}
 
 		new Setting(containerEl).setName("Activity").setHeading();
+		new Setting(containerEl)
+			.setName("Changes to notes")
+			.setDesc(`The last ${ACTIVITY_CHANGES_SHOWN} changes apps made, newest first. Undo puts a note back exactly as it was; a note edited since is left alone and its earlier text saved beside it.`);
+		renderChanges(containerEl.createDiv({ cls: "vault-mcp-changes" }), plugin);
 		new Setting(containerEl)
 			.setName("Recent calls")
 			.setDesc(`The last ${ACTIVITY_LOG_SIZE} calls: time, token, tool, duration, size and outcome. Never note text.`)

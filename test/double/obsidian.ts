@@ -346,6 +346,10 @@ class DropdownComponent {
 	getValue(): string {
 		return this.selectEl.value;
 	}
+	setDisabled(disabled: boolean): this {
+		this.selectEl.disabled = disabled;
+		return this;
+	}
 	onChange(handler: ChangeHandler<string>): this {
 		this.handler = handler;
 		return this;

@@ -1,0 +1,66 @@
+import { Notice, Setting, type App } from "obsidian";
+import { ACTIVITY_CHANGES_SHOWN } from "../config/limits";
+import type { JournalEntry } from "../journal/entry";
+import type { VaultMcpPort } from "./port";
+import { describeCall, ShowChangeModal } from "./ShowChangeModal";
+import { undoChangeFlow } from "./undoFlows";
+
+/**
+ * The Activity section's list of changes: each journalled call, newest first, with its token,
+ * tool, notes (links that open them), time, "Show change" and Undo. `containerEl` is emptied and
+ * filled again after an undo, so the undone call shows as undone and the undo itself appears.
+ */
+export function renderChanges(containerEl: HTMLElement, plugin: VaultMcpPort): void {
+	containerEl.empty();
+	let entries: JournalEntry[];
+	try {
+		entries = plugin.journal.list(ACTIVITY_CHANGES_SHOWN);
+	} catch (error) {
+		containerEl.createEl("p", { cls: "vault-mcp-error", text: `The write journal could not be read: ${error instanceof Error ? error.message : String(error)}` });
+		return;
+	}
+	if (entries.length === 0) {
+		containerEl.createEl("p", { cls: "vault-mcp-muted", text: "No changes yet." });
+		return;
+	}
+	for (const entry of entries) {
+		const row = new Setting(containerEl).setName(describeCall(entry));
+		row.settingEl.addClass("vault-mcp-change");
+		row.settingEl.toggleClass("vault-mcp-undone", entry.undone !== null);
+		row.descEl.createSpan({ text: new Date(entry.time).toLocaleString() });
+		for (const change of entry.changes) {
+			row.descEl.createSpan({ text: " · " });
+			noteLink(row.descEl, plugin.app, change.path);
+		}
+		if (entry.undone) row.descEl.createSpan({ cls: "vault-mcp-undone-label", text: " · undone" });
+		row.addButton((button) => button.setButtonText("Show change").onClick(() => new ShowChangeModal(plugin.app, entry).open()));
+		row.addButton((button) => {
+			button.setButtonText(entry.undone ? "Undone" : "Undo").setDisabled(entry.undone !== null);
+			if (!entry.undone) button.onClick(() => undoChangeFlow(plugin, entry, () => renderChanges(containerEl, plugin)));
+		});
+	}
+}
+
+/** A note's path as a link that opens it; a note no longer in the vault is plain text (opening a missing link would create it). */
+function noteLink(parent: HTMLElement, app: App, path: string): void {
+	if (!app.vault.getFileByPath(path)) {
+		parent.createSpan({ cls: "vault-mcp-gone", text: path, attr: { title: "No longer at this path" } });
+		return;
+	}
+	const link = parent.createEl("a", { cls: "vault-mcp-note-link", text: path, attr: { href: "#" } });
+	// The row is rebuilt with the tab; its listener goes with it, so nothing outlives the tab's contents.
+	link.addEventListener("click", (event) => {
+		event.preventDefault();
+		void openNote(app, path);
+	});
+}
+
+async function openNote(app: App, path: string): Promise<void> {
+	if (!app.vault.getFileByPath(path)) {
+		new Notice(`"${path}" is no longer in the vault.`);
+		return;
+	}
+	await app.workspace.openLinkText(path, "", false);
+	// Obsidian has no public call to close the settings window; without this the note opens behind it.
+	(app as unknown as { setting?: { close?(): void } }).setting?.close?.();
+}

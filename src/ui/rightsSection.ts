@@ -1,0 +1,87 @@
+import { Notice, Setting } from "obsidian";
+import { applyRightChanges, effectiveRight, TOOL_RIGHTS, type RightsHolder, type ToolRight } from "../auth/rights";
+import { setTokenRights } from "../auth/tokenList";
+import type { ToolSummary, VaultMcpPort } from "./port";
+
+const RIGHT_LABELS: Record<ToolRight, string> = { allow: "Allow", ask: "Ask", deny: "Deny" };
+const GROUPS = [
+	{ access: "read", heading: "Read tools" },
+	{ access: "write", heading: "Write tools" },
+] as const;
+
+/** The rights a person may pick for a tool: a read tool never waits for approval. */
+export function rightChoices(tool: ToolSummary): readonly ToolRight[] {
+	return tool.access === "read" ? ["allow", "deny"] : TOOL_RIGHTS;
+}
+
+/** Why a tool's right cannot be set for this token now, or null when it can. */
+export function unavailableReason(token: RightsHolder, tool: ToolSummary, writeEnabled: boolean): string | null {
+	if (tool.access === "read") return null;
+	if (token.level !== "write") return "Unavailable: this token may only read.";
+	if (!writeEnabled) return "Unavailable while writing is switched off.";
+	return null;
+}
+
+/** "15 allow · 3 ask": the collapsed section's summary of what the token may do now. */
+export function summarizeRights(token: RightsHolder, tools: readonly ToolSummary[], writeEnabled: boolean): string {
+	const counts = new Map<ToolRight, number>();
+	for (const tool of tools) {
+		const right = effectiveRight(token, tool, writeEnabled);
+		counts.set(right, (counts.get(right) ?? 0) + 1);
+	}
+	return TOOL_RIGHTS.filter((right) => counts.has(right))
+		.map((right) => `${counts.get(right) ?? 0} ${right}`)
+		.join(" · ");
+}
+
+/**
+ * "Rights per tool" under one token: collapsed until opened (a details element, so the tab stays
+ * short), one dropdown per tool showing the right in force, read tools first. A change is saved at
+ * once; the running server reads the rights again on its next request.
+ */
+export function renderRightsSection(parent: HTMLElement, plugin: VaultMcpPort, tokenName: string): void {
+	const token = plugin.settings.tokens.find((record) => record.name === tokenName);
+	if (!token) return;
+	const writeEnabled = plugin.settings.writeEnabled;
+	const details = parent.createEl("details", { cls: "vault-mcp-rights" });
+	const summary = details.createEl("summary", { text: "Rights per tool" });
+	const summaryCounts = summary.createSpan({ cls: "vault-mcp-muted", text: ` (${summarizeRights(token, plugin.tools, writeEnabled)})` });
+	for (const group of GROUPS) {
+		details.createDiv({ cls: "vault-mcp-rights-group", text: group.heading });
+		for (const tool of plugin.tools.filter((entry) => entry.access === group.access)) {
+			const reason = unavailableReason(token, tool, writeEnabled);
+			const row = new Setting(details).setName(tool.name).setDesc(reason ?? tool.title);
+			row.settingEl.toggleClass("vault-mcp-unavailable", reason !== null);
+			row.addDropdown((dropdown) => {
+				for (const right of rightChoices(tool)) dropdown.addOption(right, RIGHT_LABELS[right]);
+				dropdown
+					.setValue(effectiveRight(token, tool, writeEnabled))
+					.setDisabled(reason !== null)
+					.onChange(async (value) => {
+						await saveRight(plugin, tokenName, tool, value);
+						const saved = plugin.settings.tokens.find((record) => record.name === tokenName);
+						if (!saved) return;
+						dropdown.setValue(effectiveRight(saved, tool, plugin.settings.writeEnabled));
+						summaryCounts.setText(` (${summarizeRights(saved, plugin.tools, plugin.settings.writeEnabled)})`);
+					});
+			});
+		}
+	}
+}
+
+/** Saves one tool's right for the token, or says in a notice why it cannot be (nothing is changed then). */
+async function saveRight(plugin: VaultMcpPort, tokenName: string, tool: ToolSummary, value: string): Promise<void> {
+	const right = TOOL_RIGHTS.find((known) => known === value);
+	const token = plugin.settings.tokens.find((record) => record.name === tokenName);
+	if (!token || !right) {
+		new Notice(token ? `"${value}" is not a right.` : `The token "${tokenName}" was revoked meanwhile.`);
+		return;
+	}
+	const next = applyRightChanges(token, { [right]: [tool.name] }, plugin.tools);
+	const saved = "error" in next ? next : setTokenRights(plugin.settings, tokenName, next.rights);
+	if ("error" in saved) {
+		new Notice(saved.error);
+		return;
+	}
+	await plugin.updateSettings({ tokens: saved.settings.tokens });
+}
