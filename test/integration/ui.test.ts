@@ -228,7 +228,7 @@ describe("the plugin's interface, clicked through in the host double", () => {
 
 	test("commands exist without default hotkeys and do what they say", async () => {
 		const commands = (plugin as unknown as { commands: Map<string, { name: string; callback(): void; hotkeys?: unknown }> }).commands;
-		expect([...commands.keys()]).toEqual(["start-server", "stop-server", "create-token", "copy-connection-command", "show-activity"]);
+		expect([...commands.keys()]).toEqual(["start-server", "stop-server", "create-token", "copy-connection-command", "show-activity", "undo-last-change"]);
 		for (const command of commands.values()) expect(command.hotkeys).toBeUndefined();
 		await plugin.updateSettings({ disclosureAccepted: true });
 		commands.get("start-server")?.callback();
