@@ -341,6 +341,8 @@ class DropdownComponent {
 	}
 	setValue(value: string): this {
 		this.selectEl.value = value;
+		// Also as markup, so a rendered copy of the page (the screenshots) shows it.
+		for (const option of this.selectEl.options) option.toggleAttribute("selected", option.value === value);
 		return this;
 	}
 	getValue(): string {
