@@ -63,12 +63,13 @@ describe("the README's limits table", () => {
 		["tool calls kept in the write journal", `${limits.MAX_JOURNAL_ENTRIES}`],
 		["write journal file", `${limits.MAX_JOURNAL_BYTES} bytes`],
 		["calls `vault-mcp history` lists (default)", `${limits.HISTORY_DEFAULT_LIMIT}`],
+		["changes the settings tab's Activity section lists", `${limits.ACTIVITY_CHANGES_SHOWN}`],
 	])("%s is %s", (label, value) => {
 		expect(table.get(label)).toBe(value);
 	});
 
 	test("has no row that src/config/limits.ts does not back", () => {
-		expect(table.size).toBe(50);
+		expect(table.size).toBe(51);
 	});
 
 	test("deadlines nest: headers and body together end before node's own request timeout, so the 408 is ours and has a body", () => {
