@@ -43,6 +43,8 @@ export const TOKEN_DISPLAY_SECRET_CHARS = 4;
 export const RECENT_CLIENT_WINDOW_MS = 60_000;
 /** How often the settings tab's and status bar's "clients in the last minute" count is refreshed. */
 export const INDICATOR_REFRESH_MS = 10_000;
+/** How often the open settings tab looks for new changes in the write journal, to list them. */
+export const ACTIVITY_REFRESH_MS = 2_000;
 /** How often, at most, token last-used times are written back to data.json. */
 export const TOKEN_LAST_USED_SAVE_INTERVAL_MS = 60_000;
 /**

@@ -1,8 +1,8 @@
-import { ACTIVITY_CHANGES_SHOWN, ACTIVITY_LOG_SIZE, HIDDEN_LINKS_NAMED, MAX_PORT, MIN_FIXED_PORT } from "../config/limits";
+import { ACTIVITY_CHANGES_SHOWN, ACTIVITY_LOG_SIZE, ACTIVITY_REFRESH_MS, HIDDEN_LINKS_NAMED, MAX_PORT, MIN_FIXED_PORT } from "../config/limits";
 import { PluginSettingTab, Setting, type App, type Plugin } from "obsidian";
 import type { ServiceStatus } from "../service";
 import { normalizeFolderList } from "../config/settings";
-import { renderChanges } from "./activitySection";
+import { ChangesList } from "./activitySection";
 import { copyToClipboard, renderActivity } from "./modals";
 import { createTokenFlow, revokeTokenFlow, setServerEnabled, setWriteEnabled } from "./flows";
 import type { VaultMcpPort } from "./port";
@@ -32,22 +32,35 @@ export function parsePort(value: string): number | string {
 export class VaultMcpSettingTab extends PluginSettingTab {
 	private statusEl: HTMLElement | null = null;
 	private activityEl: HTMLElement | null = null;
+	private changes: ChangesList | null = null;
+	/** While the tab is open, the Activity list follows the journal. */
+	private changesTimer: number | null = null;
 
 	constructor(
 		app: App,
 		private readonly plugin: Plugin & VaultMcpPort,
 	) {
 		super(app, plugin);
+		plugin.register(() => this.stopFollowingChanges());
 	}
 
 	override display(): void {
 		this.render();
+		this.stopFollowingChanges();
+		this.changesTimer = window.setInterval(() => this.changes?.refresh(), ACTIVITY_REFRESH_MS);
 	}
 
 	override hide(): void {
+		this.stopFollowingChanges();
 		this.statusEl = null;
 		this.activityEl = null;
+		this.changes = null;
 		this.containerEl.empty();
+	}
+
+	private stopFollowingChanges(): void {
+		if (this.changesTimer !== null) window.clearInterval(this.changesTimer);
+		this.changesTimer = null;
 	}
 
 	/** Follows the server while the tab is open. */
@@ -159,7 +172,8 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 		new Setting(containerEl)
 			.setName("Changes to notes")
 			.setDesc(`The last ${ACTIVITY_CHANGES_SHOWN} changes apps made, newest first. Undo puts a note back exactly as it was; a note edited since is left alone and its earlier text saved beside it.`);
-		renderChanges(containerEl.createDiv({ cls: "vault-mcp-changes" }), plugin);
+		this.changes = new ChangesList(containerEl.createDiv({ cls: "vault-mcp-changes" }), plugin);
+		this.changes.render();
 		new Setting(containerEl)
 			.setName("Recent calls")
 			.setDesc(`The last ${ACTIVITY_LOG_SIZE} calls: time, token, tool, duration, size and outcome. Never note text.`)

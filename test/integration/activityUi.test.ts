@@ -245,6 +245,16 @@ describe("rights per tool, the Activity list and undo, in the settings tab", () 
 		expect(undoneRow && rowButton(undoneRow, "Undone").disabled).toBe(true);
 	});
 
+	test("a change an app makes while the tab is open appears in the list without reopening the tab", async () => {
+		const connected = await client(await writerToken());
+		const container = tab();
+		expect(container.querySelector(".vault-mcp-changes")?.textContent).toBe("No changes yet.");
+		await connected.callTool({ name: "create_note", arguments: { path: "Later.md", content: "Written while you watched" } });
+		await until(() => changeRows(container).length === 1);
+		expect(changeRows(container)[0]?.querySelector(".setting-item-name")?.textContent).toBe("create_note by Laptop");
+		expect(changeRows(container)[0]?.querySelector("a.vault-mcp-note-link")?.textContent).toBe("Later.md");
+	});
+
 	test("Undo after an outside edit leaves the edit and saves the earlier text as a conflict copy", async () => {
 		const connected = await client(await writerToken());
 		await connected.callTool({ name: "append_to_note", arguments: { path: "Note.md", content: "Added by the app" } });
