@@ -102,7 +102,7 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 			return this.service.status;
 		}
 		this.settings = { ...this.settings, ...change };
-		await this.saveData(this.settings);
+		await this.persistSettings();
 		const status = await this.service.apply(this.settings);
 		this.refreshIndicators();
 		return status;
@@ -180,9 +180,22 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 		}
 	}
 
+	/** The last data.json write, so the next one waits for it. */
+	private settingsWrite: Promise<void> = Promise.resolve();
+
+	/**
+	 * Writes the settings in force to data.json, one write at a time: two writes at once (two quick
+	 * rights changes) could interleave on disk and leave a file that no longer parses.
+	 */
+	private persistSettings(): Promise<void> {
+		const write = this.settingsWrite.then(() => this.saveData(this.settings));
+		this.settingsWrite = write.catch(() => undefined);
+		return write;
+	}
+
 	private async saveLastUsed(): Promise<void> {
 		if (!this.lastUsedDirty || this.unreadableSettings !== null) return;
 		this.lastUsedDirty = false;
-		await this.saveData(this.settings);
+		await this.persistSettings();
 	}
 }

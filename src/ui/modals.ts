@@ -82,7 +82,7 @@ export class CreateTokenModal extends Modal {
 		new Setting(this.contentEl).setName("Name").setDesc("Which app will use it, for example: Claude Code on my laptop.").addText((text) => text.onChange((value) => (this.name = value)));
 		new Setting(this.contentEl)
 			.setName("Access")
-			.setDesc("Write access works only while writing is allowed in the settings.")
+			.setDesc("Write access works only while writing is allowed in the settings. Its write tools then ask you before each change; change that under the token's rights per tool.")
 			.addDropdown((dropdown) =>
 				dropdown
 					.addOption("read", "Read")

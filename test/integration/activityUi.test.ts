@@ -164,20 +164,33 @@ describe("rights per tool, the Activity list and undo, in the settings tab", () 
 		const connected = await client(token);
 		expect(await toolNames(connected)).toEqual(expect.arrayContaining(["read_note", "search_notes", "append_to_note"]));
 
+		// Several changes in quick succession, as a person going down the list: each is saved, none lost or half-written.
+		const writeTools = ALL_TOOLS.filter((tool) => tool.access === "write").map((tool) => tool.name);
 		desk.choose("read_note", "deny");
-		desk.choose("append_to_note", "deny");
-		await until(async () => !(await toolNames(connected)).includes("append_to_note"));
-		// The same client, next request: both tools are gone, and calling one answers like an unknown tool.
+		for (const name of writeTools) desk.choose(name, "deny");
+		await until(async () => (await toolNames(connected)).every((name) => !writeTools.includes(name)));
+		// The same client, next request: the tools are gone, and calling one answers like an unknown tool.
 		const listed = await toolNames(connected);
 		expect(listed).not.toContain("read_note");
-		expect(listed).not.toContain("append_to_note");
+		for (const name of writeTools) expect(listed).not.toContain(name);
 		expect(listed).toContain("search_notes");
 		const refused = await connected.callTool({ name: "read_note", arguments: { path: "Note.md" } });
 		expect(JSON.stringify(refused)).toMatch(/not found|unknown/i);
 		expect(JSON.stringify(refused)).not.toContain("Umlaut");
-		const saved = JSON.parse(await fs.readFile(nodePath.join(vault, ".obsidian/plugins/vault-mcp/data.json"), "utf8")) as { tokens: Array<{ name: string; rights: Record<string, string> }> };
-		expect(saved.tokens.find((record) => record.name === "Desk")?.rights).toMatchObject({ read_note: "deny", append_to_note: "deny", search_notes: "allow" });
-		expect(desk.section.querySelector("summary")?.textContent).toBe("Rights per tool (11 allow · 5 ask · 2 deny)");
+		// data.json is written in the background, one write after another; the last one holds every change.
+		const deskRights = async () => {
+			try {
+				const saved = JSON.parse(await fs.readFile(nodePath.join(vault, ".obsidian/plugins/vault-mcp/data.json"), "utf8")) as { tokens: Array<{ name: string; rights: Record<string, string> }> };
+				return saved.tokens.find((record) => record.name === "Desk")?.rights;
+			} catch {
+				return undefined;
+			}
+		};
+		const expected = { ...Object.fromEntries(ALL_TOOLS.map((tool) => [tool.name, "allow"])), read_note: "deny", ...Object.fromEntries(writeTools.map((name) => [name, "deny"])) };
+		let onDisk: Record<string, string> | undefined;
+		await until(async () => JSON.stringify((onDisk = await deskRights())) === JSON.stringify(expected));
+		expect(onDisk).toEqual(expected);
+		expect(desk.section.querySelector("summary")?.textContent).toBe("Rights per tool (11 allow · 7 deny)");
 
 		// Back to Allow: the tool returns.
 		rights(tab(), "Desk").choose("read_note", "allow");
