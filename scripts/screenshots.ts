@@ -31,7 +31,7 @@ body { --background-primary: #1e1e1e; --background-secondary: #262626; --backgro
   --font-ui-smaller: 12px; --font-ui-small: 13px; --font-ui-medium: 15px; --radius-s: 4px; --size-2-1: 2px; --size-4-2: 8px; --size-4-3: 12px;
   background: var(--background-primary); color: var(--text-normal); font: 14px/1.5 "DejaVu Sans", sans-serif; margin: 0; padding: 24px; width: 760px; }
 body { --text-faint: #666; --text-accent: #a68af9; --text-success: #44cf6e; --color-green-rgb: 68, 207, 110; --color-red-rgb: 251, 70, 76;
-  --font-semibold: 600; --size-2-2: 4px; --size-2-3: 6px; --size-4-4: 16px; --cursor: pointer; }
+  --font-semibold: 600; --size-2-2: 4px; --size-2-3: 6px; --size-4-4: 16px; --cursor-link: pointer; }
 .setting-item { display: flex; align-items: center; gap: 16px; padding: 12px 0; border-top: 1px solid var(--background-modifier-border); }
 .setting-item-heading { border-top: none; padding-top: 24px; } .setting-item-heading .setting-item-name { font-size: 16px; font-weight: 600; }
 .setting-item-info { flex: 1; } .setting-item-description { color: var(--text-muted); font-size: var(--font-ui-smaller); padding-top: 4px; }
