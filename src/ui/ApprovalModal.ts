@@ -38,6 +38,7 @@ export class ApprovalModal extends Modal {
 		renderNoteChanges(changes, this.request.changes);
 
 		new Setting(this.contentEl)
+			.setDesc("Nothing is written unless you approve. Closing this window declines.")
 			.addButton((button) => this.decisionButton(button, "Decline", "decline"))
 			.addButton((button) => this.decisionButton(button, "Always allow this tool for this token", "always"))
 			.addButton((button) => this.decisionButton(button, "Approve", "approve").setCta());
