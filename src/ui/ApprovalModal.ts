@@ -9,6 +9,8 @@ import { renderNoteChanges } from "./diffView";
  */
 export class ApprovalModal extends Modal {
 	private answered = false;
+	/** The button clicked first; closing the window without one declines. */
+	private decision: ApprovalDecision | null = null;
 	private countEl: HTMLElement | null = null;
 	private readonly buttons: ButtonComponent[] = [];
 
@@ -58,14 +60,17 @@ export class ApprovalModal extends Modal {
 
 	override onClose(): void {
 		this.contentEl.empty();
-		// Escape, the close button or a click outside the window: the person did not approve.
-		this.answer("decline");
+		// The answer goes out once the window is gone, so the next call's window never opens over this one.
+		// Escape, the close button or a click outside the window leave the decision at decline.
+		this.answer(this.decision ?? "decline");
 	}
 
 	private decisionButton(button: ButtonComponent, text: string, decision: ApprovalDecision): ButtonComponent {
 		this.buttons.push(button);
 		return button.setButtonText(text).onClick(() => {
-			this.answer(decision);
+			if (this.decision !== null || this.answered) return;
+			this.decision = decision;
+			for (const each of this.buttons) each.setDisabled(true);
 			this.close();
 		});
 	}
@@ -74,7 +79,6 @@ export class ApprovalModal extends Modal {
 	private answer(decision: ApprovalDecision): void {
 		if (this.answered) return;
 		this.answered = true;
-		for (const button of this.buttons) button.setDisabled(true);
 		this.onDecision(decision);
 	}
 

@@ -12,7 +12,7 @@ import { addToken, revokeToken } from "../../src/auth/tokenList";
 import { defaultSettings, parseSettings } from "../../src/config/settings";
 import { NodeHost } from "../../src/headless/NodeHost";
 import { JournalFile } from "../../src/journal/JournalFile";
-import VaultMcpPlugin from "../../src/main";
+import type VaultMcpPluginSource from "../../src/main";
 import { ALL_TOOLS } from "../../src/mcp/tools";
 import { createApp, shownNotices, type PluginManifest } from "../double/obsidian";
 import { connectClient } from "../helpers/http";
@@ -44,10 +44,18 @@ function button(text: string): HTMLButtonElement {
 }
 const pressEscape = () => document.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape" }));
 
-describe("the approval window in Obsidian, driven by a real client over HTTP", () => {
+type PluginClass = typeof VaultMcpPluginSource;
+/** A variable, so TypeScript does not look for types of the built file. */
+const BUNDLE_PATH: string = nodePath.resolve(__dirname, "../../main.js");
+const builds: Array<[string, () => Promise<PluginClass>]> = [
+	["the TypeScript sources", async () => (await import("../../src/main")).default],
+	["the built main.js bundle", () => Promise.resolve(jest.requireActual<{ default: PluginClass }>(BUNDLE_PATH).default)],
+];
+
+describe.each(builds)("the approval window in Obsidian (plugin from %s), driven by a real client over HTTP", (_label, loadPluginClass) => {
 	let vault: string;
 	let host: NodeHost;
-	let plugin: VaultMcpPlugin;
+	let plugin: VaultMcpPluginSource;
 	let client: Client;
 	let token: string;
 	const serverUrl = () => (plugin.service.status.state === "listening" ? plugin.service.status.url : "");
@@ -64,6 +72,7 @@ describe("the approval window in Obsidian, driven by a real client over HTTP", (
 		await fs.mkdir(nodePath.join(vault, ".obsidian/plugins/vault-mcp"), { recursive: true });
 		await fs.writeFile(nodePath.join(vault, ".obsidian/plugins/vault-mcp/data.json"), JSON.stringify(settings));
 		host = await NodeHost.open(vault);
+		const VaultMcpPlugin = await loadPluginClass();
 		plugin = new VaultMcpPlugin(createApp(host) as never, manifest);
 		await (plugin as unknown as { load(): Promise<void> }).load();
 		await until(() => plugin.service.status.state === "listening", "the server to listen");
@@ -95,14 +104,18 @@ describe("the approval window in Obsidian, driven by a real client over HTTP", (
 		expect(await noteText()).toBe(NOTE);
 
 		const approve = button("Approve");
+		const always = button("Always allow this tool for this token");
 		approve.click();
 		approve.click();
+		// Later clicks and keys change nothing: the first decision stands.
+		always.click();
 		pressEscape();
 		const outcome = await call;
 		expect(outcome.ok).toBe(true);
 		expect(await noteText()).toBe(`${NOTE}- milk\n`);
 		expect(journalled().map((entry) => entry.tool)).toEqual(["append_to_note"]);
 		expect(approvalWindow()).toBeNull();
+		expect(plugin.settings.tokens[0]?.rights?.append_to_note).toBe("ask");
 	});
 
 	test("a new note shows its text, marked as a new note", async () => {
