@@ -78,6 +78,8 @@ export class ApprovalQueue implements Approver {
 			const shown = this.current.modal;
 			this.current = null;
 			shown.withdraw();
+			// The window vanished under the person's eyes: say why, and that nothing happened.
+			new Notice(`Vault MCP: ${waiting.request.toolTitle} for "${waiting.request.tokenName}" was withdrawn (no decision in time, or the app went away). Nothing was written.`);
 			this.showNext();
 		} else {
 			this.current?.modal.setWaiting(this.waitingCount());

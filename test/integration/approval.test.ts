@@ -167,6 +167,7 @@ describe.each(builds)("the approval window in Obsidian (plugin from %s), driven 
 	test("no decision within the limit writes nothing and closes the window", async () => {
 		// The settings tab allows 10 s at least; one second here keeps the test short.
 		await plugin.updateSettings({ approvalTimeoutSeconds: 1 });
+		shownNotices.length = 0;
 		const started = Date.now();
 		const call = append("- milk");
 		await until(() => approvalWindow() !== null, "the approval window");
@@ -174,6 +175,7 @@ describe.each(builds)("the approval window in Obsidian (plugin from %s), driven 
 		expect(outcome).toEqual({ ok: false, error: "Nobody approved append_to_note within 1 s. Nothing was written." });
 		expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
 		expect(approvalWindow()).toBeNull();
+		expect(shownNotices).toContain(`Vault MCP: Append to a note for "${TOKEN_NAME}" was withdrawn (no decision in time, or the app went away). Nothing was written.`);
 		expect(await noteText()).toBe(NOTE);
 		expect(journalled()).toEqual([]);
 	});
