@@ -40,7 +40,7 @@ export class ApprovalQueue implements Approver {
 	}
 
 	/** How many calls wait for a decision, the one shown included. */
-	waitingCount(): number {
+	private waitingCount(): number {
 		return this.queue.length + (this.current ? 1 : 0);
 	}
 
