@@ -12,6 +12,8 @@ import { NodeHost } from "../src/headless/NodeHost";
 import VaultMcpPlugin from "../src/main";
 import { defaultSettings } from "../src/config/settings";
 import { TokenCreatedModal } from "../src/ui/modals";
+import { ApprovalModal } from "../src/ui/ApprovalModal";
+import { ALL_TOOLS } from "../src/mcp/tools";
 import { createApp } from "../test/double/obsidian";
 
 const ROOT = nodePath.resolve(__dirname, "..");
@@ -23,6 +25,7 @@ const OBSIDIAN_BASE_CSS = `
 body { --background-primary: #1e1e1e; --background-secondary: #262626; --background-modifier-border: #363636;
   --text-normal: #dadada; --text-muted: #999; --text-error: #fb464c; --interactive-accent: #7f6df2; --text-on-accent: #fff;
   --font-ui-smaller: 12px; --font-ui-small: 13px; --font-ui-medium: 15px; --radius-s: 4px; --size-2-1: 2px; --size-4-2: 8px; --size-4-3: 12px;
+  --size-2-2: 4px; --font-semibold: 600; --text-faint: #666; --text-accent: #a68af9; --text-success: #44cf6e; --color-green-rgb: 68, 207, 110; --color-red-rgb: 251, 70, 76;
   background: var(--background-primary); color: var(--text-normal); font: 14px/1.5 "DejaVu Sans", sans-serif; margin: 0; padding: 24px; width: 760px; }
 .setting-item { display: flex; align-items: center; gap: 16px; padding: 12px 0; border-top: 1px solid var(--background-modifier-border); }
 .setting-item-heading { border-top: none; padding-top: 24px; } .setting-item-heading .setting-item-name { font-size: 16px; font-weight: 600; }
@@ -67,6 +70,7 @@ export async function takeScreenshots(): Promise<string[]> {
 	modal.open();
 	const modalHtml = modal.containerEl.outerHTML;
 	modal.close();
+	const approvalHtml = await approvalWindowHtml(plugin.app, vault);
 	(plugin as unknown as { unload(): void }).unload();
 	await plugin.service.stop();
 	await host.close();
@@ -77,7 +81,7 @@ export async function takeScreenshots(): Promise<string[]> {
 	const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"] });
 	const written: string[] = [];
 	try {
-		for (const [name, html] of [["settings-tab.png", settingsHtml], ["token-modal.png", modalHtml]] as const) {
+		for (const [name, html] of [["settings-tab.png", settingsHtml], ["token-modal.png", modalHtml], ["approval.png", approvalHtml]] as const) {
 			const view = await browser.newPage({ viewport: { width: 810, height: 600 } });
 			await view.setContent(await page(html, css));
 			const file = nodePath.join(OUT, name);
@@ -89,6 +93,19 @@ export async function takeScreenshots(): Promise<string[]> {
 		await browser.close();
 	}
 	return written;
+}
+
+/** The approval window as a call to add a bullet under "Beds" in the demo vault's Garden note shows it, with two more calls waiting. */
+async function approvalWindowHtml(app: VaultMcpPlugin["app"], vault: string): Promise<string> {
+	const before = await fs.readFile(nodePath.join(vault, "Projects/Garden.md"), "utf8");
+	const after = before.replace("\t- Herbs near the kitchen door\n", "\t- Herbs near the kitchen door\n\t- Compost bin behind the shed\n");
+	const tool = ALL_TOOLS.find((candidate) => candidate.name === "insert_under_bullet");
+	if (!tool) throw new Error("no insert_under_bullet tool");
+	const approval = new ApprovalModal(app, { id: "example", tokenName: "Claude Code on my laptop", tool: tool.name, toolTitle: tool.title, changes: [{ path: "Projects/Garden.md", before, after }] }, 3, () => undefined);
+	approval.open();
+	const html = approval.containerEl.outerHTML;
+	approval.withdraw();
+	return html;
 }
 
 if (require.main === module) {

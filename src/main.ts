@@ -12,6 +12,10 @@ import { ActivityModal, copyToClipboard } from "./ui/modals";
 import type { VaultMcpPort } from "./ui/port";
 import { connectionSnippets } from "./ui/snippets";
 import { indicatorState, StatusIndicator } from "./ui/StatusIndicator";
+import { ApprovalQueue } from "./ui/ApprovalQueue";
+import { applyRightChanges, type ToolRight } from "./auth/rights";
+import { setTokenRights } from "./auth/tokenList";
+import { ALL_TOOLS } from "./mcp/tools";
 
 /** Log lines go to the developer console, prefixed; never note text or tokens. */
 const consoleLogger: Logger = {
@@ -28,6 +32,8 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 	private settingTab!: VaultMcpSettingTab;
 	private indicator!: StatusIndicator;
 	private lastUsedDirty = false;
+	/** Tool calls set to Ask, waiting for the person: one window at a time. */
+	private approvals!: ApprovalQueue;
 
 	/** Why data.json could not be read, while it cannot: the server stays off and nothing is saved over the file. */
 	private unreadableSettings: string | null = null;
@@ -35,6 +41,9 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 	override async onload(): Promise<void> {
 		this.settings = await this.readSettingsOrStayOff();
 		this.host = await obsidianHost(this.app, this);
+		this.approvals = new ApprovalQueue(this.app);
+		// Unloading declines every call still waiting, before the server stops.
+		this.register(() => this.approvals.close());
 		this.service = new McpService({
 			host: this.host,
 			serverVersion: this.manifest.version,
@@ -46,6 +55,8 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 			onStatusChange: (status) => this.onStatusChange(status),
 			yieldToHost: () => new Promise((resolve) => window.setTimeout(resolve, 0)),
 			journal: JournalFile.forVault(vaultBasePath(this.app), this.app.vault.configDir),
+			approver: this.approvals,
+			setToolRight: (tokenName, tool, right) => this.setToolRight(tokenName, tool, right),
 		});
 		this.settingTab = new VaultMcpSettingTab(this.app, this);
 		this.addSettingTab(this.settingTab);
@@ -98,6 +109,19 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 		const status = await this.service.apply(this.settings);
 		this.refreshIndicators();
 		return status;
+	}
+
+	/**
+	 * Saves one tool's right for one token through `updateSettings`, so the running server uses it
+	 * from the next call. A token revoked meanwhile is left alone: there is nothing to set.
+	 */
+	async setToolRight(tokenName: string, tool: string, right: ToolRight): Promise<void> {
+		const token = this.settings.tokens.find((record) => record.name === tokenName);
+		const changed = token ? applyRightChanges(token, { [right]: [tool] }, ALL_TOOLS) : null;
+		if (!changed || "error" in changed) return;
+		const saved = setTokenRights(this.settings, tokenName, changed.rights);
+		if ("error" in saved) return;
+		await this.updateSettings({ tokens: saved.settings.tokens });
 	}
 
 	/** Symbolic links in the vault folder that the jail hides, to name them in the settings tab. */

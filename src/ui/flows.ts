@@ -1,5 +1,7 @@
 import { Notice } from "obsidian";
+import { initialRights } from "../auth/rights";
 import { addToken, revokeToken } from "../auth/tokenList";
+import { ALL_TOOLS } from "../mcp/tools";
 import type { TokenLevel } from "../auth/tokens";
 import { ConfirmModal, CreateTokenModal, SERVER_DISCLOSURE, TokenCreatedModal, WRITE_DISCLOSURE } from "./modals";
 import type { VaultMcpPort } from "./port";
@@ -42,10 +44,10 @@ export function setWriteEnabled(plugin: VaultMcpPort, enabled: boolean, onDeclin
 	flipSwitch(plugin, WRITE_SWITCH, enabled, onDecline);
 }
 
-/** Asks for a name and level, creates the token, and shows it once. */
+/** Asks for a name and level, creates the token (its write tools ask first: the approval window can answer), and shows it once. */
 export function createTokenFlow(plugin: VaultMcpPort, onCreated: () => void = () => undefined): void {
 	new CreateTokenModal(plugin.app, async (name: string, level: TokenLevel) => {
-		const made = addToken(plugin.settings, name, level);
+		const made = addToken(plugin.settings, name, level, initialRights(ALL_TOOLS, level, "settings-tab"));
 		if ("error" in made) return made.error;
 		await plugin.updateSettings({ tokens: made.settings.tokens });
 		new TokenCreatedModal(plugin.app, made.token, name.trim(), plugin.connectionPort()).open();
