@@ -17,6 +17,7 @@ import { defaultSettings } from "../src/config/settings";
 import { ALL_TOOLS } from "../src/mcp/tools";
 import { TokenCreatedModal } from "../src/ui/modals";
 import { ShowChangeModal } from "../src/ui/ShowChangeModal";
+import { ApprovalModal } from "../src/ui/ApprovalModal";
 import { createApp } from "../test/double/obsidian";
 import { connectClient } from "../test/helpers/http";
 
@@ -29,6 +30,7 @@ const OBSIDIAN_BASE_CSS = `
 body { --background-primary: #1e1e1e; --background-secondary: #262626; --background-modifier-border: #363636;
   --text-normal: #dadada; --text-muted: #999; --text-error: #fb464c; --interactive-accent: #7f6df2; --text-on-accent: #fff;
   --font-ui-smaller: 12px; --font-ui-small: 13px; --font-ui-medium: 15px; --radius-s: 4px; --size-2-1: 2px; --size-4-2: 8px; --size-4-3: 12px;
+  --size-2-2: 4px; --font-semibold: 600; --text-faint: #666; --text-accent: #a68af9; --text-success: #44cf6e; --color-green-rgb: 68, 207, 110; --color-red-rgb: 251, 70, 76;
   background: var(--background-primary); color: var(--text-normal); font: 14px/1.5 "DejaVu Sans", sans-serif; margin: 0; padding: 24px; width: 760px; }
 body { --text-faint: #666; --text-accent: #a68af9; --text-success: #44cf6e; --color-green-rgb: 68, 207, 110; --color-red-rgb: 251, 70, 76;
   --font-semibold: 600; --size-2-2: 4px; --size-2-3: 6px; --size-4-4: 16px; --cursor-link: pointer; }
@@ -88,6 +90,7 @@ export async function takeScreenshots(): Promise<string[]> {
 	modal.open();
 	const modalHtml = modal.containerEl.outerHTML;
 	modal.close();
+	const approvalHtml = await approvalWindowHtml(plugin.app, vault);
 	(plugin as unknown as { unload(): void }).unload();
 	await plugin.service.stop();
 	await host.close();
@@ -101,6 +104,7 @@ export async function takeScreenshots(): Promise<string[]> {
 		const shots: Array<{ name: string; html: string; part?: Part }> = [
 			{ name: "settings-tab.png", html: settingsHtml },
 			{ name: "token-modal.png", html: modalHtml },
+			{ name: "approval.png", html: approvalHtml },
 			{ name: "rights-per-tool.png", html: settingsHtml, part: { from: "details.vault-mcp-rights", rowsBefore: 1, to: "details.vault-mcp-rights" } },
 			{ name: "activity.png", html: settingsHtml, part: { from: ".vault-mcp-changes", rowsBefore: 2, to: ".vault-mcp-changes" } },
 			{ name: "show-change.png", html: changeHtml },
@@ -159,6 +163,19 @@ async function clipOf(view: Page, part: Part): Promise<{ x: number; y: number; w
 		const bottom = last.getBoundingClientRect().bottom + window.scrollY;
 		return { x: 0, y: Math.max(0, top - 8), width: document.documentElement.clientWidth, height: bottom - top + 16 };
 	}, part);
+}
+
+/** The approval window as a call to add a bullet under "Beds" in the demo vault's Garden note shows it, with two more calls waiting. */
+async function approvalWindowHtml(app: VaultMcpPlugin["app"], vault: string): Promise<string> {
+	const before = await fs.readFile(nodePath.join(vault, "Projects/Garden.md"), "utf8");
+	const after = before.replace("\t- Herbs near the kitchen door\n", "\t- Herbs near the kitchen door\n\t- Compost bin behind the shed\n");
+	const tool = ALL_TOOLS.find((candidate) => candidate.name === "insert_under_bullet");
+	if (!tool) throw new Error("no insert_under_bullet tool");
+	const approval = new ApprovalModal(app, { id: "example", tokenName: "Claude Code on my laptop", tool: tool.name, toolTitle: tool.title, changes: [{ path: "Projects/Garden.md", before, after }] }, 3, () => undefined);
+	approval.open();
+	const html = approval.containerEl.outerHTML;
+	approval.withdraw();
+	return html;
 }
 
 if (require.main === module) {

@@ -1,7 +1,6 @@
 import { normalizePath, Notice, Plugin } from "obsidian";
 import { JournalFile } from "./journal/JournalFile";
 import { undoCall, type UndoOutcome } from "./journal/undo";
-import { ALL_TOOLS } from "./mcp/tools";
 import type { Logger } from "./activity";
 import type { Host } from "./host/Host";
 import { obsidianHost, vaultBasePath } from "./host/ObsidianHost";
@@ -15,6 +14,10 @@ import type { ToolSummary, VaultMcpPort } from "./ui/port";
 import { undoLastChangeFlow } from "./ui/undoFlows";
 import { connectionSnippets } from "./ui/snippets";
 import { indicatorState, StatusIndicator } from "./ui/StatusIndicator";
+import { ApprovalQueue } from "./ui/ApprovalQueue";
+import { applyRightChanges, type ToolRight } from "./auth/rights";
+import { setTokenRights } from "./auth/tokenList";
+import { ALL_TOOLS } from "./mcp/tools";
 
 /** Log lines go to the developer console, prefixed; never note text or tokens. */
 const consoleLogger: Logger = {
@@ -34,6 +37,8 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 	/** The write journal, in the plugin's folder: the Activity section lists it and Undo reads it. */
 	journal!: JournalFile;
 	readonly tools: readonly ToolSummary[] = ALL_TOOLS;
+	/** Tool calls set to Ask, waiting for the person: one window at a time. */
+	private approvals!: ApprovalQueue;
 
 	/** Why data.json could not be read, while it cannot: the server stays off and nothing is saved over the file. */
 	private unreadableSettings: string | null = null;
@@ -42,6 +47,9 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 		this.settings = await this.readSettingsOrStayOff();
 		this.host = await obsidianHost(this.app, this);
 		this.journal = JournalFile.forVault(vaultBasePath(this.app), this.app.vault.configDir);
+		this.approvals = new ApprovalQueue(this.app);
+		// Unloading declines every call still waiting, before the server stops.
+		this.register(() => this.approvals.close());
 		this.service = new McpService({
 			host: this.host,
 			serverVersion: this.manifest.version,
@@ -53,6 +61,8 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 			onStatusChange: (status) => this.onStatusChange(status),
 			yieldToHost: () => new Promise((resolve) => window.setTimeout(resolve, 0)),
 			journal: this.journal,
+			approver: this.approvals,
+			setToolRight: (tokenName, tool, right) => this.setToolRight(tokenName, tool, right),
 		});
 		this.settingTab = new VaultMcpSettingTab(this.app, this);
 		this.addSettingTab(this.settingTab);
@@ -106,6 +116,19 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 		const status = await this.service.apply(this.settings);
 		this.refreshIndicators();
 		return status;
+	}
+
+	/**
+	 * Saves one tool's right for one token through `updateSettings`, so the running server uses it
+	 * from the next call. A token revoked meanwhile is left alone: there is nothing to set.
+	 */
+	async setToolRight(tokenName: string, tool: string, right: ToolRight): Promise<void> {
+		const token = this.settings.tokens.find((record) => record.name === tokenName);
+		const changed = token ? applyRightChanges(token, { [right]: [tool] }, ALL_TOOLS) : null;
+		if (!changed || "error" in changed) return;
+		const saved = setTokenRights(this.settings, tokenName, changed.rights);
+		if ("error" in saved) return;
+		await this.updateSettings({ tokens: saved.settings.tokens });
 	}
 
 	/** Symbolic links in the vault folder that the jail hides, to name them in the settings tab. */

@@ -56,7 +56,7 @@ export class ExchangeTransport implements Transport {
 	 * answer is handed to `onAnswers`, or the exchange is abandoned (the client went away).
 	 */
 	serve(messages: readonly JSONRPCMessage[], requests: number, maxBytes: number, onAnswers: (answers: Answer[]) => void): Exchange {
-		const exchange = new Exchange(requests, maxBytes, onAnswers);
+		const exchange = new Exchange(requests, maxBytes, onAnswers, (id) => this.cancel(id));
 		this.exchange = exchange;
 		for (const message of messages) {
 			if (isJSONRPCRequest(message)) exchange.waiting.push(message);
@@ -95,6 +95,17 @@ export class ExchangeTransport implements Transport {
 		return Promise.resolve();
 	}
 
+	/**
+	 * The client of the running call went away. The server is told as if the client had sent
+	 * `notifications/cancelled`, so the call's signal aborts (a call waiting for approval leaves the
+	 * approval queue). A cancelled call is never answered, so it no longer counts as outstanding.
+	 */
+	private cancel(id: RequestId): void {
+		this.onmessage?.({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "The client went away." } });
+		this.outstanding -= 1;
+		if (this.outstanding === 0) this.idle();
+	}
+
 	/** Runs the exchange's next waiting request, unless one is running; past the budget, answers it without running it. */
 	private runNext(): void {
 		const exchange = this.exchange;
@@ -125,6 +136,7 @@ export class Exchange {
 		private readonly expectedAnswers: number,
 		readonly maxBytes: number,
 		private readonly onAnswers: (answers: Answer[]) => void,
+		private readonly onCancel: (running: RequestId) => void = () => undefined,
 	) {}
 
 	add(message: Answer): void {
@@ -147,6 +159,9 @@ export class Exchange {
 	abandon(): void {
 		this.abandoned = true;
 		this.waiting.length = 0;
+		const running = this.running;
+		this.running = null;
+		if (running !== null) this.onCancel(running);
 		this.settle();
 	}
 }

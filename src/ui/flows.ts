@@ -43,7 +43,7 @@ export function setWriteEnabled(plugin: VaultMcpPort, enabled: boolean, onDeclin
 	flipSwitch(plugin, WRITE_SWITCH, enabled, onDecline);
 }
 
-/** Asks for a name and level, creates the token (read tools allowed, write tools asking first), and shows it once. */
+/** Asks for a name and level, creates the token (its write tools ask first: the approval window can answer), and shows it once. */
 export function createTokenFlow(plugin: VaultMcpPort, onCreated: () => void = () => undefined): void {
 	new CreateTokenModal(plugin.app, async (name: string, level: TokenLevel) => {
 		const made = addToken(plugin.settings, name, level, initialRights(plugin.tools, level, "settings-tab"));

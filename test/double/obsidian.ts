@@ -13,6 +13,9 @@ export { copiedTexts } from "./dom";
 
 // Obsidian plugins run in a browser window; `window.setInterval` is what the review rules ask for.
 (globalThis as { window?: unknown }).window ??= globalThis;
+// Obsidian's globals for the window in front (popouts aside, the main one); tests may spy on activeDocument.hasFocus.
+(globalThis as { activeDocument?: unknown }).activeDocument ??= document;
+(globalThis as { activeWindow?: unknown }).activeWindow ??= globalThis;
 
 export interface EventRef {
 	readonly __eventRef?: never;
@@ -421,11 +424,20 @@ export class Modal {
 		this.titleEl.setText(title);
 		return this;
 	}
+	/** As in Obsidian, Escape closes the window in front (and only that one). */
+	private readonly closeOnEscape = (event: KeyboardEvent) => {
+		const modals = document.body.querySelectorAll(".modal-container");
+		if (event.key !== "Escape" || event.defaultPrevented || modals[modals.length - 1] !== this.containerEl) return;
+		event.preventDefault();
+		this.close();
+	};
 	open(): void {
 		document.body.appendChild(this.containerEl);
+		document.addEventListener("keydown", this.closeOnEscape);
 		this.onOpen();
 	}
 	close(): void {
+		document.removeEventListener("keydown", this.closeOnEscape);
 		this.containerEl.remove();
 		this.onClose();
 	}

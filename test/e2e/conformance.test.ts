@@ -21,7 +21,7 @@ describe("MCP conformance suite", () => {
 	let proxy: ReturnType<typeof spawn> | null = null;
 
 	beforeAll(() => {
-		if (!existsSync(NODE_22) || !existsSync(CONFORMANCE)) throw new Error("The conformance suite is not installed: run `npm ci --prefix test/conformance` (.ci/run does).");
+		if (!existsSync(NODE_22) || !existsSync(CONFORMANCE)) throw new Error("The conformance suite is not installed: run `node scripts/test-tools.mjs` (npm test does).");
 	});
 	afterAll(async () => {
 		proxy?.kill();

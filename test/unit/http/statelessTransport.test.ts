@@ -12,13 +12,22 @@ describe("checkMessages", () => {
 });
 
 describe("ExchangeTransport", () => {
-	/** A server stand-in that answers each request with `size` bytes of text, after a turn of the event loop. */
-	function answering(transport: ExchangeTransport, size: number, seen: number[]): void {
+	/**
+	 * A server stand-in that answers each request with `size` bytes of text, after a turn of the
+	 * event loop; like the SDK's, it never answers a request cancelled before its answer was sent.
+	 */
+	function answering(transport: ExchangeTransport, size: number, seen: number[], cancelled: number[] = []): void {
 		transport.onmessage = (message) => {
+			if ("method" in message && message.method === "notifications/cancelled") {
+				cancelled.push(Number((message.params as { requestId: number }).requestId));
+				return;
+			}
 			if (!("id" in message)) return;
 			seen.push(Number(message.id));
 			const id = message.id as number;
-			setImmediate(() => void transport.send({ jsonrpc: "2.0", id, result: { text: "x".repeat(size) } }));
+			setImmediate(() => {
+				if (!cancelled.includes(id)) void transport.send({ jsonrpc: "2.0", id, result: { text: "x".repeat(size) } });
+			});
 		};
 	}
 
@@ -38,16 +47,19 @@ describe("ExchangeTransport", () => {
 		expect(answers[2]).toMatchObject({ error: { message: expect.stringMatching(/passed 1000 bytes/) } });
 	});
 
-	test("a client gone stops the calls still waiting, and the server is idle once the running one answers", async () => {
+	test("a client gone cancels the running call, stops the calls still waiting, and leaves the server idle", async () => {
 		const transport = new ExchangeTransport();
 		const seen: number[] = [];
-		answering(transport, 10, seen);
+		const cancelled: number[] = [];
+		answering(transport, 10, seen, cancelled);
 		let delivered = false;
 		const exchange = transport.serve([call(1), call(2)], 2, 1000, () => (delivered = true));
 		exchange.abandon();
 		await exchange.finished;
 		await transport.whenIdle();
 		expect(seen).toEqual([1]);
+		// The running call's signal aborts (a call waiting for approval leaves the queue).
+		expect(cancelled).toEqual([1]);
 		expect(delivered).toBe(false);
 		// The same transport serves the next POST.
 		const next = transport.serve([call(7)], 1, 1000, (all) => expect(all.map((answer) => answer.id)).toEqual([7]));

@@ -1,0 +1,20 @@
+/**
+ * The real clients and suites the end-to-end tests run that are not the project's own
+ * dependencies, each in a folder of test/ with its own lockfile: the MCP conformance suite (with
+ * the Node 22 it needs) and Claude Code. `npm test` runs this first, so a fresh clone's
+ * `npm ci && npm test` installs them too; a folder whose install is current is left alone.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, statSync } from "node:fs";
+import * as path from "node:path";
+
+const TOOL_FOLDERS = ["test/conformance", "test/claude-code"];
+const root = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), "..");
+
+for (const folder of TOOL_FOLDERS) {
+	const lockFile = path.join(root, folder, "package-lock.json");
+	const installed = path.join(root, folder, "node_modules/.package-lock.json");
+	if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(lockFile).mtimeMs) continue;
+	process.stderr.write(`Installing the test tools in ${folder} (npm ci)…\n`);
+	execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error", "--prefix", path.join(root, folder)], { stdio: ["ignore", "ignore", "inherit"] });
+}

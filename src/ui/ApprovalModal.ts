@@ -1,0 +1,89 @@
+import { Modal, Setting, type App, type ButtonComponent } from "obsidian";
+import type { ApprovalDecision, ApprovalRequest } from "../mcp/approval";
+import { renderNoteChanges } from "./diffView";
+
+/**
+ * The window for one tool call set to Ask: who asks (the token's name), with which tool, and what
+ * it would change, as the same diff "Show change" draws afterwards. It answers once: the first
+ * button wins, and closing it any other way (Escape, the close button) declines.
+ */
+export class ApprovalModal extends Modal {
+	private answered = false;
+	/** The button clicked first; closing the window without one declines. */
+	private decision: ApprovalDecision | null = null;
+	private countEl: HTMLElement | null = null;
+	private readonly buttons: ButtonComponent[] = [];
+
+	constructor(
+		app: App,
+		private readonly request: ApprovalRequest,
+		private waiting: number,
+		private readonly onDecision: (decision: ApprovalDecision) => void,
+	) {
+		super(app);
+	}
+
+	override onOpen(): void {
+		this.modalEl.addClass("vault-mcp-approval");
+		this.setTitle("Approve this change?");
+		const who = this.contentEl.createEl("p", { cls: "vault-mcp-approval-who" });
+		who.createSpan({ text: "Token " });
+		who.createSpan({ cls: "vault-mcp-approval-token", text: this.request.tokenName });
+		who.createSpan({ text: " asks to run " });
+		who.createSpan({ cls: "vault-mcp-approval-tool", text: this.request.toolTitle });
+		who.createSpan({ cls: "vault-mcp-muted", text: ` (${this.request.tool})` });
+		this.countEl = this.contentEl.createEl("p", { cls: "vault-mcp-approval-count" });
+		this.showCount();
+
+		const changes = this.contentEl.createDiv({ cls: "vault-mcp-approval-changes" });
+		if (this.request.changes.length === 0) changes.createEl("p", { cls: "vault-mcp-muted", text: "This call would change no note." });
+		renderNoteChanges(changes, this.request.changes);
+
+		new Setting(this.contentEl)
+			.setDesc("Nothing is written unless you approve. Closing this window declines.")
+			.addButton((button) => this.decisionButton(button, "Decline", "decline"))
+			.addButton((button) => this.decisionButton(button, "Always allow this tool for this token", "always"))
+			.addButton((button) => this.decisionButton(button, "Approve", "approve").setCta());
+	}
+
+	/** How many calls wait, this one included: the count follows calls that arrive or are withdrawn while it is shown. */
+	setWaiting(waiting: number): void {
+		this.waiting = waiting;
+		this.showCount();
+	}
+
+	/** Closes the window without answering: the call was withdrawn (timed out, client gone, plugin unloading). */
+	withdraw(): void {
+		this.answered = true;
+		this.close();
+	}
+
+	override onClose(): void {
+		this.contentEl.empty();
+		// The answer goes out once the window is gone, so the next call's window never opens over this one.
+		// Escape, the close button or a click outside the window leave the decision at decline.
+		this.answer(this.decision ?? "decline");
+	}
+
+	private decisionButton(button: ButtonComponent, text: string, decision: ApprovalDecision): ButtonComponent {
+		this.buttons.push(button);
+		return button.setButtonText(text).onClick(() => {
+			if (this.decision !== null || this.answered) return;
+			this.decision = decision;
+			for (const each of this.buttons) each.setDisabled(true);
+			this.close();
+		});
+	}
+
+	/** The first answer is the only one: a second click, or the close that follows a click, changes nothing. */
+	private answer(decision: ApprovalDecision): void {
+		if (this.answered) return;
+		this.answered = true;
+		this.onDecision(decision);
+	}
+
+	private showCount(): void {
+		this.countEl?.setText(this.waiting > 1 ? `1 of ${this.waiting} waiting for your decision` : "");
+		this.countEl?.toggleClass("vault-mcp-hidden", this.waiting <= 1);
+	}
+}

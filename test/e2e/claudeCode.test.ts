@@ -1,0 +1,51 @@
+import { existsSync } from "node:fs";
+import { mkdir, symlink } from "node:fs/promises";
+import * as nodePath from "node:path";
+import { connectionSnippets } from "../../src/ui/snippets";
+import { runCli, runProcess, startServe, type ServingCli } from "../helpers/cli";
+import { makeTempDir, makeVault, removeDir } from "../helpers/vault";
+
+/** Claude Code's own binary for this computer, from the package test/claude-code pins (scripts/test-tools.mjs installs it). */
+const CLAUDE = nodePath.resolve(__dirname, `../claude-code/node_modules/@anthropic-ai/claude-code-${process.platform}-${process.arch}/claude`);
+
+/**
+ * Claude Code, the real client: the exact `claude mcp add` line the settings tab and `serve` print,
+ * run by a shell, then `claude mcp list`, which connects to every configured server and says
+ * whether it is Connected. Its configuration goes to a temporary HOME, never the person's own.
+ */
+describe("Claude Code connects with the snippet we print", () => {
+	let vault: string;
+	let home: string;
+	let serving: ServingCli;
+	let token: string;
+
+	const claude = (command: string) => runProcess("sh", ["-c", command], { cwd: home, env: { ...process.env, HOME: home, PATH: `${nodePath.join(home, "bin")}:${process.env.PATH ?? ""}` } });
+
+	beforeAll(async () => {
+		if (!existsSync(CLAUDE)) throw new Error("Claude Code is not installed for the tests: run `node scripts/test-tools.mjs` (npm test does).");
+		vault = await makeVault({ "A.md": "a", "Prompts/Summarize.md": "---\ndescription: Summarize a note\n---\nSummarize {{note}}." });
+		home = await makeTempDir("claude-code-home-");
+		await mkdir(nodePath.join(home, "bin"));
+		await symlink(CLAUDE, nodePath.join(home, "bin/claude"));
+		token = (JSON.parse((await runCli(["token", "new", vault, "--name", "claude-code", "--level", "write", "--json"])).stdout) as { token: string }).token;
+		serving = await startServe([vault, "--port", "0"]);
+	});
+	afterAll(async () => {
+		await serving.stop();
+		await removeDir(vault);
+		await removeDir(home);
+	});
+
+	test("`claude mcp list` says Connected, with a write token and a prompts folder; a wrong token says Failed", async () => {
+		const addLine = connectionSnippets(serving.port, token).find((entry) => entry.id === "claude-code")?.text ?? "";
+		expect((await claude(addLine)).code).toBe(0);
+		const wrong = connectionSnippets(serving.port, "not-a-token").find((entry) => entry.id === "claude-code")?.text.replace("mcp add --transport http vault", "mcp add --transport http wrong") ?? "";
+		expect((await claude(wrong)).code).toBe(0);
+
+		const listed = await claude("claude mcp list");
+		const line = (name: string) => listed.stdout.split("\n").find((text) => text.startsWith(`${name}: `)) ?? "";
+		expect(line("vault")).toBe(`vault: http://127.0.0.1:${serving.port}/mcp (HTTP) - ✔ Connected`);
+		expect(line("wrong")).toContain("Failed to connect");
+		expect(line("wrong")).toContain("401");
+	}, 60_000);
+});

@@ -1,0 +1,323 @@
+/**
+ * The approval window, end to end: a real MCP client calls a write tool set to Ask over the
+ * plugin's real HTTP server, the plugin (loaded in the host double) shows the window, and the test
+ * clicks it as a person would. What counts is what the person sees and what ends up in the vault
+ * and the journal.
+ */
+import { promises as fs, readFileSync } from "node:fs";
+import * as nodePath from "node:path";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { initialRights } from "../../src/auth/rights";
+import { addToken, revokeToken } from "../../src/auth/tokenList";
+import { defaultSettings, parseSettings } from "../../src/config/settings";
+import { NodeHost } from "../../src/headless/NodeHost";
+import { JournalFile } from "../../src/journal/JournalFile";
+import type VaultMcpPluginSource from "../../src/main";
+import { ALL_TOOLS } from "../../src/mcp/tools";
+import { createApp, shownNotices, type PluginManifest } from "../double/obsidian";
+import { connectClient } from "../helpers/http";
+import { callTool, type CallOutcome } from "../helpers/tools";
+import { makeVault, removeDir } from "../helpers/vault";
+
+const manifest = JSON.parse(readFileSync(nodePath.resolve(__dirname, "../../manifest.json"), "utf8")) as PluginManifest;
+const NOTE = "# Groceries\n\n- apples\n- bread\n";
+const TOKEN_NAME = "Claude Code on my laptop";
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+/** Waits (bounded) until `condition` holds; fails with `what` if it never does. */
+async function until(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+	for (const started = Date.now(); !condition(); await settle()) {
+		if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+	}
+}
+
+/** Every approval window in the page (there must never be more than one). */
+const approvalWindows = () => [...document.body.querySelectorAll<HTMLElement>(".vault-mcp-approval")];
+const approvalWindow = () => approvalWindows()[0] ?? null;
+const windowText = () => approvalWindow()?.textContent ?? "";
+const addedLines = () => [...(approvalWindow()?.querySelectorAll(".vault-mcp-diff-added") ?? [])].map((line) => line.textContent);
+const countText = () => approvalWindow()?.querySelector(".vault-mcp-approval-count")?.textContent ?? "";
+function button(text: string): HTMLButtonElement {
+	const found = [...(approvalWindow()?.querySelectorAll("button") ?? [])].find((candidate) => candidate.textContent === text);
+	if (!found) throw new Error(`no button "${text}" in the approval window`);
+	return found;
+}
+const pressEscape = () => document.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape" }));
+
+type PluginClass = typeof VaultMcpPluginSource;
+/** A variable, so TypeScript does not look for types of the built file. */
+const BUNDLE_PATH: string = nodePath.resolve(__dirname, "../../main.js");
+const builds: Array<[string, () => Promise<PluginClass>]> = [
+	["the TypeScript sources", async () => (await import("../../src/main")).default],
+	["the built main.js bundle", () => Promise.resolve(jest.requireActual<{ default: PluginClass }>(BUNDLE_PATH).default)],
+];
+
+describe.each(builds)("the approval window in Obsidian (plugin from %s), driven by a real client over HTTP", (_label, loadPluginClass) => {
+	let vault: string;
+	let host: NodeHost;
+	let plugin: VaultMcpPluginSource;
+	let client: Client;
+	let token: string;
+	const serverUrl = () => (plugin.service.status.state === "listening" ? plugin.service.status.url : "");
+
+	const noteText = () => fs.readFile(nodePath.join(vault, "Groceries.md"), "utf8");
+	const journalled = () => JournalFile.forVault(vault, ".obsidian").list();
+	const append = (content: string, target: Client = client): Promise<CallOutcome> => callTool(target, "append_to_note", { path: "Groceries.md", content });
+
+	beforeEach(async () => {
+		vault = await makeVault({ "Groceries.md": NOTE });
+		const made = addToken({ ...defaultSettings(), port: 0 }, TOKEN_NAME, "write", initialRights(ALL_TOOLS, "write", "settings-tab"));
+		if ("error" in made) throw new Error(made.error);
+		const settings = { ...made.settings, serverEnabled: true, disclosureAccepted: true, writeEnabled: true, writeDisclosureAccepted: true };
+		await fs.mkdir(nodePath.join(vault, ".obsidian/plugins/vault-mcp"), { recursive: true });
+		await fs.writeFile(nodePath.join(vault, ".obsidian/plugins/vault-mcp/data.json"), JSON.stringify(settings));
+		host = await NodeHost.open(vault);
+		const VaultMcpPlugin = await loadPluginClass();
+		plugin = new VaultMcpPlugin(createApp(host) as never, manifest);
+		await (plugin as unknown as { load(): Promise<void> }).load();
+		await until(() => plugin.service.status.state === "listening", "the server to listen");
+		const status = plugin.service.status;
+		if (status.state !== "listening") throw new Error("not listening");
+		token = made.token;
+		client = await connectClient(status.url, token);
+	});
+
+	afterEach(async () => {
+		await client.close();
+		(plugin as unknown as { unload(): void }).unload();
+		await plugin.service.stop();
+		document.body.empty();
+		jest.restoreAllMocks();
+		await host.close();
+		await removeDir(vault);
+	});
+
+	test("shows the token, the tool and the diff; Approve clicked twice runs the shown call once", async () => {
+		const call = append("- milk");
+		await until(() => approvalWindow() !== null, "the approval window");
+		expect(windowText()).toContain(TOKEN_NAME);
+		expect(windowText()).toContain("Append to a note");
+		expect(windowText()).toContain("Groceries.md");
+		expect(addedLines()).toEqual(["+ - milk"]);
+		expect([...(approvalWindow()?.querySelectorAll(".vault-mcp-diff-same") ?? [])].map((line) => line.textContent)).toContain("  - bread");
+		// Nothing is written while the window waits.
+		expect(await noteText()).toBe(NOTE);
+
+		const approve = button("Approve");
+		const always = button("Always allow this tool for this token");
+		approve.click();
+		approve.click();
+		// Later clicks and keys change nothing: the first decision stands.
+		always.click();
+		pressEscape();
+		const outcome = await call;
+		expect(outcome.ok).toBe(true);
+		expect(await noteText()).toBe(`${NOTE}- milk\n`);
+		expect(journalled().map((entry) => entry.tool)).toEqual(["append_to_note"]);
+		expect(approvalWindow()).toBeNull();
+		expect(plugin.settings.tokens[0]?.rights?.append_to_note).toBe("ask");
+	});
+
+	test("a new note shows its text, marked as a new note", async () => {
+		const call = callTool(client, "create_note", { path: "Ideas.md", content: "# Ideas\n\nA garden shed\n" });
+		await until(() => approvalWindow() !== null, "the approval window");
+		expect(windowText()).toContain("Ideas.md (new note)");
+		expect(windowText()).toContain("Create a note");
+		expect(addedLines()).toEqual(["+ # Ideas", "+ ", "+ A garden shed"]);
+		button("Approve").click();
+		expect((await call).ok).toBe(true);
+		expect(await fs.readFile(nodePath.join(vault, "Ideas.md"), "utf8")).toBe("# Ideas\n\nA garden shed\n");
+	});
+
+	test.each([
+		["Decline", () => button("Decline").click()],
+		["Escape", pressEscape],
+	])("%s writes nothing and the client is told so", async (_how, decline) => {
+		const call = append("- milk");
+		await until(() => approvalWindow() !== null, "the approval window");
+		decline();
+		const outcome = await call;
+		expect(outcome).toEqual({ ok: false, error: "The person declined this append_to_note call. Nothing was written. Do not retry it unless they ask you to." });
+		expect(await noteText()).toBe(NOTE);
+		expect(journalled()).toEqual([]);
+		expect(approvalWindow()).toBeNull();
+	});
+
+	test.each([
+		["the token is revoked", async () => {
+			const revoked = revokeToken(plugin.settings, TOKEN_NAME);
+			if ("error" in revoked) throw new Error(revoked.error);
+			await plugin.updateSettings({ tokens: revoked.settings.tokens });
+		}],
+		["the tool is set to deny", () => plugin.setToolRight(TOKEN_NAME, "append_to_note", "deny")],
+		["writing is switched off", async () => {
+			await plugin.updateSettings({ writeEnabled: false });
+		}],
+	])("when %s while the window is open, Approve runs nothing", async (_change, revoke) => {
+		const call = append("- milk");
+		await until(() => approvalWindow() !== null, "the approval window");
+		await revoke();
+		button("Approve").click();
+		const outcome = await call;
+		expect(outcome).toEqual({ ok: false, error: expect.stringContaining("is no longer allowed for this token") });
+		expect(await noteText()).toBe(NOTE);
+		expect(journalled()).toEqual([]);
+	});
+
+	test("no decision within the limit writes nothing and closes the window", async () => {
+		// The settings tab allows 10 s at least; one second here keeps the test short.
+		await plugin.updateSettings({ approvalTimeoutSeconds: 1 });
+		shownNotices.length = 0;
+		const started = Date.now();
+		const call = append("- milk");
+		await until(() => approvalWindow() !== null, "the approval window");
+		const outcome = await call;
+		expect(outcome).toEqual({ ok: false, error: "Nobody approved append_to_note within 1 s. Nothing was written." });
+		expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+		expect(approvalWindow()).toBeNull();
+		expect(shownNotices).toContain(`Vault MCP: Append to a note for "${TOKEN_NAME}" was withdrawn (no decision in time, or the app went away). Nothing was written.`);
+		expect(await noteText()).toBe(NOTE);
+		expect(journalled()).toEqual([]);
+	});
+
+	test("Always allow runs the call, saves allow for this token, and the next call needs no window", async () => {
+		const first = append("- milk");
+		await until(() => approvalWindow() !== null, "the approval window");
+		button("Always allow this tool for this token").click();
+		expect((await first).ok).toBe(true);
+		expect(plugin.settings.tokens.find((token) => token.name === TOKEN_NAME)?.rights?.append_to_note).toBe("allow");
+		const saved = parseSettings(JSON.parse(await fs.readFile(nodePath.join(vault, ".obsidian/plugins/vault-mcp/data.json"), "utf8"))).settings;
+		expect(saved.tokens[0]?.rights?.append_to_note).toBe("allow");
+		// Only that tool: creating a note still asks.
+		expect(saved.tokens[0]?.rights?.create_note).toBe("ask");
+
+		expect((await append("- eggs")).ok).toBe(true);
+		expect(approvalWindow()).toBeNull();
+		expect(await noteText()).toBe(`${NOTE}- milk\n- eggs\n`);
+		expect(journalled()).toHaveLength(2);
+	});
+
+	test("three calls wait in line: one window at a time, with a count, each answered for itself", async () => {
+		const calls = new Map(["- milk", "- eggs", "- tea"].map((line) => [line, append(line)]));
+		await until(() => countText() === "1 of 3 waiting for your decision", "three calls to be counted");
+		const decided: string[] = [];
+		for (const [expectedCount, decision] of [["1 of 3 waiting for your decision", "Approve"], ["1 of 2 waiting for your decision", "Decline"], ["", "Approve"]] as const) {
+			await until(() => approvalWindow() !== null && countText() === expectedCount, `the window counting "${expectedCount}"`);
+			expect(approvalWindows()).toHaveLength(1);
+			const shownLine = addedLines()[0]?.slice(2) ?? "";
+			decided.push(`${decision} ${shownLine}`);
+			button(decision).click();
+			await settle();
+		}
+		const approved = decided.filter((entry) => entry.startsWith("Approve")).map((entry) => entry.slice("Approve ".length));
+		const declined = decided.filter((entry) => entry.startsWith("Decline")).map((entry) => entry.slice("Decline ".length));
+		expect(new Set([...approved, ...declined])).toEqual(new Set(calls.keys()));
+		for (const line of approved) expect((await calls.get(line))?.ok).toBe(true);
+		for (const line of declined) expect((await calls.get(line))?.ok).toBe(false);
+		const text = await noteText();
+		for (const line of approved) expect(text).toContain(`${line}\n`);
+		for (const line of declined) expect(text).not.toContain(line);
+		expect(journalled()).toHaveLength(2);
+		expect(approvalWindow()).toBeNull();
+	});
+
+	test("a call that times out while another is shown leaves the line, and the count follows", async () => {
+		await plugin.updateSettings({ approvalTimeoutSeconds: 1 });
+		const first = append("- milk");
+		await until(() => approvalWindow() !== null, "the first window");
+		await plugin.updateSettings({ approvalTimeoutSeconds: 3 });
+		const second = append("- eggs");
+		await until(() => countText() === "1 of 2 waiting for your decision", "the count of two");
+		// The first call's time runs out: its window closes and the second one's opens.
+		expect((await first).ok).toBe(false);
+		await until(() => addedLines()[0] === "+ - eggs", "the second call's window");
+		expect(countText()).toBe("");
+		button("Approve").click();
+		expect((await second).ok).toBe(true);
+		expect(await noteText()).toBe(`${NOTE}- eggs\n`);
+	});
+
+	test("a client that goes away takes its call out of line: its window closes and the next one shows", async () => {
+		const leaving = await connectClient(serverUrl(), token);
+		const gone = append("- milk", leaving);
+		await until(() => addedLines()[0] === "+ - milk", "the first call's window");
+		const next = append("- eggs");
+		await until(() => countText() === "1 of 2 waiting for your decision", "the count of two");
+		// The app quits: its connection closes with the call unanswered.
+		await leaving.close();
+		await expect(gone).rejects.toThrow();
+		await until(() => addedLines()[0] === "+ - eggs", "the next call's window", 3000);
+		expect(approvalWindows()).toHaveLength(1);
+		button("Approve").click();
+		expect((await next).ok).toBe(true);
+		expect(await noteText()).toBe(`${NOTE}- eggs\n`);
+		expect(journalled().map((entry) => entry.tool)).toEqual(["append_to_note"]);
+		// The server that ran the cancelled call is free again: calls keep being answered.
+		expect((await callTool(client, "get_vault_status")).ok).toBe(true);
+	});
+
+	test("a write token made in the settings tab reads at once and asks before it writes", async () => {
+		const tab = (plugin as unknown as { settingTabs: Array<{ containerEl: HTMLElement; display(): void }> }).settingTabs[0];
+		if (!tab) throw new Error("no settings tab");
+		tab.display();
+		[...tab.containerEl.querySelectorAll("button")].find((candidate) => candidate.textContent === "Create token")?.click();
+		const form = document.body.querySelector(".modal-container:last-child");
+		const name = form?.querySelector("input");
+		const level = form?.querySelector("select");
+		if (!name || !level) throw new Error("no token form");
+		name.value = "Cursor";
+		name.dispatchEvent(new Event("input"));
+		level.value = "write";
+		level.dispatchEvent(new Event("change"));
+		[...(form?.querySelectorAll("button") ?? [])].find((candidate) => candidate.textContent === "Create")?.click();
+		await until(() => document.body.querySelector(".vault-mcp-token") !== null, "the new token to be shown");
+		const made = document.body.querySelector(".vault-mcp-token")?.textContent ?? "";
+		const cursor = await connectClient(serverUrl(), made);
+		try {
+			expect((await callTool(cursor, "read_note", { path: "Groceries.md" })).ok).toBe(true);
+			expect(approvalWindow()).toBeNull();
+			const call = append("- milk", cursor);
+			await until(() => approvalWindow() !== null, "the approval window");
+			expect(windowText()).toContain("Cursor");
+			button("Decline").click();
+			expect((await call).ok).toBe(false);
+		} finally {
+			await cursor.close();
+		}
+	});
+
+	test("a notice says a call waits when Obsidian is not in front", async () => {
+		jest.spyOn(activeDocument, "hasFocus").mockReturnValue(false);
+		shownNotices.length = 0;
+		const call = append("- milk");
+		await until(() => approvalWindow() !== null, "the approval window");
+		expect(shownNotices).toEqual([`Vault MCP: "${TOKEN_NAME}" asks to run Append to a note. Switch to Obsidian to approve or decline it.`]);
+		button("Decline").click();
+		await call;
+	});
+
+	test("no notice while Obsidian is in front", async () => {
+		jest.spyOn(activeDocument, "hasFocus").mockReturnValue(true);
+		shownNotices.length = 0;
+		const call = append("- milk");
+		await until(() => approvalWindow() !== null, "the approval window");
+		expect(shownNotices).toEqual([]);
+		button("Decline").click();
+		await call;
+	});
+
+	test("unloading the plugin declines every waiting call and closes the window", async () => {
+		const calls = [append("- milk"), append("- eggs")];
+		await until(() => countText() === "1 of 2 waiting for your decision", "two waiting calls");
+		const unloaded = Date.now();
+		(plugin as unknown as { unload(): void }).unload();
+		expect(approvalWindow()).toBeNull();
+		const outcomes = await Promise.allSettled(calls);
+		// Each call ends at once, never after the 120 s wait: declined, or (as the server stops and
+		// closes its connections in the same moment) cut off before the answer goes out.
+		expect(Date.now() - unloaded).toBeLessThan(5000);
+		for (const outcome of outcomes) expect(outcome.status === "rejected" || !outcome.value.ok).toBe(true);
+		expect(await noteText()).toBe(NOTE);
+		expect(journalled()).toEqual([]);
+	});
+});
