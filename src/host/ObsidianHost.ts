@@ -57,10 +57,14 @@ export async function obsidianHost(app: App, owner: Pick<Component, "registerEve
 		process: (file, fn) => checked(file.path, () => vault.process(file as TFile, fn)),
 		create: (path, data) => checked(path, () => vault.create(path, data)),
 		createFolder: (path) => checked(path, () => vault.createFolder(path)),
+		rename: (file, newPath) => checked(file.path, () => checked(newPath, () => vault.rename(file as TFile, newPath))),
 		on: vault.on.bind(vault) as HostVault["on"],
 		offref: (ref) => vault.offref(ref),
 	};
-	const fileManager: HostFileManager = { trashFile: (file) => checked(file.path, () => app.fileManager.trashFile(file as TFile)) };
+	const fileManager: HostFileManager = {
+		trashFile: (file) => checked(file.path, () => app.fileManager.trashFile(file as TFile)),
+		renameFile: (file, newPath) => checked(file.path, () => checked(newPath, () => app.fileManager.renameFile(file as TFile, newPath))),
+	};
 	const host: Host = { vault: jailedVault, metadataCache: app.metadataCache, workspace: app.workspace, fileManager, hiddenLinks: () => links };
 	return host;
 }

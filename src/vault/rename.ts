@@ -1,0 +1,128 @@
+import type { Host, HostFile } from "../host/Host";
+import { linktextFor, rewriteLinks, type NewLinkFormat } from "../markdown/linkRewrite";
+import { parseMetadata } from "../markdown/metadata";
+import { newLinkFormat } from "./config";
+
+/** One note whose links a rename changes: its text before and after (the moved note under its old path). */
+export interface RelinkedNote {
+	/** The note's path before the rename. */
+	path: string;
+	before: string;
+	after: string;
+	/** Links in it that change. */
+	links: number;
+	/** The new link path for each link path the note held at planning time (null: unchanged), so the edit can run again on fresher text. */
+	linkpaths: ReadonlyMap<string, string | null>;
+}
+
+/** What renaming a note does: the move, and each note whose links change (the moved note's own links among them). */
+export interface RenamePlan {
+	from: string;
+	to: string;
+	/** The moved note's text before the rename. */
+	movedText: string;
+	notes: RelinkedNote[];
+}
+
+function folderOf(path: string): string {
+	const slash = path.lastIndexOf("/");
+	return slash === -1 ? "" : path.slice(0, slash);
+}
+
+function nameOf(path: string): string {
+	return path.slice(path.lastIndexOf("/") + 1);
+}
+
+/**
+ * Works out, without writing, what renaming `file` to `to` changes, as Obsidian's rename with
+ * "Automatically update internal links" on: every link that resolves to the note gets the path
+ * Obsidian's link format gives for the new place (per the vault's "New link format"); and, when
+ * the note changes folder, each of its own links that would then resolve elsewhere (or nowhere)
+ * is pointed again at the note it reached before. Links in every note of the vault are kept
+ * working, excluded folders included, as Obsidian keeps them.
+ */
+export async function planRename(host: Host, file: HostFile, to: string): Promise<RenamePlan> {
+	const format = await newLinkFormat(host);
+	const from = file.path;
+	const lowerName = (name: string) => name.toLowerCase();
+	// Names after the rename: the moved note counts under its new name only.
+	const nameCounts = new Map<string, number>();
+	for (const other of host.vault.getFiles()) {
+		const name = lowerName(other.path === from ? nameOf(to) : other.name);
+		nameCounts.set(name, (nameCounts.get(name) ?? 0) + 1);
+	}
+	const isUnique = (path: string) => (nameCounts.get(lowerName(nameOf(path))) ?? 0) <= 1;
+	const movedFolder = folderOf(from) !== folderOf(to);
+
+	const sources = Object.entries(host.metadataCache.resolvedLinks)
+		.filter(([source, targets]) => source !== from && source.endsWith(".md") && (targets[from] ?? 0) > 0)
+		.map(([source]) => source);
+	const notes: RelinkedNote[] = [];
+	let movedText = "";
+	for (const source of [from, ...sources]) {
+		const sourceFile = host.vault.getFileByPath(source);
+		if (!sourceFile) continue;
+		const text = await host.vault.read(sourceFile);
+		if (source === from) movedText = text;
+		const sourceAfter = source === from ? to : source;
+		const linkpaths = new Map<string, string | null>();
+		const newLinkpath = (linkpath: string): string | null => {
+			if (linkpaths.has(linkpath)) return linkpaths.get(linkpath) ?? null;
+			const next = relinkedPath(host, { from, to, format, isUnique, movedFolder }, linkpath, source, sourceAfter);
+			linkpaths.set(linkpath, next);
+			return next;
+		};
+		const rewritten = rewriteLinks(text, parseMetadata(text), newLinkpath);
+		if (rewritten.links > 0 && rewritten.text !== text) notes.push({ path: source, before: text, after: rewritten.text, links: rewritten.links, linkpaths });
+	}
+	return { from, to, movedText, notes };
+}
+
+interface RenameFacts {
+	from: string;
+	to: string;
+	format: NewLinkFormat;
+	isUnique: (path: string) => boolean;
+	movedFolder: boolean;
+}
+
+/** The new path part for one link path in the note `source` (at `sourceAfter` once renamed), or null to leave it. */
+function relinkedPath(host: Host, facts: RenameFacts, linkpath: string, source: string, sourceAfter: string): string | null {
+	// `[[#Heading]]` points into the note it stands in, wherever that goes.
+	if (linkpath === "") return null;
+	const target = host.metadataCache.getFirstLinkpathDest(linkpath, source);
+	if (!target) return null;
+	const keepExtension = linkpath.toLowerCase().endsWith(".md");
+	if (target.path === facts.from) return linktextFor(facts.to, sourceAfter, facts.format, facts.isUnique(facts.to), keepExtension);
+	if (source !== facts.from || !facts.movedFolder) return null;
+	// The moved note's own link to another note: only one that would reach something else from the new folder is rewritten.
+	const fromNewPlace = host.metadataCache.getFirstLinkpathDest(linkpath, sourceAfter);
+	if (fromNewPlace?.path === target.path) return null;
+	return linktextFor(target.path, sourceAfter, facts.format, facts.isUnique(target.path), keepExtension);
+}
+
+/** A note's text with a plan's link changes made again on `text` (the text the plan read, or a fresher one). */
+export function relinkText(note: RelinkedNote, text: string): string {
+	if (text === note.before) return note.after;
+	return rewriteLinks(text, parseMetadata(text), (linkpath) => note.linkpaths.get(linkpath) ?? null).text;
+}
+
+/** Where a planned note is once the rename is done. */
+export function pathAfter(plan: RenamePlan, path: string): string {
+	return path === plan.from ? plan.to : path;
+}
+
+/**
+ * Renames a note and updates the links to it through the host's own writes: the move
+ * (`vault.rename`), then each linking note in its own atomic edit (`vault.process`). The headless
+ * host's `fileManager.renameFile`; inside Obsidian, Obsidian's own does this.
+ */
+export async function renameWithLinks(host: Host, file: HostFile, to: string): Promise<RenamePlan> {
+	const plan = await planRename(host, file, to);
+	await host.vault.rename(file, to);
+	for (const note of plan.notes) {
+		const current = host.vault.getFileByPath(pathAfter(plan, note.path));
+		if (current) await host.vault.process(current, (text) => relinkText(note, text));
+	}
+	return plan;
+}
