@@ -169,23 +169,20 @@ async function journalledRenameFile(host: Host, journal: WriteJournal, call: Jou
 		if (note.path !== plan.from) recorded.push({ path: note.path, before: note.before, beforeHash: hashText(note.before), after: note.after, afterHash: hashText(note.after) });
 	}
 	for (const change of recorded) journal.recordChange(call, change);
-	let failure: unknown = null;
 	try {
 		await host.fileManager.renameFile(file, newPath);
 		expected.passed();
-	} catch (error) {
-		failure = error;
+	} finally {
+		// What the host really wrote, note by note (also when it failed part-way).
+		for (const change of recorded) {
+			const now = host.vault.getFileByPath(change.path);
+			const text = now ? await host.vault.read(now).catch(() => null) : null;
+			if (text === change.after) continue;
+			journal.dropChange(call.id, change.path);
+			const wasWritten = text !== null && (change.movedFrom !== undefined || text !== change.before);
+			if (wasWritten) journal.recordChange(call, { ...change, after: text, afterHash: hashText(text) });
+		}
 	}
-	// What the host really wrote, note by note.
-	for (const change of recorded) {
-		const now = host.vault.getFileByPath(change.path);
-		const text = now ? await host.vault.read(now).catch(() => null) : null;
-		if (text === change.after) continue;
-		journal.dropChange(call.id, change.path);
-		const wasWritten = text !== null && (change.movedFrom !== undefined || text !== change.before);
-		if (wasWritten) journal.recordChange(call, { ...change, after: text, afterHash: hashText(text) });
-	}
-	if (failure !== null) throw failure;
 }
 
 /**

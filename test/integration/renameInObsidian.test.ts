@@ -55,7 +55,7 @@ describe("rename_note in the plugin goes through Obsidian's fileManager.renameFi
 
 	/** Replaces the double's renameFile, recording each call; `after` runs once it is done, as a differently-behaving Obsidian would. */
 	function watchRenameFile(after?: () => Promise<void>): void {
-		const original = app.fileManager.renameFile;
+		const original = app.fileManager.renameFile.bind(app.fileManager);
 		app.fileManager.renameFile = async (file: HostFile, newPath: string) => {
 			renameCalls.push([file.path, newPath]);
 			await original(file, newPath);
