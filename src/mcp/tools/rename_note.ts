@@ -13,7 +13,7 @@ export const renameNoteTool = defineTool({
 	name: "rename_note",
 	title: "Rename or move a note",
 	description:
-		"Rename or move a note (folders made) and update every link to it in the vault, as Obsidian does: wikilinks, Markdown links, embeds, frontmatter links, keeping headings, blocks and aliases. An existing target is refused. One undo reverses the move and the link changes.",
+		"Rename or move a note (folders made) and update every link to it as Obsidian does (wikilinks, Markdown links, embeds, frontmatter; headings, blocks and aliases kept). An existing target is refused. One undo reverses it all.",
 	access: "write",
 	annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
 	inputSchema: {
