@@ -136,3 +136,35 @@ function replacementFor(link: string, original: string, newLinkpath: (linkpath: 
 	const replaced = withLinkpath(original, next);
 	return replaced === original ? null : replaced;
 }
+
+/** A canvas's `"file"` and `"text"` string fields, as JSON writes them (the value still escaped). */
+const CANVAS_STRING_FIELD = /("(file|text)"\s*:\s*)"((?:[^"\\]|\\.)*)"/gu;
+
+/**
+ * Rewrites the links of a canvas (Obsidian's JSON): a file card's `file` (a full vault path) when
+ * `newFilePath` maps it, and the links in each text card's Markdown as `rewriteLinks` does. Only
+ * the fields that change are written again (JSON-escaped); every other byte stays.
+ */
+export function rewriteCanvasLinks(text: string, newLinkpath: (linkpath: string) => string | null, newFilePath: (path: string) => string | null, parse: (markdown: string) => CachedMetadata): RewrittenLinks {
+	let links = 0;
+	const out = text.replace(CANVAS_STRING_FIELD, (whole: string, head: string, field: string, raw: string) => {
+		let value: unknown;
+		try {
+			value = JSON.parse(`"${raw}"`);
+		} catch {
+			return whole;
+		}
+		if (typeof value !== "string") return whole;
+		if (field === "file") {
+			const next = newFilePath(value);
+			if (next === null || next === value) return whole;
+			links++;
+			return `${head}${JSON.stringify(next)}`;
+		}
+		const rewritten = rewriteLinks(value, parse(value), newLinkpath);
+		if (rewritten.links === 0) return whole;
+		links += rewritten.links;
+		return `${head}${JSON.stringify(rewritten.text)}`;
+	});
+	return { text: out, links };
+}

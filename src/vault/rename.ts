@@ -1,5 +1,5 @@
 import type { Host, HostFile } from "../host/Host";
-import { linktextFor, rewriteLinks, type NewLinkFormat } from "../markdown/linkRewrite";
+import { linktextFor, rewriteCanvasLinks, rewriteLinks, type NewLinkFormat, type RewrittenLinks } from "../markdown/linkRewrite";
 import { parseMetadata } from "../markdown/metadata";
 import { newLinkFormat } from "./config";
 
@@ -55,7 +55,7 @@ export async function planRename(host: Host, file: HostFile, to: string): Promis
 	const movedFolder = folderOf(from) !== folderOf(to);
 
 	const sources = Object.entries(host.metadataCache.resolvedLinks)
-		.filter(([source, targets]) => source !== from && source.endsWith(".md") && (targets[from] ?? 0) > 0)
+		.filter(([source, targets]) => source !== from && isLinkSource(source) && (targets[from] ?? 0) > 0)
 		.map(([source]) => source);
 	const notes: RelinkedNote[] = [];
 	let movedText = "";
@@ -72,7 +72,7 @@ export async function planRename(host: Host, file: HostFile, to: string): Promis
 			linkpaths.set(linkpath, next);
 			return next;
 		};
-		const rewritten = rewriteLinks(text, parseMetadata(text), newLinkpath);
+		const rewritten = rewriteSource(source, text, newLinkpath, { from, to });
 		if (rewritten.links > 0 && rewritten.text !== text) notes.push({ path: source, before: text, after: rewritten.text, links: rewritten.links, linkpaths });
 	}
 	return { from, to, movedText, notes };
@@ -101,10 +101,21 @@ function relinkedPath(host: Host, facts: RenameFacts, linkpath: string, source: 
 	return linktextFor(target.path, sourceAfter, facts.format, facts.isUnique(target.path), keepExtension);
 }
 
+/** Files whose links a rename updates: notes, and canvases (their file cards and the links in their text cards). */
+function isLinkSource(path: string): boolean {
+	return path.endsWith(".md") || path.endsWith(".canvas");
+}
+
+/** A note's or canvas's text with its links to the renamed note rewritten. */
+function rewriteSource(source: string, text: string, newLinkpath: (linkpath: string) => string | null, move: { from: string; to: string }): RewrittenLinks {
+	if (source.endsWith(".canvas")) return rewriteCanvasLinks(text, newLinkpath, (path) => (path === move.from ? move.to : null), parseMetadata);
+	return rewriteLinks(text, parseMetadata(text), newLinkpath);
+}
+
 /** A note's text with a plan's link changes made again on `text` (the text the plan read, or a fresher one). */
-export function relinkText(note: RelinkedNote, text: string): string {
+export function relinkText(plan: Pick<RenamePlan, "from" | "to">, note: RelinkedNote, text: string): string {
 	if (text === note.before) return note.after;
-	return rewriteLinks(text, parseMetadata(text), (linkpath) => note.linkpaths.get(linkpath) ?? null).text;
+	return rewriteSource(note.path, text, (linkpath) => note.linkpaths.get(linkpath) ?? null, plan).text;
 }
 
 /** Where a planned note is once the rename is done. */
@@ -122,7 +133,7 @@ export async function renameWithLinks(host: Host, file: HostFile, to: string): P
 	await host.vault.rename(file, to);
 	for (const note of plan.notes) {
 		const current = host.vault.getFileByPath(pathAfter(plan, note.path));
-		if (current) await host.vault.process(current, (text) => relinkText(note, text));
+		if (current) await host.vault.process(current, (text) => relinkText(plan, note, text));
 	}
 	return plan;
 }

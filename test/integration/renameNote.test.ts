@@ -78,6 +78,8 @@ describe("rename_note on the tasks-demo vault (real Obsidian data), over real HT
 			["Test Attachments/markdownLink.md", "Archive/Links/markdown link.md"],
 			// To a name another note has (Test Data/internal_heading_links.md): links to it need the full path.
 			["Manual Testing/Internal Heading Links/Other File.md", "Archive/Old notes/internal_heading_links.md"],
+			// Linked from a canvas's text card.
+			["Manual Testing/Frontmatter/Tags in Frontmatter.md", "Archive/Frontmatter tags.md"],
 		];
 		const moves = new Map(renames);
 		const results: Renamed[] = [];
@@ -90,6 +92,7 @@ describe("rename_note on the tasks-demo vault (real Obsidian data), over real HT
 			[0, 0],
 			[1, 8],
 			[1, 3],
+			[1, 1],
 		]);
 		expect(cache.resolvedLinks).toEqual(renamedMap(resolvedBefore, moves));
 		expect(cache.unresolvedLinks).toEqual(renamedMap(unresolvedBefore, moves));
@@ -104,10 +107,11 @@ describe("rename_note on the tasks-demo vault (real Obsidian data), over real HT
 		expect(allLinks).toContain("](markdown%20link.md#heading#sub-heading)");
 		expect(allLinks).toContain("](markdown%20link.md#^block)");
 		expect(readFileSync(nodePath.join(vault, "Test Data/internal_heading_links.md"), "utf8")).toContain("[[Archive/Old notes/internal_heading_links#Some Header]]");
+		expect(readFileSync(nodePath.join(vault, "Manual Testing/Frontmatter/Frontmatter code.canvas"), "utf8")).toContain('"text":"Sample frontmatter in Markdown - from the file [[Frontmatter tags]]:\\n\\n```yaml');
 
 		// Undo, newest first: every note back, byte for byte, and nothing left at the new paths.
 		const calls = running.journal.list(renames.length);
-		expect(calls.map((entry) => entry.tool)).toEqual(["rename_note", "rename_note", "rename_note"]);
+		expect(calls.map((entry) => entry.tool)).toEqual(renames.map(() => "rename_note"));
 		for (const entry of calls) {
 			const outcome = await undoCall(running.host, running.journal, entry.id);
 			expect(outcome.ok).toBe(true);

@@ -1,4 +1,4 @@
-import { linktextFor, rewriteLinks, withLinkpath, type NewLinkFormat } from "../../../src/markdown/linkRewrite";
+import { linktextFor, rewriteCanvasLinks, rewriteLinks, withLinkpath, type NewLinkFormat } from "../../../src/markdown/linkRewrite";
 import { parseMetadata } from "../../../src/markdown/metadata";
 
 /** Rewrites every link whose path is `from` to `to`, as a rename does. */
@@ -89,5 +89,34 @@ describe("rewriteLinks over a whole note", () => {
 	test("a note without links to it is returned as it was, with no links counted", () => {
 		const text = "# Title\n\n[[Other]] and [x](https://example.com/Old.md)\n";
 		expect(renameIn(text, "Old", "New")).toEqual({ text, links: 0 });
+	});
+});
+
+describe("rewriteCanvasLinks", () => {
+	test("a file card's path and the links in a text card change; every other byte of the canvas stays", () => {
+		const canvas = [
+			"{",
+			'\t"nodes":[',
+			'\t\t{"id":"a","type":"file","file":"Old.md","subpath":"#Plan"},',
+			'\t\t{"id":"b","type":"text","text":"See [[Old#Plan|plan]]\\nand \\"quotes\\" \\u00e9"},',
+			'\t\t{"id":"c","type":"text","text":"Nothing here \\u00e9"},',
+			'\t\t{"id":"d","type":"file","file":"Other.md"}',
+			"\t]",
+			"}",
+		].join("\n");
+		const { text, links } = rewriteCanvasLinks(canvas, (linkpath) => (linkpath === "Old" ? "Archive/New" : null), (path) => (path === "Old.md" ? "Archive/New.md" : null), parseMetadata);
+		expect(links).toBe(2);
+		expect(text).toBe(
+			[
+				"{",
+				'\t"nodes":[',
+				'\t\t{"id":"a","type":"file","file":"Archive/New.md","subpath":"#Plan"},',
+				'\t\t{"id":"b","type":"text","text":"See [[Archive/New#Plan|plan]]\\nand \\"quotes\\" é"},',
+				'\t\t{"id":"c","type":"text","text":"Nothing here \\u00e9"},',
+				'\t\t{"id":"d","type":"file","file":"Other.md"}',
+				"\t]",
+				"}",
+			].join("\n"),
+		);
 	});
 });
