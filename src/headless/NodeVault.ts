@@ -331,6 +331,8 @@ export class NodeVault implements HostVault {
 	/** Gives the file at `from` (opened as `stats`) the name `to`, failing with EEXIST rather than replacing whatever is there. */
 	private async moveWithoutReplacing(from: string, to: string, stats: Stats): Promise<void> {
 		const existing = await fs.lstat(to).catch(() => null);
+		// A link there is not part of the vault: refused like any path through a link, never named as taken.
+		if (existing?.isSymbolicLink()) throw new OutsideVaultError();
 		if (existing && !(existing.ino === stats.ino && existing.dev === stats.dev)) throw Object.assign(new Error(`File already exists: ${this.toVaultPath(to)}`), { code: "EEXIST" });
 		if (existing) {
 			await fs.rename(from, to);

@@ -137,7 +137,7 @@ describe("NodeVault", () => {
 			await fs.symlink(outside, nodePath.join(root, "Linked"));
 			await expect(vault.rename(file, "Linked/Beta.md")).rejects.toThrow("not part of the vault");
 			await fs.symlink(nodePath.join(outside, "target.md"), nodePath.join(root, "Dangling.md"));
-			await expect(vault.rename(file, "Dangling.md")).rejects.toThrow();
+			await expect(vault.rename(file, "Dangling.md")).rejects.toThrow("not part of the vault");
 			expect(await fs.readdir(outside)).toEqual([".obsidian"]);
 			expect(await fs.readFile(nodePath.join(root, "New/Deeper/Beta.md"), "utf8")).toBe("beta");
 		} finally {
