@@ -197,7 +197,7 @@ export function previewHost(host: Host, expectedHash?: string): { host: Host; ch
 	const textOf = async (file: HostFile) => planned.get(file.path)?.after ?? (await host.vault.read(file));
 	const plan = (path: string, before: string | null, after: string) => {
 		const earlier = planned.get(path);
-		planned.set(path, { path, before: earlier ? earlier.before : before, after });
+		planned.set(path, { ...earlier, path, before: earlier ? earlier.before : before, after });
 	};
 	const preview = withWrites(host, {
 		getFileByPath: (path) => files.get(path) ?? host.vault.getFileByPath(path),
@@ -231,11 +231,14 @@ export function previewHost(host: Host, expectedHash?: string): { host: Host; ch
 			planned.set(newPath, { path: newPath, movedFrom: file.path, before: text, after: text });
 		},
 		renameFile: async (file, newPath) => {
-			const renamePlan = await planRename(host, file, newPath);
+			// Planned on the preview, so earlier changes of the same call are seen.
+			const renamePlan = await planRename(preview, file, newPath);
 			expected.check(file.path, renamePlan.movedText);
 			expected.passed();
 			const moved = renamePlan.notes.find((note) => note.path === renamePlan.from);
-			planned.set(newPath, { path: newPath, movedFrom: file.path, before: renamePlan.movedText, after: moved?.after ?? renamePlan.movedText });
+			const earlier = planned.get(file.path);
+			planned.delete(file.path);
+			planned.set(newPath, { path: newPath, movedFrom: file.path, before: earlier ? earlier.before : renamePlan.movedText, after: moved?.after ?? renamePlan.movedText });
 			for (const note of renamePlan.notes) if (note.path !== renamePlan.from) plan(pathAfter(renamePlan, note.path), note.before, note.after);
 		},
 	});

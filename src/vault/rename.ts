@@ -1,5 +1,6 @@
 import type { Host, HostFile } from "../host/Host";
 import { linktextFor, rewriteCanvasLinks, rewriteLinks, type NewLinkFormat, type RewrittenLinks } from "../markdown/linkRewrite";
+import { linkpathOf } from "../markdown/inline";
 import { parseMetadata } from "../markdown/metadata";
 import { newLinkFormat } from "./config";
 
@@ -121,6 +122,85 @@ export function relinkText(plan: Pick<RenamePlan, "from" | "to">, note: Relinked
 /** Where a planned note is once the rename is done. */
 export function pathAfter(plan: RenamePlan, path: string): string {
 	return path === plan.from ? plan.to : path;
+}
+
+/**
+ * True when a link that now reaches `current` would reach the note renamed to `to` once it is
+ * there, by Obsidian's resolution (see LinkResolver): an exact vault path first, then a file whose
+ * path ends with the link, one in the linking note's folder first, else the shortest path.
+ */
+function wouldBeTakenBy(to: string, linkpath: string, source: string, current: HostFile): boolean {
+	if (linkpath.startsWith("./") || linkpath.startsWith("../")) return false;
+	const wanted = linkpath.replace(/^\/+/u, "").toLowerCase();
+	const matches = (path: string) => {
+		const lower = path.toLowerCase();
+		return lower === wanted || lower === `${wanted}.md`;
+	};
+	const endsWith = (path: string) => {
+		const lower = path.toLowerCase();
+		return matches(path) || lower.endsWith(`/${wanted}`) || lower.endsWith(`/${wanted}.md`);
+	};
+	if (!endsWith(to) || matches(current.path)) return false;
+	if (matches(to)) return true;
+	const sourceFolder = folderOf(source);
+	if (folderOf(current.path) === sourceFolder) return false;
+	if (folderOf(to) === sourceFolder) return true;
+	return to.length < current.path.length || (to.length === current.path.length && to < current.path);
+}
+
+/**
+ * Links to other notes that the renamed note would take over: `[[Notes]]` reaching `Notes.md`
+ * would reach `Projects/Notes.md` from inside `Projects/`, once a note is renamed to that. Obsidian
+ * leaves them, so they would silently point at another note; here each one is first written as
+ * the full vault path of the note it reaches now, so it keeps reaching it (in its own form, with
+ * its subpath and alias). Only notes holding a link whose name is the new name are read.
+ */
+export async function planKeptLinks(host: Host, file: HostFile, to: string): Promise<RelinkedNote[]> {
+	const newName = nameOf(to).replace(/\.md$/iu, "").toLowerCase();
+	const notes: RelinkedNote[] = [];
+	for (const source of host.vault.getMarkdownFiles()) {
+		const cache = host.metadataCache.getFileCache(source);
+		const links = [...(cache?.links ?? []), ...(cache?.embeds ?? []), ...(cache?.frontmatterLinks ?? [])].map((link) => linkpathOf(link.link));
+		const linkpaths = new Map<string, string | null>();
+		for (const linkpath of links) {
+			if (linkpaths.has(linkpath) || nameOf(linkpath).replace(/\.md$/iu, "").toLowerCase() !== newName) continue;
+			const current = host.metadataCache.getFirstLinkpathDest(linkpath, source.path);
+			const kept = current && current.path !== file.path && wouldBeTakenBy(to, linkpath, source.path === file.path ? to : source.path, current);
+			linkpaths.set(linkpath, kept ? linktextFor(current.path, source.path, "absolute", false, linkpath.toLowerCase().endsWith(".md")) : null);
+		}
+		if (![...linkpaths.values()].some((next) => next !== null)) continue;
+		const text = await host.vault.read(source);
+		const rewritten = rewriteLinks(text, parseMetadata(text), (linkpath) => linkpaths.get(linkpath) ?? null);
+		if (rewritten.links > 0 && rewritten.text !== text) notes.push({ path: source.path, before: text, after: rewritten.text, links: rewritten.links, linkpaths });
+	}
+	return notes;
+}
+
+/** What `renameNote` did: the rename's own plan, and the links to other notes it kept in place. */
+export interface RenameOutcome {
+	plan: RenamePlan;
+	kept: RelinkedNote[];
+}
+
+/**
+ * The rename `rename_note` makes: links the new name would take over are first kept on their
+ * notes (`planKeptLinks`), then the host renames and updates the links to the note (Obsidian's
+ * `fileManager.renameFile` inside Obsidian). Every write goes through the host, so a journalled
+ * host records them all in one call. When links are kept, the renamed note is read in an atomic
+ * edit that changes nothing first, so the caller's `expected_hash` is checked on it, not on a linking note.
+ */
+export async function renameNote(host: Host, file: HostFile, to: string): Promise<RenameOutcome> {
+	const kept = await planKeptLinks(host, file, to);
+	if (kept.length > 0) {
+		await host.vault.process(file, (text) => text);
+		for (const note of kept) {
+			const source = host.vault.getFileByPath(note.path);
+			if (source) await host.vault.process(source, (text) => relinkText({ from: file.path, to }, note, text));
+		}
+	}
+	const plan = await planRename(host, file, to);
+	await host.fileManager.renameFile(file, to);
+	return { plan, kept };
 }
 
 /**

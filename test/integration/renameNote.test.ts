@@ -4,6 +4,7 @@ import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { LinkMap } from "../../src/host/Host";
 import { undoCall } from "../../src/journal/undo";
+import type { ApprovalRequest, Approver } from "../../src/mcp/approval";
 import { hashText } from "../../src/vault/writes";
 import { connectClient } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
@@ -80,6 +81,8 @@ describe("rename_note on the tasks-demo vault (real Obsidian data), over real HT
 			["Manual Testing/Internal Heading Links/Other File.md", "Archive/Old notes/internal_heading_links.md"],
 			// Linked from a canvas's text card.
 			["Manual Testing/Frontmatter/Tags in Frontmatter.md", "Archive/Frontmatter tags.md"],
+			// To the root, under the name of another linked note: [[multiple_headings]] would reach it, so those links are kept on their note.
+			["Manual Testing/Styling of Queries.md", "multiple_headings.md"],
 		];
 		const moves = new Map(renames);
 		const results: Renamed[] = [];
@@ -93,6 +96,7 @@ describe("rename_note on the tasks-demo vault (real Obsidian data), over real HT
 			[1, 8],
 			[1, 3],
 			[1, 1],
+			[4, 4],
 		]);
 		expect(cache.resolvedLinks).toEqual(renamedMap(resolvedBefore, moves));
 		expect(cache.unresolvedLinks).toEqual(renamedMap(unresolvedBefore, moves));
@@ -107,6 +111,8 @@ describe("rename_note on the tasks-demo vault (real Obsidian data), over real HT
 		expect(allLinks).toContain("](markdown%20link.md#heading#sub-heading)");
 		expect(allLinks).toContain("](markdown%20link.md#^block)");
 		expect(readFileSync(nodePath.join(vault, "Test Data/internal_heading_links.md"), "utf8")).toContain("[[Archive/Old notes/internal_heading_links#Some Header]]");
+		expect(readFileSync(nodePath.join(vault, "Test Data/link_in_heading.md"), "utf8")).toContain("## I link to [[Test Data/multiple_headings]]");
+		expect(readFileSync(nodePath.join(vault, "Test Data/link_in_task_markdown_link.md"), "utf8")).toContain("[multiple_headings](Test%20Data/multiple_headings.md)");
 		expect(readFileSync(nodePath.join(vault, "Manual Testing/Frontmatter/Frontmatter code.canvas"), "utf8")).toContain('"text":"Sample frontmatter in Markdown - from the file [[Frontmatter tags]]:\\n\\n```yaml');
 
 		// Undo, newest first: every note back, byte for byte, and nothing left at the new paths.
@@ -184,6 +190,25 @@ describe("rename_note's refusals, link formats and expected_hash, over real HTTP
 		expect(read("Archive/Linker.md")).toBe("[[Notes/Taken]] and [[Plan]]\n");
 	});
 
+	test("a new name that would take over other notes' links ([[Taken]] would reach the renamed note): those links are written as the full path of the note they reach, so every link keeps its target, and undo restores them", async () => {
+		const cache = running.host.metadataCache;
+		const before = await fileHashes(vault);
+		const resolvedBefore = copyMap(cache.resolvedLinks);
+		const unresolvedBefore = copyMap(cache.unresolvedLinks);
+		const result = await callOk<Renamed>(client, "rename_note", { path: "Plan", new_path: "Taken.md" });
+		await cache.settled();
+		// Linker: [[Taken]] kept on Notes/Taken, [[Plan]] now the renamed note (full path: three notes are named Taken).
+		expect(read("Notes/Linker.md")).toBe("[[Notes/Taken]] and [[Taken]]\n");
+		expect(read("Notes/Source.md")).toBe("See [[Taken#Goals|the goals]], ![[Taken#^goal]] and [plan](Taken.md#Goals).\n");
+		expect(result).toEqual({ path: "Plan.md", new_path: "Taken.md", notes_updated: 2, links_updated: 5 });
+		expect(cache.resolvedLinks).toEqual(renamedMap(resolvedBefore, new Map([["Plan.md", "Taken.md"]])));
+		expect(cache.unresolvedLinks).toEqual(renamedMap(unresolvedBefore, new Map([["Plan.md", "Taken.md"]])));
+
+		const [entry] = running.journal.list(1);
+		expect((await undoCall(running.host, running.journal, entry?.id ?? "")).ok).toBe(true);
+		expect(await fileHashes(vault)).toEqual(before);
+	});
+
 	test("expected_hash: a mismatch moves nothing and returns the current hash; the right one goes through", async () => {
 		const before = await fileHashes(vault);
 		const message = await callError(client, "rename_note", { path: "Plan", new_path: "Archive/Plan.md", expected_hash: "0".repeat(64) });
@@ -207,5 +232,37 @@ describe("rename_note's refusals, link formats and expected_hash, over real HTTP
 		const copies = (await fs.readdir(vault)).filter((name) => name.startsWith("Plan (before rename_note "));
 		expect(copies).toHaveLength(1);
 		expect(read(copies[0] ?? "")).toBe("# Plan\n\n## Goals\n\nGrow beans ^goal\n");
+	});
+});
+
+describe("rename_note set to Ask: the preview shows every change the rename will make", () => {
+	test("the move, the links kept on their notes and the links to the note, each note once with its whole change; nothing is written", async () => {
+		const vault = await makeVault({
+			"Plan.md": "# Plan\n",
+			"Notes/Taken.md": "taken\n",
+			"Notes/Linker.md": "[[Taken]] and [[Plan]]\n",
+		});
+		const requests: ApprovalRequest[] = [];
+		const approver: Approver = {
+			decide: (request) => {
+				requests.push(request);
+				return Promise.resolve("decline");
+			},
+		};
+		const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true }, approver, rights: { write: { rename_note: "ask" } } });
+		const client = await connectClient(running.url, running.tokens.write ?? "");
+		try {
+			const before = await fileHashes(vault);
+			expect(await callError(client, "rename_note", { path: "Plan", new_path: "Taken.md" })).toMatch(/declined/);
+			expect(requests[0]?.changes).toEqual([
+				{ path: "Notes/Linker.md", before: "[[Taken]] and [[Plan]]\n", after: "[[Notes/Taken]] and [[Taken]]\n" },
+				{ path: "Taken.md", movedFrom: "Plan.md", before: "# Plan\n", after: "# Plan\n" },
+			]);
+			expect(await fileHashes(vault)).toEqual(before);
+		} finally {
+			await client.close();
+			await running.stop();
+			await removeDir(vault);
+		}
 	});
 });

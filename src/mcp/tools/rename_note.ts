@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ensureParentFolder } from "../../vault/dailyNotes";
 import { findNote } from "../../vault/notes";
-import { pathAfter, planRename } from "../../vault/rename";
+import { pathAfter, renameNote } from "../../vault/rename";
 import { isPathVisible, pathMatchKey } from "../../vault/scope";
 import { checkNewNotePath } from "../../vault/writes";
 import { defineTool } from "../tool";
@@ -43,17 +43,16 @@ export const renameNoteTool = defineTool({
 		const taken = host.vault.getFiles().find((other) => other.path !== file.path && pathMatchKey(other.path) === key);
 		if (taken && isPathVisible(taken.path, scope)) return { fixable: `A note already exists at "${taken.path}". Nothing was changed. Choose another new_path.` };
 		if (host.vault.getFolderByPath(to)) return { fixable: `"${to}" is a folder. Choose a note path inside it.` };
-		const plan = await planRename(host, file, to);
 		await ensureParentFolder(host, to);
-		await host.fileManager.renameFile(file, to);
-		const others = plan.notes.filter((note) => note.path !== plan.from);
+		const { plan, kept } = await renameNote(host, file, to);
+		// Notes the token may not see are updated too (as Obsidian does) but neither named nor counted.
+		const visible = [...plan.notes, ...kept].filter((note) => isPathVisible(pathAfter(plan, note.path), scope));
 		return {
 			ok: {
 				path: plan.from,
 				new_path: to,
-				// Notes the token may not see are updated too (as Obsidian does) but neither named nor counted.
-				notes_updated: others.filter((note) => isPathVisible(pathAfter(plan, note.path), scope)).length,
-				links_updated: plan.notes.filter((note) => isPathVisible(pathAfter(plan, note.path), scope)).reduce((sum, note) => sum + note.links, 0),
+				notes_updated: new Set(visible.map((note) => note.path).filter((path) => path !== plan.from)).size,
+				links_updated: visible.reduce((sum, note) => sum + note.links, 0),
 			},
 		};
 	},
