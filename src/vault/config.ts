@@ -117,3 +117,13 @@ export async function newLinkFormat(host: Host): Promise<NewLinkFormat> {
 	const format = app?.newLinkFormat;
 	return format === "relative" || format === "absolute" || format === "shortest" ? format : DEFAULT_LINK_FORMAT;
 }
+
+/**
+ * Whether Obsidian updates links itself when a file is renamed ("Automatically update internal
+ * links", `app.json`'s `alwaysUpdateLinks`). When it does not, its `renameFile` leaves links (or
+ * asks the person), so a rename inside Obsidian rewrites them itself, as headless.
+ */
+export async function obsidianUpdatesLinks(host: Host): Promise<boolean> {
+	const app = await readConfigJson(host, "app.json");
+	return app?.alwaysUpdateLinks === true;
+}

@@ -1,5 +1,5 @@
 import * as nodePath from "node:path";
-import { readFileSync } from "node:fs";
+import { promises as fs, readFileSync } from "node:fs";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { addToken } from "../../src/auth/tokenList";
 import { NodeHost } from "../../src/headless/NodeHost";
@@ -15,9 +15,10 @@ import { makeVault, removeDir } from "../helpers/vault";
 const manifest = JSON.parse(readFileSync(nodePath.resolve(__dirname, "../../manifest.json"), "utf8")) as PluginManifest;
 
 /**
- * rename_note inside Obsidian (the plugin in the host double): the move and the link updates are
- * Obsidian's own `fileManager.renameFile`, which the journal cannot watch write by write, so it
- * records its prediction first and what Obsidian really wrote after.
+ * rename_note inside Obsidian (the plugin in the host double): with "Automatically update internal
+ * links" on, the move and the link updates are Obsidian's own `fileManager.renameFile`, which the
+ * journal cannot watch write by write, so it records its prediction first and what Obsidian
+ * really wrote after; with it off, our rewriting makes them through Obsidian's vault.
  */
 describe("rename_note in the plugin goes through Obsidian's fileManager.renameFile", () => {
 	let vault: string;
@@ -30,7 +31,7 @@ describe("rename_note in the plugin goes through Obsidian's fileManager.renameFi
 	const SOURCE = "Links: [[Plan#Goals|goals]], ![[Plan#^goal]], [p](Plan.md).\r\nNon-ASCII: café ☕\r\n";
 
 	beforeEach(async () => {
-		vault = await makeVault({ "Plan.md": "# Plan\n\n## Goals\n\nGrow beans ^goal\n", "Notes/Source.md": SOURCE });
+		vault = await makeVault({ "Plan.md": "# Plan\n\n## Goals\n\nGrow beans ^goal\n", "Notes/Source.md": SOURCE, ".obsidian/app.json": JSON.stringify({ alwaysUpdateLinks: true }) });
 		host = await NodeHost.open(vault);
 		app = createApp(host);
 		renameCalls.length = 0;
@@ -81,6 +82,19 @@ describe("rename_note in the plugin goes through Obsidian's fileManager.renameFi
 		expect(read("Notes/Source.md")).toBe(SOURCE);
 		expect(read("Plan.md")).toBe("# Plan\n\n## Goals\n\nGrow beans ^goal\n");
 		expect(host.vault.getFileByPath("Archive/Plan 2026.md")).toBeNull();
+	});
+
+	test("with \"Automatically update internal links\" off, Obsidian's renameFile would leave the links, so our rewriting updates them (through Obsidian's vault)", async () => {
+		await fs.writeFile(nodePath.join(vault, ".obsidian/app.json"), JSON.stringify({ alwaysUpdateLinks: false }));
+		watchRenameFile();
+		const result = await callOk(client, "rename_note", { path: "Plan", new_path: "Archive/Plan 2026.md" });
+		expect(result).toEqual({ path: "Plan.md", new_path: "Archive/Plan 2026.md", notes_updated: 1, links_updated: 3 });
+		expect(renameCalls).toEqual([]);
+		expect(read("Notes/Source.md")).toBe("Links: [[Plan 2026#Goals|goals]], ![[Plan 2026#^goal]], [p](Plan%202026.md).\r\nNon-ASCII: café ☕\r\n");
+		const journal = JournalFile.forVault(vault, ".obsidian");
+		const [entry] = journal.list(1);
+		expect((await undoCall(host, journal, entry?.id ?? "")).ok).toBe(true);
+		expect(read("Notes/Source.md")).toBe(SOURCE);
 	});
 
 	test("when Obsidian writes other text than predicted, the journal keeps what it wrote, so undo still restores exactly", async () => {
