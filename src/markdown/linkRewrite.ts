@@ -111,19 +111,25 @@ export function rewriteLinks(text: string, cache: CachedMetadata, newLinkpath: (
 	// frontmatter. The same text in the same note always points to the same note, so every copy of it changes alike.
 	const frontmatterEnd = cache.frontmatterPosition?.end.offset;
 	if (frontmatterEnd !== undefined) {
-		let frontmatter = out.slice(0, frontmatterEnd);
-		const done = new Set<string>();
+		const replacements = new Map<string, string>();
 		for (const link of cache.frontmatterLinks ?? []) {
 			const replacement = replacementFor(link.link, link.original, newLinkpath);
 			if (replacement === null) continue;
 			links++;
-			if (done.has(link.original)) continue;
-			done.add(link.original);
-			frontmatter = frontmatter.split(link.original).join(replacement);
+			replacements.set(link.original, replacement);
 		}
-		out = frontmatter + out.slice(frontmatterEnd);
+		if (replacements.size > 0) {
+			// One pass, longest first: a replacement is never itself replaced again.
+			const originals = [...replacements.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
+			const frontmatter = out.slice(0, frontmatterEnd).replace(new RegExp(originals.join("|"), "gu"), (found) => replacements.get(found) ?? found);
+			out = frontmatter + out.slice(frontmatterEnd);
+		}
 	}
 	return { text: out, links };
+}
+
+function escapeRegExp(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
 }
 
 function replacementFor(link: string, original: string, newLinkpath: (linkpath: string) => string | null): string | null {

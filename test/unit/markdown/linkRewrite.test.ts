@@ -120,3 +120,10 @@ describe("rewriteCanvasLinks", () => {
 		);
 	});
 });
+
+test("frontmatter links are replaced in one pass: a new link text that equals another link's is not rewritten again", () => {
+	const text = '---\na: "[[Old]]"\nb: "[[Archive/Old]]"\n---\n';
+	const cache = parseMetadata(text);
+	const out = rewriteLinks(text, cache, (linkpath) => (linkpath === "Old" ? "Archive/Old" : linkpath === "Archive/Old" ? "Elsewhere/Old" : null));
+	expect(out).toEqual({ text: '---\na: "[[Archive/Old]]"\nb: "[[Elsewhere/Old]]"\n---\n', links: 2 });
+});
