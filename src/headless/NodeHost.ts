@@ -1,6 +1,7 @@
 import type { Host, HostFileManager } from "../host/Host";
 import { NodeMetadataCache } from "./NodeMetadataCache";
 import { NodeVault } from "./NodeVault";
+import { renameWithLinks } from "../vault/rename";
 
 /** Options for opening a folder as a vault. */
 export interface NodeHostOptions {
@@ -17,7 +18,13 @@ export class NodeHost implements Host {
 	) {}
 
 	/** Headless there is no system trash to ask for: a trashed file goes to the vault's `.trash` folder, as Obsidian's "Move to Obsidian trash" does. */
-	readonly fileManager: HostFileManager = { trashFile: (file) => this.vault.trash(file) };
+	readonly fileManager: HostFileManager = {
+		trashFile: (file) => this.vault.trash(file),
+		// Obsidian rewrites links itself; headless, our rewriting does what it does.
+		renameFile: async (file, newPath) => {
+			await renameWithLinks(this, file, newPath);
+		},
+	};
 
 	static async open(root: string, options: NodeHostOptions = {}): Promise<NodeHost> {
 		const vault = await NodeVault.open(root, options);

@@ -288,6 +288,68 @@ export class NodeVault implements HostVault {
 		});
 	}
 
+	/**
+	 * Moves a file to `newPath`, as Obsidian's `Vault.rename` does (no link changes). Jailed like
+	 * every write: the file must be a plain file where its path says, and the target's folders real
+	 * folders of the vault (made as needed). Never replaces anything: the new name is taken with a
+	 * hard link, which fails if it exists, and only then the old name is removed; a file system
+	 * without hard links gets a checked rename instead. A move that only changes letter case is a
+	 * plain rename (on a case-insensitive disk both names are the same file).
+	 */
+	async rename(file: HostFile, newPath: string): Promise<void> {
+		const target = normalizeVaultPath(newPath);
+		await this.withWriteLock(file.path, () =>
+			this.withWriteLock(target, async () => {
+				const known = this.files.get(file.path);
+				if (!known) throw Object.assign(new Error(`File does not exist: ${file.path}`), { code: "ENOENT" });
+				if (this.files.has(target) && target.toLowerCase() !== known.path.toLowerCase()) throw Object.assign(new Error(`File already exists: ${target}`), { code: "EEXIST" });
+				const { handle, stats } = await this.openInside(known.diskPath, fsConstants.O_RDONLY);
+				await handle.close();
+				const diskTarget = this.toDiskPath(target);
+				await this.makeFoldersInside(nodePath.dirname(diskTarget));
+				await this.checkFolderIsReal(nodePath.dirname(known.diskPath));
+				await this.moveWithoutReplacing(known.diskPath, diskTarget, stats);
+				// A folder swapped for a link while the file was moved: put it back where it was.
+				if (!(await this.isFolderReal(nodePath.dirname(diskTarget)))) {
+					await fs.rename(diskTarget, known.diskPath).catch(() => undefined);
+					throw new OutsideVaultError();
+				}
+				const oldPath = known.path;
+				const text = this.contents.get(oldPath);
+				this.files.delete(oldPath);
+				this.contents.delete(oldPath);
+				// The same object, as Obsidian renames the TFile it handed out.
+				Object.assign(known, { path: target, ...nameParts(target), diskPath: diskTarget });
+				this.files.set(target, known);
+				this.record(target, await fs.lstat(diskTarget), diskTarget);
+				if (text !== undefined) this.contents.set(target, text);
+				this.events.trigger("rename", known, oldPath);
+			}),
+		);
+	}
+
+	/** Gives the file at `from` (opened as `stats`) the name `to`, failing with EEXIST rather than replacing whatever is there. */
+	private async moveWithoutReplacing(from: string, to: string, stats: Stats): Promise<void> {
+		const existing = await fs.lstat(to).catch(() => null);
+		// A link there is not part of the vault: refused like any path through a link, never named as taken.
+		if (existing?.isSymbolicLink()) throw new OutsideVaultError();
+		if (existing && !(existing.ino === stats.ino && existing.dev === stats.dev)) throw Object.assign(new Error(`File already exists: ${this.toVaultPath(to)}`), { code: "EEXIST" });
+		if (existing) {
+			await fs.rename(from, to);
+			return;
+		}
+		try {
+			await fs.link(from, to);
+		} catch (error) {
+			const code = (error as NodeJS.ErrnoException).code;
+			if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EXDEV" && code !== "ENOSYS") throw error;
+			if (await fs.lstat(to).then(() => true, () => false)) throw Object.assign(new Error(`File already exists: ${this.toVaultPath(to)}`), { code: "EEXIST" });
+			await fs.rename(from, to);
+			return;
+		}
+		await fs.unlink(from);
+	}
+
 	async createFolder(path: string): Promise<HostAbstractFile> {
 		const normalized = normalizeVaultPath(path);
 		await this.makeFoldersInside(this.toDiskPath(normalized));

@@ -88,7 +88,7 @@ export class TerminalApprover implements Approver {
 export function describeRequest(request: ApprovalRequest, othersWaiting: number): string {
 	const lines = [``, `"${request.tokenName}" asks to run ${request.tool} (${request.toolTitle})${othersWaiting > 0 ? `; ${othersWaiting} more waiting` : ""}:`];
 	for (const change of request.changes) {
-		lines.push(`${change.before === null ? "New note" : "Note"} ${change.path}:`);
+		lines.push(change.movedFrom !== undefined ? `Note ${change.movedFrom} moved to ${change.path}:` : `${change.before === null ? "New note" : "Note"} ${change.path}:`);
 		const diff = diffAsText(diffNote(change.before, change.after));
 		lines.push(...diff.slice(0, TERMINAL_DIFF_LINES).map((line) => `  ${line}`));
 		if (diff.length > TERMINAL_DIFF_LINES) lines.push(`  … ${diff.length - TERMINAL_DIFF_LINES} more lines of this change`);

@@ -472,13 +472,13 @@ async function history(args: string[]): Promise<number> {
 	const limit = positiveInteger(values.limit, "--limit", 1) ?? HISTORY_DEFAULT_LIMIT;
 	const entries = openJournal(root).list(limit);
 	if (values.json) {
-		const withoutText = entries.map(({ changes, ...call }) => ({ ...call, changes: changes.map(({ path, beforeHash, afterHash }) => ({ path, beforeHash, afterHash })) }));
+		const withoutText = entries.map(({ changes, ...call }) => ({ ...call, changes: changes.map(({ path, movedFrom, beforeHash, afterHash }) => ({ path, ...(movedFrom === undefined ? {} : { movedFrom }), beforeHash, afterHash })) }));
 		process.stdout.write(`${JSON.stringify(withoutText)}\n`);
 		return 0;
 	}
 	if (entries.length === 0) stderrLogger.info(`No changes made through Vault MCP are recorded in ${root}.`);
 	for (const entry of entries) {
-		const paths = [...new Set(entry.changes.map((change) => change.path))].join(", ");
+		const paths = [...new Set(entry.changes.map((change) => (change.movedFrom === undefined ? change.path : `${change.movedFrom} → ${change.path}`)))].join(", ");
 		process.stdout.write(`${entry.id}\t${entry.time}\t${entry.tokenName}\t${entry.tool}\t${paths}${entry.undone ? `\tundone by ${entry.undone.by}` : ""}\n`);
 	}
 	return 0;

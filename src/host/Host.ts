@@ -29,6 +29,8 @@ export interface HostVault {
 	process(file: HostFile, fn: (data: string) => string): Promise<string>;
 	create(path: string, data: string): Promise<HostFile>;
 	createFolder(path: string): Promise<unknown>;
+	/** Moves a file to `newPath` (which must be free) and nothing else: no link in any note changes. */
+	rename(file: HostFile, newPath: string): Promise<void>;
 	on(name: "create" | "modify" | "delete", callback: (file: HostAbstractFile) => unknown): EventRef;
 	on(name: "rename", callback: (file: HostAbstractFile, oldPath: string) => unknown): EventRef;
 	offref(ref: EventRef): void;
@@ -60,6 +62,11 @@ export interface HostFileManager {
 	 * folder); headless, always the vault's `.trash`. Undo uses it, so undoing a new note never deletes for good.
 	 */
 	trashFile(file: HostFile): Promise<void>;
+	/**
+	 * Renames or moves a file and updates the links to it, as Obsidian does with "Automatically
+	 * update internal links" on; headless, our own rewriting (vault/rename.ts) does the same.
+	 */
+	renameFile(file: HostFile, newPath: string): Promise<void>;
 }
 
 /** Everything the server reaches the vault through. */

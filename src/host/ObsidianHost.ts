@@ -1,5 +1,7 @@
 import { LINK_SEARCH_DELAY_MS } from "../config/limits";
 import type { App, Component, DataAdapter, TFile } from "obsidian";
+import { obsidianUpdatesLinks } from "../vault/config";
+import { renameWithLinks } from "../vault/rename";
 import { FolderJail } from "./FolderJail";
 import type { Host, HostFile, HostFileManager, HostVault } from "./Host";
 
@@ -37,6 +39,12 @@ export async function obsidianHost(app: App, owner: Pick<Component, "registerEve
 	});
 
 	const vault = app.vault;
+	/** Obsidian's own TFile for a path: a rename takes the object Obsidian tracks. */
+	const obsidianFile = (path: string): TFile => {
+		const found = vault.getFileByPath(path);
+		if (!found) throw Object.assign(new Error(`File does not exist: ${path}`), { code: "ENOENT" });
+		return found;
+	};
 	const checked = <T>(path: string, work: () => Promise<T>): Promise<T> => jail.check(path).then(work);
 	const jailedVault: HostVault = {
 		get configDir() {
@@ -57,10 +65,20 @@ export async function obsidianHost(app: App, owner: Pick<Component, "registerEve
 		process: (file, fn) => checked(file.path, () => vault.process(file as TFile, fn)),
 		create: (path, data) => checked(path, () => vault.create(path, data)),
 		createFolder: (path) => checked(path, () => vault.createFolder(path)),
+		rename: (file, newPath) => checked(file.path, () => checked(newPath, () => vault.rename(obsidianFile(file.path), newPath))),
 		on: vault.on.bind(vault) as HostVault["on"],
 		offref: (ref) => vault.offref(ref),
 	};
-	const fileManager: HostFileManager = { trashFile: (file) => checked(file.path, () => app.fileManager.trashFile(file as TFile)) };
+	const fileManager: HostFileManager = {
+		trashFile: (file) => checked(file.path, () => app.fileManager.trashFile(file as TFile)),
+		renameFile: (file, newPath) =>
+			checked(file.path, () =>
+				checked(newPath, async () => {
+					if (await obsidianUpdatesLinks(host)) await app.fileManager.renameFile(obsidianFile(file.path), newPath);
+					else await renameWithLinks(host, file, newPath);
+				}),
+			),
+	};
 	const host: Host = { vault: jailedVault, metadataCache: app.metadataCache, workspace: app.workspace, fileManager, hiddenLinks: () => links };
 	return host;
 }

@@ -24,6 +24,7 @@ const JournalLine = z.discriminatedUnion("kind", [
 		tokenName: z.string(),
 		tool: z.string(),
 		path: z.string().min(1),
+		movedFrom: z.string().min(1).optional(),
 		before: z.string().nullable(),
 		beforeHash: hash.nullable(),
 		after: z.string().nullable(),

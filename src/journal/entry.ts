@@ -6,8 +6,10 @@
 
 /** One note touched by one tool call. */
 export interface JournalChange {
-	/** Vault path of the note. */
+	/** Vault path of the note (after the change, for a note the change moved). */
 	path: string;
+	/** Set when the change moved the note (rename_note): the path it had before; undo moves it back there. */
+	movedFrom?: string;
 	/** The note's text before the change, or null when the change created it. */
 	before: string | null;
 	/** Hex SHA-256 of `before`, or null when the change created the note. */

@@ -1,19 +1,27 @@
 /**
- * The host a write tool gets: the real one, with its two writing calls (`vault.process` and
- * `vault.create`) wrapped. A tool cannot write around them, so every change it makes is
+ * The host a write tool gets: the real one, with its writing calls (`vault.process`,
+ * `vault.create`, `vault.rename` and `fileManager.renameFile`) wrapped. A tool cannot write around them, so every change it makes is
  *  - checked against the caller's `expected_hash` (the first note the call writes),
  *  - journalled before its bytes reach the disk (`journalledHost`), or
  *  - only computed and shown, never written (`previewHost`), for the approval window.
  */
-import type { Host, HostAbstractFile, HostFile, HostVault } from "../host/Host";
+import type { Host, HostAbstractFile, HostFile, HostFileManager, HostVault } from "../host/Host";
+import { pathAfter, planRename } from "../vault/rename";
 import { hashText } from "../vault/writes";
-import type { JournalCall, WriteJournal } from "./entry";
+import type { JournalCall, JournalChange, WriteJournal } from "./entry";
 
 /** A change a tool call would make (preview) or made: the note's text before (null: a new note) and after. */
 export interface PlannedChange {
 	path: string;
+	/** The note's path before the call, when the call moves it. */
+	movedFrom?: string;
 	before: string | null;
 	after: string;
+}
+
+/** The writes a wrapped host routes through the wrapper; reads may be overridden too, so a preview sees its own changes. */
+interface Writes extends Pick<HostVault, "process" | "create" | "rename">, Partial<Pick<HostVault, "read" | "cachedRead" | "getFileByPath" | "createFolder">> {
+	renameFile: HostFileManager["renameFile"];
 }
 
 /** The note's text is not the version the caller read: nothing was written. */
@@ -51,7 +59,7 @@ class ExpectedHash {
 }
 
 /** A host whose vault writes go through `process` and `create` given here; everything else is the real host's. */
-function withWrites(host: Host, writes: Pick<HostVault, "process" | "create"> & Partial<Pick<HostVault, "read" | "cachedRead" | "getFileByPath" | "createFolder">>): Host {
+function withWrites(host: Host, writes: Writes): Host {
 	const vault = host.vault;
 	const wrapped: HostVault = {
 		get configDir() {
@@ -68,10 +76,12 @@ function withWrites(host: Host, writes: Pick<HostVault, "process" | "create"> & 
 		process: writes.process,
 		create: writes.create,
 		createFolder: writes.createFolder ?? ((path) => vault.createFolder(path)),
+		rename: writes.rename,
 		on: ((name: string, callback: (...data: never[]) => unknown) => (vault.on as (name: string, callback: (...data: never[]) => unknown) => ReturnType<HostVault["on"]>)(name, callback)),
 		offref: (ref) => vault.offref(ref),
 	};
-	return { ...host, vault: wrapped };
+	const fileManager: HostFileManager = { trashFile: (file) => host.fileManager.trashFile(file), renameFile: writes.renameFile };
+	return { ...host, vault: wrapped, fileManager };
 }
 
 /**
@@ -122,7 +132,57 @@ export function journalledHost(host: Host, journal: WriteJournal, call: JournalC
 				throw error;
 			}
 		},
+		rename: async (file, newPath) => {
+			const text = await host.vault.read(file);
+			expected.check(file.path, text);
+			const from = file.path;
+			journal.recordChange(call, moveChange(from, newPath, text, text));
+			try {
+				await host.vault.rename(file, newPath);
+				expected.passed();
+			} catch (error) {
+				journal.dropChange(call.id, newPath);
+				throw error;
+			}
+		},
+		renameFile: (file, newPath) => journalledRenameFile(host, journal, call, expected, file, newPath),
 	});
+}
+
+function moveChange(from: string, to: string, before: string, after: string): JournalChange {
+	return { path: to, movedFrom: from, before, beforeHash: hashText(before), after, afterHash: hashText(after) };
+}
+
+/**
+ * A rename with link updates, journalled. The host makes it as one operation (inside Obsidian,
+ * Obsidian's own `renameFile`), so its writes cannot be recorded one by one as they happen:
+ * every note it will change is recorded first, with the text our rewriting predicts; once it is
+ * done, each note is read again and a record whose prediction differs from what the host wrote
+ * is replaced by what it wrote (and a note it did not write is forgotten), so undo restores exactly.
+ */
+async function journalledRenameFile(host: Host, journal: WriteJournal, call: JournalCall, expected: ExpectedHash, file: HostFile, newPath: string): Promise<void> {
+	const plan = await planRename(host, file, newPath);
+	expected.check(file.path, plan.movedText);
+	const moved = plan.notes.find((note) => note.path === plan.from);
+	const recorded: JournalChange[] = [moveChange(plan.from, plan.to, plan.movedText, moved?.after ?? plan.movedText)];
+	for (const note of plan.notes) {
+		if (note.path !== plan.from) recorded.push({ path: note.path, before: note.before, beforeHash: hashText(note.before), after: note.after, afterHash: hashText(note.after) });
+	}
+	for (const change of recorded) journal.recordChange(call, change);
+	try {
+		await host.fileManager.renameFile(file, newPath);
+		expected.passed();
+	} finally {
+		// What the host really wrote, note by note (also when it failed part-way).
+		for (const change of recorded) {
+			const now = host.vault.getFileByPath(change.path);
+			const text = now ? await host.vault.read(now).catch(() => null) : null;
+			if (text === change.after) continue;
+			journal.dropChange(call.id, change.path);
+			const wasWritten = text !== null && (change.movedFrom !== undefined || text !== change.before);
+			if (wasWritten) journal.recordChange(call, { ...change, after: text, afterHash: hashText(text) });
+		}
+	}
 }
 
 /**
@@ -137,7 +197,7 @@ export function previewHost(host: Host, expectedHash?: string): { host: Host; ch
 	const textOf = async (file: HostFile) => planned.get(file.path)?.after ?? (await host.vault.read(file));
 	const plan = (path: string, before: string | null, after: string) => {
 		const earlier = planned.get(path);
-		planned.set(path, { path, before: earlier ? earlier.before : before, after });
+		planned.set(path, { ...earlier, path, before: earlier ? earlier.before : before, after });
 	};
 	const preview = withWrites(host, {
 		getFileByPath: (path) => files.get(path) ?? host.vault.getFileByPath(path),
@@ -163,6 +223,23 @@ export function previewHost(host: Host, expectedHash?: string): { host: Host; ch
 			files.set(path, file);
 			plan(path, null, data);
 			return Promise.resolve(file);
+		},
+		rename: async (file, newPath) => {
+			const text = await textOf(file);
+			expected.check(file.path, text);
+			expected.passed();
+			planned.set(newPath, { path: newPath, movedFrom: file.path, before: text, after: text });
+		},
+		renameFile: async (file, newPath) => {
+			// Planned on the preview, so earlier changes of the same call are seen.
+			const renamePlan = await planRename(preview, file, newPath);
+			expected.check(file.path, renamePlan.movedText);
+			expected.passed();
+			const moved = renamePlan.notes.find((note) => note.path === renamePlan.from);
+			const earlier = planned.get(file.path);
+			planned.delete(file.path);
+			planned.set(newPath, { path: newPath, movedFrom: file.path, before: earlier ? earlier.before : renamePlan.movedText, after: moved?.after ?? renamePlan.movedText });
+			for (const note of renamePlan.notes) if (note.path !== renamePlan.from) plan(pathAfter(renamePlan, note.path), note.before, note.after);
 		},
 	});
 	return { host: preview, changes: () => [...planned.values()] };

@@ -23,6 +23,8 @@ export function unknownCallReason(callId: string): string {
 /** What undo did with one note. */
 export type UndoneNote =
 	| { path: string; result: "restored" }
+	/** The call moved it (rename_note) and it was as the call left it: moved back to `path` with its earlier text, from `from`. */
+	| { path: string; result: "moved back"; from: string }
 	/** The call created it and it was unchanged since: moved to the trash. */
 	| { path: string; result: "trashed" }
 	/** Not as the call left it (edited, renamed or deleted since): left alone, its earlier text saved as `copy`. */
@@ -62,6 +64,7 @@ export async function undoCall(host: Host, journal: WriteJournal, callId: string
 }
 
 async function undoChange(writes: RecordedWrites, entry: JournalEntry, change: JournalChange): Promise<UndoneNote> {
+	if (change.movedFrom !== undefined) return undoMove(writes, entry, change, change.movedFrom);
 	const { path } = change;
 	const file = writes.host.vault.getFileByPath(path);
 	// The change moved the note to the trash (an undo of its creation): bring its text back where it was, if nothing is there.
@@ -82,6 +85,23 @@ async function undoChange(writes: RecordedWrites, entry: JournalEntry, change: J
 	if (change.before === null) return { path, result: "kept" };
 	if (currentHash === change.beforeHash) return { path, result: "unchanged" };
 	return conflict(writes, entry, change);
+}
+
+/**
+ * Moves a renamed note back, with its earlier text, if it is still exactly as the call left it
+ * and its old path is free. Otherwise nothing is moved or written over: its earlier text is saved
+ * as a conflict copy beside the old path. The links the rename changed in other notes are their
+ * own changes of the same call, restored byte for byte before this (undo runs in reverse order).
+ */
+async function undoMove(writes: RecordedWrites, entry: JournalEntry, change: JournalChange, movedFrom: string): Promise<UndoneNote> {
+	const file = writes.host.vault.getFileByPath(change.path);
+	const oldPathTaken = writes.host.vault.getFileByPath(movedFrom) !== null || (await writes.host.vault.adapter.exists(movedFrom));
+	const current = file ? hashText(await writes.host.vault.read(file)) : null;
+	if (!file || oldPathTaken || current !== change.afterHash || change.before === null || change.afterHash === null) return conflict(writes, entry, { ...change, path: movedFrom });
+	await writes.move(file, movedFrom);
+	const moved = writes.host.vault.getFileByPath(movedFrom);
+	if (moved && change.before !== change.after && !(await writes.restore(moved, change.afterHash, change.before))) return conflict(writes, entry, { ...change, path: movedFrom });
+	return { path: movedFrom, result: "moved back", from: change.path };
 }
 
 async function conflict(writes: RecordedWrites, entry: JournalEntry, change: JournalChange): Promise<UndoneNote> {
@@ -120,6 +140,20 @@ class RecordedWrites {
 		}
 		if (!matched && recorded) this.journal.dropChange(this.call.id, file.path);
 		return matched;
+	}
+
+	/** Moves a note (no link changes: the call's other records restore those), recorded as a move. */
+	async move(file: HostFile, to: string): Promise<void> {
+		const text = await this.host.vault.read(file);
+		const from = file.path;
+		this.journal.recordChange(this.call, { path: to, movedFrom: from, before: text, beforeHash: hashText(text), after: text, afterHash: hashText(text) });
+		try {
+			await ensureParentFolder(this.host, to);
+			await this.host.vault.rename(file, to);
+		} catch (error) {
+			this.journal.dropChange(this.call.id, to);
+			throw error;
+		}
 	}
 
 	async trash(file: HostFile, text: string): Promise<void> {
@@ -188,6 +222,8 @@ export function describeNotes(notes: readonly UndoneNote[]): string {
 			switch (note.result) {
 				case "restored":
 					return `restored "${note.path}"`;
+				case "moved back":
+					return `moved "${note.from}" back to "${note.path}"`;
 				case "trashed":
 					return `moved "${note.path}" to the trash`;
 				case "conflict":

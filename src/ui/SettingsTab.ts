@@ -101,7 +101,7 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 		new Setting(containerEl).setName("Write access").setHeading();
 		new Setting(containerEl)
 			.setName("Allow writing")
-			.setDesc("Apps with a write token may then create notes, append, add bullets and add tasks. Nothing is ever deleted, renamed or moved. Clients connected before may need to reconnect to see the write tools.")
+			.setDesc("Apps with a write token may then create notes, append, add bullets and add tasks. Nothing is ever deleted; a renamed or moved note keeps every link to it. Clients connected before may need to reconnect to see the write tools.")
 			.addToggle((toggle) =>
 				toggle
 					.setDisabled(!settings.serverEnabled)

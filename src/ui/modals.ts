@@ -60,8 +60,8 @@ export const SERVER_DISCLOSURE = [
 
 /** What a person must read before writing is allowed. */
 export const WRITE_DISCLOSURE = [
-	"Allowing writes lets apps holding a write token change this vault. They can: create notes (an existing note is only replaced when asked, and its old text is kept in a .bak file beside it), append text to notes, add bullets under a bullet, and add tasks to daily notes.",
-	"They cannot delete, rename or move notes, or change the middle of a note. Excluded folders stay out of reach.",
+	"Allowing writes lets apps holding a write token change this vault. They can: create notes (an existing note is only replaced when asked, and its old text is kept in a .bak file beside it), append text to notes, add bullets under a bullet, add tasks to daily notes, and rename or move notes (every link to a moved note is updated).",
+	"They cannot delete notes or change the middle of a note. Excluded folders stay out of reach.",
 	"Apps that connected before may need to reconnect to see the write tools.",
 ];
 

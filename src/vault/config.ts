@@ -1,5 +1,6 @@
 import type { Host } from "../host/Host";
 import { DEFAULT_COMPLETION_SETTINGS, type CompletionSettings, type StatusConfig, type StatusType } from "../markdown/taskCompletion";
+import type { NewLinkFormat } from "../markdown/linkRewrite";
 
 /** Reads a JSON file from the vault's config folder; null when it is missing or not JSON. */
 async function readConfigJson(host: Host, relativePath: string): Promise<Record<string, unknown> | null> {
@@ -105,4 +106,24 @@ export async function taskCompletionSettings(host: Host): Promise<CompletionSett
 		recurrenceOnNextLine: flag("recurrenceOnNextLine"),
 		removeScheduledDateOnRecurrence: flag("removeScheduledDateOnRecurrence"),
 	};
+}
+
+/** Obsidian's default "New link format". */
+const DEFAULT_LINK_FORMAT: NewLinkFormat = "shortest";
+
+/** The vault's "New link format" (`app.json`'s `newLinkFormat`): how a rename writes the links it updates. */
+export async function newLinkFormat(host: Host): Promise<NewLinkFormat> {
+	const app = await readConfigJson(host, "app.json");
+	const format = app?.newLinkFormat;
+	return format === "relative" || format === "absolute" || format === "shortest" ? format : DEFAULT_LINK_FORMAT;
+}
+
+/**
+ * Whether Obsidian updates links itself when a file is renamed ("Automatically update internal
+ * links", `app.json`'s `alwaysUpdateLinks`). When it does not, its `renameFile` leaves links (or
+ * asks the person), so a rename inside Obsidian rewrites them itself, as headless.
+ */
+export async function obsidianUpdatesLinks(host: Host): Promise<boolean> {
+	const app = await readConfigJson(host, "app.json");
+	return app?.alwaysUpdateLinks === true;
 }

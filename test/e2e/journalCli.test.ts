@@ -3,7 +3,8 @@ import * as nodePath from "node:path";
 import { NodeHost } from "../../src/headless/NodeHost";
 import type { JournalCall } from "../../src/journal/entry";
 import { JournalFile } from "../../src/journal/JournalFile";
-import { conflictCopyName } from "../../src/journal/undo";
+import { journalledHost } from "../../src/journal/recordingHost";
+import { conflictCopyName, newCallId } from "../../src/journal/undo";
 import { runCli } from "../helpers/cli";
 import { SimulatedTool } from "../helpers/journal";
 import { makeVault, readAllFiles, removeDir } from "../helpers/vault";
@@ -110,5 +111,44 @@ describe("vault-mcp history and undo", () => {
 		expect(undoHelp.code).toBe(0);
 		expect(undoHelp.stdout).toContain("(before <tool> <YYYY-MM-DD HH-mm>).md");
 		expect((await runCli(["help", "history"])).stdout).toContain("--limit N");
+	});
+});
+
+describe("vault-mcp history and undo of a rename_note", () => {
+	let root: string;
+	let callId: string;
+	const SOURCE = "See [[Plan#Goals|goals]] and ![[Plan#^goal]].\r\n";
+	const PLAN = "# Plan\n\n## Goals\n\nGrow beans ^goal\n";
+
+	beforeEach(async () => {
+		root = await makeVault({ "Plan.md": PLAN, "Notes/Source.md": SOURCE });
+		// The write path a server call takes: the journalled host around the headless one.
+		const host = await NodeHost.open(root);
+		const journal = JournalFile.forVault(root, ".obsidian");
+		const call = { id: newCallId(), time: new Date().toISOString(), tokenName: "laptop", tool: "rename_note" };
+		const file = host.vault.getFileByPath("Plan.md");
+		if (!file) throw new Error("missing");
+		await journalledHost(host, journal, call).fileManager.renameFile(file, "Archive/Plan 2026.md");
+		callId = call.id;
+		await host.close();
+	});
+	afterEach(async () => removeDir(root));
+
+	test("history shows the move and the linking note; undo moves the note back and restores the links byte for byte", async () => {
+		expect(await fs.readFile(nodePath.join(root, "Notes/Source.md"), "utf8")).toBe("See [[Plan 2026#Goals|goals]] and ![[Plan 2026#^goal]].\r\n");
+		const listed = (await runCli(["history", root])).stdout.trimEnd().split("\t");
+		expect(listed.slice(3)).toEqual(["rename_note", "Plan.md → Archive/Plan 2026.md, Notes/Source.md"]);
+		const json = JSON.parse((await runCli(["history", root, "--json"])).stdout) as Array<{ changes: Array<{ path: string; movedFrom?: string }> }>;
+		expect(json[0]?.changes.map((change) => [change.path, change.movedFrom])).toEqual([
+			["Archive/Plan 2026.md", "Plan.md"],
+			["Notes/Source.md", undefined],
+		]);
+
+		const undone = await runCli(["undo", root, callId]);
+		expect(undone.code).toBe(0);
+		expect(undone.stdout).toContain('moved "Archive/Plan 2026.md" back to "Plan.md"');
+		expect(await fs.readFile(nodePath.join(root, "Plan.md"), "utf8")).toBe(PLAN);
+		expect(await fs.readFile(nodePath.join(root, "Notes/Source.md"), "utf8")).toBe(SOURCE);
+		await expect(fs.access(nodePath.join(root, "Archive/Plan 2026.md"))).rejects.toThrow();
 	});
 });

@@ -144,7 +144,7 @@ describe("the plugin's interface, clicked through in the host double", () => {
 		expect(await names()).not.toContain("append_to_note");
 
 		tabOf(plugin).toggle("Allow writing");
-		expect(openModal()?.textContent).toContain("cannot delete, rename or move notes");
+		expect(openModal()?.textContent).toContain("cannot delete notes");
 		clickModalButton("Allow writing");
 		await settle();
 		expect(await names()).toContain("append_to_note");

@@ -11,7 +11,7 @@ import { TASKS_DEMO_VAULT, copyVault, makeVault, removeDir } from "../helpers/va
 const WRITE_TOOLS = ALL_TOOLS.filter((tool) => tool.access === "write").map((tool) => tool.name);
 
 test("the write tools are the ones the issues name", () => {
-	expect(WRITE_TOOLS).toEqual(["create_note", "append_to_note", "insert_under_bullet", "add_task", "complete_task", "set_property"]);
+	expect(WRITE_TOOLS).toEqual(["create_note", "append_to_note", "insert_under_bullet", "add_task", "complete_task", "set_property", "rename_note"]);
 });
 
 describe("who sees the write tools", () => {

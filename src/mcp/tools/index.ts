@@ -3,6 +3,7 @@ import { addTaskTool } from "./add_task";
 import { appendToNoteTool } from "./append_to_note";
 import { completeTaskTool } from "./complete_task";
 import { setPropertyTool } from "./set_property";
+import { renameNoteTool } from "./rename_note";
 import { createNoteTool } from "./create_note";
 import { insertUnderBulletTool } from "./insert_under_bullet";
 import { findNotesByTagTool } from "./find_notes_by_tag";
@@ -38,4 +39,5 @@ export const ALL_TOOLS: readonly ToolDescriptor[] = [
 	addTaskTool,
 	completeTaskTool,
 	setPropertyTool,
+	renameNoteTool,
 ];

@@ -112,6 +112,47 @@ describe("NodeVault", () => {
 			await removeDir(outside);
 		}
 	});
+
+	test("rename moves a note (folders made), keeps the file object, reports rename, and never replaces or follows anything", async () => {
+		const renamed: Array<[string, string]> = [];
+		vault.on("rename", (file: HostAbstractFile, oldPath: string) => renamed.push([file.path, oldPath]));
+		const file = vault.getFileByPath("Folder/B.md");
+		if (!file) throw new Error("missing");
+		await vault.rename(file, "New/Deeper/Beta.md");
+		expect(renamed).toEqual([["New/Deeper/Beta.md", "Folder/B.md"]]);
+		expect(file).toMatchObject({ path: "New/Deeper/Beta.md", name: "Beta.md", basename: "Beta" });
+		expect(vault.getFileByPath("New/Deeper/Beta.md")).toBe(file);
+		expect(vault.getFileByPath("Folder/B.md")).toBeNull();
+		expect(await vault.read(file)).toBe("beta");
+		await expect(fs.stat(nodePath.join(root, "Folder/B.md"))).rejects.toMatchObject({ code: "ENOENT" });
+
+		// A name taken on disk by a file the vault does not list yet (another program made it a moment ago) is never replaced.
+		await fs.writeFile(nodePath.join(root, "Taken.md"), "someone else's");
+		await expect(vault.rename(file, "Taken.md")).rejects.toMatchObject({ code: "EEXIST" });
+		expect(await fs.readFile(nodePath.join(root, "Taken.md"), "utf8")).toBe("someone else's");
+		expect(await vault.read(file)).toBe("beta");
+
+		const outside = await makeVault();
+		try {
+			await fs.symlink(outside, nodePath.join(root, "Linked"));
+			await expect(vault.rename(file, "Linked/Beta.md")).rejects.toThrow("not part of the vault");
+			await fs.symlink(nodePath.join(outside, "target.md"), nodePath.join(root, "Dangling.md"));
+			await expect(vault.rename(file, "Dangling.md")).rejects.toThrow("not part of the vault");
+			expect(await fs.readdir(outside)).toEqual([".obsidian"]);
+			expect(await fs.readFile(nodePath.join(root, "New/Deeper/Beta.md"), "utf8")).toBe("beta");
+		} finally {
+			await removeDir(outside);
+		}
+	});
+
+	test("rename that only changes letter case works (one file under both names on a case-insensitive disk)", async () => {
+		const file = vault.getFileByPath("A.md");
+		if (!file) throw new Error("missing");
+		await vault.rename(file, "a.md");
+		expect(vault.getFileByPath("a.md")).toBe(file);
+		expect(await fs.readdir(root)).toContain("a.md");
+		expect(await vault.read(file)).toBe("alpha\n");
+	});
 });
 
 describe("NodeVault watching the disk", () => {

@@ -11,6 +11,7 @@ import type { ApprovalDecision, ApprovalRequest, Approver, WriteServices } from 
 import type { ToolContext } from "../../../src/mcp/context";
 import { createMcpServer } from "../../../src/mcp/server";
 import { ALL_TOOLS } from "../../../src/mcp/tools";
+import { undoCall } from "../../../src/journal/undo";
 import { hashText } from "../../../src/vault/writes";
 import { IndexedNoteSearch } from "../../../src/vault/search";
 import { RecordingLogger } from "../../helpers/service";
@@ -307,6 +308,42 @@ describe("write calls: rights per tool, approval, expected_hash and the journal 
 			expect(await snapshotVault(root)).toEqual(before);
 			approver.answer(request, "decline");
 			await pending;
+			expect(await snapshotVault(root)).toEqual(before);
+		} finally {
+			await client.close();
+		}
+	});
+
+	test("ask: rename_note previews the move and each linking note's diff, writes nothing while waiting, and once approved is one journal entry that one undo reverses", async () => {
+		const approver = new ScriptedApprover();
+		const { client, journal } = await connect({ rename_note: "ask" }, { approver });
+		try {
+			const before = await snapshotVault(root);
+			const garden = await read("Projects/Garden.md");
+			const welcome = await read("Welcome.md");
+			const pending = callTool(client, "rename_note", { path: "Projects/Garden", new_path: "Archive/Garden plan.md" });
+			const request = await approver.next();
+			const welcomeAfter = welcome.replace("[[Projects/Garden|the garden project]]", "[[Garden plan|the garden project]]");
+			expect(request.changes).toEqual([
+				{ path: "Archive/Garden plan.md", movedFrom: "Projects/Garden.md", before: garden, after: garden },
+				{ path: "Welcome.md", before: welcome, after: welcomeAfter },
+			]);
+			expect(await snapshotVault(root)).toEqual(before);
+			approver.answer(request, "approve");
+			expect(await pending).toEqual({ ok: true, value: { path: "Projects/Garden.md", new_path: "Archive/Garden plan.md", notes_updated: 1, links_updated: 1 } });
+			expect(await read("Welcome.md")).toBe(welcomeAfter);
+			expect(await read("Archive/Garden plan.md")).toBe(garden);
+			const [entry] = journal.list();
+			expect(entry?.changes.map((change) => [change.path, change.movedFrom])).toEqual([
+				["Archive/Garden plan.md", "Projects/Garden.md"],
+				["Welcome.md", undefined],
+			]);
+
+			const outcome = await undoCall(host, journal, entry?.id ?? "");
+			expect(outcome.ok && outcome.notes).toEqual([
+				{ path: "Welcome.md", result: "restored" },
+				{ path: "Projects/Garden.md", result: "moved back", from: "Archive/Garden plan.md" },
+			]);
 			expect(await snapshotVault(root)).toEqual(before);
 		} finally {
 			await client.close();

@@ -1,0 +1,176 @@
+import type { CachedMetadata } from "obsidian";
+
+/**
+ * Rewriting the path part of links, as Obsidian does when a note is renamed with "Automatically
+ * update internal links" on. Pure. A link keeps its form: a wikilink stays a wikilink, a Markdown
+ * link a Markdown link, an embed an embed, with its `#heading`, `#^block`, `|alias` or link text
+ * untouched; only the path changes, to what Obsidian's `fileToLinktext` gives for the new place.
+ */
+
+/** Obsidian's "New link format" setting (`newLinkFormat` in `.obsidian/app.json`). */
+export type NewLinkFormat = "shortest" | "relative" | "absolute";
+
+function folderOf(path: string): string {
+	const slash = path.lastIndexOf("/");
+	return slash === -1 ? "" : path.slice(0, slash);
+}
+
+/** `from` folder → `to` path, with `..` for each folder to leave: `a/b`, `a/c/N` → `../c/N`. */
+function relativePath(fromFolder: string, to: string): string {
+	const from = fromFolder === "" ? [] : fromFolder.split("/");
+	const target = to.split("/");
+	let shared = 0;
+	while (shared < from.length && shared < target.length - 1 && from[shared] === target[shared]) shared++;
+	return [...from.slice(shared).map(() => ".."), ...target.slice(shared)].join("/");
+}
+
+/**
+ * The path part of a link to `targetPath` written in the note at `sourcePath`, as Obsidian's
+ * `fileToLinktext` makes it: the file name alone when no other file in the vault has that name
+ * (shortest), else the full vault path; or the path from the source's folder (relative), or the
+ * full path always (absolute). A note's `.md` is left off unless `keepExtension`.
+ */
+export function linktextFor(targetPath: string, sourcePath: string, format: NewLinkFormat, nameIsUnique: boolean, keepExtension = false): string {
+	const path = !keepExtension && targetPath.toLowerCase().endsWith(".md") ? targetPath.slice(0, -3) : targetPath;
+	if (format === "absolute") return path;
+	if (format === "relative") return relativePath(folderOf(sourcePath), path);
+	return nameIsUnique ? path.slice(path.lastIndexOf("/") + 1) : path;
+}
+
+/**
+ * Characters a Markdown link destination cannot hold as they are (they would end it, or be read
+ * as an escape): written as `%XX`, as Obsidian writes a space as `%20`. Other characters, letters
+ * of any script among them, stay readable.
+ */
+const UNSAFE_IN_DESTINATION = /[\s%<>()[\]\\^`{}|]/gu;
+
+function encodeDestination(path: string): string {
+	return path.replace(UNSAFE_IN_DESTINATION, (char) =>
+		[...new TextEncoder().encode(char)].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`).join(""),
+	);
+}
+
+/** Where a wikilink's path ends: at its subpath, its alias, or an alias pipe escaped inside a table. */
+const WIKILINK_PATH = /^(.*?)(?=\\\||[#|]|$)/su;
+
+/**
+ * The link `original` (as the metadata cache reports it: `[[path#sub|alias]]`, `![[path]]`,
+ * `[text](path%20x.md#sub "title")`, `[text](<path x.md>)`) with its path part replaced by
+ * `linkpath` (plain text; encoded here where the form needs it). Null when `original` is no link
+ * this understands.
+ */
+export function withLinkpath(original: string, linkpath: string): string | null {
+	const wikiOpen = original.startsWith("![[") ? 3 : original.startsWith("[[") ? 2 : 0;
+	if (wikiOpen > 0) {
+		if (!original.endsWith("]]")) return null;
+		const inner = original.slice(wikiOpen, -2);
+		const path = WIKILINK_PATH.exec(inner)?.[1] ?? "";
+		return `${original.slice(0, wikiOpen)}${linkpath}${inner.slice(path.length)}]]`;
+	}
+	const open = original.lastIndexOf("](");
+	if (open === -1 || !original.endsWith(")")) return null;
+	const head = original.slice(0, open + 2);
+	const rest = original.slice(open + 2);
+	const spaces = /^ */u.exec(rest)?.[0] ?? "";
+	const destination = rest.slice(spaces.length);
+	if (destination.startsWith("<")) {
+		const close = destination.indexOf(">");
+		if (close === -1) return null;
+		const inside = destination.slice(1, close);
+		const hash = inside.indexOf("#");
+		return `${head}${spaces}<${linkpath}${hash === -1 ? "" : inside.slice(hash)}${destination.slice(close)}`;
+	}
+	const end = destination.search(/[ )]/u);
+	const raw = end === -1 ? destination : destination.slice(0, end);
+	const hash = raw.indexOf("#");
+	return `${head}${spaces}${encodeDestination(linkpath)}${hash === -1 ? "" : raw.slice(hash)}${destination.slice(raw.length)}`;
+}
+
+/** A text with some links' paths rewritten, and how many links changed. */
+export interface RewrittenLinks {
+	text: string;
+	links: number;
+}
+
+/**
+ * Rewrites the links of a note's `text` (its `cache` parsed from exactly this text): each link,
+ * embed and frontmatter link whose link path `newLinkpath` maps to a new one gets it, in its own
+ * form; `newLinkpath` returns null to leave a link as it is. Everything else keeps its bytes.
+ */
+export function rewriteLinks(text: string, cache: CachedMetadata, newLinkpath: (linkpath: string) => string | null): RewrittenLinks {
+	const edits: Array<{ start: number; end: number; replacement: string }> = [];
+	for (const link of [...(cache.links ?? []), ...(cache.embeds ?? [])]) {
+		const replacement = replacementFor(link.link, link.original, newLinkpath);
+		const { start, end } = link.position;
+		if (replacement !== null && text.slice(start.offset, end.offset) === link.original) edits.push({ start: start.offset, end: end.offset, replacement });
+	}
+	let links = edits.length;
+	let out = text;
+	for (const edit of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, edit.start) + edit.replacement + out.slice(edit.end);
+	// Frontmatter links carry no position: each one's text is replaced where it stands in the
+	// frontmatter. The same text in the same note always points to the same note, so every copy of it changes alike.
+	const frontmatterEnd = cache.frontmatterPosition?.end.offset;
+	if (frontmatterEnd !== undefined) {
+		const replacements = new Map<string, string>();
+		for (const link of cache.frontmatterLinks ?? []) {
+			const replacement = replacementFor(link.link, link.original, newLinkpath);
+			if (replacement === null) continue;
+			links++;
+			replacements.set(link.original, replacement);
+		}
+		if (replacements.size > 0) {
+			// One pass, longest first: a replacement is never itself replaced again.
+			const originals = [...replacements.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
+			const frontmatter = out.slice(0, frontmatterEnd).replace(new RegExp(originals.join("|"), "gu"), (found) => replacements.get(found) ?? found);
+			out = frontmatter + out.slice(frontmatterEnd);
+		}
+	}
+	return { text: out, links };
+}
+
+function escapeRegExp(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
+}
+
+function replacementFor(link: string, original: string, newLinkpath: (linkpath: string) => string | null): string | null {
+	const hash = link.indexOf("#");
+	let linkpath = hash === -1 ? link : link.slice(0, hash);
+	// In a table the alias pipe is escaped (`[[Note\\|alias]]`): the backslash is not part of the path.
+	if (linkpath.endsWith("\\") && original.includes("\\|")) linkpath = linkpath.slice(0, -1);
+	const next = newLinkpath(linkpath);
+	if (next === null) return null;
+	const replaced = withLinkpath(original, next);
+	return replaced === original ? null : replaced;
+}
+
+/** A canvas's `"file"` and `"text"` string fields, as JSON writes them (the value still escaped). */
+const CANVAS_STRING_FIELD = /("(file|text)"\s*:\s*)"((?:[^"\\]|\\.)*)"/gu;
+
+/**
+ * Rewrites the links of a canvas (Obsidian's JSON): a file card's `file` (a full vault path) when
+ * `newFilePath` maps it, and the links in each text card's Markdown as `rewriteLinks` does. Only
+ * the fields that change are written again (JSON-escaped); every other byte stays.
+ */
+export function rewriteCanvasLinks(text: string, newLinkpath: (linkpath: string) => string | null, newFilePath: (path: string) => string | null, parse: (markdown: string) => CachedMetadata): RewrittenLinks {
+	let links = 0;
+	const out = text.replace(CANVAS_STRING_FIELD, (whole: string, head: string, field: string, raw: string) => {
+		let value: unknown;
+		try {
+			value = JSON.parse(`"${raw}"`);
+		} catch {
+			return whole;
+		}
+		if (typeof value !== "string") return whole;
+		if (field === "file") {
+			const next = newFilePath(value);
+			if (next === null || next === value) return whole;
+			links++;
+			return `${head}${JSON.stringify(next)}`;
+		}
+		const rewritten = rewriteLinks(value, parse(value), newLinkpath);
+		if (rewritten.links === 0) return whole;
+		links += rewritten.links;
+		return `${head}${JSON.stringify(rewritten.text)}`;
+	});
+	return { text: out, links };
+}

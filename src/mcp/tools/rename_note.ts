@@ -1,0 +1,59 @@
+import { z } from "zod";
+import { ensureParentFolder } from "../../vault/dailyNotes";
+import { findNote } from "../../vault/notes";
+import { pathAfter, renameNote } from "../../vault/rename";
+import { isPathVisible, pathMatchKey } from "../../vault/scope";
+import { checkNewNotePath } from "../../vault/writes";
+import { defineTool } from "../tool";
+
+/** Characters Obsidian's link syntax gives a meaning: a note named with one could not be linked to. */
+const LINK_SYNTAX_CHARACTERS = /[#^[\]|]/u;
+
+export const renameNoteTool = defineTool({
+	name: "rename_note",
+	title: "Rename or move a note",
+	description:
+		"Rename or move a note (folders made) and update every link to it as Obsidian does (wikilinks, Markdown links, embeds, frontmatter; headings, blocks and aliases kept). An existing target is refused. One undo reverses it all.",
+	access: "write",
+	annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+	inputSchema: {
+		path: z.string(),
+		new_path: z.string(),
+	},
+	outputSchema: {
+		path: z.string(),
+		new_path: z.string(),
+		notes_updated: z.number().describe("Other notes whose links changed"),
+		links_updated: z.number(),
+	},
+	examples: [{ path: "Projects/Garden", new_path: "Archive/Garden plan.md" }],
+	handler: async (ctx, args) => {
+		const { host, scope } = ctx;
+		const found = findNote(host, scope, args.path);
+		if ("error" in found) return { fixable: found.error };
+		const file = found.value;
+		const checked = checkNewNotePath(args.new_path, scope);
+		if ("error" in checked) return { fixable: checked.error };
+		const to = checked.value;
+		const name = to.slice(to.lastIndexOf("/") + 1);
+		if (LINK_SYNTAX_CHARACTERS.test(name)) return { fixable: `A note's name may not contain # ^ [ ] or |: links to "${name}" would break. Nothing was changed.` };
+		if (to === file.path) return { fixable: `"${file.path}" already has that path. Nothing was changed.` };
+		// Another file whose path a case-insensitive disk (or a person) reads as the same: a move there would replace it or confuse links.
+		const key = pathMatchKey(to);
+		const taken = host.vault.getFiles().find((other) => other.path !== file.path && pathMatchKey(other.path) === key);
+		if (taken && isPathVisible(taken.path, scope)) return { fixable: `A note already exists at "${taken.path}". Nothing was changed. Choose another new_path.` };
+		if (host.vault.getFolderByPath(to)) return { fixable: `"${to}" is a folder. Choose a note path inside it.` };
+		await ensureParentFolder(host, to);
+		const { plan, kept } = await renameNote(host, file, to);
+		// Notes the token may not see are updated too (as Obsidian does) but neither named nor counted.
+		const visible = [...plan.notes, ...kept].filter((note) => isPathVisible(pathAfter(plan, note.path), scope));
+		return {
+			ok: {
+				path: plan.from,
+				new_path: to,
+				notes_updated: new Set(visible.map((note) => note.path).filter((path) => path !== plan.from)).size,
+				links_updated: visible.reduce((sum, note) => sum + note.links, 0),
+			},
+		};
+	},
+});

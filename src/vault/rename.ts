@@ -1,0 +1,219 @@
+import type { Host, HostFile } from "../host/Host";
+import { linktextFor, rewriteCanvasLinks, rewriteLinks, type NewLinkFormat, type RewrittenLinks } from "../markdown/linkRewrite";
+import { linkpathOf } from "../markdown/inline";
+import { parseMetadata } from "../markdown/metadata";
+import { newLinkFormat } from "./config";
+
+/** One note whose links a rename changes: its text before and after (the moved note under its old path). */
+export interface RelinkedNote {
+	/** The note's path before the rename. */
+	path: string;
+	before: string;
+	after: string;
+	/** Links in it that change. */
+	links: number;
+	/** The new link path for each link path the note held at planning time (null: unchanged), so the edit can run again on fresher text. */
+	linkpaths: ReadonlyMap<string, string | null>;
+}
+
+/** What renaming a note does: the move, and each note whose links change (the moved note's own links among them). */
+export interface RenamePlan {
+	from: string;
+	to: string;
+	/** The moved note's text before the rename. */
+	movedText: string;
+	notes: RelinkedNote[];
+}
+
+function folderOf(path: string): string {
+	const slash = path.lastIndexOf("/");
+	return slash === -1 ? "" : path.slice(0, slash);
+}
+
+function nameOf(path: string): string {
+	return path.slice(path.lastIndexOf("/") + 1);
+}
+
+/**
+ * Works out, without writing, what renaming `file` to `to` changes, as Obsidian's rename with
+ * "Automatically update internal links" on: every link that resolves to the note gets the path
+ * Obsidian's link format gives for the new place (per the vault's "New link format"); and, when
+ * the note changes folder, each of its own links that would then resolve elsewhere (or nowhere)
+ * is pointed again at the note it reached before. Links in every note of the vault are kept
+ * working, excluded folders included, as Obsidian keeps them.
+ */
+export async function planRename(host: Host, file: HostFile, to: string): Promise<RenamePlan> {
+	const format = await newLinkFormat(host);
+	const from = file.path;
+	const lowerName = (name: string) => name.toLowerCase();
+	// Names after the rename: the moved note counts under its new name only.
+	const nameCounts = new Map<string, number>();
+	for (const other of host.vault.getFiles()) {
+		const name = lowerName(other.path === from ? nameOf(to) : other.name);
+		nameCounts.set(name, (nameCounts.get(name) ?? 0) + 1);
+	}
+	const isUnique = (path: string) => (nameCounts.get(lowerName(nameOf(path))) ?? 0) <= 1;
+	const movedFolder = folderOf(from) !== folderOf(to);
+
+	const sources = Object.entries(host.metadataCache.resolvedLinks)
+		.filter(([source, targets]) => source !== from && isLinkSource(source) && (targets[from] ?? 0) > 0)
+		.map(([source]) => source);
+	const notes: RelinkedNote[] = [];
+	let movedText = "";
+	for (const source of [from, ...sources]) {
+		const sourceFile = host.vault.getFileByPath(source);
+		if (!sourceFile) continue;
+		const text = await host.vault.read(sourceFile);
+		if (source === from) movedText = text;
+		const sourceAfter = source === from ? to : source;
+		const linkpaths = new Map<string, string | null>();
+		const newLinkpath = (linkpath: string): string | null => {
+			if (linkpaths.has(linkpath)) return linkpaths.get(linkpath) ?? null;
+			const next = relinkedPath(host, { from, to, format, isUnique, movedFolder }, linkpath, source, sourceAfter);
+			linkpaths.set(linkpath, next);
+			return next;
+		};
+		const rewritten = rewriteSource(source, text, newLinkpath, { from, to });
+		if (rewritten.links > 0 && rewritten.text !== text) notes.push({ path: source, before: text, after: rewritten.text, links: rewritten.links, linkpaths });
+	}
+	return { from, to, movedText, notes };
+}
+
+interface RenameFacts {
+	from: string;
+	to: string;
+	format: NewLinkFormat;
+	isUnique: (path: string) => boolean;
+	movedFolder: boolean;
+}
+
+/** The new path part for one link path in the note `source` (at `sourceAfter` once renamed), or null to leave it. */
+function relinkedPath(host: Host, facts: RenameFacts, linkpath: string, source: string, sourceAfter: string): string | null {
+	// `[[#Heading]]` points into the note it stands in, wherever that goes.
+	if (linkpath === "") return null;
+	const target = host.metadataCache.getFirstLinkpathDest(linkpath, source);
+	if (!target) return null;
+	const keepExtension = linkpath.toLowerCase().endsWith(".md");
+	if (target.path === facts.from) return linktextFor(facts.to, sourceAfter, facts.format, facts.isUnique(facts.to), keepExtension);
+	if (source !== facts.from || !facts.movedFolder) return null;
+	// The moved note's own link to another note: only one that would reach something else from the new folder is rewritten.
+	const fromNewPlace = host.metadataCache.getFirstLinkpathDest(linkpath, sourceAfter);
+	if (fromNewPlace?.path === target.path) return null;
+	return linktextFor(target.path, sourceAfter, facts.format, facts.isUnique(target.path), keepExtension);
+}
+
+/** Files whose links a rename updates: notes, and canvases (their file cards and the links in their text cards). */
+function isLinkSource(path: string): boolean {
+	return path.endsWith(".md") || path.endsWith(".canvas");
+}
+
+/** A note's or canvas's text with its links to the renamed note rewritten. */
+function rewriteSource(source: string, text: string, newLinkpath: (linkpath: string) => string | null, move: { from: string; to: string }): RewrittenLinks {
+	if (source.endsWith(".canvas")) return rewriteCanvasLinks(text, newLinkpath, (path) => (path === move.from ? move.to : null), parseMetadata);
+	return rewriteLinks(text, parseMetadata(text), newLinkpath);
+}
+
+/** A note's text with a plan's link changes made again on `text` (the text the plan read, or a fresher one). */
+export function relinkText(plan: Pick<RenamePlan, "from" | "to">, note: RelinkedNote, text: string): string {
+	if (text === note.before) return note.after;
+	return rewriteSource(note.path, text, (linkpath) => note.linkpaths.get(linkpath) ?? null, plan).text;
+}
+
+/** Where a planned note is once the rename is done. */
+export function pathAfter(plan: RenamePlan, path: string): string {
+	return path === plan.from ? plan.to : path;
+}
+
+/**
+ * True when a link that now reaches `current` would reach the note renamed to `to` once it is
+ * there, by Obsidian's resolution (see LinkResolver): an exact vault path first, then a file whose
+ * path ends with the link, one in the linking note's folder first, else the shortest path.
+ */
+function wouldBeTakenBy(to: string, linkpath: string, source: string, current: HostFile): boolean {
+	if (linkpath.startsWith("./") || linkpath.startsWith("../")) return false;
+	const wanted = linkpath.replace(/^\/+/u, "").toLowerCase();
+	const matches = (path: string) => {
+		const lower = path.toLowerCase();
+		return lower === wanted || lower === `${wanted}.md`;
+	};
+	const endsWith = (path: string) => {
+		const lower = path.toLowerCase();
+		return matches(path) || lower.endsWith(`/${wanted}`) || lower.endsWith(`/${wanted}.md`);
+	};
+	if (!endsWith(to) || matches(current.path)) return false;
+	if (matches(to)) return true;
+	const sourceFolder = folderOf(source);
+	if (folderOf(current.path) === sourceFolder) return false;
+	if (folderOf(to) === sourceFolder) return true;
+	return to.length < current.path.length || (to.length === current.path.length && to < current.path);
+}
+
+/**
+ * Links to other notes that the renamed note would take over: `[[Notes]]` reaching `Notes.md`
+ * would reach `Projects/Notes.md` from inside `Projects/`, once a note is renamed to that. Obsidian
+ * leaves them, so they would silently point at another note; here each one is first written as
+ * the full vault path of the note it reaches now, so it keeps reaching it (in its own form, with
+ * its subpath and alias). Only notes holding a link whose name is the new name are read.
+ */
+export async function planKeptLinks(host: Host, file: HostFile, to: string): Promise<RelinkedNote[]> {
+	const newName = nameOf(to).replace(/\.md$/iu, "").toLowerCase();
+	const notes: RelinkedNote[] = [];
+	for (const source of host.vault.getMarkdownFiles()) {
+		const cache = host.metadataCache.getFileCache(source);
+		const links = [...(cache?.links ?? []), ...(cache?.embeds ?? []), ...(cache?.frontmatterLinks ?? [])].map((link) => linkpathOf(link.link));
+		const linkpaths = new Map<string, string | null>();
+		for (const linkpath of links) {
+			if (linkpaths.has(linkpath) || nameOf(linkpath).replace(/\.md$/iu, "").toLowerCase() !== newName) continue;
+			const current = host.metadataCache.getFirstLinkpathDest(linkpath, source.path);
+			const kept = current && current.path !== file.path && wouldBeTakenBy(to, linkpath, source.path === file.path ? to : source.path, current);
+			linkpaths.set(linkpath, kept ? linktextFor(current.path, source.path, "absolute", false, linkpath.toLowerCase().endsWith(".md")) : null);
+		}
+		if (![...linkpaths.values()].some((next) => next !== null)) continue;
+		const text = await host.vault.read(source);
+		const rewritten = rewriteLinks(text, parseMetadata(text), (linkpath) => linkpaths.get(linkpath) ?? null);
+		if (rewritten.links > 0 && rewritten.text !== text) notes.push({ path: source.path, before: text, after: rewritten.text, links: rewritten.links, linkpaths });
+	}
+	return notes;
+}
+
+/** What `renameNote` did: the rename's own plan, and the links to other notes it kept in place. */
+export interface RenameOutcome {
+	plan: RenamePlan;
+	kept: RelinkedNote[];
+}
+
+/**
+ * The rename `rename_note` makes: links the new name would take over are first kept on their
+ * notes (`planKeptLinks`), then the host renames and updates the links to the note (Obsidian's
+ * `fileManager.renameFile` inside Obsidian). Every write goes through the host, so a journalled
+ * host records them all in one call. When links are kept, the renamed note is read in an atomic
+ * edit that changes nothing first, so the caller's `expected_hash` is checked on it, not on a linking note.
+ */
+export async function renameNote(host: Host, file: HostFile, to: string): Promise<RenameOutcome> {
+	const kept = await planKeptLinks(host, file, to);
+	if (kept.length > 0) {
+		await host.vault.process(file, (text) => text);
+		for (const note of kept) {
+			const source = host.vault.getFileByPath(note.path);
+			if (source) await host.vault.process(source, (text) => relinkText({ from: file.path, to }, note, text));
+		}
+	}
+	const plan = await planRename(host, file, to);
+	await host.fileManager.renameFile(file, to);
+	return { plan, kept };
+}
+
+/**
+ * Renames a note and updates the links to it through the host's own writes: the move
+ * (`vault.rename`), then each linking note in its own atomic edit (`vault.process`). The headless
+ * host's `fileManager.renameFile`; inside Obsidian, Obsidian's own does this.
+ */
+export async function renameWithLinks(host: Host, file: HostFile, to: string): Promise<RenamePlan> {
+	const plan = await planRename(host, file, to);
+	await host.vault.rename(file, to);
+	for (const note of plan.notes) {
+		const current = host.vault.getFileByPath(pathAfter(plan, note.path));
+		if (current) await host.vault.process(current, (text) => relinkText(plan, note, text));
+	}
+	return plan;
+}

@@ -1,0 +1,115 @@
+import * as nodePath from "node:path";
+import { promises as fs, readFileSync } from "node:fs";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { addToken } from "../../src/auth/tokenList";
+import { NodeHost } from "../../src/headless/NodeHost";
+import type { HostFile } from "../../src/host/Host";
+import { JournalFile } from "../../src/journal/JournalFile";
+import { undoCall } from "../../src/journal/undo";
+import VaultMcpPlugin from "../../src/main";
+import { createApp, type App, type PluginManifest } from "../double/obsidian";
+import { connectClient } from "../helpers/http";
+import { callOk } from "../helpers/tools";
+import { makeVault, removeDir } from "../helpers/vault";
+
+const manifest = JSON.parse(readFileSync(nodePath.resolve(__dirname, "../../manifest.json"), "utf8")) as PluginManifest;
+
+/**
+ * rename_note inside Obsidian (the plugin in the host double): with "Automatically update internal
+ * links" on, the move and the link updates are Obsidian's own `fileManager.renameFile`, which the
+ * journal cannot watch write by write, so it records its prediction first and what Obsidian
+ * really wrote after; with it off, our rewriting makes them through Obsidian's vault.
+ */
+describe("rename_note in the plugin goes through Obsidian's fileManager.renameFile", () => {
+	let vault: string;
+	let host: NodeHost;
+	let app: App;
+	let plugin: VaultMcpPlugin;
+	let client: Client;
+	const renameCalls: Array<[string, string]> = [];
+	const read = (path: string) => readFileSync(nodePath.join(vault, path), "utf8");
+	const SOURCE = "Links: [[Plan#Goals|goals]], ![[Plan#^goal]], [p](Plan.md).\r\nNon-ASCII: café ☕\r\n";
+
+	beforeEach(async () => {
+		vault = await makeVault({ "Plan.md": "# Plan\n\n## Goals\n\nGrow beans ^goal\n", "Notes/Source.md": SOURCE, ".obsidian/app.json": JSON.stringify({ alwaysUpdateLinks: true }) });
+		host = await NodeHost.open(vault);
+		app = createApp(host);
+		renameCalls.length = 0;
+		plugin = new VaultMcpPlugin(app as never, manifest);
+		await (plugin as unknown as { load(): Promise<void> }).load();
+		await new Promise((resolve) => setImmediate(resolve));
+		await plugin.updateSettings({ disclosureAccepted: true, serverEnabled: true, writeEnabled: true });
+		const made = addToken(plugin.settings, "laptop", "write", { rename_note: "allow" });
+		if ("error" in made) throw new Error(made.error);
+		await plugin.updateSettings({ tokens: made.settings.tokens });
+		const status = plugin.service.status;
+		if (status.state !== "listening") throw new Error("not listening");
+		client = await connectClient(status.url, made.token);
+	});
+	afterEach(async () => {
+		await client.close();
+		(plugin as unknown as { unload(): void }).unload();
+		await plugin.service.stop();
+		await host.close();
+		await removeDir(vault);
+	});
+
+	/** Replaces the double's renameFile, recording each call; `after` runs once it is done, as a differently-behaving Obsidian would. */
+	function watchRenameFile(after?: () => Promise<void>): void {
+		const original = app.fileManager.renameFile.bind(app.fileManager);
+		app.fileManager.renameFile = async (file: HostFile, newPath: string) => {
+			renameCalls.push([file.path, newPath]);
+			await original(file, newPath);
+			await after?.();
+		};
+	}
+
+	test("the links are updated by Obsidian's renameFile, once, and the journal entry undoes it byte for byte", async () => {
+		watchRenameFile();
+		const result = await callOk(client, "rename_note", { path: "Plan", new_path: "Archive/Plan 2026.md" });
+		expect(result).toEqual({ path: "Plan.md", new_path: "Archive/Plan 2026.md", notes_updated: 1, links_updated: 3 });
+		expect(renameCalls).toEqual([["Plan.md", "Archive/Plan 2026.md"]]);
+		expect(read("Notes/Source.md")).toBe("Links: [[Plan 2026#Goals|goals]], ![[Plan 2026#^goal]], [p](Plan%202026.md).\r\nNon-ASCII: café ☕\r\n");
+
+		const journal = JournalFile.forVault(vault, ".obsidian");
+		const [entry] = journal.list(1);
+		expect(entry?.changes.map((change) => [change.path, change.movedFrom, change.after === null ? null : change.after.length > 0])).toEqual([
+			["Archive/Plan 2026.md", "Plan.md", true],
+			["Notes/Source.md", undefined, true],
+		]);
+		const outcome = await undoCall(host, journal, entry?.id ?? "");
+		expect(outcome.ok).toBe(true);
+		expect(read("Notes/Source.md")).toBe(SOURCE);
+		expect(read("Plan.md")).toBe("# Plan\n\n## Goals\n\nGrow beans ^goal\n");
+		expect(host.vault.getFileByPath("Archive/Plan 2026.md")).toBeNull();
+	});
+
+	test("with \"Automatically update internal links\" off, Obsidian's renameFile would leave the links, so our rewriting updates them (through Obsidian's vault)", async () => {
+		await fs.writeFile(nodePath.join(vault, ".obsidian/app.json"), JSON.stringify({ alwaysUpdateLinks: false }));
+		watchRenameFile();
+		const result = await callOk(client, "rename_note", { path: "Plan", new_path: "Archive/Plan 2026.md" });
+		expect(result).toEqual({ path: "Plan.md", new_path: "Archive/Plan 2026.md", notes_updated: 1, links_updated: 3 });
+		expect(renameCalls).toEqual([]);
+		expect(read("Notes/Source.md")).toBe("Links: [[Plan 2026#Goals|goals]], ![[Plan 2026#^goal]], [p](Plan%202026.md).\r\nNon-ASCII: café ☕\r\n");
+		const journal = JournalFile.forVault(vault, ".obsidian");
+		const [entry] = journal.list(1);
+		expect((await undoCall(host, journal, entry?.id ?? "")).ok).toBe(true);
+		expect(read("Notes/Source.md")).toBe(SOURCE);
+	});
+
+	test("when Obsidian writes other text than predicted, the journal keeps what it wrote, so undo still restores exactly", async () => {
+		watchRenameFile(async () => {
+			const source = host.vault.getFileByPath("Notes/Source.md");
+			if (source) await host.vault.process(source, (text) => text.replace("[[Plan 2026#Goals|goals]]", "[[Archive/Plan 2026#Goals|goals]]"));
+		});
+		await callOk(client, "rename_note", { path: "Plan", new_path: "Archive/Plan 2026.md" });
+		const written = read("Notes/Source.md");
+		expect(written).toContain("[[Archive/Plan 2026#Goals|goals]]");
+		const journal = JournalFile.forVault(vault, ".obsidian");
+		const [entry] = journal.list(1);
+		expect(entry?.changes.find((change) => change.path === "Notes/Source.md")).toMatchObject({ before: SOURCE, after: written });
+		expect((await undoCall(host, journal, entry?.id ?? "")).ok).toBe(true);
+		expect(read("Notes/Source.md")).toBe(SOURCE);
+		expect(host.vault.getFileByPath("Plan.md")).not.toBeNull();
+	});
+});

@@ -1,0 +1,129 @@
+import { linktextFor, rewriteCanvasLinks, rewriteLinks, withLinkpath, type NewLinkFormat } from "../../../src/markdown/linkRewrite";
+import { parseMetadata } from "../../../src/markdown/metadata";
+
+/** Rewrites every link whose path is `from` to `to`, as a rename does. */
+function renameIn(text: string, from: string, to: string): { text: string; links: number } {
+	return rewriteLinks(text, parseMetadata(text), (linkpath) => (linkpath === from || linkpath === `${from}.md` ? (linkpath.endsWith(".md") ? `${to}.md` : to) : null));
+}
+
+describe("withLinkpath: only the path part of a link changes, its form stays", () => {
+	const cases: Array<[string, string, string]> = [
+		["[[Old]]", "New", "[[New]]"],
+		["[[Old#Heading]]", "New", "[[New#Heading]]"],
+		["[[Old#^block-1]]", "New", "[[New#^block-1]]"],
+		["[[Old|Shown text]]", "New", "[[New|Shown text]]"],
+		["[[Old#Heading|Shown]]", "Folder/New", "[[Folder/New#Heading|Shown]]"],
+		["![[Old]]", "New", "![[New]]"],
+		["![[Old#^blk|300]]", "New", "![[New#^blk|300]]"],
+		// In a table the alias pipe is escaped: the path ends before the backslash.
+		["[[Old\\|alias]]", "New", "[[New\\|alias]]"],
+		["[t](Old.md)", "New.md", "[t](New.md)"],
+		["[t](path%20with%20spaces.md#h)", "Archive/new name.md", "[t](Archive/new%20name.md#h)"],
+		["[t](Old.md#My%20Heading)", "New.md", "[t](New.md#My%20Heading)"],
+		["[t](Old.md \"a title\")", "New.md", "[t](New.md \"a title\")"],
+		["![alt](Old.md)", "New.md", "![alt](New.md)"],
+		["[t](<old name.md#h>)", "new name.md", "[t](<new name.md#h>)"],
+		["[t](Old.md)", "Déjà (vu) 50%.md", "[t](Déjà%20%28vu%29%2050%25.md)"],
+	];
+	test.each(cases)("%s → %s", (original, linkpath, expected) => {
+		expect(withLinkpath(original, linkpath)).toBe(expected);
+	});
+});
+
+describe("linktextFor: Obsidian's fileToLinktext for each New link format", () => {
+	const cases: Array<[NewLinkFormat, string, string, boolean, string]> = [
+		["shortest", "Archive/New.md", "Notes/Source.md", true, "New"],
+		// Another file shares the name: the full path, so the link cannot reach the other one.
+		["shortest", "Archive/New.md", "Notes/Source.md", false, "Archive/New"],
+		["absolute", "Archive/New.md", "Notes/Source.md", true, "Archive/New"],
+		["relative", "Archive/New.md", "Notes/Source.md", true, "../Archive/New"],
+		["relative", "Notes/Sub/New.md", "Notes/Source.md", true, "Sub/New"],
+		["relative", "Notes/New.md", "Notes/Source.md", true, "New"],
+		["relative", "New.md", "A/B/Source.md", true, "../../New"],
+		["relative", "A/B/New.md", "Source.md", true, "A/B/New"],
+		["shortest", "image.png", "Source.md", true, "image.png"],
+	];
+	test.each(cases)("%s: %s from %s (unique %s) → %s", (format, target, source, unique, expected) => {
+		expect(linktextFor(target, source, format, unique)).toBe(expected);
+	});
+
+	test("keeps .md when asked (a link written with it)", () => {
+		expect(linktextFor("Archive/New.md", "S.md", "absolute", true, true)).toBe("Archive/New.md");
+	});
+});
+
+describe("rewriteLinks over a whole note", () => {
+	test("every kind of link to the note changes; the rest of the text keeps its bytes", () => {
+		const text = [
+			"---",
+			'related: "[[Old#Plan|the plan]]"',
+			"sources:",
+			'  - "[[Old]]"',
+			'  - "[[Other]]"',
+			"---",
+			"See [[Old]], [[Old#Plan|the plan]] and ![[Old#^quote]].",
+			"A [markdown link](Old.md#Plan) and [[Other]] stay apart.",
+			"`[[Old]] in code` is no link.",
+			"| a | [[Old\\|cell]] |",
+			"",
+		].join("\r\n");
+		const { text: after, links } = renameIn(text, "Old", "Archive/New");
+		expect(after).toBe(
+			[
+				"---",
+				'related: "[[Archive/New#Plan|the plan]]"',
+				"sources:",
+				'  - "[[Archive/New]]"',
+				'  - "[[Other]]"',
+				"---",
+				"See [[Archive/New]], [[Archive/New#Plan|the plan]] and ![[Archive/New#^quote]].",
+				"A [markdown link](Archive/New.md#Plan) and [[Other]] stay apart.",
+				"`[[Old]] in code` is no link.",
+				"| a | [[Archive/New\\|cell]] |",
+				"",
+			].join("\r\n"),
+		);
+		expect(links).toBe(7);
+	});
+
+	test("a note without links to it is returned as it was, with no links counted", () => {
+		const text = "# Title\n\n[[Other]] and [x](https://example.com/Old.md)\n";
+		expect(renameIn(text, "Old", "New")).toEqual({ text, links: 0 });
+	});
+});
+
+describe("rewriteCanvasLinks", () => {
+	test("a file card's path and the links in a text card change; every other byte of the canvas stays", () => {
+		const canvas = [
+			"{",
+			'\t"nodes":[',
+			'\t\t{"id":"a","type":"file","file":"Old.md","subpath":"#Plan"},',
+			'\t\t{"id":"b","type":"text","text":"See [[Old#Plan|plan]]\\nand \\"quotes\\" \\u00e9"},',
+			'\t\t{"id":"c","type":"text","text":"Nothing here \\u00e9"},',
+			'\t\t{"id":"d","type":"file","file":"Other.md"}',
+			"\t]",
+			"}",
+		].join("\n");
+		const { text, links } = rewriteCanvasLinks(canvas, (linkpath) => (linkpath === "Old" ? "Archive/New" : null), (path) => (path === "Old.md" ? "Archive/New.md" : null), parseMetadata);
+		expect(links).toBe(2);
+		expect(text).toBe(
+			[
+				"{",
+				'\t"nodes":[',
+				'\t\t{"id":"a","type":"file","file":"Archive/New.md","subpath":"#Plan"},',
+				'\t\t{"id":"b","type":"text","text":"See [[Archive/New#Plan|plan]]\\nand \\"quotes\\" é"},',
+				'\t\t{"id":"c","type":"text","text":"Nothing here \\u00e9"},',
+				'\t\t{"id":"d","type":"file","file":"Other.md"}',
+				"\t]",
+				"}",
+			].join("\n"),
+		);
+	});
+});
+
+test("frontmatter links are replaced in one pass: a new link text that equals another link's is not rewritten again", () => {
+	const text = '---\na: "[[Old]]"\nb: "[[Archive/Old]]"\n---\n';
+	const cache = parseMetadata(text);
+	const out = rewriteLinks(text, cache, (linkpath) => (linkpath === "Old" ? "Archive/Old" : linkpath === "Archive/Old" ? "Elsewhere/Old" : null));
+	expect(out).toEqual({ text: '---\na: "[[Archive/Old]]"\nb: "[[Elsewhere/Old]]"\n---\n', links: 2 });
+});
