@@ -23,7 +23,7 @@ export class ShowChangeModal extends Modal {
 		this.contentEl.createEl("p", { cls: "vault-mcp-muted", text: entry.undone ? `${when} · undone ${new Date(entry.undone.time).toLocaleString()}` : when });
 		renderNoteChanges(
 			this.contentEl,
-			entry.changes.map(({ path, before, after }) => ({ path, before, after })),
+			entry.changes.map(({ path, movedFrom, before, after }) => ({ path, movedFrom, before, after })),
 		);
 	}
 

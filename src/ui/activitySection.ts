@@ -59,7 +59,7 @@ export class ChangesList {
 			row.settingEl.toggleClass("vault-mcp-undone", entry.undone !== null);
 			row.descEl.createSpan({ text: new Date(entry.time).toLocaleString() });
 			for (const change of entry.changes) {
-				row.descEl.createSpan({ text: " · " });
+				row.descEl.createSpan({ text: change.movedFrom === undefined ? " · " : ` · ${change.movedFrom} → ` });
 				noteLink(row.descEl, plugin.app, change.path);
 			}
 			if (entry.undone) row.descEl.createSpan({ cls: "vault-mcp-undone-label", text: " · undone" });

@@ -6,9 +6,10 @@
 import type { NoteDiff } from "../markdown/lineDiff";
 import { diffNote } from "../markdown/lineDiff";
 
-/** What one note goes through: its path and the text before (null: a new note) and after (null: moved to the trash). */
+/** What one note goes through: its path (and the path it had, when moved) and the text before (null: a new note) and after (null: moved to the trash). */
 export interface NoteChangeView {
 	path: string;
+	movedFrom?: string;
 	before: string | null;
 	after: string | null;
 }
@@ -20,7 +21,7 @@ const LINE_SIGN = { same: " ", added: "+", removed: "-" } as const;
 export function renderNoteChanges(parent: HTMLElement, changes: readonly NoteChangeView[]): void {
 	for (const change of changes) {
 		const block = parent.createDiv({ cls: "vault-mcp-diff" });
-		block.createDiv({ cls: "vault-mcp-diff-path", text: `${change.path}${describe(change)}` });
+		block.createDiv({ cls: "vault-mcp-diff-path", text: `${change.movedFrom === undefined ? "" : `${change.movedFrom} → `}${change.path}${describe(change)}` });
 		renderDiffLines(block, change.after === null ? diffNote(change.before, "") : diffNote(change.before, change.after));
 	}
 }
@@ -28,6 +29,7 @@ export function renderNoteChanges(parent: HTMLElement, changes: readonly NoteCha
 function describe(change: NoteChangeView): string {
 	if (change.before === null) return " (new note)";
 	if (change.after === null) return " (moved to the trash)";
+	if (change.movedFrom !== undefined) return change.before === change.after ? " (moved; text unchanged)" : " (moved)";
 	return "";
 }
 
@@ -38,7 +40,10 @@ export function renderDiffLines(parent: HTMLElement, diff: NoteDiff): void {
 		body.createDiv({ cls: "vault-mcp-diff-gap", text: `Too different to show line by line: ${diff.tooLarge.linesBefore} lines before, ${diff.tooLarge.linesAfter} after.` });
 		return;
 	}
-	if (diff.lines.length === 0) body.createDiv({ cls: "vault-mcp-diff-gap", text: "No change to the text." });
+	if (!diff.lines.some((line) => line.kind === "added" || line.kind === "removed")) {
+		body.createDiv({ cls: "vault-mcp-diff-gap", text: "No change to the text." });
+		return;
+	}
 	for (const line of diff.lines) {
 		if (line.kind === "gap") {
 			body.createDiv({ cls: "vault-mcp-diff-gap", text: `… ${line.linesSkipped} unchanged line${line.linesSkipped === 1 ? "" : "s"} …` });

@@ -1,0 +1,33 @@
+import "../../double/dom";
+import { renderNoteChanges } from "../../../src/ui/diffView";
+
+/** What a person reads in the approval window and "Show change": one heading line per note, then its lines. */
+describe("renderNoteChanges", () => {
+	const draw = (changes: Parameters<typeof renderNoteChanges>[1]) => {
+		const parent = document.createElement("div");
+		renderNoteChanges(parent, changes);
+		return {
+			headings: [...parent.querySelectorAll(".vault-mcp-diff-path")].map((el) => el.textContent),
+			lines: [...parent.querySelectorAll(".vault-mcp-diff-lines > div")].map((el) => `${el.className}|${el.textContent}`),
+		};
+	};
+
+	test.each([
+		[{ path: "New.md", before: null, after: "a\n" }, "New.md (new note)"],
+		[{ path: "Old.md", before: "a\n", after: null }, "Old.md (moved to the trash)"],
+		[{ path: "B/Note.md", movedFrom: "A/Note.md", before: "a\n", after: "a\n" }, "A/Note.md → B/Note.md (moved; text unchanged)"],
+		[{ path: "B/Note.md", movedFrom: "A/Note.md", before: "[[x]]\n", after: "[[A/x]]\n" }, "A/Note.md → B/Note.md (moved)"],
+		[{ path: "Note.md", before: "a\n", after: "a\nb\n" }, "Note.md"],
+	])("names what happens to the note: %o", (change, heading) => {
+		expect(draw([change]).headings).toEqual([heading]);
+	});
+
+	test("added, removed and unchanged lines are marked, as text (markup in a note stays text)", () => {
+		const { lines } = draw([{ path: "N.md", before: "keep\n<b>old</b>\n", after: "keep\n<img src=x onerror=alert(1)>\n" }]);
+		expect(lines).toEqual(["vault-mcp-diff-same|  keep", "vault-mcp-diff-removed|- <b>old</b>", "vault-mcp-diff-added|+ <img src=x onerror=alert(1)>"]);
+	});
+
+	test("a moved note whose text did not change says so instead of an empty diff", () => {
+		expect(draw([{ path: "B.md", movedFrom: "A.md", before: "x\n", after: "x\n" }]).lines).toEqual(["vault-mcp-diff-gap|No change to the text."]);
+	});
+});
