@@ -26,6 +26,13 @@ const folderRules = [
 	...["markdown", "search"].map((folder) =>
 		neverImports(folder, [{ regex: "^\\.\\./(?!config/limits$)", message: `${folder}/ is pure text code: it imports nothing of the app or the vault (config/limits aside).` }]),
 	),
+	neverImports("paths", [{ regex: "^\\.\\./(?!config/limits$)", message: "paths/ is the pure spelling of a vault path: it imports nothing of the app or the vault (config/limits aside)." }]),
+	neverImports("config", [
+		{
+			regex: "^\\.\\./(?!paths/|auth/tokens$)",
+			message: "config/ is the settings model and the limits: it imports nothing of the app (the pure paths/ spelling and the token record type aside), so every folder may read it.",
+		},
+	]),
 	neverImports("headless", [{ regex: outOfFolder(["ui", "main"]), message: "headless/ runs without Obsidian: it never imports ui/ or main.ts." }]),
 ];
 

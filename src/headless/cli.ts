@@ -10,7 +10,7 @@ import { HIDDEN_LINKS_NAMED, HISTORY_DEFAULT_LIMIT, MAX_CLI_INTEGER, MAX_PORT, M
 import { endpointUrl } from "../http/server";
 import { McpService } from "../service";
 import type { VaultMcpSettings } from "../config/settings";
-import { normalizeExcludedFolder, normalizeFolderList } from "../vault/paths";
+import { normalizeExcludedFolder, normalizeFolderList } from "../paths/spelling";
 import { VERSION } from "../version";
 import { helpFor, HISTORY_COMMAND, INSPECT_COMMAND, SERVE_COMMAND, TOKEN_LIST_COMMAND, TOKEN_NEW_COMMAND, TOKEN_REVOKE_COMMAND, TOKEN_RIGHTS_COMMAND, UNDO_COMMAND, usageHint } from "./cliHelp";
 import { FileSettingsStore } from "../config/FileSettingsStore";

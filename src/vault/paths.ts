@@ -1,14 +1,12 @@
 import { MAX_NAME_BYTES, MAX_NOTE_NAME_BYTES, MAX_PATH_LENGTH } from "../config/limits";
-import { isExcludedPath, pathMatchKey, visibleForm, type Scope } from "./scope";
+import { DRIVE_LETTER, OBSIDIAN_SPACES, pathMatchKey, visibleForm } from "../paths/spelling";
+import { isExcludedPath, type Scope } from "./scope";
 
 /** A path a tool may use, or why not. */
 export type PathCheck = { ok: true; path: string } | { ok: false; reason: string };
 
 /** Percent-encodings of `.`, `/`, `\` and NUL: a path that carries them is trying to mean something else. */
 const ENCODED_SEPARATORS = /%(?:2e|2f|5c|00)/i;
-const DRIVE_LETTER = /^[a-z]:/i;
-/** Obsidian replaces these two with a plain space in every path (its `normalizePath`). */
-const OBSIDIAN_SPACES = /[\u00a0\u202f]/g;
 /** Characters Obsidian refuses in file names on every platform (Windows gives most of them meaning). */
 const FORBIDDEN_NAME_CHARACTERS = /[*"<>:|?]/;
 /** Names Windows gives to devices: a note called this cannot exist there. */
@@ -16,20 +14,6 @@ const WINDOWS_DEVICE_NAME = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(
 
 /** Refusals worded once: every tool says the same thing for the same case. */
 export const NOT_ACCESSIBLE = "is in a folder this server does not give access to";
-
-/**
- * The one spelling of a vault path, as Obsidian's `normalizePath` makes it: forward slashes, no
- * repeated, leading or trailing slash, U+00A0 and U+202F as plain spaces, Unicode NFC. The policy,
- * the exclusions and the file operation all use this same string.
- */
-export function normalizeVaultPath(path: string): string {
-	const cleaned = path
-		.replace(/[\\/]+/g, "/")
-		.replace(/^\/+|\/+$/g, "")
-		.replace(OBSIDIAN_SPACES, " ")
-		.normalize("NFC");
-	return cleaned === "" ? "/" : cleaned;
-}
 
 /**
  * The path policy every tool goes through. Accepts vault-relative paths as Obsidian writes them
@@ -86,36 +70,4 @@ export function checkFolderArgument(input: string | undefined, scope: Scope): { 
 	if (input === undefined || input.replace(/\/+$/, "").trim() === "") return {};
 	const checked = checkVaultPath(input, scope);
 	return checked.ok ? { folder: checked.path } : { error: checked.reason };
-}
-
-/**
- * An excluded folder as a person may type it — `./Private`, `Private/`, `\Private`, an absolute
- * path inside the vault, any Unicode normalization, stray spaces — in the vault's one spelling.
- * `vaultRoot` (an absolute path, when known) lets an absolute path inside the vault count; any
- * other leading slash is read as the vault root (excluding a folder that is not there only hides more).
- * Returns null for an entry that names no folder inside the vault.
- */
-export function normalizeExcludedFolder(input: string, vaultRoot?: string): string | null {
-	let folder = input.trim().replace(/\\/g, "/");
-	if (vaultRoot !== undefined) {
-		const root = vaultRoot.replace(/\\/g, "/").replace(/\/+$/, "");
-		const rootKey = pathMatchKey(root);
-		const key = pathMatchKey(folder);
-		if (key === rootKey) return null;
-		if (key.startsWith(`${rootKey}/`)) folder = folder.slice(root.length + 1);
-	}
-	// Anything else with a leading slash means the vault's root, as Obsidian's own paths do; a drive path outside the vault names nothing here.
-	if (DRIVE_LETTER.test(folder)) return null;
-	const parts = normalizeVaultPath(folder)
-		.split("/")
-		.map((part) => part.trim())
-		.filter((part) => part !== "" && part !== ".");
-	if (parts.length === 0 || parts.includes("..")) return null;
-	return parts.join("/");
-}
-
-/** Excluded folders in their one spelling, without blanks or repeats; entries outside the vault are dropped. */
-export function normalizeFolderList(folders: readonly string[], vaultRoot?: string): string[] {
-	const cleaned = folders.map((folder) => normalizeExcludedFolder(folder, vaultRoot)).filter((folder): folder is string => folder !== null);
-	return [...new Set(cleaned)];
 }
