@@ -3,9 +3,10 @@ import { JournalFile } from "./journal/JournalFile";
 import type { Logger } from "./activity";
 import type { Host } from "./host/Host";
 import { obsidianHost, vaultBasePath } from "./host/ObsidianHost";
-import { INDICATOR_REFRESH_MS, TOKEN_LAST_USED_SAVE_INTERVAL_MS } from "./config/limits";
+import { INDICATOR_REFRESH_MS } from "./config/limits";
+import { PluginSettingsStore } from "./config/PluginSettingsStore";
 import { McpService, type ServiceStatus } from "./service";
-import { defaultSettings, parseSettings, UnreadableSettingsError, type VaultMcpSettings } from "./config/settings";
+import { defaultSettings, UnreadableSettingsError, type VaultMcpSettings } from "./config/settings";
 import { VaultMcpSettingTab } from "./ui/SettingsTab";
 import { createTokenFlow, setServerEnabled } from "./ui/flows";
 import { ActivityModal, copyToClipboard } from "./ui/modals";
@@ -27,7 +28,8 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 	private host!: Host;
 	private settingTab!: VaultMcpSettingTab;
 	private indicator!: StatusIndicator;
-	private lastUsedDirty = false;
+	/** Every save of the settings goes through this, the token last-use times included. */
+	private readonly settingsStore = new PluginSettingsStore(this);
 
 	/** Why data.json could not be read, while it cannot: the server stays off and nothing is saved over the file. */
 	private unreadableSettings: string | null = null;
@@ -39,10 +41,7 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 			host: this.host,
 			serverVersion: this.manifest.version,
 			logger: consoleLogger,
-			onTokenUsed: (token) => {
-				token.lastUsed = new Date().toISOString();
-				this.lastUsedDirty = true;
-			},
+			settingsStore: this.settingsStore,
 			onStatusChange: (status) => this.onStatusChange(status),
 			yieldToHost: () => new Promise((resolve) => window.setTimeout(resolve, 0)),
 			journal: JournalFile.forVault(vaultBasePath(this.app), this.app.vault.configDir),
@@ -68,7 +67,6 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 		this.addCommand({ id: "copy-connection-command", name: "Copy Claude Code connection", callback: () => this.copyClaudeCodeCommand() });
 		this.addCommand({ id: "show-activity", name: "Show activity", callback: () => new ActivityModal(this.app, () => this.service.activity.list()).open() });
 
-		this.registerInterval(window.setInterval(() => void this.saveLastUsed(), TOKEN_LAST_USED_SAVE_INTERVAL_MS));
 		this.registerInterval(window.setInterval(() => this.refreshIndicators(), INDICATOR_REFRESH_MS));
 		// Starting the server waits for the workspace, so it never slows Obsidian's start.
 		this.app.workspace.onLayoutReady(() => {
@@ -93,8 +91,7 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 			new Notice(`Vault MCP: ${this.unreadableSettings}`);
 			return this.service.status;
 		}
-		this.settings = { ...this.settings, ...change };
-		await this.saveData(this.settings);
+		await this.settingsStore.update((current) => ({ ...current, ...change }));
 		const status = await this.service.apply(this.settings);
 		this.refreshIndicators();
 		return status;
@@ -141,7 +138,7 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 	 */
 	private async readSettingsOrStayOff(): Promise<VaultMcpSettings> {
 		try {
-			const { settings, warnings } = parseSettings(await this.loadData());
+			const { settings, warnings } = await this.settingsStore.read();
 			for (const warning of warnings) consoleLogger.warn(warning);
 			this.unreadableSettings = null;
 			return settings;
@@ -165,11 +162,5 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 		} catch {
 			return null;
 		}
-	}
-
-	private async saveLastUsed(): Promise<void> {
-		if (!this.lastUsedDirty || this.unreadableSettings !== null) return;
-		this.lastUsedDirty = false;
-		await this.saveData(this.settings);
 	}
 }
