@@ -24,7 +24,7 @@ const folderRules = [
 	]),
 	neverImports("vault", [{ regex: outOfFolder(["mcp"]), message: "The vault knows no protocol: vault/ never imports mcp/." }]),
 	...["markdown", "search"].map((folder) =>
-		neverImports(folder, [{ regex: "^\\.\\./(?!config/limits$)", message: `${folder}/ is pure text code: it imports nothing of the app or the vault (config/limits aside).` }]),
+		neverImports(folder, [{ regex: "^\\.\\./(?!config/limits$|result$)", message: `${folder}/ is pure text code: it imports nothing of the app or the vault (config/limits and the Result type aside).` }]),
 	),
 	neverImports("paths", [{ regex: "^\\.\\./(?!config/limits$)", message: "paths/ is the pure spelling of a vault path: it imports nothing of the app or the vault (config/limits aside)." }]),
 	neverImports("config", [

@@ -1,9 +1,7 @@
 import { MAX_NAME_BYTES, MAX_NOTE_NAME_BYTES, MAX_PATH_LENGTH } from "../config/limits";
 import { DRIVE_LETTER, OBSIDIAN_SPACES, pathMatchKey, visibleForm } from "../paths/spelling";
+import { fail, ok, type Result } from "../result";
 import { isExcludedPath, type Scope } from "./scope";
-
-/** A path a tool may use, or why not. */
-export type PathCheck = { ok: true; path: string } | { ok: false; reason: string };
 
 /** Percent-encodings of `.`, `/`, `\` and NUL: a path that carries them is trying to mean something else. */
 const ENCODED_SEPARATORS = /%(?:2e|2f|5c|00)/i;
@@ -23,51 +21,49 @@ export const NOT_ACCESSIBLE = "is in a folder this server does not give access t
  * among them), the config folder under any name, names ending in a dot or space once normalized
  * (Windows drops them, so they alias other files), and over-long names. Pure.
  */
-export function checkVaultPath(input: string, scope: Scope): PathCheck {
-	const refuse = (reason: string): PathCheck => ({ ok: false, reason });
-	if (input.trim() === "") return refuse("The path is empty.");
-	if (input.length > MAX_PATH_LENGTH) return refuse(`The path is longer than ${MAX_PATH_LENGTH} characters.`);
+export function checkVaultPath(input: string, scope: Scope): Result<string> {
+	if (input.trim() === "") return fail("The path is empty.");
+	if (input.length > MAX_PATH_LENGTH) return fail(`The path is longer than ${MAX_PATH_LENGTH} characters.`);
 	// eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
-	if (/[\u0000-\u001f\u007f-\u009f]/.test(input)) return refuse("The path contains control characters.");
-	if (input.includes("\\")) return refuse("Use forward slashes (/) in vault paths.");
-	if (input.startsWith("/") || DRIVE_LETTER.test(input)) return refuse("Use a path relative to the vault root, without a leading slash or drive.");
-	if (ENCODED_SEPARATORS.test(input)) return refuse("The path contains percent-encoded separators; write the path plainly.");
+	if (/[\u0000-\u001f\u007f-\u009f]/.test(input)) return fail("The path contains control characters.");
+	if (input.includes("\\")) return fail("Use forward slashes (/) in vault paths.");
+	if (input.startsWith("/") || DRIVE_LETTER.test(input)) return fail("Use a path relative to the vault root, without a leading slash or drive.");
+	if (ENCODED_SEPARATORS.test(input)) return fail("The path contains percent-encoded separators; write the path plainly.");
 	const path = input.replace(/\/+$/, "").replace(OBSIDIAN_SPACES, " ").normalize("NFC");
 	for (const part of path.split("/")) {
 		const key = pathMatchKey(part);
-		if (part === "" || key === "" || key === "." || key === "..") return refuse("The path has an empty, '.' or '..' part; give the path from the vault root.");
-		if (part.startsWith(".") || key.startsWith(".")) return refuse("Hidden files and folders (names starting with '.') are not part of the vault.");
-		if (/[.\s]$/.test(visibleForm(part))) return refuse("A file or folder name may not end with a dot or a space (or a character that looks like one).");
-		if (Buffer.byteLength(part) > MAX_NAME_BYTES) return refuse(`A file or folder name is longer than ${MAX_NAME_BYTES} bytes.`);
+		if (part === "" || key === "" || key === "." || key === "..") return fail("The path has an empty, '.' or '..' part; give the path from the vault root.");
+		if (part.startsWith(".") || key.startsWith(".")) return fail("Hidden files and folders (names starting with '.') are not part of the vault.");
+		if (/[.\s]$/.test(visibleForm(part))) return fail("A file or folder name may not end with a dot or a space (or a character that looks like one).");
+		if (Buffer.byteLength(part) > MAX_NAME_BYTES) return fail(`A file or folder name is longer than ${MAX_NAME_BYTES} bytes.`);
 	}
-	if (isExcludedPath(path, { configDir: scope.configDir, excludedFolders: [] })) return refuse("The vault's configuration folder is not readable through this server.");
-	return { ok: true, path };
+	if (isExcludedPath(path, { configDir: scope.configDir, excludedFolders: [] })) return fail("The vault's configuration folder is not readable through this server.");
+	return ok(path);
 }
 
 /** A path a new note may be written at: checkVaultPath's rules, plus names every platform Obsidian runs on can hold. */
-export function checkNewNamePath(input: string, scope: Scope): PathCheck {
+export function checkNewNamePath(input: string, scope: Scope): Result<string> {
 	const checked = checkVaultPath(input, scope);
 	if (!checked.ok) return checked;
-	for (const part of checked.path.split("/")) {
-		if (FORBIDDEN_NAME_CHARACTERS.test(part)) return { ok: false, reason: 'File and folder names may not contain * " < > : | or ? (Obsidian refuses them on every platform).' };
-		if (WINDOWS_DEVICE_NAME.test(part)) return { ok: false, reason: `"${part}" is a device name on Windows and cannot be a file or folder name.` };
+	for (const part of checked.value.split("/")) {
+		if (FORBIDDEN_NAME_CHARACTERS.test(part)) return fail('File and folder names may not contain * " < > : | or ? (Obsidian refuses them on every platform).');
+		if (WINDOWS_DEVICE_NAME.test(part)) return fail(`"${part}" is a device name on Windows and cannot be a file or folder name.`);
 	}
 	return checked;
 }
 
 /** The limit on a note's own file name, with the reason in the message. */
-export function checkNoteNameLength(path: string): PathCheck {
+export function checkNoteNameLength(path: string): Result<string> {
 	const name = path.slice(path.lastIndexOf("/") + 1);
 	const bytes = Buffer.byteLength(name);
 	if (bytes > MAX_NOTE_NAME_BYTES) {
-		return { ok: false, reason: `A note's file name may be at most ${MAX_NOTE_NAME_BYTES} bytes of UTF-8, .md included (room is kept for a backup's suffix); "${name.slice(0, 40)}…" is ${bytes}. Choose a shorter name.` };
+		return fail(`A note's file name may be at most ${MAX_NOTE_NAME_BYTES} bytes of UTF-8, .md included (room is kept for a backup's suffix); "${name.slice(0, 40)}…" is ${bytes}. Choose a shorter name.`);
 	}
-	return { ok: true, path };
+	return ok(path);
 }
 
 /** An optional folder argument: undefined when absent or blank, else the checked path or why not. */
-export function checkFolderArgument(input: string | undefined, scope: Scope): { folder?: string } | { error: string } {
-	if (input === undefined || input.replace(/\/+$/, "").trim() === "") return {};
-	const checked = checkVaultPath(input, scope);
-	return checked.ok ? { folder: checked.path } : { error: checked.reason };
+export function checkFolderArgument(input: string | undefined, scope: Scope): Result<string | undefined> {
+	if (input === undefined || input.replace(/\/+$/, "").trim() === "") return ok(undefined);
+	return checkVaultPath(input, scope);
 }

@@ -454,12 +454,12 @@ describe("generated Unicode paths and hostile config files never reach outside t
 		await fc.assert(
 			fc.asyncProperty(unicodePath, async (input) => {
 				const found = findNote(host, scope, input);
-				if ("value" in found) {
+				if (found.ok) {
 					expect(isExcludedPath(found.value.path, scope) || isHiddenPath(found.value.path)).toBe(false);
 					expect(SECRET_WORDS.some((word) => (host.vault.readSync(found.value)).includes(word))).toBe(false);
 				}
 				const checked = checkNewNotePath(input, scope);
-				if ("value" in checked && !host.vault.getFileByPath(checked.value)) {
+				if (checked.ok && !host.vault.getFileByPath(checked.value)) {
 					await createNoteFile(host, checked.value, "generated\n").catch(() => undefined);
 				}
 			}),

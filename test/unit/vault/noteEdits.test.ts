@@ -33,19 +33,19 @@ describe("note edits in the note's own style", () => {
 		["an empty note gets the text as it is", "Empty.md", "First words", undefined, "First words\n", "freeform"],
 	])("appendToNote: %s", async (_name, path, content, heading, expected, mode) => {
 		const result = await appendToNote(vault.host, file(path), content, heading);
-		expect(result).toMatchObject({ text: expected, style: { mode } });
+		expect(result).toMatchObject({ ok: true, value: { text: expected, style: { mode } } });
 		expect(await onDisk(path)).toBe(expected);
 	});
 
 	test("appendToNote under a heading that is not there: an error naming the headings, the note unchanged", async () => {
 		const result = await appendToNote(vault.host, file("Prose.md"), "x", "Nope");
-		expect(result).toEqual({ error: 'No heading "Nope" in this note. Its headings: # Plan (line 0); ## Later (line 4). Nothing was written; pass one of these, or omit heading to append at the end.' });
+		expect(result).toEqual({ ok: false, error: 'No heading "Nope" in this note. Its headings: # Plan (line 0); ## Later (line 4). Nothing was written; pass one of these, or omit heading to append at the end.' });
 		expect(await onDisk("Prose.md")).toBe("# Plan\n\nSome text.\n\n## Later\n\nMore.\n");
 	});
 
 	test("insertUnderBulletInNote adds children to the bullet, in the outline's indentation", async () => {
 		const result = await insertUnderBulletInNote(vault.host, file("Outline.md"), "errands", "Post office");
-		expect(result).toMatchObject({ text: "* Groceries\n\t* Milk\n* Errands\n\t* Post office\n" });
+		expect(result).toMatchObject({ ok: true, value: { text: "* Groceries\n\t* Milk\n* Errands\n\t* Post office\n" } });
 		expect(await onDisk("Outline.md")).toBe("* Groceries\n\t* Milk\n* Errands\n\t* Post office\n");
 	});
 
@@ -54,7 +54,7 @@ describe("note edits in the note's own style", () => {
 		["a bullet that is not there", "Outline.md", "Holiday", 'No bullet contains "Holiday". Nothing was written; call read_note to see the bullets.'],
 	])("insertUnderBulletInNote into %s: an error, the note unchanged", async (_name, path, bullet, message) => {
 		const before = await onDisk(path);
-		expect(await insertUnderBulletInNote(vault.host, file(path), bullet, "x")).toEqual({ error: message });
+		expect(await insertUnderBulletInNote(vault.host, file(path), bullet, "x")).toEqual({ ok: false, error: message });
 		expect(await onDisk(path)).toBe(before);
 	});
 
@@ -66,13 +66,13 @@ describe("note edits in the note's own style", () => {
 		["setting the same value changes nothing", "Frontmatter.md", "status", "draft", "---\nstatus: draft\nowner: Ana\n---\nBody\n", false],
 	])("setNoteProperty %s", async (_name, path, name, value, expected, changed) => {
 		const result = await setNoteProperty(vault.host, file(path), name, value);
-		expect(result).toMatchObject({ changed });
+		expect(result).toMatchObject({ ok: true, value: { changed } });
 		expect(await onDisk(path)).toBe(expected);
 	});
 
 	test("setNoteProperty on frontmatter that is not valid YAML: an error, the note unchanged", async () => {
 		const result = await setNoteProperty(vault.host, file("BrokenYaml.md"), "status", "done");
-		expect(result).toEqual({ error: expect.stringContaining("not valid YAML") });
+		expect(result).toEqual({ ok: false, error: expect.stringContaining("not valid YAML") });
 		expect(await onDisk("BrokenYaml.md")).toBe("---\nstatus: [draft\n---\nBody\n");
 	});
 });

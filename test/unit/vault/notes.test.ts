@@ -21,7 +21,7 @@ describe("paging", () => {
 		let cursor: string | undefined;
 		do {
 			const offset = decodeCursor(cursor);
-			if ("error" in offset) throw new Error(offset.error);
+			if (!offset.ok) throw new Error(offset.error);
 			const answer = page(items, offset.value, 2);
 			seen.push(...answer.items);
 			cursor = answer.nextCursor;
@@ -36,12 +36,12 @@ describe("paging", () => {
 		["a fractional offset", Buffer.from('{"offset":1.5}').toString("base64url")],
 		["an offset that is text", Buffer.from('{"offset":"3"}').toString("base64url")],
 	])("a cursor that is %s is refused with what to do", (_kind, cursor) => {
-		expect(decodeCursor(cursor)).toEqual({ error: "The cursor is not valid. Call again without a cursor to start from the first page." });
+		expect(decodeCursor(cursor)).toEqual({ ok: false, error: "The cursor is not valid. Call again without a cursor to start from the first page." });
 	});
 
 	test("no cursor starts at the first item, and a cursor carries its offset", () => {
-		expect(decodeCursor(undefined)).toEqual({ value: 0 });
-		expect(decodeCursor(encodeCursor(42))).toEqual({ value: 42 });
+		expect(decodeCursor(undefined)).toEqual({ ok: true, value: 0 });
+		expect(decodeCursor(encodeCursor(42))).toEqual({ ok: true, value: 42 });
 	});
 });
 
@@ -81,18 +81,19 @@ describe("findNote", () => {
 		["a name an excluded note shares resolves to the visible one", "Diary", "Archive/Diary.md"],
 	])("%s", (_name, input, expected) => {
 		const found = findNote(vault.host, vault.scope("Private"), input);
-		expect("value" in found && found.value.path).toBe(expected);
+		expect(found.ok && found.value.path).toBe(expected);
 	});
 
 	test("an excluded note is answered exactly like a missing one", () => {
 		const excluded = findNote(vault.host, vault.scope("Private"), "Private/Only.md");
 		const missing = findNote(vault.host, vault.scope("Private"), "Elsewhere/Only.md");
-		expect(excluded).toEqual({ error: expect.stringMatching(/^No note "Private\/Only.md"\./) });
-		expect("error" in excluded && excluded.error.replace("Private/", "")).toBe("error" in missing && missing.error.replace("Elsewhere/", ""));
+		expect(excluded).toEqual({ ok: false, error: expect.stringMatching(/^No note "Private\/Only.md"\./) });
+		expect(!excluded.ok && excluded.error.replace("Private/", "")).toBe(!missing.ok && missing.error.replace("Elsewhere/", ""));
 	});
 
 	test("a missing note names the closest visible notes and what to call", () => {
 		expect(findNote(vault.host, vault.scope("Private"), "Gardn")).toEqual({
+			ok: false,
 			error: 'No note "Gardn". Closest: "Projects/Garden.md", "Archive/Diary.md", "Inbox.md". Call list_notes or search_notes to find the right path.',
 		});
 	});
@@ -102,7 +103,7 @@ describe("findNote", () => {
 		["a path out of the vault", "../outside.md", "The path has an empty, '.' or '..' part; give the path from the vault root."],
 		["the config folder", ".obsidian/app.json", "Hidden files and folders (names starting with '.') are not part of the vault."],
 	])("%s is refused with the reason", (_kind, input, message) => {
-		expect(findNote(vault.host, vault.scope(), input)).toEqual({ error: message });
+		expect(findNote(vault.host, vault.scope(), input)).toEqual({ ok: false, error: message });
 	});
 
 	test("closestNotes puts names that contain the wanted one first", () => {
