@@ -24,8 +24,15 @@ const folderRules = [
 	]),
 	neverImports("vault", [{ regex: outOfFolder(["mcp"]), message: "The vault knows no protocol: vault/ never imports mcp/." }]),
 	...["markdown", "search"].map((folder) =>
-		neverImports(folder, [{ regex: "^\\.\\./(?!config/limits$)", message: `${folder}/ is pure text code: it imports nothing of the app or the vault (config/limits aside).` }]),
+		neverImports(folder, [{ regex: "^\\.\\./(?!config/limits$|result$)", message: `${folder}/ is pure text code: it imports nothing of the app or the vault (config/limits and the Result type aside).` }]),
 	),
+	neverImports("paths", [{ regex: "^\\.\\./(?!config/limits$)", message: "paths/ is the pure spelling of a vault path: it imports nothing of the app or the vault (config/limits aside)." }]),
+	neverImports("config", [
+		{
+			regex: "^\\.\\./(?!paths/|auth/tokens$)",
+			message: "config/ is the settings model and the limits: it imports nothing of the app (the pure paths/ spelling and the token record type aside), so every folder may read it.",
+		},
+	]),
 	neverImports("headless", [{ regex: outOfFolder(["ui", "main"]), message: "headless/ runs without Obsidian: it never imports ui/ or main.ts." }]),
 ];
 

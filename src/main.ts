@@ -4,9 +4,10 @@ import { undoCall, type UndoOutcome } from "./journal/undo";
 import type { Logger } from "./activity";
 import type { Host } from "./host/Host";
 import { obsidianHost, vaultBasePath } from "./host/ObsidianHost";
-import { INDICATOR_REFRESH_MS, TOKEN_LAST_USED_SAVE_INTERVAL_MS } from "./config/limits";
+import { INDICATOR_REFRESH_MS } from "./config/limits";
+import { PluginSettingsStore } from "./config/PluginSettingsStore";
 import { McpService, type ServiceStatus } from "./service";
-import { defaultSettings, parseSettings, UnreadableSettingsError, type VaultMcpSettings } from "./config/settings";
+import { defaultSettings, UnreadableSettingsError, type VaultMcpSettings } from "./config/settings";
 import { VaultMcpSettingTab } from "./ui/SettingsTab";
 import { createTokenFlow, setServerEnabled } from "./ui/flows";
 import { ActivityModal, copyToClipboard } from "./ui/modals";
@@ -33,12 +34,13 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 	private host!: Host;
 	private settingTab!: VaultMcpSettingTab;
 	private indicator!: StatusIndicator;
-	private lastUsedDirty = false;
 	/** The write journal, in the plugin's folder: the Activity section lists it and Undo reads it. */
 	journal!: JournalFile;
 	readonly tools: readonly ToolSummary[] = ALL_TOOLS;
 	/** Tool calls set to Ask, waiting for the person: one window at a time. */
 	private approvals!: ApprovalQueue;
+	/** Every save of the settings goes through this, the token last-use times included. */
+	private readonly settingsStore = new PluginSettingsStore(this);
 
 	/** Why data.json could not be read, while it cannot: the server stays off and nothing is saved over the file. */
 	private unreadableSettings: string | null = null;
@@ -54,10 +56,7 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 			host: this.host,
 			serverVersion: this.manifest.version,
 			logger: consoleLogger,
-			onTokenUsed: (token) => {
-				token.lastUsed = new Date().toISOString();
-				this.lastUsedDirty = true;
-			},
+			settingsStore: this.settingsStore,
 			onStatusChange: (status) => this.onStatusChange(status),
 			yieldToHost: () => new Promise((resolve) => window.setTimeout(resolve, 0)),
 			journal: this.journal,
@@ -86,7 +85,6 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 		this.addCommand({ id: "show-activity", name: "Show activity", callback: () => new ActivityModal(this.app, () => this.service.activity.list()).open() });
 		this.addCommand({ id: "undo-last-change", name: "Undo the last change an app made", callback: () => undoLastChangeFlow(this) });
 
-		this.registerInterval(window.setInterval(() => void this.saveLastUsed(), TOKEN_LAST_USED_SAVE_INTERVAL_MS));
 		this.registerInterval(window.setInterval(() => this.refreshIndicators(), INDICATOR_REFRESH_MS));
 		// Starting the server waits for the workspace, so it never slows Obsidian's start.
 		this.app.workspace.onLayoutReady(() => {
@@ -111,8 +109,7 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 			new Notice(`Vault MCP: ${this.unreadableSettings}`);
 			return this.service.status;
 		}
-		this.settings = { ...this.settings, ...change };
-		await this.persistSettings();
+		await this.settingsStore.update((current) => ({ ...current, ...change }));
 		const status = await this.service.apply(this.settings);
 		this.refreshIndicators();
 		return status;
@@ -177,7 +174,7 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 	 */
 	private async readSettingsOrStayOff(): Promise<VaultMcpSettings> {
 		try {
-			const { settings, warnings } = parseSettings(await this.loadData());
+			const { settings, warnings } = await this.settingsStore.read();
 			for (const warning of warnings) consoleLogger.warn(warning);
 			this.unreadableSettings = null;
 			return settings;
@@ -201,24 +198,5 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 		} catch {
 			return null;
 		}
-	}
-
-	/** The last data.json write, so the next one waits for it. */
-	private settingsWrite: Promise<void> = Promise.resolve();
-
-	/**
-	 * Writes the settings in force to data.json, one write at a time: two writes at once (two quick
-	 * rights changes) could interleave on disk and leave a file that no longer parses.
-	 */
-	private persistSettings(): Promise<void> {
-		const write = this.settingsWrite.then(() => this.saveData(this.settings));
-		this.settingsWrite = write.catch(() => undefined);
-		return write;
-	}
-
-	private async saveLastUsed(): Promise<void> {
-		if (!this.lastUsedDirty || this.unreadableSettings !== null) return;
-		this.lastUsedDirty = false;
-		await this.persistSettings();
 	}
 }

@@ -1,7 +1,7 @@
 import * as nodeTimers from "node:timers";
 import { ActivityLog, type Logger } from "./activity";
 import type { Grant } from "./auth/grant";
-import type { TokenRecord } from "./auth/tokens";
+import { TokenUseRecorder } from "./auth/TokenUseRecorder";
 import type { Host } from "./host/Host";
 import { MAX_IN_FLIGHT_REQUESTS, RECENT_CLIENT_WINDOW_MS, STOP_DRAIN_TIMEOUT_MS } from "./config/limits";
 import { ConnectionPool } from "./http/connections";
@@ -12,6 +12,7 @@ import type { ToolContext } from "./mcp/context";
 import { McpServerPool } from "./mcp/server";
 import { ALL_TOOLS } from "./mcp/tools";
 import type { VaultMcpSettings } from "./config/settings";
+import type { SettingsStore } from "./config/store";
 import type { Scope } from "./vault/scope";
 import { IndexedNoteSearch, type NoteSearch } from "./vault/search";
 import { effectiveRight, type ToolRight, type ToolRightSubject } from "./auth/rights";
@@ -28,7 +29,8 @@ export interface McpServiceDeps {
 	host: Host;
 	serverVersion: string;
 	logger: Logger;
-	onTokenUsed?(token: TokenRecord): void;
+	/** Where the settings are saved; a token's last use is recorded there. Absent: it is not recorded. */
+	settingsStore?: SettingsStore;
 	onStatusChange?(status: ServiceStatus): void;
 	/** Lets the host breathe between slices of index building (in Obsidian, a window timer). */
 	yieldToHost?: () => Promise<void>;
@@ -63,11 +65,15 @@ export class McpService {
 	/** apply and stop run one at a time, in call order, so quick toggles never race. */
 	private queue: Promise<unknown> = Promise.resolve();
 
+	/** Token last-use times, saved now and then through the settings store. */
+	private readonly tokenUse: TokenUseRecorder | null;
+
 	/** The search index lives while the server runs: no memory is spent on it while the server is off. */
 	private searchIndex: IndexedNoteSearch | null = null;
 
 	constructor(private readonly deps: McpServiceDeps) {
 		this.servers = new McpServerPool({ activity: this.activity, logger: deps.logger }, MAX_IN_FLIGHT_REQUESTS);
+		this.tokenUse = deps.settingsStore ? new TokenUseRecorder(deps.settingsStore, (message) => deps.logger.warn(message)) : null;
 	}
 
 	/** The running server's search index, for status and tests; null while stopped. */
@@ -171,7 +177,7 @@ export class McpService {
 			deadlines,
 			onTokenUsed: (token) => {
 				this.lastSeen.set(token.hash, Date.now());
-				this.deps.onTokenUsed?.(token);
+				this.tokenUse?.touch(token);
 			},
 		});
 		const server = new LoopbackHttpServer(endpoint, connections);
@@ -202,6 +208,8 @@ export class McpService {
 		// Connections are closed; calls already running finish their work, so stop means settled.
 		await Promise.race([endpoint?.drain(), new Promise((resolve) => nodeTimers.setTimeout(resolve, STOP_DRAIN_TIMEOUT_MS).unref())]);
 		await searchIndex?.stop();
+		// Calls have settled: the last uses they made are saved now, not an interval later (or never, on quit).
+		await this.tokenUse?.flush();
 	}
 
 	private requireSettings(): VaultMcpSettings {

@@ -210,6 +210,22 @@ export const OPEN_ATTEMPTS = 5;
 export const RENAME_PAIRING_MS = 150;
 /** Links resolved between two looks at the slice clock (headless metadata cache). */
 export const RESOLVE_CHECK_INTERVAL = 4096;
+/**
+ * Pause points of the Markdown parser's stepped work (markdown/steps.ts): how many units of each
+ * loop run between two points where a huge note's parse may pause for the host. Small enough that
+ * a step stays well under a slice (METADATA_PARSE_SLICE_MS), large enough that looking at the
+ * clock costs nothing next to the work.
+ */
+/** Lines split into markdown-it's line tables between two pause points. */
+export const LINE_SPLIT_PAUSE_LINES = 4096;
+/** Line starts found between two pause points when a note's line index is built. */
+export const LINE_INDEX_PAUSE_LINES = 16_384;
+/** Characters jumped to by the inline scanner (links, embeds, tags) between two pause points. */
+export const INLINE_SCAN_PAUSE_STEPS = 4096;
+/** Block tokens visited between two pause points. */
+export const TOKEN_VISIT_PAUSE_TOKENS = 256;
+/** Lines gathered for the inline scan, or its findings stored, between two pause points. */
+export const INLINE_ITEMS_PAUSE_COUNT = 1024;
 /** Lines of one top-level paragraph or list parsed before the work may pause. */
 export const BLOCK_CHUNK_LINES = 2000;
 /** How far past a chunk's nominal end a line that continues the block is looked for. */

@@ -6,7 +6,7 @@ import { watch, type FSWatcher } from "chokidar";
 import type { EventRef } from "obsidian";
 import type { HostAbstractFile, HostFile, HostVault } from "../host/Host";
 import { MAX_WRITE_ATTEMPTS, OPEN_ATTEMPTS, RENAME_PAIRING_MS } from "../config/limits";
-import { normalizeVaultPath } from "../vault/paths";
+import { normalizeVaultPath } from "../paths/spelling";
 import { HostEvents } from "./events";
 
 export { normalizeVaultPath };

@@ -6,11 +6,11 @@ import { applyRightChanges, initialRights, rightsTable, type RightChanges, type 
 import { addToken, revokeToken, setTokenRights, unknownTokenMessage } from "../auth/tokenList";
 import { ALL_TOOLS } from "../mcp/tools";
 import type { TokenLevel, TokenRecord } from "../auth/tokens";
-import { HIDDEN_LINKS_NAMED, HISTORY_DEFAULT_LIMIT, MAX_CLI_INTEGER, MAX_PORT, MIN_PORT, SETTINGS_POLL_INTERVAL_MS, TOKEN_LAST_USED_SAVE_INTERVAL_MS } from "../config/limits";
+import { HIDDEN_LINKS_NAMED, HISTORY_DEFAULT_LIMIT, MAX_CLI_INTEGER, MAX_PORT, MIN_PORT, SETTINGS_POLL_INTERVAL_MS } from "../config/limits";
 import { endpointUrl } from "../http/server";
 import { McpService } from "../service";
 import type { VaultMcpSettings } from "../config/settings";
-import { normalizeExcludedFolder, normalizeFolderList } from "../vault/paths";
+import { normalizeExcludedFolder, normalizeFolderList } from "../paths/spelling";
 import { VERSION } from "../version";
 import { helpFor, HISTORY_COMMAND, INSPECT_COMMAND, SERVE_COMMAND, TOKEN_LIST_COMMAND, TOKEN_NEW_COMMAND, TOKEN_REVOKE_COMMAND, TOKEN_RIGHTS_COMMAND, UNDO_COMMAND, usageHint } from "./cliHelp";
 import { FileSettingsStore } from "../config/FileSettingsStore";
@@ -192,14 +192,13 @@ async function serve(args: string[]): Promise<number> {
 
 	const host = await NodeHost.open(root, { watch: true });
 	warnAboutHiddenFolders(host, runSettings.excludedFolders);
-	const lastUsed = new LastUsedRecorder(store);
 	// Only a person at a terminal can answer a tool set to Ask; without one, such calls are refused at once.
 	const approver = process.stdin.isTTY ? new TerminalApprover(process.stdin, (text) => process.stderr.write(text)) : undefined;
 	const service = new McpService({
 		host,
 		serverVersion: VERSION,
 		logger: stderrLogger,
-		onTokenUsed: (record) => lastUsed.touch(record),
+		settingsStore: store,
 		journal: openJournal(root),
 		approver,
 		setToolRight: async (tokenName, tool, right) => {
@@ -236,7 +235,6 @@ async function serve(args: string[]): Promise<number> {
 	followSettings.stop();
 	approver?.close();
 	await service.stop();
-	await lastUsed.flush();
 	await host.close();
 	return 0;
 }
@@ -291,33 +289,6 @@ class SettingsFollower {
 			}
 		});
 	};
-}
-
-/** Writes tokens' last-used times back to data.json now and then, not on every request. */
-class LastUsedRecorder {
-	private readonly pending = new Map<string, string>();
-	private timer: NodeJS.Timeout | null = null;
-
-	constructor(private readonly store: FileSettingsStore) {}
-
-	touch(record: TokenRecord): void {
-		this.pending.set(record.hash, new Date().toISOString());
-		this.timer ??= setTimeout(() => void this.flush(), TOKEN_LAST_USED_SAVE_INTERVAL_MS);
-		this.timer.unref();
-	}
-
-	async flush(): Promise<void> {
-		if (this.timer) clearTimeout(this.timer);
-		this.timer = null;
-		if (this.pending.size === 0) return;
-		const pending = new Map(this.pending);
-		this.pending.clear();
-		// update() reads again first and redoes the change if another command saved meanwhile, so a
-		// revocation is never written back over; an unreadable file is left alone.
-		await this.store
-			.update((settings) => ({ ...settings, tokens: settings.tokens.map((token) => ({ ...token, lastUsed: pending.get(token.hash) ?? token.lastUsed })) }))
-			.catch((error: unknown) => stderrLogger.warn(`token last-used times were not saved: ${error instanceof Error ? error.message : String(error)}`));
-	}
 }
 
 /** --allow/--ask/--deny values: tool names, comma-separated or the flag repeated. */

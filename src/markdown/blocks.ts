@@ -1,5 +1,5 @@
 import MarkdownIt from "markdown-it";
-import { BLOCK_CHUNK_LINES, CHUNK_SEARCH_LINES, MAX_MARKDOWN_NESTING } from "../config/limits";
+import { BLOCK_CHUNK_LINES, CHUNK_SEARCH_LINES, LINE_SPLIT_PAUSE_LINES, MAX_MARKDOWN_NESTING } from "../config/limits";
 import type { Steps } from "./steps";
 
 /**
@@ -94,7 +94,7 @@ function* blockState(src: string, tokens: MarkdownToken[]): Steps<StateBlock> {
 		sCount.push(offset);
 		bsCount.push(0);
 		start = end + 1;
-		if (line % 4096 === 4095) yield;
+		if (line % LINE_SPLIT_PAUSE_LINES === LINE_SPLIT_PAUSE_LINES - 1) yield;
 	}
 	bMarks.push(src.length);
 	eMarks.push(src.length);

@@ -1,3 +1,4 @@
+import { INLINE_SCAN_PAUSE_STEPS } from "../config/limits";
 import { runSteps, type Steps } from "./steps";
 import { tagBodyLength } from "./tags";
 
@@ -81,7 +82,7 @@ export function* scanInlineSteps(text: string): Steps<InlineFindings> {
 	let steps = 0;
 	const special = /[\\`<[!#]/g;
 	while (index < text.length) {
-		if (++steps % 4096 === 0) yield;
+		if (++steps % INLINE_SCAN_PAUSE_STEPS === 0) yield;
 		// Jump to the next character that can start something: most of a note is plain text.
 		special.lastIndex = index;
 		const next = special.exec(text);

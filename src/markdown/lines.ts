@@ -1,4 +1,5 @@
 import type { Loc, Pos } from "obsidian";
+import { LINE_INDEX_PAUSE_LINES } from "../config/limits";
 import type { Steps } from "./steps";
 
 /**
@@ -25,7 +26,7 @@ export class LineIndex {
 		const starts = [0];
 		for (let index = text.indexOf("\n"); index !== -1; index = text.indexOf("\n", index + 1)) {
 			starts.push(index + 1);
-			if (starts.length % 16384 === 0) yield;
+			if (starts.length % LINE_INDEX_PAUSE_LINES === 0) yield;
 		}
 		return new LineIndex(text, starts);
 	}

@@ -9,7 +9,7 @@ import type {
 	SectionCache,
 	TagCache,
 } from "obsidian";
-import { BLOCK_CHUNK_LINES, MAX_FRONTMATTER_BYTES } from "../config/limits";
+import { BLOCK_CHUNK_LINES, INLINE_ITEMS_PAUSE_COUNT, MAX_FRONTMATTER_BYTES, TOKEN_VISIT_PAUSE_TOKENS } from "../config/limits";
 import { parseBlocks, type MarkdownToken } from "./blocks";
 import { frontmatterEndLine, frontmatterLinks, parseFrontmatter } from "./frontmatter";
 import { scanInlineSteps, trailingBlockId, type InlineLink } from "./inline";
@@ -151,7 +151,7 @@ class MetadataBuilder {
 				this.pendingScan = null;
 				yield* this.scanLines(scan[0], scan[1]);
 			}
-			if (index % 256 === 255) yield;
+			if (index % TOKEN_VISIT_PAUSE_TOKENS === TOKEN_VISIT_PAUSE_TOKENS - 1) yield;
 		}
 	}
 
@@ -351,7 +351,7 @@ class MetadataBuilder {
 			joinedStarts.push(cursor);
 			sourceStarts.push(this.lines.lineStart(line) + col);
 			cursor += text.length + 1;
-			if (line % 1024 === 1023) yield;
+			if (line % INLINE_ITEMS_PAUSE_COUNT === INLINE_ITEMS_PAUSE_COUNT - 1) yield;
 		}
 		const toSource = (index: number): number => {
 			let low = 0;
@@ -372,15 +372,15 @@ class MetadataBuilder {
 		// One push per finding: spreading a block's findings into push() overflows the stack past ~100,000.
 		for (const [index, link] of found.links.entries()) {
 			this.links.push(toCache(link));
-			if (index % 1024 === 1023) yield;
+			if (index % INLINE_ITEMS_PAUSE_COUNT === INLINE_ITEMS_PAUSE_COUNT - 1) yield;
 		}
 		for (const [index, embed] of found.embeds.entries()) {
 			this.embeds.push(toCache(embed));
-			if (index % 1024 === 1023) yield;
+			if (index % INLINE_ITEMS_PAUSE_COUNT === INLINE_ITEMS_PAUSE_COUNT - 1) yield;
 		}
 		for (const [index, tag] of found.tags.entries()) {
 			this.tags.push({ tag: tag.tag, position: this.lines.pos(toSource(tag.start), toSource(tag.end)) });
-			if (index % 1024 === 1023) yield;
+			if (index % INLINE_ITEMS_PAUSE_COUNT === INLINE_ITEMS_PAUSE_COUNT - 1) yield;
 		}
 	}
 }

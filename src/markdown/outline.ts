@@ -3,6 +3,7 @@
  * indentation and marker) or freeform (paragraphs). Line-based on purpose: an edit runs inside
  * `vault.process` on the exact text being changed, so it never trusts a cache of an older version.
  */
+import { fail, ok, type Result } from "../result";
 
 /** How a note is written, so added text matches it. */
 export interface NoteFormat {
@@ -22,7 +23,8 @@ export interface FormatDefaults {
 
 export type EditMode = "outliner" | "freeform";
 
-export type EditResult = { text: string; line: number } | { error: string };
+/** A note's new text and the line the edit reports, or why nothing was written. */
+export type EditResult = Result<{ text: string; line: number }>;
 
 const DEFAULT_INDENT = "    ";
 const DEFAULT_MARKER = "-";
@@ -159,10 +161,10 @@ function insertAt(lines: string[], after: number, added: readonly string[], mode
 /** Appends content to the end of the note, as bullets or as paragraphs. */
 export function appendToEnd(text: string, content: string, mode: EditMode, format: NoteFormat): EditResult {
 	const added = mode === "outliner" ? formatAsOutline(content, format, 0) : contentLines(content);
-	if (added.length === 0) return { error: "The content is empty; nothing was written." };
+	if (added.length === 0) return fail("The content is empty; nothing was written.");
 	const lines = noteLines(text, format);
 	const result = insertAt(lines, lastContentLine(lines, 0, lines.length), added, mode);
-	return { text: joinLines(result.lines, { ...format, finalNewline: format.finalNewline || lines.length === 0 }), line: result.line };
+	return ok({ text: joinLines(result.lines, { ...format, finalNewline: format.finalNewline || lines.length === 0 }), line: result.line });
 }
 
 export interface HeadingLine {
@@ -238,7 +240,7 @@ export function appendUnderHeading(text: string, heading: string, content: strin
 	const paths = headingPaths(headings);
 	const matches = matchHeadings(headings, heading);
 	const available = headings.map((entry) => `${"#".repeat(entry.level)} ${entry.text} (line ${entry.line})`).join("; ");
-	if (matches.length === 0) return { error: `No heading "${heading}" in this note. ${headings.length ? `Its headings: ${available}.` : "It has no headings."} Nothing was written; pass one of these, or omit heading to append at the end.` };
+	if (matches.length === 0) return fail(`No heading "${heading}" in this note. ${headings.length ? `Its headings: ${available}.` : "It has no headings."} Nothing was written; pass one of these, or omit heading to append at the end.`);
 	if (matches.length > 1) {
 		const candidates = matches.map((index) => ({ path: formatHeadingPath(paths[index] ?? []), line: headings[index]?.line ?? 0 }));
 		const listed = candidates.map((candidate) => `"${candidate.path}" (line ${candidate.line})`).join(", ");
@@ -246,16 +248,16 @@ export function appendUnderHeading(text: string, heading: string, content: strin
 		const next = same
 			? "Some of them have the same path, so no heading argument can tell them apart: rename one heading in the note first."
 			: "Pass one of these paths as heading.";
-		return { error: `The heading "${heading}" matches ${matches.length} sections: ${listed}. Nothing was written. ${next}` };
+		return fail(`The heading "${heading}" matches ${matches.length} sections: ${listed}. Nothing was written. ${next}`);
 	}
 	const target = headings[matches[0] ?? 0] as HeadingLine;
 	const next = headings.find((entry) => entry.line > target.line && entry.level <= target.level);
 	const sectionEnd = next?.line ?? lines.length;
 	const last = Math.max(target.line, lastContentLine(lines, target.line + 1, sectionEnd));
 	const added = mode === "outliner" ? formatAsOutline(content, format, 0) : contentLines(content);
-	if (added.length === 0) return { error: "The content is empty; nothing was written." };
+	if (added.length === 0) return fail("The content is empty; nothing was written.");
 	const result = insertAt(lines, last, added, mode);
-	return { text: joinLines(result.lines, format), line: result.line };
+	return ok({ text: joinLines(result.lines, format), line: result.line });
 }
 
 interface BulletLine {
@@ -280,13 +282,13 @@ function bulletLines(lines: readonly string[]): BulletLine[] {
 export function insertUnderBullet(text: string, bullet: string, content: string, format: NoteFormat): EditResult {
 	const lines = noteLines(text, format);
 	const wanted = bullet.trim().toLowerCase();
-	if (wanted === "") return { error: "bullet is empty: pass some of the bullet's text." };
+	if (wanted === "") return fail("bullet is empty: pass some of the bullet's text.");
 	const bullets = bulletLines(lines);
 	const matches = bullets.filter((entry) => entry.text.toLowerCase().includes(wanted));
-	if (matches.length === 0) return { error: `No bullet contains "${bullet}". Nothing was written; call read_note to see the bullets.` };
+	if (matches.length === 0) return fail(`No bullet contains "${bullet}". Nothing was written; call read_note to see the bullets.`);
 	if (matches.length > 1) {
 		const candidates = matches.map((entry) => `line ${entry.line}: "${entry.text}"`).join("; ");
-		return { error: `${matches.length} bullets contain "${bullet}": ${candidates}. Nothing was written; pass more of the text so that exactly one matches.` };
+		return fail(`${matches.length} bullets contain "${bullet}": ${candidates}. Nothing was written; pass more of the text so that exactly one matches.`);
 	}
 	const target = matches[0] as BulletLine;
 	// The subtree: every following line indented deeper than the bullet (blank lines inside it included).
@@ -299,7 +301,7 @@ export function insertUnderBullet(text: string, bullet: string, content: string,
 	}
 	const targetIndent = /^[ \t]*/.exec(lines[target.line] ?? "")?.[0] ?? "";
 	const added = formatAsOutline(content, format, 1, targetIndent);
-	if (added.length === 0) return { error: "The content is empty; nothing was written." };
+	if (added.length === 0) return fail("The content is empty; nothing was written.");
 	const result = insertAt(lines, end, added, "outliner");
-	return { text: joinLines(result.lines, format), line: target.line };
+	return ok({ text: joinLines(result.lines, format), line: target.line });
 }

@@ -6,12 +6,13 @@
 import { Document, isMap, parseDocument } from "yaml";
 import { MAX_FRONTMATTER_BYTES } from "../config/limits";
 import { hasDuplicateKey, splitFrontmatter } from "./frontmatter";
+import { fail, ok, type Result } from "../result";
 
 /** A property value as set_property takes it: text, a number, true/false, a list of those, or null to remove. */
 export type PropertyValue = string | number | boolean | null | Array<string | number | boolean>;
 
 /** The note's new text, and the value as written (tags normalized); `changed` is false when the note already said so. */
-export type PropertyEdit = { text: string; value: PropertyValue; changed: boolean } | { error: string };
+export type PropertyEdit = Result<{ text: string; value: PropertyValue; changed: boolean }>;
 
 /** Properties Obsidian keeps as a list of tag names without `#`. */
 const TAG_PROPERTIES = new Set(["tags", "tag"]);
@@ -20,12 +21,12 @@ const TAG_PROPERTIES = new Set(["tags", "tag"]);
  * Tags in Obsidian's form: a list of names without `#`. A string may hold several (`"a, #b c"`).
  * A name with no letter other than digits is not a tag in Obsidian.
  */
-export function normalizeTags(value: Exclude<PropertyValue, null>): string[] | { error: string } {
+export function normalizeTags(value: Exclude<PropertyValue, null>): Result<string[]> {
 	const pieces = (Array.isArray(value) ? value : [value]).flatMap((item) => String(item).split(/[\s,]+/)).filter((piece) => piece !== "");
 	const names = pieces.map((piece) => piece.replace(/^#+/, ""));
 	const bad = names.find((name) => name === "" || /^\d+$/.test(name) || /[!@#$%^&*(),.?":{}|<>[\]\\'`~;=+]/.test(name));
-	if (bad !== undefined) return { error: `"${bad}" is not a tag Obsidian accepts (letters, digits, _, -, / and at least one non-digit). Nothing was changed.` };
-	return [...new Set(names)];
+	if (bad !== undefined) return fail(`"${bad}" is not a tag Obsidian accepts (letters, digits, _, -, / and at least one non-digit). Nothing was changed.`);
+	return ok([...new Set(names)]);
 }
 
 /**
@@ -37,30 +38,30 @@ export function setProperty(note: string, name: string, value: PropertyValue): P
 	let written: PropertyValue = value;
 	if (value !== null && TAG_PROPERTIES.has(name.toLowerCase())) {
 		const tags = normalizeTags(value);
-		if ("error" in tags) return tags;
-		written = tags;
+		if (!tags.ok) return tags;
+		written = tags.value;
 	}
 	const split = splitFrontmatter(note);
 	const eol = /^---[ \t]*\r\n/.test(note) || (!split && note.includes("\r\n")) ? "\r\n" : "\n";
 	if (!split) {
-		if (written === null) return { text: note, value: written, changed: false };
+		if (written === null) return ok({ text: note, value: written, changed: false });
 		const document = new Document({ [name]: written }, { schema: "core" });
-		return { text: `---${eol}${toYaml(document, eol, true)}---${eol}${note}`, value: written, changed: true };
+		return ok({ text: `---${eol}${toYaml(document, eol, true)}---${eol}${note}`, value: written, changed: true });
 	}
 	const { yaml, body } = split;
-	if (yaml.length > MAX_FRONTMATTER_BYTES) return { error: `The note's frontmatter is over ${MAX_FRONTMATTER_BYTES} bytes; it is not edited. Nothing was changed.` };
+	if (yaml.length > MAX_FRONTMATTER_BYTES) return fail(`The note's frontmatter is over ${MAX_FRONTMATTER_BYTES} bytes; it is not edited. Nothing was changed.`);
 	const parsed = parseDocument(yaml, { schema: "core", prettyErrors: false, uniqueKeys: false, logLevel: "error" });
-	if (parsed.errors.length > 0 || hasDuplicateKey(parsed)) return { error: "The note's frontmatter is not valid YAML (Obsidian shows no properties for it). Fix it first; nothing was changed." };
+	if (parsed.errors.length > 0 || hasDuplicateKey(parsed)) return fail("The note's frontmatter is not valid YAML (Obsidian shows no properties for it). Fix it first; nothing was changed.");
 	const document: Document = parsed;
 	if (document.contents === null) document.contents = document.createNode({});
 	const map = document.contents;
-	if (!isMap(map)) return { error: "The note's frontmatter is not a list of properties (a YAML mapping). Nothing was changed." };
+	if (!isMap(map)) return fail("The note's frontmatter is not a list of properties (a YAML mapping). Nothing was changed.");
 	// Obsidian's property names are case-insensitive: change the key the note already has.
 	const existing = map.items.find((pair) => String((pair.key as { value?: unknown } | null)?.value) === name) ?? map.items.find((pair) => String((pair.key as { value?: unknown } | null)?.value).toLowerCase() === name.toLowerCase());
 	const key = existing ? (existing.key as { value?: unknown }).value : name;
 	const before = JSON.stringify(document.toJS());
 	if (written === null) {
-		if (!existing) return { text: note, value: written, changed: false };
+		if (!existing) return ok({ text: note, value: written, changed: false });
 		document.delete(key);
 	} else if (existing) {
 		// A comment after the old value (`status: active # set weekly`) stays with the new one.
@@ -72,12 +73,12 @@ export function setProperty(note: string, name: string, value: PropertyValue): P
 	} else {
 		document.set(key, document.createNode(written));
 	}
-	if (JSON.stringify(document.toJS()) === before) return { text: note, value: written, changed: false };
+	if (JSON.stringify(document.toJS()) === before) return ok({ text: note, value: written, changed: false });
 	const indentSeq = !/^-[ \t]/m.test(yaml);
 	const opening = note.slice(0, note.indexOf("\n") + 1);
 	const closingStart = note.length - body.length;
 	const closing = note.slice(note.lastIndexOf("\n", closingStart - 2) + 1, closingStart);
-	return { text: `${opening}${toYaml(document, eol, indentSeq)}${closing}${body}`, value: written, changed: true };
+	return ok({ text: `${opening}${toYaml(document, eol, indentSeq)}${closing}${body}`, value: written, changed: true });
 }
 
 function toYaml(document: Document, eol: string, indentSeq: boolean): string {

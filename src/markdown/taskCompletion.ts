@@ -8,6 +8,7 @@
  */
 import { nextOccurrence, parseRecurrence, type RecurrenceRule } from "./recurrence";
 import { taskText } from "./taskLine";
+import { fail, ok, type Result } from "../result";
 
 export type TaskFormat = "emoji" | "dataview";
 
@@ -244,13 +245,13 @@ export interface CompletedTask {
  * `🏁 delete`, the completed task itself is removed. An error when the line is not a task, the
  * status is already set, or the recurrence rule cannot be read (Tasks would silently drop it).
  */
-export function changeTaskStatus(line: string, newStatus: string, today: string, format: TaskFormat, settings: CompletionSettings = DEFAULT_COMPLETION_SETTINGS): CompletedTask | { error: string } {
+export function changeTaskStatus(line: string, newStatus: string, today: string, format: TaskFormat, settings: CompletionSettings = DEFAULT_COMPLETION_SETTINGS): Result<CompletedTask> {
 	const task = parseTask(line, format);
-	if (!task) return { error: "The line is not a task ('- [ ] …')." };
-	if (task.status === newStatus) return { error: `The task already has status '${newStatus}'. Nothing was changed.` };
+	if (!task) return fail("The line is not a task ('- [ ] …').");
+	if (task.status === newStatus) return fail(`The task already has status '${newStatus}'. Nothing was changed.`);
 	if (task.recurrenceText !== undefined) {
 		const rule = parseRecurrence(task.recurrenceText);
-		if (!rule) return { error: `The task's recurrence "${task.recurrenceText}" is not a rule the Tasks plugin can read (e.g. "every week", "every month on the 1st", "every weekday when done"). Nothing was changed.` };
+		if (!rule) return fail(`The task's recurrence "${task.recurrenceText}" is not a rule the Tasks plugin can read (e.g. "every week", "every month on the 1st", "every weekday when done"). Nothing was changed.`);
 		task.recurrence = rule;
 	}
 	const oldType = statusOf(settings, task.status).type;
@@ -290,7 +291,7 @@ export function changeTaskStatus(line: string, newStatus: string, today: string,
 		if (nextIndex > taskIndex) nextIndex--;
 		taskIndex = -1;
 	}
-	return { lines, taskIndex, nextIndex };
+	return ok({ lines, taskIndex, nextIndex });
 }
 
 /** What complete_task asks for: the task at `line` (0-based) whose text (as list_tasks gives it) is `text`. */
@@ -309,7 +310,7 @@ export interface NoteTaskChange {
 }
 
 /** The note after the change: its text, the task's new line (-1 if 🏁 delete removed it) and the new occurrence's (-1 if none). */
-export type NoteTaskResult = { text: string; line: number; nextLine: number; lines: string[]; taskIndex: number; nextIndex: number } | { error: string };
+export type NoteTaskResult = Result<{ text: string; line: number; nextLine: number; lines: string[]; taskIndex: number; nextIndex: number }>;
 
 /**
  * Changes the status of one task of a note's text (see changeTaskStatus), guarded by its text: a
@@ -326,15 +327,15 @@ export function changeTaskInNote(note: string, change: NoteTaskChange): NoteTask
 		const listed = open.slice(0, change.listLimit).map((index) => `line ${index}: ${taskText(content(index))}`);
 		const more = open.length > listed.length ? ` (and ${open.length - listed.length} more)` : "";
 		const list = listed.length ? ` Its open tasks: ${listed.join("; ")}${more}.` : " It has no open tasks.";
-		return { error: `Line ${change.line} is not the task "${wanted}" (the note may have changed since list_tasks). Nothing was changed.${list} Call list_tasks again for the current lines.` };
+		return fail(`Line ${change.line} is not the task "${wanted}" (the note may have changed since list_tasks). Nothing was changed.${list} Call list_tasks again for the current lines.`);
 	}
 	const line = content(change.line);
 	const noteFormat = change.tasks.map((task) => lineTaskFormat(content(task.line))).find((format) => format !== null);
 	const format = lineTaskFormat(line) ?? noteFormat ?? change.vaultFormat;
 	const result = changeTaskStatus(line, change.status, change.today, format, change.settings);
-	if ("error" in result) return result;
+	if (!result.ok) return result;
 	const ending = (lines[change.line] ?? "").endsWith("\r") ? "\r" : "";
-	lines.splice(change.line, 1, ...result.lines.map((each) => each + ending));
+	lines.splice(change.line, 1, ...result.value.lines.map((each) => each + ending));
 	const at = (index: number) => (index === -1 ? -1 : change.line + index);
-	return { text: lines.join("\n"), line: at(result.taskIndex), nextLine: at(result.nextIndex), ...result };
+	return ok({ text: lines.join("\n"), line: at(result.value.taskIndex), nextLine: at(result.value.nextIndex), ...result.value });
 }

@@ -50,8 +50,8 @@ function promptNotes(ctx: ToolContext): Map<string, HostFile> {
 	if (configured === "") return prompts;
 	// The same path policy and scope as every folder argument: a folder outside the vault, hidden or excluded offers nothing.
 	const checked = checkFolderArgument(configured, ctx.scope);
-	if ("error" in checked || checked.folder === undefined) return prompts;
-	const folder = checked.folder;
+	if (!checked.ok || checked.value === undefined) return prompts;
+	const folder = checked.value;
 	const notes = visibleNotes(ctx.host, ctx.scope)
 		.filter((file) => isInFolder(file.path, folder))
 		.sort((a, b) => a.path.localeCompare(b.path))

@@ -35,7 +35,7 @@ export function registerNoteResources(server: McpServer, contextOf: () => ToolCo
 				throw new McpError(ErrorCode.InvalidParams, "The note URI is not valid percent-encoding.");
 			}
 			const found = findNote(ctx.host, ctx.scope, path);
-			if ("error" in found) throw new McpError(ErrorCode.InvalidParams, found.error);
+			if (!found.ok) throw new McpError(ErrorCode.InvalidParams, found.error);
 			const text = await ctx.host.vault.cachedRead(found.value);
 			return { contents: [{ uri: noteUri(found.value.path), mimeType: "text/markdown", text: truncateUtf8(text, MAX_NOTE_CONTENT_BYTES) }] };
 		},

@@ -29,7 +29,7 @@ export function isDailyNotePath(settings: DailyNoteSettings, path: string): bool
 export async function readDailyTemplate(host: Host, scope: Scope, settings: DailyNoteSettings): Promise<string> {
 	if (!settings.template) return "";
 	const found = findNote(host, scope, settings.template);
-	return "error" in found ? "" : host.vault.cachedRead(found.value);
+	return found.ok ? host.vault.cachedRead(found.value) : "";
 }
 
 /** Creates the folders a new note needs (Obsidian's vault.create does not). */

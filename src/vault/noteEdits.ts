@@ -7,6 +7,7 @@ import type { Host, HostFile } from "../host/Host";
 import { setProperty, type PropertyEdit, type PropertyValue } from "../markdown/properties";
 import { appendToEnd, appendUnderHeading, detectFormat, insertUnderBullet, isOutline, type EditMode, type EditResult, type NoteFormat } from "../markdown/outline";
 import { indentationSettings } from "./config";
+import { fail, ok, type Result } from "../result";
 import { editNote } from "./writes";
 
 /** How a note is written: its list format, and whether it is an outline. */
@@ -16,7 +17,7 @@ export interface NoteStyle {
 }
 
 /** A finished edit: the note's new text, the line the edit reports, and the style it was made in. */
-export type StyledEdit = { text: string; line: number; style: NoteStyle } | { error: string };
+export type StyledEdit = Result<{ text: string; line: number; style: NoteStyle }>;
 
 /**
  * Changes a note atomically, `edit` getting the note's text and its style. The frontmatter's
@@ -31,8 +32,9 @@ export async function editNoteInStyle(host: Host, file: HostFile, edit: (text: s
 		style = { format: detectFormat(text, defaults), mode };
 		return edit(text, style);
 	});
-	if ("error" in result || style === undefined) return "error" in result ? result : { error: "The note could not be changed." };
-	return { ...result, style };
+	if (!result.ok) return result;
+	if (style === undefined) return fail("The note could not be changed.");
+	return ok({ ...result.value, style });
 }
 
 /** Adds `content` at the end of the note, or at the end of the section under `heading`, in the note's own format. */
@@ -43,19 +45,19 @@ export function appendToNote(host: Host, file: HostFile, content: string, headin
 /** Adds `content` as children of the first bullet whose text is `bullet`; only in an outline. */
 export function insertUnderBulletInNote(host: Host, file: HostFile, bullet: string, content: string): Promise<StyledEdit> {
 	return editNoteInStyle(host, file, (text, { format, mode }) =>
-		mode !== "outliner" ? { error: `"${file.path}" is not an outline (it is not only a list, and its frontmatter has no mode: outliner). Use append_to_note instead.` } : insertUnderBullet(text, bullet, content, format),
+		mode !== "outliner" ? fail(`"${file.path}" is not an outline (it is not only a list, and its frontmatter has no mode: outliner). Use append_to_note instead.`) : insertUnderBullet(text, bullet, content, format),
 	);
 }
 
 /** Sets (or with null removes) one frontmatter property, in one atomic edit; see setProperty. */
-export async function setNoteProperty(host: Host, file: HostFile, name: string, value: PropertyValue): Promise<{ text: string; value: PropertyValue; changed: boolean } | { error: string }> {
+export async function setNoteProperty(host: Host, file: HostFile, name: string, value: PropertyValue): Promise<PropertyEdit> {
 	let done: PropertyEdit | undefined;
 	const result = await editNote(host, file, (text) => {
 		done = setProperty(text, name, value);
-		return "error" in done ? done : { text: done.text, line: 0 };
+		return done.ok ? ok({ text: done.value.text, line: 0 }) : done;
 	});
-	if ("error" in result) return result;
+	if (!result.ok) return result;
 	const edit = done;
-	if (!edit || "error" in edit) return { error: "The note could not be changed." };
-	return { text: result.text, value: edit.value, changed: edit.changed };
+	if (!edit?.ok) return fail("The note could not be changed.");
+	return ok({ text: result.value.text, value: edit.value.value, changed: edit.value.changed });
 }

@@ -1,10 +1,8 @@
 import type { Host, HostFile } from "../host/Host";
 import { NOT_FOUND_SUGGESTIONS } from "../config/limits";
+import { fail, ok, type Result } from "../result";
 import { checkVaultPath } from "./paths";
 import { isNoteInScope, isPathVisible, type Scope } from "./scope";
-
-/** A value, or an error message the model can act on. */
-export type Lookup<T> = { value: T } | { error: string };
 
 /** The Markdown notes a tool may see, in Obsidian's listing order. */
 export function visibleNotes(host: Host, scope: Scope): HostFile[] {
@@ -16,20 +14,21 @@ export function visibleNotes(host: Host, scope: Scope): HostFile[] {
  * `Folder/Note`, `Note#Heading`) resolved the way Obsidian resolves links. Excluded notes are
  * answered exactly like missing ones, so an excluded path is never confirmed to exist.
  */
-export function findNote(host: Host, scope: Scope, input: string): Lookup<HostFile> {
+export function findNote(host: Host, scope: Scope, input: string): Result<HostFile> {
 	// `#heading`, `^block` and `|alias` are parts of link text, never of file names (Obsidian forbids them there).
 	const linkpath = input.split(/[#|]/, 1)[0]?.trim() ?? "";
 	const checked = checkVaultPath(linkpath, scope);
-	if (!checked.ok) return { error: checked.reason };
+	if (!checked.ok) return checked;
+	const path = checked.value;
 	const { vault } = host;
 	// A hidden file is passed over as if it did not exist: "not a Markdown note" would confirm an
 	// excluded attachment, and a hidden note must not shadow the visible one a link would reach.
 	const visible = (file: HostFile | null) => (file && isPathVisible(file.path, scope) ? file : null);
-	const exact = visible(vault.getFileByPath(checked.path)) ?? visible(vault.getFileByPath(`${checked.path}.md`));
-	if (exact && exact.extension !== "md") return { error: `"${checked.path}" is not a Markdown note; only notes (.md) can be read.` };
-	const found = exact ?? resolveVisibleLink(host, scope, checked.path, "");
-	if (found && isNoteInScope(found.path, scope)) return { value: found };
-	return { error: notFoundMessage(host, scope, checked.path) };
+	const exact = visible(vault.getFileByPath(path)) ?? visible(vault.getFileByPath(`${path}.md`));
+	if (exact && exact.extension !== "md") return fail(`"${path}" is not a Markdown note; only notes (.md) can be read.`);
+	const found = exact ?? resolveVisibleLink(host, scope, path, "");
+	if (found && isNoteInScope(found.path, scope)) return ok(found);
+	return fail(notFoundMessage(host, scope, path));
 }
 
 function folderOf(path: string): string {
@@ -104,15 +103,15 @@ export function encodeCursor(offset: number): string {
 }
 
 /** The offset a cursor stands for, or an error for a cursor this server did not make. */
-export function decodeCursor(cursor: string | undefined): Lookup<number> {
-	if (cursor === undefined) return { value: 0 };
+export function decodeCursor(cursor: string | undefined): Result<number> {
+	if (cursor === undefined) return ok(0);
 	try {
 		const parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { offset?: unknown };
-		if (typeof parsed.offset === "number" && Number.isInteger(parsed.offset) && parsed.offset >= 0) return { value: parsed.offset };
+		if (typeof parsed.offset === "number" && Number.isInteger(parsed.offset) && parsed.offset >= 0) return ok(parsed.offset);
 	} catch {
 		// fall through to the error below
 	}
-	return { error: "The cursor is not valid. Call again without a cursor to start from the first page." };
+	return fail("The cursor is not valid. Call again without a cursor to start from the first page.");
 }
 
 /** One page of `items` from `offset`, with the cursor of the next page if there is one. */

@@ -1,14 +1,10 @@
 import { MAX_NAME_BYTES, MAX_NOTE_NAME_BYTES, MAX_PATH_LENGTH } from "../config/limits";
-import { isExcludedPath, pathMatchKey, visibleForm, type Scope } from "./scope";
-
-/** A path a tool may use, or why not. */
-export type PathCheck = { ok: true; path: string } | { ok: false; reason: string };
+import { DRIVE_LETTER, OBSIDIAN_SPACES, pathMatchKey, visibleForm } from "../paths/spelling";
+import { fail, ok, type Result } from "../result";
+import { isExcludedPath, type Scope } from "./scope";
 
 /** Percent-encodings of `.`, `/`, `\` and NUL: a path that carries them is trying to mean something else. */
 const ENCODED_SEPARATORS = /%(?:2e|2f|5c|00)/i;
-const DRIVE_LETTER = /^[a-z]:/i;
-/** Obsidian replaces these two with a plain space in every path (its `normalizePath`). */
-const OBSIDIAN_SPACES = /[\u00a0\u202f]/g;
 /** Characters Obsidian refuses in file names on every platform (Windows gives most of them meaning). */
 const FORBIDDEN_NAME_CHARACTERS = /[*"<>:|?]/;
 /** Names Windows gives to devices: a note called this cannot exist there. */
@@ -18,20 +14,6 @@ const WINDOWS_DEVICE_NAME = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(
 export const NOT_ACCESSIBLE = "is in a folder this server does not give access to";
 
 /**
- * The one spelling of a vault path, as Obsidian's `normalizePath` makes it: forward slashes, no
- * repeated, leading or trailing slash, U+00A0 and U+202F as plain spaces, Unicode NFC. The policy,
- * the exclusions and the file operation all use this same string.
- */
-export function normalizeVaultPath(path: string): string {
-	const cleaned = path
-		.replace(/[\\/]+/g, "/")
-		.replace(/^\/+|\/+$/g, "")
-		.replace(OBSIDIAN_SPACES, " ")
-		.normalize("NFC");
-	return cleaned === "" ? "/" : cleaned;
-}
-
-/**
  * The path policy every tool goes through. Accepts vault-relative paths as Obsidian writes them
  * and returns them in their one spelling (`normalizeVaultPath`); refuses, with a reason the model
  * can act on: empty paths, NUL and control characters, backslashes, absolute, drive and UNC paths,
@@ -39,83 +21,49 @@ export function normalizeVaultPath(path: string): string {
  * among them), the config folder under any name, names ending in a dot or space once normalized
  * (Windows drops them, so they alias other files), and over-long names. Pure.
  */
-export function checkVaultPath(input: string, scope: Scope): PathCheck {
-	const refuse = (reason: string): PathCheck => ({ ok: false, reason });
-	if (input.trim() === "") return refuse("The path is empty.");
-	if (input.length > MAX_PATH_LENGTH) return refuse(`The path is longer than ${MAX_PATH_LENGTH} characters.`);
+export function checkVaultPath(input: string, scope: Scope): Result<string> {
+	if (input.trim() === "") return fail("The path is empty.");
+	if (input.length > MAX_PATH_LENGTH) return fail(`The path is longer than ${MAX_PATH_LENGTH} characters.`);
 	// eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
-	if (/[\u0000-\u001f\u007f-\u009f]/.test(input)) return refuse("The path contains control characters.");
-	if (input.includes("\\")) return refuse("Use forward slashes (/) in vault paths.");
-	if (input.startsWith("/") || DRIVE_LETTER.test(input)) return refuse("Use a path relative to the vault root, without a leading slash or drive.");
-	if (ENCODED_SEPARATORS.test(input)) return refuse("The path contains percent-encoded separators; write the path plainly.");
+	if (/[\u0000-\u001f\u007f-\u009f]/.test(input)) return fail("The path contains control characters.");
+	if (input.includes("\\")) return fail("Use forward slashes (/) in vault paths.");
+	if (input.startsWith("/") || DRIVE_LETTER.test(input)) return fail("Use a path relative to the vault root, without a leading slash or drive.");
+	if (ENCODED_SEPARATORS.test(input)) return fail("The path contains percent-encoded separators; write the path plainly.");
 	const path = input.replace(/\/+$/, "").replace(OBSIDIAN_SPACES, " ").normalize("NFC");
 	for (const part of path.split("/")) {
 		const key = pathMatchKey(part);
-		if (part === "" || key === "" || key === "." || key === "..") return refuse("The path has an empty, '.' or '..' part; give the path from the vault root.");
-		if (part.startsWith(".") || key.startsWith(".")) return refuse("Hidden files and folders (names starting with '.') are not part of the vault.");
-		if (/[.\s]$/.test(visibleForm(part))) return refuse("A file or folder name may not end with a dot or a space (or a character that looks like one).");
-		if (Buffer.byteLength(part) > MAX_NAME_BYTES) return refuse(`A file or folder name is longer than ${MAX_NAME_BYTES} bytes.`);
+		if (part === "" || key === "" || key === "." || key === "..") return fail("The path has an empty, '.' or '..' part; give the path from the vault root.");
+		if (part.startsWith(".") || key.startsWith(".")) return fail("Hidden files and folders (names starting with '.') are not part of the vault.");
+		if (/[.\s]$/.test(visibleForm(part))) return fail("A file or folder name may not end with a dot or a space (or a character that looks like one).");
+		if (Buffer.byteLength(part) > MAX_NAME_BYTES) return fail(`A file or folder name is longer than ${MAX_NAME_BYTES} bytes.`);
 	}
-	if (isExcludedPath(path, { configDir: scope.configDir, excludedFolders: [] })) return refuse("The vault's configuration folder is not readable through this server.");
-	return { ok: true, path };
+	if (isExcludedPath(path, { configDir: scope.configDir, excludedFolders: [] })) return fail("The vault's configuration folder is not readable through this server.");
+	return ok(path);
 }
 
 /** A path a new note may be written at: checkVaultPath's rules, plus names every platform Obsidian runs on can hold. */
-export function checkNewNamePath(input: string, scope: Scope): PathCheck {
+export function checkNewNamePath(input: string, scope: Scope): Result<string> {
 	const checked = checkVaultPath(input, scope);
 	if (!checked.ok) return checked;
-	for (const part of checked.path.split("/")) {
-		if (FORBIDDEN_NAME_CHARACTERS.test(part)) return { ok: false, reason: 'File and folder names may not contain * " < > : | or ? (Obsidian refuses them on every platform).' };
-		if (WINDOWS_DEVICE_NAME.test(part)) return { ok: false, reason: `"${part}" is a device name on Windows and cannot be a file or folder name.` };
+	for (const part of checked.value.split("/")) {
+		if (FORBIDDEN_NAME_CHARACTERS.test(part)) return fail('File and folder names may not contain * " < > : | or ? (Obsidian refuses them on every platform).');
+		if (WINDOWS_DEVICE_NAME.test(part)) return fail(`"${part}" is a device name on Windows and cannot be a file or folder name.`);
 	}
 	return checked;
 }
 
 /** The limit on a note's own file name, with the reason in the message. */
-export function checkNoteNameLength(path: string): PathCheck {
+export function checkNoteNameLength(path: string): Result<string> {
 	const name = path.slice(path.lastIndexOf("/") + 1);
 	const bytes = Buffer.byteLength(name);
 	if (bytes > MAX_NOTE_NAME_BYTES) {
-		return { ok: false, reason: `A note's file name may be at most ${MAX_NOTE_NAME_BYTES} bytes of UTF-8, .md included (room is kept for a backup's suffix); "${name.slice(0, 40)}…" is ${bytes}. Choose a shorter name.` };
+		return fail(`A note's file name may be at most ${MAX_NOTE_NAME_BYTES} bytes of UTF-8, .md included (room is kept for a backup's suffix); "${name.slice(0, 40)}…" is ${bytes}. Choose a shorter name.`);
 	}
-	return { ok: true, path };
+	return ok(path);
 }
 
 /** An optional folder argument: undefined when absent or blank, else the checked path or why not. */
-export function checkFolderArgument(input: string | undefined, scope: Scope): { folder?: string } | { error: string } {
-	if (input === undefined || input.replace(/\/+$/, "").trim() === "") return {};
-	const checked = checkVaultPath(input, scope);
-	return checked.ok ? { folder: checked.path } : { error: checked.reason };
-}
-
-/**
- * An excluded folder as a person may type it — `./Private`, `Private/`, `\Private`, an absolute
- * path inside the vault, any Unicode normalization, stray spaces — in the vault's one spelling.
- * `vaultRoot` (an absolute path, when known) lets an absolute path inside the vault count; any
- * other leading slash is read as the vault root (excluding a folder that is not there only hides more).
- * Returns null for an entry that names no folder inside the vault.
- */
-export function normalizeExcludedFolder(input: string, vaultRoot?: string): string | null {
-	let folder = input.trim().replace(/\\/g, "/");
-	if (vaultRoot !== undefined) {
-		const root = vaultRoot.replace(/\\/g, "/").replace(/\/+$/, "");
-		const rootKey = pathMatchKey(root);
-		const key = pathMatchKey(folder);
-		if (key === rootKey) return null;
-		if (key.startsWith(`${rootKey}/`)) folder = folder.slice(root.length + 1);
-	}
-	// Anything else with a leading slash means the vault's root, as Obsidian's own paths do; a drive path outside the vault names nothing here.
-	if (DRIVE_LETTER.test(folder)) return null;
-	const parts = normalizeVaultPath(folder)
-		.split("/")
-		.map((part) => part.trim())
-		.filter((part) => part !== "" && part !== ".");
-	if (parts.length === 0 || parts.includes("..")) return null;
-	return parts.join("/");
-}
-
-/** Excluded folders in their one spelling, without blanks or repeats; entries outside the vault are dropped. */
-export function normalizeFolderList(folders: readonly string[], vaultRoot?: string): string[] {
-	const cleaned = folders.map((folder) => normalizeExcludedFolder(folder, vaultRoot)).filter((folder): folder is string => folder !== null);
-	return [...new Set(cleaned)];
+export function checkFolderArgument(input: string | undefined, scope: Scope): Result<string | undefined> {
+	if (input === undefined || input.replace(/\/+$/, "").trim() === "") return ok(undefined);
+	return checkVaultPath(input, scope);
 }

@@ -12,25 +12,26 @@ import { fillTemplate } from "./templates";
 import { findNote } from "./notes";
 import type { Scope } from "./scope";
 import { checkNewNotePath, createNoteFile, editNote, NoteExistsError } from "./writes";
+import { fail, ok, type Result } from "../result";
 
 /**
  * Today's daily note (local time), created from the Daily Notes settings and template when missing.
  * `created` says whether this call made it.
  */
-export async function todaysDailyNote(host: Host, scope: Scope, now = new Date()): Promise<{ file: HostFile; created: boolean } | { error: string }> {
+export async function todaysDailyNote(host: Host, scope: Scope, now = new Date()): Promise<Result<{ file: HostFile; created: boolean }>> {
 	const settings = await dailyNoteSettings(host);
 	const checked = checkNewNotePath(dailyNotePath(settings, now), scope);
-	if ("error" in checked) return { error: `Today's daily note cannot be written: ${checked.error}` };
+	if (!checked.ok) return fail(`Today's daily note cannot be written: ${checked.error}`);
 	const existing = host.vault.getFileByPath(checked.value);
-	if (existing) return { file: existing, created: false };
+	if (existing) return ok({ file: existing, created: false });
 	const title = checked.value.slice(checked.value.lastIndexOf("/") + 1, -".md".length);
 	try {
-		return { file: await createNoteFile(host, checked.value, fillTemplate(await readDailyTemplate(host, scope, settings), { dateFormat: settings.format, timeFormat: DAILY_NOTE_TIME_FORMAT }, now, title)), created: true };
+		return ok({ file: await createNoteFile(host, checked.value, fillTemplate(await readDailyTemplate(host, scope, settings), { dateFormat: settings.format, timeFormat: DAILY_NOTE_TIME_FORMAT }, now, title)), created: true });
 	} catch (error) {
 		// Another call made today's note a moment ago: add the task to that one.
 		const made = error instanceof NoteExistsError ? host.vault.getFileByPath(checked.value) : null;
 		if (!made) throw error;
-		return { file: made, created: false };
+		return ok({ file: made, created: false });
 	}
 }
 
@@ -48,17 +49,17 @@ export interface AddTaskOptions {
 }
 
 /** Adds one open task to the note `options.path` names, or to today's daily note; returns where it went. */
-export async function addTask(host: Host, scope: Scope, options: AddTaskOptions): Promise<{ path: string; line: number; createdNote: boolean } | { error: string }> {
+export async function addTask(host: Host, scope: Scope, options: AddTaskOptions): Promise<Result<{ path: string; line: number; createdNote: boolean }>> {
 	let file: HostFile;
 	let createdNote = false;
 	if (options.path !== undefined) {
 		const found = findNote(host, scope, options.path);
-		if ("error" in found) return found;
+		if (!found.ok) return found;
 		file = found.value;
 	} else {
 		const daily = await todaysDailyNote(host, scope);
-		if ("error" in daily) return daily;
-		({ file, created: createdNote } = daily);
+		if (!daily.ok) return daily;
+		({ file, created: createdNote } = daily.value);
 	}
 	const dateFormat = options.due === undefined ? "emoji" : await taskDateFormat(host);
 	const { heading } = options;
@@ -71,7 +72,7 @@ export async function addTask(host: Host, scope: Scope, options: AddTaskOptions)
 		},
 		options.emptyNoteMode,
 	);
-	return "error" in result ? result : { path: file.path, line: result.line, createdNote };
+	return result.ok ? ok({ path: file.path, line: result.value.line, createdNote }) : result;
 }
 
 export interface CompleteTaskOptions {
@@ -100,9 +101,9 @@ export interface CompletedTaskWrite {
  * Changes one task's status as the Tasks plugin does (done date, next occurrence of a recurring
  * task), in one atomic edit of the note; the task's text guards against a line that moved.
  */
-export async function completeTask(host: Host, scope: Scope, options: CompleteTaskOptions): Promise<CompletedTaskWrite | { error: string }> {
+export async function completeTask(host: Host, scope: Scope, options: CompleteTaskOptions): Promise<Result<CompletedTaskWrite>> {
 	const found = findNote(host, scope, options.path);
-	if ("error" in found) return found;
+	if (!found.ok) return found;
 	const file = found.value;
 	const [settings, vaultFormat] = await Promise.all([taskCompletionSettings(host), taskDateFormat(host)]);
 	const tasks = (host.metadataCache.getFileCache(file)?.listItems ?? []).flatMap((item) => (item.task === undefined ? [] : [{ line: item.position.start.line, status: item.task }]));
@@ -110,11 +111,12 @@ export async function completeTask(host: Host, scope: Scope, options: CompleteTa
 	let written: { lines: string[]; taskIndex: number; nextIndex: number; line: number; nextLine: number } | undefined;
 	const result = await editNote(host, file, (text) => {
 		const changed = changeTaskInNote(text, { line: options.line, text: options.text, status: options.status, today, vaultFormat, settings, tasks, listLimit: COMPLETE_TASK_OPEN_TASKS_LISTED });
-		if ("error" in changed) return changed;
-		written = changed;
-		return { text: changed.text, line: changed.line };
+		if (!changed.ok) return changed;
+		written = changed.value;
+		return ok({ text: changed.value.text, line: changed.value.line });
 	});
-	if ("error" in result || !written) return "error" in result ? result : { error: "The note could not be changed." };
+	if (!result.ok) return result;
+	if (!written) return fail("The note could not be changed.");
 	const textOf = (index: number) => (index === -1 ? "" : taskText(written?.lines[index] ?? ""));
-	return { path: file.path, line: written.line, text: textOf(written.taskIndex), nextLine: written.nextLine, nextText: textOf(written.nextIndex), noteText: result.text };
+	return ok({ path: file.path, line: written.line, text: textOf(written.taskIndex), nextLine: written.nextLine, nextText: textOf(written.nextIndex), noteText: result.value.text });
 }

@@ -4,7 +4,8 @@ import type { Host, HostFile } from "../host/Host";
 import { parseFrontmatter, splitFrontmatter } from "../markdown/frontmatter";
 import { appendToEnd, detectFormat, isOutline, type EditMode, type FormatDefaults } from "../markdown/outline";
 import type { TemplateSettings } from "./config";
-import { findNote, type Lookup } from "./notes";
+import { findNote } from "./notes";
+import { fail, type Result } from "../result";
 import { isInFolder, type Scope } from "./scope";
 
 /** The formats `{{date}}` and `{{time}}` take when they name none. */
@@ -29,12 +30,12 @@ export function fillTemplate(template: string, formats: TemplateFormats, date: D
  * by its path inside that folder, with or without `.md`. The path goes through the same policy and
  * exclusions as any note path.
  */
-export function findTemplate(host: Host, scope: Scope, settings: TemplateSettings, input: string): Lookup<HostFile> {
-	if (!settings.folder) return { error: "No templates folder is set: choose one in Settings → Templates (the core Templates plugin), or create the note without a template." };
+export function findTemplate(host: Host, scope: Scope, settings: TemplateSettings, input: string): Result<HostFile> {
+	if (!settings.folder) return fail("No templates folder is set: choose one in Settings → Templates (the core Templates plugin), or create the note without a template.");
 	const wanted = input.trim().replace(/^\/+/, "");
 	const inFolder = isInFolder(wanted, settings.folder) ? wanted : `${settings.folder}/${wanted}`;
 	const found = findNote(host, scope, inFolder.endsWith(".md") ? inFolder : `${inFolder}.md`);
-	if ("error" in found || !isInFolder(found.value.path, settings.folder)) return { error: `No template "${input}" in the templates folder "${settings.folder}". Call list_templates for the templates there.` };
+	if (!found.ok || !isInFolder(found.value.path, settings.folder)) return fail(`No template "${input}" in the templates folder "${settings.folder}". Call list_templates for the templates there.`);
 	return found;
 }
 
@@ -48,5 +49,5 @@ export function noteFromTemplate(filled: string, content: string, defaults: Form
 	const frontmatterMode: unknown = parseFrontmatter(splitFrontmatter(filled)?.yaml ?? "")?.mode;
 	const style = mode ?? (isOutline(filled, frontmatterMode) ? "outliner" : "freeform");
 	const result = appendToEnd(filled, content, style, detectFormat(filled, defaults));
-	return "error" in result ? filled : result.text;
+	return result.ok ? result.value.text : filled;
 }

@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import type { Host, HostFile } from "../host/Host";
 import type { EditResult } from "../markdown/outline";
 import { ensureParentFolder } from "./dailyNotes";
-import type { Lookup } from "./notes";
 import { MAX_WRITE_ATTEMPTS } from "../config/limits";
+import { fail, ok, type Result } from "../result";
 import { checkNewNamePath, checkNoteNameLength, NOT_ACCESSIBLE } from "./paths";
 import { isNoteInScope, type Scope } from "./scope";
 
@@ -13,31 +13,32 @@ export function hashText(text: string): string {
 }
 
 /** A path a new note may be written at: a vault path ending in .md (added when missing), visible to this token, with a name every platform can hold. */
-export function checkNewNotePath(input: string, scope: Scope): Lookup<string> {
+export function checkNewNotePath(input: string, scope: Scope): Result<string> {
 	const checked = checkNewNamePath(input, scope);
-	if (!checked.ok) return { error: checked.reason };
-	const name = checked.path.slice(checked.path.lastIndexOf("/") + 1);
+	if (!checked.ok) return checked;
+	const name = checked.value.slice(checked.value.lastIndexOf("/") + 1);
 	const dot = name.lastIndexOf(".");
 	// Obsidian treats only a lower-case .md extension as a note.
-	if (dot > 0 && name.slice(dot + 1) !== "md") return { error: `Only Markdown notes (.md) can be written; "${checked.path}" is not one.` };
-	const path = dot > 0 ? checked.path : `${checked.path}.md`;
-	if (!isNoteInScope(path, scope)) return { error: `"${path}" ${NOT_ACCESSIBLE}.` };
-	const length = checkNoteNameLength(path);
-	if (!length.ok) return { error: length.reason };
-	return { value: path };
+	if (dot > 0 && name.slice(dot + 1) !== "md") return fail(`Only Markdown notes (.md) can be written; "${checked.value}" is not one.`);
+	const path = dot > 0 ? checked.value : `${checked.value}.md`;
+	if (!isNoteInScope(path, scope)) return fail(`"${path}" ${NOT_ACCESSIBLE}.`);
+	return checkNoteNameLength(path);
 }
 
 /**
  * Changes a note atomically through the host (`vault.process`): `edit` runs on the note's current
  * text; when it returns an error, the note is left byte for byte as it was.
  */
-export async function editNote(host: Host, file: HostFile, edit: (text: string) => EditResult): Promise<{ text: string; line: number } | { error: string }> {
-	let outcome: EditResult = { error: "The note could not be changed." };
+export async function editNote(host: Host, file: HostFile, edit: (text: string) => EditResult): Promise<EditResult> {
+	let outcome: EditResult = fail("The note could not be changed.");
 	const text = await host.vault.process(file, (current) => {
 		outcome = edit(current);
-		return "error" in outcome ? current : outcome.text;
+		return outcome.ok ? outcome.value.text : current;
 	});
-	return "error" in outcome ? outcome : { text, line: (outcome as { line: number }).line };
+	// Set inside the callback, which TypeScript does not follow: widen it back.
+	const result = outcome as EditResult;
+	// The text as written (the host's answer), with the line the edit reported.
+	return result.ok ? ok({ text, line: result.value.line }) : result;
 }
 
 /** `Note.md` → `Note.md.bak`, or `Note.md.2.bak`, `Note.md.3.bak`… when taken (numbering from `from`, 1 meaning the plain `.bak`). */

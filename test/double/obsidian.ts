@@ -6,7 +6,7 @@
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import type { NodeHost } from "../../src/headless/NodeHost";
-import { normalizeVaultPath } from "../../src/vault/paths";
+import { normalizeVaultPath } from "../../src/paths/spelling";
 import "./dom";
 
 export { copiedTexts } from "./dom";

@@ -120,6 +120,49 @@ describe.each(builds)("VaultMcpPlugin loaded from %s", (_label, loadPluginClass)
 		expect(await isPortClosed(status.port)).toBe(true);
 	});
 
+	test("a token's last use is saved to data.json through the settings store when the server stops, never over a file that became unreadable", async () => {
+		const plugin = await loadPlugin();
+		const made = addToken(plugin.settings, "laptop", "read");
+		if ("error" in made) throw new Error(made.error);
+		await plugin.updateSettings({ tokens: made.settings.tokens, serverEnabled: true, disclosureAccepted: true, port: 0 });
+		const status = plugin.service.status;
+		if (status.state !== "listening") throw new Error(JSON.stringify(status));
+		const dataPath = nodePath.join(vault, ".obsidian/plugins/vault-mcp/data.json");
+		const savedToken = async () => parseSettings(JSON.parse(await fs.readFile(dataPath, "utf8"))).settings.tokens[0];
+		expect((await savedToken())?.lastUsed).toBeNull();
+
+		const before = Date.now();
+		const client = await connectClient(status.url, made.token);
+		await client.callTool({ name: "get_vault_status", arguments: {} });
+		await client.close();
+		await plugin.updateSettings({ serverEnabled: false });
+		const lastUsed = (await savedToken())?.lastUsed;
+		expect(Date.parse(lastUsed ?? "")).toBeGreaterThanOrEqual(before - 1000);
+		// The settings tab reads the same record the file holds.
+		expect(plugin.settings.tokens[0]?.lastUsed).toBe(lastUsed);
+
+		// Used again, then data.json breaks under the running server: stopping saves nothing over it.
+		await plugin.updateSettings({ serverEnabled: true });
+		const again = plugin.service.status;
+		if (again.state !== "listening") throw new Error(JSON.stringify(again));
+		const second = await connectClient(again.url, made.token);
+		await second.callTool({ name: "get_vault_status", arguments: {} });
+		await second.close();
+		const error = jest.spyOn(console, "error").mockImplementation(() => undefined);
+		const warn = jest.spyOn(console, "warn").mockImplementation(() => undefined);
+		try {
+			await fs.writeFile(dataPath, "{ broken");
+			await plugin.onExternalSettingsChange();
+			expect(plugin.service.status.state).toBe("stopped");
+			expect(await fs.readFile(dataPath, "utf8")).toBe("{ broken");
+			expect(warn.mock.calls.map((call) => String(call[0]))).toContainEqual(expect.stringContaining("token last-used times were not saved"));
+		} finally {
+			error.mockRestore();
+			warn.mockRestore();
+			(plugin as unknown as { unload(): void }).unload();
+		}
+	});
+
 	test("a port in use shows a notice and an error status, and never throws", async () => {
 		const blocker = createServer();
 		await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", () => resolve()));

@@ -47,7 +47,7 @@ describe("the path policy, against 10,000+ generated hostile paths", () => {
 			fc.property(hostilePath, (input) => {
 				const checked = checkVaultPath(input, scope);
 				if (checked.ok) {
-					const { path } = checked;
+					const path = checked.value;
 					const resolved = nodePath.resolve(root, path);
 					expect(resolved.startsWith(root + nodePath.sep)).toBe(true);
 					expect(path.includes("\\") || path.includes("\u0000") || path.startsWith("/")).toBe(false);
@@ -55,7 +55,7 @@ describe("the path policy, against 10,000+ generated hostile paths", () => {
 					expect(isHiddenPath(path) || isInFolder(path, ".obsidian")).toBe(false);
 				}
 				const writable = checkNewNotePath(input, scope);
-				if ("value" in writable) {
+				if (writable.ok) {
 					expect(writable.value.endsWith(".md")).toBe(true);
 					expect(scope.excludedFolders.some((folder) => isInFolder(writable.value, folder))).toBe(false);
 					expect(nodePath.resolve(root, writable.value).startsWith(root + nodePath.sep)).toBe(true);
@@ -73,7 +73,7 @@ describe("the path policy, against 10,000+ generated hostile paths", () => {
 			await fc.assert(
 				fc.asyncProperty(fc.oneof(hostilePath, fc.constantFrom("link.md", "link", "linkdir/stolen.md", "linkdir/stolen", "stolen", "secret", "deep", "Work/Secret/deep")), (input) => {
 					const found = findNote(host, scope, input);
-					if ("value" in found) {
+					if (found.ok) {
 						expect(["note.md", "Work/plan.md"]).toContain(found.value.path);
 					}
 					return Promise.resolve();

@@ -7,7 +7,8 @@ import dayjs from "dayjs";
 import { NodeHost } from "../../src/headless/NodeHost";
 import { ALL_TOOLS } from "../../src/mcp/tools";
 import { findNote } from "../../src/vault/notes";
-import { isExcludedPath, isHiddenPath, pathMatchKey } from "../../src/vault/scope";
+import { pathMatchKey } from "../../src/paths/spelling";
+import { isExcludedPath, isHiddenPath } from "../../src/vault/scope";
 import { checkNewNotePath, createNoteFile } from "../../src/vault/writes";
 import { connectClient } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
@@ -467,12 +468,12 @@ describe("generated Unicode paths and hostile config files never reach outside t
 		await fc.assert(
 			fc.asyncProperty(unicodePath, async (input) => {
 				const found = findNote(host, scope, input);
-				if ("value" in found) {
+				if (found.ok) {
 					expect(isExcludedPath(found.value.path, scope) || isHiddenPath(found.value.path)).toBe(false);
 					expect(SECRET_WORDS.some((word) => (host.vault.readSync(found.value)).includes(word))).toBe(false);
 				}
 				const checked = checkNewNotePath(input, scope);
-				if ("value" in checked && !host.vault.getFileByPath(checked.value)) {
+				if (checked.ok && !host.vault.getFileByPath(checked.value)) {
 					await createNoteFile(host, checked.value, "generated\n").catch(() => undefined);
 				}
 			}),

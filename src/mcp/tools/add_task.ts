@@ -31,7 +31,8 @@ export const addTaskTool = defineTool({
 
 		const heading = args.heading?.trim() ? args.heading : undefined;
 		const result = await addTask(ctx.host, ctx.scope, { path: args.path, text, due: args.due, heading, emptyNoteMode: ctx.dailyNotesAreOutlines ? "outliner" : "freeform" });
-		if ("error" in result) return { fixable: result.error };
-		return { ok: { path: result.path, line: result.line, created_note: result.createdNote } };
+		if (!result.ok) return { fixable: result.error };
+		const added = result.value;
+		return { ok: { path: added.path, line: added.line, created_note: added.createdNote } };
 	},
 });

@@ -25,11 +25,11 @@ export const appendToNoteTool = defineTool({
 	examples: [{ path: "Welcome", content: "Added by the registry test." }],
 	handler: async (ctx, args) => {
 		const found = findNote(ctx.host, ctx.scope, args.path);
-		if ("error" in found) return { fixable: found.error };
+		if (!found.ok) return { fixable: found.error };
 		const file = found.value;
 		const heading = args.heading?.trim() ? args.heading : undefined;
 		const result = await appendToNote(ctx.host, file, args.content, heading);
-		if ("error" in result) return { fixable: result.error };
-		return { ok: { path: file.path, mode: result.style.mode, hash: hashText(result.text) } };
+		if (!result.ok) return { fixable: result.error };
+		return { ok: { path: file.path, mode: result.value.style.mode, hash: hashText(result.value.text) } };
 	},
 });

@@ -30,8 +30,9 @@ export const completeTaskTool = defineTool({
 	examples: [{ path: "Projects/Garden", line: 15, text: "Order seeds 📅 2026-12-05", status: "x" }],
 	handler: async (ctx, args) => {
 		const result = await completeTask(ctx.host, ctx.scope, { path: args.path, line: args.line, text: args.text, status: args.status });
-		if ("error" in result) return { fixable: result.error };
-		const next = result.nextLine === -1 ? {} : { next_task: { line: result.nextLine, text: result.nextText } };
-		return { ok: { path: result.path, line: result.line, text: result.text, ...next, hash: hashText(result.noteText) } };
+		if (!result.ok) return { fixable: result.error };
+		const done = result.value;
+		const next = done.nextLine === -1 ? {} : { next_task: { line: done.nextLine, text: done.nextText } };
+		return { ok: { path: done.path, line: done.line, text: done.text, ...next, hash: hashText(done.noteText) } };
 	},
 });

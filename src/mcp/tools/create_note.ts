@@ -45,7 +45,7 @@ export const createNoteTool = defineTool({
 	],
 	handler: async (ctx, args) => {
 		const checked = checkNewNotePath(args.path, ctx.scope);
-		if ("error" in checked) return { fixable: checked.error };
+		if (!checked.ok) return { fixable: checked.error };
 		const path = checked.value;
 		const { host } = ctx;
 		const defaults = await indentationSettings(host);
@@ -53,7 +53,7 @@ export const createNoteTool = defineTool({
 		if (args.template !== undefined) {
 			const settings = await templateSettings(host);
 			const template = findTemplate(host, ctx.scope, settings, args.template);
-			if ("error" in template) return { fixable: template.error };
+			if (!template.ok) return { fixable: template.error };
 			const title = path.slice(path.lastIndexOf("/") + 1, -".md".length);
 			text = noteFromTemplate(fillTemplate(await host.vault.cachedRead(template.value), settings, new Date(), title), args.content, defaults, args.mode);
 		} else {

@@ -27,7 +27,7 @@ export const findNotesByTagTool = defineTool({
 		const tag = args.tag.trim().replace(/^#/, "");
 		if (!isValidTag(tag)) return Promise.resolve({ fixable: `"${args.tag}" is not a valid tag. Call list_tags to see the tags in use.` });
 		const offset = decodeCursor(args.cursor);
-		if ("error" in offset) return Promise.resolve({ fixable: offset.error });
+		if (!offset.ok) return Promise.resolve({ fixable: offset.error });
 		const notes = notesWithTag(ctx.host, ctx.scope, tag);
 		const { items, nextCursor } = page(notes, offset.value, args.limit);
 		return Promise.resolve({ ok: { tag: `#${tag}`, notes: items, total: notes.length, ...(nextCursor ? { next_cursor: nextCursor } : {}) } });

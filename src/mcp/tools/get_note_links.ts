@@ -28,9 +28,9 @@ export const getNoteLinksTool = defineTool({
 	examples: [{ path: "Welcome", limit: 100 }],
 	handler: (ctx, args) => {
 		const found = findNote(ctx.host, ctx.scope, args.path);
-		if ("error" in found) return Promise.resolve({ fixable: found.error });
+		if (!found.ok) return Promise.resolve({ fixable: found.error });
 		const offset = decodeCursor(args.cursor);
-		if ("error" in offset) return Promise.resolve({ fixable: offset.error });
+		if (!offset.ok) return Promise.resolve({ fixable: offset.error });
 		const file = found.value;
 		const outgoing = outgoingLinks(ctx.host, ctx.scope, file);
 		const incoming = backlinks(ctx.host, ctx.scope, file.path);

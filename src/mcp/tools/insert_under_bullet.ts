@@ -25,10 +25,10 @@ export const insertUnderBulletTool = defineTool({
 	examples: [{ path: "Daily/2026-11-30", bullet: "Planned the week", content: "Added by the registry test" }],
 	handler: async (ctx, args) => {
 		const found = findNote(ctx.host, ctx.scope, args.path);
-		if ("error" in found) return { fixable: found.error };
+		if (!found.ok) return { fixable: found.error };
 		const file = found.value;
 		const result = await insertUnderBulletInNote(ctx.host, file, args.bullet, args.content);
-		if ("error" in result) return { fixable: result.error };
-		return { ok: { path: file.path, parent_line: result.line, hash: hashText(result.text) } };
+		if (!result.ok) return { fixable: result.error };
+		return { ok: { path: file.path, parent_line: result.value.line, hash: hashText(result.value.text) } };
 	},
 });

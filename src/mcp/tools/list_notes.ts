@@ -26,10 +26,10 @@ export const listNotesTool = defineTool({
 	examples: [{ recursive: true, sort: "path", limit: 5 }, { folder: "Projects", recursive: true, sort: "modified", limit: 10 }],
 	handler: (ctx, args) => {
 		const folderArgument = checkFolderArgument(args.folder, ctx.scope);
-		if ("error" in folderArgument) return Promise.resolve({ fixable: folderArgument.error });
-		const { folder } = folderArgument;
+		if (!folderArgument.ok) return Promise.resolve({ fixable: folderArgument.error });
+		const folder = folderArgument.value;
 		const offset = decodeCursor(args.cursor);
-		if ("error" in offset) return Promise.resolve({ fixable: offset.error });
+		if (!offset.ok) return Promise.resolve({ fixable: offset.error });
 		const notes = visibleNotes(ctx.host, ctx.scope).filter((file) => {
 			if (folder === undefined) return args.recursive || !file.path.includes("/");
 			if (!isInFolder(file.path, folder)) return false;

@@ -43,12 +43,12 @@ export const listTasksTool = defineTool({
 	examples: [{ status: "open", limit: 20 }],
 	handler: async (ctx, args) => {
 		const folderArgument = checkFolderArgument(args.folder, ctx.scope);
-		if ("error" in folderArgument) return { fixable: folderArgument.error };
-		const { folder } = folderArgument;
+		if (!folderArgument.ok) return { fixable: folderArgument.error };
+		const folder = folderArgument.value;
 		let path: string | undefined;
 		if (args.path !== undefined) {
 			const found = findNote(ctx.host, ctx.scope, args.path);
-			if ("error" in found) return { fixable: found.error };
+			if (!found.ok) return { fixable: found.error };
 			path = found.value.path;
 		}
 		for (const date of [args.due_before, args.due_after, args.due_on]) {

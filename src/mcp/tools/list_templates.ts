@@ -25,9 +25,9 @@ export const listTemplatesTool = defineTool({
 		if (configured === "") return { fixable: noFolder };
 		// The same path rules as any folder: one outside the vault or hidden offers nothing; an excluded one lists nothing.
 		const checked = checkFolderArgument(configured, ctx.scope);
-		if ("error" in checked) return { fixable: `The template folder set in this vault ("${configured}") cannot be used: ${checked.error}` };
-		if (checked.folder === undefined) return { fixable: noFolder };
-		const folder = checked.folder;
+		if (!checked.ok) return { fixable: `The template folder set in this vault ("${configured}") cannot be used: ${checked.error}` };
+		if (checked.value === undefined) return { fixable: noFolder };
+		const folder = checked.value;
 		const templates = visibleNotes(ctx.host, ctx.scope)
 			.filter((file) => isInFolder(file.path, folder))
 			.map((file) => file.path)

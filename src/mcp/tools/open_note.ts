@@ -24,7 +24,7 @@ export const openNoteTool = defineTool({
 		const workspace = ctx.host.workspace;
 		if (!workspace) return { fixable: "Notes can be opened only while this server runs inside Obsidian." };
 		const found = findNote(ctx.host, ctx.scope, args.path);
-		if ("error" in found) return { fixable: found.error };
+		if (!found.ok) return { fixable: found.error };
 		const file = found.value;
 		const wanted = args.heading?.trim() ?? "";
 		let heading: string | undefined;

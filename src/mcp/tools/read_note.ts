@@ -37,7 +37,7 @@ export const readNoteTool = defineTool({
 	examples: [{ path: "Welcome" }],
 	handler: async (ctx, args) => {
 		const found = findNote(ctx.host, ctx.scope, args.path);
-		if ("error" in found) return { fixable: found.error };
+		if (!found.ok) return { fixable: found.error };
 		const file = found.value;
 		const text = await ctx.host.vault.cachedRead(file);
 		const cache = ctx.host.metadataCache.getFileCache(file);

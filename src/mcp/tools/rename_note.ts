@@ -2,7 +2,8 @@ import { z } from "zod";
 import { ensureParentFolder } from "../../vault/dailyNotes";
 import { findNote } from "../../vault/notes";
 import { pathAfter, renameNote } from "../../vault/rename";
-import { isPathVisible, pathMatchKey } from "../../vault/scope";
+import { pathMatchKey } from "../../paths/spelling";
+import { isPathVisible } from "../../vault/scope";
 import { checkNewNotePath } from "../../vault/writes";
 import { defineTool } from "../tool";
 
@@ -30,10 +31,10 @@ export const renameNoteTool = defineTool({
 	handler: async (ctx, args) => {
 		const { host, scope } = ctx;
 		const found = findNote(host, scope, args.path);
-		if ("error" in found) return { fixable: found.error };
+		if (!found.ok) return { fixable: found.error };
 		const file = found.value;
 		const checked = checkNewNotePath(args.new_path, scope);
-		if ("error" in checked) return { fixable: checked.error };
+		if (!checked.ok) return { fixable: checked.error };
 		const to = checked.value;
 		const name = to.slice(to.lastIndexOf("/") + 1);
 		if (LINK_SYNTAX_CHARACTERS.test(name)) return { fixable: `A note's name may not contain # ^ [ ] or |: links to "${name}" would break. Nothing was changed.` };

@@ -26,8 +26,8 @@ export const searchNotesTool = defineTool({
 		const query = parseQuery(args.query);
 		if (query.required.length === 0) return { fixable: "The query has no words to look for (only exclusions or punctuation). Add at least one word or phrase." };
 		const folderArgument = checkFolderArgument(args.folder, ctx.scope);
-		if ("error" in folderArgument) return { fixable: folderArgument.error };
-		const { folder } = folderArgument;
+		if (!folderArgument.ok) return { fixable: folderArgument.error };
+		const folder = folderArgument.value;
 		const tag = args.tag?.trim() ? args.tag.trim() : undefined;
 		return { ok: await ctx.search.search(ctx.scope, query, { folder, tag }, args.limit) };
 	},

@@ -33,9 +33,10 @@ export const setPropertyTool = defineTool({
 		const name = args.name.trim();
 		if (name === "" || /[\r\n]/.test(name)) return { fixable: "A property name is one non-empty line, e.g. 'status'." };
 		const found = findNote(ctx.host, ctx.scope, args.path);
-		if ("error" in found) return { fixable: found.error };
+		if (!found.ok) return { fixable: found.error };
 		const result = await setNoteProperty(ctx.host, found.value, name, args.value);
-		if ("error" in result) return { fixable: result.error };
-		return { ok: { path: found.value.path, name, value: result.value, changed: result.changed, hash: hashText(result.text) } };
+		if (!result.ok) return { fixable: result.error };
+		const written = result.value;
+		return { ok: { path: found.value.path, name, value: written.value, changed: written.changed, hash: hashText(written.text) } };
 	},
 });

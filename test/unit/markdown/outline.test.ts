@@ -4,8 +4,8 @@ type Case = [label: string, note: string, content: string, expected: string];
 
 const append = (note: string, content: string, mode?: EditMode) => {
 	const result = appendToEnd(note, content, mode ?? (isOutline(note, undefined) ? "outliner" : "freeform"), detectFormat(note));
-	if ("error" in result) throw new Error(result.error);
-	return result.text;
+	if (!result.ok) throw new Error(result.error);
+	return result.value.text;
 };
 
 describe("detecting a note's format", () => {
@@ -53,7 +53,7 @@ describe("appendToEnd, byte for byte", () => {
 	});
 
 	test("empty content is an error", () => {
-		expect(appendToEnd("x", "  \n ", "freeform", detectFormat("x"))).toEqual({ error: expect.stringContaining("empty") });
+		expect(appendToEnd("x", "  \n ", "freeform", detectFormat("x"))).toEqual({ ok: false, error: expect.stringContaining("empty") });
 	});
 });
 
@@ -65,28 +65,29 @@ describe("appendUnderHeading", () => {
 	])("%s", (_label, text, content, expected) => {
 		const heading = content.startsWith("-") ? "tasks" : "NOTES";
 		const result = appendUnderHeading(text, heading, content, "freeform", detectFormat(text));
-		expect("text" in result && result.text).toBe(expected);
+		expect(result.ok && result.value.text).toBe(expected);
 	});
 
 	test("a section that contains subsections ends before the next heading of its level", () => {
 		const text = "# A\n\n## A1\n\nx\n\n# B\n";
 		const result = appendUnderHeading(text, "A", "added", "freeform", detectFormat(text));
-		expect("text" in result && result.text).toBe("# A\n\n## A1\n\nx\n\nadded\n\n# B\n");
+		expect(result.ok && result.value.text).toBe("# A\n\n## A1\n\nx\n\nadded\n\n# B\n");
 	});
 
 	test("an empty section gets the content right under the heading", () => {
 		const text = "## Empty\n## Next\n";
 		const result = appendUnderHeading(text, "Empty", "added", "freeform", detectFormat(text));
-		expect("text" in result && result.text).toBe("## Empty\n\nadded\n\n## Next\n");
+		expect(result.ok && result.value.text).toBe("## Empty\n\nadded\n\n## Next\n");
 	});
 
 	test("a missing heading is an error that lists the headings; nothing is created", () => {
-		expect(appendUnderHeading(note, "Ideas", "x", "freeform", detectFormat(note))).toEqual({ error: expect.stringMatching(/No heading "Ideas".*# Plan \(line 0\).*## Tasks \(line 4\)/) });
+		expect(appendUnderHeading(note, "Ideas", "x", "freeform", detectFormat(note))).toEqual({ ok: false, error: expect.stringMatching(/No heading "Ideas".*# Plan \(line 0\).*## Tasks \(line 4\)/) });
 	});
 
 	test("a heading with the same path twice is an error that says no argument can tell them apart", () => {
 		const text = "## Log\n\na\n\n## Log\n\nb\n";
 		expect(appendUnderHeading(text, "log", "x", "freeform", detectFormat(text))).toEqual({
+			ok: false,
 			error: 'The heading "log" matches 2 sections: "Log" (line 0), "Log" (line 4). Nothing was written. Some of them have the same path, so no heading argument can tell them apart: rename one heading in the note first.',
 		});
 	});
@@ -97,6 +98,7 @@ describe("appendUnderHeading", () => {
 
 		test("is an error listing the candidates as Parent > Child paths; nothing is written or created", () => {
 			expect(append("Tasks")).toEqual({
+				ok: false,
 				error: 'The heading "Tasks" matches 3 sections: "Project A > Tasks" (line 2), "Project B > Tasks" (line 8), "Project B > Tasks > Tasks" (line 12). Nothing was written. Pass one of these paths as heading.',
 			});
 		});
@@ -109,28 +111,28 @@ describe("appendUnderHeading", () => {
 			["Tasks > Tasks", "# Project A\n\n## Tasks\n\n- [ ] a1\n\n# Project B\n\n## Tasks\n\n- [ ] b1\n\n### Tasks\n\n- [ ] deep\n- [ ] new\n"],
 		])("the path %s picks one section", (heading, expected) => {
 			const result = append(heading);
-			expect("text" in result && result.text).toBe(expected);
+			expect(result.ok && result.value.text).toBe(expected);
 		});
 
 		test("a path names the heading it ends at: its section runs on through its subsections", () => {
 			const result = append("Project B > Tasks");
-			expect("text" in result && result.line).toBe(15);
+			expect(result.ok && result.value.line).toBe(15);
 		});
 
 		test("a path no heading has is an error listing the headings", () => {
-			expect(append("Project C > Tasks")).toEqual({ error: expect.stringMatching(/^No heading "Project C > Tasks" in this note\. Its headings: # Project A \(line 0\); ## Tasks \(line 2\)/) });
+			expect(append("Project C > Tasks")).toEqual({ ok: false, error: expect.stringMatching(/^No heading "Project C > Tasks" in this note\. Its headings: # Project A \(line 0\); ## Tasks \(line 2\)/) });
 		});
 
 		test("a heading whose own text holds ' > ' is found by that text", () => {
 			const text = "# In > Out\n\nx\n";
 			const result = appendUnderHeading(text, "In > Out", "y", "freeform", detectFormat(text));
-			expect("text" in result && result.text).toBe("# In > Out\n\nx\n\ny\n");
+			expect(result.ok && result.value.text).toBe("# In > Out\n\nx\n\ny\n");
 		});
 	});
 
 	test("headings inside code blocks do not count", () => {
 		const text = "```\n# Not a heading\n```\n\n# Real\n";
-		expect(appendUnderHeading(text, "Not a heading", "x", "freeform", detectFormat(text))).toHaveProperty("error");
+		expect(appendUnderHeading(text, "Not a heading", "x", "freeform", detectFormat(text))).toMatchObject({ ok: false });
 	});
 });
 
@@ -145,21 +147,21 @@ describe("insertUnderBullet", () => {
 	])("%s", (label, text, content, expected) => {
 		const bullet = label.startsWith("under a nested") ? "groceries" : label.startsWith("under a leaf") ? "b" : "WORK";
 		const result = insert(text, bullet, content);
-		expect("text" in result && result.text).toBe(expected);
+		expect(result.ok && result.value.text).toBe(expected);
 	});
 
 	test("no match is an error", () => {
-		expect(insert(note, "Garden", "x")).toEqual({ error: expect.stringContaining('No bullet contains "Garden"') });
+		expect(insert(note, "Garden", "x")).toEqual({ ok: false, error: expect.stringContaining('No bullet contains "Garden"') });
 	});
 
 	test("several matches list the candidates with their line numbers", () => {
-		expect(insert(note, "e", "x")).toEqual({ error: expect.stringMatching(/^5 bullets contain "e": line 1: "Email"; line 2: "Reply to Ana"; line 3: "Meetings"; line 4: "Home"; line 5: "Groceries"\. Nothing was written/) });
+		expect(insert(note, "e", "x")).toEqual({ ok: false, error: expect.stringMatching(/^5 bullets contain "e": line 1: "Email"; line 2: "Reply to Ana"; line 3: "Meetings"; line 4: "Home"; line 5: "Groceries"\. Nothing was written/) });
 	});
 
 	test("matching looks at the bullet's own text, not its marker or checkbox", () => {
 		const tasks = "- [ ] buy milk\n- [x] done thing\n";
 		const result = insert(tasks, "buy", "2 litres");
-		expect("text" in result && result.text).toBe("- [ ] buy milk\n    - 2 litres\n- [x] done thing\n");
-		expect(insert(tasks, "[ ]", "x")).toHaveProperty("error");
+		expect(result.ok && result.value.text).toBe("- [ ] buy milk\n    - 2 litres\n- [x] done thing\n");
+		expect(insert(tasks, "[ ]", "x")).toMatchObject({ ok: false });
 	});
 });

@@ -4,7 +4,7 @@ const GARDEN = "---\nstatus: active\ntags:\n  - project\n---\n# Garden\n";
 
 function edit(note: string, name: string, value: PropertyValue): string {
 	const result = setProperty(note, name, value);
-	return "error" in result ? `ERROR ${result.error}` : result.text;
+	return result.ok ? result.value.text : `ERROR ${result.error}`;
 }
 
 describe("setProperty", () => {
@@ -52,16 +52,16 @@ describe("setProperty", () => {
 		["a frontmatter that is a list", "---\n- a\n- b\n---\n", "not a list of properties"],
 	])("%s is an error that changes nothing", (_name, note, message) => {
 		const result = setProperty(note, "status", "x");
-		expect(result).toEqual({ error: expect.stringContaining(message) });
+		expect(result).toEqual({ ok: false, error: expect.stringContaining(message) });
 	});
 
 	test.each([["1984"], ["a!b"], [["ok", "#"]]])("%j is not a tag Obsidian accepts", (value) => {
 		const result = setProperty(GARDEN, "tags", value);
-		expect("error" in result ? result.error : "").toMatch(/not a tag|Nothing was changed/);
+		expect(result.ok ? "" : result.error).toMatch(/not a tag|Nothing was changed/);
 	});
 
 	test("reports the value as written, and whether the note changed", () => {
-		expect(setProperty(GARDEN, "tags", "#x")).toMatchObject({ value: ["x"], changed: true });
-		expect(setProperty(GARDEN, "status", "active")).toMatchObject({ value: "active", changed: false });
+		expect(setProperty(GARDEN, "tags", "#x")).toMatchObject({ ok: true, value: { value: ["x"], changed: true } });
+		expect(setProperty(GARDEN, "status", "active")).toMatchObject({ ok: true, value: { value: "active", changed: false } });
 	});
 });

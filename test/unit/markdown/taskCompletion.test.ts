@@ -4,7 +4,7 @@ const TODAY = "2026-11-30";
 
 function lines(line: string, status: string, format: TaskFormat, settings: Partial<CompletionSettings> = {}): string[] | string {
 	const result = changeTaskStatus(line, status, TODAY, format, { ...DEFAULT_COMPLETION_SETTINGS, ...settings });
-	return "error" in result ? result.error : result.lines;
+	return result.ok ? result.value.lines : result.error;
 }
 
 describe("changeTaskStatus in the Tasks emoji format", () => {
@@ -104,7 +104,7 @@ describe("changeTaskInNote", () => {
 
 	test("the line is replaced and the lines around it are kept byte for byte, CRLF included", () => {
 		const note = "# T\r\n- [ ] A 🔁 every day 📅 2026-11-30\r\n- [ ] B\r\n";
-		expect(change(note, 1, "A 🔁 every day 📅 2026-11-30")).toMatchObject({ text: "# T\r\n- [ ] A 🔁 every day 📅 2026-12-01\r\n- [x] A 🔁 every day 📅 2026-11-30 ✅ 2026-11-30\r\n- [ ] B\r\n", line: 2, nextLine: 1 });
+		expect(change(note, 1, "A 🔁 every day 📅 2026-11-30")).toMatchObject({ ok: true, value: { text: "# T\r\n- [ ] A 🔁 every day 📅 2026-12-01\r\n- [x] A 🔁 every day 📅 2026-11-30 ✅ 2026-11-30\r\n- [ ] B\r\n", line: 2, nextLine: 1 } });
 	});
 
 	test.each<[string, string, TaskFormat, string]>([
@@ -112,17 +112,17 @@ describe("changeTaskInNote", () => {
 		["else the note's other tasks", "- [ ] A\n- [ ] B [due:: 2026-12-01]\n", "emoji", "- [x] A  [completion:: 2026-11-30]\n- [ ] B [due:: 2026-12-01]\n"],
 		["else the vault's Tasks setting", "- [ ] A\n", "dataview", "- [x] A  [completion:: 2026-11-30]\n"],
 	])("%s", (_name, note, vaultFormat, expected) => {
-		expect(change(note, 0, note.slice(6, note.indexOf("\n")), vaultFormat)).toMatchObject({ text: expected });
+		expect(change(note, 0, note.slice(6, note.indexOf("\n")), vaultFormat)).toMatchObject({ ok: true, value: { text: expected } });
 	});
 
 	test("a task that is not on its line lists the open tasks with their lines, up to the limit", () => {
 		const note = "- [ ] A\n- [x] Done\n- [ ] B\n- [ ] C\n";
 		const result = change(note, 0, "B", "emoji", 2);
-		expect(result).toEqual({ error: expect.stringContaining("Its open tasks: line 0: A; line 2: B (and 1 more).") });
+		expect(result).toEqual({ ok: false, error: expect.stringContaining("Its open tasks: line 0: A; line 2: B (and 1 more).") });
 	});
 
 	test("a line the metadata cache does not know as a task is not one", () => {
 		const note = "```\n- [ ] In code\n```\n";
-		expect(changeTaskInNote(note, { line: 1, text: "In code", status: "x", today: TODAY, vaultFormat: "emoji", settings: DEFAULT_COMPLETION_SETTINGS, tasks: [], listLimit: 20 })).toEqual({ error: expect.stringContaining("It has no open tasks.") });
+		expect(changeTaskInNote(note, { line: 1, text: "In code", status: "x", today: TODAY, vaultFormat: "emoji", settings: DEFAULT_COMPLETION_SETTINGS, tasks: [], listLimit: 20 })).toEqual({ ok: false, error: expect.stringContaining("It has no open tasks.") });
 	});
 });

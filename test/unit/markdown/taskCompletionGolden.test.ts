@@ -24,8 +24,8 @@ describe("recurring tasks completed as the Tasks plugin completed them (tasks-de
 		const written: string[] = [];
 		for (let step = 0; step < chain.length - 1; step++) {
 			const result = changeTaskStatus(open, "x", "2022-10-03", "emoji");
-			if ("error" in result) throw new Error(result.error);
-			const [next = "", done = ""] = result.lines;
+			if (!result.ok) throw new Error(result.error);
+			const [next = "", done = ""] = result.value.lines;
 			written.unshift(done);
 			open = next;
 		}

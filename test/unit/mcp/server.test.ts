@@ -1,18 +1,8 @@
 import * as nodePath from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { ActivityLog } from "../../../src/activity";
-import { effectiveRight, type ToolRights } from "../../../src/auth/rights";
-import { generateToken } from "../../../src/auth/tokens";
-import type { WriteJournal } from "../../../src/journal/entry";
-import { MemoryJournal } from "../../helpers/memoryJournal";
-import type { WriteServices } from "../../../src/mcp/approval";
 import { NodeHost } from "../../../src/headless/NodeHost";
-import type { ToolContext } from "../../../src/mcp/context";
-import { createMcpServer } from "../../../src/mcp/server";
 import { ALL_TOOLS } from "../../../src/mcp/tools";
 import { IndexedNoteSearch } from "../../../src/vault/search";
-import { RecordingLogger } from "../../helpers/service";
+import { connectInMemory, type InMemoryConnection } from "../../helpers/inMemoryClient";
 import { callTool } from "../../helpers/tools";
 import { copyVault, removeDir } from "../../helpers/vault";
 
@@ -40,41 +30,24 @@ describe("createMcpServer over an in-memory transport", () => {
 		await removeDir(root);
 	});
 
-	async function connect(canWrite: boolean, options: { rights?: ToolRights; writes?: Partial<WriteServices> } = {}): Promise<{ client: Client; activity: ActivityLog; journal: WriteJournal }> {
-		const { record } = generateToken(canWrite ? "writer" : "reader", canWrite ? "write" : "read", options.rights);
-		const journal = options.writes?.journal ?? new MemoryJournal();
-		const writes: WriteServices = {
-			journal,
-			approver: null,
-			approvalTimeoutMs: 5_000,
-			currentRight: (tool) => effectiveRight(record, tool, canWrite),
-			allowAlways: () => Promise.resolve(),
-			...options.writes,
-		};
-		const ctx: ToolContext = { host, serverVersion: "test", scope, grant: { token: record, canWrite }, search, dailyNotesAreOutlines: false, writes };
-		const activity = new ActivityLog();
-		const server = createMcpServer(ctx, { activity, logger: new RecordingLogger() });
-		const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-		await server.connect(serverSide);
-		const client = new Client({ name: "in-memory", version: "1" });
-		await client.connect(clientSide);
-		return { client, activity, journal };
+	async function connect(canWrite: boolean): Promise<InMemoryConnection> {
+		return connectInMemory(host, { canWrite, scope, search });
 	}
 
 	test("a read grant lists exactly the read tools, and a write tool answers like an unknown one", async () => {
-		const { client } = await connect(false);
+		const { client, close } = await connect(false);
 		try {
 			const { tools } = await client.listTools();
 			expect(tools.map((tool) => tool.name)).toEqual(ALL_TOOLS.filter((tool) => tool.access === "read" && tool.needs !== "workspace").map((tool) => tool.name));
 			const unknown = await client.callTool({ name: "append_to_note", arguments: { path: "Welcome", content: "x" } }).catch((error: Error) => error);
 			expect(String(unknown instanceof Error ? unknown.message : JSON.stringify(unknown))).toMatch(/not found/i);
 		} finally {
-			await client.close();
+			await close();
 		}
 	});
 
 	test.each(ALL_TOOLS.filter((tool) => tool.access === "read" && tool.needs !== "workspace").map((tool) => [tool.name, tool] as const))("%s: every example answers with structured content, and the call is in the activity log without its text", async (_name, tool) => {
-		const { client, activity } = await connect(false);
+		const { client, activity, close } = await connect(false);
 		try {
 			for (const example of tool.examples) {
 				const outcome = await callTool(client, tool.name, example);
@@ -85,12 +58,12 @@ describe("createMcpServer over an in-memory transport", () => {
 			// Records keep tool, token name, sizes and outcome: never a note's text or a call's arguments.
 			expect(Object.keys(records[0] ?? {}).sort()).toEqual(["durationMs", "outcome", "responseBytes", "time", "tokenName", "tool"]);
 		} finally {
-			await client.close();
+			await close();
 		}
 	});
 
 	test("an excluded folder is invisible through every listing tool", async () => {
-		const { client } = await connect(false);
+		const { client, close } = await connect(false);
 		try {
 			for (const [name, args] of [["list_notes", {}], ["search_notes", { query: "project" }], ["list_tasks", {}], ["get_graph_stats", {}], ["list_tags", {}]] as const) {
 				const outcome = await callTool(client, name, args);
@@ -98,7 +71,7 @@ describe("createMcpServer over an in-memory transport", () => {
 			}
 			expect(await callTool(client, "read_note", { path: "Projects/Garden" })).toMatchObject({ ok: false, error: expect.stringContaining("No note") });
 		} finally {
-			await client.close();
+			await close();
 		}
 	});
 });

@@ -13,7 +13,7 @@ describe("checkVaultPath", () => {
 		["100% done.md", "100% done.md"],
 		["日本語/ノート.md", "日本語/ノート.md"],
 	])("accepts %j as %j", (input, expected) => {
-		expect(checkVaultPath(input, scope)).toEqual({ ok: true, path: expected });
+		expect(checkVaultPath(input, scope)).toEqual({ ok: true, value: expected });
 	});
 
 	test.each([
@@ -44,10 +44,10 @@ describe("checkVaultPath", () => {
 	])("refuses %j (%s)", (input, reason) => {
 		const checked = checkVaultPath(input, scope);
 		expect(checked.ok).toBe(false);
-		expect(checked.ok ? "" : checked.reason).toContain(reason);
+		expect(checked.ok ? "" : checked.error).toContain(reason);
 	});
 
 	test("refuses the config folder under a custom name", () => {
-		expect(checkVaultPath("_config/plugins/vault-mcp/data.json", customConfig)).toMatchObject({ ok: false, reason: expect.stringContaining("configuration folder") });
+		expect(checkVaultPath("_config/plugins/vault-mcp/data.json", customConfig)).toMatchObject({ ok: false, error: expect.stringContaining("configuration folder") });
 	});
 });

@@ -1,0 +1,91 @@
+/**
+ * The one spelling of a vault path, and the form two spellings share when a person would read them
+ * as the same path. Pure and free of the vault layer, so the settings model (excluded folders) and
+ * the vault's path policy use the same rules without config/ depending on vault/.
+ */
+import { MATCH_KEY_CACHE_SIZE } from "../config/limits";
+
+/** A Windows drive at the start of a path (`C:`). */
+export const DRIVE_LETTER = /^[a-z]:/i;
+/** Obsidian replaces these two with a plain space in every path (its `normalizePath`). */
+export const OBSIDIAN_SPACES = /[\u00a0\u202f]/g;
+
+/**
+ * The one spelling of a vault path, as Obsidian's `normalizePath` makes it: forward slashes, no
+ * repeated, leading or trailing slash, U+00A0 and U+202F as plain spaces, Unicode NFC. The policy,
+ * the exclusions and the file operation all use this same string.
+ */
+export function normalizeVaultPath(path: string): string {
+	const cleaned = path
+		.replace(/[\\/]+/g, "/")
+		.replace(/^\/+|\/+$/g, "")
+		.replace(OBSIDIAN_SPACES, " ")
+		.normalize("NFC");
+	return cleaned === "" ? "/" : cleaned;
+}
+
+/** Zero-width and other invisible format characters: a name that differs only by them looks the same. */
+// eslint-disable-next-line no-misleading-character-class -- each listed code point is removed on its own
+const INVISIBLE = /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]|\udb40[\udc00-\udfff]/g;
+/** Every kind of space: NFKC maps most look-alikes to U+0020, this catches the rest. */
+const ANY_SPACE = /[\s\u2800]+/g;
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const matchKeyCache = new Map<string, string>();
+
+/** The text as a person sees it: compatibility-normalized (look-alike spaces and dots as plain ones), invisible characters removed. */
+export function visibleForm(text: string): string {
+	return text.normalize("NFKC").replace(INVISIBLE, "");
+}
+
+/**
+ * The form two paths share when a person would read them as the same path: compatibility
+ * normalization (NFKC: look-alike spaces, dots and letters), invisible characters removed,
+ * runs of spaces as one, each part trimmed, lower case. Used only to compare, never to open a file.
+ */
+export function pathMatchKey(path: string): string {
+	if (PRINTABLE_ASCII.test(path)) return path.toLowerCase();
+	const cached = matchKeyCache.get(path);
+	if (cached !== undefined) return cached;
+	const key = visibleForm(path)
+		.replace(ANY_SPACE, " ")
+		.split("/")
+		.map((part) => part.trim())
+		.join("/")
+		.toLowerCase()
+		.normalize("NFKC");
+	if (matchKeyCache.size >= MATCH_KEY_CACHE_SIZE) matchKeyCache.clear();
+	matchKeyCache.set(path, key);
+	return key;
+}
+
+/**
+ * An excluded folder as a person may type it — `./Private`, `Private/`, `\Private`, an absolute
+ * path inside the vault, any Unicode normalization, stray spaces — in the vault's one spelling.
+ * `vaultRoot` (an absolute path, when known) lets an absolute path inside the vault count; any
+ * other leading slash is read as the vault root (excluding a folder that is not there only hides more).
+ * Returns null for an entry that names no folder inside the vault.
+ */
+export function normalizeExcludedFolder(input: string, vaultRoot?: string): string | null {
+	let folder = input.trim().replace(/\\/g, "/");
+	if (vaultRoot !== undefined) {
+		const root = vaultRoot.replace(/\\/g, "/").replace(/\/+$/, "");
+		const rootKey = pathMatchKey(root);
+		const key = pathMatchKey(folder);
+		if (key === rootKey) return null;
+		if (key.startsWith(`${rootKey}/`)) folder = folder.slice(root.length + 1);
+	}
+	// Anything else with a leading slash means the vault's root, as Obsidian's own paths do; a drive path outside the vault names nothing here.
+	if (DRIVE_LETTER.test(folder)) return null;
+	const parts = normalizeVaultPath(folder)
+		.split("/")
+		.map((part) => part.trim())
+		.filter((part) => part !== "" && part !== ".");
+	if (parts.length === 0 || parts.includes("..")) return null;
+	return parts.join("/");
+}
+
+/** Excluded folders in their one spelling, without blanks or repeats; entries outside the vault are dropped. */
+export function normalizeFolderList(folders: readonly string[], vaultRoot?: string): string[] {
+	const cleaned = folders.map((folder) => normalizeExcludedFolder(folder, vaultRoot)).filter((folder): folder is string => folder !== null);
+	return [...new Set(cleaned)];
+}

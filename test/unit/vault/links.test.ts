@@ -1,0 +1,69 @@
+import { backlinks, graphStats, outgoingLinks, unresolvedLinks } from "../../../src/vault/links";
+import { openVault, type OpenVault } from "../../helpers/hostVault";
+
+describe("links and the graph", () => {
+	let vault: OpenVault;
+	beforeAll(async () => {
+		vault = await openVault({
+			"Hub.md": "---\nrelated: \"[[Leaf]]\"\n---\n[[Leaf]] and [[Leaf#Part|the part]], [[Diary]], [[Nowhere]] and ![[Leaf]]\n",
+			"Leaf.md": "Back to [[Hub]].\n",
+			"Lonely.md": "Nobody links here.\n",
+			"Self.md": "Only [[Self]].\n",
+			"Archive/Diary.md": "archived [[Missing too]]\n",
+			"Private/Diary.md": "[[Hub]] [[Hub]] [[Hub]]\n",
+		});
+	});
+	afterAll(() => vault.close());
+	const scope = () => vault.scope("Private");
+	const file = (path: string) => {
+		const found = vault.host.vault.getFileByPath(path);
+		if (!found) throw new Error(path);
+		return found;
+	};
+
+	test("outgoing links come frontmatter first, then in the order of the text, each resolved", () => {
+		expect(outgoingLinks(vault.host, scope(), file("Hub.md"))).toEqual([
+			{ link: "Leaf", target: "Leaf.md", line: null },
+			{ link: "Leaf", target: "Leaf.md", line: 3 },
+			{ link: "Leaf#Part", target: "Leaf.md", line: 3 },
+			{ link: "Diary", target: "Archive/Diary.md", line: 3 },
+			{ link: "Nowhere", target: null, line: 3 },
+			{ link: "Leaf", target: "Leaf.md", line: 3 },
+		]);
+	});
+
+	test("unresolved links are listed once each, by link path", () => {
+		expect(unresolvedLinks(vault.host, scope(), file("Hub.md"))).toEqual(["Nowhere"]);
+		expect(unresolvedLinks(vault.host, scope(), file("Leaf.md"))).toEqual([]);
+	});
+
+	test("backlinks count links per visible note; an excluded note's links count nowhere", () => {
+		expect(backlinks(vault.host, scope(), "Hub.md")).toEqual([{ path: "Leaf.md", count: 1 }]);
+		expect(backlinks(vault.host, vault.scope(), "Hub.md")).toEqual([
+			{ path: "Private/Diary.md", count: 3 },
+			{ path: "Leaf.md", count: 1 },
+		]);
+		expect(backlinks(vault.host, scope(), "Leaf.md")).toEqual([{ path: "Hub.md", count: 4 }]);
+	});
+
+	test("graph stats count visible notes, links between them, links to nowhere and orphans", () => {
+		expect(graphStats(vault.host, scope(), 2)).toEqual({
+			notes: 5,
+			// Hub → Leaf ×4, Hub → Archive/Diary, Leaf → Hub; a note's link to itself is no edge.
+			links: 6,
+			// [[Nowhere]] and [[Missing too]].
+			unresolved_links: 2,
+			// Lonely, and Self (it links only to itself).
+			orphans: 2,
+			top_linked: [
+				{ path: "Leaf.md", backlinks: 4 },
+				{ path: "Archive/Diary.md", backlinks: 1 },
+			],
+		});
+	});
+
+	test("with nothing excluded, the excluded note's links join the counts", () => {
+		const stats = graphStats(vault.host, vault.scope(), 1);
+		expect(stats).toMatchObject({ notes: 6, links: 9, top_linked: [{ path: "Hub.md", backlinks: 4 }] });
+	});
+});

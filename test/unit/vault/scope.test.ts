@@ -1,0 +1,52 @@
+import { isExcludedPath, isHiddenPath, isInFolder, isNoteInScope, isPathVisible, type Scope } from "../../../src/vault/scope";
+
+const SCOPE: Scope = { configDir: ".obsidian", excludedFolders: ["Private Journal", "Work/Secret"] };
+
+describe("isInFolder", () => {
+	test.each<[string, string, boolean]>([
+		["Work/a.md", "Work", true],
+		["Work", "Work", true],
+		["Workshop/a.md", "Work", false],
+		["work/a.md", "Work", false],
+	])("%s in %s: %s", (path, folder, expected) => {
+		expect(isInFolder(path, folder)).toBe(expected);
+	});
+});
+
+describe("what a tool may see", () => {
+	test.each<[string, string, boolean, boolean]>([
+		["a note at the root", "Inbox.md", true, true],
+		["a note in a folder", "Work/Plan.md", true, true],
+		["an attachment is visible but not a note", "Work/photo.png", true, false],
+		["an excluded folder's note", "Private Journal/Day.md", false, false],
+		["the excluded folder in another case", "private journal/Day.md", false, false],
+		["the excluded folder with a no-break space", "Private\u00a0Journal/Day.md", false, false],
+		["the excluded folder with a figure space", "Private\u2007Journal/Day.md", false, false],
+		["the excluded folder with a zero-width space inside", "Private\u200b Journal/Day.md", false, false],
+		["a folder that only begins like an excluded one", "Private Journals/Day.md", true, true],
+		["a nested excluded folder", "Work/Secret/Pay.md", false, false],
+		["the nested one's parent stays visible", "Work/Secrets.md", true, true],
+		["the config folder", ".obsidian/app.json", false, false],
+		["Obsidian's trash", ".trash/Old.md", false, false],
+		["a hidden file in a folder", "Work/.draft.md", false, false],
+		["an uppercase .MD is not a note to Obsidian", "Work/Plan.MD", true, false],
+	])("%s", (_name, path, visible, note) => {
+		expect(isPathVisible(path, SCOPE)).toBe(visible);
+		expect(isNoteInScope(path, SCOPE)).toBe(note);
+	});
+
+	test("the config folder is out of scope by name, whatever it is called", () => {
+		const renamed: Scope = { configDir: "_config", excludedFolders: [] };
+		expect(isExcludedPath("_config/app.json", renamed)).toBe(true);
+		expect(isExcludedPath("_Config/app.json", renamed)).toBe(true);
+		expect(isExcludedPath("_configs/app.json", renamed)).toBe(false);
+	});
+
+	test.each<[string, boolean]>([
+		["a/.b/c.md", true],
+		[".a", true],
+		["a/b.c/d.md", false],
+	])("isHiddenPath(%s) is %s", (path, expected) => {
+		expect(isHiddenPath(path)).toBe(expected);
+	});
+});

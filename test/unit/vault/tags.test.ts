@@ -1,0 +1,66 @@
+import { countTags, isTagOrNested, notesWithTag, tagKey, tagWithParents } from "../../../src/vault/tags";
+import { openVault, type OpenVault } from "../../helpers/hostVault";
+
+describe("tag keys", () => {
+	test.each<[string, string]>([
+		["#Project/Alpha", "project/alpha"],
+		["project", "project"],
+		["#ÉTÉ", "été"],
+	])("tagKey(%s) is %s", (tag, key) => {
+		expect(tagKey(tag)).toBe(key);
+	});
+
+	test.each<[string, string, boolean]>([
+		["project", "project", true],
+		["project/alpha", "project", true],
+		["project/alpha/beta", "project/alpha", true],
+		["projects", "project", false],
+		["project", "project/alpha", false],
+	])("%s is %s or nested under it: %s", (key, wanted, expected) => {
+		expect(isTagOrNested(key, wanted)).toBe(expected);
+	});
+
+	test("a nested tag has each parent", () => {
+		expect(tagWithParents("a/b/c")).toEqual(["a", "a/b", "a/b/c"]);
+		expect(tagWithParents("a")).toEqual(["a"]);
+	});
+});
+
+describe("tags in a vault", () => {
+	let vault: OpenVault;
+	beforeAll(async () => {
+		vault = await openVault({
+			"Alpha.md": "---\ntags: [Project/Alpha]\n---\nSee #project/alpha again and #idea\n",
+			"Beta.md": "Work on #project/beta and #Idea.\n",
+			"Gamma.md": "No tags, only `#code` and a heading\n# Heading\n",
+			"Private/Secret.md": "#project/secret #idea\n",
+			"Escaped.md": "Not a tag: \\#escaped, a tag: #real\n",
+		});
+	});
+	afterAll(() => vault.close());
+
+	test("counts notes per tag, parents included, a note counted once, excluded notes nowhere", () => {
+		expect(countTags(vault.host, vault.scope("Private"))).toEqual([
+			{ tag: "#idea", count: 2 },
+			{ tag: "#Project", count: 2 },
+			{ tag: "#Project/Alpha", count: 1 },
+			{ tag: "#project/beta", count: 1 },
+			{ tag: "#real", count: 1 },
+		]);
+	});
+
+	test.each<[string, string[]]>([
+		["#project", ["Alpha.md", "Beta.md"]],
+		["PROJECT/alpha", ["Alpha.md"]],
+		["idea", ["Alpha.md", "Beta.md"]],
+		["project/secret", []],
+		["code", []],
+		["escaped", []],
+	])("notes tagged %s", (tag, expected) => {
+		expect(notesWithTag(vault.host, vault.scope("Private"), tag)).toEqual(expected);
+	});
+
+	test("without the exclusion the excluded note's tags count", () => {
+		expect(notesWithTag(vault.host, vault.scope(), "project")).toEqual(["Alpha.md", "Beta.md", "Private/Secret.md"]);
+	});
+});
