@@ -101,8 +101,9 @@ function contentLines(content: string): string[] {
  * nesting (a line indented more than the one above is its child, however many spaces or tabs);
  * lines that already have a list marker or a checkbox keep it, never doubled.
  */
-export function formatAsOutline(content: string, format: NoteFormat, baseLevel: number, baseIndent = ""): string[] {
+export function formatAsOutline(content: string, format: NoteFormat, baseLevel: number, baseIndent = "", numbering: ListNumbering | null = null): string[] {
 	const output: string[] = [];
+	let nextNumber = numbering?.next ?? 0;
 	const stack: Array<{ width: number; level: number }> = [];
 	for (const line of contentLines(content)) {
 		if (line.trim() === "") continue;
@@ -118,10 +119,37 @@ export function formatAsOutline(content: string, format: NoteFormat, baseLevel: 
 		stack.push({ width, level });
 		const text = line.slice(whitespace.length);
 		// A line with its own marker keeps it; anything else, a bare checkbox included, gets the note's marker.
-		const item = LIST_LINE.test(text) ? text : `${format.marker} ${text}`;
+		// Top-level items that continue a numbered list are numbered on from it: a bullet there would start a new list.
+		const marker = numbering && level === 0 ? `${nextNumber++}${numbering.delimiter}` : format.marker;
+		const item = LIST_LINE.test(text) ? text : `${marker} ${text}`;
 		output.push(baseIndent + format.indentUnit.repeat(baseLevel + level) + item);
 	}
 	return output;
+}
+
+/** An ordered list that added items continue: the number the next item takes and its delimiter. */
+export interface ListNumbering {
+	next: number;
+	delimiter: "." | ")";
+}
+
+/**
+ * The numbering a list item added after line `after`, at `indent`, continues: the last item at that
+ * indentation above it, if it is numbered (`3.` → 4; `7)` → 8); null when it is a bullet or when a
+ * line less indented (its parent, or text that ends the list) comes first.
+ */
+export function listNumberingAt(lines: readonly string[], after: number, indent: number): ListNumbering | null {
+	for (let index = after; index >= 0; index--) {
+		const line = lines[index] ?? "";
+		if (line.trim() === "") continue;
+		const match = LIST_LINE.exec(line);
+		const width = indentWidth(match ? (match[1] ?? "") : (/^[ \t]*/.exec(line)?.[0] ?? ""));
+		if (width > indent) continue;
+		if (!match || width < indent) return null;
+		const ordered = /^(\d+)([.)])$/.exec(match[2] ?? "");
+		return ordered ? { next: Number(ordered[1]) + 1, delimiter: ordered[2] as "." | ")" } : null;
+	}
+	return null;
 }
 
 /** Joins lines in the note's format. */
@@ -160,10 +188,11 @@ function insertAt(lines: string[], after: number, added: readonly string[], mode
 
 /** Appends content to the end of the note, as bullets or as paragraphs. */
 export function appendToEnd(text: string, content: string, mode: EditMode, format: NoteFormat): EditResult {
-	const added = mode === "outliner" ? formatAsOutline(content, format, 0) : contentLines(content);
-	if (added.length === 0) return fail("The content is empty; nothing was written.");
 	const lines = noteLines(text, format);
-	const result = insertAt(lines, lastContentLine(lines, 0, lines.length), added, mode);
+	const last = lastContentLine(lines, 0, lines.length);
+	const added = mode === "outliner" ? formatAsOutline(content, format, 0, "", listNumberingAt(lines, last, 0)) : contentLines(content);
+	if (added.length === 0) return fail("The content is empty; nothing was written.");
+	const result = insertAt(lines, last, added, mode);
 	return ok({ text: joinLines(result.lines, { ...format, finalNewline: format.finalNewline || lines.length === 0 }), line: result.line });
 }
 
@@ -254,7 +283,7 @@ export function appendUnderHeading(text: string, heading: string, content: strin
 	const next = headings.find((entry) => entry.line > target.line && entry.level <= target.level);
 	const sectionEnd = next?.line ?? lines.length;
 	const last = Math.max(target.line, lastContentLine(lines, target.line + 1, sectionEnd));
-	const added = mode === "outliner" ? formatAsOutline(content, format, 0) : contentLines(content);
+	const added = mode === "outliner" ? formatAsOutline(content, format, 0, "", last > target.line ? listNumberingAt(lines, last, 0) : null) : contentLines(content);
 	if (added.length === 0) return fail("The content is empty; nothing was written.");
 	const result = insertAt(lines, last, added, mode);
 	return ok({ text: joinLines(result.lines, format), line: result.line });
@@ -300,7 +329,8 @@ export function insertUnderBullet(text: string, bullet: string, content: string,
 		end = index;
 	}
 	const targetIndent = /^[ \t]*/.exec(lines[target.line] ?? "")?.[0] ?? "";
-	const added = formatAsOutline(content, format, 1, targetIndent);
+	const childIndent = indentWidth(targetIndent + format.indentUnit);
+	const added = formatAsOutline(content, format, 1, targetIndent, end > target.line ? listNumberingAt(lines, end, childIndent) : null);
 	if (added.length === 0) return fail("The content is empty; nothing was written.");
 	const result = insertAt(lines, end, added, "outliner");
 	return ok({ text: joinLines(result.lines, format), line: target.line });

@@ -48,6 +48,9 @@ describe("appendToEnd, byte for byte", () => {
 		["outline: markers and checkboxes are kept, never doubled", "- a\n", "- b\n[ ] c\n- [x] d\n1. e", "- a\n- b\n- [ ] c\n- [x] d\n1. e\n"],
 		["outline: CRLF line endings are kept", "- a\r\n- b\r\n", "c\n\td", "- a\r\n- b\r\n- c\r\n    - d\r\n"],
 		["outline: blank content lines are dropped", "- a\n", "b\n\n\nc", "- a\n- b\n- c\n"],
+		["outline: a numbered list is numbered on, not broken by a bullet", "1. a\n2. b\n", "c\n\td\ne", "1. a\n2. b\n3. c\n    - d\n4. e\n"],
+		["outline: numbering keeps the list's delimiter", "7) a\n\t- a1\n", "b", "7) a\n\t- a1\n8) b\n"],
+		["outline: a bullet list after a numbered one continues the bullets", "1. a\n\n- b\n", "c", "1. a\n\n- b\n- c\n"],
 	])("%s", (_label, note, content, expected) => {
 		expect(append(note, content)).toBe(expected);
 	});
@@ -144,6 +147,7 @@ describe("insertUnderBullet", () => {
 		["after the bullet's whole subtree, as its last children", note, "Call Ben\n\tabout the budget", "- Work\n\t- Email\n\t\t- Reply to Ana\n\t- Meetings\n\t- Call Ben\n\t\t- about the budget\n- Home\n\t- Groceries\n"],
 		["under a nested bullet", note, "Bread", "- Work\n\t- Email\n\t\t- Reply to Ana\n\t- Meetings\n- Home\n\t- Groceries\n\t\t- Bread\n"],
 		["under a leaf bullet, with spaces notes", "- a\n  - b\n- c\n", "new", "- a\n  - b\n    - new\n- c\n"],
+		["WORK's numbered children are numbered on", "- Work\n\t1. Email\n\t2. Meetings\n- Home\n", "Call Ben", "- Work\n\t1. Email\n\t2. Meetings\n\t3. Call Ben\n- Home\n"],
 	])("%s", (label, text, content, expected) => {
 		const bullet = label.startsWith("under a nested") ? "groceries" : label.startsWith("under a leaf") ? "b" : "WORK";
 		const result = insert(text, bullet, content);
