@@ -1,6 +1,15 @@
-import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 import type { Grant } from "../auth/grant";
 import { findTokenRecord, type TokenRecord } from "../auth/tokens";
+
+/**
+ * The revision the SDK's 2026-07-28 handler serves, beside the 2025 (and 2024) revisions it lists
+ * in SUPPORTED_PROTOCOL_VERSIONS (its list of modern revisions is not exported).
+ */
+export const MODERN_PROTOCOL_VERSION = "2026-07-28";
+
+/** Every MCP-Protocol-Version this server answers, newest first. */
+export const SERVED_PROTOCOL_VERSIONS: readonly string[] = [MODERN_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS];
 
 /** The path the MCP endpoint answers on. */
 export const MCP_PATH = "/mcp";
@@ -28,6 +37,7 @@ export type RefusalKind =
 	| "unauthorized"
 	| "media_type"
 	| "protocol_version"
+	| "mcp_header"
 	| "too_large"
 	| "parse_error"
 	| "rate_limited"
@@ -47,7 +57,10 @@ const BEARER = /^Bearer ([^\s]+)$/i;
  * Decides, before any body is read, whether a request may reach the MCP server. Pure. The checks
  * run in this order, and the first that fails answers:
  * Origin (any Origin means a browser page: 403) → Host (DNS rebinding: 403) → path (404) →
- * method (405) → bearer token (401) → Content-Type (415) → MCP-Protocol-Version (400).
+ * method (405) → bearer token (401) → Content-Type (415) → MCP-Protocol-Version (400) → Mcp-Method
+ * and Mcp-Name given more than once (400). Whether Mcp-Method and Mcp-Name match the body is the
+ * SDK's check, once the body is read (2026-07-28 asks for it; the spec lets a server take the first
+ * of repeated headers, and we refuse them instead, as for Content-Type).
  */
 export function guardRequest(input: GuardInput, policy: GuardPolicy): Grant | Refusal {
 	const { headers } = input;
@@ -77,8 +90,11 @@ export function guardRequest(input: GuardInput, policy: GuardPolicy): Grant | Re
 		return refuse(415, "media_type", "Content-Type must be application/json.");
 	}
 	const versions = headers["mcp-protocol-version"];
-	if (versions !== undefined && (versions.length !== 1 || !SUPPORTED_PROTOCOL_VERSIONS.includes(versions[0] ?? ""))) {
-		return refuse(400, "protocol_version", `Unsupported MCP-Protocol-Version. Supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")}.`);
+	if (versions !== undefined && (versions.length !== 1 || !SERVED_PROTOCOL_VERSIONS.includes(versions[0] ?? ""))) {
+		return refuse(400, "protocol_version", `Unsupported MCP-Protocol-Version. Supported: ${SERVED_PROTOCOL_VERSIONS.join(", ")}.`);
+	}
+	for (const name of ["mcp-method", "mcp-name"] as const) {
+		if ((headers[name]?.length ?? 0) > 1) return refuse(400, "mcp_header", `Send the ${name === "mcp-method" ? "Mcp-Method" : "Mcp-Name"} header at most once.`);
 	}
 	return { token: record, canWrite: policy.writeEnabled && record.level === "write" };
 }

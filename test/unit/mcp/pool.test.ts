@@ -4,7 +4,7 @@ import type { WriteServices } from "../../../src/mcp/approval";
 import { MemoryJournal } from "../../helpers/memoryJournal";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 import { ActivityLog } from "../../../src/activity";
 import { generateToken } from "../../../src/auth/tokens";
 import { NodeHost } from "../../../src/headless/NodeHost";

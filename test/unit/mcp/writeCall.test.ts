@@ -110,8 +110,15 @@ describe("write calls: rights per tool, approval, expected_hash and the journal 
 			expect(names).not.toContain("append_to_note");
 			expect(names).not.toContain("read_note");
 			expect(names).toContain("create_note");
-			const denied = await client.callTool({ name: "append_to_note", arguments: { path: "Welcome", content: "x" } });
-			const unknown = await client.callTool({ name: "no_such_tool", arguments: { path: "Welcome", content: "x" } });
+			// The SDK answers an unknown tool with a JSON-RPC error (-32602), as the spec says since 2025-11-25.
+			const answerOf = (name: string) =>
+				client.callTool({ name, arguments: { path: "Welcome", content: "x" } }).then(
+					(result) => ({ result }),
+					(error: { code?: number; message?: string }) => ({ error: { code: error.code, message: error.message } }),
+				);
+			const denied = await answerOf("append_to_note");
+			const unknown = await answerOf("no_such_tool");
+			expect(denied).toHaveProperty("error.code", -32602);
 			expect(JSON.stringify(denied).replace("append_to_note", "TOOL")).toBe(JSON.stringify(unknown).replace("no_such_tool", "TOOL"));
 		} finally {
 			await client.close();
