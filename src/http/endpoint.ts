@@ -37,6 +37,7 @@ export interface EndpointDeps<S extends EndpointPolicy> {
 
 const JSON_RPC_PARSE_ERROR = -32700;
 const JSON_RPC_SERVER_ERROR = -32000;
+const JSON_RPC_METHOD_NOT_FOUND = -32601;
 
 /** The endpoint: a node:http request listener, and a way to wait for the requests it is still answering. */
 export interface McpEndpoint {
@@ -213,6 +214,12 @@ async function serveMcp<S extends EndpointPolicy>(req: IncomingMessage, res: Ser
  */
 async function serveModern<S extends EndpointPolicy>(req: IncomingMessage, res: ServerResponse, grant: Grant, settings: S, state: EndpointState<S>, json: unknown): Promise<void> {
 	const { deps, deadlines } = state;
+	if (isListenRequest(json)) {
+		// A subscription is an event stream held open for as long as the client likes; this server
+		// answers every request in plain JSON and keeps nothing open, so it has none to offer.
+		sendJson(res, 404, { jsonrpc: "2.0", id: (json as { id: unknown }).id, error: { code: JSON_RPC_METHOD_NOT_FOUND, message: "Method not found: this server has no subscriptions (it keeps no stream open). Call tools/list, resources/list or prompts/list again to see changes." } });
+		return;
+	}
 	const clientGone = new AbortController();
 	const onClose = () => clientGone.abort();
 	res.once("close", onClose);
@@ -255,6 +262,10 @@ async function serveModern<S extends EndpointPolicy>(req: IncomingMessage, res: 
 			await served.release();
 		}
 	}
+}
+
+function isListenRequest(json: unknown): boolean {
+	return json !== null && typeof json === "object" && !Array.isArray(json) && (json as { method?: unknown }).method === "subscriptions/listen" && "id" in json;
 }
 
 /** Each pooled MCP server's transport, connected the first time the server is lent. */

@@ -139,6 +139,9 @@ function buildServer(tools: readonly ToolDescriptor[], serverVersion: string, wi
 	// JSON Schema on each request took most of its time, so the answer is computed once per tool set.
 	server.server.removeRequestHandler("tools/list");
 	server.server.setRequestHandler("tools/list", () => listTools(tools));
+	// The SDK offers list-changed notifications once a tool or resource is registered; this server
+	// never sends them (no event stream, no subscriptions), so clients are told to ask again instead.
+	server.server.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false } });
 	return server;
 }
 
