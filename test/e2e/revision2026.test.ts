@@ -154,6 +154,18 @@ describe("MCP 2026-07-28 (stateless, per-request _meta) beside the 2025 revision
 		expect(JSON.parse(noEnvelope.body)).toHaveProperty("error.code");
 	});
 
+	test("concurrent 2026-07-28 calls from two tokens each answer with their own grant (pooled servers never mix contexts)", async () => {
+		const headersFor = (token: string) => mcpHeaders(serving.port, token, [["MCP-Protocol-Version", MODERN], ["Mcp-Method", "tools/call"], ["Mcp-Name", "get_vault_status"]]);
+		const calls = Array.from({ length: 16 }, (_, index) => {
+			const writer = index % 2 === 0;
+			return rawRequest(serving.port, { headers: headersFor(writer ? writeToken : readToken), body: modernCall(100 + index, "get_vault_status", {}) }).then((answer) => ({ writer, answer }));
+		});
+		for (const { writer, answer } of await Promise.all(calls)) {
+			expect(answer.status).toBe(200);
+			expect((JSON.parse(answer.body) as { result: { structuredContent: { can_write: boolean } } }).result.structuredContent.can_write).toBe(writer);
+		}
+	});
+
 	test("a Mcp-Name header that disagrees with the body is refused and writes nothing; a repeated one is refused before the body is read", async () => {
 		const target = nodePath.join(vault, "Mismatch.md");
 		const body = modernCall(4, "create_note", { path: "Mismatch.md", content: "must not exist" });

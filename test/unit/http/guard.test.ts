@@ -74,8 +74,19 @@ describe("guardRequest", () => {
 
 	test("accepts a missing or supported protocol version, refuses others", () => {
 		expect(statusOf(guardRequest(input(), policy))).toBe(200);
-		expect(statusOf(guardRequest(input({ add: { "mcp-protocol-version": ["2025-03-26"] } }), policy))).toBe(200);
-		expect(guardRequest(input({ add: { "mcp-protocol-version": ["2099-01-01"] } }), policy)).toMatchObject({ status: 400, kind: "protocol_version" });
+		for (const version of ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"]) {
+			expect([version, statusOf(guardRequest(input({ add: { "mcp-protocol-version": [version] } }), policy))]).toEqual([version, 200]);
+		}
+		expect(guardRequest(input({ add: { "mcp-protocol-version": ["2099-01-01"] } }), policy)).toMatchObject({ status: 400, kind: "protocol_version", message: expect.stringContaining("2026-07-28, 2025-11-25") as string });
+		expect(guardRequest(input({ add: { "mcp-protocol-version": ["2026-07-28", "2026-07-28"] } }), policy)).toMatchObject({ status: 400, kind: "protocol_version" });
+	});
+
+	test("Mcp-Method and Mcp-Name (2026-07-28) pass once and are refused when repeated; whether they match the body is checked later", () => {
+		expect(statusOf(guardRequest(input({ add: { "mcp-method": ["tools/call"], "mcp-name": ["read_note"] } }), policy))).toBe(200);
+		expect(guardRequest(input({ add: { "mcp-name": ["read_note", "create_note"] } }), policy)).toMatchObject({ status: 400, kind: "mcp_header", message: "Send the Mcp-Name header at most once." });
+		expect(guardRequest(input({ add: { "mcp-method": ["tools/call", "tools/call"] } }), policy)).toMatchObject({ status: 400, kind: "mcp_header" });
+		// An Origin is still refused first, whatever else the request says.
+		expect(guardRequest(input({ add: { origin: ["http://localhost"], "mcp-name": ["a", "b"] } }), policy)).toMatchObject({ status: 403, kind: "origin" });
 	});
 
 	test("a query string on /mcp is still /mcp", () => {
