@@ -7,7 +7,7 @@ import type { Grant } from "../auth/grant";
 import type { TokenRecord } from "../auth/tokens";
 import { MAX_BATCH_ENTRIES, MAX_IN_FLIGHT_PER_TOKEN, MAX_WAITING_PER_TOKEN, MAX_IN_FLIGHT_REQUESTS, MAX_REQUEST_BODY_BYTES, RATE_LIMIT_WINDOW_MS, RETRY_AFTER_BUSY_SECONDS } from "../config/limits";
 import { httpDeadlines, type HttpDeadlines } from "./deadlines";
-import { guardRequest, isRefusal, type Refusal } from "./guard";
+import { guardRequest, isRefusal, unsupportedVersionError, type Refusal } from "./guard";
 import { checkMessages, ExchangeTransport, type Exchange } from "./statelessTransport";
 import { InFlightPlaces, RateLimiter, WriteBudget, writeLoadOf, type BudgetAnswer } from "./limits";
 
@@ -167,8 +167,14 @@ async function serveMcp<S extends EndpointPolicy>(req: IncomingMessage, res: Ser
 		sendJson(res, 406, jsonRpcError(JSON_RPC_SERVER_ERROR, "Not Acceptable: Client must accept both application/json and text/event-stream"));
 		return;
 	}
-	if (claimsModernRevision(body.json, req.headersDistinct["mcp-protocol-version"]?.[0])) {
+	const version = req.headersDistinct["mcp-protocol-version"]?.[0];
+	if (claimsModernRevision(body.json, version)) {
 		await serveModern(req, res, grant, settings, state, body.json);
+		return;
+	}
+	const unsupported = unsupportedVersionError(version, body.json);
+	if (unsupported) {
+		sendJson(res, 400, { jsonrpc: "2.0", ...unsupported });
 		return;
 	}
 	const checked = checkMessages(body.json);

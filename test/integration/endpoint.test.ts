@@ -131,6 +131,7 @@ describe("the MCP endpoint over real HTTP", () => {
 		const bad = await rawRequest(running.port, { headers: mcpHeaders(running.port, readToken(), [["MCP-Protocol-Version", "1999-01-01"]]), body: ping });
 		expect(bad.status).toBe(400);
 		expect(bad.body).toContain("MCP-Protocol-Version");
+		expect(JSON.parse(bad.body)).toMatchObject({ id: 2, error: { data: { requested: "1999-01-01", supported: expect.arrayContaining(["2026-07-28", "2025-11-25"]) as string[] } } });
 		const good = await rawRequest(running.port, { headers: mcpHeaders(running.port, readToken(), [["MCP-Protocol-Version", "2025-06-18"]]), body: ping });
 		expect(good.status).toBe(200);
 	});
