@@ -105,7 +105,7 @@ export function guardRequest(input: GuardInput, policy: GuardPolicy): Grant | Re
  */
 export function unsupportedVersionError(version: string | undefined, json: unknown): { id: unknown; error: { code: number; message: string; data: { supported: readonly string[]; requested: string } } } | null {
 	if (version === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null;
-	const id = json !== null && typeof json === "object" && !Array.isArray(json) && "id" in json ? (json as { id: unknown }).id : null;
+	const id = json !== null && typeof json === "object" && !Array.isArray(json) && "id" in json ? json.id : null;
 	return {
 		id,
 		error: {
