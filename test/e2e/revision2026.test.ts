@@ -62,6 +62,7 @@ describe("MCP 2026-07-28 (stateless, per-request _meta) beside the 2025 revision
 			expect(discovered?._meta?.["io.modelcontextprotocol/serverInfo"]).toMatchObject({ name: "vault-mcp" });
 			// Nothing is ever pushed: no list-changed notifications are promised.
 			expect(discovered?.capabilities.tools).toEqual({ listChanged: false });
+			expect(discovered?.capabilities.resources).toEqual({ listChanged: false });
 			expect(discovered?.instructions).toMatch(/Obsidian vault/);
 			const { tools } = await client.listTools();
 			expect(tools.map((tool) => tool.name).sort()).toEqual(HEADLESS_TOOLS.map((tool) => tool.name).sort());
