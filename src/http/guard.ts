@@ -6,12 +6,12 @@ import { findTokenRecord, type TokenRecord } from "../auth/tokens";
  * The revision the SDK's 2026-07-28 handler serves, beside the 2025 (and 2024) revisions it lists
  * in SUPPORTED_PROTOCOL_VERSIONS (its list of modern revisions is not exported).
  */
-export const MODERN_PROTOCOL_VERSION = "2026-07-28";
+const MODERN_PROTOCOL_VERSION = "2026-07-28";
 
 const UNSUPPORTED_PROTOCOL_VERSION: number = ProtocolErrorCode.UnsupportedProtocolVersion;
 
 /** Every MCP-Protocol-Version this server answers, newest first. */
-export const SERVED_PROTOCOL_VERSIONS: readonly string[] = [MODERN_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS];
+const SERVED_PROTOCOL_VERSIONS: readonly string[] = [MODERN_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS];
 
 /** The path the MCP endpoint answers on. */
 export const MCP_PATH = "/mcp";
