@@ -4,6 +4,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as HttpTransportV2 } 
 import { ALL_TOOLS } from "../../src/mcp/tools";
 import { runCli, startServe, type ServingCli } from "../helpers/cli";
 import { mcpHeaders, rawRequest } from "../helpers/http";
+import { anyAnswerOf } from "../helpers/tools";
 import { copyVault, removeDir } from "../helpers/vault";
 
 /**
@@ -108,14 +109,10 @@ describe("MCP 2026-07-28 (stateless, per-request _meta) beside the 2025 revision
 		const client = await connectModern(deniedToken);
 		try {
 			expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain("search_notes");
-			const answerOf = (name: string) =>
-				client.callTool({ name, arguments: { query: "home" } }).then(
-					(result) => ({ result }),
-					(error: { code?: number; message?: string }) => ({ error: { code: error.code, message: error.message } }),
-				);
-			const denied = await answerOf("search_notes");
+			const denied = await anyAnswerOf(client, "search_notes", { query: "home" });
 			expect(denied).toHaveProperty("error.code", -32602);
-			expect(JSON.stringify(denied).replace("search_notes", "T")).toBe(JSON.stringify(await answerOf("no_such_tool")).replace("no_such_tool", "T"));
+			const unknown = await anyAnswerOf(client, "no_such_tool", { query: "home" });
+			expect(JSON.stringify(denied).replace("search_notes", "T")).toBe(JSON.stringify(unknown).replace("no_such_tool", "T"));
 		} finally {
 			await client.close();
 		}
