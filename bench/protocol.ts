@@ -37,18 +37,32 @@ export async function writeTinyVault(): Promise<string> {
 
 export const TRIVIAL_CALL = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "read_note", arguments: { path: "Hello" } } });
 
-function headersFor(port: number, token: string | null): Record<string, string> {
+/** The same call at 2026-07-28: the revision and client in `_meta`, and the standard headers. */
+const MODERN_TRIVIAL_CALL = JSON.stringify({
+	jsonrpc: "2.0",
+	id: 1,
+	method: "tools/call",
+	params: {
+		name: "read_note",
+		arguments: { path: "Hello" },
+		_meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} },
+	},
+});
+const MODERN_HEADERS = { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "read_note" };
+
+function headersFor(port: number, token: string | null, extra: Record<string, string> = {}): Record<string, string> {
 	return {
 		Host: `127.0.0.1:${port}`,
 		"Content-Type": "application/json",
 		Accept: "application/json, text/event-stream",
 		...(token === null ? {} : { Authorization: `Bearer ${token}` }),
+		...extra,
 	};
 }
 
-function post(port: number, token: string | null, body: string, agent: Agent): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function post(port: number, token: string | null, body: string, agent: Agent, extraHeaders: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
 	return new Promise((resolve, reject) => {
-		const req = request({ host: "127.0.0.1", port, method: "POST", path: "/mcp", agent, headers: headersFor(port, token) }, (res) => {
+		const req = request({ host: "127.0.0.1", port, method: "POST", path: "/mcp", agent, headers: headersFor(port, token, extraHeaders) }, (res) => {
 			const chunks: Buffer[] = [];
 			res.on("data", (chunk: Buffer) => chunks.push(chunk));
 			res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
@@ -77,11 +91,11 @@ function percentile(samples: readonly number[], fraction: number): number {
 }
 
 /** Times `count` sequential calls into `into`; returns the CPU time this process spent (client and server), in ms. */
-async function timeBlock(port: number, token: string | null, body: string, agent: Agent, count: number, into: number[]): Promise<number> {
+async function timeBlock(port: number, token: string | null, body: string, agent: Agent, count: number, into: number[], extraHeaders: Record<string, string> = {}): Promise<number> {
 	const cpuBefore = process.cpuUsage();
 	for (let index = 0; index < count; index++) {
 		const begin = performance.now();
-		const answer = await post(port, token, body, agent);
+		const answer = await post(port, token, body, agent, extraHeaders);
 		into.push(performance.now() - begin);
 		if (answer.status !== 200) throw new Error(`status ${answer.status}`);
 	}
@@ -128,13 +142,17 @@ export async function benchProtocolCost(ours: ProtocolServer, loadSeconds: numbe
 		// Warm both paths (JIT, sockets) before timing.
 		await timeBlock(bare.port, null, TRIVIAL_CALL, bareAgent, 300, []);
 		await timeBlock(ours.port, ours.token, TRIVIAL_CALL, agent, 300, []);
+		await timeBlock(ours.port, ours.token, MODERN_TRIVIAL_CALL, agent, 300, [], MODERN_HEADERS);
 		const oursMs: number[] = [];
+		const modernMs: number[] = [];
 		const bareMs: number[] = [];
 		let bareCpu = 0;
 		let oursCpu = 0;
+		let modernCpu = 0;
 		for (let done = 0; done < LATENCY_REQUESTS; done += LATENCY_BLOCK) {
 			bareCpu += await timeBlock(bare.port, null, TRIVIAL_CALL, bareAgent, LATENCY_BLOCK, bareMs);
 			oursCpu += await timeBlock(ours.port, ours.token, TRIVIAL_CALL, agent, LATENCY_BLOCK, oursMs);
+			modernCpu += await timeBlock(ours.port, ours.token, MODERN_TRIVIAL_CALL, agent, LATENCY_BLOCK, modernMs, MODERN_HEADERS);
 		}
 		bareAgent.destroy();
 		rows.push({ metric: `trivial call (read_note, ${sample.body.length} bytes) p50, bare node:http`, value: percentile(bareMs, 0.5), unit: "ms" });
@@ -143,6 +161,9 @@ export async function benchProtocolCost(ours: ProtocolServer, loadSeconds: numbe
 		rows.push({ metric: "trivial call p95, this server − bare", value: percentile(oursMs, 0.95) - percentile(bareMs, 0.95), unit: "ms" });
 		// CPU time is less noisy than wall time on a shared machine: what this server spends per call beyond the bare one.
 		rows.push({ metric: "trivial call CPU per call, this server − bare", value: (oursCpu - bareCpu) / LATENCY_REQUESTS, unit: "ms" });
+		// 2026-07-28 goes through the SDK's own handler (web Request and Response, a connect per request).
+		rows.push({ metric: "trivial call at 2026-07-28 p50, this server − bare", value: percentile(modernMs, 0.5) - percentile(bareMs, 0.5), unit: "ms" });
+		rows.push({ metric: "trivial call at 2026-07-28 CPU per call, this server − bare", value: (modernCpu - bareCpu) / LATENCY_REQUESTS, unit: "ms" });
 
 		const bareLoad = await loadFromOutside(bare.port, null, TRIVIAL_CALL, loadSeconds);
 		const ourLoad = await loadFromOutside(ours.port, ours.token, TRIVIAL_CALL, loadSeconds);

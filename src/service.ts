@@ -6,6 +6,7 @@ import type { Host } from "./host/Host";
 import { MAX_IN_FLIGHT_REQUESTS, RECENT_CLIENT_WINDOW_MS, STOP_DRAIN_TIMEOUT_MS } from "./config/limits";
 import { ConnectionPool } from "./http/connections";
 import { httpDeadlines, type HttpDeadlines } from "./http/deadlines";
+import type { ProtocolEra } from "@modelcontextprotocol/server";
 import { createMcpEndpoint, type LentServer, type McpEndpoint } from "./http/endpoint";
 import { endpointUrl, LoopbackHttpServer, PortInUseError } from "./http/server";
 import type { ToolContext } from "./mcp/context";
@@ -130,7 +131,7 @@ export class McpService {
 	private readonly servers: McpServerPool;
 
 	/** An MCP server for one request: the tools this grant may see, over the scope the settings give. */
-	private createServer(grant: Grant, settings: VaultMcpSettings, search: NoteSearch): LentServer {
+	private createServer(grant: Grant, settings: VaultMcpSettings, search: NoteSearch, era: ProtocolEra): LentServer {
 		const ctx: ToolContext = {
 			host: this.deps.host,
 			serverVersion: this.deps.serverVersion,
@@ -142,7 +143,7 @@ export class McpService {
 			promptsFolder: settings.promptsFolder,
 			writes: this.writeServicesFor(grant, settings),
 		};
-		return this.servers.lend(ctx);
+		return this.servers.lend(ctx, era);
 	}
 
 	/** The journal, approver and live rights for one caller's write calls. */
@@ -170,7 +171,7 @@ export class McpService {
 		const connections = new ConnectionPool({ maxUnauthenticated: deadlines.maxUnauthenticatedConnections, firstRequestMs: deadlines.firstRequestMs });
 		const endpoint = createMcpEndpoint({
 			currentSettings: () => this.requireSettings(),
-			createServer: (grant, current) => this.createServer(grant, current, searchIndex),
+			createServer: (grant, current, era) => this.createServer(grant, current, searchIndex, era),
 			logger: this.deps.logger,
 			isWriteTool: (name) => WRITE_TOOL_NAMES.has(name),
 			onAuthenticated: (socket) => connections.authenticate(socket),

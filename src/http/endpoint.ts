@@ -1,13 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import * as nodeTimers from "node:timers";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { createMcpHandler, PROTOCOL_VERSION_META_KEY, type McpHttpHandler, type McpServer, type ProtocolEra } from "@modelcontextprotocol/server";
 import { errorKind, type Logger } from "../activity";
 import type { Grant } from "../auth/grant";
 import type { TokenRecord } from "../auth/tokens";
 import { MAX_BATCH_ENTRIES, MAX_IN_FLIGHT_PER_TOKEN, MAX_WAITING_PER_TOKEN, MAX_IN_FLIGHT_REQUESTS, MAX_REQUEST_BODY_BYTES, RATE_LIMIT_WINDOW_MS, RETRY_AFTER_BUSY_SECONDS } from "../config/limits";
 import { httpDeadlines, type HttpDeadlines } from "./deadlines";
-import { guardRequest, isRefusal, type Refusal } from "./guard";
+import { guardRequest, isRefusal, unsupportedVersionError, type Refusal } from "./guard";
 import { checkMessages, ExchangeTransport, type Exchange } from "./statelessTransport";
 import { InFlightPlaces, RateLimiter, WriteBudget, writeLoadOf, type BudgetAnswer } from "./limits";
 
@@ -23,8 +23,8 @@ export interface EndpointPolicy {
 /** What the endpoint reads on every request. Settings are read live, so a revoked token or a flipped write switch counts at once. */
 export interface EndpointDeps<S extends EndpointPolicy> {
 	currentSettings(): S;
-	/** An MCP server for one request, with the grant and the settings read when the request arrived. */
-	createServer(grant: Grant, settings: S): LentServer;
+	/** An MCP server for one request of `era`, with the grant and the settings read when the request arrived. */
+	createServer(grant: Grant, settings: S, era: ProtocolEra): LentServer;
 	logger: Logger;
 	/** True for a tool that writes (from the tool registry): its calls count against the token's write budget. */
 	isWriteTool(name: string): boolean;
@@ -37,6 +37,7 @@ export interface EndpointDeps<S extends EndpointPolicy> {
 
 const JSON_RPC_PARSE_ERROR = -32700;
 const JSON_RPC_SERVER_ERROR = -32000;
+const JSON_RPC_METHOD_NOT_FOUND = -32601;
 
 /** The endpoint: a node:http request listener, and a way to wait for the requests it is still answering. */
 export interface McpEndpoint {
@@ -59,16 +60,49 @@ interface EndpointState<S extends EndpointPolicy> {
 	rateLimiter: RateLimiter;
 	writeBudget: WriteBudget;
 	places: InFlightPlaces;
+	/** The SDK's 2026-07-28 handler; each request's server comes from `modernServers`. */
+	modern: McpHttpHandler;
+	/** The server factory of each modern request being answered, by the web request the SDK hands back to the factory. */
+	modernServers: WeakMap<Request, () => McpServer>;
+}
+
+/** Revisions from 2026-07-28 on: the SDK's handler answers them (MCP-Protocol-Version header values). */
+const MODERN_VERSION_PREFIX = /^20(2[6-9]|[3-9]\d)-/;
+
+/**
+ * Whether a request claims the 2026-07-28 revision or a later one: a message with a protocol
+ * version in its `_meta`, or such a version in the MCP-Protocol-Version header. Everything else is
+ * 2025-era traffic. The SDK's handler then checks the claim in full (a header that disagrees with
+ * the body, a missing envelope, Mcp-Name against the body) and answers what does not hold. Pure.
+ */
+export function claimsModernRevision(json: unknown, versionHeader: string | undefined): boolean {
+	if (versionHeader !== undefined && MODERN_VERSION_PREFIX.test(versionHeader)) return true;
+	const messages: unknown[] = Array.isArray(json) ? json : [json];
+	return messages.some((message) => {
+		const params = (message as { params?: { _meta?: Record<string, unknown> } } | null)?.params;
+		return params?._meta !== undefined && params._meta !== null && typeof params._meta === "object" && PROTOCOL_VERSION_META_KEY in params._meta;
+	});
 }
 
 /** The node:http request listener for the whole server: refusals first, then one stateless MCP exchange. */
 export function createMcpEndpoint<S extends EndpointPolicy>(deps: EndpointDeps<S>): McpEndpoint {
+	const modernServers = new WeakMap<Request, () => McpServer>();
 	const state: EndpointState<S> = {
 		deps,
 		deadlines: httpDeadlines(deps.deadlines),
 		rateLimiter: new RateLimiter(),
 		writeBudget: new WriteBudget(),
 		places: new InFlightPlaces(MAX_IN_FLIGHT_REQUESTS, MAX_IN_FLIGHT_PER_TOKEN),
+		// 2025-era traffic never reaches this handler (it goes to our own transport below), so it is strict.
+		modern: createMcpHandler(
+			({ requestInfo }) => {
+				const lend = requestInfo === undefined ? undefined : modernServers.get(requestInfo);
+				if (!lend) throw new Error("A 2026-07-28 request reached the SDK handler without a server to lend.");
+				return lend();
+			},
+			{ legacy: "reject", maxRequestBodySize: MAX_REQUEST_BODY_BYTES },
+		),
+		modernServers,
 	};
 	const active = new Set<Promise<void>>();
 
@@ -129,12 +163,26 @@ async function serveMcp<S extends EndpointPolicy>(req: IncomingMessage, res: Ser
 	// a client that sends its next request the moment it has an answer must find the place free.
 	res.once("finish", place.leave);
 	res.once("close", place.leave);
-	const checked = acceptsJson(req) ? checkMessages(body.json) : { status: 406, code: JSON_RPC_SERVER_ERROR, message: "Not Acceptable: Client must accept both application/json and text/event-stream" };
+	if (!acceptsJson(req)) {
+		sendJson(res, 406, jsonRpcError(JSON_RPC_SERVER_ERROR, "Not Acceptable: Client must accept both application/json and text/event-stream"));
+		return;
+	}
+	const version = req.headersDistinct["mcp-protocol-version"]?.[0];
+	if (claimsModernRevision(body.json, version)) {
+		await serveModern(req, res, grant, settings, state, body.json);
+		return;
+	}
+	const unsupported = unsupportedVersionError(version, body.json);
+	if (unsupported) {
+		sendJson(res, 400, { jsonrpc: "2.0", ...unsupported });
+		return;
+	}
+	const checked = checkMessages(body.json);
 	if ("status" in checked) {
 		sendJson(res, checked.status, jsonRpcError(checked.code, checked.message));
 		return;
 	}
-	const lent = deps.createServer(grant, settings);
+	const lent = deps.createServer(grant, settings, "legacy");
 	let exchange: Exchange | null = null;
 	try {
 		const transport = await transportOf(lent.server);
@@ -162,6 +210,68 @@ async function serveMcp<S extends EndpointPolicy>(req: IncomingMessage, res: Ser
 		exchange?.abandon();
 		await lent.release();
 	}
+}
+
+/**
+ * Answers a 2026-07-28 request through the SDK's handler, which checks the request's `_meta`
+ * envelope and standard headers (MCP-Protocol-Version, Mcp-Method, Mcp-Name) against its body and
+ * answers `server/discover`. Its server comes from the same pool as every other request's; the SDK
+ * connects it to a transport for this one exchange and disconnects it once the answer is out.
+ */
+async function serveModern<S extends EndpointPolicy>(req: IncomingMessage, res: ServerResponse, grant: Grant, settings: S, state: EndpointState<S>, json: unknown): Promise<void> {
+	const { deps, deadlines } = state;
+	if (isListenRequest(json)) {
+		// A subscription is an event stream held open for as long as the client likes; this server
+		// answers every request in plain JSON and keeps nothing open, so it has none to offer.
+		sendJson(res, 404, { jsonrpc: "2.0", id: (json as { id: unknown }).id, error: { code: JSON_RPC_METHOD_NOT_FOUND, message: "Method not found: this server has no subscriptions (it keeps no stream open). Call tools/list, resources/list or prompts/list again to see changes." } });
+		return;
+	}
+	const clientGone = new AbortController();
+	const onClose = () => clientGone.abort();
+	res.once("close", onClose);
+	const request = new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url ?? ""}`, {
+		method: "POST",
+		headers: Object.entries(req.headers).flatMap(([name, value]) => (value === undefined ? [] : (Array.isArray(value) ? value : [value]).map((one): [string, string] => [name, one]))),
+		signal: clientGone.signal,
+	});
+	let lent: LentServer | null = null;
+	let disconnected: Promise<void> = Promise.resolve();
+	state.modernServers.set(request, () => {
+		lent = deps.createServer(grant, settings, "modern");
+		const low = lent.server.server;
+		disconnected = new Promise((resolve) => (low.onclose = () => resolve()));
+		return lent.server;
+	});
+	try {
+		const response = await state.modern.fetch(request, { parsedBody: json });
+		const text = await response.text();
+		if (!res.destroyed) {
+			const headers: Record<string, string | number> = {};
+			response.headers.forEach((value, name) => (headers[name] = value));
+			if (text === "") res.writeHead(response.status, headers).end();
+			else {
+				res.writeHead(response.status, { ...headers, "Content-Length": Buffer.byteLength(text) });
+				res.end(text);
+				dropIfUnreadWithin(res, deadlines.responseWriteMs);
+			}
+		}
+	} catch (error) {
+		deps.logger.error(`request failed: ${errorKind(error)}`);
+		if (!res.headersSent) sendJson(res, 500, jsonRpcError(JSON_RPC_SERVER_ERROR, "Internal server error."));
+		else res.destroy();
+	} finally {
+		res.off("close", onClose);
+		const served = lent as LentServer | null;
+		if (served) {
+			// The SDK disconnects the server once the answer is out; a server still connected cannot be lent again.
+			if (served.server.server.transport !== undefined) await disconnected;
+			await served.release();
+		}
+	}
+}
+
+function isListenRequest(json: unknown): boolean {
+	return json !== null && typeof json === "object" && !Array.isArray(json) && (json as { method?: unknown }).method === "subscriptions/listen" && "id" in json;
 }
 
 /** Each pooled MCP server's transport, connected the first time the server is lent. */

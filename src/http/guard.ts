@@ -1,6 +1,17 @@
-import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 import type { Grant } from "../auth/grant";
 import { findTokenRecord, type TokenRecord } from "../auth/tokens";
+
+/**
+ * The revision the SDK's 2026-07-28 handler serves, beside the 2025 (and 2024) revisions it lists
+ * in SUPPORTED_PROTOCOL_VERSIONS (its list of modern revisions is not exported).
+ */
+const MODERN_PROTOCOL_VERSION = "2026-07-28";
+
+const UNSUPPORTED_PROTOCOL_VERSION: number = ProtocolErrorCode.UnsupportedProtocolVersion;
+
+/** Every MCP-Protocol-Version this server answers, newest first. */
+const SERVED_PROTOCOL_VERSIONS: readonly string[] = [MODERN_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS];
 
 /** The path the MCP endpoint answers on. */
 export const MCP_PATH = "/mcp";
@@ -28,6 +39,7 @@ export type RefusalKind =
 	| "unauthorized"
 	| "media_type"
 	| "protocol_version"
+	| "mcp_header"
 	| "too_large"
 	| "parse_error"
 	| "rate_limited"
@@ -47,7 +59,10 @@ const BEARER = /^Bearer ([^\s]+)$/i;
  * Decides, before any body is read, whether a request may reach the MCP server. Pure. The checks
  * run in this order, and the first that fails answers:
  * Origin (any Origin means a browser page: 403) → Host (DNS rebinding: 403) → path (404) →
- * method (405) → bearer token (401) → Content-Type (415) → MCP-Protocol-Version (400).
+ * method (405) → bearer token (401) → Content-Type (415) → MCP-Protocol-Version, Mcp-Method or
+ * Mcp-Name given more than once (400; refused outright, as a repeated Content-Type is). Which
+ * revision the request speaks, and whether these headers match the body, is decided once the body
+ * is read: 2026-07-28 asks that the refusal echo the request's id and list the revisions served.
  */
 export function guardRequest(input: GuardInput, policy: GuardPolicy): Grant | Refusal {
 	const { headers } = input;
@@ -76,11 +91,29 @@ export function guardRequest(input: GuardInput, policy: GuardPolicy): Grant | Re
 	if (contentTypes.length !== 1 || mediaTypeOf(contentTypes[0] ?? "") !== "application/json") {
 		return refuse(415, "media_type", "Content-Type must be application/json.");
 	}
-	const versions = headers["mcp-protocol-version"];
-	if (versions !== undefined && (versions.length !== 1 || !SUPPORTED_PROTOCOL_VERSIONS.includes(versions[0] ?? ""))) {
-		return refuse(400, "protocol_version", `Unsupported MCP-Protocol-Version. Supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")}.`);
+	if ((headers["mcp-protocol-version"]?.length ?? 0) > 1) return refuse(400, "protocol_version", "Send the MCP-Protocol-Version header at most once.");
+	for (const name of ["mcp-method", "mcp-name"] as const) {
+		if ((headers[name]?.length ?? 0) > 1) return refuse(400, "mcp_header", `Send the ${name === "mcp-method" ? "Mcp-Method" : "Mcp-Name"} header at most once.`);
 	}
 	return { token: record, canWrite: policy.writeEnabled && record.level === "write" };
+}
+
+/**
+ * The refusal of a 2025-era request whose MCP-Protocol-Version this server does not speak, as a
+ * JSON-RPC error with the request's id and, as 2026-07-28 words it, the revisions served and the
+ * one asked for; null when the version is served or absent (absent means 2025-03-26). Pure.
+ */
+export function unsupportedVersionError(version: string | undefined, json: unknown): { id: unknown; error: { code: number; message: string; data: { supported: readonly string[]; requested: string } } } | null {
+	if (version === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null;
+	const id = json !== null && typeof json === "object" && !Array.isArray(json) && "id" in json ? json.id : null;
+	return {
+		id,
+		error: {
+			code: UNSUPPORTED_PROTOCOL_VERSION,
+			message: `Unsupported MCP-Protocol-Version "${version}". Supported: ${SERVED_PROTOCOL_VERSIONS.join(", ")}.`,
+			data: { supported: SERVED_PROTOCOL_VERSIONS, requested: version },
+		},
+	};
 }
 
 /** True for a guard answer that refuses. */

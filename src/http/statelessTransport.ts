@@ -1,5 +1,4 @@
-import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { isInitializeRequest, isJSONRPCRequest, JSONRPCMessageSchema, type JSONRPCMessage, type MessageExtraInfo, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { isInitializeRequest, isJSONRPCRequest, parseJSONRPCMessage, type JSONRPCMessage, type MessageExtraInfo, type RequestId, type Transport, type TransportSendOptions } from "@modelcontextprotocol/server";
 
 const JSON_RPC_SERVER_ERROR = -32000;
 
@@ -17,9 +16,11 @@ export function checkMessages(json: unknown): CheckedMessages {
 	const entries = Array.isArray(json) ? (json as unknown[]) : [json];
 	const messages: JSONRPCMessage[] = [];
 	for (const entry of entries) {
-		const parsed = JSONRPCMessageSchema.safeParse(entry);
-		if (!parsed.success) return { status: 400, code: -32700, message: "Parse error: Invalid JSON-RPC message" };
-		messages.push(parsed.data);
+		try {
+			messages.push(parseJSONRPCMessage(entry));
+		} catch {
+			return { status: 400, code: -32700, message: "Parse error: Invalid JSON-RPC message" };
+		}
 	}
 	if (messages.length > 1 && messages.some(isInitializeRequest)) return { status: 400, code: -32600, message: "Invalid Request: Only one initialization request is allowed" };
 	return { messages, requests: messages.filter(isJSONRPCRequest).length };

@@ -1,5 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, McpError, type GetPromptResult, type ListPromptsResult, type PromptArgument } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, ProtocolErrorCode, type GetPromptResult, type ListPromptsResult, type McpServer, type PromptArgument } from "@modelcontextprotocol/server";
 import { MAX_NOTE_CONTENT_BYTES, PROMPTS_LISTED } from "../config/limits";
 import { splitFrontmatter } from "../markdown/frontmatter";
 import type { HostFile } from "../host/Host";
@@ -86,11 +85,11 @@ async function listPrompts(ctx: ToolContext): Promise<ListPromptsResult> {
 
 async function getPrompt(ctx: ToolContext, name: string, args: Record<string, string>): Promise<GetPromptResult> {
 	const file = promptNotes(ctx).get(name);
-	if (!file) throw new McpError(ErrorCode.InvalidParams, `No prompt "${name}". Call prompts/list to see the prompts.`);
+	if (!file) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No prompt "${name}". Call prompts/list to see the prompts.`);
 	const body = await promptBody(ctx, file);
 	const { description, arguments: described } = promptDescription(ctx, file);
 	const missing = promptPlaceholders(body).filter((argument) => (described.get(argument)?.required ?? true) && !Object.hasOwn(args, argument));
-	if (missing.length) throw new McpError(ErrorCode.InvalidParams, `The prompt "${name}" needs ${missing.map((argument) => `"${argument}"`).join(", ")}.`);
+	if (missing.length) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `The prompt "${name}" needs ${missing.map((argument) => `"${argument}"`).join(", ")}.`);
 	return { ...(description ? { description } : {}), messages: [{ role: "user", content: { type: "text", text: fillPlaceholders(body, args) } }] };
 }
 
@@ -101,6 +100,6 @@ async function getPrompt(ctx: ToolContext, name: string, args: Record<string, st
  */
 export function registerVaultPrompts(server: McpServer, contextOf: () => ToolContext): void {
 	server.server.registerCapabilities({ prompts: { listChanged: false } });
-	server.server.setRequestHandler(ListPromptsRequestSchema, () => listPrompts(contextOf()));
-	server.server.setRequestHandler(GetPromptRequestSchema, (request) => getPrompt(contextOf(), request.params.name, request.params.arguments ?? {}));
+	server.server.setRequestHandler("prompts/list", () => listPrompts(contextOf()));
+	server.server.setRequestHandler("prompts/get", (request) => getPrompt(contextOf(), request.params.name, request.params.arguments ?? {}));
 }

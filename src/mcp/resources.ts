@@ -1,5 +1,4 @@
-import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate, type McpServer } from "@modelcontextprotocol/server";
 import { MAX_NOTE_CONTENT_BYTES, RESOURCE_LIST_SIZE } from "../config/limits";
 import { findNote, truncateUtf8, visibleNotes } from "../vault/notes";
 import type { ToolContext } from "./context";
@@ -32,10 +31,11 @@ export function registerNoteResources(server: McpServer, contextOf: () => ToolCo
 			try {
 				path = decodeURIComponent(uri.href.slice(NOTE_URI_PREFIX.length));
 			} catch {
-				throw new McpError(ErrorCode.InvalidParams, "The note URI is not valid percent-encoding.");
+				throw new ProtocolError(ProtocolErrorCode.InvalidParams, "The note URI is not valid percent-encoding.");
 			}
 			const found = findNote(ctx.host, ctx.scope, path);
-			if (!found.ok) throw new McpError(ErrorCode.InvalidParams, found.error);
+			// The spec's resource-not-found answer (-32602 with the URI in `data`), in our words.
+			if (!found.ok) throw new ResourceNotFoundError(uri.href, found.error);
 			const text = await ctx.host.vault.cachedRead(found.value);
 			return { contents: [{ uri: noteUri(found.value.path), mimeType: "text/markdown", text: truncateUtf8(text, MAX_NOTE_CONTENT_BYTES) }] };
 		},

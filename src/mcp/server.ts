@@ -1,8 +1,4 @@
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { normalizeObjectSchema } from "@modelcontextprotocol/sdk/server/zod-compat.js";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
-import { toJsonSchemaCompat } from "@modelcontextprotocol/sdk/server/zod-json-schema-compat.js";
-import { ListToolsRequestSchema, type CallToolResult, type ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
+import { McpServer, type CallToolResult, type ListToolsResult, type ProtocolEra } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { errorKind, type ActivityLog, type ActivityOutcome, type Logger } from "../activity";
 import { MAX_NAME_BYTES, MAX_NOTE_NAME_BYTES, MAX_RESPONSE_BYTES } from "../config/limits";
@@ -39,9 +35,12 @@ const expectedHashArgument = {
 		.describe("The note's hash from read_note: if it has changed since, nothing is written and the error gives the new hash."),
 };
 
-/** A tool's input schema as clients see it: write tools also take expected_hash. */
-function inputSchemaOf(tool: ToolDescriptor): z.ZodRawShape {
-	return tool.access === "write" ? { ...tool.inputSchema, ...expectedHashArgument } : tool.inputSchema;
+/**
+ * A tool's input schema as clients see it (write tools also take expected_hash), as the object
+ * schema the SDK takes. Tool files keep plain shapes: this is the one place they become objects.
+ */
+function inputSchemaOf(tool: ToolDescriptor): z.ZodObject {
+	return z.object(tool.access === "write" ? { ...tool.inputSchema, ...expectedHashArgument } : tool.inputSchema);
 }
 
 /**
@@ -82,11 +81,12 @@ export class McpServerPool {
 	) {}
 
 	/** A server for one request with `ctx`: the tools `ctx` may see; `release` once the request is answered. */
-	lend(ctx: ToolContext): { server: McpServer; release: () => Promise<void> } {
+	lend(ctx: ToolContext, era: ProtocolEra = "legacy"): { server: McpServer; release: () => Promise<void> } {
 		const tools = toolsForGrant(ctx);
-		// Everything a pooled server holds that differs between requests: its tool names, in order, and the version it reports.
+		// Everything a pooled server holds that differs between requests: the protocol era it speaks
+		// ("modern" is 2026-07-28; the SDK binds an instance to one era), its tool names, in order, and the version it reports.
 		const withPrompts = hasPrompts(ctx);
-		const key = `${ctx.serverVersion}\n${withPrompts ? "prompts" : ""}\n${tools.map((tool) => tool.name).join(",")}`;
+		const key = `${era}\n${ctx.serverVersion}\n${withPrompts ? "prompts" : ""}\n${tools.map((tool) => tool.name).join(",")}`;
 		const slot = this.idle.get(key)?.pop() ?? this.newSlot(tools, ctx.serverVersion, withPrompts);
 		slot.ctx = ctx;
 		return {
@@ -119,10 +119,7 @@ export class McpServerPool {
 }
 
 function buildServer(tools: readonly ToolDescriptor[], serverVersion: string, withPrompts: boolean, contextOf: () => ToolContext, deps: McpServerDeps, track: (work: Promise<CallToolResult>) => Promise<CallToolResult>): McpServer {
-	const server = new McpServer(
-		{ name: "vault-mcp", title: "Vault MCP", version: serverVersion },
-		{ instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {}, resources: {} }, jsonSchemaValidator: sharedValidator() },
-	);
+	const server = new McpServer({ name: "vault-mcp", title: "Vault MCP", version: serverVersion }, { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {}, resources: {} } });
 	registerNoteResources(server, contextOf);
 	if (withPrompts) registerVaultPrompts(server, contextOf);
 	for (const tool of tools) {
@@ -132,39 +129,30 @@ function buildServer(tools: readonly ToolDescriptor[], serverVersion: string, wi
 				title: tool.title,
 				description: tool.description,
 				inputSchema: inputSchemaOf(tool),
-				outputSchema: tool.outputSchema,
+				outputSchema: z.object(tool.outputSchema),
 				annotations: tool.annotations,
 			},
-			(args: unknown, extra: { signal: AbortSignal }) => track(runTool(contextOf(), deps, tool, args, extra.signal)),
+			(args: unknown, call: { mcpReq: { signal: AbortSignal } }) => track(runTool(contextOf(), deps, tool, args, call.mcpReq.signal)),
 		);
 	}
 	// tools/list is the same for every request with the same tools; converting the zod schemas to
 	// JSON Schema on each request took most of its time, so the answer is computed once per tool set.
 	server.server.removeRequestHandler("tools/list");
-	server.server.setRequestHandler(ListToolsRequestSchema, () => listTools(tools));
+	server.server.setRequestHandler("tools/list", () => listTools(tools));
+	// The SDK offers list-changed notifications once a tool or resource is registered; this server
+	// never sends them (no event stream, no subscriptions), so clients are told to ask again instead.
+	server.server.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false } });
 	return server;
 }
 
 const toolListCache = new Map<string, ListToolsResult>();
-
-let validator: AjvJsonSchemaValidator | null = null;
-
-/**
- * One JSON Schema validator for every per-request server: the SDK would otherwise build a new
- * Ajv instance for each request, which was the largest single cost of a tool call.
- */
-function sharedValidator(): AjvJsonSchemaValidator {
-	validator ??= new AjvJsonSchemaValidator();
-	return validator;
-}
 
 /** The tools/list answer for a set of tools, in the same shape the SDK's own handler gives. */
 function listTools(tools: readonly ToolDescriptor[]): ListToolsResult {
 	const key = tools.map((tool) => tool.name).join(",");
 	let cached = toolListCache.get(key);
 	if (!cached) {
-		const jsonSchema = (shape: z.ZodRawShape) =>
-			leanJsonSchema(toJsonSchemaCompat(normalizeObjectSchema(shape) ?? z.object({}), { strictUnions: true, pipeStrategy: "input" })) as ListToolsResult["tools"][number]["inputSchema"];
+		const jsonSchema = (schema: z.ZodObject) => leanJsonSchema(z.toJSONSchema(schema, { target: "draft-7", io: "input" })) as ListToolsResult["tools"][number]["inputSchema"];
 		// What a model needs to call a tool, and nothing else (issue 16: every client reads this list
 		// into the model's context on every session, and the budget must hold the tools still to come).
 		// No `outputSchema`: it told clients the shape of a result they read anyway, at 40% of the

@@ -106,6 +106,8 @@ describe("real clients against the headless server", () => {
 		await client.connect(new PinnedVersionTransport(inner, version));
 		try {
 			expect(inner.protocolVersion).toBe(version);
+			// Nothing is ever pushed at any revision, so no list-changed notification is promised.
+			expect(client.getServerCapabilities()).toMatchObject({ tools: { listChanged: false }, resources: { listChanged: false } });
 			const result = await client.callTool({ name: "get_vault_status", arguments: {} });
 			expect(result.structuredContent).toMatchObject({ can_write: true });
 			expect((await client.listTools()).tools.length).toBe(HEADLESS_TOOLS.length);

@@ -4,7 +4,7 @@ import * as nodePath from "node:path";
 import { ALL_TOOLS } from "../../src/mcp/tools";
 import { CLI_PATH, runCli, startServe } from "../helpers/cli";
 import { connectClient } from "../helpers/http";
-import { callTool } from "../helpers/tools";
+import { anyAnswerOf, callTool } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
 
 const READ_TOOLS = ALL_TOOLS.filter((tool) => tool.access === "read").map((tool) => tool.name);
@@ -99,8 +99,10 @@ describe("rights per tool and approval on the command line", () => {
 				if (Date.now() - started > 1_500) throw new Error("the denied tool was still listed after 1.5 s");
 				await new Promise((resolve) => setTimeout(resolve, 50));
 			}
-			const denied = await client.callTool({ name: "search_notes", arguments: { query: "home" } });
-			const unknown = await client.callTool({ name: "no_such_tool", arguments: { query: "home" } });
+			// The SDK answers an unknown tool with a JSON-RPC error (-32602), as the spec says since 2025-11-25.
+			const denied = await anyAnswerOf(client, "search_notes", { query: "home" });
+			const unknown = await anyAnswerOf(client, "no_such_tool", { query: "home" });
+			expect(denied).toHaveProperty("error.code", -32602);
 			expect(JSON.stringify(denied).replace("search_notes", "T")).toBe(JSON.stringify(unknown).replace("no_such_tool", "T"));
 			await client.close();
 		} finally {

@@ -29,3 +29,14 @@ export async function callError(client: Client, name: string, args: Record<strin
 function expectSameJson(text: string, structured: unknown): void {
 	if (JSON.stringify(JSON.parse(text)) !== JSON.stringify(structured)) throw new Error("text content and structuredContent differ");
 }
+
+/**
+ * Whatever a client gets back from calling `name`: the tool result, or the JSON-RPC error (code and
+ * message), from either SDK's client. Denied and unknown tools are compared with it: the SDK answers both with -32602.
+ */
+export function anyAnswerOf(client: { callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown> }, name: string, args: Record<string, unknown>): Promise<unknown> {
+	return client.callTool({ name, arguments: args }).then(
+		(result) => ({ result }),
+		(error: { code?: number; message?: string }) => ({ error: { code: error.code, message: error.message } }),
+	);
+}

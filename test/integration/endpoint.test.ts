@@ -126,11 +126,25 @@ describe("the MCP endpoint over real HTTP", () => {
 		expect(response.status).toBe(415);
 	});
 
+	test("a client that does not accept both JSON and an event stream answers 406, at either revision", async () => {
+		const ping = JSON.stringify({ jsonrpc: "2.0", id: 3, method: "ping" });
+		const jsonOnly = mcpHeaders(running.port, readToken()).map(([name, value]): [string, string] => (name === "Accept" ? [name, "application/json"] : [name, value]));
+		expect((await rawRequest(running.port, { headers: jsonOnly, body: ping })).status).toBe(406);
+		const modern = JSON.stringify({ jsonrpc: "2.0", id: 4, method: "server/discover", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } });
+		const modernJsonOnly = [...jsonOnly, ["MCP-Protocol-Version", "2026-07-28"], ["Mcp-Method", "server/discover"]] as Array<[string, string]>;
+		expect((await rawRequest(running.port, { headers: modernJsonOnly, body: modern })).status).toBe(406);
+		const modernAccepting = [...mcpHeaders(running.port, readToken()), ["MCP-Protocol-Version", "2026-07-28"], ["Mcp-Method", "server/discover"]] as Array<[string, string]>;
+		const discovered = await rawRequest(running.port, { headers: modernAccepting, body: modern });
+		expect(discovered.status).toBe(200);
+		expect(JSON.parse(discovered.body)).toMatchObject({ id: 4, result: { supportedVersions: ["2026-07-28"] } });
+	});
+
 	test("an unsupported MCP-Protocol-Version answers 400; a supported one is served", async () => {
 		const ping = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" });
 		const bad = await rawRequest(running.port, { headers: mcpHeaders(running.port, readToken(), [["MCP-Protocol-Version", "1999-01-01"]]), body: ping });
 		expect(bad.status).toBe(400);
 		expect(bad.body).toContain("MCP-Protocol-Version");
+		expect(JSON.parse(bad.body)).toMatchObject({ id: 2, error: { data: { requested: "1999-01-01", supported: expect.arrayContaining(["2026-07-28", "2025-11-25"]) as string[] } } });
 		const good = await rawRequest(running.port, { headers: mcpHeaders(running.port, readToken(), [["MCP-Protocol-Version", "2025-06-18"]]), body: ping });
 		expect(good.status).toBe(200);
 	});

@@ -79,7 +79,8 @@ async function waitFor(done: () => boolean, limitMs = 3000): Promise<boolean> {
 }
 
 type Step = { label: string; run: (client: Client) => Promise<CallOutcome> };
-const call = (name: string, args: Record<string, unknown>): Step => ({ label: `${name} ${JSON.stringify(args)}`, run: (client) => callTool(client, name, args) });
+// A tool the server does not have (open_note headless) is a JSON-RPC error: kept as a refusal like any other.
+const call = (name: string, args: Record<string, unknown>): Step => ({ label: `${name} ${JSON.stringify(args)}`, run: (client) => callTool(client, name, args).catch((error: Error): CallOutcome => ({ ok: false, error: error.message })) });
 const readResource = (path: string): Step => ({
 	label: `resources/read ${path}`,
 	run: async (client) => {

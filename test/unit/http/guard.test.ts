@@ -1,5 +1,5 @@
 import { generateToken } from "../../../src/auth/tokens";
-import { guardRequest, isRefusal, type GuardInput } from "../../../src/http/guard";
+import { guardRequest, isRefusal, unsupportedVersionError, type GuardInput } from "../../../src/http/guard";
 
 const read = generateToken("reader", "read");
 const write = generateToken("writer", "write");
@@ -72,10 +72,31 @@ describe("guardRequest", () => {
 		expect(statusOf(guardRequest(input({ drop: ["content-type"] }), policy))).toBe(415);
 	});
 
-	test("accepts a missing or supported protocol version, refuses others", () => {
+	test("a repeated MCP-Protocol-Version is refused before the body is read; which versions are served is decided with the body", () => {
 		expect(statusOf(guardRequest(input(), policy))).toBe(200);
-		expect(statusOf(guardRequest(input({ add: { "mcp-protocol-version": ["2025-03-26"] } }), policy))).toBe(200);
-		expect(guardRequest(input({ add: { "mcp-protocol-version": ["2099-01-01"] } }), policy)).toMatchObject({ status: 400, kind: "protocol_version" });
+		for (const version of ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2099-01-01"]) {
+			expect([version, statusOf(guardRequest(input({ add: { "mcp-protocol-version": [version] } }), policy))]).toEqual([version, 200]);
+		}
+		expect(guardRequest(input({ add: { "mcp-protocol-version": ["2026-07-28", "2026-07-28"] } }), policy)).toMatchObject({ status: 400, kind: "protocol_version" });
+	});
+
+	test("a 2025-era request naming a version not served is answered with its id, the versions served and the one asked for", () => {
+		const ping = { jsonrpc: "2.0", id: 7, method: "ping" };
+		for (const version of [undefined, "2025-11-25", "2025-06-18", "2025-03-26"]) expect(unsupportedVersionError(version, ping)).toBeNull();
+		expect(unsupportedVersionError("1999-01-01", ping)).toEqual({
+			id: 7,
+			error: { code: -32022, message: expect.stringContaining("Supported: 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26") as string, data: { supported: expect.arrayContaining(["2026-07-28", "2025-03-26"]) as string[], requested: "1999-01-01" } },
+		});
+		// A batch has no single id to echo.
+		expect(unsupportedVersionError("1999-01-01", [ping])).toMatchObject({ id: null });
+	});
+
+	test("Mcp-Method and Mcp-Name (2026-07-28) pass once and are refused when repeated; whether they match the body is checked later", () => {
+		expect(statusOf(guardRequest(input({ add: { "mcp-method": ["tools/call"], "mcp-name": ["read_note"] } }), policy))).toBe(200);
+		expect(guardRequest(input({ add: { "mcp-name": ["read_note", "create_note"] } }), policy)).toMatchObject({ status: 400, kind: "mcp_header", message: "Send the Mcp-Name header at most once." });
+		expect(guardRequest(input({ add: { "mcp-method": ["tools/call", "tools/call"] } }), policy)).toMatchObject({ status: 400, kind: "mcp_header" });
+		// An Origin is still refused first, whatever else the request says.
+		expect(guardRequest(input({ add: { origin: ["http://localhost"], "mcp-name": ["a", "b"] } }), policy)).toMatchObject({ status: 403, kind: "origin" });
 	});
 
 	test("a query string on /mcp is still /mcp", () => {

@@ -4,7 +4,7 @@ import type { WriteServices } from "../../../src/mcp/approval";
 import { MemoryJournal } from "../../helpers/memoryJournal";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 import { ActivityLog } from "../../../src/activity";
 import { generateToken } from "../../../src/auth/tokens";
 import { NodeHost } from "../../../src/headless/NodeHost";
@@ -95,5 +95,16 @@ describe("McpServerPool", () => {
 		await one.release();
 		expect(pool.lend(contextFor("c", false)).server).toBe(one.server);
 		await two.release();
+	});
+
+	test("2026-07-28 requests get servers of their own (the SDK binds a server to one era), reused among themselves", async () => {
+		const pool = new McpServerPool({ activity: new ActivityLog(), logger: new RecordingLogger() }, 4);
+		const legacy = pool.lend(contextFor("a", false), "legacy");
+		await legacy.release();
+		const modern = pool.lend(contextFor("b", false), "modern");
+		expect(modern.server).not.toBe(legacy.server);
+		await modern.release();
+		expect(pool.lend(contextFor("c", false), "modern").server).toBe(modern.server);
+		expect(pool.lend(contextFor("d", false), "legacy").server).toBe(legacy.server);
 	});
 });

@@ -15,7 +15,7 @@ import { undoCall } from "../../../src/journal/undo";
 import { hashText } from "../../../src/vault/writes";
 import { IndexedNoteSearch } from "../../../src/vault/search";
 import { RecordingLogger } from "../../helpers/service";
-import { callTool } from "../../helpers/tools";
+import { anyAnswerOf, callTool } from "../../helpers/tools";
 import { copyVault, removeDir } from "../../helpers/vault";
 
 const WRITE_TOOLS = ALL_TOOLS.filter((tool) => tool.access === "write");
@@ -111,8 +111,10 @@ describe("write calls: rights per tool, approval, expected_hash and the journal 
 			expect(names).not.toContain("append_to_note");
 			expect(names).not.toContain("read_note");
 			expect(names).toContain("create_note");
-			const denied = await client.callTool({ name: "append_to_note", arguments: { path: "Welcome", content: "x" } });
-			const unknown = await client.callTool({ name: "no_such_tool", arguments: { path: "Welcome", content: "x" } });
+			// The SDK answers an unknown tool with a JSON-RPC error (-32602), as the spec says since 2025-11-25.
+			const denied = await anyAnswerOf(client, "append_to_note", { path: "Welcome", content: "x" });
+			const unknown = await anyAnswerOf(client, "no_such_tool", { path: "Welcome", content: "x" });
+			expect(denied).toHaveProperty("error.code", -32602);
 			expect(JSON.stringify(denied).replace("append_to_note", "TOOL")).toBe(JSON.stringify(unknown).replace("no_such_tool", "TOOL"));
 		} finally {
 			await client.close();
