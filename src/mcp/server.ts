@@ -6,6 +6,7 @@ import type { ToolContext } from "./context";
 import { SERVER_INSTRUCTIONS } from "./instructions";
 import { registerVaultPrompts } from "./prompts";
 import { registerNoteResources } from "./resources";
+import { fail } from "../result";
 import { toCallToolResult, type ToolDescriptor } from "./tool";
 import { ALL_TOOLS } from "./tools";
 import { NoteExistsError } from "../vault/writes";
@@ -221,13 +222,13 @@ async function runTool(ctx: ToolContext, deps: McpServerDeps, tool: ToolDescript
 	let result: CallToolResult;
 	try {
 		const answer = await answerOf(ctx, tool, args, clientGone);
-		if ("fixable" in answer) outcome = "fixable";
+		if (!answer.ok) outcome = "fixable";
 		result = toCallToolResult(answer);
 	} catch (error) {
 		const fixable = fixableMessageFor(error);
 		if (fixable !== null) {
 			outcome = "fixable";
-			result = toCallToolResult({ fixable });
+			result = toCallToolResult(fail(fixable));
 		} else {
 			outcome = "failed";
 			// Error messages can quote note text (a parser's excerpt), so only the error's kind is logged.
@@ -238,7 +239,7 @@ async function runTool(ctx: ToolContext, deps: McpServerDeps, tool: ToolDescript
 	let responseBytes = Buffer.byteLength(JSON.stringify(result));
 	if (responseBytes > MAX_RESPONSE_BYTES) {
 		outcome = "fixable";
-		result = toCallToolResult({ fixable: `The answer would be over ${MAX_RESPONSE_BYTES} bytes. Ask for less: a smaller limit, a folder, or one note at a time.` });
+		result = toCallToolResult(fail(`The answer would be over ${MAX_RESPONSE_BYTES} bytes. Ask for less: a smaller limit, a folder, or one note at a time.`));
 		responseBytes = Buffer.byteLength(JSON.stringify(result));
 	}
 	deps.activity.add({

@@ -1,5 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { z } from "zod";
+import type { Result } from "../result";
 import type { ToolContext } from "./context";
 
 /** Which switch a tool sits behind. */
@@ -14,7 +15,7 @@ export interface ToolAnnotations {
 }
 
 /** A tool's answer: its structured result, or an error the model can fix with the message. */
-export type ToolOutcome<Output> = { ok: Output } | { fixable: string };
+export type ToolOutcome<Output> = Result<Output>;
 
 /** Everything one tool is: the contract clients see and the handler behind it. */
 export interface ToolDescriptor<Input extends z.ZodRawShape = z.ZodRawShape, Output extends z.ZodRawShape = z.ZodRawShape> {
@@ -41,8 +42,8 @@ export function defineTool<Input extends z.ZodRawShape, Output extends z.ZodRawS
 
 /** A result as MCP clients get it: `structuredContent`, and the same as compact JSON text for clients that read text only. */
 export function toCallToolResult(outcome: ToolOutcome<Record<string, unknown>>): CallToolResult {
-	if ("fixable" in outcome) {
-		return { isError: true, content: [{ type: "text", text: outcome.fixable }] };
+	if (!outcome.ok) {
+		return { isError: true, content: [{ type: "text", text: outcome.error }] };
 	}
-	return { content: [{ type: "text", text: JSON.stringify(outcome.ok) }], structuredContent: outcome.ok };
+	return { content: [{ type: "text", text: JSON.stringify(outcome.value) }], structuredContent: outcome.value };
 }

@@ -3,6 +3,7 @@ import { MAX_TASK_TEXT_LENGTH } from "../../config/limits";
 import { dateProblem, ISO_DATE } from "../../markdown/taskLine";
 import { addTask } from "../../vault/taskWrites";
 import { defineTool } from "../tool";
+import { fail, ok } from "../../result";
 
 export const addTaskTool = defineTool({
 	name: "add_task",
@@ -25,14 +26,14 @@ export const addTaskTool = defineTool({
 	examples: [{ text: "Water the herbs", due: "2026-12-01", path: "Projects/Garden", heading: "Tasks" }],
 	handler: async (ctx, args) => {
 		const text = args.text.trim();
-		if (text === "" || /[\r\n]/.test(text)) return { fixable: "A task is one non-empty line of text; add several tasks with several calls." };
+		if (text === "" || /[\r\n]/.test(text)) return fail("A task is one non-empty line of text; add several tasks with several calls.");
 		const badDue = args.due === undefined ? null : dateProblem(args.due);
-		if (badDue !== null) return { fixable: badDue };
+		if (badDue !== null) return fail(badDue);
 
 		const heading = args.heading?.trim() ? args.heading : undefined;
 		const result = await addTask(ctx.host, ctx.scope, { path: args.path, text, due: args.due, heading, emptyNoteMode: ctx.dailyNotesAreOutlines ? "outliner" : "freeform" });
-		if (!result.ok) return { fixable: result.error };
+		if (!result.ok) return fail(result.error);
 		const added = result.value;
-		return { ok: { path: added.path, line: added.line, created_note: added.createdNote } };
+		return ok({ path: added.path, line: added.line, created_note: added.createdNote });
 	},
 });

@@ -4,6 +4,7 @@ import { findNote } from "../../vault/notes";
 import { appendToNote } from "../../vault/noteEdits";
 import { hashText } from "../../vault/writes";
 import { defineTool } from "../tool";
+import { fail, ok } from "../../result";
 
 export const appendToNoteTool = defineTool({
 	name: "append_to_note",
@@ -25,11 +26,11 @@ export const appendToNoteTool = defineTool({
 	examples: [{ path: "Welcome", content: "Added by the registry test." }],
 	handler: async (ctx, args) => {
 		const found = findNote(ctx.host, ctx.scope, args.path);
-		if (!found.ok) return { fixable: found.error };
+		if (!found.ok) return fail(found.error);
 		const file = found.value;
 		const heading = args.heading?.trim() ? args.heading : undefined;
 		const result = await appendToNote(ctx.host, file, args.content, heading);
-		if (!result.ok) return { fixable: result.error };
-		return { ok: { path: file.path, mode: result.value.style.mode, hash: hashText(result.value.text) } };
+		if (!result.ok) return fail(result.error);
+		return ok({ path: file.path, mode: result.value.style.mode, hash: hashText(result.value.text) });
 	},
 });

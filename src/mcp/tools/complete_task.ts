@@ -3,6 +3,7 @@ import { MAX_TASK_TEXT_LENGTH } from "../../config/limits";
 import { completeTask } from "../../vault/taskWrites";
 import { hashText } from "../../vault/writes";
 import { defineTool } from "../tool";
+import { fail, ok } from "../../result";
 
 export const completeTaskTool = defineTool({
 	name: "complete_task",
@@ -30,9 +31,9 @@ export const completeTaskTool = defineTool({
 	examples: [{ path: "Projects/Garden", line: 15, text: "Order seeds 📅 2026-12-05", status: "x" }],
 	handler: async (ctx, args) => {
 		const result = await completeTask(ctx.host, ctx.scope, { path: args.path, line: args.line, text: args.text, status: args.status });
-		if (!result.ok) return { fixable: result.error };
+		if (!result.ok) return fail(result.error);
 		const done = result.value;
 		const next = done.nextLine === -1 ? {} : { next_task: { line: done.nextLine, text: done.nextText } };
-		return { ok: { path: done.path, line: done.line, text: done.text, ...next, hash: hashText(done.noteText) } };
+		return ok({ path: done.path, line: done.line, text: done.text, ...next, hash: hashText(done.noteText) });
 	},
 });

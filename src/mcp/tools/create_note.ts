@@ -7,6 +7,7 @@ import { isDailyNotePath } from "../../vault/dailyNotes";
 import { fillTemplate, findTemplate, noteFromTemplate } from "../../vault/templates";
 import { checkNewNotePath, createNoteFile, hashText, overwriteWithBackup } from "../../vault/writes";
 import { defineTool } from "../tool";
+import { fail, ok } from "../../result";
 
 /** The note text to write: outliner mode adds `mode: outliner` to the frontmatter and writes the body as bullets. */
 function noteText(content: string, mode: EditMode, defaults: Awaited<ReturnType<typeof indentationSettings>>): string {
@@ -45,7 +46,7 @@ export const createNoteTool = defineTool({
 	],
 	handler: async (ctx, args) => {
 		const checked = checkNewNotePath(args.path, ctx.scope);
-		if (!checked.ok) return { fixable: checked.error };
+		if (!checked.ok) return fail(checked.error);
 		const path = checked.value;
 		const { host } = ctx;
 		const defaults = await indentationSettings(host);
@@ -53,7 +54,7 @@ export const createNoteTool = defineTool({
 		if (args.template !== undefined) {
 			const settings = await templateSettings(host);
 			const template = findTemplate(host, ctx.scope, settings, args.template);
-			if (!template.ok) return { fixable: template.error };
+			if (!template.ok) return fail(template.error);
 			const title = path.slice(path.lastIndexOf("/") + 1, -".md".length);
 			text = noteFromTemplate(fillTemplate(await host.vault.cachedRead(template.value), settings, new Date(), title), args.content, defaults, args.mode);
 		} else {
@@ -63,12 +64,12 @@ export const createNoteTool = defineTool({
 		}
 		const existing = host.vault.getFileByPath(path);
 		if (!existing) {
-			if (host.vault.getFolderByPath(path)) return { fixable: `"${path}" is a folder. Choose a note path inside it.` };
+			if (host.vault.getFolderByPath(path)) return fail(`"${path}" is a folder. Choose a note path inside it.`);
 			await createNoteFile(host, path, text);
-			return { ok: { path, created: true, hash: hashText(text) } };
+			return ok({ path, created: true, hash: hashText(text) });
 		}
-		if (!args.overwrite) return { fixable: `A note already exists at "${path}". Nothing was written. Use append_to_note to add to it, or pass overwrite: true (its current text is kept in a backup).` };
+		if (!args.overwrite) return fail(`A note already exists at "${path}". Nothing was written. Use append_to_note to add to it, or pass overwrite: true (its current text is kept in a backup).`);
 		const { backup, text: written } = await overwriteWithBackup(host, existing, text);
-		return { ok: { path, created: false, backup, hash: hashText(written) } };
+		return ok({ path, created: false, backup, hash: hashText(written) });
 	},
 });

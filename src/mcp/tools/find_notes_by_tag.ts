@@ -4,6 +4,7 @@ import { isValidTag } from "../../markdown/tags";
 import { decodeCursor, page } from "../../vault/notes";
 import { notesWithTag } from "../../vault/tags";
 import { defineTool } from "../tool";
+import { fail, ok } from "../../result";
 
 export const findNotesByTagTool = defineTool({
 	name: "find_notes_by_tag",
@@ -25,11 +26,11 @@ export const findNotesByTagTool = defineTool({
 	examples: [{ tag: "demo", limit: 10 }],
 	handler: (ctx, args) => {
 		const tag = args.tag.trim().replace(/^#/, "");
-		if (!isValidTag(tag)) return Promise.resolve({ fixable: `"${args.tag}" is not a valid tag. Call list_tags to see the tags in use.` });
+		if (!isValidTag(tag)) return Promise.resolve(fail(`"${args.tag}" is not a valid tag. Call list_tags to see the tags in use.`));
 		const offset = decodeCursor(args.cursor);
-		if (!offset.ok) return Promise.resolve({ fixable: offset.error });
+		if (!offset.ok) return Promise.resolve(fail(offset.error));
 		const notes = notesWithTag(ctx.host, ctx.scope, tag);
 		const { items, nextCursor } = page(notes, offset.value, args.limit);
-		return Promise.resolve({ ok: { tag: `#${tag}`, notes: items, total: notes.length, ...(nextCursor ? { next_cursor: nextCursor } : {}) } });
+		return Promise.resolve(ok({ tag: `#${tag}`, notes: items, total: notes.length, ...(nextCursor ? { next_cursor: nextCursor } : {}) }));
 	},
 });

@@ -3,6 +3,7 @@ import { MAX_NOTE_CONTENT_BYTES } from "../../config/limits";
 import { isNoteInScope } from "../../vault/scope";
 import { truncateUtf8 } from "../../vault/notes";
 import { defineTool } from "../tool";
+import { fail, ok } from "../../result";
 
 export const getActiveNoteTool = defineTool({
 	name: "get_active_note",
@@ -19,14 +20,14 @@ export const getActiveNoteTool = defineTool({
 	examples: [{}],
 	handler: (ctx) => {
 		const workspace = ctx.host.workspace;
-		if (!workspace) return Promise.resolve({ fixable: "The open note is known only while this server runs inside Obsidian." });
+		if (!workspace) return Promise.resolve(fail("The open note is known only while this server runs inside Obsidian."));
 		const file = workspace.getActiveFile();
 		// A note this token may not see is answered exactly like no note at all.
 		if (!file || file.extension !== "md" || !isNoteInScope(file.path, ctx.scope)) {
-			return Promise.resolve({ fixable: "No note is open in Obsidian's focused tab. Ask the person to open one, or use list_notes or search_notes." });
+			return Promise.resolve(fail("No note is open in Obsidian's focused tab. Ask the person to open one, or use list_notes or search_notes."));
 		}
 		const editor = workspace.activeEditor;
 		const selected = editor?.file?.path === file.path ? (editor.editor?.getSelection() ?? "") : "";
-		return Promise.resolve({ ok: { path: file.path, ...(selected === "" ? {} : { selection: truncateUtf8(selected, MAX_NOTE_CONTENT_BYTES) }) } });
+		return Promise.resolve(ok({ path: file.path, ...(selected === "" ? {} : { selection: truncateUtf8(selected, MAX_NOTE_CONTENT_BYTES) }) }));
 	},
 });

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { graphStats } from "../../vault/links";
 import { countTags } from "../../vault/tags";
 import { defineTool } from "../tool";
+import { ok } from "../../result";
 
 export const getGraphStatsTool = defineTool({
 	name: "get_graph_stats",
@@ -20,5 +21,5 @@ export const getGraphStatsTool = defineTool({
 		tags: z.number().int(),
 	},
 	examples: [{}],
-	handler: (ctx) => Promise.resolve({ ok: { ...graphStats(ctx.host, ctx.scope, GRAPH_TOP_LINKED), tags: countTags(ctx.host, ctx.scope).length } }),
+	handler: (ctx) => Promise.resolve(ok({ ...graphStats(ctx.host, ctx.scope, GRAPH_TOP_LINKED), tags: countTags(ctx.host, ctx.scope).length })),
 });

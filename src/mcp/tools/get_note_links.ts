@@ -3,6 +3,7 @@ import { BACKLINKS_DEFAULT_LIMIT, BACKLINKS_MAX_LIMIT, NOTE_LINKS_MAX_ENTRIES } 
 import { backlinks, outgoingLinks, unresolvedLinks } from "../../vault/links";
 import { decodeCursor, findNote, page } from "../../vault/notes";
 import { defineTool } from "../tool";
+import { fail, ok } from "../../result";
 
 export const getNoteLinksTool = defineTool({
 	name: "get_note_links",
@@ -28,24 +29,22 @@ export const getNoteLinksTool = defineTool({
 	examples: [{ path: "Welcome", limit: 100 }],
 	handler: (ctx, args) => {
 		const found = findNote(ctx.host, ctx.scope, args.path);
-		if (!found.ok) return Promise.resolve({ fixable: found.error });
+		if (!found.ok) return Promise.resolve(fail(found.error));
 		const offset = decodeCursor(args.cursor);
-		if (!offset.ok) return Promise.resolve({ fixable: offset.error });
+		if (!offset.ok) return Promise.resolve(fail(offset.error));
 		const file = found.value;
 		const outgoing = outgoingLinks(ctx.host, ctx.scope, file);
 		const incoming = backlinks(ctx.host, ctx.scope, file.path);
 		const { items, nextCursor } = page(incoming, offset.value, args.limit);
-		return Promise.resolve({
-			ok: {
-				path: file.path,
-				outgoing: outgoing.slice(0, NOTE_LINKS_MAX_ENTRIES),
-				backlinks: items,
-				backlinks_total: incoming.length,
-				...(nextCursor ? { next_cursor: nextCursor } : {}),
-				unresolved: unresolvedLinks(ctx.host, ctx.scope, file),
-				// Only outgoing links are ever cut; backlinks are paged.
-				truncated: outgoing.length > NOTE_LINKS_MAX_ENTRIES,
-			},
-		});
+		return Promise.resolve(ok({
+			path: file.path,
+			outgoing: outgoing.slice(0, NOTE_LINKS_MAX_ENTRIES),
+			backlinks: items,
+			backlinks_total: incoming.length,
+			...(nextCursor ? { next_cursor: nextCursor } : {}),
+			unresolved: unresolvedLinks(ctx.host, ctx.scope, file),
+			// Only outgoing links are ever cut; backlinks are paged.
+			truncated: outgoing.length > NOTE_LINKS_MAX_ENTRIES,
+		}));
 	},
 });

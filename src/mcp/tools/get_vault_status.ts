@@ -3,6 +3,7 @@ import { MAX_SEARCHABLE_NOTE_BYTES, UNSEARCHED_NOTES_LISTED } from "../../config
 import { visibleNotes } from "../../vault/notes";
 import { isNoteInScope } from "../../vault/scope";
 import { defineTool } from "../tool";
+import { ok } from "../../result";
 
 /** Always available: what this server is and what the caller may do with it. */
 export const getVaultStatusTool = defineTool({
@@ -27,16 +28,14 @@ export const getVaultStatusTool = defineTool({
 		const { vault } = ctx.host;
 		const noteCount = visibleNotes(ctx.host, ctx.scope).length;
 		const unsearched = ctx.search.unsearched().filter((path) => isNoteInScope(path, ctx.scope));
-		return Promise.resolve({
-			ok: {
-				vault_name: vault.getName(),
-				server_version: ctx.serverVersion,
-				can_read: true,
-				can_write: ctx.grant.canWrite,
-				note_count: noteCount,
-				search_index: ctx.search.status(),
-				...(unsearched.length > 0 ? { unsearched_notes: unsearched.slice(0, UNSEARCHED_NOTES_LISTED), unsearched_note_count: unsearched.length } : {}),
-			},
-		});
+		return Promise.resolve(ok({
+			vault_name: vault.getName(),
+			server_version: ctx.serverVersion,
+			can_read: true,
+			can_write: ctx.grant.canWrite,
+			note_count: noteCount,
+			search_index: ctx.search.status(),
+			...(unsearched.length > 0 ? { unsearched_notes: unsearched.slice(0, UNSEARCHED_NOTES_LISTED), unsearched_note_count: unsearched.length } : {}),
+		}));
 	},
 });

@@ -4,6 +4,7 @@ import { findNote } from "../../vault/notes";
 import { insertUnderBulletInNote } from "../../vault/noteEdits";
 import { hashText } from "../../vault/writes";
 import { defineTool } from "../tool";
+import { fail, ok } from "../../result";
 
 export const insertUnderBulletTool = defineTool({
 	name: "insert_under_bullet",
@@ -25,10 +26,10 @@ export const insertUnderBulletTool = defineTool({
 	examples: [{ path: "Daily/2026-11-30", bullet: "Planned the week", content: "Added by the registry test" }],
 	handler: async (ctx, args) => {
 		const found = findNote(ctx.host, ctx.scope, args.path);
-		if (!found.ok) return { fixable: found.error };
+		if (!found.ok) return fail(found.error);
 		const file = found.value;
 		const result = await insertUnderBulletInNote(ctx.host, file, args.bullet, args.content);
-		if (!result.ok) return { fixable: result.error };
-		return { ok: { path: file.path, parent_line: result.value.line, hash: hashText(result.value.text) } };
+		if (!result.ok) return fail(result.error);
+		return ok({ path: file.path, parent_line: result.value.line, hash: hashText(result.value.text) });
 	},
 });

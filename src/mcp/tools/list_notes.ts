@@ -4,6 +4,7 @@ import { checkFolderArgument } from "../../vault/paths";
 import { decodeCursor, page, visibleNotes } from "../../vault/notes";
 import { isInFolder } from "../../vault/scope";
 import { defineTool } from "../tool";
+import { fail, ok } from "../../result";
 
 export const listNotesTool = defineTool({
 	name: "list_notes",
@@ -26,10 +27,10 @@ export const listNotesTool = defineTool({
 	examples: [{ recursive: true, sort: "path", limit: 5 }, { folder: "Projects", recursive: true, sort: "modified", limit: 10 }],
 	handler: (ctx, args) => {
 		const folderArgument = checkFolderArgument(args.folder, ctx.scope);
-		if (!folderArgument.ok) return Promise.resolve({ fixable: folderArgument.error });
+		if (!folderArgument.ok) return Promise.resolve(fail(folderArgument.error));
 		const folder = folderArgument.value;
 		const offset = decodeCursor(args.cursor);
-		if (!offset.ok) return Promise.resolve({ fixable: offset.error });
+		if (!offset.ok) return Promise.resolve(fail(offset.error));
 		const notes = visibleNotes(ctx.host, ctx.scope).filter((file) => {
 			if (folder === undefined) return args.recursive || !file.path.includes("/");
 			if (!isInFolder(file.path, folder)) return false;
@@ -37,12 +38,10 @@ export const listNotesTool = defineTool({
 		});
 		notes.sort(args.sort === "modified" ? (a, b) => b.stat.mtime - a.stat.mtime || a.path.localeCompare(b.path) : (a, b) => a.path.localeCompare(b.path));
 		const { items, nextCursor } = page(notes, offset.value, args.limit);
-		return Promise.resolve({
-			ok: {
-				notes: items.map((file) => ({ path: file.path, modified: new Date(file.stat.mtime).toISOString(), size: file.stat.size })),
-				total: notes.length,
-				...(nextCursor ? { next_cursor: nextCursor } : {}),
-			},
-		});
+		return Promise.resolve(ok({
+			notes: items.map((file) => ({ path: file.path, modified: new Date(file.stat.mtime).toISOString(), size: file.stat.size })),
+			total: notes.length,
+			...(nextCursor ? { next_cursor: nextCursor } : {}),
+		}));
 	},
 });

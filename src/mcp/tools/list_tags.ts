@@ -2,6 +2,7 @@ import { z } from "zod";
 import { LIST_TAGS_DEFAULT_LIMIT, LIST_TAGS_MAX_LIMIT } from "../../config/limits";
 import { countTags, tagKey } from "../../vault/tags";
 import { defineTool } from "../tool";
+import { ok } from "../../result";
 
 export const listTagsTool = defineTool({
 	name: "list_tags",
@@ -21,6 +22,6 @@ export const listTagsTool = defineTool({
 	handler: (ctx, args) => {
 		const prefix = args.prefix === undefined ? "" : tagKey(args.prefix.trim());
 		const tags = countTags(ctx.host, ctx.scope).filter((entry) => tagKey(entry.tag).startsWith(prefix));
-		return Promise.resolve({ ok: { tags: tags.slice(0, args.limit), total: tags.length } });
+		return Promise.resolve(ok({ tags: tags.slice(0, args.limit), total: tags.length }));
 	},
 });

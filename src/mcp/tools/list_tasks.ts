@@ -5,6 +5,7 @@ import { checkFolderArgument } from "../../vault/paths";
 import { findNote } from "../../vault/notes";
 import { findTasks } from "../../vault/tasks";
 import { defineTool } from "../tool";
+import { fail, ok } from "../../result";
 
 const isoDate = z.string().regex(ISO_DATE, "Dates are YYYY-MM-DD, e.g. 2025-01-31.");
 
@@ -43,19 +44,19 @@ export const listTasksTool = defineTool({
 	examples: [{ status: "open", limit: 20 }],
 	handler: async (ctx, args) => {
 		const folderArgument = checkFolderArgument(args.folder, ctx.scope);
-		if (!folderArgument.ok) return { fixable: folderArgument.error };
+		if (!folderArgument.ok) return fail(folderArgument.error);
 		const folder = folderArgument.value;
 		let path: string | undefined;
 		if (args.path !== undefined) {
 			const found = findNote(ctx.host, ctx.scope, args.path);
-			if (!found.ok) return { fixable: found.error };
+			if (!found.ok) return fail(found.error);
 			path = found.value.path;
 		}
 		for (const date of [args.due_before, args.due_after, args.due_on]) {
 			const problem = date === undefined ? null : dateProblem(date);
-			if (problem !== null) return { fixable: problem };
+			if (problem !== null) return fail(problem);
 		}
 		const tasks = await findTasks(ctx.host, ctx.scope, { status: args.status, folder, path, dueBefore: args.due_before, dueAfter: args.due_after, dueOn: args.due_on });
-		return { ok: { tasks: tasks.slice(0, args.limit), total: tasks.length } };
+		return ok({ tasks: tasks.slice(0, args.limit), total: tasks.length });
 	},
 });

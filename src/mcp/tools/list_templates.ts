@@ -5,6 +5,7 @@ import { visibleNotes } from "../../vault/notes";
 import { checkFolderArgument } from "../../vault/paths";
 import { isInFolder } from "../../vault/scope";
 import { defineTool } from "../tool";
+import { fail, ok } from "../../result";
 
 export const listTemplatesTool = defineTool({
 	name: "list_templates",
@@ -22,16 +23,16 @@ export const listTemplatesTool = defineTool({
 	handler: async (ctx) => {
 		const configured = await templatesFolder(ctx.host);
 		const noFolder = "No template folder is set in this vault. In Obsidian: Settings → Templates → Template folder location (the core Templates plugin).";
-		if (configured === "") return { fixable: noFolder };
+		if (configured === "") return fail(noFolder);
 		// The same path rules as any folder: one outside the vault or hidden offers nothing; an excluded one lists nothing.
 		const checked = checkFolderArgument(configured, ctx.scope);
-		if (!checked.ok) return { fixable: `The template folder set in this vault ("${configured}") cannot be used: ${checked.error}` };
-		if (checked.value === undefined) return { fixable: noFolder };
+		if (!checked.ok) return fail(`The template folder set in this vault ("${configured}") cannot be used: ${checked.error}`);
+		if (checked.value === undefined) return fail(noFolder);
 		const folder = checked.value;
 		const templates = visibleNotes(ctx.host, ctx.scope)
 			.filter((file) => isInFolder(file.path, folder))
 			.map((file) => file.path)
 			.sort((a, b) => a.localeCompare(b));
-		return { ok: { folder, templates: templates.slice(0, TEMPLATES_LISTED).map((path) => ({ path })), total: templates.length } };
+		return ok({ folder, templates: templates.slice(0, TEMPLATES_LISTED).map((path) => ({ path })), total: templates.length });
 	},
 });

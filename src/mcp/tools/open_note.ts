@@ -3,6 +3,7 @@ import { HEADINGS_LISTED } from "../../config/limits";
 import { describeHeadings, resolveSubpath } from "../../markdown/subpath";
 import { findNote } from "../../vault/notes";
 import { defineTool } from "../tool";
+import { fail, ok } from "../../result";
 
 export const openNoteTool = defineTool({
 	name: "open_note",
@@ -22,20 +23,20 @@ export const openNoteTool = defineTool({
 	examples: [{ path: "Welcome" }],
 	handler: async (ctx, args) => {
 		const workspace = ctx.host.workspace;
-		if (!workspace) return { fixable: "Notes can be opened only while this server runs inside Obsidian." };
+		if (!workspace) return fail("Notes can be opened only while this server runs inside Obsidian.");
 		const found = findNote(ctx.host, ctx.scope, args.path);
-		if (!found.ok) return { fixable: found.error };
+		if (!found.ok) return fail(found.error);
 		const file = found.value;
 		const wanted = args.heading?.trim() ?? "";
 		let heading: string | undefined;
 		if (wanted !== "") {
 			const cache = ctx.host.metadataCache.getFileCache(file);
 			const part = resolveSubpath(cache, wanted.replace(/^#+\s*/, ""), file.stat.size);
-			if (!part || part.name.startsWith("^")) return { fixable: `No heading "${wanted}" in "${file.path}". ${describeHeadings(cache, HEADINGS_LISTED)} Nothing was opened.` };
+			if (!part || part.name.startsWith("^")) return fail(`No heading "${wanted}" in "${file.path}". ${describeHeadings(cache, HEADINGS_LISTED)} Nothing was opened.`);
 			heading = part.name;
 		}
 		// The full path as link text, so the link resolves to this file and no other of the same name.
 		await workspace.openLinkText(heading === undefined ? file.path : `${file.path}#${heading}`, "", "tab");
-		return { ok: { path: file.path, ...(heading === undefined ? {} : { heading }) } };
+		return ok({ path: file.path, ...(heading === undefined ? {} : { heading }) });
 	},
 });

@@ -6,6 +6,7 @@ import { getAllTags } from "../../markdown/tags";
 import { findNote, truncateUtf8 } from "../../vault/notes";
 import { hashText } from "../../vault/writes";
 import { defineTool } from "../tool";
+import { fail, ok } from "../../result";
 
 export const readNoteTool = defineTool({
 	name: "read_note",
@@ -37,7 +38,7 @@ export const readNoteTool = defineTool({
 	examples: [{ path: "Welcome" }],
 	handler: async (ctx, args) => {
 		const found = findNote(ctx.host, ctx.scope, args.path);
-		if (!found.ok) return { fixable: found.error };
+		if (!found.ok) return fail(found.error);
 		const file = found.value;
 		const text = await ctx.host.vault.cachedRead(file);
 		const cache = ctx.host.metadataCache.getFileCache(file);
@@ -46,24 +47,22 @@ export const readNoteTool = defineTool({
 		if (subpath !== "") {
 			part = resolveSubpath(cache, subpath, text.length);
 			const what = subpath.startsWith("^") ? `block "${subpath}"` : `heading "${subpath}"`;
-			if (!part) return { fixable: `No ${what} in "${file.path}". ${describeHeadings(cache, HEADINGS_LISTED)} Call read_note with one of these after '#', or with the path alone for the whole note.` };
-			if (!partMatchesText(part, text)) return { fixable: `"${file.path}" changed while it was read. Call read_note again.` };
+			if (!part) return fail(`No ${what} in "${file.path}". ${describeHeadings(cache, HEADINGS_LISTED)} Call read_note with one of these after '#', or with the path alone for the whole note.`);
+			if (!partMatchesText(part, text)) return fail(`"${file.path}" changed while it was read. Call read_note again.`);
 		}
 		const content = truncateUtf8(part ? text.slice(part.start, part.end) : text, MAX_NOTE_CONTENT_BYTES);
-		return {
-			ok: {
-				path: file.path,
-				content,
-				...(part ? { section: part.name } : {}),
-				frontmatter: (cache?.frontmatter) ?? null,
-				tags: cache ? [...new Set(getAllTags(cache))] : [],
-				hash: hashText(text),
-				modified: new Date(file.stat.mtime).toISOString(),
-				size: Buffer.byteLength(text, "utf8"),
-				truncated: content.length < (part ? part.end - part.start : text.length),
-				hidden_content: findHiddenContent(content, HIDDEN_CONTENT_MAX_ENTRIES),
-			},
-		};
+		return ok({
+			path: file.path,
+			content,
+			...(part ? { section: part.name } : {}),
+			frontmatter: (cache?.frontmatter) ?? null,
+			tags: cache ? [...new Set(getAllTags(cache))] : [],
+			hash: hashText(text),
+			modified: new Date(file.stat.mtime).toISOString(),
+			size: Buffer.byteLength(text, "utf8"),
+			truncated: content.length < (part ? part.end - part.start : text.length),
+			hidden_content: findHiddenContent(content, HIDDEN_CONTENT_MAX_ENTRIES),
+		});
 	},
 });
 

@@ -6,6 +6,7 @@ import { pathMatchKey } from "../../paths/spelling";
 import { isPathVisible } from "../../vault/scope";
 import { checkNewNotePath } from "../../vault/writes";
 import { defineTool } from "../tool";
+import { fail, ok } from "../../result";
 
 /** Characters Obsidian's link syntax gives a meaning: a note named with one could not be linked to. */
 const LINK_SYNTAX_CHARACTERS = /[#^[\]|]/u;
@@ -31,30 +32,28 @@ export const renameNoteTool = defineTool({
 	handler: async (ctx, args) => {
 		const { host, scope } = ctx;
 		const found = findNote(host, scope, args.path);
-		if (!found.ok) return { fixable: found.error };
+		if (!found.ok) return fail(found.error);
 		const file = found.value;
 		const checked = checkNewNotePath(args.new_path, scope);
-		if (!checked.ok) return { fixable: checked.error };
+		if (!checked.ok) return fail(checked.error);
 		const to = checked.value;
 		const name = to.slice(to.lastIndexOf("/") + 1);
-		if (LINK_SYNTAX_CHARACTERS.test(name)) return { fixable: `A note's name may not contain # ^ [ ] or |: links to "${name}" would break. Nothing was changed.` };
-		if (to === file.path) return { fixable: `"${file.path}" already has that path. Nothing was changed.` };
+		if (LINK_SYNTAX_CHARACTERS.test(name)) return fail(`A note's name may not contain # ^ [ ] or |: links to "${name}" would break. Nothing was changed.`);
+		if (to === file.path) return fail(`"${file.path}" already has that path. Nothing was changed.`);
 		// Another file whose path a case-insensitive disk (or a person) reads as the same: a move there would replace it or confuse links.
 		const key = pathMatchKey(to);
 		const taken = host.vault.getFiles().find((other) => other.path !== file.path && pathMatchKey(other.path) === key);
-		if (taken && isPathVisible(taken.path, scope)) return { fixable: `A note already exists at "${taken.path}". Nothing was changed. Choose another new_path.` };
-		if (host.vault.getFolderByPath(to)) return { fixable: `"${to}" is a folder. Choose a note path inside it.` };
+		if (taken && isPathVisible(taken.path, scope)) return fail(`A note already exists at "${taken.path}". Nothing was changed. Choose another new_path.`);
+		if (host.vault.getFolderByPath(to)) return fail(`"${to}" is a folder. Choose a note path inside it.`);
 		await ensureParentFolder(host, to);
 		const { plan, kept } = await renameNote(host, file, to);
 		// Notes the token may not see are updated too (as Obsidian does) but neither named nor counted.
 		const visible = [...plan.notes, ...kept].filter((note) => isPathVisible(pathAfter(plan, note.path), scope));
-		return {
-			ok: {
-				path: plan.from,
-				new_path: to,
-				notes_updated: new Set(visible.map((note) => note.path).filter((path) => path !== plan.from)).size,
-				links_updated: visible.reduce((sum, note) => sum + note.links, 0),
-			},
-		};
+		return ok({
+			path: plan.from,
+			new_path: to,
+			notes_updated: new Set(visible.map((note) => note.path).filter((path) => path !== plan.from)).size,
+			links_updated: visible.reduce((sum, note) => sum + note.links, 0),
+		});
 	},
 });

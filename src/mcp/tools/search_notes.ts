@@ -3,6 +3,7 @@ import { MAX_QUERY_LENGTH, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT } from "../../
 import { parseQuery } from "../../search/query";
 import { checkFolderArgument } from "../../vault/paths";
 import { defineTool } from "../tool";
+import { fail, ok } from "../../result";
 
 export const searchNotesTool = defineTool({
 	name: "search_notes",
@@ -24,11 +25,11 @@ export const searchNotesTool = defineTool({
 	examples: [{ query: "garden", limit: 5 }],
 	handler: async (ctx, args) => {
 		const query = parseQuery(args.query);
-		if (query.required.length === 0) return { fixable: "The query has no words to look for (only exclusions or punctuation). Add at least one word or phrase." };
+		if (query.required.length === 0) return fail("The query has no words to look for (only exclusions or punctuation). Add at least one word or phrase.");
 		const folderArgument = checkFolderArgument(args.folder, ctx.scope);
-		if (!folderArgument.ok) return { fixable: folderArgument.error };
+		if (!folderArgument.ok) return fail(folderArgument.error);
 		const folder = folderArgument.value;
 		const tag = args.tag?.trim() ? args.tag.trim() : undefined;
-		return { ok: await ctx.search.search(ctx.scope, query, { folder, tag }, args.limit) };
+		return ok(await ctx.search.search(ctx.scope, query, { folder, tag }, args.limit));
 	},
 });

@@ -3,6 +3,7 @@ import { findNote } from "../../vault/notes";
 import { setNoteProperty } from "../../vault/noteEdits";
 import { hashText } from "../../vault/writes";
 import { defineTool } from "../tool";
+import { fail, ok } from "../../result";
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
 
@@ -31,12 +32,12 @@ export const setPropertyTool = defineTool({
 	],
 	handler: async (ctx, args) => {
 		const name = args.name.trim();
-		if (name === "" || /[\r\n]/.test(name)) return { fixable: "A property name is one non-empty line, e.g. 'status'." };
+		if (name === "" || /[\r\n]/.test(name)) return fail("A property name is one non-empty line, e.g. 'status'.");
 		const found = findNote(ctx.host, ctx.scope, args.path);
-		if (!found.ok) return { fixable: found.error };
+		if (!found.ok) return fail(found.error);
 		const result = await setNoteProperty(ctx.host, found.value, name, args.value);
-		if (!result.ok) return { fixable: result.error };
+		if (!result.ok) return fail(result.error);
 		const written = result.value;
-		return { ok: { path: found.value.path, name, value: written.value, changed: written.changed, hash: hashText(written.text) } };
+		return ok({ path: found.value.path, name, value: written.value, changed: written.changed, hash: hashText(written.text) });
 	},
 });
