@@ -1,5 +1,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, symlink } from "node:fs/promises";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
 import * as nodePath from "node:path";
 import { connectionSnippets } from "../../src/ui/snippets";
 import { runCli, runProcess, startServe, type ServingCli } from "../helpers/cli";
@@ -47,5 +49,36 @@ describe("Claude Code connects with the snippet we print", () => {
 		expect(line("vault")).toBe(`vault: http://127.0.0.1:${serving.port}/mcp (HTTP) - ✔ Connected`);
 		expect(line("wrong")).toContain("Failed to connect");
 		expect(line("wrong")).toContain("401");
+	}, 60_000);
+
+	test("it speaks 2026-07-28 with us: server/discover, then tools/list, each answered 200 (seen by a loopback relay)", async () => {
+		const seen: Array<{ version: string; method: string; status: number }> = [];
+		const relay = http.createServer((request, response) => {
+			const chunks: Buffer[] = [];
+			request.on("data", (chunk: Buffer) => chunks.push(chunk));
+			request.on("end", () => {
+				const body = Buffer.concat(chunks);
+				const forwarded = http.request({ host: "127.0.0.1", port: serving.port, path: request.url, method: request.method, headers: { ...request.headers, host: `127.0.0.1:${serving.port}` } }, (answer) => {
+					seen.push({ version: String(request.headers["mcp-protocol-version"] ?? ""), method: (JSON.parse(body.toString() || "{}") as { method?: string }).method ?? "", status: answer.statusCode ?? 0 });
+					response.writeHead(answer.statusCode ?? 502, answer.headers);
+					answer.pipe(response);
+				});
+				forwarded.end(body);
+			});
+		});
+		await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
+		try {
+			const relayPort = (relay.address() as AddressInfo).port;
+			const addLine = connectionSnippets(relayPort, token).find((entry) => entry.id === "claude-code")?.text.replace("mcp add --transport http vault", "mcp add --transport http relayed") ?? "";
+			expect((await claude(addLine)).code).toBe(0);
+			const listed = await claude("claude mcp list");
+			expect(listed.stdout).toContain(`relayed: http://127.0.0.1:${relayPort}/mcp (HTTP) - ✔ Connected`);
+			expect(seen[0]).toEqual({ version: "2026-07-28", method: "server/discover", status: 200 });
+			expect(seen).toContainEqual({ version: "2026-07-28", method: "tools/list", status: 200 });
+			expect(seen.filter((request) => request.method === "initialize")).toEqual([]);
+		} finally {
+			relay.closeAllConnections();
+			await new Promise((resolve) => relay.close(resolve));
+		}
 	}, 60_000);
 });
