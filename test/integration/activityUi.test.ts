@@ -15,31 +15,11 @@ import { createApp, shownNotices, type PluginManifest, type Workspace } from "..
 import { connectClient } from "../helpers/http";
 import { makeVault, removeDir } from "../helpers/vault";
 import { anyAnswerOf } from "../helpers/tools";
+import { settle, until, openModal, clickModalButton, closeModals } from "../helpers/dom";
 
 const manifest = JSON.parse(readFileSync(nodePath.resolve(__dirname, "../../manifest.json"), "utf8")) as PluginManifest;
-const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
-/** Waits (bounded) until `condition` holds: on a loaded machine a save and apply can take longer than one settle. */
-async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
-	for (const started = Date.now(); !(await condition()) && Date.now() - started < timeoutMs; ) await settle();
-}
-
 /** CRLF line ends and non-ASCII text: undo must give back these exact bytes. */
 const NOTE_BYTES = "# Café\r\nZeile mit Umlaut: äöü — 漢字\r\n";
-
-function openModal(): HTMLElement | null {
-	const modals = document.body.querySelectorAll<HTMLElement>(".modal-container");
-	return modals[modals.length - 1] ?? null;
-}
-
-function clickModalButton(text: string): void {
-	const button = [...(openModal()?.querySelectorAll("button") ?? [])].find((entry) => entry.textContent === text);
-	if (!button) throw new Error(`no button "${text}" in the open modal`);
-	button.click();
-}
-
-function closeModals(): void {
-	for (const modal of document.body.querySelectorAll(".modal-container")) modal.remove();
-}
 
 describe("rights per tool, the Activity list and undo, in the settings tab", () => {
 	let vault: string;

@@ -7,14 +7,9 @@ import { defaultSettings } from "../../src/config/settings";
 import { copiedTexts, createApp, shownMenus, type PluginManifest } from "../double/obsidian";
 import { connectClient, isPortClosed } from "../helpers/http";
 import { makeVault, removeDir } from "../helpers/vault";
+import { settle, until, openModal, clickModalButton } from "../helpers/dom";
 
 const manifest = JSON.parse(readFileSync(nodePath.resolve(__dirname, "../../manifest.json"), "utf8")) as PluginManifest;
-const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
-/** Waits (bounded) until `condition` holds: a start on a loaded machine can take longer than one settle. */
-async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-	for (const started = Date.now(); !condition() && Date.now() - started < timeoutMs; ) await settle();
-}
-
 /** The plugin's settings tab, rendered, with helpers to find and use its controls. */
 function tabOf(plugin: VaultMcpPlugin) {
 	const tab = (plugin as unknown as { settingTabs: Array<{ containerEl: HTMLElement; display(): void }> }).settingTabs[0];
@@ -32,17 +27,6 @@ function tabOf(plugin: VaultMcpPlugin) {
 		button: (name: string, text: string) => [...setting(name).querySelectorAll("button")].find((button) => button.textContent === text)?.click(),
 		rerender: () => tab.display(),
 	};
-}
-
-function openModal(): HTMLElement | null {
-	const modals = document.body.querySelectorAll<HTMLElement>(".modal-container");
-	return modals[modals.length - 1] ?? null;
-}
-
-function clickModalButton(text: string): void {
-	const button = [...(openModal()?.querySelectorAll("button") ?? [])].find((entry) => entry.textContent === text);
-	if (!button) throw new Error(`no button "${text}" in the open modal`);
-	button.click();
 }
 
 describe("the plugin's interface, clicked through in the host double", () => {

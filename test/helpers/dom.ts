@@ -1,0 +1,30 @@
+/**
+ * Clicking through the plugin's windows in the host double's DOM, as a person would: the newest
+ * open window, its buttons by their text, and a bounded wait for what a click sets off.
+ */
+
+/** One tick of the event loop and timers: long enough for a click's handlers to run. */
+export const settle = (): Promise<unknown> => new Promise((resolve) => setTimeout(resolve, 30));
+
+/** Waits (bounded) until `condition` holds: on a loaded machine a save and apply can take longer than one settle. */
+export async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
+	for (const started = Date.now(); !(await condition()) && Date.now() - started < timeoutMs; ) await settle();
+}
+
+/** The window opened last, or null when none is open. */
+export function openModal(): HTMLElement | null {
+	const modals = document.body.querySelectorAll<HTMLElement>(".modal-container");
+	return modals[modals.length - 1] ?? null;
+}
+
+/** Clicks the button with exactly this text in the window opened last. */
+export function clickModalButton(text: string): void {
+	const button = [...(openModal()?.querySelectorAll("button") ?? [])].find((entry) => entry.textContent === text);
+	if (!button) throw new Error(`no button "${text}" in the open modal`);
+	button.click();
+}
+
+/** Takes every window off the page, as if each were closed. */
+export function closeModals(): void {
+	for (const modal of document.body.querySelectorAll(".modal-container")) modal.remove();
+}
