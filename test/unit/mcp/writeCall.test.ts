@@ -118,6 +118,20 @@ describe("write calls: rights per tool, approval, expected_hash and the journal 
 		}
 	});
 
+	test.each(ALL_TOOLS.filter((tool) => tool.needs !== "workspace").map((tool) => [tool.name, tool] as const))("%s denied: absent from tools/list, and a call answers byte for byte like a tool that does not exist", async (name, tool) => {
+		const { client } = await connect({ [name]: "deny" });
+		try {
+			expect((await client.listTools()).tools.map((listed) => listed.name)).not.toContain(name);
+			const args = tool.examples[0] ?? {};
+			const unknownName = "z".repeat(name.length);
+			const denied = await client.callTool({ name, arguments: args });
+			const unknown = await client.callTool({ name: unknownName, arguments: args });
+			expect(JSON.stringify(denied).split(name).join("TOOL")).toBe(JSON.stringify(unknown).split(unknownName).join("TOOL"));
+		} finally {
+			await client.close();
+		}
+	});
+
 	test("every write tool takes expected_hash; read tools do not", async () => {
 		const { client } = await connect(undefined);
 		try {
