@@ -42,8 +42,8 @@ export interface McpServiceDeps {
 	setToolRight?(tokenName: string, tool: string, right: ToolRight): Promise<void>;
 }
 
-/** The names of the tools that write, from the registry: the HTTP layer charges their calls to a write budget. */
-const WRITE_TOOL_NAMES: ReadonlySet<string> = new Set(ALL_TOOLS.filter((tool) => tool.access === "write").map((tool) => tool.name));
+/** The tools that write, by name, from the registry: the HTTP layer charges the calls a grant may make of them to its write budget. */
+const WRITE_TOOLS_BY_NAME: ReadonlyMap<string, ToolRightSubject> = new Map(ALL_TOOLS.filter((tool) => tool.access === "write").map((tool) => [tool.name, tool]));
 
 function yieldToEventLoop(): Promise<void> {
 	return new Promise((resolve) => setImmediate(resolve));
@@ -166,7 +166,10 @@ export class McpService {
 			currentSettings: () => this.requireSettings(),
 			createServer: (grant, current) => this.createServer(grant, current, searchIndex),
 			logger: this.deps.logger,
-			isWriteTool: (name) => WRITE_TOOL_NAMES.has(name),
+			isWriteTool: (name, grant) => {
+				const tool = WRITE_TOOLS_BY_NAME.get(name);
+				return tool !== undefined && effectiveRight(grant.token, tool, grant.canWrite) !== "deny";
+			},
 			onAuthenticated: (socket) => connections.authenticate(socket),
 			deadlines,
 			onTokenUsed: (token) => {

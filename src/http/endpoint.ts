@@ -26,8 +26,11 @@ export interface EndpointDeps<S extends EndpointPolicy> {
 	/** An MCP server for one request, with the grant and the settings read when the request arrived. */
 	createServer(grant: Grant, settings: S): LentServer;
 	logger: Logger;
-	/** True for a tool that writes (from the tool registry): its calls count against the token's write budget. */
-	isWriteTool(name: string): boolean;
+	/**
+	 * True for a tool that writes and that this grant may call: its calls count against the token's
+	 * write budget. A tool the grant is denied must not, or the budget's refusal would show it exists.
+	 */
+	isWriteTool(name: string, grant: Grant): boolean;
 	onTokenUsed?(token: TokenRecord): void;
 	/** Told when a request on a connection presents a valid token, so the connection is no longer capped as unauthenticated. */
 	onAuthenticated?(socket: Socket): void;
@@ -194,7 +197,7 @@ function takeBudgets<S extends EndpointPolicy>(state: EndpointState<S>, grant: G
 		if (!rate.allowed) return rateLimited(settings, rate, messages.length);
 	}
 	if (!grant.canWrite) return null;
-	const load = writeLoadOf(messages, (name) => state.deps.isWriteTool(name));
+	const load = writeLoadOf(messages, (name) => state.deps.isWriteTool(name, grant));
 	if (load.calls === 0) return null;
 	const limits = { callsPerMinute: settings.writeCallsPerMinute, bytesPerMinute: settings.writeBytesPerMinute };
 	const budget = state.writeBudget.take(key, load, limits);
