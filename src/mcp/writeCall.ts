@@ -39,9 +39,10 @@ export async function runWriteCall<Args>(
 		if (decision === "gone") return { fixable: `The request was cancelled before the person decided. ${NOTHING_WRITTEN}` };
 		if (decision === "timeout") return { fixable: `Nobody approved ${tool.name} within ${Math.round(writes.approvalTimeoutMs / 1000)} s. ${NOTHING_WRITTEN}` };
 		if (decision === "decline") return { fixable: `The person declined this ${tool.name} call. ${NOTHING_WRITTEN} Do not retry it unless they ask you to.` };
-		if (decision === "always") await writes.allowAlways(tool.name);
-		// The rights, the token and the write switch are read again: a revocation while the window was open wins.
+		// The rights, the token and the write switch are read again: a revocation while the window was open
+		// wins, also over "always allow" clicked in that window, which then saves nothing either.
 		if (writes.currentRight(tool) === "deny") return { fixable: `${tool.name} is no longer allowed for this token (its rights, the token or the write switch changed while it waited). ${NOTHING_WRITTEN}` };
+		if (decision === "always") await writes.allowAlways(tool.name);
 	}
 	const call = { id, time: new Date().toISOString(), tokenName: ctx.grant.token.name, tool: tool.name };
 	return handler({ ...ctx, host: journalledHost(ctx.host, writes.journal, call, expectedHash) }, args);

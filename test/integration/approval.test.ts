@@ -164,6 +164,30 @@ describe.each(builds)("the approval window in Obsidian (plugin from %s), driven 
 		expect(journalled()).toEqual([]);
 	});
 
+	test.each([
+		["the token is revoked and a new one made under its name", async () => {
+			const revoked = revokeToken(plugin.settings, TOKEN_NAME);
+			if ("error" in revoked) throw new Error(revoked.error);
+			const remade = addToken(revoked.settings, TOKEN_NAME, "write", initialRights(ALL_TOOLS, "write", "settings-tab"));
+			if ("error" in remade) throw new Error(remade.error);
+			await plugin.updateSettings({ tokens: remade.settings.tokens });
+		}, "ask"],
+		["the tool is set to deny", () => plugin.setToolRight(TOKEN_NAME, "append_to_note", "deny"), "deny"],
+		["writing is switched off", async () => {
+			await plugin.updateSettings({ writeEnabled: false });
+		}, "ask"],
+	] as const)("when %s while the window is open, Always allow runs nothing and saves no right", async (_change, revoke, rightAfter) => {
+		const call = append("- milk");
+		await until(() => approvalWindow() !== null, "the approval window");
+		await revoke();
+		button("Always allow this tool for this token").click();
+		const outcome = await call;
+		expect(outcome).toEqual({ ok: false, error: expect.stringContaining("is no longer allowed for this token") });
+		expect(await noteText()).toBe(NOTE);
+		expect(journalled()).toEqual([]);
+		expect(plugin.settings.tokens.find((record) => record.name === TOKEN_NAME)?.rights?.append_to_note).toBe(rightAfter);
+	});
+
 	test("no decision within the limit writes nothing and closes the window", async () => {
 		// The settings tab allows 10 s at least; one second here keeps the test short.
 		await plugin.updateSettings({ approvalTimeoutSeconds: 1 });
