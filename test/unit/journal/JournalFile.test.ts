@@ -157,6 +157,21 @@ describe("JournalFile", () => {
 		expect(here.list().map((entry) => entry.id)).toEqual(["c"]);
 	});
 
+	test("opening the journal while another process is half-way through writing a line (history run during a big write) loses nothing", async () => {
+		const line = Buffer.from(`${JSON.stringify({ kind: "change", id: "b", time: "2026-12-01T00:00:00.000Z", tokenName: "laptop", tool: "append_to_note", path: "B.md", before: "b", beforeHash: hashText("b"), after: "bé", afterHash: hashText("bé") })}\n`);
+		for (const cut of [1, Math.floor(line.length / 2), line.length - 1]) {
+			await fs.rm(path, { force: true });
+			const fresh = JournalFile.open(path);
+			fresh.recordChange(call("a"), change("A.md", "1", "2"));
+			await fs.appendFile(path, line.subarray(0, cut));
+			const reader = JournalFile.open(path);
+			expect(reader.list().map((entry) => entry.id)).toEqual(["a"]);
+			await fs.appendFile(path, line.subarray(cut));
+			expect([cut, reader.list().map((entry) => entry.id)]).toEqual([cut, ["b", "a"]]);
+			expect([cut, JournalFile.open(path).get("b")?.changes[0]?.after]).toEqual([cut, "bé"]);
+		}
+	});
+
 	test("marking a call that is unknown, or was dropped meanwhile, changes nothing", async () => {
 		const journal = JournalFile.open(path);
 		journal.markUndone("ghost", "u");
