@@ -121,6 +121,22 @@ describe("undo of every write tool gives back the note's exact bytes", () => {
 		return bytes;
 	}
 
+	test("the journal is not a note: no read tool lists, finds or reads it, though it holds text no note has any more", async () => {
+		await setNote("---\nstatus: zebraquokka\n---\nBody\n");
+		expect(await callTool(client, "set_property", { path: "Target", name: "status", value: "done" })).toMatchObject({ ok: true });
+		expect(await fs.readFile(journal.path, "utf8")).toContain("zebraquokka");
+		const listed = await callTool(client, "list_notes", { limit: 500 });
+		expect(JSON.stringify(listed)).not.toMatch(/journal|plugins/);
+		const found = await callTool(client, "search_notes", { query: "zebraquokka" });
+		expect(JSON.stringify(found)).not.toContain("journal");
+		expect(found).toMatchObject({ ok: true, value: { results: [] } });
+		// The search itself works: the word now in the note is found, in the note.
+		expect(JSON.stringify(await callTool(client, "search_notes", { query: "done" }))).toContain("Target.md");
+		for (const path of [nodePath.relative(root, journal.path), nodePath.relative(root, journal.path).replace(".jsonl", "")]) {
+			expect(await callTool(client, "read_note", { path })).toMatchObject({ ok: false });
+		}
+	});
+
 	test("every write tool is covered here", () => {
 		expect(Object.keys(CASES).sort()).toEqual(ALL_TOOLS.filter((tool) => tool.access === "write").map((tool) => tool.name).sort());
 	});
