@@ -1,5 +1,6 @@
-import { promises as fs } from "node:fs";
+import { promises as fs, rmSync, statSync } from "node:fs";
 import * as nodePath from "node:path";
+import * as fc from "fast-check";
 import type { JournalCall, JournalChange } from "../../../src/journal/entry";
 import { JournalFile, journalPathFor } from "../../../src/journal/JournalFile";
 import { hashText } from "../../../src/vault/writes";
@@ -85,6 +86,52 @@ describe("JournalFile", () => {
 		expect(ids).toEqual(["c11", "c10", "c9", "c8", "c7", "c6", "c5", "c4"]);
 		expect(journal.get("c1")).toBeNull();
 		expect(JournalFile.open(path).list().map((entry) => entry.id)).toEqual(ids);
+	});
+
+	test("generated runs of records, undone marks and failed writes: within both bounds after every step, only the oldest dropped, and a restart reads back the same", () => {
+		const step = fc.oneof(
+			fc.record({ kind: fc.constant("record" as const), size: fc.integer({ min: 0, max: 300 }), existing: fc.boolean() }),
+			fc.record({ kind: fc.constant("undone" as const), pick: fc.nat() }),
+			fc.record({ kind: fc.constant("drop" as const), pick: fc.nat() }),
+		);
+		fc.assert(
+			fc.property(fc.array(step, { maxLength: 60 }), fc.integer({ min: 2, max: 8 }), fc.integer({ min: 1500, max: 6000 }), (steps, maxEntries, maxBytes) => {
+				rmSync(path, { force: true });
+				const journal = JournalFile.open(path, { maxEntries, maxBytes, keepAfterTrim: 0.5 });
+				const order: string[] = [];
+				/** Calls whose only change was dropped (its write failed): gone without being old. */
+				const emptied = new Set<string>();
+				let next = 0;
+				for (const each of steps) {
+					const held = journal.list().map((entry) => entry.id);
+					if (each.kind === "record") {
+						// A new call, or one more note of a call already held (a create_note overwrite's backup, say).
+						const id = each.existing && held.length > 0 ? held[0]! : `c${next++}`;
+						if (!order.includes(id)) order.push(id);
+						journal.recordChange(call(id), change(`N${next}-${order.length}.md`, "ü".repeat(each.size), `${"ü".repeat(each.size)}!`));
+						expect(journal.get(id)).not.toBeNull();
+					} else if (held.length > 0) {
+						const id = held[each.pick % held.length]!;
+						if (each.kind === "undone") journal.markUndone(id, `u${next}`);
+						else {
+							const changes = journal.get(id)!.changes;
+							if (changes.length === 1) emptied.add(id);
+							journal.dropChange(id, changes.at(-1)!.path);
+						}
+					}
+					const kept = journal.list().map((entry) => entry.id);
+					expect(kept.length).toBeLessThanOrEqual(maxEntries);
+					if (kept.length > 1) expect(statSync(path).size).toBeLessThanOrEqual(maxBytes);
+					// Newest first, and what is gone is older than all that is kept (or was dropped as a failed write).
+					const keptOldestFirst = [...kept].reverse();
+					expect(keptOldestFirst).toEqual(order.filter((id) => keptOldestFirst.includes(id)));
+					const oldestKept = keptOldestFirst.length === 0 ? order.length : order.indexOf(keptOldestFirst[0]!);
+					expect(order.slice(oldestKept + 1).filter((id) => !kept.includes(id) && !emptied.has(id))).toEqual([]);
+				}
+				expect(JournalFile.open(path).list()).toEqual(journal.list());
+			}),
+			{ numRuns: 60 },
+		);
 	});
 
 	test("past the byte bound the oldest calls are dropped and the file stays under it; the call just recorded is never dropped", async () => {
