@@ -1,4 +1,4 @@
-import { promises as fs, rmSync, statSync } from "node:fs";
+import { promises as fs, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import * as fc from "fast-check";
 import type { JournalCall, JournalChange } from "../../../src/journal/entry";
@@ -181,6 +181,31 @@ describe("JournalFile", () => {
 		expect(damaged.list().map((entry) => entry.id)).toEqual(["d", "b", "a"]);
 		expect(damaged.skippedLines).toBe(2);
 		expect(await fs.readFile(path, "utf8")).toBe(good);
+	});
+
+	test("cut at any byte, with garbage lines anywhere: every entry whose line was whole is read back exactly, and the next record survives", () => {
+		fc.assert(
+			fc.property(fc.array(fc.string({ unit: fc.constantFrom("a", "\r\n", "\n", "é", "日", "😀", "\"", "\\") , maxLength: 20 }), { minLength: 1, maxLength: 6 }), fc.nat(), fc.array(fc.tuple(fc.nat(), fc.constantFrom("garbage", "{", '{"kind":"change"}', "\u0000\u0000")), { maxLength: 3 }), (texts, cutAt, garbage) => {
+				rmSync(path, { force: true });
+				const journal = JournalFile.open(path);
+				const ends: number[] = [];
+				texts.forEach((text, index) => {
+					journal.recordChange(call(`c${index}`), change(`N${index}.md`, text, `${text}+`));
+					ends.push(statSync(path).size);
+				});
+				const whole = readFileSync(path);
+				const cut = cutAt % (whole.length + 1);
+				const lines = whole.subarray(0, cut).toString("latin1").split("\n");
+				for (const [at, junk] of garbage) lines.splice(at % lines.length, 0, junk);
+				writeFileSync(path, Buffer.from(lines.join("\n"), "latin1"));
+				const survivors = texts.flatMap((text, index) => (ends[index]! <= cut ? [[`c${index}`, text] as const] : []));
+				const reopened = JournalFile.open(path);
+				expect(reopened.list().map((entry) => [entry.id, entry.changes[0]?.before]).reverse()).toEqual(survivors);
+				reopened.recordChange(call("next"), change("Next.md", "n", "n+"));
+				expect(JournalFile.open(path).list().map((entry) => entry.id).reverse()).toEqual([...survivors.map(([id]) => id), "next"]);
+			}),
+			{ numRuns: 80 },
+		);
 	});
 
 	test("follows another process's appends and rewrites to the same file, and never glues its line to another's cut one", async () => {
