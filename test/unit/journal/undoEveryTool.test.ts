@@ -116,7 +116,8 @@ describe("undo of every write tool gives back the note's exact bytes", () => {
 		const file = host.vault.getFileByPath(NOTE);
 		if (file) await host.vault.process(file, () => text);
 		else await host.vault.create(NOTE, text);
-		for (const name of await fs.readdir(root)) if (name.startsWith("Target.md") && name !== NOTE) await fs.rm(nodePath.join(root, name));
+		// Backups and conflict copies of the run before.
+		for (const name of await fs.readdir(root)) if (name.startsWith("Target") && name !== NOTE) await fs.rm(nodePath.join(root, name));
 		expect(await fs.readFile(nodePath.join(root, NOTE))).toEqual(bytes);
 		return bytes;
 	}
@@ -141,21 +142,60 @@ describe("undo of every write tool gives back the note's exact bytes", () => {
 		expect(Object.keys(CASES).sort()).toEqual(ALL_TOOLS.filter((tool) => tool.access === "write").map((tool) => tool.name).sort());
 	});
 
-	test.each(Object.keys(CASES))("%s", async (toolName) => {
+	test.each(Object.keys(CASES))("%s: undo gives back the exact bytes, undoing the undo the tool's; after an outside edit a conflict copy holds them", async (toolName) => {
 		const spec = CASES[toolName]!;
+		const disk = () => fs.readFile(nodePath.join(root, NOTE));
 		await fc.assert(
-			fc.asyncProperty(shape, async (generated) => {
+			fc.asyncProperty(shape, fc.boolean(), async (generated, editedSince) => {
 				const note = spec.withoutBom ? { ...generated, bom: false } : generated;
 				const original = await setNote(noteText(note, spec.anchor(note), spec.lines));
 				const outcome = await callTool(client, toolName, spec.args(note));
 				if (!outcome.ok) throw new Error(`${toolName} failed on ${JSON.stringify(note)}: ${outcome.error}`);
 				const [entry] = journal.list(1);
 				expect(entry?.tool).toBe(toolName);
+				const written = await disk();
+				if (editedSince) {
+					// Another program writes after the tool: undo must keep that and save the earlier text beside it.
+					await host.vault.process(host.vault.getFileByPath(NOTE)!, (text) => `${text}outside ✓\r\n`);
+					const edited = await disk();
+					const undone = await undoCall(host, journal, entry!.id);
+					expect(undone).toMatchObject({ ok: true, notes: expect.arrayContaining([expect.objectContaining({ path: NOTE, result: "conflict" })]) });
+					expect(await disk()).toEqual(edited);
+					const copy = (undone as { notes: Array<{ path: string; copy?: string }> }).notes.find((each) => each.path === NOTE)?.copy;
+					expect(await fs.readFile(nodePath.join(root, copy!))).toEqual(original);
+					return;
+				}
 				const undone = await undoCall(host, journal, entry!.id);
 				expect(undone).toMatchObject({ ok: true });
-				expect(await fs.readFile(nodePath.join(root, NOTE))).toEqual(original);
+				expect(await disk()).toEqual(original);
+				const redone = await undoCall(host, journal, (undone as { undoId: string }).undoId);
+				expect(redone).toMatchObject({ ok: true });
+				expect(await disk()).toEqual(written);
 			}),
 			{ numRuns: 25 },
+		);
+	});
+
+	test("create_note of a new note: undo moves it to the vault's .trash with its exact text, never deletes it; undoing that brings it back", async () => {
+		await fc.assert(
+			fc.asyncProperty(fc.string({ unit: fc.constantFrom("a", "\r\n", "\n", "é", "日", "😀"), maxLength: 30 }), async (content) => {
+				await fs.rm(nodePath.join(root, ".trash"), { recursive: true, force: true });
+				const made = await callTool(client, "create_note", { path: "Fresh/New note", content });
+				if (!made.ok) throw new Error(made.error);
+				const path = nodePath.join(root, "Fresh/New note.md");
+				const written = await fs.readFile(path);
+				const [entry] = journal.list(1);
+				const undone = await undoCall(host, journal, entry!.id);
+				expect(undone).toMatchObject({ ok: true, notes: [{ path: "Fresh/New note.md", result: "trashed" }] });
+				await expect(fs.stat(path)).rejects.toMatchObject({ code: "ENOENT" });
+				const trashed = await fs.readdir(nodePath.join(root, ".trash"), { recursive: true });
+				const inTrash = await Promise.all(trashed.map((name) => fs.readFile(nodePath.join(root, ".trash", name)).catch(() => null)));
+				expect(inTrash.some((bytes) => bytes?.equals(written))).toBe(true);
+				expect(await undoCall(host, journal, (undone as { undoId: string }).undoId)).toMatchObject({ ok: true });
+				expect(await fs.readFile(path)).toEqual(written);
+				await host.vault.trash(host.vault.getFileByPath("Fresh/New note.md")!);
+			}),
+			{ numRuns: 15 },
 		);
 	});
 
