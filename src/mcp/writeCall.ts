@@ -29,7 +29,7 @@ export async function runWriteCall<Args>(
 	const handler = (context: ToolContext, toolArgs: Args) => tool.handler(context, toolArgs as Parameters<typeof tool.handler>[1]) as Promise<ToolOutcome<Record<string, unknown>>>;
 	if (right === "ask") {
 		if (writes.approver === null) {
-			return { fixable: `${tool.name} needs the person's approval for this token, and nobody can give it here: the person can run "vault-mcp serve" in a terminal to approve calls, or allow the tool with "vault-mcp token rights". ${NOTHING_WRITTEN}` };
+			return { fixable: `${tool.name} needs the person's approval for this token, and nobody can give it here: it can be approved in Obsidian (with Vault MCP serving this vault) or in "vault-mcp serve" run in a terminal, or the person can allow the tool with "vault-mcp token rights". ${NOTHING_WRITTEN}` };
 		}
 		// The window shows what the call would change now; nothing is written while it waits.
 		const preview = previewHost(ctx.host, expectedHash);

@@ -198,7 +198,7 @@ describe("write calls: rights per tool, approval, expected_hash and the journal 
 		try {
 			const before = await snapshotVault(root);
 			const outcome = await callTool(client, "append_to_note", { path: "Welcome", content: "x" });
-			expect(outcome).toEqual({ ok: false, error: expect.stringMatching(/needs the person's approval.*vault-mcp serve.*token rights.*Nothing was written/s) });
+			expect(outcome).toEqual({ ok: false, error: expect.stringMatching(/needs the person's approval.*in Obsidian.*vault-mcp serve.*terminal.*token rights.*Nothing was written/s) });
 			expect(await snapshotVault(root)).toEqual(before);
 			expect(journal.list()).toEqual([]);
 		} finally {
