@@ -13,6 +13,7 @@ import { defaultSettings, parseSettings } from "../../src/config/settings";
 import { NodeHost } from "../../src/headless/NodeHost";
 import { JournalFile } from "../../src/journal/JournalFile";
 import type VaultMcpPluginSource from "../../src/main";
+import { WINDOW_DIFF_LINES } from "../../src/config/limits";
 import { ALL_TOOLS } from "../../src/mcp/tools";
 import { createApp, shownNotices, type PluginManifest } from "../double/obsidian";
 import { connectClient } from "../helpers/http";
@@ -127,6 +128,16 @@ describe.each(builds)("the approval window in Obsidian (plugin from %s), driven 
 		button("Approve").click();
 		expect((await call).ok).toBe(true);
 		expect(await fs.readFile(nodePath.join(vault, "Ideas.md"), "utf8")).toBe("# Ideas\n\nA garden shed\n");
+	});
+
+	test("a long new note shows its lines, not a line count; past the window's limit the rest are counted", async () => {
+		const lines = Array.from({ length: WINDOW_DIFF_LINES + 7 }, (_, index) => `Line ${index + 1}`);
+		const call = callTool(client, "create_note", { path: "Long.md", content: lines.join("\n") });
+		await until(() => approvalWindow() !== null, "the approval window");
+		expect(addedLines()).toEqual(lines.slice(0, WINDOW_DIFF_LINES).map((line) => `+ ${line}`));
+		expect(windowText()).toContain("… and 7 more lines of this change, not drawn here.");
+		button("Decline").click();
+		expect((await call).ok).toBe(false);
 	});
 
 	test.each([
