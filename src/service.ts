@@ -124,7 +124,7 @@ export class McpService {
 	private readonly servers: McpServerPool;
 
 	/** An MCP server for one request: the tools this grant may see, over the scope the settings give. */
-	private createServer(grant: Grant, settings: VaultMcpSettings, search: NoteSearch): LentServer {
+	private createServer(grant: Grant, settings: VaultMcpSettings, search: NoteSearch, releasePlace: () => void): LentServer {
 		const ctx: ToolContext = {
 			host: this.deps.host,
 			serverVersion: this.deps.serverVersion,
@@ -134,14 +134,15 @@ export class McpService {
 			search,
 			dailyNotesAreOutlines: settings.dailyNotesAreOutlines,
 			promptsFolder: settings.promptsFolder,
-			writes: this.writeServicesFor(grant, settings),
+			writes: this.writeServicesFor(grant, settings, releasePlace),
 		};
 		return this.servers.lend(ctx);
 	}
 
 	/** The journal, approver and live rights for one caller's write calls. */
-	private writeServicesFor(grant: Grant, settings: VaultMcpSettings): WriteServices {
+	private writeServicesFor(grant: Grant, settings: VaultMcpSettings, releasePlace: () => void): WriteServices {
 		return {
+			releasePlace,
 			journal: this.deps.journal,
 			approver: this.deps.approver ?? null,
 			approvalTimeoutMs: settings.approvalTimeoutSeconds * 1000,
@@ -164,7 +165,7 @@ export class McpService {
 		const connections = new ConnectionPool({ maxUnauthenticated: deadlines.maxUnauthenticatedConnections, firstRequestMs: deadlines.firstRequestMs });
 		const endpoint = createMcpEndpoint({
 			currentSettings: () => this.requireSettings(),
-			createServer: (grant, current) => this.createServer(grant, current, searchIndex),
+			createServer: (grant, current, releasePlace) => this.createServer(grant, current, searchIndex, releasePlace),
 			logger: this.deps.logger,
 			isWriteTool: (name, grant) => {
 				const tool = WRITE_TOOLS_BY_NAME.get(name);

@@ -24,7 +24,8 @@ export interface EndpointPolicy {
 export interface EndpointDeps<S extends EndpointPolicy> {
 	currentSettings(): S;
 	/** An MCP server for one request, with the grant and the settings read when the request arrived. */
-	createServer(grant: Grant, settings: S): LentServer;
+	/** `releasePlace` gives the request's place in flight back early: a call waiting for the person's approval does no work meanwhile. */
+	createServer(grant: Grant, settings: S, releasePlace: () => void): LentServer;
 	logger: Logger;
 	/**
 	 * True for a tool that writes and that this grant may call: its calls count against the token's
@@ -137,7 +138,7 @@ async function serveMcp<S extends EndpointPolicy>(req: IncomingMessage, res: Ser
 		sendJson(res, checked.status, jsonRpcError(checked.code, checked.message));
 		return;
 	}
-	const lent = deps.createServer(grant, settings);
+	const lent = deps.createServer(grant, settings, place.leave);
 	let exchange: Exchange | null = null;
 	try {
 		const transport = await transportOf(lent.server);

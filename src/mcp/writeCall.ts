@@ -35,6 +35,7 @@ export async function runWriteCall<Args>(
 		const preview = previewHost(ctx.host, expectedHash);
 		const planned = await handler({ ...ctx, host: preview.host }, args);
 		if ("fixable" in planned) return planned;
+		writes.releasePlace?.();
 		const decision = await waitForDecision(writes.approver, writes.approvalTimeoutMs, { id, tokenName: ctx.grant.token.name, tool: tool.name, toolTitle: tool.title, changes: preview.changes() }, clientGone);
 		if (decision === "gone") return { fixable: `The request was cancelled before the person decided. ${NOTHING_WRITTEN}` };
 		if (decision === "timeout") return { fixable: `Nobody approved ${tool.name} within ${Math.round(writes.approvalTimeoutMs / 1000)} s. ${NOTHING_WRITTEN}` };
