@@ -5,7 +5,7 @@
  */
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
-import { MAX_IN_FLIGHT_PER_TOKEN } from "../../src/config/limits";
+import { MAX_IN_FLIGHT_REQUESTS } from "../../src/config/limits";
 import type { ApprovalDecision, ApprovalRequest, Approver } from "../../src/mcp/approval";
 import { connectClient } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
@@ -38,12 +38,12 @@ describe("calls waiting for approval over HTTP", () => {
 		await removeDir(vault);
 	});
 
-	test("more calls than the token's places can wait at once, and the token's reads still run meanwhile", async () => {
+	test("more calls than the server has places for can wait at once, and the token's reads still run meanwhile", async () => {
 		const approver = new HoldingApprover();
 		running = await startService(vault, { levels: ["write"], approver, rights: { write: { append_to_note: "ask" } }, settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 } });
 		const client = await connectClient(running.url, running.tokens.write!);
 		try {
-			const count = MAX_IN_FLIGHT_PER_TOKEN + 2;
+			const count = MAX_IN_FLIGHT_REQUESTS + 2;
 			const calls = Array.from({ length: count }, (_, index) => callTool(client, "append_to_note", { path: "Home", content: `Line ${index}` }));
 			await until(() => approver.held.length === count, `${count} calls to wait for approval`);
 			expect(await callTool(client, "list_notes", {})).toMatchObject({ ok: true });
