@@ -45,8 +45,8 @@ export interface McpServiceDeps {
 	setToolRight?(tokenName: string, tool: string, right: ToolRight): Promise<void>;
 }
 
-/** The names of the tools that write, from the registry: the HTTP layer charges their calls to a write budget. */
-const WRITE_TOOL_NAMES: ReadonlySet<string> = new Set(ALL_TOOLS.filter((tool) => tool.access === "write").map((tool) => tool.name));
+/** The tools that write, by name, from the registry: the HTTP layer charges the calls a grant may make of them to its write budget. */
+const WRITE_TOOLS_BY_NAME: ReadonlyMap<string, ToolRightSubject> = new Map(ALL_TOOLS.filter((tool) => tool.access === "write").map((tool) => [tool.name, tool]));
 
 function yieldToEventLoop(): Promise<void> {
 	return new Promise((resolve) => setImmediate(resolve));
@@ -131,7 +131,7 @@ export class McpService {
 	private readonly servers: McpServerPool;
 
 	/** An MCP server for one request: the tools this grant may see, over the scope the settings give. */
-	private createServer(grant: Grant, settings: VaultMcpSettings, search: NoteSearch, era: ProtocolEra): LentServer {
+	private createServer(grant: Grant, settings: VaultMcpSettings, search: NoteSearch, era: ProtocolEra, releasePlace: () => void): LentServer {
 		const ctx: ToolContext = {
 			host: this.deps.host,
 			serverVersion: this.deps.serverVersion,
@@ -141,14 +141,15 @@ export class McpService {
 			search,
 			dailyNotesAreOutlines: settings.dailyNotesAreOutlines,
 			promptsFolder: settings.promptsFolder,
-			writes: this.writeServicesFor(grant, settings),
+			writes: this.writeServicesFor(grant, settings, releasePlace),
 		};
 		return this.servers.lend(ctx, era);
 	}
 
 	/** The journal, approver and live rights for one caller's write calls. */
-	private writeServicesFor(grant: Grant, settings: VaultMcpSettings): WriteServices {
+	private writeServicesFor(grant: Grant, settings: VaultMcpSettings, releasePlace: () => void): WriteServices {
 		return {
+			releasePlace,
 			journal: this.deps.journal,
 			approver: this.deps.approver ?? null,
 			approvalTimeoutMs: settings.approvalTimeoutSeconds * 1000,
@@ -171,9 +172,12 @@ export class McpService {
 		const connections = new ConnectionPool({ maxUnauthenticated: deadlines.maxUnauthenticatedConnections, firstRequestMs: deadlines.firstRequestMs });
 		const endpoint = createMcpEndpoint({
 			currentSettings: () => this.requireSettings(),
-			createServer: (grant, current, era) => this.createServer(grant, current, searchIndex, era),
+			createServer: (grant, current, era, releasePlace) => this.createServer(grant, current, searchIndex, era, releasePlace),
 			logger: this.deps.logger,
-			isWriteTool: (name) => WRITE_TOOL_NAMES.has(name),
+			isWriteTool: (name, grant) => {
+				const tool = WRITE_TOOLS_BY_NAME.get(name);
+				return tool !== undefined && effectiveRight(grant.token, tool, grant.canWrite) !== "deny";
+			},
 			onAuthenticated: (socket) => connections.authenticate(socket),
 			deadlines,
 			onTokenUsed: (token) => {

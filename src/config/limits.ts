@@ -199,6 +199,8 @@ export const DIFF_MAX_EDIT_LENGTH = 1_000;
 export const DIFF_TIMEOUT_MS = 100;
 /** Lines of one diff printed in the terminal of an interactive `serve`; the rest are counted. */
 export const TERMINAL_DIFF_LINES = 80;
+/** Lines of one diff drawn in the approval and "Show change" windows, one element each; the rest are counted, so a huge new note cannot stall Obsidian. */
+export const WINDOW_DIFF_LINES = 5_000;
 
 // Internal tuning: how work is sliced and cached. No README row; changing one changes no answer.
 

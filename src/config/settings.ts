@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TOOL_RIGHTS, type ToolRight } from "../auth/rights";
 import type { TokenRecord } from "../auth/tokens";
 import { DEFAULT_APPROVAL_TIMEOUT_SECONDS, MAX_APPROVAL_TIMEOUT_SECONDS, MIN_APPROVAL_TIMEOUT_SECONDS, DEFAULT_PORT, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_WRITE_BYTES_PER_MINUTE, DEFAULT_WRITE_CALLS_PER_MINUTE, MAX_PORT, MIN_PORT } from "./limits";
 import { normalizeFolderList } from "../paths/spelling";
@@ -75,8 +76,14 @@ const tokenRecordSchema = z.object({
 	displayPrefix: z.string(),
 	created: z.string(),
 	lastUsed: z.string().nullable(),
-	rights: z.record(z.string(), z.enum(["allow", "ask", "deny"])).optional(),
+	// A right that is not one of the three is checked per tool below, so one typo does not cost the whole token.
+	rights: z.record(z.string(), z.unknown()).optional(),
 });
+
+/** A stored right, or deny for anything else: a hand-edited typo ("Ask") fails closed for that tool alone. */
+function readRight(value: unknown): ToolRight {
+	return TOOL_RIGHTS.find((right) => right === value) ?? "deny";
+}
 
 /** One schema per field, so a broken field falls back alone and the rest of the file is kept. */
 const fieldSchemas = {
@@ -131,8 +138,18 @@ export function parseSettings(raw: unknown): ParsedSettings {
 		if (Array.isArray(record.tokens)) {
 			for (const [index, candidate] of record.tokens.entries()) {
 				const parsed = tokenRecordSchema.safeParse(candidate);
-				if (parsed.success) settings.tokens.push(parsed.data);
-				else warnings.push(`settings: token record ${index} is not valid and was dropped`);
+				if (!parsed.success) {
+					warnings.push(`settings: token record ${index} is not valid and was dropped`);
+					continue;
+				}
+				const { rights, ...token } = parsed.data;
+				if (rights === undefined) {
+					settings.tokens.push(token);
+					continue;
+				}
+				const read = Object.fromEntries(Object.entries(rights).map(([tool, right]) => [tool, readRight(right)]));
+				for (const tool of Object.keys(rights).filter((name) => read[name] !== rights[name])) warnings.push(`settings: token record ${index}'s right for "${tool}" is not allow, ask or deny; it is denied`);
+				settings.tokens.push({ ...token, rights: read });
 			}
 		} else {
 			fallback("tokens");

@@ -4,6 +4,7 @@
  * question at a time, so answers never go to the wrong call.
  */
 import { createInterface, type Interface } from "node:readline";
+import * as nodeTimers from "node:timers";
 import { TERMINAL_DIFF_LINES } from "../config/limits";
 import { diffAsText, diffNote } from "../markdown/lineDiff";
 import type { ApprovalDecision, ApprovalRequest, Approver } from "../mcp/approval";
@@ -19,6 +20,8 @@ export class TerminalApprover implements Approver {
 	private current: Waiting | null = null;
 	private readonly lines: Interface;
 	private closed = false;
+	/** True until the input that carried the last answer has been read to its end: what else it holds was typed before the next question was shown. */
+	private answerJustTaken = false;
 
 	constructor(
 		input: NodeJS.ReadableStream,
@@ -60,6 +63,11 @@ export class TerminalApprover implements Approver {
 	private onAnswer(line: string): void {
 		const waiting = this.current;
 		if (!waiting) return;
+		if (this.answerJustTaken) {
+			// "y" typed twice, or pasted lines: the call after the one answered is approved only by someone who has seen it.
+			this.write("(an answer typed before this question was shown does not count) Approve? [y]es, [n]o, [a]lways: ");
+			return;
+		}
 		const answer = line.trim().toLowerCase();
 		const decision: ApprovalDecision | null = answer === "y" || answer === "yes" ? "approve" : answer === "n" || answer === "no" ? "decline" : answer === "a" || answer === "always" ? "always" : null;
 		if (decision === null) {
@@ -68,6 +76,8 @@ export class TerminalApprover implements Approver {
 		}
 		this.write(decision === "decline" ? "Declined: nothing was written.\n" : "Approved.\n");
 		waiting.resolve(decision);
+		this.answerJustTaken = true;
+		nodeTimers.setImmediate(() => (this.answerJustTaken = false));
 		this.askNext();
 	}
 

@@ -23,11 +23,18 @@ export interface EndpointPolicy {
 /** What the endpoint reads on every request. Settings are read live, so a revoked token or a flipped write switch counts at once. */
 export interface EndpointDeps<S extends EndpointPolicy> {
 	currentSettings(): S;
-	/** An MCP server for one request of `era`, with the grant and the settings read when the request arrived. */
-	createServer(grant: Grant, settings: S, era: ProtocolEra): LentServer;
+	/**
+	 * An MCP server for one request of `era`, with the grant and the settings read when the request
+	 * arrived. `releasePlace` gives the request's place in flight back early: a call waiting for the
+	 * person's approval does no work meanwhile.
+	 */
+	createServer(grant: Grant, settings: S, era: ProtocolEra, releasePlace: () => void): LentServer;
 	logger: Logger;
-	/** True for a tool that writes (from the tool registry): its calls count against the token's write budget. */
-	isWriteTool(name: string): boolean;
+	/**
+	 * True for a tool that writes and that this grant may call: its calls count against the token's
+	 * write budget. A tool the grant is denied must not, or the budget's refusal would show it exists.
+	 */
+	isWriteTool(name: string, grant: Grant): boolean;
 	onTokenUsed?(token: TokenRecord): void;
 	/** Told when a request on a connection presents a valid token, so the connection is no longer capped as unauthenticated. */
 	onAuthenticated?(socket: Socket): void;
@@ -169,7 +176,7 @@ async function serveMcp<S extends EndpointPolicy>(req: IncomingMessage, res: Ser
 	}
 	const version = req.headersDistinct["mcp-protocol-version"]?.[0];
 	if (claimsModernRevision(body.json, version)) {
-		await serveModern(req, res, grant, settings, state, body.json);
+		await serveModern(req, res, grant, settings, state, body.json, place.leave);
 		return;
 	}
 	const unsupported = unsupportedVersionError(version, body.json);
@@ -182,7 +189,7 @@ async function serveMcp<S extends EndpointPolicy>(req: IncomingMessage, res: Ser
 		sendJson(res, checked.status, jsonRpcError(checked.code, checked.message));
 		return;
 	}
-	const lent = deps.createServer(grant, settings, "legacy");
+	const lent = deps.createServer(grant, settings, "legacy", place.leave);
 	let exchange: Exchange | null = null;
 	try {
 		const transport = await transportOf(lent.server);
@@ -218,7 +225,7 @@ async function serveMcp<S extends EndpointPolicy>(req: IncomingMessage, res: Ser
  * answers `server/discover`. Its server comes from the same pool as every other request's; the SDK
  * connects it to a transport for this one exchange and disconnects it once the answer is out.
  */
-async function serveModern<S extends EndpointPolicy>(req: IncomingMessage, res: ServerResponse, grant: Grant, settings: S, state: EndpointState<S>, json: unknown): Promise<void> {
+async function serveModern<S extends EndpointPolicy>(req: IncomingMessage, res: ServerResponse, grant: Grant, settings: S, state: EndpointState<S>, json: unknown, releasePlace: () => void): Promise<void> {
 	const { deps, deadlines } = state;
 	if (isListenRequest(json)) {
 		// A subscription is an event stream held open for as long as the client likes; this server
@@ -237,7 +244,7 @@ async function serveModern<S extends EndpointPolicy>(req: IncomingMessage, res: 
 	let lent: LentServer | null = null;
 	let disconnected: Promise<void> = Promise.resolve();
 	state.modernServers.set(request, () => {
-		lent = deps.createServer(grant, settings, "modern");
+		lent = deps.createServer(grant, settings, "modern", releasePlace);
 		const low = lent.server.server;
 		disconnected = new Promise((resolve) => (low.onclose = () => resolve()));
 		return lent.server;
@@ -304,7 +311,7 @@ function takeBudgets<S extends EndpointPolicy>(state: EndpointState<S>, grant: G
 		if (!rate.allowed) return rateLimited(settings, rate, messages.length);
 	}
 	if (!grant.canWrite) return null;
-	const load = writeLoadOf(messages, (name) => state.deps.isWriteTool(name));
+	const load = writeLoadOf(messages, (name) => state.deps.isWriteTool(name, grant));
 	if (load.calls === 0) return null;
 	const limits = { callsPerMinute: settings.writeCallsPerMinute, bytesPerMinute: settings.writeBytesPerMinute };
 	const budget = state.writeBudget.take(key, load, limits);

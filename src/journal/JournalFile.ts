@@ -61,7 +61,9 @@ interface DiskState {
  * is looked at (one stat), and lines another process appended (the CLI's `undo` while Obsidian
  * runs, say) are read in, so two processes sharing a vault agree. Lines that cannot be read — the
  * last line of a file cut short by a crash, or garbage — are skipped; every complete line before
- * and after them still counts, and the file is rewritten without them.
+ * and after them still counts, and the file is rewritten without the damaged complete lines. A
+ * last piece without a line end is left in place, since it may be another process's line still
+ * being written; the next append starts on a line of its own.
  *
  * Nothing here logs: the records hold note text.
  */
@@ -174,7 +176,7 @@ export class JournalFile implements WriteJournal {
 				return;
 			}
 			const tail = readFrom(descriptor, this.disk.size);
-			this.disk.size += this.applyLines(tail, false);
+			this.disk.size += this.applyLines(tail, false).consumed;
 		} finally {
 			closeSync(descriptor);
 		}
@@ -195,43 +197,43 @@ export class JournalFile implements WriteJournal {
 			if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
 			throw error;
 		}
-		let damaged: boolean;
+		let damaged: number;
 		try {
 			const { ino } = fstatSync(descriptor);
 			const text = readFrom(descriptor, 0);
-			const skippedBefore = this.skippedLines;
-			const consumed = this.applyLines(text, true);
-			this.disk = { ino, size: consumed };
-			damaged = this.skippedLines > skippedBefore;
+			const read = this.applyLines(text, true);
+			this.disk = { ino, size: read.consumed };
+			damaged = read.damaged;
 		} finally {
 			closeSync(descriptor);
 		}
-		// A cut or damaged line left in place would swallow the next append (it would continue the cut line).
-		if (damaged) this.rewrite();
+		// Only damaged complete lines go: rewriting away a last piece without a line end would lose
+		// the line of another process still writing it (`history` run during a big write, say).
+		if (damaged > 0) this.rewrite();
 	}
 
 	/**
-	 * Applies the complete lines of `text` in order; returns the bytes consumed. A trailing piece
-	 * without a line end is consumed (and skipped) only when `final` says nothing more can arrive
-	 * for it — at a full read, where it is a crash's cut line; while following appends it may be
-	 * another process's line still being written.
+	 * Applies the complete lines of `text` in order; returns the bytes consumed (up to the last line
+	 * end) and how many complete lines were damaged. A trailing piece without a line end is never
+	 * consumed: a crash's cut line, or another process's line still being written. At a full read
+	 * (`final`) it counts as skipped, as a crash's cut line would.
 	 */
-	private applyLines(text: Buffer, final: boolean): number {
+	private applyLines(text: Buffer, final: boolean): { consumed: number; damaged: number } {
 		let start = 0;
+		let damaged = 0;
 		while (start < text.length) {
 			const end = text.indexOf(0x0a, start);
 			if (end === -1) {
-				if (!final) break;
-				this.skippedLines++;
-				start = text.length;
+				if (final) this.skippedLines++;
 				break;
 			}
 			const parsed = parseLine(text.subarray(start, end).toString("utf8"));
-			if (parsed === null) this.skippedLines++;
+			if (parsed === null) damaged++;
 			else this.apply(parsed);
 			start = end + 1;
 		}
-		return start;
+		this.skippedLines += damaged;
+		return { consumed: start, damaged };
 	}
 
 	private apply(line: JournalLine): void {

@@ -23,7 +23,14 @@ export function diffNote(before: string | null, after: string): NoteDiff {
 	while (prefix < oldLines.length && prefix < newLines.length && oldLines[prefix] === newLines[prefix]) prefix++;
 	let suffix = 0;
 	while (suffix < oldLines.length - prefix && suffix < newLines.length - prefix && oldLines[oldLines.length - 1 - suffix] === newLines[newLines.length - 1 - suffix]) suffix++;
-	const middle = diffArrays(oldLines.slice(prefix, oldLines.length - suffix), newLines.slice(prefix, newLines.length - suffix), { maxEditLength: DIFF_MAX_EDIT_LENGTH, timeout: DIFF_TIMEOUT_MS });
+	const removed = oldLines.slice(prefix, oldLines.length - suffix);
+	const added = newLines.slice(prefix, newLines.length - suffix);
+	// Only added or only removed lines (a new note, an append, a cut) need no search, whatever their
+	// number: the approval window must show every line of a new note, not a line count.
+	const middle =
+		removed.length === 0 || added.length === 0
+			? [{ value: removed, removed: true, added: false }, { value: added, removed: false, added: true }]
+			: diffArrays(removed, added, { maxEditLength: DIFF_MAX_EDIT_LENGTH, timeout: DIFF_TIMEOUT_MS });
 	if (middle === undefined) return { tooLarge: { linesBefore: oldLines.length, linesAfter: newLines.length } };
 	const all: Array<{ kind: "same" | "added" | "removed"; text: string }> = oldLines.slice(0, prefix).map((text) => ({ kind: "same" as const, text }));
 	for (const part of middle) {

@@ -40,5 +40,11 @@ export interface WriteServices {
 	currentRight(tool: ToolRightSubject): ToolRight;
 	/** "Always allow this tool for this token". */
 	allowAlways(tool: string): Promise<void>;
+	/**
+	 * Gives the request's place in flight back (the HTTP layer's bound on work at once): a call
+	 * waiting for the person does no work, and holding the place would lock the token out of its
+	 * other calls until the person answers. Absent outside HTTP.
+	 */
+	releasePlace?(): void;
 }
 

@@ -30,19 +30,21 @@ export async function runWriteCall<Args>(
 	const handler = (context: ToolContext, toolArgs: Args) => tool.handler(context, toolArgs as Parameters<typeof tool.handler>[1]) as Promise<ToolOutcome<Record<string, unknown>>>;
 	if (right === "ask") {
 		if (writes.approver === null) {
-			return fail(`${tool.name} needs the person's approval for this token, and nobody can give it here: the person can run "vault-mcp serve" in a terminal to approve calls, or allow the tool with "vault-mcp token rights". ${NOTHING_WRITTEN}`);
+			return fail(`${tool.name} needs the person's approval for this token, and nobody can give it here: it can be approved in Obsidian (with Vault MCP serving this vault) or in "vault-mcp serve" run in a terminal, or the person can allow the tool with "vault-mcp token rights". ${NOTHING_WRITTEN}`);
 		}
 		// The window shows what the call would change now; nothing is written while it waits.
 		const preview = previewHost(ctx.host, expectedHash);
 		const planned = await handler({ ...ctx, host: preview.host }, args);
 		if (!planned.ok) return planned;
+		writes.releasePlace?.();
 		const decision = await waitForDecision(writes.approver, writes.approvalTimeoutMs, { id, tokenName: ctx.grant.token.name, tool: tool.name, toolTitle: tool.title, changes: preview.changes() }, clientGone);
 		if (decision === "gone") return fail(`The request was cancelled before the person decided. ${NOTHING_WRITTEN}`);
 		if (decision === "timeout") return fail(`Nobody approved ${tool.name} within ${Math.round(writes.approvalTimeoutMs / 1000)} s. ${NOTHING_WRITTEN}`);
 		if (decision === "decline") return fail(`The person declined this ${tool.name} call. ${NOTHING_WRITTEN} Do not retry it unless they ask you to.`);
-		if (decision === "always") await writes.allowAlways(tool.name);
-		// The rights, the token and the write switch are read again: a revocation while the window was open wins.
+		// The rights, the token and the write switch are read again: a revocation while the window was open
+		// wins, also over "always allow" clicked in that window, which then saves nothing either.
 		if (writes.currentRight(tool) === "deny") return fail(`${tool.name} is no longer allowed for this token (its rights, the token or the write switch changed while it waited). ${NOTHING_WRITTEN}`);
+		if (decision === "always") await writes.allowAlways(tool.name);
 	}
 	const call = { id, time: new Date().toISOString(), tokenName: ctx.grant.token.name, tool: tool.name };
 	return handler({ ...ctx, host: journalledHost(ctx.host, writes.journal, call, expectedHash) }, args);

@@ -3,6 +3,7 @@
  * activity list both use it, so what is approved looks exactly like what is reviewed afterwards.
  * Note text is set as text nodes only (never HTML): it is untrusted.
  */
+import { WINDOW_DIFF_LINES } from "../config/limits";
 import type { NoteDiff } from "../markdown/lineDiff";
 import { diffNote } from "../markdown/lineDiff";
 
@@ -44,11 +45,13 @@ export function renderDiffLines(parent: HTMLElement, diff: NoteDiff): void {
 		body.createDiv({ cls: "vault-mcp-diff-gap", text: "No change to the text." });
 		return;
 	}
-	for (const line of diff.lines) {
+	for (const line of diff.lines.slice(0, WINDOW_DIFF_LINES)) {
 		if (line.kind === "gap") {
 			body.createDiv({ cls: "vault-mcp-diff-gap", text: `… ${line.linesSkipped} unchanged line${line.linesSkipped === 1 ? "" : "s"} …` });
 			continue;
 		}
 		body.createDiv({ cls: LINE_CLASS[line.kind], text: `${LINE_SIGN[line.kind]} ${line.text}` });
 	}
+	const notDrawn = diff.lines.length - WINDOW_DIFF_LINES;
+	if (notDrawn > 0) body.createDiv({ cls: "vault-mcp-diff-gap", text: `… and ${notDrawn} more line${notDrawn === 1 ? "" : "s"} of this change, not drawn here.` });
 }

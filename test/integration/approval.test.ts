@@ -13,6 +13,7 @@ import { defaultSettings, parseSettings } from "../../src/config/settings";
 import { NodeHost } from "../../src/headless/NodeHost";
 import { JournalFile } from "../../src/journal/JournalFile";
 import type VaultMcpPluginSource from "../../src/main";
+import { WINDOW_DIFF_LINES } from "../../src/config/limits";
 import { ALL_TOOLS } from "../../src/mcp/tools";
 import { createApp, shownNotices, type PluginManifest } from "../double/obsidian";
 import { connectClient } from "../helpers/http";
@@ -129,6 +130,16 @@ describe.each(builds)("the approval window in Obsidian (plugin from %s), driven 
 		expect(await fs.readFile(nodePath.join(vault, "Ideas.md"), "utf8")).toBe("# Ideas\n\nA garden shed\n");
 	});
 
+	test("a long new note shows its lines, not a line count; past the window's limit the rest are counted", async () => {
+		const lines = Array.from({ length: WINDOW_DIFF_LINES + 7 }, (_, index) => `Line ${index + 1}`);
+		const call = callTool(client, "create_note", { path: "Long.md", content: lines.join("\n") });
+		await until(() => approvalWindow() !== null, "the approval window");
+		expect(addedLines()).toEqual(lines.slice(0, WINDOW_DIFF_LINES).map((line) => `+ ${line}`));
+		expect(windowText()).toContain("… and 7 more lines of this change, not drawn here.");
+		button("Decline").click();
+		expect((await call).ok).toBe(false);
+	});
+
 	test.each([
 		["Decline", () => button("Decline").click()],
 		["Escape", pressEscape],
@@ -162,6 +173,30 @@ describe.each(builds)("the approval window in Obsidian (plugin from %s), driven 
 		expect(outcome).toEqual({ ok: false, error: expect.stringContaining("is no longer allowed for this token") });
 		expect(await noteText()).toBe(NOTE);
 		expect(journalled()).toEqual([]);
+	});
+
+	test.each([
+		["the token is revoked and a new one made under its name", async () => {
+			const revoked = revokeToken(plugin.settings, TOKEN_NAME);
+			if ("error" in revoked) throw new Error(revoked.error);
+			const remade = addToken(revoked.settings, TOKEN_NAME, "write", initialRights(ALL_TOOLS, "write", "settings-tab"));
+			if ("error" in remade) throw new Error(remade.error);
+			await plugin.updateSettings({ tokens: remade.settings.tokens });
+		}, "ask"],
+		["the tool is set to deny", () => plugin.setToolRight(TOKEN_NAME, "append_to_note", "deny"), "deny"],
+		["writing is switched off", async () => {
+			await plugin.updateSettings({ writeEnabled: false });
+		}, "ask"],
+	] as const)("when %s while the window is open, Always allow runs nothing and saves no right", async (_change, revoke, rightAfter) => {
+		const call = append("- milk");
+		await until(() => approvalWindow() !== null, "the approval window");
+		await revoke();
+		button("Always allow this tool for this token").click();
+		const outcome = await call;
+		expect(outcome).toEqual({ ok: false, error: expect.stringContaining("is no longer allowed for this token") });
+		expect(await noteText()).toBe(NOTE);
+		expect(journalled()).toEqual([]);
+		expect(plugin.settings.tokens.find((record) => record.name === TOKEN_NAME)?.rights?.append_to_note).toBe(rightAfter);
 	});
 
 	test("no decision within the limit writes nothing and closes the window", async () => {

@@ -21,6 +21,13 @@ describe("parseSettings", () => {
 		expect(parsed.warnings.join("\n")).not.toContain("SECRET-ISH");
 	});
 
+	test.each([["Ask"], ["ALLOW"], [""], [null], [1], [["allow"]]])("a hand-edited right that is not allow, ask or deny (%p) denies that tool alone: the token and its other rights are kept", (bad) => {
+		const { record } = generateToken("laptop", "write", { read_note: "allow", create_note: "ask", append_to_note: "allow" });
+		const parsed = parseSettings({ tokens: [{ ...record, rights: { ...record.rights, append_to_note: bad } }] });
+		expect(parsed.settings.tokens).toEqual([{ ...record, rights: { read_note: "allow", create_note: "ask", append_to_note: "deny" } }]);
+		expect(parsed.warnings).toEqual([expect.stringContaining("append_to_note")]);
+	});
+
 	test.each([["a string"], [42], [[1, 2]], [true]])("a data.json that is %p is refused, never read as defaults", (raw) => {
 		expect(() => parseSettings(raw)).toThrow(UnreadableSettingsError);
 	});

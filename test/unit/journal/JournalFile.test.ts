@@ -1,5 +1,6 @@
-import { promises as fs } from "node:fs";
+import { promises as fs, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
+import * as fc from "fast-check";
 import type { JournalCall, JournalChange } from "../../../src/journal/entry";
 import { JournalFile, journalPathFor } from "../../../src/journal/JournalFile";
 import { hashText } from "../../../src/vault/writes";
@@ -87,6 +88,52 @@ describe("JournalFile", () => {
 		expect(JournalFile.open(path).list().map((entry) => entry.id)).toEqual(ids);
 	});
 
+	test("generated runs of records, undone marks and failed writes: within both bounds after every step, only the oldest dropped, and a restart reads back the same", () => {
+		const step = fc.oneof(
+			fc.record({ kind: fc.constant("record" as const), size: fc.integer({ min: 0, max: 300 }), existing: fc.boolean() }),
+			fc.record({ kind: fc.constant("undone" as const), pick: fc.nat() }),
+			fc.record({ kind: fc.constant("drop" as const), pick: fc.nat() }),
+		);
+		fc.assert(
+			fc.property(fc.array(step, { maxLength: 60 }), fc.integer({ min: 2, max: 8 }), fc.integer({ min: 1500, max: 6000 }), (steps, maxEntries, maxBytes) => {
+				rmSync(path, { force: true });
+				const journal = JournalFile.open(path, { maxEntries, maxBytes, keepAfterTrim: 0.5 });
+				const order: string[] = [];
+				/** Calls whose only change was dropped (its write failed): gone without being old. */
+				const emptied = new Set<string>();
+				let next = 0;
+				for (const each of steps) {
+					const held = journal.list().map((entry) => entry.id);
+					if (each.kind === "record") {
+						// A new call, or one more note of a call already held (a create_note overwrite's backup, say).
+						const id = each.existing && held.length > 0 ? held[0]! : `c${next++}`;
+						if (!order.includes(id)) order.push(id);
+						journal.recordChange(call(id), change(`N${next}-${order.length}.md`, "ü".repeat(each.size), `${"ü".repeat(each.size)}!`));
+						expect(journal.get(id)).not.toBeNull();
+					} else if (held.length > 0) {
+						const id = held[each.pick % held.length]!;
+						if (each.kind === "undone") journal.markUndone(id, `u${next}`);
+						else {
+							const changes = journal.get(id)!.changes;
+							if (changes.length === 1) emptied.add(id);
+							journal.dropChange(id, changes.at(-1)!.path);
+						}
+					}
+					const kept = journal.list().map((entry) => entry.id);
+					expect(kept.length).toBeLessThanOrEqual(maxEntries);
+					if (kept.length > 1) expect(statSync(path).size).toBeLessThanOrEqual(maxBytes);
+					// Newest first, and what is gone is older than all that is kept (or was dropped as a failed write).
+					const keptOldestFirst = [...kept].reverse();
+					expect(keptOldestFirst).toEqual(order.filter((id) => keptOldestFirst.includes(id)));
+					const oldestKept = keptOldestFirst.length === 0 ? order.length : order.indexOf(keptOldestFirst[0]!);
+					expect(order.slice(oldestKept + 1).filter((id) => !kept.includes(id) && !emptied.has(id))).toEqual([]);
+				}
+				expect(JournalFile.open(path).list()).toEqual(journal.list());
+			}),
+			{ numRuns: 60 },
+		);
+	});
+
 	test("past the byte bound the oldest calls are dropped and the file stays under it; the call just recorded is never dropped", async () => {
 		const maxBytes = 4000;
 		const journal = JournalFile.open(path, { maxBytes });
@@ -136,6 +183,31 @@ describe("JournalFile", () => {
 		expect(await fs.readFile(path, "utf8")).toBe(good);
 	});
 
+	test("cut at any byte, with garbage lines anywhere: every entry whose line was whole is read back exactly, and the next record survives", () => {
+		fc.assert(
+			fc.property(fc.array(fc.string({ unit: fc.constantFrom("a", "\r\n", "\n", "é", "日", "😀", "\"", "\\") , maxLength: 20 }), { minLength: 1, maxLength: 6 }), fc.nat(), fc.array(fc.tuple(fc.nat(), fc.constantFrom("garbage", "{", '{"kind":"change"}', "\u0000\u0000")), { maxLength: 3 }), (texts, cutAt, garbage) => {
+				rmSync(path, { force: true });
+				const journal = JournalFile.open(path);
+				const ends: number[] = [];
+				texts.forEach((text, index) => {
+					journal.recordChange(call(`c${index}`), change(`N${index}.md`, text, `${text}+`));
+					ends.push(statSync(path).size);
+				});
+				const whole = readFileSync(path);
+				const cut = cutAt % (whole.length + 1);
+				const lines = whole.subarray(0, cut).toString("latin1").split("\n");
+				for (const [at, junk] of garbage) lines.splice(at % lines.length, 0, junk);
+				writeFileSync(path, Buffer.from(lines.join("\n"), "latin1"));
+				const survivors = texts.flatMap((text, index) => (ends[index]! <= cut ? [[`c${index}`, text] as const] : []));
+				const reopened = JournalFile.open(path);
+				expect(reopened.list().map((entry) => [entry.id, entry.changes[0]?.before]).reverse()).toEqual(survivors);
+				reopened.recordChange(call("next"), change("Next.md", "n", "n+"));
+				expect(JournalFile.open(path).list().map((entry) => entry.id).reverse()).toEqual([...survivors.map(([id]) => id), "next"]);
+			}),
+			{ numRuns: 80 },
+		);
+	});
+
 	test("follows another process's appends and rewrites to the same file, and never glues its line to another's cut one", async () => {
 		const here = JournalFile.open(path);
 		const there = JournalFile.open(path);
@@ -155,6 +227,21 @@ describe("JournalFile", () => {
 		small.recordChange(call("c"), change("C.md", "1", "2"));
 		expect(small.list().map((entry) => entry.id)).toEqual(["c"]);
 		expect(here.list().map((entry) => entry.id)).toEqual(["c"]);
+	});
+
+	test("opening the journal while another process is half-way through writing a line (history run during a big write) loses nothing", async () => {
+		const line = Buffer.from(`${JSON.stringify({ kind: "change", id: "b", time: "2026-12-01T00:00:00.000Z", tokenName: "laptop", tool: "append_to_note", path: "B.md", before: "b", beforeHash: hashText("b"), after: "bé", afterHash: hashText("bé") })}\n`);
+		for (const cut of [1, Math.floor(line.length / 2), line.length - 1]) {
+			await fs.rm(path, { force: true });
+			const fresh = JournalFile.open(path);
+			fresh.recordChange(call("a"), change("A.md", "1", "2"));
+			await fs.appendFile(path, line.subarray(0, cut));
+			const reader = JournalFile.open(path);
+			expect(reader.list().map((entry) => entry.id)).toEqual(["a"]);
+			await fs.appendFile(path, line.subarray(cut));
+			expect([cut, reader.list().map((entry) => entry.id)]).toEqual([cut, ["b", "a"]]);
+			expect([cut, JournalFile.open(path).get("b")?.changes[0]?.after]).toEqual([cut, "bé"]);
+		}
 	});
 
 	test("marking a call that is unknown, or was dropped meanwhile, changes nothing", async () => {

@@ -11,6 +11,17 @@ describe("diffNote", () => {
 		expect(diffNote(null, "one\ntwo\n")).toEqual({ lines: [{ kind: "added", text: "one" }, { kind: "added", text: "two" }] });
 	});
 
+	test("a new note, a long appended block or a cut of any length is shown line by line, every line, never as line counts", () => {
+		const block = Array.from({ length: 5_000 }, (_, index) => `line ${index}`);
+		const created = diffNote(null, `${block.join("\n")}\n`);
+		expect("lines" in created && created.lines.map((line) => (line.kind === "gap" ? "gap" : `${line.kind} ${line.text}`))).toEqual(block.map((text) => `added ${text}`));
+		const note = "# Log\n\nfirst\n";
+		const appended = diffAsText(diffNote(note, `${note}${block.join("\n")}\n`));
+		expect(appended.filter((line) => line.startsWith("+ "))).toEqual(block.map((text) => `+ ${text}`));
+		const cut = diffAsText(diffNote(`${note}${block.join("\n")}\n`, note));
+		expect(cut.filter((line) => line.startsWith("- "))).toEqual(block.map((text) => `- ${text}`));
+	});
+
 	test("CRLF notes diff by line, without carriage returns in the text shown", () => {
 		const diff = diffNote("a\r\nb\r\n", "a\r\nB\r\n");
 		expect(diffAsText(diff)).toEqual(["  a", "- b", "+ B"]);

@@ -121,6 +121,20 @@ describe("write calls: rights per tool, approval, expected_hash and the journal 
 		}
 	});
 
+	test.each(ALL_TOOLS.filter((tool) => tool.needs !== "workspace").map((tool) => [tool.name, tool] as const))("%s denied: absent from tools/list, and a call answers byte for byte like a tool that does not exist", async (name, tool) => {
+		const { client } = await connect({ [name]: "deny" });
+		try {
+			expect((await client.listTools()).tools.map((listed) => listed.name)).not.toContain(name);
+			const args = tool.examples[0] ?? {};
+			const unknownName = "z".repeat(name.length);
+			const denied = await client.callTool({ name, arguments: args });
+			const unknown = await client.callTool({ name: unknownName, arguments: args });
+			expect(JSON.stringify(denied).split(name).join("TOOL")).toBe(JSON.stringify(unknown).split(unknownName).join("TOOL"));
+		} finally {
+			await client.close();
+		}
+	});
+
 	test("every write tool takes expected_hash; read tools do not", async () => {
 		const { client } = await connect(undefined);
 		try {
@@ -187,7 +201,7 @@ describe("write calls: rights per tool, approval, expected_hash and the journal 
 		try {
 			const before = await snapshotVault(root);
 			const outcome = await callTool(client, "append_to_note", { path: "Welcome", content: "x" });
-			expect(outcome).toEqual({ ok: false, error: expect.stringMatching(/needs the person's approval.*vault-mcp serve.*token rights.*Nothing was written/s) });
+			expect(outcome).toEqual({ ok: false, error: expect.stringMatching(/needs the person's approval.*in Obsidian.*vault-mcp serve.*terminal.*token rights.*Nothing was written/s) });
 			expect(await snapshotVault(root)).toEqual(before);
 			expect(journal.list()).toEqual([]);
 		} finally {
@@ -238,6 +252,56 @@ describe("write calls: rights per tool, approval, expected_hash and the journal 
 			const after = await read("Welcome.md");
 			expect(after).toContain("Written meanwhile");
 			expect(after).toContain("After approval");
+		} finally {
+			await client.close();
+		}
+	});
+
+	test("ask: two calls on the same note, approved in the opposite order, each runs on the note as it then is, journalled from the text the other left", async () => {
+		const approver = new ScriptedApprover();
+		const { client, journal } = await connect({ append_to_note: "ask" }, { approver });
+		try {
+			const before = await read("Welcome.md");
+			const first = callTool(client, "append_to_note", { path: "Welcome", content: "First line" });
+			const firstRequest = await approver.next();
+			const second = callTool(client, "append_to_note", { path: "Welcome", content: "Second line" });
+			await waitFor(() => Promise.resolve(approver.requests.length === 2));
+			const secondRequest = approver.requests[1]!;
+			// Both were shown against the same text.
+			expect([firstRequest.changes[0]?.before, secondRequest.changes[0]?.before]).toEqual([before, before]);
+			approver.answer(secondRequest, "approve");
+			expect((await second).ok).toBe(true);
+			approver.answer(firstRequest, "approve");
+			expect((await first).ok).toBe(true);
+			const after = await read("Welcome.md");
+			expect(after.indexOf("Second line")).toBeLessThan(after.indexOf("First line"));
+			expect(after.startsWith(before)).toBe(true);
+			const [newest, oldest] = journal.list();
+			expect([newest?.id, oldest?.id]).toEqual([firstRequest.id, secondRequest.id]);
+			expect(newest?.changes[0]?.before).toBe(oldest?.changes[0]?.after);
+			expect(newest?.changes[0]?.after).toBe(after);
+		} finally {
+			await client.close();
+		}
+	});
+
+	test("ask: an answer racing the time limit is taken once, and what the client is told matches the vault", async () => {
+		const approver = new ScriptedApprover();
+		const timeoutMs = 60;
+		const { client, journal } = await connect({ append_to_note: "ask" }, { approver, approvalTimeoutMs: timeoutMs });
+		try {
+			for (let attempt = 0; attempt < 12; attempt++) {
+				const before = await read("Welcome.md");
+				const pending = callTool(client, "append_to_note", { path: "Welcome", content: `Race ${attempt}` });
+				const request = await approver.next();
+				await new Promise((resolve) => setTimeout(resolve, timeoutMs - 6 + attempt));
+				approver.answer(request, "approve");
+				const outcome = await pending;
+				const after = await read("Welcome.md");
+				const journalled = journal.list().some((entry) => entry.id === request.id);
+				if (outcome.ok) expect([after.split(`Race ${attempt}`).length - 1, journalled]).toEqual([1, true]);
+				else expect([outcome.error, after, journalled]).toEqual([expect.stringMatching(/Nothing was written/), before, false]);
+			}
 		} finally {
 			await client.close();
 		}
