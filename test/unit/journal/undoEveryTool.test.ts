@@ -75,6 +75,11 @@ const CASES: Record<string, ToolCase> = {
 	create_note: { anchor: () => [], args: () => ({ path: "Target", content: "Replaced ✓", overwrite: true }) },
 };
 
+/** Waits (bounded) for the host to catch up with a change made on disk. */
+async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+	for (const started = Date.now(); !condition() && Date.now() - started < timeoutMs; ) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
 describe("undo of every write tool gives back the note's exact bytes", () => {
 	let root: string;
 	let host: NodeHost;
@@ -139,7 +144,39 @@ describe("undo of every write tool gives back the note's exact bytes", () => {
 	});
 
 	test("every write tool is covered here", () => {
-		expect(Object.keys(CASES).sort()).toEqual(ALL_TOOLS.filter((tool) => tool.access === "write").map((tool) => tool.name).sort());
+		expect([...Object.keys(CASES), "rename_note"].sort()).toEqual(ALL_TOOLS.filter((tool) => tool.access === "write").map((tool) => tool.name).sort());
+	});
+
+	test("rename_note: undo moves the note back and gives every note it touched its exact bytes; undoing the undo renames again", async () => {
+		const linker = "Linker.md";
+		const moved = "Moved/Target renamed.md";
+		await fc.assert(
+			fc.asyncProperty(shape, fc.constantFrom("[[Target]]", "[[Target#Part|see]]", "![[Target]]", "[t](Target.md)"), async (generated, link) => {
+				const original = await setNote(noteText(generated, ["# Part"]));
+				const linkerText = noteText({ ...generated, bom: false }, [`See ${link} here.`]);
+				await host.vault.create(linker, linkerText);
+				await until(() => (host.metadataCache.resolvedLinks[linker]?.[NOTE] ?? 0) > 0);
+				expect(host.metadataCache.resolvedLinks[linker]?.[NOTE]).toBe(1);
+				const outcome = await callTool(client, "rename_note", { path: "Target", new_path: moved });
+				if (!outcome.ok) throw new Error(`rename_note failed on ${JSON.stringify(generated)}: ${outcome.error}`);
+				const renamedLinker = await fs.readFile(nodePath.join(root, linker));
+				expect(renamedLinker.toString()).not.toBe(linkerText);
+				const [entry] = journal.list(1);
+				const undone = await undoCall(host, journal, entry!.id);
+				expect(undone).toMatchObject({ ok: true });
+				expect(await fs.readFile(nodePath.join(root, NOTE))).toEqual(original);
+				expect((await fs.readFile(nodePath.join(root, linker))).toString()).toBe(linkerText);
+				await expect(fs.stat(nodePath.join(root, moved))).rejects.toMatchObject({ code: "ENOENT" });
+				expect(await undoCall(host, journal, (undone as { undoId: string }).undoId)).toMatchObject({ ok: true });
+				expect(await fs.readFile(nodePath.join(root, moved))).toEqual(original);
+				expect(await fs.readFile(nodePath.join(root, linker))).toEqual(renamedLinker);
+				// Back where the next run expects it, through the tool itself.
+				const back = await callTool(client, "rename_note", { path: moved, new_path: NOTE });
+				if (!back.ok) throw new Error(back.error);
+				await host.vault.trash(host.vault.getFileByPath(linker)!);
+			}),
+			{ numRuns: 10 },
+		);
 	});
 
 	test.each(Object.keys(CASES))("%s: undo gives back the exact bytes, undoing the undo the tool's; after an outside edit a conflict copy holds them", async (toolName) => {
