@@ -1,6 +1,8 @@
 import { SEARCH_SNIPPETS_PER_RESULT, SEARCH_SNIPPET_CONTEXT_CHARS } from "../config/limits";
 import type { ParsedQuery } from "./query";
 import { tokenize, tokenizeInChunks, type Token } from "./text";
+import { frontmatterEndLine } from "../markdown/frontmatter";
+import { LineIndex } from "../markdown/lines";
 
 /**
  * The search engine: an inverted index whose postings carry each note's term frequency, with
@@ -31,6 +33,8 @@ const BM25_K1 = 1.2;
 const BM25_B = 0.75;
 const TITLE_WEIGHT = 3;
 const HEADING_WEIGHT = 1.5;
+/** Weight of the share of a title that the query covers, times the query terms' mean idf. */
+const TITLE_COVERAGE_WEIGHT = 3;
 const MARK_OPEN = "«";
 const MARK_CLOSE = "»";
 
@@ -165,10 +169,11 @@ function growFloat64(array: Float64Array, minimum: number): Float64Array {
 	return grown;
 }
 
-/** A ranked candidate: compared by score, then the more recently modified, then by path. */
+/** A ranked candidate: compared by tier (1 = the query holds its whole title), score, the more recently modified, then path. */
 interface Ranked {
 	slot: number;
 	score: number;
+	tier: number;
 }
 
 export class SearchEngine {
@@ -289,21 +294,15 @@ export class SearchEngine {
 
 	/**
 	 * The documents that match the query — among those `include` accepts, or all with null —
-	 * ranked, with snippets for the first `limit`. Corpus statistics (size, average length) are
-	 * over the accepted documents, so a filtered search ranks the same however the index was built.
+	 * ranked, with snippets for the first `limit`. Corpus statistics (size, average length,
+	 * document frequencies) are over the accepted documents, so a filtered search ranks the same
+	 * however the index was built. A note whose whole title is words of the query ranks above
+	 * every note whose title is not (issue 16: the note titled "dataview" first for `dataview`).
 	 */
 	async search(query: ParsedQuery, include: ((path: string) => boolean) | null, limit: number, readText: (path: string) => Promise<string>): Promise<SearchAnswer> {
-		let corpusSize = this.slotOfPath.size;
-		let totalLength = this.totalBodyLength;
-		if (include) {
-			corpusSize = 0;
-			totalLength = 0;
-			for (const [path, slot] of this.slotOfPath) {
-				if (!include(path)) continue;
-				corpusSize++;
-				totalLength += this.bodyLengths[slot] as number;
-			}
-		}
+		const accepted = include ? this.acceptedSlots(include) : null;
+		const corpusSize = accepted ? accepted.count : this.slotOfPath.size;
+		const totalLength = accepted ? accepted.totalLength : this.totalBodyLength;
 		if (query.required.length === 0) return { total: 0, results: [] };
 		const required: ResolvedTerm[] = [];
 		for (const term of query.required) {
@@ -312,24 +311,43 @@ export class SearchEngine {
 			required.push(resolved);
 		}
 		const excluded = query.excluded.flatMap((term) => optional(this.resolve(term.tokens)));
-		const { slots, values, total } = this.intersect(required, excluded, include);
+		const optionalTerms = query.optional.flatMap((term) => optional(this.resolveWhole(term.tokens)));
+		const { slots, values, total } = this.intersect(required, excluded, accepted?.slots ?? null);
+		const idf = (term: ResolvedTerm) => {
+			const frequency = accepted ? countAccepted(term, accepted.slots) : term.length;
+			return Math.log(1 + (corpusSize - frequency + 0.5) / (frequency + 0.5));
+		};
+		const requiredIdf = required.map(idf);
+		const optionalIdf = optionalTerms.map(idf);
+		const optionalCursors = new Array<number>(optionalTerms.length).fill(0);
+		const queryWords = this.queryWords(query);
+		// A title that is mostly the query's words beats one that merely holds them: "Dataview Format" over "Searches - Dataview".
+		const titleCoverageWeight = (TITLE_COVERAGE_WEIGHT * requiredIdf.reduce((sum, value) => sum + value, 0)) / required.length;
 		const termCount = required.length;
-		// Every answer holds every term, so each term's document frequency is the answer's size.
-		const idf = Math.log(1 + (corpusSize - total + 0.5) / (total + 0.5));
-		const averageLength = totalLength / Math.max(1, corpusSize);
+		const averageLength = Math.max(1, totalLength / Math.max(1, corpusSize));
 		const top: Ranked[] = [];
 		for (let index = 0; index < total; index++) {
 			const slot = slots[index] as number;
-			const length = Math.max(1, this.bodyLengths[slot] as number);
-			const norm = BM25_K1 * (1 - BM25_B + (BM25_B * length) / Math.max(1, averageLength));
+			const norm = BM25_K1 * (1 - BM25_B + (BM25_B * Math.max(1, this.bodyLengths[slot] as number)) / averageLength);
 			let score = 0;
+			let inTitle = 0;
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {
 				const value = values[index * termCount + termIndex] as number;
-				const tf = value & BODY_COUNT;
-				const body = (tf * (BM25_K1 + 1)) / (tf + norm);
-				score += idf * (body + (value & IN_TITLE ? TITLE_WEIGHT : 0) + (value & IN_HEADING ? HEADING_WEIGHT : 0));
+				score += (requiredIdf[termIndex] as number) * fieldScore(value, norm);
+				inTitle |= value & IN_TITLE;
 			}
-			this.offer(top, limit, { slot, score });
+			for (let termIndex = 0; termIndex < optionalTerms.length; termIndex++) {
+				const term = optionalTerms[termIndex] as ResolvedTerm;
+				const at = seek(term.slots, term.length, optionalCursors[termIndex] as number, slot);
+				optionalCursors[termIndex] = at;
+				if (at >= term.length || term.slots[at] !== slot) continue;
+				const value = term.values[at] as number;
+				score += (optionalIdf[termIndex] as number) * fieldScore(value, norm);
+				inTitle |= value & IN_TITLE;
+			}
+			const coverage = inTitle === 0 ? 0 : this.titleCoverage(slot, queryWords);
+			score += coverage * titleCoverageWeight;
+			this.offer(top, limit, { slot, score, tier: coverage === 1 ? 1 : 0 });
 		}
 		top.sort((a, b) => this.compare(b, a));
 		const results = await Promise.all(
@@ -341,8 +359,49 @@ export class SearchEngine {
 		return { total, results };
 	}
 
-	/** Positive when `a` ranks above `b`: higher score, then the more recently modified, then by path. */
+	/** The accepted documents by slot (1 = accepted), with their count and total body length. */
+	private acceptedSlots(include: (path: string) => boolean): { slots: Uint8Array; count: number; totalLength: number } {
+		const slots = new Uint8Array(this.nextSlot);
+		let count = 0;
+		let totalLength = 0;
+		for (const [path, slot] of this.slotOfPath) {
+			if (!include(path)) continue;
+			slots[slot] = 1;
+			count++;
+			totalLength += this.bodyLengths[slot] as number;
+		}
+		return { slots, count, totalLength };
+	}
+
+	/**
+	 * The ids of the words a title may hold to count as wholly matched: each word of a required or
+	 * optional term, the last word of a required term as a prefix (as it matches).
+	 */
+	private queryWords(query: ParsedQuery): Set<number> {
+		const words = new Set<number>();
+		for (const [terms, lastIsPrefix] of [[query.required, true], [query.optional, false]] as const) {
+			for (const term of terms) {
+				for (const [index, token] of term.tokens.entries()) {
+					const ids = lastIsPrefix && index === term.tokens.length - 1 ? this.dictionary.withPrefix(token) : optional(this.dictionary.lookup(token));
+					for (const id of ids) words.add(id);
+				}
+			}
+		}
+		return words;
+	}
+
+	/** The share of the words of the note's title that are words of the query (1: the whole title). */
+	private titleCoverage(slot: number, queryWords: ReadonlySet<number>): number {
+		const title = this.documents[slot]?.title;
+		if (!title || title.length === 0) return 0;
+		let covered = 0;
+		for (const id of title) if (queryWords.has(id)) covered++;
+		return covered / title.length;
+	}
+
+	/** Positive when `a` ranks above `b`: a whole-title match, then higher score, then the more recently modified, then by path. */
 	private compare(a: Ranked, b: Ranked): number {
+		if (a.tier !== b.tier) return a.tier - b.tier;
 		if (a.score !== b.score) return a.score - b.score;
 		const modified = (this.modifiedTimes[a.slot] as number) - (this.modifiedTimes[b.slot] as number);
 		if (modified !== 0) return modified;
@@ -379,10 +438,10 @@ export class SearchEngine {
 	}
 
 	/**
-	 * The notes holding every required term and no excluded one, accepted by `include`, in slot
+	 * The notes holding every required term and no excluded one, accepted (null: all), in slot
 	 * order, with each term's packed value (row-major: one row of `required.length` per note).
 	 */
-	private intersect(required: readonly ResolvedTerm[], excluded: readonly ResolvedTerm[], include: ((path: string) => boolean) | null): { slots: Uint32Array; values: Uint32Array; total: number } {
+	private intersect(required: readonly ResolvedTerm[], excluded: readonly ResolvedTerm[], accepted: Uint8Array | null): { slots: Uint32Array; values: Uint32Array; total: number } {
 		const termCount = required.length;
 		const order = required.map((_, index) => index).sort((a, b) => (required[a]?.length ?? 0) - (required[b]?.length ?? 0));
 		const rarest = required[order[0] ?? 0] as ResolvedTerm;
@@ -401,7 +460,7 @@ export class SearchEngine {
 				if (term.slots[at] !== slot) continue candidates;
 			}
 			const doc = this.documents[slot];
-			if (!doc || (include && !include(doc.path))) continue;
+			if (!doc || (accepted && accepted[slot] !== 1)) continue;
 			for (const [termIndex, term] of excluded.entries()) {
 				const at = seek(term.slots, term.length, excludedCursors[termIndex] ?? 0, slot);
 				excludedCursors[termIndex] = at;
@@ -467,6 +526,13 @@ export class SearchEngine {
 		return { slots, values: new Uint32Array(0), length, phrase };
 	}
 
+	/** The notes holding a term whose words are all whole words (a stop word): null when none does. */
+	private resolveWhole(tokens: readonly string[]): ResolvedTerm | null {
+		if (tokens.length !== 1) return null;
+		const id = this.dictionary.lookup(tokens[0] ?? "");
+		return id === undefined ? null : this.union([id]);
+	}
+
 	/** The postings of several terms as one: body counts added, title and heading flags combined. */
 	private union(ids: readonly number[]): ResolvedTerm {
 		if (ids.length === 1) {
@@ -506,6 +572,19 @@ export class SearchEngine {
 	}
 }
 
+/** A term's BM25 body score in one note, plus its fixed title and heading weights. */
+function fieldScore(value: number, norm: number): number {
+	const tf = value & BODY_COUNT;
+	return (tf * (BM25_K1 + 1)) / (tf + norm) + (value & IN_TITLE ? TITLE_WEIGHT : 0) + (value & IN_HEADING ? HEADING_WEIGHT : 0);
+}
+
+/** How many of a term's notes are accepted. */
+function countAccepted(term: ResolvedTerm, accepted: Uint8Array): number {
+	let count = 0;
+	for (let index = 0; index < term.length; index++) count += accepted[term.slots[index] as number] as number;
+	return count;
+}
+
 function optional<T>(value: T | undefined | null): T[] {
 	return value === undefined || value === null ? [] : [value];
 }
@@ -526,27 +605,83 @@ function countPhrase(tokens: Uint32Array, phrase: CompiledPhrase): number {
 	return count;
 }
 
-/** Where a term's words stand in a row in `tokens` (the last word a prefix), as spans of the text. */
-function termSpans(tokens: readonly Token[], words: readonly string[]): Array<{ start: number; end: number }> {
-	const spans: Array<{ start: number; end: number }> = [];
+/** Where a term's words stand in a row in `tokens` (the last word a prefix unless `whole`), as spans of the text. */
+function termSpans(tokens: readonly Token[], words: readonly string[], whole: boolean): Span[] {
+	const spans: Span[] = [];
 	const lastWord = words.length - 1;
 	for (let start = 0; start + lastWord < tokens.length; start++) {
 		let matches = true;
 		for (let offset = 0; offset <= lastWord && matches; offset++) {
 			const value = tokens[start + offset]?.value ?? "";
 			const word = words[offset] ?? "";
-			matches = offset === lastWord ? value.startsWith(word) : value === word;
+			matches = offset === lastWord && !whole ? value.startsWith(word) : value === word;
 		}
 		if (matches) spans.push({ start: tokens[start]?.start ?? 0, end: tokens[start + lastWord]?.end ?? 0 });
 	}
 	return spans;
 }
 
-/** Up to a few passages around the matches in the note's current text, each match marked «like this». */
+interface Span {
+	start: number;
+	end: number;
+}
+
+/** Where a note's body starts: after its frontmatter block, if it has one. */
+function bodyStart(text: string): number {
+	if (!text.startsWith("---")) return 0;
+	const lines = new LineIndex(text);
+	const end = frontmatterEndLine(lines);
+	return end === null ? 0 : lines.lineStart(end + 1);
+}
+
+/** A web address in a snippet: scheme, host, and the rest up to a space or closing bracket. */
+const WEB_ADDRESS = /https?:\/\/([^\s/?#()<>[\]«»]+)[^\s()<>[\]]*/g;
+
+/**
+ * Text of a snippet window with its matches marked, every web address shortened to its host
+ * (badge and link addresses are noise to a reader) unless a match lies past the host.
+ */
+function markWindow(text: string, start: number, end: number, spans: readonly Span[]): string {
+	const edits: Array<Span & { text: string }> = [];
+	for (const address of text.slice(start, end).matchAll(WEB_ADDRESS)) {
+		const from = start + (address.index ?? 0);
+		const to = from + address[0].length;
+		const host = address[1] ?? "";
+		const hostEnd = from + address[0].indexOf(host) + host.length;
+		if (spans.some((span) => span.end > hostEnd && span.start < to)) continue;
+		const marked = spans.filter((span) => span.start >= from && span.end <= hostEnd);
+		let shortened = "";
+		let cursor = from + address[0].indexOf(host);
+		for (const span of marked) {
+			shortened += text.slice(cursor, span.start) + MARK_OPEN + text.slice(span.start, span.end) + MARK_CLOSE;
+			cursor = span.end;
+		}
+		shortened += text.slice(cursor, hostEnd) + (to > hostEnd ? "/…" : "");
+		edits.push({ start: from, end: to, text: shortened });
+	}
+	for (const span of spans) {
+		if (!edits.some((edit) => span.start >= edit.start && span.end <= edit.end)) edits.push({ ...span, text: MARK_OPEN + text.slice(span.start, span.end) + MARK_CLOSE });
+	}
+	edits.sort((a, b) => a.start - b.start);
+	let marked = "";
+	let cursor = start;
+	for (const edit of edits) {
+		marked += text.slice(cursor, edit.start) + edit.text;
+		cursor = edit.end;
+	}
+	return marked + text.slice(cursor, end);
+}
+
+/**
+ * Up to a few passages of the note's body (never its frontmatter) around the matches of the
+ * required and optional terms, each match marked «like this»; the start of the body when the
+ * body holds no match (the note matched by title or frontmatter).
+ */
 function snippetsOf(text: string, query: ParsedQuery): string[] {
-	const tokens = tokenize(text);
-	const spans = query.required.flatMap((term) => termSpans(tokens, term.tokens)).sort((a, b) => a.start - b.start);
-	const windows: Array<{ start: number; end: number; spans: Array<{ start: number; end: number }> }> = [];
+	const start = bodyStart(text);
+	const tokens = tokenize(text.slice(start)).map((token) => ({ value: token.value, start: token.start + start, end: token.end + start }));
+	const spans = [...query.required.flatMap((term) => termSpans(tokens, term.tokens, false)), ...query.optional.flatMap((term) => termSpans(tokens, term.tokens, true))].sort((a, b) => a.start - b.start);
+	const windows: Array<{ start: number; end: number; spans: Span[] }> = [];
 	for (const span of spans) {
 		const last = windows.at(-1);
 		if (last && span.start <= last.end) {
@@ -555,16 +690,11 @@ function snippetsOf(text: string, query: ParsedQuery): string[] {
 			continue;
 		}
 		if (windows.length === SEARCH_SNIPPETS_PER_RESULT) break;
-		windows.push({ start: Math.max(0, span.start - SEARCH_SNIPPET_CONTEXT_CHARS), end: Math.min(text.length, span.end + SEARCH_SNIPPET_CONTEXT_CHARS), spans: [span] });
+		windows.push({ start: Math.max(start, span.start - SEARCH_SNIPPET_CONTEXT_CHARS), end: Math.min(text.length, span.end + SEARCH_SNIPPET_CONTEXT_CHARS), spans: [span] });
 	}
+	if (windows.length === 0 && text.slice(start).trim() !== "") windows.push({ start, end: Math.min(text.length, start + 2 * SEARCH_SNIPPET_CONTEXT_CHARS), spans: [] });
 	return windows.map((window) => {
-		let marked = "";
-		let cursor = window.start;
-		for (const span of window.spans) {
-			marked += text.slice(cursor, span.start) + MARK_OPEN + text.slice(span.start, span.end) + MARK_CLOSE;
-			cursor = span.end;
-		}
-		marked += text.slice(cursor, window.end);
-		return `${window.start > 0 ? "…" : ""}${marked.replace(/\s+/g, " ").trim()}${window.end < text.length ? "…" : ""}`;
+		const marked = markWindow(text, window.start, window.end, window.spans);
+		return `${window.start > start ? "…" : ""}${marked.replace(/\s+/g, " ").trim()}${window.end < text.length ? "…" : ""}`;
 	});
 }
