@@ -1,8 +1,6 @@
 import { SEARCH_SNIPPETS_PER_RESULT, SEARCH_SNIPPET_CONTEXT_CHARS } from "../config/limits";
 import type { ParsedQuery } from "./query";
 import { tokenize, tokenizeInChunks, type Token } from "./text";
-import { frontmatterEndLine } from "../markdown/frontmatter";
-import { LineIndex } from "../markdown/lines";
 
 /**
  * The search engine: an inverted index whose postings carry each note's term frequency, with
@@ -626,41 +624,71 @@ interface Span {
 	end: number;
 }
 
-/** Where a note's body starts: after its frontmatter block, if it has one. */
+/** A frontmatter fence: `---` alone on its line (trailing spaces allowed), as markdown/frontmatter reads it. */
+const FENCE_LINE = /^---[ \t]*\r?$/;
+
+/** Where a note's body starts: after its frontmatter block (fences on the first line and a later one), if it has one. */
 function bodyStart(text: string): number {
 	if (!text.startsWith("---")) return 0;
-	const lines = new LineIndex(text);
-	const end = frontmatterEndLine(lines);
-	return end === null ? 0 : lines.lineStart(end + 1);
+	let lineStart = 0;
+	for (let line = 0; lineStart <= text.length; line++) {
+		const newline = text.indexOf("\n", lineStart);
+		const lineEnd = newline === -1 ? text.length : newline;
+		if (FENCE_LINE.test(text.slice(lineStart, lineEnd))) {
+			if (line > 0) return newline === -1 ? text.length : newline + 1;
+		} else if (line === 0) return 0;
+		if (newline === -1) return 0;
+		lineStart = newline + 1;
+	}
+	return 0;
 }
 
-/** A web address in a snippet: scheme, host, and the rest up to a space or closing bracket. */
-const WEB_ADDRESS = /https?:\/\/([^\s/?#()<>[\]«»]+)[^\s()<>[\]]*/g;
+/** A web address: scheme, host, and the rest up to a space or bracket, less a sentence's closing punctuation. */
+const WEB_ADDRESS = /https?:\/\/([^\s/?#()<>[\]]+)(?:[^\s()<>[\]]*[^\s()<>[\].,;:!?])?/g;
+
+interface WebAddress extends Span {
+	hostStart: number;
+	hostEnd: number;
+}
+
+/** The web addresses in text[from, text.length). */
+function webAddresses(text: string, from: number): WebAddress[] {
+	WEB_ADDRESS.lastIndex = from;
+	const found: WebAddress[] = [];
+	for (let match = WEB_ADDRESS.exec(text); match; match = WEB_ADDRESS.exec(text)) {
+		const hostStart = match.index + match[0].indexOf("//") + 2;
+		found.push({ start: match.index, end: match.index + match[0].length, hostStart, hostEnd: hostStart + (match[1] ?? "").length });
+	}
+	return found;
+}
+
+/** `offset` moved out of any address it falls inside: to the address's start or end. */
+function outsideAddresses(offset: number, addresses: readonly WebAddress[], toEnd: boolean): number {
+	const inside = addresses.find((address) => address.start < offset && offset < address.end);
+	return inside ? (toEnd ? inside.end : inside.start) : offset;
+}
 
 /**
  * Text of a snippet window with its matches marked, every web address shortened to its host
  * (badge and link addresses are noise to a reader) unless a match lies past the host.
  */
-function markWindow(text: string, start: number, end: number, spans: readonly Span[]): string {
+function markWindow(text: string, start: number, end: number, spans: readonly Span[], addresses: readonly WebAddress[]): string {
 	const edits: Array<Span & { text: string }> = [];
-	for (const address of text.slice(start, end).matchAll(WEB_ADDRESS)) {
-		const from = start + (address.index ?? 0);
-		const to = from + address[0].length;
-		const host = address[1] ?? "";
-		const hostEnd = from + address[0].indexOf(host) + host.length;
-		if (spans.some((span) => span.end > hostEnd && span.start < to)) continue;
-		const marked = spans.filter((span) => span.start >= from && span.end <= hostEnd);
+	const mark = (span: Span) => MARK_OPEN + text.slice(span.start, span.end) + MARK_CLOSE;
+	for (const address of addresses) {
+		if (address.start < start || address.end > end) continue;
+		if (spans.some((span) => span.end > address.hostEnd && span.start < address.end)) continue;
 		let shortened = "";
-		let cursor = from + address[0].indexOf(host);
-		for (const span of marked) {
-			shortened += text.slice(cursor, span.start) + MARK_OPEN + text.slice(span.start, span.end) + MARK_CLOSE;
+		let cursor = address.hostStart;
+		for (const span of spans.filter((candidate) => candidate.start >= address.start && candidate.end <= address.hostEnd)) {
+			shortened += text.slice(cursor, span.start) + mark(span);
 			cursor = span.end;
 		}
-		shortened += text.slice(cursor, hostEnd) + (to > hostEnd ? "/…" : "");
-		edits.push({ start: from, end: to, text: shortened });
+		shortened += text.slice(cursor, address.hostEnd) + (address.end > address.hostEnd ? "/…" : "");
+		edits.push({ start: address.start, end: address.end, text: shortened });
 	}
 	for (const span of spans) {
-		if (!edits.some((edit) => span.start >= edit.start && span.end <= edit.end)) edits.push({ ...span, text: MARK_OPEN + text.slice(span.start, span.end) + MARK_CLOSE });
+		if (!edits.some((edit) => span.start >= edit.start && span.end <= edit.end)) edits.push({ ...span, text: mark(span) });
 	}
 	edits.sort((a, b) => a.start - b.start);
 	let marked = "";
@@ -675,26 +703,29 @@ function markWindow(text: string, start: number, end: number, spans: readonly Sp
 /**
  * Up to a few passages of the note's body (never its frontmatter) around the matches of the
  * required and optional terms, each match marked «like this»; the start of the body when the
- * body holds no match (the note matched by title or frontmatter).
+ * body holds no match (the note matched by title or frontmatter). A passage never cuts a web
+ * address in two.
  */
 function snippetsOf(text: string, query: ParsedQuery): string[] {
 	const start = bodyStart(text);
 	const tokens = tokenize(text.slice(start)).map((token) => ({ value: token.value, start: token.start + start, end: token.end + start }));
 	const spans = [...query.required.flatMap((term) => termSpans(tokens, term.tokens, false)), ...query.optional.flatMap((term) => termSpans(tokens, term.tokens, true))].sort((a, b) => a.start - b.start);
+	const addresses = webAddresses(text, start);
+	const windowEnd = (offset: number) => outsideAddresses(Math.min(text.length, offset), addresses, true);
 	const windows: Array<{ start: number; end: number; spans: Span[] }> = [];
 	for (const span of spans) {
 		const last = windows.at(-1);
 		if (last && span.start <= last.end) {
-			last.end = Math.max(last.end, Math.min(text.length, span.end + SEARCH_SNIPPET_CONTEXT_CHARS));
+			last.end = Math.max(last.end, windowEnd(span.end + SEARCH_SNIPPET_CONTEXT_CHARS));
 			if (span.start >= (last.spans.at(-1)?.end ?? 0)) last.spans.push(span);
 			continue;
 		}
 		if (windows.length === SEARCH_SNIPPETS_PER_RESULT) break;
-		windows.push({ start: Math.max(start, span.start - SEARCH_SNIPPET_CONTEXT_CHARS), end: Math.min(text.length, span.end + SEARCH_SNIPPET_CONTEXT_CHARS), spans: [span] });
+		windows.push({ start: outsideAddresses(Math.max(start, span.start - SEARCH_SNIPPET_CONTEXT_CHARS), addresses, false), end: windowEnd(span.end + SEARCH_SNIPPET_CONTEXT_CHARS), spans: [span] });
 	}
-	if (windows.length === 0 && text.slice(start).trim() !== "") windows.push({ start, end: Math.min(text.length, start + 2 * SEARCH_SNIPPET_CONTEXT_CHARS), spans: [] });
+	if (windows.length === 0 && text.slice(start).trim() !== "") windows.push({ start, end: windowEnd(start + 2 * SEARCH_SNIPPET_CONTEXT_CHARS), spans: [] });
 	return windows.map((window) => {
-		const marked = markWindow(text, window.start, window.end, window.spans);
-		return `${window.start > start ? "…" : ""}${marked.replace(/\s+/g, " ").trim()}${window.end < text.length ? "…" : ""}`;
+		const marked = markWindow(text, window.start, window.end, window.spans, addresses).replace(/\s+/g, " ").trim();
+		return `${window.start > start ? "…" : ""}${marked}${window.end < text.length && !marked.endsWith("…") ? "…" : ""}`;
 	});
 }

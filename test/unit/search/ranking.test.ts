@@ -1,0 +1,119 @@
+import { SearchEngine, type SearchAnswer } from "../../../src/search/engine";
+import { parseQuery, stopWordSet, withStopWords } from "../../../src/search/query";
+import { ENGLISH_STOP_WORDS } from "../../../src/search/stopWords";
+
+interface Doc {
+	path: string;
+	text: string;
+	modified?: number;
+}
+
+const ENGLISH = stopWordSet(ENGLISH_STOP_WORDS);
+
+/** Searches as search_notes does: the English stop words apply unless others are given. */
+function searchDocs(docs: readonly Doc[], query: string, stopWords = ENGLISH, limit = 50): Promise<SearchAnswer> {
+	const engine = new SearchEngine();
+	for (const entry of docs) engine.add(entry.path, entry.path.replace(/\.md$/, "").split("/").pop() ?? entry.path, entry.modified ?? 0, entry.text, []);
+	const texts = new Map(docs.map((entry) => [entry.path, entry.text]));
+	return engine.search(withStopWords(parseQuery(query), stopWords), null, limit, (path) => Promise.resolve(texts.get(path) ?? ""));
+}
+
+const paths = async (docs: readonly Doc[], query: string, stopWords = ENGLISH) => (await searchDocs(docs, query, stopWords)).results.map((hit) => hit.path);
+const snippets = async (text: string, query: string) => (await searchDocs([{ path: "Note.md", text }], query)).results[0]?.snippets;
+
+describe("stop words", () => {
+	test("a query's unquoted stop words become optional; quoted ones and exclusions stay as typed", () => {
+		const split = withStopWords(parseQuery('how to use "the" templates -a'), ENGLISH);
+		expect(split.required.map((term) => term.source)).toEqual(["use", "the", "templates"]);
+		expect(split.optional.map((term) => term.source)).toEqual(["how", "to"]);
+		expect(split.excluded.map((term) => term.source)).toEqual(["a"]);
+	});
+
+	test("a query of nothing but stop words keeps them all required", () => {
+		const split = withStopWords(parseQuery("to be or not"), stopWordSet(["to", "be", "or", "not"]));
+		expect(split.required.map((term) => term.source)).toEqual(["to", "be", "or", "not"]);
+		expect(split.optional).toEqual([]);
+	});
+
+	test("the list is folded like the text: case and accents do not matter", () => {
+		expect(stopWordSet(["The", "Où"])).toEqual(new Set(["the", "ou"]));
+	});
+
+	const notes: Doc[] = [
+		{ path: "Templates.md", text: "Start a new note from a template: pick one and fill in the blanks. Use templates for meetings." },
+		{ path: "Newsletter 1.md", text: "Issue one. How to use your time: how to plan, how to rest. Templates are mentioned once." },
+		{ path: "Recipes.md", text: "How to bake bread." },
+	];
+
+	test("`how to use templates` finds the Templates note, which holds neither how nor to, first", async () => {
+		const found = await paths(notes, "how to use templates");
+		expect(found[0]).toBe("Templates.md");
+		expect(found).toContain("Newsletter 1.md");
+		expect(found).not.toContain("Recipes.md");
+	});
+
+	test("stop words still rank: of two otherwise equal notes, the one holding them comes first", async () => {
+		const twins: Doc[] = [
+			{ path: "A.md", text: "compost heap notes", modified: 2 },
+			{ path: "B.md", text: "compost heap notes how to", modified: 1 },
+		];
+		expect(await paths(twins, "how to compost")).toEqual(["B.md", "A.md"]);
+	});
+
+	test("with an empty stop-word list every word must match again", async () => {
+		expect(await paths(notes, "how to use templates", new Set())).toEqual(["Newsletter 1.md"]);
+	});
+
+	test("stop words are marked in snippets as whole words only", async () => {
+		expect(await snippets("Today: how to prune roses.", "how to prune")).toEqual(["Today: «how» «to» «prune» roses."]);
+	});
+});
+
+describe("title matches", () => {
+	test("the note titled `dataview` ranks first, above notes that say dataview far more often or hold it in a longer title", async () => {
+		const docs: Doc[] = [
+			{ path: "Queries with Dataview.md", text: "dataview ".repeat(40), modified: 9 },
+			{ path: "Plugins.md", text: "dataview dataview dataview and tasks", modified: 8 },
+			{ path: "Dataview.md", text: "A plugin for querying notes, mentioned once: dataview.", modified: 1 },
+		];
+		expect(await paths(docs, "dataview")).toEqual(["Dataview.md", "Queries with Dataview.md", "Plugins.md"]);
+	});
+
+	test("a title made of the query's words, stop words included, counts as whole", async () => {
+		const docs: Doc[] = [
+			{ path: "Gardening diary.md", text: "the raised bed again, raised bed, bed bed bed, the raised bed", modified: 5 },
+			{ path: "The raised bed.md", text: "Built in May.", modified: 1 },
+		];
+		expect(await paths(docs, "the raised bed")).toEqual(["The raised bed.md", "Gardening diary.md"]);
+	});
+
+	test("of two titles holding the word, the one the query covers more of ranks higher", async () => {
+		const docs: Doc[] = [
+			{ path: "Parent child searches - Dataview.md", text: "dataview queries", modified: 5 },
+			{ path: "Dataview format.md", text: "dataview queries", modified: 1 },
+		];
+		expect(await paths(docs, "dataview")).toEqual(["Dataview format.md", "Parent child searches - Dataview.md"]);
+	});
+});
+
+describe("snippets", () => {
+	test("come from the body, never the frontmatter block", async () => {
+		const text = "---\ntags: [garden]\nsource: garden club\n---\n# Plan\n\nDig the garden in March.";
+		expect(await snippets(text, "garden")).toEqual(["# Plan Dig the «garden» in March."]);
+	});
+
+	test("a note matched only in its frontmatter or title shows the start of its body", async () => {
+		const text = "---\nstatus: archived\n---\nNothing else to say here.";
+		expect(await snippets(text, "archived")).toEqual(["Nothing else to say here."]);
+	});
+
+	test("web addresses are shortened to their host", async () => {
+		const text = "Build [![ci](https://img.shields.io/github/actions/workflow/status/x/y/ci.yml?branch=main)](https://github.com/x/y/actions) passing, see the compost guide at https://example.org/guides/soil?page=2.";
+		expect(await snippets(text, "compost")).toEqual(["…img.shields.io/…)](github.com/…) passing, see the «compost» guide at example.org/…."]);
+	});
+
+	test("an address whose path holds a match is kept whole; a match in the host is marked in the short form", async () => {
+		expect(await snippets("Read https://example.org/compost/guide today.", "compost")).toEqual(["Read https://example.org/«compost»/guide today."]);
+		expect(await snippets("Read https://compost.example.org/a/b/c today.", "compost")).toEqual(["Read «compost».example.org/… today."]);
+	});
+});
