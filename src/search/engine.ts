@@ -1,6 +1,6 @@
-import { SEARCH_SNIPPETS_PER_RESULT, SEARCH_SNIPPET_CONTEXT_CHARS } from "../config/limits";
+import { SEARCH_SNIPPETS_PER_RESULT, SEARCH_SNIPPET_CONTEXT_CHARS, SNIPPET_TOKENIZE_CHUNK_CHARS } from "../config/limits";
 import type { ParsedQuery } from "./query";
-import { tokenize, tokenizeInChunks, type Token } from "./text";
+import { tokenChunks, tokenize, tokenizeInChunks, type Token } from "./text";
 
 /**
  * The search engine: an inverted index whose postings carry each note's term frequency, with
@@ -191,6 +191,9 @@ export class SearchEngine {
 	/** Scratch for counting a note's tokens while committing and for merging a prefix's postings; all zero between uses. */
 	private counts: Uint32Array = new Uint32Array(256);
 	private merged: Uint32Array = new Uint32Array(64);
+	/** Scratch for a search's candidates and their packed values, reused: a common word has thousands. */
+	private candidateSlots: Uint32Array = new Uint32Array(64);
+	private candidateValues: Uint32Array = new Uint32Array(64);
 
 	get size(): number {
 		return this.slotOfPath.size;
@@ -324,9 +327,13 @@ export class SearchEngine {
 		const termCount = required.length;
 		const averageLength = Math.max(1, totalLength / Math.max(1, corpusSize));
 		const top: Ranked[] = [];
+		const bodyLengths = this.bodyLengths;
+		// BM25's length normalisation, k1 · (1 − b + b · length / average), as base + scale · length.
+		const normBase = BM25_K1 * (1 - BM25_B);
+		const normScale = (BM25_K1 * BM25_B) / averageLength;
 		for (let index = 0; index < total; index++) {
 			const slot = slots[index] as number;
-			const norm = BM25_K1 * (1 - BM25_B + (BM25_B * Math.max(1, this.bodyLengths[slot] as number)) / averageLength);
+			const norm = normBase + normScale * Math.max(1, bodyLengths[slot] as number);
 			let score = 0;
 			let inTitle = 0;
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {
@@ -344,8 +351,7 @@ export class SearchEngine {
 				inTitle |= value & IN_TITLE;
 			}
 			const coverage = inTitle === 0 ? 0 : this.titleCoverage(slot, queryWords);
-			score += coverage * titleCoverageWeight;
-			this.offer(top, limit, { slot, score, tier: coverage === 1 ? 1 : 0 });
+			this.offer(top, limit, slot, score + coverage * titleCoverageWeight, coverage === 1 ? 1 : 0);
 		}
 		top.sort((a, b) => this.compare(b, a));
 		const results = await Promise.all(
@@ -407,20 +413,29 @@ export class SearchEngine {
 	}
 
 	/** Keeps the best `limit` candidates in a heap whose root is the worst of them. */
-	private offer(heap: Ranked[], limit: number, candidate: Ranked): void {
+	private offer(heap: Ranked[], limit: number, slot: number, score: number, tier: number): void {
 		if (limit <= 0) return;
+		const swap = (a: number, b: number) => {
+			const kept = heap[a] as Ranked;
+			heap[a] = heap[b] as Ranked;
+			heap[b] = kept;
+		};
 		if (heap.length < limit) {
-			heap.push(candidate);
+			heap.push({ slot, score, tier });
 			let index = heap.length - 1;
 			while (index > 0) {
 				const parent = (index - 1) >> 1;
 				if (this.compare(heap[parent] as Ranked, heap[index] as Ranked) <= 0) break;
-				[heap[parent], heap[index]] = [heap[index] as Ranked, heap[parent] as Ranked];
+				swap(parent, index);
 				index = parent;
 			}
 			return;
 		}
-		if (this.compare(candidate, heap[0] as Ranked) <= 0) return;
+		// Most candidates of a common word lose to the worst kept one on tier or score alone: no object for them.
+		const worstKept = heap[0] as Ranked;
+		if (tier < worstKept.tier || (tier === worstKept.tier && score < worstKept.score)) return;
+		const candidate = { slot, score, tier };
+		if (this.compare(candidate, worstKept) <= 0) return;
 		heap[0] = candidate;
 		let index = 0;
 		for (;;) {
@@ -430,43 +445,57 @@ export class SearchEngine {
 			if (left < heap.length && this.compare(heap[left] as Ranked, heap[worst] as Ranked) < 0) worst = left;
 			if (right < heap.length && this.compare(heap[right] as Ranked, heap[worst] as Ranked) < 0) worst = right;
 			if (worst === index) return;
-			[heap[worst], heap[index]] = [heap[index] as Ranked, heap[worst] as Ranked];
+			swap(worst, index);
 			index = worst;
 		}
 	}
 
 	/**
 	 * The notes holding every required term and no excluded one, accepted (null: all), in slot
-	 * order, with each term's packed value (row-major: one row of `required.length` per note).
+	 * order, with each term's packed value (row-major: one row of `required.length` per note), in
+	 * scratch arrays that the next search overwrites.
 	 */
 	private intersect(required: readonly ResolvedTerm[], excluded: readonly ResolvedTerm[], accepted: Uint8Array | null): { slots: Uint32Array; values: Uint32Array; total: number } {
 		const termCount = required.length;
 		const order = required.map((_, index) => index).sort((a, b) => (required[a]?.length ?? 0) - (required[b]?.length ?? 0));
 		const rarest = required[order[0] ?? 0] as ResolvedTerm;
+		const slots = (this.candidateSlots = growUint32(this.candidateSlots, rarest.length));
+		const values = (this.candidateValues = growUint32(this.candidateValues, rarest.length * termCount));
+		let total = 0;
+		if (termCount === 1 && excluded.length === 0 && !rarest.phrase) {
+			// One word, the commonest query: its postings are the answer, less the notes that only have it in a heading.
+			for (let index = 0; index < rarest.length; index++) {
+				const slot = rarest.slots[index] as number;
+				const value = rarest.values[index] as number;
+				if ((value & (BODY_COUNT | IN_TITLE)) === 0 || (accepted && accepted[slot] !== 1)) continue;
+				slots[total] = slot;
+				values[total++] = value;
+			}
+			return { slots, values, total };
+		}
 		const cursors = new Array<number>(termCount).fill(0);
 		const excludedCursors = new Array<number>(excluded.length).fill(0);
-		const slots = new Uint32Array(rarest.length);
-		const values = new Uint32Array(rarest.length * termCount);
-		let total = 0;
 		candidates: for (let index = 0; index < rarest.length; index++) {
 			const slot = rarest.slots[index] as number;
-			for (const termIndex of order) {
+			for (let orderIndex = 0; orderIndex < termCount; orderIndex++) {
+				const termIndex = order[orderIndex] as number;
 				const term = required[termIndex] as ResolvedTerm;
-				const at = seek(term.slots, term.length, cursors[termIndex] ?? 0, slot);
+				const at = seek(term.slots, term.length, cursors[termIndex] as number, slot);
 				cursors[termIndex] = at;
 				if (at >= term.length) break candidates;
 				if (term.slots[at] !== slot) continue candidates;
 			}
 			const doc = this.documents[slot];
 			if (!doc || (accepted && accepted[slot] !== 1)) continue;
-			for (const [termIndex, term] of excluded.entries()) {
-				const at = seek(term.slots, term.length, excludedCursors[termIndex] ?? 0, slot);
+			for (let termIndex = 0; termIndex < excluded.length; termIndex++) {
+				const term = excluded[termIndex] as ResolvedTerm;
+				const at = seek(term.slots, term.length, excludedCursors[termIndex] as number, slot);
 				excludedCursors[termIndex] = at;
 				if (at < term.length && term.slots[at] === slot && this.matchValue(term, at, doc) !== 0) continue candidates;
 			}
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {
 				const term = required[termIndex] as ResolvedTerm;
-				const value = this.matchValue(term, cursors[termIndex] ?? 0, doc);
+				const value = this.matchValue(term, cursors[termIndex] as number, doc);
 				if (value === 0) continue candidates;
 				values[total * termCount + termIndex] = value;
 			}
@@ -603,20 +632,16 @@ function countPhrase(tokens: Uint32Array, phrase: CompiledPhrase): number {
 	return count;
 }
 
-/** Where a term's words stand in a row in `tokens` (the last word a prefix unless `whole`), as spans of the text. */
-function termSpans(tokens: readonly Token[], words: readonly string[], whole: boolean): Span[] {
-	const spans: Span[] = [];
+/** True if a term's words stand in a row in `tokens` from `at` (the last word a prefix unless `whole`). */
+function termAt(tokens: readonly Token[], at: number, words: readonly string[], whole: boolean): boolean {
 	const lastWord = words.length - 1;
-	for (let start = 0; start + lastWord < tokens.length; start++) {
-		let matches = true;
-		for (let offset = 0; offset <= lastWord && matches; offset++) {
-			const value = tokens[start + offset]?.value ?? "";
-			const word = words[offset] ?? "";
-			matches = offset === lastWord && !whole ? value.startsWith(word) : value === word;
-		}
-		if (matches) spans.push({ start: tokens[start]?.start ?? 0, end: tokens[start + lastWord]?.end ?? 0 });
+	if (at + lastWord >= tokens.length) return false;
+	for (let offset = 0; offset <= lastWord; offset++) {
+		const value = (tokens[at + offset] as Token).value;
+		const word = words[offset] as string;
+		if (offset === lastWord && !whole ? !value.startsWith(word) : value !== word) return false;
 	}
-	return spans;
+	return true;
 }
 
 interface Span {
@@ -708,21 +733,46 @@ function markWindow(text: string, start: number, end: number, spans: readonly Sp
  */
 function snippetsOf(text: string, query: ParsedQuery): string[] {
 	const start = bodyStart(text);
-	const tokens = tokenize(text.slice(start)).map((token) => ({ value: token.value, start: token.start + start, end: token.end + start }));
-	const spans = [...query.required.flatMap((term) => termSpans(tokens, term.tokens, false)), ...query.optional.flatMap((term) => termSpans(tokens, term.tokens, true))].sort((a, b) => a.start - b.start);
+	const terms = [...query.required.map((term) => ({ words: term.tokens, whole: false })), ...query.optional.map((term) => ({ words: term.tokens, whole: true }))];
+	const longest = Math.max(...terms.map((term) => term.words.length));
 	const addresses = webAddresses(text, start);
 	const windowEnd = (offset: number) => outsideAddresses(Math.min(text.length, offset), addresses, true);
 	const windows: Array<{ start: number; end: number; spans: Span[] }> = [];
-	for (const span of spans) {
+	const full = () => windows.length === SEARCH_SNIPPETS_PER_RESULT;
+	/** Adds a match to the windows; false once they are full and the match lies past the last. */
+	const addSpan = (span: Span): boolean => {
 		const last = windows.at(-1);
 		if (last && span.start <= last.end) {
 			last.end = Math.max(last.end, windowEnd(span.end + SEARCH_SNIPPET_CONTEXT_CHARS));
 			if (span.start >= (last.spans.at(-1)?.end ?? 0)) last.spans.push(span);
-			continue;
+			return true;
 		}
-		if (windows.length === SEARCH_SNIPPETS_PER_RESULT) break;
+		if (full()) return false;
 		windows.push({ start: outsideAddresses(Math.max(start, span.start - SEARCH_SNIPPET_CONTEXT_CHARS), addresses, false), end: windowEnd(span.end + SEARCH_SNIPPET_CONTEXT_CHARS), spans: [span] });
+		return true;
+	};
+	// Tokenized a little at a time, in text order, and no further than the last window needs: a
+	// long note costs what its snippets cost.
+	const tokens: Token[] = [];
+	let next = 0;
+	const matchUpTo = (stop: number): boolean => {
+		for (; next < stop; next++) {
+			const at = tokens[next] as Token;
+			if (full() && at.start > (windows.at(-1)?.end ?? 0)) return false;
+			for (const term of terms) {
+				if (termAt(tokens, next, term.words, term.whole) && !addSpan({ start: at.start, end: (tokens[next + term.words.length - 1] as Token).end })) return false;
+			}
+		}
+		return true;
+	};
+	let open = true;
+	for (const chunk of tokenChunks(text, start, SNIPPET_TOKENIZE_CHUNK_CHARS)) {
+		for (const token of chunk) tokens.push(token);
+		// A phrase may run on into the next chunk: positions that close to the end wait for it.
+		open = matchUpTo(tokens.length - longest + 1);
+		if (!open) break;
 	}
+	if (open) matchUpTo(tokens.length);
 	if (windows.length === 0 && text.slice(start).trim() !== "") windows.push({ start, end: windowEnd(start + 2 * SEARCH_SNIPPET_CONTEXT_CHARS), spans: [] });
 	return windows.map((window) => {
 		const marked = markWindow(text, window.start, window.end, window.spans, addresses).replace(/\s+/g, " ").trim();

@@ -97,6 +97,20 @@ describe("title matches", () => {
 });
 
 describe("snippets", () => {
+	test("a phrase split between two of the chunks a snippet is read in is still found and marked", async () => {
+		// "big" ends at character 2048, where the first 2 KiB chunk ends; "garden" starts the next.
+		const text = `${"a ".repeat(1022)} big garden plan`;
+		const [snippet] = (await snippets(text, '"big garden"')) ?? [];
+		expect(snippet?.endsWith("a «big garden» plan")).toBe(true);
+	});
+
+	test("only the first three passages are given, however long the note", async () => {
+		const text = Array.from({ length: 500 }, (_, index) => `Paragraph ${index} about compost.`).join("\n\n".repeat(40));
+		const found = await snippets(text, "compost");
+		expect(found).toHaveLength(3);
+		expect(found?.[2]).toContain("Paragraph 2 about «compost».");
+	});
+
 	test("come from the body, never the frontmatter block", async () => {
 		const text = "---\ntags: [garden]\nsource: garden club\n---\n# Plan\n\nDig the garden in March.";
 		expect(await snippets(text, "garden")).toEqual(["# Plan Dig the «garden» in March."]);
