@@ -1,6 +1,7 @@
 import { SEARCH_SNIPPETS_PER_RESULT, SEARCH_SNIPPET_CONTEXT_CHARS, SNIPPET_TOKENIZE_CHUNK_CHARS } from "../config/limits";
 import type { ParsedQuery } from "./query";
 import { tokenChunks, tokenize, tokenizeInChunks, type Token } from "./text";
+import { PackedIdWriter, unpackIds } from "./packedIds";
 
 /**
  * The search engine: an inverted index whose postings carry each note's term frequency, with
@@ -51,7 +52,9 @@ interface IndexedDocument {
 	modified: number;
 	title: Uint32Array;
 	headings: Uint32Array;
-	body: Uint32Array;
+	/** The body's token ids, packed (packedIds.ts). */
+	body: Uint8Array;
+	bodyLength: number;
 }
 
 /** A document tokenized and waiting to be committed to the index it was prepared by. */
@@ -191,6 +194,7 @@ export class SearchEngine {
 	/** Scratch for counting a note's tokens while committing and for merging a prefix's postings; all zero between uses. */
 	private counts: Uint32Array = new Uint32Array(256);
 	private merged: Uint32Array = new Uint32Array(64);
+	private unpacked: Uint32Array = new Uint32Array(256);
 	/** Scratch for a search's candidates and their packed values, reused: a common word has thousands. */
 	private candidateSlots: Uint32Array = new Uint32Array(64);
 	private candidateValues: Uint32Array = new Uint32Array(64);
@@ -218,13 +222,18 @@ export class SearchEngine {
 	 */
 	*prepare(path: string, title: string, modified: number, text: string, headings: readonly string[]): Generator<void, PreparedDocument, void> {
 		const ids = (value: string) => Uint32Array.from(tokenize(value), (token) => this.dictionary.idOf(token.value));
-		let body: Uint32Array = new Uint32Array(Math.min(1 << 16, (text.length >> 2) + 16));
-		let length = 0;
+		const body = new PackedIdWriter(Math.min(1 << 16, text.length >> 2));
 		yield* tokenizeInChunks(text, (tokens) => {
-			body = growUint32(body, length + tokens.length);
-			for (const token of tokens) body[length++] = this.dictionary.idOf(token.value);
+			for (const token of tokens) body.write(this.dictionary.idOf(token.value));
 		});
-		return { doc: { path, modified, title: ids(title), headings: ids(headings.join("\n")), body: body.slice(0, length) } };
+		return { doc: { path, modified, title: ids(title), headings: ids(headings.join("\n")), body: body.finish(), bodyLength: body.count } };
+	}
+
+	/** A document's body token ids, in scratch that the next call overwrites. */
+	private unpackBody(doc: IndexedDocument): Uint32Array {
+		this.unpacked = growUint32(this.unpacked, doc.bodyLength);
+		unpackIds(doc.body, this.unpacked);
+		return this.unpacked;
 	}
 
 	/** Adds or replaces a prepared document. */
@@ -236,16 +245,18 @@ export class SearchEngine {
 		this.documents[slot] = doc;
 		this.bodyLengths = growUint32(this.bodyLengths, slot + 1);
 		this.modifiedTimes = growFloat64(this.modifiedTimes, slot + 1);
-		this.bodyLengths[slot] = doc.body.length;
+		this.bodyLengths[slot] = doc.bodyLength;
 		this.modifiedTimes[slot] = doc.modified;
-		this.totalBodyLength += doc.body.length;
+		this.totalBodyLength += doc.bodyLength;
 		const counts = (this.counts = growUint32(this.counts, this.dictionary.size));
 		const touched: number[] = [];
 		const note = (id: number, value: number) => {
 			if (counts[id] === 0) touched.push(id);
 			counts[id] = ((counts[id] as number) | value) >>> 0;
 		};
-		for (const id of doc.body) {
+		const body = this.unpackBody(doc);
+		for (let index = 0; index < doc.bodyLength; index++) {
+			const id = body[index] as number;
 			if (counts[id] === 0) touched.push(id);
 			counts[id] = (counts[id] as number) + 1;
 		}
@@ -265,6 +276,18 @@ export class SearchEngine {
 		}
 	}
 
+	/**
+	 * Gives back the room postings grew into while the index was built (lists double as they
+	 * grow, so about a quarter of it stood empty); a later note grows a list again as needed.
+	 */
+	compact(): void {
+		for (const list of this.postings) {
+			if (!list || list.length === list.slots.length) continue;
+			list.slots = list.slots.slice(0, list.length);
+			list.values = list.values.slice(0, list.length);
+		}
+	}
+
 	remove(path: string): void {
 		const slot = this.slotOfPath.get(path);
 		if (slot === undefined) return;
@@ -272,10 +295,10 @@ export class SearchEngine {
 		this.slotOfPath.delete(path);
 		this.documents[slot] = undefined;
 		if (!doc) return;
-		this.totalBodyLength -= doc.body.length;
+		this.totalBodyLength -= doc.bodyLength;
 		const counts = (this.counts = growUint32(this.counts, this.dictionary.size));
 		const touched: number[] = [];
-		for (const field of [doc.body, doc.title, doc.headings]) {
+		for (const field of [this.unpackBody(doc).subarray(0, doc.bodyLength), doc.title, doc.headings]) {
 			for (const id of field) {
 				if (counts[id] === 0) touched.push(id);
 				counts[id] = 1;
@@ -511,7 +534,7 @@ export class SearchEngine {
 	private matchValue(term: ResolvedTerm, at: number, doc: IndexedDocument): number {
 		let value: number;
 		if (term.phrase) {
-			const body = countPhrase(doc.body, term.phrase);
+			const body = countPhrase(this.unpackBody(doc).subarray(0, doc.bodyLength), term.phrase);
 			value = body | (countPhrase(doc.title, term.phrase) > 0 ? IN_TITLE : 0) | (countPhrase(doc.headings, term.phrase) > 0 ? IN_HEADING : 0);
 		} else value = term.values[at] as number;
 		return (value & BODY_COUNT) > 0 || (value & IN_TITLE) !== 0 ? value >>> 0 : 0;

@@ -218,6 +218,7 @@ export class IndexedNoteSearch implements NoteSearch {
 				sliceStart = performance.now();
 			}
 		}
+		if (!this.stopped) this.engine.compact();
 		this.ready = !this.stopped;
 	}
 
