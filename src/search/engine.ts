@@ -1,5 +1,5 @@
-import { SEARCH_SNIPPETS_PER_RESULT, SEARCH_SNIPPET_CONTEXT_CHARS, SNIPPET_TOKENIZE_CHUNK_CHARS } from "../config/limits";
-import type { ParsedQuery } from "./query";
+import { SEARCH_SNIPPETS_PER_RESULT, SEARCH_SNIPPET_CONTEXT_CHARS, SEARCH_SNIPPET_MAX_CHARS, SNIPPET_TOKENIZE_CHUNK_CHARS } from "../config/limits";
+import type { ParsedQuery, QueryTerm } from "./query";
 import { tokenChunks, tokenize, tokenizeInChunks, type Token } from "./text";
 import { PackedIdWriter, unpackIds } from "./packedIds";
 
@@ -38,12 +38,18 @@ const MARK_OPEN = "«";
 const MARK_CLOSE = "»";
 
 /**
- * A posting's value packs three facts about one term in one note: how often it is in the body
- * (low 30 bits), whether it is in the title, whether it is in a heading.
+ * A posting's value packs four facts about one term in one note: how often it is in the body
+ * (low 24 bits; a searchable body holds under 3 million tokens), how many of the title's words
+ * it is (6 bits, at most 63 counted), whether it is in the title, whether it is in a heading. The
+ * title count lets a search weigh how much of a title the query covers from the postings alone.
  */
+const BODY_COUNT = 0x00ffffff;
+const TITLE_COUNT_SHIFT = 24;
+const TITLE_COUNT_MAX = 0x3f;
 const IN_TITLE = 0x40000000;
 const IN_HEADING = 0x80000000;
-const BODY_COUNT = 0x3fffffff;
+/** Longest title counted, in words, for the share of it a query covers. */
+const TITLE_LENGTH_MAX = 0xff;
 const FIRST_POSTINGS_CAPACITY = 2;
 
 /** One note's tokens by field, as ids: kept for phrase checks and for removing the note. */
@@ -163,6 +169,13 @@ function growUint32(array: Uint32Array, minimum: number): Uint32Array {
 	return grown;
 }
 
+function growUint8(array: Uint8Array, minimum: number): Uint8Array {
+	if (array.length >= minimum) return array;
+	const grown = new Uint8Array(Math.max(minimum, array.length * 2));
+	grown.set(array);
+	return grown;
+}
+
 function growFloat64(array: Float64Array, minimum: number): Float64Array {
 	if (array.length >= minimum) return array;
 	const grown = new Float64Array(Math.max(minimum, array.length * 2));
@@ -188,6 +201,7 @@ export class SearchEngine {
 	private readonly slotOfPath = new Map<string, number>();
 	private readonly documents: Array<IndexedDocument | undefined> = [];
 	private bodyLengths: Uint32Array = new Uint32Array(64);
+	private titleLengths: Uint8Array = new Uint8Array(64);
 	private modifiedTimes: Float64Array = new Float64Array(64);
 	private nextSlot = 0;
 	private totalBodyLength = 0;
@@ -246,22 +260,27 @@ export class SearchEngine {
 		this.bodyLengths = growUint32(this.bodyLengths, slot + 1);
 		this.modifiedTimes = growFloat64(this.modifiedTimes, slot + 1);
 		this.bodyLengths[slot] = doc.bodyLength;
+		this.titleLengths = growUint8(this.titleLengths, slot + 1);
+		this.titleLengths[slot] = Math.min(TITLE_LENGTH_MAX, doc.title.length);
 		this.modifiedTimes[slot] = doc.modified;
 		this.totalBodyLength += doc.bodyLength;
 		const counts = (this.counts = growUint32(this.counts, this.dictionary.size));
 		const touched: number[] = [];
-		const note = (id: number, value: number) => {
-			if (counts[id] === 0) touched.push(id);
-			counts[id] = ((counts[id] as number) | value) >>> 0;
-		};
 		const body = this.unpackBody(doc);
 		for (let index = 0; index < doc.bodyLength; index++) {
 			const id = body[index] as number;
-			if (counts[id] === 0) touched.push(id);
-			counts[id] = (counts[id] as number) + 1;
+			const value = counts[id] as number;
+			if (value === 0) touched.push(id);
+			if (value < BODY_COUNT) counts[id] = value + 1;
 		}
-		for (const id of doc.title) note(id, IN_TITLE);
-		for (const id of doc.headings) note(id, IN_HEADING);
+		for (const id of doc.title) {
+			if (counts[id] === 0) touched.push(id);
+			counts[id] = mergeValues(counts[id] as number, packValue(0, 1, false));
+		}
+		for (const id of doc.headings) {
+			if (counts[id] === 0) touched.push(id);
+			counts[id] = ((counts[id] as number) | IN_HEADING) >>> 0;
+		}
 		for (const id of touched) {
 			let list = this.postings[id];
 			if (!list) this.postings[id] = list = { slots: new Uint32Array(FIRST_POSTINGS_CAPACITY), values: new Uint32Array(FIRST_POSTINGS_CAPACITY), length: 0 };
@@ -328,14 +347,22 @@ export class SearchEngine {
 		const corpusSize = accepted ? accepted.count : this.slotOfPath.size;
 		const totalLength = accepted ? accepted.totalLength : this.totalBodyLength;
 		if (query.required.length === 0) return { total: 0, results: [] };
+		// A word typed twice counts once, in the score and in how much of a title the query covers.
+		const seen = new Set<string>();
+		const firstSight = (term: QueryTerm) => {
+			const key = term.tokens.join(" ");
+			if (seen.has(key)) return false;
+			seen.add(key);
+			return true;
+		};
 		const required: ResolvedTerm[] = [];
-		for (const term of query.required) {
+		for (const term of query.required.filter(firstSight)) {
 			const resolved = this.resolve(term.tokens);
 			if (!resolved) return { total: 0, results: [] };
 			required.push(resolved);
 		}
 		const excluded = query.excluded.flatMap((term) => optional(this.resolve(term.tokens)));
-		const optionalTerms = query.optional.flatMap((term) => optional(this.resolveWhole(term.tokens)));
+		const optionalTerms = query.optional.filter(firstSight).flatMap((term) => optional(this.resolveWhole(term.tokens)));
 		const { slots, values, total } = this.intersect(required, excluded, accepted?.slots ?? null);
 		const idf = (term: ResolvedTerm) => {
 			const frequency = accepted ? countAccepted(term, accepted.slots) : term.length;
@@ -344,13 +371,13 @@ export class SearchEngine {
 		const requiredIdf = required.map(idf);
 		const optionalIdf = optionalTerms.map(idf);
 		const optionalCursors = new Array<number>(optionalTerms.length).fill(0);
-		const queryWords = this.queryWords(query);
 		// A title that is mostly the query's words beats one that merely holds them: "Dataview Format" over "Searches - Dataview".
 		const titleCoverageWeight = (TITLE_COVERAGE_WEIGHT * requiredIdf.reduce((sum, value) => sum + value, 0)) / required.length;
 		const termCount = required.length;
 		const averageLength = Math.max(1, totalLength / Math.max(1, corpusSize));
 		const top: Ranked[] = [];
 		const bodyLengths = this.bodyLengths;
+		const titleLengths = this.titleLengths;
 		// BM25's length normalisation, k1 · (1 − b + b · length / average), as base + scale · length.
 		const normBase = BM25_K1 * (1 - BM25_B);
 		const normScale = (BM25_K1 * BM25_B) / averageLength;
@@ -358,11 +385,11 @@ export class SearchEngine {
 			const slot = slots[index] as number;
 			const norm = normBase + normScale * Math.max(1, bodyLengths[slot] as number);
 			let score = 0;
-			let inTitle = 0;
+			let titleWords = 0;
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {
 				const value = values[index * termCount + termIndex] as number;
 				score += (requiredIdf[termIndex] as number) * fieldScore(value, norm);
-				inTitle |= value & IN_TITLE;
+				titleWords += titleCount(value);
 			}
 			for (let termIndex = 0; termIndex < optionalTerms.length; termIndex++) {
 				const term = optionalTerms[termIndex] as ResolvedTerm;
@@ -371,9 +398,9 @@ export class SearchEngine {
 				if (at >= term.length || term.slots[at] !== slot) continue;
 				const value = term.values[at] as number;
 				score += (optionalIdf[termIndex] as number) * fieldScore(value, norm);
-				inTitle |= value & IN_TITLE;
+				titleWords += titleCount(value);
 			}
-			const coverage = inTitle === 0 ? 0 : this.titleCoverage(slot, queryWords);
+			const coverage = titleWords === 0 ? 0 : Math.min(1, titleWords / (titleLengths[slot] as number));
 			this.offer(top, limit, slot, score + coverage * titleCoverageWeight, coverage === 1 ? 1 : 0);
 		}
 		top.sort((a, b) => this.compare(b, a));
@@ -398,32 +425,6 @@ export class SearchEngine {
 			totalLength += this.bodyLengths[slot] as number;
 		}
 		return { slots, count, totalLength };
-	}
-
-	/**
-	 * The ids of the words a title may hold to count as wholly matched: each word of a required or
-	 * optional term, the last word of a required term as a prefix (as it matches).
-	 */
-	private queryWords(query: ParsedQuery): Set<number> {
-		const words = new Set<number>();
-		for (const [terms, lastIsPrefix] of [[query.required, true], [query.optional, false]] as const) {
-			for (const term of terms) {
-				for (const [index, token] of term.tokens.entries()) {
-					const ids = lastIsPrefix && index === term.tokens.length - 1 ? this.dictionary.withPrefix(token) : optional(this.dictionary.lookup(token));
-					for (const id of ids) words.add(id);
-				}
-			}
-		}
-		return words;
-	}
-
-	/** The share of the words of the note's title that are words of the query (1: the whole title). */
-	private titleCoverage(slot: number, queryWords: ReadonlySet<number>): number {
-		const title = this.documents[slot]?.title;
-		if (!title || title.length === 0) return 0;
-		let covered = 0;
-		for (const id of title) if (queryWords.has(id)) covered++;
-		return covered / title.length;
 	}
 
 	/** Positive when `a` ranks above `b`: a whole-title match, then higher score, then the more recently modified, then by path. */
@@ -535,7 +536,7 @@ export class SearchEngine {
 		let value: number;
 		if (term.phrase) {
 			const body = countPhrase(this.unpackBody(doc).subarray(0, doc.bodyLength), term.phrase);
-			value = body | (countPhrase(doc.title, term.phrase) > 0 ? IN_TITLE : 0) | (countPhrase(doc.headings, term.phrase) > 0 ? IN_HEADING : 0);
+			value = packValue(body, countPhrase(doc.title, term.phrase) * term.phrase.length, countPhrase(doc.headings, term.phrase) > 0);
 		} else value = term.values[at] as number;
 		return (value & BODY_COUNT) > 0 || (value & IN_TITLE) !== 0 ? value >>> 0 : 0;
 	}
@@ -601,7 +602,7 @@ export class SearchEngine {
 				const value = list.values[index] as number;
 				const before = merged[slot] as number;
 				if (before === 0) count++;
-				merged[slot] = (((before & BODY_COUNT) + (value & BODY_COUNT)) | ((before | value) & ~BODY_COUNT)) >>> 0;
+				merged[slot] = mergeValues(before, value);
 			}
 			if (list.length > 0) {
 				low = Math.min(low, list.slots[0] as number);
@@ -620,6 +621,22 @@ export class SearchEngine {
 		}
 		return { slots, values, length, phrase: null };
 	}
+}
+
+/** A posting value from its parts, each count saturating at its field's largest value. */
+function packValue(bodyCount: number, titleWords: number, inHeading: boolean): number {
+	const title = Math.min(TITLE_COUNT_MAX, titleWords);
+	return (Math.min(BODY_COUNT, bodyCount) | (title << TITLE_COUNT_SHIFT) | (title > 0 ? IN_TITLE : 0) | (inHeading ? IN_HEADING : 0)) >>> 0;
+}
+
+/** How many of the title's words a posting value counts. */
+function titleCount(value: number): number {
+	return (value >>> TITLE_COUNT_SHIFT) & TITLE_COUNT_MAX;
+}
+
+/** Two posting values as one (a prefix's several words in one note): counts added, flags combined. */
+function mergeValues(a: number, b: number): number {
+	return packValue((a & BODY_COUNT) + (b & BODY_COUNT), titleCount(a) + titleCount(b), ((a | b) & IN_HEADING) !== 0);
 }
 
 /** A term's BM25 body score in one note, plus its fixed title and heading weights. */
@@ -765,13 +782,15 @@ function snippetsOf(text: string, query: ParsedQuery): string[] {
 	/** Adds a match to the windows; false once they are full and the match lies past the last. */
 	const addSpan = (span: Span): boolean => {
 		const last = windows.at(-1);
-		if (last && span.start <= last.end) {
-			last.end = Math.max(last.end, windowEnd(span.end + SEARCH_SNIPPET_CONTEXT_CHARS));
+		// A word on every line would grow one passage over the whole note: a passage stops at SEARCH_SNIPPET_MAX_CHARS.
+		if (last && span.start <= last.end && span.end <= last.start + SEARCH_SNIPPET_MAX_CHARS) {
+			last.end = Math.max(last.end, Math.min(last.start + SEARCH_SNIPPET_MAX_CHARS, windowEnd(span.end + SEARCH_SNIPPET_CONTEXT_CHARS)));
 			if (span.start >= (last.spans.at(-1)?.end ?? 0)) last.spans.push(span);
 			return true;
 		}
 		if (full()) return false;
-		windows.push({ start: outsideAddresses(Math.max(start, span.start - SEARCH_SNIPPET_CONTEXT_CHARS), addresses, false), end: windowEnd(span.end + SEARCH_SNIPPET_CONTEXT_CHARS), spans: [span] });
+		const from = Math.max(start, last?.end ?? 0, outsideAddresses(Math.max(start, span.start - SEARCH_SNIPPET_CONTEXT_CHARS), addresses, false));
+		windows.push({ start: Math.min(from, span.start), end: windowEnd(span.end + SEARCH_SNIPPET_CONTEXT_CHARS), spans: [span] });
 		return true;
 	};
 	// Tokenized a little at a time, in text order, and no further than the last window needs: a

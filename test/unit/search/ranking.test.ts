@@ -1,3 +1,4 @@
+import { SEARCH_SNIPPET_CONTEXT_CHARS, SEARCH_SNIPPET_MAX_CHARS, SNIPPET_TOKENIZE_CHUNK_CHARS } from "../../../src/config/limits";
 import { SearchEngine, type SearchAnswer } from "../../../src/search/engine";
 import { parseQuery, stopWordSet, withStopWords } from "../../../src/search/query";
 import { ENGLISH_STOP_WORDS } from "../../../src/search/stopWords";
@@ -98,10 +99,17 @@ describe("title matches", () => {
 
 describe("snippets", () => {
 	test("a phrase split between two of the chunks a snippet is read in is still found and marked", async () => {
-		// "big" ends at character 2048, where the first 2 KiB chunk ends; "garden" starts the next.
-		const text = `${"a ".repeat(1022)} big garden plan`;
+		// "big" ends just where the first chunk ends; "garden" starts the next.
+		const text = `${"x".repeat(SNIPPET_TOKENIZE_CHUNK_CHARS - 4)} big garden plan`;
+		expect(text.indexOf(" garden")).toBe(SNIPPET_TOKENIZE_CHUNK_CHARS);
 		const [snippet] = (await snippets(text, '"big garden"')) ?? [];
-		expect(snippet?.endsWith("a «big garden» plan")).toBe(true);
+		expect(snippet?.endsWith(" «big garden» plan")).toBe(true);
+	});
+
+	test("a word on every line gives three passages of bounded length, not the whole note", async () => {
+		const found = (await snippets("compost heap\n".repeat(300), "compost")) ?? [];
+		expect(found).toHaveLength(3);
+		for (const passage of found) expect(passage.replace(/[«»…]/g, "").length).toBeLessThanOrEqual(SEARCH_SNIPPET_MAX_CHARS + SEARCH_SNIPPET_CONTEXT_CHARS);
 	});
 
 	test("only the first three passages are given, however long the note", async () => {
