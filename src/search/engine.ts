@@ -499,6 +499,7 @@ export class SearchEngine {
 		}
 		const cursors = new Array<number>(termCount).fill(0);
 		const excludedCursors = new Array<number>(excluded.length).fill(0);
+		const needsDocument = required.some((term) => term.phrase) || excluded.some((term) => term.phrase);
 		candidates: for (let index = 0; index < rarest.length; index++) {
 			const slot = rarest.slots[index] as number;
 			for (let orderIndex = 0; orderIndex < termCount; orderIndex++) {
@@ -509,8 +510,10 @@ export class SearchEngine {
 				if (at >= term.length) break candidates;
 				if (term.slots[at] !== slot) continue candidates;
 			}
-			const doc = this.documents[slot];
-			if (!doc || (accepted && accepted[slot] !== 1)) continue;
+			if (accepted && accepted[slot] !== 1) continue;
+			// Only a phrase needs the note's tokens: every other check is on the postings.
+			const doc = needsDocument ? this.documents[slot] : undefined;
+			if (needsDocument && !doc) continue;
 			for (let termIndex = 0; termIndex < excluded.length; termIndex++) {
 				const term = excluded[termIndex] as ResolvedTerm;
 				const at = seek(term.slots, term.length, excludedCursors[termIndex] as number, slot);
@@ -532,9 +535,9 @@ export class SearchEngine {
 	 * The packed value of a term in a note when the note matches it (in the body or the title),
 	 * else 0. A heading alone is not a match: it ranks, it does not find.
 	 */
-	private matchValue(term: ResolvedTerm, at: number, doc: IndexedDocument): number {
+	private matchValue(term: ResolvedTerm, at: number, doc: IndexedDocument | undefined): number {
 		let value: number;
-		if (term.phrase) {
+		if (term.phrase && doc) {
 			const body = countPhrase(this.unpackBody(doc).subarray(0, doc.bodyLength), term.phrase);
 			value = packValue(body, countPhrase(doc.title, term.phrase) * term.phrase.length, countPhrase(doc.headings, term.phrase) > 0);
 		} else value = term.values[at] as number;
