@@ -51,6 +51,8 @@ const IN_HEADING = 0x80000000;
 /** Longest title counted, in words, for the share of it a query covers. */
 const TITLE_LENGTH_MAX = 0xff;
 const FIRST_POSTINGS_CAPACITY = 2;
+/** Words of a phrase checked in one pass over a packed body; a longer phrase unpacks the body first. */
+const MAX_PHRASE_WORDS = 32;
 
 /** One note's tokens by field, as ids: kept for phrase checks and for removing the note. */
 interface IndexedDocument {
@@ -209,6 +211,8 @@ export class SearchEngine {
 	private counts: Uint32Array = new Uint32Array(256);
 	private merged: Uint32Array = new Uint32Array(64);
 	private unpacked: Uint32Array = new Uint32Array(256);
+	/** Scratch for the last words read while a phrase is looked for in a packed body. */
+	private phraseWindow: Uint32Array = new Uint32Array(MAX_PHRASE_WORDS);
 	/** Scratch for a search's candidates and their packed values, reused: a common word has thousands. */
 	private candidateSlots: Uint32Array = new Uint32Array(64);
 	private candidateValues: Uint32Array = new Uint32Array(64);
@@ -538,7 +542,7 @@ export class SearchEngine {
 	private matchValue(term: ResolvedTerm, at: number, doc: IndexedDocument | undefined): number {
 		let value: number;
 		if (term.phrase && doc) {
-			const body = countPhrase(this.unpackBody(doc).subarray(0, doc.bodyLength), term.phrase);
+			const body = countPackedPhrase(doc.body, term.phrase, this.phraseWindow);
 			value = packValue(body, countPhrase(doc.title, term.phrase) * term.phrase.length, countPhrase(doc.headings, term.phrase) > 0);
 		} else value = term.values[at] as number;
 		return (value & BODY_COUNT) > 0 || (value & IN_TITLE) !== 0 ? value >>> 0 : 0;
@@ -660,6 +664,46 @@ function optional<T>(value: T | undefined | null): T[] {
 }
 
 /** How many times the phrase's words stand in a row in `tokens`. */
+/**
+ * How many times the phrase's words stand in a row in a packed body, read once without unpacking
+ * it: the last `phrase.length` ids are kept in `window`, and checked whenever the newest one can
+ * end the phrase.
+ */
+function countPackedPhrase(packed: Uint8Array, phrase: CompiledPhrase, window: Uint32Array): number {
+	const length = phrase.length;
+	if (length === 0) return 0;
+	if (length > window.length) return countPhrase(unpackAll(packed), phrase);
+	const lastWord = phrase[length - 1] as Uint8Array;
+	let count = 0;
+	let seen = 0;
+	// The window is a ring: `next` is where the newest id goes, and after it the oldest one.
+	let next = 0;
+	let index = 0;
+	while (index < packed.length) {
+		let byte = packed[index++] as number;
+		let id = byte & 0x7f;
+		for (let shift = 7; byte & 0x80; shift += 7) {
+			byte = packed[index++] as number;
+			id |= (byte & 0x7f) << shift;
+		}
+		id >>>= 0;
+		window[next] = id;
+		next = next + 1 === length ? 0 : next + 1;
+		seen++;
+		if (lastWord[id] !== 1 || seen < length) continue;
+		let matches = true;
+		for (let offset = 0, at = next; offset < length - 1 && matches; offset++, at = at + 1 === length ? 0 : at + 1) matches = phrase[offset]?.[window[at] as number] === 1;
+		if (matches) count++;
+	}
+	return count;
+}
+
+/** Every id of a packed body, for a phrase longer than the scratch window. */
+function unpackAll(packed: Uint8Array): Uint32Array {
+	const ids = new Uint32Array(packed.length);
+	return ids.subarray(0, unpackIds(packed, ids));
+}
+
 function countPhrase(tokens: Uint32Array, phrase: CompiledPhrase): number {
 	let count = 0;
 	const length = phrase.length;

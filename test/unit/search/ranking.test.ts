@@ -70,6 +70,25 @@ describe("stop words", () => {
 	});
 });
 
+describe("phrases in the packed bodies", () => {
+	const words = Array.from({ length: 40 }, (_, index) => `w${index}`);
+	const docs: Doc[] = [
+		{ path: "Long.md", text: `start ${words.join(" ")} end; again ${words.slice(0, 3).join(" ")}` },
+		{ path: "Shuffled.md", text: [...words].reverse().join(" ") },
+	];
+
+	test("a phrase of 40 words (longer than the one-pass window) matches only the note with them in a row", async () => {
+		expect(await paths(docs, `"${words.join(" ")}"`)).toEqual(["Long.md"]);
+	});
+
+	test("a short phrase is counted each time it stands in a row, and never across a gap", async () => {
+		expect(await paths(docs, `"${words.slice(0, 3).join(" ")}"`)).toEqual(["Long.md"]);
+		expect(await paths(docs, '"w1 w0"')).toEqual(["Shuffled.md"]);
+		expect(await paths(docs, '"end again w0"')).toEqual(["Long.md"]);
+		expect(await paths(docs, '"w39 again"')).toEqual([]);
+	});
+});
+
 describe("title matches", () => {
 	test("the note titled `dataview` ranks first, above notes that say dataview far more often or hold it in a longer title", async () => {
 		const docs: Doc[] = [
