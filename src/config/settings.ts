@@ -1,8 +1,8 @@
 import { z } from "zod";
+import { ENGLISH_STOP_WORDS } from "../search/stopWords";
 import type { TokenRecord } from "../auth/tokens";
 import { DEFAULT_APPROVAL_TIMEOUT_SECONDS, MAX_APPROVAL_TIMEOUT_SECONDS, MIN_APPROVAL_TIMEOUT_SECONDS, DEFAULT_PORT, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_WRITE_BYTES_PER_MINUTE, DEFAULT_WRITE_CALLS_PER_MINUTE, MAX_PORT, MIN_PORT } from "./limits";
 import { normalizeFolderList } from "../vault/paths";
-import { ENGLISH_STOP_WORDS } from "../search/stopWords";
 
 export { normalizeFolderList };
 
