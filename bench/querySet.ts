@@ -18,6 +18,8 @@ export const SYNTHETIC_QUERIES: BenchQuery[] = [
 	{ label: "diacritics", query: "cafe naive" },
 	{ label: "CJK", query: "東京" },
 	{ label: "no hits", query: "xylophone" },
+	{ label: "stop words", query: "how to plan the garden" },
+	{ label: "stop words, tag filter", query: "what is the plan", tag: "project" },
 ];
 
 /** Queries for tasks-demo. */
@@ -30,6 +32,10 @@ export const TASKS_DEMO_QUERIES: BenchQuery[] = [
 	{ label: "tag filter", query: "task", tag: "task" },
 	{ label: "folder filter", query: "query", folder: "Test Data" },
 	{ label: "no hits", query: "xylophone" },
+	{ label: "whole title", query: "tasks" },
+	{ label: "stop words", query: "how to access links" },
+	{ label: "stop words, folder filter", query: "how to use the filters", folder: "Filters" },
+	{ label: "only stop words", query: "the to" },
 ];
 
 /**

@@ -99,6 +99,7 @@ export class McpService {
 				return this.setStatus({ state: "stopped" });
 			}
 			this.searchIndex?.setScope(this.scopeOf(settings));
+			this.searchIndex?.setStopWords(settings.searchStopWords);
 			if (this.server && this.requestedPort === settings.port) return this.currentStatus;
 			await this.closeServer();
 			return this.startServer(settings);
@@ -168,6 +169,7 @@ export class McpService {
 	private async startServer(settings: VaultMcpSettings): Promise<ServiceStatus> {
 		const port = settings.port;
 		const searchIndex = new IndexedNoteSearch(this.deps.host, this.scopeOf(settings), this.deps.yieldToHost ?? yieldToEventLoop);
+		searchIndex.setStopWords(settings.searchStopWords);
 		const deadlines = httpDeadlines(this.deps.httpDeadlines);
 		const connections = new ConnectionPool({ maxUnauthenticated: deadlines.maxUnauthenticatedConnections, firstRequestMs: deadlines.firstRequestMs });
 		const endpoint = createMcpEndpoint({

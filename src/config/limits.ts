@@ -67,6 +67,10 @@ export const SEARCH_MAX_LIMIT = 50;
 /** Snippets per search result, and characters of context around a match. */
 export const SEARCH_SNIPPETS_PER_RESULT = 3;
 export const SEARCH_SNIPPET_CONTEXT_CHARS = 60;
+/** Longest passage of a snippet before its context (a passage that keeps meeting matches stops here). */
+export const SEARCH_SNIPPET_MAX_CHARS = 240;
+/** Characters of a result's text tokenized at a time while its snippets are found: it stops once they are. */
+export const SNIPPET_TOKENIZE_CHUNK_CHARS = 512;
 /** list_tags entries: default and maximum. */
 export const LIST_TAGS_DEFAULT_LIMIT = 200;
 export const LIST_TAGS_MAX_LIMIT = 2000;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { TOOL_RIGHTS, type ToolRight } from "../auth/rights";
+import { ENGLISH_STOP_WORDS } from "../search/stopWords";
 import type { TokenRecord } from "../auth/tokens";
 import { DEFAULT_APPROVAL_TIMEOUT_SECONDS, MAX_APPROVAL_TIMEOUT_SECONDS, MIN_APPROVAL_TIMEOUT_SECONDS, DEFAULT_PORT, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_WRITE_BYTES_PER_MINUTE, DEFAULT_WRITE_CALLS_PER_MINUTE, MAX_PORT, MIN_PORT } from "./limits";
 import { normalizeFolderList } from "../paths/spelling";
@@ -44,6 +45,8 @@ export interface VaultMcpSettings {
 	showStatusBar: boolean;
 	/** How long a tool call set to Ask waits for the person's decision. */
 	approvalTimeoutSeconds: number;
+	/** Words a search query need not match, though they rank a note higher when it holds them. */
+	searchStopWords: string[];
 }
 
 export const SETTINGS_VERSION = 1;
@@ -66,6 +69,7 @@ export function defaultSettings(): VaultMcpSettings {
 		writeDisclosureAccepted: false,
 		showStatusBar: true,
 		approvalTimeoutSeconds: DEFAULT_APPROVAL_TIMEOUT_SECONDS,
+		searchStopWords: [...ENGLISH_STOP_WORDS],
 	};
 }
 
@@ -99,6 +103,7 @@ const fieldSchemas = {
 	writeDisclosureAccepted: z.boolean(),
 	showStatusBar: z.boolean(),
 	approvalTimeoutSeconds: z.number().int().min(MIN_APPROVAL_TIMEOUT_SECONDS).max(MAX_APPROVAL_TIMEOUT_SECONDS),
+	searchStopWords: z.array(z.string()),
 } as const;
 
 /** The settings read from data.json, and a line for each value that was replaced by its default. */

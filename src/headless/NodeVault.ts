@@ -161,7 +161,8 @@ export class NodeVault implements HostVault {
 		const known = this.files.get(file.path);
 		const cached = this.contents.get(file.path);
 		if (known && cached !== undefined) {
-			const stats = await fs.lstat(known.diskPath).catch(() => undefined);
+			// Synchronous: a local lstat takes microseconds, the thread-pool round trip many times that (issue 16's profile).
+			const stats = lstatSync(known.diskPath, { throwIfNoEntry: false });
 			if (stats?.isFile() && this.isOwnWrite(known, stats)) return cached;
 		}
 		return this.read(file);

@@ -166,6 +166,7 @@ async function serve(args: string[]): Promise<number> {
 	const store = new FileSettingsStore(root, DEFAULT_CONFIG_DIR);
 	let stored = await loadSettings(store);
 	const excludeFlags = excludedFoldersFromFlags(values.exclude ?? [], root);
+	const stopWordsFlag = values["stop-words"]?.split(",").map((word) => word.trim()).filter((word) => word !== "");
 	let tokenMadeThisRun: string | undefined;
 	if (stored.tokens.length === 0) {
 		const level: TokenLevel = allowWrite ? "write" : "read";
@@ -187,6 +188,7 @@ async function serve(args: string[]): Promise<number> {
 		excludedFolders: normalizeFolderList([...saved.excludedFolders, ...excludeFlags]),
 		rateLimitPerMinute: rateLimit ?? saved.rateLimitPerMinute,
 		promptsFolder: values.prompts ?? saved.promptsFolder,
+		searchStopWords: stopWordsFlag ?? saved.searchStopWords,
 	});
 	let runSettings = runSettingsFrom(stored);
 

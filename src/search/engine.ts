@@ -1,6 +1,7 @@
-import { SEARCH_SNIPPETS_PER_RESULT, SEARCH_SNIPPET_CONTEXT_CHARS } from "../config/limits";
-import type { ParsedQuery } from "./query";
-import { tokenize, tokenizeInChunks, type Token } from "./text";
+import { SEARCH_SNIPPETS_PER_RESULT, SEARCH_SNIPPET_CONTEXT_CHARS, SEARCH_SNIPPET_MAX_CHARS, SNIPPET_TOKENIZE_CHUNK_CHARS } from "../config/limits";
+import type { ParsedQuery, QueryTerm } from "./query";
+import { tokenChunks, tokenize, tokenizeInChunks, type Token } from "./text";
+import { PackedIdWriter, unpackIds } from "./packedIds";
 
 /**
  * The search engine: an inverted index whose postings carry each note's term frequency, with
@@ -31,17 +32,27 @@ const BM25_K1 = 1.2;
 const BM25_B = 0.75;
 const TITLE_WEIGHT = 3;
 const HEADING_WEIGHT = 1.5;
+/** Weight of the share of a title that the query covers, times the query terms' mean idf. */
+const TITLE_COVERAGE_WEIGHT = 3;
 const MARK_OPEN = "«";
 const MARK_CLOSE = "»";
 
 /**
- * A posting's value packs three facts about one term in one note: how often it is in the body
- * (low 30 bits), whether it is in the title, whether it is in a heading.
+ * A posting's value packs four facts about one term in one note: how often it is in the body
+ * (low 24 bits; a searchable body holds under 3 million tokens), how many of the title's words
+ * it is (6 bits, at most 63 counted), whether it is in the title, whether it is in a heading. The
+ * title count lets a search weigh how much of a title the query covers from the postings alone.
  */
+const BODY_COUNT = 0x00ffffff;
+const TITLE_COUNT_SHIFT = 24;
+const TITLE_COUNT_MAX = 0x3f;
 const IN_TITLE = 0x40000000;
 const IN_HEADING = 0x80000000;
-const BODY_COUNT = 0x3fffffff;
+/** Longest title counted, in words, for the share of it a query covers. */
+const TITLE_LENGTH_MAX = 0xff;
 const FIRST_POSTINGS_CAPACITY = 2;
+/** Words of a phrase checked in one pass over a packed body; a longer phrase unpacks the body first. */
+const MAX_PHRASE_WORDS = 32;
 
 /** One note's tokens by field, as ids: kept for phrase checks and for removing the note. */
 interface IndexedDocument {
@@ -49,7 +60,9 @@ interface IndexedDocument {
 	modified: number;
 	title: Uint32Array;
 	headings: Uint32Array;
-	body: Uint32Array;
+	/** The body's token ids, packed (packedIds.ts). */
+	body: Uint8Array;
+	bodyLength: number;
 }
 
 /** A document tokenized and waiting to be committed to the index it was prepared by. */
@@ -158,6 +171,13 @@ function growUint32(array: Uint32Array, minimum: number): Uint32Array {
 	return grown;
 }
 
+function growUint8(array: Uint8Array, minimum: number): Uint8Array {
+	if (array.length >= minimum) return array;
+	const grown = new Uint8Array(Math.max(minimum, array.length * 2));
+	grown.set(array);
+	return grown;
+}
+
 function growFloat64(array: Float64Array, minimum: number): Float64Array {
 	if (array.length >= minimum) return array;
 	const grown = new Float64Array(Math.max(minimum, array.length * 2));
@@ -165,10 +185,11 @@ function growFloat64(array: Float64Array, minimum: number): Float64Array {
 	return grown;
 }
 
-/** A ranked candidate: compared by score, then the more recently modified, then by path. */
+/** A ranked candidate: compared by tier (1 = the query holds its whole title), score, the more recently modified, then path. */
 interface Ranked {
 	slot: number;
 	score: number;
+	tier: number;
 }
 
 export class SearchEngine {
@@ -182,12 +203,19 @@ export class SearchEngine {
 	private readonly slotOfPath = new Map<string, number>();
 	private readonly documents: Array<IndexedDocument | undefined> = [];
 	private bodyLengths: Uint32Array = new Uint32Array(64);
+	private titleLengths: Uint8Array = new Uint8Array(64);
 	private modifiedTimes: Float64Array = new Float64Array(64);
 	private nextSlot = 0;
 	private totalBodyLength = 0;
 	/** Scratch for counting a note's tokens while committing and for merging a prefix's postings; all zero between uses. */
 	private counts: Uint32Array = new Uint32Array(256);
 	private merged: Uint32Array = new Uint32Array(64);
+	private unpacked: Uint32Array = new Uint32Array(256);
+	/** Scratch for the last words read while a phrase is looked for in a packed body. */
+	private phraseWindow: Uint32Array = new Uint32Array(MAX_PHRASE_WORDS);
+	/** Scratch for a search's candidates and their packed values, reused: a common word has thousands. */
+	private candidateSlots: Uint32Array = new Uint32Array(64);
+	private candidateValues: Uint32Array = new Uint32Array(64);
 
 	get size(): number {
 		return this.slotOfPath.size;
@@ -212,13 +240,18 @@ export class SearchEngine {
 	 */
 	*prepare(path: string, title: string, modified: number, text: string, headings: readonly string[]): Generator<void, PreparedDocument, void> {
 		const ids = (value: string) => Uint32Array.from(tokenize(value), (token) => this.dictionary.idOf(token.value));
-		let body: Uint32Array = new Uint32Array(Math.min(1 << 16, (text.length >> 2) + 16));
-		let length = 0;
+		const body = new PackedIdWriter(Math.min(1 << 16, text.length >> 2));
 		yield* tokenizeInChunks(text, (tokens) => {
-			body = growUint32(body, length + tokens.length);
-			for (const token of tokens) body[length++] = this.dictionary.idOf(token.value);
+			for (const token of tokens) body.write(this.dictionary.idOf(token.value));
 		});
-		return { doc: { path, modified, title: ids(title), headings: ids(headings.join("\n")), body: body.slice(0, length) } };
+		return { doc: { path, modified, title: ids(title), headings: ids(headings.join("\n")), body: body.finish(), bodyLength: body.count } };
+	}
+
+	/** A document's body token ids, in scratch that the next call overwrites. */
+	private unpackBody(doc: IndexedDocument): Uint32Array {
+		this.unpacked = growUint32(this.unpacked, doc.bodyLength);
+		unpackIds(doc.body, this.unpacked);
+		return this.unpacked;
 	}
 
 	/** Adds or replaces a prepared document. */
@@ -230,21 +263,28 @@ export class SearchEngine {
 		this.documents[slot] = doc;
 		this.bodyLengths = growUint32(this.bodyLengths, slot + 1);
 		this.modifiedTimes = growFloat64(this.modifiedTimes, slot + 1);
-		this.bodyLengths[slot] = doc.body.length;
+		this.bodyLengths[slot] = doc.bodyLength;
+		this.titleLengths = growUint8(this.titleLengths, slot + 1);
+		this.titleLengths[slot] = Math.min(TITLE_LENGTH_MAX, doc.title.length);
 		this.modifiedTimes[slot] = doc.modified;
-		this.totalBodyLength += doc.body.length;
+		this.totalBodyLength += doc.bodyLength;
 		const counts = (this.counts = growUint32(this.counts, this.dictionary.size));
 		const touched: number[] = [];
-		const note = (id: number, value: number) => {
-			if (counts[id] === 0) touched.push(id);
-			counts[id] = ((counts[id] as number) | value) >>> 0;
-		};
-		for (const id of doc.body) {
-			if (counts[id] === 0) touched.push(id);
-			counts[id] = (counts[id] as number) + 1;
+		const body = this.unpackBody(doc);
+		for (let index = 0; index < doc.bodyLength; index++) {
+			const id = body[index] as number;
+			const value = counts[id] as number;
+			if (value === 0) touched.push(id);
+			if (value < BODY_COUNT) counts[id] = value + 1;
 		}
-		for (const id of doc.title) note(id, IN_TITLE);
-		for (const id of doc.headings) note(id, IN_HEADING);
+		for (const id of doc.title) {
+			if (counts[id] === 0) touched.push(id);
+			counts[id] = mergeValues(counts[id] as number, packValue(0, 1, false));
+		}
+		for (const id of doc.headings) {
+			if (counts[id] === 0) touched.push(id);
+			counts[id] = ((counts[id] as number) | IN_HEADING) >>> 0;
+		}
 		for (const id of touched) {
 			let list = this.postings[id];
 			if (!list) this.postings[id] = list = { slots: new Uint32Array(FIRST_POSTINGS_CAPACITY), values: new Uint32Array(FIRST_POSTINGS_CAPACITY), length: 0 };
@@ -259,6 +299,18 @@ export class SearchEngine {
 		}
 	}
 
+	/**
+	 * Gives back the room postings grew into while the index was built (lists double as they
+	 * grow, so about a quarter of it stood empty); a later note grows a list again as needed.
+	 */
+	compact(): void {
+		for (const list of this.postings) {
+			if (!list || list.length === list.slots.length) continue;
+			list.slots = list.slots.slice(0, list.length);
+			list.values = list.values.slice(0, list.length);
+		}
+	}
+
 	remove(path: string): void {
 		const slot = this.slotOfPath.get(path);
 		if (slot === undefined) return;
@@ -266,10 +318,10 @@ export class SearchEngine {
 		this.slotOfPath.delete(path);
 		this.documents[slot] = undefined;
 		if (!doc) return;
-		this.totalBodyLength -= doc.body.length;
+		this.totalBodyLength -= doc.bodyLength;
 		const counts = (this.counts = growUint32(this.counts, this.dictionary.size));
 		const touched: number[] = [];
-		for (const field of [doc.body, doc.title, doc.headings]) {
+		for (const field of [this.unpackBody(doc).subarray(0, doc.bodyLength), doc.title, doc.headings]) {
 			for (const id of field) {
 				if (counts[id] === 0) touched.push(id);
 				counts[id] = 1;
@@ -289,47 +341,71 @@ export class SearchEngine {
 
 	/**
 	 * The documents that match the query — among those `include` accepts, or all with null —
-	 * ranked, with snippets for the first `limit`. Corpus statistics (size, average length) are
-	 * over the accepted documents, so a filtered search ranks the same however the index was built.
+	 * ranked, with snippets for the first `limit`. Corpus statistics (size, average length,
+	 * document frequencies) are over the accepted documents, so a filtered search ranks the same
+	 * however the index was built. A note whose whole title is words of the query ranks above
+	 * every note whose title is not (issue 16: the note titled "dataview" first for `dataview`).
 	 */
 	async search(query: ParsedQuery, include: ((path: string) => boolean) | null, limit: number, readText: (path: string) => Promise<string>): Promise<SearchAnswer> {
-		let corpusSize = this.slotOfPath.size;
-		let totalLength = this.totalBodyLength;
-		if (include) {
-			corpusSize = 0;
-			totalLength = 0;
-			for (const [path, slot] of this.slotOfPath) {
-				if (!include(path)) continue;
-				corpusSize++;
-				totalLength += this.bodyLengths[slot] as number;
-			}
-		}
+		const accepted = include ? this.acceptedSlots(include) : null;
+		const corpusSize = accepted ? accepted.count : this.slotOfPath.size;
+		const totalLength = accepted ? accepted.totalLength : this.totalBodyLength;
 		if (query.required.length === 0) return { total: 0, results: [] };
+		// A word typed twice counts once, in the score and in how much of a title the query covers.
+		const seen = new Set<string>();
+		const firstSight = (term: QueryTerm) => {
+			const key = term.tokens.join(" ");
+			if (seen.has(key)) return false;
+			seen.add(key);
+			return true;
+		};
 		const required: ResolvedTerm[] = [];
-		for (const term of query.required) {
+		for (const term of query.required.filter(firstSight)) {
 			const resolved = this.resolve(term.tokens);
 			if (!resolved) return { total: 0, results: [] };
 			required.push(resolved);
 		}
 		const excluded = query.excluded.flatMap((term) => optional(this.resolve(term.tokens)));
-		const { slots, values, total } = this.intersect(required, excluded, include);
+		const optionalTerms = query.optional.filter(firstSight).flatMap((term) => optional(this.resolveWhole(term.tokens)));
+		const { slots, values, total } = this.intersect(required, excluded, accepted?.slots ?? null);
+		const idf = (term: ResolvedTerm) => {
+			const frequency = accepted ? countAccepted(term, accepted.slots) : term.length;
+			return Math.log(1 + (corpusSize - frequency + 0.5) / (frequency + 0.5));
+		};
+		const requiredIdf = required.map(idf);
+		const optionalIdf = optionalTerms.map(idf);
+		const optionalCursors = new Array<number>(optionalTerms.length).fill(0);
+		// A title that is mostly the query's words beats one that merely holds them: "Dataview Format" over "Searches - Dataview".
+		const titleCoverageWeight = (TITLE_COVERAGE_WEIGHT * requiredIdf.reduce((sum, value) => sum + value, 0)) / required.length;
 		const termCount = required.length;
-		// Every answer holds every term, so each term's document frequency is the answer's size.
-		const idf = Math.log(1 + (corpusSize - total + 0.5) / (total + 0.5));
-		const averageLength = totalLength / Math.max(1, corpusSize);
+		const averageLength = Math.max(1, totalLength / Math.max(1, corpusSize));
 		const top: Ranked[] = [];
+		const bodyLengths = this.bodyLengths;
+		const titleLengths = this.titleLengths;
+		// BM25's length normalisation, k1 · (1 − b + b · length / average), as base + scale · length.
+		const normBase = BM25_K1 * (1 - BM25_B);
+		const normScale = (BM25_K1 * BM25_B) / averageLength;
 		for (let index = 0; index < total; index++) {
 			const slot = slots[index] as number;
-			const length = Math.max(1, this.bodyLengths[slot] as number);
-			const norm = BM25_K1 * (1 - BM25_B + (BM25_B * length) / Math.max(1, averageLength));
+			const norm = normBase + normScale * Math.max(1, bodyLengths[slot] as number);
 			let score = 0;
+			let titleWords = 0;
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {
 				const value = values[index * termCount + termIndex] as number;
-				const tf = value & BODY_COUNT;
-				const body = (tf * (BM25_K1 + 1)) / (tf + norm);
-				score += idf * (body + (value & IN_TITLE ? TITLE_WEIGHT : 0) + (value & IN_HEADING ? HEADING_WEIGHT : 0));
+				score += (requiredIdf[termIndex] as number) * fieldScore(value, norm);
+				titleWords += titleCount(value);
 			}
-			this.offer(top, limit, { slot, score });
+			for (let termIndex = 0; termIndex < optionalTerms.length; termIndex++) {
+				const term = optionalTerms[termIndex] as ResolvedTerm;
+				const at = seek(term.slots, term.length, optionalCursors[termIndex] as number, slot);
+				optionalCursors[termIndex] = at;
+				if (at >= term.length || term.slots[at] !== slot) continue;
+				const value = term.values[at] as number;
+				score += (optionalIdf[termIndex] as number) * fieldScore(value, norm);
+				titleWords += titleCount(value);
+			}
+			const coverage = titleWords === 0 ? 0 : Math.min(1, titleWords / (titleLengths[slot] as number));
+			this.offer(top, limit, slot, score + coverage * titleCoverageWeight, coverage === 1 ? 1 : 0);
 		}
 		top.sort((a, b) => this.compare(b, a));
 		const results = await Promise.all(
@@ -341,8 +417,23 @@ export class SearchEngine {
 		return { total, results };
 	}
 
-	/** Positive when `a` ranks above `b`: higher score, then the more recently modified, then by path. */
+	/** The accepted documents by slot (1 = accepted), with their count and total body length. */
+	private acceptedSlots(include: (path: string) => boolean): { slots: Uint8Array; count: number; totalLength: number } {
+		const slots = new Uint8Array(this.nextSlot);
+		let count = 0;
+		let totalLength = 0;
+		for (const [path, slot] of this.slotOfPath) {
+			if (!include(path)) continue;
+			slots[slot] = 1;
+			count++;
+			totalLength += this.bodyLengths[slot] as number;
+		}
+		return { slots, count, totalLength };
+	}
+
+	/** Positive when `a` ranks above `b`: a whole-title match, then higher score, then the more recently modified, then by path. */
 	private compare(a: Ranked, b: Ranked): number {
+		if (a.tier !== b.tier) return a.tier - b.tier;
 		if (a.score !== b.score) return a.score - b.score;
 		const modified = (this.modifiedTimes[a.slot] as number) - (this.modifiedTimes[b.slot] as number);
 		if (modified !== 0) return modified;
@@ -350,20 +441,29 @@ export class SearchEngine {
 	}
 
 	/** Keeps the best `limit` candidates in a heap whose root is the worst of them. */
-	private offer(heap: Ranked[], limit: number, candidate: Ranked): void {
+	private offer(heap: Ranked[], limit: number, slot: number, score: number, tier: number): void {
 		if (limit <= 0) return;
+		const swap = (a: number, b: number) => {
+			const kept = heap[a] as Ranked;
+			heap[a] = heap[b] as Ranked;
+			heap[b] = kept;
+		};
 		if (heap.length < limit) {
-			heap.push(candidate);
+			heap.push({ slot, score, tier });
 			let index = heap.length - 1;
 			while (index > 0) {
 				const parent = (index - 1) >> 1;
 				if (this.compare(heap[parent] as Ranked, heap[index] as Ranked) <= 0) break;
-				[heap[parent], heap[index]] = [heap[index] as Ranked, heap[parent] as Ranked];
+				swap(parent, index);
 				index = parent;
 			}
 			return;
 		}
-		if (this.compare(candidate, heap[0] as Ranked) <= 0) return;
+		// Most candidates of a common word lose to the worst kept one on tier or score alone: no object for them.
+		const worstKept = heap[0] as Ranked;
+		if (tier < worstKept.tier || (tier === worstKept.tier && score < worstKept.score)) return;
+		const candidate = { slot, score, tier };
+		if (this.compare(candidate, worstKept) <= 0) return;
 		heap[0] = candidate;
 		let index = 0;
 		for (;;) {
@@ -373,43 +473,60 @@ export class SearchEngine {
 			if (left < heap.length && this.compare(heap[left] as Ranked, heap[worst] as Ranked) < 0) worst = left;
 			if (right < heap.length && this.compare(heap[right] as Ranked, heap[worst] as Ranked) < 0) worst = right;
 			if (worst === index) return;
-			[heap[worst], heap[index]] = [heap[index] as Ranked, heap[worst] as Ranked];
+			swap(worst, index);
 			index = worst;
 		}
 	}
 
 	/**
-	 * The notes holding every required term and no excluded one, accepted by `include`, in slot
-	 * order, with each term's packed value (row-major: one row of `required.length` per note).
+	 * The notes holding every required term and no excluded one, accepted (null: all), in slot
+	 * order, with each term's packed value (row-major: one row of `required.length` per note), in
+	 * scratch arrays that the next search overwrites.
 	 */
-	private intersect(required: readonly ResolvedTerm[], excluded: readonly ResolvedTerm[], include: ((path: string) => boolean) | null): { slots: Uint32Array; values: Uint32Array; total: number } {
+	private intersect(required: readonly ResolvedTerm[], excluded: readonly ResolvedTerm[], accepted: Uint8Array | null): { slots: Uint32Array; values: Uint32Array; total: number } {
 		const termCount = required.length;
 		const order = required.map((_, index) => index).sort((a, b) => (required[a]?.length ?? 0) - (required[b]?.length ?? 0));
 		const rarest = required[order[0] ?? 0] as ResolvedTerm;
+		const slots = (this.candidateSlots = growUint32(this.candidateSlots, rarest.length));
+		const values = (this.candidateValues = growUint32(this.candidateValues, rarest.length * termCount));
+		let total = 0;
+		if (termCount === 1 && excluded.length === 0 && !rarest.phrase) {
+			// One word, the commonest query: its postings are the answer, less the notes that only have it in a heading.
+			for (let index = 0; index < rarest.length; index++) {
+				const slot = rarest.slots[index] as number;
+				const value = rarest.values[index] as number;
+				if ((value & (BODY_COUNT | IN_TITLE)) === 0 || (accepted && accepted[slot] !== 1)) continue;
+				slots[total] = slot;
+				values[total++] = value;
+			}
+			return { slots, values, total };
+		}
 		const cursors = new Array<number>(termCount).fill(0);
 		const excludedCursors = new Array<number>(excluded.length).fill(0);
-		const slots = new Uint32Array(rarest.length);
-		const values = new Uint32Array(rarest.length * termCount);
-		let total = 0;
+		const needsDocument = required.some((term) => term.phrase) || excluded.some((term) => term.phrase);
 		candidates: for (let index = 0; index < rarest.length; index++) {
 			const slot = rarest.slots[index] as number;
-			for (const termIndex of order) {
+			for (let orderIndex = 0; orderIndex < termCount; orderIndex++) {
+				const termIndex = order[orderIndex] as number;
 				const term = required[termIndex] as ResolvedTerm;
-				const at = seek(term.slots, term.length, cursors[termIndex] ?? 0, slot);
+				const at = seek(term.slots, term.length, cursors[termIndex] as number, slot);
 				cursors[termIndex] = at;
 				if (at >= term.length) break candidates;
 				if (term.slots[at] !== slot) continue candidates;
 			}
-			const doc = this.documents[slot];
-			if (!doc || (include && !include(doc.path))) continue;
-			for (const [termIndex, term] of excluded.entries()) {
-				const at = seek(term.slots, term.length, excludedCursors[termIndex] ?? 0, slot);
+			if (accepted && accepted[slot] !== 1) continue;
+			// Only a phrase needs the note's tokens: every other check is on the postings.
+			const doc = needsDocument ? this.documents[slot] : undefined;
+			if (needsDocument && !doc) continue;
+			for (let termIndex = 0; termIndex < excluded.length; termIndex++) {
+				const term = excluded[termIndex] as ResolvedTerm;
+				const at = seek(term.slots, term.length, excludedCursors[termIndex] as number, slot);
 				excludedCursors[termIndex] = at;
 				if (at < term.length && term.slots[at] === slot && this.matchValue(term, at, doc) !== 0) continue candidates;
 			}
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {
 				const term = required[termIndex] as ResolvedTerm;
-				const value = this.matchValue(term, cursors[termIndex] ?? 0, doc);
+				const value = this.matchValue(term, cursors[termIndex] as number, doc);
 				if (value === 0) continue candidates;
 				values[total * termCount + termIndex] = value;
 			}
@@ -422,11 +539,11 @@ export class SearchEngine {
 	 * The packed value of a term in a note when the note matches it (in the body or the title),
 	 * else 0. A heading alone is not a match: it ranks, it does not find.
 	 */
-	private matchValue(term: ResolvedTerm, at: number, doc: IndexedDocument): number {
+	private matchValue(term: ResolvedTerm, at: number, doc: IndexedDocument | undefined): number {
 		let value: number;
-		if (term.phrase) {
-			const body = countPhrase(doc.body, term.phrase);
-			value = body | (countPhrase(doc.title, term.phrase) > 0 ? IN_TITLE : 0) | (countPhrase(doc.headings, term.phrase) > 0 ? IN_HEADING : 0);
+		if (term.phrase && doc) {
+			const body = countPackedPhrase(doc.body, term.phrase, this.phraseWindow);
+			value = packValue(body, countPhrase(doc.title, term.phrase) * term.phrase.length, countPhrase(doc.headings, term.phrase) > 0);
 		} else value = term.values[at] as number;
 		return (value & BODY_COUNT) > 0 || (value & IN_TITLE) !== 0 ? value >>> 0 : 0;
 	}
@@ -467,6 +584,13 @@ export class SearchEngine {
 		return { slots, values: new Uint32Array(0), length, phrase };
 	}
 
+	/** The notes holding a term whose words are all whole words (a stop word): null when none does. */
+	private resolveWhole(tokens: readonly string[]): ResolvedTerm | null {
+		if (tokens.length !== 1) return null;
+		const id = this.dictionary.lookup(tokens[0] ?? "");
+		return id === undefined ? null : this.union([id]);
+	}
+
 	/** The postings of several terms as one: body counts added, title and heading flags combined. */
 	private union(ids: readonly number[]): ResolvedTerm {
 		if (ids.length === 1) {
@@ -485,7 +609,7 @@ export class SearchEngine {
 				const value = list.values[index] as number;
 				const before = merged[slot] as number;
 				if (before === 0) count++;
-				merged[slot] = (((before & BODY_COUNT) + (value & BODY_COUNT)) | ((before | value) & ~BODY_COUNT)) >>> 0;
+				merged[slot] = mergeValues(before, value);
 			}
 			if (list.length > 0) {
 				low = Math.min(low, list.slots[0] as number);
@@ -506,11 +630,80 @@ export class SearchEngine {
 	}
 }
 
+/** A posting value from its parts, each count saturating at its field's largest value. */
+function packValue(bodyCount: number, titleWords: number, inHeading: boolean): number {
+	const title = Math.min(TITLE_COUNT_MAX, titleWords);
+	return (Math.min(BODY_COUNT, bodyCount) | (title << TITLE_COUNT_SHIFT) | (title > 0 ? IN_TITLE : 0) | (inHeading ? IN_HEADING : 0)) >>> 0;
+}
+
+/** How many of the title's words a posting value counts. */
+function titleCount(value: number): number {
+	return (value >>> TITLE_COUNT_SHIFT) & TITLE_COUNT_MAX;
+}
+
+/** Two posting values as one (a prefix's several words in one note): counts added, flags combined. */
+function mergeValues(a: number, b: number): number {
+	return packValue((a & BODY_COUNT) + (b & BODY_COUNT), titleCount(a) + titleCount(b), ((a | b) & IN_HEADING) !== 0);
+}
+
+/** A term's BM25 body score in one note, plus its fixed title and heading weights. */
+function fieldScore(value: number, norm: number): number {
+	const tf = value & BODY_COUNT;
+	return (tf * (BM25_K1 + 1)) / (tf + norm) + (value & IN_TITLE ? TITLE_WEIGHT : 0) + (value & IN_HEADING ? HEADING_WEIGHT : 0);
+}
+
+/** How many of a term's notes are accepted. */
+function countAccepted(term: ResolvedTerm, accepted: Uint8Array): number {
+	let count = 0;
+	for (let index = 0; index < term.length; index++) count += accepted[term.slots[index] as number] as number;
+	return count;
+}
+
 function optional<T>(value: T | undefined | null): T[] {
 	return value === undefined || value === null ? [] : [value];
 }
 
 /** How many times the phrase's words stand in a row in `tokens`. */
+/**
+ * How many times the phrase's words stand in a row in a packed body, read once without unpacking
+ * it: the last `phrase.length` ids are kept in `window`, and checked whenever the newest one can
+ * end the phrase.
+ */
+function countPackedPhrase(packed: Uint8Array, phrase: CompiledPhrase, window: Uint32Array): number {
+	const length = phrase.length;
+	if (length === 0) return 0;
+	if (length > window.length) return countPhrase(unpackAll(packed), phrase);
+	const lastWord = phrase[length - 1] as Uint8Array;
+	let count = 0;
+	let seen = 0;
+	// The window is a ring: `next` is where the newest id goes, and after it the oldest one.
+	let next = 0;
+	let index = 0;
+	while (index < packed.length) {
+		let byte = packed[index++] as number;
+		let id = byte & 0x7f;
+		for (let shift = 7; byte & 0x80; shift += 7) {
+			byte = packed[index++] as number;
+			id |= (byte & 0x7f) << shift;
+		}
+		id >>>= 0;
+		window[next] = id;
+		next = next + 1 === length ? 0 : next + 1;
+		seen++;
+		if (lastWord[id] !== 1 || seen < length) continue;
+		let matches = true;
+		for (let offset = 0, at = next; offset < length - 1 && matches; offset++, at = at + 1 === length ? 0 : at + 1) matches = phrase[offset]?.[window[at] as number] === 1;
+		if (matches) count++;
+	}
+	return count;
+}
+
+/** Every id of a packed body, for a phrase longer than the scratch window. */
+function unpackAll(packed: Uint8Array): Uint32Array {
+	const ids = new Uint32Array(packed.length);
+	return ids.subarray(0, unpackIds(packed, ids));
+}
+
 function countPhrase(tokens: Uint32Array, phrase: CompiledPhrase): number {
 	let count = 0;
 	const length = phrase.length;
@@ -526,45 +719,152 @@ function countPhrase(tokens: Uint32Array, phrase: CompiledPhrase): number {
 	return count;
 }
 
-/** Where a term's words stand in a row in `tokens` (the last word a prefix), as spans of the text. */
-function termSpans(tokens: readonly Token[], words: readonly string[]): Array<{ start: number; end: number }> {
-	const spans: Array<{ start: number; end: number }> = [];
+/** True if a term's words stand in a row in `tokens` from `at` (the last word a prefix unless `whole`). */
+function termAt(tokens: readonly Token[], at: number, words: readonly string[], whole: boolean): boolean {
 	const lastWord = words.length - 1;
-	for (let start = 0; start + lastWord < tokens.length; start++) {
-		let matches = true;
-		for (let offset = 0; offset <= lastWord && matches; offset++) {
-			const value = tokens[start + offset]?.value ?? "";
-			const word = words[offset] ?? "";
-			matches = offset === lastWord ? value.startsWith(word) : value === word;
-		}
-		if (matches) spans.push({ start: tokens[start]?.start ?? 0, end: tokens[start + lastWord]?.end ?? 0 });
+	if (at + lastWord >= tokens.length) return false;
+	for (let offset = 0; offset <= lastWord; offset++) {
+		const value = (tokens[at + offset] as Token).value;
+		const word = words[offset] as string;
+		if (offset === lastWord && !whole ? !value.startsWith(word) : value !== word) return false;
 	}
-	return spans;
+	return true;
 }
 
-/** Up to a few passages around the matches in the note's current text, each match marked «like this». */
-function snippetsOf(text: string, query: ParsedQuery): string[] {
-	const tokens = tokenize(text);
-	const spans = query.required.flatMap((term) => termSpans(tokens, term.tokens)).sort((a, b) => a.start - b.start);
-	const windows: Array<{ start: number; end: number; spans: Array<{ start: number; end: number }> }> = [];
-	for (const span of spans) {
-		const last = windows.at(-1);
-		if (last && span.start <= last.end) {
-			last.end = Math.max(last.end, Math.min(text.length, span.end + SEARCH_SNIPPET_CONTEXT_CHARS));
-			if (span.start >= (last.spans.at(-1)?.end ?? 0)) last.spans.push(span);
-			continue;
-		}
-		if (windows.length === SEARCH_SNIPPETS_PER_RESULT) break;
-		windows.push({ start: Math.max(0, span.start - SEARCH_SNIPPET_CONTEXT_CHARS), end: Math.min(text.length, span.end + SEARCH_SNIPPET_CONTEXT_CHARS), spans: [span] });
+interface Span {
+	start: number;
+	end: number;
+}
+
+/** A frontmatter fence: `---` alone on its line (trailing spaces allowed), as markdown/frontmatter reads it. */
+const FENCE_LINE = /^---[ \t]*\r?$/;
+
+/** Where a note's body starts: after its frontmatter block (fences on the first line and a later one), if it has one. */
+function bodyStart(text: string): number {
+	if (!text.startsWith("---")) return 0;
+	let lineStart = 0;
+	for (let line = 0; lineStart <= text.length; line++) {
+		const newline = text.indexOf("\n", lineStart);
+		const lineEnd = newline === -1 ? text.length : newline;
+		if (FENCE_LINE.test(text.slice(lineStart, lineEnd))) {
+			if (line > 0) return newline === -1 ? text.length : newline + 1;
+		} else if (line === 0) return 0;
+		if (newline === -1) return 0;
+		lineStart = newline + 1;
 	}
-	return windows.map((window) => {
-		let marked = "";
-		let cursor = window.start;
-		for (const span of window.spans) {
-			marked += text.slice(cursor, span.start) + MARK_OPEN + text.slice(span.start, span.end) + MARK_CLOSE;
+	return 0;
+}
+
+/** A web address: scheme, host, and the rest up to a space or bracket, less a sentence's closing punctuation. */
+const WEB_ADDRESS = /https?:\/\/([^\s/?#()<>[\]]+)(?:[^\s()<>[\]]*[^\s()<>[\].,;:!?])?/g;
+
+interface WebAddress extends Span {
+	hostStart: number;
+	hostEnd: number;
+}
+
+/** The web addresses in text[from, text.length). */
+function webAddresses(text: string, from: number): WebAddress[] {
+	WEB_ADDRESS.lastIndex = from;
+	const found: WebAddress[] = [];
+	for (let match = WEB_ADDRESS.exec(text); match; match = WEB_ADDRESS.exec(text)) {
+		const hostStart = match.index + match[0].indexOf("//") + 2;
+		found.push({ start: match.index, end: match.index + match[0].length, hostStart, hostEnd: hostStart + (match[1] ?? "").length });
+	}
+	return found;
+}
+
+/** `offset` moved out of any address it falls inside: to the address's start or end. */
+function outsideAddresses(offset: number, addresses: readonly WebAddress[], toEnd: boolean): number {
+	const inside = addresses.find((address) => address.start < offset && offset < address.end);
+	return inside ? (toEnd ? inside.end : inside.start) : offset;
+}
+
+/**
+ * Text of a snippet window with its matches marked, every web address shortened to its host
+ * (badge and link addresses are noise to a reader) unless a match lies past the host.
+ */
+function markWindow(text: string, start: number, end: number, spans: readonly Span[], addresses: readonly WebAddress[]): string {
+	const edits: Array<Span & { text: string }> = [];
+	const mark = (span: Span) => MARK_OPEN + text.slice(span.start, span.end) + MARK_CLOSE;
+	for (const address of addresses) {
+		if (address.start < start || address.end > end) continue;
+		if (spans.some((span) => span.end > address.hostEnd && span.start < address.end)) continue;
+		let shortened = "";
+		let cursor = address.hostStart;
+		for (const span of spans.filter((candidate) => candidate.start >= address.start && candidate.end <= address.hostEnd)) {
+			shortened += text.slice(cursor, span.start) + mark(span);
 			cursor = span.end;
 		}
-		marked += text.slice(cursor, window.end);
-		return `${window.start > 0 ? "…" : ""}${marked.replace(/\s+/g, " ").trim()}${window.end < text.length ? "…" : ""}`;
+		shortened += text.slice(cursor, address.hostEnd) + (address.end > address.hostEnd ? "/…" : "");
+		edits.push({ start: address.start, end: address.end, text: shortened });
+	}
+	for (const span of spans) {
+		if (!edits.some((edit) => span.start >= edit.start && span.end <= edit.end)) edits.push({ ...span, text: mark(span) });
+	}
+	edits.sort((a, b) => a.start - b.start);
+	let marked = "";
+	let cursor = start;
+	for (const edit of edits) {
+		marked += text.slice(cursor, edit.start) + edit.text;
+		cursor = edit.end;
+	}
+	return marked + text.slice(cursor, end);
+}
+
+/**
+ * Up to a few passages of the note's body (never its frontmatter) around the matches of the
+ * required and optional terms, each match marked «like this»; the start of the body when the
+ * body holds no match (the note matched by title or frontmatter). A passage never cuts a web
+ * address in two.
+ */
+function snippetsOf(text: string, query: ParsedQuery): string[] {
+	const start = bodyStart(text);
+	const terms = [...query.required.map((term) => ({ words: term.tokens, whole: false })), ...query.optional.map((term) => ({ words: term.tokens, whole: true }))];
+	const longest = Math.max(...terms.map((term) => term.words.length));
+	const addresses = webAddresses(text, start);
+	const windowEnd = (offset: number) => outsideAddresses(Math.min(text.length, offset), addresses, true);
+	const windows: Array<{ start: number; end: number; spans: Span[] }> = [];
+	const full = () => windows.length === SEARCH_SNIPPETS_PER_RESULT;
+	/** Adds a match to the windows; false once they are full and the match lies past the last. */
+	const addSpan = (span: Span): boolean => {
+		const last = windows.at(-1);
+		// A word on every line would grow one passage over the whole note: a passage stops at SEARCH_SNIPPET_MAX_CHARS.
+		if (last && span.start <= last.end && span.end <= last.start + SEARCH_SNIPPET_MAX_CHARS) {
+			last.end = Math.max(last.end, Math.min(last.start + SEARCH_SNIPPET_MAX_CHARS, windowEnd(span.end + SEARCH_SNIPPET_CONTEXT_CHARS)));
+			if (span.start >= (last.spans.at(-1)?.end ?? 0)) last.spans.push(span);
+			return true;
+		}
+		if (full()) return false;
+		const from = Math.max(start, last?.end ?? 0, outsideAddresses(Math.max(start, span.start - SEARCH_SNIPPET_CONTEXT_CHARS), addresses, false));
+		windows.push({ start: Math.min(from, span.start), end: windowEnd(span.end + SEARCH_SNIPPET_CONTEXT_CHARS), spans: [span] });
+		return true;
+	};
+	// Tokenized a little at a time, in text order, and no further than the last window needs: a
+	// long note costs what its snippets cost.
+	const tokens: Token[] = [];
+	let next = 0;
+	const matchUpTo = (stop: number): boolean => {
+		for (; next < stop; next++) {
+			const at = tokens[next] as Token;
+			if (full() && at.start > (windows.at(-1)?.end ?? 0)) return false;
+			for (const term of terms) {
+				if (termAt(tokens, next, term.words, term.whole) && !addSpan({ start: at.start, end: (tokens[next + term.words.length - 1] as Token).end })) return false;
+			}
+		}
+		return true;
+	};
+	let open = true;
+	for (const chunk of tokenChunks(text, start, SNIPPET_TOKENIZE_CHUNK_CHARS)) {
+		for (const token of chunk) tokens.push(token);
+		// A phrase may run on into the next chunk: positions that close to the end wait for it.
+		open = matchUpTo(tokens.length - longest + 1);
+		if (!open) break;
+	}
+	if (open) matchUpTo(tokens.length);
+	if (windows.length === 0 && text.slice(start).trim() !== "") windows.push({ start, end: windowEnd(start + 2 * SEARCH_SNIPPET_CONTEXT_CHARS), spans: [] });
+	return windows.map((window) => {
+		const marked = markWindow(text, window.start, window.end, window.spans, addresses).replace(/\s+/g, " ").trim();
+		return `${window.start > start ? "…" : ""}${marked}${window.end < text.length && !marked.endsWith("…") ? "…" : ""}`;
 	});
 }

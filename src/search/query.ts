@@ -5,11 +5,17 @@ export interface QueryTerm {
 	tokens: string[];
 	/** What the person typed, for messages. */
 	source: string;
+	/** Typed in quotes: matched as typed, never treated as a stop word. */
+	quoted: boolean;
 }
 
 export interface ParsedQuery {
+	/** Terms every result holds. */
 	required: QueryTerm[];
+	/** Terms no result holds. */
 	excluded: QueryTerm[];
+	/** Whole words a result need not hold but that rank it higher when it does (the query's stop words). */
+	optional: QueryTerm[];
 }
 
 /**
@@ -18,14 +24,32 @@ export interface ParsedQuery {
  * is matched as a phrase of its parts, so a compound never matches notes that share one part. Pure.
  */
 export function parseQuery(query: string): ParsedQuery {
-	const parsed: ParsedQuery = { required: [], excluded: [] };
+	const parsed: ParsedQuery = { required: [], excluded: [], optional: [] };
 	const pattern = /(-?)"([^"]*)"?|(-?)(\S+)/gu;
 	for (const match of query.matchAll(pattern)) {
+		const quoted = match[2] !== undefined;
 		const negated = (match[1] ?? match[3] ?? "") === "-";
 		const source = match[2] ?? match[4] ?? "";
 		const tokens = tokenize(source).map((token) => token.value);
 		if (tokens.length === 0) continue;
-		(negated ? parsed.excluded : parsed.required).push({ tokens, source });
+		(negated ? parsed.excluded : parsed.required).push({ tokens, source, quoted });
 	}
 	return parsed;
+}
+
+/** Folded stop words, as the tokenizer gives them, for `withStopWords`. */
+export function stopWordSet(words: readonly string[]): ReadonlySet<string> {
+	return new Set(words.flatMap((word) => tokenize(word).map((token) => token.value)));
+}
+
+/**
+ * The query with its unquoted one-word stop words made optional (issue 16). A query of nothing
+ * but stop words keeps them required, or it would match every note. Pure.
+ */
+export function withStopWords(query: ParsedQuery, stopWords: ReadonlySet<string>): ParsedQuery {
+	const isStopWord = (term: QueryTerm) => !term.quoted && term.tokens.length === 1 && stopWords.has(term.tokens[0] ?? "");
+	const required = query.required.filter((term) => !isStopWord(term));
+	if (required.length === 0) return query;
+	const optional = [...query.optional, ...query.required.filter(isStopWord)];
+	return { ...query, required, optional };
 }

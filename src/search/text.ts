@@ -34,21 +34,31 @@ export function tokenize(text: string): Token[] {
 
 /**
  * The tokens of `text`, in chunks of about TOKENIZE_CHUNK_CHARS, each passed to `consume` with a
- * pause point after it: the same tokens `tokenize` gives, as every chunk ends just before an
- * ASCII character that is not part of a word, where the tokenizer ends a word anyway.
+ * pause point after it: the same tokens `tokenize` gives.
  */
 export function* tokenizeInChunks(text: string, consume: (tokens: Token[]) => void): Generator<void, void, void> {
-	let start = 0;
+	for (const tokens of tokenChunks(text, 0, TOKENIZE_CHUNK_CHARS)) {
+		consume(tokens);
+		yield;
+	}
+}
+
+/**
+ * The tokens of text[from, end) in chunks of about `chunkChars`, so a caller can stop early: the
+ * same tokens `tokenize` gives, as every chunk ends just before an ASCII character that is not
+ * part of a word, where the tokenizer ends a word anyway.
+ */
+export function* tokenChunks(text: string, from: number, chunkChars: number): Generator<Token[], void, void> {
+	let start = from;
 	while (start < text.length) {
-		let end = Math.min(text.length, start + TOKENIZE_CHUNK_CHARS);
+		let end = Math.min(text.length, start + chunkChars);
 		while (end < text.length) {
 			const code = text.charCodeAt(end);
 			if (code < ASCII_LIMIT && !isAsciiWordCode(code)) break;
 			end++;
 		}
-		consume(tokenizeRange(text, start, end, []));
+		yield tokenizeRange(text, start, end, []);
 		start = end;
-		yield;
 	}
 }
 

@@ -3,7 +3,8 @@ import type { Host, HostAbstractFile, HostFile } from "../host/Host";
 import { INDEX_BUILD_SLICE_MS, MAX_SEARCHABLE_NOTE_BYTES, SLICED_TAGS, SLICED_TOKENIZE_CHARS } from "../config/limits";
 import { runSteps, runStepsInSlices, type Steps } from "../markdown/steps";
 import { SearchEngine, type PreparedDocument, type SearchAnswer } from "../search/engine";
-import type { ParsedQuery } from "../search/query";
+import { stopWordSet, withStopWords, type ParsedQuery } from "../search/query";
+import { ENGLISH_STOP_WORDS } from "../search/stopWords";
 import { utf8Length } from "../search/text";
 import { visibleNotes } from "./notes";
 import { isInFolder, isNoteInScope, type Scope } from "./scope";
@@ -25,6 +26,7 @@ export interface SearchStatus {
 
 /** How search_notes is answered. */
 export interface NoteSearch {
+	/** The query's stop words (the searchStopWords setting) need not match; the rest must. */
 	search(scope: Scope, query: ParsedQuery, filter: SearchFilter, limit: number): Promise<SearchAnswer>;
 	status(): SearchStatus;
 	/** Notes whose body is too large to search (their titles and headings still are), by path. */
@@ -72,8 +74,10 @@ function readerFor(host: Host): (path: string) => Promise<string> {
 	};
 }
 
+const DEFAULT_STOP_WORDS = stopWordSet(ENGLISH_STOP_WORDS);
+
 /** Searches by reading every candidate note now: always correct, slow on big vaults. The index answers the same. */
-export async function scanSearch(host: Host, scope: Scope, query: ParsedQuery, filter: SearchFilter, limit: number): Promise<SearchAnswer> {
+export async function scanSearch(host: Host, scope: Scope, query: ParsedQuery, filter: SearchFilter, limit: number, stopWords: ReadonlySet<string> = DEFAULT_STOP_WORDS): Promise<SearchAnswer> {
 	const include = searchFilter(host, scope, filter);
 	const engine = new SearchEngine();
 	for (const file of visibleNotes(host, scope)) {
@@ -81,7 +85,7 @@ export async function scanSearch(host: Host, scope: Scope, query: ParsedQuery, f
 		const text = await host.vault.cachedRead(file);
 		engine.add(file.path, file.basename, file.stat.mtime, isSearchableText(text) ? text : "", headingsOf(host, file));
 	}
-	return engine.search(query, null, limit, readerFor(host));
+	return engine.search(withStopWords(query, stopWords), null, limit, readerFor(host));
 }
 
 function sameScope(a: Scope, b: Scope): boolean {
@@ -107,6 +111,7 @@ export class IndexedNoteSearch implements NoteSearch {
 	private readonly metadataRefs: EventRef[] = [];
 	private readonly vaultRefs: EventRef[] = [];
 	private building: Promise<void> = Promise.resolve();
+	private stopWords = DEFAULT_STOP_WORDS;
 
 	constructor(
 		private readonly host: Host,
@@ -153,6 +158,11 @@ export class IndexedNoteSearch implements NoteSearch {
 		this.building = this.building.then(() => this.build());
 	}
 
+	/** The searchStopWords setting; the index itself does not change. */
+	setStopWords(words: readonly string[]): void {
+		this.stopWords = stopWordSet(words);
+	}
+
 	status(): SearchStatus {
 		return { state: this.ready ? "ready" : "building", indexed_notes: this.engine.size, total_notes: this.totalNotes };
 	}
@@ -162,12 +172,12 @@ export class IndexedNoteSearch implements NoteSearch {
 	}
 
 	search(scope: Scope, query: ParsedQuery, filter: SearchFilter, limit: number): Promise<SearchAnswer> {
-		if (!this.ready) return scanSearch(this.host, scope, query, filter, limit);
+		if (!this.ready) return scanSearch(this.host, scope, query, filter, limit, this.stopWords);
 		// The index holds exactly the notes in its scope: with that scope, only the filters need checking.
 		const scopeChecked = sameScope(scope, this.scope);
 		const unfiltered = filter.folder === undefined && filter.tag === undefined && scopeChecked;
 		const tagged = filter.tag === undefined ? undefined : this.notesTagged(filter.tag);
-		return this.engine.search(query, unfiltered ? null : searchFilter(this.host, scope, filter, { scopeChecked, tagged }), limit, readerFor(this.host));
+		return this.engine.search(withStopWords(query, this.stopWords), unfiltered ? null : searchFilter(this.host, scope, filter, { scopeChecked, tagged }), limit, readerFor(this.host));
 	}
 
 	/** Indexed notes carrying `tag` or a tag nested under it, from the tags kept beside the index. */
@@ -208,6 +218,7 @@ export class IndexedNoteSearch implements NoteSearch {
 				sliceStart = performance.now();
 			}
 		}
+		if (!this.stopped) this.engine.compact();
 		this.ready = !this.stopped;
 	}
 

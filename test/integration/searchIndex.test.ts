@@ -3,19 +3,20 @@ import * as nodePath from "node:path";
 import { TASKS_DEMO_QUERIES, SYNTHETIC_QUERIES, type BenchQuery } from "../../bench/querySet";
 import { writeSyntheticVault } from "../../bench/syntheticVault";
 import { NodeHost } from "../../src/headless/NodeHost";
-import { parseQuery } from "../../src/search/query";
+import { parseQuery, stopWordSet } from "../../src/search/query";
+import { ENGLISH_STOP_WORDS } from "../../src/search/stopWords";
 import { IndexedNoteSearch, scanSearch } from "../../src/vault/search";
 import type { Scope } from "../../src/vault/scope";
 import { TASKS_DEMO_VAULT, copyVault, makeTempDir, makeVault, removeDir } from "../helpers/vault";
 
 const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-async function expectIndexEqualsScan(host: NodeHost, index: IndexedNoteSearch, scope: Scope, queries: readonly BenchQuery[]): Promise<void> {
+async function expectIndexEqualsScan(host: NodeHost, index: IndexedNoteSearch, scope: Scope, queries: readonly BenchQuery[], stopWords?: ReadonlySet<string>): Promise<void> {
 	for (const entry of queries) {
 		const query = parseQuery(entry.query);
 		const filter = { folder: entry.folder, tag: entry.tag };
 		const fromIndex = await index.search(scope, query, filter, 50);
-		const fromScan = await scanSearch(host, scope, query, filter, 50);
+		const fromScan = await scanSearch(host, scope, query, filter, 50, stopWords);
 		expect({ query: entry.label, ...fromIndex }).toEqual({ query: entry.label, ...fromScan });
 	}
 }
@@ -58,6 +59,16 @@ describe.each([
 		await expectIndexEqualsScan(host, index, scope, queries);
 		const found = await index.search(scope, parseQuery(queries[0]?.query ?? ""), {}, 10);
 		expect(found.total).toBeGreaterThan(0);
+	});
+
+	test("with its own stop words, still answers as a scan with the same stop words does", async () => {
+		const words = ["how", "plan", "garden"];
+		index.setStopWords(words);
+		try {
+			await expectIndexEqualsScan(host, index, scope, queries, stopWordSet(words));
+		} finally {
+			index.setStopWords(ENGLISH_STOP_WORDS);
+		}
 	});
 });
 

@@ -1,0 +1,60 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { connectClient } from "../helpers/http";
+import { startService, type RunningService } from "../helpers/service";
+import { callOk } from "../helpers/tools";
+import { makeVault, removeDir } from "../helpers/vault";
+
+interface Answer {
+	total: number;
+	results: Array<{ path: string; snippets: string[] }>;
+}
+
+/** Issue 16's ranking, as a client of search_notes sees it, over a real server and MCP client. */
+describe("search_notes ranks as a person expects", () => {
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+	const search = (query: string) => callOk<Answer>(client, "search_notes", { query });
+
+	beforeAll(async () => {
+		vault = await makeVault({
+			"Templates.md": "---\ntags: [guide]\nsource: https://example.org/templates/guide\n---\nUse templates to start each meeting note. [![build](https://img.shields.io/badge/build-passing-green)](https://ci.example.com/runs/42)",
+			"Newsletters/Issue 1.md": "How to use your weekend, how to cook. Templates get a mention.",
+			"Newsletters/Issue 2.md": "How to rest: use your templates less.",
+			"Dataview.md": "A plugin that queries notes.",
+			"Plugins/Queries with Dataview.md": "dataview dataview dataview dataview dataview dataview",
+		});
+		running = await startService(vault);
+		await running.service.search?.whenReady();
+		client = await connectClient(running.url, running.tokens.read ?? "");
+	});
+	afterAll(async () => {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test("`how to use templates` finds the Templates note first though it holds neither how nor to", async () => {
+		const answer = await search("how to use templates");
+		expect(answer.results.map((hit) => hit.path)).toEqual(["Templates.md", "Newsletters/Issue 1.md", "Newsletters/Issue 2.md"]);
+	});
+
+	test("its snippet is body text with the match marked and the addresses cut to their host, no frontmatter", async () => {
+		const [hit] = (await search("templates")).results;
+		expect(hit?.snippets).toEqual(["Use «templates» to start each meeting note. [![build](img.shields.io/…"]);
+	});
+
+	test("the note titled dataview ranks above a note that says dataview six times", async () => {
+		expect((await search("dataview")).results.map((hit) => hit.path)).toEqual(["Dataview.md", "Plugins/Queries with Dataview.md"]);
+	});
+
+	test("the searchStopWords setting applies on the next search: empty, every word must match", async () => {
+		await running.service.apply({ ...running.settings, searchStopWords: [] });
+		try {
+			expect((await search("how to use templates")).results.map((hit) => hit.path).sort()).toEqual(["Newsletters/Issue 1.md", "Newsletters/Issue 2.md"]);
+		} finally {
+			await running.service.apply(running.settings);
+		}
+		expect((await search("how to use templates")).results[0]?.path).toBe("Templates.md");
+	});
+});
