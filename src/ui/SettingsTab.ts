@@ -8,6 +8,7 @@ import { createTokenFlow, revokeTokenFlow, setServerEnabled, setWriteEnabled } f
 import type { VaultMcpPort } from "./port";
 import { renderRightsSection } from "./rightsSection";
 import { connectionSnippets } from "./snippets";
+import { ENGLISH_STOP_WORDS } from "../search/stopWords";
 
 /** The status line's text. */
 export function describeStatus(status: ServiceStatus): string {
@@ -168,6 +169,24 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 				.setDesc(`Symbolic links are never followed, so apps cannot see these or anything behind them: ${links.slice(0, HIDDEN_LINKS_NAMED).join(", ")}${links.length > HIDDEN_LINKS_NAMED ? `, and ${links.length - HIDDEN_LINKS_NAMED} more` : ""}.`);
 		}
 
+		new Setting(containerEl).setName("Search").setHeading();
+		let stopWordsArea: HTMLTextAreaElement | null = null;
+		new Setting(containerEl)
+			.setName("Stop words")
+			.setDesc("Words a search need not find in a note (they still rank a note that has them), so \"how to use templates\" finds your templates note. Separated by spaces or commas; empty: every word must match.")
+			.addTextArea((area) => {
+				stopWordsArea = area.inputEl;
+				area.setValue(settings.searchStopWords.join(" "));
+				area.inputEl.rows = 3;
+				area.inputEl.addEventListener("change", () => void plugin.updateSettings({ searchStopWords: stopWordList(area.getValue()) }));
+			})
+			.addButton((button) =>
+				button.setButtonText("Restore defaults").onClick(() => {
+					if (stopWordsArea) stopWordsArea.value = ENGLISH_STOP_WORDS.join(" ");
+					void plugin.updateSettings({ searchStopWords: [...ENGLISH_STOP_WORDS] });
+				}),
+			);
+
 		new Setting(containerEl).setName("Activity").setHeading();
 		new Setting(containerEl)
 			.setName("Changes to notes")
@@ -195,4 +214,9 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 	private renderActivity(): void {
 		if (this.activityEl) renderActivity(this.activityEl, this.plugin.service.activity.list());
 	}
+}
+
+/** The words a person typed, split on spaces and commas, in lower case, each once. */
+export function stopWordList(typed: string): string[] {
+	return [...new Set(typed.toLowerCase().split(/[\s,]+/u).filter((word) => word !== ""))];
 }

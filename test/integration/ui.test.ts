@@ -8,6 +8,7 @@ import { copiedTexts, createApp, shownMenus, type PluginManifest } from "../doub
 import { connectClient, isPortClosed } from "../helpers/http";
 import { makeVault, removeDir } from "../helpers/vault";
 import { settle, until, openModal, clickModalButton } from "../helpers/dom";
+import { ENGLISH_STOP_WORDS } from "../../src/search/stopWords";
 
 const manifest = JSON.parse(readFileSync(nodePath.resolve(__dirname, "../../manifest.json"), "utf8")) as PluginManifest;
 /** The plugin's settings tab, rendered, with helpers to find and use its controls. */
@@ -234,6 +235,20 @@ describe("the plugin's interface, clicked through in the host double", () => {
 		// A folder that does not exist yet is kept: creating it later must not expose it.
 		expect(plugin.settings.excludedFolders).toEqual(["Private", "No such folder"]);
 		expect(tab.setting("Folders no app may see").textContent).toContain("No such folder yet: No such folder");
+	});
+
+	test("stop words: typed words replace the list and reach search at once; Restore defaults brings the English list back", async () => {
+		const tab = tabOf(plugin);
+		const area = tab.setting("Stop words").querySelector("textarea") as HTMLTextAreaElement;
+		expect(area.value).toBe(ENGLISH_STOP_WORDS.join(" "));
+		area.value = "The, a  AN\nthe";
+		area.dispatchEvent(new Event("change"));
+		await settle();
+		expect(plugin.settings.searchStopWords).toEqual(["the", "a", "an"]);
+		tab.button("Stop words", "Restore defaults");
+		await until(() => plugin.settings.searchStopWords.length === ENGLISH_STOP_WORDS.length);
+		expect(plugin.settings.searchStopWords).toEqual([...ENGLISH_STOP_WORDS]);
+		expect((tab.setting("Stop words").querySelector("textarea") as HTMLTextAreaElement).value).toBe(ENGLISH_STOP_WORDS.join(" "));
 	});
 
 	test("the prompts folder is a setting, applied when the field changes", async () => {
