@@ -80,8 +80,8 @@ describe("relinkText and pathAfter", () => {
 
 	test("a note edited after the plan was made gets the same link change, and keeps the edit", async () => {
 		vault = await openVault({ "Old.md": "x", "Home.md": "top [[Old]]\n" });
-		const plan = await planRename(vault.host, vault.host.vault.getFileByPath("Old.md") ?? fail(), "New.md");
-		const note = plan.notes[0] ?? fail();
+		const plan = await planRename(vault.host, vault.host.vault.getFileByPath("Old.md") ?? missing(), "New.md");
+		const note = plan.notes[0] ?? missing();
 		expect(relinkText(plan, note, note.before)).toBe("top [[New]]\n");
 		expect(relinkText(plan, note, "a line written since\ntop [[Old]]\nand [[Old|again]]\n")).toBe("a line written since\ntop [[New]]\nand [[New|again]]\n");
 		expect(relinkText(plan, note, "the link was deleted\n")).toBe("the link was deleted\n");
@@ -101,7 +101,7 @@ describe("renaming", () => {
 
 	test("renameWithLinks moves the note and rewrites each linking note, every other byte kept", async () => {
 		vault = await openVault({ "Old.md": "# Old\n[[Home]]\n", "Home.md": "intro\r\n[[Old]] — ![[Old#Old]]\r\n", "Untouched.md": "[[Home]]\n" });
-		const plan = await renameWithLinks(vault.host, vault.host.vault.getFileByPath("Old.md") ?? fail(), "Folder/New.md");
+		const plan = await renameWithLinks(vault.host, vault.host.vault.getFileByPath("Old.md") ?? missing(), "Folder/New.md");
 		expect(plan.notes.map((note) => note.path)).toEqual(["Home.md"]);
 		expect(await onDisk("Folder/New.md")).toBe("# Old\n[[Home]]\n");
 		await expect(onDisk("Old.md")).rejects.toThrow();
@@ -111,7 +111,7 @@ describe("renaming", () => {
 
 	test("planKeptLinks: a link the new name would take over is written as the full path of the note it reaches now", async () => {
 		vault = await openVault({ "Draft.md": "draft", "Archive/Notes.md": "the notes", "Projects/Plan.md": "see [[Notes]] and [[Notes#Intro|intro]]", "Home.md": "[[Notes]]" });
-		const draft = vault.host.vault.getFileByPath("Draft.md") ?? fail();
+		const draft = vault.host.vault.getFileByPath("Draft.md") ?? missing();
 		const kept = await planKeptLinks(vault.host, draft, "Projects/Notes.md");
 		// From Projects/, [[Notes]] would reach the renamed note (same folder first); from the vault root it still reaches Archive/Notes.md.
 		expect(kept.map((note) => [note.path, note.after])).toEqual([["Projects/Plan.md", "see [[Archive/Notes]] and [[Archive/Notes#Intro|intro]]"]]);
@@ -119,7 +119,7 @@ describe("renaming", () => {
 
 	test("renameNote keeps those links on their notes, then renames: every link reaches what it reached before", async () => {
 		vault = await openVault({ "Draft.md": "draft", "Archive/Notes.md": "the notes", "Projects/Plan.md": "see [[Notes]] and [[Draft]]" });
-		const outcome = await renameNote(vault.host, vault.host.vault.getFileByPath("Draft.md") ?? fail(), "Projects/Notes.md");
+		const outcome = await renameNote(vault.host, vault.host.vault.getFileByPath("Draft.md") ?? missing(), "Projects/Notes.md");
 		expect(outcome.kept.map((note) => note.path)).toEqual(["Projects/Plan.md"]);
 		expect(await onDisk("Projects/Plan.md")).toBe("see [[Archive/Notes]] and [[Projects/Notes]]");
 		const cache = vault.host.metadataCache;
@@ -128,6 +128,6 @@ describe("renaming", () => {
 	});
 });
 
-function fail(): never {
+function missing(): never {
 	throw new Error("missing from the test vault");
 }
