@@ -14,6 +14,7 @@ const TOKENS = [
 	"YYYY", "YY", "M", "MM", "MMM", "MMMM", "D", "DD", "Do", "DDD", "DDDD", "d", "dd", "ddd", "dddd",
 	"H", "HH", "h", "hh", "k", "kk", "m", "mm", "s", "ss", "SSS", "A", "a", "Q", "X", "x",
 	"w", "ww", "wo", "gggg", "W", "WW", "GGGG", "L", "LL", "LLL", "LLLL", "l", "ll", "LT", "LTS",
+	"Mo", "Qo", "do", "DDDo", "Wo", "e", "E", "gg", "GG",
 ] as const;
 const SEPARATORS = ["-", "/", " ", ", ", ".", "_", ":"] as const;
 const LITERALS = ["[W]", "[Week ]", "[Journal/]", "[Q]"] as const;
@@ -40,6 +41,11 @@ describe("dates format as moment (and so Obsidian) formats them", () => {
 		["[DDDD is literal]", new Date(2026, 1, 1), "DDDD is literal"],
 		["LL", new Date(2026, 11, 1), "December 1, 2026"],
 		["LT", new Date(2026, 11, 1, 13, 5), "1:05 PM"],
+		["Mo [month], Qo [quarter], do [weekday]", new Date(2026, 1, 3), "2nd month, 1st quarter, 2nd weekday"],
+		["DDDo [day], Wo [ISO week]", new Date(2026, 0, 22), "22nd day, 4th ISO week"],
+		["[ISO weekday] E, [weekday] e", new Date(2026, 11, 6), "ISO weekday 7, weekday 0"],
+		["gg-ww / GG-WW", new Date(2027, 0, 1), "27-01 / 26-53"],
+		["MMMo", new Date(2026, 1, 3), "Febo"],
 	])("%j on %s is %j", (format, date, expected) => {
 		expect(moment(date).format(format)).toBe(expected);
 		expect(dayjs(date).format(format)).toBe(expected);
