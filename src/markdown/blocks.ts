@@ -269,7 +269,7 @@ function joinChunk(state: StateBlock, before: number, continuation: Continuation
 	if (added.type === "paragraph_open") {
 		open.map[1] = added.map[1];
 		inline.map[1] = addedInline.map[1];
-		inline.content = `${inline.content}\n${addedInline.content}`;
+		inline.content = `${inline.content}${trimmedAtEnd(state, open.map[0], added.map[0])}\n${addedInline.content}`;
 		tokens.splice(before, 2);
 		return true;
 	}
@@ -282,6 +282,19 @@ function joinChunk(state: StateBlock, before: number, continuation: Continuation
 		return true;
 	}
 	return false;
+}
+
+/**
+ * The whitespace a chunk's `trim()` took from the end of lines [first, end) of a paragraph: markdown-it
+ * trims the whole paragraph once, so spaces before a line break inside it stay (a chunk starts with
+ * a non-space character, so nothing is taken from its start). Reads back only over that whitespace.
+ */
+function trimmedAtEnd(state: StateBlock, first: number, end: number): string {
+	const start = (state.bMarks[first] ?? 0) + (state.tShift[first] ?? 0);
+	const lineEnd = state.eMarks[end - 1] ?? start;
+	let index = lineEnd;
+	while (index > start && /\s/.test(state.src[index - 1] ?? "")) index--;
+	return state.src.slice(index, lineEnd);
 }
 
 /**

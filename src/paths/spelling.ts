@@ -30,6 +30,8 @@ const INVISIBLE = /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200
 /** Every kind of space: NFKC maps most look-alikes to U+0020, this catches the rest. */
 const ANY_SPACE = /[\s\u2800]+/g;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+/** Spaces the key collapses or trims: a space at either end of a part, or two in a row. */
+const LOOSE_SPACES = /^ | $| \/|\/ | {2}/;
 const matchKeyCache = new Map<string, string>();
 
 /** The text as a person sees it: compatibility-normalized (look-alike spaces and dots as plain ones), invisible characters removed. */
@@ -43,7 +45,8 @@ export function visibleForm(text: string): string {
  * runs of spaces as one, each part trimmed, lower case. Used only to compare, never to open a file.
  */
 export function pathMatchKey(path: string): string {
-	if (PRINTABLE_ASCII.test(path)) return path.toLowerCase();
+	// Most paths are plain ASCII with single spaces inside their parts: for them the key is only lower case.
+	if (PRINTABLE_ASCII.test(path) && !LOOSE_SPACES.test(path)) return path.toLowerCase();
 	const cached = matchKeyCache.get(path);
 	if (cached !== undefined) return cached;
 	const key = visibleForm(path)

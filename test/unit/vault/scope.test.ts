@@ -23,6 +23,8 @@ describe("what a tool may see", () => {
 		["the excluded folder with a no-break space", "Private\u00a0Journal/Day.md", false, false],
 		["the excluded folder with a figure space", "Private\u2007Journal/Day.md", false, false],
 		["the excluded folder with a zero-width space inside", "Private\u200b Journal/Day.md", false, false],
+		["the excluded folder with two plain spaces", "Private  Journal/Day.md", false, false],
+		["the excluded folder with a space before the slash", "Private Journal /Day.md", false, false],
 		["a folder that only begins like an excluded one", "Private Journals/Day.md", true, true],
 		["a nested excluded folder", "Work/Secret/Pay.md", false, false],
 		["the nested one's parent stays visible", "Work/Secrets.md", true, true],

@@ -1,0 +1,152 @@
+import { readdirSync, readFileSync } from "node:fs";
+import * as nodePath from "node:path";
+import fc from "fast-check";
+import MarkdownIt from "markdown-it";
+import type { CachedMetadata } from "obsidian";
+import { parseBlocks, type MarkdownToken } from "../../../src/markdown/blocks";
+import { runSteps } from "../../../src/markdown/steps";
+import { OBSIDIAN_CACHE_DIR } from "../../helpers/vault";
+
+/** The block tokens parseBlocks hands over, in order, as plain records (a list's opening token is final once all are handed over). */
+function blocksOf(source: string, chunkLines?: number): Array<Record<string, unknown>> {
+	const tokens: MarkdownToken[] = [];
+	runSteps(
+		parseBlocks(
+			source,
+			function* (handed, count) {
+				tokens.push(...handed.slice(0, count));
+				// A consumer may pause here too.
+				yield;
+			},
+			chunkLines,
+		),
+	);
+	return tokens.map(record);
+}
+
+function record(token: MarkdownToken): Record<string, unknown> {
+	return { type: token.type, map: token.map, level: token.level, markup: token.markup, info: token.info, content: token.type === "inline" ? token.content : "" };
+}
+
+/** markdown-it itself, set up as the module says it is (CommonMark with tables and strikethrough, HTML on): the reference for text without `%%` or `$$`. */
+const reference = new MarkdownIt("commonmark", { html: true }).enable(["table", "strikethrough"]);
+
+/** Pieces of Markdown for every kind of block and the lines that end or continue one. */
+const PIECES = [
+	"\n", "\n", "\n", "\n\n", "text ", "word", "- ", "* ", "+ ", "1. ", "2) ", "  ", "    ", "\t", "> ", "# ", "## ", "===", "---", "***",
+	"```", "~~~", "<div>", "<!--", "-->", "| a | b |", "|---|---|", "[ref]: /url", "[x]", "- [ ] ", "\r\n", "`", "\u00a0", " \n",
+];
+const markdown = fc.array(fc.constantFrom(...PIECES), { maxLength: 80 }).map((pieces) => pieces.join(""));
+
+describe("parseBlocks gives markdown-it's block tokens", () => {
+	test("any Markdown without %% or $$: the tokens markdown-it's own parse gives", () => {
+		fc.assert(
+			fc.property(markdown, (text) => {
+				expect(blocksOf(text)).toEqual(reference.parse(text, {}).map(record));
+			}),
+			{ numRuns: 2000 },
+		);
+	});
+
+	test("cut into chunks of 1 to 3 lines, still the tokens markdown-it gives for the whole note", () => {
+		fc.assert(
+			fc.property(markdown, fc.integer({ min: 1, max: 3 }), (text, chunkLines) => {
+				expect(blocksOf(text, chunkLines)).toEqual(reference.parse(text, {}).map(record));
+			}),
+			{ numRuns: 2000 },
+		);
+	});
+
+	test("a long list and a long paragraph, far past a chunk, each stay one block", () => {
+		const list = Array.from({ length: 50 }, (_, index) => `- item ${index}`).join("\n");
+		const paragraph = Array.from({ length: 50 }, (_, index) => `line ${index}`).join("\n");
+		const text = `${list}\n\n${paragraph}\n`;
+		const blocks = blocksOf(text, 4);
+		expect(blocks).toEqual(reference.parse(text, {}).map(record));
+		const opening = blocks.filter((token) => token.level === 0 && !String(token.type).endsWith("_close"));
+		// markdown-it's list runs over the blank line after it.
+		expect(opening).toEqual([expect.objectContaining({ type: "bullet_list_open", map: [0, 51] }), expect.objectContaining({ type: "paragraph_open", map: [51, 101] })]);
+	});
+
+	test("a paragraph cut in chunks that ends in a setext underline is one heading, from its first line", () => {
+		const text = `${Array.from({ length: 9 }, (_, index) => `line ${index}`).join("\n")}\n===\n`;
+		expect(blocksOf(text, 2)).toEqual(reference.parse(text, {}).map(record));
+		expect(blocksOf(text, 2)[0]).toMatchObject({ type: "heading_open", map: [0, 10], markup: "=" });
+	});
+
+	test("spaces before a line break inside a paragraph cut in chunks stay, as markdown-it keeps them (a hard line break)", () => {
+		const text = "first line  \nsecond line\u00a0\nthird  \n";
+		expect(blocksOf(text, 1)).toEqual(reference.parse(text, {}).map(record));
+		expect(blocksOf(text, 1)[1]).toMatchObject({ type: "inline", content: "first line  \nsecond line\u00a0\nthird" });
+	});
+
+	test("an empty note has no blocks", () => {
+		expect(blocksOf("")).toEqual([]);
+	});
+});
+
+/**
+ * Obsidian's own blocks: a `%%` comment and a `$$` math block each run from a line starting with
+ * the delimiter to the next line holding it (or to the note's end), whatever Markdown lies inside.
+ */
+describe("Obsidian's %% comment and $$ math blocks", () => {
+	test.each<[string, string, Array<[string, [number, number]]>]>([
+		["a comment over three lines, hiding a task", "a\n\n%%\n- [ ] task\n%%\nb\n", [["paragraph_open", [0, 1]], ["obsidian_comment", [2, 5]], ["paragraph_open", [5, 6]]]],
+		["a comment on one line", "%% note to self %%\ntext\n", [["obsidian_comment", [0, 1]], ["paragraph_open", [1, 2]]]],
+		["a comment never closed runs to the end", "%%\n# not a heading\n\n- not a list\n", [["obsidian_comment", [0, 4]]]],
+		["math over lines", "$$\nx^2\n# y\n$$\n", [["obsidian_math", [0, 4]]]],
+		["a comment ends a paragraph", "text\n%%\nhidden\n%%\n", [["paragraph_open", [0, 1]], ["obsidian_comment", [1, 4]]]],
+		["indented four spaces it is code, not a comment", "    %%\n    x\n", [["code_block", [0, 2]]]],
+		["inside a fence it is code", "```\n%%\n```\n", [["fence", [0, 3]]]],
+		["inside a list item", "- a\n  %%\n  b\n  %%\n", [["bullet_list_open", [0, 4]]]],
+	])("%s", (_name, text, expected) => {
+		const topLevel = blocksOf(text).filter((token) => token.level === 0 && !String(token.type).endsWith("_close"));
+		expect(topLevel.map((token) => [token.type, token.map])).toEqual(expected);
+	});
+
+	test("a comment inside a list item is a block of that item", () => {
+		const tokens = blocksOf("- a\n  %%\n  b\n  %%\n");
+		expect(tokens.find((token) => token.type === "obsidian_comment")).toMatchObject({ map: [1, 4], level: 2 });
+	});
+});
+
+interface Capture {
+	fileContents: string;
+	cachedMetadata: CachedMetadata;
+}
+
+/** Obsidian's section types for the top-level tokens that start one. */
+const SECTION_OF: Record<string, string> = {
+	paragraph_open: "paragraph",
+	heading_open: "heading",
+	bullet_list_open: "list",
+	ordered_list_open: "list",
+	fence: "code",
+	code_block: "code",
+	html_block: "html",
+	obsidian_comment: "comment",
+	obsidian_math: "math",
+	table_open: "table",
+	hr: "thematicBreak",
+};
+
+describe("against the sections real Obsidian found in the captured notes", () => {
+	// Notes without frontmatter (its block is Obsidian's `yaml`, read before this parser) or callouts (quotes Obsidian names by their first line).
+	const captures = readdirSync(OBSIDIAN_CACHE_DIR)
+		.filter((name) => name.endsWith(".json"))
+		.sort()
+		.map((name) => [name, JSON.parse(readFileSync(nodePath.join(OBSIDIAN_CACHE_DIR, name), "utf8")) as Capture] as const)
+		.filter(([, note]) => (note.cachedMetadata.sections ?? []).every((section) => section.type !== "yaml" && section.type !== "callout"));
+
+	test("there are captures to compare with", () => {
+		expect(captures.length).toBeGreaterThanOrEqual(30);
+	});
+
+	test.each(captures)("%s: each top-level block starts a section of Obsidian's kind, on its line", (_name, note) => {
+		const ours = blocksOf(note.fileContents)
+			.filter((token) => token.level === 0 && SECTION_OF[String(token.type)] !== undefined)
+			.map((token) => ({ type: SECTION_OF[String(token.type)], line: (token.map as [number, number])[0] }));
+		const obsidian = (note.cachedMetadata.sections ?? []).map((section) => ({ type: section.type, line: section.position.start.line }));
+		expect(ours).toEqual(obsidian);
+	});
+});

@@ -1,0 +1,147 @@
+import { readFileSync } from "node:fs";
+import * as nodePath from "node:path";
+import fc from "fast-check";
+import type { CachedMetadata } from "obsidian";
+import { describeHeadings, headingKey, resolveSubpath } from "../../../src/markdown/subpath";
+import { OBSIDIAN_CACHE_DIR } from "../../helpers/vault";
+
+/** A note and the metadata real Obsidian cached for it: the headings and blocks resolution works from are Obsidian's own. */
+interface Capture {
+	fileContents: string;
+	cachedMetadata: CachedMetadata;
+}
+
+function capture(name: string): Capture {
+	return JSON.parse(readFileSync(nodePath.join(OBSIDIAN_CACHE_DIR, `${name}.json`), "utf8")) as Capture;
+}
+
+/** The text a link's subpath names in the captured note, or null. */
+function partText(note: Capture, subpath: string): string | null {
+	const part = resolveSubpath(note.cachedMetadata, subpath, note.fileContents.length);
+	return part && note.fileContents.slice(part.start, part.end);
+}
+
+/**
+ * Obsidian's help (Internal links → Link to a heading / to a block): `[[Note#Heading]]` opens the
+ * heading's section, which runs to the next heading of the same or a higher level; headings can
+ * be chained (`#Parent#Child`); `[[Note#^id]]` names a block. The sections below are written out
+ * from the notes' text.
+ */
+describe("resolveSubpath names the part of the note Obsidian would open", () => {
+	const headings = capture("multiple_headings");
+	const searches = capture("numbered_tasks_issue_3481_searches");
+
+	test.each<[string, Capture, string, string]>([
+		["an empty section ends at the next heading of its level", headings, "Level 2 heading with no tasks", "## Level 2 heading with no tasks\n\n"],
+		[
+			"a section holds its lower-level headings, to the note's end",
+			headings,
+			"Level 2 heading",
+			headings.fileContents.slice(headings.fileContents.indexOf("## Level 2 heading\n")),
+		],
+		["a chain finds the child inside the parent's section", searches, "Tasks#hide tree", "### hide tree\n\n```tasks\npath includes numbered_tasks_issue_3481\nhide tree\nfull mode\n```\n\n"],
+		["case is ignored", searches, "DATAVIEW", '## Dataview\n\nDataview finds ==4 tasks==:\n\n```dataview\nTASK\nFROM "Test Data/numbered_tasks_issue_3481"\n```\n\n'],
+		["spaces around the parts are ignored", searches, " Tasks # show tree ", "### show tree\n\n```tasks\npath includes numbered_tasks_issue_3481\nshow tree\nfull mode\n```\n\n"],
+		["the last heading runs to the end", searches, "Obsidian search", "## Obsidian search\n\nObsidian finds ==6 tasks==:\n\n```query\ntask:3481\n```\n"],
+		["a block by its id", capture("all_link_types"), "^block", "block ^block"],
+		["a block id ignores case", capture("all_link_types"), "^BLOCK", "block ^block"],
+	])("%s", (_name, note, subpath, expected) => {
+		expect(partText(note, subpath)).toBe(expected);
+	});
+
+	test("a heading with a colon, linked as Obsidian writes the link (the colon as a space)", () => {
+		const note = capture("query_using_properties");
+		const part = resolveSubpath(note.cachedMetadata, "Use a one-line property task_instruction", note.fileContents.length);
+		expect(part?.name).toBe("Use a one-line property: task_instruction");
+		expect(note.fileContents.slice(part?.start, part?.end)).toMatch(/^## Use a one-line property: task_instruction\n[\s\S]*\n$/);
+		expect(note.fileContents.slice(part?.start, part?.end)).not.toContain("task_instruction_with_spaces");
+	});
+
+	test.each<[string, Capture, string]>([
+		["a heading the note does not have", headings, "Level 4 heading"],
+		["a heading's first words only", headings, "Level 2"],
+		["a child outside its parent's section", searches, "Dataview#show tree"],
+		["a chain in the wrong order", searches, "show tree#Tasks"],
+		["a block the note does not have", capture("all_link_types"), "^nope"],
+		["a block id inside a chain", capture("all_link_types"), "heading#^block"],
+		["nothing after the #", headings, ""],
+		["only #s", headings, "##"],
+	])("null for %s", (_name, note, subpath) => {
+		expect(resolveSubpath(note.cachedMetadata, subpath, note.fileContents.length)).toBeNull();
+	});
+
+	test("null for a note without metadata", () => {
+		expect(resolveSubpath(null, "Heading", 100)).toBeNull();
+		expect(resolveSubpath(null, "^block", 100)).toBeNull();
+	});
+
+	test("two headings alike: the first wins, as in Obsidian", () => {
+		const text = "# Notes\none\n# notes\ntwo\n";
+		const cache: CachedMetadata = {
+			headings: [
+				{ heading: "Notes", level: 1, position: { start: { line: 0, col: 0, offset: 0 }, end: { line: 0, col: 7, offset: 7 } } },
+				{ heading: "notes", level: 1, position: { start: { line: 2, col: 0, offset: 12 }, end: { line: 2, col: 7, offset: 19 } } },
+			],
+		};
+		const part = resolveSubpath(cache, "NOTES", text.length);
+		expect(text.slice(part?.start, part?.end)).toBe("# Notes\none\n");
+	});
+
+	test("whatever the subpath, the part found is a heading or block of the note, inside the note", () => {
+		const notes = ["multiple_headings", "numbered_tasks_issue_3481_searches", "all_link_types", "link_in_task_wikilink", "query_using_properties"].map(capture);
+		const words = notes.flatMap((note) => (note.cachedMetadata.headings ?? []).flatMap((heading) => heading.heading.split(" ")));
+		const piece = fc.oneof(fc.constantFrom(...words), fc.constantFrom("#", "^", " ", ":", "|", "block"), fc.string({ maxLength: 3 }));
+		fc.assert(
+			fc.property(fc.constantFrom(...notes), fc.array(piece, { maxLength: 6 }), (note, pieces) => {
+				const subpath = pieces.join("");
+				const part = resolveSubpath(note.cachedMetadata, subpath, note.fileContents.length);
+				if (part === null) return;
+				expect(part.start).toBeGreaterThanOrEqual(0);
+				expect(part.end).toBeGreaterThan(part.start);
+				expect(part.end).toBeLessThanOrEqual(note.fileContents.length);
+				const text = note.fileContents.slice(part.start, part.end);
+				if (part.name.startsWith("^")) expect(text).toContain(part.name);
+				else expect(text).toMatch(/^#{1,6} /);
+			}),
+			{ numRuns: 2000 },
+		);
+	});
+
+	test("every heading Obsidian found in the captures is reached by its own text", () => {
+		const names = ["multiple_headings", "numbered_tasks_issue_3481_searches", "all_link_types", "link_in_task_wikilink", "link_in_task_markdown_link", "query_using_properties"];
+		for (const name of names) {
+			const note = capture(name);
+			for (const heading of note.cachedMetadata.headings ?? []) {
+				const part = resolveSubpath(note.cachedMetadata, heading.heading, note.fileContents.length);
+				expect({ name, heading: heading.heading, start: part?.start }).toEqual({ name, heading: heading.heading, start: heading.position.start.offset });
+			}
+		}
+	});
+});
+
+describe("headingKey compares a link's heading as Obsidian does", () => {
+	test.each([
+		["Use a one-line property: task_instruction", "use a one-line property task_instruction"],
+		["A | B", "a b"],
+		["[Draft] 100% ^done", "draft 100 done"],
+		["  Many   spaces  ", "many spaces"],
+		["back\\slash", "back slash"],
+	])("%j is compared as %j", (heading, key) => {
+		expect(headingKey(heading)).toBe(key);
+	});
+});
+
+describe("describeHeadings lists the headings a model may pass back", () => {
+	test("each heading with its level and line, cut at the maximum with how many more", () => {
+		const note = capture("multiple_headings");
+		expect(describeHeadings(note.cachedMetadata, 10)).toBe(
+			"Its headings: # multiple_headings (line 0); ## Level 2 heading with no tasks (line 2); ## Level 2 heading (line 4); ### Level 3 heading (line 13).",
+		);
+		expect(describeHeadings(note.cachedMetadata, 2)).toBe("Its headings: # multiple_headings (line 0); ## Level 2 heading with no tasks (line 2) and 2 more.");
+	});
+
+	test("a note without headings says so", () => {
+		expect(describeHeadings({}, 10)).toBe("The note has no headings.");
+		expect(describeHeadings(null, 10)).toBe("The note has no headings.");
+	});
+});

@@ -1,0 +1,164 @@
+import fc from "fast-check";
+import { normalizeExcludedFolder, normalizeFolderList, normalizeVaultPath, pathMatchKey, visibleForm } from "../../../src/paths/spelling";
+
+/**
+ * Expectations follow Obsidian's `normalizePath` as its API documents it: backslashes become
+ * forward slashes, repeated slashes one, leading and trailing slashes go, U+00A0 and U+202F become
+ * plain spaces, and the result is in Unicode NFC (an empty path is the vault root, `/`).
+ */
+describe("normalizeVaultPath spells a path as Obsidian's normalizePath does", () => {
+	test.each([
+		["Folder/Note.md", "Folder/Note.md"],
+		["Folder\\Sub\\Note.md", "Folder/Sub/Note.md"],
+		["Folder//Sub///Note.md", "Folder/Sub/Note.md"],
+		["Folder\\/\\Note.md", "Folder/Note.md"],
+		["/Folder/Note.md/", "Folder/Note.md"],
+		["///", "/"],
+		["", "/"],
+		["My\u00a0Note.md", "My Note.md"],
+		["10\u202fam.md", "10 am.md"],
+		["Cafe\u0301.md", "Caf\u00e9.md"],
+		["\u1100\u1161.md", "\uac00.md"],
+		// Other spaces are not Obsidian's to change: a thin space stays a thin space.
+		["a\u2009b.md", "a\u2009b.md"],
+		// Case is kept: Obsidian's paths are case-sensitive strings.
+		["FOLDER/note.MD", "FOLDER/note.MD"],
+	])("%j is spelled %j", (input, expected) => {
+		expect(normalizeVaultPath(input)).toBe(expected);
+	});
+
+	test("spelling a path twice changes nothing more", () => {
+		fc.assert(
+			fc.property(fc.string({ unit: "binary" }), (path) => {
+				const once = normalizeVaultPath(path);
+				expect(normalizeVaultPath(once)).toBe(once);
+			}),
+		);
+	});
+
+	test("the spelling has no backslash, no doubled, leading or trailing slash, no U+00A0/U+202F, and is NFC", () => {
+		fc.assert(
+			fc.property(fc.array(fc.constantFrom("a", "\u00e9", "e\u0301", "/", "\\", "\u00a0", "\u202f", " ", "\u4e2d"), { maxLength: 20 }), (pieces) => {
+				const spelled = normalizeVaultPath(pieces.join(""));
+				if (spelled === "/") return;
+				expect(spelled).not.toMatch(/\\|\/\/|^\/|\/$|[\u00a0\u202f]/);
+				expect(spelled).toBe(spelled.normalize("NFC"));
+			}),
+		);
+	});
+});
+
+describe("pathMatchKey: paths a person reads as the same share one key", () => {
+	test.each([
+		["Notes/Meeting.md", "notes/meeting.md"],
+		["Caf\u00e9.md", "Cafe\u0301.md"],
+		["My\u00a0Note.md", "My Note.md"],
+		["My\u2003Note.md", "My Note.md"],
+		["My  Note.md", "My Note.md"],
+		["Zero\u200bWidth.md", "ZeroWidth.md"],
+		["Soft\u00adHyphen.md", "SoftHyphen.md"],
+		["\ufeffBom.md", "Bom.md"],
+		["\uff26\uff55\uff4c\uff4c.md", "Full.md"],
+		["Folder /Note.md", "Folder/Note.md"],
+		["Secret\u2024md", "Secret.md"],
+	])("%j and %j", (a, b) => {
+		expect(pathMatchKey(a)).toBe(pathMatchKey(b));
+	});
+
+	test.each([
+		["Notes/a.md", "Notes/b.md"],
+		["Notes/a.md", "Notesa.md"],
+		["Résumé.md", "Resume.md"],
+		["a b.md", "ab.md"],
+	])("%j and %j stay apart", (a, b) => {
+		expect(pathMatchKey(a)).not.toBe(pathMatchKey(b));
+	});
+
+	test("any path and its look-alike spellings (case, NFD, invisible characters, odd spaces) share the key", () => {
+		const word = fc.string({ unit: fc.constantFrom("a", "B", "\u00e9", "\u00c5", "\u4e2d", "1", "-"), minLength: 1, maxLength: 8 });
+		fc.assert(
+			fc.property(fc.array(word, { minLength: 1, maxLength: 4 }), fc.constantFrom("\u00a0", "\u2003", "\u3000", "\u202f"), (parts, space) => {
+				const path = parts.join(" ");
+				const lookAlike = path.toUpperCase().normalize("NFD").replace(/ /g, `${space}\u200b`);
+				expect(pathMatchKey(lookAlike)).toBe(pathMatchKey(path));
+			}),
+		);
+	});
+
+	test("a plain ASCII path keys the same as the same path with an invisible character in it", () => {
+		fc.assert(
+			fc.property(fc.string({ unit: fc.constantFrom("a", "Z", " ", "/", ".", "-") }), (path) => {
+				expect(pathMatchKey(path)).toBe(pathMatchKey(`${path}\u200b`));
+			}),
+		);
+	});
+
+	test("the key is a fixed point: keying a key changes nothing", () => {
+		fc.assert(
+			fc.property(fc.string({ unit: "grapheme", maxLength: 30 }), (path) => {
+				const key = pathMatchKey(path);
+				expect(pathMatchKey(key)).toBe(key);
+			}),
+		);
+	});
+});
+
+describe("visibleForm", () => {
+	test.each([
+		["a\u200bb", "ab"],
+		["\u2060x\ufeff", "x"],
+		["\uff21", "A"],
+		["plain", "plain"],
+	])("%j is seen as %j", (input, expected) => {
+		expect(visibleForm(input)).toBe(expected);
+	});
+});
+
+describe("normalizeExcludedFolder reads an excluded folder as a person may type it", () => {
+	const root = "/home/ann/Vault";
+	test.each([
+		["Private", undefined, "Private"],
+		["./Private", undefined, "Private"],
+		["Private/", undefined, "Private"],
+		["\\Private\\Old", undefined, "Private/Old"],
+		["  Private  ", undefined, "Private"],
+		["/Private", undefined, "Private"],
+		["Cafe\u0301", undefined, "Caf\u00e9"],
+		["Private/./Old", undefined, "Private/Old"],
+		["/home/ann/Vault/Private", root, "Private"],
+		["/HOME/ann/vault/Private", root, "Private"],
+		["/home/ann/Other/Private", root, "home/ann/Other/Private"],
+	])("%j (vault %j) is %j", (input, vaultRoot, expected) => {
+		expect(normalizeExcludedFolder(input, vaultRoot)).toBe(expected);
+	});
+
+	test.each([
+		["", undefined],
+		["   ", undefined],
+		["/", undefined],
+		[".", undefined],
+		["../Outside", undefined],
+		["Private/../../Outside", undefined],
+		["C:\\Users\\ann", undefined],
+		["/home/ann/Vault", root],
+		["/home/ann/Vault/", root],
+	])("%j (vault %j) names no folder inside the vault", (input, vaultRoot) => {
+		expect(normalizeExcludedFolder(input, vaultRoot)).toBeNull();
+	});
+
+	test("a list loses blanks, entries outside the vault and repeated spellings, keeping order", () => {
+		expect(normalizeFolderList(["Private", "./Private/", "", "../x", "Archive", "Cafe\u0301", "Caf\u00e9"])).toEqual(["Private", "Archive", "Caf\u00e9"]);
+	});
+
+	test("no entry ever comes back with '..', '.', an empty part or a slash at either end", () => {
+		fc.assert(
+			fc.property(fc.array(fc.constantFrom("a", "..", ".", "/", "\\", " ", "b c", "C:"), { maxLength: 10 }), (pieces) => {
+				const folder = normalizeExcludedFolder(pieces.join(""));
+				if (folder === null) return;
+				expect(folder.split("/")).not.toContain("..");
+				expect(folder.split("/")).not.toContain(".");
+				expect(folder.split("/")).not.toContain("");
+			}),
+		);
+	});
+});

@@ -1,0 +1,133 @@
+import { promises as fs } from "node:fs";
+import * as nodePath from "node:path";
+import { pathAfter, planKeptLinks, planRename, relinkText, renameNote, renameWithLinks } from "../../../src/vault/rename";
+import { openVault, type OpenVault } from "../../helpers/hostVault";
+
+/** Obsidian's "New link format" setting, as `app.json` holds it. */
+const linkFormat = (format: "shortest" | "relative" | "absolute") => ({ ".obsidian/app.json": JSON.stringify({ newLinkFormat: format }) });
+
+/**
+ * Renames as Obsidian makes them with "Automatically update internal links" on: every link to the
+ * note gets the path the vault's link format gives for the new place, keeping its kind (wikilink,
+ * embed, Markdown link), its heading or block, and its alias; nothing else in the note changes.
+ */
+describe("rename plans", () => {
+	let vault: OpenVault;
+	afterEach(() => vault.close());
+	const onDisk = (path: string) => fs.readFile(nodePath.join(vault.root, path), "utf8");
+	const file = (path: string) => {
+		const found = vault.host.vault.getFileByPath(path);
+		if (!found) throw new Error(`no ${path} in the test vault`);
+		return found;
+	};
+
+	test.each<[string, Record<string, string>, string, string, string]>([
+		["a wikilink, shortest format", {}, "New.md", "[[Old]] and [[Old|its alias]] and [[Old#Plans]] and [[Old#^b1]]", "[[New]] and [[New|its alias]] and [[New#Plans]] and [[New#^b1]]"],
+		["an embed", {}, "New.md", "![[Old]]", "![[New]]"],
+		["a Markdown link, with its heading and a space written %20", {}, "New name.md", "[see](Old.md#Plans) and [x](Old.md)", "[see](New%20name.md#Plans) and [x](New%20name.md)"],
+		["a link written with .md keeps it", {}, "New.md", "[[Old.md]]", "[[New.md]]"],
+		["link case as typed still reaches it", {}, "New.md", "[[old]]", "[[New]]"],
+		["a link in the properties", {}, "New.md", "---\nup: \"[[Old]]\"\n---\nbody", "---\nup: \"[[New]]\"\n---\nbody"],
+		["into a folder, shortest format, the name unique: the name alone", {}, "Folder/New.md", "[[Old]]", "[[New]]"],
+		["into a folder, absolute format: the full path", linkFormat("absolute"), "Folder/New.md", "[[Old]]", "[[Folder/New]]"],
+		["into a folder, relative format: the path from the linking note", linkFormat("relative"), "Folder/New.md", "[[Old]]", "[[Folder/New]]"],
+	])("%s", async (_name, config, to, linking, expected) => {
+		vault = await openVault({ ...config, "Old.md": "# Plans\ntext ^b1\n", "Home.md": linking });
+		const plan = await planRename(vault.host, file("Old.md"), to);
+		expect(plan.notes.map((note) => [note.path, note.after])).toEqual([["Home.md", expected]]);
+		// Planning writes nothing.
+		expect(await onDisk("Home.md")).toBe(linking);
+		expect(await onDisk("Old.md")).toBe("# Plans\ntext ^b1\n");
+	});
+
+	test("a name another note shares: the full path, so the link cannot reach the other one", async () => {
+		vault = await openVault({ "Old.md": "x", "Archive/Note.md": "other", "Home.md": "[[Old]]" });
+		const plan = await planRename(vault.host, file("Old.md"), "Projects/Note.md");
+		expect(plan.notes.map((note) => note.after)).toEqual(["[[Projects/Note]]"]);
+	});
+
+	test("relative format from a note in another folder", async () => {
+		vault = await openVault({ ...linkFormat("relative"), "A/Old.md": "x", "B/Home.md": "[[A/Old]]" });
+		const plan = await planRename(vault.host, file("A/Old.md"), "C/New.md");
+		expect(plan.notes.map((note) => note.after)).toEqual(["[[../C/New]]"]);
+	});
+
+	test("links to other notes, a link to a missing note and a link inside the note itself stay as written", async () => {
+		vault = await openVault({ "Old.md": "# H\n[[#H]] [[Missing]] [[Other]]", "Other.md": "[[Other]] [[Missing]]", "Home.md": "[[Other]] [[Old]]" });
+		const plan = await planRename(vault.host, file("Old.md"), "New.md");
+		expect(plan.notes.map((note) => [note.path, note.after])).toEqual([["Home.md", "[[Other]] [[New]]"]]);
+		expect(plan.movedText).toBe("# H\n[[#H]] [[Missing]] [[Other]]");
+	});
+
+	test("the moved note's own link that would reach another note from its new folder is pointed back at the note it reached", async () => {
+		vault = await openVault({ "Notes/Plan.md": "see [[Ideas]]", "Notes/Ideas.md": "mine", "Archive/Ideas.md": "old" });
+		const plan = await planRename(vault.host, file("Notes/Plan.md"), "Archive/Plan.md");
+		expect(plan.notes.map((note) => [note.path, note.after])).toEqual([["Notes/Plan.md", "see [[Notes/Ideas]]"]]);
+	});
+
+	test("a canvas: its file card and the links in its text cards", async () => {
+		const canvas = JSON.stringify({ nodes: [{ id: "a", type: "file", file: "Old.md", x: 0, y: 0, width: 1, height: 1 }, { id: "b", type: "text", text: "see [[Old]]", x: 0, y: 0, width: 1, height: 1 }], edges: [] }, null, "\t");
+		vault = await openVault({ "Old.md": "x", "Board.canvas": canvas });
+		const plan = await planRename(vault.host, file("Old.md"), "Folder/New.md");
+		const after = JSON.parse(plan.notes.find((note) => note.path === "Board.canvas")?.after ?? "{}") as { nodes: Array<{ file?: string; text?: string }> };
+		expect(after.nodes.map((node) => node.file ?? node.text)).toEqual(["Folder/New.md", "see [[New]]"]);
+	});
+});
+
+describe("relinkText and pathAfter", () => {
+	let vault: OpenVault;
+	afterEach(() => vault.close());
+
+	test("a note edited after the plan was made gets the same link change, and keeps the edit", async () => {
+		vault = await openVault({ "Old.md": "x", "Home.md": "top [[Old]]\n" });
+		const plan = await planRename(vault.host, vault.host.vault.getFileByPath("Old.md") ?? missing(), "New.md");
+		const note = plan.notes[0] ?? missing();
+		expect(relinkText(plan, note, note.before)).toBe("top [[New]]\n");
+		expect(relinkText(plan, note, "a line written since\ntop [[Old]]\nand [[Old|again]]\n")).toBe("a line written since\ntop [[New]]\nand [[New|again]]\n");
+		expect(relinkText(plan, note, "the link was deleted\n")).toBe("the link was deleted\n");
+	});
+
+	test("the moved note is found under its new path, every other note under its own", () => {
+		const plan = { from: "Old.md", to: "Folder/New.md", movedText: "", notes: [] };
+		expect(pathAfter(plan, "Old.md")).toBe("Folder/New.md");
+		expect(pathAfter(plan, "Home.md")).toBe("Home.md");
+	});
+});
+
+describe("renaming", () => {
+	let vault: OpenVault;
+	afterEach(() => vault.close());
+	const onDisk = (path: string) => fs.readFile(nodePath.join(vault.root, path), "utf8");
+
+	test("renameWithLinks moves the note and rewrites each linking note, every other byte kept", async () => {
+		vault = await openVault({ "Old.md": "# Old\n[[Home]]\n", "Home.md": "intro\r\n[[Old]] — ![[Old#Old]]\r\n", "Untouched.md": "[[Home]]\n" });
+		const plan = await renameWithLinks(vault.host, vault.host.vault.getFileByPath("Old.md") ?? missing(), "Folder/New.md");
+		expect(plan.notes.map((note) => note.path)).toEqual(["Home.md"]);
+		expect(await onDisk("Folder/New.md")).toBe("# Old\n[[Home]]\n");
+		await expect(onDisk("Old.md")).rejects.toThrow();
+		expect(await onDisk("Home.md")).toBe("intro\r\n[[New]] — ![[New#Old]]\r\n");
+		expect(await onDisk("Untouched.md")).toBe("[[Home]]\n");
+	});
+
+	test("planKeptLinks: a link the new name would take over is written as the full path of the note it reaches now", async () => {
+		vault = await openVault({ "Draft.md": "draft", "Archive/Notes.md": "the notes", "Projects/Plan.md": "see [[Notes]] and [[Notes#Intro|intro]]", "Home.md": "[[Notes]]" });
+		const draft = vault.host.vault.getFileByPath("Draft.md") ?? missing();
+		const kept = await planKeptLinks(vault.host, draft, "Projects/Notes.md");
+		// From Projects/, [[Notes]] would reach the renamed note (same folder first); from the vault root it still reaches Archive/Notes.md.
+		expect(kept.map((note) => [note.path, note.after])).toEqual([["Projects/Plan.md", "see [[Archive/Notes]] and [[Archive/Notes#Intro|intro]]"]]);
+	});
+
+	test("renameNote keeps those links on their notes, then renames: every link reaches what it reached before", async () => {
+		vault = await openVault({ "Draft.md": "draft", "Archive/Notes.md": "the notes", "Projects/Plan.md": "see [[Notes]] and [[Draft]]" });
+		const outcome = await renameNote(vault.host, vault.host.vault.getFileByPath("Draft.md") ?? missing(), "Projects/Notes.md");
+		expect(outcome.kept.map((note) => note.path)).toEqual(["Projects/Plan.md"]);
+		expect(await onDisk("Projects/Plan.md")).toBe("see [[Archive/Notes]] and [[Projects/Notes]]");
+		const cache = vault.host.metadataCache;
+		expect(cache.getFirstLinkpathDest("Archive/Notes", "Projects/Plan.md")?.path).toBe("Archive/Notes.md");
+		expect(cache.getFirstLinkpathDest("Projects/Notes", "Projects/Plan.md")?.path).toBe("Projects/Notes.md");
+	});
+});
+
+function missing(): never {
+	throw new Error("missing from the test vault");
+}
