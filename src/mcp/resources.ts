@@ -19,7 +19,8 @@ export function registerNoteResources(server: McpServer, contextOf: () => ToolCo
 			list: () => {
 				const ctx = contextOf();
 				const recent = visibleNotes(ctx.host, ctx.scope)
-					.sort((a, b) => b.stat.mtime - a.stat.mtime)
+					// Newest first; notes changed in the same millisecond by path, so the same vault always lists the same way.
+					.sort((a, b) => b.stat.mtime - a.stat.mtime || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
 					.slice(0, RESOURCE_LIST_SIZE);
 				return { resources: recent.map((file) => ({ uri: noteUri(file.path), name: file.path, mimeType: "text/markdown" })) };
 			},

@@ -92,7 +92,14 @@ const readResource = (path: string): Step => ({
 		}
 	},
 });
-const listResources: Step = { label: "resources/list", run: async (client) => ({ ok: true, value: (await client.listResources()) as unknown as Record<string, unknown> }) };
+/** The notes resources/list names, by name: its order is by modification time, which two vaults made a millisecond apart need not share. */
+const listResources: Step = {
+	label: "resources/list",
+	run: async (client) => {
+		const { resources } = await client.listResources();
+		return { ok: true, value: { resources: [...resources].sort((a, b) => a.name.localeCompare(b.name)) } as unknown as Record<string, unknown> };
+	},
+};
 
 /** What differs between runs but says nothing about the vault: temp folder names and file times. */
 function normalized(value: unknown, world: World): string {
