@@ -7,7 +7,7 @@ import type { Grant } from "../auth/grant";
 import type { TokenRecord } from "../auth/tokens";
 import { MAX_BATCH_ENTRIES, MAX_IN_FLIGHT_PER_TOKEN, MAX_WAITING_PER_TOKEN, MAX_IN_FLIGHT_REQUESTS, MAX_REQUEST_BODY_BYTES, RATE_LIMIT_WINDOW_MS, RETRY_AFTER_BUSY_SECONDS } from "../config/limits";
 import { httpDeadlines, type HttpDeadlines } from "./deadlines";
-import { guardRequest, isRefusal, unsupportedVersionError, type Refusal } from "./guard";
+import { guardRequest, isRefusal, MCP_PATH, unsupportedVersionError, type Refusal } from "./guard";
 import { checkMessages, ExchangeTransport, type Exchange } from "./statelessTransport";
 import { InFlightPlaces, RateLimiter, WriteBudget, writeLoadOf, type BudgetAnswer } from "./limits";
 
@@ -73,6 +73,9 @@ interface EndpointState<S extends EndpointPolicy> {
 	modernServers: WeakMap<Request, () => McpServer>;
 }
 
+/** What the SDK's handler sees as the URL of every 2026-07-28 request (it reads no part of it). */
+const MODERN_REQUEST_URL = `http://127.0.0.1${MCP_PATH}`;
+
 /** Revisions from 2026-07-28 on: the SDK's handler answers them (MCP-Protocol-Version header values). */
 const MODERN_VERSION_PREFIX = /^20(2[6-9]|[3-9]\d)-/;
 
@@ -116,7 +119,7 @@ export function createMcpEndpoint<S extends EndpointPolicy>(deps: EndpointDeps<S
 	const endpoint = (req: IncomingMessage, res: ServerResponse): void => {
 		const settings = deps.currentSettings();
 		const answer = guardRequest(
-			{ method: req.method ?? "", url: req.url ?? "", headers: req.headersDistinct },
+			{ method: req.method ?? "", url: req.url ?? "", headers: req.headersDistinct, localPort: req.socket.localPort },
 			{ tokens: settings.tokens, writeEnabled: settings.writeEnabled },
 		);
 		if (isRefusal(answer)) {
@@ -132,7 +135,12 @@ export function createMcpEndpoint<S extends EndpointPolicy>(deps: EndpointDeps<S
 			return;
 		}
 		deps.onTokenUsed?.(answer.token);
-		const work = serveMcp(req, res, answer, settings, state);
+		// A failure nothing below caught still answers, and never becomes an unhandled rejection (which ends a headless server).
+		const work = serveMcp(req, res, answer, settings, state).catch((error: unknown) => {
+			deps.logger.error(`request failed: ${errorKind(error)}`);
+			if (!res.headersSent) sendJson(res, 500, jsonRpcError(JSON_RPC_SERVER_ERROR, "Internal server error."));
+			else res.destroy();
+		});
 		active.add(work);
 		void work.finally(() => active.delete(work));
 	};
@@ -175,13 +183,13 @@ async function serveMcp<S extends EndpointPolicy>(req: IncomingMessage, res: Ser
 		return;
 	}
 	const version = req.headersDistinct["mcp-protocol-version"]?.[0];
-	if (claimsModernRevision(body.json, version)) {
-		await serveModern(req, res, grant, settings, state, body.json, place.leave);
-		return;
-	}
 	const unsupported = unsupportedVersionError(version, body.json);
 	if (unsupported) {
 		sendJson(res, 400, { jsonrpc: "2.0", ...unsupported });
+		return;
+	}
+	if (claimsModernRevision(body.json, version)) {
+		await serveModern(req, res, grant, settings, state, body.json, place.leave);
 		return;
 	}
 	const checked = checkMessages(body.json);
@@ -236,7 +244,8 @@ async function serveModern<S extends EndpointPolicy>(req: IncomingMessage, res: 
 	const clientGone = new AbortController();
 	const onClose = () => clientGone.abort();
 	res.once("close", onClose);
-	const request = new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url ?? ""}`, {
+	// The URL is this endpoint's own, never built from the Host header a client sent.
+	const request = new Request(MODERN_REQUEST_URL, {
 		method: "POST",
 		headers: Object.entries(req.headers).flatMap(([name, value]) => (value === undefined ? [] : (Array.isArray(value) ? value : [value]).map((one): [string, string] => [name, one]))),
 		signal: clientGone.signal,

@@ -1,4 +1,4 @@
-import { ProtocolErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
+import { PROTOCOL_VERSION_META_KEY, ProtocolErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 import type { Grant } from "../auth/grant";
 import { findTokenRecord, type TokenRecord } from "../auth/tokens";
 
@@ -21,6 +21,8 @@ export interface GuardInput {
 	method: string;
 	url: string;
 	headers: Readonly<Record<string, readonly string[] | undefined>>;
+	/** The port the request arrived on: a Host that names a port must name this one. */
+	localPort?: number;
 }
 
 /** Why a request was refused: what the response says, and the kind the activity log keeps. */
@@ -52,7 +54,11 @@ export interface GuardPolicy {
 	writeEnabled: boolean;
 }
 
-const LOOPBACK_HOSTNAMES = new Set(["127.0.0.1", "localhost", "[::1]"]);
+/**
+ * A loopback name and, optionally, a port: nothing else. A looser reading ("the text before the
+ * first colon") let `[::1]junk` or `localhost:abc` through, which no URL parser accepts.
+ */
+const LOOPBACK_HOST = /^(?:127\.0\.0\.1|localhost|\[::1\])(?::(\d{1,5}))?$/i;
 const BEARER = /^Bearer ([^\s]+)$/i;
 
 /**
@@ -70,8 +76,8 @@ export function guardRequest(input: GuardInput, policy: GuardPolicy): Grant | Re
 		return refuse(403, "origin", "Requests from web pages are refused: this server answers only apps on this computer.");
 	}
 	const hosts = headers.host ?? [];
-	if (hosts.length !== 1 || !LOOPBACK_HOSTNAMES.has(hostnameOf(hosts[0] ?? ""))) {
-		return refuse(403, "host", "The Host header must be 127.0.0.1, localhost or [::1].");
+	if (hosts.length !== 1 || !namesThisServer(hosts[0] ?? "", input.localPort)) {
+		return refuse(403, "host", "The Host header must be 127.0.0.1, localhost or [::1], with this server's port if a port is given.");
 	}
 	const path = input.url.split("?")[0];
 	if (path !== MCP_PATH) {
@@ -99,21 +105,31 @@ export function guardRequest(input: GuardInput, policy: GuardPolicy): Grant | Re
 }
 
 /**
- * The refusal of a 2025-era request whose MCP-Protocol-Version this server does not speak, as a
- * JSON-RPC error with the request's id and, as 2026-07-28 words it, the revisions served and the
- * one asked for; null when the version is served or absent (absent means 2025-03-26). Pure.
+ * The refusal of a request that names a revision this server does not speak, as a JSON-RPC error
+ * with the request's id and, as 2026-07-28 words it, every revision served and the one asked for;
+ * null when the revision is served or none is named (none means 2025-03-26). The header names it;
+ * without one, the `_meta` protocol version of a single message does. Answered here for every era,
+ * so a client learns all the revisions it could use (the SDK's 2026 handler lists only its own). Pure.
  */
 export function unsupportedVersionError(version: string | undefined, json: unknown): { id: unknown; error: { code: number; message: string; data: { supported: readonly string[]; requested: string } } } | null {
-	if (version === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null;
-	const id = json !== null && typeof json === "object" && !Array.isArray(json) && "id" in json ? json.id : null;
+	const message = json !== null && typeof json === "object" && !Array.isArray(json) ? (json as { id?: unknown; params?: { _meta?: unknown } }) : null;
+	const requested = version ?? metaVersionOf(message?.params?._meta);
+	if (requested === undefined || SERVED_PROTOCOL_VERSIONS.includes(requested)) return null;
 	return {
-		id,
+		id: message !== null && "id" in message ? message.id : null,
 		error: {
 			code: UNSUPPORTED_PROTOCOL_VERSION,
-			message: `Unsupported MCP-Protocol-Version "${version}". Supported: ${SERVED_PROTOCOL_VERSIONS.join(", ")}.`,
-			data: { supported: SERVED_PROTOCOL_VERSIONS, requested: version },
+			message: `Unsupported MCP-Protocol-Version "${requested}". Supported: ${SERVED_PROTOCOL_VERSIONS.join(", ")}.`,
+			data: { supported: SERVED_PROTOCOL_VERSIONS, requested },
 		},
 	};
+}
+
+/** The protocol version a message's `_meta` names, when it names one as a string. */
+function metaVersionOf(meta: unknown): string | undefined {
+	if (meta === null || typeof meta !== "object" || Array.isArray(meta)) return undefined;
+	const version = (meta as Record<string, unknown>)[PROTOCOL_VERSION_META_KEY];
+	return typeof version === "string" ? version : undefined;
 }
 
 /** True for a guard answer that refuses. */
@@ -125,15 +141,12 @@ function refuse(status: number, kind: RefusalKind, message: string, headers?: Re
 	return headers ? { status, kind, message, headers } : { status, kind, message };
 }
 
-/** `localhost:27150` → `localhost`; `[::1]:80` → `[::1]`. Lower-cased, as host names compare. */
-function hostnameOf(host: string): string {
-	const value = host.trim().toLowerCase();
-	if (value.startsWith("[")) {
-		const end = value.indexOf("]");
-		return end === -1 ? value : value.slice(0, end + 1);
-	}
-	const colon = value.indexOf(":");
-	return colon === -1 ? value : value.slice(0, colon);
+/** True for `127.0.0.1`, `localhost` (any case) or `[::1]`, with no port or the port the request arrived on. */
+function namesThisServer(host: string, localPort: number | undefined): boolean {
+	const match = LOOPBACK_HOST.exec(host);
+	if (match === null) return false;
+	const port = match[1];
+	return port === undefined || localPort === undefined || Number(port) === localPort;
 }
 
 /** The token from exactly one `Authorization: Bearer <token>` header, or null. */

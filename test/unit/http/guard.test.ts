@@ -91,6 +91,28 @@ describe("guardRequest", () => {
 		expect(unsupportedVersionError("1999-01-01", [ping])).toMatchObject({ id: null });
 	});
 
+	test("with no header, a _meta protocol version that is not served is refused the same way; a served one, or none, passes", () => {
+		const withMeta = (version: unknown) => ({ jsonrpc: "2.0", id: 3, method: "tools/list", params: { _meta: { "io.modelcontextprotocol/protocolVersion": version } } });
+		expect(unsupportedVersionError(undefined, withMeta("2099-01-01"))).toMatchObject({ id: 3, error: { code: -32022, data: { requested: "2099-01-01" } } });
+		expect(unsupportedVersionError(undefined, withMeta("2026-07-28"))).toBeNull();
+		// Not a string: the SDK's envelope check says what is wrong with it.
+		expect(unsupportedVersionError(undefined, withMeta(2026))).toBeNull();
+		// The header decides when there is one; a body that disagrees is the SDK's -32020.
+		expect(unsupportedVersionError("2026-07-28", withMeta("2099-01-01"))).toBeNull();
+	});
+
+	test.each([
+		["the port it arrived on", "localhost:27150", 200],
+		["no port", "[::1]", 200],
+		["another port", "localhost:27151", 403],
+		["an empty port", "127.0.0.1:", 403],
+		["text after the name", "[::1]junk", 403],
+		["a port that is not a number", "localhost:abc", 403],
+		["user info", "localhost:27150@evil.com", 403],
+	])("a Host with %s answers %d", (_label, host, status) => {
+		expect(statusOf(guardRequest({ ...input({ add: { host: [host] } }), localPort: 27150 }, policy))).toBe(status);
+	});
+
 	test("Mcp-Method and Mcp-Name (2026-07-28) pass once and are refused when repeated; whether they match the body is checked later", () => {
 		expect(statusOf(guardRequest(input({ add: { "mcp-method": ["tools/call"], "mcp-name": ["read_note"] } }), policy))).toBe(200);
 		expect(guardRequest(input({ add: { "mcp-name": ["read_note", "create_note"] } }), policy)).toMatchObject({ status: 400, kind: "mcp_header", message: "Send the Mcp-Name header at most once." });

@@ -1,0 +1,102 @@
+import { promises as fs } from "node:fs";
+import * as nodePath from "node:path";
+import fc from "fast-check";
+import { mcpHeaders, rawRequest, type RawResponse } from "../helpers/http";
+import { startService, type RunningService } from "../helpers/service";
+import { makeVault, removeDir } from "../helpers/vault";
+
+/**
+ * The protocol layer attacked as a hostile client would, over the real HTTP server, at 2026-07-28
+ * and beside it: every request is answered (never a hang, never a crash), and what is refused
+ * runs nothing.
+ */
+const MODERN = "2026-07-28";
+const SERVED = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];
+const ENVELOPE = {
+	"io.modelcontextprotocol/protocolVersion": MODERN,
+	"io.modelcontextprotocol/clientInfo": { name: "hostile-2026", version: "1" },
+	"io.modelcontextprotocol/clientCapabilities": {},
+};
+const NOTE = "Note.md";
+const NOTE_TEXT = "# Note\n\nWhat the person wrote.\n";
+
+function appendCall(id: number, meta?: Record<string, unknown>): string {
+	return JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "append_to_note", arguments: { path: NOTE, content: "hostile" }, ...(meta ? { _meta: meta } : {}) } });
+}
+
+const modernHeaders = (version: string = MODERN): Array<[string, string]> => [
+	["MCP-Protocol-Version", version],
+	["Mcp-Method", "tools/call"],
+	["Mcp-Name", "append_to_note"],
+];
+
+describe("hostile clients at 2026-07-28 and beside it", () => {
+	let vault: string;
+	let running: RunningService;
+	let writeToken: string;
+
+	const noteText = () => fs.readFile(nodePath.join(vault, NOTE), "utf8");
+	const listTools = (hostHeader: string): Promise<RawResponse> =>
+		rawRequest(running.port, {
+			headers: [["Host", hostHeader], ...mcpHeaders(running.port, writeToken, [["MCP-Protocol-Version", MODERN], ["Mcp-Method", "tools/list"]]).slice(1)],
+			body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: ENVELOPE } }),
+		});
+
+	beforeAll(async () => {
+		vault = await makeVault({ [NOTE]: NOTE_TEXT });
+		running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true } });
+		writeToken = running.tokens.write ?? "";
+	});
+	afterAll(async () => {
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test("a Host that is a loopback name followed by anything but this server's port is refused with 403, and the server keeps answering", async () => {
+		const loopbackName = fc.constantFrom("127.0.0.1", "localhost", "LocalHost", "[::1]");
+		const suffix = fc.oneof(
+			fc.constant(""),
+			fc.constant(`:${running.port}`),
+			fc.constantFrom("junk", ":abc", ":", ".", "..", `:${running.port}@evil.com`, `:${running.port + 1}`, ":1", `:${running.port}:1`, "%00", "/x", "#", "?", ":99999", `:${running.port}.`),
+			fc.string({ unit: fc.constantFrom(..."0123456789:@/.[]%#?-_ abcxyz"), minLength: 1, maxLength: 10 }),
+		);
+		await fc.assert(
+			fc.asyncProperty(loopbackName, suffix, async (name, tail) => {
+				const accepted = tail === "" || tail === `:${running.port}`;
+				const answer = await listTools(name + tail);
+				expect({ host: name + tail, status: answer.status }).toEqual({ host: name + tail, status: accepted ? 200 : 403 });
+				if (!accepted) expect(JSON.parse(answer.body)).toMatchObject({ error: { message: "The Host header must be 127.0.0.1, localhost or [::1], with this server's port if a port is given." } });
+			}),
+			{ numRuns: 150 },
+		);
+		expect((await listTools(`127.0.0.1:${running.port}`)).status).toBe(200);
+		// Nothing failed inside the server on the way.
+		expect(running.logger.lines.filter((line) => line.includes("failed"))).toEqual([]);
+	});
+
+	test("an MCP-Protocol-Version that is not served answers 400 -32022 with the request's id and every revision served, at any era of body, and nothing is written", async () => {
+		const unserved = fc.oneof(
+			fc.constantFrom("2099-01-01", "2026-01-01", "2026-07-29", "2030-12-31", "2025-01-01", "2024-01-01", "latest", "2026-07-28 ", "2026-07-28x"),
+			fc.tuple(fc.integer({ min: 2000, max: 2199 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 31 })).map(([y, m, d]) => `${y}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`),
+		).filter((version) => !SERVED.includes(version.trim()));
+		await fc.assert(
+			fc.asyncProperty(unserved, fc.boolean(), fc.integer({ min: 1, max: 1_000_000 }), async (version, withEnvelope, id) => {
+				const answer = await rawRequest(running.port, { headers: mcpHeaders(running.port, writeToken, modernHeaders(version)), body: appendCall(id, withEnvelope ? { ...ENVELOPE, "io.modelcontextprotocol/protocolVersion": version.trim() } : undefined) });
+				expect(answer.status).toBe(400);
+				expect(JSON.parse(answer.body)).toMatchObject({ id, error: { code: -32022, data: { supported: SERVED, requested: version.trim() } } });
+			}),
+			{ numRuns: 60 },
+		);
+		expect(await noteText()).toBe(NOTE_TEXT);
+	});
+
+	test("a _meta protocol version that is not served, with no header, answers -32022 with every revision served, and nothing is written", async () => {
+		for (const version of ["2099-01-01", "2026-01-01", "2025-13-01"]) {
+			const headers = mcpHeaders(running.port, writeToken, modernHeaders().slice(1));
+			const answer = await rawRequest(running.port, { headers, body: appendCall(7, { ...ENVELOPE, "io.modelcontextprotocol/protocolVersion": version }) });
+			expect(answer.status).toBe(400);
+			expect(JSON.parse(answer.body)).toMatchObject({ id: 7, error: { code: -32022, data: { supported: SERVED, requested: version } } });
+		}
+		expect(await noteText()).toBe(NOTE_TEXT);
+	});
+});
