@@ -62,7 +62,8 @@ describe("hostile clients at 2026-07-28 and beside it", () => {
 		);
 		await fc.assert(
 			fc.asyncProperty(loopbackName, suffix, async (name, tail) => {
-				const accepted = tail === "" || tail === `:${running.port}`;
+				// HTTP drops whitespace around a header value before anyone reads it (RFC 9110, 5.5).
+				const accepted = [name, `${name}:${running.port}`].includes((name + tail).trimEnd());
 				const answer = await listTools(name + tail);
 				expect({ host: name + tail, status: answer.status }).toEqual({ host: name + tail, status: accepted ? 200 : 403 });
 				if (!accepted) expect(JSON.parse(answer.body)).toMatchObject({ error: { message: "The Host header must be 127.0.0.1, localhost or [::1], with this server's port if a port is given." } });
@@ -98,5 +99,35 @@ describe("hostile clients at 2026-07-28 and beside it", () => {
 			expect(JSON.parse(answer.body)).toMatchObject({ id: 7, error: { code: -32022, data: { supported: SERVED, requested: version } } });
 		}
 		expect(await noteText()).toBe(NOTE_TEXT);
+	});
+});
+
+describe("the write budget and the per-token places hold at 2026-07-28 exactly as at 2025", () => {
+	let vault: string;
+	let running: RunningService;
+
+	beforeAll(async () => {
+		vault = await makeVault({ [NOTE]: NOTE_TEXT });
+		running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeCallsPerMinute: 3 } });
+	});
+	afterAll(async () => {
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test("one budget across both eras: calls over it answer 429 and write nothing, whichever revision they speak", async () => {
+		const token = running.tokens.write ?? "";
+		const modern = () => rawRequest(running.port, { headers: mcpHeaders(running.port, token, modernHeaders()), body: appendCall(1, ENVELOPE) });
+		const legacy = () => rawRequest(running.port, { headers: mcpHeaders(running.port, token, [["MCP-Protocol-Version", "2025-06-18"]]), body: appendCall(2) });
+		// Two at 2026-07-28 and one at 2025-06-18 use the budget of 3 ...
+		expect([(await modern()).status, (await legacy()).status, (await modern()).status]).toEqual([200, 200, 200]);
+		const written = await fs.readFile(nodePath.join(vault, NOTE), "utf8");
+		expect(written.match(/hostile/g)).toHaveLength(3);
+		// ... so the next one is refused at either revision, before anything runs.
+		for (const refused of [await modern(), await legacy()]) {
+			expect(refused.status).toBe(429);
+			expect(refused.headers["retry-after"]).toMatch(/^\d+$/);
+		}
+		expect(await fs.readFile(nodePath.join(vault, NOTE), "utf8")).toBe(written);
 	});
 });
