@@ -6,6 +6,7 @@ import { checkFolderArgument } from "../vault/paths";
 import { truncateUtf8, visibleNotes } from "../vault/notes";
 import { isInFolder } from "../vault/scope";
 import type { ToolContext } from "./context";
+import { readNoteForAnswer } from "./vaultErrors";
 
 /** `{{name}}` in a prompt note: a letter or underscore first, then letters, digits, `_` or `-`. */
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w-]*)\s*\}\}/g;
@@ -60,7 +61,7 @@ function promptNotes(ctx: ToolContext): Map<string, HostFile> {
 }
 
 async function promptBody(ctx: ToolContext, file: HostFile): Promise<string> {
-	const text = truncateUtf8(await ctx.host.vault.cachedRead(file), MAX_NOTE_CONTENT_BYTES);
+	const text = truncateUtf8(await readNoteForAnswer(ctx, file), MAX_NOTE_CONTENT_BYTES);
 	return (splitFrontmatter(text)?.body ?? text).replace(/^\s*\n/, "");
 }
 

@@ -131,3 +131,39 @@ describe("the write budget and the per-token places hold at 2026-07-28 exactly a
 		expect(await fs.readFile(nodePath.join(vault, NOTE), "utf8")).toBe(written);
 	});
 });
+
+describe("no error answer names where the vault is on disk, at either era", () => {
+	let vault: string;
+	let running: RunningService;
+
+	beforeAll(async () => {
+		vault = await makeVault({ "Gone.md": "soon deleted", "Prompts/Gone prompt.md": "Say {{thing}}." });
+		// Without the watcher the server still believes in a note another program deleted: the moment between finding and reading it, held open.
+		running = await startService(vault, { levels: ["read"], host: { watch: false } });
+		await fs.rm(nodePath.join(vault, "Gone.md"));
+		await fs.rm(nodePath.join(vault, "Prompts/Gone prompt.md"));
+	});
+	afterAll(async () => {
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	const requests: Array<[string, string, Record<string, unknown>]> = [
+		["resources/read", "vault-mcp://note/Gone.md", { uri: "vault-mcp://note/Gone.md" }],
+		["prompts/get", "Gone prompt", { name: "Gone prompt", arguments: { thing: "x" } }],
+		["tools/call", "read_note", { name: "read_note", arguments: { path: "Gone" } }],
+		["prompts/list", "", {}],
+	];
+
+	test.each(requests)("%s of a note deleted a moment ago answers without the vault's absolute path", async (method, name, params) => {
+		for (const modern of [true, false]) {
+			const standard: Array<[string, string]> = [["MCP-Protocol-Version", MODERN], ["Mcp-Method", method], ...(name === "" ? [] : [["Mcp-Name", name] as [string, string]])];
+			const headers = mcpHeaders(running.port, running.tokens.read ?? "", modern ? standard : [["MCP-Protocol-Version", "2025-06-18"]]);
+			const answer = await rawRequest(running.port, { headers, body: JSON.stringify({ jsonrpc: "2.0", id: 4, method, params: modern ? { ...params, _meta: ENVELOPE } : params }) });
+			expect(answer.status).toBeLessThan(500);
+			expect({ modern, body: answer.body }).not.toEqual({ modern, body: expect.stringContaining(vault) });
+			expect(answer.body).toMatch(/gone|not found|no note|no prompt/i);
+		}
+		expect(running.logger.lines.join("\n")).not.toContain(vault);
+	});
+});
