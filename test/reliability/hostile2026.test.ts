@@ -2,6 +2,7 @@ import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import fc from "fast-check";
 import { mcpHeaders, rawRequest, type RawResponse } from "../helpers/http";
+import { openSocket, sleep } from "../helpers/sockets";
 import { startService, type RunningService } from "../helpers/service";
 import { makeVault, removeDir } from "../helpers/vault";
 
@@ -165,5 +166,52 @@ describe("no error answer names where the vault is on disk, at either era", () =
 			expect(answer.body).toMatch(/gone|not found|no note|no prompt/i);
 		}
 		expect(running.logger.lines.join("\n")).not.toContain(vault);
+	});
+});
+
+describe("2026-07-28 requests that go away, or carry a huge or deep _meta", () => {
+	let vault: string;
+	let running: RunningService;
+
+	beforeAll(async () => {
+		vault = await makeVault({ [NOTE]: NOTE_TEXT });
+		running = await startService(vault, { levels: ["read"], settings: { rateLimitPerMinute: 10_000 } });
+	});
+	afterAll(async () => {
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	const readCall = (meta: Record<string, unknown>, id = 1) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "read_note", arguments: { path: NOTE }, _meta: meta } });
+	const readHeaders = (): Array<[string, string]> => mcpHeaders(running.port, running.tokens.read ?? "", [["MCP-Protocol-Version", MODERN], ["Mcp-Method", "tools/call"], ["Mcp-Name", "read_note"]]);
+
+	test("40 clients that send a call and hang up at once leave every place free: the token's next calls all run", async () => {
+		const body = readCall(ENVELOPE);
+		const head = (length: number) => [`POST /mcp HTTP/1.1`, `Host: 127.0.0.1:${running.port}`, `Authorization: Bearer ${running.tokens.read ?? ""}`, "Content-Type: application/json", "Accept: application/json, text/event-stream", `MCP-Protocol-Version: ${MODERN}`, "Mcp-Method: tools/call", "Mcp-Name: read_note", `Content-Length: ${length}`, "", ""].join("\r\n");
+		await Promise.all(
+			Array.from({ length: 40 }, async (_, index) => {
+				const socket = await openSocket(running.port, head(Buffer.byteLength(body)) + body);
+				// Some go before the server has read the body, some while it answers.
+				await sleep(index % 4);
+				socket.destroy();
+			}),
+		);
+		await sleep(100);
+		const answers = await Promise.all(Array.from({ length: 4 }, () => rawRequest(running.port, { headers: readHeaders(), body })));
+		expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+		expect(running.logger.lines.filter((line) => line.includes("failed"))).toEqual([]);
+	});
+
+	test("a _meta near the body limit, or nested thousands deep, is answered (never a 5xx) and the server keeps answering", async () => {
+		const huge = await rawRequest(running.port, { headers: readHeaders(), body: readCall({ ...ENVELOPE, padding: "m".repeat(1_000_000) }) });
+		expect(huge.status).toBe(200);
+		// Written as text: the nesting is deeper than JSON.stringify goes on a test worker's stack.
+		const deep = "[".repeat(5000) + "]".repeat(5000);
+		const placed = [{ ...ENVELOPE, deep: 0 }, { ...ENVELOPE, "io.modelcontextprotocol/clientInfo": { name: "x", version: "1", deep: 0 } }, { ...ENVELOPE, "io.modelcontextprotocol/clientCapabilities": { deep: 0 } }];
+		for (const meta of placed) {
+			const answer = await rawRequest(running.port, { headers: readHeaders(), body: readCall(meta).replace('"deep":0', `"deep":${deep}`) });
+			expect(answer.status).toBeLessThan(500);
+		}
+		expect((await rawRequest(running.port, { headers: readHeaders(), body: readCall(ENVELOPE) })).status).toBe(200);
 	});
 });
