@@ -215,3 +215,65 @@ describe("2026-07-28 requests that go away, or carry a huge or deep _meta", () =
 		expect((await rawRequest(running.port, { headers: readHeaders(), body: readCall(ENVELOPE) })).status).toBe(200);
 	});
 });
+
+describe("2026-07-28's own rules, as classes: the envelope, and headers against the body", () => {
+	let vault: string;
+	let running: RunningService;
+	const prompt = "Prompts/Greet.md";
+
+	beforeAll(async () => {
+		vault = await makeVault({ [NOTE]: NOTE_TEXT, [prompt]: "Say hello to {{name}}." });
+		running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, rateLimitPerMinute: 10_000, writeCallsPerMinute: 10_000 } });
+	});
+	afterAll(async () => {
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	const post = (headers: Array<[string, string]>, body: unknown) => rawRequest(running.port, { headers: mcpHeaders(running.port, running.tokens.write ?? "", headers), body: JSON.stringify(body) });
+
+	test("a write call whose envelope lacks a required piece, or has one of the wrong type, answers 400 -32602 with its id and writes nothing", async () => {
+		const keys = Object.keys(ENVELOPE) as Array<keyof typeof ENVELOPE>;
+		// clientInfo may be left out (the revision asks for the version and the capabilities only); when given, its type is checked.
+		const broken = fc.record({
+			dropped: fc.subarray(["io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientCapabilities"] as const, { minLength: 0 }),
+			wrong: fc.option(fc.tuple(fc.constantFrom(...keys.slice(1)), fc.constantFrom<unknown>(null, 7, "text", [], true)), { nil: undefined }),
+		}).filter(({ dropped, wrong }) => dropped.length > 0 || wrong !== undefined);
+		await fc.assert(
+			fc.asyncProperty(broken, fc.integer({ min: 1, max: 1e6 }), async ({ dropped, wrong }, id) => {
+				const meta: Record<string, unknown> = { ...ENVELOPE };
+				for (const key of dropped) delete meta[key];
+				if (wrong) meta[wrong[0]] = wrong[1];
+				const answer = await post(modernHeaders(), JSON.parse(appendCall(id, meta)));
+				expect(answer.status).toBe(400);
+				expect(JSON.parse(answer.body)).toMatchObject({ id, error: { code: -32602 } });
+			}),
+			{ numRuns: 40 },
+		);
+		expect(await fs.readFile(nodePath.join(vault, NOTE), "utf8")).toBe(NOTE_TEXT);
+	});
+
+	test("Mcp-Name or Mcp-Method that disagrees with the body, for tools/call, resources/read and prompts/get, answers 400 -32020 and runs nothing", async () => {
+		const shapes: Array<{ method: string; params: (name: string) => Record<string, unknown>; name: string }> = [
+			{ method: "tools/call", name: "append_to_note", params: (name) => ({ name, arguments: { path: NOTE, content: "hostile" } }) },
+			{ method: "resources/read", name: `vault-mcp://note/${NOTE}`, params: (uri) => ({ uri }) },
+			{ method: "prompts/get", name: "Greet", params: (name) => ({ name, arguments: { name: "x" } }) },
+		];
+		const other = fc.oneof(fc.constantFrom("read_note", "append_to_note ", "APPEND_TO_NOTE", "Greet2", "vault-mcp://note/Other.md", "x"), fc.string({ unit: fc.constantFrom(..."abc_/:.-XYZ"), minLength: 1, maxLength: 12 }));
+		await fc.assert(
+			fc.asyncProperty(fc.constantFrom(...shapes), other, fc.constantFrom("name", "method"), async (shape, wrong, which) => {
+				fc.pre(wrong.trim() !== shape.name && wrong.trim() !== shape.method);
+				const headers: Array<[string, string]> = [["MCP-Protocol-Version", MODERN], ["Mcp-Method", which === "method" ? wrong : shape.method], ["Mcp-Name", which === "name" ? wrong : shape.name]];
+				const answer = await post(headers, { jsonrpc: "2.0", id: 9, method: shape.method, params: { ...shape.params(shape.name), _meta: ENVELOPE } });
+				expect({ status: answer.status, code: (JSON.parse(answer.body) as { error?: { code?: number } }).error?.code }).toEqual({ status: 400, code: -32020 });
+			}),
+			{ numRuns: 60 },
+		);
+		expect(await fs.readFile(nodePath.join(vault, NOTE), "utf8")).toBe(NOTE_TEXT);
+		// The same three, agreeing, are served.
+		for (const shape of shapes) {
+			const answer = await post([["MCP-Protocol-Version", MODERN], ["Mcp-Method", shape.method], ["Mcp-Name", shape.name]], { jsonrpc: "2.0", id: 9, method: shape.method, params: { ...shape.params(shape.name), _meta: ENVELOPE } });
+			expect({ method: shape.method, status: answer.status, error: (JSON.parse(answer.body) as { error?: unknown }).error }).toEqual({ method: shape.method, status: 200, error: undefined });
+		}
+	});
+});
