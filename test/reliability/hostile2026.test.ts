@@ -1,6 +1,8 @@
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
+import { Agent, request as httpRequest } from "node:http";
 import fc from "fast-check";
+import { revokeToken } from "../../src/auth/tokenList";
 import { mcpHeaders, rawRequest, type RawResponse } from "../helpers/http";
 import { openSocket, sleep } from "../helpers/sockets";
 import { startService, type RunningService } from "../helpers/service";
@@ -274,6 +276,73 @@ describe("2026-07-28's own rules, as classes: the envelope, and headers against 
 		for (const shape of shapes) {
 			const answer = await post([["MCP-Protocol-Version", MODERN], ["Mcp-Method", shape.method], ["Mcp-Name", shape.name]], { jsonrpc: "2.0", id: 9, method: shape.method, params: { ...shape.params(shape.name), _meta: ENVELOPE } });
 			expect({ method: shape.method, status: answer.status, error: (JSON.parse(answer.body) as { error?: unknown }).error }).toEqual({ method: shape.method, status: 200, error: undefined });
+		}
+	});
+});
+
+describe("the HTTP refusals hold for a 2026-07-28 request exactly as for a 2025 one", () => {
+	let vault: string;
+	let running: RunningService;
+
+	beforeAll(async () => {
+		vault = await makeVault({ [NOTE]: NOTE_TEXT });
+		running = await startService(vault, { levels: ["write", "read"], settings: { writeEnabled: true }, httpDeadlines: { bodyReadMs: 300 } });
+	});
+	afterAll(async () => {
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	const writeHeaders = (extra: Array<[string, string]> = []) => mcpHeaders(running.port, running.tokens.write ?? "", [...modernHeaders(), ...extra]);
+
+	test("any Origin (empty, null, sent twice, any case of its name) refuses a 2026 write call with 403 before anything runs", async () => {
+		const variants: Array<Array<[string, string]>> = [[["Origin", ""]], [["Origin", "null"]], [["oRiGiN", "http://127.0.0.1"]], [["ORIGIN", "http://localhost:1"]], [["Origin", "null"], ["Origin", "null"]], [["origin", "file://"]]];
+		for (const origin of variants) {
+			const answer = await rawRequest(running.port, { headers: writeHeaders(origin), body: appendCall(1, ENVELOPE) });
+			expect({ origin, status: answer.status }).toEqual({ origin, status: 403 });
+		}
+		expect(await fs.readFile(nodePath.join(vault, NOTE), "utf8")).toBe(NOTE_TEXT);
+	});
+
+	test("413, 415, 406 and 408 answer a 2026 request as they answer a 2025 one", async () => {
+		const big = appendCall(1, { ...ENVELOPE, padding: "p".repeat(1_100_000) });
+		expect((await rawRequest(running.port, { headers: writeHeaders(), body: big })).status).toBe(413);
+		const asText = writeHeaders().map(([name, value]): [string, string] => (name === "Content-Type" ? [name, "text/plain"] : [name, value]));
+		expect((await rawRequest(running.port, { headers: asText, body: appendCall(1, ENVELOPE) })).status).toBe(415);
+		const jsonOnly = writeHeaders().map(([name, value]): [string, string] => (name === "Accept" ? [name, "application/json"] : [name, value]));
+		expect((await rawRequest(running.port, { headers: jsonOnly, body: appendCall(1, ENVELOPE) })).status).toBe(406);
+		// A body that stops arriving: the 408 comes once the (shortened) deadline passes.
+		const body = appendCall(1, ENVELOPE);
+		const socket = await openSocket(running.port, [`POST /mcp HTTP/1.1`, ...writeHeaders().map(([name, value]) => `${name}: ${value}`), `Content-Length: ${Buffer.byteLength(body)}`, "", ""].join("\r\n") + body.slice(0, 20));
+		const answer = await new Promise<string>((resolve) => {
+			let text = "";
+			socket.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
+			socket.on("close", () => resolve(text));
+		});
+		expect(answer).toMatch(/^HTTP\/1\.1 408/);
+		expect(await fs.readFile(nodePath.join(vault, NOTE), "utf8")).toBe(NOTE_TEXT);
+	});
+
+	test("a token revoked between two 2026 requests on one kept-alive connection is refused from the next request on", async () => {
+		const token = running.tokens.read ?? "";
+		const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+		const list = () =>
+			new Promise<number>((resolve, reject) => {
+				const req = httpRequest({ host: "127.0.0.1", port: running.port, path: "/mcp", method: "POST", agent, headers: Object.fromEntries(mcpHeaders(running.port, token, [["MCP-Protocol-Version", MODERN], ["Mcp-Method", "server/discover"]])) }, (res) => {
+					res.resume();
+					res.on("end", () => resolve(res.statusCode ?? 0));
+				});
+				req.on("error", reject);
+				req.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: ENVELOPE } }));
+			});
+		try {
+			expect(await list()).toBe(200);
+			const revoked = revokeToken(running.settings, "read");
+			if ("error" in revoked) throw new Error(revoked.error);
+			await running.service.apply(revoked.settings);
+			expect(await list()).toBe(401);
+		} finally {
+			agent.destroy();
 		}
 	});
 });
