@@ -3,6 +3,7 @@ import * as nodePath from "node:path";
 import { Agent, request as httpRequest } from "node:http";
 import fc from "fast-check";
 import { revokeToken } from "../../src/auth/tokenList";
+import { ALL_TOOLS } from "../../src/mcp/tools";
 import { mcpHeaders, rawRequest, type RawResponse } from "../helpers/http";
 import { openSocket, sleep } from "../helpers/sockets";
 import { startService, type RunningService } from "../helpers/service";
@@ -344,5 +345,78 @@ describe("the HTTP refusals hold for a 2026-07-28 request exactly as for a 2025 
 		} finally {
 			agent.destroy();
 		}
+	});
+});
+
+describe("a token every tool is denied to, at 2026-07-28", () => {
+	let vault: string;
+	let running: RunningService;
+
+	beforeAll(async () => {
+		vault = await makeVault({ [NOTE]: NOTE_TEXT });
+		const rights = Object.fromEntries(ALL_TOOLS.map((tool) => [tool.name, "deny" as const]));
+		running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true }, rights: { write: rights } });
+	});
+	afterAll(async () => {
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	const post = (method: string, params: Record<string, unknown>, name?: string) =>
+		rawRequest(running.port, {
+			headers: mcpHeaders(running.port, running.tokens.write ?? "", [["MCP-Protocol-Version", MODERN], ["Mcp-Method", method], ...(name === undefined ? [] : [["Mcp-Name", name] as [string, string]])]),
+			body: JSON.stringify({ jsonrpc: "2.0", id: 5, method, params: { ...params, _meta: ENVELOPE } }),
+		});
+
+	test("server/discover answers, tools/list is empty, and every tool answers exactly as a tool that does not exist; nothing is written", async () => {
+		const discovered = await post("server/discover", {});
+		expect(discovered.status).toBe(200);
+		expect(JSON.parse(discovered.body)).toMatchObject({ result: { supportedVersions: [MODERN], capabilities: { tools: { listChanged: false } } } });
+		const listed = JSON.parse((await post("tools/list", {})).body) as { result: { tools: unknown[] } };
+		expect(listed.result.tools).toEqual([]);
+		const unknown = await post("tools/call", { name: "no_such_tool", arguments: { path: NOTE, content: "x" } }, "no_such_tool");
+		for (const tool of ALL_TOOLS) {
+			const denied = await post("tools/call", { name: tool.name, arguments: { path: NOTE, content: "x" } }, tool.name);
+			expect({ tool: tool.name, status: denied.status, body: denied.body.replace(tool.name, "T") }).toEqual({ tool: tool.name, status: unknown.status, body: unknown.body.replace("no_such_tool", "T") });
+		}
+		expect(await fs.readFile(nodePath.join(vault, NOTE), "utf8")).toBe(NOTE_TEXT);
+	});
+});
+
+describe("batches and notifications around 2026-07-28", () => {
+	let vault: string;
+	let running: RunningService;
+
+	beforeAll(async () => {
+		vault = await makeVault({ [NOTE]: NOTE_TEXT });
+		running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, rateLimitPerMinute: 10_000, writeCallsPerMinute: 10_000 } });
+	});
+	afterAll(async () => {
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test("a batch holding any 2026-07-28 message, whatever the header says, is refused whole: 400, nothing written", async () => {
+		const modernWrite = JSON.parse(appendCall(1, ENVELOPE)) as unknown;
+		const legacyWrite = JSON.parse(appendCall(2)) as unknown;
+		const batches = fc.array(fc.constantFrom(modernWrite, legacyWrite, { jsonrpc: "2.0", id: 3, method: "tools/list" }, { jsonrpc: "2.0", method: "notifications/initialized" }), { minLength: 1, maxLength: 6 }).filter((batch) => batch.includes(modernWrite));
+		await fc.assert(
+			fc.asyncProperty(batches, fc.constantFrom<string | undefined>(undefined, MODERN, "2025-06-18", "2025-11-25"), async (batch, version) => {
+				const headers = mcpHeaders(running.port, running.tokens.write ?? "", version === undefined ? [] : [["MCP-Protocol-Version", version]]);
+				const answer = await rawRequest(running.port, { headers, body: JSON.stringify(batch) });
+				expect(answer.status).toBe(400);
+			}),
+			{ numRuns: 40 },
+		);
+		expect(await fs.readFile(nodePath.join(vault, NOTE), "utf8")).toBe(NOTE_TEXT);
+	});
+
+	test("a 2026-07-28 notification is accepted with 202 and an empty body; it runs nothing", async () => {
+		for (const method of ["notifications/cancelled", "notifications/initialized", "notifications/roots/list_changed", "notifications/no_such"]) {
+			const headers = mcpHeaders(running.port, running.tokens.write ?? "", [["MCP-Protocol-Version", MODERN], ["Mcp-Method", method]]);
+			const answer = await rawRequest(running.port, { headers, body: JSON.stringify({ jsonrpc: "2.0", method, params: { requestId: 1, _meta: ENVELOPE } }) });
+			expect({ method, status: answer.status, body: answer.body }).toEqual({ method, status: 202, body: "" });
+		}
+		expect(await fs.readFile(nodePath.join(vault, NOTE), "utf8")).toBe(NOTE_TEXT);
 	});
 });
