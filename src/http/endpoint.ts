@@ -260,7 +260,9 @@ async function serveModern<S extends EndpointPolicy>(req: IncomingMessage, res: 
 	});
 	try {
 		const response = await state.modern.fetch(request, { parsedBody: json });
-		const text = await response.text();
+		let text = await response.text();
+		// The same cap as a 2025 exchange's: the SDK's handler has none of its own.
+		if (Buffer.byteLength(text) > deadlines.maxResponseBodyBytes) text = JSON.stringify(answerTooLarge((json as { id?: unknown }).id ?? null, deadlines.maxResponseBodyBytes));
 		if (!res.destroyed) {
 			const headers: Record<string, string | number> = {};
 			response.headers.forEach((value, name) => (headers[name] = value));
@@ -284,6 +286,11 @@ async function serveModern<S extends EndpointPolicy>(req: IncomingMessage, res: 
 			await served.release();
 		}
 	}
+}
+
+/** What a request whose answer would pass `maxBytes` gets instead: a short error with its id. */
+function answerTooLarge(id: unknown, maxBytes: number): unknown {
+	return { jsonrpc: "2.0", id, error: { code: JSON_RPC_SERVER_ERROR, message: `The answer would be over ${maxBytes} bytes, so it was not sent. Ask for less: a smaller limit, a folder, or one note at a time.` } };
 }
 
 function isListenRequest(json: unknown): boolean {

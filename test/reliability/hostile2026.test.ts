@@ -420,3 +420,46 @@ describe("batches and notifications around 2026-07-28", () => {
 		expect(await fs.readFile(nodePath.join(vault, NOTE), "utf8")).toBe(NOTE_TEXT);
 	});
 });
+
+describe("the answer-size cap holds at 2026-07-28 as at 2025", () => {
+	const CAP = 64 * 1024;
+	let vault: string;
+	let running: RunningService;
+
+	beforeAll(async () => {
+		vault = await makeVault({ "Big.md": "b".repeat(100 * 1024), [NOTE]: NOTE_TEXT, "Prompts/Echo.md": "{{text}} ".repeat(8) });
+		running = await startService(vault, { levels: ["read"], httpDeadlines: { maxResponseBodyBytes: CAP } });
+	});
+	afterAll(async () => {
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	const post = (modern: boolean, method: string, name: string, params: Record<string, unknown>) =>
+		rawRequest(running.port, {
+			headers: mcpHeaders(running.port, running.tokens.read ?? "", modern ? [["MCP-Protocol-Version", MODERN], ["Mcp-Method", method], ["Mcp-Name", name]] : [["MCP-Protocol-Version", "2025-06-18"]]),
+			body: JSON.stringify({ jsonrpc: "2.0", id: 11, method, params: modern ? { ...params, _meta: ENVELOPE } : params }),
+		});
+
+	test.each([
+		["tools/call", "read_note", { name: "read_note", arguments: { path: "Big" } }],
+		["resources/read", "vault-mcp://note/Big.md", { uri: "vault-mcp://note/Big.md" }],
+	])("%s with an answer over the cap answers a short JSON-RPC error with its id instead, at both eras", async (method, name, params) => {
+		for (const modern of [false, true]) {
+			const answer = await post(modern, method, name, params);
+			expect({ modern, status: answer.status, small: Buffer.byteLength(answer.body) < CAP }).toEqual({ modern, status: 200, small: true });
+			expect(JSON.parse(answer.body)).toMatchObject({ id: 11, error: { message: expect.stringContaining(`${CAP} bytes`) as string } });
+		}
+		// A small answer still comes whole.
+		expect(JSON.parse((await post(true, "tools/call", "read_note", { name: "read_note", arguments: { path: NOTE } })).body)).toHaveProperty("result.structuredContent.content", NOTE_TEXT);
+	});
+
+	test("a prompt whose arguments would fill it past the largest answer is refused before it is built, at both eras", async () => {
+		for (const modern of [false, true]) {
+			const answer = await post(modern, "prompts/get", "Echo", { name: "Echo", arguments: { text: "t".repeat(300 * 1024) } });
+			expect(answer.status).toBeLessThan(500);
+			expect(Buffer.byteLength(answer.body)).toBeLessThan(CAP);
+			expect(JSON.parse(answer.body)).toMatchObject({ id: 11, error: { code: -32602, message: expect.stringContaining("would be over") as string } });
+		}
+	});
+});
