@@ -463,3 +463,37 @@ describe("the answer-size cap holds at 2026-07-28 as at 2025", () => {
 		}
 	});
 });
+
+describe("a 2025 batch whose answers pass the cap says which calls ran", () => {
+	let vault: string;
+	const started: RunningService[] = [];
+	const start = async (maxResponseBodyBytes: number) => {
+		const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true }, httpDeadlines: { maxResponseBodyBytes } });
+		started.push(running);
+		return running;
+	};
+	const batch = (running: RunningService, calls: unknown[]) => rawRequest(running.port, { headers: mcpHeaders(running.port, running.tokens.write ?? "", [["MCP-Protocol-Version", "2025-06-18"]]), body: JSON.stringify(calls) });
+	const readBig = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "read_note", arguments: { path: "Big" } } };
+	const append = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "append_to_note", arguments: { path: NOTE, content: "once" } } };
+
+	beforeAll(async () => {
+		vault = await makeVault({ "Big.md": "b".repeat(20 * 1024), [NOTE]: NOTE_TEXT });
+	});
+	afterAll(async () => {
+		for (const running of started) await running.stop();
+		await removeDir(vault);
+	});
+
+	test("a write whose answer no longer fits was still written, and its answer says so (a model told 'not run' would write it twice)", async () => {
+		// The read's answer alone, to set a cap it fits under with no room for the write's answer.
+		const measuring = await start(4 * 1024 * 1024);
+		// A batch of one is answered with the answer itself.
+		const readAnswer = (await batch(measuring, [readBig])).body;
+		const running = await start(Buffer.byteLength(readAnswer) + 40);
+		const answers = JSON.parse((await batch(running, [readBig, append])).body) as Array<{ id: number; error?: { message: string } }>;
+		expect(await fs.readFile(nodePath.join(vault, NOTE), "utf8")).toContain("once");
+		const appended = answers.find((answer) => answer.id === 2);
+		expect(appended?.error?.message).toMatch(/ran, but its answer/);
+		expect(appended?.error?.message).not.toMatch(/not run/);
+	});
+});
