@@ -256,6 +256,23 @@ describe("2026-07-28's own rules, as classes: the envelope, and headers against 
 		expect(await fs.readFile(nodePath.join(vault, NOTE), "utf8")).toBe(NOTE_TEXT);
 	});
 
+	test("a header and a body _meta that name different revisions, either way round, answer 400 -32020 and write nothing; a 2026 header on a body without _meta, -32602", async () => {
+		const legacyVersions = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+		await fc.assert(
+			fc.asyncProperty(fc.constantFrom(...legacyVersions), fc.boolean(), async (legacy, modernHeader) => {
+				const headers = modernHeaders(modernHeader ? MODERN : legacy);
+				const meta = { ...ENVELOPE, "io.modelcontextprotocol/protocolVersion": modernHeader ? legacy : MODERN };
+				const answer = await post(headers, JSON.parse(appendCall(3, meta)));
+				expect({ status: answer.status, code: (JSON.parse(answer.body) as { error?: { code?: number } }).error?.code }).toEqual({ status: 400, code: -32020 });
+			}),
+			{ numRuns: 16 },
+		);
+		const bare = await post(modernHeaders(), JSON.parse(appendCall(4)));
+		expect(bare.status).toBe(400);
+		expect(JSON.parse(bare.body)).toMatchObject({ error: { code: -32602 } });
+		expect(await fs.readFile(nodePath.join(vault, NOTE), "utf8")).toBe(NOTE_TEXT);
+	});
+
 	test("Mcp-Name or Mcp-Method that disagrees with the body, for tools/call, resources/read and prompts/get, answers 400 -32020 and runs nothing", async () => {
 		const shapes: Array<{ method: string; params: (name: string) => Record<string, unknown>; name: string }> = [
 			{ method: "tools/call", name: "append_to_note", params: (name) => ({ name, arguments: { path: NOTE, content: "hostile" } }) },
