@@ -256,6 +256,24 @@ describe("2026-07-28's own rules, as classes: the envelope, and headers against 
 		expect(await fs.readFile(nodePath.join(vault, NOTE), "utf8")).toBe(NOTE_TEXT);
 	});
 
+	test("generated JSON-RPC-like bodies with 2026-07-28 headers are always answered, never with a 5xx", async () => {
+		const id = fc.oneof(fc.integer(), fc.string({ maxLength: 4 }), fc.constant(null), fc.constant({}), fc.constant([]));
+		const method = fc.oneof(fc.constantFrom("tools/call", "tools/list", "server/discover", "resources/read", "prompts/get", "initialize", "ping", "subscriptions/listen", "notifications/cancelled", "completion/complete", "logging/setLevel", "tasks/get", ""), fc.string({ maxLength: 10 }));
+		const meta = fc.oneof(fc.constant(ENVELOPE), fc.constant(undefined), fc.constant(null), fc.constant([]), fc.dictionary(fc.constantFrom(...Object.keys(ENVELOPE)), fc.jsonValue({ maxDepth: 2 })));
+		const params = fc.oneof(fc.constant(undefined), fc.constant([]), fc.record({ name: fc.oneof(fc.constantFrom("append_to_note", "read_note"), fc.jsonValue({ maxDepth: 1 })), uri: fc.oneof(fc.constant(`vault-mcp://note/${NOTE}`), fc.string({ maxLength: 8 })), arguments: fc.oneof(fc.constant({ path: "Scratch.md", content: "generated" }), fc.jsonValue({ maxDepth: 2 })) }, { requiredKeys: [] }));
+		const body = fc.record({ jsonrpc: fc.constantFrom("2.0", "1.0", undefined), id, method, params, meta, result: fc.option(fc.jsonValue({ maxDepth: 1 }), { nil: undefined }) }, { requiredKeys: ["meta", "params"] }).map(({ params: given, meta: envelope, ...rest }) => ({
+			...rest,
+			...(given === undefined ? {} : { params: Array.isArray(given) || envelope === undefined ? given : { ...given, _meta: envelope } }),
+		}));
+		await fc.assert(
+			fc.asyncProperty(body, fc.constantFrom("tools/call", "tools/list", "resources/read", "x"), fc.constantFrom("append_to_note", `vault-mcp://note/${NOTE}`, "z"), async (message, methodHeader, nameHeader) => {
+				const answer = await post([["MCP-Protocol-Version", MODERN], ["Mcp-Method", methodHeader], ["Mcp-Name", nameHeader]], message);
+				expect({ message, status: answer.status < 500 }).toEqual({ message, status: true });
+			}),
+			{ numRuns: 300 },
+		);
+	});
+
 	test("a header and a body _meta that name different revisions, either way round, answer 400 -32020 and write nothing; a 2026 header on a body without _meta, -32602", async () => {
 		const legacyVersions = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 		await fc.assert(
