@@ -7,7 +7,7 @@ import type { Grant } from "../auth/grant";
 import type { TokenRecord } from "../auth/tokens";
 import { MAX_BATCH_ENTRIES, MAX_IN_FLIGHT_PER_TOKEN, MAX_WAITING_PER_TOKEN, MAX_IN_FLIGHT_REQUESTS, MAX_REQUEST_BODY_BYTES, RATE_LIMIT_WINDOW_MS, RETRY_AFTER_BUSY_SECONDS } from "../config/limits";
 import { httpDeadlines, type HttpDeadlines } from "./deadlines";
-import { guardRequest, isRefusal, MCP_PATH, unsupportedVersionError, type Refusal } from "./guard";
+import { currentGrant, guardRequest, isRefusal, MCP_PATH, UNAUTHORIZED, unsupportedVersionError, type Refusal } from "./guard";
 import { checkMessages, ExchangeTransport, type Exchange } from "./statelessTransport";
 import { InFlightPlaces, RateLimiter, WriteBudget, writeLoadOf, type BudgetAnswer } from "./limits";
 
@@ -136,7 +136,7 @@ export function createMcpEndpoint<S extends EndpointPolicy>(deps: EndpointDeps<S
 		}
 		deps.onTokenUsed?.(answer.token);
 		// A failure nothing below caught still answers, and never becomes an unhandled rejection (which ends a headless server).
-		const work = serveMcp(req, res, answer, settings, state).catch((error: unknown) => {
+		const work = serveMcp(req, res, answer, state).catch((error: unknown) => {
 			deps.logger.error(`request failed: ${errorKind(error)}`);
 			if (!res.headersSent) sendJson(res, 500, jsonRpcError(JSON_RPC_SERVER_ERROR, "Internal server error."));
 			else res.destroy();
@@ -147,7 +147,7 @@ export function createMcpEndpoint<S extends EndpointPolicy>(deps: EndpointDeps<S
 	return Object.assign(endpoint, { drain: async () => void (await Promise.allSettled([...active])) });
 }
 
-async function serveMcp<S extends EndpointPolicy>(req: IncomingMessage, res: ServerResponse, grant: Grant, settings: S, state: EndpointState<S>): Promise<void> {
+async function serveMcp<S extends EndpointPolicy>(req: IncomingMessage, res: ServerResponse, grantOnArrival: Grant, state: EndpointState<S>): Promise<void> {
 	const { deps, deadlines } = state;
 	// The body is read before a place is taken: a client that never finishes sending holds only its own socket.
 	const body = await readJsonBody(req, deadlines.bodyReadMs);
@@ -155,7 +155,7 @@ async function serveMcp<S extends EndpointPolicy>(req: IncomingMessage, res: Ser
 		sendRefusal(req, res, body.refusal);
 		return;
 	}
-	const key = grant.token.hash;
+	const key = grantOnArrival.token.hash;
 	const place = await state.places.enter(key, deadlines.placeWaitMs, MAX_WAITING_PER_TOKEN);
 	// The client may have gone while it waited in line: give the place straight back.
 	if (!("refused" in place) && (res.destroyed || req.socket.destroyed)) {
@@ -165,6 +165,15 @@ async function serveMcp<S extends EndpointPolicy>(req: IncomingMessage, res: Ser
 	if ("refused" in place) {
 		const message = place.refused === "token_busy" ? `This token already has ${MAX_IN_FLIGHT_PER_TOKEN} requests being answered; wait for one to finish.` : "The server is busy answering other requests.";
 		sendRefusal(req, res, { status: 503, kind: "busy", message, headers: { "Retry-After": String(RETRY_AFTER_BUSY_SECONDS) } });
+		return;
+	}
+	// The body may take seconds to arrive and the place a moment more: a token revoked, or writing
+	// turned off, meanwhile counts for this request too, as it does for the next.
+	const settings = deps.currentSettings();
+	const grant = currentGrant(grantOnArrival.token.hash, settings);
+	if (grant === null) {
+		place.leave();
+		sendRefusal(req, res, UNAUTHORIZED);
 		return;
 	}
 	const messages = Array.isArray(body.json) ? (body.json as unknown[]) : [body.json];

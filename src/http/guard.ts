@@ -88,11 +88,7 @@ export function guardRequest(input: GuardInput, policy: GuardPolicy): Grant | Re
 	}
 	const token = bearerTokenOf(headers.authorization);
 	const record = token === null ? null : findTokenRecord(token, policy.tokens);
-	if (record === null) {
-		return refuse(401, "unauthorized", "A valid bearer token is required: send 'Authorization: Bearer <token>'.", {
-			"WWW-Authenticate": 'Bearer realm="vault-mcp"',
-		});
-	}
+	if (record === null) return UNAUTHORIZED;
 	const contentTypes = headers["content-type"] ?? [];
 	if (contentTypes.length !== 1 || mediaTypeOf(contentTypes[0] ?? "") !== "application/json") {
 		return refuse(415, "media_type", "Content-Type must be application/json.");
@@ -101,6 +97,27 @@ export function guardRequest(input: GuardInput, policy: GuardPolicy): Grant | Re
 	for (const name of ["mcp-method", "mcp-name"] as const) {
 		if ((headers[name]?.length ?? 0) > 1) return refuse(400, "mcp_header", `Send the ${name === "mcp-method" ? "Mcp-Method" : "Mcp-Name"} header at most once.`);
 	}
+	return grantOf(record, policy);
+}
+
+/** The refusal of a request without a valid token (or whose token was revoked while it arrived). */
+export const UNAUTHORIZED: Refusal = {
+	status: 401,
+	kind: "unauthorized",
+	message: "A valid bearer token is required: send 'Authorization: Bearer <token>'.",
+	headers: { "WWW-Authenticate": 'Bearer realm="vault-mcp"' },
+};
+
+/**
+ * The grant of the token with this hash under `policy` as it is now, or null once it is revoked:
+ * a request is checked again once its body has arrived. Pure.
+ */
+export function currentGrant(tokenHash: string, policy: GuardPolicy): Grant | null {
+	const record = policy.tokens.find((candidate) => candidate.hash === tokenHash);
+	return record === undefined ? null : grantOf(record, policy);
+}
+
+function grantOf(record: TokenRecord, policy: GuardPolicy): Grant {
 	return { token: record, canWrite: policy.writeEnabled && record.level === "write" };
 }
 

@@ -2,7 +2,7 @@ import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { Agent, request as httpRequest } from "node:http";
 import fc from "fast-check";
-import { revokeToken } from "../../src/auth/tokenList";
+import { addToken, revokeToken } from "../../src/auth/tokenList";
 import { ALL_TOOLS } from "../../src/mcp/tools";
 import { mcpHeaders, rawRequest, type RawResponse } from "../helpers/http";
 import { openSocket, sleep } from "../helpers/sockets";
@@ -356,6 +356,31 @@ describe("the HTTP refusals hold for a 2026-07-28 request exactly as for a 2025 
 			socket.on("close", () => resolve(text));
 		});
 		expect(answer).toMatch(/^HTTP\/1\.1 408/);
+		expect(await fs.readFile(nodePath.join(vault, NOTE), "utf8")).toBe(NOTE_TEXT);
+	});
+
+	test("a write whose body was still arriving when its token was revoked is refused with 401 and writes nothing, at either era", async () => {
+		let settings = running.settings;
+		for (const modern of [true, false]) {
+			const made = addToken(settings, modern ? "late-modern" : "late-legacy", "write");
+			if ("error" in made) throw new Error(made.error);
+			settings = made.settings;
+			await running.service.apply(settings);
+			const headers = mcpHeaders(running.port, made.token, modern ? modernHeaders() : [["MCP-Protocol-Version", "2025-06-18"]]);
+			const body = appendCall(1, modern ? ENVELOPE : undefined);
+			const socket = await openSocket(running.port, [`POST /mcp HTTP/1.1`, ...headers.map(([name, value]) => `${name}: ${value}`), `Content-Length: ${Buffer.byteLength(body)}`, "", ""].join("\r\n") + body.slice(0, 10));
+			let received = "";
+			socket.on("data", (chunk: Buffer) => (received += chunk.toString("utf8")));
+			await sleep(30);
+			const revoked = revokeToken(settings, modern ? "late-modern" : "late-legacy");
+			if ("error" in revoked) throw new Error(revoked.error);
+			settings = revoked.settings;
+			await running.service.apply(settings);
+			socket.write(body.slice(10));
+			for (let waited = 0; !received.includes("\r\n\r\n") && waited < 2000; waited += 20) await sleep(20);
+			socket.destroy();
+			expect({ modern, head: received.split("\r\n")[0] }).toEqual({ modern, head: "HTTP/1.1 401 Unauthorized" });
+		}
 		expect(await fs.readFile(nodePath.join(vault, NOTE), "utf8")).toBe(NOTE_TEXT);
 	});
 

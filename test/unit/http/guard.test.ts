@@ -1,5 +1,5 @@
 import { generateToken } from "../../../src/auth/tokens";
-import { guardRequest, isRefusal, unsupportedVersionError, type GuardInput } from "../../../src/http/guard";
+import { currentGrant, guardRequest, isRefusal, unsupportedVersionError, type GuardInput } from "../../../src/http/guard";
 
 const read = generateToken("reader", "read");
 const write = generateToken("writer", "write");
@@ -123,5 +123,11 @@ describe("guardRequest", () => {
 
 	test("a query string on /mcp is still /mcp", () => {
 		expect(statusOf(guardRequest(input({ url: "/mcp?x=1" }), policy))).toBe(200);
+	});
+
+	test("currentGrant reads the token and the write switch as they are now: null once revoked", () => {
+		expect(currentGrant(write.record.hash, policy)).toEqual({ token: write.record, canWrite: true });
+		expect(currentGrant(write.record.hash, { ...policy, writeEnabled: false })).toEqual({ token: write.record, canWrite: false });
+		expect(currentGrant(write.record.hash, { ...policy, tokens: [read.record] })).toBeNull();
 	});
 });
