@@ -384,6 +384,25 @@ describe("the HTTP refusals hold for a 2026-07-28 request exactly as for a 2025 
 		expect(await fs.readFile(nodePath.join(vault, NOTE), "utf8")).toBe(NOTE_TEXT);
 	});
 
+	test("a 2026 write whose body was still arriving when writing was turned off answers as an unknown tool and writes nothing", async () => {
+		const headers = mcpHeaders(running.port, running.tokens.write ?? "", modernHeaders());
+		const body = appendCall(1, ENVELOPE);
+		const socket = await openSocket(running.port, [`POST /mcp HTTP/1.1`, ...headers.map(([name, value]) => `${name}: ${value}`), `Content-Length: ${Buffer.byteLength(body)}`, "", ""].join("\r\n") + body.slice(0, 10));
+		let received = "";
+		socket.on("data", (chunk: Buffer) => (received += chunk.toString("utf8")));
+		try {
+			await sleep(30);
+			await running.service.apply({ ...running.settings, writeEnabled: false });
+			socket.write(body.slice(10));
+			for (let waited = 0; !received.includes('"jsonrpc"') && waited < 2000; waited += 20) await sleep(20);
+			expect(received).toContain("Tool append_to_note not found");
+		} finally {
+			socket.destroy();
+			await running.service.apply(running.settings);
+		}
+		expect(await fs.readFile(nodePath.join(vault, NOTE), "utf8")).toBe(NOTE_TEXT);
+	});
+
 	test("a token revoked between two 2026 requests on one kept-alive connection is refused from the next request on", async () => {
 		const token = running.tokens.read ?? "";
 		const agent = new Agent({ keepAlive: true, maxSockets: 1 });
