@@ -79,6 +79,20 @@ describe("hostile clients at 2026-07-28 and beside it", () => {
 		expect(running.logger.lines.filter((line) => line.includes("failed"))).toEqual([]);
 	});
 
+	test("other loopback spellings, a Host sent twice and no Host at all are refused, at 2026-07-28", async () => {
+		for (const host of ["[::ffff:127.0.0.1]", "[0:0:0:0:0:0:0:1]", "127.0.0.2", "127.1", "2130706433", "0x7f.0.0.1", "localhost.", "localhost.localdomain", "[::1]."]) {
+			expect({ host, status: (await listTools(host)).status }).toEqual({ host, status: 403 });
+		}
+		const base = mcpHeaders(running.port, writeToken, [["MCP-Protocol-Version", MODERN], ["Mcp-Method", "tools/list"]]).slice(1);
+		const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: ENVELOPE } });
+		const twice = await rawRequest(running.port, { headers: [["Host", `127.0.0.1:${running.port}`], ["Host", `127.0.0.1:${running.port}`], ...base], body });
+		expect(twice.status).toBe(403);
+		// HTTP/1.1 requires a Host: Node answers 400 itself before the endpoint sees the request.
+		const none = await rawRequest(running.port, { headers: base, body });
+		expect([400, 403]).toContain(none.status);
+		expect(none.body).not.toContain('"tools"');
+	});
+
 	test("an MCP-Protocol-Version that is not served answers 400 -32022 with the request's id and every revision served, at any era of body, and nothing is written", async () => {
 		const unserved = fc.oneof(
 			fc.constantFrom("2099-01-01", "2026-01-01", "2026-07-29", "2030-12-31", "2025-01-01", "2024-01-01", "latest", "2026-07-28 ", "2026-07-28x"),
