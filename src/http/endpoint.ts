@@ -73,7 +73,7 @@ interface EndpointState<S extends EndpointPolicy> {
 	modernServers: WeakMap<Request, () => McpServer>;
 }
 
-/** What the SDK's handler sees as the URL of every 2026-07-28 request (it reads no part of it). */
+/** The URL the SDK's handler is given for every 2026-07-28 request: this endpoint's own, whatever the client sent as Host. */
 const MODERN_REQUEST_URL = `http://127.0.0.1${MCP_PATH}`;
 
 /** Revisions from 2026-07-28 on: the SDK's handler answers them (MCP-Protocol-Version header values). */
