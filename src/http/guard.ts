@@ -122,31 +122,28 @@ function grantOf(record: TokenRecord, policy: GuardPolicy): Grant {
 }
 
 /**
- * The refusal of a request that names a revision this server does not speak, as a JSON-RPC error
- * with the request's id and, as 2026-07-28 words it, every revision served and the one asked for;
- * null when the revision is served or none is named (none means 2025-03-26). The header names it;
- * without one, the `_meta` protocol version of a single message does. Answered here for every era,
- * so a client learns all the revisions it could use (the SDK's 2026 handler lists only its own). Pure.
+ * The refusal of a request whose MCP-Protocol-Version this server does not speak, as a JSON-RPC
+ * error with the request's id and, as 2026-07-28 words it, every revision served and the one asked
+ * for; null when the version is served or absent (absent means 2025-03-26). A body that names its
+ * revision in `_meta` speaks 2026-07-28's envelope: the SDK's handler answers it, listing what
+ * `server/discover` lists, so the two agree (the conformance suite checks that they do). Pure.
  */
 export function unsupportedVersionError(version: string | undefined, json: unknown): { id: unknown; error: { code: number; message: string; data: { supported: readonly string[]; requested: string } } } | null {
 	const message = json !== null && typeof json === "object" && !Array.isArray(json) ? (json as { id?: unknown; params?: { _meta?: unknown } }) : null;
-	const requested = version ?? metaVersionOf(message?.params?._meta);
-	if (requested === undefined || SERVED_PROTOCOL_VERSIONS.includes(requested)) return null;
+	if (version === undefined || SERVED_PROTOCOL_VERSIONS.includes(version) || namesMetaVersion(message?.params?._meta)) return null;
 	return {
 		id: message !== null && "id" in message ? message.id : null,
 		error: {
 			code: UNSUPPORTED_PROTOCOL_VERSION,
-			message: `Unsupported MCP-Protocol-Version "${requested}". Supported: ${SERVED_PROTOCOL_VERSIONS.join(", ")}.`,
-			data: { supported: SERVED_PROTOCOL_VERSIONS, requested },
+			message: `Unsupported MCP-Protocol-Version "${version}". Supported: ${SERVED_PROTOCOL_VERSIONS.join(", ")}.`,
+			data: { supported: SERVED_PROTOCOL_VERSIONS, requested: version },
 		},
 	};
 }
 
-/** The protocol version a message's `_meta` names, when it names one as a string. */
-function metaVersionOf(meta: unknown): string | undefined {
-	if (meta === null || typeof meta !== "object" || Array.isArray(meta)) return undefined;
-	const version = (meta as Record<string, unknown>)[PROTOCOL_VERSION_META_KEY];
-	return typeof version === "string" ? version : undefined;
+/** True for a `_meta` that names a protocol version (valid or not: the SDK's handler says which). */
+function namesMetaVersion(meta: unknown): boolean {
+	return meta !== null && typeof meta === "object" && !Array.isArray(meta) && PROTOCOL_VERSION_META_KEY in meta;
 }
 
 /** True for a guard answer that refuses. */

@@ -138,14 +138,13 @@ describe("MCP 2026-07-28 (stateless, per-request _meta) beside the 2025 revision
 		expect(legacyResult.structuredContent).toMatchObject({ can_write: true });
 		expect(legacyResult._meta).toBeUndefined();
 
-		// A revision nobody serves, named in _meta: refused with every revision that is (the 2025 ones
-		// too, which a client could fall back to), as the same version in the header is.
+		// A revision nobody serves, named in _meta: refused with the revisions that are.
 		const unknown = await rawRequest(serving.port, {
 			headers: mcpHeaders(serving.port, writeToken, [["Mcp-Method", "tools/call"], ["Mcp-Name", "get_vault_status"]]),
 			body: modernCall(3, "get_vault_status", {}, { ...ENVELOPE, "io.modelcontextprotocol/protocolVersion": "2099-01-01" }),
 		});
 		expect(unknown.status).toBe(400);
-		expect(JSON.parse(unknown.body)).toMatchObject({ id: 3, error: { code: -32022, data: { supported: [MODERN, "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"], requested: "2099-01-01" } } });
+		expect(JSON.parse(unknown.body)).toMatchObject({ id: 3, error: { code: -32022, data: { supported: [MODERN], requested: "2099-01-01" } } });
 
 		// The 2026-07-28 header on a body without the envelope: refused, not served as 2025.
 		const noEnvelope = await rawRequest(serving.port, { headers: modernHeaders, body: legacyBody });

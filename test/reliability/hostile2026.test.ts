@@ -93,28 +93,34 @@ describe("hostile clients at 2026-07-28 and beside it", () => {
 		expect(none.body).not.toContain('"tools"');
 	});
 
-	test("an MCP-Protocol-Version that is not served answers 400 -32022 with the request's id and every revision served, at any era of body, and nothing is written", async () => {
+	test("an MCP-Protocol-Version that is not served answers 400 -32022 with the request's id, the revisions served and the one asked for, whichever era the body speaks; nothing is written", async () => {
 		const unserved = fc.oneof(
-			fc.constantFrom("2099-01-01", "2026-01-01", "2026-07-29", "2030-12-31", "2025-01-01", "2024-01-01", "latest", "2026-07-28 ", "2026-07-28x"),
+			fc.constantFrom("2099-01-01", "2026-01-01", "2026-07-29", "2030-12-31", "2025-01-01", "2024-01-01", "latest", "v999.0.0", "2026-07-28x"),
 			fc.tuple(fc.integer({ min: 2000, max: 2199 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 31 })).map(([y, m, d]) => `${y}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`),
-		).filter((version) => !SERVED.includes(version.trim()));
+		).filter((version) => !SERVED.includes(version));
+		const discovered = await rawRequest(running.port, {
+			headers: mcpHeaders(running.port, writeToken, [["MCP-Protocol-Version", MODERN], ["Mcp-Method", "server/discover"]]),
+			body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: ENVELOPE } }),
+		});
+		const discoverable = (JSON.parse(discovered.body) as { result: { supportedVersions: string[] } }).result.supportedVersions;
 		await fc.assert(
 			fc.asyncProperty(unserved, fc.boolean(), fc.integer({ min: 1, max: 1_000_000 }), async (version, withEnvelope, id) => {
-				const answer = await rawRequest(running.port, { headers: mcpHeaders(running.port, writeToken, modernHeaders(version)), body: appendCall(id, withEnvelope ? { ...ENVELOPE, "io.modelcontextprotocol/protocolVersion": version.trim() } : undefined) });
+				const answer = await rawRequest(running.port, { headers: mcpHeaders(running.port, writeToken, modernHeaders(version)), body: appendCall(id, withEnvelope ? { ...ENVELOPE, "io.modelcontextprotocol/protocolVersion": version } : undefined) });
 				expect(answer.status).toBe(400);
-				expect(JSON.parse(answer.body)).toMatchObject({ id, error: { code: -32022, data: { supported: SERVED, requested: version.trim() } } });
+				// A body in 2026-07-28's envelope learns what server/discover lists; a 2025-era one, every revision served.
+				expect(JSON.parse(answer.body)).toMatchObject({ id, error: { code: -32022, data: { supported: withEnvelope ? discoverable : SERVED, requested: version } } });
 			}),
 			{ numRuns: 60 },
 		);
 		expect(await noteText()).toBe(NOTE_TEXT);
 	});
 
-	test("a _meta protocol version that is not served, with no header, answers -32022 with every revision served, and nothing is written", async () => {
+	test("a _meta protocol version that is not served, with no header, answers -32022 with what server/discover lists, and nothing is written", async () => {
 		for (const version of ["2099-01-01", "2026-01-01", "2025-13-01"]) {
 			const headers = mcpHeaders(running.port, writeToken, modernHeaders().slice(1));
 			const answer = await rawRequest(running.port, { headers, body: appendCall(7, { ...ENVELOPE, "io.modelcontextprotocol/protocolVersion": version }) });
 			expect(answer.status).toBe(400);
-			expect(JSON.parse(answer.body)).toMatchObject({ id: 7, error: { code: -32022, data: { supported: SERVED, requested: version } } });
+			expect(JSON.parse(answer.body)).toMatchObject({ id: 7, error: { code: -32022, data: { supported: [MODERN], requested: version } } });
 		}
 		expect(await noteText()).toBe(NOTE_TEXT);
 	});

@@ -91,14 +91,13 @@ describe("guardRequest", () => {
 		expect(unsupportedVersionError("1999-01-01", [ping])).toMatchObject({ id: null });
 	});
 
-	test("with no header, a _meta protocol version that is not served is refused the same way; a served one, or none, passes", () => {
+	test("a body that names its revision in _meta is left to the SDK's 2026 handler, whatever the header says", () => {
 		const withMeta = (version: unknown) => ({ jsonrpc: "2.0", id: 3, method: "tools/list", params: { _meta: { "io.modelcontextprotocol/protocolVersion": version } } });
-		expect(unsupportedVersionError(undefined, withMeta("2099-01-01"))).toMatchObject({ id: 3, error: { code: -32022, data: { requested: "2099-01-01" } } });
-		expect(unsupportedVersionError(undefined, withMeta("2026-07-28"))).toBeNull();
-		// Not a string: the SDK's envelope check says what is wrong with it.
-		expect(unsupportedVersionError(undefined, withMeta(2026))).toBeNull();
-		// The header decides when there is one; a body that disagrees is the SDK's -32020.
-		expect(unsupportedVersionError("2026-07-28", withMeta("2099-01-01"))).toBeNull();
+		for (const header of [undefined, "2026-07-28", "2099-01-01", "v999.0.0"]) {
+			for (const claimed of ["2099-01-01", "2026-07-28", 2026]) expect(unsupportedVersionError(header, withMeta(claimed))).toBeNull();
+		}
+		// Without that claim an unserved header is refused here, with every revision served.
+		expect(unsupportedVersionError("2099-01-01", { jsonrpc: "2.0", id: 3, method: "tools/list" })).toMatchObject({ id: 3, error: { code: -32022, data: { requested: "2099-01-01" } } });
 	});
 
 	test.each([
