@@ -7,7 +7,7 @@ import type { Grant } from "../auth/grant";
 import type { TokenRecord } from "../auth/tokens";
 import { MAX_BATCH_ENTRIES, MAX_IN_FLIGHT_PER_TOKEN, MAX_WAITING_PER_TOKEN, MAX_IN_FLIGHT_REQUESTS, MAX_REQUEST_BODY_BYTES, RATE_LIMIT_WINDOW_MS, RETRY_AFTER_BUSY_SECONDS } from "../config/limits";
 import { httpDeadlines, type HttpDeadlines } from "./deadlines";
-import { guardRequest, isRefusal, unsupportedVersionError, type Refusal } from "./guard";
+import { currentGrant, guardRequest, isRefusal, MCP_PATH, UNAUTHORIZED, unsupportedVersionError, type Refusal } from "./guard";
 import { checkMessages, ExchangeTransport, type Exchange } from "./statelessTransport";
 import { InFlightPlaces, RateLimiter, WriteBudget, writeLoadOf, type BudgetAnswer } from "./limits";
 
@@ -73,6 +73,9 @@ interface EndpointState<S extends EndpointPolicy> {
 	modernServers: WeakMap<Request, () => McpServer>;
 }
 
+/** The URL the SDK's handler is given for every 2026-07-28 request: this endpoint's own, whatever the client sent as Host. */
+const MODERN_REQUEST_URL = `http://127.0.0.1${MCP_PATH}`;
+
 /** Revisions from 2026-07-28 on: the SDK's handler answers them (MCP-Protocol-Version header values). */
 const MODERN_VERSION_PREFIX = /^20(2[6-9]|[3-9]\d)-/;
 
@@ -116,7 +119,7 @@ export function createMcpEndpoint<S extends EndpointPolicy>(deps: EndpointDeps<S
 	const endpoint = (req: IncomingMessage, res: ServerResponse): void => {
 		const settings = deps.currentSettings();
 		const answer = guardRequest(
-			{ method: req.method ?? "", url: req.url ?? "", headers: req.headersDistinct },
+			{ method: req.method ?? "", url: req.url ?? "", headers: req.headersDistinct, localPort: req.socket.localPort },
 			{ tokens: settings.tokens, writeEnabled: settings.writeEnabled },
 		);
 		if (isRefusal(answer)) {
@@ -132,14 +135,19 @@ export function createMcpEndpoint<S extends EndpointPolicy>(deps: EndpointDeps<S
 			return;
 		}
 		deps.onTokenUsed?.(answer.token);
-		const work = serveMcp(req, res, answer, settings, state);
+		// A failure nothing below caught still answers, and never becomes an unhandled rejection (which ends a headless server).
+		const work = serveMcp(req, res, answer, state).catch((error: unknown) => {
+			deps.logger.error(`request failed: ${errorKind(error)}`);
+			if (!res.headersSent) sendJson(res, 500, jsonRpcError(JSON_RPC_SERVER_ERROR, "Internal server error."));
+			else res.destroy();
+		});
 		active.add(work);
 		void work.finally(() => active.delete(work));
 	};
 	return Object.assign(endpoint, { drain: async () => void (await Promise.allSettled([...active])) });
 }
 
-async function serveMcp<S extends EndpointPolicy>(req: IncomingMessage, res: ServerResponse, grant: Grant, settings: S, state: EndpointState<S>): Promise<void> {
+async function serveMcp<S extends EndpointPolicy>(req: IncomingMessage, res: ServerResponse, grantOnArrival: Grant, state: EndpointState<S>): Promise<void> {
 	const { deps, deadlines } = state;
 	// The body is read before a place is taken: a client that never finishes sending holds only its own socket.
 	const body = await readJsonBody(req, deadlines.bodyReadMs);
@@ -147,7 +155,7 @@ async function serveMcp<S extends EndpointPolicy>(req: IncomingMessage, res: Ser
 		sendRefusal(req, res, body.refusal);
 		return;
 	}
-	const key = grant.token.hash;
+	const key = grantOnArrival.token.hash;
 	const place = await state.places.enter(key, deadlines.placeWaitMs, MAX_WAITING_PER_TOKEN);
 	// The client may have gone while it waited in line: give the place straight back.
 	if (!("refused" in place) && (res.destroyed || req.socket.destroyed)) {
@@ -157,6 +165,15 @@ async function serveMcp<S extends EndpointPolicy>(req: IncomingMessage, res: Ser
 	if ("refused" in place) {
 		const message = place.refused === "token_busy" ? `This token already has ${MAX_IN_FLIGHT_PER_TOKEN} requests being answered; wait for one to finish.` : "The server is busy answering other requests.";
 		sendRefusal(req, res, { status: 503, kind: "busy", message, headers: { "Retry-After": String(RETRY_AFTER_BUSY_SECONDS) } });
+		return;
+	}
+	// The body may take seconds to arrive and the place a moment more: a token revoked, or writing
+	// turned off, meanwhile counts for this request too, as it does for the next.
+	const settings = deps.currentSettings();
+	const grant = currentGrant(grantOnArrival.token.hash, settings);
+	if (grant === null) {
+		place.leave();
+		sendRefusal(req, res, UNAUTHORIZED);
 		return;
 	}
 	const messages = Array.isArray(body.json) ? (body.json as unknown[]) : [body.json];
@@ -175,13 +192,13 @@ async function serveMcp<S extends EndpointPolicy>(req: IncomingMessage, res: Ser
 		return;
 	}
 	const version = req.headersDistinct["mcp-protocol-version"]?.[0];
-	if (claimsModernRevision(body.json, version)) {
-		await serveModern(req, res, grant, settings, state, body.json, place.leave);
-		return;
-	}
 	const unsupported = unsupportedVersionError(version, body.json);
 	if (unsupported) {
 		sendJson(res, 400, { jsonrpc: "2.0", ...unsupported });
+		return;
+	}
+	if (claimsModernRevision(body.json, version)) {
+		await serveModern(req, res, grant, settings, state, body.json, place.leave);
 		return;
 	}
 	const checked = checkMessages(body.json);
@@ -236,7 +253,8 @@ async function serveModern<S extends EndpointPolicy>(req: IncomingMessage, res: 
 	const clientGone = new AbortController();
 	const onClose = () => clientGone.abort();
 	res.once("close", onClose);
-	const request = new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url ?? ""}`, {
+	// The URL is this endpoint's own, never built from the Host header a client sent.
+	const request = new Request(MODERN_REQUEST_URL, {
 		method: "POST",
 		headers: Object.entries(req.headers).flatMap(([name, value]) => (value === undefined ? [] : (Array.isArray(value) ? value : [value]).map((one): [string, string] => [name, one]))),
 		signal: clientGone.signal,
@@ -251,7 +269,9 @@ async function serveModern<S extends EndpointPolicy>(req: IncomingMessage, res: 
 	});
 	try {
 		const response = await state.modern.fetch(request, { parsedBody: json });
-		const text = await response.text();
+		let text = await response.text();
+		// The same cap as a 2025 exchange's: the SDK's handler has none of its own.
+		if (Buffer.byteLength(text) > deadlines.maxResponseBodyBytes) text = JSON.stringify(answerTooLarge((json as { id?: unknown }).id ?? null, deadlines.maxResponseBodyBytes));
 		if (!res.destroyed) {
 			const headers: Record<string, string | number> = {};
 			response.headers.forEach((value, name) => (headers[name] = value));
@@ -275,6 +295,11 @@ async function serveModern<S extends EndpointPolicy>(req: IncomingMessage, res: 
 			await served.release();
 		}
 	}
+}
+
+/** What a request whose answer would pass `maxBytes` gets instead: a short error with its id. */
+function answerTooLarge(id: unknown, maxBytes: number): unknown {
+	return { jsonrpc: "2.0", id, error: { code: JSON_RPC_SERVER_ERROR, message: `The answer would be over ${maxBytes} bytes, so it was not sent. Ask for less: a smaller limit, a folder, or one note at a time.` } };
 }
 
 function isListenRequest(json: unknown): boolean {

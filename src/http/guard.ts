@@ -1,4 +1,4 @@
-import { ProtocolErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
+import { PROTOCOL_VERSION_META_KEY, ProtocolErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 import type { Grant } from "../auth/grant";
 import { findTokenRecord, type TokenRecord } from "../auth/tokens";
 
@@ -21,6 +21,8 @@ export interface GuardInput {
 	method: string;
 	url: string;
 	headers: Readonly<Record<string, readonly string[] | undefined>>;
+	/** The port the request arrived on: a Host that names a port must name this one. */
+	localPort?: number;
 }
 
 /** Why a request was refused: what the response says, and the kind the activity log keeps. */
@@ -52,7 +54,11 @@ export interface GuardPolicy {
 	writeEnabled: boolean;
 }
 
-const LOOPBACK_HOSTNAMES = new Set(["127.0.0.1", "localhost", "[::1]"]);
+/**
+ * A loopback name and, optionally, a port: nothing else. A looser reading ("the text before the
+ * first colon") let `[::1]junk` or `localhost:abc` through, which no URL parser accepts.
+ */
+const LOOPBACK_HOST = /^(?:127\.0\.0\.1|localhost|\[::1\])(?::(\d{1,5}))?$/i;
 const BEARER = /^Bearer ([^\s]+)$/i;
 
 /**
@@ -70,8 +76,8 @@ export function guardRequest(input: GuardInput, policy: GuardPolicy): Grant | Re
 		return refuse(403, "origin", "Requests from web pages are refused: this server answers only apps on this computer.");
 	}
 	const hosts = headers.host ?? [];
-	if (hosts.length !== 1 || !LOOPBACK_HOSTNAMES.has(hostnameOf(hosts[0] ?? ""))) {
-		return refuse(403, "host", "The Host header must be 127.0.0.1, localhost or [::1].");
+	if (hosts.length !== 1 || !namesThisServer(hosts[0] ?? "", input.localPort)) {
+		return refuse(403, "host", "The Host header must be 127.0.0.1, localhost or [::1], with this server's port if a port is given.");
 	}
 	const path = input.url.split("?")[0];
 	if (path !== MCP_PATH) {
@@ -82,11 +88,7 @@ export function guardRequest(input: GuardInput, policy: GuardPolicy): Grant | Re
 	}
 	const token = bearerTokenOf(headers.authorization);
 	const record = token === null ? null : findTokenRecord(token, policy.tokens);
-	if (record === null) {
-		return refuse(401, "unauthorized", "A valid bearer token is required: send 'Authorization: Bearer <token>'.", {
-			"WWW-Authenticate": 'Bearer realm="vault-mcp"',
-		});
-	}
+	if (record === null) return UNAUTHORIZED;
 	const contentTypes = headers["content-type"] ?? [];
 	if (contentTypes.length !== 1 || mediaTypeOf(contentTypes[0] ?? "") !== "application/json") {
 		return refuse(415, "media_type", "Content-Type must be application/json.");
@@ -95,25 +97,53 @@ export function guardRequest(input: GuardInput, policy: GuardPolicy): Grant | Re
 	for (const name of ["mcp-method", "mcp-name"] as const) {
 		if ((headers[name]?.length ?? 0) > 1) return refuse(400, "mcp_header", `Send the ${name === "mcp-method" ? "Mcp-Method" : "Mcp-Name"} header at most once.`);
 	}
+	return grantOf(record, policy);
+}
+
+/** The refusal of a request without a valid token (or whose token was revoked while it arrived). */
+export const UNAUTHORIZED: Refusal = {
+	status: 401,
+	kind: "unauthorized",
+	message: "A valid bearer token is required: send 'Authorization: Bearer <token>'.",
+	headers: { "WWW-Authenticate": 'Bearer realm="vault-mcp"' },
+};
+
+/**
+ * The grant of the token with this hash under `policy` as it is now, or null once it is revoked:
+ * a request is checked again once its body has arrived. Pure.
+ */
+export function currentGrant(tokenHash: string, policy: GuardPolicy): Grant | null {
+	const record = policy.tokens.find((candidate) => candidate.hash === tokenHash);
+	return record === undefined ? null : grantOf(record, policy);
+}
+
+function grantOf(record: TokenRecord, policy: GuardPolicy): Grant {
 	return { token: record, canWrite: policy.writeEnabled && record.level === "write" };
 }
 
 /**
- * The refusal of a 2025-era request whose MCP-Protocol-Version this server does not speak, as a
- * JSON-RPC error with the request's id and, as 2026-07-28 words it, the revisions served and the
- * one asked for; null when the version is served or absent (absent means 2025-03-26). Pure.
+ * The refusal of a request whose MCP-Protocol-Version this server does not speak, as a JSON-RPC
+ * error with the request's id and, as 2026-07-28 words it, every revision served and the one asked
+ * for; null when the version is served or absent (absent means 2025-03-26). A body that names its
+ * revision in `_meta` speaks 2026-07-28's envelope: the SDK's handler answers it, listing what
+ * `server/discover` lists, so the two agree (the conformance suite checks that they do). Pure.
  */
 export function unsupportedVersionError(version: string | undefined, json: unknown): { id: unknown; error: { code: number; message: string; data: { supported: readonly string[]; requested: string } } } | null {
-	if (version === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null;
-	const id = json !== null && typeof json === "object" && !Array.isArray(json) && "id" in json ? json.id : null;
+	const message = json !== null && typeof json === "object" && !Array.isArray(json) ? (json as { id?: unknown; params?: { _meta?: unknown } }) : null;
+	if (version === undefined || SERVED_PROTOCOL_VERSIONS.includes(version) || namesMetaVersion(message?.params?._meta)) return null;
 	return {
-		id,
+		id: message !== null && "id" in message ? message.id : null,
 		error: {
 			code: UNSUPPORTED_PROTOCOL_VERSION,
 			message: `Unsupported MCP-Protocol-Version "${version}". Supported: ${SERVED_PROTOCOL_VERSIONS.join(", ")}.`,
 			data: { supported: SERVED_PROTOCOL_VERSIONS, requested: version },
 		},
 	};
+}
+
+/** True for a `_meta` that names a protocol version (valid or not: the SDK's handler says which). */
+function namesMetaVersion(meta: unknown): boolean {
+	return meta !== null && typeof meta === "object" && !Array.isArray(meta) && PROTOCOL_VERSION_META_KEY in meta;
 }
 
 /** True for a guard answer that refuses. */
@@ -125,15 +155,12 @@ function refuse(status: number, kind: RefusalKind, message: string, headers?: Re
 	return headers ? { status, kind, message, headers } : { status, kind, message };
 }
 
-/** `localhost:27150` → `localhost`; `[::1]:80` → `[::1]`. Lower-cased, as host names compare. */
-function hostnameOf(host: string): string {
-	const value = host.trim().toLowerCase();
-	if (value.startsWith("[")) {
-		const end = value.indexOf("]");
-		return end === -1 ? value : value.slice(0, end + 1);
-	}
-	const colon = value.indexOf(":");
-	return colon === -1 ? value : value.slice(0, colon);
+/** True for `127.0.0.1`, `localhost` (any case) or `[::1]`, with no port or the port the request arrived on. */
+function namesThisServer(host: string, localPort: number | undefined): boolean {
+	const match = LOOPBACK_HOST.exec(host);
+	if (match === null) return false;
+	const port = match[1];
+	return port === undefined || localPort === undefined || Number(port) === localPort;
 }
 
 /** The token from exactly one `Authorization: Bearer <token>` header, or null. */

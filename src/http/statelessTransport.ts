@@ -143,9 +143,10 @@ export class Exchange {
 	add(message: Answer): void {
 		let answer = message;
 		let size = Buffer.byteLength(JSON.stringify(answer));
-		if (this.bytes + size > this.maxBytes) {
+		// A call past the cap was never run and already says so; any other answer that does not fit came from a call that ran.
+		if (this.bytes + size > this.maxBytes && !notRunAnswers.has(answer)) {
 			this.full = true;
-			answer = leftOut(answer.id, this.maxBytes);
+			answer = answerLeftOut(answer.id, this.maxBytes);
 			size = Buffer.byteLength(JSON.stringify(answer));
 		}
 		this.bytes += size;
@@ -171,6 +172,19 @@ function isAnswer(message: JSONRPCMessage): message is Answer {
 	return "id" in message && message.id !== undefined && ("result" in message || "error" in message);
 }
 
+/**
+ * The answer of a call that ran but did not fit. It must not say "not run": a model told that of a
+ * write would send it again and write it twice.
+ */
+function answerLeftOut(id: RequestId, maxBytes: number): Answer {
+	return { jsonrpc: "2.0", id, error: { code: JSON_RPC_SERVER_ERROR, message: `This call ran, but its answer would have taken this batch's answers past ${maxBytes} bytes, so it was left out. A write was made: do not send it again. For a read, ask again on its own or for less.` } };
+}
+
+/** The answers of calls left unrun because the batch's answers were already past the cap. */
+const notRunAnswers = new WeakSet<Answer>();
+
 function leftOut(id: RequestId, maxBytes: number): Answer {
-	return { jsonrpc: "2.0", id, error: { code: JSON_RPC_SERVER_ERROR, message: `The answers to this batch passed ${maxBytes} bytes, so this call was not run. Send it again on its own or in a smaller batch.` } };
+	const answer: Answer = { jsonrpc: "2.0", id, error: { code: JSON_RPC_SERVER_ERROR, message: `The answers to this batch passed ${maxBytes} bytes, so this call was not run. Send it again on its own or in a smaller batch.` } };
+	notRunAnswers.add(answer);
+	return answer;
 }

@@ -1,11 +1,12 @@
 import { ProtocolError, ProtocolErrorCode, type GetPromptResult, type ListPromptsResult, type McpServer, type PromptArgument } from "@modelcontextprotocol/server";
-import { MAX_NOTE_CONTENT_BYTES, PROMPTS_LISTED } from "../config/limits";
+import { MAX_NOTE_CONTENT_BYTES, MAX_RESPONSE_BYTES, PROMPTS_LISTED } from "../config/limits";
 import { splitFrontmatter } from "../markdown/frontmatter";
 import type { HostFile } from "../host/Host";
 import { checkFolderArgument } from "../vault/paths";
 import { truncateUtf8, visibleNotes } from "../vault/notes";
 import { isInFolder } from "../vault/scope";
 import type { ToolContext } from "./context";
+import { readNoteForAnswer } from "./vaultErrors";
 
 /** `{{name}}` in a prompt note: a letter or underscore first, then letters, digits, `_` or `-`. */
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w-]*)\s*\}\}/g;
@@ -19,6 +20,19 @@ export function promptPlaceholders(text: string): string[] {
  * The prompt's text with every placeholder replaced by its argument, in one pass (an argument's
  * own `{{…}}` is left as written); a placeholder without an argument becomes empty.
  */
+/**
+ * How many bytes `text` would take once filled with `args`, counted without building it: a client
+ * chooses the arguments, and a note that repeats a placeholder multiplies them. Pure.
+ */
+export function filledPlaceholderBytes(text: string, args: Record<string, string>): number {
+	let bytes = Buffer.byteLength(text);
+	for (const match of text.matchAll(PLACEHOLDER)) {
+		const name = match[1] ?? "";
+		bytes += (Object.hasOwn(args, name) ? Buffer.byteLength(args[name] ?? "") : 0) - Buffer.byteLength(match[0]);
+	}
+	return bytes;
+}
+
 export function fillPlaceholders(text: string, args: Record<string, string>): string {
 	return text.replace(PLACEHOLDER, (_whole, name: string) => (Object.hasOwn(args, name) ? (args[name] ?? "") : ""));
 }
@@ -60,7 +74,7 @@ function promptNotes(ctx: ToolContext): Map<string, HostFile> {
 }
 
 async function promptBody(ctx: ToolContext, file: HostFile): Promise<string> {
-	const text = truncateUtf8(await ctx.host.vault.cachedRead(file), MAX_NOTE_CONTENT_BYTES);
+	const text = truncateUtf8(await readNoteForAnswer(ctx, file), MAX_NOTE_CONTENT_BYTES);
 	return (splitFrontmatter(text)?.body ?? text).replace(/^\s*\n/, "");
 }
 
@@ -90,6 +104,7 @@ async function getPrompt(ctx: ToolContext, name: string, args: Record<string, st
 	const { description, arguments: described } = promptDescription(ctx, file);
 	const missing = promptPlaceholders(body).filter((argument) => (described.get(argument)?.required ?? true) && !Object.hasOwn(args, argument));
 	if (missing.length) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `The prompt "${name}" needs ${missing.map((argument) => `"${argument}"`).join(", ")}.`);
+	if (filledPlaceholderBytes(body, args) > MAX_RESPONSE_BYTES) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `The prompt "${name}" filled with these arguments would be over ${MAX_RESPONSE_BYTES} bytes. Pass shorter arguments.`);
 	return { ...(description ? { description } : {}), messages: [{ role: "user", content: { type: "text", text: fillPlaceholders(body, args) } }] };
 }
 

@@ -2,6 +2,7 @@ import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTempla
 import { MAX_NOTE_CONTENT_BYTES, RESOURCE_LIST_SIZE } from "../config/limits";
 import { findNote, truncateUtf8, visibleNotes } from "../vault/notes";
 import type { ToolContext } from "./context";
+import { readNoteForAnswer } from "./vaultErrors";
 
 /** Notes as MCP resources: `vault-mcp://note/{+path}` reads one; the list holds the most recently modified. */
 export const NOTE_URI_PREFIX = "vault-mcp://note/";
@@ -37,7 +38,7 @@ export function registerNoteResources(server: McpServer, contextOf: () => ToolCo
 			const found = findNote(ctx.host, ctx.scope, path);
 			// The spec's resource-not-found answer (-32602 with the URI in `data`), in our words.
 			if (!found.ok) throw new ResourceNotFoundError(uri.href, found.error);
-			const text = await ctx.host.vault.cachedRead(found.value);
+			const text = await readNoteForAnswer(ctx, found.value);
 			return { contents: [{ uri: noteUri(found.value.path), mimeType: "text/markdown", text: truncateUtf8(text, MAX_NOTE_CONTENT_BYTES) }] };
 		},
 	);

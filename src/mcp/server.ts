@@ -1,7 +1,7 @@
 import { McpServer, type CallToolResult, type ListToolsResult, type ProtocolEra } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { errorKind, type ActivityLog, type ActivityOutcome, type Logger } from "../activity";
-import { MAX_NAME_BYTES, MAX_NOTE_NAME_BYTES, MAX_RESPONSE_BYTES } from "../config/limits";
+import { MAX_RESPONSE_BYTES } from "../config/limits";
 import type { ToolContext } from "./context";
 import { SERVER_INSTRUCTIONS } from "./instructions";
 import { registerVaultPrompts } from "./prompts";
@@ -9,9 +9,9 @@ import { registerNoteResources } from "./resources";
 import { fail } from "../result";
 import { toCallToolResult, type ToolDescriptor } from "./tool";
 import { ALL_TOOLS } from "./tools";
-import { NoteExistsError } from "../vault/writes";
 import { effectiveRight } from "../auth/rights";
 import { runWriteCall } from "./writeCall";
+import { fixableMessageFor } from "./vaultErrors";
 
 /** What createMcpServer needs besides the per-request context. */
 export interface McpServerDeps {
@@ -252,29 +252,3 @@ async function runTool(ctx: ToolContext, deps: McpServerDeps, tool: ToolDescript
 	});
 	return result;
 }
-
-/**
- * Errors from the vault that the model can act on, in words that never depend on what lies
- * behind a refused path (a link's target existing or not gives the same answer).
- */
-function fixableMessageFor(error: unknown): string | null {
-	switch ((error as NodeJS.ErrnoException).code) {
-		case "ENOENT":
-			// Deleted or moved by another program a moment ago: the model can recover by looking again.
-			return "That note is gone (deleted or moved a moment ago). Nothing was written. Call list_notes or search_notes to find it again.";
-		case "EOUTSIDEVAULT":
-			return "That path is not part of the vault this server gives access to. Nothing was read or written. Call list_notes to see the notes you can use.";
-		case "EWRITECONFLICT":
-		case "EHASHMISMATCH":
-			return (error as Error).message;
-		case "EEXIST":
-			// Only our own wording: a raw EEXIST message names the absolute path on disk.
-			return error instanceof NoteExistsError ? error.message : null;
-		case "ENAMETOOLONG":
-			// The documented refusal gives the limit; a disk with a lower one (eCryptfs, a long vault path) lands here.
-			return `A file or folder name in that path is too long for the file system here (this server allows ${MAX_NAME_BYTES} bytes a name, ${MAX_NOTE_NAME_BYTES} for a note's; this disk or the vault's own path leaves less). Nothing was written. Choose a shorter name or a shallower folder.`;
-		default:
-			return null;
-	}
-}
-

@@ -144,7 +144,7 @@ describe("MCP 2026-07-28 (stateless, per-request _meta) beside the 2025 revision
 			body: modernCall(3, "get_vault_status", {}, { ...ENVELOPE, "io.modelcontextprotocol/protocolVersion": "2099-01-01" }),
 		});
 		expect(unknown.status).toBe(400);
-		expect(JSON.parse(unknown.body)).toMatchObject({ id: 3, error: { data: { supported: [MODERN] } } });
+		expect(JSON.parse(unknown.body)).toMatchObject({ id: 3, error: { code: -32022, data: { supported: [MODERN], requested: "2099-01-01" } } });
 
 		// The 2026-07-28 header on a body without the envelope: refused, not served as 2025.
 		const noEnvelope = await rawRequest(serving.port, { headers: modernHeaders, body: legacyBody });

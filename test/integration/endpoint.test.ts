@@ -68,14 +68,14 @@ describe("the MCP endpoint over real HTTP", () => {
 		expect(wrongPath.status).toBe(403);
 	});
 
-	test.each([["evil.example.com"], ["evil.example.com:27150"], ["127.0.0.2"], ["localhost.evil.com"]])("Host %s is refused with 403 (DNS rebinding)", async (host) => {
+	test.each([["evil.example.com"], ["evil.example.com:27150"], ["127.0.0.2"], ["localhost.evil.com"], ["[::1]:9999"], ["LOCALHOST:1"], ["[::1]junk"], ["localhost:abc"]])("Host %s is refused with 403 (DNS rebinding, another port, or not a host at all)", async (host) => {
 		const headers = mcpHeaders(running.port, readToken()).map(([name, value]): [string, string] => (name === "Host" ? [name, host] : [name, value]));
 		const response = await rawRequest(running.port, { headers, body: INITIALIZE_BODY });
 		expect(response.status).toBe(403);
 	});
 
-	test.each([["localhost"], ["[::1]:9999"], ["LOCALHOST:1"]])("Host %s is accepted", async (host) => {
-		const headers = mcpHeaders(running.port, readToken()).map(([name, value]): [string, string] => (name === "Host" ? [name, host] : [name, value]));
+	test.each([["localhost"], ["[::1]:PORT"], ["LOCALHOST:PORT"]])("Host %s is accepted", async (host) => {
+		const headers = mcpHeaders(running.port, readToken()).map(([name, value]): [string, string] => (name === "Host" ? [name, host.replace("PORT", String(running.port))] : [name, value]));
 		const response = await rawRequest(running.port, { headers, body: INITIALIZE_BODY });
 		expect(response.status).toBe(200);
 	});

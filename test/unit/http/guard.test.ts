@@ -1,5 +1,5 @@
 import { generateToken } from "../../../src/auth/tokens";
-import { guardRequest, isRefusal, unsupportedVersionError, type GuardInput } from "../../../src/http/guard";
+import { currentGrant, guardRequest, isRefusal, unsupportedVersionError, type GuardInput } from "../../../src/http/guard";
 
 const read = generateToken("reader", "read");
 const write = generateToken("writer", "write");
@@ -91,6 +91,27 @@ describe("guardRequest", () => {
 		expect(unsupportedVersionError("1999-01-01", [ping])).toMatchObject({ id: null });
 	});
 
+	test("a body that names its revision in _meta is left to the SDK's 2026 handler, whatever the header says", () => {
+		const withMeta = (version: unknown) => ({ jsonrpc: "2.0", id: 3, method: "tools/list", params: { _meta: { "io.modelcontextprotocol/protocolVersion": version } } });
+		for (const header of [undefined, "2026-07-28", "2099-01-01", "v999.0.0"]) {
+			for (const claimed of ["2099-01-01", "2026-07-28", 2026]) expect(unsupportedVersionError(header, withMeta(claimed))).toBeNull();
+		}
+		// Without that claim an unserved header is refused here, with every revision served.
+		expect(unsupportedVersionError("2099-01-01", { jsonrpc: "2.0", id: 3, method: "tools/list" })).toMatchObject({ id: 3, error: { code: -32022, data: { requested: "2099-01-01" } } });
+	});
+
+	test.each([
+		["the port it arrived on", "localhost:27150", 200],
+		["no port", "[::1]", 200],
+		["another port", "localhost:27151", 403],
+		["an empty port", "127.0.0.1:", 403],
+		["text after the name", "[::1]junk", 403],
+		["a port that is not a number", "localhost:abc", 403],
+		["user info", "localhost:27150@evil.com", 403],
+	])("a Host with %s answers %d", (_label, host, status) => {
+		expect(statusOf(guardRequest({ ...input({ add: { host: [host] } }), localPort: 27150 }, policy))).toBe(status);
+	});
+
 	test("Mcp-Method and Mcp-Name (2026-07-28) pass once and are refused when repeated; whether they match the body is checked later", () => {
 		expect(statusOf(guardRequest(input({ add: { "mcp-method": ["tools/call"], "mcp-name": ["read_note"] } }), policy))).toBe(200);
 		expect(guardRequest(input({ add: { "mcp-name": ["read_note", "create_note"] } }), policy)).toMatchObject({ status: 400, kind: "mcp_header", message: "Send the Mcp-Name header at most once." });
@@ -101,5 +122,11 @@ describe("guardRequest", () => {
 
 	test("a query string on /mcp is still /mcp", () => {
 		expect(statusOf(guardRequest(input({ url: "/mcp?x=1" }), policy))).toBe(200);
+	});
+
+	test("currentGrant reads the token and the write switch as they are now: null once revoked", () => {
+		expect(currentGrant(write.record.hash, policy)).toEqual({ token: write.record, canWrite: true });
+		expect(currentGrant(write.record.hash, { ...policy, writeEnabled: false })).toEqual({ token: write.record, canWrite: false });
+		expect(currentGrant(write.record.hash, { ...policy, tokens: [read.record] })).toBeNull();
 	});
 });

@@ -1,0 +1,46 @@
+import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import { MAX_NAME_BYTES, MAX_NOTE_NAME_BYTES } from "../config/limits";
+import type { HostFile } from "../host/Host";
+import { NoteExistsError } from "../vault/writes";
+import type { ToolContext } from "./context";
+
+/**
+ * Errors from the vault that the model can act on, in words that never depend on what lies
+ * behind a refused path (a link's target existing or not gives the same answer).
+ */
+export function fixableMessageFor(error: unknown): string | null {
+	switch ((error as NodeJS.ErrnoException).code) {
+		case "ENOENT":
+			// Deleted or moved by another program a moment ago: the model can recover by looking again.
+			return "That note is gone (deleted or moved a moment ago). Nothing was written. Call list_notes or search_notes to find it again.";
+		case "EOUTSIDEVAULT":
+			return "That path is not part of the vault this server gives access to. Nothing was read or written. Call list_notes to see the notes you can use.";
+		case "EWRITECONFLICT":
+		case "EHASHMISMATCH":
+			return (error as Error).message;
+		case "EEXIST":
+			// Only our own wording: a raw EEXIST message names the absolute path on disk.
+			return error instanceof NoteExistsError ? error.message : null;
+		case "ENAMETOOLONG":
+			// The documented refusal gives the limit; a disk with a lower one (eCryptfs, a long vault path) lands here.
+			return `A file or folder name in that path is too long for the file system here (this server allows ${MAX_NAME_BYTES} bytes a name, ${MAX_NOTE_NAME_BYTES} for a note's; this disk or the vault's own path leaves less). Nothing was written. Choose a shorter name or a shallower folder.`;
+		default:
+			return null;
+	}
+}
+
+/**
+ * A note's text for a resource or prompt answer. The SDK sends a handler's error message to the
+ * client as it is, and Node's file errors name the absolute path on disk ("ENOENT: … open
+ * '/home/…/Note.md'"), so a failed read becomes a protocol error in our words: what the model can
+ * do about it, or that the server failed, never the raw message.
+ */
+export async function readNoteForAnswer(ctx: ToolContext, file: HostFile): Promise<string> {
+	try {
+		return await ctx.host.vault.cachedRead(file);
+	} catch (error) {
+		const fixable = fixableMessageFor(error);
+		if (fixable !== null) throw new ProtocolError(ProtocolErrorCode.InvalidParams, fixable);
+		throw new ProtocolError(ProtocolErrorCode.InternalError, "Reading that note failed inside the server. Try again; if it keeps failing, read it with read_note.");
+	}
+}
