@@ -67,10 +67,10 @@ export function withLinkpath(original: string, linkpath: string): string | null 
 		const path = WIKILINK_PATH.exec(inner)?.[1] ?? "";
 		return `${original.slice(0, wikiOpen)}${linkpath}${inner.slice(path.length)}]]`;
 	}
-	const open = original.lastIndexOf("](");
-	if (open === -1 || !original.endsWith(")")) return null;
-	const head = original.slice(0, open + 2);
-	const rest = original.slice(open + 2);
+	const textEnd = closingBracket(original);
+	if (textEnd === -1 || original[textEnd + 1] !== "(" || !original.endsWith(")")) return null;
+	const head = original.slice(0, textEnd + 2);
+	const rest = original.slice(textEnd + 2);
 	const spaces = /^ */u.exec(rest)?.[0] ?? "";
 	const destination = rest.slice(spaces.length);
 	if (destination.startsWith("<")) {
@@ -80,10 +80,38 @@ export function withLinkpath(original: string, linkpath: string): string | null 
 		const hash = inside.indexOf("#");
 		return `${head}${spaces}<${linkpath}${hash === -1 ? "" : inside.slice(hash)}${destination.slice(close)}`;
 	}
-	const end = destination.search(/[ )]/u);
-	const raw = end === -1 ? destination : destination.slice(0, end);
+	const raw = destination.slice(0, bareDestinationLength(destination));
 	const hash = raw.indexOf("#");
 	return `${head}${spaces}${encodeDestination(linkpath)}${hash === -1 ? "" : raw.slice(hash)}${destination.slice(raw.length)}`;
+}
+
+/**
+ * Where a Markdown link's text closes: the `]` matching its first `[`, brackets inside balanced
+ * (an image in the link text among them) and a backslash hiding the next character, as the
+ * parser reads it. A title may hold `](` too, so the last one is no guide. -1 if it never closes.
+ */
+function closingBracket(link: string): number {
+	let depth = 0;
+	for (let index = link.indexOf("["); index !== -1 && index < link.length; index++) {
+		const char = link[index];
+		if (char === "\\") index++;
+		else if (char === "[") depth++;
+		else if (char === "]" && --depth === 0) return index;
+	}
+	return -1;
+}
+
+/** How long a destination without `<…>` is: up to a space (a title follows) or the `)` closing the link; it may hold balanced parentheses (`Plan (1).md` written as `Plan(1).md`). */
+function bareDestinationLength(destination: string): number {
+	let depth = 0;
+	for (let index = 0; index < destination.length; index++) {
+		const char = destination[index];
+		if (char === "\\") index++;
+		else if (char === " ") return index;
+		else if (char === "(") depth++;
+		else if (char === ")" && depth-- === 0) return index;
+	}
+	return destination.length;
 }
 
 /** A text with some links' paths rewritten, and how many links changed. */
