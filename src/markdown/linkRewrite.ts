@@ -1,4 +1,5 @@
 import type { CachedMetadata } from "obsidian";
+import { isMap, isScalar, isSeq, parseDocument, type Scalar } from "yaml";
 
 /**
  * Rewriting the path part of links, as Obsidian does when a note is renamed with "Automatically
@@ -135,8 +136,9 @@ export function rewriteLinks(text: string, cache: CachedMetadata, newLinkpath: (
 	let links = edits.length;
 	let out = text;
 	for (const edit of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, edit.start) + edit.replacement + out.slice(edit.end);
-	// Frontmatter links carry no position: each one's text is replaced where it stands in the
-	// frontmatter. The same text in the same note always points to the same note, so every copy of it changes alike.
+	// Frontmatter links carry no position: each one's text is replaced where it stands in a property
+	// value Obsidian reads links from. The same text in the same note always points to the same
+	// note, so every copy of it changes alike; comments, keys and deeper values keep their bytes.
 	const frontmatterEnd = cache.frontmatterPosition?.end.offset;
 	if (frontmatterEnd !== undefined) {
 		const replacements = new Map<string, string>();
@@ -146,14 +148,48 @@ export function rewriteLinks(text: string, cache: CachedMetadata, newLinkpath: (
 			links++;
 			replacements.set(link.original, replacement);
 		}
-		if (replacements.size > 0) {
-			// One pass, longest first: a replacement is never itself replaced again.
-			const originals = [...replacements.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
-			const frontmatter = out.slice(0, frontmatterEnd).replace(new RegExp(originals.join("|"), "gu"), (found) => replacements.get(found) ?? found);
-			out = frontmatter + out.slice(frontmatterEnd);
-		}
+		if (replacements.size > 0) out = rewriteFrontmatterValues(out, frontmatterEnd, replacements);
 	}
 	return { text: out, links };
+}
+
+/** The values Obsidian reads frontmatter links from: a top-level property's value, or an item of its list (see `frontmatterLinks`). */
+function linkBearingValues(yaml: string): Scalar[] {
+	const document = parseDocument(yaml, { schema: "core", prettyErrors: false, uniqueKeys: false, logLevel: "error" });
+	if (!isMap(document.contents)) return [];
+	const values: Scalar[] = [];
+	for (const pair of document.contents.items) {
+		if (isScalar(pair.value)) values.push(pair.value);
+		else if (isSeq(pair.value)) for (const item of pair.value.items) if (isScalar(item)) values.push(item);
+	}
+	return values;
+}
+
+/** Replaces each `replacements` key with its value inside `source`, in one pass, longest first: a replacement is never itself replaced again. */
+function replaceEach(source: string, replacements: ReadonlyMap<string, string>): string {
+	const originals = [...replacements.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
+	return source.replace(new RegExp(originals.join("|"), "gu"), (found) => replacements.get(found) ?? found);
+}
+
+/**
+ * The note's frontmatter (closing at `frontmatterEnd`) with the link texts of `replacements`
+ * replaced in the property values that hold them. In a single-quoted value an apostrophe is
+ * written doubled, in the text looked for as in the text written, so the YAML stays valid.
+ */
+function rewriteFrontmatterValues(text: string, frontmatterEnd: number, replacements: ReadonlyMap<string, string>): string {
+	const yamlStart = text.indexOf("\n") + 1;
+	const yamlEnd = text.lastIndexOf("\n", frontmatterEnd - 1) + 1;
+	const yaml = text.slice(yamlStart, yamlEnd);
+	const quote = (part: string) => part.replaceAll("'", "''");
+	const singleQuoted = new Map([...replacements].map(([original, replacement]) => [quote(original), quote(replacement)]));
+	let out = yaml;
+	// Last value first, so the offsets of the ones before stay true.
+	for (const value of linkBearingValues(yaml).reverse()) {
+		const [start, end] = value.range ?? [0, 0];
+		const source = out.slice(start, end);
+		out = out.slice(0, start) + replaceEach(source, value.type === "QUOTE_SINGLE" ? singleQuoted : replacements) + out.slice(end);
+	}
+	return text.slice(0, yamlStart) + out + text.slice(yamlEnd);
 }
 
 function escapeRegExp(text: string): string {
