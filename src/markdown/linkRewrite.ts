@@ -198,9 +198,7 @@ function escapeRegExp(text: string): string {
 
 function replacementFor(link: string, original: string, newLinkpath: (linkpath: string) => string | null): string | null {
 	const hash = link.indexOf("#");
-	let linkpath = hash === -1 ? link : link.slice(0, hash);
-	// In a table the alias pipe is escaped (`[[Note\\|alias]]`): the backslash is not part of the path.
-	if (linkpath.endsWith("\\") && original.includes("\\|")) linkpath = linkpath.slice(0, -1);
+	const linkpath = hash === -1 ? link : link.slice(0, hash);
 	const next = newLinkpath(linkpath);
 	if (next === null) return null;
 	const replaced = withLinkpath(original, next);
