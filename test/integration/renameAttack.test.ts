@@ -1,0 +1,136 @@
+import * as nodePath from "node:path";
+import fc from "fast-check";
+import type { LinkMap } from "../../src/host/Host";
+import { undoCall } from "../../src/journal/undo";
+import { openVault, type OpenVault } from "../helpers/hostVault";
+import { connectInMemory, type InMemoryConnection } from "../helpers/inMemoryClient";
+import { readAllFiles } from "../helpers/vault";
+import { callOk } from "../helpers/tools";
+
+/**
+ * A hostile tester's rename_note: names of every kind, links in every form Obsidian tracks (and
+ * text it does not), and the same checks each time: every link reaches the note it reached before
+ * (only the renamed path changes), no link breaks, text that is no link keeps its bytes, and undo
+ * gives every file its bytes back.
+ */
+
+/** Text the metadata cache does not read as a link: it must keep its bytes whatever the name. */
+const NOT_LINKS = ["```", "[[Target]] in a fence", "```", "", "    [[Target]] indented code", "", "`[[Target]]` inline code", "$$", "[[Target]]", "$$", "<!-- [[Target]] -->"];
+
+const LINKING_NOTES: Record<string, string> = {
+	"Target.md": "---\naliases: [T]\n---\n# Target\n## Heading\nSee [[#Heading]] and [[Target#Heading|me]]. [[Other]]\nA block ^blk\n",
+	"Other.md": "# Other\n",
+	"A.md": [
+		"---",
+		'up: "[[Target]]"',
+		"down: '[[Target|t]]'",
+		"# an old [[Target]] in a comment",
+		"list:",
+		'  - "[[Target#Heading]]"',
+		"  - '[[Other]]'",
+		'inline: ["[[Target]]", "[[Other]]"]',
+		"---",
+		"[[Target]] [[Target.md]] [[target]] [[Target|alias]] ![[Target|200]] [[Target#^blk]] [[Target#Heading#Sub]][[Target]]",
+		"[md](Target.md) [dot](./Target.md) [angle](<Target.md>) [head](Target.md#Heading) [title](Target.md \"a](b\") [[Other]]",
+		"> [!note] [[Target]] in a callout",
+		"| cell | [[Target\\|piped]] |",
+		"|---|---|",
+		"- [ ] a task [[Target]] 📅 2026-12-01",
+		...NOT_LINKS,
+		"",
+	].join("\n"),
+	"Sub/B.md": "\uFEFF[up](../Target.md) [[Target]] [[A]] [[Other]]\r\n[[Sub/C]] [[C]]\r\n",
+	"Sub/C.md": "[[B]] [[Target#Heading]]\n",
+	"Deep/Er/D.md": "---\r\nrel: [\"[[Target]]\", \"[[A]]\"]\r\n---\r\n[[Target]] [[D]] [[A]]\r\n",
+	"Deep/Other.md": "A second Other.\n",
+};
+
+/** A map with `from` renamed to `to`, as source and as target. */
+function moved(map: LinkMap, from: string, to: string): LinkMap {
+	const rename = (path: string) => (path === from ? to : path);
+	return Object.fromEntries(Object.entries(map).map(([source, targets]) => [rename(source), Object.fromEntries(Object.entries(targets).map(([target, count]) => [rename(target), count]))]));
+}
+
+function copy(map: LinkMap): LinkMap {
+	return JSON.parse(JSON.stringify(map)) as LinkMap;
+}
+
+async function bytes(root: string): Promise<Record<string, string>> {
+	return Object.fromEntries((await readAllFiles(root)).filter((file) => !nodePath.relative(root, file.path).startsWith(".obsidian")).map((file) => [nodePath.relative(root, file.path).split(nodePath.sep).join("/"), file.text]));
+}
+
+async function withVault(files: Record<string, string>, run: (vault: OpenVault, connection: InMemoryConnection) => Promise<void>): Promise<void> {
+	const vault = await openVault(files);
+	const connection = await connectInMemory(vault.host, { canWrite: true, rights: { rename_note: "allow" } });
+	try {
+		await vault.host.metadataCache.settled();
+		await run(vault, connection);
+	} finally {
+		await connection.close();
+		await vault.close();
+	}
+}
+
+function propertyKeys(vault: OpenVault, path: string): string[] {
+	const file = vault.host.vault.getFileByPath(path);
+	return Object.keys((file && vault.host.metadataCache.getFileCache(file)?.frontmatter) ?? {});
+}
+
+/** Renames `from` to `to` and checks every invariant; then undoes it and checks every byte is back. */
+async function renameAndCheck(vault: OpenVault, connection: InMemoryConnection, from: string, newPath: string): Promise<Record<string, string>> {
+	const cache = vault.host.metadataCache;
+	const before = await bytes(vault.root);
+	const resolvedBefore = copy(cache.resolvedLinks);
+	const unresolvedBefore = copy(cache.unresolvedLinks);
+	const propertiesBefore = Object.fromEntries(Object.keys(before).map((path) => [path, propertyKeys(vault, path)]));
+	// The path as the tool spells it (NFC), which is what the cache and the disk hold.
+	const { new_path: to } = await callOk<{ new_path: string }>(connection.client, "rename_note", { path: from, new_path: newPath });
+	await cache.settled();
+	expect(cache.resolvedLinks).toEqual(moved(resolvedBefore, from, to));
+	expect(cache.unresolvedLinks).toEqual(moved(unresolvedBefore, from, to));
+	// Every note's properties still parse, with the same keys.
+	const after = await bytes(vault.root);
+	for (const path of Object.keys(propertiesBefore)) expect(propertyKeys(vault, path === from ? to : path)).toEqual(propertiesBefore[path]);
+	const [entry] = connection.journal.list(1);
+	expect((await undoCall(vault.host, connection.journal, entry?.id ?? "")).ok).toBe(true);
+	await cache.settled();
+	expect(await bytes(vault.root)).toEqual(before);
+	expect(cache.resolvedLinks).toEqual(resolvedBefore);
+	return after;
+}
+
+describe("rename_note under attack", () => {
+	test("links to the note change in every form Obsidian tracks; code, math, comments in YAML and the note's own [[#Heading]] keep their bytes", async () => {
+		await withVault(LINKING_NOTES, async (vault, connection) => {
+			const after = await renameAndCheck(vault, connection, "Target.md", "Folder/New (1) it's.md");
+			expect(after["Folder/New (1) it's.md"]).toBe(LINKING_NOTES["Target.md"]?.replace("[[Target#Heading|me]]", "[[New (1) it's#Heading|me]]"));
+			const a = after["A.md"] ?? "";
+			expect(a).toContain(NOT_LINKS.join("\n"));
+			expect(a).toContain("# an old [[Target]] in a comment");
+			expect(a).toContain(`up: "[[New (1) it's]]"\ndown: '[[New (1) it''s|t]]'`);
+			expect(a).toContain("[[New (1) it's]] [[New (1) it's.md]] [[New (1) it's]] [[New (1) it's|alias]] ![[New (1) it's|200]] [[New (1) it's#^blk]] [[New (1) it's#Heading#Sub]][[New (1) it's]]");
+			expect(a).toContain("[md](New%20%281%29%20it's.md) [dot](New%20%281%29%20it's.md) [angle](<New (1) it's.md>) [head](New%20%281%29%20it's.md#Heading) [title](New%20%281%29%20it's.md \"a](b\")");
+			expect(a).toContain("| cell | [[New (1) it's\\|piped]] |");
+			expect(after["Sub/B.md"]).toBe("\uFEFF[up](New%20%281%29%20it's.md) [[New (1) it's]] [[A]] [[Other]]\r\n[[Sub/C]] [[C]]\r\n");
+			expect(after["Deep/Er/D.md"]).toBe("---\r\nrel: [\"[[New (1) it's]]\", \"[[A]]\"]\r\n---\r\n[[New (1) it's]] [[D]] [[A]]\r\n");
+		});
+	});
+
+	test("any name, in any folder, taking another note's name or not: every link keeps its target, none breaks, and undo restores every byte", async () => {
+		const nameCharacter = fc.constantFrom(..."aZ9 ()'&!,;=+@$~_-é日ü%{}`".split(""), "e\u0301", "\u00c5");
+		const freeName = fc.array(nameCharacter, { minLength: 1, maxLength: 10 }).map((characters) => `n${characters.join("")}x`);
+		// Names other notes have: the renamed note then shares a name, and [[A]], [[C]], [[Other]] must keep reaching theirs.
+		const name = fc.oneof(freeName, fc.constantFrom("A", "C", "Other", "D", "target"));
+		const folder = fc.constantFrom("", "Sub/", "Deep/Er/", "Deep/", "New folder/");
+		await fc.assert(
+			fc.asyncProperty(folder, name, async (folderPath, noteName) => {
+				const to = `${folderPath}${noteName}.md`;
+				await withVault(LINKING_NOTES, async (vault, connection) => {
+					if (vault.host.vault.getFiles().some((file) => file.path.toLowerCase() === to.toLowerCase())) return;
+					await renameAndCheck(vault, connection, "Target.md", to);
+				});
+			}),
+			{ numRuns: 40 },
+		);
+	});
+});
