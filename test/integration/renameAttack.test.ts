@@ -133,4 +133,33 @@ describe("rename_note under attack", () => {
 			{ numRuns: 40 },
 		);
 	});
+
+	test("relative link format: a link from the note's own folder that a vault path would take (A.md at the root) is written ./A and keeps its target", async () => {
+		await withVault({ ...LINKING_NOTES, ".obsidian/app.json": JSON.stringify({ newLinkFormat: "relative" }) }, async (vault, connection) => {
+			const after = await renameAndCheck(vault, connection, "Target.md", "Sub/A.md");
+			expect(after["Sub/B.md"]).toBe("\uFEFF[up](./A.md) [[./A]] [[A]] [[Other]]\r\n[[Sub/C]] [[C]]\r\n");
+			expect(after["Sub/C.md"]).toBe("[[B]] [[./A#Heading]]\n");
+			expect(after["Deep/Er/D.md"]).toContain("[[../../Sub/A]] [[D]] [[A]]");
+		});
+	});
+
+	test("any note, to any folder and name, in each link format: every link keeps its target, none breaks, and undo restores every byte", async () => {
+		const nameCharacter = fc.constantFrom(..."aZ9 ()'&_-é".split(""));
+		const freeName = fc.array(nameCharacter, { minLength: 1, maxLength: 6 }).map((characters) => `n${characters.join("")}x`);
+		// Names other notes have, so links must tell them apart.
+		const name = fc.oneof(freeName, fc.constantFrom("A", "C", "Other", "D", "B", "Target"));
+		const folder = fc.constantFrom("", "Sub/", "Deep/Er/", "Deep/", "New folder/");
+		const from = fc.constantFrom("Target.md", "Sub/C.md", "Deep/Other.md", "Other.md", "A.md", "Deep/Er/D.md");
+		const format = fc.constantFrom("shortest", "relative", "absolute");
+		await fc.assert(
+			fc.asyncProperty(folder, name, from, format, async (folderPath, noteName, source, linkFormat) => {
+				const to = `${folderPath}${noteName}.md`;
+				await withVault({ ...LINKING_NOTES, ".obsidian/app.json": JSON.stringify({ newLinkFormat: linkFormat }) }, async (vault, connection) => {
+					if (vault.host.vault.getFiles().some((file) => file.path.toLowerCase() === to.toLowerCase())) return;
+					await renameAndCheck(vault, connection, source, to);
+				});
+			}),
+			{ numRuns: 60 },
+		);
+	});
 });
