@@ -162,4 +162,43 @@ describe("rename_note under attack", () => {
 			{ numRuns: 60 },
 		);
 	});
+
+	test("renamed twice, then undone out of order and in order, or after another program edited a linking note: nothing anyone wrote is lost", async () => {
+		await withVault(LINKING_NOTES, async (vault, connection) => {
+			const cache = vault.host.metadataCache;
+			const original = await bytes(vault.root);
+			await callOk(connection.client, "rename_note", { path: "Target.md", new_path: "F/One.md" });
+			await callOk(connection.client, "rename_note", { path: "F/One.md", new_path: "Two.md" });
+			const [second, first] = connection.journal.list(2);
+			// The first rename's notes were changed again by the second: each is kept, its earlier text saved as a conflict copy.
+			const outOfOrder = await undoCall(vault.host, connection.journal, first?.id ?? "");
+			expect(outOfOrder.ok && outOfOrder.notes.every((note) => note.result === "conflict")).toBe(true);
+			const copies = outOfOrder.ok ? outOfOrder.notes.map((note) => (note.result === "conflict" ? note.copy : "")) : [];
+			const afterBoth = await bytes(vault.root);
+			expect(afterBoth["Two.md"]).toBeDefined();
+			for (const copy of copies) expect(Object.values(original)).toContain(afterBoth[copy]);
+			// The second is still exactly as it left the notes: undone in full.
+			expect((await undoCall(vault.host, connection.journal, second?.id ?? "")).ok).toBe(true);
+			await cache.settled();
+			const afterUndo = await bytes(vault.root);
+			expect(afterUndo["F/One.md"]).toBe(original["Target.md"]?.replace("[[Target#Heading|me]]", "[[One#Heading|me]]"));
+			expect(afterUndo["A.md"]).toContain("[[One]] [[One.md]] [[One]]");
+
+			// Another program edits a linking note after a rename: undo keeps that edit and saves the note's earlier text beside it.
+			await callOk(connection.client, "rename_note", { path: "F/One.md", new_path: "Three.md" });
+			const edited = `${(await bytes(vault.root))["Sub/C.md"] ?? ""}typed by a person\n`;
+			const linking = vault.host.vault.getFileByPath("Sub/C.md");
+			expect(linking).not.toBeNull();
+			if (linking) await vault.host.vault.process(linking, () => edited);
+			const [third] = connection.journal.list(1);
+			const outcome = await undoCall(vault.host, connection.journal, third?.id ?? "");
+			const files = await bytes(vault.root);
+			expect(files["Sub/C.md"]).toBe(edited);
+			const conflict = outcome.ok ? outcome.notes.find((note) => note.path === "Sub/C.md") : undefined;
+			expect(conflict?.result).toBe("conflict");
+			expect(files[conflict?.result === "conflict" ? conflict.copy : ""]).toBe(afterUndo["Sub/C.md"]);
+			expect(files["F/One.md"]).toBe(afterUndo["F/One.md"]);
+			expect(files["Three.md"]).toBeUndefined();
+		});
+	});
 });
