@@ -104,18 +104,24 @@ function relinkedPath(host: Host, facts: RenameFacts, linkpath: string, source: 
 
 /**
  * The link path the vault's link format gives for `targetPath` (where it is once renamed) from
- * `sourceAfter`, made to reach it: a path written from the note's folder down (`A`, `Sub/A`) is
- * read first as a vault path, then as the end of any path, so another note (`A.md` at the root)
- * could take it. Then it is written `./A` (relative), or as the full path (shortest).
+ * `sourceAfter`, made to reach it. A path written from the note's folder down (`A`, `Sub/A`) is
+ * read first as a vault path, then as the end of any path, and a note's path without `.md` may be
+ * an attachment's (`pic.png` for `pic.png.md`), so another file could take it. Then it is written
+ * `./A` (relative) or as the full path (shortest), with `.md` if that is still not enough.
  */
 function reachingLinktext(host: Host, facts: RenameFacts, targetPath: string, sourceAfter: string, keepExtension: boolean): string {
+	const reaches = (linktext: string): boolean => {
+		const reached = host.metadataCache.getFirstLinkpathDest(linktext, sourceAfter);
+		if (!reached || reached.path === targetPath) return true;
+		// The renamed note is not at its new path yet: whether it would win over the file the link reaches now.
+		return targetPath === facts.to && (reached.path === facts.from || wouldBeTakenBy(facts.to, linktext, sourceAfter, reached));
+	};
 	const linktext = linktextFor(targetPath, sourceAfter, facts.format, facts.isUnique(targetPath), keepExtension);
-	if (linktext.startsWith("../")) return linktext;
-	const reached = host.metadataCache.getFirstLinkpathDest(linktext, sourceAfter);
-	if (!reached || reached.path === targetPath) return linktext;
-	// The renamed note is not at its new path yet: whether it would win over the note the link reaches now.
-	if (targetPath === facts.to && (reached.path === facts.from || wouldBeTakenBy(facts.to, linktext, sourceAfter, reached))) return linktext;
-	return facts.format === "relative" ? `./${linktext}` : linktextFor(targetPath, sourceAfter, "absolute", false, keepExtension);
+	if (linktext.startsWith("../") || reaches(linktext)) return linktext;
+	const withExtension = linktextFor(targetPath, sourceAfter, facts.format, facts.isUnique(targetPath), true);
+	const fullPath = (extension: boolean) => linktextFor(targetPath, sourceAfter, "absolute", false, extension);
+	const candidates = facts.format === "relative" ? [`./${linktext}`, withExtension.startsWith("../") ? withExtension : `./${withExtension}`] : [fullPath(keepExtension), fullPath(true)];
+	return candidates.find(reaches) ?? fullPath(true);
 }
 
 /** Files whose links a rename updates: notes, and canvases (their file cards and the links in their text cards). */

@@ -35,7 +35,7 @@ const LINKING_NOTES: Record<string, string> = {
 		"> [!note] [[Target]] in a callout",
 		"| cell | [[Target\\|piped]] |",
 		"|---|---|",
-		"- [ ] a task [[Target]] 📅 2026-12-01",
+		"- [ ] a task [[Target]] 📅 2026-12-01 ![[pic.png]]",
 		...NOT_LINKS,
 		"",
 	].join("\n"),
@@ -43,6 +43,9 @@ const LINKING_NOTES: Record<string, string> = {
 	"Sub/C.md": "[[B]] [[Target#Heading]]\n",
 	"Deep/Er/D.md": "---\r\nrel: [\"[[Target]]\", \"[[A]]\"]\r\n---\r\n[[Target]] [[D]] [[A]]\r\n",
 	"Deep/Other.md": "A second Other.\n",
+	// An attachment: a note renamed to "pic.png.md" must not have its links taken by it.
+	"pic.png": "not really a picture",
+	"Sub/pic.png": "nor this",
 };
 
 /** A map with `from` renamed to `to`, as source and as target. */
@@ -120,7 +123,7 @@ describe("rename_note under attack", () => {
 		const nameCharacter = fc.constantFrom(..."aZ9 ()'&!,;=+@$~_-é日ü%{}`".split(""), "e\u0301", "\u00c5");
 		const freeName = fc.array(nameCharacter, { minLength: 1, maxLength: 10 }).map((characters) => `n${characters.join("")}x`);
 		// Names other notes have: the renamed note then shares a name, and [[A]], [[C]], [[Other]] must keep reaching theirs.
-		const name = fc.oneof(freeName, fc.constantFrom("A", "C", "Other", "D", "target"));
+		const name = fc.oneof(freeName, fc.constantFrom("A", "C", "Other", "D", "target", "pic.png"));
 		const folder = fc.constantFrom("", "Sub/", "Deep/Er/", "Deep/", "New folder/");
 		await fc.assert(
 			fc.asyncProperty(folder, name, async (folderPath, noteName) => {
@@ -143,11 +146,20 @@ describe("rename_note under attack", () => {
 		});
 	});
 
+	test("a note renamed to an attachment's name plus .md (pic.png.md): its links are written with .md, so the picture does not take them", async () => {
+		await withVault(LINKING_NOTES, async (vault, connection) => {
+			const after = await renameAndCheck(vault, connection, "Target.md", "pic.png.md");
+			expect(after["Sub/C.md"]).toBe("[[B]] [[pic.png.md#Heading]]\n");
+			expect(after["A.md"]).toContain("![[pic.png.md|200]]");
+			expect(after["A.md"]).toContain("![[pic.png]]\n");
+		});
+	});
+
 	test("any note, to any folder and name, in each link format: every link keeps its target, none breaks, and undo restores every byte", async () => {
 		const nameCharacter = fc.constantFrom(..."aZ9 ()'&_-é".split(""));
 		const freeName = fc.array(nameCharacter, { minLength: 1, maxLength: 6 }).map((characters) => `n${characters.join("")}x`);
 		// Names other notes have, so links must tell them apart.
-		const name = fc.oneof(freeName, fc.constantFrom("A", "C", "Other", "D", "B", "Target"));
+		const name = fc.oneof(freeName, fc.constantFrom("A", "C", "Other", "D", "B", "Target", "pic.png"));
 		const folder = fc.constantFrom("", "Sub/", "Deep/Er/", "Deep/", "New folder/");
 		const from = fc.constantFrom("Target.md", "Sub/C.md", "Deep/Other.md", "Other.md", "A.md", "Deep/Er/D.md");
 		const format = fc.constantFrom("shortest", "relative", "absolute");
