@@ -29,6 +29,8 @@ export type UndoneNote =
 	| { path: string; result: "trashed" }
 	/** Not as the call left it (edited, renamed or deleted since): left alone, its earlier text saved as `copy`. */
 	| { path: string; result: "conflict"; copy: string }
+	/** The call renamed a note that cannot move back (edited since, or its old path taken): this note's links to it, at `to`, were left so they keep reaching it. */
+	| { path: string; result: "links kept"; to: string }
 	/** Already exactly as it was before the call: nothing to do. */
 	| { path: string; result: "unchanged" }
 	/** The call created it and it was edited since: left alone, since there is no earlier text to save. */
@@ -53,8 +55,14 @@ export async function undoCall(host: Host, journal: WriteJournal, callId: string
 	const undo: JournalCall = { id: newCallId(), time: new Date().toISOString(), tokenName: undoneBy, tool: UNDO_TOOL };
 	const recorder = new RecordedWrites(host, journal, undo);
 	const notes: UndoneNote[] = [];
+	// A rename whose note must stay where it went: the links it changed keep reaching it there, instead of pointing back at a path it is not at.
+	const move = entry.changes.find((change) => change.movedFrom !== undefined);
+	const noteStays = move?.movedFrom !== undefined && !(await canMoveBack(host, move, move.movedFrom));
 	try {
-		for (const change of [...entry.changes].reverse()) notes.push(await undoChange(recorder, entry, change));
+		for (const change of [...entry.changes].reverse()) {
+			if (noteStays && move && change !== move) notes.push({ path: change.path, result: "links kept", to: move.path });
+			else notes.push(await undoChange(recorder, entry, change));
+		}
 	} catch (error) {
 		const done = notes.length > 0 ? ` Done before it stopped: ${describeNotes(notes)}` : " Nothing was changed.";
 		return { ok: false, reason: `Undo of ${callId} stopped at "${entry.changes[entry.changes.length - 1 - notes.length]?.path ?? ""}": ${error instanceof Error ? error.message : String(error)}.${done} Running it again carries on.` };
@@ -91,17 +99,24 @@ async function undoChange(writes: RecordedWrites, entry: JournalEntry, change: J
  * Moves a renamed note back, with its earlier text, if it is still exactly as the call left it
  * and its old path is free. Otherwise nothing is moved or written over: its earlier text is saved
  * as a conflict copy beside the old path. The links the rename changed in other notes are their
- * own changes of the same call, restored byte for byte before this (undo runs in reverse order).
+ * own changes of the same call, restored byte for byte before this (undo runs in reverse order)
+ * when the note can move back, and left reaching it where it is when it cannot.
  */
 async function undoMove(writes: RecordedWrites, entry: JournalEntry, change: JournalChange, movedFrom: string): Promise<UndoneNote> {
 	const file = writes.host.vault.getFileByPath(change.path);
-	const oldPathTaken = writes.host.vault.getFileByPath(movedFrom) !== null || (await writes.host.vault.adapter.exists(movedFrom));
-	const current = file ? hashText(await writes.host.vault.read(file)) : null;
-	if (!file || oldPathTaken || current !== change.afterHash || change.before === null || change.afterHash === null) return conflict(writes, entry, { ...change, path: movedFrom });
+	if (!file || change.before === null || change.afterHash === null || !(await canMoveBack(writes.host, change, movedFrom))) return conflict(writes, entry, { ...change, path: movedFrom });
 	await writes.move(file, movedFrom);
 	const moved = writes.host.vault.getFileByPath(movedFrom);
 	if (moved && change.before !== change.after && !(await writes.restore(moved, change.afterHash, change.before))) return conflict(writes, entry, { ...change, path: movedFrom });
 	return { path: movedFrom, result: "moved back", from: change.path };
+}
+
+/** Whether a renamed note is still exactly as the call left it and its old path is free. */
+async function canMoveBack(host: Host, change: JournalChange, movedFrom: string): Promise<boolean> {
+	const file = host.vault.getFileByPath(change.path);
+	if (!file || change.before === null || change.afterHash === null) return false;
+	if (host.vault.getFileByPath(movedFrom) !== null || (await host.vault.adapter.exists(movedFrom))) return false;
+	return hashText(await host.vault.read(file)) === change.afterHash;
 }
 
 async function conflict(writes: RecordedWrites, entry: JournalEntry, change: JournalChange): Promise<UndoneNote> {
@@ -228,6 +243,8 @@ export function describeNotes(notes: readonly UndoneNote[]): string {
 					return `moved "${note.path}" to the trash`;
 				case "conflict":
 					return `"${note.path}" had changed since, so it was left as it is and its earlier text was saved as "${note.copy}"`;
+				case "links kept":
+					return `"${note.path}" keeps its links to "${note.to}", which could not move back`;
 				case "unchanged":
 					return `"${note.path}" was already as it was before`;
 				case "kept":

@@ -117,10 +117,10 @@ function reachingLinktext(host: Host, facts: RenameFacts, targetPath: string, so
 		return targetPath === facts.to && (reached.path === facts.from || wouldBeTakenBy(facts.to, linktext, sourceAfter, reached));
 	};
 	const linktext = linktextFor(targetPath, sourceAfter, facts.format, facts.isUnique(targetPath), keepExtension);
-	if (linktext.startsWith("../") || reaches(linktext)) return linktext;
-	const withExtension = linktextFor(targetPath, sourceAfter, facts.format, facts.isUnique(targetPath), true);
+	if (reaches(linktext)) return linktext;
+	const fromHere = (path: string) => (path.startsWith("../") ? path : `./${path}`);
 	const fullPath = (extension: boolean) => linktextFor(targetPath, sourceAfter, "absolute", false, extension);
-	const candidates = facts.format === "relative" ? [`./${linktext}`, withExtension.startsWith("../") ? withExtension : `./${withExtension}`] : [fullPath(keepExtension), fullPath(true)];
+	const candidates = facts.format === "relative" ? [fromHere(linktext), fromHere(linktextFor(targetPath, sourceAfter, "relative", true, true))] : [fullPath(keepExtension), fullPath(true)];
 	return candidates.find(reaches) ?? fullPath(true);
 }
 

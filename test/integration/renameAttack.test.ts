@@ -182,13 +182,15 @@ describe("rename_note under attack", () => {
 			await callOk(connection.client, "rename_note", { path: "Target.md", new_path: "F/One.md" });
 			await callOk(connection.client, "rename_note", { path: "F/One.md", new_path: "Two.md" });
 			const [second, first] = connection.journal.list(2);
-			// The first rename's notes were changed again by the second: each is kept, its earlier text saved as a conflict copy.
+			// The first rename's note was moved on by the second: it stays at Two.md (its earlier text saved as a conflict copy) and the links keep reaching it there.
+			const beforeOutOfOrder = await bytes(vault.root);
 			const outOfOrder = await undoCall(vault.host, connection.journal, first?.id ?? "");
-			expect(outOfOrder.ok && outOfOrder.notes.every((note) => note.result === "conflict")).toBe(true);
-			const copies = outOfOrder.ok ? outOfOrder.notes.map((note) => (note.result === "conflict" ? note.copy : "")) : [];
+			const notes = outOfOrder.ok ? outOfOrder.notes : [];
+			expect(notes.map((note) => note.result).sort()).toEqual(["conflict", "links kept", "links kept", "links kept", "links kept"]);
 			const afterBoth = await bytes(vault.root);
-			expect(afterBoth["Two.md"]).toBeDefined();
-			for (const copy of copies) expect(Object.values(original)).toContain(afterBoth[copy]);
+			const copies = notes.flatMap((note) => (note.result === "conflict" ? [note.copy] : []));
+			expect(copies.map((copy) => afterBoth[copy])).toEqual([original["Target.md"]]);
+			expect(Object.fromEntries(Object.entries(afterBoth).filter(([path]) => !copies.includes(path)))).toEqual(beforeOutOfOrder);
 			// The second is still exactly as it left the notes: undone in full.
 			expect((await undoCall(vault.host, connection.journal, second?.id ?? "")).ok).toBe(true);
 			await cache.settled();
@@ -213,4 +215,32 @@ describe("rename_note under attack", () => {
 			expect(files["Three.md"]).toBeUndefined();
 		});
 	});
+
+	test("undo after the renamed note itself was edited (so it cannot move back): the links keep reaching it where it is, its earlier text is saved, nothing breaks", async () => {
+		await withVault(LINKING_NOTES, async (vault, connection) => {
+			const cache = vault.host.metadataCache;
+			const original = await bytes(vault.root);
+			await callOk(connection.client, "rename_note", { path: "Target.md", new_path: "Archive/New.md" });
+			await cache.settled();
+			const renamed = await bytes(vault.root);
+			const resolvedAfterRename = copy(cache.resolvedLinks);
+			const moved = vault.host.vault.getFileByPath("Archive/New.md");
+			expect(moved).not.toBeNull();
+			const edited = `${renamed["Archive/New.md"] ?? ""}A line typed after the rename.\n`;
+			if (moved) await vault.host.vault.process(moved, () => edited);
+			const [entry] = connection.journal.list(1);
+			const outcome = await undoCall(vault.host, connection.journal, entry?.id ?? "");
+			await cache.settled();
+			const files = await bytes(vault.root);
+			expect(files["Archive/New.md"]).toBe(edited);
+			expect(files["A.md"]).toBe(renamed["A.md"]);
+			expect(files["Sub/B.md"]).toBe(renamed["Sub/B.md"]);
+			const copyOfNote = outcome.ok ? outcome.notes.find((note) => note.result === "conflict") : undefined;
+			const copyPath = copyOfNote?.result === "conflict" ? copyOfNote.copy : "";
+			expect(Object.fromEntries(Object.entries(cache.resolvedLinks).filter(([source]) => source !== copyPath))).toEqual(resolvedAfterRename);
+			expect(copyOfNote?.result === "conflict" ? files[copyOfNote.copy] : null).toBe(original["Target.md"]);
+			expect(outcome.ok ? outcome.notes.filter((note) => note.result === "links kept").map((note) => note.path).sort() : []).toEqual(["A.md", "Deep/Er/D.md", "Sub/B.md", "Sub/C.md"]);
+		});
+	});
 });
+
