@@ -18,7 +18,7 @@ import { callOk } from "../helpers/tools";
 const NOT_LINKS = ["```", "[[Target]] in a fence", "```", "", "    [[Target]] indented code", "", "`[[Target]]` inline code", "$$", "[[Target]]", "$$", "<!-- [[Target]] -->"];
 
 const LINKING_NOTES: Record<string, string> = {
-	"Target.md": "---\naliases: [T]\n---\n# Target\n## Heading\nSee [[#Heading]] and [[Target#Heading|me]]. [[Other]]\nA block ^blk\n",
+	"Target.md": "---\naliases: [T]\n---\n# Target\n## Heading\nSee [[#Heading]] and [[Target#Heading|me]]. [[Other]] [near](./Other.md) [down](Sub/C.md) [[Sub/B]] ![[pic.png]]\nA block ^blk\n",
 	"Other.md": "# Other\n",
 	"A.md": [
 		"---",
@@ -106,7 +106,8 @@ describe("rename_note under attack", () => {
 	test("links to the note change in every form Obsidian tracks; code, math, comments in YAML and the note's own [[#Heading]] keep their bytes", async () => {
 		await withVault(LINKING_NOTES, async (vault, connection) => {
 			const after = await renameAndCheck(vault, connection, "Target.md", "Folder/New (1) it's.md");
-			expect(after["Folder/New (1) it's.md"]).toBe(LINKING_NOTES["Target.md"]?.replace("[[Target#Heading|me]]", "[[New (1) it's#Heading|me]]"));
+			// Its own links: the self link by name follows it; ./Other.md would miss Other.md from the new folder, so it is written from there.
+			expect(after["Folder/New (1) it's.md"]).toBe(LINKING_NOTES["Target.md"]?.replace("[[Target#Heading|me]]", "[[New (1) it's#Heading|me]]").replace("(./Other.md)", "(Other.md)"));
 			const a = after["A.md"] ?? "";
 			expect(a).toContain(NOT_LINKS.join("\n"));
 			expect(a).toContain("# an old [[Target]] in a comment");
@@ -195,7 +196,7 @@ describe("rename_note under attack", () => {
 			expect((await undoCall(vault.host, connection.journal, second?.id ?? "")).ok).toBe(true);
 			await cache.settled();
 			const afterUndo = await bytes(vault.root);
-			expect(afterUndo["F/One.md"]).toBe(original["Target.md"]?.replace("[[Target#Heading|me]]", "[[One#Heading|me]]"));
+			expect(afterUndo["F/One.md"]).toBe(original["Target.md"]?.replace("[[Target#Heading|me]]", "[[One#Heading|me]]").replace("(./Other.md)", "(Other.md)"));
 			expect(afterUndo["A.md"]).toContain("[[One]] [[One.md]] [[One]]");
 
 			// Another program edits a linking note after a rename: undo keeps that edit and saves the note's earlier text beside it.
