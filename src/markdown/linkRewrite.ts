@@ -187,7 +187,13 @@ function rewriteFrontmatterValues(text: string, frontmatterEnd: number, replacem
 	for (const value of linkBearingValues(yaml).reverse()) {
 		const [start, end] = value.range ?? [0, 0];
 		const source = out.slice(start, end);
-		out = out.slice(0, start) + replaceEach(source, value.type === "QUOTE_SINGLE" ? singleQuoted : replacements) + out.slice(end);
+		let rewritten = replaceEach(source, value.type === "QUOTE_SINGLE" ? singleQuoted : replacements);
+		// A double-quoted value may spell its link with escapes (`\u00e9`): then it is found by its value, and written again as one JSON string, which YAML reads alike.
+		if (rewritten === source && value.type === "QUOTE_DOUBLE" && typeof value.value === "string") {
+			const next = replaceEach(value.value, replacements);
+			if (next !== value.value) rewritten = JSON.stringify(next);
+		}
+		out = out.slice(0, start) + rewritten + out.slice(end);
 	}
 	return text.slice(0, yamlStart) + out + text.slice(yamlEnd);
 }

@@ -161,4 +161,12 @@ describe("frontmatter links: only the property values that hold them change", ()
 		const fromApostrophe = rewriteLinks(text, parseMetadata(text), (linkpath) => (linkpath === "Bob's plan" ? "Plan" : null));
 		expect(fromApostrophe.text).toBe("---\nup: '[[Plan]]'\ndown: '[[Old]]'\n---\n");
 	});
+
+	test("a link written with escapes in a double-quoted value (\\u00e9) is found by its value and the value written again as one string", () => {
+		const text = '---\nup: "[[Caf\\u00e9]] \\u2192 here"\nsame: "[[Caf\u00e9]]"\n---\n';
+		const { text: after } = rewriteLinks(text, parseMetadata(text), (linkpath) => (linkpath === "Caf\u00e9" ? "Th\u00e9" : null));
+		expect(after).toBe('---\nup: "[[Th\u00e9]] \u2192 here"\nsame: "[[Th\u00e9]]"\n---\n');
+		expect(parseMetadata(after).frontmatter).toEqual({ up: "[[Th\u00e9]] \u2192 here", same: "[[Th\u00e9]]" });
+	});
 });
+
