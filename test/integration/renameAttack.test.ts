@@ -36,6 +36,7 @@ const LINKING_NOTES: Record<string, string> = {
 		"| cell | [[Target\\|piped]] |",
 		"|---|---|",
 		"- [ ] a task [[Target]] 📅 2026-12-01 ![[pic.png]]",
+		"[[Er/D]] [[Deep/Er/D#x]] [[/Target]] [[Target.md#Heading|h]] [[./Target]] [[Sub/../Target]] [[TARGET.MD]]",
 		...NOT_LINKS,
 		"",
 	].join("\n"),
@@ -244,4 +245,3 @@ describe("rename_note under attack", () => {
 		});
 	});
 });
-
