@@ -5,7 +5,7 @@ import { undoCall } from "../../src/journal/undo";
 import { openVault, type OpenVault } from "../helpers/hostVault";
 import { connectInMemory, type InMemoryConnection } from "../helpers/inMemoryClient";
 import { readAllFiles } from "../helpers/vault";
-import { callOk } from "../helpers/tools";
+import { callError, callOk } from "../helpers/tools";
 
 /**
  * A hostile tester's rename_note: names of every kind, links in every form Obsidian tracks (and
@@ -244,4 +244,13 @@ describe("rename_note under attack", () => {
 			expect(outcome.ok ? outcome.notes.filter((note) => note.result === "links kept").map((note) => note.path).sort() : []).toEqual(["A.md", "Deep/Er/D.md", "Sub/B.md", "Sub/C.md"]);
 		});
 	});
+
+	test("a new_path ending in / names a folder, not a note: a clear error, nothing moved (it was renamed to Sub.md at the root)", async () => {
+		await withVault(LINKING_NOTES, async (vault, connection) => {
+			const before = await bytes(vault.root);
+			for (const newPath of ["Sub/", "Archive/", "Sub//"]) expect(await callError(connection.client, "rename_note", { path: "Target.md", new_path: newPath })).toMatch(/folder.*full path.*Nothing was changed/);
+			expect(await bytes(vault.root)).toEqual(before);
+		});
+	});
 });
+
