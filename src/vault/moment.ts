@@ -1,15 +1,13 @@
 /**
  * dayjs with the plugins that make it format like moment, which Obsidian's date settings and
  * templates use: `Do`, `Q`, `X` (advancedFormat), `w`/`ww`/`wo` and `gggg` (week of year, week
- * year), `W`/`WW` and `GGGG` (ISO week), `L`, `LL`, `LT`… (localizedFormat, in English as
- * Obsidian's default locale), and strict parsing (customParseFormat). Without the week
+ * year), `W`/`WW` and `GGGG` (ISO week), and strict parsing (customParseFormat). Without the week
  * plugins, advancedFormat throws on a week token.
  */
 import dayjs from "dayjs";
 import advancedFormat from "dayjs/plugin/advancedFormat";
 import customParseFormat from "dayjs/plugin/customParseFormat";
 import isoWeek from "dayjs/plugin/isoWeek";
-import localizedFormat from "dayjs/plugin/localizedFormat";
 import weekOfYear from "dayjs/plugin/weekOfYear";
 import weekYear from "dayjs/plugin/weekYear";
 
@@ -18,6 +16,5 @@ dayjs.extend(customParseFormat);
 dayjs.extend(weekOfYear);
 dayjs.extend(weekYear);
 dayjs.extend(isoWeek);
-dayjs.extend(localizedFormat);
 
 export { dayjs };
