@@ -197,23 +197,25 @@ describe("rename_note under attack", () => {
 			expect((await undoCall(vault.host, connection.journal, second?.id ?? "")).ok).toBe(true);
 			await cache.settled();
 			const afterUndo = await bytes(vault.root);
+			const resolvedOrUnresolved = copy(cache.unresolvedLinks);
 			expect(afterUndo["F/One.md"]).toBe(original["Target.md"]?.replace("[[Target#Heading|me]]", "[[One#Heading|me]]").replace("(./Other.md)", "(Other.md)"));
 			expect(afterUndo["A.md"]).toContain("[[One]] [[One.md]] [[One]]");
 
-			// Another program edits a linking note after a rename: undo keeps that edit and saves the note's earlier text beside it.
+			// Another program edits a linking note after a rename: undo keeps that edit and points the note's links back at the note's old path, where it goes back to.
 			await callOk(connection.client, "rename_note", { path: "F/One.md", new_path: "Three.md" });
-			const edited = `${(await bytes(vault.root))["Sub/C.md"] ?? ""}typed by a person\n`;
+			await cache.settled();
+			const edited = `${(await bytes(vault.root))["Sub/C.md"] ?? ""}typed by a person, with [[Three]] too\n`;
 			const linking = vault.host.vault.getFileByPath("Sub/C.md");
 			expect(linking).not.toBeNull();
 			if (linking) await vault.host.vault.process(linking, () => edited);
 			const [third] = connection.journal.list(1);
 			const outcome = await undoCall(vault.host, connection.journal, third?.id ?? "");
+			await cache.settled();
 			const files = await bytes(vault.root);
-			expect(files["Sub/C.md"]).toBe(edited);
-			const conflict = outcome.ok ? outcome.notes.find((note) => note.path === "Sub/C.md") : undefined;
-			expect(conflict?.result).toBe("conflict");
-			expect(files[conflict?.result === "conflict" ? conflict.copy : ""]).toBe(afterUndo["Sub/C.md"]);
+			expect(files["Sub/C.md"]).toBe(`${afterUndo["Sub/C.md"] ?? ""}typed by a person, with [[One]] too\n`);
+			expect(outcome.ok ? outcome.notes.find((note) => note.path === "Sub/C.md")?.result : null).toBe("relinked");
 			expect(files["F/One.md"]).toBe(afterUndo["F/One.md"]);
+			expect(cache.unresolvedLinks).toEqual(resolvedOrUnresolved);
 			expect(files["Three.md"]).toBeUndefined();
 		});
 	});
