@@ -1,6 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { MAX_NOTE_NAME_BYTES } from "../config/limits";
 import type { Host, HostFile } from "../host/Host";
+import { linkpathOf } from "../markdown/inline";
+import { rewriteLinks } from "../markdown/linkRewrite";
+import { parseMetadata } from "../markdown/metadata";
 import { ensureParentFolder } from "../vault/dailyNotes";
 import { hashText } from "../vault/writes";
 import type { JournalCall, JournalChange, JournalEntry, WriteJournal } from "./entry";
@@ -29,6 +32,10 @@ export type UndoneNote =
 	| { path: string; result: "trashed" }
 	/** Not as the call left it (edited, renamed or deleted since): left alone, its earlier text saved as `copy`. */
 	| { path: string; result: "conflict"; copy: string }
+	/** The call renamed a note that cannot move back (edited since, or its old path taken): this note's links to it, at `to`, were left so they keep reaching it. */
+	| { path: string; result: "links kept"; to: string }
+	/** A note whose links the call's rename changed, edited since: its text kept, only those links pointed back at the note's old path. */
+	| { path: string; result: "relinked" }
 	/** Already exactly as it was before the call: nothing to do. */
 	| { path: string; result: "unchanged" }
 	/** The call created it and it was edited since: left alone, since there is no earlier text to save. */
@@ -53,8 +60,15 @@ export async function undoCall(host: Host, journal: WriteJournal, callId: string
 	const undo: JournalCall = { id: newCallId(), time: new Date().toISOString(), tokenName: undoneBy, tool: UNDO_TOOL };
 	const recorder = new RecordedWrites(host, journal, undo);
 	const notes: UndoneNote[] = [];
+	// A rename whose note must stay where it went: the links it changed keep reaching it there, instead of pointing back at a path it is not at.
+	const move = entry.changes.find((change) => change.movedFrom !== undefined);
+	const noteStays = move?.movedFrom !== undefined && !(await canMoveBack(host, move, move.movedFrom));
 	try {
-		for (const change of [...entry.changes].reverse()) notes.push(await undoChange(recorder, entry, change));
+		for (const change of [...entry.changes].reverse()) {
+			if (noteStays && move && change !== move) notes.push({ path: change.path, result: "links kept", to: move.path });
+			else if (move && change !== move) notes.push(await undoRelinkedNote(recorder, entry, change));
+			else notes.push(await undoChange(recorder, entry, change));
+		}
 	} catch (error) {
 		const done = notes.length > 0 ? ` Done before it stopped: ${describeNotes(notes)}` : " Nothing was changed.";
 		return { ok: false, reason: `Undo of ${callId} stopped at "${entry.changes[entry.changes.length - 1 - notes.length]?.path ?? ""}": ${error instanceof Error ? error.message : String(error)}.${done} Running it again carries on.` };
@@ -91,17 +105,57 @@ async function undoChange(writes: RecordedWrites, entry: JournalEntry, change: J
  * Moves a renamed note back, with its earlier text, if it is still exactly as the call left it
  * and its old path is free. Otherwise nothing is moved or written over: its earlier text is saved
  * as a conflict copy beside the old path. The links the rename changed in other notes are their
- * own changes of the same call, restored byte for byte before this (undo runs in reverse order).
+ * own changes of the same call, restored byte for byte before this (undo runs in reverse order)
+ * when the note can move back, and left reaching it where it is when it cannot.
  */
 async function undoMove(writes: RecordedWrites, entry: JournalEntry, change: JournalChange, movedFrom: string): Promise<UndoneNote> {
 	const file = writes.host.vault.getFileByPath(change.path);
-	const oldPathTaken = writes.host.vault.getFileByPath(movedFrom) !== null || (await writes.host.vault.adapter.exists(movedFrom));
-	const current = file ? hashText(await writes.host.vault.read(file)) : null;
-	if (!file || oldPathTaken || current !== change.afterHash || change.before === null || change.afterHash === null) return conflict(writes, entry, { ...change, path: movedFrom });
+	if (!file || change.before === null || change.afterHash === null || !(await canMoveBack(writes.host, change, movedFrom))) return conflict(writes, entry, { ...change, path: movedFrom });
 	await writes.move(file, movedFrom);
 	const moved = writes.host.vault.getFileByPath(movedFrom);
 	if (moved && change.before !== change.after && !(await writes.restore(moved, change.afterHash, change.before))) return conflict(writes, entry, { ...change, path: movedFrom });
 	return { path: movedFrom, result: "moved back", from: change.path };
+}
+
+/**
+ * Undoes a rename's change to a note that links to the renamed note. As any change when the note
+ * is as the call left it; edited since, its text is kept and only the links the rename changed
+ * are pointed back, so they reach the note at its old path once it is moved back there.
+ */
+async function undoRelinkedNote(writes: RecordedWrites, entry: JournalEntry, change: JournalChange): Promise<UndoneNote> {
+	const file = writes.host.vault.getFileByPath(change.path);
+	if (!file || change.before === null || change.after === null) return undoChange(writes, entry, change);
+	const currentHash = hashText(await writes.host.vault.read(file));
+	if (currentHash === change.afterHash || currentHash === change.beforeHash) return undoChange(writes, entry, change);
+	const back = renamedLinkpaths(change.before, change.after);
+	if (back.size === 0) return conflict(writes, entry, change);
+	const relinked = await writes.edit(file, (text) => rewriteLinks(text, parseMetadata(text), (linkpath) => back.get(linkpath) ?? null).text);
+	return relinked ? { path: change.path, result: "relinked" } : conflict(writes, entry, change);
+}
+
+/** The link paths a rename changed in a note, new → old. Its rewriting changes only path parts, so the links of the text before and after pair up in order. */
+function renamedLinkpaths(before: string, after: string): Map<string, string> {
+	const linkpaths = (text: string) => {
+		const cache = parseMetadata(text);
+		return [...(cache.links ?? []), ...(cache.embeds ?? []), ...(cache.frontmatterLinks ?? [])].map((link) => linkpathOf(link.link));
+	};
+	const old = linkpaths(before);
+	const renamed = linkpaths(after);
+	const back = new Map<string, string>();
+	if (old.length !== renamed.length) return back;
+	renamed.forEach((linkpath, index) => {
+		const was = old[index];
+		if (was !== undefined && was !== linkpath) back.set(linkpath, was);
+	});
+	return back;
+}
+
+/** Whether a renamed note is still exactly as the call left it and its old path is free. */
+async function canMoveBack(host: Host, change: JournalChange, movedFrom: string): Promise<boolean> {
+	const file = host.vault.getFileByPath(change.path);
+	if (!file || change.before === null || change.afterHash === null) return false;
+	if (host.vault.getFileByPath(movedFrom) !== null || (await host.vault.adapter.exists(movedFrom))) return false;
+	return hashText(await host.vault.read(file)) === change.afterHash;
 }
 
 async function conflict(writes: RecordedWrites, entry: JournalEntry, change: JournalChange): Promise<UndoneNote> {
@@ -140,6 +194,27 @@ class RecordedWrites {
 		}
 		if (!matched && recorded) this.journal.dropChange(this.call.id, file.path);
 		return matched;
+	}
+
+	/** Changes a note in one atomic edit, recorded; false (nothing written) when `change` leaves its text as it is. */
+	async edit(file: HostFile, change: (text: string) => string): Promise<boolean> {
+		let changed = false;
+		let recorded = false;
+		try {
+			await this.host.vault.process(file, (data) => {
+				const next = change(data);
+				changed = next !== data;
+				if (!changed) return data;
+				this.journal.recordChange(this.call, { path: file.path, before: data, beforeHash: hashText(data), after: next, afterHash: hashText(next) });
+				recorded = true;
+				return next;
+			});
+		} catch (error) {
+			if (recorded) this.journal.dropChange(this.call.id, file.path);
+			throw error;
+		}
+		if (!changed && recorded) this.journal.dropChange(this.call.id, file.path);
+		return changed;
 	}
 
 	/** Moves a note (no link changes: the call's other records restore those), recorded as a move. */
@@ -228,6 +303,10 @@ export function describeNotes(notes: readonly UndoneNote[]): string {
 					return `moved "${note.path}" to the trash`;
 				case "conflict":
 					return `"${note.path}" had changed since, so it was left as it is and its earlier text was saved as "${note.copy}"`;
+				case "relinked":
+					return `"${note.path}" had changed since, so it keeps its text and only its links to the renamed note were pointed back`;
+				case "links kept":
+					return `"${note.path}" keeps its links to "${note.to}", which could not move back`;
 				case "unchanged":
 					return `"${note.path}" was already as it was before`;
 				case "kept":

@@ -334,7 +334,9 @@ function readWikilink(scan: ScanMemo, start: number, embed: boolean): InlineLink
 	if (inner === "") return null;
 	// The alias separator is the first `|` after the first character: `[[|x]]` links to "|x".
 	const separator = inner.indexOf("|", 1);
-	const link = separator === -1 ? inner : inner.slice(0, separator);
+	// In a table the pipe is escaped (`[[Note\\|alias]]`): Obsidian links that to Note, the backslash part of neither.
+	const pathEnd = separator > 0 && inner[separator - 1] === "\\" ? separator - 1 : separator;
+	const link = separator === -1 ? inner : inner.slice(0, pathEnd);
 	const displayText = separator === -1 ? defaultDisplayText(link) : inner.slice(separator + 1);
 	const end = close + 2;
 	return { link, displayText, original: text.slice(start, end), start, end };

@@ -1,4 +1,5 @@
 import type { CachedMetadata } from "obsidian";
+import { isMap, isScalar, isSeq, parseDocument, type Scalar } from "yaml";
 
 /**
  * Rewriting the path part of links, as Obsidian does when a note is renamed with "Automatically
@@ -67,10 +68,10 @@ export function withLinkpath(original: string, linkpath: string): string | null 
 		const path = WIKILINK_PATH.exec(inner)?.[1] ?? "";
 		return `${original.slice(0, wikiOpen)}${linkpath}${inner.slice(path.length)}]]`;
 	}
-	const open = original.lastIndexOf("](");
-	if (open === -1 || !original.endsWith(")")) return null;
-	const head = original.slice(0, open + 2);
-	const rest = original.slice(open + 2);
+	const textEnd = closingBracket(original);
+	if (textEnd === -1 || original[textEnd + 1] !== "(" || !original.endsWith(")")) return null;
+	const head = original.slice(0, textEnd + 2);
+	const rest = original.slice(textEnd + 2);
 	const spaces = /^ */u.exec(rest)?.[0] ?? "";
 	const destination = rest.slice(spaces.length);
 	if (destination.startsWith("<")) {
@@ -80,10 +81,38 @@ export function withLinkpath(original: string, linkpath: string): string | null 
 		const hash = inside.indexOf("#");
 		return `${head}${spaces}<${linkpath}${hash === -1 ? "" : inside.slice(hash)}${destination.slice(close)}`;
 	}
-	const end = destination.search(/[ )]/u);
-	const raw = end === -1 ? destination : destination.slice(0, end);
+	const raw = destination.slice(0, bareDestinationLength(destination));
 	const hash = raw.indexOf("#");
 	return `${head}${spaces}${encodeDestination(linkpath)}${hash === -1 ? "" : raw.slice(hash)}${destination.slice(raw.length)}`;
+}
+
+/**
+ * Where a Markdown link's text closes: the `]` matching its first `[`, brackets inside balanced
+ * (an image in the link text among them) and a backslash hiding the next character, as the
+ * parser reads it. A title may hold `](` too, so the last one is no guide. -1 if it never closes.
+ */
+function closingBracket(link: string): number {
+	let depth = 0;
+	for (let index = link.indexOf("["); index !== -1 && index < link.length; index++) {
+		const char = link[index];
+		if (char === "\\") index++;
+		else if (char === "[") depth++;
+		else if (char === "]" && --depth === 0) return index;
+	}
+	return -1;
+}
+
+/** How long a destination without `<…>` is: up to a space (a title follows) or the `)` closing the link; it may hold balanced parentheses (`Plan (1).md` written as `Plan(1).md`). */
+function bareDestinationLength(destination: string): number {
+	let depth = 0;
+	for (let index = 0; index < destination.length; index++) {
+		const char = destination[index];
+		if (char === "\\") index++;
+		else if (char === " ") return index;
+		else if (char === "(") depth++;
+		else if (char === ")" && depth-- === 0) return index;
+	}
+	return destination.length;
 }
 
 /** A text with some links' paths rewritten, and how many links changed. */
@@ -107,8 +136,9 @@ export function rewriteLinks(text: string, cache: CachedMetadata, newLinkpath: (
 	let links = edits.length;
 	let out = text;
 	for (const edit of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, edit.start) + edit.replacement + out.slice(edit.end);
-	// Frontmatter links carry no position: each one's text is replaced where it stands in the
-	// frontmatter. The same text in the same note always points to the same note, so every copy of it changes alike.
+	// Frontmatter links carry no position: each one's text is replaced where it stands in a property
+	// value Obsidian reads links from. The same text in the same note always points to the same
+	// note, so every copy of it changes alike; comments, keys and deeper values keep their bytes.
 	const frontmatterEnd = cache.frontmatterPosition?.end.offset;
 	if (frontmatterEnd !== undefined) {
 		const replacements = new Map<string, string>();
@@ -118,14 +148,54 @@ export function rewriteLinks(text: string, cache: CachedMetadata, newLinkpath: (
 			links++;
 			replacements.set(link.original, replacement);
 		}
-		if (replacements.size > 0) {
-			// One pass, longest first: a replacement is never itself replaced again.
-			const originals = [...replacements.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
-			const frontmatter = out.slice(0, frontmatterEnd).replace(new RegExp(originals.join("|"), "gu"), (found) => replacements.get(found) ?? found);
-			out = frontmatter + out.slice(frontmatterEnd);
-		}
+		if (replacements.size > 0) out = rewriteFrontmatterValues(out, frontmatterEnd, replacements);
 	}
 	return { text: out, links };
+}
+
+/** The values Obsidian reads frontmatter links from: a top-level property's value, or an item of its list (see `frontmatterLinks`). */
+function linkBearingValues(yaml: string): Scalar[] {
+	const document = parseDocument(yaml, { schema: "core", prettyErrors: false, uniqueKeys: false, logLevel: "error" });
+	if (!isMap(document.contents)) return [];
+	const values: Scalar[] = [];
+	for (const pair of document.contents.items) {
+		if (isScalar(pair.value)) values.push(pair.value);
+		else if (isSeq(pair.value)) for (const item of pair.value.items) if (isScalar(item)) values.push(item);
+	}
+	return values;
+}
+
+/** Replaces each `replacements` key with its value inside `source`, in one pass, longest first: a replacement is never itself replaced again. */
+function replaceEach(source: string, replacements: ReadonlyMap<string, string>): string {
+	const originals = [...replacements.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
+	return source.replace(new RegExp(originals.join("|"), "gu"), (found) => replacements.get(found) ?? found);
+}
+
+/**
+ * The note's frontmatter (closing at `frontmatterEnd`) with the link texts of `replacements`
+ * replaced in the property values that hold them. In a single-quoted value an apostrophe is
+ * written doubled, in the text looked for as in the text written, so the YAML stays valid.
+ */
+function rewriteFrontmatterValues(text: string, frontmatterEnd: number, replacements: ReadonlyMap<string, string>): string {
+	const yamlStart = text.indexOf("\n") + 1;
+	const yamlEnd = text.lastIndexOf("\n", frontmatterEnd - 1) + 1;
+	const yaml = text.slice(yamlStart, yamlEnd);
+	const quote = (part: string) => part.replaceAll("'", "''");
+	const singleQuoted = new Map([...replacements].map(([original, replacement]) => [quote(original), quote(replacement)]));
+	let out = yaml;
+	// Last value first, so the offsets of the ones before stay true.
+	for (const value of linkBearingValues(yaml).reverse()) {
+		const [start, end] = value.range ?? [0, 0];
+		const source = out.slice(start, end);
+		let rewritten = replaceEach(source, value.type === "QUOTE_SINGLE" ? singleQuoted : replacements);
+		// A double-quoted value may spell its link with escapes (`\u00e9`): then it is found by its value, and written again as one JSON string, which YAML reads alike.
+		if (rewritten === source && value.type === "QUOTE_DOUBLE" && typeof value.value === "string") {
+			const next = replaceEach(value.value, replacements);
+			if (next !== value.value) rewritten = JSON.stringify(next);
+		}
+		out = out.slice(0, start) + rewritten + out.slice(end);
+	}
+	return text.slice(0, yamlStart) + out + text.slice(yamlEnd);
 }
 
 function escapeRegExp(text: string): string {
@@ -134,9 +204,7 @@ function escapeRegExp(text: string): string {
 
 function replacementFor(link: string, original: string, newLinkpath: (linkpath: string) => string | null): string | null {
 	const hash = link.indexOf("#");
-	let linkpath = hash === -1 ? link : link.slice(0, hash);
-	// In a table the alias pipe is escaped (`[[Note\\|alias]]`): the backslash is not part of the path.
-	if (linkpath.endsWith("\\") && original.includes("\\|")) linkpath = linkpath.slice(0, -1);
+	const linkpath = hash === -1 ? link : link.slice(0, hash);
 	const next = newLinkpath(linkpath);
 	if (next === null) return null;
 	const replaced = withLinkpath(original, next);

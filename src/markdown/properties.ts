@@ -14,6 +14,8 @@ export type PropertyValue = string | number | boolean | null | Array<string | nu
 /** The note's new text, and the value as written (tags normalized); `changed` is false when the note already said so. */
 export type PropertyEdit = Result<{ text: string; value: PropertyValue; changed: boolean }>;
 
+const BYTE_ORDER_MARK = "\uFEFF";
+
 /** Properties Obsidian keeps as a list of tag names without `#`. */
 const TAG_PROPERTIES = new Set(["tags", "tag"]);
 
@@ -35,6 +37,11 @@ export function normalizeTags(value: Exclude<PropertyValue, null>): Result<strin
  * changes. Lists replace the old value whole. The note's line endings are kept.
  */
 export function setProperty(note: string, name: string, value: PropertyValue): PropertyEdit {
+	// A byte-order mark is no text: it stays first, and the frontmatter is what follows it.
+	if (note.startsWith(BYTE_ORDER_MARK)) {
+		const edited = setProperty(note.slice(BYTE_ORDER_MARK.length), name, value);
+		return edited.ok ? ok({ ...edited.value, text: BYTE_ORDER_MARK + edited.value.text }) : edited;
+	}
 	let written: PropertyValue = value;
 	if (value !== null && TAG_PROPERTIES.has(name.toLowerCase())) {
 		const tags = normalizeTags(value);
@@ -73,7 +80,14 @@ export function setProperty(note: string, name: string, value: PropertyValue): P
 	} else {
 		document.set(key, document.createNode(written));
 	}
-	if (JSON.stringify(document.toJS()) === before) return ok({ text: note, value: written, changed: false });
+	let after: string;
+	try {
+		after = JSON.stringify(document.toJS());
+	} catch {
+		// The yaml package cannot resolve an alias (`other: *x`) whose anchor (`&x`) went with the old value.
+		return fail(`Another property refers to the value of "${String(key)}" by a YAML alias (*name); changing it would break that property. Edit the note's frontmatter directly. Nothing was changed.`);
+	}
+	if (after === before) return ok({ text: note, value: written, changed: false });
 	const indentSeq = !/^-[ \t]/m.test(yaml);
 	const opening = note.slice(0, note.indexOf("\n") + 1);
 	const closingStart = note.length - body.length;

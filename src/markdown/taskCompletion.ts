@@ -7,7 +7,7 @@
  * Task.handleNewStatus, Occurrence, OnCompletion. Pure.
  */
 import { nextOccurrence, parseRecurrence, type RecurrenceRule } from "./recurrence";
-import { taskText } from "./taskLine";
+import { dateProblem, taskText } from "./taskLine";
 import { fail, ok, type Result } from "../result";
 
 export type TaskFormat = "emoji" | "dataview";
@@ -253,6 +253,9 @@ export function changeTaskStatus(line: string, newStatus: string, today: string,
 		const rule = parseRecurrence(task.recurrenceText);
 		if (!rule) return fail(`The task's recurrence "${task.recurrenceText}" is not a rule the Tasks plugin can read (e.g. "every week", "every month on the 1st", "every weekday when done"). Nothing was changed.`);
 		task.recurrence = rule;
+		// The next occurrence's dates are counted from these: from a day that does not exist, Tasks would write "Invalid date".
+		const problem = [task.dates.due, task.dates.scheduled, task.dates.start].map((date) => (date === undefined ? null : dateProblem(date))).find((each) => each !== null);
+		if (problem) return fail(`The recurring task's next dates cannot be counted: ${problem.replace(" Use YYYY-MM-DD.", "")} Correct it in the note first. Nothing was changed.`);
 	}
 	const oldType = statusOf(settings, task.status).type;
 	const newType = statusOf(settings, newStatus).type;

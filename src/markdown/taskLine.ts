@@ -36,7 +36,9 @@ export const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Why a YYYY-MM-DD `date` is not a real date, as advice for the caller; null when it is one. */
 export function dateProblem(date: string): string | null {
-	return Number.isNaN(Date.parse(`${date}T00:00:00Z`)) ? `"${date}" is not a real date. Use YYYY-MM-DD.` : null;
+	const time = Date.parse(`${date}T00:00:00Z`);
+	// Date rolls a day its month lacks into the next month (2026-02-30 → 2026-03-02): only a date that reads back the same is real.
+	return Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== date ? `"${date}" is not a real date. Use YYYY-MM-DD.` : null;
 }
 
 /**

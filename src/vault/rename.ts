@@ -94,12 +94,34 @@ function relinkedPath(host: Host, facts: RenameFacts, linkpath: string, source: 
 	const target = host.metadataCache.getFirstLinkpathDest(linkpath, source);
 	if (!target) return null;
 	const keepExtension = linkpath.toLowerCase().endsWith(".md");
-	if (target.path === facts.from) return linktextFor(facts.to, sourceAfter, facts.format, facts.isUnique(facts.to), keepExtension);
+	if (target.path === facts.from) return reachingLinktext(host, facts, facts.to, sourceAfter, keepExtension);
 	if (source !== facts.from || !facts.movedFolder) return null;
 	// The moved note's own link to another note: only one that would reach something else from the new folder is rewritten.
 	const fromNewPlace = host.metadataCache.getFirstLinkpathDest(linkpath, sourceAfter);
 	if (fromNewPlace?.path === target.path) return null;
-	return linktextFor(target.path, sourceAfter, facts.format, facts.isUnique(target.path), keepExtension);
+	return reachingLinktext(host, facts, target.path, sourceAfter, keepExtension);
+}
+
+/**
+ * The link path the vault's link format gives for `targetPath` (where it is once renamed) from
+ * `sourceAfter`, made to reach it. A path written from the note's folder down (`A`, `Sub/A`) is
+ * read first as a vault path, then as the end of any path, and a note's path without `.md` may be
+ * an attachment's (`pic.png` for `pic.png.md`), so another file could take it. Then it is written
+ * `./A` (relative) or as the full path (shortest), with `.md` if that is still not enough.
+ */
+function reachingLinktext(host: Host, facts: RenameFacts, targetPath: string, sourceAfter: string, keepExtension: boolean): string {
+	const reaches = (linktext: string): boolean => {
+		const reached = host.metadataCache.getFirstLinkpathDest(linktext, sourceAfter);
+		if (!reached || reached.path === targetPath) return true;
+		// The renamed note is not at its new path yet: whether it would win over the file the link reaches now.
+		return targetPath === facts.to && (reached.path === facts.from || wouldBeTakenBy(facts.to, linktext, sourceAfter, reached));
+	};
+	const linktext = linktextFor(targetPath, sourceAfter, facts.format, facts.isUnique(targetPath), keepExtension);
+	if (reaches(linktext)) return linktext;
+	const fromHere = (path: string) => (path.startsWith("../") ? path : `./${path}`);
+	const fullPath = (extension: boolean) => linktextFor(targetPath, sourceAfter, "absolute", false, extension);
+	const candidates = facts.format === "relative" ? [fromHere(linktext), fromHere(linktextFor(targetPath, sourceAfter, "relative", true, true))] : [fullPath(keepExtension), fullPath(true)];
+	return candidates.find(reaches) ?? fullPath(true);
 }
 
 /** Files whose links a rename updates: notes, and canvases (their file cards and the links in their text cards). */

@@ -24,6 +24,15 @@ describe("withLinkpath: only the path part of a link changes, its form stays", (
 		["![alt](Old.md)", "New.md", "![alt](New.md)"],
 		["[t](<old name.md#h>)", "new name.md", "[t](<new name.md#h>)"],
 		["[t](Old.md)", "Déjà (vu) 50%.md", "[t](Déjà%20%28vu%29%2050%25.md)"],
+		// A destination may hold balanced parentheses: all of it is the path, not the part before the first ")".
+		["[t](Old(1).md)", "New.md", "[t](New.md)"],
+		["[t](Old(1).md#h 'title')", "New.md", "[t](New.md#h 'title')"],
+		// A title may hold "](": the destination starts after the link text, not at the last "](".
+		['[t](Old.md "a](b")', "New.md", '[t](New.md "a](b")'],
+		// Link text may hold brackets and an image of its own.
+		["[![img](pic.png)](Old.md)", "New.md", "[![img](pic.png)](New.md)"],
+		["[a [b] c](Old.md)", "New.md", "[a [b] c](New.md)"],
+		["[a \\] c](Old.md)", "New.md", "[a \\] c](New.md)"],
 	];
 	test.each(cases)("%s → %s", (original, linkpath, expected) => {
 		expect(withLinkpath(original, linkpath)).toBe(expected);
@@ -127,3 +136,37 @@ test("frontmatter links are replaced in one pass: a new link text that equals an
 	const out = rewriteLinks(text, cache, (linkpath) => (linkpath === "Old" ? "Archive/Old" : linkpath === "Archive/Old" ? "Elsewhere/Old" : null));
 	expect(out).toEqual({ text: '---\na: "[[Archive/Old]]"\nb: "[[Elsewhere/Old]]"\n---\n', links: 2 });
 });
+
+describe("frontmatter links: only the property values that hold them change", () => {
+	const renameOld = (linkpath: string) => (linkpath === "Old" ? "New" : null);
+
+	test("a YAML comment, a key, and a value nested deeper than Obsidian reads links keep their bytes", () => {
+		const text = ['---', '# was "[[Old]]" before', 'related: "[[Old]]" # the plan [[Old]]', 'nested:', '  deeper: "[[Old]]"', '"[[Old]]": key', '---', 'Body', ''].join("\n");
+		const { text: after } = rewriteLinks(text, parseMetadata(text), renameOld);
+		expect(after).toBe(['---', '# was "[[Old]]" before', 'related: "[[New]]" # the plan [[Old]]', 'nested:', '  deeper: "[[Old]]"', '"[[Old]]": key', '---', 'Body', ''].join("\n"));
+	});
+
+	test("list items and text that holds a link change, in each quoting style", () => {
+		const text = ['---', "up: '[[Old]]'", 'list:', '  - "[[Old|a]]"', '  - [[Other]]', '  - see [[Old]] here', 'inline: ["[[Old]]", "[[Old#H]]"]', '---', ''].join("\r\n");
+		const { text: after, links } = rewriteLinks(text, parseMetadata(text), renameOld);
+		expect(after).toBe(['---', "up: '[[New]]'", 'list:', '  - "[[New|a]]"', '  - [[Other]]', '  - see [[New]] here', 'inline: ["[[New]]", "[[New#H]]"]', '---', ''].join("\r\n"));
+		expect(links).toBe(5);
+	});
+
+	test("in single quotes, an apostrophe is written doubled, both in the link found and in the new one, so the YAML stays valid", () => {
+		const text = "---\nup: '[[Bob''s plan]]'\ndown: '[[Old]]'\n---\n";
+		const toApostrophe = rewriteLinks(text, parseMetadata(text), (linkpath) => (linkpath === "Old" ? "Ann's plan" : null)).text;
+		expect(toApostrophe).toBe("---\nup: '[[Bob''s plan]]'\ndown: '[[Ann''s plan]]'\n---\n");
+		expect(parseMetadata(toApostrophe).frontmatter).toEqual({ up: "[[Bob's plan]]", down: "[[Ann's plan]]" });
+		const fromApostrophe = rewriteLinks(text, parseMetadata(text), (linkpath) => (linkpath === "Bob's plan" ? "Plan" : null));
+		expect(fromApostrophe.text).toBe("---\nup: '[[Plan]]'\ndown: '[[Old]]'\n---\n");
+	});
+
+	test("a link written with escapes in a double-quoted value (\\u00e9) is found by its value and the value written again as one string", () => {
+		const text = '---\nup: "[[Caf\\u00e9]] \\u2192 here"\nsame: "[[Caf\u00e9]]"\n---\n';
+		const { text: after } = rewriteLinks(text, parseMetadata(text), (linkpath) => (linkpath === "Caf\u00e9" ? "Th\u00e9" : null));
+		expect(after).toBe('---\nup: "[[Th\u00e9]] \u2192 here"\nsame: "[[Th\u00e9]]"\n---\n');
+		expect(parseMetadata(after).frontmatter).toEqual({ up: "[[Th\u00e9]] \u2192 here", same: "[[Th\u00e9]]" });
+	});
+});
+

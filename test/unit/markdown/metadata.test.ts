@@ -65,6 +65,14 @@ describe("Obsidian syntax", () => {
 		expect(linksOf("[a](Some%20Note.md) [b](https://example.com) [c](mailto:x@y.z) [d]() [e](<Angle Note.md>) [f](Note.md \"title\")")).toEqual(["Some Note.md", "Angle Note.md", "Note.md"]);
 	});
 
+	test("a wikilink's alias pipe escaped for a table (`[[Note\\|alias]]`) links to Note, as Obsidian resolves it, not to `Note\\`", () => {
+		const cache = parseMetadata("| a | b |\n|---|---|\n| [[Note\\|shown]] | ![[Pic.png\\|200]] |\n");
+		expect([...(cache.links ?? []), ...(cache.embeds ?? [])].map((link) => [link.link, link.displayText, link.original])).toEqual([
+			["Note", "shown", "[[Note\\|shown]]"],
+			["Pic.png", "200", "![[Pic.png\\|200]]"],
+		]);
+	});
+
 	test("CRLF notes get the same columns as LF notes", () => {
 		const lf = parseMetadata("# T\n\n- [ ] a #x [[L]]\n");
 		const crlf = parseMetadata("# T\r\n\r\n- [ ] a #x [[L]]\r\n");

@@ -23,6 +23,12 @@ describe("dates", () => {
 		expect(dateProblem("2025-01-31")).toBeNull();
 		expect(dateProblem("2025-13-01")).toBe('"2025-13-01" is not a real date. Use YYYY-MM-DD.');
 	});
+	test.each(["2026-02-30", "2026-02-29", "2026-04-31", "2026-00-10", "2026-01-00"])("%s, a day its month does not have, is not real (JavaScript's Date would roll it into the next month)", (date) => {
+		expect(dateProblem(date)).toBe(`"${date}" is not a real date. Use YYYY-MM-DD.`);
+	});
+	test("29 February of a leap year is real", () => {
+		expect(dateProblem("2028-02-29")).toBeNull();
+	});
 });
 
 describe("formatTaskLine", () => {

@@ -64,4 +64,22 @@ describe("setProperty", () => {
 		expect(setProperty(GARDEN, "tags", "#x")).toMatchObject({ ok: true, value: { value: ["x"], changed: true } });
 		expect(setProperty(GARDEN, "status", "active")).toMatchObject({ ok: true, value: { value: "active", changed: false } });
 	});
+
+	test("a note that starts with a byte-order mark keeps it first, and its frontmatter is edited, not shadowed by a second one", () => {
+		expect(edit("\uFEFF---\ntitle: A\n---\nbody\n", "b", 1)).toBe("\uFEFF---\ntitle: A\nb: 1\n---\nbody\n");
+		expect(edit("\uFEFFbody\r\n", "b", true)).toBe("\uFEFF---\r\nb: true\r\n---\r\nbody\r\n");
+	});
+
+	test.each<[string, PropertyValue]>([
+		["title", "B"],
+		["title", null],
+	])("a value another property refers to by a YAML alias (&x … *x): setting %s to %j is a clear error, nothing changed", (name, value) => {
+		const result = setProperty("---\ntitle: &x A\nother: *x\n---\n", name, value);
+		expect(result).toEqual({ ok: false, error: expect.stringMatching(/alias.*Nothing was changed/) });
+	});
+
+	test("a property beside an anchored one is set as usual", () => {
+		expect(edit("---\ntitle: &x A\nother: *x\n---\n", "status", "done")).toBe("---\ntitle: &x A\nother: *x\nstatus: done\n---\n");
+	});
 });
+

@@ -97,6 +97,14 @@ describe("lineTaskFormat", () => {
 	});
 });
 
+test.each([
+	["- [ ] Rent 🔁 every month 📅 2026-02-30", "emoji"],
+	["- [ ] Rent 🔁 every week 🛫 2026-04-31 📅 2026-05-01", "emoji"],
+	["- [ ] Rent [repeat:: every month] [due:: 2026-02-29]", "dataview"],
+] as Array<[string, TaskFormat]>)("a recurring task with a date that does not exist (%s) is an error, not a next occurrence counted from another day", (line, format) => {
+	expect(lines(line, "x", format)).toMatch(/"2026-0[245]-(30|31|29)" is not a real date.*Nothing was changed/);
+});
+
 describe("changeTaskInNote", () => {
 	const tasksOf = (note: string) => note.split("\n").flatMap((line, index) => (/^\s*[-*] \[(.)\]/.exec(line) ? [{ line: index, status: /\[(.)\]/.exec(line)?.[1] ?? " " }] : []));
 	const change = (note: string, line: number, text: string, vaultFormat: TaskFormat = "emoji", listLimit = 20) =>
