@@ -16,8 +16,8 @@ import { undoLastChangeFlow } from "./ui/undoFlows";
 import { connectionSnippets } from "./ui/snippets";
 import { indicatorState, StatusIndicator } from "./ui/StatusIndicator";
 import { ApprovalQueue } from "./ui/ApprovalQueue";
-import { applyRightChanges, type ToolRight } from "./auth/rights";
-import { setTokenRights } from "./auth/tokenList";
+import type { ToolRight } from "./auth/rights";
+import { withToolRight } from "./auth/tokenList";
 import { ALL_TOOLS } from "./mcp/tools";
 
 /** Log lines go to the developer console, prefixed; never note text or tokens. */
@@ -120,12 +120,8 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 	 * from the next call. A token revoked meanwhile is left alone: there is nothing to set.
 	 */
 	async setToolRight(tokenName: string, tool: string, right: ToolRight): Promise<void> {
-		const token = this.settings.tokens.find((record) => record.name === tokenName);
-		const changed = token ? applyRightChanges(token, { [right]: [tool] }, ALL_TOOLS) : null;
-		if (!changed || "error" in changed) return;
-		const saved = setTokenRights(this.settings, tokenName, changed.rights);
-		if ("error" in saved) return;
-		await this.updateSettings({ tokens: saved.settings.tokens });
+		const changed = withToolRight(this.settings, tokenName, tool, right, ALL_TOOLS);
+		if (changed !== this.settings) await this.updateSettings({ tokens: changed.tokens });
 	}
 
 	/** Symbolic links in the vault folder that the jail hides, to name them in the settings tab. */

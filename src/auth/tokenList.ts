@@ -1,6 +1,6 @@
 import { MAX_TOKEN_NAME_LENGTH } from "../config/limits";
 import type { VaultMcpSettings } from "../config/settings";
-import type { ToolRights } from "./rights";
+import { applyRightChanges, type ToolRight, type ToolRightSubject, type ToolRights } from "./rights";
 import { generateToken, type TokenLevel, type TokenRecord } from "./tokens";
 
 /**
@@ -31,6 +31,19 @@ export function revokeToken(settings: VaultMcpSettings, name: string): { setting
 }
 
 /** Replaces the rights of the token with this name; an error if there is none. */
+/**
+ * The settings with one tool's right changed for one token ("Always allow" in the approval window
+ * or the terminal). The same settings object when there is nothing to change: the token was
+ * revoked meanwhile, or the tool is unknown.
+ */
+export function withToolRight(settings: VaultMcpSettings, tokenName: string, tool: string, right: ToolRight, tools: readonly ToolRightSubject[]): VaultMcpSettings {
+	const token = settings.tokens.find((record) => record.name === tokenName);
+	const changed = token ? applyRightChanges(token, { [right]: [tool] }, tools) : null;
+	if (!changed || "error" in changed) return settings;
+	const saved = setTokenRights(settings, tokenName, changed.rights);
+	return "error" in saved ? settings : saved.settings;
+}
+
 export function setTokenRights(settings: VaultMcpSettings, name: string, rights: ToolRights): { settings: VaultMcpSettings } | { error: string } {
 	if (!settings.tokens.some((record) => record.name === name)) return { error: unknownTokenMessage(settings, name) };
 	const tokens = settings.tokens.map((record): TokenRecord => (record.name === name ? { ...record, rights } : record));

@@ -3,7 +3,7 @@ import * as nodePath from "node:path";
 import { parseArgs } from "node:util";
 import type { Logger } from "../activity";
 import { applyRightChanges, initialRights, rightsTable, type RightChanges, type ToolRight } from "../auth/rights";
-import { addToken, revokeToken, setTokenRights, unknownTokenMessage } from "../auth/tokenList";
+import { addToken, revokeToken, setTokenRights, unknownTokenMessage, withToolRight } from "../auth/tokenList";
 import { ALL_TOOLS } from "../mcp/tools";
 import type { TokenLevel, TokenRecord } from "../auth/tokens";
 import { HIDDEN_LINKS_NAMED, HISTORY_DEFAULT_LIMIT, MAX_CLI_INTEGER, MAX_PORT, MIN_PORT, SETTINGS_POLL_INTERVAL_MS } from "../config/limits";
@@ -204,13 +204,7 @@ async function serve(args: string[]): Promise<number> {
 		journal: openJournal(root),
 		approver,
 		setToolRight: async (tokenName, tool, right) => {
-			await store.update((current) => {
-				const record = current.tokens.find((candidate) => candidate.name === tokenName);
-				const next = record ? applyRightChanges(record, { [right]: [tool] }, ALL_TOOLS) : null;
-				if (!next || "error" in next) return current;
-				const saved = setTokenRights(current, tokenName, next.rights);
-				return "error" in saved ? current : saved.settings;
-			});
+			await store.update((current) => withToolRight(current, tokenName, tool, right, ALL_TOOLS));
 		},
 	});
 	const status = await service.apply(runSettings);
