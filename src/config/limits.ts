@@ -162,6 +162,13 @@ export const UNSEARCHED_NOTES_LISTED = 20;
  * as with broken YAML): the YAML parser cannot be paused, and 256 KiB of it takes about 0.2 s.
  */
 export const MAX_FRONTMATTER_BYTES = 256 * 1024;
+/**
+ * Characters of note text the headless vault keeps in memory (least recently used dropped first):
+ * about 1,000 typical notes, at most 4 MiB of heap (issue 16's heap budget).
+ */
+export const MAX_CACHED_TEXT_CHARS = 2 * 1024 * 1024;
+/** Notes up to this size (bytes) missing from that cache are read synchronously (microseconds; a thread-pool read costs more). */
+export const MAX_SYNC_READ_BYTES = 256 * 1024;
 /** Notes larger than this (bytes) are parsed just after the headless server starts, not before it listens. */
 export const MAX_STARTUP_PARSE_BYTES = 1024 * 1024;
 /** The headless metadata cache parses a huge note in slices of at most about this long, so requests are still answered. */

@@ -6,6 +6,7 @@ import { SliceClock } from "../markdown/steps";
 import { HostEvents } from "./events";
 import { LinkResolver } from "./LinkResolver";
 import { linkpathOf } from "../markdown/inline";
+import { detachStrings } from "./detachedStrings";
 import type { NodeVault } from "./NodeVault";
 
 /** One turn of the event loop: timers, sockets and other requests run before the work goes on. */
@@ -172,10 +173,12 @@ export class NodeMetadataCache implements HostMetadataCache {
 	/** Parses a note's (or canvas's) text into the cache; returns the note's metadata. */
 	private async index(file: HostFile, text: string): Promise<CachedMetadata | null> {
 		if (file.extension === "canvas") {
-			this.outgoing.set(file.path, canvasLinks(text));
+			this.outgoing.set(file.path, detachStrings(canvasLinks(text)));
 			return null;
 		}
-		const cache = await parseMetadataOnClock(text, this.clock);
+		const parsed = await parseMetadataOnClock(text, this.clock);
+		// A huge note is kept as parsed: copying its strings would hold the event loop in one pass, and it keeps only its own text.
+		const cache = text.length > MAX_STARTUP_PARSE_BYTES ? parsed : detachStrings(parsed);
 		this.caches.set(file.path, cache);
 		this.outgoing.set(file.path, [...(cache.links ?? []), ...(cache.embeds ?? []), ...(cache.frontmatterLinks ?? [])].map((entry) => entry.link));
 		return cache;

@@ -5,7 +5,8 @@ import * as nodePath from "node:path";
 import { watch, type FSWatcher } from "chokidar";
 import type { EventRef } from "obsidian";
 import type { HostAbstractFile, HostFile, HostVault } from "../host/Host";
-import { MAX_WRITE_ATTEMPTS, OPEN_ATTEMPTS, RENAME_PAIRING_MS } from "../config/limits";
+import { MAX_CACHED_TEXT_CHARS, MAX_SYNC_READ_BYTES, MAX_WRITE_ATTEMPTS, OPEN_ATTEMPTS, RENAME_PAIRING_MS } from "../config/limits";
+import { TextCache } from "./TextCache";
 import { normalizeVaultPath } from "../paths/spelling";
 import { HostEvents } from "./events";
 
@@ -72,7 +73,7 @@ export const DEFAULT_CONFIG_DIR = ".obsidian";
 export class NodeVault implements HostVault {
 	readonly adapter: HostVault["adapter"] & { getBasePath(): string };
 	private readonly files = new Map<string, KnownFile>();
-	private readonly contents = new Map<string, string>();
+	private readonly contents = new TextCache(MAX_CACHED_TEXT_CHARS);
 	private readonly events = new HostEvents();
 	private readonly writeLocks = new Map<string, Promise<unknown>>();
 	private readonly links = new Set<string>();
@@ -164,6 +165,15 @@ export class NodeVault implements HostVault {
 			// Synchronous: a local lstat takes microseconds, the thread-pool round trip many times that (issue 16's profile).
 			const stats = lstatSync(known.diskPath, { throwIfNoEntry: false });
 			if (stats?.isFile() && this.isOwnWrite(known, stats)) return cached;
+		}
+		// The text cache holds only the notes in use, so building the search index reads most notes again:
+		// one at a time through the thread pool, 10,000 small notes took seconds (issue 16).
+		if (known && known.stat.size <= MAX_SYNC_READ_BYTES) {
+			try {
+				return this.readSync(file);
+			} catch {
+				// The asynchronous read reports it, and drops a file the jail refuses for good.
+			}
 		}
 		return this.read(file);
 	}

@@ -64,6 +64,7 @@ describe("the README's limits table", () => {
 		["frontmatter parsed as YAML", `${limits.MAX_FRONTMATTER_BYTES} bytes`],
 		["metadata parse slice (headless)", `${limits.METADATA_PARSE_SLICE_MS} ms`],
 		["note parsed after the headless server starts listening rather than before", `over ${limits.MAX_STARTUP_PARSE_BYTES} bytes`],
+		["note text kept in memory, headless (least recently used dropped first)", `${limits.MAX_CACHED_TEXT_CHARS} characters`],
 		["tool calls kept in the write journal", `${limits.MAX_JOURNAL_ENTRIES}`],
 		["write journal file", `${limits.MAX_JOURNAL_BYTES} bytes`],
 		["calls `vault-mcp history` lists (default)", `${limits.HISTORY_DEFAULT_LIMIT}`],
@@ -73,7 +74,7 @@ describe("the README's limits table", () => {
 	});
 
 	test("has no row that src/config/limits.ts does not back", () => {
-		expect(table.size).toBe(51);
+		expect(table.size).toBe(52);
 	});
 
 	test("deadlines nest: headers and body together end before node's own request timeout, so the 408 is ours and has a body", () => {
