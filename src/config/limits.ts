@@ -116,6 +116,12 @@ export const MAX_WRITE_ATTEMPTS = 5;
 export const SETTINGS_POLL_INTERVAL_MS = 250;
 /** Longest search query accepted, in characters. */
 export const MAX_QUERY_LENGTH = 500;
+/**
+ * Shortest query word, in characters, that also matches the longer words it starts (issue 16): a
+ * one-letter prefix stands for thousands of word forms in a real vault and ranks nothing a person
+ * wants, so a shorter word matches only itself.
+ */
+export const MIN_PREFIX_CHARS = 2;
 /** The search index is built in slices of at most this long, so Obsidian's interface never stalls. */
 export const INDEX_BUILD_SLICE_MS = 40;
 /** A request body must arrive within this long after its headers (408 otherwise), so slow senders hold no one up. */

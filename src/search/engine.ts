@@ -1,5 +1,5 @@
 import { SEARCH_SNIPPETS_PER_RESULT, SEARCH_SNIPPET_CONTEXT_CHARS, SEARCH_SNIPPET_MAX_CHARS, SNIPPET_TOKENIZE_CHUNK_CHARS } from "../config/limits";
-import type { ParsedQuery, QueryTerm } from "./query";
+import { isPrefixWord, type ParsedQuery, type QueryTerm } from "./query";
 import { tokenChunks, tokenize, tokenizeInChunks, type Token } from "./text";
 import { PackedIdWriter, unpackIds } from "./packedIds";
 
@@ -352,20 +352,15 @@ export class SearchEngine {
 		const totalLength = accepted ? accepted.totalLength : this.totalBodyLength;
 		if (query.required.length === 0) return { total: 0, results: [] };
 		// A word typed twice counts once, in the score and in how much of a title the query covers.
-		const seen = new Set<string>();
-		const firstSight = (term: QueryTerm) => {
-			const key = term.tokens.join(" ");
-			if (seen.has(key)) return false;
-			seen.add(key);
-			return true;
-		};
+		const firstSight = onceEach();
 		const required: ResolvedTerm[] = [];
 		for (const term of query.required.filter(firstSight)) {
 			const resolved = this.resolve(term.tokens);
 			if (!resolved) return { total: 0, results: [] };
 			required.push(resolved);
 		}
-		const excluded = query.excluded.flatMap((term) => optional(this.resolve(term.tokens)));
+		// An exclusion typed many times is resolved once: each costs a pass over its postings.
+		const excluded = query.excluded.filter(onceEach()).flatMap((term) => optional(this.resolve(term.tokens)));
 		const optionalTerms = query.optional.filter(firstSight).flatMap((term) => optional(this.resolveWhole(term.tokens)));
 		const { slots, values, total } = this.intersect(required, excluded, accepted?.slots ?? null);
 		const idf = (term: ResolvedTerm) => {
@@ -549,13 +544,13 @@ export class SearchEngine {
 	}
 
 	/**
-	 * The notes that may hold a term: the last word is a prefix, the others whole words. Null when
-	 * some word is in no note at all.
+	 * The notes that may hold a term: the last word is a prefix (when long enough), the others
+	 * whole words. Null when some word is in no note at all.
 	 */
 	private resolve(tokens: readonly string[]): ResolvedTerm | null {
 		const idsByPosition: number[][] = [];
 		for (const [index, token] of tokens.entries()) {
-			const ids = index === tokens.length - 1 ? this.dictionary.withPrefix(token) : optional(this.dictionary.lookup(token));
+			const ids = index === tokens.length - 1 && isPrefixWord(token) ? this.dictionary.withPrefix(token) : optional(this.dictionary.lookup(token));
 			if (ids.length === 0) return null;
 			idsByPosition.push(ids);
 		}
@@ -657,6 +652,17 @@ function countAccepted(term: ResolvedTerm, accepted: Uint8Array): number {
 	let count = 0;
 	for (let index = 0; index < term.length; index++) count += accepted[term.slots[index] as number] as number;
 	return count;
+}
+
+/** A filter that keeps the first of the terms with the same words. */
+function onceEach(): (term: QueryTerm) => boolean {
+	const seen = new Set<string>();
+	return (term) => {
+		const key = term.tokens.join(" ");
+		if (seen.has(key)) return false;
+		seen.add(key);
+		return true;
+	};
 }
 
 function optional<T>(value: T | undefined | null): T[] {
@@ -820,7 +826,7 @@ function markWindow(text: string, start: number, end: number, spans: readonly Sp
  */
 function snippetsOf(text: string, query: ParsedQuery): string[] {
 	const start = bodyStart(text);
-	const terms = [...query.required.map((term) => ({ words: term.tokens, whole: false })), ...query.optional.map((term) => ({ words: term.tokens, whole: true }))];
+	const terms = [...query.required.map((term) => ({ words: term.tokens, whole: !isPrefixWord(term.tokens.at(-1) ?? "") })), ...query.optional.map((term) => ({ words: term.tokens, whole: true }))];
 	const longest = Math.max(...terms.map((term) => term.words.length));
 	const addresses = webAddresses(text, start);
 	const windowEnd = (offset: number) => outsideAddresses(Math.min(text.length, offset), addresses, true);

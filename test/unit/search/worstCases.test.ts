@@ -1,0 +1,67 @@
+import { MIN_PREFIX_CHARS } from "../../../src/config/limits";
+import { SearchEngine, type SearchAnswer } from "../../../src/search/engine";
+import { parseQuery } from "../../../src/search/query";
+import { seededRandom } from "../../../bench/syntheticVault";
+
+/** An engine over `texts` (title = path), and a search over it. */
+function engineOver(texts: ReadonlyMap<string, string>): (query: string) => Promise<SearchAnswer> {
+	const engine = new SearchEngine();
+	for (const [path, text] of texts) engine.add(path, path, 0, text, []);
+	return (query) => engine.search(parseQuery(query), null, 50, (path) => Promise.resolve(texts.get(path) ?? ""));
+}
+
+describe("a query word shorter than MIN_PREFIX_CHARS matches only itself (issue 16: one letter expands to thousands of words)", () => {
+	const search = engineOver(
+		new Map([
+			["one", "plan k here"],
+			["two", "kale soup for the plan"],
+			["three", "東京 trip"],
+		]),
+	);
+	const paths = async (query: string) => (await search(query)).results.map((hit) => hit.path);
+
+	test("the limit is what this test assumes", () => {
+		expect(MIN_PREFIX_CHARS).toBe(2);
+	});
+
+	test("a one-letter word finds the notes holding that word, not every word it starts", async () => {
+		expect(await paths("k")).toEqual(["one"]);
+		expect((await search("k")).results[0]?.snippets).toEqual(["plan «k» here"]);
+		expect(await paths("plan -k")).toEqual(["two"]);
+		expect(await paths('"plan k"')).toEqual(["one"]);
+	});
+
+	test("two letters are a prefix as before, and a one-character Chinese word still finds the words it stands in", async () => {
+		expect(await paths("ka")).toEqual(["two"]);
+		expect((await search("ka")).results[0]?.snippets).toEqual(["«kale» soup for the plan"]);
+		expect(await paths("東")).toEqual(["three"]);
+	});
+});
+
+describe("worst-case query cost on a common vocabulary", () => {
+	// 3,000 notes of 150 words from 300 two-syllable words: every two-letter prefix is in most notes.
+	const random = seededRandom(16);
+	const syllables = "ka lo mi ne ru ta po si fe gu da vo re li mo sa tu be ni zo".split(" ");
+	const vocabulary = Array.from({ length: 300 }, () => `${syllables[Math.floor(random() * 20)]}${syllables[Math.floor(random() * 20)]}`);
+	const texts = new Map(Array.from({ length: 3000 }, (_, index) => [`note ${index}`, Array.from({ length: 150 }, () => vocabulary[Math.floor(random() * vocabulary.length)]).join(" ")]));
+	const search = engineOver(texts);
+	const word = vocabulary[0] ?? "";
+
+	/** The fastest of a few runs, in ms: the cost of the query, not of whatever else the machine did meanwhile. */
+	async function fastest(query: string): Promise<number> {
+		let best = Infinity;
+		for (let run = 0; run < 5; run++) {
+			const started = performance.now();
+			await search(query);
+			best = Math.min(best, performance.now() - started);
+		}
+		return best;
+	}
+
+	test("an exclusion typed many times costs what it costs once, and answers the same", async () => {
+		const once = `${word} -ka`;
+		const many = `${word} ${"-ka ".repeat(150)}`;
+		expect(await search(many)).toEqual(await search(once));
+		expect(await fastest(many)).toBeLessThan(5 * (await fastest(once)) + 2);
+	});
+});
