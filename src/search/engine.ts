@@ -537,7 +537,8 @@ export class SearchEngine {
 	private matchValue(term: ResolvedTerm, at: number, doc: IndexedDocument | undefined): number {
 		let value: number;
 		if (term.phrase && doc) {
-			const body = countPackedPhrase(doc.body, term.phrase, this.phraseWindow);
+			// A phrase longer than the window is counted on the unpacked body, in scratch.
+			const body = term.phrase.length > MAX_PHRASE_WORDS ? countPhrase(this.unpackBody(doc).subarray(0, doc.bodyLength), term.phrase) : countPackedPhrase(doc.body, term.phrase, this.phraseWindow);
 			value = packValue(body, countPhrase(doc.title, term.phrase) * term.phrase.length, countPhrase(doc.headings, term.phrase) > 0);
 		} else value = term.values[at] as number;
 		return (value & BODY_COUNT) > 0 || (value & IN_TITLE) !== 0 ? value >>> 0 : 0;
@@ -554,9 +555,12 @@ export class SearchEngine {
 			if (ids.length === 0) return null;
 			idsByPosition.push(ids);
 		}
-		const positions = idsByPosition.map((ids) => this.union(ids));
-		if (positions.length === 1) return { ...(positions[0] as ResolvedTerm), phrase: null };
-		// A phrase: the notes holding every word, checked for the words in a row when they are candidates.
+		if (tokens.length === 1) return { ...this.union(idsByPosition[0] as number[]), phrase: null };
+		// A phrase: the notes holding every word, checked for the words in a row when they are
+		// candidates. A word the phrase repeats is looked up once ("very very very…" is one list).
+		const distinct = new Map<string, number[]>();
+		idsByPosition.forEach((ids, index) => distinct.set(index === tokens.length - 1 ? `${tokens[index] ?? ""}*` : (tokens[index] ?? ""), ids));
+		const positions = [...distinct.values()].map((ids) => this.union(ids));
 		positions.sort((a, b) => a.length - b.length);
 		const [first, ...rest] = positions as [ResolvedTerm, ...ResolvedTerm[]];
 		const slots = new Uint32Array(first.length);
@@ -669,16 +673,14 @@ function optional<T>(value: T | undefined | null): T[] {
 	return value === undefined || value === null ? [] : [value];
 }
 
-/** How many times the phrase's words stand in a row in `tokens`. */
 /**
  * How many times the phrase's words stand in a row in a packed body, read once without unpacking
  * it: the last `phrase.length` ids are kept in `window`, and checked whenever the newest one can
- * end the phrase.
+ * end the phrase. A phrase longer than the window is the caller's to count (`countPhrase`).
  */
 function countPackedPhrase(packed: Uint8Array, phrase: CompiledPhrase, window: Uint32Array): number {
 	const length = phrase.length;
-	if (length === 0) return 0;
-	if (length > window.length) return countPhrase(unpackAll(packed), phrase);
+	if (length === 0 || length > window.length) return 0;
 	const lastWord = phrase[length - 1] as Uint8Array;
 	let count = 0;
 	let seen = 0;
@@ -704,12 +706,7 @@ function countPackedPhrase(packed: Uint8Array, phrase: CompiledPhrase, window: U
 	return count;
 }
 
-/** Every id of a packed body, for a phrase longer than the scratch window. */
-function unpackAll(packed: Uint8Array): Uint32Array {
-	const ids = new Uint32Array(packed.length);
-	return ids.subarray(0, unpackIds(packed, ids));
-}
-
+/** How many times the phrase's words stand in a row in `tokens`. */
 function countPhrase(tokens: Uint32Array, phrase: CompiledPhrase): number {
 	let count = 0;
 	const length = phrase.length;

@@ -58,6 +58,16 @@ describe("worst-case query cost on a common vocabulary", () => {
 		return best;
 	}
 
+	test("a phrase that repeats a word, longer than the one-pass window, finds only the notes with it in a row", async () => {
+		const repeated = new Map([
+			["row", `${"very ".repeat(40)}good`],
+			["apart", `${"very ".repeat(39)}much very good`],
+		]);
+		const searchRepeated = engineOver(repeated);
+		expect((await searchRepeated(`"${"very ".repeat(40)}good"`)).results.map((hit) => hit.path)).toEqual(["row"]);
+		expect((await searchRepeated(`"${"very ".repeat(39)}much very go"`)).results.map((hit) => hit.path)).toEqual(["apart"]);
+	});
+
 	test("an exclusion typed many times costs what it costs once, and answers the same", async () => {
 		const once = `${word} -ka`;
 		const many = `${word} ${"-ka ".repeat(150)}`;
