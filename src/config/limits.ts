@@ -71,6 +71,12 @@ export const SEARCH_SNIPPET_CONTEXT_CHARS = 60;
 export const SEARCH_SNIPPET_MAX_CHARS = 240;
 /** Characters of a result's text tokenized at a time while its snippets are found: it stops once they are. */
 export const SNIPPET_TOKENIZE_CHUNK_CHARS = 512;
+/**
+ * Characters of a result's body looked through for matches to show (issue 16): a note found by
+ * its title alone, or by a word deep in a 4 MB body, cost 200 ms of looking per result. A note
+ * whose matches all lie further in shows the start of its body.
+ */
+export const SNIPPET_SEARCH_MAX_CHARS = 128 * 1024;
 /** list_tags entries: default and maximum. */
 export const LIST_TAGS_DEFAULT_LIMIT = 200;
 export const LIST_TAGS_MAX_LIMIT = 2000;

@@ -1,4 +1,4 @@
-import { SEARCH_SNIPPETS_PER_RESULT, SEARCH_SNIPPET_CONTEXT_CHARS, SEARCH_SNIPPET_MAX_CHARS, SNIPPET_TOKENIZE_CHUNK_CHARS } from "../config/limits";
+import { SEARCH_SNIPPETS_PER_RESULT, SEARCH_SNIPPET_CONTEXT_CHARS, SEARCH_SNIPPET_MAX_CHARS, SNIPPET_SEARCH_MAX_CHARS, SNIPPET_TOKENIZE_CHUNK_CHARS } from "../config/limits";
 import { isPrefixWord, type ParsedQuery, type QueryTerm } from "./query";
 import { tokenChunks, tokenize, tokenizeInChunks, type Token } from "./text";
 import { PackedIdWriter, unpackIds } from "./packedIds";
@@ -739,6 +739,14 @@ interface Span {
 	end: number;
 }
 
+const VISIBLE_CHARACTER = /\S/g;
+
+/** True if text[from, text.length) holds anything but white space: looked for, not copied (a body can be megabytes). */
+function hasVisibleText(text: string, from: number): boolean {
+	VISIBLE_CHARACTER.lastIndex = from;
+	return VISIBLE_CHARACTER.test(text);
+}
+
 /** A frontmatter fence: `---` alone on its line (trailing spaces allowed), as markdown/frontmatter reads it. */
 const FENCE_LINE = /^---[ \t]*\r?$/;
 
@@ -817,9 +825,9 @@ function markWindow(text: string, start: number, end: number, spans: readonly Sp
 
 /**
  * Up to a few passages of the note's body (never its frontmatter) around the matches of the
- * required and optional terms, each match marked «like this»; the start of the body when the
- * body holds no match (the note matched by title or frontmatter). A passage never cuts a web
- * address in two.
+ * required and optional terms in its first SNIPPET_SEARCH_MAX_CHARS, each match marked «like
+ * this»; the start of the body when they hold no match (the note matched by title or
+ * frontmatter, or further in). A passage never cuts a web address in two.
  */
 function snippetsOf(text: string, query: ParsedQuery): string[] {
 	const start = bodyStart(text);
@@ -858,14 +866,16 @@ function snippetsOf(text: string, query: ParsedQuery): string[] {
 		return true;
 	};
 	let open = true;
+	const searchEnd = start + SNIPPET_SEARCH_MAX_CHARS;
 	for (const chunk of tokenChunks(text, start, SNIPPET_TOKENIZE_CHUNK_CHARS)) {
+		if ((chunk[0]?.start ?? 0) >= searchEnd) break;
 		for (const token of chunk) tokens.push(token);
 		// A phrase may run on into the next chunk: positions that close to the end wait for it.
 		open = matchUpTo(tokens.length - longest + 1);
 		if (!open) break;
 	}
 	if (open) matchUpTo(tokens.length);
-	if (windows.length === 0 && text.slice(start).trim() !== "") windows.push({ start, end: windowEnd(start + 2 * SEARCH_SNIPPET_CONTEXT_CHARS), spans: [] });
+	if (windows.length === 0 && hasVisibleText(text, start)) windows.push({ start, end: windowEnd(start + 2 * SEARCH_SNIPPET_CONTEXT_CHARS), spans: [] });
 	return windows.map((window) => {
 		const marked = markWindow(text, window.start, window.end, window.spans, addresses).replace(/\s+/g, " ").trim();
 		return `${window.start > start ? "…" : ""}${marked}${window.end < text.length && !marked.endsWith("…") ? "…" : ""}`;

@@ -1,4 +1,4 @@
-import { MIN_PREFIX_CHARS } from "../../../src/config/limits";
+import { MIN_PREFIX_CHARS, SNIPPET_SEARCH_MAX_CHARS } from "../../../src/config/limits";
 import { SearchEngine, type SearchAnswer } from "../../../src/search/engine";
 import { parseQuery } from "../../../src/search/query";
 import { seededRandom } from "../../../bench/syntheticVault";
@@ -73,5 +73,33 @@ describe("worst-case query cost on a common vocabulary", () => {
 		const many = `${word} ${"-ka ".repeat(150)}`;
 		expect(await search(many)).toEqual(await search(once));
 		expect(await fastest(many)).toBeLessThan(5 * (await fastest(once)) + 2);
+	});
+});
+
+describe("snippets of a long note look through at most SNIPPET_SEARCH_MAX_CHARS of its body (issue 16: a title-only match in a 4 MB note took 200 ms)", () => {
+	const line = "lorem ipsum dolor sit amet consectetur adipiscing elit\n";
+	const long = line.repeat(Math.ceil((4 * 1024 * 1024) / line.length));
+
+	test("a note found by its title shows the start of its body, however long the body", async () => {
+		const search = engineOver(new Map([["Garden", long]]));
+		let fastest = Infinity;
+		for (let run = 0; run < 3; run++) {
+			const started = performance.now();
+			const answer = await search("garden");
+			fastest = Math.min(fastest, performance.now() - started);
+			expect(answer.results.map((hit) => hit.path)).toEqual(["Garden"]);
+			expect(answer.results[0]?.snippets[0]?.startsWith("lorem ipsum")).toBe(true);
+		}
+		// Looking through 4 MB for a match took 200 ms; the bounded look takes a few.
+		expect(fastest).toBeLessThan(50);
+	});
+
+	test("a match within the bound is marked; one only past it leaves the start of the body shown", async () => {
+		const near = `${line.repeat(10)}the garden\n${long}`;
+		const far = `${line.repeat(Math.ceil(SNIPPET_SEARCH_MAX_CHARS / line.length) + 10)}the garden`;
+		const search = engineOver(new Map([["near", near], ["far", far]]));
+		const snippets = new Map((await search("garden")).results.map((hit) => [hit.path, hit.snippets]));
+		expect(snippets.get("near")?.[0]).toContain("the «garden»");
+		expect(snippets.get("far")).toEqual([expect.stringMatching(/^lorem ipsum .*…$/)]);
 	});
 });
