@@ -360,9 +360,11 @@ export class SearchEngine {
 			required.push(resolved);
 		}
 		// An exclusion typed many times is resolved once: each costs a pass over its postings.
-		const excluded = query.excluded.filter(onceEach()).flatMap((term) => optional(this.resolve(term.tokens)));
+		const exclusions = query.excluded.filter(onceEach());
+		const excludedWords = this.notesHoldingAny(exclusions.filter((term) => term.tokens.length === 1).map((term) => term.tokens[0] ?? ""));
+		const excludedPhrases = exclusions.filter((term) => term.tokens.length > 1).flatMap((term) => optional(this.resolve(term.tokens)));
 		const optionalTerms = query.optional.filter(firstSight).flatMap((term) => optional(this.resolveWhole(term.tokens)));
-		const { slots, values, total } = this.intersect(required, excluded, accepted?.slots ?? null);
+		const { slots, values, total } = this.intersect(required, excludedWords, excludedPhrases, accepted?.slots ?? null);
 		const idf = (term: ResolvedTerm) => {
 			const frequency = accepted ? countAccepted(term, accepted.slots) : term.length;
 			return Math.log(1 + (corpusSize - frequency + 0.5) / (frequency + 0.5));
@@ -474,11 +476,12 @@ export class SearchEngine {
 	}
 
 	/**
-	 * The notes holding every required term and no excluded one, accepted (null: all), in slot
+	 * The notes holding every required term, no excluded word (`excludedWords`, by slot: 1 = holds
+	 * one; null: none) and no excluded phrase, accepted (null: all), in slot
 	 * order, with each term's packed value (row-major: one row of `required.length` per note), in
 	 * scratch arrays that the next search overwrites.
 	 */
-	private intersect(required: readonly ResolvedTerm[], excluded: readonly ResolvedTerm[], accepted: Uint8Array | null): { slots: Uint32Array; values: Uint32Array; total: number } {
+	private intersect(required: readonly ResolvedTerm[], excludedWords: Uint8Array | null, excluded: readonly ResolvedTerm[], accepted: Uint8Array | null): { slots: Uint32Array; values: Uint32Array; total: number } {
 		const termCount = required.length;
 		const order = required.map((_, index) => index).sort((a, b) => (required[a]?.length ?? 0) - (required[b]?.length ?? 0));
 		const rarest = required[order[0] ?? 0] as ResolvedTerm;
@@ -490,7 +493,7 @@ export class SearchEngine {
 			for (let index = 0; index < rarest.length; index++) {
 				const slot = rarest.slots[index] as number;
 				const value = rarest.values[index] as number;
-				if ((value & (BODY_COUNT | IN_TITLE)) === 0 || (accepted && accepted[slot] !== 1)) continue;
+				if ((value & (BODY_COUNT | IN_TITLE)) === 0 || (accepted && accepted[slot] !== 1) || (excludedWords && excludedWords[slot] === 1)) continue;
 				slots[total] = slot;
 				values[total++] = value;
 			}
@@ -509,7 +512,7 @@ export class SearchEngine {
 				if (at >= term.length) break candidates;
 				if (term.slots[at] !== slot) continue candidates;
 			}
-			if (accepted && accepted[slot] !== 1) continue;
+			if ((accepted && accepted[slot] !== 1) || (excludedWords && excludedWords[slot] === 1)) continue;
 			// Only a phrase needs the note's tokens: every other check is on the postings.
 			const doc = needsDocument ? this.documents[slot] : undefined;
 			if (needsDocument && !doc) continue;
@@ -542,6 +545,26 @@ export class SearchEngine {
 			value = packValue(body, countPhrase(doc.title, term.phrase) * term.phrase.length, countPhrase(doc.headings, term.phrase) > 0);
 		} else value = term.values[at] as number;
 		return (value & BODY_COUNT) > 0 || (value & IN_TITLE) !== 0 ? value >>> 0 : 0;
+	}
+
+	/**
+	 * The notes holding any of `words` (each a prefix when long enough) in the body or the title,
+	 * by slot (1 = holds one), or null for no words: marks, not a union, as an exclusion needs no
+	 * counts, so excluding every two-letter start of a 50,000-note vault is one pass over postings.
+	 */
+	private notesHoldingAny(words: readonly string[]): Uint8Array | null {
+		if (words.length === 0) return null;
+		const marks = new Uint8Array(this.nextSlot);
+		for (const word of words) {
+			for (const id of isPrefixWord(word) ? this.dictionary.withPrefix(word) : optional(this.dictionary.lookup(word))) {
+				const list = this.postings[id];
+				if (!list) continue;
+				for (let index = 0; index < list.length; index++) {
+					if (((list.values[index] as number) & (BODY_COUNT | IN_TITLE)) !== 0) marks[list.slots[index] as number] = 1;
+				}
+			}
+		}
+		return marks;
 	}
 
 	/**

@@ -31,6 +31,17 @@ describe("a query word shorter than MIN_PREFIX_CHARS matches only itself (issue 
 		expect(await paths('"plan k"')).toEqual(["one"]);
 	});
 
+	test("an excluded word or prefix removes notes holding it in the body or the title, not those with it only in a heading", async () => {
+		const engine = new SearchEngine();
+		engine.add("titled.md", "Kale", 0, "soup", []);
+		engine.add("body.md", "body", 0, "kale soup", []);
+		engine.add("heading.md", "heading", 0, "soup", ["Kale"]);
+		const found = async (query: string) => (await engine.search(parseQuery(query), null, 10, () => Promise.resolve(""))).results.map((hit) => hit.path);
+		expect(await found("soup -kale")).toEqual(["heading.md"]);
+		expect(await found("soup -ka -ka")).toEqual(["heading.md"]);
+		expect(await found('soup -"kale soup"')).toEqual(expect.arrayContaining(["titled.md", "heading.md"]));
+	});
+
 	test("two letters are a prefix as before, and a one-character Chinese word still finds the words it stands in", async () => {
 		expect(await paths("ka")).toEqual(["two"]);
 		expect((await search("ka")).results[0]?.snippets).toEqual(["«kale» soup for the plan"]);
