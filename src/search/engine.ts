@@ -51,7 +51,7 @@ const IN_HEADING = 0x80000000;
 /** Longest title counted, in words, for the share of it a query covers. */
 const TITLE_LENGTH_MAX = 0xff;
 const FIRST_POSTINGS_CAPACITY = 2;
-/** Words of a phrase checked in one pass over a packed body; a longer phrase unpacks the body first. */
+/** Words of a phrase checked in one pass over a packed body (one bit each of a 32-bit state); a longer phrase unpacks the body first. */
 const MAX_PHRASE_WORDS = 32;
 
 /** One note's tokens by field, as ids: kept for phrase checks and for removing the note. */
@@ -90,6 +90,8 @@ interface ResolvedTerm {
 	values: Uint32Array;
 	length: number;
 	phrase: CompiledPhrase | null;
+	/** For a phrase of at most MAX_PHRASE_WORDS words: by token id, bit i set if the id is accepted at position i. */
+	phraseMasks?: Uint32Array;
 }
 
 /**
@@ -211,8 +213,6 @@ export class SearchEngine {
 	private counts: Uint32Array = new Uint32Array(256);
 	private merged: Uint32Array = new Uint32Array(64);
 	private unpacked: Uint32Array = new Uint32Array(256);
-	/** Scratch for the last words read while a phrase is looked for in a packed body. */
-	private phraseWindow: Uint32Array = new Uint32Array(MAX_PHRASE_WORDS);
 	/** Scratch for a search's candidates and their packed values, reused: a common word has thousands. */
 	private candidateSlots: Uint32Array = new Uint32Array(64);
 	private candidateValues: Uint32Array = new Uint32Array(64);
@@ -541,7 +541,7 @@ export class SearchEngine {
 		let value: number;
 		if (term.phrase && doc) {
 			// A phrase longer than the window is counted on the unpacked body, in scratch.
-			const body = term.phrase.length > MAX_PHRASE_WORDS ? countPhrase(this.unpackBody(doc).subarray(0, doc.bodyLength), term.phrase) : countPackedPhrase(doc.body, term.phrase, this.phraseWindow);
+			const body = term.phraseMasks ? countPackedPhrase(doc.body, term.phraseMasks, term.phrase.length) : countPhrase(this.unpackBody(doc).subarray(0, doc.bodyLength), term.phrase);
 			value = packValue(body, countPhrase(doc.title, term.phrase) * term.phrase.length, countPhrase(doc.headings, term.phrase) > 0);
 		} else value = term.values[at] as number;
 		return (value & BODY_COUNT) > 0 || (value & IN_TITLE) !== 0 ? value >>> 0 : 0;
@@ -603,7 +603,12 @@ export class SearchEngine {
 			for (const id of ids) accepted[id] = 1;
 			return accepted;
 		});
-		return { slots, values: new Uint32Array(0), length, phrase };
+		if (phrase.length > MAX_PHRASE_WORDS) return { slots, values: new Uint32Array(0), length, phrase };
+		const phraseMasks = new Uint32Array(this.dictionary.size);
+		idsByPosition.forEach((ids, position) => {
+			for (const id of ids) phraseMasks[id] = ((phraseMasks[id] as number) | (1 << position)) >>> 0;
+		});
+		return { slots, values: new Uint32Array(0), length, phrase, phraseMasks };
 	}
 
 	/** The notes holding a term whose words are all whole words (a stop word): null when none does. */
@@ -697,18 +702,14 @@ function optional<T>(value: T | undefined | null): T[] {
 }
 
 /**
- * How many times the phrase's words stand in a row in a packed body, read once without unpacking
- * it: the last `phrase.length` ids are kept in `window`, and checked whenever the newest one can
- * end the phrase. A phrase longer than the window is the caller's to count (`countPhrase`).
+ * How many times a phrase of `length` words (at most 32) stands in a row in a packed body, read
+ * once without unpacking it (shift-and): bit i of the state is set while the last i + 1 ids read
+ * are the phrase's first i + 1 words, so each id costs a shift and a mask, whatever the phrase.
  */
-function countPackedPhrase(packed: Uint8Array, phrase: CompiledPhrase, window: Uint32Array): number {
-	const length = phrase.length;
-	if (length === 0 || length > window.length) return 0;
-	const lastWord = phrase[length - 1] as Uint8Array;
+function countPackedPhrase(packed: Uint8Array, masks: Uint32Array, length: number): number {
+	const last = 1 << (length - 1);
+	let state = 0;
 	let count = 0;
-	let seen = 0;
-	// The window is a ring: `next` is where the newest id goes, and after it the oldest one.
-	let next = 0;
 	let index = 0;
 	while (index < packed.length) {
 		let byte = packed[index++] as number;
@@ -717,14 +718,8 @@ function countPackedPhrase(packed: Uint8Array, phrase: CompiledPhrase, window: U
 			byte = packed[index++] as number;
 			id |= (byte & 0x7f) << shift;
 		}
-		id >>>= 0;
-		window[next] = id;
-		next = next + 1 === length ? 0 : next + 1;
-		seen++;
-		if (lastWord[id] !== 1 || seen < length) continue;
-		let matches = true;
-		for (let offset = 0, at = next; offset < length - 1 && matches; offset++, at = at + 1 === length ? 0 : at + 1) matches = phrase[offset]?.[window[at] as number] === 1;
-		if (matches) count++;
+		state = ((state << 1) | 1) & (masks[id >>> 0] ?? 0);
+		if (state & last) count++;
 	}
 	return count;
 }
