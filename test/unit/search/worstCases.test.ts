@@ -79,6 +79,19 @@ describe("worst-case query cost on a common vocabulary", () => {
 		expect((await searchRepeated(`"${"very ".repeat(39)}much very go"`)).results.map((hit) => hit.path)).toEqual(["apart"]);
 	});
 
+	test("a phrase counts every place it stands, overlapping ones too: more places rank higher", async () => {
+		const searchCounted = engineOver(
+			new Map([
+				["once", "soup soup kale bread"],
+				["twice", "soup soup soup kale"],
+				["apart", "soup kale soup bread"],
+			]),
+		);
+		const answer = await searchCounted('"soup soup"');
+		expect(answer.results.map((hit) => hit.path)).toEqual(["twice", "once"]);
+		expect(answer.results[0]?.snippets).toEqual(["«soup soup» soup kale"]);
+	});
+
 	test("an exclusion typed many times costs what it costs once, and answers the same", async () => {
 		const once = `${word} -ka`;
 		const many = `${word} ${"-ka ".repeat(150)}`;
