@@ -52,3 +52,32 @@ export const COMMON_QUERIES: BenchQuery[] = [
 	{ label: "two common words", query: "project market" },
 	{ label: "two common words", query: "plan market" },
 ];
+
+/** Every two-letter start of the common-vocabulary vault's words (its syllables' first letters and vowels). */
+const TWO_LETTER_PREFIXES = [..."klmnrtpsfgdvbz"].flatMap((consonant) => [..."aeiou"].map((vowel) => consonant + vowel));
+
+/**
+ * The slowest queries a person can type on the common-vocabulary vault (issue 16): short
+ * prefixes that expand to many word forms, long queries, phrases and exclusions of common words,
+ * filters that leave almost nothing, non-Latin and accented prefixes, and a longest-allowed token.
+ */
+export const WORST_CASE_QUERIES: BenchQuery[] = [
+	{ label: "one-letter prefix", query: "k" },
+	{ label: "one-letter stop word", query: "a" },
+	{ label: "two-letter prefix", query: "ka" },
+	{ label: "thirty common words", query: "garden project meeting review plan market gardens projects meetings reviews plans markets gardening planning marketing reviewed planned gardened garden project meeting review plan market gardens projects meetings reviews plans markets" },
+	{ label: "only stop words", query: "the to of and a in is it" },
+	{ label: "phrase of two common words", query: '"garden project"' },
+	{ label: "phrase of three common words", query: '"garden project meeting"' },
+	{ label: "many exclusions", query: "garden -project -review -market -plan -meeting -gardens -projects -reviews -markets -plans -meetings -k -l -m -n -r -t -p -s" },
+	{ label: "folder matching nothing", query: "garden", folder: "Nowhere" },
+	{ label: "tag matching almost nothing", query: "garden", tag: "status/none" },
+	{ label: "accented prefix", query: "é" },
+	{ label: "non-Latin prefix", query: "東" },
+	{ label: "longest token", query: "k".repeat(500) },
+	{ label: "many one-letter prefixes", query: "k l m n r t p s f g d v b z k l m n r t p s f g d v b z" },
+	{ label: "many one-letter exclusions", query: `garden ${"-k ".repeat(160)}` },
+	{ label: "phrase of many words", query: `"${"garden ".repeat(60)}"` },
+	{ label: "many two-letter exclusions", query: `garden ${TWO_LETTER_PREFIXES.map((prefix) => `-${prefix}`).join(" ")}` },
+	{ label: "many two-letter prefixes", query: TWO_LETTER_PREFIXES.join(" ") },
+];

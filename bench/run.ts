@@ -21,7 +21,7 @@ import { IndexedNoteSearch, scanSearch } from "../src/vault/search";
 import { createApp } from "../test/double/obsidian";
 import { findProjectRoot, fixturesDir } from "../test/helpers/fixtures";
 import VaultMcpPlugin from "../src/main";
-import { COMMON_QUERIES, SYNTHETIC_QUERIES, TASKS_DEMO_QUERIES, type BenchQuery } from "./querySet";
+import { COMMON_QUERIES, SYNTHETIC_QUERIES, TASKS_DEMO_QUERIES, WORST_CASE_QUERIES, type BenchQuery } from "./querySet";
 import { writeCommonVocabularyVault, writeSyntheticVault } from "./syntheticVault";
 import { scoreJudgedQueries, withJudgedSearch } from "./judgedQueries";
 import { benchProtocolCost, writeTinyVault } from "./protocol";
@@ -271,7 +271,20 @@ async function benchCommonVault(size: number): Promise<void> {
 			record(label, `search CPU time, ${kind}, p50`, percentile(cpu, 0.5), "ms");
 			record(label, `search CPU time, ${kind}, p95`, percentile(cpu, 0.95), "ms");
 		}
-		if (QUICK) await checkIndexEqualsScan(label, host, index, COMMON_QUERIES);
+		// The slowest queries a person can type (bench/querySet.ts), each on its own row.
+		for (const entry of WORST_CASE_QUERIES) {
+			const query = parseQuery(entry.query);
+			const filter = { folder: entry.folder, tag: entry.tag };
+			const samples: number[] = [];
+			for (let round = 0; round < COMMON_SEARCH_ROUNDS; round++) {
+				const begin = performance.now();
+				await index.search(SCOPE, query, filter, 10);
+				samples.push(performance.now() - begin);
+			}
+			record(label, `search in-process, worst case: ${entry.label}, p50`, percentile(samples, 0.5), "ms");
+			record(label, `search in-process, worst case: ${entry.label}, p95`, percentile(samples, 0.95), "ms");
+		}
+		if (QUICK) await checkIndexEqualsScan(label, host, index, [...COMMON_QUERIES, ...WORST_CASE_QUERIES]);
 		await index.stop();
 		await host.close();
 	} finally {

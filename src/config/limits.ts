@@ -71,6 +71,12 @@ export const SEARCH_SNIPPET_CONTEXT_CHARS = 60;
 export const SEARCH_SNIPPET_MAX_CHARS = 240;
 /** Characters of a result's text tokenized at a time while its snippets are found: it stops once they are. */
 export const SNIPPET_TOKENIZE_CHUNK_CHARS = 512;
+/**
+ * Characters of a result's body looked through for matches to show (issue 16): a note found by
+ * its title alone, or by a word deep in a 4 MB body, cost 200 ms of looking per result. A note
+ * whose matches all lie further in shows the start of its body.
+ */
+export const SNIPPET_SEARCH_MAX_CHARS = 128 * 1024;
 /** list_tags entries: default and maximum. */
 export const LIST_TAGS_DEFAULT_LIMIT = 200;
 export const LIST_TAGS_MAX_LIMIT = 2000;
@@ -116,6 +122,12 @@ export const MAX_WRITE_ATTEMPTS = 5;
 export const SETTINGS_POLL_INTERVAL_MS = 250;
 /** Longest search query accepted, in characters. */
 export const MAX_QUERY_LENGTH = 500;
+/**
+ * Shortest query word, in characters, that also matches the longer words it starts (issue 16): a
+ * one-letter prefix stands for thousands of word forms in a real vault and ranks nothing a person
+ * wants, so a shorter word matches only itself.
+ */
+export const MIN_PREFIX_CHARS = 2;
 /** The search index is built in slices of at most this long, so Obsidian's interface never stalls. */
 export const INDEX_BUILD_SLICE_MS = 40;
 /** A request body must arrive within this long after its headers (408 otherwise), so slow senders hold no one up. */

@@ -1,5 +1,5 @@
-import { SEARCH_SNIPPETS_PER_RESULT, SEARCH_SNIPPET_CONTEXT_CHARS, SEARCH_SNIPPET_MAX_CHARS, SNIPPET_TOKENIZE_CHUNK_CHARS } from "../config/limits";
-import type { ParsedQuery, QueryTerm } from "./query";
+import { SEARCH_SNIPPETS_PER_RESULT, SEARCH_SNIPPET_CONTEXT_CHARS, SEARCH_SNIPPET_MAX_CHARS, SNIPPET_SEARCH_MAX_CHARS, SNIPPET_TOKENIZE_CHUNK_CHARS } from "../config/limits";
+import { isPrefixWord, type ParsedQuery, type QueryTerm } from "./query";
 import { tokenChunks, tokenize, tokenizeInChunks, type Token } from "./text";
 import { PackedIdWriter, unpackIds } from "./packedIds";
 
@@ -51,7 +51,7 @@ const IN_HEADING = 0x80000000;
 /** Longest title counted, in words, for the share of it a query covers. */
 const TITLE_LENGTH_MAX = 0xff;
 const FIRST_POSTINGS_CAPACITY = 2;
-/** Words of a phrase checked in one pass over a packed body; a longer phrase unpacks the body first. */
+/** Words of a phrase checked in one pass over a packed body (one bit each of a 32-bit state); a longer phrase unpacks the body first. */
 const MAX_PHRASE_WORDS = 32;
 
 /** One note's tokens by field, as ids: kept for phrase checks and for removing the note. */
@@ -90,6 +90,8 @@ interface ResolvedTerm {
 	values: Uint32Array;
 	length: number;
 	phrase: CompiledPhrase | null;
+	/** For a phrase of at most MAX_PHRASE_WORDS words: by token id, bit i set if the id is accepted at position i. */
+	phraseMasks?: Uint32Array;
 }
 
 /**
@@ -211,8 +213,6 @@ export class SearchEngine {
 	private counts: Uint32Array = new Uint32Array(256);
 	private merged: Uint32Array = new Uint32Array(64);
 	private unpacked: Uint32Array = new Uint32Array(256);
-	/** Scratch for the last words read while a phrase is looked for in a packed body. */
-	private phraseWindow: Uint32Array = new Uint32Array(MAX_PHRASE_WORDS);
 	/** Scratch for a search's candidates and their packed values, reused: a common word has thousands. */
 	private candidateSlots: Uint32Array = new Uint32Array(64);
 	private candidateValues: Uint32Array = new Uint32Array(64);
@@ -352,22 +352,19 @@ export class SearchEngine {
 		const totalLength = accepted ? accepted.totalLength : this.totalBodyLength;
 		if (query.required.length === 0) return { total: 0, results: [] };
 		// A word typed twice counts once, in the score and in how much of a title the query covers.
-		const seen = new Set<string>();
-		const firstSight = (term: QueryTerm) => {
-			const key = term.tokens.join(" ");
-			if (seen.has(key)) return false;
-			seen.add(key);
-			return true;
-		};
+		const firstSight = onceEach();
 		const required: ResolvedTerm[] = [];
 		for (const term of query.required.filter(firstSight)) {
 			const resolved = this.resolve(term.tokens);
 			if (!resolved) return { total: 0, results: [] };
 			required.push(resolved);
 		}
-		const excluded = query.excluded.flatMap((term) => optional(this.resolve(term.tokens)));
+		// An exclusion typed many times is resolved once: each costs a pass over its postings.
+		const exclusions = query.excluded.filter(onceEach());
+		const excludedWords = this.notesHoldingAny(exclusions.filter((term) => term.tokens.length === 1).map((term) => term.tokens[0] ?? ""));
+		const excludedPhrases = exclusions.filter((term) => term.tokens.length > 1).flatMap((term) => optional(this.resolve(term.tokens)));
 		const optionalTerms = query.optional.filter(firstSight).flatMap((term) => optional(this.resolveWhole(term.tokens)));
-		const { slots, values, total } = this.intersect(required, excluded, accepted?.slots ?? null);
+		const { slots, values, total } = this.intersect(required, excludedWords, excludedPhrases, accepted?.slots ?? null);
 		const idf = (term: ResolvedTerm) => {
 			const frequency = accepted ? countAccepted(term, accepted.slots) : term.length;
 			return Math.log(1 + (corpusSize - frequency + 0.5) / (frequency + 0.5));
@@ -479,11 +476,12 @@ export class SearchEngine {
 	}
 
 	/**
-	 * The notes holding every required term and no excluded one, accepted (null: all), in slot
+	 * The notes holding every required term, no excluded word (`excludedWords`, by slot: 1 = holds
+	 * one; null: none) and no excluded phrase, accepted (null: all), in slot
 	 * order, with each term's packed value (row-major: one row of `required.length` per note), in
 	 * scratch arrays that the next search overwrites.
 	 */
-	private intersect(required: readonly ResolvedTerm[], excluded: readonly ResolvedTerm[], accepted: Uint8Array | null): { slots: Uint32Array; values: Uint32Array; total: number } {
+	private intersect(required: readonly ResolvedTerm[], excludedWords: Uint8Array | null, excluded: readonly ResolvedTerm[], accepted: Uint8Array | null): { slots: Uint32Array; values: Uint32Array; total: number } {
 		const termCount = required.length;
 		const order = required.map((_, index) => index).sort((a, b) => (required[a]?.length ?? 0) - (required[b]?.length ?? 0));
 		const rarest = required[order[0] ?? 0] as ResolvedTerm;
@@ -495,7 +493,7 @@ export class SearchEngine {
 			for (let index = 0; index < rarest.length; index++) {
 				const slot = rarest.slots[index] as number;
 				const value = rarest.values[index] as number;
-				if ((value & (BODY_COUNT | IN_TITLE)) === 0 || (accepted && accepted[slot] !== 1)) continue;
+				if ((value & (BODY_COUNT | IN_TITLE)) === 0 || (accepted && accepted[slot] !== 1) || (excludedWords && excludedWords[slot] === 1)) continue;
 				slots[total] = slot;
 				values[total++] = value;
 			}
@@ -514,7 +512,7 @@ export class SearchEngine {
 				if (at >= term.length) break candidates;
 				if (term.slots[at] !== slot) continue candidates;
 			}
-			if (accepted && accepted[slot] !== 1) continue;
+			if ((accepted && accepted[slot] !== 1) || (excludedWords && excludedWords[slot] === 1)) continue;
 			// Only a phrase needs the note's tokens: every other check is on the postings.
 			const doc = needsDocument ? this.documents[slot] : undefined;
 			if (needsDocument && !doc) continue;
@@ -542,26 +540,50 @@ export class SearchEngine {
 	private matchValue(term: ResolvedTerm, at: number, doc: IndexedDocument | undefined): number {
 		let value: number;
 		if (term.phrase && doc) {
-			const body = countPackedPhrase(doc.body, term.phrase, this.phraseWindow);
+			// A phrase longer than the window is counted on the unpacked body, in scratch.
+			const body = term.phraseMasks ? countPackedPhrase(doc.body, term.phraseMasks, term.phrase.length) : countPhrase(this.unpackBody(doc).subarray(0, doc.bodyLength), term.phrase);
 			value = packValue(body, countPhrase(doc.title, term.phrase) * term.phrase.length, countPhrase(doc.headings, term.phrase) > 0);
 		} else value = term.values[at] as number;
 		return (value & BODY_COUNT) > 0 || (value & IN_TITLE) !== 0 ? value >>> 0 : 0;
 	}
 
 	/**
-	 * The notes that may hold a term: the last word is a prefix, the others whole words. Null when
-	 * some word is in no note at all.
+	 * The notes holding any of `words` (each a prefix when long enough) in the body or the title,
+	 * by slot (1 = holds one), or null for no words: marks, not a union, as an exclusion needs no
+	 * counts, so excluding every two-letter start of a 50,000-note vault is one pass over postings.
+	 */
+	private notesHoldingAny(words: readonly string[]): Uint8Array | null {
+		if (words.length === 0) return null;
+		const marks = new Uint8Array(this.nextSlot);
+		for (const word of words) {
+			for (const id of isPrefixWord(word) ? this.dictionary.withPrefix(word) : optional(this.dictionary.lookup(word))) {
+				const list = this.postings[id];
+				if (!list) continue;
+				for (let index = 0; index < list.length; index++) {
+					if (((list.values[index] as number) & (BODY_COUNT | IN_TITLE)) !== 0) marks[list.slots[index] as number] = 1;
+				}
+			}
+		}
+		return marks;
+	}
+
+	/**
+	 * The notes that may hold a term: the last word is a prefix (when long enough), the others
+	 * whole words. Null when some word is in no note at all.
 	 */
 	private resolve(tokens: readonly string[]): ResolvedTerm | null {
 		const idsByPosition: number[][] = [];
 		for (const [index, token] of tokens.entries()) {
-			const ids = index === tokens.length - 1 ? this.dictionary.withPrefix(token) : optional(this.dictionary.lookup(token));
+			const ids = index === tokens.length - 1 && isPrefixWord(token) ? this.dictionary.withPrefix(token) : optional(this.dictionary.lookup(token));
 			if (ids.length === 0) return null;
 			idsByPosition.push(ids);
 		}
-		const positions = idsByPosition.map((ids) => this.union(ids));
-		if (positions.length === 1) return { ...(positions[0] as ResolvedTerm), phrase: null };
-		// A phrase: the notes holding every word, checked for the words in a row when they are candidates.
+		if (tokens.length === 1) return { ...this.union(idsByPosition[0] as number[]), phrase: null };
+		// A phrase: the notes holding every word, checked for the words in a row when they are
+		// candidates. A word the phrase repeats is looked up once ("very very very…" is one list).
+		const distinct = new Map<string, number[]>();
+		idsByPosition.forEach((ids, index) => distinct.set(index === tokens.length - 1 ? `${tokens[index] ?? ""}*` : (tokens[index] ?? ""), ids));
+		const positions = [...distinct.values()].map((ids) => this.union(ids));
 		positions.sort((a, b) => a.length - b.length);
 		const [first, ...rest] = positions as [ResolvedTerm, ...ResolvedTerm[]];
 		const slots = new Uint32Array(first.length);
@@ -581,7 +603,12 @@ export class SearchEngine {
 			for (const id of ids) accepted[id] = 1;
 			return accepted;
 		});
-		return { slots, values: new Uint32Array(0), length, phrase };
+		if (phrase.length > MAX_PHRASE_WORDS) return { slots, values: new Uint32Array(0), length, phrase };
+		const phraseMasks = new Uint32Array(this.dictionary.size);
+		idsByPosition.forEach((ids, position) => {
+			for (const id of ids) phraseMasks[id] = ((phraseMasks[id] as number) | (1 << position)) >>> 0;
+		});
+		return { slots, values: new Uint32Array(0), length, phrase, phraseMasks };
 	}
 
 	/** The notes holding a term whose words are all whole words (a stop word): null when none does. */
@@ -659,25 +686,30 @@ function countAccepted(term: ResolvedTerm, accepted: Uint8Array): number {
 	return count;
 }
 
+/** A filter that keeps the first of the terms with the same words. */
+function onceEach(): (term: QueryTerm) => boolean {
+	const seen = new Set<string>();
+	return (term) => {
+		const key = term.tokens.join(" ");
+		if (seen.has(key)) return false;
+		seen.add(key);
+		return true;
+	};
+}
+
 function optional<T>(value: T | undefined | null): T[] {
 	return value === undefined || value === null ? [] : [value];
 }
 
-/** How many times the phrase's words stand in a row in `tokens`. */
 /**
- * How many times the phrase's words stand in a row in a packed body, read once without unpacking
- * it: the last `phrase.length` ids are kept in `window`, and checked whenever the newest one can
- * end the phrase.
+ * How many times a phrase of `length` words (at most 32) stands in a row in a packed body, read
+ * once without unpacking it (shift-and): bit i of the state is set while the last i + 1 ids read
+ * are the phrase's first i + 1 words, so each id costs a shift and a mask, whatever the phrase.
  */
-function countPackedPhrase(packed: Uint8Array, phrase: CompiledPhrase, window: Uint32Array): number {
-	const length = phrase.length;
-	if (length === 0) return 0;
-	if (length > window.length) return countPhrase(unpackAll(packed), phrase);
-	const lastWord = phrase[length - 1] as Uint8Array;
+function countPackedPhrase(packed: Uint8Array, masks: Uint32Array, length: number): number {
+	const last = 1 << (length - 1);
+	let state = 0;
 	let count = 0;
-	let seen = 0;
-	// The window is a ring: `next` is where the newest id goes, and after it the oldest one.
-	let next = 0;
 	let index = 0;
 	while (index < packed.length) {
 		let byte = packed[index++] as number;
@@ -686,24 +718,13 @@ function countPackedPhrase(packed: Uint8Array, phrase: CompiledPhrase, window: U
 			byte = packed[index++] as number;
 			id |= (byte & 0x7f) << shift;
 		}
-		id >>>= 0;
-		window[next] = id;
-		next = next + 1 === length ? 0 : next + 1;
-		seen++;
-		if (lastWord[id] !== 1 || seen < length) continue;
-		let matches = true;
-		for (let offset = 0, at = next; offset < length - 1 && matches; offset++, at = at + 1 === length ? 0 : at + 1) matches = phrase[offset]?.[window[at] as number] === 1;
-		if (matches) count++;
+		state = ((state << 1) | 1) & (masks[id >>> 0] ?? 0);
+		if (state & last) count++;
 	}
 	return count;
 }
 
-/** Every id of a packed body, for a phrase longer than the scratch window. */
-function unpackAll(packed: Uint8Array): Uint32Array {
-	const ids = new Uint32Array(packed.length);
-	return ids.subarray(0, unpackIds(packed, ids));
-}
-
+/** How many times the phrase's words stand in a row in `tokens`. */
 function countPhrase(tokens: Uint32Array, phrase: CompiledPhrase): number {
 	let count = 0;
 	const length = phrase.length;
@@ -734,6 +755,14 @@ function termAt(tokens: readonly Token[], at: number, words: readonly string[], 
 interface Span {
 	start: number;
 	end: number;
+}
+
+const VISIBLE_CHARACTER = /\S/g;
+
+/** True if text[from, text.length) holds anything but white space: looked for, not copied (a body can be megabytes). */
+function hasVisibleText(text: string, from: number): boolean {
+	VISIBLE_CHARACTER.lastIndex = from;
+	return VISIBLE_CHARACTER.test(text);
 }
 
 /** A frontmatter fence: `---` alone on its line (trailing spaces allowed), as markdown/frontmatter reads it. */
@@ -814,13 +843,13 @@ function markWindow(text: string, start: number, end: number, spans: readonly Sp
 
 /**
  * Up to a few passages of the note's body (never its frontmatter) around the matches of the
- * required and optional terms, each match marked «like this»; the start of the body when the
- * body holds no match (the note matched by title or frontmatter). A passage never cuts a web
- * address in two.
+ * required and optional terms in its first SNIPPET_SEARCH_MAX_CHARS, each match marked «like
+ * this»; the start of the body when they hold no match (the note matched by title or
+ * frontmatter, or further in). A passage never cuts a web address in two.
  */
 function snippetsOf(text: string, query: ParsedQuery): string[] {
 	const start = bodyStart(text);
-	const terms = [...query.required.map((term) => ({ words: term.tokens, whole: false })), ...query.optional.map((term) => ({ words: term.tokens, whole: true }))];
+	const terms = [...query.required.map((term) => ({ words: term.tokens, whole: !isPrefixWord(term.tokens.at(-1) ?? "") })), ...query.optional.map((term) => ({ words: term.tokens, whole: true }))];
 	const longest = Math.max(...terms.map((term) => term.words.length));
 	const addresses = webAddresses(text, start);
 	const windowEnd = (offset: number) => outsideAddresses(Math.min(text.length, offset), addresses, true);
@@ -855,14 +884,16 @@ function snippetsOf(text: string, query: ParsedQuery): string[] {
 		return true;
 	};
 	let open = true;
+	const searchEnd = start + SNIPPET_SEARCH_MAX_CHARS;
 	for (const chunk of tokenChunks(text, start, SNIPPET_TOKENIZE_CHUNK_CHARS)) {
+		if ((chunk[0]?.start ?? 0) >= searchEnd) break;
 		for (const token of chunk) tokens.push(token);
 		// A phrase may run on into the next chunk: positions that close to the end wait for it.
 		open = matchUpTo(tokens.length - longest + 1);
 		if (!open) break;
 	}
 	if (open) matchUpTo(tokens.length);
-	if (windows.length === 0 && text.slice(start).trim() !== "") windows.push({ start, end: windowEnd(start + 2 * SEARCH_SNIPPET_CONTEXT_CHARS), spans: [] });
+	if (windows.length === 0 && hasVisibleText(text, start)) windows.push({ start, end: windowEnd(start + 2 * SEARCH_SNIPPET_CONTEXT_CHARS), spans: [] });
 	return windows.map((window) => {
 		const marked = markWindow(text, window.start, window.end, window.spans, addresses).replace(/\s+/g, " ").trim();
 		return `${window.start > start ? "…" : ""}${marked}${window.end < text.length && !marked.endsWith("…") ? "…" : ""}`;

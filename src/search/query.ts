@@ -1,3 +1,4 @@
+import { MIN_PREFIX_CHARS } from "../config/limits";
 import { tokenize } from "./text";
 
 /** One part of a query: the folded tokens that must stand together (one token for a plain word). */
@@ -52,4 +53,10 @@ export function withStopWords(query: ParsedQuery, stopWords: ReadonlySet<string>
 	if (required.length === 0) return query;
 	const optional = [...query.optional, ...query.required.filter(isStopWord)];
 	return { ...query, required, optional };
+}
+
+/** True if a query's (folded) word also matches the longer words it starts: MIN_PREFIX_CHARS characters or more. Pure. */
+export function isPrefixWord(word: string): boolean {
+	// Counted in characters, not UTF-16 units: one astral letter is still one letter.
+	return word.length >= MIN_PREFIX_CHARS && [...word].length >= MIN_PREFIX_CHARS;
 }

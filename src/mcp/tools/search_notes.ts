@@ -9,7 +9,7 @@ export const searchNotesTool = defineTool({
 	name: "search_notes",
 	title: "Search notes",
 	description:
-		'Full-text search, ranked, title matches first. Every word must match (prefixes count) except stop words (the, how, to…), which only rank; "quoted phrase"; -word excludes; case and accents are ignored. Snippets mark matches «so».',
+		'Full-text search, ranked, title matches first. Every word must match (2+ letters: as a prefix too) except stop words (the, how, to…), which only rank; "quoted phrase"; -word excludes; case and accents are ignored. Snippets mark matches «so».',
 	access: "read",
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {

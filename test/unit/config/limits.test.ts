@@ -33,6 +33,9 @@ describe("the README's limits table", () => {
 		["read_note text", `${limits.MAX_NOTE_CONTENT_BYTES} bytes`],
 		["list_notes page (default / max)", `${limits.LIST_NOTES_DEFAULT_LIMIT} / ${limits.LIST_NOTES_MAX_LIMIT}`],
 		["search_notes results (default / max)", `${limits.SEARCH_DEFAULT_LIMIT} / ${limits.SEARCH_MAX_LIMIT}`],
+		["search_notes query", `${limits.MAX_QUERY_LENGTH} characters`],
+		["shortest search word that also matches as a prefix", `${limits.MIN_PREFIX_CHARS} characters`],
+		["a search result's body looked through for snippets", `${limits.SNIPPET_SEARCH_MAX_CHARS} characters`],
 		["list_tasks results (default / max)", `${limits.LIST_TASKS_DEFAULT_LIMIT} / ${limits.LIST_TASKS_MAX_LIMIT}`],
 		["add_task text", `${limits.MAX_TASK_TEXT_LENGTH} characters`],
 		["open tasks listed by complete_task when the task is not on its line", `${limits.COMPLETE_TASK_OPEN_TASKS_LISTED}`],
@@ -74,7 +77,7 @@ describe("the README's limits table", () => {
 	});
 
 	test("has no row that src/config/limits.ts does not back", () => {
-		expect(table.size).toBe(52);
+		expect(table.size).toBe(55);
 	});
 
 	test("deadlines nest: headers and body together end before node's own request timeout, so the 408 is ours and has a body", () => {

@@ -1,0 +1,99 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { COMMON_QUERIES, WORST_CASE_QUERIES } from "../../bench/querySet";
+import { writeCommonVocabularyVault } from "../../bench/syntheticVault";
+import { MAX_QUERY_LENGTH } from "../../src/config/limits";
+import { NodeHost } from "../../src/headless/NodeHost";
+import { parseQuery } from "../../src/search/query";
+import { IndexedNoteSearch, scanSearch } from "../../src/vault/search";
+import type { Scope } from "../../src/vault/scope";
+import { connectClient } from "../helpers/http";
+import { startService, type RunningService } from "../helpers/service";
+import { callError, callOk } from "../helpers/tools";
+import { makeTempDir, makeVault, removeDir } from "../helpers/vault";
+
+const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** "Never seconds": every worst case answers well within this on a 2,000-note common-word vault, even on a busy machine. */
+const WORST_CASE_BUDGET_MS = 1000;
+
+describe("the slowest queries a person can type, on a 2,000-note common-vocabulary vault (issue 16)", () => {
+	let root: string;
+	let host: NodeHost;
+	let index: IndexedNoteSearch;
+	const scope: Scope = { configDir: ".obsidian", excludedFolders: [] };
+
+	beforeAll(async () => {
+		root = await makeTempDir();
+		await writeCommonVocabularyVault(root, 2000);
+		host = await NodeHost.open(root);
+		index = new IndexedNoteSearch(host, scope, yieldNow);
+		index.start();
+		await index.whenReady();
+	});
+	afterAll(async () => {
+		await index.stop();
+		await host.close();
+		await removeDir(root);
+	});
+
+	test.each(WORST_CASE_QUERIES.map((entry) => [entry.label, entry] as const))("%s: the index answers as a scan does (notes, order, total, snippets), in well under a second", async (_label, entry) => {
+		const query = parseQuery(entry.query);
+		const filter = { folder: entry.folder, tag: entry.tag };
+		const started = performance.now();
+		const fromIndex = await index.search(scope, query, filter, 50);
+		expect(performance.now() - started).toBeLessThan(WORST_CASE_BUDGET_MS);
+		expect(fromIndex).toEqual(await scanSearch(host, scope, query, filter, 50));
+	});
+
+	test("the common-word queries the worst cases are measured beside match most notes, as a scan does", async () => {
+		for (const entry of COMMON_QUERIES) {
+			const fromIndex = await index.search(scope, parseQuery(entry.query), {}, 10);
+			expect(fromIndex.total).toBeGreaterThan(1000);
+			expect(fromIndex).toEqual(await scanSearch(host, scope, parseQuery(entry.query), {}, 10));
+		}
+	});
+
+	test("a two-letter prefix still finds every word form it starts; a one-letter word matches only itself", async () => {
+		const prefix = await index.search(scope, parseQuery("ga"), {}, 5);
+		expect(prefix.total).toBe((await index.search(scope, parseQuery("garden"), {}, 5)).total);
+		expect(prefix.results[0]?.snippets.join(" ")).toMatch(/«garden(s|ing|ed)?»/);
+		expect((await index.search(scope, parseQuery("g"), {}, 5)).total).toBe(0);
+	});
+});
+
+describe("search_notes through a real HTTP client: queries with nothing to look for, and the longest", () => {
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+
+	beforeAll(async () => {
+		vault = await makeVault({ "Plan.md": "plan k here", "Kale.md": "kale soup for the plan" });
+		running = await startService(vault);
+		client = await connectClient(running.url, running.tokens.read ?? "");
+	});
+	afterAll(async () => {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test.each([
+		["empty", ""],
+		["spaces and tabs", "  \t "],
+		["punctuation only", "?! … — ,;:"],
+		["an empty phrase", '""'],
+		["exclusions only", "-plan -kale"],
+	])("%s: a clear error, not every note", async (_label, query) => {
+		expect(await callError(client, "search_notes", { query })).toContain("no words to look for");
+	});
+
+	test(`a token longer than ${MAX_QUERY_LENGTH} characters (10 KB) is refused with the limit named; ${MAX_QUERY_LENGTH} is answered`, async () => {
+		expect(await callError(client, "search_notes", { query: "k".repeat(10 * 1024) })).toContain(String(MAX_QUERY_LENGTH));
+		expect(await callOk<{ total: number }>(client, "search_notes", { query: "k".repeat(MAX_QUERY_LENGTH) })).toEqual({ total: 0, results: [] });
+	});
+
+	test("a one-letter word finds the note with that word, not every note with a word it starts", async () => {
+		const answer = await callOk<{ total: number; results: Array<{ path: string; snippets: string[] }> }>(client, "search_notes", { query: "k" });
+		expect(answer.results.map((hit) => [hit.path, hit.snippets])).toEqual([["Plan.md", ["plan «k» here"]]]);
+		expect((await callOk<{ total: number }>(client, "search_notes", { query: "ka" })).total).toBe(1);
+	});
+});
