@@ -7,9 +7,9 @@ import { parseQuery, stopWordSet } from "../../src/search/query";
 import { ENGLISH_STOP_WORDS } from "../../src/search/stopWords";
 import { IndexedNoteSearch, scanSearch } from "../../src/vault/search";
 import type { Scope } from "../../src/vault/scope";
-import { TASKS_DEMO_VAULT, copyVault, makeTempDir, makeVault, removeDir } from "../helpers/vault";
+import { TASKS_DEMO_VAULT, copyVault, makeTempDir, makeVault } from "../helpers/vault";
+import { openIndexedVault, type IndexedVault } from "../helpers/indexedVault";
 
-const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 async function expectIndexEqualsScan(host: NodeHost, index: IndexedNoteSearch, scope: Scope, queries: readonly BenchQuery[], stopWords?: ReadonlySet<string>): Promise<void> {
 	for (const entry of queries) {
@@ -38,18 +38,14 @@ describe.each([
 	let index: IndexedNoteSearch;
 	const scope: Scope = { configDir: ".obsidian", excludedFolders: [] };
 
+	let vault: IndexedVault;
+
 	beforeAll(async () => {
 		root = await makeRoot();
-		host = await NodeHost.open(root);
-		index = new IndexedNoteSearch(host, scope, yieldNow);
-		index.start();
-		await index.whenReady();
+		vault = await openIndexedVault(root, scope);
+		({ host, index } = vault);
 	});
-	afterAll(async () => {
-		await index.stop();
-		await host.close();
-		await removeDir(root);
-	});
+	afterAll(() => vault.close());
 
 	test("indexes every visible note", () => {
 		expect(index.status()).toEqual({ state: "ready", indexed_notes: host.vault.getMarkdownFiles().length, total_notes: host.vault.getMarkdownFiles().length });
@@ -80,18 +76,14 @@ describe("the search index follows changes", () => {
 	const queries: BenchQuery[] = [{ label: "alpha", query: "alpha" }, { label: "beta", query: "beta" }, { label: "gamma", query: "gamma" }, { label: "secret", query: "secret" }];
 	const found = async (query: string) => (await index.search(scope, parseQuery(query), {}, 50)).results.map((hit) => hit.path);
 
+	let vault: IndexedVault;
+
 	beforeEach(async () => {
 		root = await makeVault({ "One.md": "alpha words", "Two.md": "beta words", "Private/Hidden.md": "secret alpha" });
-		host = await NodeHost.open(root, { watch: true });
-		index = new IndexedNoteSearch(host, scope, yieldNow);
-		index.start();
-		await index.whenReady();
+		vault = await openIndexedVault(root, scope, { watch: true });
+		({ host, index } = vault);
 	});
-	afterEach(async () => {
-		await index.stop();
-		await host.close();
-		await removeDir(root);
-	});
+	afterEach(() => vault.close());
 
 	test("excluded notes never enter the index", async () => {
 		expect(index.status().indexed_notes).toBe(2);

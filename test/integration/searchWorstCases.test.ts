@@ -10,8 +10,8 @@ import { connectClient } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
 import { callError, callOk } from "../helpers/tools";
 import { makeTempDir, makeVault, removeDir } from "../helpers/vault";
+import { openIndexedVault, type IndexedVault } from "../helpers/indexedVault";
 
-const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** "Never seconds": every worst case answers well within this on a 2,000-note common-word vault, even on a busy machine. */
 const WORST_CASE_BUDGET_MS = 1000;
 
@@ -21,19 +21,15 @@ describe("the slowest queries a person can type, on a 2,000-note common-vocabula
 	let index: IndexedNoteSearch;
 	const scope: Scope = { configDir: ".obsidian", excludedFolders: [] };
 
+	let vault: IndexedVault;
+
 	beforeAll(async () => {
 		root = await makeTempDir();
 		await writeCommonVocabularyVault(root, 2000);
-		host = await NodeHost.open(root);
-		index = new IndexedNoteSearch(host, scope, yieldNow);
-		index.start();
-		await index.whenReady();
+		vault = await openIndexedVault(root, scope);
+		({ host, index } = vault);
 	});
-	afterAll(async () => {
-		await index.stop();
-		await host.close();
-		await removeDir(root);
-	});
+	afterAll(() => vault.close());
 
 	test.each(WORST_CASE_QUERIES.map((entry) => [entry.label, entry] as const))("%s: the index answers as a scan does (notes, order, total, snippets), in well under a second", async (_label, entry) => {
 		const query = parseQuery(entry.query);
