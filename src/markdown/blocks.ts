@@ -269,7 +269,10 @@ function joinChunk(state: StateBlock, before: number, continuation: Continuation
 	if (added.type === "paragraph_open") {
 		open.map[1] = added.map[1];
 		inline.map[1] = addedInline.map[1];
-		inline.content = `${inline.content}${trimmedAtEnd(state, open.map[0], added.map[0])}\n${addedInline.content}`;
+		const joined = `${inline.content}${trimmedAtEnd(state, open.map[0], added.map[0])}\n${addedInline.content}`;
+		// markdown-it trims the whole paragraph once: lines of only whitespace it does not count as
+		// blank (a no-break space) leave an empty start here, and that start is trimmed away too.
+		inline.content = inline.content === "" ? joined.trimStart() : joined;
 		tokens.splice(before, 2);
 		return true;
 	}

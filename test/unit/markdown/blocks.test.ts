@@ -57,6 +57,10 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 		);
 	});
 
+	test.each(["\u00a0\nword", "\u00a0 \n\u00a0\nword", "a\u00a0\nword", "\u00a0\n\u00a0"])("a paragraph that opens with lines of no-break spaces, cut after each line: %j", (text) => {
+		expect(blocksOf(text, 1)).toEqual(reference.parse(text, {}).map(record));
+	});
+
 	test("a long list and a long paragraph, far past a chunk, each stay one block", () => {
 		const list = Array.from({ length: 50 }, (_, index) => `- item ${index}`).join("\n");
 		const paragraph = Array.from({ length: 50 }, (_, index) => `line ${index}`).join("\n");
