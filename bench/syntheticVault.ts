@@ -55,21 +55,23 @@ export interface SyntheticVault {
  * (a log-normal size), folders a few levels deep, wikilinks to other notes (some unresolved),
  * nested tags, tasks in nested lists, and YAML frontmatter on about half of them.
  */
+/** The rank a roll in [0, 1) falls on, given the cumulative shares of each rank (a binary search). */
+function rankRolled(cumulative: readonly number[], roll: number): number {
+	let low = 0;
+	let high = cumulative.length - 1;
+	while (low < high) {
+		const middle = (low + high) >> 1;
+		if ((cumulative[middle] ?? 1) < roll) low = middle + 1;
+		else high = middle;
+	}
+	return low;
+}
+
 export async function writeSyntheticVault(root: string, count: number, seed = 42): Promise<SyntheticVault> {
 	const random = seededRandom(seed);
 	const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
 	const { words: vocabularyWords, cumulative } = vocabulary(random);
-	const zipfWord = () => {
-		const roll = random();
-		let low = 0;
-		let high = cumulative.length - 1;
-		while (low < high) {
-			const middle = (low + high) >> 1;
-			if ((cumulative[middle] ?? 1) < roll) low = middle + 1;
-			else high = middle;
-		}
-		return vocabularyWords[low] ?? "";
-	};
+	const zipfWord = () => vocabularyWords[rankRolled(cumulative, random())] ?? "";
 	const words = (n: number) => Array.from({ length: n }, zipfWord).join(" ");
 	const names = Array.from({ length: count }, (_, index) => `${pick(FOLDERS)}/${words(2)} ${index}`);
 	await fs.mkdir(nodePath.join(root, ".obsidian"), { recursive: true });
@@ -127,20 +129,13 @@ export async function writeCommonVocabularyVault(root: string, count: number, se
 	let total = 0;
 	const cumulative = ranked.map((_, rank) => (total += 1 / Math.pow(rank + 1, ZIPF_EXPONENT))).map((value) => value / total);
 	const word = () => {
-		const roll = random();
-		let low = 0;
-		let high = cumulative.length - 1;
-		while (low < high) {
-			const middle = (low + high) >> 1;
-			if ((cumulative[middle] ?? 1) < roll) low = middle + 1;
-			else high = middle;
-		}
+		const rank = rankRolled(cumulative, random());
 		let ending = random();
 		for (const [suffix, share] of COMMON_ENDINGS) {
-			if (ending < share) return `${ranked[low] ?? ""}${suffix}`;
+			if (ending < share) return `${ranked[rank] ?? ""}${suffix}`;
 			ending -= share;
 		}
-		return ranked[low] ?? "";
+		return ranked[rank] ?? "";
 	};
 	const words = (n: number) => Array.from({ length: n }, word).join(" ");
 	await fs.mkdir(nodePath.join(root, ".obsidian"), { recursive: true });

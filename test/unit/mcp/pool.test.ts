@@ -13,7 +13,8 @@ import { McpServerPool } from "../../../src/mcp/server";
 import { ALL_TOOLS } from "../../../src/mcp/tools";
 import { IndexedNoteSearch } from "../../../src/vault/search";
 import { RecordingLogger } from "../../helpers/service";
-import { copyVault, removeDir } from "../../helpers/vault";
+import { copyVault } from "../../helpers/vault";
+import { openIndexedVault, type IndexedVault } from "../../helpers/indexedVault";
 
 /**
  * Servers reused across requests: a request gets a server with exactly its own tools, and every
@@ -26,18 +27,16 @@ describe("McpServerPool", () => {
 	const scope = { configDir: ".obsidian", excludedFolders: [] };
 	const clients = new Map<McpServer, Client>();
 
+	let vault: IndexedVault;
+
 	beforeAll(async () => {
 		root = await copyVault(nodePath.resolve(__dirname, "../../../demo-vault"));
-		host = await NodeHost.open(root);
-		search = new IndexedNoteSearch(host, scope, () => new Promise((resolve) => setImmediate(resolve)));
-		search.start();
-		await search.whenReady();
+		vault = await openIndexedVault(root, scope);
+		({ host, index: search } = vault);
 	});
 	afterAll(async () => {
 		for (const client of clients.values()) await client.close();
-		await search.stop();
-		await host.close();
-		await removeDir(root);
+		await vault.close();
 	});
 
 	function contextFor(name: string, canWrite: boolean): ToolContext {

@@ -4,7 +4,8 @@ import { ALL_TOOLS } from "../../../src/mcp/tools";
 import { IndexedNoteSearch } from "../../../src/vault/search";
 import { connectInMemory, type InMemoryConnection } from "../../helpers/inMemoryClient";
 import { callTool } from "../../helpers/tools";
-import { copyVault, removeDir } from "../../helpers/vault";
+import { copyVault } from "../../helpers/vault";
+import { openIndexedVault, type IndexedVault } from "../../helpers/indexedVault";
 
 /**
  * The MCP layer alone, without HTTP: createMcpServer linked to the SDK's real Client through an
@@ -17,17 +18,15 @@ describe("createMcpServer over an in-memory transport", () => {
 	let search: IndexedNoteSearch;
 	const scope = { configDir: ".obsidian", excludedFolders: ["Projects"] };
 
+	let vault: IndexedVault;
+
 	beforeAll(async () => {
 		root = await copyVault(nodePath.resolve(__dirname, "../../../demo-vault"));
-		host = await NodeHost.open(root);
-		search = new IndexedNoteSearch(host, scope, () => new Promise((resolve) => setImmediate(resolve)));
-		search.start();
-		await search.whenReady();
+		vault = await openIndexedVault(root, scope);
+		({ host, index: search } = vault);
 	});
 	afterAll(async () => {
-		await search.stop();
-		await host.close();
-		await removeDir(root);
+		await vault.close();
 	});
 
 	async function connect(canWrite: boolean): Promise<InMemoryConnection> {
