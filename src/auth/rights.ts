@@ -29,12 +29,19 @@ export type ToolRights = Record<string, ToolRight>;
 export const DEFAULT_RIGHT: Record<ToolRightSubject["access"], ToolRight> = { read: "allow", write: "ask" };
 
 /**
+ * The write tools there were before tokens had rights. A token saved then has no map; reading the
+ * settings gives it one that allows these (read tools are allowed when unnamed), so a write tool
+ * added since asks, and an upgrade never lets a new tool change notes unseen.
+ */
+export const WRITE_TOOLS_BEFORE_RIGHTS: readonly string[] = ["create_note", "append_to_note", "insert_under_bullet", "add_task"];
+
+/**
  * What a token may do with a tool now. A tool above the token's level, or a write tool while
  * writing is switched off (`canWrite` false), is deny whatever is set; a read tool is never ask.
  */
 export function effectiveRight(token: RightsHolder, tool: ToolRightSubject, canWrite: boolean): ToolRight {
 	if (tool.access === "write" && (!canWrite || token.level !== "write")) return "deny";
-	// A token made before rights existed has no map: it keeps every tool of its level, allowed.
+	// A token record built without a map (not read from settings) may use every tool of its level.
 	const stored = token.rights === undefined ? "allow" : (token.rights[tool.name] ?? DEFAULT_RIGHT[tool.access]);
 	if (tool.access === "read" && stored === "ask") return "allow";
 	return stored;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TOOL_RIGHTS, type ToolRight } from "../auth/rights";
+import { TOOL_RIGHTS, WRITE_TOOLS_BEFORE_RIGHTS, type ToolRight } from "../auth/rights";
 import { ENGLISH_STOP_WORDS } from "../search/stopWords";
 import type { TokenRecord } from "../auth/tokens";
 import { DEFAULT_APPROVAL_TIMEOUT_SECONDS, MAX_APPROVAL_TIMEOUT_SECONDS, MIN_APPROVAL_TIMEOUT_SECONDS, DEFAULT_PORT, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_WRITE_BYTES_PER_MINUTE, DEFAULT_WRITE_CALLS_PER_MINUTE, MAX_PORT, MIN_PORT } from "./limits";
@@ -149,7 +149,9 @@ export function parseSettings(raw: unknown): ParsedSettings {
 				}
 				const { rights, ...token } = parsed.data;
 				if (rights === undefined) {
-					settings.tokens.push(token);
+					// Saved before tokens had rights: it keeps what it had then, every read tool and these
+					// write tools allowed; a write tool added since is not in its map, so it asks.
+					settings.tokens.push({ ...token, rights: Object.fromEntries(WRITE_TOOLS_BEFORE_RIGHTS.map((tool) => [tool, "allow" as const])) });
 					continue;
 				}
 				const read = Object.fromEntries(Object.entries(rights).map(([tool, right]) => [tool, readRight(right)]));

@@ -1,5 +1,7 @@
 import { generateToken } from "../../../src/auth/tokens";
 import { defaultSettings, parseSettings, UnreadableSettingsError } from "../../../src/config/settings";
+import { effectiveRight, WRITE_TOOLS_BEFORE_RIGHTS } from "../../../src/auth/rights";
+import { ALL_TOOLS } from "../../../src/mcp/tools";
 
 describe("parseSettings", () => {
 	test("nothing saved yet gives the defaults: server off, writing off, port 27150", () => {
@@ -8,13 +10,23 @@ describe("parseSettings", () => {
 	});
 
 	test("valid values are kept", () => {
-		const { record } = generateToken("a", "write");
+		const { record } = generateToken("a", "write", { create_note: "ask" });
 		const raw = { serverEnabled: true, port: 3000, writeEnabled: true, excludedFolders: ["Private", "Work/Secret"], rateLimitPerMinute: 10, tokens: [record] };
 		expect(parseSettings(raw)).toEqual({ settings: { ...defaultSettings(), ...raw }, warnings: [] });
 	});
 
+	test("a token saved before tokens had rights keeps the write tools it had allowed; write tools added since ask", () => {
+		const { record } = generateToken("old", "write");
+		const [token] = parseSettings({ tokens: [record] }).settings.tokens;
+		const rights = ALL_TOOLS.map((tool) => [tool.name, effectiveRight(token!, tool, true)]);
+		expect(Object.fromEntries(rights)).toEqual(
+			Object.fromEntries(ALL_TOOLS.map((tool) => [tool.name, tool.access === "read" || WRITE_TOOLS_BEFORE_RIGHTS.includes(tool.name) ? "allow" : "ask"])),
+		);
+		expect(rights.filter(([, right]) => right === "ask").map(([name]) => name)).toEqual(expect.arrayContaining(["complete_task", "set_property", "rename_note"]));
+	});
+
 	test("each broken field falls back alone, with a warning naming the field but not its value", () => {
-		const { record } = generateToken("good", "read");
+		const { record } = generateToken("good", "read", {});
 		const parsed = parseSettings({ serverEnabled: true, port: "27150", writeEnabled: 1, excludedFolders: ["Private"], tokens: [record, { name: "bad", hash: "SECRET-ISH" }] });
 		expect(parsed.settings).toEqual({ ...defaultSettings(), serverEnabled: true, excludedFolders: ["Private"], tokens: [record] });
 		expect(parsed.warnings).toHaveLength(3);
