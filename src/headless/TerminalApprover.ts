@@ -104,5 +104,14 @@ export function describeRequest(request: ApprovalRequest, othersWaiting: number)
 		if (diff.length > TERMINAL_DIFF_LINES) lines.push(`  … ${diff.length - TERMINAL_DIFF_LINES} more lines of this change`);
 	}
 	if (request.changes.length === 0) lines.push("(it would change nothing)");
-	return lines.join("\n");
+	return lines.map(visibleControls).join("\n");
+}
+
+/**
+ * Note text shown on a terminal with its control characters made visible (a carriage return, an
+ * escape sequence): written raw, they could redraw the diff so the person approves text they never saw.
+ */
+export function visibleControls(line: string): string {
+	// eslint-disable-next-line no-control-regex -- the control characters are exactly what is matched
+	return line.replace(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/gu, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, "0")}`);
 }

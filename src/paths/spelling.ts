@@ -75,7 +75,8 @@ export function normalizeExcludedFolder(input: string, vaultRoot?: string): stri
 		const rootKey = pathMatchKey(root);
 		const key = pathMatchKey(folder);
 		if (key === rootKey) return null;
-		if (key.startsWith(`${rootKey}/`)) folder = folder.slice(root.length + 1);
+		// Cut by parts, not characters: the typed path and the vault's may spell a name in different Unicode forms.
+		if (key.startsWith(`${rootKey}/`)) folder = folder.split("/").filter(Boolean).slice(root.split("/").filter(Boolean).length).join("/");
 	}
 	// Anything else with a leading slash means the vault's root, as Obsidian's own paths do; a drive path outside the vault names nothing here.
 	if (DRIVE_LETTER.test(folder)) return null;

@@ -128,6 +128,9 @@ describe("normalizeExcludedFolder reads an excluded folder as a person may type 
 		["/home/ann/Vault/Private", root, "Private"],
 		["/HOME/ann/vault/Private", root, "Private"],
 		["/home/ann/Other/Private", root, "home/ann/Other/Private"],
+		// The vault's own path in another Unicode form than the one typed.
+		["/Users/me/Caf\u00e9/Private", "/Users/me/Cafe\u0301", "Private"],
+		["/Users/me/Cafe\u0301/Private/Old", "/Users/me/Caf\u00e9", "Private/Old"],
 	])("%j (vault %j) is %j", (input, vaultRoot, expected) => {
 		expect(normalizeExcludedFolder(input, vaultRoot)).toBe(expected);
 	});
