@@ -378,19 +378,21 @@ async function tokenRights(args: string[]): Promise<number> {
 	if (name === undefined) throw new UsageError("token rights needs the token's name.");
 	const store = new FileSettingsStore(root, DEFAULT_CONFIG_DIR);
 	const changes = rightChangesFrom(values);
-	let record = (await loadSettings(store)).tokens.find((candidate) => candidate.name === name);
-	const settings = await store.update((current) => {
-		const found = current.tokens.find((candidate) => candidate.name === name);
-		if (!found) throw new UsageError(unknownTokenMessage(current, name), undefined, false);
-		const next = applyRightChanges(found, changes, ALL_TOOLS);
-		if ("error" in next) throw new UsageError(next.error, undefined, false);
-		const unchanged = Object.values(changes).every((list) => list.length === 0);
-		const saved = unchanged ? { settings: current } : setTokenRights(current, name, next.rights);
-		if ("error" in saved) throw new UsageError(saved.error, undefined, false);
-		return saved.settings;
-	});
-	record = settings.tokens.find((candidate) => candidate.name === name) ?? record;
-	if (!record) return 1;
+	const unchanged = Object.values(changes).every((list) => list.length === 0);
+	// Only asking what the rights are reads data.json and leaves it as it is.
+	const settings = unchanged
+		? await loadSettings(store)
+		: await store.update((current) => {
+				const found = current.tokens.find((candidate) => candidate.name === name);
+				if (!found) throw new UsageError(unknownTokenMessage(current, name), undefined, false);
+				const next = applyRightChanges(found, changes, ALL_TOOLS);
+				if ("error" in next) throw new UsageError(next.error, undefined, false);
+				const saved = setTokenRights(current, name, next.rights);
+				if ("error" in saved) throw new UsageError(saved.error, undefined, false);
+				return saved.settings;
+			});
+	const record = settings.tokens.find((candidate) => candidate.name === name);
+	if (!record) throw new UsageError(unknownTokenMessage(settings, name), undefined, false);
 	const shown = rightsTable(record, ALL_TOOLS);
 	if (values.json === true) process.stdout.write(`${JSON.stringify({ name, level: record.level, rights: shown })}\n`);
 	else process.stdout.write(`Rights of "${name}" (${record.level}):\n${rightsText(shown)}\n`);

@@ -83,6 +83,22 @@ describe("rights per tool and approval on the command line", () => {
 		const noToken = await runCli(["token", "rights", vault, "ghost", "--deny", "read_note"]);
 		expect(noToken.code).toBe(2);
 		expect(noToken.stderr).toContain('No token named "ghost"');
+		const noTokenAsked = await runCli(["token", "rights", vault, "ghost"]);
+		expect(noTokenAsked.code).toBe(2);
+		expect(noTokenAsked.stderr).toContain('No token named "ghost"');
+	});
+
+	test("`token rights NAME` without a change only shows the rights: data.json is not written", async () => {
+		await newToken(vault, ["--name", "shown"]);
+		const dataFile = nodePath.join(vault, ".obsidian/plugins/vault-mcp/data.json");
+		const before = await fs.stat(dataFile);
+		const bytes = await fs.readFile(dataFile);
+		await new Promise((resolve) => setTimeout(resolve, 20));
+		const shown = await runCli(["token", "rights", vault, "shown", "--json"]);
+		expect(shown.code).toBe(0);
+		expect((JSON.parse(shown.stdout) as { rights: Record<string, string> }).rights.read_note).toBe("allow");
+		expect((await fs.stat(dataFile)).mtimeMs).toBe(before.mtimeMs);
+		expect(await fs.readFile(dataFile)).toEqual(bytes);
 	});
 
 	test("a denied tool disappears from a running server's tools/list within a second of `token rights`, and calling it answers like an unknown tool", async () => {
