@@ -81,7 +81,8 @@ function withWrites(host: Host, writes: Writes): Host {
 		offref: (ref) => vault.offref(ref),
 	};
 	const fileManager: HostFileManager = { trashFile: (file) => host.fileManager.trashFile(file), renameFile: writes.renameFile };
-	return { ...host, vault: wrapped, fileManager };
+	// Spelled out, not spread alone: a class host's methods (NodeHost's hiddenLinks) are not own properties.
+	return { ...host, hiddenLinks: () => host.hiddenLinks(), vault: wrapped, fileManager };
 }
 
 /**
