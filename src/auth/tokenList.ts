@@ -30,7 +30,6 @@ export function revokeToken(settings: VaultMcpSettings, name: string): { setting
 	return { settings: { ...settings, tokens: settings.tokens.filter((record) => record.name !== name) } };
 }
 
-/** Replaces the rights of the token with this name; an error if there is none. */
 /**
  * The settings with one tool's right changed for one token ("Always allow" in the approval window
  * or the terminal). The same settings object when there is nothing to change: the token was
@@ -44,6 +43,7 @@ export function withToolRight(settings: VaultMcpSettings, tokenName: string, too
 	return "error" in saved ? settings : saved.settings;
 }
 
+/** Replaces the rights of the token with this name; an error if there is none. */
 export function setTokenRights(settings: VaultMcpSettings, name: string, rights: ToolRights): { settings: VaultMcpSettings } | { error: string } {
 	if (!settings.tokens.some((record) => record.name === name)) return { error: unknownTokenMessage(settings, name) };
 	const tokens = settings.tokens.map((record): TokenRecord => (record.name === name ? { ...record, rights } : record));

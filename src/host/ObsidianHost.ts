@@ -5,13 +5,6 @@ import { renameWithLinks } from "../vault/rename";
 import { FolderJail } from "./FolderJail";
 import type { Host, HostFile, HostFileManager, HostVault } from "./Host";
 
-/**
- * The plugin's `Host`: Obsidian's own vault and metadata cache, behind the jail. Obsidian's adapter
- * follows symbolic links, so every read and write first asks the FolderJail whether the path is
- * really inside the vault folder, and links found in the folder are reported as hidden, so
- * listings, links, tags and search leave them out like an excluded folder. The assignments make
- * the compiler prove that Obsidian's `App` still fits the seam on every upgrade.
- */
 /** The vault's folder on disk; throws when the vault is not on the local file system. */
 export function vaultBasePath(app: App): string {
 	const basePath = (app.vault.adapter as DataAdapter & { getBasePath?: () => string }).getBasePath?.();
@@ -19,6 +12,13 @@ export function vaultBasePath(app: App): string {
 	return basePath;
 }
 
+/**
+ * The plugin's `Host`: Obsidian's own vault and metadata cache, behind the jail. Obsidian's adapter
+ * follows symbolic links, so every read and write first asks the FolderJail whether the path is
+ * really inside the vault folder, and links found in the folder are reported as hidden, so
+ * listings, links, tags and search leave them out like an excluded folder. The assignments make
+ * the compiler prove that Obsidian's `App` still fits the seam on every upgrade.
+ */
 export async function obsidianHost(app: App, owner: Pick<Component, "registerEvent" | "register">): Promise<Host> {
 	const basePath = vaultBasePath(app);
 	const jail = await FolderJail.open(basePath);

@@ -17,10 +17,6 @@ export function promptPlaceholders(text: string): string[] {
 }
 
 /**
- * The prompt's text with every placeholder replaced by its argument, in one pass (an argument's
- * own `{{…}}` is left as written); a placeholder without an argument becomes empty.
- */
-/**
  * How many bytes `text` would take once filled with `args`, counted without building it: a client
  * chooses the arguments, and a note that repeats a placeholder multiplies them. Pure.
  */
@@ -33,6 +29,10 @@ export function filledPlaceholderBytes(text: string, args: Record<string, string
 	return bytes;
 }
 
+/**
+ * The prompt's text with every placeholder replaced by its argument, in one pass (an argument's
+ * own `{{…}}` is left as written); a placeholder without an argument becomes empty.
+ */
 export function fillPlaceholders(text: string, args: Record<string, string>): string {
 	return text.replace(PLACEHOLDER, (_whole, name: string) => (Object.hasOwn(args, name) ? (args[name] ?? "") : ""));
 }
@@ -109,8 +109,8 @@ async function getPrompt(ctx: ToolContext, name: string, args: Record<string, st
 }
 
 /**
- * Notes in the prompts folder as MCP prompts. The server lives for one request (stateless), so
- * every prompts/list reads the folder afresh: a prompt added or edited in the vault is there on the
+ * Notes in the prompts folder as MCP prompts. Servers are pooled but keep no state between
+ * requests, so every prompts/list reads the folder afresh: a prompt added or edited in the vault is there on the
  * next call. No `listChanged`: a stateless server has no stream to send the notification on.
  */
 export function registerVaultPrompts(server: McpServer, contextOf: () => ToolContext): void {

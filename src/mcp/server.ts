@@ -60,6 +60,11 @@ interface ServerSlot {
 	running: Set<Promise<unknown>>;
 }
 
+/** Whether a prompts folder is set: servers with and without the prompts capability are pooled apart. */
+function hasPrompts(ctx: ToolContext): boolean {
+	return Boolean(ctx.promptsFolder?.trim());
+}
+
 /**
  * MCP servers kept for reuse, one set per tool set. Building a server (registering every tool and
  * compiling its schemas) cost more than a small tool call; a stateless request only needs a server
@@ -68,11 +73,6 @@ interface ServerSlot {
  * A server stays connected to its transport between requests. At most `maxIdle` idle servers are
  * kept per tool set (the in-flight cap bounds how many are ever lent at once).
  */
-/** Whether a prompts folder is set: servers with and without the prompts capability are pooled apart. */
-function hasPrompts(ctx: ToolContext): boolean {
-	return Boolean(ctx.promptsFolder?.trim());
-}
-
 export class McpServerPool {
 	private readonly idle = new Map<string, ServerSlot[]>();
 
