@@ -155,6 +155,17 @@ async function serveMcp<S extends EndpointPolicy>(req: IncomingMessage, res: Ser
 		sendRefusal(req, res, body.refusal);
 		return;
 	}
+	// A request refused for its form costs the token nothing: no place, no rate or write budget.
+	if (!acceptsJson(req)) {
+		sendJson(res, 406, jsonRpcError(JSON_RPC_SERVER_ERROR, "Not Acceptable: Client must accept both application/json and text/event-stream"));
+		return;
+	}
+	const version = req.headersDistinct["mcp-protocol-version"]?.[0];
+	const unsupported = unsupportedVersionError(version, body.json);
+	if (unsupported) {
+		sendJson(res, 400, { jsonrpc: "2.0", ...unsupported });
+		return;
+	}
 	const key = grantOnArrival.token.hash;
 	const place = await state.places.enter(key, deadlines.placeWaitMs, MAX_WAITING_PER_TOKEN);
 	// The client may have gone while it waited in line: give the place straight back.
@@ -187,16 +198,6 @@ async function serveMcp<S extends EndpointPolicy>(req: IncomingMessage, res: Ser
 	// a client that sends its next request the moment it has an answer must find the place free.
 	res.once("finish", place.leave);
 	res.once("close", place.leave);
-	if (!acceptsJson(req)) {
-		sendJson(res, 406, jsonRpcError(JSON_RPC_SERVER_ERROR, "Not Acceptable: Client must accept both application/json and text/event-stream"));
-		return;
-	}
-	const version = req.headersDistinct["mcp-protocol-version"]?.[0];
-	const unsupported = unsupportedVersionError(version, body.json);
-	if (unsupported) {
-		sendJson(res, 400, { jsonrpc: "2.0", ...unsupported });
-		return;
-	}
 	if (claimsModernRevision(body.json, version)) {
 		await serveModern(req, res, grant, settings, state, body.json, place.leave);
 		return;

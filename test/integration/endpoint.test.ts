@@ -183,6 +183,23 @@ describe("limits", () => {
 		}
 	});
 
+	test("write calls refused for their form (an unserved protocol version, an Accept without JSON) spend none of the token's write budget", async () => {
+		const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000, writeCallsPerMinute: 2 } });
+		try {
+			const token = running.tokens.write ?? "";
+			const append = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "append_to_note", arguments: { path: "a", content: `line ${id}` } } });
+			for (let i = 0; i < 4; i++) {
+				expect((await rawRequest(running.port, { headers: mcpHeaders(running.port, token, [["MCP-Protocol-Version", "2099-01-01"]]), body: append(i) })).status).toBe(400);
+				expect((await rawRequest(running.port, { headers: mcpHeaders(running.port, token).map(([name, value]): [string, string] => [name, name === "Accept" ? "text/html" : value]), body: append(i) })).status).toBe(406);
+			}
+			const statuses: number[] = [];
+			for (let i = 10; i < 13; i++) statuses.push((await rawRequest(running.port, { headers: mcpHeaders(running.port, token, [["MCP-Protocol-Version", "2025-11-25"]]), body: append(i) })).status);
+			expect(statuses).toEqual([200, 200, 429]);
+		} finally {
+			await running.stop();
+		}
+	});
+
 	test("more than 8 requests being answered at once: the 9th answers 503 with Retry-After", async () => {
 		const running = await startService(vault, { levels: ["read", "write"] });
 		// A slow disk: reads wait until the test lets them go, so 8 read_note calls stay in flight.
