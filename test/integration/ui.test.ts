@@ -24,8 +24,16 @@ function tabOf(plugin: VaultMcpPlugin) {
 	return {
 		containerEl: tab.containerEl,
 		setting,
-		toggle: (name: string) => setting(name).querySelector<HTMLElement>(".checkbox-container")?.click(),
-		button: (name: string, text: string) => [...setting(name).querySelectorAll("button")].find((button) => button.textContent === text)?.click(),
+		toggle: (name: string) => {
+			const toggle = setting(name).querySelector<HTMLElement>(".checkbox-container");
+			if (!toggle) throw new Error(`no toggle in setting "${name}"`);
+			toggle.click();
+		},
+		button: (name: string, text: string) => {
+			const button = [...setting(name).querySelectorAll("button")].find((candidate) => candidate.textContent === text);
+			if (!button) throw new Error(`no button "${text}" in setting "${name}"`);
+			button.click();
+		},
 		rerender: () => tab.display(),
 	};
 }
@@ -237,7 +245,7 @@ describe("the plugin's interface, clicked through in the host double", () => {
 		expect(tab.setting("Folders no app may see").textContent).toContain("No such folder yet: No such folder");
 	});
 
-	test("stop words: typed words replace the list and reach search at once; Restore defaults brings the English list back", async () => {
+	test("stop words: typed words replace the saved list (split, lower-cased, each once); Restore defaults brings the English list back", async () => {
 		const tab = tabOf(plugin);
 		const area = tab.setting("Stop words").querySelector("textarea") as HTMLTextAreaElement;
 		expect(area.value).toBe(ENGLISH_STOP_WORDS.join(" "));

@@ -92,6 +92,9 @@ describe("undo of every write tool gives back the note's exact bytes", () => {
 		root = await makeVault({ [NOTE]: "" });
 		host = await NodeHost.open(root);
 		search = new IndexedNoteSearch(host, scope, () => new Promise((resolve) => setImmediate(resolve)));
+		// The index the server searches with, built: a search must not fall back to a scan here.
+		search.start();
+		await search.whenReady();
 		journal = JournalFile.forVault(root, ".obsidian");
 		const { record } = generateToken("writer", "write", undefined);
 		const writes: WriteServices = {
@@ -128,6 +131,7 @@ describe("undo of every write tool gives back the note's exact bytes", () => {
 	}
 
 	test("the journal is not a note: no read tool lists, finds or reads it, though it holds text no note has any more", async () => {
+		expect(search.status().state).toBe("ready");
 		await setNote("---\nstatus: zebraquokka\n---\nBody\n");
 		expect(await callTool(client, "set_property", { path: "Target", name: "status", value: "done" })).toMatchObject({ ok: true });
 		expect(await fs.readFile(journal.path, "utf8")).toContain("zebraquokka");
