@@ -3,6 +3,7 @@
 import { defineConfig, globalIgnores } from "eslint/config";
 import obsidianmd from "eslint-plugin-obsidianmd";
 import globals from "globals";
+import regexpPlugin from "eslint-plugin-regexp";
 
 /**
  * The architecture's "never" rules (README, Design), one block per folder of src/. Core
@@ -56,6 +57,18 @@ export default defineConfig([
 				"error",
 				{ paths: [{ name: "obsidian", message: "Only main.ts, ui/ and host/ObsidianHost.ts use Obsidian at run time; use `import type` here.", allowTypeImports: true }] },
 			],
+		},
+	},
+	{
+		// Regular expressions run on note text and tool arguments, which a hostile author writes: none may
+		// backtrack super-linearly (a Tasks pattern once took 21 s on a 117-character line). The rules
+		// prove it from each pattern's structure, so a new pattern that could is an error here. A sticky
+		// pattern is tried at one position only, so only its own backtracking counts.
+		files: ["src/**/*.ts"],
+		plugins: { regexp: regexpPlugin },
+		rules: {
+			"regexp/no-super-linear-backtracking": ["error", { report: "certain" }],
+			"regexp/no-super-linear-move": ["error", { report: "certain", ignorePartial: false }],
 		},
 	},
 	...folderRules,

@@ -28,9 +28,31 @@ export type EditResult = Result<{ text: string; line: number }>;
 
 const DEFAULT_INDENT = "    ";
 const DEFAULT_MARKER = "-";
-const LIST_LINE = /^([ \t]*)([-*+]|\d+[.)])([ \t]+|$)(\[.\](?:[ \t]+|$))?(.*)$/u;
-const HEADING_LINE = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/u;
+// The text after the marker starts with no space or tab, so the spaces before it have one place to go.
+const LIST_LINE = /^([ \t]*)([-*+]|\d+[.)])([ \t]+|$)(\[.\](?:[ \t]+|$))?([^ \t\n\r\u2028\u2029].*|)$/u;
+const HEADING_OPENING = /^ {0,3}(#{1,6})(?![^ \t])/u;
 const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})/u;
+
+const isSpaceOrTab = (char: string | undefined) => char === " " || char === "\t";
+
+/**
+ * An ATX heading line's level and text (its closing `#`s and the spaces around it dropped), or null.
+ * Cut by hand: a pattern with spaces on both sides of a lazy text can split them in quadratically
+ * many ways on a long line.
+ */
+function headingLine(line: string): { level: number; text: string } | null {
+	const opening = HEADING_OPENING.exec(line);
+	if (!opening || /[\n\r\u2028\u2029]/u.test(line)) return null;
+	let start = opening[0].length;
+	let end = line.length;
+	while (start < end && isSpaceOrTab(line[start])) start++;
+	while (end > start && isSpaceOrTab(line[end - 1])) end--;
+	let hashes = end;
+	while (hashes > start && line[hashes - 1] === "#") hashes--;
+	// A closing sequence of `#`s counts only after a space or tab; otherwise it is part of the text.
+	if (hashes < end && hashes > start && isSpaceOrTab(line[hashes - 1])) end = hashes;
+	return { level: opening[1]?.length ?? 1, text: line.slice(start, end).trim() };
+}
 
 function splitLines(text: string): string[] {
 	return text.split(/\r?\n/);
@@ -91,7 +113,7 @@ export function isOutline(text: string, frontmatterMode: unknown): boolean {
 
 /** Content lines with blank lines at both ends dropped and line endings unified. */
 function contentLines(content: string): string[] {
-	const lines = splitLines(content.replace(/\s+$/u, ""));
+	const lines = splitLines(content.trimEnd());
 	while (lines.length && lines[0]?.trim() === "") lines.shift();
 	return lines;
 }
@@ -216,8 +238,8 @@ export function headingLines(lines: readonly string[]): HeadingLine[] {
 			continue;
 		}
 		if (fence !== null) continue;
-		const match = HEADING_LINE.exec(line);
-		if (match) headings.push({ line: index, level: match[1]?.length ?? 1, text: (match[2] ?? "").trim() });
+		const heading = headingLine(line);
+		if (heading) headings.push({ line: index, ...heading });
 	}
 	return headings;
 }

@@ -79,48 +79,79 @@ interface ParsedTask {
 }
 
 /** Tasks' line: indentation (quote markers too), a list marker, spaces, the checkbox, then the rest. */
-const TASK_LINE = /^([\s\t>]*)([-*+]|[0-9]+[.)]) +\[(.)\] *(.*)/u;
+const TASK_LINE = /^([\s>]*)([-*+]|\d+[.)]) +\[(.)\] *(.*)/u;
 const BLOCK_LINK = / \^[a-zA-Z0-9-]+$/u;
 const TRAILING_TAG = /(^|\s)#[^ !@#$%^&*(),.?":{}|<>]+$/u;
 const DATE = "(\\d{4}-\\d{2}-\\d{2})";
 const TASK_ID = "[a-zA-Z0-9-_]+";
-const TASK_IDS = `${TASK_ID}( *, *${TASK_ID} *)*`;
+/**
+ * Ids separated by commas, spaces allowed around each comma. Tasks writes `ID( *, *ID *)*`, whose
+ * spaces can be split between two stars in exponentially many ways: a 117-character line held the
+ * server 21 s. Every space here has one place to go (the line is trimmed, so none trails).
+ */
+const TASK_IDS = `${TASK_ID}(?: *, *${TASK_ID})*`;
+/** A recurrence rule's text: Tasks' characters, starting with one that is not a space so the spaces before it have one place to go. */
+const RULE_TEXT = "[a-zA-Z0-9,!][a-zA-Z0-9, !]*";
 
 /** Field readers, each anchored at the end of the line: Tasks takes fields off the end until none is left. */
 type FieldName = "priority" | DateField | "recurrence" | "onCompletion" | "id" | "dependsOn";
 
-const EMOJI_FIELDS: Record<FieldName, RegExp> = {
-	priority: /(🔺|⏫|🔼|🔽|⏬)\uFE0F?$/u,
-	done: new RegExp(`✅\\uFE0F? *${DATE}$`, "u"),
-	cancelled: new RegExp(`❌\\uFE0F? *${DATE}$`, "u"),
-	due: new RegExp(`(?:📅|📆|🗓)\\uFE0F? *${DATE}$`, "u"),
-	scheduled: new RegExp(`(?:⏳|⌛)\\uFE0F? *${DATE}$`, "u"),
-	start: new RegExp(`🛫\\uFE0F? *${DATE}$`, "u"),
-	created: new RegExp(`➕\\uFE0F? *${DATE}$`, "u"),
-	recurrence: /🔁\uFE0F? *([a-zA-Z0-9, !]+)$/u,
-	onCompletion: /🏁\uFE0F? *([a-zA-Z]+)$/u,
-	id: new RegExp(`🆔\\uFE0F? *(${TASK_ID})$`, "u"),
-	dependsOn: new RegExp(`⛔\\uFE0F? *(${TASK_IDS})$`, "u"),
-};
-
-/** A Dataview inline field, `[key:: value]` or `(key:: value)` with matching brackets, as Tasks reads it. */
-function inlineField(inner: string): RegExp {
-	return new RegExp(`(?:(?=[^\\]]+\\])\\[|(?=[^)]+\\))\\() *${inner} *[)\\]](?: *,)?$`, "u");
+/**
+ * One field reader: a sticky pattern that must reach the end of the line, and the characters one
+ * of its matches starts with. None of those characters can occur inside a match, so a match can
+ * only start at the last of them in the line: the pattern is tried there once, never at every
+ * position of a long line (which is quadratic in the line's length).
+ */
+interface FieldReader {
+	pattern: RegExp;
+	openers: readonly string[];
 }
 
-const DATAVIEW_FIELDS: Record<FieldName, RegExp> = {
-	priority: inlineField(`priority:: *(${PRIORITIES.join("|")})`),
-	done: inlineField(`completion:: *${DATE}`),
-	cancelled: inlineField(`cancelled:: *${DATE}`),
-	due: inlineField(`due:: *${DATE}`),
-	scheduled: inlineField(`scheduled:: *${DATE}`),
-	start: inlineField(`start:: *${DATE}`),
-	created: inlineField(`created:: *${DATE}`),
-	recurrence: inlineField("repeat:: *([a-zA-Z0-9, !]+)"),
-	onCompletion: inlineField("onCompletion:: *([a-zA-Z]+)"),
-	id: inlineField(`id:: *(${TASK_ID})`),
-	dependsOn: inlineField(`dependsOn:: *(${TASK_IDS})`),
+const emojiField = (pattern: RegExp, openers: readonly string[]): FieldReader => ({ pattern, openers });
+
+const EMOJI_FIELDS: Record<FieldName, FieldReader> = {
+	priority: emojiField(/(🔺|⏫|🔼|🔽|⏬)\uFE0F?$/uy, ["🔺", "⏫", "🔼", "🔽", "⏬"]),
+	done: emojiField(new RegExp(`✅\\uFE0F? *${DATE}$`, "uy"), ["✅"]),
+	cancelled: emojiField(new RegExp(`❌\\uFE0F? *${DATE}$`, "uy"), ["❌"]),
+	due: emojiField(new RegExp(`(?:📅|📆|🗓)\\uFE0F? *${DATE}$`, "uy"), ["📅", "📆", "🗓"]),
+	scheduled: emojiField(new RegExp(`(?:⏳|⌛)\\uFE0F? *${DATE}$`, "uy"), ["⏳", "⌛"]),
+	start: emojiField(new RegExp(`🛫\\uFE0F? *${DATE}$`, "uy"), ["🛫"]),
+	created: emojiField(new RegExp(`➕\\uFE0F? *${DATE}$`, "uy"), ["➕"]),
+	recurrence: emojiField(new RegExp(`🔁\\uFE0F? *(${RULE_TEXT})$`, "uy"), ["🔁"]),
+	onCompletion: emojiField(/🏁\uFE0F? *([a-zA-Z]+)$/uy, ["🏁"]),
+	id: emojiField(new RegExp(`🆔\\uFE0F? *(${TASK_ID})$`, "uy"), ["🆔"]),
+	dependsOn: emojiField(new RegExp(`⛔\\uFE0F? *(${TASK_IDS})$`, "uy"), ["⛔"]),
 };
+
+/**
+ * A Dataview inline field, `[key:: value]` or `(key:: value)` with matching brackets, as Tasks
+ * reads it. No value holds a bracket, so a match opens at the last `[` or `(` of the line.
+ */
+const OPEN = "(?:(?=[^\\]]+\\])\\[|(?=[^)]+\\))\\()";
+const CLOSE = "[)\\]](?: *,)?$";
+const dataviewField = (pattern: RegExp): FieldReader => ({ pattern, openers: ["[", "("] });
+
+const DATAVIEW_FIELDS: Record<FieldName, FieldReader> = {
+	priority: dataviewField(new RegExp(`${OPEN} *priority:: *(highest|high|medium|low|lowest) *${CLOSE}`, "uy")),
+	done: dataviewField(new RegExp(`${OPEN} *completion:: *${DATE} *${CLOSE}`, "uy")),
+	cancelled: dataviewField(new RegExp(`${OPEN} *cancelled:: *${DATE} *${CLOSE}`, "uy")),
+	due: dataviewField(new RegExp(`${OPEN} *due:: *${DATE} *${CLOSE}`, "uy")),
+	scheduled: dataviewField(new RegExp(`${OPEN} *scheduled:: *${DATE} *${CLOSE}`, "uy")),
+	start: dataviewField(new RegExp(`${OPEN} *start:: *${DATE} *${CLOSE}`, "uy")),
+	created: dataviewField(new RegExp(`${OPEN} *created:: *${DATE} *${CLOSE}`, "uy")),
+	recurrence: dataviewField(new RegExp(`${OPEN} *repeat:: *(${RULE_TEXT})${CLOSE}`, "uy")),
+	onCompletion: dataviewField(new RegExp(`${OPEN} *onCompletion:: *([a-zA-Z]+) *${CLOSE}`, "uy")),
+	id: dataviewField(new RegExp(`${OPEN} *id:: *(${TASK_ID}) *${CLOSE}`, "uy")),
+	dependsOn: dataviewField(new RegExp(`${OPEN} *dependsOn:: *(${TASK_IDS}) *${CLOSE}`, "uy")),
+};
+
+/** A field's match at the end of `body`, tried only where it can start (see FieldReader). */
+function matchAtEnd(body: string, reader: FieldReader): RegExpExecArray | null {
+	const start = Math.max(...reader.openers.map((opener) => body.lastIndexOf(opener)));
+	if (start < 0) return null;
+	reader.pattern.lastIndex = start;
+	return reader.pattern.exec(body);
+}
 
 /** The order Tasks tries the fields in on each pass; trailing tags come between onCompletion and id. */
 const READ_ORDER: FieldName[] = ["priority", "done", "cancelled", "due", "scheduled", "start", "created", "recurrence", "onCompletion"];
@@ -146,9 +177,9 @@ function parseTask(line: string, format: TaskFormat): ParsedTask | null {
 	const task: ParsedTask = { indentation, listMarker, status, description: "", dates: {}, onCompletion: "", id: "", dependsOn: [], blockLink, hardBreak: hardBreakOf(line) };
 	const fields = format === "dataview" ? DATAVIEW_FIELDS : EMOJI_FIELDS;
 	let trailingTags = "";
-	const take = (pattern: RegExp): RegExpExecArray | null => {
-		const found = pattern.exec(body);
-		if (found) body = body.replace(pattern, "").trim();
+	const take = (reader: FieldReader): RegExpExecArray | null => {
+		const found = matchAtEnd(body, reader);
+		if (found) body = body.slice(0, found.index).trim();
 		return found;
 	};
 	const read = (name: FieldName): boolean => {
@@ -166,7 +197,8 @@ function parseTask(line: string, format: TaskFormat): ParsedTask | null {
 	for (let pass = 0; pass < MAX_PASSES; pass++) {
 		let matched = false;
 		for (const name of READ_ORDER) matched = read(name) || matched;
-		const tag = take(TRAILING_TAG);
+		const tag = TRAILING_TAG.exec(body);
+		if (tag) body = body.slice(0, tag.index).trim();
 		if (tag) {
 			trailingTags = trailingTags ? `${tag[0].trim()} ${trailingTags}` : tag[0].trim();
 			matched = true;
@@ -180,7 +212,9 @@ function parseTask(line: string, format: TaskFormat): ParsedTask | null {
 
 /** Two or more trailing spaces are a Markdown line break, which Tasks keeps. */
 function hardBreakOf(line: string): string {
-	return /( {2,})$/.exec(line)?.[1] ?? "";
+	let start = line.length;
+	while (start > 0 && line[start - 1] === " ") start--;
+	return line.length - start >= 2 ? line.slice(start) : "";
 }
 
 /** A task written back in Tasks' field order and format. */

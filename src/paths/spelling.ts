@@ -11,14 +11,29 @@ export const DRIVE_LETTER = /^[a-z]:/i;
 export const OBSIDIAN_SPACES = /[\u00a0\u202f]/g;
 
 /**
+ * The text without the slashes at its end. A loop, not `/\/+$/`: a regular expression tries that at
+ * every slash of a long run, quadratic in its length.
+ */
+export function trimTrailingSlashes(text: string): string {
+	let end = text.length;
+	while (end > 0 && text[end - 1] === "/") end--;
+	return text.slice(0, end);
+}
+
+/** The text without the slashes at either end (see trimTrailingSlashes). */
+export function trimSlashes(text: string): string {
+	let start = 0;
+	while (start < text.length && text[start] === "/") start++;
+	return trimTrailingSlashes(text.slice(start));
+}
+
+/**
  * The one spelling of a vault path, as Obsidian's `normalizePath` makes it: forward slashes, no
  * repeated, leading or trailing slash, U+00A0 and U+202F as plain spaces, Unicode NFC. The policy,
  * the exclusions and the file operation all use this same string.
  */
 export function normalizeVaultPath(path: string): string {
-	const cleaned = path
-		.replace(/[\\/]+/g, "/")
-		.replace(/^\/+|\/+$/g, "")
+	const cleaned = trimSlashes(path.replace(/[\\/]+/g, "/"))
 		.replace(OBSIDIAN_SPACES, " ")
 		.normalize("NFC");
 	return cleaned === "" ? "/" : cleaned;
@@ -71,7 +86,7 @@ export function pathMatchKey(path: string): string {
 export function normalizeExcludedFolder(input: string, vaultRoot?: string): string | null {
 	let folder = input.trim().replace(/\\/g, "/");
 	if (vaultRoot !== undefined) {
-		const root = vaultRoot.replace(/\\/g, "/").replace(/\/+$/, "");
+		const root = trimTrailingSlashes(vaultRoot.replace(/\\/g, "/"));
 		const rootKey = pathMatchKey(root);
 		const key = pathMatchKey(folder);
 		if (key === rootKey) return null;

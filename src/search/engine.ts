@@ -784,8 +784,12 @@ function bodyStart(text: string): number {
 	return 0;
 }
 
-/** A web address: scheme, host, and the rest up to a space or bracket, less a sentence's closing punctuation. */
-const WEB_ADDRESS = /https?:\/\/([^\s/?#()<>[\]]+)(?:[^\s()<>[\]]*[^\s()<>[\].,;:!?])?/g;
+/**
+ * A web address: scheme, host, and the rest up to a space or bracket, less a sentence's closing
+ * punctuation. The rest starts at the character that ended the host, so no run of characters can
+ * be shared between the two (a long host of dots would otherwise be retried quadratically).
+ */
+const WEB_ADDRESS = /https?:\/\/([^\s/?#()<>[\]]+)(?:[/?#][^\s()<>[\]]*[^\s()<>[\].,;:!?]|[/#])?/g;
 
 interface WebAddress extends Span {
 	hostStart: number;

@@ -1,6 +1,7 @@
 import type { Host } from "../host/Host";
 import { DEFAULT_COMPLETION_SETTINGS, type CompletionSettings, type StatusConfig, type StatusType } from "../markdown/taskCompletion";
 import type { NewLinkFormat } from "../markdown/linkRewrite";
+import { trimSlashes } from "../paths/spelling";
 
 /** Reads a JSON file from the vault's config folder; null when it is missing or not JSON. */
 async function readConfigJson(host: Host, relativePath: string): Promise<Record<string, unknown> | null> {
@@ -37,7 +38,7 @@ export async function dailyNoteSettings(host: Host): Promise<DailyNoteSettings> 
 	const settings = await readConfigJson(host, "daily-notes.json");
 	const text = (value: unknown) => (typeof value === "string" ? value.trim() : "");
 	return {
-		folder: text(settings?.folder).replace(/^\/+|\/+$/g, ""),
+		folder: trimSlashes(text(settings?.folder)),
 		format: text(settings?.format) || DAILY_NOTE_DEFAULT_FORMAT,
 		template: text(settings?.template),
 	};
@@ -59,7 +60,7 @@ export async function templateSettings(host: Host): Promise<TemplateSettings> {
 	const settings = await readConfigJson(host, "templates.json");
 	const text = (value: unknown) => (typeof value === "string" ? value.trim() : "");
 	return {
-		folder: text(settings?.folder).replace(/^\/+|\/+$/g, ""),
+		folder: trimSlashes(text(settings?.folder)),
 		dateFormat: text(settings?.dateFormat) || TEMPLATE_DEFAULT_DATE_FORMAT,
 		timeFormat: text(settings?.timeFormat) || TEMPLATE_DEFAULT_TIME_FORMAT,
 	};
@@ -76,7 +77,7 @@ export async function taskDateFormat(host: Host): Promise<"emoji" | "dataview"> 
 /** The core Templates plugin's template folder (`templates.json`'s `folder`); "" when none is set. */
 export async function templatesFolder(host: Host): Promise<string> {
 	const settings = await readConfigJson(host, "templates.json");
-	return typeof settings?.folder === "string" ? settings.folder.trim().replace(/^\/+|\/+$/g, "") : "";
+	return typeof settings?.folder === "string" ? trimSlashes(settings.folder.trim()) : "";
 }
 
 const STATUS_TYPES: readonly StatusType[] = ["TODO", "DONE", "IN_PROGRESS", "ON_HOLD", "CANCELLED", "NON_TASK"];

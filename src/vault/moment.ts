@@ -50,7 +50,7 @@ const MOMENT_ONLY: Readonly<Record<string, (date: dayjs.Dayjs) => string>> = {
  * A format's tokens as moment reads them, longest first, so `MMMo` is `MMM` then `o` and `gggg`
  * stays whole; only the tokens in MOMENT_ONLY are replaced, the rest go to dayjs as they were.
  */
-const MOMENT_TOKENS = /\[[^\]]*\]|DDDo|DDDD?|D{1,2}|Mo|M{1,4}|Qo|Q|Wo|W{1,2}|wo|w{1,2}|do|d{1,4}|g{4}|gg|G{4}|GG|e|E/g;
+const MOMENT_TOKENS = /\[[^[]*\]|DDDo|DDDD?|D{1,2}|Mo|M{1,4}|Qo|Q|Wo|W{1,2}|wo|w{1,2}|do|d{1,4}|g{4}|gg|G{4}|GG|e|E/g;
 
 const momentOnlyTokens: PluginFunc = (_option, dayjsClass) => {
 	// eslint-disable-next-line @typescript-eslint/unbound-method -- always called with the instance, by .call

@@ -1,5 +1,5 @@
 import { MAX_NAME_BYTES, MAX_NOTE_NAME_BYTES, MAX_PATH_LENGTH } from "../config/limits";
-import { DRIVE_LETTER, OBSIDIAN_SPACES, pathMatchKey, visibleForm } from "../paths/spelling";
+import { DRIVE_LETTER, OBSIDIAN_SPACES, pathMatchKey, trimTrailingSlashes, visibleForm } from "../paths/spelling";
 import { fail, ok, type Result } from "../result";
 import { isExcludedPath, type Scope } from "./scope";
 
@@ -29,7 +29,7 @@ export function checkVaultPath(input: string, scope: Scope): Result<string> {
 	if (input.includes("\\")) return fail("Use forward slashes (/) in vault paths.");
 	if (input.startsWith("/") || DRIVE_LETTER.test(input)) return fail("Use a path relative to the vault root, without a leading slash or drive.");
 	if (ENCODED_SEPARATORS.test(input)) return fail("The path contains percent-encoded separators; write the path plainly.");
-	const path = input.replace(/\/+$/, "").replace(OBSIDIAN_SPACES, " ").normalize("NFC");
+	const path = trimTrailingSlashes(input).replace(OBSIDIAN_SPACES, " ").normalize("NFC");
 	for (const part of path.split("/")) {
 		const key = pathMatchKey(part);
 		if (part === "" || key === "" || key === "." || key === "..") return fail("The path has an empty, '.' or '..' part; give the path from the vault root.");
@@ -64,6 +64,6 @@ export function checkNoteNameLength(path: string): Result<string> {
 
 /** An optional folder argument: undefined when absent or blank, else the checked path or why not. */
 export function checkFolderArgument(input: string | undefined, scope: Scope): Result<string | undefined> {
-	if (input === undefined || input.replace(/\/+$/, "").trim() === "") return ok(undefined);
+	if (input === undefined || trimTrailingSlashes(input).trim() === "") return ok(undefined);
 	return checkVaultPath(input, scope);
 }

@@ -12,6 +12,16 @@ import { isInFolder, type Scope } from "./scope";
 export type TemplateFormats = Pick<TemplateSettings, "dateFormat" | "timeFormat">;
 
 /**
+ * The format of a `{{date:FORMAT}}` as written between the colon and the braces, spaces around it
+ * dropped; one of only spaces is that space. Trimmed here rather than by `\s*` around a lazy
+ * group in the pattern, whose spaces could be split in quadratically many ways.
+ */
+function formatInBraces(written: string): string {
+	const trimmed = written.trim();
+	return trimmed === "" ? written.slice(-1) : trimmed;
+}
+
+/**
  * Fills a template's variables as Obsidian's core Templates and Daily Notes plugins do:
  * `{{title}}`, `{{date}}` and `{{time}}` in the given formats, and `{{date:FORMAT}}` /
  * `{{time:FORMAT}}` with a moment-style format of their own. Pure.
@@ -19,7 +29,7 @@ export type TemplateFormats = Pick<TemplateSettings, "dateFormat" | "timeFormat"
 export function fillTemplate(template: string, formats: TemplateFormats, date: Date, title: string): string {
 	const day = dayjs(date);
 	return template
-		.replace(/\{\{\s*(?:date|time)\s*:\s*([^}]+?)\s*\}\}/gi, (_match, format: string) => day.format(format))
+		.replace(/\{\{\s*(?:date|time)\s*:([^}]+)\}\}/gi, (_match, format: string) => day.format(formatInBraces(format)))
 		.replace(/\{\{\s*date\s*\}\}/gi, () => day.format(formats.dateFormat))
 		.replace(/\{\{\s*time\s*\}\}/gi, () => day.format(formats.timeFormat))
 		.replace(/\{\{\s*title\s*\}\}/gi, () => title);

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ensureParentFolder } from "../../vault/dailyNotes";
 import { findNote } from "../../vault/notes";
 import { pathAfter, renameNote } from "../../vault/rename";
-import { pathMatchKey } from "../../paths/spelling";
+import { pathMatchKey, trimTrailingSlashes } from "../../paths/spelling";
 import { isPathVisible } from "../../vault/scope";
 import { checkNewNotePath } from "../../vault/writes";
 import { defineTool } from "../tool";
@@ -35,7 +35,7 @@ export const renameNoteTool = defineTool({
 		if (!found.ok) return fail(found.error);
 		const file = found.value;
 		// The path policy drops a trailing slash, which would turn "move into Archive/" into a rename to Archive.md.
-		if (args.new_path.trimEnd().endsWith("/")) return fail(`"${args.new_path}" names a folder. Give the note's full path in it, e.g. "${args.new_path.trimEnd().replace(/\/+$/u, "")}/${file.name}". Nothing was changed.`);
+		if (args.new_path.trimEnd().endsWith("/")) return fail(`"${args.new_path}" names a folder. Give the note's full path in it, e.g. "${trimTrailingSlashes(args.new_path.trimEnd())}/${file.name}". Nothing was changed.`);
 		const checked = checkNewNotePath(args.new_path, scope);
 		if (!checked.ok) return fail(checked.error);
 		const to = checked.value;

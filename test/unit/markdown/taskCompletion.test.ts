@@ -134,3 +134,30 @@ describe("changeTaskInNote", () => {
 		expect(changeTaskInNote(note, { line: 1, text: "In code", status: "x", today: TODAY, vaultFormat: "emoji", settings: DEFAULT_COMPLETION_SETTINGS, tasks: [], listLimit: 20 })).toEqual({ ok: false, error: expect.stringContaining("It has no open tasks.") });
 	});
 });
+
+describe("hostile task lines are read in time linear in their length", () => {
+	// Patterns of the shapes that backtrack: runs that two quantifiers could share, an opener
+	// repeated without its closer, a valid field broken by its last character. Under the old ⛔
+	// pattern a 117-character line of ids took 21 s; these are 60,000 characters.
+	const LENGTH = 60_000;
+	const run = (piece: string) => piece.repeat(Math.ceil(LENGTH / piece.length)).slice(0, LENGTH);
+	const openers = ["⛔", "⛔ a", "🔁", "🔁 every", "🆔", "🏁", "📅", "✅", "[dependsOn::", "(dependsOn::", "[repeat::", "[due::", "[id::"];
+	const bodies = [(opener: string) => `${opener} ${run("a , ")}!`, (opener: string) => `${opener}${run(" ")}!`, (opener: string) => `${opener} ${run("a ")}!`, (opener: string) => run(`${opener} `), (opener: string) => `${opener} ${run("1")}]!`];
+	const hostile = [...openers.flatMap((opener) => bodies.map((body) => body(opener))), run("["), run("("), run("#a"), `x${run(" ")}x`, run("# "), `${run("1-")}`];
+
+	test.each(["emoji", "dataview"] as const)("%s format: every hostile line is answered, its text kept whole", (format) => {
+		for (const body of hostile) {
+			const result = changeTaskStatus(`- [ ] ${body}`, "-", TODAY, format);
+			// Cancelling writes the task back with a date, every character of its text kept; a recurrence
+			// rule made of the hostile text is refused as one Tasks cannot read.
+			if (!result.ok) expect(result.error).toMatch(/^The task's recurrence ".*" is not a rule the Tasks plugin can read/su);
+			else expect((result.value.lines[0] ?? "").replace(/\s+/g, "")).toContain(body.replace(/\s+/g, "").slice(0, 1000));
+		}
+	});
+
+	test("a long list of ids that a task depends on is read whole", () => {
+		const ids = Array.from({ length: 5_000 }, (_unused, index) => `t${index}`);
+		expect(lines(`- [ ] Ship ⛔ ${ids.join(" , ")}`, "x", "emoji")).toEqual([`- [x] Ship ⛔ ${ids.join(",")} ✅ ${TODAY}`]);
+		expect(lines(`- [ ] Ship [dependsOn:: ${ids.join(", ")}]`, "x", "dataview")).toEqual([`- [x] Ship  [dependsOn:: ${ids.join(",")}]  [completion:: ${TODAY}]`]);
+	});
+});
