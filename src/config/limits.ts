@@ -174,6 +174,22 @@ export const UNSEARCHED_NOTES_LISTED = 20;
  * as with broken YAML): the YAML parser cannot be paused, and 256 KiB of it takes about 0.2 s.
  */
 export const MAX_FRONTMATTER_BYTES = 256 * 1024;
+
+// Hostile frontmatter: bounds checked before the YAML parser runs, since it cannot be paused.
+/**
+ * Levels of nesting (flow brackets, indented blocks, `- - -` items) a frontmatter may have to be
+ * parsed as YAML; real properties nest two or three deep. The parser's time grows with depth, and
+ * 130,000 levels made it abort the process for want of memory.
+ */
+export const MAX_FRONTMATTER_DEPTH = 64;
+/** Aliases (`*name`) a frontmatter may use. */
+export const MAX_FRONTMATTER_ALIASES = 100;
+/**
+ * The yaml package's count of values built from aliases while a frontmatter's properties are read
+ * (its `maxAliasCount`): ten lists of ten aliases of the list before would otherwise build ten
+ * billion values from 600 characters.
+ */
+export const MAX_FRONTMATTER_ALIAS_EXPANSION = 10_000;
 /**
  * Characters of note text the headless vault keeps in memory (least recently used dropped first):
  * about 1,000 typical notes, at most 4 MiB of heap (issue 16's heap budget).

@@ -1,5 +1,6 @@
 import type { FrontMatterCache, FrontmatterLinkCache } from "obsidian";
-import { isMap, isScalar, parseDocument, visit } from "yaml";
+import { CST, isMap, isScalar, Lexer, parseDocument, visit, type Document } from "yaml";
+import { MAX_FRONTMATTER_ALIAS_EXPANSION, MAX_FRONTMATTER_ALIASES, MAX_FRONTMATTER_BYTES, MAX_FRONTMATTER_DEPTH } from "../config/limits";
 import { scanInline } from "./inline";
 import { LineIndex } from "./lines";
 
@@ -25,20 +26,108 @@ export function splitFrontmatter(text: string): { yaml: string; body: string } |
 	return { yaml: text.slice(lines.lineStart(1), lines.lineStart(end)), body: text.slice(lines.lineStart(end + 1)) };
 }
 
+/** Characters that open or deepen a level of YAML nesting, counted to skip the exact check on small blocks. */
+const NESTING_CHARACTERS = /[[{\n\-?:]/g;
+
+/**
+ * An upper bound on how deep a YAML text nests: flow brackets open at once, plus indented block
+ * levels, plus the `- `, `? ` and `: ` indicators of the line. Read with the yaml package's own
+ * lexer (linear, and it knows a `[` inside quotes or a comment from one that opens a list), never
+ * with its parser, whose time and memory grow with the depth being measured.
+ */
+export function yamlNestingDepth(yaml: string): number {
+	// No level without one of these characters: a block with few of them needs no lexing.
+	const marks = yaml.match(NESTING_CHARACTERS)?.length ?? 0;
+	if (marks <= MAX_FRONTMATTER_DEPTH) return marks;
+	let deepest = 0;
+	let flow = 0;
+	const indents: number[] = [];
+	let lineIndent = 0;
+	let lineStart = true;
+	let lineIndicators = 0;
+	let scalarText = false;
+	for (const token of new Lexer().lex(yaml)) {
+		// The token after a scalar marker is the scalar's own text, whatever it looks like.
+		if (scalarText) {
+			scalarText = false;
+			continue;
+		}
+		const type = CST.tokenType(token);
+		if (type === "newline") {
+			lineStart = true;
+			lineIndent = 0;
+			continue;
+		}
+		if (type === "space") {
+			if (lineStart) lineIndent = token.length;
+			continue;
+		}
+		if (type === "comment" || type === "doc-mode" || type === "byte-order-mark") continue;
+		if (type === "scalar") scalarText = true;
+		if (lineStart) {
+			lineStart = false;
+			lineIndicators = 0;
+			if (flow === 0) {
+				while (indents.length > 0 && (indents[indents.length - 1] ?? 0) >= lineIndent) indents.pop();
+				indents.push(lineIndent);
+			}
+		}
+		if (type === "flow-seq-start" || type === "flow-map-start") flow++;
+		else if (type === "flow-seq-end" || type === "flow-map-end") flow = Math.max(0, flow - 1);
+		else if (flow === 0 && (type === "seq-item-ind" || type === "explicit-key-ind" || type === "map-value-ind")) lineIndicators++;
+		deepest = Math.max(deepest, indents.length + lineIndicators + flow);
+	}
+	return deepest;
+}
+
+/** Aliases (`*name`) in a YAML text, counted with its lexer (an asterisk in quotes or a comment is none). */
+function yamlAliasCount(yaml: string): number {
+	if (!yaml.includes("*")) return 0;
+	let count = 0;
+	for (const token of new Lexer().lex(yaml)) if (CST.tokenType(token) === "alias") count++;
+	return count;
+}
+
+/**
+ * Why a frontmatter block is not parsed as YAML, naming the bound it is over (size, nesting depth,
+ * aliases); null when it is within them. Checked before parsing, in time linear in its length.
+ */
+export function frontmatterBoundProblem(yaml: string): string | null {
+	if (yaml.length > MAX_FRONTMATTER_BYTES) return `it is over ${MAX_FRONTMATTER_BYTES} characters`;
+	if (yamlNestingDepth(yaml) > MAX_FRONTMATTER_DEPTH) return `it nests deeper than ${MAX_FRONTMATTER_DEPTH} levels`;
+	if (yamlAliasCount(yaml) > MAX_FRONTMATTER_ALIASES) return `it uses more than ${MAX_FRONTMATTER_ALIASES} aliases (*name)`;
+	return null;
+}
+
+/**
+ * A frontmatter block parsed as a YAML Document (core schema, no warnings printed: note text is
+ * never logged), or null when it is over a bound (frontmatterBoundProblem). The one place YAML of
+ * a note is parsed, so every reader and editor keeps the same bounds.
+ */
+export function parseFrontmatterDocument(yaml: string): Document.Parsed | null {
+	if (frontmatterBoundProblem(yaml) !== null) return null;
+	// The yaml package checks each key against every earlier key of its map: quadratic in a
+	// map's size. Its check is off here and the same rule is kept in one pass (hasDuplicateKey).
+	return parseDocument(yaml, { schema: "core", prettyErrors: false, uniqueKeys: false, logLevel: "error" });
+}
+
+/** A parsed frontmatter's value, with alias expansions bounded; throws when an alias cannot be resolved or the bound is passed. */
+export function frontmatterValue(document: Document): unknown {
+	return document.toJS({ maxAliasCount: MAX_FRONTMATTER_ALIAS_EXPANSION });
+}
+
 /**
  * Frontmatter YAML as Obsidian exposes it: the YAML 1.2 core schema, so dates stay strings and
- * empty values are null. Returns null for an empty block or YAML that is broken or not a mapping
- * (Obsidian then has no `frontmatter`, and the rest of the note's metadata is unaffected).
+ * empty values are null. Returns null for an empty block, YAML that is broken or not a mapping, or
+ * one over a bound (Obsidian then has no `frontmatter`, and the rest of the note's metadata is
+ * unaffected: the note is still listed, linked and read as text).
  */
 export function parseFrontmatter(yaml: string): FrontMatterCache | null {
 	if (yaml.trim() === "") return null;
 	try {
-		// The yaml package checks each key against every earlier key of its map: quadratic in a
-		// map's size (issue 12). Its check is off here and the same rule is kept in one pass below.
-		// Its warnings would print a piece of the note on stderr: note text is never logged.
-		const document = parseDocument(yaml, { schema: "core", prettyErrors: false, uniqueKeys: false, logLevel: "error" });
-		if (document.errors.length > 0 || hasDuplicateKey(document)) return null;
-		const value: unknown = document.toJS();
+		const document = parseFrontmatterDocument(yaml);
+		if (!document || document.errors.length > 0 || hasDuplicateKey(document)) return null;
+		const value = frontmatterValue(document);
 		if (value === null || typeof value !== "object" || Array.isArray(value)) return null;
 		return value;
 	} catch {
@@ -47,7 +136,7 @@ export function parseFrontmatter(yaml: string): FrontMatterCache | null {
 }
 
 /** The yaml package's own rule, linear: two keys of one map are the same when both are scalars with equal (===) values. */
-export function hasDuplicateKey(document: ReturnType<typeof parseDocument>): boolean {
+export function hasDuplicateKey(document: Document.Parsed): boolean {
 	let duplicate = false;
 	visit(document, {
 		Map: (_key, map) => {

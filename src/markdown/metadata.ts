@@ -9,7 +9,7 @@ import type {
 	SectionCache,
 	TagCache,
 } from "obsidian";
-import { BLOCK_CHUNK_LINES, INLINE_ITEMS_PAUSE_COUNT, MAX_FRONTMATTER_BYTES, TOKEN_VISIT_PAUSE_TOKENS } from "../config/limits";
+import { BLOCK_CHUNK_LINES, INLINE_ITEMS_PAUSE_COUNT, TOKEN_VISIT_PAUSE_TOKENS } from "../config/limits";
 import { parseBlocks, type MarkdownToken } from "./blocks";
 import { frontmatterEndLine, frontmatterLinks, parseFrontmatter } from "./frontmatter";
 import { scanInlineSteps, trailingBlockId, type InlineLink } from "./inline";
@@ -118,8 +118,8 @@ class MetadataBuilder {
 			const position = this.lines.linesPos(0, 0, frontmatterEnd);
 			this.sections.push({ type: "yaml", position });
 			const yaml = this.text.slice(this.lines.lineStart(1), this.lines.lineStart(frontmatterEnd));
-			// The YAML parser is not sliced: a block over the limit is treated like broken YAML (no properties).
-			const frontmatter = yaml.length <= MAX_FRONTMATTER_BYTES ? parseFrontmatter(yaml) : null;
+			// The YAML parser is not sliced: a block over one of its bounds is treated like broken YAML (no properties).
+			const frontmatter = parseFrontmatter(yaml);
 			if (frontmatter) {
 				cache.frontmatter = frontmatter;
 				cache.frontmatterPosition = position;

@@ -3,9 +3,9 @@
  * `fileManager.processFrontMatter` makes, but through the `yaml` package's Document so the other
  * properties keep their order, their values and their comments. Pure.
  */
-import { Document, isMap, parseDocument } from "yaml";
-import { MAX_FRONTMATTER_BYTES } from "../config/limits";
-import { hasDuplicateKey, splitFrontmatter } from "./frontmatter";
+import { Document, isMap } from "yaml";
+import { MAX_FRONTMATTER_ALIAS_EXPANSION } from "../config/limits";
+import { frontmatterBoundProblem, frontmatterValue, hasDuplicateKey, parseFrontmatterDocument, splitFrontmatter } from "./frontmatter";
 import { fail, ok, type Result } from "../result";
 
 /** A property value as set_property takes it: text, a number, true/false, a list of those, or null to remove. */
@@ -56,9 +56,10 @@ export function setProperty(note: string, name: string, value: PropertyValue): P
 		return ok({ text: `---${eol}${toYaml(document, eol, true)}---${eol}${note}`, value: written, changed: true });
 	}
 	const { yaml, body } = split;
-	if (yaml.length > MAX_FRONTMATTER_BYTES) return fail(`The note's frontmatter is over ${MAX_FRONTMATTER_BYTES} bytes; it is not edited. Nothing was changed.`);
-	const parsed = parseDocument(yaml, { schema: "core", prettyErrors: false, uniqueKeys: false, logLevel: "error" });
-	if (parsed.errors.length > 0 || hasDuplicateKey(parsed)) return fail("The note's frontmatter is not valid YAML (Obsidian shows no properties for it). Fix it first; nothing was changed.");
+	const overBound = frontmatterBoundProblem(yaml);
+	if (overBound !== null) return fail(`The note's frontmatter is not read as properties: ${overBound}. Edit it in the note itself. Nothing was changed.`);
+	const parsed = parseFrontmatterDocument(yaml);
+	if (!parsed || parsed.errors.length > 0 || hasDuplicateKey(parsed)) return fail("The note's frontmatter is not valid YAML (Obsidian shows no properties for it). Fix it first; nothing was changed.");
 	const document: Document = parsed;
 	if (document.contents === null) document.contents = document.createNode({});
 	const map = document.contents;
@@ -66,7 +67,12 @@ export function setProperty(note: string, name: string, value: PropertyValue): P
 	// Obsidian's property names are case-insensitive: change the key the note already has.
 	const existing = map.items.find((pair) => String((pair.key as { value?: unknown } | null)?.value) === name) ?? map.items.find((pair) => String((pair.key as { value?: unknown } | null)?.value).toLowerCase() === name.toLowerCase());
 	const key = existing ? (existing.key as { value?: unknown }).value : name;
-	const before = JSON.stringify(document.toJS());
+	let before: string;
+	try {
+		before = JSON.stringify(frontmatterValue(document));
+	} catch {
+		return fail(`The note's frontmatter expands its YAML aliases (*name) past ${MAX_FRONTMATTER_ALIAS_EXPANSION} values, or uses one that is not defined; it is not edited. Nothing was changed.`);
+	}
 	if (written === null) {
 		if (!existing) return ok({ text: note, value: written, changed: false });
 		document.delete(key);
@@ -82,7 +88,7 @@ export function setProperty(note: string, name: string, value: PropertyValue): P
 	}
 	let after: string;
 	try {
-		after = JSON.stringify(document.toJS());
+		after = JSON.stringify(frontmatterValue(document));
 	} catch {
 		// The yaml package cannot resolve an alias (`other: *x`) whose anchor (`&x`) went with the old value.
 		return fail(`Another property refers to the value of "${String(key)}" by a YAML alias (*name); changing it would break that property. Edit the note's frontmatter directly. Nothing was changed.`);

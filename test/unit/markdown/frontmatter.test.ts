@@ -1,0 +1,91 @@
+import fc from "fast-check";
+import { parseDocument } from "yaml";
+import { MAX_FRONTMATTER_ALIAS_EXPANSION, MAX_FRONTMATTER_ALIASES, MAX_FRONTMATTER_BYTES, MAX_FRONTMATTER_DEPTH } from "../../../src/config/limits";
+import { frontmatterBoundProblem, parseFrontmatter, yamlNestingDepth } from "../../../src/markdown/frontmatter";
+import { parseMetadata } from "../../../src/markdown/metadata";
+import { setProperty } from "../../../src/markdown/properties";
+
+/** A note whose frontmatter is `yaml`, with a link and a tag in its body. */
+const note = (yaml: string) => `---\n${yaml}\n---\n# Body\nSee [[Other note]] #kept\n`;
+
+/** 130,000 open brackets: under the frontmatter size bound, and once enough to abort the process. */
+const DEEP_FLOW = `a: ${"[".repeat(130_000)}`;
+const deepBlock = (levels: number) => Array.from({ length: levels }, (_unused, level) => `${" ".repeat(level)}k${level}:`).join("\n") + " leaf";
+const deepDashes = (levels: number) => `a:\n  ${"- ".repeat(levels)}x`;
+/** Ten lists, each ten aliases of the one before: 10^10 values once expanded. */
+const ALIAS_BOMB = ["a: &a [x, x, x, x, x, x, x, x, x, x]", ...Array.from({ length: 9 }, (_unused, index) => `b${index}: &b${index} [${Array(10).fill(index === 0 ? "*a" : `*b${index - 1}`).join(", ")}]`)].join("\n");
+const manyAliases = (count: number) => ["base: &base x", ...Array.from({ length: count }, (_unused, index) => `k${index}: *base`)].join("\n");
+
+describe("frontmatter over a bound is not parsed, and the rest of the note is", () => {
+	test.each([
+		["130,000 open brackets", DEEP_FLOW, `deeper than ${MAX_FRONTMATTER_DEPTH} levels`],
+		["200 closed brackets", `a: ${"[".repeat(200)}${"]".repeat(200)}`, `deeper than ${MAX_FRONTMATTER_DEPTH} levels`],
+		["100 indented maps", deepBlock(100), `deeper than ${MAX_FRONTMATTER_DEPTH} levels`],
+		["100 dashes on one line", deepDashes(100), `deeper than ${MAX_FRONTMATTER_DEPTH} levels`],
+		[`${MAX_FRONTMATTER_ALIASES + 1} aliases`, manyAliases(MAX_FRONTMATTER_ALIASES + 1), `more than ${MAX_FRONTMATTER_ALIASES} aliases`],
+		["a block over the size bound", `a: "${"x".repeat(MAX_FRONTMATTER_BYTES)}"`, `over ${MAX_FRONTMATTER_BYTES} characters`],
+	])("%s: the bound is named; no properties; links, tags and headings still read", (_name, yaml, bound) => {
+		expect(frontmatterBoundProblem(yaml)).toContain(bound);
+		const cache = parseMetadata(note(yaml));
+		expect(cache.frontmatter).toBeUndefined();
+		expect(cache.links?.map((link) => link.link)).toEqual(["Other note"]);
+		expect(cache.tags?.map((tag) => tag.tag)).toEqual(["#kept"]);
+		expect(cache.headings?.map((heading) => heading.heading)).toEqual(["Body"]);
+		expect(cache.sections?.[0]?.type).toBe("yaml");
+	});
+
+	test("aliases that would expand to ten billion values give no properties, and no exception", () => {
+		expect(parseFrontmatter(ALIAS_BOMB)).toBeNull();
+	});
+
+	test("setProperty on a note over a bound is an error naming the bound, and changes nothing", () => {
+		for (const [yaml, bound] of [[DEEP_FLOW, "levels"], [manyAliases(MAX_FRONTMATTER_ALIASES + 1), "aliases"]] as const) {
+			const result = setProperty(note(yaml), "status", "done");
+			expect(result.ok).toBe(false);
+			if (!result.ok) expect(result.error).toMatch(new RegExp(`not read as properties: .*${bound}.*Nothing was changed`, "u"));
+		}
+		const bomb = setProperty(note(ALIAS_BOMB), "status", "done");
+		expect(bomb.ok).toBe(false);
+		if (!bomb.ok) expect(bomb.error).toContain(`past ${MAX_FRONTMATTER_ALIAS_EXPANSION} values`);
+	});
+});
+
+describe("frontmatter within the bounds is parsed as before", () => {
+	test("brackets inside quotes, comments and block text do not count as nesting", () => {
+		const yaml = [`title: "${"[".repeat(500)}"`, `quote: '${"{".repeat(500)}'`, `# ${"[".repeat(500)}`, "text: |", `  ${"[".repeat(500)}`, "related:", ...Array.from({ length: 300 }, (_unused, index) => `  - "[[Note ${index}]]"`)].join("\n");
+		expect(frontmatterBoundProblem(yaml)).toBeNull();
+		const parsed = parseFrontmatter(yaml);
+		expect(parsed?.title).toBe("[".repeat(500));
+		expect(parsed?.related).toHaveLength(300);
+	});
+
+	test(`nesting ${MAX_FRONTMATTER_DEPTH / 2} levels deep, and ${MAX_FRONTMATTER_ALIASES} aliases, are read`, () => {
+		expect(parseFrontmatter(`a: ${"[".repeat(MAX_FRONTMATTER_DEPTH / 2)}1${"]".repeat(MAX_FRONTMATTER_DEPTH / 2)}`)).not.toBeNull();
+		expect(parseFrontmatter(deepBlock(MAX_FRONTMATTER_DEPTH / 2))).not.toBeNull();
+		expect(Object.keys(parseFrontmatter(manyAliases(MAX_FRONTMATTER_ALIASES)) ?? {})).toHaveLength(MAX_FRONTMATTER_ALIASES + 1);
+	});
+
+	test("the depth counted is never below the depth of what the parser builds", () => {
+		const depthOf = (value: unknown): number => (value !== null && typeof value === "object" ? 1 + Math.max(0, ...Object.values(value).map(depthOf)) : 0);
+		const pieces = ["a: ", "b:", "- ", "? ", ": ", "[", "]", "{", "}", ", ", "\n", "\n  ", "\n    ", "x", '"[', "'{", "# [", "&n ", "*n", "|\n  [", "\t"];
+		fc.assert(
+			fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 40 }).map((parts) => parts.join("")), (yaml) => {
+				const document = parseDocument(yaml, { schema: "core", uniqueKeys: false, logLevel: "silent" });
+				if (document.errors.length > 0) return;
+				let value: unknown;
+				try {
+					value = document.toJS({ maxAliasCount: 1000 });
+				} catch {
+					return;
+				}
+				expect(yamlNestingDepth(yaml)).toBeGreaterThanOrEqual(depthOf(value));
+			}),
+			{ numRuns: 5000 },
+		);
+	});
+
+	test("the exact count is the lexer's, not the quick one: a long flat block with many marks still counts as flat", () => {
+		const yaml = Array.from({ length: 1000 }, (_unused, index) => `key${index}: 2026-01-01`).join("\n");
+		expect(yamlNestingDepth(yaml)).toBeLessThanOrEqual(2);
+	});
+});
