@@ -243,6 +243,12 @@ export const WINDOW_DIFF_LINES = 5_000;
 
 // Internal tuning: how work is sliced and cached. No README row; changing one changes no answer.
 
+/**
+ * Years after the reference date a recurrence's next occurrence is searched for; a rule with none
+ * in them (`every hour on the 31st in February`) is an error. rrule alone would search to the
+ * year 9999, which held the server 9–20 s per call. A weekday on 29 February comes back within 28 years.
+ */
+export const MAX_RECURRENCE_SEARCH_YEARS = 30;
 /** Days a monthly or yearly recurrence steps back to land in the month or year it names (Tasks needs at most 3); a bound against a rule that never lands. */
 export const MAX_RECURRENCE_STEP_BACK_DAYS = 366;
 /** Opens of one file in a row that may find it replaced mid-way before the path counts as unstable (headless). */

@@ -5,8 +5,8 @@
  * from the reference date (due, else scheduled, else start). Dates are YYYY-MM-DD strings and all
  * arithmetic is on UTC midnights, so no time zone or daylight saving change can shift a day. Pure.
  */
-import { RRule, type Options } from "rrule";
-import { MAX_RECURRENCE_STEP_BACK_DAYS } from "../config/limits";
+import { Frequency, RRule, Weekday, type Options } from "rrule";
+import { MAX_RECURRENCE_SEARCH_YEARS, MAX_RECURRENCE_STEP_BACK_DAYS } from "../config/limits";
 
 /** The dates a recurrence moves on. */
 export interface OccurrenceDates {
@@ -48,12 +48,123 @@ export function parseRecurrence(ruleText: string): RecurrenceRule | null {
 		const options = RRule.parseText(match[1].trim());
 		if (!options || options.freq === undefined) return null;
 		const whenDone = match[2] !== undefined;
-		const text = new RRule(options).toText() + (whenDone ? " when done" : "");
+		// rrule's words for a rule, as Tasks writes it back, unless they read back as another rule
+		// (`every hour on the 31st in February` would become `every hour`): then the words as written.
+		const words = new RRule(options).toText();
+		const text = (sameOptions(RRule.parseText(words), options) ? words : match[1].trim()) + (whenDone ? " when done" : "");
 		return { options, whenDone, text };
 	} catch {
 		return null;
 	}
 }
+
+/** Whether two rule option sets say the same (rrule's Weekday objects compared by their text). */
+function sameOptions(first: Partial<Options> | null, second: Partial<Options>): boolean {
+	const key = (options: Partial<Options> | null) => JSON.stringify(Object.entries(options ?? {}).filter(([, value]) => value !== undefined && value !== null).sort(([a], [b]) => a.localeCompare(b)), (_name, value: unknown) => (value instanceof Weekday ? value.toString() : value));
+	return key(first) === key(second);
+}
+
+const asList = <T>(value: T | T[] | null | undefined): T[] => (value === null || value === undefined ? [] : Array.isArray(value) ? value : [value]);
+
+/** Day of the week of a UTC date, rrule's way: 0 is Monday. */
+const weekdayOf = (day: Date) => (day.getUTCDay() + 6) % 7;
+const daysInMonth = (day: Date) => new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth() + 1, 0)).getUTCDate();
+const dayOfYear = (day: Date) => Math.round((day.getTime() - Date.UTC(day.getUTCFullYear(), 0, 1)) / DAY_MS) + 1;
+const daysInYear = (day: Date) => (new Date(Date.UTC(day.getUTCFullYear(), 1, 29)).getUTCMonth() === 1 ? 366 : 365);
+/** ISO week number: weeks start on Monday, week 1 holds the year's first Thursday. */
+function isoWeekNumber(day: Date): { week: number; year: number } {
+	const thursday = new Date(day.getTime() + (3 - weekdayOf(day)) * DAY_MS);
+	return { week: Math.floor((thursday.getTime() - Date.UTC(thursday.getUTCFullYear(), 0, 1)) / DAY_MS / 7) + 1, year: thursday.getUTCFullYear() };
+}
+
+/** A day's ISO week, and how many weeks its ISO year has (the week of 28 December). */
+function isoWeek(day: Date): { week: number; weeks: number } {
+	const { week, year } = isoWeekNumber(day);
+	return { week, weeks: isoWeekNumber(new Date(Date.UTC(year, 11, 28))).week };
+}
+
+/**
+ * Whether a day passes a rule's day filters (month, day of month, ISO week, weekday with its
+ * ordinal), with rrule's defaults taken from the start date when a rule names no day.
+ */
+function dayPasses(options: Partial<Options>, dtstart: Date, day: Date): boolean {
+	const freq = options.freq ?? Frequency.DAILY;
+	const months = asList(options.bymonth);
+	let monthDays = asList(options.bymonthday);
+	let weekdays = asList(options.byweekday).map((each) => (typeof each === "number" ? new Weekday(each) : typeof each === "string" ? Weekday.fromStr(each) : each));
+	const weeks = asList(options.byweekno);
+	const namesNoDay = monthDays.length === 0 && weekdays.length === 0 && weeks.length === 0;
+	if (namesNoDay && freq === Frequency.YEARLY) {
+		if (months.length === 0 && day.getUTCMonth() !== dtstart.getUTCMonth()) return false;
+		monthDays = [dtstart.getUTCDate()];
+	} else if (namesNoDay && freq === Frequency.MONTHLY) monthDays = [dtstart.getUTCDate()];
+	else if (namesNoDay && freq === Frequency.WEEKLY) weekdays = [new Weekday(weekdayOf(dtstart))];
+	if (months.length > 0 && !months.includes(day.getUTCMonth() + 1)) return false;
+	const date = day.getUTCDate();
+	const monthLength = daysInMonth(day);
+	if (monthDays.length > 0 && !monthDays.some((each) => each === date || each === date - monthLength - 1)) return false;
+	if (weeks.length > 0) {
+		const { week, weeks: inYear } = isoWeek(day);
+		if (!weeks.some((each) => each === week || each === week - inYear - 1)) return false;
+	}
+	if (weekdays.length > 0) {
+		const inMonth = freq === Frequency.MONTHLY || (freq === Frequency.YEARLY && months.length > 0);
+		const ordinalsCount = freq === Frequency.MONTHLY || freq === Frequency.YEARLY;
+		const [position, length] = inMonth ? [date, monthLength] : [dayOfYear(day), daysInYear(day)];
+		const passes = weekdays.some((each) => {
+			if (each.weekday !== weekdayOf(day)) return false;
+			if (!ordinalsCount || !each.n) return true;
+			return each.n > 0 ? Math.ceil(position / 7) === each.n : Math.floor((length - position) / 7) + 1 === -each.n;
+		});
+		if (!passes) return false;
+	}
+	return true;
+}
+
+/** Whether the rule's interval, counted from its start, reaches some moment of a day (and an hour it names). */
+function intervalReaches(options: Partial<Options>, dtstart: Date, day: Date): boolean {
+	const interval = Math.max(1, options.interval ?? 1);
+	const days = Math.round((day.getTime() - dtstart.getTime()) / DAY_MS);
+	const hours = asList(options.byhour);
+	const allowedHours = hours.length > 0 ? hours : Array.from({ length: 24 }, (_unused, hour) => hour);
+	const reaches = (unitsBefore: number, unitsInHour: number) => allowedHours.some((hour) => (((-(unitsBefore + hour * unitsInHour)) % interval) + interval) % interval < unitsInHour);
+	switch (options.freq) {
+		case Frequency.YEARLY:
+			return (day.getUTCFullYear() - dtstart.getUTCFullYear()) % interval === 0;
+		case Frequency.MONTHLY:
+			return ((day.getUTCFullYear() - dtstart.getUTCFullYear()) * 12 + day.getUTCMonth() - dtstart.getUTCMonth()) % interval === 0;
+		case Frequency.WEEKLY:
+			return Math.floor((days + weekdayOf(dtstart)) / 7) % interval === 0;
+		case Frequency.HOURLY:
+			return reaches(days * 24, 1);
+		case Frequency.MINUTELY:
+			return reaches(days * 24 * 60, 60);
+		case Frequency.SECONDLY:
+			return reaches(days * 24 * 3600, 3600);
+		default:
+			return days % interval === 0;
+	}
+}
+
+/**
+ * Whether a rule has an occurrence on some day after `after` within MAX_RECURRENCE_SEARCH_YEARS,
+ * checked day by day before rrule is asked: rrule looks for the next occurrence up to the year
+ * 9999 and cannot be stopped, so a rule with none (`every hour on the 31st in February`) held
+ * the server for seconds. The check may say yes to a rule rrule then finds nothing for nearby
+ * (a count or an end date): rrule stops at those by itself.
+ */
+function hasOccurrenceWithin(options: Partial<Options>, dtstart: Date, after: Date): boolean {
+	const first = Math.floor(after.getTime() / DAY_MS) * DAY_MS;
+	const last = first + Math.ceil(MAX_RECURRENCE_SEARCH_YEARS * 365.25) * DAY_MS;
+	for (let time = first; time <= last; time += DAY_MS) {
+		const day = new Date(time);
+		if (dayPasses(options, dtstart, day) && intervalReaches(options, dtstart, day)) return true;
+	}
+	return false;
+}
+
+/** What nextOccurrence answers for a rule with no occurrence within MAX_RECURRENCE_SEARCH_YEARS. */
+export const BEYOND_SEARCH = "beyond search";
 
 /**
  * The first occurrence after `after` (exclusive). A monthly rule without a fixed day (`every
@@ -61,8 +172,10 @@ export function parseRecurrence(ruleText: string): RecurrenceRule | null {
  * in Tasks, `after` then steps back a day at a time until the occurrence lands in the month or
  * year the interval names.
  */
-function nextAfter(rule: RecurrenceRule, dtstart: Date, after: Date): Date | null {
+function nextAfter(rule: RecurrenceRule, dtstart: Date, after: Date): Date | null | typeof BEYOND_SEARCH {
 	const build = (start: Date) => new RRule({ ...rule.options, dtstart: start });
+	if (!hasOccurrenceWithin(rule.options, dtstart, after)) return BEYOND_SEARCH;
+	const nextFrom = (start: Date, from: Date) => (hasOccurrenceWithin(rule.options, start, from) ? build(start).after(from) : null);
 	let next = build(dtstart).after(after);
 	if (!next) return null;
 	const interval = rule.options.interval ?? 1;
@@ -75,7 +188,7 @@ function nextAfter(rule: RecurrenceRule, dtstart: Date, after: Date): Date | nul
 		if (step >= MAX_RECURRENCE_STEP_BACK_DAYS) return null;
 		// Tasks compares against the start of the day before, and asks for the first occurrence after it.
 		from = new Date(Math.floor(from.getTime() / DAY_MS) * DAY_MS - DAY_MS);
-		next = build(from).after(from);
+		next = nextFrom(from, from);
 	}
 	return next;
 }
@@ -86,13 +199,14 @@ function nextAfter(rule: RecurrenceRule, dtstart: Date, after: Date): Date | nul
  * dates. Each date keeps its distance in days from the reference date; a task without dates gets
  * none. `removeScheduled` is the Tasks setting that drops the scheduled date of the new occurrence
  * (when it has a due or start date) and so prefers the start date as reference. Null when the rule
- * has no further occurrence.
+ * has no further occurrence (a count or an end date reached); BEYOND_SEARCH when it has none within
+ * MAX_RECURRENCE_SEARCH_YEARS.
  */
-export function nextOccurrence(rule: RecurrenceRule, dates: OccurrenceDates, today: string, removeScheduled = false): OccurrenceDates | null {
+export function nextOccurrence(rule: RecurrenceRule, dates: OccurrenceDates, today: string, removeScheduled = false): OccurrenceDates | null | typeof BEYOND_SEARCH {
 	const reference = removeScheduled ? (dates.due ?? dates.start ?? dates.scheduled) : (dates.due ?? dates.scheduled ?? dates.start);
 	const base = utcDay(rule.whenDone || reference === undefined ? today : reference);
 	const next = nextAfter(rule, base, endOfDay(base));
-	if (!next) return null;
+	if (next === null || next === BEYOND_SEARCH) return next;
 	if (reference === undefined) return {};
 	const referenceDay = utcDay(reference);
 	const moved = (date: string | undefined) => (date === undefined ? undefined : isoDay(new Date(next.getTime() + Math.round((utcDay(date).getTime() - referenceDay.getTime()) / DAY_MS) * DAY_MS)));

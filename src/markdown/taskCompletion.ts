@@ -6,7 +6,8 @@
  * Reading and writing follow obsidian-tasks (MIT): DefaultTaskSerializer, DataviewTaskSerializer,
  * Task.handleNewStatus, Occurrence, OnCompletion. Pure.
  */
-import { nextOccurrence, parseRecurrence, type RecurrenceRule } from "./recurrence";
+import { MAX_RECURRENCE_SEARCH_YEARS } from "../config/limits";
+import { BEYOND_SEARCH, nextOccurrence, parseRecurrence, type RecurrenceRule } from "./recurrence";
 import { dateProblem, taskText } from "./taskLine";
 import { fail, ok, type Result } from "../result";
 
@@ -304,6 +305,7 @@ export function changeTaskStatus(line: string, newStatus: string, today: string,
 	let nextIndex = -1;
 	if (newType === "DONE" && oldType !== "DONE" && task.recurrence) {
 		const dates = nextOccurrence(task.recurrence, task.dates, today, settings.removeScheduledDateOnRecurrence);
+		if (dates === BEYOND_SEARCH) return fail(`The task's recurrence "${task.recurrence.text}" has no next date within ${MAX_RECURRENCE_SEARCH_YEARS} years, the longest it is searched for. Correct the rule in the note first. Nothing was changed.`);
 		if (dates) {
 			const next: ParsedTask = {
 				...task,

@@ -1,6 +1,8 @@
-import { nextOccurrence, parseRecurrence, type OccurrenceDates } from "../../../src/markdown/recurrence";
+import { MAX_RECURRENCE_SEARCH_YEARS } from "../../../src/config/limits";
+import { BEYOND_SEARCH, nextOccurrence, parseRecurrence, type OccurrenceDates } from "../../../src/markdown/recurrence";
+import { changeTaskStatus } from "../../../src/markdown/taskCompletion";
 
-function next(rule: string, dates: OccurrenceDates, today: string, removeScheduled = false): OccurrenceDates | null {
+function next(rule: string, dates: OccurrenceDates, today: string, removeScheduled = false): OccurrenceDates | null | typeof BEYOND_SEARCH {
 	const parsed = parseRecurrence(rule);
 	if (!parsed) throw new Error(`unreadable rule ${rule}`);
 	return nextOccurrence(parsed, dates, today, removeScheduled);
@@ -59,5 +61,35 @@ describe("nextOccurrence", () => {
 
 	test("a rule that ends has no next occurrence after its last", () => {
 		expect(next("every day for 1 time", { due: "2026-11-30" }, "2026-11-30")).toBeNull();
+	});
+});
+
+describe("a rule with no next date is an error after a bounded search, never rewritten", () => {
+	test.each([
+		"every hour on the 31st in February",
+		"every minute on the 31st in February",
+		"every week on the 30th in February",
+		"every month on the 31st in April",
+		"every year on the 30th in February",
+		"every month on the 6th Monday",
+	])("%s: no next date within the search", (rule) => {
+		expect(next(rule, { due: "2026-11-30" }, "2026-11-30")).toBe(BEYOND_SEARCH);
+		const result = changeTaskStatus(`- [ ] Hostile 🔁 ${rule} 📅 2026-11-30`, "x", "2026-11-30", "emoji");
+		expect(result.ok).toBe(false);
+		if (!result.ok) expect(result.error).toContain(`has no next date within ${MAX_RECURRENCE_SEARCH_YEARS} years`);
+	});
+
+	test("a rule whose words in rrule read back as another rule keeps its words as written", () => {
+		expect(parseRecurrence("every hour on the 31st in February")?.text).toBe("every hour on the 31st in February");
+	});
+
+	test.each<[string, string, string]>([
+		["every year on the 29th in February", "2026-11-30", "2028-02-29"],
+		["every month on the 31st", "2026-11-30", "2026-12-31"],
+		["every 2 weeks on Monday, Friday", "2026-11-30", "2026-12-04"],
+		["every hour", "2026-11-30", "2026-12-01"],
+		["every 3 days", "2026-11-30", "2026-12-03"],
+	])("%s from %s is found: %s", (rule, due, expected) => {
+		expect(next(rule, { due }, due)).toEqual({ due: expected });
 	});
 });
