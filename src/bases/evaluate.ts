@@ -353,6 +353,8 @@ function plus(left: Value, right: Value): Value {
 	}
 	if (left instanceof DurationValue && right instanceof DurationValue) return new DurationValue(left.months + right.months, left.days + right.days, left.ms + right.ms);
 	if (typeof left === "number" && typeof right === "number") return left + right;
+	// A missing date plus a duration is a missing date (`start_date + "2w"` on a note without one), not the text "2w".
+	if ((left === null && typeof right === "string" && parseDurationText(right)) || (right === null && left instanceof DateValue)) return null;
 	if (typeof left === "string" || typeof right === "string") return boundedText(toText(left) + toText(right));
 	if (left === null || right === null) return null;
 	throw new EvaluationError(`Cannot add a ${typeOf(right)} to a ${typeOf(left)}.`);
