@@ -663,15 +663,17 @@ function listMethod(list: Value[], name: string, args: Value[], context: Evaluat
 function listLambda(list: Value[], name: "filter" | "map" | "reduce", args: Expression[], context: EvaluationContext, locals: Locals | null): Value {
 	const body = args[0];
 	if (!body) throw new EvaluationError(`${name}() needs an expression, for example ${name === "reduce" ? "reduce(acc + value, 0)" : `${name}(value > 2)`}.`);
-	const scoped = (extra: Array<[string, Value]>) => new Map<string, Value>([...(locals ?? new Map<string, Value>()), ...extra]);
+	// One scope for the whole loop, its names rebound per item: a new map per item would cost more than the item.
+	const scope = new Map<string, Value>(locals ?? []);
 	if (name === "reduce") {
 		let acc: Value = args[1] ? evaluate(args[1], context, locals) : null;
 		list.forEach((value, position) => {
-			acc = evaluate(body, context, scoped([["value", value], ["index", position], ["acc", acc]]));
+			scope.set("value", value).set("index", position).set("acc", acc);
+			acc = evaluate(body, context, scope);
 		});
 		return acc;
 	}
-	const results = list.map((value, position) => evaluate(body, context, scoped([["value", value], ["index", position]])));
+	const results = list.map((value, position) => evaluate(body, context, scope.set("value", value).set("index", position)));
 	return name === "map" ? results : list.filter((_, position) => isTruthy(results[position] ?? null));
 }
 

@@ -115,7 +115,7 @@ export const BASES_MAX_EXPRESSION_DEPTH = 64;
 export const BASES_MAX_FORMULAS = 200;
 export const BASES_MAX_VIEWS = 50;
 /** Evaluation steps (one per expression node, list element or compared row) one query may spend before it is refused. */
-export const BASES_MAX_EVAL_STEPS = 5_000_000;
+export const BASES_MAX_EVAL_STEPS = 2_000_000;
 /** Longest text and longest list an expression may build (`"x".repeat(n)`, `split`), so one formula cannot fill memory. */
 export const BASES_MAX_VALUE_CHARS = 1024 * 1024;
 export const BASES_MAX_LIST_ITEMS = 100_000;
