@@ -34,7 +34,7 @@ export const queryBaseTool = defineTool({
 		filter_errors: z.array(z.object({ path: z.string(), error: z.string() })),
 		filter_errors_total: z.number().int(),
 	},
-	examples: [{ path: "Projects/Projects.base", limit: 100 }],
+	examples: [{ path: "Overview.base", limit: 100 }, { path: "Overview", view: "All notes", limit: 10 }],
 	handler: async (ctx, args) => {
 		const found = findFileWithExtension(ctx.host, ctx.scope, args.path, "base");
 		if (!found.ok) return fail(found.error);

@@ -49,7 +49,7 @@ export const readCanvasTool = defineTool({
 			}),
 		),
 	},
-	examples: [{ path: "Projects/Garden plan.canvas" }],
+	examples: [{ path: "Plan.canvas" }],
 	handler: async (ctx, args) => {
 		const found = findFileWithExtension(ctx.host, ctx.scope, args.path, "canvas");
 		if (!found.ok) return fail(found.error);
