@@ -101,6 +101,35 @@ export const BACKLINKS_DEFAULT_LIMIT = 100;
 export const BACKLINKS_MAX_LIMIT = 1000;
 /** get_graph_stats: most-linked notes listed. */
 export const GRAPH_TOP_LINKED = 10;
+// Bases and canvases: a `.base` file is evaluated over every visible file, so its work is bounded per call.
+/** query_base rows returned: default and maximum (a view's own `limit` may lower it). */
+export const BASES_DEFAULT_ROWS = 100;
+export const BASES_MAX_ROWS = 1000;
+/** Largest `.base` or `.canvas` file read, in bytes; larger ones are refused. */
+export const BASES_MAX_FILE_BYTES = 256 * 1024;
+export const CANVAS_MAX_FILE_BYTES = 5 * 1024 * 1024;
+/** Longest filter statement or formula, in characters, and deepest nesting of one (or of a filter tree). */
+export const BASES_MAX_EXPRESSION_CHARS = 4000;
+export const BASES_MAX_EXPRESSION_DEPTH = 64;
+/** Formulas and views one base may define. */
+export const BASES_MAX_FORMULAS = 200;
+export const BASES_MAX_VIEWS = 50;
+/** Evaluation steps (one per expression node, list element or compared row) one query may spend before it is refused. */
+export const BASES_MAX_EVAL_STEPS = 2_000_000;
+/** Longest text and longest list an expression may build (`"x".repeat(n)`, `split`), so one formula cannot fill memory. */
+export const BASES_MAX_VALUE_CHARS = 1024 * 1024;
+export const BASES_MAX_LIST_ITEMS = 100_000;
+/** Longest text a regular expression is run over: a pattern written in a base may backtrack, so its input is bounded. */
+export const BASES_MAX_REGEX_INPUT_CHARS = 10_000;
+/** Rows with an evaluation error in a filter, listed by path in query_base's answer (all are counted). */
+export const BASES_FILTER_ERRORS_LISTED = 20;
+/** A query pauses for other work after running this long (it runs on Obsidian's interface thread). */
+export const BASES_QUERY_SLICE_MS = 40;
+/** list_bases: bases listed at most (each is read for its view names). */
+export const BASES_LISTED = 200;
+/** read_canvas: nodes and edges returned at most. */
+export const CANVAS_MAX_NODES = 5000;
+export const CANVAS_MAX_EDGES = 10000;
 /** resources/list: the most recently modified notes listed. */
 export const RESOURCE_LIST_SIZE = 50;
 /** Suggestions offered when a note is not found. */
@@ -291,4 +320,9 @@ export const SLICED_TAGS = 16_384;
  * on every session. Bytes of the JSON result for a read token, and for a token with every write tool.
  */
 export const TOOL_LIST_READ_MAX_BYTES = 8 * 1024;
-export const TOOL_LIST_ALL_MAX_BYTES = 12 * 1024;
+/**
+ * The list with every tool was 11,834 bytes before list_bases, query_base and read_canvas; the three
+ * take 1,151 bytes at their shortest useful descriptions (12,985 in all), so this budget was raised
+ * from 12 KiB to 13 KiB for them. The read token's list (7,050 bytes with them) keeps its budget.
+ */
+export const TOOL_LIST_ALL_MAX_BYTES = 13 * 1024;

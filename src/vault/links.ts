@@ -45,10 +45,14 @@ function visibleTargets(host: Host, scope: Scope, source: string): { targets: Re
 	return { targets, unresolved };
 }
 
-/** Visible notes that link to `path`, with how many links each has to it. Excluded notes never appear. */
+/**
+ * Visible notes and canvases that link to `path`, with how many links each has to it: a canvas
+ * showing the note as a card, or linking to it from a text card, is listed as Obsidian's backlinks
+ * pane lists it. Excluded notes and canvases never appear.
+ */
 export function backlinks(host: Host, scope: Scope, path: string): Array<{ path: string; count: number }> {
 	return Object.keys(host.metadataCache.resolvedLinks)
-		.filter((source) => isNoteInScope(source, scope))
+		.filter((source) => isNoteInScope(source, scope) || (source.endsWith(".canvas") && isPathVisible(source, scope)))
 		.map((source) => ({ path: source, count: visibleTargets(host, scope, source).targets[path] ?? 0 }))
 		.filter((entry) => entry.count > 0)
 		.sort((a, b) => b.count - a.count || a.path.localeCompare(b.path));

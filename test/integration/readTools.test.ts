@@ -44,7 +44,8 @@ describe("read tools over a copy of tasks-demo, through a real HTTP client", () 
 		expect(notes.length).toBe(201);
 		for (const path of notes) {
 			const expected = Object.entries(capturedResolved)
-				.filter(([source, targets]) => path in targets && source.endsWith(".md"))
+				// Obsidian's backlinks pane lists canvases that show or link to the note, as well as notes.
+				.filter(([source, targets]) => path in targets && (source.endsWith(".md") || source.endsWith(".canvas")))
 				.map(([source, targets]) => ({ path: source, count: targets[path] }))
 				.sort((a, b) => (b.count ?? 0) - (a.count ?? 0) || a.path.localeCompare(b.path));
 			const links = await callOk<{ backlinks: unknown[] }>(client, "get_note_links", { path });

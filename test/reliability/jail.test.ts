@@ -140,6 +140,9 @@ async function makeWorld(kind: "exists" | "missing"): Promise<World> {
 		"Swap2.md": "- swap two\n",
 		"Swap3.md": "- swap three\n",
 		"Archive/Old/Diary.md": "# An old visible diary\n",
+		// A base and a canvas whose formulas and cards reach through the links and into the excluded folder.
+		"Public.base": "formulas:\n  through_link: 'file(\"LinkDir/secret.md\")'\n  link_note: 'link(\"LinkNote\").asFile()'\n  excluded: 'file(\"Private/Diary.md\")'\n  links_there: 'file.hasLink(\"LinkDir/secret\") || file.hasLink(\"Diary\")'\n  linked_from: 'file.backlinks.length'\nviews:\n  - type: table\n    name: All\n    order: [file.path, file.tags, formula.through_link, formula.link_note, formula.excluded, formula.links_there, formula.linked_from]\n    sort:\n      - property: file.path\n        direction: ASC\n",
+		"Public.canvas": JSON.stringify({ nodes: ["LinkDir/secret.md", "LinkNote.md", "Private/Diary.md", "ToPrivate/Diary.md", "ToConfig/app.json", "Public.md"].map((file, index) => ({ id: `n${index}`, type: "file", file, x: index, y: 0, width: 1, height: 1 })), edges: [{ id: "e", fromNode: "n0", toNode: "n5" }] }),
 		".obsidian/app.json": "{}",
 		[`${EXCLUDED}/.keep`]: "",
 	});
@@ -153,6 +156,10 @@ async function makeWorld(kind: "exists" | "missing"): Promise<World> {
 		await fs.writeFile(nodePath.join(root, EXCLUDED, "Template.md"), "zebracorn template\n");
 		await fs.writeFile(nodePath.join(root, EXCLUDED, "new.md"), "zebracorn\n");
 		await fs.writeFile(nodePath.join(root, EXCLUDED, "photo.png"), "zebracorn");
+		for (const folder of [target, nodePath.join(root, EXCLUDED)]) {
+			await fs.writeFile(nodePath.join(folder, "query.base"), "views:\n  - type: table\n    name: zebracorn view\n");
+			await fs.writeFile(nodePath.join(folder, "board.canvas"), JSON.stringify({ nodes: [{ id: "zebracorn", type: "text", text: "zebracorn", x: 0, y: 0, width: 1, height: 1 }] }));
+		}
 	}
 	// Made before the server starts: found by the first scan.
 	await fs.symlink(target, nodePath.join(root, "LinkDir"));
@@ -239,6 +246,13 @@ function refusedSteps(prefix: { dir: string; note: string }): Step[] {
 		call("rename_note", { path: "Outline", new_path: "ToPrivate/moved.md" }),
 		call("rename_note", { path: "Outline", new_path: "ToConfig/moved.md" }),
 		call("rename_note", { path: "Outline", new_path: "../moved.md" }),
+		call("query_base", { path: `${dir}/query.base` }),
+		call("query_base", { path: `${EXCLUDED}/query` }),
+		call("query_base", { path: "ToPrivate/query.base" }),
+		call("query_base", { path: "ToConfig/app" }),
+		call("read_canvas", { path: `${dir}/board` }),
+		call("read_canvas", { path: `${EXCLUDED}/board.canvas` }),
+		call("read_canvas", { path: "ToPrivate/board" }),
 		// Inside Obsidian only: headless it answers like an unknown tool.
 	];
 }
@@ -260,6 +274,9 @@ const LISTING_STEPS: Step[] = [
 	call("list_tasks", { status: "any", limit: 1000 }),
 	call("get_graph_stats", {}),
 	call("list_templates", {}),
+	call("list_bases", {}),
+	call("query_base", { path: "Public.base", limit: 1000 }),
+	call("read_canvas", { path: "Public.canvas" }),
 	listResources,
 ];
 

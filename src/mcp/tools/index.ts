@@ -14,6 +14,9 @@ import { listNotesTool } from "./list_notes";
 import { listTagsTool } from "./list_tags";
 import { listTasksTool } from "./list_tasks";
 import { listTemplatesTool } from "./list_templates";
+import { listBasesTool } from "./list_bases";
+import { queryBaseTool } from "./query_base";
+import { readCanvasTool } from "./read_canvas";
 import { getActiveNoteTool } from "./get_active_note";
 import { openNoteTool } from "./open_note";
 import { readNoteTool } from "./read_note";
@@ -31,6 +34,9 @@ export const ALL_TOOLS: readonly ToolDescriptor[] = [
 	listTasksTool,
 	getGraphStatsTool,
 	listTemplatesTool,
+	listBasesTool,
+	queryBaseTool,
+	readCanvasTool,
 	getActiveNoteTool,
 	openNoteTool,
 	createNoteTool,

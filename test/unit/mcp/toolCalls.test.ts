@@ -19,6 +19,18 @@ const FILES = {
 	"Templates/Meeting.md": "# {{title}}\n",
 	"Private/Secret.md": "secret #project/secret\n",
 	".obsidian/templates.json": JSON.stringify({ folder: "Templates" }),
+	"Tasks.base": "filters: 'file.hasTag(\"project\")'\nviews:\n  - type: table\n    name: Open\n    order: [file.name, status]\n",
+	"Private/Hidden.base": "views:\n  - type: table\n    name: Hidden\n",
+	"Board.canvas": JSON.stringify({
+		nodes: [
+			{ id: "g", type: "group", x: 0, y: 0, width: 500, height: 300, label: "Week" },
+			{ id: "o", type: "file", file: "Outline.md", x: 10, y: 10, width: 200, height: 100 },
+			{ id: "s", type: "file", file: "Private/Secret.md", x: 250, y: 10, width: 200, height: 100 },
+			{ id: "t", type: "text", text: "Plan", x: 10, y: 150, width: 100, height: 50 },
+			{ id: "l", type: "link", url: "https://example.org/", x: 150, y: 150, width: 100, height: 50 },
+		],
+		edges: [{ id: "e1", fromNode: "t", toNode: "o" }, { id: "e2", fromNode: "t", toNode: "s" }],
+	}),
 };
 const TESTED: string[] = [];
 
@@ -94,6 +106,22 @@ describe("each tool over the in-memory transport", () => {
 
 		test("list_templates: the notes in the Templates folder", async () => {
 			expect(await call("list_templates").ok()).toEqual({ folder: "Templates", templates: [{ path: "Templates/Meeting.md" }], total: 1 });
+		});
+
+		test("list_bases: the visible bases with their views", async () => {
+			expect(await call("list_bases").ok()).toEqual({ bases: [{ path: "Tasks.base", views: ["Open"] }], total: 1 });
+		});
+
+		test("query_base: a view's rows, never an excluded note; an excluded base is not there", async () => {
+			expect(await call("query_base", { path: "Tasks" }).ok()).toMatchObject({ view: "Open", rows: [{ path: "Projects/Garden.md", values: { "file.name": "Garden.md", status: "active" } }], total: 1, truncated: false });
+			expect(await call("query_base", { path: "Private/Hidden" }).error()).toBe('No base "Private/Hidden.base". Call list_bases to find the right path.');
+		});
+
+		test("read_canvas: nodes and edges, the card of an excluded note dropped with its edge", async () => {
+			const canvas = await call("read_canvas", { path: "Board" }).ok<{ nodes: Array<{ id: string }>; edges: Array<{ id: string }> }>();
+			expect(canvas.nodes.map((node) => node.id)).toEqual(["g", "o", "t", "l"]);
+			expect(canvas.edges).toEqual([{ id: "e1", fromNode: "t", toNode: "o" }]);
+			expect(await call("read_canvas", { path: "Nowhere" }).error()).toBe('No canvas "Nowhere.canvas". Call list_notes to find the right path.');
 		});
 	});
 

@@ -1,0 +1,184 @@
+/**
+ * Reads a `.base` file (Obsidian 1.9+ Bases syntax, YAML) into a checked configuration: filters
+ * as a tree of parsed statements, formulas, display names and views. Pure. Every expression is
+ * parsed and checked for unsupported functions here, before any file is looked at, so a base this
+ * server cannot evaluate faithfully is refused as a whole, with the reason and where it is.
+ */
+import { parse as parseYaml } from "yaml";
+import { BASES_MAX_EXPRESSION_DEPTH, BASES_MAX_FORMULAS, BASES_MAX_VIEWS } from "../config/limits";
+import { fail, ok, type Result } from "../result";
+import { checkSupported } from "./evaluate";
+import { parseExpression, walkExpression, type Expression } from "./expression";
+
+/** A filter: one statement, or `and` / `or` / `not` (none of) over a list of filters. */
+export type Filter = { kind: "statement"; text: string; expression: Expression } | { kind: "and" | "or" | "not"; items: Filter[] };
+
+export type SortDirection = "ASC" | "DESC";
+
+export interface SortKey {
+	property: string;
+	direction: SortDirection;
+}
+
+export interface BaseView {
+	type: string;
+	name: string;
+	filters: Filter | null;
+	/** Property ids shown as columns, in order (`file.name`, `note.status`, `status`, `formula.x`). */
+	order: string[];
+	sort: SortKey[];
+	groupBy: SortKey | null;
+	limit: number | null;
+}
+
+export interface BaseConfig {
+	filters: Filter | null;
+	formulas: Map<string, Expression>;
+	/** Display names by property id. */
+	displayNames: Map<string, string>;
+	views: BaseView[];
+}
+
+class BaseFileError extends Error {}
+
+/** The checked configuration of a `.base` file's text, or what is wrong with it. */
+export function parseBaseFile(text: string): Result<BaseConfig> {
+	let raw: unknown;
+	try {
+		raw = parseYaml(text, { maxAliasCount: 100, uniqueKeys: true }) as unknown;
+	} catch (error) {
+		return fail(`The base is not valid YAML: ${error instanceof Error ? error.message.split("\n", 1)[0] : "unreadable"}.`);
+	}
+	if (raw === null || raw === undefined) raw = {};
+	try {
+		const root = record(raw, "The base");
+		const formulas = readFormulas(root.formulas);
+		const config: BaseConfig = {
+			filters: root.filters === undefined || root.filters === null ? null : readFilter(root.filters, "filters", 0),
+			formulas,
+			displayNames: readDisplayNames(root.properties),
+			views: readViews(root.views),
+		};
+		checkFormulaReferences(config);
+		return ok(config);
+	} catch (error) {
+		if (error instanceof BaseFileError) return fail(error.message);
+		throw error;
+	}
+}
+
+function record(value: unknown, where: string): Record<string, unknown> {
+	if (typeof value !== "object" || value === null || Array.isArray(value)) throw new BaseFileError(`${where} must be a mapping of keys to values.`);
+	return value as Record<string, unknown>;
+}
+
+function statement(text: string, where: string): Expression {
+	const parsed = parseExpression(text);
+	if (!parsed.ok) throw new BaseFileError(`In ${where}: ${parsed.error}`);
+	const unsupported = checkSupported(parsed.value);
+	if (unsupported) throw new BaseFileError(`In ${where} (\`${text}\`): ${unsupported}`);
+	return parsed.value;
+}
+
+function readFilter(value: unknown, where: string, depth: number): Filter {
+	if (depth > BASES_MAX_EXPRESSION_DEPTH) throw new BaseFileError(`The filters in ${where} are nested more than ${BASES_MAX_EXPRESSION_DEPTH} levels deep.`);
+	if (typeof value === "string") return { kind: "statement", text: value, expression: statement(value, where) };
+	if (typeof value === "boolean" || typeof value === "number") return { kind: "statement", text: String(value), expression: { kind: "literal", value } };
+	const object = record(value, `A filter in ${where}`);
+	const keys = Object.keys(object);
+	const [key] = keys;
+	if (keys.length !== 1 || (key !== "and" && key !== "or" && key !== "not")) {
+		throw new BaseFileError(`A filter in ${where} must have exactly one of "and", "or" or "not"; it has ${keys.length === 0 ? "none" : keys.map((name) => `"${name}"`).join(", ")}.`);
+	}
+	const items = object[key];
+	if (!Array.isArray(items)) throw new BaseFileError(`"${key}" in ${where} must be a list of filters.`);
+	return { kind: key, items: items.map((item, position) => readFilter(item, `${where}.${key}[${position}]`, depth + 1)) };
+}
+
+function readFormulas(value: unknown): Map<string, Expression> {
+	const formulas = new Map<string, Expression>();
+	if (value === undefined || value === null) return formulas;
+	const entries = Object.entries(record(value, "formulas"));
+	if (entries.length > BASES_MAX_FORMULAS) throw new BaseFileError(`The base defines ${entries.length} formulas; at most ${BASES_MAX_FORMULAS} are evaluated.`);
+	for (const [name, text] of entries) {
+		if (typeof text !== "string" && typeof text !== "number" && typeof text !== "boolean") throw new BaseFileError(`The formula "${name}" must be written as text.`);
+		formulas.set(name, statement(String(text), `the formula "${name}"`));
+	}
+	return formulas;
+}
+
+function readDisplayNames(value: unknown): Map<string, string> {
+	const names = new Map<string, string>();
+	if (value === undefined || value === null) return names;
+	for (const [id, settings] of Object.entries(record(value, "properties"))) {
+		if (typeof settings !== "object" || settings === null) continue;
+		const displayName = (settings as Record<string, unknown>).displayName;
+		if (typeof displayName === "string") names.set(id, displayName);
+	}
+	return names;
+}
+
+function readSortKey(value: unknown, where: string): SortKey {
+	const object = record(value, where);
+	const property = object.property;
+	if (typeof property !== "string" || property.trim() === "") throw new BaseFileError(`${where} needs a "property".`);
+	const written = object.direction ?? "ASC";
+	const direction = typeof written === "string" ? written.toUpperCase() : "";
+	if (direction !== "ASC" && direction !== "DESC") throw new BaseFileError(`${where} has direction ${JSON.stringify(written)}; use ASC or DESC.`);
+	checkPropertyId(property, where);
+	return { property, direction };
+}
+
+/** A property id must be readable: `file.x`, `note.x`, `formula.x` or a note property's name. */
+function checkPropertyId(id: string, where: string): void {
+	if (id.startsWith("formula.") && id.length === "formula.".length) throw new BaseFileError(`${where} names an empty formula.`);
+}
+
+function readViews(value: unknown): BaseView[] {
+	if (value === undefined || value === null) return [];
+	if (!Array.isArray(value)) throw new BaseFileError("views must be a list.");
+	if (value.length > BASES_MAX_VIEWS) throw new BaseFileError(`The base has ${value.length} views; at most ${BASES_MAX_VIEWS} are read.`);
+	return value.map((entry, position) => {
+		const view = record(entry, `View ${position + 1}`);
+		const name = typeof view.name === "string" && view.name !== "" ? view.name : `View ${position + 1}`;
+		const where = `the view "${name}"`;
+		const order = view.order === undefined || view.order === null ? [] : view.order;
+		if (!Array.isArray(order) || !order.every((id): id is string => typeof id === "string")) throw new BaseFileError(`order in ${where} must be a list of property names.`);
+		for (const id of order) checkPropertyId(id, where);
+		const sort = view.sort === undefined || view.sort === null ? [] : view.sort;
+		if (!Array.isArray(sort)) throw new BaseFileError(`sort in ${where} must be a list of {property, direction}.`);
+		const limit = view.limit;
+		if (limit !== undefined && limit !== null && (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1)) throw new BaseFileError(`limit in ${where} must be a whole number of at least 1.`);
+		return {
+			type: typeof view.type === "string" ? view.type : "table",
+			name,
+			filters: view.filters === undefined || view.filters === null ? null : readFilter(view.filters, `${where}'s filters`, 0),
+			order,
+			sort: sort.map((key, index) => readSortKey(key, `sort entry ${index + 1} of ${where}`)),
+			groupBy: view.groupBy === undefined || view.groupBy === null ? null : readSortKey(view.groupBy, `groupBy of ${where}`),
+			limit: typeof limit === "number" ? limit : null,
+		};
+	});
+}
+
+function filterExpressions(filter: Filter | null): Expression[] {
+	if (!filter) return [];
+	return filter.kind === "statement" ? [filter.expression] : filter.items.flatMap(filterExpressions);
+}
+
+/** A formula named in an expression, a column, a sort or a group must exist: else every row would be silently empty. */
+function checkFormulaReferences(config: BaseConfig): void {
+	const known = (name: string, where: string) => {
+		if (!config.formulas.has(name)) throw new BaseFileError(`${where} uses formula.${name}, but the base defines no formula "${name}".`);
+	};
+	const expressions = [...filterExpressions(config.filters), ...config.formulas.values(), ...config.views.flatMap((view) => filterExpressions(view.filters))];
+	for (const expression of expressions) {
+		for (const node of walkExpression(expression)) {
+			if (node.kind === "member" && node.object.kind === "identifier" && node.object.name === "formula") known(node.name, "An expression");
+		}
+	}
+	for (const view of config.views) {
+		const ids = [...view.order, ...view.sort.map((key) => key.property), ...(view.groupBy ? [view.groupBy.property] : [])];
+		for (const id of ids) if (id.startsWith("formula.")) known(id.slice("formula.".length), `The view "${view.name}"`);
+	}
+}

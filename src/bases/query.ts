@@ -1,0 +1,154 @@
+/**
+ * Runs one view of a base over the visible files: the base's and the view's filters (joined by
+ * AND), then the view's group and sort, then its limit, and the columns in its `order`. Pure apart
+ * from the `pause` it is given, which lets other work run between rows on a busy vault.
+ */
+import { BASES_FILTER_ERRORS_LISTED } from "../config/limits";
+import { fail, ok, type Result } from "../result";
+import type { BaseConfig, BaseView, Filter, SortKey } from "./baseFile";
+import { BudgetExceededError, compareValues, evaluate, EvaluationBudget, EvaluationError, field, formulaValue, notePropertyValue, type EvaluationContext } from "./evaluate";
+import { FileValue, isTruthy, toJson, type BaseFile, type BaseVault, type Value } from "./values";
+
+export interface BaseQueryRow {
+	path: string;
+	/** The value of the view's groupBy property, when it has one. */
+	group?: unknown;
+	/** Column id → value. */
+	values: Record<string, unknown>;
+	/** Column id → why that cell has no value (a function given the wrong type, …). */
+	errors?: Record<string, string>;
+}
+
+export interface BaseQueryResult {
+	view: string;
+	views: string[];
+	columns: Array<{ id: string; name: string }>;
+	rows: BaseQueryRow[];
+	/** Files that pass the filters. */
+	total: number;
+	truncated: boolean;
+	/** Files left out because a filter could not be evaluated for them (listed up to a limit, all counted). */
+	filter_errors: Array<{ path: string; error: string }>;
+	filter_errors_total: number;
+}
+
+export interface BaseQueryOptions {
+	view?: string;
+	limit: number;
+	now: number;
+	budget?: EvaluationBudget;
+	/** Called between rows (often: it should return at once unless a slice of time is used up); resolves when work may go on. */
+	pause: () => Promise<void>;
+}
+
+/** The view used when a base defines none: every file, by name. */
+const DEFAULT_VIEW: BaseView = { type: "table", name: "All files", filters: null, order: ["file.name"], sort: [], groupBy: null, limit: null };
+
+/** The rows of one view of `config` over `files` (the visible files), or why the query cannot be answered. */
+export async function runBaseQuery(config: BaseConfig, vault: BaseVault, files: readonly BaseFile[], self: BaseFile, options: BaseQueryOptions): Promise<Result<BaseQueryResult>> {
+	const viewNames = config.views.map((view) => view.name);
+	const view = options.view === undefined ? (config.views[0] ?? DEFAULT_VIEW) : config.views.find((candidate) => candidate.name === options.view);
+	if (!view) return fail(`The base has no view "${options.view}". Its views: ${viewNames.map((name) => `"${name}"`).join(", ") || "none"}.`);
+	const budget = options.budget ?? new EvaluationBudget();
+	const columns = view.order.length > 0 ? view.order : DEFAULT_VIEW.order;
+	const contextFor = (row: BaseFile): EvaluationContext => ({ vault, row, self, formulas: config.formulas, budget, now: options.now, formulaCache: new Map(), evaluating: new Set() });
+	try {
+		const matched: Array<{ file: BaseFile; context: EvaluationContext }> = [];
+		const filterErrors: Array<{ path: string; error: string }> = [];
+		let filterErrorsTotal = 0;
+		for (const [position, file] of files.entries()) {
+			if (position % 16 === 15) await options.pause();
+			budget.spend();
+			const context = contextFor(file);
+			try {
+				if (passes(config.filters, context) && passes(view.filters, context)) matched.push({ file, context });
+			} catch (error) {
+				if (!(error instanceof EvaluationError)) throw error;
+				filterErrorsTotal++;
+				if (filterErrors.length < BASES_FILTER_ERRORS_LISTED) filterErrors.push({ path: file.path, error: error.message });
+			}
+		}
+		const keys = [...(view.groupBy ? [view.groupBy] : []), ...view.sort];
+		const sortValues = matched.map(({ context }) => keys.map((key) => cellValue(key.property, context).value));
+		budget.spend(matched.length * Math.max(1, keys.length) * Math.ceil(Math.log2(matched.length + 2)));
+		const order = matched.map((_, position) => position).sort((a, b) => compareRows(sortValues[a] ?? [], sortValues[b] ?? [], keys) || ((matched[a]?.file.path ?? "") < (matched[b]?.file.path ?? "") ? -1 : 1));
+		const limit = Math.min(options.limit, view.limit ?? Number.POSITIVE_INFINITY);
+		const rows: BaseQueryRow[] = [];
+		for (const position of order.slice(0, limit)) {
+			const entry = matched[position];
+			if (!entry) continue;
+			rows.push(makeRow(entry.file, entry.context, columns, view.groupBy ? (sortValues[position]?.[0] ?? null) : undefined));
+		}
+		return ok({
+			view: view.name,
+			views: viewNames,
+			columns: columns.map((id) => ({ id, name: config.displayNames.get(id) ?? id })),
+			rows,
+			total: matched.length,
+			truncated: matched.length > rows.length,
+			filter_errors: filterErrors,
+			filter_errors_total: filterErrorsTotal,
+		});
+	} catch (error) {
+		if (error instanceof BudgetExceededError) return fail(error.message);
+		throw error;
+	}
+}
+
+function passes(filter: Filter | null, context: EvaluationContext): boolean {
+	if (!filter) return true;
+	switch (filter.kind) {
+		case "statement":
+			return isTruthy(evaluate(filter.expression, context));
+		case "and":
+			return filter.items.every((item) => passes(item, context));
+		case "or":
+			return filter.items.some((item) => passes(item, context));
+		case "not":
+			return !filter.items.some((item) => passes(item, context));
+	}
+}
+
+/** A column's value for a row: `file.x`, `formula.x`, `note.x`, or a bare note property name. */
+function cellValue(id: string, context: EvaluationContext): { value: Value; error?: string } {
+	try {
+		if (id.startsWith("file.")) return { value: field(new FileValue(context.row), id.slice(5), context) };
+		if (id.startsWith("formula.")) return { value: formulaValue(id.slice(8), context) };
+		if (id.startsWith("note.")) return { value: notePropertyValue(context.row, id.slice(5), context.vault) };
+		return { value: notePropertyValue(context.row, id, context.vault) };
+	} catch (error) {
+		if (error instanceof EvaluationError) return { value: null, error: error.message };
+		throw error;
+	}
+}
+
+function compareRows(a: Value[], b: Value[], keys: SortKey[]): number {
+	for (const [position, key] of keys.entries()) {
+		const left = a[position] ?? null;
+		const right = b[position] ?? null;
+		// Empty values go last whichever the direction, as in Obsidian's tables.
+		if (left === null || right === null) {
+			if (left !== right) return left === null ? 1 : -1;
+			continue;
+		}
+		const order = compareValues(left, right);
+		if (order !== 0) return key.direction === "DESC" ? -order : order;
+	}
+	return 0;
+}
+
+function makeRow(file: BaseFile, context: EvaluationContext, columns: string[], group: Value | undefined): BaseQueryRow {
+	const values: Record<string, unknown> = {};
+	const errors: Record<string, string> = {};
+	for (const id of columns) {
+		const { value, error } = cellValue(id, context);
+		Object.defineProperty(values, id, { value: toJson(value), enumerable: true, writable: true, configurable: true });
+		if (error !== undefined) Object.defineProperty(errors, id, { value: error, enumerable: true, writable: true, configurable: true });
+	}
+	return {
+		path: file.path,
+		...(group !== undefined ? { group: toJson(group) } : {}),
+		values,
+		...(Object.keys(errors).length > 0 ? { errors } : {}),
+	};
+}

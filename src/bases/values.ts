@@ -1,0 +1,250 @@
+/**
+ * The values Bases expressions compute with, and the read-only view of the vault they run over.
+ * Pure: the vault side is an interface the caller implements over the host (vault/bases.ts), as
+ * Dataview's engine reaches the vault through a small link handler.
+ */
+import dayjs from "dayjs";
+
+/** A link as a note holds it: its text, display text, and the visible file it resolves to (null: none, or one this caller may not see). */
+export interface LinkRef {
+	link: string;
+	display?: string;
+	target: string | null;
+}
+
+/** One file of the vault as a base sees it. Members that cost a lookup are methods, so they are paid only when an expression asks. */
+export interface BaseFile {
+	readonly path: string;
+	readonly name: string;
+	readonly basename: string;
+	readonly extension: string;
+	readonly folder: string;
+	readonly size: number;
+	readonly ctime: number;
+	readonly mtime: number;
+	/** Frontmatter as parsed (notes only; null for other files or a note without it). */
+	properties(): Record<string, unknown> | null;
+	/** Tags of the body and the frontmatter, each with `#`. */
+	tags(): readonly string[];
+	/** Links and embeds of the body and frontmatter links, resolved among visible files. */
+	links(): readonly LinkRef[];
+	/** Embeds only. */
+	embeds(): readonly LinkRef[];
+}
+
+/** The visible vault: nothing outside the caller's scope is ever reachable through it. */
+export interface BaseVault {
+	/** The visible file at this path, or null. */
+	file(path: string): BaseFile | null;
+	/** Where a link path leads from `sourcePath`, among visible files (Obsidian's resolution), or null. */
+	resolveLink(linkpath: string, sourcePath: string): string | null;
+	/** Visible notes linking to `path`. */
+	backlinks(path: string): readonly string[];
+}
+
+/** A point in time; `hasTime` false for a date without a time of day (`today()`, `date("2025-01-01")`). */
+export class DateValue {
+	constructor(
+		readonly ms: number,
+		readonly hasTime: boolean,
+	) {}
+}
+
+/** A length of time: months (calendar), days (calendar) and milliseconds, added in that order. */
+export class DurationValue {
+	constructor(
+		readonly months: number,
+		readonly days: number,
+		readonly ms: number,
+	) {}
+
+	/** Approximate length in milliseconds (a month as 30 days), for comparing and for `number()`. */
+	get totalMs(): number {
+		return (this.months * 30 + this.days) * 86_400_000 + this.ms;
+	}
+}
+
+export class LinkValue {
+	constructor(
+		readonly link: string,
+		readonly target: string | null,
+		readonly display?: string,
+	) {}
+}
+
+export class FileValue {
+	constructor(readonly file: BaseFile) {}
+}
+
+/** `this`: the base file itself (Obsidian's meaning when a base is opened on its own). */
+export class ThisValue {
+	constructor(readonly file: BaseFile) {}
+}
+
+export class RegexValue {
+	constructor(readonly regex: RegExp) {}
+}
+
+export class ObjectValue {
+	constructor(readonly fields: ReadonlyMap<string, Value>) {}
+}
+
+export type Value = null | boolean | number | string | Value[] | DateValue | DurationValue | LinkValue | FileValue | ThisValue | RegexValue | ObjectValue;
+
+/** The type names `isType()` knows. */
+export function typeOf(value: Value): string {
+	if (value === null) return "null";
+	if (typeof value === "boolean") return "boolean";
+	if (typeof value === "number") return "number";
+	if (typeof value === "string") return "string";
+	if (Array.isArray(value)) return "list";
+	if (value instanceof DateValue) return "date";
+	if (value instanceof DurationValue) return "duration";
+	if (value instanceof LinkValue) return "link";
+	if (value instanceof FileValue || value instanceof ThisValue) return "file";
+	if (value instanceof RegexValue) return "regexp";
+	return "object";
+}
+
+/** JavaScript's truthiness, except that an empty list is false (a filter on an empty list property should not match). */
+export function isTruthy(value: Value): boolean {
+	if (value === null) return false;
+	if (typeof value === "boolean") return value;
+	if (typeof value === "number") return value !== 0 && !Number.isNaN(value);
+	if (typeof value === "string") return value !== "";
+	if (Array.isArray(value)) return value.length > 0;
+	return true;
+}
+
+/** How a date reads: `2025-01-01`, or `2025-01-01 04:03:00` with a time (as Obsidian's documentation writes them). */
+export function formatDate(date: DateValue): string {
+	return dayjs(date.ms).format(date.hasTime ? "YYYY-MM-DD HH:mm:ss" : "YYYY-MM-DD");
+}
+
+/** A value as text, for `+` with text, `join` and `toString()`. */
+export function toText(value: Value): string {
+	if (value === null) return "";
+	if (typeof value === "string") return value;
+	if (typeof value === "number" || typeof value === "boolean") return String(value);
+	if (Array.isArray(value)) return value.map(toText).join(", ");
+	if (value instanceof DateValue) return formatDate(value);
+	if (value instanceof DurationValue) return String(value.totalMs);
+	if (value instanceof LinkValue) return value.display ?? value.link;
+	if (value instanceof FileValue || value instanceof ThisValue) return value.file.path;
+	if (value instanceof RegexValue) return String(value.regex);
+	return JSON.stringify(toJson(value));
+}
+
+/** JSON a client receives for a value: dates as text, links as `[[link]]`, files by path, durations in milliseconds. */
+export function toJson(value: Value): unknown {
+	if (value === null || typeof value === "boolean" || typeof value === "string") return value;
+	if (typeof value === "number") return Number.isFinite(value) ? value : null;
+	if (Array.isArray(value)) return value.map(toJson);
+	if (value instanceof DateValue) return formatDate(value);
+	if (value instanceof DurationValue) return value.totalMs;
+	if (value instanceof LinkValue) return value.display === undefined ? `[[${value.link}]]` : `[[${value.link}|${value.display}]]`;
+	if (value instanceof FileValue || value instanceof ThisValue) return value.file.path;
+	if (value instanceof RegexValue) return String(value.regex);
+	const out: Record<string, unknown> = {};
+	for (const [key, field] of value.fields) Object.defineProperty(out, key, { value: toJson(field), enumerable: true, writable: true, configurable: true });
+	return out;
+}
+
+/** The file a value stands for, if it stands for one. */
+export function fileOf(value: Value): BaseFile | null {
+	return value instanceof FileValue || value instanceof ThisValue ? value.file : null;
+}
+
+/** Where a link or file value points (a visible path), or null. */
+export function targetOf(value: Value): string | null {
+	if (value instanceof LinkValue) return value.target;
+	return fileOf(value)?.path ?? null;
+}
+
+/**
+ * Bases equality: dates by instant, lists item by item, and links by the file they resolve to —
+ * a link equals a file it resolves to, and two unresolved links are equal when their text is.
+ */
+export function valuesEqual(a: Value, b: Value): boolean {
+	if (a === b) return true;
+	if (a === null || b === null) return false;
+	if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, index) => valuesEqual(item, b[index] ?? null));
+	const linkLike = (value: Value) => value instanceof LinkValue || value instanceof FileValue || value instanceof ThisValue;
+	if (linkLike(a) && linkLike(b)) {
+		const [left, right] = [targetOf(a), targetOf(b)];
+		if (left !== null || right !== null) return left === right;
+		return a instanceof LinkValue && b instanceof LinkValue && a.link === b.link;
+	}
+	if (a instanceof DateValue && b instanceof DateValue) return a.ms === b.ms;
+	if (a instanceof DurationValue && b instanceof DurationValue) return a.totalMs === b.totalMs;
+	if (a instanceof RegexValue && b instanceof RegexValue) return String(a.regex) === String(b.regex);
+	if (a instanceof ObjectValue && b instanceof ObjectValue) {
+		if (a.fields.size !== b.fields.size) return false;
+		for (const [key, field] of a.fields) if (!b.fields.has(key) || !valuesEqual(field, b.fields.get(key) ?? null)) return false;
+		return true;
+	}
+	return false;
+}
+
+const DATE_TEXT = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?)?$/;
+
+/** `YYYY-MM-DD`, with an optional ` HH:mm[:ss[.SSS]]` (or `T…`), in local time as Obsidian reads it; null if the text is not one. */
+export function parseDateText(text: string): DateValue | null {
+	const match = DATE_TEXT.exec(text.trim());
+	if (!match) return null;
+	const [year, month, day, hour, minute, second, millis] = match.slice(1).map((part) => (part === undefined ? undefined : Number(part)));
+	const date = new Date(year ?? 0, (month ?? 1) - 1, day ?? 1, hour ?? 0, minute ?? 0, second ?? 0, millis === undefined ? 0 : Number(match[7]?.padEnd(3, "0")));
+	if (date.getFullYear() !== year || date.getMonth() !== (month ?? 1) - 1 || date.getDate() !== day) return null;
+	return new DateValue(date.getTime(), hour !== undefined);
+}
+
+const DURATION_UNITS: Record<string, "y" | "M" | "w" | "d" | "h" | "m" | "s"> = {
+	y: "y", year: "y", years: "y",
+	M: "M", month: "M", months: "M",
+	w: "w", week: "w", weeks: "w",
+	d: "d", day: "d", days: "d",
+	h: "h", hour: "h", hours: "h",
+	m: "m", minute: "m", minutes: "m",
+	s: "s", second: "s", seconds: "s",
+};
+
+/** `"1M"`, `"2 weeks"`, `"1d 4h"`, `"-3 days"`: the duration the text writes, or null if it is not one. */
+export function parseDurationText(text: string): DurationValue | null {
+	const parts = text.trim().split(/(?<=[a-zA-Z])[\s,]+(?=[-+0-9])/);
+	let months = 0;
+	let days = 0;
+	let ms = 0;
+	for (const part of parts) {
+		const match = /^([-+]?\d+(?:\.\d+)?)\s*([a-zA-Z]+)$/.exec(part.trim());
+		if (!match) return null;
+		const amount = Number(match[1]);
+		const written = match[2] ?? "";
+		// `M` is months and `m` minutes: one-letter units count only as written; words in any case.
+		const unit = written.length === 1 ? DURATION_UNITS[written] : DURATION_UNITS[written.toLowerCase()];
+		if (!unit) return null;
+		if (unit === "y") months += amount * 12;
+		else if (unit === "M") months += amount;
+		else if (unit === "w") days += amount * 7;
+		else if (unit === "d") days += amount;
+		else if (unit === "h") ms += amount * 3_600_000;
+		else if (unit === "m") ms += amount * 60_000;
+		else ms += amount * 1000;
+	}
+	return parts.length > 0 ? new DurationValue(months, days, ms) : null;
+}
+
+/** The date moved by a duration (times `sign`), by the calendar: months, then days, then the rest. */
+export function addDuration(date: DateValue, duration: DurationValue, sign: 1 | -1): DateValue {
+	const moved = new Date(date.ms);
+	if (duration.months !== 0) {
+		const day = moved.getDate();
+		moved.setDate(1);
+		moved.setMonth(moved.getMonth() + sign * duration.months);
+		// A month later than 31 January is the end of February, not 3 March.
+		const lastDay = new Date(moved.getFullYear(), moved.getMonth() + 1, 0).getDate();
+		moved.setDate(Math.min(day, lastDay));
+	}
+	if (duration.days !== 0) moved.setDate(moved.getDate() + sign * duration.days);
+	const ms = moved.getTime() + sign * duration.ms;
+	return new DateValue(ms, date.hasTime || duration.ms % 86_400_000 !== 0);
+}

@@ -1,0 +1,51 @@
+import { z } from "zod";
+import { BASES_DEFAULT_ROWS, BASES_MAX_FILE_BYTES, BASES_MAX_ROWS, BASES_QUERY_SLICE_MS } from "../../config/limits";
+import { SliceClock } from "../../markdown/steps";
+import { parseBaseFile } from "../../bases/baseFile";
+import { runBaseQuery } from "../../bases/query";
+import { baseVault, findFileWithExtension, readBoundedFile } from "../../vault/bases";
+import { defineTool } from "../tool";
+import { fail, ok } from "../../result";
+
+/** One turn of the event loop: other requests (and, in Obsidian, the interface) run between slices of a long query. */
+function nextTurn(): Promise<void> {
+	return new Promise((resolve) => setImmediate(resolve));
+}
+
+export const queryBaseTool = defineTool({
+	name: "query_base",
+	title: "Query a base",
+	description: "Runs a view of a Bases file (.base) as Obsidian would: rows of path and the view's columns, filtered, sorted, grouped and limited.",
+	access: "read",
+	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+	inputSchema: {
+		path: z.string(),
+		view: z.string().optional(),
+		limit: z.number().int().min(1).max(BASES_MAX_ROWS).default(BASES_DEFAULT_ROWS),
+	},
+	outputSchema: {
+		path: z.string(),
+		view: z.string(),
+		views: z.array(z.string()),
+		columns: z.array(z.object({ id: z.string(), name: z.string() })),
+		rows: z.array(z.object({ path: z.string(), group: z.unknown().optional(), values: z.record(z.string(), z.unknown()), errors: z.record(z.string(), z.string()).optional() })),
+		total: z.number().int(),
+		truncated: z.boolean(),
+		filter_errors: z.array(z.object({ path: z.string(), error: z.string() })),
+		filter_errors_total: z.number().int(),
+	},
+	examples: [{ path: "Overview.base", limit: 100 }, { path: "Overview", view: "All notes", limit: 10 }],
+	handler: async (ctx, args) => {
+		const found = findFileWithExtension(ctx.host, ctx.scope, args.path, "base");
+		if (!found.ok) return fail(found.error);
+		const text = await readBoundedFile(ctx.host, found.value, BASES_MAX_FILE_BYTES);
+		if (!text.ok) return fail(text.error);
+		const config = parseBaseFile(text.value);
+		if (!config.ok) return fail(`${found.value.path}: ${config.error}`);
+		const { vault, files, fileFor } = baseVault(ctx.host, ctx.scope);
+		const clock = new SliceClock(BASES_QUERY_SLICE_MS, nextTurn);
+		const result = await runBaseQuery(config.value, vault, files, fileFor(found.value), { view: args.view, limit: args.limit, now: Date.now(), pause: () => clock.checkpoint() });
+		if (!result.ok) return fail(result.error);
+		return ok({ path: found.value.path, ...result.value });
+	},
+});

@@ -1,0 +1,62 @@
+import { z } from "zod";
+import { CANVAS_MAX_FILE_BYTES } from "../../config/limits";
+import { parseCanvas } from "../../canvas/jsonCanvas";
+import { findFileWithExtension, readBoundedFile } from "../../vault/bases";
+import { visibleCanvas } from "../../vault/canvas";
+import { defineTool } from "../tool";
+import { fail, ok } from "../../result";
+
+
+export const readCanvasTool = defineTool({
+	name: "read_canvas",
+	title: "Read a canvas",
+	description: "A canvas (.canvas, JSON Canvas 1.0): its text, file, link and group nodes with positions, and its edges.",
+	access: "read",
+	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+	inputSchema: { path: z.string() },
+	outputSchema: {
+		path: z.string(),
+		nodes: z.array(
+			z.object({
+				id: z.string(),
+				type: z.enum(["text", "file", "link", "group"]),
+				x: z.number(),
+				y: z.number(),
+				width: z.number(),
+				height: z.number(),
+				color: z.string().optional(),
+				text: z.string().optional(),
+				file: z.string().optional(),
+				subpath: z.string().optional(),
+				exists: z.boolean().optional(),
+				url: z.string().optional(),
+				label: z.string().optional(),
+				background: z.string().optional(),
+				backgroundStyle: z.string().optional(),
+			}),
+		),
+		edges: z.array(
+			z.object({
+				id: z.string(),
+				fromNode: z.string(),
+				toNode: z.string(),
+				fromSide: z.string().optional(),
+				toSide: z.string().optional(),
+				fromEnd: z.string().optional(),
+				toEnd: z.string().optional(),
+				color: z.string().optional(),
+				label: z.string().optional(),
+			}),
+		),
+	},
+	examples: [{ path: "Plan.canvas" }],
+	handler: async (ctx, args) => {
+		const found = findFileWithExtension(ctx.host, ctx.scope, args.path, "canvas");
+		if (!found.ok) return fail(found.error);
+		const text = await readBoundedFile(ctx.host, found.value, CANVAS_MAX_FILE_BYTES);
+		if (!text.ok) return fail(text.error);
+		const canvas = parseCanvas(text.value);
+		if (!canvas.ok) return fail(`${found.value.path}: ${canvas.error}`);
+		return ok({ path: found.value.path, ...visibleCanvas(ctx.host, ctx.scope, canvas.value) });
+	},
+});

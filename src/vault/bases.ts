@@ -1,0 +1,127 @@
+/**
+ * The vault as a base sees it: every visible file (notes and attachments, as in Obsidian, where a
+ * base starts from every file), with frontmatter, tags and links from the host's metadata cache.
+ * Files in excluded folders, hidden files and symbolic links are never among them, and a link into
+ * an excluded folder resolves as if its target did not exist.
+ */
+import type { Host, HostFile } from "../host/Host";
+import type { BaseFile, BaseVault, LinkRef } from "../bases/values";
+import { getAllTags } from "../markdown/tags";
+import { linkpathOf } from "../markdown/inline";
+import { fail, ok, type Result } from "../result";
+import { resolveVisibleLink } from "./notes";
+import { checkVaultPath } from "./paths";
+import { isNoteInScope, isPathVisible, type Scope } from "./scope";
+
+/** The file a tool argument names, with the extension the tool reads (`Projects/Board` or `Projects/Board.canvas`). */
+export function findFileWithExtension(host: Host, scope: Scope, input: string, extension: "base" | "canvas"): Result<HostFile> {
+	const checked = checkVaultPath(input, scope);
+	if (!checked.ok) return checked;
+	const path = checked.value.endsWith(`.${extension}`) ? checked.value : `${checked.value}.${extension}`;
+	const file = host.vault.getFileByPath(path);
+	// A hidden or excluded file is answered exactly like a missing one.
+	if (!file || !isPathVisible(file.path, scope)) return fail(`No ${extension === "base" ? "base" : "canvas"} "${path}". Call ${extension === "base" ? "list_bases" : "list_notes"} to find the right path.`);
+	return ok(file);
+}
+
+/** Reads a visible file's text, refusing one larger than `maxBytes` before reading it. */
+export async function readBoundedFile(host: Host, file: HostFile, maxBytes: number): Promise<Result<string>> {
+	if (file.stat.size > maxBytes) return fail(`"${file.path}" is ${file.stat.size} bytes; at most ${maxBytes} are read.`);
+	const text = await host.vault.cachedRead(file);
+	if (Buffer.byteLength(text) > maxBytes) return fail(`"${file.path}" is larger than ${maxBytes} bytes; at most ${maxBytes} are read.`);
+	return ok(text);
+}
+
+/** The visible `.base` files, by path. */
+export function visibleBases(host: Host, scope: Scope): HostFile[] {
+	return host.vault
+		.getFiles()
+		.filter((file) => file.extension === "base" && isPathVisible(file.path, scope))
+		.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+function folderOf(path: string): string {
+	const slash = path.lastIndexOf("/");
+	return slash === -1 ? "/" : path.slice(0, slash);
+}
+
+/** The visible files as base rows, and the vault view their expressions reach. */
+export function baseVault(host: Host, scope: Scope): { vault: BaseVault; files: BaseFile[]; fileFor: (file: HostFile) => BaseFile } {
+	const byPath = new Map<string, BaseFile>();
+	const resolveLink = (linkpath: string, sourcePath: string): string | null => {
+		const target = resolveVisibleLink(host, scope, linkpath, sourcePath);
+		return target && isPathVisible(target.path, scope) ? target.path : null;
+	};
+	const fileFor = (file: HostFile): BaseFile => {
+		const known = byPath.get(file.path);
+		if (known) return known;
+		const made = makeBaseFile(host, scope, file, resolveLink);
+		byPath.set(file.path, made);
+		return made;
+	};
+	const files = host.vault.getFiles().filter((file) => isPathVisible(file.path, scope)).map(fileFor);
+	let backlinkIndex: Map<string, string[]> | null = null;
+	const vault: BaseVault = {
+		file: (path) => {
+			if (!isPathVisible(path, scope)) return null;
+			const file = host.vault.getFileByPath(path);
+			return file ? fileFor(file) : null;
+		},
+		resolveLink,
+		backlinks: (path) => {
+			if (!backlinkIndex) {
+				// Built once per query, from the visible notes only: an excluded note never counts as a backlink.
+				backlinkIndex = new Map();
+				for (const source of files) {
+					if (!isNoteInScope(source.path, scope)) continue;
+					for (const target of new Set(source.links().map((entry) => entry.target))) {
+						if (target === null) continue;
+						const list = backlinkIndex.get(target) ?? [];
+						list.push(source.path);
+						backlinkIndex.set(target, list);
+					}
+				}
+			}
+			return backlinkIndex.get(path) ?? [];
+		},
+	};
+	return { vault, files, fileFor };
+}
+
+function makeBaseFile(host: Host, scope: Scope, file: HostFile, resolveLink: (linkpath: string, sourcePath: string) => string | null): BaseFile {
+	const isNote = isNoteInScope(file.path, scope);
+	const cache = () => (isNote ? host.metadataCache.getFileCache(file) : null);
+	let links: LinkRef[] | null = null;
+	let embeds: LinkRef[] | null = null;
+	const toRef = (entry: { link: string; displayText?: string }): LinkRef => ({
+		link: entry.link,
+		target: resolveLink(linkpathOf(entry.link), file.path),
+		...(entry.displayText !== undefined && entry.displayText !== entry.link ? { display: entry.displayText } : {}),
+	});
+	return {
+		path: file.path,
+		name: file.name,
+		basename: file.basename,
+		extension: file.extension,
+		folder: folderOf(file.path),
+		size: file.stat.size,
+		ctime: file.stat.ctime,
+		mtime: file.stat.mtime,
+		properties: () => cache()?.frontmatter ?? null,
+		tags: () => {
+			const metadata = cache();
+			return metadata ? getAllTags(metadata) : [];
+		},
+		links: () => {
+			if (!links) {
+				const metadata = cache();
+				links = metadata ? [...(metadata.frontmatterLinks ?? []), ...(metadata.links ?? []), ...(metadata.embeds ?? [])].map(toRef) : [];
+			}
+			return links;
+		},
+		embeds: () => {
+			if (!embeds) embeds = (cache()?.embeds ?? []).map(toRef);
+			return embeds;
+		},
+	};
+}

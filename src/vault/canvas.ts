@@ -1,0 +1,36 @@
+import type { Host } from "../host/Host";
+import type { Canvas, CanvasEdge, CanvasNode } from "../canvas/jsonCanvas";
+import { isPathVisible, type Scope } from "./scope";
+
+/** A canvas node as a tool returns it: a file node also says whether the file it shows exists. */
+export type VisibleCanvasNode = CanvasNode & { exists?: boolean };
+
+/** A URL (`https:`, `obsidian:`…) rather than a vault path. */
+function isUrl(text: string): boolean {
+	return /^[a-z][a-z0-9+.-]*:/i.test(text);
+}
+
+/**
+ * The canvas as this caller may see it. A file node whose file lies in an excluded folder (or is
+ * hidden) is dropped with the edges that touch it, exactly as if the card were not there — the same
+ * whether that file exists or not, so nothing about an excluded folder can be learnt from a canvas.
+ * A group's background image there is dropped the same way.
+ */
+export function visibleCanvas(host: Host, scope: Scope, canvas: Canvas): { nodes: VisibleCanvasNode[]; edges: CanvasEdge[] } {
+	const nodes: VisibleCanvasNode[] = [];
+	for (const node of canvas.nodes) {
+		if (node.type === "file" && node.file !== undefined) {
+			if (!isPathVisible(node.file, scope)) continue;
+			nodes.push({ ...node, exists: host.vault.getFileByPath(node.file) !== null });
+			continue;
+		}
+		if (node.background !== undefined && !isUrl(node.background) && !isPathVisible(node.background, scope)) {
+			const { background: _hidden, ...rest } = node;
+			nodes.push(rest);
+			continue;
+		}
+		nodes.push(node);
+	}
+	const kept = new Set(nodes.map((node) => node.id));
+	return { nodes, edges: canvas.edges.filter((edge) => kept.has(edge.fromNode) && kept.has(edge.toNode)) };
+}
