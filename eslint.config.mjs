@@ -30,8 +30,8 @@ const folderRules = [
 	neverImports("paths", [{ regex: "^\\.\\./(?!config/limits$)", message: "paths/ is the pure spelling of a vault path: it imports nothing of the app or the vault (config/limits aside)." }]),
 	neverImports("config", [
 		{
-			regex: "^\\.\\./(?!paths/|auth/tokens$|auth/rights$|search/stopWords$)",
-			message: "config/ is the settings model and the limits: it imports nothing of the app (aside from pure modules that import nothing of it: the paths/ spelling, the token record, the rights vocabulary, the default stop words), so every folder may read it.",
+			regex: "^\\.\\./(?!paths/|auth/tokens$|auth/rights$|search/stopWords$|search/languages$)",
+			message: "config/ is the settings model and the limits: it imports nothing of the app (aside from pure modules that import nothing of it: the paths/ spelling, the token record, the rights vocabulary, the default stop words, the search languages), so every folder may read it.",
 		},
 	]),
 	neverImports("headless", [{ regex: outOfFolder(["ui", "main"]), message: "headless/ runs without Obsidian: it never imports ui/ or main.ts." }]),

@@ -11,7 +11,7 @@ const JUDGED_RESULTS = 10;
  * notes' titles and text, before looking at what the engine answers.
  */
 export interface JudgedQuery {
-	vault: "tasks-demo" | "demo-vault";
+	vault: "tasks-demo" | "demo-vault" | "obsidian-help";
 	query: string;
 	expected: string[];
 }
@@ -127,7 +127,7 @@ export async function scoreJudgedQueries(search: JudgedSearch, queries: readonly
  * Opens each judged vault headless, builds its search index, and runs `work` with a search over
  * them (the first ten results of search_notes' query semantics); closes everything after.
  */
-export async function withJudgedSearch<T>(roots: Record<JudgedQuery["vault"], string>, work: (search: JudgedSearch) => Promise<T>): Promise<T> {
+export async function withJudgedSearch<T>(roots: Partial<Record<JudgedQuery["vault"], string>>, work: (search: JudgedSearch) => Promise<T>): Promise<T> {
 	const scope = { configDir: ".obsidian", excludedFolders: [] };
 	const opened = await Promise.all(
 		(Object.entries(roots) as Array<[JudgedQuery["vault"], string]>).map(async ([vault, root]) => {

@@ -19,11 +19,12 @@ import { McpService } from "../src/service";
 import { defaultSettings, type VaultMcpSettings } from "../src/config/settings";
 import { IndexedNoteSearch, scanSearch } from "../src/vault/search";
 import { createApp } from "../test/double/obsidian";
-import { findProjectRoot, fixturesDir } from "../test/helpers/fixtures";
+import { findProjectRoot, fixturesDir, obsidianHelpVaultDir } from "../test/helpers/fixtures";
 import VaultMcpPlugin from "../src/main";
 import { COMMON_QUERIES, SYNTHETIC_QUERIES, TASKS_DEMO_QUERIES, WORST_CASE_QUERIES, type BenchQuery } from "./querySet";
 import { writeCommonVocabularyVault, writeSyntheticVault } from "./syntheticVault";
-import { scoreJudgedQueries, withJudgedSearch } from "./judgedQueries";
+import { JUDGED_QUERIES, scoreJudgedQueries, withJudgedSearch } from "./judgedQueries";
+import { UNSEEN_JUDGED_QUERIES } from "./unseenJudgedQueries";
 import { benchProtocolCost, writeTinyVault } from "./protocol";
 import { benchBases } from "./bases";
 
@@ -293,17 +294,27 @@ async function benchCommonVault(size: number): Promise<void> {
 	}
 }
 
-/** Issue 16: how well the judged queries rank the notes a person expects (bench/judgedQueries.ts). */
+/**
+ * How well the judged queries rank the notes a person expects: the set this project wrote over
+ * its own vaults (bench/judgedQueries.ts) and the unseen set over the Obsidian Help vault
+ * (bench/unseenJudgedQueries.ts), each reported on its own.
+ */
 async function benchJudged(): Promise<void> {
-	const roots = { "tasks-demo": await fs.mkdtemp(nodePath.join(os.tmpdir(), "vault-mcp-bench-judged-")), "demo-vault": await fs.mkdtemp(nodePath.join(os.tmpdir(), "vault-mcp-bench-judged-")) };
+	const makeRoot = () => fs.mkdtemp(nodePath.join(os.tmpdir(), "vault-mcp-bench-judged-"));
+	const roots = { "tasks-demo": await makeRoot(), "demo-vault": await makeRoot(), "obsidian-help": await makeRoot() };
 	try {
 		await fs.cp(TASKS_DEMO_SOURCE, roots["tasks-demo"], { recursive: true });
 		await fs.cp(DEMO_VAULT_SOURCE, roots["demo-vault"], { recursive: true });
-		const scores = await withJudgedSearch(roots, (search) => scoreJudgedQueries(search));
-		record("judged queries", "queries", scores.queries, "");
-		record("judged queries", "success@3", scores.successAt3, "");
-		record("judged queries", "MRR", scores.mrr, "");
-		if (scores.misses.length > 0) console.log(`judged queries without an expected note in the first three: ${scores.misses.join(" | ")}`);
+		await fs.cp(obsidianHelpVaultDir(), roots["obsidian-help"], { recursive: true });
+		await withJudgedSearch(roots, async (search) => {
+			for (const [name, queries] of [["judged queries", JUDGED_QUERIES], ["unseen judged queries", UNSEEN_JUDGED_QUERIES]] as const) {
+				const scores = await scoreJudgedQueries(search, queries);
+				record(name, "queries", scores.queries, "");
+				record(name, "success@3", scores.successAt3, "");
+				record(name, "MRR", scores.mrr, "");
+				if (scores.misses.length > 0) console.log(`${name} without an expected note in the first three: ${scores.misses.join(" | ")}`);
+			}
+		});
 	} finally {
 		for (const root of Object.values(roots)) await fs.rm(root, { recursive: true, force: true });
 	}

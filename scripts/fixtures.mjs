@@ -1,13 +1,20 @@
-// The golden test data (obsidian-tasks' Tasks-Demo vault and the metadata it captured from real
-// Obsidian, MIT) stays out of this repository. This script fetches it at the commit pinned in
-// test/fixtures-manifest.json and checks every file's SHA-256 before anything is kept.
+// The test data stays out of this repository, in two sets, each pinned to a commit by its manifest
+// with every file's SHA-256 checked before anything is kept:
+//   golden         obsidian-tasks' Tasks-Demo vault and the metadata it captured from real Obsidian
+//                  (MIT; test/fixtures-manifest.json): every test suite needs it.
+//   obsidian-help  the English Obsidian Help vault (test/fixtures-manifest-obsidian-help.json, whose
+//                  `license` says on what terms): the unseen judged search queries and the bench read it.
 //
-//   npm run fixtures                          download from GitHub into .fixtures/
-//   npm run fixtures -- --tarball FILE        use a codeload tarball of the pinned commit fetched by other means
-//   npm run fixtures -- --from DIR            use a checkout of obsidian-tasks, or a copy laid out like .fixtures/
+//   npm run fixtures                          download every set from GitHub into .fixtures/
+//   npm run fixtures -- --set NAME            only that set (golden, obsidian-help)
+//   npm run fixtures -- --tarball FILE        use a codeload tarball of the set's pinned commit fetched by other means
+//   npm run fixtures -- --from DIR            use a checkout of the set's repository, or a copy laid out like .fixtures/
 //   npm run fixtures -- --out DIR             write somewhere else (then set VAULT_MCP_FIXTURES=DIR)
-//   node scripts/fixtures.mjs verify DIR      check a folder against the manifest
-//   node scripts/fixtures.mjs manifest DIR    write the manifest from a trusted copy (maintainers only)
+//   node scripts/fixtures.mjs verify DIR      check a folder against a set's manifest (--set, default golden)
+//   node scripts/fixtures.mjs manifest DIR    write a set's manifest from a trusted copy (maintainers only)
+//
+// A source (--tarball, --from, --raw-base) is one repository, so with one the set is golden unless
+// --set names another. A set is written into its own folders of the output, leaving the other set's.
 //
 // Exit codes: 0 done, 1 a file is missing or wrong (nothing is written), 2 a usage mistake.
 import { createHash } from "node:crypto";
@@ -18,41 +25,59 @@ import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const MANIFEST_PATH = path.join(PROJECT_ROOT, "test", "fixtures-manifest.json");
 const DEFAULT_OUT = path.join(PROJECT_ROOT, ".fixtures");
 const RAW_BASE = "https://raw.githubusercontent.com";
 const DOWNLOADS_AT_ONCE = 8;
 const DOWNLOAD_ATTEMPTS = 3;
 const DOWNLOAD_TIMEOUT_MS = 30_000;
 
-/** Where each of our folders comes from in the obsidian-tasks repository, longest prefix first. */
-const UPSTREAM_FOLDERS = [
-	["LICENSE-obsidian-tasks-MIT.txt", "LICENSE"],
-	["vaults/tasks-demo/", "resources/sample_vaults/Tasks-Demo/"],
-	["obsidian-cache/", "tests/Obsidian/__test_data__/"],
-];
-
-/** Which tests read which files: what to tell someone when a file cannot be had. */
-const READ_BY = [
-	["obsidian-cache/metadataCache/", ["test/golden/links.test.ts", "test/integration/readTools.test.ts", "test/e2e/inspect.test.ts"]],
-	["obsidian-cache/", ["test/golden/metadata.test.ts", "test/e2e/inspect.test.ts"]],
-	["vaults/tasks-demo/", ["test/golden/links.test.ts", "test/integration/readTools.test.ts", "test/integration/searchIndex.test.ts", "test/integration/writeTools.test.ts", "test/e2e/inspect.test.ts", "npm run bench"]],
-	["LICENSE-obsidian-tasks-MIT.txt", ["(none: the license travels with the data)"]],
-];
+/**
+ * The sets of test data. For each: its manifest, where each of our folders comes from in its
+ * repository (longest prefix first), the folders it owns in the output (replaced whole when it is
+ * written), the folder that tells a checkout of its repository, and which tests read which files
+ * (what to tell someone when a file cannot be had).
+ */
+const SETS = {
+	golden: {
+		manifestPath: path.join(PROJECT_ROOT, "test", "fixtures-manifest.json"),
+		upstreamFolders: [
+			["LICENSE-obsidian-tasks-MIT.txt", "LICENSE"],
+			["vaults/tasks-demo/", "resources/sample_vaults/Tasks-Demo/"],
+			["obsidian-cache/", "tests/Obsidian/__test_data__/"],
+		],
+		ownedFolders: ["LICENSE-obsidian-tasks-MIT.txt", "obsidian-cache", "vaults/tasks-demo"],
+		checkoutMarker: "resources/sample_vaults/Tasks-Demo",
+		readBy: [
+			["obsidian-cache/metadataCache/", ["test/golden/links.test.ts", "test/integration/readTools.test.ts", "test/e2e/inspect.test.ts"]],
+			["obsidian-cache/", ["test/golden/metadata.test.ts", "test/e2e/inspect.test.ts"]],
+			["vaults/tasks-demo/", ["test/golden/links.test.ts", "test/integration/readTools.test.ts", "test/integration/searchIndex.test.ts", "test/integration/writeTools.test.ts", "test/e2e/inspect.test.ts", "npm run bench"]],
+			["LICENSE-obsidian-tasks-MIT.txt", ["(none: the license travels with the data)"]],
+		],
+		defaults: { repository: "obsidian-tasks-group/obsidian-tasks", commit: "521edd52e5526520d161fa0090c1a9a5801c10fe", license: "MIT (LICENSE-obsidian-tasks-MIT.txt)" },
+	},
+	"obsidian-help": {
+		manifestPath: path.join(PROJECT_ROOT, "test", "fixtures-manifest-obsidian-help.json"),
+		upstreamFolders: [["vaults/obsidian-help-en/", "en/"]],
+		ownedFolders: ["vaults/obsidian-help-en"],
+		checkoutMarker: "en/Home.md",
+		readBy: [["vaults/obsidian-help-en/", ["test/integration/searchRanking.test.ts", "npm run bench"]]],
+		defaults: { repository: "obsidianmd/obsidian-help", commit: "fa179e91e86eaff5859226cc045c81000d64e3cd", license: "none stated" },
+	},
+};
 
 class UsageError extends Error {}
 class DataError extends Error {}
 
-function upstreamPathOf(localPath) {
-	for (const [local, upstream] of UPSTREAM_FOLDERS) {
+function upstreamPathOf(set, localPath) {
+	for (const [local, upstream] of set.upstreamFolders) {
 		if (localPath === local) return upstream;
 		if (local.endsWith("/") && localPath.startsWith(local)) return upstream + localPath.slice(local.length);
 	}
 	throw new DataError(`No upstream folder for ${localPath}`);
 }
 
-function readersOf(localPath) {
-	return READ_BY.find(([prefix]) => localPath.startsWith(prefix))?.[1] ?? [];
+function readersOf(set, localPath) {
+	return set.readBy.find(([prefix]) => localPath.startsWith(prefix))?.[1] ?? [];
 }
 
 /** A list for the terminal: the first few lines, then how many more. */
@@ -67,8 +92,8 @@ function sha256(bytes) {
 	return createHash("sha256").update(bytes).digest("hex");
 }
 
-async function loadManifest() {
-	return JSON.parse(await fs.readFile(MANIFEST_PATH, "utf8"));
+async function loadManifest(set) {
+	return JSON.parse(await fs.readFile(set.manifestPath, "utf8"));
 }
 
 async function listFiles(root) {
@@ -81,12 +106,12 @@ async function listFiles(root) {
 
 // --- sources: each answers upstreamPath → Buffer, or null when it has no such file ---
 
-/** A folder: a checkout of obsidian-tasks (upstream paths) or a copy laid out like ours (local paths). */
-async function folderSource(dir) {
+/** A folder: a checkout of the set's repository (upstream paths) or a copy laid out like ours (local paths). */
+async function folderSource(set, manifest, dir) {
 	const root = path.resolve(dir);
-	const isCheckout = await fs.stat(path.join(root, "resources", "sample_vaults", "Tasks-Demo")).then(() => true, () => false);
-	const isCopy = await fs.stat(path.join(root, "vaults", "tasks-demo")).then(() => true, () => false);
-	if (!isCheckout && !isCopy) throw new UsageError(`${root} is neither a checkout of obsidian-tasks nor a copy of the test data.`);
+	const isCheckout = await fs.stat(path.join(root, ...set.checkoutMarker.split("/"))).then(() => true, () => false);
+	const isCopy = await fs.stat(path.join(root, ...set.ownedFolders[set.ownedFolders.length - 1].split("/"))).then(() => true, () => false);
+	if (!isCheckout && !isCopy) throw new UsageError(`${root} is neither a checkout of ${manifest.repository} nor a copy of the test data.`);
 	return {
 		describe: root,
 		read: async (file) => fs.readFile(path.join(root, ...(isCheckout ? file.from : file.path).split("/"))).catch((error) => {
@@ -98,7 +123,7 @@ async function folderSource(dir) {
 
 /**
  * A tarball of the repository at the pinned commit, as GitHub's codeload serves it: one top folder
- * (`obsidian-tasks-<commit>/`), long names in pax headers. Gzipped or not.
+ * (`<name>-<commit>/`), long names in pax headers. Gzipped or not.
  */
 async function tarballSource(file) {
 	let bytes = await fs.readFile(file);
@@ -192,7 +217,7 @@ function rawSource(manifest, base) {
 // --- commands ---
 
 /** Reads every manifest file from the source and checks it; returns the bytes only if all are right. */
-async function collect(manifest, source) {
+async function collect(set, manifest, source) {
 	const got = new Map();
 	const missing = [];
 	const wrong = [];
@@ -211,7 +236,7 @@ async function collect(manifest, source) {
 		throw new DataError(`${wrong.length} file(s) differ from the manifest; nothing was written:\n${listLines(wrong.sort(), "checksum mismatch: ")}`);
 	}
 	if (missing.length > 0) {
-		const readers = [...new Set(missing.flatMap(readersOf))].sort();
+		const readers = [...new Set(missing.flatMap((file) => readersOf(set, file)))].sort();
 		throw new DataError(
 			`${missing.length} file(s) are not in ${source.describe}; nothing was written:\n${listLines(missing.sort(), "missing: ")}\n` +
 				`These tests read them: ${readers.join(", ")}. Run them with VAULT_MCP_FIXTURES set to a folder that holds the complete data.`,
@@ -221,22 +246,30 @@ async function collect(manifest, source) {
 }
 
 async function fetchCommand(options) {
-	const manifest = await loadManifest();
+	const hasSource = options.from || options.tarball || options.rawBase;
+	const names = options.set ? [options.set] : hasSource ? ["golden"] : Object.keys(SETS);
+	for (const name of names) await fetchSet(name, SETS[name], options);
+	return 0;
+}
+
+async function fetchSet(name, set, options) {
+	const manifest = await loadManifest(set);
 	const out = path.resolve(options.out ?? DEFAULT_OUT);
 	// Nothing to download when the tests already have a matching copy where they look (the same
 	// places as test/helpers/fixtures.ts): so the README's one command also works offline in CI.
 	const alreadyThere = options.out ? [out] : [process.env.VAULT_MCP_FIXTURES, path.resolve(PROJECT_ROOT, "../shared/data"), out].filter(Boolean);
 	for (const candidate of alreadyThere) {
 		if ((await verifyFolder(manifest, path.resolve(candidate))).length === 0) {
-			process.stdout.write(`The test data is already in ${path.resolve(candidate)} and matches the manifest.\n`);
-			return 0;
+			process.stdout.write(`The test data (${name}) is already in ${path.resolve(candidate)} and matches the manifest.\n`);
+			return;
 		}
 	}
-	const source = options.from ? await folderSource(options.from) : options.tarball ? await tarballSource(options.tarball) : rawSource(manifest, options.rawBase ?? RAW_BASE);
-	process.stdout.write(`Fetching ${manifest.files.length} files (${manifest.repository} at ${manifest.commit.slice(0, 12)}) from ${source.describe} …\n`);
-	const files = await collect(manifest, source);
-	// Write beside the target and swap it in whole, so an interrupted run never leaves half a folder
-	// that the tests would take for the real thing.
+	const source = options.from ? await folderSource(set, manifest, options.from) : options.tarball ? await tarballSource(options.tarball) : rawSource(manifest, options.rawBase ?? RAW_BASE);
+	process.stdout.write(`Fetching ${manifest.files.length} files of ${name} (${manifest.repository} at ${manifest.commit.slice(0, 12)}) from ${source.describe} …\n`);
+	const files = await collect(set, manifest, source);
+	// Write beside the target and swap each of the set's folders in whole, so an interrupted run
+	// never leaves half a folder that the tests would take for the real thing, and the other set's
+	// folders stay as they are.
 	const staging = `${out}.partial-${process.pid}`;
 	await fs.rm(staging, { recursive: true, force: true });
 	for (const [file, bytes] of files) {
@@ -244,10 +277,14 @@ async function fetchCommand(options) {
 		await fs.mkdir(path.dirname(target), { recursive: true });
 		await fs.writeFile(target, bytes);
 	}
-	await fs.rm(out, { recursive: true, force: true });
-	await fs.rename(staging, out);
+	for (const owned of set.ownedFolders) {
+		const target = path.join(out, ...owned.split("/"));
+		await fs.rm(target, { recursive: true, force: true });
+		await fs.mkdir(path.dirname(target), { recursive: true });
+		await fs.rename(path.join(staging, ...owned.split("/")), target);
+	}
+	await fs.rm(staging, { recursive: true, force: true });
 	process.stdout.write(`Wrote ${files.size} checked files to ${out}${out === DEFAULT_OUT ? "" : `; run the tests with VAULT_MCP_FIXTURES=${out}`}.\n`);
-	return 0;
 }
 
 /** Problems with a folder that should hold the test data; empty when it matches the manifest. */
@@ -261,35 +298,37 @@ async function verifyFolder(manifest, dir) {
 	return problems;
 }
 
-async function verifyCommand(dir) {
+async function verifyCommand(dir, options) {
 	if (!dir) throw new UsageError("verify needs a folder.");
-	const problems = await verifyFolder(await loadManifest(), path.resolve(dir));
+	const problems = await verifyFolder(await loadManifest(SETS[options.set ?? "golden"]), path.resolve(dir));
 	if (problems.length > 0) throw new DataError(`${path.resolve(dir)} does not match the manifest:\n${listLines(problems)}`);
 	process.stdout.write(`${path.resolve(dir)} matches the manifest.\n`);
 	return 0;
 }
 
-async function manifestCommand(dir) {
+async function manifestCommand(dir, options) {
 	if (!dir) throw new UsageError("manifest needs the folder to describe.");
+	const set = SETS[options.set ?? "golden"];
 	const root = path.resolve(dir);
-	const previous = await loadManifest().catch(() => ({}));
+	const previous = await loadManifest(set).catch(() => ({}));
 	const files = [];
 	for (const file of await listFiles(root)) {
+		if (!set.ownedFolders.some((owned) => file === owned || file.startsWith(`${owned}/`))) continue;
 		const bytes = await fs.readFile(path.join(root, file));
-		files.push({ path: file, from: upstreamPathOf(file), bytes: bytes.length, sha256: sha256(bytes) });
+		files.push({ path: file, from: upstreamPathOf(set, file), bytes: bytes.length, sha256: sha256(bytes) });
 	}
 	const manifest = {
-		about: previous.about ?? "The golden test data, kept outside the repository. Every file is at the pinned commit, under `from`.",
-		repository: previous.repository ?? "obsidian-tasks-group/obsidian-tasks",
-		commit: previous.commit ?? "521edd52e5526520d161fa0090c1a9a5801c10fe",
-		license: previous.license ?? "MIT (LICENSE-obsidian-tasks-MIT.txt)",
+		about: previous.about ?? "Test data kept outside the repository. Every file is at the pinned commit, under `from`.",
+		repository: previous.repository ?? set.defaults.repository,
+		commit: previous.commit ?? set.defaults.commit,
+		license: previous.license ?? set.defaults.license,
 		files,
 	};
 	// One file a line, so a changed checksum shows as a one-line diff.
 	const { files: entries, ...head } = manifest;
 	const headText = JSON.stringify(head, null, "\t").replace(/\n}$/, "");
-	await fs.writeFile(MANIFEST_PATH, `${headText},\n\t"files": [\n${entries.map((entry) => `\t\t${JSON.stringify(entry)}`).join(",\n")}\n\t]\n}\n`);
-	process.stdout.write(`Wrote ${files.length} entries to ${path.relative(PROJECT_ROOT, MANIFEST_PATH)}.\n`);
+	await fs.writeFile(set.manifestPath, `${headText},\n\t"files": [\n${entries.map((entry) => `\t\t${JSON.stringify(entry)}`).join(",\n")}\n\t]\n}\n`);
+	process.stdout.write(`Wrote ${files.length} entries to ${path.relative(PROJECT_ROOT, set.manifestPath)}.\n`);
 	return 0;
 }
 
@@ -298,21 +337,28 @@ function parseOptions(args) {
 	for (let index = 0; index < args.length; index++) {
 		const flag = args[index];
 		const value = args[index + 1];
-		const key = { "--from": "from", "--tarball": "tarball", "--out": "out", "--raw-base": "rawBase" }[flag];
+		const key = { "--from": "from", "--tarball": "tarball", "--out": "out", "--raw-base": "rawBase", "--set": "set" }[flag];
 		if (!key) throw new UsageError(`Unknown option: ${flag}`);
 		if (value === undefined) throw new UsageError(`${flag} needs a value.`);
 		options[key] = value;
 		index++;
 	}
 	if (options.from && options.tarball) throw new UsageError("Give --from or --tarball, not both.");
+	if (options.set !== undefined && !Object.hasOwn(SETS, options.set)) throw new UsageError(`Unknown set: ${options.set} (the sets are ${Object.keys(SETS).join(", ")}).`);
 	return options;
+}
+
+/** A command's folder argument and its options, in either order. */
+function folderAndOptions(args) {
+	const folder = args[0] !== undefined && !args[0].startsWith("--") ? args[0] : undefined;
+	return [folder, parseOptions(folder === undefined ? args : args.slice(1))];
 }
 
 async function main(argv) {
 	const [command = "fetch", ...rest] = argv;
 	if (command === "fetch") return fetchCommand(parseOptions(rest));
-	if (command === "verify") return verifyCommand(rest[0]);
-	if (command === "manifest") return manifestCommand(rest[0]);
+	if (command === "verify") return verifyCommand(...folderAndOptions(rest));
+	if (command === "manifest") return manifestCommand(...folderAndOptions(rest));
 	if (command.startsWith("--")) return fetchCommand(parseOptions(argv));
 	throw new UsageError(`Unknown command: ${command}`);
 }

@@ -100,6 +100,7 @@ export class McpService {
 			}
 			this.searchIndex?.setScope(this.scopeOf(settings));
 			this.searchIndex?.setStopWords(settings.searchStopWords);
+			this.searchIndex?.setLanguage(settings.searchLanguage);
 			if (this.server && this.requestedPort === settings.port) return this.currentStatus;
 			await this.closeServer();
 			return this.startServer(settings);
@@ -170,6 +171,7 @@ export class McpService {
 		const port = settings.port;
 		const searchIndex = new IndexedNoteSearch(this.deps.host, this.scopeOf(settings), this.deps.yieldToHost ?? yieldToEventLoop);
 		searchIndex.setStopWords(settings.searchStopWords);
+		searchIndex.setLanguage(settings.searchLanguage);
 		const deadlines = httpDeadlines(this.deps.httpDeadlines);
 		const connections = new ConnectionPool({ maxUnauthenticated: deadlines.maxUnauthenticatedConnections, firstRequestMs: deadlines.firstRequestMs });
 		const endpoint = createMcpEndpoint({

@@ -157,6 +157,17 @@ export const MAX_QUERY_LENGTH = 500;
  * wants, so a shorter word matches only itself.
  */
 export const MIN_PREFIX_CHARS = 2;
+// Search ranking by evidence strength: word forms and the soft AND.
+/**
+ * Dictionary words looked at to find the forms of one query word (words sharing its stem's
+ * start, each stemmed): bounds the work of one word in a vault whose vocabulary is huge.
+ */
+export const MAX_WORD_FORM_CANDIDATES = 2_000;
+/**
+ * When fewer notes than the page asks for hold every query word, the notes holding at least this
+ * share of the words (rounded up) fill it, the ones covering most first.
+ */
+export const SOFT_AND_MIN_WORD_SHARE = 0.5;
 /** The search index is built in slices of at most this long, so Obsidian's interface never stalls. */
 export const INDEX_BUILD_SLICE_MS = 40;
 /** A request body must arrive within this long after its headers (408 otherwise), so slow senders hold no one up. */

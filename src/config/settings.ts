@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { TOOL_RIGHTS, WRITE_TOOLS_BEFORE_RIGHTS, type ToolRight } from "../auth/rights";
 import { ENGLISH_STOP_WORDS } from "../search/stopWords";
+import { DEFAULT_SEARCH_LANGUAGE, SEARCH_LANGUAGES, type SearchLanguage } from "../search/languages";
 import type { TokenRecord } from "../auth/tokens";
 import { DEFAULT_APPROVAL_TIMEOUT_SECONDS, MAX_APPROVAL_TIMEOUT_SECONDS, MIN_APPROVAL_TIMEOUT_SECONDS, DEFAULT_PORT, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_WRITE_BYTES_PER_MINUTE, DEFAULT_WRITE_CALLS_PER_MINUTE, MAX_PORT, MIN_PORT } from "./limits";
 import { normalizeFolderList } from "../paths/spelling";
@@ -47,6 +48,8 @@ export interface VaultMcpSettings {
 	approvalTimeoutSeconds: number;
 	/** Words a search query need not match, though they rank a note higher when it holds them. */
 	searchStopWords: string[];
+	/** Whose word forms search matches (`renamed` finds `renaming` in English), or `none`. */
+	searchLanguage: SearchLanguage;
 }
 
 export const SETTINGS_VERSION = 1;
@@ -70,6 +73,7 @@ export function defaultSettings(): VaultMcpSettings {
 		showStatusBar: true,
 		approvalTimeoutSeconds: DEFAULT_APPROVAL_TIMEOUT_SECONDS,
 		searchStopWords: [...ENGLISH_STOP_WORDS],
+		searchLanguage: DEFAULT_SEARCH_LANGUAGE,
 	};
 }
 
@@ -104,6 +108,7 @@ const fieldSchemas = {
 	showStatusBar: z.boolean(),
 	approvalTimeoutSeconds: z.number().int().min(MIN_APPROVAL_TIMEOUT_SECONDS).max(MAX_APPROVAL_TIMEOUT_SECONDS),
 	searchStopWords: z.array(z.string()),
+	searchLanguage: z.enum(SEARCH_LANGUAGES),
 } as const;
 
 /** The settings read from data.json, and a line for each value that was replaced by its default. */

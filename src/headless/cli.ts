@@ -1,6 +1,7 @@
 import { promises as fs, unwatchFile, watchFile } from "node:fs";
 import * as nodePath from "node:path";
 import { parseArgs } from "node:util";
+import { SEARCH_LANGUAGES, type SearchLanguage } from "../search/languages";
 import type { Logger } from "../activity";
 import { applyRightChanges, initialRights, rightsTable, type RightChanges, type ToolRight } from "../auth/rights";
 import { addToken, revokeToken, setTokenRights, unknownTokenMessage, withToolRight } from "../auth/tokenList";
@@ -117,6 +118,14 @@ function positiveInteger(value: string | undefined, flag: string, min: number): 
 	return number;
 }
 
+/** --language: one of the search languages, or a usage error that lists them. */
+function searchLanguageFlag(value: string | undefined): SearchLanguage | undefined {
+	if (value === undefined) return undefined;
+	const language = SEARCH_LANGUAGES.find((name) => name === value.trim().toLowerCase());
+	if (!language) throw new UsageError(`--language needs one of: ${SEARCH_LANGUAGES.join(", ")}.`);
+	return language;
+}
+
 /**
  * Serving a folder that is not a vault yet would create `.obsidian` as a side effect of saving a
  * token: a typo in the path would quietly become a new vault. So it has to be asked for.
@@ -167,6 +176,7 @@ async function serve(args: string[]): Promise<number> {
 	let stored = await loadSettings(store);
 	const excludeFlags = excludedFoldersFromFlags(values.exclude ?? [], root);
 	const stopWordsFlag = values["stop-words"]?.split(",").map((word) => word.trim()).filter((word) => word !== "");
+	const languageFlag = searchLanguageFlag(values.language);
 	let tokenMadeThisRun: string | undefined;
 	if (stored.tokens.length === 0) {
 		const level: TokenLevel = allowWrite ? "write" : "read";
@@ -189,6 +199,7 @@ async function serve(args: string[]): Promise<number> {
 		rateLimitPerMinute: rateLimit ?? saved.rateLimitPerMinute,
 		promptsFolder: values.prompts ?? saved.promptsFolder,
 		searchStopWords: stopWordsFlag ?? saved.searchStopWords,
+		searchLanguage: languageFlag ?? saved.searchLanguage,
 	});
 	let runSettings = runSettingsFrom(stored);
 

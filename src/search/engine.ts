@@ -1,12 +1,13 @@
-import { SEARCH_SNIPPETS_PER_RESULT, SEARCH_SNIPPET_CONTEXT_CHARS, SEARCH_SNIPPET_MAX_CHARS, SNIPPET_SEARCH_MAX_CHARS, SNIPPET_TOKENIZE_CHUNK_CHARS } from "../config/limits";
+import { MAX_WORD_FORM_CANDIDATES, SEARCH_SNIPPETS_PER_RESULT, SEARCH_SNIPPET_CONTEXT_CHARS, SEARCH_SNIPPET_MAX_CHARS, SNIPPET_SEARCH_MAX_CHARS, SNIPPET_TOKENIZE_CHUNK_CHARS, SOFT_AND_MIN_WORD_SHARE } from "../config/limits";
 import { isPrefixWord, type ParsedQuery, type QueryTerm } from "./query";
 import { tokenChunks, tokenize, tokenizeInChunks, type Token } from "./text";
 import { PackedIdWriter, unpackIds } from "./packedIds";
+import { DEFAULT_SEARCH_LANGUAGE, stemmerFor, type Stemmer } from "./stemmers";
 
 /**
  * The search engine: an inverted index whose postings carry each note's term frequency, with
- * Vault MCP's query semantics on top (every term required, phrases, prefixes, exclusions) and
- * BM25 ranking. Pure: it knows nothing of vaults; callers add and remove documents and pass note
+ * Vault MCP's query semantics on top (every term wanted, phrases, word forms, prefixes,
+ * exclusions) and ranking by evidence strength, then BM25. Pure: it knows nothing of vaults; callers add and remove documents and pass note
  * text back in for snippets.
  *
  * A search costs what its answer costs, not what the corpus costs: candidates come from
@@ -19,6 +20,8 @@ import { PackedIdWriter, unpackIds } from "./packedIds";
 export interface SearchHit {
 	path: string;
 	score: number;
+	/** The query's words and phrases (as typed, stop words left out) that this note holds, in any form. */
+	matched_words: string[];
 	snippets: string[];
 }
 
@@ -34,6 +37,19 @@ const TITLE_WEIGHT = 3;
 const HEADING_WEIGHT = 1.5;
 /** Weight of the share of a title that the query covers, times the query terms' mean idf. */
 const TITLE_COVERAGE_WEIGHT = 3;
+/**
+ * How much a match counts by its evidence, within notes of the same rank tier: the word as typed,
+ * another form of it (same stem), a longer word it starts. The tier already puts notes holding
+ * more words as typed or in another form above notes that only hold words they start.
+ */
+const FORM_MATCH_WEIGHT = 0.7;
+const PREFIX_MATCH_WEIGHT = 0.3;
+/** Shortest query word whose other forms are looked for: `is` and `ga` have none worth the look. */
+const MIN_FORM_WORD_CHARS = 3;
+/** Title tiers: no query word in the title or an alias, some, all, the whole name is the query's words. */
+const TITLE_TIER_SOME = 1;
+const TITLE_TIER_ALL = 2;
+const TITLE_TIER_WHOLE = 3;
 const MARK_OPEN = "«";
 const MARK_CLOSE = "»";
 
@@ -59,6 +75,8 @@ interface IndexedDocument {
 	path: string;
 	modified: number;
 	title: Uint32Array;
+	/** The note's aliases (frontmatter `aliases`), each ranked like a title. */
+	aliases: Uint32Array[];
 	headings: Uint32Array;
 	/** The body's token ids, packed (packedIds.ts). */
 	body: Uint8Array;
@@ -79,6 +97,19 @@ interface Postings {
 
 /** A table indexed by token id (1 = accepted) for each position of a phrase. */
 type CompiledPhrase = Uint8Array[];
+
+/**
+ * A wanted term by the strength of its evidence. `any` finds the notes (the word, its forms, the
+ * longer words it starts; a phrase's notes); `exact` and `forms` tell, per note, how it matched.
+ * A phrase has neither: it matches as typed or not at all.
+ */
+interface TermEvidence {
+	any: ResolvedTerm;
+	exact: ResolvedTerm | null;
+	forms: ResolvedTerm | null;
+	/** The ids of the word as typed and its forms; null for a phrase. */
+	strongIds: ReadonlySet<number> | null;
+}
 
 /**
  * A required or excluded term resolved against the postings: the notes that may hold it, in slot
@@ -102,6 +133,41 @@ interface ResolvedTerm {
 class TermDictionary {
 	private readonly ids = new Map<string, number>();
 	private sorted: string[] | null = null;
+
+	constructor(private stem: Stemmer | null) {}
+
+	/** Changes how word forms are found; the dictionary and the index are unchanged. */
+	setStemmer(stem: Stemmer | null): void {
+		this.stem = stem;
+	}
+
+	get stemmer(): Stemmer | null {
+		return this.stem;
+	}
+
+	/**
+	 * Ids of the other forms of `word` (same stem, not the word itself). Stemmers strip endings, so
+	 * a form starts with the stem less its last letter (`happi` for `happy`): only those words are
+	 * stemmed, at most MAX_WORD_FORM_CANDIDATES of them.
+	 */
+	formsOf(word: string, stem: Stemmer | null = this.stem): number[] {
+		if (!stem || word.length < MIN_FORM_WORD_CHARS) return [];
+		const target = stem(word);
+		const start = target.slice(0, Math.max(2, target.length - 1));
+		if (start.length < 2) return [];
+		this.sorted ??= [...this.ids.keys()].sort();
+		const sorted = this.sorted;
+		const found: number[] = [];
+		const end = Math.min(sorted.length, lowerBound(sorted, start) + MAX_WORD_FORM_CANDIDATES);
+		for (let index = lowerBound(sorted, start); index < end; index++) {
+			const token = sorted[index] ?? "";
+			if (!token.startsWith(start)) break;
+			if (token === word || stem(token) !== target) continue;
+			const id = this.ids.get(token);
+			if (id !== undefined) found.push(id);
+		}
+		return found;
+	}
 
 	idOf(token: string): number {
 		let id = this.ids.get(token);
@@ -187,15 +253,17 @@ function growFloat64(array: Float64Array, minimum: number): Float64Array {
 	return grown;
 }
 
-/** A ranked candidate: compared by tier (1 = the query holds its whole title), score, the more recently modified, then path. */
+/** A ranked candidate: compared by tier (search() says what it holds), score, the more recently modified, then path. */
 interface Ranked {
 	slot: number;
 	score: number;
 	tier: number;
+	/** Per wanted term, 1 if the note holds it: copied when the candidate is kept. */
+	matched?: Uint8Array;
 }
 
 export class SearchEngine {
-	private readonly dictionary = new TermDictionary();
+	private readonly dictionary: TermDictionary;
 	/** Term id → the notes holding it. */
 	private readonly postings: Array<Postings | undefined> = [];
 	/**
@@ -217,6 +285,16 @@ export class SearchEngine {
 	private candidateSlots: Uint32Array = new Uint32Array(64);
 	private candidateValues: Uint32Array = new Uint32Array(64);
 
+	/** `stem` finds word forms (stemmers.ts); null matches words as typed and prefixes only. */
+	constructor(stem: Stemmer | null = stemmerFor(DEFAULT_SEARCH_LANGUAGE)) {
+		this.dictionary = new TermDictionary(stem);
+	}
+
+	/** Changes how word forms are found, from the next search on: the index itself is unchanged. */
+	setStemmer(stem: Stemmer | null): void {
+		this.dictionary.setStemmer(stem);
+	}
+
 	get size(): number {
 		return this.slotOfPath.size;
 	}
@@ -225,9 +303,9 @@ export class SearchEngine {
 		return this.slotOfPath.has(path);
 	}
 
-	/** Adds or replaces a document. `headings` are the note's heading texts. */
-	add(path: string, title: string, modified: number, text: string, headings: readonly string[]): void {
-		const steps = this.prepare(path, title, modified, text, headings);
+	/** Adds or replaces a document. `headings` are the note's heading texts, `aliases` its other names. */
+	add(path: string, title: string, modified: number, text: string, headings: readonly string[], aliases: readonly string[] = []): void {
+		const steps = this.prepare(path, title, modified, text, headings, aliases);
 		for (;;) {
 			const next = steps.next();
 			if (next.done) return this.commit(next.value);
@@ -238,13 +316,14 @@ export class SearchEngine {
 	 * A document ready to add, tokenized in pausable steps (a huge note's body is tokenized in
 	 * chunks); the index is unchanged until `commit`, so searches meanwhile see the old version.
 	 */
-	*prepare(path: string, title: string, modified: number, text: string, headings: readonly string[]): Generator<void, PreparedDocument, void> {
+	*prepare(path: string, title: string, modified: number, text: string, headings: readonly string[], aliases: readonly string[] = []): Generator<void, PreparedDocument, void> {
 		const ids = (value: string) => Uint32Array.from(tokenize(value), (token) => this.dictionary.idOf(token.value));
 		const body = new PackedIdWriter(Math.min(1 << 16, text.length >> 2));
 		yield* tokenizeInChunks(text, (tokens) => {
 			for (const token of tokens) body.write(this.dictionary.idOf(token.value));
 		});
-		return { doc: { path, modified, title: ids(title), headings: ids(headings.join("\n")), body: body.finish(), bodyLength: body.count } };
+		const aliasIds = aliases.map(ids).filter((name) => name.length > 0);
+		return { doc: { path, modified, title: ids(title), aliases: aliasIds, headings: ids(headings.join("\n")), body: body.finish(), bodyLength: body.count } };
 	}
 
 	/** A document's body token ids, in scratch that the next call overwrites. */
@@ -280,6 +359,14 @@ export class SearchEngine {
 		for (const id of doc.title) {
 			if (counts[id] === 0) touched.push(id);
 			counts[id] = mergeValues(counts[id] as number, packValue(0, 1, false));
+		}
+		// An alias finds and ranks like the title, but is not counted as title words: the share of
+		// the title a query covers stays about the title.
+		for (const alias of doc.aliases) {
+			for (const id of alias) {
+				if (counts[id] === 0) touched.push(id);
+				counts[id] = ((counts[id] as number) | IN_TITLE) >>> 0;
+			}
 		}
 		for (const id of doc.headings) {
 			if (counts[id] === 0) touched.push(id);
@@ -321,7 +408,7 @@ export class SearchEngine {
 		this.totalBodyLength -= doc.bodyLength;
 		const counts = (this.counts = growUint32(this.counts, this.dictionary.size));
 		const touched: number[] = [];
-		for (const field of [this.unpackBody(doc).subarray(0, doc.bodyLength), doc.title, doc.headings]) {
+		for (const field of [this.unpackBody(doc).subarray(0, doc.bodyLength), doc.title, doc.headings, ...doc.aliases]) {
 			for (const id of field) {
 				if (counts[id] === 0) touched.push(id);
 				counts[id] = 1;
@@ -343,8 +430,15 @@ export class SearchEngine {
 	 * The documents that match the query — among those `include` accepts, or all with null —
 	 * ranked, with snippets for the first `limit`. Corpus statistics (size, average length,
 	 * document frequencies) are over the accepted documents, so a filtered search ranks the same
-	 * however the index was built. A note whose whole title is words of the query ranks above
-	 * every note whose title is not (issue 16: the note titled "dataview" first for `dataview`).
+	 * however the index was built.
+	 *
+	 * Which notes: those holding every wanted term (the word as typed, another form of it, or a
+	 * longer word it starts) when they fill the page; otherwise also those holding at least
+	 * SOFT_AND_MIN_WORD_SHARE of the terms, so one everyday word a note lacks does not hide it.
+	 * Ranked by, in order: how many terms a note holds as typed or in another form (a word's
+	 * extensions fill, never outrank); its title or an alias (the whole name is the query's words,
+	 * then it holds all of them, then some); how many terms it holds as typed; how many it holds
+	 * in any way; BM25 with title and heading weights, each match weighed by its evidence.
 	 */
 	async search(query: ParsedQuery, include: ((path: string) => boolean) | null, limit: number, readText: (path: string) => Promise<string>): Promise<SearchAnswer> {
 		const accepted = include ? this.acceptedSlots(include) : null;
@@ -353,30 +447,40 @@ export class SearchEngine {
 		if (query.required.length === 0) return { total: 0, results: [] };
 		// A word typed twice counts once, in the score and in how much of a title the query covers.
 		const firstSight = onceEach();
-		const required: ResolvedTerm[] = [];
-		for (const term of query.required.filter(firstSight)) {
-			const resolved = this.resolve(term.tokens);
-			if (!resolved) return { total: 0, results: [] };
-			required.push(resolved);
-		}
+		const terms = query.required.filter(firstSight);
+		// Stemmed once per distinct word in this search: snippets meet the same words again and again.
+		const stem = memoized(this.dictionary.stemmer);
+		const evidence = terms.map((term) => this.resolveEvidence(term.tokens, stem));
+		const wanted = evidence.map((term) => term.any);
 		// An exclusion typed many times is resolved once: each costs a pass over its postings.
 		const exclusions = query.excluded.filter(onceEach());
 		const excludedWords = this.notesHoldingAny(exclusions.filter((term) => term.tokens.length === 1).map((term) => term.tokens[0] ?? ""));
 		const excludedPhrases = exclusions.filter((term) => term.tokens.length > 1).flatMap((term) => optional(this.resolve(term.tokens)));
 		const optionalTerms = query.optional.filter(firstSight).flatMap((term) => optional(this.resolveWhole(term.tokens)));
-		const { slots, values, total } = this.intersect(required, excludedWords, excludedPhrases, accepted?.slots ?? null);
-		const idf = (term: ResolvedTerm) => {
-			const frequency = accepted ? countAccepted(term, accepted.slots) : term.length;
-			return Math.log(1 + (corpusSize - frequency + 0.5) / (frequency + 0.5));
-		};
-		const requiredIdf = required.map(idf);
-		const optionalIdf = optionalTerms.map(idf);
+		const termCount = terms.length;
+		let gathered = wanted.every((term) => term.length > 0) ? this.intersect(wanted, excludedWords, excludedPhrases, accepted?.slots ?? null) : null;
+		if (termCount > 1 && (gathered === null || gathered.total < limit)) {
+			gathered = this.gatherMost(wanted, Math.max(1, Math.ceil(termCount * SOFT_AND_MIN_WORD_SHARE)), excludedWords, excludedPhrases, accepted?.slots ?? null);
+		}
+		if (gathered === null) return { total: 0, results: [] };
+		const { slots, values, total } = gathered;
+		const frequency = (term: ResolvedTerm) => (accepted ? countAccepted(term, accepted.slots) : term.length);
+		const idfOf = (count: number) => Math.log(1 + (corpusSize - count + 0.5) / (count + 0.5));
+		// A word's rarity is that of the word and its forms, when a note holds them; else of what it starts.
+		const requiredIdf = evidence.map((term) => {
+			const strong = (term.exact ? frequency(term.exact) : 0) + (term.forms ? frequency(term.forms) : 0);
+			return idfOf(strong > 0 ? strong : frequency(term.any));
+		});
+		const optionalIdf = optionalTerms.map((term) => idfOf(frequency(term)));
 		const optionalCursors = new Array<number>(optionalTerms.length).fill(0);
+		const exactCursors = new Array<number>(termCount).fill(0);
+		const formCursors = new Array<number>(termCount).fill(0);
+		const optionalIds = new Set<number>(query.optional.flatMap((term) => (term.tokens.length === 1 ? optional(this.dictionary.lookup(term.tokens[0] ?? "")) : [])));
 		// A title that is mostly the query's words beats one that merely holds them: "Dataview Format" over "Searches - Dataview".
-		const titleCoverageWeight = (TITLE_COVERAGE_WEIGHT * requiredIdf.reduce((sum, value) => sum + value, 0)) / required.length;
-		const termCount = required.length;
+		const titleCoverageWeight = (TITLE_COVERAGE_WEIGHT * requiredIdf.reduce((sum, value) => sum + value, 0)) / termCount;
 		const averageLength = Math.max(1, totalLength / Math.max(1, corpusSize));
 		const top: Ranked[] = [];
+		const matched = new Uint8Array(termCount);
 		const bodyLengths = this.bodyLengths;
 		const titleLengths = this.titleLengths;
 		// BM25's length normalisation, k1 · (1 − b + b · length / average), as base + scale · length.
@@ -387,10 +491,39 @@ export class SearchEngine {
 			const norm = normBase + normScale * Math.max(1, bodyLengths[slot] as number);
 			let score = 0;
 			let titleWords = 0;
+			let strong = 0;
+			let exact = 0;
+			let held = 0;
+			let inTitle = false;
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {
-				const value = values[index * termCount + termIndex] as number;
-				score += (requiredIdf[termIndex] as number) * fieldScore(value, norm);
+				matched[termIndex] = 0;
+				const anyValue = values[index * termCount + termIndex] as number;
+				if (anyValue === 0) continue;
+				const term = evidence[termIndex] as TermEvidence;
+				let value = anyValue;
+				let weight = PREFIX_MATCH_WEIGHT;
+				if (term.strongIds === null) {
+					// A phrase: matched as typed.
+					weight = 1;
+					exact++;
+				} else {
+					const exactValue = term.exact ? valueAt(term.exact, exactCursors, termIndex, slot) : 0;
+					const formValue = exactValue === 0 && term.forms ? valueAt(term.forms, formCursors, termIndex, slot) : 0;
+					if (exactValue !== 0) {
+						value = exactValue;
+						weight = 1;
+						exact++;
+					} else if (formValue !== 0) {
+						value = formValue;
+						weight = FORM_MATCH_WEIGHT;
+					}
+				}
+				if (weight !== PREFIX_MATCH_WEIGHT) strong++;
+				held++;
+				matched[termIndex] = 1;
+				score += (requiredIdf[termIndex] as number) * weight * fieldScore(value, norm);
 				titleWords += titleCount(value);
+				if (value & IN_TITLE) inTitle = true;
 			}
 			for (let termIndex = 0; termIndex < optionalTerms.length; termIndex++) {
 				const term = optionalTerms[termIndex] as ResolvedTerm;
@@ -402,16 +535,50 @@ export class SearchEngine {
 				titleWords += titleCount(value);
 			}
 			const coverage = titleWords === 0 ? 0 : Math.min(1, titleWords / (titleLengths[slot] as number));
-			this.offer(top, limit, slot, score + coverage * titleCoverageWeight, coverage === 1 ? 1 : 0);
+			const titleTier = inTitle ? this.titleTier(slot, evidence, optionalIds) : 0;
+			// One number for the tiers, compared before the score: terms held as typed or in another
+			// form, then the title tier, then terms held as typed, then terms held at all.
+			const tier = ((strong * (TITLE_TIER_WHOLE + 1) + titleTier) * (termCount + 1) + exact) * (termCount + 1) + held;
+			this.offer(top, limit, slot, score + coverage * titleCoverageWeight, tier, matched);
 		}
 		top.sort((a, b) => this.compare(b, a));
 		const results = await Promise.all(
-			top.map(async ({ slot, score }) => {
+			top.map(async ({ slot, score, matched: held }) => {
 				const path = this.documents[slot]?.path ?? "";
-				return { path, score: Math.round(score * 1000) / 1000, snippets: snippetsOf(await readText(path), query) };
+				const matchedWords = terms.filter((_, termIndex) => held?.[termIndex] === 1).map((term) => term.source);
+				return { path, score: Math.round(score * 1000) / 1000, matched_words: matchedWords, snippets: snippetsOf(await readText(path), query, stem) };
 			}),
 		);
 		return { total, results };
+	}
+
+	/**
+	 * How a note's title or one of its aliases answers the query: TITLE_TIER_WHOLE when a name is
+	 * nothing but the query's words (stop words included) and holds every term, TITLE_TIER_ALL
+	 * when it holds every term, TITLE_TIER_SOME when it holds some, 0 otherwise. Words count as
+	 * typed or in another form; a word's extensions do not make a title match.
+	 */
+	private titleTier(slot: number, evidence: readonly TermEvidence[], optionalIds: ReadonlySet<number>): number {
+		const doc = this.documents[slot];
+		if (!doc) return 0;
+		const holds = (name: Uint32Array, term: TermEvidence) => {
+			if (term.strongIds) {
+				for (const id of name) if (term.strongIds.has(id)) return true;
+				return false;
+			}
+			return term.any.phrase !== null && countPhrase(name, term.any.phrase) > 0;
+		};
+		const isQueryWord = (id: number) => optionalIds.has(id) || evidence.some((term) => (term.strongIds ? term.strongIds.has(id) : (term.any.phrase ?? []).some((position) => position[id] === 1)));
+		let best = 0;
+		for (const name of [doc.title, ...doc.aliases]) {
+			let held = 0;
+			for (const term of evidence) if (holds(name, term)) held++;
+			if (held === 0) continue;
+			const tier = held < evidence.length ? TITLE_TIER_SOME : name.every(isQueryWord) ? TITLE_TIER_WHOLE : TITLE_TIER_ALL;
+			if (tier > best) best = tier;
+			if (best === TITLE_TIER_WHOLE) break;
+		}
+		return best;
 	}
 
 	/** The accepted documents by slot (1 = accepted), with their count and total body length. */
@@ -438,7 +605,7 @@ export class SearchEngine {
 	}
 
 	/** Keeps the best `limit` candidates in a heap whose root is the worst of them. */
-	private offer(heap: Ranked[], limit: number, slot: number, score: number, tier: number): void {
+	private offer(heap: Ranked[], limit: number, slot: number, score: number, tier: number, matched?: Uint8Array): void {
 		if (limit <= 0) return;
 		const swap = (a: number, b: number) => {
 			const kept = heap[a] as Ranked;
@@ -446,7 +613,7 @@ export class SearchEngine {
 			heap[b] = kept;
 		};
 		if (heap.length < limit) {
-			heap.push({ slot, score, tier });
+			heap.push({ slot, score, tier, matched: matched?.slice() });
 			let index = heap.length - 1;
 			while (index > 0) {
 				const parent = (index - 1) >> 1;
@@ -459,8 +626,9 @@ export class SearchEngine {
 		// Most candidates of a common word lose to the worst kept one on tier or score alone: no object for them.
 		const worstKept = heap[0] as Ranked;
 		if (tier < worstKept.tier || (tier === worstKept.tier && score < worstKept.score)) return;
-		const candidate = { slot, score, tier };
+		const candidate: Ranked = { slot, score, tier };
 		if (this.compare(candidate, worstKept) <= 0) return;
+		candidate.matched = matched?.slice();
 		heap[0] = candidate;
 		let index = 0;
 		for (;;) {
@@ -568,6 +736,79 @@ export class SearchEngine {
 	}
 
 	/**
+	 * A wanted term by evidence: a one-word term's notes holding the word as typed, another form
+	 * of it, or (2+ letters) a longer word it starts; a phrase's notes as `resolve` finds them.
+	 */
+	private resolveEvidence(tokens: readonly string[], stem: Stemmer | null): TermEvidence {
+		if (tokens.length !== 1) return { any: this.resolve(tokens) ?? emptyTerm(), exact: null, forms: null, strongIds: null };
+		const word = tokens[0] ?? "";
+		const exactId = this.dictionary.lookup(word);
+		const formIds = this.dictionary.formsOf(word, stem);
+		const strongIds = new Set<number>([...optional(exactId), ...formIds]);
+		const prefixIds = isPrefixWord(word) ? this.dictionary.withPrefix(word).filter((id) => !strongIds.has(id)) : [];
+		const allIds = [...strongIds, ...prefixIds];
+		return {
+			any: allIds.length > 0 ? { ...this.union(allIds), phrase: null } : emptyTerm(),
+			exact: exactId === undefined ? null : this.union([exactId]),
+			forms: formIds.length > 0 ? this.union(formIds) : null,
+			strongIds,
+		};
+	}
+
+	/**
+	 * The notes holding at least `minimum` of the wanted terms (value 0 for a term a note lacks),
+	 * no excluded word or phrase, accepted (null: all), in slot order and laid out as `intersect`
+	 * lays them: one pass over each term's postings, so it costs what the terms' notes cost.
+	 */
+	private gatherMost(required: readonly ResolvedTerm[], minimum: number, excludedWords: Uint8Array | null, excluded: readonly ResolvedTerm[], accepted: Uint8Array | null): { slots: Uint32Array; values: Uint32Array; total: number } {
+		const termCount = required.length;
+		const held = new Uint16Array(this.nextSlot);
+		let low = this.nextSlot;
+		let high = -1;
+		let candidates = 0;
+		for (const term of required) {
+			for (let index = 0; index < term.length; index++) {
+				const slot = term.slots[index] as number;
+				const count = held[slot] as number;
+				if (count + 1 === minimum) candidates++;
+				held[slot] = count + 1;
+			}
+			if (term.length > 0) {
+				low = Math.min(low, term.slots[0] as number);
+				high = Math.max(high, term.slots[term.length - 1] as number);
+			}
+		}
+		const slots = (this.candidateSlots = growUint32(this.candidateSlots, candidates));
+		const values = (this.candidateValues = growUint32(this.candidateValues, candidates * termCount));
+		const cursors = new Array<number>(termCount).fill(0);
+		const excludedCursors = new Array<number>(excluded.length).fill(0);
+		let total = 0;
+		candidates: for (let slot = low; slot <= high; slot++) {
+			if ((held[slot] as number) < minimum) continue;
+			if ((accepted && accepted[slot] !== 1) || (excludedWords && excludedWords[slot] === 1)) continue;
+			const doc = this.documents[slot];
+			if (!doc) continue;
+			for (let termIndex = 0; termIndex < excluded.length; termIndex++) {
+				const term = excluded[termIndex] as ResolvedTerm;
+				const at = seek(term.slots, term.length, excludedCursors[termIndex] as number, slot);
+				excludedCursors[termIndex] = at;
+				if (at < term.length && term.slots[at] === slot && this.matchValue(term, at, doc) !== 0) continue candidates;
+			}
+			let holding = 0;
+			for (let termIndex = 0; termIndex < termCount; termIndex++) {
+				const term = required[termIndex] as ResolvedTerm;
+				const at = seek(term.slots, term.length, cursors[termIndex] as number, slot);
+				cursors[termIndex] = at;
+				const value = at < term.length && term.slots[at] === slot ? this.matchValue(term, at, doc) : 0;
+				values[total * termCount + termIndex] = value;
+				if (value !== 0) holding++;
+			}
+			if (holding >= minimum) slots[total++] = slot;
+		}
+		return { slots, values, total };
+	}
+
+	/**
 	 * The notes that may hold a term: the last word is a prefix (when long enough), the others
 	 * whole words. Null when some word is in no note at all.
 	 */
@@ -657,6 +898,34 @@ export class SearchEngine {
 	}
 }
 
+/** A stemmer that remembers its answers, for one search; null stays null. */
+function memoized(stem: Stemmer | null): Stemmer | null {
+	if (!stem) return null;
+	const known = new Map<string, string>();
+	return (word) => {
+		let answer = known.get(word);
+		if (answer === undefined) {
+			answer = stem(word);
+			known.set(word, answer);
+		}
+		return answer;
+	};
+}
+
+/** A term no note holds. */
+function emptyTerm(): ResolvedTerm {
+	return { slots: new Uint32Array(0), values: new Uint32Array(0), length: 0, phrase: null };
+}
+
+/** A term's value in the note at `slot` when the note matches it (body or title), else 0; `cursors[index]` moves forward. */
+function valueAt(term: ResolvedTerm, cursors: number[], index: number, slot: number): number {
+	const at = seek(term.slots, term.length, cursors[index] as number, slot);
+	cursors[index] = at;
+	if (at >= term.length || term.slots[at] !== slot) return 0;
+	const value = term.values[at] as number;
+	return (value & BODY_COUNT) > 0 || (value & IN_TITLE) !== 0 ? value : 0;
+}
+
 /** A posting value from its parts, each count saturating at its field's largest value. */
 function packValue(bodyCount: number, titleWords: number, inHeading: boolean): number {
 	const title = Math.min(TITLE_COUNT_MAX, titleWords);
@@ -740,14 +1009,27 @@ function countPhrase(tokens: Uint32Array, phrase: CompiledPhrase): number {
 	return count;
 }
 
-/** True if a term's words stand in a row in `tokens` from `at` (the last word a prefix unless `whole`). */
-function termAt(tokens: readonly Token[], at: number, words: readonly string[], whole: boolean): boolean {
+/** A query term as snippets look for it. */
+interface SnippetTerm {
+	words: readonly string[];
+	/** The last word matches only itself (and its forms), not the longer words it starts. */
+	whole: boolean;
+	/** For a one-word term, the word's stem when word forms are on: a token with the same stem matches. */
+	stem: string | null;
+}
+
+/** True if a term's words stand in a row in `tokens` from `at` (the last word a prefix unless `whole`; a one-word term also in another form). */
+function termAt(tokens: readonly Token[], at: number, term: SnippetTerm, stemmer: Stemmer | null): boolean {
+	const words = term.words;
 	const lastWord = words.length - 1;
 	if (at + lastWord >= tokens.length) return false;
 	for (let offset = 0; offset <= lastWord; offset++) {
 		const value = (tokens[at + offset] as Token).value;
 		const word = words[offset] as string;
-		if (offset === lastWord && !whole ? !value.startsWith(word) : value !== word) return false;
+		if (value === word || (offset === lastWord && !term.whole && value.startsWith(word))) continue;
+		// Forms share their first letter: only those tokens are stemmed.
+		if (term.stem !== null && stemmer !== null && value.charCodeAt(0) === word.charCodeAt(0) && stemmer(value) === term.stem) continue;
+		return false;
 	}
 	return true;
 }
@@ -847,13 +1129,18 @@ function markWindow(text: string, start: number, end: number, spans: readonly Sp
 
 /**
  * Up to a few passages of the note's body (never its frontmatter) around the matches of the
- * required and optional terms in its first SNIPPET_SEARCH_MAX_CHARS, each match marked «like
- * this»; the start of the body when they hold no match (the note matched by title or
- * frontmatter, or further in). A passage never cuts a web address in two.
+ * wanted terms (as typed, in another form, or a longer word they start) in its first
+ * SNIPPET_SEARCH_MAX_CHARS, each match marked «like this»; the start of the body when they hold
+ * no match (the note matched by title or frontmatter, or further in). Stop words are never
+ * marked: «the» tells a reader nothing. A passage never cuts a web address in two.
  */
-function snippetsOf(text: string, query: ParsedQuery): string[] {
+function snippetsOf(text: string, query: ParsedQuery, stemmer: Stemmer | null): string[] {
 	const start = bodyStart(text);
-	const terms = [...query.required.map((term) => ({ words: term.tokens, whole: !isPrefixWord(term.tokens.at(-1) ?? "") })), ...query.optional.map((term) => ({ words: term.tokens, whole: true }))];
+	const terms: SnippetTerm[] = query.required.map((term) => ({
+		words: term.tokens,
+		whole: !isPrefixWord(term.tokens.at(-1) ?? ""),
+		stem: stemmer !== null && term.tokens.length === 1 ? stemmer(term.tokens[0] ?? "") : null,
+	}));
 	const longest = Math.max(...terms.map((term) => term.words.length));
 	const addresses = webAddresses(text, start);
 	const windowEnd = (offset: number) => outsideAddresses(Math.min(text.length, offset), addresses, true);
@@ -882,7 +1169,7 @@ function snippetsOf(text: string, query: ParsedQuery): string[] {
 			const at = tokens[next] as Token;
 			if (full() && at.start > (windows.at(-1)?.end ?? 0)) return false;
 			for (const term of terms) {
-				if (termAt(tokens, next, term.words, term.whole) && !addSpan({ start: at.start, end: (tokens[next + term.words.length - 1] as Token).end })) return false;
+				if (termAt(tokens, next, term, stemmer) && !addSpan({ start: at.start, end: (tokens[next + term.words.length - 1] as Token).end })) return false;
 			}
 		}
 		return true;

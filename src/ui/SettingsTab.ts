@@ -9,6 +9,7 @@ import type { VaultMcpPort } from "./port";
 import { renderRightsSection } from "./rightsSection";
 import { connectionSnippets } from "./snippets";
 import { ENGLISH_STOP_WORDS } from "../search/stopWords";
+import { SEARCH_LANGUAGES } from "../search/languages";
 
 /** The status line's text. */
 export function describeStatus(status: ServiceStatus): string {
@@ -173,7 +174,7 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 		let stopWordsArea: HTMLTextAreaElement | null = null;
 		new Setting(containerEl)
 			.setName("Stop words")
-			.setDesc("Words a search need not find in a note (they still rank a note that has them), so \"how to use templates\" finds your templates note. Separated by spaces or commas; empty: every word must match.")
+			.setDesc("Words a search need not find in a note (they still rank a note that has them), so \"how to use templates\" finds your templates note. Separated by spaces or commas; empty: every word counts.")
 			.addTextArea((area) => {
 				stopWordsArea = area.inputEl;
 				area.setValue(settings.searchStopWords.join(" "));
@@ -186,6 +187,18 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 					void plugin.updateSettings({ searchStopWords: [...ENGLISH_STOP_WORDS] });
 				}),
 			);
+
+		new Setting(containerEl)
+			.setName("Word forms")
+			.setDesc("The language whose word forms a search also matches, so that \"renamed\" finds \"renaming\". Words as typed always rank first. None: words as typed and the longer words they start.")
+			.addDropdown((dropdown) => {
+				for (const language of SEARCH_LANGUAGES) dropdown.addOption(language, language === "none" ? "None" : language.charAt(0).toUpperCase() + language.slice(1));
+				dropdown.setValue(settings.searchLanguage);
+				dropdown.onChange((value) => {
+					const language = SEARCH_LANGUAGES.find((name) => name === value);
+					if (language) void plugin.updateSettings({ searchLanguage: language });
+				});
+			});
 
 		new Setting(containerEl).setName("Activity").setHeading();
 		new Setting(containerEl)

@@ -9,6 +9,8 @@ import { utf8Length } from "../search/text";
 import { visibleNotes } from "./notes";
 import { isInFolder, isNoteInScope, type Scope } from "./scope";
 import { getAllTags } from "../markdown/tags";
+import { frontmatterAliases } from "../markdown/frontmatter";
+import { DEFAULT_SEARCH_LANGUAGE, stemmerFor, type SearchLanguage } from "../search/stemmers";
 import { isTagOrNested, notesWithTag, tagKey } from "./tags";
 
 export type { SearchAnswer };
@@ -67,6 +69,11 @@ function headingsOf(host: Host, file: HostFile): string[] {
 	return host.metadataCache.getFileCache(file)?.headings?.map((heading) => heading.heading) ?? [];
 }
 
+/** A note's aliases, which search ranks like its title. */
+function aliasesOf(host: Host, file: HostFile): string[] {
+	return frontmatterAliases(host.metadataCache.getFileCache(file)?.frontmatter);
+}
+
 function readerFor(host: Host): (path: string) => Promise<string> {
 	return async (path) => {
 		const file = host.vault.getFileByPath(path);
@@ -77,13 +84,13 @@ function readerFor(host: Host): (path: string) => Promise<string> {
 const DEFAULT_STOP_WORDS = stopWordSet(ENGLISH_STOP_WORDS);
 
 /** Searches by reading every candidate note now: always correct, slow on big vaults. The index answers the same. */
-export async function scanSearch(host: Host, scope: Scope, query: ParsedQuery, filter: SearchFilter, limit: number, stopWords: ReadonlySet<string> = DEFAULT_STOP_WORDS): Promise<SearchAnswer> {
+export async function scanSearch(host: Host, scope: Scope, query: ParsedQuery, filter: SearchFilter, limit: number, stopWords: ReadonlySet<string> = DEFAULT_STOP_WORDS, language: SearchLanguage = DEFAULT_SEARCH_LANGUAGE): Promise<SearchAnswer> {
 	const include = searchFilter(host, scope, filter);
-	const engine = new SearchEngine();
+	const engine = new SearchEngine(stemmerFor(language));
 	for (const file of visibleNotes(host, scope)) {
 		if (!include(file.path)) continue;
 		const text = await host.vault.cachedRead(file);
-		engine.add(file.path, file.basename, file.stat.mtime, isSearchableText(text) ? text : "", headingsOf(host, file));
+		engine.add(file.path, file.basename, file.stat.mtime, isSearchableText(text) ? text : "", headingsOf(host, file), aliasesOf(host, file));
 	}
 	return engine.search(withStopWords(query, stopWords), null, limit, readerFor(host));
 }
@@ -112,6 +119,7 @@ export class IndexedNoteSearch implements NoteSearch {
 	private readonly vaultRefs: EventRef[] = [];
 	private building: Promise<void> = Promise.resolve();
 	private stopWords = DEFAULT_STOP_WORDS;
+	private language: SearchLanguage = DEFAULT_SEARCH_LANGUAGE;
 
 	constructor(
 		private readonly host: Host,
@@ -136,7 +144,7 @@ export class IndexedNoteSearch implements NoteSearch {
 		for (const ref of this.metadataRefs.splice(0)) this.host.metadataCache.offref(ref);
 		for (const ref of this.vaultRefs.splice(0)) this.host.vault.offref(ref);
 		await this.building;
-		this.engine = new SearchEngine();
+		this.engine = new SearchEngine(stemmerFor(this.language));
 		this.tagsByPath.clear();
 		this.unsearchedPaths.clear();
 	}
@@ -151,11 +159,17 @@ export class IndexedNoteSearch implements NoteSearch {
 		const same = sameScope(scope, this.scope);
 		this.scope = scope;
 		if (same) return;
-		this.engine = new SearchEngine();
+		this.engine = new SearchEngine(stemmerFor(this.language));
 		this.tagsByPath.clear();
 		this.unsearchedPaths.clear();
 		this.ready = false;
 		this.building = this.building.then(() => this.build());
+	}
+
+	/** The searchLanguage setting (which word forms match); the index itself does not change. */
+	setLanguage(language: SearchLanguage): void {
+		this.language = language;
+		this.engine.setStemmer(stemmerFor(language));
 	}
 
 	/** The searchStopWords setting; the index itself does not change. */
@@ -172,7 +186,7 @@ export class IndexedNoteSearch implements NoteSearch {
 	}
 
 	search(scope: Scope, query: ParsedQuery, filter: SearchFilter, limit: number): Promise<SearchAnswer> {
-		if (!this.ready) return scanSearch(this.host, scope, query, filter, limit, this.stopWords);
+		if (!this.ready) return scanSearch(this.host, scope, query, filter, limit, this.stopWords, this.language);
 		// The index holds exactly the notes in its scope: with that scope, only the filters need checking.
 		const scopeChecked = sameScope(scope, this.scope);
 		const unfiltered = filter.folder === undefined && filter.tag === undefined && scopeChecked;
@@ -248,7 +262,7 @@ export class IndexedNoteSearch implements NoteSearch {
 		const engine = this.engine;
 		const version = this.versions.get(file.path) ?? 0;
 		const cache = this.host.metadataCache.getFileCache(file);
-		const prepare = engine.prepare(file.path, file.basename, file.stat.mtime, body, headingsOf(this.host, file));
+		const prepare = engine.prepare(file.path, file.basename, file.stat.mtime, body, headingsOf(this.host, file), aliasesOf(this.host, file));
 		const steps = (function* (): Steps<{ prepared: PreparedDocument; tags: string[] }> {
 			return { prepared: yield* prepare, tags: yield* tagKeysOf(cache) };
 		})();

@@ -3,7 +3,7 @@ import { promises as fs, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import * as nodePath from "node:path";
 import { promisify } from "node:util";
-import { FIXTURES_HINT, findProjectRoot, fixturesDir, locateFixtures } from "../helpers/fixtures";
+import { FIXTURES_HINT, OBSIDIAN_HELP_HINT, findProjectRoot, fixturesDir, locateFixtures, obsidianHelpVaultDir } from "../helpers/fixtures";
 import { makeTempDir, removeDir } from "../helpers/vault";
 import { runProcess } from "../helpers/cli";
 
@@ -144,6 +144,25 @@ describe("the golden test data outside the repository", () => {
 		expect(bad.code).toBe(1);
 		expect(bad.stderr).toContain("checksum mismatch: vaults/tasks-demo/Tasks.md");
 		expect(await exists(nodePath.join(temp, "out-bad"))).toBe(false);
+	});
+
+	test("the Obsidian Help vault is its own set: a folder without it is reported with what to run, and writing it leaves the golden data in place", async () => {
+		const { copy } = await copyData(temp);
+		expect(() => obsidianHelpVaultDir(PROJECT_ROOT, { VAULT_MCP_FIXTURES: copy })).toThrow(OBSIDIAN_HELP_HINT);
+		expect(OBSIDIAN_HELP_HINT).toContain("npm run fixtures -- --set obsidian-help");
+
+		const helpCopy = nodePath.join(temp, "help-copy");
+		await fs.cp(obsidianHelpVaultDir(), nodePath.join(helpCopy, "vaults", "obsidian-help-en"), { recursive: true });
+		const fetched = await runFetch(["--set", "obsidian-help", "--from", helpCopy, "--out", copy]);
+		expect(fetched.stderr).toBe("");
+		expect(fetched.code).toBe(0);
+		expect((await runFetch(["verify", copy])).code).toBe(0);
+		expect((await runFetch(["verify", copy, "--set", "obsidian-help"])).code).toBe(0);
+		expect(obsidianHelpVaultDir(PROJECT_ROOT, { VAULT_MCP_FIXTURES: copy })).toBe(nodePath.join(copy, "vaults", "obsidian-help-en"));
+
+		const unknown = await runFetch(["--set", "obsidian-helps"]);
+		expect(unknown.code).toBe(2);
+		expect(unknown.stderr).toContain("Unknown set: obsidian-helps");
 	});
 
 	describe("downloading over HTTP (a local server standing in for GitHub's raw files)", () => {

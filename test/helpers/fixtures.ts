@@ -35,9 +35,13 @@ export function fixtureCandidates(projectRoot: string, env: NodeJS.ProcessEnv): 
 	return [nodePath.resolve(projectRoot, "../shared/data"), nodePath.join(projectRoot, ".fixtures")];
 }
 
-/** The files the manifest lists that a folder lacks (presence only: `npm run fixtures` checks the bytes). */
-export function missingFixtureFiles(projectRoot: string, dir: string): string[] {
-	const manifest = JSON.parse(readFileSync(nodePath.join(projectRoot, "test", "fixtures-manifest.json"), "utf8")) as FixturesManifest;
+/** The golden data's manifest, and the Obsidian Help vault's (the unseen judged queries read it). */
+const GOLDEN_MANIFEST = "fixtures-manifest.json";
+const OBSIDIAN_HELP_MANIFEST = "fixtures-manifest-obsidian-help.json";
+
+/** The files a manifest lists that a folder lacks (presence only: `npm run fixtures` checks the bytes). */
+export function missingFixtureFiles(projectRoot: string, dir: string, manifestName: string = GOLDEN_MANIFEST): string[] {
+	const manifest = JSON.parse(readFileSync(nodePath.join(projectRoot, "test", manifestName), "utf8")) as FixturesManifest;
 	return manifest.files.map((file) => file.path).filter((path) => !existsSync(nodePath.join(dir, ...path.split("/"))));
 }
 
@@ -60,4 +64,19 @@ export function fixturesDir(projectRoot: string = findProjectRoot()): string {
 	const found = locateFixtures(projectRoot);
 	if ("problem" in found) throw new Error(found.problem);
 	return found.dir;
+}
+
+/** What to do when the Obsidian Help vault is nowhere: the tests that need it fail with this line. */
+export const OBSIDIAN_HELP_HINT =
+	'The Obsidian Help vault that the unseen judged search queries run on is missing: run "npm run fixtures -- --set obsidian-help" (downloads 0.7 MB from GitHub at a pinned commit, checksums verified; offline, a tarball of that commit with --tarball), or set VAULT_MCP_FIXTURES to a folder that holds it.';
+
+/**
+ * The English Obsidian Help vault (test/fixtures-manifest-obsidian-help.json), looked for in the
+ * same folders as the golden data; throws OBSIDIAN_HELP_HINT when none holds all of it. Not in
+ * jest's globalSetup: only the judged-search test and the bench need it.
+ */
+export function obsidianHelpVaultDir(projectRoot: string = findProjectRoot(), env: NodeJS.ProcessEnv = process.env): string {
+	const dir = fixtureCandidates(projectRoot, env).find((candidate) => missingFixtureFiles(projectRoot, candidate, OBSIDIAN_HELP_MANIFEST).length === 0);
+	if (dir === undefined) throw new Error(OBSIDIAN_HELP_HINT);
+	return nodePath.join(dir, "vaults", "obsidian-help-en");
 }

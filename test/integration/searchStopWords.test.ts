@@ -6,7 +6,7 @@ import { makeVault, removeDir } from "../helpers/vault";
 
 interface Answer {
 	total: number;
-	results: Array<{ path: string; snippets: string[] }>;
+	results: Array<{ path: string; matched_words: string[]; snippets: string[] }>;
 }
 
 /** Issue 16's ranking, as a client of search_notes sees it, over a real server and MCP client. */
@@ -48,10 +48,12 @@ describe("search_notes ranks as a person expects", () => {
 		expect((await search("dataview")).results.map((hit) => hit.path)).toEqual(["Dataview.md", "Plugins/Queries with Dataview.md"]);
 	});
 
-	test("the searchStopWords setting applies on the next search: empty, every word must match", async () => {
+	test("the searchStopWords setting applies on the next search: empty, every word counts and the notes holding all of them come first", async () => {
 		await running.service.apply({ ...running.settings, searchStopWords: [] });
 		try {
-			expect((await search("how to use templates")).results.map((hit) => hit.path).sort()).toEqual(["Newsletters/Issue 1.md", "Newsletters/Issue 2.md"]);
+			const results = (await search("how to use templates")).results;
+			expect(results.slice(0, 2).map((hit) => hit.path).sort()).toEqual(["Newsletters/Issue 1.md", "Newsletters/Issue 2.md"]);
+			expect(results.slice(2).map((hit) => [hit.path, hit.matched_words])).toEqual([["Templates.md", ["to", "use", "templates"]]]);
 		} finally {
 			await running.service.apply(running.settings);
 		}

@@ -9,7 +9,7 @@ export const searchNotesTool = defineTool({
 	name: "search_notes",
 	title: "Search notes",
 	description:
-		'Full-text search, ranked, title matches first. Every word must match (2+ letters: as a prefix too) except stop words (the, how, to…), which only rank; "quoted phrase"; -word excludes; case and accents are ignored. Snippets mark matches «so».',
+		'Full-text search, ranked. Words match as typed, in another form (renamed finds renaming) and, from 2 letters, as the start of a longer word, in that order of strength; title and alias matches rank first. Notes holding every word come first; when too few do, notes holding most of them follow (matched_words says which each holds). Stop words (the, how, to…) only rank; "quoted phrase"; -word excludes; case and accents are ignored. Snippets mark matches «so».',
 	access: "read",
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {
@@ -20,7 +20,7 @@ export const searchNotesTool = defineTool({
 	},
 	outputSchema: {
 		total: z.number().int(),
-		results: z.array(z.object({ path: z.string(), score: z.number(), snippets: z.array(z.string()) })),
+		results: z.array(z.object({ path: z.string(), score: z.number(), matched_words: z.array(z.string()), snippets: z.array(z.string()) })),
 	},
 	examples: [{ query: "garden", limit: 5 }],
 	handler: async (ctx, args) => {

@@ -58,9 +58,14 @@ describe("search semantics", () => {
 		doc("Codes.md", "Ticket ABC-123 and snake_case_name and v2.3.1", 7),
 	];
 
-	test("every word must match; prefixes count", async () => {
+	test("notes holding every word come first and, when they fill the page, alone; prefixes count", async () => {
 		expect(await paths(docs, "garden")).toEqual(expect.arrayContaining(["Garden.md", "Shed.md", "Contacts.md"]));
-		expect(await paths(docs, "garden herbs")).toEqual(["Garden.md"]);
+		const page = await searchDocs(docs, "garden herbs", 1);
+		expect(page.total).toBe(1);
+		expect(page.results.map((hit) => [hit.path, hit.matched_words])).toEqual([["Garden.md", ["garden", "herbs"]]]);
+		const longer = await searchDocs(docs, "garden herbs");
+		expect(longer.results[0]?.path).toBe("Garden.md");
+		expect(longer.results.slice(1).map((hit) => hit.matched_words)).toEqual([["garden"], ["garden"]]);
 		expect(await paths(docs, "gard")).toHaveLength(3);
 	});
 

@@ -1,0 +1,143 @@
+import { SearchEngine, type SearchAnswer } from "../../../src/search/engine";
+import { parseQuery, stopWordSet, withStopWords } from "../../../src/search/query";
+import { stemmerFor } from "../../../src/search/stemmers";
+import { ENGLISH_STOP_WORDS } from "../../../src/search/stopWords";
+
+interface Doc {
+	path: string;
+	text: string;
+	aliases?: string[];
+	modified?: number;
+}
+
+const ENGLISH = stopWordSet(ENGLISH_STOP_WORDS);
+
+/** Searches as search_notes does (English stop words), over notes titled by their file names. */
+function searchDocs(docs: readonly Doc[], query: string, options: { limit?: number; engine?: SearchEngine } = {}): Promise<SearchAnswer> {
+	const engine = options.engine ?? new SearchEngine();
+	for (const entry of docs) engine.add(entry.path, entry.path.replace(/\.md$/, "").split("/").pop() ?? entry.path, entry.modified ?? 0, entry.text, [], entry.aliases ?? []);
+	const texts = new Map(docs.map((entry) => [entry.path, entry.text]));
+	return engine.search(withStopWords(parseQuery(query), ENGLISH), null, options.limit ?? 10, (path) => Promise.resolve(texts.get(path) ?? ""));
+}
+
+const paths = async (docs: readonly Doc[], query: string, options: { limit?: number; engine?: SearchEngine } = {}) => (await searchDocs(docs, query, options)).results.map((hit) => hit.path);
+
+describe("ranking by evidence strength: as typed ≫ another form ≫ a longer word it starts", () => {
+	test("the note titled Git ranks above notes whose titles only start with git, however short or often they say it", async () => {
+		const docs: Doc[] = [
+			{ path: "GitHub Desktop.md", text: "github github github desktop", modified: 9 },
+			{ path: "gitignore.md", text: "gitignore", modified: 8 },
+			{ path: "git-sync.md", text: "git-sync keeps the vault in a repository", modified: 7 },
+			{ path: "Git.md", text: "Version control for the vault: commits, branches and history explained at length here.", modified: 1 },
+		];
+		const found = await paths(docs, "git");
+		expect(found[0]).toBe("Git.md");
+		// git-sync holds "git" as a word of its own (the tokenizer splits the hyphen): it beats the mere extensions.
+		expect(found.slice(1, 2)).toEqual(["git-sync.md"]);
+		expect(found.slice(2).sort()).toEqual(["GitHub Desktop.md", "gitignore.md"]);
+	});
+
+	test("prefix matches fill a page, never outrank a note holding the word as typed", async () => {
+		const docs: Doc[] = [
+			{ path: "Plugins everywhere.md", text: "plugin plugins plugging plugged pluggable", modified: 5 },
+			{ path: "Sink.md", text: "Put the plug in the sink.", modified: 1 },
+		];
+		const answer = await searchDocs(docs, "plug");
+		expect(answer.results.map((hit) => hit.path)).toEqual(["Sink.md", "Plugins everywhere.md"]);
+		expect(answer.total).toBe(2);
+	});
+
+	test("another form of a word finds a note (renamed → renaming, plugins → plugin), below a note with the word as typed, but a title in another form ranks as a title", async () => {
+		const docs: Doc[] = [
+			{ path: "Renaming.md", text: "Renaming a note updates its links.", modified: 3 },
+			{ path: "Log.md", text: "I renamed the file yesterday.", modified: 1 },
+			{ path: "Diary.md", text: "I am renaming the file today.", modified: 4 },
+			{ path: "Plugin.md", text: "A plugin adds a feature.", modified: 2 },
+		];
+		expect(await paths(docs, "renamed")).toEqual(["Renaming.md", "Log.md", "Diary.md"]);
+		expect(await paths(docs, "plugins")).toEqual(["Plugin.md"]);
+		const [hit] = (await searchDocs(docs, "plugins")).results;
+		expect(hit?.matched_words).toEqual(["plugins"]);
+		expect(hit?.snippets).toEqual(["A «plugin» adds a feature."]);
+	});
+
+	test("with word forms off (language none) a form finds nothing; a prefix still does", async () => {
+		const docs: Doc[] = [{ path: "Renaming.md", text: "Renaming a note updates its links." }];
+		expect(await paths(docs, "renamed", { engine: new SearchEngine(stemmerFor("none")) })).toEqual([]);
+		expect(await paths(docs, "renam", { engine: new SearchEngine(stemmerFor("none")) })).toEqual(["Renaming.md"]);
+		const engine = new SearchEngine(stemmerFor("none"));
+		expect(await paths(docs, "renamed", { engine })).toEqual([]);
+		engine.setStemmer(stemmerFor("english"));
+		expect(await paths(docs, "renamed", { engine })).toEqual(["Renaming.md"]);
+	});
+
+	test("another language's forms, chosen by its stemmer: French chanter finds chantait", async () => {
+		const docs: Doc[] = [{ path: "Chorale.md", text: "Elle chantait hier." }];
+		expect(await paths(docs, "chanter", { engine: new SearchEngine(stemmerFor("french")) })).toEqual(["Chorale.md"]);
+		expect(await paths(docs, "chanter", { engine: new SearchEngine(stemmerFor("english")) })).toEqual([]);
+	});
+});
+
+describe("titles and aliases above body matches: whole, then all words, then some", () => {
+	test("the note titled Kanban board comes first, above Kanban notes that say board more often", async () => {
+		const docs: Doc[] = [
+			{ path: "Kanban plugin.md", text: "A board of cards; the board has lanes; board board board.", modified: 5 },
+			{ path: "Kanban board settings.md", text: "Settings for each board.", modified: 4 },
+			{ path: "Kanban board.md", text: "Cards in lanes.", modified: 1 },
+			{ path: "Board games.md", text: "Chess is played on a board.", modified: 3 },
+		];
+		const found = await paths(docs, "kanban board");
+		expect(found.slice(0, 2)).toEqual(["Kanban board.md", "Kanban board settings.md"]);
+		expect(found[2]).toBe("Kanban plugin.md");
+	});
+
+	test("a note whose alias is the query ranks above notes that only mention it", async () => {
+		const docs: Doc[] = [
+			{ path: "Pets/Rex.md", text: "Our dog.", aliases: ["Doggo", "Woofer"], modified: 1 },
+			{ path: "Journal.md", text: "The doggo barked. Doggo again, doggo all day.", modified: 5 },
+		];
+		expect(await paths(docs, "doggo")).toEqual(["Pets/Rex.md", "Journal.md"]);
+		const [hit] = (await searchDocs(docs, "woofer")).results;
+		expect(hit?.path).toBe("Pets/Rex.md");
+	});
+
+	test("a note loses its old aliases when it is replaced", async () => {
+		const engine = new SearchEngine();
+		engine.add("Rex.md", "Rex", 1, "Our dog.", [], ["Doggo"]);
+		engine.add("Rex.md", "Rex", 2, "Our dog.", [], ["Pupper"]);
+		const answer = await engine.search(parseQuery("doggo"), null, 10, () => Promise.resolve(""));
+		expect(answer.total).toBe(0);
+	});
+});
+
+describe("soft AND: all words when enough notes hold them, else the notes covering most words", () => {
+	const docs: Doc[] = [
+		{ path: "Sync your notes across devices.md", text: "Keep your notes on your phone and your computer in sync.", modified: 1 },
+		{ path: "Phone.md", text: "Call the phone company.", modified: 2 },
+		{ path: "Shopping.md", text: "Milk, eggs.", modified: 3 },
+	];
+
+	test("an everyday word no note holds does not empty the answer: the note holding the most words comes first", async () => {
+		const answer = await searchDocs(docs, "how does sync keep my notes on my phone and computer screen");
+		expect(answer.results[0]?.path).toBe("Sync your notes across devices.md");
+		expect(answer.results[0]?.matched_words).toEqual(["sync", "keep", "notes", "phone", "computer"]);
+		// Holding one of six words is not enough to be listed.
+		expect(answer.results.map((hit) => hit.path)).not.toContain("Phone.md");
+		expect(answer.results.map((hit) => hit.path)).not.toContain("Shopping.md");
+	});
+
+	test("notes holding every word alone answer when they fill the page", async () => {
+		const answer = await searchDocs(docs, "phone computer", { limit: 1 });
+		expect(answer.total).toBe(1);
+		expect(answer.results.map((hit) => hit.path)).toEqual(["Sync your notes across devices.md"]);
+	});
+
+	test("exclusions still remove notes from a partial answer", async () => {
+		const found = await paths(docs, "phone computer -company");
+		expect(found).toEqual(["Sync your notes across devices.md"]);
+	});
+
+	test("a word in no note and nothing else finds nothing", async () => {
+		expect((await searchDocs(docs, "xylophone")).total).toBe(0);
+	});
+});

@@ -1,0 +1,16 @@
+import { SEARCH_LANGUAGES, stemmerFor } from "../../../src/search/stemmers";
+
+describe("word forms by language", () => {
+	test("every offered language stems (none gives no stemmer), and forms of one word share a stem", () => {
+		expect(stemmerFor("none")).toBeNull();
+		for (const language of SEARCH_LANGUAGES.filter((name) => name !== "none")) expect(typeof stemmerFor(language)?.("testing")).toBe("string");
+		const english = stemmerFor("english");
+		expect(["renamed", "renaming", "renames"].map((word) => english?.(word))).toEqual(["renam", "renam", "renam"]);
+		expect(english?.("plugins")).toBe(english?.("plugin"));
+	});
+
+	test("short words, numbers and codes stem to themselves", () => {
+		const english = stemmerFor("english");
+		expect(["is", "was", "2024", "v2", "snake_case"].map((word) => english?.(word))).toEqual(["is", "was", "2024", "v2", "snake_case"]);
+	});
+});
