@@ -480,14 +480,26 @@ async function undo(args: string[]): Promise<number> {
 	}
 }
 
+/**
+ * Ends the process with `code` once everything written to stdout and stderr has left the process.
+ * On a pipe Node writes asynchronously, so `process.exit` straight after a large write cuts the
+ * output (a `history --json` of a few hundred KiB piped to another program arrived cut at 64 KiB).
+ * A write's callback runs after every write before it, so an empty write per stream marks the end.
+ */
+async function exitAfterOutput(code: number): Promise<never> {
+	const flushed = (stream: NodeJS.WriteStream) => new Promise<void>((resolve) => (stream.writableEnded || stream.destroyed ? resolve() : stream.write("", () => resolve())));
+	await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+	process.exit(code);
+}
+
 main(process.argv.slice(2)).then(
-	(code) => process.exit(code),
+	(code) => exitAfterOutput(code),
 	(error: unknown) => {
 		if (error instanceof UsageError) {
 			process.stderr.write(`error: ${error.message}\n${error.withHint ? `${usageHint(error.helpTopic)}\n` : ""}`);
-			process.exit(2);
+			return exitAfterOutput(2);
 		}
 		stderrLogger.error(error instanceof Error ? error.message : String(error));
-		process.exit(1);
+		return exitAfterOutput(1);
 	},
 );
