@@ -204,6 +204,15 @@ export const MAX_JOURNAL_BYTES = 50 * 1024 * 1024;
  * this share of each bound, so the file is rewritten once every hundred or so calls rather than on every call.
  */
 export const JOURNAL_KEEP_AFTER_TRIM = 0.9;
+/**
+ * A trim never drops the newest calls: the one just recorded and the one before it, so one big
+ * call cannot evict the undo of the call before it.
+ */
+export const JOURNAL_NEWEST_CALLS_KEPT = 2;
+/** The journal is trimmed once appends have paused this long (a call records its notes in one burst), off the write path. */
+export const JOURNAL_TRIM_QUIET_MS = 1_000;
+/** Under steady writing, the journal is trimmed this long after it passed a bound at the latest. */
+export const JOURNAL_TRIM_MAX_WAIT_MS = 30_000;
 /** Calls `vault-mcp history` lists unless --limit says otherwise. */
 export const HISTORY_DEFAULT_LIMIT = 20;
 /** Journalled calls the settings tab's Activity section lists, newest first (the CLI's `history` reaches the rest). */

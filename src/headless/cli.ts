@@ -428,7 +428,8 @@ async function inspect(args: string[]): Promise<number> {
 
 /** The vault's write journal, with a warning when lines of it could not be read. */
 function openJournal(root: string): JournalFile {
-	const journal = JournalFile.forVault(root, DEFAULT_CONFIG_DIR);
+	const journal = JournalFile.forVault(root, DEFAULT_CONFIG_DIR, { onProblem: (message) => stderrLogger.warn(message) });
+	if (journal.problem !== null) stderrLogger.warn(journal.problem);
 	if (journal.skippedLines > 0) stderrLogger.warn(`${journal.skippedLines} damaged line${journal.skippedLines === 1 ? " was" : "s were"} skipped in ${journal.path} (a write cut short by a crash?); the rest is intact.`);
 	return journal;
 }
