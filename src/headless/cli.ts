@@ -201,7 +201,7 @@ async function serve(args: string[]): Promise<number> {
 		serverVersion: VERSION,
 		logger: stderrLogger,
 		settingsStore: store,
-		journal: openJournal(root),
+		journal: servedJournal(root),
 		approver,
 		setToolRight: async (tokenName, tool, right) => {
 			await store.update((current) => withToolRight(current, tokenName, tool, right, ALL_TOOLS));
@@ -429,8 +429,14 @@ async function inspect(args: string[]): Promise<number> {
 /** The vault's write journal, with a warning when lines of it could not be read. */
 function openJournal(root: string): JournalFile {
 	const journal = JournalFile.forVault(root, DEFAULT_CONFIG_DIR, { onProblem: (message) => stderrLogger.warn(message) });
-	if (journal.problem !== null) stderrLogger.warn(journal.problem);
 	if (journal.skippedLines > 0) stderrLogger.warn(`${journal.skippedLines} damaged line${journal.skippedLines === 1 ? " was" : "s were"} skipped in ${journal.path} (a write cut short by a crash?); the rest is intact.`);
+	return journal;
+}
+
+/** The journal serve writes through; a linked one is said at once (writes stay refused until it is fixed). */
+function servedJournal(root: string): JournalFile {
+	const journal = openJournal(root);
+	if (journal.problem !== null) stderrLogger.warn(journal.problem);
 	return journal;
 }
 
