@@ -6,6 +6,7 @@ import type { Host } from "./host/Host";
 import { obsidianHost, vaultBasePath } from "./host/ObsidianHost";
 import { INDICATOR_REFRESH_MS } from "./config/limits";
 import { PluginSettingsStore } from "./config/PluginSettingsStore";
+import { SettingsFileLock } from "./config/SettingsFileLock";
 import { McpService, type ServiceStatus } from "./service";
 import { defaultSettings, UnreadableSettingsError, type VaultMcpSettings } from "./config/settings";
 import { VaultMcpSettingTab } from "./ui/SettingsTab";
@@ -49,6 +50,8 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 		this.settings = await this.readSettingsOrStayOff();
 		this.host = await obsidianHost(this.app, this);
 		this.journal = JournalFile.forVault(vaultBasePath(this.app), this.app.vault.configDir);
+		// The CLI may write data.json while Obsidian runs: both take the same lock.
+		this.settingsStore.useLock(new SettingsFileLock(vaultBasePath(this.app), this.app.vault.configDir));
 		this.approvals = new ApprovalQueue(this.app);
 		// Unloading declines every call still waiting, before the server stops.
 		this.register(() => this.approvals.close());

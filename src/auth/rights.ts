@@ -47,6 +47,13 @@ export function effectiveRight(token: RightsHolder, tool: ToolRightSubject, canW
 	return stored;
 }
 
+/**
+ * The tool whose right governs every other way to read note text: `resources/read`,
+ * `resources/list` and the prompts (a prompt is a note's text). A token denied `read_note` gets
+ * none of them, so one Deny closes every door to a note's words.
+ */
+export const NOTE_TEXT_RIGHT: ToolRightSubject = { name: "read_note", access: "read" };
+
 /** Where a token was made: the settings tab can ask a person; the CLI has no window to ask in. */
 export type TokenOrigin = "settings-tab" | "cli";
 

@@ -1,21 +1,29 @@
 import { randomBytes } from "node:crypto";
-import { constants as fsConstants, promises as fs } from "node:fs";
+import { closeSync, constants as fsConstants, fsyncSync, promises as fs, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
-import { MAX_WRITE_ATTEMPTS } from "./limits";
+import { checkOwnFolder, CREATE_NEW_FLAGS, openOwnFile, READ_FLAGS } from "./ownFiles";
 import { parseSettings, UnreadableSettingsError, type ParsedSettings, type VaultMcpSettings } from "./settings";
-import { PLUGIN_ID, type SettingsStore } from "./store";
+import { SettingsFileLock } from "./SettingsFileLock";
+import type { SettingsStore } from "./store";
 
 /**
  * The plugin's data.json read and written directly, so the CLI and the plugin share one settings
  * file. It is never overwritten with defaults: a file that cannot be read stops the command, and
- * is kept as it is with a timestamped copy beside it.
+ * is kept as it is with a timestamped copy beside it. Every save happens under the settings lock
+ * that the plugin and other commands take too, and data.json, its folder and its temporary files
+ * are never read or written through a link (OwnFileLinkError).
  */
 export class FileSettingsStore implements SettingsStore {
 	readonly path: string;
 	private copied: string | null = null;
+	private readonly lock: SettingsFileLock;
 
-	constructor(vaultRoot: string, configDir: string) {
-		this.path = nodePath.join(vaultRoot, configDir, "plugins", PLUGIN_ID, "data.json");
+	constructor(
+		private readonly vaultRoot: string,
+		configDir: string,
+	) {
+		this.lock = new SettingsFileLock(vaultRoot, configDir);
+		this.path = this.lock.path;
 	}
 
 	/** The file's JSON, or null when there is no file yet. Throws UnreadableSettingsError (after keeping a copy) when it is not JSON. */
@@ -29,28 +37,45 @@ export class FileSettingsStore implements SettingsStore {
 		return (await this.readWithText()).parsed;
 	}
 
+	/** Replaces data.json with `settings` as a whole, under the lock. */
 	async save(settings: VaultMcpSettings): Promise<void> {
-		await fs.mkdir(nodePath.dirname(this.path), { recursive: true });
-		const temporary = `${this.path}.${randomBytes(6).toString("hex")}.tmp`;
-		// Owner-only: the file holds token hashes, which are not secrets, but nobody else needs them.
-		await fs.writeFile(temporary, JSON.stringify(settings, null, "\t") + "\n", { encoding: "utf8", mode: 0o600 });
-		await fs.rename(temporary, this.path);
+		await this.lock.run(() => Promise.resolve(this.write(settings)));
 	}
 
 	/**
-	 * Reads, changes and saves the settings, unless another program (the plugin, another command)
-	 * changed the file meanwhile: then it reads again and redoes the change, so a revocation made
-	 * a moment ago is never written back over.
+	 * Reads, changes and saves the settings holding the settings lock, so no other program (the
+	 * plugin, another command, a running server's last-use times) can save in between: a
+	 * revocation made a moment ago is never written back over.
 	 */
 	async update(change: (settings: VaultMcpSettings) => VaultMcpSettings): Promise<VaultMcpSettings> {
-		for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-			const { parsed, text } = await this.readWithText();
+		return this.lock.run(async () => {
+			const { parsed } = await this.readWithText();
 			const changed = change(parsed.settings);
-			if ((await this.readText()) !== text) continue;
-			await this.save(changed);
+			this.write(changed);
 			return changed;
+		});
+	}
+
+	/** Writes a temporary file (owner-only, never through a link) and renames it over data.json, so a crash leaves the old or the new file. */
+	private write(settings: VaultMcpSettings): void {
+		const folder = checkOwnFolder(this.vaultRoot, nodePath.dirname(this.path)) ?? nodePath.dirname(this.path);
+		const temporary = nodePath.join(folder, `.data.json.${randomBytes(6).toString("hex")}.tmp`);
+		// Owner-only: the file holds token hashes, which are not secrets, but nobody else needs them.
+		const descriptor = openOwnFile(this.vaultRoot, temporary, CREATE_NEW_FLAGS) as number;
+		try {
+			writeFileSync(descriptor, JSON.stringify(settings, null, "\t") + "\n", "utf8");
+			fsyncSync(descriptor);
+			closeSync(descriptor);
+			renameSync(temporary, this.path);
+		} catch (error) {
+			try {
+				closeSync(descriptor);
+			} catch {
+				// Already closed before the rename failed.
+			}
+			rmSync(temporary, { force: true });
+			throw error;
 		}
-		throw new Error("data.json kept changing while it was being updated; try again.");
 	}
 
 	/** Copies data.json aside as `data.json.unreadable-<time>` (once per process); returns the copy's path. */
@@ -79,12 +104,15 @@ export class FileSettingsStore implements SettingsStore {
 		return { parsed, text };
 	}
 
-	private async readText(): Promise<string | null> {
+	/** data.json's text, or null when there is none; never read through a link (OwnFileLinkError). */
+	private readText(): Promise<string | null> {
+		if (checkOwnFolder(this.vaultRoot, nodePath.dirname(this.path), false) === null) return Promise.resolve(null);
+		const descriptor = openOwnFile(this.vaultRoot, this.path, READ_FLAGS);
+		if (descriptor === null) return Promise.resolve(null);
 		try {
-			return await fs.readFile(this.path, "utf8");
-		} catch (error) {
-			if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-			throw error;
+			return Promise.resolve(readFileSync(descriptor, "utf8"));
+		} finally {
+			closeSync(descriptor);
 		}
 	}
 

@@ -1,4 +1,5 @@
 import { parseSettings, UnreadableSettingsError, type ParsedSettings, type VaultMcpSettings } from "./settings";
+import type { SettingsFileLock } from "./SettingsFileLock";
 import type { SettingsStore } from "./store";
 
 /** The part of Obsidian's `Plugin` the store needs: the settings in force and its data.json. */
@@ -13,11 +14,21 @@ export interface PluginSettingsHolder {
  * the plugin, where the interface reads them; `update` changes them there and saves. While
  * data.json cannot be read nothing is saved, so a file a person can still repair is never
  * replaced by defaults (not even by a token's last-use time).
+ *
+ * With a lock (inside Obsidian, always), every save holds the settings lock the CLI takes too, and
+ * `update` applies its change to data.json as it is on disk under that lock, not to the copy in
+ * force here: a token the CLI revoked a moment ago is never brought back by the plugin's next save.
  */
 export class PluginSettingsStore implements SettingsStore {
 	private unreadable = false;
+	private lock: SettingsFileLock | null = null;
 
 	constructor(private readonly plugin: PluginSettingsHolder) {}
+
+	/** From now on, saves hold `lock` and updates start from the file on disk (set once the vault's folder is known). */
+	useLock(lock: SettingsFileLock): void {
+		this.lock = lock;
+	}
 
 	load(): Promise<unknown> {
 		return this.plugin.loadData();
@@ -44,6 +55,12 @@ export class PluginSettingsStore implements SettingsStore {
 	 * longer parses.
 	 */
 	async save(settings: VaultMcpSettings): Promise<void> {
+		const lock = this.lock;
+		if (lock) await lock.run(() => this.write(settings));
+		else await this.write(settings);
+	}
+
+	private async write(settings: VaultMcpSettings): Promise<void> {
 		if (this.unreadable) throw new UnreadableSettingsError("data.json could not be read; nothing is saved over it until it is fixed");
 		this.plugin.settings = settings;
 		const write = this.lastWrite.then(() => this.plugin.saveData(settings));
@@ -52,8 +69,17 @@ export class PluginSettingsStore implements SettingsStore {
 	}
 
 	async update(change: (settings: VaultMcpSettings) => VaultMcpSettings): Promise<VaultMcpSettings> {
-		const changed = change(this.plugin.settings);
-		await this.save(changed);
-		return changed;
+		const lock = this.lock;
+		if (!lock) {
+			const changed = change(this.plugin.settings);
+			await this.write(changed);
+			return changed;
+		}
+		return lock.run(async () => {
+			// The file as another program (the CLI) may have left it a moment ago, not the copy in force here.
+			const changed = change((await this.read()).settings);
+			await this.write(changed);
+			return changed;
+		});
 	}
 }

@@ -149,6 +149,16 @@ export const MAX_WAITING_PER_TOKEN = 16;
 export const MAX_WRITE_ATTEMPTS = 5;
 /** How often a running `serve` looks at data.json for token and settings changes made by the CLI or the plugin. */
 export const SETTINGS_POLL_INTERVAL_MS = 250;
+
+// The lock every process takes around a read-modify-write of data.json.
+/** A settings lock this old is one a crashed process left: it is taken over. It is kept fresh while held, so a slow write never passes it. */
+export const SETTINGS_LOCK_STALE_MS = 10_000;
+/** Times a settings write tries again for the lock before it gives up with an error (at most about 20 s of waiting). */
+export const SETTINGS_LOCK_RETRIES = 120;
+/** Shortest wait between two tries for the settings lock. */
+export const SETTINGS_LOCK_RETRY_MIN_MS = 5;
+/** Longest wait between two tries for the settings lock. */
+export const SETTINGS_LOCK_RETRY_MAX_MS = 200;
 /** Longest search query accepted, in characters. */
 export const MAX_QUERY_LENGTH = 500;
 /**
@@ -260,6 +270,15 @@ export const MAX_JOURNAL_BYTES = 50 * 1024 * 1024;
  * this share of each bound, so the file is rewritten once every hundred or so calls rather than on every call.
  */
 export const JOURNAL_KEEP_AFTER_TRIM = 0.9;
+/**
+ * A trim never drops the newest calls: the one just recorded and the one before it, so one big
+ * call cannot evict the undo of the call before it.
+ */
+export const JOURNAL_NEWEST_CALLS_KEPT = 2;
+/** The journal is trimmed once appends have paused this long (a call records its notes in one burst), off the write path. */
+export const JOURNAL_TRIM_QUIET_MS = 1_000;
+/** Under steady writing, the journal is trimmed this long after it passed a bound at the latest. */
+export const JOURNAL_TRIM_MAX_WAIT_MS = 30_000;
 /** Calls `vault-mcp history` lists unless --limit says otherwise. */
 export const HISTORY_DEFAULT_LIMIT = 20;
 /** Journalled calls the settings tab's Activity section lists, newest first (the CLI's `history` reaches the rest). */

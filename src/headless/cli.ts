@@ -212,7 +212,7 @@ async function serve(args: string[]): Promise<number> {
 		serverVersion: VERSION,
 		logger: stderrLogger,
 		settingsStore: store,
-		journal: openJournal(root),
+		journal: servedJournal(root),
 		approver,
 		setToolRight: async (tokenName, tool, right) => {
 			await store.update((current) => withToolRight(current, tokenName, tool, right, ALL_TOOLS));
@@ -439,8 +439,15 @@ async function inspect(args: string[]): Promise<number> {
 
 /** The vault's write journal, with a warning when lines of it could not be read. */
 function openJournal(root: string): JournalFile {
-	const journal = JournalFile.forVault(root, DEFAULT_CONFIG_DIR);
+	const journal = JournalFile.forVault(root, DEFAULT_CONFIG_DIR, { onProblem: (message) => stderrLogger.warn(message) });
 	if (journal.skippedLines > 0) stderrLogger.warn(`${journal.skippedLines} damaged line${journal.skippedLines === 1 ? " was" : "s were"} skipped in ${journal.path} (a write cut short by a crash?); the rest is intact.`);
+	return journal;
+}
+
+/** The journal serve writes through; a linked one is said at once (writes stay refused until it is fixed). */
+function servedJournal(root: string): JournalFile {
+	const journal = openJournal(root);
+	if (journal.problem !== null) stderrLogger.warn(journal.problem);
 	return journal;
 }
 
@@ -491,14 +498,26 @@ async function undo(args: string[]): Promise<number> {
 	}
 }
 
+/**
+ * Ends the process with `code` once everything written to stdout and stderr has left the process.
+ * On a pipe Node writes asynchronously, so `process.exit` straight after a large write cuts the
+ * output (a `history --json` of a few hundred KiB piped to another program arrived cut at 64 KiB).
+ * A write's callback runs after every write before it, so an empty write per stream marks the end.
+ */
+async function exitAfterOutput(code: number): Promise<never> {
+	const flushed = (stream: NodeJS.WriteStream) => new Promise<void>((resolve) => (stream.writableEnded || stream.destroyed ? resolve() : stream.write("", () => resolve())));
+	await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+	process.exit(code);
+}
+
 main(process.argv.slice(2)).then(
-	(code) => process.exit(code),
+	(code) => exitAfterOutput(code),
 	(error: unknown) => {
 		if (error instanceof UsageError) {
 			process.stderr.write(`error: ${error.message}\n${error.withHint ? `${usageHint(error.helpTopic)}\n` : ""}`);
-			process.exit(2);
+			return exitAfterOutput(2);
 		}
 		stderrLogger.error(error instanceof Error ? error.message : String(error));
-		process.exit(1);
+		return exitAfterOutput(1);
 	},
 );

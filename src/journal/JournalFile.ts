@@ -1,8 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, fsyncSync, lstatSync, openSync, readFileSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
 import * as nodePath from "node:path";
+import * as nodeTimers from "node:timers";
 import { z } from "zod";
-import { JOURNAL_KEEP_AFTER_TRIM, MAX_JOURNAL_BYTES, MAX_JOURNAL_ENTRIES } from "../config/limits";
+import { JOURNAL_KEEP_AFTER_TRIM, JOURNAL_NEWEST_CALLS_KEPT, JOURNAL_TRIM_MAX_WAIT_MS, JOURNAL_TRIM_QUIET_MS, MAX_JOURNAL_BYTES, MAX_JOURNAL_ENTRIES } from "../config/limits";
+import { APPEND_FLAGS, checkOwnFolder, CREATE_NEW_FLAGS, openOwnFile, OwnFileLinkError, READ_FLAGS } from "../config/ownFiles";
 import { PLUGIN_ID } from "../config/store";
 import type { JournalCall, JournalChange, JournalEntry, WriteJournal } from "./entry";
 
@@ -41,6 +43,14 @@ export interface JournalFileOptions {
 	maxBytes?: number;
 	/** Share of each bound kept after a trim. */
 	keepAfterTrim?: number;
+	/**
+	 * The vault the journal belongs to: its folder must be a real folder inside it (no link on the
+	 * way) and the file is never opened through a link. Absent (tests of the file format): the
+	 * file's own folder is the jail.
+	 */
+	vaultRoot?: string;
+	/** Told once each time the journal turns out to be linked (so writes stop): serve prints it, the settings tab shows `problem`. */
+	onProblem?: (message: string) => void;
 }
 
 /** What the file looked like on disk when last read or written: a change of either means another program touched it. */
@@ -52,10 +62,18 @@ interface DiskState {
 
 /**
  * The write journal in one append-only file of JSON lines. Each record is appended with one write
- * and fsynced before `recordChange` returns, so a change is on disk before the note is written.
+ * and fsynced before `recordChange` returns, so a change is on disk before the note is written;
+ * an append never rewrites the file, so a record costs the same in a full journal as in an empty one.
  * The journal keeps at most `maxEntries` calls and `maxBytes` of file; past either bound the
  * oldest calls are dropped by rewriting the file (a temporary file renamed over it, so a crash
- * leaves the old or the new file, never half of one).
+ * leaves the old or the new file, never half of one). That trim is off the write path: when the
+ * journal is opened, and once it has been quiet for a moment after passing a bound. A trim drops
+ * whole calls only, and never the newest `JOURNAL_NEWEST_CALLS_KEPT`: one big call cannot evict
+ * the undo of the call before it.
+ *
+ * The journal is one of the plugin's own files, in the jail like the notes: its folder is checked
+ * to be a real folder inside the vault, the file is opened without following links and created
+ * owner-only; a link there throws OwnFileLinkError and the record, and so the write, is not made.
  *
  * The file is the truth and the entries in memory are its replay: before each operation the file
  * is looked at (one stat), and lines another process appended (the CLI's `undo` while Obsidian
@@ -73,45 +91,70 @@ export class JournalFile implements WriteJournal {
 	private readonly maxEntries: number;
 	private readonly maxBytes: number;
 	private readonly keepAfterTrim: number;
+	private readonly vaultRoot: string;
+	/** The deferred trim, once a bound is passed: started when appends pause, or at the latest after the longest wait. */
+	private trimTimer: NodeJS.Timeout | null = null;
+	private trimDue: number | null = null;
 	/** Lines skipped as unreadable since the journal was opened (a crash's cut line, or damage). */
 	skippedLines = 0;
 
 	private constructor(
 		readonly path: string,
-		options: JournalFileOptions,
+		private readonly options: JournalFileOptions,
 	) {
 		this.maxEntries = options.maxEntries ?? MAX_JOURNAL_ENTRIES;
 		this.maxBytes = options.maxBytes ?? MAX_JOURNAL_BYTES;
 		this.keepAfterTrim = options.keepAfterTrim ?? JOURNAL_KEEP_AFTER_TRIM;
+		this.vaultRoot = options.vaultRoot ?? nodePath.dirname(path);
 	}
 
-	/** Opens (reads back) the journal at `path`; a missing file is an empty journal, created at the first record. */
+	/**
+	 * Opens (reads back) the journal at `path`, trimming it first when a bound is passed; a missing
+	 * file is an empty journal, created at the first record. A linked journal or folder is not read:
+	 * the journal opens empty with `problem` set, and every record throws.
+	 */
 	static open(path: string, options: JournalFileOptions = {}): JournalFile {
 		const journal = new JournalFile(path, options);
-		journal.reload();
+		try {
+			journal.reload();
+			journal.trimNow();
+		} catch (error) {
+			if (!(error instanceof OwnFileLinkError)) throw error;
+			journal.problem = error.message;
+		}
 		return journal;
 	}
 
 	/** The journal of a vault folder, in the plugin's folder under `configDir`. */
 	static forVault(vaultRoot: string, configDir: string, options: JournalFileOptions = {}): JournalFile {
-		return JournalFile.open(journalPathFor(vaultRoot, configDir), options);
+		return JournalFile.open(journalPathFor(vaultRoot, configDir), { vaultRoot, ...options });
+	}
+
+	/** Why records cannot be stored (the journal or its folder is a link), found when it was opened; null when they can. Shown to the person; holds no note text. */
+	problem: string | null = null;
+
+	/** Stops the deferred trim (the journal is being let go). */
+	close(): void {
+		if (this.trimTimer) nodeTimers.clearTimeout(this.trimTimer);
+		this.trimTimer = null;
+		this.trimDue = null;
 	}
 
 	recordChange(call: JournalCall, change: JournalChange): void {
-		this.append({ kind: "change", id: call.id, time: call.time, tokenName: call.tokenName, tool: call.tool, ...change }, call.id);
+		this.append({ kind: "change", id: call.id, time: call.time, tokenName: call.tokenName, tool: call.tool, ...change });
 	}
 
 	dropChange(callId: string, path: string): void {
 		this.syncWithDisk();
 		if (!this.entries.get(callId)?.changes.some((change) => change.path === path)) return;
-		this.append({ kind: "drop", id: callId, path }, callId);
+		this.append({ kind: "drop", id: callId, path });
 	}
 
 	markUndone(callId: string, by: string): void {
 		this.syncWithDisk();
 		// The call may have been dropped as the oldest meanwhile (by the undo's own records): nothing to mark.
 		if (!this.entries.has(callId)) return;
-		this.append({ kind: "undone", id: callId, time: new Date().toISOString(), by }, by);
+		this.append({ kind: "undone", id: callId, time: new Date().toISOString(), by });
 	}
 
 	list(limit?: number): JournalEntry[] {
@@ -134,32 +177,97 @@ export class JournalFile implements WriteJournal {
 
 	/**
 	 * Appends one line and makes it durable, then reads back what the file gained (this line, and
-	 * any another process appended meanwhile), then trims if a bound is passed. `touched` is the
-	 * call the line belongs to (or, for an undone mark, the undo), which a trim never drops.
+	 * any another process appended meanwhile). Past a bound, a trim is scheduled, never run here.
 	 */
-	private append(line: JournalLine, touched: string): void {
-		this.syncWithDisk();
-		mkdirSync(nodePath.dirname(this.path), { recursive: true });
-		// Bytes after the last complete line: another process's line cut short by a crash. A line end first
-		// keeps this line from continuing it (the cut piece is then skipped as a line of its own).
-		const cutBefore = (statSync(this.path, { throwIfNoEntry: false })?.size ?? 0) > (this.disk?.size ?? 0);
-		const bytes = Buffer.from(`${cutBefore ? "\n" : ""}${JSON.stringify(line)}\n`, "utf8");
-		// Owner-only: the journal holds note text.
-		const descriptor = openSync(this.path, "a", 0o600);
+	private append(line: JournalLine): void {
 		try {
-			writeAll(descriptor, bytes);
+			this.appendLine(line);
+		} catch (error) {
+			if (error instanceof OwnFileLinkError && this.problem !== error.message) {
+				this.problem = error.message;
+				this.options.onProblem?.(error.message);
+			}
+			throw error;
+		}
+		this.problem = null;
+	}
+
+	private appendLine(line: JournalLine): void {
+		this.syncWithDisk();
+		this.checkFolder();
+		// Owner-only: the journal holds note text. Never through a link: it would carry note text out of the vault.
+		const descriptor = openOwnFile(this.vaultRoot, this.path, APPEND_FLAGS) as number;
+		try {
+			// Bytes after the last complete line: another process's line cut short by a crash. A line end first
+			// keeps this line from continuing it (the cut piece is then skipped as a line of its own).
+			const cutBefore = fstatSync(descriptor).size > (this.disk?.size ?? 0);
+			writeAll(descriptor, Buffer.from(`${cutBefore ? "\n" : ""}${JSON.stringify(line)}\n`, "utf8"));
 			fsyncSync(descriptor);
 		} finally {
 			closeSync(descriptor);
 		}
 		if (this.disk === null) syncFolder(nodePath.dirname(this.path));
 		this.syncWithDisk();
-		if (this.entries.size > this.maxEntries || (this.disk?.size ?? 0) > this.maxBytes) this.trim(touched);
+		if (this.overBound()) this.scheduleTrim();
+	}
+
+	/** The journal's folder, checked to be a real folder in the vault (made where missing). */
+	private checkFolder(): void {
+		checkOwnFolder(this.vaultRoot, nodePath.dirname(this.path));
+	}
+
+	private overBound(): boolean {
+		return this.entries.size > this.maxEntries || (this.disk?.size ?? 0) > this.maxBytes;
+	}
+
+	/**
+	 * Runs the trim once appends have paused for `JOURNAL_TRIM_QUIET_MS` (a call's records come in a
+	 * burst, so a pause means no call is half-recorded here), or after `JOURNAL_TRIM_MAX_WAIT_MS` of
+	 * steady writing at the latest. The timer never keeps a process alive.
+	 */
+	private scheduleTrim(): void {
+		const now = Date.now();
+		this.trimDue ??= now + JOURNAL_TRIM_MAX_WAIT_MS;
+		if (this.trimTimer) nodeTimers.clearTimeout(this.trimTimer);
+		this.trimTimer = nodeTimers.setTimeout(() => {
+			this.trimTimer = null;
+			this.trimDue = null;
+			try {
+				this.trimNow();
+			} catch {
+				// The next open or the next bound passed tries again; a record never waits on a trim.
+			}
+		}, Math.max(0, Math.min(JOURNAL_TRIM_QUIET_MS, this.trimDue - now)));
+		this.trimTimer.unref();
+	}
+
+	/**
+	 * Trims now if a bound is passed: drops the oldest whole calls (never the newest
+	 * `JOURNAL_NEWEST_CALLS_KEPT`) until the journal holds at most `keepAfterTrim` of each bound,
+	 * and rewrites the file with what is left. The journal does this by itself off the write path.
+	 */
+	trimNow(): void {
+		this.syncWithDisk();
+		if (!this.overBound()) return;
+		const entryTarget = Math.floor(this.maxEntries * this.keepAfterTrim);
+		const byteTarget = Math.floor(this.maxBytes * this.keepAfterTrim);
+		const lines = new Map([...this.entries.values()].map((entry) => [entry.id, linesOf(entry)]));
+		let bytes = [...lines.values()].reduce((sum, text) => sum + text.length, 0);
+		const droppable = [...this.entries.keys()].slice(0, Math.max(0, this.entries.size - JOURNAL_NEWEST_CALLS_KEPT));
+		for (const id of droppable) {
+			if (this.entries.size <= entryTarget && bytes <= byteTarget) break;
+			bytes -= lines.get(id)?.length ?? 0;
+			this.entries.delete(id);
+		}
+		this.rewrite();
 	}
 
 	/** Reads in what changed on disk since last time: appended lines, or the whole file when it was replaced or shrank. */
 	private syncWithDisk(): void {
-		const stats = statSync(this.path, { throwIfNoEntry: false });
+		// A linked folder on the way is refused before anything is read through it.
+		const folderThere = checkOwnFolder(this.vaultRoot, nodePath.dirname(this.path), false) !== null;
+		const stats = folderThere ? lstatSync(this.path, { throwIfNoEntry: false }) : undefined;
+		if (stats?.isSymbolicLink()) throw new OwnFileLinkError(nodePath.relative(this.vaultRoot, this.path).split(nodePath.sep).join("/"));
 		if (!stats) {
 			if (this.disk !== null) this.reset();
 			return;
@@ -169,7 +277,11 @@ export class JournalFile implements WriteJournal {
 			return;
 		}
 		if (stats.size === this.disk.size) return;
-		const descriptor = openSync(this.path, "r");
+		const descriptor = openOwnFile(this.vaultRoot, this.path, READ_FLAGS);
+		if (descriptor === null) {
+			this.reset();
+			return;
+		}
 		try {
 			if (fstatSync(descriptor).ino !== this.disk.ino) {
 				this.reload();
@@ -190,13 +302,9 @@ export class JournalFile implements WriteJournal {
 	/** Reads the whole file again; rewrites it without the lines that could not be read, if there were any. */
 	private reload(): void {
 		this.reset();
-		let descriptor: number;
-		try {
-			descriptor = openSync(this.path, "r");
-		} catch (error) {
-			if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
-			throw error;
-		}
+		if (checkOwnFolder(this.vaultRoot, nodePath.dirname(this.path), false) === null) return;
+		const descriptor = openOwnFile(this.vaultRoot, this.path, READ_FLAGS);
+		if (descriptor === null) return;
 		let damaged: number;
 		try {
 			const { ino } = fstatSync(descriptor);
@@ -264,30 +372,13 @@ export class JournalFile implements WriteJournal {
 		if (entry.changes.length === 0) this.entries.delete(line.id);
 	}
 
-	/**
-	 * Drops the oldest calls (never `keep`, the call just recorded) until the journal holds at most
-	 * `keepAfterTrim` of each bound, and rewrites the file with what is left.
-	 */
-	private trim(keep: string): void {
-		const entryTarget = Math.floor(this.maxEntries * this.keepAfterTrim);
-		const byteTarget = Math.floor(this.maxBytes * this.keepAfterTrim);
-		const lines = new Map([...this.entries.values()].map((entry) => [entry.id, linesOf(entry)]));
-		let bytes = [...lines.values()].reduce((sum, text) => sum + text.length, 0);
-		for (const id of [...this.entries.keys()]) {
-			if (this.entries.size <= entryTarget && bytes <= byteTarget) break;
-			if (id === keep) continue;
-			bytes -= lines.get(id)?.length ?? 0;
-			this.entries.delete(id);
-		}
-		this.rewrite();
-	}
-
 	/** Replaces the file with one line per change held (and one per undone mark), atomically. */
 	private rewrite(): void {
 		const folder = nodePath.dirname(this.path);
 		const temporary = nodePath.join(folder, `.${JOURNAL_FILE_NAME}.${randomBytes(6).toString("hex")}.tmp`);
 		const text = Buffer.concat([...this.entries.values()].map(linesOf));
-		const descriptor = openSync(temporary, "wx", 0o600);
+		this.checkFolder();
+		const descriptor = openOwnFile(this.vaultRoot, temporary, CREATE_NEW_FLAGS) as number;
 		try {
 			writeAll(descriptor, text);
 			fsyncSync(descriptor);
@@ -304,7 +395,7 @@ export class JournalFile implements WriteJournal {
 			throw error;
 		}
 		syncFolder(folder);
-		this.disk = { ino: statSync(this.path).ino, size: text.length };
+		this.disk = { ino: lstatSync(this.path).ino, size: text.length };
 	}
 }
 

@@ -6,6 +6,7 @@ import { checkFolderArgument } from "../vault/paths";
 import { truncateUtf8, visibleNotes } from "../vault/notes";
 import { isInFolder } from "../vault/scope";
 import type { ToolContext } from "./context";
+import { requireNoteTextRight } from "./resources";
 import { readNoteForAnswer } from "./vaultErrors";
 
 /** `{{name}}` in a prompt note: a letter or underscore first, then letters, digits, `_` or `-`. */
@@ -85,6 +86,7 @@ function promptDescription(ctx: ToolContext, file: HostFile): { description?: st
 }
 
 async function listPrompts(ctx: ToolContext): Promise<ListPromptsResult> {
+	requireNoteTextRight(ctx);
 	const prompts: ListPromptsResult["prompts"] = [];
 	for (const [name, file] of promptNotes(ctx)) {
 		const { description, arguments: described } = promptDescription(ctx, file);
@@ -98,6 +100,7 @@ async function listPrompts(ctx: ToolContext): Promise<ListPromptsResult> {
 }
 
 async function getPrompt(ctx: ToolContext, name: string, args: Record<string, string>): Promise<GetPromptResult> {
+	requireNoteTextRight(ctx);
 	const file = promptNotes(ctx).get(name);
 	if (!file) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No prompt "${name}". Call prompts/list to see the prompts.`);
 	const body = await promptBody(ctx, file);
@@ -109,7 +112,8 @@ async function getPrompt(ctx: ToolContext, name: string, args: Record<string, st
 }
 
 /**
- * Notes in the prompts folder as MCP prompts. Servers are pooled but keep no state between
+ * Notes in the prompts folder as MCP prompts, offered only to a caller whose `read_note` right is
+ * not Deny (a prompt is a note's text), checked again at each request. Servers are pooled but keep no state between
  * requests, so every prompts/list reads the folder afresh: a prompt added or edited in the vault is there on the
  * next call. No `listChanged`: a stateless server has no stream to send the notification on.
  */

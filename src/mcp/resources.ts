@@ -1,4 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate, type McpServer } from "@modelcontextprotocol/server";
+import { NOTE_TEXT_RIGHT } from "../auth/rights";
 import { MAX_NOTE_CONTENT_BYTES, RESOURCE_LIST_SIZE } from "../config/limits";
 import { findNote, truncateUtf8, visibleNotes } from "../vault/notes";
 import type { ToolContext } from "./context";
@@ -12,6 +13,15 @@ export function noteUri(path: string): string {
 	return NOTE_URI_PREFIX + path.split("/").map(encodeURIComponent).join("/");
 }
 
+/**
+ * Checks, at the moment of the request, that the caller may still read note text (its `read_note`
+ * right, from the settings in force now, not those the server was lent with). A caller that may
+ * not gets the answer of a method this server does not have, as a denied tool answers like an unknown one.
+ */
+export function requireNoteTextRight(ctx: ToolContext): void {
+	if (ctx.writes.currentRight(NOTE_TEXT_RIGHT) === "deny") throw new ProtocolError(ProtocolErrorCode.MethodNotFound, "Method not found");
+}
+
 /** Registers the note resources; `contextOf` gives the context of the request being answered (a server is reused across requests). */
 export function registerNoteResources(server: McpServer, contextOf: () => ToolContext): void {
 	server.registerResource(
@@ -19,6 +29,7 @@ export function registerNoteResources(server: McpServer, contextOf: () => ToolCo
 		new ResourceTemplate(`${NOTE_URI_PREFIX}{+path}`, {
 			list: () => {
 				const ctx = contextOf();
+				requireNoteTextRight(ctx);
 				const recent = visibleNotes(ctx.host, ctx.scope)
 					// Newest first; notes changed in the same millisecond by path, so the same vault always lists the same way.
 					.sort((a, b) => b.stat.mtime - a.stat.mtime || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
@@ -29,6 +40,7 @@ export function registerNoteResources(server: McpServer, contextOf: () => ToolCo
 		{ title: "Note", description: "The Markdown text of a note in the vault.", mimeType: "text/markdown" },
 		async (uri) => {
 			const ctx = contextOf();
+			requireNoteTextRight(ctx);
 			let path: string;
 			try {
 				path = decodeURIComponent(uri.href.slice(NOTE_URI_PREFIX.length));

@@ -9,7 +9,7 @@ import { registerNoteResources } from "./resources";
 import { fail } from "../result";
 import { toCallToolResult, type ToolDescriptor } from "./tool";
 import { ALL_TOOLS } from "./tools";
-import { effectiveRight } from "../auth/rights";
+import { effectiveRight, NOTE_TEXT_RIGHT } from "../auth/rights";
 import { runWriteCall } from "./writeCall";
 import { fixableMessageFor } from "./vaultErrors";
 
@@ -49,7 +49,8 @@ function inputSchemaOf(tool: ToolDescriptor): z.ZodObject {
  * registered, so it is absent from tools/list and a call answers "not found".
  */
 export function createMcpServer(ctx: ToolContext, deps: McpServerDeps): McpServer {
-	return buildServer(toolsForGrant(ctx), ctx.serverVersion, hasPrompts(ctx), () => ctx, deps, (work) => work);
+	const tools = toolsForGrant(ctx);
+	return buildServer(tools, ctx.serverVersion, readsNoteText(tools), hasPrompts(ctx, tools), () => ctx, deps, (work) => work);
 }
 
 /** A pooled server and the context of the request it is lent to. */
@@ -60,9 +61,14 @@ interface ServerSlot {
 	running: Set<Promise<unknown>>;
 }
 
-/** Whether a prompts folder is set: servers with and without the prompts capability are pooled apart. */
-function hasPrompts(ctx: ToolContext): boolean {
-	return Boolean(ctx.promptsFolder?.trim());
+/** Whether the caller may read note text at all (its `read_note` right): without it, no resources and no prompts are offered. */
+function readsNoteText(tools: readonly ToolDescriptor[]): boolean {
+	return tools.some((tool) => tool.name === NOTE_TEXT_RIGHT.name);
+}
+
+/** Whether a prompts folder is set and the caller may read note text: servers with and without the prompts capability are pooled apart. */
+function hasPrompts(ctx: ToolContext, tools: readonly ToolDescriptor[]): boolean {
+	return Boolean(ctx.promptsFolder?.trim()) && readsNoteText(tools);
 }
 
 /**
@@ -86,7 +92,7 @@ export class McpServerPool {
 		const tools = toolsForGrant(ctx);
 		// Everything a pooled server holds that differs between requests: the protocol era it speaks
 		// ("modern" is 2026-07-28; the SDK binds an instance to one era), its tool names, in order, and the version it reports.
-		const withPrompts = hasPrompts(ctx);
+		const withPrompts = hasPrompts(ctx, tools);
 		const key = `${era}\n${ctx.serverVersion}\n${withPrompts ? "prompts" : ""}\n${tools.map((tool) => tool.name).join(",")}`;
 		const slot = this.idle.get(key)?.pop() ?? this.newSlot(tools, ctx.serverVersion, withPrompts);
 		slot.ctx = ctx;
@@ -114,14 +120,15 @@ export class McpServerPool {
 			void work.finally(() => running.delete(work)).catch(() => undefined);
 			return work;
 		};
-		slot.server = buildServer(tools, serverVersion, withPrompts, contextOf, this.deps, track);
+		slot.server = buildServer(tools, serverVersion, readsNoteText(tools), withPrompts, contextOf, this.deps, track);
 		return slot;
 	}
 }
 
-function buildServer(tools: readonly ToolDescriptor[], serverVersion: string, withPrompts: boolean, contextOf: () => ToolContext, deps: McpServerDeps, track: (work: Promise<CallToolResult>) => Promise<CallToolResult>): McpServer {
-	const server = new McpServer({ name: "vault-mcp", title: "Vault MCP", version: serverVersion }, { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {}, resources: {} } });
-	registerNoteResources(server, contextOf);
+function buildServer(tools: readonly ToolDescriptor[], serverVersion: string, withResources: boolean, withPrompts: boolean, contextOf: () => ToolContext, deps: McpServerDeps, track: (work: Promise<CallToolResult>) => Promise<CallToolResult>): McpServer {
+	const server = new McpServer({ name: "vault-mcp", title: "Vault MCP", version: serverVersion }, { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {}, ...(withResources ? { resources: {} } : {}) } });
+	// Resources are notes' text: a caller denied read_note is offered none (the methods are unknown to it, as a denied tool is).
+	if (withResources) registerNoteResources(server, contextOf);
 	if (withPrompts) registerVaultPrompts(server, contextOf);
 	for (const tool of tools) {
 		server.registerTool(
@@ -142,7 +149,7 @@ function buildServer(tools: readonly ToolDescriptor[], serverVersion: string, wi
 	server.server.setRequestHandler("tools/list", () => listTools(tools));
 	// The SDK offers list-changed notifications once a tool or resource is registered; this server
 	// never sends them (no event stream, no subscriptions), so clients are told to ask again instead.
-	server.server.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false } });
+	server.server.registerCapabilities({ tools: { listChanged: false }, ...(withResources ? { resources: { listChanged: false } } : {}) });
 	return server;
 }
 

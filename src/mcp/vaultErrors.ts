@@ -21,6 +21,9 @@ export function fixableMessageFor(error: unknown): string | null {
 		case "EEXIST":
 			// Only our own wording: a raw EEXIST message names the absolute path on disk.
 			return error instanceof NoteExistsError ? error.message : null;
+		case "EOWNFILELINK":
+			// The owner's line names the file; the client learns only that writing is stopped, without paths.
+			return "Writing to this vault is stopped: one of the server's own files (its write journal or settings) is a link, and the server never writes through one. Nothing was written. The vault's owner sees why in the server log or the settings tab.";
 		case "ENAMETOOLONG":
 			// The documented refusal gives the limit; a disk with a lower one (eCryptfs, a long vault path) lands here.
 			return `A file or folder name in that path is too long for the file system here (this server allows ${MAX_NAME_BYTES} bytes a name, ${MAX_NOTE_NAME_BYTES} for a note's; this disk or the vault's own path leaves less). Nothing was written. Choose a shorter name or a shallower folder.`;

@@ -3,6 +3,7 @@ import * as nodePath from "node:path";
 import * as fc from "fast-check";
 import type { JournalCall, JournalChange } from "../../../src/journal/entry";
 import { JournalFile, journalPathFor } from "../../../src/journal/JournalFile";
+import { OwnFileLinkError } from "../../../src/config/ownFiles";
 import { hashText } from "../../../src/vault/writes";
 import { makeTempDir, removeDir } from "../../helpers/vault";
 
@@ -76,11 +77,16 @@ describe("JournalFile", () => {
 		expect(JournalFile.open(path).get("a")?.changes).toHaveLength(2);
 	});
 
-	test("past the entry bound the oldest calls are dropped, on disk as well", () => {
+	test("past the entry bound the oldest calls are dropped, on disk as well, by the trim that follows the appends", () => {
 		const journal = JournalFile.open(path, { maxEntries: 10, keepAfterTrim: 0.8 });
 		for (let index = 1; index <= 10; index++) journal.recordChange(call(`c${index}`), change("A.md", `${index - 1}`, `${index}`));
 		expect(journal.list()).toHaveLength(10);
+		const sizeBefore = statSync(path).size;
 		journal.recordChange(call("c11"), change("A.md", "10", "11"));
+		// The record only appended: the same file, grown by one line, nothing dropped yet.
+		expect(journal.list()).toHaveLength(11);
+		expect(readFileSync(path).subarray(0, sizeBefore).toString()).toBe(readFileSync(path, "utf8").slice(0, sizeBefore));
+		journal.trimNow();
 		// Over 10: trimmed to 8, the newest ones.
 		const ids = journal.list().map((entry) => entry.id);
 		expect(ids).toEqual(["c11", "c10", "c9", "c8", "c7", "c6", "c5", "c4"]);
@@ -119,9 +125,10 @@ describe("JournalFile", () => {
 							journal.dropChange(id, changes.at(-1)!.path);
 						}
 					}
+					journal.trimNow();
 					const kept = journal.list().map((entry) => entry.id);
-					expect(kept.length).toBeLessThanOrEqual(maxEntries);
-					if (kept.length > 1) expect(statSync(path).size).toBeLessThanOrEqual(maxBytes);
+					expect(kept.length).toBeLessThanOrEqual(Math.max(maxEntries, 2));
+					if (kept.length > 2) expect(statSync(path).size).toBeLessThanOrEqual(maxBytes);
 					// Newest first, and what is gone is older than all that is kept (or was dropped as a failed write).
 					const keptOldestFirst = [...kept].reverse();
 					expect(keptOldestFirst).toEqual(order.filter((id) => keptOldestFirst.includes(id)));
@@ -134,12 +141,13 @@ describe("JournalFile", () => {
 		);
 	});
 
-	test("past the byte bound the oldest calls are dropped and the file stays under it; the call just recorded is never dropped", async () => {
+	test("past the byte bound the oldest calls are dropped and the file stays under it; the call just recorded and the one before are never dropped", async () => {
 		const maxBytes = 4000;
 		const journal = JournalFile.open(path, { maxBytes });
 		const text = "é".repeat(200);
 		for (let index = 0; index < 20; index++) {
 			journal.recordChange(call(`c${index}`), change(`N${index}.md`, text, `${text}${index}`));
+			journal.trimNow();
 			expect((await fs.stat(path)).size).toBeLessThanOrEqual(maxBytes);
 			expect(journal.get(`c${index}`)).not.toBeNull();
 		}
@@ -149,10 +157,13 @@ describe("JournalFile", () => {
 		// Newest first, with no gap: exactly the oldest were dropped.
 		expect(ids).toEqual(Array.from({ length: ids.length }, (_, index) => `c${19 - index}`));
 
-		// One call larger than the whole bound is kept, alone, so it can still be undone.
+		// One call larger than the whole bound is kept, and so is the call before it: a big call never evicts the undo of the one before.
 		const huge = "x".repeat(maxBytes * 2);
 		journal.recordChange(call("big"), change("Big.md", huge, `${huge}!`));
-		expect(journal.list().map((entry) => entry.id)).toEqual(["big"]);
+		journal.trimNow();
+		expect(journal.list().map((entry) => entry.id)).toEqual(["big", "c19"]);
+		// Opened again (the next start), the same two are there: trimming on open keeps them too.
+		expect(JournalFile.open(path, { maxBytes }).list().map((entry) => entry.id)).toEqual(["big", "c19"]);
 	});
 
 	test("a file cut short by a crash, or with garbage in it, is read back without losing the entries before the cut", async () => {
@@ -225,8 +236,9 @@ describe("JournalFile", () => {
 		// A trim elsewhere replaces the file: it is read again whole.
 		const small = JournalFile.open(path, { maxEntries: 2, keepAfterTrim: 0.5 });
 		small.recordChange(call("c"), change("C.md", "1", "2"));
-		expect(small.list().map((entry) => entry.id)).toEqual(["c"]);
-		expect(here.list().map((entry) => entry.id)).toEqual(["c"]);
+		small.trimNow();
+		expect(small.list().map((entry) => entry.id)).toEqual(["c", "b"]);
+		expect(here.list().map((entry) => entry.id)).toEqual(["c", "b"]);
 	});
 
 	test("opening the journal while another process is half-way through writing a line (history run during a big write) loses nothing", async () => {
@@ -250,5 +262,63 @@ describe("JournalFile", () => {
 		await expect(fs.stat(path)).rejects.toMatchObject({ code: "ENOENT" });
 		journal.dropChange("ghost", "A.md");
 		expect(journal.list()).toEqual([]);
+	});
+
+	test("a record past the bounds only appends (same file, nothing dropped); the trim runs by itself once the journal is quiet", async () => {
+		const journal = JournalFile.open(path, { maxEntries: 4, keepAfterTrim: 0.5 });
+		for (let index = 0; index < 4; index++) journal.recordChange(call(`c${index}`), change("A.md", `${index}`, `${index + 1}`));
+		const before = statSync(path);
+		for (let index = 4; index < 8; index++) journal.recordChange(call(`c${index}`), change("A.md", `${index}`, `${index + 1}`));
+		const after = statSync(path);
+		expect({ ino: after.ino, grew: after.size > before.size, held: journal.list().length }).toEqual({ ino: before.ino, grew: true, held: 8 });
+		await new Promise((resolve) => setTimeout(resolve, 1_500));
+		// Quiet for a second: trimmed to half the bound, whole calls, the newest kept.
+		expect(journal.list().map((entry) => entry.id)).toEqual(["c7", "c6"]);
+		expect(JournalFile.open(path).list().map((entry) => entry.id)).toEqual(["c7", "c6"]);
+		journal.close();
+	});
+
+	test.each(["file", "folder", "plugins folder"])("a linked journal %s is neither read nor written: the record throws one clear line and the file outside stays byte-identical", async (what) => {
+		const outside = await makeTempDir();
+		try {
+			const secret = Buffer.from("outside, not the vault's\n");
+			const target = nodePath.join(outside, "target.jsonl");
+			await fs.writeFile(target, secret);
+			const pluginFolder = nodePath.dirname(path);
+			if (what === "file") {
+				await fs.mkdir(pluginFolder, { recursive: true });
+				await fs.symlink(target, path);
+			} else if (what === "folder") {
+				await fs.mkdir(nodePath.dirname(pluginFolder), { recursive: true });
+				await fs.symlink(outside, pluginFolder);
+				await fs.rename(target, nodePath.join(outside, "journal.jsonl"));
+			} else {
+				await fs.mkdir(nodePath.join(folder, ".obsidian"), { recursive: true });
+				await fs.mkdir(nodePath.join(outside, "vault-mcp"));
+				await fs.rename(target, nodePath.join(outside, "vault-mcp", "journal.jsonl"));
+				await fs.symlink(outside, nodePath.join(folder, ".obsidian", "plugins"));
+			}
+			const snapshot = async () => {
+				const names = (await fs.readdir(outside, { recursive: true })).sort();
+				return Promise.all(names.map(async (name) => [name, (await fs.lstat(nodePath.join(outside, name))).isFile() ? (await fs.readFile(nodePath.join(outside, name))).toString("hex") : "dir"]));
+			};
+			const seen = await snapshot();
+			const journal = JournalFile.forVault(folder, ".obsidian");
+			expect(journal.problem).toMatch(/symbolic link/);
+			expect(() => journal.recordChange(call("a"), change("Private/Diary.md", "secret diary", "secret diary!"))).toThrow(OwnFileLinkError);
+			expect(() => journal.list()).toThrow(/never writes its own files through one/);
+			expect(await snapshot()).toEqual(seen);
+			// The message names the file inside the vault, never a path outside it.
+			expect(journal.problem).not.toContain(outside);
+		} finally {
+			await removeDir(outside);
+		}
+	});
+
+	test("the journal and its folders are created owner-only", async () => {
+		const journal = JournalFile.forVault(folder, ".obsidian");
+		journal.recordChange(call("a"), change("A.md", "1", "2"));
+		expect(statSync(path).mode & 0o777).toBe(0o600);
+		expect(statSync(nodePath.dirname(path)).mode & 0o077).toBe(0);
 	});
 });
