@@ -84,8 +84,9 @@ export async function runWriteCall<Args>(
 		try {
 			const written = await applyChangeSet(ctx.host, writes.journal, call, planned.changes, {
 				mayWrite: () => writes.currentRight(tool) !== "deny",
-				// An edit is made again on newer text only where nobody saw the planned text and no expected_hash pins it.
-				redoEdits: right !== "ask" && expectedHash === undefined,
+				// An edit is made again on newer text only where nobody saw the planned text, no expected_hash pins it,
+				// and it is the call's only note (an overwrite's backup holds the text it planned to replace).
+				redoEdits: right !== "ask" && expectedHash === undefined && planned.changes.length === 1,
 				hostUpdatesLinks,
 			});
 			return withWrittenHash(planned, written);
