@@ -130,7 +130,7 @@ async function planUndo(host: Host, entry: JournalEntry): Promise<UndoStep[]> {
 			steps.push({ kind: "none", done: { path: change.path, result: "links kept", to: move.path } });
 			continue;
 		}
-		const step = await stepFor(change, move !== undefined, await textNow(change.path), await isFree(change.path));
+		const step = stepFor(change, move !== undefined, await textNow(change.path), await isFree(change.path));
 		if (step.kind === "apply") planned.set(step.change.path, step.change.after);
 		if (step.kind === "trash") planned.set(step.path, null);
 		steps.push(step);
