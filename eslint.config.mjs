@@ -34,6 +34,9 @@ const folderRules = [
 			message: "config/ is the settings model and the limits: it imports nothing of the app (aside from pure modules that import nothing of it: the paths/ spelling, the token record, the rights vocabulary, the default stop words, the search languages), so every folder may read it.",
 		},
 	]),
+	neverImports("host", [
+		{ regex: outOfFolder(["vault", "journal", "mcp", "headless", "ui", "main", "service"]), message: "host/ is an adapter over Obsidian's App: it never calls back up into vault/, journal/, mcp/, headless/, ui/ or the plugin." },
+	]),
 	neverImports("headless", [{ regex: outOfFolder(["ui", "main"]), message: "headless/ runs without Obsidian: it never imports ui/ or main.ts." }]),
 ];
 

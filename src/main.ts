@@ -134,7 +134,7 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 
 	/** Undoes one journalled call through Obsidian's vault, recorded as an undo by "you". */
 	undoChange(callId: string): Promise<UndoOutcome> {
-		return undoCall(this.host, this.journal, callId);
+		return undoCall(this.host, this.journal, callId, undefined, this.settings.excludedFolders);
 	}
 
 	/** The port clients should use: the one the server listens on, else the configured one. */

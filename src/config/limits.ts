@@ -266,6 +266,11 @@ export const MAX_JOURNAL_ENTRIES = 1_000;
 /** Bytes the write journal file may hold; the oldest calls are dropped first. */
 export const MAX_JOURNAL_BYTES = 50 * 1024 * 1024;
 /**
+ * Bytes one tool call's journal records may take (its notes' text before and after): a larger call
+ * is refused before anything is written or asked, so no single call evicts the undo of the calls before it.
+ */
+export const MAX_JOURNAL_CALL_BYTES = 12 * 1024 * 1024;
+/**
  * When either journal bound is passed, the oldest calls are dropped until the journal holds at most
  * this share of each bound, so the file is rewritten once every hundred or so calls rather than on every call.
  */

@@ -484,9 +484,11 @@ async function undo(args: string[]): Promise<number> {
 		stderrLogger.error(`${unknownCallReason(id)} \`vault-mcp history ${quoted(root)}\` lists them.`);
 		return 1;
 	}
+	// Undo writes nowhere a token could not: the saved excluded folders hold for it too.
+	const { excludedFolders } = await loadSettings(new FileSettingsStore(root, DEFAULT_CONFIG_DIR));
 	const host = await NodeHost.open(root);
 	try {
-		const outcome = await undoCall(host, journal, id);
+		const outcome = await undoCall(host, journal, id, undefined, excludedFolders);
 		if (!outcome.ok) {
 			stderrLogger.error(outcome.reason);
 			return 1;

@@ -63,8 +63,10 @@ export interface HostFileManager {
 	 */
 	trashFile(file: HostFile): Promise<void>;
 	/**
-	 * Renames or moves a file and updates the links to it, as Obsidian does with "Automatically
-	 * update internal links" on; headless, our own rewriting (vault/rename.ts) does the same.
+	 * The host's own rename: moves a file and updates the links to it as the host does (Obsidian:
+	 * by its "Automatically update internal links" setting; headless, as Obsidian with it on). The
+	 * write path uses it inside Obsidian when that setting is on, then reads back what it wrote;
+	 * otherwise it moves with `vault.rename` and writes the planned link changes itself.
 	 */
 	renameFile(file: HostFile, newPath: string): Promise<void>;
 }

@@ -1,7 +1,5 @@
 import { LINK_SEARCH_DELAY_MS } from "../config/limits";
 import type { App, Component, DataAdapter, TFile } from "obsidian";
-import { obsidianUpdatesLinks } from "../vault/config";
-import { renameWithLinks } from "../vault/rename";
 import { FolderJail } from "./FolderJail";
 import type { Host, HostFile, HostFileManager, HostVault } from "./Host";
 
@@ -71,16 +69,9 @@ export async function obsidianHost(app: App, owner: Pick<Component, "registerEve
 	};
 	const fileManager: HostFileManager = {
 		trashFile: (file) => checked(file.path, () => app.fileManager.trashFile(file as TFile)),
-		renameFile: (file, newPath) =>
-			checked(file.path, () =>
-				checked(newPath, async () => {
-					if (await obsidianUpdatesLinks(host)) await app.fileManager.renameFile(obsidianFile(file.path), newPath);
-					else await renameWithLinks(host, file, newPath);
-				}),
-			),
+		renameFile: (file, newPath) => checked(file.path, () => checked(newPath, () => app.fileManager.renameFile(obsidianFile(file.path), newPath))),
 	};
-	const host: Host = { vault: jailedVault, metadataCache: app.metadataCache, workspace: app.workspace, fileManager, hiddenLinks: () => links };
-	return host;
+	return { vault: jailedVault, metadataCache: app.metadataCache, workspace: app.workspace, fileManager, hiddenLinks: () => links };
 }
 
 /** Obsidian's TFile fits the seam's file type (checked by the compiler). */

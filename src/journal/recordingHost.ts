@@ -1,23 +1,19 @@
 /**
- * The host a write tool gets: the real one, with its writing calls (`vault.process`,
- * `vault.create`, `vault.rename` and `fileManager.renameFile`) wrapped. A tool cannot write around them, so every change it makes is
- *  - checked against the caller's `expected_hash` (the first note the call writes),
- *  - journalled before its bytes reach the disk (`journalledHost`), or
- *  - only computed and shown, never written (`previewHost`), for the approval window.
+ * The host a write tool call is planned on: the real one for reading, with its writing calls
+ * (`vault.process`, `vault.create`, `vault.rename` and `fileManager.renameFile`) turned into
+ * entries of a change set. The tool's handler runs once on it; nothing reaches the disk. The set
+ * is then shown to the person (for Ask) and written by `applyChangeSet`, which compares each note
+ * with the text it was planned on. Later reads in the same call see its earlier changes, so a call
+ * that creates a note and then edits it plans one new note.
  */
 import type { Host, HostAbstractFile, HostFile, HostFileManager, HostVault } from "../host/Host";
-import { pathAfter, planRename } from "../vault/rename";
+import { isRelinkEdit, moveWithRelinks, planRename } from "../vault/rename";
+import type { Scope } from "../vault/scope";
 import { hashText } from "../vault/writes";
-import type { JournalCall, JournalChange, WriteJournal } from "./entry";
+import type { NoteChange } from "./changeSet";
 
-/** A change a tool call would make (preview) or made: the note's text before (null: a new note) and after. */
-export interface PlannedChange {
-	path: string;
-	/** The note's path before the call, when the call moves it. */
-	movedFrom?: string;
-	before: string | null;
-	after: string;
-}
+/** A change a tool call would make: the note's text before (null: a new note) and after. */
+export type PlannedChange = NoteChange;
 
 /** The writes a wrapped host routes through the wrapper; reads may be overridden too, so a preview sees its own changes. */
 interface Writes extends Pick<HostVault, "process" | "create" | "rename">, Partial<Pick<HostVault, "read" | "cachedRead" | "getFileByPath" | "createFolder">> {
@@ -80,128 +76,39 @@ function withWrites(host: Host, writes: Writes): Host {
 		on: ((name: string, callback: (...data: never[]) => unknown) => (vault.on as (name: string, callback: (...data: never[]) => unknown) => ReturnType<HostVault["on"]>)(name, callback)),
 		offref: (ref) => vault.offref(ref),
 	};
-	const fileManager: HostFileManager = { trashFile: (file) => host.fileManager.trashFile(file), renameFile: writes.renameFile };
+	// Nothing a planned call does may reach the disk: no write tool trashes a note.
+	const fileManager: HostFileManager = { trashFile: (file) => Promise.reject(new Error(`"${file.path}" cannot be moved to the trash while a call is planned.`)), renameFile: writes.renameFile };
 	// Spelled out, not spread alone: a class host's methods (NodeHost's hiddenLinks) are not own properties.
 	return { ...host, hiddenLinks: () => host.hiddenLinks(), vault: wrapped, fileManager };
 }
 
 /**
- * The host for a tool call that writes for real. Each change is recorded in `journal` inside the
- * note's atomic edit, after its new text is known and before it is written; a write that then
- * fails takes its record back. `expectedHash`, when given, must be the hash of the first note the
- * call writes (absent note: never matches), checked in that same atomic edit.
+ * A host on which a tool call is planned without writing anything: each change is computed on the
+ * note's current text and collected (`changes()` once the call has run). A rename is planned among
+ * the notes `scope` shows only. `expectedHash`, when given, must be the hash of the first note the call changes.
  */
-export function journalledHost(host: Host, journal: WriteJournal, call: JournalCall, expectedHash?: string): Host {
-	const expected = new ExpectedHash(expectedHash);
-	return withWrites(host, {
-		process: async (file, fn) => {
-			let recorded = false;
-			let changed = false;
-			const forget = () => {
-				if (recorded) journal.dropChange(call.id, file.path);
-				recorded = false;
-			};
-			try {
-				// The host may run the edit again on fresher text (another program wrote meanwhile): the record follows the last run.
-				const written = await host.vault.process(file, (before) => {
-					expected.check(file.path, before);
-					const after = fn(before);
-					forget();
-					changed = after !== before;
-					if (changed) {
-						journal.recordChange(call, { path: file.path, before, beforeHash: hashText(before), after, afterHash: hashText(after) });
-						recorded = true;
-					}
-					return after;
-				});
-				expected.passed();
-				return written;
-			} catch (error) {
-				forget();
-				throw error;
-			}
-		},
-		create: async (path, data) => {
-			expected.check(path, null);
-			journal.recordChange(call, { path, before: null, beforeHash: null, after: data, afterHash: hashText(data) });
-			try {
-				const file = await host.vault.create(path, data);
-				expected.passed();
-				return file;
-			} catch (error) {
-				journal.dropChange(call.id, path);
-				throw error;
-			}
-		},
-		rename: async (file, newPath) => {
-			const text = await host.vault.read(file);
-			expected.check(file.path, text);
-			const from = file.path;
-			journal.recordChange(call, moveChange(from, newPath, text, text));
-			try {
-				await host.vault.rename(file, newPath);
-				expected.passed();
-			} catch (error) {
-				journal.dropChange(call.id, newPath);
-				throw error;
-			}
-		},
-		renameFile: (file, newPath) => journalledRenameFile(host, journal, call, expected, file, newPath),
-	});
-}
-
-function moveChange(from: string, to: string, before: string, after: string): JournalChange {
-	return { path: to, movedFrom: from, before, beforeHash: hashText(before), after, afterHash: hashText(after) };
-}
-
-/**
- * A rename with link updates, journalled. The host makes it as one operation (inside Obsidian,
- * Obsidian's own `renameFile`), so its writes cannot be recorded one by one as they happen:
- * every note it will change is recorded first, with the text our rewriting predicts; once it is
- * done, each note is read again and a record whose prediction differs from what the host wrote
- * is replaced by what it wrote (and a note it did not write is forgotten), so undo restores exactly.
- */
-async function journalledRenameFile(host: Host, journal: WriteJournal, call: JournalCall, expected: ExpectedHash, file: HostFile, newPath: string): Promise<void> {
-	const plan = await planRename(host, file, newPath);
-	expected.check(file.path, plan.movedText);
-	const moved = plan.notes.find((note) => note.path === plan.from);
-	const recorded: JournalChange[] = [moveChange(plan.from, plan.to, plan.movedText, moved?.after ?? plan.movedText)];
-	for (const note of plan.notes) {
-		if (note.path !== plan.from) recorded.push({ path: note.path, before: note.before, beforeHash: hashText(note.before), after: note.after, afterHash: hashText(note.after) });
-	}
-	for (const change of recorded) journal.recordChange(call, change);
-	try {
-		await host.fileManager.renameFile(file, newPath);
-		expected.passed();
-	} finally {
-		// What the host really wrote, note by note (also when it failed part-way).
-		for (const change of recorded) {
-			const now = host.vault.getFileByPath(change.path);
-			const text = now ? await host.vault.read(now).catch(() => null) : null;
-			if (text === change.after) continue;
-			journal.dropChange(call.id, change.path);
-			const wasWritten = text !== null && (change.movedFrom !== undefined || text !== change.before);
-			if (wasWritten) journal.recordChange(call, { ...change, after: text, afterHash: hashText(text) });
-		}
-	}
-}
-
-/**
- * A host on which a tool call runs without writing anything: each change is computed on the
- * note's current text and collected (`changes()` once the call has run), and later reads in the same call see it, so a
- * call that creates a note and then edits it previews as one new note.
- */
-export function previewHost(host: Host, expectedHash?: string): { host: Host; changes: () => PlannedChange[] } {
+export function planningHost(host: Host, scope: Scope, expectedHash?: string): { host: Host; changes: () => PlannedChange[] } {
 	const expected = new ExpectedHash(expectedHash);
 	const planned = new Map<string, PlannedChange>();
 	const files = new Map<string, HostFile>();
+	const movedAway = new Set<string>();
 	const textOf = async (file: HostFile) => planned.get(file.path)?.after ?? (await host.vault.read(file));
-	const plan = (path: string, before: string | null, after: string) => {
+	/** Adds an edit of `path`; on a note the call already changed, the edit follows the earlier one (and so does its redo). */
+	const plan = (path: string, before: string, after: string, redo: (text: string) => string) => {
 		const earlier = planned.get(path);
-		planned.set(path, { ...earlier, path, before: earlier ? earlier.before : before, after });
+		const earlierRedo = earlier?.redo;
+		const relink = isRelinkEdit(redo) && (earlier === undefined || earlier.relink === true);
+		const composed = earlier === undefined ? redo : earlierRedo ? (text: string) => redo(earlierRedo(text)) : undefined;
+		planned.set(path, { ...earlier, path, before: earlier ? earlier.before : before, after, redo: composed, relink });
 	};
-	const preview = withWrites(host, {
-		getFileByPath: (path) => files.get(path) ?? host.vault.getFileByPath(path),
+	const fileAt = (path: string, size: number): HostFile => {
+		const name = path.slice(path.lastIndexOf("/") + 1);
+		const dot = name.lastIndexOf(".");
+		const now = Date.now();
+		return { path, name, basename: dot > 0 ? name.slice(0, dot) : name, extension: dot > 0 ? name.slice(dot + 1) : "", stat: { ctime: now, mtime: now, size } };
+	};
+	const planning = withWrites(host, {
+		getFileByPath: (path) => files.get(path) ?? (movedAway.has(path) ? null : host.vault.getFileByPath(path)),
 		read: textOf,
 		cachedRead: textOf,
 		createFolder: (path): Promise<HostAbstractFile> => Promise.resolve({ path, name: path.slice(path.lastIndexOf("/") + 1) }),
@@ -210,38 +117,37 @@ export function previewHost(host: Host, expectedHash?: string): { host: Host; ch
 			expected.check(file.path, before);
 			const after = fn(before);
 			expected.passed();
-			if (after !== before) plan(file.path, before, after);
+			if (after !== before) plan(file.path, before, after, fn);
 			return after;
 		},
 		create: (path, data) => {
 			if (files.has(path) || host.vault.getFileByPath(path)) return Promise.reject(Object.assign(new Error(`File already exists: ${path}`), { code: "EEXIST" }));
 			expected.check(path, null);
 			expected.passed();
-			const name = path.slice(path.lastIndexOf("/") + 1);
-			const dot = name.lastIndexOf(".");
-			const now = Date.now();
-			const file: HostFile = { path, name, basename: dot > 0 ? name.slice(0, dot) : name, extension: dot > 0 ? name.slice(dot + 1) : "", stat: { ctime: now, mtime: now, size: Buffer.byteLength(data) } };
+			const file = fileAt(path, Buffer.byteLength(data));
 			files.set(path, file);
-			plan(path, null, data);
+			planned.set(path, { path, before: null, after: data });
 			return Promise.resolve(file);
 		},
 		rename: async (file, newPath) => {
 			const text = await textOf(file);
 			expected.check(file.path, text);
 			expected.passed();
-			planned.set(newPath, { path: newPath, movedFrom: file.path, before: text, after: text });
+			const earlier = planned.get(file.path);
+			if (earlier?.before === null) throw new Error("A note made by this call cannot be moved in the same call.");
+			planned.delete(file.path);
+			// Moving keeps whatever the note holds when it moves, so the move may be made on newer text; its own edits follow it.
+			planned.set(newPath, { path: newPath, movedFrom: earlier?.movedFrom ?? file.path, before: earlier ? earlier.before : text, after: text, redo: earlier ? earlier.redo : (current) => current, relink: earlier ? earlier.relink : true });
+			const movedFile = fileAt(newPath, Buffer.byteLength(text));
+			files.set(newPath, movedFile);
+			movedAway.add(file.path);
 		},
 		renameFile: async (file, newPath) => {
-			// Planned on the preview, so earlier changes of the same call are seen.
-			const renamePlan = await planRename(preview, file, newPath);
+			// Planned on this host, so earlier changes of the same call are seen.
+			const renamePlan = await planRename(planning, scope, file, newPath);
 			expected.check(file.path, renamePlan.movedText);
-			expected.passed();
-			const moved = renamePlan.notes.find((note) => note.path === renamePlan.from);
-			const earlier = planned.get(file.path);
-			planned.delete(file.path);
-			planned.set(newPath, { path: newPath, movedFrom: file.path, before: earlier ? earlier.before : renamePlan.movedText, after: moved?.after ?? renamePlan.movedText });
-			for (const note of renamePlan.notes) if (note.path !== renamePlan.from) plan(pathAfter(renamePlan, note.path), note.before, note.after);
+			await moveWithRelinks(planning, file, renamePlan);
 		},
 	});
-	return { host: preview, changes: () => [...planned.values()] };
+	return { host: planning, changes: () => [...planned.values()] };
 }

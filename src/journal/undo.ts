@@ -1,11 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { MAX_NOTE_NAME_BYTES } from "../config/limits";
-import type { Host, HostFile } from "../host/Host";
+import type { Host } from "../host/Host";
 import { linkpathOf } from "../markdown/inline";
 import { rewriteLinks } from "../markdown/linkRewrite";
 import { parseMetadata } from "../markdown/metadata";
-import { ensureParentFolder } from "../vault/dailyNotes";
+import { checkVaultPath } from "../vault/paths";
+import { isPathVisible, type Scope } from "../vault/scope";
 import { hashText } from "../vault/writes";
+import { applyChange, currentText, isPathFree, NoteChangedSinceError, type NoteChange } from "./changeSet";
 import type { JournalCall, JournalChange, JournalEntry, WriteJournal } from "./entry";
 
 /** The name an undo made by a person is recorded under, in history. */
@@ -45,92 +47,152 @@ export type UndoneNote =
 
 export type UndoOutcome = { ok: true; entry: JournalEntry; undoId: string; notes: UndoneNote[] } | { ok: false; reason: string };
 
+/** One note's part of an undo, decided before anything is written. */
+type UndoStep =
+	/** Write this change through the applier (restore, move back, re-create, point links back); `done` is what it did, `fallback` the copy made if the note changed in the meantime. */
+	| { kind: "apply"; change: NoteChange; done: UndoneNote; original: JournalChange }
+	/** A note the call created, still as it left it: to the trash. */
+	| { kind: "trash"; path: string; text: string; original: JournalChange }
+	/** Not as the call left it: its earlier text saved beside it. */
+	| { kind: "conflict"; original: JournalChange }
+	/** Nothing to write. */
+	| { kind: "none"; done: UndoneNote };
+
 /**
- * Undoes one tool call, note by note in reverse order. A note still exactly as the call left it
- * (its SHA-256 equals the recorded `afterHash`, checked again inside the atomic write) gets its
- * earlier bytes back; a note the call created is moved to the trash, never deleted. A note changed
- * since is never written over: its earlier text is saved beside it as a conflict copy,
- * `<name> (before <tool> <YYYY-MM-DD HH-mm>).md`. Each write goes through the host and is recorded
- * first, as a call of the tool "undo" by `undoneBy`, so history shows it and it can be undone too.
+ * Undoes one tool call as one set. Every note is checked first: each path the journal names must
+ * be one Vault MCP may write (inside the vault, not hidden, not in the config folder or an excluded
+ * folder or behind a symbolic link; a journal line planted by someone else cannot make undo write
+ * anywhere else), and each note's current text decides its step. Only then is anything written,
+ * through the same applier as tool calls: a note still exactly as the call left it gets its earlier
+ * bytes back (compared again inside the atomic write); a note the call created is moved to the
+ * trash, never deleted; a note changed since is never written over: its earlier text is saved
+ * beside it as a conflict copy, `<name> (before <tool> <YYYY-MM-DD HH-mm>).md`. A rename is moved
+ * back first, and its links pointed back only once it is back. Each write is recorded first, as a
+ * call of the tool "undo" by `undoneBy`, so history shows it and it can be undone too.
  */
-export async function undoCall(host: Host, journal: WriteJournal, callId: string, undoneBy = UNDO_BY_PERSON): Promise<UndoOutcome> {
+export async function undoCall(host: Host, journal: WriteJournal, callId: string, undoneBy = UNDO_BY_PERSON, excludedFolders: readonly string[] = []): Promise<UndoOutcome> {
 	const entry = journal.get(callId);
 	if (!entry) return { ok: false, reason: unknownCallReason(callId) };
 	if (entry.undone) return { ok: false, reason: `The change ${callId} was already undone, at ${entry.undone.time} (by ${entry.undone.by}).` };
-	const undo: JournalCall = { id: newCallId(), time: new Date().toISOString(), tokenName: undoneBy, tool: UNDO_TOOL };
-	const recorder = new RecordedWrites(host, journal, undo);
-	const notes: UndoneNote[] = [];
-	// A rename whose note must stay where it went: the links it changed keep reaching it there, instead of pointing back at a path it is not at.
-	const move = entry.changes.find((change) => change.movedFrom !== undefined);
-	const noteStays = move?.movedFrom !== undefined && !(await canMoveBack(host, move, move.movedFrom));
-	try {
-		for (const change of [...entry.changes].reverse()) {
-			if (noteStays && move && change !== move) notes.push({ path: change.path, result: "links kept", to: move.path });
-			else if (move && change !== move) notes.push(await undoRelinkedNote(recorder, entry, change));
-			else notes.push(await undoChange(recorder, entry, change));
+	const scope: Scope = { configDir: host.vault.configDir, excludedFolders: [...excludedFolders, ...host.hiddenLinks()] };
+	for (const change of entry.changes) {
+		for (const path of change.movedFrom === undefined ? [change.path] : [change.path, change.movedFrom]) {
+			if (!isWritablePath(path, scope)) return { ok: false, reason: `Undo of ${callId} refused: its journal record names "${path}", which is not a note Vault MCP may write (outside the vault, hidden, in the config folder, in an excluded folder or behind a symbolic link). Nothing was changed.` };
 		}
+	}
+	const undo: JournalCall = { id: newCallId(), time: new Date().toISOString(), tokenName: undoneBy, tool: UNDO_TOOL };
+	const steps = await planUndo(host, entry);
+	const notes: UndoneNote[] = [];
+	try {
+		for (const step of steps) notes.push(await runStep(host, journal, undo, entry, step));
 	} catch (error) {
 		const done = notes.length > 0 ? ` Done before it stopped: ${describeNotes(notes)}` : " Nothing was changed.";
-		return { ok: false, reason: `Undo of ${callId} stopped at "${entry.changes[entry.changes.length - 1 - notes.length]?.path ?? ""}": ${error instanceof Error ? error.message : String(error)}.${done} Running it again carries on.` };
+		return { ok: false, reason: `Undo of ${callId} stopped: ${error instanceof Error ? error.message : String(error)}.${done} Running it again carries on.` };
 	}
 	journal.markUndone(callId, undo.id);
 	return { ok: true, entry, undoId: undo.id, notes };
 }
 
-async function undoChange(writes: RecordedWrites, entry: JournalEntry, change: JournalChange): Promise<UndoneNote> {
-	if (change.movedFrom !== undefined) return undoMove(writes, entry, change, change.movedFrom);
-	const { path } = change;
-	const file = writes.host.vault.getFileByPath(path);
-	// The change moved the note to the trash (an undo of its creation): bring its text back where it was, if nothing is there.
-	if (change.after === null) {
-		if (file || change.before === null) return conflict(writes, entry, change);
-		await writes.create(path, change.before);
-		return { path, result: "restored" };
-	}
-	if (!file) return change.before === null ? { path, result: "gone" } : conflict(writes, entry, change);
-	const currentHash = hashText(await writes.host.vault.read(file));
-	if (currentHash === change.afterHash) {
-		if (change.before === null) {
-			await writes.trash(file, change.after);
-			return { path, result: "trashed" };
+/** A path undo may write: a vault path as the path policy spells it, visible to a token (not hidden, not excluded, not the config folder). */
+function isWritablePath(path: string, scope: Scope): boolean {
+	const checked = checkVaultPath(path, scope);
+	return checked.ok && checked.value === path && isPathVisible(path, scope);
+}
+
+/**
+ * Each note's step, from its current text, before anything is written. A rename's move comes
+ * first: its links are pointed back only when the note can move back, and left reaching it where
+ * it is when it cannot (its old path taken, or the note edited since).
+ */
+async function planUndo(host: Host, entry: JournalEntry): Promise<UndoStep[]> {
+	// The vault as the steps planned so far leave it: a call may change one note twice, and its later change is undone first.
+	const planned = new Map<string, string | null>();
+	const textNow = async (path: string) => (planned.has(path) ? (planned.get(path) ?? null) : currentText(host, path));
+	const isFree = async (path: string) => (planned.has(path) ? planned.get(path) === null : isPathFree(host, path));
+	const move = entry.changes.find((change) => change.movedFrom !== undefined);
+	const others = [...entry.changes].reverse().filter((change) => change !== move);
+	const steps: UndoStep[] = [];
+	let noteStays = false;
+	if (move?.movedFrom !== undefined) {
+		const current = await textNow(move.path);
+		const canMove = move.before !== null && current !== null && current === move.after && (await isFree(move.movedFrom));
+		if (canMove && move.before !== null) {
+			steps.push({ kind: "apply", change: { path: move.movedFrom, movedFrom: move.path, before: current, after: move.before }, done: { path: move.movedFrom, result: "moved back", from: move.path }, original: { ...move, path: move.movedFrom } });
+			planned.set(move.path, null);
+			planned.set(move.movedFrom, move.before);
+		} else {
+			noteStays = true;
+			steps.push({ kind: "conflict", original: { ...move, path: move.movedFrom } });
 		}
-		return (await writes.restore(file, change.afterHash, change.before)) ? { path, result: "restored" } : conflict(writes, entry, change);
 	}
-	if (change.before === null) return { path, result: "kept" };
-	if (currentHash === change.beforeHash) return { path, result: "unchanged" };
-	return conflict(writes, entry, change);
+	for (const change of others) {
+		if (move && noteStays) {
+			steps.push({ kind: "none", done: { path: change.path, result: "links kept", to: move.path } });
+			continue;
+		}
+		const step = stepFor(change, move !== undefined, await textNow(change.path), await isFree(change.path));
+		if (step.kind === "apply") planned.set(step.change.path, step.change.after);
+		if (step.kind === "trash") planned.set(step.path, null);
+		steps.push(step);
+	}
+	return steps;
 }
 
-/**
- * Moves a renamed note back, with its earlier text, if it is still exactly as the call left it
- * and its old path is free. Otherwise nothing is moved or written over: its earlier text is saved
- * as a conflict copy beside the old path. The links the rename changed in other notes are their
- * own changes of the same call, restored byte for byte before this (undo runs in reverse order)
- * when the note can move back, and left reaching it where it is when it cannot.
- */
-async function undoMove(writes: RecordedWrites, entry: JournalEntry, change: JournalChange, movedFrom: string): Promise<UndoneNote> {
-	const file = writes.host.vault.getFileByPath(change.path);
-	if (!file || change.before === null || change.afterHash === null || !(await canMoveBack(writes.host, change, movedFrom))) return conflict(writes, entry, { ...change, path: movedFrom });
-	await writes.move(file, movedFrom);
-	const moved = writes.host.vault.getFileByPath(movedFrom);
-	if (moved && change.before !== change.after && !(await writes.restore(moved, change.afterHash, change.before))) return conflict(writes, entry, { ...change, path: movedFrom });
-	return { path: movedFrom, result: "moved back", from: change.path };
+function stepFor(change: JournalChange, relinkedByRename: boolean, current: string | null, pathFree: boolean): UndoStep {
+	const { path } = change;
+	// The change moved the note to the trash (an undo of its creation): its text comes back where it was, if nothing is there.
+	if (change.after === null) {
+		if (change.before === null || !pathFree) return { kind: "conflict", original: change };
+		return { kind: "apply", change: { path, before: null, after: change.before }, done: { path, result: "restored" }, original: change };
+	}
+	if (current === null) return change.before === null ? { kind: "none", done: { path, result: "gone" } } : { kind: "conflict", original: change };
+	if (current === change.after) {
+		if (change.before === null) return { kind: "trash", path, text: current, original: change };
+		return { kind: "apply", change: { path, before: current, after: change.before }, done: { path, result: "restored" }, original: change };
+	}
+	if (change.before === null) return { kind: "none", done: { path, result: "kept" } };
+	if (current === change.before) return { kind: "none", done: { path, result: "unchanged" } };
+	if (relinkedByRename) {
+		// Edited since: its text is kept and only the links the rename changed are pointed back.
+		const back = renamedLinkpaths(change.before, change.after);
+		const relinked = back.size === 0 ? current : rewriteLinks(current, parseMetadata(current), (linkpath) => back.get(linkpath) ?? null).text;
+		if (relinked !== current) return { kind: "apply", change: { path, before: current, after: relinked }, done: { path, result: "relinked" }, original: change };
+	}
+	return { kind: "conflict", original: change };
 }
 
-/**
- * Undoes a rename's change to a note that links to the renamed note. As any change when the note
- * is as the call left it; edited since, its text is kept and only the links the rename changed
- * are pointed back, so they reach the note at its old path once it is moved back there.
- */
-async function undoRelinkedNote(writes: RecordedWrites, entry: JournalEntry, change: JournalChange): Promise<UndoneNote> {
-	const file = writes.host.vault.getFileByPath(change.path);
-	if (!file || change.before === null || change.after === null) return undoChange(writes, entry, change);
-	const currentHash = hashText(await writes.host.vault.read(file));
-	if (currentHash === change.afterHash || currentHash === change.beforeHash) return undoChange(writes, entry, change);
-	const back = renamedLinkpaths(change.before, change.after);
-	if (back.size === 0) return conflict(writes, entry, change);
-	const relinked = await writes.edit(file, (text) => rewriteLinks(text, parseMetadata(text), (linkpath) => back.get(linkpath) ?? null).text);
-	return relinked ? { path: change.path, result: "relinked" } : conflict(writes, entry, change);
+/** Writes one step; a note that changed between the check and its write gets a conflict copy instead. */
+async function runStep(host: Host, journal: WriteJournal, undo: JournalCall, entry: JournalEntry, step: UndoStep): Promise<UndoneNote> {
+	switch (step.kind) {
+		case "none":
+			return step.done;
+		case "conflict":
+			return conflict(host, journal, undo, entry, step.original);
+		case "trash":
+			return trash(host, journal, undo, step.path, step.text);
+		case "apply":
+			try {
+				await applyChange(host, journal, undo, step.change, false);
+				return step.done;
+			} catch (error) {
+				if (error instanceof NoteChangedSinceError) return conflict(host, journal, undo, entry, step.original);
+				throw error;
+			}
+	}
+}
+
+/** Moves a note the call created to the trash, if it still holds `text`; else it is kept. */
+async function trash(host: Host, journal: WriteJournal, undo: JournalCall, path: string, text: string): Promise<UndoneNote> {
+	const file = host.vault.getFileByPath(path);
+	if (!file || (await host.vault.read(file)) !== text) return { path, result: "kept" };
+	journal.recordChange(undo, { path, before: text, beforeHash: hashText(text), after: null, afterHash: null });
+	try {
+		await host.fileManager.trashFile(file);
+	} catch (error) {
+		journal.dropChange(undo.id, path);
+		throw error;
+	}
+	return { path, result: "trashed" };
 }
 
 /** The link paths a rename changed in a note, new → old. Its rewriting changes only path parts, so the links of the text before and after pair up in order. */
@@ -150,121 +212,18 @@ function renamedLinkpaths(before: string, after: string): Map<string, string> {
 	return back;
 }
 
-/** Whether a renamed note is still exactly as the call left it and its old path is free. */
-async function canMoveBack(host: Host, change: JournalChange, movedFrom: string): Promise<boolean> {
-	const file = host.vault.getFileByPath(change.path);
-	if (!file || change.before === null || change.afterHash === null) return false;
-	if (host.vault.getFileByPath(movedFrom) !== null || (await host.vault.adapter.exists(movedFrom))) return false;
-	return hashText(await host.vault.read(file)) === change.afterHash;
-}
-
-async function conflict(writes: RecordedWrites, entry: JournalEntry, change: JournalChange): Promise<UndoneNote> {
+/** Saves a changed note's earlier text beside it, at the first free conflict-copy name. */
+async function conflict(host: Host, journal: WriteJournal, undo: JournalCall, entry: JournalEntry, change: JournalChange): Promise<UndoneNote> {
 	if (change.before === null) return { path: change.path, result: "kept" };
-	const copy = await writes.createBeside(change.path, (number) => conflictCopyName(change.path, entry.tool, new Date(entry.time), number), change.before);
-	return { path: change.path, result: "conflict", copy };
-}
-
-/**
- * The host's writes, each recorded in the journal before it is made and forgotten again if it
- * fails — what the write tools' recording does, for the undo's own call.
- */
-class RecordedWrites {
-	constructor(
-		readonly host: Host,
-		private readonly journal: WriteJournal,
-		private readonly call: JournalCall,
-	) {}
-
-	/** Puts `before` back if the note still hashes to `afterHash` at the moment of writing; false (nothing written) if it does not. */
-	async restore(file: HostFile, afterHash: string, before: string): Promise<boolean> {
-		let matched = false;
-		let recorded = false;
+	for (let number = 0; ; number++) {
+		const candidate = conflictCopyName(change.path, entry.tool, new Date(entry.time), number);
+		if (!(await isPathFree(host, candidate))) continue;
 		try {
-			await this.host.vault.process(file, (data) => {
-				// Run again on fresh text if the note changed before the write: decide again each time.
-				matched = hashText(data) === afterHash;
-				if (!matched) return data;
-				this.journal.recordChange(this.call, { path: file.path, before: data, beforeHash: afterHash, after: before, afterHash: hashText(before) });
-				recorded = true;
-				return before;
-			});
+			await applyChange(host, journal, undo, { path: candidate, before: null, after: change.before }, false);
+			return { path: change.path, result: "conflict", copy: candidate };
 		} catch (error) {
-			if (recorded) this.journal.dropChange(this.call.id, file.path);
-			throw error;
-		}
-		if (!matched && recorded) this.journal.dropChange(this.call.id, file.path);
-		return matched;
-	}
-
-	/** Changes a note in one atomic edit, recorded; false (nothing written) when `change` leaves its text as it is. */
-	async edit(file: HostFile, change: (text: string) => string): Promise<boolean> {
-		let changed = false;
-		let recorded = false;
-		try {
-			await this.host.vault.process(file, (data) => {
-				const next = change(data);
-				changed = next !== data;
-				if (!changed) return data;
-				this.journal.recordChange(this.call, { path: file.path, before: data, beforeHash: hashText(data), after: next, afterHash: hashText(next) });
-				recorded = true;
-				return next;
-			});
-		} catch (error) {
-			if (recorded) this.journal.dropChange(this.call.id, file.path);
-			throw error;
-		}
-		if (!changed && recorded) this.journal.dropChange(this.call.id, file.path);
-		return changed;
-	}
-
-	/** Moves a note (no link changes: the call's other records restore those), recorded as a move. */
-	async move(file: HostFile, to: string): Promise<void> {
-		const text = await this.host.vault.read(file);
-		const from = file.path;
-		this.journal.recordChange(this.call, { path: to, movedFrom: from, before: text, beforeHash: hashText(text), after: text, afterHash: hashText(text) });
-		try {
-			await ensureParentFolder(this.host, to);
-			await this.host.vault.rename(file, to);
-		} catch (error) {
-			this.journal.dropChange(this.call.id, to);
-			throw error;
-		}
-	}
-
-	async trash(file: HostFile, text: string): Promise<void> {
-		this.journal.recordChange(this.call, { path: file.path, before: text, beforeHash: hashText(text), after: null, afterHash: null });
-		try {
-			await this.host.fileManager.trashFile(file);
-		} catch (error) {
-			this.journal.dropChange(this.call.id, file.path);
-			throw error;
-		}
-	}
-
-	async create(path: string, text: string): Promise<void> {
-		this.journal.recordChange(this.call, { path, before: null, beforeHash: null, after: text, afterHash: hashText(text) });
-		try {
-			await ensureParentFolder(this.host, path);
-			await this.host.vault.create(path, text);
-		} catch (error) {
-			this.journal.dropChange(this.call.id, path);
-			throw error;
-		}
-	}
-
-	/** Creates a new note at the first free name `nameAt(0)`, `nameAt(1)`, …; returns its path. */
-	async createBeside(path: string, nameAt: (number: number) => string, text: string): Promise<string> {
-		for (let number = 0; ; number++) {
-			const candidate = nameAt(number);
-			if (this.host.vault.getFileByPath(candidate) || (await this.host.vault.adapter.exists(candidate))) continue;
-			try {
-				await this.create(candidate, text);
-				return candidate;
-			} catch (error) {
-				// Taken a moment ago by another program: the next number.
-				if (this.host.vault.getFileByPath(candidate) || (await this.host.vault.adapter.exists(candidate))) continue;
-				throw error;
-			}
+			// Taken a moment ago by another program: the next number.
+			if (!(error instanceof NoteChangedSinceError)) throw error;
 		}
 	}
 }

@@ -218,7 +218,11 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /** A tool's answer: read tools run directly; write tools through the rights, approval and journal. */
 function answerOf(ctx: ToolContext, tool: ToolDescriptor, args: unknown, clientGone: AbortSignal): ReturnType<ToolDescriptor["handler"]> {
-	if (tool.access === "read") return tool.handler(ctx, args as Parameters<typeof tool.handler>[1]);
+	if (tool.access === "read") {
+		// Rights are read again right before the call runs: a revocation or Deny since the request came (a held batch) wins.
+		if (ctx.writes.currentRight(tool) === "deny") return Promise.resolve(fail(`${tool.name} is no longer allowed for this token (its rights or the token changed).`));
+		return tool.handler(ctx, args as Parameters<typeof tool.handler>[1]);
+	}
 	const { expected_hash: expectedHash, ...toolArgs } = args as { expected_hash?: string };
 	return runWriteCall(ctx, tool, toolArgs, effectiveRight(ctx.grant.token, tool, ctx.grant.canWrite), expectedHash, clientGone);
 }

@@ -1,21 +1,47 @@
 /**
- * How a write tool call runs: with the token's right for the tool (allow, or ask: shown to the
- * person first), against the caller's `expected_hash`, and journalled so it can be undone.
+ * How a write tool call runs: planned once as a change set on the scoped vault (the tool's handler
+ * runs on a host that writes nothing), shown to the person when the token's right is Ask, then
+ * written by the one applier, which checks the token and the tool's right again right before each
+ * note and writes a note only if it still holds the text the set was planned on.
  */
 import * as nodeTimers from "node:timers";
 import type { ToolRight } from "../auth/rights";
-import { journalledHost, previewHost } from "../journal/recordingHost";
+import { MAX_JOURNAL_CALL_BYTES, MAX_WRITE_ATTEMPTS } from "../config/limits";
+import { applyChangeSet, journalBytesOf, NoteChangedSinceError, WriteNoLongerAllowedError, type NoteChange } from "../journal/changeSet";
+import { planningHost } from "../journal/recordingHost";
 import { newCallId } from "../journal/undo";
+import { obsidianUpdatesLinks } from "../vault/config";
 import type { ApprovalDecision, ApprovalRequest, Approver } from "./approval";
 import type { ToolContext } from "./context";
 import type { ToolDescriptor, ToolOutcome } from "./tool";
-import { fail } from "../result";
+import { fail, ok } from "../result";
+import { hashText } from "../vault/writes";
 
 const NOTHING_WRITTEN = "Nothing was written.";
 
+/** A planned call: the answer the tool gives once the set is written, and the set. */
+interface PlannedCall {
+	outcome: ToolOutcome<Record<string, unknown>>;
+	changes: NoteChange[];
+}
+
+/** Runs the tool's handler once on a host that plans instead of writing. */
+async function planCall<Args>(ctx: ToolContext, tool: ToolDescriptor, args: Args, expectedHash: string | undefined): Promise<PlannedCall> {
+	const planning = planningHost(ctx.host, ctx.scope, expectedHash);
+	const outcome = (await tool.handler({ ...ctx, host: planning.host }, args as Parameters<typeof tool.handler>[1])) as ToolOutcome<Record<string, unknown>>;
+	return { outcome, changes: outcome.ok ? planning.changes() : [] };
+}
+
+function noLongerAllowed(tool: ToolDescriptor, written: readonly string[], callId: string): ToolOutcome<Record<string, unknown>> {
+	const done = written.length === 0 ? NOTHING_WRITTEN : `Only ${written.map((path) => `"${path}"`).join(", ")} had been written before that (undo id ${callId} reverses it); nothing after.`;
+	return fail(`${tool.name} is no longer allowed for this token (its rights, the token or the write switch changed). ${done}`);
+}
+
 /**
- * Runs a write tool: asks first when the right is ask, then runs it for real on a host that
- * journals each change before writing it and checks `expectedHash` on the first note it writes.
+ * Runs a write tool: plans it, asks first when the right is ask, then applies exactly the planned
+ * set. A note that changed while the person decided is planned again on its new text and the
+ * person asked again with the new diff (a call allowed without asking is planned again silently),
+ * at most MAX_WRITE_ATTEMPTS times; then a clear error, nothing written.
  */
 export async function runWriteCall<Args>(
 	ctx: ToolContext,
@@ -27,27 +53,67 @@ export async function runWriteCall<Args>(
 ): Promise<ToolOutcome<Record<string, unknown>>> {
 	const writes = ctx.writes;
 	const id = newCallId();
-	const handler = (context: ToolContext, toolArgs: Args) => tool.handler(context, toolArgs as Parameters<typeof tool.handler>[1]) as Promise<ToolOutcome<Record<string, unknown>>>;
-	if (right === "ask") {
-		if (writes.approver === null) {
-			return fail(`${tool.name} needs the person's approval for this token, and nobody can give it here: it can be approved in Obsidian (with Vault MCP serving this vault) or in "vault-mcp serve" run in a terminal, or the person can allow the tool with "vault-mcp token rights". ${NOTHING_WRITTEN}`);
-		}
-		// The window shows what the call would change now; nothing is written while it waits.
-		const preview = previewHost(ctx.host, expectedHash);
-		const planned = await handler({ ...ctx, host: preview.host }, args);
-		if (!planned.ok) return planned;
-		writes.releasePlace?.();
-		const decision = await waitForDecision(writes.approver, writes.approvalTimeoutMs, { id, tokenName: ctx.grant.token.name, tool: tool.name, toolTitle: tool.title, changes: preview.changes() }, clientGone);
-		if (decision === "gone") return fail(`The request was cancelled before the person decided. ${NOTHING_WRITTEN}`);
-		if (decision === "timeout") return fail(`Nobody approved ${tool.name} within ${Math.round(writes.approvalTimeoutMs / 1000)} s. ${NOTHING_WRITTEN}`);
-		if (decision === "decline") return fail(`The person declined this ${tool.name} call. ${NOTHING_WRITTEN} Do not retry it unless they ask you to.`);
-		// The rights, the token and the write switch are read again: a revocation while the window was open
-		// wins, also over "always allow" clicked in that window, which then saves nothing either.
-		if (writes.currentRight(tool) === "deny") return fail(`${tool.name} is no longer allowed for this token (its rights, the token or the write switch changed while it waited). ${NOTHING_WRITTEN}`);
-		if (decision === "always") await writes.allowAlways(tool.name);
+	let asks = right === "ask";
+	if (asks && writes.approver === null) {
+		return fail(`${tool.name} needs the person's approval for this token, and nobody can give it here: it can be approved in Obsidian (with Vault MCP serving this vault) or in "vault-mcp serve" run in a terminal, or the person can allow the tool with "vault-mcp token rights". ${NOTHING_WRITTEN}`);
 	}
-	const call = { id, time: new Date().toISOString(), tokenName: ctx.grant.token.name, tool: tool.name };
-	return handler({ ...ctx, host: journalledHost(ctx.host, writes.journal, call, expectedHash) }, args);
+	const hostUpdatesLinks = ctx.host.workspace !== undefined && (await obsidianUpdatesLinks(ctx.host));
+	let changedPath = "";
+	for (let attempt = 1; attempt <= MAX_WRITE_ATTEMPTS; attempt++) {
+		const planned = await planCall(ctx, tool, args, expectedHash);
+		if (!planned.outcome.ok) return planned.outcome;
+		const journalBytes = journalBytesOf(planned.changes);
+		if (journalBytes > MAX_JOURNAL_CALL_BYTES) {
+			return fail(`This ${tool.name} call would change ${planned.changes.length} notes holding about ${Math.ceil(journalBytes / (1024 * 1024))} MiB of text, over the ${MAX_JOURNAL_CALL_BYTES / (1024 * 1024)} MiB one call may keep in the undo journal. ${NOTHING_WRITTEN} Make the change in smaller steps, or in Obsidian itself.`);
+		}
+		if (asks && writes.approver !== null) {
+			writes.releasePlace?.();
+			const decision = await waitForDecision(writes.approver, writes.approvalTimeoutMs, { id, tokenName: ctx.grant.token.name, tool: tool.name, toolTitle: tool.title, changes: planned.changes.map(shownChange) }, clientGone);
+			if (decision === "gone") return fail(`The request was cancelled before the person decided. ${NOTHING_WRITTEN}`);
+			if (decision === "timeout") return fail(`Nobody approved ${tool.name} within ${Math.round(writes.approvalTimeoutMs / 1000)} s. ${NOTHING_WRITTEN}`);
+			if (decision === "decline") return fail(`The person declined this ${tool.name} call. ${NOTHING_WRITTEN} Do not retry it unless they ask you to.`);
+			// A revocation while the window was open wins, also over "always allow" clicked in that window, which then saves nothing either.
+			if (writes.currentRight(tool) === "deny") return noLongerAllowed(tool, [], id);
+			if (decision === "always") {
+				await writes.allowAlways(tool.name);
+				asks = false;
+			}
+		}
+		if (planned.changes.length === 0) return planned.outcome;
+		const call = { id, time: new Date().toISOString(), tokenName: ctx.grant.token.name, tool: tool.name };
+		try {
+			const written = await applyChangeSet(ctx.host, writes.journal, call, planned.changes, {
+				mayWrite: () => writes.currentRight(tool) !== "deny",
+				// An edit is made again on newer text only where nobody saw the planned text, no expected_hash pins it,
+				// and it is the call's only note (an overwrite's backup holds the text it planned to replace).
+				redoEdits: right !== "ask" && expectedHash === undefined && planned.changes.length === 1,
+				hostUpdatesLinks,
+			});
+			return withWrittenHash(planned, written);
+		} catch (error) {
+			if (error instanceof WriteNoLongerAllowedError) return noLongerAllowed(tool, error.written, id);
+			if (!(error instanceof NoteChangedSinceError)) throw error;
+			if (error.written.length > 0) return fail(`"${error.path}" changed while this call was being written, so it was not written; ${error.written.map((path) => `"${path}"`).join(", ")} had been (undo id ${id} reverses them). Read the note again and retry what is missing.`);
+			changedPath = error.path;
+		}
+	}
+	return fail(`"${changedPath}" kept changing while this ${tool.name} call waited, so it was not written. ${NOTHING_WRITTEN} Read the note again, then retry.`);
+}
+
+/** What the person is shown of a change: its path, the move, and the text before and after. */
+function shownChange({ path, movedFrom, before, after }: NoteChange): NoteChange {
+	return movedFrom === undefined ? { path, before, after } : { path, movedFrom, before, after };
+}
+
+/** The tool's answer, its `hash` that of the text really written (a call allowed without asking may have been made again on newer text). */
+function withWrittenHash(planned: PlannedCall, written: ReadonlyMap<string, string>): ToolOutcome<Record<string, unknown>> {
+	if (!planned.outcome.ok) return planned.outcome;
+	const value = planned.outcome.value;
+	const path = typeof value.path === "string" ? value.path : undefined;
+	const text = path === undefined ? undefined : written.get(path);
+	const change = planned.changes.find((candidate) => candidate.path === path);
+	if (typeof value.hash !== "string" || text === undefined || change === undefined || text === change.after) return planned.outcome;
+	return ok({ ...value, hash: hashText(text) });
 }
 
 /**

@@ -3,6 +3,8 @@ import { linktextFor, rewriteCanvasLinks, rewriteLinks, type NewLinkFormat, type
 import { linkpathOf } from "../markdown/inline";
 import { parseMetadata } from "../markdown/metadata";
 import { newLinkFormat } from "./config";
+import { resolveVisibleLink } from "./notes";
+import { isPathVisible, type Scope } from "./scope";
 
 /** One note whose links a rename changes: its text before and after (the moved note under its old path). */
 export interface RelinkedNote {
@@ -39,16 +41,20 @@ function nameOf(path: string): string {
  * "Automatically update internal links" on: every link that resolves to the note gets the path
  * Obsidian's link format gives for the new place (per the vault's "New link format"); and, when
  * the note changes folder, each of its own links that would then resolve elsewhere (or nowhere)
- * is pointed again at the note it reached before. Links in every note of the vault are kept
- * working, excluded folders included, as Obsidian keeps them.
+ * is pointed again at the note it reached before. Everything is worked out among the files `scope`
+ * shows: links resolve as if hidden files did not exist, a name counts as unique when no visible
+ * file shares it, and notes in excluded folders are neither read nor rewritten. So the link text
+ * written never depends on what an excluded folder holds.
  */
-export async function planRename(host: Host, file: HostFile, to: string): Promise<RenamePlan> {
+export async function planRename(host: Host, scope: Scope, file: HostFile, to: string): Promise<RenamePlan> {
 	const format = await newLinkFormat(host);
 	const from = file.path;
 	const lowerName = (name: string) => name.toLowerCase();
+	const resolve = (linkpath: string, source: string) => resolveVisibleLink(host, scope, linkpath, source);
 	// Names after the rename: the moved note counts under its new name only.
 	const nameCounts = new Map<string, number>();
 	for (const other of host.vault.getFiles()) {
+		if (other.path !== from && !isPathVisible(other.path, scope)) continue;
 		const name = lowerName(other.path === from ? nameOf(to) : other.name);
 		nameCounts.set(name, (nameCounts.get(name) ?? 0) + 1);
 	}
@@ -56,7 +62,7 @@ export async function planRename(host: Host, file: HostFile, to: string): Promis
 	const movedFolder = folderOf(from) !== folderOf(to);
 
 	const sources = Object.entries(host.metadataCache.resolvedLinks)
-		.filter(([source, targets]) => source !== from && isLinkSource(source) && (targets[from] ?? 0) > 0)
+		.filter(([source, targets]) => source !== from && isLinkSource(source) && (targets[from] ?? 0) > 0 && isPathVisible(source, scope))
 		.map(([source]) => source);
 	const notes: RelinkedNote[] = [];
 	let movedText = "";
@@ -69,7 +75,7 @@ export async function planRename(host: Host, file: HostFile, to: string): Promis
 		const linkpaths = new Map<string, string | null>();
 		const newLinkpath = (linkpath: string): string | null => {
 			if (linkpaths.has(linkpath)) return linkpaths.get(linkpath) ?? null;
-			const next = relinkedPath(host, { from, to, format, isUnique, movedFolder }, linkpath, source, sourceAfter);
+			const next = relinkedPath({ from, to, format, isUnique, movedFolder, resolve }, linkpath, source, sourceAfter);
 			linkpaths.set(linkpath, next);
 			return next;
 		};
@@ -85,21 +91,23 @@ interface RenameFacts {
 	format: NewLinkFormat;
 	isUnique: (path: string) => boolean;
 	movedFolder: boolean;
+	/** Link resolution among the visible files. */
+	resolve: (linkpath: string, source: string) => HostFile | null;
 }
 
 /** The new path part for one link path in the note `source` (at `sourceAfter` once renamed), or null to leave it. */
-function relinkedPath(host: Host, facts: RenameFacts, linkpath: string, source: string, sourceAfter: string): string | null {
+function relinkedPath(facts: RenameFacts, linkpath: string, source: string, sourceAfter: string): string | null {
 	// `[[#Heading]]` points into the note it stands in, wherever that goes.
 	if (linkpath === "") return null;
-	const target = host.metadataCache.getFirstLinkpathDest(linkpath, source);
+	const target = facts.resolve(linkpath, source);
 	if (!target) return null;
 	const keepExtension = linkpath.toLowerCase().endsWith(".md");
-	if (target.path === facts.from) return reachingLinktext(host, facts, facts.to, sourceAfter, keepExtension);
+	if (target.path === facts.from) return reachingLinktext(facts, facts.to, sourceAfter, keepExtension);
 	if (source !== facts.from || !facts.movedFolder) return null;
 	// The moved note's own link to another note: only one that would reach something else from the new folder is rewritten.
-	const fromNewPlace = host.metadataCache.getFirstLinkpathDest(linkpath, sourceAfter);
+	const fromNewPlace = facts.resolve(linkpath, sourceAfter);
 	if (fromNewPlace?.path === target.path) return null;
-	return reachingLinktext(host, facts, target.path, sourceAfter, keepExtension);
+	return reachingLinktext(facts, target.path, sourceAfter, keepExtension);
 }
 
 /**
@@ -109,9 +117,9 @@ function relinkedPath(host: Host, facts: RenameFacts, linkpath: string, source: 
  * an attachment's (`pic.png` for `pic.png.md`), so another file could take it. Then it is written
  * `./A` (relative) or as the full path (shortest), with `.md` if that is still not enough.
  */
-function reachingLinktext(host: Host, facts: RenameFacts, targetPath: string, sourceAfter: string, keepExtension: boolean): string {
+function reachingLinktext(facts: RenameFacts, targetPath: string, sourceAfter: string, keepExtension: boolean): string {
 	const reaches = (linktext: string): boolean => {
-		const reached = host.metadataCache.getFirstLinkpathDest(linktext, sourceAfter);
+		const reached = facts.resolve(linktext, sourceAfter);
 		if (!reached || reached.path === targetPath) return true;
 		// The renamed note is not at its new path yet: whether it would win over the file the link reaches now.
 		return targetPath === facts.to && (reached.path === facts.from || wouldBeTakenBy(facts.to, linktext, sourceAfter, reached));
@@ -177,16 +185,17 @@ function wouldBeTakenBy(to: string, linkpath: string, source: string, current: H
  * the full vault path of the note it reaches now, so it keeps reaching it (in its own form, with
  * its subpath and alias). Only notes holding a link whose name is the new name are read.
  */
-export async function planKeptLinks(host: Host, file: HostFile, to: string): Promise<RelinkedNote[]> {
+export async function planKeptLinks(host: Host, scope: Scope, file: HostFile, to: string): Promise<RelinkedNote[]> {
 	const newName = nameOf(to).replace(/\.md$/iu, "").toLowerCase();
 	const notes: RelinkedNote[] = [];
 	for (const source of host.vault.getMarkdownFiles()) {
+		if (!isPathVisible(source.path, scope)) continue;
 		const cache = host.metadataCache.getFileCache(source);
 		const links = [...(cache?.links ?? []), ...(cache?.embeds ?? []), ...(cache?.frontmatterLinks ?? [])].map((link) => linkpathOf(link.link));
 		const linkpaths = new Map<string, string | null>();
 		for (const linkpath of links) {
 			if (linkpaths.has(linkpath) || nameOf(linkpath).replace(/\.md$/iu, "").toLowerCase() !== newName) continue;
-			const current = host.metadataCache.getFirstLinkpathDest(linkpath, source.path);
+			const current = resolveVisibleLink(host, scope, linkpath, source.path);
 			const kept = current && current.path !== file.path && wouldBeTakenBy(to, linkpath, source.path === file.path ? to : source.path, current);
 			linkpaths.set(linkpath, kept ? linktextFor(current.path, source.path, "absolute", false, linkpath.toLowerCase().endsWith(".md")) : null);
 		}
@@ -205,37 +214,55 @@ export interface RenameOutcome {
 }
 
 /**
- * The rename `rename_note` makes: links the new name would take over are first kept on their
- * notes (`planKeptLinks`), then the host renames and updates the links to the note (Obsidian's
- * `fileManager.renameFile` inside Obsidian). Every write goes through the host, so a journalled
- * host records them all in one call. When links are kept, the renamed note is read in an atomic
+ * The rename `rename_note` makes, among the notes `scope` shows: links the new name would take
+ * over are first kept on their notes (`planKeptLinks`), then the note moves and each link to it is
+ * rewritten (`moveWithRelinks`), all planned once. On the planning host a write call runs on, these
+ * writes become the call's change set. When links are kept, the renamed note is read in an atomic
  * edit that changes nothing first, so the caller's `expected_hash` is checked on it, not on a linking note.
  */
-export async function renameNote(host: Host, file: HostFile, to: string): Promise<RenameOutcome> {
-	const kept = await planKeptLinks(host, file, to);
+export async function renameNote(host: Host, scope: Scope, file: HostFile, to: string): Promise<RenameOutcome> {
+	const kept = await planKeptLinks(host, scope, file, to);
 	if (kept.length > 0) {
 		await host.vault.process(file, (text) => text);
 		for (const note of kept) {
 			const source = host.vault.getFileByPath(note.path);
-			if (source) await host.vault.process(source, (text) => relinkText({ from: file.path, to }, note, text));
+			if (source) await host.vault.process(source, relinkEdit({ from: file.path, to }, note));
 		}
 	}
-	const plan = await planRename(host, file, to);
-	await host.fileManager.renameFile(file, to);
+	const plan = await planRename(host, scope, file, to);
+	await moveWithRelinks(host, file, plan);
 	return { plan, kept };
 }
 
-/**
- * Renames a note and updates the links to it through the host's own writes: the move
- * (`vault.rename`), then each linking note in its own atomic edit (`vault.process`). The headless
- * host's `fileManager.renameFile`; inside Obsidian, Obsidian's own does this.
- */
-export async function renameWithLinks(host: Host, file: HostFile, to: string): Promise<RenamePlan> {
-	const plan = await planRename(host, file, to);
-	await host.vault.rename(file, to);
+const linkRewrites = new WeakSet<(text: string) => string>();
+
+/** A planned note's link change as an edit of its text: a pure function, which the write path may make again on newer text. */
+export function relinkEdit(plan: Pick<RenamePlan, "from" | "to">, note: RelinkedNote): (text: string) => string {
+	const edit = (text: string) => relinkText(plan, note, text);
+	linkRewrites.add(edit);
+	return edit;
+}
+
+/** Whether an edit only rewrites the link paths of a rename (made by `relinkEdit`). */
+export function isRelinkEdit(edit: (text: string) => string): boolean {
+	return linkRewrites.has(edit);
+}
+
+/** Makes a planned rename through the host's own writes: the move (`vault.rename`), then each linking note in its own atomic edit (`vault.process`). */
+export async function moveWithRelinks(host: Host, file: HostFile, plan: RenamePlan): Promise<void> {
+	await host.vault.rename(file, plan.to);
 	for (const note of plan.notes) {
 		const current = host.vault.getFileByPath(pathAfter(plan, note.path));
-		if (current) await host.vault.process(current, (text) => relinkText(plan, note, text));
+		if (current) await host.vault.process(current, relinkEdit(plan, note));
 	}
+}
+
+/**
+ * What the headless host's `fileManager.renameFile` does, standing in for Obsidian's own: the
+ * move and the link updates in every note Obsidian indexes (dot-folders are never indexed).
+ */
+export async function renameWithLinks(host: Host, file: HostFile, to: string): Promise<RenamePlan> {
+	const plan = await planRename(host, { configDir: "", excludedFolders: [] }, file, to);
+	await moveWithRelinks(host, file, plan);
 	return plan;
 }

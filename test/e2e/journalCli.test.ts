@@ -3,7 +3,8 @@ import * as nodePath from "node:path";
 import { NodeHost } from "../../src/headless/NodeHost";
 import type { JournalCall } from "../../src/journal/entry";
 import { JournalFile } from "../../src/journal/JournalFile";
-import { journalledHost } from "../../src/journal/recordingHost";
+import { applyChangeSet } from "../../src/journal/changeSet";
+import { planningHost } from "../../src/journal/recordingHost";
 import { conflictCopyName, newCallId } from "../../src/journal/undo";
 import { runCli } from "../helpers/cli";
 import { SimulatedTool } from "../helpers/journal";
@@ -122,13 +123,15 @@ describe("vault-mcp history and undo of a rename_note", () => {
 
 	beforeEach(async () => {
 		root = await makeVault({ "Plan.md": PLAN, "Notes/Source.md": SOURCE });
-		// The write path a server call takes: the journalled host around the headless one.
+		// The write path a server call takes: planned on the planning host, then applied.
 		const host = await NodeHost.open(root);
 		const journal = JournalFile.forVault(root, ".obsidian");
 		const call = { id: newCallId(), time: new Date().toISOString(), tokenName: "laptop", tool: "rename_note" };
 		const file = host.vault.getFileByPath("Plan.md");
 		if (!file) throw new Error("missing");
-		await journalledHost(host, journal, call).fileManager.renameFile(file, "Archive/Plan 2026.md");
+		const planning = planningHost(host, { configDir: ".obsidian", excludedFolders: [] });
+		await planning.host.fileManager.renameFile(file, "Archive/Plan 2026.md");
+		await applyChangeSet(host, journal, call, planning.changes(), { mayWrite: () => true, redoEdits: true });
 		callId = call.id;
 		await host.close();
 	});

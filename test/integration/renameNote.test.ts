@@ -168,12 +168,12 @@ describe("rename_note's refusals, link formats and expected_hash, over real HTTP
 		expect(await fileHashes(vault)).toEqual(before);
 	});
 
-	test("relative link format: links are written from each linking note's folder; the excluded note's link is kept working but not counted", async () => {
+	test("relative link format: links are written from each linking note's folder; the note in the excluded folder is not rewritten (nor counted)", async () => {
 		await fs.writeFile(nodePath.join(vault, ".obsidian/app.json"), JSON.stringify({ newLinkFormat: "relative" }));
 		const result = await callOk<Renamed>(client, "rename_note", { path: "Plan", new_path: "Archive/Plan 2026.md" });
 		expect(result).toEqual({ path: "Plan.md", new_path: "Archive/Plan 2026.md", notes_updated: 2, links_updated: 4 });
 		expect(read("Notes/Source.md")).toBe("See [[../Archive/Plan 2026#Goals|the goals]], ![[../Archive/Plan 2026#^goal]] and [plan](../Archive/Plan%202026.md#Goals).\n");
-		expect(read("Private/Diary.md")).toBe("Dear diary, [[../Archive/Plan 2026]]\n");
+		expect(read("Private/Diary.md")).toBe("Dear diary, [[Plan]]\n");
 		expect(read("Archive/Plan 2026.md")).toBe("# Plan\n\n## Goals\n\nGrow beans ^goal\n");
 		expect(await exists("Plan.md")).toBe(false);
 	});
@@ -201,8 +201,10 @@ describe("rename_note's refusals, link formats and expected_hash, over real HTTP
 		expect(read("Notes/Linker.md")).toBe("[[Notes/Taken]] and [[Taken]]\n");
 		expect(read("Notes/Source.md")).toBe("See [[Taken#Goals|the goals]], ![[Taken#^goal]] and [plan](Taken.md#Goals).\n");
 		expect(result).toEqual({ path: "Plan.md", new_path: "Taken.md", notes_updated: 2, links_updated: 5 });
-		expect(cache.resolvedLinks).toEqual(renamedMap(resolvedBefore, new Map([["Plan.md", "Taken.md"]])));
-		expect(cache.unresolvedLinks).toEqual(renamedMap(unresolvedBefore, new Map([["Plan.md", "Taken.md"]])));
+		// The note in the excluded folder is not rewritten: its [[Plan]] no longer reaches anything.
+		expect(read("Private/Diary.md")).toBe("Dear diary, [[Plan]]\n");
+		expect(cache.resolvedLinks).toEqual({ ...renamedMap(resolvedBefore, new Map([["Plan.md", "Taken.md"]])), "Private/Diary.md": {} });
+		expect(cache.unresolvedLinks).toEqual({ ...renamedMap(unresolvedBefore, new Map([["Plan.md", "Taken.md"]])), "Private/Diary.md": { Plan: 1 } });
 
 		const [entry] = running.journal.list(1);
 		expect((await undoCall(running.host, running.journal, entry?.id ?? "")).ok).toBe(true);

@@ -48,7 +48,7 @@ export const renameNoteTool = defineTool({
 		if (taken && isPathVisible(taken.path, scope)) return fail(`A note already exists at "${taken.path}". Nothing was changed. Choose another new_path.`);
 		if (host.vault.getFolderByPath(to)) return fail(`"${to}" is a folder. Choose a note path inside it.`);
 		await ensureParentFolder(host, to);
-		const { plan, kept } = await renameNote(host, file, to);
+		const { plan, kept } = await renameNote(host, scope, file, to);
 		// Notes the token may not see are updated too (as Obsidian does) but neither named nor counted.
 		const visible = [...plan.notes, ...kept].filter((note) => isPathVisible(pathAfter(plan, note.path), scope));
 		return ok({

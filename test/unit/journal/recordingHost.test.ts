@@ -1,12 +1,11 @@
 import { symlink } from "node:fs/promises";
 import * as nodePath from "node:path";
 import { NodeHost } from "../../../src/headless/NodeHost";
-import { journalledHost, previewHost } from "../../../src/journal/recordingHost";
-import { MemoryJournal } from "../../helpers/memoryJournal";
+import { planningHost } from "../../../src/journal/recordingHost";
 import { makeTempDir, makeVault, removeDir } from "../../helpers/vault";
 
-/** The hosts a write call runs on answer everything the headless host does, its class methods included. */
-describe("the recording and preview hosts over the headless host", () => {
+/** The host a write call is planned on answers everything the headless host does, its class methods included. */
+describe("the planning host over the headless host", () => {
 	test("still name the symbolic links the jail hides", async () => {
 		const outside = await makeTempDir();
 		const root = await makeVault({ "A.md": "a" });
@@ -14,9 +13,7 @@ describe("the recording and preview hosts over the headless host", () => {
 		const host = await NodeHost.open(root);
 		try {
 			expect(host.hiddenLinks()).toEqual(["Linked"]);
-			const call = { id: "c", time: new Date().toISOString(), tokenName: "t", tool: "append_to_note" };
-			expect(journalledHost(host, new MemoryJournal(), call).hiddenLinks()).toEqual(["Linked"]);
-			expect(previewHost(host).host.hiddenLinks()).toEqual(["Linked"]);
+			expect(planningHost(host, { configDir: ".obsidian", excludedFolders: [] }).host.hiddenLinks()).toEqual(["Linked"]);
 		} finally {
 			await host.close();
 			await removeDir(root);

@@ -239,25 +239,30 @@ describe("write calls: rights per tool, approval, expected_hash and the journal 
 		}
 	});
 
-	test("ask: approval runs against the note as it is then, so an edit made while waiting is kept", async () => {
+	test("ask: a note edited while the person decided is never written with text they did not see: they are asked again with the new diff, and the edit is kept", async () => {
 		const approver = new ScriptedApprover();
-		const { client } = await connect({ append_to_note: "ask" }, { approver });
+		const { client, journal } = await connect({ append_to_note: "ask" }, { approver });
 		try {
 			const pending = callTool(client, "append_to_note", { path: "Welcome", content: "After approval" });
 			const request = await approver.next();
 			await fs.appendFile(nodePath.join(root, "Welcome.md"), "\nWritten meanwhile\n");
 			await waitFor(async () => (await host.vault.read(host.vault.getFileByPath("Welcome.md")!)).includes("Written meanwhile"));
 			approver.answer(request, "approve");
+			const second = await approver.next();
+			// The second question shows the note as it is now, and nothing was written in between.
+			expect(second.changes[0]?.before).toContain("Written meanwhile");
+			expect(await read("Welcome.md")).not.toContain("After approval");
+			approver.answer(second, "approve");
 			expect((await pending).ok).toBe(true);
 			const after = await read("Welcome.md");
-			expect(after).toContain("Written meanwhile");
-			expect(after).toContain("After approval");
+			expect(after).toBe(second.changes[0]?.after);
+			expect(journal.list()[0]?.changes[0]).toMatchObject({ before: second.changes[0]?.before, after });
 		} finally {
 			await client.close();
 		}
 	});
 
-	test("ask: two calls on the same note, approved in the opposite order, each runs on the note as it then is, journalled from the text the other left", async () => {
+	test("ask: two calls on the same note, approved in the opposite order: the second approved is asked again on the text the first left, journalled from it", async () => {
 		const approver = new ScriptedApprover();
 		const { client, journal } = await connect({ append_to_note: "ask" }, { approver });
 		try {
@@ -272,6 +277,10 @@ describe("write calls: rights per tool, approval, expected_hash and the journal 
 			approver.answer(secondRequest, "approve");
 			expect((await second).ok).toBe(true);
 			approver.answer(firstRequest, "approve");
+			const firstAgain = await approver.next();
+			expect(firstAgain.changes[0]?.before).toBe(await read("Welcome.md"));
+			expect(firstAgain.changes[0]?.before).toContain("Second line");
+			approver.answer(firstAgain, "approve");
 			expect((await first).ok).toBe(true);
 			const after = await read("Welcome.md");
 			expect(after.indexOf("Second line")).toBeLessThan(after.indexOf("First line"));

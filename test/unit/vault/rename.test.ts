@@ -4,6 +4,9 @@ import { pathAfter, planKeptLinks, planRename, relinkText, renameNote, renameWit
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 
 /** Obsidian's "New link format" setting, as `app.json` holds it. */
+/** What a token sees: everything but the config folder. */
+const SCOPE = { configDir: ".obsidian", excludedFolders: [] };
+
 const linkFormat = (format: "shortest" | "relative" | "absolute") => ({ ".obsidian/app.json": JSON.stringify({ newLinkFormat: format }) });
 
 /**
@@ -33,7 +36,7 @@ describe("rename plans", () => {
 		["into a folder, relative format: the path from the linking note", linkFormat("relative"), "Folder/New.md", "[[Old]]", "[[Folder/New]]"],
 	])("%s", async (_name, config, to, linking, expected) => {
 		vault = await openVault({ ...config, "Old.md": "# Plans\ntext ^b1\n", "Home.md": linking });
-		const plan = await planRename(vault.host, file("Old.md"), to);
+		const plan = await planRename(vault.host, SCOPE, file("Old.md"), to);
 		expect(plan.notes.map((note) => [note.path, note.after])).toEqual([["Home.md", expected]]);
 		// Planning writes nothing.
 		expect(await onDisk("Home.md")).toBe(linking);
@@ -42,33 +45,33 @@ describe("rename plans", () => {
 
 	test("a name another note shares: the full path, so the link cannot reach the other one", async () => {
 		vault = await openVault({ "Old.md": "x", "Archive/Note.md": "other", "Home.md": "[[Old]]" });
-		const plan = await planRename(vault.host, file("Old.md"), "Projects/Note.md");
+		const plan = await planRename(vault.host, SCOPE, file("Old.md"), "Projects/Note.md");
 		expect(plan.notes.map((note) => note.after)).toEqual(["[[Projects/Note]]"]);
 	});
 
 	test("relative format from a note in another folder", async () => {
 		vault = await openVault({ ...linkFormat("relative"), "A/Old.md": "x", "B/Home.md": "[[A/Old]]" });
-		const plan = await planRename(vault.host, file("A/Old.md"), "C/New.md");
+		const plan = await planRename(vault.host, SCOPE, file("A/Old.md"), "C/New.md");
 		expect(plan.notes.map((note) => note.after)).toEqual(["[[../C/New]]"]);
 	});
 
 	test("links to other notes, a link to a missing note and a link inside the note itself stay as written", async () => {
 		vault = await openVault({ "Old.md": "# H\n[[#H]] [[Missing]] [[Other]]", "Other.md": "[[Other]] [[Missing]]", "Home.md": "[[Other]] [[Old]]" });
-		const plan = await planRename(vault.host, file("Old.md"), "New.md");
+		const plan = await planRename(vault.host, SCOPE, file("Old.md"), "New.md");
 		expect(plan.notes.map((note) => [note.path, note.after])).toEqual([["Home.md", "[[Other]] [[New]]"]]);
 		expect(plan.movedText).toBe("# H\n[[#H]] [[Missing]] [[Other]]");
 	});
 
 	test("the moved note's own link that would reach another note from its new folder is pointed back at the note it reached", async () => {
 		vault = await openVault({ "Notes/Plan.md": "see [[Ideas]]", "Notes/Ideas.md": "mine", "Archive/Ideas.md": "old" });
-		const plan = await planRename(vault.host, file("Notes/Plan.md"), "Archive/Plan.md");
+		const plan = await planRename(vault.host, SCOPE, file("Notes/Plan.md"), "Archive/Plan.md");
 		expect(plan.notes.map((note) => [note.path, note.after])).toEqual([["Notes/Plan.md", "see [[Notes/Ideas]]"]]);
 	});
 
 	test("a canvas: its file card and the links in its text cards", async () => {
 		const canvas = JSON.stringify({ nodes: [{ id: "a", type: "file", file: "Old.md", x: 0, y: 0, width: 1, height: 1 }, { id: "b", type: "text", text: "see [[Old]]", x: 0, y: 0, width: 1, height: 1 }], edges: [] }, null, "\t");
 		vault = await openVault({ "Old.md": "x", "Board.canvas": canvas });
-		const plan = await planRename(vault.host, file("Old.md"), "Folder/New.md");
+		const plan = await planRename(vault.host, SCOPE, file("Old.md"), "Folder/New.md");
 		const after = JSON.parse(plan.notes.find((note) => note.path === "Board.canvas")?.after ?? "{}") as { nodes: Array<{ file?: string; text?: string }> };
 		expect(after.nodes.map((node) => node.file ?? node.text)).toEqual(["Folder/New.md", "see [[New]]"]);
 	});
@@ -80,7 +83,7 @@ describe("relinkText and pathAfter", () => {
 
 	test("a note edited after the plan was made gets the same link change, and keeps the edit", async () => {
 		vault = await openVault({ "Old.md": "x", "Home.md": "top [[Old]]\n" });
-		const plan = await planRename(vault.host, vault.host.vault.getFileByPath("Old.md") ?? missing(), "New.md");
+		const plan = await planRename(vault.host, SCOPE, vault.host.vault.getFileByPath("Old.md") ?? missing(), "New.md");
 		const note = plan.notes[0] ?? missing();
 		expect(relinkText(plan, note, note.before)).toBe("top [[New]]\n");
 		expect(relinkText(plan, note, "a line written since\ntop [[Old]]\nand [[Old|again]]\n")).toBe("a line written since\ntop [[New]]\nand [[New|again]]\n");
@@ -112,14 +115,14 @@ describe("renaming", () => {
 	test("planKeptLinks: a link the new name would take over is written as the full path of the note it reaches now", async () => {
 		vault = await openVault({ "Draft.md": "draft", "Archive/Notes.md": "the notes", "Projects/Plan.md": "see [[Notes]] and [[Notes#Intro|intro]]", "Home.md": "[[Notes]]" });
 		const draft = vault.host.vault.getFileByPath("Draft.md") ?? missing();
-		const kept = await planKeptLinks(vault.host, draft, "Projects/Notes.md");
+		const kept = await planKeptLinks(vault.host, SCOPE, draft, "Projects/Notes.md");
 		// From Projects/, [[Notes]] would reach the renamed note (same folder first); from the vault root it still reaches Archive/Notes.md.
 		expect(kept.map((note) => [note.path, note.after])).toEqual([["Projects/Plan.md", "see [[Archive/Notes]] and [[Archive/Notes#Intro|intro]]"]]);
 	});
 
 	test("renameNote keeps those links on their notes, then renames: every link reaches what it reached before", async () => {
 		vault = await openVault({ "Draft.md": "draft", "Archive/Notes.md": "the notes", "Projects/Plan.md": "see [[Notes]] and [[Draft]]" });
-		const outcome = await renameNote(vault.host, vault.host.vault.getFileByPath("Draft.md") ?? missing(), "Projects/Notes.md");
+		const outcome = await renameNote(vault.host, SCOPE, vault.host.vault.getFileByPath("Draft.md") ?? missing(), "Projects/Notes.md");
 		expect(outcome.kept.map((note) => note.path)).toEqual(["Projects/Plan.md"]);
 		expect(await onDisk("Projects/Plan.md")).toBe("see [[Archive/Notes]] and [[Projects/Notes]]");
 		const cache = vault.host.metadataCache;

@@ -1,0 +1,287 @@
+/**
+ * A write as data, and the one applier that makes it. A tool call (and an undo) is planned once as
+ * a change set: per note, the exact text it had when planned and the text it is to have. The
+ * person approves that set; `applyChangeSet` writes it, note by note, each only if the note still
+ * holds the text the set was planned on (compared inside the host's atomic edit, `vault.process`),
+ * and records each note in the journal right before its bytes are written, with the text it
+ * really replaced and the text it really wrote.
+ */
+import type { Host, HostFile } from "../host/Host";
+import { ensureParentFolder } from "../vault/dailyNotes";
+import { hashText } from "../vault/writes";
+import type { JournalCall, JournalChange, WriteJournal } from "./entry";
+
+/** One note a call changes: its text before (null: the call creates it) and after; `movedFrom` when the call moves it there. */
+export interface NoteChange {
+	path: string;
+	/** The note's path before the call, when the call moves it. */
+	movedFrom?: string;
+	before: string | null;
+	after: string;
+	/**
+	 * The same edit made again on newer text (a pure function of the text). Used only where nobody
+	 * saw the planned text: a call allowed without asking, or a rename's link rewriting, which
+	 * changes only the link paths the person approved and keeps everything else of the note.
+	 */
+	redo?: (text: string) => string;
+	/** Set on a rename's link rewriting: `redo` may be used even for a call the person approved. */
+	relink?: boolean;
+}
+
+/** A note no longer holds the text its change was planned on (or a new note's path was taken): this note was not written. */
+export class NoteChangedSinceError extends Error {
+	readonly code = "ENOTECHANGED";
+	constructor(
+		readonly path: string,
+		/** Notes of the same set already written before this one. */
+		readonly written: readonly string[],
+	) {
+		super(`"${path}" changed after this call was planned, so it was not written.`);
+		this.name = "NoteChangedSinceError";
+	}
+}
+
+/** The call's token, its right for the tool or the write switch changed while it was being applied: the notes not yet written were not. */
+export class WriteNoLongerAllowedError extends Error {
+	readonly code = "ENOLONGERALLOWED";
+	constructor(readonly written: readonly string[]) {
+		super("This call is no longer allowed for this token (its rights, the token or the write switch changed).");
+		this.name = "WriteNoLongerAllowedError";
+	}
+}
+
+/** How a set is applied. */
+export interface ApplyOptions {
+	/** Asked right before each note is written: whether the call may still write (token, right, write switch). */
+	mayWrite: () => boolean;
+	/** Whether an edit's `redo` may run on a note that changed since it was planned (never when the person saw the planned text). */
+	redoEdits: boolean;
+	/**
+	 * Inside Obsidian with "Automatically update internal links" on, a move is made by the host's own
+	 * `fileManager.renameFile`, which also rewrites the links; each planned link change is then
+	 * checked and completed where the host did not make it, and the journal keeps what the host wrote.
+	 */
+	hostUpdatesLinks?: boolean;
+}
+
+/** The bytes a set's journal records take (JSON-escaped texts and paths, hashes and field names). */
+export function journalBytesOf(changes: readonly NoteChange[]): number {
+	const RECORD_OVERHEAD_BYTES = 300;
+	let bytes = 0;
+	for (const change of changes) {
+		bytes += RECORD_OVERHEAD_BYTES + 2 * Buffer.byteLength(JSON.stringify(change.path)) + Buffer.byteLength(JSON.stringify(change.after));
+		if (change.movedFrom !== undefined) bytes += Buffer.byteLength(JSON.stringify(change.movedFrom));
+		if (change.before !== null) bytes += Buffer.byteLength(JSON.stringify(change.before));
+	}
+	return bytes;
+}
+
+/** The note's text now, or null when no file is at `path`. */
+export async function currentText(host: Host, path: string): Promise<string | null> {
+	const file = host.vault.getFileByPath(path);
+	return file ? host.vault.read(file) : null;
+}
+
+/** Whether nothing (no note, no folder, nothing the vault does not list) is at `path`. */
+export async function isPathFree(host: Host, path: string): Promise<boolean> {
+	if (host.vault.getFileByPath(path) || host.vault.getFolderByPath(path)) return false;
+	return !(await host.vault.adapter.exists(path));
+}
+
+/**
+ * The first change whose note no longer holds its planned `before` (a new note's path taken, a
+ * moved note's target taken), or null when every note is as planned. Read before the first byte
+ * is written, so a set that cannot be applied as planned writes nothing.
+ */
+export async function findChangedNote(host: Host, changes: readonly NoteChange[]): Promise<string | null> {
+	const moved = new Set(changes.flatMap((change) => (change.movedFrom === undefined ? [] : [change.path])));
+	for (const change of changes) {
+		if (change.movedFrom !== undefined) {
+			if ((await currentText(host, change.movedFrom)) !== change.before) return change.movedFrom;
+			if (change.path.toLowerCase() !== change.movedFrom.toLowerCase() && !(await isPathFree(host, change.path))) return change.path;
+		} else if (change.before === null) {
+			if (!(await isPathFree(host, change.path))) return change.path;
+		} else if (!moved.has(change.path) && (await currentText(host, change.path)) !== change.before && !change.relink) {
+			return change.path;
+		}
+	}
+	return null;
+}
+
+/**
+ * Writes a planned set: first every note is checked (nothing is written if one changed since the
+ * plan), then each note in order, each recorded in `journal` right before it is written. Returns
+ * the text written to each path. Throws NoteChangedSinceError when a note changed in the meantime
+ * and its edit cannot be made again, WriteNoLongerAllowedError when `mayWrite` turns false.
+ */
+export async function applyChangeSet(host: Host, journal: WriteJournal, call: JournalCall, changes: readonly NoteChange[], options: ApplyOptions): Promise<Map<string, string>> {
+	const changed = await findChangedNote(host, changes);
+	if (changed !== null) throw new NoteChangedSinceError(changed, []);
+	const written = new Map<string, string>();
+	const done: string[] = [];
+	const moveByHost = options.hostUpdatesLinks === true ? changes.find((change) => change.movedFrom !== undefined) : undefined;
+	for (const change of changes) {
+		if (!options.mayWrite()) throw new WriteNoLongerAllowedError(done);
+		try {
+			if (moveByHost !== undefined && change === moveByHost) {
+				await moveWithHostLinks(host, journal, call, change, changes, written);
+			} else if (moveByHost !== undefined && written.has(change.path)) {
+				// Completed by the host's rename above.
+				continue;
+			} else {
+				const text = await applyChange(host, journal, call, change, options.redoEdits || change.relink === true);
+				if (text !== null) written.set(change.path, text);
+			}
+		} catch (error) {
+			if (error instanceof NoteChangedSinceError) throw new NoteChangedSinceError(error.path, done);
+			throw error;
+		}
+		done.push(change.path);
+	}
+	return written;
+}
+
+function record(path: string, before: string | null, after: string, movedFrom?: string): JournalChange {
+	return { path, ...(movedFrom === undefined ? {} : { movedFrom }), before, beforeHash: before === null ? null : hashText(before), after, afterHash: hashText(after) };
+}
+
+/**
+ * Makes one change: creates, moves or edits the note, recorded right before the bytes are
+ * written. An edit is made only on the text it was planned on, or, when `redo` is allowed, made
+ * again on the note's current text. Returns the note's text as written (null: nothing to write).
+ */
+export async function applyChange(host: Host, journal: WriteJournal, call: JournalCall, change: NoteChange, mayRedo: boolean): Promise<string | null> {
+	if (change.movedFrom !== undefined) return moveNote(host, journal, call, change, change.movedFrom, mayRedo);
+	if (change.before === null) {
+		await createNote(host, journal, call, change.path, change.after);
+		return change.after;
+	}
+	const file = host.vault.getFileByPath(change.path);
+	if (!file) throw new NoteChangedSinceError(change.path, []);
+	return editWithCompare(host, journal, call, file, change, mayRedo);
+}
+
+async function createNote(host: Host, journal: WriteJournal, call: JournalCall, path: string, text: string): Promise<void> {
+	if (!(await isPathFree(host, path))) throw new NoteChangedSinceError(path, []);
+	await ensureParentFolder(host, path);
+	journal.recordChange(call, record(path, null, text));
+	try {
+		await host.vault.create(path, text);
+	} catch (error) {
+		journal.dropChange(call.id, path);
+		if ((error as NodeJS.ErrnoException).code === "EEXIST" || /already exists/i.test((error as Error).message ?? "")) throw new NoteChangedSinceError(path, []);
+		throw error;
+	}
+}
+
+/**
+ * Writes `change.after` over `change.before` in one atomic edit, or nothing when the note holds
+ * other text (then, when allowed, the edit is made again on that text). The host may run the edit
+ * again on fresher text; the journal record follows the run that is written.
+ */
+async function editWithCompare(host: Host, journal: WriteJournal, call: JournalCall, file: HostFile, change: NoteChange, mayRedo: boolean, movedFrom?: string): Promise<string | null> {
+	let recorded = false;
+	let conflict = false;
+	let changedText: string | null = null;
+	const forget = () => {
+		if (recorded) journal.dropChange(call.id, file.path);
+		recorded = false;
+	};
+	try {
+		await host.vault.process(file, (data) => {
+			forget();
+			conflict = false;
+			changedText = null;
+			let next: string;
+			if (data === change.before) next = change.after;
+			else if (mayRedo && change.redo) next = change.redo(data);
+			else {
+				conflict = true;
+				return data;
+			}
+			if (next === data && movedFrom === undefined) return data;
+			journal.recordChange(call, record(file.path, data, next, movedFrom));
+			recorded = true;
+			changedText = next;
+			return next;
+		});
+	} catch (error) {
+		forget();
+		throw error;
+	}
+	if (conflict) throw new NoteChangedSinceError(file.path, []);
+	return changedText;
+}
+
+/**
+ * Moves a note (nothing else: no link in another note changes), then makes its own planned edit
+ * in one atomic edit at the new path, which also records the move with the text the note really
+ * had when it moved. A note that changed just before it moved keeps that text (its own edit made
+ * again on it when allowed), so nothing another writer added is lost.
+ */
+async function moveNote(host: Host, journal: WriteJournal, call: JournalCall, change: NoteChange, movedFrom: string, mayRedo: boolean): Promise<string | null> {
+	const file = host.vault.getFileByPath(movedFrom);
+	if (!file || change.before === null) throw new NoteChangedSinceError(movedFrom, []);
+	const text = await host.vault.read(file);
+	if (text !== change.before && !(mayRedo && change.redo)) throw new NoteChangedSinceError(movedFrom, []);
+	await ensureParentFolder(host, change.path);
+	journal.recordChange(call, record(change.path, text, text, movedFrom));
+	try {
+		await host.vault.rename(file, change.path);
+	} catch (error) {
+		journal.dropChange(call.id, change.path);
+		throw error;
+	}
+	const moved = host.vault.getFileByPath(change.path);
+	if (!moved) return null;
+	journal.dropChange(call.id, change.path);
+	// Recorded again inside the edit, with the text the note holds at its new path.
+	try {
+		return await editWithCompare(host, journal, call, moved, { ...change, redo: change.redo ?? ((current) => current) }, true, movedFrom);
+	} catch (error) {
+		// The move itself is done: it stays recorded even if its own edit could not be made.
+		journal.recordChange(call, record(change.path, text, text, movedFrom));
+		throw error;
+	}
+}
+
+/**
+ * A rename made by the host itself (Obsidian's `fileManager.renameFile`, which rewrites links as
+ * it moves). It cannot be watched write by write, so each planned note is recorded first; once the
+ * host is done, each planned link change it did not make is made (compared as any edit), and a
+ * note the host wrote differently is recorded with what it wrote.
+ */
+async function moveWithHostLinks(host: Host, journal: WriteJournal, call: JournalCall, move: NoteChange, changes: readonly NoteChange[], written: Map<string, string>): Promise<void> {
+	const from = move.movedFrom ?? move.path;
+	const file = host.vault.getFileByPath(from);
+	if (!file || move.before === null) throw new NoteChangedSinceError(from, []);
+	const relinks = changes.filter((change) => change !== move && change.relink === true && change.before !== null && !written.has(change.path));
+	journal.recordChange(call, record(move.path, move.before, move.after, from));
+	for (const change of relinks) journal.recordChange(call, record(change.path, change.before, change.after));
+	try {
+		await host.fileManager.renameFile(file, move.path);
+	} catch (error) {
+		for (const change of [move, ...relinks]) journal.dropChange(call.id, change.path);
+		throw error;
+	}
+	for (const change of [move, ...relinks]) {
+		const now = host.vault.getFileByPath(change.path);
+		if (!now) {
+			journal.dropChange(call.id, change.path);
+			continue;
+		}
+		let text = await host.vault.read(now);
+		if (text === change.after) {
+			// The host wrote exactly the planned change: its record stands.
+		} else if (text === change.before) {
+			// The host left this note's links: our rewriting makes the planned change.
+			journal.dropChange(call.id, change.path);
+			const made = await editWithCompare(host, journal, call, now, change, true, change.movedFrom);
+			text = made ?? text;
+		} else if (text !== change.after) {
+			journal.dropChange(call.id, change.path);
+			journal.recordChange(call, record(change.path, change.before, text, change.movedFrom));
+		}
+		written.set(change.path, text);
+	}
+}
