@@ -142,6 +142,7 @@ export class McpService {
 			search,
 			dailyNotesAreOutlines: settings.dailyNotesAreOutlines,
 			promptsFolder: settings.promptsFolder,
+			yieldToHost: this.deps.yieldToHost ?? yieldToEventLoop,
 			writes: this.writeServicesFor(grant, settings, releasePlace),
 		};
 		return this.servers.lend(ctx, era);

@@ -15,6 +15,8 @@ export interface ToolContext {
 	dailyNotesAreOutlines: boolean;
 	/** Notes in this folder are the server's prompts; empty or absent = none. */
 	promptsFolder?: string;
+	/** Gives the host a turn between slices of vault-wide work (the event loop; Obsidian's interface); default: one event-loop turn. */
+	yieldToHost?: () => Promise<void>;
 	/** The journal, approvals and live rights that write calls go through. */
 	writes: WriteServices;
 }

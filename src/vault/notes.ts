@@ -4,6 +4,9 @@ import { fail, ok, type Result } from "../result";
 import { checkVaultPath } from "./paths";
 import { isNoteInScope, isPathVisible, type Scope } from "./scope";
 
+/** Paths in the order list answers use: the same as `localeCompare`, at a fraction of its cost. */
+export const comparePaths: (a: string, b: string) => number = new Intl.Collator().compare;
+
 /** The Markdown notes a tool may see, in Obsidian's listing order. */
 export function visibleNotes(host: Host, scope: Scope): HostFile[] {
 	return host.vault.getMarkdownFiles().filter((file) => isNoteInScope(file.path, scope));
