@@ -16,6 +16,7 @@ import type { VaultMcpSettings } from "./config/settings";
 import type { SettingsStore } from "./config/store";
 import type { Scope } from "./vault/scope";
 import { IndexedNoteSearch, type NoteSearch } from "./vault/search";
+import { SliceTurns } from "./vault/workBudget";
 import { effectiveRight, type ToolRight, type ToolRightSubject } from "./auth/rights";
 import type { WriteJournal } from "./journal/entry";
 import type { Approver, WriteServices } from "./mcp/approval";
@@ -74,6 +75,7 @@ export class McpService {
 
 	constructor(private readonly deps: McpServiceDeps) {
 		this.servers = new McpServerPool({ activity: this.activity, logger: deps.logger }, MAX_IN_FLIGHT_REQUESTS);
+		this.sliceTurns = new SliceTurns(deps.yieldToHost ?? yieldToEventLoop);
 		this.tokenUse = deps.settingsStore ? new TokenUseRecorder(deps.settingsStore, (message) => deps.logger.warn(message)) : null;
 	}
 
@@ -130,6 +132,8 @@ export class McpService {
 
 	/** MCP servers reused across requests, one set per tool set; each request brings its own context. */
 	private readonly servers: McpServerPool;
+	/** Vault-wide calls take turns, one slice per event-loop turn, so other requests wait behind one slice at most. */
+	private readonly sliceTurns: SliceTurns;
 
 	/** An MCP server for one request: the tools this grant may see, over the scope the settings give. */
 	private createServer(grant: Grant, settings: VaultMcpSettings, search: NoteSearch, era: ProtocolEra, releasePlace: () => void): LentServer {
@@ -142,7 +146,7 @@ export class McpService {
 			search,
 			dailyNotesAreOutlines: settings.dailyNotesAreOutlines,
 			promptsFolder: settings.promptsFolder,
-			yieldToHost: this.deps.yieldToHost ?? yieldToEventLoop,
+			yieldToHost: this.sliceTurns.take,
 			writes: this.writeServicesFor(grant, settings, releasePlace),
 		};
 		return this.servers.lend(ctx, era);

@@ -148,6 +148,9 @@ export const VAULT_WIDE_CALL_WORK_MS = 2_000;
  * from the first second speeds the build up instead of starving it.
  */
 export const SEARCH_BUILD_HELP_MS = 15;
+/** Paths whose "note in scope?" answer is remembered per scope, and scopes remembered (tokens can see different folders). */
+export const IN_SCOPE_MEMO_PATHS = 200_000;
+export const IN_SCOPE_MEMO_SCOPES = 16;
 /** A request body must arrive within this long after its headers (408 otherwise), so slow senders hold no one up. */
 export const BODY_READ_TIMEOUT_MS = 10_000;
 /**

@@ -116,7 +116,7 @@ export async function graphStats(host: Host, scope: Scope, topCount: number, bud
 	let links = 0;
 	let unresolved = 0;
 	for (const source of visible) {
-		await budget?.checkpoint();
+		if (budget?.due()) await budget.checkpoint();
 		// A link to a note this token may not see counts as if that note did not exist.
 		const { targets, unresolved: nowhere } = linkContribution(host, scope, scopeKey, source, memo);
 		unresolved += nowhere;

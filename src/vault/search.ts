@@ -9,7 +9,8 @@ import { utf8Length } from "../search/text";
 import { visibleNotes } from "./notes";
 import { isInFolder, isNoteInScope, type Scope } from "./scope";
 import { getAllTags } from "../markdown/tags";
-import { isTagOrNested, notesWithTag, tagKey } from "./tags";
+import { isTagOrNested, notesWithTag, rememberTags, tagKey } from "./tags";
+import { rememberTasks } from "./tasks";
 
 export type { SearchAnswer };
 
@@ -331,6 +332,11 @@ export class IndexedNoteSearch implements NoteSearch {
 			if (this.stopped || engine !== this.engine || (this.versions.get(file.path) ?? 0) !== version) return;
 		}
 		engine.commit(work.prepared);
+		// The text is in hand: keep the note's tasks and tags for the vault-wide tools, so their first call reads nothing.
+		if (cache && text.length < SLICED_TOKENIZE_CHARS) {
+			rememberTasks(cache, text);
+			rememberTags(cache);
+		}
 		if (searchable) this.unsearchedPaths.delete(file.path);
 		else this.unsearchedPaths.add(file.path);
 		this.tagsByPath.set(file.path, work.tags);

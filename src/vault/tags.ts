@@ -39,17 +39,23 @@ export function tagsOfNote(cache: CachedMetadata): Map<string, string> {
 export async function tagsByNote(host: Host, scope: Scope, budget?: CallBudget, memo: NoteMemo = sharedNoteMemo): Promise<Map<string, ReadonlyMap<string, string>>> {
 	const byNote = new Map<string, ReadonlyMap<string, string>>();
 	for (const file of visibleNotes(host, scope)) {
-		await budget?.checkpoint();
+		if (budget?.due()) await budget.checkpoint();
 		const cache = host.metadataCache.getFileCache(file);
 		if (!cache) continue;
-		let tags = memo.tags.get(cache);
-		if (!tags) {
-			tags = tagsOfNote(cache);
-			memo.tags.set(cache, tags);
-		}
+		const tags = rememberTags(cache, memo);
 		if (tags.size) byNote.set(file.path, tags);
 	}
 	return byNote;
+}
+
+/** A note's tags, derived once per version of its metadata. */
+export function rememberTags(cache: CachedMetadata, memo: NoteMemo = sharedNoteMemo): ReadonlyMap<string, string> {
+	let tags = memo.tags.get(cache);
+	if (!tags) {
+		tags = tagsOfNote(cache);
+		memo.tags.set(cache, tags);
+	}
+	return tags;
 }
 
 /**
@@ -59,7 +65,7 @@ export async function tagsByNote(host: Host, scope: Scope, budget?: CallBudget, 
 export async function countTags(host: Host, scope: Scope, budget?: CallBudget, memo?: NoteMemo): Promise<Array<{ tag: string; count: number }>> {
 	const counts = new Map<string, { tag: string; count: number }>();
 	for (const tags of (await tagsByNote(host, scope, budget, memo)).values()) {
-		await budget?.checkpoint();
+		if (budget?.due()) await budget.checkpoint();
 		const seen = new Set<string>();
 		for (const [key, spelling] of tags) {
 			const spellingParts = spelling.split("/");

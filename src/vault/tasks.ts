@@ -36,16 +36,30 @@ export function tasksOfNote(cache: CachedMetadata, text: string): NoteTask[] {
 	});
 }
 
-/** The note's tasks, derived once per version of its metadata. */
-async function noteTasks(host: Host, file: HostFile, memo: NoteMemo): Promise<readonly NoteTask[]> {
+function hasTasks(cache: CachedMetadata): boolean {
+	return cache.listItems?.some((item) => item.task !== undefined) ?? false;
+}
+
+/** Keeps a note's tasks from text in hand (the search index reads every note's text anyway). */
+export function rememberTasks(cache: CachedMetadata, text: string, memo: NoteMemo = sharedNoteMemo): void {
+	if (!memo.tasks.has(cache)) memo.tasks.set(cache, hasTasks(cache) ? tasksOfNote(cache, text) : []);
+}
+
+/** The note's tasks, derived once per version of its metadata: at once when known, else from its text. */
+function noteTasks(host: Host, file: HostFile, memo: NoteMemo): readonly NoteTask[] | Promise<readonly NoteTask[]> {
 	const cache = host.metadataCache.getFileCache(file);
 	if (!cache) return [];
 	const known = memo.tasks.get(cache);
 	if (known) return known;
-	const hasTasks = cache.listItems?.some((item) => item.task !== undefined) ?? false;
-	const tasks = hasTasks ? tasksOfNote(cache, await host.vault.cachedRead(file)) : [];
-	memo.tasks.set(cache, tasks);
-	return tasks;
+	if (!hasTasks(cache)) {
+		memo.tasks.set(cache, []);
+		return [];
+	}
+	return host.vault.cachedRead(file).then((text) => {
+		const tasks = tasksOfNote(cache, text);
+		memo.tasks.set(cache, tasks);
+		return tasks;
+	});
 }
 
 /**
@@ -59,13 +73,14 @@ export async function findTasks(host: Host, scope: Scope, filter: TaskFilter, bu
 		.filter((file) => (filter.folder ? isInFolder(file.path, filter.folder) : true));
 	const withTasks: Array<{ file: HostFile; tasks: readonly NoteTask[] }> = [];
 	for (const file of notes) {
-		await budget?.checkpoint();
-		const tasks = await noteTasks(host, file, memo);
+		if (budget?.due()) await budget.checkpoint();
+		const known = noteTasks(host, file, memo);
+		const tasks = Array.isArray(known) ? known : await known;
 		if (tasks.length) withTasks.push({ file, tasks });
 	}
 	withTasks.sort((a, b) => comparePaths(a.file.path, b.file.path));
 	for (const { file, tasks } of withTasks) {
-		await budget?.checkpoint();
+		if (budget?.due()) await budget.checkpoint();
 		for (const task of tasks) {
 			const status = taskStatus(task.statusChar);
 			if (filter.status !== "any" && status !== filter.status) continue;
