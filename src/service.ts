@@ -3,7 +3,7 @@ import { ActivityLog, type Logger } from "./activity";
 import type { Grant } from "./auth/grant";
 import { TokenUseRecorder } from "./auth/TokenUseRecorder";
 import type { Host } from "./host/Host";
-import { MAX_IN_FLIGHT_REQUESTS, RECENT_CLIENT_WINDOW_MS, STOP_DRAIN_TIMEOUT_MS } from "./config/limits";
+import { MAX_IN_FLIGHT_REQUESTS, RECENT_CLIENT_WINDOW_MS, STOP_DRAIN_TIMEOUT_MS, VAULT_WIDE_CALL_WORK_MS, VAULT_WIDE_SLICE_MS } from "./config/limits";
 import { ConnectionPool } from "./http/connections";
 import { httpDeadlines, type HttpDeadlines } from "./http/deadlines";
 import type { ProtocolEra } from "@modelcontextprotocol/server";
@@ -36,6 +36,8 @@ export interface McpServiceDeps {
 	onStatusChange?(status: ServiceStatus): void;
 	/** Lets the host breathe between slices of index building (in Obsidian, a window timer). */
 	yieldToHost?: () => Promise<void>;
+	/** Slice and whole budget of vault-wide calls, when not the limits' (tests make them tiny). */
+	callBudget?: { sliceMs?: number; callWorkMs?: number };
 	/** Overrides for the HTTP deadlines in src/config/limits.ts (tests use short ones). */
 	httpDeadlines?: Partial<HttpDeadlines>;
 	/** Where every change a write tool makes is recorded before it is written. */
@@ -146,7 +148,7 @@ export class McpService {
 			search,
 			dailyNotesAreOutlines: settings.dailyNotesAreOutlines,
 			promptsFolder: settings.promptsFolder,
-			yieldToHost: this.sliceTurns.take,
+			callBudget: { pause: this.sliceTurns.take, sliceMs: this.deps.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS, callWorkMs: this.deps.callBudget?.callWorkMs ?? VAULT_WIDE_CALL_WORK_MS },
 			writes: this.writeServicesFor(grant, settings, releasePlace),
 		};
 		return this.servers.lend(ctx, era);

@@ -217,7 +217,15 @@ export class IndexedNoteSearch implements NoteSearch {
 		const build = this.currentBuild;
 		if (!build) return;
 		const started = performance.now();
-		while (performance.now() - started < SEARCH_BUILD_HELP_MS && (await this.indexNextNote(build)));
+		const helping = (async () => {
+			while (performance.now() - started < SEARCH_BUILD_HELP_MS && (await this.indexNextNote(build)));
+		})();
+		helping.catch(() => undefined);
+		// A note whose read or tokenizing takes long goes on being indexed; the search does not wait for it.
+		let timer: ReturnType<typeof setTimeout> | undefined;
+		const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, SEARCH_BUILD_HELP_MS)));
+		await Promise.race([helping, deadline]);
+		clearTimeout(timer);
 	}
 
 	/** Indexed notes carrying `tag` or a tag nested under it, from the tags kept beside the index. */

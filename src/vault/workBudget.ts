@@ -95,16 +95,23 @@ export class CallBudget {
 	}
 }
 
+/** How vault-wide calls are run: how they give the host its turn, their slice and their whole budget. */
+export interface CallBudgetSettings {
+	pause: () => Promise<void>;
+	sliceMs: number;
+	callWorkMs: number;
+}
+
 /**
  * Runs a vault-wide computation under a fresh budget; a call over budget becomes an error the
  * model can act on (`narrowing` says how), any other failure is passed on.
  */
-export async function withinCallBudget<T>(work: (budget: CallBudget) => Promise<T>, narrowing: string, pause?: () => Promise<void>): Promise<Result<T>> {
-	const budget = new CallBudget(pause);
+export async function withinCallBudget<T>(work: (budget: CallBudget) => Promise<T>, narrowing: string, settings?: CallBudgetSettings): Promise<Result<T>> {
+	const budget = settings ? new CallBudget(settings.pause, settings.sliceMs, settings.callWorkMs) : new CallBudget();
 	try {
 		return ok(await work(budget));
 	} catch (error) {
 		if (!(error instanceof CallOverBudget)) throw error;
-		return fail(`This call needed more than ${error.workMs / 1000} s of work over the vault and was stopped, so other clients are not held up. ${narrowing}`);
+		return fail(`This call needed more than ${error.workMs / 1000} s of work over the vault and was stopped, so other clients are not held up. What it worked out is kept, so the same call again gets further. ${narrowing}`);
 	}
 }

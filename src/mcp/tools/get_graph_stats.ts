@@ -26,7 +26,7 @@ export const getGraphStatsTool = defineTool({
 		const stats = await withinCallBudget(
 			async (budget) => ({ ...(await graphStats(ctx.host, ctx.scope, GRAPH_TOP_LINKED, budget)), tags: (await countTags(ctx.host, ctx.scope, budget)).length }),
 			"The vault is too large to count in one call; ask the vault's owner to exclude folders it need not share.",
-			ctx.yieldToHost,
+			ctx.callBudget,
 		);
 		return stats.ok ? ok(stats.value) : stats;
 	},
