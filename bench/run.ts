@@ -27,6 +27,7 @@ import { JUDGED_QUERIES, scoreJudgedQueries, withJudgedSearch } from "./judgedQu
 import { UNSEEN_JUDGED_QUERIES } from "./unseenJudgedQueries";
 import { benchProtocolCost, writeTinyVault } from "./protocol";
 import { benchBases } from "./bases";
+import { benchVaultWide } from "./vaultWide";
 
 const TASKS_DEMO_SOURCE = nodePath.join(fixturesDir(), "vaults/tasks-demo");
 const DEMO_VAULT_SOURCE = nodePath.join(findProjectRoot(), "demo-vault");
@@ -45,7 +46,7 @@ const LOAD_SECONDS = 5;
 const LOAD_CONNECTIONS = 8;
 const SCOPE = { configDir: ".obsidian", excludedFolders: [] };
 /** `npm run bench -- --only parse` runs only the rows whose group is named (ONLY_GROUPS). */
-const ONLY_GROUPS = ["parse", "common", "judged", "protocol", "synthetic", "bases"];
+const ONLY_GROUPS = ["parse", "common", "judged", "protocol", "synthetic", "bases", "vaultwide"];
 const ONLY = process.argv.includes("--only") ? (process.argv[process.argv.indexOf("--only") + 1] ?? "") : null;
 /** Issue 12: lines in the notes parsed alone; linear parsing takes about 4× as long for each 4× as many lines. */
 const PARSE_LINES = [10_000, 40_000, 160_000];
@@ -513,6 +514,11 @@ async function main(): Promise<void> {
 		printRows(benchStarted);
 		return;
 	}
+	if (ONLY === "vaultwide") {
+		await benchVaultWideCalls();
+		printRows(benchStarted);
+		return;
+	}
 	if (ONLY === "synthetic") {
 		await benchSyntheticVaults();
 		printRows(benchStarted);
@@ -531,6 +537,7 @@ async function main(): Promise<void> {
 	for (const size of COMMON_SIZES) await benchCommonVault(size);
 	await benchSyntheticVaults();
 	for (const size of SYNTHETIC_SIZES) await benchBases(size, record);
+	await benchVaultWideCalls();
 	const machine = printRows(benchStarted);
 	await fs.writeFile(nodePath.join(__dirname, "results.json"), JSON.stringify({ machine, rows }, null, 2) + "\n");
 }
@@ -546,6 +553,23 @@ async function benchSyntheticVaults(): Promise<void> {
 		} finally {
 			await fs.rm(root, { recursive: true, force: true });
 		}
+	}
+}
+
+/** Vault-wide calls beside other clients, and search from t=0, on a synthetic vault (`--only vaultwide`; BENCH_VAULTWIDE_SIZE notes, default 10,000). */
+async function benchVaultWideCalls(): Promise<void> {
+	const size = Number(process.env.BENCH_VAULTWIDE_SIZE ?? "10000");
+	const root = await fs.mkdtemp(nodePath.join(os.tmpdir(), `vault-mcp-bench-vaultwide-${size}-`));
+	try {
+		await writeSyntheticVault(root, size);
+		const host = await NodeHost.open(root);
+		try {
+			for (const row of await benchVaultWide(host, SYNTHETIC_QUERIES.map((query) => query.query), "project")) record(`vault-wide ${size}`, row.metric, row.value, row.unit);
+		} finally {
+			await host.close();
+		}
+	} finally {
+		await fs.rm(root, { recursive: true, force: true });
 	}
 }
 

@@ -3,7 +3,7 @@ import { ActivityLog, type Logger } from "./activity";
 import type { Grant } from "./auth/grant";
 import { TokenUseRecorder } from "./auth/TokenUseRecorder";
 import type { Host } from "./host/Host";
-import { MAX_IN_FLIGHT_REQUESTS, RECENT_CLIENT_WINDOW_MS, STOP_DRAIN_TIMEOUT_MS } from "./config/limits";
+import { MAX_IN_FLIGHT_REQUESTS, RECENT_CLIENT_WINDOW_MS, STOP_DRAIN_TIMEOUT_MS, VAULT_WIDE_CALL_WORK_MS, VAULT_WIDE_SLICE_MS } from "./config/limits";
 import { ConnectionPool } from "./http/connections";
 import { httpDeadlines, type HttpDeadlines } from "./http/deadlines";
 import type { ProtocolEra } from "@modelcontextprotocol/server";
@@ -16,6 +16,7 @@ import type { VaultMcpSettings } from "./config/settings";
 import type { SettingsStore } from "./config/store";
 import type { Scope } from "./vault/scope";
 import { IndexedNoteSearch, type NoteSearch } from "./vault/search";
+import { SliceTurns } from "./vault/workBudget";
 import { effectiveRight, type ToolRight, type ToolRightSubject } from "./auth/rights";
 import type { WriteJournal } from "./journal/entry";
 import type { Approver, WriteServices } from "./mcp/approval";
@@ -35,6 +36,8 @@ export interface McpServiceDeps {
 	onStatusChange?(status: ServiceStatus): void;
 	/** Lets the host breathe between slices of index building (in Obsidian, a window timer). */
 	yieldToHost?: () => Promise<void>;
+	/** Slice and whole budget of vault-wide calls, when not the limits' (tests make them tiny). */
+	callBudget?: { sliceMs?: number; callWorkMs?: number };
 	/** Overrides for the HTTP deadlines in src/config/limits.ts (tests use short ones). */
 	httpDeadlines?: Partial<HttpDeadlines>;
 	/** Where every change a write tool makes is recorded before it is written. */
@@ -74,6 +77,7 @@ export class McpService {
 
 	constructor(private readonly deps: McpServiceDeps) {
 		this.servers = new McpServerPool({ activity: this.activity, logger: deps.logger }, MAX_IN_FLIGHT_REQUESTS);
+		this.sliceTurns = new SliceTurns(deps.yieldToHost ?? yieldToEventLoop);
 		this.tokenUse = deps.settingsStore ? new TokenUseRecorder(deps.settingsStore, (message) => deps.logger.warn(message)) : null;
 	}
 
@@ -131,6 +135,8 @@ export class McpService {
 
 	/** MCP servers reused across requests, one set per tool set; each request brings its own context. */
 	private readonly servers: McpServerPool;
+	/** Vault-wide calls take turns, one slice per event-loop turn, so other requests wait behind one slice at most. */
+	private readonly sliceTurns: SliceTurns;
 
 	/** An MCP server for one request: the tools this grant may see, over the scope the settings give. */
 	private createServer(grant: Grant, settings: VaultMcpSettings, search: NoteSearch, era: ProtocolEra, releasePlace: () => void): LentServer {
@@ -143,6 +149,7 @@ export class McpService {
 			search,
 			dailyNotesAreOutlines: settings.dailyNotesAreOutlines,
 			promptsFolder: settings.promptsFolder,
+			callBudget: { pause: this.sliceTurns.take, sliceMs: this.deps.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS, callWorkMs: this.deps.callBudget?.callWorkMs ?? VAULT_WIDE_CALL_WORK_MS },
 			writes: this.writeServicesFor(grant, settings, releasePlace),
 		};
 		return this.servers.lend(ctx, era);

@@ -180,6 +180,27 @@ export const MAX_WORD_FORM_CANDIDATES = 2_000;
 export const SOFT_AND_MIN_WORD_SHARE = 0.5;
 /** The search index is built in slices of at most this long, so Obsidian's interface never stalls. */
 export const INDEX_BUILD_SLICE_MS = 40;
+
+// Vault-wide calls (tasks, tags, graph counts, notes lists, search while the index builds): CPU per call.
+/**
+ * A call that walks the whole vault gives the event loop back after this much work, so another
+ * client's request (or, in Obsidian, the interface) waits at most about this long behind it.
+ */
+export const VAULT_WIDE_SLICE_MS = 10;
+/**
+ * Work one vault-wide call may do in all, summed over its slices (time spent waiting for others is
+ * not counted): past it the call ends with an error that says how to narrow it.
+ */
+export const VAULT_WIDE_CALL_WORK_MS = 2_000;
+/**
+ * While the search index is still being built, each search first indexes further notes for this
+ * long (the build's own work, done sooner), then answers from what is indexed: a client searching
+ * from the first second speeds the build up instead of starving it.
+ */
+export const SEARCH_BUILD_HELP_MS = 15;
+/** Paths whose "note in scope?" answer is remembered per scope, and scopes remembered (tokens can see different folders). */
+export const IN_SCOPE_MEMO_PATHS = 200_000;
+export const IN_SCOPE_MEMO_SCOPES = 16;
 /** A request body must arrive within this long after its headers (408 otherwise), so slow senders hold no one up. */
 export const BODY_READ_TIMEOUT_MS = 10_000;
 /**

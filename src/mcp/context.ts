@@ -2,6 +2,7 @@ import type { Grant } from "../auth/grant";
 import type { Host } from "../host/Host";
 import type { Scope } from "../vault/scope";
 import type { NoteSearch } from "../vault/search";
+import type { CallBudgetSettings } from "../vault/workBudget";
 import type { WriteServices } from "./approval";
 
 /** What every tool handler may use: the vault through the host, the current scope, and the caller's grant. */
@@ -15,6 +16,8 @@ export interface ToolContext {
 	dailyNotesAreOutlines: boolean;
 	/** Notes in this folder are the server's prompts; empty or absent = none. */
 	promptsFolder?: string;
+	/** How vault-wide calls give the host its turn, and their slice and budget; default: VAULT_WIDE_SLICE_MS and VAULT_WIDE_CALL_WORK_MS, one event-loop turn. */
+	callBudget?: CallBudgetSettings;
 	/** The journal, approvals and live rights that write calls go through. */
 	writes: WriteServices;
 }

@@ -1,7 +1,9 @@
 import type { Host, HostFile } from "../host/Host";
 import { linkpathOf } from "../markdown/inline";
 import { isNoteInScope, isPathVisible, type Scope } from "./scope";
-import { resolveVisibleLink, visibleNotes } from "./notes";
+import { comparePaths, resolveVisibleLink, visibleNotes } from "./notes";
+import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
+import type { CallBudget } from "./workBudget";
 
 export interface OutgoingLink {
 	link: string;
@@ -84,19 +86,45 @@ export interface GraphStats {
 	top_linked: Array<{ path: string; backlinks: number }>;
 }
 
-/** Counts over the visible part of the link graph; excluded notes count nowhere. */
-export function graphStats(host: Host, scope: Scope, topCount: number): GraphStats {
+function scopeKeyOf(scope: Scope): string {
+	return JSON.stringify([scope.configDir, scope.excludedFolders]);
+}
+
+/**
+ * What a note's links add to the graph counts for this scope, kept per version of its
+ * `resolvedLinks` record. A note with a link to a hidden target is worked out again on every call:
+ * where that link lands instead depends on every other file, not on this note alone.
+ */
+function linkContribution(host: Host, scope: Scope, scopeKey: string, source: string, memo: NoteMemo): { targets: ReadonlyArray<readonly [string, number]>; unresolved: number } {
+	const record = host.metadataCache.resolvedLinks[source];
+	const unresolvedRecord = host.metadataCache.unresolvedLinks[source];
+	const known = record ? memo.links.get(record) : undefined;
+	if (known && known.unresolvedRecord === unresolvedRecord && known.scopeKey === scopeKey) return known;
+	const { targets, unresolved } = visibleTargets(host, scope, source);
+	const contribution = { unresolvedRecord, scopeKey, targets: Object.entries(targets), unresolved };
+	const allVisible = Object.keys(record ?? {}).every((target) => isPathVisible(target, scope));
+	if (record && allVisible) memo.links.set(record, contribution);
+	return contribution;
+}
+
+/**
+ * Counts over the visible part of the link graph; excluded notes count nowhere. Each note's part
+ * is kept until its links change; the walk over the vault pauses on `budget`.
+ */
+export async function graphStats(host: Host, scope: Scope, topCount: number, budget?: CallBudget, memo: NoteMemo = sharedNoteMemo): Promise<GraphStats> {
 	const notes = visibleNotes(host, scope);
 	const visible = new Set(notes.map((file) => file.path));
+	const scopeKey = scopeKeyOf(scope);
 	const incoming = new Map<string, number>();
 	const hasOutgoing = new Set<string>();
 	let links = 0;
 	let unresolved = 0;
 	for (const source of visible) {
+		if (budget?.due()) await budget.checkpoint();
 		// A link to a note this token may not see counts as if that note did not exist.
-		const { targets, unresolved: nowhere } = visibleTargets(host, scope, source);
+		const { targets, unresolved: nowhere } = linkContribution(host, scope, scopeKey, source, memo);
 		unresolved += nowhere;
-		for (const [target, count] of Object.entries(targets)) {
+		for (const [target, count] of targets) {
 			if (!visible.has(target) || target === source) continue;
 			links += count;
 			hasOutgoing.add(source);
@@ -105,7 +133,7 @@ export function graphStats(host: Host, scope: Scope, topCount: number): GraphSta
 	}
 	const orphans = notes.filter((file) => !incoming.has(file.path) && !hasOutgoing.has(file.path)).length;
 	const topLinked = [...incoming.entries()]
-		.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+		.sort((a, b) => b[1] - a[1] || comparePaths(a[0], b[0]))
 		.slice(0, topCount)
 		.map(([path, count]) => ({ path, backlinks: count }));
 	return { notes: notes.length, links, unresolved_links: unresolved, orphans, top_linked: topLinked };

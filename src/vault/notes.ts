@@ -1,12 +1,40 @@
 import type { Host, HostFile } from "../host/Host";
-import { NOT_FOUND_SUGGESTIONS } from "../config/limits";
+import { IN_SCOPE_MEMO_PATHS, IN_SCOPE_MEMO_SCOPES, NOT_FOUND_SUGGESTIONS } from "../config/limits";
 import { fail, ok, type Result } from "../result";
 import { checkVaultPath } from "./paths";
 import { isNoteInScope, isPathVisible, type Scope } from "./scope";
 
+/** Paths in the order list answers use: the same as `localeCompare`, at a fraction of its cost. */
+export const comparePaths: (a: string, b: string) => number = new Intl.Collator().compare;
+
+/**
+ * Whether each path is a note in scope, per scope: every vault-wide call asks it of every note, and
+ * the answer depends only on the path and the scope. Cleared when it fills.
+ */
+const noteInScopeMemo = new Map<string, Map<string, boolean>>();
+
+function noteInScopeMemoFor(scope: Scope): Map<string, boolean> {
+	const key = JSON.stringify([scope.configDir, scope.excludedFolders]);
+	let memo = noteInScopeMemo.get(key);
+	if (!memo || memo.size >= IN_SCOPE_MEMO_PATHS) {
+		if (noteInScopeMemo.size >= IN_SCOPE_MEMO_SCOPES) noteInScopeMemo.clear();
+		memo = new Map();
+		noteInScopeMemo.set(key, memo);
+	}
+	return memo;
+}
+
 /** The Markdown notes a tool may see, in Obsidian's listing order. */
 export function visibleNotes(host: Host, scope: Scope): HostFile[] {
-	return host.vault.getMarkdownFiles().filter((file) => isNoteInScope(file.path, scope));
+	const memo = noteInScopeMemoFor(scope);
+	return host.vault.getMarkdownFiles().filter((file) => {
+		let visible = memo.get(file.path);
+		if (visible === undefined) {
+			visible = isNoteInScope(file.path, scope);
+			memo.set(file.path, visible);
+		}
+		return visible;
+	});
 }
 
 /**

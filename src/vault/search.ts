@@ -1,6 +1,6 @@
 import type { CachedMetadata, EventRef } from "obsidian";
 import type { Host, HostAbstractFile, HostFile } from "../host/Host";
-import { INDEX_BUILD_SLICE_MS, MAX_SEARCHABLE_NOTE_BYTES, SLICED_TAGS, SLICED_TOKENIZE_CHARS } from "../config/limits";
+import { INDEX_BUILD_SLICE_MS, MAX_SEARCHABLE_NOTE_BYTES, SEARCH_BUILD_HELP_MS, SLICED_TAGS, SLICED_TOKENIZE_CHARS } from "../config/limits";
 import { runSteps, runStepsInSlices, type Steps } from "../markdown/steps";
 import { SearchEngine, type PreparedDocument, type SearchAnswer } from "../search/engine";
 import { stopWordSet, withStopWords, type ParsedQuery } from "../search/query";
@@ -11,7 +11,8 @@ import { isInFolder, isNoteInScope, type Scope } from "./scope";
 import { getAllTags } from "../markdown/tags";
 import { frontmatterAliases } from "../markdown/frontmatter";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor, type SearchLanguage } from "../search/stemmers";
-import { isTagOrNested, notesWithTag, tagKey } from "./tags";
+import { isTagOrNested, notesWithTag, rememberTags, tagKey } from "./tags";
+import { rememberTasks } from "./tasks";
 
 export type { SearchAnswer };
 
@@ -26,10 +27,18 @@ export interface SearchStatus {
 	total_notes: number;
 }
 
+/** A search answer; while the index is still being built, it says how much of the vault it covers. */
+export interface NoteSearchAnswer extends SearchAnswer {
+	/** Present while the index is building: the answer covers only `indexed_notes` of `total_notes`. */
+	index?: SearchStatus;
+	/** The same in words, for clients that read only text: `index: building, N of M notes; …`. */
+	notice?: string;
+}
+
 /** How search_notes is answered. */
 export interface NoteSearch {
 	/** The query's stop words (the searchStopWords setting) need not match; the rest must. */
-	search(scope: Scope, query: ParsedQuery, filter: SearchFilter, limit: number): Promise<SearchAnswer>;
+	search(scope: Scope, query: ParsedQuery, filter: SearchFilter, limit: number): Promise<NoteSearchAnswer>;
 	status(): SearchStatus;
 	/** Notes whose body is too large to search (their titles and headings still are), by path. */
 	unsearched(): string[];
@@ -57,10 +66,10 @@ export function isSearchableText(text: string): boolean {
 
 /**
  * A predicate for the notes a search may return: in scope (unless the caller knows they all are),
- * in the folder, carrying the tag. `tagged` lists the notes with the tag when the caller has them.
+ * in the folder, carrying the tag (`tagged`: the notes with the filter's tag).
  */
-function searchFilter(host: Host, scope: Scope, filter: SearchFilter, options: { scopeChecked?: boolean; tagged?: ReadonlySet<string> } = {}): (path: string) => boolean {
-	const tagged = filter.tag === undefined ? null : (options.tagged ?? new Set(notesWithTag(host, scope, filter.tag)));
+function searchFilter(scope: Scope, filter: SearchFilter, options: { scopeChecked?: boolean; tagged?: ReadonlySet<string> } = {}): (path: string) => boolean {
+	const tagged = filter.tag === undefined ? null : (options.tagged ?? new Set<string>());
 	const inScope = options.scopeChecked ? () => true : (path: string) => isNoteInScope(path, scope);
 	return (path) => inScope(path) && (filter.folder === undefined || isInFolder(path, filter.folder)) && (tagged === null || tagged.has(path));
 }
@@ -85,7 +94,8 @@ const DEFAULT_STOP_WORDS = stopWordSet(ENGLISH_STOP_WORDS);
 
 /** Searches by reading every candidate note now: always correct, slow on big vaults. The index answers the same. */
 export async function scanSearch(host: Host, scope: Scope, query: ParsedQuery, filter: SearchFilter, limit: number, stopWords: ReadonlySet<string> = DEFAULT_STOP_WORDS, language: SearchLanguage = DEFAULT_SEARCH_LANGUAGE): Promise<SearchAnswer> {
-	const include = searchFilter(host, scope, filter);
+	const tagged = filter.tag === undefined ? undefined : new Set(await notesWithTag(host, scope, filter.tag));
+	const include = searchFilter(scope, filter, { tagged });
 	const engine = new SearchEngine(stemmerFor(language));
 	for (const file of visibleNotes(host, scope)) {
 		if (!include(file.path)) continue;
@@ -99,10 +109,24 @@ function sameScope(a: Scope, b: Scope): boolean {
 	return a.configDir === b.configDir && a.excludedFolders.length === b.excludedFolders.length && a.excludedFolders.every((folder, index) => folder === b.excludedFolders[index]);
 }
 
+/** One build of the index: its notes, taken in order by the build and by searches that help it. */
+interface IndexBuild {
+	readonly notes: readonly HostFile[];
+	next: number;
+	readonly engine: SearchEngine;
+	/** Notes taken but not yet indexed (their text is being read): the build is complete only when none are. */
+	inFlight: number;
+	finished: boolean;
+	/** Called once every note is indexed: `build()` (and so `whenReady`) resolves only then. */
+	readonly finish: () => void;
+}
+
 /**
  * The search index of the visible notes: built in short slices after start, kept current from
- * the metadata cache's `changed`/`deleted` events and the vault's `rename`, and answering with
- * a scan until it is complete. Excluded notes never enter it.
+ * the metadata cache's `changed`/`deleted` events and the vault's `rename`. Until it is complete,
+ * a search first indexes further notes for SEARCH_BUILD_HELP_MS (the build's own next notes, so
+ * searching never slows the build down), then answers from what is indexed and says how much
+ * that is. Excluded notes never enter it.
  */
 export class IndexedNoteSearch implements NoteSearch {
 	private engine = new SearchEngine();
@@ -118,6 +142,7 @@ export class IndexedNoteSearch implements NoteSearch {
 	private readonly metadataRefs: EventRef[] = [];
 	private readonly vaultRefs: EventRef[] = [];
 	private building: Promise<void> = Promise.resolve();
+	private currentBuild: IndexBuild | null = null;
 	private stopWords = DEFAULT_STOP_WORDS;
 	private language: SearchLanguage = DEFAULT_SEARCH_LANGUAGE;
 
@@ -185,13 +210,36 @@ export class IndexedNoteSearch implements NoteSearch {
 		return [...this.unsearchedPaths].sort();
 	}
 
-	search(scope: Scope, query: ParsedQuery, filter: SearchFilter, limit: number): Promise<SearchAnswer> {
-		if (!this.ready) return scanSearch(this.host, scope, query, filter, limit, this.stopWords, this.language);
-		// The index holds exactly the notes in its scope: with that scope, only the filters need checking.
+	async search(scope: Scope, query: ParsedQuery, filter: SearchFilter, limit: number): Promise<NoteSearchAnswer> {
+		if (!this.ready) await this.helpBuild();
+		// The index holds only notes in its scope: with that scope, only the filters need checking.
 		const scopeChecked = sameScope(scope, this.scope);
 		const unfiltered = filter.folder === undefined && filter.tag === undefined && scopeChecked;
 		const tagged = filter.tag === undefined ? undefined : this.notesTagged(filter.tag);
-		return this.engine.search(withStopWords(query, this.stopWords), unfiltered ? null : searchFilter(this.host, scope, filter, { scopeChecked, tagged }), limit, readerFor(this.host));
+		const answer = await this.engine.search(withStopWords(query, this.stopWords), unfiltered ? null : searchFilter(scope, filter, { scopeChecked, tagged }), limit, readerFor(this.host));
+		if (this.ready) return answer;
+		const index = this.status();
+		const notice = `index: building, ${index.indexed_notes} of ${index.total_notes} notes. Notes not yet indexed are not in this answer; search again shortly for a complete one.`;
+		return { ...answer, index, notice };
+	}
+
+	/**
+	 * Indexes the build's next notes for SEARCH_BUILD_HELP_MS: the work the build would do anyway,
+	 * done now, so a client searching while the index builds brings readiness closer.
+	 */
+	private async helpBuild(): Promise<void> {
+		const build = this.currentBuild;
+		if (!build) return;
+		const started = performance.now();
+		const helping = (async () => {
+			while (performance.now() - started < SEARCH_BUILD_HELP_MS && (await this.indexNextNote(build)));
+		})();
+		helping.catch(() => undefined);
+		// A note whose read or tokenizing takes long goes on being indexed; the search does not wait for it.
+		let timer: ReturnType<typeof setTimeout> | undefined;
+		const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, SEARCH_BUILD_HELP_MS)));
+		await Promise.race([helping, deadline]);
+		clearTimeout(timer);
 	}
 
 	/** Indexed notes carrying `tag` or a tag nested under it, from the tags kept beside the index. */
@@ -210,30 +258,62 @@ export class IndexedNoteSearch implements NoteSearch {
 	}
 
 	private async build(): Promise<void> {
-		const notes = visibleNotes(this.host, this.scope);
-		this.totalNotes = notes.length;
+		let finish = (): void => undefined;
+		const finished = new Promise<void>((resolve) => (finish = resolve));
+		const build: IndexBuild = { notes: visibleNotes(this.host, this.scope), next: 0, engine: this.engine, inFlight: 0, finished: false, finish };
+		this.currentBuild = build;
+		this.totalNotes = build.notes.length;
 		let sliceStart = performance.now();
-		for (const file of notes) {
-			if (this.stopped) return;
-			if (!this.engine.has(file.path)) {
-				const version = this.versions.get(file.path) ?? 0;
-				let text: string;
-				try {
-					text = await this.host.vault.cachedRead(file);
-				} catch {
-					continue;
-				}
-				if ((this.versions.get(file.path) ?? 0) === version && this.host.vault.getFileByPath(file.path)) {
-					await this.addToIndex(file, text);
-				}
-			}
+		while (await this.indexNextNote(build)) {
 			if (performance.now() - sliceStart > INDEX_BUILD_SLICE_MS) {
 				await this.yieldToHost();
 				sliceStart = performance.now();
 			}
 		}
-		if (!this.stopped) this.engine.compact();
-		this.ready = !this.stopped;
+		this.finishIfComplete(build);
+		await finished;
+	}
+
+	/**
+	 * Once every note of the build is indexed (by the build or by searches helping it), the index is
+	 * ready; a stopped or replaced build ends once its notes in flight are done.
+	 */
+	private finishIfComplete(build: IndexBuild): void {
+		const abandoned = this.stopped || build.engine !== this.engine;
+		if (build.finished || build.inFlight > 0 || (build.next < build.notes.length && !abandoned)) return;
+		build.finished = true;
+		build.finish();
+		if (this.currentBuild === build) this.currentBuild = null;
+		// Stopped, or a new scope replaced the engine (its own build follows): this build is not the index.
+		if (abandoned) return;
+		this.engine.compact();
+		this.ready = true;
+	}
+
+	/** Takes the build's next note and indexes it; false when none is left, or the build was stopped or replaced. */
+	private async indexNextNote(build: IndexBuild): Promise<boolean> {
+		if (this.stopped || build.engine !== this.engine) return false;
+		const file = build.notes[build.next];
+		if (!file) return false;
+		build.next += 1;
+		build.inFlight += 1;
+		try {
+			if (build.engine.has(file.path)) return true;
+			const version = this.versions.get(file.path) ?? 0;
+			let text: string;
+			try {
+				text = await this.host.vault.cachedRead(file);
+			} catch {
+				return true;
+			}
+			if (build.engine === this.engine && (this.versions.get(file.path) ?? 0) === version && this.host.vault.getFileByPath(file.path)) {
+				await this.addToIndex(file, text);
+			}
+			return true;
+		} finally {
+			build.inFlight -= 1;
+			this.finishIfComplete(build);
+		}
 	}
 
 	private touch(path: string): void {
@@ -274,6 +354,11 @@ export class IndexedNoteSearch implements NoteSearch {
 			if (this.stopped || engine !== this.engine || (this.versions.get(file.path) ?? 0) !== version) return;
 		}
 		engine.commit(work.prepared);
+		// The text is in hand: keep the note's tasks and tags for the vault-wide tools, so their first call reads nothing.
+		if (cache && text.length < SLICED_TOKENIZE_CHARS) {
+			rememberTasks(cache, text);
+			rememberTags(cache);
+		}
 		if (searchable) this.unsearchedPaths.delete(file.path);
 		else this.unsearchedPaths.add(file.path);
 		this.tagsByPath.set(file.path, work.tags);

@@ -1,7 +1,10 @@
+import type { CachedMetadata } from "obsidian";
 import type { Host } from "../host/Host";
 import { getAllTags } from "../markdown/tags";
-import { visibleNotes } from "./notes";
+import { comparePaths, visibleNotes } from "./notes";
 import type { Scope } from "./scope";
+import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
+import type { CallBudget } from "./workBudget";
 
 /** `#Project/Alpha` → `project/alpha`: how tags compare (Obsidian's tags are case-insensitive). */
 export function tagKey(tag: string): string {
@@ -19,29 +22,50 @@ export function tagWithParents(key: string): string[] {
 	return parts.map((_, index) => parts.slice(0, index + 1).join("/"));
 }
 
-/** Each visible note's distinct tags (frontmatter and body), as keys with their first-seen spelling. */
-export function tagsByNote(host: Host, scope: Scope): Map<string, Map<string, string>> {
-	const byNote = new Map<string, Map<string, string>>();
+/** A note's distinct tags (frontmatter and body), as keys with their first-seen spelling; pure. */
+export function tagsOfNote(cache: CachedMetadata): Map<string, string> {
+	const tags = new Map<string, string>();
+	for (const tag of getAllTags(cache)) {
+		const key = tagKey(tag);
+		if (!tags.has(key)) tags.set(key, tag.replace(/^#/, ""));
+	}
+	return tags;
+}
+
+/**
+ * Each visible note's distinct tags, as keys with their first-seen spelling; derived once per
+ * change of a note, the walk over the vault pausing on `budget`.
+ */
+export async function tagsByNote(host: Host, scope: Scope, budget?: CallBudget, memo: NoteMemo = sharedNoteMemo): Promise<Map<string, ReadonlyMap<string, string>>> {
+	const byNote = new Map<string, ReadonlyMap<string, string>>();
 	for (const file of visibleNotes(host, scope)) {
+		if (budget?.due()) await budget.checkpoint();
 		const cache = host.metadataCache.getFileCache(file);
 		if (!cache) continue;
-		const tags = new Map<string, string>();
-		for (const tag of getAllTags(cache)) {
-			const key = tagKey(tag);
-			if (!tags.has(key)) tags.set(key, tag.replace(/^#/, ""));
-		}
+		const tags = rememberTags(cache, memo);
 		if (tags.size) byNote.set(file.path, tags);
 	}
 	return byNote;
+}
+
+/** A note's tags, derived once per version of its metadata. */
+export function rememberTags(cache: CachedMetadata, memo: NoteMemo = sharedNoteMemo): ReadonlyMap<string, string> {
+	let tags = memo.tags.get(cache);
+	if (!tags) {
+		tags = tagsOfNote(cache);
+		memo.tags.set(cache, tags);
+	}
+	return tags;
 }
 
 /**
  * How many visible notes carry each tag, nested tags counted for their parents too, like
  * Obsidian's tag pane. The spelling shown is the first one seen.
  */
-export function countTags(host: Host, scope: Scope): Array<{ tag: string; count: number }> {
+export async function countTags(host: Host, scope: Scope, budget?: CallBudget, memo?: NoteMemo): Promise<Array<{ tag: string; count: number }>> {
 	const counts = new Map<string, { tag: string; count: number }>();
-	for (const tags of tagsByNote(host, scope).values()) {
+	for (const tags of (await tagsByNote(host, scope, budget, memo)).values()) {
+		if (budget?.due()) await budget.checkpoint();
 		const seen = new Set<string>();
 		for (const [key, spelling] of tags) {
 			const spellingParts = spelling.split("/");
@@ -54,15 +78,20 @@ export function countTags(host: Host, scope: Scope): Array<{ tag: string; count:
 			});
 		}
 	}
-	return [...counts.values()].sort((a, b) => b.count - a.count || a.tag.localeCompare(b.tag));
+	return [...counts.values()].sort((a, b) => b.count - a.count || comparePaths(a.tag, b.tag));
 }
 
 /** Visible notes carrying `tag` or a tag nested under it, sorted by path. */
-export function notesWithTag(host: Host, scope: Scope, tag: string): string[] {
+export async function notesWithTag(host: Host, scope: Scope, tag: string, budget?: CallBudget, memo?: NoteMemo): Promise<string[]> {
 	const wanted = tagKey(tag);
 	const found: string[] = [];
-	for (const [path, tags] of tagsByNote(host, scope)) {
-		if ([...tags.keys()].some((key) => isTagOrNested(key, wanted))) found.push(path);
+	for (const [path, tags] of await tagsByNote(host, scope, budget, memo)) {
+		for (const key of tags.keys()) {
+			if (isTagOrNested(key, wanted)) {
+				found.push(path);
+				break;
+			}
+		}
 	}
-	return found.sort((a, b) => a.localeCompare(b));
+	return found.sort(comparePaths);
 }

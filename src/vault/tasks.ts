@@ -1,7 +1,10 @@
-import type { Host } from "../host/Host";
+import type { CachedMetadata } from "obsidian";
+import type { Host, HostFile } from "../host/Host";
 import { parseTaskDates, taskStatus, taskText, type TaskDates } from "../markdown/taskLine";
 import { isInFolder, type Scope } from "./scope";
-import { visibleNotes } from "./notes";
+import { comparePaths, visibleNotes } from "./notes";
+import { sharedNoteMemo, type NoteMemo, type NoteTask } from "./noteMemo";
+import type { CallBudget } from "./workBudget";
 
 /** One task as list_tasks reports it. */
 export interface TaskEntry extends TaskDates {
@@ -21,26 +24,69 @@ export interface TaskFilter {
 	dueOn?: string;
 }
 
-/** Tasks in visible notes, from the metadata cache's list items, filtered; in path and line order. */
-export async function findTasks(host: Host, scope: Scope, filter: TaskFilter): Promise<TaskEntry[]> {
+/** A note's tasks from its list items and text; pure. */
+export function tasksOfNote(cache: CachedMetadata, text: string): NoteTask[] {
+	const items = cache.listItems?.filter((item) => item.task !== undefined) ?? [];
+	if (items.length === 0) return [];
+	const lines = text.split("\n");
+	return items.map((item) => {
+		const lineNumber = item.position.start.line;
+		const line = (lines[lineNumber] ?? "").replace(/\r$/, "");
+		return { line: lineNumber, text: taskText(line), statusChar: item.task ?? " ", ...parseTaskDates(line) };
+	});
+}
+
+function hasTasks(cache: CachedMetadata): boolean {
+	return cache.listItems?.some((item) => item.task !== undefined) ?? false;
+}
+
+/** Keeps a note's tasks from text in hand (the search index reads every note's text anyway). */
+export function rememberTasks(cache: CachedMetadata, text: string, memo: NoteMemo = sharedNoteMemo): void {
+	if (!memo.tasks.has(cache)) memo.tasks.set(cache, hasTasks(cache) ? tasksOfNote(cache, text) : []);
+}
+
+/** The note's tasks, derived once per version of its metadata: at once when known, else from its text. */
+function noteTasks(host: Host, file: HostFile, memo: NoteMemo): readonly NoteTask[] | Promise<readonly NoteTask[]> {
+	const cache = host.metadataCache.getFileCache(file);
+	if (!cache) return [];
+	const known = memo.tasks.get(cache);
+	if (known) return known;
+	if (!hasTasks(cache)) {
+		memo.tasks.set(cache, []);
+		return [];
+	}
+	return host.vault.cachedRead(file).then((text) => {
+		const tasks = tasksOfNote(cache, text);
+		memo.tasks.set(cache, tasks);
+		return tasks;
+	});
+}
+
+/**
+ * Tasks in visible notes, from the metadata cache's list items, filtered; in path and line order.
+ * Each note's tasks are derived once per change of the note; the walk over the vault pauses on `budget`.
+ */
+export async function findTasks(host: Host, scope: Scope, filter: TaskFilter, budget?: CallBudget, memo: NoteMemo = sharedNoteMemo): Promise<TaskEntry[]> {
 	const found: TaskEntry[] = [];
 	const notes = visibleNotes(host, scope)
 		.filter((file) => (filter.path ? file.path === filter.path : true))
-		.filter((file) => (filter.folder ? isInFolder(file.path, filter.folder) : true))
-		.sort((a, b) => a.path.localeCompare(b.path));
+		.filter((file) => (filter.folder ? isInFolder(file.path, filter.folder) : true));
+	const withTasks: Array<{ file: HostFile; tasks: readonly NoteTask[] }> = [];
 	for (const file of notes) {
-		const items = host.metadataCache.getFileCache(file)?.listItems?.filter((item) => item.task !== undefined);
-		if (!items?.length) continue;
-		const lines = (await host.vault.cachedRead(file)).split("\n");
-		for (const item of items) {
-			const statusChar = item.task ?? " ";
-			const status = taskStatus(statusChar);
+		if (budget?.due()) await budget.checkpoint();
+		const known = noteTasks(host, file, memo);
+		const tasks = Array.isArray(known) ? known : await known;
+		if (tasks.length) withTasks.push({ file, tasks });
+	}
+	withTasks.sort((a, b) => comparePaths(a.file.path, b.file.path));
+	for (const { file, tasks } of withTasks) {
+		if (budget?.due()) await budget.checkpoint();
+		for (const task of tasks) {
+			const status = taskStatus(task.statusChar);
 			if (filter.status !== "any" && status !== filter.status) continue;
-			const lineNumber = item.position.start.line;
-			const line = (lines[lineNumber] ?? "").replace(/\r$/, "");
-			const dates = parseTaskDates(line);
-			if (!matchesDue(dates.due, filter)) continue;
-			found.push({ path: file.path, line: lineNumber, text: taskText(line), status, status_char: statusChar, ...dates });
+			if (!matchesDue(task.due, filter)) continue;
+			const { line, text, statusChar, ...dates } = task;
+			found.push({ path: file.path, line, text, status, status_char: statusChar, ...dates });
 		}
 	}
 	return found;

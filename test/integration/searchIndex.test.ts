@@ -141,12 +141,15 @@ describe("the search index follows changes", () => {
 		expect((await index.search(wider, parseQuery("secret"), {}, 10)).results.map((hit) => hit.path)).toEqual(["Private/Hidden.md"]);
 	});
 
-	test("a search before the index is ready answers correctly, by scanning", async () => {
+	test("a search before the index is ready indexes the next notes itself, then answers from the index", async () => {
 		const fresh = new IndexedNoteSearch(host, scope, () => new Promise((resolve) => setTimeout(resolve, 50)));
 		fresh.start();
 		expect(fresh.status().state).toBe("building");
 		const early = await fresh.search(scope, parseQuery("alpha"), {}, 10);
 		expect(early.results.map((hit) => hit.path)).toEqual(["One.md"]);
+		// Two notes are far less than one search's share of the build: the search finished it, so the answer is complete.
+		expect(early.index).toBeUndefined();
+		expect(fresh.status().state).toBe("ready");
 		await fresh.stop();
 	});
 });

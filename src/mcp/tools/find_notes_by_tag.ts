@@ -3,6 +3,7 @@ import { TAG_NOTES_DEFAULT_LIMIT, TAG_NOTES_MAX_LIMIT } from "../../config/limit
 import { isValidTag } from "../../markdown/tags";
 import { decodeCursor, page } from "../../vault/notes";
 import { notesWithTag } from "../../vault/tags";
+import { withinCallBudget } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
 
@@ -24,13 +25,15 @@ export const findNotesByTagTool = defineTool({
 		next_cursor: z.string().optional(),
 	},
 	examples: [{ tag: "demo", limit: 10 }],
-	handler: (ctx, args) => {
+	handler: async (ctx, args) => {
 		const tag = args.tag.trim().replace(/^#/, "");
-		if (!isValidTag(tag)) return Promise.resolve(fail(`"${args.tag}" is not a valid tag. Call list_tags to see the tags in use.`));
+		if (!isValidTag(tag)) return fail(`"${args.tag}" is not a valid tag. Call list_tags to see the tags in use.`);
 		const offset = decodeCursor(args.cursor);
-		if (!offset.ok) return Promise.resolve(fail(offset.error));
-		const notes = notesWithTag(ctx.host, ctx.scope, tag);
+		if (!offset.ok) return fail(offset.error);
+		const found = await withinCallBudget((budget) => notesWithTag(ctx.host, ctx.scope, tag, budget), "Try a more specific tag, or search_notes with the tag as a filter.", ctx.callBudget);
+		if (!found.ok) return found;
+		const notes = found.value;
 		const { items, nextCursor } = page(notes, offset.value, args.limit);
-		return Promise.resolve(ok({ tag: `#${tag}`, notes: items, total: notes.length, ...(nextCursor ? { next_cursor: nextCursor } : {}) }));
+		return ok({ tag: `#${tag}`, notes: items, total: notes.length, ...(nextCursor ? { next_cursor: nextCursor } : {}) });
 	},
 });

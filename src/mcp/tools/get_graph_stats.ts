@@ -2,6 +2,7 @@ import { GRAPH_TOP_LINKED } from "../../config/limits";
 import { z } from "zod";
 import { graphStats } from "../../vault/links";
 import { countTags } from "../../vault/tags";
+import { withinCallBudget } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { ok } from "../../result";
 
@@ -21,5 +22,12 @@ export const getGraphStatsTool = defineTool({
 		tags: z.number().int(),
 	},
 	examples: [{}],
-	handler: (ctx) => Promise.resolve(ok({ ...graphStats(ctx.host, ctx.scope, GRAPH_TOP_LINKED), tags: countTags(ctx.host, ctx.scope).length })),
+	handler: async (ctx) => {
+		const stats = await withinCallBudget(
+			async (budget) => ({ ...(await graphStats(ctx.host, ctx.scope, GRAPH_TOP_LINKED, budget)), tags: (await countTags(ctx.host, ctx.scope, budget)).length }),
+			"The vault is too large to count in one call; ask the vault's owner to exclude folders it need not share.",
+			ctx.callBudget,
+		);
+		return stats.ok ? ok(stats.value) : stats;
+	},
 });

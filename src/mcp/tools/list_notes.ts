@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { LIST_NOTES_DEFAULT_LIMIT, LIST_NOTES_MAX_LIMIT } from "../../config/limits";
 import { checkFolderArgument } from "../../vault/paths";
-import { decodeCursor, page, visibleNotes } from "../../vault/notes";
+import { comparePaths, decodeCursor, page, visibleNotes } from "../../vault/notes";
 import { isInFolder } from "../../vault/scope";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
@@ -36,7 +36,7 @@ export const listNotesTool = defineTool({
 			if (!isInFolder(file.path, folder)) return false;
 			return args.recursive || !file.path.slice(folder.length + 1).includes("/");
 		});
-		notes.sort(args.sort === "modified" ? (a, b) => b.stat.mtime - a.stat.mtime || a.path.localeCompare(b.path) : (a, b) => a.path.localeCompare(b.path));
+		notes.sort(args.sort === "modified" ? (a, b) => b.stat.mtime - a.stat.mtime || comparePaths(a.path, b.path) : (a, b) => comparePaths(a.path, b.path));
 		const { items, nextCursor } = page(notes, offset.value, args.limit);
 		return Promise.resolve(ok({
 			notes: items.map((file) => ({ path: file.path, modified: new Date(file.stat.mtime).toISOString(), size: file.stat.size })),

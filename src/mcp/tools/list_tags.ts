@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { LIST_TAGS_DEFAULT_LIMIT, LIST_TAGS_MAX_LIMIT } from "../../config/limits";
 import { countTags, tagKey } from "../../vault/tags";
+import { withinCallBudget } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { ok } from "../../result";
 
@@ -19,9 +20,11 @@ export const listTagsTool = defineTool({
 		total: z.number().int(),
 	},
 	examples: [{ limit: 20 }],
-	handler: (ctx, args) => {
+	handler: async (ctx, args) => {
 		const prefix = args.prefix === undefined ? "" : tagKey(args.prefix.trim());
-		const tags = countTags(ctx.host, ctx.scope).filter((entry) => tagKey(entry.tag).startsWith(prefix));
-		return Promise.resolve(ok({ tags: tags.slice(0, args.limit), total: tags.length }));
+		const counted = await withinCallBudget((budget) => countTags(ctx.host, ctx.scope, budget), "The vault is too large to count its tags in one call; ask the vault's owner to exclude folders it need not share.", ctx.callBudget);
+		if (!counted.ok) return counted;
+		const tags = counted.value.filter((entry) => tagKey(entry.tag).startsWith(prefix));
+		return ok({ tags: tags.slice(0, args.limit), total: tags.length });
 	},
 });

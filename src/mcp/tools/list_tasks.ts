@@ -4,6 +4,7 @@ import { LIST_TASKS_DEFAULT_LIMIT, LIST_TASKS_MAX_LIMIT } from "../../config/lim
 import { checkFolderArgument } from "../../vault/paths";
 import { findNote } from "../../vault/notes";
 import { findTasks } from "../../vault/tasks";
+import { withinCallBudget } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
 
@@ -56,7 +57,9 @@ export const listTasksTool = defineTool({
 			const problem = date === undefined ? null : dateProblem(date);
 			if (problem !== null) return fail(problem);
 		}
-		const tasks = await findTasks(ctx.host, ctx.scope, { status: args.status, folder, path, dueBefore: args.due_before, dueAfter: args.due_after, dueOn: args.due_on });
-		return ok({ tasks: tasks.slice(0, args.limit), total: tasks.length });
+		const filter = { status: args.status, folder, path, dueBefore: args.due_before, dueAfter: args.due_after, dueOn: args.due_on };
+		const tasks = await withinCallBudget((budget) => findTasks(ctx.host, ctx.scope, filter, budget), "Pass a folder or a path to list the tasks of part of the vault.", ctx.callBudget);
+		if (!tasks.ok) return tasks;
+		return ok({ tasks: tasks.value.slice(0, args.limit), total: tasks.value.length });
 	},
 });

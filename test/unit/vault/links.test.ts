@@ -46,8 +46,8 @@ describe("links and the graph", () => {
 		expect(backlinks(vault.host, scope(), "Leaf.md")).toEqual([{ path: "Hub.md", count: 4 }]);
 	});
 
-	test("graph stats count visible notes, links between them, links to nowhere and orphans", () => {
-		expect(graphStats(vault.host, scope(), 2)).toEqual({
+	test("graph stats count visible notes, links between them, links to nowhere and orphans", async () => {
+		expect(await graphStats(vault.host, scope(), 2)).toEqual({
 			notes: 5,
 			// Hub → Leaf ×4, Hub → Archive/Diary, Leaf → Hub; a note's link to itself is no edge.
 			links: 6,
@@ -62,8 +62,8 @@ describe("links and the graph", () => {
 		});
 	});
 
-	test("with nothing excluded, the excluded note's links join the counts", () => {
-		const stats = graphStats(vault.host, vault.scope(), 1);
+	test("with nothing excluded, the excluded note's links join the counts", async () => {
+		const stats = await graphStats(vault.host, vault.scope(), 1);
 		expect(stats).toMatchObject({ notes: 6, links: 9, top_linked: [{ path: "Hub.md", backlinks: 4 }] });
 	});
 });

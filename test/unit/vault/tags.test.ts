@@ -39,8 +39,8 @@ describe("tags in a vault", () => {
 	});
 	afterAll(() => vault.close());
 
-	test("counts notes per tag, parents included, a note counted once, excluded notes nowhere", () => {
-		expect(countTags(vault.host, vault.scope("Private"))).toEqual([
+	test("counts notes per tag, parents included, a note counted once, excluded notes nowhere", async () => {
+		expect(await countTags(vault.host, vault.scope("Private"))).toEqual([
 			{ tag: "#idea", count: 2 },
 			{ tag: "#Project", count: 2 },
 			{ tag: "#Project/Alpha", count: 1 },
@@ -56,11 +56,11 @@ describe("tags in a vault", () => {
 		["project/secret", []],
 		["code", []],
 		["escaped", []],
-	])("notes tagged %s", (tag, expected) => {
-		expect(notesWithTag(vault.host, vault.scope("Private"), tag)).toEqual(expected);
+	])("notes tagged %s", async (tag, expected) => {
+		expect(await notesWithTag(vault.host, vault.scope("Private"), tag)).toEqual(expected);
 	});
 
-	test("without the exclusion the excluded note's tags count", () => {
-		expect(notesWithTag(vault.host, vault.scope(), "project")).toEqual(["Alpha.md", "Beta.md", "Private/Secret.md"]);
+	test("without the exclusion the excluded note's tags count", async () => {
+		expect(await notesWithTag(vault.host, vault.scope(), "project")).toEqual(["Alpha.md", "Beta.md", "Private/Secret.md"]);
 	});
 });

@@ -1,0 +1,185 @@
+/**
+ * Vault-wide calls beside other clients (`npm run bench -- --only vaultwide`): one token floods a
+ * vault-wide tool while another token's light calls are timed, and a client searches from the
+ * first moment of the index build. Rows of one run are compared as ratios.
+ */
+import { Agent, request } from "node:http";
+import { addToken } from "../src/auth/tokenList";
+import { defaultSettings, type VaultMcpSettings } from "../src/config/settings";
+import type { NodeHost } from "../src/headless/NodeHost";
+import { McpService } from "../src/service";
+import { MemoryJournal } from "../test/helpers/memoryJournal";
+
+/** How long each flood runs, and how many calls the flooding token keeps in flight (its per-token cap). */
+const FLOOD_SECONDS = 3;
+const FLOOD_CONCURRENCY = 4;
+/** Light calls timed on an idle server, for the baseline. */
+const BASELINE_CALLS = 200;
+
+export interface VaultWideRow {
+	metric: string;
+	value: number;
+	unit: string;
+}
+
+interface Running {
+	service: McpService;
+	port: number;
+	floodToken: string;
+	otherToken: string;
+}
+
+function percentile(samples: readonly number[], fraction: number): number {
+	const sorted = [...samples].sort((a, b) => a - b);
+	return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? 0;
+}
+
+function call(port: number, token: string, name: string, args: Record<string, unknown>, agent: Agent): Promise<string> {
+	const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } });
+	return new Promise((resolve, reject) => {
+		const req = request(
+			{ host: "127.0.0.1", port, method: "POST", path: "/mcp", agent, headers: { Host: `127.0.0.1:${port}`, Authorization: `Bearer ${token}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream" } },
+			(res) => {
+				let text = "";
+				res.setEncoding("utf8");
+				res.on("data", (chunk: string) => (text += chunk));
+				res.on("end", () => (res.statusCode === 200 ? resolve(text) : reject(new Error(`HTTP ${res.statusCode ?? 0}: ${text.slice(0, 200)}`))));
+			},
+		);
+		req.on("error", reject);
+		req.end(body);
+	});
+}
+
+/** Starts the server with two read tokens and no rate limit (the flood is harsher than any budget allows). */
+async function start(host: NodeHost): Promise<Running> {
+	let settings: VaultMcpSettings = { ...defaultSettings(), serverEnabled: true, port: 0, rateLimitPerMinute: 10_000_000 };
+	const flood = addToken(settings, "bench-flood", "read");
+	if ("error" in flood) throw new Error(flood.error);
+	const other = addToken(flood.settings, "bench-other", "read");
+	if ("error" in other) throw new Error(other.error);
+	settings = other.settings;
+	const service = new McpService({ host, serverVersion: "bench", logger: { info: () => undefined, warn: () => undefined, error: () => undefined }, journal: new MemoryJournal() });
+	const status = await service.apply(settings);
+	if (status.state !== "listening") throw new Error("service did not start");
+	return { service, port: status.port, floodToken: flood.token, otherToken: other.token };
+}
+
+/** Milliseconds from the server's start until its index is ready, with no client. */
+async function idleBuild(host: NodeHost): Promise<number> {
+	const started = performance.now();
+	const running = await start(host);
+	await running.service.search?.whenReady();
+	const took = performance.now() - started;
+	await running.service.stop();
+	return took;
+}
+
+/** A client searching back to back from the server's start: when the index is ready, and how long each answer took. */
+async function buildWhileSearching(host: NodeHost, queries: readonly string[]): Promise<{ readyMs: number; answers: number[]; building: number }> {
+	const started = performance.now();
+	const running = await start(host);
+	let readyMs = Number.NaN;
+	let ready = false;
+	void running.service.search?.whenReady().then(() => {
+		readyMs = performance.now() - started;
+		ready = true;
+	});
+	const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+	const answers: number[] = [];
+	let building = 0;
+	for (let round = 0; !ready; round++) {
+		const begin = performance.now();
+		const text = await call(running.port, running.otherToken, "search_notes", { query: queries[round % queries.length] ?? "garden", limit: 10 }, agent);
+		answers.push(performance.now() - begin);
+		if (text.includes("index: building")) building += 1;
+	}
+	agent.destroy();
+	await running.service.stop();
+	return { readyMs, answers, building };
+}
+
+/** Times `count` light calls of the other token one after another, or until `until()` says stop. */
+async function timeOtherCalls(running: Running, notePath: string, until: () => boolean): Promise<number[]> {
+	const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+	const samples: number[] = [];
+	while (!until()) {
+		const begin = performance.now();
+		await call(running.port, running.otherToken, "read_note", { path: notePath }, agent);
+		samples.push(performance.now() - begin);
+	}
+	agent.destroy();
+	return samples;
+}
+
+/** One token keeps FLOOD_CONCURRENCY calls of a tool in flight for FLOOD_SECONDS while the other token's light calls are timed. */
+async function flood(running: Running, tool: string, args: Record<string, unknown>, notePath: string): Promise<{ other: number[]; floodCalls: number[]; errors: number }> {
+	const endAt = performance.now() + FLOOD_SECONDS * 1000;
+	const floodCalls: number[] = [];
+	let errors = 0;
+	const floods = Array.from({ length: FLOOD_CONCURRENCY }, async () => {
+		const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+		while (performance.now() < endAt) {
+			const begin = performance.now();
+			const text = await call(running.port, running.floodToken, tool, args, agent);
+			floodCalls.push(performance.now() - begin);
+			if (text.includes('"isError":true')) errors += 1;
+		}
+		agent.destroy();
+	});
+	// The other client starts once the flood is under way, and stops when it ends.
+	await new Promise((resolve) => setTimeout(resolve, 100));
+	const other = await timeOtherCalls(running, notePath, () => performance.now() >= endAt);
+	await Promise.all(floods);
+	return { other, floodCalls, errors };
+}
+
+/** The rows: search from t=0, then a flood of each vault-wide tool against another token's read_note. */
+export async function benchVaultWide(host: NodeHost, searchQueries: readonly string[], tag: string): Promise<VaultWideRow[]> {
+	const rows: VaultWideRow[] = [];
+	const row = (metric: string, value: number, unit: string) => rows.push({ metric, value, unit });
+	const firstIdle = await idleBuild(host);
+	const searching = await buildWhileSearching(host, searchQueries);
+	const idle = Math.min(firstIdle, await idleBuild(host));
+	row("index ready, no client (best of 2)", idle, "ms");
+	row("index ready, a client searching from t=0", searching.readyMs, "ms");
+	row("index ready searching ÷ idle (target ≤ 1.2)", searching.readyMs / idle, "×");
+	row("searches answered during the build", searching.answers.length, "");
+	row("of them saying index: building", searching.building, "");
+	row("search during the build p50", percentile(searching.answers, 0.5), "ms");
+	row("search during the build p95 (target ≤ 500)", percentile(searching.answers, 0.95), "ms");
+
+	const running = await start(host);
+	await running.service.search?.whenReady();
+	const notePath = host.vault.getMarkdownFiles()[0]?.path ?? "";
+	const baseline = await (async () => {
+		let left = BASELINE_CALLS;
+		return timeOtherCalls(running, notePath, () => left-- <= 0);
+	})();
+	row("other token read_note, idle server p50", percentile(baseline, 0.5), "ms");
+	row("other token read_note, idle server p99", percentile(baseline, 0.99), "ms");
+	const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+	for (const tool of ["list_tasks", "get_graph_stats", "list_tags"]) {
+		const begin = performance.now();
+		await call(running.port, running.floodToken, tool, {}, agent);
+		row(`${tool} first call (every note derived)`, performance.now() - begin, "ms");
+	}
+	agent.destroy();
+	const tools: Array<[string, Record<string, unknown>]> = [
+		["list_tasks", { status: "any", limit: 1000 }],
+		["get_graph_stats", {}],
+		["list_tags", {}],
+		["find_notes_by_tag", { tag, limit: 1000 }],
+		["list_notes", { sort: "modified", limit: 1000 }],
+		["search_notes", { query: searchQueries[0] ?? "garden", limit: 50 }],
+	];
+	for (const [tool, args] of tools) {
+		const result = await flood(running, tool, args, notePath);
+		row(`flood ${tool} ×${FLOOD_CONCURRENCY}: other token p50 (target ≤ 50)`, percentile(result.other, 0.5), "ms");
+		row(`flood ${tool} ×${FLOOD_CONCURRENCY}: other token p99 (target ≤ 250)`, percentile(result.other, 0.99), "ms");
+		row(`flood ${tool} ×${FLOOD_CONCURRENCY}: flood call p50`, percentile(result.floodCalls, 0.5), "ms");
+		row(`flood ${tool} ×${FLOOD_CONCURRENCY}: flood calls / errors`, result.floodCalls.length, `calls, ${result.errors} errors`);
+	}
+	await running.service.stop();
+	return rows;
+}

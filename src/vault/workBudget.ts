@@ -1,0 +1,117 @@
+import { VAULT_WIDE_CALL_WORK_MS, VAULT_WIDE_SLICE_MS } from "../config/limits";
+import { fail, ok, type Result } from "../result";
+
+/** Gives the event loop back for one turn: pending requests and I/O run before the work goes on. */
+export function yieldToEventLoop(): Promise<void> {
+	return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Hands out turns to vault-wide work one slice per event-loop turn, in arrival order. With each
+ * call yielding on its own, four calls in flight would run four slices back to back between two
+ * looks at the network; taking turns here, another client's request waits behind one slice at most.
+ */
+export class SliceTurns {
+	private readonly waiting: Array<() => void> = [];
+	private scheduled = false;
+
+	constructor(private readonly yieldToHost: () => Promise<void> = yieldToEventLoop) {}
+
+	/** Resolves when it is this caller's turn to run its next slice. */
+	readonly take = (): Promise<void> => {
+		const turn = new Promise<void>((resolve) => this.waiting.push(resolve));
+		this.schedule();
+		return turn;
+	};
+
+	private schedule(): void {
+		if (this.scheduled || this.waiting.length === 0) return;
+		this.scheduled = true;
+		void this.yieldToHost().then(() => {
+			this.scheduled = false;
+			this.waiting.shift()?.();
+			this.schedule();
+		});
+	}
+}
+
+/** Thrown by `CallBudget.checkpoint` when a call has done all the work it may do. */
+export class CallOverBudget extends Error {
+	constructor(readonly workMs: number) {
+		super(`The call did ${workMs} ms of work, its limit`);
+		this.name = "CallOverBudget";
+	}
+}
+
+/** CPU time this process has used, in ms, where the runtime tells it (Node and Electron do); else null. */
+function processCpuMs(): number | null {
+	if (typeof process === "undefined" || typeof process.cpuUsage !== "function") return null;
+	const { user, system } = process.cpuUsage();
+	return (user + system) / 1000;
+}
+
+/**
+ * The CPU one vault-wide call may use: it works in slices of `sliceMs`, giving the event loop back
+ * between them, and ends with `CallOverBudget` once its slices add up to `workMs` of work. Only
+ * work counts: not the time spent waiting behind others between slices, nor (where the runtime
+ * reports CPU time) the time the system gave the core to other programs, so a busy machine does
+ * not end calls that did little.
+ */
+export class CallBudget {
+	private sliceStart = performance.now();
+	private sliceCpuStart = processCpuMs();
+	private worked = 0;
+
+	constructor(
+		private readonly pause: () => Promise<void> = yieldToEventLoop,
+		private readonly sliceMs: number = VAULT_WIDE_SLICE_MS,
+		readonly workMs: number = VAULT_WIDE_CALL_WORK_MS,
+	) {}
+
+	/** Milliseconds of work done in the slices that have ended. */
+	get workDone(): number {
+		return this.worked;
+	}
+
+	/** True when the slice is used up: the loop should `await checkpoint()` (most steps need not await at all). */
+	due(): boolean {
+		return performance.now() - this.sliceStart >= this.sliceMs;
+	}
+
+	/**
+	 * Call often inside a vault-wide loop: when the slice is used up, pauses for the event loop
+	 * (or throws `CallOverBudget` when the whole budget is).
+	 */
+	async checkpoint(): Promise<void> {
+		const slice = performance.now() - this.sliceStart;
+		if (slice < this.sliceMs) return;
+		const cpuNow = processCpuMs();
+		// The process's CPU time also counts helper threads (the garbage collector): never more than the slice itself.
+		this.worked += cpuNow === null || this.sliceCpuStart === null ? slice : Math.min(slice, cpuNow - this.sliceCpuStart);
+		if (this.worked >= this.workMs) throw new CallOverBudget(this.workMs);
+		await this.pause();
+		this.sliceStart = performance.now();
+		this.sliceCpuStart = processCpuMs();
+	}
+}
+
+/** How vault-wide calls are run: how they give the host its turn, their slice and their whole budget. */
+export interface CallBudgetSettings {
+	pause: () => Promise<void>;
+	sliceMs: number;
+	callWorkMs: number;
+}
+
+/**
+ * Runs a vault-wide computation under a fresh budget; a call over budget becomes an error the
+ * model can act on (`narrowing` says how), any other failure is passed on.
+ */
+export async function withinCallBudget<T>(work: (budget: CallBudget) => Promise<T>, narrowing: string, settings?: CallBudgetSettings): Promise<Result<T>> {
+	const budget = settings ? new CallBudget(settings.pause, settings.sliceMs, settings.callWorkMs) : new CallBudget();
+	try {
+		return ok(await work(budget));
+	} catch (error) {
+		if (!(error instanceof CallOverBudget)) throw error;
+		return fail(`This call needed more than ${error.workMs / 1000} s of work over the vault and was stopped, so other clients are not held up. What it worked out is kept, so the same call again gets further. ${narrowing}`);
+	}
+}

@@ -1,0 +1,169 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { addToken } from "../../src/auth/tokenList";
+import { defaultSettings, type VaultMcpSettings } from "../../src/config/settings";
+import { NodeHost } from "../../src/headless/NodeHost";
+import type { Host, HostFile, HostVault } from "../../src/host/Host";
+import { McpService } from "../../src/service";
+import { graphStats } from "../../src/vault/links";
+import { NoteMemo } from "../../src/vault/noteMemo";
+import { findTasks } from "../../src/vault/tasks";
+import { connectClient } from "../helpers/http";
+import { MemoryJournal } from "../helpers/memoryJournal";
+import { RecordingLogger } from "../helpers/service";
+import { callError, callOk } from "../helpers/tools";
+import { makeVault, removeDir } from "../helpers/vault";
+
+/** A door the test opens: until then, whoever waits on it waits. */
+class Gate {
+	private opened = false;
+	private waiters: Array<() => void> = [];
+	wait(): Promise<void> {
+		return this.opened ? Promise.resolve() : new Promise((resolve) => this.waiters.push(resolve));
+	}
+	open(): void {
+		this.opened = true;
+		for (const resolve of this.waiters.splice(0)) resolve();
+	}
+	close(): void {
+		this.opened = false;
+	}
+}
+
+const NOTES = 40;
+
+/** Notes with tasks, tags and links to each other; the excluded folder holds the same kinds of things. */
+function vaultFiles(): Record<string, string> {
+	const files: Record<string, string> = {};
+	for (let index = 0; index < NOTES; index++) {
+		const folder = index % 4 === 0 ? "Private/" : index % 4 === 1 ? "Projects/" : "";
+		files[`${folder}Note ${index}.md`] = `# Note ${index}\n\nalpha words #topic/${index % 3}\n- [ ] task ${index} 📅 2026-01-1${index % 9}\n- [x] done ${index}\n\nSee [[Note ${(index + 1) % NOTES}]] and [[Note ${(index + 7) % NOTES}]].\n`;
+	}
+	return files;
+}
+
+interface Running {
+	service: McpService;
+	host: NodeHost;
+	url: string;
+	tokens: [string, string];
+}
+
+/** A real server over HTTP with two read tokens and the Private folder excluded; `deps` as the test needs. */
+async function start(root: string, deps: { host?: (host: NodeHost) => Host; yieldToHost?: () => Promise<void>; callBudget?: { sliceMs?: number; callWorkMs?: number } }): Promise<Running> {
+	const host = await NodeHost.open(root);
+	let settings: VaultMcpSettings = { ...defaultSettings(), serverEnabled: true, port: 0, rateLimitPerMinute: 100_000, excludedFolders: ["Private"] };
+	const first = addToken(settings, "flooder", "read");
+	if ("error" in first) throw new Error(first.error);
+	const second = addToken(first.settings, "other", "read");
+	if ("error" in second) throw new Error(second.error);
+	settings = second.settings;
+	const service = new McpService({ host: deps.host?.(host) ?? host, serverVersion: "test", logger: new RecordingLogger(), journal: new MemoryJournal(), yieldToHost: deps.yieldToHost, callBudget: deps.callBudget });
+	const status = await service.apply(settings);
+	if (status.state !== "listening") throw new Error("the server did not start");
+	return { service, host, url: status.url, tokens: [first.token, second.token] };
+}
+
+const SCOPE = { configDir: ".obsidian", excludedFolders: ["Private"] };
+
+describe("vault-wide calls beside other clients, over HTTP", () => {
+	let root: string;
+	beforeAll(async () => {
+		root = await makeVault(vaultFiles());
+	});
+	afterAll(() => removeDir(root));
+
+	test("while one token's vault-wide calls wait for their next slice, another token is answered; then they finish with the full answer", async () => {
+		const turns = new Gate();
+		turns.open();
+		// Every checkpoint is a slice boundary, so each call gives the host its turn at once.
+		const running = await start(root, { yieldToHost: () => turns.wait().then(() => new Promise((resolve) => setImmediate(resolve))), callBudget: { sliceMs: 0 } });
+		const clients: Client[] = [];
+		try {
+			await running.service.search?.whenReady();
+			const flooder = await connectClient(running.url, running.tokens[0]);
+			const other = await connectClient(running.url, running.tokens[1]);
+			clients.push(flooder, other);
+			turns.close();
+			const settled = new Set<string>();
+			const flood = (["list_tasks", "get_graph_stats", "list_tags", "find_notes_by_tag"] as const).map((tool) =>
+				callOk<Record<string, unknown>>(flooder, tool, tool === "find_notes_by_tag" ? { tag: "topic" } : tool === "list_tasks" ? { status: "any", limit: 1000 } : {}).then((answer) => {
+					settled.add(tool);
+					return answer;
+				}),
+			);
+			const read = await callOk<{ content: string }>(other, "read_note", { path: "Note 1" });
+			expect(read.content).toContain("alpha words");
+			// The other token's call went through while every vault-wide call was still between slices.
+			expect([...settled]).toEqual([]);
+			turns.open();
+			const [tasks, graph, tags, tagged] = await Promise.all(flood);
+			const expectedTasks = await findTasks(running.host, SCOPE, { status: "any" }, undefined, new NoteMemo());
+			expect(tasks).toEqual({ tasks: expectedTasks, total: 60 });
+			expect(JSON.stringify(tasks)).not.toContain("Private/");
+			expect(graph).toEqual({ ...(await graphStats(running.host, SCOPE, 10, undefined, new NoteMemo())), tags: 4 });
+			expect(tags).toMatchObject({ total: 4 });
+			expect((tagged as { notes: string[] }).notes).toHaveLength(30);
+			expect(JSON.stringify([graph, tagged])).not.toContain("Private/");
+		} finally {
+			turns.open();
+			for (const client of clients) await client.close();
+			await running.service.stop();
+			await running.host.close();
+		}
+	});
+
+	test("a vault-wide call over its work budget ends with an error saying what to do, and the server goes on answering", async () => {
+		const running = await start(root, { callBudget: { sliceMs: 0, callWorkMs: 0 } });
+		const clients: Client[] = [];
+		try {
+			await running.service.search?.whenReady();
+			const client = await connectClient(running.url, running.tokens[0]);
+			clients.push(client);
+			expect(await callError(client, "list_tasks", { status: "any" })).toMatch(/work over the vault and was stopped.*Pass a folder or a path/);
+			expect(await callError(client, "get_graph_stats", {})).toMatch(/was stopped, so other clients are not held up/);
+			expect(await callOk<{ content: string }>(client, "read_note", { path: "Note 2" })).toMatchObject({ content: expect.stringContaining("task 2") });
+		} finally {
+			for (const client of clients) await client.close();
+			await running.service.stop();
+			await running.host.close();
+		}
+	});
+
+	test("a search while the index is building answers at once from what is indexed and says so; once ready, the answer is whole", async () => {
+		const reads = new Gate();
+		// The index build reads each note through the host: held here, the build cannot get past its first note.
+		const gatedHost = (host: NodeHost): Host => {
+			const vault = new Proxy(host.vault, {
+				get(target, property, receiver) {
+					if (property === "cachedRead") return async (file: HostFile) => (await reads.wait(), target.cachedRead(file));
+					const value: unknown = Reflect.get(target, property, receiver);
+					return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+				},
+			}) as HostVault;
+			return { vault, metadataCache: host.metadataCache, fileManager: host.fileManager, hiddenLinks: () => host.hiddenLinks() };
+		};
+		const running = await start(root, { host: gatedHost });
+		const clients: Client[] = [];
+		try {
+			const client = await connectClient(running.url, running.tokens[0]);
+			clients.push(client);
+			const visible = (NOTES * 3) / 4;
+			const early = await client.callTool({ name: "search_notes", arguments: { query: "alpha" } });
+			expect(early.isError).toBeFalsy();
+			expect(early.structuredContent).toMatchObject({ total: 0, results: [], index: { state: "building", indexed_notes: 0, total_notes: visible } });
+			const text = (early.content as Array<{ type: string; text: string }>)[0]?.text ?? "";
+			expect(text).toContain(`index: building, 0 of ${visible} notes`);
+			reads.open();
+			await running.service.search?.whenReady();
+			const ready = await callOk<{ total: number; results: Array<{ path: string }>; index?: unknown }>(client, "search_notes", { query: "alpha", limit: 50 });
+			expect(ready.total).toBe(visible);
+			expect(ready.index).toBeUndefined();
+			expect(ready.results.some((hit) => hit.path.startsWith("Private/"))).toBe(false);
+		} finally {
+			reads.open();
+			for (const client of clients) await client.close();
+			await running.service.stop();
+			await running.host.close();
+		}
+	});
+});

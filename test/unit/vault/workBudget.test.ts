@@ -1,0 +1,59 @@
+import { CallBudget, CallOverBudget, withinCallBudget, yieldToEventLoop } from "../../../src/vault/workBudget";
+
+/** Keeps the thread busy for `ms`, as vault-wide work does between two checkpoints. */
+function busy(ms: number): void {
+	const until = performance.now() + ms;
+	while (performance.now() < until);
+}
+
+describe("a vault-wide call's CPU budget", () => {
+	test("work gives the event loop back after each slice: a request queued meanwhile is answered before the work ends", async () => {
+		const budget = new CallBudget(yieldToEventLoop, 10, 10_000);
+		let otherAnsweredAtStep = -1;
+		setImmediate(() => (otherAnsweredAtStep = step));
+		let step = 0;
+		for (; step < 20; step++) {
+			busy(2);
+			await budget.checkpoint();
+		}
+		expect(otherAnsweredAtStep).toBeGreaterThanOrEqual(0);
+		expect(otherAnsweredAtStep).toBeLessThan(10);
+	});
+
+	test("a call that keeps working past its budget is ended with CallOverBudget", async () => {
+		const budget = new CallBudget(yieldToEventLoop, 5, 40);
+		let steps = 0;
+		const work = async () => {
+			for (;;) {
+				busy(1);
+				steps += 1;
+				await budget.checkpoint();
+			}
+		};
+		await expect(work()).rejects.toBeInstanceOf(CallOverBudget);
+		expect(steps).toBeGreaterThan(1);
+		// Ended in the slice that crossed the budget (a 5 ms slice, plus its last 1 ms step and the collector's share).
+		expect(budget.workDone).toBeGreaterThanOrEqual(40);
+		expect(budget.workDone).toBeLessThan(60);
+	});
+
+	test("time spent waiting for others is not counted: a call that works little but waits long finishes", async () => {
+		const slowHost = () => new Promise<void>((resolve) => setTimeout(resolve, 100));
+		const budget = new CallBudget(slowHost, 5, 200);
+		const started = performance.now();
+		for (let step = 0; step < 8; step++) {
+			busy(5);
+			await budget.checkpoint();
+		}
+		// About 40 ms of work over more than 700 ms: a wall-clock bound of 200 ms would have ended it.
+		expect(performance.now() - started).toBeGreaterThan(700);
+	});
+
+	test("withinCallBudget answers the value, or, over budget, an error saying how to narrow the call", async () => {
+		expect(await withinCallBudget(() => Promise.resolve(42), "Narrow it.")).toEqual({ ok: true, value: 42 });
+		const over = await withinCallBudget(() => Promise.reject(new CallOverBudget(2_000)), "Pass a folder.");
+		expect(over.ok).toBe(false);
+		if (!over.ok) expect(over.error).toMatch(/more than 2 s of work.*stopped.*Pass a folder\./);
+		await expect(withinCallBudget(() => Promise.reject(new Error("a bug")), "Narrow it.")).rejects.toThrow("a bug");
+	});
+});
