@@ -2,14 +2,14 @@
  * How a write tool call runs: with the token's right for the tool (allow, or ask: shown to the
  * person first), against the caller's `expected_hash`, and journalled so it can be undone.
  */
-import * as nodeTimers from "node:timers";
 import type { ToolRight } from "../auth/rights";
 import { journalledHost, previewHost } from "../journal/recordingHost";
 import { newCallId } from "../journal/undo";
-import type { ApprovalDecision, ApprovalRequest, Approver } from "./approval";
+import { waitForDecision } from "./approvalWait";
 import type { ToolContext } from "./context";
 import type { ToolDescriptor, ToolOutcome } from "./tool";
 import { fail } from "../result";
+import { MAX_WAITING_APPROVALS_PER_TOKEN } from "../config/limits";
 
 const NOTHING_WRITTEN = "Nothing was written.";
 
@@ -38,6 +38,7 @@ export async function runWriteCall<Args>(
 		if (!planned.ok) return planned;
 		writes.releasePlace?.();
 		const decision = await waitForDecision(writes.approver, writes.approvalTimeoutMs, { id, tokenName: ctx.grant.token.name, tool: tool.name, toolTitle: tool.title, changes: preview.changes() }, clientGone);
+		if (decision === "full") return fail(`${tool.name} was not put to the person: ${MAX_WAITING_APPROVALS_PER_TOKEN} calls of this token already wait for a decision. ${NOTHING_WRITTEN} Wait for answers to those before sending more.`);
 		if (decision === "gone") return fail(`The request was cancelled before the person decided. ${NOTHING_WRITTEN}`);
 		if (decision === "timeout") return fail(`Nobody approved ${tool.name} within ${Math.round(writes.approvalTimeoutMs / 1000)} s. ${NOTHING_WRITTEN}`);
 		if (decision === "decline") return fail(`The person declined this ${tool.name} call. ${NOTHING_WRITTEN} Do not retry it unless they ask you to.`);
@@ -48,29 +49,4 @@ export async function runWriteCall<Args>(
 	}
 	const call = { id, time: new Date().toISOString(), tokenName: ctx.grant.token.name, tool: tool.name };
 	return handler({ ...ctx, host: journalledHost(ctx.host, writes.journal, call, expectedHash) }, args);
-}
-
-/**
- * The approver's answer; "timeout" when it does not come within the limit, "gone" when the client
- * cancelled or disconnected first. Either way the request is withdrawn from the approver.
- */
-async function waitForDecision(approver: Approver, timeoutMs: number, request: ApprovalRequest, clientGone?: AbortSignal): Promise<ApprovalDecision | "timeout" | "gone"> {
-	const controller = new AbortController();
-	let timer: NodeJS.Timeout | undefined;
-	let onGone: (() => void) | undefined;
-	const timeout = new Promise<"timeout">((resolve) => {
-		timer = nodeTimers.setTimeout(() => resolve("timeout"), timeoutMs);
-	});
-	const gone = new Promise<"gone">((resolve) => {
-		onGone = () => resolve("gone");
-		if (clientGone?.aborted) resolve("gone");
-		clientGone?.addEventListener("abort", onGone, { once: true });
-	});
-	try {
-		return await Promise.race([approver.decide(request, controller.signal), timeout, gone]);
-	} finally {
-		nodeTimers.clearTimeout(timer);
-		if (onGone) clientGone?.removeEventListener("abort", onGone);
-		controller.abort();
-	}
 }
