@@ -219,12 +219,8 @@ export const MAX_APPROVAL_TIMEOUT_SECONDS = 3_600;
  * this bounds how long a flood from one token delays its own calls, not anyone else's.
  */
 export const MAX_WAITING_APPROVALS_PER_TOKEN = 20;
-/**
- * How long a question is on the terminal before a typed answer counts for it. Lines pasted or typed
- * ahead arrive within a few milliseconds of the question (each line is its own read on a terminal),
- * faster than anyone reads a question; an answer that early was meant for an earlier one.
- */
-export const TERMINAL_ANSWER_MIN_DELAY_MS = 400;
+/** Bytes of input typed ahead of a terminal question that are read and thrown away when it is shown (a bound on the work a long paste costs). */
+export const TERMINAL_TYPED_AHEAD_MAX_BYTES = 64 * 1024;
 
 /** Unchanged lines shown around each change in a diff. */
 export const DIFF_CONTEXT_LINES = 3;

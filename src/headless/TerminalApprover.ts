@@ -4,8 +4,10 @@
  * wait in line, one question at a time, so answers never go to the wrong call; each token has its
  * own line and the lines take turns, so one token's flood cannot keep another's question unseen.
  */
+import { readFileSync, readSync } from "node:fs";
 import { createInterface, type Interface } from "node:readline";
-import { MAX_WAITING_APPROVALS_PER_TOKEN, TERMINAL_ANSWER_MIN_DELAY_MS, TERMINAL_DIFF_LINES } from "../config/limits";
+import * as nodeTimers from "node:timers";
+import { MAX_WAITING_APPROVALS_PER_TOKEN, TERMINAL_DIFF_LINES, TERMINAL_TYPED_AHEAD_MAX_BYTES } from "../config/limits";
 import { diffAsText, diffNote } from "../markdown/lineDiff";
 import { FairApprovalLine, type ApprovalAnswer, type ApprovalDecision, type ApprovalRequest, type Approver } from "../mcp/approval";
 import { visibleInTerminal } from "./terminalText";
@@ -22,8 +24,6 @@ interface Shown {
 	waiting: Waiting;
 	lines: string[];
 	printed: number;
-	/** When the last page was printed: an answer that arrives sooner was typed before it was read. */
-	printedAt: number;
 }
 
 export class TerminalApprover implements Approver {
@@ -31,11 +31,19 @@ export class TerminalApprover implements Approver {
 	private current: Shown | null = null;
 	private readonly lines: Interface;
 	private closed = false;
+	/** True until the input that carried the last answer has been read to its end: what else it holds was typed before the next question was shown. */
+	private answerJustTaken = false;
 
+	/**
+	 * `discardTypedAhead` throws away input typed but not read yet and says how many bytes it was.
+	 * On a terminal each line is its own read, so a pasted "y⏎y⏎" reaches the program one line per
+	 * turn of the event loop; what is still unread when a question is printed was typed before the
+	 * person could see it, and only a look at the terminal itself can tell (see `readTypedAhead`).
+	 */
 	constructor(
 		input: NodeJS.ReadableStream,
 		private readonly write: (text: string) => void,
-		private readonly minAnswerDelayMs = TERMINAL_ANSWER_MIN_DELAY_MS,
+		private readonly discardTypedAhead: () => number = () => 0,
 	) {
 		this.lines = createInterface({ input, terminal: false });
 		this.lines.on("line", (line) => this.onAnswer(line));
@@ -67,7 +75,7 @@ export class TerminalApprover implements Approver {
 
 	private askNext(): void {
 		const next = this.line.showNext();
-		this.current = next ? { waiting: next, lines: describeRequest(next.request), printed: 0, printedAt: 0 } : null;
+		this.current = next ? { waiting: next, lines: describeRequest(next.request), printed: 0 } : null;
 		if (!next) return;
 		const othersWaiting = this.line.size - 1;
 		if (othersWaiting > 0) this.write(`\n(${othersWaiting} more waiting after this one)`);
@@ -83,8 +91,9 @@ export class TerminalApprover implements Approver {
 		shown.printed += page.length;
 		const left = shown.lines.length - shown.printed;
 		const more = left > 0 ? `… ${left} more line${left === 1 ? "" : "s"} of this change: [m]ore shows the next ${Math.min(left, TERMINAL_DIFF_LINES)}\n` : "";
-		this.write(`\n${page.join("\n")}\n${more}${this.prompt()}`);
-		shown.printedAt = Date.now();
+		this.write(`\n${page.join("\n")}\n${more}`);
+		const discarded = this.discardTypedAhead();
+		this.write(`${discarded > 0 ? "(what was typed before this was shown does not count) " : ""}${this.prompt()}`);
 	}
 
 	private prompt(): string {
@@ -97,13 +106,14 @@ export class TerminalApprover implements Approver {
 	private onAnswer(line: string): void {
 		const shown = this.current;
 		if (!shown) return;
-		if (Date.now() - shown.printedAt < this.minAnswerDelayMs) {
-			// Pasted lines, or "y" typed twice: each arrives as its own read, so only the time tells them from an answer to this question.
+		if (this.answerJustTaken) {
+			// Lines that came in the same read as the last answer were typed before this question was shown.
 			this.write(`(an answer typed before this question was shown does not count) ${this.prompt()}`);
 			return;
 		}
 		const answer = line.trim().toLowerCase();
 		if ((answer === "m" || answer === "more") && shown.printed < shown.lines.length) {
+			this.takeAnswer();
 			this.printPage();
 			return;
 		}
@@ -114,7 +124,14 @@ export class TerminalApprover implements Approver {
 		}
 		this.write(decision === "decline" ? "Declined: nothing was written.\n" : "Approved.\n");
 		shown.waiting.resolve(decision);
+		this.takeAnswer();
 		this.askNext();
+	}
+
+	/** Marks the input read so far as used up: the rest of it, read in this same turn, answers nothing. */
+	private takeAnswer(): void {
+		this.answerJustTaken = true;
+		nodeTimers.setImmediate(() => (this.answerJustTaken = false));
 	}
 
 	/** The call timed out or its client went away: its question is taken back. */
@@ -137,4 +154,39 @@ export function describeRequest(request: ApprovalRequest): string[] {
 	}
 	if (request.changes.length === 0) lines.push("(it would change nothing)");
 	return lines.map((line) => visibleInTerminal(line, "\t"));
+}
+
+/** O_NONBLOCK in Linux's open flags, as /proc/self/fdinfo prints them (octal). */
+const LINUX_O_NONBLOCK = 0o4000;
+
+/**
+ * Reads and throws away what was typed on the terminal `fd` and not read yet; returns how many
+ * bytes. It must never wait for input (that would stall the server), so it reads only a
+ * descriptor the system confirms is non-blocking: Node (libuv) makes a terminal it reads so, and
+ * Linux shows it in /proc. Elsewhere, where that cannot be confirmed, it reads nothing and only
+ * lines that arrive with the answer are refused.
+ */
+export function readTypedAhead(fd: number): number {
+	if (process.platform !== "linux") return 0;
+	let flags: number;
+	try {
+		flags = parseInt(/^flags:\s*([0-7]+)/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, "utf8"))?.[1] ?? "0", 8);
+	} catch {
+		return 0;
+	}
+	if ((flags & LINUX_O_NONBLOCK) === 0) return 0;
+	const buffer = Buffer.alloc(4096);
+	let total = 0;
+	while (total < TERMINAL_TYPED_AHEAD_MAX_BYTES) {
+		let read: number;
+		try {
+			read = readSync(fd, buffer, 0, buffer.length, null);
+		} catch {
+			// EAGAIN: nothing more typed (any other error: nothing more to read either).
+			break;
+		}
+		if (read === 0) break;
+		total += read;
+	}
+	return total;
 }

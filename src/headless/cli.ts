@@ -17,7 +17,7 @@ import { FileSettingsStore } from "../config/FileSettingsStore";
 import { JournalFile } from "../journal/JournalFile";
 import { describeUndo, undoCall, unknownCallReason } from "../journal/undo";
 import { NodeHost } from "./NodeHost";
-import { TerminalApprover } from "./TerminalApprover";
+import { readTypedAhead, TerminalApprover } from "./TerminalApprover";
 import { DEFAULT_CONFIG_DIR } from "./NodeVault";
 import { visibleInTerminal } from "./terminalText";
 
@@ -200,7 +200,7 @@ async function serve(args: string[]): Promise<number> {
 	const host = await NodeHost.open(root, { watch: true });
 	warnAboutHiddenFolders(host, runSettings.excludedFolders);
 	// Only a person at a terminal can answer a tool set to Ask; without one, such calls are refused at once.
-	const approver = process.stdin.isTTY ? new TerminalApprover(process.stdin, (text) => process.stderr.write(text)) : undefined;
+	const approver = process.stdin.isTTY ? new TerminalApprover(process.stdin, (text) => process.stderr.write(text), () => readTypedAhead(process.stdin.fd)) : undefined;
 	const service = new McpService({
 		host,
 		serverVersion: VERSION,
