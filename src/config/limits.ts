@@ -314,6 +314,14 @@ export const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 120;
 /** The shortest and longest approval wait a person may set. */
 export const MIN_APPROVAL_TIMEOUT_SECONDS = 10;
 export const MAX_APPROVAL_TIMEOUT_SECONDS = 3_600;
+/**
+ * Tool calls of one token that may wait for the person at once (the one shown included); past it a
+ * call is refused at once and writes nothing. Questions are served one token at a time in turn, so
+ * this bounds how long a flood from one token delays its own calls, not anyone else's.
+ */
+export const MAX_WAITING_APPROVALS_PER_TOKEN = 20;
+/** Bytes of input typed ahead of a terminal question that are read and thrown away when it is shown (a bound on the work a long paste costs). */
+export const TERMINAL_TYPED_AHEAD_MAX_BYTES = 64 * 1024;
 
 /** Unchanged lines shown around each change in a diff. */
 export const DIFF_CONTEXT_LINES = 3;
@@ -321,7 +329,7 @@ export const DIFF_CONTEXT_LINES = 3;
 export const DIFF_MAX_EDIT_LENGTH = 1_000;
 /** Time a diff may take before the window says how many lines each side has instead (it runs on Obsidian's UI thread). */
 export const DIFF_TIMEOUT_MS = 100;
-/** Lines of one diff printed in the terminal of an interactive `serve`; the rest are counted. */
+/** Lines of one diff printed at a time in the terminal of an interactive `serve`; the rest are counted and shown a page at a time on request. */
 export const TERMINAL_DIFF_LINES = 80;
 /** Lines of one diff drawn in the approval and "Show change" windows, one element each; the rest are counted, so a huge new note cannot stall Obsidian. */
 export const WINDOW_DIFF_LINES = 5_000;

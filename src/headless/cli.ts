@@ -18,8 +18,9 @@ import { FileSettingsStore } from "../config/FileSettingsStore";
 import { JournalFile } from "../journal/JournalFile";
 import { describeUndo, undoCall, unknownCallReason } from "../journal/undo";
 import { NodeHost } from "./NodeHost";
-import { TerminalApprover } from "./TerminalApprover";
+import { readTypedAhead, TerminalApprover } from "./TerminalApprover";
 import { DEFAULT_CONFIG_DIR } from "./NodeVault";
+import { visibleInTerminal } from "./terminalText";
 
 /**
  * A mistake in how the command was called: exit 2, with one line and a pointer to the help for
@@ -36,10 +37,14 @@ class UsageError extends Error {
 	}
 }
 
+/**
+ * Log lines carry file, folder and token names, and error messages that quote them: each is printed
+ * with the characters a terminal acts on made visible (line breaks the message itself makes stay).
+ */
 const stderrLogger: Logger = {
-	info: (message) => process.stderr.write(`${message}\n`),
-	warn: (message) => process.stderr.write(`warning: ${message}\n`),
-	error: (message) => process.stderr.write(`error: ${message}\n`),
+	info: (message) => process.stderr.write(`${visibleInTerminal(message, "\n")}\n`),
+	warn: (message) => process.stderr.write(`warning: ${visibleInTerminal(message, "\n")}\n`),
+	error: (message) => process.stderr.write(`error: ${visibleInTerminal(message, "\n")}\n`),
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -206,7 +211,7 @@ async function serve(args: string[]): Promise<number> {
 	const host = await NodeHost.open(root, { watch: true });
 	warnAboutHiddenFolders(host, runSettings.excludedFolders);
 	// Only a person at a terminal can answer a tool set to Ask; without one, such calls are refused at once.
-	const approver = process.stdin.isTTY ? new TerminalApprover(process.stdin, (text) => process.stderr.write(text)) : undefined;
+	const approver = process.stdin.isTTY ? new TerminalApprover(process.stdin, (text) => process.stderr.write(text), () => readTypedAhead(process.stdin.fd)) : undefined;
 	const service = new McpService({
 		host,
 		serverVersion: VERSION,
@@ -260,12 +265,14 @@ function excludedFoldersFromFlags(flags: readonly string[], root: string): strin
 
 /** Tells the person, on stderr, about exclusions that match no folder yet and about linked folders and files the jail hides. */
 function warnAboutHiddenFolders(host: NodeHost, excluded: readonly string[]): void {
+	// A name is escaped whole (its line breaks too), so a file name cannot start a line of its own.
 	for (const folder of excluded) {
-		if (!host.vault.getFolderByPath(folder)) stderrLogger.warn(`excluded folder "${folder}" does not exist (yet); it will be excluded when it does.`);
+		if (!host.vault.getFolderByPath(folder)) stderrLogger.warn(`excluded folder "${visibleInTerminal(folder)}" does not exist (yet); it will be excluded when it does.`);
 	}
 	const links = host.vault.hiddenLinks();
 	if (links.length > 0) {
-		stderrLogger.warn(`${links.length} symbolic link${links.length === 1 ? "" : "s"} in the vault ${links.length === 1 ? "is" : "are"} hidden from clients (the server never follows symbolic links): ${links.slice(0, HIDDEN_LINKS_NAMED).join(", ")}${links.length > HIDDEN_LINKS_NAMED ? ", …" : ""}`);
+		const named = links.slice(0, HIDDEN_LINKS_NAMED).map((link) => visibleInTerminal(link));
+		stderrLogger.warn(`${links.length} symbolic link${links.length === 1 ? "" : "s"} in the vault ${links.length === 1 ? "is" : "are"} hidden from clients (the server never follows symbolic links): ${named.join(", ")}${links.length > HIDDEN_LINKS_NAMED ? ", …" : ""}`);
 	}
 }
 
@@ -330,7 +337,7 @@ async function token(args: string[]): Promise<number> {
 		}
 		if (settings.tokens.length === 0) stderrLogger.info(`No tokens yet. Make one: vault-mcp token new ${quoted(root)} --name NAME`);
 		for (const record of settings.tokens) {
-			process.stdout.write(`${record.name}\t${record.level}\t${record.displayPrefix}…\tcreated ${record.created}\tlast used ${record.lastUsed ?? "never"}\n`);
+			process.stdout.write(`${visibleInTerminal(record.name)}\t${record.level}\t${record.displayPrefix}…\tcreated ${record.created}\tlast used ${record.lastUsed ?? "never"}\n`);
 		}
 		return 0;
 	}
@@ -346,7 +353,7 @@ async function token(args: string[]): Promise<number> {
 			const again = revokeToken(current, name);
 			return "error" in again ? current : again.settings;
 		});
-		process.stdout.write(`Revoked "${name}".\n`);
+		process.stdout.write(`Revoked "${visibleInTerminal(name)}".\n`);
 		return 0;
 	}
 	throw new UsageError(`Unknown token action: ${action}`);
@@ -375,7 +382,7 @@ async function tokenNew(args: string[]): Promise<number> {
 	if (values.json === true) {
 		process.stdout.write(`${JSON.stringify({ name: name.trim(), level, token: made.token, rights: shown })}\n`);
 	} else {
-		process.stdout.write(`Token "${name.trim()}" (${level}). It is shown this once; only its hash is kept:\n\n  ${made.token}\n\n`);
+		process.stdout.write(`Token "${visibleInTerminal(name.trim())}" (${level}). It is shown this once; only its hash is kept:\n\n  ${made.token}\n\n`);
 		process.stdout.write(`Rights:\n${rightsText(shown)}\n\n`);
 		process.stdout.write(`Connect Claude Code with:\n  ${claudeCodeCommand(settings.port, made.token)}\n`);
 	}
@@ -406,7 +413,7 @@ async function tokenRights(args: string[]): Promise<number> {
 	if (!record) throw new UsageError(unknownTokenMessage(settings, name), undefined, false);
 	const shown = rightsTable(record, ALL_TOOLS);
 	if (values.json === true) process.stdout.write(`${JSON.stringify({ name, level: record.level, rights: shown })}\n`);
-	else process.stdout.write(`Rights of "${name}" (${record.level}):\n${rightsText(shown)}\n`);
+	else process.stdout.write(`Rights of "${visibleInTerminal(name)}" (${record.level}):\n${rightsText(shown)}\n`);
 	return 0;
 }
 
@@ -465,8 +472,10 @@ async function history(args: string[]): Promise<number> {
 	}
 	if (entries.length === 0) stderrLogger.info(`No changes made through Vault MCP are recorded in ${root}.`);
 	for (const entry of entries) {
-		const paths = [...new Set(entry.changes.map((change) => (change.movedFrom === undefined ? change.path : `${change.movedFrom} → ${change.path}`)))].join(", ");
-		process.stdout.write(`${entry.id}\t${entry.time}\t${entry.tokenName}\t${entry.tool}\t${paths}${entry.undone ? `\tundone by ${entry.undone.by}` : ""}\n`);
+		// Every field is escaped whole, tabs and line breaks included: a name cannot add a column or a line.
+		const shown = (text: string) => visibleInTerminal(text);
+		const paths = [...new Set(entry.changes.map((change) => (change.movedFrom === undefined ? shown(change.path) : `${shown(change.movedFrom)} → ${shown(change.path)}`)))].join(", ");
+		process.stdout.write(`${shown(entry.id)}\t${shown(entry.time)}\t${shown(entry.tokenName)}\t${shown(entry.tool)}\t${paths}${entry.undone ? `\tundone by ${shown(entry.undone.by)}` : ""}\n`);
 	}
 	return 0;
 }
@@ -493,7 +502,7 @@ async function undo(args: string[]): Promise<number> {
 			stderrLogger.error(outcome.reason);
 			return 1;
 		}
-		process.stdout.write(`${describeUndo(outcome)}\n`);
+		process.stdout.write(`${visibleInTerminal(describeUndo(outcome), "\n")}\n`);
 		return 0;
 	} finally {
 		await host.close();
@@ -516,7 +525,7 @@ main(process.argv.slice(2)).then(
 	(code) => exitAfterOutput(code),
 	(error: unknown) => {
 		if (error instanceof UsageError) {
-			process.stderr.write(`error: ${error.message}\n${error.withHint ? `${usageHint(error.helpTopic)}\n` : ""}`);
+			process.stderr.write(`error: ${visibleInTerminal(error.message, "\n")}\n${error.withHint ? `${usageHint(error.helpTopic)}\n` : ""}`);
 			return exitAfterOutput(2);
 		}
 		stderrLogger.error(error instanceof Error ? error.message : String(error));

@@ -8,8 +8,15 @@ import { DIFF_CONTEXT_LINES, DIFF_MAX_EDIT_LENGTH, DIFF_TIMEOUT_MS } from "../co
 
 export type DiffLine = { kind: "same" | "added" | "removed"; text: string } | { kind: "gap"; linesSkipped: number };
 
-/** A change shown as lines, or, when the notes differ too much to diff quickly, only how many lines each has. */
-export type NoteDiff = { lines: DiffLine[] } | { tooLarge: { linesBefore: number; linesAfter: number } };
+/**
+ * A change shown as lines. `unmatched` is set when the changed part was too different to match
+ * line by line quickly: it is then shown whole, its new lines first (what will be written is what a
+ * person must see, even in a view cut short), then the old lines they replace.
+ */
+export interface NoteDiff {
+	lines: DiffLine[];
+	unmatched?: { linesRemoved: number; linesAdded: number };
+}
 
 /**
  * The lines that differ between `before` (null: a new note) and `after`, with `DIFF_CONTEXT_LINES`
@@ -31,14 +38,15 @@ export function diffNote(before: string | null, after: string): NoteDiff {
 		removed.length === 0 || added.length === 0
 			? [{ value: removed, removed: true, added: false }, { value: added, removed: false, added: true }]
 			: diffArrays(removed, added, { maxEditLength: DIFF_MAX_EDIT_LENGTH, timeout: DIFF_TIMEOUT_MS });
-	if (middle === undefined) return { tooLarge: { linesBefore: oldLines.length, linesAfter: newLines.length } };
 	const all: Array<{ kind: "same" | "added" | "removed"; text: string }> = oldLines.slice(0, prefix).map((text) => ({ kind: "same" as const, text }));
-	for (const part of middle) {
+	const parts = middle ?? [{ value: added, removed: false, added: true }, { value: removed, removed: true, added: false }];
+	for (const part of parts) {
 		const kind = part.added ? "added" : part.removed ? "removed" : "same";
 		for (const text of part.value) all.push({ kind, text });
 	}
 	for (const text of oldLines.slice(oldLines.length - suffix)) all.push({ kind: "same", text });
-	return { lines: withContext(all) };
+	const lines = withContext(all);
+	return middle === undefined ? { lines, unmatched: { linesRemoved: removed.length, linesAdded: added.length } } : { lines };
 }
 
 /** Runs of unchanged lines longer than the context on both sides become a gap. */
@@ -68,13 +76,18 @@ function withContext(all: ReadonlyArray<{ kind: "same" | "added" | "removed"; te
 	return lines;
 }
 
+/** What a view says above an unmatched change, so nobody reads it as a line-by-line diff. */
+export function unmatchedNotice(unmatched: NonNullable<NoteDiff["unmatched"]>): string {
+	return `Too different to match line by line: the ${unmatched.linesAdded} new line${unmatched.linesAdded === 1 ? "" : "s"} first, then the ${unmatched.linesRemoved} old line${unmatched.linesRemoved === 1 ? "" : "s"} they replace.`;
+}
+
 /** The diff as plain text lines: `+ ` added, `- ` removed, `  ` context, `… N lines …` for a gap (for the terminal). */
 export function diffAsText(diff: NoteDiff): string[] {
-	if ("tooLarge" in diff) return [`(too different to show line by line: ${diff.tooLarge.linesBefore} lines before, ${diff.tooLarge.linesAfter} after)`];
-	return diff.lines.map((line) => {
+	const notice = diff.unmatched ? [`(${unmatchedNotice(diff.unmatched)})`] : [];
+	return notice.concat(diff.lines.map((line) => {
 		if (line.kind === "gap") return `  … ${line.linesSkipped} unchanged line${line.linesSkipped === 1 ? "" : "s"} …`;
 		return `${line.kind === "added" ? "+" : line.kind === "removed" ? "-" : " "} ${line.text}`;
-	});
+	}));
 }
 
 /** A note's lines as a person sees them: no line ending, no carriage return, no empty "line" after a final newline. */

@@ -21,13 +21,91 @@ export interface ApprovalRequest {
 /** "always" approves and sets the tool to allow for this token. */
 export type ApprovalDecision = "approve" | "always" | "decline";
 
+/** What an approver answers: the person's decision, or "full" when the token already has its bound of calls waiting (nobody was asked). */
+export type ApprovalAnswer = ApprovalDecision | "full";
+
 /** Whoever can answer an Ask: the approval window in Obsidian, or the terminal of an interactive `serve`. */
 export interface Approver {
 	/**
-	 * The person's decision. `signal` aborts when the wait times out or the client goes away: the
-	 * request must then leave the queue and its window close.
+	 * The person's decision. `shown` is called when the question is put in front of the person (the
+	 * time allowed to answer starts then, not while it waits behind other questions). `signal` aborts
+	 * when that time runs out or the client goes away: the request must then leave the line and its
+	 * window close.
 	 */
-	decide(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision>;
+	decide(request: ApprovalRequest, signal: AbortSignal, shown: () => void): Promise<ApprovalAnswer>;
+}
+
+/**
+ * The calls waiting for the person, one line per token, served in turn: the next question shown
+ * is the oldest of the next token in turn, and the token whose question is shown goes to the back,
+ * behind tokens that arrive while it is shown. A token that sends a hundred calls so delays every
+ * other token by at most the question on screen. Each token may have at most `maxPerToken` calls
+ * waiting, the one shown included. Holds no I/O: both approvers use it.
+ */
+export class FairApprovalLine<Item extends { request: ApprovalRequest }> {
+	/** The lines of the tokens waiting for their turn; key order is the turn order. */
+	private readonly byToken = new Map<string, Item[]>();
+	/** The question shown, and the rest of its token's line, which joins the turn order only when the question ends. */
+	private current: { item: Item; rest: Item[] } | null = null;
+
+	constructor(private readonly maxPerToken: number) {}
+
+	/** The question in front of the person, if any. */
+	get shown(): Item | null {
+		return this.current?.item ?? null;
+	}
+
+	/** Calls waiting, the one shown included. */
+	get size(): number {
+		let count = this.current ? 1 + this.current.rest.length : 0;
+		for (const items of this.byToken.values()) count += items.length;
+		return count;
+	}
+
+	/** Puts a call in its token's line; false (and nothing changes) when the token already has `maxPerToken` waiting. */
+	add(item: Item): boolean {
+		const token = item.request.tokenName;
+		const line = this.current?.item.request.tokenName === token ? this.current.rest : (this.byToken.get(token) ?? []);
+		const shownOfToken = line === this.current?.rest ? 1 : 0;
+		if (line.length + shownOfToken >= this.maxPerToken) return false;
+		line.push(item);
+		if (line !== this.current?.rest) this.byToken.set(token, line);
+		return true;
+	}
+
+	/** Ends the shown question (answered or withdrawn) and shows the next in turn: that item, or null when none waits. */
+	showNext(): Item | null {
+		if (this.current && this.current.rest.length > 0) this.byToken.set(this.current.item.request.tokenName, this.current.rest);
+		this.current = null;
+		const next = this.byToken.entries().next();
+		if (next.done === true) return null;
+		const [token, line] = next.value;
+		this.byToken.delete(token);
+		const item = line.shift();
+		if (item === undefined) return null;
+		this.current = { item, rest: line };
+		return item;
+	}
+
+	/** Takes a call out of the line: "shown" if it is the question shown (the caller then shows the next), "waiting" if it was waiting, "absent" if already gone. */
+	remove(item: Item): "shown" | "waiting" | "absent" {
+		if (this.current?.item === item) return "shown";
+		const token = item.request.tokenName;
+		const line = this.current?.item.request.tokenName === token ? this.current.rest : this.byToken.get(token);
+		const index = line?.indexOf(item) ?? -1;
+		if (!line || index < 0) return "absent";
+		line.splice(index, 1);
+		if (line.length === 0 && line !== this.current?.rest) this.byToken.delete(token);
+		return "waiting";
+	}
+
+	/** Empties the line (the approver closes): every call, the shown one first. */
+	takeAll(): Item[] {
+		const all = [...(this.current ? [this.current.item, ...this.current.rest] : []), ...[...this.byToken.values()].flat()];
+		this.current = null;
+		this.byToken.clear();
+		return all;
+	}
 }
 
 /** What the write path needs besides the vault: the journal, who answers Ask, and the live rights. */

@@ -4,14 +4,13 @@
  * written by the one applier, which checks the token and the tool's right again right before each
  * note and writes a note only if it still holds the text the set was planned on.
  */
-import * as nodeTimers from "node:timers";
 import type { ToolRight } from "../auth/rights";
-import { MAX_JOURNAL_CALL_BYTES, MAX_WRITE_ATTEMPTS } from "../config/limits";
+import { MAX_JOURNAL_CALL_BYTES, MAX_WAITING_APPROVALS_PER_TOKEN, MAX_WRITE_ATTEMPTS } from "../config/limits";
 import { applyChangeSet, journalBytesOf, NoteChangedSinceError, WriteNoLongerAllowedError, type NoteChange } from "../journal/changeSet";
 import { planningHost } from "../journal/recordingHost";
 import { newCallId } from "../journal/undo";
 import { obsidianUpdatesLinks } from "../vault/config";
-import type { ApprovalDecision, ApprovalRequest, Approver } from "./approval";
+import { waitForDecision } from "./approvalWait";
 import type { ToolContext } from "./context";
 import type { ToolDescriptor, ToolOutcome } from "./tool";
 import { fail, ok } from "../result";
@@ -69,6 +68,7 @@ export async function runWriteCall<Args>(
 		if (asks && writes.approver !== null) {
 			writes.releasePlace?.();
 			const decision = await waitForDecision(writes.approver, writes.approvalTimeoutMs, { id, tokenName: ctx.grant.token.name, tool: tool.name, toolTitle: tool.title, changes: planned.changes.map(shownChange) }, clientGone);
+			if (decision === "full") return fail(`${tool.name} was not put to the person: ${MAX_WAITING_APPROVALS_PER_TOKEN} calls of this token already wait for a decision. ${NOTHING_WRITTEN} Wait for answers to those before sending more.`);
 			if (decision === "gone") return fail(`The request was cancelled before the person decided. ${NOTHING_WRITTEN}`);
 			if (decision === "timeout") return fail(`Nobody approved ${tool.name} within ${Math.round(writes.approvalTimeoutMs / 1000)} s. ${NOTHING_WRITTEN}`);
 			if (decision === "decline") return fail(`The person declined this ${tool.name} call. ${NOTHING_WRITTEN} Do not retry it unless they ask you to.`);
@@ -114,29 +114,4 @@ function withWrittenHash(planned: PlannedCall, written: ReadonlyMap<string, stri
 	const change = planned.changes.find((candidate) => candidate.path === path);
 	if (typeof value.hash !== "string" || text === undefined || change === undefined || text === change.after) return planned.outcome;
 	return ok({ ...value, hash: hashText(text) });
-}
-
-/**
- * The approver's answer; "timeout" when it does not come within the limit, "gone" when the client
- * cancelled or disconnected first. Either way the request is withdrawn from the approver.
- */
-async function waitForDecision(approver: Approver, timeoutMs: number, request: ApprovalRequest, clientGone?: AbortSignal): Promise<ApprovalDecision | "timeout" | "gone"> {
-	const controller = new AbortController();
-	let timer: NodeJS.Timeout | undefined;
-	let onGone: (() => void) | undefined;
-	const timeout = new Promise<"timeout">((resolve) => {
-		timer = nodeTimers.setTimeout(() => resolve("timeout"), timeoutMs);
-	});
-	const gone = new Promise<"gone">((resolve) => {
-		onGone = () => resolve("gone");
-		if (clientGone?.aborted) resolve("gone");
-		clientGone?.addEventListener("abort", onGone, { once: true });
-	});
-	try {
-		return await Promise.race([approver.decide(request, controller.signal), timeout, gone]);
-	} finally {
-		nodeTimers.clearTimeout(timer);
-		if (onGone) clientGone?.removeEventListener("abort", onGone);
-		controller.abort();
-	}
 }

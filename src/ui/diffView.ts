@@ -5,7 +5,7 @@
  */
 import { WINDOW_DIFF_LINES } from "../config/limits";
 import type { NoteDiff } from "../markdown/lineDiff";
-import { diffNote } from "../markdown/lineDiff";
+import { diffNote, unmatchedNotice } from "../markdown/lineDiff";
 
 /** What one note goes through: its path (and the path it had, when moved) and the text before (null: a new note) and after (null: moved to the trash). */
 export interface NoteChangeView {
@@ -34,13 +34,13 @@ function describe(change: NoteChangeView): string {
 	return "";
 }
 
-/** The lines of one diff, or the line counts when the notes differ too much to diff quickly. */
+/**
+ * The lines of one diff, cut at `WINDOW_DIFF_LINES` with a count. A change too different to match
+ * line by line is drawn whole, new lines first, under a line saying so.
+ */
 export function renderDiffLines(parent: HTMLElement, diff: NoteDiff): void {
 	const body = parent.createEl("pre", { cls: "vault-mcp-diff-lines" });
-	if ("tooLarge" in diff) {
-		body.createDiv({ cls: "vault-mcp-diff-gap", text: `Too different to show line by line: ${diff.tooLarge.linesBefore} lines before, ${diff.tooLarge.linesAfter} after.` });
-		return;
-	}
+	if (diff.unmatched) body.createDiv({ cls: "vault-mcp-diff-gap", text: unmatchedNotice(diff.unmatched) });
 	if (!diff.lines.some((line) => line.kind === "added" || line.kind === "removed")) {
 		body.createDiv({ cls: "vault-mcp-diff-gap", text: "No change to the text." });
 		return;

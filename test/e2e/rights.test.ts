@@ -1,10 +1,10 @@
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { ALL_TOOLS } from "../../src/mcp/tools";
-import { CLI_PATH, runCli, startServe } from "../helpers/cli";
+import { runCli, startServe } from "../helpers/cli";
 import { connectClient } from "../helpers/http";
 import { anyAnswerOf, callTool } from "../helpers/tools";
+import { startServeInTerminal, waitForOutput } from "../helpers/terminal";
 import { makeVault, removeDir } from "../helpers/vault";
 
 const READ_TOOLS = ALL_TOOLS.filter((tool) => tool.access === "read").map((tool) => tool.name);
@@ -14,43 +14,6 @@ async function newToken(vault: string, args: string[]): Promise<string> {
 	const made = await runCli(["token", "new", vault, "--json", ...args]);
 	if (made.code !== 0) throw new Error(made.stderr);
 	return (JSON.parse(made.stdout) as { token: string }).token;
-}
-
-/** `serve` behind a pseudo-terminal (util-linux `script`), as a person runs it: stdin is a TTY, and what we write is typed. */
-function startServeInTerminal(vault: string): Promise<{ child: ChildProcessWithoutNullStreams; url: string; output(): string; type(text: string): void; stop(): Promise<void> }> {
-	const command = [process.execPath, CLI_PATH, "serve", vault, "--port", "0", "--allow-write"].map((part) => `'${part.replace(/'/g, "'\\''")}'`).join(" ");
-	const child = spawn("script", ["-qfec", command, "/dev/null"]);
-	let output = "";
-	child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-	child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-	const exited = new Promise<void>((resolve) => child.on("close", () => resolve()));
-	return new Promise((resolve, reject) => {
-		const timer = setTimeout(() => reject(new Error(`serve did not start; output: ${output}`)), 15_000);
-		const check = setInterval(() => {
-			const match = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(output);
-			if (!match?.[1]) return;
-			clearInterval(check);
-			clearTimeout(timer);
-			resolve({
-				child,
-				url: match[1],
-				output: () => output,
-				type: (text) => child.stdin.write(text),
-				stop: async () => {
-					child.kill("SIGTERM");
-					await exited;
-				},
-			});
-		}, 20);
-	});
-}
-
-async function waitForOutput(output: () => string, text: string, count = 1): Promise<void> {
-	for (let waited = 0; waited < 10_000; waited += 20) {
-		if (output().split(text).length - 1 >= count) return;
-		await new Promise((resolve) => setTimeout(resolve, 20));
-	}
-	throw new Error(`waited for ${JSON.stringify(text)}; output: ${output()}`);
 }
 
 describe("rights per tool and approval on the command line", () => {

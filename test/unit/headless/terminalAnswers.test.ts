@@ -1,53 +1,159 @@
 /**
  * The terminal of an interactive `serve` answers Ask calls one question at a time: an answer
- * counts only for a question the person has seen.
+ * counts only for a question the person has seen, tokens take turns, and each token's line is bounded.
  */
 import { PassThrough } from "node:stream";
+import { MAX_WAITING_APPROVALS_PER_TOKEN, TERMINAL_DIFF_LINES } from "../../../src/config/limits";
 import { TerminalApprover } from "../../../src/headless/TerminalApprover";
-import type { ApprovalDecision, ApprovalRequest } from "../../../src/mcp/approval";
+import type { ApprovalAnswer, ApprovalRequest } from "../../../src/mcp/approval";
 
-function request(id: string): ApprovalRequest {
-	return { id, tokenName: "laptop", tool: "append_to_note", toolTitle: "Append to a note", changes: [{ path: `${id}.md`, before: "one\n", after: `one\n${id}\n` }] };
+function request(id: string, tokenName = "laptop", added = id): ApprovalRequest {
+	return { id, tokenName, tool: "append_to_note", toolTitle: "Append to a note", changes: [{ path: `${id}.md`, before: "one\n", after: `one\n${added}\n` }] };
 }
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The person reading the question before answering. */
+const read = () => sleep(30);
 
 describe("TerminalApprover", () => {
 	let input: PassThrough;
 	let shown: string;
 	let approver: TerminalApprover;
+	const shownAt: string[] = [];
+	/** Stands for what a terminal holds typed but not yet read: thrown away when a question is printed. */
+	let typedAhead = "";
+	const ask = (req: ApprovalRequest, signal = new AbortController().signal): Promise<ApprovalAnswer> => approver.decide(req, signal, () => shownAt.push(req.id));
 	beforeEach(() => {
 		input = new PassThrough();
 		shown = "";
-		approver = new TerminalApprover(input, (text) => (shown += text));
+		shownAt.length = 0;
+		typedAhead = "";
+		approver = new TerminalApprover(input, (text) => (shown += text), () => {
+			const bytes = typedAhead.length;
+			typedAhead = "";
+			return bytes;
+		});
 	});
 	afterEach(() => approver.close());
 
-	test("a second answer typed along with the first (before the next question was shown) does not answer the next call", async () => {
-		const decisions: Record<string, ApprovalDecision> = {};
-		const first = approver.decide(request("first"), new AbortController().signal).then((decision) => (decisions.first = decision));
-		const second = approver.decide(request("second"), new AbortController().signal).then((decision) => (decisions.second = decision));
+	test("pasted lines (y, y) approve at most the question shown: the second never answers the next call", async () => {
+		const decisions: Record<string, ApprovalAnswer> = {};
+		const first = ask(request("first")).then((decision) => (decisions.first = decision));
+		const second = ask(request("second")).then((decision) => (decisions.second = decision));
+		await read();
 		input.write("y\ny\n");
 		await first;
 		await tick();
-		await tick();
 		expect(decisions).toEqual({ first: "approve" });
 		expect(shown).toContain("second.md");
+		expect(shown).toContain("(an answer typed before this question was shown does not count)");
+		await read();
 		input.write("n\n");
 		await second;
 		expect(decisions).toEqual({ first: "approve", second: "decline" });
 	});
 
+	test("what was typed but not yet read when a question is printed is thrown away, and the person is told", async () => {
+		typedAhead = "y\n";
+		const pending = ask(request("only"));
+		expect(typedAhead).toBe("");
+		expect(shown).toMatch(/\+ only\n\(what was typed before this was shown does not count\) Approve\?/);
+		input.write("n\n");
+		expect(await pending).toBe("decline");
+	});
+
 	test("each question shows the token, the tool and the diff; y approves, n declines, a always allows", async () => {
-		const answers: ApprovalDecision[] = [];
+		const answers: ApprovalAnswer[] = [];
 		for (const [typed, expected] of [["y", "approve"], ["n", "decline"], ["always", "always"]] as const) {
-			const pending = approver.decide(request(expected), new AbortController().signal);
-			await tick();
+			const pending = ask(request(expected));
+			await read();
 			expect(shown).toContain(`"laptop" asks to run append_to_note`);
 			expect(shown).toContain(`+ ${expected}`);
 			input.write(`${typed}\n`);
 			answers.push(await pending);
 		}
 		expect(answers).toEqual(["approve", "decline", "always"]);
+	});
+
+	test("tokens take turns: another token's question comes right after the one on screen, however many the first token sent", async () => {
+		const flood = Array.from({ length: 5 }, (_, index) => ask(request(`flood${index}`, "flooder")));
+		const other = ask(request("other", "desktop"));
+		expect(shownAt).toEqual(["flood0"]);
+		await read();
+		input.write("n\n");
+		await flood[0];
+		expect(shownAt).toEqual(["flood0", "other"]);
+		await read();
+		input.write("y\n");
+		expect(await other).toBe("approve");
+		expect(shownAt).toEqual(["flood0", "other", "flood1"]);
+		approver.close();
+		expect(await Promise.all(flood.slice(1))).toEqual(["decline", "decline", "decline", "decline"]);
+	});
+
+	test(`a token with ${MAX_WAITING_APPROVALS_PER_TOKEN} calls waiting is refused the next at once ("full"); other tokens are still asked`, async () => {
+		const waiting = Array.from({ length: MAX_WAITING_APPROVALS_PER_TOKEN }, (_, index) => ask(request(`w${index}`, "flooder")));
+		expect(await ask(request("one too many", "flooder"))).toBe("full");
+		const other = ask(request("other", "desktop"));
+		await read();
+		input.write("n\n");
+		expect(await waiting[0]).toBe("decline");
+		await read();
+		input.write("y\n");
+		expect(await other).toBe("approve");
+		// A place freed by an answer can be taken again.
+		const again = ask(request("again", "flooder"));
+		approver.close();
+		expect(await again).toBe("decline");
+		expect(shown).not.toContain("one too many");
+	});
+
+	test("the time to answer starts when the question is printed, not when the call arrives", async () => {
+		const first = ask(request("first"));
+		const second = ask(request("second"));
+		expect(shownAt).toEqual(["first"]);
+		await read();
+		input.write("y\n");
+		await first;
+		expect(shownAt).toEqual(["first", "second"]);
+		approver.close();
+		await second;
+	});
+
+	test("a withdrawn call leaves the line; a withdrawn question on screen gives way to the next", async () => {
+		const firstCall = new AbortController();
+		const secondCall = new AbortController();
+		const first = ask(request("first"), firstCall.signal);
+		const second = ask(request("second"), secondCall.signal);
+		const third = ask(request("third"));
+		secondCall.abort();
+		firstCall.abort();
+		expect(shown).toContain("was not answered in time or was cancelled");
+		expect(shownAt).toEqual(["first", "third"]);
+		await read();
+		input.write("y\n");
+		expect(await third).toBe("approve");
+		approver.close();
+		expect(await Promise.race([first, second, sleep(50).then(() => "pending")])).toBe("pending");
+	});
+
+	test("a long change is shown a page at a time: the first page, a count of the rest, and m for more", async () => {
+		const total = TERMINAL_DIFF_LINES * 2 + 5;
+		const text = Array.from({ length: total }, (_, index) => `line ${index}`).join("\n");
+		const pending = ask({ id: "big", tokenName: "laptop", tool: "create_note", toolTitle: "Create a note", changes: [{ path: "Big.md", before: null, after: text }] });
+		await read();
+		expect(shown).toContain(`+ line ${TERMINAL_DIFF_LINES - 3}\n`);
+		expect(shown).not.toContain(`+ line ${TERMINAL_DIFF_LINES - 2}\n`);
+		expect(shown).toMatch(/… \d+ more lines of this change: \[m\]ore shows the next/);
+		input.write("m\n");
+		await read();
+		expect(shown).toContain(`+ line ${TERMINAL_DIFF_LINES * 2 - 3}\n`);
+		input.write("m\n");
+		await read();
+		expect(shown).toContain(`+ line ${total - 1}`);
+		expect(shown.match(/more lines? of this change/g)).toHaveLength(2);
+		input.write("y\n");
+		expect(await pending).toBe("approve");
 	});
 });

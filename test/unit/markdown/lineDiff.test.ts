@@ -49,11 +49,16 @@ describe("diffNote", () => {
 		]);
 	});
 
-	test("notes too different to diff quickly give line counts instead", () => {
-		const before = Array.from({ length: 6_000 }, (_, index) => `a${index}`).join("\n");
-		const after = Array.from({ length: 6_000 }, (_, index) => `b${index}`).join("\n");
+	test("notes too different to diff quickly are shown whole, the new lines first, and say so", () => {
+		const before = ["same", ...Array.from({ length: 6_000 }, (_, index) => `a${index}`)].join("\n");
+		const after = ["same", ...Array.from({ length: 6_000 }, (_, index) => `b${index}`)].join("\n");
 		const started = performance.now();
-		expect(diffNote(before, after)).toEqual({ tooLarge: { linesBefore: 6_000, linesAfter: 6_000 } });
+		const diff = diffNote(before, after);
+		expect(diff.unmatched).toEqual({ linesRemoved: 6_000, linesAdded: 6_000 });
+		expect(diff.lines.slice(0, 3)).toEqual([{ kind: "same", text: "same" }, { kind: "added", text: "b0" }, { kind: "added", text: "b1" }]);
+		expect(diff.lines.filter((line) => line.kind === "added").map((line) => ("text" in line ? line.text : ""))).toEqual(Array.from({ length: 6_000 }, (_, index) => `b${index}`));
+		expect(diff.lines.filter((line) => line.kind === "removed")).toHaveLength(6_000);
+		expect(diff.lines.at(-1)).toEqual({ kind: "removed", text: "a5999" });
 		// Generous for a shared machine; the limit itself is DIFF_TIMEOUT_MS (100 ms).
 		expect(performance.now() - started).toBeLessThan(2_000);
 	});

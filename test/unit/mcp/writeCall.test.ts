@@ -27,8 +27,9 @@ class ScriptedApprover implements Approver {
 	private readonly waiting = new Map<string, (decision: ApprovalDecision) => void>();
 	private readonly arrivals: Array<(request: ApprovalRequest) => void> = [];
 
-	decide(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+	decide(request: ApprovalRequest, signal: AbortSignal, shown: () => void): Promise<ApprovalDecision> {
 		this.requests.push(request);
+		shown();
 		signal.addEventListener("abort", () => {
 			if (this.waiting.delete(request.id)) this.withdrawn.push(request.id);
 		});

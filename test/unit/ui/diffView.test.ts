@@ -27,6 +27,15 @@ describe("renderNoteChanges", () => {
 		expect(lines).toEqual(["vault-mcp-diff-same|  keep", "vault-mcp-diff-removed|- <b>old</b>", "vault-mcp-diff-added|+ <img src=x onerror=alert(1)>"]);
 	});
 
+	test("a change too different to match line by line is drawn whole, the new lines first, under a line saying so (never only a line count)", () => {
+		const before = Array.from({ length: 1_100 }, (_, index) => `old ${index} ${"o".repeat(index % 7)}`).join("\n");
+		const after = Array.from({ length: 1_100 }, (_, index) => `new ${index} ${"n".repeat(index % 5)}`).join("\n");
+		const { lines } = draw([{ path: "Big.md", before, after }]);
+		expect(lines[0]).toBe("vault-mcp-diff-gap|Too different to match line by line: the 1100 new lines first, then the 1100 old lines they replace.");
+		expect(lines.slice(1, 1_101)).toEqual(after.split("\n").map((line) => `vault-mcp-diff-added|+ ${line}`));
+		expect(lines.slice(1_101)).toEqual(before.split("\n").map((line) => `vault-mcp-diff-removed|- ${line}`));
+	});
+
 	test("a moved note whose text did not change says so instead of an empty diff", () => {
 		expect(draw([{ path: "B.md", movedFrom: "A.md", before: "x\n", after: "x\n" }]).lines).toEqual(["vault-mcp-diff-gap|No change to the text."]);
 	});

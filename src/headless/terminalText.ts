@@ -1,0 +1,30 @@
+/**
+ * Text from notes, file names and tokens, made safe to print on a terminal. A terminal acts on
+ * more than it draws: an escape sequence can move the cursor and rewrite lines already shown, a
+ * carriage return overwrites the line, a bidi control reorders what follows, a line separator or
+ * a zero-width character hides or splits text. Printed raw, any of them could make a person
+ * approve (or believe) something other than what is written, so each is shown as its code.
+ */
+
+/**
+ * The characters a terminal may act on instead of drawing: every control character (C0, DEL, C1),
+ * every format character (bidi embeddings, overrides and isolates, the marks LRM/RLM/ALM,
+ * zero-width space and joiners, word joiner, invisible operators, BOM, soft hyphen, tag
+ * characters), the line and paragraph separators, lone surrogate halves, the combining grapheme
+ * joiner and the Hangul fillers (drawn as nothing by most fonts).
+ */
+const ACTS_ON_TERMINAL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\u034f\u115f\u1160\u3164\uffa0]/gu;
+
+/**
+ * `text` with every character in `ACTS_ON_TERMINAL` written as its code: `\xNN` up to U+00FF,
+ * `\u{NNNN}` above. Characters in `kept` stay as they are (a diff line keeps its tabs, a
+ * multi-line message its line breaks); everything else is unchanged, so plain text reads the same.
+ */
+export function visibleInTerminal(text: string, kept = ""): string {
+	return text.replace(ACTS_ON_TERMINAL, (char) => (kept.includes(char) ? char : codeOf(char)));
+}
+
+function codeOf(char: string): string {
+	const code = char.codePointAt(0) ?? 0;
+	return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u{${code.toString(16)}}`;
+}
