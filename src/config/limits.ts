@@ -147,6 +147,16 @@ export const PLACE_WAIT_MS = 2_000;
 export const MAX_WAITING_PER_TOKEN = 16;
 /** Times a write is redone on fresh text when another program changed the note while it was being written. */
 export const MAX_WRITE_ATTEMPTS = 5;
+/**
+ * How long the headless vault keeps redoing an edit of a note that another program keeps changing
+ * (a log appended every few milliseconds): five quick attempts lost 61 of 100 races to a program
+ * appending every 2 ms. Past it, the edit fails and nothing is written.
+ */
+export const WRITE_RETRY_BUDGET_MS = 3_000;
+/** The first pause between two such attempts; each later pause doubles, up to WRITE_RETRY_MAX_PAUSE_MS, with random jitter so the two writers fall out of step. */
+export const WRITE_RETRY_FIRST_PAUSE_MS = 1;
+/** The longest pause between two attempts of one edit. */
+export const WRITE_RETRY_MAX_PAUSE_MS = 64;
 /** How often a running `serve` looks at data.json for token and settings changes made by the CLI or the plugin. */
 export const SETTINGS_POLL_INTERVAL_MS = 250;
 

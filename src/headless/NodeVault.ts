@@ -5,7 +5,7 @@ import * as nodePath from "node:path";
 import { watch, type FSWatcher } from "chokidar";
 import type { EventRef } from "obsidian";
 import type { HostAbstractFile, HostFile, HostVault } from "../host/Host";
-import { MAX_CACHED_TEXT_CHARS, MAX_SYNC_READ_BYTES, MAX_WRITE_ATTEMPTS, OPEN_ATTEMPTS, RENAME_PAIRING_MS } from "../config/limits";
+import { MAX_CACHED_TEXT_CHARS, MAX_SYNC_READ_BYTES, OPEN_ATTEMPTS, RENAME_PAIRING_MS, WRITE_RETRY_BUDGET_MS, WRITE_RETRY_FIRST_PAUSE_MS, WRITE_RETRY_MAX_PAUSE_MS } from "../config/limits";
 import { TextCache } from "./TextCache";
 import { normalizeVaultPath } from "../paths/spelling";
 import { HostEvents } from "./events";
@@ -41,7 +41,7 @@ export class NoteKeptChangingError extends Error {
 export class WriteConflictError extends Error {
 	readonly code = "EWRITECONFLICT";
 	constructor() {
-		super(`The note kept changing while it was being written (${MAX_WRITE_ATTEMPTS} attempts); nothing was written. Read it again and retry.`);
+		super(`The note kept changing while it was being written (another program changed it on every attempt for ${WRITE_RETRY_BUDGET_MS / 1000} s); nothing was written. Read it again and retry.`);
 		this.name = "WriteConflictError";
 	}
 }
@@ -211,21 +211,25 @@ export class NodeVault implements HostVault {
 	/**
 	 * Reads, changes and writes a note as one critical section: one write per note at a time here,
 	 * and other programs' writes are never overwritten. Right before the write the file is checked
-	 * again; if it changed, `fn` runs again on the fresh text (up to MAX_WRITE_ATTEMPTS times, so
-	 * `fn` must be a pure function of the text). A change that only adds to the end is appended in
+	 * again; if it changed, `fn` runs again on the fresh text (for up to WRITE_RETRY_BUDGET_MS, with
+	 * pauses that grow and jitter so a program writing on a steady beat stops winning every race,
+	 * so `fn` must be a pure function of the text). A change that only adds to the end is appended in
 	 * place (O_APPEND), so another program appending at the same moment loses nothing; any other
 	 * change replaces the file atomically (temporary file, rename), and bytes another program
 	 * appended to the old file in the instant before the rename are carried over.
 	 */
 	process(file: HostFile, fn: (data: string) => string): Promise<string> {
 		return this.withWriteLock(file.path, async () => {
-			for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+			const deadline = Date.now() + WRITE_RETRY_BUDGET_MS;
+			for (let attempt = 0; ; attempt++) {
 				const known = this.files.get(file.path);
 				if (!known) throw Object.assign(new Error(`File does not exist: ${file.path}`), { code: "ENOENT" });
 				const written = await this.tryProcess(known, fn);
 				if (written !== null) return written;
+				if (Date.now() >= deadline) throw new WriteConflictError();
+				// The first retry follows at once (most races are lost once); later ones back off.
+				if (attempt > 0) await sleep(retryPause(attempt));
 			}
-			throw new WriteConflictError();
 		});
 	}
 
@@ -837,3 +841,12 @@ function nameParts(path: string): Pick<HostFile, "name" | "basename" | "extensio
 	return { name, basename: dot > 0 ? name.slice(0, dot) : name, extension: dot > 0 ? name.slice(dot + 1) : "" };
 }
 
+/** The pause before the next attempt of an edit another program keeps changing: doubling, capped, with up to half of it random. */
+function retryPause(attempt: number): number {
+	const pause = Math.min(WRITE_RETRY_MAX_PAUSE_MS, WRITE_RETRY_FIRST_PAUSE_MS * 2 ** Math.min(attempt - 1, 30));
+	return pause / 2 + Math.random() * (pause / 2);
+}
+
+function sleep(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -24,6 +24,8 @@ describe("complete_task, set_property and templates over HTTP", () => {
 			"Props.md": "---\n# kept\nstatus: active # weekly\ntags: [a]\n---\nBody\n",
 			"Bare.md": "Body only\r\n",
 			"Broken.md": "---\nstatus: [oops\n---\nBody\n",
+			"Hostile tasks.md": `- [ ] Ship ⛔ ${"a , ".repeat(450)}!\n- [ ] Leap 🔁 every hour on the 31st in February 📅 2026-11-30\n`,
+			"Deep.md": `---\na: ${"[".repeat(130_000)}\n---\n# Deep\nSee [[Chores]]\n`,
 			".obsidian/templates.json": JSON.stringify({ folder: "Templates", dateFormat: "D MMMM YYYY", timeFormat: "h:mm A" }),
 			"Templates/Meeting.md": "---\ncreated: \"{{date:YYYY-MM-DD}}\"\n---\n# {{title}}\n\n{{date}}, {{time}}\n\n## Notes\n",
 			"Templates/Outline.md": "- {{title}}\n\t- Agenda\n",
@@ -36,6 +38,32 @@ describe("complete_task, set_property and templates over HTTP", () => {
 		await client.close();
 		await running.stop();
 		await removeDir(vault);
+	});
+
+	describe("hostile notes answer at once, with an error that names the limit where there is one", () => {
+		test("a task line built to backtrack (a 117-character one once took 21 s) is completed, its text kept", async () => {
+			const [task] = (await callOk<{ tasks: Array<{ line: number; text: string }> }>(client, "list_tasks", { path: "Hostile tasks.md", status: "open" })).tasks;
+			await callOk(client, "complete_task", { path: "Hostile tasks.md", line: task?.line, text: task?.text });
+			expect(read("Hostile tasks.md").split("\n")[0]).toBe(`- [x] Ship ⛔ ${"a , ".repeat(450)}! ✅ ${today()}`);
+		});
+
+		test("a recurrence with no next date is refused, naming the search bound; the rule is not rewritten", async () => {
+			const before = read("Hostile tasks.md");
+			const line = before.split("\n")[1] ?? "";
+			const message = await callError(client, "complete_task", { path: "Hostile tasks.md", line: 1, text: line.slice("- [ ] ".length) });
+			expect(message).toContain('"every hour on the 31st in February" has no next date within 30 years');
+			expect(read("Hostile tasks.md")).toBe(before);
+		});
+
+		test("frontmatter nested 130,000 deep: read_note gives the text, no properties and why; set_property names the bound", async () => {
+			const note = await callOk<{ content: string; frontmatter: unknown; frontmatter_unparsed?: string }>(client, "read_note", { path: "Deep.md" });
+			expect(note.frontmatter).toBeNull();
+			expect(note.frontmatter_unparsed).toContain("nests deeper than 64 levels");
+			expect(note.content).toContain("See [[Chores]]");
+			const before = read("Deep.md");
+			expect(await callError(client, "set_property", { path: "Deep.md", name: "status", value: "done" })).toContain("nests deeper than 64 levels");
+			expect(read("Deep.md")).toBe(before);
+		});
 	});
 
 	describe("complete_task", () => {
