@@ -111,11 +111,18 @@ function makeBaseFile(host: Host, file: HostFile, resolveLink: (linkpath: string
 	const cache = () => (isNote ? host.metadataCache.getFileCache(file) : null);
 	let links: LinkRef[] | null = null;
 	let embeds: LinkRef[] | null = null;
-	const toRef = (entry: { link: string; displayText?: string }): LinkRef => ({
-		link: entry.link,
-		target: resolveLink(linkpathOf(entry.link), file.path),
-		...(entry.displayText !== undefined && entry.displayText !== entry.link ? { display: entry.displayText } : {}),
-	});
+	const toRef = (entry: { link: string; displayText?: string }): LinkRef => {
+		let target: string | null | undefined;
+		return {
+			link: entry.link,
+			// Resolved on first use: `file.links.length` needs no resolution, `file.hasLink(…)` does.
+			get target(): string | null {
+				if (target === undefined) target = resolveLink(linkpathOf(entry.link), file.path);
+				return target;
+			},
+			...(entry.displayText !== undefined && entry.displayText !== entry.link ? { display: entry.displayText } : {}),
+		};
+	};
 	return {
 		path: file.path,
 		name: file.name,
