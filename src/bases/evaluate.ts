@@ -258,9 +258,9 @@ function fileField(file: BaseFile, name: string, context: EvaluationContext): Va
 		case "tags":
 			return [...file.tags()];
 		case "links":
-			return file.links().map((entry) => new LinkValue(entry.link, entry.target, entry.display));
+			return file.links().map((entry) => new LinkValue(entry.link, () => entry.target, entry.display));
 		case "embeds":
-			return file.embeds().map((entry) => new LinkValue(entry.link, entry.target, entry.display));
+			return file.embeds().map((entry) => new LinkValue(entry.link, () => entry.target, entry.display));
 		case "backlinks":
 			context.budget.spend(100);
 			return context.vault.backlinks(file.path).map((path) => new LinkValue(path, path));

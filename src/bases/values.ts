@@ -9,7 +9,8 @@ import dayjs from "dayjs";
 export interface LinkRef {
 	link: string;
 	display?: string;
-	target: string | null;
+	/** Resolved when first read. */
+	readonly target: string | null;
 }
 
 /** One file of the vault as a base sees it. Members that cost a lookup are methods, so they are paid only when an expression asks. */
@@ -65,11 +66,20 @@ export class DurationValue {
 }
 
 export class LinkValue {
+	private resolved: string | null | undefined;
+
+	/** `target` may be given as a function: a note's links are resolved only when an expression asks where they lead. */
 	constructor(
 		readonly link: string,
-		readonly target: string | null,
+		private readonly targetOrResolver: string | null | (() => string | null),
 		readonly display?: string,
 	) {}
+
+	/** The visible file the link leads to, or null. */
+	get target(): string | null {
+		if (this.resolved === undefined) this.resolved = typeof this.targetOrResolver === "function" ? this.targetOrResolver() : this.targetOrResolver;
+		return this.resolved;
+	}
 }
 
 export class FileValue {

@@ -11,7 +11,7 @@ import { linkpathOf } from "../markdown/inline";
 import { fail, ok, type Result } from "../result";
 import { resolveVisibleLink } from "./notes";
 import { checkVaultPath } from "./paths";
-import { isNoteInScope, isPathVisible, type Scope } from "./scope";
+import { isPathVisible, type Scope } from "./scope";
 
 /** The file a tool argument names, with the extension the tool reads (`Projects/Board` or `Projects/Board.canvas`). */
 export function findFileWithExtension(host: Host, scope: Scope, input: string, extension: "base" | "canvas"): Result<HostFile> {
@@ -48,22 +48,39 @@ function folderOf(path: string): string {
 /** The visible files as base rows, and the vault view their expressions reach. */
 export function baseVault(host: Host, scope: Scope): { vault: BaseVault; files: BaseFile[]; fileFor: (file: HostFile) => BaseFile } {
 	const byPath = new Map<string, BaseFile>();
+	// One query asks the same questions many times (every note's links, every file's visibility): each is answered once.
+	const visibility = new Map<string, boolean>();
+	const isVisible = (path: string): boolean => {
+		let visible = visibility.get(path);
+		if (visible === undefined) {
+			visible = isPathVisible(path, scope);
+			visibility.set(path, visible);
+		}
+		return visible;
+	};
+	// Obsidian resolves a link by its text and the linking note's folder (relative links, a match in the same folder first).
+	const resolutions = new Map<string, string | null>();
 	const resolveLink = (linkpath: string, sourcePath: string): string | null => {
+		const key = `${folderOf(sourcePath)}\u0000${linkpath}`;
+		const known = resolutions.get(key);
+		if (known !== undefined) return known;
 		const target = resolveVisibleLink(host, scope, linkpath, sourcePath);
-		return target && isPathVisible(target.path, scope) ? target.path : null;
+		const path = target && isVisible(target.path) ? target.path : null;
+		resolutions.set(key, path);
+		return path;
 	};
 	const fileFor = (file: HostFile): BaseFile => {
 		const known = byPath.get(file.path);
 		if (known) return known;
-		const made = makeBaseFile(host, scope, file, resolveLink);
+		const made = makeBaseFile(host, file, resolveLink);
 		byPath.set(file.path, made);
 		return made;
 	};
-	const files = host.vault.getFiles().filter((file) => isPathVisible(file.path, scope)).map(fileFor);
+	const files = host.vault.getFiles().filter((file) => isVisible(file.path)).map(fileFor);
 	let backlinkIndex: Map<string, string[]> | null = null;
 	const vault: BaseVault = {
 		file: (path) => {
-			if (!isPathVisible(path, scope)) return null;
+			if (!isVisible(path)) return null;
 			const file = host.vault.getFileByPath(path);
 			return file ? fileFor(file) : null;
 		},
@@ -73,7 +90,7 @@ export function baseVault(host: Host, scope: Scope): { vault: BaseVault; files: 
 				// Built once per query, from the visible notes only: an excluded note never counts as a backlink.
 				backlinkIndex = new Map();
 				for (const source of files) {
-					if (!isNoteInScope(source.path, scope)) continue;
+					if (source.extension !== "md") continue;
 					for (const target of new Set(source.links().map((entry) => entry.target))) {
 						if (target === null) continue;
 						const list = backlinkIndex.get(target) ?? [];
@@ -88,16 +105,24 @@ export function baseVault(host: Host, scope: Scope): { vault: BaseVault; files: 
 	return { vault, files, fileFor };
 }
 
-function makeBaseFile(host: Host, scope: Scope, file: HostFile, resolveLink: (linkpath: string, sourcePath: string) => string | null): BaseFile {
-	const isNote = isNoteInScope(file.path, scope);
+function makeBaseFile(host: Host, file: HostFile, resolveLink: (linkpath: string, sourcePath: string) => string | null): BaseFile {
+	// Only visible files become base files (see fileFor's callers): a Markdown one is a note in scope.
+	const isNote = file.extension === "md";
 	const cache = () => (isNote ? host.metadataCache.getFileCache(file) : null);
 	let links: LinkRef[] | null = null;
 	let embeds: LinkRef[] | null = null;
-	const toRef = (entry: { link: string; displayText?: string }): LinkRef => ({
-		link: entry.link,
-		target: resolveLink(linkpathOf(entry.link), file.path),
-		...(entry.displayText !== undefined && entry.displayText !== entry.link ? { display: entry.displayText } : {}),
-	});
+	const toRef = (entry: { link: string; displayText?: string }): LinkRef => {
+		let target: string | null | undefined;
+		return {
+			link: entry.link,
+			// Resolved on first use: `file.links.length` needs no resolution, `file.hasLink(…)` does.
+			get target(): string | null {
+				if (target === undefined) target = resolveLink(linkpathOf(entry.link), file.path);
+				return target;
+			},
+			...(entry.displayText !== undefined && entry.displayText !== entry.link ? { display: entry.displayText } : {}),
+		};
+	};
 	return {
 		path: file.path,
 		name: file.name,
