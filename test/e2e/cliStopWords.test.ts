@@ -2,7 +2,7 @@ import { connectClient } from "../helpers/http";
 import { runCli, startServe } from "../helpers/cli";
 import { makeVault, removeDir } from "../helpers/vault";
 
-/** `serve --stop-words` (issue 16): the run's stop words replace the ones in data.json for that run only. */
+/** `serve --stop-words` and `--language`: the run's stop words and word forms replace the ones in data.json for that run only. */
 describe("vault-mcp serve --stop-words", () => {
 	let vault: string;
 
@@ -11,22 +11,38 @@ describe("vault-mcp serve --stop-words", () => {
 	});
 	afterEach(async () => removeDir(vault));
 
-	test("by default a stop word need not match; --stop-words \"\" makes every word required; --stop-words LIST uses that list", async () => {
+	test("by default a stop word need not match; --stop-words \"\" makes every word count; --stop-words LIST uses that list", async () => {
 		const { token } = JSON.parse((await runCli(["token", "new", vault, "--name", "a", "--json"])).stdout) as { token: string };
-		const foundWith = async (flags: string[]) => {
+		const foundWith = async (flags: string[], query = "how to use templates") => {
 			const serving = await startServe([vault, "--port", "0", ...flags]);
 			try {
 				const client = await connectClient(serving.url, token);
-				const answer = await client.callTool({ name: "search_notes", arguments: { query: "how to use templates" } });
+				const answer = await client.callTool({ name: "search_notes", arguments: { query } });
 				await client.close();
-				return ((answer.structuredContent as { results: Array<{ path: string }> }).results ?? []).map((hit) => hit.path).sort();
+				return ((answer.structuredContent as { results: Array<{ path: string; matched_words: string[] }> }).results ?? []).map((hit) => [hit.path, hit.matched_words]);
 			} finally {
 				await serving.stop();
 			}
 		};
-		expect(await foundWith([])).toEqual(["Newsletter.md", "Templates.md"]);
-		expect(await foundWith(["--stop-words", ""])).toEqual(["Newsletter.md"]);
-		expect(await foundWith(["--stop-words", "how, to"])).toEqual(["Newsletter.md", "Templates.md"]);
-		expect(await foundWith(["--stop-words", "how"])).toEqual(["Newsletter.md"]);
-	}, 60_000);
+		const byTitle = [
+			["Templates.md", ["use", "templates"]],
+			["Newsletter.md", ["use", "templates"]],
+		];
+		expect(await foundWith([])).toEqual(byTitle);
+		expect(await foundWith(["--stop-words", ""])).toEqual([
+			["Newsletter.md", ["how", "to", "use", "templates"]],
+			["Templates.md", ["use", "templates"]],
+		]);
+		expect(await foundWith(["--stop-words", "how, to"])).toEqual(byTitle);
+		expect(await foundWith(["--stop-words", "how"])).toEqual([
+			["Newsletter.md", ["to", "use", "templates"]],
+			["Templates.md", ["use", "templates"]],
+		]);
+		// --language: whose word forms match, for this run; an unknown language is refused with the list.
+		expect(await foundWith([], "meets")).toEqual([["Templates.md", ["meets"]]]);
+		expect(await foundWith(["--language", "none"], "meets")).toEqual([]);
+		const refused = await runCli(["serve", vault, "--port", "0", "--language", "klingon"]);
+		expect(refused.code).not.toBe(0);
+		expect(refused.stderr).toContain("--language needs one of: none, arabic");
+	}, 90_000);
 });

@@ -60,6 +60,15 @@ describe("parseSettings", () => {
 		]);
 	});
 
+	test("searchLanguage: a known language is kept; an unknown one falls back to english with a warning; none is a choice", () => {
+		expect(defaultSettings().searchLanguage).toBe("english");
+		expect(parseSettings({ searchLanguage: "french" }).settings.searchLanguage).toBe("french");
+		expect(parseSettings({ searchLanguage: "none" }).settings.searchLanguage).toBe("none");
+		const unknown = parseSettings({ searchLanguage: "klingon" });
+		expect(unknown.settings.searchLanguage).toBe("english");
+		expect(unknown.warnings).toEqual(['settings: "searchLanguage" is not valid; using the default']);
+	});
+
 	test("an unknown older field is ignored, not fatal", () => {
 		expect(parseSettings({ legacyThing: true, port: 1234 }).settings.port).toBe(1234);
 	});

@@ -1,0 +1,71 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { parseQuery } from "../../src/search/query";
+import { scanSearch } from "../../src/vault/search";
+import { connectClient } from "../helpers/http";
+import { startService, type RunningService } from "../helpers/service";
+import { callOk } from "../helpers/tools";
+import { makeVault, removeDir } from "../helpers/vault";
+
+interface Answer {
+	total: number;
+	results: Array<{ path: string; matched_words: string[]; snippets: string[] }>;
+}
+
+/** Ranking by evidence, aliases, word forms and the soft AND, as a client of search_notes sees them over a real server. */
+describe("search_notes by evidence strength, through a real MCP client", () => {
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+	const search = (query: string, limit = 10) => callOk<Answer>(client, "search_notes", { query, limit });
+
+	beforeAll(async () => {
+		vault = await makeVault({
+			"Pets/Rex.md": "---\naliases:\n  - Doggo\n  - Good boy\n---\nOur dog, who barks at the post.",
+			"Journal.md": "The doggo barked. Doggo again; doggo all day.",
+			"Manage notes.md": "Renaming a note updates every link to it.",
+			"Changelog.md": "Renamed the settings tab.",
+			"Private/Secret doggo.md": "---\naliases: [Doggo]\n---\nThe doggo password is hunter2.",
+		});
+		running = await startService(vault, { settings: { excludedFolders: ["Private"] } });
+		await running.service.search?.whenReady();
+		client = await connectClient(running.url, running.tokens.read ?? "");
+	});
+	afterAll(async () => {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test("a note whose frontmatter alias is the query ranks first; a note in an excluded folder with the same alias is never shown", async () => {
+		const answer = await search("doggo");
+		expect(answer.results.map((hit) => hit.path)).toEqual(["Pets/Rex.md", "Journal.md"]);
+		expect(answer.total).toBe(2);
+		expect(JSON.stringify(answer)).not.toContain("Private");
+		expect(JSON.stringify(answer)).not.toContain("hunter2");
+		expect((await search("good boy")).results[0]?.path).toBe("Pets/Rex.md");
+	});
+
+	test("a word's other form finds a note, matched_words names the query word, and the snippet marks the form", async () => {
+		const answer = await search("renamed links");
+		expect(answer.results[0]).toEqual({ path: "Manage notes.md", score: expect.any(Number), matched_words: ["renamed", "links"], snippets: ["«Renaming» a note updates every «link» to it."] });
+		expect(answer.results[1]).toMatchObject({ path: "Changelog.md", matched_words: ["renamed"] });
+	});
+
+	test("the searchLanguage setting applies on the next search: none matches words as typed and prefixes only", async () => {
+		await running.service.apply({ ...running.settings, searchLanguage: "none" });
+		try {
+			expect((await search("renamed")).results.map((hit) => hit.path)).toEqual(["Changelog.md"]);
+		} finally {
+			await running.service.apply(running.settings);
+		}
+		expect((await search("renamed")).results.map((hit) => hit.path).sort()).toEqual(["Changelog.md", "Manage notes.md"]);
+	});
+
+	test("the index answers as a scan does, aliases, forms and partial matches included", async () => {
+		const scope = { configDir: ".obsidian", excludedFolders: ["Private"] };
+		for (const query of ["doggo", "good boy", "renamed links", "how does renaming keep every link working", "-journal doggo"]) {
+			const fromIndex = await running.service.search?.search(scope, parseQuery(query), {}, 10);
+			expect(fromIndex).toEqual(await scanSearch(running.host, scope, parseQuery(query), {}, 10));
+		}
+	});
+});
