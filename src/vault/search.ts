@@ -1,6 +1,7 @@
+import * as nodeTimers from "node:timers";
 import type { CachedMetadata, EventRef } from "obsidian";
 import type { Host, HostAbstractFile, HostFile } from "../host/Host";
-import { INDEX_BUILD_SLICE_MS, MAX_SEARCHABLE_NOTE_BYTES, SEARCH_BUILD_HELP_MS, SLICED_TAGS, SLICED_TOKENIZE_CHARS } from "../config/limits";
+import { INDEX_BUILD_SLICE_MS, MAX_SEARCHABLE_NOTE_BYTES, SEARCH_BUILD_HELP_MAX_MS, SEARCH_BUILD_HELP_MS, SLICED_TAGS, SLICED_TOKENIZE_CHARS } from "../config/limits";
 import { runSteps, runStepsInSlices, type Steps } from "../markdown/steps";
 import { SearchEngine, type PreparedDocument, type SearchAnswer } from "../search/engine";
 import { stopWordSet, withStopWords, type ParsedQuery } from "../search/query";
@@ -136,6 +137,8 @@ export class IndexedNoteSearch implements NoteSearch {
 	private readonly vaultRefs: EventRef[] = [];
 	private building: Promise<void> = Promise.resolve();
 	private currentBuild: IndexBuild | null = null;
+	/** Time the build spent waiting for other work since searches last gave it back: what the next search repays. */
+	private buildWaitedMs = 0;
 	private stopWords = DEFAULT_STOP_WORDS;
 
 	constructor(
@@ -210,22 +213,25 @@ export class IndexedNoteSearch implements NoteSearch {
 	}
 
 	/**
-	 * Indexes the build's next notes for SEARCH_BUILD_HELP_MS: the work the build would do anyway,
-	 * done now, so a client searching while the index builds brings readiness closer.
+	 * Indexes the build's next notes for as long as the build was kept waiting since the last search
+	 * (SEARCH_BUILD_HELP_MS to SEARCH_BUILD_HELP_MAX_MS): the work the build would do anyway, done
+	 * now, so searching while the index builds never slows the build down.
 	 */
 	private async helpBuild(): Promise<void> {
 		const build = this.currentBuild;
 		if (!build) return;
+		const helpMs = Math.min(SEARCH_BUILD_HELP_MAX_MS, Math.max(SEARCH_BUILD_HELP_MS, this.buildWaitedMs));
+		this.buildWaitedMs = Math.max(0, this.buildWaitedMs - helpMs);
 		const started = performance.now();
 		const helping = (async () => {
-			while (performance.now() - started < SEARCH_BUILD_HELP_MS && (await this.indexNextNote(build)));
+			while (performance.now() - started < helpMs && (await this.indexNextNote(build)));
 		})();
 		helping.catch(() => undefined);
 		// A note whose read or tokenizing takes long goes on being indexed; the search does not wait for it.
-		let timer: ReturnType<typeof setTimeout> | undefined;
-		const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, SEARCH_BUILD_HELP_MS)));
+		let timer: ReturnType<typeof nodeTimers.setTimeout> | undefined;
+		const deadline = new Promise<void>((resolve) => (timer = nodeTimers.setTimeout(resolve, helpMs)));
 		await Promise.race([helping, deadline]);
-		clearTimeout(timer);
+		nodeTimers.clearTimeout(timer);
 	}
 
 	/** Indexed notes carrying `tag` or a tag nested under it, from the tags kept beside the index. */
@@ -249,11 +255,14 @@ export class IndexedNoteSearch implements NoteSearch {
 		const build: IndexBuild = { notes: visibleNotes(this.host, this.scope), next: 0, engine: this.engine, inFlight: 0, finished: false, finish };
 		this.currentBuild = build;
 		this.totalNotes = build.notes.length;
+		this.buildWaitedMs = 0;
 		let sliceStart = performance.now();
 		while (await this.indexNextNote(build)) {
 			if (performance.now() - sliceStart > INDEX_BUILD_SLICE_MS) {
+				const yielded = performance.now();
 				await this.yieldToHost();
 				sliceStart = performance.now();
+				this.buildWaitedMs += sliceStart - yielded;
 			}
 		}
 		this.finishIfComplete(build);
