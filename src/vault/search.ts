@@ -12,6 +12,7 @@ import { isInFolder, isNoteInScope, type Scope } from "./scope";
 import { getAllTags } from "../markdown/tags";
 import { isTagOrNested, notesWithTag, rememberTags, tagKey } from "./tags";
 import { rememberTasks } from "./tasks";
+import { rememberLinks } from "./links";
 
 export type { SearchAnswer };
 
@@ -118,8 +119,8 @@ interface IndexBuild {
 /**
  * The search index of the visible notes: built in short slices after start, kept current from
  * the metadata cache's `changed`/`deleted` events and the vault's `rename`. Until it is complete,
- * a search first indexes further notes for SEARCH_BUILD_HELP_MS (the build's own next notes, so
- * searching never slows the build down), then answers from what is indexed and says how much
+ * a search first indexes the build's own next notes for a bounded time (see `helpBuild`), so
+ * searching never slows the build down, then answers from what is indexed and says how much
  * that is. Excluded notes never enter it.
  */
 export class IndexedNoteSearch implements NoteSearch {
@@ -349,10 +350,11 @@ export class IndexedNoteSearch implements NoteSearch {
 			if (this.stopped || engine !== this.engine || (this.versions.get(file.path) ?? 0) !== version) return;
 		}
 		engine.commit(work.prepared);
-		// The text is in hand: keep the note's tasks and tags for the vault-wide tools, so their first call reads nothing.
+		// The text is in hand: keep the note's tasks, tags and link counts for the vault-wide tools, so their first call reads nothing.
 		if (cache && text.length < SLICED_TOKENIZE_CHARS) {
 			rememberTasks(cache, text);
 			rememberTags(cache);
+			rememberLinks(this.host, this.scope, file.path);
 		}
 		if (searchable) this.unsearchedPaths.delete(file.path);
 		else this.unsearchedPaths.add(file.path);
