@@ -203,11 +203,13 @@ export const VAULT_WIDE_SLICE_MS = 10;
  */
 export const VAULT_WIDE_CALL_WORK_MS = 2_000;
 /**
- * While the search index is still being built, each search first indexes further notes for this
- * long (the build's own work, done sooner), then answers from what is indexed: a client searching
- * from the first second speeds the build up instead of starving it.
+ * While the search index is still being built, each search first indexes further notes (the
+ * build's own work, done sooner), then answers from what is indexed: for as long as the build was
+ * kept waiting by other work since the last search, at least the first and at most the second
+ * of these. A client searching from the first second then leaves the build at its idle pace.
  */
 export const SEARCH_BUILD_HELP_MS = 15;
+export const SEARCH_BUILD_HELP_MAX_MS = 200;
 /** Paths whose "note in scope?" answer is remembered per scope, and scopes remembered (tokens can see different folders). */
 export const IN_SCOPE_MEMO_PATHS = 200_000;
 export const IN_SCOPE_MEMO_SCOPES = 16;

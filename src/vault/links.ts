@@ -107,6 +107,11 @@ function linkContribution(host: Host, scope: Scope, scopeKey: string, source: st
 	return contribution;
 }
 
+/** Works out and keeps what a note's links add to the graph counts for this scope (the search index does, as it reads each note). */
+export function rememberLinks(host: Host, scope: Scope, source: string, memo: NoteMemo = sharedNoteMemo): void {
+	linkContribution(host, scope, scopeKeyOf(scope), source, memo);
+}
+
 /**
  * Counts over the visible part of the link graph; excluded notes count nowhere. Each note's part
  * is kept until its links change; the walk over the vault pauses on `budget`.

@@ -1,6 +1,7 @@
+import * as nodeTimers from "node:timers";
 import type { CachedMetadata, EventRef } from "obsidian";
 import type { Host, HostAbstractFile, HostFile } from "../host/Host";
-import { INDEX_BUILD_SLICE_MS, MAX_SEARCHABLE_NOTE_BYTES, SEARCH_BUILD_HELP_MS, SLICED_TAGS, SLICED_TOKENIZE_CHARS } from "../config/limits";
+import { INDEX_BUILD_SLICE_MS, MAX_SEARCHABLE_NOTE_BYTES, SEARCH_BUILD_HELP_MAX_MS, SEARCH_BUILD_HELP_MS, SLICED_TAGS, SLICED_TOKENIZE_CHARS } from "../config/limits";
 import { runSteps, runStepsInSlices, type Steps } from "../markdown/steps";
 import { SearchEngine, type PreparedDocument, type SearchAnswer } from "../search/engine";
 import { stopWordSet, withStopWords, type ParsedQuery } from "../search/query";
@@ -13,6 +14,7 @@ import { frontmatterAliases } from "../markdown/frontmatter";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor, type SearchLanguage } from "../search/stemmers";
 import { isTagOrNested, notesWithTag, rememberTags, tagKey } from "./tags";
 import { rememberTasks } from "./tasks";
+import { rememberLinks } from "./links";
 
 export type { SearchAnswer };
 
@@ -124,8 +126,8 @@ interface IndexBuild {
 /**
  * The search index of the visible notes: built in short slices after start, kept current from
  * the metadata cache's `changed`/`deleted` events and the vault's `rename`. Until it is complete,
- * a search first indexes further notes for SEARCH_BUILD_HELP_MS (the build's own next notes, so
- * searching never slows the build down), then answers from what is indexed and says how much
+ * a search first indexes the build's own next notes for a bounded time (see `helpBuild`), so
+ * searching never slows the build down, then answers from what is indexed and says how much
  * that is. Excluded notes never enter it.
  */
 export class IndexedNoteSearch implements NoteSearch {
@@ -143,6 +145,8 @@ export class IndexedNoteSearch implements NoteSearch {
 	private readonly vaultRefs: EventRef[] = [];
 	private building: Promise<void> = Promise.resolve();
 	private currentBuild: IndexBuild | null = null;
+	/** Time the build spent waiting for other work since searches last gave it back: what the next search repays. */
+	private buildWaitedMs = 0;
 	private stopWords = DEFAULT_STOP_WORDS;
 	private language: SearchLanguage = DEFAULT_SEARCH_LANGUAGE;
 
@@ -224,22 +228,25 @@ export class IndexedNoteSearch implements NoteSearch {
 	}
 
 	/**
-	 * Indexes the build's next notes for SEARCH_BUILD_HELP_MS: the work the build would do anyway,
-	 * done now, so a client searching while the index builds brings readiness closer.
+	 * Indexes the build's next notes for as long as the build was kept waiting since the last search
+	 * (SEARCH_BUILD_HELP_MS to SEARCH_BUILD_HELP_MAX_MS): the work the build would do anyway, done
+	 * now, so searching while the index builds never slows the build down.
 	 */
 	private async helpBuild(): Promise<void> {
 		const build = this.currentBuild;
 		if (!build) return;
+		const helpMs = Math.min(SEARCH_BUILD_HELP_MAX_MS, Math.max(SEARCH_BUILD_HELP_MS, this.buildWaitedMs));
+		this.buildWaitedMs = Math.max(0, this.buildWaitedMs - helpMs);
 		const started = performance.now();
 		const helping = (async () => {
-			while (performance.now() - started < SEARCH_BUILD_HELP_MS && (await this.indexNextNote(build)));
+			while (performance.now() - started < helpMs && (await this.indexNextNote(build)));
 		})();
 		helping.catch(() => undefined);
 		// A note whose read or tokenizing takes long goes on being indexed; the search does not wait for it.
-		let timer: ReturnType<typeof setTimeout> | undefined;
-		const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, SEARCH_BUILD_HELP_MS)));
+		let timer: ReturnType<typeof nodeTimers.setTimeout> | undefined;
+		const deadline = new Promise<void>((resolve) => (timer = nodeTimers.setTimeout(resolve, helpMs)));
 		await Promise.race([helping, deadline]);
-		clearTimeout(timer);
+		nodeTimers.clearTimeout(timer);
 	}
 
 	/** Indexed notes carrying `tag` or a tag nested under it, from the tags kept beside the index. */
@@ -263,11 +270,14 @@ export class IndexedNoteSearch implements NoteSearch {
 		const build: IndexBuild = { notes: visibleNotes(this.host, this.scope), next: 0, engine: this.engine, inFlight: 0, finished: false, finish };
 		this.currentBuild = build;
 		this.totalNotes = build.notes.length;
+		this.buildWaitedMs = 0;
 		let sliceStart = performance.now();
 		while (await this.indexNextNote(build)) {
 			if (performance.now() - sliceStart > INDEX_BUILD_SLICE_MS) {
+				const yielded = performance.now();
 				await this.yieldToHost();
 				sliceStart = performance.now();
+				this.buildWaitedMs += sliceStart - yielded;
 			}
 		}
 		this.finishIfComplete(build);
@@ -354,10 +364,11 @@ export class IndexedNoteSearch implements NoteSearch {
 			if (this.stopped || engine !== this.engine || (this.versions.get(file.path) ?? 0) !== version) return;
 		}
 		engine.commit(work.prepared);
-		// The text is in hand: keep the note's tasks and tags for the vault-wide tools, so their first call reads nothing.
+		// The text is in hand: keep the note's tasks, tags and link counts for the vault-wide tools, so their first call reads nothing.
 		if (cache && text.length < SLICED_TOKENIZE_CHARS) {
 			rememberTasks(cache, text);
 			rememberTags(cache);
+			rememberLinks(this.host, this.scope, file.path);
 		}
 		if (searchable) this.unsearchedPaths.delete(file.path);
 		else this.unsearchedPaths.add(file.path);

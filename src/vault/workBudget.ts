@@ -102,6 +102,39 @@ export interface CallBudgetSettings {
 	callWorkMs: number;
 }
 
+/** Merge passes of a sliced sort look at the clock every this many items. */
+const SORT_CHECK_ITEMS = 1024;
+
+/**
+ * Sorts like `Array.prototype.sort` (stable; the same order for a comparison that never says two
+ * different items are equal), in slices: a bottom-up merge sort that pauses on `budget`, so sorting
+ * every note of a large vault is never one long piece.
+ */
+export async function sortInSlices<T>(items: readonly T[], compare: (a: T, b: T) => number, budget: CallBudget): Promise<T[]> {
+	let from = [...items];
+	let into = new Array<T>(from.length);
+	for (let width = 1; width < from.length; width *= 2) {
+		let since = 0;
+		for (let start = 0; start < from.length; start += 2 * width) {
+			const middle = Math.min(start + width, from.length);
+			const end = Math.min(start + 2 * width, from.length);
+			let left = start;
+			let right = middle;
+			for (let out = start; out < end; out++) {
+				const takeLeft = right >= end || (left < middle && compare(from[left] as T, from[right] as T) <= 0);
+				into[out] = (takeLeft ? from[left++] : from[right++]) as T;
+			}
+			since += end - start;
+			if (since >= SORT_CHECK_ITEMS) {
+				since = 0;
+				if (budget.due()) await budget.checkpoint();
+			}
+		}
+		[from, into] = [into, from];
+	}
+	return from;
+}
+
 /**
  * Runs a vault-wide computation under a fresh budget; a call over budget becomes an error the
  * model can act on (`narrowing` says how), any other failure is passed on.

@@ -3,6 +3,7 @@ import { LIST_NOTES_DEFAULT_LIMIT, LIST_NOTES_MAX_LIMIT } from "../../config/lim
 import { checkFolderArgument } from "../../vault/paths";
 import { comparePaths, decodeCursor, page, visibleNotes } from "../../vault/notes";
 import { isInFolder } from "../../vault/scope";
+import { sortInSlices, withinCallBudget } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
 
@@ -25,23 +26,27 @@ export const listNotesTool = defineTool({
 		next_cursor: z.string().optional(),
 	},
 	examples: [{ recursive: true, sort: "path", limit: 5 }, { folder: "Projects", recursive: true, sort: "modified", limit: 10 }],
-	handler: (ctx, args) => {
+	handler: async (ctx, args) => {
 		const folderArgument = checkFolderArgument(args.folder, ctx.scope);
-		if (!folderArgument.ok) return Promise.resolve(fail(folderArgument.error));
+		if (!folderArgument.ok) return fail(folderArgument.error);
 		const folder = folderArgument.value;
 		const offset = decodeCursor(args.cursor);
-		if (!offset.ok) return Promise.resolve(fail(offset.error));
-		const notes = visibleNotes(ctx.host, ctx.scope).filter((file) => {
+		if (!offset.ok) return fail(offset.error);
+		const listed = visibleNotes(ctx.host, ctx.scope).filter((file) => {
 			if (folder === undefined) return args.recursive || !file.path.includes("/");
 			if (!isInFolder(file.path, folder)) return false;
 			return args.recursive || !file.path.slice(folder.length + 1).includes("/");
 		});
-		notes.sort(args.sort === "modified" ? (a, b) => b.stat.mtime - a.stat.mtime || comparePaths(a.path, b.path) : (a, b) => comparePaths(a.path, b.path));
+		type Listed = (typeof listed)[number];
+		const order = args.sort === "modified" ? (a: Listed, b: Listed) => b.stat.mtime - a.stat.mtime || comparePaths(a.path, b.path) : (a: Listed, b: Listed) => comparePaths(a.path, b.path);
+		const sorted = await withinCallBudget((budget) => sortInSlices(listed, order, budget), "Pass a folder to list part of the vault.", ctx.callBudget);
+		if (!sorted.ok) return sorted;
+		const notes = sorted.value;
 		const { items, nextCursor } = page(notes, offset.value, args.limit);
-		return Promise.resolve(ok({
+		return ok({
 			notes: items.map((file) => ({ path: file.path, modified: new Date(file.stat.mtime).toISOString(), size: file.stat.size })),
 			total: notes.length,
 			...(nextCursor ? { next_cursor: nextCursor } : {}),
-		}));
+		});
 	},
 });

@@ -1,4 +1,4 @@
-import { CallBudget, CallOverBudget, withinCallBudget, yieldToEventLoop } from "../../../src/vault/workBudget";
+import { CallBudget, CallOverBudget, sortInSlices, withinCallBudget, yieldToEventLoop } from "../../../src/vault/workBudget";
 
 /** Keeps the thread busy for `ms`, as vault-wide work does between two checkpoints. */
 function busy(ms: number): void {
@@ -55,5 +55,18 @@ describe("a vault-wide call's CPU budget", () => {
 		expect(over.ok).toBe(false);
 		if (!over.ok) expect(over.error).toMatch(/more than 2 s of work.*stopped.*Pass a folder\./);
 		await expect(withinCallBudget(() => Promise.reject(new Error("a bug")), "Narrow it.")).rejects.toThrow("a bug");
+	});
+
+	test("a sort in slices gives the order Array.prototype.sort gives, and pauses on a long list", async () => {
+		let state = 7;
+		const random = () => (state = (state * 48271) % 2147483647) / 2147483647;
+		const items = Array.from({ length: 5000 }, (_, index) => ({ name: `Folder ${Math.floor(random() * 40)}/Note ${Math.floor(random() * 900)}`, index }));
+		const order = (a: { name: string; index: number }, b: { name: string; index: number }) => a.name.localeCompare(b.name) || a.index - b.index;
+		let pauses = 0;
+		const budget = new CallBudget(() => ((pauses += 1), yieldToEventLoop()), 0, 60_000);
+		expect(await sortInSlices(items, order, budget)).toEqual([...items].sort(order));
+		expect(pauses).toBeGreaterThan(0);
+		expect(await sortInSlices([], order, budget)).toEqual([]);
+		expect(await sortInSlices(items.slice(0, 1), order, budget)).toEqual(items.slice(0, 1));
 	});
 });
