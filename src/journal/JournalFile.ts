@@ -268,7 +268,8 @@ export class JournalFile implements WriteJournal {
 		const snapshot = { ...this.disk };
 		// From the snapshot on, every line read in is noted, before the first wait.
 		this.touchedWhileTrimming = new Set();
-		const kept = Buffer.concat([...this.entries.values()].filter((entry) => !dropped.has(entry.id)).map(linesOf));
+		// Copies as they are now: lines read in later reach the new file through the tail, never twice.
+		const kept = [...this.entries.values()].filter((entry) => !dropped.has(entry.id)).map(copyEntry);
 		const folder = nodePath.dirname(this.path);
 		const temporary = nodePath.join(folder, `.${JOURNAL_FILE_NAME}.${randomBytes(6).toString("hex")}.tmp`);
 		let handle: fs.FileHandle;
@@ -282,21 +283,26 @@ export class JournalFile implements WriteJournal {
 		}
 		let replaced = false;
 		try {
-			// Off the event loop: the big write and its sync.
-			await handle.writeFile(kept);
+			// Off the event loop: each call serialised and written in turn (the event loop serves between them), then synced.
+			let keptBytes = 0;
+			for (const entry of kept) {
+				const lines = linesOf(entry);
+				await handle.write(lines, 0, lines.length, keptBytes);
+				keptBytes += lines.length;
+			}
 			await handle.sync();
 			// From here to the rename, synchronous: no append of this process can come in between.
 			this.syncWithDisk();
 			const unchanged = this.disk !== null && this.disk.ino === snapshot.ino && this.disk.size >= snapshot.size;
 			if (!unchanged || [...this.touchedWhileTrimming].some((id) => dropped.has(id))) return;
 			const tail = this.disk ? this.readRange(snapshot.size, this.disk.size) : Buffer.alloc(0);
-			writeAll(handle.fd, tail);
+			writeAllAt(handle.fd, tail, keptBytes);
 			fsyncSync(handle.fd);
 			renameSync(temporary, this.path);
 			replaced = true;
 			syncFolder(folder);
 			for (const id of dropped) this.entries.delete(id);
-			this.disk = { ino: lstatSync(this.path).ino, size: kept.length + tail.length };
+			this.disk = { ino: lstatSync(this.path).ino, size: keptBytes + tail.length };
 		} finally {
 			this.touchedWhileTrimming = null;
 			await handle.close().catch(() => undefined);
@@ -320,13 +326,13 @@ export class JournalFile implements WriteJournal {
 	private callsToDrop(): string[] {
 		const entryTarget = Math.floor(this.maxEntries * this.keepAfterTrim);
 		const byteTarget = Math.floor(this.maxBytes * this.keepAfterTrim);
-		const lines = new Map([...this.entries.values()].map((entry) => [entry.id, linesOf(entry)]));
-		let bytes = [...lines.values()].reduce((sum, text) => sum + text.length, 0);
+		const lines = new Map([...this.entries.values()].map((entry) => [entry.id, estimatedBytes(entry)]));
+		let bytes = [...lines.values()].reduce((sum, size) => sum + size, 0);
 		const droppable = [...this.entries.keys()].slice(0, Math.max(0, this.entries.size - JOURNAL_NEWEST_CALLS_KEPT));
 		const dropped: string[] = [];
 		for (const id of droppable) {
 			if (this.entries.size - dropped.length <= entryTarget && bytes <= byteTarget) break;
-			bytes -= lines.get(id)?.length ?? 0;
+			bytes -= lines.get(id) ?? 0;
 			dropped.push(id);
 		}
 		return dropped;
@@ -488,9 +494,28 @@ function linesOf(entry: JournalEntry): Buffer {
 	return Buffer.from(lines.map((line) => `${JSON.stringify(line)}\n`).join(""), "utf8");
 }
 
+/**
+ * About how many bytes an entry's lines take, without serialising them (which for a full journal
+ * took seconds of the event loop): the texts' UTF-8 size plus each line's fields. Escapes in JSON
+ * (a line end is two characters) make the real size a little larger.
+ */
+function estimatedBytes(entry: JournalEntry): number {
+	const fields = entry.id.length + entry.time.length + entry.tokenName.length + entry.tool.length + LINE_OVERHEAD_BYTES;
+	let bytes = entry.undone ? fields + entry.undone.by.length : 0;
+	for (const change of entry.changes) bytes += fields + Buffer.byteLength(change.path) * (change.movedFrom === undefined ? 1 : 2) + Buffer.byteLength(change.before ?? "") + Buffer.byteLength(change.after ?? "");
+	return bytes;
+}
+
+/** The bytes of a change line besides its texts: field names, quotes and the two hashes. */
+const LINE_OVERHEAD_BYTES = 260;
+
 /** A copy the caller may keep or change without touching the journal's own. */
 function copyEntry(entry: JournalEntry): JournalEntry {
 	return { ...entry, changes: entry.changes.map((change) => ({ ...change })), undone: entry.undone ? { ...entry.undone } : null };
+}
+
+function writeAllAt(descriptor: number, bytes: Buffer, position: number): void {
+	for (let offset = 0; offset < bytes.length; ) offset += writeSync(descriptor, bytes, offset, bytes.length - offset, position + offset);
 }
 
 function writeAll(descriptor: number, bytes: Buffer): void {
