@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, fstatSync, fsyncSync, lstatSync, openSync, readFileSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
+import { promises as fs, closeSync, fstatSync, fsyncSync, lstatSync, openSync, readFileSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
 import * as nodePath from "node:path";
 import * as nodeTimers from "node:timers";
 import { z } from "zod";
@@ -232,11 +232,8 @@ export class JournalFile implements WriteJournal {
 		this.trimTimer = nodeTimers.setTimeout(() => {
 			this.trimTimer = null;
 			this.trimDue = null;
-			try {
-				this.trimNow();
-			} catch {
-				// The next open or the next bound passed tries again; a record never waits on a trim.
-			}
+			// The next open or the next bound passed tries again; a record never waits on a trim.
+			this.trimInBackground().catch(() => undefined);
 		}, Math.max(0, Math.min(JOURNAL_TRIM_QUIET_MS, this.trimDue - now)));
 		this.trimTimer.unref();
 	}
@@ -249,17 +246,96 @@ export class JournalFile implements WriteJournal {
 	trimNow(): void {
 		this.syncWithDisk();
 		if (!this.overBound()) return;
+		for (const id of this.callsToDrop()) this.entries.delete(id);
+		this.rewrite();
+	}
+
+	/** Ids of the records apply() read in while a background trim was writing; null when none runs. */
+	private touchedWhileTrimming: Set<string> | null = null;
+
+	/**
+	 * The trim as the running server does it: the kept calls are written to a temporary file while
+	 * the event loop goes on serving (and this journal goes on appending); then, in one synchronous
+	 * step, the lines appended meanwhile are copied after them and the file replaced. If a line of
+	 * a call being dropped came in meanwhile (an undo of it, say), nothing is replaced and the trim
+	 * is tried again later: a call is dropped whole or kept whole.
+	 */
+	private async trimInBackground(): Promise<void> {
+		if (this.touchedWhileTrimming !== null) return;
+		this.syncWithDisk();
+		if (!this.overBound() || this.disk === null) return;
+		const dropped = new Set(this.callsToDrop());
+		const snapshot = { ...this.disk };
+		// From the snapshot on, every line read in is noted, before the first wait.
+		this.touchedWhileTrimming = new Set();
+		// Copies as they are now: lines read in later reach the new file through the tail, never twice.
+		const kept = [...this.entries.values()].filter((entry) => !dropped.has(entry.id)).map(copyEntry);
+		const folder = nodePath.dirname(this.path);
+		const temporary = nodePath.join(folder, `.${JOURNAL_FILE_NAME}.${randomBytes(6).toString("hex")}.tmp`);
+		let handle: fs.FileHandle;
+		try {
+			this.checkFolder();
+			// A new name opened exclusively never follows a link (O_CREAT|O_EXCL refuses one); owner-only.
+			handle = await fs.open(temporary, CREATE_NEW_FLAGS, 0o600);
+		} catch (error) {
+			this.touchedWhileTrimming = null;
+			throw error;
+		}
+		let replaced = false;
+		try {
+			// Off the event loop: each call serialised and written in turn (the event loop serves between them), then synced.
+			let keptBytes = 0;
+			for (const entry of kept) {
+				const lines = linesOf(entry);
+				await handle.write(lines, 0, lines.length, keptBytes);
+				keptBytes += lines.length;
+			}
+			await handle.sync();
+			// From here to the rename, synchronous: no append of this process can come in between.
+			this.syncWithDisk();
+			const unchanged = this.disk !== null && this.disk.ino === snapshot.ino && this.disk.size >= snapshot.size;
+			if (!unchanged || [...this.touchedWhileTrimming].some((id) => dropped.has(id))) return;
+			const tail = this.disk ? this.readRange(snapshot.size, this.disk.size) : Buffer.alloc(0);
+			writeAllAt(handle.fd, tail, keptBytes);
+			fsyncSync(handle.fd);
+			renameSync(temporary, this.path);
+			replaced = true;
+			syncFolder(folder);
+			for (const id of dropped) this.entries.delete(id);
+			this.disk = { ino: lstatSync(this.path).ino, size: keptBytes + tail.length };
+		} finally {
+			this.touchedWhileTrimming = null;
+			await handle.close().catch(() => undefined);
+			if (!replaced) rmSync(temporary, { force: true });
+			if (!replaced && this.overBound()) this.scheduleTrim();
+		}
+	}
+
+	/** Bytes `from` to `to` of the journal file. */
+	private readRange(from: number, to: number): Buffer {
+		const descriptor = openOwnFile(this.vaultRoot, this.path, READ_FLAGS);
+		if (descriptor === null) return Buffer.alloc(0);
+		try {
+			return readFrom(descriptor, from).subarray(0, to - from);
+		} finally {
+			closeSync(descriptor);
+		}
+	}
+
+	/** The oldest whole calls to drop (never the newest `JOURNAL_NEWEST_CALLS_KEPT`) so that at most `keepAfterTrim` of each bound is left. */
+	private callsToDrop(): string[] {
 		const entryTarget = Math.floor(this.maxEntries * this.keepAfterTrim);
 		const byteTarget = Math.floor(this.maxBytes * this.keepAfterTrim);
-		const lines = new Map([...this.entries.values()].map((entry) => [entry.id, linesOf(entry)]));
-		let bytes = [...lines.values()].reduce((sum, text) => sum + text.length, 0);
+		const lines = new Map([...this.entries.values()].map((entry) => [entry.id, estimatedBytes(entry)]));
+		let bytes = [...lines.values()].reduce((sum, size) => sum + size, 0);
 		const droppable = [...this.entries.keys()].slice(0, Math.max(0, this.entries.size - JOURNAL_NEWEST_CALLS_KEPT));
+		const dropped: string[] = [];
 		for (const id of droppable) {
-			if (this.entries.size <= entryTarget && bytes <= byteTarget) break;
-			bytes -= lines.get(id)?.length ?? 0;
-			this.entries.delete(id);
+			if (this.entries.size - dropped.length <= entryTarget && bytes <= byteTarget) break;
+			bytes -= lines.get(id) ?? 0;
+			dropped.push(id);
 		}
-		this.rewrite();
+		return dropped;
 	}
 
 	/** Reads in what changed on disk since last time: appended lines, or the whole file when it was replaced or shrank. */
@@ -345,6 +421,7 @@ export class JournalFile implements WriteJournal {
 	}
 
 	private apply(line: JournalLine): void {
+		this.touchedWhileTrimming?.add(line.id);
 		if (line.kind === "change") {
 			const { kind: _kind, id, time, tokenName, tool, ...change } = line;
 			let entry = this.entries.get(id);
@@ -417,9 +494,28 @@ function linesOf(entry: JournalEntry): Buffer {
 	return Buffer.from(lines.map((line) => `${JSON.stringify(line)}\n`).join(""), "utf8");
 }
 
+/**
+ * About how many bytes an entry's lines take, without serialising them (which for a full journal
+ * took seconds of the event loop): the texts' UTF-8 size plus each line's fields. Escapes in JSON
+ * (a line end is two characters) make the real size a little larger.
+ */
+function estimatedBytes(entry: JournalEntry): number {
+	const fields = entry.id.length + entry.time.length + entry.tokenName.length + entry.tool.length + LINE_OVERHEAD_BYTES;
+	let bytes = entry.undone ? fields + entry.undone.by.length : 0;
+	for (const change of entry.changes) bytes += fields + Buffer.byteLength(change.path) * (change.movedFrom === undefined ? 1 : 2) + Buffer.byteLength(change.before ?? "") + Buffer.byteLength(change.after ?? "");
+	return bytes;
+}
+
+/** The bytes of a change line besides its texts: field names, quotes and the two hashes. */
+const LINE_OVERHEAD_BYTES = 260;
+
 /** A copy the caller may keep or change without touching the journal's own. */
 function copyEntry(entry: JournalEntry): JournalEntry {
 	return { ...entry, changes: entry.changes.map((change) => ({ ...change })), undone: entry.undone ? { ...entry.undone } : null };
+}
+
+function writeAllAt(descriptor: number, bytes: Buffer, position: number): void {
+	for (let offset = 0; offset < bytes.length; ) offset += writeSync(descriptor, bytes, offset, bytes.length - offset, position + offset);
 }
 
 function writeAll(descriptor: number, bytes: Buffer): void {

@@ -278,6 +278,27 @@ describe("JournalFile", () => {
 		journal.close();
 	});
 
+	test("records made while the background trim writes are kept, and a call touched meanwhile is never dropped in part", async () => {
+		const journal = JournalFile.open(path, { maxEntries: 4, keepAfterTrim: 0.5 });
+		const background = () => (journal as unknown as { trimInBackground(): Promise<void> }).trimInBackground();
+		for (let index = 0; index < 6; index++) journal.recordChange(call(`c${index}`), change(`N${index}.md`, `${index}`, `${index}!`));
+		// While the kept calls are being written elsewhere, a new call comes in.
+		const trimming = background();
+		journal.recordChange(call("late"), change("Late.md", "l", "l!"));
+		await trimming;
+		expect(journal.list().map((entry) => entry.id)).toEqual(["late", "c5", "c4"]);
+		expect(JournalFile.open(path, { maxEntries: 100 }).list().map((entry) => entry.id)).toEqual(["late", "c5", "c4"]);
+
+		// An undo of a call the trim is dropping, marked while it writes: the trim gives up, the mark is kept with its call.
+		for (let index = 6; index < 9; index++) journal.recordChange(call(`c${index}`), change(`N${index}.md`, `${index}`, `${index}!`));
+		const again = background();
+		journal.markUndone("late", "u1");
+		await again;
+		expect(journal.get("late")?.undone?.by).toBe("u1");
+		expect(JournalFile.open(path, { maxEntries: 100 }).get("late")?.undone?.by).toBe("u1");
+		journal.close();
+	});
+
 	test.each(["file", "folder", "plugins folder"])("a linked journal %s is neither read nor written: the record throws one clear line and the file outside stays byte-identical", async (what) => {
 		const outside = await makeTempDir();
 		try {
