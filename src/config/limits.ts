@@ -332,6 +332,14 @@ export const MAX_APPROVAL_TIMEOUT_SECONDS = 3_600;
  * this bounds how long a flood from one token delays its own calls, not anyone else's.
  */
 export const MAX_WAITING_APPROVALS_PER_TOKEN = 20;
+/**
+ * How long a question stays on screen untouched while another token's call waits: then it goes
+ * back in line (keeping the time it has left to be answered) and the other token's question is
+ * shown, so a token whose questions nobody answers cannot hold the screen.
+ */
+export const APPROVAL_TURN_MS = 5_000;
+/** After a question gave way to another, how long the new one takes no answer: a key or click meant for the old one must not land on it. */
+export const APPROVAL_SWAP_GRACE_MS = 1_000;
 /** Bytes of input typed ahead of a terminal question that are read and thrown away when it is shown (a bound on the work a long paste costs). */
 export const TERMINAL_TYPED_AHEAD_MAX_BYTES = 64 * 1024;
 

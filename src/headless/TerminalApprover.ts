@@ -7,16 +7,22 @@
 import { readFileSync, readSync } from "node:fs";
 import { createInterface, type Interface } from "node:readline";
 import * as nodeTimers from "node:timers";
-import { MAX_WAITING_APPROVALS_PER_TOKEN, TERMINAL_DIFF_LINES, TERMINAL_TYPED_AHEAD_MAX_BYTES } from "../config/limits";
+import { APPROVAL_SWAP_GRACE_MS, APPROVAL_TURN_MS, MAX_WAITING_APPROVALS_PER_TOKEN, TERMINAL_DIFF_LINES, TERMINAL_TYPED_AHEAD_MAX_BYTES } from "../config/limits";
 import { diffAsText, diffNote } from "../markdown/lineDiff";
-import { FairApprovalLine, type ApprovalAnswer, type ApprovalDecision, type ApprovalRequest, type Approver } from "../mcp/approval";
+import { FairApprovalLine, type ApprovalAnswer, type ApprovalDecision, type ApprovalRequest, type Approver, type OnScreen } from "../mcp/approval";
 import { visibleInTerminal } from "./terminalText";
 
 interface Waiting {
 	request: ApprovalRequest;
 	resolve(decision: ApprovalDecision): void;
-	/** Starts the time allowed to answer: called when the question is printed. */
-	shown(): void;
+	/** Runs the time allowed to answer while the question is on screen. */
+	shown: OnScreen;
+}
+
+/** How long an untouched question keeps the screen while another token waits, and how long a question that took its place takes no answer. */
+export interface TurnTiming {
+	turnMs: number;
+	swapGraceMs: number;
 }
 
 /** The question on screen: its lines (worked out once) and how far the person has paged. */
@@ -24,6 +30,8 @@ interface Shown {
 	waiting: Waiting;
 	lines: string[];
 	printed: number;
+	/** When it took the screen from a question that gave way (0: it did not); answers come only after the grace. */
+	swappedAt: number;
 }
 
 export class TerminalApprover implements Approver {
@@ -33,6 +41,8 @@ export class TerminalApprover implements Approver {
 	private closed = false;
 	/** True until the input that carried the last answer has been read to its end: what else it holds was typed before the next question was shown. */
 	private answerJustTaken = false;
+	/** Runs while a question is on screen untouched and another token waits: at its end the question gives way. */
+	private turnTimer: NodeJS.Timeout | undefined;
 
 	/**
 	 * `discardTypedAhead` throws away input typed but not read yet and says how many bytes it was.
@@ -44,6 +54,7 @@ export class TerminalApprover implements Approver {
 		input: NodeJS.ReadableStream,
 		private readonly write: (text: string) => void,
 		private readonly discardTypedAhead: () => number = () => 0,
+		private readonly timing: TurnTiming = { turnMs: APPROVAL_TURN_MS, swapGraceMs: APPROVAL_SWAP_GRACE_MS },
 	) {
 		this.lines = createInterface({ input, terminal: false });
 		this.lines.on("line", (line) => this.onAnswer(line));
@@ -59,8 +70,12 @@ export class TerminalApprover implements Approver {
 				return;
 			}
 			signal.addEventListener("abort", () => this.withdraw(waiting), { once: true });
-			if (this.current === null) this.askNext();
-			else this.write(`(${this.line.size - 1} more waiting for approval)\n`);
+			if (this.current === null) {
+				this.askNext();
+			} else {
+				this.write(`(${this.line.size - 1} more waiting for approval)\n`);
+				if (this.turnTimer === undefined) this.startTurn();
+			}
 		});
 	}
 
@@ -69,18 +84,44 @@ export class TerminalApprover implements Approver {
 		if (this.closed) return;
 		this.closed = true;
 		this.lines.close();
+		this.stopTurn();
 		this.current = null;
 		for (const waiting of this.line.takeAll()) waiting.resolve("decline");
 	}
 
-	private askNext(): void {
+	private askNext(swapped = false): void {
+		this.stopTurn();
 		const next = this.line.showNext();
-		this.current = next ? { waiting: next, lines: describeRequest(next.request), printed: 0 } : null;
+		this.current = next ? { waiting: next, lines: describeRequest(next.request), printed: 0, swappedAt: swapped ? Date.now() : 0 } : null;
 		if (!next) return;
 		const othersWaiting = this.line.size - 1;
 		if (othersWaiting > 0) this.write(`\n(${othersWaiting} more waiting after this one)`);
 		this.printPage();
-		next.shown();
+		next.shown(true);
+		this.startTurn();
+	}
+
+	/** (Re)starts the turn of the question on screen; it only runs out when another token has a call waiting. */
+	private startTurn(): void {
+		this.stopTurn();
+		if (!this.current || !this.line.othersWaiting) return;
+		this.turnTimer = nodeTimers.setTimeout(() => this.giveWay(), this.timing.turnMs);
+	}
+
+	private stopTurn(): void {
+		nodeTimers.clearTimeout(this.turnTimer);
+		this.turnTimer = undefined;
+	}
+
+	/** Nobody touched the question for a whole turn and another token waits: it goes back in line, keeping the time it has left. */
+	private giveWay(): void {
+		this.turnTimer = undefined;
+		const shown = this.current;
+		if (!shown || !this.line.othersWaiting) return;
+		this.write(`\n(no answer yet to ${visibleInTerminal(shown.waiting.request.tool)} from "${visibleInTerminal(shown.waiting.request.tokenName)}": it goes back in line, keeping the time it has left, and another token's call is shown)\n`);
+		shown.waiting.shown(false);
+		this.line.putBack();
+		this.askNext(true);
 	}
 
 	/** The next page of the question, then the prompt (with [m]ore while lines remain). */
@@ -106,6 +147,13 @@ export class TerminalApprover implements Approver {
 	private onAnswer(line: string): void {
 		const shown = this.current;
 		if (!shown) return;
+		// The person is at the keyboard: the question keeps the screen for another turn.
+		this.startTurn();
+		if (shown.swappedAt !== 0 && Date.now() - shown.swappedAt < this.timing.swapGraceMs) {
+			// Typed for the question that just gave way: the screen changed under the person's fingers.
+			this.write(`(the question changed just now: read it, then answer) ${this.prompt()}`);
+			return;
+		}
 		if (this.answerJustTaken) {
 			// Lines that came in the same read as the last answer were typed before this question was shown.
 			this.write(`(an answer typed before this question was shown does not count) ${this.prompt()}`);

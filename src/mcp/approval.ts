@@ -32,8 +32,15 @@ export interface Approver {
 	 * when that time runs out or the client goes away: the request must then leave the line and its
 	 * window close.
 	 */
-	decide(request: ApprovalRequest, signal: AbortSignal, shown: () => void): Promise<ApprovalAnswer>;
+	decide(request: ApprovalRequest, signal: AbortSignal, shown: OnScreen): Promise<ApprovalAnswer>;
 }
+
+/**
+ * What an approver reports about a question: `shown()` (or `shown(true)`) when it is put in front
+ * of the person, `shown(false)` when it is taken off the screen unanswered to give another token
+ * its turn. The time allowed to answer runs only while the question is on screen.
+ */
+export type OnScreen = (onScreen?: boolean) => void;
 
 /**
  * The calls waiting for the person, one line per token, served in turn: the next question shown
@@ -85,6 +92,21 @@ export class FairApprovalLine<Item extends { request: ApprovalRequest }> {
 		if (item === undefined) return null;
 		this.current = { item, rest: line };
 		return item;
+	}
+
+	/** True when a token other than the one on screen has calls waiting: the question on screen may give way to it. */
+	get othersWaiting(): boolean {
+		return this.byToken.size > 0;
+	}
+
+	/**
+	 * Takes the question on screen off it unanswered: it goes back to the head of its token's line
+	 * and that token to the back of the turn order. The caller then shows the next.
+	 */
+	putBack(): void {
+		if (!this.current) return;
+		this.byToken.set(this.current.item.request.tokenName, [this.current.item, ...this.current.rest]);
+		this.current = null;
 	}
 
 	/** Takes a call out of the line: "shown" if it is the question shown (the caller then shows the next), "waiting" if it was waiting, "absent" if already gone. */

@@ -4,10 +4,10 @@
  * token's flood, a window left open) does not expire unseen.
  */
 import * as nodeTimers from "node:timers";
-import type { ApprovalDecision, ApprovalRequest, Approver } from "./approval";
+import type { ApprovalDecision, ApprovalRequest, Approver, OnScreen } from "./approval";
 
 /**
- * The approver's answer; "timeout" when none comes within `timeoutMs` of the question being shown,
+ * The approver's answer; "timeout" when none comes within `timeoutMs` of the question being on screen (counted only while it is),
  * "gone" when the client cancelled or disconnected first, "full" when the token already has its
  * bound of calls waiting. Whatever the outcome, the request is withdrawn from the approver.
  */
@@ -17,10 +17,21 @@ export async function waitForDecision(approver: Approver, timeoutMs: number, req
 	let onGone: (() => void) | undefined;
 	let onTimeout: ((outcome: "timeout") => void) | undefined;
 	const timeout = new Promise<"timeout">((resolve) => (onTimeout = resolve));
-	const shown = () => {
-		// Shown once: a second report (a window redrawn) does not restart the clock.
-		if (timer !== undefined || controller.signal.aborted) return;
-		timer = nodeTimers.setTimeout(() => onTimeout?.("timeout"), timeoutMs);
+	let left = timeoutMs;
+	let shownSince = 0;
+	const shown: OnScreen = (onScreen = true) => {
+		if (controller.signal.aborted) return;
+		if (onScreen) {
+			// A second report while on screen (a window redrawn) does not restart the clock.
+			if (timer !== undefined) return;
+			shownSince = Date.now();
+			timer = nodeTimers.setTimeout(() => onTimeout?.("timeout"), left);
+			return;
+		}
+		if (timer === undefined) return;
+		nodeTimers.clearTimeout(timer);
+		timer = undefined;
+		left = Math.max(0, left - (Date.now() - shownSince));
 	};
 	const gone = new Promise<"gone">((resolve) => {
 		onGone = () => resolve("gone");

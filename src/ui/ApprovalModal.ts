@@ -1,5 +1,13 @@
 import { Modal, Setting, type App, type ButtonComponent } from "obsidian";
 import type { ApprovalDecision, ApprovalRequest } from "../mcp/approval";
+
+/** What the line needs from a window besides the answer. */
+export interface ApprovalModalOptions {
+	/** The person touched the window (a key, a click, a scroll): it keeps the screen for another turn. */
+	onActivity?: () => void;
+	/** The window took the place of one that gave way: its buttons wait this long, so a click meant for the old one cannot land on it. */
+	holdAnswersMs?: number;
+}
 import { renderNoteChanges } from "./diffView";
 
 /**
@@ -19,6 +27,7 @@ export class ApprovalModal extends Modal {
 		private readonly request: ApprovalRequest,
 		private waiting: number,
 		private readonly onDecision: (decision: ApprovalDecision) => void,
+		private readonly options: ApprovalModalOptions = {},
 	) {
 		super(app);
 	}
@@ -44,6 +53,16 @@ export class ApprovalModal extends Modal {
 			.addButton((button) => this.decisionButton(button, "Decline", "decline"))
 			.addButton((button) => this.decisionButton(button, "Always allow this tool for this token", "always"))
 			.addButton((button) => this.decisionButton(button, "Approve", "approve").setCta());
+
+		const onActivity = this.options.onActivity;
+		if (onActivity) for (const type of ["pointerdown", "keydown", "wheel"] as const) this.modalEl.addEventListener(type, () => onActivity(), { capture: true });
+		const holdMs = this.options.holdAnswersMs ?? 0;
+		if (holdMs > 0) {
+			for (const each of this.buttons) each.setDisabled(true);
+			window.setTimeout(() => {
+				if (this.decision === null && !this.answered) for (const each of this.buttons) each.setDisabled(false);
+			}, holdMs);
+		}
 	}
 
 	/** How many calls wait, this one included: the count follows calls that arrive or are withdrawn while it is shown. */

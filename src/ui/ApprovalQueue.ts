@@ -1,13 +1,13 @@
 import { Notice, type App } from "obsidian";
-import { MAX_WAITING_APPROVALS_PER_TOKEN } from "../config/limits";
-import { FairApprovalLine, type ApprovalAnswer, type ApprovalDecision, type ApprovalRequest, type Approver } from "../mcp/approval";
+import { APPROVAL_SWAP_GRACE_MS, APPROVAL_TURN_MS, MAX_WAITING_APPROVALS_PER_TOKEN } from "../config/limits";
+import { FairApprovalLine, type ApprovalAnswer, type ApprovalDecision, type ApprovalRequest, type Approver, type OnScreen } from "../mcp/approval";
 import { ApprovalModal } from "./ApprovalModal";
 
 interface Waiting {
 	request: ApprovalRequest;
 	resolve(decision: ApprovalDecision): void;
-	/** Starts the time allowed to answer: called when the window opens. */
-	shown(): void;
+	/** Runs the time allowed to answer while the window is open. */
+	shown: OnScreen;
 	stopListening(): void;
 }
 
@@ -15,17 +15,21 @@ interface Waiting {
  * Approvals inside Obsidian: tool calls set to Ask wait in line and are shown one window at a
  * time, so a click always answers the call it was shown for. Each token has its own line and the
  * lines take turns, so one token's flood of calls cannot keep another token's question unseen;
- * past `MAX_WAITING_APPROVALS_PER_TOKEN` a token's call is refused without a window. A call that
+ * past `MAX_WAITING_APPROVALS_PER_TOKEN` a token's call is refused without a window. A window
+ * left untouched for `APPROVAL_TURN_MS` while another token waits gives way to it (and comes back
+ * later with the time it had left). A call that
  * times out or whose client goes away leaves the line (its window closes and the next one opens).
  */
 export class ApprovalQueue implements Approver {
 	private readonly line = new FairApprovalLine<Waiting>(MAX_WAITING_APPROVALS_PER_TOKEN);
 	private modal: ApprovalModal | null = null;
 	private closed = false;
+	/** Runs while the window is untouched and another token waits: at its end the window gives way. */
+	private turnTimer: number | undefined;
 
 	constructor(private readonly app: App) {}
 
-	decide(request: ApprovalRequest, signal: AbortSignal, shown: () => void): Promise<ApprovalAnswer> {
+	decide(request: ApprovalRequest, signal: AbortSignal, shown: OnScreen): Promise<ApprovalAnswer> {
 		if (this.closed || signal.aborted) return Promise.resolve("decline");
 		return new Promise((resolve) => {
 			const onAbort = () => this.remove(waiting);
@@ -43,8 +47,12 @@ export class ApprovalQueue implements Approver {
 				return;
 			}
 			signal.addEventListener("abort", onAbort, { once: true });
-			if (this.modal === null) this.showNext();
-			else this.modal.setWaiting(this.line.size);
+			if (this.modal === null) {
+				this.showNext();
+			} else {
+				this.modal.setWaiting(this.line.size);
+				if (this.turnTimer === undefined) this.startTurn();
+			}
 		});
 	}
 
@@ -52,27 +60,56 @@ export class ApprovalQueue implements Approver {
 	close(): void {
 		if (this.closed) return;
 		this.closed = true;
+		this.stopTurn();
 		const shown = this.modal;
 		this.modal = null;
 		shown?.withdraw();
 		for (const waiting of this.line.takeAll()) waiting.resolve("decline");
 	}
 
-	private showNext(): void {
+	private showNext(swapped = false): void {
+		this.stopTurn();
 		if (this.closed) return;
 		const waiting = this.line.showNext();
 		if (!waiting) return;
-		const modal = new ApprovalModal(this.app, waiting.request, this.line.size, (decision) => {
+		const onDecision = (decision: ApprovalDecision) => {
 			if (this.line.shown !== waiting) return;
 			this.modal = null;
 			waiting.resolve(decision);
 			this.showNext();
-		});
+		};
+		const modal = new ApprovalModal(this.app, waiting.request, this.line.size, onDecision, { onActivity: () => this.startTurn(), holdAnswersMs: swapped ? APPROVAL_SWAP_GRACE_MS : 0 });
 		this.modal = modal;
 		modal.open();
-		waiting.shown();
+		waiting.shown(true);
+		this.startTurn();
 		// A call from an app in the background would otherwise wait unseen until it times out.
 		if (!activeDocument.hasFocus()) new Notice(`Vault MCP: "${waiting.request.tokenName}" asks to run ${waiting.request.toolTitle}. Switch to Obsidian to approve or decline it.`);
+	}
+
+	/** (Re)starts the open window's turn; it only runs out when another token has a call waiting. */
+	private startTurn(): void {
+		this.stopTurn();
+		if (!this.modal || !this.line.othersWaiting) return;
+		this.turnTimer = window.setTimeout(() => this.giveWay(), APPROVAL_TURN_MS);
+	}
+
+	private stopTurn(): void {
+		if (this.turnTimer !== undefined) window.clearTimeout(this.turnTimer);
+		this.turnTimer = undefined;
+	}
+
+	/** The window was left untouched for a whole turn and another token waits: it closes unanswered and goes back in line, keeping the time it has left. */
+	private giveWay(): void {
+		this.turnTimer = undefined;
+		const waiting = this.line.shown;
+		const shown = this.modal;
+		if (!waiting || !shown || !this.line.othersWaiting) return;
+		this.modal = null;
+		shown.withdraw();
+		waiting.shown(false);
+		this.line.putBack();
+		this.showNext(true);
 	}
 
 	/** The call timed out or its client went away: it leaves the line, and its window if shown. */

@@ -8,7 +8,7 @@ import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { PassThrough } from "node:stream";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { MAX_WAITING_APPROVALS_PER_TOKEN } from "../../src/config/limits";
+import { APPROVAL_SWAP_GRACE_MS, MAX_WAITING_APPROVALS_PER_TOKEN } from "../../src/config/limits";
 import { defaultSettings, type VaultMcpSettings } from "../../src/config/settings";
 import { addToken } from "../../src/auth/tokenList";
 import { NodeHost } from "../../src/headless/NodeHost";
@@ -119,6 +119,26 @@ describe("approvals in the terminal under a flood from one token (real HTTP, hea
 		approver.close();
 		await Promise.all(flood);
 		expect(outcomes.filter((outcome) => outcome.ok)).toEqual([]);
+		const text = await noteText();
+		expect(text).toContain("from the desktop");
+		expect(text).not.toContain("flood");
+	}, 60_000);
+
+	test("nobody answers the flood: the other token's question is still shown within 10 s (the untouched question gives way), and is answered there", async () => {
+		const [flooder, desktop] = clients as [Client, Client];
+		const flood = Array.from({ length: FLOOD }, (_, index) => callTool(flooder, "append_to_note", { path: "Inbox", content: `flood ${index}` }).catch((error: unknown): CallOutcome => ({ ok: false, error: String(error) })));
+		await until(() => screen.includes(`(${MAX_WAITING_APPROVALS_PER_TOKEN - 1} more waiting`), "the flooder's line to be full");
+		const sent = Date.now();
+		const desktopCall = callTool(desktop, "append_to_note", { path: "Inbox", content: "from the desktop" });
+		await until(() => questionsShown().some((line) => line.startsWith('"desktop"')), "the desktop's question", 30_000);
+		expect(Date.now() - sent).toBeLessThan(10_000);
+		expect(screen).toContain('(no answer yet to append_to_note from "flooder": it goes back in line');
+		// The person reads it, then answers.
+		await sleep(APPROVAL_SWAP_GRACE_MS + 200);
+		typed.write("y\n");
+		expect(await desktopCall).toMatchObject({ ok: true });
+		approver.close();
+		expect((await Promise.all(flood)).filter((outcome) => outcome.ok)).toEqual([]);
 		const text = await noteText();
 		expect(text).toContain("from the desktop");
 		expect(text).not.toContain("flood");

@@ -124,6 +124,27 @@ describe("the approval window under a flood from one token (plugin in the host d
 		expect(text).not.toContain("flood");
 	}, 60_000);
 
+	test("nobody answers the flood: the desktop's window still opens within 10 s (the untouched window gives way), its buttons wait a moment, then answer it", async () => {
+		const flood = Array.from({ length: FLOOD }, (_, index) => callTool(clients.flooder as Client, "append_to_note", { path: "Inbox", content: `flood ${index}` }).catch((error: unknown): CallOutcome => ({ ok: false, error: String(error) })));
+		await until(() => approvalWindow()?.querySelector(".vault-mcp-approval-count")?.textContent === `1 of ${MAX_WAITING_APPROVALS_PER_TOKEN} waiting for your decision`, "the flooder's line to be full");
+		const sent = Date.now();
+		const desktopCall = callTool(clients.desktop as Client, "append_to_note", { path: "Inbox", content: "from the desktop" });
+		await until(() => askingToken() === "desktop", "the desktop's window", 30_000);
+		expect(Date.now() - sent).toBeLessThan(10_000);
+		expect(document.body.querySelectorAll(".vault-mcp-approval")).toHaveLength(1);
+		// A click meant for the window that just left does not land on this one.
+		const approve = () => [...(approvalWindow()?.querySelectorAll("button") ?? [])].find((candidate) => candidate.textContent === "Approve");
+		expect(approve()?.disabled).toBe(true);
+		await until(() => approve()?.disabled === false, "the buttons to take clicks", 5_000);
+		click("Approve");
+		expect(await desktopCall).toMatchObject({ ok: true });
+		(plugin as unknown as { unload(): void }).unload();
+		expect((await Promise.all(flood)).filter((outcome) => outcome.ok)).toEqual([]);
+		const text = await fs.readFile(nodePath.join(vault, "Inbox.md"), "utf8");
+		expect(text).toContain("from the desktop");
+		expect(text).not.toContain("flood");
+	}, 60_000);
+
 	test("an overwrite of a 1,100-line note too different to match line by line shows the new text first, not a line count", async () => {
 		const after = Array.from({ length: 1_100 }, (_, index) => `new ${index} ${"n".repeat(index % 5)}`).join("\n");
 		const call = callTool(clients.desktop as Client, "create_note", { path: "Big.md", content: after, overwrite: true });

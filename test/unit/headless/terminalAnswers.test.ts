@@ -138,6 +138,55 @@ describe("TerminalApprover", () => {
 		expect(await Promise.race([first, second, sleep(50).then(() => "pending")])).toBe("pending");
 	});
 
+	test("a question nobody touches gives way to another token's after a turn, keeps the time it has left, and a key meant for it does not answer the new one", async () => {
+		const reports: string[] = [];
+		const timed = new TerminalApprover(input, (text) => (shown += text), () => 0, { turnMs: 300, swapGraceMs: 100 });
+		try {
+			const untouched = timed.decide(request("untouched", "flooder"), new AbortController().signal, (onScreen = true) => reports.push(`untouched ${onScreen ? "on" : "off"}`));
+			const other = timed.decide(request("other", "desktop"), new AbortController().signal, (onScreen = true) => reports.push(`other ${onScreen ? "on" : "off"}`));
+			await sleep(150);
+			// On screen for less than a turn: nothing moves.
+			expect(reports).toEqual(["untouched on"]);
+			await sleep(200);
+			expect(reports).toEqual(["untouched on", "untouched off", "other on"]);
+			expect(shown).toContain('(no answer yet to append_to_note from "flooder": it goes back in line');
+			// Typed for the question that just left: not an answer to this one.
+			input.write("y\n");
+			await tick();
+			expect(shown).toContain("(the question changed just now: read it, then answer)");
+			await sleep(150);
+			input.write("n\n");
+			expect(await other).toBe("decline");
+			// The one that gave way is back, and with nobody else waiting it keeps the screen.
+			expect(reports).toEqual(["untouched on", "untouched off", "other on", "untouched on"]);
+			await sleep(200);
+			input.write("y\n");
+			expect(await untouched).toBe("approve");
+		} finally {
+			timed.close();
+		}
+	});
+
+	test("a key pressed on the question keeps it on screen for another turn", async () => {
+		const reports: string[] = [];
+		const timed = new TerminalApprover(input, (text) => (shown += text), () => 0, { turnMs: 150, swapGraceMs: 0 });
+		try {
+			const long = Array.from({ length: TERMINAL_DIFF_LINES * 3 }, (_, index) => `line ${index}`).join("\n");
+			const reading = timed.decide({ id: "long", tokenName: "flooder", tool: "create_note", toolTitle: "Create a note", changes: [{ path: "Long.md", before: null, after: long }] }, new AbortController().signal, (onScreen = true) => reports.push(`long ${onScreen ? "on" : "off"}`));
+			void timed.decide(request("other", "desktop"), new AbortController().signal, (onScreen = true) => reports.push(`other ${onScreen ? "on" : "off"}`));
+			for (let page = 0; page < 2; page++) {
+				await sleep(100);
+				input.write("m\n");
+			}
+			await sleep(100);
+			expect(reports).toEqual(["long on"]);
+			input.write("y\n");
+			expect(await reading).toBe("approve");
+		} finally {
+			timed.close();
+		}
+	});
+
 	test("a long change is shown a page at a time: the first page, a count of the rest, and m for more", async () => {
 		const total = TERMINAL_DIFF_LINES * 2 + 5;
 		const text = Array.from({ length: total }, (_, index) => `line ${index}`).join("\n");

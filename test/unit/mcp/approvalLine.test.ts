@@ -20,6 +20,17 @@ describe("FairApprovalLine: the order questions reach the person", () => {
 		expect(line.size).toBe(0);
 	});
 
+	test("a question put back goes to the head of its token's line, and its token to the back of the turns", () => {
+		const line = new FairApprovalLine<Item>(10);
+		for (const [token, id] of [["a", "a1"], ["a", "a2"], ["b", "b1"], ["c", "c1"]]) line.add(item(token ?? "", id ?? ""));
+		expect(line.showNext()?.request.id).toBe("a1");
+		expect(line.othersWaiting).toBe(true);
+		line.putBack();
+		const order = [];
+		for (let next = line.showNext(); next; next = line.showNext()) order.push(next.request.id);
+		expect(order).toEqual(["b1", "c1", "a1", "a2"]);
+	});
+
 	test("a token's bound counts the question on screen; the refused call changes nothing", () => {
 		const line = new FairApprovalLine<Item>(2);
 		expect(line.add(item("a", "a1"))).toBe(true);

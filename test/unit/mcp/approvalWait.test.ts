@@ -38,6 +38,21 @@ describe("waitForDecision", () => {
 		expect(approver.withdrawn).toBe(true);
 	});
 
+	test("the time runs only while the question is on screen: taken off for another token's turn, it keeps what it had left", async () => {
+		const approver: Approver = {
+			decide: (_request, _signal, shown) =>
+				new Promise(() => {
+					shown();
+					setTimeout(() => shown(false), 100);
+					setTimeout(() => shown(true), 500);
+				}),
+		};
+		const started = Date.now();
+		expect(await waitForDecision(approver, 250, REQUEST)).toBe("timeout");
+		// 100 ms on screen, 400 off, then the 150 ms it had left.
+		expect(Date.now() - started).toBeGreaterThanOrEqual(640);
+	});
+
 	test('"full" from the approver comes back as it is; a client gone first answers "gone"', async () => {
 		const full: Approver = { decide: () => Promise.resolve("full") };
 		expect(await waitForDecision(full, 1_000, REQUEST)).toBe("full");
