@@ -46,8 +46,11 @@ const LOAD_SECONDS = 5;
 const LOAD_CONNECTIONS = 8;
 const SCOPE = { configDir: ".obsidian", excludedFolders: [] };
 /** `npm run bench -- --only parse` runs only the rows whose group is named (ONLY_GROUPS). */
-const ONLY_GROUPS = ["parse", "common", "judged", "protocol", "synthetic", "bases", "vaultwide"];
+const ONLY_GROUPS = ["parse", "common", "judged", "protocol", "synthetic", "bases", "vaultwide", "rename"];
 const ONLY = process.argv.includes("--only") ? (process.argv[process.argv.indexOf("--only") + 1] ?? "") : null;
+/** rename_note of a note linked from RENAME_BACKLINKS notes, in a vault of 2 × RENAME_BACKLINKS + 1 notes: the target is at most 1.5 s. */
+const RENAME_BACKLINKS = 1_000;
+const RENAME_ROUNDS = Number(process.env.BENCH_RENAME_ROUNDS ?? 3);
 /** Issue 12: lines in the notes parsed alone; linear parsing takes about 4× as long for each 4× as many lines. */
 const PARSE_LINES = [10_000, 40_000, 160_000];
 const PARSE_ROUNDS = 3;
@@ -524,7 +527,13 @@ async function main(): Promise<void> {
 		printRows(benchStarted);
 		return;
 	}
+	if (ONLY === "rename") {
+		await benchRename();
+		printRows(benchStarted);
+		return;
+	}
 	benchParse();
+	await benchRename();
 	await benchProtocol();
 	const demo = await fs.mkdtemp(nodePath.join(os.tmpdir(), "vault-mcp-bench-demo-"));
 	await fs.cp(TASKS_DEMO_SOURCE, demo, { recursive: true });
@@ -540,6 +549,43 @@ async function main(): Promise<void> {
 	await benchVaultWideCalls();
 	const machine = printRows(benchStarted);
 	await fs.writeFile(nodePath.join(__dirname, "results.json"), JSON.stringify({ machine, rows }, null, 2) + "\n");
+}
+
+/**
+ * rename_note over HTTP, as a client makes it: a note linked from RENAME_BACKLINKS notes (wikilinks
+ * with a heading or alias, embeds, Markdown links) among as many notes that do not link it. Each
+ * round renames it back and forth; the row is the median round.
+ */
+async function benchRename(): Promise<void> {
+	const root = await fs.mkdtemp(nodePath.join(os.tmpdir(), "vault-mcp-bench-rename-"));
+	await fs.mkdir(nodePath.join(root, "Linking"), { recursive: true });
+	await fs.mkdir(nodePath.join(root, "Other"), { recursive: true });
+	await fs.writeFile(nodePath.join(root, "Target.md"), "# Target\n\n## Goals\n\nGrow beans ^goal\n");
+	for (let index = 0; index < RENAME_BACKLINKS; index++) {
+		await fs.writeFile(nodePath.join(root, "Linking", `Note ${index}.md`), `# Note ${index}\n\nSee [[Target]], [[Target#Goals|the goals]] and ![[Target#^goal]].\nAlso [md](../Target.md) and some text about note ${index}.\n`);
+		await fs.writeFile(nodePath.join(root, "Other", `Other ${index}.md`), `# Other ${index}\n\nLinks to [[Other ${(index + 1) % RENAME_BACKLINKS}]] only.\n`);
+	}
+	const host = await NodeHost.open(root);
+	const { service, port, writeToken } = await startService(host, { writeEnabled: true, writeDisclosureAccepted: true });
+	const agent = new Agent({ keepAlive: true });
+	try {
+		const times: number[] = [];
+		const names = ["Target.md", "Archive/Target 2026.md"];
+		for (let round = 0; round < RENAME_ROUNDS * 2; round++) {
+			const [from, to] = round % 2 === 0 ? [names[0], names[1]] : [names[1], names[0]];
+			const started = performance.now();
+			const answer = await postJson(port, writeToken, toolCall(round + 1, "rename_note", { path: from, new_path: to }), agent);
+			times.push(performance.now() - started);
+			if (!answer.includes(`"links_updated":${RENAME_BACKLINKS * 4}`)) throw new Error(`rename_note did not update every link: ${answer.slice(0, 300)}`);
+			await host.metadataCache.settled();
+		}
+		record(`${2 * RENAME_BACKLINKS + 1} notes`, `rename_note, ${RENAME_BACKLINKS} backlinks (median of ${times.length})`, Math.round(percentile(times, 0.5)), "ms");
+	} finally {
+		agent.destroy();
+		await service.stop();
+		await host.close();
+		await fs.rm(root, { recursive: true, force: true });
+	}
 }
 
 /** The realistic synthetic vaults of BENCH_SIZES (`--only synthetic`; `BENCH_SIZES=50000` for one size). */

@@ -9,6 +9,7 @@
 import type { Host, HostFile } from "../host/Host";
 import { ensureParentFolder } from "../vault/dailyNotes";
 import { hashText } from "../vault/writes";
+import { RELINKS_WRITTEN_AT_ONCE } from "../config/limits";
 import type { JournalCall, JournalChange, WriteJournal } from "./entry";
 
 /** One note a call changes: its text before (null: the call creates it) and after; `movedFrom` when the call moves it there. */
@@ -57,6 +58,11 @@ export interface ApplyOptions {
 	/** Whether an edit's `redo` may run on a note that changed since it was planned (never when the person saw the planned text). */
 	redoEdits: boolean;
 	/**
+	 * When `redoEdits` is off: whether an edit made again on newer text is still the change the
+	 * person approved (the same lines removed and added), decided inside the note's atomic edit.
+	 */
+	acceptsRedo?: (before: string, after: string) => boolean;
+	/**
 	 * Inside Obsidian with "Automatically update internal links" on, a move is made by the host's own
 	 * `fileManager.renameFile`, which also rewrites the links; each planned link change is then
 	 * checked and completed where the host did not make it, and the journal keeps what the host wrote.
@@ -79,7 +85,8 @@ export function journalBytesOf(changes: readonly NoteChange[]): number {
 /** The note's text now, or null when no file is at `path`. */
 export async function currentText(host: Host, path: string): Promise<string | null> {
 	const file = host.vault.getFileByPath(path);
-	return file ? host.vault.read(file) : null;
+	// The host's cached read is checked against the file on disk; each write compares again at its moment.
+	return file ? host.vault.cachedRead(file) : null;
 }
 
 /** Whether nothing (no note, no folder, nothing the vault does not list) is at `path`. */
@@ -120,16 +127,16 @@ export async function applyChangeSet(host: Host, journal: WriteJournal, call: Jo
 	const written = new Map<string, string>();
 	const done: string[] = [];
 	const moveByHost = options.hostUpdatesLinks === true ? changes.find((change) => change.movedFrom !== undefined) : undefined;
-	for (const change of changes) {
+	const applyOne = async (change: NoteChange) => {
 		if (!options.mayWrite()) throw new WriteNoLongerAllowedError(done);
 		try {
 			if (moveByHost !== undefined && change === moveByHost) {
 				await moveWithHostLinks(host, journal, call, change, changes, written);
 			} else if (moveByHost !== undefined && written.has(change.path)) {
 				// Completed by the host's rename above.
-				continue;
+				return;
 			} else {
-				const text = await applyChange(host, journal, call, change, options.redoEdits || change.relink === true);
+				const text = await applyChange(host, journal, call, change, options.redoEdits || change.relink === true ? true : (options.acceptsRedo ?? false));
 				if (text !== null) written.set(change.path, text);
 			}
 		} catch (error) {
@@ -137,7 +144,23 @@ export async function applyChangeSet(host: Host, journal: WriteJournal, call: Jo
 			throw error;
 		}
 		done.push(change.path);
+	};
+	// A rename's link changes are independent edits of different notes: a few at a time, so a rename
+	// with many backlinks waits on the disk once per group rather than once per note.
+	let group: NoteChange[] = [];
+	const flush = async () => {
+		for (let start = 0; start < group.length; start += RELINKS_WRITTEN_AT_ONCE) await Promise.all(group.slice(start, start + RELINKS_WRITTEN_AT_ONCE).map(applyOne));
+		group = [];
+	};
+	for (const change of changes) {
+		if (change.relink === true && change.movedFrom === undefined && moveByHost === undefined) {
+			group.push(change);
+			continue;
+		}
+		await flush();
+		await applyOne(change);
 	}
+	await flush();
 	return written;
 }
 
@@ -150,8 +173,8 @@ function record(path: string, before: string | null, after: string, movedFrom?: 
  * written. An edit is made only on the text it was planned on, or, when `redo` is allowed, made
  * again on the note's current text. Returns the note's text as written (null: nothing to write).
  */
-export async function applyChange(host: Host, journal: WriteJournal, call: JournalCall, change: NoteChange, mayRedo: boolean): Promise<string | null> {
-	if (change.movedFrom !== undefined) return moveNote(host, journal, call, change, change.movedFrom, mayRedo);
+export async function applyChange(host: Host, journal: WriteJournal, call: JournalCall, change: NoteChange, mayRedo: boolean | ((before: string, after: string) => boolean)): Promise<string | null> {
+	if (change.movedFrom !== undefined) return moveNote(host, journal, call, change, change.movedFrom, mayRedo === true);
 	if (change.before === null) {
 		await createNote(host, journal, call, change.path, change.after);
 		return change.after;
@@ -179,7 +202,7 @@ async function createNote(host: Host, journal: WriteJournal, call: JournalCall, 
  * other text (then, when allowed, the edit is made again on that text). The host may run the edit
  * again on fresher text; the journal record follows the run that is written.
  */
-async function editWithCompare(host: Host, journal: WriteJournal, call: JournalCall, file: HostFile, change: NoteChange, mayRedo: boolean, movedFrom?: string): Promise<string | null> {
+async function editWithCompare(host: Host, journal: WriteJournal, call: JournalCall, file: HostFile, change: NoteChange, mayRedo: boolean | ((before: string, after: string) => boolean), movedFrom?: string): Promise<string | null> {
 	let recorded = false;
 	let conflict = false;
 	let changedText: string | null = null;
@@ -193,8 +216,9 @@ async function editWithCompare(host: Host, journal: WriteJournal, call: JournalC
 			conflict = false;
 			changedText = null;
 			let next: string;
+			const redone = data !== change.before && mayRedo !== false && change.redo ? change.redo(data) : null;
 			if (data === change.before) next = change.after;
-			else if (mayRedo && change.redo) next = change.redo(data);
+			else if (redone !== null && (mayRedo === true || (typeof mayRedo === "function" && mayRedo(data, redone)))) next = redone;
 			else {
 				conflict = true;
 				return data;

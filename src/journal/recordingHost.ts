@@ -92,7 +92,8 @@ export function planningHost(host: Host, scope: Scope, expectedHash?: string): {
 	const planned = new Map<string, PlannedChange>();
 	const files = new Map<string, HostFile>();
 	const movedAway = new Set<string>();
-	const textOf = async (file: HostFile) => planned.get(file.path)?.after ?? (await host.vault.read(file));
+	// The host's cached read (checked against the disk): a plan made on stale text is caught when each note is written.
+	const textOf = async (file: HostFile) => planned.get(file.path)?.after ?? (await host.vault.cachedRead(file));
 	/** Adds an edit of `path`; on a note the call already changed, the edit follows the earlier one (and so does its redo). */
 	const plan = (path: string, before: string, after: string, redo: (text: string) => string) => {
 		const earlier = planned.get(path);

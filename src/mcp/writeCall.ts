@@ -8,6 +8,7 @@ import type { ToolRight } from "../auth/rights";
 import { MAX_JOURNAL_CALL_BYTES, MAX_WAITING_APPROVALS_PER_TOKEN, MAX_WRITE_ATTEMPTS } from "../config/limits";
 import { applyChangeSet, journalBytesOf, NoteChangedSinceError, WriteNoLongerAllowedError, type NoteChange } from "../journal/changeSet";
 import { planningHost } from "../journal/recordingHost";
+import { diffNote } from "../markdown/lineDiff";
 import { newCallId } from "../journal/undo";
 import { obsidianUpdatesLinks } from "../vault/config";
 import { waitForDecision } from "./approvalWait";
@@ -58,6 +59,7 @@ export async function runWriteCall<Args>(
 	}
 	const hostUpdatesLinks = ctx.host.workspace !== undefined && (await obsidianUpdatesLinks(ctx.host));
 	let changedPath = "";
+	let approved: NoteChange[] | null = null;
 	for (let attempt = 1; attempt <= MAX_WRITE_ATTEMPTS; attempt++) {
 		const planned = await planCall(ctx, tool, args, expectedHash);
 		if (!planned.outcome.ok) return planned.outcome;
@@ -65,7 +67,9 @@ export async function runWriteCall<Args>(
 		if (journalBytes > MAX_JOURNAL_CALL_BYTES) {
 			return fail(`This ${tool.name} call would change ${planned.changes.length} notes holding about ${Math.ceil(journalBytes / (1024 * 1024))} MiB of text, over the ${MAX_JOURNAL_CALL_BYTES / (1024 * 1024)} MiB one call may keep in the undo journal. ${NOTHING_WRITTEN} Make the change in smaller steps, or in Obsidian itself.`);
 		}
-		if (asks && writes.approver !== null) {
+		// Planned again after the person approved: the same lines added and removed in the same notes is what they approved (the rest of each note is other writers' text).
+		const alreadyApproved = approved !== null && isSameChange(approved, planned.changes);
+		if (asks && writes.approver !== null && !alreadyApproved) {
 			writes.releasePlace?.();
 			const decision = await waitForDecision(writes.approver, writes.approvalTimeoutMs, { id, tokenName: ctx.grant.token.name, tool: tool.name, toolTitle: tool.title, changes: planned.changes.map(shownChange) }, clientGone);
 			if (decision === "full") return fail(`${tool.name} was not put to the person: ${MAX_WAITING_APPROVALS_PER_TOKEN} calls of this token already wait for a decision. ${NOTHING_WRITTEN} Wait for answers to those before sending more.`);
@@ -78,6 +82,7 @@ export async function runWriteCall<Args>(
 				await writes.allowAlways(tool.name);
 				asks = false;
 			}
+			approved = planned.changes;
 		}
 		if (planned.changes.length === 0) return planned.outcome;
 		const call = { id, time: new Date().toISOString(), tokenName: ctx.grant.token.name, tool: tool.name };
@@ -87,6 +92,8 @@ export async function runWriteCall<Args>(
 				// An edit is made again on newer text only where nobody saw the planned text, no expected_hash pins it,
 				// and it is the call's only note (an overwrite's backup holds the text it planned to replace).
 				redoEdits: right !== "ask" && expectedHash === undefined && planned.changes.length === 1,
+				// An approved edit may be made on newer text only if it still removes and adds exactly the lines the person saw.
+				acceptsRedo: expectedHash === undefined && approved?.length === 1 && planned.changes.length === 1 ? (before, after) => isSameChange(planned.changes, [{ ...planned.changes[0]!, before, after }]) : undefined,
 				hostUpdatesLinks,
 			});
 			return withWrittenHash(planned, written);
@@ -98,6 +105,29 @@ export async function runWriteCall<Args>(
 		}
 	}
 	return fail(`"${changedPath}" kept changing while this ${tool.name} call waited, so it was not written. ${NOTHING_WRITTEN} Read the note again, then retry.`);
+}
+
+/** The lines a change removes and adds, in order; null when the note is too changed to say. */
+function changedLines(change: NoteChange): string[] | null {
+	const diff = diffNote(change.before, change.after);
+	if ("tooLarge" in diff) return null;
+	return diff.lines.flatMap((line) => (line.kind === "added" ? [`+${line.text}`] : line.kind === "removed" ? [`-${line.text}`] : []));
+}
+
+/**
+ * Whether a set planned again on newer text makes the change the person approved: the same notes
+ * (and moves, and new notes with the same text), and in each note the same lines removed and added.
+ */
+export function isSameChange(approved: readonly NoteChange[], replanned: readonly NoteChange[]): boolean {
+	if (approved.length !== replanned.length) return false;
+	return approved.every((change, index) => {
+		const again = replanned[index];
+		if (!again || again.path !== change.path || again.movedFrom !== change.movedFrom || (again.before === null) !== (change.before === null)) return false;
+		if (change.before === null) return again.after === change.after;
+		const lines = changedLines(change);
+		const linesAgain = changedLines(again);
+		return lines !== null && linesAgain !== null && lines.length === linesAgain.length && lines.every((line, at) => line === linesAgain[at]);
+	});
 }
 
 /** What the person is shown of a change: its path, the move, and the text before and after. */

@@ -49,8 +49,8 @@ describe("plan, approve exactly, apply: over real HTTP", () => {
 
 	test.each([
 		["the token is revoked", (settings: RunningService["settings"]) => revokeToken(settings, "write")],
-		["its rights set append_to_note and set_property to Deny", (settings: RunningService["settings"]) => setTokenRights(settings, "write", { create_note: "ask", append_to_note: "deny", set_property: "deny" })],
-	])("a held 2025-era batch [create_note (Ask), append_to_note, set_property]: once %s, nothing more is written", async (_name, change) => {
+		["its rights set append_to_note and set_property to Deny", (settings: RunningService["settings"]) => setTokenRights(settings, "write", { create_note: "ask", append_to_note: "deny", set_property: "deny", read_note: "deny" })],
+	])("a held 2025-era batch [create_note (Ask), append_to_note, set_property, read_note]: once %s, nothing more is written or read", async (_name, change) => {
 		vault = await makeVault({ "Home.md": "# Home\n", "Projects/Garden.md": "# Garden\n" });
 		const approver = new HoldingApprover();
 		running = await startService(vault, { levels: ["write"], approver, rights: { write: { create_note: "ask", append_to_note: "allow", set_property: "allow" } }, settings: WRITE_SETTINGS });
@@ -58,6 +58,7 @@ describe("plan, approve exactly, apply: over real HTTP", () => {
 			toolCall(1, "create_note", { path: "New.md", content: "new" }),
 			toolCall(2, "append_to_note", { path: "Home", content: "appended after the question" }),
 			toolCall(3, "set_property", { path: "Projects/Garden", name: "status", value: "done" }),
+			toolCall(4, "read_note", { path: "Home" }),
 		]);
 		const answer = rawRequest(running.port, { headers: mcpHeaders(running.port, running.tokens.write ?? ""), body });
 		await until(() => approver.held.length === 1, "the create_note question");
@@ -73,6 +74,8 @@ describe("plan, approve exactly, apply: over real HTTP", () => {
 		expect(response.body).toContain("The person declined this create_note call");
 		expect(response.body).toContain("append_to_note is no longer allowed for this token");
 		expect(response.body).toContain("set_property is no longer allowed for this token");
+		expect(response.body).toContain("read_note is no longer allowed for this token");
+		expect(response.body).not.toContain("# Home");
 		await new Promise((resolve) => setTimeout(resolve, 200));
 		expect(await vaultFiles(vault)).toEqual(atRevocation);
 		expect(running.journal.list()).toHaveLength(entriesAtRevocation);
