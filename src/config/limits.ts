@@ -120,7 +120,11 @@ export const BASES_MAX_EVAL_STEPS = 2_000_000;
 export const BASES_MAX_VALUE_CHARS = 1024 * 1024;
 export const BASES_MAX_LIST_ITEMS = 100_000;
 /** Longest text a regular expression is run over: a pattern written in a base may backtrack, so its input is bounded. */
-export const BASES_MAX_REGEX_INPUT_CHARS = 10_000;
+export const BASES_MAX_REGEX_INPUT_CHARS = 2_000;
+/** Unbounded repeats (`*`, `+`, `{n,}`) a base's regular expression may hold: one keeps a search at most quadratic in its input. */
+export const BASES_MAX_REGEX_UNBOUNDED_REPEATS = 1;
+/** Repeats of any kind that choose a count (`?`, `{2,5}`, `*`…) a base's regular expression may hold: each can double the ways a match is tried. */
+export const BASES_MAX_REGEX_CHOICES = 4;
 /** Rows with an evaluation error in a filter, listed by path in query_base's answer (all are counted). */
 export const BASES_FILTER_ERRORS_LISTED = 20;
 /** A query pauses for other work after running this long (it runs on Obsidian's interface thread). */

@@ -1,5 +1,6 @@
 import type { CachedMetadata } from "obsidian";
-import { isMap, isScalar, isSeq, parseDocument, type Scalar } from "yaml";
+import { isMap, isScalar, isSeq, type Scalar } from "yaml";
+import { parseFrontmatterDocument } from "./frontmatter";
 
 /**
  * Rewriting the path part of links, as Obsidian does when a note is renamed with "Automatically
@@ -155,8 +156,9 @@ export function rewriteLinks(text: string, cache: CachedMetadata, newLinkpath: (
 
 /** The values Obsidian reads frontmatter links from: a top-level property's value, or an item of its list (see `frontmatterLinks`). */
 function linkBearingValues(yaml: string): Scalar[] {
-	const document = parseDocument(yaml, { schema: "core", prettyErrors: false, uniqueKeys: false, logLevel: "error" });
-	if (!isMap(document.contents)) return [];
+	// Bounded like every frontmatter parse: a hostile note's nesting is left alone, not parsed for minutes.
+	const document = parseFrontmatterDocument(yaml);
+	if (document === null || !isMap(document.contents)) return [];
 	const values: Scalar[] = [];
 	for (const pair of document.contents.items) {
 		if (isScalar(pair.value)) values.push(pair.value);
