@@ -167,8 +167,8 @@ export const SETTINGS_POLL_INTERVAL_MS = 250;
 // The lock every process takes around a read-modify-write of data.json.
 /** A settings lock this old is one a crashed process left: it is taken over. It is kept fresh while held, so a slow write never passes it. */
 export const SETTINGS_LOCK_STALE_MS = 10_000;
-/** Times a settings write tries again for the lock before it gives up with an error (at most about 20 s of waiting). */
-export const SETTINGS_LOCK_RETRIES = 120;
+/** Times a settings write tries again for the lock before it gives up with an error (at most about a minute of waiting, for a busy disk). */
+export const SETTINGS_LOCK_RETRIES = 300;
 /** Shortest wait between two tries for the settings lock. */
 export const SETTINGS_LOCK_RETRY_MIN_MS = 5;
 /** Longest wait between two tries for the settings lock. */
