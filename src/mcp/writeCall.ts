@@ -57,7 +57,6 @@ export async function runWriteCall<Args>(
 	if (asks && writes.approver === null) {
 		return fail(`${tool.name} needs the person's approval for this token, and nobody can give it here: it can be approved in Obsidian (with Vault MCP serving this vault) or in "vault-mcp serve" run in a terminal, or the person can allow the tool with "vault-mcp token rights". ${NOTHING_WRITTEN}`);
 	}
-	const hostUpdatesLinks = ctx.host.workspace !== undefined && (await obsidianUpdatesLinks(ctx.host));
 	let changedPath = "";
 	let approved: NoteChange[] | null = null;
 	for (let attempt = 1; attempt <= MAX_WRITE_ATTEMPTS; attempt++) {
@@ -86,6 +85,8 @@ export async function runWriteCall<Args>(
 		}
 		if (planned.changes.length === 0) return planned.outcome;
 		const call = { id, time: new Date().toISOString(), tokenName: ctx.grant.token.name, tool: tool.name };
+		// Only inside Obsidian (the one host with a workspace) and only for a move: Obsidian's own rename then rewrites the links.
+		const hostUpdatesLinks = ctx.host.workspace !== undefined && planned.changes.some((change) => change.movedFrom !== undefined) && (await obsidianUpdatesLinks(ctx.host));
 		try {
 			const written = await applyChangeSet(ctx.host, writes.journal, call, planned.changes, {
 				mayWrite: () => writes.currentRight(tool) !== "deny",
