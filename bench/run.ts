@@ -19,11 +19,12 @@ import { McpService } from "../src/service";
 import { defaultSettings, type VaultMcpSettings } from "../src/config/settings";
 import { IndexedNoteSearch, scanSearch } from "../src/vault/search";
 import { createApp } from "../test/double/obsidian";
-import { findProjectRoot, fixturesDir, obsidianHelpVaultDir } from "../test/helpers/fixtures";
+import { findProjectRoot, fixturesDir, npmDocsVaultDir, obsidianHelpVaultDir } from "../test/helpers/fixtures";
 import VaultMcpPlugin from "../src/main";
 import { COMMON_QUERIES, SYNTHETIC_QUERIES, TASKS_DEMO_QUERIES, WORST_CASE_QUERIES, type BenchQuery } from "./querySet";
 import { writeCommonVocabularyVault, writeSyntheticVault } from "./syntheticVault";
-import { JUDGED_QUERIES, scoreJudgedQueries, withJudgedSearch } from "./judgedQueries";
+import { JUDGED_QUERIES, scoreJudgedQueries, withJudgedSearch, type JudgedQuery } from "./judgedQueries";
+import { NPM_DOCS_JUDGED_QUERIES } from "./npmDocsJudgedQueries";
 import { UNSEEN_JUDGED_QUERIES } from "./unseenJudgedQueries";
 import { benchProtocolCost, writeTinyVault } from "./protocol";
 import { benchBases } from "./bases";
@@ -300,18 +301,28 @@ async function benchCommonVault(size: number): Promise<void> {
 
 /**
  * How well the judged queries rank the notes a person expects: the set this project wrote over
- * its own vaults (bench/judgedQueries.ts) and the unseen set over the Obsidian Help vault
- * (bench/unseenJudgedQueries.ts), each reported on its own.
+ * its own vaults (bench/judgedQueries.ts), and two sets over vaults nobody tuned for: npm's own
+ * docs (bench/npmDocsJudgedQueries.ts, installed by scripts/test-tools.mjs) and the Obsidian Help
+ * vault (bench/unseenJudgedQueries.ts, where `npm run fixtures -- --set obsidian-help` fetched it).
  */
 async function benchJudged(): Promise<void> {
 	const makeRoot = () => fs.mkdtemp(nodePath.join(os.tmpdir(), "vault-mcp-bench-judged-"));
-	const roots = { "tasks-demo": await makeRoot(), "demo-vault": await makeRoot(), "obsidian-help": await makeRoot() };
+	const sources: Partial<Record<JudgedQuery["vault"], string>> = { "tasks-demo": TASKS_DEMO_SOURCE, "demo-vault": DEMO_VAULT_SOURCE, "npm-docs": npmDocsVaultDir() };
 	try {
-		await fs.cp(TASKS_DEMO_SOURCE, roots["tasks-demo"], { recursive: true });
-		await fs.cp(DEMO_VAULT_SOURCE, roots["demo-vault"], { recursive: true });
-		await fs.cp(obsidianHelpVaultDir(), roots["obsidian-help"], { recursive: true });
+		sources["obsidian-help"] = obsidianHelpVaultDir();
+	} catch (missing) {
+		console.log(`unseen judged queries (Obsidian Help) not run: ${(missing as Error).message}`);
+	}
+	const roots: Partial<Record<JudgedQuery["vault"], string>> = {};
+	try {
+		for (const [vault, source] of Object.entries(sources) as Array<[JudgedQuery["vault"], string]>) {
+			roots[vault] = await makeRoot();
+			await fs.cp(source, roots[vault], { recursive: true });
+		}
+		const sets = [["judged queries", JUDGED_QUERIES], ["unseen judged queries (npm docs)", NPM_DOCS_JUDGED_QUERIES]] as Array<[string, JudgedQuery[]]>;
+		if (roots["obsidian-help"] !== undefined) sets.push(["unseen judged queries (Obsidian Help)", UNSEEN_JUDGED_QUERIES]);
 		await withJudgedSearch(roots, async (search) => {
-			for (const [name, queries] of [["judged queries", JUDGED_QUERIES], ["unseen judged queries", UNSEEN_JUDGED_QUERIES]] as const) {
+			for (const [name, queries] of sets) {
 				const scores = await scoreJudgedQueries(search, queries);
 				record(name, "queries", scores.queries, "");
 				record(name, "success@3", scores.successAt3, "");

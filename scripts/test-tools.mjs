@@ -1,14 +1,14 @@
 /**
- * The real clients and suites the end-to-end tests run that are not the project's own
- * dependencies, each in a folder of test/ with its own lockfile: the MCP conformance suite (with
- * the Node 22 it needs) and Claude Code. `npm test` runs this first, so a fresh clone's
+ * The real clients, suites and data the tests use that are not the project's own dependencies,
+ * each in a folder of test/ with its own lockfile: the MCP conformance suite (with the Node 22 it
+ * needs), Claude Code, and the unseen vaults of the judged search queries (npm's own docs). `npm test` runs this first, so a fresh clone's
  * `npm ci && npm test` installs them too; a folder whose install is current is left alone.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import * as path from "node:path";
 
-const TOOL_FOLDERS = ["test/conformance", "test/claude-code"];
+const TOOL_FOLDERS = ["test/conformance", "test/claude-code", "test/unseen-vaults"];
 const root = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), "..");
 
 for (const folder of TOOL_FOLDERS) {

@@ -80,3 +80,16 @@ export function obsidianHelpVaultDir(projectRoot: string = findProjectRoot(), en
 	if (dir === undefined) throw new Error(OBSIDIAN_HELP_HINT);
 	return nodePath.join(dir, "vaults", "obsidian-help-en");
 }
+
+/** Where `npm test`'s pretest installs the npm package whose Markdown docs are the npm-docs judged vault. */
+const NPM_DOCS_VAULT = ["test", "unseen-vaults", "node_modules", "npm", "docs", "content"];
+
+/**
+ * npm's documentation (91 Markdown pages), the vault of the npm-docs judged queries, installed
+ * from the npm registry by scripts/test-tools.mjs; throws a one-line hint when it is missing.
+ */
+export function npmDocsVaultDir(projectRoot: string = findProjectRoot()): string {
+	const dir = nodePath.join(projectRoot, ...NPM_DOCS_VAULT);
+	if (!existsSync(nodePath.join(dir, "commands", "npm-ci.md"))) throw new Error('The npm-docs vault of the judged search queries is missing: run "node scripts/test-tools.mjs" (npm test runs it first), which installs it from the npm registry into test/unseen-vaults.');
+	return dir;
+}

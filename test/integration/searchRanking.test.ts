@@ -1,7 +1,7 @@
 import { JUDGED_QUERIES, scoreJudgedQueries, withJudgedSearch } from "../../bench/judgedQueries";
-import { UNSEEN_JUDGED_QUERIES } from "../../bench/unseenJudgedQueries";
+import { NPM_DOCS_JUDGED_QUERIES } from "../../bench/npmDocsJudgedQueries";
 import * as nodePath from "node:path";
-import { findProjectRoot, obsidianHelpVaultDir } from "../helpers/fixtures";
+import { findProjectRoot, npmDocsVaultDir } from "../helpers/fixtures";
 import { TASKS_DEMO_VAULT, copyVault, removeDir } from "../helpers/vault";
 
 const DEMO_VAULT = nodePath.join(findProjectRoot(), "demo-vault");
@@ -15,13 +15,14 @@ const JUDGED_SUCCESS_AT_3 = 1;
 const JUDGED_MRR = 0.98;
 
 /**
- * The unseen set (bench/unseenJudgedQueries.ts, over the Obsidian Help vault), never tuned on.
- * First measured on the engine before ranking by evidence strength: 0.5625 / 0.545 over 64
- * questions. With it (word forms, prefixes that only fill, title and alias tiers, soft AND):
- * 0.6875 / 0.653. Raise the floors to what a ranking change reaches.
+ * The unseen set CI always runs (bench/npmDocsJudgedQueries.ts, over npm's own documentation,
+ * installed from the npm registry by scripts/test-tools.mjs), never tuned on. Measured once when
+ * it was written: the engine before ranking by evidence strength scored 0.64 / 0.583 on it; with
+ * it, 0.78 / 0.673. The Obsidian Help set (bench/unseenJudgedQueries.ts) needs a download from
+ * GitHub, so only the bench reports it, where it has been fetched.
  */
-const UNSEEN_SUCCESS_AT_3 = 0.68;
-const UNSEEN_MRR = 0.65;
+const UNSEEN_SUCCESS_AT_3 = 0.78;
+const UNSEEN_MRR = 0.67;
 
 test("the judged queries find the notes a person expects at least as well as the first run", async () => {
 	const roots = { "tasks-demo": await copyVault(TASKS_DEMO_VAULT), "demo-vault": await copyVault(DEMO_VAULT) };
@@ -35,11 +36,11 @@ test("the judged queries find the notes a person expects at least as well as the
 	}
 }, 60_000);
 
-test("the unseen judged questions over the Obsidian Help vault find the pages a person expects at least as well as recorded", async () => {
-	// Throws the one line that says how to get the vault when it is missing.
-	const roots = { "obsidian-help": await copyVault(obsidianHelpVaultDir()) };
+test("the unseen judged questions over npm's documentation find the pages a person expects at least as well as recorded", async () => {
+	// Throws the one line that says how to install the vault when it is missing.
+	const roots = { "npm-docs": await copyVault(npmDocsVaultDir()) };
 	try {
-		const scores = await withJudgedSearch(roots, (search) => scoreJudgedQueries(search, UNSEEN_JUDGED_QUERIES));
+		const scores = await withJudgedSearch(roots, (search) => scoreJudgedQueries(search, NPM_DOCS_JUDGED_QUERIES));
 		expect(scores.queries).toBeGreaterThanOrEqual(40);
 		expect(scores.successAt3).toBeGreaterThanOrEqual(UNSEEN_SUCCESS_AT_3);
 		expect(scores.mrr).toBeGreaterThanOrEqual(UNSEEN_MRR);
