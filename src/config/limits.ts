@@ -137,6 +137,12 @@ export const BODY_READ_TIMEOUT_MS = 10_000;
  * file handles. Connections without a valid token are capped far lower (MAX_UNAUTHENTICATED_CONNECTIONS).
  */
 export const MAX_CONNECTIONS = 1024;
+/**
+ * Largest body of a refused request (405, 401, 404, 429 …) that is read and thrown away so the
+ * connection stays open for the client's next request; a larger one is answered with the
+ * connection closed, so nobody can make the server read megabytes it will never use.
+ */
+export const MAX_REFUSED_BODY_DRAIN_BYTES = 64 * 1024;
 /** JSON-RPC messages in one batch (400 above it). */
 export const MAX_BATCH_ENTRIES = 32;
 /** How long stopping the server waits for tool calls already running to finish their work. */
