@@ -2,6 +2,7 @@
  * `npm run bench`: a benchmark, not a test. Prints a table and writes bench/results.json.
  * Timings on a shared machine are noisy: compare rows of one run as ratios, not across runs.
  */
+import { copyCommittedDemoVault } from "../scripts/committedDemoVault";
 import { MemoryJournal } from "../test/helpers/memoryJournal";
 import { promises as fs } from "node:fs";
 import { createServer, request, Agent } from "node:http";
@@ -27,7 +28,6 @@ import { scoreJudgedQueries, withJudgedSearch } from "./judgedQueries";
 import { benchProtocolCost, writeTinyVault } from "./protocol";
 
 const TASKS_DEMO_SOURCE = nodePath.join(fixturesDir(), "vaults/tasks-demo");
-const DEMO_VAULT_SOURCE = nodePath.join(findProjectRoot(), "demo-vault");
 /** `npm run bench -- --quick`: small vaults, correctness checks, no load test; under a minute, run by CI. */
 const QUICK = process.argv.includes("--quick");
 const SYNTHETIC_SIZES = (process.env.BENCH_SIZES ?? "1000,10000,50000").split(",").map(Number);
@@ -297,7 +297,7 @@ async function benchJudged(): Promise<void> {
 	const roots = { "tasks-demo": await fs.mkdtemp(nodePath.join(os.tmpdir(), "vault-mcp-bench-judged-")), "demo-vault": await fs.mkdtemp(nodePath.join(os.tmpdir(), "vault-mcp-bench-judged-")) };
 	try {
 		await fs.cp(TASKS_DEMO_SOURCE, roots["tasks-demo"], { recursive: true });
-		await fs.cp(DEMO_VAULT_SOURCE, roots["demo-vault"], { recursive: true });
+		await copyCommittedDemoVault(findProjectRoot(), roots["demo-vault"]);
 		const scores = await withJudgedSearch(roots, (search) => scoreJudgedQueries(search));
 		record("judged queries", "queries", scores.queries, "");
 		record("judged queries", "success@3", scores.successAt3, "");

@@ -1,9 +1,5 @@
 import { scoreJudgedQueries, withJudgedSearch } from "../../bench/judgedQueries";
-import * as nodePath from "node:path";
-import { findProjectRoot } from "../helpers/fixtures";
-import { TASKS_DEMO_VAULT, copyVault, removeDir } from "../helpers/vault";
-
-const DEMO_VAULT = nodePath.join(findProjectRoot(), "demo-vault");
+import { TASKS_DEMO_VAULT, copyVault, removeDir, copyDemoVault } from "../helpers/vault";
 
 /**
  * The figures of the first run of the 58 judged queries with stop words and whole-title ranking
@@ -15,7 +11,7 @@ const JUDGED_SUCCESS_AT_3 = 0.91;
 const JUDGED_MRR = 0.89;
 
 test("the judged queries find the notes a person expects at least as well as the first run", async () => {
-	const roots = { "tasks-demo": await copyVault(TASKS_DEMO_VAULT), "demo-vault": await copyVault(DEMO_VAULT) };
+	const roots = { "tasks-demo": await copyVault(TASKS_DEMO_VAULT), "demo-vault": await copyDemoVault() };
 	try {
 		const scores = await withJudgedSearch(roots, (search) => scoreJudgedQueries(search));
 		expect(scores.queries).toBeGreaterThanOrEqual(58);
