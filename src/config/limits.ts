@@ -143,6 +143,8 @@ export const MAX_CONNECTIONS = 1024;
  * connection closed, so nobody can make the server read megabytes it will never use.
  */
 export const MAX_REFUSED_BODY_DRAIN_BYTES = 64 * 1024;
+/** Longest server name a connection snippet gives a client (`vault-` and the vault's name, cut to fit). */
+export const MAX_SERVER_NAME_LENGTH = 48;
 /** JSON-RPC messages in one batch (400 above it). */
 export const MAX_BATCH_ENTRIES = 32;
 /** How long stopping the server waits for tool calls already running to finish their work. */
