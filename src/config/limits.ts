@@ -1,6 +1,6 @@
 /**
- * Every limit the server enforces, in one place. The README's table of limits is checked against
- * this file by test/unit/config/limits.test.ts, so a change here that the README does not follow fails.
+ * Every limit the server enforces, in one place. docs/limits.md is made from this file by
+ * `npm run docs` (each constant's comment is its row), and test/unit/docs.test.ts fails until it is remade.
  */
 
 /** Default TCP port on 127.0.0.1. */
