@@ -4,6 +4,7 @@ import { defineConfig, globalIgnores } from "eslint/config";
 import obsidianmd from "eslint-plugin-obsidianmd";
 import globals from "globals";
 import regexpPlugin from "eslint-plugin-regexp";
+import tseslint from "typescript-eslint";
 
 /**
  * The architecture's "never" rules (README, Design), one block per folder of src/. Core
@@ -88,6 +89,14 @@ export default defineConfig([
 			// The host double builds Obsidian's DOM helpers out of plain DOM calls.
 			"obsidianmd/prefer-create-el": "off",
 		},
+	},
+	{
+		// manifest.json is what Obsidian's review bot checks first: the plugin's own rule, run as an
+		// error. The TypeScript parser reads a .json file as one object expression, the shape it expects.
+		files: ["manifest.json"],
+		languageOptions: { parser: tseslint.parser, parserOptions: { projectService: false, project: null } },
+		plugins: { obsidianmd },
+		rules: { "obsidianmd/validate-manifest": "error" },
 	},
 	{
 		// The benchmark's output is its console table.

@@ -10,6 +10,8 @@ module.exports = {
     "^obsidian$": "<rootDir>/test/double/obsidian.ts",
   },
   testTimeout: 30000,
-  // Stops the run with one line when the golden data (kept outside the repository) is missing.
+  // Stops the run with one line when the golden data (kept outside the repository) is missing, and
+  // holds the default port for the run, as a person's running server would.
   globalSetup: "<rootDir>/test/globalSetup.ts",
+  globalTeardown: "<rootDir>/test/globalTeardown.ts",
 };

@@ -2,6 +2,7 @@
  * `npm run bench`: a benchmark, not a test. Prints a table and writes bench/results.json.
  * Timings on a shared machine are noisy: compare rows of one run as ratios, not across runs.
  */
+import { copyCommittedDemoVault } from "../scripts/committedDemoVault";
 import { MemoryJournal } from "../test/helpers/memoryJournal";
 import { promises as fs } from "node:fs";
 import { createServer, request, Agent } from "node:http";
@@ -31,7 +32,6 @@ import { benchBases } from "./bases";
 import { benchVaultWide } from "./vaultWide";
 
 const TASKS_DEMO_SOURCE = nodePath.join(fixturesDir(), "vaults/tasks-demo");
-const DEMO_VAULT_SOURCE = nodePath.join(findProjectRoot(), "demo-vault");
 /** `npm run bench -- --quick`: small vaults, correctness checks, no load test; under a minute, run by CI. */
 const QUICK = process.argv.includes("--quick");
 const SYNTHETIC_SIZES = (process.env.BENCH_SIZES ?? "1000,10000,50000").split(",").map(Number);
@@ -307,7 +307,7 @@ async function benchCommonVault(size: number): Promise<void> {
  */
 async function benchJudged(): Promise<void> {
 	const makeRoot = () => fs.mkdtemp(nodePath.join(os.tmpdir(), "vault-mcp-bench-judged-"));
-	const sources: Partial<Record<JudgedQuery["vault"], string>> = { "tasks-demo": TASKS_DEMO_SOURCE, "demo-vault": DEMO_VAULT_SOURCE, "npm-docs": npmDocsVaultDir() };
+	const sources: Partial<Record<JudgedQuery["vault"], string>> = { "tasks-demo": TASKS_DEMO_SOURCE, "npm-docs": npmDocsVaultDir() };
 	try {
 		sources["obsidian-help"] = obsidianHelpVaultDir();
 	} catch (missing) {
@@ -319,6 +319,8 @@ async function benchJudged(): Promise<void> {
 			roots[vault] = await makeRoot();
 			await fs.cp(source, roots[vault], { recursive: true });
 		}
+		roots["demo-vault"] = await makeRoot();
+		await copyCommittedDemoVault(findProjectRoot(), roots["demo-vault"]);
 		const sets = [["judged queries", JUDGED_QUERIES], ["unseen judged queries (npm docs)", NPM_DOCS_JUDGED_QUERIES]] as Array<[string, JudgedQuery[]]>;
 		if (roots["obsidian-help"] !== undefined) sets.push(["unseen judged queries (Obsidian Help)", UNSEEN_JUDGED_QUERIES]);
 		await withJudgedSearch(roots, async (search) => {

@@ -135,7 +135,11 @@ async function tarballSource(file) {
 	};
 }
 
-/** The regular files of a tar archive, by path with the top folder removed. */
+/**
+ * The regular files of a tar archive, by path with the top folder removed when every file sits in
+ * one (whatever its name: GitHub's `obsidian-tasks-<commit>/`, a renamed or re-packed copy);
+ * an archive of several top folders or loose files keeps its paths.
+ */
 function readTar(bytes) {
 	const files = new Map();
 	const text = (start, length) => {
@@ -164,9 +168,11 @@ function readTar(bytes) {
 		}
 		nextName = null;
 		if (type !== "0" && type !== "\0") continue;
-		files.set(name.split("/").slice(1).join("/"), Buffer.from(body));
+		files.set(name.replace(/^\.\//, ""), Buffer.from(body));
 	}
-	return files;
+	const tops = new Set([...files.keys()].map((name) => (name.includes("/") ? name.split("/")[0] : "")));
+	if (tops.size !== 1 || tops.has("")) return files;
+	return new Map([...files].map(([name, body]) => [name.split("/").slice(1).join("/"), body]));
 }
 
 /** The `path` record of a pax extended header ("<length> path=<value>\n" records). */
@@ -208,7 +214,8 @@ function rawSource(manifest, base) {
 			throw new DataError(
 				`Could not download ${url} (${reason}). Without network access, download ` +
 					`https://codeload.github.com/${manifest.repository}/tar.gz/${manifest.commit} some other way and run ` +
-					`"npm run fixtures -- --tarball FILE", or set VAULT_MCP_FIXTURES to a folder that holds the data.`,
+					`"npm run fixtures -- --tarball FILE"; or run "npm run fixtures -- --from DIR" with a checkout of ${manifest.repository} ` +
+					`(or a copy laid out like .fixtures/); or set VAULT_MCP_FIXTURES to a folder that holds the data.`,
 			);
 		},
 	};

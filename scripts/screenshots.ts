@@ -5,6 +5,7 @@
  * Obsidian's CSS variables in headless Chromium (Debian's package), and writes PNGs to
  * screenshots/ (git-ignored), so a person can look at what the plugin shows.
  */
+import { copyCommittedDemoVault } from "./committedDemoVault";
 import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as nodePath from "node:path";
@@ -54,7 +55,7 @@ async function page(html: string, css: string): Promise<string> {
 
 export async function takeScreenshots(): Promise<string[]> {
 	const vault = await fs.mkdtemp(nodePath.join(os.tmpdir(), "vault-mcp-screens-"));
-	await fs.cp(nodePath.join(ROOT, "demo-vault"), vault, { recursive: true });
+	await copyCommittedDemoVault(ROOT, vault);
 	const host = await NodeHost.open(vault);
 	const manifest = JSON.parse(await fs.readFile(nodePath.join(ROOT, "manifest.json"), "utf8")) as Record<string, string>;
 	let settings = { ...defaultSettings(), port: 0, serverEnabled: true, disclosureAccepted: true, writeEnabled: true, writeDisclosureAccepted: true, excludedFolders: ["Daily"] };

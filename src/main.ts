@@ -14,7 +14,7 @@ import { createTokenFlow, setServerEnabled } from "./ui/flows";
 import { ActivityModal, copyToClipboard } from "./ui/modals";
 import type { ToolSummary, VaultMcpPort } from "./ui/port";
 import { undoLastChangeFlow } from "./ui/undoFlows";
-import { connectionSnippets } from "./ui/snippets";
+import { connectionSnippets } from "./http/clientSnippets";
 import { indicatorState, StatusIndicator } from "./ui/StatusIndicator";
 import { ApprovalQueue } from "./ui/ApprovalQueue";
 import type { ToolRight } from "./auth/rights";
@@ -151,7 +151,7 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 	}
 
 	private copyClaudeCodeCommand(): void {
-		const snippet = connectionSnippets(this.connectionPort()).find((entry) => entry.id === "claude-code");
+		const snippet = connectionSnippets({ port: this.connectionPort(), vaultName: this.app.vault.getName() }).find((entry) => entry.id === "claude-code");
 		if (snippet) void copyToClipboard(snippet.text, "the Claude Code command (put your token in place of <token>)");
 	}
 

@@ -1,6 +1,6 @@
 /**
- * Every limit the server enforces, in one place. The README's table of limits is checked against
- * this file by test/unit/config/limits.test.ts, so a change here that the README does not follow fails.
+ * Every limit the server enforces, in one place. docs/limits.md is made from this file by
+ * `npm run docs` (each constant's comment is its row), and test/unit/docs.test.ts fails until it is remade.
  */
 
 /** Default TCP port on 127.0.0.1. */
@@ -224,6 +224,14 @@ export const BODY_READ_TIMEOUT_MS = 10_000;
  * file handles. Connections without a valid token are capped far lower (MAX_UNAUTHENTICATED_CONNECTIONS).
  */
 export const MAX_CONNECTIONS = 1024;
+/**
+ * Largest body of a refused request (405, 401, 404, 429 …) that is read and thrown away so the
+ * connection stays open for the client's next request; a larger one is answered with the
+ * connection closed, so nobody can make the server read megabytes it will never use.
+ */
+export const MAX_REFUSED_BODY_DRAIN_BYTES = 64 * 1024;
+/** Longest server name a connection snippet gives a client (`vault-` and the vault's name, cut to fit). */
+export const MAX_SERVER_NAME_LENGTH = 48;
 /** JSON-RPC messages in one batch (400 above it). */
 export const MAX_BATCH_ENTRIES = 32;
 /** How long stopping the server waits for tool calls already running to finish their work. */

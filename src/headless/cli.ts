@@ -3,12 +3,12 @@ import * as nodePath from "node:path";
 import { parseArgs } from "node:util";
 import { SEARCH_LANGUAGES, type SearchLanguage } from "../search/languages";
 import type { Logger } from "../activity";
-import { applyRightChanges, initialRights, rightsTable, type RightChanges, type ToolRight } from "../auth/rights";
+import { applyRightChanges, effectiveRight, initialRights, rightsTable, type RightChanges, type ToolRight, type ToolRights } from "../auth/rights";
 import { addToken, revokeToken, setTokenRights, unknownTokenMessage, withToolRight } from "../auth/tokenList";
 import { ALL_TOOLS } from "../mcp/tools";
 import type { TokenLevel, TokenRecord } from "../auth/tokens";
 import { HIDDEN_LINKS_NAMED, HISTORY_DEFAULT_LIMIT, MAX_CLI_INTEGER, MAX_PORT, MIN_PORT, SETTINGS_POLL_INTERVAL_MS } from "../config/limits";
-import { endpointUrl } from "../http/server";
+import { connectionSnippets, SNIPPET_CLIENTS, type ConnectionSnippet } from "../http/clientSnippets";
 import { McpService } from "../service";
 import type { VaultMcpSettings } from "../config/settings";
 import { normalizeExcludedFolder, normalizeFolderList } from "../paths/spelling";
@@ -148,15 +148,43 @@ function quoted(path: string): string {
 	return /^[\w./:\\-]+$/.test(path) ? path : `"${path}"`;
 }
 
-function claudeCodeCommand(port: number, token: string): string {
-	return `claude mcp add --transport http vault ${endpointUrl(port)} --header "Authorization: Bearer ${token}"`;
+/** One client's snippet for this vault on `port`, the token filled in when there is one to show. */
+function snippetFor(root: string, port: number, client: ConnectionSnippet["id"], token?: string): ConnectionSnippet {
+	const snippet = connectionSnippets({ port, vaultName: nodePath.basename(root) }, token).find((entry) => entry.id === client);
+	if (!snippet) throw new Error(`No snippet for ${client}.`);
+	return snippet;
+}
+
+/** The other clients' snippets are one command away; the port is named when it is not the one data.json keeps. */
+function printConfigHint(root: string, port: number, storedPort: number): string {
+	const portFlag = port === storedPort ? "" : ` --port ${port}`;
+	return `Claude Desktop, Cursor or curl: vault-mcp serve ${quoted(root)}${portFlag} --print-config ${SNIPPET_CLIENTS.filter((client) => client !== "claude-code").join("|")}`;
+}
+
+/**
+ * Write tokens made in the CLI start with every read tool allowed and every write tool set to ask,
+ * as tokens made in the settings tab do: a token pasted into a client writes nothing unseen until
+ * its owner says so (`--allow TOOL,…`, or `--allow-all-writes` for all of them).
+ */
+function newTokenRights(level: TokenLevel, allowAllWrites: boolean): ToolRights {
+	return initialRights(ALL_TOOLS, level, allowAllWrites ? "cli" : "settings-tab");
+}
+
+/**
+ * Write tools a token may only call once a person approves, named per token: a `serve` with no
+ * terminal has nobody to ask, so those calls are refused, and the person should hear it at start.
+ */
+function askingTools(tokens: readonly TokenRecord[]): Array<{ token: string; tools: string[] }> {
+	return tokens
+		.map((record) => ({ token: record.name, tools: ALL_TOOLS.filter((tool) => tool.access === "write" && effectiveRight(record, tool, true) === "ask").map((tool) => tool.name) }))
+		.filter((entry) => entry.tools.length > 0);
 }
 
 /**
  * Tells, on stderr, how to connect and — since a token is shown only once — how to get a token
  * when the person has none that works here: none at all, lost ones, or no write token for --allow-write.
  */
-function announceConnection(root: string, tokens: TokenRecord[], port: number, allowWrite: boolean, tokenMadeThisRun: string | undefined): void {
+function announceConnection(root: string, tokens: TokenRecord[], port: number, storedPort: number, allowWrite: boolean, tokenMadeThisRun: string | undefined, canAsk: boolean): void {
 	const makeOne = (level: TokenLevel) => `vault-mcp token new ${quoted(root)} --name NAME${level === "write" ? " --level write" : ""}`;
 	if (tokenMadeThisRun === undefined) {
 		const names = tokens.map((record) => `${record.name} (${record.level})`).join(", ");
@@ -165,7 +193,25 @@ function announceConnection(root: string, tokens: TokenRecord[], port: number, a
 			stderrLogger.warn(`--allow-write has no effect without a write token; make one: ${makeOne("write")}`);
 		}
 	}
-	stderrLogger.info(`Connect Claude Code with:\n  ${claudeCodeCommand(port, tokenMadeThisRun ?? "<token>")}\n`);
+	if (allowWrite && !canAsk) {
+		for (const { token, tools } of askingTools(tokens)) {
+			stderrLogger.warn(
+				`token "${token}" has write tools set to ask (${tools.join(", ")}), and this serve has no terminal to ask in, so those calls will be refused. Run serve in a terminal to answer them, or let them run without asking: vault-mcp token rights ${quoted(root)} ${quoted(token)} --allow ${tools.join(",")}`,
+			);
+		}
+	}
+	stderrLogger.info(`Connect Claude Code with:\n  ${snippetFor(root, port, "claude-code", tokenMadeThisRun).text}\n${printConfigHint(root, port, storedPort)}\n`);
+}
+
+/** `serve --print-config CLIENT`: the client's snippet for this vault, with a token placeholder, on stdout. */
+async function printConfig(root: string, client: string, port: number | undefined): Promise<number> {
+	if (!(SNIPPET_CLIENTS as readonly string[]).includes(client)) throw new UsageError(`--print-config must be one of ${SNIPPET_CLIENTS.join(", ")}.`);
+	if (port === 0) throw new UsageError("--print-config needs the port the server will listen on: give a fixed --port, or none for the one in data.json.");
+	const stored = await loadSettings(new FileSettingsStore(root, DEFAULT_CONFIG_DIR));
+	const snippet = snippetFor(root, port ?? stored.port, client as ConnectionSnippet["id"]);
+	process.stdout.write(`${snippet.text}\n`);
+	stderrLogger.info(`${snippet.where} Put a token in place of <token> (make one: vault-mcp token new ${quoted(root)} --name NAME).`);
+	return 0;
 }
 
 async function serve(args: string[]): Promise<number> {
@@ -175,6 +221,7 @@ async function serve(args: string[]): Promise<number> {
 	if (port !== undefined && port > MAX_PORT) throw new UsageError(`--port must be ${MIN_PORT} to ${MAX_PORT}.`);
 	const rateLimit = positiveInteger(values["rate-limit"], "--rate-limit", 1);
 	const allowWrite = values["allow-write"] === true;
+	if (values["print-config"] !== undefined) return printConfig(root, values["print-config"], port);
 	await requireConfigFolder(root, values.init);
 
 	const store = new FileSettingsStore(root, DEFAULT_CONFIG_DIR);
@@ -186,7 +233,7 @@ async function serve(args: string[]): Promise<number> {
 	if (stored.tokens.length === 0) {
 		const level: TokenLevel = allowWrite ? "write" : "read";
 		stored = await store.update((current) => {
-			const made = addToken(current, "cli", level, initialRights(ALL_TOOLS, level, "cli"));
+			const made = addToken(current, "cli", level, newTokenRights(level, false));
 			if ("error" in made) throw new Error(made.error);
 			tokenMadeThisRun = made.token;
 			return made.settings;
@@ -211,7 +258,8 @@ async function serve(args: string[]): Promise<number> {
 	const host = await NodeHost.open(root, { watch: true });
 	warnAboutHiddenFolders(host, runSettings.excludedFolders);
 	// Only a person at a terminal can answer a tool set to Ask; without one, such calls are refused at once.
-	const approver = process.stdin.isTTY ? new TerminalApprover(process.stdin, (text) => process.stderr.write(text), () => readTypedAhead(process.stdin.fd)) : undefined;
+	const canAsk = process.stdin.isTTY;
+	const approver = canAsk ? new TerminalApprover(process.stdin, (text) => process.stderr.write(text), () => readTypedAhead(process.stdin.fd)) : undefined;
 	const service = new McpService({
 		host,
 		serverVersion: VERSION,
@@ -230,7 +278,7 @@ async function serve(args: string[]): Promise<number> {
 		return 1;
 	}
 	// After listening, so that the command carries the port actually bound (--port 0 picks one).
-	announceConnection(root, stored.tokens, status.port, allowWrite, tokenMadeThisRun);
+	announceConnection(root, stored.tokens, status.port, stored.port, allowWrite, tokenMadeThisRun, canAsk);
 	process.stdout.write(`listening on ${status.url}\n`);
 
 	// Tokens made or revoked with `token new|revoke` (or in the plugin) while serving count within a second.
@@ -368,8 +416,8 @@ async function tokenNew(args: string[]): Promise<number> {
 	if (name === undefined) throw new UsageError("token new needs --name NAME.");
 	const level = values.level;
 	if (level !== "read" && level !== "write") throw new UsageError("--level must be read or write.");
-	// Headless has no window to ask in, so every tool of the level starts allowed unless the flags say otherwise.
-	const rights = applyRightChanges({ level, rights: initialRights(ALL_TOOLS, level, "cli") }, rightChangesFrom(values), ALL_TOOLS);
+	if (values["allow-all-writes"] === true && level !== "write") throw new UsageError("--allow-all-writes is for write tokens: add --level write.");
+	const rights = applyRightChanges({ level, rights: newTokenRights(level, values["allow-all-writes"] === true) }, rightChangesFrom(values), ALL_TOOLS);
 	if ("error" in rights) throw new UsageError(rights.error, undefined, false);
 	const made = { token: "" };
 	await store.update((current) => {
@@ -384,7 +432,10 @@ async function tokenNew(args: string[]): Promise<number> {
 	} else {
 		process.stdout.write(`Token "${visibleInTerminal(name.trim())}" (${level}). It is shown this once; only its hash is kept:\n\n  ${made.token}\n\n`);
 		process.stdout.write(`Rights:\n${rightsText(shown)}\n\n`);
-		process.stdout.write(`Connect Claude Code with:\n  ${claudeCodeCommand(settings.port, made.token)}\n`);
+		if (Object.values(rights.rights).includes("ask")) {
+			process.stdout.write(`Write tools set to ask wait for your yes in Obsidian, or in \`vault-mcp serve\` run in a terminal. To let some run without asking: vault-mcp token rights ${quoted(root)} ${quoted(name.trim())} --allow TOOL,…\n\n`);
+		}
+		process.stdout.write(`Connect Claude Code with:\n  ${snippetFor(root, settings.port, "claude-code", made.token).text}\n${printConfigHint(root, settings.port, settings.port)}\n`);
 	}
 	return 0;
 }

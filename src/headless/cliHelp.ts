@@ -66,6 +66,7 @@ export const SERVE_COMMAND = defineCommand({
 		language: { type: "string" },
 		"rate-limit": { type: "string" },
 		init: { type: "boolean", default: false },
+		"print-config": { type: "string" },
 	},
 	flags: {
 		port: { valueName: "N", what: "port on 127.0.0.1; 0 picks a free one", defaultText: `the port in data.json (${DEFAULT_PORT} unless changed)` },
@@ -76,13 +77,14 @@ export const SERVE_COMMAND = defineCommand({
 		language: { valueName: "NAME", what: "whose word forms search matches (english, french, …), or none", defaultText: "the language in data.json (english unless changed)" },
 		"rate-limit": { valueName: "N", what: "requests a minute per token", defaultText: `the limit in data.json (${DEFAULT_RATE_LIMIT_PER_MINUTE} unless changed)` },
 		init: { what: "create the .obsidian folder when <vault> has none", defaultText: "off (a folder without one is refused)" },
+		"print-config": { valueName: "CLIENT", what: "print the connection snippet for claude-code, claude-desktop, cursor or curl, and exit", defaultText: "off (serve)" },
 	},
 });
 
 /** --allow, --ask and --deny: tool names, comma-separated or repeated. */
 const RIGHT_FLAGS = {
-	allow: { valueName: "TOOL,…", what: "tools that run at once", defaultText: "every tool of the token's level (token new); unchanged (token rights)" },
-	ask: { valueName: "TOOL,…", what: "write tools that wait for your y/n in an interactive `serve` (or in Obsidian)", defaultText: "none" },
+	allow: { valueName: "TOOL,…", what: "tools that run at once", defaultText: "every read tool, write tools ask (token new); unchanged (token rights)" },
+	ask: { valueName: "TOOL,…", what: "write tools that wait for your y/n in an interactive `serve` (or in Obsidian)", defaultText: "every write tool of a write token (token new); unchanged (token rights)" },
 	deny: { valueName: "TOOL,…", what: "tools this token does not see at all", defaultText: "none" },
 } as const satisfies Record<string, FlagHelp>;
 
@@ -97,12 +99,14 @@ export const TOKEN_NEW_COMMAND = defineCommand({
 		allow: { type: "string", multiple: true },
 		ask: { type: "string", multiple: true },
 		deny: { type: "string", multiple: true },
+		"allow-all-writes": { type: "boolean", default: false },
 		json: { type: "boolean", default: false },
 	},
 	flags: {
 		name: { valueName: "NAME", what: "what the token is for, e.g. the app's name", defaultText: "none; required" },
 		level: { valueName: "read|write", what: "write tokens may also use the write tools while writing is on", defaultText: "read" },
 		...RIGHT_FLAGS,
+		"allow-all-writes": { what: "let every write tool run without asking (a write token)", defaultText: "off: write tools ask" },
 		json: { what: 'print {"name","level","token","rights"} as one JSON line instead of text', defaultText: "off" },
 	},
 });

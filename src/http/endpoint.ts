@@ -5,7 +5,7 @@ import { createMcpHandler, PROTOCOL_VERSION_META_KEY, type McpHttpHandler, type 
 import { errorKind, type Logger } from "../activity";
 import type { Grant } from "../auth/grant";
 import type { TokenRecord } from "../auth/tokens";
-import { MAX_BATCH_ENTRIES, MAX_IN_FLIGHT_PER_TOKEN, MAX_WAITING_PER_TOKEN, MAX_IN_FLIGHT_REQUESTS, MAX_REQUEST_BODY_BYTES, RATE_LIMIT_WINDOW_MS, RETRY_AFTER_BUSY_SECONDS } from "../config/limits";
+import { MAX_BATCH_ENTRIES, MAX_IN_FLIGHT_PER_TOKEN, MAX_REFUSED_BODY_DRAIN_BYTES, MAX_WAITING_PER_TOKEN, MAX_IN_FLIGHT_REQUESTS, MAX_REQUEST_BODY_BYTES, RATE_LIMIT_WINDOW_MS, RETRY_AFTER_BUSY_SECONDS } from "../config/limits";
 import { httpDeadlines, type HttpDeadlines } from "./deadlines";
 import { currentGrant, guardRequest, isRefusal, MCP_PATH, UNAUTHORIZED, unsupportedVersionError, type Refusal } from "./guard";
 import { checkMessages, ExchangeTransport, type Exchange } from "./statelessTransport";
@@ -123,7 +123,7 @@ export function createMcpEndpoint<S extends EndpointPolicy>(deps: EndpointDeps<S
 			{ tokens: settings.tokens, writeEnabled: settings.writeEnabled },
 		);
 		if (isRefusal(answer)) {
-			sendRefusal(req, res, answer);
+			refuseBeforeBody(req, res, answer, state.deadlines.bodyReadMs);
 			return;
 		}
 		deps.onAuthenticated?.(req.socket);
@@ -131,7 +131,7 @@ export function createMcpEndpoint<S extends EndpointPolicy>(deps: EndpointDeps<S
 		// without reading anything; a batch pays for its other messages once it is parsed.
 		const rate = state.rateLimiter.take(answer.token.hash, settings.rateLimitPerMinute);
 		if (!rate.allowed) {
-			sendRefusal(req, res, rateLimited(settings, rate, 1));
+			refuseBeforeBody(req, res, rateLimited(settings, rate, 1), state.deadlines.bodyReadMs);
 			return;
 		}
 		deps.onTokenUsed?.(answer.token);
@@ -423,6 +423,51 @@ function parseBody(bytes: Buffer): { json: unknown } | { refusal: Refusal } {
 	return { json };
 }
 
+/**
+ * Answers a request refused before its body was read, keeping the connection healthy. Node emits
+ * the request before it has seen the end of the message, even an empty one, so the body is read
+ * and thrown away first (at most MAX_REFUSED_BODY_DRAIN_BYTES, within `timeoutMs`) and the answer
+ * then leaves the connection open. Closing it instead raced with clients that had already sent
+ * their next request on it: Claude Code's `tools/list` after its GET was lost about one time in five.
+ */
+function refuseBeforeBody(req: IncomingMessage, res: ServerResponse, refusal: Refusal, timeoutMs: number): void {
+	if (req.complete) {
+		sendRefusal(req, res, refusal);
+		return;
+	}
+	const declared = req.headers["content-length"] === undefined ? null : Number(req.headers["content-length"]);
+	if (declared !== null && !(declared <= MAX_REFUSED_BODY_DRAIN_BYTES)) {
+		sendRefusal(req, res, refusal);
+		return;
+	}
+	let drained = 0;
+	let settled = false;
+	const settle = (answer: boolean) => {
+		if (settled) return;
+		settled = true;
+		nodeTimers.clearTimeout(timer);
+		req.off("data", onData);
+		req.off("end", onEnd);
+		req.off("error", onError);
+		if (!answer) return;
+		if (!req.complete) req.pause();
+		if (!res.destroyed) sendRefusal(req, res, refusal);
+	};
+	const onData = (chunk: Buffer) => {
+		drained += chunk.length;
+		if (drained > MAX_REFUSED_BODY_DRAIN_BYTES) settle(true);
+	};
+	const onEnd = () => settle(true);
+	// The client went away: there is no one to answer.
+	const onError = () => settle(false);
+	const timer = nodeTimers.setTimeout(() => settle(true), timeoutMs);
+	req.on("data", onData);
+	req.on("end", onEnd);
+	req.on("error", onError);
+	res.once("close", () => settle(false));
+}
+
+/** Answers a refusal; the connection is closed only when part of the request's body is still unread. */
 function sendRefusal(req: IncomingMessage, res: ServerResponse, refusal: Refusal): void {
 	const code = refusal.kind === "parse_error" ? JSON_RPC_PARSE_ERROR : JSON_RPC_SERVER_ERROR;
 	// A refused body may still be arriving; closing the connection stops it rather than reading it all.

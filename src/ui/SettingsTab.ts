@@ -7,7 +7,7 @@ import { copyToClipboard, renderActivity } from "./modals";
 import { createTokenFlow, revokeTokenFlow, setServerEnabled, setWriteEnabled } from "./flows";
 import type { VaultMcpPort } from "./port";
 import { renderRightsSection } from "./rightsSection";
-import { connectionSnippets } from "./snippets";
+import { connectionSnippets } from "../http/clientSnippets";
 import { ENGLISH_STOP_WORDS } from "../search/stopWords";
 import { SEARCH_LANGUAGES } from "../search/languages";
 
@@ -140,7 +140,7 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 
 		new Setting(containerEl).setName("Connect a client").setHeading();
 		containerEl.createEl("p", { cls: "vault-mcp-muted", text: "Replace <token> with a token; a new token's window shows these with it filled in." });
-		for (const snippet of connectionSnippets(plugin.connectionPort())) {
+		for (const snippet of connectionSnippets({ port: plugin.connectionPort(), vaultName: plugin.app.vault.getName() })) {
 			new Setting(containerEl)
 				.setName(snippet.title)
 				.setDesc(snippet.where)

@@ -1,7 +1,7 @@
 import { Modal, Notice, Setting, type App } from "obsidian";
 import type { ActivityRecord } from "../activity";
 import type { TokenLevel } from "../auth/tokens";
-import { connectionSnippets } from "./snippets";
+import { connectionSnippets } from "../http/clientSnippets";
 
 /** Copies text and says so; clipboard failures (no permission) get their own notice. */
 export async function copyToClipboard(text: string, what: string): Promise<void> {
@@ -125,7 +125,7 @@ export class TokenCreatedModal extends Modal {
 		const tokenEl = this.contentEl.createEl("code", { cls: "vault-mcp-token", text: this.token });
 		tokenEl.setAttr("data-token", "shown-once");
 		new Setting(this.contentEl).addButton((button) => button.setButtonText("Copy token").setCta().onClick(() => copyToClipboard(this.token, "the token")));
-		for (const snippet of connectionSnippets(this.port, this.token)) {
+		for (const snippet of connectionSnippets({ port: this.port, vaultName: this.app.vault.getName() }, this.token)) {
 			new Setting(this.contentEl)
 				.setName(snippet.title)
 				.setDesc(snippet.where)

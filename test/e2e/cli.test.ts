@@ -2,7 +2,8 @@ import { promises as fs } from "node:fs";
 import { createServer } from "node:net";
 import * as nodePath from "node:path";
 import { COMMANDS } from "../../src/headless/cliHelp";
-import { connectionSnippets } from "../../src/ui/snippets";
+import { ALL_TOOLS } from "../../src/mcp/tools";
+import { connectionSnippets, serverNameFor } from "../../src/http/clientSnippets";
 import { connectClient, isPortClosed } from "../helpers/http";
 import { runCli, startServe, type ServingCli } from "../helpers/cli";
 import { makeTempDir, makeVault, readAllFiles, removeDir } from "../helpers/vault";
@@ -56,7 +57,7 @@ describe("vault-mcp CLI", () => {
 			expect(serving.stdout()).not.toContain(token);
 			expect(serving.port).not.toBe(0);
 			// The same command the plugin's settings tab shows, for the bound port, never the requested 0.
-			const claudeCode = connectionSnippets(serving.port, token).find((snippet) => snippet.id === "claude-code")?.text ?? "";
+			const claudeCode = connectionSnippets({ port: serving.port, vaultName: nodePath.basename(vault) }, token).find((snippet) => snippet.id === "claude-code")?.text ?? "";
 			expect(stderr).toContain(`\n  ${claudeCode}\n`);
 			expect(stderr).not.toContain("127.0.0.1:0/");
 			const client = await connectClient(serving.url, token ?? "");
@@ -79,6 +80,44 @@ describe("vault-mcp CLI", () => {
 			await serving.stop();
 		}
 	});
+
+	test("token new --level write sets every write tool to ask and says how to let them run; --allow-all-writes and --allow opt out explicitly", async () => {
+		const asked = await runCli(["token", "new", vault, "--name", "careful", "--level", "write"]);
+		expect(asked.code).toBe(0);
+		expect(asked.stdout).toMatch(/\n {2}append_to_note +ask\n/);
+		expect(asked.stdout).toMatch(/\n {2}read_note +allow\n/);
+		expect(asked.stdout).toContain(`To let some run without asking: vault-mcp token rights ${vault} careful --allow TOOL,…`);
+		const rightsOf = async (args: string[]) => (JSON.parse((await runCli(["token", "new", vault, ...args, "--json"])).stdout) as { rights: Record<string, string> }).rights;
+		const writeTools = ALL_TOOLS.filter((tool) => tool.access === "write").map((tool) => tool.name);
+		const askedRights = await rightsOf(["--name", "careful2", "--level", "write"]);
+		for (const tool of writeTools) expect(askedRights[tool]).toBe("ask");
+		const allowedAll = await rightsOf(["--name", "trusting", "--level", "write", "--allow-all-writes"]);
+		for (const tool of writeTools) expect(allowedAll[tool]).toBe("allow");
+		const allowedOne = await rightsOf(["--name", "one", "--level", "write", "--allow", "append_to_note"]);
+		expect(allowedOne).toMatchObject({ append_to_note: "allow", create_note: "ask" });
+		const readOnly = await runCli(["token", "new", vault, "--name", "reader", "--allow-all-writes"]);
+		expect(readOnly.code).toBe(2);
+		expect(readOnly.stderr).toContain("--allow-all-writes is for write tokens: add --level write.");
+		expect((await runCli(["token", "list", vault])).stdout).not.toContain("reader");
+	}, 120_000);
+
+	test("serve with no terminal says at start which write tools of which token it cannot ask about, and how to let them run; a write made then is refused, not run", async () => {
+		const { token } = JSON.parse((await runCli(["token", "new", vault, "--name", "careful", "--level", "write", "--allow", "create_note", "--json"])).stdout) as { token: string };
+		const serving = await startServe([vault, "--port", "0", "--allow-write"]);
+		try {
+			const stderr = await stderrOnceItHas(serving, "claude mcp add");
+			expect(stderr).toMatch(/warning: token "careful" has write tools set to ask \((append_to_note, )?[a-z_, ]+\), and this serve has no terminal to ask in, so those calls will be refused\./);
+			expect(stderr).toContain(`or let them run without asking: vault-mcp token rights ${vault} careful --allow append_to_note,`);
+			expect(stderr).not.toMatch(/set to ask \([^)]*create_note/);
+			const client = await connectClient(serving.url, token);
+			const refused = await client.callTool({ name: "append_to_note", arguments: { path: "Home.md", text: "added" } });
+			expect(refused.isError).toBe(true);
+			await client.close();
+			expect(await fs.readFile(nodePath.join(vault, "Home.md"), "utf8")).toBe("# Home\n");
+		} finally {
+			await serving.stop();
+		}
+	}, 60_000);
 
 	test("token revoke locks the token out", async () => {
 		const { token } = JSON.parse((await runCli(["token", "new", vault, "--name", "gone", "--json"])).stdout) as { token: string };
@@ -105,7 +144,9 @@ describe("vault-mcp CLI", () => {
 			expect(stderr).toContain("Tokens in data.json: laptop (read).");
 			expect(stderr).toContain(`make another: vault-mcp token new ${vault} --name NAME\n`);
 			expect(stderr).toContain(`warning: --allow-write has no effect without a write token; make one: vault-mcp token new ${vault} --name NAME --level write\n`);
-			expect(stderr).toContain(`claude mcp add --transport http vault http://127.0.0.1:${serving.port}/mcp --header "Authorization: Bearer <token>"`);
+			expect(stderr).toContain(`claude mcp add --transport http ${serverNameFor(nodePath.basename(vault))} http://127.0.0.1:${serving.port}/mcp --header "Authorization: Bearer <token>"`);
+			// The other clients are one command away, on the port this run actually bound.
+			expect(stderr).toContain(`Claude Desktop, Cursor or curl: vault-mcp serve ${vault} --port ${serving.port} --print-config claude-desktop|cursor|curl\n`);
 			expect(serving.stdout()).toBe(`listening on ${serving.url}\n`);
 		} finally {
 			await serving.stop();

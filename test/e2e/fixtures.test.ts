@@ -61,7 +61,7 @@ describe("the golden test data outside the repository", () => {
 		/** A minimal clone: the jest config, the globalSetup and one probe test that leaves a mark when it runs. */
 		async function makeClone(): Promise<{ clone: string; mark: string }> {
 			const clone = nodePath.join(temp, "clone");
-			for (const file of ["jest.config.js", "tsconfig.json", "package.json", "test/globalSetup.ts", "test/helpers/fixtures.ts", "test/fixtures-manifest.json"]) {
+			for (const file of ["jest.config.js", "tsconfig.json", "package.json", "test/globalSetup.ts", "test/globalTeardown.ts", "src/config/limits.ts", "test/helpers/fixtures.ts", "test/fixtures-manifest.json"]) {
 				await fs.mkdir(nodePath.dirname(nodePath.join(clone, file)), { recursive: true });
 				await fs.copyFile(nodePath.join(PROJECT_ROOT, file), nodePath.join(clone, file));
 			}
@@ -146,23 +146,30 @@ describe("the golden test data outside the repository", () => {
 		expect(await exists(nodePath.join(temp, "out-bad"))).toBe(false);
 	});
 
-	test("the Obsidian Help vault is its own set: a folder without it is reported with what to run, and writing it leaves the golden data in place", async () => {
+	test("the Obsidian Help vault is its own set: a folder without it is reported with what to run, and an unknown set is refused", async () => {
 		const { copy } = await copyData(temp);
 		expect(() => obsidianHelpVaultDir(PROJECT_ROOT, { VAULT_MCP_FIXTURES: copy })).toThrow(OBSIDIAN_HELP_HINT);
 		expect(OBSIDIAN_HELP_HINT).toContain("npm run fixtures -- --set obsidian-help");
-
-		const helpCopy = nodePath.join(temp, "help-copy");
-		await fs.cp(obsidianHelpVaultDir(), nodePath.join(helpCopy, "vaults", "obsidian-help-en"), { recursive: true });
-		const fetched = await runFetch(["--set", "obsidian-help", "--from", helpCopy, "--out", copy]);
-		expect(fetched.stderr).toBe("");
-		expect(fetched.code).toBe(0);
-		expect((await runFetch(["verify", copy])).code).toBe(0);
-		expect((await runFetch(["verify", copy, "--set", "obsidian-help"])).code).toBe(0);
-		expect(obsidianHelpVaultDir(PROJECT_ROOT, { VAULT_MCP_FIXTURES: copy })).toBe(nodePath.join(copy, "vaults", "obsidian-help-en"));
-
 		const unknown = await runFetch(["--set", "obsidian-helps"]);
 		expect(unknown.code).toBe(2);
 		expect(unknown.stderr).toContain("Unknown set: obsidian-helps");
+	});
+
+	test("npm run fixtures --tarball takes a tarball whatever its one top folder is called, or with none", async () => {
+		const { checkout } = await copyData(temp);
+		const renamed = nodePath.join(temp, "any-name-at-all");
+		await fs.rename(checkout, renamed);
+		const withTop = nodePath.join(temp, "renamed.tar.gz");
+		await promisify(execFile)("tar", ["-czf", withTop, "-C", temp, "any-name-at-all"]);
+		const fromRenamed = await runFetch(["--tarball", withTop, "--out", nodePath.join(temp, "out-renamed")]);
+		expect(fromRenamed.stderr).toBe("");
+		expect(fromRenamed.code).toBe(0);
+		const loose = nodePath.join(temp, "loose.tar.gz");
+		// Entries named without a leading folder or "./": several top folders and loose files.
+		await promisify(execFile)("tar", ["-czf", loose, "-C", renamed, ...(await fs.readdir(renamed))]);
+		const fromLoose = await runFetch(["--tarball", loose, "--out", nodePath.join(temp, "out-loose")]);
+		expect(fromLoose.stderr).toBe("");
+		expect(fromLoose.code).toBe(0);
 	});
 
 	describe("downloading over HTTP (a local server standing in for GitHub's raw files)", () => {

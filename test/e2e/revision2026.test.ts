@@ -5,13 +5,12 @@ import { ALL_TOOLS } from "../../src/mcp/tools";
 import { runCli, startServe, type ServingCli } from "../helpers/cli";
 import { mcpHeaders, rawRequest } from "../helpers/http";
 import { anyAnswerOf } from "../helpers/tools";
-import { copyVault, removeDir } from "../helpers/vault";
+import { removeDir, copyDemoVault } from "../helpers/vault";
 
 /**
  * MCP 2026-07-28 over real HTTP against the built CLI: the official v2 client (`@modelcontextprotocol/client`),
  * and raw requests for what a client library would never send (a Mcp-Name that disagrees with the body).
  */
-const DEMO_VAULT = nodePath.resolve(__dirname, "../../demo-vault");
 const HEADLESS_TOOLS = ALL_TOOLS.filter((tool) => tool.needs !== "workspace");
 const MODERN = "2026-07-28";
 
@@ -42,10 +41,10 @@ describe("MCP 2026-07-28 (stateless, per-request _meta) beside the 2025 revision
 	}
 
 	beforeAll(async () => {
-		vault = await copyVault(DEMO_VAULT);
-		writeToken = await newToken(["--name", "writer", "--level", "write"]);
+		vault = await copyDemoVault();
+		writeToken = await newToken(["--name", "writer", "--level", "write", "--allow-all-writes"]);
 		readToken = await newToken(["--name", "reader", "--level", "read"]);
-		deniedToken = await newToken(["--name", "no-search", "--level", "write", "--deny", "search_notes"]);
+		deniedToken = await newToken(["--name", "no-search", "--level", "write", "--allow-all-writes", "--deny", "search_notes"]);
 		serving = await startServe([vault, "--port", "0", "--allow-write"]);
 	});
 	afterAll(async () => {

@@ -4,6 +4,9 @@ import * as nodePath from "node:path";
 /** The built CLI, as `npm run build` makes it and the package's bin points to it. */
 export const CLI_PATH = nodePath.resolve(__dirname, "../../dist/cli.js");
 
+/** Node flags for every CLI the tests start: a stack trace from the bundle names the src/ line it came from. */
+const SOURCE_MAPPED = ["--enable-source-maps"];
+
 export interface CliResult {
 	code: number | null;
 	stdout: string;
@@ -25,7 +28,7 @@ export function runProcess(command: string, args: string[], options: { cwd?: str
 
 /** Runs the CLI to completion. */
 export function runCli(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<CliResult> {
-	return runProcess(process.execPath, [CLI_PATH, ...args], { env });
+	return runProcess(process.execPath, [...SOURCE_MAPPED, CLI_PATH, ...args], { env });
 }
 
 /** A running `vault-mcp serve`, once it has printed its listening line. */
@@ -41,7 +44,7 @@ export interface ServingCli {
 
 export function startServe(args: string[], timeoutMs = 15_000): Promise<ServingCli> {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [CLI_PATH, "serve", ...args]);
+		const child = spawn(process.execPath, [...SOURCE_MAPPED, CLI_PATH, "serve", ...args]);
 		let stdout = "";
 		let stderr = "";
 		const exited = new Promise<number | null>((done) => child.on("close", (code) => done(code)));

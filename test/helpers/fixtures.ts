@@ -13,7 +13,7 @@ export const FIXTURES_ENV = "VAULT_MCP_FIXTURES";
 
 /** What to do when the data is nowhere: one line, printed by jest's globalSetup. */
 export const FIXTURES_HINT =
-	'The golden test data is missing: run "npm run fixtures" (downloads 1.5 MB, MIT, checksums verified), or set VAULT_MCP_FIXTURES to a folder that holds it.';
+	'The golden test data is missing: run "npm run fixtures" (downloads 1.5 MB, MIT, checksums verified); offline, "npm run fixtures -- --tarball FILE" (a tarball of obsidian-tasks at the pinned commit) or "-- --from DIR" (a checkout of it, or a copy laid out like .fixtures/); or set VAULT_MCP_FIXTURES to a folder that holds it.';
 
 /** The folder with package.json: found by walking up, because the bench bundle runs from dist/. */
 export function findProjectRoot(start: string = __dirname): string {

@@ -1,7 +1,8 @@
 import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as nodePath from "node:path";
-import { fixturesDir } from "./fixtures";
+import { copyCommittedDemoVault } from "../../scripts/committedDemoVault";
+import { findProjectRoot, fixturesDir } from "./fixtures";
 
 /** The real vault captured from Obsidian, read-only (see fixtures.ts for where it is found). */
 export const TASKS_DEMO_VAULT = nodePath.join(fixturesDir(), "vaults/tasks-demo");
@@ -29,6 +30,17 @@ export async function makeVault(files: Record<string, string> = {}): Promise<str
 export async function copyVault(source: string): Promise<string> {
 	const root = await makeTempDir();
 	await fs.cp(source, root, { recursive: true });
+	await makeWritable(root);
+	return root;
+}
+
+/**
+ * A writable copy of the project's demo vault as committed, so what a person's tries left in the
+ * working tree (a journal, a `.trash` folder, settings) never reaches a test.
+ */
+export async function copyDemoVault(): Promise<string> {
+	const root = await makeTempDir();
+	await copyCommittedDemoVault(findProjectRoot(), root);
 	await makeWritable(root);
 	return root;
 }

@@ -1,13 +1,11 @@
-import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { z } from "zod";
 import { ALL_TOOLS } from "../../src/mcp/tools";
 import { connectClient } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
 import { callTool } from "../helpers/tools";
-import { copyVault, removeDir } from "../helpers/vault";
+import { removeDir, copyDemoVault } from "../helpers/vault";
 
-const DEMO_VAULT = nodePath.resolve(__dirname, "../../demo-vault");
 
 describe("the tool registry", () => {
 	let vault: string;
@@ -16,7 +14,7 @@ describe("the tool registry", () => {
 	let writeClient: Client;
 
 	beforeAll(async () => {
-		vault = await copyVault(DEMO_VAULT);
+		vault = await copyDemoVault();
 		running = await startService(vault, { levels: ["read", "write"], settings: { writeEnabled: true } });
 		readClient = await connectClient(running.url, running.tokens.read ?? "");
 		writeClient = await connectClient(running.url, running.tokens.write ?? "");

@@ -1,10 +1,7 @@
 import { JUDGED_QUERIES, scoreJudgedQueries, withJudgedSearch } from "../../bench/judgedQueries";
 import { NPM_DOCS_JUDGED_QUERIES } from "../../bench/npmDocsJudgedQueries";
-import * as nodePath from "node:path";
-import { findProjectRoot, npmDocsVaultDir } from "../helpers/fixtures";
-import { TASKS_DEMO_VAULT, copyVault, removeDir } from "../helpers/vault";
-
-const DEMO_VAULT = nodePath.join(findProjectRoot(), "demo-vault");
+import { npmDocsVaultDir } from "../helpers/fixtures";
+import { TASKS_DEMO_VAULT, copyVault, removeDir, copyDemoVault } from "../helpers/vault";
 
 /**
  * The 58 judged queries over this project's vaults with ranking by evidence strength: all 58 find
@@ -25,7 +22,7 @@ const UNSEEN_SUCCESS_AT_3 = 0.78;
 const UNSEEN_MRR = 0.67;
 
 test("the judged queries find the notes a person expects at least as well as the first run", async () => {
-	const roots = { "tasks-demo": await copyVault(TASKS_DEMO_VAULT), "demo-vault": await copyVault(DEMO_VAULT) };
+	const roots = { "tasks-demo": await copyVault(TASKS_DEMO_VAULT), "demo-vault": await copyDemoVault() };
 	try {
 		const scores = await withJudgedSearch(roots, (search) => scoreJudgedQueries(search, JUDGED_QUERIES));
 		expect(scores.queries).toBeGreaterThanOrEqual(58);

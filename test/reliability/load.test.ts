@@ -7,7 +7,7 @@ import { ALL_TOOLS } from "../../src/mcp/tools";
 import { heapAfterGc } from "../helpers/gc";
 import { connectClient } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
-import { copyVault, removeDir } from "../helpers/vault";
+import { removeDir, copyDemoVault } from "../helpers/vault";
 
 const CLIENTS = 8;
 const REQUESTS = 2000;
@@ -26,7 +26,7 @@ describe("load: 8 clients, 2,000 mixed requests", () => {
 	let running: RunningService;
 
 	beforeAll(async () => {
-		vault = await copyVault(nodePath.resolve(__dirname, "../../demo-vault"));
+		vault = await copyDemoVault();
 		running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true } });
 	});
 	afterAll(async () => {

@@ -1,4 +1,3 @@
-import * as nodePath from "node:path";
 import { effectiveRight } from "../../../src/auth/rights";
 import type { WriteServices } from "../../../src/mcp/approval";
 import { MemoryJournal } from "../../helpers/memoryJournal";
@@ -13,7 +12,7 @@ import { McpServerPool } from "../../../src/mcp/server";
 import { ALL_TOOLS } from "../../../src/mcp/tools";
 import { IndexedNoteSearch } from "../../../src/vault/search";
 import { RecordingLogger } from "../../helpers/service";
-import { copyVault } from "../../helpers/vault";
+import { copyDemoVault } from "../../helpers/vault";
 import { openIndexedVault, type IndexedVault } from "../../helpers/indexedVault";
 
 /**
@@ -30,7 +29,7 @@ describe("McpServerPool", () => {
 	let vault: IndexedVault;
 
 	beforeAll(async () => {
-		root = await copyVault(nodePath.resolve(__dirname, "../../../demo-vault"));
+		root = await copyDemoVault();
 		vault = await openIndexedVault(root, scope);
 		({ host, index: search } = vault);
 	});

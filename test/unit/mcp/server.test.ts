@@ -1,10 +1,9 @@
-import * as nodePath from "node:path";
 import { NodeHost } from "../../../src/headless/NodeHost";
 import { ALL_TOOLS } from "../../../src/mcp/tools";
 import { IndexedNoteSearch } from "../../../src/vault/search";
 import { connectInMemory, type InMemoryConnection } from "../../helpers/inMemoryClient";
 import { callTool } from "../../helpers/tools";
-import { copyVault } from "../../helpers/vault";
+import { copyDemoVault } from "../../helpers/vault";
 import { openIndexedVault, type IndexedVault } from "../../helpers/indexedVault";
 
 /**
@@ -21,7 +20,7 @@ describe("createMcpServer over an in-memory transport", () => {
 	let vault: IndexedVault;
 
 	beforeAll(async () => {
-		root = await copyVault(nodePath.resolve(__dirname, "../../../demo-vault"));
+		root = await copyDemoVault();
 		vault = await openIndexedVault(root, scope);
 		({ host, index: search } = vault);
 	});

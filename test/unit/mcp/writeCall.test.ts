@@ -16,7 +16,7 @@ import { hashText } from "../../../src/vault/writes";
 import { IndexedNoteSearch } from "../../../src/vault/search";
 import { RecordingLogger } from "../../helpers/service";
 import { anyAnswerOf, callTool } from "../../helpers/tools";
-import { copyVault, removeDir } from "../../helpers/vault";
+import { removeDir, copyDemoVault } from "../../helpers/vault";
 
 const WRITE_TOOLS = ALL_TOOLS.filter((tool) => tool.access === "write");
 
@@ -59,7 +59,7 @@ describe("write calls: rights per tool, approval, expected_hash and the journal 
 	const scope = { configDir: ".obsidian", excludedFolders: [] };
 
 	beforeEach(async () => {
-		root = await copyVault(nodePath.resolve(__dirname, "../../../demo-vault"));
+		root = await copyDemoVault();
 		host = await NodeHost.open(root);
 		search = new IndexedNoteSearch(host, scope, () => new Promise((resolve) => setImmediate(resolve)));
 	});
