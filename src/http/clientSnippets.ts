@@ -37,15 +37,23 @@ export interface SnippetTarget {
  * second vault adds a second server, not a clash with the first ("already exists"). Pure.
  */
 export function serverNameFor(vaultName: string): string {
-	const slug = vaultName
+	const words = vaultName
 		.normalize("NFKD")
 		.replace(/[\u0300-\u036f]/g, "")
 		.toLowerCase()
-		.replace(/[^a-z0-9_-]+/g, "-")
-		.replace(/^-+|-+$/g, "")
-		.slice(0, MAX_SERVER_NAME_LENGTH - "vault-".length)
-		.replace(/-+$/, "");
+		.split(/[^a-z0-9_]+/)
+		.filter((word) => word !== "");
+	const slug = trimDashes(words.join("-").slice(0, MAX_SERVER_NAME_LENGTH - "vault-".length));
 	return slug === "" ? "vault" : `vault-${slug}`;
+}
+
+/** The text without dashes at either end, in linear time (a pattern anchored at the end would retry from every dash). */
+function trimDashes(text: string): string {
+	let start = 0;
+	let end = text.length;
+	while (start < end && text[start] === "-") start++;
+	while (end > start && text[end - 1] === "-") end--;
+	return text.slice(start, end);
 }
 
 export function connectionSnippets(target: SnippetTarget, token: string = TOKEN_PLACEHOLDER): ConnectionSnippet[] {
