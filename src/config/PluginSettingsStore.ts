@@ -75,11 +75,21 @@ export class PluginSettingsStore implements SettingsStore {
 			await this.write(changed);
 			return changed;
 		}
-		return lock.run(async () => {
-			// The file as another program (the CLI) may have left it a moment ago, not the copy in force here.
-			const changed = change((await this.read()).settings);
-			await this.write(changed);
-			return changed;
-		});
+		// In force at once, as without a lock: the settings tab computes its next change (a second right
+		// picked a moment later) from the settings in force, and must see this one while it waits for the lock.
+		const before = this.plugin.settings;
+		this.plugin.settings = change(before);
+		try {
+			return await lock.run(async () => {
+				// The file as another program (the CLI) may have left it a moment ago, not the copy in force here.
+				const changed = change((await this.read()).settings);
+				await this.write(changed);
+				return changed;
+			});
+		} catch (error) {
+			// Not saved: the settings in force go back to what data.json holds (or to what they were).
+			this.plugin.settings = await this.read().then((parsed) => parsed.settings, () => before);
+			throw error;
+		}
 	}
 }

@@ -21,6 +21,13 @@ export function settingsPathFor(vaultRoot: string, configDir: string): string {
  * over once it is `SETTINGS_LOCK_STALE_MS` old. Before it is taken, the plugin's folder is checked
  * to be a real folder inside the vault and data.json not a link: settings are never written through one.
  */
+/**
+ * The turns of this process's writers per data.json path: they take the file lock one after
+ * another, in the order they asked, instead of each retrying with back-off against the others
+ * (a person changing twelve rights in a row waited seconds, and the changes landed out of order).
+ */
+const turnsByPath = new Map<string, Promise<unknown>>();
+
 export class SettingsFileLock {
 	readonly path: string;
 
@@ -32,7 +39,18 @@ export class SettingsFileLock {
 	}
 
 	/** Runs `work` holding the lock (waiting for another holder to finish); throws OwnFileLinkError when the files are linked. */
-	async run<T>(work: () => Promise<T>): Promise<T> {
+	run<T>(work: () => Promise<T>): Promise<T> {
+		const before = turnsByPath.get(this.path) ?? Promise.resolve();
+		const mine = before.then(() => this.runHoldingLock(work));
+		const settled = mine.catch(() => undefined);
+		turnsByPath.set(this.path, settled);
+		void settled.then(() => {
+			if (turnsByPath.get(this.path) === settled) turnsByPath.delete(this.path);
+		});
+		return mine;
+	}
+
+	private async runHoldingLock<T>(work: () => Promise<T>): Promise<T> {
 		this.checkFiles();
 		const release = await lock(this.path, {
 			// The file may not exist yet, and its real path must not be followed anywhere.

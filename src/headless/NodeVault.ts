@@ -99,7 +99,8 @@ export class NodeVault implements HostVault {
 					const diskPath = this.toDiskPath(path);
 					await this.checkFolderIsReal(nodePath.dirname(diskPath));
 					const stats = await fs.lstat(diskPath);
-					return stats.isFile() || stats.isDirectory();
+					// A link (which the jail never follows) still takes its name: nothing new may be written there.
+					return stats.isFile() || stats.isDirectory() || stats.isSymbolicLink();
 				} catch {
 					return false;
 				}

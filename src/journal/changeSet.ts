@@ -36,6 +36,8 @@ export class NoteChangedSinceError extends Error {
 		readonly path: string,
 		/** Notes of the same set already written before this one. */
 		readonly written: readonly string[],
+		/** A new note's path turned out to be taken on disk by something the vault does not list: plan the note elsewhere. */
+		readonly takenOnDisk = false,
 	) {
 		super(`"${path}" changed after this call was planned, so it was not written.`);
 		this.name = "NoteChangedSinceError";
@@ -140,7 +142,7 @@ export async function applyChangeSet(host: Host, journal: WriteJournal, call: Jo
 				if (text !== null) written.set(change.path, text);
 			}
 		} catch (error) {
-			if (error instanceof NoteChangedSinceError) throw new NoteChangedSinceError(error.path, done);
+			if (error instanceof NoteChangedSinceError) throw new NoteChangedSinceError(error.path, done, error.takenOnDisk);
 			throw error;
 		}
 		done.push(change.path);
@@ -192,7 +194,9 @@ async function createNote(host: Host, journal: WriteJournal, call: JournalCall, 
 		await host.vault.create(path, text);
 	} catch (error) {
 		journal.dropChange(call.id, path);
-		if ((error as NodeJS.ErrnoException).code === "EEXIST" || /already exists/i.test((error as Error).message ?? "")) throw new NoteChangedSinceError(path, []);
+		// Taken on disk by something the vault does not list (a folder, a link the jail refuses): planned again elsewhere.
+		const code = String((error as NodeJS.ErrnoException).code);
+		if (["EEXIST", "EISDIR", "EOUTSIDEVAULT"].includes(code) || /already exists/i.test((error as Error).message ?? "")) throw new NoteChangedSinceError(path, [], true);
 		throw error;
 	}
 }

@@ -87,7 +87,7 @@ function withWrites(host: Host, writes: Writes): Host {
  * note's current text and collected (`changes()` once the call has run). A rename is planned among
  * the notes `scope` shows only. `expectedHash`, when given, must be the hash of the first note the call changes.
  */
-export function planningHost(host: Host, scope: Scope, expectedHash?: string): { host: Host; changes: () => PlannedChange[] } {
+export function planningHost(host: Host, scope: Scope, expectedHash?: string, takenOnDisk: ReadonlySet<string> = new Set()): { host: Host; changes: () => PlannedChange[] } {
 	const expected = new ExpectedHash(expectedHash);
 	const planned = new Map<string, PlannedChange>();
 	const files = new Map<string, HostFile>();
@@ -121,14 +121,16 @@ export function planningHost(host: Host, scope: Scope, expectedHash?: string): {
 			if (after !== before) plan(file.path, before, after, fn);
 			return after;
 		},
-		create: (path, data) => {
-			if (files.has(path) || host.vault.getFileByPath(path)) return Promise.reject(Object.assign(new Error(`File already exists: ${path}`), { code: "EEXIST" }));
+		create: async (path, data) => {
+			// Taken also when something the vault does not list is there (a folder, a link, a file made a moment ago):
+			// a backup then moves to its next name now, in the plan, not at the write. A name the jail refuses (a link) is taken too.
+			if (files.has(path) || host.vault.getFileByPath(path) || takenOnDisk.has(path) || host.hiddenLinks().includes(path) || (await host.vault.adapter.exists(path).catch(() => true))) throw Object.assign(new Error(`File already exists: ${path}`), { code: "EEXIST" });
 			expected.check(path, null);
 			expected.passed();
 			const file = fileAt(path, Buffer.byteLength(data));
 			files.set(path, file);
 			planned.set(path, { path, before: null, after: data });
-			return Promise.resolve(file);
+			return file;
 		},
 		rename: async (file, newPath) => {
 			const text = await textOf(file);

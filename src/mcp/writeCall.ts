@@ -4,8 +4,9 @@
  * written by the one applier, which checks the token and the tool's right again right before each
  * note and writes a note only if it still holds the text the set was planned on.
  */
+import * as nodeTimers from "node:timers";
 import type { ToolRight } from "../auth/rights";
-import { MAX_JOURNAL_CALL_BYTES, MAX_WAITING_APPROVALS_PER_TOKEN, MAX_WRITE_ATTEMPTS } from "../config/limits";
+import { MAX_JOURNAL_CALL_BYTES, MAX_WAITING_APPROVALS_PER_TOKEN, MAX_WRITE_ATTEMPTS, WRITE_RETRY_BUDGET_MS, WRITE_RETRY_FIRST_PAUSE_MS, WRITE_RETRY_MAX_PAUSE_MS } from "../config/limits";
 import { applyChangeSet, journalBytesOf, NoteChangedSinceError, WriteNoLongerAllowedError, type NoteChange } from "../journal/changeSet";
 import { planningHost } from "../journal/recordingHost";
 import { diffNote } from "../markdown/lineDiff";
@@ -26,8 +27,8 @@ interface PlannedCall {
 }
 
 /** Runs the tool's handler once on a host that plans instead of writing. */
-async function planCall<Args>(ctx: ToolContext, tool: ToolDescriptor, args: Args, expectedHash: string | undefined): Promise<PlannedCall> {
-	const planning = planningHost(ctx.host, ctx.scope, expectedHash);
+async function planCall<Args>(ctx: ToolContext, tool: ToolDescriptor, args: Args, expectedHash: string | undefined, takenOnDisk: ReadonlySet<string>): Promise<PlannedCall> {
+	const planning = planningHost(ctx.host, ctx.scope, expectedHash, takenOnDisk);
 	const outcome = (await tool.handler({ ...ctx, host: planning.host }, args as Parameters<typeof tool.handler>[1])) as ToolOutcome<Record<string, unknown>>;
 	return { outcome, changes: outcome.ok ? planning.changes() : [] };
 }
@@ -59,8 +60,13 @@ export async function runWriteCall<Args>(
 	}
 	let changedPath = "";
 	let approved: NoteChange[] | null = null;
-	for (let attempt = 1; attempt <= MAX_WRITE_ATTEMPTS; attempt++) {
-		const planned = await planCall(ctx, tool, args, expectedHash);
+	// A set another writer keeps changing is planned again with growing pauses until the budget is spent
+	// (at least MAX_WRITE_ATTEMPTS times): an overwrite raced by a stream of appends lands once they pause.
+	const deadline = Date.now() + WRITE_RETRY_BUDGET_MS;
+	const takenOnDisk = new Set<string>();
+	for (let attempt = 1; attempt <= MAX_WRITE_ATTEMPTS || Date.now() < deadline; attempt++) {
+		if (attempt > 1) await pauseBeforeAttempt(attempt - 1);
+		const planned = await planCall(ctx, tool, args, expectedHash, takenOnDisk);
 		if (!planned.outcome.ok) return planned.outcome;
 		const journalBytes = journalBytesOf(planned.changes);
 		if (journalBytes > MAX_JOURNAL_CALL_BYTES) {
@@ -103,9 +109,16 @@ export async function runWriteCall<Args>(
 			if (!(error instanceof NoteChangedSinceError)) throw error;
 			if (error.written.length > 0) return fail(`"${error.path}" changed while this call was being written, so it was not written; ${error.written.map((path) => `"${path}"`).join(", ")} had been (undo id ${id} reverses them). Read the note again and retry what is missing.`);
 			changedPath = error.path;
+			if (error.takenOnDisk) takenOnDisk.add(error.path);
 		}
 	}
 	return fail(`"${changedPath}" kept changing while this ${tool.name} call waited, so it was not written. ${NOTHING_WRITTEN} Read the note again, then retry.`);
+}
+
+/** A pause that doubles with each attempt, with jitter so two writers fall out of step. */
+function pauseBeforeAttempt(attempt: number): Promise<void> {
+	const pause = Math.min(WRITE_RETRY_MAX_PAUSE_MS, WRITE_RETRY_FIRST_PAUSE_MS * 2 ** Math.min(attempt - 1, 30));
+	return new Promise((resolve) => nodeTimers.setTimeout(resolve, pause / 2 + Math.random() * pause));
 }
 
 /** The lines a change removes and adds, in order; null when the note is too changed to say. */

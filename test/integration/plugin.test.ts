@@ -49,7 +49,7 @@ describe.each(builds)("VaultMcpPlugin loaded from %s", (_label, loadPluginClass)
 		const plugin = await loadPlugin();
 		try {
 			expect(plugin.hiddenLinks()).toEqual(["Linked"]);
-			await plugin.updateSettings({ disclosureAccepted: true, serverEnabled: true });
+			await plugin.updateSettings({ disclosureAccepted: true, serverEnabled: true, port: 0 });
 			const made = addToken(plugin.settings, "reader", "read");
 			if ("error" in made) throw new Error(made.error);
 			await plugin.updateSettings({ tokens: made.settings.tokens });
