@@ -38,7 +38,7 @@ describe("rename_note in the plugin goes through Obsidian's fileManager.renameFi
 		plugin = new VaultMcpPlugin(app as never, manifest);
 		await (plugin as unknown as { load(): Promise<void> }).load();
 		await new Promise((resolve) => setImmediate(resolve));
-		await plugin.updateSettings({ disclosureAccepted: true, serverEnabled: true, writeEnabled: true });
+		await plugin.updateSettings({ disclosureAccepted: true, serverEnabled: true, writeEnabled: true, port: 0 });
 		const made = addToken(plugin.settings, "laptop", "write", { rename_note: "allow" });
 		if ("error" in made) throw new Error(made.error);
 		await plugin.updateSettings({ tokens: made.settings.tokens });

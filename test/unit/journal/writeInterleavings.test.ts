@@ -88,7 +88,8 @@ describe("interleavings of tool calls, outside edits and undo", () => {
 									? { name: "append_to_note", arguments: { path: current.note, content: line } }
 									: current.kind === "overwrite"
 										? { name: "create_note", arguments: { path: `${current.note}.md`, content: line, overwrite: true } }
-										: { name: "set_property", arguments: { path: current.note, name: "marker", value: line } };
+										: // A property of its own per call: a second set_property of the same name replaces the value by design.
+											{ name: "set_property", arguments: { path: current.note, name: `marker_${line.replace(/\W/g, "_")}`, value: line } };
 							const before = newest();
 							const outcome = await callTool(client, args.name, args.arguments);
 							const id = newest();
