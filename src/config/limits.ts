@@ -72,7 +72,7 @@ export const SEARCH_SNIPPET_MAX_CHARS = 240;
 /** Characters of a result's text tokenized at a time while its snippets are found: it stops once they are. */
 export const SNIPPET_TOKENIZE_CHUNK_CHARS = 512;
 /**
- * Characters of a result's body looked through for matches to show (issue 16): a note found by
+ * Characters of a result's body looked through for matches to show: a note found by
  * its title alone, or by a word deep in a 4 MB body, cost 200 ms of looking per result. A note
  * whose matches all lie further in shows the start of its body.
  */
@@ -176,7 +176,7 @@ export const SETTINGS_LOCK_RETRY_MAX_MS = 200;
 /** Longest search query accepted, in characters. */
 export const MAX_QUERY_LENGTH = 500;
 /**
- * Shortest query word, in characters, that also matches the longer words it starts (issue 16): a
+ * Shortest query word, in characters, that also matches the longer words it starts: a
  * one-letter prefix stands for thousands of word forms in a real vault and ranks nothing a person
  * wants, so a shorter word matches only itself.
  */
@@ -237,7 +237,7 @@ export const MAX_BATCH_ENTRIES = 32;
 /** How long stopping the server waits for tool calls already running to finish their work. */
 export const STOP_DRAIN_TIMEOUT_MS = 10_000;
 
-// Fair service under pressure (issue 12): what one client, or a process with no token, may take.
+// Fair service under pressure: what one client, or a process with no token, may take.
 
 /** Requests one token may have being answered at once (503 above it), so one client never holds every place. */
 export const MAX_IN_FLIGHT_PER_TOKEN = MAX_IN_FLIGHT_REQUESTS / 2;
@@ -254,7 +254,7 @@ export const FIRST_REQUEST_TIMEOUT_MS = 2_000;
 /** Connections open at once that have not yet presented a valid token; a new one past it closes the oldest. */
 export const MAX_UNAUTHENTICATED_CONNECTIONS = 64;
 
-// Huge notes (issue 12): parsing is linear in a note's length, and long work is cut into slices.
+// Huge notes: parsing is linear in a note's length, and long work is cut into slices.
 /**
  * A note larger than this, in UTF-8 bytes, is listed, read and linked like any other, but its body
  * is not searched (its title and headings are): tokenizing 5 MiB takes about a quarter of a
@@ -287,7 +287,7 @@ export const MAX_FRONTMATTER_ALIASES = 100;
 export const MAX_FRONTMATTER_ALIAS_EXPANSION = 10_000;
 /**
  * Characters of note text the headless vault keeps in memory (least recently used dropped first):
- * about 1,000 typical notes, at most 4 MiB of heap (issue 16's heap budget).
+ * about 1,000 typical notes, at most 4 MiB of heap (the heap budget).
  */
 export const MAX_CACHED_TEXT_CHARS = 2 * 1024 * 1024;
 /** Notes up to this size (bytes) missing from that cache are read synchronously (microseconds; a thread-pool read costs more). */
@@ -414,7 +414,7 @@ export const SLICED_TOKENIZE_CHARS = 256 * 1024;
 export const SLICED_TAGS = 16_384;
 
 /**
- * tools/list answer budgets (issue 16): every client puts the whole list into the model's context
+ * tools/list answer budgets: every client puts the whole list into the model's context
  * on every session. Bytes of the JSON result for a read token, and for a token with every write tool.
  */
 export const TOOL_LIST_READ_MAX_BYTES = 8 * 1024;
