@@ -23,9 +23,9 @@ describe("rights per tool and approval on the command line", () => {
 	});
 	afterEach(async () => removeDir(vault));
 
-	test("token new starts with every tool of its level allowed; --ask/--deny change that; token list --json shows each right", async () => {
+	test("token new starts with read tools allowed and write tools asking; --allow/--deny change that; token list --json shows each right", async () => {
 		await newToken(vault, ["--name", "reader"]);
-		await newToken(vault, ["--name", "writer", "--level", "write", "--ask", "append_to_note,create_note", "--deny", "search_notes"]);
+		await newToken(vault, ["--name", "writer", "--level", "write", "--allow", "add_task", "--deny", "search_notes"]);
 		const listed = JSON.parse((await runCli(["token", "list", vault, "--json"])).stdout) as Array<{ name: string; rights: Record<string, string> }>;
 		const reader = listed.find((token) => token.name === "reader")!;
 		const writer = listed.find((token) => token.name === "writer")!;

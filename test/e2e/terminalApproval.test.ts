@@ -71,7 +71,7 @@ describe("the terminal of serve, on a real pseudo-terminal", () => {
 			await fs.writeFile(nodePath.join(outside, "target.md"), "outside\n");
 			await fs.symlink(nodePath.join(outside, "target.md"), nodePath.join(vault, linkName));
 			const noteName = "Plan\u202etxt.md";
-			const token = await newToken(vault, ["--name", "app", "--level", "write"]);
+			const token = await newToken(vault, ["--name", "app", "--level", "write", "--allow-all-writes"]);
 			const serving = await startServe([vault, "--port", "0", "--allow-write"]);
 			try {
 				expect(serving.stderr()).toContain("link\\x1b[31m\\u{202e}.md");
