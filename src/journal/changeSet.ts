@@ -124,6 +124,30 @@ export async function findChangedNote(host: Host, changes: readonly NoteChange[]
  * and its edit cannot be made again, WriteNoLongerAllowedError when `mayWrite` turns false.
  */
 export async function applyChangeSet(host: Host, journal: WriteJournal, call: JournalCall, changes: readonly NoteChange[], options: ApplyOptions): Promise<Map<string, string>> {
+	// Sets that touch a path in common are checked and written one after another: two overwrites of one
+	// note planned the same backup name at once, and the second wrote its note before finding the name taken.
+	const paths = changes.flatMap((change) => (change.movedFrom === undefined ? [change.path] : [change.path, change.movedFrom]));
+	return withPathTurns(paths, () => applyInTurn(host, journal, call, changes, options));
+}
+
+/** The end of the last set applied on each path (lower-cased), for `withPathTurns`. */
+const pathTurns = new Map<string, Promise<unknown>>();
+
+/** Runs `work` once every set applied earlier on any of `paths` has ended; later sets on them wait for this one. */
+async function withPathTurns<T>(paths: readonly string[], work: () => Promise<T>): Promise<T> {
+	const keys = [...new Set(paths.map((path) => path.toLowerCase()))];
+	const earlier = keys.map((key) => pathTurns.get(key) ?? Promise.resolve());
+	const mine = Promise.allSettled(earlier).then(work);
+	const settled = mine.catch(() => undefined);
+	for (const key of keys) pathTurns.set(key, settled);
+	try {
+		return await mine;
+	} finally {
+		for (const key of keys) if (pathTurns.get(key) === settled) pathTurns.delete(key);
+	}
+}
+
+async function applyInTurn(host: Host, journal: WriteJournal, call: JournalCall, changes: readonly NoteChange[], options: ApplyOptions): Promise<Map<string, string>> {
 	const changed = await findChangedNote(host, changes);
 	if (changed !== null) throw new NoteChangedSinceError(changed, []);
 	const written = new Map<string, string>();
