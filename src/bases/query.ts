@@ -56,7 +56,9 @@ export async function runBaseQuery(config: BaseConfig, vault: BaseVault, files: 
 		const matched: Array<{ file: BaseFile; context: EvaluationContext }> = [];
 		const filterErrors: Array<{ path: string; error: string }> = [];
 		let filterErrorsTotal = 0;
-		for (const [position, file] of files.entries()) {
+		// In path order, so the rows before sorting and the filter errors listed are the same on every host and file system.
+		const inPathOrder = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+		for (const [position, file] of inPathOrder.entries()) {
 			if (position % 16 === 15) await options.pause();
 			budget.spend();
 			const context = contextFor(file);
