@@ -11,6 +11,13 @@ export function settingsPathFor(vaultRoot: string, configDir: string): string {
 }
 
 /**
+ * The turns of this process's writers per data.json path: they take the file lock one after
+ * another, in the order they asked, instead of each retrying with back-off against the others
+ * (a person changing twelve rights in a row waited seconds, and the changes landed out of order).
+ */
+const turnsByPath = new Map<string, Promise<unknown>>();
+
+/**
  * The exclusive lock around every read-modify-write of data.json, shared by every process that
  * writes it: the CLI's commands, a running `serve` (its last-use times) and the plugin inside
  * Obsidian. Without it two writers each read the file, change their copy and save it, and the
@@ -21,13 +28,6 @@ export function settingsPathFor(vaultRoot: string, configDir: string): string {
  * over once it is `SETTINGS_LOCK_STALE_MS` old. Before it is taken, the plugin's folder is checked
  * to be a real folder inside the vault and data.json not a link: settings are never written through one.
  */
-/**
- * The turns of this process's writers per data.json path: they take the file lock one after
- * another, in the order they asked, instead of each retrying with back-off against the others
- * (a person changing twelve rights in a row waited seconds, and the changes landed out of order).
- */
-const turnsByPath = new Map<string, Promise<unknown>>();
-
 export class SettingsFileLock {
 	readonly path: string;
 
