@@ -20,11 +20,12 @@ import { McpService } from "../src/service";
 import { defaultSettings, type VaultMcpSettings } from "../src/config/settings";
 import { IndexedNoteSearch, scanSearch } from "../src/vault/search";
 import { createApp } from "../test/double/obsidian";
-import { findProjectRoot, fixturesDir, npmDocsVaultDir, obsidianHelpVaultDir } from "../test/helpers/fixtures";
+import { findProjectRoot, fixturesDir, importRulesVaultDir, npmDocsVaultDir, obsidianHelpVaultDir } from "../test/helpers/fixtures";
 import VaultMcpPlugin from "../src/main";
 import { COMMON_QUERIES, SYNTHETIC_QUERIES, TASKS_DEMO_QUERIES, WORST_CASE_QUERIES, type BenchQuery } from "./querySet";
 import { writeCommonVocabularyVault, writeSyntheticVault } from "./syntheticVault";
 import { JUDGED_QUERIES, scoreJudgedQueries, withJudgedSearch, type JudgedQuery } from "./judgedQueries";
+import { IMPORT_RULES_JUDGED_QUERIES } from "./importRulesJudgedQueries";
 import { NPM_DOCS_JUDGED_QUERIES } from "./npmDocsJudgedQueries";
 import { UNSEEN_JUDGED_QUERIES } from "./unseenJudgedQueries";
 import { benchProtocolCost, writeTinyVault } from "./protocol";
@@ -302,12 +303,13 @@ async function benchCommonVault(size: number): Promise<void> {
 /**
  * How well the judged queries rank the notes a person expects: the set this project wrote over
  * its own vaults (bench/judgedQueries.ts), and two sets over vaults nobody tuned for: npm's own
- * docs (bench/npmDocsJudgedQueries.ts, installed by scripts/test-tools.mjs) and the Obsidian Help
+ * docs (bench/npmDocsJudgedQueries.ts, installed by scripts/test-tools.mjs), eslint-plugin-import's
+ * rule pages (bench/importRulesJudgedQueries.ts, the held-out set: never tuned on) and the Obsidian Help
  * vault (bench/unseenJudgedQueries.ts, where `npm run fixtures -- --set obsidian-help` fetched it).
  */
 async function benchJudged(): Promise<void> {
 	const makeRoot = () => fs.mkdtemp(nodePath.join(os.tmpdir(), "vault-mcp-bench-judged-"));
-	const sources: Partial<Record<JudgedQuery["vault"], string>> = { "tasks-demo": TASKS_DEMO_SOURCE, "npm-docs": npmDocsVaultDir() };
+	const sources: Partial<Record<JudgedQuery["vault"], string>> = { "tasks-demo": TASKS_DEMO_SOURCE, "npm-docs": npmDocsVaultDir(), "import-rules": importRulesVaultDir() };
 	try {
 		sources["obsidian-help"] = obsidianHelpVaultDir();
 	} catch (missing) {
@@ -321,7 +323,7 @@ async function benchJudged(): Promise<void> {
 		}
 		roots["demo-vault"] = await makeRoot();
 		await copyCommittedDemoVault(findProjectRoot(), roots["demo-vault"]);
-		const sets = [["judged queries", JUDGED_QUERIES], ["unseen judged queries (npm docs)", NPM_DOCS_JUDGED_QUERIES]] as Array<[string, JudgedQuery[]]>;
+		const sets = [["judged queries", JUDGED_QUERIES], ["unseen judged queries (npm docs)", NPM_DOCS_JUDGED_QUERIES], ["held-out judged queries (eslint-plugin-import rules)", IMPORT_RULES_JUDGED_QUERIES]] as Array<[string, JudgedQuery[]]>;
 		if (roots["obsidian-help"] !== undefined) sets.push(["unseen judged queries (Obsidian Help)", UNSEEN_JUDGED_QUERIES]);
 		await withJudgedSearch(roots, async (search) => {
 			for (const [name, queries] of sets) {

@@ -93,3 +93,16 @@ export function npmDocsVaultDir(projectRoot: string = findProjectRoot()): string
 	if (!existsSync(nodePath.join(dir, "commands", "npm-ci.md"))) throw new Error('The npm-docs vault of the judged search queries is missing: run "node scripts/test-tools.mjs" (npm test runs it first), which installs it from the npm registry into test/unseen-vaults.');
 	return dir;
 }
+
+/** Where `npm test`'s pretest installs eslint-plugin-import, whose rule pages are the held-out judged vault. */
+const IMPORT_RULES_VAULT = ["test", "unseen-vaults", "node_modules", "eslint-plugin-import", "docs"];
+
+/**
+ * eslint-plugin-import's rule pages (46 Markdown pages), the vault of the held-out judged queries,
+ * installed from the npm registry by scripts/test-tools.mjs; throws a one-line hint when missing.
+ */
+export function importRulesVaultDir(projectRoot: string = findProjectRoot()): string {
+	const dir = nodePath.join(projectRoot, ...IMPORT_RULES_VAULT);
+	if (!existsSync(nodePath.join(dir, "rules", "no-cycle.md"))) throw new Error('The import-rules vault of the held-out judged search queries is missing: run "node scripts/test-tools.mjs" (npm test runs it first), which installs it from the npm registry into test/unseen-vaults.');
+	return dir;
+}
