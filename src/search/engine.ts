@@ -50,6 +50,14 @@ const MIN_FORM_WORD_CHARS = 3;
 const TITLE_TIER_SOME = 1;
 const TITLE_TIER_ALL = 2;
 const TITLE_TIER_WHOLE = 3;
+/**
+ * How much a note's score keeps when it lacks some query words: the share of the query's idf it
+ * holds (a word held only as a longer word it starts counts PREFIX_MATCH_WEIGHT of its idf),
+ * raised to this power. Below 1, so missing an everyday word ("make", "give") costs little and
+ * missing the one rare word costs much: a note is not ranked first for holding more words, but
+ * for holding the words that tell notes apart.
+ */
+const COVERAGE_POWER = 0.5;
 const MARK_OPEN = "«";
 const MARK_CLOSE = "»";
 
@@ -435,10 +443,12 @@ export class SearchEngine {
 	 * Which notes: those holding every wanted term (the word as typed, another form of it, or a
 	 * longer word it starts) when they fill the page; otherwise also those holding at least
 	 * SOFT_AND_MIN_WORD_SHARE of the terms, so one everyday word a note lacks does not hide it.
-	 * Ranked by, in order: how many terms a note holds as typed or in another form (a word's
-	 * extensions fill, never outrank); its title or an alias (the whole name is the query's words,
-	 * then it holds all of them, then some); how many terms it holds as typed; how many it holds
-	 * in any way; BM25 with title and heading weights, each match weighed by its evidence.
+	 * Ranked by: for one word, whether a note holds it as typed or in another form (its extensions
+	 * fill, never outrank), its title or an alias (the whole name is the word, then holds it, then
+	 * not), whether it holds it as typed; for several words, a title or alias holding them all (the
+	 * whole name first) when the note holds them all. Then by the score: BM25 with title and
+	 * heading weights, each match weighed by its evidence, plus how much of the title the query
+	 * covers, times the root of the share of the query's idf the note holds (COVERAGE_POWER).
 	 */
 	async search(query: ParsedQuery, include: ((path: string) => boolean) | null, limit: number, readText: (path: string) => Promise<string>): Promise<SearchAnswer> {
 		const accepted = include ? this.acceptedSlots(include) : null;
@@ -468,7 +478,7 @@ export class SearchEngine {
 		const idfOf = (count: number) => Math.log(1 + (corpusSize - count + 0.5) / (count + 0.5));
 		// A word's rarity is that of the word and its forms, when a note holds them; else of what it starts.
 		const requiredIdf = evidence.map((term) => {
-			const strong = (term.exact ? frequency(term.exact) : 0) + (term.forms ? frequency(term.forms) : 0);
+			const strong = countEither(term.exact, term.forms, accepted?.slots ?? null);
 			return idfOf(strong > 0 ? strong : frequency(term.any));
 		});
 		const optionalIdf = optionalTerms.map((term) => idfOf(frequency(term)));
@@ -481,6 +491,8 @@ export class SearchEngine {
 		const averageLength = Math.max(1, totalLength / Math.max(1, corpusSize));
 		const top: Ranked[] = [];
 		const matched = new Uint8Array(termCount);
+		const strongMask = new Uint8Array(termCount);
+		const totalIdf = requiredIdf.reduce((sum, value) => sum + value, 0);
 		const bodyLengths = this.bodyLengths;
 		const titleLengths = this.titleLengths;
 		// BM25's length normalisation, k1 · (1 − b + b · length / average), as base + scale · length.
@@ -493,7 +505,6 @@ export class SearchEngine {
 			let titleWords = 0;
 			let strong = 0;
 			let exact = 0;
-			let held = 0;
 			let inTitle = false;
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {
 				matched[termIndex] = 0;
@@ -518,8 +529,8 @@ export class SearchEngine {
 						weight = FORM_MATCH_WEIGHT;
 					}
 				}
+				strongMask[termIndex] = weight !== PREFIX_MATCH_WEIGHT ? 1 : 0;
 				if (weight !== PREFIX_MATCH_WEIGHT) strong++;
-				held++;
 				matched[termIndex] = 1;
 				score += (requiredIdf[termIndex] as number) * weight * fieldScore(value, norm);
 				titleWords += titleCount(value);
@@ -536,10 +547,18 @@ export class SearchEngine {
 			}
 			const coverage = titleWords === 0 ? 0 : Math.min(1, titleWords / (titleLengths[slot] as number));
 			const titleTier = inTitle ? this.titleTier(slot, evidence, optionalIds) : 0;
-			// One number for the tiers, compared before the score: terms held as typed or in another
-			// form, then the title tier, then terms held as typed, then terms held at all.
-			const tier = ((strong * (TITLE_TIER_WHOLE + 1) + titleTier) * (termCount + 1) + exact) * (termCount + 1) + held;
-			this.offer(top, limit, slot, score + coverage * titleCoverageWeight, tier, matched);
+			let heldIdf = 0;
+			for (let termIndex = 0; termIndex < termCount; termIndex++) {
+				if (matched[termIndex] === 1) heldIdf += (requiredIdf[termIndex] as number) * (strongMask[termIndex] === 1 ? 1 : PREFIX_MATCH_WEIGHT);
+			}
+			const share = totalIdf > 0 ? heldIdf / totalIdf : 1;
+			// Compared before the score. One word: held as typed or in another form, then the title
+			// tier, then as typed (a word's other forms and extensions fill, never outrank). Several
+			// words: only a title or alias holding them all, when the note holds them all as typed or
+			// in another form; the rest is the score's, so holding one more everyday word never
+			// outranks holding the word that tells notes apart.
+			const tier = termCount === 1 ? (strong * (TITLE_TIER_WHOLE + 1) + titleTier) * 2 + exact : strong === termCount && titleTier >= TITLE_TIER_ALL ? titleTier : 0;
+			this.offer(top, limit, slot, (score + coverage * titleCoverageWeight) * Math.pow(share, COVERAGE_POWER), tier, matched);
 		}
 		top.sort((a, b) => this.compare(b, a));
 		const results = await Promise.all(
@@ -946,6 +965,27 @@ function mergeValues(a: number, b: number): number {
 function fieldScore(value: number, norm: number): number {
 	const tf = value & BODY_COUNT;
 	return (tf * (BM25_K1 + 1)) / (tf + norm) + (value & IN_TITLE ? TITLE_WEIGHT : 0) + (value & IN_HEADING ? HEADING_WEIGHT : 0);
+}
+
+/**
+ * How many accepted notes (null: all) hold either term: a note holding a word both as typed and
+ * in another form counts once, so a word all notes hold keeps an idf of about zero, not below.
+ */
+function countEither(a: ResolvedTerm | null, b: ResolvedTerm | null, accepted: Uint8Array | null): number {
+	const aLength = a?.length ?? 0;
+	const bLength = b?.length ?? 0;
+	let count = 0;
+	let i = 0;
+	let j = 0;
+	while (i < aLength || j < bLength) {
+		const aSlot = i < aLength ? ((a as ResolvedTerm).slots[i] as number) : Infinity;
+		const bSlot = j < bLength ? ((b as ResolvedTerm).slots[j] as number) : Infinity;
+		const slot = Math.min(aSlot, bSlot);
+		if (aSlot === slot) i++;
+		if (bSlot === slot) j++;
+		if (!accepted || accepted[slot] === 1) count++;
+	}
+	return count;
 }
 
 /** How many of a term's notes are accepted. */

@@ -141,3 +141,22 @@ describe("soft AND: all words when enough notes hold them, else the notes coveri
 		expect((await searchDocs(docs, "xylophone")).total).toBe(0);
 	});
 });
+
+describe("soft coverage: the words that tell notes apart outweigh everyday ones", () => {
+	const docs: Doc[] = [
+		{ path: "Import from Notion.md", text: "Bring the pages of a Notion workspace into the vault.", modified: 1 },
+		{ path: "Canvas.md", text: "Move cards over the board; pages can move over each other.", modified: 2 },
+		{ path: "Troubleshooting.md", text: "If pages do not move over, restart.", modified: 3 },
+		{ path: "Publishing.md", text: "Move your pages over to the site.", modified: 4 },
+		{ path: "Daily notes.md", text: "One page a day.", modified: 5 },
+		{ path: "Links.md", text: "Links move with their notes.", modified: 6 },
+	];
+
+	test("a note holding the one rare word ranks above notes holding more of the everyday ones", async () => {
+		const answer = await searchDocs(docs, "move my pages over from notion");
+		expect(answer.results[0]?.path).toBe("Import from Notion.md");
+		expect(answer.results[0]?.matched_words).toEqual(["pages", "notion"]);
+		// The notes holding three of the four words still follow it.
+		expect(answer.results.slice(1).map((hit) => hit.path).sort()).toEqual(["Canvas.md", "Publishing.md", "Troubleshooting.md"]);
+	});
+});
