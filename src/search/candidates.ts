@@ -1,0 +1,130 @@
+import type { PostingsIndex } from "./postings";
+import { BODY_COUNT, growUint32, IN_TITLE, seek, type ResolvedTerm } from "./postingValues";
+
+/** The notes a search ranks, gathered from the postings of its terms, in scratch reused across searches. */
+export interface Gathered {
+	slots: Uint32Array;
+	/** Each term's packed value, row-major: one row of the terms' count per note (0: lacks it). */
+	values: Uint32Array;
+	total: number;
+}
+
+/** Finds the candidates of a search: the notes holding every term, or most of them. */
+export class CandidateFinder {
+	/** Scratch for a search's candidates and their packed values, reused: a common word has thousands. */
+	private candidateSlots: Uint32Array = new Uint32Array(64);
+	private candidateValues: Uint32Array = new Uint32Array(64);
+
+	constructor(private readonly index: PostingsIndex) {}
+
+	/**
+	 * The notes holding every required term, no excluded word (`excludedWords`, by slot: 1 = holds
+	 * one; null: none) and no excluded phrase, accepted (null: all), in slot
+	 * order, with each term's packed value (row-major: one row of `required.length` per note), in
+	 * scratch arrays that the next search overwrites.
+	 */
+	holdingAll(required: readonly ResolvedTerm[], excludedWords: Uint8Array | null, excluded: readonly ResolvedTerm[], accepted: Uint8Array | null): Gathered {
+		const termCount = required.length;
+		const order = required.map((_, index) => index).sort((a, b) => (required[a]?.length ?? 0) - (required[b]?.length ?? 0));
+		const rarest = required[order[0] ?? 0] as ResolvedTerm;
+		const slots = (this.candidateSlots = growUint32(this.candidateSlots, rarest.length));
+		const values = (this.candidateValues = growUint32(this.candidateValues, rarest.length * termCount));
+		let total = 0;
+		if (termCount === 1 && excluded.length === 0 && !rarest.phrase) {
+			// One word, the commonest query: its postings are the answer, less the notes that only have it in a heading.
+			for (let index = 0; index < rarest.length; index++) {
+				const slot = rarest.slots[index] as number;
+				const value = rarest.values[index] as number;
+				if ((value & (BODY_COUNT | IN_TITLE)) === 0 || (accepted && accepted[slot] !== 1) || (excludedWords && excludedWords[slot] === 1)) continue;
+				slots[total] = slot;
+				values[total++] = value;
+			}
+			return { slots, values, total };
+		}
+		const cursors = new Array<number>(termCount).fill(0);
+		const excludedCursors = new Array<number>(excluded.length).fill(0);
+		const needsDocument = required.some((term) => term.phrase) || excluded.some((term) => term.phrase);
+		candidates: for (let index = 0; index < rarest.length; index++) {
+			const slot = rarest.slots[index] as number;
+			for (let orderIndex = 0; orderIndex < termCount; orderIndex++) {
+				const termIndex = order[orderIndex] as number;
+				const term = required[termIndex] as ResolvedTerm;
+				const at = seek(term.slots, term.length, cursors[termIndex] as number, slot);
+				cursors[termIndex] = at;
+				if (at >= term.length) break candidates;
+				if (term.slots[at] !== slot) continue candidates;
+			}
+			if ((accepted && accepted[slot] !== 1) || (excludedWords && excludedWords[slot] === 1)) continue;
+			// Only a phrase needs the note's tokens: every other check is on the postings.
+			const doc = needsDocument ? this.index.documents[slot] : undefined;
+			if (needsDocument && !doc) continue;
+			for (let termIndex = 0; termIndex < excluded.length; termIndex++) {
+				const term = excluded[termIndex] as ResolvedTerm;
+				const at = seek(term.slots, term.length, excludedCursors[termIndex] as number, slot);
+				excludedCursors[termIndex] = at;
+				if (at < term.length && term.slots[at] === slot && this.index.matchValue(term, at, doc) !== 0) continue candidates;
+			}
+			for (let termIndex = 0; termIndex < termCount; termIndex++) {
+				const term = required[termIndex] as ResolvedTerm;
+				const value = this.index.matchValue(term, cursors[termIndex] as number, doc);
+				if (value === 0) continue candidates;
+				values[total * termCount + termIndex] = value;
+			}
+			slots[total++] = slot;
+		}
+		return { slots, values, total };
+	}
+
+	/**
+	 * The notes holding at least `minimum` of the wanted terms (value 0 for a term a note lacks),
+	 * no excluded word or phrase, accepted (null: all), in slot order and laid out as `intersect`
+	 * lays them: one pass over each term's postings, so it costs what the terms' notes cost.
+	 */
+	holdingMost(required: readonly ResolvedTerm[], minimum: number, excludedWords: Uint8Array | null, excluded: readonly ResolvedTerm[], accepted: Uint8Array | null): Gathered {
+		const termCount = required.length;
+		const held = new Uint16Array(this.index.nextSlot);
+		let low = this.index.nextSlot;
+		let high = -1;
+		let candidates = 0;
+		for (const term of required) {
+			for (let index = 0; index < term.length; index++) {
+				const slot = term.slots[index] as number;
+				const count = held[slot] as number;
+				if (count + 1 === minimum) candidates++;
+				held[slot] = count + 1;
+			}
+			if (term.length > 0) {
+				low = Math.min(low, term.slots[0] as number);
+				high = Math.max(high, term.slots[term.length - 1] as number);
+			}
+		}
+		const slots = (this.candidateSlots = growUint32(this.candidateSlots, candidates));
+		const values = (this.candidateValues = growUint32(this.candidateValues, candidates * termCount));
+		const cursors = new Array<number>(termCount).fill(0);
+		const excludedCursors = new Array<number>(excluded.length).fill(0);
+		let total = 0;
+		candidates: for (let slot = low; slot <= high; slot++) {
+			if ((held[slot] as number) < minimum) continue;
+			if ((accepted && accepted[slot] !== 1) || (excludedWords && excludedWords[slot] === 1)) continue;
+			const doc = this.index.documents[slot];
+			if (!doc) continue;
+			for (let termIndex = 0; termIndex < excluded.length; termIndex++) {
+				const term = excluded[termIndex] as ResolvedTerm;
+				const at = seek(term.slots, term.length, excludedCursors[termIndex] as number, slot);
+				excludedCursors[termIndex] = at;
+				if (at < term.length && term.slots[at] === slot && this.index.matchValue(term, at, doc) !== 0) continue candidates;
+			}
+			let holding = 0;
+			for (let termIndex = 0; termIndex < termCount; termIndex++) {
+				const term = required[termIndex] as ResolvedTerm;
+				const at = seek(term.slots, term.length, cursors[termIndex] as number, slot);
+				cursors[termIndex] = at;
+				const value = at < term.length && term.slots[at] === slot ? this.index.matchValue(term, at, doc) : 0;
+				values[total * termCount + termIndex] = value;
+				if (value !== 0) holding++;
+			}
+			if (holding >= minimum) slots[total++] = slot;
+		}
+		return { slots, values, total };
+	}
+}

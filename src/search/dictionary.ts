@@ -1,0 +1,92 @@
+import { MAX_WORD_FORM_CANDIDATES } from "../config/limits";
+import type { Stemmer } from "./stemmers";
+
+/** Shortest query word whose other forms are looked for: `is` and `ga` have none worth the look. */
+const MIN_FORM_WORD_CHARS = 3;
+
+/**
+ * Token ↔ id, with prefix lookups over a sorted view. The view is built on the first lookup and
+ * then kept sorted by inserting each new token in place, so a note edited with a new word does
+ * not make the next search re-sort the whole dictionary.
+ */
+export class TermDictionary {
+	private readonly ids = new Map<string, number>();
+	private sorted: string[] | null = null;
+
+	constructor(private stem: Stemmer | null) {}
+
+	/** Changes how word forms are found; the dictionary and the index are unchanged. */
+	setStemmer(stem: Stemmer | null): void {
+		this.stem = stem;
+	}
+
+	get stemmer(): Stemmer | null {
+		return this.stem;
+	}
+
+	/**
+	 * Ids of the other forms of `word` (same stem, not the word itself). Stemmers strip endings, so
+	 * a form starts with the stem less its last letter (`happi` for `happy`): only those words are
+	 * stemmed, at most MAX_WORD_FORM_CANDIDATES of them.
+	 */
+	formsOf(word: string, stem: Stemmer | null = this.stem): number[] {
+		if (!stem || word.length < MIN_FORM_WORD_CHARS) return [];
+		const target = stem(word);
+		const start = target.slice(0, Math.max(2, target.length - 1));
+		if (start.length < 2) return [];
+		this.sorted ??= [...this.ids.keys()].sort();
+		const sorted = this.sorted;
+		const found: number[] = [];
+		const end = Math.min(sorted.length, lowerBound(sorted, start) + MAX_WORD_FORM_CANDIDATES);
+		for (let index = lowerBound(sorted, start); index < end; index++) {
+			const token = sorted[index] ?? "";
+			if (!token.startsWith(start)) break;
+			if (token === word || stem(token) !== target) continue;
+			const id = this.ids.get(token);
+			if (id !== undefined) found.push(id);
+		}
+		return found;
+	}
+
+	idOf(token: string): number {
+		let id = this.ids.get(token);
+		if (id === undefined) {
+			id = this.ids.size;
+			this.ids.set(token, id);
+			if (this.sorted) this.sorted.splice(lowerBound(this.sorted, token), 0, token);
+		}
+		return id;
+	}
+
+	get size(): number {
+		return this.ids.size;
+	}
+
+	lookup(token: string): number | undefined {
+		return this.ids.get(token);
+	}
+
+	/** Ids of every token starting with `prefix`. */
+	withPrefix(prefix: string): number[] {
+		this.sorted ??= [...this.ids.keys()].sort();
+		const sorted = this.sorted;
+		const found: number[] = [];
+		for (let index = lowerBound(sorted, prefix); index < sorted.length && (sorted[index] ?? "").startsWith(prefix); index++) {
+			const id = this.ids.get(sorted[index] ?? "");
+			if (id !== undefined) found.push(id);
+		}
+		return found;
+	}
+}
+
+/** The first index in a sorted array whose value is not below `value`. */
+function lowerBound(sorted: readonly string[], value: string): number {
+	let low = 0;
+	let high = sorted.length;
+	while (low < high) {
+		const middle = (low + high) >> 1;
+		if ((sorted[middle] ?? "") < value) low = middle + 1;
+		else high = middle;
+	}
+	return low;
+}

@@ -1,0 +1,155 @@
+import type { CompiledPhrase } from "./phrases";
+
+/**
+ * Postings and their packed values: which notes hold a term, in slot order, and what each holds
+ * of it. The small pure helpers every part of the engine reads them with.
+ */
+
+/**
+ * A posting's value packs four facts about one term in one note: how often it is in the body
+ * (low 24 bits; a searchable body holds under 3 million tokens), how many of the title's words
+ * it is (6 bits, at most 63 counted), whether it is in the title, whether it is in a heading. The
+ * title count lets a search weigh how much of a title the query covers from the postings alone.
+ */
+export const BODY_COUNT = 0x00ffffff;
+const TITLE_COUNT_SHIFT = 24;
+const TITLE_COUNT_MAX = 0x3f;
+export const IN_TITLE = 0x40000000;
+export const IN_HEADING = 0x80000000;
+
+/** The notes holding one term, in slot order, each with its packed value. */
+export interface Postings {
+	slots: Uint32Array;
+	values: Uint32Array;
+	length: number;
+}
+
+/**
+ * A required or excluded term resolved against the postings: the notes that may hold it, in slot
+ * order, with packed values. For a one-word term they are exact; for a phrase they are the notes
+ * holding every word somewhere (values unknown), to be checked against `phrase`.
+ */
+export interface ResolvedTerm {
+	slots: Uint32Array;
+	values: Uint32Array;
+	length: number;
+	phrase: CompiledPhrase | null;
+	/** For a phrase of at most MAX_PHRASE_WORDS words: by token id, bit i set if the id is accepted at position i. */
+	phraseMasks?: Uint32Array;
+}
+
+/**
+ * A wanted term by the strength of its evidence. `any` finds the notes (the word, its forms, the
+ * longer words it starts; a phrase's notes); `exact` and `forms` tell, per note, how it matched.
+ * A phrase has neither: it matches as typed or not at all.
+ */
+export interface TermEvidence {
+	any: ResolvedTerm;
+	exact: ResolvedTerm | null;
+	forms: ResolvedTerm | null;
+	/** The ids of the word as typed and its forms; null for a phrase. */
+	strongIds: ReadonlySet<number> | null;
+}
+
+/** The first index in slots[from, length) holding a slot not below `slot`: galloping, so a rare term skips through a common one. */
+export function seek(slots: Uint32Array, length: number, from: number, slot: number): number {
+	if (from >= length || (slots[from] as number) >= slot) return from;
+	let step = 1;
+	let low = from;
+	let high = from + 1;
+	while (high < length && (slots[high] as number) < slot) {
+		low = high;
+		step *= 2;
+		high = from + step;
+	}
+	if (high > length) high = length;
+	while (low < high) {
+		const middle = (low + high) >>> 1;
+		if ((slots[middle] as number) < slot) low = middle + 1;
+		else high = middle;
+	}
+	return low;
+}
+
+export function growUint32(array: Uint32Array, minimum: number): Uint32Array {
+	if (array.length >= minimum) return array;
+	const grown = new Uint32Array(Math.max(minimum, array.length * 2));
+	grown.set(array);
+	return grown;
+}
+
+export function growUint8(array: Uint8Array, minimum: number): Uint8Array {
+	if (array.length >= minimum) return array;
+	const grown = new Uint8Array(Math.max(minimum, array.length * 2));
+	grown.set(array);
+	return grown;
+}
+
+export function growFloat64(array: Float64Array, minimum: number): Float64Array {
+	if (array.length >= minimum) return array;
+	const grown = new Float64Array(Math.max(minimum, array.length * 2));
+	grown.set(array);
+	return grown;
+}
+
+/** A term no note holds. */
+export function emptyTerm(): ResolvedTerm {
+	return { slots: new Uint32Array(0), values: new Uint32Array(0), length: 0, phrase: null };
+}
+
+/** A term's value in the note at `slot` when the note matches it (body or title), else 0; `cursors[index]` moves forward. */
+export function valueAt(term: ResolvedTerm, cursors: number[], index: number, slot: number): number {
+	const at = seek(term.slots, term.length, cursors[index] as number, slot);
+	cursors[index] = at;
+	if (at >= term.length || term.slots[at] !== slot) return 0;
+	const value = term.values[at] as number;
+	return (value & BODY_COUNT) > 0 || (value & IN_TITLE) !== 0 ? value : 0;
+}
+
+/** A posting value from its parts, each count saturating at its field's largest value. */
+export function packValue(bodyCount: number, titleWords: number, inHeading: boolean): number {
+	const title = Math.min(TITLE_COUNT_MAX, titleWords);
+	return (Math.min(BODY_COUNT, bodyCount) | (title << TITLE_COUNT_SHIFT) | (title > 0 ? IN_TITLE : 0) | (inHeading ? IN_HEADING : 0)) >>> 0;
+}
+
+/** How many of the title's words a posting value counts. */
+export function titleCount(value: number): number {
+	return (value >>> TITLE_COUNT_SHIFT) & TITLE_COUNT_MAX;
+}
+
+/** Two posting values as one (a prefix's several words in one note): counts added, flags combined. */
+export function mergeValues(a: number, b: number): number {
+	return packValue((a & BODY_COUNT) + (b & BODY_COUNT), titleCount(a) + titleCount(b), ((a | b) & IN_HEADING) !== 0);
+}
+
+/**
+ * How many accepted notes (null: all) hold either term: a note holding a word both as typed and
+ * in another form counts once, so a word all notes hold keeps an idf of about zero, not below.
+ */
+export function countEither(a: ResolvedTerm | null, b: ResolvedTerm | null, accepted: Uint8Array | null): number {
+	const aLength = a?.length ?? 0;
+	const bLength = b?.length ?? 0;
+	let count = 0;
+	let i = 0;
+	let j = 0;
+	while (i < aLength || j < bLength) {
+		const aSlot = i < aLength ? ((a as ResolvedTerm).slots[i] as number) : Infinity;
+		const bSlot = j < bLength ? ((b as ResolvedTerm).slots[j] as number) : Infinity;
+		const slot = Math.min(aSlot, bSlot);
+		if (aSlot === slot) i++;
+		if (bSlot === slot) j++;
+		if (!accepted || accepted[slot] === 1) count++;
+	}
+	return count;
+}
+
+/** How many of a term's notes are accepted. */
+export function countAccepted(term: ResolvedTerm, accepted: Uint8Array): number {
+	let count = 0;
+	for (let index = 0; index < term.length; index++) count += accepted[term.slots[index] as number] as number;
+	return count;
+}
+
+export function optional<T>(value: T | undefined | null): T[] {
+	return value === undefined || value === null ? [] : [value];
+}

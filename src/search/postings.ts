@@ -1,0 +1,345 @@
+import { PackedIdWriter, unpackIds } from "./packedIds";
+import { TermDictionary } from "./dictionary";
+import { countPackedPhrase, countPhrase, MAX_PHRASE_WORDS } from "./phrases";
+import { BODY_COUNT, emptyTerm, growFloat64, growUint32, growUint8, IN_HEADING, IN_TITLE, mergeValues, optional, packValue, seek, type Postings, type ResolvedTerm, type TermEvidence } from "./postingValues";
+import { isPrefixWord } from "./query";
+import { DEFAULT_SEARCH_LANGUAGE, stemmerFor, type Stemmer } from "./stemmers";
+import { tokenize, tokenizeInChunks } from "./text";
+
+/** Longest title counted, in words, for the share of it a query covers. */
+const TITLE_LENGTH_MAX = 0xff;
+const FIRST_POSTINGS_CAPACITY = 2;
+
+/** One note's tokens by field, as ids: kept for phrase checks and for removing the note. */
+export interface IndexedDocument {
+	path: string;
+	modified: number;
+	title: Uint32Array;
+	/** The note's aliases (frontmatter `aliases`), each ranked like a title. */
+	aliases: Uint32Array[];
+	headings: Uint32Array;
+	/** The body's token ids, packed (packedIds.ts). */
+	body: Uint8Array;
+	bodyLength: number;
+}
+
+/** A document tokenized and waiting to be committed to the index it was prepared by. */
+export interface PreparedDocument {
+	readonly doc: IndexedDocument;
+}
+
+/**
+ * The inverted index: token ids, each term's postings (the notes holding it, with packed
+ * values), and each note's tokens by field. Notes are added and removed here; searches resolve
+ * their terms here. Pure: it knows nothing of vaults.
+ */
+export class PostingsIndex {
+	readonly dictionary: TermDictionary;
+	/** Term id → the notes holding it. */
+	private readonly postings: Array<Postings | undefined> = [];
+	/**
+	 * Each note has a slot; a replaced note gets a new, higher one, so postings stay sorted by
+	 * appending. Slot-indexed: the document, its body length and modified time.
+	 */
+	readonly slotOfPath = new Map<string, number>();
+	readonly documents: Array<IndexedDocument | undefined> = [];
+	/** Read by the ranking; written only here. */
+	bodyLengths: Uint32Array = new Uint32Array(64);
+	titleLengths: Uint8Array = new Uint8Array(64);
+	modifiedTimes: Float64Array = new Float64Array(64);
+	nextSlot = 0;
+	totalBodyLength = 0;
+	/** Scratch for counting a note's tokens while committing and for merging a prefix's postings; all zero between uses. */
+	private counts: Uint32Array = new Uint32Array(256);
+	private merged: Uint32Array = new Uint32Array(64);
+	private unpacked: Uint32Array = new Uint32Array(256);
+
+	/** `stem` finds word forms (stemmers.ts); null matches words as typed and prefixes only. */
+	constructor(stem: Stemmer | null = stemmerFor(DEFAULT_SEARCH_LANGUAGE)) {
+		this.dictionary = new TermDictionary(stem);
+	}
+
+	/** Changes how word forms are found, from the next search on: the index itself is unchanged. */
+	setStemmer(stem: Stemmer | null): void {
+		this.dictionary.setStemmer(stem);
+	}
+
+	get size(): number {
+		return this.slotOfPath.size;
+	}
+
+	has(path: string): boolean {
+		return this.slotOfPath.has(path);
+	}
+
+	/**
+	 * A document ready to add, tokenized in pausable steps (a huge note's body is tokenized in
+	 * chunks); the index is unchanged until `commit`, so searches meanwhile see the old version.
+	 */
+	*prepare(path: string, title: string, modified: number, text: string, headings: readonly string[], aliases: readonly string[] = []): Generator<void, PreparedDocument, void> {
+		const ids = (value: string) => Uint32Array.from(tokenize(value), (token) => this.dictionary.idOf(token.value));
+		const body = new PackedIdWriter(Math.min(1 << 16, text.length >> 2));
+		yield* tokenizeInChunks(text, (tokens) => {
+			for (const token of tokens) body.write(this.dictionary.idOf(token.value));
+		});
+		const aliasIds = aliases.map(ids).filter((name) => name.length > 0);
+		return { doc: { path, modified, title: ids(title), aliases: aliasIds, headings: ids(headings.join("\n")), body: body.finish(), bodyLength: body.count } };
+	}
+
+	/** A document's body token ids, in scratch that the next call overwrites. */
+	private unpackBody(doc: IndexedDocument): Uint32Array {
+		this.unpacked = growUint32(this.unpacked, doc.bodyLength);
+		unpackIds(doc.body, this.unpacked);
+		return this.unpacked;
+	}
+
+	/** Adds or replaces a prepared document. */
+	commit(prepared: PreparedDocument): void {
+		const doc = prepared.doc;
+		this.remove(doc.path);
+		const slot = this.nextSlot++;
+		this.slotOfPath.set(doc.path, slot);
+		this.documents[slot] = doc;
+		this.bodyLengths = growUint32(this.bodyLengths, slot + 1);
+		this.modifiedTimes = growFloat64(this.modifiedTimes, slot + 1);
+		this.bodyLengths[slot] = doc.bodyLength;
+		this.titleLengths = growUint8(this.titleLengths, slot + 1);
+		this.titleLengths[slot] = Math.min(TITLE_LENGTH_MAX, doc.title.length);
+		this.modifiedTimes[slot] = doc.modified;
+		this.totalBodyLength += doc.bodyLength;
+		const counts = (this.counts = growUint32(this.counts, this.dictionary.size));
+		const touched: number[] = [];
+		const body = this.unpackBody(doc);
+		for (let index = 0; index < doc.bodyLength; index++) {
+			const id = body[index] as number;
+			const value = counts[id] as number;
+			if (value === 0) touched.push(id);
+			if (value < BODY_COUNT) counts[id] = value + 1;
+		}
+		for (const id of doc.title) {
+			if (counts[id] === 0) touched.push(id);
+			counts[id] = mergeValues(counts[id] as number, packValue(0, 1, false));
+		}
+		// An alias finds and ranks like the title, but is not counted as title words: the share of
+		// the title a query covers stays about the title.
+		for (const alias of doc.aliases) {
+			for (const id of alias) {
+				if (counts[id] === 0) touched.push(id);
+				counts[id] = ((counts[id] as number) | IN_TITLE) >>> 0;
+			}
+		}
+		for (const id of doc.headings) {
+			if (counts[id] === 0) touched.push(id);
+			counts[id] = ((counts[id] as number) | IN_HEADING) >>> 0;
+		}
+		for (const id of touched) {
+			let list = this.postings[id];
+			if (!list) this.postings[id] = list = { slots: new Uint32Array(FIRST_POSTINGS_CAPACITY), values: new Uint32Array(FIRST_POSTINGS_CAPACITY), length: 0 };
+			if (list.length === list.slots.length) {
+				list.slots = growUint32(list.slots, list.length + 1);
+				list.values = growUint32(list.values, list.length + 1);
+			}
+			list.slots[list.length] = slot;
+			list.values[list.length] = counts[id] as number;
+			list.length++;
+			counts[id] = 0;
+		}
+	}
+
+	/**
+	 * Gives back the room postings grew into while the index was built (lists double as they
+	 * grow, so about a quarter of it stood empty); a later note grows a list again as needed.
+	 */
+	compact(): void {
+		for (const list of this.postings) {
+			if (!list || list.length === list.slots.length) continue;
+			list.slots = list.slots.slice(0, list.length);
+			list.values = list.values.slice(0, list.length);
+		}
+	}
+
+	remove(path: string): void {
+		const slot = this.slotOfPath.get(path);
+		if (slot === undefined) return;
+		const doc = this.documents[slot];
+		this.slotOfPath.delete(path);
+		this.documents[slot] = undefined;
+		if (!doc) return;
+		this.totalBodyLength -= doc.bodyLength;
+		const counts = (this.counts = growUint32(this.counts, this.dictionary.size));
+		const touched: number[] = [];
+		for (const field of [this.unpackBody(doc).subarray(0, doc.bodyLength), doc.title, doc.headings, ...doc.aliases]) {
+			for (const id of field) {
+				if (counts[id] === 0) touched.push(id);
+				counts[id] = 1;
+			}
+		}
+		for (const id of touched) {
+			counts[id] = 0;
+			const list = this.postings[id];
+			if (!list) continue;
+			const at = seek(list.slots, list.length, 0, slot);
+			if (at >= list.length || list.slots[at] !== slot) continue;
+			list.slots.copyWithin(at, at + 1, list.length);
+			list.values.copyWithin(at, at + 1, list.length);
+			list.length--;
+		}
+	}
+
+	/** The accepted documents by slot (1 = accepted), with their count and total body length. */
+	acceptedSlots(include: (path: string) => boolean): { slots: Uint8Array; count: number; totalLength: number } {
+		const slots = new Uint8Array(this.nextSlot);
+		let count = 0;
+		let totalLength = 0;
+		for (const [path, slot] of this.slotOfPath) {
+			if (!include(path)) continue;
+			slots[slot] = 1;
+			count++;
+			totalLength += this.bodyLengths[slot] as number;
+		}
+		return { slots, count, totalLength };
+	}
+
+	/**
+	 * The packed value of a term in a note when the note matches it (in the body or the title),
+	 * else 0. A heading alone is not a match: it ranks, it does not find.
+	 */
+	matchValue(term: ResolvedTerm, at: number, doc: IndexedDocument | undefined): number {
+		let value: number;
+		if (term.phrase && doc) {
+			// A phrase longer than the window is counted on the unpacked body, in scratch.
+			const body = term.phraseMasks ? countPackedPhrase(doc.body, term.phraseMasks, term.phrase.length) : countPhrase(this.unpackBody(doc).subarray(0, doc.bodyLength), term.phrase);
+			value = packValue(body, countPhrase(doc.title, term.phrase) * term.phrase.length, countPhrase(doc.headings, term.phrase) > 0);
+		} else value = term.values[at] as number;
+		return (value & BODY_COUNT) > 0 || (value & IN_TITLE) !== 0 ? value >>> 0 : 0;
+	}
+
+	/**
+	 * The notes holding any of `words` (each a prefix when long enough) in the body or the title,
+	 * by slot (1 = holds one), or null for no words: marks, not a union, as an exclusion needs no
+	 * counts, so excluding every two-letter start of a 50,000-note vault is one pass over postings.
+	 */
+	notesHoldingAny(words: readonly string[]): Uint8Array | null {
+		if (words.length === 0) return null;
+		const marks = new Uint8Array(this.nextSlot);
+		for (const word of words) {
+			for (const id of isPrefixWord(word) ? this.dictionary.withPrefix(word) : optional(this.dictionary.lookup(word))) {
+				const list = this.postings[id];
+				if (!list) continue;
+				for (let index = 0; index < list.length; index++) {
+					if (((list.values[index] as number) & (BODY_COUNT | IN_TITLE)) !== 0) marks[list.slots[index] as number] = 1;
+				}
+			}
+		}
+		return marks;
+	}
+
+	/**
+	 * A wanted term by evidence: a one-word term's notes holding the word as typed, another form
+	 * of it, or (2+ letters) a longer word it starts; a phrase's notes as `resolve` finds them.
+	 */
+	resolveEvidence(tokens: readonly string[], stem: Stemmer | null): TermEvidence {
+		if (tokens.length !== 1) return { any: this.resolve(tokens) ?? emptyTerm(), exact: null, forms: null, strongIds: null };
+		const word = tokens[0] ?? "";
+		const exactId = this.dictionary.lookup(word);
+		const formIds = this.dictionary.formsOf(word, stem);
+		const strongIds = new Set<number>([...optional(exactId), ...formIds]);
+		const prefixIds = isPrefixWord(word) ? this.dictionary.withPrefix(word).filter((id) => !strongIds.has(id)) : [];
+		const allIds = [...strongIds, ...prefixIds];
+		return {
+			any: allIds.length > 0 ? { ...this.union(allIds), phrase: null } : emptyTerm(),
+			exact: exactId === undefined ? null : this.union([exactId]),
+			forms: formIds.length > 0 ? this.union(formIds) : null,
+			strongIds,
+		};
+	}
+
+	/**
+	 * The notes that may hold a term: the last word is a prefix (when long enough), the others
+	 * whole words. Null when some word is in no note at all.
+	 */
+	resolve(tokens: readonly string[]): ResolvedTerm | null {
+		const idsByPosition: number[][] = [];
+		for (const [index, token] of tokens.entries()) {
+			const ids = index === tokens.length - 1 && isPrefixWord(token) ? this.dictionary.withPrefix(token) : optional(this.dictionary.lookup(token));
+			if (ids.length === 0) return null;
+			idsByPosition.push(ids);
+		}
+		if (tokens.length === 1) return { ...this.union(idsByPosition[0] as number[]), phrase: null };
+		// A phrase: the notes holding every word, checked for the words in a row when they are
+		// candidates. A word the phrase repeats is looked up once ("very very very…" is one list).
+		const distinct = new Map<string, number[]>();
+		idsByPosition.forEach((ids, index) => distinct.set(index === tokens.length - 1 ? `${tokens[index] ?? ""}*` : (tokens[index] ?? ""), ids));
+		const positions = [...distinct.values()].map((ids) => this.union(ids));
+		positions.sort((a, b) => a.length - b.length);
+		const [first, ...rest] = positions as [ResolvedTerm, ...ResolvedTerm[]];
+		const slots = new Uint32Array(first.length);
+		const cursors = new Array<number>(rest.length).fill(0);
+		let length = 0;
+		next: for (let index = 0; index < first.length; index++) {
+			const slot = first.slots[index] as number;
+			for (const [restIndex, other] of rest.entries()) {
+				const at = seek(other.slots, other.length, cursors[restIndex] ?? 0, slot);
+				cursors[restIndex] = at;
+				if (at >= other.length || other.slots[at] !== slot) continue next;
+			}
+			slots[length++] = slot;
+		}
+		const phrase = idsByPosition.map((ids) => {
+			const accepted = new Uint8Array(this.dictionary.size);
+			for (const id of ids) accepted[id] = 1;
+			return accepted;
+		});
+		if (phrase.length > MAX_PHRASE_WORDS) return { slots, values: new Uint32Array(0), length, phrase };
+		const phraseMasks = new Uint32Array(this.dictionary.size);
+		idsByPosition.forEach((ids, position) => {
+			for (const id of ids) phraseMasks[id] = ((phraseMasks[id] as number) | (1 << position)) >>> 0;
+		});
+		return { slots, values: new Uint32Array(0), length, phrase, phraseMasks };
+	}
+
+	/** The notes holding a term whose words are all whole words (a stop word): null when none does. */
+	resolveWhole(tokens: readonly string[]): ResolvedTerm | null {
+		if (tokens.length !== 1) return null;
+		const id = this.dictionary.lookup(tokens[0] ?? "");
+		return id === undefined ? null : this.union([id]);
+	}
+
+	/** The postings of several terms as one: body counts added, title and heading flags combined. */
+	private union(ids: readonly number[]): ResolvedTerm {
+		if (ids.length === 1) {
+			const list = this.postings[ids[0] as number];
+			return list ? { slots: list.slots, values: list.values, length: list.length, phrase: null } : { slots: new Uint32Array(0), values: new Uint32Array(0), length: 0, phrase: null };
+		}
+		const merged = (this.merged = growUint32(this.merged, this.nextSlot));
+		let low = this.nextSlot;
+		let high = 0;
+		let count = 0;
+		for (const id of ids) {
+			const list = this.postings[id];
+			if (!list) continue;
+			for (let index = 0; index < list.length; index++) {
+				const slot = list.slots[index] as number;
+				const value = list.values[index] as number;
+				const before = merged[slot] as number;
+				if (before === 0) count++;
+				merged[slot] = mergeValues(before, value);
+			}
+			if (list.length > 0) {
+				low = Math.min(low, list.slots[0] as number);
+				high = Math.max(high, list.slots[list.length - 1] as number);
+			}
+		}
+		const slots = new Uint32Array(count);
+		const values = new Uint32Array(count);
+		let length = 0;
+		for (let slot = low; slot <= high && length < count; slot++) {
+			const value = merged[slot] as number;
+			if (value === 0) continue;
+			slots[length] = slot;
+			values[length++] = value;
+			merged[slot] = 0;
+		}
+		return { slots, values, length, phrase: null };
+	}
+}

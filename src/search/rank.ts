@@ -1,0 +1,72 @@
+import type { QueryTerm } from "./query";
+import type { Stemmer } from "./stemmers";
+import { BODY_COUNT, IN_HEADING, IN_TITLE } from "./postingValues";
+
+/** How a candidate note is scored: BM25 with field weights, evidence weights, tiers. Pure. */
+
+/** BM25's usual constants; title and heading matches add a fixed weight on top of the body score. */
+export const BM25_K1 = 1.2;
+export const BM25_B = 0.75;
+const TITLE_WEIGHT = 3;
+const HEADING_WEIGHT = 1.5;
+/** Weight of the share of a title that the query covers, times the query terms' mean idf. */
+export const TITLE_COVERAGE_WEIGHT = 3;
+/**
+ * How much a match counts by its evidence: the word as typed, another form of it (same stem), a
+ * longer word it starts. For a one-word query the tier already puts the word as typed above its
+ * forms, and its forms above its extensions; for several words these weigh each word's score.
+ */
+export const FORM_MATCH_WEIGHT = 0.7;
+export const PREFIX_MATCH_WEIGHT = 0.3;
+/** Title tiers: no query word in the title or an alias, some, all, the whole name is the query's words. */
+export const TITLE_TIER_SOME = 1;
+export const TITLE_TIER_ALL = 2;
+export const TITLE_TIER_WHOLE = 3;
+/**
+ * How much a note's score keeps when it lacks some query words: the share of the query's idf it
+ * holds (a word held only as a longer word it starts counts PREFIX_MATCH_WEIGHT of its idf),
+ * raised to this power. Below 1, so missing an everyday word ("make", "give") costs little and
+ * missing the one rare word costs much: a note is not ranked first for holding more words, but
+ * for holding the words that tell notes apart.
+ */
+export const COVERAGE_POWER = 0.5;
+
+/** A ranked candidate: compared by tier (search() says what it holds), score, the more recently modified, then path. */
+export interface Ranked {
+	slot: number;
+	score: number;
+	tier: number;
+	/** Per wanted term, 1 if the note holds it: copied when the candidate is kept. */
+	matched?: Uint8Array;
+}
+
+/** A term's BM25 body score in one note, plus its fixed title and heading weights. */
+export function fieldScore(value: number, norm: number): number {
+	const tf = value & BODY_COUNT;
+	return (tf * (BM25_K1 + 1)) / (tf + norm) + (value & IN_TITLE ? TITLE_WEIGHT : 0) + (value & IN_HEADING ? HEADING_WEIGHT : 0);
+}
+
+/** A stemmer that remembers its answers, for one search; null stays null. */
+export function memoized(stem: Stemmer | null): Stemmer | null {
+	if (!stem) return null;
+	const known = new Map<string, string>();
+	return (word) => {
+		let answer = known.get(word);
+		if (answer === undefined) {
+			answer = stem(word);
+			known.set(word, answer);
+		}
+		return answer;
+	};
+}
+
+/** A filter that keeps the first of the terms with the same words. */
+export function onceEach(): (term: QueryTerm) => boolean {
+	const seen = new Set<string>();
+	return (term) => {
+		const key = term.tokens.join(" ");
+		if (seen.has(key)) return false;
+		seen.add(key);
+		return true;
+	};
+}
