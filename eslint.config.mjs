@@ -25,9 +25,13 @@ const folderRules = [
 		{ regex: outOfFolder(["ui", "main"]), message: "mcp/ and its tools never import ui/ or main.ts." },
 	]),
 	neverImports("vault", [{ regex: outOfFolder(["mcp"]), message: "The vault knows no protocol: vault/ never imports mcp/." }]),
-	...["markdown", "search"].map((folder) =>
-		neverImports(folder, [{ regex: "^\\.\\./(?!config/limits$|result$)", message: `${folder}/ is pure text code: it imports nothing of the app or the vault (config/limits and the Result type aside).` }]),
-	),
+	neverImports("markdown", [{ regex: "^\\.\\./(?!config/limits$|result$)", message: "markdown/ is pure text code: it imports nothing of the app or the vault (config/limits and the Result type aside)." }]),
+	neverImports("search", [
+		{
+			regex: "^\\.\\./(?!config/limits$|result$|markdown/frontmatter$)",
+			message: "search/ is pure text code: it imports nothing of the app or the vault (config/limits, the Result type and markdown/frontmatter's one frontmatter fence aside).",
+		},
+	]),
 	neverImports("paths", [{ regex: "^\\.\\./(?!config/limits$)", message: "paths/ is the pure spelling of a vault path: it imports nothing of the app or the vault (config/limits aside)." }]),
 	neverImports("config", [
 		{

@@ -1,4 +1,5 @@
 import { SEARCH_SNIPPETS_PER_RESULT, SEARCH_SNIPPET_CONTEXT_CHARS, SEARCH_SNIPPET_MAX_CHARS, SNIPPET_SEARCH_MAX_CHARS, SNIPPET_TOKENIZE_CHUNK_CHARS } from "../config/limits";
+import { splitFrontmatter } from "../markdown/frontmatter";
 import { isPrefixWord, type ParsedQuery } from "./query";
 import type { Stemmer } from "./stemmers";
 import { tokenChunks, type Token } from "./text";
@@ -46,23 +47,15 @@ function hasVisibleText(text: string, from: number): boolean {
 	return VISIBLE_CHARACTER.test(text);
 }
 
-/** A frontmatter fence: `---` alone on its line (trailing spaces allowed), as markdown/frontmatter reads it. */
-const FENCE_LINE = /^---[ \t]*\r?$/;
-
-/** Where a note's body starts: after its frontmatter block (fences on the first line and a later one), if it has one. */
+/**
+ * Where a note's body starts: after its frontmatter block, by the one fence rule the Markdown
+ * parser uses (markdown/frontmatter.ts), so a snippet never shows what the parser reads as
+ * frontmatter. Only a note opening with `---` can have one: the rest cost no look.
+ */
 function bodyStart(text: string): number {
 	if (!text.startsWith("---")) return 0;
-	let lineStart = 0;
-	for (let line = 0; lineStart <= text.length; line++) {
-		const newline = text.indexOf("\n", lineStart);
-		const lineEnd = newline === -1 ? text.length : newline;
-		if (FENCE_LINE.test(text.slice(lineStart, lineEnd))) {
-			if (line > 0) return newline === -1 ? text.length : newline + 1;
-		} else if (line === 0) return 0;
-		if (newline === -1) return 0;
-		lineStart = newline + 1;
-	}
-	return 0;
+	const parts = splitFrontmatter(text);
+	return parts === null ? 0 : text.length - parts.body.length;
 }
 
 /**
