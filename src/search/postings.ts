@@ -17,6 +17,7 @@ export interface IndexedDocument {
 	title: Uint32Array;
 	/** The note's aliases (frontmatter `aliases`), each ranked like a title. */
 	aliases: Uint32Array[];
+	/** The note's headings and its folders' words (folderWords): ranked, never found by alone. */
 	headings: Uint32Array;
 	/** The body's token ids, packed (packedIds.ts). */
 	body: Uint8Array;
@@ -26,6 +27,15 @@ export interface IndexedDocument {
 /** A document tokenized and waiting to be committed to the index it was prepared by. */
 export interface PreparedDocument {
 	readonly doc: IndexedDocument;
+}
+
+/**
+ * The words of a note's folders (`Obsidian Sync` for `Obsidian Sync/Plans.md`), ranked like a
+ * heading's: a folder names what its notes are about, so a query naming it lifts them, but like a
+ * heading it never finds a note on its own.
+ */
+function folderWords(path: string): string {
+	return path.slice(0, Math.max(0, path.lastIndexOf("/")));
 }
 
 /**
@@ -83,7 +93,7 @@ export class PostingsIndex {
 			for (const token of tokens) body.write(this.dictionary.idOf(token.value));
 		});
 		const aliasIds = aliases.map(ids).filter((name) => name.length > 0);
-		return { doc: { path, modified, title: ids(title), aliases: aliasIds, headings: ids(headings.join("\n")), body: body.finish(), bodyLength: body.count } };
+		return { doc: { path, modified, title: ids(title), aliases: aliasIds, headings: ids([...headings, folderWords(path)].join("\n")), body: body.finish(), bodyLength: body.count } };
 	}
 
 	/** A document's body token ids, in scratch that the next call overwrites. */

@@ -160,3 +160,19 @@ describe("soft coverage: the words that tell notes apart outweigh everyday ones"
 		expect(answer.results.slice(1).map((hit) => hit.path).sort()).toEqual(["Canvas.md", "Publishing.md", "Troubleshooting.md"]);
 	});
 });
+
+describe("folder words rank like a heading's", () => {
+	const docs: Doc[] = [
+		{ path: "Journal/Baking day.md", text: "Bread from the old recipes came out well.", modified: 5 },
+		{ path: "Recipes/Baking day.md", text: "Bread from the old recipes came out well.", modified: 1 },
+		{ path: "Recipes/Soup.md", text: "Leeks and potatoes.", modified: 3 },
+	];
+
+	test("of two notes saying the same, the one in the folder the query names comes first (the newer one did before)", async () => {
+		expect(await paths(docs, "bread recipes")).toEqual(["Recipes/Baking day.md", "Journal/Baking day.md"]);
+	});
+
+	test("a folder's name alone finds no note: like a heading, it ranks, it does not find", async () => {
+		expect(await paths(docs, "journal")).toEqual([]);
+	});
+});
