@@ -12,7 +12,7 @@ class VaultEvents {
 		vault: {
 			on: (name: string, callback: (file: HostAbstractFile, oldPath?: string) => unknown): EventRef => {
 				this.handlers.set(name, [...(this.handlers.get(name) ?? []), callback]);
-				return { name } as unknown as EventRef;
+				return { name };
 			},
 			offref: () => this.handlers.clear(),
 		},
