@@ -39,6 +39,17 @@ async function waitUntil(check: () => boolean, ms = 10_000): Promise<boolean> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** How a subscription ended, or "still open" after `ms` (the timer is cleared either way, so jest exits at once). */
+async function endedWithin(closed: Promise<string>, ms: number): Promise<string> {
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	const open = new Promise<string>((resolve) => (timer = setTimeout(() => resolve("still open"), ms)));
+	try {
+		return await Promise.race([closed, open]);
+	} finally {
+		clearTimeout(timer);
+	}
+}
+
 describe("completions and subscriptions over HTTP with the real SDK clients", () => {
 	let vault: string;
 	let running: RunningService;
@@ -207,7 +218,7 @@ describe("completions and subscriptions over HTTP with the real SDK clients", ()
 			const subscription = await client.listen({ resourcesListChanged: true });
 			const started = Date.now();
 			await running.service.apply({ ...running.settings, tokens: running.settings.tokens.filter((token) => token.name !== "read") });
-			const how = await Promise.race([subscription.closed, sleep(5000).then(() => "still open")]);
+			const how = await endedWithin(subscription.closed, 5000);
 			expect(how).toBe("graceful");
 			expect(Date.now() - started).toBeLessThan(3000);
 			await running.service.apply(running.settings);
@@ -217,7 +228,7 @@ describe("completions and subscriptions over HTTP with the real SDK clients", ()
 			const client = await modern();
 			const subscription = await client.listen({ promptsListChanged: true });
 			await running.service.stop();
-			expect(await Promise.race([subscription.closed, sleep(5000).then(() => "still open")])).toBe("graceful");
+			expect(await endedWithin(subscription.closed, 5000)).toBe("graceful");
 		});
 	});
 });
