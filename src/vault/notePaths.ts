@@ -12,8 +12,8 @@ export interface IndexedNotePath {
 
 /** Note paths sorted twice, by whole path and by file name, so a typed prefix is found by binary search. */
 export interface SortedNotePaths {
-	byPath: readonly IndexedNotePath[];
-	byName: readonly IndexedNotePath[];
+	byPath: IndexedNotePath[];
+	byName: IndexedNotePath[];
 }
 
 /** What a completion answers: at most `max` values, and whether more would have matched. */
@@ -26,17 +26,52 @@ function byKey(a: string, b: string): number {
 	return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Every Markdown path of the vault, sorted for completion (all of them: scope is applied per caller). Pure but for the host's listing. */
+function indexed(path: string): IndexedNotePath {
+	const key = path.toLowerCase();
+	const name = key.slice(key.lastIndexOf("/") + 1);
+	return { path, key, nameKey: name.endsWith(".md") ? name.slice(0, -3) : name };
+}
+
+const inPathOrder = (a: IndexedNotePath, b: IndexedNotePath) => byKey(a.key, b.key) || byKey(a.path, b.path);
+const inNameOrder = (a: IndexedNotePath, b: IndexedNotePath) => byKey(a.nameKey, b.nameKey) || inPathOrder(a, b);
+
+/** Note paths sorted for completion (all of them: scope is applied per caller). Pure. */
 export function sortNotePaths(paths: readonly string[]): SortedNotePaths {
-	const entries = paths.map((path): IndexedNotePath => {
-		const key = path.toLowerCase();
-		const name = key.slice(key.lastIndexOf("/") + 1);
-		return { path, key, nameKey: name.endsWith(".md") ? name.slice(0, -3) : name };
-	});
-	return {
-		byPath: [...entries].sort((a, b) => byKey(a.key, b.key)),
-		byName: [...entries].sort((a, b) => byKey(a.nameKey, b.nameKey) || byKey(a.key, b.key)),
-	};
+	const entries = paths.map(indexed);
+	return { byPath: [...entries].sort(inPathOrder), byName: entries.sort(inNameOrder) };
+}
+
+/** The index where `entry` sits, or would sit, in `entries` sorted by `order` (binary search). */
+function positionOf(entries: readonly IndexedNotePath[], entry: IndexedNotePath, order: (a: IndexedNotePath, b: IndexedNotePath) => number): number {
+	let low = 0;
+	let high = entries.length;
+	while (low < high) {
+		const middle = (low + high) >>> 1;
+		if (order(entries[middle] as IndexedNotePath, entry) < 0) low = middle + 1;
+		else high = middle;
+	}
+	return low;
+}
+
+/** Adds one note path to both orders, in place: a binary search and one move of the entries after it, never a sort. */
+export function addNotePath(sorted: SortedNotePaths, path: string): void {
+	const entry = indexed(path);
+	const at = positionOf(sorted.byPath, entry, inPathOrder);
+	if (sorted.byPath[at]?.path === path) return;
+	sorted.byPath.splice(at, 0, entry);
+	sorted.byName.splice(positionOf(sorted.byName, entry, inNameOrder), 0, entry);
+}
+
+/** Removes one note path from both orders, in place. */
+export function removeNotePath(sorted: SortedNotePaths, path: string): void {
+	const entry = indexed(path);
+	for (const [entries, order] of [
+		[sorted.byPath, inPathOrder],
+		[sorted.byName, inNameOrder],
+	] as const) {
+		const at = positionOf(entries, entry, order);
+		if (entries[at]?.path === path) entries.splice(at, 1);
+	}
 }
 
 /** The first index whose key is at or after `prefix` (binary search). */
@@ -83,9 +118,10 @@ export function completeNotePath(sorted: SortedNotePaths, typed: string, visible
 }
 
 /**
- * The vault's note paths kept sorted for completion while the server runs. The sort is made again
- * only after a note is created, deleted or renamed (an edit changes no path), and only when a
- * completion asks: a client typing costs a binary search, never a walk of the vault.
+ * The vault's note paths kept sorted for completion while the server runs: sorted once, when a
+ * completion first asks, then kept in order as notes are created, deleted or renamed (one binary
+ * search each; a folder's rename or delete sorts again at the next completion). A client typing
+ * costs a binary search, never a walk of the vault.
  */
 export class NotePathIndex {
 	private sorted: SortedNotePaths | null = null;
@@ -96,12 +132,27 @@ export class NotePathIndex {
 
 	/** Starts following the vault's creates, deletes and renames. */
 	start(): void {
-		const stale = () => {
-			this.sorted = null;
-		};
 		const { vault } = this.host;
-		this.refs.push(vault.on("create", stale), vault.on("delete", stale), vault.on("rename", stale));
+		this.refs.push(
+			vault.on("create", (file) => this.added(file.path)),
+			vault.on("delete", (file) => this.removed(file.path)),
+			vault.on("rename", (file, oldPath) => {
+				this.removed(oldPath);
+				this.added(file.path);
+			}),
+		);
 		this.following = true;
+	}
+
+	private added(path: string): void {
+		if (this.sorted !== null && path.endsWith(".md")) addNotePath(this.sorted, path);
+	}
+
+	private removed(path: string): void {
+		if (this.sorted === null) return;
+		// A folder: the notes in it are gone or moved too, which the next completion's sort sees.
+		if (path.endsWith(".md")) removeNotePath(this.sorted, path);
+		else this.sorted = null;
 	}
 
 	stop(): void {

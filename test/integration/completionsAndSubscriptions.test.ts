@@ -187,6 +187,21 @@ describe("completions and subscriptions over HTTP with the real SDK clients", ()
 			expect(seen.length).toBeGreaterThanOrEqual(1);
 			expect(seen.length).toBeLessThanOrEqual(10);
 			await subscription.close();
+			// The sorted paths completions use follow the vault note by note: the new notes complete
+			// (once the watcher has seen them all), a deleted one no longer does.
+			const flood99 = ["Flood/99.md", ...Array.from({ length: 10 }, (_, index) => `Flood/99${index}.md`)];
+			const completesTo = async (wanted: string[]): Promise<string[]> => {
+				let values: string[] = [];
+				for (const deadline = Date.now() + 15_000; Date.now() < deadline; await sleep(100)) {
+					values = (await client.complete({ ref: { type: "ref/resource", uri: NOTE_TEMPLATE }, argument: { name: "path", value: "flood/99" } })).completion.values;
+					if (JSON.stringify(values) === JSON.stringify(wanted)) break;
+				}
+				return values;
+			};
+			expect(await completesTo(flood99)).toEqual(flood99);
+			await fs.rm(nodePath.join(vault, "Flood", "995.md"));
+			const withoutDeleted = flood99.filter((path) => path !== "Flood/995.md");
+			expect(await completesTo(withoutDeleted)).toEqual(withoutDeleted);
 		});
 
 		test("streams are bounded per token, with a clear refusal, and watched notes per stream", async () => {

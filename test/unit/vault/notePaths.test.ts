@@ -1,4 +1,5 @@
-import { completeNotePath, sortNotePaths } from "../../../src/vault/notePaths";
+import fc from "fast-check";
+import { addNotePath, completeNotePath, removeNotePath, sortNotePaths } from "../../../src/vault/notePaths";
 
 const PATHS = ["Work/Meetings.md", "Projects/Beta.md", "projects/alpha.md", "Private/Project plan.md", "Zed.md", "Projects/Sub/Deep.md"];
 const visibleOutsidePrivate = (path: string) => !path.startsWith("Private/");
@@ -30,5 +31,31 @@ describe("completeNotePath", () => {
 		};
 		expect(completeNotePath(many, "big/", visible, 100, 500)).toEqual({ values: [], hasMore: false });
 		expect(asked).toBe(500);
+	});
+});
+
+describe("the sorted note paths kept up to date note by note", () => {
+	test("any run of creates and deletes leaves the same order a full sort of the notes left gives", () => {
+		const name = fc.stringMatching(/^[A-Za-zÄäß 0-9]{1,6}$/);
+		const path = fc.tuple(fc.option(name, { nil: undefined }), name).map(([folder, file]) => `${folder === undefined ? "" : `${folder}/`}${file}.md`);
+		fc.assert(
+			fc.property(fc.uniqueArray(path, { maxLength: 30 }), fc.array(fc.tuple(fc.boolean(), path), { maxLength: 60 }), (start, steps) => {
+				const sorted = sortNotePaths(start);
+				const present = new Set(start);
+				for (const [create, step] of steps) {
+					if (create) {
+						addNotePath(sorted, step);
+						present.add(step);
+					} else {
+						removeNotePath(sorted, step);
+						present.delete(step);
+					}
+				}
+				const fresh = sortNotePaths([...present]);
+				expect(sorted.byPath.map((entry) => entry.path)).toEqual(fresh.byPath.map((entry) => entry.path));
+				expect(sorted.byName.map((entry) => entry.path)).toEqual(fresh.byName.map((entry) => entry.path));
+			}),
+			{ numRuns: 300 },
+		);
 	});
 });
