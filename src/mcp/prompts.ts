@@ -149,7 +149,8 @@ async function getPrompt(ctx: ToolContext, name: string, args: Record<string, st
  * Notes in the prompts folder as MCP prompts, offered only to a caller whose `read_note` right is
  * not Deny (a prompt is a note's text), checked again at each request. Servers are pooled but keep no state between
  * requests, so every prompts/list reads the folder afresh: a prompt added or edited in the vault is there on the
- * next call. No `listChanged`: a stateless server has no stream to send the notification on.
+ * next call. List changes are announced only on 2026-07-28 subscriptions/listen streams (buildServer
+ * sets `listChanged` by revision); a 2025 client has no stream here and asks again.
  */
 export function registerVaultPrompts(server: McpServer, contextOf: () => ToolContext): void {
 	server.server.registerCapabilities({ prompts: { listChanged: false } });
