@@ -42,6 +42,9 @@ const builds = [
 		entryPoints: ["src/main.ts"],
 		outfile: "main.js",
 		external: ["obsidian", "electron", "@codemirror/*", "@lezer/*", ...nodeBuiltins],
+		// The released main.js carries no map and names none; main.js.map beside it (never released)
+		// lets the tests that load the bundle show a failure at its src/ line, not a minified one.
+		sourcemap: production ? "external" : "inline",
 	},
 	{
 		...shared,

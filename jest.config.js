@@ -5,6 +5,8 @@ module.exports = {
   testMatch: ["**/*.test.ts"],
   transform: {
     "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }],
+    // The built plugin bundle, with its source map (main.js names none): failures point at src/.
+    "^.+[\\\\/]main\\.js$": "<rootDir>/scripts/jest-bundle-source-map.mjs",
   },
   moduleNameMapper: {
     "^obsidian$": "<rootDir>/test/double/obsidian.ts",

@@ -8,16 +8,20 @@ import { ConnectionPool } from "./http/connections";
 import { httpDeadlines, type HttpDeadlines } from "./http/deadlines";
 import type { ProtocolEra } from "@modelcontextprotocol/server";
 import { createMcpEndpoint, type LentServer, type McpEndpoint } from "./http/endpoint";
+import { currentGrant } from "./http/guard";
+import type { SubscriptionFeed } from "./http/listenStream";
 import { endpointUrl, LoopbackHttpServer, PortInUseError } from "./http/server";
 import type { ToolContext } from "./mcp/context";
 import { McpServerPool } from "./mcp/server";
+import { VaultChangeNotifier } from "./mcp/subscriptions";
+import { NotePathIndex } from "./vault/notePaths";
 import { ALL_TOOLS } from "./mcp/tools";
 import type { VaultMcpSettings } from "./config/settings";
 import type { SettingsStore } from "./config/store";
 import type { Scope } from "./vault/scope";
 import { IndexedNoteSearch, type NoteSearch } from "./vault/search";
 import { SliceTurns } from "./vault/workBudget";
-import { effectiveRight, type ToolRight, type ToolRightSubject } from "./auth/rights";
+import { effectiveRight, NOTE_TEXT_RIGHT, type ToolRight, type ToolRightSubject } from "./auth/rights";
 import type { WriteJournal } from "./journal/entry";
 import type { Approver, WriteServices } from "./mcp/approval";
 
@@ -74,9 +78,12 @@ export class McpService {
 
 	/** The search index lives while the server runs: no memory is spent on it while the server is off. */
 	private searchIndex: IndexedNoteSearch | null = null;
+	/** Note paths sorted for completions, and the vault's changes for subscription streams: while the server runs. */
+	private notePaths: NotePathIndex | null = null;
+	private changeNotifier: VaultChangeNotifier | null = null;
 
 	constructor(private readonly deps: McpServiceDeps) {
-		this.servers = new McpServerPool({ activity: this.activity, logger: deps.logger }, MAX_IN_FLIGHT_REQUESTS);
+		this.servers = new McpServerPool({ activity: this.activity, logger: deps.logger }, MAX_IN_FLIGHT_REQUESTS, true);
 		this.sliceTurns = new SliceTurns(deps.yieldToHost ?? yieldToEventLoop);
 		this.tokenUse = deps.settingsStore ? new TokenUseRecorder(deps.settingsStore, (message) => deps.logger.warn(message)) : null;
 	}
@@ -105,6 +112,8 @@ export class McpService {
 			this.searchIndex?.setScope(this.scopeOf(settings));
 			this.searchIndex?.setStopWords(settings.searchStopWords);
 			this.searchIndex?.setLanguage(settings.searchLanguage);
+			// A token revoked or denied reading loses its subscription streams now, not at the next check.
+			this.changeNotifier?.checkRights();
 			if (this.server && this.requestedPort === settings.port) return this.currentStatus;
 			await this.closeServer();
 			return this.startServer(settings);
@@ -140,7 +149,12 @@ export class McpService {
 
 	/** An MCP server for one request: the tools this grant may see, over the scope the settings give. */
 	private createServer(grant: Grant, settings: VaultMcpSettings, search: NoteSearch, era: ProtocolEra, releasePlace: () => void): LentServer {
-		const ctx: ToolContext = {
+		return this.servers.lend(this.contextFor(grant, settings, search, releasePlace), era);
+	}
+
+	/** What a request of `grant` works with, under `settings`: every way of seeing notes takes its scope from here. */
+	private contextFor(grant: Grant, settings: VaultMcpSettings, search: NoteSearch, releasePlace: () => void): ToolContext {
+		return {
 			host: this.deps.host,
 			serverVersion: this.deps.serverVersion,
 			// Links in the vault folder are hidden exactly like excluded folders.
@@ -151,8 +165,27 @@ export class McpService {
 			promptsFolder: settings.promptsFolder,
 			callBudget: { pause: this.sliceTurns.take, sliceMs: this.deps.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS, callWorkMs: this.deps.callBudget?.callWorkMs ?? VAULT_WIDE_CALL_WORK_MS },
 			writes: this.writeServicesFor(grant, settings, releasePlace),
+			...(this.notePaths ? { notePaths: this.notePaths } : {}),
 		};
-		return this.servers.lend(ctx, era);
+	}
+
+	/**
+	 * Subscription streams' change feed: each stream's caller is looked up again in the settings in
+	 * force at every delivery (a revoked token has none, and its stream ends).
+	 */
+	private subscriptionFeed(notifier: VaultChangeNotifier, search: NoteSearch): SubscriptionFeed {
+		return {
+			open: (grant, uris, end) => {
+				const contextNow = (): ToolContext | null => {
+					const now = this.settings;
+					const current = now?.serverEnabled ? currentGrant(grant.token.hash, now) : null;
+					return now && current ? this.contextFor(current, now, search, () => undefined) : null;
+				};
+				const ctx = contextNow();
+				if (ctx === null || ctx.writes.currentRight(NOTE_TEXT_RIGHT) === "deny") return null;
+				return notifier.open(contextNow, uris, end);
+			},
+		};
 	}
 
 	/** The journal, approver and live rights for one caller's write calls. */
@@ -180,6 +213,8 @@ export class McpService {
 		searchIndex.setStopWords(settings.searchStopWords);
 		searchIndex.setLanguage(settings.searchLanguage);
 		const deadlines = httpDeadlines(this.deps.httpDeadlines);
+		const notePaths = new NotePathIndex(this.deps.host);
+		const changeNotifier = new VaultChangeNotifier(this.deps.host);
 		const connections = new ConnectionPool({ maxUnauthenticated: deadlines.maxUnauthenticatedConnections, firstRequestMs: deadlines.firstRequestMs });
 		const endpoint = createMcpEndpoint({
 			currentSettings: () => this.requireSettings(),
@@ -191,6 +226,7 @@ export class McpService {
 			},
 			onAuthenticated: (socket) => connections.authenticate(socket),
 			deadlines,
+			subscriptions: this.subscriptionFeed(changeNotifier, searchIndex),
 			onTokenUsed: (token) => {
 				this.lastSeen.set(token.hash, Date.now());
 				this.tokenUse?.touch(token);
@@ -203,6 +239,10 @@ export class McpService {
 			this.endpoint = endpoint;
 			this.searchIndex = searchIndex;
 			searchIndex.start();
+			this.notePaths = notePaths;
+			notePaths.start();
+			this.changeNotifier = changeNotifier;
+			changeNotifier.start();
 			this.requestedPort = port;
 			return this.setStatus({ state: "listening", port: boundPort, url: endpointUrl(boundPort) });
 		} catch (error) {
@@ -220,6 +260,12 @@ export class McpService {
 		this.endpoint = null;
 		this.searchIndex = null;
 		this.requestedPort = null;
+		// Subscription streams end with their closing result before the connections close.
+		await Promise.race([endpoint?.closeStreams(), new Promise((resolve) => nodeTimers.setTimeout(resolve, STOP_DRAIN_TIMEOUT_MS).unref())]);
+		this.changeNotifier?.stop();
+		this.changeNotifier = null;
+		this.notePaths?.stop();
+		this.notePaths = null;
 		await server?.close();
 		// Connections are closed; calls already running finish their work, so stop means settled.
 		await Promise.race([endpoint?.drain(), new Promise((resolve) => nodeTimers.setTimeout(resolve, STOP_DRAIN_TIMEOUT_MS).unref())]);

@@ -101,6 +101,25 @@ export const BACKLINKS_DEFAULT_LIMIT = 100;
 export const BACKLINKS_MAX_LIMIT = 1000;
 /** get_graph_stats: most-linked notes listed. */
 export const GRAPH_TOP_LINKED = 10;
+// Completions and subscriptions: a client asks on every keystroke, and a stream stays open for hours.
+/** Values one completion/complete answer holds at most (MCP's own cap is 100). */
+export const COMPLETION_MAX_VALUES = 100;
+/** Sorted note paths a completion looks at from the first candidate, at most: a keystroke never walks the whole vault. */
+export const COMPLETION_SCAN_LIMIT = 2000;
+/** Open subscriptions/listen streams of one token at once; one more is refused (429). */
+export const MAX_SUBSCRIPTION_STREAMS_PER_TOKEN = 4;
+/** Open subscriptions/listen streams over all tokens at once; one more is refused (429). */
+export const MAX_SUBSCRIPTION_STREAMS = 32;
+/** Note URIs one subscriptions/listen stream may watch for notifications/resources/updated (400 above it). */
+export const MAX_SUBSCRIBED_NOTES_PER_STREAM = 100;
+/** Changes in the vault are gathered this long before the streams are told: a 1,000-file change is one message per kind. */
+export const SUBSCRIPTION_DEBOUNCE_MS = 300;
+/** Changed paths held between two notifications; past it, what each stream is owed is worked out at once and the paths dropped. */
+export const MAX_PENDING_CHANGED_PATHS = 10_000;
+/** How often open streams are checked against the settings: a revoked token's stream ends within this long. */
+export const SUBSCRIPTION_RIGHTS_CHECK_MS = 1000;
+/** A comment line is sent on an idle stream this often, so clients and proxies know it is alive. */
+export const SUBSCRIPTION_KEEPALIVE_MS = 15_000;
 // Bases and canvases: a `.base` file is evaluated over every visible file, so its work is bounded per call.
 /** query_base rows returned: default and maximum (a view's own `limit` may lower it). */
 export const BASES_DEFAULT_ROWS = 100;

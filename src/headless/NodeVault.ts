@@ -94,6 +94,13 @@ export class NodeVault implements HostVault {
 				await this.makeFoldersInside(nodePath.dirname(target));
 				await fs.writeFile(target, bytes, { flag: fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL | O_NOFOLLOW });
 			},
+			// Only an empty folder (never recursive, so nothing in it can be lost), never the vault's root, never through a link.
+			rmdir: async (path: string) => {
+				const diskPath = this.toDiskPath(path);
+				if (diskPath === this.root) throw new OutsideVaultError();
+				await this.checkFolderIsReal(diskPath);
+				await fs.rmdir(diskPath);
+			},
 			exists: async (path: string) => {
 				try {
 					const diskPath = this.toDiskPath(path);

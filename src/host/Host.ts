@@ -16,7 +16,8 @@ export type HostAbstractFile = Pick<TAbstractFile, "path" | "name">;
 /** The part of Obsidian's `Vault` the code uses. */
 export interface HostVault {
 	readonly configDir: string;
-	readonly adapter: Pick<DataAdapter, "read" | "exists" | "copy">;
+	/** `rmdir` is only ever asked to remove an empty folder (`recursive` false): undo removes the folders a create made. */
+	readonly adapter: Pick<DataAdapter, "read" | "exists" | "copy" | "rmdir">;
 	getName(): string;
 	getMarkdownFiles(): HostFile[];
 	/** Every file, attachments included (a link can point to any of them). */

@@ -7,9 +7,10 @@ import type { Grant } from "../auth/grant";
 import type { TokenRecord } from "../auth/tokens";
 import { MAX_BATCH_ENTRIES, MAX_IN_FLIGHT_PER_TOKEN, MAX_REFUSED_BODY_DRAIN_BYTES, MAX_WAITING_PER_TOKEN, MAX_IN_FLIGHT_REQUESTS, MAX_REQUEST_BODY_BYTES, RATE_LIMIT_WINDOW_MS, RETRY_AFTER_BUSY_SECONDS } from "../config/limits";
 import { httpDeadlines, type HttpDeadlines } from "./deadlines";
-import { currentGrant, guardRequest, isRefusal, MCP_PATH, UNAUTHORIZED, unsupportedVersionError, type Refusal } from "./guard";
+import { currentGrant, guardRequest, isRefusal, UNAUTHORIZED, unsupportedVersionError, type Refusal } from "./guard";
 import { checkMessages, ExchangeTransport, type Exchange } from "./statelessTransport";
 import { InFlightPlaces, RateLimiter, WriteBudget, writeLoadOf, type BudgetAnswer } from "./limits";
+import { ListenStreams, webRequestOf, type SubscriptionFeed } from "./listenStream";
 
 /** The settings the endpoint enforces: who may come in, and how much each token may do. */
 export interface EndpointPolicy {
@@ -40,6 +41,8 @@ export interface EndpointDeps<S extends EndpointPolicy> {
 	onAuthenticated?(socket: Socket): void;
 	/** Overrides for the deadlines in src/config/limits.ts (tests use short ones). */
 	deadlines?: Partial<HttpDeadlines>;
+	/** The vault's changes for subscriptions/listen streams (2026-07-28); absent: the method is not offered. */
+	subscriptions?: SubscriptionFeed;
 }
 
 const JSON_RPC_PARSE_ERROR = -32700;
@@ -51,6 +54,8 @@ export interface McpEndpoint {
 	(req: IncomingMessage, res: ServerResponse): void;
 	/** Resolves once every request being answered has finished (its tool call, and any write, included). */
 	drain(): Promise<void>;
+	/** Ends every open subscription stream with its closing result (the server is stopping); resolves once they are closed. */
+	closeStreams(): Promise<void>;
 }
 
 /** An MCP server lent to one request: connected to that request's transport, then given back. */
@@ -71,10 +76,9 @@ interface EndpointState<S extends EndpointPolicy> {
 	modern: McpHttpHandler;
 	/** The server factory of each modern request being answered, by the web request the SDK hands back to the factory. */
 	modernServers: WeakMap<Request, () => McpServer>;
+	/** The open subscriptions/listen streams; null when no feed is given. */
+	listens: ListenStreams | null;
 }
-
-/** The URL the SDK's handler is given for every 2026-07-28 request: this endpoint's own, whatever the client sent as Host. */
-const MODERN_REQUEST_URL = `http://127.0.0.1${MCP_PATH}`;
 
 /** Revisions from 2026-07-28 on: the SDK's handler answers them (MCP-Protocol-Version header values). */
 const MODERN_VERSION_PREFIX = /^20(2[6-9]|[3-9]\d)-/;
@@ -113,6 +117,7 @@ export function createMcpEndpoint<S extends EndpointPolicy>(deps: EndpointDeps<S
 			{ legacy: "reject", maxRequestBodySize: MAX_REQUEST_BODY_BYTES },
 		),
 		modernServers,
+		listens: deps.subscriptions ? new ListenStreams(deps.subscriptions, deps.logger) : null,
 	};
 	const active = new Set<Promise<void>>();
 
@@ -144,7 +149,7 @@ export function createMcpEndpoint<S extends EndpointPolicy>(deps: EndpointDeps<S
 		active.add(work);
 		void work.finally(() => active.delete(work));
 	};
-	return Object.assign(endpoint, { drain: async () => void (await Promise.allSettled([...active])) });
+	return Object.assign(endpoint, { drain: async () => void (await Promise.allSettled([...active])), closeStreams: async () => await state.listens?.closeAll() });
 }
 
 async function serveMcp<S extends EndpointPolicy>(req: IncomingMessage, res: ServerResponse, grantOnArrival: Grant, state: EndpointState<S>): Promise<void> {
@@ -245,6 +250,10 @@ async function serveMcp<S extends EndpointPolicy>(req: IncomingMessage, res: Ser
  */
 async function serveModern<S extends EndpointPolicy>(req: IncomingMessage, res: ServerResponse, grant: Grant, settings: S, state: EndpointState<S>, json: unknown, releasePlace: () => void): Promise<void> {
 	const { deps, deadlines } = state;
+	if (isListenRequest(json) && state.listens !== null) {
+		await state.listens.serve(req, res, grant, json, () => deps.createServer(grant, settings, "modern", releasePlace), releasePlace, deadlines.maxResponseBodyBytes);
+		return;
+	}
 	if (isListenRequest(json)) {
 		// A subscription is an event stream held open for as long as the client likes; this server
 		// answers every request in plain JSON and keeps nothing open, so it has none to offer.
@@ -255,11 +264,7 @@ async function serveModern<S extends EndpointPolicy>(req: IncomingMessage, res: 
 	const onClose = () => clientGone.abort();
 	res.once("close", onClose);
 	// The URL is this endpoint's own, never built from the Host header a client sent.
-	const request = new Request(MODERN_REQUEST_URL, {
-		method: "POST",
-		headers: Object.entries(req.headers).flatMap(([name, value]) => (value === undefined ? [] : (Array.isArray(value) ? value : [value]).map((one): [string, string] => [name, one]))),
-		signal: clientGone.signal,
-	});
+	const request = webRequestOf(req, clientGone.signal);
 	let lent: LentServer | null = null;
 	let disconnected: Promise<void> = Promise.resolve();
 	state.modernServers.set(request, () => {

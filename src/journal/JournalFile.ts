@@ -31,6 +31,7 @@ const JournalLine = z.discriminatedUnion("kind", [
 		beforeHash: hash.nullable(),
 		after: z.string().nullable(),
 		afterHash: hash.nullable(),
+		createdFolders: z.array(z.string().min(1)).optional(),
 	}),
 	z.object({ kind: z.literal("drop"), id: z.string().min(1), path: z.string().min(1) }),
 	z.object({ kind: z.literal("undone"), id: z.string().min(1), time: z.string(), by: z.string() }),

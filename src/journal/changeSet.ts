@@ -190,6 +190,17 @@ async function applyInTurn(host: Host, journal: WriteJournal, call: JournalCall,
 	return written;
 }
 
+/** The folders above `path` that do not exist yet, outermost first: creating the note makes them. */
+export function missingFolders(host: Host, path: string): string[] {
+	const missing: string[] = [];
+	for (let slash = path.lastIndexOf("/"); slash > 0; slash = path.lastIndexOf("/", slash - 1)) {
+		const folder = path.slice(0, slash);
+		if (host.vault.getFolderByPath(folder)) break;
+		missing.unshift(folder);
+	}
+	return missing;
+}
+
 function record(path: string, before: string | null, after: string, movedFrom?: string): JournalChange {
 	return { path, ...(movedFrom === undefined ? {} : { movedFrom }), before, beforeHash: before === null ? null : hashText(before), after, afterHash: hashText(after) };
 }
@@ -212,8 +223,9 @@ export async function applyChange(host: Host, journal: WriteJournal, call: Journ
 
 async function createNote(host: Host, journal: WriteJournal, call: JournalCall, path: string, text: string): Promise<void> {
 	if (!(await isPathFree(host, path))) throw new NoteChangedSinceError(path, []);
+	const createdFolders = missingFolders(host, path);
 	await ensureParentFolder(host, path);
-	journal.recordChange(call, record(path, null, text));
+	journal.recordChange(call, { ...record(path, null, text), ...(createdFolders.length > 0 ? { createdFolders } : {}) });
 	try {
 		await host.vault.create(path, text);
 	} catch (error) {

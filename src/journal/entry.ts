@@ -18,6 +18,8 @@ export interface JournalChange {
 	after: string | null;
 	/** Hex SHA-256 of `after`: undo restores only a note that still has exactly this text. Null when `after` is. */
 	afterHash: string | null;
+	/** Folders the change made for a new note (none of them existed before), outermost first: undo removes them again, when empty. */
+	createdFolders?: string[];
 }
 
 /** Who made a change and with which tool: shared by every change of one tool call. */

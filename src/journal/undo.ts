@@ -5,7 +5,7 @@ import { linkpathOf } from "../markdown/inline";
 import { rewriteLinks } from "../markdown/linkRewrite";
 import { parseMetadata } from "../markdown/metadata";
 import { checkVaultPath } from "../vault/paths";
-import { isPathVisible, type Scope } from "../vault/scope";
+import { isInFolder, isPathVisible, type Scope } from "../vault/scope";
 import { hashText } from "../vault/writes";
 import { applyChange, currentText, isPathFree, NoteChangedSinceError, type NoteChange } from "./changeSet";
 import type { JournalCall, JournalChange, JournalEntry, WriteJournal } from "./entry";
@@ -30,8 +30,8 @@ export type UndoneNote =
 	| { path: string; result: "restored" }
 	/** The call moved it (rename_note) and it was as the call left it: moved back to `path` with its earlier text, from `from`. */
 	| { path: string; result: "moved back"; from: string }
-	/** The call created it and it was unchanged since: moved to the trash. */
-	| { path: string; result: "trashed" }
+	/** The call created it and it was unchanged since: moved to the trash, and the folders the call made for it removed if empty (innermost first). */
+	| { path: string; result: "trashed"; removedFolders?: string[] }
 	/** Not as the call left it (edited, renamed or deleted since): left alone, its earlier text saved as `copy`. */
 	| { path: string; result: "conflict"; copy: string }
 	/** The call renamed a note that cannot move back (edited since, or its old path taken): this note's links to it, at `to`, were left so they keep reaching it. */
@@ -84,7 +84,7 @@ export async function undoCall(host: Host, journal: WriteJournal, callId: string
 	const steps = await planUndo(host, entry);
 	const notes: UndoneNote[] = [];
 	try {
-		for (const step of steps) notes.push(await runStep(host, journal, undo, entry, step));
+		for (const step of steps) notes.push(await runStep(host, journal, undo, entry, step, scope));
 	} catch (error) {
 		const done = notes.length > 0 ? ` Done before it stopped: ${describeNotes(notes)}` : " Nothing was changed.";
 		return { ok: false, reason: `Undo of ${callId} stopped: ${error instanceof Error ? error.message : String(error)}.${done} Running it again carries on.` };
@@ -162,14 +162,18 @@ function stepFor(change: JournalChange, relinkedByRename: boolean, current: stri
 }
 
 /** Writes one step; a note that changed between the check and its write gets a conflict copy instead. */
-async function runStep(host: Host, journal: WriteJournal, undo: JournalCall, entry: JournalEntry, step: UndoStep): Promise<UndoneNote> {
+async function runStep(host: Host, journal: WriteJournal, undo: JournalCall, entry: JournalEntry, step: UndoStep, scope: Scope): Promise<UndoneNote> {
 	switch (step.kind) {
 		case "none":
 			return step.done;
 		case "conflict":
 			return conflict(host, journal, undo, entry, step.original);
-		case "trash":
-			return trash(host, journal, undo, step.path, step.text);
+		case "trash": {
+			const done = await trash(host, journal, undo, step.path, step.text);
+			if (done.result !== "trashed") return done;
+			const removedFolders = await removeCreatedFolders(host, scope, step.path, step.original.createdFolders ?? []);
+			return removedFolders.length > 0 ? { ...done, removedFolders } : done;
+		}
 		case "apply":
 			try {
 				await applyChange(host, journal, undo, step.change, false);
@@ -193,6 +197,29 @@ async function trash(host: Host, journal: WriteJournal, undo: JournalCall, path:
 		throw error;
 	}
 	return { path, result: "trashed" };
+}
+
+/**
+ * Removes the folders a create made for `notePath`, innermost first, each only while it is empty
+ * (the host's `rmdir` is never recursive): a folder that holds anything, and every folder above
+ * it, stays. Only folders above the note itself are removed, each a path a token may write (never
+ * the vault's root, the config folder, a hidden or excluded folder, or one behind a link), so a
+ * journal line planted by someone else cannot make undo remove anything else.
+ */
+async function removeCreatedFolders(host: Host, scope: Scope, notePath: string, folders: readonly string[]): Promise<string[]> {
+	const removed: string[] = [];
+	for (const folder of [...folders].reverse()) {
+		if (folder === notePath || !isInFolder(notePath, folder) || !isWritablePath(folder, scope)) break;
+		if (!host.vault.getFolderByPath(folder)) continue;
+		try {
+			await host.vault.adapter.rmdir(folder, false);
+		} catch {
+			// Not empty (another note, a file the vault does not list) or refused by the jail: it stays, and so do the folders above it.
+			break;
+		}
+		removed.push(folder);
+	}
+	return removed;
 }
 
 /** The link paths a rename changed in a note, new → old. Its rewriting changes only path parts, so the links of the text before and after pair up in order. */
@@ -259,7 +286,7 @@ export function describeNotes(notes: readonly UndoneNote[]): string {
 				case "moved back":
 					return `moved "${note.from}" back to "${note.path}"`;
 				case "trashed":
-					return `moved "${note.path}" to the trash`;
+					return `moved "${note.path}" to the trash${note.removedFolders ? ` and removed the empty ${note.removedFolders.length === 1 ? "folder" : "folders"} it was made in (${note.removedFolders.map((folder) => `"${folder}"`).join(", ")})` : ""}`;
 				case "conflict":
 					return `"${note.path}" had changed since, so it was left as it is and its earlier text was saved as "${note.copy}"`;
 				case "relinked":

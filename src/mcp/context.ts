@@ -1,5 +1,6 @@
 import type { Grant } from "../auth/grant";
 import type { Host } from "../host/Host";
+import type { NotePathIndex } from "../vault/notePaths";
 import type { Scope } from "../vault/scope";
 import type { NoteSearch } from "../vault/search";
 import type { CallBudgetSettings } from "../vault/workBudget";
@@ -18,6 +19,8 @@ export interface ToolContext {
 	promptsFolder?: string;
 	/** How vault-wide calls give the host its turn, and their slice and budget; default: VAULT_WIDE_SLICE_MS and VAULT_WIDE_CALL_WORK_MS, one event-loop turn. */
 	callBudget?: CallBudgetSettings;
+	/** The running server's sorted note paths, for completions; absent: each completion sorts the paths itself. */
+	notePaths?: NotePathIndex;
 	/** The journal, approvals and live rights that write calls go through. */
 	writes: WriteServices;
 }

@@ -4,7 +4,7 @@ import { splitFrontmatter } from "../markdown/frontmatter";
 import type { HostFile } from "../host/Host";
 import { checkFolderArgument } from "../vault/paths";
 import { truncateUtf8, visibleNotes } from "../vault/notes";
-import { isInFolder } from "../vault/scope";
+import { isInFolder, isNoteInScope } from "../vault/scope";
 import type { ToolContext } from "./context";
 import { requireNoteTextRight } from "./resources";
 import { readNoteForAnswer } from "./vaultErrors";
@@ -60,18 +60,52 @@ export function describedArguments(property: unknown): Map<string, { description
 /** The prompt notes this caller may see, by prompt name (the path inside the prompts folder, without .md). */
 function promptNotes(ctx: ToolContext): Map<string, HostFile> {
 	const prompts = new Map<string, HostFile>();
-	const configured = ctx.promptsFolder?.trim() ?? "";
-	if (configured === "") return prompts;
 	// The same path policy and scope as every folder argument: a folder outside the vault, hidden or excluded offers nothing.
-	const checked = checkFolderArgument(configured, ctx.scope);
-	if (!checked.ok || checked.value === undefined) return prompts;
-	const folder = checked.value;
+	const folder = promptsFolderFor(ctx);
+	if (folder === null) return prompts;
 	const notes = visibleNotes(ctx.host, ctx.scope)
 		.filter((file) => isInFolder(file.path, folder))
 		.sort((a, b) => a.path.localeCompare(b.path))
 		.slice(0, PROMPTS_LISTED);
 	for (const file of notes) prompts.set(file.path.slice(folder.length + 1).replace(/\.md$/i, ""), file);
 	return prompts;
+}
+
+/** The folder prompt notes live in, as this caller may see it; null when none is set or it is out of scope. */
+export function promptsFolderFor(ctx: ToolContext): string | null {
+	const configured = ctx.promptsFolder?.trim() ?? "";
+	if (configured === "") return null;
+	const checked = checkFolderArgument(configured, ctx.scope);
+	return checked.ok && checked.value !== undefined ? checked.value : null;
+}
+
+/**
+ * The prompt note with this name, if this caller may see it: one lookup by path, never a walk of
+ * the folder (a completion asks on every keystroke).
+ */
+export function promptNoteNamed(ctx: ToolContext, name: string): HostFile | null {
+	const folder = promptsFolderFor(ctx);
+	if (folder === null || name.split("/").some((part) => part === "" || part === "." || part === "..")) return null;
+	const path = `${folder}/${name}.md`;
+	const file = ctx.host.vault.getFileByPath(path);
+	return file !== null && file.path === path && isInFolder(file.path, folder) && isNoteInScope(file.path, ctx.scope) ? file : null;
+}
+
+/**
+ * What a prompt note's `arguments` property offers as completions for one argument: its list of
+ * `values` (strings; other entries are ignored), `"notes"` when it says `values: notes` (the
+ * caller's visible note paths), or null when it offers none. Only the list form can say it.
+ */
+export function promptArgumentSuggestions(ctx: ToolContext, file: HostFile, argument: string): readonly string[] | "notes" | null {
+	const property: unknown = ctx.host.metadataCache.getFileCache(file)?.frontmatter?.arguments;
+	if (!Array.isArray(property)) return null;
+	for (const entry of property) {
+		if (entry === null || typeof entry !== "object" || (entry as Record<string, unknown>).name !== argument) continue;
+		const values = (entry as Record<string, unknown>).values;
+		if (values === "notes") return "notes";
+		return Array.isArray(values) ? values.filter((value): value is string => typeof value === "string") : null;
+	}
+	return null;
 }
 
 async function promptBody(ctx: ToolContext, file: HostFile): Promise<string> {
@@ -115,7 +149,8 @@ async function getPrompt(ctx: ToolContext, name: string, args: Record<string, st
  * Notes in the prompts folder as MCP prompts, offered only to a caller whose `read_note` right is
  * not Deny (a prompt is a note's text), checked again at each request. Servers are pooled but keep no state between
  * requests, so every prompts/list reads the folder afresh: a prompt added or edited in the vault is there on the
- * next call. No `listChanged`: a stateless server has no stream to send the notification on.
+ * next call. List changes are announced only on 2026-07-28 subscriptions/listen streams (buildServer
+ * sets `listChanged` by revision); a 2025 client has no stream here and asks again.
  */
 export function registerVaultPrompts(server: McpServer, contextOf: () => ToolContext): void {
 	server.server.registerCapabilities({ prompts: { listChanged: false } });

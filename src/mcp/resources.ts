@@ -8,6 +8,9 @@ import { readNoteForAnswer } from "./vaultErrors";
 /** Notes as MCP resources: `vault-mcp://note/{+path}` reads one; the list holds the most recently modified. */
 export const NOTE_URI_PREFIX = "vault-mcp://note/";
 
+/** The note resource template, as resources/templates/list gives it and completion/complete names it. */
+export const NOTE_URI_TEMPLATE = `${NOTE_URI_PREFIX}{+path}`;
+
 /** The note URI for a vault path; each path part percent-encoded, slashes kept. */
 export function noteUri(path: string): string {
 	return NOTE_URI_PREFIX + path.split("/").map(encodeURIComponent).join("/");
@@ -26,7 +29,7 @@ export function requireNoteTextRight(ctx: ToolContext): void {
 export function registerNoteResources(server: McpServer, contextOf: () => ToolContext): void {
 	server.registerResource(
 		"note",
-		new ResourceTemplate(`${NOTE_URI_PREFIX}{+path}`, {
+		new ResourceTemplate(NOTE_URI_TEMPLATE, {
 			list: () => {
 				const ctx = contextOf();
 				requireNoteTextRight(ctx);

@@ -4,6 +4,7 @@ import { errorKind, type ActivityLog, type ActivityOutcome, type Logger } from "
 import { MAX_RESPONSE_BYTES } from "../config/limits";
 import type { ToolContext } from "./context";
 import { SERVER_INSTRUCTIONS } from "./instructions";
+import { registerCompletions } from "./completions";
 import { registerVaultPrompts } from "./prompts";
 import { registerNoteResources } from "./resources";
 import { fail } from "../result";
@@ -50,7 +51,7 @@ function inputSchemaOf(tool: ToolDescriptor): z.ZodObject {
  */
 export function createMcpServer(ctx: ToolContext, deps: McpServerDeps): McpServer {
 	const tools = toolsForGrant(ctx);
-	return buildServer(tools, ctx.serverVersion, readsNoteText(tools), hasPrompts(ctx, tools), () => ctx, deps, (work) => work);
+	return buildServer({ tools, serverVersion: ctx.serverVersion, withResources: readsNoteText(tools), withPrompts: hasPrompts(ctx, tools), notifies: false }, () => ctx, deps, (work) => work);
 }
 
 /** A pooled server and the context of the request it is lent to. */
@@ -85,6 +86,8 @@ export class McpServerPool {
 	constructor(
 		private readonly deps: McpServerDeps,
 		private readonly maxIdle: number,
+		/** Whether 2026-07-28 servers offer subscriptions/listen (the service runs a change notifier): their capabilities say list changes are sent. */
+		private readonly notifiesAtModern: boolean = false,
 	) {}
 
 	/** A server for one request with `ctx`: the tools `ctx` may see; `release` once the request is answered. */
@@ -94,7 +97,7 @@ export class McpServerPool {
 		// ("modern" is 2026-07-28; the SDK binds an instance to one era), its tool names, in order, and the version it reports.
 		const withPrompts = hasPrompts(ctx, tools);
 		const key = `${era}\n${ctx.serverVersion}\n${withPrompts ? "prompts" : ""}\n${tools.map((tool) => tool.name).join(",")}`;
-		const slot = this.idle.get(key)?.pop() ?? this.newSlot(tools, ctx.serverVersion, withPrompts);
+		const slot = this.idle.get(key)?.pop() ?? this.newSlot(tools, ctx.serverVersion, withPrompts, era === "modern" && this.notifiesAtModern);
 		slot.ctx = ctx;
 		return {
 			server: slot.server,
@@ -108,7 +111,7 @@ export class McpServerPool {
 		};
 	}
 
-	private newSlot(tools: readonly ToolDescriptor[], serverVersion: string, withPrompts: boolean): ServerSlot {
+	private newSlot(tools: readonly ToolDescriptor[], serverVersion: string, withPrompts: boolean, notifies: boolean): ServerSlot {
 		const running = new Set<Promise<unknown>>();
 		const slot: ServerSlot = { server: null as unknown as McpServer, ctx: null, running };
 		const contextOf = () => {
@@ -120,16 +123,29 @@ export class McpServerPool {
 			void work.finally(() => running.delete(work)).catch(() => undefined);
 			return work;
 		};
-		slot.server = buildServer(tools, serverVersion, readsNoteText(tools), withPrompts, contextOf, this.deps, track);
+		slot.server = buildServer({ tools, serverVersion, withResources: readsNoteText(tools), withPrompts, notifies }, contextOf, this.deps, track);
 		return slot;
 	}
 }
 
-function buildServer(tools: readonly ToolDescriptor[], serverVersion: string, withResources: boolean, withPrompts: boolean, contextOf: () => ToolContext, deps: McpServerDeps, track: (work: Promise<CallToolResult>) => Promise<CallToolResult>): McpServer {
+/** What a built server offers besides its tools. */
+interface ServerShape {
+	tools: readonly ToolDescriptor[];
+	serverVersion: string;
+	/** Notes as resources, and completions of their paths: the caller may read note text. */
+	withResources: boolean;
+	withPrompts: boolean;
+	/** Its capabilities say list changes and note updates are sent (on subscriptions/listen streams, 2026-07-28 only). */
+	notifies: boolean;
+}
+
+function buildServer(shape: ServerShape, contextOf: () => ToolContext, deps: McpServerDeps, track: (work: Promise<CallToolResult>) => Promise<CallToolResult>): McpServer {
+	const { tools, serverVersion, withResources, withPrompts, notifies } = shape;
 	const server = new McpServer({ name: "vault-mcp", title: "Vault MCP", version: serverVersion }, { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {}, ...(withResources ? { resources: {} } : {}) } });
 	// Resources are notes' text: a caller denied read_note is offered none (the methods are unknown to it, as a denied tool is).
 	if (withResources) registerNoteResources(server, contextOf);
 	if (withPrompts) registerVaultPrompts(server, contextOf);
+	if (withResources) registerCompletions(server, contextOf);
 	for (const tool of tools) {
 		server.registerTool(
 			tool.name,
@@ -147,9 +163,15 @@ function buildServer(tools: readonly ToolDescriptor[], serverVersion: string, wi
 	// JSON Schema on each request took most of its time, so the answer is computed once per tool set.
 	server.server.removeRequestHandler("tools/list");
 	server.server.setRequestHandler("tools/list", () => listTools(tools));
-	// The SDK offers list-changed notifications once a tool or resource is registered; this server
-	// never sends them (no event stream, no subscriptions), so clients are told to ask again instead.
-	server.server.registerCapabilities({ tools: { listChanged: false }, ...(withResources ? { resources: { listChanged: false } } : {}) });
+	// The SDK offers list-changed notifications once a tool or resource is registered. They are sent
+	// only on 2026-07-28 subscriptions/listen streams, for notes and prompts (a tool list changes
+	// only with the settings); a 2025 client has no stream here (stateless, no sessions) and is
+	// told to ask again instead.
+	server.server.registerCapabilities({
+		tools: { listChanged: false },
+		...(withResources ? { resources: { listChanged: notifies, subscribe: notifies } } : {}),
+		...(withPrompts ? { prompts: { listChanged: notifies } } : {}),
+	});
 	return server;
 }
 

@@ -60,9 +60,11 @@ describe("MCP 2026-07-28 (stateless, per-request _meta) beside the 2025 revision
 			const discovered = client.getDiscoverResult();
 			expect(discovered?.supportedVersions).toContain(MODERN);
 			expect(discovered?._meta?.["io.modelcontextprotocol/serverInfo"]).toMatchObject({ name: "vault-mcp" });
-			// Nothing is ever pushed: no list-changed notifications are promised.
+			// The tool list changes only with the settings: no notification is promised for it. Notes and
+			// prompts changes are sent on subscriptions/listen streams, and note paths complete.
 			expect(discovered?.capabilities.tools).toEqual({ listChanged: false });
-			expect(discovered?.capabilities.resources).toEqual({ listChanged: false });
+			expect(discovered?.capabilities.resources).toEqual({ listChanged: true, subscribe: true });
+			expect(discovered?.capabilities.completions).toEqual({});
 			expect(discovered?.instructions).toMatch(/Obsidian vault/);
 			const { tools } = await client.listTools();
 			expect(tools.map((tool) => tool.name).sort()).toEqual(HEADLESS_TOOLS.map((tool) => tool.name).sort());
@@ -188,7 +190,7 @@ describe("MCP 2026-07-28 (stateless, per-request _meta) beside the 2025 revision
 		expect(readFileSync(target, "utf8")).toBe("must not exist\n");
 	});
 
-	test("the stricter rules hold at 2026-07-28 too: any Origin, a foreign Host or no token is refused; subscriptions are not offered", async () => {
+	test("the stricter rules hold at 2026-07-28 too: any Origin, a foreign Host or no token is refused; a subscription to what is not offered is acknowledged empty and closed", async () => {
 		const body = modernCall(5, "get_vault_status", {});
 		const std: Array<[string, string]> = [["MCP-Protocol-Version", MODERN], ["Mcp-Method", "tools/call"], ["Mcp-Name", "get_vault_status"]];
 		const withOrigin = await rawRequest(serving.port, { headers: mcpHeaders(serving.port, writeToken, [...std, ["Origin", `http://localhost:${serving.port}`]]), body });
@@ -202,7 +204,15 @@ describe("MCP 2026-07-28 (stateless, per-request _meta) beside the 2025 revision
 			headers: mcpHeaders(serving.port, writeToken, [["MCP-Protocol-Version", MODERN], ["Mcp-Method", "subscriptions/listen"]]),
 			body: JSON.stringify({ jsonrpc: "2.0", id: 6, method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: ENVELOPE } }),
 		});
-		expect(listen.status).toBe(404);
-		expect(JSON.parse(listen.body)).toMatchObject({ id: 6, error: { code: -32601 } });
+		// Tool list changes are not offered: the stream acknowledges an empty filter and ends at once with its closing result.
+		expect(listen.status).toBe(200);
+		const frames = listen.body
+			.split("\n")
+			.filter((line) => line.startsWith("data: "))
+			.map((line) => JSON.parse(line.slice("data: ".length)) as { method?: string; params?: unknown; id?: unknown; result?: unknown });
+		expect(frames).toMatchObject([
+			{ method: "notifications/subscriptions/acknowledged", params: { notifications: {}, _meta: { "io.modelcontextprotocol/subscriptionId": 6 } } },
+			{ id: 6, result: { resultType: "complete" } },
+		]);
 	});
 });

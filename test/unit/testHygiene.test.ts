@@ -5,7 +5,8 @@ import * as nodePath from "node:path";
 import { promisify } from "node:util";
 import { DEFAULT_PORT } from "../../src/config/limits";
 import { findProjectRoot } from "../helpers/fixtures";
-import { copyDemoVault, readAllFiles, removeDir } from "../helpers/vault";
+import { copyCommittedDemoVault } from "../../scripts/committedDemoVault";
+import { copyDemoVault, makeTempDir, readAllFiles, removeDir } from "../helpers/vault";
 
 const PROJECT_ROOT = findProjectRoot();
 const exec = promisify(execFile);
@@ -42,6 +43,33 @@ describe("the suites run beside a person's own server and tries", () => {
 				expect((await fs.readFile(nodePath.join(copy, path))).equals(blob)).toBe(true);
 			}
 		} finally {
+			await removeDir(copy);
+		}
+	});
+
+	test("a checkout whose demo vault holds a journal, a trash folder and settings still gives the suites the committed demo vault", async () => {
+		// A clone of this commit stands in for a newcomer's working tree after `npm start` and a few writes (this one's demo-vault is never written to).
+		const clone = await makeTempDir("vault-mcp-clone-");
+		const copy = await makeTempDir("vault-mcp-copy-");
+		try {
+			await exec("git", ["clone", "--quiet", "--shared", "--no-hardlinks", PROJECT_ROOT, clone]);
+			const plugin = nodePath.join(clone, "demo-vault/.obsidian/plugins/vault-mcp");
+			await fs.mkdir(plugin, { recursive: true });
+			await fs.writeFile(nodePath.join(plugin, "journal.jsonl"), '{"kind":"change"}\n');
+			await fs.writeFile(nodePath.join(plugin, "data.json"), "{}\n");
+			await fs.mkdir(nodePath.join(clone, "demo-vault/.trash"));
+			await fs.writeFile(nodePath.join(clone, "demo-vault/.trash/Old note.md"), "trashed\n");
+			await fs.writeFile(nodePath.join(clone, "demo-vault/Welcome.md"), "edited in the working tree\n");
+			const { stdout: status } = await exec("git", ["status", "--porcelain"], { cwd: clone });
+			// Git sees only the edit: the leftovers are ignored.
+			expect(status.trim()).toBe("M demo-vault/Welcome.md");
+			await copyCommittedDemoVault(clone, copy);
+			const copied = (await readAllFiles(copy)).map((file) => nodePath.relative(copy, file.path).split(nodePath.sep).join("/"));
+			expect(copied.filter((path) => path.startsWith(".trash") || path.includes("plugins/vault-mcp"))).toEqual([]);
+			const { stdout: welcome } = await exec("git", ["show", "HEAD:demo-vault/Welcome.md"], { cwd: clone });
+			expect(await fs.readFile(nodePath.join(copy, "Welcome.md"), "utf8")).toBe(welcome);
+		} finally {
+			await removeDir(clone);
 			await removeDir(copy);
 		}
 	});

@@ -1,0 +1,57 @@
+import { ProtocolError, ProtocolErrorCode, type CompleteRequest, type CompleteResult, type McpServer } from "@modelcontextprotocol/server";
+import { COMPLETION_MAX_VALUES, COMPLETION_SCAN_LIMIT } from "../config/limits";
+import { completeNotePath, sortNotePaths, type PathCompletion } from "../vault/notePaths";
+import { isNoteInScope } from "../vault/scope";
+import type { ToolContext } from "./context";
+import { promptArgumentSuggestions, promptNoteNamed } from "./prompts";
+import { NOTE_URI_TEMPLATE, requireNoteTextRight } from "./resources";
+
+/** What a completion answers when there is nothing to suggest. */
+const NO_SUGGESTIONS: CompleteResult = { completion: { values: [], hasMore: false } };
+
+/**
+ * The note paths `typed` completes to for this caller: only notes its scope shows (excluded
+ * folders and hidden links never), found in the running server's sorted path list when there is
+ * one, else in a list made for this call.
+ */
+export function completeNotePathFor(ctx: ToolContext, typed: string): PathCompletion {
+	const sorted = ctx.notePaths?.paths() ?? sortNotePaths(ctx.host.vault.getMarkdownFiles().map((file) => file.path));
+	return completeNotePath(sorted, typed, (path) => isNoteInScope(path, ctx.scope), COMPLETION_MAX_VALUES, COMPLETION_SCAN_LIMIT);
+}
+
+/** The values a typed prefix completes to among a fixed list (a prompt argument's declared values), letter case ignored. Pure. */
+export function completeFromList(values: readonly string[], typed: string, max: number): PathCompletion {
+	const prefix = typed.toLowerCase();
+	const matching = values.filter((value) => value.toLowerCase().startsWith(prefix));
+	return { values: matching.slice(0, max), hasMore: matching.length > max };
+}
+
+function answer(completion: PathCompletion): CompleteResult {
+	return { completion: { values: completion.values, hasMore: completion.hasMore } };
+}
+
+/**
+ * Answers completion/complete: the note resource template's `path`, and the arguments of prompt
+ * notes that declare values. Needs the read right (a completion names notes), checked at the
+ * moment of the request. A prompt the caller cannot see, or an argument without declared values,
+ * gets no suggestions, the same answer as a prompt that does not exist.
+ */
+export function completeFor(ctx: ToolContext, params: CompleteRequest["params"]): CompleteResult {
+	requireNoteTextRight(ctx);
+	const { ref, argument } = params;
+	if (ref.type === "ref/resource") {
+		if (ref.uri !== NOTE_URI_TEMPLATE) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No resource template "${ref.uri}". The one template is ${NOTE_URI_TEMPLATE}.`);
+		return argument.name === "path" ? answer(completeNotePathFor(ctx, argument.value)) : NO_SUGGESTIONS;
+	}
+	const file = promptNoteNamed(ctx, ref.name);
+	if (!file) return NO_SUGGESTIONS;
+	const declared = promptArgumentSuggestions(ctx, file, argument.name);
+	if (declared === "notes") return answer(completeNotePathFor(ctx, argument.value));
+	return declared === null ? NO_SUGGESTIONS : answer(completeFromList(declared, argument.value, COMPLETION_MAX_VALUES));
+}
+
+/** Offers completion/complete on a server that offers notes (the caller may read note text). */
+export function registerCompletions(server: McpServer, contextOf: () => ToolContext): void {
+	server.server.registerCapabilities({ completions: {} });
+	server.server.setRequestHandler("completion/complete", (request) => completeFor(contextOf(), request.params));
+}

@@ -1,0 +1,171 @@
+import type { EventRef } from "obsidian";
+import type { Host } from "../host/Host";
+
+/** A note path and the lower-case forms a typed prefix is compared with. */
+export interface IndexedNotePath {
+	path: string;
+	/** The whole path, lower-case. */
+	key: string;
+	/** The file name without `.md`, lower-case. */
+	nameKey: string;
+}
+
+/** Note paths sorted twice, by whole path and by file name, so a typed prefix is found by binary search. */
+export interface SortedNotePaths {
+	byPath: IndexedNotePath[];
+	byName: IndexedNotePath[];
+}
+
+/** What a completion answers: at most `max` values, and whether more would have matched. */
+export interface PathCompletion {
+	values: string[];
+	hasMore: boolean;
+}
+
+function byKey(a: string, b: string): number {
+	return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function indexed(path: string): IndexedNotePath {
+	const key = path.toLowerCase();
+	const name = key.slice(key.lastIndexOf("/") + 1);
+	return { path, key, nameKey: name.endsWith(".md") ? name.slice(0, -3) : name };
+}
+
+const inPathOrder = (a: IndexedNotePath, b: IndexedNotePath) => byKey(a.key, b.key) || byKey(a.path, b.path);
+const inNameOrder = (a: IndexedNotePath, b: IndexedNotePath) => byKey(a.nameKey, b.nameKey) || inPathOrder(a, b);
+
+/** Note paths sorted for completion (all of them: scope is applied per caller). Pure. */
+export function sortNotePaths(paths: readonly string[]): SortedNotePaths {
+	const entries = paths.map(indexed);
+	return { byPath: [...entries].sort(inPathOrder), byName: entries.sort(inNameOrder) };
+}
+
+/** The index where `entry` sits, or would sit, in `entries` sorted by `order` (binary search). */
+function positionOf(entries: readonly IndexedNotePath[], entry: IndexedNotePath, order: (a: IndexedNotePath, b: IndexedNotePath) => number): number {
+	let low = 0;
+	let high = entries.length;
+	while (low < high) {
+		const middle = (low + high) >>> 1;
+		if (order(entries[middle] as IndexedNotePath, entry) < 0) low = middle + 1;
+		else high = middle;
+	}
+	return low;
+}
+
+/** Adds one note path to both orders, in place: a binary search and one move of the entries after it, never a sort. */
+export function addNotePath(sorted: SortedNotePaths, path: string): void {
+	const entry = indexed(path);
+	const at = positionOf(sorted.byPath, entry, inPathOrder);
+	if (sorted.byPath[at]?.path === path) return;
+	sorted.byPath.splice(at, 0, entry);
+	sorted.byName.splice(positionOf(sorted.byName, entry, inNameOrder), 0, entry);
+}
+
+/** Removes one note path from both orders, in place. */
+export function removeNotePath(sorted: SortedNotePaths, path: string): void {
+	const entry = indexed(path);
+	for (const [entries, order] of [
+		[sorted.byPath, inPathOrder],
+		[sorted.byName, inNameOrder],
+	] as const) {
+		const at = positionOf(entries, entry, order);
+		if (entries[at]?.path === path) entries.splice(at, 1);
+	}
+}
+
+/** The first index whose key is at or after `prefix` (binary search). */
+function lowerBound(entries: readonly IndexedNotePath[], prefix: string, keyOf: (entry: IndexedNotePath) => string): number {
+	let low = 0;
+	let high = entries.length;
+	while (low < high) {
+		const middle = (low + high) >>> 1;
+		if (keyOf(entries[middle] as IndexedNotePath) < prefix) low = middle + 1;
+		else high = middle;
+	}
+	return low;
+}
+
+/**
+ * The note paths a typed value completes to: paths that start with it (letter case ignored), then
+ * notes whose file name starts with it, each only if `visible` says the caller may see it. Looks at
+ * no more than `scanLimit` entries from the first candidate of each list, so a keystroke costs the
+ * same in a vault of a million notes; `hasMore` says a further visible match was seen. Pure.
+ */
+export function completeNotePath(sorted: SortedNotePaths, typed: string, visible: (path: string) => boolean, max: number, scanLimit: number): PathCompletion {
+	const prefix = typed.toLowerCase();
+	const values: string[] = [];
+	const seen = new Set<string>();
+	let hasMore = false;
+	const walk = (entries: readonly IndexedNotePath[], keyOf: (entry: IndexedNotePath) => string): void => {
+		const end = Math.min(entries.length, lowerBound(entries, prefix, keyOf) + scanLimit);
+		for (let index = lowerBound(entries, prefix, keyOf); index < end && !hasMore; index++) {
+			const entry = entries[index] as IndexedNotePath;
+			if (!keyOf(entry).startsWith(prefix)) return;
+			if (seen.has(entry.path) || !visible(entry.path)) continue;
+			// Only a visible match past the last value says "more": a hidden one must not show through.
+			if (values.length >= max) hasMore = true;
+			else {
+				seen.add(entry.path);
+				values.push(entry.path);
+			}
+		}
+	};
+	walk(sorted.byPath, (entry) => entry.key);
+	// A name match is a second way in: "meet" finds "Work/Meetings.md". The empty value is every path already.
+	if (prefix !== "" && !prefix.includes("/")) walk(sorted.byName, (entry) => entry.nameKey);
+	return { values, hasMore };
+}
+
+/**
+ * The vault's note paths kept sorted for completion while the server runs: sorted once, when a
+ * completion first asks, then kept in order as notes are created, deleted or renamed (one binary
+ * search each; a folder's rename or delete sorts again at the next completion). A client typing
+ * costs a binary search, never a walk of the vault.
+ */
+export class NotePathIndex {
+	private sorted: SortedNotePaths | null = null;
+	private refs: EventRef[] = [];
+	private following = false;
+
+	constructor(private readonly host: Host) {}
+
+	/** Starts following the vault's creates, deletes and renames. */
+	start(): void {
+		const { vault } = this.host;
+		this.refs.push(
+			vault.on("create", (file) => this.added(file.path)),
+			vault.on("delete", (file) => this.removed(file.path)),
+			vault.on("rename", (file, oldPath) => {
+				this.removed(oldPath);
+				this.added(file.path);
+			}),
+		);
+		this.following = true;
+	}
+
+	private added(path: string): void {
+		if (this.sorted !== null && path.endsWith(".md")) addNotePath(this.sorted, path);
+	}
+
+	private removed(path: string): void {
+		if (this.sorted === null) return;
+		// A folder: the notes in it are gone or moved too, which the next completion's sort sees.
+		if (path.endsWith(".md")) removeNotePath(this.sorted, path);
+		else this.sorted = null;
+	}
+
+	stop(): void {
+		for (const ref of this.refs) this.host.vault.offref(ref);
+		this.refs = [];
+		this.following = false;
+		this.sorted = null;
+	}
+
+	/** The sorted paths, made now if a path changed since the last time (every time while not started: nothing tells it of changes). */
+	paths(): SortedNotePaths {
+		const sorted = this.sorted ?? sortNotePaths(this.host.vault.getMarkdownFiles().map((file) => file.path));
+		if (this.following) this.sorted = sorted;
+		return sorted;
+	}
+}
