@@ -25,6 +25,18 @@ export interface SearchHit {
 	snippets: string[];
 }
 
+/**
+ * Asked now and then while a search works: a promise to wait on before going on (the caller's
+ * other work runs meanwhile), or null to go on at once. A search that waited re-checks the index
+ * and starts again if it changed meanwhile.
+ */
+export type SearchPause = () => Promise<void> | null;
+
+/** A search pauses only between this many candidates (a power of two less one: a mask), so asking costs nothing. */
+const PAUSE_CHECK_MASK = 255;
+/** A search that found the index changed across its pauses this many times runs its last attempt in one piece. */
+const PAUSED_SEARCH_ATTEMPTS = 3;
+
 export interface SearchAnswer {
 	total: number;
 	results: SearchHit[];
@@ -284,6 +296,8 @@ export class SearchEngine {
 	/** Scratch for a search's candidates and their packed values, reused: a common word has thousands. */
 	private candidateSlots: Uint32Array = new Uint32Array(64);
 	private candidateValues: Uint32Array = new Uint32Array(64);
+	/** Bumped by every change to the index, so a search that paused knows whether its slots still mean the same notes. */
+	private generation = 0;
 
 	/** `stem` finds word forms (stemmers.ts); null matches words as typed and prefixes only. */
 	constructor(stem: Stemmer | null = stemmerFor(DEFAULT_SEARCH_LANGUAGE)) {
@@ -337,6 +351,7 @@ export class SearchEngine {
 	commit(prepared: PreparedDocument): void {
 		const doc = prepared.doc;
 		this.remove(doc.path);
+		this.generation++;
 		const slot = this.nextSlot++;
 		this.slotOfPath.set(doc.path, slot);
 		this.documents[slot] = doc;
@@ -391,6 +406,7 @@ export class SearchEngine {
 	 * grow, so about a quarter of it stood empty); a later note grows a list again as needed.
 	 */
 	compact(): void {
+		this.generation++;
 		for (const list of this.postings) {
 			if (!list || list.length === list.slots.length) continue;
 			list.slots = list.slots.slice(0, list.length);
@@ -401,6 +417,7 @@ export class SearchEngine {
 	remove(path: string): void {
 		const slot = this.slotOfPath.get(path);
 		if (slot === undefined) return;
+		this.generation++;
 		const doc = this.documents[slot];
 		this.slotOfPath.delete(path);
 		this.documents[slot] = undefined;
@@ -440,11 +457,31 @@ export class SearchEngine {
 	 * then it holds all of them, then some); how many terms it holds as typed; how many it holds
 	 * in any way; BM25 with title and heading weights, each match weighed by its evidence.
 	 */
-	async search(query: ParsedQuery, include: ((path: string) => boolean) | null, limit: number, readText: (path: string) => Promise<string>): Promise<SearchAnswer> {
+	async search(query: ParsedQuery, include: ((path: string) => boolean) | null, limit: number, readText: (path: string) => Promise<string>, pause: SearchPause | null = null): Promise<SearchAnswer> {
+		for (let attempt = 1; ; attempt++) {
+			const ranked = await this.rank(query, include, limit, attempt < PAUSED_SEARCH_ATTEMPTS ? pause : null);
+			if (ranked === null) continue;
+			const results: SearchHit[] = [];
+			// One note's snippets at a time, pausing between them: fifty long notes are not one long piece.
+			for (const hit of ranked.hits) {
+				const waiting = pause?.();
+				if (waiting) await waiting;
+				results.push({ ...hit, snippets: snippetsOf(await readText(hit.path), query, ranked.stem) });
+			}
+			return { total: ranked.total, results };
+		}
+	}
+
+	/**
+	 * The ranked top `limit` without snippets (see `search`), pausing on `pause` between candidates;
+	 * null when the index changed while it paused (its slots may name other notes now).
+	 */
+	private async rank(query: ParsedQuery, include: ((path: string) => boolean) | null, limit: number, pause: SearchPause | null): Promise<{ total: number; hits: Array<Omit<SearchHit, "snippets">>; stem: Stemmer | null } | null> {
+		const generation = this.generation;
 		const accepted = include ? this.acceptedSlots(include) : null;
 		const corpusSize = accepted ? accepted.count : this.slotOfPath.size;
 		const totalLength = accepted ? accepted.totalLength : this.totalBodyLength;
-		if (query.required.length === 0) return { total: 0, results: [] };
+		if (query.required.length === 0) return { total: 0, hits: [], stem: null };
 		// A word typed twice counts once, in the score and in how much of a title the query covers.
 		const firstSight = onceEach();
 		const terms = query.required.filter(firstSight);
@@ -462,8 +499,11 @@ export class SearchEngine {
 		if (termCount > 1 && (gathered === null || gathered.total < limit)) {
 			gathered = this.gatherMost(wanted, Math.max(1, Math.ceil(termCount * SOFT_AND_MIN_WORD_SHARE)), excludedWords, excludedPhrases, accepted?.slots ?? null);
 		}
-		if (gathered === null) return { total: 0, results: [] };
-		const { slots, values, total } = gathered;
+		if (gathered === null) return { total: 0, hits: [], stem };
+		const { total } = gathered;
+		// Another search may run while this one pauses: the candidates leave the shared scratch first.
+		const slots = pause ? gathered.slots.slice(0, total) : gathered.slots;
+		const values = pause ? gathered.values.slice(0, total * termCount) : gathered.values;
 		const frequency = (term: ResolvedTerm) => (accepted ? countAccepted(term, accepted.slots) : term.length);
 		const idfOf = (count: number) => Math.log(1 + (corpusSize - count + 0.5) / (count + 0.5));
 		// A word's rarity is that of the word and its forms, when a note holds them; else of what it starts.
@@ -487,6 +527,13 @@ export class SearchEngine {
 		const normBase = BM25_K1 * (1 - BM25_B);
 		const normScale = (BM25_K1 * BM25_B) / averageLength;
 		for (let index = 0; index < total; index++) {
+			if (pause && (index & PAUSE_CHECK_MASK) === PAUSE_CHECK_MASK) {
+				const waiting = pause();
+				if (waiting) {
+					await waiting;
+					if (this.generation !== generation) return null;
+				}
+			}
 			const slot = slots[index] as number;
 			const norm = normBase + normScale * Math.max(1, bodyLengths[slot] as number);
 			let score = 0;
@@ -542,14 +589,12 @@ export class SearchEngine {
 			this.offer(top, limit, slot, score + coverage * titleCoverageWeight, tier, matched);
 		}
 		top.sort((a, b) => this.compare(b, a));
-		const results = await Promise.all(
-			top.map(async ({ slot, score, matched: held }) => {
-				const path = this.documents[slot]?.path ?? "";
-				const matchedWords = terms.filter((_, termIndex) => held?.[termIndex] === 1).map((term) => term.source);
-				return { path, score: Math.round(score * 1000) / 1000, matched_words: matchedWords, snippets: snippetsOf(await readText(path), query, stem) };
-			}),
-		);
-		return { total, results };
+		const hits = top.map(({ slot, score, matched: held }) => {
+			const path = this.documents[slot]?.path ?? "";
+			const matchedWords = terms.filter((_, termIndex) => held?.[termIndex] === 1).map((term) => term.source);
+			return { path, score: Math.round(score * 1000) / 1000, matched_words: matchedWords };
+		});
+		return { total, hits, stem };
 	}
 
 	/**
