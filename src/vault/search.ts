@@ -248,7 +248,13 @@ export class IndexedNoteSearch implements NoteSearch {
 		this.buildWaitedMs = Math.max(0, this.buildWaitedMs - helpMs);
 		const started = performance.now();
 		const helping = (async () => {
-			while (performance.now() - started < helpMs && (await this.indexNextNote(build)));
+			// Reads from the text cache do not wait for I/O: without a turn given back, the help would be one piece of helpMs.
+			let sliceStart = started;
+			while (performance.now() - started < helpMs && (await this.indexNextNote(build))) {
+				if (performance.now() - sliceStart < INDEX_BUILD_SLICE_MS) continue;
+				await this.yieldToHost();
+				sliceStart = performance.now();
+			}
 		})();
 		helping.catch(() => undefined);
 		// A note whose read or tokenizing takes long goes on being indexed; the search does not wait for it.
