@@ -11,8 +11,11 @@ import { McpService } from "../src/service";
 import { MemoryJournal } from "../test/helpers/memoryJournal";
 
 /** How long each flood runs, and how many calls the flooding token keeps in flight (its per-token cap). */
-const FLOOD_SECONDS = 3;
+const FLOOD_SECONDS = Number(process.env.BENCH_FLOOD_SECONDS ?? "3");
 const FLOOD_CONCURRENCY = 4;
+/** `BENCH_VAULTWIDE_PARTS=build,flood` picks the parts to run; `BENCH_FLOOD_TOOLS=search_notes,list_tasks` the tools to flood. */
+const PARTS = (process.env.BENCH_VAULTWIDE_PARTS ?? "build,flood").split(",");
+const FLOOD_TOOLS = process.env.BENCH_FLOOD_TOOLS?.split(",") ?? null;
 /** Light calls timed on an idle server, for the baseline. */
 const BASELINE_CALLS = 200;
 
@@ -138,6 +141,13 @@ async function flood(running: Running, tool: string, args: Record<string, unknow
 export async function benchVaultWide(host: NodeHost, searchQueries: readonly string[], tag: string): Promise<VaultWideRow[]> {
 	const rows: VaultWideRow[] = [];
 	const row = (metric: string, value: number, unit: string) => rows.push({ metric, value, unit });
+	if (PARTS.includes("build")) await benchBuildWhileSearching(host, searchQueries, row);
+	if (PARTS.includes("flood")) await benchFloods(host, searchQueries, tag, row);
+	return rows;
+}
+
+/** Index ready with and without a client searching from t=0, and that client's answer times. */
+async function benchBuildWhileSearching(host: NodeHost, searchQueries: readonly string[], row: (metric: string, value: number, unit: string) => void): Promise<void> {
 	const firstIdle = await idleBuild(host);
 	const searching = await buildWhileSearching(host, searchQueries);
 	const idle = Math.min(firstIdle, await idleBuild(host));
@@ -148,6 +158,10 @@ export async function benchVaultWide(host: NodeHost, searchQueries: readonly str
 	row("of them saying index: building", searching.building, "");
 	row("search during the build p50", percentile(searching.answers, 0.5), "ms");
 	row("search during the build p95 (target ≤ 500)", percentile(searching.answers, 0.95), "ms");
+}
+
+/** A flood of each vault-wide tool (or those of BENCH_FLOOD_TOOLS) against another token's read_note. */
+async function benchFloods(host: NodeHost, searchQueries: readonly string[], tag: string, row: (metric: string, value: number, unit: string) => void): Promise<void> {
 
 	const running = await start(host);
 	await running.service.search?.whenReady();
@@ -159,7 +173,7 @@ export async function benchVaultWide(host: NodeHost, searchQueries: readonly str
 	row("other token read_note, idle server p50", percentile(baseline, 0.5), "ms");
 	row("other token read_note, idle server p99", percentile(baseline, 0.99), "ms");
 	const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-	for (const tool of ["list_tasks", "get_graph_stats", "list_tags"]) {
+	for (const tool of ["list_tasks", "get_graph_stats", "list_tags"].filter((name) => FLOOD_TOOLS === null || FLOOD_TOOLS.includes(name))) {
 		const begin = performance.now();
 		await call(running.port, running.floodToken, tool, {}, agent);
 		row(`${tool} first call (every note derived)`, performance.now() - begin, "ms");
@@ -173,7 +187,7 @@ export async function benchVaultWide(host: NodeHost, searchQueries: readonly str
 		["list_notes", { sort: "modified", limit: 1000 }],
 		["search_notes", { query: searchQueries[0] ?? "garden", limit: 50 }],
 	];
-	for (const [tool, args] of tools) {
+	for (const [tool, args] of tools.filter(([name]) => FLOOD_TOOLS === null || FLOOD_TOOLS.includes(name))) {
 		const result = await flood(running, tool, args, notePath);
 		row(`flood ${tool} ×${FLOOD_CONCURRENCY}: other token p50 (target ≤ 50)`, percentile(result.other, 0.5), "ms");
 		row(`flood ${tool} ×${FLOOD_CONCURRENCY}: other token p99 (target ≤ 250)`, percentile(result.other, 0.99), "ms");
@@ -181,5 +195,4 @@ export async function benchVaultWide(host: NodeHost, searchQueries: readonly str
 		row(`flood ${tool} ×${FLOOD_CONCURRENCY}: flood calls / errors`, result.floodCalls.length, `calls, ${result.errors} errors`);
 	}
 	await running.service.stop();
-	return rows;
 }

@@ -5,7 +5,7 @@ import { TokenUseRecorder } from "./auth/TokenUseRecorder";
 import type { Host } from "./host/Host";
 import { MAX_IN_FLIGHT_REQUESTS, RECENT_CLIENT_WINDOW_MS, STOP_DRAIN_TIMEOUT_MS, VAULT_WIDE_CALL_WORK_MS, VAULT_WIDE_SLICE_MS } from "./config/limits";
 import { ConnectionPool } from "./http/connections";
-import { httpDeadlines, type HttpDeadlines } from "./http/deadlines";
+import { httpDeadlinesAndCaps, type HttpDeadlinesAndCaps } from "./http/deadlinesAndCaps";
 import type { ProtocolEra } from "@modelcontextprotocol/server";
 import { createMcpEndpoint, type LentServer, type McpEndpoint } from "./http/endpoint";
 import { currentGrant } from "./http/guard";
@@ -42,8 +42,8 @@ export interface McpServiceDeps {
 	yieldToHost?: () => Promise<void>;
 	/** Slice and whole budget of vault-wide calls, when not the limits' (tests make them tiny). */
 	callBudget?: { sliceMs?: number; callWorkMs?: number };
-	/** Overrides for the HTTP deadlines in src/config/limits.ts (tests use short ones). */
-	httpDeadlines?: Partial<HttpDeadlines>;
+	/** Overrides for the HTTP deadlines and caps in src/config/limits.ts (tests use short ones). */
+	httpDeadlinesAndCaps?: Partial<HttpDeadlinesAndCaps>;
 	/** Where every change a write tool makes is recorded before it is written. */
 	journal: WriteJournal;
 	/** Who answers a tool call set to Ask; absent: nobody can, so such calls are refused at once. */
@@ -212,7 +212,7 @@ export class McpService {
 		const searchIndex = new IndexedNoteSearch(this.deps.host, this.scopeOf(settings), this.deps.yieldToHost ?? yieldToEventLoop);
 		searchIndex.setStopWords(settings.searchStopWords);
 		searchIndex.setLanguage(settings.searchLanguage);
-		const deadlines = httpDeadlines(this.deps.httpDeadlines);
+		const deadlines = httpDeadlinesAndCaps(this.deps.httpDeadlinesAndCaps);
 		const notePaths = new NotePathIndex(this.deps.host);
 		const changeNotifier = new VaultChangeNotifier(this.deps.host);
 		const connections = new ConnectionPool({ maxUnauthenticated: deadlines.maxUnauthenticatedConnections, firstRequestMs: deadlines.firstRequestMs });
@@ -225,7 +225,7 @@ export class McpService {
 				return tool !== undefined && effectiveRight(grant.token, tool, grant.canWrite) !== "deny";
 			},
 			onAuthenticated: (socket) => connections.authenticate(socket),
-			deadlines,
+			deadlinesAndCaps: deadlines,
 			subscriptions: this.subscriptionFeed(changeNotifier, searchIndex),
 			onTokenUsed: (token) => {
 				this.lastSeen.set(token.hash, Date.now());

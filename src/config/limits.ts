@@ -226,6 +226,11 @@ export const VAULT_WIDE_SLICE_MS = 10;
  */
 export const VAULT_WIDE_CALL_WORK_MS = 2_000;
 /**
+ * search_notes ranks and writes snippets in slices of at most this long: searches are the calls
+ * clients make most often, so a flood of them leaves a shorter wait in front of everyone else.
+ */
+export const SEARCH_SLICE_MS = 5;
+/**
  * While the search index is still being built, each search first indexes further notes (the
  * build's own work, done sooner), then answers from what is indexed: for as long as the build was
  * kept waiting by other work since the last search, at least the first and at most the second

@@ -31,6 +31,18 @@ export interface SearchHit {
 	snippets: string[];
 }
 
+/**
+ * Asked now and then while a search works: a promise to wait on before going on (the caller's
+ * other work runs meanwhile), or null to go on at once. A search that waited re-checks the index
+ * and starts again if it changed meanwhile.
+ */
+export type SearchPause = () => Promise<void> | null;
+
+/** A search pauses only between this many candidates (a power of two less one: a mask), so asking costs nothing. */
+const PAUSE_CHECK_MASK = 255;
+/** A search that found the index changed across its pauses this many times runs its last attempt in one piece. */
+const PAUSED_SEARCH_ATTEMPTS = 3;
+
 export interface SearchAnswer {
 	total: number;
 	results: SearchHit[];
@@ -39,6 +51,8 @@ export interface SearchAnswer {
 export class SearchEngine {
 	private readonly index: PostingsIndex;
 	private readonly candidates: CandidateFinder;
+	/** Bumped by every change to the index, so a search that paused knows whether its slots still mean the same notes. */
+	private generation = 0;
 
 	/** `stem` finds word forms (stemmers.ts); null matches words as typed and prefixes only. */
 	constructor(stem: Stemmer | null = stemmerFor(DEFAULT_SEARCH_LANGUAGE)) {
@@ -78,15 +92,18 @@ export class SearchEngine {
 
 	/** Adds or replaces a prepared document. */
 	commit(prepared: PreparedDocument): void {
+		this.generation++;
 		this.index.commit(prepared);
 	}
 
 	/** Gives back the room postings grew into while the index was built; a later note grows a list again as needed. */
 	compact(): void {
+		this.generation++;
 		this.index.compact();
 	}
 
 	remove(path: string): void {
+		this.generation++;
 		this.index.remove(path);
 	}
 
@@ -106,11 +123,31 @@ export class SearchEngine {
 	 * heading weights, each match weighed by its evidence, plus how much of the title the query
 	 * covers, times the root of the share of the query's idf the note holds (COVERAGE_POWER).
 	 */
-	async search(query: ParsedQuery, include: ((path: string) => boolean) | null, limit: number, readText: (path: string) => Promise<string>): Promise<SearchAnswer> {
+	async search(query: ParsedQuery, include: ((path: string) => boolean) | null, limit: number, readText: (path: string) => Promise<string>, pause: SearchPause | null = null): Promise<SearchAnswer> {
+		for (let attempt = 1; ; attempt++) {
+			const ranked = await this.rank(query, include, limit, attempt < PAUSED_SEARCH_ATTEMPTS ? pause : null);
+			if (ranked === null) continue;
+			const results: SearchHit[] = [];
+			// One note's snippets at a time, pausing between them: fifty long notes are not one long piece.
+			for (const hit of ranked.hits) {
+				const waiting = pause?.();
+				if (waiting) await waiting;
+				results.push({ ...hit, snippets: snippetsOf(await readText(hit.path), query, ranked.stem) });
+			}
+			return { total: ranked.total, results };
+		}
+	}
+
+	/**
+	 * The ranked top `limit` without snippets (see `search`), pausing on `pause` between candidates;
+	 * null when the index changed while it paused (its slots may name other notes now).
+	 */
+	private async rank(query: ParsedQuery, include: ((path: string) => boolean) | null, limit: number, pause: SearchPause | null): Promise<{ total: number; hits: Array<Omit<SearchHit, "snippets">>; stem: Stemmer | null } | null> {
+		const generation = this.generation;
 		const accepted = include ? this.index.acceptedSlots(include) : null;
 		const corpusSize = accepted ? accepted.count : this.index.size;
 		const totalLength = accepted ? accepted.totalLength : this.index.totalBodyLength;
-		if (query.required.length === 0) return { total: 0, results: [] };
+		if (query.required.length === 0) return { total: 0, hits: [], stem: null };
 		// A word typed twice counts once, in the score and in how much of a title the query covers.
 		const firstSight = onceEach();
 		const terms = query.required.filter(firstSight);
@@ -128,8 +165,11 @@ export class SearchEngine {
 		if (termCount > 1 && (gathered === null || gathered.total < limit)) {
 			gathered = this.candidates.holdingMost(wanted, Math.max(1, Math.ceil(termCount * SOFT_AND_MIN_WORD_SHARE)), excludedWords, excludedPhrases, accepted?.slots ?? null);
 		}
-		if (gathered === null) return { total: 0, results: [] };
-		const { slots, values, total } = gathered;
+		if (gathered === null) return { total: 0, hits: [], stem };
+		const { total } = gathered;
+		// Another search may run while this one pauses: the candidates leave the shared scratch first.
+		const slots = pause ? gathered.slots.slice(0, total) : gathered.slots;
+		const values = pause ? gathered.values.slice(0, total * termCount) : gathered.values;
 		const frequency = (term: ResolvedTerm) => (accepted ? countAccepted(term, accepted.slots) : term.length);
 		const idfOf = (count: number) => Math.log(1 + (corpusSize - count + 0.5) / (count + 0.5));
 		// A word's rarity is that of the word and its forms, when a note holds them; else of what it starts.
@@ -155,6 +195,13 @@ export class SearchEngine {
 		const normBase = BM25_K1 * (1 - BM25_B);
 		const normScale = (BM25_K1 * BM25_B) / averageLength;
 		for (let index = 0; index < total; index++) {
+			if (pause && (index & PAUSE_CHECK_MASK) === PAUSE_CHECK_MASK) {
+				const waiting = pause();
+				if (waiting) {
+					await waiting;
+					if (this.generation !== generation) return null;
+				}
+			}
 			const slot = slots[index] as number;
 			const norm = normBase + normScale * Math.max(1, bodyLengths[slot] as number);
 			let score = 0;
@@ -217,14 +264,12 @@ export class SearchEngine {
 			this.offer(top, limit, slot, (score + coverage * titleCoverageWeight) * Math.pow(share, COVERAGE_POWER), tier, matched);
 		}
 		top.sort((a, b) => this.compare(b, a));
-		const results = await Promise.all(
-			top.map(async ({ slot, score, matched: held }) => {
-				const path = this.index.documents[slot]?.path ?? "";
-				const matchedWords = terms.filter((_, termIndex) => held?.[termIndex] === 1).map((term) => term.source);
-				return { path, score: Math.round(score * 1000) / 1000, matched_words: matchedWords, snippets: snippetsOf(await readText(path), query, stem) };
-			}),
-		);
-		return { total, results };
+		const hits = top.map(({ slot, score, matched: held }) => {
+			const path = this.index.documents[slot]?.path ?? "";
+			const matchedWords = terms.filter((_, termIndex) => held?.[termIndex] === 1).map((term) => term.source);
+			return { path, score: Math.round(score * 1000) / 1000, matched_words: matchedWords };
+		});
+		return { total, hits, stem };
 	}
 
 	/**

@@ -3,7 +3,8 @@ import type { CachedMetadata, EventRef } from "obsidian";
 import type { Host, HostAbstractFile, HostFile } from "../host/Host";
 import { INDEX_BUILD_SLICE_MS, MAX_SEARCHABLE_NOTE_BYTES, SEARCH_BUILD_HELP_MAX_MS, SEARCH_BUILD_HELP_MS, SLICED_TAGS, SLICED_TOKENIZE_CHARS } from "../config/limits";
 import { runSteps, runStepsInSlices, type Steps } from "../markdown/steps";
-import { SearchEngine, type PreparedDocument, type SearchAnswer } from "../search/engine";
+import { SearchEngine, type PreparedDocument, type SearchAnswer, type SearchPause } from "../search/engine";
+import type { CallBudget } from "./workBudget";
 import { stopWordSet, withStopWords, type ParsedQuery } from "../search/query";
 import { ENGLISH_STOP_WORDS } from "../search/stopWords";
 import { utf8Length } from "../search/text";
@@ -39,8 +40,11 @@ export interface NoteSearchAnswer extends SearchAnswer {
 
 /** How search_notes is answered. */
 export interface NoteSearch {
-	/** The query's stop words (the searchStopWords setting) need not match; the rest must. */
-	search(scope: Scope, query: ParsedQuery, filter: SearchFilter, limit: number): Promise<NoteSearchAnswer>;
+	/**
+	 * The query's stop words (the searchStopWords setting) need not match; the rest must. With a
+	 * `budget`, the search works in its slices and ends with `CallOverBudget` past its work limit.
+	 */
+	search(scope: Scope, query: ParsedQuery, filter: SearchFilter, limit: number, budget?: CallBudget): Promise<NoteSearchAnswer>;
 	status(): SearchStatus;
 	/** Notes whose body is too large to search (their titles and headings still are), by path. */
 	unsearched(): string[];
@@ -93,6 +97,11 @@ function readerFor(host: Host): (path: string) => Promise<string> {
 }
 
 const DEFAULT_STOP_WORDS = stopWordSet(ENGLISH_STOP_WORDS);
+
+/** The engine's pause for a call's budget: a checkpoint once the slice is used up. */
+function pauseOn(budget: CallBudget | undefined): SearchPause | null {
+	return budget ? () => (budget.due() ? budget.checkpoint() : null) : null;
+}
 
 /** Searches by reading every candidate note now: always correct, slow on big vaults. The index answers the same. */
 export async function scanSearch(host: Host, scope: Scope, query: ParsedQuery, filter: SearchFilter, limit: number, stopWords: ReadonlySet<string> = DEFAULT_STOP_WORDS, language: SearchLanguage = DEFAULT_SEARCH_LANGUAGE): Promise<SearchAnswer> {
@@ -214,13 +223,13 @@ export class IndexedNoteSearch implements NoteSearch {
 		return [...this.unsearchedPaths].sort();
 	}
 
-	async search(scope: Scope, query: ParsedQuery, filter: SearchFilter, limit: number): Promise<NoteSearchAnswer> {
+	async search(scope: Scope, query: ParsedQuery, filter: SearchFilter, limit: number, budget?: CallBudget): Promise<NoteSearchAnswer> {
 		if (!this.ready) await this.helpBuild();
 		// The index holds only notes in its scope: with that scope, only the filters need checking.
 		const scopeChecked = sameScope(scope, this.scope);
 		const unfiltered = filter.folder === undefined && filter.tag === undefined && scopeChecked;
 		const tagged = filter.tag === undefined ? undefined : this.notesTagged(filter.tag);
-		const answer = await this.engine.search(withStopWords(query, this.stopWords), unfiltered ? null : searchFilter(scope, filter, { scopeChecked, tagged }), limit, readerFor(this.host));
+		const answer = await this.engine.search(withStopWords(query, this.stopWords), unfiltered ? null : searchFilter(scope, filter, { scopeChecked, tagged }), limit, readerFor(this.host), pauseOn(budget));
 		if (this.ready) return answer;
 		const index = this.status();
 		const notice = `index: building, ${index.indexed_notes} of ${index.total_notes} notes. Notes not yet indexed are not in this answer; search again shortly for a complete one.`;
@@ -239,7 +248,13 @@ export class IndexedNoteSearch implements NoteSearch {
 		this.buildWaitedMs = Math.max(0, this.buildWaitedMs - helpMs);
 		const started = performance.now();
 		const helping = (async () => {
-			while (performance.now() - started < helpMs && (await this.indexNextNote(build)));
+			// Reads from the text cache do not wait for I/O: without a turn given back, the help would be one piece of helpMs.
+			let sliceStart = started;
+			while (performance.now() - started < helpMs && (await this.indexNextNote(build))) {
+				if (performance.now() - sliceStart < INDEX_BUILD_SLICE_MS) continue;
+				await this.yieldToHost();
+				sliceStart = performance.now();
+			}
 		})();
 		helping.catch(() => undefined);
 		// A note whose read or tokenizing takes long goes on being indexed; the search does not wait for it.

@@ -6,7 +6,7 @@ import type { Approver } from "../../src/mcp/approval";
 import { addToken } from "../../src/auth/tokenList";
 import type { TokenLevel } from "../../src/auth/tokens";
 import { NodeHost, type NodeHostOptions } from "../../src/headless/NodeHost";
-import type { HttpDeadlines } from "../../src/http/deadlines";
+import type { HttpDeadlinesAndCaps } from "../../src/http/deadlinesAndCaps";
 import { McpService } from "../../src/service";
 import { defaultSettings, type VaultMcpSettings } from "../../src/config/settings";
 
@@ -42,7 +42,7 @@ export async function startService(
 	options: {
 		levels?: TokenLevel[];
 		settings?: Partial<VaultMcpSettings>;
-		httpDeadlines?: Partial<HttpDeadlines>;
+		httpDeadlines?: Partial<HttpDeadlinesAndCaps>;
 		host?: NodeHostOptions;
 		journal?: WriteJournal;
 		approver?: Approver;
@@ -61,7 +61,7 @@ export async function startService(
 	}
 	const logger = new RecordingLogger();
 	const journal = options.journal ?? JournalFile.forVault(vaultRoot, ".obsidian");
-	const service = new McpService({ host, serverVersion: "test", logger, httpDeadlines: options.httpDeadlines, journal, approver: options.approver });
+	const service = new McpService({ host, serverVersion: "test", logger, httpDeadlinesAndCaps: options.httpDeadlines, journal, approver: options.approver });
 	const status = await service.apply(settings);
 	if (status.state !== "listening") throw new Error(`service did not start: ${JSON.stringify(status)}`);
 	return {

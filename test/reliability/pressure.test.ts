@@ -3,7 +3,7 @@ import type { Socket } from "node:net";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { HEADERS_TIMEOUT_MS } from "../../src/config/limits";
-import { InFlightPlaces } from "../../src/http/limits";
+import { InFlightPlaces } from "../../src/http/tokenBudgets";
 import { connectClient, mcpHeaders, rawRequest } from "../helpers/http";
 import { settingsWithWriteTokens, startService, type RunningService } from "../helpers/service";
 import { callTool } from "../helpers/tools";

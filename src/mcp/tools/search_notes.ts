@@ -1,9 +1,10 @@
 import { z } from "zod";
-import { MAX_QUERY_LENGTH, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT } from "../../config/limits";
+import { INDEX_BUILD_SLICE_MS, MAX_QUERY_LENGTH, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, SEARCH_SLICE_MS } from "../../config/limits";
 import { parseQuery } from "../../search/query";
 import { checkFolderArgument } from "../../vault/paths";
+import { withinCallBudget } from "../../vault/workBudget";
 import { defineTool } from "../tool";
-import { fail, ok } from "../../result";
+import { fail } from "../../result";
 
 export const searchNotesTool = defineTool({
 	name: "search_notes",
@@ -32,6 +33,10 @@ export const searchNotesTool = defineTool({
 		if (!folderArgument.ok) return fail(folderArgument.error);
 		const folder = folderArgument.value;
 		const tag = args.tag?.trim() ? args.tag.trim() : undefined;
-		return ok(await ctx.search.search(ctx.scope, query, { folder, tag }, args.limit));
+		// While the index builds, others wait behind its slices anyway: a search's slices are as long, so it is not queued behind the build many times over.
+		const sliceMs = ctx.search.status().state === "building" ? INDEX_BUILD_SLICE_MS : SEARCH_SLICE_MS;
+		const searchBudget = ctx.callBudget && { ...ctx.callBudget, sliceMs: Math.min(ctx.callBudget.sliceMs, sliceMs) };
+		// Ranking and snippets run in the call's slices, so a flood of searches never holds other clients.
+		return withinCallBudget((budget) => ctx.search.search(ctx.scope, query, { folder, tag }, args.limit, budget), "Add words, a folder or a tag to narrow the search, or ask for fewer results.", searchBudget);
 	},
 });

@@ -1,4 +1,4 @@
-import { claimsModernRevision } from "../../../src/http/endpoint";
+import { claimsModernRevision } from "../../../src/http/protocolRevision";
 
 const VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
 

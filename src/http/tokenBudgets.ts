@@ -1,5 +1,13 @@
 import * as nodeTimers from "node:timers";
+import type { Grant } from "../auth/grant";
 import { RATE_LIMIT_WINDOW_MS } from "../config/limits";
+import type { Refusal } from "./guard";
+
+/**
+ * What each token may do over HTTP: messages in a sliding minute (RateLimiter), write calls and
+ * bytes (WriteBudget), requests being answered at once (InFlightPlaces), and the refusals a
+ * request over them gets.
+ */
 
 /** A budget's answer: taken, or refused with the seconds until the amounts asked for would fit. */
 export type BudgetAnswer = { allowed: true } | { allowed: false; retryAfterSeconds: number; neverFits: boolean };
@@ -215,4 +223,60 @@ export class InFlightPlaces {
 	get current(): number {
 		return this.total;
 	}
+}
+
+/** The per-token limits of the settings, read live on every request. */
+export interface TokenLimits {
+	rateLimitPerMinute: number;
+	writeCallsPerMinute: number;
+	writeBytesPerMinute: number;
+}
+
+/** The budgets every request of one endpoint is charged to. */
+export interface TokenBudgets {
+	rateLimiter: RateLimiter;
+	writeBudget: WriteBudget;
+}
+
+/**
+ * Charges a batch's other messages to the rate limit (its first was charged before its body was
+ * read), then its write calls to the write budget; the refusal if either is over, else null.
+ * `isWriteTool` must say false for a tool the grant is denied, or the refusal would show it exists.
+ */
+export function chargeMessages(budgets: TokenBudgets, grant: Grant, limits: TokenLimits, messages: readonly unknown[], isWriteTool: (name: string) => boolean): Refusal | null {
+	const key = grant.token.hash;
+	if (messages.length > limits.rateLimitPerMinute) {
+		return rateLimitRefusal(limits, { allowed: false, retryAfterSeconds: Math.ceil(RATE_LIMIT_WINDOW_MS / 1000), neverFits: true }, messages.length);
+	}
+	if (messages.length > 1) {
+		const rate = budgets.rateLimiter.take(key, limits.rateLimitPerMinute, messages.length - 1);
+		if (!rate.allowed) return rateLimitRefusal(limits, rate, messages.length);
+	}
+	if (!grant.canWrite) return null;
+	const load = writeLoadOf(messages, isWriteTool);
+	if (load.calls === 0) return null;
+	const writeLimits = { callsPerMinute: limits.writeCallsPerMinute, bytesPerMinute: limits.writeBytesPerMinute };
+	const budget = budgets.writeBudget.take(key, load, writeLimits);
+	if (budget.allowed) return null;
+	return {
+		status: 429,
+		kind: "rate_limited",
+		message: budget.neverFits
+			? `This request holds more writing than this token may do in a minute (${writeLimits.callsPerMinute} write calls, ${writeLimits.bytesPerMinute} bytes). Write less at a time.`
+			: `Too much writing for this token (limit ${writeLimits.callsPerMinute} write calls and ${writeLimits.bytesPerMinute} bytes a minute). Nothing was written.`,
+		headers: { "Retry-After": String(budget.retryAfterSeconds) },
+	};
+}
+
+/** The 429 for a request of `messages` messages over the token's rate limit. */
+export function rateLimitRefusal(limits: TokenLimits, answer: BudgetAnswer & { allowed: false }, messages: number): Refusal {
+	const limit = limits.rateLimitPerMinute;
+	return {
+		status: 429,
+		kind: "rate_limited",
+		message: answer.neverFits
+			? `A batch of ${messages} messages is more than this token's limit of ${limit} a minute; send smaller batches.`
+			: `Too many requests for this token (limit ${limit} messages a minute, each message of a batch counted).`,
+		headers: { "Retry-After": String(answer.retryAfterSeconds) },
+	};
 }

@@ -1,4 +1,4 @@
-import { InFlightPlaces, RateLimiter, SlidingWindowBudget, WriteBudget, writeLoadOf } from "../../../src/http/limits";
+import { InFlightPlaces, RateLimiter, SlidingWindowBudget, WriteBudget, writeLoadOf } from "../../../src/http/tokenBudgets";
 
 describe("RateLimiter", () => {
 	test("a batch costs one per message; what does not fit is refused and records nothing", () => {

@@ -1,10 +1,11 @@
 import { BODY_READ_TIMEOUT_MS, FIRST_REQUEST_TIMEOUT_MS, MAX_RESPONSE_BODY_BYTES, MAX_UNAUTHENTICATED_CONNECTIONS, PLACE_WAIT_MS, RESPONSE_WRITE_TIMEOUT_MS } from "../config/limits";
 
 /**
- * The deadlines and caps the HTTP layer enforces per connection and per answer. The defaults are
- * the limits in src/config/limits.ts; tests pass shorter ones so a deadline can be watched in a second.
+ * The deadlines (body, answer, first request, waiting for a place) and the caps (answer bytes,
+ * unauthenticated connections) the HTTP layer enforces per connection and per answer. The defaults
+ * are the limits in src/config/limits.ts; tests pass shorter ones so a deadline can be watched in a second.
  */
-export interface HttpDeadlines {
+export interface HttpDeadlinesAndCaps {
 	/** How long a request body may take to arrive after its headers (408 after it). */
 	bodyReadMs: number;
 	/** How long a client may take to read a whole answer once it is written (dropped after it). */
@@ -19,8 +20,8 @@ export interface HttpDeadlines {
 	placeWaitMs: number;
 }
 
-/** The deadlines from src/config/limits.ts, with any given overrides. */
-export function httpDeadlines(overrides: Partial<HttpDeadlines> = {}): HttpDeadlines {
+/** The deadlines and caps from src/config/limits.ts, with any given overrides. */
+export function httpDeadlinesAndCaps(overrides: Partial<HttpDeadlinesAndCaps> = {}): HttpDeadlinesAndCaps {
 	return {
 		bodyReadMs: BODY_READ_TIMEOUT_MS,
 		responseWriteMs: RESPONSE_WRITE_TIMEOUT_MS,

@@ -1,0 +1,99 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import * as nodeTimers from "node:timers";
+import { MAX_BATCH_ENTRIES, MAX_REFUSED_BODY_DRAIN_BYTES, MAX_REQUEST_BODY_BYTES } from "../config/limits";
+import type { Refusal } from "./guard";
+import { sendRefusal } from "./replies";
+
+/**
+ * Reads at most MAX_REQUEST_BODY_BYTES within `timeoutMs` and parses it as JSON. On the deadline
+ * it stops reading but leaves the connection open, so the 408 can still reach the client; the
+ * refusal's `Connection: close` then closes it.
+ */
+export function readJsonBody(req: IncomingMessage, timeoutMs: number): Promise<{ json: unknown } | { refusal: Refusal }> {
+	const tooLarge: Refusal = { status: 413, kind: "too_large", message: `Request body over ${MAX_REQUEST_BODY_BYTES} bytes.` };
+	const declared = Number(req.headers["content-length"] ?? "0");
+	if (declared > MAX_REQUEST_BODY_BYTES) return Promise.resolve({ refusal: tooLarge });
+	return new Promise((resolve) => {
+		const chunks: Buffer[] = [];
+		let size = 0;
+		const finish = (result: { json: unknown } | { refusal: Refusal }) => {
+			nodeTimers.clearTimeout(timer);
+			req.off("data", onData);
+			req.off("end", onEnd);
+			req.off("error", onError);
+			req.off("close", onError);
+			req.pause();
+			resolve(result);
+		};
+		const onData = (chunk: Buffer) => {
+			size += chunk.length;
+			if (size > MAX_REQUEST_BODY_BYTES) finish({ refusal: tooLarge });
+			else chunks.push(chunk);
+		};
+		const onEnd = () => finish(parseBody(Buffer.concat(chunks)));
+		const onError = () => finish({ refusal: { status: 400, kind: "parse_error", message: "The request body could not be read." } });
+		// This layer runs headless too, where there is no window: Node's own timers, which Electron also has.
+		const timer = nodeTimers.setTimeout(() => finish({ refusal: { status: 408, kind: "timeout", message: `The request body did not arrive within ${timeoutMs} ms.` } }), timeoutMs);
+		req.on("data", onData);
+		req.on("end", onEnd);
+		req.on("error", onError);
+		req.on("close", onError);
+	});
+}
+
+function parseBody(bytes: Buffer): { json: unknown } | { refusal: Refusal } {
+	let json: unknown;
+	try {
+		json = JSON.parse(bytes.toString("utf8"));
+	} catch {
+		return { refusal: { status: 400, kind: "parse_error", message: "Parse error: the body is not valid JSON." } };
+	}
+	if (Array.isArray(json) && json.length > MAX_BATCH_ENTRIES) {
+		return { refusal: { status: 400, kind: "too_large", message: `A batch may hold at most ${MAX_BATCH_ENTRIES} messages.` } };
+	}
+	return { json };
+}
+
+/**
+ * Answers a request refused before its body was read, keeping the connection healthy. Node emits
+ * the request before it has seen the end of the message, even an empty one, so the body is read
+ * and thrown away first (at most MAX_REFUSED_BODY_DRAIN_BYTES, within `timeoutMs`) and the answer
+ * then leaves the connection open. Closing it instead raced with clients that had already sent
+ * their next request on it: Claude Code's `tools/list` after its GET was lost about one time in five.
+ */
+export function refuseBeforeBody(req: IncomingMessage, res: ServerResponse, refusal: Refusal, timeoutMs: number): void {
+	if (req.complete) {
+		sendRefusal(req, res, refusal);
+		return;
+	}
+	const declared = req.headers["content-length"] === undefined ? null : Number(req.headers["content-length"]);
+	if (declared !== null && !(declared <= MAX_REFUSED_BODY_DRAIN_BYTES)) {
+		sendRefusal(req, res, refusal);
+		return;
+	}
+	let drained = 0;
+	let settled = false;
+	const settle = (answer: boolean) => {
+		if (settled) return;
+		settled = true;
+		nodeTimers.clearTimeout(timer);
+		req.off("data", onData);
+		req.off("end", onEnd);
+		req.off("error", onError);
+		if (!answer) return;
+		if (!req.complete) req.pause();
+		if (!res.destroyed) sendRefusal(req, res, refusal);
+	};
+	const onData = (chunk: Buffer) => {
+		drained += chunk.length;
+		if (drained > MAX_REFUSED_BODY_DRAIN_BYTES) settle(true);
+	};
+	const onEnd = () => settle(true);
+	// The client went away: there is no one to answer.
+	const onError = () => settle(false);
+	const timer = nodeTimers.setTimeout(() => settle(true), timeoutMs);
+	req.on("data", onData);
+	req.on("end", onEnd);
+	req.on("error", onError);
+	res.once("close", () => settle(false));
+}

@@ -1,0 +1,59 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { McpServer } from "@modelcontextprotocol/server";
+import type { Grant } from "../auth/grant";
+import type { EndpointPolicy, EndpointState } from "./endpoint";
+import { dropIfUnreadWithin, failRequest, jsonRpcError, sendJson } from "./replies";
+import { checkMessages, ExchangeTransport, type Exchange } from "./statelessTransport";
+
+/** Each pooled MCP server's transport, connected the first time the server is lent and kept for its life. */
+const transports = new WeakMap<McpServer, ExchangeTransport>();
+
+async function transportOf(server: McpServer): Promise<ExchangeTransport> {
+	let transport = transports.get(server);
+	if (!transport) {
+		transport = new ExchangeTransport();
+		transports.set(server, transport);
+		await server.connect(transport);
+	}
+	return transport;
+}
+
+/**
+ * Answers a 2025-era request (one message or a batch) through our own stateless transport on a
+ * lent server: one JSON answer, 202 for notifications only, the answer-size cap and the deadline
+ * for a client that does not read its answer.
+ */
+export async function serveLegacy<S extends EndpointPolicy>(req: IncomingMessage, res: ServerResponse, grant: Grant, settings: S, state: EndpointState<S>, json: unknown, releasePlace: () => void): Promise<void> {
+	const { deps, deadlinesAndCaps } = state;
+	const checked = checkMessages(json);
+	if ("status" in checked) {
+		sendJson(res, checked.status, jsonRpcError(checked.code, checked.message));
+		return;
+	}
+	const lent = deps.createServer(grant, settings, "legacy", releasePlace);
+	let exchange: Exchange | null = null;
+	try {
+		const transport = await transportOf(lent.server);
+		exchange = transport.serve(checked.messages, checked.requests, deadlinesAndCaps.maxResponseBodyBytes, (answers) => {
+			sendJson(res, 200, answers.length === 1 ? answers[0] : answers);
+			// Once the answer is written, a client that does not read it would keep its place and the
+			// buffered answer for as long as it liked, so it gets a deadline from then on.
+			dropIfUnreadWithin(res, deadlinesAndCaps.responseWriteMs);
+		});
+		const served = exchange;
+		res.once("close", () => served.abandon());
+		await served.finished;
+		// Only notifications: accepted, nothing to answer.
+		if (checked.requests === 0 && !res.headersSent) {
+			res.writeHead(202);
+			res.end();
+		}
+		// The server goes back for another request once it has answered every call it started.
+		await transport.whenIdle();
+	} catch (error) {
+		failRequest(res, deps.logger, error);
+	} finally {
+		exchange?.abandon();
+		await lent.release();
+	}
+}
