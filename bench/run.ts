@@ -4,6 +4,8 @@
  */
 import { copyCommittedDemoVault } from "../scripts/committedDemoVault";
 import { MemoryJournal } from "../test/helpers/memoryJournal";
+import { JournalFile } from "../src/journal/JournalFile";
+import type { WriteJournal } from "../src/journal/entry";
 import { promises as fs } from "node:fs";
 import { createServer, request, Agent } from "node:http";
 import * as os from "node:os";
@@ -119,14 +121,14 @@ function postJson(port: number, token: string, body: string, agent: Agent): Prom
 
 const toolCall = (id: number, name: string, args: Record<string, unknown>) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
 
-async function startService(host: NodeHost, extra: Partial<VaultMcpSettings> = {}): Promise<{ service: McpService; port: number; readToken: string; writeToken: string }> {
+async function startService(host: NodeHost, extra: Partial<VaultMcpSettings> = {}, journal: WriteJournal = new MemoryJournal()): Promise<{ service: McpService; port: number; readToken: string; writeToken: string }> {
 	let settings: VaultMcpSettings = { ...defaultSettings(), serverEnabled: true, port: 0, rateLimitPerMinute: 10_000_000, ...extra };
 	const read = addToken(settings, "bench-read", "read");
 	if ("error" in read) throw new Error(read.error);
 	const write = addToken(read.settings, "bench-write", "write");
 	if ("error" in write) throw new Error(write.error);
 	settings = write.settings;
-	const service = new McpService({ host, serverVersion: "bench", logger: { info: () => undefined, warn: () => undefined, error: () => undefined }, journal: new MemoryJournal() });
+	const service = new McpService({ host, serverVersion: "bench", logger: { info: () => undefined, warn: () => undefined, error: () => undefined }, journal });
 	const status = await service.apply(settings);
 	if (status.state !== "listening") throw new Error("service did not start");
 	await service.search?.whenReady();
@@ -579,7 +581,9 @@ async function benchRename(): Promise<void> {
 		await fs.writeFile(nodePath.join(root, "Other", `Other ${index}.md`), `# Other ${index}\n\nLinks to [[Other ${(index + 1) % RENAME_BACKLINKS}]] only.\n`);
 	}
 	const host = await NodeHost.open(root);
-	const { service, port, writeToken } = await startService(host, { writeEnabled: true, writeDisclosureAccepted: true });
+	// The journal on disk, as serve keeps it: each record is flushed to disk before its note is written.
+	const journal = JournalFile.forVault(root, ".obsidian");
+	const { service, port, writeToken } = await startService(host, { writeEnabled: true, writeDisclosureAccepted: true }, journal);
 	const agent = new Agent({ keepAlive: true });
 	try {
 		const times: number[] = [];
@@ -596,6 +600,7 @@ async function benchRename(): Promise<void> {
 	} finally {
 		agent.destroy();
 		await service.stop();
+		journal.close();
 		await host.close();
 		await fs.rm(root, { recursive: true, force: true });
 	}
