@@ -43,7 +43,7 @@ export class DiskWriter {
 			// In place only for a file with one name: appending through a hard link would change the
 			// bytes under its other name too (perhaps outside the vault); a replace gives this name its own file.
 			if (stats.nlink === 1 && after.startsWith(before) && Buffer.from(before, "utf8").equals(beforeBytes)) {
-				return this.appendInPlace(diskPath, stats, beforeBytes.length, after, Buffer.from(after.slice(before.length), "utf8"));
+				return this.appendInPlace(diskPath, fd, stats, beforeBytes, after, Buffer.from(after.slice(before.length), "utf8"));
 			}
 			return this.replaceFile(diskPath, fd, stats, beforeBytes, after);
 		} finally {
@@ -53,11 +53,20 @@ export class DiskWriter {
 		}
 	}
 
-	/** Adds `suffix` at the end of the file, if it is still exactly `size` bytes long: other programs' appends interleave, never vanish. */
-	private appendInPlace(diskPath: string, read: Stats, size: number, after: string, suffix: Buffer): EditResult | null {
+	/**
+	 * Adds `suffix` at the end of the file (O_APPEND: other programs' appends interleave, never
+	 * vanish). If the file grew since it was read, only by whole lines added at its end (the bytes
+	 * read still there, the new ones ending in a line end), the edit's whole lines go after them: the
+	 * same lines added at the end of the note as it is now. A program appending every few
+	 * milliseconds otherwise wins every race against an edit that takes longer than that to compute.
+	 */
+	private appendInPlace(diskPath: string, readFd: number, read: Stats, beforeBytes: Buffer, after: string, suffix: Buffer): EditResult | null {
+		const size = beforeBytes.length;
 		const { fd, stats } = this.jail.openSync(diskPath, fsConstants.O_WRONLY | fsConstants.O_APPEND);
 		try {
-			if (stats.ino !== read.ino || stats.size !== size) return null;
+			if (stats.ino !== read.ino) return null;
+			const grew = stats.size !== size;
+			if (grew && !this.grewByWholeLines(readFd, beforeBytes, stats.size, suffix)) return null;
 			writeAll(fd, suffix);
 			const final = fstatSync(fd);
 			const named = lstatSync(diskPath, { throwIfNoEntry: false });
@@ -74,10 +83,19 @@ export class DiskWriter {
 				if (fresh === null || !fresh.includes(suffix)) return null;
 				return { text: after, stats: named, exact: false };
 			}
-			return { text: after, stats: final, exact: final.size === size + suffix.length };
+			return { text: after, stats: final, exact: !grew && final.size === size + suffix.length };
 		} finally {
 			closeSync(fd);
 		}
+	}
+
+	/** Whether the file read as `beforeBytes` now holds them followed only by whole lines (and both it and `suffix` end lines). */
+	private grewByWholeLines(readFd: number, beforeBytes: Buffer, size: number, suffix: Buffer): boolean {
+		const newline = 0x0a;
+		if (size < beforeBytes.length || (beforeBytes.length > 0 && beforeBytes[beforeBytes.length - 1] !== newline) || suffix[suffix.length - 1] !== newline) return false;
+		const now = Buffer.alloc(size);
+		if (readSync(readFd, now, 0, size, 0) !== size) return false;
+		return now[size - 1] === newline && now.subarray(0, beforeBytes.length).equals(beforeBytes);
 	}
 
 	/** Replaces the file atomically with `after`, if it still holds exactly `beforeBytes` (`old` is the descriptor it was read through). */
