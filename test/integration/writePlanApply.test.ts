@@ -5,6 +5,7 @@
  * on what an excluded folder holds.
  */
 import { promises as fs } from "node:fs";
+import * as os from "node:os";
 import * as nodePath from "node:path";
 import { revokeToken, setTokenRights } from "../../src/auth/tokenList";
 import { MAX_JOURNAL_CALL_BYTES } from "../../src/config/limits";
@@ -204,6 +205,31 @@ describe("a 20 MB call beside other tokens", () => {
 			await removeDir(vault);
 		}
 	}, 120_000);
+});
+
+describe("undo of a rename whose old folder became a symbolic link", () => {
+	test("is refused whole before the first byte: no link is restored, nothing is moved, nothing outside changes", async () => {
+		const vault = await makeVault({ "Sub/Plan.md": "# Plan\n", "Home.md": "See [[Sub/Plan]].\n" });
+		const outside = await fs.mkdtemp(nodePath.join(os.tmpdir(), "vault-mcp-outside-"));
+		const running = await startService(vault, { levels: ["write"], settings: WRITE_SETTINGS });
+		const writer = await connectClient(running.url, running.tokens.write ?? "");
+		try {
+			await callOk(writer, "rename_note", { path: "Sub/Plan", new_path: "Plan.md" });
+			const rename = running.journal.list(1)[0];
+			await fs.rm(nodePath.join(vault, "Sub"), { recursive: true });
+			await fs.symlink(outside, nodePath.join(vault, "Sub"));
+			const before = await vaultFiles(vault);
+			const undone = await undoCall(running.host, running.journal, rename?.id ?? "");
+			expect(undone.ok).toBe(false);
+			expect(await vaultFiles(vault)).toEqual(before);
+			expect(await fs.readdir(outside)).toEqual([]);
+		} finally {
+			await writer.close();
+			await running.stop();
+			await removeDir(vault);
+			await removeDir(outside);
+		}
+	}, 60_000);
 });
 
 describe("renames among visible notes only", () => {
