@@ -4,6 +4,9 @@
  */
 import { copyCommittedDemoVault } from "../scripts/committedDemoVault";
 import { MemoryJournal } from "../test/helpers/memoryJournal";
+import { JournalFile } from "../src/journal/JournalFile";
+import type { WriteJournal } from "../src/journal/entry";
+import { spawn } from "node:child_process";
 import { promises as fs } from "node:fs";
 import { createServer, request, Agent } from "node:http";
 import * as os from "node:os";
@@ -48,7 +51,7 @@ const LOAD_SECONDS = 5;
 const LOAD_CONNECTIONS = 8;
 const SCOPE = { configDir: ".obsidian", excludedFolders: [] };
 /** `npm run bench -- --only parse` runs only the rows whose group is named (ONLY_GROUPS). */
-const ONLY_GROUPS = ["parse", "common", "judged", "protocol", "synthetic", "bases", "vaultwide", "rename"];
+const ONLY_GROUPS = ["parse", "common", "judged", "protocol", "synthetic", "bases", "vaultwide", "rename", "appends"];
 const ONLY = process.argv.includes("--only") ? (process.argv[process.argv.indexOf("--only") + 1] ?? "") : null;
 /** rename_note of a note linked from RENAME_BACKLINKS notes, in a vault of 2 × RENAME_BACKLINKS + 1 notes: the target is at most 1.5 s. */
 const RENAME_BACKLINKS = 1_000;
@@ -120,14 +123,14 @@ function postJson(port: number, token: string, body: string, agent: Agent): Prom
 
 const toolCall = (id: number, name: string, args: Record<string, unknown>) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
 
-async function startService(host: NodeHost, extra: Partial<VaultMcpSettings> = {}): Promise<{ service: McpService; port: number; readToken: string; writeToken: string }> {
+async function startService(host: NodeHost, extra: Partial<VaultMcpSettings> = {}, journal: WriteJournal = new MemoryJournal()): Promise<{ service: McpService; port: number; readToken: string; writeToken: string }> {
 	let settings: VaultMcpSettings = { ...defaultSettings(), serverEnabled: true, port: 0, rateLimitPerMinute: 10_000_000, ...extra };
 	const read = addToken(settings, "bench-read", "read");
 	if ("error" in read) throw new Error(read.error);
 	const write = addToken(read.settings, "bench-write", "write");
 	if ("error" in write) throw new Error(write.error);
 	settings = write.settings;
-	const service = new McpService({ host, serverVersion: "bench", logger: { info: () => undefined, warn: () => undefined, error: () => undefined }, journal: new MemoryJournal() });
+	const service = new McpService({ host, serverVersion: "bench", logger: { info: () => undefined, warn: () => undefined, error: () => undefined }, journal });
 	const status = await service.apply(settings);
 	if (status.state !== "listening") throw new Error("service did not start");
 	await service.search?.whenReady();
@@ -547,8 +550,14 @@ async function main(): Promise<void> {
 		printRows(benchStarted);
 		return;
 	}
+	if (ONLY === "appends") {
+		await benchAppendsBesideWriter();
+		printRows(benchStarted);
+		return;
+	}
 	benchParse();
 	await benchRename();
+	await benchAppendsBesideWriter();
 	await benchProtocol();
 	const demo = await fs.mkdtemp(nodePath.join(os.tmpdir(), "vault-mcp-bench-demo-"));
 	await fs.cp(TASKS_DEMO_SOURCE, demo, { recursive: true });
@@ -581,7 +590,9 @@ async function benchRename(): Promise<void> {
 		await fs.writeFile(nodePath.join(root, "Other", `Other ${index}.md`), `# Other ${index}\n\nLinks to [[Other ${(index + 1) % RENAME_BACKLINKS}]] only.\n`);
 	}
 	const host = await NodeHost.open(root);
-	const { service, port, writeToken } = await startService(host, { writeEnabled: true, writeDisclosureAccepted: true });
+	// The journal on disk, as serve keeps it: each record is flushed to disk before its note is written.
+	const journal = JournalFile.forVault(root, ".obsidian");
+	const { service, port, writeToken } = await startService(host, { writeEnabled: true, writeDisclosureAccepted: true }, journal);
 	const agent = new Agent({ keepAlive: true });
 	try {
 		const times: number[] = [];
@@ -598,9 +609,48 @@ async function benchRename(): Promise<void> {
 	} finally {
 		agent.destroy();
 		await service.stop();
+		journal.close();
 		await host.close();
 		await fs.rm(root, { recursive: true, force: true });
 	}
+}
+
+/**
+ * append_to_note over HTTP, 100 in a row, while another program appends a numbered line to the
+ * same note every 2 ms (a logger, a sync tool): how many succeed (target at least 95) and how many
+ * lines of either writer are missing afterwards (must be 0).
+ */
+async function benchAppendsBesideWriter(): Promise<void> {
+	const root = await fs.mkdtemp(nodePath.join(os.tmpdir(), "vault-mcp-bench-appends-"));
+	const note = nodePath.join(root, "Log.md");
+	await fs.writeFile(note, "# Log\n");
+	const host = await NodeHost.open(root, { watch: true });
+	const journal = JournalFile.forVault(root, ".obsidian");
+	const { service, port, writeToken } = await startService(host, { writeEnabled: true, writeDisclosureAccepted: true }, journal);
+	const agent = new Agent({ keepAlive: true });
+	const writer = spawn(process.execPath, ["-e", `const fs = require("fs"); let i = 0; setInterval(() => fs.appendFileSync(${JSON.stringify(note)}, "outside-" + i++ + "\\n"), 2);`]);
+	const exited = new Promise<void>((resolve) => writer.once("exit", () => resolve()));
+	const acknowledged: string[] = [];
+	try {
+		for (let index = 0; index < 100; index++) {
+			const answer = await postJson(port, writeToken, toolCall(index + 1, "append_to_note", { path: "Log.md", content: `server-${index}` }), agent);
+			if (!answer.includes('"isError":true')) acknowledged.push(`server-${index}`);
+		}
+	} finally {
+		writer.kill();
+		await exited;
+		agent.destroy();
+		await service.stop();
+		journal.close();
+		await host.close();
+	}
+	const lines = (await fs.readFile(note, "utf8")).split("\n");
+	const outside = new Set(lines.filter((line) => line.startsWith("outside-")));
+	const lastOutside = Math.max(...[...outside].map((line) => Number(line.slice("outside-".length))));
+	const lost = Array.from({ length: lastOutside + 1 }, (_, index) => `outside-${index}`).filter((line) => !outside.has(line)).length + acknowledged.filter((marker) => !lines.includes(marker)).length;
+	record("2 ms outside appender", "append_to_note succeeded (of 100; target ≥ 95)", acknowledged.length, "calls");
+	record("2 ms outside appender", "lines lost, either writer (must be 0)", lost, "lines");
+	await fs.rm(root, { recursive: true, force: true });
 }
 
 /** The realistic synthetic vaults of BENCH_SIZES (`--only synthetic`; `BENCH_SIZES=50000` for one size). */

@@ -339,8 +339,11 @@ export const MAX_JOURNAL_BYTES = 50 * 1024 * 1024;
  * is refused before anything is written or asked, so no single call evicts the undo of the calls before it.
  */
 export const MAX_JOURNAL_CALL_BYTES = 12 * 1024 * 1024;
-/** A rename's link changes written at once (each its own atomic edit of a different note). */
-export const RELINKS_WRITTEN_AT_ONCE = 8;
+/**
+ * A rename's link changes applied as one group: recorded in the journal with one write and one disk
+ * flush, then written at once (each its own atomic edit of a different note, compared at its write).
+ */
+export const RELINKS_APPLIED_AT_ONCE = 64;
 /**
  * When either journal bound is passed, the oldest calls are dropped until the journal holds at most
  * this share of each bound, so the file is rewritten once every hundred or so calls rather than on every call.

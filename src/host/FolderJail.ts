@@ -1,45 +1,246 @@
-import { MAX_FOLDERS_SEARCHED } from "../config/limits";
-import { promises as fs, type Dirent } from "node:fs";
+import { MAX_FOLDERS_SEARCHED, OPEN_ATTEMPTS } from "../config/limits";
+import { normalizeVaultPath } from "../paths/spelling";
+import { closeSync, constants as fsConstants, fstatSync, lstatSync, mkdirSync, openSync, promises as fs, readFileSync, realpathSync, type Dirent, type Stats } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 import * as nodePath from "node:path";
 
 /** Error code of a path the jail refuses; the message never says what, if anything, is behind it. */
 export const OUTSIDE_VAULT = "EOUTSIDEVAULT";
 
-/** A refusal: the path leads through a symbolic link, or to something that is not a plain file or folder. */
-export function outsideVaultError(): Error {
-	return Object.assign(new Error("That path is not part of the vault this server gives access to."), { name: "OutsideVaultError", code: OUTSIDE_VAULT });
+/** Opening a symbolic link fails instead of following it (0 where the platform has no such flag; the checks below still hold). */
+export const O_NOFOLLOW: number = fsConstants.O_NOFOLLOW ?? 0;
+
+/**
+ * A path whose bytes are not where the vault says they are: a symbolic link (in the name or in a
+ * folder above it), something that is not a plain file or folder, or a path that climbs out. The
+ * message never says what, if anything, is on the other side.
+ */
+export class OutsideVaultError extends Error {
+	readonly code = OUTSIDE_VAULT;
+	constructor() {
+		super("That path is not part of the vault this server gives access to.");
+		this.name = "OutsideVaultError";
+	}
+}
+
+/** Another program kept replacing the file while it was being opened: nothing was read or written. */
+export class NoteKeptChangingError extends Error {
+	readonly code = "EWRITECONFLICT";
+	constructor() {
+		super("The note kept changing while it was being opened (another program is saving it); nothing was read or written. Try again in a moment.");
+		this.name = "NoteKeptChangingError";
+	}
+}
+
+/** A file opened inside the jail, and what it was when opened. */
+export interface JailedHandle {
+	handle: FileHandle;
+	stats: Stats;
+}
+
+/** A file opened synchronously inside the jail: its descriptor, and what it was when opened. */
+export interface JailedDescriptor {
+	fd: number;
+	stats: Stats;
 }
 
 /**
- * The vault folder's jail, for a host whose own file access follows symbolic links (Obsidian's
- * adapter does): `check` is called right before bytes move and refuses any path with a link in
- * it or leading out of the vault's real root; `findLinks` lists the links so they can be hidden
- * from listings and named to the person. Node's file system only: desktop Obsidian and headless.
+ * The vault folder's jail, the one set of rules both hosts go through. Nothing outside the vault's
+ * real root is read or written, and no symbolic link below it is ever followed: a file is opened
+ * only with `open`/`openSync` (not following a link in its name, a plain file, every folder above
+ * it a real folder before and after the open, and the same file its path names once open), new
+ * folders are made one part at a time with `makeFolders`, and `check` answers for a host that moves
+ * bytes itself (Obsidian's adapter follows links, so the plugin asks `check` right before each
+ * read or write). `findLinks` lists the links so they can be hidden and named to the person.
+ * Node's file system only: desktop Obsidian and headless.
  */
 export class FolderJail {
-	private constructor(private readonly root: string) {}
+	private constructor(
+		/** The vault folder's real path (symbolic links above it resolved once, when the jail is made). */
+		readonly root: string,
+	) {}
 
 	/** A jail over the folder at `basePath` (its own real path resolved once). */
 	static async open(basePath: string): Promise<FolderJail> {
-		return new FolderJail(await fs.realpath(basePath));
+		return new FolderJail(await fs.realpath(nodePath.resolve(basePath)));
 	}
 
-	/** Resolves when every part of the vault path that exists is a real folder or plain file where its path says; rejects with an OUTSIDE_VAULT error otherwise. */
+	/** The absolute path on disk for a vault path, lexically (links are checked where bytes move); refuses a path that would leave the vault folder. */
+	diskPath(vaultPath: string): string {
+		const normalized = normalizeVaultPath(vaultPath);
+		const diskPath = nodePath.resolve(this.root, normalized === "/" ? "." : normalized);
+		if (!this.isBelowRoot(diskPath)) throw new OutsideVaultError();
+		return diskPath;
+	}
+
+	/** The vault path of a disk path below the root (Unicode NFC, forward slashes). */
+	vaultPath(diskPath: string): string {
+		return nodePath.relative(this.root, diskPath).split(nodePath.sep).join("/").normalize("NFC");
+	}
+
+	/** True for the root and every path lexically below it. */
+	isBelowRoot(diskPath: string): boolean {
+		return diskPath === this.root || diskPath.startsWith(this.root + nodePath.sep);
+	}
+
+	/** Resolves when every part of the vault path that exists is a real folder or plain file where its path says; rejects with OutsideVaultError otherwise. */
 	async check(vaultPath: string): Promise<void> {
 		const lexical = nodePath.resolve(this.root, vaultPath === "/" ? "." : vaultPath);
-		if (lexical !== this.root && !lexical.startsWith(this.root + nodePath.sep)) throw outsideVaultError();
+		if (!this.isBelowRoot(lexical)) throw new OutsideVaultError();
 		for (let current = lexical; ; current = nodePath.dirname(current)) {
 			let stats;
 			try {
 				stats = await fs.lstat(current);
 			} catch (error) {
 				if ((error as NodeJS.ErrnoException).code === "ENOENT" && current !== this.root) continue;
-				throw outsideVaultError();
+				throw new OutsideVaultError();
 			}
-			if (!stats.isFile() && !stats.isDirectory()) throw outsideVaultError();
-			if ((await fs.realpath(current)) !== current) throw outsideVaultError();
+			if (!stats.isFile() && !stats.isDirectory()) throw new OutsideVaultError();
+			if ((await fs.realpath(current)) !== current) throw new OutsideVaultError();
 			return;
 		}
+	}
+
+	/** True when the folder (or, if it does not exist yet, its nearest existing ancestor) is where its path says: no link on the way. */
+	async isFolderReal(folder: string): Promise<boolean> {
+		if (!this.isBelowRoot(folder)) return false;
+		for (let current = folder; ; current = nodePath.dirname(current)) {
+			try {
+				return (await fs.realpath(current)) === current && (await fs.lstat(current)).isDirectory();
+			} catch (error) {
+				if ((error as NodeJS.ErrnoException).code !== "ENOENT" || current === this.root) return false;
+			}
+		}
+	}
+
+	/** `isFolderReal` without the thread pool: two system calls, for the write path's synchronous edits. */
+	isFolderRealSync(folder: string): boolean {
+		if (!this.isBelowRoot(folder)) return false;
+		for (let current = folder; ; current = nodePath.dirname(current)) {
+			try {
+				return realpathSync.native(current) === current && lstatSync(current).isDirectory();
+			} catch (error) {
+				if ((error as NodeJS.ErrnoException).code !== "ENOENT" || current === this.root) return false;
+			}
+		}
+	}
+
+	/** Rejects with OutsideVaultError unless `isFolderReal`. */
+	async checkFolder(folder: string): Promise<void> {
+		if (!(await this.isFolderReal(folder))) throw new OutsideVaultError();
+	}
+
+	/** Throws OutsideVaultError unless `isFolderRealSync`. */
+	checkFolderSync(folder: string): void {
+		if (!this.isFolderRealSync(folder)) throw new OutsideVaultError();
+	}
+
+	/**
+	 * Opens a file only where it really is: no link in its folders (checked before and after the
+	 * open, so a folder swapped in between is caught), not a link itself (O_NOFOLLOW), a plain
+	 * file, and the same file the path names once open (inode), so a swap mid-way is refused. A
+	 * path replaced atomically between the open and the check is opened again, up to OPEN_ATTEMPTS.
+	 */
+	async open(diskPath: string, flags: number, mode?: number): Promise<JailedHandle> {
+		const folder = nodePath.dirname(diskPath);
+		for (let attempt = 1; ; attempt++) {
+			await this.checkFolder(folder);
+			let handle: FileHandle;
+			try {
+				handle = await fs.open(diskPath, flags | O_NOFOLLOW, mode);
+			} catch (error) {
+				throw refusedOpen(error);
+			}
+			try {
+				const stats = await handle.stat();
+				if (!stats.isFile()) throw new OutsideVaultError();
+				await this.checkFolder(folder);
+				if (isStillNamed(await fs.lstat(diskPath), stats, attempt)) return { handle, stats };
+			} catch (error) {
+				await handle.close();
+				throw error;
+			}
+			await handle.close();
+		}
+	}
+
+	/** `open` without the thread pool (the same checks), for the write path's synchronous edits: the caller closes `fd`. */
+	openSync(diskPath: string, flags: number, mode?: number): JailedDescriptor {
+		const folder = nodePath.dirname(diskPath);
+		for (let attempt = 1; ; attempt++) {
+			this.checkFolderSync(folder);
+			let fd: number;
+			try {
+				fd = openSync(diskPath, flags | O_NOFOLLOW, mode);
+			} catch (error) {
+				throw refusedOpen(error);
+			}
+			try {
+				const stats = fstatSync(fd);
+				if (!stats.isFile()) throw new OutsideVaultError();
+				this.checkFolderSync(folder);
+				if (isStillNamed(lstatSync(diskPath), stats, attempt)) return { fd, stats };
+			} catch (error) {
+				closeSync(fd);
+				throw error;
+			}
+			closeSync(fd);
+		}
+	}
+
+	/** A file's bytes, read through `open`. */
+	async readFile(diskPath: string): Promise<Buffer> {
+		const { handle } = await this.open(diskPath, fsConstants.O_RDONLY);
+		try {
+			return await handle.readFile();
+		} finally {
+			await handle.close();
+		}
+	}
+
+	/** A file's text, read through `openSync`. */
+	readTextSync(diskPath: string): string {
+		const { fd } = this.openSync(diskPath, fsConstants.O_RDONLY);
+		try {
+			return readFileSync(fd, "utf8");
+		} finally {
+			closeSync(fd);
+		}
+	}
+
+	/** True when the jail refused a path because something there is not part of the vault (a link), not because of a race. */
+	async isRefusedForGood(diskPath: string): Promise<boolean> {
+		if (!(await this.isFolderReal(nodePath.dirname(diskPath)))) return true;
+		return fs.lstat(diskPath).then(
+			(stats) => !stats.isFile(),
+			() => false,
+		);
+	}
+
+	/** Makes a folder and its missing parents one at a time, refusing at the first part that is a link or not a folder. */
+	async makeFolders(folder: string): Promise<void> {
+		for (const current of this.foldersDown(folder)) {
+			try {
+				await fs.mkdir(current);
+			} catch (error) {
+				if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+			}
+			this.refuseUnlessFolder(current, await fs.lstat(current));
+		}
+		await this.checkFolder(folder);
+	}
+
+	/** `makeFolders` without the thread pool. */
+	makeFoldersSync(folder: string): void {
+		for (const current of this.foldersDown(folder)) {
+			try {
+				mkdirSync(current);
+			} catch (error) {
+				if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+			}
+			this.refuseUnlessFolder(current, lstatSync(current));
+		}
+		this.checkFolderSync(folder);
 	}
 
 	/** Vault paths of the symbolic links under the root (not followed), dot-folders skipped. */
@@ -63,4 +264,35 @@ export class FolderJail {
 		}
 		return links.sort();
 	}
+
+	/** The folders from just below the root down to `folder`, each a disk path. */
+	private foldersDown(folder: string): string[] {
+		if (!this.isBelowRoot(folder)) throw new OutsideVaultError();
+		const parts = nodePath.relative(this.root, folder).split(nodePath.sep).filter((part) => part !== "");
+		return parts.map((_part, index) => nodePath.join(this.root, ...parts.slice(0, index + 1)));
+	}
+
+	private refuseUnlessFolder(diskPath: string, stats: Stats): void {
+		if (stats.isDirectory()) return;
+		if (stats.isSymbolicLink()) throw new OutsideVaultError();
+		throw Object.assign(new Error(`Not a folder: ${this.vaultPath(diskPath)}`), { code: "ENOTDIR" });
+	}
+}
+
+/** An open that failed because of a link on the way is refused like any path through a link. */
+function refusedOpen(error: unknown): unknown {
+	const code = (error as NodeJS.ErrnoException).code;
+	return code === "ELOOP" || code === "EMLINK" || code === "ENOTDIR" ? new OutsideVaultError() : error;
+}
+
+/**
+ * Whether the path still names the file just opened. Another file at the path means an atomic
+ * replace (ours or another program's) between the open and the check, or a folder swapped and
+ * swapped back: the caller opens again, and only a path that keeps changing is refused.
+ */
+function isStillNamed(named: Stats, opened: Stats, attempt: number): boolean {
+	if (named.ino === opened.ino && named.dev === opened.dev) return true;
+	if (!named.isFile()) throw new OutsideVaultError();
+	if (attempt >= OPEN_ATTEMPTS) throw new NoteKeptChangingError();
+	return false;
 }

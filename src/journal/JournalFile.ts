@@ -142,20 +142,26 @@ export class JournalFile implements WriteJournal {
 	}
 
 	recordChange(call: JournalCall, change: JournalChange): void {
-		this.append({ kind: "change", id: call.id, time: call.time, tokenName: call.tokenName, tool: call.tool, ...change });
+		this.recordChanges(call, [change]);
+	}
+
+	/** Records several changes of a call with one append and one fsync (a rename's relinks: one disk flush per group, not per note). */
+	recordChanges(call: JournalCall, changes: readonly JournalChange[]): void {
+		if (changes.length === 0) return;
+		this.append(changes.map((change) => ({ kind: "change", id: call.id, time: call.time, tokenName: call.tokenName, tool: call.tool, ...change })));
 	}
 
 	dropChange(callId: string, path: string): void {
 		this.syncWithDisk();
 		if (!this.entries.get(callId)?.changes.some((change) => change.path === path)) return;
-		this.append({ kind: "drop", id: callId, path });
+		this.append([{ kind: "drop", id: callId, path }]);
 	}
 
 	markUndone(callId: string, by: string): void {
 		this.syncWithDisk();
 		// The call may have been dropped as the oldest meanwhile (by the undo's own records): nothing to mark.
 		if (!this.entries.has(callId)) return;
-		this.append({ kind: "undone", id: callId, time: new Date().toISOString(), by });
+		this.append([{ kind: "undone", id: callId, time: new Date().toISOString(), by }]);
 	}
 
 	list(limit?: number): JournalEntry[] {
@@ -177,12 +183,12 @@ export class JournalFile implements WriteJournal {
 	}
 
 	/**
-	 * Appends one line and makes it durable, then reads back what the file gained (this line, and
+	 * Appends lines (in one write) and makes them durable, then reads back what the file gained (this line, and
 	 * any another process appended meanwhile). Past a bound, a trim is scheduled, never run here.
 	 */
-	private append(line: JournalLine): void {
+	private append(lines: readonly JournalLine[]): void {
 		try {
-			this.appendLine(line);
+			this.appendLines(lines);
 		} catch (error) {
 			if (error instanceof OwnFileLinkError && this.problem !== error.message) {
 				this.problem = error.message;
@@ -193,7 +199,7 @@ export class JournalFile implements WriteJournal {
 		this.problem = null;
 	}
 
-	private appendLine(line: JournalLine): void {
+	private appendLines(lines: readonly JournalLine[]): void {
 		this.syncWithDisk();
 		this.checkFolder();
 		// Owner-only: the journal holds note text. Never through a link: it would carry note text out of the vault.
@@ -202,7 +208,7 @@ export class JournalFile implements WriteJournal {
 			// Bytes after the last complete line: another process's line cut short by a crash. A line end first
 			// keeps this line from continuing it (the cut piece is then skipped as a line of its own).
 			const cutBefore = fstatSync(descriptor).size > (this.disk?.size ?? 0);
-			writeAll(descriptor, Buffer.from(`${cutBefore ? "\n" : ""}${JSON.stringify(line)}\n`, "utf8"));
+			writeAll(descriptor, Buffer.from(`${cutBefore ? "\n" : ""}${lines.map((line) => `${JSON.stringify(line)}\n`).join("")}`, "utf8"));
 			fsyncSync(descriptor);
 		} finally {
 			closeSync(descriptor);

@@ -9,7 +9,7 @@
 import type { Host, HostFile } from "../host/Host";
 import { ensureParentFolder } from "../vault/dailyNotes";
 import { hashText } from "../vault/writes";
-import { RELINKS_WRITTEN_AT_ONCE } from "../config/limits";
+import { RELINKS_APPLIED_AT_ONCE } from "../config/limits";
 import type { JournalCall, JournalChange, WriteJournal } from "./entry";
 
 /** One note a call changes: its text before (null: the call creates it) and after; `movedFrom` when the call moves it there. */
@@ -102,7 +102,10 @@ export async function isPathFree(host: Host, path: string): Promise<boolean> {
  * moved note's target taken), or null when every note is as planned. Read before the first byte
  * is written, so a set that cannot be applied as planned writes nothing.
  */
-export async function findChangedNote(host: Host, changes: readonly NoteChange[]): Promise<string | null> {
+export async function findChangedNote(host: Host, changes: readonly NoteChange[], options?: Pick<ApplyOptions, "redoEdits">): Promise<string | null> {
+	// A set's only edit that may be made again on newer text is compared inside its atomic edit instead:
+	// a note another program keeps appending to changes between any look and the write.
+	const redoneAtWrite = (change: NoteChange) => change.relink === true || (options?.redoEdits === true && changes.length === 1 && change.redo !== undefined);
 	const moved = new Set(changes.flatMap((change) => (change.movedFrom === undefined ? [] : [change.path])));
 	for (const change of changes) {
 		if (change.movedFrom !== undefined) {
@@ -110,7 +113,7 @@ export async function findChangedNote(host: Host, changes: readonly NoteChange[]
 			if (change.path.toLowerCase() !== change.movedFrom.toLowerCase() && !(await isPathFree(host, change.path))) return change.path;
 		} else if (change.before === null) {
 			if (!(await isPathFree(host, change.path))) return change.path;
-		} else if (!moved.has(change.path) && (await currentText(host, change.path)) !== change.before && !change.relink) {
+		} else if (!moved.has(change.path) && !redoneAtWrite(change) && (await currentText(host, change.path)) !== change.before) {
 			return change.path;
 		}
 	}
@@ -148,7 +151,7 @@ async function withPathTurns<T>(paths: readonly string[], work: () => Promise<T>
 }
 
 async function applyInTurn(host: Host, journal: WriteJournal, call: JournalCall, changes: readonly NoteChange[], options: ApplyOptions): Promise<Map<string, string>> {
-	const changed = await findChangedNote(host, changes);
+	const changed = await findChangedNote(host, changes, options);
 	if (changed !== null) throw new NoteChangedSinceError(changed, []);
 	const written = new Map<string, string>();
 	const done: string[] = [];
@@ -171,15 +174,16 @@ async function applyInTurn(host: Host, journal: WriteJournal, call: JournalCall,
 		}
 		done.push(change.path);
 	};
-	// A rename's link changes are independent edits of different notes: a few at a time, so a rename
-	// with many backlinks waits on the disk once per group rather than once per note.
+	// A rename's link changes are independent edits of different notes: applied a group at a time,
+	// each group recorded in the journal with one write (one disk flush, not one per note) and then
+	// written at once, each note still compared at the moment of its own write.
 	let group: NoteChange[] = [];
 	const flush = async () => {
-		for (let start = 0; start < group.length; start += RELINKS_WRITTEN_AT_ONCE) await Promise.all(group.slice(start, start + RELINKS_WRITTEN_AT_ONCE).map(applyOne));
+		for (let start = 0; start < group.length; start += RELINKS_APPLIED_AT_ONCE) await applyRelinks(host, journal, call, group.slice(start, start + RELINKS_APPLIED_AT_ONCE), options, written, done);
 		group = [];
 	};
 	for (const change of changes) {
-		if (change.relink === true && change.movedFrom === undefined && moveByHost === undefined) {
+		if (change.relink === true && change.movedFrom === undefined && change.before !== null && change.redo !== undefined && moveByHost === undefined) {
 			group.push(change);
 			continue;
 		}
@@ -199,6 +203,68 @@ export function missingFolders(host: Host, path: string): string[] {
 		missing.unshift(folder);
 	}
 	return missing;
+}
+
+/**
+ * Applies a group of link changes: the call's right is checked, the group recorded with one
+ * journal write, then each note edited in its own atomic edit. A note changed since the plan has
+ * the same link change made on its new text (its record replaced by what was really written); a
+ * note that could not be written has its record dropped. Throws, once every note of the group has
+ * settled, the first note's error (with every note written so far in `done`).
+ */
+async function applyRelinks(host: Host, journal: WriteJournal, call: JournalCall, group: readonly NoteChange[], options: ApplyOptions, written: Map<string, string>, done: string[]): Promise<void> {
+	if (!options.mayWrite()) throw new WriteNoLongerAllowedError(done);
+	journal.recordChanges(
+		call,
+		group.map((change) => record(change.path, change.before, change.after)),
+	);
+	const results = await Promise.allSettled(group.map((change) => writeRecordedRelink(host, journal, call, change, options)));
+	let failure: Error | null = null;
+	for (const [index, result] of results.entries()) {
+		const change = group[index]!;
+		if (result.status === "rejected") failure ??= result.reason instanceof Error ? result.reason : new Error("A note of this rename could not be written.");
+		else if (result.value !== null) {
+			written.set(change.path, result.value);
+			done.push(change.path);
+		}
+	}
+	if (failure instanceof NoteChangedSinceError) throw new NoteChangedSinceError(failure.path, done, failure.takenOnDisk);
+	if (failure instanceof WriteNoLongerAllowedError) throw new WriteNoLongerAllowedError(done);
+	if (failure !== null) throw failure;
+}
+
+/** Writes one link change already recorded as planned; returns the text written (null: nothing written, its record dropped). */
+async function writeRecordedRelink(host: Host, journal: WriteJournal, call: JournalCall, change: NoteChange, options: ApplyOptions): Promise<string | null> {
+	let recorded: { before: string; after: string } | null = { before: change.before ?? "", after: change.after };
+	const forget = () => {
+		if (recorded !== null) journal.dropChange(call.id, change.path);
+		recorded = null;
+	};
+	const file = host.vault.getFileByPath(change.path);
+	if (!file || !options.mayWrite()) {
+		forget();
+		if (!file) throw new NoteChangedSinceError(change.path, []);
+		throw new WriteNoLongerAllowedError([]);
+	}
+	let text: string | null = null;
+	try {
+		await host.vault.process(file, (data) => {
+			const next = data === change.before ? change.after : (change.redo?.(data) ?? data);
+			text = next === data ? null : next;
+			if (recorded !== null && recorded.before === data && recorded.after === next) return next;
+			// The note changed since the plan: the record says what this edit really replaces and writes.
+			forget();
+			if (next !== data) {
+				journal.recordChange(call, record(change.path, data, next));
+				recorded = { before: data, after: next };
+			}
+			return next;
+		});
+	} catch (error) {
+		forget();
+		throw error;
+	}
+	return text;
 }
 
 function record(path: string, before: string | null, after: string, movedFrom?: string): JournalChange {

@@ -49,6 +49,8 @@ export interface JournalEntry extends JournalCall {
 export interface WriteJournal {
 	/** Records one change of a call, before it is written. */
 	recordChange(call: JournalCall, change: JournalChange): void;
+	/** Records several changes of a call at once, as if one after another (one write to disk for all). */
+	recordChanges(call: JournalCall, changes: readonly JournalChange[]): void;
 	/** The change recorded last for this call and path was not written after all (the write failed): forget it. */
 	dropChange(callId: string, path: string): void;
 	/** Marks a call as undone by the entry `by`. */

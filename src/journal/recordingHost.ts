@@ -11,6 +11,7 @@ import { isRelinkEdit, moveWithRelinks, planRename } from "../vault/rename";
 import type { Scope } from "../vault/scope";
 import { hashText } from "../vault/writes";
 import type { NoteChange } from "./changeSet";
+import { MAX_JOURNAL_CALL_BYTES } from "../config/limits";
 
 /** A change a tool call would make: the note's text before (null: a new note) and after. */
 export type PlannedChange = NoteChange;
@@ -82,6 +83,15 @@ function withWrites(host: Host, writes: Writes): Host {
 	return { ...host, hiddenLinks: () => host.hiddenLinks(), vault: wrapped, fileManager };
 }
 
+/** The notes a call would change hold more text than one call may keep in the undo journal: planning stopped, nothing was written. */
+export class CallTooLargeError extends Error {
+	readonly code = "ECALLTOOLARGE";
+	constructor() {
+		super(`This call would change notes holding more than the ${MAX_JOURNAL_CALL_BYTES / (1024 * 1024)} MiB of text one call may keep in the undo journal.`);
+		this.name = "CallTooLargeError";
+	}
+}
+
 /**
  * A host on which a tool call is planned without writing anything: each change is computed on the
  * note's current text and collected (`changes()` once the call has run). A rename is planned among
@@ -92,8 +102,18 @@ export function planningHost(host: Host, scope: Scope, expectedHash?: string, ta
 	const planned = new Map<string, PlannedChange>();
 	const files = new Map<string, HostFile>();
 	const movedAway = new Set<string>();
+	let charsRead = 0;
 	// The host's cached read (checked against the disk): a plan made on stale text is caught when each note is written.
-	const textOf = async (file: HostFile) => planned.get(file.path)?.after ?? (await host.vault.cachedRead(file));
+	const textOf = async (file: HostFile) => {
+		const earlier = planned.get(file.path)?.after;
+		if (earlier !== undefined) return earlier;
+		// A call whose notes hold more text than its journal records may keep stops being planned here,
+		// before the rest is read: a rename linked from 20 MB of notes is refused after reading the bound, not the 20 MB.
+		if (charsRead + file.stat.size > MAX_JOURNAL_CALL_BYTES) throw new CallTooLargeError();
+		const text = await host.vault.cachedRead(file);
+		charsRead += text.length;
+		return text;
+	};
 	/** Adds an edit of `path`; on a note the call already changed, the edit follows the earlier one (and so does its redo). */
 	const plan = (path: string, before: string, after: string, redo: (text: string) => string) => {
 		const earlier = planned.get(path);

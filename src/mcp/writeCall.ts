@@ -8,7 +8,7 @@ import * as nodeTimers from "node:timers";
 import type { ToolRight } from "../auth/rights";
 import { MAX_JOURNAL_CALL_BYTES, MAX_WAITING_APPROVALS_PER_TOKEN, MAX_WRITE_ATTEMPTS, WRITE_RETRY_BUDGET_MS, WRITE_RETRY_FIRST_PAUSE_MS, WRITE_RETRY_MAX_PAUSE_MS } from "../config/limits";
 import { applyChangeSet, journalBytesOf, NoteChangedSinceError, WriteNoLongerAllowedError, type NoteChange } from "../journal/changeSet";
-import { planningHost } from "../journal/recordingHost";
+import { CallTooLargeError, planningHost } from "../journal/recordingHost";
 import { diffNote } from "../markdown/lineDiff";
 import { newCallId } from "../journal/undo";
 import { obsidianUpdatesLinks } from "../vault/config";
@@ -29,7 +29,13 @@ interface PlannedCall {
 /** Runs the tool's handler once on a host that plans instead of writing. */
 async function planCall<Args>(ctx: ToolContext, tool: ToolDescriptor, args: Args, expectedHash: string | undefined, takenOnDisk: ReadonlySet<string>): Promise<PlannedCall> {
 	const planning = planningHost(ctx.host, ctx.scope, expectedHash, takenOnDisk);
-	const outcome = (await tool.handler({ ...ctx, host: planning.host }, args as Parameters<typeof tool.handler>[1])) as ToolOutcome<Record<string, unknown>>;
+	let outcome: ToolOutcome<Record<string, unknown>>;
+	try {
+		outcome = await tool.handler({ ...ctx, host: planning.host }, args as Parameters<typeof tool.handler>[1]);
+	} catch (error) {
+		if (!(error instanceof CallTooLargeError)) throw error;
+		return { outcome: fail(`${error.message} ${NOTHING_WRITTEN} Make the change in smaller steps, or in Obsidian itself.`), changes: [] };
+	}
 	return { outcome, changes: outcome.ok ? planning.changes() : [] };
 }
 

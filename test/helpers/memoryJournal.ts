@@ -10,6 +10,10 @@ export class MemoryJournal implements WriteJournal {
 		this.entries.set(call.id, entry);
 	}
 
+	recordChanges(call: JournalCall, changes: readonly JournalChange[]): void {
+		for (const change of changes) this.recordChange(call, change);
+	}
+
 	dropChange(callId: string, path: string): void {
 		const entry = this.entries.get(callId);
 		if (!entry) return;

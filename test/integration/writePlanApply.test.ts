@@ -5,6 +5,7 @@
  * on what an excluded folder holds.
  */
 import { promises as fs } from "node:fs";
+import * as os from "node:os";
 import * as nodePath from "node:path";
 import { revokeToken, setTokenRights } from "../../src/auth/tokenList";
 import { MAX_JOURNAL_CALL_BYTES } from "../../src/config/limits";
@@ -157,6 +158,78 @@ describe("plan, approve exactly, apply: over real HTTP", () => {
 			await client.close();
 		}
 	}, 120_000);
+});
+
+describe("a 20 MB call beside other tokens", () => {
+	test("a rename linked from 20 MB of notes is refused with the limit before anything is written, another token's reads keep answering under 2 s, and the undo of an earlier call still works", async () => {
+		const megabyte = `${"x".repeat(79)}\n`.repeat(1024 * 1024 / 80);
+		const linking: Record<string, string> = {};
+		for (let index = 0; index < 20; index++) linking[`Big/Big ${index}.md`] = `[[Plan]]\n${megabyte}`;
+		const vault = await makeVault({ "Plan.md": "# Plan\n", "Home.md": "# Home\n", ...linking });
+		const running = await startService(vault, { levels: ["read", "write"], settings: WRITE_SETTINGS });
+		const writer = await connectClient(running.url, running.tokens.write ?? "");
+		const reader = await connectClient(running.url, running.tokens.read ?? "");
+		try {
+			await callOk(writer, "append_to_note", { path: "Home", content: "an earlier call" });
+			const earlier = running.journal.list(1)[0];
+			const before = await vaultFiles(vault);
+			const latencies: number[] = [];
+			let renaming = true;
+			const reads = (async () => {
+				while (renaming) {
+					const started = performance.now();
+					await callOk(reader, "read_note", { path: "Home" });
+					latencies.push(performance.now() - started);
+				}
+			})();
+			const started = performance.now();
+			const message = await callError(writer, "rename_note", { path: "Plan", new_path: "Plan 2.md" });
+			const refusedAfterMs = performance.now() - started;
+			renaming = false;
+			await reads;
+			expect(message).toContain(`${MAX_JOURNAL_CALL_BYTES / (1024 * 1024)} MiB`);
+			expect(message).toContain("Nothing was written.");
+			expect(await vaultFiles(vault)).toEqual(before);
+			expect(latencies.length).toBeGreaterThan(0);
+			expect(Math.max(...latencies)).toBeLessThan(2_000);
+			// Planning stopped at the bound: far less time than reading and rewriting 20 MB would take here.
+			expect(refusedAfterMs).toBeLessThan(10_000);
+			expect(running.journal.list()).toHaveLength(1);
+			const undone = await undoCall(running.host, running.journal, earlier?.id ?? "");
+			expect(undone.ok).toBe(true);
+			expect(await fs.readFile(nodePath.join(vault, "Home.md"), "utf8")).toBe("# Home\n");
+		} finally {
+			await writer.close();
+			await reader.close();
+			await running.stop();
+			await removeDir(vault);
+		}
+	}, 120_000);
+});
+
+describe("undo of a rename whose old folder became a symbolic link", () => {
+	test("is refused whole before the first byte: no link is restored, nothing is moved, nothing outside changes", async () => {
+		const vault = await makeVault({ "Sub/Plan.md": "# Plan\n", "Home.md": "See [[Sub/Plan]].\n" });
+		const outside = await fs.mkdtemp(nodePath.join(os.tmpdir(), "vault-mcp-outside-"));
+		const running = await startService(vault, { levels: ["write"], settings: WRITE_SETTINGS });
+		const writer = await connectClient(running.url, running.tokens.write ?? "");
+		try {
+			await callOk(writer, "rename_note", { path: "Sub/Plan", new_path: "Plan.md" });
+			const rename = running.journal.list(1)[0];
+			await fs.rm(nodePath.join(vault, "Sub"), { recursive: true });
+			await fs.symlink(outside, nodePath.join(vault, "Sub"));
+			const before = await vaultFiles(vault);
+			const undone = await undoCall(running.host, running.journal, rename?.id ?? "");
+			expect(undone.ok).toBe(false);
+			expect(await vaultFiles(vault)).toEqual(before);
+			expect(await fs.readdir(outside)).toEqual([]);
+		} finally {
+			await writer.close();
+			await running.stop();
+			await removeDir(vault);
+			await removeDir(outside);
+		}
+	}, 60_000);
 });
 
 describe("renames among visible notes only", () => {

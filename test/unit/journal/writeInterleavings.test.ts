@@ -1,5 +1,5 @@
 /**
- * A property over interleavings of write tool calls, edits by other programs and undo: no
+ * A property over interleavings of write tool calls (renames with their link rewrites among them), edits by other programs and undo: no
  * acknowledged byte is lost (every line a call or another program added is in a note, a backup, a
  * conflict copy or the trash, unless an undo of that very call took it back), and every undo is
  * either exact (the note holds the text from before the call) or leaves a conflict copy holding it.
@@ -28,6 +28,7 @@ type Step =
 	| { kind: "overwrite"; note: "A" | "B" }
 	| { kind: "property"; note: "A" | "B" }
 	| { kind: "outside"; note: "A" | "B" }
+	| { kind: "rename" }
 	| { kind: "undo"; pick: number };
 
 const note = fc.constantFrom("A" as const, "B" as const);
@@ -36,6 +37,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 	fc.record({ kind: fc.constant("overwrite" as const), note }),
 	fc.record({ kind: fc.constant("property" as const), note }),
 	fc.record({ kind: fc.constant("outside" as const), note }),
+	fc.record({ kind: fc.constant("rename" as const) }),
 	fc.record({ kind: fc.constant("undo" as const), pick: fc.nat(20) }),
 );
 
@@ -45,7 +47,7 @@ describe("interleavings of tool calls, outside edits and undo", () => {
 		await fc.assert(
 			fc.asyncProperty(fc.array(step, { minLength: 3, maxLength: 9 }), async (steps) => {
 				run++;
-				const root = await makeVault({ "A.md": "# A\n\nstart a\n", "B.md": "---\nstatus: new\n---\n# B\n" });
+				const root = await makeVault({ "A.md": "# A\n\nstart a, see [[C]]\n", "B.md": "---\nstatus: new\n---\n# B\n\n[[C#Heading|c]]\n", "C.md": "# C\n\n## Heading\n" });
 				const host = await NodeHost.open(root);
 				const scope = { configDir: ".obsidian", excludedFolders: [] };
 				const search = new IndexedNoteSearch(host, scope, () => new Promise((resolve) => setImmediate(resolve)));
@@ -79,9 +81,15 @@ describe("interleavings of tool calls, outside edits and undo", () => {
 							for (const done of outcome.notes) {
 								const change = entry.changes.find((candidate) => candidate.path === done.path || candidate.movedFrom === done.path);
 								if (done.result === "restored") expect(await fs.readFile(nodePath.join(root, done.path), "utf8")).toBe(change?.before);
+								if (done.result === "moved back") expect(await fs.readFile(nodePath.join(root, done.path), "utf8")).toBe(change?.before);
 								if (done.result === "conflict") expect(await fs.readFile(nodePath.join(root, done.copy), "utf8")).toBe(change?.before);
-								expect(["restored", "conflict", "unchanged", "trashed", "kept", "gone"]).toContain(done.result);
+								expect(["restored", "moved back", "conflict", "unchanged", "trashed", "kept", "gone"]).toContain(done.result);
 							}
+						} else if (current.kind === "rename") {
+							// C moves between two folders; A and B link to it, so each rename rewrites their links too.
+							const at = (await fs.stat(nodePath.join(root, "C.md")).then(() => true, () => false)) ? "C.md" : "Moved/C.md";
+							const outcome = await callTool(client, "rename_note", { path: at, new_path: at === "C.md" ? "Moved/C.md" : "C.md" });
+							if (!outcome.ok) expect(outcome.error).toMatch(/exists|changed|not found|No note/i);
 						} else {
 							const args =
 								current.kind === "append"

@@ -1,0 +1,259 @@
+import { randomBytes } from "node:crypto";
+import { close, closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, promises as fs, readFileSync, readSync, renameSync, rmSync, writeSync, type Stats } from "node:fs";
+import * as nodePath from "node:path";
+import { O_NOFOLLOW, OutsideVaultError, type FolderJail } from "../host/FolderJail";
+
+/** What one attempt of an edit did: the text the note now has, and the file's stats after our write (null: nothing was written). */
+export interface EditResult {
+	text: string;
+	stats: Stats | null;
+	/** Whether the file holds exactly `text` (false when another program's bytes were carried over beside ours). */
+	exact: boolean;
+}
+
+const CREATE_NEW = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL;
+
+/**
+ * The headless vault's writes to disk, each inside the jail. An edit is one synchronous critical
+ * section per note (open, read, compare, write, rename: about twenty system calls, well under a
+ * millisecond for a note of a few kilobytes): nothing else in this process can come in between, and
+ * a rename's thousand link rewrites cost a thousand short turns of the event loop instead of twenty
+ * thousand thread-pool round trips (which the profile showed dominating the rename). Other programs
+ * can still write at any moment, so each edit compares at the moment of its write and never
+ * overwrites bytes it did not read.
+ */
+export class DiskWriter {
+	constructor(private readonly jail: FolderJail) {}
+
+	/**
+	 * One attempt of an edit of the file at `diskPath`: reads it, runs `fn`, and writes the result
+	 * only if the file still holds what was read; null when it changed under us (the caller runs
+	 * `fn` again on the fresh text). A change that only adds to the end is appended in place
+	 * (O_APPEND), so another program appending at the same moment loses nothing; any other change
+	 * replaces the file atomically (temporary file, rename), and bytes another program appended to
+	 * the old file in the instant before the rename are carried over.
+	 */
+	editOnce(diskPath: string, fn: (data: string) => string): EditResult | null {
+		const { fd, stats } = this.jail.openSync(diskPath, fsConstants.O_RDONLY);
+		try {
+			const beforeBytes = readFileSync(fd);
+			const before = beforeBytes.toString("utf8");
+			const after = fn(before);
+			if (after === before) return { text: after, stats: null, exact: true };
+			// In place only for a file with one name: appending through a hard link would change the
+			// bytes under its other name too (perhaps outside the vault); a replace gives this name its own file.
+			if (stats.nlink === 1 && after.startsWith(before) && Buffer.from(before, "utf8").equals(beforeBytes)) {
+				return this.appendInPlace(diskPath, fd, stats, beforeBytes, after, Buffer.from(after.slice(before.length), "utf8"));
+			}
+			return this.replaceFile(diskPath, fd, stats, beforeBytes, after);
+		} finally {
+			// Closed off the event loop: once the file was replaced this is its last descriptor, and
+			// freeing a replaced file's blocks made a synchronous close the slowest step of a rename.
+			close(fd, () => undefined);
+		}
+	}
+
+	/**
+	 * Adds `suffix` at the end of the file (O_APPEND: other programs' appends interleave, never
+	 * vanish). If the file grew since it was read, only by whole lines added at its end (the bytes
+	 * read still there, the new ones ending in a line end), the edit's whole lines go after them: the
+	 * same lines added at the end of the note as it is now. A program appending every few
+	 * milliseconds otherwise wins every race against an edit that takes longer than that to compute.
+	 */
+	private appendInPlace(diskPath: string, readFd: number, read: Stats, beforeBytes: Buffer, after: string, suffix: Buffer): EditResult | null {
+		const size = beforeBytes.length;
+		const { fd, stats } = this.jail.openSync(diskPath, fsConstants.O_WRONLY | fsConstants.O_APPEND);
+		try {
+			if (stats.ino !== read.ino) return null;
+			const grew = stats.size !== size;
+			if (grew && !this.grewByWholeLines(readFd, beforeBytes, stats.size, suffix)) return null;
+			writeAll(fd, suffix);
+			const final = fstatSync(fd);
+			const named = lstatSync(diskPath, { throwIfNoEntry: false });
+			if (named && named.ino !== final.ino) {
+				// Another program saved the note atomically (a new file renamed over it) as we wrote:
+				// our bytes went to the file it replaced. If its new text already holds them (it read
+				// them first), they landed; if not, the edit is made again on its text.
+				let fresh: Buffer | null;
+				try {
+					fresh = Buffer.from(this.jail.readTextSync(diskPath), "utf8");
+				} catch {
+					fresh = null;
+				}
+				if (fresh === null || !fresh.includes(suffix)) return null;
+				return { text: after, stats: named, exact: false };
+			}
+			return { text: after, stats: final, exact: !grew && final.size === size + suffix.length };
+		} finally {
+			closeSync(fd);
+		}
+	}
+
+	/** Whether the file read as `beforeBytes` now holds them followed only by whole lines (and both it and `suffix` end lines). */
+	private grewByWholeLines(readFd: number, beforeBytes: Buffer, size: number, suffix: Buffer): boolean {
+		const newline = 0x0a;
+		if (size < beforeBytes.length || (beforeBytes.length > 0 && beforeBytes[beforeBytes.length - 1] !== newline) || suffix[suffix.length - 1] !== newline) return false;
+		const now = Buffer.alloc(size);
+		if (readSync(readFd, now, 0, size, 0) !== size) return false;
+		return now[size - 1] === newline && now.subarray(0, beforeBytes.length).equals(beforeBytes);
+	}
+
+	/** Replaces the file atomically with `after`, if it still holds exactly `beforeBytes` (`old` is the descriptor it was read through). */
+	private replaceFile(diskPath: string, old: number, read: Stats, beforeBytes: Buffer, after: string): EditResult | null {
+		const folder = nodePath.dirname(diskPath);
+		// A short dot-name in the same folder: the rename is atomic, the watcher and listing ignore
+		// it, and it fits beside a note whose own name is near the file system's limit.
+		const temporary = nodePath.join(folder, `.vault-mcp-${randomBytes(6).toString("hex")}.tmp`);
+		const afterBytes = Buffer.from(after, "utf8");
+		try {
+			const created = openSync(temporary, CREATE_NEW | O_NOFOLLOW, read.mode & 0o777);
+			try {
+				writeAll(created, afterBytes);
+			} finally {
+				closeSync(created);
+			}
+			// The last look before the rename: same file, same bytes, same real folder.
+			this.jail.checkFolderSync(folder);
+			const named = lstatSync(diskPath);
+			const now = Buffer.alloc(beforeBytes.length + 1);
+			const bytesRead = readSync(old, now, 0, now.length, 0);
+			if (named.ino !== read.ino || bytesRead !== beforeBytes.length || !now.subarray(0, bytesRead).equals(beforeBytes)) {
+				rmSync(temporary, { force: true });
+				return null;
+			}
+			renameSync(temporary, diskPath);
+		} catch (error) {
+			rmSync(temporary, { force: true });
+			throw error;
+		}
+		// Another program may have appended to the old file in the instant between the last look
+		// and the rename: those bytes went to the file just replaced, so add them to the new one.
+		// Only an append is carried over: if the old file was rewritten instead, its tail is not an addition to our text.
+		const late = fstatSync(old);
+		let exact = true;
+		const head = Buffer.alloc(beforeBytes.length);
+		if (late.size > beforeBytes.length && readSync(old, head, 0, head.length, 0) === head.length && head.equals(beforeBytes)) {
+			const extra = Buffer.alloc(late.size - beforeBytes.length);
+			readSync(old, extra, 0, extra.length, beforeBytes.length);
+			const { fd } = this.jail.openSync(diskPath, fsConstants.O_WRONLY | fsConstants.O_APPEND);
+			try {
+				writeAll(fd, extra);
+			} finally {
+				closeSync(fd);
+			}
+			exact = false;
+		}
+		const stats = lstatSync(diskPath);
+		return { text: after, stats, exact: exact && stats.size === afterBytes.length };
+	}
+
+	/** Makes a new file holding `data`, never replacing anything (exclusive, not following links); folders made as needed. */
+	async create(diskPath: string, data: string): Promise<Stats> {
+		await this.jail.makeFolders(nodePath.dirname(diskPath));
+		let handle;
+		try {
+			// Exclusive and not following links: fails if another program created the file a moment ago, never overwrites it.
+			handle = await fs.open(diskPath, CREATE_NEW | O_NOFOLLOW, 0o666);
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code === "EEXIST" && (await fs.lstat(diskPath)).isSymbolicLink()) throw new OutsideVaultError();
+			throw error;
+		}
+		try {
+			await handle.writeFile(data, "utf8");
+		} finally {
+			await handle.close();
+		}
+		// A folder swapped for a link while the file was being made: take back what was written there.
+		if (!(await this.jail.isFolderReal(nodePath.dirname(diskPath)))) {
+			await fs.rm(diskPath, { force: true });
+			throw new OutsideVaultError();
+		}
+		return fs.lstat(diskPath);
+	}
+
+	/** Copies a file's bytes to a new file (never replacing one), both inside the jail. */
+	async copy(from: string, to: string): Promise<void> {
+		const bytes = await this.jail.readFile(from);
+		await this.jail.makeFolders(nodePath.dirname(to));
+		await fs.writeFile(to, bytes, { flag: CREATE_NEW | O_NOFOLLOW });
+	}
+
+	/**
+	 * Moves a file into `trashFolder` under its own name, or with a number added when that name is
+	 * taken there. The name is taken first (an empty file made exclusively), so nothing already in
+	 * the trash is ever replaced; the file must be a plain file where its path says.
+	 */
+	async trash(diskPath: string, trashFolder: string, basename: string, extension: string): Promise<void> {
+		const { handle } = await this.jail.open(diskPath, fsConstants.O_RDONLY);
+		await handle.close();
+		await this.jail.makeFolders(trashFolder);
+		const dot = extension === "" ? "" : `.${extension}`;
+		for (let number = 0; ; number++) {
+			const target = nodePath.join(trashFolder, `${basename}${number === 0 ? "" : ` ${number}`}${dot}`);
+			try {
+				await (await fs.open(target, CREATE_NEW | O_NOFOLLOW, 0o600)).close();
+			} catch (error) {
+				if ((error as NodeJS.ErrnoException).code === "EEXIST") continue;
+				throw error;
+			}
+			try {
+				// The last look before the move: still a plain file, in a real folder.
+				await this.jail.checkFolder(nodePath.dirname(diskPath));
+				if (!(await fs.lstat(diskPath)).isFile()) throw new OutsideVaultError();
+				await fs.rename(diskPath, target);
+			} catch (error) {
+				await fs.rm(target, { force: true });
+				throw error;
+			}
+			return;
+		}
+	}
+
+	/**
+	 * Gives the file at `from` the name `to` (folders made as needed), never replacing anything: the
+	 * new name is taken with a hard link, which fails if it exists, and only then the old name is
+	 * removed; a file system without hard links gets a checked rename instead. A move that only
+	 * changes letter case is a plain rename (on a case-insensitive disk both names are the same file).
+	 * Returns the moved file's stats.
+	 */
+	async move(from: string, to: string): Promise<Stats> {
+		const { handle, stats } = await this.jail.open(from, fsConstants.O_RDONLY);
+		await handle.close();
+		await this.jail.makeFolders(nodePath.dirname(to));
+		await this.jail.checkFolder(nodePath.dirname(from));
+		await this.moveWithoutReplacing(from, to, stats);
+		// A folder swapped for a link while the file was moved: put it back where it was.
+		if (!(await this.jail.isFolderReal(nodePath.dirname(to)))) {
+			await fs.rename(to, from).catch(() => undefined);
+			throw new OutsideVaultError();
+		}
+		return fs.lstat(to);
+	}
+
+	private async moveWithoutReplacing(from: string, to: string, stats: Stats): Promise<void> {
+		const taken = () => Object.assign(new Error(`File already exists: ${this.jail.vaultPath(to)}`), { code: "EEXIST" });
+		const existing = await fs.lstat(to).catch(() => null);
+		// A link there is not part of the vault: refused like any path through a link, never named as taken.
+		if (existing?.isSymbolicLink()) throw new OutsideVaultError();
+		if (existing && !(existing.ino === stats.ino && existing.dev === stats.dev)) throw taken();
+		if (existing) {
+			await fs.rename(from, to);
+			return;
+		}
+		try {
+			await fs.link(from, to);
+		} catch (error) {
+			const code = (error as NodeJS.ErrnoException).code;
+			if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EXDEV" && code !== "ENOSYS") throw error;
+			if (await fs.lstat(to).then(() => true, () => false)) throw taken();
+			await fs.rename(from, to);
+			return;
+		}
+		await fs.unlink(from);
+	}
+}
+
+function writeAll(fd: number, bytes: Buffer): void {
+	for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+}
+
