@@ -51,6 +51,29 @@ const markdownParser = new MarkdownIt("commonmark", parserOptions).enable(["tabl
 const containerAlternatives = { alt: ["paragraph", "reference", "blockquote", "list"] };
 markdownParser.block.ruler.before("fence", "obsidian_comment", delimitedBlock("obsidian_comment", "%%"), containerAlternatives);
 markdownParser.block.ruler.before("fence", "obsidian_math", delimitedBlock("obsidian_math", "$$"), containerAlternatives);
+
+const FOOTNOTE_DEFINITION_START = /^\[\^[^\]\s]+\]:/u;
+const paragraphRule = (markdownParser.block.ruler as unknown as { __rules__: Array<{ name: string; fn: BlockRule }> }).__rules__.find((rule) => rule.name === "paragraph")?.fn;
+if (!paragraphRule) throw new Error("markdown-it has no paragraph rule");
+/**
+ * A footnote definition (`[^1]: text`) is read as a paragraph whose opening token says it is one,
+ * so its links, embeds and tags are found as Obsidian finds them: CommonMark alone takes
+ * `[^1]: [[Note]]` for a link reference definition and drops the line. Like markdown-it-footnote's
+ * rule, a definition line ends the paragraph before it, so two definitions on consecutive lines are
+ * two blocks.
+ */
+const footnoteDefinition: BlockRule = (state, startLine, endLine, silent) => {
+	if ((state.sCount[startLine] ?? 0) - state.blkIndent >= 4) return false;
+	const start = (state.bMarks[startLine] ?? 0) + (state.tShift[startLine] ?? 0);
+	if (!state.src.startsWith("[^", start) || !FOOTNOTE_DEFINITION_START.test(state.src.slice(start, state.eMarks[startLine]))) return false;
+	if (silent) return true;
+	const first = state.tokens.length;
+	if (!paragraphRule(state, startLine, endLine, false)) return false;
+	const open = state.tokens[first];
+	if (open) open.meta = { footnoteDefinition: true };
+	return true;
+};
+markdownParser.block.ruler.before("reference", "obsidian_footnote", footnoteDefinition, { alt: ["paragraph", "reference"] });
 const blockRules = markdownParser.block.ruler.getRules("") as BlockRule[];
 
 /**

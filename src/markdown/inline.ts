@@ -52,13 +52,29 @@ export interface InlineFindings {
  *   its position (all captures), and Dataview's tag grammar likewise excludes `\` from tags.
  *   What follows the backslash is then read as an escape, so in `#tag\#x` the `#x` is no tag.
  *
- * No capture holds a backslash outside code, so these are derived, not observed: the cases in
- * test/golden/cases/ pin them down.
+ * - One capture does hold escapes: in `\[\[#Escaped Links\]\]` Obsidian finds the tag `#Escaped`
+ *   (obsidian-tasks' internal_heading_links). So a `#` right after an escaped punctuation
+ *   character starts a tag too, as after whitespace: the escape ends the text before it. An escaped
+ *   backslash (`\\#word`) is kept as above, no tag: it prints the very `\` that would escape the `#`.
+ *
+ * Apart from that capture these are derived, not observed: the cases in test/golden/cases/ pin them down.
  */
 function tagAt(text: string, index: number): InlineTag | null {
-	if (index > 0 && !/\s/u.test(text[index - 1] ?? "")) return null;
+	if (index > 0 && !/\s/u.test(text[index - 1] ?? "") && !followsEscape(text, index)) return null;
 	const length = tagBodyLength(text, index + 1);
 	return length > 0 ? { tag: text.slice(index, index + 1 + length), start: index, end: index + 1 + length } : null;
+}
+
+/**
+ * True when the character before `index` is ASCII punctuation other than a backslash, escaped by an
+ * unescaped backslash (an odd run of backslashes before it).
+ */
+function followsEscape(text: string, index: number): boolean {
+	const escaped = text.charCodeAt(index - 1);
+	if (index < 2 || escaped === 0x5c || !isAsciiPunctuation(escaped)) return false;
+	let backslashes = 0;
+	for (let at = index - 2; at >= 0 && text[at] === "\\"; at--) backslashes++;
+	return backslashes % 2 === 1;
 }
 
 const EXTERNAL_URL = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;

@@ -76,19 +76,29 @@ interface OpenItem {
 	firstChildListLine: number | null;
 }
 
+/** True for the paragraph token that blocks.ts opens for a footnote definition. */
+function isFootnoteDefinition(token: MarkdownToken): boolean {
+	return token.type === "paragraph_open" && (token.meta as { footnoteDefinition?: boolean } | null)?.footnoteDefinition === true;
+}
+
 const CALLOUT_START = /^\s*\[!/;
 /**
  * A task is a list item whose own content starts with `[c]` (any one character c) followed by
  * whitespace or the line's end, tested at the item's content column on its first line. The block
- * structure is settled first, by CommonMark (issue 13): a list marker opens a nested list only
- * where a block may start, at the very start of an item's content (§5.2: `- - foo` is an item
- * holding a list), never after text on the same line. In `- [ ] - foo`, `- [ ] 1. foo`,
- * `1. [ ] * foo` the `[ ]` is already the start of the item's paragraph, so the rest of the line is
- * that paragraph's text: one task, no child item, as markdown-it parses it. (Stripping `[ ]` and
- * parsing the rest as blocks would wrongly find a nested list.) `- - [ ] foo` is the other way
- * round: an item that is no task, holding a nested list whose item is the task.
+ * structure is settled first, by CommonMark: a list marker opens a nested list only where a block
+ * may start, at the very start of an item's content (§5.2: `- - foo` is an item holding a list),
+ * never after text on the same line, so in `- [ ] - foo` or `1. [ ] * foo` the rest of the line is
+ * the task's text: one task, no child item. `- - [ ] foo` is the other way round: an item that is no
+ * task, holding a nested list whose item is the task.
  */
 const TASK_START = /^\[(.)\](?:\s|$)/u;
+/**
+ * Real Obsidian departs from CommonMark on one form: a task whose text starts with an ordered list
+ * marker (`1. ` or `3) `, digits then `.` or `)`) gives a second list item on the same line, starting
+ * at that marker, whose parent is the task's own line; `2 text`, `4 - `, `5: ` and `(6) ` do not
+ * (captured from Obsidian: obsidian-tasks' numbered_tasks_issue_3481).
+ */
+const ORDERED_MARKER_AFTER_TASK = /^\[.\][ \t]+(?=\d{1,9}[.)](?:[ \t]|$))/u;
 const TAB_WIDTH = 4;
 const MAX_SPACES_AFTER_MARKER = 4;
 
@@ -112,7 +122,8 @@ class MetadataBuilder {
 
 	*build(): Steps<CachedMetadata> {
 		const cache: CachedMetadata = {};
-		let body = this.text;
+		// A byte-order mark stands before line 0 (LineIndex): the Markdown parser never sees it.
+		let body = this.text.slice(this.lines.lineStart(0));
 		const frontmatterEnd = frontmatterEndLine(this.lines);
 		if (frontmatterEnd !== null) {
 			const position = this.lines.linesPos(0, 0, frontmatterEnd);
@@ -216,7 +227,8 @@ class MetadataBuilder {
 	private pendingScan: [number, number] | null = null;
 
 	private addSection(token: MarkdownToken, map: [number, number]): SectionCache | undefined {
-		const type = token.type === "blockquote_open" ? (this.isCallout(map[0]) ? "callout" : "blockquote") : SECTION_TYPES[token.type];
+		const type =
+			token.type === "blockquote_open" ? (this.isCallout(map[0]) ? "callout" : "blockquote") : isFootnoteDefinition(token) ? "footnoteDefinition" : SECTION_TYPES[token.type];
 		if (!type) return undefined;
 		const section: SectionCache = { type, position: this.lines.linesPos(map[0], 0, this.lastContentLine(map[0], map[1])) };
 		this.sections.push(section);
@@ -291,6 +303,8 @@ class MetadataBuilder {
 		const task = TASK_START.exec(text.slice(contentCol))?.[1];
 		if (task !== undefined) cache.task = task;
 		this.listItems.push(cache);
+		const orderedMarker = task === undefined ? null : ORDERED_MARKER_AFTER_TASK.exec(text.slice(contentCol));
+		if (orderedMarker) this.listItems.push({ parent: line, position: this.lines.linesPos(line, contentCol + orderedMarker[0].length, line) });
 		this.items.push({ cache, mapEnd: map[1], firstChildListLine: null });
 		this.containers.push({ kind: "item", firstLine: line, contentCol, contentIndent: contentCol - startCol });
 	}

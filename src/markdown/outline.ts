@@ -4,6 +4,7 @@
  * `vault.process` on the exact text being changed, so it never trusts a cache of an older version.
  */
 import { fail, ok, type Result } from "../result";
+import { frontmatterEndLine } from "./frontmatter";
 
 /** How a note is written, so added text matches it. */
 export interface NoteFormat {
@@ -58,11 +59,10 @@ function splitLines(text: string): string[] {
 	return text.split(/\r?\n/);
 }
 
-/** Index of the first line after YAML frontmatter (0 when there is none). */
+/** Index of the first line after YAML frontmatter (0 when there is none), by the one fence rule. */
 export function bodyStartLine(lines: readonly string[]): number {
-	if (lines[0]?.trimEnd() !== "---") return 0;
-	for (let index = 1; index < lines.length; index++) if (lines[index]?.trimEnd() === "---") return index + 1;
-	return 0;
+	const end = frontmatterEndLine({ lineCount: lines.length, lineText: (line) => lines[line] ?? "" });
+	return end === null ? 0 : end + 1;
 }
 
 /** The width of leading whitespace, a tab counting as one unit of `tabSize` columns. */

@@ -1,7 +1,9 @@
 import fc from "fast-check";
 import { parseDocument } from "yaml";
 import { MAX_FRONTMATTER_ALIAS_EXPANSION, MAX_FRONTMATTER_ALIASES, MAX_FRONTMATTER_BYTES, MAX_FRONTMATTER_DEPTH } from "../../../src/config/limits";
-import { frontmatterBoundProblem, parseFrontmatter, yamlNestingDepth } from "../../../src/markdown/frontmatter";
+import { frontmatterBoundProblem, frontmatterEndLine, parseFrontmatter, splitFrontmatter, yamlNestingDepth } from "../../../src/markdown/frontmatter";
+import { LineIndex } from "../../../src/markdown/lines";
+import { bodyStartLine, isOutline } from "../../../src/markdown/outline";
 import { parseMetadata } from "../../../src/markdown/metadata";
 import { setProperty } from "../../../src/markdown/properties";
 
@@ -89,3 +91,41 @@ describe("frontmatter within the bounds is parsed as before", () => {
 		expect(yamlNestingDepth(yaml)).toBeLessThanOrEqual(2);
 	});
 });
+
+describe("the one frontmatter fence", () => {
+	const fenced = (opening: string, closing = "---") => `${opening}\ntitle: Kept\n${closing}\n- body item\n`;
+
+	test.each([
+		["---", true],
+		["--- ", true],
+		["---\t", true],
+		["---\u00A0", true],
+		["---  \u202F", true],
+		["\uFEFF---", true],
+		["----", false],
+		["---x", false],
+		[" ---", false],
+		["--- -", false],
+	])("an opening line %j is a fence: %s, and the parser, the outline edits and splitFrontmatter agree", (opening, isFence) => {
+		const text = fenced(opening);
+		expect(frontmatterEndLine(new LineIndex(text))).toBe(isFence ? 2 : null);
+		expect(splitFrontmatter(text)).toEqual(isFence ? { yaml: "title: Kept\n", body: "- body item\n" } : null);
+		expect(bodyStartLine(text.split("\n"))).toBe(isFence ? 3 : 0);
+		expect(parseMetadata(text).frontmatter).toEqual(isFence ? { title: "Kept" } : undefined);
+		// The body after a fence is list content only: an outline; without a fence the first line is text.
+		expect(isOutline(text, undefined)).toBe(isFence);
+	});
+
+	test("the closing line follows the same whitespace rule", () => {
+		expect(frontmatterEndLine(new LineIndex(fenced("---", "---\u00A0 ")))).toBe(2);
+		expect(frontmatterEndLine(new LineIndex(fenced("---", "---.")))).toBeNull();
+		// A byte-order mark counts only before the opening fence.
+		expect(frontmatterEndLine(new LineIndex(fenced("---", "\uFEFF---")))).toBeNull();
+	});
+
+	test("a note that never closes its fence has no frontmatter", () => {
+		expect(frontmatterEndLine(new LineIndex("---\ntitle: x\n"))).toBeNull();
+		expect(frontmatterEndLine(new LineIndex(""))).toBeNull();
+	});
+});
+
