@@ -5,6 +5,7 @@ import obsidianmd from "eslint-plugin-obsidianmd";
 import globals from "globals";
 import regexpPlugin from "eslint-plugin-regexp";
 import tseslint from "typescript-eslint";
+import eslintConfigPrettier from "eslint-config-prettier/flat";
 
 /**
  * The architecture's "never" rules (README, Design), one block per folder of src/. Core
@@ -25,9 +26,15 @@ const folderRules = [
 		{ regex: outOfFolder(["ui", "main"]), message: "mcp/ and its tools never import ui/ or main.ts." },
 	]),
 	neverImports("vault", [{ regex: outOfFolder(["mcp"]), message: "The vault knows no protocol: vault/ never imports mcp/." }]),
-	...["markdown", "search"].map((folder) =>
-		neverImports(folder, [{ regex: "^\\.\\./(?!config/limits$|result$)", message: `${folder}/ is pure text code: it imports nothing of the app or the vault (config/limits and the Result type aside).` }]),
-	),
+	neverImports("markdown", [
+		{ regex: "^\\.\\./(?!config/limits$|result$)", message: "markdown/ is pure text code: it imports nothing of the app or the vault (config/limits and the Result type aside)." },
+	]),
+	neverImports("search", [
+		{
+			regex: "^\\.\\./(?!config/limits$|result$|markdown/frontmatter$)",
+			message: "search/ is pure text code: it imports nothing of the app or the vault (config/limits, the Result type and the one frontmatter fence in markdown/frontmatter aside).",
+		},
+	]),
 	neverImports("paths", [{ regex: "^\\.\\./(?!config/limits$)", message: "paths/ is the pure spelling of a vault path: it imports nothing of the app or the vault (config/limits aside)." }]),
 	neverImports("config", [
 		{
@@ -108,4 +115,6 @@ export default defineConfig([
 		files: ["test/**"],
 		rules: { "@typescript-eslint/no-unsafe-assignment": "off" },
 	},
+	// Last: Prettier owns layout (npm run format); no rule here may disagree with it.
+	eslintConfigPrettier,
 ]);

@@ -29,6 +29,8 @@ export const CASES = [
 	["src/markdown/planted.ts", "../vault/notes", true],
 	["src/markdown/planted.ts", "../result", false],
 	["src/search/planted.ts", "../host/Host", true],
+	["src/search/planted.ts", "../markdown/frontmatter", false],
+	["src/search/planted.ts", "../markdown/outline", true],
 	["src/host/planted.ts", "../vault/rename", true],
 	["src/host/planted.ts", "../journal/entry", true],
 	["src/host/planted.ts", "../config/limits", false],

@@ -20,7 +20,8 @@ const processIo: CliIo = {
  * A write's callback runs after every write before it, so an empty write per stream marks the end.
  */
 async function exitAfterOutput(code: number): Promise<never> {
-	const flushed = (stream: NodeJS.WriteStream) => new Promise<void>((resolve) => (stream.writableEnded || stream.destroyed ? resolve() : stream.write("", () => resolve())));
+	const flushed = (stream: NodeJS.WriteStream) =>
+		new Promise<void>((resolve) => (stream.writableEnded || stream.destroyed ? resolve() : stream.write("", () => resolve())));
 	await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
 	process.exit(code);
 }

@@ -53,7 +53,9 @@ markdownParser.block.ruler.before("fence", "obsidian_comment", delimitedBlock("o
 markdownParser.block.ruler.before("fence", "obsidian_math", delimitedBlock("obsidian_math", "$$"), containerAlternatives);
 
 const FOOTNOTE_DEFINITION_START = /^\[\^[^\]\s]+\]:/u;
-const paragraphRule = (markdownParser.block.ruler as unknown as { __rules__: Array<{ name: string; fn: BlockRule }> }).__rules__.find((rule) => rule.name === "paragraph")?.fn;
+const paragraphRule = (markdownParser.block.ruler as unknown as { __rules__: Array<{ name: string; fn: BlockRule }> }).__rules__.find(
+	(rule) => rule.name === "paragraph",
+)?.fn;
 if (!paragraphRule) throw new Error("markdown-it has no paragraph rule");
 /**
  * A footnote definition (`[^1]: text`) is read as a paragraph whose opening token says it is one,
@@ -191,7 +193,14 @@ type Continuation = { kind: "paragraph" } | { kind: "list"; openType: string; ma
  * over chunk by chunk (all but the last item's close and the list's close, which the next chunk
  * replaces); a paragraph's three tokens stay until it ends.
  */
-function* topLevelBlock(state: StateBlock, candidates: CandidateLines, blockStart: number, endLine: number, chunkLines: number, consume: TokenConsumer): Steps<void> {
+function* topLevelBlock(
+	state: StateBlock,
+	candidates: CandidateLines,
+	blockStart: number,
+	endLine: number,
+	chunkLines: number,
+	consume: TokenConsumer,
+): Steps<void> {
 	const tokens = state.tokens;
 	const firstToken = tokens.length;
 	/** The block's kind once its first chunk is cut and accepted; before that, the kind a retry of the first chunk looks for. */
@@ -373,7 +382,8 @@ class CandidateLines {
 function continues(state: StateBlock, line: number, continuation: Continuation): boolean {
 	if (line <= 0 || line >= state.lineMax || state.isEmpty(line - 1) || state.isEmpty(line)) return false;
 	// A `|` could make the line a table header when parsed alone.
-	if (continuation.kind === "list") return startsListItem(state, line) === continuation.markup && !state.src.slice(state.bMarks[line] ?? 0, state.eMarks[line] ?? 0).includes("|");
+	if (continuation.kind === "list")
+		return startsListItem(state, line) === continuation.markup && !state.src.slice(state.bMarks[line] ?? 0, state.eMarks[line] ?? 0).includes("|");
 	const start = state.bMarks[line] ?? 0;
 	const end = state.eMarks[line] ?? 0;
 	const src = state.src;

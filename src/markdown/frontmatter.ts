@@ -192,7 +192,6 @@ export function frontmatterLinks(frontmatter: FrontMatterCache): FrontmatterLink
 	return found;
 }
 
-
 /**
  * A note's aliases as Obsidian reads them: the `aliases` property (or the older `alias`), a list
  * or one comma-separated text; anything else is ignored. Pure.
@@ -200,5 +199,8 @@ export function frontmatterLinks(frontmatter: FrontMatterCache): FrontmatterLink
 export function frontmatterAliases(frontmatter: FrontMatterCache | undefined): string[] {
 	const value: unknown = frontmatter?.aliases ?? frontmatter?.alias;
 	const items = typeof value === "string" ? value.split(",") : Array.isArray(value) ? value : [];
-	return items.filter((item): item is string => typeof item === "string").map((item) => item.trim()).filter((item) => item !== "");
+	return items
+		.filter((item): item is string => typeof item === "string")
+		.map((item) => item.trim())
+		.filter((item) => item !== "");
 }

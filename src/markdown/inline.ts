@@ -249,7 +249,7 @@ class ScanMemo {
 /** Start offsets of every maximal run of backticks, grouped by the run's length. */
 function listBacktickRuns(text: string): Map<number, { starts: number[]; next: number }> {
 	const runs = new Map<number, { starts: number[]; next: number }>();
-	for (let index = text.indexOf("`"); index !== -1; ) {
+	for (let index = text.indexOf("`"); index !== -1;) {
 		let end = index;
 		while (text[end] === "`") end++;
 		const length = end - index;

@@ -1,14 +1,4 @@
-import type {
-	BlockCache,
-	CachedMetadata,
-	EmbedCache,
-	HeadingCache,
-	LinkCache,
-	ListItemCache,
-	Pos,
-	SectionCache,
-	TagCache,
-} from "obsidian";
+import type { BlockCache, CachedMetadata, EmbedCache, HeadingCache, LinkCache, ListItemCache, Pos, SectionCache, TagCache } from "obsidian";
 import { BLOCK_CHUNK_LINES, INLINE_ITEMS_PAUSE_COUNT, TOKEN_VISIT_PAUSE_TOKENS } from "../config/limits";
 import { parseBlocks, type MarkdownToken } from "./blocks";
 import { frontmatterEndLine, frontmatterLinks, parseFrontmatter } from "./frontmatter";
@@ -228,7 +218,13 @@ class MetadataBuilder {
 
 	private addSection(token: MarkdownToken, map: [number, number]): SectionCache | undefined {
 		const type =
-			token.type === "blockquote_open" ? (this.isCallout(map[0]) ? "callout" : "blockquote") : isFootnoteDefinition(token) ? "footnoteDefinition" : SECTION_TYPES[token.type];
+			token.type === "blockquote_open"
+				? this.isCallout(map[0])
+					? "callout"
+					: "blockquote"
+				: isFootnoteDefinition(token)
+					? "footnoteDefinition"
+					: SECTION_TYPES[token.type];
 		if (!type) return undefined;
 		const section: SectionCache = { type, position: this.lines.linesPos(map[0], 0, this.lastContentLine(map[0], map[1])) };
 		this.sections.push(section);
@@ -320,7 +316,8 @@ class MetadataBuilder {
 		if (!item) return;
 		const startLine = item.cache.position.start.line;
 		const endExclusive = item.firstChildListLine ?? item.mapEnd;
-		const endLine = isLastInList || item.firstChildListLine !== null ? this.lastContentLine(startLine, endExclusive) : Math.max(startLine, endExclusive - 1);
+		const endLine =
+			isLastInList || item.firstChildListLine !== null ? this.lastContentLine(startLine, endExclusive) : Math.max(startLine, endExclusive - 1);
 		item.cache.position = this.lines.pos(item.cache.position.start.offset, this.lines.lineEnd(endLine));
 		const id = trailingBlockId(this.lines.lineText(this.lastContentLine(startLine, endLine + 1)));
 		if (id !== null) {
@@ -381,7 +378,12 @@ class MetadataBuilder {
 		const toCache = (link: InlineLink): LinkCache => {
 			const sourceStart = toSource(link.start);
 			const sourceEnd = toSource(link.end);
-			return { link: link.link, original: this.text.slice(sourceStart, sourceEnd), displayText: link.displayText, position: this.lines.pos(sourceStart, sourceEnd) };
+			return {
+				link: link.link,
+				original: this.text.slice(sourceStart, sourceEnd),
+				displayText: link.displayText,
+				position: this.lines.pos(sourceStart, sourceEnd),
+			};
 		};
 		// One push per finding: spreading a block's findings into push() overflows the stack past ~100,000.
 		for (const [index, link] of found.links.entries()) {

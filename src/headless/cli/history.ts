@@ -14,7 +14,15 @@ export async function history(args: string[], io: CliIo): Promise<number> {
 	const logger = loggerFor(io);
 	const entries = openJournal(root, logger).list(limit);
 	if (values.json) {
-		const withoutText = entries.map(({ changes, ...call }) => ({ ...call, changes: changes.map(({ path, movedFrom, beforeHash, afterHash }) => ({ path, ...(movedFrom === undefined ? {} : { movedFrom }), beforeHash, afterHash })) }));
+		const withoutText = entries.map(({ changes, ...call }) => ({
+			...call,
+			changes: changes.map(({ path, movedFrom, beforeHash, afterHash }) => ({
+				path,
+				...(movedFrom === undefined ? {} : { movedFrom }),
+				beforeHash,
+				afterHash,
+			})),
+		}));
 		io.stdout(`${JSON.stringify(withoutText)}\n`);
 		return 0;
 	}
@@ -22,8 +30,14 @@ export async function history(args: string[], io: CliIo): Promise<number> {
 	for (const entry of entries) {
 		// Every field is escaped whole, tabs and line breaks included: a name cannot add a column or a line.
 		const shown = (text: string) => visibleInTerminal(text);
-		const paths = [...new Set(entry.changes.map((change) => (change.movedFrom === undefined ? shown(change.path) : `${shown(change.movedFrom)} → ${shown(change.path)}`)))].join(", ");
-		io.stdout(`${shown(entry.id)}\t${shown(entry.time)}\t${shown(entry.tokenName)}\t${shown(entry.tool)}\t${paths}${entry.undone ? `\tundone by ${shown(entry.undone.by)}` : ""}\n`);
+		const paths = [
+			...new Set(
+				entry.changes.map((change) => (change.movedFrom === undefined ? shown(change.path) : `${shown(change.movedFrom)} → ${shown(change.path)}`)),
+			),
+		].join(", ");
+		io.stdout(
+			`${shown(entry.id)}\t${shown(entry.time)}\t${shown(entry.tokenName)}\t${shown(entry.tool)}\t${paths}${entry.undone ? `\tundone by ${shown(entry.undone.by)}` : ""}\n`,
+		);
 	}
 	return 0;
 }

@@ -19,7 +19,20 @@ import { NodeHost } from "../NodeHost";
 import { DEFAULT_CONFIG_DIR } from "../NodeVault";
 import { readTypedAhead, TerminalApprover } from "../TerminalApprover";
 import { visibleInTerminal } from "../terminalText";
-import { asUsage, connectHint, loadSettings, loggerFor, newTokenRights, positiveInteger, quoted, settingsStoreOf, snippetFor, UsageError, vaultRootFrom, type CliIo } from "./io";
+import {
+	asUsage,
+	connectHint,
+	loadSettings,
+	loggerFor,
+	newTokenRights,
+	positiveInteger,
+	quoted,
+	settingsStoreOf,
+	snippetFor,
+	UsageError,
+	vaultRootFrom,
+	type CliIo,
+} from "./io";
 import { servedJournal } from "./journal";
 
 /** `vault-mcp serve VAULT`: serves the vault until stopped; exit 1 when the server cannot listen. */
@@ -37,7 +50,10 @@ export async function serve(args: string[], io: CliIo): Promise<number> {
 	const store = settingsStoreOf(root);
 	let stored = await loadSettings(store, logger);
 	const excludeFlags = excludedFoldersFromFlags(values.exclude ?? [], root);
-	const stopWordsFlag = values["stop-words"]?.split(",").map((word) => word.trim()).filter((word) => word !== "");
+	const stopWordsFlag = values["stop-words"]
+		?.split(",")
+		.map((word) => word.trim())
+		.filter((word) => word !== "");
 	const languageFlag = searchLanguageFlag(values.language);
 	let tokenMadeThisRun: string | undefined;
 	if (stored.tokens.length === 0) {
@@ -69,7 +85,13 @@ export async function serve(args: string[], io: CliIo): Promise<number> {
 	warnAboutHiddenFolders(host, runSettings.excludedFolders, logger);
 	// Only a person at a terminal can answer a tool set to Ask; without one, such calls are refused at once.
 	const terminal = io.terminal;
-	const approver = terminal ? new TerminalApprover(terminal.input, (text) => io.stderr(text), () => readTypedAhead(terminal.fd)) : undefined;
+	const approver = terminal
+		? new TerminalApprover(
+				terminal.input,
+				(text) => io.stderr(text),
+				() => readTypedAhead(terminal.fd),
+			)
+		: undefined;
 	const service = new McpService({
 		host,
 		serverVersion: VERSION,
@@ -88,7 +110,10 @@ export async function serve(args: string[], io: CliIo): Promise<number> {
 		return 1;
 	}
 	// After listening, so that the command carries the port actually bound (--port 0 picks one).
-	announceConnection({ root, tokens: stored.tokens, port: status.port, storedPort: stored.port, allowWrite, tokenMadeThisRun, canAsk: terminal !== null }, logger);
+	announceConnection(
+		{ root, tokens: stored.tokens, port: status.port, storedPort: stored.port, allowWrite, tokenMadeThisRun, canAsk: terminal !== null },
+		logger,
+	);
 	io.stdout(`listening on ${status.url}\n`);
 
 	// Tokens made or revoked with `token new|revoke` (or in the plugin) while serving count within a second.
@@ -120,8 +145,19 @@ function searchLanguageFlag(value: string | undefined): SearchLanguage | undefin
  */
 async function requireConfigFolder(root: string, init: boolean, logger: Logger): Promise<void> {
 	const configFolder = nodePath.join(root, DEFAULT_CONFIG_DIR);
-	if (await fs.stat(configFolder).then((stat) => stat.isDirectory(), () => false)) return;
-	if (!init) throw new UsageError(`${root} has no ${DEFAULT_CONFIG_DIR} folder, so it is not an Obsidian vault yet: check the path, or add --init to make it one.`, undefined, false);
+	if (
+		await fs.stat(configFolder).then(
+			(stat) => stat.isDirectory(),
+			() => false,
+		)
+	)
+		return;
+	if (!init)
+		throw new UsageError(
+			`${root} has no ${DEFAULT_CONFIG_DIR} folder, so it is not an Obsidian vault yet: check the path, or add --init to make it one.`,
+			undefined,
+			false,
+		);
 	await fs.mkdir(configFolder);
 	logger.info(`Created ${configFolder}: ${root} is now a vault Obsidian can open.`);
 }
@@ -132,7 +168,10 @@ async function requireConfigFolder(root: string, init: boolean, logger: Logger):
  */
 function askingTools(tokens: readonly TokenRecord[]): Array<{ token: string; tools: string[] }> {
 	return tokens
-		.map((record) => ({ token: record.name, tools: ALL_TOOLS.filter((tool) => tool.access === "write" && effectiveRight(record, tool, true) === "ask").map((tool) => tool.name) }))
+		.map((record) => ({
+			token: record.name,
+			tools: ALL_TOOLS.filter((tool) => tool.access === "write" && effectiveRight(record, tool, true) === "ask").map((tool) => tool.name),
+		}))
 		.filter((entry) => entry.tools.length > 0);
 }
 
@@ -198,12 +237,15 @@ function excludedFoldersFromFlags(flags: readonly string[], root: string): strin
 function warnAboutHiddenFolders(host: NodeHost, excluded: readonly string[], logger: Logger): void {
 	// A name is escaped whole (its line breaks too), so a file name cannot start a line of its own.
 	for (const folder of excluded) {
-		if (!host.vault.getFolderByPath(folder)) logger.warn(`excluded folder "${visibleInTerminal(folder)}" does not exist (yet); it will be excluded when it does.`);
+		if (!host.vault.getFolderByPath(folder))
+			logger.warn(`excluded folder "${visibleInTerminal(folder)}" does not exist (yet); it will be excluded when it does.`);
 	}
 	const links = host.vault.hiddenLinks();
 	if (links.length > 0) {
 		const named = links.slice(0, HIDDEN_LINKS_NAMED).map((link) => visibleInTerminal(link));
-		logger.warn(`${links.length} symbolic link${links.length === 1 ? "" : "s"} in the vault ${links.length === 1 ? "is" : "are"} hidden from clients (the server never follows symbolic links): ${named.join(", ")}${links.length > HIDDEN_LINKS_NAMED ? ", …" : ""}`);
+		logger.warn(
+			`${links.length} symbolic link${links.length === 1 ? "" : "s"} in the vault ${links.length === 1 ? "is" : "are"} hidden from clients (the server never follows symbolic links): ${named.join(", ")}${links.length > HIDDEN_LINKS_NAMED ? ", …" : ""}`,
+		);
 	}
 }
 
@@ -231,7 +273,9 @@ class SettingsFollower {
 				this.onChange(await loadSettings(this.store, this.logger));
 			} catch (error) {
 				// A file that cannot be read now keeps the settings in force; the next good save is followed.
-				this.logger.warn(`data.json changed but could not be read; the settings in force stay: ${error instanceof Error ? error.message : String(error)}`);
+				this.logger.warn(
+					`data.json changed but could not be read; the settings in force stay: ${error instanceof Error ? error.message : String(error)}`,
+				);
 			}
 		});
 	};

@@ -35,7 +35,11 @@ export async function token(args: string[], io: CliIo): Promise<number> {
 
 /** --allow/--ask/--deny values: tool names, comma-separated or the flag repeated. */
 function rightChangesFrom(values: { allow?: string[]; ask?: string[]; deny?: string[] }): RightChanges {
-	const names = (list: string[] | undefined) => (list ?? []).flatMap((item) => item.split(",")).map((name) => name.trim()).filter((name) => name !== "");
+	const names = (list: string[] | undefined) =>
+		(list ?? [])
+			.flatMap((item) => item.split(","))
+			.map((name) => name.trim())
+			.filter((name) => name !== "");
 	return { allow: names(values.allow), ask: names(values.ask), deny: names(values.deny) };
 }
 
@@ -73,7 +77,9 @@ async function tokenNew(args: string[], io: CliIo): Promise<number> {
 		io.stdout(`Token "${visibleInTerminal(name.trim())}" (${level}). It is shown this once; only its hash is kept:\n\n  ${made.token}\n\n`);
 		io.stdout(`Rights:\n${rightsText(shown)}\n\n`);
 		if (Object.values(rights.rights).includes("ask")) {
-			io.stdout(`Write tools set to ask wait for your yes in Obsidian, or in \`vault-mcp serve\` run in a terminal. To let some run without asking: vault-mcp token rights ${quoted(root)} ${quoted(name.trim())} --allow TOOL,…\n\n`);
+			io.stdout(
+				`Write tools set to ask wait for your yes in Obsidian, or in \`vault-mcp serve\` run in a terminal. To let some run without asking: vault-mcp token rights ${quoted(root)} ${quoted(name.trim())} --allow TOOL,…\n\n`,
+			);
 		}
 		io.stdout(connectHint(root, settings.port, settings.port, made.token));
 	}
@@ -86,13 +92,21 @@ async function tokenList(args: string[], io: CliIo): Promise<number> {
 	const logger = loggerFor(io);
 	const settings = await loadSettings(settingsStoreOf(root), logger);
 	if (values.json === true) {
-		const listed = settings.tokens.map((record) => ({ name: record.name, level: record.level, created: record.created, lastUsed: record.lastUsed, rights: rightsTable(record, ALL_TOOLS) }));
+		const listed = settings.tokens.map((record) => ({
+			name: record.name,
+			level: record.level,
+			created: record.created,
+			lastUsed: record.lastUsed,
+			rights: rightsTable(record, ALL_TOOLS),
+		}));
 		io.stdout(`${JSON.stringify(listed)}\n`);
 		return 0;
 	}
 	if (settings.tokens.length === 0) logger.info(`No tokens yet. Make one: vault-mcp token new ${quoted(root)} --name NAME`);
 	for (const record of settings.tokens) {
-		io.stdout(`${visibleInTerminal(record.name)}\t${record.level}\t${record.displayPrefix}…\tcreated ${record.created}\tlast used ${record.lastUsed ?? "never"}\n`);
+		io.stdout(
+			`${visibleInTerminal(record.name)}\t${record.level}\t${record.displayPrefix}…\tcreated ${record.created}\tlast used ${record.lastUsed ?? "never"}\n`,
+		);
 	}
 	return 0;
 }

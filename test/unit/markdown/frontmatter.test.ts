@@ -15,7 +15,16 @@ const DEEP_FLOW = `a: ${"[".repeat(130_000)}`;
 const deepBlock = (levels: number) => Array.from({ length: levels }, (_unused, level) => `${" ".repeat(level)}k${level}:`).join("\n") + " leaf";
 const deepDashes = (levels: number) => `a:\n  ${"- ".repeat(levels)}x`;
 /** Ten lists, each ten aliases of the one before: 10^10 values once expanded. */
-const ALIAS_BOMB = ["a: &a [x, x, x, x, x, x, x, x, x, x]", ...Array.from({ length: 9 }, (_unused, index) => `b${index}: &b${index} [${Array(10).fill(index === 0 ? "*a" : `*b${index - 1}`).join(", ")}]`)].join("\n");
+const ALIAS_BOMB = [
+	"a: &a [x, x, x, x, x, x, x, x, x, x]",
+	...Array.from(
+		{ length: 9 },
+		(_unused, index) =>
+			`b${index}: &b${index} [${Array(10)
+				.fill(index === 0 ? "*a" : `*b${index - 1}`)
+				.join(", ")}]`,
+	),
+].join("\n");
 const manyAliases = (count: number) => ["base: &base x", ...Array.from({ length: count }, (_unused, index) => `k${index}: *base`)].join("\n");
 
 describe("frontmatter over a bound is not parsed, and the rest of the note is", () => {
@@ -41,7 +50,10 @@ describe("frontmatter over a bound is not parsed, and the rest of the note is", 
 	});
 
 	test("setProperty on a note over a bound is an error naming the bound, and changes nothing", () => {
-		for (const [yaml, bound] of [[DEEP_FLOW, "levels"], [manyAliases(MAX_FRONTMATTER_ALIASES + 1), "aliases"]] as const) {
+		for (const [yaml, bound] of [
+			[DEEP_FLOW, "levels"],
+			[manyAliases(MAX_FRONTMATTER_ALIASES + 1), "aliases"],
+		] as const) {
 			const result = setProperty(note(yaml), "status", "done");
 			expect(result.ok).toBe(false);
 			if (!result.ok) expect(result.error).toMatch(new RegExp(`not read as properties: .*${bound}.*Nothing was changed`, "u"));
@@ -54,7 +66,15 @@ describe("frontmatter over a bound is not parsed, and the rest of the note is", 
 
 describe("frontmatter within the bounds is parsed as before", () => {
 	test("brackets inside quotes, comments and block text do not count as nesting", () => {
-		const yaml = [`title: "${"[".repeat(500)}"`, `quote: '${"{".repeat(500)}'`, `# ${"[".repeat(500)}`, "text: |", `  ${"[".repeat(500)}`, "related:", ...Array.from({ length: 300 }, (_unused, index) => `  - "[[Note ${index}]]"`)].join("\n");
+		const yaml = [
+			`title: "${"[".repeat(500)}"`,
+			`quote: '${"{".repeat(500)}'`,
+			`# ${"[".repeat(500)}`,
+			"text: |",
+			`  ${"[".repeat(500)}`,
+			"related:",
+			...Array.from({ length: 300 }, (_unused, index) => `  - "[[Note ${index}]]"`),
+		].join("\n");
 		expect(frontmatterBoundProblem(yaml)).toBeNull();
 		const parsed = parseFrontmatter(yaml);
 		expect(parsed?.title).toBe("[".repeat(500));
@@ -71,17 +91,20 @@ describe("frontmatter within the bounds is parsed as before", () => {
 		const depthOf = (value: unknown): number => (value !== null && typeof value === "object" ? 1 + Math.max(0, ...Object.values(value).map(depthOf)) : 0);
 		const pieces = ["a: ", "b:", "- ", "? ", ": ", "[", "]", "{", "}", ", ", "\n", "\n  ", "\n    ", "x", '"[', "'{", "# [", "&n ", "*n", "|\n  [", "\t"];
 		fc.assert(
-			fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 40 }).map((parts) => parts.join("")), (yaml) => {
-				const document = parseDocument(yaml, { schema: "core", uniqueKeys: false, logLevel: "silent" });
-				if (document.errors.length > 0) return;
-				let value: unknown;
-				try {
-					value = document.toJS({ maxAliasCount: 1000 });
-				} catch {
-					return;
-				}
-				expect(yamlNestingDepth(yaml)).toBeGreaterThanOrEqual(depthOf(value));
-			}),
+			fc.property(
+				fc.array(fc.constantFrom(...pieces), { maxLength: 40 }).map((parts) => parts.join("")),
+				(yaml) => {
+					const document = parseDocument(yaml, { schema: "core", uniqueKeys: false, logLevel: "silent" });
+					if (document.errors.length > 0) return;
+					let value: unknown;
+					try {
+						value = document.toJS({ maxAliasCount: 1000 });
+					} catch {
+						return;
+					}
+					expect(yamlNestingDepth(yaml)).toBeGreaterThanOrEqual(depthOf(value));
+				},
+			),
 			{ numRuns: 5000 },
 		);
 	});
@@ -128,4 +151,3 @@ describe("the one frontmatter fence", () => {
 		expect(frontmatterEndLine(new LineIndex(""))).toBeNull();
 	});
 });
-

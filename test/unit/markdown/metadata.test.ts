@@ -18,7 +18,14 @@ describe("what Obsidian ignores is ignored", () => {
 	});
 
 	test("a tag must contain something other than digits; nested tags keep their slashes", () => {
-		expect(tagsOf("#123 #2024/11 #y2024 #a/b/c #under_score #kebab-case #émoji🙂 #end.")).toEqual(["#y2024", "#a/b/c", "#under_score", "#kebab-case", "#émoji🙂", "#end"]);
+		expect(tagsOf("#123 #2024/11 #y2024 #a/b/c #under_score #kebab-case #émoji🙂 #end.")).toEqual([
+			"#y2024",
+			"#a/b/c",
+			"#under_score",
+			"#kebab-case",
+			"#émoji🙂",
+			"#end",
+		]);
 	});
 
 	test("a tag needs whitespace or the line start before it: URLs and headings are not tags", () => {
@@ -62,7 +69,11 @@ describe("Obsidian syntax", () => {
 	});
 
 	test("Markdown links: internal ones are decoded, external ones and empty ones are not links", () => {
-		expect(linksOf("[a](Some%20Note.md) [b](https://example.com) [c](mailto:x@y.z) [d]() [e](<Angle Note.md>) [f](Note.md \"title\")")).toEqual(["Some Note.md", "Angle Note.md", "Note.md"]);
+		expect(linksOf('[a](Some%20Note.md) [b](https://example.com) [c](mailto:x@y.z) [d]() [e](<Angle Note.md>) [f](Note.md "title")')).toEqual([
+			"Some Note.md",
+			"Angle Note.md",
+			"Note.md",
+		]);
 	});
 
 	test("a wikilink's alias pipe escaped for a table (`[[Note\\|alias]]`) links to Note, as Obsidian resolves it, not to `Note\\`", () => {
@@ -92,10 +103,22 @@ describe("Obsidian syntax", () => {
 });
 
 describe("tasks whose text starts like a list marker, tags next to backslash escapes", () => {
-	const items = (text: string) => parseMetadata(text).listItems?.map((item) => ({ line: item.position.start.line, col: item.position.start.col, parent: item.parent, task: item.task }));
+	const items = (text: string) =>
+		parseMetadata(text).listItems?.map((item) => ({ line: item.position.start.line, col: item.position.start.col, parent: item.parent, task: item.task }));
 	const tags = (text: string) => parseMetadata(text).tags?.map((tag) => [tag.tag, tag.position.start.col, tag.position.end.col]);
 
-	test.each(["- [ ] - foo", "- [ ] * foo", "1. [ ] - foo", "- [x] + bar", "- [ ]  - foo", "- [ ] 2 foo", "- [ ] 4 - foo", "- [ ] 5: foo", "- [ ] (6) foo", "- [ ] 1.foo"])("%j is one task and no nested item", (text) => {
+	test.each([
+		"- [ ] - foo",
+		"- [ ] * foo",
+		"1. [ ] - foo",
+		"- [x] + bar",
+		"- [ ]  - foo",
+		"- [ ] 2 foo",
+		"- [ ] 4 - foo",
+		"- [ ] 5: foo",
+		"- [ ] (6) foo",
+		"- [ ] 1.foo",
+	])("%j is one task and no nested item", (text) => {
 		expect(items(text)).toEqual([{ line: 0, col: 0, parent: -1, task: text.slice(text.indexOf("[") + 1, text.indexOf("[") + 2) }]);
 	});
 
@@ -145,7 +168,13 @@ describe("tasks whose text starts like a list marker, tags next to backslash esc
 		["#tag\\_x", [["#tag", 0, 4]]],
 		["#a\\\\b", [["#a", 0, 2]]],
 		["\\\\\\#tag", undefined],
-		["#tag\\\n#next", [["#tag", 0, 4], ["#next", 0, 5]]],
+		[
+			"#tag\\\n#next",
+			[
+				["#tag", 0, 4],
+				["#next", 0, 5],
+			],
+		],
 		["\\[\\[#Escaped Links\\]\\]", [["#Escaped", 4, 12]]],
 		["a\\(#tag", [["#tag", 3, 7]]],
 		["a\\\\(#tag", undefined],
