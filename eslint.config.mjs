@@ -27,7 +27,7 @@ const folderRules = [
 	]),
 	neverImports("vault", [{ regex: outOfFolder(["mcp"]), message: "The vault knows no protocol: vault/ never imports mcp/." }]),
 	neverImports("markdown", [
-		{ regex: "^\\.\\./(?!config/limits$|result$)", message: "markdown/ is pure text code: it imports nothing of the app or the vault (config/limits and the Result type aside)." },
+		{ regex: "^\\.\\./(?!config/limits$|result$|paths/parts$)", message: "markdown/ is pure text code: it imports nothing of the app or the vault (config/limits, the Result type and the path parts aside)." },
 	]),
 	neverImports("search", [
 		{

@@ -4,7 +4,7 @@ import type { Steps } from "./steps";
 
 /**
  * The block structure of a note, from markdown-it (CommonMark, plus tables) with Obsidian's `%%`
- * comment and `$$` math blocks, produced in pieces a caller can pause between (issue 12).
+ * comment and `$$` math blocks, produced in pieces a caller can pause between.
  *
  * markdown-it's own top-level loop runs each top-level block to its end in one call, and one
  * paragraph or list can be a whole 10 MB note. Here the top-level loop is ours (the same steps as

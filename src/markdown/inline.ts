@@ -31,7 +31,7 @@ export interface InlineFindings {
 }
 
 /**
- * The tag whose `#` is at `index`, or null. Tags next to backslash escapes (issue 13) follow
+ * The tag whose `#` is at `index`, or null. Tags next to backslash escapes follow
  * Obsidian's rule as we settle it:
  *
  * - CommonMark 0.31 §2.4 (Backslash escapes): a backslash before an ASCII punctuation character
@@ -82,7 +82,7 @@ const AUTOLINK = /^<[a-z][a-z0-9+.-]*:[^\s<>]*>/i;
 
 /**
  * Finds links, embeds and tags in a block's text (lines joined by `\n`). Linear in the text's
- * length whatever it holds (issue 12): every search forward for a closer (`]]`, a backtick run,
+ * length whatever it holds: every search forward for a closer (`]]`, a backtick run,
  * a bracket, a parenthesis) is either remembered or answered from one pass over the text, so a
  * thousand unclosed openers cost one scan, not a thousand.
  */

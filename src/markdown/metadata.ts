@@ -4,25 +4,17 @@ import { parseBlocks, type MarkdownToken } from "./blocks";
 import { frontmatterEndLine, frontmatterLinks, parseFrontmatter } from "./frontmatter";
 import { scanInlineSteps, trailingBlockId, type InlineLink } from "./inline";
 import { LineIndex } from "./lines";
-import { runSteps, runStepsInSlices, type SliceClock, type Steps } from "./steps";
+import { runSteps, type SliceClock, type Steps } from "./steps";
 
 /**
  * The metadata Obsidian's cache holds for one Markdown note (`CachedMetadata`), computed from its
  * text. Pure. Block structure comes from markdown-it (CommonMark, plus tables); Obsidian's own
  * syntax — frontmatter, `%%` comments, `$$` math, callouts, wikilinks, embeds, tags, block ids —
  * is added on top, and positions are computed from the source as Obsidian reports them.
- * Linear in the note's length, whatever it holds (issue 12).
+ * Linear in the note's length, whatever it holds.
  */
 export function parseMetadata(text: string): CachedMetadata {
 	return runSteps(metadataSteps(text));
-}
-
-/**
- * The same metadata, computed in slices of about `sliceMs` with `pause()` awaited between them,
- * so a huge note never holds the event loop for long (issue 12).
- */
-export function parseMetadataInSlices(text: string, sliceMs: number, pause: () => Promise<void>): Promise<CachedMetadata> {
-	return runStepsInSlices(metadataSteps(text), sliceMs, pause);
 }
 
 /** The same metadata, pausing on a clock shared with other work. */
@@ -351,7 +343,7 @@ class MetadataBuilder {
 	private *scanLines(start: number, end: number): Steps<void> {
 		const texts: string[] = [];
 		// For each line, where it starts in the joined text and in the note: one pair per line, so
-		// mapping a finding back is a binary search, not a walk over the block's lines (issue 12).
+		// mapping a finding back is a binary search, not a walk over the block's lines.
 		const joinedStarts: number[] = [];
 		const sourceStarts: number[] = [];
 		let cursor = 0;

@@ -151,3 +151,16 @@ describe("the one frontmatter fence", () => {
 		expect(frontmatterEndLine(new LineIndex(""))).toBeNull();
 	});
 });
+
+describe("splitFrontmatter", () => {
+	test("splits YAML from body, line endings kept", () => {
+		expect(splitFrontmatter("---\ntitle: x\n---\nbody\n")).toEqual({ yaml: "title: x\n", body: "body\n" });
+		expect(splitFrontmatter("---\r\na: 1\r\n---\r\nbody")).toEqual({ yaml: "a: 1\r\n", body: "body" });
+		expect(splitFrontmatter("---\n---\n")).toEqual({ yaml: "", body: "" });
+		expect(splitFrontmatter("---\na: 1\n---")).toEqual({ yaml: "a: 1\n", body: "" });
+	});
+	test("is null without a closed block at the start", () => {
+		expect(splitFrontmatter("body\n---\na: 1\n---\n")).toBeNull();
+		expect(splitFrontmatter("---\na: 1\n")).toBeNull();
+	});
+});
