@@ -5,6 +5,7 @@ import obsidianmd from "eslint-plugin-obsidianmd";
 import globals from "globals";
 import regexpPlugin from "eslint-plugin-regexp";
 import tseslint from "typescript-eslint";
+import eslintConfigPrettier from "eslint-config-prettier/flat";
 
 /**
  * The architecture's "never" rules (README, Design), one block per folder of src/. Core
@@ -25,11 +26,13 @@ const folderRules = [
 		{ regex: outOfFolder(["ui", "main"]), message: "mcp/ and its tools never import ui/ or main.ts." },
 	]),
 	neverImports("vault", [{ regex: outOfFolder(["mcp"]), message: "The vault knows no protocol: vault/ never imports mcp/." }]),
-	neverImports("markdown", [{ regex: "^\\.\\./(?!config/limits$|result$)", message: "markdown/ is pure text code: it imports nothing of the app or the vault (config/limits and the Result type aside)." }]),
+	neverImports("markdown", [
+		{ regex: "^\\.\\./(?!config/limits$|result$|paths/parts$)", message: "markdown/ is pure text code: it imports nothing of the app or the vault (config/limits, the Result type and the path parts aside)." },
+	]),
 	neverImports("search", [
 		{
 			regex: "^\\.\\./(?!config/limits$|result$|markdown/frontmatter$)",
-			message: "search/ is pure text code: it imports nothing of the app or the vault (config/limits, the Result type and markdown/frontmatter's one frontmatter fence aside).",
+			message: "search/ is pure text code: it imports nothing of the app or the vault (config/limits, the Result type and the one frontmatter fence in markdown/frontmatter aside).",
 		},
 	]),
 	neverImports("paths", [{ regex: "^\\.\\./(?!config/limits$)", message: "paths/ is the pure spelling of a vault path: it imports nothing of the app or the vault (config/limits aside)." }]),
@@ -52,7 +55,7 @@ export default defineConfig([
 		languageOptions: {
 			parserOptions: {
 				// The build and test scripts are plain JavaScript outside tsconfig; a few more than the default 8 of them.
-				projectService: { allowDefaultProject: ["eslint.config.mjs", "esbuild.config.mjs", "jest.config.js", "scripts/*.mjs", "test/reliability/*.mjs"], maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 16 },
+				projectService: { allowDefaultProject: ["eslint.config.mjs", "esbuild.config.mjs", "jest.config.mjs", "scripts/*.mjs", "test/reliability/*.mjs"], maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 16 },
 				tsconfigRootDir: import.meta.dirname,
 			},
 		},
@@ -112,4 +115,6 @@ export default defineConfig([
 		files: ["test/**"],
 		rules: { "@typescript-eslint/no-unsafe-assignment": "off" },
 	},
+	// Last: Prettier owns layout (npm run format); no rule here may disagree with it.
+	eslintConfigPrettier,
 ]);

@@ -1,4 +1,5 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import { sha256Hex } from "../sha256";
 import { TOKEN_BYTES, TOKEN_DISPLAY_SECRET_CHARS } from "../config/limits";
 import type { ToolRights } from "./rights";
 
@@ -43,7 +44,7 @@ export function generateToken(name: string, level: TokenLevel, rights?: ToolRigh
 
 /** Hex SHA-256 of a token. */
 export function hashToken(token: string): string {
-	return createHash("sha256").update(token, "utf8").digest("hex");
+	return sha256Hex(token);
 }
 
 /**

@@ -2,7 +2,7 @@
  * Note texts kept in memory, the least recently used dropped first once they hold more than
  * `maxChars` characters. Every note's text kept for good would cost more than the notes on disk
  * (V8 stores a text with one emoji or CJK character at two bytes a character), so on a big vault
- * only the notes in use stay (issue 16); a miss reads the disk, as the first read did.
+ * only the notes in use stay; a miss reads the disk, as the first read did.
  */
 export class TextCache {
 	/** In use order: a Map iterates in insertion order, so the first key is the least recently used. */

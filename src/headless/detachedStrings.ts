@@ -25,8 +25,8 @@ function collectLongStrings(value: unknown, holders: Array<[Holder, string]>): v
 /**
  * Replaces, in place, every string of a freshly parsed value that could be a slice of the text it
  * was parsed from with a copy of its own, and returns the value. Kept in a cache, such slices
- * (headings, link texts, tags, frontmatter values) would keep every note's whole text alive
- * (issue 16). Only the strings are copied, in one structured clone: cloning the whole value cost
+ * (headings, link texts, tags, frontmatter values) would keep every note's whole text alive.
+ * Only the strings are copied, in one structured clone: cloning the whole value cost
  * more time than the parse's objects it would save.
  */
 export function detachStrings<T>(value: T): T {

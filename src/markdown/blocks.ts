@@ -4,7 +4,7 @@ import type { Steps } from "./steps";
 
 /**
  * The block structure of a note, from markdown-it (CommonMark, plus tables) with Obsidian's `%%`
- * comment and `$$` math blocks, produced in pieces a caller can pause between (issue 12).
+ * comment and `$$` math blocks, produced in pieces a caller can pause between.
  *
  * markdown-it's own top-level loop runs each top-level block to its end in one call, and one
  * paragraph or list can be a whole 10 MB note. Here the top-level loop is ours (the same steps as
@@ -51,6 +51,31 @@ const markdownParser = new MarkdownIt("commonmark", parserOptions).enable(["tabl
 const containerAlternatives = { alt: ["paragraph", "reference", "blockquote", "list"] };
 markdownParser.block.ruler.before("fence", "obsidian_comment", delimitedBlock("obsidian_comment", "%%"), containerAlternatives);
 markdownParser.block.ruler.before("fence", "obsidian_math", delimitedBlock("obsidian_math", "$$"), containerAlternatives);
+
+const FOOTNOTE_DEFINITION_START = /^\[\^[^\]\s]+\]:/u;
+const paragraphRule = (markdownParser.block.ruler as unknown as { __rules__: Array<{ name: string; fn: BlockRule }> }).__rules__.find(
+	(rule) => rule.name === "paragraph",
+)?.fn;
+if (!paragraphRule) throw new Error("markdown-it has no paragraph rule");
+/**
+ * A footnote definition (`[^1]: text`) is read as a paragraph whose opening token says it is one,
+ * so its links, embeds and tags are found as Obsidian finds them: CommonMark alone takes
+ * `[^1]: [[Note]]` for a link reference definition and drops the line. Like markdown-it-footnote's
+ * rule, a definition line ends the paragraph before it, so two definitions on consecutive lines are
+ * two blocks.
+ */
+const footnoteDefinition: BlockRule = (state, startLine, endLine, silent) => {
+	if ((state.sCount[startLine] ?? 0) - state.blkIndent >= 4) return false;
+	const start = (state.bMarks[startLine] ?? 0) + (state.tShift[startLine] ?? 0);
+	if (!state.src.startsWith("[^", start) || !FOOTNOTE_DEFINITION_START.test(state.src.slice(start, state.eMarks[startLine]))) return false;
+	if (silent) return true;
+	const first = state.tokens.length;
+	if (!paragraphRule(state, startLine, endLine, false)) return false;
+	const open = state.tokens[first];
+	if (open) open.meta = { footnoteDefinition: true };
+	return true;
+};
+markdownParser.block.ruler.before("reference", "obsidian_footnote", footnoteDefinition, { alt: ["paragraph", "reference"] });
 const blockRules = markdownParser.block.ruler.getRules("") as BlockRule[];
 
 /**
@@ -168,7 +193,14 @@ type Continuation = { kind: "paragraph" } | { kind: "list"; openType: string; ma
  * over chunk by chunk (all but the last item's close and the list's close, which the next chunk
  * replaces); a paragraph's three tokens stay until it ends.
  */
-function* topLevelBlock(state: StateBlock, candidates: CandidateLines, blockStart: number, endLine: number, chunkLines: number, consume: TokenConsumer): Steps<void> {
+function* topLevelBlock(
+	state: StateBlock,
+	candidates: CandidateLines,
+	blockStart: number,
+	endLine: number,
+	chunkLines: number,
+	consume: TokenConsumer,
+): Steps<void> {
 	const tokens = state.tokens;
 	const firstToken = tokens.length;
 	/** The block's kind once its first chunk is cut and accepted; before that, the kind a retry of the first chunk looks for. */
@@ -350,7 +382,8 @@ class CandidateLines {
 function continues(state: StateBlock, line: number, continuation: Continuation): boolean {
 	if (line <= 0 || line >= state.lineMax || state.isEmpty(line - 1) || state.isEmpty(line)) return false;
 	// A `|` could make the line a table header when parsed alone.
-	if (continuation.kind === "list") return startsListItem(state, line) === continuation.markup && !state.src.slice(state.bMarks[line] ?? 0, state.eMarks[line] ?? 0).includes("|");
+	if (continuation.kind === "list")
+		return startsListItem(state, line) === continuation.markup && !state.src.slice(state.bMarks[line] ?? 0, state.eMarks[line] ?? 0).includes("|");
 	const start = state.bMarks[line] ?? 0;
 	const end = state.eMarks[line] ?? 0;
 	const src = state.src;

@@ -5,12 +5,32 @@ import { scanInline } from "./inline";
 import { LineIndex } from "./lines";
 
 const FENCE = "---";
+const BYTE_ORDER_MARK = "\uFEFF";
 
-/** The line that closes a frontmatter block opened on line 0, or null if the note has none. */
-export function frontmatterEndLine(lines: LineIndex): number | null {
-	if (lines.lineText(0).trimEnd() !== FENCE) return null;
+/** The lines of a note as the fence rule reads them: a LineIndex, or an adapter over an array of lines. */
+export interface NoteLines {
+	readonly lineCount: number;
+	lineText(line: number): string;
+}
+
+/**
+ * True for a line that opens or closes frontmatter: `---` followed by nothing but whitespace, as
+ * JavaScript's `trimEnd` counts it (spaces, tabs, a no-break space U+00A0 and the other Unicode
+ * spaces), the way Obsidian keeps a note whose property editor left `--- ` behind. A byte-order
+ * mark before the opening fence is not part of the line.
+ */
+function isFence(text: string, line: number): boolean {
+	return (line === 0 && text.startsWith(BYTE_ORDER_MARK) ? text.slice(1) : text).trimEnd() === FENCE;
+}
+
+/**
+ * The line that closes a frontmatter block opened on line 0, or null if the note has none. The
+ * one frontmatter fence rule: the parser, the outline edits and the search snippets all ask it.
+ */
+export function frontmatterEndLine(lines: NoteLines): number | null {
+	if (lines.lineCount === 0 || !isFence(lines.lineText(0), 0)) return null;
 	for (let line = 1; line < lines.lineCount; line++) {
-		if (lines.lineText(line).trimEnd() === FENCE) return line;
+		if (isFence(lines.lineText(line), line)) return line;
 	}
 	return null;
 }
@@ -172,7 +192,6 @@ export function frontmatterLinks(frontmatter: FrontMatterCache): FrontmatterLink
 	return found;
 }
 
-
 /**
  * A note's aliases as Obsidian reads them: the `aliases` property (or the older `alias`), a list
  * or one comma-separated text; anything else is ignored. Pure.
@@ -180,5 +199,8 @@ export function frontmatterLinks(frontmatter: FrontMatterCache): FrontmatterLink
 export function frontmatterAliases(frontmatter: FrontMatterCache | undefined): string[] {
 	const value: unknown = frontmatter?.aliases ?? frontmatter?.alias;
 	const items = typeof value === "string" ? value.split(",") : Array.isArray(value) ? value : [];
-	return items.filter((item): item is string => typeof item === "string").map((item) => item.trim()).filter((item) => item !== "");
+	return items
+		.filter((item): item is string => typeof item === "string")
+		.map((item) => item.trim())
+		.filter((item) => item !== "");
 }

@@ -5,6 +5,8 @@ import type { Steps } from "./steps";
 /**
  * Line starts of a text, to turn character offsets into Obsidian's `{line, col, offset}` and back.
  * A line's content excludes its `\n` and a `\r` before it, so CRLF notes get the same columns as LF ones.
+ * A byte-order mark that opens the text stands before line 0 (its offset is 0, line 0 starts at
+ * offset 1), so a heading, task or fence on the first line is seen, and offsets stay the text's own.
  */
 export class LineIndex {
 	private readonly starts: number[];
@@ -17,13 +19,13 @@ export class LineIndex {
 			this.starts = starts;
 			return;
 		}
-		this.starts = [0];
+		this.starts = [firstLineStart(text)];
 		for (let index = text.indexOf("\n"); index !== -1; index = text.indexOf("\n", index + 1)) this.starts.push(index + 1);
 	}
 
 	/** The same index, built in pausable steps (a 10 MB note has hundreds of thousands of lines). */
 	static *inSteps(text: string): Steps<LineIndex> {
-		const starts = [0];
+		const starts = [firstLineStart(text)];
 		for (let index = text.indexOf("\n"); index !== -1; index = text.indexOf("\n", index + 1)) {
 			starts.push(index + 1);
 			if (starts.length % LINE_INDEX_PAUSE_LINES === 0) yield;
@@ -82,4 +84,9 @@ export class LineIndex {
 	linesPos(startLine: number, startCol: number, endLine: number): Pos {
 		return this.pos(this.lineStart(startLine) + startCol, this.lineEnd(endLine));
 	}
+}
+
+/** Where line 0's content starts: past a byte-order mark that opens the text. */
+function firstLineStart(text: string): number {
+	return text.startsWith("\uFEFF") ? 1 : 0;
 }

@@ -1,6 +1,7 @@
 import type { CachedMetadata } from "obsidian";
 import { isMap, isScalar, isSeq, type Scalar } from "yaml";
 import { parseFrontmatterDocument } from "./frontmatter";
+import { folderOf } from "../paths/parts";
 
 /**
  * Rewriting the path part of links, as Obsidian does when a note is renamed with "Automatically
@@ -11,11 +12,6 @@ import { parseFrontmatterDocument } from "./frontmatter";
 
 /** Obsidian's "New link format" setting (`newLinkFormat` in `.obsidian/app.json`). */
 export type NewLinkFormat = "shortest" | "relative" | "absolute";
-
-function folderOf(path: string): string {
-	const slash = path.lastIndexOf("/");
-	return slash === -1 ? "" : path.slice(0, slash);
-}
 
 /** `from` folder → `to` path, with `..` for each folder to leave: `a/b`, `a/c/N` → `../c/N`. */
 function relativePath(fromFolder: string, to: string): string {
@@ -221,7 +217,12 @@ const CANVAS_STRING_FIELD = /("(file|text)"\s*:\s*)"((?:[^"\\]|\\.)*)"/gu;
  * `newFilePath` maps it, and the links in each text card's Markdown as `rewriteLinks` does. Only
  * the fields that change are written again (JSON-escaped); every other byte stays.
  */
-export function rewriteCanvasLinks(text: string, newLinkpath: (linkpath: string) => string | null, newFilePath: (path: string) => string | null, parse: (markdown: string) => CachedMetadata): RewrittenLinks {
+export function rewriteCanvasLinks(
+	text: string,
+	newLinkpath: (linkpath: string) => string | null,
+	newFilePath: (path: string) => string | null,
+	parse: (markdown: string) => CachedMetadata,
+): RewrittenLinks {
 	let links = 0;
 	const out = text.replace(CANVAS_STRING_FIELD, (whole: string, head: string, field: string, raw: string) => {
 		let value: unknown;

@@ -1,38 +1,20 @@
-import type {
-	BlockCache,
-	CachedMetadata,
-	EmbedCache,
-	HeadingCache,
-	LinkCache,
-	ListItemCache,
-	Pos,
-	SectionCache,
-	TagCache,
-} from "obsidian";
+import type { BlockCache, CachedMetadata, EmbedCache, HeadingCache, LinkCache, ListItemCache, Pos, SectionCache, TagCache } from "obsidian";
 import { BLOCK_CHUNK_LINES, INLINE_ITEMS_PAUSE_COUNT, TOKEN_VISIT_PAUSE_TOKENS } from "../config/limits";
 import { parseBlocks, type MarkdownToken } from "./blocks";
 import { frontmatterEndLine, frontmatterLinks, parseFrontmatter } from "./frontmatter";
 import { scanInlineSteps, trailingBlockId, type InlineLink } from "./inline";
 import { LineIndex } from "./lines";
-import { runSteps, runStepsInSlices, type SliceClock, type Steps } from "./steps";
+import { runSteps, type SliceClock, type Steps } from "./steps";
 
 /**
  * The metadata Obsidian's cache holds for one Markdown note (`CachedMetadata`), computed from its
  * text. Pure. Block structure comes from markdown-it (CommonMark, plus tables); Obsidian's own
  * syntax — frontmatter, `%%` comments, `$$` math, callouts, wikilinks, embeds, tags, block ids —
  * is added on top, and positions are computed from the source as Obsidian reports them.
- * Linear in the note's length, whatever it holds (issue 12).
+ * Linear in the note's length, whatever it holds.
  */
 export function parseMetadata(text: string): CachedMetadata {
 	return runSteps(metadataSteps(text));
-}
-
-/**
- * The same metadata, computed in slices of about `sliceMs` with `pause()` awaited between them,
- * so a huge note never holds the event loop for long (issue 12).
- */
-export function parseMetadataInSlices(text: string, sliceMs: number, pause: () => Promise<void>): Promise<CachedMetadata> {
-	return runStepsInSlices(metadataSteps(text), sliceMs, pause);
 }
 
 /** The same metadata, pausing on a clock shared with other work. */
@@ -76,19 +58,29 @@ interface OpenItem {
 	firstChildListLine: number | null;
 }
 
+/** True for the paragraph token that blocks.ts opens for a footnote definition. */
+function isFootnoteDefinition(token: MarkdownToken): boolean {
+	return token.type === "paragraph_open" && (token.meta as { footnoteDefinition?: boolean } | null)?.footnoteDefinition === true;
+}
+
 const CALLOUT_START = /^\s*\[!/;
 /**
  * A task is a list item whose own content starts with `[c]` (any one character c) followed by
  * whitespace or the line's end, tested at the item's content column on its first line. The block
- * structure is settled first, by CommonMark (issue 13): a list marker opens a nested list only
- * where a block may start, at the very start of an item's content (§5.2: `- - foo` is an item
- * holding a list), never after text on the same line. In `- [ ] - foo`, `- [ ] 1. foo`,
- * `1. [ ] * foo` the `[ ]` is already the start of the item's paragraph, so the rest of the line is
- * that paragraph's text: one task, no child item, as markdown-it parses it. (Stripping `[ ]` and
- * parsing the rest as blocks would wrongly find a nested list.) `- - [ ] foo` is the other way
- * round: an item that is no task, holding a nested list whose item is the task.
+ * structure is settled first, by CommonMark: a list marker opens a nested list only where a block
+ * may start, at the very start of an item's content (§5.2: `- - foo` is an item holding a list),
+ * never after text on the same line, so in `- [ ] - foo` or `1. [ ] * foo` the rest of the line is
+ * the task's text: one task, no child item. `- - [ ] foo` is the other way round: an item that is no
+ * task, holding a nested list whose item is the task.
  */
 const TASK_START = /^\[(.)\](?:\s|$)/u;
+/**
+ * Real Obsidian departs from CommonMark on one form: a task whose text starts with an ordered list
+ * marker (`1. ` or `3) `, digits then `.` or `)`) gives a second list item on the same line, starting
+ * at that marker, whose parent is the task's own line; `2 text`, `4 - `, `5: ` and `(6) ` do not
+ * (captured from Obsidian: obsidian-tasks' numbered_tasks_issue_3481).
+ */
+const ORDERED_MARKER_AFTER_TASK = /^\[.\][ \t]+(?=\d{1,9}[.)](?:[ \t]|$))/u;
 const TAB_WIDTH = 4;
 const MAX_SPACES_AFTER_MARKER = 4;
 
@@ -112,7 +104,8 @@ class MetadataBuilder {
 
 	*build(): Steps<CachedMetadata> {
 		const cache: CachedMetadata = {};
-		let body = this.text;
+		// A byte-order mark stands before line 0 (LineIndex): the Markdown parser never sees it.
+		let body = this.text.slice(this.lines.lineStart(0));
 		const frontmatterEnd = frontmatterEndLine(this.lines);
 		if (frontmatterEnd !== null) {
 			const position = this.lines.linesPos(0, 0, frontmatterEnd);
@@ -216,7 +209,14 @@ class MetadataBuilder {
 	private pendingScan: [number, number] | null = null;
 
 	private addSection(token: MarkdownToken, map: [number, number]): SectionCache | undefined {
-		const type = token.type === "blockquote_open" ? (this.isCallout(map[0]) ? "callout" : "blockquote") : SECTION_TYPES[token.type];
+		const type =
+			token.type === "blockquote_open"
+				? this.isCallout(map[0])
+					? "callout"
+					: "blockquote"
+				: isFootnoteDefinition(token)
+					? "footnoteDefinition"
+					: SECTION_TYPES[token.type];
 		if (!type) return undefined;
 		const section: SectionCache = { type, position: this.lines.linesPos(map[0], 0, this.lastContentLine(map[0], map[1])) };
 		this.sections.push(section);
@@ -291,6 +291,8 @@ class MetadataBuilder {
 		const task = TASK_START.exec(text.slice(contentCol))?.[1];
 		if (task !== undefined) cache.task = task;
 		this.listItems.push(cache);
+		const orderedMarker = task === undefined ? null : ORDERED_MARKER_AFTER_TASK.exec(text.slice(contentCol));
+		if (orderedMarker) this.listItems.push({ parent: line, position: this.lines.linesPos(line, contentCol + orderedMarker[0].length, line) });
 		this.items.push({ cache, mapEnd: map[1], firstChildListLine: null });
 		this.containers.push({ kind: "item", firstLine: line, contentCol, contentIndent: contentCol - startCol });
 	}
@@ -306,7 +308,8 @@ class MetadataBuilder {
 		if (!item) return;
 		const startLine = item.cache.position.start.line;
 		const endExclusive = item.firstChildListLine ?? item.mapEnd;
-		const endLine = isLastInList || item.firstChildListLine !== null ? this.lastContentLine(startLine, endExclusive) : Math.max(startLine, endExclusive - 1);
+		const endLine =
+			isLastInList || item.firstChildListLine !== null ? this.lastContentLine(startLine, endExclusive) : Math.max(startLine, endExclusive - 1);
 		item.cache.position = this.lines.pos(item.cache.position.start.offset, this.lines.lineEnd(endLine));
 		const id = trailingBlockId(this.lines.lineText(this.lastContentLine(startLine, endLine + 1)));
 		if (id !== null) {
@@ -340,7 +343,7 @@ class MetadataBuilder {
 	private *scanLines(start: number, end: number): Steps<void> {
 		const texts: string[] = [];
 		// For each line, where it starts in the joined text and in the note: one pair per line, so
-		// mapping a finding back is a binary search, not a walk over the block's lines (issue 12).
+		// mapping a finding back is a binary search, not a walk over the block's lines.
 		const joinedStarts: number[] = [];
 		const sourceStarts: number[] = [];
 		let cursor = 0;
@@ -367,7 +370,12 @@ class MetadataBuilder {
 		const toCache = (link: InlineLink): LinkCache => {
 			const sourceStart = toSource(link.start);
 			const sourceEnd = toSource(link.end);
-			return { link: link.link, original: this.text.slice(sourceStart, sourceEnd), displayText: link.displayText, position: this.lines.pos(sourceStart, sourceEnd) };
+			return {
+				link: link.link,
+				original: this.text.slice(sourceStart, sourceEnd),
+				displayText: link.displayText,
+				position: this.lines.pos(sourceStart, sourceEnd),
+			};
 		};
 		// One push per finding: spreading a block's findings into push() overflows the stack past ~100,000.
 		for (const [index, link] of found.links.entries()) {

@@ -4,6 +4,7 @@
  * `vault.process` on the exact text being changed, so it never trusts a cache of an older version.
  */
 import { fail, ok, type Result } from "../result";
+import { frontmatterEndLine } from "./frontmatter";
 
 /** How a note is written, so added text matches it. */
 export interface NoteFormat {
@@ -58,11 +59,10 @@ function splitLines(text: string): string[] {
 	return text.split(/\r?\n/);
 }
 
-/** Index of the first line after YAML frontmatter (0 when there is none). */
+/** Index of the first line after YAML frontmatter (0 when there is none), by the one fence rule. */
 export function bodyStartLine(lines: readonly string[]): number {
-	if (lines[0]?.trimEnd() !== "---") return 0;
-	for (let index = 1; index < lines.length; index++) if (lines[index]?.trimEnd() === "---") return index + 1;
-	return 0;
+	const end = frontmatterEndLine({ lineCount: lines.length, lineText: (line) => lines[line] ?? "" });
+	return end === null ? 0 : end + 1;
 }
 
 /** The width of leading whitespace, a tab counting as one unit of `tabSize` columns. */
@@ -75,7 +75,10 @@ function indentWidth(whitespace: string, tabSize = 4): number {
 /** The note's line ending, final newline, indentation unit and bullet marker. */
 export function detectFormat(text: string, defaults: FormatDefaults = {}): NoteFormat {
 	const lines = splitLines(text);
-	const listLines = lines.slice(bodyStartLine(lines)).map((line) => LIST_LINE.exec(line)).filter((match) => match !== null);
+	const listLines = lines
+		.slice(bodyStartLine(lines))
+		.map((line) => LIST_LINE.exec(line))
+		.filter((match) => match !== null);
 	const indents = listLines.map((match) => match[1] ?? "");
 	let indentUnit: string | null = null;
 	if (indents.some((indent) => indent.startsWith("\t"))) indentUnit = "\t";
@@ -259,7 +262,11 @@ function formatHeadingPath(path: readonly string[]): string {
 	return path.join(" > ");
 }
 
-const headingPart = (part: string) => part.trim().replace(/^#+\s*/, "").toLowerCase();
+const headingPart = (part: string) =>
+	part
+		.trim()
+		.replace(/^#+\s*/, "")
+		.toLowerCase();
 
 /**
  * The headings `wanted` names: a heading's own text (`Tasks`), or the end of its path of parents
@@ -291,7 +298,10 @@ export function appendUnderHeading(text: string, heading: string, content: strin
 	const paths = headingPaths(headings);
 	const matches = matchHeadings(headings, heading);
 	const available = headings.map((entry) => `${"#".repeat(entry.level)} ${entry.text} (line ${entry.line})`).join("; ");
-	if (matches.length === 0) return fail(`No heading "${heading}" in this note. ${headings.length ? `Its headings: ${available}.` : "It has no headings."} Nothing was written; pass one of these, or omit heading to append at the end.`);
+	if (matches.length === 0)
+		return fail(
+			`No heading "${heading}" in this note. ${headings.length ? `Its headings: ${available}.` : "It has no headings."} Nothing was written; pass one of these, or omit heading to append at the end.`,
+		);
 	if (matches.length > 1) {
 		const candidates = matches.map((index) => ({ path: formatHeadingPath(paths[index] ?? []), line: headings[index]?.line ?? 0 }));
 		const listed = candidates.map((candidate) => `"${candidate.path}" (line ${candidate.line})`).join(", ");
@@ -305,7 +315,8 @@ export function appendUnderHeading(text: string, heading: string, content: strin
 	const next = headings.find((entry) => entry.line > target.line && entry.level <= target.level);
 	const sectionEnd = next?.line ?? lines.length;
 	const last = Math.max(target.line, lastContentLine(lines, target.line + 1, sectionEnd));
-	const added = mode === "outliner" ? formatAsOutline(content, format, 0, "", last > target.line ? listNumberingAt(lines, last, 0) : null) : contentLines(content);
+	const added =
+		mode === "outliner" ? formatAsOutline(content, format, 0, "", last > target.line ? listNumberingAt(lines, last, 0) : null) : contentLines(content);
 	if (added.length === 0) return fail("The content is empty; nothing was written.");
 	const result = insertAt(lines, last, added, mode);
 	return ok({ text: joinLines(result.lines, format), line: result.line });

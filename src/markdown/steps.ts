@@ -1,7 +1,7 @@
 /**
  * Long pure work written as a generator that `yield`s at points where it may pause: run to the
  * end at once by `runSteps`, or in time slices by `runStepsInSlices`, so a huge note is parsed
- * without stopping the server (issue 12). The work itself never knows which.
+ * without stopping the server. The work itself never knows which.
  */
 export type Steps<T> = Generator<void, T, void>;
 

@@ -64,7 +64,7 @@ export function parseTaskDates(line: string): TaskDates {
 /**
  * Quote markers, then list markers, then the checkbox. More than one list marker when items open
  * on the same line (`- - [ ] foo`, `1. - [x] foo`: the task is the innermost item). Only markers
- * before the checkbox are taken: in `- [ ] - foo` the `- ` after it is the task's text (issue 13).
+ * before the checkbox are taken: in `- [ ] - foo` the `- ` after it is the task's text.
  */
 const TASK_PREFIX = /^\s*(?:>\s*)*(?:(?:[-*+]|\d{1,9}[.)])\s+)+\[.\]\s?/u;
 

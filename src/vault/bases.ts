@@ -12,6 +12,7 @@ import { fail, ok, type Result } from "../result";
 import { resolveVisibleLink } from "./notes";
 import { checkVaultPath } from "./paths";
 import { isPathVisible, type Scope } from "./scope";
+import { folderOf } from "../paths/parts";
 
 /** The file a tool argument names, with the extension the tool reads (`Projects/Board` or `Projects/Board.canvas`). */
 export function findFileWithExtension(host: Host, scope: Scope, input: string, extension: "base" | "canvas"): Result<HostFile> {
@@ -40,9 +41,9 @@ export function visibleBases(host: Host, scope: Scope): HostFile[] {
 		.sort((a, b) => a.path.localeCompare(b.path));
 }
 
-function folderOf(path: string): string {
-	const slash = path.lastIndexOf("/");
-	return slash === -1 ? "/" : path.slice(0, slash);
+/** A file's folder as Bases shows it (`file.folder`): "/" at the vault's root. */
+function baseFolderOf(path: string): string {
+	return folderOf(path) || "/";
 }
 
 /** The visible files as base rows, and the vault view their expressions reach. */
@@ -61,7 +62,7 @@ export function baseVault(host: Host, scope: Scope): { vault: BaseVault; files: 
 	// Obsidian resolves a link by its text and the linking note's folder (relative links, a match in the same folder first).
 	const resolutions = new Map<string, string | null>();
 	const resolveLink = (linkpath: string, sourcePath: string): string | null => {
-		const key = `${folderOf(sourcePath)}\u0000${linkpath}`;
+		const key = `${baseFolderOf(sourcePath)}\u0000${linkpath}`;
 		const known = resolutions.get(key);
 		if (known !== undefined) return known;
 		const target = resolveVisibleLink(host, scope, linkpath, sourcePath);
@@ -128,7 +129,7 @@ function makeBaseFile(host: Host, file: HostFile, resolveLink: (linkpath: string
 		name: file.name,
 		basename: file.basename,
 		extension: file.extension,
-		folder: folderOf(file.path),
+		folder: baseFolderOf(file.path),
 		size: file.stat.size,
 		ctime: file.stat.ctime,
 		mtime: file.stat.mtime,

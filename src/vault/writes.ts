@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../sha256";
 import type { Host, HostFile } from "../host/Host";
 import type { EditResult } from "../markdown/outline";
 import { ensureParentFolder } from "./dailyNotes";
@@ -9,7 +9,7 @@ import { isNoteInScope, type Scope } from "./scope";
 
 /** Hex SHA-256 of a note's text: the version a write produced. */
 export function hashText(text: string): string {
-	return createHash("sha256").update(text, "utf8").digest("hex");
+	return sha256Hex(text);
 }
 
 /** A path a new note may be written at: a vault path ending in .md (added when missing), visible to this token, with a name every platform can hold. */

@@ -61,14 +61,15 @@ describe("the golden test data outside the repository", () => {
 		/** A minimal clone: the jest config, the globalSetup and one probe test that leaves a mark when it runs. */
 		async function makeClone(): Promise<{ clone: string; mark: string }> {
 			const clone = nodePath.join(temp, "clone");
-			for (const file of ["jest.config.js", "tsconfig.json", "package.json", "test/globalSetup.ts", "test/globalTeardown.ts", "src/config/limits.ts", "test/helpers/fixtures.ts", "test/fixtures-manifest.json"]) {
+			for (const file of ["jest.config.mjs", "tsconfig.json", "package.json", "test/globalSetup.ts", "test/globalTeardown.ts", "src/config/limits.ts", "test/helpers/fixtures.ts", "test/fixtures-manifest.json"]) {
 				await fs.mkdir(nodePath.dirname(nodePath.join(clone, file)), { recursive: true });
 				await fs.copyFile(nodePath.join(PROJECT_ROOT, file), nodePath.join(clone, file));
 			}
 			await fs.symlink(nodePath.join(PROJECT_ROOT, "node_modules"), nodePath.join(clone, "node_modules"), "dir");
 			const mark = nodePath.join(temp, "probe-ran");
+			await fs.mkdir(nodePath.join(clone, "test", "unit"), { recursive: true });
 			await fs.writeFile(
-				nodePath.join(clone, "test", "probe.test.ts"),
+				nodePath.join(clone, "test", "unit", "probe.test.ts"),
 				`import { writeFileSync } from "node:fs";\ntest("probe", () => writeFileSync(${JSON.stringify(mark)}, "ran"));\n`,
 			);
 			return { clone, mark };

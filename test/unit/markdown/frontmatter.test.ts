@@ -1,7 +1,9 @@
 import fc from "fast-check";
 import { parseDocument } from "yaml";
 import { MAX_FRONTMATTER_ALIAS_EXPANSION, MAX_FRONTMATTER_ALIASES, MAX_FRONTMATTER_BYTES, MAX_FRONTMATTER_DEPTH } from "../../../src/config/limits";
-import { frontmatterBoundProblem, parseFrontmatter, yamlNestingDepth } from "../../../src/markdown/frontmatter";
+import { frontmatterBoundProblem, frontmatterEndLine, parseFrontmatter, splitFrontmatter, yamlNestingDepth } from "../../../src/markdown/frontmatter";
+import { LineIndex } from "../../../src/markdown/lines";
+import { bodyStartLine, isOutline } from "../../../src/markdown/outline";
 import { parseMetadata } from "../../../src/markdown/metadata";
 import { setProperty } from "../../../src/markdown/properties";
 
@@ -13,7 +15,16 @@ const DEEP_FLOW = `a: ${"[".repeat(130_000)}`;
 const deepBlock = (levels: number) => Array.from({ length: levels }, (_unused, level) => `${" ".repeat(level)}k${level}:`).join("\n") + " leaf";
 const deepDashes = (levels: number) => `a:\n  ${"- ".repeat(levels)}x`;
 /** Ten lists, each ten aliases of the one before: 10^10 values once expanded. */
-const ALIAS_BOMB = ["a: &a [x, x, x, x, x, x, x, x, x, x]", ...Array.from({ length: 9 }, (_unused, index) => `b${index}: &b${index} [${Array(10).fill(index === 0 ? "*a" : `*b${index - 1}`).join(", ")}]`)].join("\n");
+const ALIAS_BOMB = [
+	"a: &a [x, x, x, x, x, x, x, x, x, x]",
+	...Array.from(
+		{ length: 9 },
+		(_unused, index) =>
+			`b${index}: &b${index} [${Array(10)
+				.fill(index === 0 ? "*a" : `*b${index - 1}`)
+				.join(", ")}]`,
+	),
+].join("\n");
 const manyAliases = (count: number) => ["base: &base x", ...Array.from({ length: count }, (_unused, index) => `k${index}: *base`)].join("\n");
 
 describe("frontmatter over a bound is not parsed, and the rest of the note is", () => {
@@ -39,7 +50,10 @@ describe("frontmatter over a bound is not parsed, and the rest of the note is", 
 	});
 
 	test("setProperty on a note over a bound is an error naming the bound, and changes nothing", () => {
-		for (const [yaml, bound] of [[DEEP_FLOW, "levels"], [manyAliases(MAX_FRONTMATTER_ALIASES + 1), "aliases"]] as const) {
+		for (const [yaml, bound] of [
+			[DEEP_FLOW, "levels"],
+			[manyAliases(MAX_FRONTMATTER_ALIASES + 1), "aliases"],
+		] as const) {
 			const result = setProperty(note(yaml), "status", "done");
 			expect(result.ok).toBe(false);
 			if (!result.ok) expect(result.error).toMatch(new RegExp(`not read as properties: .*${bound}.*Nothing was changed`, "u"));
@@ -52,7 +66,15 @@ describe("frontmatter over a bound is not parsed, and the rest of the note is", 
 
 describe("frontmatter within the bounds is parsed as before", () => {
 	test("brackets inside quotes, comments and block text do not count as nesting", () => {
-		const yaml = [`title: "${"[".repeat(500)}"`, `quote: '${"{".repeat(500)}'`, `# ${"[".repeat(500)}`, "text: |", `  ${"[".repeat(500)}`, "related:", ...Array.from({ length: 300 }, (_unused, index) => `  - "[[Note ${index}]]"`)].join("\n");
+		const yaml = [
+			`title: "${"[".repeat(500)}"`,
+			`quote: '${"{".repeat(500)}'`,
+			`# ${"[".repeat(500)}`,
+			"text: |",
+			`  ${"[".repeat(500)}`,
+			"related:",
+			...Array.from({ length: 300 }, (_unused, index) => `  - "[[Note ${index}]]"`),
+		].join("\n");
 		expect(frontmatterBoundProblem(yaml)).toBeNull();
 		const parsed = parseFrontmatter(yaml);
 		expect(parsed?.title).toBe("[".repeat(500));
@@ -69,17 +91,20 @@ describe("frontmatter within the bounds is parsed as before", () => {
 		const depthOf = (value: unknown): number => (value !== null && typeof value === "object" ? 1 + Math.max(0, ...Object.values(value).map(depthOf)) : 0);
 		const pieces = ["a: ", "b:", "- ", "? ", ": ", "[", "]", "{", "}", ", ", "\n", "\n  ", "\n    ", "x", '"[', "'{", "# [", "&n ", "*n", "|\n  [", "\t"];
 		fc.assert(
-			fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 40 }).map((parts) => parts.join("")), (yaml) => {
-				const document = parseDocument(yaml, { schema: "core", uniqueKeys: false, logLevel: "silent" });
-				if (document.errors.length > 0) return;
-				let value: unknown;
-				try {
-					value = document.toJS({ maxAliasCount: 1000 });
-				} catch {
-					return;
-				}
-				expect(yamlNestingDepth(yaml)).toBeGreaterThanOrEqual(depthOf(value));
-			}),
+			fc.property(
+				fc.array(fc.constantFrom(...pieces), { maxLength: 40 }).map((parts) => parts.join("")),
+				(yaml) => {
+					const document = parseDocument(yaml, { schema: "core", uniqueKeys: false, logLevel: "silent" });
+					if (document.errors.length > 0) return;
+					let value: unknown;
+					try {
+						value = document.toJS({ maxAliasCount: 1000 });
+					} catch {
+						return;
+					}
+					expect(yamlNestingDepth(yaml)).toBeGreaterThanOrEqual(depthOf(value));
+				},
+			),
 			{ numRuns: 5000 },
 		);
 	});
@@ -87,5 +112,55 @@ describe("frontmatter within the bounds is parsed as before", () => {
 	test("the exact count is the lexer's, not the quick one: a long flat block with many marks still counts as flat", () => {
 		const yaml = Array.from({ length: 1000 }, (_unused, index) => `key${index}: 2026-01-01`).join("\n");
 		expect(yamlNestingDepth(yaml)).toBeLessThanOrEqual(2);
+	});
+});
+
+describe("the one frontmatter fence", () => {
+	const fenced = (opening: string, closing = "---") => `${opening}\ntitle: Kept\n${closing}\n- body item\n`;
+
+	test.each([
+		["---", true],
+		["--- ", true],
+		["---\t", true],
+		["---\u00A0", true],
+		["---  \u202F", true],
+		["\uFEFF---", true],
+		["----", false],
+		["---x", false],
+		[" ---", false],
+		["--- -", false],
+	])("an opening line %j is a fence: %s, and the parser, the outline edits and splitFrontmatter agree", (opening, isFence) => {
+		const text = fenced(opening);
+		expect(frontmatterEndLine(new LineIndex(text))).toBe(isFence ? 2 : null);
+		expect(splitFrontmatter(text)).toEqual(isFence ? { yaml: "title: Kept\n", body: "- body item\n" } : null);
+		expect(bodyStartLine(text.split("\n"))).toBe(isFence ? 3 : 0);
+		expect(parseMetadata(text).frontmatter).toEqual(isFence ? { title: "Kept" } : undefined);
+		// The body after a fence is list content only: an outline; without a fence the first line is text.
+		expect(isOutline(text, undefined)).toBe(isFence);
+	});
+
+	test("the closing line follows the same whitespace rule", () => {
+		expect(frontmatterEndLine(new LineIndex(fenced("---", "---\u00A0 ")))).toBe(2);
+		expect(frontmatterEndLine(new LineIndex(fenced("---", "---.")))).toBeNull();
+		// A byte-order mark counts only before the opening fence.
+		expect(frontmatterEndLine(new LineIndex(fenced("---", "\uFEFF---")))).toBeNull();
+	});
+
+	test("a note that never closes its fence has no frontmatter", () => {
+		expect(frontmatterEndLine(new LineIndex("---\ntitle: x\n"))).toBeNull();
+		expect(frontmatterEndLine(new LineIndex(""))).toBeNull();
+	});
+});
+
+describe("splitFrontmatter", () => {
+	test("splits YAML from body, line endings kept", () => {
+		expect(splitFrontmatter("---\ntitle: x\n---\nbody\n")).toEqual({ yaml: "title: x\n", body: "body\n" });
+		expect(splitFrontmatter("---\r\na: 1\r\n---\r\nbody")).toEqual({ yaml: "a: 1\r\n", body: "body" });
+		expect(splitFrontmatter("---\n---\n")).toEqual({ yaml: "", body: "" });
+		expect(splitFrontmatter("---\na: 1\n---")).toEqual({ yaml: "a: 1\n", body: "" });
+	});
+	test("is null without a closed block at the start", () => {
+		expect(splitFrontmatter("body\n---\na: 1\n---\n")).toBeNull();
+		expect(splitFrontmatter("---\na: 1\n")).toBeNull();
 	});
 });

@@ -18,7 +18,14 @@ describe("what Obsidian ignores is ignored", () => {
 	});
 
 	test("a tag must contain something other than digits; nested tags keep their slashes", () => {
-		expect(tagsOf("#123 #2024/11 #y2024 #a/b/c #under_score #kebab-case #émoji🙂 #end.")).toEqual(["#y2024", "#a/b/c", "#under_score", "#kebab-case", "#émoji🙂", "#end"]);
+		expect(tagsOf("#123 #2024/11 #y2024 #a/b/c #under_score #kebab-case #émoji🙂 #end.")).toEqual([
+			"#y2024",
+			"#a/b/c",
+			"#under_score",
+			"#kebab-case",
+			"#émoji🙂",
+			"#end",
+		]);
 	});
 
 	test("a tag needs whitespace or the line start before it: URLs and headings are not tags", () => {
@@ -62,7 +69,11 @@ describe("Obsidian syntax", () => {
 	});
 
 	test("Markdown links: internal ones are decoded, external ones and empty ones are not links", () => {
-		expect(linksOf("[a](Some%20Note.md) [b](https://example.com) [c](mailto:x@y.z) [d]() [e](<Angle Note.md>) [f](Note.md \"title\")")).toEqual(["Some Note.md", "Angle Note.md", "Note.md"]);
+		expect(linksOf('[a](Some%20Note.md) [b](https://example.com) [c](mailto:x@y.z) [d]() [e](<Angle Note.md>) [f](Note.md "title")')).toEqual([
+			"Some Note.md",
+			"Angle Note.md",
+			"Note.md",
+		]);
 	});
 
 	test("a wikilink's alias pipe escaped for a table (`[[Note\\|alias]]`) links to Note, as Obsidian resolves it, not to `Note\\`", () => {
@@ -91,12 +102,38 @@ describe("Obsidian syntax", () => {
 	});
 });
 
-describe("issue 13: tasks whose text starts like a list marker, tags next to backslash escapes", () => {
-	const items = (text: string) => parseMetadata(text).listItems?.map((item) => ({ line: item.position.start.line, col: item.position.start.col, parent: item.parent, task: item.task }));
+describe("tasks whose text starts like a list marker, tags next to backslash escapes", () => {
+	const items = (text: string) =>
+		parseMetadata(text).listItems?.map((item) => ({ line: item.position.start.line, col: item.position.start.col, parent: item.parent, task: item.task }));
 	const tags = (text: string) => parseMetadata(text).tags?.map((tag) => [tag.tag, tag.position.start.col, tag.position.end.col]);
 
-	test.each(["- [ ] - foo", "- [ ] 1. foo", "- [ ] * foo", "1. [ ] - foo", "- [x] + bar", "- [ ]  - foo", "* [ ] 1) foo"])("%j is one task and no nested item", (text) => {
+	test.each([
+		"- [ ] - foo",
+		"- [ ] * foo",
+		"1. [ ] - foo",
+		"- [x] + bar",
+		"- [ ]  - foo",
+		"- [ ] 2 foo",
+		"- [ ] 4 - foo",
+		"- [ ] 5: foo",
+		"- [ ] (6) foo",
+		"- [ ] 1.foo",
+	])("%j is one task and no nested item", (text) => {
 		expect(items(text)).toEqual([{ line: 0, col: 0, parent: -1, task: text.slice(text.indexOf("[") + 1, text.indexOf("[") + 2) }]);
+	});
+
+	test.each([
+		["- [ ] 1. foo", 6],
+		["* [ ] 3) foo", 6],
+		["- [x]  12. foo", 7],
+		["1. [/] 3) foo", 7],
+	])("%j is a task and, as in Obsidian, an ordered item on the same line whose parent is the task's line", (text, col) => {
+		expect(items(text)).toEqual([
+			{ line: 0, col: 0, parent: -1, task: text.slice(text.indexOf("[") + 1, text.indexOf("[") + 2) },
+			{ line: 0, col, parent: 0, task: undefined },
+		]);
+		const [task, ordered] = parseMetadata(text).listItems ?? [];
+		expect(ordered?.position.end).toEqual(task?.position.end);
 	});
 
 	test("a marker right at an item's content start does nest: `- - [ ] foo` is an item holding a task", () => {
@@ -111,6 +148,7 @@ describe("issue 13: tasks whose text starts like a list marker, tags next to bac
 			{ line: 0, col: 0, parent: -1, task: " " },
 			{ line: 1, col: 2, parent: 0, task: undefined },
 			{ line: 2, col: 0, parent: -1, task: " " },
+			{ line: 2, col: 6, parent: 2, task: undefined },
 		]);
 	});
 
@@ -130,7 +168,16 @@ describe("issue 13: tasks whose text starts like a list marker, tags next to bac
 		["#tag\\_x", [["#tag", 0, 4]]],
 		["#a\\\\b", [["#a", 0, 2]]],
 		["\\\\\\#tag", undefined],
-		["#tag\\\n#next", [["#tag", 0, 4], ["#next", 0, 5]]],
+		[
+			"#tag\\\n#next",
+			[
+				["#tag", 0, 4],
+				["#next", 0, 5],
+			],
+		],
+		["\\[\\[#Escaped Links\\]\\]", [["#Escaped", 4, 12]]],
+		["a\\(#tag", [["#tag", 3, 7]]],
+		["a\\\\(#tag", undefined],
 	])("tags in %j", (text, expected) => {
 		expect(tags(text)).toEqual(expected);
 	});

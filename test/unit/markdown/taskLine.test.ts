@@ -1,4 +1,4 @@
-import { taskText } from "../../../src/markdown/taskLine";
+import { dateProblem, formatTaskLine, ISO_DATE, taskText } from "../../../src/markdown/taskLine";
 
 describe("taskText", () => {
 	test("text that starts like a list marker stays the task's text (issue 13)", () => {
@@ -14,5 +14,33 @@ describe("taskText", () => {
 		expect(taskText("- - [ ] foo")).toBe("foo");
 		expect(taskText("1. - [x] foo")).toBe("foo");
 		expect(taskText("- 1) [ ] - foo")).toBe("- foo");
+	});
+});
+
+describe("dates", () => {
+	test("ISO_DATE takes YYYY-MM-DD only", () => {
+		expect(ISO_DATE.test("2025-01-31")).toBe(true);
+		expect(ISO_DATE.test("2025-1-31")).toBe(false);
+	});
+	test("dateProblem names a date that is not real, and passes a real one", () => {
+		expect(dateProblem("2025-01-31")).toBeNull();
+		expect(dateProblem("2025-13-01")).toBe('"2025-13-01" is not a real date. Use YYYY-MM-DD.');
+	});
+	test.each(["2026-02-30", "2026-02-29", "2026-04-31", "2026-00-10", "2026-01-00"])(
+		"%s, a day its month does not have, is not real (JavaScript's Date would roll it into the next month)",
+		(date) => {
+			expect(dateProblem(date)).toBe(`"${date}" is not a real date. Use YYYY-MM-DD.`);
+		},
+	);
+	test("29 February of a leap year is real", () => {
+		expect(dateProblem("2028-02-29")).toBeNull();
+	});
+});
+
+describe("formatTaskLine", () => {
+	test("writes the due date in the Tasks plugin's emoji or Dataview's field", () => {
+		expect(formatTaskLine("-", "Water the herbs", undefined, "emoji")).toBe("- [ ] Water the herbs");
+		expect(formatTaskLine("*", "Water the herbs", "2026-12-01", "emoji")).toBe("* [ ] Water the herbs 📅 2026-12-01");
+		expect(formatTaskLine("-", "Water the herbs", "2026-12-01", "dataview")).toBe("- [ ] Water the herbs [due:: 2026-12-01]");
 	});
 });

@@ -64,3 +64,11 @@ describe("tags in a vault", () => {
 		expect(await notesWithTag(vault.host, vault.scope(), "project")).toEqual(["Alpha.md", "Beta.md", "Private/Secret.md"]);
 	});
 });
+
+describe("isTagOrNested", () => {
+	test("matches the tag and tags nested under it, not tags that only share a prefix", () => {
+		expect(isTagOrNested("project", "project")).toBe(true);
+		expect(isTagOrNested("project/alpha", "project")).toBe(true);
+		expect(isTagOrNested("projects", "project")).toBe(false);
+	});
+});

@@ -1,0 +1,44 @@
+/**
+ * Jest runs the TypeScript sources through ts-jest; `obsidian` is mapped to the host double.
+ *
+ * One project per tier, so a tier runs alone with `--selectProjects`: `unit` (pure code and small
+ * real parts, no build and no installed test clients: `npm run test:unit`), `golden` (our parser
+ * against metadata captured from real Obsidian), `integration` (real HTTP server, real MCP client,
+ * real temp folders), `e2e` (the built CLI and the installed clients: needs `npm run build` and
+ * `node scripts/test-tools.mjs`), `reliability` (crashes, races, long runs). `npm test` runs all.
+ */
+import { existsSync } from "node:fs";
+import * as nodePath from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = nodePath.dirname(fileURLToPath(import.meta.url));
+
+const shared = {
+	testEnvironment: "node",
+	transform: {
+		"^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }],
+		// The built plugin bundle, with its source map (main.js names none): failures point at src/.
+		"^.+[\\\\/]main\\.js$": "<rootDir>/scripts/jest-bundle-source-map.mjs",
+	},
+	moduleNameMapper: {
+		"^obsidian$": "<rootDir>/test/double/obsidian.ts",
+	},
+};
+
+// Each project crawls only its own folder, never the test clients installed under test/ (hundreds of
+// MB). A tier whose folder is absent (a minimal clone) is left out rather than failing the config.
+const TIERS = ["unit", "golden", "integration", "e2e", "reliability"].filter((tier) => existsSync(nodePath.join(ROOT, "test", tier)));
+
+export default {
+	testTimeout: 30000,
+	projects: TIERS.map((tier) => ({
+		...shared,
+		displayName: tier,
+		roots: [`<rootDir>/test/${tier}`],
+		testMatch: ["**/*.test.ts"],
+	})),
+	// Stops the run with one line when the golden data (kept outside the repository) is missing, and
+	// holds the default port for the run, as a person's running server would.
+	globalSetup: "<rootDir>/test/globalSetup.ts",
+	globalTeardown: "<rootDir>/test/globalTeardown.ts",
+};

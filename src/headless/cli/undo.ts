@@ -1,0 +1,37 @@
+import { parseArgs } from "node:util";
+import { describeUndo, undoCall, unknownCallReason } from "../../journal/undo";
+import { UNDO_COMMAND } from "../cliHelp";
+import { NodeHost } from "../NodeHost";
+import { visibleInTerminal } from "../terminalText";
+import { asUsage, loadSettings, loggerFor, quoted, settingsStoreOf, UsageError, vaultRootFrom, type CliIo } from "./io";
+import { openJournal } from "./journal";
+
+/** `vault-mcp undo`: undoes one journalled call; exit 0 with what was done, or 1 with why not. */
+export async function undo(args: string[], io: CliIo): Promise<number> {
+	const { positionals } = asUsage(() => parseArgs({ args, allowPositionals: true, options: UNDO_COMMAND.options }));
+	const root = await vaultRootFrom(positionals, 0);
+	const id = positionals[1];
+	if (id === undefined) throw new UsageError(`undo needs the id of a change; \`vault-mcp history ${quoted(root)}\` lists them.`);
+	if (positionals.length > 2) throw new UsageError(`undo takes one id; unexpected: ${positionals.slice(2).join(" ")}`);
+	const logger = loggerFor(io);
+	const journal = openJournal(root, logger);
+	if (!journal.get(id)) {
+		// Said before the vault is read, which can take a while.
+		logger.error(`${unknownCallReason(id)} \`vault-mcp history ${quoted(root)}\` lists them.`);
+		return 1;
+	}
+	// Undo writes nowhere a token could not: the saved excluded folders hold for it too.
+	const { excludedFolders } = await loadSettings(settingsStoreOf(root), logger);
+	const host = await NodeHost.open(root);
+	try {
+		const outcome = await undoCall(host, journal, id, undefined, excludedFolders);
+		if (!outcome.ok) {
+			logger.error(outcome.reason);
+			return 1;
+		}
+		io.stdout(`${visibleInTerminal(describeUndo(outcome), "\n")}\n`);
+		return 0;
+	} finally {
+		await host.close();
+	}
+}
