@@ -1,49 +1,19 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Socket } from "node:net";
-import { createMcpHandler, type McpHttpHandler, type McpServer, type ProtocolEra } from "@modelcontextprotocol/server";
-import type { Logger } from "../activity";
+import { createMcpHandler, type McpServer } from "@modelcontextprotocol/server";
 import type { Grant } from "../auth/grant";
-import type { TokenRecord } from "../auth/tokens";
 import { MAX_IN_FLIGHT_PER_TOKEN, MAX_WAITING_PER_TOKEN, MAX_IN_FLIGHT_REQUESTS, MAX_REQUEST_BODY_BYTES, RETRY_AFTER_BUSY_SECONDS } from "../config/limits";
 import { readJsonBody, refuseBeforeBody } from "./body";
-import { httpDeadlinesAndCaps, type HttpDeadlinesAndCaps } from "./deadlinesAndCaps";
+import { httpDeadlinesAndCaps } from "./deadlinesAndCaps";
 import { currentGrant, guardRequest, isRefusal, UNAUTHORIZED, unsupportedVersionError } from "./guard";
 import { claimsModernRevision } from "./protocolRevision";
 import { failRequest, JSON_RPC_SERVER_ERROR, jsonRpcError, sendJson, sendRefusal } from "./replies";
 import { serveLegacy } from "./serveLegacy";
 import { serveModern } from "./serveModern";
-import { ListenStreams, type SubscriptionFeed } from "./listenStream";
-import { chargeMessages, InFlightPlaces, RateLimiter, rateLimitRefusal, WriteBudget, type TokenLimits } from "./tokenBudgets";
+import { ListenStreams } from "./listenStream";
+import { chargeMessages, InFlightPlaces, RateLimiter, rateLimitRefusal, WriteBudget } from "./tokenBudgets";
+import type { EndpointDeps, EndpointPolicy, EndpointState } from "./endpointState";
 
-/** The settings the endpoint enforces: who may come in, and how much each token may do. */
-export interface EndpointPolicy extends TokenLimits {
-	tokens: readonly TokenRecord[];
-	writeEnabled: boolean;
-}
-
-/** What the endpoint reads on every request. Settings are read live, so a revoked token or a flipped write switch counts at once. */
-export interface EndpointDeps<S extends EndpointPolicy> {
-	currentSettings(): S;
-	/**
-	 * An MCP server for one request of `era`, with the grant and the settings read when the request
-	 * arrived. `releasePlace` gives the request's place in flight back early: a call waiting for the
-	 * person's approval does no work meanwhile.
-	 */
-	createServer(grant: Grant, settings: S, era: ProtocolEra, releasePlace: () => void): LentServer;
-	logger: Logger;
-	/**
-	 * True for a tool that writes and that this grant may call: its calls count against the token's
-	 * write budget. A tool the grant is denied must not, or the budget's refusal would show it exists.
-	 */
-	isWriteTool(name: string, grant: Grant): boolean;
-	onTokenUsed?(token: TokenRecord): void;
-	/** Told when a request on a connection presents a valid token, so the connection is no longer capped as unauthenticated. */
-	onAuthenticated?(socket: Socket): void;
-	/** Overrides for the deadlines and caps in src/config/limits.ts (tests use short ones). */
-	deadlinesAndCaps?: Partial<HttpDeadlinesAndCaps>;
-	/** The vault's changes for subscriptions/listen streams (2026-07-28); absent: the method is not offered. */
-	subscriptions?: SubscriptionFeed;
-}
+export type { EndpointDeps, EndpointPolicy, EndpointState, LentServer } from "./endpointState";
 
 /** The endpoint: a node:http request listener, and a way to wait for the requests it is still answering. */
 export interface McpEndpoint {
@@ -52,28 +22,6 @@ export interface McpEndpoint {
 	drain(): Promise<void>;
 	/** Ends every open subscription stream with its closing result (the server is stopping); resolves once they are closed. */
 	closeStreams(): Promise<void>;
-}
-
-/** An MCP server lent to one request: connected to that request's transport, then given back. */
-export interface LentServer {
-	server: McpServer;
-	/** Called once the request is answered (or its client gone); resolves once the server may serve another request. */
-	release(): Promise<void>;
-}
-
-/** What every request of one endpoint shares (one per endpoint: no state at module level but the legacy transports of pooled servers). */
-export interface EndpointState<S extends EndpointPolicy> {
-	deps: EndpointDeps<S>;
-	deadlinesAndCaps: HttpDeadlinesAndCaps;
-	rateLimiter: RateLimiter;
-	writeBudget: WriteBudget;
-	places: InFlightPlaces;
-	/** The SDK's 2026-07-28 handler; each request's server comes from `modernServers`. */
-	modern: McpHttpHandler;
-	/** The server factory of each modern request being answered, by the web request the SDK hands back to the factory. */
-	modernServers: WeakMap<Request, () => McpServer>;
-	/** The open subscriptions/listen streams; null when no feed is given. */
-	listens: ListenStreams | null;
 }
 
 /** The node:http request listener for the whole server: refusals first, then one stateless MCP exchange. */

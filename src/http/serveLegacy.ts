@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { McpServer } from "@modelcontextprotocol/server";
 import type { Grant } from "../auth/grant";
-import type { EndpointPolicy, EndpointState } from "./endpoint";
+import type { EndpointPolicy, EndpointState } from "./endpointState";
 import { dropIfUnreadWithin, failRequest, jsonRpcError, sendJson } from "./replies";
 import { checkMessages, ExchangeTransport, type Exchange } from "./statelessTransport";
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Grant } from "../auth/grant";
 import { webRequestOf } from "./listenStream";
-import type { EndpointPolicy, EndpointState, LentServer } from "./endpoint";
+import type { EndpointPolicy, EndpointState, LentServer } from "./endpointState";
 import { answerTooLarge, dropIfUnreadWithin, failRequest, JSON_RPC_METHOD_NOT_FOUND, sendJson } from "./replies";
 
 /**
