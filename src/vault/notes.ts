@@ -2,7 +2,7 @@ import type { Host, HostFile } from "../host/Host";
 import { IN_SCOPE_MEMO_PATHS, IN_SCOPE_MEMO_SCOPES, NOT_FOUND_SUGGESTIONS } from "../config/limits";
 import { fail, ok, type Result } from "../result";
 import { checkVaultPath } from "./paths";
-import { isNoteInScope, isPathVisible, type Scope } from "./scope";
+import { isNoteInScope, isPathVisible, scopeKey, type Scope } from "./scope";
 
 /** Paths in the order list answers use: the same as `localeCompare`, at a fraction of its cost. */
 export const comparePaths: (a: string, b: string) => number = new Intl.Collator().compare;
@@ -14,7 +14,7 @@ export const comparePaths: (a: string, b: string) => number = new Intl.Collator(
 const noteInScopeMemo = new Map<string, Map<string, boolean>>();
 
 function noteInScopeMemoFor(scope: Scope): Map<string, boolean> {
-	const key = JSON.stringify([scope.configDir, scope.excludedFolders]);
+	const key = scopeKey(scope);
 	let memo = noteInScopeMemo.get(key);
 	if (!memo || memo.size >= IN_SCOPE_MEMO_PATHS) {
 		if (noteInScopeMemo.size >= IN_SCOPE_MEMO_SCOPES) noteInScopeMemo.clear();
