@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import { SEARCH_LANGUAGES, type SearchLanguage } from "../search/languages";
 import type { Logger } from "../activity";
 import { applyRightChanges, effectiveRight, initialRights, rightsTable, type RightChanges, type ToolRight, type ToolRights } from "../auth/rights";
-import { addToken, revokeToken, setTokenRights, unknownTokenMessage, withToolRight } from "../auth/tokenList";
+import { addToken, revokeToken, setTokenRights, tokenFoldersText, unknownTokenMessage, withToolRight } from "../auth/tokenList";
 import { ALL_TOOLS } from "../mcp/tools";
 import type { TokenLevel, TokenRecord } from "../auth/tokens";
 import { HIDDEN_LINKS_NAMED, HISTORY_DEFAULT_LIMIT, MAX_CLI_INTEGER, MAX_PORT, MIN_PORT, SETTINGS_POLL_INTERVAL_MS } from "../config/limits";
@@ -13,7 +13,8 @@ import { McpService } from "../service";
 import type { VaultMcpSettings } from "../config/settings";
 import { normalizeExcludedFolder, normalizeFolderList } from "../paths/spelling";
 import { VERSION } from "../version";
-import { helpFor, HISTORY_COMMAND, INSPECT_COMMAND, SERVE_COMMAND, TOKEN_LIST_COMMAND, TOKEN_NEW_COMMAND, TOKEN_REVOKE_COMMAND, TOKEN_RIGHTS_COMMAND, UNDO_COMMAND, usageHint } from "./cliHelp";
+import { helpFor, HISTORY_COMMAND, INSPECT_COMMAND, SERVE_COMMAND, TOKEN_FOLDERS_COMMAND, TOKEN_LIST_COMMAND, TOKEN_NEW_COMMAND, TOKEN_REVOKE_COMMAND, TOKEN_RIGHTS_COMMAND, UNDO_COMMAND, usageHint } from "./cliHelp";
+import { foldersFromFlags, missingFolderWarnings, runTokenFolders } from "./tokenFoldersCommand";
 import { FileSettingsStore } from "../config/FileSettingsStore";
 import { JournalFile } from "../journal/JournalFile";
 import { describeUndo, undoCall, unknownCallReason } from "../journal/undo";
@@ -81,7 +82,7 @@ function helpTopicOf(argv: string[]): string | undefined {
 	const [command, action] = argv;
 	if (command === "serve" || command === "inspect" || command === "history" || command === "undo") return command;
 	if (command !== "token") return undefined;
-	return action === "new" || action === "list" || action === "rights" || action === "revoke" ? `token ${action}` : "token";
+	return action === "new" || action === "list" || action === "rights" || action === "folders" || action === "revoke" ? `token ${action}` : "token";
 }
 
 function printHelp(topic: string): number {
@@ -369,23 +370,24 @@ function rightsText(rights: Record<string, ToolRight>): string {
 
 async function token(args: string[]): Promise<number> {
 	const [action, ...rest] = args;
-	const command = { new: TOKEN_NEW_COMMAND, list: TOKEN_LIST_COMMAND, rights: TOKEN_RIGHTS_COMMAND, revoke: TOKEN_REVOKE_COMMAND }[action ?? ""];
-	if (!command) throw new UsageError(action === undefined ? "token needs new, list, rights or revoke." : `Unknown token action: ${action}`);
+	const command = { new: TOKEN_NEW_COMMAND, list: TOKEN_LIST_COMMAND, rights: TOKEN_RIGHTS_COMMAND, folders: TOKEN_FOLDERS_COMMAND, revoke: TOKEN_REVOKE_COMMAND }[action ?? ""];
+	if (!command) throw new UsageError(action === undefined ? "token needs new, list, rights, folders or revoke." : `Unknown token action: ${action}`);
 	if (action === "new") return tokenNew(rest);
 	if (action === "rights") return tokenRights(rest);
+	if (action === "folders") return tokenFolders(rest);
 	const { values, positionals } = asUsage(() => parseArgs({ args: rest, allowPositionals: true, options: command.options }));
 	const root = await vaultRootFrom(positionals, 0);
 	const store = new FileSettingsStore(root, DEFAULT_CONFIG_DIR);
 	const settings = await loadSettings(store);
 	if (action === "list") {
 		if ((values as { json?: boolean }).json === true) {
-			const listed = settings.tokens.map((record) => ({ name: record.name, level: record.level, created: record.created, lastUsed: record.lastUsed, rights: rightsTable(record, ALL_TOOLS) }));
+			const listed = settings.tokens.map((record) => ({ name: record.name, level: record.level, created: record.created, lastUsed: record.lastUsed, rights: rightsTable(record, ALL_TOOLS), folders: record.folders ?? [] }));
 			process.stdout.write(`${JSON.stringify(listed)}\n`);
 			return 0;
 		}
 		if (settings.tokens.length === 0) stderrLogger.info(`No tokens yet. Make one: vault-mcp token new ${quoted(root)} --name NAME`);
 		for (const record of settings.tokens) {
-			process.stdout.write(`${visibleInTerminal(record.name)}\t${record.level}\t${record.displayPrefix}…\tcreated ${record.created}\tlast used ${record.lastUsed ?? "never"}\n`);
+			process.stdout.write(`${visibleInTerminal(record.name)}\t${record.level}\t${record.displayPrefix}…\tcreated ${record.created}\tlast used ${record.lastUsed ?? "never"}\t${visibleInTerminal(tokenFoldersText(record))}\n`);
 		}
 		return 0;
 	}
@@ -419,19 +421,22 @@ async function tokenNew(args: string[]): Promise<number> {
 	if (values["allow-all-writes"] === true && level !== "write") throw new UsageError("--allow-all-writes is for write tokens: add --level write.");
 	const rights = applyRightChanges({ level, rights: newTokenRights(level, values["allow-all-writes"] === true) }, rightChangesFrom(values), ALL_TOOLS);
 	if ("error" in rights) throw new UsageError(rights.error, undefined, false);
+	const folders = foldersFromFlags(values.folders ?? [], root);
+	if ("error" in folders) throw new UsageError(folders.error, undefined, false);
+	for (const warning of await missingFolderWarnings(root, folders.folders)) stderrLogger.warn(warning);
 	const made = { token: "" };
 	await store.update((current) => {
-		const added = addToken(current, name, level, rights.rights);
+		const added = addToken(current, name, level, rights.rights, folders.folders);
 		if ("error" in added) throw new UsageError(added.error, undefined, false);
 		made.token = added.token;
 		return added.settings;
 	});
 	const shown = rightsTable({ level, rights: rights.rights }, ALL_TOOLS);
 	if (values.json === true) {
-		process.stdout.write(`${JSON.stringify({ name: name.trim(), level, token: made.token, rights: shown })}\n`);
+		process.stdout.write(`${JSON.stringify({ name: name.trim(), level, token: made.token, rights: shown, folders: folders.folders })}\n`);
 	} else {
 		process.stdout.write(`Token "${visibleInTerminal(name.trim())}" (${level}). It is shown this once; only its hash is kept:\n\n  ${made.token}\n\n`);
-		process.stdout.write(`Rights:\n${rightsText(shown)}\n\n`);
+		process.stdout.write(`Rights:\n${rightsText(shown)}\n\nFolders: ${visibleInTerminal(tokenFoldersText({ folders: folders.folders }))}\n\n`);
 		if (Object.values(rights.rights).includes("ask")) {
 			process.stdout.write(`Write tools set to ask wait for your yes in Obsidian, or in \`vault-mcp serve\` run in a terminal. To let some run without asking: vault-mcp token rights ${quoted(root)} ${quoted(name.trim())} --allow TOOL,…\n\n`);
 		}
@@ -465,6 +470,24 @@ async function tokenRights(args: string[]): Promise<number> {
 	const shown = rightsTable(record, ALL_TOOLS);
 	if (values.json === true) process.stdout.write(`${JSON.stringify({ name, level: record.level, rights: shown })}\n`);
 	else process.stdout.write(`Rights of "${visibleInTerminal(name)}" (${record.level}):\n${rightsText(shown)}\n`);
+	return 0;
+}
+
+/** `token folders`: the logic lives in tokenFoldersCommand.ts; this parses and prints. */
+async function tokenFolders(args: string[]): Promise<number> {
+	const { values, positionals } = asUsage(() => parseArgs({ args, allowPositionals: true, options: TOKEN_FOLDERS_COMMAND.options }));
+	const root = await vaultRootFrom(positionals, 0);
+	const name = positionals[1];
+	if (name === undefined) throw new UsageError("token folders needs the token's name.");
+	const given = positionals.slice(2);
+	const outcome = await runTokenFolders(new FileSettingsStore(root, DEFAULT_CONFIG_DIR), { root, name, folders: given.length > 0 ? given : undefined, wholeVault: values["whole-vault"], json: values.json });
+	if ("error" in outcome && outcome.usage) throw new UsageError(outcome.error, undefined, false);
+	if ("error" in outcome) {
+		stderrLogger.error(outcome.error);
+		return 1;
+	}
+	for (const warning of outcome.warnings) stderrLogger.warn(warning);
+	process.stdout.write(visibleInTerminal(outcome.out, "\n"));
 	return 0;
 }
 
