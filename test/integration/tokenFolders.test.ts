@@ -3,7 +3,7 @@ import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import fc from "fast-check";
-import { addToken } from "../../src/auth/tokenList";
+import { addToken, setTokenFolders } from "../../src/auth/tokenList";
 import { defaultSettings, type VaultMcpSettings } from "../../src/config/settings";
 import { NodeHost } from "../../src/headless/NodeHost";
 import { JournalFile } from "../../src/journal/JournalFile";
@@ -295,4 +295,87 @@ describe("a token limited to Projects meets a vault that holds nothing else", ()
 			{ numRuns: 6 },
 		);
 	}, 600_000);
+});
+
+describe("a token's folders are read at each call", () => {
+	const files = { "Projects/Plan.md": "# Plan\n", "Archive/Old.md": "# Old\n\nold words\n", "Secret/Keep.md": "kept\n" };
+	let vault: { parent: string; root: string };
+	let host: NodeHost;
+	let service: McpService;
+	let settings: VaultMcpSettings;
+	let token: string;
+	/** Run when the person is asked; answers yes. */
+	let whenAsked: () => Promise<void> = () => Promise.resolve();
+
+	beforeEach(async () => {
+		vault = await writeVault(files);
+		host = await NodeHost.open(vault.root);
+		settings = { ...defaultSettings(), serverEnabled: true, port: 0, writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 1_000_000 };
+		const made = addToken(settings, "limited", "write", { append_to_note: "ask", create_note: "allow", rename_note: "allow" }, ["Projects", "Archive"]);
+		if ("error" in made) throw new Error(made.error);
+		settings = made.settings;
+		token = made.token;
+		whenAsked = () => Promise.resolve();
+		service = new McpService({
+			host,
+			serverVersion: "test",
+			logger: new RecordingLogger(),
+			journal: JournalFile.forVault(vault.root, ".obsidian"),
+			approver: {
+				decide: async (_request, _signal, shown) => {
+					shown();
+					await whenAsked();
+					return "approve";
+				},
+			},
+		});
+		await service.apply(settings);
+	});
+	afterEach(async () => {
+		await service.stop();
+		await host.close();
+		await removeDir(vault.parent);
+	});
+
+	const url = () => (service.status.state === "listening" ? service.status.url : "");
+	const narrowTo = async (folders: string[]) => {
+		const changed = setTokenFolders(settings, "limited", folders);
+		if ("error" in changed) throw new Error(changed.error);
+		settings = changed.settings;
+		await service.apply(settings);
+	};
+
+	test("narrowed while a write waits for the person: the approved write is refused and nothing is written", async () => {
+		const client = await connectClient(url(), token);
+		whenAsked = () => narrowTo(["Projects"]);
+		const outcome = await callTool(client, "append_to_note", { path: "Archive/Old.md", content: "late line" });
+		expect(outcome.ok).toBe(false);
+		expect(outcome.ok ? "" : outcome.error).toMatch(/no longer allowed.*folders/u);
+		expect(await fs.readFile(nodePath.join(vault.root, "Archive/Old.md"), "utf8")).toBe(files["Archive/Old.md"]);
+		// The same connection's next call sees only Projects: Archive is as missing as Secret.
+		const listed = await callTool(client, "list_notes", { limit: 100 });
+		expect(listed.ok && (listed.value.notes as Array<{ path: string }>).map((note) => note.path)).toEqual(["Projects/Plan.md"]);
+		const archive = await callTool(client, "read_note", { path: "Archive/Old.md" });
+		const secret = await callTool(client, "read_note", { path: "Secret/Keep.md" });
+		expect(archive.ok ? "" : archive.error.replace("Archive/Old.md", "X")).toBe(secret.ok ? "" : secret.error.replace("Secret/Keep.md", "X"));
+		await client.close();
+	});
+
+	test("writes and moves outside its folders are refused as excluded folders are, and change nothing", async () => {
+		await narrowTo(["Projects"]);
+		const client = await connectClient(url(), token);
+		const created = await callTool(client, "create_note", { path: "Secret/New.md", content: "x" });
+		const moved = await callTool(client, "rename_note", { path: "Projects/Plan.md", new_path: "Secret/Plan.md" });
+		const appended = await callTool(client, "create_note", { path: "Secret/Keep.md", content: "y", overwrite: true });
+		for (const outcome of [created, moved, appended]) expect(outcome.ok ? "" : outcome.error).toMatch(/is in a folder this server does not give access to/u);
+		// The same answer whether the note exists or not: the refusal tells nothing of what is there.
+		expect(appended.ok ? "" : appended.error.replace("Keep", "New")).toBe(created.ok ? "" : created.error);
+		expect(await outsideSnapshot(vault.root)).toEqual({ "Archive/Old.md": files["Archive/Old.md"], "Secret/Keep.md": files["Secret/Keep.md"] });
+		expect(await fs.readFile(nodePath.join(vault.root, "Projects/Plan.md"), "utf8")).toBe(files["Projects/Plan.md"]);
+		// The same refusal as a folder excluded for everyone.
+		await service.apply({ ...settings, excludedFolders: ["Secret"], tokens: settings.tokens.map(({ folders: _folders, ...record }) => record) });
+		const excluded = await callTool(client, "create_note", { path: "Secret/New.md", content: "x" });
+		expect(excluded).toEqual(created);
+		await client.close();
+	});
 });
