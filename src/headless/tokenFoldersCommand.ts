@@ -58,6 +58,8 @@ export async function runTokenFolders(store: TokenFoldersStore, request: TokenFo
 		wanted = parsed.folders;
 	}
 	const { settings: read, warnings } = await store.read();
+	// An unknown name changes nothing: data.json is not even rewritten.
+	if (!read.tokens.some((candidate) => candidate.name === request.name)) return { error: unknownTokenMessage(read, request.name), usage: false };
 	let settings = read;
 	if (wanted !== null) {
 		const folders = wanted;
