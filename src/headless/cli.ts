@@ -387,7 +387,7 @@ async function token(args: string[]): Promise<number> {
 		}
 		if (settings.tokens.length === 0) stderrLogger.info(`No tokens yet. Make one: vault-mcp token new ${quoted(root)} --name NAME`);
 		for (const record of settings.tokens) {
-			process.stdout.write(`${visibleInTerminal(record.name)}\t${record.level}\t${record.displayPrefix}…\tcreated ${record.created}\tlast used ${record.lastUsed ?? "never"}\t${visibleInTerminal(tokenFoldersText(record))}\n`);
+			process.stdout.write(`${visibleInTerminal(record.name)}\t${record.level}\t${record.displayPrefix}…\tcreated ${record.created}\tlast used ${record.lastUsed ?? "never"}${record.folders?.length ? `\tfolders ${visibleInTerminal(tokenFoldersText(record))}` : ""}\n`);
 		}
 		return 0;
 	}
@@ -433,7 +433,7 @@ async function tokenNew(args: string[]): Promise<number> {
 	});
 	const shown = rightsTable({ level, rights: rights.rights }, ALL_TOOLS);
 	if (values.json === true) {
-		process.stdout.write(`${JSON.stringify({ name: name.trim(), level, token: made.token, rights: shown, folders: folders.folders })}\n`);
+		process.stdout.write(`${JSON.stringify({ name: name.trim(), level, token: made.token, rights: shown, ...(folders.folders.length > 0 ? { folders: folders.folders } : {}) })}\n`);
 	} else {
 		process.stdout.write(`Token "${visibleInTerminal(name.trim())}" (${level}). It is shown this once; only its hash is kept:\n\n  ${made.token}\n\n`);
 		process.stdout.write(`Rights:\n${rightsText(shown)}\n\nFolders: ${visibleInTerminal(tokenFoldersText({ folders: folders.folders }))}\n\n`);
