@@ -142,6 +142,25 @@ export class McpService {
 		return { configDir: this.deps.host.vault.configDir, excludedFolders: [...settings.excludedFolders, ...this.deps.host.hiddenLinks()] };
 	}
 
+	/**
+	 * The scope of one caller, worked out again whenever the settings change: the settings' excluded
+	 * folders, links in the vault folder (hidden exactly like excluded folders), and the token's
+	 * folders as they are now. A token revoked meanwhile keeps the folders it had; its calls are refused by rights.
+	 */
+	private liveScopeOf(grant: Grant, atRequest: VaultMcpSettings): () => Scope {
+		let seen: VaultMcpSettings | null = null;
+		let scope: Scope | null = null;
+		return () => {
+			const settings = this.settings ?? atRequest;
+			if (scope === null || seen !== settings) {
+				const token = settings.tokens.find((record) => record.hash === grant.token.hash) ?? grant.token;
+				scope = { ...this.scopeOf(settings), tokenFolders: token.folders ?? [] };
+				seen = settings;
+			}
+			return scope;
+		};
+	}
+
 	/** MCP servers reused across requests, one set per tool set; each request brings its own context. */
 	private readonly servers: McpServerPool;
 	/** Vault-wide calls take turns, one slice per event-loop turn, so other requests wait behind one slice at most. */
@@ -154,11 +173,14 @@ export class McpService {
 
 	/** What a request of `grant` works with, under `settings`: every way of seeing notes takes its scope from here. */
 	private contextFor(grant: Grant, settings: VaultMcpSettings, search: NoteSearch, releasePlace: () => void): ToolContext {
+		const scopeNow = this.liveScopeOf(grant, settings);
 		return {
 			host: this.deps.host,
 			serverVersion: this.deps.serverVersion,
-			// Links in the vault folder are hidden exactly like excluded folders.
-			scope: this.scopeOf(settings),
+			// Read at each use, not once per request: a token's folders narrowed while its calls wait or queue hold for its next call.
+			get scope() {
+				return scopeNow();
+			},
 			grant,
 			search,
 			dailyNotesAreOutlines: settings.dailyNotesAreOutlines,

@@ -12,6 +12,7 @@ export function addToken(
 	name: string,
 	level: TokenLevel,
 	rights?: ToolRights,
+	folders: readonly string[] = [],
 ): { settings: VaultMcpSettings; token: string } | { error: string } {
 	const trimmed = name.trim();
 	if (trimmed === "" || trimmed.length > MAX_TOKEN_NAME_LENGTH) {
@@ -20,7 +21,7 @@ export function addToken(
 	if (settings.tokens.some((record) => record.name === trimmed)) {
 		return { error: `A token named "${trimmed}" already exists. Revoke it first, or choose another name.` };
 	}
-	const { token, record } = generateToken(trimmed, level, rights);
+	const { token, record } = generateToken(trimmed, level, rights, new Date(), folders);
 	return { settings: { ...settings, tokens: [...settings.tokens, record] }, token };
 }
 
@@ -48,6 +49,23 @@ export function setTokenRights(settings: VaultMcpSettings, name: string, rights:
 	if (!settings.tokens.some((record) => record.name === name)) return { error: unknownTokenMessage(settings, name) };
 	const tokens = settings.tokens.map((record): TokenRecord => (record.name === name ? { ...record, rights } : record));
 	return { settings: { ...settings, tokens } };
+}
+
+/** Limits the token with this name to `folders` (already checked by `parseTokenFolders`); none: the whole vault again. */
+export function setTokenFolders(settings: VaultMcpSettings, name: string, folders: readonly string[]): { settings: VaultMcpSettings } | { error: string } {
+	if (!settings.tokens.some((record) => record.name === name)) return { error: unknownTokenMessage(settings, name) };
+	const tokens = settings.tokens.map((record): TokenRecord => {
+		if (record.name !== name) return record;
+		const { folders: _previous, ...rest } = record;
+		return folders.length === 0 ? rest : { ...rest, folders: [...folders] };
+	});
+	return { settings: { ...settings, tokens } };
+}
+
+/** Words for a token's folders in lists: "whole vault", or the folders. */
+export function tokenFoldersText(token: Pick<TokenRecord, "folders">): string {
+	const folders = token.folders ?? [];
+	return folders.length === 0 ? "whole vault" : folders.join(", ");
 }
 
 /** "No token named X", with the names there are. */

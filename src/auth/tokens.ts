@@ -20,13 +20,15 @@ export interface TokenRecord {
 	lastUsed: string | null;
 	/** Tool name → allow, ask or deny. Absent on tokens made before rights existed: they keep every tool of their level. */
 	rights?: ToolRights;
+	/** The only folders this token may see, in the vault's one spelling. Absent or empty: the whole vault. */
+	folders?: string[];
 }
 
 /** Every token starts with this, so a leaked one is recognisable (secret scanners, logs). */
 export const TOKEN_PREFIX = "vmcp_";
 
 /** A new token and the record to store for it. The token is shown once and never kept. */
-export function generateToken(name: string, level: TokenLevel, rights?: ToolRights, now: Date = new Date()): { token: string; record: TokenRecord } {
+export function generateToken(name: string, level: TokenLevel, rights?: ToolRights, now: Date = new Date(), folders: readonly string[] = []): { token: string; record: TokenRecord } {
 	const token = TOKEN_PREFIX + randomBytes(TOKEN_BYTES).toString("base64url");
 	return {
 		token,
@@ -38,6 +40,7 @@ export function generateToken(name: string, level: TokenLevel, rights?: ToolRigh
 			created: now.toISOString(),
 			lastUsed: null,
 			...(rights === undefined ? {} : { rights }),
+			...(folders.length === 0 ? {} : { folders: [...folders] }),
 		},
 	};
 }

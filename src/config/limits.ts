@@ -37,6 +37,8 @@ export const ACTIVITY_LOG_SIZE = 50;
 export const TOKEN_BYTES = 32;
 /** Longest token name accepted, in characters. */
 export const MAX_TOKEN_NAME_LENGTH = 64;
+/** Most folders one token may be limited to (each is compared with every path a call sees). */
+export const MAX_TOKEN_FOLDERS = 32;
 /** Characters of a token's secret kept after its prefix, so a token can be recognised in the list. */
 export const TOKEN_DISPLAY_SECRET_CHARS = 4;
 /** "Clients seen recently" counts tokens used within this window. */

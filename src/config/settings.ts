@@ -5,6 +5,7 @@ import { DEFAULT_SEARCH_LANGUAGE, SEARCH_LANGUAGES, type SearchLanguage } from "
 import type { TokenRecord } from "../auth/tokens";
 import { DEFAULT_APPROVAL_TIMEOUT_SECONDS, MAX_APPROVAL_TIMEOUT_SECONDS, MIN_APPROVAL_TIMEOUT_SECONDS, DEFAULT_PORT, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_WRITE_BYTES_PER_MINUTE, DEFAULT_WRITE_CALLS_PER_MINUTE, MAX_PORT, MIN_PORT } from "./limits";
 import { normalizeFolderList } from "../paths/spelling";
+import { parseTokenFolders } from "../paths/tokenFolders";
 
 export { normalizeFolderList };
 
@@ -86,6 +87,8 @@ const tokenRecordSchema = z.object({
 	lastUsed: z.string().nullable(),
 	// A right that is not one of the three is checked per tool below, so one typo does not cost the whole token.
 	rights: z.record(z.string(), z.unknown()).optional(),
+	// A folders list that is not a list of strings drops the token: ignoring it would widen the token to the whole vault.
+	folders: z.array(z.string()).optional(),
 });
 
 /** A stored right, or deny for anything else: a hand-edited typo ("Ask") fails closed for that tool alone. */
@@ -152,7 +155,14 @@ export function parseSettings(raw: unknown): ParsedSettings {
 					warnings.push(`settings: token record ${index} is not valid and was dropped`);
 					continue;
 				}
-				const { rights, ...token } = parsed.data;
+				const { rights, folders, ...fields } = parsed.data;
+				const checkedFolders = parseTokenFolders(folders ?? []);
+				if ("error" in checkedFolders) {
+					// Fails closed: a token whose folders cannot be read could otherwise see the whole vault.
+					warnings.push(`settings: token record ${index}'s folders are not valid and the token was dropped`);
+					continue;
+				}
+				const token = checkedFolders.folders.length === 0 ? fields : { ...fields, folders: checkedFolders.folders };
 				if (rights === undefined) {
 					// Saved before tokens had rights: it keeps what it had then, every read tool and these
 					// write tools allowed; a write tool added since is not in its map, so it asks.

@@ -4,7 +4,7 @@ import { MAX_STARTUP_PARSE_BYTES, METADATA_PARSE_SLICE_MS, RESOLVE_CHECK_INTERVA
 import { parseMetadata, parseMetadataOnClock } from "../markdown/metadata";
 import { SliceClock } from "../markdown/steps";
 import { HostEvents } from "./events";
-import { LinkResolver } from "./LinkResolver";
+import { LinkFileIndex } from "../paths/linkResolution";
 import { linkpathOf } from "../markdown/inline";
 import { detachStrings } from "./detachedStrings";
 import type { NodeVault } from "./NodeVault";
@@ -26,7 +26,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 	private readonly caches = new Map<string, CachedMetadata>();
 	/** The link texts each note or canvas holds (body links, embeds, frontmatter links), for resolution. */
 	private readonly outgoing = new Map<string, string[]>();
-	private readonly resolver = new LinkResolver();
+	private readonly resolver = new LinkFileIndex<HostFile>();
 	private readonly events = new HostEvents();
 	private readonly vaultRefs: EventRef[] = [];
 	/** Vault changes are applied one at a time, in order. */

@@ -100,10 +100,12 @@ export const TOKEN_NEW_COMMAND = defineCommand({
 		ask: { type: "string", multiple: true },
 		deny: { type: "string", multiple: true },
 		"allow-all-writes": { type: "boolean", default: false },
+		folders: { type: "string", multiple: true },
 		json: { type: "boolean", default: false },
 	},
 	flags: {
 		name: { valueName: "NAME", what: "what the token is for, e.g. the app's name", defaultText: "none; required" },
+		folders: { valueName: "FOLDER,…", what: "the only folders the token sees; everything else is as if it did not exist", defaultText: "the whole vault" },
 		level: { valueName: "read|write", what: "write tokens may also use the write tools while writing is on", defaultText: "read" },
 		...RIGHT_FLAGS,
 		"allow-all-writes": { what: "let every write tool run without asking (a write token)", defaultText: "off: write tools ask" },
@@ -123,6 +125,21 @@ export const TOKEN_RIGHTS_COMMAND = defineCommand({
 		json: { type: "boolean", default: false },
 	},
 	flags: { ...RIGHT_FLAGS, json: { what: 'print {"name","level","rights"} as one JSON line instead of text', defaultText: "off" } },
+});
+
+export const TOKEN_FOLDERS_COMMAND = defineCommand({
+	name: "token folders",
+	arguments: "<vault> NAME [FOLDER,…]",
+	summary: "limit a token to some folders (the rest of the vault does not exist for it), or give it the whole vault again",
+	details: ["Without folders, prints the token's folders. A running `serve` follows the change within a second, from the token's next call."],
+	options: {
+		"whole-vault": { type: "boolean", default: false },
+		json: { type: "boolean", default: false },
+	},
+	flags: {
+		"whole-vault": { what: "let the token see the whole vault again", defaultText: "off" },
+		json: { what: 'print {"name","folders"} as one JSON line instead of text', defaultText: "off" },
+	},
 });
 
 export const TOKEN_LIST_COMMAND = defineCommand({
@@ -192,7 +209,7 @@ export const HELP_COMMAND = defineCommand({
 	flags: {},
 });
 
-export const COMMANDS: CommandSpec[] = [SERVE_COMMAND, TOKEN_NEW_COMMAND, TOKEN_LIST_COMMAND, TOKEN_RIGHTS_COMMAND, TOKEN_REVOKE_COMMAND, INSPECT_COMMAND, HISTORY_COMMAND, UNDO_COMMAND, HELP_COMMAND];
+export const COMMANDS: CommandSpec[] = [SERVE_COMMAND, TOKEN_NEW_COMMAND, TOKEN_LIST_COMMAND, TOKEN_RIGHTS_COMMAND, TOKEN_FOLDERS_COMMAND, TOKEN_REVOKE_COMMAND, INSPECT_COMMAND, HISTORY_COMMAND, UNDO_COMMAND, HELP_COMMAND];
 
 /** The command a help topic names ("serve", "token new"), if any. */
 export function commandNamed(topic: string): CommandSpec | undefined {

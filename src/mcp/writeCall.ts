@@ -17,6 +17,7 @@ import type { ToolContext } from "./context";
 import type { ToolDescriptor, ToolOutcome } from "./tool";
 import { fail, ok } from "../result";
 import { hashText } from "../vault/writes";
+import { isPathVisible, type Scope } from "../vault/scope";
 
 const NOTHING_WRITTEN = "Nothing was written.";
 
@@ -41,7 +42,12 @@ async function planCall<Args>(ctx: ToolContext, tool: ToolDescriptor, args: Args
 
 function noLongerAllowed(tool: ToolDescriptor, written: readonly string[], callId: string): ToolOutcome<Record<string, unknown>> {
 	const done = written.length === 0 ? NOTHING_WRITTEN : `Only ${written.map((path) => `"${path}"`).join(", ")} had been written before that (undo id ${callId} reverses it); nothing after.`;
-	return fail(`${tool.name} is no longer allowed for this token (its rights, the token or the write switch changed). ${done}`);
+	return fail(`${tool.name} is no longer allowed for this token (its rights, its folders, the token or the write switch changed). ${done}`);
+}
+
+/** True when every path the set touches is still in the caller's scope: a token's folders may be narrowed while its call waits. */
+function isInScopeNow(changes: readonly NoteChange[], scope: Scope): boolean {
+	return changes.every((change) => isPathVisible(change.path, scope) && (change.movedFrom === undefined || isPathVisible(change.movedFrom, scope)));
 }
 
 /**
@@ -101,7 +107,7 @@ export async function runWriteCall<Args>(
 		const hostUpdatesLinks = ctx.host.workspace !== undefined && planned.changes.some((change) => change.movedFrom !== undefined) && (await obsidianUpdatesLinks(ctx.host));
 		try {
 			const written = await applyChangeSet(ctx.host, writes.journal, call, planned.changes, {
-				mayWrite: () => writes.currentRight(tool) !== "deny",
+				mayWrite: () => writes.currentRight(tool) !== "deny" && isInScopeNow(planned.changes, ctx.scope),
 				// An edit is made again on newer text only where nobody saw the planned text, no expected_hash pins it,
 				// and it is the call's only note (an overwrite's backup holds the text it planned to replace).
 				redoEdits: right !== "ask" && expectedHash === undefined && planned.changes.length === 1,

@@ -3,8 +3,8 @@ import { PluginSettingTab, Setting, type App, type Plugin } from "obsidian";
 import type { ServiceStatus } from "../service";
 import { normalizeFolderList } from "../config/settings";
 import { ChangesList } from "./activitySection";
-import { copyToClipboard, renderActivity } from "./modals";
-import { createTokenFlow, revokeTokenFlow, setServerEnabled, setWriteEnabled } from "./flows";
+import { copyToClipboard, renderActivity, TOKEN_FOLDERS_HELP } from "./modals";
+import { createTokenFlow, revokeTokenFlow, saveTokenFolders, setServerEnabled, setWriteEnabled } from "./flows";
 import type { VaultMcpPort } from "./port";
 import { renderRightsSection } from "./rightsSection";
 import { connectionSnippets } from "../http/clientSnippets";
@@ -135,6 +135,7 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 				.setName(token.name)
 				.setDesc(`${token.level === "write" ? "Read and write" : "Read"} · ${token.displayPrefix}… · created ${new Date(token.created).toLocaleDateString()} · last used ${used}`)
 				.addButton((button) => button.setButtonText("Revoke").setWarning().onClick(() => revokeTokenFlow(plugin, token.name, () => this.render())));
+			this.renderTokenFolders(containerEl, token.name, token.folders ?? []);
 			renderRightsSection(containerEl, plugin, token.name);
 		}
 
@@ -222,6 +223,24 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 		new Setting(containerEl)
 			.setName("Show in status bar")
 			.addToggle((toggle) => toggle.setValue(settings.showStatusBar).onChange((value) => void plugin.updateSettings({ showStatusBar: value })));
+	}
+
+	/** "Folders of NAME": what the token may see, changed on leaving the field; the running server follows from the token's next call. */
+	private renderTokenFolders(containerEl: HTMLElement, tokenName: string, folders: readonly string[]): void {
+		const plugin: VaultMcpPort = this.plugin;
+		const row = new Setting(containerEl).setName(`Folders of ${tokenName}`).setDesc(folders.length === 0 ? `Whole vault. ${TOKEN_FOLDERS_HELP}` : TOKEN_FOLDERS_HELP);
+		row.addTextArea((area) => {
+			area.setValue(folders.join("\n")).setPlaceholder("Whole vault");
+			area.inputEl.rows = 2;
+			area.inputEl.addEventListener("change", () => {
+				void saveTokenFolders(plugin, tokenName, area.getValue()).then((error) => {
+					const missing = error === null ? (plugin.settings.tokens.find((token) => token.name === tokenName)?.folders ?? []).filter((folder) => !this.app.vault.getFolderByPath(folder)) : [];
+					row.setDesc(error ?? (missing.length > 0 ? `No such folder yet: ${missing.join(", ")}. The app sees nothing there until it exists.` : TOKEN_FOLDERS_HELP));
+					row.settingEl.toggleClass("vault-mcp-invalid", error !== null || missing.length > 0);
+				});
+			});
+		});
+		if (folders.length > 0) row.addButton((button) => button.setButtonText("Whole vault").onClick(() => void saveTokenFolders(plugin, tokenName, "").then(() => this.render())));
 	}
 
 	private renderActivity(): void {

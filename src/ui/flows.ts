@@ -1,6 +1,7 @@
 import { Notice } from "obsidian";
 import { initialRights } from "../auth/rights";
-import { addToken, revokeToken } from "../auth/tokenList";
+import { addToken, revokeToken, setTokenFolders } from "../auth/tokenList";
+import { parseTokenFolders } from "../paths/tokenFolders";
 import type { TokenLevel } from "../auth/tokens";
 import { ConfirmModal, CreateTokenModal, SERVER_DISCLOSURE, TokenCreatedModal, WRITE_DISCLOSURE } from "./modals";
 import type { VaultMcpPort } from "./port";
@@ -45,14 +46,29 @@ export function setWriteEnabled(plugin: VaultMcpPort, enabled: boolean, onDeclin
 
 /** Asks for a name and level, creates the token (its write tools ask first: the approval window can answer), and shows it once. */
 export function createTokenFlow(plugin: VaultMcpPort, onCreated: () => void = () => undefined): void {
-	new CreateTokenModal(plugin.app, async (name: string, level: TokenLevel) => {
-		const made = addToken(plugin.settings, name, level, initialRights(plugin.tools, level, "settings-tab"));
+	new CreateTokenModal(plugin.app, async (name: string, level: TokenLevel, foldersTyped: string) => {
+		const folders = parseTokenFolders(foldersTyped.split("\n"));
+		if ("error" in folders) return folders.error;
+		const made = addToken(plugin.settings, name, level, initialRights(plugin.tools, level, "settings-tab"), folders.folders);
 		if ("error" in made) return made.error;
 		await plugin.updateSettings({ tokens: made.settings.tokens });
 		new TokenCreatedModal(plugin.app, made.token, name.trim(), plugin.connectionPort()).open();
 		onCreated();
 		return null;
 	}).open();
+}
+
+/**
+ * Saves the folders typed under a token (one per line; empty: the whole vault). Returns why they
+ * cannot be saved, or null. The running server reads them at the token's next call.
+ */
+export async function saveTokenFolders(plugin: VaultMcpPort, name: string, typed: string): Promise<string | null> {
+	const folders = parseTokenFolders(typed.split("\n"));
+	if ("error" in folders) return folders.error;
+	const saved = setTokenFolders(plugin.settings, name, folders.folders);
+	if ("error" in saved) return saved.error;
+	await plugin.updateSettings({ tokens: saved.settings.tokens });
+	return null;
 }
 
 /** Revokes a token after confirmation; the running server refuses it from the next request. */

@@ -65,14 +65,19 @@ export const WRITE_DISCLOSURE = [
 	"Apps that connected before may need to reconnect to see the write tools.",
 ];
 
-/** Asks for a new token's name and level. */
+/** What the folders field of a token means, in the token window and under each token. */
+export const TOKEN_FOLDERS_HELP = "One folder per line. The app sees only these; the rest of the vault does not exist for it. Empty: the whole vault.";
+
+/** Asks for a new token's name, level and folders. */
 export class CreateTokenModal extends Modal {
 	private name = "";
 	private level: TokenLevel = "read";
+	/** As typed: one folder per line; empty is the whole vault. */
+	private folders = "";
 
 	constructor(
 		app: App,
-		private readonly onSubmit: (name: string, level: TokenLevel) => Promise<string | null>,
+		private readonly onSubmit: (name: string, level: TokenLevel, folders: string) => Promise<string | null>,
 	) {
 		super(app);
 	}
@@ -90,13 +95,21 @@ export class CreateTokenModal extends Modal {
 					.setValue(this.level)
 					.onChange((value) => (this.level = value === "write" ? "write" : "read")),
 			);
+		new Setting(this.contentEl)
+			.setName("Folders")
+			.setDesc(TOKEN_FOLDERS_HELP)
+			.addTextArea((area) => {
+				area.setPlaceholder("Projects");
+				area.inputEl.rows = 3;
+				area.onChange((value) => (this.folders = value));
+			});
 		const errorEl = this.contentEl.createEl("p", { cls: "vault-mcp-error" });
 		new Setting(this.contentEl).addButton((button) =>
 			button
 				.setButtonText("Create")
 				.setCta()
 				.onClick(async () => {
-					const error = await this.onSubmit(this.name, this.level);
+					const error = await this.onSubmit(this.name, this.level, this.folders);
 					if (error) errorEl.setText(error);
 					else this.close();
 				}),

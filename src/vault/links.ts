@@ -1,6 +1,6 @@
 import type { Host, HostFile } from "../host/Host";
 import { linkpathOf } from "../markdown/inline";
-import { isNoteInScope, isPathVisible, type Scope } from "./scope";
+import { isNoteInScope, isPathVisible, scopeKey, type Scope } from "./scope";
 import { comparePaths, resolveVisibleLink, visibleNotes } from "./notes";
 import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
 import type { CallBudget } from "./workBudget";
@@ -87,7 +87,7 @@ export interface GraphStats {
 }
 
 function scopeKeyOf(scope: Scope): string {
-	return JSON.stringify([scope.configDir, scope.excludedFolders]);
+	return scopeKey(scope);
 }
 
 /**

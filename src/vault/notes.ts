@@ -2,7 +2,8 @@ import type { Host, HostFile } from "../host/Host";
 import { IN_SCOPE_MEMO_PATHS, IN_SCOPE_MEMO_SCOPES, NOT_FOUND_SUGGESTIONS } from "../config/limits";
 import { fail, ok, type Result } from "../result";
 import { checkVaultPath } from "./paths";
-import { isNoteInScope, isPathVisible, type Scope } from "./scope";
+import { isNoteInScope, isPathVisible, scopeKey, type Scope } from "./scope";
+import { linkQuery, pickLinkTarget, queriedName } from "../paths/linkResolution";
 
 /** Paths in the order list answers use: the same as `localeCompare`, at a fraction of its cost. */
 export const comparePaths: (a: string, b: string) => number = new Intl.Collator().compare;
@@ -14,7 +15,7 @@ export const comparePaths: (a: string, b: string) => number = new Intl.Collator(
 const noteInScopeMemo = new Map<string, Map<string, boolean>>();
 
 function noteInScopeMemoFor(scope: Scope): Map<string, boolean> {
-	const key = JSON.stringify([scope.configDir, scope.excludedFolders]);
+	const key = scopeKey(scope);
 	let memo = noteInScopeMemo.get(key);
 	if (!memo || memo.size >= IN_SCOPE_MEMO_PATHS) {
 		if (noteInScopeMemo.size >= IN_SCOPE_MEMO_SCOPES) noteInScopeMemo.clear();
@@ -59,36 +60,29 @@ export function findNote(host: Host, scope: Scope, input: string): Result<HostFi
 	return fail(notFoundMessage(host, scope, path));
 }
 
-function folderOf(path: string): string {
-	const slash = path.lastIndexOf("/");
-	return slash === -1 ? "" : path.slice(0, slash);
-}
-
 /**
  * The file a link path points to for this token: Obsidian's resolution, but as if the files this
  * token may not see did not exist. Obsidian resolves `[[Diary]]` to the shortest path named Diary,
  * so an excluded `Private/Diary.md` would otherwise shadow a visible `Archive/Diary.md`, and which
  * one answered would tell that the excluded note exists. Only when Obsidian's pick is hidden is the
- * resolution redone over the visible files, with Obsidian's rules (see LinkResolver): a relative
- * link names one path only; else any file whose path ends with the link, case-insensitively, one
- * in the linking note's folder first, else the shortest path.
+ * resolution redone over the visible files, with the one rule (paths/linkResolution.ts).
  */
 export function resolveVisibleLink(host: Host, scope: Scope, path: string, sourcePath: string): HostFile | null {
 	const first = host.metadataCache.getFirstLinkpathDest(path, sourcePath);
+	// Removing files never changes the winner when it stays: Obsidian's pick, if visible, is the answer.
 	if (!first || isPathVisible(first.path, scope)) return first;
-	if (path.startsWith("./") || path.startsWith("../")) return null;
-	const lower = path.replace(/^\/+/, "").toLowerCase();
-	const candidates = host.vault.getFiles().filter((file) => {
-		const candidate = file.path.toLowerCase();
-		return (candidate === lower || candidate === `${lower}.md` || candidate.endsWith(`/${lower}`) || candidate.endsWith(`/${lower}.md`)) && isPathVisible(file.path, scope);
+	return pickLinkTarget(path, sourcePath, visibleLinkCandidates(host, scope, path, sourcePath));
+}
+
+/** The visible files whose name a link path names: all resolution needs to look at. */
+function visibleLinkCandidates(host: Host, scope: Scope, path: string, sourcePath: string): HostFile[] {
+	const query = linkQuery(path, sourcePath);
+	if (query === null) return [];
+	const name = queriedName(query);
+	return host.vault.getFiles().filter((file) => {
+		const lower = file.name.toLowerCase();
+		return (lower === name || lower === `${name}.md`) && isPathVisible(file.path, scope);
 	});
-	if (candidates.length === 0) return null;
-	const sourceFolder = folderOf(sourcePath);
-	const exact = candidates.find((file) => file.path.toLowerCase() === lower || file.path.toLowerCase() === `${lower}.md`);
-	if (exact) return exact;
-	const sameFolder = candidates.find((file) => folderOf(file.path) === sourceFolder);
-	if (sameFolder) return sameFolder;
-	return candidates.reduce((best, file) => (file.path.length < best.path.length || (file.path.length === best.path.length && file.path < best.path) ? file : best));
 }
 
 function notFoundMessage(host: Host, scope: Scope, wanted: string): string {

@@ -5,6 +5,7 @@ import { parseMetadata } from "../markdown/metadata";
 import { newLinkFormat } from "./config";
 import { resolveVisibleLink } from "./notes";
 import { isPathVisible, type Scope } from "./scope";
+import { folderOf, pickLinkTarget } from "../paths/linkResolution";
 
 /** One note whose links a rename changes: its text before and after (the moved note under its old path). */
 export interface RelinkedNote {
@@ -25,11 +26,6 @@ export interface RenamePlan {
 	/** The moved note's text before the rename. */
 	movedText: string;
 	notes: RelinkedNote[];
-}
-
-function folderOf(path: string): string {
-	const slash = path.lastIndexOf("/");
-	return slash === -1 ? "" : path.slice(0, slash);
 }
 
 function nameOf(path: string): string {
@@ -156,26 +152,11 @@ export function pathAfter(plan: RenamePlan, path: string): string {
 
 /**
  * True when a link that now reaches `current` would reach the note renamed to `to` once it is
- * there, by Obsidian's resolution (see LinkResolver): an exact vault path first, then a file whose
- * path ends with the link, one in the linking note's folder first, else the shortest path.
+ * there: the one resolution rule (paths/linkResolution.ts) between the two, `current` listed first
+ * so it keeps a tie of equal exact paths.
  */
 function wouldBeTakenBy(to: string, linkpath: string, source: string, current: HostFile): boolean {
-	if (linkpath.startsWith("./") || linkpath.startsWith("../")) return false;
-	const wanted = linkpath.replace(/^\/+/u, "").toLowerCase();
-	const matches = (path: string) => {
-		const lower = path.toLowerCase();
-		return lower === wanted || lower === `${wanted}.md`;
-	};
-	const endsWith = (path: string) => {
-		const lower = path.toLowerCase();
-		return matches(path) || lower.endsWith(`/${wanted}`) || lower.endsWith(`/${wanted}.md`);
-	};
-	if (!endsWith(to) || matches(current.path)) return false;
-	if (matches(to)) return true;
-	const sourceFolder = folderOf(source);
-	if (folderOf(current.path) === sourceFolder) return false;
-	if (folderOf(to) === sourceFolder) return true;
-	return to.length < current.path.length || (to.length === current.path.length && to < current.path);
+	return pickLinkTarget(linkpath, source, [{ path: current.path }, { path: to }])?.path === to && current.path !== to;
 }
 
 /**

@@ -24,6 +24,33 @@ export function isHiddenPath(path: string): boolean {
 export interface Scope {
 	configDir: string;
 	excludedFolders: readonly string[];
+	/**
+	 * The only folders the caller may see (its token's folders), in the vault's one spelling;
+	 * absent or empty: the whole vault. Everything outside them is hidden exactly like an
+	 * excluded folder, so a token limited to `Projects` meets a vault that holds nothing else.
+	 */
+	tokenFolders?: readonly string[];
+}
+
+/** True when the scope limits the caller to some folders (a token with folders). */
+export function isFolderLimited(scope: Scope): boolean {
+	return (scope.tokenFolders?.length ?? 0) > 0;
+}
+
+/**
+ * True when `path` lies inside one of the token's folders, or the token has none. Compared by exact
+ * spelling, not by match key: a look-alike of an allowed folder is another folder, and treating
+ * it as allowed would widen what the token sees (the unsafe side, unlike for exclusions).
+ */
+export function isInTokenFolders(path: string, scope: Scope): boolean {
+	const folders = scope.tokenFolders;
+	if (folders === undefined || folders.length === 0) return true;
+	return folders.some((folder) => isInFolder(path, folder));
+}
+
+/** A key that is the same for two scopes exactly when they show the same paths (for memos kept per scope). */
+export function scopeKey(scope: Scope): string {
+	return JSON.stringify([scope.configDir, scope.excludedFolders, scope.tokenFolders ?? []]);
 }
 
 /** True when `path` is `folder` or below it, compared by match key. */
@@ -31,8 +58,9 @@ export function isInFolderByKey(path: string, folder: string): boolean {
 	return isInFolder(pathMatchKey(path), pathMatchKey(folder));
 }
 
-/** True when the path lies in an excluded folder (or the config folder), however it is spelt. */
+/** True when the path lies in an excluded folder (or the config folder), however it is spelt, or outside the token's folders. */
 export function isExcludedPath(path: string, scope: Scope): boolean {
+	if (!isInTokenFolders(path, scope)) return true;
 	const key = pathMatchKey(path);
 	if (isInFolder(key, pathMatchKey(scope.configDir))) return true;
 	return scope.excludedFolders.some((folder) => isInFolder(key, pathMatchKey(folder)));

@@ -9,7 +9,7 @@ import { stopWordSet, withStopWords, type ParsedQuery } from "../search/query";
 import { ENGLISH_STOP_WORDS } from "../search/stopWords";
 import { utf8Length } from "../search/text";
 import { visibleNotes } from "./notes";
-import { isInFolder, isNoteInScope, type Scope } from "./scope";
+import { isInFolder, isNoteInScope, scopeKey, type Scope } from "./scope";
 import { getAllTags } from "../markdown/tags";
 import { frontmatterAliases } from "../markdown/frontmatter";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor, type SearchLanguage } from "../search/stemmers";
@@ -45,7 +45,8 @@ export interface NoteSearch {
 	 * `budget`, the search works in its slices and ends with `CallOverBudget` past its work limit.
 	 */
 	search(scope: Scope, query: ParsedQuery, filter: SearchFilter, limit: number, budget?: CallBudget): Promise<NoteSearchAnswer>;
-	status(): SearchStatus;
+	/** How far the index is built; with a scope, counted among the notes that scope shows. */
+	status(scope?: Scope): SearchStatus;
 	/** Notes whose body is too large to search (their titles and headings still are), by path. */
 	unsearched(): string[];
 }
@@ -117,7 +118,7 @@ export async function scanSearch(host: Host, scope: Scope, query: ParsedQuery, f
 }
 
 function sameScope(a: Scope, b: Scope): boolean {
-	return a.configDir === b.configDir && a.excludedFolders.length === b.excludedFolders.length && a.excludedFolders.every((folder, index) => folder === b.excludedFolders[index]);
+	return scopeKey(a) === scopeKey(b);
 }
 
 /** One build of the index: its notes, taken in order by the build and by searches that help it. */
@@ -215,8 +216,16 @@ export class IndexedNoteSearch implements NoteSearch {
 		this.stopWords = stopWordSet(words);
 	}
 
-	status(): SearchStatus {
+	status(scope?: Scope): SearchStatus {
+		if (scope !== undefined && !sameScope(scope, this.scope)) return this.statusWithin(scope);
 		return { state: this.ready ? "ready" : "building", indexed_notes: this.engine.size, total_notes: this.totalNotes };
+	}
+
+	/** The build's progress counted among the notes `scope` shows: a caller limited to some folders learns nothing of the others, not even how many there are. */
+	private statusWithin(scope: Scope): SearchStatus {
+		const notes = visibleNotes(this.host, scope);
+		const indexed = notes.reduce((count, file) => count + (this.engine.has(file.path) ? 1 : 0), 0);
+		return { state: this.ready ? "ready" : "building", indexed_notes: indexed, total_notes: notes.length };
 	}
 
 	unsearched(): string[] {
@@ -231,7 +240,7 @@ export class IndexedNoteSearch implements NoteSearch {
 		const tagged = filter.tag === undefined ? undefined : this.notesTagged(filter.tag);
 		const answer = await this.engine.search(withStopWords(query, this.stopWords), unfiltered ? null : searchFilter(scope, filter, { scopeChecked, tagged }), limit, readerFor(this.host), pauseOn(budget));
 		if (this.ready) return answer;
-		const index = this.status();
+		const index = this.status(scope);
 		const notice = `index: building, ${index.indexed_notes} of ${index.total_notes} notes. Notes not yet indexed are not in this answer; search again shortly for a complete one.`;
 		return { ...answer, index, notice };
 	}

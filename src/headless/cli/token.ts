@@ -1,8 +1,9 @@
 import { parseArgs } from "node:util";
 import { applyRightChanges, rightsTable, type RightChanges, type ToolRight } from "../../auth/rights";
-import { addToken, revokeToken, setTokenRights, unknownTokenMessage } from "../../auth/tokenList";
+import { addToken, revokeToken, setTokenRights, tokenFoldersText, unknownTokenMessage } from "../../auth/tokenList";
 import { ALL_TOOLS } from "../../mcp/tools";
-import { TOKEN_LIST_COMMAND, TOKEN_NEW_COMMAND, TOKEN_REVOKE_COMMAND, TOKEN_RIGHTS_COMMAND } from "../cliHelp";
+import { TOKEN_FOLDERS_COMMAND, TOKEN_LIST_COMMAND, TOKEN_NEW_COMMAND, TOKEN_REVOKE_COMMAND, TOKEN_RIGHTS_COMMAND } from "../cliHelp";
+import { foldersFromFlags, missingFolderWarnings, runTokenFolders } from "../tokenFoldersCommand";
 import { visibleInTerminal } from "../terminalText";
 import { asUsage, connectHint, loadSettings, loggerFor, newTokenRights, quoted, settingsStoreOf, UsageError, vaultRootFrom, type CliIo } from "./io";
 
@@ -17,6 +18,7 @@ export const TOKEN_ACTIONS: Record<string, TokenAction> = {
 	new: tokenNew,
 	list: tokenList,
 	rights: tokenRights,
+	folders: tokenFolders,
 	revoke: tokenRevoke,
 };
 
@@ -63,19 +65,22 @@ async function tokenNew(args: string[], io: CliIo): Promise<number> {
 	if (values["allow-all-writes"] === true && level !== "write") throw new UsageError("--allow-all-writes is for write tokens: add --level write.");
 	const rights = applyRightChanges({ level, rights: newTokenRights(level, values["allow-all-writes"] === true) }, rightChangesFrom(values), ALL_TOOLS);
 	if ("error" in rights) throw new UsageError(rights.error, undefined, false);
+	const folders = foldersFromFlags(values.folders ?? [], root);
+	if ("error" in folders) throw new UsageError(folders.error, undefined, false);
+	for (const warning of await missingFolderWarnings(root, folders.folders)) loggerFor(io).warn(warning);
 	const made = { token: "" };
 	await store.update((current) => {
-		const added = addToken(current, name, level, rights.rights);
+		const added = addToken(current, name, level, rights.rights, folders.folders);
 		if ("error" in added) throw new UsageError(added.error, undefined, false);
 		made.token = added.token;
 		return added.settings;
 	});
 	const shown = rightsTable({ level, rights: rights.rights }, ALL_TOOLS);
 	if (values.json === true) {
-		io.stdout(`${JSON.stringify({ name: name.trim(), level, token: made.token, rights: shown })}\n`);
+		io.stdout(`${JSON.stringify({ name: name.trim(), level, token: made.token, rights: shown, ...(folders.folders.length > 0 ? { folders: folders.folders } : {}) })}\n`);
 	} else {
 		io.stdout(`Token "${visibleInTerminal(name.trim())}" (${level}). It is shown this once; only its hash is kept:\n\n  ${made.token}\n\n`);
-		io.stdout(`Rights:\n${rightsText(shown)}\n\n`);
+		io.stdout(`Rights:\n${rightsText(shown)}\n\nFolders: ${visibleInTerminal(tokenFoldersText({ folders: folders.folders }))}\n\n`);
 		if (Object.values(rights.rights).includes("ask")) {
 			io.stdout(
 				`Write tools set to ask wait for your yes in Obsidian, or in \`vault-mcp serve\` run in a terminal. To let some run without asking: vault-mcp token rights ${quoted(root)} ${quoted(name.trim())} --allow TOOL,…\n\n`,
@@ -98,6 +103,7 @@ async function tokenList(args: string[], io: CliIo): Promise<number> {
 			created: record.created,
 			lastUsed: record.lastUsed,
 			rights: rightsTable(record, ALL_TOOLS),
+			...(record.folders?.length ? { folders: record.folders } : {}),
 		}));
 		io.stdout(`${JSON.stringify(listed)}\n`);
 		return 0;
@@ -105,7 +111,7 @@ async function tokenList(args: string[], io: CliIo): Promise<number> {
 	if (settings.tokens.length === 0) logger.info(`No tokens yet. Make one: vault-mcp token new ${quoted(root)} --name NAME`);
 	for (const record of settings.tokens) {
 		io.stdout(
-			`${visibleInTerminal(record.name)}\t${record.level}\t${record.displayPrefix}…\tcreated ${record.created}\tlast used ${record.lastUsed ?? "never"}\n`,
+			`${visibleInTerminal(record.name)}\t${record.level}\t${record.displayPrefix}…\tcreated ${record.created}\tlast used ${record.lastUsed ?? "never"}${record.folders?.length ? `\tfolders ${visibleInTerminal(tokenFoldersText(record))}` : ""}\n`,
 		);
 	}
 	return 0;
@@ -157,5 +163,24 @@ async function tokenRights(args: string[], io: CliIo): Promise<number> {
 	const shown = rightsTable(record, ALL_TOOLS);
 	if (values.json === true) io.stdout(`${JSON.stringify({ name, level: record.level, rights: shown })}\n`);
 	else io.stdout(`Rights of "${visibleInTerminal(name)}" (${record.level}):\n${rightsText(shown)}\n`);
+	return 0;
+}
+
+/** `token folders`: the logic lives in tokenFoldersCommand.ts; this parses and prints. */
+async function tokenFolders(args: string[], io: CliIo): Promise<number> {
+	const { values, positionals } = asUsage(() => parseArgs({ args, allowPositionals: true, options: TOKEN_FOLDERS_COMMAND.options }));
+	const root = await vaultRootFrom(positionals, 0);
+	const name = positionals[1];
+	if (name === undefined) throw new UsageError("token folders needs the token's name.");
+	const given = positionals.slice(2);
+	const logger = loggerFor(io);
+	const outcome = await runTokenFolders(settingsStoreOf(root), { root, name, folders: given.length > 0 ? given : undefined, wholeVault: values["whole-vault"], json: values.json });
+	if ("error" in outcome && outcome.usage) throw new UsageError(outcome.error, undefined, false);
+	if ("error" in outcome) {
+		logger.error(outcome.error);
+		return 1;
+	}
+	for (const warning of outcome.warnings) logger.warn(warning);
+	io.stdout(visibleInTerminal(outcome.out, "\n"));
 	return 0;
 }

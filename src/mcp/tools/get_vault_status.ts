@@ -34,7 +34,7 @@ export const getVaultStatusTool = defineTool({
 			can_read: true,
 			can_write: ctx.grant.canWrite,
 			note_count: noteCount,
-			search_index: ctx.search.status(),
+			search_index: ctx.search.status(ctx.scope),
 			...(unsearched.length > 0 ? { unsearched_notes: unsearched.slice(0, UNSEARCHED_NOTES_LISTED), unsearched_note_count: unsearched.length } : {}),
 		}));
 	},

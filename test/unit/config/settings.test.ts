@@ -9,6 +9,17 @@ describe("parseSettings", () => {
 		expect(defaultSettings()).toMatchObject({ serverEnabled: false, writeEnabled: false, port: 27150, rateLimitPerMinute: 240, tokens: [] });
 	});
 
+	test("a token's folders are kept in their one spelling; folders that are not a list of folders inside the vault drop the token, never widen it", () => {
+		const { record } = generateToken("scoped", "read", {}, new Date(), ["Projects"]);
+		expect(parseSettings({ tokens: [{ ...record, folders: ["./Projects/", "Areas"] }] }).settings.tokens[0]?.folders).toEqual(["Projects", "Areas"]);
+		expect(parseSettings({ tokens: [{ ...record, folders: [] }] }).settings.tokens[0]?.folders).toBeUndefined();
+		for (const folders of ["Projects", [1], ["../Elsewhere"], [".obsidian"], null]) {
+			const parsed = parseSettings({ tokens: [{ ...record, folders }] });
+			expect([folders, parsed.settings.tokens]).toEqual([folders, []]);
+			expect(parsed.warnings.join("\n")).toMatch(/token record 0/u);
+		}
+	});
+
 	test("valid values are kept", () => {
 		const { record } = generateToken("a", "write", { create_note: "ask" });
 		const raw = { serverEnabled: true, port: 3000, writeEnabled: true, excludedFolders: ["Private", "Work/Secret"], rateLimitPerMinute: 10, tokens: [record] };

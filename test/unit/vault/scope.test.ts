@@ -1,4 +1,4 @@
-import { isExcludedPath, isHiddenPath, isInFolder, isNoteInScope, isPathVisible, type Scope } from "../../../src/vault/scope";
+import { isExcludedPath, isHiddenPath, isInFolder, isNoteInScope, isPathVisible, scopeKey, type Scope } from "../../../src/vault/scope";
 
 const SCOPE: Scope = { configDir: ".obsidian", excludedFolders: ["Private Journal", "Work/Secret"] };
 
@@ -50,5 +50,32 @@ describe("what a tool may see", () => {
 		["a/b.c/d.md", false],
 	])("isHiddenPath(%s) is %s", (path, expected) => {
 		expect(isHiddenPath(path)).toBe(expected);
+	});
+});
+
+describe("a token's folders", () => {
+	const limited: Scope = { configDir: ".obsidian", excludedFolders: ["Projects/Private"], tokenFolders: ["Projects", "Areas/Work"] };
+
+	test.each([
+		["Projects/Plan.md", true],
+		["Projects/Deep/Plan.md", true],
+		["Areas/Work/Log.md", true],
+		["Projects", true],
+		["Plan.md", false],
+		["Projectsx/Plan.md", false],
+		["Areas/Home/Log.md", false],
+		["projects/Plan.md", false],
+		["Projects/Private/Diary.md", false],
+		["Projects/.hidden/Note.md", false],
+	])("%s visible: %s", (path, visible) => {
+		expect(isPathVisible(path, limited)).toBe(visible);
+	});
+
+	test("none, or an empty list, is the whole vault; the memo key tells the scopes apart", () => {
+		const whole: Scope = { configDir: ".obsidian", excludedFolders: [] };
+		expect(isPathVisible("Plan.md", whole)).toBe(true);
+		expect(isPathVisible("Plan.md", { ...whole, tokenFolders: [] })).toBe(true);
+		expect(scopeKey(whole)).toBe(scopeKey({ ...whole, tokenFolders: [] }));
+		expect(scopeKey(whole)).not.toBe(scopeKey({ ...whole, tokenFolders: ["Projects"] }));
 	});
 });

@@ -1,4 +1,5 @@
-import { LinkResolver } from "../../../src/headless/LinkResolver";
+import fc from "fast-check";
+import { LinkFileIndex, pickLinkTarget } from "../../../src/paths/linkResolution";
 import { linkpathOf } from "../../../src/markdown/inline";
 import type { HostFile } from "../../../src/host/Host";
 
@@ -8,8 +9,8 @@ function file(path: string): HostFile {
 	return { path, name, basename: name.slice(0, dot), extension: name.slice(dot + 1), stat: { ctime: 0, mtime: 0, size: 0 } };
 }
 
-describe("LinkResolver resolves like Obsidian's getFirstLinkpathDest", () => {
-	const resolver = new LinkResolver();
+describe("LinkFileIndex resolves like Obsidian's getFirstLinkpathDest", () => {
+	const resolver = new LinkFileIndex<HostFile>();
 	for (const path of ["Note.md", "Projects/Note.md", "Projects/Deep/Plan.md", "Archive/Plan.md", "Other/Plan.md", "Files/report.pdf", "Café Menu.md"]) resolver.add(file(path));
 	const resolve = (link: string, source = "Inbox/Start.md") => resolver.resolve(linkpathOf(link), source)?.path ?? null;
 
@@ -47,9 +48,48 @@ describe("LinkResolver resolves like Obsidian's getFirstLinkpathDest", () => {
 	});
 
 	test("removed files no longer resolve", () => {
-		const local = new LinkResolver();
+		const local = new LinkFileIndex<HostFile>();
 		local.add(file("A.md"));
 		local.remove("A.md");
 		expect(local.resolve("A", "B.md")).toBeNull();
+	});
+});
+
+describe("one rule for every set of files", () => {
+	const folders = ["", "A", "A/B", "C", "a"];
+	const names = ["Note.md", "note.md", "Plan.md", "pic.png", "pic.png.md", "B.md"];
+	const pathArb = fc.tuple(fc.constantFrom(...folders), fc.constantFrom(...names)).map(([folder, name]) => (folder ? `${folder}/${name}` : name));
+	const linkArb = fc.constantFrom("Note", "note.md", "Plan", "A/Note", "B/Plan", "/A/Note", "./Note", "../Plan", "../../Note", "pic.png", "B", "Missing", "");
+	const sourceArb = fc.constantFrom("Start.md", "A/Start.md", "A/B/Start.md", "C/Start.md");
+
+	test("the index by name answers as the rule over every file", () => {
+		fc.assert(
+			fc.property(fc.uniqueArray(pathArb, { maxLength: 12, selector: (path) => path.toLowerCase() }), linkArb, sourceArb, (paths, link, source) => {
+				const files = [...paths, source].filter((path, index, all) => all.findIndex((other) => other.toLowerCase() === path.toLowerCase()) === index).map(file);
+				const index = new LinkFileIndex<HostFile>();
+				for (const entry of files) index.add(entry);
+				expect(index.resolve(link, source)?.path ?? null).toBe(pickLinkTarget(link, source, files)?.path ?? null);
+			}),
+		);
+	});
+
+	test("hiding files never changes the answer when it stays visible (what a token's view relies on)", () => {
+		fc.assert(
+			fc.property(fc.uniqueArray(pathArb, { maxLength: 12, selector: (path) => path.toLowerCase() }), fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }), linkArb, sourceArb, (paths, hidden, link, source) => {
+				const files = paths.map(file);
+				const visible = files.filter((_, index) => !hidden[index]);
+				const whole = pickLinkTarget(link, source, files);
+				if (whole && visible.includes(whole)) expect(pickLinkTarget(link, source, visible)).toBe(whole);
+			}),
+		);
+	});
+
+	test("the order files come in does not matter", () => {
+		fc.assert(
+			fc.property(fc.uniqueArray(pathArb, { maxLength: 12, selector: (path) => path.toLowerCase() }), linkArb, sourceArb, (paths, link, source) => {
+				const files = paths.map(file);
+				expect(pickLinkTarget(link, source, [...files].reverse())?.path ?? null).toBe(pickLinkTarget(link, source, files)?.path ?? null);
+			}),
+		);
 	});
 });

@@ -1,0 +1,128 @@
+/**
+ * Obsidian's link resolution (`metadataCache.getFirstLinkpathDest`), once, over whatever set of
+ * files a caller hands in: the headless metadata cache over every file, the vault layer over the
+ * files a token may see, a rename over "the file as it is now, or the renamed note where it will
+ * be". Pure. The rule, checked against captures from Obsidian itself (test/golden):
+ *
+ * - an empty link path (`[[#Heading]]`) is the linking note itself;
+ * - `./` and `../` name one path from the linking note's folder (never above the vault root);
+ * - else the vault path itself, with or without `.md` (a leading `/` is the vault root);
+ * - else any file whose path ends with `/<link>` or `/<link>.md`: one in the linking note's
+ *   folder first, else the shortest path (then the first in path order).
+ *
+ * All of it case-insensitive, as Obsidian compares link paths.
+ */
+
+/** What resolution needs of a file (a HostFile fits). */
+export interface LinkFile {
+	path: string;
+}
+
+/** The folder part of a vault path ("" at the root). */
+export function folderOf(path: string): string {
+	const slash = path.lastIndexOf("/");
+	return slash === -1 ? "" : path.slice(0, slash);
+}
+
+/** `a/b/../c` → `a/c`; null when `..` would leave the vault. */
+export function collapseDots(path: string): string | null {
+	const parts: string[] = [];
+	for (const part of path.split("/")) {
+		if (part === "" || part === ".") continue;
+		if (part === "..") {
+			if (parts.length === 0) return null;
+			parts.pop();
+		} else {
+			parts.push(part);
+		}
+	}
+	return parts.join("/");
+}
+
+/** How a link path names files: one exact path (lower case, with or without `.md`), or the end of any path. */
+export type LinkQuery = { exact: string } | { endsWith: string };
+
+/** What a link path asks for from `sourcePath`; null when it names nothing (a relative link out of the vault). */
+export function linkQuery(linkpath: string, sourcePath: string): LinkQuery | null {
+	if (linkpath === "") return { exact: sourcePath.toLowerCase() };
+	if (linkpath.startsWith("./") || linkpath.startsWith("../")) {
+		const folder = folderOf(sourcePath);
+		const relative = collapseDots(folder ? `${folder}/${linkpath}` : linkpath);
+		return relative === null ? null : { exact: relative.toLowerCase() };
+	}
+	return { endsWith: linkpath.replace(/^\/+/u, "").toLowerCase() };
+}
+
+/** The lower-case file name a query's files carry (without a possible `.md`): what an index by name looks up. */
+export function queriedName(query: LinkQuery): string {
+	const path = "exact" in query ? query.exact : query.endsWith;
+	return path.slice(path.lastIndexOf("/") + 1);
+}
+
+/**
+ * The file `linkpath` reaches from `sourcePath` among `files` (any order; only the ones whose
+ * name matches matter, so a caller with an index by name may pass just those), or null.
+ */
+export function pickLinkTarget<F extends LinkFile>(linkpath: string, sourcePath: string, files: Iterable<F>): F | null {
+	const query = linkQuery(linkpath, sourcePath);
+	if (query === null) return null;
+	const wanted = "exact" in query ? query.exact : query.endsWith;
+	const withExtension = `${wanted}.md`;
+	let exact: F | null = null;
+	let exactWithExtension: F | null = null;
+	let sameFolder: F | null = null;
+	let shortest: F | null = null;
+	const sourceFolder = folderOf(sourcePath);
+	const better = (file: F, best: F | null) => best === null || file.path.length < best.path.length || (file.path.length === best.path.length && file.path < best.path);
+	for (const file of files) {
+		const lower = file.path.toLowerCase();
+		if (lower === wanted) {
+			exact ??= file;
+			continue;
+		}
+		if (lower === withExtension) {
+			exactWithExtension ??= file;
+			continue;
+		}
+		if ("exact" in query || !(lower.endsWith(`/${wanted}`) || lower.endsWith(`/${withExtension}`))) continue;
+		if (folderOf(file.path) === sourceFolder && better(file, sameFolder)) sameFolder = file;
+		if (better(file, shortest)) shortest = file;
+	}
+	return exact ?? exactWithExtension ?? sameFolder ?? shortest;
+}
+
+/**
+ * The files of a vault by lower-case path and by lower-case name, kept current with `add` and
+ * `remove`, so resolving a link looks at the few files of that name, never the whole vault.
+ */
+export class LinkFileIndex<F extends LinkFile & { name: string }> {
+	private readonly byPath = new Map<string, F>();
+	private readonly byName = new Map<string, F[]>();
+
+	add(file: F): void {
+		this.byPath.set(file.path.toLowerCase(), file);
+		const name = file.name.toLowerCase();
+		const list = this.byName.get(name);
+		if (list) list.push(file);
+		else this.byName.set(name, [file]);
+	}
+
+	remove(path: string): void {
+		const file = this.byPath.get(path.toLowerCase());
+		if (!file) return;
+		this.byPath.delete(path.toLowerCase());
+		const name = file.name.toLowerCase();
+		const rest = (this.byName.get(name) ?? []).filter((candidate) => candidate.path !== path);
+		if (rest.length) this.byName.set(name, rest);
+		else this.byName.delete(name);
+	}
+
+	/** The file `linkpath` reaches from `sourcePath`, by `pickLinkTarget`, or null. */
+	resolve(linkpath: string, sourcePath: string): F | null {
+		const query = linkQuery(linkpath, sourcePath);
+		if (query === null) return null;
+		if (linkpath === "") return this.byPath.get(sourcePath.toLowerCase()) ?? null;
+		const name = queriedName(query);
+		return pickLinkTarget(linkpath, sourcePath, [...(this.byName.get(name) ?? []), ...(this.byName.get(`${name}.md`) ?? [])]);
+	}
+}
