@@ -17,7 +17,10 @@ const outOfFolder = (folders) => `^(\\.\\./)+(${folders.join("|")})(/|$)`;
 const neverImports = (folder, patterns) => ({ files: [`src/${folder}/**/*.ts`], rules: { "no-restricted-imports": ["error", { patterns }] } });
 const folderRules = [
 	neverImports("http", [
-		{ regex: outOfFolder(["ui", "host", "vault", "mcp"]), message: "http/ takes a policy and a createServer callback; it imports nothing of ui/, host/, vault/ or mcp/." },
+		{
+			regex: outOfFolder(["ui", "host", "vault", "mcp"]),
+			message: "http/ takes a policy and a createServer callback; it imports nothing of ui/, host/, vault/ or mcp/.",
+		},
 		{ regex: "^\\.\\./config/(settings|store|FileSettingsStore)$", message: "http/ reads an EndpointPolicy, never the settings model." },
 		{ regex: outOfFolder(["main", "service"]), message: "http/ is wired by service.ts, never the other way round." },
 	]),
@@ -27,23 +30,36 @@ const folderRules = [
 	]),
 	neverImports("vault", [{ regex: outOfFolder(["mcp"]), message: "The vault knows no protocol: vault/ never imports mcp/." }]),
 	neverImports("markdown", [
-		{ regex: "^\\.\\./(?!config/limits$|result$|paths/parts$)", message: "markdown/ is pure text code: it imports nothing of the app or the vault (config/limits, the Result type and the path parts aside)." },
+		{
+			regex: "^\\.\\./(?!config/limits$|result$|paths/parts$)",
+			message: "markdown/ is pure text code: it imports nothing of the app or the vault (config/limits, the Result type and the path parts aside).",
+		},
 	]),
 	neverImports("search", [
 		{
 			regex: "^\\.\\./(?!config/limits$|result$|markdown/frontmatter$)",
-			message: "search/ is pure text code: it imports nothing of the app or the vault (config/limits, the Result type and the one frontmatter fence in markdown/frontmatter aside).",
+			message:
+				"search/ is pure text code: it imports nothing of the app or the vault (config/limits, the Result type and the one frontmatter fence in markdown/frontmatter aside).",
 		},
 	]),
-	neverImports("paths", [{ regex: "^\\.\\./(?!config/limits$)", message: "paths/ is the pure spelling of a vault path: it imports nothing of the app or the vault (config/limits aside)." }]),
+	neverImports("paths", [
+		{
+			regex: "^\\.\\./(?!config/limits$)",
+			message: "paths/ is the pure spelling of a vault path: it imports nothing of the app or the vault (config/limits aside).",
+		},
+	]),
 	neverImports("config", [
 		{
 			regex: "^\\.\\./(?!paths/|auth/tokens$|auth/rights$|search/stopWords$|search/languages$)",
-			message: "config/ is the settings model and the limits: it imports nothing of the app (aside from pure modules that import nothing of it: the paths/ spelling, the token record, the rights vocabulary, the default stop words, the search languages), so every folder may read it.",
+			message:
+				"config/ is the settings model and the limits: it imports nothing of the app (aside from pure modules that import nothing of it: the paths/ spelling, the token record, the rights vocabulary, the default stop words, the search languages), so every folder may read it.",
 		},
 	]),
 	neverImports("host", [
-		{ regex: outOfFolder(["vault", "journal", "mcp", "headless", "ui", "main", "service"]), message: "host/ is an adapter over Obsidian's App: it never calls back up into vault/, journal/, mcp/, headless/, ui/ or the plugin." },
+		{
+			regex: outOfFolder(["vault", "journal", "mcp", "headless", "ui", "main", "service"]),
+			message: "host/ is an adapter over Obsidian's App: it never calls back up into vault/, journal/, mcp/, headless/, ui/ or the plugin.",
+		},
 	]),
 	neverImports("headless", [{ regex: outOfFolder(["ui", "main"]), message: "headless/ runs without Obsidian: it never imports ui/ or main.ts." }]),
 ];
@@ -55,7 +71,10 @@ export default defineConfig([
 		languageOptions: {
 			parserOptions: {
 				// The build and test scripts are plain JavaScript outside tsconfig; a few more than the default 8 of them.
-				projectService: { allowDefaultProject: ["eslint.config.mjs", "esbuild.config.mjs", "jest.config.mjs", "scripts/*.mjs", "test/reliability/*.mjs"], maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 16 },
+				projectService: {
+					allowDefaultProject: ["eslint.config.mjs", "esbuild.config.mjs", "jest.config.mjs", "scripts/*.mjs", "test/reliability/*.mjs"],
+					maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 16,
+				},
 				tsconfigRootDir: import.meta.dirname,
 			},
 		},
@@ -66,7 +85,15 @@ export default defineConfig([
 		rules: {
 			"@typescript-eslint/no-restricted-imports": [
 				"error",
-				{ paths: [{ name: "obsidian", message: "Only main.ts, ui/ and host/ObsidianHost.ts use Obsidian at run time; use `import type` here.", allowTypeImports: true }] },
+				{
+					paths: [
+						{
+							name: "obsidian",
+							message: "Only main.ts, ui/ and host/ObsidianHost.ts use Obsidian at run time; use `import type` here.",
+							allowTypeImports: true,
+						},
+					],
+				},
 			],
 		},
 	},

@@ -14,9 +14,18 @@ const ROUNDS = 5;
 
 /** Bases a person writes: a tag filter sorted by name, a formula over links sorted by it, backlinks counted for every note. */
 const BASES: Array<{ label: string; text: string }> = [
-	{ label: "tag filter, sort by name", text: "filters: 'file.hasTag(\"project\")'\nviews:\n  - type: table\n    name: T\n    order: [file.name, status]\n    sort:\n      - property: file.name\n        direction: ASC\n" },
-	{ label: "formula over links, sorted", text: "filters: 'file.ext == \"md\"'\nformulas:\n  n: 'file.links.length * 2 + file.tags.length'\nviews:\n  - type: table\n    name: T\n    order: [file.name, formula.n]\n    sort:\n      - property: formula.n\n        direction: DESC\n" },
-	{ label: "backlinks of every note", text: "formulas:\n  n: 'file.backlinks.length'\nviews:\n  - type: table\n    name: T\n    order: [file.name, formula.n]\n    sort:\n      - property: formula.n\n        direction: DESC\n" },
+	{
+		label: "tag filter, sort by name",
+		text: "filters: 'file.hasTag(\"project\")'\nviews:\n  - type: table\n    name: T\n    order: [file.name, status]\n    sort:\n      - property: file.name\n        direction: ASC\n",
+	},
+	{
+		label: "formula over links, sorted",
+		text: "filters: 'file.ext == \"md\"'\nformulas:\n  n: 'file.links.length * 2 + file.tags.length'\nviews:\n  - type: table\n    name: T\n    order: [file.name, formula.n]\n    sort:\n      - property: formula.n\n        direction: DESC\n",
+	},
+	{
+		label: "backlinks of every note",
+		text: "formulas:\n  n: 'file.backlinks.length'\nviews:\n  - type: table\n    name: T\n    order: [file.name, formula.n]\n    sort:\n      - property: formula.n\n        direction: DESC\n",
+	},
 ];
 
 function median(samples: number[]): number {
@@ -38,7 +47,11 @@ export async function benchBases(size: number, record: (vault: string, metric: s
 			const direct: number[] = [];
 			for (let round = 0; round < ROUNDS; round++) {
 				const started = performance.now();
-				visibleNotes(host, SCOPE).filter((file) => getAllTags(host.metadataCache.getFileCache(file) ?? {}).some((tag) => tag.toLowerCase() === "#project" || tag.toLowerCase().startsWith("#project/")));
+				visibleNotes(host, SCOPE).filter((file) =>
+					getAllTags(host.metadataCache.getFileCache(file) ?? {}).some(
+						(tag) => tag.toLowerCase() === "#project" || tag.toLowerCase().startsWith("#project/"),
+					),
+				);
 				direct.push(performance.now() - started);
 			}
 			record(label, "bases: tag filter in code (baseline)", median(direct), "ms");

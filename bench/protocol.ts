@@ -45,7 +45,11 @@ const MODERN_TRIVIAL_CALL = JSON.stringify({
 	params: {
 		name: "read_note",
 		arguments: { path: "Hello" },
-		_meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} },
+		_meta: {
+			"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+			"io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
+			"io.modelcontextprotocol/clientCapabilities": {},
+		},
 	},
 });
 const MODERN_HEADERS = { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "read_note" };
@@ -60,7 +64,13 @@ function headersFor(port: number, token: string | null, extra: Record<string, st
 	};
 }
 
-function post(port: number, token: string | null, body: string, agent: Agent, extraHeaders: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function post(
+	port: number,
+	token: string | null,
+	body: string,
+	agent: Agent,
+	extraHeaders: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
 	return new Promise((resolve, reject) => {
 		const req = request({ host: "127.0.0.1", port, method: "POST", path: "/mcp", agent, headers: headersFor(port, token, extraHeaders) }, (res) => {
 			const chunks: Buffer[] = [];
@@ -91,7 +101,15 @@ function percentile(samples: readonly number[], fraction: number): number {
 }
 
 /** Times `count` sequential calls into `into`; returns the CPU time this process spent (client and server), in ms. */
-async function timeBlock(port: number, token: string | null, body: string, agent: Agent, count: number, into: number[], extraHeaders: Record<string, string> = {}): Promise<number> {
+async function timeBlock(
+	port: number,
+	token: string | null,
+	body: string,
+	agent: Agent,
+	count: number,
+	into: number[],
+	extraHeaders: Record<string, string> = {},
+): Promise<number> {
 	const cpuBefore = process.cpuUsage();
 	for (let index = 0; index < count; index++) {
 		const begin = performance.now();
@@ -135,7 +153,8 @@ export async function benchProtocolCost(ours: ProtocolServer, loadSeconds: numbe
 	const rows: ProtocolRow[] = [];
 	const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 	const sample = await post(ours.port, ours.token, TRIVIAL_CALL, agent);
-	if (sample.status !== 200 || !sample.body.toString("utf8").includes("A short note.")) throw new Error(`the trivial call failed: ${sample.status} ${sample.body.toString("utf8")}`);
+	if (sample.status !== 200 || !sample.body.toString("utf8").includes("A short note."))
+		throw new Error(`the trivial call failed: ${sample.status} ${sample.body.toString("utf8")}`);
 	const bare = await bareServer(sample.status, String(sample.headers["content-type"] ?? "application/json"), sample.body);
 	try {
 		const bareAgent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -169,7 +188,11 @@ export async function benchProtocolCost(ours: ProtocolServer, loadSeconds: numbe
 		const ourLoad = await loadFromOutside(ours.port, ours.token, TRIVIAL_CALL, loadSeconds);
 		rows.push({ metric: `trivial call, ${LOAD_CONNECTIONS} clients: bare node:http`, value: bareLoad.requestsPerSecond, unit: "req/s" });
 		rows.push({ metric: `trivial call, ${LOAD_CONNECTIONS} clients: this server`, value: ourLoad.requestsPerSecond, unit: "req/s" });
-		rows.push({ metric: `trivial call, ${LOAD_CONNECTIONS} clients: this server ÷ bare (target ≥ 0.5)`, value: ourLoad.requestsPerSecond / bareLoad.requestsPerSecond, unit: "×" });
+		rows.push({
+			metric: `trivial call, ${LOAD_CONNECTIONS} clients: this server ÷ bare (target ≥ 0.5)`,
+			value: ourLoad.requestsPerSecond / bareLoad.requestsPerSecond,
+			unit: "×",
+		});
 		rows.push({ metric: `trivial call, ${LOAD_CONNECTIONS} clients: this server's non-2xx answers`, value: ourLoad.non2xx, unit: "" });
 	} finally {
 		agent.destroy();

@@ -97,7 +97,11 @@ async function corpusBytes(host: NodeHost): Promise<number> {
 
 /** Every note's text, folded per query, checked for every word: what a server without an index does. */
 function naiveSearch(texts: readonly string[], query: BenchQuery): number {
-	const words = query.query.replace(/"/g, "").split(/\s+/).filter((word) => word && !word.startsWith("-")).map(foldText);
+	const words = query.query
+		.replace(/"/g, "")
+		.split(/\s+/)
+		.filter((word) => word && !word.startsWith("-"))
+		.map(foldText);
 	return texts.filter((text) => {
 		const folded = foldText(text);
 		return words.every((word) => folded.includes(word));
@@ -108,7 +112,19 @@ function naiveSearch(texts: readonly string[], query: BenchQuery): number {
 function postJson(port: number, token: string, body: string, agent: Agent): Promise<string> {
 	return new Promise((resolve, reject) => {
 		const req = request(
-			{ host: "127.0.0.1", port, method: "POST", path: "/mcp", agent, headers: { Host: `127.0.0.1:${port}`, Authorization: `Bearer ${token}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream" } },
+			{
+				host: "127.0.0.1",
+				port,
+				method: "POST",
+				path: "/mcp",
+				agent,
+				headers: {
+					Host: `127.0.0.1:${port}`,
+					Authorization: `Bearer ${token}`,
+					"Content-Type": "application/json",
+					Accept: "application/json, text/event-stream",
+				},
+			},
 			(res) => {
 				let text = "";
 				res.setEncoding("utf8");
@@ -121,9 +137,14 @@ function postJson(port: number, token: string, body: string, agent: Agent): Prom
 	});
 }
 
-const toolCall = (id: number, name: string, args: Record<string, unknown>) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
+const toolCall = (id: number, name: string, args: Record<string, unknown>) =>
+	JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
 
-async function startService(host: NodeHost, extra: Partial<VaultMcpSettings> = {}, journal: WriteJournal = new MemoryJournal()): Promise<{ service: McpService; port: number; readToken: string; writeToken: string }> {
+async function startService(
+	host: NodeHost,
+	extra: Partial<VaultMcpSettings> = {},
+	journal: WriteJournal = new MemoryJournal(),
+): Promise<{ service: McpService; port: number; readToken: string; writeToken: string }> {
 	let settings: VaultMcpSettings = { ...defaultSettings(), serverEnabled: true, port: 0, rateLimitPerMinute: 10_000_000, ...extra };
 	const read = addToken(settings, "bench-read", "read");
 	if ("error" in read) throw new Error(read.error);
@@ -256,7 +277,8 @@ async function benchCommonVault(size: number): Promise<void> {
 		const notes = host.vault.getMarkdownFiles().length;
 		for (const entry of COMMON_QUERIES) {
 			const { total } = await index.search(SCOPE, parseQuery(entry.query), {}, 10);
-			if (total < notes * COMMON_MATCH_SHARE) throw new Error(`${label}: "${entry.query}" matches ${total} of ${notes} notes, under ${COMMON_MATCH_SHARE * 100}%`);
+			if (total < notes * COMMON_MATCH_SHARE)
+				throw new Error(`${label}: "${entry.query}" matches ${total} of ${notes} notes, under ${COMMON_MATCH_SHARE * 100}%`);
 		}
 		// The build leaves garbage and cold code behind: one untimed pass and a collection first, so
 		// the rows time searches, not the start-up's leftovers.
@@ -312,7 +334,11 @@ async function benchCommonVault(size: number): Promise<void> {
  */
 async function benchJudged(): Promise<void> {
 	const makeRoot = () => fs.mkdtemp(nodePath.join(os.tmpdir(), "vault-mcp-bench-judged-"));
-	const sources: Partial<Record<JudgedQuery["vault"], string>> = { "tasks-demo": TASKS_DEMO_SOURCE, "npm-docs": npmDocsVaultDir(), "import-rules": importRulesVaultDir() };
+	const sources: Partial<Record<JudgedQuery["vault"], string>> = {
+		"tasks-demo": TASKS_DEMO_SOURCE,
+		"npm-docs": npmDocsVaultDir(),
+		"import-rules": importRulesVaultDir(),
+	};
 	try {
 		sources["obsidian-help"] = obsidianHelpVaultDir();
 	} catch (missing) {
@@ -326,7 +352,11 @@ async function benchJudged(): Promise<void> {
 		}
 		roots["demo-vault"] = await makeRoot();
 		await copyCommittedDemoVault(findProjectRoot(), roots["demo-vault"]);
-		const sets = [["judged queries", JUDGED_QUERIES], ["unseen judged queries (npm docs)", NPM_DOCS_JUDGED_QUERIES], ["held-out judged queries (eslint-plugin-import rules)", IMPORT_RULES_JUDGED_QUERIES]] as Array<[string, JudgedQuery[]]>;
+		const sets = [
+			["judged queries", JUDGED_QUERIES],
+			["unseen judged queries (npm docs)", NPM_DOCS_JUDGED_QUERIES],
+			["held-out judged queries (eslint-plugin-import rules)", IMPORT_RULES_JUDGED_QUERIES],
+		] as Array<[string, JudgedQuery[]]>;
 		if (roots["obsidian-help"] !== undefined) sets.push(["unseen judged queries (Obsidian Help)", UNSEEN_JUDGED_QUERIES]);
 		await withJudgedSearch(roots, async (search) => {
 			for (const [name, queries] of sets) {
@@ -520,8 +550,7 @@ async function main(): Promise<void> {
 		else if (ONLY === "common") {
 			await benchJudged();
 			for (const size of COMMON_SIZES) await benchCommonVault(size);
-		}
-		else benchParse();
+		} else benchParse();
 		printRows(benchStarted);
 		return;
 	}
@@ -586,8 +615,14 @@ async function benchRename(): Promise<void> {
 	await fs.mkdir(nodePath.join(root, "Other"), { recursive: true });
 	await fs.writeFile(nodePath.join(root, "Target.md"), "# Target\n\n## Goals\n\nGrow beans ^goal\n");
 	for (let index = 0; index < RENAME_BACKLINKS; index++) {
-		await fs.writeFile(nodePath.join(root, "Linking", `Note ${index}.md`), `# Note ${index}\n\nSee [[Target]], [[Target#Goals|the goals]] and ![[Target#^goal]].\nAlso [md](../Target.md) and some text about note ${index}.\n`);
-		await fs.writeFile(nodePath.join(root, "Other", `Other ${index}.md`), `# Other ${index}\n\nLinks to [[Other ${(index + 1) % RENAME_BACKLINKS}]] only.\n`);
+		await fs.writeFile(
+			nodePath.join(root, "Linking", `Note ${index}.md`),
+			`# Note ${index}\n\nSee [[Target]], [[Target#Goals|the goals]] and ![[Target#^goal]].\nAlso [md](../Target.md) and some text about note ${index}.\n`,
+		);
+		await fs.writeFile(
+			nodePath.join(root, "Other", `Other ${index}.md`),
+			`# Other ${index}\n\nLinks to [[Other ${(index + 1) % RENAME_BACKLINKS}]] only.\n`,
+		);
 	}
 	const host = await NodeHost.open(root);
 	// The journal on disk, as serve keeps it: each record is flushed to disk before its note is written.
@@ -605,7 +640,12 @@ async function benchRename(): Promise<void> {
 			if (!answer.includes(`"links_updated":${RENAME_BACKLINKS * 4}`)) throw new Error(`rename_note did not update every link: ${answer.slice(0, 300)}`);
 			await host.metadataCache.settled();
 		}
-		record(`${2 * RENAME_BACKLINKS + 1} notes`, `rename_note, ${RENAME_BACKLINKS} backlinks (median of ${times.length})`, Math.round(percentile(times, 0.5)), "ms");
+		record(
+			`${2 * RENAME_BACKLINKS + 1} notes`,
+			`rename_note, ${RENAME_BACKLINKS} backlinks (median of ${times.length})`,
+			Math.round(percentile(times, 0.5)),
+			"ms",
+		);
 	} finally {
 		agent.destroy();
 		await service.stop();
@@ -628,7 +668,10 @@ async function benchAppendsBesideWriter(): Promise<void> {
 	const journal = JournalFile.forVault(root, ".obsidian");
 	const { service, port, writeToken } = await startService(host, { writeEnabled: true, writeDisclosureAccepted: true }, journal);
 	const agent = new Agent({ keepAlive: true });
-	const writer = spawn(process.execPath, ["-e", `const fs = require("fs"); let i = 0; setInterval(() => fs.appendFileSync(${JSON.stringify(note)}, "outside-" + i++ + "\\n"), 2);`]);
+	const writer = spawn(process.execPath, [
+		"-e",
+		`const fs = require("fs"); let i = 0; setInterval(() => fs.appendFileSync(${JSON.stringify(note)}, "outside-" + i++ + "\\n"), 2);`,
+	]);
 	const exited = new Promise<void>((resolve) => writer.once("exit", () => resolve()));
 	const acknowledged: string[] = [];
 	try {
@@ -647,7 +690,9 @@ async function benchAppendsBesideWriter(): Promise<void> {
 	const lines = (await fs.readFile(note, "utf8")).split("\n");
 	const outside = new Set(lines.filter((line) => line.startsWith("outside-")));
 	const lastOutside = Math.max(...[...outside].map((line) => Number(line.slice("outside-".length))));
-	const lost = Array.from({ length: lastOutside + 1 }, (_, index) => `outside-${index}`).filter((line) => !outside.has(line)).length + acknowledged.filter((marker) => !lines.includes(marker)).length;
+	const lost =
+		Array.from({ length: lastOutside + 1 }, (_, index) => `outside-${index}`).filter((line) => !outside.has(line)).length +
+		acknowledged.filter((marker) => !lines.includes(marker)).length;
 	record("2 ms outside appender", "append_to_note succeeded (of 100; target ≥ 95)", acknowledged.length, "calls");
 	record("2 ms outside appender", "lines lost, either writer (must be 0)", lost, "lines");
 	await fs.rm(root, { recursive: true, force: true });
@@ -675,7 +720,12 @@ async function benchVaultWideCalls(): Promise<void> {
 		await writeSyntheticVault(root, size);
 		const host = await NodeHost.open(root);
 		try {
-			for (const row of await benchVaultWide(host, SYNTHETIC_QUERIES.map((query) => query.query), "project")) record(`vault-wide ${size}`, row.metric, row.value, row.unit);
+			for (const row of await benchVaultWide(
+				host,
+				SYNTHETIC_QUERIES.map((query) => query.query),
+				"project",
+			))
+				record(`vault-wide ${size}`, row.metric, row.value, row.unit);
 		} finally {
 			await host.close();
 		}
@@ -686,9 +736,19 @@ async function benchVaultWideCalls(): Promise<void> {
 
 /** Prints the table of rows and the machine line; returns the machine's description. */
 function printRows(benchStarted: number): Record<string, string | number> {
-	const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? "unknown", memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, date: new Date().toISOString() };
-	console.table(rows.map((row) => ({ vault: row.vault, metric: row.metric, value: row.value < 10 ? row.value.toFixed(2) : row.value.toFixed(0), unit: row.unit })));
-	console.log(`machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}; bench took ${((performance.now() - benchStarted) / 1000).toFixed(0)} s`);
+	const machine = {
+		cpus: os.cpus().length,
+		cpuModel: os.cpus()[0]?.model ?? "unknown",
+		memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+		node: process.version,
+		date: new Date().toISOString(),
+	};
+	console.table(
+		rows.map((row) => ({ vault: row.vault, metric: row.metric, value: row.value < 10 ? row.value.toFixed(2) : row.value.toFixed(0), unit: row.unit })),
+	);
+	console.log(
+		`machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}; bench took ${((performance.now() - benchStarted) / 1000).toFixed(0)} s`,
+	);
 	return machine;
 }
 

@@ -79,17 +79,30 @@ export async function writeSyntheticVault(root: string, count: number, seed = 42
 	let bytes = 0;
 	for (let index = 0; index < count; index++) {
 		const lines: string[] = [];
-		if (random() < 0.5) lines.push("---", `tags: [${pick(TAGS)}, ${pick(TAGS)}]`, `created: 2025-0${1 + Math.floor(random() * 9)}-1${Math.floor(random() * 9)}`, `status: ${pick(["active", "done", "someday"])}`, "---");
+		if (random() < 0.5)
+			lines.push(
+				"---",
+				`tags: [${pick(TAGS)}, ${pick(TAGS)}]`,
+				`created: 2025-0${1 + Math.floor(random() * 9)}-1${Math.floor(random() * 9)}`,
+				`status: ${pick(["active", "done", "someday"])}`,
+				"---",
+			);
 		lines.push(`# ${words(3)}`, "");
 		// Log-normal paragraph count: median around 4, a long tail of long notes.
 		const paragraphs = Math.max(1, Math.round(Math.exp(1.4 + random() * 1.6 * (random() < 0.9 ? 1 : 2))));
 		for (let paragraph = 0; paragraph < paragraphs; paragraph++) {
 			const roll = random();
 			if (roll < 0.55) {
-				const link = random() < 0.92 ? `[[${(pick(names).split("/").pop() ?? "")}]]` : `[[Missing ${Math.floor(random() * 100)}]]`;
+				const link = random() < 0.92 ? `[[${pick(names).split("/").pop() ?? ""}]]` : `[[Missing ${Math.floor(random() * 100)}]]`;
 				lines.push(`${words(12 + Math.floor(random() * 30))} ${link} ${words(6)} #${pick(TAGS)}`, "");
 			} else if (roll < 0.8) {
-				lines.push(`- ${words(5)}`, `\t- [ ] ${words(6)} 📅 2026-1${Math.floor(random() * 3)}-1${Math.floor(random() * 9)}`, `\t- [x] ${words(4)} ✅ 2026-10-0${1 + Math.floor(random() * 8)}`, `- ${words(4)} [[${(pick(names).split("/").pop() ?? "")}]]`, "");
+				lines.push(
+					`- ${words(5)}`,
+					`\t- [ ] ${words(6)} 📅 2026-1${Math.floor(random() * 3)}-1${Math.floor(random() * 9)}`,
+					`\t- [x] ${words(4)} ✅ 2026-10-0${1 + Math.floor(random() * 8)}`,
+					`- ${words(4)} [[${pick(names).split("/").pop() ?? ""}]]`,
+					"",
+				);
 			} else if (roll < 0.9) {
 				lines.push(`## ${words(2)}`, "");
 			} else {
@@ -109,7 +122,12 @@ const COMMON_STEM_COUNT = 300;
 export const COMMON_QUERY_STEMS = ["garden", "project", "meeting", "review", "plan", "market"];
 const COMMON_QUERY_RANKS = [2, 4, 7, 11, 16, 24];
 /** Endings a stem takes: a prefix query for the stem finds them all, as it does for real inflections. */
-const COMMON_ENDINGS: Array<[string, number]> = [["", 0.6], ["s", 0.2], ["ing", 0.1], ["ed", 0.1]];
+const COMMON_ENDINGS: Array<[string, number]> = [
+	["", 0.6],
+	["s", 0.2],
+	["ing", 0.1],
+	["ed", 0.1],
+];
 
 /**
  * A vault whose vocabulary is small and common (issue 16): Zipf-distributed words from a few

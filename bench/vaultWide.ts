@@ -41,7 +41,19 @@ function call(port: number, token: string, name: string, args: Record<string, un
 	const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } });
 	return new Promise((resolve, reject) => {
 		const req = request(
-			{ host: "127.0.0.1", port, method: "POST", path: "/mcp", agent, headers: { Host: `127.0.0.1:${port}`, Authorization: `Bearer ${token}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream" } },
+			{
+				host: "127.0.0.1",
+				port,
+				method: "POST",
+				path: "/mcp",
+				agent,
+				headers: {
+					Host: `127.0.0.1:${port}`,
+					Authorization: `Bearer ${token}`,
+					"Content-Type": "application/json",
+					Accept: "application/json, text/event-stream",
+				},
+			},
 			(res) => {
 				let text = "";
 				res.setEncoding("utf8");
@@ -62,7 +74,12 @@ async function start(host: NodeHost): Promise<Running> {
 	const other = addToken(flood.settings, "bench-other", "read");
 	if ("error" in other) throw new Error(other.error);
 	settings = other.settings;
-	const service = new McpService({ host, serverVersion: "bench", logger: { info: () => undefined, warn: () => undefined, error: () => undefined }, journal: new MemoryJournal() });
+	const service = new McpService({
+		host,
+		serverVersion: "bench",
+		logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+		journal: new MemoryJournal(),
+	});
 	const status = await service.apply(settings);
 	if (status.state !== "listening") throw new Error("service did not start");
 	return { service, port: status.port, floodToken: flood.token, otherToken: other.token };
@@ -116,7 +133,12 @@ async function timeOtherCalls(running: Running, notePath: string, until: () => b
 }
 
 /** One token keeps FLOOD_CONCURRENCY calls of a tool in flight for FLOOD_SECONDS while the other token's light calls are timed. */
-async function flood(running: Running, tool: string, args: Record<string, unknown>, notePath: string): Promise<{ other: number[]; floodCalls: number[]; errors: number }> {
+async function flood(
+	running: Running,
+	tool: string,
+	args: Record<string, unknown>,
+	notePath: string,
+): Promise<{ other: number[]; floodCalls: number[]; errors: number }> {
 	const endAt = performance.now() + FLOOD_SECONDS * 1000;
 	const floodCalls: number[] = [];
 	let errors = 0;
@@ -147,7 +169,11 @@ export async function benchVaultWide(host: NodeHost, searchQueries: readonly str
 }
 
 /** Index ready with and without a client searching from t=0, and that client's answer times. */
-async function benchBuildWhileSearching(host: NodeHost, searchQueries: readonly string[], row: (metric: string, value: number, unit: string) => void): Promise<void> {
+async function benchBuildWhileSearching(
+	host: NodeHost,
+	searchQueries: readonly string[],
+	row: (metric: string, value: number, unit: string) => void,
+): Promise<void> {
 	const firstIdle = await idleBuild(host);
 	const searching = await buildWhileSearching(host, searchQueries);
 	const idle = Math.min(firstIdle, await idleBuild(host));
@@ -161,8 +187,12 @@ async function benchBuildWhileSearching(host: NodeHost, searchQueries: readonly 
 }
 
 /** A flood of each vault-wide tool (or those of BENCH_FLOOD_TOOLS) against another token's read_note. */
-async function benchFloods(host: NodeHost, searchQueries: readonly string[], tag: string, row: (metric: string, value: number, unit: string) => void): Promise<void> {
-
+async function benchFloods(
+	host: NodeHost,
+	searchQueries: readonly string[],
+	tag: string,
+	row: (metric: string, value: number, unit: string) => void,
+): Promise<void> {
 	const running = await start(host);
 	await running.service.search?.whenReady();
 	const notePath = host.vault.getMarkdownFiles()[0]?.path ?? "";

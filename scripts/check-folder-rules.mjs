@@ -40,7 +40,9 @@ export const CASES = [
 ];
 
 const folderRules = config
-	.filter((block) => block.files?.every((glob) => typeof glob === "string" && glob.startsWith("src/")) && block.rules?.["no-restricted-imports"] !== undefined)
+	.filter(
+		(block) => block.files?.every((glob) => typeof glob === "string" && glob.startsWith("src/")) && block.rules?.["no-restricted-imports"] !== undefined,
+	)
 	.map((block) => ({ files: block.files, rules: { "no-restricted-imports": block.rules["no-restricted-imports"] } }));
 const eslint = new ESLint({ overrideConfigFile: true, overrideConfig: folderRules });
 const failures = [];

@@ -30,14 +30,21 @@ function isAtOrUnder(relative: string, folder: string): boolean {
 /** `git archive HEAD demo-vault`, unpacked into `target`; false when this is not a git checkout. */
 function extractFromGit(projectRoot: string, target: string): Promise<boolean> {
 	return new Promise((resolve, reject) => {
-		const archive = execFile("git", ["archive", "--format=tar", "HEAD", "demo-vault"], { cwd: projectRoot, encoding: "buffer", maxBuffer: 64 * 1024 * 1024 }, (error, tarBytes) => {
-			if (error) {
-				resolve(false);
-				return;
-			}
-			const untar = execFile("tar", ["-x", "-C", target, "--strip-components=1"], (untarError) => (untarError ? reject(new Error(`Could not unpack the demo vault: ${untarError.message}`)) : resolve(true)));
-			untar.stdin?.end(tarBytes);
-		});
+		const archive = execFile(
+			"git",
+			["archive", "--format=tar", "HEAD", "demo-vault"],
+			{ cwd: projectRoot, encoding: "buffer", maxBuffer: 64 * 1024 * 1024 },
+			(error, tarBytes) => {
+				if (error) {
+					resolve(false);
+					return;
+				}
+				const untar = execFile("tar", ["-x", "-C", target, "--strip-components=1"], (untarError) =>
+					untarError ? reject(new Error(`Could not unpack the demo vault: ${untarError.message}`)) : resolve(true),
+				);
+				untar.stdin?.end(tarBytes);
+			},
+		);
 		archive.stdin?.end();
 	});
 }

@@ -39,14 +39,25 @@ function typeOf(property: JsonSchemaProperty): string {
 }
 
 function toolSection(tool: ToolDescriptor): string {
-	const schema = z.toJSONSchema(z.object(tool.inputSchema), { unrepresentable: "any" }) as { properties?: Record<string, JsonSchemaProperty>; required?: string[] };
+	const schema = z.toJSONSchema(z.object(tool.inputSchema), { unrepresentable: "any" }) as {
+		properties?: Record<string, JsonSchemaProperty>;
+		required?: string[];
+	};
 	const required = new Set(schema.required ?? []);
 	const properties = Object.entries(schema.properties ?? {});
-	const lines = [`## ${tool.name}`, "", `**${tool.title}** · ${tool.access === "write" ? "writes (a write token, with writing on)" : "reads"}${tool.needs === "workspace" ? " · only inside Obsidian" : ""}`, "", tool.description.trim(), ""];
+	const lines = [
+		`## ${tool.name}`,
+		"",
+		`**${tool.title}** · ${tool.access === "write" ? "writes (a write token, with writing on)" : "reads"}${tool.needs === "workspace" ? " · only inside Obsidian" : ""}`,
+		"",
+		tool.description.trim(),
+		"",
+	];
 	if (properties.length === 0) lines.push("No arguments.", "");
 	else {
 		lines.push("| argument | type | required | what |", "|---|---|---|---|");
-		for (const [name, property] of properties) lines.push(`| \`${name}\` | ${cell(typeOf(property))} | ${required.has(name) ? "yes" : "no"} | ${cell(property.description ?? "")} |`);
+		for (const [name, property] of properties)
+			lines.push(`| \`${name}\` | ${cell(typeOf(property))} | ${required.has(name) ? "yes" : "no"} | ${cell(property.description ?? "")} |`);
 		lines.push("");
 	}
 	lines.push(`Annotations: ${ANNOTATIONS.map((hint) => `${hint} ${String(tool.annotations[hint])}`).join(", ")}.`, "");
@@ -79,12 +90,24 @@ function limitEntries(source: string): Array<{ heading: string | null; name: str
 	for (const statement of file.statements) {
 		for (const range of ts.getLeadingCommentRanges(source, statement.pos) ?? []) {
 			const text = source.slice(range.pos, range.end);
-			if (text.startsWith("//")) heading = text.replace(/^\/\/\s*/, "").replace(/\s*\(issue \d+\)/g, "").trim();
+			if (text.startsWith("//"))
+				heading = text
+					.replace(/^\/\/\s*/, "")
+					.replace(/\s*\(issue \d+\)/g, "")
+					.trim();
 		}
 		if (!ts.isVariableStatement(statement) || !statement.modifiers?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword)) continue;
 		const docs = ts.getJSDocCommentsAndTags(statement).map((doc) => (typeof doc.comment === "string" ? doc.comment : ""));
 		for (const declaration of statement.declarationList.declarations) {
-			entries.push({ heading, name: declaration.name.getText(file), doc: docs.join(" ").replace(/\s+/g, " ").replace(/\s*\(issue \d+\)/g, "").trim() });
+			entries.push({
+				heading,
+				name: declaration.name.getText(file),
+				doc: docs
+					.join(" ")
+					.replace(/\s+/g, " ")
+					.replace(/\s*\(issue \d+\)/g, "")
+					.trim(),
+			});
 		}
 	}
 	return entries;
@@ -97,7 +120,14 @@ function formatValue(value: unknown): string {
 
 /** docs/limits.md: every limit the server enforces, its value and why, in the order of limits.ts. Pure. */
 export function renderLimitsDoc(source: string, values: Record<string, unknown> = limits): string {
-	const lines = [GENERATED_NOTE, "", "# Limits", "", "Every limit is a named constant in `src/config/limits.ts`; those marked a setting are defaults you can change.", ""];
+	const lines = [
+		GENERATED_NOTE,
+		"",
+		"# Limits",
+		"",
+		"Every limit is a named constant in `src/config/limits.ts`; those marked a setting are defaults you can change.",
+		"",
+	];
 	let current: string | null | undefined;
 	for (const entry of limitEntries(source)) {
 		if (entry.heading !== current) {

@@ -50,10 +50,24 @@ const SETS = {
 		readBy: [
 			["obsidian-cache/metadataCache/", ["test/golden/links.test.ts", "test/integration/readTools.test.ts", "test/e2e/inspect.test.ts"]],
 			["obsidian-cache/", ["test/golden/metadata.test.ts", "test/e2e/inspect.test.ts"]],
-			["vaults/tasks-demo/", ["test/golden/links.test.ts", "test/integration/readTools.test.ts", "test/integration/searchIndex.test.ts", "test/integration/writeTools.test.ts", "test/e2e/inspect.test.ts", "npm run bench"]],
+			[
+				"vaults/tasks-demo/",
+				[
+					"test/golden/links.test.ts",
+					"test/integration/readTools.test.ts",
+					"test/integration/searchIndex.test.ts",
+					"test/integration/writeTools.test.ts",
+					"test/e2e/inspect.test.ts",
+					"npm run bench",
+				],
+			],
 			["LICENSE-obsidian-tasks-MIT.txt", ["(none: the license travels with the data)"]],
 		],
-		defaults: { repository: "obsidian-tasks-group/obsidian-tasks", commit: "521edd52e5526520d161fa0090c1a9a5801c10fe", license: "MIT (LICENSE-obsidian-tasks-MIT.txt)" },
+		defaults: {
+			repository: "obsidian-tasks-group/obsidian-tasks",
+			commit: "521edd52e5526520d161fa0090c1a9a5801c10fe",
+			license: "MIT (LICENSE-obsidian-tasks-MIT.txt)",
+		},
 	},
 	"obsidian-help": {
 		manifestPath: path.join(PROJECT_ROOT, "test", "fixtures-manifest-obsidian-help.json"),
@@ -100,7 +114,12 @@ async function listFiles(root) {
 	const entries = await fs.readdir(root, { withFileTypes: true, recursive: true });
 	return entries
 		.filter((entry) => entry.isFile())
-		.map((entry) => path.relative(root, path.join(entry.parentPath ?? entry.path, entry.name)).split(path.sep).join("/"))
+		.map((entry) =>
+			path
+				.relative(root, path.join(entry.parentPath ?? entry.path, entry.name))
+				.split(path.sep)
+				.join("/"),
+		)
 		.sort();
 }
 
@@ -109,15 +128,22 @@ async function listFiles(root) {
 /** A folder: a checkout of the set's repository (upstream paths) or a copy laid out like ours (local paths). */
 async function folderSource(set, manifest, dir) {
 	const root = path.resolve(dir);
-	const isCheckout = await fs.stat(path.join(root, ...set.checkoutMarker.split("/"))).then(() => true, () => false);
-	const isCopy = await fs.stat(path.join(root, ...set.ownedFolders[set.ownedFolders.length - 1].split("/"))).then(() => true, () => false);
+	const isCheckout = await fs.stat(path.join(root, ...set.checkoutMarker.split("/"))).then(
+		() => true,
+		() => false,
+	);
+	const isCopy = await fs.stat(path.join(root, ...set.ownedFolders[set.ownedFolders.length - 1].split("/"))).then(
+		() => true,
+		() => false,
+	);
 	if (!isCheckout && !isCopy) throw new UsageError(`${root} is neither a checkout of ${manifest.repository} nor a copy of the test data.`);
 	return {
 		describe: root,
-		read: async (file) => fs.readFile(path.join(root, ...(isCheckout ? file.from : file.path).split("/"))).catch((error) => {
-			if (error.code === "ENOENT") return null;
-			throw error;
-		}),
+		read: async (file) =>
+			fs.readFile(path.join(root, ...(isCheckout ? file.from : file.path).split("/"))).catch((error) => {
+				if (error.code === "ENOENT") return null;
+				throw error;
+			}),
 	};
 }
 
@@ -234,7 +260,8 @@ async function collect(set, manifest, source) {
 			const file = manifest.files[next++];
 			const bytes = await source.read(file);
 			if (bytes === null) missing.push(file.path);
-			else if (bytes.length !== file.bytes || sha256(bytes) !== file.sha256) wrong.push(`${file.path} (expected SHA-256 ${file.sha256}, got ${sha256(bytes)})`);
+			else if (bytes.length !== file.bytes || sha256(bytes) !== file.sha256)
+				wrong.push(`${file.path} (expected SHA-256 ${file.sha256}, got ${sha256(bytes)})`);
 			else got.set(file.path, bytes);
 		}
 	};
@@ -271,8 +298,14 @@ async function fetchSet(name, set, options) {
 			return;
 		}
 	}
-	const source = options.from ? await folderSource(set, manifest, options.from) : options.tarball ? await tarballSource(options.tarball) : rawSource(manifest, options.rawBase ?? RAW_BASE);
-	process.stdout.write(`Fetching ${manifest.files.length} files of ${name} (${manifest.repository} at ${manifest.commit.slice(0, 12)}) from ${source.describe} …\n`);
+	const source = options.from
+		? await folderSource(set, manifest, options.from)
+		: options.tarball
+			? await tarballSource(options.tarball)
+			: rawSource(manifest, options.rawBase ?? RAW_BASE);
+	process.stdout.write(
+		`Fetching ${manifest.files.length} files of ${name} (${manifest.repository} at ${manifest.commit.slice(0, 12)}) from ${source.describe} …\n`,
+	);
 	const files = await collect(set, manifest, source);
 	// Write beside the target and swap each of the set's folders in whole, so an interrupted run
 	// never leaves half a folder that the tests would take for the real thing, and the other set's
@@ -351,7 +384,8 @@ function parseOptions(args) {
 		index++;
 	}
 	if (options.from && options.tarball) throw new UsageError("Give --from or --tarball, not both.");
-	if (options.set !== undefined && !Object.hasOwn(SETS, options.set)) throw new UsageError(`Unknown set: ${options.set} (the sets are ${Object.keys(SETS).join(", ")}).`);
+	if (options.set !== undefined && !Object.hasOwn(SETS, options.set))
+		throw new UsageError(`Unknown set: ${options.set} (the sets are ${Object.keys(SETS).join(", ")}).`);
 	return options;
 }
 

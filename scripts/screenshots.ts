@@ -58,12 +58,27 @@ export async function takeScreenshots(): Promise<string[]> {
 	await copyCommittedDemoVault(ROOT, vault);
 	const host = await NodeHost.open(vault);
 	const manifest = JSON.parse(await fs.readFile(nodePath.join(ROOT, "manifest.json"), "utf8")) as Record<string, string>;
-	let settings = { ...defaultSettings(), port: 0, serverEnabled: true, disclosureAccepted: true, writeEnabled: true, writeDisclosureAccepted: true, excludedFolders: ["Daily"] };
+	let settings = {
+		...defaultSettings(),
+		port: 0,
+		serverEnabled: true,
+		disclosureAccepted: true,
+		writeEnabled: true,
+		writeDisclosureAccepted: true,
+		excludedFolders: ["Daily"],
+	};
 	// As the settings tab makes them (read allow, write ask), the laptop's then loosened for three write tools and without open_note.
-	const writerRights = applyRightChanges({ level: "write", rights: initialRights(ALL_TOOLS, "write", "settings-tab") }, { allow: ["append_to_note", "create_note", "set_property"], deny: ["open_note"] }, ALL_TOOLS);
+	const writerRights = applyRightChanges(
+		{ level: "write", rights: initialRights(ALL_TOOLS, "write", "settings-tab") },
+		{ allow: ["append_to_note", "create_note", "set_property"], deny: ["open_note"] },
+		ALL_TOOLS,
+	);
 	if ("error" in writerRights) throw new Error(writerRights.error);
 	let writerToken = "";
-	for (const [name, level] of [["Claude Code on my laptop", "write"], ["Claude Desktop", "read"]] as const) {
+	for (const [name, level] of [
+		["Claude Code on my laptop", "write"],
+		["Claude Desktop", "read"],
+	] as const) {
 		const made = addToken(settings, name, level, level === "write" ? writerRights.rights : initialRights(ALL_TOOLS, level, "settings-tab"));
 		if ("error" in made) throw new Error(made.error);
 		settings = made.settings;
@@ -99,7 +114,10 @@ export async function takeScreenshots(): Promise<string[]> {
 
 	const css = await fs.readFile(nodePath.join(ROOT, "styles.css"), "utf8");
 	await fs.mkdir(OUT, { recursive: true });
-	const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"] });
+	const browser = await chromium.launch({
+		executablePath: CHROMIUM,
+		args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+	});
 	const written: string[] = [];
 	try {
 		const shots: Array<{ name: string; html: string; part?: Part }> = [
@@ -172,7 +190,18 @@ async function approvalWindowHtml(app: VaultMcpPlugin["app"], vault: string): Pr
 	const after = before.replace("\t- Herbs near the kitchen door\n", "\t- Herbs near the kitchen door\n\t- Compost bin behind the shed\n");
 	const tool = ALL_TOOLS.find((candidate) => candidate.name === "insert_under_bullet");
 	if (!tool) throw new Error("no insert_under_bullet tool");
-	const approval = new ApprovalModal(app, { id: "example", tokenName: "Claude Code on my laptop", tool: tool.name, toolTitle: tool.title, changes: [{ path: "Projects/Garden.md", before, after }] }, 3, () => undefined);
+	const approval = new ApprovalModal(
+		app,
+		{
+			id: "example",
+			tokenName: "Claude Code on my laptop",
+			tool: tool.name,
+			toolTitle: tool.title,
+			changes: [{ path: "Projects/Garden.md", before, after }],
+		},
+		3,
+		() => undefined,
+	);
 	approval.open();
 	const html = approval.containerEl.outerHTML;
 	approval.withdraw();

@@ -17,7 +17,9 @@ for (const folder of TOOL_FOLDERS) {
 	if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(lockFile).mtimeMs) continue;
 	process.stderr.write(`Installing the test tools in ${folder} (npm ci)…\n`);
 	try {
-		execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error", "--prefix", path.join(root, folder)], { stdio: ["ignore", "ignore", "inherit"] });
+		execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error", "--prefix", path.join(root, folder)], {
+			stdio: ["ignore", "ignore", "inherit"],
+		});
 	} catch {
 		// Offline, say: jest still runs, so a missing fixture gets its own one-line hint, and the
 		// tests that need this tool fail saying how to install it.

@@ -26,10 +26,7 @@ import type { WriteJournal } from "./journal/entry";
 import type { Approver, WriteServices } from "./mcp/approval";
 
 /** What the server is doing, for the status line, ribbon and CLI. */
-export type ServiceStatus =
-	| { state: "stopped" }
-	| { state: "listening"; port: number; url: string }
-	| { state: "error"; port: number; message: string };
+export type ServiceStatus = { state: "stopped" } | { state: "listening"; port: number; url: string } | { state: "error"; port: number; message: string };
 
 export interface McpServiceDeps {
 	host: Host;
@@ -53,7 +50,9 @@ export interface McpServiceDeps {
 }
 
 /** The tools that write, by name, from the registry: the HTTP layer charges the calls a grant may make of them to its write budget. */
-const WRITE_TOOLS_BY_NAME: ReadonlyMap<string, ToolRightSubject> = new Map(ALL_TOOLS.filter((tool) => tool.access === "write").map((tool) => [tool.name, tool]));
+const WRITE_TOOLS_BY_NAME: ReadonlyMap<string, ToolRightSubject> = new Map(
+	ALL_TOOLS.filter((tool) => tool.access === "write").map((tool) => [tool.name, tool]),
+);
 
 function yieldToEventLoop(): Promise<void> {
 	return new Promise((resolve) => setImmediate(resolve));
@@ -185,7 +184,11 @@ export class McpService {
 			search,
 			dailyNotesAreOutlines: settings.dailyNotesAreOutlines,
 			promptsFolder: settings.promptsFolder,
-			callBudget: { pause: this.sliceTurns.take, sliceMs: this.deps.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS, callWorkMs: this.deps.callBudget?.callWorkMs ?? VAULT_WIDE_CALL_WORK_MS },
+			callBudget: {
+				pause: this.sliceTurns.take,
+				sliceMs: this.deps.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS,
+				callWorkMs: this.deps.callBudget?.callWorkMs ?? VAULT_WIDE_CALL_WORK_MS,
+			},
 			writes: this.writeServicesFor(grant, settings, releasePlace),
 			...(this.notePaths ? { notePaths: this.notePaths } : {}),
 		};
@@ -268,7 +271,8 @@ export class McpService {
 			this.requestedPort = port;
 			return this.setStatus({ state: "listening", port: boundPort, url: endpointUrl(boundPort) });
 		} catch (error) {
-			const message = error instanceof PortInUseError ? error.message : `The server could not start: ${error instanceof Error ? error.message : String(error)}`;
+			const message =
+				error instanceof PortInUseError ? error.message : `The server could not start: ${error instanceof Error ? error.message : String(error)}`;
 			this.deps.logger.error(message);
 			return this.setStatus({ state: "error", port, message });
 		}

@@ -33,7 +33,10 @@ export class TokenUseRecorder {
 		const pending = new Map(this.pending);
 		this.pending.clear();
 		try {
-			await this.store.update((settings) => ({ ...settings, tokens: settings.tokens.map((token) => ({ ...token, lastUsed: pending.get(token.hash) ?? token.lastUsed })) }));
+			await this.store.update((settings) => ({
+				...settings,
+				tokens: settings.tokens.map((token) => ({ ...token, lastUsed: pending.get(token.hash) ?? token.lastUsed })),
+			}));
 		} catch (error) {
 			this.warn(`token last-used times were not saved: ${error instanceof Error ? error.message : String(error)}`);
 		}

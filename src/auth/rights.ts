@@ -70,7 +70,6 @@ export function initialRights(tools: readonly ToolRightSubject[], level: RightsH
 	return rights;
 }
 
-
 /** Tool names to set to each right (from `--allow`, `--ask`, `--deny`). */
 export type RightChanges = Partial<Record<ToolRight, readonly string[]>>;
 

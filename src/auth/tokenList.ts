@@ -36,7 +36,13 @@ export function revokeToken(settings: VaultMcpSettings, name: string): { setting
  * or the terminal). The same settings object when there is nothing to change: the token was
  * revoked meanwhile, or the tool is unknown.
  */
-export function withToolRight(settings: VaultMcpSettings, tokenName: string, tool: string, right: ToolRight, tools: readonly ToolRightSubject[]): VaultMcpSettings {
+export function withToolRight(
+	settings: VaultMcpSettings,
+	tokenName: string,
+	tool: string,
+	right: ToolRight,
+	tools: readonly ToolRightSubject[],
+): VaultMcpSettings {
 	const token = settings.tokens.find((record) => record.name === tokenName);
 	const changed = token ? applyRightChanges(token, { [right]: [tool] }, tools) : null;
 	if (!changed || "error" in changed) return settings;

@@ -28,7 +28,13 @@ export interface TokenRecord {
 export const TOKEN_PREFIX = "vmcp_";
 
 /** A new token and the record to store for it. The token is shown once and never kept. */
-export function generateToken(name: string, level: TokenLevel, rights?: ToolRights, now: Date = new Date(), folders: readonly string[] = []): { token: string; record: TokenRecord } {
+export function generateToken(
+	name: string,
+	level: TokenLevel,
+	rights?: ToolRights,
+	now: Date = new Date(),
+	folders: readonly string[] = [],
+): { token: string; record: TokenRecord } {
 	const token = TOKEN_PREFIX + randomBytes(TOKEN_BYTES).toString("base64url");
 	return {
 		token,

@@ -88,7 +88,9 @@ function readFilter(value: unknown, where: string, depth: number): Filter {
 	const keys = Object.keys(object);
 	const [key] = keys;
 	if (keys.length !== 1 || (key !== "and" && key !== "or" && key !== "not")) {
-		throw new BaseFileError(`A filter in ${where} must have exactly one of "and", "or" or "not"; it has ${keys.length === 0 ? "none" : keys.map((name) => `"${name}"`).join(", ")}.`);
+		throw new BaseFileError(
+			`A filter in ${where} must have exactly one of "and", "or" or "not"; it has ${keys.length === 0 ? "none" : keys.map((name) => `"${name}"`).join(", ")}.`,
+		);
 	}
 	const items = object[key];
 	if (!Array.isArray(items)) throw new BaseFileError(`"${key}" in ${where} must be a list of filters.`);
@@ -99,9 +101,11 @@ function readFormulas(value: unknown): Map<string, Expression> {
 	const formulas = new Map<string, Expression>();
 	if (value === undefined || value === null) return formulas;
 	const entries = Object.entries(record(value, "formulas"));
-	if (entries.length > BASES_MAX_FORMULAS) throw new BaseFileError(`The base defines ${entries.length} formulas; at most ${BASES_MAX_FORMULAS} are evaluated.`);
+	if (entries.length > BASES_MAX_FORMULAS)
+		throw new BaseFileError(`The base defines ${entries.length} formulas; at most ${BASES_MAX_FORMULAS} are evaluated.`);
 	for (const [name, text] of entries) {
-		if (typeof text !== "string" && typeof text !== "number" && typeof text !== "boolean") throw new BaseFileError(`The formula "${name}" must be written as text.`);
+		if (typeof text !== "string" && typeof text !== "number" && typeof text !== "boolean")
+			throw new BaseFileError(`The formula "${name}" must be written as text.`);
 		formulas.set(name, statement(String(text), `the formula "${name}"`));
 	}
 	return formulas;
@@ -143,12 +147,14 @@ function readViews(value: unknown): BaseView[] {
 		const name = typeof view.name === "string" && view.name !== "" ? view.name : `View ${position + 1}`;
 		const where = `the view "${name}"`;
 		const order = view.order === undefined || view.order === null ? [] : view.order;
-		if (!Array.isArray(order) || !order.every((id): id is string => typeof id === "string")) throw new BaseFileError(`order in ${where} must be a list of property names.`);
+		if (!Array.isArray(order) || !order.every((id): id is string => typeof id === "string"))
+			throw new BaseFileError(`order in ${where} must be a list of property names.`);
 		for (const id of order) checkPropertyId(id, where);
 		const sort = view.sort === undefined || view.sort === null ? [] : view.sort;
 		if (!Array.isArray(sort)) throw new BaseFileError(`sort in ${where} must be a list of {property, direction}.`);
 		const limit = view.limit;
-		if (limit !== undefined && limit !== null && (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1)) throw new BaseFileError(`limit in ${where} must be a whole number of at least 1.`);
+		if (limit !== undefined && limit !== null && (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1))
+			throw new BaseFileError(`limit in ${where} must be a whole number of at least 1.`);
 		return {
 			type: typeof view.type === "string" ? view.type : "table",
 			name,

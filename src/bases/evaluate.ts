@@ -7,7 +7,14 @@
 import dayjs from "dayjs";
 import relativeTime from "dayjs/plugin/relativeTime";
 import { trimSlashes } from "../paths/spelling";
-import { BASES_MAX_EVAL_STEPS, BASES_MAX_LIST_ITEMS, BASES_MAX_REGEX_INPUT_CHARS, BASES_MAX_REGEX_CHOICES, BASES_MAX_REGEX_UNBOUNDED_REPEATS, BASES_MAX_VALUE_CHARS } from "../config/limits";
+import {
+	BASES_MAX_EVAL_STEPS,
+	BASES_MAX_LIST_ITEMS,
+	BASES_MAX_REGEX_INPUT_CHARS,
+	BASES_MAX_REGEX_CHOICES,
+	BASES_MAX_REGEX_UNBOUNDED_REPEATS,
+	BASES_MAX_VALUE_CHARS,
+} from "../config/limits";
 import { walkExpression, type Expression } from "./expression";
 import {
 	addDuration,
@@ -47,7 +54,10 @@ export class EvaluationBudget {
 	/** Counts `count` steps; throws once the query has spent its budget. */
 	spend(count = 1): void {
 		this.steps += count;
-		if (this.steps > this.maxSteps) throw new BudgetExceededError(`The base needs more than ${this.maxSteps} evaluation steps, more than one call may spend. Add a filter (a folder or a tag) or simplify its formulas.`);
+		if (this.steps > this.maxSteps)
+			throw new BudgetExceededError(
+				`The base needs more than ${this.maxSteps} evaluation steps, more than one call may spend. Add a filter (a folder or a tag) or simplify its formulas.`,
+			);
 	}
 }
 
@@ -56,14 +66,48 @@ const GLOBAL_FUNCTIONS = new Set(["date", "duration", "escapeHTML", "file", "if"
 const RENDER_ONLY_FUNCTIONS = new Set(["html", "image", "icon"]);
 /** Every method name of every type in the reference; which type has which is checked when called. */
 const METHODS = new Set([
-	"isTruthy", "isType", "toString", "isEmpty",
-	"date", "format", "time", "relative",
-	"contains", "containsAll", "containsAny", "endsWith", "lower", "replace", "repeat", "reverse", "slice", "split", "startsWith", "title", "trim",
-	"abs", "ceil", "floor", "round", "toFixed",
-	"filter", "flat", "join", "map", "reduce", "sort", "unique",
-	"asFile", "linksTo",
-	"asLink", "hasLink", "hasProperty", "hasTag", "inFolder",
-	"keys", "values",
+	"isTruthy",
+	"isType",
+	"toString",
+	"isEmpty",
+	"date",
+	"format",
+	"time",
+	"relative",
+	"contains",
+	"containsAll",
+	"containsAny",
+	"endsWith",
+	"lower",
+	"replace",
+	"repeat",
+	"reverse",
+	"slice",
+	"split",
+	"startsWith",
+	"title",
+	"trim",
+	"abs",
+	"ceil",
+	"floor",
+	"round",
+	"toFixed",
+	"filter",
+	"flat",
+	"join",
+	"map",
+	"reduce",
+	"sort",
+	"unique",
+	"asFile",
+	"linksTo",
+	"asLink",
+	"hasLink",
+	"hasProperty",
+	"hasTag",
+	"inFolder",
+	"keys",
+	"values",
 	"matches",
 ]);
 /** File fields from the reference's file properties. */
@@ -78,13 +122,20 @@ export function checkSupported(expression: Expression): string | null {
 	for (const node of walkExpression(expression)) {
 		if (node.kind === "call" && node.callee.kind === "identifier") {
 			const name = node.callee.name;
-			if (RENDER_ONLY_FUNCTIONS.has(name)) return `The function ${name}() is not supported: it only renders in Obsidian's view, and query_base returns data.`;
-			if (!GLOBAL_FUNCTIONS.has(name)) return `The function ${name}() is not supported (not in Obsidian's Bases function reference, or added by a plugin).`;
+			if (RENDER_ONLY_FUNCTIONS.has(name))
+				return `The function ${name}() is not supported: it only renders in Obsidian's view, and query_base returns data.`;
+			if (!GLOBAL_FUNCTIONS.has(name))
+				return `The function ${name}() is not supported (not in Obsidian's Bases function reference, or added by a plugin).`;
 		}
 		if (node.kind === "call" && node.callee.kind === "member" && !METHODS.has(node.callee.name)) {
 			return `The function ${node.callee.name}() is not supported (not in Obsidian's Bases function reference, or added by a plugin).`;
 		}
-		if (node.kind === "call" && node.callee.kind === "identifier" && (node.callee.name === "now" || node.callee.name === "today" || node.callee.name === "random") && node.args.length > 0) {
+		if (
+			node.kind === "call" &&
+			node.callee.kind === "identifier" &&
+			(node.callee.name === "now" || node.callee.name === "today" || node.callee.name === "random") &&
+			node.args.length > 0
+		) {
 			return `The function ${node.callee.name}() takes no arguments.`;
 		}
 	}
@@ -177,7 +228,9 @@ function fromFrontmatter(raw: unknown, file: BaseFile, vault: BaseVault, depth: 
 	if (depth > 32) return null;
 	if (Array.isArray(raw)) return raw.map((item) => fromFrontmatter(item, file, vault, depth + 1));
 	if (typeof raw === "object") {
-		return new ObjectValue(new Map(Object.entries(raw as Record<string, unknown>).map(([key, value]) => [key, fromFrontmatter(value, file, vault, depth + 1)])));
+		return new ObjectValue(
+			new Map(Object.entries(raw as Record<string, unknown>).map(([key, value]) => [key, fromFrontmatter(value, file, vault, depth + 1)])),
+		);
 	}
 	return null;
 }
@@ -230,7 +283,15 @@ export function field(value: Value, name: string, context: EvaluationContext): V
 	if (value instanceof DateValue) {
 		if (!DATE_FIELDS.includes(name)) throw new EvaluationError(`A date has no field "${name}" (fields: ${DATE_FIELDS.join(", ")}).`);
 		const date = new Date(value.ms);
-		const parts: Record<string, number> = { year: date.getFullYear(), month: date.getMonth() + 1, day: date.getDate(), hour: date.getHours(), minute: date.getMinutes(), second: date.getSeconds(), millisecond: date.getMilliseconds() };
+		const parts: Record<string, number> = {
+			year: date.getFullYear(),
+			month: date.getMonth() + 1,
+			day: date.getDate(),
+			hour: date.getHours(),
+			minute: date.getMinutes(),
+			second: date.getSeconds(),
+			millisecond: date.getMilliseconds(),
+		};
 		return parts[name] ?? null;
 	}
 	if ((typeof value === "string" || Array.isArray(value)) && name === "length") return value.length;
@@ -326,7 +387,8 @@ function compareForOperator(left: Value, right: Value): number | null {
 	if (left instanceof DurationValue && typeof right === "number") return left.totalMs - right;
 	if (typeof left === "boolean" && typeof right === "boolean") return Number(left) - Number(right);
 	// As in JavaScript, a number compares with text that writes a number: `formula.ppu > 5` where ppu is `toFixed(2)`.
-	const numeric = (value: Value) => (typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value)) ? Number(value) : null);
+	const numeric = (value: Value) =>
+		typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value)) ? Number(value) : null;
 	if (typeof left === "number" || typeof right === "number") {
 		const [leftNumber, rightNumber] = [numeric(left), numeric(right)];
 		if (leftNumber !== null && rightNumber !== null) return leftNumber - rightNumber;
@@ -352,7 +414,8 @@ function plus(left: Value, right: Value): Value {
 		const duration = asDuration(right);
 		if (duration) return addDuration(left, duration, 1);
 	}
-	if (left instanceof DurationValue && right instanceof DurationValue) return new DurationValue(left.months + right.months, left.days + right.days, left.ms + right.ms);
+	if (left instanceof DurationValue && right instanceof DurationValue)
+		return new DurationValue(left.months + right.months, left.days + right.days, left.ms + right.ms);
 	if (typeof left === "number" && typeof right === "number") return left + right;
 	// A missing date plus a duration is a missing date (`start_date + "2w"` on a note without one), not the text "2w".
 	if ((left === null && typeof right === "string" && parseDurationText(right)) || (right === null && left instanceof DateValue)) return null;
@@ -369,7 +432,8 @@ function minus(left: Value, right: Value): Value {
 		if (duration) return addDuration(left, duration, -1);
 		if (otherDate) return left.ms - otherDate.ms;
 	}
-	if (left instanceof DurationValue && right instanceof DurationValue) return new DurationValue(left.months - right.months, left.days - right.days, left.ms - right.ms);
+	if (left instanceof DurationValue && right instanceof DurationValue)
+		return new DurationValue(left.months - right.months, left.days - right.days, left.ms - right.ms);
 	if (typeof left === "number" && typeof right === "number") return left - right;
 	if (left === null || right === null) return null;
 	throw new EvaluationError(`Cannot subtract a ${typeOf(right)} from a ${typeOf(left)}.`);
@@ -381,7 +445,8 @@ function arithmetic(operator: string, left: Value, right: Value): Value {
 		const factor = operator === "*" ? right : 1 / right;
 		return new DurationValue(left.months * factor, left.days * factor, left.ms * factor);
 	}
-	if (typeof left !== "number" || typeof right !== "number") throw new EvaluationError(`Cannot use "${operator}" on a ${typeOf(left)} and a ${typeOf(right)}.`);
+	if (typeof left !== "number" || typeof right !== "number")
+		throw new EvaluationError(`Cannot use "${operator}" on a ${typeOf(left)} and a ${typeOf(right)}.`);
 	if (operator === "*") return left * right;
 	if (operator === "/") return left / right;
 	return left % right;
@@ -404,7 +469,10 @@ function boundedList(list: Value[]): Value[] {
  */
 function makeRegex(pattern: string, flags: string): RegExp {
 	const problem = regexProblem(pattern);
-	if (problem !== null) throw new EvaluationError(`The regular expression /${pattern}/ is not run: ${problem} A pattern written in a note could otherwise hold the server for minutes. Use contains(), startsWith() or a simpler pattern.`);
+	if (problem !== null)
+		throw new EvaluationError(
+			`The regular expression /${pattern}/ is not run: ${problem} A pattern written in a note could otherwise hold the server for minutes. Use contains(), startsWith() or a simpler pattern.`,
+		);
 	try {
 		return new RegExp(pattern, flags);
 	} catch {
@@ -443,7 +511,8 @@ export function regexProblem(pattern: string): string | null {
 		else {
 			const repeat = repeatAt(pattern, at);
 			if (repeat === "none" || repeat === "fixed") continue;
-			if (repeat === "unbounded" && ++unbounded > BASES_MAX_REGEX_UNBOUNDED_REPEATS) return `it has more than ${BASES_MAX_REGEX_UNBOUNDED_REPEATS} repeat without a bound.`;
+			if (repeat === "unbounded" && ++unbounded > BASES_MAX_REGEX_UNBOUNDED_REPEATS)
+				return `it has more than ${BASES_MAX_REGEX_UNBOUNDED_REPEATS} repeat without a bound.`;
 			if (++choices > BASES_MAX_REGEX_CHOICES) return `it has more than ${BASES_MAX_REGEX_CHOICES} optional or repeated parts.`;
 		}
 	}
@@ -467,7 +536,8 @@ function repeatAt(pattern: string, at: number): "none" | "fixed" | "choice" | "u
 }
 
 function regexInput(text: string): string {
-	if (text.length > BASES_MAX_REGEX_INPUT_CHARS) throw new EvaluationError(`A regular expression was given a text of ${text.length} characters; at most ${BASES_MAX_REGEX_INPUT_CHARS} are matched.`);
+	if (text.length > BASES_MAX_REGEX_INPUT_CHARS)
+		throw new EvaluationError(`A regular expression was given a text of ${text.length} characters; at most ${BASES_MAX_REGEX_INPUT_CHARS} are matched.`);
 	return text;
 }
 
@@ -526,7 +596,12 @@ function globalCall(name: string, args: Expression[], context: EvaluationContext
 		case "escapeHTML":
 			return textArg(first ?? null, "escapeHTML").replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 		case "file": {
-			const target = first instanceof LinkValue ? first.target : typeof first === "string" ? context.vault.resolveLink(first.split("#", 1)[0] ?? "", context.row.path) : (fileOf(first ?? null)?.path ?? null);
+			const target =
+				first instanceof LinkValue
+					? first.target
+					: typeof first === "string"
+						? context.vault.resolveLink(first.split("#", 1)[0] ?? "", context.row.path)
+						: (fileOf(first ?? null)?.path ?? null);
 			const file = target === null ? null : context.vault.file(target);
 			return file ? new FileValue(file) : null;
 		}
@@ -759,7 +834,10 @@ function fileMethod(file: BaseFile, name: string, args: Value[], context: Evalua
 		case "asLink":
 			return new LinkValue(file.path, file.path, first === undefined || first === null ? undefined : toText(first));
 		case "hasLink": {
-			const wanted = first instanceof LinkValue || fileOf(first ?? null) ? targetOf(first ?? null) : context.vault.resolveLink(textArg(first ?? null, name).split("#", 1)[0] ?? "", file.path);
+			const wanted =
+				first instanceof LinkValue || fileOf(first ?? null)
+					? targetOf(first ?? null)
+					: context.vault.resolveLink(textArg(first ?? null, name).split("#", 1)[0] ?? "", file.path);
 			if (wanted === null) return false;
 			const links = file.links();
 			context.budget.spend(links.length);

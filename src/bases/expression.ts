@@ -34,7 +34,21 @@ type Token =
 /** Operators and punctuation, longest first so `==` is never read as `=` `=`. */
 const PUNCTUATION = ["||", "&&", "==", "!=", "<=", ">=", "<", ">", "+", "-", "*", "/", "%", "!", "(", ")", "[", "]", "{", "}", ",", ".", ":"];
 /** Binding strength of each binary operator (JavaScript's order). */
-const PRECEDENCE: Record<BinaryOperator, number> = { "||": 1, "&&": 2, "==": 3, "!=": 3, "<": 4, "<=": 4, ">": 4, ">=": 4, "+": 5, "-": 5, "*": 6, "/": 6, "%": 6 };
+const PRECEDENCE: Record<BinaryOperator, number> = {
+	"||": 1,
+	"&&": 2,
+	"==": 3,
+	"!=": 3,
+	"<": 4,
+	"<=": 4,
+	">": 4,
+	">=": 4,
+	"+": 5,
+	"-": 5,
+	"*": 6,
+	"/": 6,
+	"%": 6,
+};
 const IDENTIFIER_START = /[\p{L}_$]/u;
 const IDENTIFIER_PART = /[\p{L}\p{N}_$]/u;
 const REGEX_FLAGS = /^[dgimsuy]*$/;
@@ -233,7 +247,8 @@ class Parser {
 				this.expect("]");
 				expression = { kind: "index", object: expression, index };
 			} else if (this.isPunct("(")) {
-				if (expression.kind !== "identifier" && expression.kind !== "member") throw new ParseError(`only functions can be called (position ${this.peek().at + 1}).`);
+				if (expression.kind !== "identifier" && expression.kind !== "member")
+					throw new ParseError(`only functions can be called (position ${this.peek().at + 1}).`);
 				this.next();
 				expression = { kind: "call", callee: expression, args: this.listOf(")") };
 			} else {

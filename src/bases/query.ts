@@ -6,7 +6,17 @@
 import { BASES_FILTER_ERRORS_LISTED } from "../config/limits";
 import { fail, ok, type Result } from "../result";
 import type { BaseConfig, BaseView, Filter, SortKey } from "./baseFile";
-import { BudgetExceededError, compareValues, evaluate, EvaluationBudget, EvaluationError, field, formulaValue, notePropertyValue, type EvaluationContext } from "./evaluate";
+import {
+	BudgetExceededError,
+	compareValues,
+	evaluate,
+	EvaluationBudget,
+	EvaluationError,
+	field,
+	formulaValue,
+	notePropertyValue,
+	type EvaluationContext,
+} from "./evaluate";
 import { FileValue, isTruthy, toJson, type BaseFile, type BaseVault, type Value } from "./values";
 
 export interface BaseQueryRow {
@@ -45,13 +55,28 @@ export interface BaseQueryOptions {
 const DEFAULT_VIEW: BaseView = { type: "table", name: "All files", filters: null, order: ["file.name"], sort: [], groupBy: null, limit: null };
 
 /** The rows of one view of `config` over `files` (the visible files), or why the query cannot be answered. */
-export async function runBaseQuery(config: BaseConfig, vault: BaseVault, files: readonly BaseFile[], self: BaseFile, options: BaseQueryOptions): Promise<Result<BaseQueryResult>> {
+export async function runBaseQuery(
+	config: BaseConfig,
+	vault: BaseVault,
+	files: readonly BaseFile[],
+	self: BaseFile,
+	options: BaseQueryOptions,
+): Promise<Result<BaseQueryResult>> {
 	const viewNames = config.views.map((view) => view.name);
 	const view = options.view === undefined ? (config.views[0] ?? DEFAULT_VIEW) : config.views.find((candidate) => candidate.name === options.view);
 	if (!view) return fail(`The base has no view "${options.view}". Its views: ${viewNames.map((name) => `"${name}"`).join(", ") || "none"}.`);
 	const budget = options.budget ?? new EvaluationBudget();
 	const columns = view.order.length > 0 ? view.order : DEFAULT_VIEW.order;
-	const contextFor = (row: BaseFile): EvaluationContext => ({ vault, row, self, formulas: config.formulas, budget, now: options.now, formulaCache: new Map(), evaluating: new Set() });
+	const contextFor = (row: BaseFile): EvaluationContext => ({
+		vault,
+		row,
+		self,
+		formulas: config.formulas,
+		budget,
+		now: options.now,
+		formulaCache: new Map(),
+		evaluating: new Set(),
+	});
 	try {
 		const matched: Array<{ file: BaseFile; context: EvaluationContext }> = [];
 		const filterErrors: Array<{ path: string; error: string }> = [];
@@ -73,7 +98,12 @@ export async function runBaseQuery(config: BaseConfig, vault: BaseVault, files: 
 		const keys = [...(view.groupBy ? [view.groupBy] : []), ...view.sort];
 		const sortValues = matched.map(({ context }) => keys.map((key) => cellValue(key.property, context).value));
 		budget.spend(matched.length * Math.max(1, keys.length) * Math.ceil(Math.log2(matched.length + 2)));
-		const order = matched.map((_, position) => position).sort((a, b) => compareRows(sortValues[a] ?? [], sortValues[b] ?? [], keys) || ((matched[a]?.file.path ?? "") < (matched[b]?.file.path ?? "") ? -1 : 1));
+		const order = matched
+			.map((_, position) => position)
+			.sort(
+				(a, b) =>
+					compareRows(sortValues[a] ?? [], sortValues[b] ?? [], keys) || ((matched[a]?.file.path ?? "") < (matched[b]?.file.path ?? "") ? -1 : 1),
+			);
 		const limit = Math.min(options.limit, view.limit ?? Number.POSITIVE_INFINITY);
 		const rows: BaseQueryRow[] = [];
 		for (const position of order.slice(0, limit)) {

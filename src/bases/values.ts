@@ -178,7 +178,8 @@ export function targetOf(value: Value): string | null {
 export function valuesEqual(a: Value, b: Value): boolean {
 	if (a === b) return true;
 	if (a === null || b === null) return false;
-	if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, index) => valuesEqual(item, b[index] ?? null));
+	if (Array.isArray(a) || Array.isArray(b))
+		return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, index) => valuesEqual(item, b[index] ?? null));
 	const linkLike = (value: Value) => value instanceof LinkValue || value instanceof FileValue || value instanceof ThisValue;
 	if (linkLike(a) && linkLike(b)) {
 		const [left, right] = [targetOf(a), targetOf(b)];
@@ -203,19 +204,41 @@ export function parseDateText(text: string): DateValue | null {
 	const match = DATE_TEXT.exec(text.trim());
 	if (!match) return null;
 	const [year, month, day, hour, minute, second, millis] = match.slice(1).map((part) => (part === undefined ? undefined : Number(part)));
-	const date = new Date(year ?? 0, (month ?? 1) - 1, day ?? 1, hour ?? 0, minute ?? 0, second ?? 0, millis === undefined ? 0 : Number(match[7]?.padEnd(3, "0")));
+	const date = new Date(
+		year ?? 0,
+		(month ?? 1) - 1,
+		day ?? 1,
+		hour ?? 0,
+		minute ?? 0,
+		second ?? 0,
+		millis === undefined ? 0 : Number(match[7]?.padEnd(3, "0")),
+	);
 	if (date.getFullYear() !== year || date.getMonth() !== (month ?? 1) - 1 || date.getDate() !== day) return null;
 	return new DateValue(date.getTime(), hour !== undefined);
 }
 
 const DURATION_UNITS: Record<string, "y" | "M" | "w" | "d" | "h" | "m" | "s"> = {
-	y: "y", year: "y", years: "y",
-	M: "M", month: "M", months: "M",
-	w: "w", week: "w", weeks: "w",
-	d: "d", day: "d", days: "d",
-	h: "h", hour: "h", hours: "h",
-	m: "m", minute: "m", minutes: "m",
-	s: "s", second: "s", seconds: "s",
+	y: "y",
+	year: "y",
+	years: "y",
+	M: "M",
+	month: "M",
+	months: "M",
+	w: "w",
+	week: "w",
+	weeks: "w",
+	d: "d",
+	day: "d",
+	days: "d",
+	h: "h",
+	hour: "h",
+	hours: "h",
+	m: "m",
+	minute: "m",
+	minutes: "m",
+	s: "s",
+	second: "s",
+	seconds: "s",
 };
 
 /** `"1M"`, `"2 weeks"`, `"1d 4h"`, `"-3 days"`: the duration the text writes, or null if it is not one. */

@@ -63,10 +63,10 @@ export function parseCanvas(text: string): Result<Canvas> {
 		return fail(`The canvas is not valid JSON (${error instanceof Error ? error.message : "unreadable"}).`);
 	}
 	try {
-		if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new CanvasError("The canvas must be a JSON object with \"nodes\" and \"edges\".");
+		if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new CanvasError('The canvas must be a JSON object with "nodes" and "edges".');
 		const { nodes = [], edges = [] } = raw as { nodes?: unknown; edges?: unknown };
-		if (!Array.isArray(nodes)) throw new CanvasError("\"nodes\" must be a list.");
-		if (!Array.isArray(edges)) throw new CanvasError("\"edges\" must be a list.");
+		if (!Array.isArray(nodes)) throw new CanvasError('"nodes" must be a list.');
+		if (!Array.isArray(edges)) throw new CanvasError('"edges" must be a list.');
 		if (nodes.length > CANVAS_MAX_NODES) throw new CanvasError(`The canvas has ${nodes.length} nodes; at most ${CANVAS_MAX_NODES} are read.`);
 		if (edges.length > CANVAS_MAX_EDGES) throw new CanvasError(`The canvas has ${edges.length} edges; at most ${CANVAS_MAX_EDGES} are read.`);
 		const parsedNodes = nodes.map((node, index) => readNode(node, index));
@@ -111,7 +111,14 @@ function readNode(raw: unknown, index: number): CanvasNode {
 		if (typeof value !== "number" || !Number.isFinite(value)) throw new CanvasError(`${named} has no numeric "${key}".`);
 		geometry[key] = value;
 	}
-	const node: CanvasNode = { id, type: type as CanvasNodeType, x: geometry.x ?? 0, y: geometry.y ?? 0, width: geometry.width ?? 0, height: geometry.height ?? 0 };
+	const node: CanvasNode = {
+		id,
+		type: type as CanvasNodeType,
+		x: geometry.x ?? 0,
+		y: geometry.y ?? 0,
+		width: geometry.width ?? 0,
+		height: geometry.height ?? 0,
+	};
 	const color = optionalText(object, "color", named);
 	if (color !== undefined) node.color = color;
 	if (type === "text") node.text = requiredText(object, "text", named);
@@ -139,8 +146,16 @@ function readEdge(raw: unknown, index: number, nodeIds: ReadonlySet<string>): Ca
 	const id = requiredText(object, "id", where);
 	const named = `${where} ("${id}")`;
 	const edge: CanvasEdge = { id, fromNode: requiredText(object, "fromNode", named), toNode: requiredText(object, "toNode", named) };
-	for (const end of [edge.fromNode, edge.toNode]) if (!nodeIds.has(end)) throw new CanvasError(`${named} connects node "${end}", which the canvas does not have.`);
-	const fields: Array<[keyof CanvasEdge, readonly string[] | undefined]> = [["fromSide", SIDES], ["toSide", SIDES], ["fromEnd", ENDS], ["toEnd", ENDS], ["color", undefined], ["label", undefined]];
+	for (const end of [edge.fromNode, edge.toNode])
+		if (!nodeIds.has(end)) throw new CanvasError(`${named} connects node "${end}", which the canvas does not have.`);
+	const fields: Array<[keyof CanvasEdge, readonly string[] | undefined]> = [
+		["fromSide", SIDES],
+		["toSide", SIDES],
+		["fromEnd", ENDS],
+		["toEnd", ENDS],
+		["color", undefined],
+		["label", undefined],
+	];
 	for (const [key, allowed] of fields) {
 		const value = optionalText(object, key, named, allowed);
 		if (value !== undefined) edge[key] = value;

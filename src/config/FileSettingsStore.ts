@@ -97,7 +97,9 @@ export class FileSettingsStore implements SettingsStore {
 			parsed = parseSettings(raw);
 		} catch (error) {
 			if (!(error instanceof UnreadableSettingsError)) throw error;
-			throw new UnreadableSettingsError(`${this.path}: ${error.message}. It was left as it is; a copy is at ${await this.keepCopy()}. Fix or remove it, then start again.`);
+			throw new UnreadableSettingsError(
+				`${this.path}: ${error.message}. It was left as it is; a copy is at ${await this.keepCopy()}. Fix or remove it, then start again.`,
+			);
 		}
 		// Some fields fell back to defaults: a later save would drop what they held, so keep the original.
 		if (parsed.warnings.length > 0) parsed.warnings.push(`settings: the file as it was is kept at ${await this.keepCopy()}`);
@@ -120,7 +122,9 @@ export class FileSettingsStore implements SettingsStore {
 		try {
 			return JSON.parse(text) as unknown;
 		} catch {
-			throw new UnreadableSettingsError(`${this.path} is not valid JSON. It was left as it is; a copy is at ${await this.keepCopy()}. Fix or remove it, then start again.`);
+			throw new UnreadableSettingsError(
+				`${this.path} is not valid JSON. It was left as it is; a copy is at ${await this.keepCopy()}. Fix or remove it, then start again.`,
+			);
 		}
 	}
 }

@@ -88,7 +88,10 @@ export class PluginSettingsStore implements SettingsStore {
 			});
 		} catch (error) {
 			// Not saved: the settings in force go back to what data.json holds (or to what they were).
-			this.plugin.settings = await this.read().then((parsed) => parsed.settings, () => before);
+			this.plugin.settings = await this.read().then(
+				(parsed) => parsed.settings,
+				() => before,
+			);
 			throw error;
 		}
 	}

@@ -57,7 +57,13 @@ export class SettingsFileLock {
 			realpath: false,
 			lockfilePath: `${this.path}.lock`,
 			stale: SETTINGS_LOCK_STALE_MS,
-			retries: { retries: SETTINGS_LOCK_RETRIES, factor: 1.3, minTimeout: SETTINGS_LOCK_RETRY_MIN_MS, maxTimeout: SETTINGS_LOCK_RETRY_MAX_MS, randomize: true },
+			retries: {
+				retries: SETTINGS_LOCK_RETRIES,
+				factor: 1.3,
+				minTimeout: SETTINGS_LOCK_RETRY_MIN_MS,
+				maxTimeout: SETTINGS_LOCK_RETRY_MAX_MS,
+				randomize: true,
+			},
 			// Only when the lock was held past its staleness (a stalled disk): the write under it is already done or refused.
 			onCompromised: () => undefined,
 		});
@@ -71,6 +77,7 @@ export class SettingsFileLock {
 	/** The plugin's folder is a real folder in the vault and data.json, if there, is not a link. */
 	checkFiles(): void {
 		checkOwnFolder(this.vaultRoot, nodePath.dirname(this.path));
-		if (lstatSync(this.path, { throwIfNoEntry: false })?.isSymbolicLink()) throw new OwnFileLinkError(nodePath.relative(this.vaultRoot, this.path).split(nodePath.sep).join("/"));
+		if (lstatSync(this.path, { throwIfNoEntry: false })?.isSymbolicLink())
+			throw new OwnFileLinkError(nodePath.relative(this.vaultRoot, this.path).split(nodePath.sep).join("/"));
 	}
 }

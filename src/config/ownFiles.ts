@@ -17,7 +17,9 @@ export class OwnFileLinkError extends Error {
 	/** A code like Node's own, so the tool layer can answer the client without the path. */
 	readonly code = "EOWNFILELINK";
 	constructor(readonly vaultPath: string) {
-		super(`"${vaultPath}" is a symbolic link, a hard link or outside the vault, and Vault MCP never writes its own files through one: writing to the vault is stopped and nothing was written. Replace it with a plain file or folder to write again.`);
+		super(
+			`"${vaultPath}" is a symbolic link, a hard link or outside the vault, and Vault MCP never writes its own files through one: writing to the vault is stopped and nothing was written. Replace it with a plain file or folder to write again.`,
+		);
 		this.name = "OwnFileLinkError";
 	}
 }

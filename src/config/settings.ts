@@ -3,7 +3,17 @@ import { TOOL_RIGHTS, WRITE_TOOLS_BEFORE_RIGHTS, type ToolRight } from "../auth/
 import { ENGLISH_STOP_WORDS } from "../search/stopWords";
 import { DEFAULT_SEARCH_LANGUAGE, SEARCH_LANGUAGES, type SearchLanguage } from "../search/languages";
 import type { TokenRecord } from "../auth/tokens";
-import { DEFAULT_APPROVAL_TIMEOUT_SECONDS, MAX_APPROVAL_TIMEOUT_SECONDS, MIN_APPROVAL_TIMEOUT_SECONDS, DEFAULT_PORT, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_WRITE_BYTES_PER_MINUTE, DEFAULT_WRITE_CALLS_PER_MINUTE, MAX_PORT, MIN_PORT } from "./limits";
+import {
+	DEFAULT_APPROVAL_TIMEOUT_SECONDS,
+	MAX_APPROVAL_TIMEOUT_SECONDS,
+	MIN_APPROVAL_TIMEOUT_SECONDS,
+	DEFAULT_PORT,
+	DEFAULT_RATE_LIMIT_PER_MINUTE,
+	DEFAULT_WRITE_BYTES_PER_MINUTE,
+	DEFAULT_WRITE_CALLS_PER_MINUTE,
+	MAX_PORT,
+	MIN_PORT,
+} from "./limits";
 import { normalizeFolderList } from "../paths/spelling";
 import { parseTokenFolders } from "../paths/tokenFolders";
 
@@ -170,7 +180,8 @@ export function parseSettings(raw: unknown): ParsedSettings {
 					continue;
 				}
 				const read = Object.fromEntries(Object.entries(rights).map(([tool, right]) => [tool, readRight(right)]));
-				for (const tool of Object.keys(rights).filter((name) => read[name] !== rights[name])) warnings.push(`settings: token record ${index}'s right for "${tool}" is not allow, ask or deny; it is denied`);
+				for (const tool of Object.keys(rights).filter((name) => read[name] !== rights[name]))
+					warnings.push(`settings: token record ${index}'s right for "${tool}" is not allow, ask or deny; it is denied`);
 				settings.tokens.push({ ...token, rights: read });
 			}
 		} else {
@@ -180,4 +191,3 @@ export function parseSettings(raw: unknown): ParsedSettings {
 	settings.excludedFolders = normalizeFolderList(settings.excludedFolders);
 	return { settings, warnings };
 }
-

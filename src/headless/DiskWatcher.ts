@@ -54,7 +54,12 @@ export class DiskWatcher {
 			ignoreInitial: true,
 			followSymlinks: false,
 			alwaysStat: true,
-			ignored: (diskPath: string) => diskPath !== root && watching.vaultPath(diskPath).split("/").some((part) => part.startsWith(".")),
+			ignored: (diskPath: string) =>
+				diskPath !== root &&
+				watching
+					.vaultPath(diskPath)
+					.split("/")
+					.some((part) => part.startsWith(".")),
 		});
 		watcher.on("add", (diskPath) => void watching.onAdd(watching.vaultPath(diskPath), diskPath));
 		watcher.on("change", (diskPath) => void watching.onChange(watching.vaultPath(diskPath), diskPath));
@@ -67,7 +72,8 @@ export class DiskWatcher {
 		// told the two apart. fs.watch's raw events name every new or removed entry: each one is looked at.
 		watcher.on("raw", (event, name, details) => {
 			const folder = (details as { watchedPath?: unknown }).watchedPath;
-			if (event === "rename" && typeof name === "string" && name !== "" && typeof folder === "string") void watching.onRawRename(nodePath.join(folder, name));
+			if (event === "rename" && typeof name === "string" && name !== "" && typeof folder === "string")
+				void watching.onRawRename(nodePath.join(folder, name));
 		});
 		watcher.on("error", () => undefined);
 		await new Promise<void>((resolve) => watcher.once("ready", () => resolve()));

@@ -1,5 +1,19 @@
 import { randomBytes } from "node:crypto";
-import { close, closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, promises as fs, readFileSync, readSync, renameSync, rmSync, writeSync, type Stats } from "node:fs";
+import {
+	close,
+	closeSync,
+	constants as fsConstants,
+	fstatSync,
+	lstatSync,
+	openSync,
+	promises as fs,
+	readFileSync,
+	readSync,
+	renameSync,
+	rmSync,
+	writeSync,
+	type Stats,
+} from "node:fs";
 import * as nodePath from "node:path";
 import { O_NOFOLLOW, OutsideVaultError, type FolderJail } from "../host/FolderJail";
 
@@ -92,7 +106,8 @@ export class DiskWriter {
 	/** Whether the file read as `beforeBytes` now holds them followed only by whole lines (and both it and `suffix` end lines). */
 	private grewByWholeLines(readFd: number, beforeBytes: Buffer, size: number, suffix: Buffer): boolean {
 		const newline = 0x0a;
-		if (size < beforeBytes.length || (beforeBytes.length > 0 && beforeBytes[beforeBytes.length - 1] !== newline) || suffix[suffix.length - 1] !== newline) return false;
+		if (size < beforeBytes.length || (beforeBytes.length > 0 && beforeBytes[beforeBytes.length - 1] !== newline) || suffix[suffix.length - 1] !== newline)
+			return false;
 		const now = Buffer.alloc(size);
 		if (readSync(readFd, now, 0, size, 0) !== size) return false;
 		return now[size - 1] === newline && now.subarray(0, beforeBytes.length).equals(beforeBytes);
@@ -245,7 +260,13 @@ export class DiskWriter {
 		} catch (error) {
 			const code = (error as NodeJS.ErrnoException).code;
 			if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EXDEV" && code !== "ENOSYS") throw error;
-			if (await fs.lstat(to).then(() => true, () => false)) throw taken();
+			if (
+				await fs.lstat(to).then(
+					() => true,
+					() => false,
+				)
+			)
+				throw taken();
 			await fs.rename(from, to);
 			return;
 		}
@@ -254,6 +275,5 @@ export class DiskWriter {
 }
 
 function writeAll(fd: number, bytes: Buffer): void {
-	for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+	for (let offset = 0; offset < bytes.length;) offset += writeSync(fd, bytes, offset, bytes.length - offset);
 }
-

@@ -67,7 +67,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 
 	/** Resolves once every change seen so far (and every note deferred at start) is in the cache. */
 	async settled(): Promise<void> {
-		for (let previous = null as Promise<unknown> | null; previous !== this.updates; ) {
+		for (let previous = null as Promise<unknown> | null; previous !== this.updates;) {
 			previous = this.updates;
 			await previous;
 		}
@@ -180,7 +180,10 @@ export class NodeMetadataCache implements HostMetadataCache {
 		// A huge note is kept as parsed: copying its strings would hold the event loop in one pass, and it keeps only its own text.
 		const cache = text.length > MAX_STARTUP_PARSE_BYTES ? parsed : detachStrings(parsed);
 		this.caches.set(file.path, cache);
-		this.outgoing.set(file.path, [...(cache.links ?? []), ...(cache.embeds ?? []), ...(cache.frontmatterLinks ?? [])].map((entry) => entry.link));
+		this.outgoing.set(
+			file.path,
+			[...(cache.links ?? []), ...(cache.embeds ?? []), ...(cache.frontmatterLinks ?? [])].map((entry) => entry.link),
+		);
 		return cache;
 	}
 

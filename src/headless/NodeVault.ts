@@ -16,7 +16,9 @@ export { normalizeVaultPath };
 export class WriteConflictError extends Error {
 	readonly code = "EWRITECONFLICT";
 	constructor() {
-		super(`The note kept changing while it was being written (another program changed it on every attempt for ${WRITE_RETRY_BUDGET_MS / 1000} s); nothing was written. Read it again and retry.`);
+		super(
+			`The note kept changing while it was being written (another program changed it on every attempt for ${WRITE_RETRY_BUDGET_MS / 1000} s); nothing was written. Read it again and retry.`,
+		);
 		this.name = "WriteConflictError";
 	}
 }
@@ -263,7 +265,8 @@ export class NodeVault implements HostVault, WatchedVault {
 			this.withWriteLock(target, async () => {
 				const known = this.files.get(file.path);
 				if (!known) throw Object.assign(new Error(`File does not exist: ${file.path}`), { code: "ENOENT" });
-				if (this.files.has(target) && target.toLowerCase() !== known.path.toLowerCase()) throw Object.assign(new Error(`File already exists: ${target}`), { code: "EEXIST" });
+				if (this.files.has(target) && target.toLowerCase() !== known.path.toLowerCase())
+					throw Object.assign(new Error(`File already exists: ${target}`), { code: "EEXIST" });
 				const diskTarget = this.toDiskPath(target);
 				const stats = await this.writer.move(known.diskPath, diskTarget);
 				const oldPath = known.path;

@@ -7,7 +7,13 @@
 import { readFileSync, readSync } from "node:fs";
 import { createInterface, type Interface } from "node:readline";
 import * as nodeTimers from "node:timers";
-import { APPROVAL_SWAP_GRACE_MS, APPROVAL_TURN_MS, MAX_WAITING_APPROVALS_PER_TOKEN, TERMINAL_DIFF_LINES, TERMINAL_TYPED_AHEAD_MAX_BYTES } from "../config/limits";
+import {
+	APPROVAL_SWAP_GRACE_MS,
+	APPROVAL_TURN_MS,
+	MAX_WAITING_APPROVALS_PER_TOKEN,
+	TERMINAL_DIFF_LINES,
+	TERMINAL_TYPED_AHEAD_MAX_BYTES,
+} from "../config/limits";
 import { diffAsText, diffNote } from "../markdown/lineDiff";
 import { FairApprovalLine, type ApprovalAnswer, type ApprovalDecision, type ApprovalRequest, type Approver, type OnScreen } from "../mcp/approval";
 import { visibleInTerminal } from "./terminalText";
@@ -118,7 +124,9 @@ export class TerminalApprover implements Approver {
 		this.turnTimer = undefined;
 		const shown = this.current;
 		if (!shown || !this.line.othersWaiting) return;
-		this.write(`\n(no answer yet to ${visibleInTerminal(shown.waiting.request.tool)} from "${visibleInTerminal(shown.waiting.request.tokenName)}": it goes back in line, keeping the time it has left, and another token's call is shown)\n`);
+		this.write(
+			`\n(no answer yet to ${visibleInTerminal(shown.waiting.request.tool)} from "${visibleInTerminal(shown.waiting.request.tokenName)}": it goes back in line, keeping the time it has left, and another token's call is shown)\n`,
+		);
 		shown.waiting.shown(false);
 		this.line.putBack();
 		this.askNext(true);
@@ -131,7 +139,8 @@ export class TerminalApprover implements Approver {
 		const page = shown.lines.slice(shown.printed, shown.printed + TERMINAL_DIFF_LINES);
 		shown.printed += page.length;
 		const left = shown.lines.length - shown.printed;
-		const more = left > 0 ? `… ${left} more line${left === 1 ? "" : "s"} of this change: [m]ore shows the next ${Math.min(left, TERMINAL_DIFF_LINES)}\n` : "";
+		const more =
+			left > 0 ? `… ${left} more line${left === 1 ? "" : "s"} of this change: [m]ore shows the next ${Math.min(left, TERMINAL_DIFF_LINES)}\n` : "";
 		this.write(`\n${page.join("\n")}\n${more}`);
 		const discarded = this.discardTypedAhead();
 		this.write(`${discarded > 0 ? "(what was typed before this was shown does not count) " : ""}${this.prompt()}`);
@@ -165,7 +174,14 @@ export class TerminalApprover implements Approver {
 			this.printPage();
 			return;
 		}
-		const decision: ApprovalDecision | null = answer === "y" || answer === "yes" ? "approve" : answer === "n" || answer === "no" ? "decline" : answer === "a" || answer === "always" ? "always" : null;
+		const decision: ApprovalDecision | null =
+			answer === "y" || answer === "yes"
+				? "approve"
+				: answer === "n" || answer === "no"
+					? "decline"
+					: answer === "a" || answer === "always"
+						? "always"
+						: null;
 		if (decision === null) {
 			this.write(`Answer y, n or a${shown.printed < shown.lines.length ? " (m for more of the change)" : ""}: `);
 			return;
@@ -185,7 +201,9 @@ export class TerminalApprover implements Approver {
 	/** The call timed out or its client went away: its question is taken back. */
 	private withdraw(waiting: Waiting): void {
 		if (this.line.remove(waiting) !== "shown") return;
-		this.write(`\n(${visibleInTerminal(waiting.request.tool)} from "${visibleInTerminal(waiting.request.tokenName)}" was not answered in time or was cancelled: nothing was written)\n`);
+		this.write(
+			`\n(${visibleInTerminal(waiting.request.tool)} from "${visibleInTerminal(waiting.request.tokenName)}" was not answered in time or was cancelled: nothing was written)\n`,
+		);
 		this.askNext();
 	}
 }
@@ -197,7 +215,11 @@ export class TerminalApprover implements Approver {
 export function describeRequest(request: ApprovalRequest): string[] {
 	const lines = [`"${request.tokenName}" asks to run ${request.tool} (${request.toolTitle}):`];
 	for (const change of request.changes) {
-		lines.push(change.movedFrom !== undefined ? `Note ${change.movedFrom} moved to ${change.path}:` : `${change.before === null ? "New note" : "Note"} ${change.path}:`);
+		lines.push(
+			change.movedFrom !== undefined
+				? `Note ${change.movedFrom} moved to ${change.path}:`
+				: `${change.before === null ? "New note" : "Note"} ${change.path}:`,
+		);
 		lines.push(...diffAsText(diffNote(change.before, change.after)).map((line) => `  ${line}`));
 	}
 	if (request.changes.length === 0) lines.push("(it would change nothing)");

@@ -72,19 +72,43 @@ export const SERVE_COMMAND = defineCommand({
 		port: { valueName: "N", what: "port on 127.0.0.1; 0 picks a free one", defaultText: `the port in data.json (${DEFAULT_PORT} unless changed)` },
 		"allow-write": { what: "let write tokens use the write tools", defaultText: "off (read-only)" },
 		exclude: { valueName: "FOLDER", what: "hide a folder from every tool; repeat for more", defaultText: "only the folders excluded in data.json" },
-		prompts: { valueName: "FOLDER", what: "offer the notes in FOLDER as MCP prompts; \"\" for none", defaultText: "the folder in data.json (Prompts unless changed)" },
-		"stop-words": { valueName: "WORD,…", what: "words a search need not match (they still rank); \"\" for none", defaultText: "the list in data.json (short English list unless changed)" },
-		language: { valueName: "NAME", what: "whose word forms search matches (english, french, …), or none", defaultText: "the language in data.json (english unless changed)" },
-		"rate-limit": { valueName: "N", what: "requests a minute per token", defaultText: `the limit in data.json (${DEFAULT_RATE_LIMIT_PER_MINUTE} unless changed)` },
+		prompts: {
+			valueName: "FOLDER",
+			what: 'offer the notes in FOLDER as MCP prompts; "" for none',
+			defaultText: "the folder in data.json (Prompts unless changed)",
+		},
+		"stop-words": {
+			valueName: "WORD,…",
+			what: 'words a search need not match (they still rank); "" for none',
+			defaultText: "the list in data.json (short English list unless changed)",
+		},
+		language: {
+			valueName: "NAME",
+			what: "whose word forms search matches (english, french, …), or none",
+			defaultText: "the language in data.json (english unless changed)",
+		},
+		"rate-limit": {
+			valueName: "N",
+			what: "requests a minute per token",
+			defaultText: `the limit in data.json (${DEFAULT_RATE_LIMIT_PER_MINUTE} unless changed)`,
+		},
 		init: { what: "create the .obsidian folder when <vault> has none", defaultText: "off (a folder without one is refused)" },
-		"print-config": { valueName: "CLIENT", what: "print the connection snippet for claude-code, claude-desktop, cursor or curl, and exit", defaultText: "off (serve)" },
+		"print-config": {
+			valueName: "CLIENT",
+			what: "print the connection snippet for claude-code, claude-desktop, cursor or curl, and exit",
+			defaultText: "off (serve)",
+		},
 	},
 });
 
 /** --allow, --ask and --deny: tool names, comma-separated or repeated. */
 const RIGHT_FLAGS = {
 	allow: { valueName: "TOOL,…", what: "tools that run at once", defaultText: "every read tool, write tools ask (token new); unchanged (token rights)" },
-	ask: { valueName: "TOOL,…", what: "write tools that wait for your y/n in an interactive `serve` (or in Obsidian)", defaultText: "every write tool of a write token (token new); unchanged (token rights)" },
+	ask: {
+		valueName: "TOOL,…",
+		what: "write tools that wait for your y/n in an interactive `serve` (or in Obsidian)",
+		defaultText: "every write tool of a write token (token new); unchanged (token rights)",
+	},
 	deny: { valueName: "TOOL,…", what: "tools this token does not see at all", defaultText: "none" },
 } as const satisfies Record<string, FlagHelp>;
 
@@ -209,7 +233,18 @@ export const HELP_COMMAND = defineCommand({
 	flags: {},
 });
 
-export const COMMANDS: CommandSpec[] = [SERVE_COMMAND, TOKEN_NEW_COMMAND, TOKEN_LIST_COMMAND, TOKEN_RIGHTS_COMMAND, TOKEN_FOLDERS_COMMAND, TOKEN_REVOKE_COMMAND, INSPECT_COMMAND, HISTORY_COMMAND, UNDO_COMMAND, HELP_COMMAND];
+export const COMMANDS: CommandSpec[] = [
+	SERVE_COMMAND,
+	TOKEN_NEW_COMMAND,
+	TOKEN_LIST_COMMAND,
+	TOKEN_RIGHTS_COMMAND,
+	TOKEN_FOLDERS_COMMAND,
+	TOKEN_REVOKE_COMMAND,
+	INSPECT_COMMAND,
+	HISTORY_COMMAND,
+	UNDO_COMMAND,
+	HELP_COMMAND,
+];
 
 /** The command a help topic names ("serve", "token new"), if any. */
 export function commandNamed(topic: string): CommandSpec | undefined {

@@ -54,7 +54,8 @@ export async function runTokenFolders(store: TokenFoldersStore, request: TokenFo
 		const parsed = foldersFromFlags(request.folders, request.root);
 		if ("error" in parsed) return { error: parsed.error, usage: true };
 		// An empty list would mean the whole vault: that has to be said with --whole-vault, never by a blank argument.
-		if (parsed.folders.length === 0) return { error: "No folder given. Name at least one folder, or give --whole-vault to let the token see the whole vault.", usage: true };
+		if (parsed.folders.length === 0)
+			return { error: "No folder given. Name at least one folder, or give --whole-vault to let the token see the whole vault.", usage: true };
 		wanted = parsed.folders;
 	}
 	const { settings: read, warnings } = await store.read();

@@ -1,6 +1,18 @@
 import { MAX_FOLDERS_SEARCHED, OPEN_ATTEMPTS } from "../config/limits";
 import { normalizeVaultPath } from "../paths/spelling";
-import { closeSync, constants as fsConstants, fstatSync, lstatSync, mkdirSync, openSync, promises as fs, readFileSync, realpathSync, type Dirent, type Stats } from "node:fs";
+import {
+	closeSync,
+	constants as fsConstants,
+	fstatSync,
+	lstatSync,
+	mkdirSync,
+	openSync,
+	promises as fs,
+	readFileSync,
+	realpathSync,
+	type Dirent,
+	type Stats,
+} from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import * as nodePath from "node:path";
 
@@ -268,7 +280,10 @@ export class FolderJail {
 	/** The folders from just below the root down to `folder`, each a disk path. */
 	private foldersDown(folder: string): string[] {
 		if (!this.isBelowRoot(folder)) throw new OutsideVaultError();
-		const parts = nodePath.relative(this.root, folder).split(nodePath.sep).filter((part) => part !== "");
+		const parts = nodePath
+			.relative(this.root, folder)
+			.split(nodePath.sep)
+			.filter((part) => part !== "");
 		return parts.map((_part, index) => nodePath.join(this.root, ...parts.slice(0, index + 1)));
 	}
 

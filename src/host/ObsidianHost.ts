@@ -50,7 +50,11 @@ export async function obsidianHost(app: App, owner: Pick<Component, "registerEve
 		},
 		adapter: {
 			read: (path) => checked(path, () => vault.adapter.read(path)),
-			exists: (path) => jail.check(path).then(() => vault.adapter.exists(path), () => false),
+			exists: (path) =>
+				jail.check(path).then(
+					() => vault.adapter.exists(path),
+					() => false,
+				),
 			copy: (from, to) => checked(from, () => checked(to, () => vault.adapter.copy(from, to))),
 			// Never recursive: only an empty folder is removed, so nothing in it can be lost.
 			rmdir: (path) => checked(path, () => vault.adapter.rmdir(path, false)),

@@ -33,7 +33,10 @@ export function readJsonBody(req: IncomingMessage, timeoutMs: number): Promise<{
 		const onEnd = () => finish(parseBody(Buffer.concat(chunks)));
 		const onError = () => finish({ refusal: { status: 400, kind: "parse_error", message: "The request body could not be read." } });
 		// This layer runs headless too, where there is no window: Node's own timers, which Electron also has.
-		const timer = nodeTimers.setTimeout(() => finish({ refusal: { status: 408, kind: "timeout", message: `The request body did not arrive within ${timeoutMs} ms.` } }), timeoutMs);
+		const timer = nodeTimers.setTimeout(
+			() => finish({ refusal: { status: 408, kind: "timeout", message: `The request body did not arrive within ${timeoutMs} ms.` } }),
+			timeoutMs,
+		);
 		req.on("data", onData);
 		req.on("end", onEnd);
 		req.on("error", onError);

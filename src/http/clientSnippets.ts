@@ -70,7 +70,19 @@ export function connectionSnippets(target: SnippetTarget, token: string = TOKEN_
 			id: "claude-desktop",
 			title: "Claude Desktop",
 			where: "Add to claude_desktop_config.json (needs Node.js for npx). The token sits in env so that no argument contains a space.",
-			text: JSON.stringify({ mcpServers: { [name]: { command: "npx", args: ["-y", `mcp-remote@${MCP_REMOTE_VERSION}`, url, "--header", "Authorization:${AUTH_HEADER}"], env: { AUTH_HEADER: `Bearer ${token}` } } } }, null, 2),
+			text: JSON.stringify(
+				{
+					mcpServers: {
+						[name]: {
+							command: "npx",
+							args: ["-y", `mcp-remote@${MCP_REMOTE_VERSION}`, url, "--header", "Authorization:${AUTH_HEADER}"],
+							env: { AUTH_HEADER: `Bearer ${token}` },
+						},
+					},
+				},
+				null,
+				2,
+			),
 		},
 		{
 			id: "cursor",

@@ -1,4 +1,11 @@
-import { BODY_READ_TIMEOUT_MS, FIRST_REQUEST_TIMEOUT_MS, MAX_RESPONSE_BODY_BYTES, MAX_UNAUTHENTICATED_CONNECTIONS, PLACE_WAIT_MS, RESPONSE_WRITE_TIMEOUT_MS } from "../config/limits";
+import {
+	BODY_READ_TIMEOUT_MS,
+	FIRST_REQUEST_TIMEOUT_MS,
+	MAX_RESPONSE_BODY_BYTES,
+	MAX_UNAUTHENTICATED_CONNECTIONS,
+	PLACE_WAIT_MS,
+	RESPONSE_WRITE_TIMEOUT_MS,
+} from "../config/limits";
 
 /**
  * The deadlines (body, answer, first request, waiting for a place) and the caps (answer bytes,

@@ -71,7 +71,10 @@ export function createMcpEndpoint<S extends EndpointPolicy>(deps: EndpointDeps<S
 		active.add(work);
 		void work.finally(() => active.delete(work));
 	};
-	return Object.assign(endpoint, { drain: async () => void (await Promise.allSettled([...active])), closeStreams: async () => await state.listens?.closeAll() });
+	return Object.assign(endpoint, {
+		drain: async () => void (await Promise.allSettled([...active])),
+		closeStreams: async () => await state.listens?.closeAll(),
+	});
 }
 
 /**
@@ -105,7 +108,10 @@ async function serveMcp<S extends EndpointPolicy>(req: IncomingMessage, res: Ser
 		return;
 	}
 	if ("refused" in place) {
-		const message = place.refused === "token_busy" ? `This token already has ${MAX_IN_FLIGHT_PER_TOKEN} requests being answered; wait for one to finish.` : "The server is busy answering other requests.";
+		const message =
+			place.refused === "token_busy"
+				? `This token already has ${MAX_IN_FLIGHT_PER_TOKEN} requests being answered; wait for one to finish.`
+				: "The server is busy answering other requests.";
 		sendRefusal(req, res, { status: 503, kind: "busy", message, headers: { "Retry-After": String(RETRY_AFTER_BUSY_SECONDS) } });
 		return;
 	}

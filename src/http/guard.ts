@@ -95,7 +95,8 @@ export function guardRequest(input: GuardInput, policy: GuardPolicy): Grant | Re
 	}
 	if ((headers["mcp-protocol-version"]?.length ?? 0) > 1) return refuse(400, "protocol_version", "Send the MCP-Protocol-Version header at most once.");
 	for (const name of ["mcp-method", "mcp-name"] as const) {
-		if ((headers[name]?.length ?? 0) > 1) return refuse(400, "mcp_header", `Send the ${name === "mcp-method" ? "Mcp-Method" : "Mcp-Name"} header at most once.`);
+		if ((headers[name]?.length ?? 0) > 1)
+			return refuse(400, "mcp_header", `Send the ${name === "mcp-method" ? "Mcp-Method" : "Mcp-Name"} header at most once.`);
 	}
 	return grantOf(record, policy);
 }
@@ -128,7 +129,10 @@ function grantOf(record: TokenRecord, policy: GuardPolicy): Grant {
  * revision in `_meta` speaks 2026-07-28's envelope: the SDK's handler answers it, listing what
  * `server/discover` lists, so the two agree (the conformance suite checks that they do). Pure.
  */
-export function unsupportedVersionError(version: string | undefined, json: unknown): { id: unknown; error: { code: number; message: string; data: { supported: readonly string[]; requested: string } } } | null {
+export function unsupportedVersionError(
+	version: string | undefined,
+	json: unknown,
+): { id: unknown; error: { code: number; message: string; data: { supported: readonly string[]; requested: string } } } | null {
 	const message = json !== null && typeof json === "object" && !Array.isArray(json) ? (json as { id?: unknown; params?: { _meta?: unknown } }) : null;
 	if (version === undefined || SERVED_PROTOCOL_VERSIONS.includes(version) || namesMetaVersion(message?.params?._meta)) return null;
 	return {

@@ -2,7 +2,13 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { createMcpHandler, InMemoryServerEventBus, type McpServer, type ServerEventBus } from "@modelcontextprotocol/server";
 import { errorKind, type Logger } from "../activity";
 import type { Grant } from "../auth/grant";
-import { MAX_REQUEST_BODY_BYTES, MAX_SUBSCRIBED_NOTES_PER_STREAM, MAX_SUBSCRIPTION_STREAMS, MAX_SUBSCRIPTION_STREAMS_PER_TOKEN, SUBSCRIPTION_KEEPALIVE_MS } from "../config/limits";
+import {
+	MAX_REQUEST_BODY_BYTES,
+	MAX_SUBSCRIBED_NOTES_PER_STREAM,
+	MAX_SUBSCRIPTION_STREAMS,
+	MAX_SUBSCRIPTION_STREAMS_PER_TOKEN,
+	SUBSCRIPTION_KEEPALIVE_MS,
+} from "../config/limits";
 import { MCP_PATH } from "./guard";
 
 /** Where a stream's notifications come from: the vault's changes, filtered for one caller. */
@@ -28,7 +34,9 @@ const MODERN_REQUEST_URL = `http://127.0.0.1${MCP_PATH}`;
 export function webRequestOf(req: IncomingMessage, signal: AbortSignal): Request {
 	return new Request(MODERN_REQUEST_URL, {
 		method: "POST",
-		headers: Object.entries(req.headers).flatMap(([name, value]) => (value === undefined ? [] : (Array.isArray(value) ? value : [value]).map((one): [string, string] => [name, one]))),
+		headers: Object.entries(req.headers).flatMap(([name, value]) =>
+			value === undefined ? [] : (Array.isArray(value) ? value : [value]).map((one): [string, string] => [name, one]),
+		),
 		signal,
 	});
 }
@@ -70,7 +78,15 @@ export class ListenStreams {
 	}
 
 	/** Serves one subscriptions/listen request until its stream closes. */
-	async serve(req: IncomingMessage, res: ServerResponse, grant: Grant, json: unknown, lend: () => ListenServerLoan, releasePlace: () => void, maxUnreadBytes: number): Promise<void> {
+	async serve(
+		req: IncomingMessage,
+		res: ServerResponse,
+		grant: Grant,
+		json: unknown,
+		lend: () => ListenServerLoan,
+		releasePlace: () => void,
+		maxUnreadBytes: number,
+	): Promise<void> {
 		const id = (json as { id?: unknown }).id ?? null;
 		const uris = watchedUrisOf(json);
 		const refusal = this.refusalFor(grant, uris.length);
@@ -97,7 +113,13 @@ export class ListenStreams {
 					loan = lend();
 					return loan.server;
 				},
-				{ legacy: "reject", bus: opened?.bus ?? new InMemoryServerEventBus(), maxSubscriptions: 1, keepAliveMs: this.keepAliveMs, maxRequestBodySize: MAX_REQUEST_BODY_BYTES },
+				{
+					legacy: "reject",
+					bus: opened?.bus ?? new InMemoryServerEventBus(),
+					maxSubscriptions: 1,
+					keepAliveMs: this.keepAliveMs,
+					maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
+				},
 			);
 			const served = handler;
 			stream.close = () => void served.close();
@@ -152,9 +174,24 @@ export class ListenStreams {
 	}
 
 	private refusalFor(grant: Grant, watched: number): { status: number; code: number; message: string } | null {
-		if (watched > MAX_SUBSCRIBED_NOTES_PER_STREAM) return { status: 400, code: -32602, message: `A stream may watch at most ${MAX_SUBSCRIBED_NOTES_PER_STREAM} notes (resourceSubscriptions); this one asked for ${watched}. Watch fewer, or open a second stream.` };
-		if ((this.byToken.get(grant.token.hash)?.size ?? 0) >= MAX_SUBSCRIPTION_STREAMS_PER_TOKEN) return { status: 429, code: -32000, message: `This token already has ${MAX_SUBSCRIPTION_STREAMS_PER_TOKEN} subscription streams open, the most it may; close one before opening another.` };
-		if (this.total >= MAX_SUBSCRIPTION_STREAMS) return { status: 429, code: -32000, message: `The server already has ${MAX_SUBSCRIPTION_STREAMS} subscription streams open, the most it keeps; try again once one has closed.` };
+		if (watched > MAX_SUBSCRIBED_NOTES_PER_STREAM)
+			return {
+				status: 400,
+				code: -32602,
+				message: `A stream may watch at most ${MAX_SUBSCRIBED_NOTES_PER_STREAM} notes (resourceSubscriptions); this one asked for ${watched}. Watch fewer, or open a second stream.`,
+			};
+		if ((this.byToken.get(grant.token.hash)?.size ?? 0) >= MAX_SUBSCRIPTION_STREAMS_PER_TOKEN)
+			return {
+				status: 429,
+				code: -32000,
+				message: `This token already has ${MAX_SUBSCRIPTION_STREAMS_PER_TOKEN} subscription streams open, the most it may; close one before opening another.`,
+			};
+		if (this.total >= MAX_SUBSCRIPTION_STREAMS)
+			return {
+				status: 429,
+				code: -32000,
+				message: `The server already has ${MAX_SUBSCRIPTION_STREAMS} subscription streams open, the most it keeps; try again once one has closed.`,
+			};
 		return null;
 	}
 }

@@ -41,7 +41,14 @@ export function failRequest(res: ServerResponse, logger: Logger, error: unknown)
 
 /** What a request whose answer would pass `maxBytes` gets instead: a short error with its id. */
 export function answerTooLarge(id: unknown, maxBytes: number): unknown {
-	return { jsonrpc: "2.0", id, error: { code: JSON_RPC_SERVER_ERROR, message: `The answer would be over ${maxBytes} bytes, so it was not sent. Ask for less: a smaller limit, a folder, or one note at a time.` } };
+	return {
+		jsonrpc: "2.0",
+		id,
+		error: {
+			code: JSON_RPC_SERVER_ERROR,
+			message: `The answer would be over ${maxBytes} bytes, so it was not sent. Ask for less: a smaller limit, a folder, or one note at a time.`,
+		},
+	};
 }
 
 /** Destroys the connection if the response has not been taken by the client within `ms`, which frees its place (on 'close'). */

@@ -23,7 +23,15 @@ async function transportOf(server: McpServer): Promise<ExchangeTransport> {
  * lent server: one JSON answer, 202 for notifications only, the answer-size cap and the deadline
  * for a client that does not read its answer.
  */
-export async function serveLegacy<S extends EndpointPolicy>(req: IncomingMessage, res: ServerResponse, grant: Grant, settings: S, state: EndpointState<S>, json: unknown, releasePlace: () => void): Promise<void> {
+export async function serveLegacy<S extends EndpointPolicy>(
+	req: IncomingMessage,
+	res: ServerResponse,
+	grant: Grant,
+	settings: S,
+	state: EndpointState<S>,
+	json: unknown,
+	releasePlace: () => void,
+): Promise<void> {
 	const { deps, deadlinesAndCaps } = state;
 	const checked = checkMessages(json);
 	if ("status" in checked) {

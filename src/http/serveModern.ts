@@ -10,16 +10,40 @@ import { answerTooLarge, dropIfUnreadWithin, failRequest, JSON_RPC_METHOD_NOT_FO
  * answers `server/discover`. Its server comes from the same pool as every other request's; the SDK
  * connects it to a transport for this one exchange and disconnects it once the answer is out.
  */
-export async function serveModern<S extends EndpointPolicy>(req: IncomingMessage, res: ServerResponse, grant: Grant, settings: S, state: EndpointState<S>, json: unknown, releasePlace: () => void): Promise<void> {
+export async function serveModern<S extends EndpointPolicy>(
+	req: IncomingMessage,
+	res: ServerResponse,
+	grant: Grant,
+	settings: S,
+	state: EndpointState<S>,
+	json: unknown,
+	releasePlace: () => void,
+): Promise<void> {
 	const { deps, deadlinesAndCaps } = state;
 	if (isListenRequest(json) && state.listens !== null) {
-		await state.listens.serve(req, res, grant, json, () => deps.createServer(grant, settings, "modern", releasePlace), releasePlace, deadlinesAndCaps.maxResponseBodyBytes);
+		await state.listens.serve(
+			req,
+			res,
+			grant,
+			json,
+			() => deps.createServer(grant, settings, "modern", releasePlace),
+			releasePlace,
+			deadlinesAndCaps.maxResponseBodyBytes,
+		);
 		return;
 	}
 	if (isListenRequest(json)) {
 		// A subscription is an event stream held open for as long as the client likes; this server
 		// answers every request in plain JSON and keeps nothing open, so it has none to offer.
-		sendJson(res, 404, { jsonrpc: "2.0", id: (json as { id: unknown }).id, error: { code: JSON_RPC_METHOD_NOT_FOUND, message: "Method not found: this server has no subscriptions (it keeps no stream open). Call tools/list, resources/list or prompts/list again to see changes." } });
+		sendJson(res, 404, {
+			jsonrpc: "2.0",
+			id: (json as { id: unknown }).id,
+			error: {
+				code: JSON_RPC_METHOD_NOT_FOUND,
+				message:
+					"Method not found: this server has no subscriptions (it keeps no stream open). Call tools/list, resources/list or prompts/list again to see changes.",
+			},
+		});
 		return;
 	}
 	const clientGone = new AbortController();
@@ -39,7 +63,8 @@ export async function serveModern<S extends EndpointPolicy>(req: IncomingMessage
 		const response = await state.modern.fetch(request, { parsedBody: json });
 		let text = await response.text();
 		// The same cap as a 2025 exchange's: the SDK's handler has none of its own.
-		if (Buffer.byteLength(text) > deadlinesAndCaps.maxResponseBodyBytes) text = JSON.stringify(answerTooLarge((json as { id?: unknown }).id ?? null, deadlinesAndCaps.maxResponseBodyBytes));
+		if (Buffer.byteLength(text) > deadlinesAndCaps.maxResponseBodyBytes)
+			text = JSON.stringify(answerTooLarge((json as { id?: unknown }).id ?? null, deadlinesAndCaps.maxResponseBodyBytes));
 		if (!res.destroyed) {
 			const headers: Record<string, string | number> = {};
 			response.headers.forEach((value, name) => (headers[name] = value));
@@ -64,5 +89,7 @@ export async function serveModern<S extends EndpointPolicy>(req: IncomingMessage
 }
 
 function isListenRequest(json: unknown): boolean {
-	return json !== null && typeof json === "object" && !Array.isArray(json) && (json as { method?: unknown }).method === "subscriptions/listen" && "id" in json;
+	return (
+		json !== null && typeof json === "object" && !Array.isArray(json) && (json as { method?: unknown }).method === "subscriptions/listen" && "id" in json
+	);
 }

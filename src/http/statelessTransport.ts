@@ -1,4 +1,13 @@
-import { isInitializeRequest, isJSONRPCRequest, parseJSONRPCMessage, type JSONRPCMessage, type MessageExtraInfo, type RequestId, type Transport, type TransportSendOptions } from "@modelcontextprotocol/server";
+import {
+	isInitializeRequest,
+	isJSONRPCRequest,
+	parseJSONRPCMessage,
+	type JSONRPCMessage,
+	type MessageExtraInfo,
+	type RequestId,
+	type Transport,
+	type TransportSendOptions,
+} from "@modelcontextprotocol/server";
 
 const JSON_RPC_SERVER_ERROR = -32000;
 
@@ -22,7 +31,8 @@ export function checkMessages(json: unknown): CheckedMessages {
 			return { status: 400, code: -32700, message: "Parse error: Invalid JSON-RPC message" };
 		}
 	}
-	if (messages.length > 1 && messages.some(isInitializeRequest)) return { status: 400, code: -32600, message: "Invalid Request: Only one initialization request is allowed" };
+	if (messages.length > 1 && messages.some(isInitializeRequest))
+		return { status: 400, code: -32600, message: "Invalid Request: Only one initialization request is allowed" };
 	return { messages, requests: messages.filter(isJSONRPCRequest).length };
 }
 
@@ -177,14 +187,28 @@ function isAnswer(message: JSONRPCMessage): message is Answer {
  * write would send it again and write it twice.
  */
 function answerLeftOut(id: RequestId, maxBytes: number): Answer {
-	return { jsonrpc: "2.0", id, error: { code: JSON_RPC_SERVER_ERROR, message: `This call ran, but its answer would have taken this batch's answers past ${maxBytes} bytes, so it was left out. A write was made: do not send it again. For a read, ask again on its own or for less.` } };
+	return {
+		jsonrpc: "2.0",
+		id,
+		error: {
+			code: JSON_RPC_SERVER_ERROR,
+			message: `This call ran, but its answer would have taken this batch's answers past ${maxBytes} bytes, so it was left out. A write was made: do not send it again. For a read, ask again on its own or for less.`,
+		},
+	};
 }
 
 /** The answers of calls left unrun because the batch's answers were already past the cap. */
 const notRunAnswers = new WeakSet<Answer>();
 
 function leftOut(id: RequestId, maxBytes: number): Answer {
-	const answer: Answer = { jsonrpc: "2.0", id, error: { code: JSON_RPC_SERVER_ERROR, message: `The answers to this batch passed ${maxBytes} bytes, so this call was not run. Send it again on its own or in a smaller batch.` } };
+	const answer: Answer = {
+		jsonrpc: "2.0",
+		id,
+		error: {
+			code: JSON_RPC_SERVER_ERROR,
+			message: `The answers to this batch passed ${maxBytes} bytes, so this call was not run. Send it again on its own or in a smaller batch.`,
+		},
+	};
 	notRunAnswers.add(answer);
 	return answer;
 }

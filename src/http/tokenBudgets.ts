@@ -243,7 +243,13 @@ export interface TokenBudgets {
  * read), then its write calls to the write budget; the refusal if either is over, else null.
  * `isWriteTool` must say false for a tool the grant is denied, or the refusal would show it exists.
  */
-export function chargeMessages(budgets: TokenBudgets, grant: Grant, limits: TokenLimits, messages: readonly unknown[], isWriteTool: (name: string) => boolean): Refusal | null {
+export function chargeMessages(
+	budgets: TokenBudgets,
+	grant: Grant,
+	limits: TokenLimits,
+	messages: readonly unknown[],
+	isWriteTool: (name: string) => boolean,
+): Refusal | null {
 	const key = grant.token.hash;
 	if (messages.length > limits.rateLimitPerMinute) {
 		return rateLimitRefusal(limits, { allowed: false, retryAfterSeconds: Math.ceil(RATE_LIMIT_WINDOW_MS / 1000), neverFits: true }, messages.length);

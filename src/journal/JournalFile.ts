@@ -3,7 +3,14 @@ import { promises as fs, closeSync, fstatSync, fsyncSync, lstatSync, openSync, r
 import * as nodePath from "node:path";
 import * as nodeTimers from "node:timers";
 import { z } from "zod";
-import { JOURNAL_KEEP_AFTER_TRIM, JOURNAL_NEWEST_CALLS_KEPT, JOURNAL_TRIM_MAX_WAIT_MS, JOURNAL_TRIM_QUIET_MS, MAX_JOURNAL_BYTES, MAX_JOURNAL_ENTRIES } from "../config/limits";
+import {
+	JOURNAL_KEEP_AFTER_TRIM,
+	JOURNAL_NEWEST_CALLS_KEPT,
+	JOURNAL_TRIM_MAX_WAIT_MS,
+	JOURNAL_TRIM_QUIET_MS,
+	MAX_JOURNAL_BYTES,
+	MAX_JOURNAL_ENTRIES,
+} from "../config/limits";
 import { APPEND_FLAGS, checkOwnFolder, CREATE_NEW_FLAGS, openOwnFile, OwnFileLinkError, READ_FLAGS } from "../config/ownFiles";
 import { PLUGIN_ID } from "../config/store";
 import type { JournalCall, JournalChange, JournalEntry, WriteJournal } from "./entry";
@@ -236,12 +243,15 @@ export class JournalFile implements WriteJournal {
 		const now = Date.now();
 		this.trimDue ??= now + JOURNAL_TRIM_MAX_WAIT_MS;
 		if (this.trimTimer) nodeTimers.clearTimeout(this.trimTimer);
-		this.trimTimer = nodeTimers.setTimeout(() => {
-			this.trimTimer = null;
-			this.trimDue = null;
-			// The next open or the next bound passed tries again; a record never waits on a trim.
-			this.trimInBackground().catch(() => undefined);
-		}, Math.max(0, Math.min(JOURNAL_TRIM_QUIET_MS, this.trimDue - now)));
+		this.trimTimer = nodeTimers.setTimeout(
+			() => {
+				this.trimTimer = null;
+				this.trimDue = null;
+				// The next open or the next bound passed tries again; a record never waits on a trim.
+				this.trimInBackground().catch(() => undefined);
+			},
+			Math.max(0, Math.min(JOURNAL_TRIM_QUIET_MS, this.trimDue - now)),
+		);
 		this.trimTimer.unref();
 	}
 
@@ -441,7 +451,8 @@ export class JournalFile implements WriteJournal {
 			// before it could write (vault.process retries): the attempt recorded before was never
 			// written, so the new record replaces it. A second real change of the same note follows
 			// on from the first one's text, so it is added.
-			if (last !== undefined && last.path === change.path && last.before !== null && last.afterHash !== change.beforeHash) entry.changes[entry.changes.length - 1] = change;
+			if (last !== undefined && last.path === change.path && last.before !== null && last.afterHash !== change.beforeHash)
+				entry.changes[entry.changes.length - 1] = change;
 			else entry.changes.push(change);
 			return;
 		}
@@ -509,7 +520,12 @@ function linesOf(entry: JournalEntry): Buffer {
 function estimatedBytes(entry: JournalEntry): number {
 	const fields = entry.id.length + entry.time.length + entry.tokenName.length + entry.tool.length + LINE_OVERHEAD_BYTES;
 	let bytes = entry.undone ? fields + entry.undone.by.length : 0;
-	for (const change of entry.changes) bytes += fields + Buffer.byteLength(change.path) * (change.movedFrom === undefined ? 1 : 2) + Buffer.byteLength(change.before ?? "") + Buffer.byteLength(change.after ?? "");
+	for (const change of entry.changes)
+		bytes +=
+			fields +
+			Buffer.byteLength(change.path) * (change.movedFrom === undefined ? 1 : 2) +
+			Buffer.byteLength(change.before ?? "") +
+			Buffer.byteLength(change.after ?? "");
 	return bytes;
 }
 
@@ -522,11 +538,11 @@ function copyEntry(entry: JournalEntry): JournalEntry {
 }
 
 function writeAllAt(descriptor: number, bytes: Buffer, position: number): void {
-	for (let offset = 0; offset < bytes.length; ) offset += writeSync(descriptor, bytes, offset, bytes.length - offset, position + offset);
+	for (let offset = 0; offset < bytes.length;) offset += writeSync(descriptor, bytes, offset, bytes.length - offset, position + offset);
 }
 
 function writeAll(descriptor: number, bytes: Buffer): void {
-	for (let offset = 0; offset < bytes.length; ) offset += writeSync(descriptor, bytes, offset, bytes.length - offset);
+	for (let offset = 0; offset < bytes.length;) offset += writeSync(descriptor, bytes, offset, bytes.length - offset);
 }
 
 function readFrom(descriptor: number, position: number): Buffer {

@@ -126,7 +126,13 @@ export async function findChangedNote(host: Host, changes: readonly NoteChange[]
  * the text written to each path. Throws NoteChangedSinceError when a note changed in the meantime
  * and its edit cannot be made again, WriteNoLongerAllowedError when `mayWrite` turns false.
  */
-export async function applyChangeSet(host: Host, journal: WriteJournal, call: JournalCall, changes: readonly NoteChange[], options: ApplyOptions): Promise<Map<string, string>> {
+export async function applyChangeSet(
+	host: Host,
+	journal: WriteJournal,
+	call: JournalCall,
+	changes: readonly NoteChange[],
+	options: ApplyOptions,
+): Promise<Map<string, string>> {
 	// Sets that touch a path in common are checked and written one after another: two overwrites of one
 	// note planned the same backup name at once, and the second wrote its note before finding the name taken.
 	const paths = changes.flatMap((change) => (change.movedFrom === undefined ? [change.path] : [change.path, change.movedFrom]));
@@ -150,7 +156,13 @@ async function withPathTurns<T>(paths: readonly string[], work: () => Promise<T>
 	}
 }
 
-async function applyInTurn(host: Host, journal: WriteJournal, call: JournalCall, changes: readonly NoteChange[], options: ApplyOptions): Promise<Map<string, string>> {
+async function applyInTurn(
+	host: Host,
+	journal: WriteJournal,
+	call: JournalCall,
+	changes: readonly NoteChange[],
+	options: ApplyOptions,
+): Promise<Map<string, string>> {
 	const changed = await findChangedNote(host, changes, options);
 	if (changed !== null) throw new NoteChangedSinceError(changed, []);
 	const written = new Map<string, string>();
@@ -165,7 +177,13 @@ async function applyInTurn(host: Host, journal: WriteJournal, call: JournalCall,
 				// Completed by the host's rename above.
 				return;
 			} else {
-				const text = await applyChange(host, journal, call, change, options.redoEdits || change.relink === true ? true : (options.acceptsRedo ?? false));
+				const text = await applyChange(
+					host,
+					journal,
+					call,
+					change,
+					options.redoEdits || change.relink === true ? true : (options.acceptsRedo ?? false),
+				);
 				if (text !== null) written.set(change.path, text);
 			}
 		} catch (error) {
@@ -179,7 +197,8 @@ async function applyInTurn(host: Host, journal: WriteJournal, call: JournalCall,
 	// written at once, each note still compared at the moment of its own write.
 	let group: NoteChange[] = [];
 	const flush = async () => {
-		for (let start = 0; start < group.length; start += RELINKS_APPLIED_AT_ONCE) await applyRelinks(host, journal, call, group.slice(start, start + RELINKS_APPLIED_AT_ONCE), options, written, done);
+		for (let start = 0; start < group.length; start += RELINKS_APPLIED_AT_ONCE)
+			await applyRelinks(host, journal, call, group.slice(start, start + RELINKS_APPLIED_AT_ONCE), options, written, done);
 		group = [];
 	};
 	for (const change of changes) {
@@ -212,7 +231,15 @@ export function missingFolders(host: Host, path: string): string[] {
  * note that could not be written has its record dropped. Throws, once every note of the group has
  * settled, the first note's error (with every note written so far in `done`).
  */
-async function applyRelinks(host: Host, journal: WriteJournal, call: JournalCall, group: readonly NoteChange[], options: ApplyOptions, written: Map<string, string>, done: string[]): Promise<void> {
+async function applyRelinks(
+	host: Host,
+	journal: WriteJournal,
+	call: JournalCall,
+	group: readonly NoteChange[],
+	options: ApplyOptions,
+	written: Map<string, string>,
+	done: string[],
+): Promise<void> {
 	if (!options.mayWrite()) throw new WriteNoLongerAllowedError(done);
 	journal.recordChanges(
 		call,
@@ -268,7 +295,14 @@ async function writeRecordedRelink(host: Host, journal: WriteJournal, call: Jour
 }
 
 function record(path: string, before: string | null, after: string, movedFrom?: string): JournalChange {
-	return { path, ...(movedFrom === undefined ? {} : { movedFrom }), before, beforeHash: before === null ? null : hashText(before), after, afterHash: hashText(after) };
+	return {
+		path,
+		...(movedFrom === undefined ? {} : { movedFrom }),
+		before,
+		beforeHash: before === null ? null : hashText(before),
+		after,
+		afterHash: hashText(after),
+	};
 }
 
 /**
@@ -276,7 +310,13 @@ function record(path: string, before: string | null, after: string, movedFrom?: 
  * written. An edit is made only on the text it was planned on, or, when `redo` is allowed, made
  * again on the note's current text. Returns the note's text as written (null: nothing to write).
  */
-export async function applyChange(host: Host, journal: WriteJournal, call: JournalCall, change: NoteChange, mayRedo: boolean | ((before: string, after: string) => boolean)): Promise<string | null> {
+export async function applyChange(
+	host: Host,
+	journal: WriteJournal,
+	call: JournalCall,
+	change: NoteChange,
+	mayRedo: boolean | ((before: string, after: string) => boolean),
+): Promise<string | null> {
 	if (change.movedFrom !== undefined) return moveNote(host, journal, call, change, change.movedFrom, mayRedo === true);
 	if (change.before === null) {
 		await createNote(host, journal, call, change.path, change.after);
@@ -298,7 +338,8 @@ async function createNote(host: Host, journal: WriteJournal, call: JournalCall, 
 		journal.dropChange(call.id, path);
 		// Taken on disk by something the vault does not list (a folder, a link the jail refuses): planned again elsewhere.
 		const code = String((error as NodeJS.ErrnoException).code);
-		if (["EEXIST", "EISDIR", "EOUTSIDEVAULT"].includes(code) || /already exists/i.test((error as Error).message ?? "")) throw new NoteChangedSinceError(path, [], true);
+		if (["EEXIST", "EISDIR", "EOUTSIDEVAULT"].includes(code) || /already exists/i.test((error as Error).message ?? ""))
+			throw new NoteChangedSinceError(path, [], true);
 		throw error;
 	}
 }
@@ -308,7 +349,15 @@ async function createNote(host: Host, journal: WriteJournal, call: JournalCall, 
  * other text (then, when allowed, the edit is made again on that text). The host may run the edit
  * again on fresher text; the journal record follows the run that is written.
  */
-async function editWithCompare(host: Host, journal: WriteJournal, call: JournalCall, file: HostFile, change: NoteChange, mayRedo: boolean | ((before: string, after: string) => boolean), movedFrom?: string): Promise<string | null> {
+async function editWithCompare(
+	host: Host,
+	journal: WriteJournal,
+	call: JournalCall,
+	file: HostFile,
+	change: NoteChange,
+	mayRedo: boolean | ((before: string, after: string) => boolean),
+	movedFrom?: string,
+): Promise<string | null> {
 	let recorded = false;
 	let conflict = false;
 	let changedText: string | null = null;
@@ -381,7 +430,14 @@ async function moveNote(host: Host, journal: WriteJournal, call: JournalCall, ch
  * host is done, each planned link change it did not make is made (compared as any edit), and a
  * note the host wrote differently is recorded with what it wrote.
  */
-async function moveWithHostLinks(host: Host, journal: WriteJournal, call: JournalCall, move: NoteChange, changes: readonly NoteChange[], written: Map<string, string>): Promise<void> {
+async function moveWithHostLinks(
+	host: Host,
+	journal: WriteJournal,
+	call: JournalCall,
+	move: NoteChange,
+	changes: readonly NoteChange[],
+	written: Map<string, string>,
+): Promise<void> {
 	const from = move.movedFrom ?? move.path;
 	const file = host.vault.getFileByPath(from);
 	if (!file || move.before === null) throw new NoteChangedSinceError(from, []);

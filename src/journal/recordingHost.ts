@@ -74,11 +74,15 @@ function withWrites(host: Host, writes: Writes): Host {
 		create: writes.create,
 		createFolder: writes.createFolder ?? ((path) => vault.createFolder(path)),
 		rename: writes.rename,
-		on: ((name: string, callback: (...data: never[]) => unknown) => (vault.on as (name: string, callback: (...data: never[]) => unknown) => ReturnType<HostVault["on"]>)(name, callback)),
+		on: (name: string, callback: (...data: never[]) => unknown) =>
+			(vault.on as (name: string, callback: (...data: never[]) => unknown) => ReturnType<HostVault["on"]>)(name, callback),
 		offref: (ref) => vault.offref(ref),
 	};
 	// Nothing a planned call does may reach the disk: no write tool trashes a note.
-	const fileManager: HostFileManager = { trashFile: (file) => Promise.reject(new Error(`"${file.path}" cannot be moved to the trash while a call is planned.`)), renameFile: writes.renameFile };
+	const fileManager: HostFileManager = {
+		trashFile: (file) => Promise.reject(new Error(`"${file.path}" cannot be moved to the trash while a call is planned.`)),
+		renameFile: writes.renameFile,
+	};
 	// Spelled out, not spread alone: a class host's methods (NodeHost's hiddenLinks) are not own properties.
 	return { ...host, hiddenLinks: () => host.hiddenLinks(), vault: wrapped, fileManager };
 }
@@ -87,7 +91,9 @@ function withWrites(host: Host, writes: Writes): Host {
 export class CallTooLargeError extends Error {
 	readonly code = "ECALLTOOLARGE";
 	constructor() {
-		super(`This call would change notes holding more than the ${MAX_JOURNAL_CALL_BYTES / (1024 * 1024)} MiB of text one call may keep in the undo journal.`);
+		super(
+			`This call would change notes holding more than the ${MAX_JOURNAL_CALL_BYTES / (1024 * 1024)} MiB of text one call may keep in the undo journal.`,
+		);
 		this.name = "CallTooLargeError";
 	}
 }
@@ -97,7 +103,12 @@ export class CallTooLargeError extends Error {
  * note's current text and collected (`changes()` once the call has run). A rename is planned among
  * the notes `scope` shows only. `expectedHash`, when given, must be the hash of the first note the call changes.
  */
-export function planningHost(host: Host, scope: Scope, expectedHash?: string, takenOnDisk: ReadonlySet<string> = new Set()): { host: Host; changes: () => PlannedChange[] } {
+export function planningHost(
+	host: Host,
+	scope: Scope,
+	expectedHash?: string,
+	takenOnDisk: ReadonlySet<string> = new Set(),
+): { host: Host; changes: () => PlannedChange[] } {
 	const expected = new ExpectedHash(expectedHash);
 	const planned = new Map<string, PlannedChange>();
 	const files = new Map<string, HostFile>();
@@ -126,7 +137,13 @@ export function planningHost(host: Host, scope: Scope, expectedHash?: string, ta
 		const name = path.slice(path.lastIndexOf("/") + 1);
 		const dot = name.lastIndexOf(".");
 		const now = Date.now();
-		return { path, name, basename: dot > 0 ? name.slice(0, dot) : name, extension: dot > 0 ? name.slice(dot + 1) : "", stat: { ctime: now, mtime: now, size } };
+		return {
+			path,
+			name,
+			basename: dot > 0 ? name.slice(0, dot) : name,
+			extension: dot > 0 ? name.slice(dot + 1) : "",
+			stat: { ctime: now, mtime: now, size },
+		};
 	};
 	const planning = withWrites(host, {
 		getFileByPath: (path) => files.get(path) ?? (movedAway.has(path) ? null : host.vault.getFileByPath(path)),
@@ -144,7 +161,14 @@ export function planningHost(host: Host, scope: Scope, expectedHash?: string, ta
 		create: async (path, data) => {
 			// Taken also when something the vault does not list is there (a folder, a link, a file made a moment ago):
 			// a backup then moves to its next name now, in the plan, not at the write. A name the jail refuses (a link) is taken too.
-			if (files.has(path) || host.vault.getFileByPath(path) || takenOnDisk.has(path) || host.hiddenLinks().includes(path) || (await host.vault.adapter.exists(path).catch(() => true))) throw Object.assign(new Error(`File already exists: ${path}`), { code: "EEXIST" });
+			if (
+				files.has(path) ||
+				host.vault.getFileByPath(path) ||
+				takenOnDisk.has(path) ||
+				host.hiddenLinks().includes(path) ||
+				(await host.vault.adapter.exists(path).catch(() => true))
+			)
+				throw Object.assign(new Error(`File already exists: ${path}`), { code: "EEXIST" });
 			expected.check(path, null);
 			expected.passed();
 			const file = fileAt(path, Buffer.byteLength(data));
@@ -160,7 +184,14 @@ export function planningHost(host: Host, scope: Scope, expectedHash?: string, ta
 			if (earlier?.before === null) throw new Error("A note made by this call cannot be moved in the same call.");
 			planned.delete(file.path);
 			// Moving keeps whatever the note holds when it moves, so the move may be made on newer text; its own edits follow it.
-			planned.set(newPath, { path: newPath, movedFrom: earlier?.movedFrom ?? file.path, before: earlier ? earlier.before : text, after: text, redo: earlier ? earlier.redo : (current) => current, relink: earlier ? earlier.relink : true });
+			planned.set(newPath, {
+				path: newPath,
+				movedFrom: earlier?.movedFrom ?? file.path,
+				before: earlier ? earlier.before : text,
+				after: text,
+				redo: earlier ? earlier.redo : (current) => current,
+				relink: earlier ? earlier.relink : true,
+			});
 			const movedFile = fileAt(newPath, Buffer.byteLength(text));
 			files.set(newPath, movedFile);
 			movedAway.add(file.path);

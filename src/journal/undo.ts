@@ -70,14 +70,24 @@ type UndoStep =
  * back first, and its links pointed back only once it is back. Each write is recorded first, as a
  * call of the tool "undo" by `undoneBy`, so history shows it and it can be undone too.
  */
-export async function undoCall(host: Host, journal: WriteJournal, callId: string, undoneBy = UNDO_BY_PERSON, excludedFolders: readonly string[] = []): Promise<UndoOutcome> {
+export async function undoCall(
+	host: Host,
+	journal: WriteJournal,
+	callId: string,
+	undoneBy = UNDO_BY_PERSON,
+	excludedFolders: readonly string[] = [],
+): Promise<UndoOutcome> {
 	const entry = journal.get(callId);
 	if (!entry) return { ok: false, reason: unknownCallReason(callId) };
 	if (entry.undone) return { ok: false, reason: `The change ${callId} was already undone, at ${entry.undone.time} (by ${entry.undone.by}).` };
 	const scope: Scope = { configDir: host.vault.configDir, excludedFolders: [...excludedFolders, ...host.hiddenLinks()] };
 	for (const change of entry.changes) {
 		for (const path of change.movedFrom === undefined ? [change.path] : [change.path, change.movedFrom]) {
-			if (!isWritablePath(path, scope)) return { ok: false, reason: `Undo of ${callId} refused: its journal record names "${path}", which is not a note Vault MCP may write (outside the vault, hidden, in the config folder, in an excluded folder or behind a symbolic link). Nothing was changed.` };
+			if (!isWritablePath(path, scope))
+				return {
+					ok: false,
+					reason: `Undo of ${callId} refused: its journal record names "${path}", which is not a note Vault MCP may write (outside the vault, hidden, in the config folder, in an excluded folder or behind a symbolic link). Nothing was changed.`,
+				};
 		}
 	}
 	const undo: JournalCall = { id: newCallId(), time: new Date().toISOString(), tokenName: undoneBy, tool: UNDO_TOOL };
@@ -87,7 +97,10 @@ export async function undoCall(host: Host, journal: WriteJournal, callId: string
 		for (const step of steps) notes.push(await runStep(host, journal, undo, entry, step, scope));
 	} catch (error) {
 		const done = notes.length > 0 ? ` Done before it stopped: ${describeNotes(notes)}` : " Nothing was changed.";
-		return { ok: false, reason: `Undo of ${callId} stopped: ${error instanceof Error ? error.message : String(error)}.${done} Running it again carries on.` };
+		return {
+			ok: false,
+			reason: `Undo of ${callId} stopped: ${error instanceof Error ? error.message : String(error)}.${done} Running it again carries on.`,
+		};
 	}
 	journal.markUndone(callId, undo.id);
 	return { ok: true, entry, undoId: undo.id, notes };
@@ -117,7 +130,12 @@ async function planUndo(host: Host, entry: JournalEntry): Promise<UndoStep[]> {
 		const current = await textNow(move.path);
 		const canMove = move.before !== null && current !== null && current === move.after && (await isFree(move.movedFrom));
 		if (canMove && move.before !== null) {
-			steps.push({ kind: "apply", change: { path: move.movedFrom, movedFrom: move.path, before: current, after: move.before }, done: { path: move.movedFrom, result: "moved back", from: move.path }, original: { ...move, path: move.movedFrom } });
+			steps.push({
+				kind: "apply",
+				change: { path: move.movedFrom, movedFrom: move.path, before: current, after: move.before },
+				done: { path: move.movedFrom, result: "moved back", from: move.path },
+				original: { ...move, path: move.movedFrom },
+			});
 			planned.set(move.path, null);
 			planned.set(move.movedFrom, move.before);
 		} else {
@@ -156,7 +174,8 @@ function stepFor(change: JournalChange, relinkedByRename: boolean, current: stri
 		// Edited since: its text is kept and only the links the rename changed are pointed back.
 		const back = renamedLinkpaths(change.before, change.after);
 		const relinked = back.size === 0 ? current : rewriteLinks(current, parseMetadata(current), (linkpath) => back.get(linkpath) ?? null).text;
-		if (relinked !== current) return { kind: "apply", change: { path, before: current, after: relinked }, done: { path, result: "relinked" }, original: change };
+		if (relinked !== current)
+			return { kind: "apply", change: { path, before: current, after: relinked }, done: { path, result: "relinked" }, original: change };
 	}
 	return { kind: "conflict", original: change };
 }

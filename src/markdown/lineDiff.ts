@@ -29,17 +29,28 @@ export function diffNote(before: string | null, after: string): NoteDiff {
 	let prefix = 0;
 	while (prefix < oldLines.length && prefix < newLines.length && oldLines[prefix] === newLines[prefix]) prefix++;
 	let suffix = 0;
-	while (suffix < oldLines.length - prefix && suffix < newLines.length - prefix && oldLines[oldLines.length - 1 - suffix] === newLines[newLines.length - 1 - suffix]) suffix++;
+	while (
+		suffix < oldLines.length - prefix &&
+		suffix < newLines.length - prefix &&
+		oldLines[oldLines.length - 1 - suffix] === newLines[newLines.length - 1 - suffix]
+	)
+		suffix++;
 	const removed = oldLines.slice(prefix, oldLines.length - suffix);
 	const added = newLines.slice(prefix, newLines.length - suffix);
 	// Only added or only removed lines (a new note, an append, a cut) need no search, whatever their
 	// number: the approval window must show every line of a new note, not a line count.
 	const middle =
 		removed.length === 0 || added.length === 0
-			? [{ value: removed, removed: true, added: false }, { value: added, removed: false, added: true }]
+			? [
+					{ value: removed, removed: true, added: false },
+					{ value: added, removed: false, added: true },
+				]
 			: diffArrays(removed, added, { maxEditLength: DIFF_MAX_EDIT_LENGTH, timeout: DIFF_TIMEOUT_MS });
 	const all: Array<{ kind: "same" | "added" | "removed"; text: string }> = oldLines.slice(0, prefix).map((text) => ({ kind: "same" as const, text }));
-	const parts = middle ?? [{ value: added, removed: false, added: true }, { value: removed, removed: true, added: false }];
+	const parts = middle ?? [
+		{ value: added, removed: false, added: true },
+		{ value: removed, removed: true, added: false },
+	];
 	for (const part of parts) {
 		const kind = part.added ? "added" : part.removed ? "removed" : "same";
 		for (const text of part.value) all.push({ kind, text });
@@ -84,10 +95,12 @@ export function unmatchedNotice(unmatched: NonNullable<NoteDiff["unmatched"]>): 
 /** The diff as plain text lines: `+ ` added, `- ` removed, `  ` context, `… N lines …` for a gap (for the terminal). */
 export function diffAsText(diff: NoteDiff): string[] {
 	const notice = diff.unmatched ? [`(${unmatchedNotice(diff.unmatched)})`] : [];
-	return notice.concat(diff.lines.map((line) => {
-		if (line.kind === "gap") return `  … ${line.linesSkipped} unchanged line${line.linesSkipped === 1 ? "" : "s"} …`;
-		return `${line.kind === "added" ? "+" : line.kind === "removed" ? "-" : " "} ${line.text}`;
-	}));
+	return notice.concat(
+		diff.lines.map((line) => {
+			if (line.kind === "gap") return `  … ${line.linesSkipped} unchanged line${line.linesSkipped === 1 ? "" : "s"} …`;
+			return `${line.kind === "added" ? "+" : line.kind === "removed" ? "-" : " "} ${line.text}`;
+		}),
+	);
 }
 
 /** A note's lines as a person sees them: no line ending, no carriage return, no empty "line" after a final newline. */

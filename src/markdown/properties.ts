@@ -59,19 +59,24 @@ export function setProperty(note: string, name: string, value: PropertyValue): P
 	const overBound = frontmatterBoundProblem(yaml);
 	if (overBound !== null) return fail(`The note's frontmatter is not read as properties: ${overBound}. Edit it in the note itself. Nothing was changed.`);
 	const parsed = parseFrontmatterDocument(yaml);
-	if (!parsed || parsed.errors.length > 0 || hasDuplicateKey(parsed)) return fail("The note's frontmatter is not valid YAML (Obsidian shows no properties for it). Fix it first; nothing was changed.");
+	if (!parsed || parsed.errors.length > 0 || hasDuplicateKey(parsed))
+		return fail("The note's frontmatter is not valid YAML (Obsidian shows no properties for it). Fix it first; nothing was changed.");
 	const document: Document = parsed;
 	if (document.contents === null) document.contents = document.createNode({});
 	const map = document.contents;
 	if (!isMap(map)) return fail("The note's frontmatter is not a list of properties (a YAML mapping). Nothing was changed.");
 	// Obsidian's property names are case-insensitive: change the key the note already has.
-	const existing = map.items.find((pair) => String((pair.key as { value?: unknown } | null)?.value) === name) ?? map.items.find((pair) => String((pair.key as { value?: unknown } | null)?.value).toLowerCase() === name.toLowerCase());
+	const existing =
+		map.items.find((pair) => String((pair.key as { value?: unknown } | null)?.value) === name) ??
+		map.items.find((pair) => String((pair.key as { value?: unknown } | null)?.value).toLowerCase() === name.toLowerCase());
 	const key = existing ? (existing.key as { value?: unknown }).value : name;
 	let before: string;
 	try {
 		before = JSON.stringify(frontmatterValue(document));
 	} catch {
-		return fail(`The note's frontmatter expands its YAML aliases (*name) past ${MAX_FRONTMATTER_ALIAS_EXPANSION} values, or uses one that is not defined; it is not edited. Nothing was changed.`);
+		return fail(
+			`The note's frontmatter expands its YAML aliases (*name) past ${MAX_FRONTMATTER_ALIAS_EXPANSION} values, or uses one that is not defined; it is not edited. Nothing was changed.`,
+		);
 	}
 	if (written === null) {
 		if (!existing) return ok({ text: note, value: written, changed: false });
@@ -91,7 +96,9 @@ export function setProperty(note: string, name: string, value: PropertyValue): P
 		after = JSON.stringify(frontmatterValue(document));
 	} catch {
 		// The yaml package cannot resolve an alias (`other: *x`) whose anchor (`&x`) went with the old value.
-		return fail(`Another property refers to the value of "${String(key)}" by a YAML alias (*name); changing it would break that property. Edit the note's frontmatter directly. Nothing was changed.`);
+		return fail(
+			`Another property refers to the value of "${String(key)}" by a YAML alias (*name); changing it would break that property. Edit the note's frontmatter directly. Nothing was changed.`,
+		);
 	}
 	if (after === before) return ok({ text: note, value: written, changed: false });
 	const indentSeq = !/^-[ \t]/m.test(yaml);
@@ -102,7 +109,15 @@ export function setProperty(note: string, name: string, value: PropertyValue): P
 }
 
 function toYaml(document: Document, eol: string, indentSeq: boolean): string {
-	if (isMap(document.contents) && document.contents.items.length === 0 && !document.commentBefore && !document.comment && !document.contents.commentBefore && !document.contents.comment) return "";
+	if (
+		isMap(document.contents) &&
+		document.contents.items.length === 0 &&
+		!document.commentBefore &&
+		!document.comment &&
+		!document.contents.commentBefore &&
+		!document.contents.comment
+	)
+		return "";
 	const text = document.toString({ lineWidth: 0, minContentWidth: 0, flowCollectionPadding: false, indentSeq });
 	return eol === "\n" ? text : text.replace(/\r?\n/g, "\r\n");
 }

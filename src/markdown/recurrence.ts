@@ -60,7 +60,13 @@ export function parseRecurrence(ruleText: string): RecurrenceRule | null {
 
 /** Whether two rule option sets say the same (rrule's Weekday objects compared by their text). */
 function sameOptions(first: Partial<Options> | null, second: Partial<Options>): boolean {
-	const key = (options: Partial<Options> | null) => JSON.stringify(Object.entries(options ?? {}).filter(([, value]) => value !== undefined && value !== null).sort(([a], [b]) => a.localeCompare(b)), (_name, value: unknown) => (value instanceof Weekday ? value.toString() : value));
+	const key = (options: Partial<Options> | null) =>
+		JSON.stringify(
+			Object.entries(options ?? {})
+				.filter(([, value]) => value !== undefined && value !== null)
+				.sort(([a], [b]) => a.localeCompare(b)),
+			(_name, value: unknown) => (value instanceof Weekday ? value.toString() : value),
+		);
 	return key(first) === key(second);
 }
 
@@ -91,7 +97,9 @@ function dayPasses(options: Partial<Options>, dtstart: Date, day: Date): boolean
 	const freq = options.freq ?? Frequency.DAILY;
 	const months = asList(options.bymonth);
 	let monthDays = asList(options.bymonthday);
-	let weekdays = asList(options.byweekday).map((each) => (typeof each === "number" ? new Weekday(each) : typeof each === "string" ? Weekday.fromStr(each) : each));
+	let weekdays = asList(options.byweekday).map((each) =>
+		typeof each === "number" ? new Weekday(each) : typeof each === "string" ? Weekday.fromStr(each) : each,
+	);
 	const weeks = asList(options.byweekno);
 	const namesNoDay = monthDays.length === 0 && weekdays.length === 0 && weeks.length === 0;
 	if (namesNoDay && freq === Frequency.YEARLY) {
@@ -127,7 +135,8 @@ function intervalReaches(options: Partial<Options>, dtstart: Date, day: Date): b
 	const days = Math.round((day.getTime() - dtstart.getTime()) / DAY_MS);
 	const hours = asList(options.byhour);
 	const allowedHours = hours.length > 0 ? hours : Array.from({ length: 24 }, (_unused, hour) => hour);
-	const reaches = (unitsBefore: number, unitsInHour: number) => allowedHours.some((hour) => (((-(unitsBefore + hour * unitsInHour)) % interval) + interval) % interval < unitsInHour);
+	const reaches = (unitsBefore: number, unitsInHour: number) =>
+		allowedHours.some((hour) => ((-(unitsBefore + hour * unitsInHour) % interval) + interval) % interval < unitsInHour);
 	switch (options.freq) {
 		case Frequency.YEARLY:
 			return (day.getUTCFullYear() - dtstart.getUTCFullYear()) % interval === 0;
@@ -182,7 +191,8 @@ function nextAfter(rule: RecurrenceRule, dtstart: Date, after: Date): Date | nul
 	const monthly = /every( \d+)? months?/.test(rule.text) && !rule.text.includes(" on ");
 	const yearly = /every( \d+)? years?/.test(rule.text);
 	const monthsBetween = (from: Date, to: Date) => (to.getUTCFullYear() - from.getUTCFullYear()) * 12 + to.getUTCMonth() - from.getUTCMonth();
-	const tooFar = (from: Date, to: Date) => (monthly ? monthsBetween(from, to) > interval : yearly ? to.getUTCFullYear() - from.getUTCFullYear() > interval : false);
+	const tooFar = (from: Date, to: Date) =>
+		monthly ? monthsBetween(from, to) > interval : yearly ? to.getUTCFullYear() - from.getUTCFullYear() > interval : false;
 	let from = after;
 	for (let step = 0; next && tooFar(from, next); step++) {
 		if (step >= MAX_RECURRENCE_STEP_BACK_DAYS) return null;
@@ -202,14 +212,20 @@ function nextAfter(rule: RecurrenceRule, dtstart: Date, after: Date): Date | nul
  * has no further occurrence (a count or an end date reached); BEYOND_SEARCH when it has none within
  * MAX_RECURRENCE_SEARCH_YEARS.
  */
-export function nextOccurrence(rule: RecurrenceRule, dates: OccurrenceDates, today: string, removeScheduled = false): OccurrenceDates | null | typeof BEYOND_SEARCH {
+export function nextOccurrence(
+	rule: RecurrenceRule,
+	dates: OccurrenceDates,
+	today: string,
+	removeScheduled = false,
+): OccurrenceDates | null | typeof BEYOND_SEARCH {
 	const reference = removeScheduled ? (dates.due ?? dates.start ?? dates.scheduled) : (dates.due ?? dates.scheduled ?? dates.start);
 	const base = utcDay(rule.whenDone || reference === undefined ? today : reference);
 	const next = nextAfter(rule, base, endOfDay(base));
 	if (next === null || next === BEYOND_SEARCH) return next;
 	if (reference === undefined) return {};
 	const referenceDay = utcDay(reference);
-	const moved = (date: string | undefined) => (date === undefined ? undefined : isoDay(new Date(next.getTime() + Math.round((utcDay(date).getTime() - referenceDay.getTime()) / DAY_MS) * DAY_MS)));
+	const moved = (date: string | undefined) =>
+		date === undefined ? undefined : isoDay(new Date(next.getTime() + Math.round((utcDay(date).getTime() - referenceDay.getTime()) / DAY_MS) * DAY_MS));
 	const dropScheduled = removeScheduled && (dates.due !== undefined || dates.start !== undefined);
 	const result: OccurrenceDates = {};
 	if (dates.due !== undefined) result.due = moved(dates.due);

@@ -33,7 +33,10 @@ export function sectionEnd(headings: readonly HeadingCache[], index: number, tex
  * inside the section of the one before; the first match wins, as in Obsidian. Null when there is none.
  */
 export function resolveSubpath(cache: CachedMetadata | null, subpath: string, textLength: number): NotePart | null {
-	const parts = subpath.split("#").map((part) => part.trim()).filter((part) => part !== "");
+	const parts = subpath
+		.split("#")
+		.map((part) => part.trim())
+		.filter((part) => part !== "");
 	if (parts.length === 0) return null;
 	const first = parts[0] ?? "";
 	if (parts.length === 1 && first.startsWith("^")) {

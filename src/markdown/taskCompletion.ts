@@ -175,7 +175,18 @@ function parseTask(line: string, format: TaskFormat): ParsedTask | null {
 	let body = rest.trim();
 	const blockLink = BLOCK_LINK.exec(body)?.[0] ?? "";
 	if (blockLink) body = body.replace(BLOCK_LINK, "").trim();
-	const task: ParsedTask = { indentation, listMarker, status, description: "", dates: {}, onCompletion: "", id: "", dependsOn: [], blockLink, hardBreak: hardBreakOf(line) };
+	const task: ParsedTask = {
+		indentation,
+		listMarker,
+		status,
+		description: "",
+		dates: {},
+		onCompletion: "",
+		id: "",
+		dependsOn: [],
+		blockLink,
+		hardBreak: hardBreakOf(line),
+	};
 	const fields = format === "dataview" ? DATAVIEW_FIELDS : EMOJI_FIELDS;
 	let trailingTags = "";
 	const take = (reader: FieldReader): RegExpExecArray | null => {
@@ -189,9 +200,14 @@ function parseTask(line: string, format: TaskFormat): ParsedTask | null {
 		const value = found[1] ?? "";
 		if (name === "priority") task.priority = format === "dataview" ? (value as Priority) : PRIORITIES.find((level) => PRIORITY_EMOJI[level] === value);
 		else if (name === "recurrence") task.recurrenceText = value.trim();
-		else if (name === "onCompletion") task.onCompletion = value.trim().toLowerCase() === "delete" ? "delete" : value.trim().toLowerCase() === "keep" ? "keep" : "";
+		else if (name === "onCompletion")
+			task.onCompletion = value.trim().toLowerCase() === "delete" ? "delete" : value.trim().toLowerCase() === "keep" ? "keep" : "";
 		else if (name === "id") task.id = value.trim();
-		else if (name === "dependsOn") task.dependsOn = value.replace(/ /g, "").split(",").filter((item) => item !== "");
+		else if (name === "dependsOn")
+			task.dependsOn = value
+				.replace(/ /g, "")
+				.split(",")
+				.filter((item) => item !== "");
 		else task.dates[name] = value;
 		return true;
 	};
@@ -222,7 +238,14 @@ function hardBreakOf(line: string): string {
 function formatTask(task: ParsedTask, format: TaskFormat): string {
 	// Tasks writes two spaces before each Dataview field, so that Obsidian renders every one of them (obsidian-tasks issue 1913).
 	const field = (symbol: string, value: string) => (format === "dataview" ? `  [${symbol} ${value}]` : ` ${symbol} ${value}`);
-	const dataviewNames: Record<DateField, string> = { created: "created::", start: "start::", scheduled: "scheduled::", due: "due::", cancelled: "cancelled::", done: "completion::" };
+	const dataviewNames: Record<DateField, string> = {
+		created: "created::",
+		start: "start::",
+		scheduled: "scheduled::",
+		due: "due::",
+		cancelled: "cancelled::",
+		done: "completion::",
+	};
 	const emojis: Record<DateField, string> = { created: "➕", start: "🛫", scheduled: "⏳", due: "📅", cancelled: "❌", done: "✅" };
 	const date = (name: DateField) => {
 		const value = task.dates[name];
@@ -280,32 +303,54 @@ export interface CompletedTask {
  * `🏁 delete`, the completed task itself is removed. An error when the line is not a task, the
  * status is already set, or the recurrence rule cannot be read (Tasks would silently drop it).
  */
-export function changeTaskStatus(line: string, newStatus: string, today: string, format: TaskFormat, settings: CompletionSettings = DEFAULT_COMPLETION_SETTINGS): Result<CompletedTask> {
+export function changeTaskStatus(
+	line: string,
+	newStatus: string,
+	today: string,
+	format: TaskFormat,
+	settings: CompletionSettings = DEFAULT_COMPLETION_SETTINGS,
+): Result<CompletedTask> {
 	const task = parseTask(line, format);
 	if (!task) return fail("The line is not a task ('- [ ] …').");
 	if (task.status === newStatus) return fail(`The task already has status '${newStatus}'. Nothing was changed.`);
 	if (task.recurrenceText !== undefined) {
 		const rule = parseRecurrence(task.recurrenceText);
-		if (!rule) return fail(`The task's recurrence "${task.recurrenceText}" is not a rule the Tasks plugin can read (e.g. "every week", "every month on the 1st", "every weekday when done"). Nothing was changed.`);
+		if (!rule)
+			return fail(
+				`The task's recurrence "${task.recurrenceText}" is not a rule the Tasks plugin can read (e.g. "every week", "every month on the 1st", "every weekday when done"). Nothing was changed.`,
+			);
 		task.recurrence = rule;
 		// The next occurrence's dates are counted from these: from a day that does not exist, Tasks would write "Invalid date".
-		const problem = [task.dates.due, task.dates.scheduled, task.dates.start].map((date) => (date === undefined ? null : dateProblem(date))).find((each) => each !== null);
-		if (problem) return fail(`The recurring task's next dates cannot be counted: ${problem.replace(" Use YYYY-MM-DD.", "")} Correct it in the note first. Nothing was changed.`);
+		const problem = [task.dates.due, task.dates.scheduled, task.dates.start]
+			.map((date) => (date === undefined ? null : dateProblem(date)))
+			.find((each) => each !== null);
+		if (problem)
+			return fail(
+				`The recurring task's next dates cannot be counted: ${problem.replace(" Use YYYY-MM-DD.", "")} Correct it in the note first. Nothing was changed.`,
+			);
 	}
 	const oldType = statusOf(settings, task.status).type;
 	const newType = statusOf(settings, newStatus).type;
-	const tracked = (type: StatusType, enabled: boolean, current: string | undefined) => (newType !== type ? undefined : oldType === type ? current : enabled ? today : undefined);
+	const tracked = (type: StatusType, enabled: boolean, current: string | undefined) =>
+		newType !== type ? undefined : oldType === type ? current : enabled ? today : undefined;
 	const changed: ParsedTask = {
 		...task,
 		status: newStatus,
-		dates: { ...task.dates, done: tracked("DONE", settings.setDoneDate, task.dates.done), cancelled: tracked("CANCELLED", settings.setCancelledDate, task.dates.cancelled) },
+		dates: {
+			...task.dates,
+			done: tracked("DONE", settings.setDoneDate, task.dates.done),
+			cancelled: tracked("CANCELLED", settings.setCancelledDate, task.dates.cancelled),
+		},
 	};
 	const lines = [formatTask(changed, format)];
 	let taskIndex = 0;
 	let nextIndex = -1;
 	if (newType === "DONE" && oldType !== "DONE" && task.recurrence) {
 		const dates = nextOccurrence(task.recurrence, task.dates, today, settings.removeScheduledDateOnRecurrence);
-		if (dates === BEYOND_SEARCH) return fail(`The task's recurrence "${task.recurrence.text}" has no next date within ${MAX_RECURRENCE_SEARCH_YEARS} years, the longest it is searched for. Correct the rule in the note first. Nothing was changed.`);
+		if (dates === BEYOND_SEARCH)
+			return fail(
+				`The task's recurrence "${task.recurrence.text}" has no next date within ${MAX_RECURRENCE_SEARCH_YEARS} years, the longest it is searched for. Correct the rule in the note first. Nothing was changed.`,
+			);
 		if (dates) {
 			const next: ParsedTask = {
 				...task,
@@ -366,7 +411,9 @@ export function changeTaskInNote(note: string, change: NoteTaskChange): NoteTask
 		const listed = open.slice(0, change.listLimit).map((index) => `line ${index}: ${taskText(content(index))}`);
 		const more = open.length > listed.length ? ` (and ${open.length - listed.length} more)` : "";
 		const list = listed.length ? ` Its open tasks: ${listed.join("; ")}${more}.` : " It has no open tasks.";
-		return fail(`Line ${change.line} is not the task "${wanted}" (the note may have changed since list_tasks). Nothing was changed.${list} Call list_tasks again for the current lines.`);
+		return fail(
+			`Line ${change.line} is not the task "${wanted}" (the note may have changed since list_tasks). Nothing was changed.${list} Call list_tasks again for the current lines.`,
+		);
 	}
 	const line = content(change.line);
 	const noteFormat = change.tasks.map((task) => lineTaskFormat(content(task.line))).find((format) => format !== null);

@@ -147,4 +147,3 @@ export interface WriteServices {
 	 */
 	releasePlace?(): void;
 }
-

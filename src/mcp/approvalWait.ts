@@ -11,7 +11,12 @@ import type { ApprovalDecision, ApprovalRequest, Approver, OnScreen } from "./ap
  * "gone" when the client cancelled or disconnected first, "full" when the token already has its
  * bound of calls waiting. Whatever the outcome, the request is withdrawn from the approver.
  */
-export async function waitForDecision(approver: Approver, timeoutMs: number, request: ApprovalRequest, clientGone?: AbortSignal): Promise<ApprovalDecision | "timeout" | "gone" | "full"> {
+export async function waitForDecision(
+	approver: Approver,
+	timeoutMs: number,
+	request: ApprovalRequest,
+	clientGone?: AbortSignal,
+): Promise<ApprovalDecision | "timeout" | "gone" | "full"> {
 	const controller = new AbortController();
 	let timer: NodeJS.Timeout | undefined;
 	let onGone: (() => void) | undefined;

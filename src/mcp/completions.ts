@@ -40,7 +40,8 @@ export function completeFor(ctx: ToolContext, params: CompleteRequest["params"])
 	requireNoteTextRight(ctx);
 	const { ref, argument } = params;
 	if (ref.type === "ref/resource") {
-		if (ref.uri !== NOTE_URI_TEMPLATE) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No resource template "${ref.uri}". The one template is ${NOTE_URI_TEMPLATE}.`);
+		if (ref.uri !== NOTE_URI_TEMPLATE)
+			throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No resource template "${ref.uri}". The one template is ${NOTE_URI_TEMPLATE}.`);
 		return argument.name === "path" ? answer(completeNotePathFor(ctx, argument.value)) : NO_SUGGESTIONS;
 	}
 	const file = promptNoteNamed(ctx, ref.name);

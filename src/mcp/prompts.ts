@@ -1,4 +1,11 @@
-import { ProtocolError, ProtocolErrorCode, type GetPromptResult, type ListPromptsResult, type McpServer, type PromptArgument } from "@modelcontextprotocol/server";
+import {
+	ProtocolError,
+	ProtocolErrorCode,
+	type GetPromptResult,
+	type ListPromptsResult,
+	type McpServer,
+	type PromptArgument,
+} from "@modelcontextprotocol/server";
 import { MAX_NOTE_CONTENT_BYTES, MAX_RESPONSE_BYTES, PROMPTS_LISTED } from "../config/limits";
 import { splitFrontmatter } from "../markdown/frontmatter";
 import type { HostFile } from "../host/Host";
@@ -52,7 +59,8 @@ export function describedArguments(property: unknown): Map<string, { description
 			described.set(name, { ...(typeof description === "string" ? { description } : {}), ...(typeof required === "boolean" ? { required } : {}) });
 		}
 	} else if (property !== null && typeof property === "object") {
-		for (const [name, description] of Object.entries(property as Record<string, unknown>)) if (typeof description === "string") described.set(name, { description });
+		for (const [name, description] of Object.entries(property as Record<string, unknown>))
+			if (typeof description === "string") described.set(name, { description });
 	}
 	return described;
 }
@@ -116,7 +124,10 @@ async function promptBody(ctx: ToolContext, file: HostFile): Promise<string> {
 function promptDescription(ctx: ToolContext, file: HostFile): { description?: string; arguments: Map<string, { description?: string; required?: boolean }> } {
 	const frontmatter = ctx.host.metadataCache.getFileCache(file)?.frontmatter;
 	const description: unknown = frontmatter?.description;
-	return { ...(typeof description === "string" && description.trim() !== "" ? { description: description.trim() } : {}), arguments: describedArguments(frontmatter?.arguments) };
+	return {
+		...(typeof description === "string" && description.trim() !== "" ? { description: description.trim() } : {}),
+		arguments: describedArguments(frontmatter?.arguments),
+	};
 }
 
 async function listPrompts(ctx: ToolContext): Promise<ListPromptsResult> {
@@ -140,8 +151,13 @@ async function getPrompt(ctx: ToolContext, name: string, args: Record<string, st
 	const body = await promptBody(ctx, file);
 	const { description, arguments: described } = promptDescription(ctx, file);
 	const missing = promptPlaceholders(body).filter((argument) => (described.get(argument)?.required ?? true) && !Object.hasOwn(args, argument));
-	if (missing.length) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `The prompt "${name}" needs ${missing.map((argument) => `"${argument}"`).join(", ")}.`);
-	if (filledPlaceholderBytes(body, args) > MAX_RESPONSE_BYTES) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `The prompt "${name}" filled with these arguments would be over ${MAX_RESPONSE_BYTES} bytes. Pass shorter arguments.`);
+	if (missing.length)
+		throw new ProtocolError(ProtocolErrorCode.InvalidParams, `The prompt "${name}" needs ${missing.map((argument) => `"${argument}"`).join(", ")}.`);
+	if (filledPlaceholderBytes(body, args) > MAX_RESPONSE_BYTES)
+		throw new ProtocolError(
+			ProtocolErrorCode.InvalidParams,
+			`The prompt "${name}" filled with these arguments would be over ${MAX_RESPONSE_BYTES} bytes. Pass shorter arguments.`,
+		);
 	return { ...(description ? { description } : {}), messages: [{ role: "user", content: { type: "text", text: fillPlaceholders(body, args) } }] };
 }
 

@@ -25,7 +25,9 @@ export interface McpServerDeps {
  * grant with writing on), and the tools of Obsidian's window only inside Obsidian.
  */
 export function toolsForGrant(ctx: ToolContext, tools: readonly ToolDescriptor[] = ALL_TOOLS): ToolDescriptor[] {
-	return tools.filter((tool) => effectiveRight(ctx.grant.token, tool, ctx.grant.canWrite) !== "deny" && (tool.needs !== "workspace" || ctx.host.workspace !== undefined));
+	return tools.filter(
+		(tool) => effectiveRight(ctx.grant.token, tool, ctx.grant.canWrite) !== "deny" && (tool.needs !== "workspace" || ctx.host.workspace !== undefined),
+	);
 }
 
 /** Every write tool takes it: the note's hash as read_note returned it; a different current version writes nothing. */
@@ -51,7 +53,12 @@ function inputSchemaOf(tool: ToolDescriptor): z.ZodObject {
  */
 export function createMcpServer(ctx: ToolContext, deps: McpServerDeps): McpServer {
 	const tools = toolsForGrant(ctx);
-	return buildServer({ tools, serverVersion: ctx.serverVersion, withResources: readsNoteText(tools), withPrompts: hasPrompts(ctx, tools), notifies: false }, () => ctx, deps, (work) => work);
+	return buildServer(
+		{ tools, serverVersion: ctx.serverVersion, withResources: readsNoteText(tools), withPrompts: hasPrompts(ctx, tools), notifies: false },
+		() => ctx,
+		deps,
+		(work) => work,
+	);
 }
 
 /** A pooled server and the context of the request it is lent to. */
@@ -139,9 +146,17 @@ interface ServerShape {
 	notifies: boolean;
 }
 
-function buildServer(shape: ServerShape, contextOf: () => ToolContext, deps: McpServerDeps, track: (work: Promise<CallToolResult>) => Promise<CallToolResult>): McpServer {
+function buildServer(
+	shape: ServerShape,
+	contextOf: () => ToolContext,
+	deps: McpServerDeps,
+	track: (work: Promise<CallToolResult>) => Promise<CallToolResult>,
+): McpServer {
 	const { tools, serverVersion, withResources, withPrompts, notifies } = shape;
-	const server = new McpServer({ name: "vault-mcp", title: "Vault MCP", version: serverVersion }, { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {}, ...(withResources ? { resources: {} } : {}) } });
+	const server = new McpServer(
+		{ name: "vault-mcp", title: "Vault MCP", version: serverVersion },
+		{ instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {}, ...(withResources ? { resources: {} } : {}) } },
+	);
 	// Resources are notes' text: a caller denied read_note is offered none (the methods are unknown to it, as a denied tool is).
 	if (withResources) registerNoteResources(server, contextOf);
 	if (withPrompts) registerVaultPrompts(server, contextOf);
@@ -182,7 +197,8 @@ function listTools(tools: readonly ToolDescriptor[]): ListToolsResult {
 	const key = tools.map((tool) => tool.name).join(",");
 	let cached = toolListCache.get(key);
 	if (!cached) {
-		const jsonSchema = (schema: z.ZodObject) => leanJsonSchema(z.toJSONSchema(schema, { target: "draft-7", io: "input" })) as ListToolsResult["tools"][number]["inputSchema"];
+		const jsonSchema = (schema: z.ZodObject) =>
+			leanJsonSchema(z.toJSONSchema(schema, { target: "draft-7", io: "input" })) as ListToolsResult["tools"][number]["inputSchema"];
 		// What a model needs to call a tool, and nothing else (issue 16: every client reads this list
 		// into the model's context on every session, and the budget must hold the tools still to come).
 		// No `outputSchema`: it told clients the shape of a result they read anyway, at 40% of the
@@ -221,7 +237,10 @@ export function leanJsonSchema(schema: unknown): unknown {
 		if (key === "propertyNames" && isStringType(value)) continue;
 		if (key === "additionalProperties" && (value === false || isEmptyObject(value))) continue;
 		// Inside `properties`, keys are property names, never keywords.
-		lean[key] = key === "properties" && isPlainObject(value) ? Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, leanJsonSchema(sub)])) : leanJsonSchema(value);
+		lean[key] =
+			key === "properties" && isPlainObject(value)
+				? Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, leanJsonSchema(sub)]))
+				: leanJsonSchema(value);
 	}
 	return lean;
 }
@@ -242,7 +261,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 function answerOf(ctx: ToolContext, tool: ToolDescriptor, args: unknown, clientGone: AbortSignal): ReturnType<ToolDescriptor["handler"]> {
 	if (tool.access === "read") {
 		// Rights are read again right before the call runs: a revocation or Deny since the request came (a held batch) wins.
-		if (ctx.writes.currentRight(tool) === "deny") return Promise.resolve(fail(`${tool.name} is no longer allowed for this token (its rights or the token changed).`));
+		if (ctx.writes.currentRight(tool) === "deny")
+			return Promise.resolve(fail(`${tool.name} is no longer allowed for this token (its rights or the token changed).`));
 		return tool.handler(ctx, args as Parameters<typeof tool.handler>[1]);
 	}
 	const { expected_hash: expectedHash, ...toolArgs } = args as { expected_hash?: string };
@@ -266,13 +286,23 @@ async function runTool(ctx: ToolContext, deps: McpServerDeps, tool: ToolDescript
 			outcome = "failed";
 			// Error messages can quote note text (a parser's excerpt), so only the error's kind is logged.
 			deps.logger.error(`tool ${tool.name} failed: ${errorKind(error)}`);
-			result = { isError: true, content: [{ type: "text", text: `${tool.name} failed inside the server. Try again; if it keeps failing, the vault's owner can see the error kind in the server log.` }] };
+			result = {
+				isError: true,
+				content: [
+					{
+						type: "text",
+						text: `${tool.name} failed inside the server. Try again; if it keeps failing, the vault's owner can see the error kind in the server log.`,
+					},
+				],
+			};
 		}
 	}
 	let responseBytes = Buffer.byteLength(JSON.stringify(result));
 	if (responseBytes > MAX_RESPONSE_BYTES) {
 		outcome = "fixable";
-		result = toCallToolResult(fail(`The answer would be over ${MAX_RESPONSE_BYTES} bytes. Ask for less: a smaller limit, a folder, or one note at a time.`));
+		result = toCallToolResult(
+			fail(`The answer would be over ${MAX_RESPONSE_BYTES} bytes. Ask for less: a smaller limit, a folder, or one note at a time.`),
+		);
 		responseBytes = Buffer.byteLength(JSON.stringify(result));
 	}
 	deps.activity.add({

@@ -63,7 +63,10 @@ export class VaultChangeNotifier {
 
 	constructor(
 		private readonly host: Host,
-		private readonly timing: { debounceMs: number; rightsCheckMs: number } = { debounceMs: SUBSCRIPTION_DEBOUNCE_MS, rightsCheckMs: SUBSCRIPTION_RIGHTS_CHECK_MS },
+		private readonly timing: { debounceMs: number; rightsCheckMs: number } = {
+			debounceMs: SUBSCRIPTION_DEBOUNCE_MS,
+			rightsCheckMs: SUBSCRIPTION_RIGHTS_CHECK_MS,
+		},
 	) {}
 
 	/** Starts following the vault's changes. */
@@ -106,7 +109,13 @@ export class VaultChangeNotifier {
 			const path = notePathOfUri(uri);
 			if (path !== null) watched.set(uri, path);
 		}
-		const listener: Listener = { contextNow, watched, bus: new InMemoryServerEventBus(), owed: { resourcesListChanged: false, promptsListChanged: false, updated: new Set() }, end };
+		const listener: Listener = {
+			contextNow,
+			watched,
+			bus: new InMemoryServerEventBus(),
+			owed: { resourcesListChanged: false, promptsListChanged: false, updated: new Set() },
+			end,
+		};
 		this.listeners.add(listener);
 		this.rightsTimer ??= nodeTimers.setInterval(() => this.checkRights(), this.timing.rightsCheckMs);
 		this.rightsTimer.unref?.();

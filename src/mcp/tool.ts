@@ -34,9 +34,7 @@ export interface ToolDescriptor<Input extends z.ZodRawShape = z.ZodRawShape, Out
 }
 
 /** Keeps a tool's input and output types tied to its schemas. */
-export function defineTool<Input extends z.ZodRawShape, Output extends z.ZodRawShape>(
-	tool: ToolDescriptor<Input, Output>,
-): ToolDescriptor<Input, Output> {
+export function defineTool<Input extends z.ZodRawShape, Output extends z.ZodRawShape>(tool: ToolDescriptor<Input, Output>): ToolDescriptor<Input, Output> {
 	return tool;
 }
 

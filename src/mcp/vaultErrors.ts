@@ -44,6 +44,9 @@ export async function readNoteForAnswer(ctx: ToolContext, file: HostFile): Promi
 	} catch (error) {
 		const fixable = fixableMessageFor(error);
 		if (fixable !== null) throw new ProtocolError(ProtocolErrorCode.InvalidParams, fixable);
-		throw new ProtocolError(ProtocolErrorCode.InternalError, "Reading that note failed inside the server. Try again; if it keeps failing, read it with read_note.");
+		throw new ProtocolError(
+			ProtocolErrorCode.InternalError,
+			"Reading that note failed inside the server. Try again; if it keeps failing, read it with read_note.",
+		);
 	}
 }

@@ -6,7 +6,14 @@
  */
 import * as nodeTimers from "node:timers";
 import type { ToolRight } from "../auth/rights";
-import { MAX_JOURNAL_CALL_BYTES, MAX_WAITING_APPROVALS_PER_TOKEN, MAX_WRITE_ATTEMPTS, WRITE_RETRY_BUDGET_MS, WRITE_RETRY_FIRST_PAUSE_MS, WRITE_RETRY_MAX_PAUSE_MS } from "../config/limits";
+import {
+	MAX_JOURNAL_CALL_BYTES,
+	MAX_WAITING_APPROVALS_PER_TOKEN,
+	MAX_WRITE_ATTEMPTS,
+	WRITE_RETRY_BUDGET_MS,
+	WRITE_RETRY_FIRST_PAUSE_MS,
+	WRITE_RETRY_MAX_PAUSE_MS,
+} from "../config/limits";
 import { applyChangeSet, journalBytesOf, NoteChangedSinceError, WriteNoLongerAllowedError, type NoteChange } from "../journal/changeSet";
 import { CallTooLargeError, planningHost } from "../journal/recordingHost";
 import { diffNote } from "../markdown/lineDiff";
@@ -28,7 +35,13 @@ interface PlannedCall {
 }
 
 /** Runs the tool's handler once on a host that plans instead of writing. */
-async function planCall<Args>(ctx: ToolContext, tool: ToolDescriptor, args: Args, expectedHash: string | undefined, takenOnDisk: ReadonlySet<string>): Promise<PlannedCall> {
+async function planCall<Args>(
+	ctx: ToolContext,
+	tool: ToolDescriptor,
+	args: Args,
+	expectedHash: string | undefined,
+	takenOnDisk: ReadonlySet<string>,
+): Promise<PlannedCall> {
 	const planning = planningHost(ctx.host, ctx.scope, expectedHash, takenOnDisk);
 	let outcome: ToolOutcome<Record<string, unknown>>;
 	try {
@@ -41,7 +54,10 @@ async function planCall<Args>(ctx: ToolContext, tool: ToolDescriptor, args: Args
 }
 
 function noLongerAllowed(tool: ToolDescriptor, written: readonly string[], callId: string): ToolOutcome<Record<string, unknown>> {
-	const done = written.length === 0 ? NOTHING_WRITTEN : `Only ${written.map((path) => `"${path}"`).join(", ")} had been written before that (undo id ${callId} reverses it); nothing after.`;
+	const done =
+		written.length === 0
+			? NOTHING_WRITTEN
+			: `Only ${written.map((path) => `"${path}"`).join(", ")} had been written before that (undo id ${callId} reverses it); nothing after.`;
 	return fail(`${tool.name} is no longer allowed for this token (its rights, its folders, the token or the write switch changed). ${done}`);
 }
 
@@ -68,7 +84,9 @@ export async function runWriteCall<Args>(
 	const id = newCallId();
 	let asks = right === "ask";
 	if (asks && writes.approver === null) {
-		return fail(`${tool.name} needs the person's approval for this token, and nobody can give it here: it can be approved in Obsidian (with Vault MCP serving this vault) or in "vault-mcp serve" run in a terminal, or the person can allow the tool with "vault-mcp token rights". ${NOTHING_WRITTEN}`);
+		return fail(
+			`${tool.name} needs the person's approval for this token, and nobody can give it here: it can be approved in Obsidian (with Vault MCP serving this vault) or in "vault-mcp serve" run in a terminal, or the person can allow the tool with "vault-mcp token rights". ${NOTHING_WRITTEN}`,
+		);
 	}
 	let changedPath = "";
 	let approved: NoteChange[] | null = null;
@@ -82,14 +100,24 @@ export async function runWriteCall<Args>(
 		if (!planned.outcome.ok) return planned.outcome;
 		const journalBytes = journalBytesOf(planned.changes);
 		if (journalBytes > MAX_JOURNAL_CALL_BYTES) {
-			return fail(`This ${tool.name} call would change ${planned.changes.length} notes holding about ${Math.ceil(journalBytes / (1024 * 1024))} MiB of text, over the ${MAX_JOURNAL_CALL_BYTES / (1024 * 1024)} MiB one call may keep in the undo journal. ${NOTHING_WRITTEN} Make the change in smaller steps, or in Obsidian itself.`);
+			return fail(
+				`This ${tool.name} call would change ${planned.changes.length} notes holding about ${Math.ceil(journalBytes / (1024 * 1024))} MiB of text, over the ${MAX_JOURNAL_CALL_BYTES / (1024 * 1024)} MiB one call may keep in the undo journal. ${NOTHING_WRITTEN} Make the change in smaller steps, or in Obsidian itself.`,
+			);
 		}
 		// Planned again after the person approved: the same lines added and removed in the same notes is what they approved (the rest of each note is other writers' text).
 		const alreadyApproved = approved !== null && isSameChange(approved, planned.changes);
 		if (asks && writes.approver !== null && !alreadyApproved) {
 			writes.releasePlace?.();
-			const decision = await waitForDecision(writes.approver, writes.approvalTimeoutMs, { id, tokenName: ctx.grant.token.name, tool: tool.name, toolTitle: tool.title, changes: planned.changes.map(shownChange) }, clientGone);
-			if (decision === "full") return fail(`${tool.name} was not put to the person: ${MAX_WAITING_APPROVALS_PER_TOKEN} calls of this token already wait for a decision. ${NOTHING_WRITTEN} Wait for answers to those before sending more.`);
+			const decision = await waitForDecision(
+				writes.approver,
+				writes.approvalTimeoutMs,
+				{ id, tokenName: ctx.grant.token.name, tool: tool.name, toolTitle: tool.title, changes: planned.changes.map(shownChange) },
+				clientGone,
+			);
+			if (decision === "full")
+				return fail(
+					`${tool.name} was not put to the person: ${MAX_WAITING_APPROVALS_PER_TOKEN} calls of this token already wait for a decision. ${NOTHING_WRITTEN} Wait for answers to those before sending more.`,
+				);
 			if (decision === "gone") return fail(`The request was cancelled before the person decided. ${NOTHING_WRITTEN}`);
 			if (decision === "timeout") return fail(`Nobody approved ${tool.name} within ${Math.round(writes.approvalTimeoutMs / 1000)} s. ${NOTHING_WRITTEN}`);
 			if (decision === "decline") return fail(`The person declined this ${tool.name} call. ${NOTHING_WRITTEN} Do not retry it unless they ask you to.`);
@@ -104,7 +132,8 @@ export async function runWriteCall<Args>(
 		if (planned.changes.length === 0) return planned.outcome;
 		const call = { id, time: new Date().toISOString(), tokenName: ctx.grant.token.name, tool: tool.name };
 		// Only inside Obsidian (the one host with a workspace) and only for a move: Obsidian's own rename then rewrites the links.
-		const hostUpdatesLinks = ctx.host.workspace !== undefined && planned.changes.some((change) => change.movedFrom !== undefined) && (await obsidianUpdatesLinks(ctx.host));
+		const hostUpdatesLinks =
+			ctx.host.workspace !== undefined && planned.changes.some((change) => change.movedFrom !== undefined) && (await obsidianUpdatesLinks(ctx.host));
 		try {
 			const written = await applyChangeSet(ctx.host, writes.journal, call, planned.changes, {
 				mayWrite: () => writes.currentRight(tool) !== "deny" && isInScopeNow(planned.changes, ctx.scope),
@@ -112,19 +141,27 @@ export async function runWriteCall<Args>(
 				// and it is the call's only note (an overwrite's backup holds the text it planned to replace).
 				redoEdits: right !== "ask" && expectedHash === undefined && planned.changes.length === 1,
 				// An approved edit may be made on newer text only if it still removes and adds exactly the lines the person saw.
-				acceptsRedo: expectedHash === undefined && approved?.length === 1 && planned.changes.length === 1 ? (before, after) => isSameChange(planned.changes, [{ ...planned.changes[0]!, before, after }]) : undefined,
+				acceptsRedo:
+					expectedHash === undefined && approved?.length === 1 && planned.changes.length === 1
+						? (before, after) => isSameChange(planned.changes, [{ ...planned.changes[0]!, before, after }])
+						: undefined,
 				hostUpdatesLinks,
 			});
 			return withWrittenHash(planned, written);
 		} catch (error) {
 			if (error instanceof WriteNoLongerAllowedError) return noLongerAllowed(tool, error.written, id);
 			if (!(error instanceof NoteChangedSinceError)) throw error;
-			if (error.written.length > 0) return fail(`"${error.path}" changed while this call was being written, so it was not written; ${error.written.map((path) => `"${path}"`).join(", ")} had been (undo id ${id} reverses them). Read the note again and retry what is missing.`);
+			if (error.written.length > 0)
+				return fail(
+					`"${error.path}" changed while this call was being written, so it was not written; ${error.written.map((path) => `"${path}"`).join(", ")} had been (undo id ${id} reverses them). Read the note again and retry what is missing.`,
+				);
 			changedPath = error.path;
 			if (error.takenOnDisk) takenOnDisk.add(error.path);
 		}
 	}
-	return fail(`"${changedPath}" kept changing while this ${tool.name} call waited, so it was not written. ${NOTHING_WRITTEN} Read the note again, then retry.`);
+	return fail(
+		`"${changedPath}" kept changing while this ${tool.name} call waited, so it was not written. ${NOTHING_WRITTEN} Read the note again, then retry.`,
+	);
 }
 
 /** A pause that doubles with each attempt, with jitter so two writers fall out of step. */

@@ -73,7 +73,8 @@ export function pickLinkTarget<F extends LinkFile>(linkpath: string, sourcePath:
 	let sameFolder: F | null = null;
 	let shortest: F | null = null;
 	const sourceFolder = folderOf(sourcePath);
-	const better = (file: F, best: F | null) => best === null || file.path.length < best.path.length || (file.path.length === best.path.length && file.path < best.path);
+	const better = (file: F, best: F | null) =>
+		best === null || file.path.length < best.path.length || (file.path.length === best.path.length && file.path < best.path);
 	for (const file of files) {
 		const lower = file.path.toLowerCase();
 		if (lower === wanted) {

@@ -40,8 +40,9 @@ export function normalizeVaultPath(path: string): string {
 }
 
 /** Zero-width and other invisible format characters: a name that differs only by them looks the same. */
-// eslint-disable-next-line no-misleading-character-class -- each listed code point is removed on its own
-const INVISIBLE = /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]|\udb40[\udc00-\udfff]/g;
+const INVISIBLE =
+	// eslint-disable-next-line no-misleading-character-class -- each listed code point is removed on its own
+	/[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]|\udb40[\udc00-\udfff]/g;
 /** Every kind of space: NFKC maps most look-alikes to U+0020, this catches the rest. */
 const ANY_SPACE = /[\s\u2800]+/g;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;

@@ -16,7 +16,8 @@ export function parseTokenFolders(entries: readonly string[], vaultRoot?: string
 	for (const entry of entries) {
 		if (entry.trim() === "") continue;
 		const folder = normalizeExcludedFolder(entry, vaultRoot);
-		if (folder === null) return { error: `"${entry.trim()}" names no folder inside the vault. Give folders relative to the vault root, such as Projects or Areas/Work.` };
+		if (folder === null)
+			return { error: `"${entry.trim()}" names no folder inside the vault. Give folders relative to the vault root, such as Projects or Areas/Work.` };
 		if (folder.split("/").some((part) => part.startsWith("."))) return { error: `"${entry.trim()}" is a hidden folder, which is never part of the vault.` };
 		if (folder.length > MAX_PATH_LENGTH) return { error: `A folder is longer than ${MAX_PATH_LENGTH} characters.` };
 		if (!folders.includes(folder)) folders.push(folder);

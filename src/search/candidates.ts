@@ -80,7 +80,13 @@ export class CandidateFinder {
 	 * no excluded word or phrase, accepted (null: all), in slot order and laid out as `intersect`
 	 * lays them: one pass over each term's postings, so it costs what the terms' notes cost.
 	 */
-	holdingMost(required: readonly ResolvedTerm[], minimum: number, excludedWords: Uint8Array | null, excluded: readonly ResolvedTerm[], accepted: Uint8Array | null): Gathered {
+	holdingMost(
+		required: readonly ResolvedTerm[],
+		minimum: number,
+		excludedWords: Uint8Array | null,
+		excluded: readonly ResolvedTerm[],
+		accepted: Uint8Array | null,
+	): Gathered {
 		const termCount = required.length;
 		const held = new Uint16Array(this.index.nextSlot);
 		let low = this.index.nextSlot;

@@ -4,7 +4,21 @@ import { PostingsIndex, type PreparedDocument } from "./postings";
 import { countEither, countAccepted, optional, seek, titleCount, valueAt, IN_TITLE, type ResolvedTerm, type TermEvidence } from "./postingValues";
 import { countPhrase } from "./phrases";
 import type { ParsedQuery } from "./query";
-import { BM25_B, BM25_K1, COVERAGE_POWER, fieldScore, FORM_MATCH_WEIGHT, memoized, onceEach, PREFIX_MATCH_WEIGHT, TITLE_COVERAGE_WEIGHT, TITLE_TIER_ALL, TITLE_TIER_SOME, TITLE_TIER_WHOLE, type Ranked } from "./rank";
+import {
+	BM25_B,
+	BM25_K1,
+	COVERAGE_POWER,
+	fieldScore,
+	FORM_MATCH_WEIGHT,
+	memoized,
+	onceEach,
+	PREFIX_MATCH_WEIGHT,
+	TITLE_COVERAGE_WEIGHT,
+	TITLE_TIER_ALL,
+	TITLE_TIER_SOME,
+	TITLE_TIER_WHOLE,
+	type Ranked,
+} from "./rank";
 import { snippetsOf } from "./snippets";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor, type Stemmer } from "./stemmers";
 
@@ -86,7 +100,14 @@ export class SearchEngine {
 	 * A document ready to add, tokenized in pausable steps (a huge note's body is tokenized in
 	 * chunks); the index is unchanged until `commit`, so searches meanwhile see the old version.
 	 */
-	prepare(path: string, title: string, modified: number, text: string, headings: readonly string[], aliases: readonly string[] = []): Generator<void, PreparedDocument, void> {
+	prepare(
+		path: string,
+		title: string,
+		modified: number,
+		text: string,
+		headings: readonly string[],
+		aliases: readonly string[] = [],
+	): Generator<void, PreparedDocument, void> {
 		return this.index.prepare(path, title, modified, text, headings, aliases);
 	}
 
@@ -123,7 +144,13 @@ export class SearchEngine {
 	 * heading weights, each match weighed by its evidence, plus how much of the title the query
 	 * covers, times the root of the share of the query's idf the note holds (COVERAGE_POWER).
 	 */
-	async search(query: ParsedQuery, include: ((path: string) => boolean) | null, limit: number, readText: (path: string) => Promise<string>, pause: SearchPause | null = null): Promise<SearchAnswer> {
+	async search(
+		query: ParsedQuery,
+		include: ((path: string) => boolean) | null,
+		limit: number,
+		readText: (path: string) => Promise<string>,
+		pause: SearchPause | null = null,
+	): Promise<SearchAnswer> {
 		for (let attempt = 1; ; attempt++) {
 			const ranked = await this.rank(query, include, limit, attempt < PAUSED_SEARCH_ATTEMPTS ? pause : null);
 			if (ranked === null) continue;
@@ -142,7 +169,12 @@ export class SearchEngine {
 	 * The ranked top `limit` without snippets (see `search`), pausing on `pause` between candidates;
 	 * null when the index changed while it paused (its slots may name other notes now).
 	 */
-	private async rank(query: ParsedQuery, include: ((path: string) => boolean) | null, limit: number, pause: SearchPause | null): Promise<{ total: number; hits: Array<Omit<SearchHit, "snippets">>; stem: Stemmer | null } | null> {
+	private async rank(
+		query: ParsedQuery,
+		include: ((path: string) => boolean) | null,
+		limit: number,
+		pause: SearchPause | null,
+	): Promise<{ total: number; hits: Array<Omit<SearchHit, "snippets">>; stem: Stemmer | null } | null> {
 		const generation = this.generation;
 		const accepted = include ? this.index.acceptedSlots(include) : null;
 		const corpusSize = accepted ? accepted.count : this.index.size;
@@ -161,9 +193,17 @@ export class SearchEngine {
 		const excludedPhrases = exclusions.filter((term) => term.tokens.length > 1).flatMap((term) => optional(this.index.resolve(term.tokens)));
 		const optionalTerms = query.optional.filter(firstSight).flatMap((term) => optional(this.index.resolveWhole(term.tokens)));
 		const termCount = terms.length;
-		let gathered = wanted.every((term) => term.length > 0) ? this.candidates.holdingAll(wanted, excludedWords, excludedPhrases, accepted?.slots ?? null) : null;
+		let gathered = wanted.every((term) => term.length > 0)
+			? this.candidates.holdingAll(wanted, excludedWords, excludedPhrases, accepted?.slots ?? null)
+			: null;
 		if (termCount > 1 && (gathered === null || gathered.total < limit)) {
-			gathered = this.candidates.holdingMost(wanted, Math.max(1, Math.ceil(termCount * SOFT_AND_MIN_WORD_SHARE)), excludedWords, excludedPhrases, accepted?.slots ?? null);
+			gathered = this.candidates.holdingMost(
+				wanted,
+				Math.max(1, Math.ceil(termCount * SOFT_AND_MIN_WORD_SHARE)),
+				excludedWords,
+				excludedPhrases,
+				accepted?.slots ?? null,
+			);
 		}
 		if (gathered === null) return { total: 0, hits: [], stem };
 		const { total } = gathered;
@@ -181,7 +221,9 @@ export class SearchEngine {
 		const optionalCursors = new Array<number>(optionalTerms.length).fill(0);
 		const exactCursors = new Array<number>(termCount).fill(0);
 		const formCursors = new Array<number>(termCount).fill(0);
-		const optionalIds = new Set<number>(query.optional.flatMap((term) => (term.tokens.length === 1 ? optional(this.index.dictionary.lookup(term.tokens[0] ?? "")) : [])));
+		const optionalIds = new Set<number>(
+			query.optional.flatMap((term) => (term.tokens.length === 1 ? optional(this.index.dictionary.lookup(term.tokens[0] ?? "")) : [])),
+		);
 		// A title that is mostly the query's words beats one that merely holds them: "Dataview Format" over "Searches - Dataview".
 		const titleCoverageWeight = (TITLE_COVERAGE_WEIGHT * requiredIdf.reduce((sum, value) => sum + value, 0)) / termCount;
 		const averageLength = Math.max(1, totalLength / Math.max(1, corpusSize));
@@ -260,7 +302,12 @@ export class SearchEngine {
 			// words: only a title or alias holding them all, when the note holds them all as typed or
 			// in another form; the rest is the score's, so holding one more everyday word never
 			// outranks holding the word that tells notes apart.
-			const tier = termCount === 1 ? (strong * (TITLE_TIER_WHOLE + 1) + titleTier) * 2 + exact : strong === termCount && titleTier >= TITLE_TIER_ALL ? titleTier : 0;
+			const tier =
+				termCount === 1
+					? (strong * (TITLE_TIER_WHOLE + 1) + titleTier) * 2 + exact
+					: strong === termCount && titleTier >= TITLE_TIER_ALL
+						? titleTier
+						: 0;
 			this.offer(top, limit, slot, (score + coverage * titleCoverageWeight) * Math.pow(share, COVERAGE_POWER), tier, matched);
 		}
 		top.sort((a, b) => this.compare(b, a));
@@ -288,7 +335,9 @@ export class SearchEngine {
 			}
 			return term.any.phrase !== null && countPhrase(name, term.any.phrase) > 0;
 		};
-		const isQueryWord = (id: number) => optionalIds.has(id) || evidence.some((term) => (term.strongIds ? term.strongIds.has(id) : (term.any.phrase ?? []).some((position) => position[id] === 1)));
+		const isQueryWord = (id: number) =>
+			optionalIds.has(id) ||
+			evidence.some((term) => (term.strongIds ? term.strongIds.has(id) : (term.any.phrase ?? []).some((position) => position[id] === 1)));
 		let best = 0;
 		for (const name of [doc.title, ...doc.aliases]) {
 			let held = 0;

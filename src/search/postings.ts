@@ -1,7 +1,22 @@
 import { PackedIdWriter, unpackIds } from "./packedIds";
 import { TermDictionary } from "./dictionary";
 import { countPackedPhrase, countPhrase, MAX_PHRASE_WORDS } from "./phrases";
-import { BODY_COUNT, emptyTerm, growFloat64, growUint32, growUint8, IN_HEADING, IN_TITLE, mergeValues, optional, packValue, seek, type Postings, type ResolvedTerm, type TermEvidence } from "./postingValues";
+import {
+	BODY_COUNT,
+	emptyTerm,
+	growFloat64,
+	growUint32,
+	growUint8,
+	IN_HEADING,
+	IN_TITLE,
+	mergeValues,
+	optional,
+	packValue,
+	seek,
+	type Postings,
+	type ResolvedTerm,
+	type TermEvidence,
+} from "./postingValues";
 import { isPrefixWord } from "./query";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor, type Stemmer } from "./stemmers";
 import { tokenize, tokenizeInChunks } from "./text";
@@ -86,14 +101,31 @@ export class PostingsIndex {
 	 * A document ready to add, tokenized in pausable steps (a huge note's body is tokenized in
 	 * chunks); the index is unchanged until `commit`, so searches meanwhile see the old version.
 	 */
-	*prepare(path: string, title: string, modified: number, text: string, headings: readonly string[], aliases: readonly string[] = []): Generator<void, PreparedDocument, void> {
+	*prepare(
+		path: string,
+		title: string,
+		modified: number,
+		text: string,
+		headings: readonly string[],
+		aliases: readonly string[] = [],
+	): Generator<void, PreparedDocument, void> {
 		const ids = (value: string) => Uint32Array.from(tokenize(value), (token) => this.dictionary.idOf(token.value));
 		const body = new PackedIdWriter(Math.min(1 << 16, text.length >> 2));
 		yield* tokenizeInChunks(text, (tokens) => {
 			for (const token of tokens) body.write(this.dictionary.idOf(token.value));
 		});
 		const aliasIds = aliases.map(ids).filter((name) => name.length > 0);
-		return { doc: { path, modified, title: ids(title), aliases: aliasIds, headings: ids([...headings, folderWords(path)].join("\n")), body: body.finish(), bodyLength: body.count } };
+		return {
+			doc: {
+				path,
+				modified,
+				title: ids(title),
+				aliases: aliasIds,
+				headings: ids([...headings, folderWords(path)].join("\n")),
+				body: body.finish(),
+				bodyLength: body.count,
+			},
+		};
 	}
 
 	/** A document's body token ids, in scratch that the next call overwrites. */
@@ -144,7 +176,8 @@ export class PostingsIndex {
 		}
 		for (const id of touched) {
 			let list = this.postings[id];
-			if (!list) this.postings[id] = list = { slots: new Uint32Array(FIRST_POSTINGS_CAPACITY), values: new Uint32Array(FIRST_POSTINGS_CAPACITY), length: 0 };
+			if (!list)
+				this.postings[id] = list = { slots: new Uint32Array(FIRST_POSTINGS_CAPACITY), values: new Uint32Array(FIRST_POSTINGS_CAPACITY), length: 0 };
 			if (list.length === list.slots.length) {
 				list.slots = growUint32(list.slots, list.length + 1);
 				list.values = growUint32(list.values, list.length + 1);
@@ -218,7 +251,9 @@ export class PostingsIndex {
 		let value: number;
 		if (term.phrase && doc) {
 			// A phrase longer than the window is counted on the unpacked body, in scratch.
-			const body = term.phraseMasks ? countPackedPhrase(doc.body, term.phraseMasks, term.phrase.length) : countPhrase(this.unpackBody(doc).subarray(0, doc.bodyLength), term.phrase);
+			const body = term.phraseMasks
+				? countPackedPhrase(doc.body, term.phraseMasks, term.phrase.length)
+				: countPhrase(this.unpackBody(doc).subarray(0, doc.bodyLength), term.phrase);
 			value = packValue(body, countPhrase(doc.title, term.phrase) * term.phrase.length, countPhrase(doc.headings, term.phrase) > 0);
 		} else value = term.values[at] as number;
 		return (value & BODY_COUNT) > 0 || (value & IN_TITLE) !== 0 ? value >>> 0 : 0;
@@ -319,7 +354,9 @@ export class PostingsIndex {
 	private union(ids: readonly number[]): ResolvedTerm {
 		if (ids.length === 1) {
 			const list = this.postings[ids[0] as number];
-			return list ? { slots: list.slots, values: list.values, length: list.length, phrase: null } : { slots: new Uint32Array(0), values: new Uint32Array(0), length: 0, phrase: null };
+			return list
+				? { slots: list.slots, values: list.values, length: list.length, phrase: null }
+				: { slots: new Uint32Array(0), values: new Uint32Array(0), length: 0, phrase: null };
 		}
 		const merged = (this.merged = growUint32(this.merged, this.nextSlot));
 		let low = this.nextSlot;

@@ -1,4 +1,10 @@
-import { SEARCH_SNIPPETS_PER_RESULT, SEARCH_SNIPPET_CONTEXT_CHARS, SEARCH_SNIPPET_MAX_CHARS, SNIPPET_SEARCH_MAX_CHARS, SNIPPET_TOKENIZE_CHUNK_CHARS } from "../config/limits";
+import {
+	SEARCH_SNIPPETS_PER_RESULT,
+	SEARCH_SNIPPET_CONTEXT_CHARS,
+	SEARCH_SNIPPET_MAX_CHARS,
+	SNIPPET_SEARCH_MAX_CHARS,
+	SNIPPET_TOKENIZE_CHUNK_CHARS,
+} from "../config/limits";
 import { splitFrontmatter } from "../markdown/frontmatter";
 import { isPrefixWord, type ParsedQuery } from "./query";
 import type { Stemmer } from "./stemmers";
@@ -161,7 +167,8 @@ export function snippetsOf(text: string, query: ParsedQuery, stemmer: Stemmer | 
 			const at = tokens[next] as Token;
 			if (full() && at.start > (windows.at(-1)?.end ?? 0)) return false;
 			for (const term of terms) {
-				if (termAt(tokens, next, term, stemmer) && !addSpan({ start: at.start, end: (tokens[next + term.words.length - 1] as Token).end })) return false;
+				if (termAt(tokens, next, term, stemmer) && !addSpan({ start: at.start, end: (tokens[next + term.words.length - 1] as Token).end }))
+					return false;
 			}
 		}
 		return true;

@@ -55,7 +55,8 @@ export class ApprovalModal extends Modal {
 			.addButton((button) => this.decisionButton(button, "Approve", "approve").setCta());
 
 		const onActivity = this.options.onActivity;
-		if (onActivity) for (const type of ["pointerdown", "keydown", "wheel"] as const) this.modalEl.addEventListener(type, () => onActivity(), { capture: true });
+		if (onActivity)
+			for (const type of ["pointerdown", "keydown", "wheel"] as const) this.modalEl.addEventListener(type, () => onActivity(), { capture: true });
 		const holdMs = this.options.holdAnswersMs ?? 0;
 		if (holdMs > 0) {
 			for (const each of this.buttons) each.setDisabled(true);

@@ -78,13 +78,17 @@ export class ApprovalQueue implements Approver {
 			waiting.resolve(decision);
 			this.showNext();
 		};
-		const modal = new ApprovalModal(this.app, waiting.request, this.line.size, onDecision, { onActivity: () => this.startTurn(), holdAnswersMs: swapped ? APPROVAL_SWAP_GRACE_MS : 0 });
+		const modal = new ApprovalModal(this.app, waiting.request, this.line.size, onDecision, {
+			onActivity: () => this.startTurn(),
+			holdAnswersMs: swapped ? APPROVAL_SWAP_GRACE_MS : 0,
+		});
 		this.modal = modal;
 		modal.open();
 		waiting.shown(true);
 		this.startTurn();
 		// A call from an app in the background would otherwise wait unseen until it times out.
-		if (!activeDocument.hasFocus()) new Notice(`Vault MCP: "${waiting.request.tokenName}" asks to run ${waiting.request.toolTitle}. Switch to Obsidian to approve or decline it.`);
+		if (!activeDocument.hasFocus())
+			new Notice(`Vault MCP: "${waiting.request.tokenName}" asks to run ${waiting.request.toolTitle}. Switch to Obsidian to approve or decline it.`);
 	}
 
 	/** (Re)starts the open window's turn; it only runs out when another token has a call waiting. */
@@ -121,7 +125,9 @@ export class ApprovalQueue implements Approver {
 			this.modal = null;
 			shown?.withdraw();
 			// The window vanished under the person's eyes: say why, and that nothing happened.
-			new Notice(`Vault MCP: ${waiting.request.toolTitle} for "${waiting.request.tokenName}" was withdrawn (no decision in time, or the app went away). Nothing was written.`);
+			new Notice(
+				`Vault MCP: ${waiting.request.toolTitle} for "${waiting.request.tokenName}" was withdrawn (no decision in time, or the app went away). Nothing was written.`,
+			);
 			this.showNext();
 		} else {
 			this.modal?.setWaiting(this.line.size);

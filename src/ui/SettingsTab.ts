@@ -103,7 +103,9 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 		new Setting(containerEl).setName("Write access").setHeading();
 		new Setting(containerEl)
 			.setName("Allow writing")
-			.setDesc("Apps with a write token may then create notes, append, add bullets and add tasks. Nothing is ever deleted; a renamed or moved note keeps every link to it. Clients connected before may need to reconnect to see the write tools.")
+			.setDesc(
+				"Apps with a write token may then create notes, append, add bullets and add tasks. Nothing is ever deleted; a renamed or moved note keeps every link to it. Clients connected before may need to reconnect to see the write tools.",
+			)
 			.addToggle((toggle) =>
 				toggle
 					.setDisabled(!settings.serverEnabled)
@@ -113,7 +115,9 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 		new Setting(containerEl)
 			.setName("Daily notes are outlines")
 			.setDesc("New daily notes made by the write tools are written as bullets.")
-			.addToggle((toggle) => toggle.setValue(settings.dailyNotesAreOutlines).onChange((value) => void plugin.updateSettings({ dailyNotesAreOutlines: value })));
+			.addToggle((toggle) =>
+				toggle.setValue(settings.dailyNotesAreOutlines).onChange((value) => void plugin.updateSettings({ dailyNotesAreOutlines: value })),
+			);
 		new Setting(containerEl)
 			.setName("Prompts folder")
 			.setDesc("Notes in this folder are offered to apps as prompts. Leave empty for none.")
@@ -127,14 +131,26 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 		new Setting(containerEl)
 			.setName("Create a token")
 			.setDesc("Each app gets its own token, shown once. Only its hash is stored.")
-			.addButton((button) => button.setButtonText("Create token").setCta().onClick(() => createTokenFlow(plugin, () => this.render())));
+			.addButton((button) =>
+				button
+					.setButtonText("Create token")
+					.setCta()
+					.onClick(() => createTokenFlow(plugin, () => this.render())),
+			);
 		if (settings.tokens.length === 0) containerEl.createEl("p", { cls: "vault-mcp-muted", text: "No tokens yet." });
 		for (const token of settings.tokens) {
 			const used = token.lastUsed ? new Date(token.lastUsed).toLocaleString() : "never";
 			new Setting(containerEl)
 				.setName(token.name)
-				.setDesc(`${token.level === "write" ? "Read and write" : "Read"} · ${token.displayPrefix}… · created ${new Date(token.created).toLocaleDateString()} · last used ${used}`)
-				.addButton((button) => button.setButtonText("Revoke").setWarning().onClick(() => revokeTokenFlow(plugin, token.name, () => this.render())));
+				.setDesc(
+					`${token.level === "write" ? "Read and write" : "Read"} · ${token.displayPrefix}… · created ${new Date(token.created).toLocaleDateString()} · last used ${used}`,
+				)
+				.addButton((button) =>
+					button
+						.setButtonText("Revoke")
+						.setWarning()
+						.onClick(() => revokeTokenFlow(plugin, token.name, () => this.render())),
+				);
 			this.renderTokenFolders(containerEl, token.name, token.folders ?? []);
 			renderRightsSection(containerEl, plugin, token.name);
 		}
@@ -158,7 +174,11 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 				const folders = normalizeFolderList(area.getValue().split("\n"));
 				const unknown = folders.filter((folder) => !this.app.vault.getFolderByPath(folder));
 				// A folder that does not exist yet stays excluded, so creating it later never exposes it.
-				excludedSetting.setDesc(unknown.length ? `No such folder yet: ${unknown.join(", ")}. It is excluded as soon as it exists.` : "One folder per line. Applied at once.");
+				excludedSetting.setDesc(
+					unknown.length
+						? `No such folder yet: ${unknown.join(", ")}. It is excluded as soon as it exists.`
+						: "One folder per line. Applied at once.",
+				);
 				excludedSetting.settingEl.toggleClass("vault-mcp-invalid", unknown.length > 0);
 				void plugin.updateSettings({ excludedFolders: folders });
 			});
@@ -168,14 +188,18 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 		if (links.length > 0) {
 			new Setting(containerEl)
 				.setName("Linked folders and files are hidden")
-				.setDesc(`Symbolic links are never followed, so apps cannot see these or anything behind them: ${links.slice(0, HIDDEN_LINKS_NAMED).join(", ")}${links.length > HIDDEN_LINKS_NAMED ? `, and ${links.length - HIDDEN_LINKS_NAMED} more` : ""}.`);
+				.setDesc(
+					`Symbolic links are never followed, so apps cannot see these or anything behind them: ${links.slice(0, HIDDEN_LINKS_NAMED).join(", ")}${links.length > HIDDEN_LINKS_NAMED ? `, and ${links.length - HIDDEN_LINKS_NAMED} more` : ""}.`,
+				);
 		}
 
 		new Setting(containerEl).setName("Search").setHeading();
 		let stopWordsArea: HTMLTextAreaElement | null = null;
 		new Setting(containerEl)
 			.setName("Stop words")
-			.setDesc("Words a search need not find in a note (they still rank a note that has them), so \"how to use templates\" finds your templates note. Separated by spaces or commas; empty: every word counts.")
+			.setDesc(
+				'Words a search need not find in a note (they still rank a note that has them), so "how to use templates" finds your templates note. Separated by spaces or commas; empty: every word counts.',
+			)
 			.addTextArea((area) => {
 				stopWordsArea = area.inputEl;
 				area.setValue(settings.searchStopWords.join(" "));
@@ -191,9 +215,12 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 
 		new Setting(containerEl)
 			.setName("Word forms")
-			.setDesc("The language whose word forms a search also matches, so that \"renamed\" finds \"renaming\". Words as typed always rank first. None: words as typed and the longer words they start.")
+			.setDesc(
+				'The language whose word forms a search also matches, so that "renamed" finds "renaming". Words as typed always rank first. None: words as typed and the longer words they start.',
+			)
 			.addDropdown((dropdown) => {
-				for (const language of SEARCH_LANGUAGES) dropdown.addOption(language, language === "none" ? "None" : language.charAt(0).toUpperCase() + language.slice(1));
+				for (const language of SEARCH_LANGUAGES)
+					dropdown.addOption(language, language === "none" ? "None" : language.charAt(0).toUpperCase() + language.slice(1));
 				dropdown.setValue(settings.searchLanguage);
 				dropdown.onChange((value) => {
 					const language = SEARCH_LANGUAGES.find((name) => name === value);
@@ -204,7 +231,9 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 		new Setting(containerEl).setName("Activity").setHeading();
 		new Setting(containerEl)
 			.setName("Changes to notes")
-			.setDesc(`The last ${ACTIVITY_CHANGES_SHOWN} changes apps made, newest first. Undo puts a note back exactly as it was; a note edited since is left alone and its earlier text saved beside it.`);
+			.setDesc(
+				`The last ${ACTIVITY_CHANGES_SHOWN} changes apps made, newest first. Undo puts a note back exactly as it was; a note edited since is left alone and its earlier text saved beside it.`,
+			);
 		this.changes = new ChangesList(containerEl.createDiv({ cls: "vault-mcp-changes" }), plugin);
 		this.changes.render();
 		new Setting(containerEl)
@@ -228,19 +257,34 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 	/** "Folders of NAME": what the token may see, changed on leaving the field; the running server follows from the token's next call. */
 	private renderTokenFolders(containerEl: HTMLElement, tokenName: string, folders: readonly string[]): void {
 		const plugin: VaultMcpPort = this.plugin;
-		const row = new Setting(containerEl).setName(`Folders of ${tokenName}`).setDesc(folders.length === 0 ? `Whole vault. ${TOKEN_FOLDERS_HELP}` : TOKEN_FOLDERS_HELP);
+		const row = new Setting(containerEl)
+			.setName(`Folders of ${tokenName}`)
+			.setDesc(folders.length === 0 ? `Whole vault. ${TOKEN_FOLDERS_HELP}` : TOKEN_FOLDERS_HELP);
 		row.addTextArea((area) => {
 			area.setValue(folders.join("\n")).setPlaceholder("Whole vault");
 			area.inputEl.rows = 2;
 			area.inputEl.addEventListener("change", () => {
 				void saveTokenFolders(plugin, tokenName, area.getValue()).then((error) => {
-					const missing = error === null ? (plugin.settings.tokens.find((token) => token.name === tokenName)?.folders ?? []).filter((folder) => !this.app.vault.getFolderByPath(folder)) : [];
-					row.setDesc(error ?? (missing.length > 0 ? `No such folder yet: ${missing.join(", ")}. The app sees nothing there until it exists.` : TOKEN_FOLDERS_HELP));
+					const missing =
+						error === null
+							? (plugin.settings.tokens.find((token) => token.name === tokenName)?.folders ?? []).filter(
+									(folder) => !this.app.vault.getFolderByPath(folder),
+								)
+							: [];
+					row.setDesc(
+						error ??
+							(missing.length > 0
+								? `No such folder yet: ${missing.join(", ")}. The app sees nothing there until it exists.`
+								: TOKEN_FOLDERS_HELP),
+					);
 					row.settingEl.toggleClass("vault-mcp-invalid", error !== null || missing.length > 0);
 				});
 			});
 		});
-		if (folders.length > 0) row.addButton((button) => button.setButtonText("Whole vault").onClick(() => void saveTokenFolders(plugin, tokenName, "").then(() => this.render())));
+		if (folders.length > 0)
+			row.addButton((button) =>
+				button.setButtonText("Whole vault").onClick(() => void saveTokenFolders(plugin, tokenName, "").then(() => this.render())),
+			);
 	}
 
 	private renderActivity(): void {
@@ -250,5 +294,12 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 
 /** The words a person typed, split on spaces and commas, in lower case, each once. */
 export function stopWordList(typed: string): string[] {
-	return [...new Set(typed.toLowerCase().split(/[\s,]+/u).filter((word) => word !== ""))];
+	return [
+		...new Set(
+			typed
+				.toLowerCase()
+				.split(/[\s,]+/u)
+				.filter((word) => word !== ""),
+		),
+	];
 }

@@ -20,7 +20,10 @@ export class ShowChangeModal extends Modal {
 		const { entry } = this;
 		this.setTitle(describeCall(entry));
 		const when = new Date(entry.time).toLocaleString();
-		this.contentEl.createEl("p", { cls: "vault-mcp-muted", text: entry.undone ? `${when} · undone ${new Date(entry.undone.time).toLocaleString()}` : when });
+		this.contentEl.createEl("p", {
+			cls: "vault-mcp-muted",
+			text: entry.undone ? `${when} · undone ${new Date(entry.undone.time).toLocaleString()}` : when,
+		});
 		renderNoteChanges(
 			this.contentEl,
 			entry.changes.map(({ path, movedFrom, before, after }) => ({ path, movedFrom, before, after })),

@@ -48,10 +48,28 @@ export class StatusIndicator {
 	openMenu(event: MouseEvent): Menu {
 		const menu = new Menu();
 		menu.addItem((item) =>
-			this.actions.isRunning() ? item.setTitle("Stop server").setIcon("square").onClick(() => this.actions.stop()) : item.setTitle("Start server").setIcon("play").onClick(() => this.actions.start()),
+			this.actions.isRunning()
+				? item
+						.setTitle("Stop server")
+						.setIcon("square")
+						.onClick(() => this.actions.stop())
+				: item
+						.setTitle("Start server")
+						.setIcon("play")
+						.onClick(() => this.actions.start()),
 		);
-		menu.addItem((item) => item.setTitle("Copy Claude Code command").setIcon("copy").onClick(() => this.actions.copyClaudeCodeCommand()));
-		menu.addItem((item) => item.setTitle("Open settings").setIcon("settings").onClick(() => this.actions.openSettings()));
+		menu.addItem((item) =>
+			item
+				.setTitle("Copy Claude Code command")
+				.setIcon("copy")
+				.onClick(() => this.actions.copyClaudeCodeCommand()),
+		);
+		menu.addItem((item) =>
+			item
+				.setTitle("Open settings")
+				.setIcon("settings")
+				.onClick(() => this.actions.openSettings()),
+		);
 		menu.showAtMouseEvent(event);
 		return menu;
 	}

@@ -22,7 +22,10 @@ const LINE_SIGN = { same: " ", added: "+", removed: "-" } as const;
 export function renderNoteChanges(parent: HTMLElement, changes: readonly NoteChangeView[]): void {
 	for (const change of changes) {
 		const block = parent.createDiv({ cls: "vault-mcp-diff" });
-		block.createDiv({ cls: "vault-mcp-diff-path", text: `${change.movedFrom === undefined ? "" : `${change.movedFrom} → `}${change.path}${describe(change)}` });
+		block.createDiv({
+			cls: "vault-mcp-diff-path",
+			text: `${change.movedFrom === undefined ? "" : `${change.movedFrom} → `}${change.path}${describe(change)}`,
+		});
 		renderDiffLines(block, change.after === null ? diffNote(change.before, "") : diffNote(change.before, change.after));
 	}
 }
@@ -53,5 +56,6 @@ export function renderDiffLines(parent: HTMLElement, diff: NoteDiff): void {
 		body.createDiv({ cls: LINE_CLASS[line.kind], text: `${LINE_SIGN[line.kind]} ${line.text}` });
 	}
 	const notDrawn = diff.lines.length - WINDOW_DIFF_LINES;
-	if (notDrawn > 0) body.createDiv({ cls: "vault-mcp-diff-gap", text: `… and ${notDrawn} more line${notDrawn === 1 ? "" : "s"} of this change, not drawn here.` });
+	if (notDrawn > 0)
+		body.createDiv({ cls: "vault-mcp-diff-gap", text: `… and ${notDrawn} more line${notDrawn === 1 ? "" : "s"} of this change, not drawn here.` });
 }

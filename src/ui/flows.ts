@@ -20,8 +20,20 @@ interface DisclosedSwitch {
 	confirmText: string;
 }
 
-const SERVER_SWITCH: DisclosedSwitch = { setting: "serverEnabled", accepted: "disclosureAccepted", heading: "Before the server starts", paragraphs: SERVER_DISCLOSURE, confirmText: "I understand, start the server" };
-const WRITE_SWITCH: DisclosedSwitch = { setting: "writeEnabled", accepted: "writeDisclosureAccepted", heading: "Allow apps to write to this vault?", paragraphs: WRITE_DISCLOSURE, confirmText: "Allow writing" };
+const SERVER_SWITCH: DisclosedSwitch = {
+	setting: "serverEnabled",
+	accepted: "disclosureAccepted",
+	heading: "Before the server starts",
+	paragraphs: SERVER_DISCLOSURE,
+	confirmText: "I understand, start the server",
+};
+const WRITE_SWITCH: DisclosedSwitch = {
+	setting: "writeEnabled",
+	accepted: "writeDisclosureAccepted",
+	heading: "Allow apps to write to this vault?",
+	paragraphs: WRITE_DISCLOSURE,
+	confirmText: "Allow writing",
+};
 
 /** Turns a switch off at once, or on — after its disclosure the first time. `onDecline` resets the toggle. */
 function flipSwitch(plugin: VaultMcpPort, target: DisclosedSwitch, enabled: boolean, onDecline: () => void): void {
@@ -29,9 +41,16 @@ function flipSwitch(plugin: VaultMcpPort, target: DisclosedSwitch, enabled: bool
 		void plugin.updateSettings({ [target.setting]: enabled });
 		return;
 	}
-	new ConfirmModal(plugin.app, target.heading, target.paragraphs, target.confirmText, async () => {
-		await plugin.updateSettings({ [target.accepted]: true, [target.setting]: true });
-	}, onDecline).open();
+	new ConfirmModal(
+		plugin.app,
+		target.heading,
+		target.paragraphs,
+		target.confirmText,
+		async () => {
+			await plugin.updateSettings({ [target.accepted]: true, [target.setting]: true });
+		},
+		onDecline,
+	).open();
 }
 
 /** Switches the server on (after the disclosure, the first time) or off. */

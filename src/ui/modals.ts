@@ -84,10 +84,15 @@ export class CreateTokenModal extends Modal {
 
 	override onOpen(): void {
 		this.setTitle("Create a token");
-		new Setting(this.contentEl).setName("Name").setDesc("Which app will use it, for example: Claude Code on my laptop.").addText((text) => text.onChange((value) => (this.name = value)));
+		new Setting(this.contentEl)
+			.setName("Name")
+			.setDesc("Which app will use it, for example: Claude Code on my laptop.")
+			.addText((text) => text.onChange((value) => (this.name = value)));
 		new Setting(this.contentEl)
 			.setName("Access")
-			.setDesc("Write access works only while writing is allowed in the settings. Its write tools then ask you before each change; change that under the token's rights per tool.")
+			.setDesc(
+				"Write access works only while writing is allowed in the settings. Its write tools then ask you before each change; change that under the token's rights per tool.",
+			)
 			.addDropdown((dropdown) =>
 				dropdown
 					.addOption("read", "Read")
@@ -137,7 +142,12 @@ export class TokenCreatedModal extends Modal {
 		this.contentEl.createEl("p", { text: "Copy it now: it is shown only this once, and only its hash is kept." });
 		const tokenEl = this.contentEl.createEl("code", { cls: "vault-mcp-token", text: this.token });
 		tokenEl.setAttr("data-token", "shown-once");
-		new Setting(this.contentEl).addButton((button) => button.setButtonText("Copy token").setCta().onClick(() => copyToClipboard(this.token, "the token")));
+		new Setting(this.contentEl).addButton((button) =>
+			button
+				.setButtonText("Copy token")
+				.setCta()
+				.onClick(() => copyToClipboard(this.token, "the token")),
+		);
 		for (const snippet of connectionSnippets({ port: this.port, vaultName: this.app.vault.getName() }, this.token)) {
 			new Setting(this.contentEl)
 				.setName(snippet.title)

@@ -21,7 +21,10 @@ export function findFileWithExtension(host: Host, scope: Scope, input: string, e
 	const path = checked.value.endsWith(`.${extension}`) ? checked.value : `${checked.value}.${extension}`;
 	const file = host.vault.getFileByPath(path);
 	// A hidden or excluded file is answered exactly like a missing one.
-	if (!file || !isPathVisible(file.path, scope)) return fail(`No ${extension === "base" ? "base" : "canvas"} "${path}". Call ${extension === "base" ? "list_bases" : "list_notes"} to find the right path.`);
+	if (!file || !isPathVisible(file.path, scope))
+		return fail(
+			`No ${extension === "base" ? "base" : "canvas"} "${path}". Call ${extension === "base" ? "list_bases" : "list_notes"} to find the right path.`,
+		);
 	return ok(file);
 }
 
@@ -77,7 +80,10 @@ export function baseVault(host: Host, scope: Scope): { vault: BaseVault; files: 
 		byPath.set(file.path, made);
 		return made;
 	};
-	const files = host.vault.getFiles().filter((file) => isVisible(file.path)).map(fileFor);
+	const files = host.vault
+		.getFiles()
+		.filter((file) => isVisible(file.path))
+		.map(fileFor);
 	let backlinkIndex: Map<string, string[]> | null = null;
 	const vault: BaseVault = {
 		file: (path) => {

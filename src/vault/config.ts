@@ -95,7 +95,8 @@ export async function taskCompletionSettings(host: Host): Promise<CompletionSett
 		if (!Array.isArray(list)) continue;
 		for (const entry of list as Array<Record<string, unknown>>) {
 			const { symbol, nextStatusSymbol, type } = entry ?? {};
-			if (typeof symbol !== "string" || [...symbol].length !== 1 || typeof nextStatusSymbol !== "string" || !STATUS_TYPES.includes(type as StatusType)) continue;
+			if (typeof symbol !== "string" || [...symbol].length !== 1 || typeof nextStatusSymbol !== "string" || !STATUS_TYPES.includes(type as StatusType))
+				continue;
 			statuses[symbol] = { type: type as StatusType, next: nextStatusSymbol };
 		}
 	}

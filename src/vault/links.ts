@@ -95,7 +95,13 @@ function scopeKeyOf(scope: Scope): string {
  * `resolvedLinks` record. A note with a link to a hidden target is worked out again on every call:
  * where that link lands instead depends on every other file, not on this note alone.
  */
-function linkContribution(host: Host, scope: Scope, scopeKey: string, source: string, memo: NoteMemo): { targets: ReadonlyArray<readonly [string, number]>; unresolved: number } {
+function linkContribution(
+	host: Host,
+	scope: Scope,
+	scopeKey: string,
+	source: string,
+	memo: NoteMemo,
+): { targets: ReadonlyArray<readonly [string, number]>; unresolved: number } {
 	const record = host.metadataCache.resolvedLinks[source];
 	const unresolvedRecord = host.metadataCache.unresolvedLinks[source];
 	const known = record ? memo.links.get(record) : undefined;

@@ -5,7 +5,16 @@
  */
 import type { Host, HostFile } from "../host/Host";
 import { setProperty, type PropertyEdit, type PropertyValue } from "../markdown/properties";
-import { appendToEnd, appendUnderHeading, detectFormat, insertUnderBullet, isOutline, type EditMode, type EditResult, type NoteFormat } from "../markdown/outline";
+import {
+	appendToEnd,
+	appendUnderHeading,
+	detectFormat,
+	insertUnderBullet,
+	isOutline,
+	type EditMode,
+	type EditResult,
+	type NoteFormat,
+} from "../markdown/outline";
 import { indentationSettings } from "./config";
 import { fail, ok, type Result } from "../result";
 import { editNote } from "./writes";
@@ -23,7 +32,12 @@ export type StyledEdit = Result<{ text: string; line: number; style: NoteStyle }
  * Changes a note atomically, `edit` getting the note's text and its style. The frontmatter's
  * `mode` comes from the metadata cache; an empty note takes `emptyNoteMode` when given.
  */
-export async function editNoteInStyle(host: Host, file: HostFile, edit: (text: string, style: NoteStyle) => EditResult, emptyNoteMode?: EditMode): Promise<StyledEdit> {
+export async function editNoteInStyle(
+	host: Host,
+	file: HostFile,
+	edit: (text: string, style: NoteStyle) => EditResult,
+	emptyNoteMode?: EditMode,
+): Promise<StyledEdit> {
 	const defaults = await indentationSettings(host);
 	const frontmatterMode: unknown = host.metadataCache.getFileCache(file)?.frontmatter?.mode;
 	let style: NoteStyle | undefined;
@@ -39,13 +53,17 @@ export async function editNoteInStyle(host: Host, file: HostFile, edit: (text: s
 
 /** Adds `content` at the end of the note, or at the end of the section under `heading`, in the note's own format. */
 export function appendToNote(host: Host, file: HostFile, content: string, heading?: string): Promise<StyledEdit> {
-	return editNoteInStyle(host, file, (text, { format, mode }) => (heading === undefined ? appendToEnd(text, content, mode, format) : appendUnderHeading(text, heading, content, mode, format)));
+	return editNoteInStyle(host, file, (text, { format, mode }) =>
+		heading === undefined ? appendToEnd(text, content, mode, format) : appendUnderHeading(text, heading, content, mode, format),
+	);
 }
 
 /** Adds `content` as children of the first bullet whose text is `bullet`; only in an outline. */
 export function insertUnderBulletInNote(host: Host, file: HostFile, bullet: string, content: string): Promise<StyledEdit> {
 	return editNoteInStyle(host, file, (text, { format, mode }) =>
-		mode !== "outliner" ? fail(`"${file.path}" is not an outline (it is not only a list, and its frontmatter has no mode: outliner). Use append_to_note instead.`) : insertUnderBullet(text, bullet, content, format),
+		mode !== "outliner"
+			? fail(`"${file.path}" is not an outline (it is not only a list, and its frontmatter has no mode: outliner). Use append_to_note instead.`)
+			: insertUnderBullet(text, bullet, content, format),
 	);
 }
 

@@ -32,12 +32,14 @@ export function checkVaultPath(input: string, scope: Scope): Result<string> {
 	const path = trimTrailingSlashes(input).replace(OBSIDIAN_SPACES, " ").normalize("NFC");
 	for (const part of path.split("/")) {
 		const key = pathMatchKey(part);
-		if (part === "" || key === "" || key === "." || key === "..") return fail("The path has an empty, '.' or '..' part; give the path from the vault root.");
+		if (part === "" || key === "" || key === "." || key === "..")
+			return fail("The path has an empty, '.' or '..' part; give the path from the vault root.");
 		if (part.startsWith(".") || key.startsWith(".")) return fail("Hidden files and folders (names starting with '.') are not part of the vault.");
 		if (/[.\s]$/.test(visibleForm(part))) return fail("A file or folder name may not end with a dot or a space (or a character that looks like one).");
 		if (Buffer.byteLength(part) > MAX_NAME_BYTES) return fail(`A file or folder name is longer than ${MAX_NAME_BYTES} bytes.`);
 	}
-	if (isExcludedPath(path, { configDir: scope.configDir, excludedFolders: [] })) return fail("The vault's configuration folder is not readable through this server.");
+	if (isExcludedPath(path, { configDir: scope.configDir, excludedFolders: [] }))
+		return fail("The vault's configuration folder is not readable through this server.");
 	return ok(path);
 }
 
@@ -46,7 +48,8 @@ export function checkNewNamePath(input: string, scope: Scope): Result<string> {
 	const checked = checkVaultPath(input, scope);
 	if (!checked.ok) return checked;
 	for (const part of checked.value.split("/")) {
-		if (FORBIDDEN_NAME_CHARACTERS.test(part)) return fail('File and folder names may not contain * " < > : | or ? (Obsidian refuses them on every platform).');
+		if (FORBIDDEN_NAME_CHARACTERS.test(part))
+			return fail('File and folder names may not contain * " < > : | or ? (Obsidian refuses them on every platform).');
 		if (WINDOWS_DEVICE_NAME.test(part)) return fail(`"${part}" is a device name on Windows and cannot be a file or folder name.`);
 	}
 	return checked;
@@ -57,7 +60,9 @@ export function checkNoteNameLength(path: string): Result<string> {
 	const name = path.slice(path.lastIndexOf("/") + 1);
 	const bytes = Buffer.byteLength(name);
 	if (bytes > MAX_NOTE_NAME_BYTES) {
-		return fail(`A note's file name may be at most ${MAX_NOTE_NAME_BYTES} bytes of UTF-8, .md included (room is kept for a backup's suffix); "${name.slice(0, 40)}…" is ${bytes}. Choose a shorter name.`);
+		return fail(
+			`A note's file name may be at most ${MAX_NOTE_NAME_BYTES} bytes of UTF-8, .md included (room is kept for a backup's suffix); "${name.slice(0, 40)}…" is ${bytes}. Choose a shorter name.`,
+		);
 	}
 	return ok(path);
 }

@@ -76,7 +76,8 @@ export async function planRename(host: Host, scope: Scope, file: HostFile, to: s
 			return next;
 		};
 		const rewritten = rewriteSource(source, text, newLinkpath, { from, to });
-		if (rewritten.links > 0 && rewritten.text !== text) notes.push({ path: source, before: text, after: rewritten.text, links: rewritten.links, linkpaths });
+		if (rewritten.links > 0 && rewritten.text !== text)
+			notes.push({ path: source, before: text, after: rewritten.text, links: rewritten.links, linkpaths });
 	}
 	return { from, to, movedText, notes };
 }
@@ -124,7 +125,10 @@ function reachingLinktext(facts: RenameFacts, targetPath: string, sourceAfter: s
 	if (reaches(linktext)) return linktext;
 	const fromHere = (path: string) => (path.startsWith("../") ? path : `./${path}`);
 	const fullPath = (extension: boolean) => linktextFor(targetPath, sourceAfter, "absolute", false, extension);
-	const candidates = facts.format === "relative" ? [fromHere(linktext), fromHere(linktextFor(targetPath, sourceAfter, "relative", true, true))] : [fullPath(keepExtension), fullPath(true)];
+	const candidates =
+		facts.format === "relative"
+			? [fromHere(linktext), fromHere(linktextFor(targetPath, sourceAfter, "relative", true, true))]
+			: [fullPath(keepExtension), fullPath(true)];
 	return candidates.find(reaches) ?? fullPath(true);
 }
 
@@ -183,7 +187,8 @@ export async function planKeptLinks(host: Host, scope: Scope, file: HostFile, to
 		if (![...linkpaths.values()].some((next) => next !== null)) continue;
 		const text = await host.vault.read(source);
 		const rewritten = rewriteLinks(text, parseMetadata(text), (linkpath) => linkpaths.get(linkpath) ?? null);
-		if (rewritten.links > 0 && rewritten.text !== text) notes.push({ path: source.path, before: text, after: rewritten.text, links: rewritten.links, linkpaths });
+		if (rewritten.links > 0 && rewritten.text !== text)
+			notes.push({ path: source.path, before: text, after: rewritten.text, links: rewritten.links, linkpaths });
 	}
 	return notes;
 }

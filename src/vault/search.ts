@@ -1,7 +1,14 @@
 import * as nodeTimers from "node:timers";
 import type { CachedMetadata, EventRef } from "obsidian";
 import type { Host, HostAbstractFile, HostFile } from "../host/Host";
-import { INDEX_BUILD_SLICE_MS, MAX_SEARCHABLE_NOTE_BYTES, SEARCH_BUILD_HELP_MAX_MS, SEARCH_BUILD_HELP_MS, SLICED_TAGS, SLICED_TOKENIZE_CHARS } from "../config/limits";
+import {
+	INDEX_BUILD_SLICE_MS,
+	MAX_SEARCHABLE_NOTE_BYTES,
+	SEARCH_BUILD_HELP_MAX_MS,
+	SEARCH_BUILD_HELP_MS,
+	SLICED_TAGS,
+	SLICED_TOKENIZE_CHARS,
+} from "../config/limits";
 import { runSteps, runStepsInSlices, type Steps } from "../markdown/steps";
 import { SearchEngine, type PreparedDocument, type SearchAnswer, type SearchPause } from "../search/engine";
 import type { CallBudget } from "./workBudget";
@@ -50,7 +57,6 @@ export interface NoteSearch {
 	/** Notes whose body is too large to search (their titles and headings still are), by path. */
 	unsearched(): string[];
 }
-
 
 /** A note's tag keys, once each, in pausable steps (a huge note can hold a million tags). */
 function* tagKeysOf(cache: CachedMetadata | null): Steps<string[]> {
@@ -105,7 +111,15 @@ function pauseOn(budget: CallBudget | undefined): SearchPause | null {
 }
 
 /** Searches by reading every candidate note now: always correct, slow on big vaults. The index answers the same. */
-export async function scanSearch(host: Host, scope: Scope, query: ParsedQuery, filter: SearchFilter, limit: number, stopWords: ReadonlySet<string> = DEFAULT_STOP_WORDS, language: SearchLanguage = DEFAULT_SEARCH_LANGUAGE): Promise<SearchAnswer> {
+export async function scanSearch(
+	host: Host,
+	scope: Scope,
+	query: ParsedQuery,
+	filter: SearchFilter,
+	limit: number,
+	stopWords: ReadonlySet<string> = DEFAULT_STOP_WORDS,
+	language: SearchLanguage = DEFAULT_SEARCH_LANGUAGE,
+): Promise<SearchAnswer> {
 	const tagged = filter.tag === undefined ? undefined : new Set(await notesWithTag(host, scope, filter.tag));
 	const include = searchFilter(scope, filter, { tagged });
 	const engine = new SearchEngine(stemmerFor(language));
@@ -238,7 +252,13 @@ export class IndexedNoteSearch implements NoteSearch {
 		const scopeChecked = sameScope(scope, this.scope);
 		const unfiltered = filter.folder === undefined && filter.tag === undefined && scopeChecked;
 		const tagged = filter.tag === undefined ? undefined : this.notesTagged(filter.tag);
-		const answer = await this.engine.search(withStopWords(query, this.stopWords), unfiltered ? null : searchFilter(scope, filter, { scopeChecked, tagged }), limit, readerFor(this.host), pauseOn(budget));
+		const answer = await this.engine.search(
+			withStopWords(query, this.stopWords),
+			unfiltered ? null : searchFilter(scope, filter, { scopeChecked, tagged }),
+			limit,
+			readerFor(this.host),
+			pauseOn(budget),
+		);
 		if (this.ready) return answer;
 		const index = this.status(scope);
 		const notice = `index: building, ${index.indexed_notes} of ${index.total_notes} notes. Notes not yet indexed are not in this answer; search again shortly for a complete one.`;

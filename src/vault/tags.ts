@@ -36,7 +36,12 @@ export function tagsOfNote(cache: CachedMetadata): Map<string, string> {
  * Each visible note's distinct tags, as keys with their first-seen spelling; derived once per
  * change of a note, the walk over the vault pausing on `budget`.
  */
-export async function tagsByNote(host: Host, scope: Scope, budget?: CallBudget, memo: NoteMemo = sharedNoteMemo): Promise<Map<string, ReadonlyMap<string, string>>> {
+export async function tagsByNote(
+	host: Host,
+	scope: Scope,
+	budget?: CallBudget,
+	memo: NoteMemo = sharedNoteMemo,
+): Promise<Map<string, ReadonlyMap<string, string>>> {
 	const byNote = new Map<string, ReadonlyMap<string, string>>();
 	for (const file of visibleNotes(host, scope)) {
 		if (budget?.due()) await budget.checkpoint();

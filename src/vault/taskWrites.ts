@@ -26,7 +26,14 @@ export async function todaysDailyNote(host: Host, scope: Scope, now = new Date()
 	if (existing) return ok({ file: existing, created: false });
 	const title = checked.value.slice(checked.value.lastIndexOf("/") + 1, -".md".length);
 	try {
-		return ok({ file: await createNoteFile(host, checked.value, fillTemplate(await readDailyTemplate(host, scope, settings), { dateFormat: settings.format, timeFormat: DAILY_NOTE_TIME_FORMAT }, now, title)), created: true });
+		return ok({
+			file: await createNoteFile(
+				host,
+				checked.value,
+				fillTemplate(await readDailyTemplate(host, scope, settings), { dateFormat: settings.format, timeFormat: DAILY_NOTE_TIME_FORMAT }, now, title),
+			),
+			created: true,
+		});
 	} catch (error) {
 		// Another call made today's note a moment ago: add the task to that one.
 		const made = error instanceof NoteExistsError ? host.vault.getFileByPath(checked.value) : null;
@@ -106,11 +113,22 @@ export async function completeTask(host: Host, scope: Scope, options: CompleteTa
 	if (!found.ok) return found;
 	const file = found.value;
 	const [settings, vaultFormat] = await Promise.all([taskCompletionSettings(host), taskDateFormat(host)]);
-	const tasks = (host.metadataCache.getFileCache(file)?.listItems ?? []).flatMap((item) => (item.task === undefined ? [] : [{ line: item.position.start.line, status: item.task }]));
+	const tasks = (host.metadataCache.getFileCache(file)?.listItems ?? []).flatMap((item) =>
+		item.task === undefined ? [] : [{ line: item.position.start.line, status: item.task }],
+	);
 	const today = options.today ?? dayjs().format("YYYY-MM-DD");
 	let written: { lines: string[]; taskIndex: number; nextIndex: number; line: number; nextLine: number } | undefined;
 	const result = await editNote(host, file, (text) => {
-		const changed = changeTaskInNote(text, { line: options.line, text: options.text, status: options.status, today, vaultFormat, settings, tasks, listLimit: COMPLETE_TASK_OPEN_TASKS_LISTED });
+		const changed = changeTaskInNote(text, {
+			line: options.line,
+			text: options.text,
+			status: options.status,
+			today,
+			vaultFormat,
+			settings,
+			tasks,
+			listLimit: COMPLETE_TASK_OPEN_TASKS_LISTED,
+		});
 		if (!changed.ok) return changed;
 		written = changed.value;
 		return ok({ text: changed.value.text, line: changed.value.line });
@@ -118,5 +136,12 @@ export async function completeTask(host: Host, scope: Scope, options: CompleteTa
 	if (!result.ok) return result;
 	if (!written) return fail("The note could not be changed.");
 	const textOf = (index: number) => (index === -1 ? "" : taskText(written?.lines[index] ?? ""));
-	return ok({ path: file.path, line: written.line, text: textOf(written.taskIndex), nextLine: written.nextLine, nextText: textOf(written.nextIndex), noteText: result.value.text });
+	return ok({
+		path: file.path,
+		line: written.line,
+		text: textOf(written.taskIndex),
+		nextLine: written.nextLine,
+		nextText: textOf(written.nextIndex),
+		noteText: result.value.text,
+	});
 }

@@ -41,11 +41,13 @@ export function fillTemplate(template: string, formats: TemplateFormats, date: D
  * exclusions as any note path.
  */
 export function findTemplate(host: Host, scope: Scope, settings: TemplateSettings, input: string): Result<HostFile> {
-	if (!settings.folder) return fail("No templates folder is set: choose one in Settings → Templates (the core Templates plugin), or create the note without a template.");
+	if (!settings.folder)
+		return fail("No templates folder is set: choose one in Settings → Templates (the core Templates plugin), or create the note without a template.");
 	const wanted = input.trim().replace(/^\/+/, "");
 	const inFolder = isInFolder(wanted, settings.folder) ? wanted : `${settings.folder}/${wanted}`;
 	const found = findNote(host, scope, inFolder.endsWith(".md") ? inFolder : `${inFolder}.md`);
-	if (!found.ok || !isInFolder(found.value.path, settings.folder)) return fail(`No template "${input}" in the templates folder "${settings.folder}". Call list_templates for the templates there.`);
+	if (!found.ok || !isInFolder(found.value.path, settings.folder))
+		return fail(`No template "${input}" in the templates folder "${settings.folder}". Call list_templates for the templates there.`);
 	return found;
 }
 

@@ -145,6 +145,8 @@ export async function withinCallBudget<T>(work: (budget: CallBudget) => Promise<
 		return ok(await work(budget));
 	} catch (error) {
 		if (!(error instanceof CallOverBudget)) throw error;
-		return fail(`This call needed more than ${error.workMs / 1000} s of work over the vault and was stopped, so other clients are not held up. What it worked out is kept, so the same call again gets further. ${narrowing}`);
+		return fail(
+			`This call needed more than ${error.workMs / 1000} s of work over the vault and was stopped, so other clients are not held up. What it worked out is kept, so the same call again gets further. ${narrowing}`,
+		);
 	}
 }

@@ -80,7 +80,9 @@ async function createBackup(host: Host, path: string, text: string): Promise<Hos
 		try {
 			return await host.vault.create(candidate, text);
 		} catch (error) {
-			const taken = /already exists/i.test((error as Error).message) || ["EEXIST", "EOUTSIDEVAULT", "EISDIR"].includes(String((error as NodeJS.ErrnoException).code));
+			const taken =
+				/already exists/i.test((error as Error).message) ||
+				["EEXIST", "EOUTSIDEVAULT", "EISDIR"].includes(String((error as NodeJS.ErrnoException).code));
 			if (attempt >= MAX_WRITE_ATTEMPTS || !taken) throw error;
 			from = backupNumber(path, candidate) + 1;
 		}
@@ -97,7 +99,9 @@ function backupNumber(path: string, candidate: string): number {
 export class NoteExistsError extends Error {
 	readonly code = "EEXIST";
 	constructor(readonly path: string) {
-		super(`A note already exists at "${path}" (made a moment ago by another call or program). Nothing was written. Read it, append to it, or pass overwrite: true.`);
+		super(
+			`A note already exists at "${path}" (made a moment ago by another call or program). Nothing was written. Read it, append to it, or pass overwrite: true.`,
+		);
 		this.name = "NoteExistsError";
 	}
 }

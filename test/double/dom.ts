@@ -21,7 +21,11 @@ if (typeof (globalThis as { document?: unknown }).document === "undefined") {
 	function createEl(this: HTMLElement, tag: string, info: DomElementInfo | string = {}): HTMLElement {
 		const options = typeof info === "string" ? { cls: info } : info;
 		const el = this.ownerDocument.createElement(tag);
-		for (const cls of ([] as string[]).concat(options.cls ?? []).flatMap((entry) => entry.split(" ")).filter(Boolean)) el.classList.add(cls);
+		for (const cls of ([] as string[])
+			.concat(options.cls ?? [])
+			.flatMap((entry) => entry.split(" "))
+			.filter(Boolean))
+			el.classList.add(cls);
 		if (options.text !== undefined) el.textContent = options.text;
 		for (const [name, value] of Object.entries(options.attr ?? {})) el.setAttribute(name, value);
 		this.appendChild(el);

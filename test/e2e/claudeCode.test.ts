@@ -36,7 +36,8 @@ describe("Claude Code connects with the snippet we print", () => {
 	let serving: ServingCli;
 	let token: string;
 
-	const claude = (command: string) => runProcess("sh", ["-c", command], { cwd: home, env: { ...process.env, HOME: home, PATH: `${nodePath.join(home, "bin")}:${process.env.PATH ?? ""}` } });
+	const claude = (command: string) =>
+		runProcess("sh", ["-c", command], { cwd: home, env: { ...process.env, HOME: home, PATH: `${nodePath.join(home, "bin")}:${process.env.PATH ?? ""}` } });
 
 	beforeAll(async () => {
 		if (!existsSync(CLAUDE)) throw new Error("Claude Code is not installed for the tests: run `node scripts/test-tools.mjs` (npm test does).");
@@ -54,35 +55,48 @@ describe("Claude Code connects with the snippet we print", () => {
 	});
 
 	test("`claude mcp list` says Connected, with a write token and a prompts folder; a wrong token says Failed", async () => {
-		const addLine = connectionSnippets({ port: serving.port, vaultName: nodePath.basename(vault) }, token).find((entry) => entry.id === "claude-code")?.text ?? "";
+		const addLine =
+			connectionSnippets({ port: serving.port, vaultName: nodePath.basename(vault) }, token).find((entry) => entry.id === "claude-code")?.text ?? "";
 		expect((await claude(addLine)).code).toBe(0);
-		const wrong = connectionSnippets({ port: serving.port, vaultName: nodePath.basename(vault) }, "not-a-token").find((entry) => entry.id === "claude-code")?.text.replace(`mcp add --transport http ${serverNameFor(nodePath.basename(vault))}`, "mcp add --transport http wrong") ?? "";
+		const wrong =
+			connectionSnippets({ port: serving.port, vaultName: nodePath.basename(vault) }, "not-a-token")
+				.find((entry) => entry.id === "claude-code")
+				?.text.replace(`mcp add --transport http ${serverNameFor(nodePath.basename(vault))}`, "mcp add --transport http wrong") ?? "";
 		expect((await claude(wrong)).code).toBe(0);
 
 		const listed = await claude("claude mcp list");
 		const line = (name: string) => listed.stdout.split("\n").find((text) => text.startsWith(`${name}: `)) ?? "";
-		expect(line(serverNameFor(nodePath.basename(vault)))).toBe(`${serverNameFor(nodePath.basename(vault))}: http://127.0.0.1:${serving.port}/mcp (HTTP) - ✔ Connected`);
+		expect(line(serverNameFor(nodePath.basename(vault)))).toBe(
+			`${serverNameFor(nodePath.basename(vault))}: http://127.0.0.1:${serving.port}/mcp (HTTP) - ✔ Connected`,
+		);
 		expect(line("wrong")).toContain("Failed to connect");
 		expect(line("wrong")).toContain("401");
 	}, 60_000);
 
-	test(`\`claude mcp list\` says Connected in every one of ${CLAUDE_LIST_RUNS} runs with a core kept busy (its GET is refused without dropping the connection)`, async () => {
-		const addLine = connectionSnippets({ port: serving.port, vaultName: nodePath.basename(vault) }, token).find((entry) => entry.id === "claude-code")?.text.replace(`mcp add --transport http ${serverNameFor(nodePath.basename(vault))}`, "mcp add --transport http looped") ?? "";
-		expect((await claude(addLine)).code).toBe(0);
-		const stopBurning = burnOneCore();
-		const outcomes: string[] = [];
-		try {
-			for (let run = 0; run < CLAUDE_LIST_RUNS; run++) {
-				const listed = await claude("claude mcp list");
-				outcomes.push(listed.stdout.split("\n").find((text) => text.startsWith("looped: ")) ?? `no line (exit ${String(listed.code)})`);
+	test(
+		`\`claude mcp list\` says Connected in every one of ${CLAUDE_LIST_RUNS} runs with a core kept busy (its GET is refused without dropping the connection)`,
+		async () => {
+			const addLine =
+				connectionSnippets({ port: serving.port, vaultName: nodePath.basename(vault) }, token)
+					.find((entry) => entry.id === "claude-code")
+					?.text.replace(`mcp add --transport http ${serverNameFor(nodePath.basename(vault))}`, "mcp add --transport http looped") ?? "";
+			expect((await claude(addLine)).code).toBe(0);
+			const stopBurning = burnOneCore();
+			const outcomes: string[] = [];
+			try {
+				for (let run = 0; run < CLAUDE_LIST_RUNS; run++) {
+					const listed = await claude("claude mcp list");
+					outcomes.push(listed.stdout.split("\n").find((text) => text.startsWith("looped: ")) ?? `no line (exit ${String(listed.code)})`);
+				}
+			} finally {
+				stopBurning();
 			}
-		} finally {
-			stopBurning();
-		}
-		const connected = `looped: http://127.0.0.1:${serving.port}/mcp (HTTP) - ✔ Connected`;
-		expect(outcomes.filter((line) => line !== connected)).toEqual([]);
-		expect(outcomes).toHaveLength(CLAUDE_LIST_RUNS);
-	}, 30_000 + CLAUDE_LIST_RUNS * 20_000);
+			const connected = `looped: http://127.0.0.1:${serving.port}/mcp (HTTP) - ✔ Connected`;
+			expect(outcomes.filter((line) => line !== connected)).toEqual([]);
+			expect(outcomes).toHaveLength(CLAUDE_LIST_RUNS);
+		},
+		30_000 + CLAUDE_LIST_RUNS * 20_000,
+	);
 
 	test("it speaks 2026-07-28 with us: server/discover, then tools/list, each answered 200 (seen by a loopback relay)", async () => {
 		const seen: Array<{ version: string; method: string; status: number }> = [];
@@ -91,18 +105,34 @@ describe("Claude Code connects with the snippet we print", () => {
 			request.on("data", (chunk: Buffer) => chunks.push(chunk));
 			request.on("end", () => {
 				const body = Buffer.concat(chunks);
-				const forwarded = http.request({ host: "127.0.0.1", port: serving.port, path: request.url, method: request.method, headers: { ...request.headers, host: `127.0.0.1:${serving.port}` } }, (answer) => {
-					seen.push({ version: String(request.headers["mcp-protocol-version"] ?? ""), method: (JSON.parse(body.toString() || "{}") as { method?: string }).method ?? "", status: answer.statusCode ?? 0 });
-					response.writeHead(answer.statusCode ?? 502, answer.headers);
-					answer.pipe(response);
-				});
+				const forwarded = http.request(
+					{
+						host: "127.0.0.1",
+						port: serving.port,
+						path: request.url,
+						method: request.method,
+						headers: { ...request.headers, host: `127.0.0.1:${serving.port}` },
+					},
+					(answer) => {
+						seen.push({
+							version: String(request.headers["mcp-protocol-version"] ?? ""),
+							method: (JSON.parse(body.toString() || "{}") as { method?: string }).method ?? "",
+							status: answer.statusCode ?? 0,
+						});
+						response.writeHead(answer.statusCode ?? 502, answer.headers);
+						answer.pipe(response);
+					},
+				);
 				forwarded.end(body);
 			});
 		});
 		await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
 		try {
 			const relayPort = (relay.address() as AddressInfo).port;
-			const addLine = connectionSnippets({ port: relayPort, vaultName: nodePath.basename(vault) }, token).find((entry) => entry.id === "claude-code")?.text.replace(`mcp add --transport http ${serverNameFor(nodePath.basename(vault))}`, "mcp add --transport http relayed") ?? "";
+			const addLine =
+				connectionSnippets({ port: relayPort, vaultName: nodePath.basename(vault) }, token)
+					.find((entry) => entry.id === "claude-code")
+					?.text.replace(`mcp add --transport http ${serverNameFor(nodePath.basename(vault))}`, "mcp add --transport http relayed") ?? "";
 			expect((await claude(addLine)).code).toBe(0);
 			const listed = await claude("claude mcp list");
 			expect(listed.stdout).toContain(`relayed: http://127.0.0.1:${relayPort}/mcp (HTTP) - ✔ Connected`);

@@ -57,7 +57,9 @@ describe("vault-mcp CLI", () => {
 			expect(serving.stdout()).not.toContain(token);
 			expect(serving.port).not.toBe(0);
 			// The same command the plugin's settings tab shows, for the bound port, never the requested 0.
-			const claudeCode = connectionSnippets({ port: serving.port, vaultName: nodePath.basename(vault) }, token).find((snippet) => snippet.id === "claude-code")?.text ?? "";
+			const claudeCode =
+				connectionSnippets({ port: serving.port, vaultName: nodePath.basename(vault) }, token).find((snippet) => snippet.id === "claude-code")?.text ??
+				"";
 			expect(stderr).toContain(`\n  ${claudeCode}\n`);
 			expect(stderr).not.toContain("127.0.0.1:0/");
 			const client = await connectClient(serving.url, token ?? "");
@@ -71,7 +73,10 @@ describe("vault-mcp CLI", () => {
 
 	test("--allow-write lets a write token write; without it, even a write token cannot", async () => {
 		const { token } = JSON.parse((await runCli(["token", "new", vault, "--name", "w", "--level", "write", "--json"])).stdout) as { token: string };
-		for (const [flags, canWrite] of [[["--allow-write"], true], [[], false]] as const) {
+		for (const [flags, canWrite] of [
+			[["--allow-write"], true],
+			[[], false],
+		] as const) {
 			const serving = await startServe([vault, "--port", "0", ...flags]);
 			const client = await connectClient(serving.url, token);
 			const status = await client.callTool({ name: "get_vault_status", arguments: {} });
@@ -87,7 +92,8 @@ describe("vault-mcp CLI", () => {
 		expect(asked.stdout).toMatch(/\n {2}append_to_note +ask\n/);
 		expect(asked.stdout).toMatch(/\n {2}read_note +allow\n/);
 		expect(asked.stdout).toContain(`To let some run without asking: vault-mcp token rights ${vault} careful --allow TOOL,…`);
-		const rightsOf = async (args: string[]) => (JSON.parse((await runCli(["token", "new", vault, ...args, "--json"])).stdout) as { rights: Record<string, string> }).rights;
+		const rightsOf = async (args: string[]) =>
+			(JSON.parse((await runCli(["token", "new", vault, ...args, "--json"])).stdout) as { rights: Record<string, string> }).rights;
 		const writeTools = ALL_TOOLS.filter((tool) => tool.access === "write").map((tool) => tool.name);
 		const askedRights = await rightsOf(["--name", "careful2", "--level", "write"]);
 		for (const tool of writeTools) expect(askedRights[tool]).toBe("ask");
@@ -102,11 +108,15 @@ describe("vault-mcp CLI", () => {
 	}, 120_000);
 
 	test("serve with no terminal says at start which write tools of which token it cannot ask about, and how to let them run; a write made then is refused, not run", async () => {
-		const { token } = JSON.parse((await runCli(["token", "new", vault, "--name", "careful", "--level", "write", "--allow", "create_note", "--json"])).stdout) as { token: string };
+		const { token } = JSON.parse(
+			(await runCli(["token", "new", vault, "--name", "careful", "--level", "write", "--allow", "create_note", "--json"])).stdout,
+		) as { token: string };
 		const serving = await startServe([vault, "--port", "0", "--allow-write"]);
 		try {
 			const stderr = await stderrOnceItHas(serving, "claude mcp add");
-			expect(stderr).toMatch(/warning: token "careful" has write tools set to ask \((append_to_note, )?[a-z_, ]+\), and this serve has no terminal to ask in, so those calls will be refused\./);
+			expect(stderr).toMatch(
+				/warning: token "careful" has write tools set to ask \((append_to_note, )?[a-z_, ]+\), and this serve has no terminal to ask in, so those calls will be refused\./,
+			);
 			expect(stderr).toContain(`or let them run without asking: vault-mcp token rights ${vault} careful --allow append_to_note,`);
 			expect(stderr).not.toMatch(/set to ask \([^)]*create_note/);
 			const client = await connectClient(serving.url, token);
@@ -143,10 +153,16 @@ describe("vault-mcp CLI", () => {
 			const stderr = await stderrOnceItHas(serving, "claude mcp add");
 			expect(stderr).toContain("Tokens in data.json: laptop (read).");
 			expect(stderr).toContain(`make another: vault-mcp token new ${vault} --name NAME\n`);
-			expect(stderr).toContain(`warning: --allow-write has no effect without a write token; make one: vault-mcp token new ${vault} --name NAME --level write\n`);
-			expect(stderr).toContain(`claude mcp add --transport http ${serverNameFor(nodePath.basename(vault))} http://127.0.0.1:${serving.port}/mcp --header "Authorization: Bearer <token>"`);
+			expect(stderr).toContain(
+				`warning: --allow-write has no effect without a write token; make one: vault-mcp token new ${vault} --name NAME --level write\n`,
+			);
+			expect(stderr).toContain(
+				`claude mcp add --transport http ${serverNameFor(nodePath.basename(vault))} http://127.0.0.1:${serving.port}/mcp --header "Authorization: Bearer <token>"`,
+			);
 			// The other clients are one command away, on the port this run actually bound.
-			expect(stderr).toContain(`Claude Desktop, Cursor or curl: vault-mcp serve ${vault} --port ${serving.port} --print-config claude-desktop|cursor|curl\n`);
+			expect(stderr).toContain(
+				`Claude Desktop, Cursor or curl: vault-mcp serve ${vault} --port ${serving.port} --print-config claude-desktop|cursor|curl\n`,
+			);
 			expect(serving.stdout()).toBe(`listening on ${serving.url}\n`);
 		} finally {
 			await serving.stop();
@@ -159,7 +175,9 @@ describe("vault-mcp CLI", () => {
 			await fs.writeFile(nodePath.join(folder, "Note.md"), "text");
 			const refused = await runCli(["serve", folder, "--port", "0"]);
 			expect(refused.code).toBe(2);
-			expect(refused.stderr).toBe(`error: ${folder} has no .obsidian folder, so it is not an Obsidian vault yet: check the path, or add --init to make it one.\n`);
+			expect(refused.stderr).toBe(
+				`error: ${folder} has no .obsidian folder, so it is not an Obsidian vault yet: check the path, or add --init to make it one.\n`,
+			);
 			expect(await fs.readdir(folder)).toEqual(["Note.md"]);
 
 			const serving = await startServe([folder, "--port", "0", "--init"]);
@@ -190,7 +208,11 @@ describe("vault-mcp CLI", () => {
 			for (const [name, flag] of Object.entries(command.flags)) {
 				const label = `--${name}${flag.valueName ? ` ${flag.valueName}` : ""}`;
 				// The flag's line, then its default on the next line.
-				expect(help.stdout).toMatch(new RegExp(`\\n  (-h, )?${label.replace(/[|]/g, "\\|")} +${flag.what.replace(/[()|{}.]/g, "\\$&")}\\n +default: ${flag.defaultText.replace(/[()|{}.]/g, "\\$&")}\\n`));
+				expect(help.stdout).toMatch(
+					new RegExp(
+						`\\n  (-h, )?${label.replace(/[|]/g, "\\|")} +${flag.what.replace(/[()|{}.]/g, "\\$&")}\\n +default: ${flag.defaultText.replace(/[()|{}.]/g, "\\$&")}\\n`,
+					),
+				);
 			}
 			const dashHelp = await runCli([...command.name.split(" "), "--help"]);
 			expect(dashHelp).toEqual(help);

@@ -20,7 +20,20 @@ function journalLines(): string {
 		const time = new Date(Date.UTC(2026, 0, 1, 0, 0, call)).toISOString();
 		for (let note = 0; note < CHANGES_PER_CALL; note++) {
 			const path = `Projects/${"Long folder name ".repeat(8).trim()}/Note ${call}-${note}.md`;
-			lines.push(JSON.stringify({ kind: "change", id, time, tokenName: "laptop", tool: "append_to_note", path, before: "x", beforeHash: HASH, after: "xy", afterHash: HASH }));
+			lines.push(
+				JSON.stringify({
+					kind: "change",
+					id,
+					time,
+					tokenName: "laptop",
+					tool: "append_to_note",
+					path,
+					before: "x",
+					beforeHash: HASH,
+					after: "xy",
+					afterHash: HASH,
+				}),
+			);
 		}
 	}
 	return `${lines.join("\n")}\n`;

@@ -111,33 +111,29 @@ describe("serve and the settings file", () => {
 		}
 	});
 
-	test.each([
-		["./Private Journal"],
-		["Private Journal/"],
-		["Private Journal "],
-		["ABSOLUTE"],
-		["Private\u00a0Journal"],
-		["NFD"],
-	])("--exclude %j hides the folder from every count and read", async (flag) => {
-		// The folder's name on disk is NFC; the flag may be spelt any way a person types it.
-		const folder = nodePath.join(vault, "Private Journal", "Caf\u00e9");
-		await fs.mkdir(folder, { recursive: true });
-		await fs.writeFile(nodePath.join(folder, "Entry.md"), "entry");
-		const spelt = flag === "ABSOLUTE" ? nodePath.join(vault, "Private Journal") : flag === "NFD" ? "Private Journal/Cafe\u0301" : flag;
-		const token = await newToken(vault, "a");
-		const serving = await startServe([vault, "--port", "0", "--exclude", spelt, "--exclude", "Private"]);
-		const client = await connectClient(serving.url, token);
-		try {
-			const status = await callTool(client, "get_vault_status", {});
-			expect(status).toMatchObject({ ok: true, value: { note_count: 1 } });
-			expect(JSON.stringify(status)).not.toMatch(/exclu/i);
-			const read = await callTool(client, "read_note", { path: "Private Journal/Café/Entry" });
-			const missing = await callTool(client, "read_note", { path: "Private Journal/Café/Nothing" });
-			expect(read.ok).toBe(false);
-			expect(JSON.stringify(read).replace("Entry", "X")).toBe(JSON.stringify(missing).replace("Nothing", "X"));
-		} finally {
-			await client.close();
-			await serving.stop();
-		}
-	});
+	test.each([["./Private Journal"], ["Private Journal/"], ["Private Journal "], ["ABSOLUTE"], ["Private\u00a0Journal"], ["NFD"]])(
+		"--exclude %j hides the folder from every count and read",
+		async (flag) => {
+			// The folder's name on disk is NFC; the flag may be spelt any way a person types it.
+			const folder = nodePath.join(vault, "Private Journal", "Caf\u00e9");
+			await fs.mkdir(folder, { recursive: true });
+			await fs.writeFile(nodePath.join(folder, "Entry.md"), "entry");
+			const spelt = flag === "ABSOLUTE" ? nodePath.join(vault, "Private Journal") : flag === "NFD" ? "Private Journal/Cafe\u0301" : flag;
+			const token = await newToken(vault, "a");
+			const serving = await startServe([vault, "--port", "0", "--exclude", spelt, "--exclude", "Private"]);
+			const client = await connectClient(serving.url, token);
+			try {
+				const status = await callTool(client, "get_vault_status", {});
+				expect(status).toMatchObject({ ok: true, value: { note_count: 1 } });
+				expect(JSON.stringify(status)).not.toMatch(/exclu/i);
+				const read = await callTool(client, "read_note", { path: "Private Journal/Café/Entry" });
+				const missing = await callTool(client, "read_note", { path: "Private Journal/Café/Nothing" });
+				expect(read.ok).toBe(false);
+				expect(JSON.stringify(read).replace("Entry", "X")).toBe(JSON.stringify(missing).replace("Nothing", "X"));
+			} finally {
+				await client.close();
+				await serving.stop();
+			}
+		},
+	);
 });

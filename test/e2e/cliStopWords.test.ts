@@ -11,7 +11,7 @@ describe("vault-mcp serve --stop-words", () => {
 	});
 	afterEach(async () => removeDir(vault));
 
-	test("by default a stop word need not match; --stop-words \"\" makes every word count; --stop-words LIST uses that list", async () => {
+	test('by default a stop word need not match; --stop-words "" makes every word count; --stop-words LIST uses that list', async () => {
 		const { token } = JSON.parse((await runCli(["token", "new", vault, "--name", "a", "--json"])).stdout) as { token: string };
 		const foundWith = async (flags: string[], query = "how to use templates") => {
 			const serving = await startServe([vault, "--port", "0", ...flags]);
@@ -19,7 +19,10 @@ describe("vault-mcp serve --stop-words", () => {
 				const client = await connectClient(serving.url, token);
 				const answer = await client.callTool({ name: "search_notes", arguments: { query } });
 				await client.close();
-				return ((answer.structuredContent as { results: Array<{ path: string; matched_words: string[] }> }).results ?? []).map((hit) => [hit.path, hit.matched_words]);
+				return ((answer.structuredContent as { results: Array<{ path: string; matched_words: string[] }> }).results ?? []).map((hit) => [
+					hit.path,
+					hit.matched_words,
+				]);
 			} finally {
 				await serving.stop();
 			}

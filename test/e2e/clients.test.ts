@@ -56,7 +56,9 @@ describe("real clients against the headless server", () => {
 	beforeAll(async () => {
 		vault = await copyDemoVault();
 		configDir = await makeTempDir("mcp-remote-config-");
-		writeToken = (JSON.parse((await runCli(["token", "new", vault, "--name", "all", "--level", "write", "--allow-all-writes", "--json"])).stdout) as { token: string }).token;
+		writeToken = (
+			JSON.parse((await runCli(["token", "new", vault, "--name", "all", "--level", "write", "--allow-all-writes", "--json"])).stdout) as { token: string }
+		).token;
 		serving = await startServe([vault, "--port", "0", "--allow-write"]);
 	});
 	afterAll(async () => {
@@ -92,10 +94,16 @@ describe("real clients against the headless server", () => {
 		// The CLI checks for "../package.json" relative to the working directory but imports it relative
 		// to itself; run from its own build folder, both point at its package.json.
 		const run = (args: string[]) =>
-			promisify(execFile)(process.execPath, [INSPECTOR_CLI, serving.url, "--transport", "http", "--header", `Authorization: Bearer ${writeToken}`, ...args], { cwd: nodePath.dirname(INSPECTOR_CLI) });
+			promisify(execFile)(
+				process.execPath,
+				[INSPECTOR_CLI, serving.url, "--transport", "http", "--header", `Authorization: Bearer ${writeToken}`, ...args],
+				{ cwd: nodePath.dirname(INSPECTOR_CLI) },
+			);
 		const listed = JSON.parse((await run(["--method", "tools/list"])).stdout) as { tools: Array<{ name: string }> };
 		expect(listed.tools.map((tool) => tool.name)).toContain("search_notes");
-		const called = JSON.parse((await run(["--method", "tools/call", "--tool-name", "read_note", "--tool-arg", "path=Welcome"])).stdout) as { structuredContent: { path: string } };
+		const called = JSON.parse((await run(["--method", "tools/call", "--tool-name", "read_note", "--tool-arg", "path=Welcome"])).stdout) as {
+			structuredContent: { path: string };
+		};
 		expect(called.structuredContent.path).toBe("Welcome.md");
 	});
 

@@ -21,7 +21,8 @@ describe("MCP conformance suite", () => {
 	let proxy: ReturnType<typeof spawn> | null = null;
 
 	beforeAll(() => {
-		if (!existsSync(NODE_22) || !existsSync(CONFORMANCE)) throw new Error("The conformance suite is not installed: run `node scripts/test-tools.mjs` (npm test does).");
+		if (!existsSync(NODE_22) || !existsSync(CONFORMANCE))
+			throw new Error("The conformance suite is not installed: run `node scripts/test-tools.mjs` (npm test does).");
 	});
 	afterAll(async () => {
 		proxy?.kill();
@@ -31,7 +32,11 @@ describe("MCP conformance suite", () => {
 
 	/** The suite against the served vault, through the proxy: the run's exit code and its summary. */
 	async function runSuite(revision: string[]): Promise<{ exitCode: number | null; summary: string }> {
-		const run = await runProcess(NODE_22, [CONFORMANCE, "server", "--url", proxyUrl, ...revision, "--expected-failures", nodePath.join(SUITE_DIR, "expected-failures.yml")], { env: { ...process.env, NO_COLOR: "1" } });
+		const run = await runProcess(
+			NODE_22,
+			[CONFORMANCE, "server", "--url", proxyUrl, ...revision, "--expected-failures", nodePath.join(SUITE_DIR, "expected-failures.yml")],
+			{ env: { ...process.env, NO_COLOR: "1" } },
+		);
 		return { exitCode: run.code, summary: run.stdout.slice(run.stdout.indexOf("=== SUMMARY ===")) };
 	}
 
@@ -39,7 +44,8 @@ describe("MCP conformance suite", () => {
 
 	beforeAll(async () => {
 		vault = await copyDemoVault();
-		const token = (JSON.parse((await runCli(["token", "new", vault, "--name", "conformance", "--level", "read", "--json"])).stdout) as { token: string }).token;
+		const token = (JSON.parse((await runCli(["token", "new", vault, "--name", "conformance", "--level", "read", "--json"])).stdout) as { token: string })
+			.token;
 		serving = await startServe([vault, "--port", "0", "--rate-limit", "100000"]);
 		const started = spawn(process.execPath, [PROXY, serving.url], { env: { ...process.env, VAULT_MCP_TOKEN: token } });
 		proxy = started;
@@ -67,7 +73,15 @@ describe("MCP conformance suite", () => {
 		const { exitCode, summary } = await runSuite(["--requirements", "2026-07-28"]);
 		expect({ exitCode, summary }).toEqual({ exitCode: 0, summary: expect.not.stringContaining("Unexpected") as unknown });
 		// Stateless serving, the standard headers, caching fields and resource-not-found: every check passes.
-		for (const scenario of ["http-header-validation", "caching", "sep-2164-resource-not-found", "tools-list", "resources-list", "prompts-list", "completion-complete"]) {
+		for (const scenario of [
+			"http-header-validation",
+			"caching",
+			"sep-2164-resource-not-found",
+			"tools-list",
+			"resources-list",
+			"prompts-list",
+			"completion-complete",
+		]) {
 			expect(summary).toMatch(new RegExp(`✓ ${scenario}: [1-9]\\d* passed, 0 failed`));
 		}
 		// server-stateless fails only its listed checks, which need the suite's own diagnostic tools

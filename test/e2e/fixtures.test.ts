@@ -48,7 +48,11 @@ async function corruptOneByte(path: string): Promise<void> {
 	await fs.writeFile(path, bytes);
 }
 
-const exists = (path: string) => fs.stat(path).then(() => true, () => false);
+const exists = (path: string) =>
+	fs.stat(path).then(
+		() => true,
+		() => false,
+	);
 
 describe("the golden test data outside the repository", () => {
 	let temp: string;
@@ -61,7 +65,16 @@ describe("the golden test data outside the repository", () => {
 		/** A minimal clone: the jest config, the globalSetup and one probe test that leaves a mark when it runs. */
 		async function makeClone(): Promise<{ clone: string; mark: string }> {
 			const clone = nodePath.join(temp, "clone");
-			for (const file of ["jest.config.mjs", "tsconfig.json", "package.json", "test/globalSetup.ts", "test/globalTeardown.ts", "src/config/limits.ts", "test/helpers/fixtures.ts", "test/fixtures-manifest.json"]) {
+			for (const file of [
+				"jest.config.mjs",
+				"tsconfig.json",
+				"package.json",
+				"test/globalSetup.ts",
+				"test/globalTeardown.ts",
+				"src/config/limits.ts",
+				"test/helpers/fixtures.ts",
+				"test/fixtures-manifest.json",
+			]) {
 				await fs.mkdir(nodePath.dirname(nodePath.join(clone, file)), { recursive: true });
 				await fs.copyFile(nodePath.join(PROJECT_ROOT, file), nodePath.join(clone, file));
 			}

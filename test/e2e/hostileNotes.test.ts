@@ -18,7 +18,16 @@ function hostileNote(index: number): string {
 		`a: ${"[".repeat(130_000)}`,
 		Array.from({ length: 200 }, (_unused, level) => `${" ".repeat(level)}k${level}:`).join("\n") + " leaf",
 		`a:\n  ${"- ".repeat(5_000)}x`,
-		["a: &a [x, x, x, x, x, x, x, x, x, x]", ...Array.from({ length: 9 }, (_unused, level) => `b${level}: &b${level} [${Array(10).fill(level === 0 ? "*a" : `*b${level - 1}`).join(", ")}]`)].join("\n"),
+		[
+			"a: &a [x, x, x, x, x, x, x, x, x, x]",
+			...Array.from(
+				{ length: 9 },
+				(_unused, level) =>
+					`b${level}: &b${level} [${Array(10)
+						.fill(level === 0 ? "*a" : `*b${level - 1}`)
+						.join(", ")}]`,
+			),
+		].join("\n"),
 	][index % 4];
 	return `---\n${frontmatter}\n---\n# Hostile ${index}\n- [ ] task ⛔ ${"a , ".repeat(2_000)}! [[Home]]\n`;
 }

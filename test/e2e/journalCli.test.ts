@@ -32,7 +32,10 @@ describe("vault-mcp history and undo", () => {
 	test("history lists calls newest first, one tab-separated line each; --limit and --json (no note text)", async () => {
 		const listed = await runCli(["history", root]);
 		expect(listed.code).toBe(0);
-		const lines = listed.stdout.trimEnd().split("\n").map((line) => line.split("\t"));
+		const lines = listed.stdout
+			.trimEnd()
+			.split("\n")
+			.map((line) => line.split("\t"));
 		expect(lines).toEqual([
 			[calls.conflict.id, calls.conflict.time, "laptop", "append_to_note", "Log.md"],
 			[calls.create.id, calls.create.time, "phone", "create_note", "Inbox/Idea.md"],
@@ -45,7 +48,11 @@ describe("vault-mcp history and undo", () => {
 		expect(json.code).toBe(0);
 		expect(json.stdout).not.toContain("SECRET-IDEA-TEXT");
 		expect(JSON.parse(json.stdout)).toEqual([
-			{ ...calls.conflict, undone: null, changes: [{ path: "Log.md", beforeHash: expect.stringMatching(/^[0-9a-f]{64}$/), afterHash: expect.stringMatching(/^[0-9a-f]{64}$/) }] },
+			{
+				...calls.conflict,
+				undone: null,
+				changes: [{ path: "Log.md", beforeHash: expect.stringMatching(/^[0-9a-f]{64}$/), afterHash: expect.stringMatching(/^[0-9a-f]{64}$/) }],
+			},
 			{ ...calls.create, undone: null, changes: [{ path: "Inbox/Idea.md", beforeHash: null, afterHash: expect.stringMatching(/^[0-9a-f]{64}$/) }] },
 		]);
 
@@ -73,7 +80,10 @@ describe("vault-mcp history and undo", () => {
 		expect(await fs.readFile(nodePath.join(root, "Log.md"), "utf8")).toBe("log\nentry\nmine\n");
 		expect(await fs.readFile(nodePath.join(root, copy), "utf8")).toBe("log\n");
 
-		const history = (await runCli(["history", root])).stdout.trimEnd().split("\n").map((line) => line.split("\t"));
+		const history = (await runCli(["history", root])).stdout
+			.trimEnd()
+			.split("\n")
+			.map((line) => line.split("\t"));
 		expect(history).toHaveLength(6);
 		expect(history.slice(0, 3).map((line) => [line[2], line[3]])).toEqual([
 			["you", "undo"],
@@ -95,7 +105,9 @@ describe("vault-mcp history and undo", () => {
 
 		const unknown = await runCli(["undo", root, "0123456789ab"]);
 		expect(unknown.code).toBe(1);
-		expect(unknown.stderr).toBe(`error: No change with id "0123456789ab" in the journal: the id is unknown, or the change was among the oldest and was dropped. \`vault-mcp history ${root}\` lists them.\n`);
+		expect(unknown.stderr).toBe(
+			`error: No change with id "0123456789ab" in the journal: the id is unknown, or the change was among the oldest and was dropped. \`vault-mcp history ${root}\` lists them.\n`,
+		);
 
 		const missing = await runCli(["undo", root]);
 		expect(missing.code).toBe(2);

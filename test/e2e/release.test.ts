@@ -34,7 +34,13 @@ describe("npm version keeps package.json, manifest.json and versions.json in ste
 	const npmVersion = (level: string) =>
 		exec("npm", ["version", level, "--no-audit", "--no-fund"], {
 			cwd: repo,
-			env: { ...process.env, GIT_AUTHOR_NAME: "Test", GIT_AUTHOR_EMAIL: "test@example.invalid", GIT_COMMITTER_NAME: "Test", GIT_COMMITTER_EMAIL: "test@example.invalid" },
+			env: {
+				...process.env,
+				GIT_AUTHOR_NAME: "Test",
+				GIT_AUTHOR_EMAIL: "test@example.invalid",
+				GIT_COMMITTER_NAME: "Test",
+				GIT_COMMITTER_EMAIL: "test@example.invalid",
+			},
 		});
 
 	test("npm version patch bumps all three, commits them together and tags without a v", async () => {

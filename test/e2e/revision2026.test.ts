@@ -133,7 +133,10 @@ describe("MCP 2026-07-28 (stateless, per-request _meta) beside the 2025 revision
 		expect(modernResult._meta).toMatchObject({ "io.modelcontextprotocol/serverInfo": { name: "vault-mcp" } });
 
 		const legacyBody = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "get_vault_status", arguments: {} } });
-		const legacy = await rawRequest(serving.port, { headers: mcpHeaders(serving.port, writeToken, [["MCP-Protocol-Version", "2025-06-18"]]), body: legacyBody });
+		const legacy = await rawRequest(serving.port, {
+			headers: mcpHeaders(serving.port, writeToken, [["MCP-Protocol-Version", "2025-06-18"]]),
+			body: legacyBody,
+		});
 		expect(legacy.status).toBe(200);
 		const legacyResult = (JSON.parse(legacy.body) as { result: Record<string, unknown> }).result;
 		expect(legacyResult.structuredContent).toMatchObject({ can_write: true });
@@ -141,7 +144,10 @@ describe("MCP 2026-07-28 (stateless, per-request _meta) beside the 2025 revision
 
 		// A revision nobody serves, named in _meta: refused with the revisions that are.
 		const unknown = await rawRequest(serving.port, {
-			headers: mcpHeaders(serving.port, writeToken, [["Mcp-Method", "tools/call"], ["Mcp-Name", "get_vault_status"]]),
+			headers: mcpHeaders(serving.port, writeToken, [
+				["Mcp-Method", "tools/call"],
+				["Mcp-Name", "get_vault_status"],
+			]),
 			body: modernCall(3, "get_vault_status", {}, { ...ENVELOPE, "io.modelcontextprotocol/protocolVersion": "2099-01-01" }),
 		});
 		expect(unknown.status).toBe(400);
@@ -154,10 +160,18 @@ describe("MCP 2026-07-28 (stateless, per-request _meta) beside the 2025 revision
 	});
 
 	test("concurrent 2026-07-28 calls from two tokens each answer with their own grant (pooled servers never mix contexts)", async () => {
-		const headersFor = (token: string) => mcpHeaders(serving.port, token, [["MCP-Protocol-Version", MODERN], ["Mcp-Method", "tools/call"], ["Mcp-Name", "get_vault_status"]]);
+		const headersFor = (token: string) =>
+			mcpHeaders(serving.port, token, [
+				["MCP-Protocol-Version", MODERN],
+				["Mcp-Method", "tools/call"],
+				["Mcp-Name", "get_vault_status"],
+			]);
 		const calls = Array.from({ length: 16 }, (_, index) => {
 			const writer = index % 2 === 0;
-			return rawRequest(serving.port, { headers: headersFor(writer ? writeToken : readToken), body: modernCall(100 + index, "get_vault_status", {}) }).then((answer) => ({ writer, answer }));
+			return rawRequest(serving.port, {
+				headers: headersFor(writer ? writeToken : readToken),
+				body: modernCall(100 + index, "get_vault_status", {}),
+			}).then((answer) => ({ writer, answer }));
 		});
 		for (const { writer, answer } of await Promise.all(calls)) {
 			expect(answer.status).toBe(200);
@@ -176,7 +190,13 @@ describe("MCP 2026-07-28 (stateless, per-request _meta) beside the 2025 revision
 		expect(JSON.parse(mismatched.body)).toMatchObject({ id: 4, error: { code: -32020 } });
 		expect(() => readFileSync(target)).toThrow();
 
-		const missing = await rawRequest(serving.port, { headers: mcpHeaders(serving.port, writeToken, [["MCP-Protocol-Version", MODERN], ["Mcp-Method", "tools/call"]]), body });
+		const missing = await rawRequest(serving.port, {
+			headers: mcpHeaders(serving.port, writeToken, [
+				["MCP-Protocol-Version", MODERN],
+				["Mcp-Method", "tools/call"],
+			]),
+			body,
+		});
 		expect(missing.status).toBe(400);
 		expect(() => readFileSync(target)).toThrow();
 
@@ -192,8 +212,15 @@ describe("MCP 2026-07-28 (stateless, per-request _meta) beside the 2025 revision
 
 	test("the stricter rules hold at 2026-07-28 too: any Origin, a foreign Host or no token is refused; a subscription to what is not offered is acknowledged empty and closed", async () => {
 		const body = modernCall(5, "get_vault_status", {});
-		const std: Array<[string, string]> = [["MCP-Protocol-Version", MODERN], ["Mcp-Method", "tools/call"], ["Mcp-Name", "get_vault_status"]];
-		const withOrigin = await rawRequest(serving.port, { headers: mcpHeaders(serving.port, writeToken, [...std, ["Origin", `http://localhost:${serving.port}`]]), body });
+		const std: Array<[string, string]> = [
+			["MCP-Protocol-Version", MODERN],
+			["Mcp-Method", "tools/call"],
+			["Mcp-Name", "get_vault_status"],
+		];
+		const withOrigin = await rawRequest(serving.port, {
+			headers: mcpHeaders(serving.port, writeToken, [...std, ["Origin", `http://localhost:${serving.port}`]]),
+			body,
+		});
 		expect(withOrigin.status).toBe(403);
 		const foreignHost = await rawRequest(serving.port, { headers: [["Host", "example.com"], ...mcpHeaders(serving.port, writeToken, std).slice(1)], body });
 		expect(foreignHost.status).toBe(403);
@@ -201,8 +228,16 @@ describe("MCP 2026-07-28 (stateless, per-request _meta) beside the 2025 revision
 		expect(noToken.status).toBe(401);
 
 		const listen = await rawRequest(serving.port, {
-			headers: mcpHeaders(serving.port, writeToken, [["MCP-Protocol-Version", MODERN], ["Mcp-Method", "subscriptions/listen"]]),
-			body: JSON.stringify({ jsonrpc: "2.0", id: 6, method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: ENVELOPE } }),
+			headers: mcpHeaders(serving.port, writeToken, [
+				["MCP-Protocol-Version", MODERN],
+				["Mcp-Method", "subscriptions/listen"],
+			]),
+			body: JSON.stringify({
+				jsonrpc: "2.0",
+				id: 6,
+				method: "subscriptions/listen",
+				params: { notifications: { toolsListChanged: true }, _meta: ENVELOPE },
+			}),
 		});
 		// Tool list changes are not offered: the stream acknowledges an empty filter and ends at once with its closing result.
 		expect(listen.status).toBe(200);

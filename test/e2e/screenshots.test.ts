@@ -4,7 +4,14 @@ import { takeScreenshots } from "../../scripts/screenshots";
 /** The screenshot harness runs (Debian's Chromium via playwright-core) and writes real PNGs. */
 test("npm run screenshots renders the settings tab, its rights and Activity parts, the token window, the approval window and Show change to PNG files", async () => {
 	const files = await takeScreenshots();
-	expect(files.map((file) => file.split("/").pop())).toEqual(["settings-tab.png", "token-modal.png", "approval.png", "rights-per-tool.png", "activity.png", "show-change.png"]);
+	expect(files.map((file) => file.split("/").pop())).toEqual([
+		"settings-tab.png",
+		"token-modal.png",
+		"approval.png",
+		"rights-per-tool.png",
+		"activity.png",
+		"show-change.png",
+	]);
 	const sizes = new Map<string, { width: number; height: number }>();
 	for (const file of files) {
 		const bytes = await fs.readFile(file);

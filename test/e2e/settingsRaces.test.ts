@@ -34,8 +34,19 @@ describe("settings saved by many processes at once", () => {
 		root = await makeVault({ "Home.md": "# Home\n" });
 		scratch = await makeTempDir();
 		worker = nodePath.join(scratch, "settingsWriter.js");
-		await build({ entryPoints: [nodePath.resolve(__dirname, "../helpers/settingsWriter.ts")], bundle: true, platform: "node", format: "cjs", outfile: worker, logLevel: "silent" });
-		const names = [...Array.from({ length: REVOKED_BY_WORKERS }, (_, index) => `w${index}`), ...Array.from({ length: REVOKED_BY_CLI }, (_, index) => `c${index}`), ...Array.from({ length: KEPT }, (_, index) => `k${index}`)];
+		await build({
+			entryPoints: [nodePath.resolve(__dirname, "../helpers/settingsWriter.ts")],
+			bundle: true,
+			platform: "node",
+			format: "cjs",
+			outfile: worker,
+			logLevel: "silent",
+		});
+		const names = [
+			...Array.from({ length: REVOKED_BY_WORKERS }, (_, index) => `w${index}`),
+			...Array.from({ length: REVOKED_BY_CLI }, (_, index) => `c${index}`),
+			...Array.from({ length: KEPT }, (_, index) => `k${index}`),
+		];
 		await new FileSettingsStore(root, ".obsidian").update((settings) => {
 			let next = settings;
 			for (const name of names) {
@@ -54,7 +65,10 @@ describe("settings saved by many processes at once", () => {
 	});
 
 	const status = async (name: string): Promise<number> => {
-		const answer = await rawRequest(serving?.port ?? 0, { headers: mcpHeaders(serving?.port ?? 0, secrets.get(name) ?? ""), body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }) });
+		const answer = await rawRequest(serving?.port ?? 0, {
+			headers: mcpHeaders(serving?.port ?? 0, secrets.get(name) ?? ""),
+			body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+		});
 		return answer.status;
 	};
 
@@ -75,8 +89,17 @@ describe("settings saved by many processes at once", () => {
 		// The race: every operation, dealt round-robin to the worker processes, each running all of its saves at once.
 		const operations = [
 			...Array.from({ length: REVOKED_BY_WORKERS }, (_, index) => ({ kind: "revoke", name: `w${index}` })),
-			...Array.from({ length: RIGHTS_CHANGES }, (_, index) => ({ kind: "rights", name: `k${index % KEPT}`, tool: READ_TOOLS[index % READ_TOOLS.length], right: "deny" })),
-			...Array.from({ length: LAST_USES }, (_, index) => ({ kind: "lastUse", name: `k${index % KEPT}`, time: new Date(Date.UTC(2026, 0, 1, 0, 0, index)).toISOString() })),
+			...Array.from({ length: RIGHTS_CHANGES }, (_, index) => ({
+				kind: "rights",
+				name: `k${index % KEPT}`,
+				tool: READ_TOOLS[index % READ_TOOLS.length],
+				right: "deny",
+			})),
+			...Array.from({ length: LAST_USES }, (_, index) => ({
+				kind: "lastUse",
+				name: `k${index % KEPT}`,
+				time: new Date(Date.UTC(2026, 0, 1, 0, 0, index)).toISOString(),
+			})),
 		];
 		const shares: Array<typeof operations> = Array.from({ length: WORKERS }, () => []);
 		operations.forEach((operation, index) => shares[index % WORKERS]!.push(operation));
@@ -95,12 +118,17 @@ describe("settings saved by many processes at once", () => {
 		const cli = await cliTimes;
 
 		// Nothing lost: every revoked token gone, every rights change and the last of each token's last-use times there.
-		const saved = JSON.parse(await fs.readFile(nodePath.join(root, ".obsidian/plugins/vault-mcp/data.json"), "utf8")) as { tokens: Array<{ name: string; rights?: Record<string, string>; lastUsed: string | null }> };
+		const saved = JSON.parse(await fs.readFile(nodePath.join(root, ".obsidian/plugins/vault-mcp/data.json"), "utf8")) as {
+			tokens: Array<{ name: string; rights?: Record<string, string>; lastUsed: string | null }>;
+		};
 		expect(saved.tokens.map((token) => token.name).sort()).toEqual(Array.from({ length: KEPT }, (_, index) => `k${index}`).sort());
 		for (const token of saved.tokens) {
 			const index = Number(token.name.slice(1));
-			const denied = Array.from({ length: RIGHTS_CHANGES }, (_, change) => change).filter((change) => change % KEPT === index).map((change) => READ_TOOLS[change % READ_TOOLS.length]);
-			for (const tool of denied) expect({ token: token.name, tool, right: token.rights?.[tool ?? ""] }).toEqual({ token: token.name, tool, right: "deny" });
+			const denied = Array.from({ length: RIGHTS_CHANGES }, (_, change) => change)
+				.filter((change) => change % KEPT === index)
+				.map((change) => READ_TOOLS[change % READ_TOOLS.length]);
+			for (const tool of denied)
+				expect({ token: token.name, tool, right: token.rights?.[tool ?? ""] }).toEqual({ token: token.name, tool, right: "deny" });
 			const uses = Array.from({ length: LAST_USES }, (_, use) => use).filter((use) => use % KEPT === index);
 			// Saves of one token's last use race each other; whichever lands last, one of them is there and none is lost to a revocation.
 			if (uses.length > 0) expect(uses.map((use) => new Date(Date.UTC(2026, 0, 1, 0, 0, use)).toISOString())).toContain(token.lastUsed);

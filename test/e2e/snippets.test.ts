@@ -72,7 +72,9 @@ describe("the connection snippets", () => {
 	});
 
 	test("Claude Desktop: valid JSON, no argument with a space, and the real mcp-remote bridge connects with it", async () => {
-		const config = JSON.parse(snippet("claude-desktop")) as { mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }> };
+		const config = JSON.parse(snippet("claude-desktop")) as {
+			mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }>;
+		};
 		const server = config.mcpServers[serverName];
 		if (!server) throw new Error(`No server ${serverName} in the snippet.`);
 		expect(server.command).toBe("npx");
@@ -80,7 +82,12 @@ describe("the connection snippets", () => {
 		// npx -y mcp-remote@<version> … runs the bridge; here the installed copy of that version runs with exactly the snippet's arguments and env.
 		expect(server.args.slice(0, 2)).toEqual(["-y", `mcp-remote@${MCP_REMOTE_VERSION}`]);
 		const bridgeArgs = server.args.slice(2);
-		const transport = new StdioClientTransport({ command: process.execPath, args: [MCP_REMOTE, ...bridgeArgs], env: { PATH: process.env.PATH ?? "", HOME: configDir, MCP_REMOTE_CONFIG_DIR: configDir, ...server.env }, stderr: "pipe" });
+		const transport = new StdioClientTransport({
+			command: process.execPath,
+			args: [MCP_REMOTE, ...bridgeArgs],
+			env: { PATH: process.env.PATH ?? "", HOME: configDir, MCP_REMOTE_CONFIG_DIR: configDir, ...server.env },
+			stderr: "pipe",
+		});
 		const client = new Client({ name: "claude-desktop-snippet", version: "1" });
 		await client.connect(transport);
 		await expectConnects(client);
@@ -95,7 +102,9 @@ describe("the connection snippets", () => {
 	test("the README shows the same Claude Desktop snippet, pin included", () => {
 		const readme = readFileSync(nodePath.resolve(__dirname, "../../README.md"), "utf8");
 		const block = /\nClaude Desktop \(`claude_desktop_config\.json`[\s\S]*?```json\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
-		expect(JSON.parse(block)).toEqual(JSON.parse(connectionSnippets({ port: 27150, vaultName: "demo-vault" }).find((entry) => entry.id === "claude-desktop")?.text ?? ""));
+		expect(JSON.parse(block)).toEqual(
+			JSON.parse(connectionSnippets({ port: 27150, vaultName: "demo-vault" }).find((entry) => entry.id === "claude-desktop")?.text ?? ""),
+		);
 	});
 
 	test("Cursor: valid JSON whose url and headers connect", async () => {

@@ -30,7 +30,10 @@ describe("parseMetadata against metadata captured from real Obsidian", () => {
 	describe.each(captures)("%s", (_name, capture) => {
 		const ours = parseMetadata(capture.fileContents);
 		test.each(FIELDS)("%s equals Obsidian's, positions included", (field) => {
-			const expected = field === "listItems" ? KNOWN_LIST_ITEM_GAPS[_name]?.(capture.cachedMetadata.listItems) ?? capture.cachedMetadata.listItems : capture.cachedMetadata[field];
+			const expected =
+				field === "listItems"
+					? (KNOWN_LIST_ITEM_GAPS[_name]?.(capture.cachedMetadata.listItems) ?? capture.cachedMetadata.listItems)
+					: capture.cachedMetadata[field];
 			expect(ours[field]).toEqual(expected);
 		});
 		test("getAllTags and parseFrontMatterTags equal Obsidian's", () => {
@@ -40,7 +43,9 @@ describe("parseMetadata against metadata captured from real Obsidian", () => {
 	});
 
 	test("sections equal Obsidian's for at least 95% of the captures, with every difference a known gap", () => {
-		const differing = captures.filter(([, capture]) => !isDeepStrictEqual(parseMetadata(capture.fileContents).sections, capture.cachedMetadata.sections)).map(([name]) => name);
+		const differing = captures
+			.filter(([, capture]) => !isDeepStrictEqual(parseMetadata(capture.fileContents).sections, capture.cachedMetadata.sections))
+			.map(([name]) => name);
 		expect(differing).toEqual(KNOWN_SECTION_GAPS);
 		expect(1 - differing.length / captures.length).toBeGreaterThanOrEqual(0.95);
 	});
@@ -61,6 +66,14 @@ const KNOWN_SECTION_GAPS: string[] = [];
 const KNOWN_LIST_ITEM_GAPS: Record<string, (items: ListItemCache[] | undefined) => ListItemCache[] | undefined> = {
 	"numbered_list_items_standard.json": (items) =>
 		items?.map((item) =>
-			item.parent >= 0 ? { ...item, position: { ...item.position, start: { ...item.position.start, col: item.position.start.col - 1, offset: item.position.start.offset - 1 } } } : item,
+			item.parent >= 0
+				? {
+						...item,
+						position: {
+							...item.position,
+							start: { ...item.position.start, col: item.position.start.col - 1, offset: item.position.start.offset - 1 },
+						},
+					}
+				: item,
 		),
 };

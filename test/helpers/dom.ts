@@ -8,7 +8,7 @@ export const settle = (): Promise<unknown> => new Promise((resolve) => setTimeou
 
 /** Waits (bounded) until `condition` holds: on a loaded machine a save and apply can take longer than one settle. */
 export async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
-	for (const started = Date.now(); !(await condition()) && Date.now() - started < timeoutMs; ) await settle();
+	for (const started = Date.now(); !(await condition()) && Date.now() - started < timeoutMs;) await settle();
 }
 
 /** The window opened last, or null when none is open. */

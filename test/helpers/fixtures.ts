@@ -54,7 +54,9 @@ export function locateFixtures(projectRoot: string, env: NodeJS.ProcessEnv = pro
 	const named = env[FIXTURES_ENV];
 	if (named !== undefined && named !== "") {
 		const missing = missingFixtureFiles(projectRoot, candidates[0] ?? "");
-		return { problem: `${FIXTURES_ENV}=${named} lacks ${missing.length} file(s) of the golden test data (first: ${missing[0] ?? "?"}); run "npm run fixtures -- --out ${named}" or point it at a complete copy.` };
+		return {
+			problem: `${FIXTURES_ENV}=${named} lacks ${missing.length} file(s) of the golden test data (first: ${missing[0] ?? "?"}); run "npm run fixtures -- --out ${named}" or point it at a complete copy.`,
+		};
 	}
 	return { problem: FIXTURES_HINT };
 }
@@ -90,7 +92,10 @@ const NPM_DOCS_VAULT = ["test", "unseen-vaults", "node_modules", "npm", "docs", 
  */
 export function npmDocsVaultDir(projectRoot: string = findProjectRoot()): string {
 	const dir = nodePath.join(projectRoot, ...NPM_DOCS_VAULT);
-	if (!existsSync(nodePath.join(dir, "commands", "npm-ci.md"))) throw new Error('The npm-docs vault of the judged search queries is missing: run "node scripts/test-tools.mjs" (npm test runs it first), which installs it from the npm registry into test/unseen-vaults.');
+	if (!existsSync(nodePath.join(dir, "commands", "npm-ci.md")))
+		throw new Error(
+			'The npm-docs vault of the judged search queries is missing: run "node scripts/test-tools.mjs" (npm test runs it first), which installs it from the npm registry into test/unseen-vaults.',
+		);
 	return dir;
 }
 
@@ -103,6 +108,9 @@ const IMPORT_RULES_VAULT = ["test", "unseen-vaults", "node_modules", "eslint-plu
  */
 export function importRulesVaultDir(projectRoot: string = findProjectRoot()): string {
 	const dir = nodePath.join(projectRoot, ...IMPORT_RULES_VAULT);
-	if (!existsSync(nodePath.join(dir, "rules", "no-cycle.md"))) throw new Error('The import-rules vault of the held-out judged search queries is missing: run "node scripts/test-tools.mjs" (npm test runs it first), which installs it from the npm registry into test/unseen-vaults.');
+	if (!existsSync(nodePath.join(dir, "rules", "no-cycle.md")))
+		throw new Error(
+			'The import-rules vault of the held-out judged search queries is missing: run "node scripts/test-tools.mjs" (npm test runs it first), which installs it from the npm registry into test/unseen-vaults.',
+		);
 	return dir;
 }

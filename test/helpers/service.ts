@@ -82,7 +82,14 @@ export async function startService(
 
 /** Settings for a running server with writing on, no practical rate limit, and one write token per name (the tokens returned in order). */
 export function settingsWithWriteTokens(names: readonly string[]): { settings: VaultMcpSettings; tokens: string[] } {
-	let settings: VaultMcpSettings = { ...defaultSettings(), serverEnabled: true, port: 0, writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 };
+	let settings: VaultMcpSettings = {
+		...defaultSettings(),
+		serverEnabled: true,
+		port: 0,
+		writeEnabled: true,
+		writeDisclosureAccepted: true,
+		rateLimitPerMinute: 100_000,
+	};
 	const tokens: string[] = [];
 	for (const name of names) {
 		const made = addToken(settings, name, "write");
@@ -92,4 +99,3 @@ export function settingsWithWriteTokens(names: readonly string[]): { settings: V
 	}
 	return { settings, tokens };
 }
-

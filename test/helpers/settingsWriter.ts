@@ -6,7 +6,10 @@
 import { FileSettingsStore } from "../../src/config/FileSettingsStore";
 import { revokeToken } from "../../src/auth/tokenList";
 
-type Operation = { kind: "revoke"; name: string } | { kind: "rights"; name: string; tool: string; right: "allow" | "deny" } | { kind: "lastUse"; name: string; time: string };
+type Operation =
+	| { kind: "revoke"; name: string }
+	| { kind: "rights"; name: string; tool: string; right: "allow" | "deny" }
+	| { kind: "lastUse"; name: string; time: string };
 
 async function run(root: string, operations: Operation[]): Promise<void> {
 	await Promise.all(

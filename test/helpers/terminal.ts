@@ -14,7 +14,9 @@ export interface ServingInTerminal {
 
 /** `serve` behind a pseudo-terminal (util-linux `script`), as a person runs it: stdin is a TTY, and what we write is typed. */
 export function startServeInTerminal(vault: string, extraArgs: string[] = []): Promise<ServingInTerminal> {
-	const command = [process.execPath, CLI_PATH, "serve", vault, "--port", "0", "--allow-write", ...extraArgs].map((part) => `'${part.replace(/'/g, "'\\''")}'`).join(" ");
+	const command = [process.execPath, CLI_PATH, "serve", vault, "--port", "0", "--allow-write", ...extraArgs]
+		.map((part) => `'${part.replace(/'/g, "'\\''")}'`)
+		.join(" ");
 	const child = spawn("script", ["-qfec", command, "/dev/null"]);
 	let output = "";
 	child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));

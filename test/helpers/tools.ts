@@ -34,7 +34,11 @@ function expectSameJson(text: string, structured: unknown): void {
  * Whatever a client gets back from calling `name`: the tool result, or the JSON-RPC error (code and
  * message), from either SDK's client. Denied and unknown tools are compared with it: the SDK answers both with -32602.
  */
-export function anyAnswerOf(client: { callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown> }, name: string, args: Record<string, unknown>): Promise<unknown> {
+export function anyAnswerOf(
+	client: { callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown> },
+	name: string,
+	args: Record<string, unknown>,
+): Promise<unknown> {
 	return client.callTool({ name, arguments: args }).then(
 		(result) => ({ result }),
 		(error: { code?: number; message?: string }) => ({ error: { code: error.code, message: error.message } }),

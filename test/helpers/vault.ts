@@ -74,7 +74,10 @@ export async function readAllFiles(root: string): Promise<Array<{ path: string; 
  * paths: the link maps depend on a file existing, never on its bytes.
  */
 export async function restoreLeftOutAttachments(root: string): Promise<string[]> {
-	const capturedResolved = JSON.parse(await fs.readFile(nodePath.join(OBSIDIAN_CACHE_DIR, "metadataCache/resolvedLinks.json"), "utf8")) as Record<string, Record<string, number>>;
+	const capturedResolved = JSON.parse(await fs.readFile(nodePath.join(OBSIDIAN_CACHE_DIR, "metadataCache/resolvedLinks.json"), "utf8")) as Record<
+		string,
+		Record<string, number>
+	>;
 	const targets = new Set(Object.values(capturedResolved).flatMap((targets) => Object.keys(targets)));
 	const restored: string[] = [];
 	for (const target of targets) {

@@ -82,11 +82,15 @@ describe("rights per tool, the Activity list and undo, in the settings tab", () 
 
 	/** The "Rights per tool" section under a token, and its dropdown for a tool. */
 	function rights(container: HTMLElement, tokenName: string) {
-		const tokenRow = [...container.querySelectorAll<HTMLElement>(".setting-item")].find((el) => el.querySelector(".setting-item-name")?.textContent === tokenName);
+		const tokenRow = [...container.querySelectorAll<HTMLElement>(".setting-item")].find(
+			(el) => el.querySelector(".setting-item-name")?.textContent === tokenName,
+		);
 		const section = tokenRow?.nextElementSibling;
 		if (!(section instanceof HTMLElement) || section.tagName !== "DETAILS") throw new Error(`no rights section under "${tokenName}"`);
 		const row = (tool: string) => {
-			const found = [...section.querySelectorAll<HTMLElement>(".setting-item")].find((el) => el.querySelector(".setting-item-name")?.textContent === tool);
+			const found = [...section.querySelectorAll<HTMLElement>(".setting-item")].find(
+				(el) => el.querySelector(".setting-item-name")?.textContent === tool,
+			);
 			if (!found) throw new Error(`no row for ${tool}`);
 			return found;
 		};
@@ -164,13 +168,19 @@ describe("rights per tool, the Activity list and undo, in the settings tab", () 
 		// data.json is written in the background, one write after another; the last one holds every change.
 		const deskRights = async () => {
 			try {
-				const saved = JSON.parse(await fs.readFile(nodePath.join(vault, ".obsidian/plugins/vault-mcp/data.json"), "utf8")) as { tokens: Array<{ name: string; rights: Record<string, string> }> };
+				const saved = JSON.parse(await fs.readFile(nodePath.join(vault, ".obsidian/plugins/vault-mcp/data.json"), "utf8")) as {
+					tokens: Array<{ name: string; rights: Record<string, string> }>;
+				};
 				return saved.tokens.find((record) => record.name === "Desk")?.rights;
 			} catch {
 				return undefined;
 			}
 		};
-		const expected = { ...Object.fromEntries(ALL_TOOLS.map((tool) => [tool.name, "allow"])), read_note: "deny", ...Object.fromEntries(writeTools.map((name) => [name, "deny"])) };
+		const expected = {
+			...Object.fromEntries(ALL_TOOLS.map((tool) => [tool.name, "allow"])),
+			read_note: "deny",
+			...Object.fromEntries(writeTools.map((name) => [name, "deny"])),
+		};
 		let onDisk: Record<string, string> | undefined;
 		await until(async () => JSON.stringify((onDisk = await deskRights())) === JSON.stringify(expected));
 		expect(onDisk).toEqual(expected);

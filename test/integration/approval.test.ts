@@ -148,22 +148,31 @@ describe.each(builds)("the approval window in Obsidian (plugin from %s), driven 
 		await until(() => approvalWindow() !== null, "the approval window");
 		decline();
 		const outcome = await call;
-		expect(outcome).toEqual({ ok: false, error: "The person declined this append_to_note call. Nothing was written. Do not retry it unless they ask you to." });
+		expect(outcome).toEqual({
+			ok: false,
+			error: "The person declined this append_to_note call. Nothing was written. Do not retry it unless they ask you to.",
+		});
 		expect(await noteText()).toBe(NOTE);
 		expect(journalled()).toEqual([]);
 		expect(approvalWindow()).toBeNull();
 	});
 
 	test.each([
-		["the token is revoked", async () => {
-			const revoked = revokeToken(plugin.settings, TOKEN_NAME);
-			if ("error" in revoked) throw new Error(revoked.error);
-			await plugin.updateSettings({ tokens: revoked.settings.tokens });
-		}],
+		[
+			"the token is revoked",
+			async () => {
+				const revoked = revokeToken(plugin.settings, TOKEN_NAME);
+				if ("error" in revoked) throw new Error(revoked.error);
+				await plugin.updateSettings({ tokens: revoked.settings.tokens });
+			},
+		],
 		["the tool is set to deny", () => plugin.setToolRight(TOKEN_NAME, "append_to_note", "deny")],
-		["writing is switched off", async () => {
-			await plugin.updateSettings({ writeEnabled: false });
-		}],
+		[
+			"writing is switched off",
+			async () => {
+				await plugin.updateSettings({ writeEnabled: false });
+			},
+		],
 	])("when %s while the window is open, Approve runs nothing", async (_change, revoke) => {
 		const call = append("- milk");
 		await until(() => approvalWindow() !== null, "the approval window");
@@ -176,17 +185,25 @@ describe.each(builds)("the approval window in Obsidian (plugin from %s), driven 
 	});
 
 	test.each([
-		["the token is revoked and a new one made under its name", async () => {
-			const revoked = revokeToken(plugin.settings, TOKEN_NAME);
-			if ("error" in revoked) throw new Error(revoked.error);
-			const remade = addToken(revoked.settings, TOKEN_NAME, "write", initialRights(ALL_TOOLS, "write", "settings-tab"));
-			if ("error" in remade) throw new Error(remade.error);
-			await plugin.updateSettings({ tokens: remade.settings.tokens });
-		}, "ask"],
+		[
+			"the token is revoked and a new one made under its name",
+			async () => {
+				const revoked = revokeToken(plugin.settings, TOKEN_NAME);
+				if ("error" in revoked) throw new Error(revoked.error);
+				const remade = addToken(revoked.settings, TOKEN_NAME, "write", initialRights(ALL_TOOLS, "write", "settings-tab"));
+				if ("error" in remade) throw new Error(remade.error);
+				await plugin.updateSettings({ tokens: remade.settings.tokens });
+			},
+			"ask",
+		],
 		["the tool is set to deny", () => plugin.setToolRight(TOKEN_NAME, "append_to_note", "deny"), "deny"],
-		["writing is switched off", async () => {
-			await plugin.updateSettings({ writeEnabled: false });
-		}, "ask"],
+		[
+			"writing is switched off",
+			async () => {
+				await plugin.updateSettings({ writeEnabled: false });
+			},
+			"ask",
+		],
 	] as const)("when %s while the window is open, Always allow runs nothing and saves no right", async (_change, revoke, rightAfter) => {
 		const call = append("- milk");
 		await until(() => approvalWindow() !== null, "the approval window");
@@ -210,7 +227,9 @@ describe.each(builds)("the approval window in Obsidian (plugin from %s), driven 
 		expect(outcome).toEqual({ ok: false, error: "Nobody approved append_to_note within 1 s. Nothing was written." });
 		expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
 		expect(approvalWindow()).toBeNull();
-		expect(shownNotices).toContain(`Vault MCP: Append to a note for "${TOKEN_NAME}" was withdrawn (no decision in time, or the app went away). Nothing was written.`);
+		expect(shownNotices).toContain(
+			`Vault MCP: Append to a note for "${TOKEN_NAME}" was withdrawn (no decision in time, or the app went away). Nothing was written.`,
+		);
 		expect(await noteText()).toBe(NOTE);
 		expect(journalled()).toEqual([]);
 	});
@@ -236,7 +255,11 @@ describe.each(builds)("the approval window in Obsidian (plugin from %s), driven 
 		const calls = new Map(["- milk", "- eggs", "- tea"].map((line) => [line, append(line)]));
 		await until(() => countText() === "1 of 3 waiting for your decision", "three calls to be counted");
 		const decided: string[] = [];
-		for (const [expectedCount, decision] of [["1 of 3 waiting for your decision", "Approve"], ["1 of 2 waiting for your decision", "Decline"], ["", "Approve"]] as const) {
+		for (const [expectedCount, decision] of [
+			["1 of 3 waiting for your decision", "Approve"],
+			["1 of 2 waiting for your decision", "Decline"],
+			["", "Approve"],
+		] as const) {
 			await until(() => approvalWindow() !== null && countText() === expectedCount, `the window counting "${expectedCount}"`);
 			expect(approvalWindows()).toHaveLength(1);
 			const shownLine = addedLines()[0]?.slice(2) ?? "";

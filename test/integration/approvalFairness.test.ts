@@ -44,7 +44,14 @@ describe("approvals in the terminal under a flood from one token (real HTTP, hea
 
 	beforeEach(async () => {
 		vault = await makeVault({ "Inbox.md": NOTE });
-		let settings: VaultMcpSettings = { ...defaultSettings(), serverEnabled: true, port: 0, writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 };
+		let settings: VaultMcpSettings = {
+			...defaultSettings(),
+			serverEnabled: true,
+			port: 0,
+			writeEnabled: true,
+			writeDisclosureAccepted: true,
+			rateLimitPerMinute: 100_000,
+		};
 		for (const name of ["flooder", "desktop"]) {
 			const made = addToken(settings, name, "write", { append_to_note: "ask" });
 			if ("error" in made) throw new Error(made.error);
@@ -85,7 +92,10 @@ describe("approvals in the terminal under a flood from one token (real HTTP, hea
 		const boundRefusal = new RegExp(`${MAX_WAITING_APPROVALS_PER_TOKEN} calls of this token already wait.*Nothing was written`, "s");
 		// The flooder's line is full once the first refusal for the bound comes back.
 		await until(() => outcomes.some((outcome) => !outcome.ok && boundRefusal.test(outcome.error)), "the first refusal for the bound");
-		await until(() => questionsShown().length === 1 && screen.includes(`(${MAX_WAITING_APPROVALS_PER_TOKEN - 1} more waiting`), "the flooder's line to be full");
+		await until(
+			() => questionsShown().length === 1 && screen.includes(`(${MAX_WAITING_APPROVALS_PER_TOKEN - 1} more waiting`),
+			"the flooder's line to be full",
+		);
 
 		// The person reads each question for READING_MS, declines the flooder's and approves the desktop's.
 		let answered = 0;
@@ -126,7 +136,12 @@ describe("approvals in the terminal under a flood from one token (real HTTP, hea
 
 	test("nobody answers the flood: the other token's question is still shown within 10 s (the untouched question gives way), and is answered there", async () => {
 		const [flooder, desktop] = clients as [Client, Client];
-		const flood = Array.from({ length: FLOOD }, (_, index) => callTool(flooder, "append_to_note", { path: "Inbox", content: `flood ${index}` }).catch((error: unknown): CallOutcome => ({ ok: false, error: String(error) })));
+		const flood = Array.from({ length: FLOOD }, (_, index) =>
+			callTool(flooder, "append_to_note", { path: "Inbox", content: `flood ${index}` }).catch((error: unknown): CallOutcome => ({
+				ok: false,
+				error: String(error),
+			})),
+		);
 		await until(() => screen.includes(`(${MAX_WAITING_APPROVALS_PER_TOKEN - 1} more waiting`), "the flooder's line to be full");
 		const sent = Date.now();
 		const desktopCall = callTool(desktop, "append_to_note", { path: "Inbox", content: "from the desktop" });

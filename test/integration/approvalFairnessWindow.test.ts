@@ -48,7 +48,15 @@ describe("the approval window under a flood from one token (plugin in the host d
 
 	beforeEach(async () => {
 		vault = await makeVault({ "Inbox.md": NOTE, "Big.md": BIG_BEFORE });
-		let settings: VaultMcpSettings = { ...defaultSettings(), port: 0, serverEnabled: true, disclosureAccepted: true, writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 };
+		let settings: VaultMcpSettings = {
+			...defaultSettings(),
+			port: 0,
+			serverEnabled: true,
+			disclosureAccepted: true,
+			writeEnabled: true,
+			writeDisclosureAccepted: true,
+			rateLimitPerMinute: 100_000,
+		};
 		const tokens: Record<string, string> = {};
 		for (const name of ["flooder", "desktop"]) {
 			const made = addToken(settings, name, "write", initialRights(ALL_TOOLS, "write", "settings-tab"));
@@ -87,7 +95,12 @@ describe("the approval window under a flood from one token (plugin in the host d
 		);
 		const boundRefusal = new RegExp(`${MAX_WAITING_APPROVALS_PER_TOKEN} calls of this token already wait.*Nothing was written`, "s");
 		await until(() => outcomes.some((outcome) => !outcome.ok && boundRefusal.test(outcome.error)), "the first refusal for the bound");
-		await until(() => approvalWindow()?.querySelector(".vault-mcp-approval-count")?.textContent === `1 of ${MAX_WAITING_APPROVALS_PER_TOKEN} waiting for your decision`, "the flooder's line to be full");
+		await until(
+			() =>
+				approvalWindow()?.querySelector(".vault-mcp-approval-count")?.textContent ===
+				`1 of ${MAX_WAITING_APPROVALS_PER_TOKEN} waiting for your decision`,
+			"the flooder's line to be full",
+		);
 
 		const sent = Date.now();
 		const desktopCall = callTool(clients.desktop as Client, "append_to_note", { path: "Inbox", content: "from the desktop" });
@@ -125,8 +138,18 @@ describe("the approval window under a flood from one token (plugin in the host d
 	}, 60_000);
 
 	test("nobody answers the flood: the desktop's window still opens within 10 s (the untouched window gives way), its buttons wait a moment, then answer it", async () => {
-		const flood = Array.from({ length: FLOOD }, (_, index) => callTool(clients.flooder as Client, "append_to_note", { path: "Inbox", content: `flood ${index}` }).catch((error: unknown): CallOutcome => ({ ok: false, error: String(error) })));
-		await until(() => approvalWindow()?.querySelector(".vault-mcp-approval-count")?.textContent === `1 of ${MAX_WAITING_APPROVALS_PER_TOKEN} waiting for your decision`, "the flooder's line to be full");
+		const flood = Array.from({ length: FLOOD }, (_, index) =>
+			callTool(clients.flooder as Client, "append_to_note", { path: "Inbox", content: `flood ${index}` }).catch((error: unknown): CallOutcome => ({
+				ok: false,
+				error: String(error),
+			})),
+		);
+		await until(
+			() =>
+				approvalWindow()?.querySelector(".vault-mcp-approval-count")?.textContent ===
+				`1 of ${MAX_WAITING_APPROVALS_PER_TOKEN} waiting for your decision`,
+			"the flooder's line to be full",
+		);
 		const sent = Date.now();
 		const desktopCall = callTool(clients.desktop as Client, "append_to_note", { path: "Inbox", content: "from the desktop" });
 		await until(() => askingToken() === "desktop", "the desktop's window", 30_000);
@@ -151,7 +174,9 @@ describe("the approval window under a flood from one token (plugin in the host d
 		await until(() => approvalWindow() !== null, "the approval window");
 		// The overwrite also creates Big.md.bak (the old text): the note itself is its own block.
 		const blocks = [...(approvalWindow()?.querySelectorAll<HTMLElement>(".vault-mcp-diff") ?? [])];
-		expect(blocks.map((block) => block.querySelector(".vault-mcp-diff-path")?.textContent)).toEqual(expect.arrayContaining(["Big.md", "Big.md.bak (new note)"]));
+		expect(blocks.map((block) => block.querySelector(".vault-mcp-diff-path")?.textContent)).toEqual(
+			expect.arrayContaining(["Big.md", "Big.md.bak (new note)"]),
+		);
 		const note = blocks.find((block) => block.querySelector(".vault-mcp-diff-path")?.textContent === "Big.md");
 		const added = [...(note?.querySelectorAll(".vault-mcp-diff-added") ?? [])].map((line) => line.textContent);
 		expect(added).toEqual(after.split("\n").map((line) => `+ ${line}`));

@@ -18,7 +18,12 @@ const ENVELOPE = {
 };
 
 function appendCall(id: number, content: string): string {
-	return JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "append_to_note", arguments: { path: "Note.md", content }, _meta: ENVELOPE } });
+	return JSON.stringify({
+		jsonrpc: "2.0",
+		id,
+		method: "tools/call",
+		params: { name: "append_to_note", arguments: { path: "Note.md", content }, _meta: ENVELOPE },
+	});
 }
 
 /** Answers each question with the next scripted decision; "wait" never answers and reports the abort instead. */
@@ -51,7 +56,12 @@ describe("approvals and the journal at 2026-07-28", () => {
 	let running: RunningService;
 	const approver = new ScriptedApprover(["approve", "decline", "wait"]);
 	const notePath = () => nodePath.join(vault, "Note.md");
-	const headers = () => mcpHeaders(running.port, running.tokens.write ?? "", [["MCP-Protocol-Version", "2026-07-28"], ["Mcp-Method", "tools/call"], ["Mcp-Name", "append_to_note"]]);
+	const headers = () =>
+		mcpHeaders(running.port, running.tokens.write ?? "", [
+			["MCP-Protocol-Version", "2026-07-28"],
+			["Mcp-Method", "tools/call"],
+			["Mcp-Name", "append_to_note"],
+		]);
 
 	beforeAll(async () => {
 		vault = await makeTempDir("vault-approvals-2026-");
@@ -87,7 +97,14 @@ describe("approvals and the journal at 2026-07-28", () => {
 		const before = readFileSync(notePath(), "utf8");
 		const asked = approver.whenAsked();
 		const body = appendCall(3, "never written");
-		const pending = request({ host: "127.0.0.1", port: running.port, method: "POST", path: "/mcp", headers: Object.fromEntries(headers()), setHost: false });
+		const pending = request({
+			host: "127.0.0.1",
+			port: running.port,
+			method: "POST",
+			path: "/mcp",
+			headers: Object.fromEntries(headers()),
+			setHost: false,
+		});
 		pending.on("error", () => undefined);
 		pending.end(body);
 		await asked;
@@ -97,7 +114,11 @@ describe("approvals and the journal at 2026-07-28", () => {
 		expect(approver.withdrawn).toHaveLength(1);
 		expect(readFileSync(notePath(), "utf8")).toBe(before);
 		const status = JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "get_vault_status", arguments: {}, _meta: ENVELOPE } });
-		const statusHeaders = mcpHeaders(running.port, running.tokens.write ?? "", [["MCP-Protocol-Version", "2026-07-28"], ["Mcp-Method", "tools/call"], ["Mcp-Name", "get_vault_status"]]);
+		const statusHeaders = mcpHeaders(running.port, running.tokens.write ?? "", [
+			["MCP-Protocol-Version", "2026-07-28"],
+			["Mcp-Method", "tools/call"],
+			["Mcp-Name", "get_vault_status"],
+		]);
 		for (let call = 0; call < 6; call++) expect((await rawRequest(running.port, { headers: statusHeaders, body: status })).status).toBe(200);
 	});
 });

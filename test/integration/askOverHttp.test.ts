@@ -40,7 +40,12 @@ describe("calls waiting for approval over HTTP", () => {
 
 	test("more calls than the server has places for can wait at once, and the token's reads still run meanwhile", async () => {
 		const approver = new HoldingApprover();
-		running = await startService(vault, { levels: ["write"], approver, rights: { write: { append_to_note: "ask" } }, settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 } });
+		running = await startService(vault, {
+			levels: ["write"],
+			approver,
+			rights: { write: { append_to_note: "ask" } },
+			settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 },
+		});
 		const client = await connectClient(running.url, running.tokens.write!);
 		try {
 			const count = MAX_IN_FLIGHT_REQUESTS + 2;

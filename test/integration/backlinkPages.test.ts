@@ -48,7 +48,9 @@ describe("get_note_links pages the backlinks of a note that thousands of notes l
 		return { pages, bytes };
 	}
 
-	const expected = Array.from({ length: LINKERS }, (_, index) => ({ path: name(index), count: index % 10 === 0 ? 2 : 1 })).sort((a, b) => b.count - a.count || a.path.localeCompare(b.path));
+	const expected = Array.from({ length: LINKERS }, (_, index) => ({ path: name(index), count: index % 10 === 0 ? 2 : 1 })).sort(
+		(a, b) => b.count - a.count || a.path.localeCompare(b.path),
+	);
 
 	test(`by default ${BACKLINKS_DEFAULT_LIMIT} a page, with the total; every backlink once, most links first`, async () => {
 		const { pages, bytes } = await allPages();

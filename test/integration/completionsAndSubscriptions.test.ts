@@ -11,7 +11,17 @@ const NOTE_TEMPLATE = "vault-mcp://note/{+path}";
 const noteUri = (path: string) => `vault-mcp://note/${path.split("/").map(encodeURIComponent).join("/")}`;
 
 /** A prompt note whose `tone` argument offers three values and whose `note` argument offers the vault's notes. */
-const REVIEW_PROMPT = ["---", "arguments:", "  - name: tone", "    values: [friendly, formal, frank]", "  - name: note", "    values: notes", "---", "Review {{note}} in a {{tone}} tone.", ""].join("\n");
+const REVIEW_PROMPT = [
+	"---",
+	"arguments:",
+	"  - name: tone",
+	"    values: [friendly, formal, frank]",
+	"  - name: note",
+	"    values: notes",
+	"---",
+	"Review {{note}} in a {{tone}} tone.",
+	"",
+].join("\n");
 
 async function connectModern(url: string, token: string): Promise<ClientV2> {
 	const client = new ClientV2({ name: "subscriber", version: "1" }, { versionNegotiation: { mode: { pin: MODERN } } });
@@ -73,7 +83,12 @@ describe("completions and subscriptions over HTTP with the real SDK clients", ()
 		};
 		for (let index = 0; index < 150; index++) files[`Many/Note ${String(index).padStart(3, "0")}.md`] = `note ${index}\n`;
 		vault = await makeVault(files);
-		running = await startService(vault, { host: { watch: true }, levels: ["read", "write"], settings: { excludedFolders: ["Private"], promptsFolder: "Prompts", rateLimitPerMinute: 100_000 }, rights: { write: { read_note: "deny" } } });
+		running = await startService(vault, {
+			host: { watch: true },
+			levels: ["read", "write"],
+			settings: { excludedFolders: ["Private"], promptsFolder: "Prompts", rateLimitPerMinute: 100_000 },
+			rights: { write: { read_note: "deny" } },
+		});
 	});
 	afterAll(async () => {
 		for (const client of clients) await client.close().catch(() => undefined);
@@ -130,7 +145,12 @@ describe("completions and subscriptions over HTTP with the real SDK clients", ()
 			expect(denied.getServerCapabilities()?.completions).toBeUndefined();
 			const refused = await rawRequest(running.port, {
 				headers: mcpHeaders(running.port, running.tokens.write ?? ""),
-				body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "completion/complete", params: { ref: { type: "ref/resource", uri: NOTE_TEMPLATE }, argument: { name: "path", value: "Pro" } } }),
+				body: JSON.stringify({
+					jsonrpc: "2.0",
+					id: 1,
+					method: "completion/complete",
+					params: { ref: { type: "ref/resource", uri: NOTE_TEMPLATE }, argument: { name: "path", value: "Pro" } },
+				}),
 			});
 			expect(JSON.parse(refused.body)).toMatchObject({ id: 1, error: { code: -32601 } });
 			expect(refused.body).not.toContain("Projects");
@@ -155,14 +175,25 @@ describe("completions and subscriptions over HTTP with the real SDK clients", ()
 			await fs.writeFile(nodePath.join(vault, "Prompts", "Translate.md"), "Translate {{text}}.\n");
 			expect(await waitUntil(() => seen.some((note) => note.method === "notifications/prompts/list_changed"))).toBe(true);
 			expect(seen.some((note) => note.method === "notifications/resources/list_changed")).toBe(true);
-			expect((await client.listPrompts({}, { cacheMode: "refresh" } as never)).prompts.map((prompt) => prompt.name).sort()).toEqual(["Review", "Translate"]);
+			expect((await client.listPrompts({}, { cacheMode: "refresh" } as never)).prompts.map((prompt) => prompt.name).sort()).toEqual([
+				"Review",
+				"Translate",
+			]);
 			await subscription.close();
 		});
 
 		test("resources/updated names a watched note when it changes; an excluded or hidden note never causes a notification", async () => {
 			const client = await modern();
-			const seen = recordNotifications(client, ["notifications/resources/updated", "notifications/resources/list_changed", "notifications/prompts/list_changed"]);
-			const subscription = await client.listen({ resourcesListChanged: true, promptsListChanged: true, resourceSubscriptions: [noteUri("Watched.md"), noteUri("Private/Project plans.md"), noteUri(".hidden/Projects note.md")] });
+			const seen = recordNotifications(client, [
+				"notifications/resources/updated",
+				"notifications/resources/list_changed",
+				"notifications/prompts/list_changed",
+			]);
+			const subscription = await client.listen({
+				resourcesListChanged: true,
+				promptsListChanged: true,
+				resourceSubscriptions: [noteUri("Watched.md"), noteUri("Private/Project plans.md"), noteUri(".hidden/Projects note.md")],
+			});
 			// Changes only where this token cannot see: nothing at all is sent.
 			await fs.writeFile(nodePath.join(vault, "Private", "Project plans.md"), "changed secret\n");
 			await fs.writeFile(nodePath.join(vault, "Private", "New secret.md"), "new secret\n");
@@ -193,7 +224,8 @@ describe("completions and subscriptions over HTTP with the real SDK clients", ()
 			const completesTo = async (wanted: string[]): Promise<string[]> => {
 				let values: string[] = [];
 				for (const deadline = Date.now() + 15_000; Date.now() < deadline; await sleep(100)) {
-					values = (await client.complete({ ref: { type: "ref/resource", uri: NOTE_TEMPLATE }, argument: { name: "path", value: "flood/99" } })).completion.values;
+					values = (await client.complete({ ref: { type: "ref/resource", uri: NOTE_TEMPLATE }, argument: { name: "path", value: "flood/99" } }))
+						.completion.values;
 					if (JSON.stringify(values) === JSON.stringify(wanted)) break;
 				}
 				return values;

@@ -27,7 +27,9 @@ describe("the MCP endpoint over real HTTP", () => {
 		try {
 			expect(client.getInstructions()).toContain("never instructions to you");
 			const { tools } = await client.listTools();
-			expect(tools.map((tool) => tool.name)).toEqual(ALL_TOOLS.filter((tool) => tool.access === "read" && tool.needs !== "workspace").map((tool) => tool.name));
+			expect(tools.map((tool) => tool.name)).toEqual(
+				ALL_TOOLS.filter((tool) => tool.access === "read" && tool.needs !== "workspace").map((tool) => tool.name),
+			);
 			const result = await client.callTool({ name: "get_vault_status", arguments: {} });
 			expect(result.isError).toBeFalsy();
 			expect(result.structuredContent).toEqual({
@@ -61,21 +63,41 @@ describe("the MCP endpoint over real HTTP", () => {
 	});
 
 	test("a request with any Origin header is refused with 403 before anything else", async () => {
-		const response = await rawRequest(running.port, { headers: [...mcpHeaders(running.port, readToken()), ["Origin", "http://127.0.0.1"]], body: INITIALIZE_BODY });
+		const response = await rawRequest(running.port, {
+			headers: [...mcpHeaders(running.port, readToken()), ["Origin", "http://127.0.0.1"]],
+			body: INITIALIZE_BODY,
+		});
 		expect(response.status).toBe(403);
 		// Before routing and auth too: a wrong path with an Origin is still 403, not 404.
-		const wrongPath = await rawRequest(running.port, { path: "/nope", headers: [["Host", "localhost"], ["Origin", "null"]] });
+		const wrongPath = await rawRequest(running.port, {
+			path: "/nope",
+			headers: [
+				["Host", "localhost"],
+				["Origin", "null"],
+			],
+		});
 		expect(wrongPath.status).toBe(403);
 	});
 
-	test.each([["evil.example.com"], ["evil.example.com:27150"], ["127.0.0.2"], ["localhost.evil.com"], ["[::1]:9999"], ["LOCALHOST:1"], ["[::1]junk"], ["localhost:abc"]])("Host %s is refused with 403 (DNS rebinding, another port, or not a host at all)", async (host) => {
+	test.each([
+		["evil.example.com"],
+		["evil.example.com:27150"],
+		["127.0.0.2"],
+		["localhost.evil.com"],
+		["[::1]:9999"],
+		["LOCALHOST:1"],
+		["[::1]junk"],
+		["localhost:abc"],
+	])("Host %s is refused with 403 (DNS rebinding, another port, or not a host at all)", async (host) => {
 		const headers = mcpHeaders(running.port, readToken()).map(([name, value]): [string, string] => (name === "Host" ? [name, host] : [name, value]));
 		const response = await rawRequest(running.port, { headers, body: INITIALIZE_BODY });
 		expect(response.status).toBe(403);
 	});
 
 	test.each([["localhost"], ["[::1]:PORT"], ["LOCALHOST:PORT"]])("Host %s is accepted", async (host) => {
-		const headers = mcpHeaders(running.port, readToken()).map(([name, value]): [string, string] => (name === "Host" ? [name, host.replace("PORT", String(running.port))] : [name, value]));
+		const headers = mcpHeaders(running.port, readToken()).map(([name, value]): [string, string] =>
+			name === "Host" ? [name, host.replace("PORT", String(running.port))] : [name, value],
+		);
 		const response = await rawRequest(running.port, { headers, body: INITIALIZE_BODY });
 		expect(response.status).toBe(200);
 	});
@@ -86,12 +108,15 @@ describe("the MCP endpoint over real HTTP", () => {
 		expect(response.headers.allow).toBe("POST");
 	});
 
-	test.each([["/"], ["/.well-known/oauth-protected-resource"], ["/.well-known/oauth-authorization-server"], ["/mcp/extra"]])("%s answers 404 with a JSON body", async (path) => {
-		const response = await rawRequest(running.port, { method: "GET", path });
-		expect(response.status).toBe(404);
-		expect(response.headers["content-type"]).toBe("application/json");
-		expect(JSON.parse(response.body)).toMatchObject({ error: { message: expect.stringContaining("/mcp") } });
-	});
+	test.each([["/"], ["/.well-known/oauth-protected-resource"], ["/.well-known/oauth-authorization-server"], ["/mcp/extra"]])(
+		"%s answers 404 with a JSON body",
+		async (path) => {
+			const response = await rawRequest(running.port, { method: "GET", path });
+			expect(response.status).toBe(404);
+			expect(response.headers["content-type"]).toBe("application/json");
+			expect(JSON.parse(response.body)).toMatchObject({ error: { message: expect.stringContaining("/mcp") } });
+		},
+	);
 
 	test.each([
 		["no Authorization header", []],
@@ -99,9 +124,18 @@ describe("the MCP endpoint over real HTTP", () => {
 		["a token without the Bearer scheme", [["Authorization", "TOKEN"]]],
 		["two Authorization headers", "two"],
 	])("%s answers 401 with a Bearer challenge and no OAuth pointers", async (_label, variant) => {
-		const base: Array<[string, string]> = [["Host", "127.0.0.1"], ["Content-Type", "application/json"], ["Accept", "application/json, text/event-stream"]];
+		const base: Array<[string, string]> = [
+			["Host", "127.0.0.1"],
+			["Content-Type", "application/json"],
+			["Accept", "application/json, text/event-stream"],
+		];
 		const auth: Array<[string, string]> =
-			variant === "two" ? [["Authorization", `Bearer ${readToken()}`], ["Authorization", `Bearer ${readToken()}`]] : (variant as Array<[string, string]>);
+			variant === "two"
+				? [
+						["Authorization", `Bearer ${readToken()}`],
+						["Authorization", `Bearer ${readToken()}`],
+					]
+				: (variant as Array<[string, string]>);
 		const response = await rawRequest(running.port, { headers: [...base, ...auth], body: INITIALIZE_BODY });
 		expect(response.status).toBe(401);
 		expect(response.headers["www-authenticate"]).toBe('Bearer realm="vault-mcp"');
@@ -121,19 +155,30 @@ describe("the MCP endpoint over real HTTP", () => {
 	});
 
 	test("a Content-Type other than JSON answers 415", async () => {
-		const headers = mcpHeaders(running.port, readToken()).map(([name, value]): [string, string] => (name === "Content-Type" ? [name, "text/plain"] : [name, value]));
+		const headers = mcpHeaders(running.port, readToken()).map(([name, value]): [string, string] =>
+			name === "Content-Type" ? [name, "text/plain"] : [name, value],
+		);
 		const response = await rawRequest(running.port, { headers, body: INITIALIZE_BODY });
 		expect(response.status).toBe(415);
 	});
 
 	test("a client that does not accept both JSON and an event stream answers 406, at either revision", async () => {
 		const ping = JSON.stringify({ jsonrpc: "2.0", id: 3, method: "ping" });
-		const jsonOnly = mcpHeaders(running.port, readToken()).map(([name, value]): [string, string] => (name === "Accept" ? [name, "application/json"] : [name, value]));
+		const jsonOnly = mcpHeaders(running.port, readToken()).map(([name, value]): [string, string] =>
+			name === "Accept" ? [name, "application/json"] : [name, value],
+		);
 		expect((await rawRequest(running.port, { headers: jsonOnly, body: ping })).status).toBe(406);
-		const modern = JSON.stringify({ jsonrpc: "2.0", id: 4, method: "server/discover", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } });
+		const modern = JSON.stringify({
+			jsonrpc: "2.0",
+			id: 4,
+			method: "server/discover",
+			params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
+		});
 		const modernJsonOnly = [...jsonOnly, ["MCP-Protocol-Version", "2026-07-28"], ["Mcp-Method", "server/discover"]] as Array<[string, string]>;
 		expect((await rawRequest(running.port, { headers: modernJsonOnly, body: modern })).status).toBe(406);
-		const modernAccepting = [...mcpHeaders(running.port, readToken()), ["MCP-Protocol-Version", "2026-07-28"], ["Mcp-Method", "server/discover"]] as Array<[string, string]>;
+		const modernAccepting = [...mcpHeaders(running.port, readToken()), ["MCP-Protocol-Version", "2026-07-28"], ["Mcp-Method", "server/discover"]] as Array<
+			[string, string]
+		>;
 		const discovered = await rawRequest(running.port, { headers: modernAccepting, body: modern });
 		expect(discovered.status).toBe(200);
 		expect(JSON.parse(discovered.body)).toMatchObject({ id: 4, result: { supportedVersions: ["2026-07-28"] } });
@@ -144,7 +189,10 @@ describe("the MCP endpoint over real HTTP", () => {
 		const bad = await rawRequest(running.port, { headers: mcpHeaders(running.port, readToken(), [["MCP-Protocol-Version", "1999-01-01"]]), body: ping });
 		expect(bad.status).toBe(400);
 		expect(bad.body).toContain("MCP-Protocol-Version");
-		expect(JSON.parse(bad.body)).toMatchObject({ id: 2, error: { data: { requested: "1999-01-01", supported: expect.arrayContaining(["2026-07-28", "2025-11-25"]) as string[] } } });
+		expect(JSON.parse(bad.body)).toMatchObject({
+			id: 2,
+			error: { data: { requested: "1999-01-01", supported: expect.arrayContaining(["2026-07-28", "2025-11-25"]) as string[] } },
+		});
 		const good = await rawRequest(running.port, { headers: mcpHeaders(running.port, readToken(), [["MCP-Protocol-Version", "2025-06-18"]]), body: ping });
 		expect(good.status).toBe(200);
 	});
@@ -184,16 +232,39 @@ describe("limits", () => {
 	});
 
 	test("write calls refused for their form (an unserved protocol version, an Accept without JSON) spend none of the token's write budget", async () => {
-		const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000, writeCallsPerMinute: 2 } });
+		const running = await startService(vault, {
+			levels: ["write"],
+			settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000, writeCallsPerMinute: 2 },
+		});
 		try {
 			const token = running.tokens.write ?? "";
-			const append = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "append_to_note", arguments: { path: "a", content: `line ${id}` } } });
+			const append = (id: number) =>
+				JSON.stringify({
+					jsonrpc: "2.0",
+					id,
+					method: "tools/call",
+					params: { name: "append_to_note", arguments: { path: "a", content: `line ${id}` } },
+				});
 			for (let i = 0; i < 4; i++) {
-				expect((await rawRequest(running.port, { headers: mcpHeaders(running.port, token, [["MCP-Protocol-Version", "2099-01-01"]]), body: append(i) })).status).toBe(400);
-				expect((await rawRequest(running.port, { headers: mcpHeaders(running.port, token).map(([name, value]): [string, string] => [name, name === "Accept" ? "text/html" : value]), body: append(i) })).status).toBe(406);
+				expect(
+					(await rawRequest(running.port, { headers: mcpHeaders(running.port, token, [["MCP-Protocol-Version", "2099-01-01"]]), body: append(i) }))
+						.status,
+				).toBe(400);
+				expect(
+					(
+						await rawRequest(running.port, {
+							headers: mcpHeaders(running.port, token).map(([name, value]): [string, string] => [name, name === "Accept" ? "text/html" : value]),
+							body: append(i),
+						})
+					).status,
+				).toBe(406);
 			}
 			const statuses: number[] = [];
-			for (let i = 10; i < 13; i++) statuses.push((await rawRequest(running.port, { headers: mcpHeaders(running.port, token, [["MCP-Protocol-Version", "2025-11-25"]]), body: append(i) })).status);
+			for (let i = 10; i < 13; i++)
+				statuses.push(
+					(await rawRequest(running.port, { headers: mcpHeaders(running.port, token, [["MCP-Protocol-Version", "2025-11-25"]]), body: append(i) }))
+						.status,
+				);
 			expect(statuses).toEqual([200, 200, 429]);
 		} finally {
 			await running.stop();
@@ -213,7 +284,12 @@ describe("limits", () => {
 		};
 		const readNote = JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "read_note", arguments: { path: "a.md" } } });
 		// Two tokens, four each: one token may hold at most half the places.
-		const held = Array.from({ length: 8 }, (_, index) => rawRequest(running.port, { headers: mcpHeaders(running.port, (index % 2 === 0 ? running.tokens.read : running.tokens.write) ?? ""), body: readNote }));
+		const held = Array.from({ length: 8 }, (_, index) =>
+			rawRequest(running.port, {
+				headers: mcpHeaders(running.port, (index % 2 === 0 ? running.tokens.read : running.tokens.write) ?? ""),
+				body: readNote,
+			}),
+		);
 		try {
 			await new Promise((resolve) => setTimeout(resolve, 200));
 			const response = await rawRequest(running.port, { headers: mcpHeaders(running.port, running.tokens.read ?? ""), body: INITIALIZE_BODY });
@@ -231,7 +307,13 @@ describe("limits", () => {
 		const running = await startService(vault);
 		const { request } = await import("node:http");
 		const slow = Array.from({ length: 20 }, () => {
-			const req = request({ host: "127.0.0.1", port: running.port, method: "POST", path: "/mcp", headers: { ...Object.fromEntries(mcpHeaders(running.port, running.tokens.read ?? "")), "Content-Length": "100" } });
+			const req = request({
+				host: "127.0.0.1",
+				port: running.port,
+				method: "POST",
+				path: "/mcp",
+				headers: { ...Object.fromEntries(mcpHeaders(running.port, running.tokens.read ?? "")), "Content-Length": "100" },
+			});
 			const status = new Promise<number>((resolve) => {
 				req.on("response", (res) => resolve(res.statusCode ?? 0));
 				req.on("error", () => resolve(-1));

@@ -19,7 +19,8 @@ describe("excluded folders are invisible through every tool", () => {
 		vault = await makeVault({
 			"Public.md": "# Public\n\nSee [[Diary]] and [[Shared]]. zebra #public\n\n- [ ] public task 📅 2030-01-01\n",
 			"Shared.md": "Shared note #public/sub\n",
-			"Private/Diary.md": "---\ntags: [secrettag]\n---\n# Hidden plan\n\nzebracorn [[Shared]] [[Public]] #secrettag/deep\n\n- [ ] zebracorn task 📅 2030-01-01\n",
+			"Private/Diary.md":
+				"---\ntags: [secrettag]\n---\n# Hidden plan\n\nzebracorn [[Shared]] [[Public]] #secrettag/deep\n\n- [ ] zebracorn task 📅 2030-01-01\n",
 			"Private/Nested/More.md": "zebracorn again [[Public]]\n",
 			".hidden/Dot.md": "zebracorn dot",
 			".obsidian/app.json": "{}",
@@ -60,10 +61,13 @@ describe("excluded folders are invisible through every tool", () => {
 		expectNoSecrets(outcome);
 	});
 
-	test.each([["Private/Diary.md"], ["Private/Diary"], ["Diary"], ["Private/Nested/More"], [".hidden/Dot.md"], [".obsidian/app.json"]])("read_note %s answers like a missing note, without confirming it exists", async (path) => {
-		const error = await callError(client, "read_note", { path });
-		expectNoSecrets(error.replace(path, ""));
-	});
+	test.each([["Private/Diary.md"], ["Private/Diary"], ["Diary"], ["Private/Nested/More"], [".hidden/Dot.md"], [".obsidian/app.json"]])(
+		"read_note %s answers like a missing note, without confirming it exists",
+		async (path) => {
+			const error = await callError(client, "read_note", { path });
+			expectNoSecrets(error.replace(path, ""));
+		},
+	);
 
 	test("counts leave the excluded notes out", async () => {
 		expect(await callOk(client, "get_vault_status")).toMatchObject({ note_count: 2 });

@@ -119,7 +119,7 @@ function summarize(calls: ReadonlyArray<[number, number]>, from: number, to: num
 }
 
 async function until(check: () => boolean | Promise<boolean>, what: string): Promise<number> {
-	for (const deadline = Date.now() + 180_000; !(await check()); ) {
+	for (const deadline = Date.now() + 180_000; !(await check());) {
 		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
 		await new Promise((resolve) => setTimeout(resolve, 10));
 	}

@@ -36,14 +36,20 @@ describe("list_templates reads the core Templates plugin's folder", () => {
 	});
 
 	test("a folder written with slashes around it is the same folder", async () => {
-		expect(await listTemplates("/Templates/Work/", "ok")).toEqual({ folder: "Templates/Work", templates: [{ path: "Templates/Work/Standup.md" }], total: 1 });
+		expect(await listTemplates("/Templates/Work/", "ok")).toEqual({
+			folder: "Templates/Work",
+			templates: [{ path: "Templates/Work/Standup.md" }],
+			total: 1,
+		});
 	});
 
 	test.each([
 		["no templates.json", undefined],
 		["an empty folder setting", ""],
 	])("%s: an error that says where to set it", async (_label, folder) => {
-		expect(await listTemplates(folder, "error")).toBe("No template folder is set in this vault. In Obsidian: Settings → Templates → Template folder location (the core Templates plugin).");
+		expect(await listTemplates(folder, "error")).toBe(
+			"No template folder is set in this vault. In Obsidian: Settings → Templates → Template folder location (the core Templates plugin).",
+		);
 	});
 
 	test("a folder outside the vault is an error, and nothing is listed", async () => {

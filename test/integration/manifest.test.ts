@@ -11,10 +11,15 @@ const ESLINT_BIN = nodePath.join(PROJECT_ROOT, "node_modules/eslint/bin/eslint.j
 async function lintManifest(text: string): Promise<string[]> {
 	// ESLint 9 loads its config with a dynamic import, which jest's module sandbox refuses: run the CLI.
 	const output = await new Promise<string>((resolve, reject) => {
-		const child = execFile(process.execPath, [ESLINT_BIN, "--format", "json", "--stdin", "--stdin-filename", MANIFEST_PATH], { cwd: PROJECT_ROOT }, (error, stdout) => {
-			if (error && stdout === "") reject(new Error(`eslint did not run: ${error.message}`));
-			else resolve(stdout);
-		});
+		const child = execFile(
+			process.execPath,
+			[ESLINT_BIN, "--format", "json", "--stdin", "--stdin-filename", MANIFEST_PATH],
+			{ cwd: PROJECT_ROOT },
+			(error, stdout) => {
+				if (error && stdout === "") reject(new Error(`eslint did not run: ${error.message}`));
+				else resolve(stdout);
+			},
+		);
 		child.stdin?.end(text);
 	});
 	const [result] = JSON.parse(output) as Array<{ messages: Array<{ ruleId: string | null; message: string }> }>;

@@ -13,7 +13,8 @@ describe("the headless metadata cache's memory", () => {
 		try {
 			const notes = (await readAllFiles(root)).filter((note) => note.path.endsWith(".md"));
 			expect(notes.length).toBeGreaterThan(150);
-			for (const note of notes) expect(host.metadataCache.getCache(nodePath.relative(root, note.path).split(nodePath.sep).join("/"))).toStrictEqual(parseMetadata(note.text));
+			for (const note of notes)
+				expect(host.metadataCache.getCache(nodePath.relative(root, note.path).split(nodePath.sep).join("/"))).toStrictEqual(parseMetadata(note.text));
 		} finally {
 			await host.close();
 			await removeDir(root);
@@ -24,7 +25,10 @@ describe("the headless metadata cache's memory", () => {
 		const root = await makeTempDir();
 		let corpusBytes = 0;
 		for (let index = 0; index < 200; index++) {
-			const body = Array.from({ length: 400 }, (_, line) => `Line ${line} of note ${index}, with words that make it about a hundred characters long.`).join("\n");
+			const body = Array.from(
+				{ length: 400 },
+				(_, line) => `Line ${line} of note ${index}, with words that make it about a hundred characters long.`,
+			).join("\n");
 			const text = `# A heading long enough to be a slice ${index}\n\nSee [[A note with a long name ${index + 1}]] #project/alpha\n\n${body}\n`;
 			corpusBytes += Buffer.byteLength(text);
 			await fs.writeFile(nodePath.join(root, `A note with a long name ${index}.md`), text);

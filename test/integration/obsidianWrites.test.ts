@@ -17,7 +17,8 @@ describe("complete_task, set_property and templates over HTTP", () => {
 
 	beforeAll(async () => {
 		vault = await makeVault({
-			"Chores.md": "# Chores\n\n- [ ] Bins out 🔁 every week 📅 2026-11-30\n- [ ] Call the plumber\n- [x] Old ✅ 2026-11-01\n\n```\n- [ ] not a task\n```\n",
+			"Chores.md":
+				"# Chores\n\n- [ ] Bins out 🔁 every week 📅 2026-11-30\n- [ ] Call the plumber\n- [x] Old ✅ 2026-11-01\n\n```\n- [ ] not a task\n```\n",
 			"Dataview.md": "- [ ] Write to the society [due:: 2026-12-01]\r\n- [ ] Another\r\n",
 			"Plain.md": "- [ ] First\n- [ ] Second\n",
 			"Recurring.md": "- [ ] Water 🔁 every day 📅 2026-12-01\n",
@@ -27,7 +28,7 @@ describe("complete_task, set_property and templates over HTTP", () => {
 			"Hostile tasks.md": `- [ ] Ship ⛔ ${"a , ".repeat(450)}!\n- [ ] Leap 🔁 every hour on the 31st in February 📅 2026-11-30\n`,
 			"Deep.md": `---\na: ${"[".repeat(130_000)}\n---\n# Deep\nSee [[Chores]]\n`,
 			".obsidian/templates.json": JSON.stringify({ folder: "Templates", dateFormat: "D MMMM YYYY", timeFormat: "h:mm A" }),
-			"Templates/Meeting.md": "---\ncreated: \"{{date:YYYY-MM-DD}}\"\n---\n# {{title}}\n\n{{date}}, {{time}}\n\n## Notes\n",
+			"Templates/Meeting.md": '---\ncreated: "{{date:YYYY-MM-DD}}"\n---\n# {{title}}\n\n{{date}}, {{time}}\n\n## Notes\n',
 			"Templates/Outline.md": "- {{title}}\n\t- Agenda\n",
 			"Private/Secret template.md": "secret",
 		});
@@ -42,7 +43,8 @@ describe("complete_task, set_property and templates over HTTP", () => {
 
 	describe("hostile notes answer at once, with an error that names the limit where there is one", () => {
 		test("a task line built to backtrack (a 117-character one once took 21 s) is completed, its text kept", async () => {
-			const [task] = (await callOk<{ tasks: Array<{ line: number; text: string }> }>(client, "list_tasks", { path: "Hostile tasks.md", status: "open" })).tasks;
+			const [task] = (await callOk<{ tasks: Array<{ line: number; text: string }> }>(client, "list_tasks", { path: "Hostile tasks.md", status: "open" }))
+				.tasks;
 			await callOk(client, "complete_task", { path: "Hostile tasks.md", line: task?.line, text: task?.text });
 			expect(read("Hostile tasks.md").split("\n")[0]).toBe(`- [x] Ship ⛔ ${"a , ".repeat(450)}! ✅ ${today()}`);
 		});
@@ -71,8 +73,15 @@ describe("complete_task, set_property and templates over HTTP", () => {
 			const [task] = (await callOk<{ tasks: Array<{ line: number; text: string }> }>(client, "list_tasks", { path: "Chores.md", status: "open" })).tasks;
 			expect(task).toMatchObject({ line: 2, text: "Bins out 🔁 every week 📅 2026-11-30" });
 			const result = await callOk(client, "complete_task", { path: "Chores.md", line: task?.line, text: task?.text });
-			expect(result).toMatchObject({ path: "Chores.md", line: 3, text: `Bins out 🔁 every week 📅 2026-11-30 ✅ ${today()}`, next_task: { line: 2, text: "Bins out 🔁 every week 📅 2026-12-07" } });
-			expect(read("Chores.md")).toBe(`# Chores\n\n- [ ] Bins out 🔁 every week 📅 2026-12-07\n- [x] Bins out 🔁 every week 📅 2026-11-30 ✅ ${today()}\n- [ ] Call the plumber\n- [x] Old ✅ 2026-11-01\n\n\`\`\`\n- [ ] not a task\n\`\`\`\n`);
+			expect(result).toMatchObject({
+				path: "Chores.md",
+				line: 3,
+				text: `Bins out 🔁 every week 📅 2026-11-30 ✅ ${today()}`,
+				next_task: { line: 2, text: "Bins out 🔁 every week 📅 2026-12-07" },
+			});
+			expect(read("Chores.md")).toBe(
+				`# Chores\n\n- [ ] Bins out 🔁 every week 📅 2026-12-07\n- [x] Bins out 🔁 every week 📅 2026-11-30 ✅ ${today()}\n- [ ] Call the plumber\n- [x] Old ✅ 2026-11-01\n\n\`\`\`\n- [ ] not a task\n\`\`\`\n`,
+			);
 		});
 
 		test("a line that moved is an error listing the note's open tasks with their lines, and nothing is written", async () => {
@@ -89,7 +98,9 @@ describe("complete_task, set_property and templates over HTTP", () => {
 			await callOk(client, "complete_task", { path: "Dataview", line: 0, text: "Write to the society [due:: 2026-12-01]" });
 			await callOk(client, "complete_task", { path: "Dataview", line: 1, text: "Another", status: "-" });
 			// The note's own format wins: its other task carries Dataview fields.
-			expect(read("Dataview.md")).toBe(`- [x] Write to the society  [due:: 2026-12-01]  [completion:: ${today()}]\r\n- [-] Another  [cancelled:: ${today()}]\r\n`);
+			expect(read("Dataview.md")).toBe(
+				`- [x] Write to the society  [due:: 2026-12-01]  [completion:: ${today()}]\r\n- [-] Another  [cancelled:: ${today()}]\r\n`,
+			);
 		});
 
 		test("completing a task that is already done changes nothing", async () => {
@@ -117,7 +128,11 @@ describe("complete_task, set_property and templates over HTTP", () => {
 			expect(result).toMatchObject({ path: "Props.md", name: "beds", value: 3, changed: true });
 			// A new list is written as Obsidian writes lists: one item a line.
 			expect(read("Props.md")).toBe("---\n# kept\nstatus: paused # weekly\ntags:\n  - garden\n  - b\nbeds: 3\n---\nBody\n");
-			expect((await callOk<{ frontmatter: unknown }>(client, "read_note", { path: "Props" })).frontmatter).toEqual({ status: "paused", tags: ["garden", "b"], beds: 3 });
+			expect((await callOk<{ frontmatter: unknown }>(client, "read_note", { path: "Props" })).frontmatter).toEqual({
+				status: "paused",
+				tags: ["garden", "b"],
+				beds: 3,
+			});
 			await callOk(client, "set_property", { path: "Props", name: "beds", value: null });
 			expect(read("Props.md")).toBe("---\n# kept\nstatus: paused # weekly\ntags:\n  - garden\n  - b\n---\nBody\n");
 			expect(await callOk(client, "set_property", { path: "Props", name: "status", value: "paused" })).toMatchObject({ changed: false });
@@ -145,9 +160,12 @@ describe("complete_task, set_property and templates over HTTP", () => {
 			const text = read("Meetings/Planting.md");
 			expect(result).toMatchObject({ path: "Meetings/Planting.md", created: true });
 			// Filled a moment ago: the day and time of either end of the call.
-			const filled = (when: dayjs.Dayjs) => `---\ncreated: "${when.format("YYYY-MM-DD")}"\n---\n# Planting\n\n${when.format("D MMMM YYYY")}, ${when.format("h:mm A")}\n\n## Notes\n\nAgreed: raised bed first.\n`;
+			const filled = (when: dayjs.Dayjs) =>
+				`---\ncreated: "${when.format("YYYY-MM-DD")}"\n---\n# Planting\n\n${when.format("D MMMM YYYY")}, ${when.format("h:mm A")}\n\n## Notes\n\nAgreed: raised bed first.\n`;
 			expect([filled(before), filled(dayjs())]).toContain(text);
-			expect((await callOk<{ frontmatter: unknown }>(client, "read_note", { path: "Meetings/Planting" })).frontmatter).toEqual({ created: before.format("YYYY-MM-DD") });
+			expect((await callOk<{ frontmatter: unknown }>(client, "read_note", { path: "Meetings/Planting" })).frontmatter).toEqual({
+				created: before.format("YYYY-MM-DD"),
+			});
 		});
 
 		test("an outline template gets the content as bullets; a template may be named by its vault path", async () => {

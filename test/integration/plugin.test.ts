@@ -221,5 +221,4 @@ describe.each(builds)("VaultMcpPlugin loaded from %s", (_label, loadPluginClass)
 		error.mockRestore();
 		(plugin as unknown as { unload(): void }).unload();
 	});
-
 });

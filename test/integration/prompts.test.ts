@@ -34,7 +34,8 @@ describe("prompts from the vault's prompts folder, over HTTP with the SDK client
 		vault = await makeVault({
 			"Prompts/Summarize.md": SUMMARIZE,
 			"Prompts/Plain.md": "Just say hello.\n",
-			"Prompts/Work/Standup.md": "---\narguments:\n  - name: team\n    description: Which team\n  - name: mood\n    required: false\n---\nStandup for {{team}}. {{mood}}\n",
+			"Prompts/Work/Standup.md":
+				"---\narguments:\n  - name: team\n    description: Which team\n  - name: mood\n    required: false\n---\nStandup for {{team}}. {{mood}}\n",
 			"Prompts/Secret/Hidden.md": "A prompt in an excluded folder: {{x}}\n",
 			"Notes/Not a prompt.md": "{{nothing}}\n",
 		});
@@ -52,15 +53,30 @@ describe("prompts from the vault's prompts folder, over HTTP with the SDK client
 		const { prompts } = await client.listPrompts();
 		expect(prompts).toEqual([
 			{ name: "Plain" },
-			{ name: "Summarize", description: "Summarize a note for a reader", arguments: [{ name: "note", description: "The note to summarize", required: true }, { name: "style", required: true }] },
-			{ name: "Work/Standup", arguments: [{ name: "team", description: "Which team", required: true }, { name: "mood", required: false }] },
+			{
+				name: "Summarize",
+				description: "Summarize a note for a reader",
+				arguments: [
+					{ name: "note", description: "The note to summarize", required: true },
+					{ name: "style", required: true },
+				],
+			},
+			{
+				name: "Work/Standup",
+				arguments: [
+					{ name: "team", description: "Which team", required: true },
+					{ name: "mood", required: false },
+				],
+			},
 		]);
 	});
 
 	test("prompts/get fills the placeholders in, once, and leaves out the frontmatter", async () => {
 		const result = await client.getPrompt({ name: "Summarize", arguments: { note: "[[Plan]]", style: "{{note}}-free" } });
 		expect(result.description).toBe("Summarize a note for a reader");
-		expect(result.messages).toEqual([{ role: "user", content: { type: "text", text: "Summarize [[Plan]] in a {{note}}-free style.\nQuote [[Plan]] where it helps.\n" } }]);
+		expect(result.messages).toEqual([
+			{ role: "user", content: { type: "text", text: "Summarize [[Plan]] in a {{note}}-free style.\nQuote [[Plan]] where it helps.\n" } },
+		]);
 		const optional = await client.getPrompt({ name: "Work/Standup", arguments: { team: "Garden" } });
 		expect(optional.messages[0]?.content).toEqual({ type: "text", text: "Standup for Garden. \n" });
 	});
@@ -73,11 +89,25 @@ describe("prompts from the vault's prompts folder, over HTTP with the SDK client
 
 	test("a prompt added or edited in the vault is listed on the next call, without a restart", async () => {
 		await fs.writeFile(nodePath.join(vault, "Prompts/New.md"), "---\ndescription: Fresh\n---\nNew {{thing}}\n");
-		const added = await waitFor(() => client.listPrompts(), ({ prompts }) => prompts.some((prompt) => prompt.name === "New"));
-		expect(added.prompts.find((prompt) => prompt.name === "New")).toEqual({ name: "New", description: "Fresh", arguments: [{ name: "thing", required: true }] });
+		const added = await waitFor(
+			() => client.listPrompts(),
+			({ prompts }) => prompts.some((prompt) => prompt.name === "New"),
+		);
+		expect(added.prompts.find((prompt) => prompt.name === "New")).toEqual({
+			name: "New",
+			description: "Fresh",
+			arguments: [{ name: "thing", required: true }],
+		});
 		await fs.writeFile(nodePath.join(vault, "Prompts/Plain.md"), "---\ndescription: Now described\n---\nHello {{name}}.\n");
-		const edited = await waitFor(() => client.listPrompts(), ({ prompts }) => prompts.some((prompt) => prompt.description === "Now described"));
-		expect(edited.prompts.find((prompt) => prompt.name === "Plain")).toEqual({ name: "Plain", description: "Now described", arguments: [{ name: "name", required: true }] });
+		const edited = await waitFor(
+			() => client.listPrompts(),
+			({ prompts }) => prompts.some((prompt) => prompt.description === "Now described"),
+		);
+		expect(edited.prompts.find((prompt) => prompt.name === "Plain")).toEqual({
+			name: "Plain",
+			description: "Now described",
+			arguments: [{ name: "name", required: true }],
+		});
 	});
 });
 

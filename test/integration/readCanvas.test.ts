@@ -7,7 +7,18 @@ import { makeVault, removeDir } from "../helpers/vault";
 /** A canvas with every JSON Canvas 1.0 node type, and cards that show notes in an excluded folder. */
 const BOARD = {
 	nodes: [
-		{ id: "group", type: "group", x: -50, y: -50, width: 900, height: 500, label: "Plan", color: "2", background: "Images/paper.png", backgroundStyle: "repeat" },
+		{
+			id: "group",
+			type: "group",
+			x: -50,
+			y: -50,
+			width: 900,
+			height: 500,
+			label: "Plan",
+			color: "2",
+			background: "Images/paper.png",
+			backgroundStyle: "repeat",
+		},
 		{ id: "note", type: "file", file: "Projects/Garden.md", subpath: "#Plan", x: 0, y: 0, width: 400, height: 300 },
 		{ id: "picture", type: "file", file: "Images/paper.png", x: 0, y: 320, width: 200, height: 100 },
 		{ id: "gone", type: "file", file: "Projects/Deleted.md", x: 420, y: 320, width: 200, height: 100 },
@@ -38,14 +49,28 @@ describe("read_canvas", () => {
 			"Private/Diary.md": "Dear diary.\n",
 			"Private/photo.png": "png",
 			"Board.canvas": JSON.stringify(BOARD, null, "\t"),
-			"Private/Secret board.canvas": JSON.stringify({ nodes: [{ id: "a", type: "file", file: "Projects/Garden.md", x: 0, y: 0, width: 10, height: 10 }], edges: [] }),
+			"Private/Secret board.canvas": JSON.stringify({
+				nodes: [{ id: "a", type: "file", file: "Projects/Garden.md", x: 0, y: 0, width: 10, height: 10 }],
+				edges: [],
+			}),
 			"Empty.canvas": "",
 			"Broken/Not json.canvas": "{ nodes: [",
 			"Broken/No position.canvas": JSON.stringify({ nodes: [{ id: "a", type: "text", text: "x", y: 0, width: 10, height: 10 }] }),
 			"Broken/Odd type.canvas": JSON.stringify({ nodes: [{ id: "a", type: "sticker", x: 0, y: 0, width: 10, height: 10 }] }),
-			"Broken/Dangling edge.canvas": JSON.stringify({ nodes: [{ id: "a", type: "text", text: "x", x: 0, y: 0, width: 10, height: 10 }], edges: [{ id: "e", fromNode: "a", toNode: "b" }] }),
-			"Broken/Twice.canvas": JSON.stringify({ nodes: [{ id: "a", type: "text", text: "x", x: 0, y: 0, width: 1, height: 1 }, { id: "a", type: "text", text: "y", x: 0, y: 0, width: 1, height: 1 }] }),
-			"Broken/Side.canvas": JSON.stringify({ nodes: [{ id: "a", type: "text", text: "x", x: 0, y: 0, width: 1, height: 1 }], edges: [{ id: "e", fromNode: "a", toNode: "a", fromSide: "middle" }] }),
+			"Broken/Dangling edge.canvas": JSON.stringify({
+				nodes: [{ id: "a", type: "text", text: "x", x: 0, y: 0, width: 10, height: 10 }],
+				edges: [{ id: "e", fromNode: "a", toNode: "b" }],
+			}),
+			"Broken/Twice.canvas": JSON.stringify({
+				nodes: [
+					{ id: "a", type: "text", text: "x", x: 0, y: 0, width: 1, height: 1 },
+					{ id: "a", type: "text", text: "y", x: 0, y: 0, width: 1, height: 1 },
+				],
+			}),
+			"Broken/Side.canvas": JSON.stringify({
+				nodes: [{ id: "a", type: "text", text: "x", x: 0, y: 0, width: 1, height: 1 }],
+				edges: [{ id: "e", fromNode: "a", toNode: "a", fromSide: "middle" }],
+			}),
 			"Broken/List.canvas": "[]",
 		});
 		running = await startService(vault, { settings: { excludedFolders: ["Private"] } });
@@ -58,10 +83,23 @@ describe("read_canvas", () => {
 	});
 
 	test("returns every node type with its position and size, and the edges, as the file holds them", async () => {
-		const canvas = await callOk<{ path: string; nodes: Array<Record<string, unknown>>; edges: Array<Record<string, unknown>> }>(client, "read_canvas", { path: "Board" });
+		const canvas = await callOk<{ path: string; nodes: Array<Record<string, unknown>>; edges: Array<Record<string, unknown>> }>(client, "read_canvas", {
+			path: "Board",
+		});
 		expect(canvas.path).toBe("Board.canvas");
 		expect(canvas.nodes).toEqual([
-			{ id: "group", type: "group", x: -50, y: -50, width: 900, height: 500, label: "Plan", color: "2", background: "Images/paper.png", backgroundStyle: "repeat" },
+			{
+				id: "group",
+				type: "group",
+				x: -50,
+				y: -50,
+				width: 900,
+				height: 500,
+				label: "Plan",
+				color: "2",
+				background: "Images/paper.png",
+				backgroundStyle: "repeat",
+			},
 			{ id: "note", type: "file", file: "Projects/Garden.md", subpath: "#Plan", exists: true, x: 0, y: 0, width: 400, height: 300 },
 			{ id: "picture", type: "file", file: "Images/paper.png", exists: true, x: 0, y: 320, width: 200, height: 100 },
 			{ id: "gone", type: "file", file: "Projects/Deleted.md", exists: false, x: 420, y: 320, width: 200, height: 100 },
@@ -82,8 +120,12 @@ describe("read_canvas", () => {
 	});
 
 	test("a canvas in an excluded folder is answered like a missing one", async () => {
-		expect(await callError(client, "read_canvas", { path: "Private/Secret board" })).toBe('No canvas "Private/Secret board.canvas". Call list_notes to find the right path.');
-		expect(await callError(client, "read_canvas", { path: "Nowhere/Secret board" })).toBe('No canvas "Nowhere/Secret board.canvas". Call list_notes to find the right path.');
+		expect(await callError(client, "read_canvas", { path: "Private/Secret board" })).toBe(
+			'No canvas "Private/Secret board.canvas". Call list_notes to find the right path.',
+		);
+		expect(await callError(client, "read_canvas", { path: "Nowhere/Secret board" })).toBe(
+			'No canvas "Nowhere/Secret board.canvas". Call list_notes to find the right path.',
+		);
 	});
 
 	test("an empty canvas file is an empty canvas", async () => {

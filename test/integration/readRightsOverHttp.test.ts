@@ -52,8 +52,14 @@ describe("read rights govern resources and prompts over HTTP", () => {
 
 	const ask = async (token: string, version: string, method: string, name: string, params: Record<string, unknown>) => {
 		const modern = version === MODERN;
-		const standard: Array<[string, string]> = [["MCP-Protocol-Version", version], ...(modern ? [["Mcp-Method", method] as [string, string], ...(name === "" ? [] : [["Mcp-Name", name] as [string, string]])] : [])];
-		const answer = await rawRequest(running.port, { headers: mcpHeaders(running.port, token, standard), body: JSON.stringify({ jsonrpc: "2.0", id: 7, method, params: modern ? { ...params, _meta: ENVELOPE } : params }) });
+		const standard: Array<[string, string]> = [
+			["MCP-Protocol-Version", version],
+			...(modern ? [["Mcp-Method", method] as [string, string], ...(name === "" ? [] : [["Mcp-Name", name] as [string, string]])] : []),
+		];
+		const answer = await rawRequest(running.port, {
+			headers: mcpHeaders(running.port, token, standard),
+			body: JSON.stringify({ jsonrpc: "2.0", id: 7, method, params: modern ? { ...params, _meta: ENVELOPE } : params }),
+		});
 		expect(answer.status).toBeLessThan(500);
 		return answer.body;
 	};

@@ -84,7 +84,10 @@ describe("read_note with a heading or block in the link (Note#Heading, Note#^blo
 	});
 
 	test.each([
-		["Plan#Budget", /No heading "Budget" in "Plan\.md"\. Its headings: # Title \(line 3\); ## Goals \(line 7\); ### Detail: the \*fine\* print \(line 11\); ## Plan \(line 15\); # Other \(line 22\); ## Goals \(line 23\)\./],
+		[
+			"Plan#Budget",
+			/No heading "Budget" in "Plan\.md"\. Its headings: # Title \(line 3\); ## Goals \(line 7\); ### Detail: the \*fine\* print \(line 11\); ## Plan \(line 15\); # Other \(line 22\); ## Goals \(line 23\)\./,
+		],
 		["Plan#Detail#Goals", /No heading "Detail#Goals"/],
 		["Plan#^nope", /No block "\^nope" in "Plan\.md"\. Its headings: # Title/],
 		["Flat#Anything", /No heading "Anything" in "Flat\.md"\. The note has no headings\./],

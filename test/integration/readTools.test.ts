@@ -54,11 +54,17 @@ describe("read tools over a copy of tasks-demo, through a real HTTP client", () 
 	});
 
 	test("get_note_links lists outgoing links with their targets and lines, and unresolved ones", async () => {
-		const links = await callOk<{ outgoing: Array<{ link: string; target: string | null; line: number | null }>; unresolved: string[] }>(client, "get_note_links", { path: "Test Data/link_in_task_wikilink.md" });
+		const links = await callOk<{ outgoing: Array<{ link: string; target: string | null; line: number | null }>; unresolved: string[] }>(
+			client,
+			"get_note_links",
+			{ path: "Test Data/link_in_task_wikilink.md" },
+		);
 		expect(links.outgoing[0]).toEqual({ link: "link_in_task_wikilink", target: "Test Data/link_in_task_wikilink.md", line: 4 });
 		expect(links.outgoing.find((entry) => entry.link === "pa#th/path/link_in_task_wikilink")?.target).toBeNull();
 		expect(links.unresolved.sort()).toEqual(["pa", "|", "|alias"]);
-		const yaml = await callOk<{ outgoing: Array<{ link: string; target: string | null; line: number | null }> }>(client, "get_note_links", { path: "Test Data/link_in_yaml.md" });
+		const yaml = await callOk<{ outgoing: Array<{ link: string; target: string | null; line: number | null }> }>(client, "get_note_links", {
+			path: "Test Data/link_in_yaml.md",
+		});
 		expect(yaml.outgoing).toEqual([{ link: "yaml_tags_is_empty", target: "Test Data/yaml_tags_is_empty.md", line: null }]);
 	});
 
@@ -79,7 +85,14 @@ describe("read tools over a copy of tasks-demo, through a real HTTP client", () 
 	});
 
 	test.each([
-		["a heading: its section, to the next heading of the same or a higher level", "multiple_headings#Level 2 heading", "Test Data/multiple_headings.md", "Level 2 heading", "## Level 2 heading\n", "## Level 2 heading"],
+		[
+			"a heading: its section, to the next heading of the same or a higher level",
+			"multiple_headings#Level 2 heading",
+			"Test Data/multiple_headings.md",
+			"Level 2 heading",
+			"## Level 2 heading\n",
+			"## Level 2 heading",
+		],
 		["a block: that block only", "all_link_types#^block", "Test Data/all_link_types.md", "^block", "block ^block", "block ^block"],
 	])("read_note with link text naming %s", async (_label, input, expected, section, starts, firstLine) => {
 		const note = await callOk<{ path: string; content: string; section: string; size: number }>(client, "read_note", { path: input });
@@ -92,7 +105,9 @@ describe("read tools over a copy of tasks-demo, through a real HTTP client", () 
 	});
 
 	test("read_note returns frontmatter and tags as Obsidian's cache has them", async () => {
-		const note = await callOk<{ frontmatter: Record<string, unknown>; tags: string[] }>(client, "read_note", { path: "Test Data/docs_sample_for_task_properties_reference.md" });
+		const note = await callOk<{ frontmatter: Record<string, unknown>; tags: string[] }>(client, "read_note", {
+			path: "Test Data/docs_sample_for_task_properties_reference.md",
+		});
 		expect(note.frontmatter).toMatchObject({ sample_number_property: 246, sample_date_property: "2024-07-21", tags: ["tag-from-file-properties"] });
 		expect(note.tags).toEqual(["#tag-from-file-properties", "#tag-from-file-body", "#task", "#tag-from-task-line"]);
 	});
@@ -149,7 +164,10 @@ describe("read tools over a copy of tasks-demo, through a real HTTP client", () 
 		const seen: string[] = [];
 		let cursor: string | undefined;
 		do {
-			const pageResult: { notes: Array<{ path: string }>; total: number; next_cursor?: string } = await callOk(client, "list_notes", { limit: 50, ...(cursor ? { cursor } : {}) });
+			const pageResult: { notes: Array<{ path: string }>; total: number; next_cursor?: string } = await callOk(client, "list_notes", {
+				limit: 50,
+				...(cursor ? { cursor } : {}),
+			});
 			seen.push(...pageResult.notes.map((note) => note.path));
 			expect(pageResult.total).toBe(201);
 			cursor = pageResult.next_cursor;
@@ -181,9 +199,15 @@ describe("read tools over a copy of tasks-demo, through a real HTTP client", () 
 	});
 
 	test("search_notes: every word must match, phrases, exclusions, snippets marked", async () => {
-		const both = await callOk<{ total: number; results: Array<{ path: string; snippets: string[] }> }>(client, "search_notes", { query: "dataview format", limit: 50 });
+		const both = await callOk<{ total: number; results: Array<{ path: string; snippets: string[] }> }>(client, "search_notes", {
+			query: "dataview format",
+			limit: 50,
+		});
 		expect(both.total).toBeGreaterThan(0);
-		const phrase = await callOk<{ total: number; results: Array<{ path: string; snippets: string[] }> }>(client, "search_notes", { query: '"dataview format"', limit: 50 });
+		const phrase = await callOk<{ total: number; results: Array<{ path: string; snippets: string[] }> }>(client, "search_notes", {
+			query: '"dataview format"',
+			limit: 50,
+		});
 		expect(phrase.total).toBeLessThanOrEqual(both.total);
 		expect(phrase.results[0]?.snippets.join(" ")).toMatch(/«dataview format»/i);
 		const excluded = await callOk<{ total: number }>(client, "search_notes", { query: "dataview -tasks", limit: 50 });

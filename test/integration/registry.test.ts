@@ -6,7 +6,6 @@ import { startService, type RunningService } from "../helpers/service";
 import { callTool } from "../helpers/tools";
 import { removeDir, copyDemoVault } from "../helpers/vault";
 
-
 describe("the tool registry", () => {
 	let vault: string;
 	let running: RunningService;
@@ -51,7 +50,8 @@ describe("the tool registry", () => {
 			const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = tool.annotations;
 			for (const hint of [readOnlyHint, destructiveHint, idempotentHint, openWorldHint]) expect(typeof hint).toBe("boolean");
 			expect(openWorldHint).toBe(false);
-			if (tool.access === "read") expect({ readOnlyHint, destructiveHint, idempotentHint }).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
+			if (tool.access === "read")
+				expect({ readOnlyHint, destructiveHint, idempotentHint }).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
 			else expect(readOnlyHint).toBe(false);
 		});
 	});

@@ -15,10 +15,23 @@ import { callError, callOk } from "../helpers/tools";
  */
 
 /** Text the metadata cache does not read as a link: it must keep its bytes whatever the name. */
-const NOT_LINKS = ["```", "[[Target]] in a fence", "```", "", "    [[Target]] indented code", "", "`[[Target]]` inline code", "$$", "[[Target]]", "$$", "<!-- [[Target]] -->"];
+const NOT_LINKS = [
+	"```",
+	"[[Target]] in a fence",
+	"```",
+	"",
+	"    [[Target]] indented code",
+	"",
+	"`[[Target]]` inline code",
+	"$$",
+	"[[Target]]",
+	"$$",
+	"<!-- [[Target]] -->",
+];
 
 const LINKING_NOTES: Record<string, string> = {
-	"Target.md": "---\naliases: [T]\n---\n# Target\n## Heading\nSee [[#Heading]] and [[Target#Heading|me]]. [[Other]] [near](./Other.md) [down](Sub/C.md) [[Sub/B]] ![[pic.png]]\nA block ^blk\n",
+	"Target.md":
+		"---\naliases: [T]\n---\n# Target\n## Heading\nSee [[#Heading]] and [[Target#Heading|me]]. [[Other]] [near](./Other.md) [down](Sub/C.md) [[Sub/B]] ![[pic.png]]\nA block ^blk\n",
 	"Other.md": "# Other\n",
 	"A.md": [
 		"---",
@@ -31,7 +44,7 @@ const LINKING_NOTES: Record<string, string> = {
 		'inline: ["[[Target]]", "[[Other]]"]',
 		"---",
 		"[[Target]] [[Target.md]] [[target]] [[Target|alias]] ![[Target|200]] [[Target#^blk]] [[Target#Heading#Sub]][[Target]]",
-		"[md](Target.md) [dot](./Target.md) [angle](<Target.md>) [head](Target.md#Heading) [title](Target.md \"a](b\") [[Other]]",
+		'[md](Target.md) [dot](./Target.md) [angle](<Target.md>) [head](Target.md#Heading) [title](Target.md "a](b") [[Other]]',
 		"> [!note] [[Target]] in a callout",
 		"| cell | [[Target\\|piped]] |",
 		"|---|---|",
@@ -42,7 +55,7 @@ const LINKING_NOTES: Record<string, string> = {
 	].join("\n"),
 	"Sub/B.md": "\uFEFF[up](../Target.md) [[Target]] [[A]] [[Other]]\r\n[[Sub/C]] [[C]]\r\n",
 	"Sub/C.md": "[[B]] [[Target#Heading]]\n",
-	"Deep/Er/D.md": "---\r\nrel: [\"[[Target]]\", \"[[A]]\"]\r\n---\r\n[[Target]] [[D]] [[A]]\r\n",
+	"Deep/Er/D.md": '---\r\nrel: ["[[Target]]", "[[A]]"]\r\n---\r\n[[Target]] [[D]] [[A]]\r\n',
 	"Deep/Other.md": "A second Other.\n",
 	// An attachment: a note renamed to "pic.png.md" must not have its links taken by it.
 	"pic.png": "not really a picture",
@@ -52,7 +65,12 @@ const LINKING_NOTES: Record<string, string> = {
 /** A map with `from` renamed to `to`, as source and as target. */
 function moved(map: LinkMap, from: string, to: string): LinkMap {
 	const rename = (path: string) => (path === from ? to : path);
-	return Object.fromEntries(Object.entries(map).map(([source, targets]) => [rename(source), Object.fromEntries(Object.entries(targets).map(([target, count]) => [rename(target), count]))]));
+	return Object.fromEntries(
+		Object.entries(map).map(([source, targets]) => [
+			rename(source),
+			Object.fromEntries(Object.entries(targets).map(([target, count]) => [rename(target), count])),
+		]),
+	);
 }
 
 function copy(map: LinkMap): LinkMap {
@@ -60,7 +78,11 @@ function copy(map: LinkMap): LinkMap {
 }
 
 async function bytes(root: string): Promise<Record<string, string>> {
-	return Object.fromEntries((await readAllFiles(root)).filter((file) => !nodePath.relative(root, file.path).startsWith(".obsidian")).map((file) => [nodePath.relative(root, file.path).split(nodePath.sep).join("/"), file.text]));
+	return Object.fromEntries(
+		(await readAllFiles(root))
+			.filter((file) => !nodePath.relative(root, file.path).startsWith(".obsidian"))
+			.map((file) => [nodePath.relative(root, file.path).split(nodePath.sep).join("/"), file.text]),
+	);
 }
 
 async function withVault(files: Record<string, string>, run: (vault: OpenVault, connection: InMemoryConnection) => Promise<void>): Promise<void> {
@@ -108,16 +130,22 @@ describe("rename_note under attack", () => {
 		await withVault(LINKING_NOTES, async (vault, connection) => {
 			const after = await renameAndCheck(vault, connection, "Target.md", "Folder/New (1) it's.md");
 			// Its own links: the self link by name follows it; ./Other.md would miss Other.md from the new folder, so it is written from there.
-			expect(after["Folder/New (1) it's.md"]).toBe(LINKING_NOTES["Target.md"]?.replace("[[Target#Heading|me]]", "[[New (1) it's#Heading|me]]").replace("(./Other.md)", "(Other.md)"));
+			expect(after["Folder/New (1) it's.md"]).toBe(
+				LINKING_NOTES["Target.md"]?.replace("[[Target#Heading|me]]", "[[New (1) it's#Heading|me]]").replace("(./Other.md)", "(Other.md)"),
+			);
 			const a = after["A.md"] ?? "";
 			expect(a).toContain(NOT_LINKS.join("\n"));
 			expect(a).toContain("# an old [[Target]] in a comment");
 			expect(a).toContain(`up: "[[New (1) it's]]"\ndown: '[[New (1) it''s|t]]'`);
-			expect(a).toContain("[[New (1) it's]] [[New (1) it's.md]] [[New (1) it's]] [[New (1) it's|alias]] ![[New (1) it's|200]] [[New (1) it's#^blk]] [[New (1) it's#Heading#Sub]][[New (1) it's]]");
-			expect(a).toContain("[md](New%20%281%29%20it's.md) [dot](New%20%281%29%20it's.md) [angle](<New (1) it's.md>) [head](New%20%281%29%20it's.md#Heading) [title](New%20%281%29%20it's.md \"a](b\")");
+			expect(a).toContain(
+				"[[New (1) it's]] [[New (1) it's.md]] [[New (1) it's]] [[New (1) it's|alias]] ![[New (1) it's|200]] [[New (1) it's#^blk]] [[New (1) it's#Heading#Sub]][[New (1) it's]]",
+			);
+			expect(a).toContain(
+				"[md](New%20%281%29%20it's.md) [dot](New%20%281%29%20it's.md) [angle](<New (1) it's.md>) [head](New%20%281%29%20it's.md#Heading) [title](New%20%281%29%20it's.md \"a](b\")",
+			);
 			expect(a).toContain("| cell | [[New (1) it's\\|piped]] |");
 			expect(after["Sub/B.md"]).toBe("\uFEFF[up](New%20%281%29%20it's.md) [[New (1) it's]] [[A]] [[Other]]\r\n[[Sub/C]] [[C]]\r\n");
-			expect(after["Deep/Er/D.md"]).toBe("---\r\nrel: [\"[[New (1) it's]]\", \"[[A]]\"]\r\n---\r\n[[New (1) it's]] [[D]] [[A]]\r\n");
+			expect(after["Deep/Er/D.md"]).toBe('---\r\nrel: ["[[New (1) it\'s]]", "[[A]]"]\r\n---\r\n[[New (1) it\'s]] [[D]] [[A]]\r\n');
 		});
 	});
 
@@ -198,7 +226,9 @@ describe("rename_note under attack", () => {
 			await cache.settled();
 			const afterUndo = await bytes(vault.root);
 			const resolvedOrUnresolved = copy(cache.unresolvedLinks);
-			expect(afterUndo["F/One.md"]).toBe(original["Target.md"]?.replace("[[Target#Heading|me]]", "[[One#Heading|me]]").replace("(./Other.md)", "(Other.md)"));
+			expect(afterUndo["F/One.md"]).toBe(
+				original["Target.md"]?.replace("[[Target#Heading|me]]", "[[One#Heading|me]]").replace("(./Other.md)", "(Other.md)"),
+			);
 			expect(afterUndo["A.md"]).toContain("[[One]] [[One.md]] [[One]]");
 
 			// Another program edits a linking note after a rename: undo keeps that edit and points the note's links back at the note's old path, where it goes back to.
@@ -243,16 +273,25 @@ describe("rename_note under attack", () => {
 			const copyPath = copyOfNote?.result === "conflict" ? copyOfNote.copy : "";
 			expect(Object.fromEntries(Object.entries(cache.resolvedLinks).filter(([source]) => source !== copyPath))).toEqual(resolvedAfterRename);
 			expect(copyOfNote?.result === "conflict" ? files[copyOfNote.copy] : null).toBe(original["Target.md"]);
-			expect(outcome.ok ? outcome.notes.filter((note) => note.result === "links kept").map((note) => note.path).sort() : []).toEqual(["A.md", "Deep/Er/D.md", "Sub/B.md", "Sub/C.md"]);
+			expect(
+				outcome.ok
+					? outcome.notes
+							.filter((note) => note.result === "links kept")
+							.map((note) => note.path)
+							.sort()
+					: [],
+			).toEqual(["A.md", "Deep/Er/D.md", "Sub/B.md", "Sub/C.md"]);
 		});
 	});
 
 	test("a new_path ending in / names a folder, not a note: a clear error, nothing moved (it was renamed to Sub.md at the root)", async () => {
 		await withVault(LINKING_NOTES, async (vault, connection) => {
 			const before = await bytes(vault.root);
-			for (const newPath of ["Sub/", "Archive/", "Sub//"]) expect(await callError(connection.client, "rename_note", { path: "Target.md", new_path: newPath })).toMatch(/folder.*full path.*Nothing was changed/);
+			for (const newPath of ["Sub/", "Archive/", "Sub//"])
+				expect(await callError(connection.client, "rename_note", { path: "Target.md", new_path: newPath })).toMatch(
+					/folder.*full path.*Nothing was changed/,
+				);
 			expect(await bytes(vault.root)).toEqual(before);
 		});
 	});
 });
-

@@ -31,7 +31,11 @@ describe("rename_note in the plugin goes through Obsidian's fileManager.renameFi
 	const SOURCE = "Links: [[Plan#Goals|goals]], ![[Plan#^goal]], [p](Plan.md).\r\nNon-ASCII: café ☕\r\n";
 
 	beforeEach(async () => {
-		vault = await makeVault({ "Plan.md": "# Plan\n\n## Goals\n\nGrow beans ^goal\n", "Notes/Source.md": SOURCE, ".obsidian/app.json": JSON.stringify({ alwaysUpdateLinks: true }) });
+		vault = await makeVault({
+			"Plan.md": "# Plan\n\n## Goals\n\nGrow beans ^goal\n",
+			"Notes/Source.md": SOURCE,
+			".obsidian/app.json": JSON.stringify({ alwaysUpdateLinks: true }),
+		});
 		host = await NodeHost.open(vault);
 		app = createApp(host);
 		renameCalls.length = 0;

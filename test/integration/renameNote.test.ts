@@ -26,7 +26,10 @@ async function fileHashes(root: string): Promise<Record<string, string>> {
 			const full = nodePath.join(folder, entry.name);
 			if (entry.isDirectory()) {
 				if (entry.name !== ".obsidian") await walk(full);
-			} else hashes[nodePath.relative(root, full).split(nodePath.sep).join("/")] = createHash("sha256").update(await fs.readFile(full)).digest("hex");
+			} else
+				hashes[nodePath.relative(root, full).split(nodePath.sep).join("/")] = createHash("sha256")
+					.update(await fs.readFile(full))
+					.digest("hex");
 		}
 	};
 	await walk(root);
@@ -110,10 +113,16 @@ describe("rename_note on the tasks-demo vault (real Obsidian data), over real HT
 		expect(allLinks).toContain("[[wikilink#^block|wikilink with alias and block]]");
 		expect(allLinks).toContain("](markdown%20link.md#heading#sub-heading)");
 		expect(allLinks).toContain("](markdown%20link.md#^block)");
-		expect(readFileSync(nodePath.join(vault, "Test Data/internal_heading_links.md"), "utf8")).toContain("[[Archive/Old notes/internal_heading_links#Some Header]]");
+		expect(readFileSync(nodePath.join(vault, "Test Data/internal_heading_links.md"), "utf8")).toContain(
+			"[[Archive/Old notes/internal_heading_links#Some Header]]",
+		);
 		expect(readFileSync(nodePath.join(vault, "Test Data/link_in_heading.md"), "utf8")).toContain("## I link to [[Test Data/multiple_headings]]");
-		expect(readFileSync(nodePath.join(vault, "Test Data/link_in_task_markdown_link.md"), "utf8")).toContain("[multiple_headings](Test%20Data/multiple_headings.md)");
-		expect(readFileSync(nodePath.join(vault, "Manual Testing/Frontmatter/Frontmatter code.canvas"), "utf8")).toContain('"text":"Sample frontmatter in Markdown - from the file [[Frontmatter tags]]:\\n\\n```yaml');
+		expect(readFileSync(nodePath.join(vault, "Test Data/link_in_task_markdown_link.md"), "utf8")).toContain(
+			"[multiple_headings](Test%20Data/multiple_headings.md)",
+		);
+		expect(readFileSync(nodePath.join(vault, "Manual Testing/Frontmatter/Frontmatter code.canvas"), "utf8")).toContain(
+			'"text":"Sample frontmatter in Markdown - from the file [[Frontmatter tags]]:\\n\\n```yaml',
+		);
 
 		// Undo, newest first: every note back, byte for byte, and nothing left at the new paths.
 		const calls = running.journal.list(renames.length);
@@ -134,7 +143,11 @@ describe("rename_note's refusals, link formats and expected_hash, over real HTTP
 	let running: RunningService;
 	let client: Client;
 	const read = (path: string) => readFileSync(nodePath.join(vault, path), "utf8");
-	const exists = (path: string) => fs.access(nodePath.join(vault, path)).then(() => true, () => false);
+	const exists = (path: string) =>
+		fs.access(nodePath.join(vault, path)).then(
+			() => true,
+			() => false,
+		);
 
 	beforeEach(async () => {
 		vault = await makeVault({
@@ -172,7 +185,9 @@ describe("rename_note's refusals, link formats and expected_hash, over real HTTP
 		await fs.writeFile(nodePath.join(vault, ".obsidian/app.json"), JSON.stringify({ newLinkFormat: "relative" }));
 		const result = await callOk<Renamed>(client, "rename_note", { path: "Plan", new_path: "Archive/Plan 2026.md" });
 		expect(result).toEqual({ path: "Plan.md", new_path: "Archive/Plan 2026.md", notes_updated: 2, links_updated: 4 });
-		expect(read("Notes/Source.md")).toBe("See [[../Archive/Plan 2026#Goals|the goals]], ![[../Archive/Plan 2026#^goal]] and [plan](../Archive/Plan%202026.md#Goals).\n");
+		expect(read("Notes/Source.md")).toBe(
+			"See [[../Archive/Plan 2026#Goals|the goals]], ![[../Archive/Plan 2026#^goal]] and [plan](../Archive/Plan%202026.md#Goals).\n",
+		);
 		expect(read("Private/Diary.md")).toBe("Dear diary, [[Plan]]\n");
 		expect(read("Archive/Plan 2026.md")).toBe("# Plan\n\n## Goals\n\nGrow beans ^goal\n");
 		expect(await exists("Plan.md")).toBe(false);
@@ -224,7 +239,12 @@ describe("rename_note's refusals, link formats and expected_hash, over real HTTP
 		const source = read("Notes/Source.md");
 		await callOk(client, "rename_note", { path: "Plan", new_path: "Archive/Plan.md" });
 		await fs.appendFile(nodePath.join(vault, "Archive/Plan.md"), "edited later\n");
-		for (let tries = 0; tries < 100 && (await running.host.vault.read(running.host.vault.getFileByPath("Archive/Plan.md")!)).indexOf("edited later") === -1; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
+		for (
+			let tries = 0;
+			tries < 100 && (await running.host.vault.read(running.host.vault.getFileByPath("Archive/Plan.md")!)).indexOf("edited later") === -1;
+			tries++
+		)
+			await new Promise((resolve) => setTimeout(resolve, 20));
 		const [entry] = running.journal.list(1);
 		const outcome = await undoCall(running.host, running.journal, entry?.id ?? "");
 		expect(outcome.ok).toBe(true);

@@ -47,7 +47,12 @@ describe("search_notes by evidence strength, through a real MCP client", () => {
 
 	test("a word's other form finds a note, matched_words names the query word, and the snippet marks the form", async () => {
 		const answer = await search("renamed links");
-		expect(answer.results[0]).toEqual({ path: "Manage notes.md", score: expect.any(Number), matched_words: ["renamed", "links"], snippets: ["«Renaming» a note updates every «link» to it."] });
+		expect(answer.results[0]).toEqual({
+			path: "Manage notes.md",
+			score: expect.any(Number),
+			matched_words: ["renamed", "links"],
+			snippets: ["«Renaming» a note updates every «link» to it."],
+		});
 		expect(answer.results[1]).toMatchObject({ path: "Changelog.md", matched_words: ["renamed"] });
 	});
 

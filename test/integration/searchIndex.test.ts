@@ -10,8 +10,13 @@ import type { Scope } from "../../src/vault/scope";
 import { TASKS_DEMO_VAULT, copyVault, makeTempDir, makeVault } from "../helpers/vault";
 import { openIndexedVault, type IndexedVault } from "../helpers/indexedVault";
 
-
-async function expectIndexEqualsScan(host: NodeHost, index: IndexedNoteSearch, scope: Scope, queries: readonly BenchQuery[], stopWords?: ReadonlySet<string>): Promise<void> {
+async function expectIndexEqualsScan(
+	host: NodeHost,
+	index: IndexedNoteSearch,
+	scope: Scope,
+	queries: readonly BenchQuery[],
+	stopWords?: ReadonlySet<string>,
+): Promise<void> {
 	for (const entry of queries) {
 		const query = parseQuery(entry.query);
 		const filter = { folder: entry.folder, tag: entry.tag };
@@ -48,7 +53,11 @@ describe.each([
 	afterAll(() => vault.close());
 
 	test("indexes every visible note", () => {
-		expect(index.status()).toEqual({ state: "ready", indexed_notes: host.vault.getMarkdownFiles().length, total_notes: host.vault.getMarkdownFiles().length });
+		expect(index.status()).toEqual({
+			state: "ready",
+			indexed_notes: host.vault.getMarkdownFiles().length,
+			total_notes: host.vault.getMarkdownFiles().length,
+		});
 	});
 
 	test("answers the query set exactly as a scan does: same notes, order, scores and snippets", async () => {
@@ -73,7 +82,12 @@ describe("the search index follows changes", () => {
 	let host: NodeHost;
 	let index: IndexedNoteSearch;
 	const scope: Scope = { configDir: ".obsidian", excludedFolders: ["Private"] };
-	const queries: BenchQuery[] = [{ label: "alpha", query: "alpha" }, { label: "beta", query: "beta" }, { label: "gamma", query: "gamma" }, { label: "secret", query: "secret" }];
+	const queries: BenchQuery[] = [
+		{ label: "alpha", query: "alpha" },
+		{ label: "beta", query: "beta" },
+		{ label: "gamma", query: "gamma" },
+		{ label: "secret", query: "secret" },
+	];
 	const found = async (query: string) => (await index.search(scope, parseQuery(query), {}, 50)).results.map((hit) => hit.path);
 
 	let vault: IndexedVault;

@@ -18,7 +18,8 @@ describe("search_notes ranks as a person expects", () => {
 
 	beforeAll(async () => {
 		vault = await makeVault({
-			"Templates.md": "---\ntags: [guide]\nsource: https://example.org/templates/guide\n---\nUse templates to start each meeting note. [![build](https://img.shields.io/badge/build-passing-green)](https://ci.example.com/runs/42)",
+			"Templates.md":
+				"---\ntags: [guide]\nsource: https://example.org/templates/guide\n---\nUse templates to start each meeting note. [![build](https://img.shields.io/badge/build-passing-green)](https://ci.example.com/runs/42)",
 			"Newsletters/Issue 1.md": "How to use your weekend, how to cook. Templates get a mention.",
 			"Newsletters/Issue 2.md": "How to rest: use your templates less.",
 			"Dataview.md": "A plugin that queries notes.",

@@ -75,7 +75,11 @@ describe("the suites run beside a person's own server and tries", () => {
 	});
 
 	test("git ignores what serving and writing on the demo vault leave behind", async () => {
-		const leftovers = ["demo-vault/.obsidian/plugins/vault-mcp/journal.jsonl", "demo-vault/.obsidian/plugins/vault-mcp/data.json", "demo-vault/.trash/Old note.md"];
+		const leftovers = [
+			"demo-vault/.obsidian/plugins/vault-mcp/journal.jsonl",
+			"demo-vault/.obsidian/plugins/vault-mcp/data.json",
+			"demo-vault/.trash/Old note.md",
+		];
 		const { stdout } = await exec("git", ["check-ignore", "--no-index", ...leftovers], { cwd: PROJECT_ROOT });
 		expect(stdout.split("\n").filter((line) => line !== "")).toEqual(leftovers);
 		// The committed screenshots are not swallowed by the rule for `npm run screenshots`' output.
@@ -92,7 +96,12 @@ describe("the suites run beside a person's own server and tries", () => {
 				if (!/\.(ts|mjs|js)$/.test(entry) || entry.includes("node_modules")) continue;
 				const text = await fs.readFile(nodePath.join(PROJECT_ROOT, folder, entry), "utf8");
 				// A path to the folder itself (quoted, or joined from parts) is a read of the working tree.
-				if (/(\.\.\/)+demo-vault\b|,\s*["'`]demo-vault["'`]\s*\)/.test(text) && !entry.endsWith("committedDemoVault.ts") && !entry.endsWith("testHygiene.test.ts")) offenders.push(`${folder}/${entry}`);
+				if (
+					/(\.\.\/)+demo-vault\b|,\s*["'`]demo-vault["'`]\s*\)/.test(text) &&
+					!entry.endsWith("committedDemoVault.ts") &&
+					!entry.endsWith("testHygiene.test.ts")
+				)
+					offenders.push(`${folder}/${entry}`);
 			}
 		}
 		expect(offenders).toEqual([]);

@@ -61,7 +61,10 @@ function textOf(note: GeneratedNote, index: number): string {
 /** Files besides notes: a base and a canvas on each side, prompts in and out, and the daily notes folder inside. */
 function extraFiles(notes: readonly string[]): Record<string, string> {
 	const fileNodes = notes.map((path, index) => ({ id: `n${index}`, type: "file", file: path, x: index * 10, y: 0, width: 100, height: 50 }));
-	const canvas = JSON.stringify({ nodes: [...fileNodes, { id: "t", type: "text", text: "alpha [[Plan]]", x: 0, y: 100, width: 100, height: 50 }], edges: [] });
+	const canvas = JSON.stringify({
+		nodes: [...fileNodes, { id: "t", type: "text", text: "alpha [[Plan]]", x: 0, y: 100, width: 100, height: 50 }],
+		edges: [],
+	});
 	const base = "views:\n  - type: table\n    name: All\n    order:\n      - file.name\n      - file.path\n      - status\n";
 	return {
 		"Projects/Board.canvas": canvas,
@@ -101,7 +104,15 @@ interface Server {
 
 async function serve(root: string, folders: readonly string[], promptsFolder: string): Promise<Server> {
 	const host = await NodeHost.open(root);
-	let settings: VaultMcpSettings = { ...defaultSettings(), serverEnabled: true, port: 0, writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 1_000_000, promptsFolder };
+	let settings: VaultMcpSettings = {
+		...defaultSettings(),
+		serverEnabled: true,
+		port: 0,
+		writeEnabled: true,
+		writeDisclosureAccepted: true,
+		rateLimitPerMinute: 1_000_000,
+		promptsFolder,
+	};
 	const made = addToken(settings, "limited", "write", undefined, folders);
 	if ("error" in made) throw new Error(made.error);
 	settings = made.settings;
@@ -125,7 +136,31 @@ async function serve(root: string, folders: readonly string[], promptsFolder: st
 /** Strings for any string argument: paths and names on both sides, folders, tags, words, the base and canvas paths. */
 function stringPool(paths: readonly string[]): string[] {
 	const withoutExtension = paths.map((path) => path.replace(/\.md$/u, ""));
-	return [...new Set([...paths, ...withoutExtension, ...NAMES, ...INSIDE_FOLDERS, ...OUTSIDE_FOLDERS.filter(Boolean), "Projects/All.base", "Secret/All.base", "Projects/Board.canvas", "Secret/Board.canvas", "inner", "#shared", "shared/deep", `${OUTSIDE_MARK}0tag`, "alpha", `${OUTSIDE_MARK}0word`, "status", "Projects/Sub/New.md", "Secret/New.md", "New.md", "open", "- [ ] inner task 0"])];
+	return [
+		...new Set([
+			...paths,
+			...withoutExtension,
+			...NAMES,
+			...INSIDE_FOLDERS,
+			...OUTSIDE_FOLDERS.filter(Boolean),
+			"Projects/All.base",
+			"Secret/All.base",
+			"Projects/Board.canvas",
+			"Secret/Board.canvas",
+			"inner",
+			"#shared",
+			"shared/deep",
+			`${OUTSIDE_MARK}0tag`,
+			"alpha",
+			`${OUTSIDE_MARK}0word`,
+			"status",
+			"Projects/Sub/New.md",
+			"Secret/New.md",
+			"New.md",
+			"open",
+			"- [ ] inner task 0",
+		]),
+	];
 }
 
 interface JsonSchema {
@@ -166,7 +201,11 @@ function valueFor(schema: JsonSchema, pool: readonly string[]): fc.Arbitrary<unk
 function argsFor(schema: JsonSchema, pool: readonly string[]): fc.Arbitrary<Record<string, unknown>> {
 	const properties = Object.entries(schema.properties ?? {});
 	const required = new Set(schema.required ?? []);
-	const entries = properties.map(([name, property]) => (required.has(name) ? valueFor(property, pool).map((value) => [name, value] as const) : fc.option(valueFor(property, pool), { nil: undefined }).map((value) => [name, value] as const)));
+	const entries = properties.map(([name, property]) =>
+		required.has(name)
+			? valueFor(property, pool).map((value) => [name, value] as const)
+			: fc.option(valueFor(property, pool), { nil: undefined }).map((value) => [name, value] as const),
+	);
 	return fc.tuple(...entries).map((pairs) => Object.fromEntries(pairs.filter(([, value]) => value !== undefined)));
 }
 
@@ -182,7 +221,10 @@ function stringsIn(value: unknown): string[] {
 function expectNothingFromOutside(answer: unknown, outsidePaths: readonly string[], sent: unknown, what: string): void {
 	const text = JSON.stringify(answer);
 	// A path the client gave comes back in its one spelling, `.md` added.
-	const echoed = stringsIn(sent).flatMap((value) => [value, `${value}.md`]).join("\n").toLowerCase();
+	const echoed = stringsIn(sent)
+		.flatMap((value) => [value, `${value}.md`])
+		.join("\n")
+		.toLowerCase();
 	const problems: string[] = [];
 	if (text.toLowerCase().includes(OUTSIDE_MARK) && !echoed.includes(OUTSIDE_MARK)) problems.push(`text of an outside note (${OUTSIDE_MARK}…)`);
 	for (const folder of OUTSIDE_FOLDER_NAMES) if (text.includes(folder) && !echoed.includes(folder.toLowerCase())) problems.push(`the folder ${folder}`);
@@ -238,7 +280,9 @@ describe("a token limited to Projects meets a vault that holds nothing else", ()
 				const notes = scenario.notes.map((note, index) => [pathOf(note), textOf(note, index)] as const);
 				const files = { ...Object.fromEntries(notes), ...extraFiles(notes.map(([path]) => path)) };
 				const full = await writeVault(files);
-				const reference = await writeVault(Object.fromEntries(Object.entries(files).filter(([path]) => isInside(path) || path.startsWith(".obsidian/"))));
+				const reference = await writeVault(
+					Object.fromEntries(Object.entries(files).filter(([path]) => isInside(path) || path.startsWith(".obsidian/"))),
+				);
 				const promptsFolder = scenario.promptsInside ? "Projects/Prompts" : "Prompts";
 				const limited = await serve(full.root, ["Projects"], promptsFolder);
 				const whole = await serve(reference.root, [], promptsFolder);
@@ -252,7 +296,10 @@ describe("a token limited to Projects meets a vault that holds nothing else", ()
 					// Each read tool at least once, then the generated picks; writes last, so reads compare on equal vaults.
 					const calls = (list: Tool[], picks: readonly number[]): Call[] => {
 						const chosen = [...list, ...picks.map((pick) => list[pick % list.length]!)];
-						return chosen.map((tool, index) => ({ tool: tool.name, args: fc.sample(argsFor(tool.inputSchema as JsonSchema, pool), { numRuns: 1, seed: scenario.seed + index })[0]! }));
+						return chosen.map((tool, index) => ({
+							tool: tool.name,
+							args: fc.sample(argsFor(tool.inputSchema as JsonSchema, pool), { numRuns: 1, seed: scenario.seed + index })[0]!,
+						}));
 					};
 					for (const call of calls(reads, scenario.picks)) {
 						const seen = await callTool(limited.client, call.tool, call.args);
@@ -367,7 +414,8 @@ describe("a token's folders are read at each call", () => {
 		const created = await callTool(client, "create_note", { path: "Secret/New.md", content: "x" });
 		const moved = await callTool(client, "rename_note", { path: "Projects/Plan.md", new_path: "Secret/Plan.md" });
 		const appended = await callTool(client, "create_note", { path: "Secret/Keep.md", content: "y", overwrite: true });
-		for (const outcome of [created, moved, appended]) expect(outcome.ok ? "" : outcome.error).toMatch(/is in a folder this server does not give access to/u);
+		for (const outcome of [created, moved, appended])
+			expect(outcome.ok ? "" : outcome.error).toMatch(/is in a folder this server does not give access to/u);
 		// The same answer whether the note exists or not: the refusal tells nothing of what is there.
 		expect(appended.ok ? "" : appended.error.replace("Keep", "New")).toBe(created.ok ? "" : created.error);
 		expect(await outsideSnapshot(vault.root)).toEqual({ "Archive/Old.md": files["Archive/Old.md"], "Secret/Keep.md": files["Secret/Keep.md"] });

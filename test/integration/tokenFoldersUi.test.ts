@@ -38,7 +38,10 @@ describe("a token's folders in the token window and the settings tab (host doubl
 		vault = await makeVault({ "Projects/Plan.md": "# Plan\n", "Private/Diary.md": "diary words\n", "Root.md": "root\n" });
 		const dataDir = nodePath.join(vault, ".obsidian/plugins/vault-mcp");
 		await fs.mkdir(dataDir, { recursive: true });
-		await fs.writeFile(nodePath.join(dataDir, "data.json"), JSON.stringify({ ...defaultSettings(), port: 0, disclosureAccepted: true, serverEnabled: true }));
+		await fs.writeFile(
+			nodePath.join(dataDir, "data.json"),
+			JSON.stringify({ ...defaultSettings(), port: 0, disclosureAccepted: true, serverEnabled: true }),
+		);
 		host = await NodeHost.open(vault);
 		plugin = new VaultMcpPlugin(createApp(host) as never, manifest);
 		await (plugin as unknown as { load(): Promise<void> }).load();
@@ -56,7 +59,9 @@ describe("a token's folders in the token window and the settings tab (host doubl
 	const url = () => (plugin.service.status.state === "listening" ? plugin.service.status.url : "");
 
 	test("a token made with folders sees only them; widening it to the whole vault in the tab applies at its next call", async () => {
-		const button = [...settingNamed(settingsTab(plugin), "Create a token").querySelectorAll("button")].find((candidate) => candidate.textContent === "Create token");
+		const button = [...settingNamed(settingsTab(plugin), "Create a token").querySelectorAll("button")].find(
+			(candidate) => candidate.textContent === "Create token",
+		);
 		button?.click();
 		const form = openModal();
 		type(form?.querySelector("input") as HTMLInputElement, "Scoped", "input");
@@ -68,7 +73,9 @@ describe("a token's folders in the token window and the settings tab (host doubl
 		(openModal() as HTMLElement).remove();
 		expect(plugin.settings.tokens.find((record) => record.name === "Scoped")?.folders).toEqual(["Projects"]);
 		// Saved with the token in data.json, where the CLI reads it too.
-		const saved = JSON.parse(readFileSync(nodePath.join(vault, ".obsidian/plugins/vault-mcp/data.json"), "utf8")) as { tokens: Array<{ name: string; folders?: string[] }> };
+		const saved = JSON.parse(readFileSync(nodePath.join(vault, ".obsidian/plugins/vault-mcp/data.json"), "utf8")) as {
+			tokens: Array<{ name: string; folders?: string[] }>;
+		};
 		expect(saved.tokens.find((record) => record.name === "Scoped")?.folders).toEqual(["Projects"]);
 
 		const client = await connectClient(url(), token);
@@ -79,7 +86,11 @@ describe("a token's folders in the token window and the settings tab (host doubl
 		const row = settingNamed(tab, "Folders of Scoped");
 		expect((row.querySelector("textarea") as HTMLTextAreaElement).value).toBe("Projects");
 		[...row.querySelectorAll("button")].find((candidate) => candidate.textContent === "Whole vault")?.click();
-		await until(() => plugin.service.status.state === "listening" && (plugin.service as unknown as { settings: VaultMcpSettings }).settings.tokens.every((record) => record.folders === undefined));
+		await until(
+			() =>
+				plugin.service.status.state === "listening" &&
+				(plugin.service as unknown as { settings: VaultMcpSettings }).settings.tokens.every((record) => record.folders === undefined),
+		);
 		expect(plugin.settings.tokens.find((record) => record.name === "Scoped")?.folders).toBeUndefined();
 		expect((await listed()).sort()).toEqual(["Private/Diary.md", "Projects/Plan.md", "Root.md"]);
 
@@ -91,7 +102,9 @@ describe("a token's folders in the token window and the settings tab (host doubl
 	});
 
 	test("folders that name nothing inside the vault are refused with a reason, and nothing is saved", async () => {
-		const button = [...settingNamed(settingsTab(plugin), "Create a token").querySelectorAll("button")].find((candidate) => candidate.textContent === "Create token");
+		const button = [...settingNamed(settingsTab(plugin), "Create a token").querySelectorAll("button")].find(
+			(candidate) => candidate.textContent === "Create token",
+		);
 		button?.click();
 		const form = openModal();
 		type(form?.querySelector("input") as HTMLInputElement, "Bad", "input");

@@ -26,7 +26,10 @@ describe("the tools/list budget", () => {
 	});
 
 	async function listed(token: string): Promise<{ bytes: number; names: string[] }> {
-		const response = await rawRequest(running.port, { headers: mcpHeaders(running.port, token), body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) });
+		const response = await rawRequest(running.port, {
+			headers: mcpHeaders(running.port, token),
+			body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+		});
 		expect(response.status).toBe(200);
 		const names = (JSON.parse(response.body) as { result: { tools: Array<{ name: string }> } }).result.tools.map((tool) => tool.name);
 		return { bytes: Buffer.byteLength(response.body, "utf8"), names };

@@ -17,7 +17,9 @@ function tabOf(plugin: VaultMcpPlugin) {
 	if (!tab) throw new Error("no settings tab");
 	tab.display();
 	const setting = (name: string) => {
-		const found = [...tab.containerEl.querySelectorAll<HTMLElement>(".setting-item")].find((el) => el.querySelector(".setting-item-name")?.textContent === name);
+		const found = [...tab.containerEl.querySelectorAll<HTMLElement>(".setting-item")].find(
+			(el) => el.querySelector(".setting-item-name")?.textContent === name,
+		);
 		if (!found) throw new Error(`no setting "${name}"`);
 		return found;
 	};
@@ -212,7 +214,9 @@ describe("the plugin's interface, clicked through in the host double", () => {
 		expect(shownMenus.at(-1)?.items[0]?.title).toBe("Stop server");
 		await shownMenus.at(-1)?.items[1]?.handler();
 		await settle();
-		expect(copiedTexts.at(-1)).toMatch(/^claude mcp add --transport http vault-[a-z0-9_-]+ http:\/\/127\.0\.0\.1:\d+\/mcp --header "Authorization: Bearer <token>"$/);
+		expect(copiedTexts.at(-1)).toMatch(
+			/^claude mcp add --transport http vault-[a-z0-9_-]+ http:\/\/127\.0\.0\.1:\d+\/mcp --header "Authorization: Bearer <token>"$/,
+		);
 		await shownMenus.at(-1)?.items[2]?.handler();
 		expect((plugin.app as unknown as { setting: { opened: string[] } }).setting.opened).toEqual(["vault-mcp"]);
 		statusBar()?.click();

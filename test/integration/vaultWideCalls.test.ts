@@ -36,7 +36,8 @@ function vaultFiles(): Record<string, string> {
 	const files: Record<string, string> = {};
 	for (let index = 0; index < NOTES; index++) {
 		const folder = index % 4 === 0 ? "Private/" : index % 4 === 1 ? "Projects/" : "";
-		files[`${folder}Note ${index}.md`] = `# Note ${index}\n\nalpha words #topic/${index % 3}\n- [ ] task ${index} 📅 2026-01-1${index % 9}\n- [x] done ${index}\n\nSee [[Note ${(index + 1) % NOTES}]] and [[Note ${(index + 7) % NOTES}]].\n`;
+		files[`${folder}Note ${index}.md`] =
+			`# Note ${index}\n\nalpha words #topic/${index % 3}\n- [ ] task ${index} 📅 2026-01-1${index % 9}\n- [x] done ${index}\n\nSee [[Note ${(index + 1) % NOTES}]] and [[Note ${(index + 7) % NOTES}]].\n`;
 	}
 	return files;
 }
@@ -49,7 +50,10 @@ interface Running {
 }
 
 /** A real server over HTTP with two read tokens and the Private folder excluded; `deps` as the test needs. */
-async function start(root: string, deps: { host?: (host: NodeHost) => Host; yieldToHost?: () => Promise<void>; callBudget?: { sliceMs?: number; callWorkMs?: number } }): Promise<Running> {
+async function start(
+	root: string,
+	deps: { host?: (host: NodeHost) => Host; yieldToHost?: () => Promise<void>; callBudget?: { sliceMs?: number; callWorkMs?: number } },
+): Promise<Running> {
 	const host = await NodeHost.open(root);
 	let settings: VaultMcpSettings = { ...defaultSettings(), serverEnabled: true, port: 0, rateLimitPerMinute: 100_000, excludedFolders: ["Private"] };
 	const first = addToken(settings, "flooder", "read");
@@ -57,7 +61,14 @@ async function start(root: string, deps: { host?: (host: NodeHost) => Host; yiel
 	const second = addToken(first.settings, "other", "read");
 	if ("error" in second) throw new Error(second.error);
 	settings = second.settings;
-	const service = new McpService({ host: deps.host?.(host) ?? host, serverVersion: "test", logger: new RecordingLogger(), journal: new MemoryJournal(), yieldToHost: deps.yieldToHost, callBudget: deps.callBudget });
+	const service = new McpService({
+		host: deps.host?.(host) ?? host,
+		serverVersion: "test",
+		logger: new RecordingLogger(),
+		journal: new MemoryJournal(),
+		yieldToHost: deps.yieldToHost,
+		callBudget: deps.callBudget,
+	});
 	const status = await service.apply(settings);
 	if (status.state !== "listening") throw new Error("the server did not start");
 	return { service, host, url: status.url, tokens: [first.token, second.token] };
@@ -76,7 +87,10 @@ describe("vault-wide calls beside other clients, over HTTP", () => {
 		const turns = new Gate();
 		turns.open();
 		// Every checkpoint is a slice boundary, so each call gives the host its turn at once.
-		const running = await start(root, { yieldToHost: () => turns.wait().then(() => new Promise((resolve) => setImmediate(resolve))), callBudget: { sliceMs: 0 } });
+		const running = await start(root, {
+			yieldToHost: () => turns.wait().then(() => new Promise((resolve) => setImmediate(resolve))),
+			callBudget: { sliceMs: 0 },
+		});
 		const clients: Client[] = [];
 		try {
 			await running.service.search?.whenReady();
@@ -86,7 +100,11 @@ describe("vault-wide calls beside other clients, over HTTP", () => {
 			turns.close();
 			const settled = new Set<string>();
 			const flood = (["list_tasks", "get_graph_stats", "list_tags", "find_notes_by_tag"] as const).map((tool) =>
-				callOk<Record<string, unknown>>(flooder, tool, tool === "find_notes_by_tag" ? { tag: "topic" } : tool === "list_tasks" ? { status: "any", limit: 1000 } : {}).then((answer) => {
+				callOk<Record<string, unknown>>(
+					flooder,
+					tool,
+					tool === "find_notes_by_tag" ? { tag: "topic" } : tool === "list_tasks" ? { status: "any", limit: 1000 } : {},
+				).then((answer) => {
 					settled.add(tool);
 					return answer;
 				}),
@@ -155,7 +173,10 @@ describe("vault-wide calls beside other clients, over HTTP", () => {
 			expect(text).toContain(`index: building, 0 of ${visible} notes`);
 			reads.open();
 			await running.service.search?.whenReady();
-			const ready = await callOk<{ total: number; results: Array<{ path: string }>; index?: unknown }>(client, "search_notes", { query: "alpha", limit: 50 });
+			const ready = await callOk<{ total: number; results: Array<{ path: string }>; index?: unknown }>(client, "search_notes", {
+				query: "alpha",
+				limit: 50,
+			});
 			expect(ready.total).toBe(visible);
 			expect(ready.index).toBeUndefined();
 			expect(ready.results.some((hit) => hit.path.startsWith("Private/"))).toBe(false);

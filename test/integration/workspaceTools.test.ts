@@ -70,7 +70,9 @@ describe("tools of Obsidian's window, inside the plugin", () => {
 
 	test("open_note with a heading the note lacks, or a note this token may not see, opens nothing", async () => {
 		const before = app.workspace.tabs.length;
-		expect(await callError(client, "open_note", { path: "Welcome", heading: "Nope" })).toBe('No heading "Nope" in "Welcome.md". Its headings: # Welcome (line 0); ## Start here (line 2). Nothing was opened.');
+		expect(await callError(client, "open_note", { path: "Welcome", heading: "Nope" })).toBe(
+			'No heading "Nope" in "Welcome.md". Its headings: # Welcome (line 0); ## Start here (line 2). Nothing was opened.',
+		);
 		expect(await callError(client, "open_note", { path: "Private/Diary" })).toContain('No note "Private/Diary"');
 		expect(app.workspace.tabs.length).toBe(before);
 	});

@@ -50,43 +50,60 @@ describe("plan, approve exactly, apply: over real HTTP", () => {
 
 	test.each([
 		["the token is revoked", (settings: RunningService["settings"]) => revokeToken(settings, "write")],
-		["its rights set append_to_note and set_property to Deny", (settings: RunningService["settings"]) => setTokenRights(settings, "write", { create_note: "ask", append_to_note: "deny", set_property: "deny", read_note: "deny" })],
-	])("a held 2025-era batch [create_note (Ask), append_to_note, set_property, read_note]: once %s, nothing more is written or read", async (_name, change) => {
-		vault = await makeVault({ "Home.md": "# Home\n", "Projects/Garden.md": "# Garden\n" });
-		const approver = new HoldingApprover();
-		running = await startService(vault, { levels: ["write"], approver, rights: { write: { create_note: "ask", append_to_note: "allow", set_property: "allow" } }, settings: WRITE_SETTINGS });
-		const body = JSON.stringify([
-			toolCall(1, "create_note", { path: "New.md", content: "new" }),
-			toolCall(2, "append_to_note", { path: "Home", content: "appended after the question" }),
-			toolCall(3, "set_property", { path: "Projects/Garden", name: "status", value: "done" }),
-			toolCall(4, "read_note", { path: "Home" }),
-		]);
-		const answer = rawRequest(running.port, { headers: mcpHeaders(running.port, running.tokens.write ?? ""), body });
-		await until(() => approver.held.length === 1, "the create_note question");
-		const changed = change(running.settings);
-		if ("error" in changed) throw new Error(changed.error);
-		await running.service.apply(changed.settings);
-		const atRevocation = await vaultFiles(vault);
-		const entriesAtRevocation = running.journal.list().length;
-		approver.held[0]?.answer("decline");
-		const response = await answer;
-		// The batch's calls run one after another: the two allowed calls came after the revocation and were refused.
-		expect(response.status).toBe(200);
-		expect(response.body).toContain("The person declined this create_note call");
-		expect(response.body).toContain("append_to_note is no longer allowed for this token");
-		expect(response.body).toContain("set_property is no longer allowed for this token");
-		expect(response.body).toContain("read_note is no longer allowed for this token");
-		expect(response.body).not.toContain("# Home");
-		await new Promise((resolve) => setTimeout(resolve, 200));
-		expect(await vaultFiles(vault)).toEqual(atRevocation);
-		expect(running.journal.list()).toHaveLength(entriesAtRevocation);
-		expect(await vaultFiles(vault)).not.toHaveProperty("New.md");
-	});
+		[
+			"its rights set append_to_note and set_property to Deny",
+			(settings: RunningService["settings"]) =>
+				setTokenRights(settings, "write", { create_note: "ask", append_to_note: "deny", set_property: "deny", read_note: "deny" }),
+		],
+	])(
+		"a held 2025-era batch [create_note (Ask), append_to_note, set_property, read_note]: once %s, nothing more is written or read",
+		async (_name, change) => {
+			vault = await makeVault({ "Home.md": "# Home\n", "Projects/Garden.md": "# Garden\n" });
+			const approver = new HoldingApprover();
+			running = await startService(vault, {
+				levels: ["write"],
+				approver,
+				rights: { write: { create_note: "ask", append_to_note: "allow", set_property: "allow" } },
+				settings: WRITE_SETTINGS,
+			});
+			const body = JSON.stringify([
+				toolCall(1, "create_note", { path: "New.md", content: "new" }),
+				toolCall(2, "append_to_note", { path: "Home", content: "appended after the question" }),
+				toolCall(3, "set_property", { path: "Projects/Garden", name: "status", value: "done" }),
+				toolCall(4, "read_note", { path: "Home" }),
+			]);
+			const answer = rawRequest(running.port, { headers: mcpHeaders(running.port, running.tokens.write ?? ""), body });
+			await until(() => approver.held.length === 1, "the create_note question");
+			const changed = change(running.settings);
+			if ("error" in changed) throw new Error(changed.error);
+			await running.service.apply(changed.settings);
+			const atRevocation = await vaultFiles(vault);
+			const entriesAtRevocation = running.journal.list().length;
+			approver.held[0]?.answer("decline");
+			const response = await answer;
+			// The batch's calls run one after another: the two allowed calls came after the revocation and were refused.
+			expect(response.status).toBe(200);
+			expect(response.body).toContain("The person declined this create_note call");
+			expect(response.body).toContain("append_to_note is no longer allowed for this token");
+			expect(response.body).toContain("set_property is no longer allowed for this token");
+			expect(response.body).toContain("read_note is no longer allowed for this token");
+			expect(response.body).not.toContain("# Home");
+			await new Promise((resolve) => setTimeout(resolve, 200));
+			expect(await vaultFiles(vault)).toEqual(atRevocation);
+			expect(running.journal.list()).toHaveLength(entriesAtRevocation);
+			expect(await vaultFiles(vault)).not.toHaveProperty("New.md");
+		},
+	);
 
 	test("an approval shown for note X writes X: create_note Garden.md approved first does not redirect the queued append shown for Projects/Garden.md", async () => {
 		vault = await makeVault({ "Projects/Garden.md": "# Garden\n\nBeans.\n" });
 		const approver = new HoldingApprover();
-		running = await startService(vault, { levels: ["write"], approver, rights: { write: { create_note: "ask", append_to_note: "ask" } }, settings: WRITE_SETTINGS });
+		running = await startService(vault, {
+			levels: ["write"],
+			approver,
+			rights: { write: { create_note: "ask", append_to_note: "ask" } },
+			settings: WRITE_SETTINGS,
+		});
 		const client = await connectClient(running.url, running.tokens.write ?? "");
 		try {
 			const created = callTool(client, "create_note", { path: "Garden.md", content: "A new note at the root." });
@@ -121,7 +138,13 @@ describe("plan, approve exactly, apply: over real HTTP", () => {
 			const acknowledged: string[] = [];
 			for (const [index, line] of lines.entries()) {
 				// Half to a linking note, half to the renamed note (under whichever name it has at that moment).
-				const target = index % 2 === 0 ? "Notes/Linker 150" : (await fs.stat(nodePath.join(vault, "Plan.md")).then(() => "Plan", () => "Archive/Plan 2026"));
+				const target =
+					index % 2 === 0
+						? "Notes/Linker 150"
+						: await fs.stat(nodePath.join(vault, "Plan.md")).then(
+								() => "Plan",
+								() => "Archive/Plan 2026",
+							);
 				const outcome = await callTool(other, "append_to_note", { path: target, content: line });
 				if (outcome.ok) acknowledged.push(line);
 			}
@@ -139,7 +162,7 @@ describe("plan, approve exactly, apply: over real HTTP", () => {
 	}, 120_000);
 
 	test("a call whose journal records would pass MAX_JOURNAL_CALL_BYTES is refused with the limit, before anything is written or asked", async () => {
-		const big = `${"x".repeat(79)}\n`.repeat(1024 * 1024 / 80);
+		const big = `${"x".repeat(79)}\n`.repeat((1024 * 1024) / 80);
 		const linking: Record<string, string> = {};
 		const notes = Math.ceil(MAX_JOURNAL_CALL_BYTES / (2 * big.length)) + 1;
 		for (let index = 0; index < notes; index++) linking[`Big ${index}.md`] = `[[Plan]]\n${big}\n`;
@@ -162,7 +185,7 @@ describe("plan, approve exactly, apply: over real HTTP", () => {
 
 describe("a 20 MB call beside other tokens", () => {
 	test("a rename linked from 20 MB of notes is refused with the limit before anything is written, another token's reads keep answering under 2 s, and the undo of an earlier call still works", async () => {
-		const megabyte = `${"x".repeat(79)}\n`.repeat(1024 * 1024 / 80);
+		const megabyte = `${"x".repeat(79)}\n`.repeat((1024 * 1024) / 80);
 		const linking: Record<string, string> = {};
 		for (let index = 0; index < 20; index++) linking[`Big/Big ${index}.md`] = `[[Plan]]\n${megabyte}`;
 		const vault = await makeVault({ "Plan.md": "# Plan\n", "Home.md": "# Home\n", ...linking });
@@ -235,8 +258,16 @@ describe("undo of a rename whose old folder became a symbolic link", () => {
 describe("renames among visible notes only", () => {
 	/** Renames Draft.md to each target in a fresh vault, with or without the excluded notes of the same names: the answers and the notes written. */
 	async function renameAll(withExcluded: boolean, targets: readonly string[]): Promise<{ answers: unknown[]; files: Record<string, string> }> {
-		const excluded: Record<string, string> = withExcluded ? { "Private/Diary.md": "secret", "Private/Lawyer.md": "secret", "Private/Plumber.md": "secret" } : {};
-		const root = await makeVault({ "Probe.md": "[[Diary]] and [[Draft 0]] [[Draft 1]] [[Draft 2]]\n", "Draft 0.md": "d0", "Draft 1.md": "d1", "Draft 2.md": "d2", ...excluded });
+		const excluded: Record<string, string> = withExcluded
+			? { "Private/Diary.md": "secret", "Private/Lawyer.md": "secret", "Private/Plumber.md": "secret" }
+			: {};
+		const root = await makeVault({
+			"Probe.md": "[[Diary]] and [[Draft 0]] [[Draft 1]] [[Draft 2]]\n",
+			"Draft 0.md": "d0",
+			"Draft 1.md": "d1",
+			"Draft 2.md": "d2",
+			...excluded,
+		});
 		const service = await startService(root, { levels: ["write"], settings: { ...WRITE_SETTINGS, excludedFolders: ["Private"] } });
 		const client = await connectClient(service.url, service.tokens.write ?? "");
 		try {

@@ -31,7 +31,10 @@ describe("who sees the write tools", () => {
 			const { tools } = await client.listTools();
 			for (const name of WRITE_TOOLS) expect(tools.map((tool) => tool.name)).not.toContain(name);
 			for (const name of WRITE_TOOLS) {
-				const outcome = await callTool(client, name, { path: "Note.md", content: "x", text: "x", bullet: "x" }).catch((error: Error) => ({ ok: false, error: error.message }));
+				const outcome = await callTool(client, name, { path: "Note.md", content: "x", text: "x", bullet: "x" }).catch((error: Error) => ({
+					ok: false,
+					error: error.message,
+				}));
 				expect(JSON.stringify(outcome)).toMatch(/not found/i);
 			}
 			expect(readFileSync(nodePath.join(vault, "Note.md"), "utf8")).toBe("text\n");
@@ -96,13 +99,17 @@ describe("write tools over HTTP", () => {
 		const inserted = await callOk<{ parent_line: number }>(client, "insert_under_bullet", { path: "Outline.md", bullet: "work", content: "Call Ben" });
 		expect(inserted.parent_line).toBe(0);
 		expect(read("Outline.md")).toBe("- Work\n\t- Email\n\t- Call Ben\n- Home\n- Garden\n\t- Weeding\n");
-		expect(await callError(client, "insert_under_bullet", { path: "Outline.md", bullet: "e", content: "x" })).toMatch(/^5 bullets contain "e": line 1: "Email"; line 2: "Call Ben"/);
+		expect(await callError(client, "insert_under_bullet", { path: "Outline.md", bullet: "e", content: "x" })).toMatch(
+			/^5 bullets contain "e": line 1: "Email"; line 2: "Call Ben"/,
+		);
 		expect(await callError(client, "insert_under_bullet", { path: "Prose.md", bullet: "paragraph", content: "x" })).toContain("Use append_to_note");
 	});
 
 	test("append_to_note under a heading; a missing heading writes nothing", async () => {
 		const before = read("Test Data/multiple_headings.md");
-		expect(await callError(client, "append_to_note", { path: "multiple_headings", heading: "No such heading", content: "x" })).toContain("Level 2 heading with no tasks");
+		expect(await callError(client, "append_to_note", { path: "multiple_headings", heading: "No such heading", content: "x" })).toContain(
+			"Level 2 heading with no tasks",
+		);
 		expect(read("Test Data/multiple_headings.md")).toBe(before);
 		await callOk(client, "append_to_note", { path: "multiple_headings", heading: "level 2 heading with no tasks", content: "Now it has text." });
 		expect(read("Test Data/multiple_headings.md")).toContain("## Level 2 heading with no tasks\n\nNow it has text.\n\n## Level 2 heading\n");
@@ -111,14 +118,19 @@ describe("write tools over HTTP", () => {
 	test("append_to_note with a heading name two sections share: an error with their paths, then the path picks one", async () => {
 		const before = read("Twice.md");
 		const error = await callError(client, "append_to_note", { path: "Twice", heading: "Tasks", content: "- [ ] new" });
-		expect(error).toBe('The heading "Tasks" matches 2 sections: "Home > Tasks" (line 2), "Work > Tasks" (line 8). Nothing was written. Pass one of these paths as heading.');
+		expect(error).toBe(
+			'The heading "Tasks" matches 2 sections: "Home > Tasks" (line 2), "Work > Tasks" (line 8). Nothing was written. Pass one of these paths as heading.',
+		);
 		expect(read("Twice.md")).toBe(before);
 		await callOk(client, "append_to_note", { path: "Twice", heading: "Work > Tasks", content: "- [ ] new" });
 		expect(read("Twice.md")).toBe("# Home\n\n## Tasks\n\n- [ ] h\n\n# Work\n\n## Tasks\n\n- [ ] w\n- [ ] new\n");
 	});
 
 	test("create_note refuses an existing note; with overwrite it keeps numbered backups", async () => {
-		const created = await callOk<{ path: string; created: boolean; hash: string }>(client, "create_note", { path: "New/Deep/Idea", content: "First version" });
+		const created = await callOk<{ path: string; created: boolean; hash: string }>(client, "create_note", {
+			path: "New/Deep/Idea",
+			content: "First version",
+		});
 		expect(created).toMatchObject({ path: "New/Deep/Idea.md", created: true });
 		expect(read("New/Deep/Idea.md")).toBe("First version\n");
 		expect(await callError(client, "create_note", { path: "New/Deep/Idea.md", content: "Second" })).toContain("already exists");
@@ -163,7 +175,12 @@ describe("write tools over HTTP", () => {
 		await fs.mkdir(nodePath.join(vault, ".obsidian/plugins/obsidian-tasks-plugin"), { recursive: true });
 		await fs.writeFile(nodePath.join(vault, ".obsidian/plugins/obsidian-tasks-plugin/data.json"), JSON.stringify({ taskFormat: "dataview" }));
 		try {
-			const result = await callOk<{ path: string; line: number }>(client, "add_task", { text: "Review", due: "2030-06-02", path: "multiple_headings", heading: "Level 3 heading" });
+			const result = await callOk<{ path: string; line: number }>(client, "add_task", {
+				text: "Review",
+				due: "2030-06-02",
+				path: "multiple_headings",
+				heading: "Level 3 heading",
+			});
 			expect(read(result.path).split("\n")[result.line]).toBe("- [ ] Review [due:: 2030-06-02]");
 			const tasks = await callOk<{ tasks: Array<{ due?: string }> }>(client, "list_tasks", { path: result.path, due_on: "2030-06-02" });
 			expect(tasks.tasks).toHaveLength(1);

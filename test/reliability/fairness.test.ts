@@ -32,10 +32,13 @@ function closed(socket: Socket): Promise<void> {
 /** One request on a fresh connection (no keep-alive agent), so each one is a new, not yet authenticated socket. */
 function freshRequest(port: number, token: string, body: string): Promise<number> {
 	return new Promise((resolve) => {
-		const req = request({ host: "127.0.0.1", port, method: "POST", path: "/mcp", agent: false, headers: Object.fromEntries(mcpHeaders(port, token)) }, (res) => {
-			res.resume();
-			res.on("end", () => resolve(res.statusCode ?? 0));
-		});
+		const req = request(
+			{ host: "127.0.0.1", port, method: "POST", path: "/mcp", agent: false, headers: Object.fromEntries(mcpHeaders(port, token)) },
+			(res) => {
+				res.resume();
+				res.on("end", () => resolve(res.statusCode ?? 0));
+			},
+		);
 		req.on("error", () => resolve(-1));
 		req.end(body);
 	});
@@ -49,7 +52,11 @@ describe("slow readers", () => {
 	beforeAll(async () => {
 		// A batch of 32 read_note calls of this note is about 14 MB of answers.
 		vault = await makeVault({ "Big.md": `# Big\n\n${"line of text\n".repeat(16_000)}` });
-		running = await startService(vault, { levels: ["read", "write"], settings: { rateLimitPerMinute: 100_000 }, httpDeadlines: { responseWriteMs: WRITE_DEADLINE_MS } });
+		running = await startService(vault, {
+			levels: ["read", "write"],
+			settings: { rateLimitPerMinute: 100_000 },
+			httpDeadlines: { responseWriteMs: WRITE_DEADLINE_MS },
+		});
 	});
 	afterAll(async () => {
 		await running.stop();
@@ -57,7 +64,10 @@ describe("slow readers", () => {
 	});
 
 	test("a batch's answers are capped: the calls that fit run, the rest are not run and answer short errors with their ids", async () => {
-		const response = await rawRequest(running.port, { headers: mcpHeaders(running.port, running.tokens.read ?? ""), body: batchOf(32, "read_note", { path: "Big" }) });
+		const response = await rawRequest(running.port, {
+			headers: mcpHeaders(running.port, running.tokens.read ?? ""),
+			body: batchOf(32, "read_note", { path: "Big" }),
+		});
 		expect(response.status).toBe(200);
 		expect(Buffer.byteLength(response.body)).toBeLessThanOrEqual(4 * 1024 * 1024);
 		const answers = JSON.parse(response.body) as Array<{ id: number; result?: unknown; error?: { message: string } }>;
@@ -85,7 +95,9 @@ describe("slow readers", () => {
 			httpDeadlines: { responseWriteMs: WRITE_DEADLINE_MS, maxResponseBodyBytes: 16 * 1024 * 1024, placeWaitMs: 0 },
 		});
 		const body = batchOf(32, "read_note", { path: "Big" });
-		const readers = await Promise.all(Array.from({ length: 8 }, () => openSocket(running.port, requestHead(running.port, running.tokens.read ?? "", Buffer.byteLength(body)) + body)));
+		const readers = await Promise.all(
+			Array.from({ length: 8 }, () => openSocket(running.port, requestHead(running.port, running.tokens.read ?? "", Buffer.byteLength(body)) + body)),
+		);
 		try {
 			// Each reader takes one look at the start of its answer (the status line) and then never reads again.
 			const statusLines = await Promise.all(
@@ -103,7 +115,10 @@ describe("slow readers", () => {
 			expect(stuck.length).toBeGreaterThanOrEqual(4);
 			expect(statusLines.filter((line) => line.includes(" 503 ")).length).toBeGreaterThanOrEqual(1);
 			const started = performance.now();
-			const other = await rawRequest(running.port, { headers: mcpHeaders(running.port, running.tokens.write ?? ""), body: JSON.stringify(toolCall(1, "get_vault_status", {})) });
+			const other = await rawRequest(running.port, {
+				headers: mcpHeaders(running.port, running.tokens.write ?? ""),
+				body: JSON.stringify(toolCall(1, "get_vault_status", {})),
+			});
 			const otherMs = performance.now() - started;
 			expect(other.status).toBe(200);
 			expect(otherMs).toBeLessThan(1_000);
@@ -153,7 +168,10 @@ describe("rate limit counts messages, not requests", () => {
 	test("a batch larger than the whole limit is refused with a message that says so", async () => {
 		const running = await startService(vault, { settings: { rateLimitPerMinute: 5 } });
 		try {
-			const response = await rawRequest(running.port, { headers: mcpHeaders(running.port, running.tokens.read ?? ""), body: batchOf(6, "get_vault_status", {}) });
+			const response = await rawRequest(running.port, {
+				headers: mcpHeaders(running.port, running.tokens.read ?? ""),
+				body: batchOf(6, "get_vault_status", {}),
+			});
 			expect(response.status).toBe(429);
 			expect(response.body).toContain("send smaller batches");
 			expect(running.service.activity.list()).toHaveLength(0);
@@ -171,7 +189,10 @@ describe("write budget per token", () => {
 
 	beforeAll(async () => {
 		vault = await makeVault({ "Calls.md": "# Calls\n", "Bytes.md": "# Bytes\n" });
-		running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, rateLimitPerMinute: 100_000, writeCallsPerMinute: 5, writeBytesPerMinute: 10_000 } });
+		running = await startService(vault, {
+			levels: ["write"],
+			settings: { writeEnabled: true, rateLimitPerMinute: 100_000, writeCallsPerMinute: 5, writeBytesPerMinute: 10_000 },
+		});
 		const made = addToken({ ...running.settings, writeEnabled: true }, "bytes", "write");
 		if ("error" in made) throw new Error(made.error);
 		bytesToken = made.token;
@@ -182,7 +203,8 @@ describe("write budget per token", () => {
 		await removeDir(vault);
 	});
 
-	const append = (token: string, path: string, content: string) => rawRequest(running.port, { headers: mcpHeaders(running.port, token), body: JSON.stringify(toolCall(1, "append_to_note", { path, content })) });
+	const append = (token: string, path: string, content: string) =>
+		rawRequest(running.port, { headers: mcpHeaders(running.port, token), body: JSON.stringify(toolCall(1, "append_to_note", { path, content })) });
 
 	test("write calls over the budget answer 429 with Retry-After and write nothing; reads go on", async () => {
 		const token = running.tokens.write ?? "";
@@ -195,7 +217,10 @@ describe("write budget per token", () => {
 		expect(refused.body).toContain("Nothing was written");
 		expect(read("Calls.md").match(/call \d/g)).toEqual(["call 1", "call 2", "call 3", "call 4", "call 5"]);
 		// A batch of appends is charged call by call too: one more is already over.
-		const batch = await rawRequest(running.port, { headers: mcpHeaders(running.port, token), body: batchOf(3, "append_to_note", { path: "Calls.md", content: "batched" }) });
+		const batch = await rawRequest(running.port, {
+			headers: mcpHeaders(running.port, token),
+			body: batchOf(3, "append_to_note", { path: "Calls.md", content: "batched" }),
+		});
 		expect(batch.status).toBe(429);
 		expect(read("Calls.md")).not.toContain("batched");
 		const status = await rawRequest(running.port, { headers: mcpHeaders(running.port, token), body: JSON.stringify(toolCall(1, "get_vault_status", {})) });
@@ -318,7 +343,11 @@ describe("a body that stops arriving", () => {
 			const response = parseResponse(text);
 			expect(response.status).toBe(408);
 			expect(response.headers.connection).toBe("close");
-			expect(JSON.parse(response.body)).toMatchObject({ jsonrpc: "2.0", error: { message: expect.stringContaining("did not arrive within 300 ms") }, id: null });
+			expect(JSON.parse(response.body)).toMatchObject({
+				jsonrpc: "2.0",
+				error: { message: expect.stringContaining("did not arrive within 300 ms") },
+				id: null,
+			});
 			expect(elapsed).toBeGreaterThanOrEqual(250);
 			expect(elapsed).toBeLessThan(3_000);
 		} finally {
@@ -356,4 +385,3 @@ describe("a burst of parallel calls from one client", () => {
 		}
 	});
 });
-

@@ -11,7 +11,8 @@ import { RecordingLogger, startService, type RunningService } from "../helpers/s
 import { callError, callOk } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
 
-const appendBody = (path: string, content: string) => JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "append_to_note", arguments: { path, content } } });
+const appendBody = (path: string, content: string) =>
+	JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "append_to_note", arguments: { path, content } } });
 
 /** Sends raw bytes on a socket and lets the test decide when to cut it. */
 function rawSocket(port: number, head: string): Promise<import("node:net").Socket> {
@@ -26,7 +27,16 @@ function rawSocket(port: number, head: string): Promise<import("node:net").Socke
 }
 
 function requestHead(port: number, token: string, length: number): string {
-	return [`POST /mcp HTTP/1.1`, `Host: 127.0.0.1:${port}`, `Authorization: Bearer ${token}`, "Content-Type: application/json", "Accept: application/json, text/event-stream", `Content-Length: ${length}`, "", ""].join("\r\n");
+	return [
+		`POST /mcp HTTP/1.1`,
+		`Host: 127.0.0.1:${port}`,
+		`Authorization: Bearer ${token}`,
+		"Content-Type: application/json",
+		"Accept: application/json, text/event-stream",
+		`Content-Length: ${length}`,
+		"",
+		"",
+	].join("\r\n");
 }
 
 describe("faults", () => {
@@ -115,7 +125,10 @@ describe("odd notes give bounded answers", () => {
 		await fs.writeFile(nodePath.join(vault, "Latin1.md"), Buffer.from([0x23, 0x20, 0x43, 0x61, 0x66, 0xe9, 0x0a, 0xff, 0xfe, 0x0a]));
 		await fs.writeFile(nodePath.join(vault, "Huge.md"), `# Huge\n\n${"word ".repeat(10 * 1024 * 1024)}\n`);
 		await fs.writeFile(nodePath.join(vault, "Lines.md"), Array.from({ length: 100_000 }, (_, index) => `- [ ] task ${index} #tag${index % 10}`).join("\n"));
-		await fs.writeFile(nodePath.join(vault, "Deep.md"), Array.from({ length: 1000 }, (_, depth) => `${"\t".repeat(depth)}- level ${depth} [[Latin1]]`).join("\n"));
+		await fs.writeFile(
+			nodePath.join(vault, "Deep.md"),
+			Array.from({ length: 1000 }, (_, depth) => `${"\t".repeat(depth)}- level ${depth} [[Latin1]]`).join("\n"),
+		);
 		running = await startService(vault, { settings: { rateLimitPerMinute: 100_000 } });
 		// Notes over a megabyte are parsed just after the server starts (it listens first): these tests are about bounds, not start-up.
 		await running.host.metadataCache.settled();
@@ -167,7 +180,10 @@ describe("200 start/stop cycles", () => {
 			const status = await service.apply(made.settings);
 			if (status.state !== "listening") throw new Error("not listening");
 			await service.search?.whenReady();
-			await rawRequest(status.port, { headers: mcpHeaders(status.port, made.token), body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) });
+			await rawRequest(status.port, {
+				headers: mcpHeaders(status.port, made.token),
+				body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+			});
 			await service.stop();
 		};
 		for (let index = 0; index < 20; index++) await cycle();

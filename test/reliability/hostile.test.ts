@@ -19,11 +19,56 @@ const scope = { configDir: ".obsidian", excludedFolders: ["Private", "Work/Secre
 
 /** Path pieces people and attackers write: traversal in every spelling, separators, drives, look-alikes, oddities. */
 const pathPiece = fc.oneof(
-	fc.constantFrom("..", ".", "...", "%2e%2e", "%2E%2e", "..%2f", "..%5c", "%00", "..\\", "\\", "/", "//", "C:", "c:\\", "\\\\server\\share", "\u0000", "．．", "‥", "∕", "⁄", "\uFF0F", "..\u2215", ".obsidian", ".trash", ".git", "Private", "Work", "Secret", "private", "note.md", "Note.MD", "x.", "x ", " x", "x.md.", "a".repeat(300), "Cafe\u0301", "Café", "con", "file:", "~", "$HOME"),
+	fc.constantFrom(
+		"..",
+		".",
+		"...",
+		"%2e%2e",
+		"%2E%2e",
+		"..%2f",
+		"..%5c",
+		"%00",
+		"..\\",
+		"\\",
+		"/",
+		"//",
+		"C:",
+		"c:\\",
+		"\\\\server\\share",
+		"\u0000",
+		"．．",
+		"‥",
+		"∕",
+		"⁄",
+		"\uFF0F",
+		"..\u2215",
+		".obsidian",
+		".trash",
+		".git",
+		"Private",
+		"Work",
+		"Secret",
+		"private",
+		"note.md",
+		"Note.MD",
+		"x.",
+		"x ",
+		" x",
+		"x.md.",
+		"a".repeat(300),
+		"Cafe\u0301",
+		"Café",
+		"con",
+		"file:",
+		"~",
+		"$HOME",
+	),
 	fc.string({ minLength: 1, maxLength: 12 }),
 	fc.string({ unit: "grapheme", minLength: 1, maxLength: 6 }),
 );
-const hostilePath = fc.tuple(fc.array(pathPiece, { minLength: 1, maxLength: 8 }), fc.constantFrom("/", "\\", "", "/./", "//")).map(([pieces, separator]) => pieces.join(separator));
+const hostilePath = fc
+	.tuple(fc.array(pathPiece, { minLength: 1, maxLength: 8 }), fc.constantFrom("/", "\\", "", "/./", "//"))
+	.map(([pieces, separator]) => pieces.join(separator));
 
 describe("the path policy, against 10,000+ generated hostile paths", () => {
 	let root: string;
@@ -71,13 +116,19 @@ describe("the path policy, against 10,000+ generated hostile paths", () => {
 		try {
 			expect(host.vault.getFileByPath("link.md")).toBeNull();
 			await fc.assert(
-				fc.asyncProperty(fc.oneof(hostilePath, fc.constantFrom("link.md", "link", "linkdir/stolen.md", "linkdir/stolen", "stolen", "secret", "deep", "Work/Secret/deep")), (input) => {
-					const found = findNote(host, scope, input);
-					if (found.ok) {
-						expect(["note.md", "Work/plan.md"]).toContain(found.value.path);
-					}
-					return Promise.resolve();
-				}),
+				fc.asyncProperty(
+					fc.oneof(
+						hostilePath,
+						fc.constantFrom("link.md", "link", "linkdir/stolen.md", "linkdir/stolen", "stolen", "secret", "deep", "Work/Secret/deep"),
+					),
+					(input) => {
+						const found = findNote(host, scope, input);
+						if (found.ok) {
+							expect(["note.md", "Work/plan.md"]).toContain(found.value.path);
+						}
+						return Promise.resolve();
+					},
+				),
 				{ numRuns: 2_000, seed: 7 },
 			);
 		} finally {
@@ -107,7 +158,14 @@ describe("hostile requests", () => {
 				fc.oneof(
 					fc.string({ maxLength: 200 }),
 					fc.json({ maxDepth: 4 }),
-					fc.record({ jsonrpc: fc.constantFrom("2.0", "1.0", 2), id: fc.oneof(fc.integer(), fc.string(), fc.constant(null)), method: fc.constantFrom("tools/call", "tools/list", "initialize", "resources/read", "nope", ""), params: fc.anything({ maxDepth: 3 }) }).map((value) => JSON.stringify(value)),
+					fc
+						.record({
+							jsonrpc: fc.constantFrom("2.0", "1.0", 2),
+							id: fc.oneof(fc.integer(), fc.string(), fc.constant(null)),
+							method: fc.constantFrom("tools/call", "tools/list", "initialize", "resources/read", "nope", ""),
+							params: fc.anything({ maxDepth: 3 }),
+						})
+						.map((value) => JSON.stringify(value)),
 				),
 				async (body) => {
 					const response = await post(body);
@@ -121,7 +179,12 @@ describe("hostile requests", () => {
 	test("deeply nested JSON and huge batches are refused cleanly", async () => {
 		const nested = "[".repeat(200_000) + "]".repeat(200_000);
 		expect((await post(nested)).status).toBe(400);
-		const deepParams = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "read_note", arguments: { path: JSON.parse("[".repeat(2000) + "]".repeat(2000)) as unknown } } });
+		const deepParams = JSON.stringify({
+			jsonrpc: "2.0",
+			id: 1,
+			method: "tools/call",
+			params: { name: "read_note", arguments: { path: JSON.parse("[".repeat(2000) + "]".repeat(2000)) as unknown } },
+		});
 		expect((await post(deepParams)).status).toBeLessThan(500);
 		const batch = JSON.stringify(Array.from({ length: 5000 }, (_, id) => ({ jsonrpc: "2.0", id, method: "tools/list" })));
 		const refused = await post(batch);
@@ -159,7 +222,9 @@ describe("hostile requests", () => {
 	])("Authorization %s is refused with 401", async (_label, header) => {
 		const token = running.tokens.read ?? "";
 		const value = header.replace("TOKEN", token);
-		const headers = mcpHeaders(running.port, token).map(([name, current]): [string, string] => (name === "Authorization" ? [name, value] : [name, current]));
+		const headers = mcpHeaders(running.port, token).map(([name, current]): [string, string] =>
+			name === "Authorization" ? [name, value] : [name, current],
+		);
 		expect((await rawRequest(running.port, { headers, body: INITIALIZE_BODY })).status).toBe(401);
 	});
 
@@ -169,7 +234,10 @@ describe("hostile requests", () => {
 		const spy = jest.spyOn(jest.requireActual<typeof crypto>("node:crypto"), "timingSafeEqual");
 		for (const probe of [records[0]?.token ?? "", records[5]?.token ?? "", "vmcp_wrong"]) {
 			spy.mockClear();
-			findTokenRecord(probe, records.map((entry) => entry.record));
+			findTokenRecord(
+				probe,
+				records.map((entry) => entry.record),
+			);
 			expect(spy).toHaveBeenCalledTimes(records.length);
 		}
 		spy.mockRestore();
@@ -178,17 +246,24 @@ describe("hostile requests", () => {
 	test("the refusals, through the real SDK client too", async () => {
 		const connect = (token: string, headers: Record<string, string> = {}) => {
 			const client = new Client({ name: "hostile", version: "1" });
-			return client.connect(new StreamableHTTPClientTransport(new URL(running.url), { requestInit: { headers: { Authorization: `Bearer ${token}`, ...headers } } }));
+			return client.connect(
+				new StreamableHTTPClientTransport(new URL(running.url), { requestInit: { headers: { Authorization: `Bearer ${token}`, ...headers } } }),
+			);
 		};
 		await expect(connect("vmcp_wrong")).rejects.toThrow(/valid bearer token/);
 		await expect(connect(running.tokens.read ?? "", { Origin: "https://evil.example" })).rejects.toThrow(/web pages are refused/);
 		const client = await connectClient(running.url, running.tokens.write ?? "");
-		const tooBig = await callTool(client, "append_to_note", { path: "Note", content: "x".repeat(1_100_000) }).catch((error: Error) => ({ ok: false, error: error.message }));
+		const tooBig = await callTool(client, "append_to_note", { path: "Note", content: "x".repeat(1_100_000) }).catch((error: Error) => ({
+			ok: false,
+			error: error.message,
+		}));
 		expect(JSON.stringify(tooBig)).toMatch(/over 1048576 bytes|413/);
 		await client.close();
 		const limited = await startService(vault, { levels: ["read"], settings: { rateLimitPerMinute: 2 } });
 		const limitedClient = new Client({ name: "limited", version: "1" });
-		await limitedClient.connect(new StreamableHTTPClientTransport(new URL(limited.url), { requestInit: { headers: { Authorization: `Bearer ${limited.tokens.read ?? ""}` } } }));
+		await limitedClient.connect(
+			new StreamableHTTPClientTransport(new URL(limited.url), { requestInit: { headers: { Authorization: `Bearer ${limited.tokens.read ?? ""}` } } }),
+		);
 		await expect(limitedClient.listTools()).rejects.toThrow(/Too many requests/);
 		await limitedClient.close();
 		await limited.stop();

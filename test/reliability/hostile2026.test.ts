@@ -25,7 +25,12 @@ const NOTE = "Note.md";
 const NOTE_TEXT = "# Note\n\nWhat the person wrote.\n";
 
 function appendCall(id: number, meta?: Record<string, unknown>): string {
-	return JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "append_to_note", arguments: { path: NOTE, content: "hostile" }, ...(meta ? { _meta: meta } : {}) } });
+	return JSON.stringify({
+		jsonrpc: "2.0",
+		id,
+		method: "tools/call",
+		params: { name: "append_to_note", arguments: { path: NOTE, content: "hostile" }, ...(meta ? { _meta: meta } : {}) },
+	});
 }
 
 const modernHeaders = (version: string = MODERN): Array<[string, string]> => [
@@ -42,7 +47,13 @@ describe("hostile clients at 2026-07-28 and beside it", () => {
 	const noteText = () => fs.readFile(nodePath.join(vault, NOTE), "utf8");
 	const listTools = (hostHeader: string): Promise<RawResponse> =>
 		rawRequest(running.port, {
-			headers: [["Host", hostHeader], ...mcpHeaders(running.port, writeToken, [["MCP-Protocol-Version", MODERN], ["Mcp-Method", "tools/list"]]).slice(1)],
+			headers: [
+				["Host", hostHeader],
+				...mcpHeaders(running.port, writeToken, [
+					["MCP-Protocol-Version", MODERN],
+					["Mcp-Method", "tools/list"],
+				]).slice(1),
+			],
 			body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: ENVELOPE } }),
 		});
 
@@ -61,7 +72,23 @@ describe("hostile clients at 2026-07-28 and beside it", () => {
 		const suffix = fc.oneof(
 			fc.constant(""),
 			fc.constant(`:${running.port}`),
-			fc.constantFrom("junk", ":abc", ":", ".", "..", `:${running.port}@evil.com`, `:${running.port + 1}`, ":1", `:${running.port}:1`, "%00", "/x", "#", "?", ":99999", `:${running.port}.`),
+			fc.constantFrom(
+				"junk",
+				":abc",
+				":",
+				".",
+				"..",
+				`:${running.port}@evil.com`,
+				`:${running.port + 1}`,
+				":1",
+				`:${running.port}:1`,
+				"%00",
+				"/x",
+				"#",
+				"?",
+				":99999",
+				`:${running.port}.`,
+			),
 			fc.string({ unit: fc.constantFrom(..."0123456789:@/.[]%#?-_ abcxyz"), minLength: 1, maxLength: 10 }),
 		);
 		await fc.assert(
@@ -70,7 +97,10 @@ describe("hostile clients at 2026-07-28 and beside it", () => {
 				const accepted = [name, `${name}:${running.port}`].includes((name + tail).trimEnd());
 				const answer = await listTools(name + tail);
 				expect({ host: name + tail, status: answer.status }).toEqual({ host: name + tail, status: accepted ? 200 : 403 });
-				if (!accepted) expect(JSON.parse(answer.body)).toMatchObject({ error: { message: "The Host header must be 127.0.0.1, localhost or [::1], with this server's port if a port is given." } });
+				if (!accepted)
+					expect(JSON.parse(answer.body)).toMatchObject({
+						error: { message: "The Host header must be 127.0.0.1, localhost or [::1], with this server's port if a port is given." },
+					});
 			}),
 			{ numRuns: 150 },
 		);
@@ -80,12 +110,28 @@ describe("hostile clients at 2026-07-28 and beside it", () => {
 	});
 
 	test("other loopback spellings, a Host sent twice and no Host at all are refused, at 2026-07-28", async () => {
-		for (const host of ["[::ffff:127.0.0.1]", "[0:0:0:0:0:0:0:1]", "127.0.0.2", "127.1", "2130706433", "0x7f.0.0.1", "localhost.", "localhost.localdomain", "[::1]."]) {
+		for (const host of [
+			"[::ffff:127.0.0.1]",
+			"[0:0:0:0:0:0:0:1]",
+			"127.0.0.2",
+			"127.1",
+			"2130706433",
+			"0x7f.0.0.1",
+			"localhost.",
+			"localhost.localdomain",
+			"[::1].",
+		]) {
 			expect({ host, status: (await listTools(host)).status }).toEqual({ host, status: 403 });
 		}
-		const base = mcpHeaders(running.port, writeToken, [["MCP-Protocol-Version", MODERN], ["Mcp-Method", "tools/list"]]).slice(1);
+		const base = mcpHeaders(running.port, writeToken, [
+			["MCP-Protocol-Version", MODERN],
+			["Mcp-Method", "tools/list"],
+		]).slice(1);
 		const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: ENVELOPE } });
-		const twice = await rawRequest(running.port, { headers: [["Host", `127.0.0.1:${running.port}`], ["Host", `127.0.0.1:${running.port}`], ...base], body });
+		const twice = await rawRequest(running.port, {
+			headers: [["Host", `127.0.0.1:${running.port}`], ["Host", `127.0.0.1:${running.port}`], ...base],
+			body,
+		});
 		expect(twice.status).toBe(403);
 		// HTTP/1.1 requires a Host: Node answers 400 itself before the endpoint sees the request.
 		const none = await rawRequest(running.port, { headers: base, body });
@@ -94,21 +140,34 @@ describe("hostile clients at 2026-07-28 and beside it", () => {
 	});
 
 	test("an MCP-Protocol-Version that is not served answers 400 -32022 with the request's id, the revisions served and the one asked for, whichever era the body speaks; nothing is written", async () => {
-		const unserved = fc.oneof(
-			fc.constantFrom("2099-01-01", "2026-01-01", "2026-07-29", "2030-12-31", "2025-01-01", "2024-01-01", "latest", "v999.0.0", "2026-07-28x"),
-			fc.tuple(fc.integer({ min: 2000, max: 2199 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 31 })).map(([y, m, d]) => `${y}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`),
-		).filter((version) => !SERVED.includes(version));
+		const unserved = fc
+			.oneof(
+				fc.constantFrom("2099-01-01", "2026-01-01", "2026-07-29", "2030-12-31", "2025-01-01", "2024-01-01", "latest", "v999.0.0", "2026-07-28x"),
+				fc
+					.tuple(fc.integer({ min: 2000, max: 2199 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 31 }))
+					.map(([y, m, d]) => `${y}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`),
+			)
+			.filter((version) => !SERVED.includes(version));
 		const discovered = await rawRequest(running.port, {
-			headers: mcpHeaders(running.port, writeToken, [["MCP-Protocol-Version", MODERN], ["Mcp-Method", "server/discover"]]),
+			headers: mcpHeaders(running.port, writeToken, [
+				["MCP-Protocol-Version", MODERN],
+				["Mcp-Method", "server/discover"],
+			]),
 			body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: ENVELOPE } }),
 		});
 		const discoverable = (JSON.parse(discovered.body) as { result: { supportedVersions: string[] } }).result.supportedVersions;
 		await fc.assert(
 			fc.asyncProperty(unserved, fc.boolean(), fc.integer({ min: 1, max: 1_000_000 }), async (version, withEnvelope, id) => {
-				const answer = await rawRequest(running.port, { headers: mcpHeaders(running.port, writeToken, modernHeaders(version)), body: appendCall(id, withEnvelope ? { ...ENVELOPE, "io.modelcontextprotocol/protocolVersion": version } : undefined) });
+				const answer = await rawRequest(running.port, {
+					headers: mcpHeaders(running.port, writeToken, modernHeaders(version)),
+					body: appendCall(id, withEnvelope ? { ...ENVELOPE, "io.modelcontextprotocol/protocolVersion": version } : undefined),
+				});
 				expect(answer.status).toBe(400);
 				// A body in 2026-07-28's envelope learns what server/discover lists; a 2025-era one, every revision served.
-				expect(JSON.parse(answer.body)).toMatchObject({ id, error: { code: -32022, data: { supported: withEnvelope ? discoverable : SERVED, requested: version } } });
+				expect(JSON.parse(answer.body)).toMatchObject({
+					id,
+					error: { code: -32022, data: { supported: withEnvelope ? discoverable : SERVED, requested: version } },
+				});
 			}),
 			{ numRuns: 60 },
 		);
@@ -118,7 +177,10 @@ describe("hostile clients at 2026-07-28 and beside it", () => {
 	test("a _meta protocol version that is not served, with no header, answers -32022 with what server/discover lists, and nothing is written", async () => {
 		for (const version of ["2099-01-01", "2026-01-01", "2025-13-01"]) {
 			const headers = mcpHeaders(running.port, writeToken, modernHeaders().slice(1));
-			const answer = await rawRequest(running.port, { headers, body: appendCall(7, { ...ENVELOPE, "io.modelcontextprotocol/protocolVersion": version }) });
+			const answer = await rawRequest(running.port, {
+				headers,
+				body: appendCall(7, { ...ENVELOPE, "io.modelcontextprotocol/protocolVersion": version }),
+			});
 			expect(answer.status).toBe(400);
 			expect(JSON.parse(answer.body)).toMatchObject({ id: 7, error: { code: -32022, data: { supported: [MODERN], requested: version } } });
 		}
@@ -142,7 +204,8 @@ describe("the write budget and the per-token places hold at 2026-07-28 exactly a
 	test("one budget across both eras: calls over it answer 429 and write nothing, whichever revision they speak", async () => {
 		const token = running.tokens.write ?? "";
 		const modern = () => rawRequest(running.port, { headers: mcpHeaders(running.port, token, modernHeaders()), body: appendCall(1, ENVELOPE) });
-		const legacy = () => rawRequest(running.port, { headers: mcpHeaders(running.port, token, [["MCP-Protocol-Version", "2025-06-18"]]), body: appendCall(2) });
+		const legacy = () =>
+			rawRequest(running.port, { headers: mcpHeaders(running.port, token, [["MCP-Protocol-Version", "2025-06-18"]]), body: appendCall(2) });
 		// Two at 2026-07-28 and one at 2025-06-18 use the budget of 3 ...
 		expect([(await modern()).status, (await legacy()).status, (await modern()).status]).toEqual([200, 200, 200]);
 		const written = await fs.readFile(nodePath.join(vault, NOTE), "utf8");
@@ -181,9 +244,16 @@ describe("no error answer names where the vault is on disk, at either era", () =
 
 	test.each(requests)("%s of a note deleted a moment ago answers without the vault's absolute path", async (method, name, params) => {
 		for (const modern of [true, false]) {
-			const standard: Array<[string, string]> = [["MCP-Protocol-Version", MODERN], ["Mcp-Method", method], ...(name === "" ? [] : [["Mcp-Name", name] as [string, string]])];
+			const standard: Array<[string, string]> = [
+				["MCP-Protocol-Version", MODERN],
+				["Mcp-Method", method],
+				...(name === "" ? [] : [["Mcp-Name", name] as [string, string]]),
+			];
 			const headers = mcpHeaders(running.port, running.tokens.read ?? "", modern ? standard : [["MCP-Protocol-Version", "2025-06-18"]]);
-			const answer = await rawRequest(running.port, { headers, body: JSON.stringify({ jsonrpc: "2.0", id: 4, method, params: modern ? { ...params, _meta: ENVELOPE } : params }) });
+			const answer = await rawRequest(running.port, {
+				headers,
+				body: JSON.stringify({ jsonrpc: "2.0", id: 4, method, params: modern ? { ...params, _meta: ENVELOPE } : params }),
+			});
 			expect(answer.status).toBeLessThan(500);
 			expect({ modern, body: answer.body }).not.toEqual({ modern, body: expect.stringContaining(vault) });
 			expect(answer.body).toMatch(/gone|not found|no note|no prompt/i);
@@ -205,12 +275,31 @@ describe("2026-07-28 requests that go away, or carry a huge or deep _meta", () =
 		await removeDir(vault);
 	});
 
-	const readCall = (meta: Record<string, unknown>, id = 1) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "read_note", arguments: { path: NOTE }, _meta: meta } });
-	const readHeaders = (): Array<[string, string]> => mcpHeaders(running.port, running.tokens.read ?? "", [["MCP-Protocol-Version", MODERN], ["Mcp-Method", "tools/call"], ["Mcp-Name", "read_note"]]);
+	const readCall = (meta: Record<string, unknown>, id = 1) =>
+		JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "read_note", arguments: { path: NOTE }, _meta: meta } });
+	const readHeaders = (): Array<[string, string]> =>
+		mcpHeaders(running.port, running.tokens.read ?? "", [
+			["MCP-Protocol-Version", MODERN],
+			["Mcp-Method", "tools/call"],
+			["Mcp-Name", "read_note"],
+		]);
 
 	test("40 clients that send a call and hang up at once leave every place free: the token's next calls all run", async () => {
 		const body = readCall(ENVELOPE);
-		const head = (length: number) => [`POST /mcp HTTP/1.1`, `Host: 127.0.0.1:${running.port}`, `Authorization: Bearer ${running.tokens.read ?? ""}`, "Content-Type: application/json", "Accept: application/json, text/event-stream", `MCP-Protocol-Version: ${MODERN}`, "Mcp-Method: tools/call", "Mcp-Name: read_note", `Content-Length: ${length}`, "", ""].join("\r\n");
+		const head = (length: number) =>
+			[
+				`POST /mcp HTTP/1.1`,
+				`Host: 127.0.0.1:${running.port}`,
+				`Authorization: Bearer ${running.tokens.read ?? ""}`,
+				"Content-Type: application/json",
+				"Accept: application/json, text/event-stream",
+				`MCP-Protocol-Version: ${MODERN}`,
+				"Mcp-Method: tools/call",
+				"Mcp-Name: read_note",
+				`Content-Length: ${length}`,
+				"",
+				"",
+			].join("\r\n");
 		await Promise.all(
 			Array.from({ length: 40 }, async (_, index) => {
 				const socket = await openSocket(running.port, head(Buffer.byteLength(body)) + body);
@@ -230,7 +319,11 @@ describe("2026-07-28 requests that go away, or carry a huge or deep _meta", () =
 		expect(huge.status).toBe(200);
 		// Written as text: the nesting is deeper than JSON.stringify goes on a test worker's stack.
 		const deep = "[".repeat(5000) + "]".repeat(5000);
-		const placed = [{ ...ENVELOPE, deep: 0 }, { ...ENVELOPE, "io.modelcontextprotocol/clientInfo": { name: "x", version: "1", deep: 0 } }, { ...ENVELOPE, "io.modelcontextprotocol/clientCapabilities": { deep: 0 } }];
+		const placed = [
+			{ ...ENVELOPE, deep: 0 },
+			{ ...ENVELOPE, "io.modelcontextprotocol/clientInfo": { name: "x", version: "1", deep: 0 } },
+			{ ...ENVELOPE, "io.modelcontextprotocol/clientCapabilities": { deep: 0 } },
+		];
 		for (const meta of placed) {
 			const answer = await rawRequest(running.port, { headers: readHeaders(), body: readCall(meta).replace('"deep":0', `"deep":${deep}`) });
 			expect(answer.status).toBeLessThan(500);
@@ -253,15 +346,18 @@ describe("2026-07-28's own rules, as classes: the envelope, and headers against 
 		await removeDir(vault);
 	});
 
-	const post = (headers: Array<[string, string]>, body: unknown) => rawRequest(running.port, { headers: mcpHeaders(running.port, running.tokens.write ?? "", headers), body: JSON.stringify(body) });
+	const post = (headers: Array<[string, string]>, body: unknown) =>
+		rawRequest(running.port, { headers: mcpHeaders(running.port, running.tokens.write ?? "", headers), body: JSON.stringify(body) });
 
 	test("a write call whose envelope lacks a required piece, or has one of the wrong type, answers 400 -32602 with its id and writes nothing", async () => {
 		const keys = Object.keys(ENVELOPE) as Array<keyof typeof ENVELOPE>;
 		// clientInfo may be left out (the revision asks for the version and the capabilities only); when given, its type is checked.
-		const broken = fc.record({
-			dropped: fc.subarray(["io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientCapabilities"] as const, { minLength: 0 }),
-			wrong: fc.option(fc.tuple(fc.constantFrom(...keys.slice(1)), fc.constantFrom<unknown>(null, 7, "text", [], true)), { nil: undefined }),
-		}).filter(({ dropped, wrong }) => dropped.length > 0 || wrong !== undefined);
+		const broken = fc
+			.record({
+				dropped: fc.subarray(["io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientCapabilities"] as const, { minLength: 0 }),
+				wrong: fc.option(fc.tuple(fc.constantFrom(...keys.slice(1)), fc.constantFrom<unknown>(null, 7, "text", [], true)), { nil: undefined }),
+			})
+			.filter(({ dropped, wrong }) => dropped.length > 0 || wrong !== undefined);
 		await fc.assert(
 			fc.asyncProperty(broken, fc.integer({ min: 1, max: 1e6 }), async ({ dropped, wrong }, id) => {
 				const meta: Record<string, unknown> = { ...ENVELOPE };
@@ -278,18 +374,76 @@ describe("2026-07-28's own rules, as classes: the envelope, and headers against 
 
 	test("generated JSON-RPC-like bodies with 2026-07-28 headers are always answered, never with a 5xx", async () => {
 		const id = fc.oneof(fc.integer(), fc.string({ maxLength: 4 }), fc.constant(null), fc.constant({}), fc.constant([]));
-		const method = fc.oneof(fc.constantFrom("tools/call", "tools/list", "server/discover", "resources/read", "prompts/get", "initialize", "ping", "subscriptions/listen", "notifications/cancelled", "completion/complete", "logging/setLevel", "tasks/get", ""), fc.string({ maxLength: 10 }));
-		const meta = fc.oneof(fc.constant(ENVELOPE), fc.constant(undefined), fc.constant(null), fc.constant([]), fc.dictionary(fc.constantFrom(...Object.keys(ENVELOPE)), fc.jsonValue({ maxDepth: 2 })));
-		const params = fc.oneof(fc.constant(undefined), fc.constant([]), fc.record({ name: fc.oneof(fc.constantFrom("append_to_note", "read_note"), fc.jsonValue({ maxDepth: 1 })), uri: fc.oneof(fc.constant(`vault-mcp://note/${NOTE}`), fc.string({ maxLength: 8 })), arguments: fc.oneof(fc.constant({ path: "Scratch.md", content: "generated" }), fc.jsonValue({ maxDepth: 2 })) }, { requiredKeys: [] }));
-		const body = fc.record({ jsonrpc: fc.constantFrom("2.0", "1.0", undefined), id, method, params, meta, result: fc.option(fc.jsonValue({ maxDepth: 1 }), { nil: undefined }) }, { requiredKeys: ["meta", "params"] }).map(({ params: given, meta: envelope, ...rest }) => ({
-			...rest,
-			...(given === undefined ? {} : { params: Array.isArray(given) || envelope === undefined ? given : { ...given, _meta: envelope } }),
-		}));
+		const method = fc.oneof(
+			fc.constantFrom(
+				"tools/call",
+				"tools/list",
+				"server/discover",
+				"resources/read",
+				"prompts/get",
+				"initialize",
+				"ping",
+				"subscriptions/listen",
+				"notifications/cancelled",
+				"completion/complete",
+				"logging/setLevel",
+				"tasks/get",
+				"",
+			),
+			fc.string({ maxLength: 10 }),
+		);
+		const meta = fc.oneof(
+			fc.constant(ENVELOPE),
+			fc.constant(undefined),
+			fc.constant(null),
+			fc.constant([]),
+			fc.dictionary(fc.constantFrom(...Object.keys(ENVELOPE)), fc.jsonValue({ maxDepth: 2 })),
+		);
+		const params = fc.oneof(
+			fc.constant(undefined),
+			fc.constant([]),
+			fc.record(
+				{
+					name: fc.oneof(fc.constantFrom("append_to_note", "read_note"), fc.jsonValue({ maxDepth: 1 })),
+					uri: fc.oneof(fc.constant(`vault-mcp://note/${NOTE}`), fc.string({ maxLength: 8 })),
+					arguments: fc.oneof(fc.constant({ path: "Scratch.md", content: "generated" }), fc.jsonValue({ maxDepth: 2 })),
+				},
+				{ requiredKeys: [] },
+			),
+		);
+		const body = fc
+			.record(
+				{
+					jsonrpc: fc.constantFrom("2.0", "1.0", undefined),
+					id,
+					method,
+					params,
+					meta,
+					result: fc.option(fc.jsonValue({ maxDepth: 1 }), { nil: undefined }),
+				},
+				{ requiredKeys: ["meta", "params"] },
+			)
+			.map(({ params: given, meta: envelope, ...rest }) => ({
+				...rest,
+				...(given === undefined ? {} : { params: Array.isArray(given) || envelope === undefined ? given : { ...given, _meta: envelope } }),
+			}));
 		await fc.assert(
-			fc.asyncProperty(body, fc.constantFrom("tools/call", "tools/list", "resources/read", "x"), fc.constantFrom("append_to_note", `vault-mcp://note/${NOTE}`, "z"), async (message, methodHeader, nameHeader) => {
-				const answer = await post([["MCP-Protocol-Version", MODERN], ["Mcp-Method", methodHeader], ["Mcp-Name", nameHeader]], message);
-				expect({ message, status: answer.status < 500 }).toEqual({ message, status: true });
-			}),
+			fc.asyncProperty(
+				body,
+				fc.constantFrom("tools/call", "tools/list", "resources/read", "x"),
+				fc.constantFrom("append_to_note", `vault-mcp://note/${NOTE}`, "z"),
+				async (message, methodHeader, nameHeader) => {
+					const answer = await post(
+						[
+							["MCP-Protocol-Version", MODERN],
+							["Mcp-Method", methodHeader],
+							["Mcp-Name", nameHeader],
+						],
+						message,
+					);
+					expect({ message, status: answer.status < 500 }).toEqual({ message, status: true });
+				},
+			),
 			{ numRuns: 300 },
 		);
 	});
@@ -301,7 +455,10 @@ describe("2026-07-28's own rules, as classes: the envelope, and headers against 
 				const headers = modernHeaders(modernHeader ? MODERN : legacy);
 				const meta = { ...ENVELOPE, "io.modelcontextprotocol/protocolVersion": modernHeader ? legacy : MODERN };
 				const answer = await post(headers, JSON.parse(appendCall(3, meta)));
-				expect({ status: answer.status, code: (JSON.parse(answer.body) as { error?: { code?: number } }).error?.code }).toEqual({ status: 400, code: -32020 });
+				expect({ status: answer.status, code: (JSON.parse(answer.body) as { error?: { code?: number } }).error?.code }).toEqual({
+					status: 400,
+					code: -32020,
+				});
 			}),
 			{ numRuns: 16 },
 		);
@@ -317,21 +474,42 @@ describe("2026-07-28's own rules, as classes: the envelope, and headers against 
 			{ method: "resources/read", name: `vault-mcp://note/${NOTE}`, params: (uri) => ({ uri }) },
 			{ method: "prompts/get", name: "Greet", params: (name) => ({ name, arguments: { name: "x" } }) },
 		];
-		const other = fc.oneof(fc.constantFrom("read_note", "append_to_note ", "APPEND_TO_NOTE", "Greet2", "vault-mcp://note/Other.md", "x"), fc.string({ unit: fc.constantFrom(..."abc_/:.-XYZ"), minLength: 1, maxLength: 12 }));
+		const other = fc.oneof(
+			fc.constantFrom("read_note", "append_to_note ", "APPEND_TO_NOTE", "Greet2", "vault-mcp://note/Other.md", "x"),
+			fc.string({ unit: fc.constantFrom(..."abc_/:.-XYZ"), minLength: 1, maxLength: 12 }),
+		);
 		await fc.assert(
 			fc.asyncProperty(fc.constantFrom(...shapes), other, fc.constantFrom("name", "method"), async (shape, wrong, which) => {
 				fc.pre(wrong.trim() !== shape.name && wrong.trim() !== shape.method);
-				const headers: Array<[string, string]> = [["MCP-Protocol-Version", MODERN], ["Mcp-Method", which === "method" ? wrong : shape.method], ["Mcp-Name", which === "name" ? wrong : shape.name]];
+				const headers: Array<[string, string]> = [
+					["MCP-Protocol-Version", MODERN],
+					["Mcp-Method", which === "method" ? wrong : shape.method],
+					["Mcp-Name", which === "name" ? wrong : shape.name],
+				];
 				const answer = await post(headers, { jsonrpc: "2.0", id: 9, method: shape.method, params: { ...shape.params(shape.name), _meta: ENVELOPE } });
-				expect({ status: answer.status, code: (JSON.parse(answer.body) as { error?: { code?: number } }).error?.code }).toEqual({ status: 400, code: -32020 });
+				expect({ status: answer.status, code: (JSON.parse(answer.body) as { error?: { code?: number } }).error?.code }).toEqual({
+					status: 400,
+					code: -32020,
+				});
 			}),
 			{ numRuns: 60 },
 		);
 		expect(await fs.readFile(nodePath.join(vault, NOTE), "utf8")).toBe(NOTE_TEXT);
 		// The same three, agreeing, are served.
 		for (const shape of shapes) {
-			const answer = await post([["MCP-Protocol-Version", MODERN], ["Mcp-Method", shape.method], ["Mcp-Name", shape.name]], { jsonrpc: "2.0", id: 9, method: shape.method, params: { ...shape.params(shape.name), _meta: ENVELOPE } });
-			expect({ method: shape.method, status: answer.status, error: (JSON.parse(answer.body) as { error?: unknown }).error }).toEqual({ method: shape.method, status: 200, error: undefined });
+			const answer = await post(
+				[
+					["MCP-Protocol-Version", MODERN],
+					["Mcp-Method", shape.method],
+					["Mcp-Name", shape.name],
+				],
+				{ jsonrpc: "2.0", id: 9, method: shape.method, params: { ...shape.params(shape.name), _meta: ENVELOPE } },
+			);
+			expect({ method: shape.method, status: answer.status, error: (JSON.parse(answer.body) as { error?: unknown }).error }).toEqual({
+				method: shape.method,
+				status: 200,
+				error: undefined,
+			});
 		}
 	});
 });
@@ -352,7 +530,17 @@ describe("the HTTP refusals hold for a 2026-07-28 request exactly as for a 2025 
 	const writeHeaders = (extra: Array<[string, string]> = []) => mcpHeaders(running.port, running.tokens.write ?? "", [...modernHeaders(), ...extra]);
 
 	test("any Origin (empty, null, sent twice, any case of its name) refuses a 2026 write call with 403 before anything runs", async () => {
-		const variants: Array<Array<[string, string]>> = [[["Origin", ""]], [["Origin", "null"]], [["oRiGiN", "http://127.0.0.1"]], [["ORIGIN", "http://localhost:1"]], [["Origin", "null"], ["Origin", "null"]], [["origin", "file://"]]];
+		const variants: Array<Array<[string, string]>> = [
+			[["Origin", ""]],
+			[["Origin", "null"]],
+			[["oRiGiN", "http://127.0.0.1"]],
+			[["ORIGIN", "http://localhost:1"]],
+			[
+				["Origin", "null"],
+				["Origin", "null"],
+			],
+			[["origin", "file://"]],
+		];
 		for (const origin of variants) {
 			const answer = await rawRequest(running.port, { headers: writeHeaders(origin), body: appendCall(1, ENVELOPE) });
 			expect({ origin, status: answer.status }).toEqual({ origin, status: 403 });
@@ -369,7 +557,12 @@ describe("the HTTP refusals hold for a 2026-07-28 request exactly as for a 2025 
 		expect((await rawRequest(running.port, { headers: jsonOnly, body: appendCall(1, ENVELOPE) })).status).toBe(406);
 		// A body that stops arriving: the 408 comes once the (shortened) deadline passes.
 		const body = appendCall(1, ENVELOPE);
-		const socket = await openSocket(running.port, [`POST /mcp HTTP/1.1`, ...writeHeaders().map(([name, value]) => `${name}: ${value}`), `Content-Length: ${Buffer.byteLength(body)}`, "", ""].join("\r\n") + body.slice(0, 20));
+		const socket = await openSocket(
+			running.port,
+			[`POST /mcp HTTP/1.1`, ...writeHeaders().map(([name, value]) => `${name}: ${value}`), `Content-Length: ${Buffer.byteLength(body)}`, "", ""].join(
+				"\r\n",
+			) + body.slice(0, 20),
+		);
 		const answer = await new Promise<string>((resolve) => {
 			let text = "";
 			socket.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
@@ -388,7 +581,12 @@ describe("the HTTP refusals hold for a 2026-07-28 request exactly as for a 2025 
 			await running.service.apply(settings);
 			const headers = mcpHeaders(running.port, made.token, modern ? modernHeaders() : [["MCP-Protocol-Version", "2025-06-18"]]);
 			const body = appendCall(1, modern ? ENVELOPE : undefined);
-			const socket = await openSocket(running.port, [`POST /mcp HTTP/1.1`, ...headers.map(([name, value]) => `${name}: ${value}`), `Content-Length: ${Buffer.byteLength(body)}`, "", ""].join("\r\n") + body.slice(0, 10));
+			const socket = await openSocket(
+				running.port,
+				[`POST /mcp HTTP/1.1`, ...headers.map(([name, value]) => `${name}: ${value}`), `Content-Length: ${Buffer.byteLength(body)}`, "", ""].join(
+					"\r\n",
+				) + body.slice(0, 10),
+			);
 			let received = "";
 			socket.on("data", (chunk: Buffer) => (received += chunk.toString("utf8")));
 			await sleep(30);
@@ -407,7 +605,11 @@ describe("the HTTP refusals hold for a 2026-07-28 request exactly as for a 2025 
 	test("a 2026 write whose body was still arriving when writing was turned off answers as an unknown tool and writes nothing", async () => {
 		const headers = mcpHeaders(running.port, running.tokens.write ?? "", modernHeaders());
 		const body = appendCall(1, ENVELOPE);
-		const socket = await openSocket(running.port, [`POST /mcp HTTP/1.1`, ...headers.map(([name, value]) => `${name}: ${value}`), `Content-Length: ${Buffer.byteLength(body)}`, "", ""].join("\r\n") + body.slice(0, 10));
+		const socket = await openSocket(
+			running.port,
+			[`POST /mcp HTTP/1.1`, ...headers.map(([name, value]) => `${name}: ${value}`), `Content-Length: ${Buffer.byteLength(body)}`, "", ""].join("\r\n") +
+				body.slice(0, 10),
+		);
 		let received = "";
 		socket.on("data", (chunk: Buffer) => (received += chunk.toString("utf8")));
 		try {
@@ -428,10 +630,25 @@ describe("the HTTP refusals hold for a 2026-07-28 request exactly as for a 2025 
 		const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 		const list = () =>
 			new Promise<number>((resolve, reject) => {
-				const req = httpRequest({ host: "127.0.0.1", port: running.port, path: "/mcp", method: "POST", agent, headers: Object.fromEntries(mcpHeaders(running.port, token, [["MCP-Protocol-Version", MODERN], ["Mcp-Method", "server/discover"]])) }, (res) => {
-					res.resume();
-					res.on("end", () => resolve(res.statusCode ?? 0));
-				});
+				const req = httpRequest(
+					{
+						host: "127.0.0.1",
+						port: running.port,
+						path: "/mcp",
+						method: "POST",
+						agent,
+						headers: Object.fromEntries(
+							mcpHeaders(running.port, token, [
+								["MCP-Protocol-Version", MODERN],
+								["Mcp-Method", "server/discover"],
+							]),
+						),
+					},
+					(res) => {
+						res.resume();
+						res.on("end", () => resolve(res.statusCode ?? 0));
+					},
+				);
 				req.on("error", reject);
 				req.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: ENVELOPE } }));
 			});
@@ -463,7 +680,11 @@ describe("a token every tool is denied to, at 2026-07-28", () => {
 
 	const post = (method: string, params: Record<string, unknown>, name?: string) =>
 		rawRequest(running.port, {
-			headers: mcpHeaders(running.port, running.tokens.write ?? "", [["MCP-Protocol-Version", MODERN], ["Mcp-Method", method], ...(name === undefined ? [] : [["Mcp-Name", name] as [string, string]])]),
+			headers: mcpHeaders(running.port, running.tokens.write ?? "", [
+				["MCP-Protocol-Version", MODERN],
+				["Mcp-Method", method],
+				...(name === undefined ? [] : [["Mcp-Name", name] as [string, string]]),
+			]),
 			body: JSON.stringify({ jsonrpc: "2.0", id: 5, method, params: { ...params, _meta: ENVELOPE } }),
 		});
 
@@ -476,7 +697,11 @@ describe("a token every tool is denied to, at 2026-07-28", () => {
 		const unknown = await post("tools/call", { name: "no_such_tool", arguments: { path: NOTE, content: "x" } }, "no_such_tool");
 		for (const tool of ALL_TOOLS) {
 			const denied = await post("tools/call", { name: tool.name, arguments: { path: NOTE, content: "x" } }, tool.name);
-			expect({ tool: tool.name, status: denied.status, body: denied.body.replace(tool.name, "T") }).toEqual({ tool: tool.name, status: unknown.status, body: unknown.body.replace("no_such_tool", "T") });
+			expect({ tool: tool.name, status: denied.status, body: denied.body.replace(tool.name, "T") }).toEqual({
+				tool: tool.name,
+				status: unknown.status,
+				body: unknown.body.replace("no_such_tool", "T"),
+			});
 		}
 		expect(await fs.readFile(nodePath.join(vault, NOTE), "utf8")).toBe(NOTE_TEXT);
 	});
@@ -498,7 +723,17 @@ describe("batches and notifications around 2026-07-28", () => {
 	test("a batch holding any 2026-07-28 message, whatever the header says, is refused whole: 400, nothing written", async () => {
 		const modernWrite = JSON.parse(appendCall(1, ENVELOPE)) as unknown;
 		const legacyWrite = JSON.parse(appendCall(2)) as unknown;
-		const batches = fc.array(fc.constantFrom(modernWrite, legacyWrite, { jsonrpc: "2.0", id: 3, method: "tools/list" }, { jsonrpc: "2.0", method: "notifications/initialized" }), { minLength: 1, maxLength: 6 }).filter((batch) => batch.includes(modernWrite));
+		const batches = fc
+			.array(
+				fc.constantFrom(
+					modernWrite,
+					legacyWrite,
+					{ jsonrpc: "2.0", id: 3, method: "tools/list" },
+					{ jsonrpc: "2.0", method: "notifications/initialized" },
+				),
+				{ minLength: 1, maxLength: 6 },
+			)
+			.filter((batch) => batch.includes(modernWrite));
 		await fc.assert(
 			fc.asyncProperty(batches, fc.constantFrom<string | undefined>(undefined, MODERN, "2025-06-18", "2025-11-25"), async (batch, version) => {
 				const headers = mcpHeaders(running.port, running.tokens.write ?? "", version === undefined ? [] : [["MCP-Protocol-Version", version]]);
@@ -512,8 +747,14 @@ describe("batches and notifications around 2026-07-28", () => {
 
 	test("a 2026-07-28 notification is accepted with 202 and an empty body; it runs nothing", async () => {
 		for (const method of ["notifications/cancelled", "notifications/initialized", "notifications/roots/list_changed", "notifications/no_such"]) {
-			const headers = mcpHeaders(running.port, running.tokens.write ?? "", [["MCP-Protocol-Version", MODERN], ["Mcp-Method", method]]);
-			const answer = await rawRequest(running.port, { headers, body: JSON.stringify({ jsonrpc: "2.0", method, params: { requestId: 1, _meta: ENVELOPE } }) });
+			const headers = mcpHeaders(running.port, running.tokens.write ?? "", [
+				["MCP-Protocol-Version", MODERN],
+				["Mcp-Method", method],
+			]);
+			const answer = await rawRequest(running.port, {
+				headers,
+				body: JSON.stringify({ jsonrpc: "2.0", method, params: { requestId: 1, _meta: ENVELOPE } }),
+			});
 			expect({ method, status: answer.status, body: answer.body }).toEqual({ method, status: 202, body: "" });
 		}
 		expect(await fs.readFile(nodePath.join(vault, NOTE), "utf8")).toBe(NOTE_TEXT);
@@ -536,7 +777,17 @@ describe("the answer-size cap holds at 2026-07-28 as at 2025", () => {
 
 	const post = (modern: boolean, method: string, name: string, params: Record<string, unknown>) =>
 		rawRequest(running.port, {
-			headers: mcpHeaders(running.port, running.tokens.read ?? "", modern ? [["MCP-Protocol-Version", MODERN], ["Mcp-Method", method], ["Mcp-Name", name]] : [["MCP-Protocol-Version", "2025-06-18"]]),
+			headers: mcpHeaders(
+				running.port,
+				running.tokens.read ?? "",
+				modern
+					? [
+							["MCP-Protocol-Version", MODERN],
+							["Mcp-Method", method],
+							["Mcp-Name", name],
+						]
+					: [["MCP-Protocol-Version", "2025-06-18"]],
+			),
 			body: JSON.stringify({ jsonrpc: "2.0", id: 11, method, params: modern ? { ...params, _meta: ENVELOPE } : params }),
 		});
 
@@ -550,7 +801,10 @@ describe("the answer-size cap holds at 2026-07-28 as at 2025", () => {
 			expect(JSON.parse(answer.body)).toMatchObject({ id: 11, error: { message: expect.stringContaining(`${CAP} bytes`) as string } });
 		}
 		// A small answer still comes whole.
-		expect(JSON.parse((await post(true, "tools/call", "read_note", { name: "read_note", arguments: { path: NOTE } })).body)).toHaveProperty("result.structuredContent.content", NOTE_TEXT);
+		expect(JSON.parse((await post(true, "tools/call", "read_note", { name: "read_note", arguments: { path: NOTE } })).body)).toHaveProperty(
+			"result.structuredContent.content",
+			NOTE_TEXT,
+		);
 	});
 
 	test("a prompt whose arguments would fill it past the largest answer is refused before it is built, at both eras", async () => {
@@ -571,7 +825,11 @@ describe("a 2025 batch whose answers pass the cap says which calls ran", () => {
 		started.push(running);
 		return running;
 	};
-	const batch = (running: RunningService, calls: unknown[]) => rawRequest(running.port, { headers: mcpHeaders(running.port, running.tokens.write ?? "", [["MCP-Protocol-Version", "2025-06-18"]]), body: JSON.stringify(calls) });
+	const batch = (running: RunningService, calls: unknown[]) =>
+		rawRequest(running.port, {
+			headers: mcpHeaders(running.port, running.tokens.write ?? "", [["MCP-Protocol-Version", "2025-06-18"]]),
+			body: JSON.stringify(calls),
+		});
 	const readBig = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "read_note", arguments: { path: "Big" } } };
 	const append = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "append_to_note", arguments: { path: NOTE, content: "once" } } };
 

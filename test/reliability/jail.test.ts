@@ -50,7 +50,10 @@ async function snapshot(root: string, skip: (relative: string) => boolean = () =
 			else if (stats.isDirectory()) {
 				seen[relative] = "dir";
 				await walk(full, depth + 1);
-			} else seen[relative] = `file ${createHash("sha256").update(await fs.readFile(full)).digest("hex")} ${stats.mtimeMs}`;
+			} else
+				seen[relative] = `file ${createHash("sha256")
+					.update(await fs.readFile(full))
+					.digest("hex")} ${stats.mtimeMs}`;
 		}
 	};
 	await walk(root, 0);
@@ -141,8 +144,20 @@ async function makeWorld(kind: "exists" | "missing"): Promise<World> {
 		"Swap3.md": "- swap three\n",
 		"Archive/Old/Diary.md": "# An old visible diary\n",
 		// A base and a canvas whose formulas and cards reach through the links and into the excluded folder.
-		"Public.base": "formulas:\n  through_link: 'file(\"LinkDir/secret.md\")'\n  link_note: 'link(\"LinkNote\").asFile()'\n  excluded: 'file(\"Private/Diary.md\")'\n  links_there: 'file.hasLink(\"LinkDir/secret\") || file.hasLink(\"Diary\")'\n  linked_from: 'file.backlinks.length'\nviews:\n  - type: table\n    name: All\n    order: [file.path, file.tags, formula.through_link, formula.link_note, formula.excluded, formula.links_there, formula.linked_from]\n    sort:\n      - property: file.path\n        direction: ASC\n",
-		"Public.canvas": JSON.stringify({ nodes: ["LinkDir/secret.md", "LinkNote.md", "Private/Diary.md", "ToPrivate/Diary.md", "ToConfig/app.json", "Public.md"].map((file, index) => ({ id: `n${index}`, type: "file", file, x: index, y: 0, width: 1, height: 1 })), edges: [{ id: "e", fromNode: "n0", toNode: "n5" }] }),
+		"Public.base":
+			"formulas:\n  through_link: 'file(\"LinkDir/secret.md\")'\n  link_note: 'link(\"LinkNote\").asFile()'\n  excluded: 'file(\"Private/Diary.md\")'\n  links_there: 'file.hasLink(\"LinkDir/secret\") || file.hasLink(\"Diary\")'\n  linked_from: 'file.backlinks.length'\nviews:\n  - type: table\n    name: All\n    order: [file.path, file.tags, formula.through_link, formula.link_note, formula.excluded, formula.links_there, formula.linked_from]\n    sort:\n      - property: file.path\n        direction: ASC\n",
+		"Public.canvas": JSON.stringify({
+			nodes: ["LinkDir/secret.md", "LinkNote.md", "Private/Diary.md", "ToPrivate/Diary.md", "ToConfig/app.json", "Public.md"].map((file, index) => ({
+				id: `n${index}`,
+				type: "file",
+				file,
+				x: index,
+				y: 0,
+				width: 1,
+				height: 1,
+			})),
+			edges: [{ id: "e", fromNode: "n0", toNode: "n5" }],
+		}),
 		".obsidian/app.json": "{}",
 		[`${EXCLUDED}/.keep`]: "",
 	});
@@ -151,14 +166,18 @@ async function makeWorld(kind: "exists" | "missing"): Promise<World> {
 	if (kind === "exists") {
 		await fs.mkdir(nodePath.join(target, "sub"), { recursive: true });
 		const secret = "- a\n- outsidesecret #outsidetag\n- [ ] outside task outsidesecret\n";
-		for (const name of ["secret.md", "new.md", "LinkNote.md", `${TODAY()}.md`, "sub/deeper.md", "Template.md"]) await fs.writeFile(nodePath.join(target, name), secret);
+		for (const name of ["secret.md", "new.md", "LinkNote.md", `${TODAY()}.md`, "sub/deeper.md", "Template.md"])
+			await fs.writeFile(nodePath.join(target, name), secret);
 		await fs.writeFile(nodePath.join(root, EXCLUDED, "Diary.md"), "- zebracorn diary #excludedtag\n- [ ] zebracorn task\n[[Public]]\n");
 		await fs.writeFile(nodePath.join(root, EXCLUDED, "Template.md"), "zebracorn template\n");
 		await fs.writeFile(nodePath.join(root, EXCLUDED, "new.md"), "zebracorn\n");
 		await fs.writeFile(nodePath.join(root, EXCLUDED, "photo.png"), "zebracorn");
 		for (const folder of [target, nodePath.join(root, EXCLUDED)]) {
 			await fs.writeFile(nodePath.join(folder, "query.base"), "views:\n  - type: table\n    name: zebracorn view\n");
-			await fs.writeFile(nodePath.join(folder, "board.canvas"), JSON.stringify({ nodes: [{ id: "zebracorn", type: "text", text: "zebracorn", x: 0, y: 0, width: 1, height: 1 }] }));
+			await fs.writeFile(
+				nodePath.join(folder, "board.canvas"),
+				JSON.stringify({ nodes: [{ id: "zebracorn", type: "text", text: "zebracorn", x: 0, y: 0, width: 1, height: 1 }] }),
+			);
 		}
 	}
 	// Made before the server starts: found by the first scan.
@@ -341,7 +360,10 @@ async function attack(kind: "exists" | "missing"): Promise<{ transcript: Transcr
 		const configBefore = await snapshot(nodePath.join(world.root, ".obsidian"), (relative) => relative === "daily-notes.json");
 
 		// Links made before start.
-		for (const [phase, client] of [["before start, watching", watchingClient], ["before start, not watching", stillClient]] as const) {
+		for (const [phase, client] of [
+			["before start, watching", watchingClient],
+			["before start, not watching", stillClient],
+		] as const) {
 			await runSteps(client, refusedSteps({ dir: "LinkDir", note: "LinkNote" }), world, transcript, phase);
 			await runSteps(client, LISTING_STEPS, world, transcript, phase);
 		}
@@ -351,7 +373,10 @@ async function attack(kind: "exists" | "missing"): Promise<{ transcript: Transcr
 		await fs.symlink(world.target, nodePath.join(world.root, "LateDir"));
 		await fs.symlink(nodePath.join(world.target, "secret.md"), nodePath.join(world.root, "LateNote.md"));
 		await waitFor(() => watching.host.hiddenLinks().includes("LateDir") && watching.host.hiddenLinks().includes("LateNote.md"));
-		for (const [phase, client] of [["after start, watching", watchingClient], ["after start, not watching", stillClient]] as const) {
+		for (const [phase, client] of [
+			["after start, watching", watchingClient],
+			["after start, not watching", stillClient],
+		] as const) {
 			await runSteps(client, refusedSteps({ dir: "LateDir", note: "LateNote" }), world, transcript, phase);
 			await runSteps(client, LISTING_STEPS, world, transcript, phase);
 		}
@@ -378,7 +403,10 @@ async function attack(kind: "exists" | "missing"): Promise<{ transcript: Transcr
 		await runSteps(stillClient, swapSteps(), world, transcript, "swapped, not watching");
 		await waitFor(() => ["Swap1.md", "Swap2.md", "Swap3.md"].every((path) => watching.host.vault.getFileByPath(path) === null));
 		await runSteps(watchingClient, swapSteps(), world, transcript, "swapped, watching");
-		for (const [phase, client] of [["after swaps, watching", watchingClient], ["after swaps, not watching", stillClient]] as const) {
+		for (const [phase, client] of [
+			["after swaps, watching", watchingClient],
+			["after swaps, not watching", stillClient],
+		] as const) {
 			await runSteps(client, LISTING_STEPS, world, transcript, phase);
 		}
 
@@ -391,7 +419,11 @@ async function attack(kind: "exists" | "missing"): Promise<{ transcript: Transcr
 		}
 		const created: Record<string, string> = {};
 		for (const entry of await fs.readdir(world.root, { recursive: true, withFileTypes: true })) {
-			if (entry.isFile() && /^Daily\d/.test(nodePath.relative(world.root, entry.parentPath))) created[nodePath.relative(world.root, nodePath.join(entry.parentPath, entry.name))] = await fs.readFile(nodePath.join(entry.parentPath, entry.name), "utf8");
+			if (entry.isFile() && /^Daily\d/.test(nodePath.relative(world.root, entry.parentPath)))
+				created[nodePath.relative(world.root, nodePath.join(entry.parentPath, entry.name))] = await fs.readFile(
+					nodePath.join(entry.parentPath, entry.name),
+					"utf8",
+				);
 		}
 		return { transcript, created };
 	} finally {
@@ -420,7 +452,9 @@ describe("the jail over real HTTP, with real symbolic links", () => {
 	});
 
 	test("every call through a link, into the excluded folder or the config folder is refused", () => {
-		const refusals = exists.transcript.outcomes.filter(({ label }) => !LISTING_STEPS.some((step) => label.endsWith(`: ${step.label}`)) && !label.startsWith("add_task daily"));
+		const refusals = exists.transcript.outcomes.filter(
+			({ label }) => !LISTING_STEPS.some((step) => label.endsWith(`: ${step.label}`)) && !label.startsWith("add_task daily"),
+		);
 		expect(refusals.length).toBeGreaterThan(100);
 		for (const { label, outcome } of refusals) {
 			if (label.includes("list_notes")) expect([label, outcome]).toEqual([label, { ok: true, value: { notes: [], total: 0 } }]);
@@ -452,11 +486,59 @@ describe("the jail over real HTTP, with real symbolic links", () => {
 
 /** Characters that change a path's meaning or look: spaces and dots that look plain, combining marks, NFC/NFD pairs, case, separators. */
 const UNICODE_PIECES = [
-	"Private", "private", "PRIVATE", "Pr\u0131vate", "Priv\u0430te", "Private\u00a0", "Private\u2007", "Private\u200b", "\u200bPrivate", "Private\u3000", "Private.", "Private\uff0e",
-	"Caf\u00e9", "Cafe\u0301", "CAF\u00c9", "Link", "LinkDir", "LinkNote", "LinkNote.md", "ToPrivate", "ToConfig", ".obsidian", ".Obsidian", "\uff0eobsidian", "\u2024obsidian", "obsidian",
-	"..", ".", "\u2025", "\u2024\u2024", "note", "Note.md", "note.MD", "x\u0301", "\u00a0", "\u202f", " ", "\u3000", "\u2800", "\u2215", "\u2044", "\uff0f", "a", "Journal", "Private Journal", "Private\u00a0Journal",
+	"Private",
+	"private",
+	"PRIVATE",
+	"Pr\u0131vate",
+	"Priv\u0430te",
+	"Private\u00a0",
+	"Private\u2007",
+	"Private\u200b",
+	"\u200bPrivate",
+	"Private\u3000",
+	"Private.",
+	"Private\uff0e",
+	"Caf\u00e9",
+	"Cafe\u0301",
+	"CAF\u00c9",
+	"Link",
+	"LinkDir",
+	"LinkNote",
+	"LinkNote.md",
+	"ToPrivate",
+	"ToConfig",
+	".obsidian",
+	".Obsidian",
+	"\uff0eobsidian",
+	"\u2024obsidian",
+	"obsidian",
+	"..",
+	".",
+	"\u2025",
+	"\u2024\u2024",
+	"note",
+	"Note.md",
+	"note.MD",
+	"x\u0301",
+	"\u00a0",
+	"\u202f",
+	" ",
+	"\u3000",
+	"\u2800",
+	"\u2215",
+	"\u2044",
+	"\uff0f",
+	"a",
+	"Journal",
+	"Private Journal",
+	"Private\u00a0Journal",
 ];
-const unicodePath = fc.tuple(fc.array(fc.constantFrom(...UNICODE_PIECES), { minLength: 1, maxLength: 4 }), fc.array(fc.constantFrom("/", "", " ", "\u00a0", "."), { minLength: 3, maxLength: 3 })).map(([pieces, glue]) => pieces.map((piece, index) => piece + (index < pieces.length - 1 ? (glue[index % glue.length] ?? "/") : "")).join(""));
+const unicodePath = fc
+	.tuple(
+		fc.array(fc.constantFrom(...UNICODE_PIECES), { minLength: 1, maxLength: 4 }),
+		fc.array(fc.constantFrom("/", "", " ", "\u00a0", "."), { minLength: 3, maxLength: 3 }),
+	)
+	.map(([pieces, glue]) => pieces.map((piece, index) => piece + (index < pieces.length - 1 ? (glue[index % glue.length] ?? "/") : "")).join(""));
 
 describe("generated Unicode paths and hostile config files never reach outside the visible vault", () => {
 	let world: World;
@@ -480,7 +562,10 @@ describe("generated Unicode paths and hostile config files never reach outside t
 		await fs.mkdir(nodePath.join(world.root, "Cafe\u0301"));
 		await fs.writeFile(nodePath.join(world.root, "Cafe\u0301", "c.md"), "zebracorn cafe\n");
 		host = await NodeHost.open(world.root);
-		running = await startService(world.root, { levels: ["write"], settings: { writeEnabled: true, excludedFolders: scope.excludedFolders, rateLimitPerMinute: 1_000_000, writeCallsPerMinute: 1_000_000 } });
+		running = await startService(world.root, {
+			levels: ["write"],
+			settings: { writeEnabled: true, excludedFolders: scope.excludedFolders, rateLimitPerMinute: 1_000_000, writeCallsPerMinute: 1_000_000 },
+		});
 		client = await connectClient(running.url, running.tokens.write ?? "");
 	});
 	afterAll(async () => {
@@ -493,18 +578,29 @@ describe("generated Unicode paths and hostile config files never reach outside t
 	/** True when a file the server made lies in the visible part of the vault: no link, hidden or excluded folder on its way. */
 	const isVisibleWrite = async (relative: string): Promise<boolean> => {
 		const real = await fs.realpath(nodePath.join(world.root, relative));
-		return real === nodePath.join(world.root, relative) && !isHiddenPath(relative) && !isHiddenPath(pathMatchKey(relative)) && !isExcludedPath(relative.normalize("NFC"), scope);
+		return (
+			real === nodePath.join(world.root, relative) &&
+			!isHiddenPath(relative) &&
+			!isHiddenPath(pathMatchKey(relative)) &&
+			!isExcludedPath(relative.normalize("NFC"), scope)
+		);
 	};
 
 	test("checkNewNotePath, findNote and NodeVault: 600 generated paths", async () => {
-		const protectedBefore = [await snapshot(world.outside), await snapshot(nodePath.join(world.root, EXCLUDED)), await snapshot(nodePath.join(world.root, ".obsidian")), await snapshot(nodePath.join(world.root, "Private Journal")), await snapshot(nodePath.join(world.root, "Cafe\u0301"))];
+		const protectedBefore = [
+			await snapshot(world.outside),
+			await snapshot(nodePath.join(world.root, EXCLUDED)),
+			await snapshot(nodePath.join(world.root, ".obsidian")),
+			await snapshot(nodePath.join(world.root, "Private Journal")),
+			await snapshot(nodePath.join(world.root, "Cafe\u0301")),
+		];
 		const before = new Set(await visibleOnDisk());
 		await fc.assert(
 			fc.asyncProperty(unicodePath, async (input) => {
 				const found = findNote(host, scope, input);
 				if (found.ok) {
 					expect(isExcludedPath(found.value.path, scope) || isHiddenPath(found.value.path)).toBe(false);
-					expect(SECRET_WORDS.some((word) => (host.vault.readSync(found.value)).includes(word))).toBe(false);
+					expect(SECRET_WORDS.some((word) => host.vault.readSync(found.value).includes(word))).toBe(false);
 				}
 				const checked = checkNewNotePath(input, scope);
 				if (checked.ok && !host.vault.getFileByPath(checked.value)) {
@@ -513,7 +609,13 @@ describe("generated Unicode paths and hostile config files never reach outside t
 			}),
 			{ numRuns: 600, seed: 20261201 },
 		);
-		const protectedAfter = [await snapshot(world.outside), await snapshot(nodePath.join(world.root, EXCLUDED)), await snapshot(nodePath.join(world.root, ".obsidian")), await snapshot(nodePath.join(world.root, "Private Journal")), await snapshot(nodePath.join(world.root, "Cafe\u0301"))];
+		const protectedAfter = [
+			await snapshot(world.outside),
+			await snapshot(nodePath.join(world.root, EXCLUDED)),
+			await snapshot(nodePath.join(world.root, ".obsidian")),
+			await snapshot(nodePath.join(world.root, "Private Journal")),
+			await snapshot(nodePath.join(world.root, "Cafe\u0301")),
+		];
 		expect(protectedAfter).toEqual(protectedBefore);
 		const made = (await visibleOnDisk()).filter((path) => !before.has(path));
 		expect(made.length).toBeGreaterThan(0);
@@ -521,7 +623,13 @@ describe("generated Unicode paths and hostile config files never reach outside t
 	}, 30_000);
 
 	test("over HTTP: 150 generated paths through create_note, read_note, append_to_note, and 60 hostile daily-notes.json files through add_task", async () => {
-		const protectedBefore = [await snapshot(world.outside), await snapshot(nodePath.join(world.root, EXCLUDED)), await snapshot(nodePath.join(world.root, ".obsidian")), await snapshot(nodePath.join(world.root, "Private Journal")), await snapshot(nodePath.join(world.root, "Cafe\u0301"))];
+		const protectedBefore = [
+			await snapshot(world.outside),
+			await snapshot(nodePath.join(world.root, EXCLUDED)),
+			await snapshot(nodePath.join(world.root, ".obsidian")),
+			await snapshot(nodePath.join(world.root, "Private Journal")),
+			await snapshot(nodePath.join(world.root, "Cafe\u0301")),
+		];
 		const before = new Set(await visibleOnDisk());
 		await fc.assert(
 			fc.asyncProperty(unicodePath, fc.boolean(), async (input, overwrite) => {
@@ -539,7 +647,10 @@ describe("generated Unicode paths and hostile config files never reach outside t
 		const hostileConfig = fc.record({
 			folder: fc.oneof(unicodePath, fc.constantFrom("", "/", "../x", "/etc", "LinkDir", "ToPrivate", "ToConfig", ".obsidian")),
 			format: fc.constantFrom("YYYY-MM-DD", "[../]YYYY", "[LinkDir/]YYYY", "[/]YYYY", "[Private/]YYYY", "[.obsidian/]YYYY", "[Private\u00a0/]YYYY"),
-			template: fc.oneof(unicodePath, fc.constantFrom("", "Private/Template", "LinkDir/Template", "LinkNote", "ToPrivate/Template", "../x", "/etc/passwd")),
+			template: fc.oneof(
+				unicodePath,
+				fc.constantFrom("", "Private/Template", "LinkDir/Template", "LinkNote", "ToPrivate/Template", "../x", "/etc/passwd"),
+			),
 		});
 		await fc.assert(
 			fc.asyncProperty(hostileConfig, async (config) => {
@@ -550,7 +661,13 @@ describe("generated Unicode paths and hostile config files never reach outside t
 			{ numRuns: 60, seed: 12 },
 		);
 		await fs.rm(nodePath.join(world.root, ".obsidian", "daily-notes.json"));
-		const protectedAfter = [await snapshot(world.outside), await snapshot(nodePath.join(world.root, EXCLUDED)), await snapshot(nodePath.join(world.root, ".obsidian")), await snapshot(nodePath.join(world.root, "Private Journal")), await snapshot(nodePath.join(world.root, "Cafe\u0301"))];
+		const protectedAfter = [
+			await snapshot(world.outside),
+			await snapshot(nodePath.join(world.root, EXCLUDED)),
+			await snapshot(nodePath.join(world.root, ".obsidian")),
+			await snapshot(nodePath.join(world.root, "Private Journal")),
+			await snapshot(nodePath.join(world.root, "Cafe\u0301")),
+		];
 		expect(protectedAfter).toEqual(protectedBefore);
 		const made = (await visibleOnDisk()).filter((path) => !before.has(path));
 		for (const path of made) {

@@ -49,7 +49,9 @@ describe("load: 8 clients, 2,000 mixed requests", () => {
 		for (const target of APPEND_TARGETS) await setup.callTool({ name: "create_note", arguments: { path: target, content: "# Load\n" } });
 		await setup.close();
 
-		const readCalls = ALL_TOOLS.filter((tool) => tool.access === "read" && tool.needs !== "workspace").flatMap((tool) => tool.examples.map((example) => ({ name: tool.name, arguments: example })));
+		const readCalls = ALL_TOOLS.filter((tool) => tool.access === "read" && tool.needs !== "workspace").flatMap((tool) =>
+			tool.examples.map((example) => ({ name: tool.name, arguments: example })),
+		);
 		// The clients run in another process: this process's heap is the server's alone.
 		const drive = async (count: number, prefix: string): Promise<LoadResult> => {
 			const input = JSON.stringify({ url: running.url, tokens, count, prefix, targets: APPEND_TARGETS, readCalls });

@@ -21,7 +21,14 @@ async function snapshot(folder: string): Promise<Array<[string, string]>> {
 	return Promise.all(
 		names.map(async (name): Promise<[string, string]> => {
 			const stats = await fs.lstat(nodePath.join(folder, name));
-			return [name, stats.isFile() ? `${stats.mode & 0o777}:${(await fs.readFile(nodePath.join(folder, name))).toString("hex")}` : stats.isDirectory() ? "folder" : "other"];
+			return [
+				name,
+				stats.isFile()
+					? `${stats.mode & 0o777}:${(await fs.readFile(nodePath.join(folder, name))).toString("hex")}`
+					: stats.isDirectory()
+						? "folder"
+						: "other",
+			];
 		}),
 	);
 }
@@ -53,7 +60,15 @@ describe("the plugin's own files are in the jail", () => {
 
 	const post = (path: string) => {
 		const port = serving?.port ?? 0;
-		return rawRequest(port, { headers: mcpHeaders(port, token), body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "append_to_note", arguments: { path, content: "written through the server" } } }) });
+		return rawRequest(port, {
+			headers: mcpHeaders(port, token),
+			body: JSON.stringify({
+				jsonrpc: "2.0",
+				id: 3,
+				method: "tools/call",
+				params: { name: "append_to_note", arguments: { path, content: "written through the server" } },
+			}),
+		});
 	};
 	const append = async (path: string) => {
 		const answer = await post(path);
@@ -85,7 +100,8 @@ describe("the plugin's own files are in the jail", () => {
 		serving = await startServe([root, "--port", "0", "--allow-write"]);
 		expect(await append("Home.md")).toContain("Home.md");
 		// The folder's contents moved outside, and the folder replaced by a link to them.
-		for (const name of await fs.readdir(nodePath.join(root, PLUGIN_FOLDER))) await fs.rename(nodePath.join(root, PLUGIN_FOLDER, name), nodePath.join(outside, name));
+		for (const name of await fs.readdir(nodePath.join(root, PLUGIN_FOLDER)))
+			await fs.rename(nodePath.join(root, PLUGIN_FOLDER, name), nodePath.join(outside, name));
 		await fs.rmdir(nodePath.join(root, PLUGIN_FOLDER));
 		await fs.symlink(outside, nodePath.join(root, PLUGIN_FOLDER));
 		const before = await snapshot(outside);
@@ -106,10 +122,17 @@ describe("the plugin's own files are in the jail", () => {
 		await fs.rm(nodePath.join(root, PLUGIN_FOLDER, "data.json"));
 		await fs.symlink(nodePath.join(outside, "data.json"), nodePath.join(root, PLUGIN_FOLDER, "data.json"));
 		const before = await snapshot(outside);
-		for (const args of [["serve", root, "--port", "0"], ["token", "new", root, "--name", "x"], ["token", "revoke", root, "writer"], ["token", "rights", root, "writer", "--deny", "read_note"]]) {
+		for (const args of [
+			["serve", root, "--port", "0"],
+			["token", "new", root, "--name", "x"],
+			["token", "revoke", root, "writer"],
+			["token", "rights", root, "writer", "--deny", "read_note"],
+		]) {
 			const result = await runCli(args);
 			expect({ args, code: result.code }).toEqual({ args, code: 1 });
-			expect(result.stderr.trim().split("\n")).toEqual([`error: "${PLUGIN_FOLDER}/data.json" is a symbolic link, a hard link or outside the vault, and Vault MCP never writes its own files through one: writing to the vault is stopped and nothing was written. Replace it with a plain file or folder to write again.`]);
+			expect(result.stderr.trim().split("\n")).toEqual([
+				`error: "${PLUGIN_FOLDER}/data.json" is a symbolic link, a hard link or outside the vault, and Vault MCP never writes its own files through one: writing to the vault is stopped and nothing was written. Replace it with a plain file or folder to write again.`,
+			]);
 		}
 		expect(await snapshot(outside)).toEqual(before);
 	});
@@ -131,6 +154,7 @@ describe("the plugin's own files are in the jail", () => {
 	test("files the server and the CLI create in the plugin folder are owner-only", async () => {
 		serving = await startServe([root, "--port", "0", "--allow-write"]);
 		await append("Home.md");
-		for (const name of ["data.json", "journal.jsonl"]) expect({ name, mode: (await fs.stat(nodePath.join(root, PLUGIN_FOLDER, name))).mode & 0o077 }).toEqual({ name, mode: 0 });
+		for (const name of ["data.json", "journal.jsonl"])
+			expect({ name, mode: (await fs.stat(nodePath.join(root, PLUGIN_FOLDER, name))).mode & 0o077 }).toEqual({ name, mode: 0 });
 	});
 });

@@ -11,7 +11,9 @@ import { openSocket, requestHead, sleep, toolCall } from "../helpers/sockets";
 import { makeVault, removeDir } from "../helpers/vault";
 
 /** A service with two write tokens and one client per token. */
-async function twoWriters(files: Record<string, string>): Promise<{ vault: string; running: RunningService; clients: [Client, Client]; stop: () => Promise<void> }> {
+async function twoWriters(
+	files: Record<string, string>,
+): Promise<{ vault: string; running: RunningService; clients: [Client, Client]; stop: () => Promise<void> }> {
 	const vault = await makeVault(files);
 	const { settings, tokens } = settingsWithWriteTokens(["first", "second"]);
 	const running = await startService(vault, { levels: [], settings });
@@ -36,7 +38,9 @@ describe("write races, other variants", () => {
 		setup = await twoWriters({ "Other.md": "x\n" });
 		for (let round = 0; round < 10; round++) {
 			const path = `New/Same ${round}.md`;
-			const outcomes = await Promise.all(setup.clients.map((client, index) => callTool(client, "create_note", { path, content: `from ${index} ${"y".repeat(20_000)}` })));
+			const outcomes = await Promise.all(
+				setup.clients.map((client, index) => callTool(client, "create_note", { path, content: `from ${index} ${"y".repeat(20_000)}` })),
+			);
 			const won = outcomes.filter((outcome) => outcome.ok);
 			expect(won).toHaveLength(1);
 			const lost = outcomes.find((outcome) => !outcome.ok);
@@ -207,7 +211,8 @@ describe("batches and the limits", () => {
 	test("notifications in a batch count against the rate limit like calls, tools/list included", async () => {
 		const running = await startService(vault, { settings: { rateLimitPerMinute: 10 } });
 		try {
-			const post = (body: unknown) => rawRequest(running.port, { headers: mcpHeaders(running.port, running.tokens.read ?? ""), body: JSON.stringify(body) });
+			const post = (body: unknown) =>
+				rawRequest(running.port, { headers: mcpHeaders(running.port, running.tokens.read ?? ""), body: JSON.stringify(body) });
 			const notifications = Array.from({ length: 6 }, () => ({ jsonrpc: "2.0", method: "notifications/initialized" }));
 			const lists = Array.from({ length: 4 }, (_, index) => ({ jsonrpc: "2.0", id: index + 1, method: "tools/list" }));
 			const first = await post([...notifications, ...lists]);
@@ -222,12 +227,25 @@ describe("batches and the limits", () => {
 	});
 
 	test("a batch whose write calls only partly fit the write budget is refused whole: nothing of it is written", async () => {
-		const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000, writeCallsPerMinute: 4 } });
+		const running = await startService(vault, {
+			levels: ["write"],
+			settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000, writeCallsPerMinute: 4 },
+		});
 		try {
-			const post = (body: unknown) => rawRequest(running.port, { headers: mcpHeaders(running.port, running.tokens.write ?? ""), body: JSON.stringify(body) });
-			const first = await post([toolCall(1, "append_to_note", { path: "Calls.md", content: "one" }), toolCall(2, "append_to_note", { path: "Calls.md", content: "two" }), { jsonrpc: "2.0", id: 3, method: "tools/list" }]);
+			const post = (body: unknown) =>
+				rawRequest(running.port, { headers: mcpHeaders(running.port, running.tokens.write ?? ""), body: JSON.stringify(body) });
+			const first = await post([
+				toolCall(1, "append_to_note", { path: "Calls.md", content: "one" }),
+				toolCall(2, "append_to_note", { path: "Calls.md", content: "two" }),
+				{ jsonrpc: "2.0", id: 3, method: "tools/list" },
+			]);
 			expect(first.status).toBe(200);
-			const second = await post([toolCall(1, "append_to_note", { path: "Calls.md", content: "three" }), toolCall(2, "get_vault_status", {}), toolCall(3, "append_to_note", { path: "Calls.md", content: "four" }), toolCall(4, "append_to_note", { path: "Calls.md", content: "five" })]);
+			const second = await post([
+				toolCall(1, "append_to_note", { path: "Calls.md", content: "three" }),
+				toolCall(2, "get_vault_status", {}),
+				toolCall(3, "append_to_note", { path: "Calls.md", content: "four" }),
+				toolCall(4, "append_to_note", { path: "Calls.md", content: "five" }),
+			]);
 			expect(second.status).toBe(429);
 			expect(second.body).toContain("Nothing was written");
 			const text = await fs.readFile(nodePath.join(vault, "Calls.md"), "utf8");

@@ -40,7 +40,8 @@ function vaultFiles(notes: number): Record<string, string> {
 	const files: Record<string, string> = {};
 	for (let index = 0; index < notes; index++) {
 		const folder = index % 10 === 0 ? "Private/" : "";
-		files[`${folder}Note ${index}.md`] = `# Note ${index}\n\nalpha ${"beta ".repeat(index % 7)}gamma ${index}\n\nA longer paragraph about alpha and other words, so each note has a snippet to cut.\n`;
+		files[`${folder}Note ${index}.md`] =
+			`# Note ${index}\n\nalpha ${"beta ".repeat(index % 7)}gamma ${index}\n\nA longer paragraph about alpha and other words, so each note has a snippet to cut.\n`;
 	}
 	return files;
 }
@@ -60,7 +61,14 @@ async function start(root: string, deps: { yieldToHost?: () => Promise<void>; ca
 	const second = addToken(first.settings, "other", "read");
 	if ("error" in second) throw new Error(second.error);
 	settings = second.settings;
-	const service = new McpService({ host, serverVersion: "test", logger: new RecordingLogger(), journal: new MemoryJournal(), yieldToHost: deps.yieldToHost, callBudget: deps.callBudget });
+	const service = new McpService({
+		host,
+		serverVersion: "test",
+		logger: new RecordingLogger(),
+		journal: new MemoryJournal(),
+		yieldToHost: deps.yieldToHost,
+		callBudget: deps.callBudget,
+	});
 	const status = await service.apply(settings);
 	if (status.state !== "listening") throw new Error("the server did not start");
 	return { service, host, url: status.url, tokens: [first.token, second.token] };
@@ -94,7 +102,10 @@ describe("a flood of search_notes beside other clients, over HTTP", () => {
 
 	/** The server with every search slice ending at once (sliceMs 0), its turns held by `turns`. */
 	async function startGated(): Promise<Running> {
-		running = await start(root, { yieldToHost: () => turns.wait().then(() => new Promise((resolve) => setImmediate(resolve))), callBudget: { sliceMs: 0 } });
+		running = await start(root, {
+			yieldToHost: () => turns.wait().then(() => new Promise((resolve) => setImmediate(resolve))),
+			callBudget: { sliceMs: 0 },
+		});
 		await running.service.search?.whenReady();
 		return running;
 	}
@@ -139,7 +150,9 @@ describe("a flood of search_notes beside other clients, over HTTP", () => {
 			const file = server.host.vault.getFileByPath(path);
 			if (file) await server.host.vault.trash(file);
 		}
-		const gone = async () => deleted.every((path) => server.host.vault.getFileByPath(path) === null) && (server.service.search?.status().indexed_notes ?? 0) <= NOTES - NOTES / 10 - deleted.length;
+		const gone = async () =>
+			deleted.every((path) => server.host.vault.getFileByPath(path) === null) &&
+			(server.service.search?.status().indexed_notes ?? 0) <= NOTES - NOTES / 10 - deleted.length;
 		for (let waited = 0; !(await gone()) && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
 		expect(await gone()).toBe(true);
 		turns.open();
@@ -156,7 +169,9 @@ describe("a flood of search_notes beside other clients, over HTTP", () => {
 		await running.service.search?.whenReady();
 		const client = await connectClient(running.url, running.tokens[0]);
 		clients.push(client);
-		expect(await callError(client, "search_notes", { query: "alpha", limit: 50 })).toMatch(/was stopped, so other clients are not held up.*Add words, a folder or a tag/);
+		expect(await callError(client, "search_notes", { query: "alpha", limit: 50 })).toMatch(
+			/was stopped, so other clients are not held up.*Add words, a folder or a tag/,
+		);
 		expect(await callOk<{ content: string }>(client, "read_note", { path: "Note 2" })).toMatchObject({ content: expect.stringContaining("alpha") });
 	});
 

@@ -65,7 +65,9 @@ describe("writes that race: nothing acknowledged is lost", () => {
 		});
 		expect(overwrites.length).toBeGreaterThan(0);
 		expect(acknowledged.length).toBeGreaterThan(30);
-		const texts = await Promise.all((await fs.readdir(vault)).filter((name) => name.startsWith("Race.md")).map((name) => fs.readFile(nodePath.join(vault, name), "utf8")));
+		const texts = await Promise.all(
+			(await fs.readdir(vault)).filter((name) => name.startsWith("Race.md")).map((name) => fs.readFile(nodePath.join(vault, name), "utf8")),
+		);
 		const everything = texts.join("\n");
 		expect(acknowledged.filter((marker) => !everything.includes(marker))).toEqual([]);
 		// One backup per acknowledged overwrite, each a distinct file.
@@ -86,7 +88,11 @@ describe("writes that race: nothing acknowledged is lost", () => {
 		await inParallel(150, 8, async (index) => {
 			const marker = `server-${index}`;
 			// Every third append goes under the heading, so the whole-file replace path races too.
-			const outcome = await callPolitely(clients[index % clients.length] as Client, "append_to_note", { path: "Race.md", content: marker, ...(index % 3 === 0 ? { heading: "Race" } : {}) });
+			const outcome = await callPolitely(clients[index % clients.length] as Client, "append_to_note", {
+				path: "Race.md",
+				content: marker,
+				...(index % 3 === 0 ? { heading: "Race" } : {}),
+			});
 			if (outcome.ok) acknowledged.push(marker);
 			else refused.push(outcome.error);
 		});
@@ -105,7 +111,10 @@ describe("writes that race: nothing acknowledged is lost", () => {
 describe("an editor saving atomically beside the server", () => {
 	test("another program's read-modify-rename saves every 3 ms are never overwritten by 60 server edits", async () => {
 		const vault = await makeVault({ "Race.md": "# Race\n\nFirst line.\n" });
-		const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 } });
+		const running = await startService(vault, {
+			levels: ["write"],
+			settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 },
+		});
 		const client = await connectClient(running.url, running.tokens.write ?? "");
 		const note = nodePath.join(vault, "Race.md");
 		const saves = 200;
@@ -117,7 +126,11 @@ describe("an editor saving atomically beside the server", () => {
 		const finished = new Promise<void>((resolve) => editor.once("exit", () => resolve()));
 		try {
 			for (let index = 0; index < 60; index++) {
-				const outcome = await callPolitely(client, "append_to_note", { path: "Race.md", content: `server-${index}`, ...(index % 2 === 0 ? { heading: "Race" } : {}) });
+				const outcome = await callPolitely(client, "append_to_note", {
+					path: "Race.md",
+					content: `server-${index}`,
+					...(index % 2 === 0 ? { heading: "Race" } : {}),
+				});
 				if (!outcome.ok) expect(outcome.error).toMatch(/kept changing/);
 			}
 			await finished;
@@ -177,11 +190,17 @@ describe("names too long for the file system", () => {
 describe("appends beside a busy outside writer", () => {
 	test("another program appends every 2 ms for the whole run: at least 90 of 100 server appends succeed, no line of either is lost or overwritten", async () => {
 		const vault = await makeVault({ "Log.md": "# Log\n" });
-		const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 } });
+		const running = await startService(vault, {
+			levels: ["write"],
+			settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 },
+		});
 		const client = await connectClient(running.url, running.tokens.write ?? "");
 		const note = nodePath.join(vault, "Log.md");
 		// A separate process appending a numbered line every 2 ms until it is stopped, as a logger would.
-		const writer = spawn(process.execPath, ["-e", `const fs = require("fs"); let i = 0; setInterval(() => fs.appendFileSync(${JSON.stringify(note)}, "outside-" + i++ + "\\n"), 2);`]);
+		const writer = spawn(process.execPath, [
+			"-e",
+			`const fs = require("fs"); let i = 0; setInterval(() => fs.appendFileSync(${JSON.stringify(note)}, "outside-" + i++ + "\\n"), 2);`,
+		]);
 		const exited = new Promise<void>((resolve) => writer.once("exit", () => resolve()));
 		const acknowledged: string[] = [];
 		const refused: string[] = [];

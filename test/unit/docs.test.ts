@@ -28,14 +28,17 @@ describe("the README", () => {
 
 	test("every file it links to or shows (docs, screenshots) is committed", () => {
 		const targets = [...readme.matchAll(/\]\(([^)#\s]+)\)/g)].map((match) => match[1] ?? "").filter((target) => !/^[a-z]+:/.test(target));
-		expect(targets).toEqual(expect.arrayContaining(["docs/tools.md", "docs/limits.md", "docs/security.md", "docs/architecture.md", "bench/README.md", "CONTRIBUTING.md"]));
+		expect(targets).toEqual(
+			expect.arrayContaining(["docs/tools.md", "docs/limits.md", "docs/security.md", "docs/architecture.md", "bench/README.md", "CONTRIBUTING.md"]),
+		);
 		expect(targets.filter((target) => !existsSync(nodePath.join(PROJECT_ROOT, target)))).toEqual([]);
 		const screenshots = targets.filter((target) => target.startsWith("docs/screenshots/"));
 		expect(screenshots.length).toBeGreaterThan(0);
-		for (const screenshot of screenshots) expect(readFileSync(nodePath.join(PROJECT_ROOT, screenshot)).subarray(0, 8).toString("hex")).toBe("89504e470d0a1a0a");
+		for (const screenshot of screenshots)
+			expect(readFileSync(nodePath.join(PROJECT_ROOT, screenshot)).subarray(0, 8).toString("hex")).toBe("89504e470d0a1a0a");
 	});
 
 	test("its connection lines are the ones the server prints for the demo vault", () => {
-		expect(readme).toContain("claude mcp add --transport http vault-demo-vault http://127.0.0.1:27150/mcp --header \"Authorization: Bearer <token>\"");
+		expect(readme).toContain('claude mcp add --transport http vault-demo-vault http://127.0.0.1:27150/mcp --header "Authorization: Bearer <token>"');
 	});
 });

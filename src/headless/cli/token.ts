@@ -77,7 +77,9 @@ async function tokenNew(args: string[], io: CliIo): Promise<number> {
 	});
 	const shown = rightsTable({ level, rights: rights.rights }, ALL_TOOLS);
 	if (values.json === true) {
-		io.stdout(`${JSON.stringify({ name: name.trim(), level, token: made.token, rights: shown, ...(folders.folders.length > 0 ? { folders: folders.folders } : {}) })}\n`);
+		io.stdout(
+			`${JSON.stringify({ name: name.trim(), level, token: made.token, rights: shown, ...(folders.folders.length > 0 ? { folders: folders.folders } : {}) })}\n`,
+		);
 	} else {
 		io.stdout(`Token "${visibleInTerminal(name.trim())}" (${level}). It is shown this once; only its hash is kept:\n\n  ${made.token}\n\n`);
 		io.stdout(`Rights:\n${rightsText(shown)}\n\nFolders: ${visibleInTerminal(tokenFoldersText({ folders: folders.folders }))}\n\n`);
@@ -174,7 +176,13 @@ async function tokenFolders(args: string[], io: CliIo): Promise<number> {
 	if (name === undefined) throw new UsageError("token folders needs the token's name.");
 	const given = positionals.slice(2);
 	const logger = loggerFor(io);
-	const outcome = await runTokenFolders(settingsStoreOf(root), { root, name, folders: given.length > 0 ? given : undefined, wholeVault: values["whole-vault"], json: values.json });
+	const outcome = await runTokenFolders(settingsStoreOf(root), {
+		root,
+		name,
+		folders: given.length > 0 ? given : undefined,
+		wholeVault: values["whole-vault"],
+		json: values.json,
+	});
 	if ("error" in outcome && outcome.usage) throw new UsageError(outcome.error, undefined, false);
 	if ("error" in outcome) {
 		logger.error(outcome.error);

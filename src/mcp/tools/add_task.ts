@@ -31,7 +31,13 @@ export const addTaskTool = defineTool({
 		if (badDue !== null) return fail(badDue);
 
 		const heading = args.heading?.trim() ? args.heading : undefined;
-		const result = await addTask(ctx.host, ctx.scope, { path: args.path, text, due: args.due, heading, emptyNoteMode: ctx.dailyNotesAreOutlines ? "outliner" : "freeform" });
+		const result = await addTask(ctx.host, ctx.scope, {
+			path: args.path,
+			text,
+			due: args.due,
+			heading,
+			emptyNoteMode: ctx.dailyNotesAreOutlines ? "outliner" : "freeform",
+		});
 		if (!result.ok) return fail(result.error);
 		const added = result.value;
 		return ok({ path: added.path, line: added.line, created_note: added.createdNote });

@@ -68,7 +68,10 @@ export const createNoteTool = defineTool({
 			await createNoteFile(host, path, text);
 			return ok({ path, created: true, hash: hashText(text) });
 		}
-		if (!args.overwrite) return fail(`A note already exists at "${path}". Nothing was written. Use append_to_note to add to it, or pass overwrite: true (its current text is kept in a backup).`);
+		if (!args.overwrite)
+			return fail(
+				`A note already exists at "${path}". Nothing was written. Use append_to_note to add to it, or pass overwrite: true (its current text is kept in a backup).`,
+			);
 		const { backup, text: written } = await overwriteWithBackup(host, existing, text);
 		return ok({ path, created: false, backup, hash: hashText(written) });
 	},

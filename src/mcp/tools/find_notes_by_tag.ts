@@ -30,7 +30,11 @@ export const findNotesByTagTool = defineTool({
 		if (!isValidTag(tag)) return fail(`"${args.tag}" is not a valid tag. Call list_tags to see the tags in use.`);
 		const offset = decodeCursor(args.cursor);
 		if (!offset.ok) return fail(offset.error);
-		const found = await withinCallBudget((budget) => notesWithTag(ctx.host, ctx.scope, tag, budget), "Try a more specific tag, or search_notes with the tag as a filter.", ctx.callBudget);
+		const found = await withinCallBudget(
+			(budget) => notesWithTag(ctx.host, ctx.scope, tag, budget),
+			"Try a more specific tag, or search_notes with the tag as a filter.",
+			ctx.callBudget,
+		);
 		if (!found.ok) return found;
 		const notes = found.value;
 		const { items, nextCursor } = page(notes, offset.value, args.limit);

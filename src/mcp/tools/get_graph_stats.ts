@@ -24,7 +24,10 @@ export const getGraphStatsTool = defineTool({
 	examples: [{}],
 	handler: async (ctx) => {
 		const stats = await withinCallBudget(
-			async (budget) => ({ ...(await graphStats(ctx.host, ctx.scope, GRAPH_TOP_LINKED, budget)), tags: (await countTags(ctx.host, ctx.scope, budget)).length }),
+			async (budget) => ({
+				...(await graphStats(ctx.host, ctx.scope, GRAPH_TOP_LINKED, budget)),
+				tags: (await countTags(ctx.host, ctx.scope, budget)).length,
+			}),
 			"The vault is too large to count in one call; ask the vault's owner to exclude folders it need not share.",
 			ctx.callBudget,
 		);

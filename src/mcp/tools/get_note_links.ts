@@ -36,15 +36,17 @@ export const getNoteLinksTool = defineTool({
 		const outgoing = outgoingLinks(ctx.host, ctx.scope, file);
 		const incoming = backlinks(ctx.host, ctx.scope, file.path);
 		const { items, nextCursor } = page(incoming, offset.value, args.limit);
-		return Promise.resolve(ok({
-			path: file.path,
-			outgoing: outgoing.slice(0, NOTE_LINKS_MAX_ENTRIES),
-			backlinks: items,
-			backlinks_total: incoming.length,
-			...(nextCursor ? { next_cursor: nextCursor } : {}),
-			unresolved: unresolvedLinks(ctx.host, ctx.scope, file),
-			// Only outgoing links are ever cut; backlinks are paged.
-			truncated: outgoing.length > NOTE_LINKS_MAX_ENTRIES,
-		}));
+		return Promise.resolve(
+			ok({
+				path: file.path,
+				outgoing: outgoing.slice(0, NOTE_LINKS_MAX_ENTRIES),
+				backlinks: items,
+				backlinks_total: incoming.length,
+				...(nextCursor ? { next_cursor: nextCursor } : {}),
+				unresolved: unresolvedLinks(ctx.host, ctx.scope, file),
+				// Only outgoing links are ever cut; backlinks are paged.
+				truncated: outgoing.length > NOTE_LINKS_MAX_ENTRIES,
+			}),
+		);
 	},
 });

@@ -28,14 +28,16 @@ export const getVaultStatusTool = defineTool({
 		const { vault } = ctx.host;
 		const noteCount = visibleNotes(ctx.host, ctx.scope).length;
 		const unsearched = ctx.search.unsearched().filter((path) => isNoteInScope(path, ctx.scope));
-		return Promise.resolve(ok({
-			vault_name: vault.getName(),
-			server_version: ctx.serverVersion,
-			can_read: true,
-			can_write: ctx.grant.canWrite,
-			note_count: noteCount,
-			search_index: ctx.search.status(ctx.scope),
-			...(unsearched.length > 0 ? { unsearched_notes: unsearched.slice(0, UNSEARCHED_NOTES_LISTED), unsearched_note_count: unsearched.length } : {}),
-		}));
+		return Promise.resolve(
+			ok({
+				vault_name: vault.getName(),
+				server_version: ctx.serverVersion,
+				can_read: true,
+				can_write: ctx.grant.canWrite,
+				note_count: noteCount,
+				search_index: ctx.search.status(ctx.scope),
+				...(unsearched.length > 0 ? { unsearched_notes: unsearched.slice(0, UNSEARCHED_NOTES_LISTED), unsearched_note_count: unsearched.length } : {}),
+			}),
+		);
 	},
 });

@@ -23,7 +23,9 @@ export const listBasesTool = defineTool({
 		for (const file of all.slice(0, BASES_LISTED)) {
 			const text = await readBoundedFile(ctx.host, file, BASES_MAX_FILE_BYTES);
 			const config = text.ok ? parseBaseFile(text.value) : text;
-			bases.push(config.ok ? { path: file.path, views: config.value.views.map((view) => view.name) } : { path: file.path, views: [], error: config.error });
+			bases.push(
+				config.ok ? { path: file.path, views: config.value.views.map((view) => view.name) } : { path: file.path, views: [], error: config.error },
+			);
 		}
 		return ok({ bases, total: all.length });
 	},

@@ -25,7 +25,10 @@ export const listNotesTool = defineTool({
 		total: z.number().int(),
 		next_cursor: z.string().optional(),
 	},
-	examples: [{ recursive: true, sort: "path", limit: 5 }, { folder: "Projects", recursive: true, sort: "modified", limit: 10 }],
+	examples: [
+		{ recursive: true, sort: "path", limit: 5 },
+		{ folder: "Projects", recursive: true, sort: "modified", limit: 10 },
+	],
 	handler: async (ctx, args) => {
 		const folderArgument = checkFolderArgument(args.folder, ctx.scope);
 		if (!folderArgument.ok) return fail(folderArgument.error);
@@ -38,7 +41,10 @@ export const listNotesTool = defineTool({
 			return args.recursive || !file.path.slice(folder.length + 1).includes("/");
 		});
 		type Listed = (typeof listed)[number];
-		const order = args.sort === "modified" ? (a: Listed, b: Listed) => b.stat.mtime - a.stat.mtime || comparePaths(a.path, b.path) : (a: Listed, b: Listed) => comparePaths(a.path, b.path);
+		const order =
+			args.sort === "modified"
+				? (a: Listed, b: Listed) => b.stat.mtime - a.stat.mtime || comparePaths(a.path, b.path)
+				: (a: Listed, b: Listed) => comparePaths(a.path, b.path);
 		const sorted = await withinCallBudget((budget) => sortInSlices(listed, order, budget), "Pass a folder to list part of the vault.", ctx.callBudget);
 		if (!sorted.ok) return sorted;
 		const notes = sorted.value;

@@ -22,7 +22,11 @@ export const listTagsTool = defineTool({
 	examples: [{ limit: 20 }],
 	handler: async (ctx, args) => {
 		const prefix = args.prefix === undefined ? "" : tagKey(args.prefix.trim());
-		const counted = await withinCallBudget((budget) => countTags(ctx.host, ctx.scope, budget), "The vault is too large to count its tags in one call; ask the vault's owner to exclude folders it need not share.", ctx.callBudget);
+		const counted = await withinCallBudget(
+			(budget) => countTags(ctx.host, ctx.scope, budget),
+			"The vault is too large to count its tags in one call; ask the vault's owner to exclude folders it need not share.",
+			ctx.callBudget,
+		);
 		if (!counted.ok) return counted;
 		const tags = counted.value.filter((entry) => tagKey(entry.tag).startsWith(prefix));
 		return ok({ tags: tags.slice(0, args.limit), total: tags.length });

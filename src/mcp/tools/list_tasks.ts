@@ -58,7 +58,11 @@ export const listTasksTool = defineTool({
 			if (problem !== null) return fail(problem);
 		}
 		const filter = { status: args.status, folder, path, dueBefore: args.due_before, dueAfter: args.due_after, dueOn: args.due_on };
-		const tasks = await withinCallBudget((budget) => findTasks(ctx.host, ctx.scope, filter, budget), "Pass a folder or a path to list the tasks of part of the vault.", ctx.callBudget);
+		const tasks = await withinCallBudget(
+			(budget) => findTasks(ctx.host, ctx.scope, filter, budget),
+			"Pass a folder or a path to list the tasks of part of the vault.",
+			ctx.callBudget,
+		);
 		if (!tasks.ok) return tasks;
 		return ok({ tasks: tasks.value.slice(0, args.limit), total: tasks.value.length });
 	},

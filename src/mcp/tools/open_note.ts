@@ -32,7 +32,8 @@ export const openNoteTool = defineTool({
 		if (wanted !== "") {
 			const cache = ctx.host.metadataCache.getFileCache(file);
 			const part = resolveSubpath(cache, wanted.replace(/^#+\s*/, ""), file.stat.size);
-			if (!part || part.name.startsWith("^")) return fail(`No heading "${wanted}" in "${file.path}". ${describeHeadings(cache, HEADINGS_LISTED)} Nothing was opened.`);
+			if (!part || part.name.startsWith("^"))
+				return fail(`No heading "${wanted}" in "${file.path}". ${describeHeadings(cache, HEADINGS_LISTED)} Nothing was opened.`);
 			heading = part.name;
 		}
 		// The full path as link text, so the link resolves to this file and no other of the same name.

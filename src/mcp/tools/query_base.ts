@@ -28,13 +28,23 @@ export const queryBaseTool = defineTool({
 		view: z.string(),
 		views: z.array(z.string()),
 		columns: z.array(z.object({ id: z.string(), name: z.string() })),
-		rows: z.array(z.object({ path: z.string(), group: z.unknown().optional(), values: z.record(z.string(), z.unknown()), errors: z.record(z.string(), z.string()).optional() })),
+		rows: z.array(
+			z.object({
+				path: z.string(),
+				group: z.unknown().optional(),
+				values: z.record(z.string(), z.unknown()),
+				errors: z.record(z.string(), z.string()).optional(),
+			}),
+		),
 		total: z.number().int(),
 		truncated: z.boolean(),
 		filter_errors: z.array(z.object({ path: z.string(), error: z.string() })),
 		filter_errors_total: z.number().int(),
 	},
-	examples: [{ path: "Overview.base", limit: 100 }, { path: "Overview", view: "All notes", limit: 10 }],
+	examples: [
+		{ path: "Overview.base", limit: 100 },
+		{ path: "Overview", view: "All notes", limit: 10 },
+	],
 	handler: async (ctx, args) => {
 		const found = findFileWithExtension(ctx.host, ctx.scope, args.path, "base");
 		if (!found.ok) return fail(found.error);
@@ -44,7 +54,12 @@ export const queryBaseTool = defineTool({
 		if (!config.ok) return fail(`${found.value.path}: ${config.error}`);
 		const { vault, files, fileFor } = baseVault(ctx.host, ctx.scope);
 		const clock = new SliceClock(BASES_QUERY_SLICE_MS, nextTurn);
-		const result = await runBaseQuery(config.value, vault, files, fileFor(found.value), { view: args.view, limit: args.limit, now: Date.now(), pause: () => clock.checkpoint() });
+		const result = await runBaseQuery(config.value, vault, files, fileFor(found.value), {
+			view: args.view,
+			limit: args.limit,
+			now: Date.now(),
+			pause: () => clock.checkpoint(),
+		});
 		if (!result.ok) return fail(result.error);
 		return ok({ path: found.value.path, ...result.value });
 	},

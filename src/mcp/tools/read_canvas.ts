@@ -6,7 +6,6 @@ import { visibleCanvas } from "../../vault/canvas";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
 
-
 export const readCanvasTool = defineTool({
 	name: "read_canvas",
 	title: "Read a canvas",

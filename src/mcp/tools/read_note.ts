@@ -49,7 +49,10 @@ export const readNoteTool = defineTool({
 		if (subpath !== "") {
 			part = resolveSubpath(cache, subpath, text.length);
 			const what = subpath.startsWith("^") ? `block "${subpath}"` : `heading "${subpath}"`;
-			if (!part) return fail(`No ${what} in "${file.path}". ${describeHeadings(cache, HEADINGS_LISTED)} Call read_note with one of these after '#', or with the path alone for the whole note.`);
+			if (!part)
+				return fail(
+					`No ${what} in "${file.path}". ${describeHeadings(cache, HEADINGS_LISTED)} Call read_note with one of these after '#', or with the path alone for the whole note.`,
+				);
 			if (!partMatchesText(part, text)) return fail(`"${file.path}" changed while it was read. Call read_note again.`);
 		}
 		const content = truncateUtf8(part ? text.slice(part.start, part.end) : text, MAX_NOTE_CONTENT_BYTES);
@@ -57,7 +60,7 @@ export const readNoteTool = defineTool({
 			path: file.path,
 			content,
 			...(part ? { section: part.name } : {}),
-			frontmatter: (cache?.frontmatter) ?? null,
+			frontmatter: cache?.frontmatter ?? null,
 			...unparsedFrontmatter(text, cache?.frontmatter),
 			tags: cache ? [...new Set(getAllTags(cache))] : [],
 			hash: hashText(text),
@@ -75,7 +78,11 @@ function unparsedFrontmatter(text: string, frontmatter: unknown): { frontmatter_
 	const yaml = splitFrontmatter(text)?.yaml ?? "";
 	if (yaml.trim() === "") return {};
 	const overBound = frontmatterBoundProblem(yaml);
-	return { frontmatter_unparsed: overBound ? `Not read as properties: ${overBound}.` : "Not read as properties: it is not valid YAML, or not a list of properties (a YAML mapping)." };
+	return {
+		frontmatter_unparsed: overBound
+			? `Not read as properties: ${overBound}.`
+			: "Not read as properties: it is not valid YAML, or not a list of properties (a YAML mapping).",
+	};
 }
 
 /** The heading or block part of link text: what follows the first '#', without an `|alias`. */

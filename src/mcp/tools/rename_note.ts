@@ -35,7 +35,10 @@ export const renameNoteTool = defineTool({
 		if (!found.ok) return fail(found.error);
 		const file = found.value;
 		// The path policy drops a trailing slash, which would turn "move into Archive/" into a rename to Archive.md.
-		if (args.new_path.trimEnd().endsWith("/")) return fail(`"${args.new_path}" names a folder. Give the note's full path in it, e.g. "${trimTrailingSlashes(args.new_path.trimEnd())}/${file.name}". Nothing was changed.`);
+		if (args.new_path.trimEnd().endsWith("/"))
+			return fail(
+				`"${args.new_path}" names a folder. Give the note's full path in it, e.g. "${trimTrailingSlashes(args.new_path.trimEnd())}/${file.name}". Nothing was changed.`,
+			);
 		const checked = checkNewNotePath(args.new_path, scope);
 		if (!checked.ok) return fail(checked.error);
 		const to = checked.value;

@@ -37,6 +37,10 @@ export const searchNotesTool = defineTool({
 		const sliceMs = ctx.search.status().state === "building" ? INDEX_BUILD_SLICE_MS : SEARCH_SLICE_MS;
 		const searchBudget = ctx.callBudget && { ...ctx.callBudget, sliceMs: Math.min(ctx.callBudget.sliceMs, sliceMs) };
 		// Ranking and snippets run in the call's slices, so a flood of searches never holds other clients.
-		return withinCallBudget((budget) => ctx.search.search(ctx.scope, query, { folder, tag }, args.limit, budget), "Add words, a folder or a tag to narrow the search, or ask for fewer results.", searchBudget);
+		return withinCallBudget(
+			(budget) => ctx.search.search(ctx.scope, query, { folder, tag }, args.limit, budget),
+			"Add words, a folder or a tag to narrow the search, or ask for fewer results.",
+			searchBudget,
+		);
 	},
 });

@@ -10,14 +10,15 @@ import { makeVault, removeDir } from "../../helpers/vault";
  * `Private/Secret Book.md` would match most examples: it must never appear.
  */
 export const DOCS_VAULT_FILES: Record<string, string> = {
-	"Books/Dune.md": "---\ntags: [book]\nprice: 12.5\nage: 2\nstatus: reading\nauthor: \"[[Frank Herbert]]\"\n---\nRead with [[Textbook]] open.\n",
+	"Books/Dune.md": '---\ntags: [book]\nprice: 12.5\nage: 2\nstatus: reading\nauthor: "[[Frank Herbert]]"\n---\nRead with [[Textbook]] open.\n',
 	"Books/Poems.md": "---\ntags: [book]\nprice: 4\nage: 8\nstatus: reading\n---\nCompare with [[Textbook]].\n",
 	"Books/Algebra.md": "---\ntags: [book]\nprice: 40\nage: 10\nstatus: done\n---\nExercises from [[Textbook]].\n",
 	"Required Reading/Essay.md": "---\ntags: [book]\nprice: 3\nage: 1\nstatus: todo\n---\nAn essay.\n",
 	"Required Reading/Notes.md": "---\nprice: 1.5\n---\nNotes.\n",
 	"Textbook.md": "---\ntags: [tag]\n---\nThe textbook. ![[Query.base]]\n",
 	"Inbox/Idea.md": "An idea #tag/nested\n",
-	"Projects/Garden.md": "---\nstatus: Done\nprice: 2\nstart_date: 2025-01-06\ndue_date: 2025-01-20\nimpact: 3\nurgency: 4\neffort: 2\nfirst_name: Ada\nlast_name: Lovelace\ntasks: [dig, sow, water]\n---\nThe garden.\n",
+	"Projects/Garden.md":
+		"---\nstatus: Done\nprice: 2\nstart_date: 2025-01-06\ndue_date: 2025-01-20\nimpact: 3\nurgency: 4\neffort: 2\nfirst_name: Ada\nlast_name: Lovelace\ntasks: [dig, sow, water]\n---\nThe garden.\n",
 	"Projects/Shed.md": "---\nstatus: todo\ndue_date: 2025-01-20\n---\nThe shed.\n",
 	"People/Frank Herbert.md": "Author.\n",
 	"photo.png": "not really a picture",
@@ -40,7 +41,11 @@ export interface BaseCase {
 }
 
 /** A server over the docs vault plus `Query.base`, with a read token's client; `close` removes everything. */
-export async function openDocsVault(base: string, extra: Record<string, string> = {}, setup?: (root: string) => Promise<void>): Promise<{ client: Client; running: RunningService; root: string; close(): Promise<void> }> {
+export async function openDocsVault(
+	base: string,
+	extra: Record<string, string> = {},
+	setup?: (root: string) => Promise<void>,
+): Promise<{ client: Client; running: RunningService; root: string; close(): Promise<void> }> {
 	const root = await makeVault({ ...DOCS_VAULT_FILES, ...extra, "Query.base": base });
 	if (setup) await setup(root);
 	const running = await startService(root, { settings: { excludedFolders: EXCLUDED } });

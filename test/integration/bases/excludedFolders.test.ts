@@ -25,10 +25,27 @@ views:
 			{ "Reader.md": "I know about [[Private/Secret Book]].\n", "Private/Hidden.base": "views:\n  - type: table\n    name: Hidden view\n" },
 		);
 		try {
-			const result = await callOk<{ rows: Array<{ path: string; values: Record<string, unknown> }>; total: number }>(vault.client, "query_base", { path: "Query.base", limit: 1000 });
+			const result = await callOk<{ rows: Array<{ path: string; values: Record<string, unknown> }>; total: number }>(vault.client, "query_base", {
+				path: "Query.base",
+				limit: 1000,
+			});
 			const paths = result.rows.map((row) => row.path);
 			// Every visible file, the attachment and the bases included; nothing under Private/.
-			expect(paths).toEqual(["Books/Algebra.md", "Books/Dune.md", "Books/Poems.md", "Inbox/Idea.md", "People/Frank Herbert.md", "Projects/Garden.md", "Projects/Shed.md", "Query.base", "Reader.md", "Required Reading/Essay.md", "Required Reading/Notes.md", "Textbook.md", "photo.png"]);
+			expect(paths).toEqual([
+				"Books/Algebra.md",
+				"Books/Dune.md",
+				"Books/Poems.md",
+				"Inbox/Idea.md",
+				"People/Frank Herbert.md",
+				"Projects/Garden.md",
+				"Projects/Shed.md",
+				"Query.base",
+				"Reader.md",
+				"Required Reading/Essay.md",
+				"Required Reading/Notes.md",
+				"Textbook.md",
+				"photo.png",
+			]);
 			expect(result.total).toBe(13);
 			for (const row of result.rows) {
 				expect(row.values["formula.secret_file"]).toBeNull();

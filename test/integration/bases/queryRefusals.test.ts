@@ -13,12 +13,20 @@ async function queryError(base: string, args: Record<string, unknown> = {}): Pro
 
 describe("query_base refuses what it cannot evaluate faithfully, naming it", () => {
 	test.each([
-		["a render-only function", `formulas:\n  bold: 'html("<b>" + file.name + "</b>")'`, /The function html\(\) is not supported: it only renders in Obsidian's view/],
+		[
+			"a render-only function",
+			`formulas:\n  bold: 'html("<b>" + file.name + "</b>")'`,
+			/The function html\(\) is not supported: it only renders in Obsidian's view/,
+		],
 		["an icon", `views:\n  - type: table\n    name: T\n    filters: 'icon("plus") != null'`, /The function icon\(\) is not supported/],
 		["a function added by a plugin", `filters: 'myPluginScore(file) > 2'`, /The function myPluginScore\(\) is not supported/],
 		["a method outside the reference", `formulas:\n  upper: 'file.name.toUpperCase()'`, /The function toUpperCase\(\) is not supported/],
 		["a summary's values outside a summary", `formulas:\n  mean: 'values.mean()'`, /The function mean\(\) is not supported/],
-		["a formula that does not exist", `views:\n  - type: table\n    name: T\n    order: [formula.missing]`, /uses formula\.missing, but the base defines no formula "missing"/],
+		[
+			"a formula that does not exist",
+			`views:\n  - type: table\n    name: T\n    order: [formula.missing]`,
+			/uses formula\.missing, but the base defines no formula "missing"/,
+		],
 	])("%s", async (_label, base, message) => {
 		expect(await queryError(base)).toMatch(message);
 	});
@@ -29,7 +37,11 @@ describe("query_base refuses what it cannot evaluate faithfully, naming it", () 
 		["a conjunction that is not a list", "filters:\n  and: 'file.ext == \"md\"'", /"and" in filters must be a list of filters/],
 		["an expression that stops early", "filters: 'price >'", /Cannot read the expression `price >`: it ends where a value was expected/],
 		["an unclosed text", "filters: 'status == \"done'", /has no closing quote/],
-		["a sort direction that is not one", "views:\n  - type: table\n    name: T\n    sort:\n      - property: price\n        direction: UP", /direction "UP"; use ASC or DESC/],
+		[
+			"a sort direction that is not one",
+			"views:\n  - type: table\n    name: T\n    sort:\n      - property: price\n        direction: UP",
+			/direction "UP"; use ASC or DESC/,
+		],
 		["a limit that is not a number", "views:\n  - type: table\n    name: T\n    limit: many", /limit in the view "T" must be a whole number/],
 		["views that are not a list", "views: table", /views must be a list/],
 		["an expression nested too deep", `filters: '${"(".repeat(100)}1${")".repeat(100)}'`, /nested more than 64 levels deep/],
@@ -38,7 +50,9 @@ describe("query_base refuses what it cannot evaluate faithfully, naming it", () 
 	});
 
 	test("a view that does not exist is named, with the views there are", async () => {
-		expect(await queryError("views:\n  - type: table\n    name: Books\n  - type: cards\n    name: Gallery", { view: "Table" })).toBe('The base has no view "Table". Its views: "Books", "Gallery".');
+		expect(await queryError("views:\n  - type: table\n    name: Books\n  - type: cards\n    name: Gallery", { view: "Table" })).toBe(
+			'The base has no view "Table". Its views: "Books", "Gallery".',
+		);
 	});
 
 	test("a base needing more work than one call may spend is refused, not left running", async () => {
@@ -63,7 +77,11 @@ views:
     order: [file.name, formula.loop_a, formula.bad_date]
 `);
 		try {
-			const result = await callOk<{ rows: unknown[]; total: number; filter_errors: Array<{ path: string; error: string }>; filter_errors_total: number }>(vault.client, "query_base", { path: "Query.base" });
+			const result = await callOk<{ rows: unknown[]; total: number; filter_errors: Array<{ path: string; error: string }>; filter_errors_total: number }>(
+				vault.client,
+				"query_base",
+				{ path: "Query.base" },
+			);
 			// status is text in every book: contains(1) asks a text for a number, so the filter fails for each of them.
 			expect(result.total).toBe(0);
 			expect(result.filter_errors_total).toBe(3);
@@ -85,12 +103,19 @@ views:
         direction: ASC
 `);
 		try {
-			const result = await callOk<{ rows: Array<{ path: string; values: Record<string, unknown>; errors?: Record<string, string> }> }>(cells.client, "query_base", { path: "Query.base" });
+			const result = await callOk<{ rows: Array<{ path: string; values: Record<string, unknown>; errors?: Record<string, string> }> }>(
+				cells.client,
+				"query_base",
+				{ path: "Query.base" },
+			);
 			expect(result.rows).toHaveLength(3);
 			expect(result.rows[0]).toEqual({
 				path: "Books/Algebra.md",
 				values: { "file.name": "Algebra.md", "formula.loop_a": null, "formula.bad_date": null },
-				errors: { "formula.loop_a": 'The formula "loop_a" refers to itself (through loop_a → loop_b).', "formula.bad_date": 'date() cannot read "soon"; write YYYY-MM-DD or YYYY-MM-DD HH:mm:ss.' },
+				errors: {
+					"formula.loop_a": 'The formula "loop_a" refers to itself (through loop_a → loop_b).',
+					"formula.bad_date": 'date() cannot read "soon"; write YYYY-MM-DD or YYYY-MM-DD HH:mm:ss.',
+				},
 			});
 		} finally {
 			await cells.close();

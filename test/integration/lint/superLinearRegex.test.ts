@@ -29,7 +29,11 @@ function lintWithRegexBlock(sources: Record<string, string>): LintFinding[] {
 		const findings = results.flatMap((result) => result.messages.filter((message) => message.fatal || (message.ruleId ?? "").startsWith("regexp/")).map((message) => ({ filePath: result.filePath, ruleId: message.ruleId, line: message.line })));
 		process.stdout.write(JSON.stringify(findings));
 	`;
-	const output = execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: ROOT, env: { ...process.env, SOURCES: JSON.stringify(sources) }, encoding: "utf8" });
+	const output = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+		cwd: ROOT,
+		env: { ...process.env, SOURCES: JSON.stringify(sources) },
+		encoding: "utf8",
+	});
 	return JSON.parse(output) as LintFinding[];
 }
 

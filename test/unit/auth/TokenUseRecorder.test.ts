@@ -57,7 +57,8 @@ describe("TokenUseRecorder over the CLI's data.json", () => {
 		const [laptop] = settings.tokens;
 		if (!laptop) throw new Error("no token");
 		recorder.touch(laptop, new Date("2026-12-01T04:00:00.000Z"));
-		for (let waited = 0; waited < 2000 && (await store.read()).settings.tokens[0]?.lastUsed === null; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+		for (let waited = 0; waited < 2000 && (await store.read()).settings.tokens[0]?.lastUsed === null; waited += 20)
+			await new Promise((resolve) => setTimeout(resolve, 20));
 		expect((await store.read()).settings.tokens[0]?.lastUsed).toBe("2026-12-01T04:00:00.000Z");
 	});
 

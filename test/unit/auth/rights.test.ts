@@ -36,15 +36,24 @@ describe("rights per tool", () => {
 	});
 
 	test("changes: unknown names list the valid ones; ask for a read tool and a tool named twice are refused; a legacy token's map is written down first", () => {
-		expect(applyRightChanges({ level: "write" }, { deny: ["nope"] }, TOOLS)).toEqual({ error: 'Unknown tool "nope". The tools are: read_note, search_notes, append_to_note, create_note.' });
+		expect(applyRightChanges({ level: "write" }, { deny: ["nope"] }, TOOLS)).toEqual({
+			error: 'Unknown tool "nope". The tools are: read_note, search_notes, append_to_note, create_note.',
+		});
 		expect(applyRightChanges({ level: "write" }, { ask: ["read_note"] }, TOOLS)).toEqual({ error: expect.stringContaining("never ask") });
-		expect(applyRightChanges({ level: "write" }, { ask: ["create_note"], deny: ["create_note"] }, TOOLS)).toEqual({ error: expect.stringContaining("more than one right") });
+		expect(applyRightChanges({ level: "write" }, { ask: ["create_note"], deny: ["create_note"] }, TOOLS)).toEqual({
+			error: expect.stringContaining("more than one right"),
+		});
 		expect(applyRightChanges({ level: "write" }, { ask: ["create_note"], deny: ["search_notes"] }, TOOLS)).toEqual({
 			rights: { read_note: "allow", search_notes: "deny", append_to_note: "allow", create_note: "ask" },
 		});
 	});
 
 	test("the table shows each tool's right by the token's level, whatever the write switch", () => {
-		expect(rightsTable({ level: "read", rights: { read_note: "deny" } }, TOOLS)).toEqual({ read_note: "deny", search_notes: "allow", append_to_note: "deny", create_note: "deny" });
+		expect(rightsTable({ level: "read", rights: { read_note: "deny" } }, TOOLS)).toEqual({
+			read_note: "deny",
+			search_notes: "allow",
+			append_to_note: "deny",
+			create_note: "deny",
+		});
 	});
 });

@@ -7,7 +7,14 @@ describe("tokens", () => {
 		const { token, record } = generateToken("laptop", "read", undefined, new Date("2026-01-02T03:04:05Z"));
 		expect(token).toMatch(/^vmcp_[A-Za-z0-9_-]{43}$/);
 		expect(Buffer.from(token.slice(TOKEN_PREFIX.length), "base64url")).toHaveLength(32);
-		expect(record).toEqual({ name: "laptop", level: "read", hash: hashToken(token), displayPrefix: token.slice(0, 9), created: "2026-01-02T03:04:05.000Z", lastUsed: null });
+		expect(record).toEqual({
+			name: "laptop",
+			level: "read",
+			hash: hashToken(token),
+			displayPrefix: token.slice(0, 9),
+			created: "2026-01-02T03:04:05.000Z",
+			lastUsed: null,
+		});
 		expect(JSON.stringify(record)).not.toContain(token.slice(9));
 	});
 

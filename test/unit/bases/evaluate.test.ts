@@ -22,13 +22,22 @@ function file(path: string, properties: Record<string, unknown> | null = null): 
 	};
 }
 
-const FILES = [file("a.md", { n: 3, s: "10", when: "2025-01-02", list: [] }), file("b.md", { n: 12, s: "9", when: "2024-12-31", list: ["x"] }), file("c.md", {}), file("img.png")];
+const FILES = [
+	file("a.md", { n: 3, s: "10", when: "2025-01-02", list: [] }),
+	file("b.md", { n: 12, s: "9", when: "2024-12-31", list: ["x"] }),
+	file("c.md", {}),
+	file("img.png"),
+];
 const VAULT: BaseVault = { file: (path) => FILES.find((entry) => entry.path === path) ?? null, resolveLink: () => null, backlinks: () => [] };
 
 async function rows(base: string): Promise<BaseQueryResult> {
 	const config = parseBaseFile(base);
 	if (!config.ok) throw new Error(config.error);
-	const result = await runBaseQuery(config.value, VAULT, FILES, FILES[0] as BaseFile, { limit: 100, now: Date.UTC(2025, 5, 1), pause: () => Promise.resolve() });
+	const result = await runBaseQuery(config.value, VAULT, FILES, FILES[0] as BaseFile, {
+		limit: 100,
+		now: Date.UTC(2025, 5, 1),
+		pause: () => Promise.resolve(),
+	});
 	if (!result.ok) throw new Error(result.error);
 	return result.value;
 }
@@ -56,7 +65,9 @@ describe("the evaluator's rules for missing and mixed values", () => {
 
 	test("sorting puts empty values last in both directions", async () => {
 		for (const direction of ["ASC", "DESC"]) {
-			const result = await rows(`views:\n  - type: table\n    name: T\n    order: [n]\n    sort:\n      - property: n\n        direction: ${direction}\n`);
+			const result = await rows(
+				`views:\n  - type: table\n    name: T\n    order: [n]\n    sort:\n      - property: n\n        direction: ${direction}\n`,
+			);
 			expect(result.rows.map((row) => row.path)).toEqual(direction === "ASC" ? ["a.md", "b.md", "c.md", "img.png"] : ["b.md", "a.md", "c.md", "img.png"]);
 		}
 	});

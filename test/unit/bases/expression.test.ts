@@ -8,7 +8,12 @@ function parsed(text: string): Expression {
 
 describe("parseExpression", () => {
 	test("binds * before +, comparison before &&, && before ||, as JavaScript does", () => {
-		expect(parsed("a + b * c")).toEqual({ kind: "binary", operator: "+", left: { kind: "identifier", name: "a" }, right: { kind: "binary", operator: "*", left: { kind: "identifier", name: "b" }, right: { kind: "identifier", name: "c" } } });
+		expect(parsed("a + b * c")).toEqual({
+			kind: "binary",
+			operator: "+",
+			left: { kind: "identifier", name: "a" },
+			right: { kind: "binary", operator: "*", left: { kind: "identifier", name: "b" }, right: { kind: "identifier", name: "c" } },
+		});
 		const logic = parsed("x > 1 && y || z");
 		expect(logic).toMatchObject({ operator: "||", left: { operator: "&&", left: { operator: ">" } } });
 		expect(parsed("a - b - c")).toMatchObject({ operator: "-", left: { operator: "-" }, right: { name: "c" } });
@@ -30,7 +35,7 @@ describe("parseExpression", () => {
 	});
 
 	test("reads escapes in both quotes, and unary operators", () => {
-		expect(parsed("'it\\'s' + \"\\\"q\\\"\"")).toMatchObject({ left: { value: "it's" }, right: { value: '"q"' } });
+		expect(parsed('\'it\\\'s\' + "\\"q\\""')).toMatchObject({ left: { value: "it's" }, right: { value: '"q"' } });
 		expect(parsed("!-x")).toEqual({ kind: "unary", operator: "!", operand: { kind: "unary", operator: "-", operand: { kind: "identifier", name: "x" } } });
 	});
 

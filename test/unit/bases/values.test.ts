@@ -12,9 +12,18 @@ describe("dates and durations", () => {
 	test("reads every unit spelling the syntax page lists; M is months and m minutes", () => {
 		const date = parseDateText("2024-12-01") as DateValue;
 		const cases: Array<[string, string]> = [
-			["1y", "2025-12-01"], ["2 years", "2026-12-01"], ["1M", "2025-01-01"], ["1 month", "2025-01-01"], ["3 days", "2024-12-04"],
-			["1w", "2024-12-08"], ["2 weeks", "2024-12-15"], ["4h", "2024-12-01 04:00:00"], ["3m", "2024-12-01 00:03:00"], ["30s", "2024-12-01 00:00:30"],
-			["1 hour", "2024-12-01 01:00:00"], ["1d 4h", "2024-12-02 04:00:00"],
+			["1y", "2025-12-01"],
+			["2 years", "2026-12-01"],
+			["1M", "2025-01-01"],
+			["1 month", "2025-01-01"],
+			["3 days", "2024-12-04"],
+			["1w", "2024-12-08"],
+			["2 weeks", "2024-12-15"],
+			["4h", "2024-12-01 04:00:00"],
+			["3m", "2024-12-01 00:03:00"],
+			["30s", "2024-12-01 00:00:30"],
+			["1 hour", "2024-12-01 01:00:00"],
+			["1d 4h", "2024-12-02 04:00:00"],
 		];
 		for (const [text, expected] of cases) expect([text, formatDate(addDuration(date, parseDurationText(text) ?? fail(text), 1))]).toEqual([text, expected]);
 		expect(parseDurationText("1 fortnight")).toBeNull();

@@ -76,8 +76,17 @@ describe("PluginSettingsStore", () => {
 			const stamps = Array.from({ length: 30 }, (_, index) => new Date(Date.UTC(2026, 0, 1, 0, 0, index)).toISOString());
 			await Promise.all([
 				cli.update((settings) => ({ ...settings, tokens: settings.tokens.filter((token) => token.name !== "phone") })),
-				...stamps.map((stamp) => store.update((settings) => ({ ...settings, tokens: settings.tokens.map((token) => (token.name === "laptop" ? { ...token, lastUsed: stamp > (token.lastUsed ?? "") ? stamp : token.lastUsed } : token)) }))),
-				...stamps.map((_, index) => cli.update((settings) => ({ ...settings, rateLimitPerMinute: Math.max(settings.rateLimitPerMinute, 1_000 + index) }))),
+				...stamps.map((stamp) =>
+					store.update((settings) => ({
+						...settings,
+						tokens: settings.tokens.map((token) =>
+							token.name === "laptop" ? { ...token, lastUsed: stamp > (token.lastUsed ?? "") ? stamp : token.lastUsed } : token,
+						),
+					})),
+				),
+				...stamps.map((_, index) =>
+					cli.update((settings) => ({ ...settings, rateLimitPerMinute: Math.max(settings.rateLimitPerMinute, 1_000 + index) })),
+				),
 			]);
 			const onDisk = (await cli.read()).settings;
 			expect(onDisk.tokens.map((token) => token.name)).toEqual(["laptop", "desk"]);

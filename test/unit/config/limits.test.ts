@@ -25,7 +25,10 @@ describe("the Markdown parser's pause counts", () => {
 	test("a huge paragraph's parse offers a pause at least as often as its line counts say", () => {
 		const lines = 40_000;
 		const text = "word [[link]] #tag\n".repeat(lines);
-		const atLeast = Math.floor(lines / limits.LINE_INDEX_PAUSE_LINES) + Math.floor(lines / limits.LINE_SPLIT_PAUSE_LINES) + Math.floor(lines / limits.INLINE_ITEMS_PAUSE_COUNT);
+		const atLeast =
+			Math.floor(lines / limits.LINE_INDEX_PAUSE_LINES) +
+			Math.floor(lines / limits.LINE_SPLIT_PAUSE_LINES) +
+			Math.floor(lines / limits.INLINE_ITEMS_PAUSE_COUNT);
 		expect(pausesOf(metadataSteps(text))).toBeGreaterThanOrEqual(atLeast);
 	});
 });

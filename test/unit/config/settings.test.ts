@@ -22,7 +22,14 @@ describe("parseSettings", () => {
 
 	test("valid values are kept", () => {
 		const { record } = generateToken("a", "write", { create_note: "ask" });
-		const raw = { serverEnabled: true, port: 3000, writeEnabled: true, excludedFolders: ["Private", "Work/Secret"], rateLimitPerMinute: 10, tokens: [record] };
+		const raw = {
+			serverEnabled: true,
+			port: 3000,
+			writeEnabled: true,
+			excludedFolders: ["Private", "Work/Secret"],
+			rateLimitPerMinute: 10,
+			tokens: [record],
+		};
 		expect(parseSettings(raw)).toEqual({ settings: { ...defaultSettings(), ...raw }, warnings: [] });
 	});
 
@@ -33,42 +40,52 @@ describe("parseSettings", () => {
 		expect(Object.fromEntries(rights)).toEqual(
 			Object.fromEntries(ALL_TOOLS.map((tool) => [tool.name, tool.access === "read" || WRITE_TOOLS_BEFORE_RIGHTS.includes(tool.name) ? "allow" : "ask"])),
 		);
-		expect(rights.filter(([, right]) => right === "ask").map(([name]) => name)).toEqual(expect.arrayContaining(["complete_task", "set_property", "rename_note"]));
+		expect(rights.filter(([, right]) => right === "ask").map(([name]) => name)).toEqual(
+			expect.arrayContaining(["complete_task", "set_property", "rename_note"]),
+		);
 	});
 
 	test("each broken field falls back alone, with a warning naming the field but not its value", () => {
 		const { record } = generateToken("good", "read", {});
-		const parsed = parseSettings({ serverEnabled: true, port: "27150", writeEnabled: 1, excludedFolders: ["Private"], tokens: [record, { name: "bad", hash: "SECRET-ISH" }] });
+		const parsed = parseSettings({
+			serverEnabled: true,
+			port: "27150",
+			writeEnabled: 1,
+			excludedFolders: ["Private"],
+			tokens: [record, { name: "bad", hash: "SECRET-ISH" }],
+		});
 		expect(parsed.settings).toEqual({ ...defaultSettings(), serverEnabled: true, excludedFolders: ["Private"], tokens: [record] });
 		expect(parsed.warnings).toHaveLength(3);
 		expect(parsed.warnings.join("\n")).not.toContain("SECRET-ISH");
 	});
 
-	test.each([["Ask"], ["ALLOW"], [""], [null], [1], [["allow"]]])("a hand-edited right that is not allow, ask or deny (%p) denies that tool alone: the token and its other rights are kept", (bad) => {
-		const { record } = generateToken("laptop", "write", { read_note: "allow", create_note: "ask", append_to_note: "allow" });
-		const parsed = parseSettings({ tokens: [{ ...record, rights: { ...record.rights, append_to_note: bad } }] });
-		expect(parsed.settings.tokens).toEqual([{ ...record, rights: { read_note: "allow", create_note: "ask", append_to_note: "deny" } }]);
-		expect(parsed.warnings).toEqual([expect.stringContaining("append_to_note")]);
-	});
+	test.each([["Ask"], ["ALLOW"], [""], [null], [1], [["allow"]]])(
+		"a hand-edited right that is not allow, ask or deny (%p) denies that tool alone: the token and its other rights are kept",
+		(bad) => {
+			const { record } = generateToken("laptop", "write", { read_note: "allow", create_note: "ask", append_to_note: "allow" });
+			const parsed = parseSettings({ tokens: [{ ...record, rights: { ...record.rights, append_to_note: bad } }] });
+			expect(parsed.settings.tokens).toEqual([{ ...record, rights: { read_note: "allow", create_note: "ask", append_to_note: "deny" } }]);
+			expect(parsed.warnings).toEqual([expect.stringContaining("append_to_note")]);
+		},
+	);
 
 	test.each([["a string"], [42], [[1, 2]], [true]])("a data.json that is %p is refused, never read as defaults", (raw) => {
 		expect(() => parseSettings(raw)).toThrow(UnreadableSettingsError);
 	});
 
-	test.each([["Private"], [[1]], [{ 0: "Private" }], [null]])("excluded folders that are not a list of names (%p) are refused: exclusions fail closed", (excludedFolders) => {
-		expect(() => parseSettings({ serverEnabled: true, excludedFolders })).toThrow(/excludedFolders/);
-	});
+	test.each([["Private"], [[1]], [{ 0: "Private" }], [null]])(
+		"excluded folders that are not a list of names (%p) are refused: exclusions fail closed",
+		(excludedFolders) => {
+			expect(() => parseSettings({ serverEnabled: true, excludedFolders })).toThrow(/excludedFolders/);
+		},
+	);
 
 	test("excluded folders are normalised: slashes, ./, blanks, repeats, trailing spaces, look-alike spaces, Unicode forms", () => {
-		expect(parseSettings({ excludedFolders: ["/Private/", "Private", "Work\\Secret", " ", "a//b", "./Notes/", "Trail ", "Private\u00a0Journal", "Cafe\u0301", ".", ".."] }).settings.excludedFolders).toEqual([
-			"Private",
-			"Work/Secret",
-			"a/b",
-			"Notes",
-			"Trail",
-			"Private Journal",
-			"Café",
-		]);
+		expect(
+			parseSettings({
+				excludedFolders: ["/Private/", "Private", "Work\\Secret", " ", "a//b", "./Notes/", "Trail ", "Private\u00a0Journal", "Cafe\u0301", ".", ".."],
+			}).settings.excludedFolders,
+		).toEqual(["Private", "Work/Secret", "a/b", "Notes", "Trail", "Private Journal", "Café"]);
 	});
 
 	test("searchLanguage: a known language is kept; an unknown one falls back to english with a warning; none is a choice", () => {

@@ -18,8 +18,18 @@ describe("NodeVault", () => {
 	});
 
 	test("lists files like Obsidian: dot-folders (the config folder among them) are not part of the vault", () => {
-		expect(vault.getFiles().map((file) => file.path).sort()).toEqual(["A.md", "Folder/B.md", "Folder/pic.png"]);
-		expect(vault.getMarkdownFiles().map((file) => file.path).sort()).toEqual(["A.md", "Folder/B.md"]);
+		expect(
+			vault
+				.getFiles()
+				.map((file) => file.path)
+				.sort(),
+		).toEqual(["A.md", "Folder/B.md", "Folder/pic.png"]);
+		expect(
+			vault
+				.getMarkdownFiles()
+				.map((file) => file.path)
+				.sort(),
+		).toEqual(["A.md", "Folder/B.md"]);
 		expect(vault.getFileByPath("Folder/B.md")).toMatchObject({ name: "B.md", basename: "B", extension: "md", stat: { size: 4 } });
 		expect(vault.getFileByPath(".obsidian/app.json")).toBeNull();
 	});
@@ -63,7 +73,11 @@ describe("NodeVault", () => {
 	test("a throwing process leaves the note byte for byte as it was", async () => {
 		const file = vault.getFileByPath("A.md");
 		if (!file) throw new Error("missing");
-		await expect(vault.process(file, () => { throw new Error("refused"); })).rejects.toThrow("refused");
+		await expect(
+			vault.process(file, () => {
+				throw new Error("refused");
+			}),
+		).rejects.toThrow("refused");
 		expect(await fs.readFile(nodePath.join(root, "A.md"), "utf8")).toBe("alpha\n");
 	});
 

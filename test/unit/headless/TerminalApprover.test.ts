@@ -20,7 +20,13 @@ describe("the terminal's approval question", () => {
 
 	test("control characters in note text, file names and the token name are shown, never sent to the terminal: a model cannot redraw the diff the person approves", () => {
 		const hostile = "harmless line\r+ other line\u001b[2K\u001b[1A\u009b31m\u0007\u202e\u2028";
-		const question = describeRequest({ id: "x", tokenName: "lap\u001b]0;top", tool: "append_to_note", toolTitle: "Append", changes: [{ path: "N\u202e.md", before: "a\n", after: `a\n${hostile}\n\tindented\n` }] });
+		const question = describeRequest({
+			id: "x",
+			tokenName: "lap\u001b]0;top",
+			tool: "append_to_note",
+			toolTitle: "Append",
+			changes: [{ path: "N\u202e.md", before: "a\n", after: `a\n${hostile}\n\tindented\n` }],
+		});
 		for (const line of question) {
 			// eslint-disable-next-line no-control-regex -- checking that none reach the terminal
 			expect(line).not.toMatch(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u202e\u2028]/u);
@@ -35,7 +41,13 @@ describe("the terminal's approval question", () => {
 	test("an overwrite too different to match line by line still shows every line of the new text", () => {
 		const before = Array.from({ length: 1_100 }, (_, index) => `old ${index} ${"x".repeat(index % 7)}`).join("\n");
 		const after = Array.from({ length: 1_100 }, (_, index) => `new ${index} ${"y".repeat(index % 5)}`).join("\n");
-		const question = describeRequest({ id: "o", tokenName: "laptop", tool: "create_note", toolTitle: "Create a note", changes: [{ path: "Big.md", before, after }] });
+		const question = describeRequest({
+			id: "o",
+			tokenName: "laptop",
+			tool: "create_note",
+			toolTitle: "Create a note",
+			changes: [{ path: "Big.md", before, after }],
+		});
 		const added = question.filter((line) => line.startsWith("  + "));
 		expect(added).toHaveLength(1_100);
 		expect(added[0]).toBe("  + new 0 ");

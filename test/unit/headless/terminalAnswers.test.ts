@@ -23,17 +23,22 @@ describe("TerminalApprover", () => {
 	const shownAt: string[] = [];
 	/** Stands for what a terminal holds typed but not yet read: thrown away when a question is printed. */
 	let typedAhead = "";
-	const ask = (req: ApprovalRequest, signal = new AbortController().signal): Promise<ApprovalAnswer> => approver.decide(req, signal, () => shownAt.push(req.id));
+	const ask = (req: ApprovalRequest, signal = new AbortController().signal): Promise<ApprovalAnswer> =>
+		approver.decide(req, signal, () => shownAt.push(req.id));
 	beforeEach(() => {
 		input = new PassThrough();
 		shown = "";
 		shownAt.length = 0;
 		typedAhead = "";
-		approver = new TerminalApprover(input, (text) => (shown += text), () => {
-			const bytes = typedAhead.length;
-			typedAhead = "";
-			return bytes;
-		});
+		approver = new TerminalApprover(
+			input,
+			(text) => (shown += text),
+			() => {
+				const bytes = typedAhead.length;
+				typedAhead = "";
+				return bytes;
+			},
+		);
 	});
 	afterEach(() => approver.close());
 
@@ -65,7 +70,11 @@ describe("TerminalApprover", () => {
 
 	test("each question shows the token, the tool and the diff; y approves, n declines, a always allows", async () => {
 		const answers: ApprovalAnswer[] = [];
-		for (const [typed, expected] of [["y", "approve"], ["n", "decline"], ["always", "always"]] as const) {
+		for (const [typed, expected] of [
+			["y", "approve"],
+			["n", "decline"],
+			["always", "always"],
+		] as const) {
 			const pending = ask(request(expected));
 			await read();
 			expect(shown).toContain(`"laptop" asks to run append_to_note`);
@@ -140,10 +149,19 @@ describe("TerminalApprover", () => {
 
 	test("a question nobody touches gives way to another token's after a turn, keeps the time it has left, and a key meant for it does not answer the new one", async () => {
 		const reports: string[] = [];
-		const timed = new TerminalApprover(input, (text) => (shown += text), () => 0, { turnMs: 300, swapGraceMs: 100 });
+		const timed = new TerminalApprover(
+			input,
+			(text) => (shown += text),
+			() => 0,
+			{ turnMs: 300, swapGraceMs: 100 },
+		);
 		try {
-			const untouched = timed.decide(request("untouched", "flooder"), new AbortController().signal, (onScreen = true) => reports.push(`untouched ${onScreen ? "on" : "off"}`));
-			const other = timed.decide(request("other", "desktop"), new AbortController().signal, (onScreen = true) => reports.push(`other ${onScreen ? "on" : "off"}`));
+			const untouched = timed.decide(request("untouched", "flooder"), new AbortController().signal, (onScreen = true) =>
+				reports.push(`untouched ${onScreen ? "on" : "off"}`),
+			);
+			const other = timed.decide(request("other", "desktop"), new AbortController().signal, (onScreen = true) =>
+				reports.push(`other ${onScreen ? "on" : "off"}`),
+			);
 			await sleep(150);
 			// On screen for less than a turn: nothing moves.
 			expect(reports).toEqual(["untouched on"]);
@@ -169,10 +187,25 @@ describe("TerminalApprover", () => {
 
 	test("a key pressed on the question keeps it on screen for another turn", async () => {
 		const reports: string[] = [];
-		const timed = new TerminalApprover(input, (text) => (shown += text), () => 0, { turnMs: 150, swapGraceMs: 0 });
+		const timed = new TerminalApprover(
+			input,
+			(text) => (shown += text),
+			() => 0,
+			{ turnMs: 150, swapGraceMs: 0 },
+		);
 		try {
 			const long = Array.from({ length: TERMINAL_DIFF_LINES * 3 }, (_, index) => `line ${index}`).join("\n");
-			const reading = timed.decide({ id: "long", tokenName: "flooder", tool: "create_note", toolTitle: "Create a note", changes: [{ path: "Long.md", before: null, after: long }] }, new AbortController().signal, (onScreen = true) => reports.push(`long ${onScreen ? "on" : "off"}`));
+			const reading = timed.decide(
+				{
+					id: "long",
+					tokenName: "flooder",
+					tool: "create_note",
+					toolTitle: "Create a note",
+					changes: [{ path: "Long.md", before: null, after: long }],
+				},
+				new AbortController().signal,
+				(onScreen = true) => reports.push(`long ${onScreen ? "on" : "off"}`),
+			);
 			void timed.decide(request("other", "desktop"), new AbortController().signal, (onScreen = true) => reports.push(`other ${onScreen ? "on" : "off"}`));
 			for (let page = 0; page < 2; page++) {
 				await sleep(100);
@@ -190,7 +223,13 @@ describe("TerminalApprover", () => {
 	test("a long change is shown a page at a time: the first page, a count of the rest, and m for more", async () => {
 		const total = TERMINAL_DIFF_LINES * 2 + 5;
 		const text = Array.from({ length: total }, (_, index) => `line ${index}`).join("\n");
-		const pending = ask({ id: "big", tokenName: "laptop", tool: "create_note", toolTitle: "Create a note", changes: [{ path: "Big.md", before: null, after: text }] });
+		const pending = ask({
+			id: "big",
+			tokenName: "laptop",
+			tool: "create_note",
+			toolTitle: "Create a note",
+			changes: [{ path: "Big.md", before: null, after: text }],
+		});
 		await read();
 		expect(shown).toContain(`+ line ${TERMINAL_DIFF_LINES - 3}\n`);
 		expect(shown).not.toContain(`+ line ${TERMINAL_DIFF_LINES - 2}\n`);

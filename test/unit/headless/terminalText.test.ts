@@ -9,13 +9,35 @@ const ACTING: readonly string[] = [
 	...Array.from({ length: 0x20 }, (_, code) => String.fromCharCode(code)),
 	...Array.from({ length: 0x21 }, (_, offset) => String.fromCharCode(0x7f + offset)),
 	// Bidi: ALM, LRM, RLM, embeddings and overrides (U+202E among them), isolates.
-	"\u061c", "\u200e", "\u200f", "\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069",
+	"\u061c",
+	"\u200e",
+	"\u200f",
+	"\u202a",
+	"\u202b",
+	"\u202c",
+	"\u202d",
+	"\u202e",
+	"\u2066",
+	"\u2067",
+	"\u2068",
+	"\u2069",
 	// Line and paragraph separators.
-	"\u2028", "\u2029",
+	"\u2028",
+	"\u2029",
 	// Zero width: space, non-joiner, joiner, word joiner, invisible operators, BOM, soft hyphen, a tag character, CGJ, Hangul filler.
-	"\u200b", "\u200c", "\u200d", "\u2060", "\u2062", "\ufeff", "\u00ad", "\u{e0041}", "\u034f", "\u3164",
+	"\u200b",
+	"\u200c",
+	"\u200d",
+	"\u2060",
+	"\u2062",
+	"\ufeff",
+	"\u00ad",
+	"\u{e0041}",
+	"\u034f",
+	"\u3164",
 	// Half a surrogate pair: the terminal would draw a replacement or eat the next character.
-	"\ud800", "\udfff",
+	"\ud800",
+	"\udfff",
 ];
 
 const codeOf = (char: string) => {
@@ -24,16 +46,27 @@ const codeOf = (char: string) => {
 };
 const actingChar = fc.constantFrom(...ACTING);
 /** Any text with none of the acting characters (full Unicode: letters, emoji, CJK, RTL letters, backslashes). */
-const plainText = fc.string({ unit: "grapheme", maxLength: 12 }).filter((text) => [...text].every((char) => !ACTING.includes(char)) && !/[\p{Cf}\p{Cc}\p{Zl}\p{Zp}]/u.test(text));
+const plainText = fc
+	.string({ unit: "grapheme", maxLength: 12 })
+	.filter((text) => [...text].every((char) => !ACTING.includes(char)) && !/[\p{Cf}\p{Cc}\p{Zl}\p{Zp}]/u.test(text));
 
 describe("visibleInTerminal", () => {
 	test("every acting character is written as its code, and the text around it is untouched", () => {
 		fc.assert(
-			fc.property(fc.array(fc.oneof(plainText.map((text) => ({ text, acting: false })), actingChar.map((text) => ({ text, acting: true }))), { maxLength: 12 }), (pieces) => {
-				const input = pieces.map((piece) => piece.text).join("");
-				const expected = pieces.map((piece) => (piece.acting ? codeOf(piece.text) : piece.text)).join("");
-				expect(visibleInTerminal(input)).toBe(expected);
-			}),
+			fc.property(
+				fc.array(
+					fc.oneof(
+						plainText.map((text) => ({ text, acting: false })),
+						actingChar.map((text) => ({ text, acting: true })),
+					),
+					{ maxLength: 12 },
+				),
+				(pieces) => {
+					const input = pieces.map((piece) => piece.text).join("");
+					const expected = pieces.map((piece) => (piece.acting ? codeOf(piece.text) : piece.text)).join("");
+					expect(visibleInTerminal(input)).toBe(expected);
+				},
+			),
 		);
 	});
 

@@ -27,9 +27,12 @@ describe("FolderJail", () => {
 		await removeDir(outside);
 	});
 
-	test.each(["Note.md", "Folder/Inner.md", "Folder/New note.md", "New folder/deeper/New.md", "/"])("lets %j through: every part that exists is real", async (path) => {
-		await expect(jail.check(path)).resolves.toBeUndefined();
-	});
+	test.each(["Note.md", "Folder/Inner.md", "Folder/New note.md", "New folder/deeper/New.md", "/"])(
+		"lets %j through: every part that exists is real",
+		async (path) => {
+			await expect(jail.check(path)).resolves.toBeUndefined();
+		},
+	);
 
 	test.each([
 		["a linked folder, target exists", "LinkedDir/there.md"],
@@ -40,7 +43,10 @@ describe("FolderJail", () => {
 		["a link inside the vault to an excluded folder", "Folder/ToPrivate/Secret.md"],
 		["a path that climbs out", "../outside.md"],
 	])("refuses %s with one error, whatever is behind it", async (_kind, path) => {
-		await expect(jail.check(path)).rejects.toMatchObject({ code: OUTSIDE_VAULT, message: "That path is not part of the vault this server gives access to." });
+		await expect(jail.check(path)).rejects.toMatchObject({
+			code: OUTSIDE_VAULT,
+			message: "That path is not part of the vault this server gives access to.",
+		});
 	});
 
 	test("finds every link in the vault folder, without following any", async () => {

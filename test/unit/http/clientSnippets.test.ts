@@ -25,10 +25,14 @@ describe("serverNameFor", () => {
 		const first = connectionSnippets({ port: 27150, vaultName: "Work" });
 		const second = connectionSnippets({ port: 27151, vaultName: "Home" });
 		expect(first.map((snippet) => snippet.id)).toEqual([...SNIPPET_CLIENTS]);
-		expect(first.find((snippet) => snippet.id === "claude-code")?.text).toBe(`claude mcp add --transport http vault-work http://127.0.0.1:27150/mcp --header "Authorization: Bearer ${TOKEN_PLACEHOLDER}"`);
+		expect(first.find((snippet) => snippet.id === "claude-code")?.text).toBe(
+			`claude mcp add --transport http vault-work http://127.0.0.1:27150/mcp --header "Authorization: Bearer ${TOKEN_PLACEHOLDER}"`,
+		);
 		expect(second.find((snippet) => snippet.id === "claude-code")?.text).toContain("claude mcp add --transport http vault-home ");
 		for (const id of ["claude-desktop", "cursor"] as const) {
-			expect(Object.keys((JSON.parse(first.find((snippet) => snippet.id === id)?.text ?? "{}") as { mcpServers: object }).mcpServers)).toEqual(["vault-work"]);
+			expect(Object.keys((JSON.parse(first.find((snippet) => snippet.id === id)?.text ?? "{}") as { mcpServers: object }).mcpServers)).toEqual([
+				"vault-work",
+			]);
 		}
 	});
 });

@@ -29,7 +29,11 @@ describe("guardRequest", () => {
 	});
 
 	test("checks run in the documented order: the first failing check answers", () => {
-		const everythingWrong = input({ method: "GET", url: "/other", add: { origin: ["https://evil.example"], host: ["evil.example"], authorization: ["nope"], "content-type": ["text/plain"] } });
+		const everythingWrong = input({
+			method: "GET",
+			url: "/other",
+			add: { origin: ["https://evil.example"], host: ["evil.example"], authorization: ["nope"], "content-type": ["text/plain"] },
+		});
 		expect(statusOf(guardRequest(everythingWrong, policy))).toBe(403);
 		const noOrigin = { ...everythingWrong, headers: { ...everythingWrong.headers, origin: undefined } };
 		expect(guardRequest(noOrigin, policy)).toMatchObject({ status: 403, kind: "host" });
@@ -77,7 +81,10 @@ describe("guardRequest", () => {
 		for (const version of ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2099-01-01"]) {
 			expect([version, statusOf(guardRequest(input({ add: { "mcp-protocol-version": [version] } }), policy))]).toEqual([version, 200]);
 		}
-		expect(guardRequest(input({ add: { "mcp-protocol-version": ["2026-07-28", "2026-07-28"] } }), policy)).toMatchObject({ status: 400, kind: "protocol_version" });
+		expect(guardRequest(input({ add: { "mcp-protocol-version": ["2026-07-28", "2026-07-28"] } }), policy)).toMatchObject({
+			status: 400,
+			kind: "protocol_version",
+		});
 	});
 
 	test("a 2025-era request naming a version not served is answered with its id, the versions served and the one asked for", () => {
@@ -85,19 +92,31 @@ describe("guardRequest", () => {
 		for (const version of [undefined, "2025-11-25", "2025-06-18", "2025-03-26"]) expect(unsupportedVersionError(version, ping)).toBeNull();
 		expect(unsupportedVersionError("1999-01-01", ping)).toEqual({
 			id: 7,
-			error: { code: -32022, message: expect.stringContaining("Supported: 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26") as string, data: { supported: expect.arrayContaining(["2026-07-28", "2025-03-26"]) as string[], requested: "1999-01-01" } },
+			error: {
+				code: -32022,
+				message: expect.stringContaining("Supported: 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26") as string,
+				data: { supported: expect.arrayContaining(["2026-07-28", "2025-03-26"]) as string[], requested: "1999-01-01" },
+			},
 		});
 		// A batch has no single id to echo.
 		expect(unsupportedVersionError("1999-01-01", [ping])).toMatchObject({ id: null });
 	});
 
 	test("a body that names its revision in _meta is left to the SDK's 2026 handler, whatever the header says", () => {
-		const withMeta = (version: unknown) => ({ jsonrpc: "2.0", id: 3, method: "tools/list", params: { _meta: { "io.modelcontextprotocol/protocolVersion": version } } });
+		const withMeta = (version: unknown) => ({
+			jsonrpc: "2.0",
+			id: 3,
+			method: "tools/list",
+			params: { _meta: { "io.modelcontextprotocol/protocolVersion": version } },
+		});
 		for (const header of [undefined, "2026-07-28", "2099-01-01", "v999.0.0"]) {
 			for (const claimed of ["2099-01-01", "2026-07-28", 2026]) expect(unsupportedVersionError(header, withMeta(claimed))).toBeNull();
 		}
 		// Without that claim an unserved header is refused here, with every revision served.
-		expect(unsupportedVersionError("2099-01-01", { jsonrpc: "2.0", id: 3, method: "tools/list" })).toMatchObject({ id: 3, error: { code: -32022, data: { requested: "2099-01-01" } } });
+		expect(unsupportedVersionError("2099-01-01", { jsonrpc: "2.0", id: 3, method: "tools/list" })).toMatchObject({
+			id: 3,
+			error: { code: -32022, data: { requested: "2099-01-01" } },
+		});
 	});
 
 	test.each([
@@ -114,7 +133,11 @@ describe("guardRequest", () => {
 
 	test("Mcp-Method and Mcp-Name (2026-07-28) pass once and are refused when repeated; whether they match the body is checked later", () => {
 		expect(statusOf(guardRequest(input({ add: { "mcp-method": ["tools/call"], "mcp-name": ["read_note"] } }), policy))).toBe(200);
-		expect(guardRequest(input({ add: { "mcp-name": ["read_note", "create_note"] } }), policy)).toMatchObject({ status: 400, kind: "mcp_header", message: "Send the Mcp-Name header at most once." });
+		expect(guardRequest(input({ add: { "mcp-name": ["read_note", "create_note"] } }), policy)).toMatchObject({
+			status: 400,
+			kind: "mcp_header",
+			message: "Send the Mcp-Name header at most once.",
+		});
 		expect(guardRequest(input({ add: { "mcp-method": ["tools/call", "tools/call"] } }), policy)).toMatchObject({ status: 400, kind: "mcp_header" });
 		// An Origin is still refused first, whatever else the request says.
 		expect(guardRequest(input({ add: { origin: ["http://localhost"], "mcp-name": ["a", "b"] } }), policy)).toMatchObject({ status: 403, kind: "origin" });

@@ -7,7 +7,11 @@ import { checkMessages } from "../../../src/http/statelessTransport";
 const MODERN = "2026-07-28";
 
 /** Versions a client may name: every served one, and some it may not (future, past, junk). */
-const version = fc.oneof(fc.constantFrom(MODERN, ...SUPPORTED_PROTOCOL_VERSIONS), fc.constantFrom("2099-01-01", "2024-01-01", "2026-01-01", "latest", ""), fc.string({ maxLength: 12 }));
+const version = fc.oneof(
+	fc.constantFrom(MODERN, ...SUPPORTED_PROTOCOL_VERSIONS),
+	fc.constantFrom("2099-01-01", "2024-01-01", "2026-01-01", "latest", ""),
+	fc.string({ maxLength: 12 }),
+);
 
 /** A `_meta` object: none, other keys only, or a protocol version claim (valid or not). */
 const meta = fc.oneof(
@@ -18,7 +22,13 @@ const meta = fc.oneof(
 	fc.record({ [PROTOCOL_VERSION_META_KEY]: fc.oneof(fc.integer(), fc.constant(null)) }),
 );
 
-const params = meta.chain((value) => fc.oneof(fc.constant(undefined), fc.constant(value === undefined ? {} : { _meta: value }), fc.constant(value === undefined ? { name: "read_note" } : { name: "read_note", _meta: value })));
+const params = meta.chain((value) =>
+	fc.oneof(
+		fc.constant(undefined),
+		fc.constant(value === undefined ? {} : { _meta: value }),
+		fc.constant(value === undefined ? { name: "read_note" } : { name: "read_note", _meta: value }),
+	),
+);
 
 const method = fc.constantFrom("initialize", "tools/list", "tools/call", "ping", "resources/read", "notifications/initialized", "notifications/cancelled");
 

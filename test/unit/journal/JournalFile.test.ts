@@ -91,7 +91,11 @@ describe("JournalFile", () => {
 		const ids = journal.list().map((entry) => entry.id);
 		expect(ids).toEqual(["c11", "c10", "c9", "c8", "c7", "c6", "c5", "c4"]);
 		expect(journal.get("c1")).toBeNull();
-		expect(JournalFile.open(path).list().map((entry) => entry.id)).toEqual(ids);
+		expect(
+			JournalFile.open(path)
+				.list()
+				.map((entry) => entry.id),
+		).toEqual(ids);
 	});
 
 	test("generated runs of records, undone marks and failed writes: within both bounds after every step, only the oldest dropped, and a restart reads back the same", () => {
@@ -101,42 +105,47 @@ describe("JournalFile", () => {
 			fc.record({ kind: fc.constant("drop" as const), pick: fc.nat() }),
 		);
 		fc.assert(
-			fc.property(fc.array(step, { maxLength: 60 }), fc.integer({ min: 2, max: 8 }), fc.integer({ min: 1500, max: 6000 }), (steps, maxEntries, maxBytes) => {
-				rmSync(path, { force: true });
-				const journal = JournalFile.open(path, { maxEntries, maxBytes, keepAfterTrim: 0.5 });
-				const order: string[] = [];
-				/** Calls whose only change was dropped (its write failed): gone without being old. */
-				const emptied = new Set<string>();
-				let next = 0;
-				for (const each of steps) {
-					const held = journal.list().map((entry) => entry.id);
-					if (each.kind === "record") {
-						// A new call, or one more note of a call already held (a create_note overwrite's backup, say).
-						const id = each.existing && held.length > 0 ? held[0]! : `c${next++}`;
-						if (!order.includes(id)) order.push(id);
-						journal.recordChange(call(id), change(`N${next}-${order.length}.md`, "ü".repeat(each.size), `${"ü".repeat(each.size)}!`));
-						expect(journal.get(id)).not.toBeNull();
-					} else if (held.length > 0) {
-						const id = held[each.pick % held.length]!;
-						if (each.kind === "undone") journal.markUndone(id, `u${next}`);
-						else {
-							const changes = journal.get(id)!.changes;
-							if (changes.length === 1) emptied.add(id);
-							journal.dropChange(id, changes.at(-1)!.path);
+			fc.property(
+				fc.array(step, { maxLength: 60 }),
+				fc.integer({ min: 2, max: 8 }),
+				fc.integer({ min: 1500, max: 6000 }),
+				(steps, maxEntries, maxBytes) => {
+					rmSync(path, { force: true });
+					const journal = JournalFile.open(path, { maxEntries, maxBytes, keepAfterTrim: 0.5 });
+					const order: string[] = [];
+					/** Calls whose only change was dropped (its write failed): gone without being old. */
+					const emptied = new Set<string>();
+					let next = 0;
+					for (const each of steps) {
+						const held = journal.list().map((entry) => entry.id);
+						if (each.kind === "record") {
+							// A new call, or one more note of a call already held (a create_note overwrite's backup, say).
+							const id = each.existing && held.length > 0 ? held[0]! : `c${next++}`;
+							if (!order.includes(id)) order.push(id);
+							journal.recordChange(call(id), change(`N${next}-${order.length}.md`, "ü".repeat(each.size), `${"ü".repeat(each.size)}!`));
+							expect(journal.get(id)).not.toBeNull();
+						} else if (held.length > 0) {
+							const id = held[each.pick % held.length]!;
+							if (each.kind === "undone") journal.markUndone(id, `u${next}`);
+							else {
+								const changes = journal.get(id)!.changes;
+								if (changes.length === 1) emptied.add(id);
+								journal.dropChange(id, changes.at(-1)!.path);
+							}
 						}
+						journal.trimNow();
+						const kept = journal.list().map((entry) => entry.id);
+						expect(kept.length).toBeLessThanOrEqual(Math.max(maxEntries, 2));
+						if (kept.length > 2) expect(statSync(path).size).toBeLessThanOrEqual(maxBytes);
+						// Newest first, and what is gone is older than all that is kept (or was dropped as a failed write).
+						const keptOldestFirst = [...kept].reverse();
+						expect(keptOldestFirst).toEqual(order.filter((id) => keptOldestFirst.includes(id)));
+						const oldestKept = keptOldestFirst.length === 0 ? order.length : order.indexOf(keptOldestFirst[0]!);
+						expect(order.slice(oldestKept + 1).filter((id) => !kept.includes(id) && !emptied.has(id))).toEqual([]);
 					}
-					journal.trimNow();
-					const kept = journal.list().map((entry) => entry.id);
-					expect(kept.length).toBeLessThanOrEqual(Math.max(maxEntries, 2));
-					if (kept.length > 2) expect(statSync(path).size).toBeLessThanOrEqual(maxBytes);
-					// Newest first, and what is gone is older than all that is kept (or was dropped as a failed write).
-					const keptOldestFirst = [...kept].reverse();
-					expect(keptOldestFirst).toEqual(order.filter((id) => keptOldestFirst.includes(id)));
-					const oldestKept = keptOldestFirst.length === 0 ? order.length : order.indexOf(keptOldestFirst[0]!);
-					expect(order.slice(oldestKept + 1).filter((id) => !kept.includes(id) && !emptied.has(id))).toEqual([]);
-				}
-				expect(JournalFile.open(path).list()).toEqual(journal.list());
-			}),
+					expect(JournalFile.open(path).list()).toEqual(journal.list());
+				},
+			),
 			{ numRuns: 60 },
 		);
 	});
@@ -163,7 +172,11 @@ describe("JournalFile", () => {
 		journal.trimNow();
 		expect(journal.list().map((entry) => entry.id)).toEqual(["big", "c19"]);
 		// Opened again (the next start), the same two are there: trimming on open keeps them too.
-		expect(JournalFile.open(path, { maxBytes }).list().map((entry) => entry.id)).toEqual(["big", "c19"]);
+		expect(
+			JournalFile.open(path, { maxBytes })
+				.list()
+				.map((entry) => entry.id),
+		).toEqual(["big", "c19"]);
 	});
 
 	test("a file cut short by a crash, or with garbage in it, is read back without losing the entries before the cut", async () => {
@@ -182,7 +195,11 @@ describe("JournalFile", () => {
 		expect(afterCrash.skippedLines).toBe(1);
 		// The cut piece is gone from the file, so the next record is a line of its own and survives.
 		afterCrash.recordChange(call("d"), change("D.md", "d", "dd"));
-		expect(JournalFile.open(path).list().map((entry) => entry.id)).toEqual(["d", "b", "a"]);
+		expect(
+			JournalFile.open(path)
+				.list()
+				.map((entry) => entry.id),
+		).toEqual(["d", "b", "a"]);
 
 		// Garbage between good lines (a disk error, a hand edit) costs only those lines.
 		const good = await fs.readFile(path, "utf8");
@@ -196,25 +213,40 @@ describe("JournalFile", () => {
 
 	test("cut at any byte, with garbage lines anywhere: every entry whose line was whole is read back exactly, and the next record survives", () => {
 		fc.assert(
-			fc.property(fc.array(fc.string({ unit: fc.constantFrom("a", "\r\n", "\n", "é", "日", "😀", "\"", "\\") , maxLength: 20 }), { minLength: 1, maxLength: 6 }), fc.nat(), fc.array(fc.tuple(fc.nat(), fc.constantFrom("garbage", "{", '{"kind":"change"}', "\u0000\u0000")), { maxLength: 3 }), (texts, cutAt, garbage) => {
-				rmSync(path, { force: true });
-				const journal = JournalFile.open(path);
-				const ends: number[] = [];
-				texts.forEach((text, index) => {
-					journal.recordChange(call(`c${index}`), change(`N${index}.md`, text, `${text}+`));
-					ends.push(statSync(path).size);
-				});
-				const whole = readFileSync(path);
-				const cut = cutAt % (whole.length + 1);
-				const lines = whole.subarray(0, cut).toString("latin1").split("\n");
-				for (const [at, junk] of garbage) lines.splice(at % lines.length, 0, junk);
-				writeFileSync(path, Buffer.from(lines.join("\n"), "latin1"));
-				const survivors = texts.flatMap((text, index) => (ends[index]! <= cut ? [[`c${index}`, text] as const] : []));
-				const reopened = JournalFile.open(path);
-				expect(reopened.list().map((entry) => [entry.id, entry.changes[0]?.before]).reverse()).toEqual(survivors);
-				reopened.recordChange(call("next"), change("Next.md", "n", "n+"));
-				expect(JournalFile.open(path).list().map((entry) => entry.id).reverse()).toEqual([...survivors.map(([id]) => id), "next"]);
-			}),
+			fc.property(
+				fc.array(fc.string({ unit: fc.constantFrom("a", "\r\n", "\n", "é", "日", "😀", '"', "\\"), maxLength: 20 }), { minLength: 1, maxLength: 6 }),
+				fc.nat(),
+				fc.array(fc.tuple(fc.nat(), fc.constantFrom("garbage", "{", '{"kind":"change"}', "\u0000\u0000")), { maxLength: 3 }),
+				(texts, cutAt, garbage) => {
+					rmSync(path, { force: true });
+					const journal = JournalFile.open(path);
+					const ends: number[] = [];
+					texts.forEach((text, index) => {
+						journal.recordChange(call(`c${index}`), change(`N${index}.md`, text, `${text}+`));
+						ends.push(statSync(path).size);
+					});
+					const whole = readFileSync(path);
+					const cut = cutAt % (whole.length + 1);
+					const lines = whole.subarray(0, cut).toString("latin1").split("\n");
+					for (const [at, junk] of garbage) lines.splice(at % lines.length, 0, junk);
+					writeFileSync(path, Buffer.from(lines.join("\n"), "latin1"));
+					const survivors = texts.flatMap((text, index) => (ends[index]! <= cut ? [[`c${index}`, text] as const] : []));
+					const reopened = JournalFile.open(path);
+					expect(
+						reopened
+							.list()
+							.map((entry) => [entry.id, entry.changes[0]?.before])
+							.reverse(),
+					).toEqual(survivors);
+					reopened.recordChange(call("next"), change("Next.md", "n", "n+"));
+					expect(
+						JournalFile.open(path)
+							.list()
+							.map((entry) => entry.id)
+							.reverse(),
+					).toEqual([...survivors.map(([id]) => id), "next"]);
+				},
+			),
 			{ numRuns: 80 },
 		);
 	});
@@ -230,7 +262,11 @@ describe("JournalFile", () => {
 		// Another process died half-way through a line.
 		await fs.appendFile(path, '{"kind":"change","id":"cut","ti');
 		here.recordChange(call("b"), change("B.md", "1", "2"));
-		expect(JournalFile.open(path).list().map((entry) => entry.id)).toEqual(["b", "a"]);
+		expect(
+			JournalFile.open(path)
+				.list()
+				.map((entry) => entry.id),
+		).toEqual(["b", "a"]);
 		expect(there.list().map((entry) => entry.id)).toEqual(["b", "a"]);
 
 		// A trim elsewhere replaces the file: it is read again whole.
@@ -242,7 +278,9 @@ describe("JournalFile", () => {
 	});
 
 	test("opening the journal while another process is half-way through writing a line (history run during a big write) loses nothing", async () => {
-		const line = Buffer.from(`${JSON.stringify({ kind: "change", id: "b", time: "2026-12-01T00:00:00.000Z", tokenName: "laptop", tool: "append_to_note", path: "B.md", before: "b", beforeHash: hashText("b"), after: "bé", afterHash: hashText("bé") })}\n`);
+		const line = Buffer.from(
+			`${JSON.stringify({ kind: "change", id: "b", time: "2026-12-01T00:00:00.000Z", tokenName: "laptop", tool: "append_to_note", path: "B.md", before: "b", beforeHash: hashText("b"), after: "bé", afterHash: hashText("bé") })}\n`,
+		);
 		for (const cut of [1, Math.floor(line.length / 2), line.length - 1]) {
 			await fs.rm(path, { force: true });
 			const fresh = JournalFile.open(path);
@@ -274,7 +312,11 @@ describe("JournalFile", () => {
 		await new Promise((resolve) => setTimeout(resolve, 1_500));
 		// Quiet for a second: trimmed to half the bound, whole calls, the newest kept.
 		expect(journal.list().map((entry) => entry.id)).toEqual(["c7", "c6"]);
-		expect(JournalFile.open(path).list().map((entry) => entry.id)).toEqual(["c7", "c6"]);
+		expect(
+			JournalFile.open(path)
+				.list()
+				.map((entry) => entry.id),
+		).toEqual(["c7", "c6"]);
 		journal.close();
 	});
 
@@ -287,7 +329,11 @@ describe("JournalFile", () => {
 		journal.recordChange(call("late"), change("Late.md", "l", "l!"));
 		await trimming;
 		expect(journal.list().map((entry) => entry.id)).toEqual(["late", "c5", "c4"]);
-		expect(JournalFile.open(path, { maxEntries: 100 }).list().map((entry) => entry.id)).toEqual(["late", "c5", "c4"]);
+		expect(
+			JournalFile.open(path, { maxEntries: 100 })
+				.list()
+				.map((entry) => entry.id),
+		).toEqual(["late", "c5", "c4"]);
 
 		// An undo of a call the trim is dropping, marked while it writes: the trim gives up, the mark is kept with its call.
 		for (let index = 6; index < 9; index++) journal.recordChange(call(`c${index}`), change(`N${index}.md`, `${index}`, `${index}!`));
@@ -299,42 +345,50 @@ describe("JournalFile", () => {
 		journal.close();
 	});
 
-	test.each(["file", "folder", "plugins folder"])("a linked journal %s is neither read nor written: the record throws one clear line and the file outside stays byte-identical", async (what) => {
-		const outside = await makeTempDir();
-		try {
-			const secret = Buffer.from("outside, not the vault's\n");
-			const target = nodePath.join(outside, "target.jsonl");
-			await fs.writeFile(target, secret);
-			const pluginFolder = nodePath.dirname(path);
-			if (what === "file") {
-				await fs.mkdir(pluginFolder, { recursive: true });
-				await fs.symlink(target, path);
-			} else if (what === "folder") {
-				await fs.mkdir(nodePath.dirname(pluginFolder), { recursive: true });
-				await fs.symlink(outside, pluginFolder);
-				await fs.rename(target, nodePath.join(outside, "journal.jsonl"));
-			} else {
-				await fs.mkdir(nodePath.join(folder, ".obsidian"), { recursive: true });
-				await fs.mkdir(nodePath.join(outside, "vault-mcp"));
-				await fs.rename(target, nodePath.join(outside, "vault-mcp", "journal.jsonl"));
-				await fs.symlink(outside, nodePath.join(folder, ".obsidian", "plugins"));
+	test.each(["file", "folder", "plugins folder"])(
+		"a linked journal %s is neither read nor written: the record throws one clear line and the file outside stays byte-identical",
+		async (what) => {
+			const outside = await makeTempDir();
+			try {
+				const secret = Buffer.from("outside, not the vault's\n");
+				const target = nodePath.join(outside, "target.jsonl");
+				await fs.writeFile(target, secret);
+				const pluginFolder = nodePath.dirname(path);
+				if (what === "file") {
+					await fs.mkdir(pluginFolder, { recursive: true });
+					await fs.symlink(target, path);
+				} else if (what === "folder") {
+					await fs.mkdir(nodePath.dirname(pluginFolder), { recursive: true });
+					await fs.symlink(outside, pluginFolder);
+					await fs.rename(target, nodePath.join(outside, "journal.jsonl"));
+				} else {
+					await fs.mkdir(nodePath.join(folder, ".obsidian"), { recursive: true });
+					await fs.mkdir(nodePath.join(outside, "vault-mcp"));
+					await fs.rename(target, nodePath.join(outside, "vault-mcp", "journal.jsonl"));
+					await fs.symlink(outside, nodePath.join(folder, ".obsidian", "plugins"));
+				}
+				const snapshot = async () => {
+					const names = (await fs.readdir(outside, { recursive: true })).sort();
+					return Promise.all(
+						names.map(async (name) => [
+							name,
+							(await fs.lstat(nodePath.join(outside, name))).isFile() ? (await fs.readFile(nodePath.join(outside, name))).toString("hex") : "dir",
+						]),
+					);
+				};
+				const seen = await snapshot();
+				const journal = JournalFile.forVault(folder, ".obsidian");
+				expect(journal.problem).toMatch(/symbolic link/);
+				expect(() => journal.recordChange(call("a"), change("Private/Diary.md", "secret diary", "secret diary!"))).toThrow(OwnFileLinkError);
+				expect(() => journal.list()).toThrow(/never writes its own files through one/);
+				expect(await snapshot()).toEqual(seen);
+				// The message names the file inside the vault, never a path outside it.
+				expect(journal.problem).not.toContain(outside);
+			} finally {
+				await removeDir(outside);
 			}
-			const snapshot = async () => {
-				const names = (await fs.readdir(outside, { recursive: true })).sort();
-				return Promise.all(names.map(async (name) => [name, (await fs.lstat(nodePath.join(outside, name))).isFile() ? (await fs.readFile(nodePath.join(outside, name))).toString("hex") : "dir"]));
-			};
-			const seen = await snapshot();
-			const journal = JournalFile.forVault(folder, ".obsidian");
-			expect(journal.problem).toMatch(/symbolic link/);
-			expect(() => journal.recordChange(call("a"), change("Private/Diary.md", "secret diary", "secret diary!"))).toThrow(OwnFileLinkError);
-			expect(() => journal.list()).toThrow(/never writes its own files through one/);
-			expect(await snapshot()).toEqual(seen);
-			// The message names the file inside the vault, never a path outside it.
-			expect(journal.problem).not.toContain(outside);
-		} finally {
-			await removeDir(outside);
-		}
-	});
+		},
+	);
 
 	test("the journal and its folders are created owner-only", async () => {
 		const journal = JournalFile.forVault(folder, ".obsidian");

@@ -48,7 +48,11 @@ describe("undoCall", () => {
 		]);
 		expect((await disk("Daily/Grüße.md")).equals(original)).toBe(true);
 		expect((await disk("Plain.md")).equals(plain)).toBe(true);
-		expect(describeUndo(outcome)).toMatch(new RegExp(`^Undid ${call.id} \\(update_properties by laptop, .+\\): restored "Daily/Grüße.md"; restored "Plain.md"; restored "Daily/Grüße.md"\\.$`));
+		expect(describeUndo(outcome)).toMatch(
+			new RegExp(
+				`^Undid ${call.id} \\(update_properties by laptop, .+\\): restored "Daily/Grüße.md"; restored "Plain.md"; restored "Daily/Grüße.md"\\.$`,
+			),
+		);
 	});
 
 	test("after an outside edit, writes nothing over the note and saves the earlier text as a conflict copy beside it", async () => {
@@ -111,7 +115,10 @@ describe("undoCall", () => {
 		expect(undone).toMatchObject({ id: call.id, undone: { by: outcome.undoId } });
 
 		const twice = await undoCall(host, journal, call.id);
-		expect(twice).toEqual({ ok: false, reason: expect.stringMatching(new RegExp(`^The change ${call.id} was already undone, at .+ \\(by ${outcome.undoId}\\)\\.$`)) });
+		expect(twice).toEqual({
+			ok: false,
+			reason: expect.stringMatching(new RegExp(`^The change ${call.id} was already undone, at .+ \\(by ${outcome.undoId}\\)\\.$`)),
+		});
 		expect(await fs.readFile(nodePath.join(root, "Plain.md"), "utf8")).toBe("one\ntwo\n");
 
 		succeeded(await undoCall(host, journal, outcome.undoId));
@@ -120,7 +127,10 @@ describe("undoCall", () => {
 
 	test("an unknown id, or one the bounds dropped, is refused with a reason and changes nothing", async () => {
 		const unknown = await undoCall(host, journal, "nosuchid");
-		expect(unknown).toEqual({ ok: false, reason: 'No change with id "nosuchid" in the journal: the id is unknown, or the change was among the oldest and was dropped.' });
+		expect(unknown).toEqual({
+			ok: false,
+			reason: 'No change with id "nosuchid" in the journal: the id is unknown, or the change was among the oldest and was dropped.',
+		});
 
 		const small = JournalFile.forVault(root, ".obsidian", { maxEntries: 2, keepAfterTrim: 0.5 });
 		const smallTool = new SimulatedTool(host, small);

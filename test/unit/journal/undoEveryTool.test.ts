@@ -67,9 +67,17 @@ interface ToolCase {
 
 const CASES: Record<string, ToolCase> = {
 	append_to_note: { anchor: () => [], args: () => ({ path: "Target", content: "Appended ünïcode ✓" }) },
-	insert_under_bullet: { withoutBom: true, lines: (line) => `- ${line}`, anchor: () => ["- Parent bullet"], args: () => ({ path: "Target", bullet: "Parent bullet", content: "Child ✓" }) },
+	insert_under_bullet: {
+		withoutBom: true,
+		lines: (line) => `- ${line}`,
+		anchor: () => ["- Parent bullet"],
+		args: () => ({ path: "Target", bullet: "Parent bullet", content: "Child ✓" }),
+	},
 	// A task on the first line of a note with a byte-order mark is not found as a task (outside this issue): a line goes first.
-	complete_task: { anchor: (note) => [...(note.bom && note.before.length === 0 ? ["w"] : []), "- [ ] Task ☕ one"], args: (note) => ({ path: "Target", line: note.before.length + (note.bom && note.before.length === 0 ? 1 : 0), text: "Task ☕ one", status: "x" }) },
+	complete_task: {
+		anchor: (note) => [...(note.bom && note.before.length === 0 ? ["w"] : []), "- [ ] Task ☕ one"],
+		args: (note) => ({ path: "Target", line: note.before.length + (note.bom && note.before.length === 0 ? 1 : 0), text: "Task ☕ one", status: "x" }),
+	},
 	add_task: { anchor: () => [], args: () => ({ path: "Target", text: "New task ✓" }) },
 	set_property: { anchor: () => [], args: () => ({ path: "Target", name: "status", value: "done ✓" }) },
 	create_note: { anchor: () => [], args: () => ({ path: "Target", content: "Replaced ✓", overwrite: true }) },
@@ -77,7 +85,7 @@ const CASES: Record<string, ToolCase> = {
 
 /** Waits (bounded) for the host to catch up with a change made on disk. */
 async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-	for (const started = Date.now(); !condition() && Date.now() - started < timeoutMs; ) await new Promise((resolve) => setTimeout(resolve, 20));
+	for (const started = Date.now(); !condition() && Date.now() - started < timeoutMs;) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 describe("undo of every write tool gives back the note's exact bytes", () => {
@@ -148,7 +156,11 @@ describe("undo of every write tool gives back the note's exact bytes", () => {
 	});
 
 	test("every write tool is covered here", () => {
-		expect([...Object.keys(CASES), "rename_note"].sort()).toEqual(ALL_TOOLS.filter((tool) => tool.access === "write").map((tool) => tool.name).sort());
+		expect([...Object.keys(CASES), "rename_note"].sort()).toEqual(
+			ALL_TOOLS.filter((tool) => tool.access === "write")
+				.map((tool) => tool.name)
+				.sort(),
+		);
 	});
 
 	test("rename_note: undo moves the note back and gives every note it touched its exact bytes; undoing the undo renames again", async () => {
@@ -183,39 +195,45 @@ describe("undo of every write tool gives back the note's exact bytes", () => {
 		);
 	});
 
-	test.each(Object.keys(CASES))("%s: undo gives back the exact bytes, undoing the undo the tool's; after an outside edit a conflict copy holds them", async (toolName) => {
-		const spec = CASES[toolName]!;
-		const disk = () => fs.readFile(nodePath.join(root, NOTE));
-		await fc.assert(
-			fc.asyncProperty(shape, fc.boolean(), async (generated, editedSince) => {
-				const note = spec.withoutBom ? { ...generated, bom: false } : generated;
-				const original = await setNote(noteText(note, spec.anchor(note), spec.lines));
-				const outcome = await callTool(client, toolName, spec.args(note));
-				if (!outcome.ok) throw new Error(`${toolName} failed on ${JSON.stringify(note)}: ${outcome.error}`);
-				const [entry] = journal.list(1);
-				expect(entry?.tool).toBe(toolName);
-				const written = await disk();
-				if (editedSince) {
-					// Another program writes after the tool: undo must keep that and save the earlier text beside it.
-					await host.vault.process(host.vault.getFileByPath(NOTE)!, (text) => `${text}outside ✓\r\n`);
-					const edited = await disk();
+	test.each(Object.keys(CASES))(
+		"%s: undo gives back the exact bytes, undoing the undo the tool's; after an outside edit a conflict copy holds them",
+		async (toolName) => {
+			const spec = CASES[toolName]!;
+			const disk = () => fs.readFile(nodePath.join(root, NOTE));
+			await fc.assert(
+				fc.asyncProperty(shape, fc.boolean(), async (generated, editedSince) => {
+					const note = spec.withoutBom ? { ...generated, bom: false } : generated;
+					const original = await setNote(noteText(note, spec.anchor(note), spec.lines));
+					const outcome = await callTool(client, toolName, spec.args(note));
+					if (!outcome.ok) throw new Error(`${toolName} failed on ${JSON.stringify(note)}: ${outcome.error}`);
+					const [entry] = journal.list(1);
+					expect(entry?.tool).toBe(toolName);
+					const written = await disk();
+					if (editedSince) {
+						// Another program writes after the tool: undo must keep that and save the earlier text beside it.
+						await host.vault.process(host.vault.getFileByPath(NOTE)!, (text) => `${text}outside ✓\r\n`);
+						const edited = await disk();
+						const undone = await undoCall(host, journal, entry!.id);
+						expect(undone).toMatchObject({
+							ok: true,
+							notes: expect.arrayContaining([expect.objectContaining({ path: NOTE, result: "conflict" })]),
+						});
+						expect(await disk()).toEqual(edited);
+						const copy = (undone as { notes: Array<{ path: string; copy?: string }> }).notes.find((each) => each.path === NOTE)?.copy;
+						expect(await fs.readFile(nodePath.join(root, copy!))).toEqual(original);
+						return;
+					}
 					const undone = await undoCall(host, journal, entry!.id);
-					expect(undone).toMatchObject({ ok: true, notes: expect.arrayContaining([expect.objectContaining({ path: NOTE, result: "conflict" })]) });
-					expect(await disk()).toEqual(edited);
-					const copy = (undone as { notes: Array<{ path: string; copy?: string }> }).notes.find((each) => each.path === NOTE)?.copy;
-					expect(await fs.readFile(nodePath.join(root, copy!))).toEqual(original);
-					return;
-				}
-				const undone = await undoCall(host, journal, entry!.id);
-				expect(undone).toMatchObject({ ok: true });
-				expect(await disk()).toEqual(original);
-				const redone = await undoCall(host, journal, (undone as { undoId: string }).undoId);
-				expect(redone).toMatchObject({ ok: true });
-				expect(await disk()).toEqual(written);
-			}),
-			{ numRuns: 25 },
-		);
-	});
+					expect(undone).toMatchObject({ ok: true });
+					expect(await disk()).toEqual(original);
+					const redone = await undoCall(host, journal, (undone as { undoId: string }).undoId);
+					expect(redone).toMatchObject({ ok: true });
+					expect(await disk()).toEqual(written);
+				}),
+				{ numRuns: 25 },
+			);
+		},
+	);
 
 	test("create_note of a new note: undo moves it to the vault's .trash with its exact text, never deletes it; undoing that brings it back", async () => {
 		await fc.assert(

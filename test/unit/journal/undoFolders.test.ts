@@ -82,7 +82,14 @@ describe("undo of a create removes the folders the create made, when empty", () 
 		const planted = call();
 		await fs.mkdir(nodePath.join(root, "Made"));
 		await host.vault.create("Made/Note.md", "planted\n");
-		journal.recordChange(planted, { path: "Made/Note.md", before: null, beforeHash: null, after: "planted\n", afterHash: hashText("planted\n"), createdFolders: ["Made", ".obsidian", "Elsewhere"] });
+		journal.recordChange(planted, {
+			path: "Made/Note.md",
+			before: null,
+			beforeHash: null,
+			after: "planted\n",
+			afterHash: hashText("planted\n"),
+			createdFolders: ["Made", ".obsidian", "Elsewhere"],
+		});
 		const outcome = succeeded(await undoCall(host, journal, planted.id));
 		expect(outcome.notes).toEqual([{ path: "Made/Note.md", result: "trashed" }]);
 		for (const kept of ["Elsewhere", ".obsidian", "Made"]) expect(await onDisk(kept)).toBe(true);

@@ -47,14 +47,32 @@ describe("interleavings of tool calls, outside edits and undo", () => {
 		await fc.assert(
 			fc.asyncProperty(fc.array(step, { minLength: 3, maxLength: 9 }), async (steps) => {
 				run++;
-				const root = await makeVault({ "A.md": "# A\n\nstart a, see [[C]]\n", "B.md": "---\nstatus: new\n---\n# B\n\n[[C#Heading|c]]\n", "C.md": "# C\n\n## Heading\n" });
+				const root = await makeVault({
+					"A.md": "# A\n\nstart a, see [[C]]\n",
+					"B.md": "---\nstatus: new\n---\n# B\n\n[[C#Heading|c]]\n",
+					"C.md": "# C\n\n## Heading\n",
+				});
 				const host = await NodeHost.open(root);
 				const scope = { configDir: ".obsidian", excludedFolders: [] };
 				const search = new IndexedNoteSearch(host, scope, () => new Promise((resolve) => setImmediate(resolve)));
 				const journal = JournalFile.forVault(root, ".obsidian");
 				const { record } = generateToken("writer", "write", undefined);
-				const writes: WriteServices = { journal, approver: null, approvalTimeoutMs: 5_000, currentRight: (tool) => effectiveRight(record, tool, true), allowAlways: () => Promise.resolve() };
-				const ctx: ToolContext = { host, serverVersion: "test", scope, grant: { token: record, canWrite: true }, search, dailyNotesAreOutlines: false, writes };
+				const writes: WriteServices = {
+					journal,
+					approver: null,
+					approvalTimeoutMs: 5_000,
+					currentRight: (tool) => effectiveRight(record, tool, true),
+					allowAlways: () => Promise.resolve(),
+				};
+				const ctx: ToolContext = {
+					host,
+					serverVersion: "test",
+					scope,
+					grant: { token: record, canWrite: true },
+					search,
+					dailyNotesAreOutlines: false,
+					writes,
+				};
 				const server = createMcpServer(ctx, { activity: new ActivityLog(), logger: new RecordingLogger() });
 				const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
 				await server.connect(serverSide);
@@ -87,7 +105,12 @@ describe("interleavings of tool calls, outside edits and undo", () => {
 							}
 						} else if (current.kind === "rename") {
 							// C moves between two folders; A and B link to it, so each rename rewrites their links too.
-							const at = (await fs.stat(nodePath.join(root, "C.md")).then(() => true, () => false)) ? "C.md" : "Moved/C.md";
+							const at = (await fs.stat(nodePath.join(root, "C.md")).then(
+								() => true,
+								() => false,
+							))
+								? "C.md"
+								: "Moved/C.md";
 							const outcome = await callTool(client, "rename_note", { path: at, new_path: at === "C.md" ? "Moved/C.md" : "C.md" });
 							if (!outcome.ok) expect(outcome.error).toMatch(/exists|changed|not found|No note/i);
 						} else {
@@ -97,7 +120,10 @@ describe("interleavings of tool calls, outside edits and undo", () => {
 									: current.kind === "overwrite"
 										? { name: "create_note", arguments: { path: `${current.note}.md`, content: line, overwrite: true } }
 										: // A property of its own per call: a second set_property of the same name replaces the value by design.
-											{ name: "set_property", arguments: { path: current.note, name: `marker_${line.replace(/\W/g, "_")}`, value: line } };
+											{
+												name: "set_property",
+												arguments: { path: current.note, name: `marker_${line.replace(/\W/g, "_")}`, value: line },
+											};
 							const before = newest();
 							const outcome = await callTool(client, args.name, args.arguments);
 							const id = newest();

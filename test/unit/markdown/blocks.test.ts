@@ -25,7 +25,14 @@ function blocksOf(source: string, chunkLines?: number): Array<Record<string, unk
 }
 
 function record(token: MarkdownToken): Record<string, unknown> {
-	return { type: token.type, map: token.map, level: token.level, markup: token.markup, info: token.info, content: token.type === "inline" ? token.content : "" };
+	return {
+		type: token.type,
+		map: token.map,
+		level: token.level,
+		markup: token.markup,
+		info: token.info,
+		content: token.type === "inline" ? token.content : "",
+	};
 }
 
 /** markdown-it itself, set up as the module says it is (CommonMark with tables and strikethrough, HTML on): the reference for text without `%%` or `$$`. */
@@ -33,8 +40,40 @@ const reference = new MarkdownIt("commonmark", { html: true }).enable(["table", 
 
 /** Pieces of Markdown for every kind of block and the lines that end or continue one. */
 const PIECES = [
-	"\n", "\n", "\n", "\n\n", "text ", "word", "- ", "* ", "+ ", "1. ", "2) ", "  ", "    ", "\t", "> ", "# ", "## ", "===", "---", "***",
-	"```", "~~~", "<div>", "<!--", "-->", "| a | b |", "|---|---|", "[ref]: /url", "[x]", "- [ ] ", "\r\n", "`", "\u00a0", " \n",
+	"\n",
+	"\n",
+	"\n",
+	"\n\n",
+	"text ",
+	"word",
+	"- ",
+	"* ",
+	"+ ",
+	"1. ",
+	"2) ",
+	"  ",
+	"    ",
+	"\t",
+	"> ",
+	"# ",
+	"## ",
+	"===",
+	"---",
+	"***",
+	"```",
+	"~~~",
+	"<div>",
+	"<!--",
+	"-->",
+	"| a | b |",
+	"|---|---|",
+	"[ref]: /url",
+	"[x]",
+	"- [ ] ",
+	"\r\n",
+	"`",
+	"\u00a0",
+	" \n",
 ];
 const markdown = fc.array(fc.constantFrom(...PIECES), { maxLength: 80 }).map((pieces) => pieces.join(""));
 
@@ -57,9 +96,12 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 		);
 	});
 
-	test.each(["\u00a0\nword", "\u00a0 \n\u00a0\nword", "a\u00a0\nword", "\u00a0\n\u00a0"])("a paragraph that opens with lines of no-break spaces, cut after each line: %j", (text) => {
-		expect(blocksOf(text, 1)).toEqual(reference.parse(text, {}).map(record));
-	});
+	test.each(["\u00a0\nword", "\u00a0 \n\u00a0\nword", "a\u00a0\nword", "\u00a0\n\u00a0"])(
+		"a paragraph that opens with lines of no-break spaces, cut after each line: %j",
+		(text) => {
+			expect(blocksOf(text, 1)).toEqual(reference.parse(text, {}).map(record));
+		},
+	);
 
 	test("a long list and a long paragraph, far past a chunk, each stay one block", () => {
 		const list = Array.from({ length: 50 }, (_, index) => `- item ${index}`).join("\n");
@@ -69,7 +111,10 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 		expect(blocks).toEqual(reference.parse(text, {}).map(record));
 		const opening = blocks.filter((token) => token.level === 0 && !String(token.type).endsWith("_close"));
 		// markdown-it's list runs over the blank line after it.
-		expect(opening).toEqual([expect.objectContaining({ type: "bullet_list_open", map: [0, 51] }), expect.objectContaining({ type: "paragraph_open", map: [51, 101] })]);
+		expect(opening).toEqual([
+			expect.objectContaining({ type: "bullet_list_open", map: [0, 51] }),
+			expect.objectContaining({ type: "paragraph_open", map: [51, 101] }),
+		]);
 	});
 
 	test("a paragraph cut in chunks that ends in a setext underline is one heading, from its first line", () => {
@@ -95,11 +140,33 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
  */
 describe("Obsidian's %% comment and $$ math blocks", () => {
 	test.each<[string, string, Array<[string, [number, number]]>]>([
-		["a comment over three lines, hiding a task", "a\n\n%%\n- [ ] task\n%%\nb\n", [["paragraph_open", [0, 1]], ["obsidian_comment", [2, 5]], ["paragraph_open", [5, 6]]]],
-		["a comment on one line", "%% note to self %%\ntext\n", [["obsidian_comment", [0, 1]], ["paragraph_open", [1, 2]]]],
+		[
+			"a comment over three lines, hiding a task",
+			"a\n\n%%\n- [ ] task\n%%\nb\n",
+			[
+				["paragraph_open", [0, 1]],
+				["obsidian_comment", [2, 5]],
+				["paragraph_open", [5, 6]],
+			],
+		],
+		[
+			"a comment on one line",
+			"%% note to self %%\ntext\n",
+			[
+				["obsidian_comment", [0, 1]],
+				["paragraph_open", [1, 2]],
+			],
+		],
 		["a comment never closed runs to the end", "%%\n# not a heading\n\n- not a list\n", [["obsidian_comment", [0, 4]]]],
 		["math over lines", "$$\nx^2\n# y\n$$\n", [["obsidian_math", [0, 4]]]],
-		["a comment ends a paragraph", "text\n%%\nhidden\n%%\n", [["paragraph_open", [0, 1]], ["obsidian_comment", [1, 4]]]],
+		[
+			"a comment ends a paragraph",
+			"text\n%%\nhidden\n%%\n",
+			[
+				["paragraph_open", [0, 1]],
+				["obsidian_comment", [1, 4]],
+			],
+		],
 		["indented four spaces it is code, not a comment", "    %%\n    x\n", [["code_block", [0, 2]]]],
 		["inside a fence it is code", "```\n%%\n```\n", [["fence", [0, 3]]]],
 		["inside a list item", "- a\n  %%\n  b\n  %%\n", [["bullet_list_open", [0, 4]]]],

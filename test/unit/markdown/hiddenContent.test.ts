@@ -27,18 +27,22 @@ describe("findHiddenContent lists what reading view does not show", () => {
 		["Unicode tag characters (invisible ASCII)", "hi \udb40\udc49\udb40\udc47", [{ kind: "tag_characters", line: 0, characters: 4 }]],
 		["a byte-order mark at the very start is no content", "\ufeff# Title\n", []],
 		["a byte-order mark later is", "a\n\ufeffb", [{ kind: "invisible_characters", line: 1, characters: 1 }]],
-		["several, in order, on their lines", "a %%x%%\nb\nc <!--y-->\u200b", [
-			{ kind: "obsidian_comment", line: 0, characters: 5 },
-			{ kind: "html_comment", line: 2, characters: 8 },
-			{ kind: "invisible_characters", line: 2, characters: 1 },
-		]],
+		[
+			"several, in order, on their lines",
+			"a %%x%%\nb\nc <!--y-->\u200b",
+			[
+				{ kind: "obsidian_comment", line: 0, characters: 5 },
+				{ kind: "html_comment", line: 2, characters: 8 },
+				{ kind: "invisible_characters", line: 2, characters: 1 },
+			],
+		],
 		["an invisible character in code is still invisible", "`a\u200bb`", [{ kind: "invisible_characters", line: 0, characters: 1 }]],
 		["a comment holding backticks is a comment", "%% `code` %%", [{ kind: "obsidian_comment", line: 0, characters: 12 }]],
 		// Reported although reading view shows it: whether a `%%` or `<!--` is code depends on the blocks around it
 		// (a fence in a list item ends with the item, a backtick may sit in an HTML tag), so a marker in code
 		// is reported rather than risk passing over a real comment. A false alarm, never a missed comment.
 		["%% in inline code is reported all the same", "Write `%%x%%` for a comment.\n", [{ kind: "obsidian_comment", line: 0, characters: 5 }]],
-		["%% in a fence is reported all the same", "```c\nprintf(\"%%d%%\");\n```\n", [{ kind: "obsidian_comment", line: 1, characters: 5 }]],
+		["%% in a fence is reported all the same", '```c\nprintf("%%d%%");\n```\n', [{ kind: "obsidian_comment", line: 1, characters: 5 }]],
 		["an unclosed <!-- anywhere is taken to hide the rest of the note", "a <!-- b\n\nc\n", [{ kind: "html_comment", line: 0, characters: 10 }]],
 	])("%s", (_name, text, expected) => {
 		expect(findHiddenContent(text, ALL)).toEqual(expected);
@@ -101,7 +105,11 @@ describe("against notes captured from real Obsidian", () => {
 		const lines = capture.fileContents.split("\n");
 		return (capture.cachedMetadata.sections ?? [])
 			.filter((section) => section.type === "comment" || (section.type === "html" && lines[section.position.start.line]?.trimStart().startsWith("<!--")))
-			.map((section) => ({ kind: section.type === "comment" ? "obsidian_comment" : "html_comment", line: section.position.start.line, lastLine: section.position.end.line }));
+			.map((section) => ({
+				kind: section.type === "comment" ? "obsidian_comment" : "html_comment",
+				line: section.position.start.line,
+				lastLine: section.position.end.line,
+			}));
 	}
 
 	/**
@@ -118,15 +126,19 @@ describe("against notes captured from real Obsidian", () => {
 		return lines;
 	}
 
-	test.each(["non_tasks.json", "comments_markdown_style.json"])("%s: every line of every comment block Obsidian found is inside a reported stretch", (name) => {
-		const note = read(name);
-		const blocks = obsidianBlockComments(note);
-		expect(blocks.length).toBeGreaterThan(0);
-		const covered = coveredLines(note.fileContents);
-		for (const block of blocks) {
-			for (let line = block.line; line <= block.lastLine; line++) expect({ name, line, covered: covered.has(line) }).toEqual({ name, line, covered: true });
-		}
-	});
+	test.each(["non_tasks.json", "comments_markdown_style.json"])(
+		"%s: every line of every comment block Obsidian found is inside a reported stretch",
+		(name) => {
+			const note = read(name);
+			const blocks = obsidianBlockComments(note);
+			expect(blocks.length).toBeGreaterThan(0);
+			const covered = coveredLines(note.fileContents);
+			for (const block of blocks) {
+				for (let line = block.line; line <= block.lastLine; line++)
+					expect({ name, line, covered: covered.has(line) }).toEqual({ name, line, covered: true });
+			}
+		},
+	);
 
 	test("non_tasks: the comment markers quoted in inline code are reported too, the HTML one as running to the block's closing", () => {
 		const found = findHiddenContent(read("non_tasks.json").fileContents, ALL).map(({ kind, line }) => ({ kind, line }));

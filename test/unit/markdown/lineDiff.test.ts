@@ -8,13 +8,20 @@ describe("diffNote", () => {
 	});
 
 	test("a new note is all added lines", () => {
-		expect(diffNote(null, "one\ntwo\n")).toEqual({ lines: [{ kind: "added", text: "one" }, { kind: "added", text: "two" }] });
+		expect(diffNote(null, "one\ntwo\n")).toEqual({
+			lines: [
+				{ kind: "added", text: "one" },
+				{ kind: "added", text: "two" },
+			],
+		});
 	});
 
 	test("a new note, a long appended block or a cut of any length is shown line by line, every line, never as line counts", () => {
 		const block = Array.from({ length: 5_000 }, (_, index) => `line ${index}`);
 		const created = diffNote(null, `${block.join("\n")}\n`);
-		expect("lines" in created && created.lines.map((line) => (line.kind === "gap" ? "gap" : `${line.kind} ${line.text}`))).toEqual(block.map((text) => `added ${text}`));
+		expect("lines" in created && created.lines.map((line) => (line.kind === "gap" ? "gap" : `${line.kind} ${line.text}`))).toEqual(
+			block.map((text) => `added ${text}`),
+		);
 		const note = "# Log\n\nfirst\n";
 		const appended = diffAsText(diffNote(note, `${note}${block.join("\n")}\n`));
 		expect(appended.filter((line) => line.startsWith("+ "))).toEqual(block.map((text) => `+ ${text}`));
@@ -55,8 +62,14 @@ describe("diffNote", () => {
 		const started = performance.now();
 		const diff = diffNote(before, after);
 		expect(diff.unmatched).toEqual({ linesRemoved: 6_000, linesAdded: 6_000 });
-		expect(diff.lines.slice(0, 3)).toEqual([{ kind: "same", text: "same" }, { kind: "added", text: "b0" }, { kind: "added", text: "b1" }]);
-		expect(diff.lines.filter((line) => line.kind === "added").map((line) => ("text" in line ? line.text : ""))).toEqual(Array.from({ length: 6_000 }, (_, index) => `b${index}`));
+		expect(diff.lines.slice(0, 3)).toEqual([
+			{ kind: "same", text: "same" },
+			{ kind: "added", text: "b0" },
+			{ kind: "added", text: "b1" },
+		]);
+		expect(diff.lines.filter((line) => line.kind === "added").map((line) => ("text" in line ? line.text : ""))).toEqual(
+			Array.from({ length: 6_000 }, (_, index) => `b${index}`),
+		);
 		expect(diff.lines.filter((line) => line.kind === "removed")).toHaveLength(6_000);
 		expect(diff.lines.at(-1)).toEqual({ kind: "removed", text: "a5999" });
 		// Generous for a shared machine; the limit itself is DIFF_TIMEOUT_MS (100 ms).

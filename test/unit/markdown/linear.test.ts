@@ -10,8 +10,44 @@ import { runSteps } from "../../../src/markdown/steps";
 
 /** Pieces of Markdown that exercise every block the parser cuts into chunks, and the ones it must not cut. */
 const PIECES = [
-	"\n", "\n", "\n", "\n\n", "text ", "word", "[[link]] ", "- [[item]] ", "* ", "+ ", "1. ", "2) ", "  ", "    ", "> ", "# ", "===", "---", "***",
-	"```", "~~~", "%%", "$$", "<div>", "<!--", "-->", "| a | b |", "|---|---|", "[ref]: /url", "[x]", "](y)", "(", ")", "`", "\\", "#tag ", "^block-1", "- [ ] ",
+	"\n",
+	"\n",
+	"\n",
+	"\n\n",
+	"text ",
+	"word",
+	"[[link]] ",
+	"- [[item]] ",
+	"* ",
+	"+ ",
+	"1. ",
+	"2) ",
+	"  ",
+	"    ",
+	"> ",
+	"# ",
+	"===",
+	"---",
+	"***",
+	"```",
+	"~~~",
+	"%%",
+	"$$",
+	"<div>",
+	"<!--",
+	"-->",
+	"| a | b |",
+	"|---|---|",
+	"[ref]: /url",
+	"[x]",
+	"](y)",
+	"(",
+	")",
+	"`",
+	"\\",
+	"#tag ",
+	"^block-1",
+	"- [ ] ",
 ];
 const markdown = fc.array(fc.constantFrom(...PIECES), { maxLength: 120 }).map((pieces) => pieces.join(""));
 
@@ -52,7 +88,16 @@ describe("the metadata of a big generated note is complete", () => {
 		expect(cache.listItems?.filter((item) => item.task === " ")).toHaveLength(500);
 		expect(cache.listItems?.filter((item) => item.parent < 0).every((item) => item.parent === -5)).toBe(true);
 		expect(cache.headings?.map((heading) => heading.heading)).toEqual(["Big note", "Paragraph"]);
-		expect(cache.sections?.map((section) => section.type)).toEqual(["yaml", "heading", "list", "heading", "paragraph", "blockquote", "comment", "paragraph"]);
+		expect(cache.sections?.map((section) => section.type)).toEqual([
+			"yaml",
+			"heading",
+			"list",
+			"heading",
+			"paragraph",
+			"blockquote",
+			"comment",
+			"paragraph",
+		]);
 		expect(cache.frontmatter).toEqual({ tags: ["big"] });
 		expect(Object.keys(cache.blocks ?? {})).toEqual(["end"]);
 	});
@@ -84,7 +129,8 @@ function countCharactersRead(work: () => void): number {
 	const proto = String.prototype;
 	const names = ["indexOf", "includes", "charCodeAt", "codePointAt", "slice", "startsWith"] as const;
 	const saved = new Map(names.map((name) => [name, Reflect.get(proto, name) as (this: string, ...args: unknown[]) => unknown]));
-	const original = (name: (typeof names)[number], self: string, ...args: unknown[]): unknown => Reflect.apply(saved.get(name) as (...args: unknown[]) => unknown, self, args);
+	const original = (name: (typeof names)[number], self: string, ...args: unknown[]): unknown =>
+		Reflect.apply(saved.get(name) as (...args: unknown[]) => unknown, self, args);
 	const originals = {
 		indexOf: (self: string, search: string, position?: number) => original("indexOf", self, search, position) as number,
 		charCodeAt: (self: string, index: number) => original("charCodeAt", self, index) as number,
@@ -133,7 +179,10 @@ describe("the characters read grow linearly with the note (counted, not timed)",
 		["a paragraph of links", (count) => Array.from({ length: count }, (_, index) => `[[link ${index}]] text`).join("\n")],
 		["one line of unclosed [[", (count) => "[[a ".repeat(count)],
 		["one line of unclosed ![ and [a](", (count) => "![x [a](b ".repeat(count)],
-		["backtick runs of growing length that never close", (count) => Array.from({ length: count }, (_, index) => "`".repeat((index % 40) + 1) + "x").join(" ")],
+		[
+			"backtick runs of growing length that never close",
+			(count) => Array.from({ length: count }, (_, index) => "`".repeat((index % 40) + 1) + "x").join(" "),
+		],
 		["unclosed <!--", (count) => "a <!-- b ".repeat(count)],
 		["many %% lines", (count) => Array.from({ length: count }, () => "%% a").join("\n")],
 		["a table of links", (count) => `| a | b |\n|---|---|\n${Array.from({ length: count }, (_, index) => `| [[l${index}]] | #t${index} |`).join("\n")}`],

@@ -3,7 +3,9 @@ import { parseMetadata } from "../../../src/markdown/metadata";
 
 /** Rewrites every link whose path is `from` to `to`, as a rename does. */
 function renameIn(text: string, from: string, to: string): { text: string; links: number } {
-	return rewriteLinks(text, parseMetadata(text), (linkpath) => (linkpath === from || linkpath === `${from}.md` ? (linkpath.endsWith(".md") ? `${to}.md` : to) : null));
+	return rewriteLinks(text, parseMetadata(text), (linkpath) =>
+		linkpath === from || linkpath === `${from}.md` ? (linkpath.endsWith(".md") ? `${to}.md` : to) : null,
+	);
 }
 
 describe("withLinkpath: only the path part of a link changes, its form stays", () => {
@@ -20,7 +22,7 @@ describe("withLinkpath: only the path part of a link changes, its form stays", (
 		["[t](Old.md)", "New.md", "[t](New.md)"],
 		["[t](path%20with%20spaces.md#h)", "Archive/new name.md", "[t](Archive/new%20name.md#h)"],
 		["[t](Old.md#My%20Heading)", "New.md", "[t](New.md#My%20Heading)"],
-		["[t](Old.md \"a title\")", "New.md", "[t](New.md \"a title\")"],
+		['[t](Old.md "a title")', "New.md", '[t](New.md "a title")'],
 		["![alt](Old.md)", "New.md", "![alt](New.md)"],
 		["[t](<old name.md#h>)", "new name.md", "[t](<new name.md#h>)"],
 		["[t](Old.md)", "Déjà (vu) 50%.md", "[t](Déjà%20%28vu%29%2050%25.md)"],
@@ -113,7 +115,12 @@ describe("rewriteCanvasLinks", () => {
 			"\t]",
 			"}",
 		].join("\n");
-		const { text, links } = rewriteCanvasLinks(canvas, (linkpath) => (linkpath === "Old" ? "Archive/New" : null), (path) => (path === "Old.md" ? "Archive/New.md" : null), parseMetadata);
+		const { text, links } = rewriteCanvasLinks(
+			canvas,
+			(linkpath) => (linkpath === "Old" ? "Archive/New" : null),
+			(path) => (path === "Old.md" ? "Archive/New.md" : null),
+			parseMetadata,
+		);
 		expect(links).toBe(2);
 		expect(text).toBe(
 			[
@@ -141,15 +148,51 @@ describe("frontmatter links: only the property values that hold them change", ()
 	const renameOld = (linkpath: string) => (linkpath === "Old" ? "New" : null);
 
 	test("a YAML comment, a key, and a value nested deeper than Obsidian reads links keep their bytes", () => {
-		const text = ['---', '# was "[[Old]]" before', 'related: "[[Old]]" # the plan [[Old]]', 'nested:', '  deeper: "[[Old]]"', '"[[Old]]": key', '---', 'Body', ''].join("\n");
+		const text = [
+			"---",
+			'# was "[[Old]]" before',
+			'related: "[[Old]]" # the plan [[Old]]',
+			"nested:",
+			'  deeper: "[[Old]]"',
+			'"[[Old]]": key',
+			"---",
+			"Body",
+			"",
+		].join("\n");
 		const { text: after } = rewriteLinks(text, parseMetadata(text), renameOld);
-		expect(after).toBe(['---', '# was "[[Old]]" before', 'related: "[[New]]" # the plan [[Old]]', 'nested:', '  deeper: "[[Old]]"', '"[[Old]]": key', '---', 'Body', ''].join("\n"));
+		expect(after).toBe(
+			[
+				"---",
+				'# was "[[Old]]" before',
+				'related: "[[New]]" # the plan [[Old]]',
+				"nested:",
+				'  deeper: "[[Old]]"',
+				'"[[Old]]": key',
+				"---",
+				"Body",
+				"",
+			].join("\n"),
+		);
 	});
 
 	test("list items and text that holds a link change, in each quoting style", () => {
-		const text = ['---', "up: '[[Old]]'", 'list:', '  - "[[Old|a]]"', '  - [[Other]]', '  - see [[Old]] here', 'inline: ["[[Old]]", "[[Old#H]]"]', '---', ''].join("\r\n");
+		const text = [
+			"---",
+			"up: '[[Old]]'",
+			"list:",
+			'  - "[[Old|a]]"',
+			"  - [[Other]]",
+			"  - see [[Old]] here",
+			'inline: ["[[Old]]", "[[Old#H]]"]',
+			"---",
+			"",
+		].join("\r\n");
 		const { text: after, links } = rewriteLinks(text, parseMetadata(text), renameOld);
-		expect(after).toBe(['---', "up: '[[New]]'", 'list:', '  - "[[New|a]]"', '  - [[Other]]', '  - see [[New]] here', 'inline: ["[[New]]", "[[New#H]]"]', '---', ''].join("\r\n"));
+		expect(after).toBe(
+			["---", "up: '[[New]]'", "list:", '  - "[[New|a]]"', "  - [[Other]]", "  - see [[New]] here", 'inline: ["[[New]]", "[[New#H]]"]', "---", ""].join(
+				"\r\n",
+			),
+		);
 		expect(links).toBe(5);
 	});
 
@@ -169,4 +212,3 @@ describe("frontmatter links: only the property values that hold them change", ()
 		expect(parseMetadata(after).frontmatter).toEqual({ up: "[[Th\u00e9]] \u2192 here", same: "[[Th\u00e9]]" });
 	});
 });
-

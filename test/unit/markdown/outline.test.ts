@@ -63,8 +63,18 @@ describe("appendToEnd, byte for byte", () => {
 describe("appendUnderHeading", () => {
 	const note = "# Plan\n\nIntro.\n\n## Tasks\n\n- [ ] one\n\n## Notes\n\nSome notes.\n";
 	test.each<Case>([
-		["at the end of a section, before the next heading", note, "- [ ] two", "# Plan\n\nIntro.\n\n## Tasks\n\n- [ ] one\n- [ ] two\n\n## Notes\n\nSome notes.\n"],
-		["a paragraph in the last section", note.replace("## Tasks", "## Tasks"), "More notes.", "# Plan\n\nIntro.\n\n## Tasks\n\n- [ ] one\n\n## Notes\n\nSome notes.\n\nMore notes.\n"],
+		[
+			"at the end of a section, before the next heading",
+			note,
+			"- [ ] two",
+			"# Plan\n\nIntro.\n\n## Tasks\n\n- [ ] one\n- [ ] two\n\n## Notes\n\nSome notes.\n",
+		],
+		[
+			"a paragraph in the last section",
+			note.replace("## Tasks", "## Tasks"),
+			"More notes.",
+			"# Plan\n\nIntro.\n\n## Tasks\n\n- [ ] one\n\n## Notes\n\nSome notes.\n\nMore notes.\n",
+		],
 	])("%s", (_label, text, content, expected) => {
 		const heading = content.startsWith("-") ? "tasks" : "NOTES";
 		const result = appendUnderHeading(text, heading, content, "freeform", detectFormat(text));
@@ -84,7 +94,10 @@ describe("appendUnderHeading", () => {
 	});
 
 	test("a missing heading is an error that lists the headings; nothing is created", () => {
-		expect(appendUnderHeading(note, "Ideas", "x", "freeform", detectFormat(note))).toEqual({ ok: false, error: expect.stringMatching(/No heading "Ideas".*# Plan \(line 0\).*## Tasks \(line 4\)/) });
+		expect(appendUnderHeading(note, "Ideas", "x", "freeform", detectFormat(note))).toEqual({
+			ok: false,
+			error: expect.stringMatching(/No heading "Ideas".*# Plan \(line 0\).*## Tasks \(line 4\)/),
+		});
 	});
 
 	test("a heading with the same path twice is an error that says no argument can tell them apart", () => {
@@ -123,7 +136,10 @@ describe("appendUnderHeading", () => {
 		});
 
 		test("a path no heading has is an error listing the headings", () => {
-			expect(append("Project C > Tasks")).toEqual({ ok: false, error: expect.stringMatching(/^No heading "Project C > Tasks" in this note\. Its headings: # Project A \(line 0\); ## Tasks \(line 2\)/) });
+			expect(append("Project C > Tasks")).toEqual({
+				ok: false,
+				error: expect.stringMatching(/^No heading "Project C > Tasks" in this note\. Its headings: # Project A \(line 0\); ## Tasks \(line 2\)/),
+			});
 		});
 
 		test("a heading whose own text holds ' > ' is found by that text", () => {
@@ -144,10 +160,20 @@ describe("insertUnderBullet", () => {
 	const insert = (text: string, bullet: string, content: string) => insertUnderBullet(text, bullet, content, detectFormat(text));
 
 	test.each<Case>([
-		["after the bullet's whole subtree, as its last children", note, "Call Ben\n\tabout the budget", "- Work\n\t- Email\n\t\t- Reply to Ana\n\t- Meetings\n\t- Call Ben\n\t\t- about the budget\n- Home\n\t- Groceries\n"],
+		[
+			"after the bullet's whole subtree, as its last children",
+			note,
+			"Call Ben\n\tabout the budget",
+			"- Work\n\t- Email\n\t\t- Reply to Ana\n\t- Meetings\n\t- Call Ben\n\t\t- about the budget\n- Home\n\t- Groceries\n",
+		],
 		["under a nested bullet", note, "Bread", "- Work\n\t- Email\n\t\t- Reply to Ana\n\t- Meetings\n- Home\n\t- Groceries\n\t\t- Bread\n"],
 		["under a leaf bullet, with spaces notes", "- a\n  - b\n- c\n", "new", "- a\n  - b\n    - new\n- c\n"],
-		["WORK's numbered children are numbered on", "- Work\n\t1. Email\n\t2. Meetings\n- Home\n", "Call Ben", "- Work\n\t1. Email\n\t2. Meetings\n\t3. Call Ben\n- Home\n"],
+		[
+			"WORK's numbered children are numbered on",
+			"- Work\n\t1. Email\n\t2. Meetings\n- Home\n",
+			"Call Ben",
+			"- Work\n\t1. Email\n\t2. Meetings\n\t3. Call Ben\n- Home\n",
+		],
 	])("%s", (label, text, content, expected) => {
 		const bullet = label.startsWith("under a nested") ? "groceries" : label.startsWith("under a leaf") ? "b" : "WORK";
 		const result = insert(text, bullet, content);
@@ -159,7 +185,12 @@ describe("insertUnderBullet", () => {
 	});
 
 	test("several matches list the candidates with their line numbers", () => {
-		expect(insert(note, "e", "x")).toEqual({ ok: false, error: expect.stringMatching(/^5 bullets contain "e": line 1: "Email"; line 2: "Reply to Ana"; line 3: "Meetings"; line 4: "Home"; line 5: "Groceries"\. Nothing was written/) });
+		expect(insert(note, "e", "x")).toEqual({
+			ok: false,
+			error: expect.stringMatching(
+				/^5 bullets contain "e": line 1: "Email"; line 2: "Reply to Ana"; line 3: "Meetings"; line 4: "Home"; line 5: "Groceries"\. Nothing was written/,
+			),
+		});
 	});
 
 	test("matching looks at the bullet's own text, not its marker or checkbox", () => {

@@ -18,12 +18,24 @@ describe("setProperty", () => {
 		["text that reads as another type is quoted, so it stays text", GARDEN, "status", "true", '---\nstatus: "true"\ntags:\n  - project\n---\n# Garden\n'],
 		["text with a colon is quoted", GARDEN, "status", "on hold: waiting", '---\nstatus: "on hold: waiting"\ntags:\n  - project\n---\n# Garden\n'],
 		["a list replaces, never merges", "---\naliases:\n  - Old\n  - Older\n---\n", "aliases", ["New"], "---\naliases:\n  - New\n---\n"],
-		["a list of mixed scalars", GARDEN, "sizes", ["small", 2, true], "---\nstatus: active\ntags:\n  - project\nsizes:\n  - small\n  - 2\n  - true\n---\n# Garden\n"],
+		[
+			"a list of mixed scalars",
+			GARDEN,
+			"sizes",
+			["small", 2, true],
+			"---\nstatus: active\ntags:\n  - project\nsizes:\n  - small\n  - 2\n  - true\n---\n# Garden\n",
+		],
 		["an empty list", GARDEN, "links", [], "---\nstatus: active\ntags:\n  - project\nlinks: []\n---\n# Garden\n"],
 		["null removes the property", GARDEN, "status", null, "---\ntags:\n  - project\n---\n# Garden\n"],
 		["null on a missing property changes nothing", GARDEN, "owner", null, GARDEN],
 		["the same value again changes nothing, not even quoting", "---\nstatus: 'active'\n---\n", "status", "active", "---\nstatus: 'active'\n---\n"],
-		["tags keep Obsidian's form: a list without #", GARDEN, "tags", ["#garden", "outdoor/beds"], "---\nstatus: active\ntags:\n  - garden\n  - outdoor/beds\n---\n# Garden\n"],
+		[
+			"tags keep Obsidian's form: a list without #",
+			GARDEN,
+			"tags",
+			["#garden", "outdoor/beds"],
+			"---\nstatus: active\ntags:\n  - garden\n  - outdoor/beds\n---\n# Garden\n",
+		],
 		["tags given as one string", GARDEN, "tags", "#a, b c", "---\nstatus: active\ntags:\n  - a\n  - b\n  - c\n---\n# Garden\n"],
 		["a key in another case is the same property in Obsidian", "---\nStatus: active\n---\n", "status", "paused", "---\nStatus: paused\n---\n"],
 		["no frontmatter: one is added", "# Note\n\nText.\n", "status", "draft", "---\nstatus: draft\n---\n# Note\n\nText.\n"],
@@ -34,13 +46,19 @@ describe("setProperty", () => {
 		["removing the last property leaves the fences", "---\na: 1\n---\nBody\n", "a", null, "---\n---\nBody\n"],
 		[
 			"comments, order, quoting, flow lists and long lines of other properties are kept",
-			"---\n# About this note\nstatus: active # set weekly\ntitle: \"Quoted\"\naliases: [One, Two]\nsummary: a long line that goes on well past eighty characters without any reason to be folded at all\n---\nBody\n",
+			'---\n# About this note\nstatus: active # set weekly\ntitle: "Quoted"\naliases: [One, Two]\nsummary: a long line that goes on well past eighty characters without any reason to be folded at all\n---\nBody\n',
 			"status",
 			"paused",
-			"---\n# About this note\nstatus: paused # set weekly\ntitle: \"Quoted\"\naliases: [One, Two]\nsummary: a long line that goes on well past eighty characters without any reason to be folded at all\n---\nBody\n",
+			'---\n# About this note\nstatus: paused # set weekly\ntitle: "Quoted"\naliases: [One, Two]\nsummary: a long line that goes on well past eighty characters without any reason to be folded at all\n---\nBody\n',
 		],
 		["lists written without indentation stay that way", "---\ntags:\n- a\nstatus: x\n---\n", "status", "y", "---\ntags:\n- a\nstatus: y\n---\n"],
-		["CRLF notes keep CRLF", "---\r\nstatus: active\r\ntags:\r\n  - project\r\n---\r\nBody\r\n", "owner", ["Ada", "Bo"], "---\r\nstatus: active\r\ntags:\r\n  - project\r\nowner:\r\n  - Ada\r\n  - Bo\r\n---\r\nBody\r\n"],
+		[
+			"CRLF notes keep CRLF",
+			"---\r\nstatus: active\r\ntags:\r\n  - project\r\n---\r\nBody\r\n",
+			"owner",
+			["Ada", "Bo"],
+			"---\r\nstatus: active\r\ntags:\r\n  - project\r\nowner:\r\n  - Ada\r\n  - Bo\r\n---\r\nBody\r\n",
+		],
 		["a CRLF note without frontmatter gets a CRLF one", "Body\r\nMore\r\n", "a", "b", "---\r\na: b\r\n---\r\nBody\r\nMore\r\n"],
 	])("%s", (_name, note, name, value, expected) => {
 		expect(edit(note, name, value)).toBe(expected);
@@ -82,4 +100,3 @@ describe("setProperty", () => {
 		expect(edit("---\ntitle: &x A\nother: *x\n---\n", "status", "done")).toBe("---\ntitle: &x A\nother: *x\nstatus: done\n---\n");
 	});
 });
-

@@ -44,16 +44,37 @@ describe("nextOccurrence", () => {
 		["yearly from 29 February", "every year", { due: "2024-02-29" }, "2024-02-29", { due: "2025-02-28" }],
 		["when done: from today, not the due date", "every week when done", { due: "2026-01-01" }, "2026-11-30", { due: "2026-12-07" }],
 		["when done without dates", "every day when done", {}, "2026-11-30", {}],
-		["start and scheduled keep their distance to the due date", "every week", { start: "2026-11-25", scheduled: "2026-11-28", due: "2026-12-01" }, "2026-11-30", { start: "2026-12-02", scheduled: "2026-12-05", due: "2026-12-08" }],
-		["scheduled is the reference without a due date", "every month on the 1st", { start: "2026-11-28", scheduled: "2026-12-01" }, "2026-11-30", { start: "2026-12-29", scheduled: "2027-01-01" }],
-		["when done moves every date by the same distance", "every 2 days when done", { start: "2026-11-01", due: "2026-11-03" }, "2026-11-30", { start: "2026-11-30", due: "2026-12-02" }],
+		[
+			"start and scheduled keep their distance to the due date",
+			"every week",
+			{ start: "2026-11-25", scheduled: "2026-11-28", due: "2026-12-01" },
+			"2026-11-30",
+			{ start: "2026-12-02", scheduled: "2026-12-05", due: "2026-12-08" },
+		],
+		[
+			"scheduled is the reference without a due date",
+			"every month on the 1st",
+			{ start: "2026-11-28", scheduled: "2026-12-01" },
+			"2026-11-30",
+			{ start: "2026-12-29", scheduled: "2027-01-01" },
+		],
+		[
+			"when done moves every date by the same distance",
+			"every 2 days when done",
+			{ start: "2026-11-01", due: "2026-11-03" },
+			"2026-11-30",
+			{ start: "2026-11-30", due: "2026-12-02" },
+		],
 		["across a daylight saving change", "every week", { due: "2026-03-25" }, "2026-03-25", { due: "2026-04-01" }],
 	])("%s", (_name, rule, dates, today, expected) => {
 		expect(next(rule, dates, today)).toEqual(expected);
 	});
 
 	test("with Tasks' 'remove scheduled date on recurrence', the new occurrence has no scheduled date and the start date leads", () => {
-		expect(next("every week", { start: "2026-11-24", scheduled: "2026-11-26", due: "2026-12-01" }, "2026-11-30", true)).toEqual({ start: "2026-12-01", due: "2026-12-08" });
+		expect(next("every week", { start: "2026-11-24", scheduled: "2026-11-26", due: "2026-12-01" }, "2026-11-30", true)).toEqual({
+			start: "2026-12-01",
+			due: "2026-12-08",
+		});
 		expect(next("every month on the 1st", { scheduled: "2026-11-20", start: "2026-11-25" }, "2026-11-30", true)).toEqual({ start: "2026-12-01" });
 		// Only a scheduled date: nothing else to keep, so it stays.
 		expect(next("every week", { scheduled: "2026-11-26" }, "2026-11-30", true)).toEqual({ scheduled: "2026-12-03" });

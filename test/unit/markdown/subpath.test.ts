@@ -39,9 +39,24 @@ describe("resolveSubpath names the part of the note Obsidian would open", () => 
 			"Level 2 heading",
 			headings.fileContents.slice(headings.fileContents.indexOf("## Level 2 heading\n")),
 		],
-		["a chain finds the child inside the parent's section", searches, "Tasks#hide tree", "### hide tree\n\n```tasks\npath includes numbered_tasks_issue_3481\nhide tree\nfull mode\n```\n\n"],
-		["case is ignored", searches, "DATAVIEW", '## Dataview\n\nDataview finds ==4 tasks==:\n\n```dataview\nTASK\nFROM "Test Data/numbered_tasks_issue_3481"\n```\n\n'],
-		["spaces around the parts are ignored", searches, " Tasks # show tree ", "### show tree\n\n```tasks\npath includes numbered_tasks_issue_3481\nshow tree\nfull mode\n```\n\n"],
+		[
+			"a chain finds the child inside the parent's section",
+			searches,
+			"Tasks#hide tree",
+			"### hide tree\n\n```tasks\npath includes numbered_tasks_issue_3481\nhide tree\nfull mode\n```\n\n",
+		],
+		[
+			"case is ignored",
+			searches,
+			"DATAVIEW",
+			'## Dataview\n\nDataview finds ==4 tasks==:\n\n```dataview\nTASK\nFROM "Test Data/numbered_tasks_issue_3481"\n```\n\n',
+		],
+		[
+			"spaces around the parts are ignored",
+			searches,
+			" Tasks # show tree ",
+			"### show tree\n\n```tasks\npath includes numbered_tasks_issue_3481\nshow tree\nfull mode\n```\n\n",
+		],
 		["the last heading runs to the end", searches, "Obsidian search", "## Obsidian search\n\nObsidian finds ==6 tasks==:\n\n```query\ntask:3481\n```\n"],
 		["a block by its id", capture("all_link_types"), "^block", "block ^block"],
 		["a block id ignores case", capture("all_link_types"), "^BLOCK", "block ^block"],
@@ -88,7 +103,9 @@ describe("resolveSubpath names the part of the note Obsidian would open", () => 
 	});
 
 	test("whatever the subpath, the part found is a heading or block of the note, inside the note", () => {
-		const notes = ["multiple_headings", "numbered_tasks_issue_3481_searches", "all_link_types", "link_in_task_wikilink", "query_using_properties"].map(capture);
+		const notes = ["multiple_headings", "numbered_tasks_issue_3481_searches", "all_link_types", "link_in_task_wikilink", "query_using_properties"].map(
+			capture,
+		);
 		const words = notes.flatMap((note) => (note.cachedMetadata.headings ?? []).flatMap((heading) => heading.heading.split(" ")));
 		const piece = fc.oneof(fc.constantFrom(...words), fc.constantFrom("#", "^", " ", ":", "|", "block"), fc.string({ maxLength: 3 }));
 		fc.assert(
@@ -108,12 +125,23 @@ describe("resolveSubpath names the part of the note Obsidian would open", () => 
 	});
 
 	test("every heading Obsidian found in the captures is reached by its own text", () => {
-		const names = ["multiple_headings", "numbered_tasks_issue_3481_searches", "all_link_types", "link_in_task_wikilink", "link_in_task_markdown_link", "query_using_properties"];
+		const names = [
+			"multiple_headings",
+			"numbered_tasks_issue_3481_searches",
+			"all_link_types",
+			"link_in_task_wikilink",
+			"link_in_task_markdown_link",
+			"query_using_properties",
+		];
 		for (const name of names) {
 			const note = capture(name);
 			for (const heading of note.cachedMetadata.headings ?? []) {
 				const part = resolveSubpath(note.cachedMetadata, heading.heading, note.fileContents.length);
-				expect({ name, heading: heading.heading, start: part?.start }).toEqual({ name, heading: heading.heading, start: heading.position.start.offset });
+				expect({ name, heading: heading.heading, start: part?.start }).toEqual({
+					name,
+					heading: heading.heading,
+					start: heading.position.start.offset,
+				});
 			}
 		}
 	});
@@ -137,7 +165,9 @@ describe("describeHeadings lists the headings a model may pass back", () => {
 		expect(describeHeadings(note.cachedMetadata, 10)).toBe(
 			"Its headings: # multiple_headings (line 0); ## Level 2 heading with no tasks (line 2); ## Level 2 heading (line 4); ### Level 3 heading (line 13).",
 		);
-		expect(describeHeadings(note.cachedMetadata, 2)).toBe("Its headings: # multiple_headings (line 0); ## Level 2 heading with no tasks (line 2) and 2 more.");
+		expect(describeHeadings(note.cachedMetadata, 2)).toBe(
+			"Its headings: # multiple_headings (line 0); ## Level 2 heading with no tasks (line 2) and 2 more.",
+		);
 	});
 
 	test("a note without headings says so", () => {

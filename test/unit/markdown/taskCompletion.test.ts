@@ -1,4 +1,11 @@
-import { changeTaskInNote, changeTaskStatus, DEFAULT_COMPLETION_SETTINGS, lineTaskFormat, type CompletionSettings, type TaskFormat } from "../../../src/markdown/taskCompletion";
+import {
+	changeTaskInNote,
+	changeTaskStatus,
+	DEFAULT_COMPLETION_SETTINGS,
+	lineTaskFormat,
+	type CompletionSettings,
+	type TaskFormat,
+} from "../../../src/markdown/taskCompletion";
 
 const TODAY = "2026-11-30";
 
@@ -20,21 +27,87 @@ describe("changeTaskStatus in the Tasks emoji format", () => {
 		["reopening drops the done date", "- [x] Measure the fence ✅ 2026-11-20", " ", ["- [ ] Measure the fence"]],
 		["done to cancelled swaps the dates", "- [x] Measure the fence ✅ 2026-11-20", "-", ["- [-] Measure the fence ❌ 2026-11-30"]],
 		["done as X keeps the earlier done date", "- [x] Measure the fence ✅ 2026-11-20", "X", ["- [X] Measure the fence ✅ 2026-11-20"]],
-		["fields are written in Tasks' order", "- [ ] Pay rent 📅 2026-12-01 ⏫ ➕ 2026-11-01 🛫 2026-11-28", "x", ["- [x] Pay rent ⏫ ➕ 2026-11-01 🛫 2026-11-28 📅 2026-12-01 ✅ 2026-11-30"]],
-		["a field in the middle of the text stays text", "- [ ] Ask 📅 2026-12-01 about the shed", "x", ["- [x] Ask 📅 2026-12-01 about the shed ✅ 2026-11-30"]],
-		["trailing tags are kept after the text, the block link at the end", "- [ ] Water #garden 📅 2026-12-01 #daily ^water", "x", ["- [x] Water #garden #daily 📅 2026-12-01 ✅ 2026-11-30 ^water"]],
+		[
+			"fields are written in Tasks' order",
+			"- [ ] Pay rent 📅 2026-12-01 ⏫ ➕ 2026-11-01 🛫 2026-11-28",
+			"x",
+			["- [x] Pay rent ⏫ ➕ 2026-11-01 🛫 2026-11-28 📅 2026-12-01 ✅ 2026-11-30"],
+		],
+		[
+			"a field in the middle of the text stays text",
+			"- [ ] Ask 📅 2026-12-01 about the shed",
+			"x",
+			["- [x] Ask 📅 2026-12-01 about the shed ✅ 2026-11-30"],
+		],
+		[
+			"trailing tags are kept after the text, the block link at the end",
+			"- [ ] Water #garden 📅 2026-12-01 #daily ^water",
+			"x",
+			["- [x] Water #garden #daily 📅 2026-12-01 ✅ 2026-11-30 ^water"],
+		],
 		["id and dependsOn", "- [ ] Build 🆔 abc ⛔ x1, y2", "x", ["- [x] Build 🆔 abc ⛔ x1,y2 ✅ 2026-11-30"]],
 		["the emoji's variation selector and a missing space are read", "- [ ] Sow 📅️2026-12-03", "x", ["- [x] Sow 📅 2026-12-03 ✅ 2026-11-30"]],
-		["recurring daily: next occurrence above", "- [ ] I am a recurring task 🔁 every day 📅 2022-09-04", "x", ["- [ ] I am a recurring task 🔁 every day 📅 2022-09-05", "- [x] I am a recurring task 🔁 every day 📅 2022-09-04 ✅ 2026-11-30"]],
-		["recurring weekly on a weekday, all dates moved", "- [ ] Bins out 🔁 every week on Monday 🛫 2026-11-29 📅 2026-11-30", "x", ["- [ ] Bins out 🔁 every week on Monday 🛫 2026-12-06 📅 2026-12-07", "- [x] Bins out 🔁 every week on Monday 🛫 2026-11-29 📅 2026-11-30 ✅ 2026-11-30"]],
-		["recurring monthly on the 1st, priority kept, block link and id not copied", "- [ ] Pay rent ⏫ 🔁 every month on the 1st 🆔 rent 📅 2026-12-01 ^rent", "x", ["- [ ] Pay rent ⏫ 🔁 every month on the 1st 📅 2027-01-01", "- [x] Pay rent 🆔 rent ⏫ 🔁 every month on the 1st 📅 2026-12-01 ✅ 2026-11-30 ^rent"]],
-		["recurring monthly from the 31st", "- [ ] Invoice 🔁 every month 📅 2026-01-31", "x", ["- [ ] Invoice 🔁 every month 📅 2026-02-28", "- [x] Invoice 🔁 every month 📅 2026-01-31 ✅ 2026-11-30"]],
-		["recurring when done counts from today", "- [ ] Haircut 🔁 every 4 weeks when done 📅 2026-10-01", "x", ["- [ ] Haircut 🔁 every 4 weeks when done 📅 2026-12-28", "- [x] Haircut 🔁 every 4 weeks when done 📅 2026-10-01 ✅ 2026-11-30"]],
-		["a recurring task's rule is written in rrule's words", "- [ ] Stretch 🔁 Every Weekday ⏳ 2026-12-04", "x", ["- [ ] Stretch 🔁 every weekday ⏳ 2026-12-07", "- [x] Stretch 🔁 every weekday ⏳ 2026-12-04 ✅ 2026-11-30"]],
-		["a recurring task without dates recurs without dates", "- [ ] Tidy 🔁 every day", "x", ["- [ ] Tidy 🔁 every day", "- [x] Tidy 🔁 every day ✅ 2026-11-30"]],
-		["cancelling a recurring task makes no next occurrence", "- [ ] Bins out 🔁 every week 📅 2026-11-30", "-", ["- [-] Bins out 🔁 every week 📅 2026-11-30 ❌ 2026-11-30"]],
+		[
+			"recurring daily: next occurrence above",
+			"- [ ] I am a recurring task 🔁 every day 📅 2022-09-04",
+			"x",
+			["- [ ] I am a recurring task 🔁 every day 📅 2022-09-05", "- [x] I am a recurring task 🔁 every day 📅 2022-09-04 ✅ 2026-11-30"],
+		],
+		[
+			"recurring weekly on a weekday, all dates moved",
+			"- [ ] Bins out 🔁 every week on Monday 🛫 2026-11-29 📅 2026-11-30",
+			"x",
+			[
+				"- [ ] Bins out 🔁 every week on Monday 🛫 2026-12-06 📅 2026-12-07",
+				"- [x] Bins out 🔁 every week on Monday 🛫 2026-11-29 📅 2026-11-30 ✅ 2026-11-30",
+			],
+		],
+		[
+			"recurring monthly on the 1st, priority kept, block link and id not copied",
+			"- [ ] Pay rent ⏫ 🔁 every month on the 1st 🆔 rent 📅 2026-12-01 ^rent",
+			"x",
+			[
+				"- [ ] Pay rent ⏫ 🔁 every month on the 1st 📅 2027-01-01",
+				"- [x] Pay rent 🆔 rent ⏫ 🔁 every month on the 1st 📅 2026-12-01 ✅ 2026-11-30 ^rent",
+			],
+		],
+		[
+			"recurring monthly from the 31st",
+			"- [ ] Invoice 🔁 every month 📅 2026-01-31",
+			"x",
+			["- [ ] Invoice 🔁 every month 📅 2026-02-28", "- [x] Invoice 🔁 every month 📅 2026-01-31 ✅ 2026-11-30"],
+		],
+		[
+			"recurring when done counts from today",
+			"- [ ] Haircut 🔁 every 4 weeks when done 📅 2026-10-01",
+			"x",
+			["- [ ] Haircut 🔁 every 4 weeks when done 📅 2026-12-28", "- [x] Haircut 🔁 every 4 weeks when done 📅 2026-10-01 ✅ 2026-11-30"],
+		],
+		[
+			"a recurring task's rule is written in rrule's words",
+			"- [ ] Stretch 🔁 Every Weekday ⏳ 2026-12-04",
+			"x",
+			["- [ ] Stretch 🔁 every weekday ⏳ 2026-12-07", "- [x] Stretch 🔁 every weekday ⏳ 2026-12-04 ✅ 2026-11-30"],
+		],
+		[
+			"a recurring task without dates recurs without dates",
+			"- [ ] Tidy 🔁 every day",
+			"x",
+			["- [ ] Tidy 🔁 every day", "- [x] Tidy 🔁 every day ✅ 2026-11-30"],
+		],
+		[
+			"cancelling a recurring task makes no next occurrence",
+			"- [ ] Bins out 🔁 every week 📅 2026-11-30",
+			"-",
+			["- [-] Bins out 🔁 every week 📅 2026-11-30 ❌ 2026-11-30"],
+		],
 		["🏁 delete removes the completed task", "- [ ] Temporary 🏁 delete", "x", []],
-		["🏁 delete on a recurring task keeps only the next occurrence", "- [ ] Check mail 🔁 every day 🏁 delete ⏳ 2024-12-31", "x", ["- [ ] Check mail 🔁 every day 🏁 delete ⏳ 2025-01-01"]],
+		[
+			"🏁 delete on a recurring task keeps only the next occurrence",
+			"- [ ] Check mail 🔁 every day 🏁 delete ⏳ 2024-12-31",
+			"x",
+			["- [ ] Check mail 🔁 every day 🏁 delete ⏳ 2025-01-01"],
+		],
 		["🏁 keep is written back", "- [ ] Keep me 🏁 keep", "x", ["- [x] Keep me 🏁 keep ✅ 2026-11-30"]],
 	])("%s", (_name, line, status, expected) => {
 		expect(lines(line, status, "emoji")).toEqual(expected);
@@ -43,12 +116,35 @@ describe("changeTaskStatus in the Tasks emoji format", () => {
 
 describe("changeTaskStatus in the Tasks Dataview format", () => {
 	test.each<[string, string, string, string[]]>([
-		["done gets [completion:: …], two spaces before each field as Tasks writes them", "\t- [ ] Write to the allotment society [due:: 2026-12-01]", "x", ["\t- [x] Write to the allotment society  [due:: 2026-12-01]  [completion:: 2026-11-30]"]],
+		[
+			"done gets [completion:: …], two spaces before each field as Tasks writes them",
+			"\t- [ ] Write to the allotment society [due:: 2026-12-01]",
+			"x",
+			["\t- [x] Write to the allotment society  [due:: 2026-12-01]  [completion:: 2026-11-30]"],
+		],
 		["round brackets are read", "- [ ] Write (due:: 2026-12-01)", "x", ["- [x] Write  [due:: 2026-12-01]  [completion:: 2026-11-30]"]],
 		["cancelled gets [cancelled:: …]", "- [ ] Call [due:: 2026-12-01]", "-", ["- [-] Call  [due:: 2026-12-01]  [cancelled:: 2026-11-30]"]],
-		["priority and dates in Tasks' order", "- [ ] Pay [due:: 2026-12-01] [priority:: high] [start:: 2026-11-28]", "x", ["- [x] Pay  [priority:: high]  [start:: 2026-11-28]  [due:: 2026-12-01]  [completion:: 2026-11-30]"]],
-		["recurring weekly", "- [ ] Review [repeat:: every week] [due:: 2026-12-01]", "x", ["- [ ] Review  [repeat:: every week]  [due:: 2026-12-08]", "- [x] Review  [repeat:: every week]  [due:: 2026-12-01]  [completion:: 2026-11-30]"]],
-		["recurring monthly on the 1st, when done", "- [ ] Backup [repeat:: every month on the 1st when done] [scheduled:: 2026-10-01]", "x", ["- [ ] Backup  [repeat:: every month on the 1st when done]  [scheduled:: 2026-12-01]", "- [x] Backup  [repeat:: every month on the 1st when done]  [scheduled:: 2026-10-01]  [completion:: 2026-11-30]"]],
+		[
+			"priority and dates in Tasks' order",
+			"- [ ] Pay [due:: 2026-12-01] [priority:: high] [start:: 2026-11-28]",
+			"x",
+			["- [x] Pay  [priority:: high]  [start:: 2026-11-28]  [due:: 2026-12-01]  [completion:: 2026-11-30]"],
+		],
+		[
+			"recurring weekly",
+			"- [ ] Review [repeat:: every week] [due:: 2026-12-01]",
+			"x",
+			["- [ ] Review  [repeat:: every week]  [due:: 2026-12-08]", "- [x] Review  [repeat:: every week]  [due:: 2026-12-01]  [completion:: 2026-11-30]"],
+		],
+		[
+			"recurring monthly on the 1st, when done",
+			"- [ ] Backup [repeat:: every month on the 1st when done] [scheduled:: 2026-10-01]",
+			"x",
+			[
+				"- [ ] Backup  [repeat:: every month on the 1st when done]  [scheduled:: 2026-12-01]",
+				"- [x] Backup  [repeat:: every month on the 1st when done]  [scheduled:: 2026-10-01]  [completion:: 2026-11-30]",
+			],
+		],
 		["reopening drops [completion:: …]", "- [x] Done thing  [completion:: 2026-11-01]", " ", ["- [ ] Done thing"]],
 	])("%s", (_name, line, status, expected) => {
 		expect(lines(line, status, "dataview")).toEqual(expected);
@@ -58,18 +154,45 @@ describe("changeTaskStatus in the Tasks Dataview format", () => {
 describe("changeTaskStatus with the Tasks plugin's settings", () => {
 	const recurring = "- [ ] Bins out 🔁 every week ⏳ 2026-11-28 📅 2026-11-30";
 	test.each<[string, Partial<CompletionSettings>, string[]]>([
-		["next occurrence below", { recurrenceOnNextLine: true }, ["- [x] Bins out 🔁 every week ⏳ 2026-11-28 📅 2026-11-30 ✅ 2026-11-30", "- [ ] Bins out 🔁 every week ⏳ 2026-12-05 📅 2026-12-07"]],
-		["no done date", { setDoneDate: false }, ["- [ ] Bins out 🔁 every week ⏳ 2026-12-05 📅 2026-12-07", "- [x] Bins out 🔁 every week ⏳ 2026-11-28 📅 2026-11-30"]],
-		["created date on the new occurrence", { setCreatedDate: true }, ["- [ ] Bins out 🔁 every week ➕ 2026-11-30 ⏳ 2026-12-05 📅 2026-12-07", "- [x] Bins out 🔁 every week ⏳ 2026-11-28 📅 2026-11-30 ✅ 2026-11-30"]],
-		["scheduled date removed on recurrence", { removeScheduledDateOnRecurrence: true }, ["- [ ] Bins out 🔁 every week 📅 2026-12-07", "- [x] Bins out 🔁 every week ⏳ 2026-11-28 📅 2026-11-30 ✅ 2026-11-30"]],
+		[
+			"next occurrence below",
+			{ recurrenceOnNextLine: true },
+			["- [x] Bins out 🔁 every week ⏳ 2026-11-28 📅 2026-11-30 ✅ 2026-11-30", "- [ ] Bins out 🔁 every week ⏳ 2026-12-05 📅 2026-12-07"],
+		],
+		[
+			"no done date",
+			{ setDoneDate: false },
+			["- [ ] Bins out 🔁 every week ⏳ 2026-12-05 📅 2026-12-07", "- [x] Bins out 🔁 every week ⏳ 2026-11-28 📅 2026-11-30"],
+		],
+		[
+			"created date on the new occurrence",
+			{ setCreatedDate: true },
+			[
+				"- [ ] Bins out 🔁 every week ➕ 2026-11-30 ⏳ 2026-12-05 📅 2026-12-07",
+				"- [x] Bins out 🔁 every week ⏳ 2026-11-28 📅 2026-11-30 ✅ 2026-11-30",
+			],
+		],
+		[
+			"scheduled date removed on recurrence",
+			{ removeScheduledDateOnRecurrence: true },
+			["- [ ] Bins out 🔁 every week 📅 2026-12-07", "- [x] Bins out 🔁 every week ⏳ 2026-11-28 📅 2026-11-30 ✅ 2026-11-30"],
+		],
 	])("%s", (_name, settings, expected) => {
 		expect(lines(recurring, "x", "emoji", settings)).toEqual(expected);
 	});
 
 	test("a custom done status and the status its next occurrence starts in come from the Tasks settings", () => {
 		// d → w → / → d: no TODO status in the chain, so the first IN_PROGRESS one, as Tasks picks it.
-		const statuses = { ...DEFAULT_COMPLETION_SETTINGS.statuses, d: { type: "DONE" as const, next: "w" }, w: { type: "ON_HOLD" as const, next: "/" }, "/": { type: "IN_PROGRESS" as const, next: "d" } };
-		expect(lines("- [ ] Paint 🔁 every day 📅 2026-11-30", "d", "emoji", { statuses })).toEqual(["- [/] Paint 🔁 every day 📅 2026-12-01", "- [d] Paint 🔁 every day 📅 2026-11-30 ✅ 2026-11-30"]);
+		const statuses = {
+			...DEFAULT_COMPLETION_SETTINGS.statuses,
+			d: { type: "DONE" as const, next: "w" },
+			w: { type: "ON_HOLD" as const, next: "/" },
+			"/": { type: "IN_PROGRESS" as const, next: "d" },
+		};
+		expect(lines("- [ ] Paint 🔁 every day 📅 2026-11-30", "d", "emoji", { statuses })).toEqual([
+			"- [/] Paint 🔁 every day 📅 2026-12-01",
+			"- [d] Paint 🔁 every day 📅 2026-11-30 ✅ 2026-11-30",
+		]);
 		// With Tasks' defaults the chain reaches a TODO status: a space.
 		expect(lines("- [ ] Paint 🔁 every day 📅 2026-11-30", "x", "emoji", { statuses })[0]).toBe("- [ ] Paint 🔁 every day 📅 2026-12-01");
 	});
@@ -101,18 +224,29 @@ test.each([
 	["- [ ] Rent 🔁 every month 📅 2026-02-30", "emoji"],
 	["- [ ] Rent 🔁 every week 🛫 2026-04-31 📅 2026-05-01", "emoji"],
 	["- [ ] Rent [repeat:: every month] [due:: 2026-02-29]", "dataview"],
-] as Array<[string, TaskFormat]>)("a recurring task with a date that does not exist (%s) is an error, not a next occurrence counted from another day", (line, format) => {
-	expect(lines(line, "x", format)).toMatch(/"2026-0[245]-(30|31|29)" is not a real date.*Nothing was changed/);
-});
+] as Array<[string, TaskFormat]>)(
+	"a recurring task with a date that does not exist (%s) is an error, not a next occurrence counted from another day",
+	(line, format) => {
+		expect(lines(line, "x", format)).toMatch(/"2026-0[245]-(30|31|29)" is not a real date.*Nothing was changed/);
+	},
+);
 
 describe("changeTaskInNote", () => {
-	const tasksOf = (note: string) => note.split("\n").flatMap((line, index) => (/^\s*[-*] \[(.)\]/.exec(line) ? [{ line: index, status: /\[(.)\]/.exec(line)?.[1] ?? " " }] : []));
+	const tasksOf = (note: string) =>
+		note.split("\n").flatMap((line, index) => (/^\s*[-*] \[(.)\]/.exec(line) ? [{ line: index, status: /\[(.)\]/.exec(line)?.[1] ?? " " }] : []));
 	const change = (note: string, line: number, text: string, vaultFormat: TaskFormat = "emoji", listLimit = 20) =>
 		changeTaskInNote(note, { line, text, status: "x", today: TODAY, vaultFormat, settings: DEFAULT_COMPLETION_SETTINGS, tasks: tasksOf(note), listLimit });
 
 	test("the line is replaced and the lines around it are kept byte for byte, CRLF included", () => {
 		const note = "# T\r\n- [ ] A 🔁 every day 📅 2026-11-30\r\n- [ ] B\r\n";
-		expect(change(note, 1, "A 🔁 every day 📅 2026-11-30")).toMatchObject({ ok: true, value: { text: "# T\r\n- [ ] A 🔁 every day 📅 2026-12-01\r\n- [x] A 🔁 every day 📅 2026-11-30 ✅ 2026-11-30\r\n- [ ] B\r\n", line: 2, nextLine: 1 } });
+		expect(change(note, 1, "A 🔁 every day 📅 2026-11-30")).toMatchObject({
+			ok: true,
+			value: {
+				text: "# T\r\n- [ ] A 🔁 every day 📅 2026-12-01\r\n- [x] A 🔁 every day 📅 2026-11-30 ✅ 2026-11-30\r\n- [ ] B\r\n",
+				line: 2,
+				nextLine: 1,
+			},
+		});
 	});
 
 	test.each<[string, string, TaskFormat, string]>([
@@ -131,7 +265,18 @@ describe("changeTaskInNote", () => {
 
 	test("a line the metadata cache does not know as a task is not one", () => {
 		const note = "```\n- [ ] In code\n```\n";
-		expect(changeTaskInNote(note, { line: 1, text: "In code", status: "x", today: TODAY, vaultFormat: "emoji", settings: DEFAULT_COMPLETION_SETTINGS, tasks: [], listLimit: 20 })).toEqual({ ok: false, error: expect.stringContaining("It has no open tasks.") });
+		expect(
+			changeTaskInNote(note, {
+				line: 1,
+				text: "In code",
+				status: "x",
+				today: TODAY,
+				vaultFormat: "emoji",
+				settings: DEFAULT_COMPLETION_SETTINGS,
+				tasks: [],
+				listLimit: 20,
+			}),
+		).toEqual({ ok: false, error: expect.stringContaining("It has no open tasks.") });
 	});
 });
 
@@ -142,8 +287,22 @@ describe("hostile task lines are read in time linear in their length", () => {
 	const LENGTH = 60_000;
 	const run = (piece: string) => piece.repeat(Math.ceil(LENGTH / piece.length)).slice(0, LENGTH);
 	const openers = ["⛔", "⛔ a", "🔁", "🔁 every", "🆔", "🏁", "📅", "✅", "[dependsOn::", "(dependsOn::", "[repeat::", "[due::", "[id::"];
-	const bodies = [(opener: string) => `${opener} ${run("a , ")}!`, (opener: string) => `${opener}${run(" ")}!`, (opener: string) => `${opener} ${run("a ")}!`, (opener: string) => run(`${opener} `), (opener: string) => `${opener} ${run("1")}]!`];
-	const hostile = [...openers.flatMap((opener) => bodies.map((body) => body(opener))), run("["), run("("), run("#a"), `x${run(" ")}x`, run("# "), `${run("1-")}`];
+	const bodies = [
+		(opener: string) => `${opener} ${run("a , ")}!`,
+		(opener: string) => `${opener}${run(" ")}!`,
+		(opener: string) => `${opener} ${run("a ")}!`,
+		(opener: string) => run(`${opener} `),
+		(opener: string) => `${opener} ${run("1")}]!`,
+	];
+	const hostile = [
+		...openers.flatMap((opener) => bodies.map((body) => body(opener))),
+		run("["),
+		run("("),
+		run("#a"),
+		`x${run(" ")}x`,
+		run("# "),
+		`${run("1-")}`,
+	];
 
 	test.each(["emoji", "dataview"] as const)("%s format: every hostile line is answered, its text kept whole", (format) => {
 		for (const body of hostile) {
@@ -158,6 +317,8 @@ describe("hostile task lines are read in time linear in their length", () => {
 	test("a long list of ids that a task depends on is read whole", () => {
 		const ids = Array.from({ length: 5_000 }, (_unused, index) => `t${index}`);
 		expect(lines(`- [ ] Ship ⛔ ${ids.join(" , ")}`, "x", "emoji")).toEqual([`- [x] Ship ⛔ ${ids.join(",")} ✅ ${TODAY}`]);
-		expect(lines(`- [ ] Ship [dependsOn:: ${ids.join(", ")}]`, "x", "dataview")).toEqual([`- [x] Ship  [dependsOn:: ${ids.join(",")}]  [completion:: ${TODAY}]`]);
+		expect(lines(`- [ ] Ship [dependsOn:: ${ids.join(", ")}]`, "x", "dataview")).toEqual([
+			`- [x] Ship  [dependsOn:: ${ids.join(",")}]  [completion:: ${TODAY}]`,
+		]);
 	});
 });

@@ -22,7 +22,13 @@ describe("FairApprovalLine: the order questions reach the person", () => {
 
 	test("a question put back goes to the head of its token's line, and its token to the back of the turns", () => {
 		const line = new FairApprovalLine<Item>(10);
-		for (const [token, id] of [["a", "a1"], ["a", "a2"], ["b", "b1"], ["c", "c1"]]) line.add(item(token ?? "", id ?? ""));
+		for (const [token, id] of [
+			["a", "a1"],
+			["a", "a2"],
+			["b", "b1"],
+			["c", "c1"],
+		])
+			line.add(item(token ?? "", id ?? ""));
 		expect(line.showNext()?.request.id).toBe("a1");
 		expect(line.othersWaiting).toBe(true);
 		line.putBack();

@@ -40,7 +40,13 @@ describe("McpServerPool", () => {
 
 	function contextFor(name: string, canWrite: boolean): ToolContext {
 		const { record } = generateToken(name, canWrite ? "write" : "read");
-		const writes: WriteServices = { journal: new MemoryJournal(), approver: null, approvalTimeoutMs: 5_000, currentRight: (tool) => effectiveRight(record, tool, canWrite), allowAlways: () => Promise.resolve() };
+		const writes: WriteServices = {
+			journal: new MemoryJournal(),
+			approver: null,
+			approvalTimeoutMs: 5_000,
+			currentRight: (tool) => effectiveRight(record, tool, canWrite),
+			allowAlways: () => Promise.resolve(),
+		};
 		return { host, serverVersion: "test", scope, grant: { token: record, canWrite }, search, dailyNotesAreOutlines: false, writes };
 	}
 
@@ -72,7 +78,9 @@ describe("McpServerPool", () => {
 		expect(writer.server).not.toBe(first.server);
 		const writerTools = (await (await clientOf(writer.server)).listTools()).tools.map((tool) => tool.name);
 		expect(writerTools).toEqual(ALL_TOOLS.filter((tool) => tool.needs !== "workspace").map((tool) => tool.name));
-		expect((await (await clientOf(writer.server)).callTool({ name: "get_vault_status", arguments: {} })).structuredContent).toMatchObject({ can_write: true });
+		expect((await (await clientOf(writer.server)).callTool({ name: "get_vault_status", arguments: {} })).structuredContent).toMatchObject({
+			can_write: true,
+		});
 		await writer.release();
 
 		// The same tool set again, for another token: the first server, answering for the new token.
@@ -82,7 +90,12 @@ describe("McpServerPool", () => {
 		expect(readerTools).toEqual(ALL_TOOLS.filter((tool) => tool.access === "read" && tool.needs !== "workspace").map((tool) => tool.name));
 		await firstClient.callTool({ name: "get_vault_status", arguments: {} });
 		await second.release();
-		expect(activity.list().map((entry) => entry.tokenName).sort()).toEqual(["reader-one", "reader-two", "writer"]);
+		expect(
+			activity
+				.list()
+				.map((entry) => entry.tokenName)
+				.sort(),
+		).toEqual(["reader-one", "reader-two", "writer"]);
 	});
 
 	test("two requests lent at once get two servers; a server is reused only after release", async () => {

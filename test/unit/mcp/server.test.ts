@@ -36,7 +36,9 @@ describe("createMcpServer over an in-memory transport", () => {
 		const { client, close } = await connect(false);
 		try {
 			const { tools } = await client.listTools();
-			expect(tools.map((tool) => tool.name)).toEqual(ALL_TOOLS.filter((tool) => tool.access === "read" && tool.needs !== "workspace").map((tool) => tool.name));
+			expect(tools.map((tool) => tool.name)).toEqual(
+				ALL_TOOLS.filter((tool) => tool.access === "read" && tool.needs !== "workspace").map((tool) => tool.name),
+			);
 			const unknown = await client.callTool({ name: "append_to_note", arguments: { path: "Welcome", content: "x" } }).catch((error: Error) => error);
 			expect(String(unknown instanceof Error ? unknown.message : JSON.stringify(unknown))).toMatch(/not found/i);
 		} finally {
@@ -44,26 +46,35 @@ describe("createMcpServer over an in-memory transport", () => {
 		}
 	});
 
-	test.each(ALL_TOOLS.filter((tool) => tool.access === "read" && tool.needs !== "workspace").map((tool) => [tool.name, tool] as const))("%s: every example answers with structured content, and the call is in the activity log without its text", async (_name, tool) => {
-		const { client, activity, close } = await connect(false);
-		try {
-			for (const example of tool.examples) {
-				const outcome = await callTool(client, tool.name, example);
-				expect(outcome).toMatchObject({ ok: true });
+	test.each(ALL_TOOLS.filter((tool) => tool.access === "read" && tool.needs !== "workspace").map((tool) => [tool.name, tool] as const))(
+		"%s: every example answers with structured content, and the call is in the activity log without its text",
+		async (_name, tool) => {
+			const { client, activity, close } = await connect(false);
+			try {
+				for (const example of tool.examples) {
+					const outcome = await callTool(client, tool.name, example);
+					expect(outcome).toMatchObject({ ok: true });
+				}
+				const records = activity.list();
+				expect(records.map((record) => record.tool)).toEqual(tool.examples.map(() => tool.name));
+				// Records keep tool, token name, sizes and outcome: never a note's text or a call's arguments.
+				expect(Object.keys(records[0] ?? {}).sort()).toEqual(["durationMs", "outcome", "responseBytes", "time", "tokenName", "tool"]);
+			} finally {
+				await close();
 			}
-			const records = activity.list();
-			expect(records.map((record) => record.tool)).toEqual(tool.examples.map(() => tool.name));
-			// Records keep tool, token name, sizes and outcome: never a note's text or a call's arguments.
-			expect(Object.keys(records[0] ?? {}).sort()).toEqual(["durationMs", "outcome", "responseBytes", "time", "tokenName", "tool"]);
-		} finally {
-			await close();
-		}
-	});
+		},
+	);
 
 	test("an excluded folder is invisible through every listing tool", async () => {
 		const { client, close } = await connect(false);
 		try {
-			for (const [name, args] of [["list_notes", {}], ["search_notes", { query: "project" }], ["list_tasks", {}], ["get_graph_stats", {}], ["list_tags", {}]] as const) {
+			for (const [name, args] of [
+				["list_notes", {}],
+				["search_notes", { query: "project" }],
+				["list_tasks", {}],
+				["get_graph_stats", {}],
+				["list_tags", {}],
+			] as const) {
 				const outcome = await callTool(client, name, args);
 				expect(JSON.stringify(outcome)).not.toContain("Projects/");
 			}

@@ -26,7 +26,11 @@ class VaultEvents {
 
 /** A caller's context as the notifier reads it: its scope, its prompts folder, its read right. */
 function contextWith(readRight: "allow" | "deny" = "allow"): ToolContext {
-	return { scope: { configDir: ".obsidian", excludedFolders: ["Private"] }, promptsFolder: "Prompts", writes: { currentRight: () => readRight } } as unknown as ToolContext;
+	return {
+		scope: { configDir: ".obsidian", excludedFolders: ["Private"] },
+		promptsFolder: "Prompts",
+		writes: { currentRight: () => readRight },
+	} as unknown as ToolContext;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -11,7 +11,8 @@ import { callError, callOk } from "../../helpers/tools";
  * Every tool through the real SDK Client over the in-memory transport: what it answers when it
  * works, and the error the model gets when it cannot (with the vault left as it was).
  */
-const GARDEN = "---\nstatus: active\n---\n# Garden\n\n## Tasks\n\n- [ ] Order seeds 📅 2026-12-05\n- [x] Dig bed ✅ 2026-11-30\n\nBack to [[Welcome]]. #project/garden\n";
+const GARDEN =
+	"---\nstatus: active\n---\n# Garden\n\n## Tasks\n\n- [ ] Order seeds 📅 2026-12-05\n- [x] Dig bed ✅ 2026-11-30\n\nBack to [[Welcome]]. #project/garden\n";
 const FILES = {
 	"Welcome.md": "# Welcome\n\nHello #demo, see [[Garden]] and [[Nowhere]].\n",
 	"Projects/Garden.md": GARDEN,
@@ -29,7 +30,10 @@ const FILES = {
 			{ id: "t", type: "text", text: "Plan", x: 10, y: 150, width: 100, height: 50 },
 			{ id: "l", type: "link", url: "https://example.org/", x: 150, y: 150, width: 100, height: 50 },
 		],
-		edges: [{ id: "e1", fromNode: "t", toNode: "o" }, { id: "e2", fromNode: "t", toNode: "s" }],
+		edges: [
+			{ id: "e1", fromNode: "t", toNode: "o" },
+			{ id: "e2", fromNode: "t", toNode: "s" },
+		],
 	}),
 };
 const TESTED: string[] = [];
@@ -59,38 +63,65 @@ describe("each tool over the in-memory transport", () => {
 		});
 
 		test("get_vault_status: what the caller may do and how many notes it sees", async () => {
-			expect(await call("get_vault_status").ok()).toMatchObject({ server_version: "test", can_read: true, can_write: false, note_count: 4, search_index: { state: "ready" } });
+			expect(await call("get_vault_status").ok()).toMatchObject({
+				server_version: "test",
+				can_read: true,
+				can_write: false,
+				note_count: 4,
+				search_index: { state: "ready" },
+			});
 		});
 
 		test("list_notes: visible notes by path; a folder outside the vault is refused", async () => {
 			expect(await call("list_notes", { folder: "Projects" }).ok()).toMatchObject({ notes: [{ path: "Projects/Garden.md" }] });
-			expect(await call("list_notes", { folder: "../elsewhere" }).error()).toBe("The path has an empty, '.' or '..' part; give the path from the vault root.");
+			expect(await call("list_notes", { folder: "../elsewhere" }).error()).toBe(
+				"The path has an empty, '.' or '..' part; give the path from the vault root.",
+			);
 		});
 
 		test("read_note: the text and its hash; an excluded note is not there", async () => {
-			expect(await call("read_note", { path: "Garden" }).ok()).toMatchObject({ path: "Projects/Garden.md", content: GARDEN, hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+			expect(await call("read_note", { path: "Garden" }).ok()).toMatchObject({
+				path: "Projects/Garden.md",
+				content: GARDEN,
+				hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+			});
 			expect(await call("read_note", { path: "Private/Secret" }).error()).toMatch(/^No note "Private\/Secret"\./);
 		});
 
 		test("search_notes: finds words in notes; a hidden folder filter is refused", async () => {
 			const found = await call("search_notes", { query: "seeds" }).ok<{ results: Array<{ path: string }> }>();
 			expect(found.results.map((result) => result.path)).toEqual(["Projects/Garden.md"]);
-			expect(await call("search_notes", { query: "seeds", folder: ".obsidian" }).error()).toBe("Hidden files and folders (names starting with '.') are not part of the vault.");
+			expect(await call("search_notes", { query: "seeds", folder: ".obsidian" }).error()).toBe(
+				"Hidden files and folders (names starting with '.') are not part of the vault.",
+			);
 		});
 
 		test("list_tags: tags with counts, nested ones under their parents; a limit of 0 is refused", async () => {
-			expect(await call("list_tags", { prefix: "project" }).ok()).toMatchObject({ tags: [{ tag: "#project", count: 1 }, { tag: "#project/garden", count: 1 }] });
+			expect(await call("list_tags", { prefix: "project" }).ok()).toMatchObject({
+				tags: [
+					{ tag: "#project", count: 1 },
+					{ tag: "#project/garden", count: 1 },
+				],
+			});
 			expect(await call("list_tags", { limit: 0 }).error()).toMatch(/limit/);
 		});
 
 		test("find_notes_by_tag: notes with the tag or one nested under it; a cursor it did not make is refused", async () => {
 			expect(await call("find_notes_by_tag", { tag: "#project" }).ok()).toMatchObject({ notes: ["Projects/Garden.md"] });
-			expect(await call("find_notes_by_tag", { tag: "project", cursor: "made-up" }).error()).toBe("The cursor is not valid. Call again without a cursor to start from the first page.");
+			expect(await call("find_notes_by_tag", { tag: "project", cursor: "made-up" }).error()).toBe(
+				"The cursor is not valid. Call again without a cursor to start from the first page.",
+			);
 		});
 
 		test("get_note_links: outgoing links, backlinks and links to nowhere; a missing note is an error", async () => {
-			const links = await call("get_note_links", { path: "Welcome" }).ok<{ outgoing: Array<{ link: string; target: string | null }>; backlinks: Array<{ path: string }> }>();
-			expect(links.outgoing).toEqual([expect.objectContaining({ link: "Garden", target: "Projects/Garden.md" }), expect.objectContaining({ link: "Nowhere", target: null })]);
+			const links = await call("get_note_links", { path: "Welcome" }).ok<{
+				outgoing: Array<{ link: string; target: string | null }>;
+				backlinks: Array<{ path: string }>;
+			}>();
+			expect(links.outgoing).toEqual([
+				expect.objectContaining({ link: "Garden", target: "Projects/Garden.md" }),
+				expect.objectContaining({ link: "Nowhere", target: null }),
+			]);
 			expect(links.backlinks).toEqual([expect.objectContaining({ path: "Projects/Garden.md" })]);
 			expect(await call("get_note_links", { path: "Nope" }).error()).toMatch(/^No note "Nope"\./);
 		});
@@ -100,7 +131,9 @@ describe("each tool over the in-memory transport", () => {
 		});
 
 		test("list_tasks: open tasks with their lines; a note that is not there is an error", async () => {
-			expect(await call("list_tasks", { status: "open" }).ok()).toMatchObject({ tasks: [{ path: "Projects/Garden.md", line: 7, text: "Order seeds 📅 2026-12-05", due: "2026-12-05" }] });
+			expect(await call("list_tasks", { status: "open" }).ok()).toMatchObject({
+				tasks: [{ path: "Projects/Garden.md", line: 7, text: "Order seeds 📅 2026-12-05", due: "2026-12-05" }],
+			});
 			expect(await call("list_tasks", { path: "Nope" }).error()).toMatch(/^No note "Nope"\./);
 		});
 
@@ -113,7 +146,12 @@ describe("each tool over the in-memory transport", () => {
 		});
 
 		test("query_base: a view's rows, never an excluded note; an excluded base is not there", async () => {
-			expect(await call("query_base", { path: "Tasks" }).ok()).toMatchObject({ view: "Open", rows: [{ path: "Projects/Garden.md", values: { "file.name": "Garden.md", status: "active" } }], total: 1, truncated: false });
+			expect(await call("query_base", { path: "Tasks" }).ok()).toMatchObject({
+				view: "Open",
+				rows: [{ path: "Projects/Garden.md", values: { "file.name": "Garden.md", status: "active" } }],
+				total: 1,
+				truncated: false,
+			});
 			expect(await call("query_base", { path: "Private/Hidden" }).error()).toBe('No base "Private/Hidden.base". Call list_bases to find the right path.');
 		});
 
@@ -132,7 +170,13 @@ describe("each tool over the in-memory transport", () => {
 			workspace = new Workspace(vault.host.metadataCache);
 			const { vault: hostVault, metadataCache, fileManager } = vault.host;
 			// The double's workspace hands out NodeHost's files, which stand in for Obsidian's TFile.
-			const inObsidian: Host = { vault: hostVault, metadataCache, fileManager, workspace: workspace as unknown as Host["workspace"], hiddenLinks: () => [] };
+			const inObsidian: Host = {
+				vault: hostVault,
+				metadataCache,
+				fileManager,
+				workspace: workspace as unknown as Host["workspace"],
+				hiddenLinks: () => [],
+			};
 			connection = await connectInMemory(inObsidian, { scope: vault.scope("Private") });
 		});
 		afterAll(async () => {
@@ -178,24 +222,33 @@ describe("each tool over the in-memory transport", () => {
 		});
 
 		test("create_note: a new note from a template; an existing path is not overwritten unasked", async () => {
-			expect(await call("create_note", { path: "Inbox/Standup.md", content: "Agreed.", template: "Meeting" }).ok()).toMatchObject({ path: "Inbox/Standup.md" });
+			expect(await call("create_note", { path: "Inbox/Standup.md", content: "Agreed.", template: "Meeting" }).ok()).toMatchObject({
+				path: "Inbox/Standup.md",
+			});
 			expect(await onDisk("Inbox/Standup.md")).toBe("# Standup\n\nAgreed.\n");
 			expect(await call("create_note", { path: "Welcome.md", content: "replaced" }).error()).toMatch(/already exists/);
 			expect(await onDisk("Welcome.md")).toBe(FILES["Welcome.md"]);
 		});
 
 		test("add_task: a task line with its due date; a due date that is not a date is refused", async () => {
-			expect(await call("add_task", { path: "Garden", heading: "Tasks", text: "Water", due: "2026-12-06" }).ok()).toMatchObject({ path: "Projects/Garden.md" });
+			expect(await call("add_task", { path: "Garden", heading: "Tasks", text: "Water", due: "2026-12-06" }).ok()).toMatchObject({
+				path: "Projects/Garden.md",
+			});
 			// The Tasks section runs to the end of the note: the task goes at its end, a new list after the paragraph.
 			expect(await onDisk("Projects/Garden.md")).toBe(`${GARDEN}\n- [ ] Water 📅 2026-12-06\n`);
 			expect(await call("add_task", { path: "Welcome", text: "x", due: "tomorrow" }).error()).toMatch(/due is YYYY-MM-DD/);
 		});
 
 		test("complete_task: done with a done date; a line that is not the task changes nothing", async () => {
-			expect(await call("complete_task", { path: "Garden", line: 7, text: "Order seeds 📅 2026-12-05", status: "x" }).ok()).toMatchObject({ path: "Projects/Garden.md", line: 7 });
+			expect(await call("complete_task", { path: "Garden", line: 7, text: "Order seeds 📅 2026-12-05", status: "x" }).ok()).toMatchObject({
+				path: "Projects/Garden.md",
+				line: 7,
+			});
 			expect(await onDisk("Projects/Garden.md")).toMatch(/- \[x\] Order seeds 📅 2026-12-05 ✅ \d{4}-\d{2}-\d{2}\n/);
 			const before = await onDisk("Projects/Garden.md");
-			expect(await call("complete_task", { path: "Garden", line: 8, text: "Order seeds 📅 2026-12-05", status: "x" }).error()).toMatch(/^Line 8 is not the task/);
+			expect(await call("complete_task", { path: "Garden", line: 8, text: "Order seeds 📅 2026-12-05", status: "x" }).error()).toMatch(
+				/^Line 8 is not the task/,
+			);
 			expect(await onDisk("Projects/Garden.md")).toBe(before);
 		});
 
@@ -207,7 +260,12 @@ describe("each tool over the in-memory transport", () => {
 		});
 
 		test("rename_note: moves the note and the links to it follow; an existing target is refused", async () => {
-			expect(await call("rename_note", { path: "Garden", new_path: "Archive/Garden plan.md" }).ok()).toEqual({ path: "Projects/Garden.md", new_path: "Archive/Garden plan.md", notes_updated: 1, links_updated: 1 });
+			expect(await call("rename_note", { path: "Garden", new_path: "Archive/Garden plan.md" }).ok()).toEqual({
+				path: "Projects/Garden.md",
+				new_path: "Archive/Garden plan.md",
+				notes_updated: 1,
+				links_updated: 1,
+			});
 			expect(await onDisk("Archive/Garden plan.md")).toBe(GARDEN);
 			expect(await onDisk("Welcome.md")).toBe("# Welcome\n\nHello #demo, see [[Garden plan]] and [[Nowhere]].\n");
 			expect(await call("rename_note", { path: "Welcome", new_path: "Outline.md" }).error()).toMatch(/^A note already exists at "Outline\.md"/);

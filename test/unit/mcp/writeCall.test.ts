@@ -94,7 +94,15 @@ describe("write calls: rights per tool, approval, expected_hash and the journal 
 			},
 			...writes,
 		};
-		const ctx: ToolContext = { host, serverVersion: "test", scope, grant: { token: record, canWrite: true }, search, dailyNotesAreOutlines: false, writes: services };
+		const ctx: ToolContext = {
+			host,
+			serverVersion: "test",
+			scope,
+			grant: { token: record, canWrite: true },
+			search,
+			dailyNotesAreOutlines: false,
+			writes: services,
+		};
 		const server = createMcpServer(ctx, { activity: new ActivityLog(), logger: new RecordingLogger() });
 		const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
 		await server.connect(serverSide);
@@ -122,19 +130,22 @@ describe("write calls: rights per tool, approval, expected_hash and the journal 
 		}
 	});
 
-	test.each(ALL_TOOLS.filter((tool) => tool.needs !== "workspace").map((tool) => [tool.name, tool] as const))("%s denied: absent from tools/list, and a call answers byte for byte like a tool that does not exist", async (name, tool) => {
-		const { client } = await connect({ [name]: "deny" });
-		try {
-			expect((await client.listTools()).tools.map((listed) => listed.name)).not.toContain(name);
-			const args = tool.examples[0] ?? {};
-			const unknownName = "z".repeat(name.length);
-			const denied = await anyAnswerOf(client, name, args);
-			const unknown = await anyAnswerOf(client, unknownName, args);
-			expect(JSON.stringify(denied).split(name).join("TOOL")).toBe(JSON.stringify(unknown).split(unknownName).join("TOOL"));
-		} finally {
-			await client.close();
-		}
-	});
+	test.each(ALL_TOOLS.filter((tool) => tool.needs !== "workspace").map((tool) => [tool.name, tool] as const))(
+		"%s denied: absent from tools/list, and a call answers byte for byte like a tool that does not exist",
+		async (name, tool) => {
+			const { client } = await connect({ [name]: "deny" });
+			try {
+				expect((await client.listTools()).tools.map((listed) => listed.name)).not.toContain(name);
+				const args = tool.examples[0] ?? {};
+				const unknownName = "z".repeat(name.length);
+				const denied = await anyAnswerOf(client, name, args);
+				const unknown = await anyAnswerOf(client, unknownName, args);
+				expect(JSON.stringify(denied).split(name).join("TOOL")).toBe(JSON.stringify(unknown).split(unknownName).join("TOOL"));
+			} finally {
+				await client.close();
+			}
+		},
+	);
 
 	test("every write tool takes expected_hash; read tools do not", async () => {
 		const { client } = await connect(undefined);
@@ -148,23 +159,30 @@ describe("write calls: rights per tool, approval, expected_hash and the journal 
 		}
 	});
 
-	test.each(WRITE_TOOLS.map((tool) => [tool.name, tool] as const))("%s: an expected_hash that is not the note's writes nothing and gives the current hash", async (_name, tool) => {
-		const { client, journal } = await connect(undefined);
-		try {
-			const before = await snapshotVault(root);
-			const example = { ...tool.examples[0], ...(tool.name === "create_note" ? { path: "Welcome", overwrite: true } : {}), expected_hash: "0".repeat(64) };
-			const outcome = await callTool(client, tool.name, example);
-			expect(outcome.ok).toBe(false);
-			const error = (outcome as { error: string }).error;
-			expect(error).toMatch(/Nothing was written/);
-			const target = tool.name === "create_note" ? "Welcome.md" : tool.name === "add_task" ? "Projects/Garden.md" : `${String(example.path)}.md`;
-			expect(error).toContain(hashText(await read(target)));
-			expect(await snapshotVault(root)).toEqual(before);
-			expect(journal.list()).toEqual([]);
-		} finally {
-			await client.close();
-		}
-	});
+	test.each(WRITE_TOOLS.map((tool) => [tool.name, tool] as const))(
+		"%s: an expected_hash that is not the note's writes nothing and gives the current hash",
+		async (_name, tool) => {
+			const { client, journal } = await connect(undefined);
+			try {
+				const before = await snapshotVault(root);
+				const example = {
+					...tool.examples[0],
+					...(tool.name === "create_note" ? { path: "Welcome", overwrite: true } : {}),
+					expected_hash: "0".repeat(64),
+				};
+				const outcome = await callTool(client, tool.name, example);
+				expect(outcome.ok).toBe(false);
+				const error = (outcome as { error: string }).error;
+				expect(error).toMatch(/Nothing was written/);
+				const target = tool.name === "create_note" ? "Welcome.md" : tool.name === "add_task" ? "Projects/Garden.md" : `${String(example.path)}.md`;
+				expect(error).toContain(hashText(await read(target)));
+				expect(await snapshotVault(root)).toEqual(before);
+				expect(journal.list()).toEqual([]);
+			} finally {
+				await client.close();
+			}
+		},
+	);
 
 	test("the right expected_hash writes, and the change is journalled with the exact text before and after", async () => {
 		const { client, journal } = await connect(undefined);
@@ -175,7 +193,11 @@ describe("write calls: rights per tool, approval, expected_hash and the journal 
 			const after = await read("Welcome.md");
 			expect(after).toContain("Hashed append");
 			const [entry] = journal.list();
-			expect(entry).toMatchObject({ tokenName: "writer", tool: "append_to_note", changes: [{ path: "Welcome.md", before, beforeHash: hashText(before), after, afterHash: hashText(after) }] });
+			expect(entry).toMatchObject({
+				tokenName: "writer",
+				tool: "append_to_note",
+				changes: [{ path: "Welcome.md", before, beforeHash: hashText(before), after, afterHash: hashText(after) }],
+			});
 		} finally {
 			await client.close();
 		}
@@ -202,7 +224,10 @@ describe("write calls: rights per tool, approval, expected_hash and the journal 
 		try {
 			const before = await snapshotVault(root);
 			const outcome = await callTool(client, "append_to_note", { path: "Welcome", content: "x" });
-			expect(outcome).toEqual({ ok: false, error: expect.stringMatching(/needs the person's approval.*in Obsidian.*vault-mcp serve.*terminal.*token rights.*Nothing was written/s) });
+			expect(outcome).toEqual({
+				ok: false,
+				error: expect.stringMatching(/needs the person's approval.*in Obsidian.*vault-mcp serve.*terminal.*token rights.*Nothing was written/s),
+			});
 			expect(await snapshotVault(root)).toEqual(before);
 			expect(journal.list()).toEqual([]);
 		} finally {
@@ -424,7 +449,10 @@ describe("write calls: rights per tool, approval, expected_hash and the journal 
 			]);
 			expect(await snapshotVault(root)).toEqual(before);
 			approver.answer(request, "approve");
-			expect(await pending).toEqual({ ok: true, value: { path: "Projects/Garden.md", new_path: "Archive/Garden plan.md", notes_updated: 1, links_updated: 1 } });
+			expect(await pending).toEqual({
+				ok: true,
+				value: { path: "Projects/Garden.md", new_path: "Archive/Garden plan.md", notes_updated: 1, links_updated: 1 },
+			});
 			expect(await read("Welcome.md")).toBe(welcomeAfter);
 			expect(await read("Archive/Garden plan.md")).toBe(garden);
 			const [entry] = journal.list();

@@ -11,7 +11,8 @@ function file(path: string): HostFile {
 
 describe("LinkFileIndex resolves like Obsidian's getFirstLinkpathDest", () => {
 	const resolver = new LinkFileIndex<HostFile>();
-	for (const path of ["Note.md", "Projects/Note.md", "Projects/Deep/Plan.md", "Archive/Plan.md", "Other/Plan.md", "Files/report.pdf", "Café Menu.md"]) resolver.add(file(path));
+	for (const path of ["Note.md", "Projects/Note.md", "Projects/Deep/Plan.md", "Archive/Plan.md", "Other/Plan.md", "Files/report.pdf", "Café Menu.md"])
+		resolver.add(file(path));
 	const resolve = (link: string, source = "Inbox/Start.md") => resolver.resolve(linkpathOf(link), source)?.path ?? null;
 
 	test.each([
@@ -65,7 +66,9 @@ describe("one rule for every set of files", () => {
 	test("the index by name answers as the rule over every file", () => {
 		fc.assert(
 			fc.property(fc.uniqueArray(pathArb, { maxLength: 12, selector: (path) => path.toLowerCase() }), linkArb, sourceArb, (paths, link, source) => {
-				const files = [...paths, source].filter((path, index, all) => all.findIndex((other) => other.toLowerCase() === path.toLowerCase()) === index).map(file);
+				const files = [...paths, source]
+					.filter((path, index, all) => all.findIndex((other) => other.toLowerCase() === path.toLowerCase()) === index)
+					.map(file);
 				const index = new LinkFileIndex<HostFile>();
 				for (const entry of files) index.add(entry);
 				expect(index.resolve(link, source)?.path ?? null).toBe(pickLinkTarget(link, source, files)?.path ?? null);
@@ -75,12 +78,18 @@ describe("one rule for every set of files", () => {
 
 	test("hiding files never changes the answer when it stays visible (what a token's view relies on)", () => {
 		fc.assert(
-			fc.property(fc.uniqueArray(pathArb, { maxLength: 12, selector: (path) => path.toLowerCase() }), fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }), linkArb, sourceArb, (paths, hidden, link, source) => {
-				const files = paths.map(file);
-				const visible = files.filter((_, index) => !hidden[index]);
-				const whole = pickLinkTarget(link, source, files);
-				if (whole && visible.includes(whole)) expect(pickLinkTarget(link, source, visible)).toBe(whole);
-			}),
+			fc.property(
+				fc.uniqueArray(pathArb, { maxLength: 12, selector: (path) => path.toLowerCase() }),
+				fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }),
+				linkArb,
+				sourceArb,
+				(paths, hidden, link, source) => {
+					const files = paths.map(file);
+					const visible = files.filter((_, index) => !hidden[index]);
+					const whole = pickLinkTarget(link, source, files);
+					if (whole && visible.includes(whole)) expect(pickLinkTarget(link, source, visible)).toBe(whole);
+				},
+			),
 		);
 	});
 

@@ -15,12 +15,14 @@ const ENGLISH = stopWordSet(ENGLISH_STOP_WORDS);
 /** Searches as search_notes does (English stop words), over notes titled by their file names. */
 function searchDocs(docs: readonly Doc[], query: string, options: { limit?: number; engine?: SearchEngine } = {}): Promise<SearchAnswer> {
 	const engine = options.engine ?? new SearchEngine();
-	for (const entry of docs) engine.add(entry.path, entry.path.replace(/\.md$/, "").split("/").pop() ?? entry.path, entry.modified ?? 0, entry.text, [], entry.aliases ?? []);
+	for (const entry of docs)
+		engine.add(entry.path, entry.path.replace(/\.md$/, "").split("/").pop() ?? entry.path, entry.modified ?? 0, entry.text, [], entry.aliases ?? []);
 	const texts = new Map(docs.map((entry) => [entry.path, entry.text]));
 	return engine.search(withStopWords(parseQuery(query), ENGLISH), null, options.limit ?? 10, (path) => Promise.resolve(texts.get(path) ?? ""));
 }
 
-const paths = async (docs: readonly Doc[], query: string, options: { limit?: number; engine?: SearchEngine } = {}) => (await searchDocs(docs, query, options)).results.map((hit) => hit.path);
+const paths = async (docs: readonly Doc[], query: string, options: { limit?: number; engine?: SearchEngine } = {}) =>
+	(await searchDocs(docs, query, options)).results.map((hit) => hit.path);
 
 describe("ranking by evidence strength: as typed ≫ another form ≫ a longer word it starts", () => {
 	test("the note titled Git ranks above notes whose titles only start with git, however short or often they say it", async () => {
@@ -157,7 +159,12 @@ describe("soft coverage: the words that tell notes apart outweigh everyday ones"
 		expect(answer.results[0]?.path).toBe("Import from Notion.md");
 		expect(answer.results[0]?.matched_words).toEqual(["pages", "notion"]);
 		// The notes holding three of the four words still follow it.
-		expect(answer.results.slice(1).map((hit) => hit.path).sort()).toEqual(["Canvas.md", "Publishing.md", "Troubleshooting.md"]);
+		expect(
+			answer.results
+				.slice(1)
+				.map((hit) => hit.path)
+				.sort(),
+		).toEqual(["Canvas.md", "Publishing.md", "Troubleshooting.md"]);
 	});
 });
 

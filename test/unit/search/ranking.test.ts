@@ -154,7 +154,8 @@ describe("snippets", () => {
 	});
 
 	test("web addresses are shortened to their host", async () => {
-		const text = "Build [![ci](https://img.shields.io/github/actions/workflow/status/x/y/ci.yml?branch=main)](https://github.com/x/y/actions) passing, see the compost guide at https://example.org/guides/soil?page=2.";
+		const text =
+			"Build [![ci](https://img.shields.io/github/actions/workflow/status/x/y/ci.yml?branch=main)](https://github.com/x/y/actions) passing, see the compost guide at https://example.org/guides/soil?page=2.";
 		expect(await snippets(text, "compost")).toEqual(["…img.shields.io/…)](github.com/…) passing, see the «compost» guide at example.org/…."]);
 	});
 

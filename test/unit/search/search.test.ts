@@ -13,9 +13,15 @@ const doc = (path: string, text: string, modified = 0, headings: string[] = []):
 
 function searchDocs(docs: readonly Doc[], query: string, limit = 50): Promise<SearchAnswer> {
 	const engine = new SearchEngine();
-	for (const entry of docs) engine.add(entry.path, entry.path.replace(/\.md$/, "").split("/").pop() ?? entry.path, entry.modified, entry.text, entry.headings);
+	for (const entry of docs)
+		engine.add(entry.path, entry.path.replace(/\.md$/, "").split("/").pop() ?? entry.path, entry.modified, entry.text, entry.headings);
 	const texts = new Map(docs.map((entry) => [entry.path, entry.text]));
-	return engine.search(parseQuery(query), () => true, limit, (path) => Promise.resolve(texts.get(path) ?? ""));
+	return engine.search(
+		parseQuery(query),
+		() => true,
+		limit,
+		(path) => Promise.resolve(texts.get(path) ?? ""),
+	);
 }
 
 const paths = async (docs: readonly Doc[], query: string) => (await searchDocs(docs, query)).results.map((hit) => hit.path);
@@ -27,11 +33,25 @@ describe("tokenize and fold", () => {
 	});
 
 	test("numbers and snake_case words are whole tokens; kebab-case splits into parts", () => {
-		expect(tokenize("v2 2024 snake_case_word kebab-case 3.14").map((token) => token.value)).toEqual(["v2", "2024", "snake_case_word", "kebab", "case", "3", "14"]);
+		expect(tokenize("v2 2024 snake_case_word kebab-case 3.14").map((token) => token.value)).toEqual([
+			"v2",
+			"2024",
+			"snake_case_word",
+			"kebab",
+			"case",
+			"3",
+			"14",
+		]);
 	});
 
 	test("Chinese and Japanese characters are one token each, with their offsets", () => {
-		expect(tokenize("東京タワー").map((token) => [token.value, token.start])).toEqual([["東", 0], ["京", 1], ["タ", 2], ["ワ", 3], ["ー", 4]]);
+		expect(tokenize("東京タワー").map((token) => [token.value, token.start])).toEqual([
+			["東", 0],
+			["京", 1],
+			["タ", 2],
+			["ワ", 3],
+			["ー", 4],
+		]);
 	});
 });
 

@@ -25,7 +25,9 @@ describe("snippets and the Markdown parser read one frontmatter fence", () => {
 	test("a note opening `---\\u00A0` gets the parser's answer: the block is shown in no snippet when the parser reads it as frontmatter", async () => {
 		const text = "---\u00A0\nsecret: plum\n---\nThe orchard blooms in plum colours.\n";
 		const parsed = splitFrontmatter(text);
-		expect(await snippetsFor(text, "plum")).toEqual(parsed === null ? ["--- secret: «plum» --- The orchard blooms in «plum» colours."] : ["The orchard blooms in «plum» colours."]);
+		expect(await snippetsFor(text, "plum")).toEqual(
+			parsed === null ? ["--- secret: «plum» --- The orchard blooms in «plum» colours."] : ["The orchard blooms in «plum» colours."],
+		);
 	});
 
 	test("a note matched only in its frontmatter shows the start of its body", async () => {

@@ -54,7 +54,12 @@ describe("worst-case query cost on a common vocabulary", () => {
 	const random = seededRandom(16);
 	const syllables = "ka lo mi ne ru ta po si fe gu da vo re li mo sa tu be ni zo".split(" ");
 	const vocabulary = Array.from({ length: 300 }, () => `${syllables[Math.floor(random() * 20)]}${syllables[Math.floor(random() * 20)]}`);
-	const texts = new Map(Array.from({ length: 3000 }, (_, index) => [`note ${index}`, Array.from({ length: 150 }, () => vocabulary[Math.floor(random() * vocabulary.length)]).join(" ")]));
+	const texts = new Map(
+		Array.from({ length: 3000 }, (_, index) => [
+			`note ${index}`,
+			Array.from({ length: 150 }, () => vocabulary[Math.floor(random() * vocabulary.length)]).join(" "),
+		]),
+	);
 	const search = engineOver(texts);
 	const word = vocabulary[0] ?? "";
 
@@ -121,7 +126,12 @@ describe("snippets of a long note look through at most SNIPPET_SEARCH_MAX_CHARS 
 	test("a match within the bound is marked; one only past it leaves the start of the body shown", async () => {
 		const near = `${line.repeat(10)}the garden\n${long}`;
 		const far = `${line.repeat(Math.ceil(SNIPPET_SEARCH_MAX_CHARS / line.length) + 10)}the garden`;
-		const search = engineOver(new Map([["near", near], ["far", far]]));
+		const search = engineOver(
+			new Map([
+				["near", near],
+				["far", far],
+			]),
+		);
 		const snippets = new Map((await search("garden")).results.map((hit) => [hit.path, hit.snippets]));
 		expect(snippets.get("near")?.[0]).toContain("the «garden»");
 		expect(snippets.get("far")).toEqual([expect.stringMatching(/^lorem ipsum .*…$/)]);

@@ -5,7 +5,7 @@ describe("links and the graph", () => {
 	let vault: OpenVault;
 	beforeAll(async () => {
 		vault = await openVault({
-			"Hub.md": "---\nrelated: \"[[Leaf]]\"\n---\n[[Leaf]] and [[Leaf#Part|the part]], [[Diary]], [[Nowhere]] and ![[Leaf]]\n",
+			"Hub.md": '---\nrelated: "[[Leaf]]"\n---\n[[Leaf]] and [[Leaf#Part|the part]], [[Diary]], [[Nowhere]] and ![[Leaf]]\n',
 			"Leaf.md": "Back to [[Hub]].\n",
 			"Lonely.md": "Nobody links here.\n",
 			"Self.md": "Only [[Self]].\n",

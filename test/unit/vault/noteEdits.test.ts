@@ -26,10 +26,24 @@ describe("note edits in the note's own style", () => {
 
 	test.each<[string, string, string, string | undefined, string, string]>([
 		["an outline gets a bullet in its own marker", "Outline.md", "Bread", undefined, "* Groceries\n\t* Milk\n* Errands\n* Bread\n", "outliner"],
-		["an outline's nested lines keep its tab indentation", "Outline.md", "Shop\n\tEggs", undefined, "* Groceries\n\t* Milk\n* Errands\n* Shop\n\t* Eggs\n", "outliner"],
+		[
+			"an outline's nested lines keep its tab indentation",
+			"Outline.md",
+			"Shop\n\tEggs",
+			undefined,
+			"* Groceries\n\t* Milk\n* Errands\n* Shop\n\t* Eggs\n",
+			"outliner",
+		],
 		["prose gets a paragraph", "Prose.md", "Done.", undefined, "# Plan\n\nSome text.\n\n## Later\n\nMore.\n\nDone.\n", "freeform"],
 		["under a heading: at the end of its section", "Prose.md", "Soon.", "Later", "# Plan\n\nSome text.\n\n## Later\n\nMore.\n\nSoon.\n", "freeform"],
-		["a heading's section holds its subheadings", "Sections.md", "Soon.", "Plan", "# Plan\n\nText.\n\n## Detail\n\nMore.\n\nSoon.\n\n# Other\n\nElse.\n", "freeform"],
+		[
+			"a heading's section holds its subheadings",
+			"Sections.md",
+			"Soon.",
+			"Plan",
+			"# Plan\n\nText.\n\n## Detail\n\nMore.\n\nSoon.\n\n# Other\n\nElse.\n",
+			"freeform",
+		],
 		["an empty note gets the text as it is", "Empty.md", "First words", undefined, "First words\n", "freeform"],
 	])("appendToNote: %s", async (_name, path, content, heading, expected, mode) => {
 		const result = await appendToNote(vault.host, file(path), content, heading);
@@ -39,7 +53,10 @@ describe("note edits in the note's own style", () => {
 
 	test("appendToNote under a heading that is not there: an error naming the headings, the note unchanged", async () => {
 		const result = await appendToNote(vault.host, file("Prose.md"), "x", "Nope");
-		expect(result).toEqual({ ok: false, error: 'No heading "Nope" in this note. Its headings: # Plan (line 0); ## Later (line 4). Nothing was written; pass one of these, or omit heading to append at the end.' });
+		expect(result).toEqual({
+			ok: false,
+			error: 'No heading "Nope" in this note. Its headings: # Plan (line 0); ## Later (line 4). Nothing was written; pass one of these, or omit heading to append at the end.',
+		});
 		expect(await onDisk("Prose.md")).toBe("# Plan\n\nSome text.\n\n## Later\n\nMore.\n");
 	});
 
@@ -50,7 +67,12 @@ describe("note edits in the note's own style", () => {
 	});
 
 	test.each<[string, string, string, string]>([
-		["a note that is not an outline", "Prose.md", "Plan", '"Prose.md" is not an outline (it is not only a list, and its frontmatter has no mode: outliner). Use append_to_note instead.'],
+		[
+			"a note that is not an outline",
+			"Prose.md",
+			"Plan",
+			'"Prose.md" is not an outline (it is not only a list, and its frontmatter has no mode: outliner). Use append_to_note instead.',
+		],
 		["a bullet that is not there", "Outline.md", "Holiday", 'No bullet contains "Holiday". Nothing was written; call read_note to see the bullets.'],
 	])("insertUnderBulletInNote into %s: an error, the note unchanged", async (_name, path, bullet, message) => {
 		const before = await onDisk(path);
@@ -61,7 +83,14 @@ describe("note edits in the note's own style", () => {
 	test.each<[string, string, string, string | number | null, string, boolean]>([
 		["changes a property, keeping the rest", "Frontmatter.md", "status", "done", "---\nstatus: done\nowner: Ana\n---\nBody\n", true],
 		["adds frontmatter to a note without", "Prose.md", "status", "plan", "---\nstatus: plan\n---\n# Plan\n\nSome text.\n\n## Later\n\nMore.\n", true],
-		["writes tags as a list, as Obsidian's tags property is", "Prose.md", "tags", "plan", "---\ntags:\n  - plan\n---\n# Plan\n\nSome text.\n\n## Later\n\nMore.\n", true],
+		[
+			"writes tags as a list, as Obsidian's tags property is",
+			"Prose.md",
+			"tags",
+			"plan",
+			"---\ntags:\n  - plan\n---\n# Plan\n\nSome text.\n\n## Later\n\nMore.\n",
+			true,
+		],
 		["removes a property with null", "Frontmatter.md", "status", null, "---\nowner: Ana\n---\nBody\n", true],
 		["setting the same value changes nothing", "Frontmatter.md", "status", "draft", "---\nstatus: draft\nowner: Ana\n---\nBody\n", false],
 	])("setNoteProperty %s", async (_name, path, name, value, expected, changed) => {

@@ -29,7 +29,10 @@ function noteText(random: () => number, names: readonly string[]): string {
 	const count = 1 + Math.floor(random() * 6);
 	for (let index = 0; index < count; index++) {
 		const roll = random();
-		if (roll < 0.3) lines.push(`- [${pick([" ", "x", "-", "/"])}] task ${Math.floor(random() * 100)}${random() < 0.5 ? ` 📅 2026-0${1 + Math.floor(random() * 9)}-1${Math.floor(random() * 9)}` : ""}`);
+		if (roll < 0.3)
+			lines.push(
+				`- [${pick([" ", "x", "-", "/"])}] task ${Math.floor(random() * 100)}${random() < 0.5 ? ` 📅 2026-0${1 + Math.floor(random() * 9)}-1${Math.floor(random() * 9)}` : ""}`,
+			);
 		else if (roll < 0.55) lines.push(`see [[${random() < 0.8 ? pick(names) : `Missing ${Math.floor(random() * 5)}`}]] and ${pick(TAGS)}`);
 		else if (roll < 0.7) lines.push(`\t- [ ] nested ${pick(TAGS)}`);
 		else lines.push(`plain line ${Math.floor(random() * 1000)}`);

@@ -8,7 +8,10 @@ describe("completeNotePath", () => {
 	const sorted = sortNotePaths(PATHS);
 
 	test("paths that start with the typed value, letter case ignored, in order; then notes whose name does", () => {
-		expect(completeNotePath(sorted, "PROJ", visibleOutsidePrivate, 100, 2000)).toEqual({ values: ["projects/alpha.md", "Projects/Beta.md", "Projects/Sub/Deep.md"], hasMore: false });
+		expect(completeNotePath(sorted, "PROJ", visibleOutsidePrivate, 100, 2000)).toEqual({
+			values: ["projects/alpha.md", "Projects/Beta.md", "Projects/Sub/Deep.md"],
+			hasMore: false,
+		});
 		expect(completeNotePath(sorted, "deep", visibleOutsidePrivate, 100, 2000)).toEqual({ values: ["Projects/Sub/Deep.md"], hasMore: false });
 		// A value with a slash is a path: no name matches.
 		expect(completeNotePath(sorted, "sub/d", visibleOutsidePrivate, 100, 2000).values).toEqual([]);
@@ -18,8 +21,14 @@ describe("completeNotePath", () => {
 		expect(completeNotePath(sorted, "private", visibleOutsidePrivate, 100, 2000)).toEqual({ values: [], hasMore: false });
 		expect(completeNotePath(sorted, "project", visibleOutsidePrivate, 100, 2000).values).not.toContain("Private/Project plan.md");
 		// Two visible matches and a hidden one: a limit of two leaves no visible match out, so no "more".
-		expect(completeNotePath(sortNotePaths(["A/1.md", "A/2.md", "A/3.md"]), "a/", (path) => path !== "A/3.md", 2, 2000)).toEqual({ values: ["A/1.md", "A/2.md"], hasMore: false });
-		expect(completeNotePath(sortNotePaths(["A/1.md", "A/2.md", "A/3.md"]), "a/", () => true, 2, 2000)).toEqual({ values: ["A/1.md", "A/2.md"], hasMore: true });
+		expect(completeNotePath(sortNotePaths(["A/1.md", "A/2.md", "A/3.md"]), "a/", (path) => path !== "A/3.md", 2, 2000)).toEqual({
+			values: ["A/1.md", "A/2.md"],
+			hasMore: false,
+		});
+		expect(completeNotePath(sortNotePaths(["A/1.md", "A/2.md", "A/3.md"]), "a/", () => true, 2, 2000)).toEqual({
+			values: ["A/1.md", "A/2.md"],
+			hasMore: true,
+		});
 	});
 
 	test("looks at no more than the scan limit of sorted paths, however many match", () => {

@@ -48,6 +48,9 @@ describe("checkVaultPath", () => {
 	});
 
 	test("refuses the config folder under a custom name", () => {
-		expect(checkVaultPath("_config/plugins/vault-mcp/data.json", customConfig)).toMatchObject({ ok: false, error: expect.stringContaining("configuration folder") });
+		expect(checkVaultPath("_config/plugins/vault-mcp/data.json", customConfig)).toMatchObject({
+			ok: false,
+			error: expect.stringContaining("configuration folder"),
+		});
 	});
 });

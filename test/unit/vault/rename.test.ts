@@ -25,12 +25,24 @@ describe("rename plans", () => {
 	};
 
 	test.each<[string, Record<string, string>, string, string, string]>([
-		["a wikilink, shortest format", {}, "New.md", "[[Old]] and [[Old|its alias]] and [[Old#Plans]] and [[Old#^b1]]", "[[New]] and [[New|its alias]] and [[New#Plans]] and [[New#^b1]]"],
+		[
+			"a wikilink, shortest format",
+			{},
+			"New.md",
+			"[[Old]] and [[Old|its alias]] and [[Old#Plans]] and [[Old#^b1]]",
+			"[[New]] and [[New|its alias]] and [[New#Plans]] and [[New#^b1]]",
+		],
 		["an embed", {}, "New.md", "![[Old]]", "![[New]]"],
-		["a Markdown link, with its heading and a space written %20", {}, "New name.md", "[see](Old.md#Plans) and [x](Old.md)", "[see](New%20name.md#Plans) and [x](New%20name.md)"],
+		[
+			"a Markdown link, with its heading and a space written %20",
+			{},
+			"New name.md",
+			"[see](Old.md#Plans) and [x](Old.md)",
+			"[see](New%20name.md#Plans) and [x](New%20name.md)",
+		],
 		["a link written with .md keeps it", {}, "New.md", "[[Old.md]]", "[[New.md]]"],
 		["link case as typed still reaches it", {}, "New.md", "[[old]]", "[[New]]"],
-		["a link in the properties", {}, "New.md", "---\nup: \"[[Old]]\"\n---\nbody", "---\nup: \"[[New]]\"\n---\nbody"],
+		["a link in the properties", {}, "New.md", '---\nup: "[[Old]]"\n---\nbody', '---\nup: "[[New]]"\n---\nbody'],
 		["into a folder, shortest format, the name unique: the name alone", {}, "Folder/New.md", "[[Old]]", "[[New]]"],
 		["into a folder, absolute format: the full path", linkFormat("absolute"), "Folder/New.md", "[[Old]]", "[[Folder/New]]"],
 		["into a folder, relative format: the path from the linking note", linkFormat("relative"), "Folder/New.md", "[[Old]]", "[[Folder/New]]"],
@@ -69,7 +81,17 @@ describe("rename plans", () => {
 	});
 
 	test("a canvas: its file card and the links in its text cards", async () => {
-		const canvas = JSON.stringify({ nodes: [{ id: "a", type: "file", file: "Old.md", x: 0, y: 0, width: 1, height: 1 }, { id: "b", type: "text", text: "see [[Old]]", x: 0, y: 0, width: 1, height: 1 }], edges: [] }, null, "\t");
+		const canvas = JSON.stringify(
+			{
+				nodes: [
+					{ id: "a", type: "file", file: "Old.md", x: 0, y: 0, width: 1, height: 1 },
+					{ id: "b", type: "text", text: "see [[Old]]", x: 0, y: 0, width: 1, height: 1 },
+				],
+				edges: [],
+			},
+			null,
+			"\t",
+		);
 		vault = await openVault({ "Old.md": "x", "Board.canvas": canvas });
 		const plan = await planRename(vault.host, SCOPE, file("Old.md"), "Folder/New.md");
 		const after = JSON.parse(plan.notes.find((note) => note.path === "Board.canvas")?.after ?? "{}") as { nodes: Array<{ file?: string; text?: string }> };
@@ -113,7 +135,12 @@ describe("renaming", () => {
 	});
 
 	test("planKeptLinks: a link the new name would take over is written as the full path of the note it reaches now", async () => {
-		vault = await openVault({ "Draft.md": "draft", "Archive/Notes.md": "the notes", "Projects/Plan.md": "see [[Notes]] and [[Notes#Intro|intro]]", "Home.md": "[[Notes]]" });
+		vault = await openVault({
+			"Draft.md": "draft",
+			"Archive/Notes.md": "the notes",
+			"Projects/Plan.md": "see [[Notes]] and [[Notes#Intro|intro]]",
+			"Home.md": "[[Notes]]",
+		});
 		const draft = vault.host.vault.getFileByPath("Draft.md") ?? missing();
 		const kept = await planKeptLinks(vault.host, SCOPE, draft, "Projects/Notes.md");
 		// From Projects/, [[Notes]] would reach the renamed note (same folder first); from the vault root it still reaches Archive/Notes.md.

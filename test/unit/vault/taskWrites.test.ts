@@ -18,7 +18,10 @@ describe("task writes", () => {
 			const made = await todaysDailyNote(vault.host, vault.scope(), day);
 			expect(made).toMatchObject({ ok: true, value: { file: { path: "Journal/2026-12-01.md" }, created: true } });
 			expect(await onDisk("Journal/2026-12-01.md")).toBe("# Tuesday\n");
-			expect(await todaysDailyNote(vault.host, vault.scope(), day)).toMatchObject({ ok: true, value: { file: { path: "Journal/2026-12-01.md" }, created: false } });
+			expect(await todaysDailyNote(vault.host, vault.scope(), day)).toMatchObject({
+				ok: true,
+				value: { file: { path: "Journal/2026-12-01.md" }, created: false },
+			});
 		});
 
 		test("a daily notes folder this server may not write to is an error, and nothing is made", async () => {
@@ -33,24 +36,40 @@ describe("task writes", () => {
 		test.each<[string, Record<string, string>, { text: string; due?: string; heading?: string }, string]>([
 			["at the end of a freeform note", { "Plan.md": "# Plan\n\nText.\n" }, { text: "Call Ana" }, "# Plan\n\nText.\n\n- [ ] Call Ana\n"],
 			["in the note's own bullet marker", { "Plan.md": "* [ ] First\n" }, { text: "Second" }, "* [ ] First\n* [ ] Second\n"],
-			["with a due date in the Tasks plugin's emoji format", { "Plan.md": "- [ ] First\n" }, { text: "Pay rent", due: "2026-12-05" }, "- [ ] First\n- [ ] Pay rent 📅 2026-12-05\n"],
+			[
+				"with a due date in the Tasks plugin's emoji format",
+				{ "Plan.md": "- [ ] First\n" },
+				{ text: "Pay rent", due: "2026-12-05" },
+				"- [ ] First\n- [ ] Pay rent 📅 2026-12-05\n",
+			],
 			[
 				"with a due date in Dataview's format when the Tasks plugin is set to it",
 				{ "Plan.md": "- [ ] First\n", ".obsidian/plugins/obsidian-tasks-plugin/data.json": JSON.stringify({ taskFormat: "dataview" }) },
 				{ text: "Pay rent", due: "2026-12-05" },
 				"- [ ] First\n- [ ] Pay rent [due:: 2026-12-05]\n",
 			],
-			["under a heading", { "Plan.md": "# Today\n\n- [ ] A\n\n# Later\n\n- [ ] B\n" }, { text: "C", heading: "Today" }, "# Today\n\n- [ ] A\n- [ ] C\n\n# Later\n\n- [ ] B\n"],
+			[
+				"under a heading",
+				{ "Plan.md": "# Today\n\n- [ ] A\n\n# Later\n\n- [ ] B\n" },
+				{ text: "C", heading: "Today" },
+				"# Today\n\n- [ ] A\n- [ ] C\n\n# Later\n\n- [ ] B\n",
+			],
 		])("%s", async (_name, files, task, expected) => {
 			vault = await openVault(files);
-			expect(await addTask(vault.host, vault.scope(), { path: "Plan", emptyNoteMode: "freeform", ...task })).toMatchObject({ ok: true, value: { path: "Plan.md", createdNote: false } });
+			expect(await addTask(vault.host, vault.scope(), { path: "Plan", emptyNoteMode: "freeform", ...task })).toMatchObject({
+				ok: true,
+				value: { path: "Plan.md", createdNote: false },
+			});
 			expect(await onDisk("Plan.md")).toBe(expected);
 		});
 
 		test("without a note: today's daily note is made and the task goes in, as an outline when asked", async () => {
 			vault = await openVault({ ".obsidian/daily-notes.json": JSON.stringify({ folder: "Journal" }) });
 			const path = `Journal/${dayjs().format("YYYY-MM-DD")}.md`;
-			expect(await addTask(vault.host, vault.scope(), { text: "Water plants", emptyNoteMode: "outliner" })).toEqual({ ok: true, value: { path, line: 0, createdNote: true } });
+			expect(await addTask(vault.host, vault.scope(), { text: "Water plants", emptyNoteMode: "outliner" })).toEqual({
+				ok: true,
+				value: { path, line: 0, createdNote: true },
+			});
 			expect(await onDisk(path)).toBe("- [ ] Water plants\n");
 		});
 
@@ -60,7 +79,10 @@ describe("task writes", () => {
 			["a heading the note does not have", { path: "Plan", heading: "Nope" }, /^No heading "Nope" in this note\./],
 		])("%s is an error and nothing changes", async (_name, where, message) => {
 			vault = await openVault({ "Plan.md": "# Plan\n", "Private/Plan.md": "secret\n" });
-			expect(await addTask(vault.host, vault.scope("Private"), { text: "x", emptyNoteMode: "freeform", ...where })).toEqual({ ok: false, error: expect.stringMatching(message) });
+			expect(await addTask(vault.host, vault.scope("Private"), { text: "x", emptyNoteMode: "freeform", ...where })).toEqual({
+				ok: false,
+				error: expect.stringMatching(message),
+			});
 			expect(await onDisk("Plan.md")).toBe("# Plan\n");
 			expect(await onDisk("Private/Plan.md")).toBe("secret\n");
 		});
@@ -69,15 +91,29 @@ describe("task writes", () => {
 	describe("completeTask", () => {
 		test("marks the task (named by its text as list_tasks gives it) done with today's done date, as the Tasks plugin does", async () => {
 			vault = await openVault({ "Tasks.md": "- [ ] Write report 📅 2026-12-01\n- [ ] Other\n" });
-			const done = await completeTask(vault.host, vault.scope(), { path: "Tasks.md", line: 0, text: "Write report 📅 2026-12-01", status: "x", today: "2026-12-01" });
+			const done = await completeTask(vault.host, vault.scope(), {
+				path: "Tasks.md",
+				line: 0,
+				text: "Write report 📅 2026-12-01",
+				status: "x",
+				today: "2026-12-01",
+			});
 			expect(done).toMatchObject({ ok: true, value: { path: "Tasks.md", line: 0, nextLine: -1 } });
 			expect(await onDisk("Tasks.md")).toBe("- [x] Write report 📅 2026-12-01 ✅ 2026-12-01\n- [ ] Other\n");
 		});
 
 		test("a recurring task gets its next occurrence above the done one", async () => {
 			vault = await openVault({ "Tasks.md": "- [ ] Water plants 🔁 every week 📅 2026-12-01\n" });
-			const done = await completeTask(vault.host, vault.scope(), { path: "Tasks.md", line: 0, text: "Water plants 🔁 every week 📅 2026-12-01", status: "x", today: "2026-12-01" });
-			expect(await onDisk("Tasks.md")).toBe("- [ ] Water plants 🔁 every week 📅 2026-12-08\n- [x] Water plants 🔁 every week 📅 2026-12-01 ✅ 2026-12-01\n");
+			const done = await completeTask(vault.host, vault.scope(), {
+				path: "Tasks.md",
+				line: 0,
+				text: "Water plants 🔁 every week 📅 2026-12-01",
+				status: "x",
+				today: "2026-12-01",
+			});
+			expect(await onDisk("Tasks.md")).toBe(
+				"- [ ] Water plants 🔁 every week 📅 2026-12-08\n- [x] Water plants 🔁 every week 📅 2026-12-01 ✅ 2026-12-01\n",
+			);
 			expect(done).toMatchObject({ ok: true, value: { line: 1, nextLine: 0 } });
 		});
 

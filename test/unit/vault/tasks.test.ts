@@ -69,14 +69,24 @@ describe("findTasks in a vault", () => {
 		["done ones, either x", { status: "done" }, [], ["Inbox.md:2", "Projects/Site.md:1"]],
 		["cancelled ones", { status: "cancelled" }, [], ["Inbox.md:3"]],
 		["other statuses", { status: "other" }, [], ["Inbox.md:4"]],
-		["in a folder and its subfolders", { status: "any", folder: "Projects" }, [], ["Projects/Archive/Old.md:0", "Projects/Site.md:0", "Projects/Site.md:1"]],
+		[
+			"in a folder and its subfolders",
+			{ status: "any", folder: "Projects" },
+			[],
+			["Projects/Archive/Old.md:0", "Projects/Site.md:0", "Projects/Site.md:1"],
+		],
 		["a folder's name is not a prefix of another's", { status: "any", folder: "Project" }, [], []],
 		["in one note", { status: "any", path: "Projects/Site.md" }, [], ["Projects/Site.md:0", "Projects/Site.md:1"]],
 		["due on a day", { status: "any", dueOn: "2026-12-01" }, [], ["Inbox.md:4", "Projects/Site.md:0"]],
 		["due before a day (not on it)", { status: "any", dueBefore: "2026-12-05" }, [], ["Inbox.md:4", "Projects/Archive/Old.md:0", "Projects/Site.md:0"]],
 		["due after a day (not on it)", { status: "any", dueAfter: "2026-12-05" }, [], ["Inbox.md:6"]],
 		["due in a range", { status: "open", dueAfter: "2025-12-31", dueBefore: "2026-12-06" }, [], ["Inbox.md:1", "Projects/Site.md:0"]],
-		["an excluded folder's tasks are never listed", { status: "any" }, ["Private", "Projects/Archive"], ["Inbox.md:1", "Inbox.md:2", "Inbox.md:3", "Inbox.md:4", "Inbox.md:6", "Inbox.md:7", "Projects/Site.md:0", "Projects/Site.md:1"]],
+		[
+			"an excluded folder's tasks are never listed",
+			{ status: "any" },
+			["Private", "Projects/Archive"],
+			["Inbox.md:1", "Inbox.md:2", "Inbox.md:3", "Inbox.md:4", "Inbox.md:6", "Inbox.md:7", "Projects/Site.md:0", "Projects/Site.md:1"],
+		],
 		["an excluded note asked for by path has none", { status: "any", path: "Private/Secret.md" }, ["Private"], []],
 	])("%s", async (_name, filter, excluded, expected) => {
 		expect((await found(filter, ...excluded)).map((entry) => entry.split(" ")[0])).toEqual(expected);
@@ -101,7 +111,11 @@ describe("against the tasks real Obsidian found in the captured notes", () => {
 
 	test("every task Obsidian's metadata cache lists, at its line with its checkbox character, and no other", async () => {
 		const expected = captures
-			.flatMap((note) => (note.cachedMetadata.listItems ?? []).filter((item) => item.task !== undefined).map((item) => `${note.filePath}:${item.position.start.line} [${item.task}]`))
+			.flatMap((note) =>
+				(note.cachedMetadata.listItems ?? [])
+					.filter((item) => item.task !== undefined)
+					.map((item) => `${note.filePath}:${item.position.start.line} [${item.task}]`),
+			)
 			.sort();
 		expect(expected.length).toBeGreaterThan(150);
 		const tasks = await findTasks(vault.host, vault.scope(), ANY);

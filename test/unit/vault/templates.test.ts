@@ -16,7 +16,12 @@ describe("fillTemplate", () => {
 		["{{time:FORMAT}}", "{{time:HH:mm:ss}}", DEFAULTS, "09:05:07"],
 		["moment-style ordinals and week numbers", "{{date:Do [of] MMMM, [week] w}}", DEFAULTS, "1st of December, week 49"],
 		["spaces and case inside the braces", "{{ Title }} {{ DATE }} {{ date : YYYY }}", DEFAULTS, "Planting meeting 2026-12-01 2026"],
-		["every variable, several times", "{{title}}/{{title}} {{date}} {{time}} {{date:YY}}", DEFAULTS, "Planting meeting/Planting meeting 2026-12-01 09:05 26"],
+		[
+			"every variable, several times",
+			"{{title}}/{{title}} {{date}} {{time}} {{date:YY}}",
+			DEFAULTS,
+			"Planting meeting/Planting meeting 2026-12-01 09:05 26",
+		],
 		["a $ in the title is written as it is", "{{title}}", DEFAULTS, "Price $& $1"],
 		["unknown variables are left alone", "{{author}} {{date", DEFAULTS, "{{author}} {{date"],
 	])("%s", (_name, template, formats, expected) => {
@@ -29,8 +34,20 @@ describe("noteFromTemplate", () => {
 	test.each<[string, string, string, "outliner" | "freeform" | undefined, string]>([
 		["content goes after the template as a paragraph", "# Meeting\n\n## Notes\n", "Agreed.", undefined, "# Meeting\n\n## Notes\n\nAgreed.\n"],
 		["no content: the template as it is", "# Meeting\n", "", undefined, "# Meeting\n"],
-		["an outline template gets bullets in its own marker and indentation", "- Agenda\n\t- Budget\n", "Decisions\n\tNone yet", undefined, "- Agenda\n\t- Budget\n- Decisions\n\t- None yet\n"],
-		["frontmatter mode: outliner makes it an outline", "---\nmode: outliner\n---\n* Start\n", "Next", undefined, "---\nmode: outliner\n---\n* Start\n* Next\n"],
+		[
+			"an outline template gets bullets in its own marker and indentation",
+			"- Agenda\n\t- Budget\n",
+			"Decisions\n\tNone yet",
+			undefined,
+			"- Agenda\n\t- Budget\n- Decisions\n\t- None yet\n",
+		],
+		[
+			"frontmatter mode: outliner makes it an outline",
+			"---\nmode: outliner\n---\n* Start\n",
+			"Next",
+			undefined,
+			"---\nmode: outliner\n---\n* Start\n* Next\n",
+		],
 		["mode overrides what the template looks like", "# Log\n", "Item", "outliner", "# Log\n- Item\n"],
 		["CRLF templates stay CRLF", "# Meeting\r\n", "Agreed.", undefined, "# Meeting\r\n\r\nAgreed.\r\n"],
 	])("%s", (_name, filled, content, mode, expected) => {

@@ -7,7 +7,7 @@ const TWO_WEEKS_AGO = new Date(Date.now() - 14 * 86_400_000);
 /** "Date arithmetic" and "Dates and durations" in "Bases syntax": durations added to dates, dates subtracted, recent files. */
 export const basesSyntaxDates: BaseCase = {
 	page: "Bases/Bases syntax.md",
-	example: "date arithmetic (date + \"1M\" + \"4h\" + \"3m\", now() + \"1d\" - now(), file.mtime > now() - \"1 week\")",
+	example: 'date arithmetic (date + "1M" + "4h" + "3m", now() + "1d" - now(), file.mtime > now() - "1 week")',
 	files: { "Archive/Old.md": "Old.\n" },
 	// Obsidian reads a file's times from the disk: the archived note was last changed two weeks ago.
 	setup: (root) => fs.utimes(nodePath.join(root, "Archive/Old.md"), TWO_WEEKS_AGO, TWO_WEEKS_AGO),

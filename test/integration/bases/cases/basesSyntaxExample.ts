@@ -62,8 +62,16 @@ views:
 				// Dune and Poems are books linking to the textbook, not done, priced over 2.1; Algebra is done;
 				// Essay is a book in Required Reading without the link; the garden has a price of 2 and no age.
 				rows: [
-					{ path: "Books/Poems.md", group: 8, values: { "file.name": "Poems.md", "file.ext": "md", "note.age": 8, "formula.ppu": "0.50", "formula.formatted_price": "4.00 dollars" } },
-					{ path: "Books/Dune.md", group: 2, values: { "file.name": "Dune.md", "file.ext": "md", "note.age": 2, "formula.ppu": "6.25", "formula.formatted_price": "12.50 dollars" } },
+					{
+						path: "Books/Poems.md",
+						group: 8,
+						values: { "file.name": "Poems.md", "file.ext": "md", "note.age": 8, "formula.ppu": "0.50", "formula.formatted_price": "4.00 dollars" },
+					},
+					{
+						path: "Books/Dune.md",
+						group: 2,
+						values: { "file.name": "Dune.md", "file.ext": "md", "note.age": 2, "formula.ppu": "6.25", "formula.formatted_price": "12.50 dollars" },
+					},
 				],
 				total: 2,
 				truncated: false,

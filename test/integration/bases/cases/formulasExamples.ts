@@ -38,7 +38,16 @@ views:
 							"formula.uses_formula": 6.6000000000000005,
 						},
 					},
-					{ path: "Projects/Shed.md", values: { "formula.deadline": null, "formula.overdue": "Overdue", "formula.currency": "", "formula.task_count": null, "formula.priority": null } },
+					{
+						path: "Projects/Shed.md",
+						values: {
+							"formula.deadline": null,
+							"formula.overdue": "Overdue",
+							"formula.currency": "",
+							"formula.task_count": null,
+							"formula.priority": null,
+						},
+					},
 				],
 			},
 		},

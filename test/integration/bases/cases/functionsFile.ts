@@ -27,11 +27,34 @@ views:
 		{
 			expect: {
 				rows: [
-					{ path: "Books/Algebra.md", values: { "file.basename": "Algebra", "file.tags": ["#book"], "file.links": ["[[Textbook]]"], "formula.tagged": true, "formula.nested": false, "formula.links_textbook": true, "formula.has_price": true, "formula.as_link": "[[Books/Algebra.md]]", "formula.in_books": true } },
+					{
+						path: "Books/Algebra.md",
+						values: {
+							"file.basename": "Algebra",
+							"file.tags": ["#book"],
+							"file.links": ["[[Textbook]]"],
+							"formula.tagged": true,
+							"formula.nested": false,
+							"formula.links_textbook": true,
+							"formula.has_price": true,
+							"formula.as_link": "[[Books/Algebra.md]]",
+							"formula.in_books": true,
+						},
+					},
 					{ path: "Books/Dune.md", values: { "file.links": ["[[Frank Herbert]]", "[[Textbook]]"] } },
 					{ path: "Books/Poems.md" },
 					// #tag/nested is nested under #tag.
-					{ path: "Inbox/Idea.md", values: { "file.tags": ["#tag/nested"], "formula.tagged": false, "formula.nested": true, "formula.links_textbook": false, "formula.has_price": false, "formula.in_books": false } },
+					{
+						path: "Inbox/Idea.md",
+						values: {
+							"file.tags": ["#tag/nested"],
+							"formula.tagged": false,
+							"formula.nested": true,
+							"formula.links_textbook": false,
+							"formula.has_price": false,
+							"formula.in_books": false,
+						},
+					},
 					{ path: "Textbook.md", values: { "file.tags": ["#tag"], "file.links": ["[[Query.base]]"], "formula.nested": true } },
 				],
 				total: 5,

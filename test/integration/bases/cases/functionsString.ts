@@ -63,7 +63,9 @@ views:
 							"formula.length": 5,
 							"formula.matches": true,
 						},
-						errors: { "formula.replace_groups": expect.stringContaining("is not run: it has more than 1 repeat without a bound") as unknown as string },
+						errors: {
+							"formula.replace_groups": expect.stringContaining("is not run: it has more than 1 repeat without a bound") as unknown as string,
+						},
 					},
 				],
 			},
