@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { promises as fs, closeSync, fstatSync, fsyncSync, lstatSync, openSync, readFileSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
+import { promises as fs, closeSync, fstatSync, fsyncSync, lstatSync, renameSync, rmSync } from "node:fs";
 import * as nodePath from "node:path";
 import * as nodeTimers from "node:timers";
-import { z } from "zod";
 import {
 	JOURNAL_KEEP_AFTER_TRIM,
 	JOURNAL_NEWEST_CALLS_KEPT,
@@ -14,6 +13,7 @@ import {
 import { APPEND_FLAGS, checkOwnFolder, CREATE_NEW_FLAGS, openOwnFile, OwnFileLinkError, READ_FLAGS } from "../config/ownFiles";
 import { PLUGIN_ID } from "../config/store";
 import type { JournalCall, JournalChange, JournalEntry, WriteJournal } from "./entry";
+import { copyEntry, estimatedBytes, linesOf, parseLine, readFrom, syncFolder, writeAll, writeAllAt, type JournalLine } from "./journalLines";
 
 /** The journal's file name, beside data.json in the plugin's folder. */
 export const JOURNAL_FILE_NAME = "journal.jsonl";
@@ -22,28 +22,6 @@ export const JOURNAL_FILE_NAME = "journal.jsonl";
 export function journalPathFor(vaultRoot: string, configDir: string): string {
 	return nodePath.join(vaultRoot, configDir, "plugins", PLUGIN_ID, JOURNAL_FILE_NAME);
 }
-
-const hash = z.string().regex(/^[0-9a-f]{64}$/);
-/** One line of the file. Each line is one fact, appended; the state is their replay in order. */
-const JournalLine = z.discriminatedUnion("kind", [
-	z.object({
-		kind: z.literal("change"),
-		id: z.string().min(1),
-		time: z.string(),
-		tokenName: z.string(),
-		tool: z.string(),
-		path: z.string().min(1),
-		movedFrom: z.string().min(1).optional(),
-		before: z.string().nullable(),
-		beforeHash: hash.nullable(),
-		after: z.string().nullable(),
-		afterHash: hash.nullable(),
-		createdFolders: z.array(z.string().min(1)).optional(),
-	}),
-	z.object({ kind: z.literal("drop"), id: z.string().min(1), path: z.string().min(1) }),
-	z.object({ kind: z.literal("undone"), id: z.string().min(1), time: z.string(), by: z.string() }),
-]);
-type JournalLine = z.infer<typeof JournalLine>;
 
 /** Options for tests and tuning; the defaults are the named limits. */
 export interface JournalFileOptions {
@@ -491,87 +469,5 @@ export class JournalFile implements WriteJournal {
 		}
 		syncFolder(folder);
 		this.disk = { ino: lstatSync(this.path).ino, size: text.length };
-	}
-}
-
-/** A line's record, or null when it is not one (cut short, damaged, or from a future version). */
-function parseLine(text: string): JournalLine | null {
-	try {
-		const parsed = JournalLine.safeParse(JSON.parse(text));
-		return parsed.success ? parsed.data : null;
-	} catch {
-		return null;
-	}
-}
-
-/** An entry's lines as a fresh file holds them: its changes, then its undone mark. */
-function linesOf(entry: JournalEntry): Buffer {
-	const { id, time, tokenName, tool } = entry;
-	const lines: JournalLine[] = entry.changes.map((change) => ({ kind: "change", id, time, tokenName, tool, ...change }));
-	if (entry.undone) lines.push({ kind: "undone", id, time: entry.undone.time, by: entry.undone.by });
-	return Buffer.from(lines.map((line) => `${JSON.stringify(line)}\n`).join(""), "utf8");
-}
-
-/**
- * About how many bytes an entry's lines take, without serialising them (which for a full journal
- * took seconds of the event loop): the texts' UTF-8 size plus each line's fields. Escapes in JSON
- * (a line end is two characters) make the real size a little larger.
- */
-function estimatedBytes(entry: JournalEntry): number {
-	const fields = entry.id.length + entry.time.length + entry.tokenName.length + entry.tool.length + LINE_OVERHEAD_BYTES;
-	let bytes = entry.undone ? fields + entry.undone.by.length : 0;
-	for (const change of entry.changes)
-		bytes +=
-			fields +
-			Buffer.byteLength(change.path) * (change.movedFrom === undefined ? 1 : 2) +
-			Buffer.byteLength(change.before ?? "") +
-			Buffer.byteLength(change.after ?? "");
-	return bytes;
-}
-
-/** The bytes of a change line besides its texts: field names, quotes and the two hashes. */
-const LINE_OVERHEAD_BYTES = 260;
-
-/** A copy the caller may keep or change without touching the journal's own. */
-function copyEntry(entry: JournalEntry): JournalEntry {
-	return { ...entry, changes: entry.changes.map((change) => ({ ...change })), undone: entry.undone ? { ...entry.undone } : null };
-}
-
-function writeAllAt(descriptor: number, bytes: Buffer, position: number): void {
-	for (let offset = 0; offset < bytes.length;) offset += writeSync(descriptor, bytes, offset, bytes.length - offset, position + offset);
-}
-
-function writeAll(descriptor: number, bytes: Buffer): void {
-	for (let offset = 0; offset < bytes.length;) offset += writeSync(descriptor, bytes, offset, bytes.length - offset);
-}
-
-function readFrom(descriptor: number, position: number): Buffer {
-	const size = fstatSync(descriptor).size;
-	if (size <= position) return Buffer.alloc(0);
-	if (position === 0) return readFileSync(descriptor);
-	const buffer = Buffer.alloc(size - position);
-	let read = 0;
-	while (read < buffer.length) {
-		const count = readSync(descriptor, buffer, read, buffer.length - read, position + read);
-		if (count === 0) break;
-		read += count;
-	}
-	return buffer.subarray(0, read);
-}
-
-/** Makes a new name in the folder durable (a rename or a new file); not possible on every platform, and then skipped. */
-function syncFolder(folder: string): void {
-	let descriptor: number;
-	try {
-		descriptor = openSync(folder, "r");
-	} catch {
-		return;
-	}
-	try {
-		fsyncSync(descriptor);
-	} catch {
-		// Windows cannot open a folder for syncing; its rename is durable once it returns.
-	} finally {
-		closeSync(descriptor);
 	}
 }
