@@ -7,7 +7,7 @@
 import { parse as parseYaml } from "yaml";
 import { BASES_MAX_EXPRESSION_DEPTH, BASES_MAX_FORMULAS, BASES_MAX_VIEWS } from "../config/limits";
 import { fail, ok, type Result } from "../result";
-import { checkSupported } from "./evaluate";
+import { checkSupported } from "./supported";
 import { parseExpression, walkExpression, type Expression } from "./expression";
 
 /** A filter: one statement, or `and` / `or` / `not` (none of) over a list of filters. */

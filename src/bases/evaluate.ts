@@ -1,23 +1,19 @@
 /**
  * Evaluates a Bases expression for one file. Pure: the vault is reached only through `BaseVault`.
  * The functions and fields are those of Obsidian's published function reference; anything else is
- * refused before evaluation (`checkSupported`), by name, so a query never yields a silently wrong
+ * refused before evaluation (`checkSupported` in supported.ts), by name, so a query never yields a silently wrong
  * row. A value of the wrong type for a function is an error for that cell or row only.
  */
 import dayjs from "dayjs";
 import relativeTime from "dayjs/plugin/relativeTime";
 import { trimSlashes } from "../paths/spelling";
+import type { Expression } from "./expression";
+import { boundedList, boundedText, EvaluationError, notAFunctionOf, numberArg, textArg, type EvaluationContext, type Locals } from "./evaluationContext";
+import { makeLink, noteObject, notePropertyValue } from "./noteValues";
+import { arithmetic, compareForOperator, compareForSort, minus, plus } from "./operators";
+import { makeRegex, regexInput } from "./regexSafety";
+import { numberMethod, textMethod } from "./scalarMethods";
 import {
-	BASES_MAX_EVAL_STEPS,
-	BASES_MAX_LIST_ITEMS,
-	BASES_MAX_REGEX_INPUT_CHARS,
-	BASES_MAX_REGEX_CHOICES,
-	BASES_MAX_REGEX_UNBOUNDED_REPEATS,
-	BASES_MAX_VALUE_CHARS,
-} from "../config/limits";
-import { walkExpression, type Expression } from "./expression";
-import {
-	addDuration,
 	DateValue,
 	DurationValue,
 	FileValue,
@@ -34,130 +30,15 @@ import {
 	typeOf,
 	valuesEqual,
 	type BaseFile,
-	type BaseVault,
 	type Value,
 } from "./values";
 
 dayjs.extend(relativeTime);
 
-/** A value of the wrong type, a bad argument: the cell (or the row, in a filter) gets this message. */
-export class EvaluationError extends Error {}
-
-/** The query needed more work than one call may spend. */
-export class BudgetExceededError extends Error {}
-
-/** Work counted across one whole query. */
-export class EvaluationBudget {
-	private steps = 0;
-	constructor(private readonly maxSteps = BASES_MAX_EVAL_STEPS) {}
-
-	/** Counts `count` steps; throws once the query has spent its budget. */
-	spend(count = 1): void {
-		this.steps += count;
-		if (this.steps > this.maxSteps)
-			throw new BudgetExceededError(
-				`The base needs more than ${this.maxSteps} evaluation steps, more than one call may spend. Add a filter (a folder or a tag) or simplify its formulas.`,
-			);
-	}
-}
-
-/** The global functions Bases documents, and the ones that only render in Obsidian's view. */
-const GLOBAL_FUNCTIONS = new Set(["date", "duration", "escapeHTML", "file", "if", "link", "list", "max", "min", "now", "number", "random", "today"]);
-const RENDER_ONLY_FUNCTIONS = new Set(["html", "image", "icon"]);
-/** Every method name of every type in the reference; which type has which is checked when called. */
-const METHODS = new Set([
-	"isTruthy",
-	"isType",
-	"toString",
-	"isEmpty",
-	"date",
-	"format",
-	"time",
-	"relative",
-	"contains",
-	"containsAll",
-	"containsAny",
-	"endsWith",
-	"lower",
-	"replace",
-	"repeat",
-	"reverse",
-	"slice",
-	"split",
-	"startsWith",
-	"title",
-	"trim",
-	"abs",
-	"ceil",
-	"floor",
-	"round",
-	"toFixed",
-	"filter",
-	"flat",
-	"join",
-	"map",
-	"reduce",
-	"sort",
-	"unique",
-	"asFile",
-	"linksTo",
-	"asLink",
-	"hasLink",
-	"hasProperty",
-	"hasTag",
-	"inFolder",
-	"keys",
-	"values",
-	"matches",
-]);
 /** File fields from the reference's file properties. */
 const FILE_FIELDS = ["name", "basename", "path", "folder", "ext", "size", "ctime", "mtime", "tags", "links", "embeds", "backlinks", "properties", "file"];
+
 const DATE_FIELDS = ["year", "month", "day", "hour", "minute", "second", "millisecond"];
-
-/**
- * Refuses, by name, any function or construct this evaluator does not implement: a function
- * outside the reference, a render-only one (`html`, `image`, `icon`), `values` outside a summary.
- */
-export function checkSupported(expression: Expression): string | null {
-	for (const node of walkExpression(expression)) {
-		if (node.kind === "call" && node.callee.kind === "identifier") {
-			const name = node.callee.name;
-			if (RENDER_ONLY_FUNCTIONS.has(name))
-				return `The function ${name}() is not supported: it only renders in Obsidian's view, and query_base returns data.`;
-			if (!GLOBAL_FUNCTIONS.has(name))
-				return `The function ${name}() is not supported (not in Obsidian's Bases function reference, or added by a plugin).`;
-		}
-		if (node.kind === "call" && node.callee.kind === "member" && !METHODS.has(node.callee.name)) {
-			return `The function ${node.callee.name}() is not supported (not in Obsidian's Bases function reference, or added by a plugin).`;
-		}
-		if (
-			node.kind === "call" &&
-			node.callee.kind === "identifier" &&
-			(node.callee.name === "now" || node.callee.name === "today" || node.callee.name === "random") &&
-			node.args.length > 0
-		) {
-			return `The function ${node.callee.name}() takes no arguments.`;
-		}
-	}
-	return null;
-}
-
-/** What one evaluation sees: the row's file, the base file as `this`, the base's formulas. */
-export interface EvaluationContext {
-	vault: BaseVault;
-	row: BaseFile;
-	self: BaseFile;
-	formulas: ReadonlyMap<string, Expression>;
-	budget: EvaluationBudget;
-	/** `now()` for the whole query, so every row sees the same moment. */
-	now: number;
-	/** Formula values of this row, computed once each. */
-	formulaCache: Map<string, Value>;
-	/** Formulas being computed for this row (a cycle is an error, not a hang). */
-	evaluating: Set<string>;
-}
-
-type Locals = ReadonlyMap<string, Value>;
 
 /** The value of `expression` for the context's row. */
 export function evaluate(expression: Expression, context: EvaluationContext, locals: Locals | null = null): Value {
@@ -208,42 +89,6 @@ export function formulaValue(name: string, context: EvaluationContext): Value {
 	}
 }
 
-/** A note property's value, as Bases types it: wikilinks become links, ISO dates become dates. */
-export function notePropertyValue(file: BaseFile, name: string, vault: BaseVault): Value {
-	const properties = file.properties();
-	if (!properties || !Object.prototype.hasOwnProperty.call(properties, name)) return null;
-	return fromFrontmatter(properties[name], file, vault, 0);
-}
-
-function fromFrontmatter(raw: unknown, file: BaseFile, vault: BaseVault, depth: number): Value {
-	if (raw === null || raw === undefined) return null;
-	if (typeof raw === "boolean" || typeof raw === "number") return raw;
-	if (typeof raw === "string") {
-		const wikilink = /^\[\[([^\]|]+)(?:\|([^\]]*))?\]\]$/.exec(raw.trim());
-		if (wikilink) return makeLink(wikilink[1] ?? "", file.path, vault, wikilink[2]);
-		return parseDateText(raw) ?? raw;
-	}
-	if (raw instanceof Date) return new DateValue(raw.getTime(), true);
-	// Frontmatter is bounded in size; its nesting is bounded here so a deep YAML cannot recurse far.
-	if (depth > 32) return null;
-	if (Array.isArray(raw)) return raw.map((item) => fromFrontmatter(item, file, vault, depth + 1));
-	if (typeof raw === "object") {
-		return new ObjectValue(
-			new Map(Object.entries(raw as Record<string, unknown>).map(([key, value]) => [key, fromFrontmatter(value, file, vault, depth + 1)])),
-		);
-	}
-	return null;
-}
-
-function makeLink(text: string, sourcePath: string, vault: BaseVault, display?: string): LinkValue {
-	const inner = /^\[\[([^\]|]+)(?:\|([^\]]*))?\]\]$/.exec(text.trim());
-	const link = inner ? (inner[1] ?? "") : text;
-	const shown = display ?? (inner ? inner[2] : undefined);
-	const linkpath = link.split("#", 1)[0] ?? "";
-	const target = /^[a-z][a-z0-9+.-]*:/i.test(link) ? null : vault.resolveLink(linkpath, sourcePath);
-	return new LinkValue(link, target, shown);
-}
-
 function identifier(name: string, context: EvaluationContext, locals: Locals | null): Value {
 	if (locals?.has(name)) return locals.get(name) ?? null;
 	if (name === "file") return new FileValue(context.row);
@@ -251,11 +96,6 @@ function identifier(name: string, context: EvaluationContext, locals: Locals | n
 	if (name === "note") return noteObject(context.row, context.vault);
 	if (name === "formula") throw new EvaluationError("Use formula.NAME to refer to a formula.");
 	return notePropertyValue(context.row, name, context.vault);
-}
-
-function noteObject(file: BaseFile, vault: BaseVault): ObjectValue {
-	const properties = file.properties() ?? {};
-	return new ObjectValue(new Map(Object.keys(properties).map((key) => [key, notePropertyValue(file, key, vault)])));
 }
 
 function member(expression: Extract<Expression, { kind: "member" }>, context: EvaluationContext, locals: Locals | null): Value {
@@ -374,173 +214,6 @@ function binary(operator: string, leftExpression: Expression, rightExpression: E
 	}
 }
 
-/** The order of two values for `<` `>`, or null when they do not compare (then the comparison is false). */
-function compareForOperator(left: Value, right: Value): number | null {
-	if (left === null || right === null) return null;
-	if (typeof left === "number" && typeof right === "number") return left - right;
-	if (typeof left === "string" && typeof right === "string") return left < right ? -1 : left > right ? 1 : 0;
-	const leftDate = asDate(left);
-	const rightDate = asDate(right);
-	if (leftDate && rightDate) return leftDate.ms - rightDate.ms;
-	if (left instanceof DurationValue && right instanceof DurationValue) return left.totalMs - right.totalMs;
-	if (typeof left === "number" && right instanceof DurationValue) return left - right.totalMs;
-	if (left instanceof DurationValue && typeof right === "number") return left.totalMs - right;
-	if (typeof left === "boolean" && typeof right === "boolean") return Number(left) - Number(right);
-	// As in JavaScript, a number compares with text that writes a number: `formula.ppu > 5` where ppu is `toFixed(2)`.
-	const numeric = (value: Value) =>
-		typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value)) ? Number(value) : null;
-	if (typeof left === "number" || typeof right === "number") {
-		const [leftNumber, rightNumber] = [numeric(left), numeric(right)];
-		if (leftNumber !== null && rightNumber !== null) return leftNumber - rightNumber;
-	}
-	return null;
-}
-
-/** Dates compare with dates, and with text that writes a date. */
-function asDate(value: Value): DateValue | null {
-	if (value instanceof DateValue) return value;
-	if (typeof value === "string") return parseDateText(value);
-	return null;
-}
-
-function asDuration(value: Value): DurationValue | null {
-	if (value instanceof DurationValue) return value;
-	if (typeof value === "string") return parseDurationText(value);
-	return null;
-}
-
-function plus(left: Value, right: Value): Value {
-	if (left instanceof DateValue) {
-		const duration = asDuration(right);
-		if (duration) return addDuration(left, duration, 1);
-	}
-	if (left instanceof DurationValue && right instanceof DurationValue)
-		return new DurationValue(left.months + right.months, left.days + right.days, left.ms + right.ms);
-	if (typeof left === "number" && typeof right === "number") return left + right;
-	// A missing date plus a duration is a missing date (`start_date + "2w"` on a note without one), not the text "2w".
-	if ((left === null && typeof right === "string" && parseDurationText(right)) || (right === null && left instanceof DateValue)) return null;
-	if (typeof left === "string" || typeof right === "string") return boundedText(toText(left) + toText(right));
-	if (left === null || right === null) return null;
-	throw new EvaluationError(`Cannot add a ${typeOf(right)} to a ${typeOf(left)}.`);
-}
-
-function minus(left: Value, right: Value): Value {
-	if (left instanceof DateValue) {
-		const otherDate = asDate(right);
-		if (right instanceof DateValue && otherDate) return left.ms - otherDate.ms;
-		const duration = asDuration(right);
-		if (duration) return addDuration(left, duration, -1);
-		if (otherDate) return left.ms - otherDate.ms;
-	}
-	if (left instanceof DurationValue && right instanceof DurationValue)
-		return new DurationValue(left.months - right.months, left.days - right.days, left.ms - right.ms);
-	if (typeof left === "number" && typeof right === "number") return left - right;
-	if (left === null || right === null) return null;
-	throw new EvaluationError(`Cannot subtract a ${typeOf(right)} from a ${typeOf(left)}.`);
-}
-
-function arithmetic(operator: string, left: Value, right: Value): Value {
-	if (left === null || right === null) return null;
-	if (left instanceof DurationValue && typeof right === "number" && (operator === "*" || operator === "/")) {
-		const factor = operator === "*" ? right : 1 / right;
-		return new DurationValue(left.months * factor, left.days * factor, left.ms * factor);
-	}
-	if (typeof left !== "number" || typeof right !== "number")
-		throw new EvaluationError(`Cannot use "${operator}" on a ${typeOf(left)} and a ${typeOf(right)}.`);
-	if (operator === "*") return left * right;
-	if (operator === "/") return left / right;
-	return left % right;
-}
-
-function boundedText(text: string): string {
-	if (text.length > BASES_MAX_VALUE_CHARS) throw new EvaluationError(`A text value would be longer than ${BASES_MAX_VALUE_CHARS} characters.`);
-	return text;
-}
-
-function boundedList(list: Value[]): Value[] {
-	if (list.length > BASES_MAX_LIST_ITEMS) throw new EvaluationError(`A list would have more than ${BASES_MAX_LIST_ITEMS} items.`);
-	return list;
-}
-
-/**
- * A regular expression written in a base, which anyone who can write a note may author. JavaScript's
- * engine backtracks, so only patterns whose worst case stays polynomial of a low degree on the
- * bounded input are run (see `regexProblem`); the text a pattern runs over is bounded too.
- */
-function makeRegex(pattern: string, flags: string): RegExp {
-	const problem = regexProblem(pattern);
-	if (problem !== null)
-		throw new EvaluationError(
-			`The regular expression /${pattern}/ is not run: ${problem} A pattern written in a note could otherwise hold the server for minutes. Use contains(), startsWith() or a simpler pattern.`,
-		);
-	try {
-		return new RegExp(pattern, flags);
-	} catch {
-		throw new EvaluationError(`/${pattern}/${flags} is not a valid regular expression.`);
-	}
-}
-
-/**
- * Why a pattern could backtrack for long, or null. Read in one pass, outside character classes: no
- * alternation, no quantified group, no back-reference or look-around, at most
- * BASES_MAX_REGEX_UNBOUNDED_REPEATS repeat without a small bound (`*`, `+`, `{n,}`, a wide
- * `{n,m}`) and at most BASES_MAX_REGEX_CHOICES repeats that choose a count at all — so a search
- * is at most quadratic in its (bounded) input, where `(a|aa)+`, `(a+)+`, `a*a*$` or `a?a?a?…aaa…`
- * are exponential or worse.
- */
-export function regexProblem(pattern: string): string | null {
-	let unbounded = 0;
-	let choices = 0;
-	let inClass = false;
-	for (let at = 0; at < pattern.length; at++) {
-		const char = pattern[at];
-		if (char === "\\") {
-			const next = pattern[at + 1] ?? "";
-			if (!inClass && (/[1-9]/.test(next) || next === "k")) return "it refers back to a group.";
-			at++;
-			continue;
-		}
-		if (inClass) {
-			if (char === "]") inClass = false;
-			continue;
-		}
-		if (char === "[") inClass = true;
-		else if (char === "|") return "it has alternatives (|).";
-		else if (char === "(" && pattern[at + 1] === "?" && pattern[at + 2] !== ":") return "it looks around or names a group.";
-		else if (char === ")" && /[*+?{]/.test(pattern[at + 1] ?? "")) return "it repeats a group.";
-		else {
-			const repeat = repeatAt(pattern, at);
-			if (repeat === "none" || repeat === "fixed") continue;
-			if (repeat === "unbounded" && ++unbounded > BASES_MAX_REGEX_UNBOUNDED_REPEATS)
-				return `it has more than ${BASES_MAX_REGEX_UNBOUNDED_REPEATS} repeat without a bound.`;
-			if (++choices > BASES_MAX_REGEX_CHOICES) return `it has more than ${BASES_MAX_REGEX_CHOICES} optional or repeated parts.`;
-		}
-	}
-	return null;
-}
-
-/** Repeats whose count range is wider than this are treated as unbounded. */
-const WIDE_REPEAT_RANGE = 16;
-
-/** What the quantifier at `at` is: none, a fixed count (`{3}`), a small choice (`?`, `{2,5}`), or unbounded. */
-function repeatAt(pattern: string, at: number): "none" | "fixed" | "choice" | "unbounded" {
-	const char = pattern[at];
-	if (char === "*" || char === "+") return "unbounded";
-	if (char === "?") return pattern[at - 1] === "*" || pattern[at - 1] === "+" || pattern[at - 1] === "}" || pattern[at - 1] === "?" ? "none" : "choice";
-	if (char !== "{") return "none";
-	const range = /^\{(\d+)(,(\d*))?\}/.exec(pattern.slice(at, at + 24));
-	if (range === null) return "none";
-	if (range[2] === undefined) return "fixed";
-	if (range[3] === "") return "unbounded";
-	return Number(range[3]) - Number(range[1]) > WIDE_REPEAT_RANGE ? "unbounded" : "choice";
-}
-
-function regexInput(text: string): string {
-	if (text.length > BASES_MAX_REGEX_INPUT_CHARS)
-		throw new EvaluationError(`A regular expression was given a text of ${text.length} characters; at most ${BASES_MAX_REGEX_INPUT_CHARS} are matched.`);
-	return text;
-}
-
 function call(expression: Extract<Expression, { kind: "call" }>, context: EvaluationContext, locals: Locals | null): Value {
 	const { callee, args } = expression;
 	if (callee.kind === "identifier") return globalCall(callee.name, args, context, locals);
@@ -550,16 +223,6 @@ function call(expression: Extract<Expression, { kind: "call" }>, context: Evalua
 
 function argValues(args: Expression[], context: EvaluationContext, locals: Locals | null): Value[] {
 	return args.map((arg) => evaluate(arg, context, locals));
-}
-
-function numberArg(value: Value, functionName: string): number {
-	if (typeof value !== "number") throw new EvaluationError(`${functionName}() needs a number, not a ${typeOf(value)}.`);
-	return value;
-}
-
-function textArg(value: Value, functionName: string): string {
-	if (typeof value !== "string") throw new EvaluationError(`${functionName}() needs a text, not a ${typeOf(value)}.`);
-	return value;
 }
 
 function globalCall(name: string, args: Expression[], context: EvaluationContext, locals: Locals | null): Value {
@@ -658,99 +321,6 @@ function methodCall(receiver: Value, name: string, args: Expression[], context: 
 	if (receiver instanceof RegexValue && name === "matches") return receiver.regex.test(regexInput(textArg(values[0] ?? null, "matches")));
 	if (name === "isEmpty") return false;
 	throw notAFunctionOf(name, receiver);
-}
-
-function notAFunctionOf(name: string, receiver: Value): EvaluationError {
-	return new EvaluationError(`${name}() is not a function of a ${typeOf(receiver)}.`);
-}
-
-function textMethod(text: string, name: string, args: Value[]): Value {
-	const [first, second] = args;
-	switch (name) {
-		case "contains":
-			return text.includes(textArg(first ?? null, name));
-		case "containsAll":
-			return args.every((arg) => text.includes(textArg(arg, name)));
-		case "containsAny":
-			return args.some((arg) => text.includes(textArg(arg, name)));
-		case "startsWith":
-			return text.startsWith(textArg(first ?? null, name));
-		case "endsWith":
-			return text.endsWith(textArg(first ?? null, name));
-		case "isEmpty":
-			return text.length === 0;
-		case "lower":
-			return text.toLowerCase();
-		case "title":
-			return text.replace(/(^|\s)(\p{L})/gu, (_whole, space: string, letter: string) => space + letter.toUpperCase());
-		case "trim":
-			return text.trim();
-		case "reverse":
-			return [...text].reverse().join("");
-		case "repeat": {
-			const count = numberArg(first ?? null, name);
-			if (count < 0 || !Number.isInteger(count)) throw new EvaluationError("repeat() needs a whole number of at least 0.");
-			return boundedText(count * text.length > BASES_MAX_VALUE_CHARS ? "x".repeat(BASES_MAX_VALUE_CHARS + 1) : text.repeat(count));
-		}
-		case "slice":
-			return text.slice(numberArg(first ?? null, name), second === undefined ? undefined : numberArg(second, name));
-		case "replace": {
-			const replacement = textArg(second ?? null, name);
-			if (first instanceof RegexValue) return boundedText(regexInput(text).replace(first.regex, replacement));
-			return boundedText(text.split(textArg(first ?? null, name)).join(replacement));
-		}
-		case "split": {
-			const separator = first instanceof RegexValue ? first.regex : textArg(first ?? null, name);
-			const parts = (first instanceof RegexValue ? regexInput(text) : text).split(separator);
-			const limited = second === undefined ? parts : parts.slice(0, numberArg(second, name));
-			return boundedList(limited);
-		}
-		default:
-			throw notAFunctionOf(name, text);
-	}
-}
-
-function numberMethod(value: number, name: string, args: Value[]): Value {
-	const [first] = args;
-	switch (name) {
-		case "abs":
-			return Math.abs(value);
-		case "ceil":
-			return Math.ceil(value);
-		case "floor":
-			return Math.floor(value);
-		case "isEmpty":
-			return false;
-		case "round": {
-			if (first === undefined) return Math.round(value);
-			const digits = numberArg(first, name);
-			if (!Number.isInteger(digits) || digits < 0 || digits > 20) throw new EvaluationError("round() takes a whole number of digits from 0 to 20.");
-			const factor = 10 ** digits;
-			return Math.round(value * factor) / factor;
-		}
-		case "toFixed": {
-			const digits = numberArg(first ?? null, name);
-			if (!Number.isInteger(digits) || digits < 0 || digits > 100) throw new EvaluationError("toFixed() takes a whole number of digits from 0 to 100.");
-			return value.toFixed(digits);
-		}
-		default:
-			throw notAFunctionOf(name, value);
-	}
-}
-
-function compareForSort(a: Value, b: Value): number {
-	return compareValues(a, b);
-}
-
-/** A total order for sorting: nulls last, then by type, then within a type. */
-export function compareValues(a: Value, b: Value): number {
-	if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
-	const order = compareForOperator(a, b);
-	if (order !== null && !Number.isNaN(order)) return order;
-	const byType = typeOf(a).localeCompare(typeOf(b));
-	if (byType !== 0) return byType;
-	const [left, right] = [toText(a), toText(b)];
-	return left < right ? -1 : left > right ? 1 : 0;
 }
 
 function listMethod(list: Value[], name: string, args: Value[], context: EvaluationContext): Value {

@@ -6,17 +6,10 @@
 import { BASES_FILTER_ERRORS_LISTED } from "../config/limits";
 import { fail, ok, type Result } from "../result";
 import type { BaseConfig, BaseView, Filter, SortKey } from "./baseFile";
-import {
-	BudgetExceededError,
-	compareValues,
-	evaluate,
-	EvaluationBudget,
-	EvaluationError,
-	field,
-	formulaValue,
-	notePropertyValue,
-	type EvaluationContext,
-} from "./evaluate";
+import { BudgetExceededError, EvaluationBudget, EvaluationError, type EvaluationContext } from "./evaluationContext";
+import { evaluate, field, formulaValue } from "./evaluate";
+import { notePropertyValue } from "./noteValues";
+import { compareValues } from "./operators";
 import { FileValue, isTruthy, toJson, type BaseFile, type BaseVault, type Value } from "./values";
 
 export interface BaseQueryRow {

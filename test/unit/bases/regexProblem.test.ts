@@ -1,4 +1,4 @@
-import { regexProblem } from "../../../src/bases/evaluate";
+import { regexProblem } from "../../../src/bases/regexSafety";
 import { BASES_MAX_REGEX_INPUT_CHARS } from "../../../src/config/limits";
 
 describe("a base's regular expression runs only when its backtracking stays bounded", () => {
