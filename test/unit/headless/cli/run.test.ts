@@ -76,7 +76,7 @@ describe("run(argv, io): the CLI without a process", () => {
 		[[], "A command is required.", 'Run "vault-mcp help" for the commands.'],
 		[["sevre"], "Unknown command: sevre", 'Run "vault-mcp help" for the commands.'],
 		[["help", "nothing"], 'No help for "nothing": there is no such command.', 'Run "vault-mcp help" for the commands.'],
-		[["token"], "token needs new, list, rights or revoke.", 'Run "vault-mcp help token" for the flags.'],
+		[["token"], "token needs new, list, rights, folders or revoke.", 'Run "vault-mcp help token" for the flags.'],
 		[["token", "forget"], "Unknown token action: forget", 'Run "vault-mcp help token" for the flags.'],
 	])("%j is a usage error: exit 2, one line and where the help is", async (argv, message, hint) => {
 		const io = fakeIo();
