@@ -85,7 +85,14 @@ describe("rights per tool, the Activity list and undo, in the settings tab", () 
 		const tokenRow = [...container.querySelectorAll<HTMLElement>(".setting-item")].find(
 			(el) => el.querySelector(".setting-item-name")?.textContent === tokenName,
 		);
-		const section = tokenRow?.nextElementSibling;
+		// The token's rows follow its own: its folders, then its rights section.
+		let section = tokenRow?.nextElementSibling;
+		while (
+			section instanceof HTMLElement &&
+			section.tagName !== "DETAILS" &&
+			section.querySelector(".setting-item-name")?.textContent === `Folders of ${tokenName}`
+		)
+			section = section.nextElementSibling;
 		if (!(section instanceof HTMLElement) || section.tagName !== "DETAILS") throw new Error(`no rights section under "${tokenName}"`);
 		const row = (tool: string) => {
 			const found = [...section.querySelectorAll<HTMLElement>(".setting-item")].find(

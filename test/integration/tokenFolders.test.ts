@@ -77,6 +77,14 @@ function extraFiles(notes: readonly string[]): Record<string, string> {
 	};
 }
 
+/** A canvas without its file cards of notes outside Projects (and the edges that touch them). */
+function withoutOutsideCards(text: string): string {
+	const canvas = JSON.parse(text) as { nodes: Array<{ id: string; file?: string }>; edges: Array<{ fromNode: string; toNode: string }> };
+	const nodes = canvas.nodes.filter((node) => node.file === undefined || isInside(node.file));
+	const kept = new Set(nodes.map((node) => node.id));
+	return JSON.stringify({ nodes, edges: canvas.edges.filter((edge) => kept.has(edge.fromNode) && kept.has(edge.toNode)) });
+}
+
 const FIXED_TIME = new Date("2026-01-01T00:00:00Z");
 
 /** Writes `files` into `<parent>/vault` (the same folder name for both vaults: the vault's name is part of some answers). */
@@ -280,8 +288,15 @@ describe("a token limited to Projects meets a vault that holds nothing else", ()
 				const notes = scenario.notes.map((note, index) => [pathOf(note), textOf(note, index)] as const);
 				const files = { ...Object.fromEntries(notes), ...extraFiles(notes.map(([path]) => path)) };
 				const full = await writeVault(files);
+				// The reference vault holds what the limited token may see: Projects alone, and its canvas
+				// without the cards of notes outside it (a card of an outside note is dropped, never shown
+				// as a missing file, so the canvas tells nothing of what lies outside).
 				const reference = await writeVault(
-					Object.fromEntries(Object.entries(files).filter(([path]) => isInside(path) || path.startsWith(".obsidian/"))),
+					Object.fromEntries(
+						Object.entries(files)
+							.filter(([path]) => isInside(path) || path.startsWith(".obsidian/"))
+							.map(([path, text]) => [path, path.endsWith(".canvas") ? withoutOutsideCards(text) : text]),
+					),
 				);
 				const promptsFolder = scenario.promptsInside ? "Projects/Prompts" : "Prompts";
 				const limited = await serve(full.root, ["Projects"], promptsFolder);
