@@ -67,6 +67,7 @@ describe("the golden test data outside the repository", () => {
 			const clone = nodePath.join(temp, "clone");
 			for (const file of [
 				"jest.config.mjs",
+				"scripts/jest-bundle-source-map.mjs",
 				"tsconfig.json",
 				"package.json",
 				"test/globalSetup.ts",

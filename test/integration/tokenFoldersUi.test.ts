@@ -67,7 +67,8 @@ describe("a token's folders in the token window and the settings tab (host doubl
 		type(form?.querySelector("input") as HTMLInputElement, "Scoped", "input");
 		type(form?.querySelector("textarea") as HTMLTextAreaElement, "Projects\n", "input");
 		clickModalButton("Create");
-		await settle();
+		// Saving the token and showing it once can take longer than one settle on a loaded machine.
+		await until(() => (openModal()?.querySelector(".vault-mcp-token")?.textContent ?? "") !== "");
 		const token = openModal()?.querySelector(".vault-mcp-token")?.textContent ?? "";
 		expect(token).toMatch(/^vmcp_/);
 		(openModal() as HTMLElement).remove();
@@ -110,7 +111,7 @@ describe("a token's folders in the token window and the settings tab (host doubl
 		type(form?.querySelector("input") as HTMLInputElement, "Bad", "input");
 		type(form?.querySelector("textarea") as HTMLTextAreaElement, "../Elsewhere", "input");
 		clickModalButton("Create");
-		await settle();
+		await until(() => (openModal()?.querySelector(".vault-mcp-error")?.textContent ?? "") !== "");
 		expect(openModal()?.querySelector(".vault-mcp-error")?.textContent).toContain("names no folder inside the vault");
 		expect(plugin.settings.tokens.some((record) => record.name === "Bad")).toBe(false);
 		(openModal() as HTMLElement).remove();
@@ -121,7 +122,7 @@ describe("a token's folders in the token window and the settings tab (host doubl
 		await plugin.updateSettings({ tokens: made.settings.tokens });
 		const row = settingNamed(settingsTab(plugin), "Folders of Limited");
 		type(row.querySelector("textarea") as HTMLTextAreaElement, ".obsidian", "change");
-		await settle();
+		await until(() => (row.querySelector(".setting-item-description")?.textContent ?? "").includes("hidden folder"));
 		expect(row.querySelector(".setting-item-description")?.textContent).toContain("hidden folder");
 		expect(plugin.settings.tokens.find((record) => record.name === "Limited")?.folders).toEqual(["Projects"]);
 		expect(before.length + 1).toBe(plugin.settings.tokens.length);
