@@ -65,11 +65,12 @@ export function rememberTags(cache: CachedMetadata, memo: NoteMemo = sharedNoteM
 
 /**
  * How many visible notes carry each tag, nested tags counted for their parents too, like
- * Obsidian's tag pane. The spelling shown is the first one seen.
+ * Obsidian's tag pane. The spelling shown is that of the first note in path order that holds the
+ * tag, so the answer never depends on the order the file system lists notes in.
  */
 export async function countTags(host: Host, scope: Scope, budget?: CallBudget, memo?: NoteMemo): Promise<Array<{ tag: string; count: number }>> {
-	const counts = new Map<string, { tag: string; count: number }>();
-	for (const tags of (await tagsByNote(host, scope, budget, memo)).values()) {
+	const counts = new Map<string, { tag: string; count: number; spelledBy: string }>();
+	for (const [path, tags] of await tagsByNote(host, scope, budget, memo)) {
 		if (budget?.due()) await budget.checkpoint();
 		const seen = new Set<string>();
 		for (const [key, spelling] of tags) {
@@ -77,13 +78,21 @@ export async function countTags(host: Host, scope: Scope, budget?: CallBudget, m
 			tagWithParents(key).forEach((ancestor, depth) => {
 				if (seen.has(ancestor)) return;
 				seen.add(ancestor);
-				const entry = counts.get(ancestor) ?? { tag: `#${spellingParts.slice(0, depth + 1).join("/")}`, count: 0 };
+				const spelled = `#${spellingParts.slice(0, depth + 1).join("/")}`;
+				const entry = counts.get(ancestor);
+				if (!entry) {
+					counts.set(ancestor, { tag: spelled, count: 1, spelledBy: path });
+					return;
+				}
 				entry.count += 1;
-				counts.set(ancestor, entry);
+				if (comparePaths(path, entry.spelledBy) < 0) {
+					entry.tag = spelled;
+					entry.spelledBy = path;
+				}
 			});
 		}
 	}
-	return [...counts.values()].sort((a, b) => b.count - a.count || comparePaths(a.tag, b.tag));
+	return [...counts.values()].map(({ tag, count }) => ({ tag, count })).sort((a, b) => b.count - a.count || comparePaths(a.tag, b.tag));
 }
 
 /** Visible notes carrying `tag` or a tag nested under it, sorted by path. */
