@@ -15,9 +15,13 @@ export function isInFolder(path: string, folder: string): boolean {
 	return path === folder || path.startsWith(folder + "/");
 }
 
-/** True when any part of the path starts with a dot (hidden files and folders). */
+/**
+ * True when any part of the path starts with a dot (hidden files and folders): the path starts
+ * with one or holds one right after a slash. Asked for every file a link plan looks at, so it
+ * splits nothing.
+ */
 export function isHiddenPath(path: string): boolean {
-	return path.split("/").some((part) => part.startsWith("."));
+	return path.startsWith(".") || path.includes("/.");
 }
 
 /** What decides whether a path is in scope. */

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { isExcludedPath, isHiddenPath, isInFolder, isNoteInScope, isPathVisible, scopeKey, type Scope } from "../../../src/vault/scope";
 
 const SCOPE: Scope = { configDir: ".obsidian", excludedFolders: ["Private Journal", "Work/Secret"] };
@@ -50,6 +51,17 @@ describe("what a tool may see", () => {
 		["a/b.c/d.md", false],
 	])("isHiddenPath(%s) is %s", (path, expected) => {
 		expect(isHiddenPath(path)).toBe(expected);
+	});
+
+	test("isHiddenPath holds exactly when some part of the path starts with a dot", () => {
+		const part = fc.stringMatching(/^[.a-z ]{0,4}$/);
+		fc.assert(
+			fc.property(fc.array(part, { minLength: 1, maxLength: 5 }), (parts) => {
+				const path = parts.join("/");
+				expect(isHiddenPath(path)).toBe(parts.some((one) => one.startsWith(".")));
+			}),
+			{ numRuns: 2000 },
+		);
 	});
 });
 
