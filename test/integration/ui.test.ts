@@ -121,7 +121,10 @@ describe("the plugin's interface, clicked through in the host double", () => {
 		// Revoking, after confirming, locks the token out of the running server at once.
 		tab.button("Laptop", "Revoke");
 		clickModalButton("Revoke");
-		await settle();
+		// Once the confirmed revoke is saved (which can take longer than one settle on a loaded machine), the next call is refused.
+		await until(
+			() => !(plugin.service as unknown as { settings: { tokens: Array<{ name: string }> } }).settings.tokens.some((token) => token.name === "Laptop"),
+		);
 		await expect(client.callTool({ name: "get_vault_status", arguments: {} })).rejects.toThrow(/valid bearer token is required/);
 		await client.close();
 	});
