@@ -128,10 +128,10 @@ interface LoadResult {
 }
 
 /** autocannon in a child process: the server's thread serves, the other core loads. */
-function loadFromOutside(port: number, token: string | null, body: string, seconds: number): Promise<LoadResult> {
+function loadFromOutside(port: number, token: string | null, body: string, seconds: number, extraHeaders: Record<string, string> = {}): Promise<LoadResult> {
 	const bin = nodePath.join(process.cwd(), "node_modules", "autocannon", "autocannon.js");
 	const args = [bin, "--json", "-c", String(LOAD_CONNECTIONS), "-d", String(seconds), "-m", "POST", "-b", body];
-	for (const [name, value] of Object.entries(headersFor(port, token))) args.push("-H", `${name}=${value}`);
+	for (const [name, value] of Object.entries(headersFor(port, token, extraHeaders))) args.push("-H", `${name}=${value}`);
 	args.push(`http://127.0.0.1:${port}/mcp`);
 	return new Promise((resolve, reject) => {
 		execFile(process.execPath, args, { maxBuffer: 16 * 1048576 }, (error, stdout) => {
@@ -194,6 +194,14 @@ export async function benchProtocolCost(ours: ProtocolServer, loadSeconds: numbe
 			unit: "×",
 		});
 		rows.push({ metric: `trivial call, ${LOAD_CONNECTIONS} clients: this server's non-2xx answers`, value: ourLoad.non2xx, unit: "" });
+		// The 2026-07-28 path under the same load: the SDK's handler, a connect per request.
+		const modernLoad = await loadFromOutside(ours.port, ours.token, MODERN_TRIVIAL_CALL, loadSeconds, MODERN_HEADERS);
+		rows.push({
+			metric: `trivial call at 2026-07-28, ${LOAD_CONNECTIONS} clients: this server ÷ bare`,
+			value: modernLoad.requestsPerSecond / bareLoad.requestsPerSecond,
+			unit: "×",
+		});
+		rows.push({ metric: `trivial call at 2026-07-28, ${LOAD_CONNECTIONS} clients: non-2xx answers`, value: modernLoad.non2xx, unit: "" });
 	} finally {
 		agent.destroy();
 		bare.server.close();

@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { sha256Hex } from "../sha256";
 import { TOKEN_BYTES, TOKEN_DISPLAY_SECRET_CHARS } from "../config/limits";
 import type { ToolRights } from "./rights";
@@ -62,12 +62,28 @@ export function hashToken(token: string): string {
  * was right, nor which record it was.
  */
 export function findTokenRecord(presented: string, records: readonly TokenRecord[]): TokenRecord | null {
-	const presentedHash = Buffer.from(hashToken(presented), "hex");
+	// The same digest as hashToken's, as bytes: the hex form would only be decoded again to compare.
+	const presentedHash = createHash("sha256").update(presented, "utf8").digest();
 	let found: TokenRecord | null = null;
 	for (const record of records) {
-		const storedHash = Buffer.from(record.hash, "hex");
+		const storedHash = storedHashBytesOf(record);
 		const same = storedHash.length === presentedHash.length && timingSafeEqual(storedHash, presentedHash);
 		if (same && found === null) found = record;
 	}
 	return found;
+}
+
+/**
+ * Each record's stored hash as bytes, decoded once rather than on every request. Keyed by the
+ * record and checked against its hex (stored hash against stored hash: nothing about the presented
+ * token), so a record edited in place is decoded again. Only hashes are kept, never a token.
+ */
+const storedHashBytes = new WeakMap<TokenRecord, { hex: string; bytes: Buffer }>();
+
+function storedHashBytesOf(record: TokenRecord): Buffer {
+	const cached = storedHashBytes.get(record);
+	if (cached !== undefined && cached.hex === record.hash) return cached.bytes;
+	const bytes = Buffer.from(record.hash, "hex");
+	storedHashBytes.set(record, { hex: record.hash, bytes });
+	return bytes;
 }

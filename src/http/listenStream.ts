@@ -34,11 +34,20 @@ const MODERN_REQUEST_URL = `http://127.0.0.1${MCP_PATH}`;
 export function webRequestOf(req: IncomingMessage, signal: AbortSignal): Request {
 	return new Request(MODERN_REQUEST_URL, {
 		method: "POST",
-		headers: Object.entries(req.headers).flatMap(([name, value]) =>
-			value === undefined ? [] : (Array.isArray(value) ? value : [value]).map((one): [string, string] => [name, one]),
-		),
+		headers: headerPairsOf(req.rawHeaders),
 		signal,
 	});
+}
+
+/**
+ * The request's headers as name and value pairs, straight from the raw list. A repeated header
+ * reads as Node's joined value would (`Headers.get` joins with ", "); the guard has refused a
+ * repeated Host, Authorization, Content-Type or MCP header already. Pure.
+ */
+export function headerPairsOf(rawHeaders: readonly string[]): [string, string][] {
+	const pairs: [string, string][] = [];
+	for (let index = 0; index + 1 < rawHeaders.length; index += 2) pairs.push([rawHeaders[index] as string, rawHeaders[index + 1] as string]);
+	return pairs;
 }
 
 /** The note URIs a subscriptions/listen request asks to watch (an absent or malformed list is left to the SDK to refuse). Pure. */

@@ -13,7 +13,11 @@ export function jsonRpcError(code: number, message: string): unknown {
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void {
-	const text = JSON.stringify(body);
+	sendJsonText(res, status, JSON.stringify(body), headers);
+}
+
+/** Sends a body already serialised as JSON. */
+export function sendJsonText(res: ServerResponse, status: number, text: string, headers?: Record<string, string>): void {
 	const head: Record<string, string | number> = { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) };
 	if (headers) Object.assign(head, headers);
 	res.writeHead(status, head);

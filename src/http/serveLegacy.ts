@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { McpServer } from "@modelcontextprotocol/server";
 import type { Grant } from "../auth/grant";
 import type { EndpointPolicy, EndpointState } from "./endpointState";
-import { dropIfUnreadWithin, failRequest, jsonRpcError, sendJson } from "./replies";
+import { dropIfUnreadWithin, failRequest, jsonRpcError, sendJson, sendJsonText } from "./replies";
 import { checkMessages, ExchangeTransport, type Exchange } from "./statelessTransport";
 
 /** Each pooled MCP server's transport, connected the first time the server is lent and kept for its life. */
@@ -42,8 +42,8 @@ export async function serveLegacy<S extends EndpointPolicy>(
 	let exchange: Exchange | null = null;
 	try {
 		const transport = await transportOf(lent.server);
-		exchange = transport.serve(checked.messages, checked.requests, deadlinesAndCaps.maxResponseBodyBytes, (answers) => {
-			sendJson(res, 200, answers.length === 1 ? answers[0] : answers);
+		exchange = transport.serve(checked.messages, checked.requests, deadlinesAndCaps.maxResponseBodyBytes, (_answers, body) => {
+			sendJsonText(res, 200, body);
 			// Once the answer is written, a client that does not read it would keep its place and the
 			// buffered answer for as long as it liked, so it gets a deadline from then on.
 			dropIfUnreadWithin(res, deadlinesAndCaps.responseWriteMs);

@@ -62,15 +62,19 @@ export async function serveModern<S extends EndpointPolicy>(
 	try {
 		const response = await state.modern.fetch(request, { parsedBody: json });
 		let text = await response.text();
+		let bytes = Buffer.byteLength(text);
 		// The same cap as a 2025 exchange's: the SDK's handler has none of its own.
-		if (Buffer.byteLength(text) > deadlinesAndCaps.maxResponseBodyBytes)
+		if (bytes > deadlinesAndCaps.maxResponseBodyBytes) {
 			text = JSON.stringify(answerTooLarge((json as { id?: unknown }).id ?? null, deadlinesAndCaps.maxResponseBodyBytes));
+			bytes = Buffer.byteLength(text);
+		}
 		if (!res.destroyed) {
 			const headers: Record<string, string | number> = {};
 			response.headers.forEach((value, name) => (headers[name] = value));
 			if (text === "") res.writeHead(response.status, headers).end();
 			else {
-				res.writeHead(response.status, { ...headers, "Content-Length": Buffer.byteLength(text) });
+				headers["Content-Length"] = bytes;
+				res.writeHead(response.status, headers);
 				res.end(text);
 				dropIfUnreadWithin(res, deadlinesAndCaps.responseWriteMs);
 			}

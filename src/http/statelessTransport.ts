@@ -1,6 +1,5 @@
 import {
 	isInitializeRequest,
-	isJSONRPCRequest,
 	parseJSONRPCMessage,
 	type JSONRPCMessage,
 	type MessageExtraInfo,
@@ -33,7 +32,16 @@ export function checkMessages(json: unknown): CheckedMessages {
 	}
 	if (messages.length > 1 && messages.some(isInitializeRequest))
 		return { status: 400, code: -32600, message: "Invalid Request: Only one initialization request is allowed" };
-	return { messages, requests: messages.filter(isJSONRPCRequest).length };
+	return { messages, requests: messages.filter(isParsedRequest).length };
+}
+
+/**
+ * Whether a message that parseJSONRPCMessage accepted is a request. Each shape of the SDK's
+ * message union is a strict object and only a request has both `id` and `method`, so this answers
+ * as the SDK's `isJSONRPCRequest` does without running the schema a second time on every message.
+ */
+function isParsedRequest(message: JSONRPCMessage): message is JSONRPCMessage & { id: RequestId; method: string } {
+	return "method" in message && "id" in message;
 }
 
 /**
@@ -66,11 +74,11 @@ export class ExchangeTransport implements Transport {
 	 * Serves one POST's messages: notifications at once, requests one at a time. Resolves once every
 	 * answer is handed to `onAnswers`, or the exchange is abandoned (the client went away).
 	 */
-	serve(messages: readonly JSONRPCMessage[], requests: number, maxBytes: number, onAnswers: (answers: Answer[]) => void): Exchange {
+	serve(messages: readonly JSONRPCMessage[], requests: number, maxBytes: number, onAnswers: AnswersListener): Exchange {
 		const exchange = new Exchange(requests, maxBytes, onAnswers, (id) => this.cancel(id));
 		this.exchange = exchange;
 		for (const message of messages) {
-			if (isJSONRPCRequest(message)) exchange.waiting.push(message);
+			if (isParsedRequest(message)) exchange.waiting.push(message);
 			else this.onmessage?.(message);
 		}
 		if (requests === 0) exchange.settle();
@@ -130,6 +138,9 @@ export class ExchangeTransport implements Transport {
 	}
 }
 
+/** Told the answers of one POST, in request order, and the body that carries them (one answer alone, else the array), serialised once. */
+export type AnswersListener = (answers: Answer[], body: string) => void;
+
 /** One POST's requests and answers. */
 export class Exchange {
 	readonly waiting: Array<JSONRPCMessage & { id: RequestId }> = [];
@@ -139,6 +150,8 @@ export class Exchange {
 	abandoned = false;
 	private bytes = 0;
 	private readonly answers: Answer[] = [];
+	/** Each answer as JSON, kept so the body is not serialised a second time once every answer is in. */
+	private readonly texts: string[] = [];
 	settle: () => void = () => undefined;
 	/** Resolves once every answer is handed to `onAnswers`, or the exchange is abandoned. */
 	readonly finished = new Promise<void>((resolve) => (this.settle = resolve));
@@ -146,23 +159,27 @@ export class Exchange {
 	constructor(
 		private readonly expectedAnswers: number,
 		readonly maxBytes: number,
-		private readonly onAnswers: (answers: Answer[]) => void,
+		private readonly onAnswers: AnswersListener,
 		private readonly onCancel: (running: RequestId) => void = () => undefined,
 	) {}
 
 	add(message: Answer): void {
 		let answer = message;
-		let size = Buffer.byteLength(JSON.stringify(answer));
+		let text = JSON.stringify(answer);
+		let size = Buffer.byteLength(text);
 		// A call past the cap was never run and already says so; any other answer that does not fit came from a call that ran.
 		if (this.bytes + size > this.maxBytes && !notRunAnswers.has(answer)) {
 			this.full = true;
 			answer = answerLeftOut(answer.id, this.maxBytes);
-			size = Buffer.byteLength(JSON.stringify(answer));
+			text = JSON.stringify(answer);
+			size = Buffer.byteLength(text);
 		}
 		this.bytes += size;
 		this.answers.push(answer);
+		this.texts.push(text);
 		if (this.answers.length === this.expectedAnswers) {
-			this.onAnswers(this.answers);
+			// JSON.stringify of an array is its items' JSON joined by commas, in brackets.
+			this.onAnswers(this.answers, this.texts.length === 1 ? (this.texts[0] as string) : `[${this.texts.join(",")}]`);
 			this.settle();
 		}
 	}

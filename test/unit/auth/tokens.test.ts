@@ -34,6 +34,16 @@ describe("tokens", () => {
 		expect(findTokenRecord(first, [])).toBeNull();
 	});
 
+	test("findTokenRecord follows a record whose stored hash is changed in place after a lookup", () => {
+		const one = generateToken("one", "read");
+		const other = generateToken("other", "read");
+		const record = { ...one.record };
+		expect(findTokenRecord(one.token, [record])).toBe(record);
+		record.hash = other.record.hash;
+		expect(findTokenRecord(one.token, [record])).toBeNull();
+		expect(findTokenRecord(other.token, [record])).toBe(record);
+	});
+
 	test("addToken refuses duplicate and empty names; revokeToken removes by name", () => {
 		const first = addToken(defaultSettings(), "desk", "write");
 		if ("error" in first) throw new Error(first.error);

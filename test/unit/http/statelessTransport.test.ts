@@ -1,4 +1,5 @@
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { isJSONRPCRequest } from "@modelcontextprotocol/server";
 import { checkMessages, ExchangeTransport, type Answer } from "../../../src/http/statelessTransport";
 
 const call = (id: number): JSONRPCMessage => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "t", arguments: {} } });
@@ -18,6 +19,22 @@ describe("checkMessages", () => {
 			]),
 		).toMatchObject({ status: 400, code: -32600 });
 		expect(checkMessages([call(1), { jsonrpc: "2.0", method: "notifications/initialized" }])).toMatchObject({ requests: 1 });
+	});
+
+	test("counts requests as the SDK's isJSONRPCRequest does", () => {
+		const entries: unknown[] = [
+			call(1),
+			{ jsonrpc: "2.0", id: "a", method: "ping" },
+			{ jsonrpc: "2.0", method: "notifications/initialized" },
+			{ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } },
+			{ jsonrpc: "2.0", id: 3, result: {} },
+			{ jsonrpc: "2.0", id: 4, error: { code: -32000, message: "no" } },
+		];
+		for (const entry of entries) {
+			const checked = checkMessages(entry);
+			expect(checked).toHaveProperty("requests", isJSONRPCRequest(entry) ? 1 : 0);
+		}
+		expect(checkMessages(entries)).toHaveProperty("requests", entries.filter((entry) => isJSONRPCRequest(entry)).length);
 	});
 });
 
@@ -46,8 +63,14 @@ describe("ExchangeTransport", () => {
 		const seen: number[] = [];
 		answering(transport, 600, seen);
 		let answers: Answer[] = [];
-		const exchange = transport.serve([call(1), call(2), call(3)], 3, 1000, (all) => (answers = all));
+		let body = "";
+		const exchange = transport.serve([call(1), call(2), call(3)], 3, 1000, (all, text) => {
+			answers = all;
+			body = text;
+		});
 		await exchange.finished;
+		// The body is the answers serialised once, as JSON.stringify would write them.
+		expect(body).toBe(JSON.stringify(answers));
 		await transport.whenIdle();
 		// The second answer does not fit, so it is replaced; the third call is never run.
 		expect(seen).toEqual([1, 2]);
@@ -73,7 +96,11 @@ describe("ExchangeTransport", () => {
 		expect(cancelled).toEqual([1]);
 		expect(delivered).toBe(false);
 		// The same transport serves the next POST.
-		const next = transport.serve([call(7)], 1, 1000, (all) => expect(all.map((answer) => answer.id)).toEqual([7]));
+		const next = transport.serve([call(7)], 1, 1000, (all, body) => {
+			expect(all.map((answer) => answer.id)).toEqual([7]);
+			// One answer alone is the body, not an array of one.
+			expect(body).toBe(JSON.stringify(all[0]));
+		});
 		await next.finished;
 		expect(seen).toEqual([1, 7]);
 	});
