@@ -4,7 +4,7 @@ import type { Grant } from "../auth/grant";
 import { MAX_IN_FLIGHT_PER_TOKEN, MAX_WAITING_PER_TOKEN, MAX_IN_FLIGHT_REQUESTS, MAX_REQUEST_BODY_BYTES, RETRY_AFTER_BUSY_SECONDS } from "../config/limits";
 import { readJsonBody, refuseBeforeBody } from "./body";
 import { httpDeadlinesAndCaps } from "./deadlinesAndCaps";
-import { currentGrant, guardRequest, isRefusal, UNAUTHORIZED, unsupportedVersionError } from "./guard";
+import { currentGrant, guardedHeadersOf, guardRequest, isRefusal, UNAUTHORIZED, unsupportedVersionError } from "./guard";
 import { claimsModernRevision } from "./protocolRevision";
 import { failRequest, JSON_RPC_SERVER_ERROR, jsonRpcError, sendJson, sendRefusal } from "./replies";
 import { serveLegacy } from "./serveLegacy";
@@ -49,8 +49,9 @@ export function createMcpEndpoint<S extends EndpointPolicy>(deps: EndpointDeps<S
 
 	const endpoint = (req: IncomingMessage, res: ServerResponse): void => {
 		const settings = deps.currentSettings();
+		const headers = guardedHeadersOf(req.rawHeaders);
 		const answer = guardRequest(
-			{ method: req.method ?? "", url: req.url ?? "", headers: req.headersDistinct, localPort: req.socket.localPort },
+			{ method: req.method ?? "", url: req.url ?? "", headers, localPort: req.socket.localPort },
 			{ tokens: settings.tokens, writeEnabled: settings.writeEnabled },
 		);
 		if (isRefusal(answer)) {
@@ -67,7 +68,7 @@ export function createMcpEndpoint<S extends EndpointPolicy>(deps: EndpointDeps<S
 		}
 		deps.onTokenUsed?.(answer.token);
 		// A failure nothing below caught still answers, and never becomes an unhandled rejection (which ends a headless server).
-		const work = serveMcp(req, res, answer, state).catch((error: unknown) => failRequest(res, deps.logger, error));
+		const work = serveMcp(req, res, answer, headers["mcp-protocol-version"]?.[0], state).catch((error: unknown) => failRequest(res, deps.logger, error));
 		active.add(work);
 		void work.finally(() => active.delete(work));
 	};
@@ -81,7 +82,13 @@ export function createMcpEndpoint<S extends EndpointPolicy>(deps: EndpointDeps<S
  * One request that passed the guard: its body read, its form checked, a place taken, its token
  * checked again and its budgets charged, then served by the revision it claims.
  */
-async function serveMcp<S extends EndpointPolicy>(req: IncomingMessage, res: ServerResponse, grantOnArrival: Grant, state: EndpointState<S>): Promise<void> {
+async function serveMcp<S extends EndpointPolicy>(
+	req: IncomingMessage,
+	res: ServerResponse,
+	grantOnArrival: Grant,
+	version: string | undefined,
+	state: EndpointState<S>,
+): Promise<void> {
 	const { deps, deadlinesAndCaps } = state;
 	// The body is read before a place is taken: a client that never finishes sending holds only its own socket.
 	const body = await readJsonBody(req, deadlinesAndCaps.bodyReadMs);
@@ -94,7 +101,6 @@ async function serveMcp<S extends EndpointPolicy>(req: IncomingMessage, res: Ser
 		sendJson(res, 406, jsonRpcError(JSON_RPC_SERVER_ERROR, "Not Acceptable: Client must accept both application/json and text/event-stream"));
 		return;
 	}
-	const version = req.headersDistinct["mcp-protocol-version"]?.[0];
 	const unsupported = unsupportedVersionError(version, body.json);
 	if (unsupported) {
 		sendJson(res, 400, { jsonrpc: "2.0", ...unsupported });

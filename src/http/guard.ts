@@ -25,6 +25,27 @@ export interface GuardInput {
 	localPort?: number;
 }
 
+/** The headers guardRequest reads, lower-case: the others need not be split into lists for it. */
+const GUARDED_HEADERS: ReadonlySet<string> = new Set(["origin", "host", "authorization", "content-type", "mcp-protocol-version", "mcp-method", "mcp-name"]);
+
+/**
+ * The headers the guard reads, from a request's raw name and value list, as Node's
+ * `headersDistinct` gives them (names lower-case, every value kept in order) but without a list
+ * for every other header the client sent. Pure.
+ */
+export function guardedHeadersOf(rawHeaders: readonly string[]): Record<string, string[]> {
+	const headers: Record<string, string[]> = {};
+	for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
+		const name = (rawHeaders[index] as string).toLowerCase();
+		if (!GUARDED_HEADERS.has(name)) continue;
+		const value = rawHeaders[index + 1] as string;
+		const values = headers[name];
+		if (values === undefined) headers[name] = [value];
+		else values.push(value);
+	}
+	return headers;
+}
+
 /** Why a request was refused: what the response says, and the kind the activity log keeps. */
 export interface Refusal {
 	status: number;

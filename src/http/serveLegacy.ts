@@ -8,13 +8,10 @@ import { checkMessages, ExchangeTransport, type Exchange } from "./statelessTran
 /** Each pooled MCP server's transport, connected the first time the server is lent and kept for its life. */
 const transports = new WeakMap<McpServer, ExchangeTransport>();
 
-async function transportOf(server: McpServer): Promise<ExchangeTransport> {
-	let transport = transports.get(server);
-	if (!transport) {
-		transport = new ExchangeTransport();
-		transports.set(server, transport);
-		await server.connect(transport);
-	}
+async function connectedTransport(server: McpServer): Promise<ExchangeTransport> {
+	const transport = new ExchangeTransport();
+	transports.set(server, transport);
+	await server.connect(transport);
 	return transport;
 }
 
@@ -41,7 +38,8 @@ export async function serveLegacy<S extends EndpointPolicy>(
 	const lent = deps.createServer(grant, settings, "legacy", releasePlace);
 	let exchange: Exchange | null = null;
 	try {
-		const transport = await transportOf(lent.server);
+		// Only a server lent for the first time waits to be connected (an await costs a turn even when nothing is pending).
+		const transport = transports.get(lent.server) ?? (await connectedTransport(lent.server));
 		exchange = transport.serve(checked.messages, checked.requests, deadlinesAndCaps.maxResponseBodyBytes, (_answers, body) => {
 			sendJsonText(res, 200, body);
 			// Once the answer is written, a client that does not read it would keep its place and the

@@ -1,5 +1,7 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { connect, type AddressInfo } from "node:net";
 import { generateToken } from "../../../src/auth/tokens";
-import { currentGrant, guardRequest, isRefusal, unsupportedVersionError, type GuardInput } from "../../../src/http/guard";
+import { currentGrant, guardedHeadersOf, guardRequest, isRefusal, unsupportedVersionError, type GuardInput } from "../../../src/http/guard";
 
 const read = generateToken("reader", "read");
 const write = generateToken("writer", "write");
@@ -151,5 +153,75 @@ describe("guardRequest", () => {
 		expect(currentGrant(write.record.hash, policy)).toEqual({ token: write.record, canWrite: true });
 		expect(currentGrant(write.record.hash, { ...policy, writeEnabled: false })).toEqual({ token: write.record, canWrite: false });
 		expect(currentGrant(write.record.hash, { ...policy, tokens: [read.record] })).toBeNull();
+	});
+});
+
+describe("guardedHeadersOf", () => {
+	/** What a real node:http server sees for a request sending `headers` in this order (a Host among them: Node answers 400 to a request without one). */
+	async function nodeReading(headers: [string, string][]): Promise<{ raw: string[]; distinct: NodeJS.Dict<string[]> }> {
+		const server = createServer();
+		await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+		try {
+			const seen = new Promise<{ raw: string[]; distinct: NodeJS.Dict<string[]> }>((resolve) =>
+				server.once("request", (req: IncomingMessage, res: ServerResponse) => {
+					resolve({ raw: req.rawHeaders, distinct: req.headersDistinct });
+					res.end();
+				}),
+			);
+			const socket = connect((server.address() as AddressInfo).port, "127.0.0.1");
+			socket.on("error", () => undefined);
+			socket.end(`POST /mcp HTTP/1.1\r\n${headers.map(([name, value]) => `${name}: ${value}\r\n`).join("")}Content-Length: 0\r\n\r\n`);
+			return await seen;
+		} finally {
+			server.closeAllConnections();
+			server.close();
+		}
+	}
+
+	test.each<[[string, string][]]>([
+		[
+			[
+				["Host", "127.0.0.1:1"],
+				["Authorization", "Bearer x"],
+				["Content-Type", "application/json"],
+				["Accept", "*/*"],
+			],
+		],
+		[
+			[
+				["HOST", "a"],
+				["host", "b"],
+				["Origin", "null"],
+				["MCP-Protocol-Version", "2026-07-28"],
+				["mcp-protocol-version", "2025-06-18"],
+			],
+		],
+		[
+			[
+				["Host", "localhost"],
+				["Mcp-Method", "tools/call"],
+				["Mcp-Name", "read_note"],
+				["mcp-name", "other"],
+				["X-Other", "1"],
+				["x-other", "2"],
+			],
+		],
+		[
+			[
+				["Host", "localhost"],
+				["authorization", "Bearer a"],
+				["Authorization", "Bearer b"],
+				["content-type", "text/plain"],
+				["Content-Type", "application/json"],
+			],
+		],
+	])("gives every header the guard reads as Node's headersDistinct does, and no other: %j", async (headers) => {
+		const { raw, distinct } = await nodeReading(headers);
+		const ours = guardedHeadersOf(raw);
+		for (const name of ["origin", "host", "authorization", "content-type", "mcp-protocol-version", "mcp-method", "mcp-name"])
+			expect(ours[name]).toEqual(distinct[name]);
+		expect(ours).not.toHaveProperty("accept");
+		expect(ours).not.toHaveProperty("x-other");
+		expect(ours).not.toHaveProperty("content-length");
 	});
 });
