@@ -121,7 +121,6 @@ export function identifierParts(word: string): Array<{ value: string; start: num
 
 const UNDERSCORE = 95;
 
-
 function isAsciiUpper(code: number): boolean {
 	return code >= 65 && code <= 90;
 }
