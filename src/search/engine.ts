@@ -137,7 +137,8 @@ export class SearchEngine {
 	 *
 	 * Which notes: those holding every wanted term (the word as typed, another form of it, or a
 	 * longer word it starts) when they fill the page; otherwise also those holding at least
-	 * SOFT_AND_MIN_WORD_SHARE of the terms, so one everyday word a note lacks does not hide it.
+	 * SOFT_AND_MIN_WORD_SHARE of the terms (one fewer with one in its title or an alias), so one
+	 * everyday word a note lacks does not hide it.
 	 * Ranked by: for one word, whether a note holds it as typed or in another form (its extensions
 	 * fill, never outrank), its title or an alias (the whole name is the word, then holds it, then
 	 * not), whether it holds it as typed; for several words, a title or alias holding them all (the
