@@ -23,12 +23,13 @@ import { McpService } from "../src/service";
 import { defaultSettings, type VaultMcpSettings } from "../src/config/settings";
 import { IndexedNoteSearch, scanSearch } from "../src/vault/search";
 import { createApp } from "../test/double/obsidian";
-import { findProjectRoot, fixturesDir, importRulesVaultDir, npmDocsVaultDir, obsidianHelpVaultDir } from "../test/helpers/fixtures";
+import { fastifyDocsVaultDir, findProjectRoot, fixturesDir, importRulesVaultDir, npmDocsVaultDir, obsidianHelpVaultDir } from "../test/helpers/fixtures";
 import VaultMcpPlugin from "../src/main";
 import { COMMON_QUERIES, SYNTHETIC_QUERIES, TASKS_DEMO_QUERIES, WORST_CASE_QUERIES, type BenchQuery } from "./querySet";
 import { writeCommonVocabularyVault, writeSyntheticVault } from "./syntheticVault";
 import { JUDGED_QUERIES, scoreJudgedQueries, withJudgedSearch, type JudgedQuery } from "./judgedQueries";
 import { IMPORT_RULES_JUDGED_QUERIES } from "./importRulesJudgedQueries";
+import { FASTIFY_DOCS_JUDGED_QUERIES } from "./fastifyDocsJudgedQueries";
 import { NPM_DOCS_JUDGED_QUERIES } from "./npmDocsJudgedQueries";
 import { UNSEEN_JUDGED_QUERIES } from "./unseenJudgedQueries";
 import { benchProtocolCost, writeTinyVault } from "./protocol";
@@ -329,7 +330,8 @@ async function benchCommonVault(size: number): Promise<void> {
  * How well the judged queries rank the notes a person expects: the set this project wrote over
  * its own vaults (bench/judgedQueries.ts), and two sets over vaults nobody tuned for: npm's own
  * docs (bench/npmDocsJudgedQueries.ts, installed by scripts/test-tools.mjs), eslint-plugin-import's
- * rule pages (bench/importRulesJudgedQueries.ts, the held-out set: never tuned on) and the Obsidian Help
+ * rule pages (bench/importRulesJudgedQueries.ts, held out: never tuned on), fastify's documentation
+ * (bench/fastifyDocsJudgedQueries.ts, the second held-out set) and the Obsidian Help
  * vault (bench/unseenJudgedQueries.ts, where `npm run fixtures -- --set obsidian-help` fetched it).
  */
 async function benchJudged(): Promise<void> {
@@ -338,6 +340,7 @@ async function benchJudged(): Promise<void> {
 		"tasks-demo": TASKS_DEMO_SOURCE,
 		"npm-docs": npmDocsVaultDir(),
 		"import-rules": importRulesVaultDir(),
+		"fastify-docs": fastifyDocsVaultDir(),
 	};
 	try {
 		sources["obsidian-help"] = obsidianHelpVaultDir();
@@ -356,6 +359,7 @@ async function benchJudged(): Promise<void> {
 			["judged queries", JUDGED_QUERIES],
 			["unseen judged queries (npm docs)", NPM_DOCS_JUDGED_QUERIES],
 			["held-out judged queries (eslint-plugin-import rules)", IMPORT_RULES_JUDGED_QUERIES],
+			["held-out judged queries (fastify docs)", FASTIFY_DOCS_JUDGED_QUERIES],
 		] as Array<[string, JudgedQuery[]]>;
 		if (roots["obsidian-help"] !== undefined) sets.push(["unseen judged queries (Obsidian Help)", UNSEEN_JUDGED_QUERIES]);
 		await withJudgedSearch(roots, async (search) => {

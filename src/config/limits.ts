@@ -210,7 +210,8 @@ export const MIN_PREFIX_CHARS = 2;
 export const MAX_WORD_FORM_CANDIDATES = 2_000;
 /**
  * When fewer notes than the page asks for hold every query word, the notes holding at least this
- * share of the words (rounded up) fill it, the ones covering most first.
+ * share of the words (rounded up; one word fewer for a note whose title or an alias holds one of
+ * them) fill it, the ones covering most first.
  */
 export const SOFT_AND_MIN_WORD_SHARE = 0.5;
 /** The search index is built in slices of at most this long, so Obsidian's interface never stalls. */

@@ -9,6 +9,16 @@ export interface Gathered {
 	total: number;
 }
 
+/**
+ * Whether a note holding some of a query's words joins a partial answer: it holds at least
+ * `minimum` of them, or one fewer when its title or an alias holds one (`named`). A note named for
+ * what the query asks about often lacks the query's other words: the page titled `rebuild` need
+ * not say `native` or `upgrading`. Pure.
+ */
+export function joinsPartialAnswer(holding: number, minimum: number, named: boolean): boolean {
+	return holding >= minimum || (named && holding > 0 && holding >= minimum - 1);
+}
+
 /** Finds the candidates of a search: the notes holding every term, or most of them. */
 export class CandidateFinder {
 	/** Scratch for a search's candidates and their packed values, reused: a common word has thousands. */
@@ -76,7 +86,8 @@ export class CandidateFinder {
 	}
 
 	/**
-	 * The notes holding at least `minimum` of the wanted terms (value 0 for a term a note lacks),
+	 * The notes holding at least `minimum` of the wanted terms, or one fewer with one of them in
+	 * the title or an alias (joinsPartialAnswer; value 0 for a term a note lacks),
 	 * no excluded word or phrase, accepted (null: all), in slot order and laid out as `intersect`
 	 * lays them: one pass over each term's postings, so it costs what the terms' notes cost.
 	 */
@@ -88,6 +99,8 @@ export class CandidateFinder {
 		accepted: Uint8Array | null,
 	): Gathered {
 		const termCount = required.length;
+		// A note named by one of the words may hold one word fewer: those are gathered too.
+		const gathered = Math.max(1, minimum - 1);
 		const held = new Uint16Array(this.index.nextSlot);
 		let low = this.index.nextSlot;
 		let high = -1;
@@ -96,7 +109,7 @@ export class CandidateFinder {
 			for (let index = 0; index < term.length; index++) {
 				const slot = term.slots[index] as number;
 				const count = held[slot] as number;
-				if (count + 1 === minimum) candidates++;
+				if (count + 1 === gathered) candidates++;
 				held[slot] = count + 1;
 			}
 			if (term.length > 0) {
@@ -110,7 +123,7 @@ export class CandidateFinder {
 		const excludedCursors = new Array<number>(excluded.length).fill(0);
 		let total = 0;
 		candidates: for (let slot = low; slot <= high; slot++) {
-			if ((held[slot] as number) < minimum) continue;
+			if ((held[slot] as number) < gathered) continue;
 			if ((accepted && accepted[slot] !== 1) || (excludedWords && excludedWords[slot] === 1)) continue;
 			const doc = this.index.documents[slot];
 			if (!doc) continue;
@@ -121,6 +134,7 @@ export class CandidateFinder {
 				if (at < term.length && term.slots[at] === slot && this.index.matchValue(term, at, doc) !== 0) continue candidates;
 			}
 			let holding = 0;
+			let named = false;
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {
 				const term = required[termIndex] as ResolvedTerm;
 				const at = seek(term.slots, term.length, cursors[termIndex] as number, slot);
@@ -128,8 +142,9 @@ export class CandidateFinder {
 				const value = at < term.length && term.slots[at] === slot ? this.index.matchValue(term, at, doc) : 0;
 				values[total * termCount + termIndex] = value;
 				if (value !== 0) holding++;
+				if (value & IN_TITLE) named = true;
 			}
-			if (holding >= minimum) slots[total++] = slot;
+			if (joinsPartialAnswer(holding, minimum, named)) slots[total++] = slot;
 		}
 		return { slots, values, total };
 	}

@@ -14,6 +14,7 @@ import {
 	onceEach,
 	PREFIX_MATCH_WEIGHT,
 	TITLE_COVERAGE_WEIGHT,
+	titleCoverage,
 	TITLE_TIER_ALL,
 	TITLE_TIER_SOME,
 	TITLE_TIER_WHOLE,
@@ -136,7 +137,8 @@ export class SearchEngine {
 	 *
 	 * Which notes: those holding every wanted term (the word as typed, another form of it, or a
 	 * longer word it starts) when they fill the page; otherwise also those holding at least
-	 * SOFT_AND_MIN_WORD_SHARE of the terms, so one everyday word a note lacks does not hide it.
+	 * SOFT_AND_MIN_WORD_SHARE of the terms (one fewer with one in its title or an alias), so one
+	 * everyday word a note lacks does not hide it.
 	 * Ranked by: for one word, whether a note holds it as typed or in another form (its extensions
 	 * fill, never outrank), its title or an alias (the whole name is the word, then holds it, then
 	 * not), whether it holds it as typed; for several words, a title or alias holding them all (the
@@ -224,7 +226,7 @@ export class SearchEngine {
 		const optionalIds = new Set<number>(
 			query.optional.flatMap((term) => (term.tokens.length === 1 ? optional(this.index.dictionary.lookup(term.tokens[0] ?? "")) : [])),
 		);
-		// A title that is mostly the query's words beats one that merely holds them: "Dataview Format" over "Searches - Dataview".
+		// A title that is mostly the query's words, and holds the telling ones, beats one that merely holds one: "Dataview Format" over "Searches - Dataview".
 		const titleCoverageWeight = (TITLE_COVERAGE_WEIGHT * requiredIdf.reduce((sum, value) => sum + value, 0)) / termCount;
 		const averageLength = Math.max(1, totalLength / Math.max(1, corpusSize));
 		const top: Ranked[] = [];
@@ -248,6 +250,7 @@ export class SearchEngine {
 			const norm = normBase + normScale * Math.max(1, bodyLengths[slot] as number);
 			let score = 0;
 			let titleWords = 0;
+			let titleIdf = 0;
 			let strong = 0;
 			let exact = 0;
 			let inTitle = false;
@@ -279,7 +282,10 @@ export class SearchEngine {
 				matched[termIndex] = 1;
 				score += (requiredIdf[termIndex] as number) * weight * fieldScore(value, norm);
 				titleWords += titleCount(value);
-				if (value & IN_TITLE) inTitle = true;
+				if (value & IN_TITLE) {
+					inTitle = true;
+					if (titleCount(value) > 0) titleIdf += (requiredIdf[termIndex] as number) * (weight === PREFIX_MATCH_WEIGHT ? PREFIX_MATCH_WEIGHT : 1);
+				}
 			}
 			for (let termIndex = 0; termIndex < optionalTerms.length; termIndex++) {
 				const term = optionalTerms[termIndex] as ResolvedTerm;
@@ -290,7 +296,7 @@ export class SearchEngine {
 				score += (optionalIdf[termIndex] as number) * fieldScore(value, norm);
 				titleWords += titleCount(value);
 			}
-			const coverage = titleWords === 0 ? 0 : Math.min(1, titleWords / (titleLengths[slot] as number));
+			const coverage = titleCoverage(titleWords, titleLengths[slot] as number, totalIdf > 0 ? titleIdf / totalIdf : 1);
 			const titleTier = inTitle ? this.titleTier(slot, evidence, optionalIds) : 0;
 			let heldIdf = 0;
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {

@@ -9,7 +9,7 @@ export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
 const TITLE_WEIGHT = 3;
 const HEADING_WEIGHT = 1.5;
-/** Weight of the share of a title that the query covers, times the query terms' mean idf. */
+/** Weight of how well a title and the query overlap (titleCoverage), times the query terms' mean idf. */
 export const TITLE_COVERAGE_WEIGHT = 3;
 /**
  * How much a match counts by its evidence: the word as typed, another form of it (same stem), a
@@ -38,6 +38,19 @@ export interface Ranked {
 	tier: number;
 	/** Per wanted term, 1 if the note holds it: copied when the candidate is kept. */
 	matched?: Uint8Array;
+}
+
+/**
+ * How well a title and the query overlap, from 0 to 1: the share of the title's words that are
+ * query words, times the root (COVERAGE_POWER) of the share of the query's idf the title holds
+ * (`queryShare`), so a title wins by being mostly the query's words and by holding the words that
+ * tell notes apart: for `garden tool shed`, `Garden Tools` over `Garden`, which the share of the
+ * title alone ranks equal.
+ */
+export function titleCoverage(titleWords: number, titleLength: number, queryShare: number): number {
+	if (titleWords === 0 || queryShare <= 0) return 0;
+	const titleShare = Math.min(1, titleWords / Math.max(1, titleLength));
+	return titleShare * Math.pow(queryShare, COVERAGE_POWER);
 }
 
 /** A term's BM25 body score in one note, plus its fixed title and heading weights. */

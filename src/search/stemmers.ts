@@ -1,7 +1,8 @@
 /**
  * Word forms for search: a stemmer per language from @orama/stemmers (Snowball and Porter
- * algorithms), chosen by the `searchLanguage` setting, so `renamed` finds `renaming` and
- * `plugins` finds `plugin`. The engine stems the folded tokens it already has (lower case,
+ * algorithms), and for English the Snowball English stemmer (Porter2, from `porter2`), chosen by
+ * the `searchLanguage` setting, so `renamed` finds `renaming`, `plugins` finds `plugin` and
+ * `quickly` finds `quick` (the older Porter stemmer keeps `quickli`, and `deletion` apart from `delete`). The engine stems the folded tokens it already has (lower case,
  * diacritics removed), in the index and in a scan alike.
  *
  * Offered: the languages whose words survive folding. The stemmers for Hindi, Nepali, Sanskrit
@@ -12,7 +13,6 @@ import { stemmer as armenian } from "@orama/stemmers/armenian";
 import { stemmer as bulgarian } from "@orama/stemmers/bulgarian";
 import { stemmer as danish } from "@orama/stemmers/danish";
 import { stemmer as dutch } from "@orama/stemmers/dutch";
-import { stemmer as english } from "@orama/stemmers/english";
 import { stemmer as finnish } from "@orama/stemmers/finnish";
 import { stemmer as french } from "@orama/stemmers/french";
 import { stemmer as german } from "@orama/stemmers/german";
@@ -31,6 +31,7 @@ import { stemmer as spanish } from "@orama/stemmers/spanish";
 import { stemmer as swedish } from "@orama/stemmers/swedish";
 import { stemmer as turkish } from "@orama/stemmers/turkish";
 import { stemmer as ukrainian } from "@orama/stemmers/ukrainian";
+import { stem as english } from "porter2";
 
 /** A word's stem: two words with the same stem are forms of one word. */
 export type Stemmer = (word: string) => string;

@@ -81,17 +81,76 @@ export function utf8Length(text: string): number {
 	return bytes;
 }
 
-/** Tokens of text[start, end), appended to `tokens`, with offsets into the whole text. */
+/**
+ * The parts of an ASCII identifier, with offsets into it: `peerDependencies` → `peer`,
+ * `dependencies`; `XMLHttpRequest` → `xml`, `http`, `request`; `no_unused_vars` → `no`, `unused`,
+ * `vars`. A capital run keeps a lone trailing lower-case letter (`URLs`, `IDs` stay whole), and so
+ * does one lower-case letter opening the word (`iOS`). Empty
+ * when the word has no parts other than itself. Pure.
+ */
+export function identifierParts(word: string): Array<{ value: string; start: number; end: number }> {
+	const parts: Array<{ value: string; start: number; end: number }> = [];
+	let partStart = -1;
+	const close = (end: number) => {
+		if (partStart !== -1 && end > partStart) parts.push({ value: word.slice(partStart, end).toLowerCase(), start: partStart, end });
+		partStart = -1;
+	};
+	for (let index = 0; index < word.length; index++) {
+		const code = word.charCodeAt(index);
+		if (code === UNDERSCORE) {
+			close(index);
+			continue;
+		}
+		if (partStart === -1) {
+			partStart = index;
+			continue;
+		}
+		if (!isAsciiUpper(code)) continue;
+		const previous = word.charCodeAt(index - 1);
+		// A capital after a lower-case letter or digit starts a part (`peerDependencies`), unless one
+		// lower-case letter opens the word (`iOS`, `eBay`); so does the last capital of a run
+		// followed by two or more lower-case letters (`XMLHttp`).
+		if (!isAsciiUpper(previous)) {
+			if (!(index === 1 && isAsciiLower(previous))) close(index);
+		} else if (isAsciiLower(word.charCodeAt(index + 1)) && isAsciiLower(word.charCodeAt(index + 2))) close(index);
+		if (partStart === -1) partStart = index;
+	}
+	close(word.length);
+	return parts.length === 1 && parts[0]?.start === 0 && parts[0].end === word.length ? [] : parts;
+}
+
+const UNDERSCORE = 95;
+
+function isAsciiUpper(code: number): boolean {
+	return code >= 65 && code <= 90;
+}
+
+function isAsciiLower(code: number): boolean {
+	return code >= 97 && code <= 122;
+}
+
+/**
+ * Tokens of text[start, end), appended to `tokens`, with offsets into the whole text. An ASCII
+ * identifier written in camel case or with underscores gives the whole word, then each of its
+ * parts (identifierParts), so `peer dependencies` finds `peerDependencies`; a query tokenizes the
+ * same way, so a typed identifier is a phrase of the same tokens and still finds itself.
+ */
 function tokenizeRange(text: string, start: number, stop: number, tokens: Token[]): Token[] {
 	let wordStart = -1;
 	let asciiOnly = true;
+	/** Set when an ASCII word holds a capital after its first letter or an underscore: it may have parts. */
+	let compound = false;
 	const flush = (end: number) => {
 		if (wordStart === -1) return;
 		const raw = text.slice(wordStart, end);
 		const value = asciiOnly ? raw.toLowerCase() : foldText(raw);
 		if (value !== "") tokens.push({ value, start: wordStart, end });
+		if (compound && asciiOnly) {
+			for (const part of identifierParts(raw)) tokens.push({ value: part.value, start: wordStart + part.start, end: wordStart + part.end });
+		}
 		wordStart = -1;
 		asciiOnly = true;
+		compound = false;
 	};
 	let index = start;
 	while (index < stop) {
@@ -99,6 +158,7 @@ function tokenizeRange(text: string, start: number, stop: number, tokens: Token[
 		if (code < ASCII_LIMIT) {
 			if (isAsciiWordCode(code)) {
 				if (wordStart === -1) wordStart = index;
+				if (code === UNDERSCORE || (isAsciiUpper(code) && index > wordStart)) compound = true;
 			} else {
 				flush(index);
 			}

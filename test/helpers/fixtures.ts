@@ -114,3 +114,19 @@ export function importRulesVaultDir(projectRoot: string = findProjectRoot()): st
 		);
 	return dir;
 }
+
+/** Where `npm test`'s pretest installs fastify, whose documentation is the second held-out judged vault. */
+const FASTIFY_DOCS_VAULT = ["test", "unseen-vaults", "node_modules", "fastify", "docs"];
+
+/**
+ * Fastify's documentation (42 Markdown pages), the vault of the second held-out judged queries,
+ * installed from the npm registry by scripts/test-tools.mjs; throws a one-line hint when missing.
+ */
+export function fastifyDocsVaultDir(projectRoot: string = findProjectRoot()): string {
+	const dir = nodePath.join(projectRoot, ...FASTIFY_DOCS_VAULT);
+	if (!existsSync(nodePath.join(dir, "Reference", "Server.md")))
+		throw new Error(
+			'The fastify-docs vault of the held-out judged search queries is missing: run "node scripts/test-tools.mjs" (npm test runs it first), which installs it from the npm registry into test/unseen-vaults.',
+		);
+	return dir;
+}

@@ -1,7 +1,8 @@
 import { JUDGED_QUERIES, scoreJudgedQueries, withJudgedSearch } from "../../bench/judgedQueries";
 import { IMPORT_RULES_JUDGED_QUERIES } from "../../bench/importRulesJudgedQueries";
+import { FASTIFY_DOCS_JUDGED_QUERIES } from "../../bench/fastifyDocsJudgedQueries";
 import { NPM_DOCS_JUDGED_QUERIES } from "../../bench/npmDocsJudgedQueries";
-import { importRulesVaultDir, npmDocsVaultDir } from "../helpers/fixtures";
+import { fastifyDocsVaultDir, importRulesVaultDir, npmDocsVaultDir } from "../helpers/fixtures";
 import { TASKS_DEMO_VAULT, copyVault, removeDir, copyDemoVault } from "../helpers/vault";
 
 /**
@@ -17,19 +18,34 @@ const JUDGED_MRR = 0.98;
  * installed from the npm registry by scripts/test-tools.mjs), never tuned on. Measured once when
  * it was written: the engine before ranking by evidence strength scored 0.64 / 0.583 on it; with
  * it, 0.78 / 0.673; with soft coverage (the words that tell notes apart outweigh everyday ones,
- * a word's forms counted once for its idf), 0.80 / 0.718. The Obsidian Help set
+ * a word's forms counted once for its idf), 0.80 / 0.718; with identifiers' parts, the Snowball
+ * English stemmer, a title's bonus weighing the query's rarity it holds and a named note joining a
+ * partial answer with one word fewer, 0.82 / 0.738. The Obsidian Help set
  * (bench/unseenJudgedQueries.ts) needs a download from GitHub, so only the bench reports it,
  * where it has been fetched.
  */
-const UNSEEN_SUCCESS_AT_3 = 0.8;
-const UNSEEN_MRR = 0.71;
+const UNSEEN_SUCCESS_AT_3 = 0.82;
+const UNSEEN_MRR = 0.73;
 
 /**
  * The held-out set (bench/importRulesJudgedQueries.ts, eslint-plugin-import's rule pages), written
- * before the soft-coverage ranking and never tuned on: 0.822 / 0.663 before it, 0.867 / 0.78 after.
+ * before the soft-coverage ranking and never tuned on: 0.822 / 0.663 before it, 0.867 / 0.78 after;
+ * 0.889 / 0.799 after identifiers' parts, the Snowball English stemmer, the title bonus weighing
+ * the query's rarity and a named note joining a partial answer with one word fewer (used to find
+ * kinds of misses since: no longer held out).
  */
-const HELD_OUT_SUCCESS_AT_3 = 0.86;
-const HELD_OUT_MRR = 0.77;
+const HELD_OUT_SUCCESS_AT_3 = 0.88;
+const HELD_OUT_MRR = 0.78;
+
+/**
+ * The second held-out set (bench/fastifyDocsJudgedQueries.ts, fastify's documentation), written
+ * before the ranking changes that followed it and never tuned on: 0.852 / 0.795 when written;
+ * 0.852 / 0.784 after identifiers' parts (`onRequest` now also holds `request`), the Snowball
+ * English stemmer, the title bonus weighing the query's rarity and a named note joining a partial
+ * answer with one word fewer.
+ */
+const FASTIFY_SUCCESS_AT_3 = 0.85;
+const FASTIFY_MRR = 0.77;
 
 test("the judged queries find the notes a person expects at least as well as the first run", async () => {
 	const roots = { "tasks-demo": await copyVault(TASKS_DEMO_VAULT), "demo-vault": await copyDemoVault() };
@@ -63,6 +79,18 @@ test("the held-out judged questions over eslint-plugin-import's rule pages find 
 		expect(scores.queries).toBeGreaterThanOrEqual(40);
 		expect(scores.successAt3).toBeGreaterThanOrEqual(HELD_OUT_SUCCESS_AT_3);
 		expect(scores.mrr).toBeGreaterThanOrEqual(HELD_OUT_MRR);
+	} finally {
+		for (const root of Object.values(roots)) await removeDir(root);
+	}
+}, 60_000);
+
+test("the held-out judged questions over fastify's documentation find the pages a person expects at least as well as recorded", async () => {
+	const roots = { "fastify-docs": await copyVault(fastifyDocsVaultDir()) };
+	try {
+		const scores = await withJudgedSearch(roots, (search) => scoreJudgedQueries(search, FASTIFY_DOCS_JUDGED_QUERIES));
+		expect(scores.queries).toBeGreaterThanOrEqual(40);
+		expect(scores.successAt3).toBeGreaterThanOrEqual(FASTIFY_SUCCESS_AT_3);
+		expect(scores.mrr).toBeGreaterThanOrEqual(FASTIFY_MRR);
 	} finally {
 		for (const root of Object.values(roots)) await removeDir(root);
 	}

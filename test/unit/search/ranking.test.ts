@@ -62,11 +62,15 @@ describe("stop words", () => {
 	});
 
 	test("with an empty stop-word list every word is wanted, but holding the everyday ones does not outrank the note titled with the telling one", async () => {
-		const answer = await searchDocs(notes, "how to use templates", new Set());
+		// How and to are everyday words here: most notes hold them.
+		const everyday: Doc[] = [...notes, { path: "Garden.md", text: "How to dig a bed." }, { path: "Bikes.md", text: "How to fix a chain." }];
+		const answer = await searchDocs(everyday, "how to use templates", new Set());
 		expect(answer.results.map((hit) => [hit.path, hit.matched_words])).toEqual([
 			["Templates.md", ["use", "templates"]],
 			["Newsletter 1.md", ["how", "to", "use", "templates"]],
 			["Recipes.md", ["how", "to"]],
+			["Bikes.md", ["how", "to"]],
+			["Garden.md", ["how", "to"]],
 		]);
 	});
 

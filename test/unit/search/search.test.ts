@@ -32,11 +32,14 @@ describe("tokenize and fold", () => {
 		expect(tokenize("Résumé, naïve—café!").map((token) => token.value)).toEqual(["resume", "naive", "cafe"]);
 	});
 
-	test("numbers and snake_case words are whole tokens; kebab-case splits into parts", () => {
+	test("numbers are whole tokens; a snake_case word is whole, then its parts; kebab-case splits into parts", () => {
 		expect(tokenize("v2 2024 snake_case_word kebab-case 3.14").map((token) => token.value)).toEqual([
 			"v2",
 			"2024",
 			"snake_case_word",
+			"snake",
+			"case",
+			"word",
 			"kebab",
 			"case",
 			"3",

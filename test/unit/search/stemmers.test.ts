@@ -9,6 +9,15 @@ describe("word forms by language", () => {
 		expect(english?.("plugins")).toBe(english?.("plugin"));
 	});
 
+	test("English is the Snowball English stemmer: an adverb and a noun in -ion share their word's stem", () => {
+		const english = stemmerFor("english");
+		expect(english?.("quickly")).toBe(english?.("quick"));
+		expect(english?.("deletion")).toBe(english?.("delete"));
+		expect(english?.("generated")).toBe(english?.("generation"));
+		// Letters outside English pass through whole, whatever the setting.
+		expect(["straße", "привет"].map((word) => english?.(word))).toEqual(["straße", "привет"]);
+	});
+
 	test("short words, numbers and codes stem to themselves", () => {
 		const english = stemmerFor("english");
 		expect(["is", "was", "2024", "v2", "snake_case"].map((word) => english?.(word))).toEqual(["is", "was", "2024", "v2", "snake_case"]);
