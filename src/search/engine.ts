@@ -65,7 +65,12 @@ export interface SearchAnswer {
 export class SearchEngine {
 	private readonly index: PostingsIndex;
 	private readonly candidates: CandidateFinder;
-	/** Bumped by every change to the index, so a search that paused knows whether its slots still mean the same notes. */
+	/**
+	 * Bumped by every change that rewrites postings in place (a note removed or replaced), so a
+	 * search that paused knows whether its slots and postings still mean what they meant. A new
+	 * note does not bump it: it takes a new slot and is appended, so a search paused while the
+	 * index builds goes on with the notes it started with instead of starting again.
+	 */
 	private generation = 0;
 
 	/** `stem` finds word forms (stemmers.ts); null matches words as typed and prefixes only. */
@@ -113,13 +118,15 @@ export class SearchEngine {
 
 	/** Adds or replaces a prepared document. */
 	commit(prepared: PreparedDocument): void {
-		this.generation++;
+		if (this.index.has(prepared.doc.path)) this.generation++;
 		this.index.commit(prepared);
 	}
 
-	/** Gives back the room postings grew into while the index was built; a later note grows a list again as needed. */
+	/**
+	 * Gives back the room postings grew into while the index was built; a later note grows a list
+	 * again as needed. A paused search keeps the old lists, whose contents are the same.
+	 */
 	compact(): void {
-		this.generation++;
 		this.index.compact();
 	}
 
