@@ -1,6 +1,6 @@
 import { PackedIdWriter, unpackIds } from "./packedIds";
 import { TermDictionary } from "./dictionary";
-import { countPackedPhrase, countPhrase, MAX_PHRASE_WORDS } from "./phrases";
+import { countAnchoredPhrase, countPackedPhrase, countPhrase, MAX_PHRASE_WORDS, packedAnchor } from "./phrases";
 import {
 	BODY_COUNT,
 	emptyTerm,
@@ -252,7 +252,9 @@ export class PostingsIndex {
 		if (term.phrase && doc) {
 			// A phrase longer than the window is counted on the unpacked body, in scratch.
 			const body = term.phraseMasks
-				? countPackedPhrase(doc.body, term.phraseMasks, term.phrase.length)
+				? term.phraseAnchor
+					? countAnchoredPhrase(doc.body, term.phraseAnchor, term.phraseMasks, term.phrase.length)
+					: countPackedPhrase(doc.body, term.phraseMasks, term.phrase.length)
 				: countPhrase(this.unpackBody(doc).subarray(0, doc.bodyLength), term.phrase);
 			value = packValue(body, countPhrase(doc.title, term.phrase) * term.phrase.length, countPhrase(doc.headings, term.phrase) > 0);
 		} else value = term.values[at] as number;
@@ -340,7 +342,9 @@ export class PostingsIndex {
 		idsByPosition.forEach((ids, position) => {
 			for (const id of ids) phraseMasks[id] = ((phraseMasks[id] as number) | (1 << position)) >>> 0;
 		});
-		return { slots, values: new Uint32Array(0), length, phrase, phraseMasks };
+		const firstIds = idsByPosition[0] ?? [];
+		const phraseAnchor = firstIds.length === 1 ? packedAnchor(firstIds[0] as number) : undefined;
+		return { slots, values: new Uint32Array(0), length, phrase, phraseMasks, phraseAnchor };
 	}
 
 	/** The notes holding a term whose words are all whole words (a stop word): null when none does. */
