@@ -53,6 +53,9 @@ function folderWords(path: string): string {
 	return path.slice(0, Math.max(0, path.lastIndexOf("/")));
 }
 
+/** Notes looked at between two chances to pause while a search checks which notes its filter accepts (a power of two less one: a mask). */
+const ACCEPT_STEP_MASK = 4095;
+
 /**
  * The inverted index: token ids, each term's postings (the notes holding it, with packed
  * values), and each note's tokens by field. Notes are added and removed here; searches resolve
@@ -229,13 +232,19 @@ export class PostingsIndex {
 		}
 	}
 
-	/** The accepted documents by slot (1 = accepted), with their count and total body length. */
-	acceptedSlots(include: (path: string) => boolean): { slots: Uint8Array; count: number; totalLength: number } {
+	/**
+	 * The accepted documents by slot (1 = accepted), with their count and total body length. In
+	 * steps (it yields every ACCEPT_STEP_MASK + 1 notes, where the caller may pause); notes added
+	 * meanwhile are left out, as they are of the search's postings.
+	 */
+	*acceptedSlots(include: (path: string) => boolean): Generator<void, { slots: Uint8Array; count: number; totalLength: number }, void> {
 		const slots = new Uint8Array(this.nextSlot);
 		let count = 0;
 		let totalLength = 0;
+		let seen = 0;
 		for (const [path, slot] of this.slotOfPath) {
-			if (!include(path)) continue;
+			if ((++seen & ACCEPT_STEP_MASK) === 0) yield;
+			if (slot >= slots.length || !include(path)) continue;
 			slots[slot] = 1;
 			count++;
 			totalLength += this.bodyLengths[slot] as number;
