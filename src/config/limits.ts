@@ -234,12 +234,14 @@ export const VAULT_WIDE_CALL_WORK_MS = 2_000;
  */
 export const SEARCH_SLICE_MS = 5;
 /**
- * While the search index is still being built, each search first indexes further notes (the
- * build's own work, done sooner), then answers from what is indexed: for as long as the build was
- * kept waiting by other work since the last search, at least the first and at most the second
- * of these. A client searching from the first second then leaves the build at its idle pace.
+ * While the search index is still being built, the build gets at least this many milliseconds of
+ * work for each millisecond of anything else (searches, other requests): a search first indexes
+ * further notes (the build's own work, done sooner) until that holds again, then answers from what
+ * is indexed. At 6 the build keeps at least 6/7 of the time, so a client searching from the first
+ * second leaves the index ready within 1.2× its idle time.
  */
-export const SEARCH_BUILD_HELP_MS = 15;
+export const SEARCH_BUILD_WORK_SHARE = 6;
+/** A search helps the build at most this long, so no answer waits for the whole build however busy the server is. */
 export const SEARCH_BUILD_HELP_MAX_MS = 200;
 /** Paths whose "note in scope?" answer is remembered per scope, and scopes remembered (tokens can see different folders). */
 export const IN_SCOPE_MEMO_PATHS = 200_000;

@@ -19,6 +19,14 @@ export function joinsPartialAnswer(holding: number, minimum: number, named: bool
 	return holding >= minimum || (named && holding > 0 && holding >= minimum - 1);
 }
 
+/**
+ * Candidates looked at between two chances to pause (a power of two less one: a mask). A note's
+ * phrase check reads its body, so a gathering over tens of thousands of notes is many such steps.
+ */
+const GATHER_STEP_MASK = 255;
+/** Postings counted between two chances to pause when most terms are wanted: counting one costs far less than looking at a candidate. */
+const COUNT_STEP_MASK = 16_383;
+
 /** Finds the candidates of a search: the notes holding every term, or most of them. */
 export class CandidateFinder {
 	/** Scratch for a search's candidates and their packed values, reused: a common word has thousands. */
@@ -31,9 +39,15 @@ export class CandidateFinder {
 	 * The notes holding every required term, no excluded word (`excludedWords`, by slot: 1 = holds
 	 * one; null: none) and no excluded phrase, accepted (null: all), in slot
 	 * order, with each term's packed value (row-major: one row of `required.length` per note), in
-	 * scratch arrays that the next search overwrites.
+	 * scratch arrays that the next search overwrites. In steps: it yields every few hundred
+	 * candidates, where the caller may pause.
 	 */
-	holdingAll(required: readonly ResolvedTerm[], excludedWords: Uint8Array | null, excluded: readonly ResolvedTerm[], accepted: Uint8Array | null): Gathered {
+	*holdingAll(
+		required: readonly ResolvedTerm[],
+		excludedWords: Uint8Array | null,
+		excluded: readonly ResolvedTerm[],
+		accepted: Uint8Array | null,
+	): Generator<void, Gathered, void> {
 		const termCount = required.length;
 		const order = required.map((_, index) => index).sort((a, b) => (required[a]?.length ?? 0) - (required[b]?.length ?? 0));
 		const rarest = required[order[0] ?? 0] as ResolvedTerm;
@@ -43,6 +57,7 @@ export class CandidateFinder {
 		if (termCount === 1 && excluded.length === 0 && !rarest.phrase) {
 			// One word, the commonest query: its postings are the answer, less the notes that only have it in a heading.
 			for (let index = 0; index < rarest.length; index++) {
+				if ((index & GATHER_STEP_MASK) === GATHER_STEP_MASK) yield;
 				const slot = rarest.slots[index] as number;
 				const value = rarest.values[index] as number;
 				if ((value & (BODY_COUNT | IN_TITLE)) === 0 || (accepted && accepted[slot] !== 1) || (excludedWords && excludedWords[slot] === 1)) continue;
@@ -55,6 +70,7 @@ export class CandidateFinder {
 		const excludedCursors = new Array<number>(excluded.length).fill(0);
 		const needsDocument = required.some((term) => term.phrase) || excluded.some((term) => term.phrase);
 		candidates: for (let index = 0; index < rarest.length; index++) {
+			if ((index & GATHER_STEP_MASK) === GATHER_STEP_MASK) yield;
 			const slot = rarest.slots[index] as number;
 			for (let orderIndex = 0; orderIndex < termCount; orderIndex++) {
 				const termIndex = order[orderIndex] as number;
@@ -89,15 +105,16 @@ export class CandidateFinder {
 	 * The notes holding at least `minimum` of the wanted terms, or one fewer with one of them in
 	 * the title or an alias (joinsPartialAnswer; value 0 for a term a note lacks),
 	 * no excluded word or phrase, accepted (null: all), in slot order and laid out as `intersect`
-	 * lays them: one pass over each term's postings, so it costs what the terms' notes cost.
+	 * lays them: one pass over each term's postings, so it costs what the terms' notes cost. In
+	 * steps, as `holdingAll`.
 	 */
-	holdingMost(
+	*holdingMost(
 		required: readonly ResolvedTerm[],
 		minimum: number,
 		excludedWords: Uint8Array | null,
 		excluded: readonly ResolvedTerm[],
 		accepted: Uint8Array | null,
-	): Gathered {
+	): Generator<void, Gathered, void> {
 		const termCount = required.length;
 		// A note named by one of the words may hold one word fewer: those are gathered too.
 		const gathered = Math.max(1, minimum - 1);
@@ -107,6 +124,7 @@ export class CandidateFinder {
 		let candidates = 0;
 		for (const term of required) {
 			for (let index = 0; index < term.length; index++) {
+				if ((index & COUNT_STEP_MASK) === COUNT_STEP_MASK) yield;
 				const slot = term.slots[index] as number;
 				const count = held[slot] as number;
 				if (count + 1 === gathered) candidates++;
@@ -123,6 +141,7 @@ export class CandidateFinder {
 		const excludedCursors = new Array<number>(excluded.length).fill(0);
 		let total = 0;
 		candidates: for (let slot = low; slot <= high; slot++) {
+			if ((slot & GATHER_STEP_MASK) === GATHER_STEP_MASK) yield;
 			if ((held[slot] as number) < gathered) continue;
 			if ((accepted && accepted[slot] !== 1) || (excludedWords && excludedWords[slot] === 1)) continue;
 			const doc = this.index.documents[slot];

@@ -66,7 +66,12 @@ export interface SearchAnswer {
 export class SearchEngine {
 	private readonly index: PostingsIndex;
 	private readonly candidates: CandidateFinder;
-	/** Bumped by every change to the index, so a search that paused knows whether its slots still mean the same notes. */
+	/**
+	 * Bumped by every change that rewrites postings in place (a note removed or replaced), so a
+	 * search that paused knows whether its slots and postings still mean what they meant. A new
+	 * note does not bump it: it takes a new slot and is appended, so a search paused while the
+	 * index builds goes on with the notes it started with instead of starting again.
+	 */
 	private generation = 0;
 
 	/** `stem` finds word forms (stemmers.ts); null matches words as typed and prefixes only. */
@@ -114,13 +119,15 @@ export class SearchEngine {
 
 	/** Adds or replaces a prepared document. */
 	commit(prepared: PreparedDocument): void {
-		this.generation++;
+		if (this.index.has(prepared.doc.path)) this.generation++;
 		this.index.commit(prepared);
 	}
 
-	/** Gives back the room postings grew into while the index was built; a later note grows a list again as needed. */
+	/**
+	 * Gives back the room postings grew into while the index was built; a later note grows a list
+	 * again as needed. A paused search keeps the old lists, whose contents are the same.
+	 */
 	compact(): void {
-		this.generation++;
 		this.index.compact();
 	}
 
@@ -178,7 +185,8 @@ export class SearchEngine {
 		pause: SearchPause | null,
 	): Promise<{ total: number; hits: Array<Omit<SearchHit, "snippets">>; stem: Stemmer | null } | null> {
 		const generation = this.generation;
-		const accepted = include ? this.index.acceptedSlots(include) : null;
+		const accepted = include ? await this.stepped(this.index.acceptedSlots(include), pause, generation) : null;
+		if (accepted === undefined) return null;
 		const corpusSize = accepted ? accepted.count : this.index.size;
 		const totalLength = accepted ? accepted.totalLength : this.index.totalBodyLength;
 		if (query.required.length === 0) return { total: 0, hits: [], stem: null };
@@ -195,23 +203,29 @@ export class SearchEngine {
 		const excludedPhrases = exclusions.filter((term) => term.tokens.length > 1).flatMap((term) => optional(this.index.resolve(term.tokens)));
 		const optionalTerms = query.optional.filter(firstSight).flatMap((term) => optional(this.index.resolveWhole(term.tokens)));
 		const termCount = terms.length;
+		// A search that may pause gathers into arrays of its own: another search runs meanwhile and reuses the shared scratch.
+		const finder = pause ? new CandidateFinder(this.index) : this.candidates;
 		let gathered = wanted.every((term) => term.length > 0)
-			? this.candidates.holdingAll(wanted, excludedWords, excludedPhrases, accepted?.slots ?? null)
+			? await this.stepped(finder.holdingAll(wanted, excludedWords, excludedPhrases, accepted?.slots ?? null), pause, generation)
 			: null;
+		if (gathered === undefined) return null;
 		if (termCount > 1 && (gathered === null || gathered.total < limit)) {
-			gathered = this.candidates.holdingMost(
-				wanted,
-				Math.max(1, Math.ceil(termCount * SOFT_AND_MIN_WORD_SHARE)),
-				excludedWords,
-				excludedPhrases,
-				accepted?.slots ?? null,
+			gathered = await this.stepped(
+				finder.holdingMost(
+					wanted,
+					Math.max(1, Math.ceil(termCount * SOFT_AND_MIN_WORD_SHARE)),
+					excludedWords,
+					excludedPhrases,
+					accepted?.slots ?? null,
+				),
+				pause,
+				generation,
 			);
+			if (gathered === undefined) return null;
 		}
 		if (gathered === null) return { total: 0, hits: [], stem };
 		const { total } = gathered;
-		// Another search may run while this one pauses: the candidates leave the shared scratch first.
-		const slots = pause ? gathered.slots.slice(0, total) : gathered.slots;
-		const values = pause ? gathered.values.slice(0, total * termCount) : gathered.values;
+		const { slots, values } = gathered;
 		const frequency = (term: ResolvedTerm) => (accepted ? countAccepted(term, accepted.slots) : term.length);
 		const idfOf = (count: number) => Math.log(1 + (corpusSize - count + 0.5) / (count + 0.5));
 		// A word's rarity is that of the word and its forms, when a note holds them; else of what it starts.
@@ -323,6 +337,22 @@ export class SearchEngine {
 			return { path, score: Math.round(score * 1000) / 1000, matched_words: matchedWords };
 		});
 		return { total, hits, stem };
+	}
+
+	/**
+	 * Runs a step of the search that yields between pieces of its work (see candidates.ts) to its
+	 * end, pausing on `pause` where it yields; undefined when the index changed while it paused.
+	 * Without `pause` it runs in one piece.
+	 */
+	private async stepped<T>(steps: Generator<void, T, void>, pause: SearchPause | null, generation: number): Promise<T | undefined> {
+		for (;;) {
+			const next = steps.next();
+			if (next.done) return next.value;
+			const waiting = pause?.();
+			if (!waiting) continue;
+			await waiting;
+			if (this.generation !== generation) return undefined;
+		}
 	}
 
 	/**

@@ -1,6 +1,6 @@
 import { PackedIdWriter, unpackIds } from "./packedIds";
 import { TermDictionary } from "./dictionary";
-import { countPackedPhrase, countPhrase, MAX_PHRASE_WORDS } from "./phrases";
+import { countAnchoredPhrase, countPackedPhrase, countPhrase, MAX_PHRASE_WORDS, packedAnchor } from "./phrases";
 import {
 	BODY_COUNT,
 	emptyTerm,
@@ -52,6 +52,9 @@ export interface PreparedDocument {
 function folderWords(path: string): string {
 	return path.slice(0, Math.max(0, path.lastIndexOf("/")));
 }
+
+/** Notes looked at between two chances to pause while a search checks which notes its filter accepts (a power of two less one: a mask). */
+const ACCEPT_STEP_MASK = 4095;
 
 /**
  * The inverted index: token ids, each term's postings (the notes holding it, with packed
@@ -229,13 +232,19 @@ export class PostingsIndex {
 		}
 	}
 
-	/** The accepted documents by slot (1 = accepted), with their count and total body length. */
-	acceptedSlots(include: (path: string) => boolean): { slots: Uint8Array; count: number; totalLength: number } {
+	/**
+	 * The accepted documents by slot (1 = accepted), with their count and total body length. In
+	 * steps (it yields every ACCEPT_STEP_MASK + 1 notes, where the caller may pause); notes added
+	 * meanwhile are left out, as they are of the search's postings.
+	 */
+	*acceptedSlots(include: (path: string) => boolean): Generator<void, { slots: Uint8Array; count: number; totalLength: number }, void> {
 		const slots = new Uint8Array(this.nextSlot);
 		let count = 0;
 		let totalLength = 0;
+		let seen = 0;
 		for (const [path, slot] of this.slotOfPath) {
-			if (!include(path)) continue;
+			if ((++seen & ACCEPT_STEP_MASK) === 0) yield;
+			if (slot >= slots.length || !include(path)) continue;
 			slots[slot] = 1;
 			count++;
 			totalLength += this.bodyLengths[slot] as number;
@@ -252,7 +261,9 @@ export class PostingsIndex {
 		if (term.phrase && doc) {
 			// A phrase longer than the window is counted on the unpacked body, in scratch.
 			const body = term.phraseMasks
-				? countPackedPhrase(doc.body, term.phraseMasks, term.phrase.length)
+				? term.phraseAnchor
+					? countAnchoredPhrase(doc.body, term.phraseAnchor, term.phraseMasks, term.phrase.length)
+					: countPackedPhrase(doc.body, term.phraseMasks, term.phrase.length)
 				: countPhrase(this.unpackBody(doc).subarray(0, doc.bodyLength), term.phrase);
 			value = packValue(body, countPhrase(doc.title, term.phrase) * term.phrase.length, countPhrase(doc.headings, term.phrase) > 0);
 		} else value = term.values[at] as number;
@@ -340,7 +351,9 @@ export class PostingsIndex {
 		idsByPosition.forEach((ids, position) => {
 			for (const id of ids) phraseMasks[id] = ((phraseMasks[id] as number) | (1 << position)) >>> 0;
 		});
-		return { slots, values: new Uint32Array(0), length, phrase, phraseMasks };
+		const firstIds = idsByPosition[0] ?? [];
+		const phraseAnchor = firstIds.length === 1 ? packedAnchor(firstIds[0] as number) : undefined;
+		return { slots, values: new Uint32Array(0), length, phrase, phraseMasks, phraseAnchor };
 	}
 
 	/** The notes holding a term whose words are all whole words (a stop word): null when none does. */

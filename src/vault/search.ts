@@ -5,7 +5,7 @@ import {
 	INDEX_BUILD_SLICE_MS,
 	MAX_SEARCHABLE_NOTE_BYTES,
 	SEARCH_BUILD_HELP_MAX_MS,
-	SEARCH_BUILD_HELP_MS,
+	SEARCH_BUILD_WORK_SHARE,
 	SLICED_TAGS,
 	SLICED_TOKENIZE_CHARS,
 } from "../config/limits";
@@ -169,8 +169,13 @@ export class IndexedNoteSearch implements NoteSearch {
 	private readonly vaultRefs: EventRef[] = [];
 	private building: Promise<void> = Promise.resolve();
 	private currentBuild: IndexBuild | null = null;
-	/** Time the build spent waiting for other work since searches last gave it back: what the next search repays. */
-	private buildWaitedMs = 0;
+	/** Time spent indexing notes for the build (by the build or by searches helping it), summed. */
+	private buildWorkMs = 0;
+	/** When searches last settled the build's share, and `buildWorkMs` then. */
+	private settledAt = 0;
+	private settledBuildWorkMs = 0;
+	/** Build work the build is still owed for the other work done since it started (SEARCH_BUILD_WORK_SHARE): what the next search repays. */
+	private buildWorkOwedMs = 0;
 	private stopWords = DEFAULT_STOP_WORDS;
 	private language: SearchLanguage = DEFAULT_SEARCH_LANGUAGE;
 
@@ -247,7 +252,10 @@ export class IndexedNoteSearch implements NoteSearch {
 	}
 
 	async search(scope: Scope, query: ParsedQuery, filter: SearchFilter, limit: number, budget?: CallBudget): Promise<NoteSearchAnswer> {
-		if (!this.ready) await this.helpBuild();
+		if (!this.ready) {
+			await this.helpBuild();
+			budget?.beginSlice();
+		}
 		// The index holds only notes in its scope: with that scope, only the filters need checking.
 		const scopeChecked = sameScope(scope, this.scope);
 		const unfiltered = filter.folder === undefined && filter.tag === undefined && scopeChecked;
@@ -266,15 +274,23 @@ export class IndexedNoteSearch implements NoteSearch {
 	}
 
 	/**
-	 * Indexes the build's next notes for as long as the build was kept waiting since the last search
-	 * (SEARCH_BUILD_HELP_MS to SEARCH_BUILD_HELP_MAX_MS): the work the build would do anyway, done
-	 * now, so searching while the index builds never slows the build down.
+	 * Indexes the build's next notes until the build has had SEARCH_BUILD_WORK_SHARE times the
+	 * other work done since it started (searches, other requests), for at most
+	 * SEARCH_BUILD_HELP_MAX_MS: the work the build would do anyway, done now, so searching while the
+	 * index builds leaves the build at nearly its idle pace. Measured, not estimated: everything
+	 * that was not indexing since the last search counts, whoever did it.
 	 */
 	private async helpBuild(): Promise<void> {
 		const build = this.currentBuild;
 		if (!build) return;
-		const helpMs = Math.min(SEARCH_BUILD_HELP_MAX_MS, Math.max(SEARCH_BUILD_HELP_MS, this.buildWaitedMs));
-		this.buildWaitedMs = Math.max(0, this.buildWaitedMs - helpMs);
+		const now = performance.now();
+		const buildWork = this.buildWorkMs - this.settledBuildWorkMs;
+		const otherWork = Math.max(0, now - this.settledAt - buildWork);
+		this.buildWorkOwedMs = Math.max(0, this.buildWorkOwedMs + SEARCH_BUILD_WORK_SHARE * otherWork - buildWork);
+		this.settledAt = now;
+		this.settledBuildWorkMs = this.buildWorkMs;
+		const helpMs = Math.min(SEARCH_BUILD_HELP_MAX_MS, this.buildWorkOwedMs);
+		if (helpMs <= 0) return;
 		const started = performance.now();
 		const helping = (async () => {
 			// Reads from the text cache do not wait for I/O: without a turn given back, the help would be one piece of helpMs.
@@ -314,14 +330,14 @@ export class IndexedNoteSearch implements NoteSearch {
 		const build: IndexBuild = { notes: visibleNotes(this.host, this.scope), next: 0, engine: this.engine, inFlight: 0, finished: false, finish };
 		this.currentBuild = build;
 		this.totalNotes = build.notes.length;
-		this.buildWaitedMs = 0;
+		this.settledAt = performance.now();
+		this.settledBuildWorkMs = this.buildWorkMs;
+		this.buildWorkOwedMs = 0;
 		let sliceStart = performance.now();
 		while (await this.indexNextNote(build)) {
 			if (performance.now() - sliceStart > INDEX_BUILD_SLICE_MS) {
-				const yielded = performance.now();
 				await this.yieldToHost();
 				sliceStart = performance.now();
-				this.buildWaitedMs += sliceStart - yielded;
 			}
 		}
 		this.finishIfComplete(build);
@@ -351,6 +367,8 @@ export class IndexedNoteSearch implements NoteSearch {
 		if (!file) return false;
 		build.next += 1;
 		build.inFlight += 1;
+		// A note's read and tokenizing finish within one turn (long notes aside), so the build's and a helping search's times do not overlap.
+		const started = performance.now();
 		try {
 			if (build.engine.has(file.path)) return true;
 			const version = this.versions.get(file.path) ?? 0;
@@ -366,6 +384,7 @@ export class IndexedNoteSearch implements NoteSearch {
 			return true;
 		} finally {
 			build.inFlight -= 1;
+			this.buildWorkMs += performance.now() - started;
 			this.finishIfComplete(build);
 		}
 	}

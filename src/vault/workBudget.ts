@@ -73,6 +73,15 @@ export class CallBudget {
 		return this.worked;
 	}
 
+	/**
+	 * Starts a fresh slice now: what ran since the last one (a search helping the index build, work
+	 * the build does anyway and that gave the event loop back on its own) is not this call's work.
+	 */
+	beginSlice(): void {
+		this.sliceStart = performance.now();
+		this.sliceCpuStart = processCpuMs();
+	}
+
 	/** True when the slice is used up: the loop should `await checkpoint()` (most steps need not await at all). */
 	due(): boolean {
 		return performance.now() - this.sliceStart >= this.sliceMs;

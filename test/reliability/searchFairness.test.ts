@@ -10,6 +10,7 @@ import { connectClient } from "../helpers/http";
 import { MemoryJournal } from "../helpers/memoryJournal";
 import { RecordingLogger } from "../helpers/service";
 import { callError, callOk } from "../helpers/tools";
+import { until } from "../helpers/dom";
 import { makeVault, removeDir } from "../helpers/vault";
 
 /** A door the test opens: until then, whoever waits on it waits. */
@@ -201,6 +202,59 @@ describe("a flood of search_notes beside other clients, over HTTP", () => {
 		// Generous on a shared machine (the bench holds the targets): reads go on all the while and are not stuck behind whole searches.
 		expect(readTimes.length).toBeGreaterThan(5);
 		expect(percentile(readTimes, 0.5)).toBeLessThan(500);
+	});
+});
+
+describe("a worst-case query's own steps beside other clients, over HTTP", () => {
+	test("checking a phrase in every note holding its words pauses between notes: another token is answered meanwhile, and the answer is whole", async () => {
+		// Every note holds both words; one in a hundred holds them in a row. Before it ranks, the
+		// search reads each note's body for the phrase: that step must pause too, not only the ranking.
+		const NOTES = 3_000;
+		const files: Record<string, string> = {};
+		for (let index = 0; index < NOTES; index++) {
+			const inRow = index % 100 === 0 ? "alpha beta" : "beta then alpha";
+			files[`Note ${index}.md`] = `# Note ${index}\n\n${inRow} ${"filler words here ".repeat(20)}\n`;
+		}
+		const root = await makeVault(files);
+		const turns = new Gate();
+		let turnsTaken = 0;
+		const running = await start(root, {
+			yieldToHost: () => {
+				turnsTaken++;
+				return turns.wait().then(() => new Promise((resolve) => setImmediate(resolve)));
+			},
+			callBudget: { sliceMs: 0 },
+		});
+		const flooder = await connectClient(running.url, running.tokens[0]);
+		const other = await connectClient(running.url, running.tokens[1]);
+		try {
+			await running.service.search?.whenReady();
+			const expected = await running.service.search?.search({ configDir: ".obsidian", excludedFolders: ["Private"] }, parseQuery('"alpha beta"'), {}, 1);
+			expect(expected?.total).toBe(NOTES / 100);
+			turnsTaken = 0;
+			turns.close();
+			let settled = false;
+			const pending = callOk<SearchAnswer>(flooder, "search_notes", { query: '"alpha beta"', limit: 1 }).then((answer) => {
+				settled = true;
+				return answer;
+			});
+			await until(() => turnsTaken > 0);
+			const read = await callOk<{ content: string }>(other, "read_note", { path: "Note 7" });
+			expect(read.content).toContain("beta then alpha");
+			expect(settled).toBe(false);
+			turns.open();
+			const answer = await pending;
+			expect(answer).toEqual(expected);
+			// One result, so one pause for its snippets and none in the ranking of 30 notes: the rest are the phrase checks'.
+			expect(turnsTaken).toBeGreaterThanOrEqual(Math.floor(NOTES / 256));
+		} finally {
+			turns.open();
+			await flooder.close();
+			await other.close();
+			await running.service.stop();
+			await running.host.close();
+			await removeDir(root);
+		}
 	});
 });
 

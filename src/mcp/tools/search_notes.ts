@@ -34,8 +34,11 @@ export const searchNotesTool = defineTool({
 		const folder = folderArgument.value;
 		const tag = args.tag?.trim() ? args.tag.trim() : undefined;
 		// While the index builds, others wait behind its slices anyway: a search's slices are as long, so it is not queued behind the build many times over.
-		const sliceMs = ctx.search.status().state === "building" ? INDEX_BUILD_SLICE_MS : SEARCH_SLICE_MS;
-		const searchBudget = ctx.callBudget && { ...ctx.callBudget, sliceMs: Math.min(ctx.callBudget.sliceMs, sliceMs) };
+		const building = ctx.search.status().state === "building";
+		const searchBudget = ctx.callBudget && {
+			...ctx.callBudget,
+			sliceMs: building ? Math.max(ctx.callBudget.sliceMs, INDEX_BUILD_SLICE_MS) : Math.min(ctx.callBudget.sliceMs, SEARCH_SLICE_MS),
+		};
 		// Ranking and snippets run in the call's slices, so a flood of searches never holds other clients.
 		return withinCallBudget(
 			(budget) => ctx.search.search(ctx.scope, query, { folder, tag }, args.limit, budget),

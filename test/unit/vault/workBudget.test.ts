@@ -49,6 +49,19 @@ describe("a vault-wide call's CPU budget", () => {
 		expect(performance.now() - started).toBeGreaterThan(700);
 	});
 
+	test("work done before beginSlice (a search helping the index build) neither counts nor ends the first slice", async () => {
+		const budget = new CallBudget(yieldToEventLoop, 20, 10_000);
+		busy(30);
+		expect(budget.due()).toBe(true);
+		budget.beginSlice();
+		expect(budget.due()).toBe(false);
+		busy(25);
+		await budget.checkpoint();
+		// At most the slice since beginSlice (less where the machine gave the core away): the 30 ms before it are not the call's.
+		expect(budget.workDone).toBeGreaterThan(0);
+		expect(budget.workDone).toBeLessThan(50);
+	});
+
 	test("withinCallBudget answers the value, or, over budget, an error saying how to narrow the call", async () => {
 		expect(await withinCallBudget(() => Promise.resolve(42), "Narrow it.")).toEqual({ ok: true, value: 42 });
 		const over = await withinCallBudget(() => Promise.reject(new CallOverBudget(2_000)), "Pass a folder.");

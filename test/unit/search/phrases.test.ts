@@ -1,0 +1,50 @@
+import fc from "fast-check";
+import { PackedIdWriter } from "../../../src/search/packedIds";
+import { countAnchoredPhrase, countPackedPhrase, packedAnchor } from "../../../src/search/phrases";
+
+function pack(ids: readonly number[]): Uint8Array {
+	const writer = new PackedIdWriter(ids.length);
+	for (const id of ids) writer.write(id);
+	return writer.finish();
+}
+
+/** Masks as the index builds them: bit i of an id's mask set when position i accepts it. */
+function masksOf(positions: ReadonlyArray<readonly number[]>, size: number): Uint32Array {
+	const masks = new Uint32Array(size);
+	positions.forEach((ids, position) => {
+		for (const id of ids) masks[id] = ((masks[id] as number) | (1 << position)) >>> 0;
+	});
+	return masks;
+}
+
+// Ids of one, two and three packed bytes, and ones whose last byte equals a one-byte id (5 and 5 + 128·k).
+const ID_POOL = [0, 1, 5, 7, 127, 128, 133, 5 + 128 * 3, 300, 16_383, 16_384, 16_389, 40_000];
+
+describe("phrases counted in packed bodies", () => {
+	test("jumping between the first word's occurrences counts what reading every id counts", () => {
+		fc.assert(
+			fc.property(
+				fc.array(fc.constantFrom(...ID_POOL), { maxLength: 60 }),
+				fc.constantFrom(...ID_POOL),
+				fc.array(fc.array(fc.constantFrom(...ID_POOL), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 4 }),
+				(body, first, rest) => {
+					const positions = [[first], ...rest];
+					const masks = masksOf(positions, 40_001);
+					const packed = pack(body);
+					expect(countAnchoredPhrase(packed, packedAnchor(first), masks, positions.length)).toBe(countPackedPhrase(packed, masks, positions.length));
+				},
+			),
+			{ numRuns: 2_000 },
+		);
+	});
+
+	test("an anchor byte inside a longer id is not a start, and overlapping occurrences all count", () => {
+		// 5 + 128·3 packs as [0x85, 0x03]; 3 + 5·128 as [0x83, 0x05]: its last byte is 5's only byte.
+		const masks = masksOf([[5], [7]], 1_000);
+		expect(countAnchoredPhrase(pack([3 + 5 * 128, 7]), packedAnchor(5), masks, 2)).toBe(0);
+		expect(countAnchoredPhrase(pack([3 + 5 * 128, 5, 7]), packedAnchor(5), masks, 2)).toBe(1);
+		const repeated = masksOf([[5], [5]], 10);
+		expect(countAnchoredPhrase(pack([5, 5, 5]), packedAnchor(5), repeated, 2)).toBe(2);
+		expect(countAnchoredPhrase(pack([5]), packedAnchor(5), repeated, 2)).toBe(0);
+	});
+});
