@@ -22,10 +22,13 @@ export class NoteLines {
 		return new NoteLines(lineStartsOf(text));
 	}
 
-	loc(offset: number): Loc {
+	/** The Loc of `offset`, which falls on line `fromLine` or a later one. */
+	loc(offset: number, fromLine = 0): Loc {
 		const starts = this.starts;
-		let low = 0;
+		let low = fromLine;
 		let high = starts.length - 1;
+		// Most entries (links, tags, headings, list items) end on the line they start on.
+		if (low === high || (starts[low + 1] as number) > offset) high = low;
 		while (low < high) {
 			const middle = (low + high + 1) >> 1;
 			if ((starts[middle] as number) <= offset) low = middle;
@@ -35,7 +38,8 @@ export class NoteLines {
 	}
 
 	pos(start: number, end: number): Pos {
-		return { start: this.loc(start), end: this.loc(end) };
+		const startLoc = this.loc(start);
+		return { start: startLoc, end: this.loc(end, startLoc.line) };
 	}
 }
 
