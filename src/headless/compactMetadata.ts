@@ -13,6 +13,25 @@ import { lineStartsOf } from "../markdown/lines";
  * so `getFileCache` still returns the same object until the note changes.
  */
 
+/** Most strings a pool keeps: strings of notes since deleted stay in it, so it is bounded. */
+const MAX_POOLED_STRINGS = 50_000;
+
+/**
+ * One copy of each tag and link text, shared by every note that holds it: a vault's tags repeat
+ * across thousands of notes, and a popular note is linked from many. Once full, strings are kept
+ * as they come.
+ */
+export class StringPool {
+	private readonly strings = new Map<string, string>();
+
+	intern(value: string): string {
+		const known = this.strings.get(value);
+		if (known !== undefined) return known;
+		if (this.strings.size < MAX_POOLED_STRINGS) this.strings.set(value, value);
+		return value;
+	}
+}
+
 /** A note's line starts: turns an offset into Obsidian's `{line, col, offset}` as `LineIndex` does. */
 export class NoteLines {
 	constructor(private readonly starts: Uint16Array | Int32Array) {}
@@ -65,12 +84,12 @@ class CompactReference extends Positioned implements ReferenceCache {
 	readonly original: string;
 	readonly displayText: string | undefined;
 
-	constructor(lines: NoteLines, entry: ReferenceCache) {
+	constructor(lines: NoteLines, entry: ReferenceCache, pool: StringPool) {
 		super(lines, entry.position);
-		this.link = entry.link;
-		this.original = entry.original;
+		this.link = pool.intern(entry.link);
+		this.original = pool.intern(entry.original);
 		// Most links show their own target: one string serves both.
-		this.displayText = entry.displayText === entry.link ? entry.link : entry.displayText;
+		this.displayText = entry.displayText === entry.link ? this.link : entry.displayText;
 	}
 
 	toJSON(): ReferenceCache {
@@ -81,9 +100,9 @@ class CompactReference extends Positioned implements ReferenceCache {
 class CompactTag extends Positioned implements TagCache {
 	readonly tag: string;
 
-	constructor(lines: NoteLines, entry: TagCache) {
+	constructor(lines: NoteLines, entry: TagCache, pool: StringPool) {
 		super(lines, entry.position);
-		this.tag = entry.tag;
+		this.tag = pool.intern(entry.tag);
 	}
 
 	toJSON(): TagCache {
@@ -169,8 +188,6 @@ function compactEach<T extends { position: Pos }>(lines: NoteLines, entries: rea
 	return entries.map((entry) => make(lines, entry));
 }
 
-const makeReference = (lines: NoteLines, entry: ReferenceCache) => new CompactReference(lines, entry);
-const makeTag = (lines: NoteLines, entry: TagCache) => new CompactTag(lines, entry);
 const makeHeading = (lines: NoteLines, entry: HeadingCache) => new CompactHeading(lines, entry);
 const makeSection = (lines: NoteLines, entry: SectionCache) => new CompactSection(lines, entry);
 const makeListItem = (lines: NoteLines, entry: ListItemCache) => new CompactListItem(lines, entry);
@@ -178,11 +195,14 @@ const makeBlock = (lines: NoteLines, entry: BlockCache) => new CompactBlock(line
 
 /**
  * The compact form of `cache`, the metadata parsed from `text`: the same fields in the same
- * order, each entry reading its position from the note's line starts. A note whose positions the
+ * order, each entry reading its position from the note's line starts, tags and link texts taken
+ * from `pool`. A note whose positions the
  * line starts do not give back exactly is returned as it is, so a reader never sees a difference.
  */
-export function compactMetadata(cache: CachedMetadata, text: string): CachedMetadata {
+export function compactMetadata(cache: CachedMetadata, text: string, pool: StringPool = new StringPool()): CachedMetadata {
 	const lines = NoteLines.of(text);
+	const makeReference = (lines: NoteLines, entry: ReferenceCache) => new CompactReference(lines, entry, pool);
+	const makeTag = (lines: NoteLines, entry: TagCache) => new CompactTag(lines, entry, pool);
 	const compact: Record<string, unknown> = {};
 	for (const [key, value] of Object.entries(cache) as Array<[keyof CachedMetadata, unknown]>) {
 		let made: unknown = value;
