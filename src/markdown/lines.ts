@@ -86,6 +86,20 @@ export class LineIndex {
 	}
 }
 
+/** Largest offset a 16-bit line start holds. */
+const MAX_UINT16 = 0xffff;
+
+/** The line starts `LineIndex` finds in `text`, packed: 16 bits each when the text is short enough, else 32. */
+export function lineStartsOf(text: string): Uint16Array | Int32Array {
+	let count = 1;
+	for (let index = text.indexOf("\n"); index !== -1; index = text.indexOf("\n", index + 1)) count++;
+	const starts = text.length <= MAX_UINT16 ? new Uint16Array(count) : new Int32Array(count);
+	starts[0] = firstLineStart(text);
+	let line = 1;
+	for (let index = text.indexOf("\n"); index !== -1; index = text.indexOf("\n", index + 1)) starts[line++] = index + 1;
+	return starts;
+}
+
 /** Where line 0's content starts: past a byte-order mark that opens the text. */
 function firstLineStart(text: string): number {
 	return text.startsWith("\uFEFF") ? 1 : 0;

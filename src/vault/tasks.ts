@@ -5,6 +5,7 @@ import { isInFolder, type Scope } from "./scope";
 import { comparePaths, visibleNotes } from "./notes";
 import { sharedNoteMemo, type NoteMemo, type NoteTask } from "./noteMemo";
 import type { CallBudget } from "./workBudget";
+import { detachStrings } from "../headless/detachedStrings";
 
 /** One task as list_tasks reports it. */
 export interface TaskEntry extends TaskDates {
@@ -29,11 +30,15 @@ export function tasksOfNote(cache: CachedMetadata, text: string): NoteTask[] {
 	const items = cache.listItems?.filter((item) => item.task !== undefined) ?? [];
 	if (items.length === 0) return [];
 	const lines = text.split("\n");
-	return items.map((item) => {
-		const lineNumber = item.position.start.line;
-		const line = (lines[lineNumber] ?? "").replace(/\r$/, "");
-		return { line: lineNumber, text: taskText(line), statusChar: item.task ?? " ", ...parseTaskDates(line) };
-	});
+	// Kept in the memo for as long as the note is unchanged: a task's text cut from the note's
+	// would keep the whole note's text alive with it.
+	return detachStrings(
+		items.map((item) => {
+			const lineNumber = item.position.start.line;
+			const line = (lines[lineNumber] ?? "").replace(/\r$/, "");
+			return { line: lineNumber, text: taskText(line), statusChar: item.task ?? " ", ...parseTaskDates(line) };
+		}),
+	);
 }
 
 function hasTasks(cache: CachedMetadata): boolean {
