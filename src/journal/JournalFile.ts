@@ -15,6 +15,12 @@ import { PLUGIN_ID } from "../config/store";
 import type { JournalCall, JournalChange, JournalEntry, WriteJournal } from "./entry";
 import { copyEntry, estimatedBytes, linesOf, parseLine, readFrom, syncFolder, writeAll, writeAllAt, type JournalLine } from "./journalLines";
 
+/**
+ * Ends a line cut short by a crash before a new record is appended. A NUL is not JSON, so the cut
+ * piece stays a skipped line even when the crash lost only its line end: a record whose write was
+ * never finished was never acknowledged, and is not read back later either.
+ */
+const CUT_LINE_END = "\u0000\n";
 /** The journal's file name, beside data.json in the plugin's folder. */
 export const JOURNAL_FILE_NAME = "journal.jsonl";
 
@@ -190,10 +196,10 @@ export class JournalFile implements WriteJournal {
 		// Owner-only: the journal holds note text. Never through a link: it would carry note text out of the vault.
 		const descriptor = openOwnFile(this.vaultRoot, this.path, APPEND_FLAGS) as number;
 		try {
-			// Bytes after the last complete line: another process's line cut short by a crash. A line end first
-			// keeps this line from continuing it (the cut piece is then skipped as a line of its own).
+			// Bytes after the last complete line: another process's line cut short by a crash. CUT_LINE_END first
+			// keeps this line from continuing it, and keeps the cut piece unreadable even when only its line end was lost.
 			const cutBefore = fstatSync(descriptor).size > (this.disk?.size ?? 0);
-			writeAll(descriptor, Buffer.from(`${cutBefore ? "\n" : ""}${lines.map((line) => `${JSON.stringify(line)}\n`).join("")}`, "utf8"));
+			writeAll(descriptor, Buffer.from(`${cutBefore ? CUT_LINE_END : ""}${lines.map((line) => `${JSON.stringify(line)}\n`).join("")}`, "utf8"));
 			fsyncSync(descriptor);
 		} finally {
 			closeSync(descriptor);

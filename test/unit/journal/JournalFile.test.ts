@@ -211,6 +211,27 @@ describe("JournalFile", () => {
 		expect(await fs.readFile(path, "utf8")).toBe(good);
 	});
 
+	test("a record cut just before its line end stays unread after the next append", () => {
+		rmSync(path, { force: true });
+		const journal = JournalFile.open(path);
+		journal.recordChange(call("whole"), change("A.md", "1", "2"));
+		journal.recordChange(call("cut"), change("B.md", "1", "2"));
+		const written = readFileSync(path);
+		writeFileSync(path, written.subarray(0, written.length - 1));
+		expect(
+			JournalFile.open(path)
+				.list()
+				.map((entry) => entry.id),
+		).toEqual(["whole"]);
+		JournalFile.open(path).recordChange(call("next"), change("C.md", "1", "2"));
+		expect(
+			JournalFile.open(path)
+				.list()
+				.map((entry) => entry.id)
+				.reverse(),
+		).toEqual(["whole", "next"]);
+	});
+
 	test("cut at any byte, with garbage lines anywhere: every entry whose line was whole is read back exactly, and the next record survives", () => {
 		fc.assert(
 			fc.property(
