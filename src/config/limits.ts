@@ -295,15 +295,22 @@ export const MAX_SEARCHABLE_NOTE_BYTES = 5 * 1024 * 1024;
 export const UNSEARCHED_NOTES_LISTED = 20;
 /**
  * Frontmatter longer than this, in characters, is not parsed as YAML (the note has no properties,
- * as with broken YAML): the YAML parser cannot be paused, and 256 KiB of it takes about 0.2 s.
+ * as with broken YAML): neither the YAML lexer nor its parser can be paused, and 256 KiB took
+ * 0.25–1 s; real properties are a few KiB.
  */
-export const MAX_FRONTMATTER_BYTES = 256 * 1024;
+export const MAX_FRONTMATTER_BYTES = 64 * 1024;
 
 // Hostile frontmatter: bounds checked before the YAML parser runs, since it cannot be paused.
 /**
+ * Lines and flow-list items (counted by line ends and commas) a frontmatter may hold to be parsed as
+ * YAML: the parser cannot be paused and its time follows them (20,000 `key: value` lines took about
+ * 1 s), while real properties are tens of lines.
+ */
+export const MAX_FRONTMATTER_ENTRIES = 2_000;
+/**
  * Levels of nesting (flow brackets, indented blocks, `- - -` items) a frontmatter may have to be
  * parsed as YAML; real properties nest two or three deep. The parser's time grows with depth, and
- * 130,000 levels made it abort the process for want of memory.
+ * 130,000 levels once made it abort the process for want of memory.
  */
 export const MAX_FRONTMATTER_DEPTH = 64;
 /** Aliases (`*name`) a frontmatter may use. */

@@ -1,6 +1,12 @@
 import type { FrontMatterCache, FrontmatterLinkCache } from "obsidian";
 import { CST, isMap, isScalar, Lexer, parseDocument, visit, type Document } from "yaml";
-import { MAX_FRONTMATTER_ALIAS_EXPANSION, MAX_FRONTMATTER_ALIASES, MAX_FRONTMATTER_BYTES, MAX_FRONTMATTER_DEPTH } from "../config/limits";
+import {
+	MAX_FRONTMATTER_ALIAS_EXPANSION,
+	MAX_FRONTMATTER_ALIASES,
+	MAX_FRONTMATTER_BYTES,
+	MAX_FRONTMATTER_DEPTH,
+	MAX_FRONTMATTER_ENTRIES,
+} from "../config/limits";
 import { scanInline } from "./inline";
 import { LineIndex } from "./lines";
 
@@ -49,17 +55,28 @@ export function splitFrontmatter(text: string): { yaml: string; body: string } |
 /** Characters that open or deepen a level of YAML nesting, counted to skip the exact check on small blocks. */
 const NESTING_CHARACTERS = /[[{\n\-?:]/g;
 
+/** What the YAML lexer sees of a text's shape: how deep it nests, its flow collections, its aliases. */
+export interface YamlShape {
+	/** An upper bound on the nesting: flow brackets open at once, indented block levels, and the `- `, `? ` and `: ` of a line. */
+	depth: number;
+	/** Flow collections (a `[` or `{` that opens one, not one in quotes or a comment). */
+	collections: number;
+	/** Aliases (`*name`; an asterisk in quotes or a comment is none). */
+	aliases: number;
+}
+
 /**
- * An upper bound on how deep a YAML text nests: flow brackets open at once, plus indented block
- * levels, plus the `- `, `? ` and `: ` indicators of the line. Read with the yaml package's own
- * lexer (linear, and it knows a `[` inside quotes or a comment from one that opens a list), never
- * with its parser, whose time and memory grow with the depth being measured.
+ * A YAML text's shape, read with the yaml package's own lexer (linear, and it knows a `[` inside
+ * quotes or a comment from one that opens a list), never with its parser, whose time and memory
+ * grow with the depth being measured. One pass for every bound that needs the lexer.
  */
-export function yamlNestingDepth(yaml: string): number {
-	// No level without one of these characters: a block with few of them needs no lexing.
+export function yamlShape(yaml: string): YamlShape {
+	// No level without one of these characters: a block with few of them and no alias needs no lexing.
 	const marks = yaml.match(NESTING_CHARACTERS)?.length ?? 0;
-	if (marks <= MAX_FRONTMATTER_DEPTH) return marks;
+	if (marks <= MAX_FRONTMATTER_DEPTH && !yaml.includes("*")) return { depth: marks, collections: marks, aliases: 0 };
 	let deepest = 0;
+	let collections = 0;
+	let aliases = 0;
 	let flow = 0;
 	const indents: number[] = [];
 	let lineIndent = 0;
@@ -84,6 +101,7 @@ export function yamlNestingDepth(yaml: string): number {
 		}
 		if (type === "comment" || type === "doc-mode" || type === "byte-order-mark") continue;
 		if (type === "scalar") scalarText = true;
+		if (type === "alias") aliases++;
 		if (lineStart) {
 			lineStart = false;
 			lineIndicators = 0;
@@ -92,30 +110,50 @@ export function yamlNestingDepth(yaml: string): number {
 				indents.push(lineIndent);
 			}
 		}
-		if (type === "flow-seq-start" || type === "flow-map-start") flow++;
-		else if (type === "flow-seq-end" || type === "flow-map-end") flow = Math.max(0, flow - 1);
+		if (type === "flow-seq-start" || type === "flow-map-start") {
+			flow++;
+			collections++;
+		} else if (type === "flow-seq-end" || type === "flow-map-end") flow = Math.max(0, flow - 1);
 		else if (flow === 0 && (type === "seq-item-ind" || type === "explicit-key-ind" || type === "map-value-ind")) lineIndicators++;
 		deepest = Math.max(deepest, indents.length + lineIndicators + flow);
 	}
-	return deepest;
+	return { depth: deepest, collections, aliases };
 }
 
-/** Aliases (`*name`) in a YAML text, counted with its lexer (an asterisk in quotes or a comment is none). */
-function yamlAliasCount(yaml: string): number {
-	if (!yaml.includes("*")) return 0;
-	let count = 0;
-	for (const token of new Lexer().lex(yaml)) if (CST.tokenType(token) === "alias") count++;
-	return count;
+/** An upper bound on how deep a YAML text nests (yamlShape). */
+export function yamlNestingDepth(yaml: string): number {
+	return yamlShape(yaml).depth;
 }
 
 /**
- * Why a frontmatter block is not parsed as YAML, naming the bound it is over (size, nesting depth,
- * aliases); null when it is within them. Checked before parsing, in time linear in its length.
+ * An upper bound on the values a YAML text holds, counted without lexing: a value starts a line or
+ * follows a `,` (flow collections are added from yamlShape, which tells them from brackets in quotes). The parser's time follows
+ * the values more than the characters: 64 KiB of one-letter flow items takes about 30 times as long
+ * as 64 KiB of prose in one value.
+ */
+export function yamlEntryBound(yaml: string): number {
+	let entries = 1;
+	for (let index = 0; index < yaml.length; index++) {
+		const code = yaml.charCodeAt(index);
+		if (code === LINE_FEED || code === COMMA) entries++;
+	}
+	return entries;
+}
+const LINE_FEED = 10;
+const COMMA = 44;
+
+/**
+ * Why a frontmatter block is not parsed as YAML, naming the bound it is over (size, values, nesting
+ * depth, aliases); null when it is within them. Checked before parsing, in time linear in its length.
  */
 export function frontmatterBoundProblem(yaml: string): string | null {
 	if (yaml.length > MAX_FRONTMATTER_BYTES) return `it is over ${MAX_FRONTMATTER_BYTES} characters`;
-	if (yamlNestingDepth(yaml) > MAX_FRONTMATTER_DEPTH) return `it nests deeper than ${MAX_FRONTMATTER_DEPTH} levels`;
-	if (yamlAliasCount(yaml) > MAX_FRONTMATTER_ALIASES) return `it uses more than ${MAX_FRONTMATTER_ALIASES} aliases (*name)`;
+	const entries = yamlEntryBound(yaml);
+	if (entries > MAX_FRONTMATTER_ENTRIES) return `it holds more than ${MAX_FRONTMATTER_ENTRIES} lines and list items`;
+	const shape = yamlShape(yaml);
+	if (shape.depth > MAX_FRONTMATTER_DEPTH) return `it nests deeper than ${MAX_FRONTMATTER_DEPTH} levels`;
+	if (entries + shape.collections > MAX_FRONTMATTER_ENTRIES) return `it holds more than ${MAX_FRONTMATTER_ENTRIES} lines and list items`;
+	if (shape.aliases > MAX_FRONTMATTER_ALIASES) return `it uses more than ${MAX_FRONTMATTER_ALIASES} aliases (*name)`;
 	return null;
 }
 

@@ -26,7 +26,7 @@ describe("complete_task, set_property and templates over HTTP", () => {
 			"Bare.md": "Body only\r\n",
 			"Broken.md": "---\nstatus: [oops\n---\nBody\n",
 			"Hostile tasks.md": `- [ ] Ship ⛔ ${"a , ".repeat(450)}!\n- [ ] Leap 🔁 every hour on the 31st in February 📅 2026-11-30\n`,
-			"Deep.md": `---\na: ${"[".repeat(130_000)}\n---\n# Deep\nSee [[Chores]]\n`,
+			"Deep.md": `---\na: ${"[".repeat(60_000)}\n---\n# Deep\nSee [[Chores]]\n`,
 			".obsidian/templates.json": JSON.stringify({ folder: "Templates", dateFormat: "D MMMM YYYY", timeFormat: "h:mm A" }),
 			"Templates/Meeting.md": '---\ncreated: "{{date:YYYY-MM-DD}}"\n---\n# {{title}}\n\n{{date}}, {{time}}\n\n## Notes\n',
 			"Templates/Outline.md": "- {{title}}\n\t- Agenda\n",
@@ -57,7 +57,7 @@ describe("complete_task, set_property and templates over HTTP", () => {
 			expect(read("Hostile tasks.md")).toBe(before);
 		});
 
-		test("frontmatter nested 130,000 deep: read_note gives the text, no properties and why; set_property names the bound", async () => {
+		test("frontmatter nested 60,000 deep: read_note gives the text, no properties and why; set_property names the bound", async () => {
 			const note = await callOk<{ content: string; frontmatter: unknown; frontmatter_unparsed?: string }>(client, "read_note", { path: "Deep.md" });
 			expect(note.frontmatter).toBeNull();
 			expect(note.frontmatter_unparsed).toContain("nests deeper than 64 levels");

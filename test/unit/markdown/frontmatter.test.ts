@@ -1,6 +1,12 @@
 import fc from "fast-check";
 import { parseDocument } from "yaml";
-import { MAX_FRONTMATTER_ALIAS_EXPANSION, MAX_FRONTMATTER_ALIASES, MAX_FRONTMATTER_BYTES, MAX_FRONTMATTER_DEPTH } from "../../../src/config/limits";
+import {
+	MAX_FRONTMATTER_ALIAS_EXPANSION,
+	MAX_FRONTMATTER_ALIASES,
+	MAX_FRONTMATTER_BYTES,
+	MAX_FRONTMATTER_DEPTH,
+	MAX_FRONTMATTER_ENTRIES,
+} from "../../../src/config/limits";
 import { frontmatterBoundProblem, frontmatterEndLine, parseFrontmatter, splitFrontmatter, yamlNestingDepth } from "../../../src/markdown/frontmatter";
 import { LineIndex } from "../../../src/markdown/lines";
 import { bodyStartLine, isOutline } from "../../../src/markdown/outline";
@@ -10,8 +16,8 @@ import { setProperty } from "../../../src/markdown/properties";
 /** A note whose frontmatter is `yaml`, with a link and a tag in its body. */
 const note = (yaml: string) => `---\n${yaml}\n---\n# Body\nSee [[Other note]] #kept\n`;
 
-/** 130,000 open brackets: under the frontmatter size bound, and once enough to abort the process. */
-const DEEP_FLOW = `a: ${"[".repeat(130_000)}`;
+/** 60,000 open brackets: under the frontmatter size bound, nested far past its depth bound. */
+const DEEP_FLOW = `a: ${"[".repeat(60_000)}`;
 const deepBlock = (levels: number) => Array.from({ length: levels }, (_unused, level) => `${" ".repeat(level)}k${level}:`).join("\n") + " leaf";
 const deepDashes = (levels: number) => `a:\n  ${"- ".repeat(levels)}x`;
 /** Ten lists, each ten aliases of the one before: 10^10 values once expanded. */
@@ -29,12 +35,22 @@ const manyAliases = (count: number) => ["base: &base x", ...Array.from({ length:
 
 describe("frontmatter over a bound is not parsed, and the rest of the note is", () => {
 	test.each([
-		["130,000 open brackets", DEEP_FLOW, `deeper than ${MAX_FRONTMATTER_DEPTH} levels`],
+		["60,000 open brackets", DEEP_FLOW, `deeper than ${MAX_FRONTMATTER_DEPTH} levels`],
 		["200 closed brackets", `a: ${"[".repeat(200)}${"]".repeat(200)}`, `deeper than ${MAX_FRONTMATTER_DEPTH} levels`],
 		["100 indented maps", deepBlock(100), `deeper than ${MAX_FRONTMATTER_DEPTH} levels`],
 		["100 dashes on one line", deepDashes(100), `deeper than ${MAX_FRONTMATTER_DEPTH} levels`],
 		[`${MAX_FRONTMATTER_ALIASES + 1} aliases`, manyAliases(MAX_FRONTMATTER_ALIASES + 1), `more than ${MAX_FRONTMATTER_ALIASES} aliases`],
 		["a block over the size bound", `a: "${"x".repeat(MAX_FRONTMATTER_BYTES)}"`, `over ${MAX_FRONTMATTER_BYTES} characters`],
+		[
+			`${MAX_FRONTMATTER_ENTRIES} one-letter flow items`,
+			`a: [${"x,".repeat(MAX_FRONTMATTER_ENTRIES)}x]`,
+			`more than ${MAX_FRONTMATTER_ENTRIES} lines and list items`,
+		],
+		[
+			"lines of 40-deep flow lists, each within the depth",
+			Array.from({ length: MAX_FRONTMATTER_ENTRIES / 40 }, (_unused, index) => `k${index}: ${"[".repeat(40)}x${"]".repeat(40)}`).join("\n"),
+			`more than ${MAX_FRONTMATTER_ENTRIES} lines and list items`,
+		],
 	])("%s: the bound is named; no properties; links, tags and headings still read", (_name, yaml, bound) => {
 		expect(frontmatterBoundProblem(yaml)).toContain(bound);
 		const cache = parseMetadata(note(yaml));
