@@ -1,5 +1,4 @@
 import fc from "fast-check";
-import type { FrontMatterCache } from "obsidian";
 import { getAllTags, isTagChar, isValidTag, parseFrontMatterTags, tagBodyLength } from "../../../src/markdown/tags";
 
 describe("Obsidian's tag syntax", () => {
