@@ -83,7 +83,6 @@ const STILL_UNTESTED: string[] = [
 	"http/replies.ts",
 	"http/serveLegacy.ts",
 	"http/serveModern.ts",
-	"journal/changeSet.ts",
 	"mcp/approval.ts",
 	"mcp/completions.ts",
 	"mcp/prompts.ts",
