@@ -41,7 +41,8 @@ describe("text as search sees it", () => {
 		);
 		const text = "alpha beta ".repeat(5000);
 		const chunked: Token[] = [];
-		for (const _pause of tokenizeInChunks(text, (tokens) => chunked.push(...tokens)));
+		const steps = tokenizeInChunks(text, (tokens) => chunked.push(...tokens));
+		while (!steps.next().done);
 		expect(chunked).toEqual(tokenize(text));
 	});
 
