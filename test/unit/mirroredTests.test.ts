@@ -80,7 +80,6 @@ const STILL_UNTESTED: string[] = [
 	"http/replies.ts",
 	"http/serveLegacy.ts",
 	"http/serveModern.ts",
-	"mcp/tool.ts",
 	"mcp/tools/add_task.ts",
 	"mcp/tools/append_to_note.ts",
 	"mcp/tools/complete_task.ts",
@@ -104,7 +103,6 @@ const STILL_UNTESTED: string[] = [
 	"mcp/tools/rename_note.ts",
 	"mcp/tools/search_notes.ts",
 	"mcp/tools/set_property.ts",
-	"mcp/vaultErrors.ts",
 	"search/candidates.ts",
 	"search/dictionary.ts",
 	"search/phrases.ts",
@@ -113,7 +111,6 @@ const STILL_UNTESTED: string[] = [
 	"search/rank.ts",
 	"vault/bases.ts",
 	"vault/search.ts",
-	"vault/writes.ts",
 ];
 
 const ROOT = findProjectRoot();
