@@ -80,11 +80,7 @@ const STILL_UNTESTED: string[] = [
 	"http/serveLegacy.ts",
 	"http/serveModern.ts",
 	"search/candidates.ts",
-	"search/dictionary.ts",
-	"search/phrases.ts",
-	"search/postingValues.ts",
 	"search/postings.ts",
-	"search/rank.ts",
 ];
 
 const ROOT = findProjectRoot();
