@@ -1,7 +1,9 @@
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate, type McpServer } from "@modelcontextprotocol/server";
 import { NOTE_TEXT_RIGHT } from "../auth/rights";
 import { MAX_NOTE_CONTENT_BYTES, RESOURCE_LIST_SIZE } from "../config/limits";
+import { ok } from "../result";
 import { findNote, truncateUtf8, visibleNotes } from "../vault/notes";
+import { isNoteInScope } from "../vault/scope";
 import type { ToolContext } from "./context";
 import { readNoteForAnswer } from "./vaultErrors";
 
@@ -50,7 +52,9 @@ export function registerNoteResources(server: McpServer, contextOf: () => ToolCo
 			} catch {
 				throw new ProtocolError(ProtocolErrorCode.InvalidParams, "The note URI is not valid percent-encoding.");
 			}
-			const found = findNote(ctx.host, ctx.scope, path);
+			// The URI names a note's own path, as the list gives it: a name with `#` (made outside Obsidian) is that note, not a heading link.
+			const exact = ctx.host.vault.getFileByPath(path);
+			const found = exact !== null && isNoteInScope(exact.path, ctx.scope) ? ok(exact) : findNote(ctx.host, ctx.scope, path);
 			// The spec's resource-not-found answer (-32602 with the URI in `data`), in our words.
 			if (!found.ok) throw new ResourceNotFoundError(uri.href, found.error);
 			const text = await readNoteForAnswer(ctx, found.value);

@@ -1,4 +1,5 @@
-import { identifierParts, tokenize, tokenChunks } from "../../../src/search/text";
+import { foldText, identifierParts, type Token, tokenChunks, tokenize, tokenizeInChunks, utf8Length } from "../../../src/search/text";
+import fc from "fast-check";
 
 const values = (text: string) => tokenize(text).map((token) => token.value);
 
@@ -29,5 +30,54 @@ describe("identifiers in camel case or with underscores", () => {
 		const text = "use peerDependencies and XMLHttpRequest or snake_case_words ".repeat(40);
 		const chunked = [...tokenChunks(text, 0, 37)].flat();
 		expect(chunked).toEqual(tokenize(text));
+	});
+});
+
+describe("text as search sees it", () => {
+	test("folding drops case, diacritics and compatibility forms", () => {
+		expect(foldText("Café ÉLAN naïve ＡＢＣ ﬁ")).toBe("cafe elan naive abc fi");
+	});
+
+	test("words, numbers and snake_case are tokens; punctuation and spaces are not", () => {
+		expect(values("Meeting notes: snake_case, v2 (draft)!")).toEqual(["meeting", "notes", "snake_case", "v2", "draft"]);
+		expect(values("   ... --- !!! ")).toEqual([]);
+	});
+
+	test("characters of unspaced scripts are one token each", () => {
+		expect(values("東京")).toEqual(["東", "京"]);
+	});
+
+	test("each token's offsets point at its original spelling", () => {
+		fc.assert(
+			fc.property(fc.string({ unit: "grapheme", maxLength: 80 }), (text) => {
+				let last = 0;
+				for (const token of tokenize(text)) {
+					expect(token.start).toBeGreaterThanOrEqual(last);
+					expect(token.end).toBeGreaterThan(token.start);
+					expect(foldText(text.slice(token.start, token.end))).toBe(token.value);
+					last = token.end;
+				}
+			}),
+		);
+	});
+
+	test("tokenizing in chunks gives exactly the tokens of tokenizing at once, whatever the chunk size", () => {
+		const piece = fc.constantFrom("word", " ", "é", "東", "-", ".", "_", "\n", "naïve", "x1");
+		fc.assert(
+			fc.property(fc.array(piece, { maxLength: 60 }), fc.integer({ min: 1, max: 20 }), (pieces, chunkChars) => {
+				const text = pieces.join("");
+				expect([...tokenChunks(text, 0, chunkChars)].flat()).toEqual(tokenize(text));
+			}),
+		);
+		const text = "alpha beta ".repeat(5000);
+		const chunked: Token[] = [];
+		const steps = tokenizeInChunks(text, (tokens) => chunked.push(...tokens));
+		while (!steps.next().done);
+		expect(chunked).toEqual(tokenize(text));
+	});
+
+	test("utf8Length counts the bytes UTF-8 would take, astral characters and lone surrogates included", () => {
+		fc.assert(fc.property(fc.string({ unit: "grapheme" }), (text) => expect(utf8Length(text)).toBe(Buffer.byteLength(text))));
+		expect(utf8Length("a€🚀")).toBe(1 + 3 + 4);
 	});
 });

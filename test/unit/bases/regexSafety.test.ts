@@ -1,4 +1,5 @@
-import { regexProblem } from "../../../src/bases/regexSafety";
+import { EvaluationError } from "../../../src/bases/evaluationContext";
+import { makeRegex, regexInput, regexProblem } from "../../../src/bases/regexSafety";
 import { BASES_MAX_REGEX_INPUT_CHARS } from "../../../src/config/limits";
 
 describe("a base's regular expression runs only when its backtracking stays bounded", () => {
@@ -29,5 +30,29 @@ describe("a base's regular expression runs only when its backtracking stays boun
 			// At most quadratic: 2,000² steps is milliseconds even on a loaded machine; the refused shapes take minutes.
 			expect(performance.now() - started).toBeLessThan(2_000);
 		}
+	});
+});
+
+describe("makeRegex and regexInput: what a formula's regular expression answers", () => {
+	test("a safe pattern is compiled with its flags", () => {
+		const regex = makeRegex("^project-\\d+$", "i");
+		expect(regex.test("PROJECT-12")).toBe(true);
+		expect(regex.flags).toBe("i");
+	});
+
+	test("a refused pattern says why and what to use instead", () => {
+		expect(() => makeRegex("(a+)+$", "")).toThrow(EvaluationError);
+		expect(() => makeRegex("(a+)+$", "")).toThrow(/repeats a group.*contains\(\), startsWith\(\)/);
+	});
+
+	test("an invalid pattern or flag is an evaluation error, not a crash", () => {
+		expect(() => makeRegex("[unclosed", "")).toThrow(/not a valid regular expression/);
+		expect(() => makeRegex("abc", "zz")).toThrow(/not a valid regular expression/);
+	});
+
+	test(`a text of up to ${BASES_MAX_REGEX_INPUT_CHARS} characters is matched; a longer one is refused`, () => {
+		const longest = "x".repeat(BASES_MAX_REGEX_INPUT_CHARS);
+		expect(regexInput(longest)).toBe(longest);
+		expect(() => regexInput(`${longest}x`)).toThrow(new RegExp(`${BASES_MAX_REGEX_INPUT_CHARS + 1} characters`));
 	});
 });

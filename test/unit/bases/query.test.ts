@@ -1,0 +1,145 @@
+import fc from "fast-check";
+import { parseBaseFile } from "../../../src/bases/baseFile";
+import { EvaluationBudget } from "../../../src/bases/evaluationContext";
+import { runBaseQuery, type BaseQueryOptions, type BaseQueryResult } from "../../../src/bases/query";
+import type { BaseFile } from "../../../src/bases/values";
+import { BASES_FILTER_ERRORS_LISTED } from "../../../src/config/limits";
+import { baseFile, baseVault } from "../../helpers/baseFiles";
+
+const BOOKS = [
+	baseFile("Books/Dune.md", { status: "reading", pages: 600, rating: 5 }),
+	baseFile("Books/Emma.md", { status: "done", pages: 400, rating: 4 }),
+	baseFile("Books/Ulysses.md", { status: "dropped", pages: 700 }),
+	baseFile("Books/Hobbit.md", { status: "done", pages: 300, rating: 5 }),
+	baseFile("Inbox/idea.md", { status: "reading" }),
+];
+const SELF = baseFile("Books.base");
+
+async function query(base: string, files: readonly BaseFile[] = BOOKS, options: Partial<BaseQueryOptions> = {}): Promise<BaseQueryResult> {
+	const config = parseBaseFile(base);
+	if (!config.ok) throw new Error(config.error);
+	const result = await runBaseQuery(config.value, baseVault(files), files, SELF, {
+		limit: 100,
+		now: Date.UTC(2026, 11, 2),
+		pause: () => Promise.resolve(),
+		...options,
+	});
+	if (!result.ok) throw new Error(result.error);
+	return result.value;
+}
+
+async function refusal(base: string, options: Partial<BaseQueryOptions> = {}): Promise<string> {
+	const config = parseBaseFile(base);
+	if (!config.ok) throw new Error(config.error);
+	const result = await runBaseQuery(config.value, baseVault(BOOKS), BOOKS, SELF, { limit: 100, now: 0, pause: () => Promise.resolve(), ...options });
+	if (result.ok) throw new Error("answered");
+	return result.error;
+}
+
+describe("runBaseQuery: one view of a base over the visible files", () => {
+	test("without views: every file, by name, in path order", async () => {
+		const result = await query("");
+		expect(result.view).toBe("All files");
+		expect(result.columns).toEqual([{ id: "file.name", name: "file.name" }]);
+		expect(result.rows.map((row) => row.path)).toEqual(["Books/Dune.md", "Books/Emma.md", "Books/Hobbit.md", "Books/Ulysses.md", "Inbox/idea.md"]);
+		expect(result.rows[0]?.values).toEqual({ "file.name": "Dune.md" });
+	});
+
+	test("the base's and the view's filters both apply; columns carry their display names", async () => {
+		const result = await query(`
+filters: file.inFolder("Books")
+properties:
+  status:
+    displayName: Status
+views:
+  - name: Finished
+    filters: 'status == "done"'
+    order: [file.basename, status, pages]
+`);
+		expect(result.rows.map((row) => row.values)).toEqual([
+			{ "file.basename": "Emma", status: "done", pages: 400 },
+			{ "file.basename": "Hobbit", status: "done", pages: 300 },
+		]);
+		expect(result.columns).toEqual([
+			{ id: "file.basename", name: "file.basename" },
+			{ id: "status", name: "Status" },
+			{ id: "pages", name: "pages" },
+		]);
+		expect(result.total).toBe(2);
+	});
+
+	test("the first view by default, another by name; an unknown view is refused naming the views there are", async () => {
+		const base = "views:\n  - name: One\n  - name: Two\n    filters: pages > 500\n";
+		expect((await query(base)).view).toBe("One");
+		const two = await query(base, BOOKS, { view: "Two" });
+		expect(two.views).toEqual(["One", "Two"]);
+		expect(two.rows.map((row) => row.path)).toEqual(["Books/Dune.md", "Books/Ulysses.md"]);
+		expect(await refusal(base, { view: "Three" })).toBe('The base has no view "Three". Its views: "One", "Two".');
+		expect(await refusal("", { view: "Any" })).toMatch(/Its views: none/);
+	});
+
+	test("sort DESC puts empty values last all the same, and ties go by path", async () => {
+		const result = await query("views:\n  - name: V\n    order: [rating]\n    sort:\n      - property: rating\n        direction: DESC\n");
+		expect(result.rows.map((row) => row.path)).toEqual(["Books/Dune.md", "Books/Hobbit.md", "Books/Emma.md", "Books/Ulysses.md", "Inbox/idea.md"]);
+	});
+
+	test("groupBy orders by the group first and gives each row its group", async () => {
+		const result = await query("views:\n  - name: V\n    groupBy:\n      property: status\n    sort:\n      - property: pages\n        direction: DESC\n");
+		expect(result.rows.map((row) => [row.group, row.path])).toEqual([
+			["done", "Books/Emma.md"],
+			["done", "Books/Hobbit.md"],
+			["dropped", "Books/Ulysses.md"],
+			["reading", "Books/Dune.md"],
+			["reading", "Inbox/idea.md"],
+		]);
+	});
+
+	test("the smaller of the call's limit and the view's limit applies; total and truncated say what was left out", async () => {
+		const byView = await query("views:\n  - name: V\n    limit: 2\n");
+		expect(byView.rows).toHaveLength(2);
+		expect(byView).toMatchObject({ total: 5, truncated: true });
+		const byCall = await query("views:\n  - name: V\n    limit: 4\n", BOOKS, { limit: 1 });
+		expect(byCall.rows).toHaveLength(1);
+		expect((await query("", BOOKS, { limit: 5 })).truncated).toBe(false);
+	});
+
+	test("a cell that cannot be computed is empty with its reason; the row stays", async () => {
+		const result = await query(
+			'formulas:\n  shout: status.repeat(-1)\nviews:\n  - name: V\n    order: [formula.shout]\n    filters: file.inFolder("Inbox")\n',
+		);
+		expect(result.rows).toEqual([
+			{ path: "Inbox/idea.md", values: { "formula.shout": null }, errors: { "formula.shout": expect.stringContaining("repeat()") } },
+		]);
+	});
+
+	test(`a file whose filter cannot be evaluated is left out and reported: up to ${BASES_FILTER_ERRORS_LISTED} listed, all counted`, async () => {
+		const many = Array.from({ length: BASES_FILTER_ERRORS_LISTED + 5 }, (_, index) => baseFile(`n${String(index).padStart(3, "0")}.md`, { title: 7 }));
+		const result = await query('filters: title.startsWith("A")', [...many, baseFile("ok.md", { title: "A title" })]);
+		expect(result.rows.map((row) => row.path)).toEqual(["ok.md"]);
+		expect(result.filter_errors).toHaveLength(BASES_FILTER_ERRORS_LISTED);
+		expect(result.filter_errors[0]).toEqual({ path: "n000.md", error: expect.stringContaining("startsWith") });
+		expect(result.filter_errors_total).toBe(BASES_FILTER_ERRORS_LISTED + 5);
+	});
+
+	test("a query over its budget is refused with what to do, not cut short silently", async () => {
+		expect(await refusal("filters: pages > 1", { budget: new EvaluationBudget(3) })).toMatch(/more than 3 evaluation steps.*Add a filter/);
+	});
+
+	test("it pauses between rows, so a large vault does not hold the server", async () => {
+		const files = Array.from({ length: 100 }, (_, index) => baseFile(`n${index}.md`));
+		const pause = jest.fn(() => Promise.resolve());
+		await query("", files, { pause });
+		expect(pause.mock.calls.length).toBeGreaterThanOrEqual(5);
+	});
+
+	test("the answer does not depend on the order the host lists files in", async () => {
+		const base = "views:\n  - name: V\n    order: [status]\n    sort:\n      - property: status\n";
+		const expected = await query(base);
+		await fc.assert(
+			fc.asyncProperty(fc.shuffledSubarray(BOOKS, { minLength: BOOKS.length }), async (shuffled) => {
+				expect(await query(base, shuffled)).toEqual(expected);
+			}),
+			{ numRuns: 30 },
+		);
+	});
+});

@@ -1,0 +1,93 @@
+import fc from "fast-check";
+import { parseCanvas, type Canvas } from "../../../src/canvas/jsonCanvas";
+import { CANVAS_MAX_EDGES, CANVAS_MAX_NODES } from "../../../src/config/limits";
+
+const box = { x: 0, y: 0, width: 250, height: 60 };
+
+function parsed(value: unknown): Canvas {
+	const result = parseCanvas(JSON.stringify(value));
+	if (!result.ok) throw new Error(result.error);
+	return result.value;
+}
+
+function refused(value: unknown): string {
+	const result = parseCanvas(typeof value === "string" ? value : JSON.stringify(value));
+	if (result.ok) throw new Error("parsed");
+	return result.error;
+}
+
+describe("parseCanvas: a JSON Canvas 1.0 file, as Obsidian writes it", () => {
+	test("the four node types with their own fields, and edges with sides, ends, colour and label", () => {
+		const canvas = parsed({
+			nodes: [
+				{ id: "t", type: "text", ...box, text: "# Idea", color: "1" },
+				{ id: "f", type: "file", ...box, file: "Notes/Plan.md", subpath: "#Goals" },
+				{ id: "l", type: "link", ...box, url: "https://jsoncanvas.org" },
+				{ id: "g", type: "group", ...box, label: "Week", background: "img/bg.png", backgroundStyle: "cover" },
+			],
+			edges: [{ id: "e", fromNode: "t", toNode: "f", fromSide: "right", toSide: "left", toEnd: "arrow", color: "#ff0000", label: "leads to" }],
+		});
+		expect(canvas.nodes).toEqual([
+			{ id: "t", type: "text", ...box, text: "# Idea", color: "1" },
+			{ id: "f", type: "file", ...box, file: "Notes/Plan.md", subpath: "#Goals" },
+			{ id: "l", type: "link", ...box, url: "https://jsoncanvas.org" },
+			{ id: "g", type: "group", ...box, label: "Week", background: "img/bg.png", backgroundStyle: "cover" },
+		]);
+		expect(canvas.edges).toEqual([
+			{ id: "e", fromNode: "t", toNode: "f", fromSide: "right", toSide: "left", toEnd: "arrow", color: "#ff0000", label: "leads to" },
+		]);
+	});
+
+	test("an empty file, and an object without nodes or edges, is an empty canvas; unknown fields are left out", () => {
+		expect(parseCanvas("  \n").ok && parseCanvas("").ok).toBe(true);
+		expect(parsed({})).toEqual({ nodes: [], edges: [] });
+		expect(parsed({ nodes: [{ id: "t", type: "text", ...box, text: "x", secret: 1 }] }).nodes[0]).not.toHaveProperty("secret");
+	});
+
+	test("not JSON, or not an object with lists, is refused saying so", () => {
+		expect(refused("{nodes: [")).toMatch(/^The canvas is not valid JSON/);
+		expect(refused([])).toBe('The canvas must be a JSON object with "nodes" and "edges".');
+		expect(refused({ nodes: {} })).toBe('"nodes" must be a list.');
+		expect(refused({ edges: "x" })).toBe('"edges" must be a list.');
+	});
+
+	test("a node that does not follow the format is refused, naming it", () => {
+		expect(refused({ nodes: [{ type: "text", ...box, text: "x" }] })).toBe('Node 1 has no "id".');
+		expect(refused({ nodes: [{ id: "a", type: "video", ...box }] })).toMatch(
+			/Node 1 \("a"\) has type "video"; JSON Canvas 1.0 has text, file, link and group nodes/,
+		);
+		expect(refused({ nodes: [{ id: "a", type: "text", x: 0, y: "0", width: 1, height: 1, text: "x" }] })).toBe('Node 1 ("a") has no numeric "y".');
+		expect(refused({ nodes: [{ id: "a", type: "file", ...box }] })).toBe('Node 1 ("a") has no "file".');
+		expect(refused({ nodes: [{ id: "a", type: "text", ...box, text: 5 }] })).toBe('Node 1 ("a"): "text" must be text.');
+		expect(refused({ nodes: [{ id: "a", type: "group", ...box, backgroundStyle: "tile" }] })).toMatch(
+			/"backgroundStyle" is "tile"; it must be one of cover, ratio, repeat/,
+		);
+		expect(refused({ nodes: [null] })).toBe("Node 1 is not an object.");
+	});
+
+	test("two nodes with one id, or an edge to a node that is not there, are refused", () => {
+		const node = { id: "a", type: "text", ...box, text: "x" };
+		expect(refused({ nodes: [node, node] })).toBe('Two nodes have the id "a".');
+		expect(refused({ nodes: [node], edges: [{ id: "e", fromNode: "a", toNode: "b" }] })).toBe(
+			'Edge 1 ("e") connects node "b", which the canvas does not have.',
+		);
+		expect(refused({ nodes: [node], edges: [{ id: "e", fromNode: "a", toNode: "a", toSide: "middle" }] })).toMatch(/"toSide" is "middle"/);
+	});
+
+	test(`limits: at most ${CANVAS_MAX_NODES} nodes and ${CANVAS_MAX_EDGES} edges are read`, () => {
+		const nodes = (count: number) => Array.from({ length: count }, (_, index) => ({ id: `n${index}`, type: "text", ...box, text: "x" }));
+		expect(parsed({ nodes: nodes(CANVAS_MAX_NODES) }).nodes).toHaveLength(CANVAS_MAX_NODES);
+		expect(refused({ nodes: nodes(CANVAS_MAX_NODES + 1) })).toBe(`The canvas has ${CANVAS_MAX_NODES + 1} nodes; at most ${CANVAS_MAX_NODES} are read.`);
+		const edges = Array.from({ length: CANVAS_MAX_EDGES + 1 }, (_, index) => ({ id: `e${index}`, fromNode: "n0", toNode: "n0" }));
+		expect(refused({ nodes: nodes(1), edges })).toBe(`The canvas has ${CANVAS_MAX_EDGES + 1} edges; at most ${CANVAS_MAX_EDGES} are read.`);
+	});
+
+	test("any JSON text is answered with a canvas or a reason, never an exception", () => {
+		fc.assert(
+			fc.property(fc.oneof(fc.json(), fc.string()), (text) => {
+				const result = parseCanvas(text);
+				expect(typeof result.ok).toBe("boolean");
+			}),
+		);
+	});
+});

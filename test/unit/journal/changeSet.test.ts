@@ -1,0 +1,140 @@
+import { promises as fs } from "node:fs";
+import * as nodePath from "node:path";
+import {
+	applyChangeSet,
+	findChangedNote,
+	journalBytesOf,
+	missingFolders,
+	NoteChangedSinceError,
+	WriteNoLongerAllowedError,
+	type ApplyOptions,
+	type NoteChange,
+} from "../../../src/journal/changeSet";
+import type { JournalCall } from "../../../src/journal/entry";
+import { sha256Hex } from "../../../src/sha256";
+import { openVault, type OpenVault } from "../../helpers/hostVault";
+import { MemoryJournal } from "../../helpers/memoryJournal";
+
+const APPROVED: ApplyOptions = { mayWrite: () => true, redoEdits: false };
+let callCount = 0;
+const call = (tool = "append_to_note"): JournalCall => ({ id: `call-${++callCount}`, time: "2026-12-02T11:00:00.000Z", tokenName: "laptop", tool });
+
+describe("applyChangeSet: the one applier of planned writes", () => {
+	let vault: OpenVault;
+	let journal: MemoryJournal;
+	const onDisk = (path: string) => fs.readFile(nodePath.join(vault.root, path), "utf8").catch(() => null);
+
+	beforeEach(async () => {
+		vault = await openVault({ "Daily.md": "# Today\n", "Ideas.md": "- one\n", "Old name.md": "moved text\n" });
+		journal = new MemoryJournal();
+	});
+	afterEach(() => vault.close());
+
+	test("edits, creates (with its folders) and moves as planned; the journal holds what each note had and got, with hashes", async () => {
+		const made = call("several");
+		const changes: NoteChange[] = [
+			{ path: "Daily.md", before: "# Today\n", after: "# Today\n- walked\n" },
+			{ path: "Projects/2026/Plan.md", before: null, after: "# Plan\n" },
+			{ path: "New name.md", movedFrom: "Old name.md", before: "moved text\n", after: "moved text\n" },
+		];
+		const written = await applyChangeSet(vault.host, journal, made, changes, APPROVED);
+		expect(Object.fromEntries(written)).toEqual({ "Daily.md": "# Today\n- walked\n", "Projects/2026/Plan.md": "# Plan\n", "New name.md": "moved text\n" });
+		expect(await onDisk("Daily.md")).toBe("# Today\n- walked\n");
+		expect(await onDisk("Projects/2026/Plan.md")).toBe("# Plan\n");
+		expect(await onDisk("Old name.md")).toBeNull();
+		expect(await onDisk("New name.md")).toBe("moved text\n");
+		const entry = journal.get(made.id);
+		expect(entry?.changes.map((change) => change.path)).toEqual(["Daily.md", "Projects/2026/Plan.md", "New name.md"]);
+		expect(entry?.changes[0]).toMatchObject({
+			before: "# Today\n",
+			beforeHash: sha256Hex("# Today\n"),
+			after: "# Today\n- walked\n",
+			afterHash: sha256Hex("# Today\n- walked\n"),
+		});
+		expect(entry?.changes[1]).toMatchObject({ before: null, beforeHash: null, createdFolders: ["Projects", "Projects/2026"] });
+		expect(entry?.changes[2]).toMatchObject({ movedFrom: "Old name.md" });
+	});
+
+	test("a note changed since the plan: nothing of the set is written, not even the notes before it, and the error names it", async () => {
+		await fs.writeFile(nodePath.join(vault.root, "Ideas.md"), "- one\n- typed meanwhile\n");
+		const changes: NoteChange[] = [
+			{ path: "Daily.md", before: "# Today\n", after: "# Today\nx\n" },
+			{ path: "Ideas.md", before: "- one\n", after: "- one\n- two\n" },
+		];
+		const error = await applyChangeSet(vault.host, journal, call(), changes, APPROVED).catch((caught: unknown) => caught);
+		expect(error).toBeInstanceOf(NoteChangedSinceError);
+		expect(error).toMatchObject({ path: "Ideas.md", written: [], message: '"Ideas.md" changed after this call was planned, so it was not written.' });
+		expect(await onDisk("Daily.md")).toBe("# Today\n");
+		expect(await onDisk("Ideas.md")).toBe("- one\n- typed meanwhile\n");
+		expect(journal.list()).toEqual([]);
+	});
+
+	test("a new note whose path was taken meanwhile is not written over", async () => {
+		await fs.writeFile(nodePath.join(vault.root, "Taken.md"), "someone else's\n");
+		const error = await applyChangeSet(vault.host, journal, call("create_note"), [{ path: "Taken.md", before: null, after: "mine\n" }], APPROVED).catch(
+			(caught: unknown) => caught,
+		);
+		expect(error).toBeInstanceOf(NoteChangedSinceError);
+		expect(await onDisk("Taken.md")).toBe("someone else's\n");
+	});
+
+	test("when the right goes away mid-set, the notes not yet written stay as they were, and the error lists those written", async () => {
+		let asks = 0;
+		const changes: NoteChange[] = [
+			{ path: "Daily.md", before: "# Today\n", after: "# Today\nx\n" },
+			{ path: "Ideas.md", before: "- one\n", after: "- one\n- two\n" },
+		];
+		const error = await applyChangeSet(vault.host, journal, call(), changes, { ...APPROVED, mayWrite: () => ++asks === 1 }).catch(
+			(caught: unknown) => caught,
+		);
+		expect(error).toBeInstanceOf(WriteNoLongerAllowedError);
+		expect((error as WriteNoLongerAllowedError).written).toEqual(["Daily.md"]);
+		expect(await onDisk("Daily.md")).toBe("# Today\nx\n");
+		expect(await onDisk("Ideas.md")).toBe("- one\n");
+	});
+
+	test("a call allowed without asking makes its edit again on a note that changed meanwhile; an approved one does not", async () => {
+		const append = (text: string) => `${text}- appended\n`;
+		await fs.writeFile(nodePath.join(vault.root, "Ideas.md"), "- one\n- other program\n");
+		const change: NoteChange = { path: "Ideas.md", before: "- one\n", after: append("- one\n"), redo: append };
+		await expect(applyChangeSet(vault.host, journal, call(), [change], APPROVED)).rejects.toBeInstanceOf(NoteChangedSinceError);
+		const written = await applyChangeSet(vault.host, journal, call(), [change], { ...APPROVED, redoEdits: true });
+		expect(written.get("Ideas.md")).toBe("- one\n- other program\n- appended\n");
+		expect(await onDisk("Ideas.md")).toBe("- one\n- other program\n- appended\n");
+	});
+
+	test("two sets planned on the same text of one note: the second, applied at the same moment, finds it changed", async () => {
+		const first = applyChangeSet(vault.host, journal, call(), [{ path: "Daily.md", before: "# Today\n", after: "# Today\nA\n" }], APPROVED);
+		const second = applyChangeSet(vault.host, journal, call(), [{ path: "Daily.md", before: "# Today\n", after: "# Today\nB\n" }], APPROVED);
+		const outcomes = await Promise.allSettled([first, second]);
+		expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected"]);
+		expect(await onDisk("Daily.md")).toBe("# Today\nA\n");
+	});
+
+	test("findChangedNote: null when every note is as planned, else the first that is not", async () => {
+		expect(await findChangedNote(vault.host, [{ path: "Daily.md", before: "# Today\n", after: "x" }])).toBeNull();
+		expect(await findChangedNote(vault.host, [{ path: "Daily.md", before: "stale", after: "x" }])).toBe("Daily.md");
+		expect(
+			await findChangedNote(vault.host, [{ path: "New name.md", movedFrom: "Old name.md", before: "moved text\n", after: "moved text\n" }]),
+		).toBeNull();
+		expect(await findChangedNote(vault.host, [{ path: "Daily.md", movedFrom: "Old name.md", before: "moved text\n", after: "x" }])).toBe("Daily.md");
+	});
+
+	test("missingFolders: the folders a new note needs, outermost first, none when its folder exists", () => {
+		expect(missingFolders(vault.host, "A/B/Note.md")).toEqual(["A", "A/B"]);
+		expect(missingFolders(vault.host, "Note.md")).toEqual([]);
+	});
+});
+
+describe("journalBytesOf: what a set's journal records will take", () => {
+	test("grows with every text it keeps, counted as escaped UTF-8", () => {
+		const small = journalBytesOf([{ path: "a.md", before: null, after: "x" }]);
+		const edit = journalBytesOf([{ path: "a.md", before: "x", after: "x" }]);
+		expect(edit).toBeGreaterThan(small);
+		const wide = journalBytesOf([{ path: "a.md", before: null, after: "é".repeat(1000) }]);
+		expect(wide - small).toBeGreaterThanOrEqual(1999);
+		const quoted = journalBytesOf([{ path: "a.md", before: null, after: '"'.repeat(1000) }]);
+		expect(quoted - small).toBeGreaterThanOrEqual(1999);
+		expect(journalBytesOf([])).toBe(0);
+	});
+});

@@ -1,0 +1,68 @@
+import fc from "fast-check";
+import { LineIndex } from "../../../src/markdown/lines";
+import { runSteps } from "../../../src/markdown/steps";
+import { LINE_INDEX_PAUSE_LINES } from "../../../src/config/limits";
+
+describe("LineIndex: character offsets to Obsidian's {line, col, offset} and back", () => {
+	test("LF and CRLF notes give the same lines and columns", () => {
+		for (const text of ["# Title\n\n- [ ] task\nlast", "# Title\r\n\r\n- [ ] task\r\nlast"]) {
+			const index = new LineIndex(text);
+			expect(index.lineCount).toBe(4);
+			expect([0, 1, 2, 3].map((line) => index.lineText(line))).toEqual(["# Title", "", "- [ ] task", "last"]);
+			expect(index.isBlank(1)).toBe(true);
+			const task = text.indexOf("task");
+			expect(index.loc(task)).toEqual({ line: 2, col: 6, offset: task });
+		}
+	});
+
+	test("a byte-order mark stands before line 0: the first line's text is without it, offsets stay the text's own", () => {
+		const index = new LineIndex("\uFEFF# Heading\nnext");
+		expect(index.lineText(0)).toBe("# Heading");
+		expect(index.lineStart(0)).toBe(1);
+		expect(index.loc(1)).toEqual({ line: 0, col: 0, offset: 1 });
+		expect(index.pos(1, 10)).toEqual({ start: { line: 0, col: 0, offset: 1 }, end: { line: 0, col: 9, offset: 10 } });
+	});
+
+	test("a text ending in a newline has an empty last line; the empty text has one line", () => {
+		expect(new LineIndex("a\n").lineCount).toBe(2);
+		expect(new LineIndex("a\n").lineText(1)).toBe("");
+		expect(new LineIndex("").lineCount).toBe(1);
+		expect(new LineIndex("").lineText(0)).toBe("");
+	});
+
+	test("linesPos spans from a column on one line to the end of another's content", () => {
+		const index = new LineIndex("> quote\n> more\r\nafter");
+		expect(index.linesPos(0, 2, 1)).toEqual({ start: { line: 0, col: 2, offset: 2 }, end: { line: 1, col: 6, offset: 14 } });
+	});
+
+	test("every offset maps to a line whose span contains it, and back to the same offset", () => {
+		fc.assert(
+			fc.property(fc.array(fc.constantFrom("a", "b", " ", "\n", "\r\n", "é"), { maxLength: 60 }), (pieces) => {
+				const text = pieces.join("");
+				const index = new LineIndex(text);
+				for (let offset = 0; offset <= text.length; offset++) {
+					const { line, col } = index.loc(offset);
+					expect(index.lineStart(line) + col).toBe(offset);
+					expect(offset).toBeGreaterThanOrEqual(index.lineStart(line));
+					if (line + 1 < index.lineCount) expect(offset).toBeLessThan(index.lineStart(line + 1));
+				}
+				expect(index.lineCount).toBe(text.split("\n").length);
+			}),
+		);
+	});
+
+	test("built in steps, the index is the same, and a long note pauses along the way", () => {
+		const text = "line\n".repeat(LINE_INDEX_PAUSE_LINES * 2 + 5);
+		const steps = LineIndex.inSteps(text);
+		let pauses = 0;
+		let next = steps.next();
+		while (!next.done) {
+			pauses++;
+			next = steps.next();
+		}
+		expect(pauses).toBe(2);
+		const direct = new LineIndex(text);
+		expect(next.value.lineCount).toBe(direct.lineCount);
+		expect(runSteps(LineIndex.inSteps(text)).loc(12_345)).toEqual(direct.loc(12_345));
+	});
+});

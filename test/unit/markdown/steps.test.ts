@@ -1,0 +1,64 @@
+import { runSteps, runStepsInSlices, SliceClock, type Steps } from "../../../src/markdown/steps";
+
+function* counting(pauses: number): Steps<number> {
+	let done = 0;
+	for (let index = 0; index < pauses; index++) {
+		done++;
+		yield;
+	}
+	return done;
+}
+
+/** Work that burns about `ms` of wall time per step. */
+function* busy(steps: number, ms: number): Steps<string> {
+	for (let index = 0; index < steps; index++) {
+		const until = performance.now() + ms;
+		while (performance.now() < until);
+		yield;
+	}
+	return "finished";
+}
+
+describe("stepped work: the same answer whether run at once or in slices", () => {
+	test("runSteps runs to the end without pausing and returns the work's value", () => {
+		expect(runSteps(counting(10_000))).toBe(10_000);
+		expect(runSteps(counting(0))).toBe(0);
+	});
+
+	test("runStepsInSlices gives the same value, pausing between slices when the work takes longer than one", async () => {
+		let pauses = 0;
+		const value = await runStepsInSlices(busy(6, 2), 3, () => {
+			pauses++;
+			return Promise.resolve();
+		});
+		expect(value).toBe("finished");
+		expect(pauses).toBeGreaterThanOrEqual(2);
+	});
+
+	test("quick work in a long slice never pauses", async () => {
+		const pause = jest.fn(() => Promise.resolve());
+		expect(await runStepsInSlices(counting(1000), 60_000, pause)).toBe(1000);
+		expect(pause).not.toHaveBeenCalled();
+	});
+
+	test("an error thrown by the work reaches the caller", async () => {
+		function* failing(): Steps<never> {
+			yield;
+			throw new Error("bad note");
+		}
+		expect(() => runSteps(failing())).toThrow("bad note");
+		await expect(runStepsInSlices(failing(), 1, () => Promise.resolve())).rejects.toThrow("bad note");
+	});
+
+	test("one SliceClock shared by many pieces of work pauses by their total time, not each piece's", async () => {
+		let pauses = 0;
+		const clock = new SliceClock(3, () => {
+			pauses++;
+			return Promise.resolve();
+		});
+		// Each piece alone stays under the slice; together they do not.
+		for (let piece = 0; piece < 4; piece++) await clock.run(busy(1, 2));
+		expect(pauses).toBeGreaterThanOrEqual(1);
+		expect(clock.due()).toBe(false);
+	});
+});

@@ -1,0 +1,82 @@
+import fc from "fast-check";
+import { describedArguments, filledPlaceholderBytes, fillPlaceholders, promptPlaceholders } from "../../../src/mcp/prompts";
+import { openVault, type OpenVault } from "../../helpers/hostVault";
+import { connectInMemory, type InMemoryConnection } from "../../helpers/inMemoryClient";
+
+describe("filledPlaceholderBytes", () => {
+	test("is the byte length of the filled prompt, for generated notes and arguments, repeated and unknown placeholders included", () => {
+		const name = fc.constantFrom("a", "topic", "x_1", "missing");
+		const piece = fc.oneof(
+			fc.string({ unit: "grapheme", maxLength: 8 }),
+			name.map((n) => `{{${n}}}`),
+			name.map((n) => `{{ ${n} }}`),
+			fc.constant("{{"),
+			fc.constant("}}"),
+		);
+		const args = fc.dictionary(fc.constantFrom("a", "topic", "x_1"), fc.string({ unit: "grapheme", maxLength: 20 }));
+		fc.assert(
+			fc.property(fc.array(piece, { maxLength: 30 }), args, (pieces, values) => {
+				const text = pieces.join("");
+				expect(filledPlaceholderBytes(text, values)).toBe(Buffer.byteLength(fillPlaceholders(text, values)));
+			}),
+			{ numRuns: 500 },
+		);
+	});
+});
+
+describe("prompt notes: placeholders and declared arguments", () => {
+	test("promptPlaceholders: each name once, in order of first use; malformed braces are text", () => {
+		expect(promptPlaceholders("Review {{topic}} for {{ audience }}; again {{topic}}. {{1bad}} {{ }} {{a b}}")).toEqual(["topic", "audience"]);
+	});
+
+	test("describedArguments: a map of descriptions or a list of {name, description, required}; anything else says nothing", () => {
+		expect(describedArguments({ topic: "What to review", n: 3 })).toEqual(new Map([["topic", { description: "What to review" }]]));
+		expect(describedArguments([{ name: "tone", description: "How", required: false }, { name: 5 }, null, "x"])).toEqual(
+			new Map([["tone", { description: "How", required: false }]]),
+		);
+		expect(describedArguments("topic").size).toBe(0);
+		expect(describedArguments(null).size).toBe(0);
+	});
+});
+
+describe("prompts/list and prompts/get over a real client", () => {
+	let vault: OpenVault;
+	let connection: InMemoryConnection;
+	beforeAll(async () => {
+		vault = await openVault({
+			"Prompts/Review.md":
+				"---\ndescription: Review a note\narguments:\n  - name: tone\n    required: false\n    values: [friendly, frank]\n---\nReview {{note}} in a {{tone}} tone.\n",
+			"Prompts/Sub/Plain.md": "Just text.\n",
+			"Prompts/Private/Hidden.md": "Never listed {{x}}.\n",
+			"Elsewhere/NotAPrompt.md": "{{y}}\n",
+		});
+		connection = await connectInMemory(vault.host, { promptsFolder: "Prompts", scope: vault.scope("Prompts/Private") });
+	});
+	afterAll(async () => {
+		await connection.close();
+		await vault.close();
+	});
+
+	test("the notes of the prompts folder the caller may see, named by their path inside it, with their arguments", async () => {
+		const { prompts } = await connection.client.listPrompts();
+		expect(prompts).toEqual([
+			{
+				name: "Review",
+				description: "Review a note",
+				arguments: [
+					{ name: "note", required: true },
+					{ name: "tone", required: false },
+				],
+			},
+			{ name: "Sub/Plain" },
+		]);
+	});
+
+	test("get fills the placeholders, without the frontmatter; a missing required argument or an unknown prompt is refused", async () => {
+		const filled = await connection.client.getPrompt({ name: "Review", arguments: { note: "[[Plan]]", tone: "{{note}}" } });
+		expect(filled.messages).toEqual([{ role: "user", content: { type: "text", text: "Review [[Plan]] in a {{note}} tone.\n" } }]);
+		await expect(connection.client.getPrompt({ name: "Review", arguments: {} })).rejects.toThrow(/needs "note"/);
+		await expect(connection.client.getPrompt({ name: "Private/Hidden", arguments: {} })).rejects.toThrow(/No prompt "Private\/Hidden"/);
+		await expect(connection.client.getPrompt({ name: "../Elsewhere/NotAPrompt", arguments: {} })).rejects.toThrow(/No prompt/);
+	});
+});

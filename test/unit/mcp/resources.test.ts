@@ -1,0 +1,66 @@
+import { RESOURCE_LIST_SIZE } from "../../../src/config/limits";
+import { NOTE_URI_TEMPLATE, noteUri } from "../../../src/mcp/resources";
+import { openVault, type OpenVault } from "../../helpers/hostVault";
+import { connectInMemory, type InMemoryConnection } from "../../helpers/inMemoryClient";
+
+describe("notes as MCP resources", () => {
+	test("noteUri percent-encodes each part of the path and keeps the slashes", () => {
+		expect(noteUri("Projects/Plan 2026 #1?.md")).toBe("vault-mcp://note/Projects/Plan%202026%20%231%3F.md");
+		expect(NOTE_URI_TEMPLATE).toBe("vault-mcp://note/{+path}");
+	});
+
+	describe("over a real client", () => {
+		let vault: OpenVault;
+		let connection: InMemoryConnection;
+		beforeAll(async () => {
+			const files: Record<string, string> = { "Projects/Plan #1.md": "# Plan\n", "Odd/Plan #1 100%.md": "odd\n", "Private/Diary.md": "secret\n" };
+			for (let index = 0; index < RESOURCE_LIST_SIZE + 5; index++) files[`Many/Note ${index}.md`] = `${index}\n`;
+			vault = await openVault(files);
+			connection = await connectInMemory(vault.host, { scope: vault.scope("Private") });
+		});
+		afterAll(async () => {
+			await connection.close();
+			await vault.close();
+		});
+
+		test(`the list holds at most ${RESOURCE_LIST_SIZE} notes, never one of an excluded folder`, async () => {
+			const { resources } = await connection.client.listResources();
+			expect(resources).toHaveLength(RESOURCE_LIST_SIZE);
+			expect(resources.every((resource) => resource.mimeType === "text/markdown" && resource.uri === noteUri(resource.name))).toBe(true);
+			expect(resources.map((resource) => resource.name)).not.toContain("Private/Diary.md");
+		});
+
+		test("reading a note's URI gives its text; an excluded note answers as one that does not exist", async () => {
+			const read = await connection.client.readResource({ uri: noteUri("Projects/Plan #1.md") });
+			expect(read.contents).toEqual([{ uri: noteUri("Projects/Plan #1.md"), mimeType: "text/markdown", text: "# Plan\n" }]);
+			const excluded: string = await connection.client.readResource({ uri: noteUri("Private/Diary.md") }).then(
+				() => "read",
+				(error: Error) => error.message,
+			);
+			expect(excluded).toMatch(/^MCP error -32602: No note "Private\/Diary\.md"\. Closest: /);
+			expect(excluded.slice(excluded.indexOf("Closest"))).not.toContain("Private");
+		});
+
+		test("every note the list offers can be read by its URI, a name with # or % in it included", async () => {
+			const { resources } = await connection.client.listResources();
+			const odd = await connection.client.readResource({ uri: noteUri("Odd/Plan #1 100%.md") });
+			expect(odd.contents).toEqual([{ uri: noteUri("Odd/Plan #1 100%.md"), mimeType: "text/markdown", text: "odd\n" }]);
+			for (const resource of resources) expect((await connection.client.readResource({ uri: resource.uri })).contents).toHaveLength(1);
+		});
+
+		test("a URI that is not valid percent-encoding is refused as such", async () => {
+			await expect(connection.client.readResource({ uri: "vault-mcp://note/%E0%A4%A" })).rejects.toThrow(/not valid percent-encoding/);
+		});
+	});
+
+	test("a caller whose read_note right is Deny gets 'method not found', as if there were no resources", async () => {
+		const vault = await openVault({ "A.md": "a\n" });
+		const connection = await connectInMemory(vault.host, { rights: { read_note: "deny" } });
+		try {
+			await expect(connection.client.listResources()).rejects.toThrow(/Method not found/);
+		} finally {
+			await connection.close();
+			await vault.close();
+		}
+	});
+});

@@ -1,0 +1,46 @@
+import { openToolVault, WRITES_ALLOWED, type ToolVault } from "../../../helpers/toolVault";
+
+describe("create_note", () => {
+	let tv: ToolVault;
+	beforeEach(async () => {
+		tv = await openToolVault(
+			{
+				"Existing.md": "keep me\n",
+				"Templates/Meeting.md": "# Meeting\nAttendees:\n",
+				".obsidian/templates.json": JSON.stringify({ folder: "Templates" }),
+			},
+			{ canWrite: true, rights: WRITES_ALLOWED, excluded: ["Private"] },
+		);
+	});
+	afterEach(() => tv.close());
+
+	test("writes a new note (adding .md and its folders) and answers its path and hash", async () => {
+		expect(await tv.ok("create_note", { path: "Projects/2026/Plan", content: "# Plan\n" })).toMatchObject({ path: "Projects/2026/Plan.md", created: true });
+		expect(await tv.read("Projects/2026/Plan.md")).toBe("# Plan\n");
+	});
+
+	test("an existing note is never overwritten unless asked; asked, its old text is kept in a backup", async () => {
+		expect(await tv.error("create_note", { path: "Existing", content: "new\n" })).toMatch(/exists/i);
+		expect(await tv.read("Existing.md")).toBe("keep me\n");
+		await tv.ok("create_note", { path: "Existing", content: "new\n", overwrite: true });
+		expect(await tv.read("Existing.md")).toBe("new\n");
+		expect(await tv.read("Existing.md.bak")).toBe("keep me\n");
+	});
+
+	test("from a template; an excluded or hidden path is refused and nothing is written", async () => {
+		await tv.ok("create_note", { path: "Standup", content: "", template: "Meeting" });
+		expect(await tv.read("Standup.md")).toContain("Attendees:");
+		expect(await tv.error("create_note", { path: "Private/Note", content: "x" })).toBeTruthy();
+		expect(await tv.error("create_note", { path: ".obsidian/evil", content: "x" })).toBeTruthy();
+		expect(await tv.read("Private/Note.md")).toBeNull();
+	});
+
+	test("a read token cannot call it", async () => {
+		const reader = await openToolVault({});
+		try {
+			await expect(reader.call("create_note", { path: "X", content: "x" })).rejects.toThrow(/not found/);
+		} finally {
+			await reader.close();
+		}
+	});
+});

@@ -1,0 +1,28 @@
+import { openToolVault, type ToolVault } from "../../../helpers/toolVault";
+
+describe("list_tags", () => {
+	let tv: ToolVault;
+	beforeAll(async () => {
+		tv = await openToolVault(
+			{ "A.md": "---\ntags: [project]\n---\n#project/alpha #idea\n", "B.md": "#idea #Idea\n", "Private/C.md": "#secret\n" },
+			{ excluded: ["Private"] },
+		);
+	});
+	afterAll(() => tv.close());
+
+	test("each tag with the number of notes that have it, never a tag seen only in an excluded folder", async () => {
+		const listed = await tv.ok<{ tags: Array<{ tag: string; count: number }>; total: number }>("list_tags");
+		expect(listed.tags).toEqual(
+			expect.arrayContaining([
+				{ tag: "#idea", count: 2 },
+				{ tag: "#project", count: 1 },
+			]),
+		);
+		expect(listed.tags.map((entry) => entry.tag)).not.toContain("#secret");
+	});
+
+	test("a prefix narrows the list", async () => {
+		const listed = await tv.ok<{ tags: Array<{ tag: string }> }>("list_tags", { prefix: "proj" });
+		expect(listed.tags.map((entry) => entry.tag).sort()).toEqual(["#project", "#project/alpha"]);
+	});
+});

@@ -1,0 +1,37 @@
+import type { ToolContext } from "../../../../src/mcp/context";
+import { openNoteTool } from "../../../../src/mcp/tools/open_note";
+import { openVault, type OpenVault } from "../../../helpers/hostVault";
+import { contextWithWorkspace, type FakeWorkspace } from "../../../helpers/workspaceContext";
+
+describe("open_note", () => {
+	let vault: OpenVault;
+	let fake: FakeWorkspace;
+	let ctx: ToolContext;
+	beforeAll(async () => {
+		vault = await openVault({ "Projects/Plan.md": "# Plan\n## Goals\ntext\n", "Plan.md": "other\n", "Private/Diary.md": "secret\n" });
+	});
+	afterAll(() => vault.close());
+	beforeEach(() => {
+		fake = { opened: [], active: null, selection: "" };
+		ctx = contextWithWorkspace(vault, fake, ["Private"]);
+	});
+
+	test("opens the note by its full path, so no other note of the same name is opened; at a heading if asked", async () => {
+		expect(await openNoteTool.handler(ctx, { path: "Projects/Plan" })).toEqual({ ok: true, value: { path: "Projects/Plan.md" } });
+		expect(await openNoteTool.handler(ctx, { path: "Projects/Plan", heading: "## goals" })).toEqual({
+			ok: true,
+			value: { path: "Projects/Plan.md", heading: "Goals" },
+		});
+		expect(fake.opened).toEqual(["Projects/Plan.md", "Projects/Plan.md#Goals"]);
+	});
+
+	test("an unknown heading, a missing or an excluded note opens nothing", async () => {
+		expect(await openNoteTool.handler(ctx, { path: "Projects/Plan", heading: "Nope" })).toEqual({
+			ok: false,
+			error: expect.stringMatching(/^No heading "Nope".*Nothing was opened\.$/),
+		});
+		expect((await openNoteTool.handler(ctx, { path: "Private/Diary" })).ok).toBe(false);
+		expect((await openNoteTool.handler(ctx, { path: "Missing" })).ok).toBe(false);
+		expect(fake.opened).toEqual([]);
+	});
+});

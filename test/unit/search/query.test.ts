@@ -1,0 +1,68 @@
+import fc from "fast-check";
+import { MIN_PREFIX_CHARS } from "../../../src/config/limits";
+import { isPrefixWord, parseQuery, stopWordSet, withStopWords } from "../../../src/search/query";
+import { ENGLISH_STOP_WORDS } from "../../../src/search/stopWords";
+
+const tokens = (terms: Array<{ tokens: string[] }>) => terms.map((term) => term.tokens);
+
+describe("parseQuery: what a person types into search", () => {
+	test("words, quoted phrases and exclusions, folded", () => {
+		const parsed = parseQuery('Café "weekly Review" -draft -"old plan"');
+		expect(tokens(parsed.required)).toEqual([["cafe"], ["weekly", "review"]]);
+		expect(tokens(parsed.excluded)).toEqual([["draft"], ["old", "plan"]]);
+		expect(parsed.required[1]).toMatchObject({ source: "weekly Review", quoted: true });
+	});
+
+	test("a compound word (email, kebab-case, a number with a dot) is one phrase of its parts", () => {
+		expect(tokens(parseQuery("ann@example.com kebab-case 3.14").required)).toEqual([
+			["ann", "example", "com"],
+			["kebab", "case"],
+			["3", "14"],
+		]);
+	});
+
+	test("an unclosed quote runs to the end; empty quotes, lone dashes and punctuation are ignored", () => {
+		expect(tokens(parseQuery('"open phrase here').required)).toEqual([["open", "phrase", "here"]]);
+		expect(parseQuery('"" - !!! ')).toEqual({ required: [], excluded: [], optional: [] });
+	});
+
+	test("never throws, and every term it keeps has tokens", () => {
+		fc.assert(
+			fc.property(fc.string({ unit: "grapheme", maxLength: 60 }), (query) => {
+				const parsed = parseQuery(query);
+				for (const term of [...parsed.required, ...parsed.excluded]) expect(term.tokens.length).toBeGreaterThan(0);
+			}),
+		);
+	});
+});
+
+describe("stop words", () => {
+	const stop = stopWordSet(ENGLISH_STOP_WORDS);
+
+	test("unquoted stop words become optional: 'how to use templates' needs only 'use' and 'templates'", () => {
+		const parsed = withStopWords(parseQuery("how to use templates"), stop);
+		expect(tokens(parsed.required)).toEqual(expect.arrayContaining([["templates"]]));
+		expect(tokens(parsed.required)).not.toContainEqual(["how"]);
+		expect(tokens(parsed.optional)).toEqual(expect.arrayContaining([["how"], ["to"]]));
+	});
+
+	test("a quoted stop word stays required; a query of stop words only keeps them all required", () => {
+		expect(tokens(withStopWords(parseQuery('"the" plan'), stop).required)).toEqual([["the"], ["plan"]]);
+		const only = parseQuery("the a");
+		expect(withStopWords(only, stop)).toEqual(only);
+	});
+
+	test("the default English list is lower case, without repeats, and short", () => {
+		expect(new Set(ENGLISH_STOP_WORDS).size).toBe(ENGLISH_STOP_WORDS.length);
+		for (const word of ENGLISH_STOP_WORDS) expect(word).toBe(word.toLowerCase().trim());
+		expect(ENGLISH_STOP_WORDS.length).toBeLessThan(200);
+	});
+});
+
+describe("isPrefixWord", () => {
+	test(`a word of ${MIN_PREFIX_CHARS} characters or more also matches longer words; astral letters count as one`, () => {
+		expect(isPrefixWord("a".repeat(MIN_PREFIX_CHARS))).toBe(true);
+		expect(isPrefixWord("a".repeat(MIN_PREFIX_CHARS - 1))).toBe(false);
+		expect(isPrefixWord("🚀".repeat(MIN_PREFIX_CHARS - 1))).toBe(false);
+	});
+});

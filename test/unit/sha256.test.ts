@@ -1,0 +1,24 @@
+import fc from "fast-check";
+import { createHash } from "node:crypto";
+import { sha256Hex } from "../../src/sha256";
+
+describe("sha256Hex: a note's version, a token's stored hash", () => {
+	test("known vectors: the empty text and 'abc' (FIPS 180-2)", () => {
+		expect(sha256Hex("")).toBe("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+		expect(sha256Hex("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	});
+
+	test("hashes the UTF-8 bytes: a non-ASCII note hashes as its encoded bytes, not its UTF-16 units", () => {
+		const text = "Café 🌍 — naïve";
+		expect(sha256Hex(text)).toBe(createHash("sha256").update(Buffer.from(text, "utf8")).digest("hex"));
+	});
+
+	test("always 64 lowercase hex digits, and one changed character changes it", () => {
+		fc.assert(
+			fc.property(fc.string({ unit: "grapheme" }), (text) => {
+				expect(sha256Hex(text)).toMatch(/^[0-9a-f]{64}$/);
+				expect(sha256Hex(`${text}x`)).not.toBe(sha256Hex(text));
+			}),
+		);
+	});
+});

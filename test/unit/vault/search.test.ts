@@ -1,0 +1,70 @@
+import { MAX_SEARCHABLE_NOTE_BYTES } from "../../../src/config/limits";
+import { parseQuery } from "../../../src/search/query";
+import { IndexedNoteSearch, isSearchableText, scanSearch } from "../../../src/vault/search";
+import { openVault, type OpenVault } from "../../helpers/hostVault";
+
+const NOTES: Record<string, string> = {
+	"Garden/Tomatoes.md": "---\ntags: [garden]\naliases: [Love apples]\n---\n# Tomatoes\nPlant in May, water daily.\n",
+	"Garden/Basil.md": "# Basil\nGrows well next to tomatoes.\n",
+	"Journal/2026-05-01.md": "Planted tomatoes and basil today. #garden\n",
+	"Kitchen/Sauce.md": "Tomato sauce: tomatoes, basil, garlic.\n",
+	"Private/Diary.md": "I secretly hate tomatoes.\n",
+	"Empty.md": "",
+};
+const QUERIES = ["tomatoes", "basil", "tomatoes basil", '"next to"', "tomatoes -sauce", "love apples", "plant", "garden", "nothingatall", "tom"];
+
+describe("note search over a vault: the index answers what a scan of every note answers", () => {
+	let vault: OpenVault;
+	let index: IndexedNoteSearch;
+	beforeAll(async () => {
+		vault = await openVault(NOTES);
+		index = new IndexedNoteSearch(vault.host, vault.scope("Private"), () => new Promise((resolve) => setImmediate(resolve)));
+		index.start();
+		await index.whenReady();
+	});
+	afterAll(async () => {
+		await index.stop();
+		await vault.close();
+	});
+
+	test.each(QUERIES)("%s: the same notes in the same order, from the index and from a scan", async (query) => {
+		const scope = vault.scope("Private");
+		const fromIndex = await index.search(scope, parseQuery(query), {}, 50);
+		const fromScan = await scanSearch(vault.host, scope, parseQuery(query), {}, 50);
+		expect(fromIndex.results.map((hit) => hit.path)).toEqual(fromScan.results.map((hit) => hit.path));
+		expect(fromIndex.total).toBe(fromScan.total);
+		expect(fromIndex.results.map((hit) => hit.path)).not.toContain("Private/Diary.md");
+	});
+
+	test("a folder or a tag narrows it, the same both ways", async () => {
+		const scope = vault.scope("Private");
+		for (const filter of [{ folder: "Garden" }, { tag: "garden" }, { folder: "Kitchen", tag: "garden" }]) {
+			const fromIndex = (await index.search(scope, parseQuery("tomatoes"), filter, 50)).results.map((hit) => hit.path);
+			expect(fromIndex).toEqual((await scanSearch(vault.host, scope, parseQuery("tomatoes"), filter, 50)).results.map((hit) => hit.path));
+			for (const path of fromIndex) if (filter.folder) expect(path.startsWith(`${filter.folder}/`)).toBe(true);
+		}
+		expect((await index.search(scope, parseQuery("tomatoes"), { tag: "garden" }, 50)).results.map((hit) => hit.path).sort()).toEqual([
+			"Garden/Tomatoes.md",
+			"Journal/2026-05-01.md",
+		]);
+	});
+
+	test("the limit caps the results, never the total", async () => {
+		const answer = await index.search(vault.scope("Private"), parseQuery("tomatoes"), {}, 1);
+		expect(answer.results).toHaveLength(1);
+		expect(answer.total).toBeGreaterThan(1);
+	});
+
+	test("once built it says it is ready, counting the notes the scope shows", () => {
+		expect(index.status(vault.scope("Private"))).toEqual({ state: "ready", indexed_notes: 5, total_notes: 5 });
+	});
+});
+
+describe("isSearchableText", () => {
+	test(`a body of up to ${MAX_SEARCHABLE_NOTE_BYTES} bytes of UTF-8 is searched, a larger one is not`, () => {
+		expect(isSearchableText("a".repeat(MAX_SEARCHABLE_NOTE_BYTES))).toBe(true);
+		expect(isSearchableText("a".repeat(MAX_SEARCHABLE_NOTE_BYTES + 1))).toBe(false);
+		const euros = "€".repeat(Math.floor(MAX_SEARCHABLE_NOTE_BYTES / 3) + 1);
+		expect(isSearchableText(euros)).toBe(false);
+	});
+});

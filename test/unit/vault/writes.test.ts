@@ -1,0 +1,72 @@
+import { promises as fs } from "node:fs";
+import * as nodePath from "node:path";
+import { fail, ok } from "../../../src/result";
+import { sha256Hex } from "../../../src/sha256";
+import type { HostFile } from "../../../src/host/Host";
+import { backupPath, checkNewNotePath, createNoteFile, editNote, hashText, NoteExistsError, overwriteWithBackup } from "../../../src/vault/writes";
+import { openVault, type OpenVault } from "../../helpers/hostVault";
+
+describe("checkNewNotePath: where a new note may be written", () => {
+	const scope = { configDir: ".obsidian", excludedFolders: ["Private"] };
+
+	test(".md is added when missing; a path with .md is kept", () => {
+		expect(checkNewNotePath("Projects/Plan", scope)).toEqual(ok("Projects/Plan.md"));
+		expect(checkNewNotePath("Projects/Plan.md", scope)).toEqual(ok("Projects/Plan.md"));
+	});
+
+	test("another extension (Obsidian sees only lower-case .md as a note) is refused", () => {
+		expect(checkNewNotePath("Plan.MD", scope)).toEqual(fail('Only Markdown notes (.md) can be written; "Plan.MD" is not one.'));
+		expect(checkNewNotePath("data.json", scope).ok).toBe(false);
+	});
+
+	test("an excluded, hidden or outside path is refused", () => {
+		for (const path of ["Private/Note", ".obsidian/x", "../outside", "/etc/passwd"]) expect(checkNewNotePath(path, scope).ok).toBe(false);
+	});
+});
+
+describe("writing notes through a host", () => {
+	let vault: OpenVault;
+	const file = (path: string) => vault.host.vault.getFileByPath(path) as HostFile;
+	const onDisk = (path: string) => fs.readFile(nodePath.join(vault.root, path), "utf8");
+	beforeEach(async () => {
+		vault = await openVault({ "Note.md": "old text\n", "Kept.md.bak": "an earlier backup\n" });
+	});
+	afterEach(() => vault.close());
+
+	test("hashText is the SHA-256 of the text, the version a write reports", () => {
+		expect(hashText("old text\n")).toBe(sha256Hex("old text\n"));
+	});
+
+	test("editNote writes what the edit returns, and leaves the note byte for byte when the edit refuses", async () => {
+		const done = await editNote(vault.host, file("Note.md"), (text) => ok({ text: `${text}added\n`, line: 1 }));
+		expect(done).toEqual(ok({ text: "old text\nadded\n", line: 1 }));
+		const refused = await editNote(vault.host, file("Note.md"), () => fail('No heading "X".'));
+		expect(refused).toEqual(fail('No heading "X".'));
+		expect(await onDisk("Note.md")).toBe("old text\nadded\n");
+	});
+
+	test("overwriteWithBackup keeps the replaced text beside the note, under the first free backup name", async () => {
+		const first = await overwriteWithBackup(vault.host, file("Note.md"), "new\n");
+		expect(first).toEqual({ backup: "Note.md.bak", text: "new\n" });
+		const second = await overwriteWithBackup(vault.host, file("Note.md"), "newer\n");
+		expect(second.backup).toBe("Note.md.2.bak");
+		expect([await onDisk("Note.md"), await onDisk("Note.md.bak"), await onDisk("Note.md.2.bak")]).toEqual(["newer\n", "old text\n", "new\n"]);
+		expect(backupPath(vault.host, "Kept.md")).toBe("Kept.md.2.bak");
+	});
+
+	test("a backup name taken on disk by something the vault does not list moves the backup on, never blocks the overwrite", async () => {
+		await fs.mkdir(nodePath.join(vault.root, "Note.md.bak"));
+		const done = await overwriteWithBackup(vault.host, file("Note.md"), "new\n");
+		expect(done.backup).toBe("Note.md.2.bak");
+		expect(await onDisk("Note.md.2.bak")).toBe("old text\n");
+	});
+
+	test("createNoteFile makes the folders; a path taken a moment ago is NoteExistsError in words, naming no disk path", async () => {
+		await createNoteFile(vault.host, "A/B/New.md", "hi\n");
+		expect(await onDisk("A/B/New.md")).toBe("hi\n");
+		const error = await createNoteFile(vault.host, "Note.md", "again\n").catch((caught: unknown) => caught);
+		expect(error).toBeInstanceOf(NoteExistsError);
+		expect((error as Error).message).toMatch(/^A note already exists at "Note.md".*pass overwrite: true\.$/);
+		expect((error as Error).message).not.toContain(vault.root);
+	});
+});
