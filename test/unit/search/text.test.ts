@@ -38,8 +38,8 @@ describe("text as search sees it", () => {
 		expect(foldText("Café ÉLAN naïve ＡＢＣ ﬁ")).toBe("cafe elan naive abc fi");
 	});
 
-	test("words, numbers and snake_case are tokens; punctuation and spaces are not", () => {
-		expect(values("Meeting notes: snake_case, v2 (draft)!")).toEqual(["meeting", "notes", "snake_case", "v2", "draft"]);
+	test("words, numbers and snake_case are tokens (an identifier's parts follow it); punctuation and spaces are not", () => {
+		expect(values("Meeting notes: snake_case, v2 (draft)!")).toEqual(["meeting", "notes", "snake_case", "snake", "case", "v2", "draft"]);
 		expect(values("   ... --- !!! ")).toEqual([]);
 	});
 
@@ -47,15 +47,15 @@ describe("text as search sees it", () => {
 		expect(values("東京")).toEqual(["東", "京"]);
 	});
 
-	test("each token's offsets point at its original spelling", () => {
+	test("each token's offsets point at its original spelling, in text order (an identifier's parts inside it)", () => {
 		fc.assert(
 			fc.property(fc.string({ unit: "grapheme", maxLength: 80 }), (text) => {
-				let last = 0;
+				let lastStart = 0;
 				for (const token of tokenize(text)) {
-					expect(token.start).toBeGreaterThanOrEqual(last);
+					expect(token.start).toBeGreaterThanOrEqual(lastStart);
 					expect(token.end).toBeGreaterThan(token.start);
 					expect(foldText(text.slice(token.start, token.end))).toBe(token.value);
-					last = token.end;
+					lastStart = token.start;
 				}
 			}),
 		);
