@@ -135,7 +135,7 @@ export async function runWriteCall<Args>(
 		const hostUpdatesLinks =
 			ctx.host.workspace !== undefined && planned.changes.some((change) => change.movedFrom !== undefined) && (await obsidianUpdatesLinks(ctx.host));
 		try {
-			const written = await applyChangeSet(ctx.host, writes.journal, call, planned.changes, {
+			const written = await applyChangeSet({ host: ctx.host, journal: writes.journal, call }, planned.changes, {
 				mayWrite: () => writes.currentRight(tool) !== "deny" && isInScopeNow(planned.changes, ctx.scope),
 				// An edit is made again on newer text only where nobody saw the planned text, no expected_hash pins it,
 				// and it is the call's only note (an overwrite's backup holds the text it planned to replace).
