@@ -74,6 +74,8 @@ export class PostingsIndex {
 	modifiedTimes: Float64Array = new Float64Array(64);
 	nextSlot = 0;
 	totalBodyLength = 0;
+	/** Bumped by every change (commit, compact, remove), so a search that paused knows whether its slots still mean the same notes. */
+	generation = 0;
 	/** Scratch for counting a note's tokens while committing and for merging a prefix's postings; all zero between uses. */
 	private counts: Uint32Array = new Uint32Array(256);
 	private merged: Uint32Array = new Uint32Array(64);
@@ -95,6 +97,15 @@ export class PostingsIndex {
 
 	has(path: string): boolean {
 		return this.slotOfPath.has(path);
+	}
+
+	/** Adds or replaces a document in one piece (`prepare` and `commit` without pauses). */
+	add(path: string, title: string, modified: number, text: string, headings: readonly string[], aliases: readonly string[] = []): void {
+		const steps = this.prepare(path, title, modified, text, headings, aliases);
+		for (;;) {
+			const next = steps.next();
+			if (next.done) return this.commit(next.value);
+		}
 	}
 
 	/**
@@ -137,6 +148,7 @@ export class PostingsIndex {
 
 	/** Adds or replaces a prepared document. */
 	commit(prepared: PreparedDocument): void {
+		this.generation++;
 		const doc = prepared.doc;
 		this.remove(doc.path);
 		const slot = this.nextSlot++;
@@ -194,6 +206,7 @@ export class PostingsIndex {
 	 * grow, so about a quarter of it stood empty); a later note grows a list again as needed.
 	 */
 	compact(): void {
+		this.generation++;
 		for (const list of this.postings) {
 			if (!list || list.length === list.slots.length) continue;
 			list.slots = list.slots.slice(0, list.length);
@@ -202,6 +215,7 @@ export class PostingsIndex {
 	}
 
 	remove(path: string): void {
+		this.generation++;
 		const slot = this.slotOfPath.get(path);
 		if (slot === undefined) return;
 		const doc = this.documents[slot];
