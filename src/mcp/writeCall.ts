@@ -18,7 +18,7 @@ import { applyChangeSet, journalBytesOf, NoteChangedSinceError, WriteNoLongerAll
 import { CallTooLargeError, planningHost } from "../journal/recordingHost";
 import { diffNote } from "../markdown/lineDiff";
 import { newCallId } from "../journal/undo";
-import { obsidianUpdatesLinks } from "../vault/config";
+import { obsidianUpdatesLinks } from "../vault/obsidianSettings";
 import { waitForDecision } from "./approvalWait";
 import type { ToolContext } from "./context";
 import type { ToolDescriptor, ToolOutcome } from "./tool";

@@ -1,6 +1,6 @@
 import { dayjs } from "./moment";
 import type { Host } from "../host/Host";
-import type { DailyNoteSettings } from "./config";
+import type { DailyNoteSettings } from "./obsidianSettings";
 import { findNote } from "./notes";
 import type { Scope } from "./scope";
 

@@ -2,7 +2,7 @@ import type { Host, HostFile } from "../host/Host";
 import { linktextFor, rewriteCanvasLinks, rewriteLinks, type NewLinkFormat, type RewrittenLinks } from "../markdown/linkRewrite";
 import { linkpathOf } from "../markdown/inline";
 import { parseMetadata } from "../markdown/metadata";
-import { newLinkFormat } from "./config";
+import { newLinkFormat } from "./obsidianSettings";
 import { resolveVisibleLink } from "./notes";
 import { isPathVisible, type Scope } from "./scope";
 import { folderOf, pickLinkTarget } from "../paths/linkResolution";

@@ -1,4 +1,4 @@
-import { dailyNoteSettings } from "../../../src/vault/config";
+import { dailyNoteSettings } from "../../../src/vault/obsidianSettings";
 import { dailyNotePath, ensureParentFolder, isDailyNotePath, readDailyTemplate } from "../../../src/vault/dailyNotes";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 
