@@ -16,7 +16,7 @@ import {
 } from "../config/limits";
 import { applyChangeSet, journalBytesOf, NoteChangedSinceError, WriteNoLongerAllowedError, type NoteChange } from "../journal/changeSet";
 import { CallTooLargeError, planningHost } from "../journal/recordingHost";
-import { diffNote } from "../markdown/lineDiff";
+import { diffNote } from "../journal/noteDiff";
 import { newCallId } from "../journal/undo";
 import { obsidianUpdatesLinks } from "../vault/obsidianSettings";
 import { waitForDecision } from "./approvalWait";

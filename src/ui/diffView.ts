@@ -4,8 +4,8 @@
  * Note text is set as text nodes only (never HTML): it is untrusted.
  */
 import { WINDOW_DIFF_LINES } from "../config/limits";
-import type { NoteDiff } from "../markdown/lineDiff";
-import { diffNote, unmatchedNotice } from "../markdown/lineDiff";
+import type { NoteDiff } from "../journal/noteDiff";
+import { diffNote, unmatchedNotice } from "../journal/noteDiff";
 
 /** What one note goes through: its path (and the path it had, when moved) and the text before (null: a new note) and after (null: moved to the trash). */
 export interface NoteChangeView {

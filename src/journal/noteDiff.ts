@@ -1,5 +1,5 @@
 /**
- * What a change does to a note, as a person reads it: the lines removed and added, with a few
+ * What a planned change does to a note, as a person reads it: the lines removed and added, with a few
  * lines of context, in hunks. Pure; used by the approval window, the terminal prompt of `serve`
  * and "Show change" in the activity list.
  */
