@@ -7,8 +7,7 @@
  * really replaced and the text it really wrote.
  */
 import type { Host, HostFile } from "../host/Host";
-import { ensureParentFolder } from "../vault/dailyNotes";
-import { hashText } from "../vault/writes";
+import { ensureParentFolder, hashText } from "../vault/writes";
 import { RELINKS_APPLIED_AT_ONCE } from "../config/limits";
 import type { JournalCall, JournalChange, WriteJournal } from "./entry";
 
