@@ -130,7 +130,7 @@ const COMMON_ENDINGS: Array<[string, number]> = [
 ];
 
 /**
- * A vault whose vocabulary is small and common (issue 16): Zipf-distributed words from a few
+ * A vault whose vocabulary is small and common: Zipf-distributed words from a few
  * hundred stems, each with a few endings, so a query word appears in most notes. About 2.1 KB a
  * note, 21 MB for 10,000 notes; most notes a few paragraphs, some much longer.
  */

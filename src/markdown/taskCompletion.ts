@@ -236,7 +236,7 @@ function hardBreakOf(line: string): string {
 
 /** A task written back in Tasks' field order and format. */
 function formatTask(task: ParsedTask, format: TaskFormat): string {
-	// Tasks writes two spaces before each Dataview field, so that Obsidian renders every one of them (obsidian-tasks issue 1913).
+	// Tasks writes two spaces before each Dataview field, so that Obsidian renders every one of them (https://github.com/obsidian-tasks-group/obsidian-tasks/issues/1913).
 	const field = (symbol: string, value: string) => (format === "dataview" ? `  [${symbol} ${value}]` : ` ${symbol} ${value}`);
 	const dataviewNames: Record<DateField, string> = {
 		created: "created::",

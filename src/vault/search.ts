@@ -387,7 +387,7 @@ export class IndexedNoteSearch implements NoteSearch {
 
 	/**
 	 * Indexes a note: at once when its text is short (done before this returns), in slices of
-	 * INDEX_BUILD_SLICE_MS when it is long (issue 12), and dropped if a newer event for the path,
+	 * INDEX_BUILD_SLICE_MS when it is long (other requests are answered between slices), and dropped if a newer event for the path,
 	 * a rebuild or a stop came meanwhile. A body over MAX_SEARCHABLE_NOTE_BYTES is not indexed.
 	 */
 	private async addToIndex(file: HostFile, text: string): Promise<void> {
