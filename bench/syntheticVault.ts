@@ -119,7 +119,7 @@ export async function writeSyntheticVault(root: string, count: number, seed = 42
 /** Stems of the common-vocabulary vault: few enough that any of the first few dozen appears in most notes. */
 const COMMON_STEM_COUNT = 300;
 /** Stems placed at fixed Zipf ranks, so the benchmark's common-word queries know what they ask for. */
-export const COMMON_QUERY_STEMS = ["garden", "project", "meeting", "review", "plan", "market"];
+const COMMON_QUERY_STEMS = ["garden", "project", "meeting", "review", "plan", "market"];
 const COMMON_QUERY_RANKS = [2, 4, 7, 11, 16, 24];
 /** Endings a stem takes: a prefix query for the stem finds them all, as it does for real inflections. */
 const COMMON_ENDINGS: Array<[string, number]> = [

@@ -10,7 +10,7 @@ import { VERSION } from "../version";
 type OptionsConfig = NonNullable<ParseArgsConfig["options"]>;
 
 /** What help says about one flag. */
-export interface FlagHelp {
+interface FlagHelp {
 	/** The value's name, for flags that take one. */
 	valueName?: string;
 	what: string;
@@ -224,7 +224,7 @@ export const UNDO_COMMAND = defineCommand({
 	flags: {},
 });
 
-export const HELP_COMMAND = defineCommand({
+const HELP_COMMAND = defineCommand({
 	name: "help",
 	arguments: "[command]",
 	summary: "show the commands, or one command's flags with their defaults",
@@ -247,7 +247,7 @@ export const COMMANDS: CommandSpec[] = [
 ];
 
 /** The command a help topic names ("serve", "token new"), if any. */
-export function commandNamed(topic: string): CommandSpec | undefined {
+function commandNamed(topic: string): CommandSpec | undefined {
 	return COMMANDS.find((command) => command.name === topic);
 }
 
@@ -256,7 +256,7 @@ function flagLabel(name: string, flag: FlagHelp): string {
 }
 
 /** One command's help: usage, what it does, and each flag with its default. */
-export function commandHelp(command: CommandSpec): string {
+function commandHelp(command: CommandSpec): string {
 	const flags = Object.entries(command.flags);
 	const width = Math.max(...flags.map(([name, flag]) => flagLabel(name, flag).length));
 	const lines = [`Usage: vault-mcp ${command.name} ${command.arguments} [flags]`, "", `${capitalize(command.summary)}.`, ...command.details, "", "Flags:"];
@@ -268,7 +268,7 @@ export function commandHelp(command: CommandSpec): string {
 }
 
 /** `vault-mcp help`: every command in one screen. */
-export function overviewHelp(): string {
+function overviewHelp(): string {
 	const width = Math.max(...COMMANDS.map((command) => `${command.name} ${command.arguments}`.length));
 	return [
 		`vault-mcp ${VERSION}: an MCP server over an Obsidian vault folder`,

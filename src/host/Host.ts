@@ -54,7 +54,7 @@ export interface HostMetadataCache {
 }
 
 /** The part of Obsidian's `Workspace` the code uses: open a note, and the note in the focused editor. */
-export type HostWorkspace = Pick<Workspace, "openLinkText" | "getActiveFile" | "activeEditor">;
+type HostWorkspace = Pick<Workspace, "openLinkText" | "getActiveFile" | "activeEditor">;
 
 /** The part of Obsidian's `FileManager` the code uses. */
 export interface HostFileManager {

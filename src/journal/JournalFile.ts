@@ -16,7 +16,7 @@ import type { JournalCall, JournalChange, JournalEntry, WriteJournal } from "./e
 import { copyEntry, estimatedBytes, linesOf, parseLine, readFrom, syncFolder, writeAll, writeAllAt, type JournalLine } from "./journalLines";
 
 /** The journal's file name, beside data.json in the plugin's folder. */
-export const JOURNAL_FILE_NAME = "journal.jsonl";
+const JOURNAL_FILE_NAME = "journal.jsonl";
 
 /** Where a vault's journal lives: `<vault>/<configDir>/plugins/vault-mcp/journal.jsonl`, never among the notes. */
 export function journalPathFor(vaultRoot: string, configDir: string): string {

@@ -6,7 +6,7 @@
 import { diffArrays } from "diff";
 import { DIFF_CONTEXT_LINES, DIFF_MAX_EDIT_LENGTH, DIFF_TIMEOUT_MS } from "../config/limits";
 
-export type DiffLine = { kind: "same" | "added" | "removed"; text: string } | { kind: "gap"; linesSkipped: number };
+type DiffLine = { kind: "same" | "added" | "removed"; text: string } | { kind: "gap"; linesSkipped: number };
 
 /**
  * A change shown as lines. `unmatched` is set when the changed part was too different to match

@@ -11,7 +11,7 @@ import { applyChange, currentText, isPathFree, NoteChangedSinceError, type NoteC
 import type { JournalCall, JournalChange, JournalEntry, WriteJournal } from "./entry";
 
 /** The name an undo made by a person is recorded under, in history. */
-export const UNDO_BY_PERSON = "you";
+const UNDO_BY_PERSON = "you";
 /** The tool name history shows for an undo. */
 export const UNDO_TOOL = "undo";
 

@@ -23,7 +23,7 @@ export interface StatusConfig {
 }
 
 /** Tasks' default statuses: its two core ones and the two custom ones it ships. `X` is read as done, as Obsidian and list_tasks read it. */
-export const DEFAULT_STATUSES: Readonly<Record<string, StatusConfig>> = {
+const DEFAULT_STATUSES: Readonly<Record<string, StatusConfig>> = {
 	" ": { type: "TODO", next: "x" },
 	x: { type: "DONE", next: " " },
 	X: { type: "DONE", next: " " },

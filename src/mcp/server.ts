@@ -24,7 +24,7 @@ export interface McpServerDeps {
  * The tools a grant may see: those its token's rights do not deny (write tools only for a write
  * grant with writing on), and the tools of Obsidian's window only inside Obsidian.
  */
-export function toolsForGrant(ctx: ToolContext, tools: readonly ToolDescriptor[] = ALL_TOOLS): ToolDescriptor[] {
+function toolsForGrant(ctx: ToolContext, tools: readonly ToolDescriptor[] = ALL_TOOLS): ToolDescriptor[] {
 	return tools.filter(
 		(tool) => effectiveRight(ctx.grant.token, tool, ctx.grant.canWrite) !== "deny" && (tool.needs !== "workspace" || ctx.host.workspace !== undefined),
 	);
@@ -227,7 +227,7 @@ function listTools(tools: readonly ToolDescriptor[]): ListToolsResult {
  * default, and arguments are parsed by zod, which drops unknown keys). The tools/list answer is
  * read into the model's context on every session.
  */
-export function leanJsonSchema(schema: unknown): unknown {
+function leanJsonSchema(schema: unknown): unknown {
 	if (Array.isArray(schema)) return schema.map(leanJsonSchema);
 	if (schema === null || typeof schema !== "object") return schema;
 	const lean: Record<string, unknown> = {};

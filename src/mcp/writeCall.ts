@@ -181,7 +181,7 @@ function changedLines(change: NoteChange): string[] | null {
  * Whether a set planned again on newer text makes the change the person approved: the same notes
  * (and moves, and new notes with the same text), and in each note the same lines removed and added.
  */
-export function isSameChange(approved: readonly NoteChange[], replanned: readonly NoteChange[]): boolean {
+function isSameChange(approved: readonly NoteChange[], replanned: readonly NoteChange[]): boolean {
 	if (approved.length !== replanned.length) return false;
 	return approved.every((change, index) => {
 		const again = replanned[index];

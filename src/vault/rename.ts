@@ -223,7 +223,7 @@ export async function renameNote(host: Host, scope: Scope, file: HostFile, to: s
 const linkRewrites = new WeakSet<(text: string) => string>();
 
 /** A planned note's link change as an edit of its text: a pure function, which the write path may make again on newer text. */
-export function relinkEdit(plan: Pick<RenamePlan, "from" | "to">, note: RelinkedNote): (text: string) => string {
+function relinkEdit(plan: Pick<RenamePlan, "from" | "to">, note: RelinkedNote): (text: string) => string {
 	const edit = (text: string) => relinkText(plan, note, text);
 	linkRewrites.add(edit);
 	return edit;
