@@ -19,7 +19,7 @@ const folderRules = [
 	neverImports("http", [
 		{
 			regex: outOfFolder(["ui", "host", "vault", "mcp"]),
-			message: "http/ takes a policy and a createServer callback; it imports nothing of ui/, host/, vault/ or mcp/.",
+			message: "http/ takes a policy and a lendServer callback; it imports nothing of ui/, host/, vault/ or mcp/.",
 		},
 		{ regex: "^\\.\\./config/(settings|store|FileSettingsStore)$", message: "http/ reads an EndpointPolicy, never the settings model." },
 		{ regex: outOfFolder(["main", "service"]), message: "http/ is wired by service.ts, never the other way round." },

@@ -6,7 +6,7 @@ import { IndexedNoteSearch } from "../src/vault/search";
 const JUDGED_RESULTS = 10;
 
 /**
- * Issue 16: queries a person would type over tasks-demo and the demo vault, each with the notes
+ * Queries a person would type over tasks-demo and the demo vault, each with the notes
  * that person expects among the first three results (any one of them counts). Judged from the
  * notes' titles and text, before looking at what the engine answers.
  */
@@ -113,7 +113,7 @@ export const JUDGED_QUERIES: JudgedQuery[] = [
 			"Styling/Theme - LYT Mode.md",
 		],
 	},
-	// Issue 16's ranking: a one-word query naming a note's whole title, and questions full of stop words.
+	// The ranking's hard cases: a one-word query naming a note's whole title, and questions full of stop words.
 	{ vault: "tasks-demo", query: "tasks", expected: ["Tasks.md"] },
 	{ vault: "tasks-demo", query: "acme", expected: ["ACME.md"] },
 	{ vault: "tasks-demo", query: "what is the stress test", expected: ["Stress Test/Stress Test Readme.md"] },

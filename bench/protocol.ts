@@ -1,5 +1,5 @@
 /**
- * The protocol's own cost (issue 16): a trivial tool call through the whole server beside a bare
+ * The protocol's own cost: a trivial tool call through the whole server beside a bare
  * node:http server that answers the very same bytes, in the same run. Latency is measured one
  * request at a time on a kept-alive socket, the two servers taking turns in short blocks so that
  * a noisy neighbour hurts both alike; throughput by autocannon in its own process (8 connections),

@@ -39,7 +39,7 @@ export const TASKS_DEMO_QUERIES: BenchQuery[] = [
 ];
 
 /**
- * Common-word queries for the common-vocabulary vault (issue 16): each word is a stem in most
+ * Common-word queries for the common-vocabulary vault: each word is a stem in most
  * notes (the bench checks that at least half match), one word and two.
  */
 export const COMMON_QUERIES: BenchQuery[] = [
@@ -57,7 +57,7 @@ export const COMMON_QUERIES: BenchQuery[] = [
 const TWO_LETTER_PREFIXES = [..."klmnrtpsfgdvbz"].flatMap((consonant) => [..."aeiou"].map((vowel) => consonant + vowel));
 
 /**
- * The slowest queries a person can type on the common-vocabulary vault (issue 16): short
+ * The slowest queries a person can type on the common-vocabulary vault: short
  * prefixes that expand to many word forms, long queries, phrases and exclusions of common words,
  * filters that leave almost nothing, non-Latin and accented prefixes, and a longest-allowed token.
  */

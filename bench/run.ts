@@ -40,7 +40,7 @@ const TASKS_DEMO_SOURCE = nodePath.join(fixturesDir(), "vaults/tasks-demo");
 /** `npm run bench -- --quick`: small vaults, correctness checks, no load test; under a minute, run by CI. */
 const QUICK = process.argv.includes("--quick");
 const SYNTHETIC_SIZES = (process.env.BENCH_SIZES ?? "1000,10000,50000").split(",").map(Number);
-/** Issue 16: vaults with a small, common vocabulary, where a query word is in most notes. */
+/** Vaults with a small, common vocabulary, where a query word is in most notes. */
 const COMMON_SIZES = QUICK ? [2000] : (process.env.BENCH_COMMON_SIZES ?? "10000,50000").split(",").map(Number);
 /** Common-word queries must match at least this share of the notes, or they do not test what they claim. */
 const COMMON_MATCH_SHARE = 0.5;
@@ -57,7 +57,7 @@ const ONLY = process.argv.includes("--only") ? (process.argv[process.argv.indexO
 /** rename_note of a note linked from RENAME_BACKLINKS notes, in a vault of 2 × RENAME_BACKLINKS + 1 notes: the target is at most 1.5 s. */
 const RENAME_BACKLINKS = 1_000;
 const RENAME_ROUNDS = Number(process.env.BENCH_RENAME_ROUNDS ?? 3);
-/** Issue 12: lines in the notes parsed alone; linear parsing takes about 4× as long for each 4× as many lines. */
+/** Lines in the notes parsed alone; linear parsing takes about 4× as long for each 4× as many lines. */
 const PARSE_LINES = [10_000, 40_000, 160_000];
 const PARSE_ROUNDS = 3;
 
@@ -254,7 +254,7 @@ async function checkIndexEqualsScan(label: string, host: NodeHost, index: Indexe
 }
 
 /**
- * Issue 16: a vault whose words are common. Index ready = metadata cache and index built from
+ * A vault whose words are common. Index ready = metadata cache and index built from
  * the folder (headless); heap of both against the corpus; in-process search on common words.
  */
 async function benchCommonVault(size: number): Promise<void> {
@@ -428,7 +428,7 @@ function fastestRun(work: () => void): number {
 }
 
 /**
- * Issue 12: one note's metadata parse and search tokenization at 10k, 40k and 160k lines, in
+ * One note's metadata parse and search tokenization at 10k, 40k and 160k lines, in
  * the shapes of the report (a list of links, one paragraph of links), each with the ratio to the
  * size before (linear: about 4×); and the longest step of a 10 MiB note's parse, the most the
  * server's event loop waits for it (the headless cache pauses after steps once 40 ms have passed).
@@ -441,7 +441,7 @@ function benchParse(): void {
 	// Warm the JIT first, or the first size measured pays for compiling the parser.
 	const warmUp = Array.from({ length: 10_000 }, (_, index) => `- [[link ${index}]] text ${index}`).join("\n");
 	fastestRun(() => parseMetadata(warmUp));
-	fastestRun(() => runSteps(new SearchEngine().prepare("note.md", "note", 0, warmUp, [])));
+	fastestRun(() => runSteps(new SearchEngine().index.prepare("note.md", "note", 0, warmUp, [])));
 	for (const [shape, line] of shapes) {
 		let previousParse = 0;
 		let previousTokenize = 0;
@@ -450,7 +450,7 @@ function benchParse(): void {
 			const label = `parse: ${shape}`;
 			const parseMs = fastestRun(() => parseMetadata(text));
 			// What the search index does with a note's body: tokenized in chunks, each token given its id.
-			const tokenizeMs = fastestRun(() => runSteps(new SearchEngine().prepare("note.md", "note", 0, text, [])));
+			const tokenizeMs = fastestRun(() => runSteps(new SearchEngine().index.prepare("note.md", "note", 0, text, [])));
 			record(label, `metadata parse, ${lines / 1000}k lines (${(text.length / 1048576).toFixed(1)} MiB)`, parseMs, "ms");
 			if (previousParse) record(label, `metadata parse, ${lines / 1000}k ÷ ${lines / 4000}k lines`, parseMs / previousParse, "×");
 			record(label, `search index tokenize, ${lines / 1000}k lines`, tokenizeMs, "ms");
@@ -530,7 +530,7 @@ async function benchHttpLoad(root: string): Promise<void> {
 	await host.close();
 }
 
-/** Issue 16: what the protocol itself costs, beside a bare node:http server answering the same bytes. */
+/** What the protocol itself costs, beside a bare node:http server answering the same bytes. */
 async function benchProtocol(): Promise<void> {
 	const root = await writeTinyVault();
 	const host = await NodeHost.open(root);

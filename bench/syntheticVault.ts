@@ -119,7 +119,7 @@ export async function writeSyntheticVault(root: string, count: number, seed = 42
 /** Stems of the common-vocabulary vault: few enough that any of the first few dozen appears in most notes. */
 const COMMON_STEM_COUNT = 300;
 /** Stems placed at fixed Zipf ranks, so the benchmark's common-word queries know what they ask for. */
-export const COMMON_QUERY_STEMS = ["garden", "project", "meeting", "review", "plan", "market"];
+const COMMON_QUERY_STEMS = ["garden", "project", "meeting", "review", "plan", "market"];
 const COMMON_QUERY_RANKS = [2, 4, 7, 11, 16, 24];
 /** Endings a stem takes: a prefix query for the stem finds them all, as it does for real inflections. */
 const COMMON_ENDINGS: Array<[string, number]> = [
@@ -130,7 +130,7 @@ const COMMON_ENDINGS: Array<[string, number]> = [
 ];
 
 /**
- * A vault whose vocabulary is small and common (issue 16): Zipf-distributed words from a few
+ * A vault whose vocabulary is small and common: Zipf-distributed words from a few
  * hundred stems, each with a few endings, so a query word appears in most notes. About 2.1 KB a
  * note, 21 MB for 10,000 notes; most notes a few paragraphs, some much longer.
  */

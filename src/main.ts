@@ -7,6 +7,7 @@ import { obsidianHost, vaultBasePath } from "./host/ObsidianHost";
 import { INDICATOR_REFRESH_MS } from "./config/limits";
 import { PluginSettingsStore } from "./config/PluginSettingsStore";
 import { SettingsFileLock } from "./config/SettingsFileLock";
+import { UnreadableFileCopy } from "./config/unreadableCopy";
 import { McpService, type ServiceStatus } from "./service";
 import { defaultSettings, UnreadableSettingsError, type VaultMcpSettings } from "./config/settings";
 import { VaultMcpSettingTab } from "./ui/SettingsTab";
@@ -45,6 +46,8 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 
 	/** Why data.json could not be read, while it cannot: the server stays off and nothing is saved over the file. */
 	private unreadableSettings: string | null = null;
+	/** The one copy kept of a data.json that could not be read. */
+	private unreadableCopy: UnreadableFileCopy | null = null;
 
 	override async onload(): Promise<void> {
 		this.settings = await this.readSettingsOrStayOff();
@@ -189,11 +192,11 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 
 	/** Copies the unreadable data.json aside, once; returns the copy's vault path, or null if it could not be made. */
 	private async keepUnreadableSettings(): Promise<string | null> {
-		const dataPath = normalizePath(`${this.app.vault.configDir}/plugins/${this.manifest.id}/data.json`);
-		const copy = `${dataPath}.unreadable-${new Date().toISOString().replace(/[:.]/g, "-")}`;
+		this.unreadableCopy ??= new UnreadableFileCopy(normalizePath(`${this.app.vault.configDir}/plugins/${this.manifest.id}/data.json`), (from, to) =>
+			this.app.vault.adapter.copy(from, to),
+		);
 		try {
-			await this.app.vault.adapter.copy(dataPath, copy);
-			return copy;
+			return await this.unreadableCopy.keep();
 		} catch {
 			return null;
 		}

@@ -1,9 +1,14 @@
 /**
  * "A value, or why not", as path checks, note lookups, edits and every tool handler return it. The
  * error is a sentence a person or a model can act on, passed up unchanged to the tool that answers
- * with it. Not yet the only such shape: the token list and the rights (`auth/tokenList.ts`,
- * `auth/rights.ts`) still answer `{ error } | { … }`, which the CLI and the settings tab test with
- * `"error" in`. Pure; imports nothing.
+ * with it. Pure; imports nothing.
+ *
+ * Not the only such shape. The settings edits the CLI and the settings tab make answer
+ * `{ …changed } | { error }` and are tested with `"error" in`: the token list (`auth/tokenList.ts`),
+ * rights (`applyRightChanges`), token folders (`parseTokenFolders`, `foldersFromFlags`, and
+ * `TokenFoldersOutcome`, whose error also says whether it is a usage error). An undo answers
+ * `UndoOutcome`, `{ ok: true, … } | { ok: false, reason }`, with what it undid. The HTTP layer's own
+ * shapes carry a refusal with its status code (`{ refusal }`, `{ refused }`), not a sentence.
  */
 export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 

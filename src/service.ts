@@ -165,8 +165,8 @@ export class McpService {
 	/** Vault-wide calls take turns, one slice per event-loop turn, so other requests wait behind one slice at most. */
 	private readonly sliceTurns: SliceTurns;
 
-	/** An MCP server for one request: the tools this grant may see, over the scope the settings give. */
-	private createServer(grant: Grant, settings: VaultMcpSettings, search: NoteSearch, era: ProtocolEra, releasePlace: () => void): LentServer {
+	/** An MCP server from the pool, lent to one request: the tools this grant may see, over the scope the settings give. */
+	private lendServer(grant: Grant, settings: VaultMcpSettings, search: NoteSearch, era: ProtocolEra, releasePlace: () => void): LentServer {
 		return this.servers.lend(this.contextFor(grant, settings, search, releasePlace), era);
 	}
 
@@ -243,7 +243,7 @@ export class McpService {
 		const connections = new ConnectionPool({ maxUnauthenticated: deadlines.maxUnauthenticatedConnections, firstRequestMs: deadlines.firstRequestMs });
 		const endpoint = createMcpEndpoint({
 			currentSettings: () => this.requireSettings(),
-			createServer: (grant, current, era, releasePlace) => this.createServer(grant, current, searchIndex, era, releasePlace),
+			lendServer: (grant, current, era, releasePlace) => this.lendServer(grant, current, searchIndex, era, releasePlace),
 			logger: this.deps.logger,
 			isWriteTool: (name, grant) => {
 				const tool = WRITE_TOOLS_BY_NAME.get(name);

@@ -26,7 +26,7 @@ export type ToolRights = Record<string, ToolRight>;
  * The right of a tool the token's map does not name: a tool added by an update reads at once and
  * asks before it writes, so an upgrade never lets a new tool change notes unseen.
  */
-export const DEFAULT_RIGHT: Record<ToolRightSubject["access"], ToolRight> = { read: "allow", write: "ask" };
+const DEFAULT_RIGHT: Record<ToolRightSubject["access"], ToolRight> = { read: "allow", write: "ask" };
 
 /**
  * The write tools there were before tokens had rights. A token saved then has no map; reading the

@@ -13,7 +13,7 @@ import { parseExpression, walkExpression, type Expression } from "./expression";
 /** A filter: one statement, or `and` / `or` / `not` (none of) over a list of filters. */
 export type Filter = { kind: "statement"; text: string; expression: Expression } | { kind: "and" | "or" | "not"; items: Filter[] };
 
-export type SortDirection = "ASC" | "DESC";
+type SortDirection = "ASC" | "DESC";
 
 export interface SortKey {
 	property: string;

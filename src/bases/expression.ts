@@ -8,7 +8,7 @@
 import { BASES_MAX_EXPRESSION_CHARS, BASES_MAX_EXPRESSION_DEPTH } from "../config/limits";
 import { fail, ok, type Result } from "../result";
 
-export type BinaryOperator = "||" | "&&" | "==" | "!=" | "<" | "<=" | ">" | ">=" | "+" | "-" | "*" | "/" | "%";
+type BinaryOperator = "||" | "&&" | "==" | "!=" | "<" | "<=" | ">" | ">=" | "+" | "-" | "*" | "/" | "%";
 
 /** One node of a parsed expression. */
 export type Expression =

@@ -12,7 +12,7 @@ import { notePropertyValue } from "./noteValues";
 import { compareValues } from "./operators";
 import { FileValue, isTruthy, toJson, type BaseFile, type BaseVault, type Value } from "./values";
 
-export interface BaseQueryRow {
+interface BaseQueryRow {
 	path: string;
 	/** The value of the view's groupBy property, when it has one. */
 	group?: unknown;

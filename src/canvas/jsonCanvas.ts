@@ -6,7 +6,7 @@
 import { CANVAS_MAX_EDGES, CANVAS_MAX_NODES } from "../config/limits";
 import { fail, ok, type Result } from "../result";
 
-export type CanvasNodeType = "text" | "file" | "link" | "group";
+type CanvasNodeType = "text" | "file" | "link" | "group";
 
 export interface CanvasNode {
 	id: string;

@@ -4,6 +4,7 @@ import * as nodePath from "node:path";
 import { checkOwnFolder, CREATE_NEW_FLAGS, openOwnFile, READ_FLAGS } from "./ownFiles";
 import { parseSettings, UnreadableSettingsError, type ParsedSettings, type VaultMcpSettings } from "./settings";
 import { SettingsFileLock } from "./SettingsFileLock";
+import { UnreadableFileCopy } from "./unreadableCopy";
 import type { SettingsStore } from "./store";
 
 /**
@@ -15,8 +16,8 @@ import type { SettingsStore } from "./store";
  */
 export class FileSettingsStore implements SettingsStore {
 	readonly path: string;
-	private copied: string | null = null;
 	private readonly lock: SettingsFileLock;
+	private readonly unreadableCopy: UnreadableFileCopy;
 
 	constructor(
 		private readonly vaultRoot: string,
@@ -24,6 +25,7 @@ export class FileSettingsStore implements SettingsStore {
 	) {
 		this.lock = new SettingsFileLock(vaultRoot, configDir);
 		this.path = this.lock.path;
+		this.unreadableCopy = new UnreadableFileCopy(this.path, (from, to) => fs.copyFile(from, to, fsConstants.COPYFILE_EXCL));
 	}
 
 	/** The file's JSON, or null when there is no file yet. Throws UnreadableSettingsError (after keeping a copy) when it is not JSON. */
@@ -78,16 +80,6 @@ export class FileSettingsStore implements SettingsStore {
 		}
 	}
 
-	/** Copies data.json aside as `data.json.unreadable-<time>` (once per process); returns the copy's path. */
-	async keepCopy(): Promise<string> {
-		if (this.copied) return this.copied;
-		const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-		const copy = `${this.path}.unreadable-${stamp}`;
-		await fs.copyFile(this.path, copy, fsConstants.COPYFILE_EXCL);
-		this.copied = copy;
-		return copy;
-	}
-
 	private async readWithText(): Promise<{ parsed: ParsedSettings; text: string | null }> {
 		const text = await this.readText();
 		if (text === null) return { parsed: parseSettings(null), text };
@@ -98,11 +90,11 @@ export class FileSettingsStore implements SettingsStore {
 		} catch (error) {
 			if (!(error instanceof UnreadableSettingsError)) throw error;
 			throw new UnreadableSettingsError(
-				`${this.path}: ${error.message}. It was left as it is; a copy is at ${await this.keepCopy()}. Fix or remove it, then start again.`,
+				`${this.path}: ${error.message}. It was left as it is; a copy is at ${await this.unreadableCopy.keep()}. Fix or remove it, then start again.`,
 			);
 		}
 		// Some fields fell back to defaults: a later save would drop what they held, so keep the original.
-		if (parsed.warnings.length > 0) parsed.warnings.push(`settings: the file as it was is kept at ${await this.keepCopy()}`);
+		if (parsed.warnings.length > 0) parsed.warnings.push(`settings: the file as it was is kept at ${await this.unreadableCopy.keep()}`);
 		return { parsed, text };
 	}
 
@@ -123,7 +115,7 @@ export class FileSettingsStore implements SettingsStore {
 			return JSON.parse(text) as unknown;
 		} catch {
 			throw new UnreadableSettingsError(
-				`${this.path} is not valid JSON. It was left as it is; a copy is at ${await this.keepCopy()}. Fix or remove it, then start again.`,
+				`${this.path} is not valid JSON. It was left as it is; a copy is at ${await this.unreadableCopy.keep()}. Fix or remove it, then start again.`,
 			);
 		}
 	}

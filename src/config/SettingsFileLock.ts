@@ -6,7 +6,7 @@ import { checkOwnFolder, OwnFileLinkError } from "./ownFiles";
 import { PLUGIN_ID } from "./store";
 
 /** data.json's path in a vault: `<vault>/<configDir>/plugins/vault-mcp/data.json`. */
-export function settingsPathFor(vaultRoot: string, configDir: string): string {
+function settingsPathFor(vaultRoot: string, configDir: string): string {
 	return nodePath.join(vaultRoot, configDir, "plugins", PLUGIN_ID, "data.json");
 }
 

@@ -63,7 +63,7 @@ export interface VaultMcpSettings {
 	searchLanguage: SearchLanguage;
 }
 
-export const SETTINGS_VERSION = 1;
+const SETTINGS_VERSION = 1;
 
 /** Settings for a vault that has never had the plugin. */
 export function defaultSettings(): VaultMcpSettings {

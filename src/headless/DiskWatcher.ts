@@ -5,7 +5,7 @@ import type { FolderJail } from "../host/FolderJail";
 import { RENAME_PAIRING_MS } from "../config/limits";
 
 /** A file the vault lists, as the watcher needs it. */
-export interface WatchedFile {
+interface WatchedFile {
 	path: string;
 	ino: number;
 	diskPath: string;

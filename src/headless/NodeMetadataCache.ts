@@ -36,7 +36,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 	private updates: Promise<unknown> = Promise.resolve();
 	/**
 	 * Parsing and link resolution pause on this clock, so one huge note (or a big vault) never
-	 * holds the event loop for more than about a slice: the server keeps answering (issue 12).
+	 * holds the event loop for more than about a slice: the server keeps answering.
 	 */
 	private readonly clock = new SliceClock(METADATA_PARSE_SLICE_MS, nextTurn);
 

@@ -13,7 +13,7 @@ import { DiskWatcher, type WatchedVault } from "./DiskWatcher";
 export { normalizeVaultPath };
 
 /** The note kept changing under other programs' writes for every attempt: nothing was written. */
-export class WriteConflictError extends Error {
+class WriteConflictError extends Error {
 	readonly code = "EWRITECONFLICT";
 	constructor() {
 		super(
@@ -31,7 +31,7 @@ interface KnownFile extends HostFile {
 }
 
 /** The vault's own trash folder, where Obsidian's "Move to Obsidian trash" puts deleted files. */
-export const TRASH_FOLDER = ".trash";
+const TRASH_FOLDER = ".trash";
 
 /** Obsidian's default config folder name. */
 export const DEFAULT_CONFIG_DIR = ".obsidian";

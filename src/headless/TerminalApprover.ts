@@ -14,7 +14,7 @@ import {
 	TERMINAL_DIFF_LINES,
 	TERMINAL_TYPED_AHEAD_MAX_BYTES,
 } from "../config/limits";
-import { diffAsText, diffNote } from "../markdown/lineDiff";
+import { diffAsText, diffNote } from "../journal/noteDiff";
 import { FairApprovalLine, type ApprovalAnswer, type ApprovalDecision, type ApprovalRequest, type Approver, type OnScreen } from "../mcp/approval";
 import { visibleInTerminal } from "./terminalText";
 

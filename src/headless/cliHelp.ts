@@ -10,7 +10,7 @@ import { VERSION } from "../version";
 type OptionsConfig = NonNullable<ParseArgsConfig["options"]>;
 
 /** What help says about one flag. */
-export interface FlagHelp {
+interface FlagHelp {
 	/** The value's name, for flags that take one. */
 	valueName?: string;
 	what: string;
@@ -224,7 +224,7 @@ export const UNDO_COMMAND = defineCommand({
 	flags: {},
 });
 
-export const HELP_COMMAND = defineCommand({
+const HELP_COMMAND = defineCommand({
 	name: "help",
 	arguments: "[command]",
 	summary: "show the commands, or one command's flags with their defaults",

@@ -36,7 +36,7 @@ export class OutsideVaultError extends Error {
 }
 
 /** Another program kept replacing the file while it was being opened: nothing was read or written. */
-export class NoteKeptChangingError extends Error {
+class NoteKeptChangingError extends Error {
 	readonly code = "EWRITECONFLICT";
 	constructor() {
 		super("The note kept changing while it was being opened (another program is saving it); nothing was read or written. Try again in a moment.");

@@ -1,7 +1,7 @@
 import { LINK_SEARCH_DELAY_MS } from "../config/limits";
 import type { App, Component, DataAdapter, TFile } from "obsidian";
 import { FolderJail } from "./FolderJail";
-import type { Host, HostFile, HostFileManager, HostVault } from "./Host";
+import type { Host, HostFileManager, HostVault } from "./Host";
 
 /** The vault's folder on disk; throws when the vault is not on the local file system. */
 export function vaultBasePath(app: App): string {
@@ -79,6 +79,3 @@ export async function obsidianHost(app: App, owner: Pick<Component, "registerEve
 	};
 	return { vault: jailedVault, metadataCache: app.metadataCache, workspace: app.workspace, fileManager, hiddenLinks: () => links };
 }
-
-/** Obsidian's TFile fits the seam's file type (checked by the compiler). */
-export type ObsidianFileFitsSeam = TFile extends HostFile ? true : never;

@@ -141,11 +141,12 @@ async function serveMcp<S extends EndpointPolicy>(
 	// a client that sends its next request the moment it has an answer must find the place free.
 	res.once("finish", place.leave);
 	res.once("close", place.leave);
+	const admitted = { req, res, grant, settings, json: body.json, releasePlace: place.leave };
 	if (claimsModernRevision(body.json, version)) {
-		await serveModern(req, res, grant, settings, state, body.json, place.leave);
+		await serveModern(admitted, state);
 		return;
 	}
-	await serveLegacy(req, res, grant, settings, state, body.json, place.leave);
+	await serveLegacy(admitted, state);
 }
 
 /** The Streamable HTTP transport asks the client to accept both a JSON answer and an event stream. */

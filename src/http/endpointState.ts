@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { McpHttpHandler, McpServer, ProtocolEra } from "@modelcontextprotocol/server";
 import type { Logger } from "../activity";
@@ -22,11 +23,11 @@ export interface EndpointPolicy extends TokenLimits {
 export interface EndpointDeps<S extends EndpointPolicy> {
 	currentSettings(): S;
 	/**
-	 * An MCP server for one request of `era`, with the grant and the settings read when the request
-	 * arrived. `releasePlace` gives the request's place in flight back early: a call waiting for the
-	 * person's approval does no work meanwhile.
+	 * An MCP server from the pool, lent to one request of `era`, with the grant and the settings read
+	 * when the request was let in. `releasePlace` gives the request's place in flight back early: a
+	 * call waiting for the person's approval does no work meanwhile.
 	 */
-	createServer(grant: Grant, settings: S, era: ProtocolEra, releasePlace: () => void): LentServer;
+	lendServer(grant: Grant, settings: S, era: ProtocolEra, releasePlace: () => void): LentServer;
 	logger: Logger;
 	/**
 	 * True for a tool that writes and that this grant may call: its calls count against the token's
@@ -47,6 +48,19 @@ export interface LentServer {
 	server: McpServer;
 	/** Called once the request is answered (or its client gone); resolves once the server may serve another request. */
 	release(): Promise<void>;
+}
+
+/**
+ * One request the endpoint let in, as both protocol paths serve it: its grant and the settings read
+ * once its body had arrived and its place was taken, its parsed body, and its place's early release.
+ */
+export interface AdmittedRequest<S extends EndpointPolicy> {
+	req: IncomingMessage;
+	res: ServerResponse;
+	grant: Grant;
+	settings: S;
+	json: unknown;
+	releasePlace: () => void;
 }
 
 /** What every request of one endpoint shares (one per endpoint: no state at module level but the legacy transports of pooled servers). */

@@ -1,7 +1,5 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
 import type { McpServer } from "@modelcontextprotocol/server";
-import type { Grant } from "../auth/grant";
-import type { EndpointPolicy, EndpointState } from "./endpointState";
+import type { AdmittedRequest, EndpointPolicy, EndpointState } from "./endpointState";
 import { dropIfUnreadWithin, failRequest, jsonRpcError, sendJson, sendJsonText } from "./replies";
 import { checkMessages, ExchangeTransport, type Exchange } from "./statelessTransport";
 
@@ -20,22 +18,15 @@ async function connectedTransport(server: McpServer): Promise<ExchangeTransport>
  * lent server: one JSON answer, 202 for notifications only, the answer-size cap and the deadline
  * for a client that does not read its answer.
  */
-export async function serveLegacy<S extends EndpointPolicy>(
-	req: IncomingMessage,
-	res: ServerResponse,
-	grant: Grant,
-	settings: S,
-	state: EndpointState<S>,
-	json: unknown,
-	releasePlace: () => void,
-): Promise<void> {
+export async function serveLegacy<S extends EndpointPolicy>(admitted: AdmittedRequest<S>, state: EndpointState<S>): Promise<void> {
+	const { res, grant, settings, json, releasePlace } = admitted;
 	const { deps, deadlinesAndCaps } = state;
 	const checked = checkMessages(json);
 	if ("status" in checked) {
 		sendJson(res, checked.status, jsonRpcError(checked.code, checked.message));
 		return;
 	}
-	const lent = deps.createServer(grant, settings, "legacy", releasePlace);
+	const lent = deps.lendServer(grant, settings, "legacy", releasePlace);
 	let exchange: Exchange | null = null;
 	try {
 		// Only a server lent for the first time waits to be connected (an await costs a turn even when nothing is pending).

@@ -1,7 +1,5 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Grant } from "../auth/grant";
 import { webRequestOf } from "./listenStream";
-import type { EndpointPolicy, EndpointState, LentServer } from "./endpointState";
+import type { AdmittedRequest, EndpointPolicy, EndpointState, LentServer } from "./endpointState";
 import { answerTooLarge, dropIfUnreadWithin, failRequest, JSON_RPC_METHOD_NOT_FOUND, sendJson } from "./replies";
 
 /**
@@ -10,15 +8,8 @@ import { answerTooLarge, dropIfUnreadWithin, failRequest, JSON_RPC_METHOD_NOT_FO
  * answers `server/discover`. Its server comes from the same pool as every other request's; the SDK
  * connects it to a transport for this one exchange and disconnects it once the answer is out.
  */
-export async function serveModern<S extends EndpointPolicy>(
-	req: IncomingMessage,
-	res: ServerResponse,
-	grant: Grant,
-	settings: S,
-	state: EndpointState<S>,
-	json: unknown,
-	releasePlace: () => void,
-): Promise<void> {
+export async function serveModern<S extends EndpointPolicy>(admitted: AdmittedRequest<S>, state: EndpointState<S>): Promise<void> {
+	const { req, res, grant, settings, json, releasePlace } = admitted;
 	const { deps, deadlinesAndCaps } = state;
 	if (isListenRequest(json) && state.listens !== null) {
 		await state.listens.serve(
@@ -26,7 +17,7 @@ export async function serveModern<S extends EndpointPolicy>(
 			res,
 			grant,
 			json,
-			() => deps.createServer(grant, settings, "modern", releasePlace),
+			() => deps.lendServer(grant, settings, "modern", releasePlace),
 			releasePlace,
 			deadlinesAndCaps.maxResponseBodyBytes,
 		);
@@ -54,7 +45,7 @@ export async function serveModern<S extends EndpointPolicy>(
 	let lent: LentServer | null = null;
 	let disconnected: Promise<void> = Promise.resolve();
 	state.modernServers.set(request, () => {
-		lent = deps.createServer(grant, settings, "modern", releasePlace);
+		lent = deps.lendServer(grant, settings, "modern", releasePlace);
 		const low = lent.server.server;
 		disconnected = new Promise((resolve) => (low.onclose = () => resolve()));
 		return lent.server;

@@ -4,7 +4,7 @@ import type { ConnectionPool } from "./connections";
 import { MCP_PATH } from "./guard";
 
 /** Only this address is ever bound: nothing off this computer can connect. */
-export const LOOPBACK_ADDRESS = "127.0.0.1";
+const LOOPBACK_ADDRESS = "127.0.0.1";
 
 /** The MCP endpoint's URL on a port: what every client (and every snippet, the CLI's included) connects to. */
 export function endpointUrl(port: number): string {

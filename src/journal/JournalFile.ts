@@ -22,7 +22,7 @@ import { copyEntry, estimatedBytes, linesOf, parseLine, readFrom, syncFolder, wr
  */
 const CUT_LINE_END = "\u0000\n";
 /** The journal's file name, beside data.json in the plugin's folder. */
-export const JOURNAL_FILE_NAME = "journal.jsonl";
+const JOURNAL_FILE_NAME = "journal.jsonl";
 
 /** Where a vault's journal lives: `<vault>/<configDir>/plugins/vault-mcp/journal.jsonl`, never among the notes. */
 export function journalPathFor(vaultRoot: string, configDir: string): string {

@@ -7,8 +7,7 @@
  * really replaced and the text it really wrote.
  */
 import type { Host, HostFile } from "../host/Host";
-import { ensureParentFolder } from "../vault/dailyNotes";
-import { hashText } from "../vault/writes";
+import { ensureParentFolder, hashText } from "../vault/writes";
 import { RELINKS_APPLIED_AT_ONCE } from "../config/limits";
 import type { JournalCall, JournalChange, WriteJournal } from "./entry";
 
@@ -51,6 +50,13 @@ export class WriteNoLongerAllowedError extends Error {
 		super("This call is no longer allowed for this token (its rights, the token or the write switch changed).");
 		this.name = "WriteNoLongerAllowedError";
 	}
+}
+
+/** Where a set is written and recorded: the vault, the journal, and the call each note's record belongs to. */
+export interface ApplyTarget {
+	host: Host;
+	journal: WriteJournal;
+	call: JournalCall;
 }
 
 /** How a set is applied. */
@@ -126,17 +132,11 @@ export async function findChangedNote(host: Host, changes: readonly NoteChange[]
  * the text written to each path. Throws NoteChangedSinceError when a note changed in the meantime
  * and its edit cannot be made again, WriteNoLongerAllowedError when `mayWrite` turns false.
  */
-export async function applyChangeSet(
-	host: Host,
-	journal: WriteJournal,
-	call: JournalCall,
-	changes: readonly NoteChange[],
-	options: ApplyOptions,
-): Promise<Map<string, string>> {
+export async function applyChangeSet(target: ApplyTarget, changes: readonly NoteChange[], options: ApplyOptions): Promise<Map<string, string>> {
 	// Sets that touch a path in common are checked and written one after another: two overwrites of one
 	// note planned the same backup name at once, and the second wrote its note before finding the name taken.
 	const paths = changes.flatMap((change) => (change.movedFrom === undefined ? [change.path] : [change.path, change.movedFrom]));
-	return withPathTurns(paths, () => applyInTurn(host, journal, call, changes, options));
+	return withPathTurns(paths, () => applyInTurn(target, changes, options));
 }
 
 /** The end of the last set applied on each path (lower-cased), for `withPathTurns`. */
@@ -156,14 +156,8 @@ async function withPathTurns<T>(paths: readonly string[], work: () => Promise<T>
 	}
 }
 
-async function applyInTurn(
-	host: Host,
-	journal: WriteJournal,
-	call: JournalCall,
-	changes: readonly NoteChange[],
-	options: ApplyOptions,
-): Promise<Map<string, string>> {
-	const changed = await findChangedNote(host, changes, options);
+async function applyInTurn(target: ApplyTarget, changes: readonly NoteChange[], options: ApplyOptions): Promise<Map<string, string>> {
+	const changed = await findChangedNote(target.host, changes, options);
 	if (changed !== null) throw new NoteChangedSinceError(changed, []);
 	const written = new Map<string, string>();
 	const done: string[] = [];
@@ -172,18 +166,12 @@ async function applyInTurn(
 		if (!options.mayWrite()) throw new WriteNoLongerAllowedError(done);
 		try {
 			if (moveByHost !== undefined && change === moveByHost) {
-				await moveWithHostLinks(host, journal, call, change, changes, written);
+				await moveWithHostLinks(target, change, changes, written);
 			} else if (moveByHost !== undefined && written.has(change.path)) {
 				// Completed by the host's rename above.
 				return;
 			} else {
-				const text = await applyChange(
-					host,
-					journal,
-					call,
-					change,
-					options.redoEdits || change.relink === true ? true : (options.acceptsRedo ?? false),
-				);
+				const text = await applyChange(target, change, options.redoEdits || change.relink === true ? true : (options.acceptsRedo ?? false));
 				if (text !== null) written.set(change.path, text);
 			}
 		} catch (error) {
@@ -198,7 +186,7 @@ async function applyInTurn(
 	let group: NoteChange[] = [];
 	const flush = async () => {
 		for (let start = 0; start < group.length; start += RELINKS_APPLIED_AT_ONCE)
-			await applyRelinks(host, journal, call, group.slice(start, start + RELINKS_APPLIED_AT_ONCE), options, written, done);
+			await applyRelinks(target, group.slice(start, start + RELINKS_APPLIED_AT_ONCE), options, written, done);
 		group = [];
 	};
 	for (const change of changes) {
@@ -232,20 +220,18 @@ export function missingFolders(host: Host, path: string): string[] {
  * settled, the first note's error (with every note written so far in `done`).
  */
 async function applyRelinks(
-	host: Host,
-	journal: WriteJournal,
-	call: JournalCall,
+	target: ApplyTarget,
 	group: readonly NoteChange[],
 	options: ApplyOptions,
 	written: Map<string, string>,
 	done: string[],
 ): Promise<void> {
 	if (!options.mayWrite()) throw new WriteNoLongerAllowedError(done);
-	journal.recordChanges(
-		call,
+	target.journal.recordChanges(
+		target.call,
 		group.map((change) => record(change.path, change.before, change.after)),
 	);
-	const results = await Promise.allSettled(group.map((change) => writeRecordedRelink(host, journal, call, change, options)));
+	const results = await Promise.allSettled(group.map((change) => writeRecordedRelink(target, change, options)));
 	let failure: Error | null = null;
 	for (const [index, result] of results.entries()) {
 		const change = group[index]!;
@@ -261,7 +247,7 @@ async function applyRelinks(
 }
 
 /** Writes one link change already recorded as planned; returns the text written (null: nothing written, its record dropped). */
-async function writeRecordedRelink(host: Host, journal: WriteJournal, call: JournalCall, change: NoteChange, options: ApplyOptions): Promise<string | null> {
+async function writeRecordedRelink({ host, journal, call }: ApplyTarget, change: NoteChange, options: ApplyOptions): Promise<string | null> {
 	let recorded: { before: string; after: string } | null = { before: change.before ?? "", after: change.after };
 	const forget = () => {
 		if (recorded !== null) journal.dropChange(call.id, change.path);
@@ -311,23 +297,21 @@ function record(path: string, before: string | null, after: string, movedFrom?: 
  * again on the note's current text. Returns the note's text as written (null: nothing to write).
  */
 export async function applyChange(
-	host: Host,
-	journal: WriteJournal,
-	call: JournalCall,
+	target: ApplyTarget,
 	change: NoteChange,
 	mayRedo: boolean | ((before: string, after: string) => boolean),
 ): Promise<string | null> {
-	if (change.movedFrom !== undefined) return moveNote(host, journal, call, change, change.movedFrom, mayRedo === true);
+	if (change.movedFrom !== undefined) return moveNote(target, change, change.movedFrom, mayRedo === true);
 	if (change.before === null) {
-		await createNote(host, journal, call, change.path, change.after);
+		await createNote(target, change.path, change.after);
 		return change.after;
 	}
-	const file = host.vault.getFileByPath(change.path);
+	const file = target.host.vault.getFileByPath(change.path);
 	if (!file) throw new NoteChangedSinceError(change.path, []);
-	return editWithCompare(host, journal, call, file, change, mayRedo);
+	return editWithCompare(target, file, change, mayRedo);
 }
 
-async function createNote(host: Host, journal: WriteJournal, call: JournalCall, path: string, text: string): Promise<void> {
+async function createNote({ host, journal, call }: ApplyTarget, path: string, text: string): Promise<void> {
 	if (!(await isPathFree(host, path))) throw new NoteChangedSinceError(path, []);
 	const createdFolders = missingFolders(host, path);
 	await ensureParentFolder(host, path);
@@ -350,9 +334,7 @@ async function createNote(host: Host, journal: WriteJournal, call: JournalCall, 
  * again on fresher text; the journal record follows the run that is written.
  */
 async function editWithCompare(
-	host: Host,
-	journal: WriteJournal,
-	call: JournalCall,
+	{ host, journal, call }: ApplyTarget,
 	file: HostFile,
 	change: NoteChange,
 	mayRedo: boolean | ((before: string, after: string) => boolean),
@@ -398,7 +380,8 @@ async function editWithCompare(
  * had when it moved. A note that changed just before it moved keeps that text (its own edit made
  * again on it when allowed), so nothing another writer added is lost.
  */
-async function moveNote(host: Host, journal: WriteJournal, call: JournalCall, change: NoteChange, movedFrom: string, mayRedo: boolean): Promise<string | null> {
+async function moveNote(target: ApplyTarget, change: NoteChange, movedFrom: string, mayRedo: boolean): Promise<string | null> {
+	const { host, journal, call } = target;
 	const file = host.vault.getFileByPath(movedFrom);
 	if (!file || change.before === null) throw new NoteChangedSinceError(movedFrom, []);
 	const text = await host.vault.read(file);
@@ -416,7 +399,7 @@ async function moveNote(host: Host, journal: WriteJournal, call: JournalCall, ch
 	journal.dropChange(call.id, change.path);
 	// Recorded again inside the edit, with the text the note holds at its new path.
 	try {
-		return await editWithCompare(host, journal, call, moved, { ...change, redo: change.redo ?? ((current) => current) }, true, movedFrom);
+		return await editWithCompare(target, moved, { ...change, redo: change.redo ?? ((current) => current) }, true, movedFrom);
 	} catch (error) {
 		// The move itself is done: it stays recorded even if its own edit could not be made.
 		journal.recordChange(call, record(change.path, text, text, movedFrom));
@@ -430,14 +413,8 @@ async function moveNote(host: Host, journal: WriteJournal, call: JournalCall, ch
  * host is done, each planned link change it did not make is made (compared as any edit), and a
  * note the host wrote differently is recorded with what it wrote.
  */
-async function moveWithHostLinks(
-	host: Host,
-	journal: WriteJournal,
-	call: JournalCall,
-	move: NoteChange,
-	changes: readonly NoteChange[],
-	written: Map<string, string>,
-): Promise<void> {
+async function moveWithHostLinks(target: ApplyTarget, move: NoteChange, changes: readonly NoteChange[], written: Map<string, string>): Promise<void> {
+	const { host, journal, call } = target;
 	const from = move.movedFrom ?? move.path;
 	const file = host.vault.getFileByPath(from);
 	if (!file || move.before === null) throw new NoteChangedSinceError(from, []);
@@ -462,7 +439,7 @@ async function moveWithHostLinks(
 		} else if (text === change.before) {
 			// The host left this note's links: our rewriting makes the planned change.
 			journal.dropChange(call.id, change.path);
-			const made = await editWithCompare(host, journal, call, now, change, true, change.movedFrom);
+			const made = await editWithCompare(target, now, change, true, change.movedFrom);
 			text = made ?? text;
 		} else if (text !== change.after) {
 			journal.dropChange(call.id, change.path);

@@ -1,7 +1,7 @@
 /**
  * The write journal's records and the port the write path records through. Every change a tool
  * makes is recorded here before it reaches the disk, with what is needed to put the note back
- * exactly as it was (see issue 14).
+ * exactly as it was, whatever else changed it since.
  */
 
 /** One note touched by one tool call. */

@@ -22,7 +22,7 @@ interface Writes extends Pick<HostVault, "process" | "create" | "rename">, Parti
 }
 
 /** The note's text is not the version the caller read: nothing was written. */
-export class NoteChangedError extends Error {
+class NoteChangedError extends Error {
 	readonly code = "EHASHMISMATCH";
 	constructor(
 		readonly path: string,

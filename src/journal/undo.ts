@@ -11,7 +11,7 @@ import { applyChange, currentText, isPathFree, NoteChangedSinceError, type NoteC
 import type { JournalCall, JournalChange, JournalEntry, WriteJournal } from "./entry";
 
 /** The name an undo made by a person is recorded under, in history. */
-export const UNDO_BY_PERSON = "you";
+const UNDO_BY_PERSON = "you";
 /** The tool name history shows for an undo. */
 export const UNDO_TOOL = "undo";
 
@@ -195,7 +195,7 @@ async function runStep(host: Host, journal: WriteJournal, undo: JournalCall, ent
 		}
 		case "apply":
 			try {
-				await applyChange(host, journal, undo, step.change, false);
+				await applyChange({ host, journal, call: undo }, step.change, false);
 				return step.done;
 			} catch (error) {
 				if (error instanceof NoteChangedSinceError) return conflict(host, journal, undo, entry, step.original);
@@ -265,7 +265,7 @@ async function conflict(host: Host, journal: WriteJournal, undo: JournalCall, en
 		const candidate = conflictCopyName(change.path, entry.tool, new Date(entry.time), number);
 		if (!(await isPathFree(host, candidate))) continue;
 		try {
-			await applyChange(host, journal, undo, { path: candidate, before: null, after: change.before }, false);
+			await applyChange({ host, journal, call: undo }, { path: candidate, before: null, after: change.before }, false);
 			return { path: change.path, result: "conflict", copy: candidate };
 		} catch (error) {
 			// Taken a moment ago by another program: the next number.

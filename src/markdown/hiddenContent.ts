@@ -5,7 +5,7 @@
  */
 
 /** What kind of hidden text. */
-export type HiddenKind = "html_comment" | "obsidian_comment" | "invisible_characters" | "bidi_controls" | "tag_characters";
+type HiddenKind = "html_comment" | "obsidian_comment" | "invisible_characters" | "bidi_controls" | "tag_characters";
 
 /** One stretch of hidden text: its kind, the 0-based line it starts on, and how many characters (UTF-16 units) it spans. */
 export interface HiddenContent {

@@ -18,7 +18,7 @@ export interface InlineLink {
 	end: number;
 }
 
-export interface InlineTag {
+interface InlineTag {
 	tag: string;
 	start: number;
 	end: number;
@@ -369,7 +369,7 @@ export function linkpathOf(link: string): string {
 }
 
 /** How Obsidian shows a link without an alias: subpaths joined with " > " (`a#b#c` → `a > b > c`). */
-export function defaultDisplayText(link: string): string {
+function defaultDisplayText(link: string): string {
 	return link
 		.split("#")
 		.filter((part) => part !== "")

@@ -163,7 +163,7 @@ export interface ListNumbering {
  * indentation above it, if it is numbered (`3.` → 4; `7)` → 8); null when it is a bullet or when a
  * line less indented (its parent, or text that ends the list) comes first.
  */
-export function listNumberingAt(lines: readonly string[], after: number, indent: number): ListNumbering | null {
+function listNumberingAt(lines: readonly string[], after: number, indent: number): ListNumbering | null {
 	for (let index = after; index >= 0; index--) {
 		const line = lines[index] ?? "";
 		if (line.trim() === "") continue;
@@ -221,14 +221,14 @@ export function appendToEnd(text: string, content: string, mode: EditMode, forma
 	return ok({ text: joinLines(result.lines, { ...format, finalNewline: format.finalNewline || lines.length === 0 }), line: result.line });
 }
 
-export interface HeadingLine {
+interface HeadingLine {
 	line: number;
 	level: number;
 	text: string;
 }
 
 /** ATX headings outside fenced code. */
-export function headingLines(lines: readonly string[]): HeadingLine[] {
+function headingLines(lines: readonly string[]): HeadingLine[] {
 	const headings: HeadingLine[] = [];
 	let fence: string | null = null;
 	for (let index = bodyStartLine(lines); index < lines.length; index++) {
@@ -248,7 +248,7 @@ export function headingLines(lines: readonly string[]): HeadingLine[] {
 }
 
 /** Each heading with the texts of the headings it sits under, outermost first, then its own. */
-export function headingPaths(headings: readonly HeadingLine[]): string[][] {
+function headingPaths(headings: readonly HeadingLine[]): string[][] {
 	const stack: HeadingLine[] = [];
 	return headings.map((heading) => {
 		while (stack.length && (stack.at(-1)?.level ?? 0) >= heading.level) stack.pop();
@@ -273,7 +273,7 @@ const headingPart = (part: string) =>
  * (`Project A > Tasks`, `# Plan > ## Tasks`), compared case-insensitively. A heading whose own
  * text holds ` > ` is found by that text too.
  */
-export function matchHeadings(headings: readonly HeadingLine[], wanted: string): number[] {
+function matchHeadings(headings: readonly HeadingLine[], wanted: string): number[] {
 	const whole = headingPart(wanted);
 	const parts = wanted.split(">").map(headingPart);
 	const paths = headingPaths(headings);

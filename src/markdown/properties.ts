@@ -23,7 +23,7 @@ const TAG_PROPERTIES = new Set(["tags", "tag"]);
  * Tags in Obsidian's form: a list of names without `#`. A string may hold several (`"a, #b c"`).
  * A name with no letter other than digits is not a tag in Obsidian.
  */
-export function normalizeTags(value: Exclude<PropertyValue, null>): Result<string[]> {
+function normalizeTags(value: Exclude<PropertyValue, null>): Result<string[]> {
 	const pieces = (Array.isArray(value) ? value : [value]).flatMap((item) => String(item).split(/[\s,]+/)).filter((piece) => piece !== "");
 	const names = pieces.map((piece) => piece.replace(/^#+/, ""));
 	const bad = names.find((name) => name === "" || /^\d+$/.test(name) || /[!@#$%^&*(),.?":{}|<>[\]\\'`~;=+]/.test(name));

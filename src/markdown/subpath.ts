@@ -21,7 +21,7 @@ export function headingKey(heading: string): string {
 }
 
 /** Where the section under `headings[index]` ends: at the next heading of the same or a higher level, or the note's end. */
-export function sectionEnd(headings: readonly HeadingCache[], index: number, textLength: number): number {
+function sectionEnd(headings: readonly HeadingCache[], index: number, textLength: number): number {
 	const level = headings[index]?.level ?? 1;
 	const next = headings.slice(index + 1).find((heading) => heading.level <= level);
 	return next?.position.start.offset ?? textLength;

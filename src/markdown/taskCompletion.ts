@@ -23,7 +23,7 @@ export interface StatusConfig {
 }
 
 /** Tasks' default statuses: its two core ones and the two custom ones it ships. `X` is read as done, as Obsidian and list_tasks read it. */
-export const DEFAULT_STATUSES: Readonly<Record<string, StatusConfig>> = {
+const DEFAULT_STATUSES: Readonly<Record<string, StatusConfig>> = {
 	" ": { type: "TODO", next: "x" },
 	x: { type: "DONE", next: " " },
 	X: { type: "DONE", next: " " },
@@ -236,7 +236,7 @@ function hardBreakOf(line: string): string {
 
 /** A task written back in Tasks' field order and format. */
 function formatTask(task: ParsedTask, format: TaskFormat): string {
-	// Tasks writes two spaces before each Dataview field, so that Obsidian renders every one of them (obsidian-tasks issue 1913).
+	// Tasks writes two spaces before each Dataview field, so that Obsidian renders every one of them (https://github.com/obsidian-tasks-group/obsidian-tasks/issues/1913).
 	const field = (symbol: string, value: string) => (format === "dataview" ? `  [${symbol} ${value}]` : ` ${symbol} ${value}`);
 	const dataviewNames: Record<DateField, string> = {
 		created: "created::",

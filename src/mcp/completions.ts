@@ -14,7 +14,7 @@ const NO_SUGGESTIONS: CompleteResult = { completion: { values: [], hasMore: fals
  * folders and hidden links never), found in the running server's sorted path list when there is
  * one, else in a list made for this call.
  */
-export function completeNotePathFor(ctx: ToolContext, typed: string): PathCompletion {
+function completeNotePathFor(ctx: ToolContext, typed: string): PathCompletion {
 	const sorted = ctx.notePaths?.paths() ?? sortNotePaths(ctx.host.vault.getMarkdownFiles().map((file) => file.path));
 	return completeNotePath(sorted, typed, (path) => isNoteInScope(path, ctx.scope), COMPLETION_MAX_VALUES, COMPLETION_SCAN_LIMIT);
 }
@@ -36,7 +36,7 @@ function answer(completion: PathCompletion): CompleteResult {
  * moment of the request. A prompt the caller cannot see, or an argument without declared values,
  * gets no suggestions, the same answer as a prompt that does not exist.
  */
-export function completeFor(ctx: ToolContext, params: CompleteRequest["params"]): CompleteResult {
+function completeFor(ctx: ToolContext, params: CompleteRequest["params"]): CompleteResult {
 	requireNoteTextRight(ctx);
 	const { ref, argument } = params;
 	if (ref.type === "ref/resource") {

@@ -24,7 +24,7 @@ export interface McpServerDeps {
  * The tools a grant may see: those its token's rights do not deny (write tools only for a write
  * grant with writing on), and the tools of Obsidian's window only inside Obsidian.
  */
-export function toolsForGrant(ctx: ToolContext, tools: readonly ToolDescriptor[] = ALL_TOOLS): ToolDescriptor[] {
+function toolsForGrant(ctx: ToolContext, tools: readonly ToolDescriptor[] = ALL_TOOLS): ToolDescriptor[] {
 	return tools.filter(
 		(tool) => effectiveRight(ctx.grant.token, tool, ctx.grant.canWrite) !== "deny" && (tool.needs !== "workspace" || ctx.host.workspace !== undefined),
 	);
@@ -199,7 +199,7 @@ function listTools(tools: readonly ToolDescriptor[]): ListToolsResult {
 	if (!cached) {
 		const jsonSchema = (schema: z.ZodObject) =>
 			leanJsonSchema(z.toJSONSchema(schema, { target: "draft-7", io: "input" })) as ListToolsResult["tools"][number]["inputSchema"];
-		// What a model needs to call a tool, and nothing else (issue 16: every client reads this list
+		// What a model needs to call a tool, and nothing else (every client reads this list
 		// into the model's context on every session, and the budget must hold the tools still to come).
 		// No `outputSchema`: it told clients the shape of a result they read anyway, at 40% of the
 		// list's bytes; every answer is still checked against the tool's zod output schema before it is
@@ -225,9 +225,9 @@ function listTools(tools: readonly ToolDescriptor[]): ListToolsResult {
  * keywords that mean the same in every draft), the ±2^53 bounds zod gives every integer,
  * `propertyNames: {type: "string"}` (JSON keys are strings), and `additionalProperties` (`{}` is the
  * default, and arguments are parsed by zod, which drops unknown keys). The tools/list answer is
- * read into the model's context on every session (issue 16).
+ * read into the model's context on every session.
  */
-export function leanJsonSchema(schema: unknown): unknown {
+function leanJsonSchema(schema: unknown): unknown {
 	if (Array.isArray(schema)) return schema.map(leanJsonSchema);
 	if (schema === null || typeof schema !== "object") return schema;
 	const lean: Record<string, unknown> = {};

@@ -4,10 +4,10 @@ import type { Result } from "../result";
 import type { ToolContext } from "./context";
 
 /** Which switch a tool sits behind. */
-export type ToolAccess = "read" | "write";
+type ToolAccess = "read" | "write";
 
 /** MCP's four behaviour hints, all required: the SDK's defaults say destructive and open-world. */
-export interface ToolAnnotations {
+interface ToolAnnotations {
 	readOnlyHint: boolean;
 	destructiveHint: boolean;
 	idempotentHint: boolean;

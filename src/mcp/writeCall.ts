@@ -16,9 +16,9 @@ import {
 } from "../config/limits";
 import { applyChangeSet, journalBytesOf, NoteChangedSinceError, WriteNoLongerAllowedError, type NoteChange } from "../journal/changeSet";
 import { CallTooLargeError, planningHost } from "../journal/recordingHost";
-import { diffNote } from "../markdown/lineDiff";
+import { diffNote } from "../journal/noteDiff";
 import { newCallId } from "../journal/undo";
-import { obsidianUpdatesLinks } from "../vault/config";
+import { obsidianUpdatesLinks } from "../vault/obsidianSettings";
 import { waitForDecision } from "./approvalWait";
 import type { ToolContext } from "./context";
 import type { ToolDescriptor, ToolOutcome } from "./tool";
@@ -135,7 +135,7 @@ export async function runWriteCall<Args>(
 		const hostUpdatesLinks =
 			ctx.host.workspace !== undefined && planned.changes.some((change) => change.movedFrom !== undefined) && (await obsidianUpdatesLinks(ctx.host));
 		try {
-			const written = await applyChangeSet(ctx.host, writes.journal, call, planned.changes, {
+			const written = await applyChangeSet({ host: ctx.host, journal: writes.journal, call }, planned.changes, {
 				mayWrite: () => writes.currentRight(tool) !== "deny" && isInScopeNow(planned.changes, ctx.scope),
 				// An edit is made again on newer text only where nobody saw the planned text, no expected_hash pins it,
 				// and it is the call's only note (an overwrite's backup holds the text it planned to replace).
@@ -181,7 +181,7 @@ function changedLines(change: NoteChange): string[] | null {
  * Whether a set planned again on newer text makes the change the person approved: the same notes
  * (and moves, and new notes with the same text), and in each note the same lines removed and added.
  */
-export function isSameChange(approved: readonly NoteChange[], replanned: readonly NoteChange[]): boolean {
+function isSameChange(approved: readonly NoteChange[], replanned: readonly NoteChange[]): boolean {
 	if (approved.length !== replanned.length) return false;
 	return approved.every((change, index) => {
 		const again = replanned[index];

@@ -25,7 +25,7 @@ export function folderOf(path: string): string {
 }
 
 /** `a/b/../c` → `a/c`; null when `..` would leave the vault. */
-export function collapseDots(path: string): string | null {
+function collapseDots(path: string): string | null {
 	const parts: string[] = [];
 	for (const part of path.split("/")) {
 		if (part === "" || part === ".") continue;

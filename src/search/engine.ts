@@ -1,6 +1,6 @@
 import { SOFT_AND_MIN_WORD_SHARE } from "../config/limits";
 import { CandidateFinder } from "./candidates";
-import { PostingsIndex, type PreparedDocument } from "./postings";
+import { PostingsIndex } from "./postings";
 import { countEither, countAccepted, optional, seek, titleCount, valueAt, IN_TITLE, type ResolvedTerm, type TermEvidence } from "./postingValues";
 import { countPhrase } from "./phrases";
 import type { ParsedQuery } from "./query";
@@ -28,8 +28,8 @@ export type { PreparedDocument } from "./postings";
 /**
  * The search engine: an inverted index whose postings carry each note's term frequency, with
  * Vault MCP's query semantics on top (every term wanted, phrases, word forms, prefixes,
- * exclusions) and ranking by evidence strength, then BM25. Pure: it knows nothing of vaults; callers add and remove documents and pass note
- * text back in for snippets.
+ * exclusions) and ranking by evidence strength, then BM25. Pure: it knows nothing of vaults; callers
+ * add and remove documents through its `index` and pass note text back in for snippets.
  *
  * A search costs what its answer costs, not what the corpus costs: candidates come from
  * intersecting postings (rarest first), BM25 and the exact total come from the postings' term
@@ -64,76 +64,14 @@ export interface SearchAnswer {
 }
 
 export class SearchEngine {
-	private readonly index: PostingsIndex;
+	/** The notes searched: add, replace and remove them here; a search that paused sees the change and starts again. */
+	readonly index: PostingsIndex;
 	private readonly candidates: CandidateFinder;
-	/**
-	 * Bumped by every change that rewrites postings in place (a note removed or replaced), so a
-	 * search that paused knows whether its slots and postings still mean what they meant. A new
-	 * note does not bump it: it takes a new slot and is appended, so a search paused while the
-	 * index builds goes on with the notes it started with instead of starting again.
-	 */
-	private generation = 0;
 
 	/** `stem` finds word forms (stemmers.ts); null matches words as typed and prefixes only. */
 	constructor(stem: Stemmer | null = stemmerFor(DEFAULT_SEARCH_LANGUAGE)) {
 		this.index = new PostingsIndex(stem);
 		this.candidates = new CandidateFinder(this.index);
-	}
-
-	/** Changes how word forms are found, from the next search on: the index itself is unchanged. */
-	setStemmer(stem: Stemmer | null): void {
-		this.index.setStemmer(stem);
-	}
-
-	get size(): number {
-		return this.index.size;
-	}
-
-	has(path: string): boolean {
-		return this.index.has(path);
-	}
-
-	/** Adds or replaces a document. `headings` are the note's heading texts, `aliases` its other names. */
-	add(path: string, title: string, modified: number, text: string, headings: readonly string[], aliases: readonly string[] = []): void {
-		const steps = this.prepare(path, title, modified, text, headings, aliases);
-		for (;;) {
-			const next = steps.next();
-			if (next.done) return this.commit(next.value);
-		}
-	}
-
-	/**
-	 * A document ready to add, tokenized in pausable steps (a huge note's body is tokenized in
-	 * chunks); the index is unchanged until `commit`, so searches meanwhile see the old version.
-	 */
-	prepare(
-		path: string,
-		title: string,
-		modified: number,
-		text: string,
-		headings: readonly string[],
-		aliases: readonly string[] = [],
-	): Generator<void, PreparedDocument, void> {
-		return this.index.prepare(path, title, modified, text, headings, aliases);
-	}
-
-	/** Adds or replaces a prepared document. */
-	commit(prepared: PreparedDocument): void {
-		if (this.index.has(prepared.doc.path)) this.generation++;
-		this.index.commit(prepared);
-	}
-
-	/**
-	 * Gives back the room postings grew into while the index was built; a later note grows a list
-	 * again as needed. A paused search keeps the old lists, whose contents are the same.
-	 */
-	compact(): void {
-		this.index.compact();
-	}
-
-	remove(path: string): void {
-		this.generation++;
-		this.index.remove(path);
 	}
 
 	/**
@@ -184,7 +122,7 @@ export class SearchEngine {
 		limit: number,
 		pause: SearchPause | null,
 	): Promise<{ total: number; hits: Array<Omit<SearchHit, "snippets">>; stem: Stemmer | null } | null> {
-		const generation = this.generation;
+		const generation = this.index.generation;
 		const accepted = include ? await this.stepped(this.index.acceptedSlots(include), pause, generation) : null;
 		if (accepted === undefined) return null;
 		const corpusSize = accepted ? accepted.count : this.index.size;
@@ -257,7 +195,7 @@ export class SearchEngine {
 				const waiting = pause();
 				if (waiting) {
 					await waiting;
-					if (this.generation !== generation) return null;
+					if (this.index.generation !== generation) return null;
 				}
 			}
 			const slot = slots[index] as number;
@@ -351,7 +289,7 @@ export class SearchEngine {
 			const waiting = pause?.();
 			if (!waiting) continue;
 			await waiting;
-			if (this.generation !== generation) return undefined;
+			if (this.index.generation !== generation) return undefined;
 		}
 	}
 

@@ -2,7 +2,7 @@
  * Token ids packed seven bits to a byte (unsigned LEB128): a note's body is kept this way in the
  * index for phrase checks and removal, where a plain Uint32Array took four bytes a token. Ids are
  * given in order of first sight, so the common words of a vault fit one byte and most others two
- * (issue 16: the heap of the index). Pure.
+ * (the body is most of the index's heap). Pure.
  */
 
 /** Appends ids to a growing byte buffer. */

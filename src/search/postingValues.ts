@@ -73,26 +73,17 @@ export function seek(slots: Uint32Array, length: number, from: number, slot: num
 	return low;
 }
 
-export function growUint32(array: Uint32Array, minimum: number): Uint32Array {
+/** `array` when it holds `minimum` items; else a copy of it at least twice as long, so appends one at a time cost amortized O(1). */
+function grow<A extends Uint32Array | Uint8Array | Float64Array>(array: A, minimum: number): A {
 	if (array.length >= minimum) return array;
-	const grown = new Uint32Array(Math.max(minimum, array.length * 2));
+	const grown = new (array.constructor as new (length: number) => A)(Math.max(minimum, array.length * 2));
 	grown.set(array);
 	return grown;
 }
 
-export function growUint8(array: Uint8Array, minimum: number): Uint8Array {
-	if (array.length >= minimum) return array;
-	const grown = new Uint8Array(Math.max(minimum, array.length * 2));
-	grown.set(array);
-	return grown;
-}
-
-export function growFloat64(array: Float64Array, minimum: number): Float64Array {
-	if (array.length >= minimum) return array;
-	const grown = new Float64Array(Math.max(minimum, array.length * 2));
-	grown.set(array);
-	return grown;
-}
+export const growUint32: (array: Uint32Array, minimum: number) => Uint32Array = grow;
+export const growUint8: (array: Uint8Array, minimum: number) => Uint8Array = grow;
+export const growFloat64: (array: Float64Array, minimum: number) => Float64Array = grow;
 
 /** A term no note holds. */
 export function emptyTerm(): ResolvedTerm {

@@ -77,6 +77,14 @@ export class PostingsIndex {
 	modifiedTimes: Float64Array = new Float64Array(64);
 	nextSlot = 0;
 	totalBodyLength = 0;
+	/**
+	 * Bumped by every change that rewrites postings in place (a note removed or replaced), so a
+	 * search that paused knows whether its slots and postings still mean what they meant. A new
+	 * note does not bump it: it takes a new slot and is appended, so a search paused while the
+	 * index builds goes on with the notes it started with instead of starting again. Neither does
+	 * compact: a paused search keeps the old lists, whose contents are the same.
+	 */
+	generation = 0;
 	/** Scratch for counting a note's tokens while committing and for merging a prefix's postings; all zero between uses. */
 	private counts: Uint32Array = new Uint32Array(256);
 	private merged: Uint32Array = new Uint32Array(64);
@@ -98,6 +106,15 @@ export class PostingsIndex {
 
 	has(path: string): boolean {
 		return this.slotOfPath.has(path);
+	}
+
+	/** Adds or replaces a document in one piece (`prepare` and `commit` without pauses). */
+	add(path: string, title: string, modified: number, text: string, headings: readonly string[], aliases: readonly string[] = []): void {
+		const steps = this.prepare(path, title, modified, text, headings, aliases);
+		for (;;) {
+			const next = steps.next();
+			if (next.done) return this.commit(next.value);
+		}
 	}
 
 	/**
@@ -207,6 +224,7 @@ export class PostingsIndex {
 	remove(path: string): void {
 		const slot = this.slotOfPath.get(path);
 		if (slot === undefined) return;
+		this.generation++;
 		const doc = this.documents[slot];
 		this.slotOfPath.delete(path);
 		this.documents[slot] = undefined;

@@ -44,7 +44,7 @@ export function stopWordSet(words: readonly string[]): ReadonlySet<string> {
 }
 
 /**
- * The query with its unquoted one-word stop words made optional (issue 16). A query of nothing
+ * The query with its unquoted one-word stop words made optional. A query of nothing
  * but stop words keeps them required, or it would match every note. Pure.
  */
 export function withStopWords(query: ParsedQuery, stopWords: ReadonlySet<string>): ParsedQuery {

@@ -1,5 +1,5 @@
 /**
- * English words that carry little meaning in a search (issue 16): a query's stop words need not
+ * English words that carry little meaning in a search: a query's stop words need not
  * be in a note, but rank it higher when they are, so "how to use templates" finds the Templates
  * note. Short on purpose: a word here can never narrow a search. The `searchStopWords` setting
  * replaces this list.

@@ -12,7 +12,7 @@ import { ENGLISH_STOP_WORDS } from "../search/stopWords";
 import { SEARCH_LANGUAGES } from "../search/languages";
 
 /** The status line's text. */
-export function describeStatus(status: ServiceStatus): string {
+function describeStatus(status: ServiceStatus): string {
 	switch (status.state) {
 		case "stopped":
 			return "Stopped.";
@@ -293,7 +293,7 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 }
 
 /** The words a person typed, split on spaces and commas, in lower case, each once. */
-export function stopWordList(typed: string): string[] {
+function stopWordList(typed: string): string[] {
 	return [
 		...new Set(
 			typed

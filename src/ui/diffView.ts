@@ -4,8 +4,8 @@
  * Note text is set as text nodes only (never HTML): it is untrusted.
  */
 import { WINDOW_DIFF_LINES } from "../config/limits";
-import type { NoteDiff } from "../markdown/lineDiff";
-import { diffNote, unmatchedNotice } from "../markdown/lineDiff";
+import type { NoteDiff } from "../journal/noteDiff";
+import { diffNote, unmatchedNotice } from "../journal/noteDiff";
 
 /** What one note goes through: its path (and the path it had, when moved) and the text before (null: a new note) and after (null: moved to the trash). */
 export interface NoteChangeView {
@@ -41,7 +41,7 @@ function describe(change: NoteChangeView): string {
  * The lines of one diff, cut at `WINDOW_DIFF_LINES` with a count. A change too different to match
  * line by line is drawn whole, new lines first, under a line saying so.
  */
-export function renderDiffLines(parent: HTMLElement, diff: NoteDiff): void {
+function renderDiffLines(parent: HTMLElement, diff: NoteDiff): void {
 	const body = parent.createEl("pre", { cls: "vault-mcp-diff-lines" });
 	if (diff.unmatched) body.createDiv({ cls: "vault-mcp-diff-gap", text: unmatchedNotice(diff.unmatched) });
 	if (!diff.lines.some((line) => line.kind === "added" || line.kind === "removed")) {

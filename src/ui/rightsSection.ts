@@ -10,12 +10,12 @@ const GROUPS = [
 ] as const;
 
 /** The rights a person may pick for a tool: a read tool never waits for approval. */
-export function rightChoices(tool: ToolSummary): readonly ToolRight[] {
+function rightChoices(tool: ToolSummary): readonly ToolRight[] {
 	return tool.access === "read" ? ["allow", "deny"] : TOOL_RIGHTS;
 }
 
 /** Why a tool's right cannot be set for this token now, or null when it can. */
-export function unavailableReason(token: RightsHolder, tool: ToolSummary, writeEnabled: boolean): string | null {
+function unavailableReason(token: RightsHolder, tool: ToolSummary, writeEnabled: boolean): string | null {
 	if (tool.access === "read") return null;
 	if (token.level !== "write") return "Unavailable: this token may only read.";
 	if (!writeEnabled) return "Unavailable while writing is switched off.";
@@ -23,7 +23,7 @@ export function unavailableReason(token: RightsHolder, tool: ToolSummary, writeE
 }
 
 /** "15 allow · 3 ask": the collapsed section's summary of what the token may do now. */
-export function summarizeRights(token: RightsHolder, tools: readonly ToolSummary[], writeEnabled: boolean): string {
+function summarizeRights(token: RightsHolder, tools: readonly ToolSummary[], writeEnabled: boolean): string {
 	const counts = new Map<ToolRight, number>();
 	for (const tool of tools) {
 		const right = effectiveRight(token, tool, writeEnabled);

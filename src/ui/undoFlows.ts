@@ -9,7 +9,7 @@ import { describeCall } from "./ShowChangeModal";
  * The newest change an app made that is not undone yet. Undos a person made are passed over, so
  * the command run again walks further back instead of redoing what it just undid.
  */
-export function lastUndoable(newestFirst: readonly JournalEntry[]): JournalEntry | null {
+function lastUndoable(newestFirst: readonly JournalEntry[]): JournalEntry | null {
 	return newestFirst.find((entry) => entry.undone === null && entry.tool !== UNDO_TOOL) ?? null;
 }
 

@@ -1,6 +1,6 @@
 import { dayjs } from "./moment";
 import type { Host } from "../host/Host";
-import type { DailyNoteSettings } from "./config";
+import type { DailyNoteSettings } from "./obsidianSettings";
 import { findNote } from "./notes";
 import type { Scope } from "./scope";
 
@@ -30,12 +30,4 @@ export async function readDailyTemplate(host: Host, scope: Scope, settings: Dail
 	if (!settings.template) return "";
 	const found = findNote(host, scope, settings.template);
 	return found.ok ? host.vault.cachedRead(found.value) : "";
-}
-
-/** Creates the folders a new note needs (Obsidian's vault.create does not). */
-export async function ensureParentFolder(host: Host, path: string): Promise<void> {
-	const slash = path.lastIndexOf("/");
-	if (slash === -1) return;
-	const folder = path.slice(0, slash);
-	if (!host.vault.getFolderByPath(folder)) await host.vault.createFolder(folder);
 }

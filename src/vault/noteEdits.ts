@@ -15,7 +15,7 @@ import {
 	type EditResult,
 	type NoteFormat,
 } from "../markdown/outline";
-import { indentationSettings } from "./config";
+import { indentationSettings } from "./obsidianSettings";
 import { fail, ok, type Result } from "../result";
 import { editNote } from "./writes";
 

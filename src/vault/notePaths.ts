@@ -2,7 +2,7 @@ import type { EventRef } from "obsidian";
 import type { Host } from "../host/Host";
 
 /** A note path and the lower-case forms a typed prefix is compared with. */
-export interface IndexedNotePath {
+interface IndexedNotePath {
 	path: string;
 	/** The whole path, lower-case. */
 	key: string;

@@ -2,7 +2,7 @@ import type { Host, HostFile } from "../host/Host";
 import { linktextFor, rewriteCanvasLinks, rewriteLinks, type NewLinkFormat, type RewrittenLinks } from "../markdown/linkRewrite";
 import { linkpathOf } from "../markdown/inline";
 import { parseMetadata } from "../markdown/metadata";
-import { newLinkFormat } from "./config";
+import { newLinkFormat } from "./obsidianSettings";
 import { resolveVisibleLink } from "./notes";
 import { isPathVisible, type Scope } from "./scope";
 import { folderOf, pickLinkTarget } from "../paths/linkResolution";
@@ -223,7 +223,7 @@ export async function renameNote(host: Host, scope: Scope, file: HostFile, to: s
 const linkRewrites = new WeakSet<(text: string) => string>();
 
 /** A planned note's link change as an edit of its text: a pure function, which the write path may make again on newer text. */
-export function relinkEdit(plan: Pick<RenamePlan, "from" | "to">, note: RelinkedNote): (text: string) => string {
+function relinkEdit(plan: Pick<RenamePlan, "from" | "to">, note: RelinkedNote): (text: string) => string {
 	const edit = (text: string) => relinkText(plan, note, text);
 	linkRewrites.add(edit);
 	return edit;

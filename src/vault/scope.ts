@@ -36,17 +36,12 @@ export interface Scope {
 	tokenFolders?: readonly string[];
 }
 
-/** True when the scope limits the caller to some folders (a token with folders). */
-export function isFolderLimited(scope: Scope): boolean {
-	return (scope.tokenFolders?.length ?? 0) > 0;
-}
-
 /**
  * True when `path` lies inside one of the token's folders, or the token has none. Compared by exact
  * spelling, not by match key: a look-alike of an allowed folder is another folder, and treating
  * it as allowed would widen what the token sees (the unsafe side, unlike for exclusions).
  */
-export function isInTokenFolders(path: string, scope: Scope): boolean {
+function isInTokenFolders(path: string, scope: Scope): boolean {
 	const folders = scope.tokenFolders;
 	if (folders === undefined || folders.length === 0) return true;
 	return folders.some((folder) => isInFolder(path, folder));
@@ -55,11 +50,6 @@ export function isInTokenFolders(path: string, scope: Scope): boolean {
 /** A key that is the same for two scopes exactly when they show the same paths (for memos kept per scope). */
 export function scopeKey(scope: Scope): string {
 	return JSON.stringify([scope.configDir, scope.excludedFolders, scope.tokenFolders ?? []]);
-}
-
-/** True when `path` is `folder` or below it, compared by match key. */
-export function isInFolderByKey(path: string, folder: string): boolean {
-	return isInFolder(pathMatchKey(path), pathMatchKey(folder));
 }
 
 /** True when the path lies in an excluded folder (or the config folder), however it is spelt, or outside the token's folders. */

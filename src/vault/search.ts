@@ -126,7 +126,7 @@ export async function scanSearch(
 	for (const file of visibleNotes(host, scope)) {
 		if (!include(file.path)) continue;
 		const text = await host.vault.cachedRead(file);
-		engine.add(file.path, file.basename, file.stat.mtime, isSearchableText(text) ? text : "", headingsOf(host, file), aliasesOf(host, file));
+		engine.index.add(file.path, file.basename, file.stat.mtime, isSearchableText(text) ? text : "", headingsOf(host, file), aliasesOf(host, file));
 	}
 	return engine.search(withStopWords(query, stopWords), null, limit, readerFor(host));
 }
@@ -227,7 +227,7 @@ export class IndexedNoteSearch implements NoteSearch {
 	/** The searchLanguage setting (which word forms match); the index itself does not change. */
 	setLanguage(language: SearchLanguage): void {
 		this.language = language;
-		this.engine.setStemmer(stemmerFor(language));
+		this.engine.index.setStemmer(stemmerFor(language));
 	}
 
 	/** The searchStopWords setting; the index itself does not change. */
@@ -237,13 +237,13 @@ export class IndexedNoteSearch implements NoteSearch {
 
 	status(scope?: Scope): SearchStatus {
 		if (scope !== undefined && !sameScope(scope, this.scope)) return this.statusWithin(scope);
-		return { state: this.ready ? "ready" : "building", indexed_notes: this.engine.size, total_notes: this.totalNotes };
+		return { state: this.ready ? "ready" : "building", indexed_notes: this.engine.index.size, total_notes: this.totalNotes };
 	}
 
 	/** The build's progress counted among the notes `scope` shows: a caller limited to some folders learns nothing of the others, not even how many there are. */
 	private statusWithin(scope: Scope): SearchStatus {
 		const notes = visibleNotes(this.host, scope);
-		const indexed = notes.reduce((count, file) => count + (this.engine.has(file.path) ? 1 : 0), 0);
+		const indexed = notes.reduce((count, file) => count + (this.engine.index.has(file.path) ? 1 : 0), 0);
 		return { state: this.ready ? "ready" : "building", indexed_notes: indexed, total_notes: notes.length };
 	}
 
@@ -356,7 +356,7 @@ export class IndexedNoteSearch implements NoteSearch {
 		if (this.currentBuild === build) this.currentBuild = null;
 		// Stopped, or a new scope replaced the engine (its own build follows): this build is not the index.
 		if (abandoned) return;
-		this.engine.compact();
+		this.engine.index.compact();
 		this.ready = true;
 	}
 
@@ -370,7 +370,7 @@ export class IndexedNoteSearch implements NoteSearch {
 		// A note's read and tokenizing finish within one turn (long notes aside), so the build's and a helping search's times do not overlap.
 		const started = performance.now();
 		try {
-			if (build.engine.has(file.path)) return true;
+			if (build.engine.index.has(file.path)) return true;
 			const version = this.versions.get(file.path) ?? 0;
 			let text: string;
 			try {
@@ -406,7 +406,7 @@ export class IndexedNoteSearch implements NoteSearch {
 
 	/**
 	 * Indexes a note: at once when its text is short (done before this returns), in slices of
-	 * INDEX_BUILD_SLICE_MS when it is long (issue 12), and dropped if a newer event for the path,
+	 * INDEX_BUILD_SLICE_MS when it is long (other requests are answered between slices), and dropped if a newer event for the path,
 	 * a rebuild or a stop came meanwhile. A body over MAX_SEARCHABLE_NOTE_BYTES is not indexed.
 	 */
 	private async addToIndex(file: HostFile, text: string): Promise<void> {
@@ -415,7 +415,7 @@ export class IndexedNoteSearch implements NoteSearch {
 		const engine = this.engine;
 		const version = this.versions.get(file.path) ?? 0;
 		const cache = this.host.metadataCache.getFileCache(file);
-		const prepare = engine.prepare(file.path, file.basename, file.stat.mtime, body, headingsOf(this.host, file), aliasesOf(this.host, file));
+		const prepare = engine.index.prepare(file.path, file.basename, file.stat.mtime, body, headingsOf(this.host, file), aliasesOf(this.host, file));
 		const steps = (function* (): Steps<{ prepared: PreparedDocument; tags: string[] }> {
 			return { prepared: yield* prepare, tags: yield* tagKeysOf(cache) };
 		})();
@@ -426,7 +426,7 @@ export class IndexedNoteSearch implements NoteSearch {
 			work = await runStepsInSlices(steps, INDEX_BUILD_SLICE_MS, this.yieldToHost);
 			if (this.stopped || engine !== this.engine || (this.versions.get(file.path) ?? 0) !== version) return;
 		}
-		engine.commit(work.prepared);
+		engine.index.commit(work.prepared);
 		// The text is in hand: keep the note's tasks, tags and link counts for the vault-wide tools, so their first call reads nothing.
 		if (cache && text.length < SLICED_TOKENIZE_CHARS) {
 			rememberTasks(cache, text);
@@ -439,7 +439,7 @@ export class IndexedNoteSearch implements NoteSearch {
 	}
 
 	private removeFromIndex(path: string): void {
-		this.engine.remove(path);
+		this.engine.index.remove(path);
 		this.tagsByPath.delete(path);
 		this.unsearchedPaths.delete(path);
 	}

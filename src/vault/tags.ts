@@ -23,7 +23,7 @@ export function tagWithParents(key: string): string[] {
 }
 
 /** A note's distinct tags (frontmatter and body), as keys with their first-seen spelling; pure. */
-export function tagsOfNote(cache: CachedMetadata): Map<string, string> {
+function tagsOfNote(cache: CachedMetadata): Map<string, string> {
 	const tags = new Map<string, string>();
 	for (const tag of getAllTags(cache)) {
 		const key = tagKey(tag);
@@ -36,12 +36,7 @@ export function tagsOfNote(cache: CachedMetadata): Map<string, string> {
  * Each visible note's distinct tags, as keys with their first-seen spelling; derived once per
  * change of a note, the walk over the vault pausing on `budget`.
  */
-export async function tagsByNote(
-	host: Host,
-	scope: Scope,
-	budget?: CallBudget,
-	memo: NoteMemo = sharedNoteMemo,
-): Promise<Map<string, ReadonlyMap<string, string>>> {
+async function tagsByNote(host: Host, scope: Scope, budget?: CallBudget, memo: NoteMemo = sharedNoteMemo): Promise<Map<string, ReadonlyMap<string, string>>> {
 	const byNote = new Map<string, ReadonlyMap<string, string>>();
 	for (const file of visibleNotes(host, scope)) {
 		if (budget?.due()) await budget.checkpoint();

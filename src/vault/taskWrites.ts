@@ -5,7 +5,7 @@ import type { Host, HostFile } from "../host/Host";
 import { appendToEnd, appendUnderHeading } from "../markdown/outline";
 import { changeTaskInNote } from "../markdown/taskCompletion";
 import { formatTaskLine, taskText } from "../markdown/taskLine";
-import { dailyNoteSettings, taskCompletionSettings, taskDateFormat } from "./config";
+import { dailyNoteSettings, taskCompletionSettings, taskDateFormat } from "./obsidianSettings";
 import { DAILY_NOTE_TIME_FORMAT, dailyNotePath, readDailyTemplate } from "./dailyNotes";
 import { editNoteInStyle } from "./noteEdits";
 import { fillTemplate } from "./templates";

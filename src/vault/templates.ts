@@ -3,7 +3,7 @@ import { dayjs } from "./moment";
 import type { Host, HostFile } from "../host/Host";
 import { parseFrontmatter, splitFrontmatter } from "../markdown/frontmatter";
 import { appendToEnd, detectFormat, isOutline, type EditMode, type FormatDefaults } from "../markdown/outline";
-import type { TemplateSettings } from "./config";
+import type { TemplateSettings } from "./obsidianSettings";
 import { findNote } from "./notes";
 import { fail, type Result } from "../result";
 import { isInFolder, type Scope } from "./scope";

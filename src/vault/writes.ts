@@ -1,7 +1,6 @@
 import { sha256Hex } from "../sha256";
 import type { Host, HostFile } from "../host/Host";
 import type { EditResult } from "../markdown/outline";
-import { ensureParentFolder } from "./dailyNotes";
 import { MAX_WRITE_ATTEMPTS } from "../config/limits";
 import { fail, ok, type Result } from "../result";
 import { checkNewNamePath, checkNoteNameLength, NOT_ACCESSIBLE } from "./paths";
@@ -104,6 +103,14 @@ export class NoteExistsError extends Error {
 		);
 		this.name = "NoteExistsError";
 	}
+}
+
+/** Creates the folders a new note needs (Obsidian's vault.create does not). */
+export async function ensureParentFolder(host: Host, path: string): Promise<void> {
+	const slash = path.lastIndexOf("/");
+	if (slash === -1) return;
+	const folder = path.slice(0, slash);
+	if (!host.vault.getFolderByPath(folder)) await host.vault.createFolder(folder);
 }
 
 /**

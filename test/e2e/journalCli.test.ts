@@ -143,7 +143,7 @@ describe("vault-mcp history and undo of a rename_note", () => {
 		if (!file) throw new Error("missing");
 		const planning = planningHost(host, { configDir: ".obsidian", excludedFolders: [] });
 		await planning.host.fileManager.renameFile(file, "Archive/Plan 2026.md");
-		await applyChangeSet(host, journal, call, planning.changes(), { mayWrite: () => true, redoEdits: true });
+		await applyChangeSet({ host, journal, call }, planning.changes(), { mayWrite: () => true, redoEdits: true });
 		callId = call.id;
 		await host.close();
 	});

@@ -15,7 +15,7 @@ import { RecordingLogger } from "../helpers/service";
 import { makeVault, removeDir } from "../helpers/vault";
 
 /**
- * Issue 12: one huge note used to hold the server for its whole parse (a 720 KB note: 40 s of
+ * One huge note used to hold the server for its whole parse (a 720 KB note: 40 s of
  * silence). Now parsing is linear and runs in 40 ms slices, so the server answers while it goes
  * on. A bounded-time assertion, with a wide margin: answers take tens of milliseconds; the bound
  * is a second, where the unsliced parse of the same note holds every request for seconds.
@@ -126,7 +126,7 @@ async function until(check: () => boolean | Promise<boolean>, what: string): Pro
 	return Date.now();
 }
 
-describe("a huge note written into a served vault (issue 12)", () => {
+describe("a huge note written into a served vault", () => {
 	let root: string;
 	let running: Awaited<ReturnType<typeof serveWatched>>;
 	let client: Client;
@@ -200,7 +200,7 @@ describe("a huge note written into a served vault (issue 12)", () => {
 	}, 240_000);
 });
 
-describe("a huge note already in the vault when the headless server starts (issue 12)", () => {
+describe("a huge note already in the vault when the headless server starts", () => {
 	test("the server listens and answers before the note is parsed; the note's metadata follows in slices", async () => {
 		const { text, lines } = noteOfLinks(10 * 1024 * 1024);
 		const root = await makeVault({ "Hub.md": "# Hub\n\nSee [[Target 1]].\n", "Target 1.md": "# Target\n", "Big.md": text });

@@ -5,7 +5,7 @@ import { parseMetadata } from "../../src/markdown/metadata";
 import { heapAfterGc } from "../helpers/gc";
 import { copyVault, makeTempDir, readAllFiles, removeDir, TASKS_DEMO_VAULT } from "../helpers/vault";
 
-/** Issue 16: the headless cache may not keep every note's text alive, by a slice (a heading, a link) or by a copy. */
+/** The headless cache may not keep every note's text alive, by a slice (a heading, a link) or by a copy. */
 describe("the headless metadata cache's memory", () => {
 	test("on tasks-demo every note's cached metadata is exactly what parsing its text gives", async () => {
 		const root = await copyVault(TASKS_DEMO_VAULT);
@@ -40,7 +40,7 @@ describe("the headless metadata cache's memory", () => {
 		const host = await NodeHost.open(root);
 		try {
 			const growth = (await heapAfterGc()) - before;
-			// Before issue 16 every text stayed (about 1× here) and the metadata came on top.
+			// When the cache kept slices of the text, every text stayed (about 1× here) and the metadata came on top.
 			expect(growth).toBeLessThan(corpusBytes / 2);
 			expect(host.metadataCache.getCache("A note with a long name 7.md")?.headings?.[0]?.heading).toBe("A heading long enough to be a slice 7");
 			expect(host.metadataCache.resolvedLinks["A note with a long name 7.md"]).toEqual({ "A note with a long name 8.md": 1 });

@@ -9,7 +9,7 @@ interface Answer {
 	results: Array<{ path: string; matched_words: string[]; snippets: string[] }>;
 }
 
-/** Issue 16's ranking, as a client of search_notes sees it, over a real server and MCP client. */
+/** Stop words in the ranking, as a client of search_notes sees it, over a real server and MCP client. */
 describe("search_notes ranks as a person expects", () => {
 	let vault: string;
 	let running: RunningService;

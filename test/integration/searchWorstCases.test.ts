@@ -15,7 +15,7 @@ import { openIndexedVault, type IndexedVault } from "../helpers/indexedVault";
 /** "Never seconds": every worst case answers well within this on a 2,000-note common-word vault, even on a busy machine. */
 const WORST_CASE_BUDGET_MS = 1000;
 
-describe("the slowest queries a person can type, on a 2,000-note common-vocabulary vault (issue 16)", () => {
+describe("the slowest queries a person can type, on a 2,000-note common-vocabulary vault", () => {
 	let root: string;
 	let host: NodeHost;
 	let index: IndexedNoteSearch;

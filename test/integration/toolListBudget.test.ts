@@ -7,8 +7,8 @@ import { makeVault, removeDir } from "../helpers/vault";
 
 /**
  * Every client reads the whole tools/list answer into the model's context on every session, so
- * its size is a budget (issue 16): the bytes of the HTTP response body, as `npm run bench` counts
- * them. Measured before/after issue 16: 13,481 → 5,830 bytes read, 18,926 → 9,184 with every tool.
+ * its size is a budget: the bytes of the HTTP response body, as `npm run bench` counts them. When
+ * the list was trimmed to what a model needs: 13,481 → 5,830 bytes read, 18,926 → 9,184 with every tool.
  */
 describe("the tools/list budget", () => {
 	let vault: string;

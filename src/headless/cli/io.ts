@@ -103,7 +103,7 @@ export function snippetFor(root: string, port: number, client: ConnectionSnippet
 }
 
 /** The other clients' snippets are one command away; the port is named when it is not the one data.json keeps. */
-export function printConfigHint(root: string, port: number, storedPort: number): string {
+function printConfigHint(root: string, port: number, storedPort: number): string {
 	const portFlag = port === storedPort ? "" : ` --port ${port}`;
 	return `Claude Desktop, Cursor or curl: vault-mcp serve ${quoted(root)}${portFlag} --print-config ${SNIPPET_CLIENTS.filter((client) => client !== "claude-code").join("|")}`;
 }

@@ -1,4 +1,4 @@
-import { parseArgs } from "node:util";
+import { parseArgs, type ParseArgsConfig } from "node:util";
 import { applyRightChanges, rightsTable, type RightChanges, type ToolRight } from "../../auth/rights";
 import { addToken, revokeToken, setTokenRights, tokenFoldersText, unknownTokenMessage } from "../../auth/tokenList";
 import { ALL_TOOLS } from "../../mcp/tools";
@@ -119,14 +119,28 @@ async function tokenList(args: string[], io: CliIo): Promise<number> {
 	return 0;
 }
 
-async function tokenRevoke(args: string[], io: CliIo): Promise<number> {
-	const { positionals } = asUsage(() => parseArgs({ args, allowPositionals: true, options: TOKEN_REVOKE_COMMAND.options }));
+/** A `token ACTION <vault> NAME …` command's arguments: its flags, the vault folder, the token's name, and what follows the name. */
+async function tokenCommandArgs<O extends NonNullable<ParseArgsConfig["options"]>>(
+	args: string[],
+	command: { name: string; options: O },
+): Promise<{
+	values: ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: O }>>["values"];
+	root: string;
+	name: string;
+	rest: string[];
+}> {
+	const { values, positionals } = asUsage(() => parseArgs({ args, allowPositionals: true, options: command.options }));
 	const root = await vaultRootFrom(positionals, 0);
+	const name = positionals[1];
+	if (name === undefined) throw new UsageError(`${command.name} needs the token's name.`);
+	return { values, root, name, rest: positionals.slice(2) };
+}
+
+async function tokenRevoke(args: string[], io: CliIo): Promise<number> {
+	const { root, name } = await tokenCommandArgs(args, TOKEN_REVOKE_COMMAND);
 	const logger = loggerFor(io);
 	const store = settingsStoreOf(root);
 	const settings = await loadSettings(store, logger);
-	const name = positionals[1];
-	if (name === undefined) throw new UsageError("token revoke needs the token's name.");
 	const revoked = revokeToken(settings, name);
 	if ("error" in revoked) {
 		logger.error(revoked.error);
@@ -141,10 +155,7 @@ async function tokenRevoke(args: string[], io: CliIo): Promise<number> {
 }
 
 async function tokenRights(args: string[], io: CliIo): Promise<number> {
-	const { values, positionals } = asUsage(() => parseArgs({ args, allowPositionals: true, options: TOKEN_RIGHTS_COMMAND.options }));
-	const root = await vaultRootFrom(positionals, 0);
-	const name = positionals[1];
-	if (name === undefined) throw new UsageError("token rights needs the token's name.");
+	const { values, root, name } = await tokenCommandArgs(args, TOKEN_RIGHTS_COMMAND);
 	const store = settingsStoreOf(root);
 	const changes = rightChangesFrom(values);
 	const unchanged = Object.values(changes).every((list) => list.length === 0);
@@ -170,11 +181,7 @@ async function tokenRights(args: string[], io: CliIo): Promise<number> {
 
 /** `token folders`: the logic lives in tokenFoldersCommand.ts; this parses and prints. */
 async function tokenFolders(args: string[], io: CliIo): Promise<number> {
-	const { values, positionals } = asUsage(() => parseArgs({ args, allowPositionals: true, options: TOKEN_FOLDERS_COMMAND.options }));
-	const root = await vaultRootFrom(positionals, 0);
-	const name = positionals[1];
-	if (name === undefined) throw new UsageError("token folders needs the token's name.");
-	const given = positionals.slice(2);
+	const { values, root, name, rest: given } = await tokenCommandArgs(args, TOKEN_FOLDERS_COMMAND);
 	const logger = loggerFor(io);
 	const outcome = await runTokenFolders(settingsStoreOf(root), {
 		root,

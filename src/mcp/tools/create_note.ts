@@ -2,7 +2,7 @@ import { z } from "zod";
 import { MAX_REQUEST_BODY_BYTES } from "../../config/limits";
 import { splitFrontmatter } from "../../markdown/frontmatter";
 import { detectFormat, formatAsOutline, type EditMode } from "../../markdown/outline";
-import { dailyNoteSettings, indentationSettings, templateSettings } from "../../vault/config";
+import { dailyNoteSettings, indentationSettings, templateSettings } from "../../vault/obsidianSettings";
 import { isDailyNotePath } from "../../vault/dailyNotes";
 import { fillTemplate, findTemplate, noteFromTemplate } from "../../vault/templates";
 import { checkNewNotePath, createNoteFile, hashText, overwriteWithBackup } from "../../vault/writes";

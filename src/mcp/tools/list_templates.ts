@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { TEMPLATES_LISTED } from "../../config/limits";
-import { templatesFolder } from "../../vault/config";
+import { templateSettings } from "../../vault/obsidianSettings";
 import { visibleNotes } from "../../vault/notes";
 import { checkFolderArgument } from "../../vault/paths";
 import { isInFolder } from "../../vault/scope";
@@ -21,7 +21,7 @@ export const listTemplatesTool = defineTool({
 	},
 	examples: [{}],
 	handler: async (ctx) => {
-		const configured = await templatesFolder(ctx.host);
+		const configured = (await templateSettings(ctx.host)).folder;
 		const noFolder = "No template folder is set in this vault. In Obsidian: Settings → Templates → Template folder location (the core Templates plugin).";
 		if (configured === "") return fail(noFolder);
 		// The same path rules as any folder: one outside the vault or hidden offers nothing; an excluded one lists nothing.

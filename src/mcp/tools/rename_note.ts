@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ensureParentFolder } from "../../vault/dailyNotes";
+import { ensureParentFolder } from "../../vault/writes";
 import { findNote } from "../../vault/notes";
 import { pathAfter, renameNote } from "../../vault/rename";
 import { pathMatchKey, trimTrailingSlashes } from "../../paths/spelling";

@@ -9,7 +9,7 @@ import { makeVault, removeDir } from "../../helpers/vault";
  * Reading", a project with dates, an attachment, and a `Private` folder that the server excludes.
  * `Private/Secret Book.md` would match most examples: it must never appear.
  */
-export const DOCS_VAULT_FILES: Record<string, string> = {
+const DOCS_VAULT_FILES: Record<string, string> = {
 	"Books/Dune.md": '---\ntags: [book]\nprice: 12.5\nage: 2\nstatus: reading\nauthor: "[[Frank Herbert]]"\n---\nRead with [[Textbook]] open.\n',
 	"Books/Poems.md": "---\ntags: [book]\nprice: 4\nage: 8\nstatus: reading\n---\nCompare with [[Textbook]].\n",
 	"Books/Algebra.md": "---\ntags: [book]\nprice: 40\nage: 10\nstatus: done\n---\nExercises from [[Textbook]].\n",
@@ -26,7 +26,7 @@ export const DOCS_VAULT_FILES: Record<string, string> = {
 };
 
 /** The folder the server is told to exclude. */
-export const EXCLUDED = ["Private"];
+const EXCLUDED = ["Private"];
 
 /** One example of the documentation: the page it comes from, the base a reader would write, the rows they would expect. */
 export interface BaseCase {

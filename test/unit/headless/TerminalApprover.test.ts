@@ -1,4 +1,11 @@
-import { describeRequest } from "../../../src/headless/TerminalApprover";
+/**
+ * The terminal of an interactive `serve` answers Ask calls one question at a time: an answer
+ * counts only for a question the person has seen, tokens take turns, and each token's line is bounded.
+ */
+import { PassThrough } from "node:stream";
+import { MAX_WAITING_APPROVALS_PER_TOKEN, TERMINAL_DIFF_LINES } from "../../../src/config/limits";
+import { describeRequest, TerminalApprover } from "../../../src/headless/TerminalApprover";
+import type { ApprovalAnswer, ApprovalRequest } from "../../../src/mcp/approval";
 
 describe("the terminal's approval question", () => {
 	test("a rename shows where the note moves and each linking note's diff", () => {
@@ -53,5 +60,244 @@ describe("the terminal's approval question", () => {
 		expect(added[0]).toBe("  + new 0 ");
 		// The new text comes before the old one it replaces: a cut or a first page shows what will be written.
 		expect(question.findIndex((line) => line.startsWith("  + "))).toBeLessThan(question.findIndex((line) => line.startsWith("  - ")));
+	});
+});
+
+function request(id: string, tokenName = "laptop", added = id): ApprovalRequest {
+	return { id, tokenName, tool: "append_to_note", toolTitle: "Append to a note", changes: [{ path: `${id}.md`, before: "one\n", after: `one\n${added}\n` }] };
+}
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The person reading the question before answering. */
+const read = () => sleep(30);
+
+describe("TerminalApprover", () => {
+	let input: PassThrough;
+	let shown: string;
+	let approver: TerminalApprover;
+	const shownAt: string[] = [];
+	/** Stands for what a terminal holds typed but not yet read: thrown away when a question is printed. */
+	let typedAhead = "";
+	const ask = (req: ApprovalRequest, signal = new AbortController().signal): Promise<ApprovalAnswer> =>
+		approver.decide(req, signal, () => shownAt.push(req.id));
+	beforeEach(() => {
+		input = new PassThrough();
+		shown = "";
+		shownAt.length = 0;
+		typedAhead = "";
+		approver = new TerminalApprover(
+			input,
+			(text) => (shown += text),
+			() => {
+				const bytes = typedAhead.length;
+				typedAhead = "";
+				return bytes;
+			},
+		);
+	});
+	afterEach(() => approver.close());
+
+	test("pasted lines (y, y) approve at most the question shown: the second never answers the next call", async () => {
+		const decisions: Record<string, ApprovalAnswer> = {};
+		const first = ask(request("first")).then((decision) => (decisions.first = decision));
+		const second = ask(request("second")).then((decision) => (decisions.second = decision));
+		await read();
+		input.write("y\ny\n");
+		await first;
+		await tick();
+		expect(decisions).toEqual({ first: "approve" });
+		expect(shown).toContain("second.md");
+		expect(shown).toContain("(an answer typed before this question was shown does not count)");
+		await read();
+		input.write("n\n");
+		await second;
+		expect(decisions).toEqual({ first: "approve", second: "decline" });
+	});
+
+	test("what was typed but not yet read when a question is printed is thrown away, and the person is told", async () => {
+		typedAhead = "y\n";
+		const pending = ask(request("only"));
+		expect(typedAhead).toBe("");
+		expect(shown).toMatch(/\+ only\n\(what was typed before this was shown does not count\) Approve\?/);
+		input.write("n\n");
+		expect(await pending).toBe("decline");
+	});
+
+	test("each question shows the token, the tool and the diff; y approves, n declines, a always allows", async () => {
+		const answers: ApprovalAnswer[] = [];
+		for (const [typed, expected] of [
+			["y", "approve"],
+			["n", "decline"],
+			["always", "always"],
+		] as const) {
+			const pending = ask(request(expected));
+			await read();
+			expect(shown).toContain(`"laptop" asks to run append_to_note`);
+			expect(shown).toContain(`+ ${expected}`);
+			input.write(`${typed}\n`);
+			answers.push(await pending);
+		}
+		expect(answers).toEqual(["approve", "decline", "always"]);
+	});
+
+	test("tokens take turns: another token's question comes right after the one on screen, however many the first token sent", async () => {
+		const flood = Array.from({ length: 5 }, (_, index) => ask(request(`flood${index}`, "flooder")));
+		const other = ask(request("other", "desktop"));
+		expect(shownAt).toEqual(["flood0"]);
+		await read();
+		input.write("n\n");
+		await flood[0];
+		expect(shownAt).toEqual(["flood0", "other"]);
+		await read();
+		input.write("y\n");
+		expect(await other).toBe("approve");
+		expect(shownAt).toEqual(["flood0", "other", "flood1"]);
+		approver.close();
+		expect(await Promise.all(flood.slice(1))).toEqual(["decline", "decline", "decline", "decline"]);
+	});
+
+	test(`a token with ${MAX_WAITING_APPROVALS_PER_TOKEN} calls waiting is refused the next at once ("full"); other tokens are still asked`, async () => {
+		const waiting = Array.from({ length: MAX_WAITING_APPROVALS_PER_TOKEN }, (_, index) => ask(request(`w${index}`, "flooder")));
+		expect(await ask(request("one too many", "flooder"))).toBe("full");
+		const other = ask(request("other", "desktop"));
+		await read();
+		input.write("n\n");
+		expect(await waiting[0]).toBe("decline");
+		await read();
+		input.write("y\n");
+		expect(await other).toBe("approve");
+		// A place freed by an answer can be taken again.
+		const again = ask(request("again", "flooder"));
+		approver.close();
+		expect(await again).toBe("decline");
+		expect(shown).not.toContain("one too many");
+	});
+
+	test("the time to answer starts when the question is printed, not when the call arrives", async () => {
+		const first = ask(request("first"));
+		const second = ask(request("second"));
+		expect(shownAt).toEqual(["first"]);
+		await read();
+		input.write("y\n");
+		await first;
+		expect(shownAt).toEqual(["first", "second"]);
+		approver.close();
+		await second;
+	});
+
+	test("a withdrawn call leaves the line; a withdrawn question on screen gives way to the next", async () => {
+		const firstCall = new AbortController();
+		const secondCall = new AbortController();
+		const first = ask(request("first"), firstCall.signal);
+		const second = ask(request("second"), secondCall.signal);
+		const third = ask(request("third"));
+		secondCall.abort();
+		firstCall.abort();
+		expect(shown).toContain("was not answered in time or was cancelled");
+		expect(shownAt).toEqual(["first", "third"]);
+		await read();
+		input.write("y\n");
+		expect(await third).toBe("approve");
+		approver.close();
+		expect(await Promise.race([first, second, sleep(50).then(() => "pending")])).toBe("pending");
+	});
+
+	test("a question nobody touches gives way to another token's after a turn, keeps the time it has left, and a key meant for it does not answer the new one", async () => {
+		const reports: string[] = [];
+		const timed = new TerminalApprover(
+			input,
+			(text) => (shown += text),
+			() => 0,
+			{ turnMs: 300, swapGraceMs: 100 },
+		);
+		try {
+			const untouched = timed.decide(request("untouched", "flooder"), new AbortController().signal, (onScreen = true) =>
+				reports.push(`untouched ${onScreen ? "on" : "off"}`),
+			);
+			const other = timed.decide(request("other", "desktop"), new AbortController().signal, (onScreen = true) =>
+				reports.push(`other ${onScreen ? "on" : "off"}`),
+			);
+			await sleep(150);
+			// On screen for less than a turn: nothing moves.
+			expect(reports).toEqual(["untouched on"]);
+			await sleep(200);
+			expect(reports).toEqual(["untouched on", "untouched off", "other on"]);
+			expect(shown).toContain('(no answer yet to append_to_note from "flooder": it goes back in line');
+			// Typed for the question that just left: not an answer to this one.
+			input.write("y\n");
+			await tick();
+			expect(shown).toContain("(the question changed just now: read it, then answer)");
+			await sleep(150);
+			input.write("n\n");
+			expect(await other).toBe("decline");
+			// The one that gave way is back, and with nobody else waiting it keeps the screen.
+			expect(reports).toEqual(["untouched on", "untouched off", "other on", "untouched on"]);
+			await sleep(200);
+			input.write("y\n");
+			expect(await untouched).toBe("approve");
+		} finally {
+			timed.close();
+		}
+	});
+
+	test("a key pressed on the question keeps it on screen for another turn", async () => {
+		const reports: string[] = [];
+		const timed = new TerminalApprover(
+			input,
+			(text) => (shown += text),
+			() => 0,
+			{ turnMs: 150, swapGraceMs: 0 },
+		);
+		try {
+			const long = Array.from({ length: TERMINAL_DIFF_LINES * 3 }, (_, index) => `line ${index}`).join("\n");
+			const reading = timed.decide(
+				{
+					id: "long",
+					tokenName: "flooder",
+					tool: "create_note",
+					toolTitle: "Create a note",
+					changes: [{ path: "Long.md", before: null, after: long }],
+				},
+				new AbortController().signal,
+				(onScreen = true) => reports.push(`long ${onScreen ? "on" : "off"}`),
+			);
+			void timed.decide(request("other", "desktop"), new AbortController().signal, (onScreen = true) => reports.push(`other ${onScreen ? "on" : "off"}`));
+			for (let page = 0; page < 2; page++) {
+				await sleep(100);
+				input.write("m\n");
+			}
+			await sleep(100);
+			expect(reports).toEqual(["long on"]);
+			input.write("y\n");
+			expect(await reading).toBe("approve");
+		} finally {
+			timed.close();
+		}
+	});
+
+	test("a long change is shown a page at a time: the first page, a count of the rest, and m for more", async () => {
+		const total = TERMINAL_DIFF_LINES * 2 + 5;
+		const text = Array.from({ length: total }, (_, index) => `line ${index}`).join("\n");
+		const pending = ask({
+			id: "big",
+			tokenName: "laptop",
+			tool: "create_note",
+			toolTitle: "Create a note",
+			changes: [{ path: "Big.md", before: null, after: text }],
+		});
+		await read();
+		expect(shown).toContain(`+ line ${TERMINAL_DIFF_LINES - 3}\n`);
+		expect(shown).not.toContain(`+ line ${TERMINAL_DIFF_LINES - 2}\n`);
+		expect(shown).toMatch(/… \d+ more lines of this change: \[m\]ore shows the next/);
+		input.write("m\n");
+		await read();
+		expect(shown).toContain(`+ line ${TERMINAL_DIFF_LINES * 2 - 3}\n`);
+		input.write("m\n");
+		await read();
+		expect(shown).toContain(`+ line ${total - 1}`);
+		expect(shown.match(/more lines? of this change/g)).toHaveLength(2);
+		input.write("y\n");
+		expect(await pending).toBe("approve");
 	});
 });

@@ -37,7 +37,7 @@ describe("applyChangeSet: the one applier of planned writes", () => {
 			{ path: "Projects/2026/Plan.md", before: null, after: "# Plan\n" },
 			{ path: "New name.md", movedFrom: "Old name.md", before: "moved text\n", after: "moved text\n" },
 		];
-		const written = await applyChangeSet(vault.host, journal, made, changes, APPROVED);
+		const written = await applyChangeSet({ host: vault.host, journal, call: made }, changes, APPROVED);
 		expect(Object.fromEntries(written)).toEqual({ "Daily.md": "# Today\n- walked\n", "Projects/2026/Plan.md": "# Plan\n", "New name.md": "moved text\n" });
 		expect(await onDisk("Daily.md")).toBe("# Today\n- walked\n");
 		expect(await onDisk("Projects/2026/Plan.md")).toBe("# Plan\n");
@@ -61,7 +61,7 @@ describe("applyChangeSet: the one applier of planned writes", () => {
 			{ path: "Daily.md", before: "# Today\n", after: "# Today\nx\n" },
 			{ path: "Ideas.md", before: "- one\n", after: "- one\n- two\n" },
 		];
-		const error = await applyChangeSet(vault.host, journal, call(), changes, APPROVED).catch((caught: unknown) => caught);
+		const error = await applyChangeSet({ host: vault.host, journal, call: call() }, changes, APPROVED).catch((caught: unknown) => caught);
 		expect(error).toBeInstanceOf(NoteChangedSinceError);
 		expect(error).toMatchObject({ path: "Ideas.md", written: [], message: '"Ideas.md" changed after this call was planned, so it was not written.' });
 		expect(await onDisk("Daily.md")).toBe("# Today\n");
@@ -71,9 +71,11 @@ describe("applyChangeSet: the one applier of planned writes", () => {
 
 	test("a new note whose path was taken meanwhile is not written over", async () => {
 		await fs.writeFile(nodePath.join(vault.root, "Taken.md"), "someone else's\n");
-		const error = await applyChangeSet(vault.host, journal, call("create_note"), [{ path: "Taken.md", before: null, after: "mine\n" }], APPROVED).catch(
-			(caught: unknown) => caught,
-		);
+		const error = await applyChangeSet(
+			{ host: vault.host, journal, call: call("create_note") },
+			[{ path: "Taken.md", before: null, after: "mine\n" }],
+			APPROVED,
+		).catch((caught: unknown) => caught);
 		expect(error).toBeInstanceOf(NoteChangedSinceError);
 		expect(await onDisk("Taken.md")).toBe("someone else's\n");
 	});
@@ -84,7 +86,7 @@ describe("applyChangeSet: the one applier of planned writes", () => {
 			{ path: "Daily.md", before: "# Today\n", after: "# Today\nx\n" },
 			{ path: "Ideas.md", before: "- one\n", after: "- one\n- two\n" },
 		];
-		const error = await applyChangeSet(vault.host, journal, call(), changes, { ...APPROVED, mayWrite: () => ++asks === 1 }).catch(
+		const error = await applyChangeSet({ host: vault.host, journal, call: call() }, changes, { ...APPROVED, mayWrite: () => ++asks === 1 }).catch(
 			(caught: unknown) => caught,
 		);
 		expect(error).toBeInstanceOf(WriteNoLongerAllowedError);
@@ -97,15 +99,19 @@ describe("applyChangeSet: the one applier of planned writes", () => {
 		const append = (text: string) => `${text}- appended\n`;
 		await fs.writeFile(nodePath.join(vault.root, "Ideas.md"), "- one\n- other program\n");
 		const change: NoteChange = { path: "Ideas.md", before: "- one\n", after: append("- one\n"), redo: append };
-		await expect(applyChangeSet(vault.host, journal, call(), [change], APPROVED)).rejects.toBeInstanceOf(NoteChangedSinceError);
-		const written = await applyChangeSet(vault.host, journal, call(), [change], { ...APPROVED, redoEdits: true });
+		await expect(applyChangeSet({ host: vault.host, journal, call: call() }, [change], APPROVED)).rejects.toBeInstanceOf(NoteChangedSinceError);
+		const written = await applyChangeSet({ host: vault.host, journal, call: call() }, [change], { ...APPROVED, redoEdits: true });
 		expect(written.get("Ideas.md")).toBe("- one\n- other program\n- appended\n");
 		expect(await onDisk("Ideas.md")).toBe("- one\n- other program\n- appended\n");
 	});
 
 	test("two sets planned on the same text of one note: the second, applied at the same moment, finds it changed", async () => {
-		const first = applyChangeSet(vault.host, journal, call(), [{ path: "Daily.md", before: "# Today\n", after: "# Today\nA\n" }], APPROVED);
-		const second = applyChangeSet(vault.host, journal, call(), [{ path: "Daily.md", before: "# Today\n", after: "# Today\nB\n" }], APPROVED);
+		const first = applyChangeSet({ host: vault.host, journal, call: call() }, [{ path: "Daily.md", before: "# Today\n", after: "# Today\nA\n" }], APPROVED);
+		const second = applyChangeSet(
+			{ host: vault.host, journal, call: call() },
+			[{ path: "Daily.md", before: "# Today\n", after: "# Today\nB\n" }],
+			APPROVED,
+		);
 		const outcomes = await Promise.allSettled([first, second]);
 		expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected"]);
 		expect(await onDisk("Daily.md")).toBe("# Today\nA\n");

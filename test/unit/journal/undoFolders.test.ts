@@ -27,7 +27,7 @@ describe("undo of a create removes the folders the create made, when empty", () 
 	/** Creates a note through the write path's own applier, as create_note does. */
 	const create = async (path: string, text = "new\n") => {
 		const made = call();
-		await applyChange(host, journal, made, { path, before: null, after: text }, false);
+		await applyChange({ host, journal, call: made }, { path, before: null, after: text }, false);
 		return made;
 	};
 	const onDisk = (path: string) => exists(nodePath.join(root, path));

@@ -4,7 +4,7 @@ import { scanInline } from "../../../src/markdown/inline";
 import { runSteps } from "../../../src/markdown/steps";
 
 /**
- * Issue 12: parsing is linear in a note's length. Timings are for the bench (`npm run bench --
+ * Parsing is linear in a note's length. Timings are for the bench (`npm run bench --
  * --only parse`); here the properties that make it so are checked without a clock.
  */
 
@@ -121,7 +121,7 @@ describe("the metadata of a big generated note is complete", () => {
  * dependency read text with is wrapped to count the characters it looks at (indexOf: the
  * characters it scans; charCodeAt, a character; slice and friends: what they copy). A quadratic
  * scan — an unclosed `[[` or `[a](` searched to the end of the text for every opener — makes the
- * count grow 16× when the note grows 4× (the parser before issue 12 fails three of these); linear
+ * count grow 16× when the note grows 4× (the parser before it was made linear fails three of these); linear
  * work grows about 4×. Loops over arrays are not counted: the bench rows cover those.
  */
 function countCharactersRead(work: () => void): number {

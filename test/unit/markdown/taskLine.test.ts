@@ -1,7 +1,7 @@
 import { dateProblem, formatTaskLine, ISO_DATE, taskText } from "../../../src/markdown/taskLine";
 
 describe("taskText", () => {
-	test("text that starts like a list marker stays the task's text (issue 13)", () => {
+	test("text that starts like a list marker stays the task's text", () => {
 		expect(taskText("- [ ] - foo")).toBe("- foo");
 		expect(taskText("- [ ] 1. foo")).toBe("1. foo");
 		expect(taskText("1. [ ] * foo")).toBe("* foo");

@@ -18,9 +18,9 @@ describe("which notes join a partial answer", () => {
 			["Config.md", "Rebuild native addons after upgrading: the config lists every option."],
 			["Other.md", "Nothing about the question here at all."],
 		]);
-		engine.add("Rebuild.md", "rebuild", 1, texts.get("Rebuild.md") ?? "", []);
-		engine.add("Config.md", "config", 1, texts.get("Config.md") ?? "", []);
-		engine.add("Other.md", "other", 1, texts.get("Other.md") ?? "", []);
+		engine.index.add("Rebuild.md", "rebuild", 1, texts.get("Rebuild.md") ?? "", []);
+		engine.index.add("Config.md", "config", 1, texts.get("Config.md") ?? "", []);
+		engine.index.add("Other.md", "other", 1, texts.get("Other.md") ?? "", []);
 		const answer = await engine.search(parseQuery("rebuild native addons every machine"), null, 10, async (path) => texts.get(path) ?? "");
 		expect(answer.results.map((hit) => [hit.path, hit.matched_words])).toContainEqual(["Rebuild.md", ["rebuild", "every", "machine"]]);
 		const partial = await engine.search(parseQuery("rebuild native addons upgrading machine"), null, 10, async (path) => texts.get(path) ?? "");

@@ -14,7 +14,7 @@ const doc = (path: string, text: string, modified = 0, headings: string[] = []):
 function searchDocs(docs: readonly Doc[], query: string, limit = 50): Promise<SearchAnswer> {
 	const engine = new SearchEngine();
 	for (const entry of docs)
-		engine.add(entry.path, entry.path.replace(/\.md$/, "").split("/").pop() ?? entry.path, entry.modified, entry.text, entry.headings);
+		engine.index.add(entry.path, entry.path.replace(/\.md$/, "").split("/").pop() ?? entry.path, entry.modified, entry.text, entry.headings);
 	const texts = new Map(docs.map((entry) => [entry.path, entry.text]));
 	return engine.search(
 		parseQuery(query),

@@ -16,7 +16,7 @@ const ENGLISH = stopWordSet(ENGLISH_STOP_WORDS);
 function searchDocs(docs: readonly Doc[], query: string, options: { limit?: number; engine?: SearchEngine } = {}): Promise<SearchAnswer> {
 	const engine = options.engine ?? new SearchEngine();
 	for (const entry of docs)
-		engine.add(entry.path, entry.path.replace(/\.md$/, "").split("/").pop() ?? entry.path, entry.modified ?? 0, entry.text, [], entry.aliases ?? []);
+		engine.index.add(entry.path, entry.path.replace(/\.md$/, "").split("/").pop() ?? entry.path, entry.modified ?? 0, entry.text, [], entry.aliases ?? []);
 	const texts = new Map(docs.map((entry) => [entry.path, entry.text]));
 	return engine.search(withStopWords(parseQuery(query), ENGLISH), null, options.limit ?? 10, (path) => Promise.resolve(texts.get(path) ?? ""));
 }
@@ -69,7 +69,7 @@ describe("ranking by evidence strength: as typed ≫ another form ≫ a longer w
 		expect(await paths(docs, "renam", { engine: new SearchEngine(stemmerFor("none")) })).toEqual(["Renaming.md"]);
 		const engine = new SearchEngine(stemmerFor("none"));
 		expect(await paths(docs, "renamed", { engine })).toEqual([]);
-		engine.setStemmer(stemmerFor("english"));
+		engine.index.setStemmer(stemmerFor("english"));
 		expect(await paths(docs, "renamed", { engine })).toEqual(["Renaming.md"]);
 	});
 
@@ -105,8 +105,8 @@ describe("titles and aliases above body matches: whole, then all words, then som
 
 	test("a note loses its old aliases when it is replaced", async () => {
 		const engine = new SearchEngine();
-		engine.add("Rex.md", "Rex", 1, "Our dog.", [], ["Doggo"]);
-		engine.add("Rex.md", "Rex", 2, "Our dog.", [], ["Pupper"]);
+		engine.index.add("Rex.md", "Rex", 1, "Our dog.", [], ["Doggo"]);
+		engine.index.add("Rex.md", "Rex", 2, "Our dog.", [], ["Pupper"]);
 		const answer = await engine.search(parseQuery("doggo"), null, 10, () => Promise.resolve(""));
 		expect(answer.total).toBe(0);
 	});

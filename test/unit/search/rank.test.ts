@@ -19,9 +19,9 @@ describe("how well a title and the query overlap", () => {
 	test("ranks a title holding two of three query words above a one-word title holding one", async () => {
 		const engine = new SearchEngine();
 		const body = "Notes about the garden, its tools and the shed.";
-		engine.add("Garden.md", "Garden", 1, body, []);
-		engine.add("Garden Tools.md", "Garden Tools", 1, body, []);
-		engine.add("Other.md", "Other", 1, "Nothing here.", []);
+		engine.index.add("Garden.md", "Garden", 1, body, []);
+		engine.index.add("Garden Tools.md", "Garden Tools", 1, body, []);
+		engine.index.add("Other.md", "Other", 1, "Nothing here.", []);
 		const answer = await engine.search(parseQuery("garden tool shed"), null, 10, async () => body);
 		expect(answer.results.map((hit) => hit.path)).toEqual(["Garden Tools.md", "Garden.md"]);
 	});

@@ -14,7 +14,7 @@ const ENGLISH = stopWordSet(ENGLISH_STOP_WORDS);
 /** Searches as search_notes does: the English stop words apply unless others are given. */
 function searchDocs(docs: readonly Doc[], query: string, stopWords = ENGLISH, limit = 50): Promise<SearchAnswer> {
 	const engine = new SearchEngine();
-	for (const entry of docs) engine.add(entry.path, entry.path.replace(/\.md$/, "").split("/").pop() ?? entry.path, entry.modified ?? 0, entry.text, []);
+	for (const entry of docs) engine.index.add(entry.path, entry.path.replace(/\.md$/, "").split("/").pop() ?? entry.path, entry.modified ?? 0, entry.text, []);
 	const texts = new Map(docs.map((entry) => [entry.path, entry.text]));
 	return engine.search(withStopWords(parseQuery(query), stopWords), null, limit, (path) => Promise.resolve(texts.get(path) ?? ""));
 }

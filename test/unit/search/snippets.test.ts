@@ -5,7 +5,7 @@ import { parseQuery } from "../../../src/search/query";
 /** The snippets of a one-note search for `query`. */
 async function snippetsFor(text: string, query: string): Promise<string[]> {
 	const engine = new SearchEngine();
-	engine.add("Note.md", "Note", 1, text, []);
+	engine.index.add("Note.md", "Note", 1, text, []);
 	const answer = await engine.search(parseQuery(query), null, 10, () => Promise.resolve(text));
 	return answer.results[0]?.snippets ?? [];
 }

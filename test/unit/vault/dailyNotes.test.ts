@@ -1,5 +1,6 @@
-import { dailyNoteSettings } from "../../../src/vault/config";
-import { dailyNotePath, ensureParentFolder, isDailyNotePath, readDailyTemplate } from "../../../src/vault/dailyNotes";
+import { dailyNoteSettings } from "../../../src/vault/obsidianSettings";
+import { dailyNotePath, isDailyNotePath, readDailyTemplate } from "../../../src/vault/dailyNotes";
+import { ensureParentFolder } from "../../../src/vault/writes";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 
 // 2026-12-01, local time: daily notes are named by the local day, as Obsidian names them.
@@ -42,8 +43,11 @@ describe("daily notes in a vault", () => {
 	});
 	afterEach(() => vault.close());
 
-	test("the Daily Notes settings are read with the folder's slashes trimmed", async () => {
-		expect(await dailyNoteSettings(vault.host)).toEqual({ folder: "Journal", format: "YYYY-MM-DD", template: "Templates/Day" });
+	test("ensureParentFolder makes the folders a new note needs, and is content when they exist", async () => {
+		await ensureParentFolder(vault.host, "Journal/2026/12/2026-12-01.md");
+		expect(vault.host.vault.getFolderByPath("Journal/2026/12")).not.toBeNull();
+		await expect(ensureParentFolder(vault.host, "Journal/2026/12/2026-12-02.md")).resolves.toBeUndefined();
+		await expect(ensureParentFolder(vault.host, "AtTheRoot.md")).resolves.toBeUndefined();
 	});
 
 	test("the template named in the settings is read", async () => {
@@ -58,12 +62,5 @@ describe("daily notes in a vault", () => {
 		["a template outside the vault", "../Day"],
 	])("%s gives an empty template", async (_kind, template) => {
 		expect(await readDailyTemplate(vault.host, vault.scope("Private"), { folder: "Journal", format: "YYYY-MM-DD", template })).toBe("");
-	});
-
-	test("ensureParentFolder makes the folders a new note needs, and is content when they exist", async () => {
-		await ensureParentFolder(vault.host, "Journal/2026/12/2026-12-01.md");
-		expect(vault.host.vault.getFolderByPath("Journal/2026/12")).not.toBeNull();
-		await expect(ensureParentFolder(vault.host, "Journal/2026/12/2026-12-02.md")).resolves.toBeUndefined();
-		await expect(ensureParentFolder(vault.host, "AtTheRoot.md")).resolves.toBeUndefined();
 	});
 });

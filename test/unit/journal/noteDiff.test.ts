@@ -1,4 +1,4 @@
-import { diffAsText, diffNote } from "../../../src/markdown/lineDiff";
+import { diffAsText, diffNote } from "../../../src/journal/noteDiff";
 
 describe("diffNote", () => {
 	test("an append shows the added lines after context, and the lines above as a gap", () => {

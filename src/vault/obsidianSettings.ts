@@ -1,3 +1,8 @@
+/*
+ * Obsidian's own settings (app.json) and its plugins' (Daily Notes, Templates, Tasks), read from the
+ * vault's config folder, with each one's defaults where a file or a field is missing. Read-only: the
+ * server never writes Obsidian's settings.
+ */
 import type { Host } from "../host/Host";
 import { DEFAULT_COMPLETION_SETTINGS, type CompletionSettings, type StatusConfig, type StatusType } from "../markdown/taskCompletion";
 import type { NewLinkFormat } from "../markdown/linkRewrite";
@@ -13,6 +18,18 @@ async function readConfigJson(host: Host, relativePath: string): Promise<Record<
 	} catch {
 		return null;
 	}
+}
+
+/** A core plugin's text settings, each trimmed, and its default where it is missing or empty. */
+async function textSettings<K extends string>(host: Host, relativePath: string, defaults: Record<K, string>): Promise<Record<K, string>> {
+	const settings = await readConfigJson(host, relativePath);
+	const values = { ...defaults };
+	for (const name of Object.keys(defaults) as K[]) {
+		const value = settings?.[name];
+		const text = typeof value === "string" ? value.trim() : "";
+		if (text !== "") values[name] = text;
+	}
+	return values;
 }
 
 /** The editor's indentation settings (`app.json`), used when a note has no indentation to copy. */
@@ -35,13 +52,8 @@ const DAILY_NOTE_DEFAULT_FORMAT = "YYYY-MM-DD";
 
 /** The Daily Notes core plugin's settings (`daily-notes.json`), with Obsidian's defaults filled in. */
 export async function dailyNoteSettings(host: Host): Promise<DailyNoteSettings> {
-	const settings = await readConfigJson(host, "daily-notes.json");
-	const text = (value: unknown) => (typeof value === "string" ? value.trim() : "");
-	return {
-		folder: trimSlashes(text(settings?.folder)),
-		format: text(settings?.format) || DAILY_NOTE_DEFAULT_FORMAT,
-		template: text(settings?.template),
-	};
+	const settings = await textSettings(host, "daily-notes.json", { folder: "", format: DAILY_NOTE_DEFAULT_FORMAT, template: "" });
+	return { ...settings, folder: trimSlashes(settings.folder) };
 }
 
 export interface TemplateSettings {
@@ -57,13 +69,12 @@ const TEMPLATE_DEFAULT_TIME_FORMAT = "HH:mm";
 
 /** The Templates core plugin's settings (`templates.json`), with Obsidian's defaults filled in. */
 export async function templateSettings(host: Host): Promise<TemplateSettings> {
-	const settings = await readConfigJson(host, "templates.json");
-	const text = (value: unknown) => (typeof value === "string" ? value.trim() : "");
-	return {
-		folder: trimSlashes(text(settings?.folder)),
-		dateFormat: text(settings?.dateFormat) || TEMPLATE_DEFAULT_DATE_FORMAT,
-		timeFormat: text(settings?.timeFormat) || TEMPLATE_DEFAULT_TIME_FORMAT,
-	};
+	const settings = await textSettings(host, "templates.json", {
+		folder: "",
+		dateFormat: TEMPLATE_DEFAULT_DATE_FORMAT,
+		timeFormat: TEMPLATE_DEFAULT_TIME_FORMAT,
+	});
+	return { ...settings, folder: trimSlashes(settings.folder) };
 }
 
 const TASKS_SETTINGS = "plugins/obsidian-tasks-plugin/data.json";
@@ -72,12 +83,6 @@ const TASKS_SETTINGS = "plugins/obsidian-tasks-plugin/data.json";
 export async function taskDateFormat(host: Host): Promise<"emoji" | "dataview"> {
 	const tasks = await readConfigJson(host, TASKS_SETTINGS);
 	return tasks?.taskFormat === "dataview" ? "dataview" : "emoji";
-}
-
-/** The core Templates plugin's template folder (`templates.json`'s `folder`); "" when none is set. */
-export async function templatesFolder(host: Host): Promise<string> {
-	const settings = await readConfigJson(host, "templates.json");
-	return typeof settings?.folder === "string" ? trimSlashes(settings.folder.trim()) : "";
 }
 
 const STATUS_TYPES: readonly StatusType[] = ["TODO", "DONE", "IN_PROGRESS", "ON_HOLD", "CANCELLED", "NON_TASK"];

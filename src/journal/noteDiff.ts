@@ -1,12 +1,12 @@
 /**
- * What a change does to a note, as a person reads it: the lines removed and added, with a few
+ * What a planned change does to a note, as a person reads it: the lines removed and added, with a few
  * lines of context, in hunks. Pure; used by the approval window, the terminal prompt of `serve`
  * and "Show change" in the activity list.
  */
 import { diffArrays } from "diff";
 import { DIFF_CONTEXT_LINES, DIFF_MAX_EDIT_LENGTH, DIFF_TIMEOUT_MS } from "../config/limits";
 
-export type DiffLine = { kind: "same" | "added" | "removed"; text: string } | { kind: "gap"; linesSkipped: number };
+type DiffLine = { kind: "same" | "added" | "removed"; text: string } | { kind: "gap"; linesSkipped: number };
 
 /**
  * A change shown as lines. `unmatched` is set when the changed part was too different to match
