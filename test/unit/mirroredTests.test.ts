@@ -63,9 +63,7 @@ const PROCESS_CLOCKS = new Set(["cpuUsage", "hrtime", "platform"]);
  * Pure modules without a mirrored test, on purpose. Keep it short; each says why. (A type-only
  * module, only interfaces and type aliases, has no runtime code to test and needs no entry.)
  */
-const EXCEPTIONS: Record<string, string> = {
-	"vault/config.ts": "renamed on branch house27b",
-};
+const EXCEPTIONS: Record<string, string> = {};
 
 /**
  * Pure modules still waiting for their mirrored test. This list only shrinks: a module on it that
