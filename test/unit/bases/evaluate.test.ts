@@ -1,26 +1,9 @@
 import { parseBaseFile } from "../../../src/bases/baseFile";
 import { runBaseQuery, type BaseQueryResult } from "../../../src/bases/query";
 import type { BaseFile, BaseVault } from "../../../src/bases/values";
+import { baseFile } from "../../helpers/baseFiles";
 
-/** A base file over plain data: the pure evaluator needs no host. */
-function file(path: string, properties: Record<string, unknown> | null = null): BaseFile {
-	const name = path.slice(path.lastIndexOf("/") + 1);
-	const extension = name.includes(".") ? name.slice(name.lastIndexOf(".") + 1) : "";
-	return {
-		path,
-		name,
-		basename: name.replace(/\.[^.]*$/, ""),
-		extension,
-		folder: path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "/",
-		size: 10,
-		ctime: 0,
-		mtime: 0,
-		properties: () => properties,
-		tags: () => [],
-		links: () => [],
-		embeds: () => [],
-	};
-}
+const file = baseFile;
 
 const FILES = [
 	file("a.md", { n: 3, s: "10", when: "2025-01-02", list: [] }),
