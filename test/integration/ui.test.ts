@@ -144,10 +144,11 @@ describe("the plugin's interface, clicked through in the host double", () => {
 		tabOf(plugin).toggle("Allow writing");
 		expect(openModal()?.textContent).toContain("cannot delete notes");
 		clickModalButton("Allow writing");
-		await settle();
+		// The setting is saved, then the server pool follows: waited for, not a fixed pause, on a loaded machine.
+		await until(async () => (await names()).includes("append_to_note"));
 		expect(await names()).toContain("append_to_note");
 		tabOf(plugin).toggle("Allow writing");
-		await settle();
+		await until(async () => !(await names()).includes("append_to_note"));
 		expect(await names()).not.toContain("append_to_note");
 		await client.close();
 	});
