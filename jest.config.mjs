@@ -23,6 +23,7 @@ const shared = {
 	moduleNameMapper: {
 		"^obsidian$": "<rootDir>/test/double/obsidian.ts",
 	},
+	setupFilesAfterEnv: ["<rootDir>/test/fastCheckSeed.ts"],
 };
 
 // Each project crawls only its own folder, never the test clients installed under test/ (hundreds of

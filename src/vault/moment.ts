@@ -4,6 +4,10 @@
  * year), `W`/`WW` and `GGGG` (ISO week), `L`…`LLLL`, `LT`, `LTS` (localizedFormat), the moment
  * tokens dayjs has no plugin for (below), and strict parsing (customParseFormat). Without the week
  * plugins, advancedFormat throws on a week token.
+ *
+ * One known difference stays: dayjs builds dates with `new Date(year, …)`, which reads years 0–99
+ * as 1900–1999, so a strict parse of a name dated 0000–0099 fails where moment's succeeds. No one
+ * keeps daily notes from the first century; the tests pin the difference.
  */
 import dayjs, { type PluginFunc } from "dayjs";
 import advancedFormat from "dayjs/plugin/advancedFormat";

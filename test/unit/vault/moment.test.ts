@@ -9,6 +9,9 @@ import { dayjs } from "../../../src/vault/moment";
  */
 const moment = jest.requireActual<typeof obsidianMoment>("moment");
 
+/** A name whose year is 0000–0099: dayjs reads it as 1900–1999, so a strict parse fails (see below). */
+const FIRST_CENTURY = /^00\d\d-/;
+
 /** Tokens people put in Obsidian's daily note and template formats that this module promises to format as moment does. */
 const TOKENS = [
 	"YYYY",
@@ -152,9 +155,16 @@ describe("strict parsing tells a date name from any other name as moment does", 
 		expect(dayjs(name, format, true).isValid()).toBe(expected);
 	});
 
+	test("years before 100 are not dates to dayjs, the one place it parts from moment", () => {
+		expect(moment("0050-01-01", "YYYY-MM-DD", true).isValid()).toBe(true);
+		expect(dayjs("0050-01-01", "YYYY-MM-DD", true).isValid()).toBe(false);
+		expect(dayjs("0100-01-01", "YYYY-MM-DD", true).isValid()).toBe(true);
+	});
+
 	test("names made of digits and dashes are dates to both or to neither", () => {
 		fc.assert(
 			fc.property(fc.string({ unit: fc.constantFrom("0", "1", "2", "3", "9", "-"), minLength: 8, maxLength: 11 }), (name) => {
+				fc.pre(!FIRST_CENTURY.test(name));
 				expect(dayjs(name, "YYYY-MM-DD", true).isValid()).toBe(moment(name, "YYYY-MM-DD", true).isValid());
 			}),
 			{ numRuns: 3000 },
