@@ -72,6 +72,7 @@ describe("the golden test data outside the repository", () => {
 				"package.json",
 				"test/globalSetup.ts",
 				"test/globalTeardown.ts",
+				"test/fastCheckSeed.ts",
 				"src/config/limits.ts",
 				"test/helpers/fixtures.ts",
 				"test/fixtures-manifest.json",
