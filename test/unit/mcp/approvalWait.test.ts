@@ -39,18 +39,31 @@ describe("waitForDecision", () => {
 	});
 
 	test("the time runs only while the question is on screen: taken off for another token's turn, it keeps what it had left", async () => {
+		// The moments are read when each report is made, not assumed from the timers asked for: a
+		// loaded machine runs a timer late, and the rule is about what the person actually saw.
+		const moments = { shown: 0, off: 0, back: 0 };
 		const approver: Approver = {
 			decide: (_request, _signal, shown) =>
 				new Promise(() => {
+					moments.shown = Date.now();
 					shown();
-					setTimeout(() => shown(false), 100);
-					setTimeout(() => shown(true), 500);
+					setTimeout(() => {
+						moments.off = Date.now();
+						shown(false);
+					}, 100);
+					setTimeout(() => {
+						moments.back = Date.now();
+						shown(true);
+					}, 500);
 				}),
 		};
-		const started = Date.now();
 		expect(await waitForDecision(approver, 250, REQUEST)).toBe("timeout");
-		// 100 ms on screen, 400 off, then the 150 ms it had left.
-		expect(Date.now() - started).toBeGreaterThanOrEqual(640);
+		const ended = Date.now();
+		const onScreenFirst = moments.off - moments.shown;
+		// About 100 ms on screen, 400 off, then the rest of the 250 it had.
+		expect(onScreenFirst).toBeLessThan(250);
+		expect(moments.back).toBeGreaterThan(0);
+		expect(ended - moments.back).toBeGreaterThanOrEqual(250 - onScreenFirst - 1);
 	});
 
 	test('"full" from the approver comes back as it is; a client gone first answers "gone"', async () => {
