@@ -169,9 +169,45 @@ export function parseFrontmatterDocument(yaml: string): Document.Parsed | null {
 	return parseDocument(yaml, { schema: "core", prettyErrors: false, uniqueKeys: false, logLevel: "error" });
 }
 
-/** A parsed frontmatter's value, with alias expansions bounded; throws when an alias cannot be resolved or the bound is passed. */
+/**
+ * A parsed frontmatter's value, with alias expansions bounded; throws when an alias cannot be
+ * resolved, the bound is passed, or an alias names a collection it stands inside (`&n` then
+ * `a: *n`): that value would hold itself, and every answer that prints it would fail.
+ */
 export function frontmatterValue(document: Document): unknown {
-	return document.toJS({ maxAliasCount: MAX_FRONTMATTER_ALIAS_EXPANSION });
+	const value: unknown = document.toJS({ maxAliasCount: MAX_FRONTMATTER_ALIAS_EXPANSION });
+	if (holdsItself(value)) throw new Error("A YAML alias in the frontmatter refers to a value it stands inside.");
+	return value;
+}
+
+/**
+ * True when an object or array reaches itself through its own entries. Shared values reached twice
+ * side by side (`b: *a` beside `a: &a [1]`) are not cycles. The walk is bounded by the value's size,
+ * which the frontmatter bounds already cap.
+ */
+export function holdsItself(root: unknown): boolean {
+	const onPath = new Set<object>();
+	const settled = new Set<object>();
+	const stack: { value: object; children: unknown[] }[] = [];
+	const enter = (value: unknown): boolean => {
+		if (value === null || typeof value !== "object" || settled.has(value)) return false;
+		if (onPath.has(value)) return true;
+		onPath.add(value);
+		stack.push({ value, children: Object.values(value) });
+		return false;
+	};
+	if (enter(root)) return true;
+	while (stack.length > 0) {
+		const top = stack[stack.length - 1]!;
+		if (top.children.length === 0) {
+			stack.pop();
+			onPath.delete(top.value);
+			settled.add(top.value);
+			continue;
+		}
+		if (enter(top.children.pop())) return true;
+	}
+	return false;
 }
 
 /**

@@ -75,7 +75,7 @@ export function setProperty(note: string, name: string, value: PropertyValue): P
 		before = JSON.stringify(frontmatterValue(document));
 	} catch {
 		return fail(
-			`The note's frontmatter expands its YAML aliases (*name) past ${MAX_FRONTMATTER_ALIAS_EXPANSION} values, or uses one that is not defined; it is not edited. Nothing was changed.`,
+			`The note's frontmatter expands its YAML aliases (*name) past ${MAX_FRONTMATTER_ALIAS_EXPANSION} values, uses one that is not defined, or uses one inside the value it names; it is not edited. Nothing was changed.`,
 		);
 	}
 	if (written === null) {

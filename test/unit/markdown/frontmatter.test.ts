@@ -7,7 +7,14 @@ import {
 	MAX_FRONTMATTER_DEPTH,
 	MAX_FRONTMATTER_ENTRIES,
 } from "../../../src/config/limits";
-import { frontmatterBoundProblem, frontmatterEndLine, parseFrontmatter, splitFrontmatter, yamlNestingDepth } from "../../../src/markdown/frontmatter";
+import {
+	frontmatterBoundProblem,
+	frontmatterEndLine,
+	holdsItself,
+	parseFrontmatter,
+	splitFrontmatter,
+	yamlNestingDepth,
+} from "../../../src/markdown/frontmatter";
 import { LineIndex } from "../../../src/markdown/lines";
 import { bodyStartLine, isOutline } from "../../../src/markdown/outline";
 import { parseMetadata } from "../../../src/markdown/metadata";
@@ -118,11 +125,36 @@ describe("frontmatter within the bounds is parsed as before", () => {
 					} catch {
 						return;
 					}
+					// A value that holds itself has no depth; parseFrontmatter refuses it (below).
+					if (holdsItself(value)) return;
 					expect(yamlNestingDepth(yaml)).toBeGreaterThanOrEqual(depthOf(value));
 				},
 			),
 			{ numRuns: 5000 },
 		);
+	});
+
+	test("an alias naming the collection it stands inside makes no properties (the value would hold itself); shared values still parse", () => {
+		expect(parseFrontmatter("&n\na: *n")).toBeNull();
+		expect(parseFrontmatter("a: &l\n  - b: *l")).toBeNull();
+		expect(parseFrontmatter("a: &x [1, 2]\nb: *x\nc: [*x, *x]")).toEqual({
+			a: [1, 2],
+			b: [1, 2],
+			c: [
+				[1, 2],
+				[1, 2],
+			],
+		});
+	});
+
+	test("holdsItself finds a value reached again along its own path, not one reached twice side by side", () => {
+		const shared = { k: 1 };
+		expect(holdsItself({ a: shared, b: shared, c: [shared] })).toBe(false);
+		const loop: Record<string, unknown> = { a: [1, { b: 2 }] };
+		(loop.a as unknown[]).push(loop);
+		expect(holdsItself(loop)).toBe(true);
+		expect(holdsItself("text")).toBe(false);
+		expect(holdsItself(null)).toBe(false);
 	});
 
 	test("the exact count is the lexer's, not the quick one: a long flat block with many marks still counts as flat", () => {

@@ -96,6 +96,11 @@ describe("setProperty", () => {
 		expect(result).toEqual({ ok: false, error: expect.stringMatching(/alias.*Nothing was changed/) });
 	});
 
+	test("a frontmatter whose alias names the value it stands inside (&n … *n) is a clear error, nothing changed", () => {
+		const result = setProperty("---\n&n\na: *n\n---\nbody\n", "status", "done");
+		expect(result).toEqual({ ok: false, error: expect.stringMatching(/inside the value it names.*Nothing was changed/) });
+	});
+
 	test("a property beside an anchored one is set as usual", () => {
 		expect(edit("---\ntitle: &x A\nother: *x\n---\n", "status", "done")).toBe("---\ntitle: &x A\nother: *x\nstatus: done\n---\n");
 	});
