@@ -24,6 +24,9 @@ export default {
 			sourcemap: "external",
 			sourcefile: sourcePath,
 			tsconfigRaw: { compilerOptions },
+			// `await import(…)` becomes a require, as tsc writes it for CommonJS: jest's module registry
+			// (and the host double mapped for `obsidian`) sees it, and no VM module support is needed.
+			supported: { "dynamic-import": false },
 		});
 		return { code, map };
 	},
