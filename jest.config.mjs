@@ -1,5 +1,6 @@
 /**
- * Jest runs the TypeScript sources through ts-jest; `obsidian` is mapped to the host double.
+ * Jest runs the TypeScript sources through esbuild (scripts/jest-esbuild-transform.mjs: types
+ * stripped, not checked; `tsc --noEmit` checks them); `obsidian` is mapped to the host double.
  *
  * One project per tier, so a tier runs alone with `--selectProjects`: `unit` (pure code and small
  * real parts, no build and no installed test clients: `npm run test:unit`), `golden` (our parser
@@ -16,7 +17,7 @@ const ROOT = nodePath.dirname(fileURLToPath(import.meta.url));
 const shared = {
 	testEnvironment: "node",
 	transform: {
-		"^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }],
+		"^.+\\.ts$": "<rootDir>/scripts/jest-esbuild-transform.mjs",
 		// The built plugin bundle, with its source map (main.js names none): failures point at src/.
 		"^.+[\\\\/]main\\.js$": "<rootDir>/scripts/jest-bundle-source-map.mjs",
 	},

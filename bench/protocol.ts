@@ -35,7 +35,7 @@ export async function writeTinyVault(): Promise<string> {
 	return root;
 }
 
-export const TRIVIAL_CALL = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "read_note", arguments: { path: "Hello" } } });
+const TRIVIAL_CALL = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "read_note", arguments: { path: "Hello" } } });
 
 /** The same call at 2026-07-28: the revision and client in `_meta`, and the standard headers. */
 const MODERN_TRIVIAL_CALL = JSON.stringify({

@@ -13,7 +13,7 @@ import { ListenStreams } from "./listenStream";
 import { chargeMessages, InFlightPlaces, RateLimiter, rateLimitRefusal, WriteBudget } from "./tokenBudgets";
 import type { EndpointDeps, EndpointPolicy, EndpointState } from "./endpointState";
 
-export type { EndpointDeps, EndpointPolicy, EndpointState, LentServer } from "./endpointState";
+export type { EndpointDeps, EndpointPolicy, LentServer } from "./endpointState";
 
 /** The endpoint: a node:http request listener, and a way to wait for the requests it is still answering. */
 export interface McpEndpoint {

@@ -54,7 +54,7 @@ export interface Refusal {
 	headers?: Record<string, string>;
 }
 
-export type RefusalKind =
+type RefusalKind =
 	| "origin"
 	| "host"
 	| "not_found"

@@ -51,7 +51,7 @@ export function headerPairsOf(rawHeaders: readonly string[]): [string, string][]
 }
 
 /** The note URIs a subscriptions/listen request asks to watch (an absent or malformed list is left to the SDK to refuse). Pure. */
-export function watchedUrisOf(json: unknown): string[] {
+function watchedUrisOf(json: unknown): string[] {
 	const notifications = (json as { params?: { notifications?: { resourceSubscriptions?: unknown } } } | null)?.params?.notifications;
 	const uris = notifications?.resourceSubscriptions;
 	return Array.isArray(uris) ? uris.filter((uri): uri is string => typeof uri === "string") : [];

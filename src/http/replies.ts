@@ -3,7 +3,7 @@ import * as nodeTimers from "node:timers";
 import { errorKind, type Logger } from "../activity";
 import type { Refusal } from "./guard";
 
-export const JSON_RPC_PARSE_ERROR = -32700;
+const JSON_RPC_PARSE_ERROR = -32700;
 export const JSON_RPC_SERVER_ERROR = -32000;
 export const JSON_RPC_METHOD_NOT_FOUND = -32601;
 

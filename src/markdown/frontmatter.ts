@@ -56,7 +56,7 @@ export function splitFrontmatter(text: string): { yaml: string; body: string } |
 const NESTING_CHARACTERS = /[[{\n\-?:]/g;
 
 /** What the YAML lexer sees of a text's shape: how deep it nests, its flow collections, its aliases. */
-export interface YamlShape {
+interface YamlShape {
 	/** An upper bound on the nesting: flow brackets open at once, indented block levels, and the `- `, `? ` and `: ` of a line. */
 	depth: number;
 	/** Flow collections (a `[` or `{` that opens one, not one in quotes or a comment). */
@@ -70,7 +70,7 @@ export interface YamlShape {
  * quotes or a comment from one that opens a list), never with its parser, whose time and memory
  * grow with the depth being measured. One pass for every bound that needs the lexer.
  */
-export function yamlShape(yaml: string): YamlShape {
+function yamlShape(yaml: string): YamlShape {
 	// No level without one of these characters: a block with few of them and no alias needs no lexing.
 	const marks = yaml.match(NESTING_CHARACTERS)?.length ?? 0;
 	if (marks <= MAX_FRONTMATTER_DEPTH && !yaml.includes("*")) return { depth: marks, collections: marks, aliases: 0 };
@@ -131,7 +131,7 @@ export function yamlNestingDepth(yaml: string): number {
  * the values more than the characters: 64 KiB of one-letter flow items takes about 30 times as long
  * as 64 KiB of prose in one value.
  */
-export function yamlEntryBound(yaml: string): number {
+function yamlEntryBound(yaml: string): number {
 	let entries = 1;
 	for (let index = 0; index < yaml.length; index++) {
 		const code = yaml.charCodeAt(index);

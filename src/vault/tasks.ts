@@ -26,7 +26,7 @@ export interface TaskFilter {
 }
 
 /** A note's tasks from its list items and text; pure. */
-export function tasksOfNote(cache: CachedMetadata, text: string): NoteTask[] {
+function tasksOfNote(cache: CachedMetadata, text: string): NoteTask[] {
 	const items = cache.listItems?.filter((item) => item.task !== undefined) ?? [];
 	if (items.length === 0) return [];
 	const lines = text.split("\n");

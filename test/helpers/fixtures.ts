@@ -9,7 +9,7 @@ import * as nodePath from "node:path";
  */
 
 /** The environment variable naming a folder that holds the data. */
-export const FIXTURES_ENV = "VAULT_MCP_FIXTURES";
+const FIXTURES_ENV = "VAULT_MCP_FIXTURES";
 
 /** What to do when the data is nowhere: one line, printed by jest's globalSetup. */
 export const FIXTURES_HINT =
@@ -28,7 +28,7 @@ interface FixturesManifest {
 }
 
 /** The folders to try, first match wins. */
-export function fixtureCandidates(projectRoot: string, env: NodeJS.ProcessEnv): string[] {
+function fixtureCandidates(projectRoot: string, env: NodeJS.ProcessEnv): string[] {
 	const named = env[FIXTURES_ENV];
 	// A folder named on purpose is the only one tried, so a wrong name is reported, not papered over.
 	if (named !== undefined && named !== "") return [nodePath.resolve(named)];
@@ -40,7 +40,7 @@ const GOLDEN_MANIFEST = "fixtures-manifest.json";
 const OBSIDIAN_HELP_MANIFEST = "fixtures-manifest-obsidian-help.json";
 
 /** The files a manifest lists that a folder lacks (presence only: `npm run fixtures` checks the bytes). */
-export function missingFixtureFiles(projectRoot: string, dir: string, manifestName: string = GOLDEN_MANIFEST): string[] {
+function missingFixtureFiles(projectRoot: string, dir: string, manifestName: string = GOLDEN_MANIFEST): string[] {
 	const manifest = JSON.parse(readFileSync(nodePath.join(projectRoot, "test", manifestName), "utf8")) as FixturesManifest;
 	return manifest.files.map((file) => file.path).filter((path) => !existsSync(nodePath.join(dir, ...path.split("/"))));
 }

@@ -1,0 +1,175 @@
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { MAX_RESPONSE_BODY_BYTES } from "../../../src/config/limits";
+import { UNAUTHORIZED, type Refusal } from "../../../src/http/guard";
+import { answerTooLarge, dropIfUnreadWithin, failRequest, jsonRpcError, sendJson, sendJsonText, sendRefusal } from "../../../src/http/replies";
+import { rawRequest } from "../../helpers/http";
+import { RecordingLogger } from "../../helpers/service";
+import { openSocket } from "../../helpers/sockets";
+
+/** A loopback server answering every request with `reply`, once its body has arrived (unless `early`). */
+async function withServer(
+	reply: (req: IncomingMessage, res: ServerResponse) => void,
+	run: (port: number) => Promise<void>,
+	options: { early?: boolean } = {},
+): Promise<void> {
+	const server: Server = createServer((req, res) => {
+		if (options.early) reply(req, res);
+		else req.resume().once("end", () => reply(req, res));
+	});
+	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+	try {
+		await run((server.address() as AddressInfo).port);
+	} finally {
+		server.closeAllConnections();
+		await new Promise((resolve) => server.close(resolve));
+	}
+}
+
+const get = (port: number) => rawRequest(port, { method: "GET", headers: [["Host", `127.0.0.1:${port}`]] });
+
+describe("the answers every request gets", () => {
+	test("a JSON answer says its type and its length in bytes, not characters, and carries the headers asked for", async () => {
+		const body = { note: "Grüße ✓ 🙂" };
+		await withServer(
+			(_req, res) => sendJson(res, 201, body, { "X-Extra": "yes" }),
+			async (port) => {
+				const response = await get(port);
+				expect(response.status).toBe(201);
+				expect(response.headers["content-type"]).toBe("application/json");
+				expect(response.headers["content-length"]).toBe(String(Buffer.byteLength(JSON.stringify(body))));
+				expect(response.headers["x-extra"]).toBe("yes");
+				expect(JSON.parse(response.body)).toEqual(body);
+			},
+		);
+		await withServer(
+			(_req, res) => sendJsonText(res, 200, '{"already":"text"}'),
+			async (port) => expect((await get(port)).body).toBe('{"already":"text"}'),
+		);
+	});
+
+	test("a refusal is a JSON-RPC error with no id: -32700 for a body that could not be parsed, -32000 otherwise, with the refusal's own headers", async () => {
+		const parse: Refusal = { status: 400, kind: "parse_error", message: "Parse error: the body is not valid JSON." };
+		await withServer(
+			(req, res) => sendRefusal(req, res, parse),
+			async (port) => {
+				const response = await get(port);
+				expect(response.status).toBe(400);
+				expect(JSON.parse(response.body)).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32700, message: parse.message } });
+			},
+		);
+		await withServer(
+			(req, res) => sendRefusal(req, res, UNAUTHORIZED),
+			async (port) => {
+				const response = await get(port);
+				expect(response.status).toBe(401);
+				expect(response.headers["www-authenticate"]).toBe('Bearer realm="vault-mcp"');
+				expect(JSON.parse(response.body)).toEqual(jsonRpcError(-32000, UNAUTHORIZED.message));
+				// The whole request was read: the connection may carry the client's next request.
+				expect(response.headers.connection).not.toBe("close");
+			},
+		);
+	});
+
+	test("a refusal sent while the request's body is still arriving closes the connection instead of reading the rest", async () => {
+		await withServer(
+			(req, res) => sendRefusal(req, res, { status: 413, kind: "too_large", message: "Too large." }),
+			async (port) => {
+				const socket = await openSocket(port, `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Length: 1000\r\n\r\n{`);
+				const text = await new Promise<string>((resolve) => {
+					let received = "";
+					socket.on("data", (chunk: Buffer) => (received += chunk.toString("utf8")));
+					socket.on("close", () => resolve(received));
+				});
+				expect(text).toMatch(/^HTTP\/1\.1 413 /);
+				expect(text.toLowerCase()).toContain("connection: close");
+			},
+			{ early: true },
+		);
+	});
+
+	test("a request that failed unexpectedly is answered 500 and logged by its kind, never its text (which may quote a note)", async () => {
+		const logger = new RecordingLogger();
+		const failure = Object.assign(new Error("could not read Private/Diary.md"), { code: "EACCES" });
+		await withServer(
+			(_req, res) => failRequest(res, logger, failure),
+			async (port) => {
+				const response = await get(port);
+				expect(response.status).toBe(500);
+				expect(JSON.parse(response.body)).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32000, message: "Internal server error." } });
+			},
+		);
+		expect(logger.lines).toEqual(["request failed: Error (EACCES)"]);
+	});
+
+	test("a request that fails after its answer began has its connection dropped, so the client does not wait for the rest", async () => {
+		const logger = new RecordingLogger();
+		await withServer(
+			(_req, res) => {
+				res.writeHead(200, { "Content-Type": "application/json", "Content-Length": "100" });
+				res.write('{"partial":');
+				failRequest(res, logger, new TypeError("broken"));
+			},
+			async (port) => {
+				const outcome = await new Promise<string>((resolve) => {
+					const req = request({ host: "127.0.0.1", port, path: "/" }, (res) => {
+						res.resume();
+						res.on("end", () => resolve("ended"));
+						res.on("aborted", () => resolve("aborted"));
+						res.on("error", () => resolve("aborted"));
+					});
+					req.on("error", () => resolve("aborted"));
+					req.end();
+				});
+				expect(outcome).toBe("aborted");
+			},
+		);
+		expect(logger.lines).toEqual(["request failed: TypeError"]);
+	});
+
+	test("an answer too large to send becomes a short error with the request's id, telling the model to ask for less", () => {
+		expect(answerTooLarge(12, MAX_RESPONSE_BODY_BYTES)).toEqual({
+			jsonrpc: "2.0",
+			id: 12,
+			error: { code: -32000, message: expect.stringContaining(`over ${MAX_RESPONSE_BODY_BYTES} bytes`) as unknown },
+		});
+		expect((answerTooLarge(null, 10) as { error: { message: string } }).error.message).toMatch(/Ask for less/);
+	});
+
+	test("a client that does not read its answer is dropped once the deadline passes; one that reads it gets all of it", async () => {
+		// Twice what the kernel buffers on a loopback connection the client does not read (a 4 MB send buffer, a small receive window), so the answer cannot be handed over.
+		const large = "x".repeat(8 * 1024 * 1024);
+		const closed: Array<() => void> = [];
+		const serverSideClosed = new Promise<void>((resolve) => closed.push(resolve));
+		await withServer(
+			(req, res) => {
+				res.once("close", () => closed.shift()?.());
+				res.writeHead(200, { "Content-Type": "text/plain", "Content-Length": Buffer.byteLength(large) });
+				res.end(large);
+				// The reader gets a deadline a loaded machine meets with room to spare.
+				dropIfUnreadWithin(res, req.url === "/stalled" ? 300 : 20_000);
+			},
+			async (port) => {
+				// Sends its request, then reads nothing until the server has given up on it.
+				const stalled = await openSocket(port, `GET /stalled HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+				stalled.pause();
+				await serverSideClosed;
+				let received = 0;
+				const ended = new Promise<void>((resolve) => {
+					stalled.on("data", (chunk: Buffer) => {
+						received += chunk.length;
+						// The whole answer arrived: it was not dropped (and the kept-alive connection would stay open).
+						if (received > large.length) resolve();
+					});
+					stalled.on("close", () => resolve());
+				});
+				stalled.resume();
+				await ended;
+				stalled.destroy();
+				expect(received).toBeLessThan(large.length);
+				const reader = await get(port);
+				expect(reader.body.length).toBe(large.length);
+			},
+		);
+	});
+});

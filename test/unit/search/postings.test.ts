@@ -1,0 +1,210 @@
+import { BODY_COUNT, IN_HEADING, IN_TITLE, type ResolvedTerm } from "../../../src/search/postingValues";
+import { PostingsIndex } from "../../../src/search/postings";
+import { DEFAULT_SEARCH_LANGUAGE, stemmerFor } from "../../../src/search/stemmers";
+
+/**
+ * The inverted index through what the search engine asks of it: which notes a word, a prefix, a
+ * word's other forms or a phrase's words find, as notes are added, replaced and removed. Notes are
+ * named through `acceptedSlots` (the index's own answer to "which slots are these paths"), never
+ * through how the index stores its documents.
+ */
+
+const stem = stemmerFor(DEFAULT_SEARCH_LANGUAGE);
+
+/** Runs a stepped computation of the index to its end. */
+function run<T>(steps: Generator<void, T, void>): T {
+	for (;;) {
+		const next = steps.next();
+		if (next.done) return next.value;
+	}
+}
+
+/** The slot a path holds now, or -1. */
+function slotOf(index: PostingsIndex, path: string): number {
+	return run(index.acceptedSlots((candidate) => candidate === path)).slots.indexOf(1);
+}
+
+/** The paths (among `paths`) a term finds: those whose postings entry is a match (a heading alone ranks, it does not find). */
+function found(index: PostingsIndex, term: ResolvedTerm | null, paths: readonly string[]): string[] {
+	if (term === null) return [];
+	const bySlot = new Map(paths.map((path) => [slotOf(index, path), path]));
+	const result: string[] = [];
+	for (let at = 0; at < term.length; at++) {
+		const path = bySlot.get(term.slots[at] as number);
+		if (path !== undefined && index.matchValue(term, at, undefined) !== 0) result.push(path);
+	}
+	return result.sort();
+}
+
+/** The paths among `paths` holding the term at all (its postings, headings included). */
+function listed(index: PostingsIndex, term: ResolvedTerm | null, paths: readonly string[]): string[] {
+	if (term === null) return [];
+	const slots = new Set(term.slots.subarray(0, term.length));
+	return paths.filter((path) => slots.has(slotOf(index, path))).sort();
+}
+
+/** The packed value of a term in one note (0 when the note does not hold it). */
+function valueIn(index: PostingsIndex, term: ResolvedTerm | null, path: string): number {
+	if (term === null) return 0;
+	const slot = slotOf(index, path);
+	for (let at = 0; at < term.length; at++) if (term.slots[at] === slot) return term.values[at] as number;
+	return 0;
+}
+
+const PATHS = ["Garden.md", "Kitchen.md", "Projects/Roadmap.md", "Travel.md"];
+
+function gardenIndex(): PostingsIndex {
+	const index = new PostingsIndex(stem);
+	index.add("Garden.md", "Garden plan", 1, "Tomatoes need sun. Tomatoes need water. Plant basil beside them.", ["Watering"]);
+	index.add("Kitchen.md", "Kitchen", 2, "Basil pesto recipe: basil, garlic, pine nuts.", ["Recipes"], ["Cookbook"]);
+	index.add("Projects/Roadmap.md", "Roadmap", 3, "Ship the search index by spring.", ["Milestones", "Watering the garden"]);
+	index.add("Travel.md", "Travel", 4, "Running shoes, a water bottle and a map.", []);
+	return index;
+}
+
+describe("PostingsIndex: notes in, answers out", () => {
+	test("a word finds the notes holding it in the body or the title; a heading alone ranks but does not find", () => {
+		const index = gardenIndex();
+		expect(index.size).toBe(4);
+		expect(PATHS.every((path) => index.has(path))).toBe(true);
+		expect(found(index, index.resolve(["basil"]), PATHS)).toEqual(["Garden.md", "Kitchen.md"]);
+		expect(found(index, index.resolve(["kitchen"]), PATHS)).toEqual(["Kitchen.md"]);
+		// "watering" is a heading in two notes and in no body or title.
+		const watering = index.resolveWhole(["watering"]);
+		expect(listed(index, watering, PATHS)).toEqual(["Garden.md", "Projects/Roadmap.md"]);
+		expect(found(index, watering, PATHS)).toEqual([]);
+		expect(valueIn(index, watering, "Garden.md") & IN_HEADING).not.toBe(0);
+		// A folder's words count as the note's headings: they rank, they do not find.
+		expect(found(index, index.resolveWhole(["projects"]), PATHS)).toEqual([]);
+		expect(listed(index, index.resolveWhole(["projects"]), PATHS)).toEqual(["Projects/Roadmap.md"]);
+		expect(index.resolve(["nowhere"])).toBeNull();
+	});
+
+	test("a note's value for a word counts its body occurrences and marks a title word", () => {
+		const index = gardenIndex();
+		const tomatoes = index.resolve(["tomatoes"]);
+		expect(valueIn(index, tomatoes, "Garden.md") & BODY_COUNT).toBe(2);
+		expect(valueIn(index, index.resolve(["basil"]), "Garden.md") & IN_TITLE).toBe(0);
+		// "plan" is a title word only ("Plant" in the body is another word).
+		expect(valueIn(index, index.resolveWhole(["plan"]), "Garden.md") & IN_TITLE).not.toBe(0);
+		expect(valueIn(index, index.resolveWhole(["plan"]), "Garden.md") & BODY_COUNT).toBe(0);
+		// An alias finds and ranks like the title.
+		expect(found(index, index.resolve(["cookbook"]), PATHS)).toEqual(["Kitchen.md"]);
+		expect(valueIn(index, index.resolve(["cookbook"]), "Kitchen.md") & IN_TITLE).not.toBe(0);
+	});
+
+	test("the last word of a term of two letters or more also finds the longer words it starts; a whole-word lookup does not", () => {
+		const index = gardenIndex();
+		expect(found(index, index.resolve(["wat"]), PATHS)).toEqual(["Garden.md", "Travel.md"]);
+		expect(found(index, index.resolveWhole(["wat"]), PATHS)).toEqual([]);
+		expect(found(index, index.resolve(["w"]), PATHS)).toEqual([]);
+	});
+
+	test("evidence tells a word as typed from its other forms and from longer words it starts", () => {
+		const index = new PostingsIndex(stem);
+		index.add("a.md", "A", 1, "I was running late.", []);
+		index.add("b.md", "B", 1, "She runs every day.", []);
+		index.add("c.md", "C", 1, "A runningboard on the old car.", []);
+		index.add("d.md", "D", 1, "Nothing here.", []);
+		const paths = ["a.md", "b.md", "c.md", "d.md"];
+		const evidence = index.resolveEvidence(["running"], stem);
+		expect(found(index, evidence.exact, paths)).toEqual(["a.md"]);
+		expect(found(index, evidence.forms, paths)).toEqual(["b.md"]);
+		expect(found(index, evidence.any, paths)).toEqual(["a.md", "b.md", "c.md"]);
+		// Without a stemmer, words match as typed and as prefixes only.
+		const plain = index.resolveEvidence(["running"], null);
+		expect(plain.forms).toBeNull();
+		expect(found(index, plain.any, paths)).toEqual(["a.md", "c.md"]);
+	});
+
+	test("a phrase's candidates are the notes holding every one of its words, in any order", () => {
+		const index = gardenIndex();
+		index.add("Reversed.md", "Reversed", 5, "Water the plants, then the tomatoes need nothing.", []);
+		const phrase = index.resolve(["tomatoes", "need"]);
+		expect(phrase?.phrase).not.toBeNull();
+		expect(listed(index, phrase, [...PATHS, "Reversed.md"])).toEqual(["Garden.md", "Reversed.md"]);
+		expect(index.resolve(["tomatoes", "nowhere"])).toBeNull();
+	});
+
+	test("notesHoldingAny marks the notes an exclusion removes: a word or a prefix in the body or title, not a heading", () => {
+		const index = gardenIndex();
+		const marks = index.notesHoldingAny(["pesto", "ship"]);
+		expect(PATHS.filter((path) => marks?.[slotOf(index, path)] === 1)).toEqual(["Kitchen.md", "Projects/Roadmap.md"]);
+		const headingOnly = index.notesHoldingAny(["milestones"]);
+		expect(PATHS.filter((path) => headingOnly?.[slotOf(index, path)] === 1)).toEqual([]);
+		expect(index.notesHoldingAny([])).toBeNull();
+	});
+
+	test("replacing a note: its old words no longer find it, its new ones do, and searches that paused are told", () => {
+		const index = gardenIndex();
+		const before = index.generation;
+		index.add("Kitchen.md", "Kitchen", 9, "Bread and butter.", []);
+		expect(index.size).toBe(4);
+		expect(found(index, index.resolve(["basil"]), PATHS)).toEqual(["Garden.md"]);
+		expect(found(index, index.resolve(["bread"]), PATHS)).toEqual(["Kitchen.md"]);
+		expect(index.resolve(["cookbook"]) === null || found(index, index.resolve(["cookbook"]), PATHS).length === 0).toBe(true);
+		expect(index.generation).toBeGreaterThan(before);
+	});
+
+	test("removing a note: nothing finds it, the totals drop; removing an unknown path changes nothing", () => {
+		const index = gardenIndex();
+		const totalBefore = index.totalBodyLength;
+		const before = index.generation;
+		index.remove("Garden.md");
+		expect(index.has("Garden.md")).toBe(false);
+		expect(index.size).toBe(3);
+		expect(found(index, index.resolve(["basil"]), PATHS)).toEqual(["Kitchen.md"]);
+		expect(index.resolve(["tomatoes"])?.length ?? 0).toBe(0);
+		expect(index.totalBodyLength).toBeLessThan(totalBefore);
+		expect(index.generation).toBeGreaterThan(before);
+		const after = index.generation;
+		index.remove("Missing.md");
+		expect(index.generation).toBe(after);
+		expect(index.size).toBe(3);
+	});
+
+	test("a new note does not disturb a paused search: the generation stays, and the notes it started with keep their slots", () => {
+		const index = gardenIndex();
+		const before = index.generation;
+		const slots = PATHS.map((path) => slotOf(index, path));
+		index.add("New.md", "New", 6, "Fresh basil.", []);
+		expect(index.generation).toBe(before);
+		expect(PATHS.map((path) => slotOf(index, path))).toEqual(slots);
+		expect(found(index, index.resolve(["basil"]), [...PATHS, "New.md"])).toEqual(["Garden.md", "Kitchen.md", "New.md"]);
+	});
+
+	test("a prepared note changes nothing until it is committed, so searches meanwhile see the old version", () => {
+		const index = gardenIndex();
+		const prepared = run(index.prepare("Garden.md", "Garden plan", 7, "Only roses now.", []));
+		expect(found(index, index.resolve(["tomatoes"]), PATHS)).toEqual(["Garden.md"]);
+		expect(found(index, index.resolve(["roses"]), PATHS)).toEqual([]);
+		index.commit(prepared);
+		expect(found(index, index.resolve(["tomatoes"]), PATHS)).toEqual([]);
+		expect(found(index, index.resolve(["roses"]), PATHS)).toEqual(["Garden.md"]);
+	});
+
+	test("acceptedSlots counts the notes a filter accepts and their body length; compact changes no answer", () => {
+		const index = gardenIndex();
+		const all = run(index.acceptedSlots(() => true));
+		expect(all.count).toBe(4);
+		expect(all.totalLength).toBe(index.totalBodyLength);
+		const one = run(index.acceptedSlots((path) => path === "Travel.md"));
+		expect(one.count).toBe(1);
+		// "Running shoes, a water bottle and a map." is eight words.
+		expect(one.totalLength).toBe(8);
+		const answers = () => ["basil", "wat", "pesto", "running"].map((word) => found(index, index.resolve([word]), PATHS));
+		const before = answers();
+		index.compact();
+		expect(answers()).toEqual(before);
+		index.add("After.md", "After", 8, "Basil again.", []);
+		expect(found(index, index.resolve(["basil"]), [...PATHS, "After.md"])).toEqual(["After.md", "Garden.md", "Kitchen.md"]);
+	});
+
+	test("changing the stemmer changes which other forms are found, from the next lookup on", () => {
+		const index = new PostingsIndex(stem);
+		index.add("a.md", "A", 1, "Gardens everywhere.", []);
+		expect(found(index, index.resolveEvidence(["garden"], index.dictionary.stemmer).forms, ["a.md"])).toEqual(["a.md"]);
+		index.setStemmer(null);
+		expect(index.resolveEvidence(["garden"], index.dictionary.stemmer).forms).toBeNull();
+	});
+});
