@@ -150,6 +150,21 @@ export const BASES_MAX_REGEX_CHOICES = 4;
 export const BASES_FILTER_ERRORS_LISTED = 20;
 /** A query pauses for other work after running this long (it runs on Obsidian's interface thread). */
 export const BASES_QUERY_SLICE_MS = 40;
+/**
+ * One file's filters and cells are evaluated in one piece (an expression cannot be paused): a piece
+ * that runs longer ends the query, so a base whose formulas work on megabyte texts cannot hold
+ * other clients (steps alone do not bound it: one step may copy a whole text).
+ */
+export const BASES_MAX_PIECE_MS = 100;
+/**
+ * The longest text that methods doing work per character or per piece (`title`, `reverse`,
+ * `replace`, `split`) take: on a megabyte text each took seconds in one piece.
+ */
+export const BASES_MAX_PER_CHARACTER_INPUT_CHARS = 100_000;
+/** Characters of a text a method works on that count as one evaluation step. */
+export const BASES_TEXT_CHARS_PER_STEP = 64;
+/** Evaluation time one query may spend in all, summed over its pieces (waiting for others not counted). */
+export const BASES_MAX_QUERY_WORK_MS = 1_000;
 /** list_bases: bases listed at most (each is read for its view names). */
 export const BASES_LISTED = 200;
 /** read_canvas: nodes and edges returned at most. */
