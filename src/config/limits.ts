@@ -185,6 +185,12 @@ export const MAX_NOTE_NAME_BYTES = 240;
 export const PLACE_WAIT_MS = 2_000;
 /** Requests of one token that may wait in line at once; more get 503 at once. */
 export const MAX_WAITING_PER_TOKEN = 16;
+/**
+ * The longest note, in characters, the write tools change (before and after the change): the size
+ * read_note returns whole. Each edit reads the note's lines in one piece, several times over, so
+ * appends that grew a note to megabytes held every client for seconds per append.
+ */
+export const MAX_EDITED_NOTE_CHARS = MAX_NOTE_CONTENT_BYTES;
 /** Times a write is redone on fresh text when another program changed the note while it was being written. */
 export const MAX_WRITE_ATTEMPTS = 5;
 /**
