@@ -129,6 +129,8 @@ export const BASES_MAX_ROWS = 1000;
 /** Largest `.base` or `.canvas` file read, in bytes; larger ones are refused. */
 export const BASES_MAX_FILE_BYTES = 256 * 1024;
 export const CANVAS_MAX_FILE_BYTES = 5 * 1024 * 1024;
+/** Arrays and objects one inside another a canvas may open before it is parsed (JSON.parse of deep nesting cannot be paused). */
+export const CANVAS_MAX_NESTING = 64;
 /** Longest filter statement or formula, in characters, and deepest nesting of one (or of a filter tree). */
 export const BASES_MAX_EXPRESSION_CHARS = 4000;
 export const BASES_MAX_EXPRESSION_DEPTH = 64;
