@@ -103,7 +103,8 @@ describe("a canvas nested deeper than a canvas needs is refused before JSON.pars
 	});
 
 	test("brackets inside strings, escaped quotes included, do not count", () => {
-		expect(nestsDeeperThan(`{"a": "${"[{".repeat(100)}\\\"[["}`, 2)).toBe(false);
+		// The text holds an escaped quote (backslash, quote) inside the string: the string goes on past it.
+		expect(nestsDeeperThan('{"a": "' + "[{".repeat(100) + '\\"[["}', 2)).toBe(false);
 		expect(nestsDeeperThan("[[[]]]", 3)).toBe(false);
 		expect(nestsDeeperThan("[[[[]]]]", 3)).toBe(true);
 		expect(nestsDeeperThan('{"nodes": [{"id": "a"}], "edges": []}', 3)).toBe(false);
