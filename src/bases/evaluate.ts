@@ -6,6 +6,7 @@
  */
 import dayjs from "dayjs";
 import relativeTime from "dayjs/plugin/relativeTime";
+import { BASES_TEXT_CHARS_PER_STEP } from "../config/limits";
 import { trimSlashes } from "../paths/spelling";
 import type { Expression } from "./expression";
 import { boundedList, boundedText, EvaluationError, notAFunctionOf, numberArg, textArg, type EvaluationContext, type Locals } from "./evaluationContext";
@@ -307,7 +308,10 @@ function methodCall(receiver: Value, name: string, args: Expression[], context: 
 		if (name === "isEmpty") return true;
 		return null;
 	}
-	if (typeof receiver === "string") return textMethod(receiver, name, values);
+	if (typeof receiver === "string") {
+		context.budget.spend(Math.ceil(receiver.length / BASES_TEXT_CHARS_PER_STEP));
+		return textMethod(receiver, name, values);
+	}
 	if (typeof receiver === "number") return numberMethod(receiver, name, values);
 	if (Array.isArray(receiver)) return listMethod(receiver, name, values, context);
 	if (receiver instanceof DateValue) return dateMethod(receiver, name, values, context);

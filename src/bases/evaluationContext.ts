@@ -2,7 +2,14 @@
  * What an evaluation of a Bases expression works with: its context (the row, `this`, the formulas,
  * the budget), its errors, and the bounds every value and argument is checked against.
  */
-import { BASES_MAX_EVAL_STEPS, BASES_MAX_LIST_ITEMS, BASES_MAX_VALUE_CHARS } from "../config/limits";
+import {
+	BASES_MAX_EVAL_STEPS,
+	BASES_MAX_LIST_ITEMS,
+	BASES_MAX_PER_CHARACTER_INPUT_CHARS,
+	BASES_MAX_PIECE_MS,
+	BASES_MAX_QUERY_WORK_MS,
+	BASES_MAX_VALUE_CHARS,
+} from "../config/limits";
 import type { Expression } from "./expression";
 import { typeOf, type BaseFile, type BaseVault, type Value } from "./values";
 
@@ -12,18 +19,67 @@ export class EvaluationError extends Error {}
 /** The query needed more work than one call may spend. */
 export class BudgetExceededError extends Error {}
 
-/** Work counted across one whole query. */
+/** Steps between two looks at the clock: reading it costs more than a step. */
+const STEPS_PER_CLOCK_CHECK = 64;
+
+/**
+ * Work counted across one whole query: steps, and the time of each piece of evaluation (one file's
+ * filters or cells, run without a pause) and of all pieces together.
+ */
 export class EvaluationBudget {
 	private steps = 0;
-	constructor(private readonly maxSteps = BASES_MAX_EVAL_STEPS) {}
+	private sinceClockCheck = 0;
+	private pieceStart: number | null = null;
+	private worked = 0;
 
-	/** Counts `count` steps; throws once the query has spent its budget. */
+	constructor(
+		private readonly maxSteps = BASES_MAX_EVAL_STEPS,
+		private readonly clock: () => number = () => performance.now(),
+		private readonly pieceMs = BASES_MAX_PIECE_MS,
+		private readonly workMs = BASES_MAX_QUERY_WORK_MS,
+	) {}
+
+	/** Counts `count` steps; throws once the query has spent its budget, or its piece or its whole time is up. */
 	spend(count = 1): void {
 		this.steps += count;
 		if (this.steps > this.maxSteps)
 			throw new BudgetExceededError(
 				`The base needs more than ${this.maxSteps} evaluation steps, more than one call may spend. Add a filter (a folder or a tag) or simplify its formulas.`,
 			);
+		this.sinceClockCheck += count;
+		if (this.sinceClockCheck < STEPS_PER_CLOCK_CHECK || this.pieceStart === null) return;
+		this.sinceClockCheck = 0;
+		const piece = this.clock() - this.pieceStart;
+		if (piece > this.pieceMs)
+			throw new BudgetExceededError(
+				`The base's filters and formulas for one file took more than ${this.pieceMs} ms, and were stopped so other clients are not held up. Simplify its formulas (work on shorter texts and lists).`,
+			);
+		if (this.worked + piece > this.workMs)
+			throw new BudgetExceededError(
+				`The base needed more than ${this.workMs / 1000} s of evaluation, more than one call may spend. Add a filter (a folder or a tag) or simplify its formulas.`,
+			);
+	}
+
+	/** Starts a piece: work that runs without a pause, whose time is bounded on its own and counted into the query's. */
+	beginPiece(): void {
+		this.pieceStart = this.clock();
+		this.sinceClockCheck = 0;
+	}
+
+	/** Ends the piece begun last, adding its time to the query's. */
+	endPiece(): void {
+		if (this.pieceStart !== null) this.worked += this.clock() - this.pieceStart;
+		this.pieceStart = null;
+	}
+
+	/** Runs `work` as one piece. */
+	piece<T>(work: () => T): T {
+		this.beginPiece();
+		try {
+			return work();
+		} finally {
+			this.endPiece();
+		}
 	}
 }
 
@@ -46,6 +102,15 @@ export type Locals = ReadonlyMap<string, Value>;
 
 export function boundedText(text: string): string {
 	if (text.length > BASES_MAX_VALUE_CHARS) throw new EvaluationError(`A text value would be longer than ${BASES_MAX_VALUE_CHARS} characters.`);
+	return text;
+}
+
+/** A text for a method that works per character or per piece, refused past BASES_MAX_PER_CHARACTER_INPUT_CHARS. */
+export function perCharacterInput(text: string, functionName: string): string {
+	if (text.length > BASES_MAX_PER_CHARACTER_INPUT_CHARS)
+		throw new EvaluationError(
+			`${functionName}() was given a text of ${text.length} characters; it works on at most ${BASES_MAX_PER_CHARACTER_INPUT_CHARS}.`,
+		);
 	return text;
 }
 

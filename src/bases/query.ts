@@ -76,12 +76,12 @@ export async function runBaseQuery(
 		let filterErrorsTotal = 0;
 		// In path order, so the rows before sorting and the filter errors listed are the same on every host and file system.
 		const inPathOrder = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-		for (const [position, file] of inPathOrder.entries()) {
-			if (position % 16 === 15) await options.pause();
+		for (const file of inPathOrder) {
+			await options.pause();
 			budget.spend();
 			const context = contextFor(file);
 			try {
-				if (passes(config.filters, context) && passes(view.filters, context)) matched.push({ file, context });
+				if (budget.piece(() => passes(config.filters, context) && passes(view.filters, context))) matched.push({ file, context });
 			} catch (error) {
 				if (!(error instanceof EvaluationError)) throw error;
 				filterErrorsTotal++;
@@ -89,7 +89,11 @@ export async function runBaseQuery(
 			}
 		}
 		const keys = [...(view.groupBy ? [view.groupBy] : []), ...view.sort];
-		const sortValues = matched.map(({ context }) => keys.map((key) => cellValue(key.property, context).value));
+		const sortValues: Value[][] = [];
+		for (const { context } of matched) {
+			await options.pause();
+			sortValues.push(budget.piece(() => keys.map((key) => cellValue(key.property, context).value)));
+		}
 		budget.spend(matched.length * Math.max(1, keys.length) * Math.ceil(Math.log2(matched.length + 2)));
 		const order = matched
 			.map((_, position) => position)
@@ -102,7 +106,8 @@ export async function runBaseQuery(
 		for (const position of order.slice(0, limit)) {
 			const entry = matched[position];
 			if (!entry) continue;
-			rows.push(makeRow(entry.file, entry.context, columns, view.groupBy ? (sortValues[position]?.[0] ?? null) : undefined));
+			await options.pause();
+			rows.push(budget.piece(() => makeRow(entry.file, entry.context, columns, view.groupBy ? (sortValues[position]?.[0] ?? null) : undefined)));
 		}
 		return ok({
 			view: view.name,

@@ -1,7 +1,7 @@
 /** The methods of text and number values. */
 import { BASES_MAX_VALUE_CHARS } from "../config/limits";
 import { RegexValue, type Value } from "./values";
-import { boundedList, boundedText, EvaluationError, notAFunctionOf, numberArg, textArg } from "./evaluationContext";
+import { boundedList, boundedText, EvaluationError, notAFunctionOf, numberArg, perCharacterInput, textArg } from "./evaluationContext";
 import { regexInput } from "./regexSafety";
 
 export function textMethod(text: string, name: string, args: Value[]): Value {
@@ -22,11 +22,11 @@ export function textMethod(text: string, name: string, args: Value[]): Value {
 		case "lower":
 			return text.toLowerCase();
 		case "title":
-			return text.replace(/(^|\s)(\p{L})/gu, (_whole, space: string, letter: string) => space + letter.toUpperCase());
+			return perCharacterInput(text, name).replace(/(^|\s)(\p{L})/gu, (_whole, space: string, letter: string) => space + letter.toUpperCase());
 		case "trim":
 			return text.trim();
 		case "reverse":
-			return [...text].reverse().join("");
+			return [...perCharacterInput(text, name)].reverse().join("");
 		case "repeat": {
 			const count = numberArg(first ?? null, name);
 			if (count < 0 || !Number.isInteger(count)) throw new EvaluationError("repeat() needs a whole number of at least 0.");
@@ -37,11 +37,15 @@ export function textMethod(text: string, name: string, args: Value[]): Value {
 		case "replace": {
 			const replacement = textArg(second ?? null, name);
 			if (first instanceof RegexValue) return boundedText(regexInput(text).replace(first.regex, replacement));
-			return boundedText(text.split(textArg(first ?? null, name)).join(replacement));
+			return boundedText(
+				perCharacterInput(text, name)
+					.split(textArg(first ?? null, name))
+					.join(replacement),
+			);
 		}
 		case "split": {
 			const separator = first instanceof RegexValue ? first.regex : textArg(first ?? null, name);
-			const parts = (first instanceof RegexValue ? regexInput(text) : text).split(separator);
+			const parts = (first instanceof RegexValue ? regexInput(text) : perCharacterInput(text, name)).split(separator);
 			const limited = second === undefined ? parts : parts.slice(0, numberArg(second, name));
 			return boundedList(limited);
 		}

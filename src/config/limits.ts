@@ -129,6 +129,8 @@ export const BASES_MAX_ROWS = 1000;
 /** Largest `.base` or `.canvas` file read, in bytes; larger ones are refused. */
 export const BASES_MAX_FILE_BYTES = 256 * 1024;
 export const CANVAS_MAX_FILE_BYTES = 5 * 1024 * 1024;
+/** Arrays and objects one inside another a canvas may open before it is parsed (JSON.parse of deep nesting cannot be paused). */
+export const CANVAS_MAX_NESTING = 64;
 /** Longest filter statement or formula, in characters, and deepest nesting of one (or of a filter tree). */
 export const BASES_MAX_EXPRESSION_CHARS = 4000;
 export const BASES_MAX_EXPRESSION_DEPTH = 64;
@@ -150,6 +152,21 @@ export const BASES_MAX_REGEX_CHOICES = 4;
 export const BASES_FILTER_ERRORS_LISTED = 20;
 /** A query pauses for other work after running this long (it runs on Obsidian's interface thread). */
 export const BASES_QUERY_SLICE_MS = 40;
+/**
+ * One file's filters and cells are evaluated in one piece (an expression cannot be paused): a piece
+ * that runs longer ends the query, so a base whose formulas work on megabyte texts cannot hold
+ * other clients (steps alone do not bound it: one step may copy a whole text).
+ */
+export const BASES_MAX_PIECE_MS = 100;
+/**
+ * The longest text that methods doing work per character or per piece (`title`, `reverse`,
+ * `replace`, `split`) take: on a megabyte text each took seconds in one piece.
+ */
+export const BASES_MAX_PER_CHARACTER_INPUT_CHARS = 100_000;
+/** Characters of a text a method works on that count as one evaluation step. */
+export const BASES_TEXT_CHARS_PER_STEP = 64;
+/** Evaluation time one query may spend in all, summed over its pieces (waiting for others not counted). */
+export const BASES_MAX_QUERY_WORK_MS = 1_000;
 /** list_bases: bases listed at most (each is read for its view names). */
 export const BASES_LISTED = 200;
 /** read_canvas: nodes and edges returned at most. */
@@ -170,6 +187,12 @@ export const MAX_NOTE_NAME_BYTES = 240;
 export const PLACE_WAIT_MS = 2_000;
 /** Requests of one token that may wait in line at once; more get 503 at once. */
 export const MAX_WAITING_PER_TOKEN = 16;
+/**
+ * The longest note, in characters, the write tools change (before and after the change): the size
+ * read_note returns whole. Each edit reads the note's lines in one piece, several times over, so
+ * appends that grew a note to megabytes held every client for seconds per append.
+ */
+export const MAX_EDITED_NOTE_CHARS = MAX_NOTE_CONTENT_BYTES;
 /** Times a write is redone on fresh text when another program changed the note while it was being written. */
 export const MAX_WRITE_ATTEMPTS = 5;
 /**

@@ -1,7 +1,7 @@
 import { sha256Hex } from "../sha256";
 import type { Host, HostFile } from "../host/Host";
 import type { EditResult } from "../markdown/outline";
-import { MAX_WRITE_ATTEMPTS } from "../config/limits";
+import { MAX_EDITED_NOTE_CHARS, MAX_WRITE_ATTEMPTS } from "../config/limits";
 import { fail, ok, type Result } from "../result";
 import { checkNewNamePath, checkNoteNameLength, NOT_ACCESSIBLE } from "./paths";
 import { isNoteInScope, type Scope } from "./scope";
@@ -24,6 +24,9 @@ export function checkNewNotePath(input: string, scope: Scope): Result<string> {
 	return checkNoteNameLength(path);
 }
 
+/** Why a note too long for the write tools is left alone. */
+const OVER_EDITED_SIZE = `over ${MAX_EDITED_NOTE_CHARS} characters, the longest note the write tools change (edit it in Obsidian, or split it).`;
+
 /**
  * Changes a note atomically through the host (`vault.process`): `edit` runs on the note's current
  * text; when it returns an error, the note is left byte for byte as it was.
@@ -31,7 +34,8 @@ export function checkNewNotePath(input: string, scope: Scope): Result<string> {
 export async function editNote(host: Host, file: HostFile, edit: (text: string) => EditResult): Promise<EditResult> {
 	let outcome: EditResult = fail("The note could not be changed.");
 	const text = await host.vault.process(file, (current) => {
-		outcome = edit(current);
+		outcome = current.length > MAX_EDITED_NOTE_CHARS ? fail(`"${file.path}" is ${OVER_EDITED_SIZE}`) : edit(current);
+		if (outcome.ok && outcome.value.text.length > MAX_EDITED_NOTE_CHARS) outcome = fail(`"${file.path}" would be ${OVER_EDITED_SIZE} Nothing was written.`);
 		return outcome.ok ? outcome.value.text : current;
 	});
 	// Set inside the callback, which TypeScript does not follow: widen it back.

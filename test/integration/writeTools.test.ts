@@ -2,6 +2,7 @@ import { promises as fs, readFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import dayjs from "dayjs";
+import { MAX_EDITED_NOTE_CHARS } from "../../src/config/limits";
 import { ALL_TOOLS } from "../../src/mcp/tools";
 import { connectClient } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
@@ -59,11 +60,16 @@ describe("write tools over HTTP", () => {
 	let running: RunningService;
 	let client: Client;
 	const read = (path: string) => readFileSync(nodePath.join(vault, path), "utf8");
+	// Notes near and over the longest a write tool changes.
+	const nearly = `# Big\n\n${"- [ ] item\n".repeat(Math.floor((MAX_EDITED_NOTE_CHARS - 100) / 11))}`;
+	const over = `${nearly}${"---\n".repeat(50_000)}`;
 
 	beforeAll(async () => {
 		vault = await copyVault(TASKS_DEMO_VAULT);
 		await fs.writeFile(nodePath.join(vault, "Outline.md"), "- Work\n\t- Email\n- Home\n");
 		await fs.writeFile(nodePath.join(vault, "Prose.md"), "# Prose\n\nA paragraph.\n");
+		await fs.writeFile(nodePath.join(vault, "Big.md"), nearly);
+		await fs.writeFile(nodePath.join(vault, "Bigger.md"), over);
 		await fs.writeFile(nodePath.join(vault, "Twice.md"), "# Home\n\n## Tasks\n\n- [ ] h\n\n# Work\n\n## Tasks\n\n- [ ] w\n");
 		running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, excludedFolders: ["Private"], rateLimitPerMinute: 100_000 } });
 		client = await connectClient(running.url, running.tokens.write ?? "");
@@ -72,6 +78,24 @@ describe("write tools over HTTP", () => {
 		await client.close();
 		await running.stop();
 		await removeDir(vault);
+	});
+
+	test(`no write tool grows a note past ${MAX_EDITED_NOTE_CHARS} characters or edits one longer (each edit reads it whole, in one piece)`, async () => {
+		const started = performance.now();
+		expect(await callError(client, "append_to_note", { path: "Big.md", content: "x".repeat(200) })).toMatch(
+			/would be over \d+ characters, the longest note/,
+		);
+		expect(read("Big.md")).toBe(nearly);
+		for (const [name, args] of [
+			["append_to_note", { path: "Bigger.md", content: "x" }],
+			["insert_under_bullet", { path: "Bigger.md", bullet: "item", content: "x" }],
+			["add_task", { path: "Bigger.md", text: "x" }],
+			["complete_task", { path: "Bigger.md", line: 2, text: "item", status: "x" }],
+			["set_property", { path: "Bigger.md", name: "a", value: "b" }],
+		] as const)
+			expect(await callError(client, name, args)).toMatch(/is over \d+ characters, the longest note the write tools change/);
+		expect(read("Bigger.md")).toBe(over);
+		expect(performance.now() - started).toBeLessThan(10_000);
 	});
 
 	test("100 appends from 8 clients at once all land, each exactly once", async () => {

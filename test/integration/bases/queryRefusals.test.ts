@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { callError, callOk } from "../../helpers/tools";
 import { openDocsVault } from "./docsVault";
 
@@ -57,7 +58,42 @@ describe("query_base refuses what it cannot evaluate faithfully, naming it", () 
 
 	test("a base needing more work than one call may spend is refused, not left running", async () => {
 		const base = `formulas:\n  heavy: '[${Array.from({ length: 450 }, (_, index) => index).join(",")}].map([${Array.from({ length: 450 }, (_, index) => index).join(",")}].map(value * 2).reduce(acc + value, 0))'\nviews:\n  - type: table\n    name: T\n    order: [formula.heavy]`;
-		expect(await queryError(base)).toMatch(/^The base needs more than \d+ evaluation steps/);
+		expect(await queryError(base)).toMatch(
+			/^The base needs more than \d+ evaluation steps|^The base's filters and formulas for one file took more than \d+ ms/,
+		);
+	});
+});
+
+describe("a base whose formulas work on megabyte texts ends within a second and holds no one up", () => {
+	const formulas = Array.from({ length: 40 }, (_, index) => `  f${index}: '"a".repeat(1000000).replace("a", "bb").contains("c")'`).join("\n");
+	const columns = Array.from({ length: 40 }, (_, index) => `formula.f${index}`).join(", ");
+	test.each([
+		["in the cells", `formulas:\n${formulas}\nviews:\n  - type: table\n    name: T\n    order: [${columns}]`],
+		[
+			"in a filter",
+			`filters:\n  and:\n${Array.from({ length: 40 }, () => `    - '"a".repeat(1000000).replace("a", "bb").contains("c") || true'`).join("\n")}`,
+		],
+		[
+			"in a sort key",
+			`formulas:\n${formulas}\nviews:\n  - type: table\n    name: T\n    sort:\n${Array.from({ length: 40 }, (_, index) => `      - property: formula.f${index}\n        direction: ASC`).join("\n")}`,
+		],
+	])("%s", async (_label, base) => {
+		const vault = await openDocsVault(base);
+		const delay = monitorEventLoopDelay({ resolution: 10 });
+		try {
+			delay.enable();
+			const started = performance.now();
+			const result = await vault.client.callTool({ name: "query_base", arguments: { path: "Query.base" } });
+			const took = performance.now() - started;
+			delay.disable();
+			// Each text is refused as too long for replace(): in a cell or a filter that is the cell's or the row's error.
+			expect(JSON.stringify(result)).toMatch(/replace\(\) was given a text of 1000000 characters|evaluation steps|took more than \d+ ms/);
+			expect(took).toBeLessThan(1_500);
+			expect(delay.max / 1e6).toBeLessThan(400);
+		} finally {
+			delay.disable();
+			await vault.close();
+		}
 	});
 });
 

@@ -1,5 +1,14 @@
-import { boundedList, boundedText, BudgetExceededError, EvaluationBudget, notAFunctionOf, numberArg, textArg } from "../../../src/bases/evaluationContext";
-import { BASES_MAX_EVAL_STEPS, BASES_MAX_LIST_ITEMS, BASES_MAX_VALUE_CHARS } from "../../../src/config/limits";
+import {
+	boundedList,
+	boundedText,
+	BudgetExceededError,
+	EvaluationBudget,
+	notAFunctionOf,
+	numberArg,
+	perCharacterInput,
+	textArg,
+} from "../../../src/bases/evaluationContext";
+import { BASES_MAX_EVAL_STEPS, BASES_MAX_LIST_ITEMS, BASES_MAX_PER_CHARACTER_INPUT_CHARS, BASES_MAX_VALUE_CHARS } from "../../../src/config/limits";
 
 describe("what every evaluation is checked against", () => {
 	test(`the budget allows ${BASES_MAX_EVAL_STEPS} steps by default and refuses the next, saying what to do`, () => {
@@ -9,7 +18,32 @@ describe("what every evaluation is checked against", () => {
 		expect(() => new EvaluationBudget(5).spend(6)).toThrow(/more than 5 evaluation steps.*Add a filter \(a folder or a tag\)/);
 	});
 
+	test("a piece that runs past its time ends the query, and so do pieces that add up past the query's", () => {
+		let now = 0;
+		const budget = new EvaluationBudget(1_000_000, () => now, 100, 250);
+		budget.beginPiece();
+		now = 99;
+		budget.spend(64);
+		now = 101;
+		budget.spend(1);
+		expect(() => budget.spend(64)).toThrow(/for one file took more than 100 ms/);
+		budget.endPiece();
+		budget.piece(() => (now += 90));
+		budget.beginPiece();
+		now += 80;
+		expect(() => budget.spend(64)).toThrow(/more than 0.25 s of evaluation/);
+	});
+
+	test("outside a piece the clock is not looked at", () => {
+		const budget = new EvaluationBudget(1_000_000, () => {
+			throw new Error("looked at the clock");
+		});
+		expect(() => budget.spend(1000)).not.toThrow();
+	});
+
 	test("texts and lists are bounded at their limits, inclusive", () => {
+		expect(perCharacterInput("x".repeat(BASES_MAX_PER_CHARACTER_INPUT_CHARS), "title")).toHaveLength(BASES_MAX_PER_CHARACTER_INPUT_CHARS);
+		expect(() => perCharacterInput("x".repeat(BASES_MAX_PER_CHARACTER_INPUT_CHARS + 1), "title")).toThrow(`title() was given a text of`);
 		expect(boundedText("x".repeat(BASES_MAX_VALUE_CHARS))).toHaveLength(BASES_MAX_VALUE_CHARS);
 		expect(() => boundedText("x".repeat(BASES_MAX_VALUE_CHARS + 1))).toThrow(`longer than ${BASES_MAX_VALUE_CHARS} characters`);
 		expect(boundedList(new Array<null>(BASES_MAX_LIST_ITEMS).fill(null))).toHaveLength(BASES_MAX_LIST_ITEMS);

@@ -1,6 +1,6 @@
 import fc from "fast-check";
-import { parseCanvas, type Canvas } from "../../../src/canvas/jsonCanvas";
-import { CANVAS_MAX_EDGES, CANVAS_MAX_NODES } from "../../../src/config/limits";
+import { nestsDeeperThan, parseCanvas, type Canvas } from "../../../src/canvas/jsonCanvas";
+import { CANVAS_MAX_EDGES, CANVAS_MAX_NESTING, CANVAS_MAX_NODES } from "../../../src/config/limits";
 
 const box = { x: 0, y: 0, width: 250, height: 60 };
 
@@ -89,5 +89,24 @@ describe("parseCanvas: a JSON Canvas 1.0 file, as Obsidian writes it", () => {
 				expect(typeof result.ok).toBe("boolean");
 			}),
 		);
+	});
+});
+
+describe("a canvas nested deeper than a canvas needs is refused before JSON.parse", () => {
+	test("800,000 brackets answer at once, naming the bound", () => {
+		const started = performance.now();
+		expect(parseCanvas(`${"[".repeat(400_000)}${"]".repeat(400_000)}`)).toEqual({
+			ok: false,
+			error: expect.stringContaining(`more than ${CANVAS_MAX_NESTING} deep`) as unknown,
+		});
+		expect(performance.now() - started).toBeLessThan(200);
+	});
+
+	test("brackets inside strings, escaped quotes included, do not count", () => {
+		// The text holds an escaped quote (backslash, quote) inside the string: the string goes on past it.
+		expect(nestsDeeperThan('{"a": "' + "[{".repeat(100) + '\\"[["}', 2)).toBe(false);
+		expect(nestsDeeperThan("[[[]]]", 3)).toBe(false);
+		expect(nestsDeeperThan("[[[[]]]]", 3)).toBe(true);
+		expect(nestsDeeperThan('{"nodes": [{"id": "a"}], "edges": []}', 3)).toBe(false);
 	});
 });
