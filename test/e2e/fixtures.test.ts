@@ -68,6 +68,7 @@ describe("the golden test data outside the repository", () => {
 			for (const file of [
 				"jest.config.mjs",
 				"scripts/jest-bundle-source-map.mjs",
+				"scripts/jest-esbuild-transform.mjs",
 				"tsconfig.json",
 				"package.json",
 				"test/globalSetup.ts",
