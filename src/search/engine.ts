@@ -1,7 +1,19 @@
 import { SOFT_AND_MIN_WORD_SHARE } from "../config/limits";
 import { CandidateFinder } from "./candidates";
 import { PostingsIndex } from "./postings";
-import { countEither, countAccepted, optional, seek, titleCount, valueAt, IN_TITLE, type ResolvedTerm, type TermEvidence } from "./postingValues";
+import {
+	BODY_COUNT,
+	countEither,
+	countAccepted,
+	mergeValues,
+	optional,
+	seek,
+	titleCount,
+	valueAt,
+	IN_TITLE,
+	type ResolvedTerm,
+	type TermEvidence,
+} from "./postingValues";
 import { countPhrase } from "./phrases";
 import type { ParsedQuery } from "./query";
 import {
@@ -219,9 +231,11 @@ export class SearchEngine {
 					exact++;
 				} else {
 					const exactValue = term.exact ? valueAt(term.exact, exactCursors, termIndex, slot) : 0;
-					const formValue = exactValue === 0 && term.forms ? valueAt(term.forms, formCursors, termIndex, slot) : 0;
+					const formValue = term.forms ? valueAt(term.forms, formCursors, termIndex, slot) : 0;
 					if (exactValue !== 0) {
-						value = exactValue;
+						// The body may hold the word as typed and the title another form (`Hooks`,
+						// `npm-deprecate`): the title and heading evidence of either counts.
+						value = mergeValues(exactValue, formValue & ~BODY_COUNT);
 						weight = 1;
 						exact++;
 					} else if (formValue !== 0) {

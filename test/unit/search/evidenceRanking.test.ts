@@ -63,6 +63,15 @@ describe("ranking by evidence strength: as typed ≫ another form ≫ a longer w
 		expect(hit?.snippets).toEqual(["A «plugin» adds a feature."]);
 	});
 
+	test("a title in another form counts as a title when the body also holds the word as typed", async () => {
+		const docs: Doc[] = [
+			{ path: "Reference.md", text: "Write a hook: hook after hook, hook by hook.", modified: 9 },
+			{ path: "Hooks.md", text: "A hook is code you write to run around a route.", modified: 1 },
+		];
+		// Hooks.md says "hook" as typed and is titled by its plural: its title answers the query.
+		expect(await paths(docs, "write a hook")).toEqual(["Hooks.md", "Reference.md"]);
+	});
+
 	test("with word forms off (language none) a form finds nothing; a prefix still does", async () => {
 		const docs: Doc[] = [{ path: "Renaming.md", text: "Renaming a note updates its links." }];
 		expect(await paths(docs, "renamed", { engine: new SearchEngine(stemmerFor("none")) })).toEqual([]);
