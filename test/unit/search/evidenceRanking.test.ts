@@ -72,6 +72,15 @@ describe("ranking by evidence strength: as typed ≫ another form ≫ a longer w
 		expect(await paths(docs, "write a hook")).toEqual(["Hooks.md", "Reference.md"]);
 	});
 
+	test("a version's number finds the version written with a v; the version as typed finds only itself", async () => {
+		const docs: Doc[] = [
+			{ path: "Migration-Guide-V5.md", text: "Breaking changes since v4.", modified: 1 },
+			{ path: "Limits.md", text: "At most 5 plugins per route.", modified: 2 },
+		];
+		expect(await paths(docs, "upgrade to 5")).toContain("Migration-Guide-V5.md");
+		expect(await paths(docs, "v5")).toEqual(["Migration-Guide-V5.md"]);
+	});
+
 	test("with word forms off (language none) a form finds nothing; a prefix still does", async () => {
 		const docs: Doc[] = [{ path: "Renaming.md", text: "Renaming a note updates its links." }];
 		expect(await paths(docs, "renamed", { engine: new SearchEngine(stemmerFor("none")) })).toEqual([]);
