@@ -24,6 +24,7 @@ import {
 	FORM_MATCH_WEIGHT,
 	memoized,
 	onceEach,
+	OPTIONAL_WORD_WEIGHT,
 	PREFIX_MATCH_WEIGHT,
 	TITLE_COVERAGE_WEIGHT,
 	titleCoverage,
@@ -100,7 +101,8 @@ export class SearchEngine {
 	 * fill, never outrank), its title or an alias (the whole name is the word, then holds it, then
 	 * not), whether it holds it as typed; for several words, a title or alias holding them all (the
 	 * whole name first) when the note holds them all. Then by the score: BM25 with title and
-	 * heading weights, each match weighed by its evidence, plus how much of the title the query
+	 * heading weights, each match weighed by its evidence (the query's stop words at
+	 * OPTIONAL_WORD_WEIGHT), plus how much of the title the query
 	 * covers, times the root of the share of the query's idf the note holds (COVERAGE_POWER).
 	 */
 	async search(
@@ -259,7 +261,7 @@ export class SearchEngine {
 				optionalCursors[termIndex] = at;
 				if (at >= term.length || term.slots[at] !== slot) continue;
 				const value = term.values[at] as number;
-				score += (optionalIdf[termIndex] as number) * fieldScore(value, norm);
+				score += OPTIONAL_WORD_WEIGHT * (optionalIdf[termIndex] as number) * fieldScore(value, norm);
 				titleWords += titleCount(value);
 			}
 			const coverage = titleCoverage(titleWords, titleLengths[slot] as number, totalIdf > 0 ? titleIdf / totalIdf : 1);

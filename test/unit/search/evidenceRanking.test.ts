@@ -186,6 +186,18 @@ describe("soft coverage: the words that tell notes apart outweigh everyday ones"
 	});
 });
 
+describe("stop words rank, at a weight below the content words'", () => {
+	test("a page saying the query's stop words does not outrank the page about its content words", async () => {
+		const docs: Doc[] = [
+			{ path: "FAQ.md", text: "How do I ask? My question is how I do it, how I go on, how I stop. My notes say I publish my package.", modified: 9 },
+			{ path: "Publishing.md", text: "Publish a package: publish the package.", modified: 1 },
+			...Array.from({ length: 6 }, (_, index) => ({ path: `Other ${index}.md`, text: index % 2 === 1 ? "A package." : "To publish.", modified: 0 })),
+		];
+		// Only FAQ.md says how, I, my: rarer than the content words, they would count for more at full weight.
+		expect((await paths(docs, "how do I publish my package"))[0]).toBe("Publishing.md");
+	});
+});
+
 describe("folder words rank like a heading's", () => {
 	const docs: Doc[] = [
 		{ path: "Journal/Baking day.md", text: "Bread from the old recipes came out well.", modified: 5 },
