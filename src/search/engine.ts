@@ -1,7 +1,19 @@
 import { SOFT_AND_MIN_WORD_SHARE } from "../config/limits";
 import { CandidateFinder } from "./candidates";
 import { PostingsIndex } from "./postings";
-import { countEither, countAccepted, optional, seek, titleCount, valueAt, IN_TITLE, type ResolvedTerm, type TermEvidence } from "./postingValues";
+import {
+	BODY_COUNT,
+	countEither,
+	countAccepted,
+	mergeValues,
+	optional,
+	seek,
+	titleCount,
+	valueAt,
+	IN_TITLE,
+	type ResolvedTerm,
+	type TermEvidence,
+} from "./postingValues";
 import { countPhrase } from "./phrases";
 import type { ParsedQuery } from "./query";
 import {
@@ -12,6 +24,7 @@ import {
 	FORM_MATCH_WEIGHT,
 	memoized,
 	onceEach,
+	OPTIONAL_WORD_WEIGHT,
 	PREFIX_MATCH_WEIGHT,
 	TITLE_COVERAGE_WEIGHT,
 	titleCoverage,
@@ -88,7 +101,8 @@ export class SearchEngine {
 	 * fill, never outrank), its title or an alias (the whole name is the word, then holds it, then
 	 * not), whether it holds it as typed; for several words, a title or alias holding them all (the
 	 * whole name first) when the note holds them all. Then by the score: BM25 with title and
-	 * heading weights, each match weighed by its evidence, plus how much of the title the query
+	 * heading weights, each match weighed by its evidence (the query's stop words at
+	 * OPTIONAL_WORD_WEIGHT), plus how much of the title the query
 	 * covers, times the root of the share of the query's idf the note holds (COVERAGE_POWER).
 	 */
 	async search(
@@ -219,9 +233,11 @@ export class SearchEngine {
 					exact++;
 				} else {
 					const exactValue = term.exact ? valueAt(term.exact, exactCursors, termIndex, slot) : 0;
-					const formValue = exactValue === 0 && term.forms ? valueAt(term.forms, formCursors, termIndex, slot) : 0;
+					const formValue = term.forms ? valueAt(term.forms, formCursors, termIndex, slot) : 0;
 					if (exactValue !== 0) {
-						value = exactValue;
+						// The body may hold the word as typed and the title another form (`Hooks`,
+						// `npm-deprecate`): the title and heading evidence of either counts.
+						value = mergeValues(exactValue, formValue & ~BODY_COUNT);
 						weight = 1;
 						exact++;
 					} else if (formValue !== 0) {
@@ -245,7 +261,7 @@ export class SearchEngine {
 				optionalCursors[termIndex] = at;
 				if (at >= term.length || term.slots[at] !== slot) continue;
 				const value = term.values[at] as number;
-				score += (optionalIdf[termIndex] as number) * fieldScore(value, norm);
+				score += OPTIONAL_WORD_WEIGHT * (optionalIdf[termIndex] as number) * fieldScore(value, norm);
 				titleWords += titleCount(value);
 			}
 			const coverage = titleCoverage(titleWords, titleLengths[slot] as number, totalIdf > 0 ? titleIdf / totalIdf : 1);

@@ -112,7 +112,8 @@ export function titleCount(value: number): number {
 
 /** Two posting values as one (a prefix's several words in one note): counts added, flags combined. */
 export function mergeValues(a: number, b: number): number {
-	return packValue((a & BODY_COUNT) + (b & BODY_COUNT), titleCount(a) + titleCount(b), ((a | b) & IN_HEADING) !== 0);
+	// IN_TITLE is kept as well: an alias's word is in the title without counting as one of its words.
+	return (packValue((a & BODY_COUNT) + (b & BODY_COUNT), titleCount(a) + titleCount(b), ((a | b) & IN_HEADING) !== 0) | ((a | b) & IN_TITLE)) >>> 0;
 }
 
 /**

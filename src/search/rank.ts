@@ -9,6 +9,12 @@ export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
 const TITLE_WEIGHT = 3;
 const HEADING_WEIGHT = 1.5;
+/**
+ * How much a stop word the query holds (optional: it never finds a note) counts against a content
+ * word as rare. In a technical vault `I`, `my` or `how` are rarer than `package` and `publish`, so
+ * at full weight the page that says "how do I … my" outranked the pages about the content words.
+ */
+export const OPTIONAL_WORD_WEIGHT = 0.5;
 /** Weight of how well a title and the query overlap (titleCoverage), times the query terms' mean idf. */
 export const TITLE_COVERAGE_WEIGHT = 3;
 /**

@@ -120,6 +120,23 @@ export function identifierParts(word: string): Array<{ value: string; start: num
 }
 
 const UNDERSCORE = 95;
+const LOWER_V = 118;
+const UPPER_V = 86;
+
+/**
+ * A version written with its `v` (`v5`, `V20`): the tokenizer gives the number too, so `fastify 5`
+ * finds `Migration-Guide-V5` and `v5` still finds itself (a phrase of `v5`, `5`). Pure.
+ */
+export function isVersionWord(word: string): boolean {
+	if (word.length < 2) return false;
+	const first = word.charCodeAt(0);
+	if (first !== LOWER_V && first !== UPPER_V) return false;
+	for (let index = 1; index < word.length; index++) {
+		const code = word.charCodeAt(index);
+		if (code < 48 || code > 57) return false;
+	}
+	return true;
+}
 
 function isAsciiUpper(code: number): boolean {
 	return code >= 65 && code <= 90;
@@ -133,7 +150,8 @@ function isAsciiLower(code: number): boolean {
  * Tokens of text[start, end), appended to `tokens`, with offsets into the whole text. An ASCII
  * identifier written in camel case or with underscores gives the whole word, then each of its
  * parts (identifierParts), so `peer dependencies` finds `peerDependencies`; a query tokenizes the
- * same way, so a typed identifier is a phrase of the same tokens and still finds itself.
+ * same way, so a typed identifier is a phrase of the same tokens and still finds itself. A version
+ * word (`v5`) gives its number after it the same way (isVersionWord).
  */
 function tokenizeRange(text: string, start: number, stop: number, tokens: Token[]): Token[] {
 	let wordStart = -1;
@@ -147,7 +165,7 @@ function tokenizeRange(text: string, start: number, stop: number, tokens: Token[
 		if (value !== "") tokens.push({ value, start: wordStart, end });
 		if (compound && asciiOnly) {
 			for (const part of identifierParts(raw)) tokens.push({ value: part.value, start: wordStart + part.start, end: wordStart + part.end });
-		}
+		} else if (asciiOnly && isVersionWord(raw)) tokens.push({ value: raw.slice(1), start: wordStart + 1, end });
 		wordStart = -1;
 		asciiOnly = true;
 		compound = false;

@@ -20,7 +20,8 @@ const JUDGED_MRR = 0.98;
  * it, 0.78 / 0.673; with soft coverage (the words that tell notes apart outweigh everyday ones,
  * a word's forms counted once for its idf), 0.80 / 0.718; with identifiers' parts, the Snowball
  * English stemmer, a title's bonus weighing the query's rarity it holds and a named note joining a
- * partial answer with one word fewer, 0.82 / 0.738. The Obsidian Help set
+ * partial answer with one word fewer, 0.82 / 0.738; 0.82 / 0.734 after a title in another form
+ * counting as a title, versions' numbers and stop words at half weight. The Obsidian Help set
  * (bench/unseenJudgedQueries.ts) needs a download from GitHub, so only the bench reports it,
  * where it has been fetched.
  */
@@ -32,20 +33,22 @@ const UNSEEN_MRR = 0.73;
  * before the soft-coverage ranking and never tuned on: 0.822 / 0.663 before it, 0.867 / 0.78 after;
  * 0.889 / 0.799 after identifiers' parts, the Snowball English stemmer, the title bonus weighing
  * the query's rarity and a named note joining a partial answer with one word fewer (used to find
- * kinds of misses since: no longer held out).
+ * kinds of misses since: no longer held out); 0.889 / 0.805 after a title in another form counting
+ * as a title, versions' numbers and stop words at half weight.
  */
 const HELD_OUT_SUCCESS_AT_3 = 0.88;
-const HELD_OUT_MRR = 0.78;
+const HELD_OUT_MRR = 0.8;
 
 /**
  * The second held-out set (bench/fastifyDocsJudgedQueries.ts, fastify's documentation), written
  * before the ranking changes that followed it and never tuned on: 0.852 / 0.795 when written;
  * 0.852 / 0.784 after identifiers' parts (`onRequest` now also holds `request`), the Snowball
  * English stemmer, the title bonus weighing the query's rarity and a named note joining a partial
- * answer with one word fewer.
+ * answer with one word fewer; 0.907 / 0.886 after a title in another form counting as a title
+ * (`Hooks` for `hook`), a version's number (`V5` holds `5`) and stop words at half weight.
  */
-const FASTIFY_SUCCESS_AT_3 = 0.85;
-const FASTIFY_MRR = 0.77;
+const FASTIFY_SUCCESS_AT_3 = 0.9;
+const FASTIFY_MRR = 0.88;
 
 test("the judged queries find the notes a person expects at least as well as the first run", async () => {
 	const roots = { "tasks-demo": await copyVault(TASKS_DEMO_VAULT), "demo-vault": await copyDemoVault() };

@@ -32,9 +32,10 @@ describe("tokenize and fold", () => {
 		expect(tokenize("Résumé, naïve—café!").map((token) => token.value)).toEqual(["resume", "naive", "cafe"]);
 	});
 
-	test("numbers are whole tokens; a snake_case word is whole, then its parts; kebab-case splits into parts", () => {
+	test("numbers are whole tokens; a version is whole, then its number; a snake_case word is whole, then its parts; kebab-case splits into parts", () => {
 		expect(tokenize("v2 2024 snake_case_word kebab-case 3.14").map((token) => token.value)).toEqual([
 			"v2",
+			"2",
 			"2024",
 			"snake_case_word",
 			"snake",

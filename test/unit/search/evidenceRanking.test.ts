@@ -63,6 +63,24 @@ describe("ranking by evidence strength: as typed ≫ another form ≫ a longer w
 		expect(hit?.snippets).toEqual(["A «plugin» adds a feature."]);
 	});
 
+	test("a title in another form counts as a title when the body also holds the word as typed", async () => {
+		const docs: Doc[] = [
+			{ path: "Reference.md", text: "Write a hook: hook after hook, hook by hook.", modified: 9 },
+			{ path: "Hooks.md", text: "A hook is code you write to run around a route.", modified: 1 },
+		];
+		// Hooks.md says "hook" as typed and is titled by its plural: its title answers the query.
+		expect(await paths(docs, "write a hook")).toEqual(["Hooks.md", "Reference.md"]);
+	});
+
+	test("a version's number finds the version written with a v; the version as typed finds only itself", async () => {
+		const docs: Doc[] = [
+			{ path: "Migration-Guide-V5.md", text: "Breaking changes since v4.", modified: 1 },
+			{ path: "Limits.md", text: "At most 5 plugins per route.", modified: 2 },
+		];
+		expect(await paths(docs, "upgrade to 5")).toContain("Migration-Guide-V5.md");
+		expect(await paths(docs, "v5")).toEqual(["Migration-Guide-V5.md"]);
+	});
+
 	test("with word forms off (language none) a form finds nothing; a prefix still does", async () => {
 		const docs: Doc[] = [{ path: "Renaming.md", text: "Renaming a note updates its links." }];
 		expect(await paths(docs, "renamed", { engine: new SearchEngine(stemmerFor("none")) })).toEqual([]);
@@ -165,6 +183,18 @@ describe("soft coverage: the words that tell notes apart outweigh everyday ones"
 				.map((hit) => hit.path)
 				.sort(),
 		).toEqual(["Canvas.md", "Publishing.md", "Troubleshooting.md"]);
+	});
+});
+
+describe("stop words rank, at a weight below the content words'", () => {
+	test("a page saying the query's stop words does not outrank the page about its content words", async () => {
+		const docs: Doc[] = [
+			{ path: "FAQ.md", text: "How do I ask? My question is how I do it, how I go on, how I stop. My notes say I publish my package.", modified: 9 },
+			{ path: "Publishing.md", text: "Publish a package: publish the package.", modified: 1 },
+			...Array.from({ length: 6 }, (_, index) => ({ path: `Other ${index}.md`, text: index % 2 === 1 ? "A package." : "To publish.", modified: 0 })),
+		];
+		// Only FAQ.md says how, I, my: rarer than the content words, they would count for more at full weight.
+		expect((await paths(docs, "how do I publish my package"))[0]).toBe("Publishing.md");
 	});
 });
 

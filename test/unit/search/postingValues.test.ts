@@ -43,6 +43,14 @@ describe("posting values: what one note holds of one term", () => {
 			}),
 		);
 	});
+
+	test("mergeValues keeps an alias's title flag, which counts no title words", () => {
+		const alias = (packValue(2, 0, false) | IN_TITLE) >>> 0;
+		const merged = mergeValues(packValue(3, 0, false), alias);
+		expect(merged & IN_TITLE).toBe(IN_TITLE);
+		expect(titleCount(merged)).toBe(0);
+		expect(merged & BODY_COUNT).toBe(5);
+	});
 });
 
 describe("walking postings", () => {

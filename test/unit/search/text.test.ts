@@ -1,4 +1,4 @@
-import { foldText, identifierParts, type Token, tokenChunks, tokenize, tokenizeInChunks, utf8Length } from "../../../src/search/text";
+import { foldText, identifierParts, isVersionWord, type Token, tokenChunks, tokenize, tokenizeInChunks, utf8Length } from "../../../src/search/text";
 import fc from "fast-check";
 
 const values = (text: string) => tokenize(text).map((token) => token.value);
@@ -33,13 +33,34 @@ describe("identifiers in camel case or with underscores", () => {
 	});
 });
 
+describe("versions written with a v", () => {
+	test("give the word, then its number, with the number's own offsets", () => {
+		expect(tokenize("Migration-Guide-V5 and v2.0")).toEqual([
+			{ value: "migration", start: 0, end: 9 },
+			{ value: "guide", start: 10, end: 15 },
+			{ value: "v5", start: 16, end: 18 },
+			{ value: "5", start: 17, end: 18 },
+			{ value: "and", start: 19, end: 22 },
+			{ value: "v2", start: 23, end: 25 },
+			{ value: "2", start: 24, end: 25 },
+			{ value: "0", start: 26, end: 27 },
+		]);
+	});
+
+	test("only a v followed by digits alone is a version", () => {
+		expect(["v5", "V20", "v0"].map(isVersionWord)).toEqual([true, true, true]);
+		expect(["v", "vv5", "v5a", "via", "5", "ev5"].map(isVersionWord)).toEqual([false, false, false, false, false, false]);
+		expect(tokenize("v5a via").map((token) => token.value)).toEqual(["v5a", "via"]);
+	});
+});
+
 describe("text as search sees it", () => {
 	test("folding drops case, diacritics and compatibility forms", () => {
 		expect(foldText("Café ÉLAN naïve ＡＢＣ ﬁ")).toBe("cafe elan naive abc fi");
 	});
 
-	test("words, numbers and snake_case are tokens (an identifier's parts follow it); punctuation and spaces are not", () => {
-		expect(values("Meeting notes: snake_case, v2 (draft)!")).toEqual(["meeting", "notes", "snake_case", "snake", "case", "v2", "draft"]);
+	test("words, numbers and snake_case are tokens (an identifier's parts and a version's number follow it); punctuation and spaces are not", () => {
+		expect(values("Meeting notes: snake_case, v2 (draft)!")).toEqual(["meeting", "notes", "snake_case", "snake", "case", "v2", "2", "draft"]);
 		expect(values("   ... --- !!! ")).toEqual([]);
 	});
 
