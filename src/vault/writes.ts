@@ -1,7 +1,7 @@
 import { sha256Hex } from "../sha256";
 import type { Host, HostFile } from "../host/Host";
 import type { EditResult } from "../markdown/outline";
-import { MAX_EDITED_NOTE_CHARS, MAX_WRITE_ATTEMPTS } from "../config/limits";
+import { MAX_EDITED_NOTE_CHARS, MAX_EDITED_NOTE_LINES, MAX_WRITE_ATTEMPTS } from "../config/limits";
 import { fail, ok, type Result } from "../result";
 import { checkNewNamePath, checkNoteNameLength, NOT_ACCESSIBLE } from "./paths";
 import { isNoteInScope, type Scope } from "./scope";
@@ -24,8 +24,19 @@ export function checkNewNotePath(input: string, scope: Scope): Result<string> {
 	return checkNoteNameLength(path);
 }
 
-/** Why a note too long for the write tools is left alone. */
-const OVER_EDITED_SIZE = `over ${MAX_EDITED_NOTE_CHARS} characters, the longest note the write tools change (edit it in Obsidian, or split it).`;
+/**
+ * Why a note is too long for the write tools to change (null when it is not): over
+ * MAX_EDITED_NOTE_CHARS characters or MAX_EDITED_NOTE_LINES lines. Counting stops at the bound.
+ */
+export function overEditedSize(text: string): string | null {
+	const advice = "the longest note the write tools change (edit it in Obsidian, or split it).";
+	if (text.length > MAX_EDITED_NOTE_CHARS) return `over ${MAX_EDITED_NOTE_CHARS} characters, ${advice}`;
+	let lines = 1;
+	for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) {
+		if (++lines > MAX_EDITED_NOTE_LINES) return `over ${MAX_EDITED_NOTE_LINES} lines, ${advice}`;
+	}
+	return null;
+}
 
 /**
  * Changes a note atomically through the host (`vault.process`): `edit` runs on the note's current
@@ -34,8 +45,10 @@ const OVER_EDITED_SIZE = `over ${MAX_EDITED_NOTE_CHARS} characters, the longest 
 export async function editNote(host: Host, file: HostFile, edit: (text: string) => EditResult): Promise<EditResult> {
 	let outcome: EditResult = fail("The note could not be changed.");
 	const text = await host.vault.process(file, (current) => {
-		outcome = current.length > MAX_EDITED_NOTE_CHARS ? fail(`"${file.path}" is ${OVER_EDITED_SIZE}`) : edit(current);
-		if (outcome.ok && outcome.value.text.length > MAX_EDITED_NOTE_CHARS) outcome = fail(`"${file.path}" would be ${OVER_EDITED_SIZE} Nothing was written.`);
+		const tooLong = overEditedSize(current);
+		outcome = tooLong === null ? edit(current) : fail(`"${file.path}" is ${tooLong}`);
+		const wouldBe = outcome.ok ? overEditedSize(outcome.value.text) : null;
+		if (wouldBe !== null) outcome = fail(`"${file.path}" would be ${wouldBe} Nothing was written.`);
 		return outcome.ok ? outcome.value.text : current;
 	});
 	// Set inside the callback, which TypeScript does not follow: widen it back.

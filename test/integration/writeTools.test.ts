@@ -2,7 +2,7 @@ import { promises as fs, readFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import dayjs from "dayjs";
-import { MAX_EDITED_NOTE_CHARS } from "../../src/config/limits";
+import { MAX_EDITED_NOTE_CHARS, MAX_EDITED_NOTE_LINES } from "../../src/config/limits";
 import { ALL_TOOLS } from "../../src/mcp/tools";
 import { connectClient } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
@@ -61,8 +61,12 @@ describe("write tools over HTTP", () => {
 	let client: Client;
 	const read = (path: string) => readFileSync(nodePath.join(vault, path), "utf8");
 	// Notes near and over the longest a write tool changes.
-	const nearly = `# Big\n\n${"- [ ] item\n".repeat(Math.floor((MAX_EDITED_NOTE_CHARS - 100) / 11))}`;
-	const over = `${nearly}${"---\n".repeat(50_000)}`;
+	const longLine = `- [ ] item ${"of a long task line ".repeat(5)}\n`;
+	const nearly = `# Big\n\n${longLine.repeat(Math.floor((MAX_EDITED_NOTE_CHARS - 100) / longLine.length))}`;
+	const over = `${nearly}${"x".repeat(200)}\n`;
+	// Lines near and over the most lines a write tool changes, far below the characters' bound.
+	const nearlyLines = `# Lines\n\n${"- [ ] a\n".repeat(MAX_EDITED_NOTE_LINES - 10)}`;
+	const overLines = `${nearlyLines}${"- b\n".repeat(20)}`;
 
 	beforeAll(async () => {
 		vault = await copyVault(TASKS_DEMO_VAULT);
@@ -70,6 +74,8 @@ describe("write tools over HTTP", () => {
 		await fs.writeFile(nodePath.join(vault, "Prose.md"), "# Prose\n\nA paragraph.\n");
 		await fs.writeFile(nodePath.join(vault, "Big.md"), nearly);
 		await fs.writeFile(nodePath.join(vault, "Bigger.md"), over);
+		await fs.writeFile(nodePath.join(vault, "Lines.md"), nearlyLines);
+		await fs.writeFile(nodePath.join(vault, "MoreLines.md"), overLines);
 		await fs.writeFile(nodePath.join(vault, "Twice.md"), "# Home\n\n## Tasks\n\n- [ ] h\n\n# Work\n\n## Tasks\n\n- [ ] w\n");
 		running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, excludedFolders: ["Private"], rateLimitPerMinute: 100_000 } });
 		client = await connectClient(running.url, running.tokens.write ?? "");
@@ -96,6 +102,23 @@ describe("write tools over HTTP", () => {
 			expect(await callError(client, name, args)).toMatch(/is over \d+ characters, the longest note the write tools change/);
 		expect(read("Bigger.md")).toBe(over);
 		expect(performance.now() - started).toBeLessThan(10_000);
+	});
+
+	test(`no write tool grows a note past ${MAX_EDITED_NOTE_LINES} lines or edits one with more, however short its lines`, async () => {
+		expect(overLines.length).toBeLessThan(MAX_EDITED_NOTE_CHARS / 2);
+		expect(await callError(client, "append_to_note", { path: "Lines.md", content: "one\ntwo\nthree\n".repeat(5) })).toMatch(
+			new RegExp(`would be over ${MAX_EDITED_NOTE_LINES} lines, the longest note`),
+		);
+		expect(read("Lines.md")).toBe(nearlyLines);
+		await callOk(client, "append_to_note", { path: "Lines.md", content: "- [ ] one more" });
+		expect(read("Lines.md")).toContain("- [ ] one more");
+		for (const [name, args] of [
+			["append_to_note", { path: "MoreLines.md", content: "x" }],
+			["add_task", { path: "MoreLines.md", text: "x" }],
+			["set_property", { path: "MoreLines.md", name: "a", value: "b" }],
+		] as const)
+			expect(await callError(client, name, args)).toMatch(new RegExp(`is over ${MAX_EDITED_NOTE_LINES} lines, the longest note the write tools change`));
+		expect(read("MoreLines.md")).toBe(overLines);
 	});
 
 	test("100 appends from 8 clients at once all land, each exactly once", async () => {

@@ -3,7 +3,17 @@ import * as nodePath from "node:path";
 import { fail, ok } from "../../../src/result";
 import { sha256Hex } from "../../../src/sha256";
 import type { HostFile } from "../../../src/host/Host";
-import { backupPath, checkNewNotePath, createNoteFile, editNote, hashText, NoteExistsError, overwriteWithBackup } from "../../../src/vault/writes";
+import { MAX_EDITED_NOTE_CHARS, MAX_EDITED_NOTE_LINES } from "../../../src/config/limits";
+import {
+	backupPath,
+	checkNewNotePath,
+	createNoteFile,
+	editNote,
+	hashText,
+	NoteExistsError,
+	overEditedSize,
+	overwriteWithBackup,
+} from "../../../src/vault/writes";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 
 describe("checkNewNotePath: where a new note may be written", () => {
@@ -68,5 +78,16 @@ describe("writing notes through a host", () => {
 		expect(error).toBeInstanceOf(NoteExistsError);
 		expect((error as Error).message).toMatch(/^A note already exists at "Note.md".*pass overwrite: true\.$/);
 		expect((error as Error).message).not.toContain(vault.root);
+	});
+});
+
+describe("overEditedSize: the longest note the write tools change", () => {
+	test("a note at both bounds is edited; one character or one line more is not, and the reason names which bound", () => {
+		expect(overEditedSize("x".repeat(MAX_EDITED_NOTE_CHARS))).toBeNull();
+		expect(overEditedSize("x".repeat(MAX_EDITED_NOTE_CHARS + 1))).toMatch(new RegExp(`^over ${MAX_EDITED_NOTE_CHARS} characters`));
+		const atLines = "a\n".repeat(MAX_EDITED_NOTE_LINES - 1);
+		expect(overEditedSize(atLines)).toBeNull();
+		expect(overEditedSize(`${atLines}\n`)).toMatch(new RegExp(`^over ${MAX_EDITED_NOTE_LINES} lines`));
+		expect(overEditedSize("")).toBeNull();
 	});
 });
