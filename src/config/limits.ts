@@ -242,6 +242,13 @@ export const MAX_WORD_FORM_CANDIDATES = 2_000;
  * them) fill it, the ones covering most first.
  */
 export const SOFT_AND_MIN_WORD_SHARE = 0.5;
+/**
+ * When at most this many notes hold every word of a search's quoted phrases, all are read for the
+ * phrases: the total is exact. When more do, they are ranked first by what their words' counts
+ * allow and read best first, until no unread note could enter the page; the page is the same, and
+ * the answer says its total counts only the notes read (`total_is_lower_bound`).
+ */
+export const PHRASE_READ_ALL_MAX_NOTES = 2_000;
 /** The search index is built in slices of at most this long, so Obsidian's interface never stalls. */
 export const INDEX_BUILD_SLICE_MS = 40;
 

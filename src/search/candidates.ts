@@ -1,5 +1,5 @@
 import type { PostingsIndex } from "./postings";
-import { BODY_COUNT, growUint32, IN_TITLE, seek, type ResolvedTerm } from "./postingValues";
+import { BODY_COUNT, growUint32, IN_HEADING, IN_TITLE, packValue, seek, titleCount, type ResolvedTerm } from "./postingValues";
 
 /** The notes a search ranks, gathered from the postings of its terms, in scratch reused across searches. */
 export interface Gathered {
@@ -7,6 +7,39 @@ export interface Gathered {
 	/** Each term's packed value, row-major: one row of the terms' count per note (0: lacks it). */
 	values: Uint32Array;
 	total: number;
+	/**
+	 * The wanted phrases (by term index) whose values are still bounds (phraseValueBound), not
+	 * counts: their notes' bodies are read by `verify`, which may drop a note. Empty: every value is exact.
+	 */
+	unverified: number[];
+	/** A note stays a candidate holding every term (null) or, in a partial answer, this many (joinsPartialAnswer). */
+	minimum: number | null;
+}
+
+/**
+ * A bound on a phrase's packed value in the note at `slot`, from its words' postings alone, no
+ * smaller in any field than the value its body gives (PostingsIndex.matchValue): the phrase stands
+ * in a row at most as often as its scarcest word stands anywhere, in the title at most as often as
+ * that word is there, and in a heading only if every word is in one. 0 when the note cannot hold
+ * it in its body or title. `cursors` (one per distinct word) move forward: call in slot order. Pure.
+ */
+export function phraseValueBound(term: ResolvedTerm, cursors: number[], slot: number): number {
+	const words = term.phraseWords ?? [];
+	let body = BODY_COUNT;
+	let title = 0x3f;
+	let heading = true;
+	for (let wordIndex = 0; wordIndex < words.length; wordIndex++) {
+		const word = words[wordIndex] as ResolvedTerm;
+		const at = seek(word.slots, word.length, cursors[wordIndex] as number, slot);
+		cursors[wordIndex] = at;
+		if (at >= word.length || word.slots[at] !== slot) return 0;
+		const value = word.values[at] as number;
+		body = Math.min(body, value & BODY_COUNT);
+		title = Math.min(title, titleCount(value));
+		heading &&= (value & IN_HEADING) !== 0;
+	}
+	const value = packValue(body, title * (term.phrase?.length ?? 1), heading);
+	return (value & BODY_COUNT) > 0 || (value & IN_TITLE) !== 0 ? value : 0;
 }
 
 /**
@@ -39,7 +72,8 @@ export class CandidateFinder {
 	 * The notes holding every required term, no excluded word (`excludedWords`, by slot: 1 = holds
 	 * one; null: none) and no excluded phrase, accepted (null: all), in slot
 	 * order, with each term's packed value (row-major: one row of `required.length` per note), in
-	 * scratch arrays that the next search overwrites. In steps: it yields every few hundred
+	 * scratch arrays that the next search overwrites. A wanted phrase's value is a bound until
+	 * `verify` reads the note's body (`unverified`). In steps: it yields every few hundred
 	 * candidates, where the caller may pause.
 	 */
 	*holdingAll(
@@ -54,6 +88,7 @@ export class CandidateFinder {
 		const slots = (this.candidateSlots = growUint32(this.candidateSlots, rarest.length));
 		const values = (this.candidateValues = growUint32(this.candidateValues, rarest.length * termCount));
 		let total = 0;
+		const unverified = phrasesOf(required);
 		if (termCount === 1 && excluded.length === 0 && !rarest.phrase) {
 			// One word, the commonest query: its postings are the answer, less the notes that only have it in a heading.
 			for (let index = 0; index < rarest.length; index++) {
@@ -64,11 +99,13 @@ export class CandidateFinder {
 				slots[total] = slot;
 				values[total++] = value;
 			}
-			return { slots, values, total };
+			return { slots, values, total, unverified, minimum: null };
 		}
 		const cursors = new Array<number>(termCount).fill(0);
 		const excludedCursors = new Array<number>(excluded.length).fill(0);
-		const needsDocument = required.some((term) => term.phrase) || excluded.some((term) => term.phrase);
+		const wordCursors = required.map((term) => new Array<number>(term.phraseWords?.length ?? 0).fill(0));
+		// Only an excluded phrase needs the note's tokens here: a wanted one is bounded from its words' postings.
+		const needsDocument = excluded.some((term) => term.phrase);
 		candidates: for (let index = 0; index < rarest.length; index++) {
 			if ((index & GATHER_STEP_MASK) === GATHER_STEP_MASK) yield;
 			const slot = rarest.slots[index] as number;
@@ -81,7 +118,6 @@ export class CandidateFinder {
 				if (term.slots[at] !== slot) continue candidates;
 			}
 			if ((accepted && accepted[slot] !== 1) || (excludedWords && excludedWords[slot] === 1)) continue;
-			// Only a phrase needs the note's tokens: every other check is on the postings.
 			const doc = needsDocument ? this.index.documents[slot] : undefined;
 			if (needsDocument && !doc) continue;
 			for (let termIndex = 0; termIndex < excluded.length; termIndex++) {
@@ -92,21 +128,23 @@ export class CandidateFinder {
 			}
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {
 				const term = required[termIndex] as ResolvedTerm;
-				const value = this.index.matchValue(term, cursors[termIndex] as number, doc);
+				const value = term.phrase
+					? phraseValueBound(term, wordCursors[termIndex] as number[], slot)
+					: this.index.matchValue(term, cursors[termIndex] as number, undefined);
 				if (value === 0) continue candidates;
 				values[total * termCount + termIndex] = value;
 			}
 			slots[total++] = slot;
 		}
-		return { slots, values, total };
+		return { slots, values, total, unverified, minimum: null };
 	}
 
 	/**
 	 * The notes holding at least `minimum` of the wanted terms, or one fewer with one of them in
 	 * the title or an alias (joinsPartialAnswer; value 0 for a term a note lacks),
 	 * no excluded word or phrase, accepted (null: all), in slot order and laid out as `intersect`
-	 * lays them: one pass over each term's postings, so it costs what the terms' notes cost. In
-	 * steps, as `holdingAll`.
+	 * lays them: one pass over each term's postings, so it costs what the terms' notes cost. A
+	 * wanted phrase's value is a bound, as in `holdingAll`. In steps, as `holdingAll`.
 	 */
 	*holdingMost(
 		required: readonly ResolvedTerm[],
@@ -139,6 +177,7 @@ export class CandidateFinder {
 		const values = (this.candidateValues = growUint32(this.candidateValues, candidates * termCount));
 		const cursors = new Array<number>(termCount).fill(0);
 		const excludedCursors = new Array<number>(excluded.length).fill(0);
+		const wordCursors = required.map((term) => new Array<number>(term.phraseWords?.length ?? 0).fill(0));
 		let total = 0;
 		candidates: for (let slot = low; slot <= high; slot++) {
 			if ((slot & GATHER_STEP_MASK) === GATHER_STEP_MASK) yield;
@@ -158,13 +197,64 @@ export class CandidateFinder {
 				const term = required[termIndex] as ResolvedTerm;
 				const at = seek(term.slots, term.length, cursors[termIndex] as number, slot);
 				cursors[termIndex] = at;
-				const value = at < term.length && term.slots[at] === slot ? this.index.matchValue(term, at, doc) : 0;
+				const held = at < term.length && term.slots[at] === slot;
+				const value = !held ? 0 : term.phrase ? phraseValueBound(term, wordCursors[termIndex] as number[], slot) : this.index.matchValue(term, at, doc);
 				values[total * termCount + termIndex] = value;
 				if (value !== 0) holding++;
 				if (value & IN_TITLE) named = true;
 			}
 			if (joinsPartialAnswer(holding, minimum, named)) slots[total++] = slot;
 		}
-		return { slots, values, total };
+		return { slots, values, total, unverified: phrasesOf(required), minimum };
 	}
+
+	/**
+	 * Reads the body of `gathered`'s note at `index` for its unverified phrases, puts their counts
+	 * in its row, and says whether it is still a candidate: it holds every term, or (a partial
+	 * answer) enough of them. Call once per note.
+	 */
+	verify(required: readonly ResolvedTerm[], gathered: Gathered, index: number): boolean {
+		const doc = this.index.documents[gathered.slots[index] as number];
+		if (!doc) return false;
+		const termCount = required.length;
+		const row = index * termCount;
+		const values = gathered.values;
+		for (const termIndex of gathered.unverified) {
+			if (values[row + termIndex] !== 0) values[row + termIndex] = this.index.matchValue(required[termIndex] as ResolvedTerm, 0, doc);
+		}
+		let holding = 0;
+		let named = false;
+		for (let termIndex = 0; termIndex < termCount; termIndex++) {
+			const value = values[row + termIndex] as number;
+			if (value !== 0) holding++;
+			if (value & IN_TITLE) named = true;
+		}
+		return gathered.minimum === null ? holding === termCount : joinsPartialAnswer(holding, gathered.minimum, named);
+	}
+
+	/**
+	 * `gathered` with every note's phrases read from its body (`verify`), less the notes that do
+	 * not hold them, in the same scratch. In steps: it yields every few hundred notes.
+	 */
+	*verifyAll(required: readonly ResolvedTerm[], gathered: Gathered): Generator<void, Gathered, void> {
+		if (gathered.unverified.length === 0) return gathered;
+		const termCount = required.length;
+		const { slots, values } = gathered;
+		let kept = 0;
+		for (let index = 0; index < gathered.total; index++) {
+			if ((index & GATHER_STEP_MASK) === GATHER_STEP_MASK) yield;
+			if (!this.verify(required, gathered, index)) continue;
+			if (kept !== index) {
+				slots[kept] = slots[index] as number;
+				values.copyWithin(kept * termCount, index * termCount, (index + 1) * termCount);
+			}
+			kept++;
+		}
+		return { ...gathered, total: kept, unverified: [] };
+	}
+}
+
+/** The wanted terms that are phrases, by index. */
+function phrasesOf(required: readonly ResolvedTerm[]): number[] {
+	return required.flatMap((term, index) => (term.phrase ? [index] : []));
 }

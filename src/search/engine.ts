@@ -1,5 +1,6 @@
-import { SOFT_AND_MIN_WORD_SHARE } from "../config/limits";
-import { CandidateFinder } from "./candidates";
+import { PHRASE_READ_ALL_MAX_NOTES, SOFT_AND_MIN_WORD_SHARE } from "../config/limits";
+import { CandidateFinder, type Gathered } from "./candidates";
+import { rankByBounds } from "./bestFirst";
 import { PostingsIndex } from "./postings";
 import {
 	BODY_COUNT,
@@ -14,7 +15,7 @@ import {
 	type ResolvedTerm,
 	type TermEvidence,
 } from "./postingValues";
-import { countPhrase } from "./phrases";
+import { countPhrase, phraseChecksNotice, type PhraseChecks } from "./phrases";
 import type { ParsedQuery } from "./query";
 import {
 	BM25_B,
@@ -74,6 +75,10 @@ const PAUSED_SEARCH_ATTEMPTS = 3;
 export interface SearchAnswer {
 	total: number;
 	results: SearchHit[];
+	/** Present when a phrase was not looked for in every note holding its words (the page is still exact): `total` counts only the notes looked in. */
+	total_is_lower_bound?: true;
+	/** Why, in words, when `total_is_lower_bound` is present. */
+	notice?: string;
 }
 
 export class SearchEngine {
@@ -81,8 +86,14 @@ export class SearchEngine {
 	readonly index: PostingsIndex;
 	private readonly candidates: CandidateFinder;
 
-	/** `stem` finds word forms (stemmers.ts); null matches words as typed and prefixes only. */
-	constructor(stem: Stemmer | null = stemmerFor(DEFAULT_SEARCH_LANGUAGE)) {
+	/**
+	 * `stem` finds word forms (stemmers.ts); null matches words as typed and prefixes only.
+	 * `phraseReadAllMax`: notes holding its phrases' words up to which a search reads them all (PHRASE_READ_ALL_MAX_NOTES).
+	 */
+	constructor(
+		stem: Stemmer | null = stemmerFor(DEFAULT_SEARCH_LANGUAGE),
+		private readonly phraseReadAllMax: number = PHRASE_READ_ALL_MAX_NOTES,
+	) {
 		this.index = new PostingsIndex(stem);
 		this.candidates = new CandidateFinder(this.index);
 	}
@@ -122,20 +133,23 @@ export class SearchEngine {
 				if (waiting) await waiting;
 				results.push({ ...hit, snippets: snippetsOf(await readText(hit.path), query, ranked.stem) });
 			}
-			return { total: ranked.total, results };
+			if (!ranked.checks) return { total: ranked.total, results };
+			return { total: ranked.total, results, total_is_lower_bound: true, notice: phraseChecksNotice(ranked.checks, ranked.total) };
 		}
 	}
 
 	/**
 	 * The ranked top `limit` without snippets (see `search`), pausing on `pause` between candidates;
 	 * null when the index changed while it paused (its slots may name other notes now).
+	 * `partialAnswer`: gather the notes holding most terms at once (the notes holding all are known to be fewer than `limit`).
 	 */
 	private async rank(
 		query: ParsedQuery,
 		include: ((path: string) => boolean) | null,
 		limit: number,
 		pause: SearchPause | null,
-	): Promise<{ total: number; hits: Array<Omit<SearchHit, "snippets">>; stem: Stemmer | null } | null> {
+		partialAnswer = false,
+	): Promise<{ total: number; checks?: PhraseChecks; hits: Array<Omit<SearchHit, "snippets">>; stem: Stemmer | null } | null> {
 		const generation = this.index.generation;
 		const accepted = include ? await this.stepped(this.index.acceptedSlots(include), pause, generation) : null;
 		if (accepted === undefined) return null;
@@ -157,10 +171,16 @@ export class SearchEngine {
 		const termCount = terms.length;
 		// A search that may pause gathers into arrays of its own: another search runs meanwhile and reuses the shared scratch.
 		const finder = pause ? new CandidateFinder(this.index) : this.candidates;
-		let gathered = wanted.every((term) => term.length > 0)
-			? await this.stepped(finder.holdingAll(wanted, excludedWords, excludedPhrases, accepted?.slots ?? null), pause, generation)
-			: null;
+		// Notes few enough have their phrases read here, all of them; more are read best first while ranking (rankByBounds).
+		const readPhrases = (found: Gathered) =>
+			found.total <= this.phraseReadAllMax ? this.stepped(finder.verifyAll(wanted, found), pause, generation) : Promise.resolve(found);
+		let gathered =
+			!partialAnswer && wanted.every((term) => term.length > 0)
+				? await this.stepped(finder.holdingAll(wanted, excludedWords, excludedPhrases, accepted?.slots ?? null), pause, generation)
+				: null;
+		if (gathered) gathered = await readPhrases(gathered);
 		if (gathered === undefined) return null;
+		// Unread phrases mean more than phraseReadAllMax notes may hold every term, more than a page: no partial answer.
 		if (termCount > 1 && (gathered === null || gathered.total < limit)) {
 			gathered = await this.stepped(
 				finder.holdingMost(
@@ -173,6 +193,7 @@ export class SearchEngine {
 				pause,
 				generation,
 			);
+			if (gathered) gathered = await readPhrases(gathered);
 			if (gathered === undefined) return null;
 		}
 		if (gathered === null) return { total: 0, hits: [], stem };
@@ -204,13 +225,13 @@ export class SearchEngine {
 		// BM25's length normalisation, k1 · (1 − b + b · length / average), as base + scale · length.
 		const normBase = BM25_K1 * (1 - BM25_B);
 		const normScale = (BM25_K1 * BM25_B) / averageLength;
-		for (let index = 0; index < total; index++) {
-			if (pause && (index & PAUSE_CHECK_MASK) === PAUSE_CHECK_MASK) {
-				const waiting = pause();
-				if (waiting) {
-					await waiting;
-					if (this.index.generation !== generation) return null;
-				}
+		// One candidate's tier and score, from its row of values, into `scored`: in slot order, or in any order from the postings' start.
+		const scored = { score: 0, tier: 0 };
+		const scoreCandidate = (index: number, anyOrder: boolean): void => {
+			if (anyOrder) {
+				exactCursors.fill(0);
+				formCursors.fill(0);
+				optionalCursors.fill(0);
 			}
 			const slot = slots[index] as number;
 			const norm = normBase + normScale * Math.max(1, bodyLengths[slot] as number);
@@ -282,7 +303,42 @@ export class SearchEngine {
 					: strong === termCount && titleTier >= TITLE_TIER_ALL
 						? titleTier
 						: 0;
-			this.offer(top, limit, slot, (score + coverage * titleCoverageWeight) * Math.pow(share, COVERAGE_POWER), tier, matched);
+			scored.score = (score + coverage * titleCoverageWeight) * Math.pow(share, COVERAGE_POWER);
+			scored.tier = tier;
+		};
+		let counted: { total: number; checks?: PhraseChecks } = { total };
+		if (gathered.unverified.length === 0) {
+			for (let index = 0; index < total; index++) {
+				if (pause && (index & PAUSE_CHECK_MASK) === PAUSE_CHECK_MASK) {
+					const waiting = pause();
+					if (waiting) {
+						await waiting;
+						if (this.index.generation !== generation) return null;
+					}
+				}
+				scoreCandidate(index, false);
+				this.offer(top, limit, slots[index] as number, scored.score, scored.tier, matched);
+			}
+		} else {
+			// Too many notes hold the phrases' words to read them all: they are read best bound first, until the page is settled (bestFirst.ts).
+			const ranked = await this.stepped(
+				rankByBounds({
+					count: total,
+					slots,
+					score: scoreCandidate,
+					scored,
+					compareKeys: (tierA, scoreA, slotA, tierB, scoreB, slotB) => this.compareKeys(tierA, scoreA, slotA, tierB, scoreB, slotB),
+					read: (index) => finder.verify(wanted, gathered, index),
+					keep: (index) => this.offer(top, limit, slots[index] as number, scored.score, scored.tier, matched),
+					worstKept: () => (top.length >= limit ? (top[0] ?? null) : null),
+				}),
+				pause,
+				generation,
+			);
+			if (ranked === undefined) return null;
+			// Every note read, and fewer than a page hold every term: the partial answer, as when they were read while gathering.
+			if (!ranked.checks && ranked.held < limit && termCount > 1 && gathered.minimum === null) return this.rank(query, include, limit, pause, true);
+			counted = { total: ranked.held, checks: ranked.checks };
 		}
 		top.sort((a, b) => this.compare(b, a));
 		const hits = top.map(({ slot, score, matched: held }) => {
@@ -290,7 +346,7 @@ export class SearchEngine {
 			const matchedWords = terms.filter((_, termIndex) => held?.[termIndex] === 1).map((term) => term.source);
 			return { path, score: Math.round(score * 1000) / 1000, matched_words: matchedWords };
 		});
-		return { total, hits, stem };
+		return { ...counted, hits, stem };
 	}
 
 	/**
@@ -342,11 +398,16 @@ export class SearchEngine {
 
 	/** Positive when `a` ranks above `b`: a whole-title match, then higher score, then the more recently modified, then by path. */
 	private compare(a: Ranked, b: Ranked): number {
-		if (a.tier !== b.tier) return a.tier - b.tier;
-		if (a.score !== b.score) return a.score - b.score;
-		const modified = (this.index.modifiedTimes[a.slot] as number) - (this.index.modifiedTimes[b.slot] as number);
+		return this.compareKeys(a.tier, a.score, a.slot, b.tier, b.score, b.slot);
+	}
+
+	/** `compare` on a candidate's parts, so keys kept in typed arrays are compared without objects. */
+	private compareKeys(tierA: number, scoreA: number, slotA: number, tierB: number, scoreB: number, slotB: number): number {
+		if (tierA !== tierB) return tierA - tierB;
+		if (scoreA !== scoreB) return scoreA - scoreB;
+		const modified = (this.index.modifiedTimes[slotA] as number) - (this.index.modifiedTimes[slotB] as number);
 		if (modified !== 0) return modified;
-		return (this.index.documents[b.slot]?.path ?? "").localeCompare(this.index.documents[a.slot]?.path ?? "");
+		return (this.index.documents[slotB]?.path ?? "").localeCompare(this.index.documents[slotA]?.path ?? "");
 	}
 
 	/** Keeps the best `limit` candidates in a heap whose root is the worst of them. */

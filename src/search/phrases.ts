@@ -89,3 +89,16 @@ export function countPhrase(tokens: Uint32Array, phrase: CompiledPhrase): number
 	}
 	return count;
 }
+
+/** How many of the notes holding every word of a search's phrases it read, when it did not read them all. */
+export interface PhraseChecks {
+	/** Notes read, best bound first. */
+	checked: number;
+	/** Notes holding every word, the ones that may hold the phrases. */
+	candidates: number;
+}
+
+/** What a phrase search that did not read every note holding its words tells the reader. */
+export function phraseChecksNotice(checks: PhraseChecks, held: number): string {
+	return `phrase: looked for in ${checks.checked} of the ${checks.candidates} notes holding all its words, best first, until no other could rank higher, and found in ${held}; total counts only these.`;
+}

@@ -38,6 +38,11 @@ export interface ResolvedTerm {
 	phraseMasks?: Uint32Array;
 	/** With `phraseMasks`: the phrase's first word as packed bytes, where a body's phrase count starts looking. */
 	phraseAnchor?: Uint8Array;
+	/**
+	 * For a phrase: the postings of each of its distinct words (the last one's as a prefix), from
+	 * which its count in a note is bounded before the note's body is read (candidates.ts).
+	 */
+	phraseWords?: ResolvedTerm[];
 }
 
 /**

@@ -364,14 +364,14 @@ export class PostingsIndex {
 			for (const id of ids) accepted[id] = 1;
 			return accepted;
 		});
-		if (phrase.length > MAX_PHRASE_WORDS) return { slots, values: new Uint32Array(0), length, phrase };
+		if (phrase.length > MAX_PHRASE_WORDS) return { slots, values: new Uint32Array(0), length, phrase, phraseWords: positions };
 		const phraseMasks = new Uint32Array(this.dictionary.size);
 		idsByPosition.forEach((ids, position) => {
 			for (const id of ids) phraseMasks[id] = ((phraseMasks[id] as number) | (1 << position)) >>> 0;
 		});
 		const firstIds = idsByPosition[0] ?? [];
 		const phraseAnchor = firstIds.length === 1 ? packedAnchor(firstIds[0] as number) : undefined;
-		return { slots, values: new Uint32Array(0), length, phrase, phraseMasks, phraseAnchor };
+		return { slots, values: new Uint32Array(0), length, phrase, phraseMasks, phraseAnchor, phraseWords: positions };
 	}
 
 	/** The notes holding a term whose words are all whole words (a stop word): null when none does. */

@@ -41,7 +41,7 @@ export interface SearchStatus {
 export interface NoteSearchAnswer extends SearchAnswer {
 	/** Present while the index is building: the answer covers only `indexed_notes` of `total_notes`. */
 	index?: SearchStatus;
-	/** The same in words, for clients that read only text: `index: building, N of M notes; …`. */
+	/** The same in words, for clients that read only text: `index: building, N of M notes; …`, then the search's own notice. */
 	notice?: string;
 }
 
@@ -269,8 +269,8 @@ export class IndexedNoteSearch implements NoteSearch {
 		);
 		if (this.ready) return answer;
 		const index = this.status(scope);
-		const notice = `index: building, ${index.indexed_notes} of ${index.total_notes} notes. Notes not yet indexed are not in this answer; search again shortly for a complete one.`;
-		return { ...answer, index, notice };
+		const building = `index: building, ${index.indexed_notes} of ${index.total_notes} notes. Notes not yet indexed are not in this answer; search again shortly for a complete one.`;
+		return { ...answer, index, notice: answer.notice ? `${building} ${answer.notice}` : building };
 	}
 
 	/**

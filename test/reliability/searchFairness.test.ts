@@ -2,6 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { addToken } from "../../src/auth/tokenList";
+import { PHRASE_READ_ALL_MAX_NOTES } from "../../src/config/limits";
 import { defaultSettings, type VaultMcpSettings } from "../../src/config/settings";
 import { NodeHost } from "../../src/headless/NodeHost";
 import { parseQuery } from "../../src/search/query";
@@ -208,8 +209,9 @@ describe("a flood of search_notes beside other clients, over HTTP", () => {
 describe("a worst-case query's own steps beside other clients, over HTTP", () => {
 	test("checking a phrase in every note holding its words pauses between notes: another token is answered meanwhile, and the answer is whole", async () => {
 		// Every note holds both words; one in a hundred holds them in a row. Before it ranks, the
-		// search reads each note's body for the phrase: that step must pause too, not only the ranking.
-		const NOTES = 3_000;
+		// search reads each note's body for the phrase (as many notes as it reads them all for):
+		// that step must pause too, not only the ranking.
+		const NOTES = PHRASE_READ_ALL_MAX_NOTES;
 		const files: Record<string, string> = {};
 		for (let index = 0; index < NOTES; index++) {
 			const inRow = index % 100 === 0 ? "alpha beta" : "beta then alpha";
@@ -245,7 +247,7 @@ describe("a worst-case query's own steps beside other clients, over HTTP", () =>
 			turns.open();
 			const answer = await pending;
 			expect(answer).toEqual(expected);
-			// One result, so one pause for its snippets and none in the ranking of 30 notes: the rest are the phrase checks'.
+			// One result, so one pause for its snippets and none in the ranking of 20 notes: the rest are the phrase checks'.
 			expect(turnsTaken).toBeGreaterThanOrEqual(Math.floor(NOTES / 256));
 		} finally {
 			turns.open();

@@ -21,6 +21,7 @@ export const searchNotesTool = defineTool({
 	},
 	outputSchema: {
 		total: z.number().int(),
+		total_is_lower_bound: z.literal(true).optional(),
 		results: z.array(z.object({ path: z.string(), score: z.number(), matched_words: z.array(z.string()), snippets: z.array(z.string()) })),
 		index: z.object({ state: z.enum(["ready", "building"]), indexed_notes: z.number().int(), total_notes: z.number().int() }).optional(),
 		notice: z.string().optional(),

@@ -1,5 +1,8 @@
-import { joinsPartialAnswer } from "../../../src/search/candidates";
+import fc from "fast-check";
+import { joinsPartialAnswer, phraseValueBound } from "../../../src/search/candidates";
 import { SearchEngine } from "../../../src/search/engine";
+import { PostingsIndex } from "../../../src/search/postings";
+import { BODY_COUNT, IN_HEADING, IN_TITLE, titleCount } from "../../../src/search/postingValues";
 import { parseQuery } from "../../../src/search/query";
 
 describe("which notes join a partial answer", () => {
@@ -25,5 +28,37 @@ describe("which notes join a partial answer", () => {
 		expect(answer.results.map((hit) => [hit.path, hit.matched_words])).toContainEqual(["Rebuild.md", ["rebuild", "every", "machine"]]);
 		const partial = await engine.search(parseQuery("rebuild native addons upgrading machine"), null, 10, async (path) => texts.get(path) ?? "");
 		expect(partial.results.map((hit) => hit.path)).toEqual(["Config.md", "Rebuild.md"]);
+	});
+});
+
+// "blue" is also the start of "bluer": a phrase's last word is a prefix.
+const WORDS = ["red", "green", "blue", "bluer"];
+const words = (maxLength: number) => fc.array(fc.constantFrom(...WORDS), { maxLength }).map((list) => list.join(" "));
+
+describe("a phrase's value bounded from its words' postings", () => {
+	test("no field of the value a note's body and title give exceeds the bound, and a note the bound rules out holds no phrase", () => {
+		fc.assert(
+			fc.property(
+				fc.array(fc.record({ title: words(4), heading: words(4), body: words(40) }), { minLength: 1, maxLength: 12 }),
+				fc.array(fc.constantFrom(...WORDS), { minLength: 2, maxLength: 3 }),
+				(notes, phrase) => {
+					const index = new PostingsIndex(null);
+					notes.forEach((note, at) => index.add(`${at}.md`, note.title, 1, note.body, [note.heading]));
+					const term = index.resolve(phrase);
+					if (!term) return;
+					const cursors = new Array<number>(term.phraseWords?.length ?? 0).fill(0);
+					for (let at = 0; at < term.length; at++) {
+						const slot = term.slots[at] as number;
+						const bound = phraseValueBound(term, cursors, slot);
+						const value = index.matchValue(term, at, index.documents[slot]);
+						if (bound === 0) expect(value).toBe(0);
+						expect(value & BODY_COUNT).toBeLessThanOrEqual(bound & BODY_COUNT);
+						expect(titleCount(value)).toBeLessThanOrEqual(titleCount(bound));
+						for (const flag of [IN_TITLE, IN_HEADING]) if ((value & flag) !== 0) expect((bound & flag) !== 0).toBe(true);
+					}
+				},
+			),
+			{ numRuns: 500 },
+		);
 	});
 });

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { SearchEngine, type SearchAnswer } from "../../../src/search/engine";
 import { parseQuery } from "../../../src/search/query";
 import { foldText, tokenize } from "../../../src/search/text";
@@ -141,5 +142,59 @@ describe("search semantics", () => {
 	test("heading matches rank above plain body matches", async () => {
 		const ranked = await paths([doc("Plain.md", "notes about compost here", 5), doc("Headed.md", "notes about compost here", 1, ["Compost"])], "compost");
 		expect(ranked).toEqual(["Headed.md", "Plain.md"]);
+	});
+});
+
+describe("a phrase in more notes than a search reads", () => {
+	// "blue" is also the start of "bluer": a phrase's last word is a prefix.
+	const WORDS = ["red", "green", "blue", "bluer", "teal"];
+	const words = (minLength: number, maxLength: number) => fc.array(fc.constantFrom(...WORDS), { minLength, maxLength }).map((list) => list.join(" "));
+	const notes = fc.array(fc.record({ title: words(1, 3), body: words(0, 30), modified: fc.integer({ min: 0, max: 3 }) }), { minLength: 1, maxLength: 60 });
+	const queries = fc
+		.tuple(
+			fc.constantFrom(...WORDS),
+			fc.constantFrom(...WORDS),
+			fc.constantFrom("", ...WORDS.map((word) => ` ${word}`), ...WORDS.map((word) => ` -${word}`)),
+		)
+		.map(([first, second, rest]) => `"${first} ${second}"${rest}`);
+
+	function engineOf(entries: ReadonlyArray<{ title: string; body: string; modified: number }>, checks: number, reversed = false): SearchEngine {
+		const engine = new SearchEngine(undefined, checks);
+		const order = entries.map((_, index) => index);
+		if (reversed) order.reverse();
+		for (const index of order) {
+			const entry = entries[index] as { title: string; body: string; modified: number };
+			engine.index.add(`${index}.md`, entry.title, entry.modified, entry.body, []);
+		}
+		return engine;
+	}
+	const answer = (engine: SearchEngine, entries: ReadonlyArray<{ body: string }>, query: string, limit: number) =>
+		engine.search(parseQuery(query), null, limit, (path) => Promise.resolve(entries[Number(path.replace(/\.md$/, ""))]?.body ?? ""));
+
+	test("the page is the one reading every note gives; total says when it counts only the notes read, and is then no more than the notes holding the phrase", async () => {
+		const seen = { exact: 0, lowerBound: 0 };
+		await fc.assert(
+			fc.asyncProperty(notes, queries, fc.integer({ min: 1, max: 5 }), fc.integer({ min: 0, max: 8 }), async (entries, query, limit, spare) => {
+				const readAllMax = limit + spare;
+				const everyNote = await answer(engineOf(entries, Number.POSITIVE_INFINITY), entries, query, limit);
+				const read = await answer(engineOf(entries, readAllMax), entries, query, limit);
+				// The answer depends on the notes, not on the order they were indexed in.
+				expect(await answer(engineOf(entries, readAllMax, true), entries, query, limit)).toEqual(read);
+				expect(read.results).toEqual(everyNote.results);
+				if (!read.total_is_lower_bound) {
+					seen.exact++;
+					expect(read).toEqual(everyNote);
+					return;
+				}
+				seen.lowerBound++;
+				expect(read.total).toBeLessThanOrEqual(everyNote.total);
+				expect(read.total).toBeGreaterThanOrEqual(read.results.length);
+				expect(read.notice).toContain(`found in ${read.total}; total counts only these`);
+			}),
+			{ numRuns: 300 },
+		);
+		// Both kinds of answer were met, so both branches above were checked.
+		expect(seen.exact).toBeGreaterThan(0);
+		expect(seen.lowerBound).toBeGreaterThan(0);
 	});
 });

@@ -1,0 +1,56 @@
+/**
+ * Indices 0…count−1 handed out best first, by a comparison the caller gives over data it keeps
+ * (typed arrays of keys): a binary heap built in linear time, so taking the best few of tens of
+ * thousands costs far less than sorting them all. Pure.
+ */
+export class IndexHeap {
+	private readonly heap: Uint32Array;
+	private count: number;
+
+	/** `before(a, b)`: whether index `a` comes out before index `b`; it must be a strict total order. */
+	constructor(
+		count: number,
+		private readonly before: (a: number, b: number) => boolean,
+	) {
+		this.heap = new Uint32Array(count);
+		for (let index = 0; index < count; index++) this.heap[index] = index;
+		this.count = count;
+		for (let index = (count >> 1) - 1; index >= 0; index--) this.siftDown(index);
+	}
+
+	get size(): number {
+		return this.count;
+	}
+
+	/** The best index left (the heap must not be empty). */
+	peek(): number {
+		return this.heap[0] as number;
+	}
+
+	/** Takes the best index left (the heap must not be empty). */
+	pop(): number {
+		const best = this.heap[0] as number;
+		this.count--;
+		if (this.count > 0) {
+			this.heap[0] = this.heap[this.count] as number;
+			this.siftDown(0);
+		}
+		return best;
+	}
+
+	private siftDown(from: number): void {
+		const heap = this.heap;
+		let index = from;
+		for (;;) {
+			const left = index * 2 + 1;
+			if (left >= this.count) return;
+			const right = left + 1;
+			const child = right < this.count && this.before(heap[right] as number, heap[left] as number) ? right : left;
+			if (!this.before(heap[child] as number, heap[index] as number)) return;
+			const kept = heap[index] as number;
+			heap[index] = heap[child] as number;
+			heap[child] = kept;
+			index = child;
+		}
+	}
+}

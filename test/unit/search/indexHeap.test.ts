@@ -1,0 +1,27 @@
+import fc from "fast-check";
+import { IndexHeap } from "../../../src/search/indexHeap";
+
+describe("indices handed out best first", () => {
+	test("popping every index gives them in the comparison's order, ties broken as it breaks them", () => {
+		fc.assert(
+			fc.property(fc.array(fc.integer({ min: 0, max: 5 }), { maxLength: 200 }), (keys) => {
+				// Higher key first; equal keys by lower index: a strict total order.
+				const before = (a: number, b: number) => (keys[a] as number) > (keys[b] as number) || (keys[a] === keys[b] && a < b);
+				const heap = new IndexHeap(keys.length, before);
+				const popped: number[] = [];
+				while (heap.size > 0) {
+					const peeked = heap.peek();
+					expect(heap.pop()).toBe(peeked);
+					popped.push(peeked);
+				}
+				const sorted = keys.map((_, index) => index).sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+				expect(popped).toEqual(sorted);
+			}),
+			{ numRuns: 500 },
+		);
+	});
+
+	test("an empty heap has no size", () => {
+		expect(new IndexHeap(0, () => false).size).toBe(0);
+	});
+});
