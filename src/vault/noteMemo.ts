@@ -16,7 +16,8 @@ export interface LinkContribution {
 	/** The `unresolvedLinks` record it was computed with: a new record means new links. */
 	unresolvedRecord: Record<string, number> | undefined;
 	scopeKey: string;
-	targets: ReadonlyArray<readonly [string, number]>;
+	/** Target path → links to it: the `resolvedLinks` record itself when every target is visible. */
+	targets: Readonly<Record<string, number>>;
 	unresolved: number;
 }
 
