@@ -1,4 +1,5 @@
 import type { CachedMetadata } from "obsidian";
+import { StringPool } from "../headless/compactMetadata";
 
 /** A task as derived from its note alone: list_tasks adds the note's path (a rename keeps the metadata). */
 export interface NoteTask {
@@ -32,7 +33,10 @@ export interface LinkContribution {
  */
 export class NoteMemo {
 	readonly tasks = new WeakMap<CachedMetadata, readonly NoteTask[]>();
-	readonly tags = new WeakMap<CachedMetadata, ReadonlyMap<string, string>>();
+	/** A note's tags: keys and spellings, one after the other (tags.ts). */
+	readonly tags = new WeakMap<CachedMetadata, readonly string[]>();
+	/** One copy of each tag key and spelling, shared by every note's tags. */
+	readonly strings = new StringPool();
 	readonly links = new WeakMap<Record<string, number>, LinkContribution>();
 }
 
