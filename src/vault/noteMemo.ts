@@ -35,7 +35,7 @@ export class NoteMemo {
 	readonly tasks = new WeakMap<CachedMetadata, readonly NoteTask[]>();
 	/** A note's tags: keys and spellings, one after the other (tags.ts). */
 	readonly tags = new WeakMap<CachedMetadata, readonly string[]>();
-	/** One copy of each tag key and spelling, shared by every note's tags. */
+	/** One copy of each tag key and spelling and each task date and status, shared by every note's. */
 	readonly strings = new StringPool();
 	readonly links = new WeakMap<Record<string, number>, LinkContribution>();
 }
