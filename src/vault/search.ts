@@ -425,7 +425,8 @@ export class IndexedNoteSearch implements NoteSearch {
 		}
 		if (searchable) this.unsearchedPaths.delete(file.path);
 		else this.unsearchedPaths.add(file.path);
-		this.tagsByPath.set(file.path, tags);
+		if (tags.length > 0) this.tagsByPath.set(file.path, tags);
+		else this.tagsByPath.delete(file.path);
 	}
 
 	private removeFromIndex(path: string): void {

@@ -32,6 +32,9 @@ export function tagWithParents(key: string): string[] {
  */
 export type NoteTags = readonly string[];
 
+/** The tags of every note without any: one array for all of them. */
+const NO_TAGS: NoteTags = Object.freeze([]);
+
 /** The keys of a note's tags, once each. */
 export function* tagKeysIn(tags: NoteTags): Generator<string, void, void> {
 	for (let index = 0; index < tags.length; index += 2) yield tags[index] as string;
@@ -39,7 +42,7 @@ export function* tagKeysIn(tags: NoteTags): Generator<string, void, void> {
 
 /** A note's tags (see NoteTags), in pausable steps (a huge note can hold a million tags); pure but for the shared strings. */
 export function* noteTagsInSteps(cache: CachedMetadata | null, strings: StringPool): Steps<NoteTags> {
-	if (!cache) return [];
+	if (!cache) return NO_TAGS;
 	const seen = new Set<string>();
 	const tags: string[] = [];
 	for (const [index, tag] of getAllTags(cache).entries()) {
@@ -51,7 +54,7 @@ export function* noteTagsInSteps(cache: CachedMetadata | null, strings: StringPo
 		}
 		if (index % SLICED_TAGS === SLICED_TAGS - 1) yield;
 	}
-	return tags;
+	return tags.length > 0 ? tags : NO_TAGS;
 }
 
 /**

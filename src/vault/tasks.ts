@@ -53,13 +53,16 @@ export function tasksOfNote(cache: CachedMetadata, text: string, strings: String
 	return tasks;
 }
 
+/** The tasks of every note without any: one array for all of them. */
+const NO_TASKS: readonly NoteTask[] = Object.freeze([]);
+
 function hasTasks(cache: CachedMetadata): boolean {
 	return cache.listItems?.some((item) => item.task !== undefined) ?? false;
 }
 
 /** Keeps a note's tasks from text in hand (the search index reads every note's text anyway). */
 export function rememberTasks(cache: CachedMetadata, text: string, memo: NoteMemo = sharedNoteMemo): void {
-	if (!memo.tasks.has(cache)) memo.tasks.set(cache, hasTasks(cache) ? tasksOfNote(cache, text, memo.strings) : []);
+	if (!memo.tasks.has(cache)) memo.tasks.set(cache, hasTasks(cache) ? tasksOfNote(cache, text, memo.strings) : NO_TASKS);
 }
 
 /** The note's tasks, derived once per version of its metadata: at once when known, else from its text. */
@@ -69,8 +72,8 @@ function noteTasks(host: Host, file: HostFile, memo: NoteMemo): readonly NoteTas
 	const known = memo.tasks.get(cache);
 	if (known) return known;
 	if (!hasTasks(cache)) {
-		memo.tasks.set(cache, []);
-		return [];
+		memo.tasks.set(cache, NO_TASKS);
+		return NO_TASKS;
 	}
 	return host.vault.cachedRead(file).then((text) => {
 		const tasks = tasksOfNote(cache, text, memo.strings);
