@@ -75,13 +75,30 @@ function gc(): void {
 	(globalThis as { gc?: () => void }).gc?.();
 }
 
+/** Collections, a few ms apart, at most this many, until the typed arrays' buffers stop shrinking (see heapUsed). */
+const HEAP_SETTLE_ROUNDS = 50;
+const HEAP_SETTLE_PAUSE_MS = 10;
+/** Readings in a row that did not fall before the count is taken as settled. */
+const HEAP_STEADY_ROUNDS = 3;
+
 /**
  * Memory the process holds after a full collection: the JavaScript heap and the typed arrays'
- * buffers, which V8 keeps outside it (the search index's postings and packed bodies).
+ * buffers, which V8 keeps outside it (the search index's postings and packed bodies). V8 frees the
+ * buffers of collected typed arrays on a background thread after the collection, so a reading taken
+ * at once still counts the garbage of the build (the index's grown postings: up to 2× the corpus);
+ * the reading is taken once that count has stopped falling.
  */
-function heapUsed(): number {
+async function heapUsed(): Promise<number> {
 	gc();
-	const usage = process.memoryUsage();
+	let usage = process.memoryUsage();
+	let steady = 0;
+	for (let round = 0; round < HEAP_SETTLE_ROUNDS && steady < HEAP_STEADY_ROUNDS; round++) {
+		await new Promise((resolve) => setTimeout(resolve, HEAP_SETTLE_PAUSE_MS));
+		gc();
+		const next = process.memoryUsage();
+		steady = next.arrayBuffers >= usage.arrayBuffers ? steady + 1 : 0;
+		usage = next;
+	}
 	return usage.heapUsed + usage.arrayBuffers;
 }
 
@@ -160,11 +177,11 @@ async function startService(
 }
 
 async function benchVault(label: string, root: string, queries: readonly BenchQuery[]): Promise<void> {
-	let heapBefore = heapUsed();
+	let heapBefore = await heapUsed();
 	let started = performance.now();
 	const host = await NodeHost.open(root);
 	const cacheMs = performance.now() - started;
-	const cacheHeap = heapUsed() - heapBefore;
+	const cacheHeap = (await heapUsed()) - heapBefore;
 	const notes = host.vault.getMarkdownFiles();
 	const bytes = await corpusBytes(host);
 	record(label, "notes", notes.length, "");
@@ -173,13 +190,13 @@ async function benchVault(label: string, root: string, queries: readonly BenchQu
 	record(label, "metadata cache heap growth", cacheHeap / 1048576, "MiB");
 	record(label, "metadata cache heap ÷ corpus", cacheHeap / bytes, "×");
 
-	heapBefore = heapUsed();
+	heapBefore = await heapUsed();
 	started = performance.now();
 	const index = new IndexedNoteSearch(host, SCOPE, () => new Promise((resolve) => setImmediate(resolve)));
 	index.start();
 	await index.whenReady();
 	const indexMs = performance.now() - started;
-	const indexHeap = heapUsed() - heapBefore;
+	const indexHeap = (await heapUsed()) - heapBefore;
 	record(label, "search index build", indexMs, "ms");
 	record(label, "search index heap growth", indexHeap / 1048576, "MiB");
 	record(label, "search index heap ÷ corpus", indexHeap / bytes, "×");
@@ -262,7 +279,7 @@ async function benchCommonVault(size: number): Promise<void> {
 	const root = await fs.mkdtemp(nodePath.join(os.tmpdir(), `vault-mcp-bench-common-${size}-`));
 	try {
 		const { bytes } = await writeCommonVocabularyVault(root, size);
-		const heapBefore = heapUsed();
+		const heapBefore = await heapUsed();
 		const started = performance.now();
 		const host = await NodeHost.open(root);
 		const cacheMs = performance.now() - started;
@@ -270,7 +287,7 @@ async function benchCommonVault(size: number): Promise<void> {
 		index.start();
 		await index.whenReady();
 		const readyMs = performance.now() - started;
-		const heap = heapUsed() - heapBefore;
+		const heap = (await heapUsed()) - heapBefore;
 		record(label, "corpus", bytes / 1048576, "MiB");
 		record(label, "metadata cache build", cacheMs, "ms");
 		record(label, "index ready (cache + index, headless)", readyMs, "ms");

@@ -385,7 +385,8 @@ export class SearchEngine {
 			optionalIds.has(id) ||
 			evidence.some((term) => (term.strongIds ? term.strongIds.has(id) : (term.any.phrase ?? []).some((position) => position[id] === 1)));
 		let best = 0;
-		for (const name of [doc.title, ...doc.aliases]) {
+		const names = this.index.namesOf(doc);
+		for (const name of [names.title, ...names.aliases]) {
 			let held = 0;
 			for (const term of evidence) if (holds(name, term)) held++;
 			if (held === 0) continue;

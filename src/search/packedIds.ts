@@ -31,18 +31,23 @@ export class PackedIdWriter {
 		this.count++;
 	}
 
+	/** Bytes written so far. */
+	get byteLength(): number {
+		return this.used;
+	}
+
 	/** The ids written, in a buffer of exactly their size. */
 	finish(): Uint8Array {
 		return this.bytes.slice(0, this.used);
 	}
 }
 
-/** Unpacks every id of `packed` into `into` (which must hold them all); returns how many there are. */
-export function unpackIds(packed: Uint8Array, into: Uint32Array): number {
+/** Unpacks every id of `packed` from byte `from` on into `into` (which must hold them all); returns how many there are. */
+export function unpackIds(packed: Uint8Array, into: Uint32Array, from = 0): number {
 	let count = 0;
 	let value = 0;
 	let shift = 0;
-	for (let index = 0; index < packed.length; index++) {
+	for (let index = from; index < packed.length; index++) {
 		const byte = packed[index] as number;
 		value |= (byte & 0x7f) << shift;
 		if (byte & 0x80) {

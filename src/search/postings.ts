@@ -25,23 +25,55 @@ import { tokenize, tokenizeInChunks } from "./text";
 const TITLE_LENGTH_MAX = 0xff;
 const FIRST_POSTINGS_CAPACITY = 2;
 
-/** One note's tokens by field, as ids: kept for phrase checks and for removing the note. */
+/**
+ * One note's tokens by field, as ids: kept for phrase checks and for removing the note. All of a
+ * note's ids are in one buffer (one typed array a note, not one a field): the body's, then its
+ * names' (see `namesOf`).
+ */
 export interface IndexedDocument {
 	path: string;
 	modified: number;
-	title: Uint32Array;
-	/** The note's aliases (frontmatter `aliases`), each ranked like a title. */
-	aliases: Uint32Array[];
-	/** The note's headings and its folders' words (folderWords): ranked, never found by alone. */
-	headings: Uint32Array;
-	/** The body's token ids, packed (packedIds.ts). */
+	/**
+	 * The body's token ids, packed (packedIds.ts): a view on the start of the note's buffer. The
+	 * rest of the buffer holds the title's, the headings' and each alias's ids, packed the same way,
+	 * each run after its count.
+	 */
 	body: Uint8Array;
 	bodyLength: number;
+}
+
+/** A note's names as ids: its title, its headings and folders' words (folderWords), and its aliases. */
+export interface DocumentNames {
+	title: Uint32Array;
+	/** Ranked, never found by alone. */
+	headings: Uint32Array;
+	/** The note's aliases (frontmatter `aliases`), each ranked like a title. */
+	aliases: Uint32Array[];
 }
 
 /** A document tokenized and waiting to be committed to the index it was prepared by. */
 export interface PreparedDocument {
 	readonly doc: IndexedDocument;
+	readonly names: DocumentNames;
+}
+
+/** Writes a run of ids after its count, as a document's buffer keeps each of its names. */
+function writeRun(writer: PackedIdWriter, ids: Uint32Array): void {
+	writer.write(ids.length);
+	for (const id of ids) writer.write(id);
+}
+
+/** The runs written by `writeRun` from byte `from` of `packed` to its end, unpacked: views on one new array. */
+function readRuns(packed: Uint8Array, from: number): Uint32Array[] {
+	const ids = new Uint32Array(packed.length - from);
+	const count = unpackIds(packed, ids, from);
+	const runs: Uint32Array[] = [];
+	for (let at = 0; at < count;) {
+		const length = ids[at] as number;
+		runs.push(ids.subarray(at + 1, at + 1 + length));
+		at += 1 + length;
+	}
+	return runs;
 }
 
 /**
@@ -134,18 +166,24 @@ export class PostingsIndex {
 		yield* tokenizeInChunks(text, (tokens) => {
 			for (const token of tokens) body.write(this.dictionary.idOf(token.value));
 		});
-		const aliasIds = aliases.map(ids).filter((name) => name.length > 0);
-		return {
-			doc: {
-				path,
-				modified,
-				title: ids(title),
-				aliases: aliasIds,
-				headings: ids([...headings, folderWords(path)].join("\n")),
-				body: body.finish(),
-				bodyLength: body.count,
-			},
+		const names = {
+			title: ids(title),
+			headings: ids([...headings, folderWords(path)].join("\n")),
+			aliases: aliases.map(ids).filter((name) => name.length > 0),
 		};
+		const bodyLength = body.count;
+		const bodyBytes = body.byteLength;
+		for (const name of [names.title, names.headings, ...names.aliases]) writeRun(body, name);
+		return { doc: { path, modified, body: body.finish().subarray(0, bodyBytes), bodyLength }, names };
+	}
+
+	/** A document's names, read from its buffer (new arrays: a caller may keep them). */
+	namesOf(doc: IndexedDocument): DocumentNames {
+		const [title = new Uint32Array(0), headings = new Uint32Array(0), ...aliases] = readRuns(
+			new Uint8Array(doc.body.buffer, doc.body.byteOffset),
+			doc.body.byteLength,
+		);
+		return { title, headings, aliases };
 	}
 
 	/** A document's body token ids, in scratch that the next call overwrites. */
@@ -157,7 +195,7 @@ export class PostingsIndex {
 
 	/** Adds or replaces a prepared document. */
 	commit(prepared: PreparedDocument): void {
-		const doc = prepared.doc;
+		const { doc, names } = prepared;
 		this.remove(doc.path);
 		const slot = this.nextSlot++;
 		this.slotOfPath.set(doc.path, slot);
@@ -166,7 +204,7 @@ export class PostingsIndex {
 		this.modifiedTimes = growFloat64(this.modifiedTimes, slot + 1);
 		this.bodyLengths[slot] = doc.bodyLength;
 		this.titleLengths = growUint8(this.titleLengths, slot + 1);
-		this.titleLengths[slot] = Math.min(TITLE_LENGTH_MAX, doc.title.length);
+		this.titleLengths[slot] = Math.min(TITLE_LENGTH_MAX, names.title.length);
 		this.modifiedTimes[slot] = doc.modified;
 		this.totalBodyLength += doc.bodyLength;
 		const counts = (this.counts = growUint32(this.counts, this.dictionary.size));
@@ -178,19 +216,19 @@ export class PostingsIndex {
 			if (value === 0) touched.push(id);
 			if (value < BODY_COUNT) counts[id] = value + 1;
 		}
-		for (const id of doc.title) {
+		for (const id of names.title) {
 			if (counts[id] === 0) touched.push(id);
 			counts[id] = mergeValues(counts[id] as number, packValue(0, 1, false));
 		}
 		// An alias finds and ranks like the title, but is not counted as title words: the share of
 		// the title a query covers stays about the title.
-		for (const alias of doc.aliases) {
+		for (const alias of names.aliases) {
 			for (const id of alias) {
 				if (counts[id] === 0) touched.push(id);
 				counts[id] = ((counts[id] as number) | IN_TITLE) >>> 0;
 			}
 		}
-		for (const id of doc.headings) {
+		for (const id of names.headings) {
 			if (counts[id] === 0) touched.push(id);
 			counts[id] = ((counts[id] as number) | IN_HEADING) >>> 0;
 		}
@@ -232,7 +270,8 @@ export class PostingsIndex {
 		this.totalBodyLength -= doc.bodyLength;
 		const counts = (this.counts = growUint32(this.counts, this.dictionary.size));
 		const touched: number[] = [];
-		for (const field of [this.unpackBody(doc).subarray(0, doc.bodyLength), doc.title, doc.headings, ...doc.aliases]) {
+		const names = this.namesOf(doc);
+		for (const field of [this.unpackBody(doc).subarray(0, doc.bodyLength), names.title, names.headings, ...names.aliases]) {
 			for (const id of field) {
 				if (counts[id] === 0) touched.push(id);
 				counts[id] = 1;
@@ -283,7 +322,8 @@ export class PostingsIndex {
 					? countAnchoredPhrase(doc.body, term.phraseAnchor, term.phraseMasks, term.phrase.length)
 					: countPackedPhrase(doc.body, term.phraseMasks, term.phrase.length)
 				: countPhrase(this.unpackBody(doc).subarray(0, doc.bodyLength), term.phrase);
-			value = packValue(body, countPhrase(doc.title, term.phrase) * term.phrase.length, countPhrase(doc.headings, term.phrase) > 0);
+			const names = this.namesOf(doc);
+			value = packValue(body, countPhrase(names.title, term.phrase) * term.phrase.length, countPhrase(names.headings, term.phrase) > 0);
 		} else value = term.values[at] as number;
 		return (value & BODY_COUNT) > 0 || (value & IN_TITLE) !== 0 ? value >>> 0 : 0;
 	}

@@ -101,13 +101,14 @@ function linkContribution(
 	scopeKey: string,
 	source: string,
 	memo: NoteMemo,
-): { targets: ReadonlyArray<readonly [string, number]>; unresolved: number } {
+): { targets: Readonly<Record<string, number>>; unresolved: number } {
 	const record = host.metadataCache.resolvedLinks[source];
 	const unresolvedRecord = host.metadataCache.unresolvedLinks[source];
 	const known = record ? memo.links.get(record) : undefined;
 	if (known && known.unresolvedRecord === unresolvedRecord && known.scopeKey === scopeKey) return known;
 	const { targets, unresolved } = visibleTargets(host, scope, source);
-	const contribution = { unresolvedRecord, scopeKey, targets: Object.entries(targets), unresolved };
+	// The usual targets are the `resolvedLinks` record itself (every target visible): kept as is, not copied.
+	const contribution = { unresolvedRecord, scopeKey, targets, unresolved };
 	const allVisible = Object.keys(record ?? {}).every((target) => isPathVisible(target, scope));
 	if (record && allVisible) memo.links.set(record, contribution);
 	return contribution;
@@ -135,7 +136,8 @@ export async function graphStats(host: Host, scope: Scope, topCount: number, bud
 		// A link to a note this token may not see counts as if that note did not exist.
 		const { targets, unresolved: nowhere } = linkContribution(host, scope, scopeKey, source, memo);
 		unresolved += nowhere;
-		for (const [target, count] of targets) {
+		for (const target in targets) {
+			const count = targets[target] as number;
 			if (!visible.has(target) || target === source) continue;
 			links += count;
 			hasOutgoing.add(source);

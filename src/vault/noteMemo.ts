@@ -1,4 +1,5 @@
 import type { CachedMetadata } from "obsidian";
+import { StringPool } from "../headless/compactMetadata";
 
 /** A task as derived from its note alone: list_tasks adds the note's path (a rename keeps the metadata). */
 export interface NoteTask {
@@ -16,7 +17,8 @@ export interface LinkContribution {
 	/** The `unresolvedLinks` record it was computed with: a new record means new links. */
 	unresolvedRecord: Record<string, number> | undefined;
 	scopeKey: string;
-	targets: ReadonlyArray<readonly [string, number]>;
+	/** Target path → links to it: the `resolvedLinks` record itself when every target is visible. */
+	targets: Readonly<Record<string, number>>;
 	unresolved: number;
 }
 
@@ -31,7 +33,10 @@ export interface LinkContribution {
  */
 export class NoteMemo {
 	readonly tasks = new WeakMap<CachedMetadata, readonly NoteTask[]>();
-	readonly tags = new WeakMap<CachedMetadata, ReadonlyMap<string, string>>();
+	/** A note's tags: keys and spellings, one after the other (tags.ts). */
+	readonly tags = new WeakMap<CachedMetadata, readonly string[]>();
+	/** One copy of each tag key and spelling and each task date and status, shared by every note's. */
+	readonly strings = new StringPool();
 	readonly links = new WeakMap<Record<string, number>, LinkContribution>();
 }
 

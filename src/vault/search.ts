@@ -1,5 +1,5 @@
 import * as nodeTimers from "node:timers";
-import type { CachedMetadata, EventRef } from "obsidian";
+import type { EventRef } from "obsidian";
 import type { Host, HostAbstractFile, HostFile } from "../host/Host";
 import {
 	INDEX_BUILD_SLICE_MS,
@@ -17,10 +17,10 @@ import { ENGLISH_STOP_WORDS } from "../search/stopWords";
 import { utf8Length } from "../search/text";
 import { visibleNotes } from "./notes";
 import { isInFolder, isNoteInScope, scopeKey, type Scope } from "./scope";
-import { getAllTags } from "../markdown/tags";
 import { frontmatterAliases } from "../markdown/frontmatter";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor, type SearchLanguage } from "../search/stemmers";
-import { isTagOrNested, notesWithTag, rememberTags, tagKey } from "./tags";
+import { isTagOrNested, notesWithTag, noteTagsInSteps, rememberTags, tagKey, tagKeysIn, type NoteTags } from "./tags";
+import { sharedNoteMemo } from "./noteMemo";
 import { rememberTasks } from "./tasks";
 import { rememberLinks } from "./links";
 
@@ -56,17 +56,6 @@ export interface NoteSearch {
 	status(scope?: Scope): SearchStatus;
 	/** Notes whose body is too large to search (their titles and headings still are), by path. */
 	unsearched(): string[];
-}
-
-/** A note's tag keys, once each, in pausable steps (a huge note can hold a million tags). */
-function* tagKeysOf(cache: CachedMetadata | null): Steps<string[]> {
-	if (!cache) return [];
-	const keys = new Set<string>();
-	for (const [index, tag] of getAllTags(cache).entries()) {
-		keys.add(tagKey(tag));
-		if (index % SLICED_TAGS === SLICED_TAGS - 1) yield;
-	}
-	return [...keys];
 }
 
 /** True if a note's body is small enough to search (MAX_SEARCHABLE_NOTE_BYTES of UTF-8). */
@@ -161,8 +150,8 @@ export class IndexedNoteSearch implements NoteSearch {
 	private totalNotes = 0;
 	/** Bumped on every event for a path, so a slow build read never overwrites a newer event. */
 	private readonly versions = new Map<string, number>();
-	/** Each indexed note's tag keys, so a tag filter needs no pass over the metadata cache. */
-	private readonly tagsByPath = new Map<string, string[]>();
+	/** Each indexed note's tags (the tags memo's own when the note is remembered), so a tag filter needs no pass over the metadata cache. */
+	private readonly tagsByPath = new Map<string, NoteTags>();
 	/** Indexed notes whose body is over MAX_SEARCHABLE_NOTE_BYTES: only their title and headings are in the index. */
 	private readonly unsearchedPaths = new Set<string>();
 	private readonly metadataRefs: EventRef[] = [];
@@ -313,8 +302,8 @@ export class IndexedNoteSearch implements NoteSearch {
 	private notesTagged(tag: string): Set<string> {
 		const wanted = tagKey(tag);
 		const found = new Set<string>();
-		for (const [path, keys] of this.tagsByPath) {
-			for (const key of keys) {
+		for (const [path, tags] of this.tagsByPath) {
+			for (const key of tagKeysIn(tags)) {
 				if (isTagOrNested(key, wanted)) {
 					found.add(path);
 					break;
@@ -416,10 +405,10 @@ export class IndexedNoteSearch implements NoteSearch {
 		const version = this.versions.get(file.path) ?? 0;
 		const cache = this.host.metadataCache.getFileCache(file);
 		const prepare = engine.index.prepare(file.path, file.basename, file.stat.mtime, body, headingsOf(this.host, file), aliasesOf(this.host, file));
-		const steps = (function* (): Steps<{ prepared: PreparedDocument; tags: string[] }> {
-			return { prepared: yield* prepare, tags: yield* tagKeysOf(cache) };
+		const steps = (function* (): Steps<{ prepared: PreparedDocument; tags: NoteTags }> {
+			return { prepared: yield* prepare, tags: yield* noteTagsInSteps(cache, sharedNoteMemo.strings) };
 		})();
-		let work: { prepared: PreparedDocument; tags: string[] };
+		let work: { prepared: PreparedDocument; tags: NoteTags };
 		if (body.length < SLICED_TOKENIZE_CHARS && (cache?.tags?.length ?? 0) < SLICED_TAGS) {
 			work = runSteps(steps);
 		} else {
@@ -428,14 +417,16 @@ export class IndexedNoteSearch implements NoteSearch {
 		}
 		engine.index.commit(work.prepared);
 		// The text is in hand: keep the note's tasks, tags and link counts for the vault-wide tools, so their first call reads nothing.
+		let tags = work.tags;
 		if (cache && text.length < SLICED_TOKENIZE_CHARS) {
 			rememberTasks(cache, text);
-			rememberTags(cache);
+			tags = rememberTags(cache, sharedNoteMemo, tags);
 			rememberLinks(this.host, this.scope, file.path);
 		}
 		if (searchable) this.unsearchedPaths.delete(file.path);
 		else this.unsearchedPaths.add(file.path);
-		this.tagsByPath.set(file.path, work.tags);
+		if (tags.length > 0) this.tagsByPath.set(file.path, tags);
+		else this.tagsByPath.delete(file.path);
 	}
 
 	private removeFromIndex(path: string): void {

@@ -4,6 +4,9 @@ import { getAllTags } from "../markdown/tags";
 import { comparePaths, visibleNotes } from "./notes";
 import type { Scope } from "./scope";
 import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
+import { runSteps, type Steps } from "../markdown/steps";
+import { SLICED_TAGS } from "../config/limits";
+import type { StringPool } from "../headless/compactMetadata";
 import type { CallBudget } from "./workBudget";
 
 /** `#Project/Alpha` → `project/alpha`: how tags compare (Obsidian's tags are case-insensitive). */
@@ -22,37 +25,59 @@ export function tagWithParents(key: string): string[] {
 	return parts.map((_, index) => parts.slice(0, index + 1).join("/"));
 }
 
-/** A note's distinct tags (frontmatter and body), as keys with their first-seen spelling; pure. */
-function tagsOfNote(cache: CachedMetadata): Map<string, string> {
-	const tags = new Map<string, string>();
-	for (const tag of getAllTags(cache)) {
+/**
+ * A note's distinct tags (frontmatter and body) as keys with their first-seen spelling, in one
+ * flat array: key, spelling, key, spelling, … A vault has a few hundred tags and ten thousand
+ * notes: one array a note, its strings shared (see NoteMemo.strings), not a Map a note.
+ */
+export type NoteTags = readonly string[];
+
+/** The tags of every note without any: one array for all of them. */
+const NO_TAGS: NoteTags = Object.freeze([]);
+
+/** The keys of a note's tags, once each. */
+export function* tagKeysIn(tags: NoteTags): Generator<string, void, void> {
+	for (let index = 0; index < tags.length; index += 2) yield tags[index] as string;
+}
+
+/** A note's tags (see NoteTags), in pausable steps (a huge note can hold a million tags); pure but for the shared strings. */
+export function* noteTagsInSteps(cache: CachedMetadata | null, strings: StringPool): Steps<NoteTags> {
+	if (!cache) return NO_TAGS;
+	const seen = new Set<string>();
+	const tags: string[] = [];
+	for (const [index, tag] of getAllTags(cache).entries()) {
 		const key = tagKey(tag);
-		if (!tags.has(key)) tags.set(key, tag.replace(/^#/, ""));
+		if (!seen.has(key)) {
+			seen.add(key);
+			const spelling = tag.replace(/^#/, "");
+			tags.push(strings.intern(key), spelling === key ? strings.intern(key) : strings.intern(spelling));
+		}
+		if (index % SLICED_TAGS === SLICED_TAGS - 1) yield;
 	}
-	return tags;
+	return tags.length > 0 ? tags : NO_TAGS;
 }
 
 /**
- * Each visible note's distinct tags, as keys with their first-seen spelling; derived once per
- * change of a note, the walk over the vault pausing on `budget`.
+ * Each visible note's distinct tags (see NoteTags); derived once per change of a note, the walk
+ * over the vault pausing on `budget`.
  */
-async function tagsByNote(host: Host, scope: Scope, budget?: CallBudget, memo: NoteMemo = sharedNoteMemo): Promise<Map<string, ReadonlyMap<string, string>>> {
-	const byNote = new Map<string, ReadonlyMap<string, string>>();
+async function tagsByNote(host: Host, scope: Scope, budget?: CallBudget, memo: NoteMemo = sharedNoteMemo): Promise<Map<string, NoteTags>> {
+	const byNote = new Map<string, NoteTags>();
 	for (const file of visibleNotes(host, scope)) {
 		if (budget?.due()) await budget.checkpoint();
 		const cache = host.metadataCache.getFileCache(file);
 		if (!cache) continue;
 		const tags = rememberTags(cache, memo);
-		if (tags.size) byNote.set(file.path, tags);
+		if (tags.length) byNote.set(file.path, tags);
 	}
 	return byNote;
 }
 
-/** A note's tags, derived once per version of its metadata. */
-export function rememberTags(cache: CachedMetadata, memo: NoteMemo = sharedNoteMemo): ReadonlyMap<string, string> {
+/** A note's tags, derived once per version of its metadata; `known` when the caller has just derived them. */
+export function rememberTags(cache: CachedMetadata, memo: NoteMemo = sharedNoteMemo, known?: NoteTags): NoteTags {
 	let tags = memo.tags.get(cache);
 	if (!tags) {
-		tags = tagsOfNote(cache);
+		tags = known ?? runSteps(noteTagsInSteps(cache, memo.strings));
 		memo.tags.set(cache, tags);
 	}
 	return tags;
@@ -68,7 +93,9 @@ export async function countTags(host: Host, scope: Scope, budget?: CallBudget, m
 	for (const [path, tags] of await tagsByNote(host, scope, budget, memo)) {
 		if (budget?.due()) await budget.checkpoint();
 		const seen = new Set<string>();
-		for (const [key, spelling] of tags) {
+		for (let index = 0; index < tags.length; index += 2) {
+			const key = tags[index] as string;
+			const spelling = tags[index + 1] as string;
 			const spellingParts = spelling.split("/");
 			tagWithParents(key).forEach((ancestor, depth) => {
 				if (seen.has(ancestor)) return;
@@ -95,7 +122,7 @@ export async function notesWithTag(host: Host, scope: Scope, tag: string, budget
 	const wanted = tagKey(tag);
 	const found: string[] = [];
 	for (const [path, tags] of await tagsByNote(host, scope, budget, memo)) {
-		for (const key of tags.keys()) {
+		for (const key of tagKeysIn(tags)) {
 			if (isTagOrNested(key, wanted)) {
 				found.push(path);
 				break;

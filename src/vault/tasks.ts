@@ -6,6 +6,7 @@ import { comparePaths, visibleNotes } from "./notes";
 import { sharedNoteMemo, type NoteMemo, type NoteTask } from "./noteMemo";
 import type { CallBudget } from "./workBudget";
 import { detachStrings } from "../headless/detachedStrings";
+import { StringPool } from "../headless/compactMetadata";
 
 /** One task as list_tasks reports it. */
 export interface TaskEntry extends TaskDates {
@@ -25,21 +26,35 @@ export interface TaskFilter {
 	dueOn?: string;
 }
 
-/** A note's tasks from its list items and text; pure. */
-function tasksOfNote(cache: CachedMetadata, text: string): NoteTask[] {
+/** A task's date fields, whose few values (dates) recur across a vault's tasks. */
+const DATE_FIELDS = ["due", "scheduled", "start", "done"] as const;
+
+/** A note's tasks from its list items and text; pure but for `strings`, which keeps one copy of each date and status for every note's tasks. */
+function tasksOfNote(cache: CachedMetadata, text: string, strings: StringPool = new StringPool()): NoteTask[] {
 	const items = cache.listItems?.filter((item) => item.task !== undefined) ?? [];
 	if (items.length === 0) return [];
 	const lines = text.split("\n");
 	// Kept in the memo for as long as the note is unchanged: a task's text cut from the note's
 	// would keep the whole note's text alive with it.
-	return detachStrings(
+	const tasks = detachStrings(
 		items.map((item) => {
 			const lineNumber = item.position.start.line;
 			const line = (lines[lineNumber] ?? "").replace(/\r$/, "");
 			return { line: lineNumber, text: taskText(line), statusChar: item.task ?? " ", ...parseTaskDates(line) };
 		}),
 	);
+	for (const task of tasks) {
+		task.statusChar = strings.intern(task.statusChar);
+		for (const field of DATE_FIELDS) {
+			const value = task[field];
+			if (value !== undefined) task[field] = strings.intern(value);
+		}
+	}
+	return tasks;
 }
+
+/** The tasks of every note without any: one array for all of them. */
+const NO_TASKS: readonly NoteTask[] = Object.freeze([]);
 
 function hasTasks(cache: CachedMetadata): boolean {
 	return cache.listItems?.some((item) => item.task !== undefined) ?? false;
@@ -47,7 +62,7 @@ function hasTasks(cache: CachedMetadata): boolean {
 
 /** Keeps a note's tasks from text in hand (the search index reads every note's text anyway). */
 export function rememberTasks(cache: CachedMetadata, text: string, memo: NoteMemo = sharedNoteMemo): void {
-	if (!memo.tasks.has(cache)) memo.tasks.set(cache, hasTasks(cache) ? tasksOfNote(cache, text) : []);
+	if (!memo.tasks.has(cache)) memo.tasks.set(cache, hasTasks(cache) ? tasksOfNote(cache, text, memo.strings) : NO_TASKS);
 }
 
 /** The note's tasks, derived once per version of its metadata: at once when known, else from its text. */
@@ -57,11 +72,11 @@ function noteTasks(host: Host, file: HostFile, memo: NoteMemo): readonly NoteTas
 	const known = memo.tasks.get(cache);
 	if (known) return known;
 	if (!hasTasks(cache)) {
-		memo.tasks.set(cache, []);
-		return [];
+		memo.tasks.set(cache, NO_TASKS);
+		return NO_TASKS;
 	}
 	return host.vault.cachedRead(file).then((text) => {
-		const tasks = tasksOfNote(cache, text);
+		const tasks = tasksOfNote(cache, text, memo.strings);
 		memo.tasks.set(cache, tasks);
 		return tasks;
 	});

@@ -1,4 +1,7 @@
-import { countTags, isTagOrNested, notesWithTag, tagKey, tagWithParents } from "../../../src/vault/tags";
+import { countTags, isTagOrNested, notesWithTag, noteTagsInSteps, tagKey, tagKeysIn, tagWithParents } from "../../../src/vault/tags";
+import { parseMetadata } from "../../../src/markdown/metadata";
+import { runSteps } from "../../../src/markdown/steps";
+import { StringPool } from "../../../src/headless/compactMetadata";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 
 describe("tag keys", () => {
@@ -23,6 +26,19 @@ describe("tag keys", () => {
 	test("a nested tag has each parent", () => {
 		expect(tagWithParents("a/b/c")).toEqual(["a", "a/b", "a/b/c"]);
 		expect(tagWithParents("a")).toEqual(["a"]);
+	});
+});
+
+describe("a note's tags", () => {
+	test("are each key once with its first spelling, key and spelling one after the other", () => {
+		const cache = parseMetadata("---\ntags: [Project/Alpha, todo]\n---\n#project/alpha #Idea #TODO #idea/x\n");
+		const tags = runSteps(noteTagsInSteps(cache, new StringPool()));
+		expect(tags).toEqual(["project/alpha", "Project/Alpha", "todo", "todo", "idea", "Idea", "idea/x", "idea/x"]);
+		expect([...tagKeysIn(tags)]).toEqual(["project/alpha", "todo", "idea", "idea/x"]);
+	});
+
+	test("a note without metadata has none", () => {
+		expect(runSteps(noteTagsInSteps(null, new StringPool()))).toEqual([]);
 	});
 });
 
