@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { LIST_NOTES_DEFAULT_LIMIT, LIST_NOTES_MAX_LIMIT } from "../../config/limits";
 import { checkFolderArgument } from "../../vault/paths";
-import { comparePaths, decodeCursor, page, visibleNotes } from "../../vault/notes";
-import { isInFolder } from "../../vault/scope";
-import { sortInSlices, withinCallBudget } from "../../vault/workBudget";
+import { NoteListing } from "../../vault/noteListing";
+import { decodeCursor, noteVisibility, page } from "../../vault/notes";
+import { withinCallBudget } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
 
@@ -35,22 +35,22 @@ export const listNotesTool = defineTool({
 		const folder = folderArgument.value;
 		const offset = decodeCursor(args.cursor);
 		if (!offset.ok) return fail(offset.error);
-		const listed = visibleNotes(ctx.host, ctx.scope).filter((file) => {
-			if (folder === undefined) return args.recursive || !file.path.includes("/");
-			if (!isInFolder(file.path, folder)) return false;
-			return args.recursive || !file.path.slice(folder.length + 1).includes("/");
-		});
-		type Listed = (typeof listed)[number];
-		const order =
-			args.sort === "modified"
-				? (a: Listed, b: Listed) => b.stat.mtime - a.stat.mtime || comparePaths(a.path, b.path)
-				: (a: Listed, b: Listed) => comparePaths(a.path, b.path);
-		const sorted = await withinCallBudget((budget) => sortInSlices(listed, order, budget), "Pass a folder to list part of the vault.", ctx.callBudget);
-		if (!sorted.ok) return sorted;
-		const notes = sorted.value;
+		const listing = ctx.noteListing ?? new NoteListing(ctx.host);
+		const filter = folder === undefined ? { recursive: args.recursive } : { folder, recursive: args.recursive };
+		const listed = await withinCallBudget(
+			(budget) => listing.list(ctx.scope, filter, args.sort, budget),
+			"Pass a folder to list part of the vault.",
+			ctx.callBudget,
+		);
+		if (!listed.ok) return listed;
+		const notes = listed.value;
 		const { items, nextCursor } = page(notes, offset.value, args.limit);
+		// Scope again, now: a note renamed out of it while the listing was made is left out of the page.
+		const visible = noteVisibility(ctx.scope);
 		return ok({
-			notes: items.map((file) => ({ path: file.path, modified: new Date(file.stat.mtime).toISOString(), size: file.stat.size })),
+			notes: items
+				.filter((file) => visible(file.path))
+				.map((file) => ({ path: file.path, modified: new Date(file.stat.mtime).toISOString(), size: file.stat.size })),
 			total: notes.length,
 			...(nextCursor ? { next_cursor: nextCursor } : {}),
 		});
