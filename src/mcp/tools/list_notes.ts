@@ -7,6 +7,9 @@ import { withinCallBudget } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
 
+/** A page being built looks at the call's clock every this many notes (a power of two, less one). */
+const PAGE_CHECK_MASK = 127;
+
 export const listNotesTool = defineTool({
 	name: "list_notes",
 	title: "List notes",
@@ -37,22 +40,25 @@ export const listNotesTool = defineTool({
 		if (!offset.ok) return fail(offset.error);
 		const listing = ctx.noteListing ?? new NoteListing(ctx.host);
 		const filter = folder === undefined ? { recursive: args.recursive } : { folder, recursive: args.recursive };
-		const listed = await withinCallBudget(
-			(budget) => listing.list(ctx.scope, filter, args.sort, budget),
+		// Scope again for each note of the page, as it is built: a note renamed out of it while the listing was made is left out.
+		const answered = await withinCallBudget(
+			async (budget) => {
+				const notes = await listing.list(ctx.scope, filter, args.sort, budget);
+				const { items, nextCursor } = page(notes, offset.value, args.limit);
+				// The page is built in its own turn and in slices: with the listing kept, a page of a thousand notes is most of a call.
+				await budget.nextTurn();
+				const visible = noteVisibility(ctx.scope);
+				const answer: Array<{ path: string; modified: string; size: number }> = [];
+				for (const [index, file] of items.entries()) {
+					if ((index & PAGE_CHECK_MASK) === PAGE_CHECK_MASK && budget.due()) await budget.checkpoint();
+					if (visible(file.path)) answer.push({ path: file.path, modified: new Date(file.stat.mtime).toISOString(), size: file.stat.size });
+				}
+				return { notes: answer, total: notes.length, ...(nextCursor ? { next_cursor: nextCursor } : {}) };
+			},
 			"Pass a folder to list part of the vault.",
 			ctx.callBudget,
 		);
-		if (!listed.ok) return listed;
-		const notes = listed.value;
-		const { items, nextCursor } = page(notes, offset.value, args.limit);
-		// Scope again, now: a note renamed out of it while the listing was made is left out of the page.
-		const visible = noteVisibility(ctx.scope);
-		return ok({
-			notes: items
-				.filter((file) => visible(file.path))
-				.map((file) => ({ path: file.path, modified: new Date(file.stat.mtime).toISOString(), size: file.stat.size })),
-			total: notes.length,
-			...(nextCursor ? { next_cursor: nextCursor } : {}),
-		});
+		if (!answered.ok) return answered;
+		return ok(answered.value);
 	},
 });
