@@ -14,6 +14,7 @@ import { endpointUrl, LoopbackHttpServer, PortInUseError } from "./http/server";
 import type { ToolContext } from "./mcp/context";
 import { McpServerPool } from "./mcp/server";
 import { VaultChangeNotifier } from "./mcp/subscriptions";
+import { NoteListing } from "./vault/noteListing";
 import { NotePathIndex } from "./vault/notePaths";
 import { ALL_TOOLS } from "./mcp/tools";
 import type { VaultMcpSettings } from "./config/settings";
@@ -79,6 +80,7 @@ export class McpService {
 	private searchIndex: IndexedNoteSearch | null = null;
 	/** Note paths sorted for completions, and the vault's changes for subscription streams: while the server runs. */
 	private notePaths: NotePathIndex | null = null;
+	private noteListing: NoteListing | null = null;
 	private changeNotifier: VaultChangeNotifier | null = null;
 
 	constructor(private readonly deps: McpServiceDeps) {
@@ -191,6 +193,7 @@ export class McpService {
 			},
 			writes: this.writeServicesFor(grant, settings, releasePlace),
 			...(this.notePaths ? { notePaths: this.notePaths } : {}),
+			...(this.noteListing ? { noteListing: this.noteListing } : {}),
 		};
 	}
 
@@ -239,6 +242,7 @@ export class McpService {
 		searchIndex.setLanguage(settings.searchLanguage);
 		const deadlines = httpDeadlinesAndCaps(this.deps.httpDeadlinesAndCaps);
 		const notePaths = new NotePathIndex(this.deps.host);
+		const noteListing = new NoteListing(this.deps.host);
 		const changeNotifier = new VaultChangeNotifier(this.deps.host);
 		const connections = new ConnectionPool({ maxUnauthenticated: deadlines.maxUnauthenticatedConnections, firstRequestMs: deadlines.firstRequestMs });
 		const endpoint = createMcpEndpoint({
@@ -266,6 +270,8 @@ export class McpService {
 			searchIndex.start();
 			this.notePaths = notePaths;
 			notePaths.start();
+			this.noteListing = noteListing;
+			noteListing.start();
 			this.changeNotifier = changeNotifier;
 			changeNotifier.start();
 			this.requestedPort = port;
@@ -292,6 +298,8 @@ export class McpService {
 		this.changeNotifier = null;
 		this.notePaths?.stop();
 		this.notePaths = null;
+		this.noteListing?.stop();
+		this.noteListing = null;
 		await server?.close();
 		// Connections are closed; calls already running finish their work, so stop means settled.
 		await Promise.race([endpoint?.drain(), new Promise((resolve) => nodeTimers.setTimeout(resolve, STOP_DRAIN_TIMEOUT_MS).unref())]);

@@ -1,5 +1,6 @@
 import type { Grant } from "../auth/grant";
 import type { Host } from "../host/Host";
+import type { NoteListing } from "../vault/noteListing";
 import type { NotePathIndex } from "../vault/notePaths";
 import type { Scope } from "../vault/scope";
 import type { NoteSearch } from "../vault/search";
@@ -21,6 +22,8 @@ export interface ToolContext {
 	callBudget?: CallBudgetSettings;
 	/** The running server's sorted note paths, for completions; absent: each completion sorts the paths itself. */
 	notePaths?: NotePathIndex;
+	/** The running server's sorted notes, for `list_notes`; absent: each call sorts the notes itself. */
+	noteListing?: NoteListing;
 	/** The journal, approvals and live rights that write calls go through. */
 	writes: WriteServices;
 }

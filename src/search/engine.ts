@@ -35,6 +35,7 @@ import {
 	type Ranked,
 } from "./rank";
 import { snippetsOf } from "./snippets";
+import { unionScratch } from "./unions";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor, type Stemmer } from "./stemmers";
 
 export type { PreparedDocument } from "./postings";
@@ -161,11 +162,25 @@ export class SearchEngine {
 		const terms = query.required.filter(firstSight);
 		// Stemmed once per distinct word in this search: snippets meet the same words again and again.
 		const stem = memoized(this.index.dictionary.stemmer);
-		const evidence = terms.map((term) => this.index.resolveEvidence(term.tokens, stem));
+		// A search that may pause merges prefixes in scratch of its own: another search runs meanwhile and reuses the shared scratch.
+		const scratch = pause ? unionScratch() : null;
+		const evidence: TermEvidence[] = [];
+		for (const term of terms) {
+			const resolved = scratch
+				? await this.stepped(this.index.resolveEvidenceSteps(term.tokens, stem, scratch), pause, generation)
+				: this.index.resolveEvidence(term.tokens, stem);
+			if (resolved === undefined) return null;
+			evidence.push(resolved);
+		}
 		const wanted = evidence.map((term) => term.any);
 		// An exclusion typed many times is resolved once: each costs a pass over its postings.
 		const exclusions = query.excluded.filter(onceEach());
-		const excludedWords = this.index.notesHoldingAny(exclusions.filter((term) => term.tokens.length === 1).map((term) => term.tokens[0] ?? ""));
+		const excludedWords = await this.stepped(
+			this.index.notesHoldingAnySteps(exclusions.filter((term) => term.tokens.length === 1).map((term) => term.tokens[0] ?? "")),
+			pause,
+			generation,
+		);
+		if (excludedWords === undefined) return null;
 		const excludedPhrases = exclusions.filter((term) => term.tokens.length > 1).flatMap((term) => optional(this.index.resolve(term.tokens)));
 		const optionalTerms = query.optional.filter(firstSight).flatMap((term) => optional(this.index.resolveWhole(term.tokens)));
 		const termCount = terms.length;
@@ -361,7 +376,10 @@ export class SearchEngine {
 			const waiting = pause?.();
 			if (!waiting) continue;
 			await waiting;
-			if (this.index.generation !== generation) return undefined;
+			if (this.index.generation === generation) continue;
+			// Given up: a step holding scratch zeroes it on the way out.
+			steps.return(undefined as T);
+			return undefined;
 		}
 	}
 

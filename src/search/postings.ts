@@ -20,6 +20,7 @@ import {
 import { isPrefixWord } from "./query";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor, type Stemmer } from "./stemmers";
 import { tokenize, tokenizeInChunks } from "./text";
+import { holderMarkSteps, runSteps, unionScratch, unionSteps, type UnionScratch } from "./unions";
 
 /** Longest title counted, in words, for the share of it a query covers. */
 const TITLE_LENGTH_MAX = 0xff;
@@ -117,9 +118,9 @@ export class PostingsIndex {
 	 * compact: a paused search keeps the old lists, whose contents are the same.
 	 */
 	generation = 0;
-	/** Scratch for counting a note's tokens while committing and for merging a prefix's postings; all zero between uses. */
+	/** Scratch for counting a note's tokens while committing and for merging a prefix's postings (searches that never pause); all zero between uses. */
 	private counts: Uint32Array = new Uint32Array(256);
-	private merged: Uint32Array = new Uint32Array(64);
+	private readonly mergeScratch: UnionScratch = unionScratch();
 	private unpacked: Uint32Array = new Uint32Array(256);
 
 	/** `stem` finds word forms (stemmers.ts); null matches words as typed and prefixes only. */
@@ -334,18 +335,14 @@ export class PostingsIndex {
 	 * counts, so excluding every two-letter start of a 50,000-note vault is one pass over postings.
 	 */
 	notesHoldingAny(words: readonly string[]): Uint8Array | null {
+		return runSteps(this.notesHoldingAnySteps(words));
+	}
+
+	/** `notesHoldingAny` in steps that yield where a search may pause; notes added meanwhile are left out. */
+	*notesHoldingAnySteps(words: readonly string[]): Generator<void, Uint8Array | null, void> {
 		if (words.length === 0) return null;
-		const marks = new Uint8Array(this.nextSlot);
-		for (const word of words) {
-			for (const id of isPrefixWord(word) ? this.dictionary.withPrefix(word) : optional(this.dictionary.lookup(word))) {
-				const list = this.postings[id];
-				if (!list) continue;
-				for (let index = 0; index < list.length; index++) {
-					if (((list.values[index] as number) & (BODY_COUNT | IN_TITLE)) !== 0) marks[list.slots[index] as number] = 1;
-				}
-			}
-		}
-		return marks;
+		const ids = words.flatMap((word) => (isPrefixWord(word) ? this.dictionary.withPrefix(word) : optional(this.dictionary.lookup(word))));
+		return yield* holderMarkSteps(this.listsOf(ids), this.nextSlot);
 	}
 
 	/**
@@ -353,6 +350,15 @@ export class PostingsIndex {
 	 * of it, or (2+ letters) a longer word it starts; a phrase's notes as `resolve` finds them.
 	 */
 	resolveEvidence(tokens: readonly string[], stem: Stemmer | null): TermEvidence {
+		return runSteps(this.resolveEvidenceSteps(tokens, stem, this.mergeScratch));
+	}
+
+	/**
+	 * `resolveEvidence` in steps that yield where a search may pause, merging in `scratch` (a search
+	 * that may pause brings its own). Every list is taken when it starts, so notes added meanwhile
+	 * are left out of all three unions alike.
+	 */
+	*resolveEvidenceSteps(tokens: readonly string[], stem: Stemmer | null, scratch: UnionScratch): Generator<void, TermEvidence, void> {
 		if (tokens.length !== 1) return { any: this.resolve(tokens) ?? emptyTerm(), exact: null, forms: null, strongIds: null };
 		const word = tokens[0] ?? "";
 		const exactId = this.dictionary.lookup(word);
@@ -360,10 +366,14 @@ export class PostingsIndex {
 		const strongIds = new Set<number>([...optional(exactId), ...formIds]);
 		const prefixIds = isPrefixWord(word) ? this.dictionary.withPrefix(word).filter((id) => !strongIds.has(id)) : [];
 		const allIds = [...strongIds, ...prefixIds];
+		const slotCount = this.nextSlot;
+		const anyLists = this.listsOf(allIds);
+		const exact = exactId === undefined ? null : this.union([exactId]);
+		const formLists = this.listsOf(formIds);
 		return {
-			any: allIds.length > 0 ? { ...this.union(allIds), phrase: null } : emptyTerm(),
-			exact: exactId === undefined ? null : this.union([exactId]),
-			forms: formIds.length > 0 ? this.union(formIds) : null,
+			any: allIds.length > 0 ? { ...(yield* this.unionOfLists(anyLists, slotCount, scratch)), phrase: null } : emptyTerm(),
+			exact,
+			forms: formIds.length > 0 ? yield* this.unionOfLists(formLists, slotCount, scratch) : null,
 			strongIds,
 		};
 	}
@@ -423,41 +433,25 @@ export class PostingsIndex {
 
 	/** The postings of several terms as one: body counts added, title and heading flags combined. */
 	private union(ids: readonly number[]): ResolvedTerm {
-		if (ids.length === 1) {
-			const list = this.postings[ids[0] as number];
-			return list
-				? { slots: list.slots, values: list.values, length: list.length, phrase: null }
-				: { slots: new Uint32Array(0), values: new Uint32Array(0), length: 0, phrase: null };
-		}
-		const merged = (this.merged = growUint32(this.merged, this.nextSlot));
-		let low = this.nextSlot;
-		let high = 0;
-		let count = 0;
+		return runSteps(this.unionOfLists(this.listsOf(ids), this.nextSlot, this.mergeScratch));
+	}
+
+	/** The postings of `ids` as they are now: a union that pauses leaves out what is appended meanwhile. */
+	private listsOf(ids: readonly number[]): Postings[] {
+		const lists: Postings[] = [];
 		for (const id of ids) {
 			const list = this.postings[id];
-			if (!list) continue;
-			for (let index = 0; index < list.length; index++) {
-				const slot = list.slots[index] as number;
-				const value = list.values[index] as number;
-				const before = merged[slot] as number;
-				if (before === 0) count++;
-				merged[slot] = mergeValues(before, value);
-			}
-			if (list.length > 0) {
-				low = Math.min(low, list.slots[0] as number);
-				high = Math.max(high, list.slots[list.length - 1] as number);
-			}
+			if (list) lists.push({ slots: list.slots, values: list.values, length: list.length });
 		}
-		const slots = new Uint32Array(count);
-		const values = new Uint32Array(count);
-		let length = 0;
-		for (let slot = low; slot <= high && length < count; slot++) {
-			const value = merged[slot] as number;
-			if (value === 0) continue;
-			slots[length] = slot;
-			values[length++] = value;
-			merged[slot] = 0;
+		return lists;
+	}
+
+	/** One list as it is (no copy, no steps), or the union of several in steps. */
+	private *unionOfLists(lists: readonly Postings[], slotCount: number, scratch: UnionScratch): Generator<void, ResolvedTerm, void> {
+		if (lists.length === 1) {
+			const list = lists[0] as Postings;
+			return { slots: list.slots, values: list.values, length: list.length, phrase: null };
 		}
-		return { slots, values, length, phrase: null };
+		return yield* unionSteps(lists, slotCount, scratch);
 	}
 }

@@ -25,17 +25,23 @@ function noteInScopeMemoFor(scope: Scope): Map<string, boolean> {
 	return memo;
 }
 
-/** The Markdown notes a tool may see, in Obsidian's listing order. */
-export function visibleNotes(host: Host, scope: Scope): HostFile[] {
+/** Whether a tool of `scope` may see the note at a path (`isNoteInScope`), answered from the per-scope memo. */
+export function noteVisibility(scope: Scope): (path: string) => boolean {
 	const memo = noteInScopeMemoFor(scope);
-	return host.vault.getMarkdownFiles().filter((file) => {
-		let visible = memo.get(file.path);
+	return (path) => {
+		let visible = memo.get(path);
 		if (visible === undefined) {
-			visible = isNoteInScope(file.path, scope);
-			memo.set(file.path, visible);
+			visible = isNoteInScope(path, scope);
+			memo.set(path, visible);
 		}
 		return visible;
-	});
+	};
+}
+
+/** The Markdown notes a tool may see, in Obsidian's listing order. */
+export function visibleNotes(host: Host, scope: Scope): HostFile[] {
+	const visible = noteVisibility(scope);
+	return host.vault.getMarkdownFiles().filter((file) => visible(file.path));
 }
 
 /**

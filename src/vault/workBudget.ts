@@ -87,13 +87,22 @@ export class CallBudget {
 		return performance.now() - this.sliceStart >= this.sliceMs;
 	}
 
+	/** Gives the host one turn now, whatever is left of the slice, and starts a fresh slice after it. */
+	async nextTurn(): Promise<void> {
+		await this.endSlice(performance.now() - this.sliceStart);
+	}
+
 	/**
 	 * Call often inside a vault-wide loop: when the slice is used up, pauses for the event loop
 	 * (or throws `CallOverBudget` when the whole budget is).
 	 */
 	async checkpoint(): Promise<void> {
 		const slice = performance.now() - this.sliceStart;
-		if (slice < this.sliceMs) return;
+		if (slice >= this.sliceMs) await this.endSlice(slice);
+	}
+
+	/** Counts the slice that ran `slice` ms as work, then pauses (or throws `CallOverBudget` when the whole budget is used). */
+	private async endSlice(slice: number): Promise<void> {
 		const cpuNow = processCpuMs();
 		// The process's CPU time also counts helper threads (the garbage collector): never more than the slice itself.
 		this.worked += cpuNow === null || this.sliceCpuStart === null ? slice : Math.min(slice, cpuNow - this.sliceCpuStart);

@@ -260,6 +260,62 @@ describe("a worst-case query's own steps beside other clients, over HTTP", () =>
 	});
 });
 
+describe("a query of short prefixes beside other clients, over HTTP", () => {
+	test("merging every word a two-letter prefix starts pauses between steps: another token is answered meanwhile, and the answer is whole", async () => {
+		// Every note holds thirty words starting "ka" and thirty starting "ko": "ka" is the union of
+		// 90,000 postings, and excluding "ko" marks as many. One note holds "rare", so the candidates
+		// are few and the turns taken are the unions'.
+		const NOTES = 3_000;
+		const letters = "abcdefghijklmnopqrstuvwxyz";
+		const words = (start: string) =>
+			Array.from({ length: 30 }, (_, index) => `${start}${letters[index % 26] ?? ""}${letters[Math.floor(index / 26)] ?? ""}q`).join(" ");
+		const files: Record<string, string> = {};
+		for (let index = 0; index < NOTES; index++)
+			files[`Note ${index}.md`] = index === 7 ? `# Note 7\n\nrare ${words("ka")}\n` : `# Note ${index}\n\n${words("ka")} ${words("ko")}\n`;
+		const root = await makeVault(files);
+		const turns = new Gate();
+		let turnsTaken = 0;
+		const running = await start(root, {
+			yieldToHost: () => {
+				turnsTaken++;
+				return turns.wait().then(() => new Promise((resolve) => setImmediate(resolve)));
+			},
+			callBudget: { sliceMs: 0 },
+		});
+		const flooder = await connectClient(running.url, running.tokens[0]);
+		const other = await connectClient(running.url, running.tokens[1]);
+		try {
+			await running.service.search?.whenReady();
+			const query = "rare ka -ko";
+			const expected = await running.service.search?.search(SCOPE, parseQuery(query), {}, 1);
+			expect(expected?.total).toBe(1);
+			turnsTaken = 0;
+			turns.close();
+			let settled = false;
+			const pending = callOk<SearchAnswer>(flooder, "search_notes", { query, limit: 1 }).then((answer) => {
+				settled = true;
+				return answer;
+			});
+			await until(() => turnsTaken > 0);
+			const read = await callOk<{ content: string }>(other, "read_note", { path: "Note 7" });
+			expect(read.content).toContain("rare");
+			expect(settled).toBe(false);
+			turns.open();
+			const answer = await pending;
+			expect(answer).toEqual(expected);
+			// 90,000 postings merged and as many marked, a step each 16,384: at least five and five.
+			expect(turnsTaken).toBeGreaterThanOrEqual(10);
+		} finally {
+			turns.open();
+			await flooder.close();
+			await other.close();
+			await running.service.stop();
+			await running.host.close();
+			await removeDir(root);
+		}
+	});
+});
+
 describe("searching from the first second of the index build, over HTTP", () => {
 	test("answers during the build say how much is indexed, the build finishes, and then answers are whole", async () => {
 		const NOTES = 1_500;

@@ -1,11 +1,14 @@
 import { z } from "zod";
 import { LIST_NOTES_DEFAULT_LIMIT, LIST_NOTES_MAX_LIMIT } from "../../config/limits";
 import { checkFolderArgument } from "../../vault/paths";
-import { comparePaths, decodeCursor, page, visibleNotes } from "../../vault/notes";
-import { isInFolder } from "../../vault/scope";
-import { sortInSlices, withinCallBudget } from "../../vault/workBudget";
+import { NoteListing } from "../../vault/noteListing";
+import { decodeCursor, noteVisibility, page } from "../../vault/notes";
+import { withinCallBudget } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
+
+/** A page being built looks at the call's clock every this many notes (a power of two, less one). */
+const PAGE_CHECK_MASK = 127;
 
 export const listNotesTool = defineTool({
 	name: "list_notes",
@@ -35,24 +38,27 @@ export const listNotesTool = defineTool({
 		const folder = folderArgument.value;
 		const offset = decodeCursor(args.cursor);
 		if (!offset.ok) return fail(offset.error);
-		const listed = visibleNotes(ctx.host, ctx.scope).filter((file) => {
-			if (folder === undefined) return args.recursive || !file.path.includes("/");
-			if (!isInFolder(file.path, folder)) return false;
-			return args.recursive || !file.path.slice(folder.length + 1).includes("/");
-		});
-		type Listed = (typeof listed)[number];
-		const order =
-			args.sort === "modified"
-				? (a: Listed, b: Listed) => b.stat.mtime - a.stat.mtime || comparePaths(a.path, b.path)
-				: (a: Listed, b: Listed) => comparePaths(a.path, b.path);
-		const sorted = await withinCallBudget((budget) => sortInSlices(listed, order, budget), "Pass a folder to list part of the vault.", ctx.callBudget);
-		if (!sorted.ok) return sorted;
-		const notes = sorted.value;
-		const { items, nextCursor } = page(notes, offset.value, args.limit);
-		return ok({
-			notes: items.map((file) => ({ path: file.path, modified: new Date(file.stat.mtime).toISOString(), size: file.stat.size })),
-			total: notes.length,
-			...(nextCursor ? { next_cursor: nextCursor } : {}),
-		});
+		const listing = ctx.noteListing ?? new NoteListing(ctx.host);
+		const filter = folder === undefined ? { recursive: args.recursive } : { folder, recursive: args.recursive };
+		// Scope again for each note of the page, as it is built: a note renamed out of it while the listing was made is left out.
+		const answered = await withinCallBudget(
+			async (budget) => {
+				const notes = await listing.list(ctx.scope, filter, args.sort, budget);
+				const { items, nextCursor } = page(notes, offset.value, args.limit);
+				// The page is built in its own turn and in slices: with the listing kept, a page of a thousand notes is most of a call.
+				await budget.nextTurn();
+				const visible = noteVisibility(ctx.scope);
+				const answer: Array<{ path: string; modified: string; size: number }> = [];
+				for (const [index, file] of items.entries()) {
+					if ((index & PAGE_CHECK_MASK) === PAGE_CHECK_MASK && budget.due()) await budget.checkpoint();
+					if (visible(file.path)) answer.push({ path: file.path, modified: new Date(file.stat.mtime).toISOString(), size: file.stat.size });
+				}
+				return { notes: answer, total: notes.length, ...(nextCursor ? { next_cursor: nextCursor } : {}) };
+			},
+			"Pass a folder to list part of the vault.",
+			ctx.callBudget,
+		);
+		if (!answered.ok) return answered;
+		return ok(answered.value);
 	},
 });

@@ -62,6 +62,23 @@ describe("a vault-wide call's CPU budget", () => {
 		expect(budget.workDone).toBeLessThan(50);
 	});
 
+	test("nextTurn gives the host a turn even when the slice is not used up", async () => {
+		let turns = 0;
+		const budget = new CallBudget(
+			() => {
+				turns++;
+				return Promise.resolve();
+			},
+			10_000,
+			10_000,
+		);
+		await budget.checkpoint();
+		expect(turns).toBe(0);
+		await budget.nextTurn();
+		expect(turns).toBe(1);
+		expect(budget.workDone).toBeLessThan(10_000);
+	});
+
 	test("withinCallBudget answers the value, or, over budget, an error saying how to narrow the call", async () => {
 		expect(await withinCallBudget(() => Promise.resolve(42), "Narrow it.")).toEqual({ ok: true, value: 42 });
 		const over = await withinCallBudget(() => Promise.reject(new CallOverBudget(2_000)), "Pass a folder.");

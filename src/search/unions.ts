@@ -1,0 +1,85 @@
+import { BODY_COUNT, growUint32, IN_TITLE, mergeValues, type Postings, type ResolvedTerm } from "./postingValues";
+
+/**
+ * A union yields every this many postings or slots (a power of two, less one: a mask), where a
+ * search may pause: the postings of every word a two-letter prefix starts are millions in a large vault.
+ */
+export const UNION_STEP_MASK = 16_383;
+
+/** Where unions add up values by slot: all zero between unions, also after a union given up part way. */
+export interface UnionScratch {
+	merged: Uint32Array;
+}
+
+/** A new scratch, for a search that may pause (another search reuses the shared one meanwhile). */
+export function unionScratch(): UnionScratch {
+	return { merged: new Uint32Array(64) };
+}
+
+/**
+ * The postings of several terms as one, in steps: body counts added, title and heading flags
+ * combined, by slot. `lists` are taken as they are when it starts; `slotCount` is above every
+ * slot they hold. A union stopped between steps (`return()`) zeroes what it wrote. Pure but for
+ * `scratch`.
+ */
+export function* unionSteps(lists: readonly Postings[], slotCount: number, scratch: UnionScratch): Generator<void, ResolvedTerm, void> {
+	const merged = (scratch.merged = growUint32(scratch.merged, slotCount));
+	let low = slotCount;
+	let high = -1;
+	let count = 0;
+	let done = false;
+	try {
+		let since = 0;
+		for (const list of lists) {
+			if (list.length === 0) continue;
+			low = Math.min(low, list.slots[0] as number);
+			high = Math.max(high, list.slots[list.length - 1] as number);
+			for (let index = 0; index < list.length; index++) {
+				const slot = list.slots[index] as number;
+				const before = merged[slot] as number;
+				if (before === 0) count++;
+				merged[slot] = mergeValues(before, list.values[index] as number);
+				if ((++since & UNION_STEP_MASK) === 0) yield;
+			}
+		}
+		const slots = new Uint32Array(count);
+		const values = new Uint32Array(count);
+		let length = 0;
+		for (let slot = low; slot <= high && length < count; slot++) {
+			const value = merged[slot] as number;
+			if ((slot & UNION_STEP_MASK) === UNION_STEP_MASK) yield;
+			if (value === 0) continue;
+			slots[length] = slot;
+			values[length++] = value;
+			merged[slot] = 0;
+		}
+		done = true;
+		return { slots, values, length, phrase: null };
+	} finally {
+		if (!done && high >= low) merged.fill(0, low, high + 1);
+	}
+}
+
+/**
+ * The slots of the notes holding any of `lists` in the body or the title (1 = holds one), in
+ * steps: marks, not a union, as an exclusion needs no counts. Pure.
+ */
+export function* holderMarkSteps(lists: readonly Postings[], slotCount: number): Generator<void, Uint8Array, void> {
+	const marks = new Uint8Array(slotCount);
+	let since = 0;
+	for (const list of lists) {
+		for (let index = 0; index < list.length; index++) {
+			if (((list.values[index] as number) & (BODY_COUNT | IN_TITLE)) !== 0) marks[list.slots[index] as number] = 1;
+			if ((++since & UNION_STEP_MASK) === 0) yield;
+		}
+	}
+	return marks;
+}
+
+/** Runs steps to their end in one piece. */
+export function runSteps<T>(steps: Generator<void, T, void>): T {
+	for (;;) {
+		const next = steps.next();
+		if (next.done) return next.value;
+	}
+}

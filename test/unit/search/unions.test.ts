@@ -1,0 +1,67 @@
+import fc from "fast-check";
+import { mergeValues, type Postings } from "../../../src/search/postingValues";
+import { holderMarkSteps, runSteps, UNION_STEP_MASK, unionScratch, unionSteps } from "../../../src/search/unions";
+
+/** Postings of random notes: sorted distinct slots below `slotCount`, each with a value. */
+function postingsOf(entries: ReadonlyArray<readonly [number, number]>): Postings {
+	const sorted = [...new Map(entries).entries()].sort(([a], [b]) => a - b);
+	return { slots: Uint32Array.from(sorted.map(([slot]) => slot)), values: Uint32Array.from(sorted.map(([, value]) => value)), length: sorted.length };
+}
+
+const lists = fc.array(fc.array(fc.tuple(fc.nat(200), fc.integer({ min: 1, max: 0x7fffffff })), { maxLength: 60 }).map(postingsOf), { maxLength: 6 });
+
+describe("unions of postings in steps", () => {
+	test("a union adds values by slot, in slot order, and leaves the scratch all zero", () => {
+		fc.assert(
+			fc.property(lists, (drawn) => {
+				const scratch = unionScratch();
+				const union = runSteps(unionSteps(drawn, 201, scratch));
+				const expected = new Map<number, number>();
+				for (const list of drawn)
+					for (let index = 0; index < list.length; index++) {
+						const slot = list.slots[index] as number;
+						expected.set(slot, mergeValues(expected.get(slot) ?? 0, list.values[index] as number));
+					}
+				const slots = [...expected.keys()].sort((a, b) => a - b);
+				expect([...union.slots.subarray(0, union.length)]).toEqual(slots);
+				expect([...union.values.subarray(0, union.length)]).toEqual(slots.map((slot) => expected.get(slot)));
+				expect(scratch.merged.every((value) => value === 0)).toBe(true);
+			}),
+		);
+	});
+
+	test("a union given up between steps zeroes what it wrote in the scratch", () => {
+		const big = {
+			slots: Uint32Array.from({ length: 3 * (UNION_STEP_MASK + 1) }, (_, slot) => slot),
+			values: new Uint32Array(3 * (UNION_STEP_MASK + 1)).fill(1),
+			length: 3 * (UNION_STEP_MASK + 1),
+		};
+		const scratch = unionScratch();
+		const steps = unionSteps([big, big], big.length, scratch);
+		expect(steps.next().done).toBe(false);
+		expect(scratch.merged.some((value) => value !== 0)).toBe(true);
+		steps.return(undefined as never);
+		expect(scratch.merged.every((value) => value === 0)).toBe(true);
+		// The steps are many, not one piece.
+		let steps2 = 0;
+		const again = unionSteps([big, big], big.length, scratch);
+		while (!again.next().done) steps2++;
+		expect(steps2).toBeGreaterThanOrEqual(6);
+	});
+
+	test("holder marks are the slots holding a term in the body or title", () => {
+		const marks = runSteps(
+			holderMarkSteps(
+				[
+					postingsOf([
+						[3, 1],
+						[5, 0x80000000],
+					]),
+					postingsOf([[7, 0x40000000]]),
+				],
+				10,
+			),
+		);
+		expect([...marks]).toEqual([0, 0, 0, 1, 0, 0, 0, 1, 0, 0]);
+	});
+});
