@@ -54,7 +54,9 @@ async function makeWritable(path: string): Promise<void> {
 }
 
 export async function removeDir(path: string): Promise<void> {
-	await fs.rm(path, { recursive: true, force: true });
+	// A save still landing (a settings file written beside its temporary copy) can put a file back
+	// into a folder being removed: Node then retries on ENOTEMPTY rather than failing the test.
+	await fs.rm(path, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 }
 
 /** Every file under a folder, with its text, for "is the token anywhere on disk" checks. */

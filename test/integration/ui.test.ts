@@ -265,6 +265,16 @@ describe("the plugin's interface, clicked through in the host double", () => {
 		await until(() => plugin.settings.searchStopWords.length === ENGLISH_STOP_WORDS.length);
 		expect(plugin.settings.searchStopWords).toEqual([...ENGLISH_STOP_WORDS]);
 		expect((tab.setting("Stop words").querySelector("textarea") as HTMLTextAreaElement).value).toBe(ENGLISH_STOP_WORDS.join(" "));
+		// Saved, not only shown: the restored list is what the next start reads.
+		const saved = (): { searchStopWords?: string[] } => {
+			try {
+				return JSON.parse(readFileSync(nodePath.join(vault, ".obsidian/plugins/vault-mcp/data.json"), "utf8")) as { searchStopWords?: string[] };
+			} catch {
+				return {}; // caught mid-write: read again
+			}
+		};
+		await until(() => saved().searchStopWords?.length === ENGLISH_STOP_WORDS.length);
+		expect(saved().searchStopWords).toEqual([...ENGLISH_STOP_WORDS]);
 	});
 
 	test("the prompts folder is a setting, applied when the field changes", async () => {
