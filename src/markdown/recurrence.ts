@@ -51,11 +51,33 @@ export function parseRecurrence(ruleText: string): RecurrenceRule | null {
 		// rrule's words for a rule, as Tasks writes it back, unless they read back as another rule
 		// (`every hour on the 31st in February` would become `every hour`): then the words as written.
 		const words = new RRule(options).toText();
-		const text = (sameOptions(RRule.parseText(words), options) ? words : match[1].trim()) + (whenDone ? " when done" : "");
+		const rewritten = sameOptions(RRule.parseText(words), options);
+		// rrule skips words it has no use for (`every weekend` reads as `every week`, `… for 9 times
+		// on the 29th in February` as `… for 9 times`): a rule read in part would be completed, and
+		// written back, as a different rule, so it is not read at all.
+		if (rewritten && droppedWords(match[1], words).length > 0) return null;
+		const text = (rewritten ? words : match[1].trim()) + (whenDone ? " when done" : "");
 		return { options, whenDone, text };
 	} catch {
 		return null;
 	}
+}
+
+/** Words of a rule rrule may say in other words (`every Monday` is `every week on Monday`) or leave out (`every 1 week`). */
+const REPHRASED_WORDS = new Set(["every", "on", "the", "in", "at", "for", "and", "of", "a", "an", "1"]);
+const UNIT_WORD = /^(minute|hour|day|week|month|year)s?$/;
+
+/**
+ * The words of `written` that rrule's own wording `read` does not hold: each must start a word of
+ * it (`Mon` → `Monday`, `14` → `14th`), except units and filler, which rrule rephrases.
+ */
+export function droppedWords(written: string, read: string): string[] {
+	const readWords = read.toLowerCase().split(/[^a-z0-9]+/);
+	return written
+		.toLowerCase()
+		.split(/[^a-z0-9]+/)
+		.filter((word) => word !== "" && !REPHRASED_WORDS.has(word) && !UNIT_WORD.test(word))
+		.filter((word) => !readWords.some((each) => each.startsWith(word)));
 }
 
 /** Whether two rule option sets say the same (rrule's Weekday objects compared by their text). */

@@ -317,7 +317,7 @@ export function changeTaskStatus(
 		const rule = parseRecurrence(task.recurrenceText);
 		if (!rule)
 			return fail(
-				`The task's recurrence "${task.recurrenceText}" is not a rule the Tasks plugin can read (e.g. "every week", "every month on the 1st", "every weekday when done"). Nothing was changed.`,
+				`The task's recurrence "${task.recurrenceText}" is not a rule the Tasks plugin can read word for word (e.g. "every week", "every month on the 1st", "every weekday when done"); a rule it reads only in part would be written back as another rule. Nothing was changed.`,
 			);
 		task.recurrence = rule;
 		// The next occurrence's dates are counted from these: from a day that does not exist, Tasks would write "Invalid date".

@@ -1,5 +1,5 @@
 import { MAX_RECURRENCE_SEARCH_YEARS } from "../../../src/config/limits";
-import { BEYOND_SEARCH, nextOccurrence, parseRecurrence, type OccurrenceDates } from "../../../src/markdown/recurrence";
+import { BEYOND_SEARCH, droppedWords, nextOccurrence, parseRecurrence, type OccurrenceDates } from "../../../src/markdown/recurrence";
 import { changeTaskStatus } from "../../../src/markdown/taskCompletion";
 
 function next(rule: string, dates: OccurrenceDates, today: string, removeScheduled = false): OccurrenceDates | null | typeof BEYOND_SEARCH {
@@ -26,6 +26,36 @@ describe("parseRecurrence", () => {
 
 	test.each(["every blue moon", "sometimes", "", "every week; rm -rf", "when done"])("%j is not a rule", (rule) => {
 		expect(parseRecurrence(rule)).toBeNull();
+	});
+
+	test.each([
+		"every weekend",
+		"every year on February 14",
+		"every minute for 999999999 times on the 29th in February",
+		"every 1439 minutes at 23 on the 29th in February",
+		"every day on the 1st, 1st",
+		"every 2 months from the 31st",
+	])("%j, which rrule reads only in part, is not read as the shorter rule it would be written back as", (rule) => {
+		expect(parseRecurrence(rule)).toBeNull();
+	});
+
+	test.each([
+		["every 1 week", "every 1 week"],
+		["every Monday", "every week on Monday"],
+		["every week on Mon", "every week on Monday"],
+		["every month on the 31st in April", "every month on the 31st in April"],
+		["every year on the 29th in February", "every February on the 29th"],
+		["every week on Tuesday and Thursday", "every week on Tuesday, Thursday"],
+		["every day for 1 time", "every day for 1 time"],
+		["every 2 weeks on Monday, Friday when done", "every 2 weeks on Monday, Friday when done"],
+	])("%j is read whole and written back as %j (rrule's words when they read back as the same rule)", (rule, text) => {
+		expect(parseRecurrence(rule)?.text).toBe(text);
+	});
+
+	test("droppedWords names what the reading left out, never units, filler or a word it completed", () => {
+		expect(droppedWords("every weekend", "every week")).toEqual(["weekend"]);
+		expect(droppedWords("every year on February 14", "every February")).toEqual(["14"]);
+		expect(droppedWords("every 1 week on Mon", "every week on Monday")).toEqual([]);
 	});
 });
 
