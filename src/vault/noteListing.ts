@@ -1,5 +1,6 @@
 import type { EventRef } from "obsidian";
 import type { Host, HostAbstractFile, HostFile } from "../host/Host";
+import { positionOf } from "./notePaths";
 import { comparePaths, noteVisibility } from "./notes";
 import { isInFolder, scopeKey, type Scope } from "./scope";
 import { sortInSlices, type CallBudget } from "./workBudget";
@@ -43,18 +44,6 @@ export function inModifiedOrder(a: ListedNote, b: ListedNote): number {
 }
 
 const ORDERS: Record<ListingOrder, (a: ListedNote, b: ListedNote) => number> = { path: inPathOrder, modified: inModifiedOrder };
-
-/** The index where `entry` sits, or would sit, in `entries` sorted by `order` (binary search). */
-function positionOf(entries: readonly ListedNote[], entry: ListedNote, order: (a: ListedNote, b: ListedNote) => number): number {
-	let low = 0;
-	let high = entries.length;
-	while (low < high) {
-		const middle = (low + high) >>> 1;
-		if (order(entries[middle] as ListedNote, entry) < 0) low = middle + 1;
-		else high = middle;
-	}
-	return low;
-}
 
 /** Puts `entry` in its place in `entries`, in place: a binary search and one move, never a sort. */
 export function insertListed(entries: ListedNote[], entry: ListedNote, order: (a: ListedNote, b: ListedNote) => number): void {

@@ -41,13 +41,13 @@ export function sortNotePaths(paths: readonly string[]): SortedNotePaths {
 	return { byPath: [...entries].sort(inPathOrder), byName: entries.sort(inNameOrder) };
 }
 
-/** The index where `entry` sits, or would sit, in `entries` sorted by `order` (binary search). */
-function positionOf(entries: readonly IndexedNotePath[], entry: IndexedNotePath, order: (a: IndexedNotePath, b: IndexedNotePath) => number): number {
+/** The index where `entry` sits, or would sit, in `entries` sorted by `order` (binary search). Pure. */
+export function positionOf<T>(entries: readonly T[], entry: T, order: (a: T, b: T) => number): number {
 	let low = 0;
 	let high = entries.length;
 	while (low < high) {
 		const middle = (low + high) >>> 1;
-		if (order(entries[middle] as IndexedNotePath, entry) < 0) low = middle + 1;
+		if (order(entries[middle] as T, entry) < 0) low = middle + 1;
 		else high = middle;
 	}
 	return low;
