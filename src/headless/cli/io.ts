@@ -82,11 +82,11 @@ export async function loadSettings(store: FileSettingsStore, logger: Logger): Pr
 	return settings;
 }
 
-/** A flag's value as a whole number of at least `min`, or a usage error naming the flag. */
-export function positiveInteger(value: string | undefined, flag: string, min: number): number | undefined {
+/** A flag's value as a whole number from `min` to `max`, or a usage error naming the flag and both ends. */
+export function positiveInteger(value: string | undefined, flag: string, min: number, max: number = MAX_CLI_INTEGER): number | undefined {
 	if (value === undefined) return undefined;
 	const number = Number(value);
-	if (!Number.isInteger(number) || number < min || number > MAX_CLI_INTEGER) throw new UsageError(`${flag} needs a whole number of at least ${min}.`);
+	if (!Number.isInteger(number) || number < min || number > max) throw new UsageError(`${flag} needs a whole number from ${min} to ${max}.`);
 	return number;
 }
 

@@ -40,8 +40,7 @@ export async function serve(args: string[], io: CliIo): Promise<number> {
 	const logger = loggerFor(io);
 	const { values, positionals } = asUsage(() => parseArgs({ args, allowPositionals: true, options: SERVE_COMMAND.options }));
 	const root = await vaultRootFrom(positionals, 0);
-	const port = positiveInteger(values.port, "--port", MIN_PORT);
-	if (port !== undefined && port > MAX_PORT) throw new UsageError(`--port must be ${MIN_PORT} to ${MAX_PORT}.`);
+	const port = positiveInteger(values.port, "--port", MIN_PORT, MAX_PORT);
 	const rateLimit = positiveInteger(values["rate-limit"], "--rate-limit", 1);
 	const allowWrite = values["allow-write"] === true;
 	if (values["print-config"] !== undefined) return printConfig(root, values["print-config"], port, io);
