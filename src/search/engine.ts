@@ -16,13 +16,14 @@ import {
 	type TermEvidence,
 } from "./postingValues";
 import { countPhrase, phraseChecksNotice, type PhraseChecks } from "./phrases";
-import type { ParsedQuery } from "./query";
+import type { ParsedQuery, QueryTerm } from "./query";
 import {
 	BM25_B,
 	BM25_K1,
 	COVERAGE_POWER,
 	fieldScore,
 	FORM_MATCH_WEIGHT,
+	JOINED_WORD_WEIGHT,
 	memoized,
 	onceEach,
 	OPTIONAL_WORD_WEIGHT,
@@ -35,6 +36,7 @@ import {
 	type Ranked,
 } from "./rank";
 import { snippetsOf } from "./snippets";
+import { ENGLISH_PARTICLES } from "./stopWords";
 import { unionScratch } from "./unions";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor, type Stemmer } from "./stemmers";
 
@@ -67,6 +69,12 @@ export interface SearchHit {
  * and starts again if it changed meanwhile.
  */
 export type SearchPause = () => Promise<void> | null;
+
+/** A word two adjacent query words make together, and the indexes of the query terms it stands for. */
+interface JoinedWord {
+	term: ResolvedTerm;
+	parts: number[];
+}
 
 /** A search pauses only between this many candidates (a power of two less one: a mask), so asking costs nothing. */
 const PAUSE_CHECK_MASK = 255;
@@ -184,6 +192,7 @@ export class SearchEngine {
 		const excludedPhrases = exclusions.filter((term) => term.tokens.length > 1).flatMap((term) => optional(this.index.resolve(term.tokens)));
 		const optionalTerms = query.optional.filter(firstSight).flatMap((term) => optional(this.index.resolveWhole(term.tokens)));
 		const termCount = terms.length;
+		const joined = this.joinedWords(query, terms, stem);
 		// A search that may pause gathers into arrays of its own: another search runs meanwhile and reuses the shared scratch.
 		const finder = pause ? new CandidateFinder(this.index) : this.candidates;
 		// Notes few enough have their phrases read here, all of them; more are read best first while ranking (rankByBounds).
@@ -223,6 +232,9 @@ export class SearchEngine {
 		});
 		const optionalIdf = optionalTerms.map((term) => idfOf(frequency(term)));
 		const optionalCursors = new Array<number>(optionalTerms.length).fill(0);
+		const joinedIdf = joined.map((word) => idfOf(frequency(word.term)));
+		const joinedCursors = new Array<number>(joined.length).fill(0);
+		const joinedHeld = new Uint8Array(termCount);
 		const exactCursors = new Array<number>(termCount).fill(0);
 		const formCursors = new Array<number>(termCount).fill(0);
 		const optionalIds = new Set<number>(
@@ -247,6 +259,7 @@ export class SearchEngine {
 				exactCursors.fill(0);
 				formCursors.fill(0);
 				optionalCursors.fill(0);
+				joinedCursors.fill(0);
 			}
 			const slot = slots[index] as number;
 			const norm = normBase + normScale * Math.max(1, bodyLengths[slot] as number);
@@ -300,11 +313,27 @@ export class SearchEngine {
 				score += OPTIONAL_WORD_WEIGHT * (optionalIdf[termIndex] as number) * fieldScore(value, norm);
 				titleWords += titleCount(value);
 			}
-			const coverage = titleCoverage(titleWords, titleLengths[slot] as number, totalIdf > 0 ? titleIdf / totalIdf : 1);
+			// A word the query's two adjacent words make stands for them both: in the score, the title and the share held.
+			joinedHeld.fill(0);
+			for (let joinedIndex = 0; joinedIndex < joined.length; joinedIndex++) {
+				const word = joined[joinedIndex] as JoinedWord;
+				const at = seek(word.term.slots, word.term.length, joinedCursors[joinedIndex] as number, slot);
+				joinedCursors[joinedIndex] = at;
+				if (at >= word.term.length || word.term.slots[at] !== slot) continue;
+				const value = word.term.values[at] as number;
+				score += JOINED_WORD_WEIGHT * (joinedIdf[joinedIndex] as number) * fieldScore(value, norm);
+				titleWords += titleCount(value);
+				for (const part of word.parts) {
+					joinedHeld[part] = 1;
+					if (titleCount(value) > 0) titleIdf += requiredIdf[part] as number;
+				}
+			}
+			const coverage = titleCoverage(titleWords, titleLengths[slot] as number, totalIdf > 0 ? Math.min(1, titleIdf / totalIdf) : 1);
 			const titleTier = inTitle ? this.titleTier(slot, evidence, optionalIds) : 0;
 			let heldIdf = 0;
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {
-				if (matched[termIndex] === 1) heldIdf += (requiredIdf[termIndex] as number) * (strongMask[termIndex] === 1 ? 1 : PREFIX_MATCH_WEIGHT);
+				if (joinedHeld[termIndex] === 1) heldIdf += requiredIdf[termIndex] as number;
+				else if (matched[termIndex] === 1) heldIdf += (requiredIdf[termIndex] as number) * (strongMask[termIndex] === 1 ? 1 : PREFIX_MATCH_WEIGHT);
 			}
 			const share = totalIdf > 0 ? heldIdf / totalIdf : 1;
 			// Compared before the score. One word: held as typed or in another form, then the title
@@ -381,6 +410,26 @@ export class SearchEngine {
 			steps.return(undefined as T);
 			return undefined;
 		}
+	}
+
+	/**
+	 * The words that a query word and the particle after it make written as one, as typed (`back
+	 * up` → `backup`) or with the first word's stem (`logged in` → `login`), that some note holds as
+	 * a word (ENGLISH_PARTICLES); each with the query terms it stands for.
+	 */
+	private joinedWords(query: ParsedQuery, terms: readonly QueryTerm[], stem: Stemmer | null): JoinedWord[] {
+		const found = new Map<string, JoinedWord>();
+		const termOf = (word: string) => terms.findIndex((term) => term.tokens.length === 1 && term.tokens[0] === word);
+		for (const [first, second] of query.adjacent ?? []) {
+			if (!ENGLISH_PARTICLES.has(second) || termOf(first) < 0) continue;
+			const parts = [termOf(first), termOf(second)].filter((index) => index >= 0);
+			for (const word of new Set([first + second, (stem ? stem(first) : first) + second])) {
+				if (found.has(word) || termOf(word) >= 0) continue;
+				const term = this.index.resolveWhole([word]);
+				if (term) found.set(word, { term, parts });
+			}
+		}
+		return [...found.values()];
 	}
 
 	/**

@@ -213,3 +213,25 @@ describe("folder words rank like a heading's", () => {
 		expect(await paths(docs, "journal")).toEqual([]);
 	});
 });
+
+describe("a verb and its particle typed apart find the word the notes write as one", () => {
+	const docs: Doc[] = [
+		{ path: "Logging.md", text: "The log level decides which lines are written to the log file; registry requests are logged too.", modified: 5 },
+		{ path: "Configuration.md", text: "Settings for the registry, the log and the cache. The registry url is read from here.", modified: 4 },
+		{ path: "login.md", text: "Authenticate against the registry: store a token for it.", modified: 1 },
+	];
+
+	test("`log in` and `logged in` rank the login page first", async () => {
+		expect((await paths(docs, "log in to the registry"))[0]).toBe("login.md");
+		expect((await paths(docs, "logged in to the registry"))[0]).toBe("login.md");
+	});
+
+	test("two words that are no verb and particle are not joined, and a quoted phrase never is", async () => {
+		const identifiers: Doc[] = [
+			{ path: "Example.md", text: "const mypackage = require('mypackage'); mypackage mypackage", modified: 1 },
+			{ path: "Publishing.md", text: "Publish my package to the registry: the package is packed and uploaded.", modified: 2 },
+		];
+		expect((await paths(identifiers, "publish my package"))[0]).toBe("Publishing.md");
+		expect((await paths(docs, '"log in" registry'))[0]).not.toBe("login.md");
+	});
+});
