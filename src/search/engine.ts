@@ -94,6 +94,8 @@ export class SearchEngine {
 	/** The notes searched: add, replace and remove them here; a search that paused sees the change and starts again. */
 	readonly index: PostingsIndex;
 	private readonly candidates: CandidateFinder;
+	/** What the last `titleTier` found of how well the note's best alias holding every term and the query overlap (titleCoverage). */
+	private aliasCoverage = 0;
 
 	/**
 	 * `stem` finds word forms (stemmers.ts); null matches words as typed and prefixes only.
@@ -328,8 +330,12 @@ export class SearchEngine {
 					if (titleCount(value) > 0) titleIdf += requiredIdf[part] as number;
 				}
 			}
-			const coverage = titleCoverage(titleWords, titleLengths[slot] as number, totalIdf > 0 ? Math.min(1, titleIdf / totalIdf) : 1);
-			const titleTier = inTitle ? this.titleTier(slot, evidence, optionalIds) : 0;
+			const titleTier = inTitle ? this.titleTier(slot, evidence, optionalIds, requiredIdf, totalIdf) : 0;
+			// An alias naming the query is a name as much as the title: the better covered counts (`Kanban board` for `obsidian-kanban`).
+			const coverage = Math.max(
+				titleCoverage(titleWords, titleLengths[slot] as number, totalIdf > 0 ? Math.min(1, titleIdf / totalIdf) : 1),
+				inTitle ? this.aliasCoverage : 0,
+			);
 			let heldIdf = 0;
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {
 				if (joinedHeld[termIndex] === 1) heldIdf += requiredIdf[termIndex] as number;
@@ -438,7 +444,14 @@ export class SearchEngine {
 	 * when it holds every term, TITLE_TIER_SOME when it holds some, 0 otherwise. Words count as
 	 * typed or in another form; a word's extensions do not make a title match.
 	 */
-	private titleTier(slot: number, evidence: readonly TermEvidence[], optionalIds: ReadonlySet<number>): number {
+	private titleTier(
+		slot: number,
+		evidence: readonly TermEvidence[],
+		optionalIds: ReadonlySet<number>,
+		requiredIdf: readonly number[],
+		totalIdf: number,
+	): number {
+		this.aliasCoverage = 0;
 		const doc = this.index.documents[slot];
 		if (!doc) return 0;
 		const holds = (name: Uint32Array, term: TermEvidence) => {
@@ -453,13 +466,25 @@ export class SearchEngine {
 			evidence.some((term) => (term.strongIds ? term.strongIds.has(id) : (term.any.phrase ?? []).some((position) => position[id] === 1)));
 		let best = 0;
 		const names = this.index.namesOf(doc);
-		for (const name of [names.title, ...names.aliases]) {
+		for (const [nameIndex, name] of [names.title, ...names.aliases].entries()) {
 			let held = 0;
-			for (const term of evidence) if (holds(name, term)) held++;
+			let heldIdf = 0;
+			for (const [termIndex, term] of evidence.entries()) {
+				if (!holds(name, term)) continue;
+				held++;
+				heldIdf += requiredIdf[termIndex] as number;
+			}
 			if (held === 0) continue;
+			// Only an alias naming every term: many aliases are old names or redirects (`Markdown`,
+			// `Sync FAQ`), and one holding a single word of a question says little about the note.
+			if (nameIndex > 0 && held === evidence.length) {
+				let queryWords = 0;
+				for (const id of name) if (isQueryWord(id)) queryWords++;
+				const coverage = titleCoverage(queryWords, name.length, totalIdf > 0 ? heldIdf / totalIdf : 1);
+				if (coverage > this.aliasCoverage) this.aliasCoverage = coverage;
+			}
 			const tier = held < evidence.length ? TITLE_TIER_SOME : name.every(isQueryWord) ? TITLE_TIER_WHOLE : TITLE_TIER_ALL;
 			if (tier > best) best = tier;
-			if (best === TITLE_TIER_WHOLE) break;
 		}
 		return best;
 	}

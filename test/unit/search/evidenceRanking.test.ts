@@ -121,6 +121,14 @@ describe("titles and aliases above body matches: whole, then all words, then som
 		expect(hit?.path).toBe("Pets/Rex.md");
 	});
 
+	test("an alias holding every query word covers the query like a title: a plugin's id-named note with that alias ranks above a long title", async () => {
+		const docs: Doc[] = [
+			{ path: "Kanban board of the team for the week planning.md", text: "Our kanban board, kanban board lanes and cards.", modified: 5 },
+			{ path: "obsidian-kanban.md", text: "Create markdown-backed kanban board views.", aliases: ["Kanban board plugin"], modified: 1 },
+		];
+		expect((await paths(docs, "kanban board"))[0]).toBe("obsidian-kanban.md");
+	});
+
 	test("a note loses its old aliases when it is replaced", async () => {
 		const engine = new SearchEngine();
 		engine.index.add("Rex.md", "Rex", 1, "Our dog.", [], ["Doggo"]);
