@@ -5,7 +5,7 @@
 //   obsidian-help  the English Obsidian Help vault (test/fixtures-manifest-obsidian-help.json, whose
 //                  `license` says on what terms): the unseen judged search queries and the bench read it.
 //   obsidian-hub   the Obsidian Hub community vault, 6,571 notes and 29 MB (test/fixtures-manifest-obsidian-hub.json):
-//                  only the bench's judged queries read it, so it is fetched only when named with --set.
+//                  only its judged queries read it (the bench, and searchRanking.test.ts where it is), so it is fetched only when named with --set.
 //
 //   npm run fixtures                          download the sets every checkout wants (golden, obsidian-help) into .fixtures/
 //   npm run fixtures -- --set NAME            only that set (golden, obsidian-help, obsidian-hub)
@@ -84,7 +84,7 @@ const SETS = {
 		upstreamFolders: [["vaults/obsidian-hub/", ""]],
 		ownedFolders: ["vaults/obsidian-hub"],
 		checkoutMarker: "00 - Start here.md",
-		readBy: [["vaults/obsidian-hub/", ["npm run bench"]]],
+		readBy: [["vaults/obsidian-hub/", ["test/integration/searchRanking.test.ts", "npm run bench"]]],
 		defaults: { repository: "obsidian-community/obsidian-hub", commit: "dae4bcf14d27eb3691aa73b2e906e0d1dc7b1e0c", license: "none stated" },
 		// Thousands of files a download: only when asked for by name.
 		onlyWhenNamed: true,

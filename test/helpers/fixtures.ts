@@ -84,14 +84,15 @@ export function obsidianHelpVaultDir(projectRoot: string = findProjectRoot(), en
 	return nodePath.join(dir, "vaults", "obsidian-help-en");
 }
 
-/** What to do when the Obsidian Hub vault is nowhere: the bench prints this line instead of the set's scores. */
+/** What to do when the Obsidian Hub vault is nowhere: the bench and the ranking test print this line instead of its scores. */
 const OBSIDIAN_HUB_HINT =
 	'The Obsidian Hub vault that the community judged search queries run on is missing: run "npm run fixtures -- --set obsidian-hub" (6,571 notes, 29 MB from GitHub at a pinned commit, checksums verified; offline, a tarball of that commit with --tarball), or set VAULT_MCP_FIXTURES to a folder that holds it.';
 
 /**
  * The Obsidian Hub community vault (test/fixtures-manifest-obsidian-hub.json), looked for in the
- * same folders as the golden data; throws OBSIDIAN_HUB_HINT when none holds all of it. Only the
- * bench reads it: it is too big a download for every test run.
+ * same folders as the golden data; throws OBSIDIAN_HUB_HINT when none holds all of it. Only its
+ * judged queries read it (the bench, and the ranking test where it was fetched): it is too big a
+ * download for every test run.
  */
 export function obsidianHubVaultDir(projectRoot: string = findProjectRoot(), env: NodeJS.ProcessEnv = process.env): string {
 	const dir = fixtureCandidates(projectRoot, env).find((candidate) => missingFixtureFiles(projectRoot, candidate, OBSIDIAN_HUB_MANIFEST).length === 0);
