@@ -40,6 +40,7 @@ import { IMPORT_RULES_JUDGED_QUERIES } from "./importRulesJudgedQueries";
 import { FASTIFY_DOCS_JUDGED_QUERIES } from "./fastifyDocsJudgedQueries";
 import { NPM_DOCS_JUDGED_QUERIES } from "./npmDocsJudgedQueries";
 import { UNSEEN_JUDGED_QUERIES } from "./unseenJudgedQueries";
+import { OBSIDIAN_HUB_DEV_QUERIES } from "./obsidianHubDevQueries";
 import { OBSIDIAN_HUB_JUDGED_QUERIES } from "./obsidianHubJudgedQueries";
 import { benchProtocolCost, writeTinyVault } from "./protocol";
 import { benchBases } from "./bases";
@@ -395,7 +396,10 @@ async function benchJudged(): Promise<void> {
 			["held-out judged queries (fastify docs)", FASTIFY_DOCS_JUDGED_QUERIES],
 		] as Array<[string, JudgedQuery[]]>;
 		if (roots["obsidian-help"] !== undefined) sets.push(["unseen judged queries (Obsidian Help)", UNSEEN_JUDGED_QUERIES]);
-		if (roots["obsidian-hub"] !== undefined) sets.push(["held-out judged queries (Obsidian Hub)", OBSIDIAN_HUB_JUDGED_QUERIES]);
+		if (roots["obsidian-hub"] !== undefined) {
+			sets.push(["development judged queries (Obsidian Hub)", OBSIDIAN_HUB_DEV_QUERIES]);
+			sets.push(["held-out judged queries (Obsidian Hub)", OBSIDIAN_HUB_JUDGED_QUERIES]);
+		}
 		await withJudgedSearch(roots, async (search) => {
 			for (const [name, queries] of sets) {
 				const scores = await scoreJudgedQueries(search, queries);
