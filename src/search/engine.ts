@@ -207,7 +207,11 @@ export class SearchEngine {
 		if (gathered) gathered = await readPhrases(gathered);
 		if (gathered === undefined) return null;
 		// Unread phrases mean more than phraseReadAllMax notes may hold every term, more than a page: no partial answer.
-		if (termCount > 1 && (gathered === null || gathered.total < limit)) {
+		// Where notes holding every word fill the page, a note named by most of them (its title or
+		// an alias) still competes on its score: long notes that mention every word in passing
+		// (newsletters, changelogs) would otherwise crowd out the page named for the topic.
+		const namedOnly = gathered !== null && gathered.total >= limit && wanted.every((term) => !term.phrase);
+		if (termCount > 1 && (gathered === null || gathered.total < limit || namedOnly)) {
 			gathered = await this.stepped(
 				finder.holdingMost(
 					wanted,
@@ -215,6 +219,7 @@ export class SearchEngine {
 					excludedWords,
 					excludedPhrases,
 					accepted?.slots ?? null,
+					namedOnly,
 				),
 				pause,
 				generation,

@@ -154,10 +154,32 @@ describe("soft AND: all words when enough notes hold them, else the notes coveri
 		expect(answer.results.map((hit) => hit.path)).not.toContain("Shopping.md");
 	});
 
-	test("notes holding every word alone answer when they fill the page", async () => {
-		const answer = await searchDocs(docs, "phone computer", { limit: 1 });
-		expect(answer.total).toBe(1);
-		expect(answer.results.map((hit) => hit.path)).toEqual(["Sync your notes across devices.md"]);
+	test("a note named by one of the words competes with the notes holding every word, so the page's order does not depend on its size", async () => {
+		// Before, "Sync…" alone filled a page of one (it holds both words), while a page of ten put Phone.md first.
+		const all = await searchDocs(docs, "phone computer");
+		expect(all.results.map((hit) => [hit.path, hit.matched_words])).toEqual([
+			["Phone.md", ["phone"]],
+			["Sync your notes across devices.md", ["phone", "computer"]],
+		]);
+		expect(all.total).toBe(2);
+		const one = await searchDocs(docs, "phone computer", { limit: 1 });
+		expect(one.results.map((hit) => hit.path)).toEqual(["Phone.md"]);
+		expect(one.total).toBe(2);
+	});
+
+	test("a note named by most of the words outranks long notes that mention them all in passing", async () => {
+		// Newsletters that touch every topic once hold every word; the page named for the topic lacks an everyday one.
+		const roundups: Doc[] = Array.from({ length: 12 }, (_, index) => ({
+			path: `Roundup ${index}.md`,
+			text: `${"This week in the community: themes, plugins, sync, graphs, tables and more. ".repeat(20)}Some work on video players, audio recorders and files. ${"Other news follows. ".repeat(20)}`,
+			modified: 10 + index,
+		}));
+		const category: Doc = { path: "Plugins for Video and Audio files.md", text: "- Media Extended\n- Audio Recorder\n- Video Timestamps", modified: 1 };
+		const found = await paths([...roundups, category], "work with video and audio files");
+		expect(found[0]).toBe("Plugins for Video and Audio files.md");
+		// A note that lacks a word and is named by none of them is not gathered where every word's notes fill the page.
+		const unnamed: Doc = { path: "Media.md", text: "video audio files", modified: 2 };
+		expect(await paths([...roundups, unnamed], "work with video and audio files")).not.toContain("Media.md");
 	});
 
 	test("exclusions still remove notes from a partial answer", async () => {
