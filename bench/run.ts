@@ -23,7 +23,15 @@ import { McpService } from "../src/service";
 import { defaultSettings, type VaultMcpSettings } from "../src/config/settings";
 import { IndexedNoteSearch, scanSearch } from "../src/vault/search";
 import { createApp } from "../test/double/obsidian";
-import { fastifyDocsVaultDir, findProjectRoot, fixturesDir, importRulesVaultDir, npmDocsVaultDir, obsidianHelpVaultDir } from "../test/helpers/fixtures";
+import {
+	fastifyDocsVaultDir,
+	findProjectRoot,
+	fixturesDir,
+	importRulesVaultDir,
+	npmDocsVaultDir,
+	obsidianHelpVaultDir,
+	obsidianHubVaultDir,
+} from "../test/helpers/fixtures";
 import VaultMcpPlugin from "../src/main";
 import { COMMON_QUERIES, SYNTHETIC_QUERIES, TASKS_DEMO_QUERIES, WORST_CASE_QUERIES, type BenchQuery } from "./querySet";
 import { writeCommonVocabularyVault, writeSyntheticVault } from "./syntheticVault";
@@ -32,6 +40,8 @@ import { IMPORT_RULES_JUDGED_QUERIES } from "./importRulesJudgedQueries";
 import { FASTIFY_DOCS_JUDGED_QUERIES } from "./fastifyDocsJudgedQueries";
 import { NPM_DOCS_JUDGED_QUERIES } from "./npmDocsJudgedQueries";
 import { UNSEEN_JUDGED_QUERIES } from "./unseenJudgedQueries";
+import { OBSIDIAN_HUB_DEV_QUERIES } from "./obsidianHubDevQueries";
+import { OBSIDIAN_HUB_JUDGED_QUERIES } from "./obsidianHubJudgedQueries";
 import { benchProtocolCost, writeTinyVault } from "./protocol";
 import { benchBases } from "./bases";
 import { benchVaultWide } from "./vaultWide";
@@ -349,7 +359,9 @@ async function benchCommonVault(size: number): Promise<void> {
  * docs (bench/npmDocsJudgedQueries.ts, installed by scripts/test-tools.mjs), eslint-plugin-import's
  * rule pages (bench/importRulesJudgedQueries.ts, held out: never tuned on), fastify's documentation
  * (bench/fastifyDocsJudgedQueries.ts, the second held-out set) and the Obsidian Help
- * vault (bench/unseenJudgedQueries.ts, where `npm run fixtures -- --set obsidian-help` fetched it).
+ * vault (bench/unseenJudgedQueries.ts, where `npm run fixtures -- --set obsidian-help` fetched it),
+ * and the Obsidian Hub community vault (bench/obsidianHubJudgedQueries.ts, held out, where
+ * `npm run fixtures -- --set obsidian-hub` fetched it).
  */
 async function benchJudged(): Promise<void> {
 	const makeRoot = () => fs.mkdtemp(nodePath.join(os.tmpdir(), "vault-mcp-bench-judged-"));
@@ -363,6 +375,11 @@ async function benchJudged(): Promise<void> {
 		sources["obsidian-help"] = obsidianHelpVaultDir();
 	} catch (missing) {
 		console.log(`unseen judged queries (Obsidian Help) not run: ${(missing as Error).message}`);
+	}
+	try {
+		sources["obsidian-hub"] = obsidianHubVaultDir();
+	} catch (missing) {
+		console.log(`held-out judged queries (Obsidian Hub) not run: ${(missing as Error).message}`);
 	}
 	const roots: Partial<Record<JudgedQuery["vault"], string>> = {};
 	try {
@@ -379,6 +396,10 @@ async function benchJudged(): Promise<void> {
 			["held-out judged queries (fastify docs)", FASTIFY_DOCS_JUDGED_QUERIES],
 		] as Array<[string, JudgedQuery[]]>;
 		if (roots["obsidian-help"] !== undefined) sets.push(["unseen judged queries (Obsidian Help)", UNSEEN_JUDGED_QUERIES]);
+		if (roots["obsidian-hub"] !== undefined) {
+			sets.push(["development judged queries (Obsidian Hub)", OBSIDIAN_HUB_DEV_QUERIES]);
+			sets.push(["held-out judged queries (Obsidian Hub)", OBSIDIAN_HUB_JUDGED_QUERIES]);
+		}
 		await withJudgedSearch(roots, async (search) => {
 			for (const [name, queries] of sets) {
 				const scores = await scoreJudgedQueries(search, queries);

@@ -4,9 +4,11 @@
 //                  (MIT; test/fixtures-manifest.json): every test suite needs it.
 //   obsidian-help  the English Obsidian Help vault (test/fixtures-manifest-obsidian-help.json, whose
 //                  `license` says on what terms): the unseen judged search queries and the bench read it.
+//   obsidian-hub   the Obsidian Hub community vault, 6,571 notes and 29 MB (test/fixtures-manifest-obsidian-hub.json):
+//                  only its judged queries read it (the bench, and searchRanking.test.ts where it is), so it is fetched only when named with --set.
 //
-//   npm run fixtures                          download every set from GitHub into .fixtures/
-//   npm run fixtures -- --set NAME            only that set (golden, obsidian-help)
+//   npm run fixtures                          download the sets every checkout wants (golden, obsidian-help) into .fixtures/
+//   npm run fixtures -- --set NAME            only that set (golden, obsidian-help, obsidian-hub)
 //   npm run fixtures -- --tarball FILE        use a codeload tarball of the set's pinned commit fetched by other means
 //   npm run fixtures -- --from DIR            use a checkout of the set's repository, or a copy laid out like .fixtures/
 //   npm run fixtures -- --out DIR             write somewhere else (then set VAULT_MCP_FIXTURES=DIR)
@@ -76,6 +78,16 @@ const SETS = {
 		checkoutMarker: "en/Home.md",
 		readBy: [["vaults/obsidian-help-en/", ["test/integration/searchRanking.test.ts", "npm run bench"]]],
 		defaults: { repository: "obsidianmd/obsidian-help", commit: "fa179e91e86eaff5859226cc045c81000d64e3cd", license: "none stated" },
+	},
+	"obsidian-hub": {
+		manifestPath: path.join(PROJECT_ROOT, "test", "fixtures-manifest-obsidian-hub.json"),
+		upstreamFolders: [["vaults/obsidian-hub/", ""]],
+		ownedFolders: ["vaults/obsidian-hub"],
+		checkoutMarker: "00 - Start here.md",
+		readBy: [["vaults/obsidian-hub/", ["test/integration/searchRanking.test.ts", "npm run bench"]]],
+		defaults: { repository: "obsidian-community/obsidian-hub", commit: "dae4bcf14d27eb3691aa73b2e906e0d1dc7b1e0c", license: "none stated" },
+		// Thousands of files a download: only when asked for by name.
+		onlyWhenNamed: true,
 	},
 };
 
@@ -281,7 +293,7 @@ async function collect(set, manifest, source) {
 
 async function fetchCommand(options) {
 	const hasSource = options.from || options.tarball || options.rawBase;
-	const names = options.set ? [options.set] : hasSource ? ["golden"] : Object.keys(SETS);
+	const names = options.set ? [options.set] : hasSource ? ["golden"] : Object.keys(SETS).filter((name) => !SETS[name].onlyWhenNamed);
 	for (const name of names) await fetchSet(name, SETS[name], options);
 	return 0;
 }

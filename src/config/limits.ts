@@ -239,7 +239,10 @@ export const MAX_WORD_FORM_CANDIDATES = 2_000;
 /**
  * When fewer notes than the page asks for hold every query word, the notes holding at least this
  * share of the words (rounded up; one word fewer for a note whose title or an alias holds one of
- * them) fill it, the ones covering most first.
+ * them) fill it, the ones covering most first. Where the notes holding every word fill the page, a
+ * note named by one of the words (title or alias) and holding that share still competes on its
+ * score: a page named for the topic that lacks an everyday word of the question ("work with video
+ * and audio files") beats long notes that mention every word in passing.
  */
 export const SOFT_AND_MIN_WORD_SHARE = 0.5;
 /**

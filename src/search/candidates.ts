@@ -145,6 +145,8 @@ export class CandidateFinder {
 	 * no excluded word or phrase, accepted (null: all), in slot order and laid out as `intersect`
 	 * lays them: one pass over each term's postings, so it costs what the terms' notes cost. A
 	 * wanted phrase's value is a bound, as in `holdingAll`. In steps, as `holdingAll`.
+	 * `namedOnly`: of the notes lacking a term, only those with a term in the title or an alias
+	 * (the notes holding every term are all there); for a search without phrases.
 	 */
 	*holdingMost(
 		required: readonly ResolvedTerm[],
@@ -152,11 +154,14 @@ export class CandidateFinder {
 		excludedWords: Uint8Array | null,
 		excluded: readonly ResolvedTerm[],
 		accepted: Uint8Array | null,
+		namedOnly = false,
 	): Generator<void, Gathered, void> {
 		const termCount = required.length;
 		// A note named by one of the words may hold one word fewer: those are gathered too.
 		const gathered = Math.max(1, minimum - 1);
 		const held = new Uint16Array(this.index.nextSlot);
+		// Marked from the postings' own values, so a note that lacks a term and is named by none is passed over unread.
+		const named = namedOnly ? new Uint8Array(this.index.nextSlot) : null;
 		let low = this.index.nextSlot;
 		let high = -1;
 		let candidates = 0;
@@ -167,6 +172,7 @@ export class CandidateFinder {
 				const count = held[slot] as number;
 				if (count + 1 === gathered) candidates++;
 				held[slot] = count + 1;
+				if (named && ((term.values[index] as number) & IN_TITLE) !== 0) named[slot] = 1;
 			}
 			if (term.length > 0) {
 				low = Math.min(low, term.slots[0] as number);
@@ -181,7 +187,8 @@ export class CandidateFinder {
 		let total = 0;
 		candidates: for (let slot = low; slot <= high; slot++) {
 			if ((slot & GATHER_STEP_MASK) === GATHER_STEP_MASK) yield;
-			if ((held[slot] as number) < gathered) continue;
+			const count = held[slot] as number;
+			if (count < gathered || (named && count < termCount && named[slot] !== 1)) continue;
 			if ((accepted && accepted[slot] !== 1) || (excludedWords && excludedWords[slot] === 1)) continue;
 			const doc = this.index.documents[slot];
 			if (!doc) continue;
@@ -192,7 +199,7 @@ export class CandidateFinder {
 				if (at < term.length && term.slots[at] === slot && this.index.matchValue(term, at, doc) !== 0) continue candidates;
 			}
 			let holding = 0;
-			let named = false;
+			let isNamed = false;
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {
 				const term = required[termIndex] as ResolvedTerm;
 				const at = seek(term.slots, term.length, cursors[termIndex] as number, slot);
@@ -201,9 +208,9 @@ export class CandidateFinder {
 				const value = !held ? 0 : term.phrase ? phraseValueBound(term, wordCursors[termIndex] as number[], slot) : this.index.matchValue(term, at, doc);
 				values[total * termCount + termIndex] = value;
 				if (value !== 0) holding++;
-				if (value & IN_TITLE) named = true;
+				if (value & IN_TITLE) isNamed = true;
 			}
-			if (joinsPartialAnswer(holding, minimum, named)) slots[total++] = slot;
+			if (joinsPartialAnswer(holding, minimum, isNamed) && (!named || isNamed || holding === termCount)) slots[total++] = slot;
 		}
 		return { slots, values, total, unverified: phrasesOf(required), minimum };
 	}

@@ -16,13 +16,14 @@ import {
 	type TermEvidence,
 } from "./postingValues";
 import { countPhrase, phraseChecksNotice, type PhraseChecks } from "./phrases";
-import type { ParsedQuery } from "./query";
+import type { ParsedQuery, QueryTerm } from "./query";
 import {
 	BM25_B,
 	BM25_K1,
 	COVERAGE_POWER,
 	fieldScore,
 	FORM_MATCH_WEIGHT,
+	JOINED_WORD_WEIGHT,
 	memoized,
 	onceEach,
 	OPTIONAL_WORD_WEIGHT,
@@ -35,6 +36,7 @@ import {
 	type Ranked,
 } from "./rank";
 import { snippetsOf } from "./snippets";
+import { ENGLISH_PARTICLES } from "./stopWords";
 import { unionScratch } from "./unions";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor, type Stemmer } from "./stemmers";
 
@@ -68,6 +70,12 @@ export interface SearchHit {
  */
 export type SearchPause = () => Promise<void> | null;
 
+/** A word two adjacent query words make together, and the indexes of the query terms it stands for. */
+interface JoinedWord {
+	term: ResolvedTerm;
+	parts: number[];
+}
+
 /** A search pauses only between this many candidates (a power of two less one: a mask), so asking costs nothing. */
 const PAUSE_CHECK_MASK = 255;
 /** A search that found the index changed across its pauses this many times runs its last attempt in one piece. */
@@ -86,6 +94,8 @@ export class SearchEngine {
 	/** The notes searched: add, replace and remove them here; a search that paused sees the change and starts again. */
 	readonly index: PostingsIndex;
 	private readonly candidates: CandidateFinder;
+	/** What the last `titleTier` found of how well the note's best alias holding every term and the query overlap (titleCoverage). */
+	private aliasCoverage = 0;
 
 	/**
 	 * `stem` finds word forms (stemmers.ts); null matches words as typed and prefixes only.
@@ -184,6 +194,7 @@ export class SearchEngine {
 		const excludedPhrases = exclusions.filter((term) => term.tokens.length > 1).flatMap((term) => optional(this.index.resolve(term.tokens)));
 		const optionalTerms = query.optional.filter(firstSight).flatMap((term) => optional(this.index.resolveWhole(term.tokens)));
 		const termCount = terms.length;
+		const joined = this.joinedWords(query, terms, stem);
 		// A search that may pause gathers into arrays of its own: another search runs meanwhile and reuses the shared scratch.
 		const finder = pause ? new CandidateFinder(this.index) : this.candidates;
 		// Notes few enough have their phrases read here, all of them; more are read best first while ranking (rankByBounds).
@@ -196,7 +207,11 @@ export class SearchEngine {
 		if (gathered) gathered = await readPhrases(gathered);
 		if (gathered === undefined) return null;
 		// Unread phrases mean more than phraseReadAllMax notes may hold every term, more than a page: no partial answer.
-		if (termCount > 1 && (gathered === null || gathered.total < limit)) {
+		// Where notes holding every word fill the page, a note named by most of them (its title or
+		// an alias) still competes on its score: long notes that mention every word in passing
+		// (newsletters, changelogs) would otherwise crowd out the page named for the topic.
+		const namedOnly = gathered !== null && gathered.total >= limit && wanted.every((term) => !term.phrase);
+		if (termCount > 1 && (gathered === null || gathered.total < limit || namedOnly)) {
 			gathered = await this.stepped(
 				finder.holdingMost(
 					wanted,
@@ -204,6 +219,7 @@ export class SearchEngine {
 					excludedWords,
 					excludedPhrases,
 					accepted?.slots ?? null,
+					namedOnly,
 				),
 				pause,
 				generation,
@@ -223,6 +239,9 @@ export class SearchEngine {
 		});
 		const optionalIdf = optionalTerms.map((term) => idfOf(frequency(term)));
 		const optionalCursors = new Array<number>(optionalTerms.length).fill(0);
+		const joinedIdf = joined.map((word) => idfOf(frequency(word.term)));
+		const joinedCursors = new Array<number>(joined.length).fill(0);
+		const joinedHeld = new Uint8Array(termCount);
 		const exactCursors = new Array<number>(termCount).fill(0);
 		const formCursors = new Array<number>(termCount).fill(0);
 		const optionalIds = new Set<number>(
@@ -247,6 +266,7 @@ export class SearchEngine {
 				exactCursors.fill(0);
 				formCursors.fill(0);
 				optionalCursors.fill(0);
+				joinedCursors.fill(0);
 			}
 			const slot = slots[index] as number;
 			const norm = normBase + normScale * Math.max(1, bodyLengths[slot] as number);
@@ -300,11 +320,31 @@ export class SearchEngine {
 				score += OPTIONAL_WORD_WEIGHT * (optionalIdf[termIndex] as number) * fieldScore(value, norm);
 				titleWords += titleCount(value);
 			}
-			const coverage = titleCoverage(titleWords, titleLengths[slot] as number, totalIdf > 0 ? titleIdf / totalIdf : 1);
-			const titleTier = inTitle ? this.titleTier(slot, evidence, optionalIds) : 0;
+			// A word the query's two adjacent words make stands for them both: in the score, the title and the share held.
+			joinedHeld.fill(0);
+			for (let joinedIndex = 0; joinedIndex < joined.length; joinedIndex++) {
+				const word = joined[joinedIndex] as JoinedWord;
+				const at = seek(word.term.slots, word.term.length, joinedCursors[joinedIndex] as number, slot);
+				joinedCursors[joinedIndex] = at;
+				if (at >= word.term.length || word.term.slots[at] !== slot) continue;
+				const value = word.term.values[at] as number;
+				score += JOINED_WORD_WEIGHT * (joinedIdf[joinedIndex] as number) * fieldScore(value, norm);
+				titleWords += titleCount(value);
+				for (const part of word.parts) {
+					joinedHeld[part] = 1;
+					if (titleCount(value) > 0) titleIdf += requiredIdf[part] as number;
+				}
+			}
+			const titleTier = inTitle ? this.titleTier(slot, evidence, optionalIds, requiredIdf, totalIdf) : 0;
+			// An alias naming the query is a name as much as the title: the better covered counts (`Kanban board` for `obsidian-kanban`).
+			const coverage = Math.max(
+				titleCoverage(titleWords, titleLengths[slot] as number, totalIdf > 0 ? Math.min(1, titleIdf / totalIdf) : 1),
+				inTitle ? this.aliasCoverage : 0,
+			);
 			let heldIdf = 0;
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {
-				if (matched[termIndex] === 1) heldIdf += (requiredIdf[termIndex] as number) * (strongMask[termIndex] === 1 ? 1 : PREFIX_MATCH_WEIGHT);
+				if (joinedHeld[termIndex] === 1) heldIdf += requiredIdf[termIndex] as number;
+				else if (matched[termIndex] === 1) heldIdf += (requiredIdf[termIndex] as number) * (strongMask[termIndex] === 1 ? 1 : PREFIX_MATCH_WEIGHT);
 			}
 			const share = totalIdf > 0 ? heldIdf / totalIdf : 1;
 			// Compared before the score. One word: held as typed or in another form, then the title
@@ -384,12 +424,39 @@ export class SearchEngine {
 	}
 
 	/**
+	 * The words that a query word and the particle after it make written as one, as typed (`back
+	 * up` → `backup`) or with the first word's stem (`logged in` → `login`), that some note holds as
+	 * a word (ENGLISH_PARTICLES); each with the query terms it stands for.
+	 */
+	private joinedWords(query: ParsedQuery, terms: readonly QueryTerm[], stem: Stemmer | null): JoinedWord[] {
+		const found = new Map<string, JoinedWord>();
+		const termOf = (word: string) => terms.findIndex((term) => term.tokens.length === 1 && term.tokens[0] === word);
+		for (const [first, second] of query.adjacent ?? []) {
+			if (!ENGLISH_PARTICLES.has(second) || termOf(first) < 0) continue;
+			const parts = [termOf(first), termOf(second)].filter((index) => index >= 0);
+			for (const word of new Set([first + second, (stem ? stem(first) : first) + second])) {
+				if (found.has(word) || termOf(word) >= 0) continue;
+				const term = this.index.resolveWhole([word]);
+				if (term) found.set(word, { term, parts });
+			}
+		}
+		return [...found.values()];
+	}
+
+	/**
 	 * How a note's title or one of its aliases answers the query: TITLE_TIER_WHOLE when a name is
 	 * nothing but the query's words (stop words included) and holds every term, TITLE_TIER_ALL
 	 * when it holds every term, TITLE_TIER_SOME when it holds some, 0 otherwise. Words count as
 	 * typed or in another form; a word's extensions do not make a title match.
 	 */
-	private titleTier(slot: number, evidence: readonly TermEvidence[], optionalIds: ReadonlySet<number>): number {
+	private titleTier(
+		slot: number,
+		evidence: readonly TermEvidence[],
+		optionalIds: ReadonlySet<number>,
+		requiredIdf: readonly number[],
+		totalIdf: number,
+	): number {
+		this.aliasCoverage = 0;
 		const doc = this.index.documents[slot];
 		if (!doc) return 0;
 		const holds = (name: Uint32Array, term: TermEvidence) => {
@@ -404,13 +471,25 @@ export class SearchEngine {
 			evidence.some((term) => (term.strongIds ? term.strongIds.has(id) : (term.any.phrase ?? []).some((position) => position[id] === 1)));
 		let best = 0;
 		const names = this.index.namesOf(doc);
-		for (const name of [names.title, ...names.aliases]) {
+		for (const [nameIndex, name] of [names.title, ...names.aliases].entries()) {
 			let held = 0;
-			for (const term of evidence) if (holds(name, term)) held++;
+			let heldIdf = 0;
+			for (const [termIndex, term] of evidence.entries()) {
+				if (!holds(name, term)) continue;
+				held++;
+				heldIdf += requiredIdf[termIndex] as number;
+			}
 			if (held === 0) continue;
+			// Only an alias naming every term: many aliases are old names or redirects (`Markdown`,
+			// `Sync FAQ`), and one holding a single word of a question says little about the note.
+			if (nameIndex > 0 && held === evidence.length) {
+				let queryWords = 0;
+				for (const id of name) if (isQueryWord(id)) queryWords++;
+				const coverage = titleCoverage(queryWords, name.length, totalIdf > 0 ? heldIdf / totalIdf : 1);
+				if (coverage > this.aliasCoverage) this.aliasCoverage = coverage;
+			}
 			const tier = held < evidence.length ? TITLE_TIER_SOME : name.every(isQueryWord) ? TITLE_TIER_WHOLE : TITLE_TIER_ALL;
 			if (tier > best) best = tier;
-			if (best === TITLE_TIER_WHOLE) break;
 		}
 		return best;
 	}

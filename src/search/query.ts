@@ -17,6 +17,11 @@ export interface ParsedQuery {
 	excluded: QueryTerm[];
 	/** Whole words a result need not hold but that rank it higher when it does (the query's stop words). */
 	optional: QueryTerm[];
+	/**
+	 * Each two plain words typed one after the other (not quoted, not excluded), in order: a
+	 * person types `log in`, `back up`, `set up` where the notes say `login`, `backup`, `setup`.
+	 */
+	adjacent?: Array<[string, string]>;
 }
 
 /**
@@ -25,13 +30,17 @@ export interface ParsedQuery {
  * is matched as a phrase of its parts, so a compound never matches notes that share one part. Pure.
  */
 export function parseQuery(query: string): ParsedQuery {
-	const parsed: ParsedQuery = { required: [], excluded: [], optional: [] };
+	const parsed: ParsedQuery = { required: [], excluded: [], optional: [], adjacent: [] };
 	const pattern = /(-?)"([^"]*)"?|(-?)(\S+)/gu;
+	let previousWord: string | null = null;
 	for (const match of query.matchAll(pattern)) {
 		const quoted = match[2] !== undefined;
 		const negated = (match[1] ?? match[3] ?? "") === "-";
 		const source = match[2] ?? match[4] ?? "";
 		const tokens = tokenize(source).map((token) => token.value);
+		const plainWord = !quoted && !negated && tokens.length === 1 ? (tokens[0] ?? null) : null;
+		if (previousWord !== null && plainWord !== null) parsed.adjacent?.push([previousWord, plainWord]);
+		previousWord = plainWord;
 		if (tokens.length === 0) continue;
 		(negated ? parsed.excluded : parsed.required).push({ tokens, source, quoted });
 	}

@@ -24,6 +24,12 @@ export const TITLE_COVERAGE_WEIGHT = 3;
  */
 export const FORM_MATCH_WEIGHT = 0.7;
 export const PREFIX_MATCH_WEIGHT = 0.3;
+/**
+ * How much a word that two adjacent query words make together (`log in` → `login`, `back up` →
+ * `backup`, `setting up` → `setup`) counts, against a query word as typed: it is what the person
+ * meant as often as the two words are, but it finds no note by itself, so it only ranks.
+ */
+export const JOINED_WORD_WEIGHT = 1;
 /** Title tiers: no query word in the title or an alias, some, all, the whole name is the query's words. */
 export const TITLE_TIER_SOME = 1;
 export const TITLE_TIER_ALL = 2;

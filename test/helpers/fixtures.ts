@@ -38,6 +38,7 @@ function fixtureCandidates(projectRoot: string, env: NodeJS.ProcessEnv): string[
 /** The golden data's manifest, and the Obsidian Help vault's (the unseen judged queries read it). */
 const GOLDEN_MANIFEST = "fixtures-manifest.json";
 const OBSIDIAN_HELP_MANIFEST = "fixtures-manifest-obsidian-help.json";
+const OBSIDIAN_HUB_MANIFEST = "fixtures-manifest-obsidian-hub.json";
 
 /** The files a manifest lists that a folder lacks (presence only: `npm run fixtures` checks the bytes). */
 function missingFixtureFiles(projectRoot: string, dir: string, manifestName: string = GOLDEN_MANIFEST): string[] {
@@ -81,6 +82,22 @@ export function obsidianHelpVaultDir(projectRoot: string = findProjectRoot(), en
 	const dir = fixtureCandidates(projectRoot, env).find((candidate) => missingFixtureFiles(projectRoot, candidate, OBSIDIAN_HELP_MANIFEST).length === 0);
 	if (dir === undefined) throw new Error(OBSIDIAN_HELP_HINT);
 	return nodePath.join(dir, "vaults", "obsidian-help-en");
+}
+
+/** What to do when the Obsidian Hub vault is nowhere: the bench and the ranking test print this line instead of its scores. */
+const OBSIDIAN_HUB_HINT =
+	'The Obsidian Hub vault that the community judged search queries run on is missing: run "npm run fixtures -- --set obsidian-hub" (6,571 notes, 29 MB from GitHub at a pinned commit, checksums verified; offline, a tarball of that commit with --tarball), or set VAULT_MCP_FIXTURES to a folder that holds it.';
+
+/**
+ * The Obsidian Hub community vault (test/fixtures-manifest-obsidian-hub.json), looked for in the
+ * same folders as the golden data; throws OBSIDIAN_HUB_HINT when none holds all of it. Only its
+ * judged queries read it (the bench, and the ranking test where it was fetched): it is too big a
+ * download for every test run.
+ */
+export function obsidianHubVaultDir(projectRoot: string = findProjectRoot(), env: NodeJS.ProcessEnv = process.env): string {
+	const dir = fixtureCandidates(projectRoot, env).find((candidate) => missingFixtureFiles(projectRoot, candidate, OBSIDIAN_HUB_MANIFEST).length === 0);
+	if (dir === undefined) throw new Error(OBSIDIAN_HUB_HINT);
+	return nodePath.join(dir, "vaults", "obsidian-hub");
 }
 
 /** Where `npm test`'s pretest installs the npm package whose Markdown docs are the npm-docs judged vault. */

@@ -121,6 +121,14 @@ describe("titles and aliases above body matches: whole, then all words, then som
 		expect(hit?.path).toBe("Pets/Rex.md");
 	});
 
+	test("an alias holding every query word covers the query like a title: a plugin's id-named note with that alias ranks above a long title", async () => {
+		const docs: Doc[] = [
+			{ path: "Kanban board of the team for the week planning.md", text: "Our kanban board, kanban board lanes and cards.", modified: 5 },
+			{ path: "obsidian-kanban.md", text: "Create markdown-backed kanban board views.", aliases: ["Kanban board plugin"], modified: 1 },
+		];
+		expect((await paths(docs, "kanban board"))[0]).toBe("obsidian-kanban.md");
+	});
+
 	test("a note loses its old aliases when it is replaced", async () => {
 		const engine = new SearchEngine();
 		engine.index.add("Rex.md", "Rex", 1, "Our dog.", [], ["Doggo"]);
@@ -146,10 +154,32 @@ describe("soft AND: all words when enough notes hold them, else the notes coveri
 		expect(answer.results.map((hit) => hit.path)).not.toContain("Shopping.md");
 	});
 
-	test("notes holding every word alone answer when they fill the page", async () => {
-		const answer = await searchDocs(docs, "phone computer", { limit: 1 });
-		expect(answer.total).toBe(1);
-		expect(answer.results.map((hit) => hit.path)).toEqual(["Sync your notes across devices.md"]);
+	test("a note named by one of the words competes with the notes holding every word, so the page's order does not depend on its size", async () => {
+		// Before, "Sync…" alone filled a page of one (it holds both words), while a page of ten put Phone.md first.
+		const all = await searchDocs(docs, "phone computer");
+		expect(all.results.map((hit) => [hit.path, hit.matched_words])).toEqual([
+			["Phone.md", ["phone"]],
+			["Sync your notes across devices.md", ["phone", "computer"]],
+		]);
+		expect(all.total).toBe(2);
+		const one = await searchDocs(docs, "phone computer", { limit: 1 });
+		expect(one.results.map((hit) => hit.path)).toEqual(["Phone.md"]);
+		expect(one.total).toBe(2);
+	});
+
+	test("a note named by most of the words outranks long notes that mention them all in passing", async () => {
+		// Newsletters that touch every topic once hold every word; the page named for the topic lacks an everyday one.
+		const roundups: Doc[] = Array.from({ length: 12 }, (_, index) => ({
+			path: `Roundup ${index}.md`,
+			text: `${"This week in the community: themes, plugins, sync, graphs, tables and more. ".repeat(20)}Some work on video players, audio recorders and files. ${"Other news follows. ".repeat(20)}`,
+			modified: 10 + index,
+		}));
+		const category: Doc = { path: "Plugins for Video and Audio files.md", text: "- Media Extended\n- Audio Recorder\n- Video Timestamps", modified: 1 };
+		const found = await paths([...roundups, category], "work with video and audio files");
+		expect(found[0]).toBe("Plugins for Video and Audio files.md");
+		// A note that lacks a word and is named by none of them is not gathered where every word's notes fill the page.
+		const unnamed: Doc = { path: "Media.md", text: "video audio files", modified: 2 };
+		expect(await paths([...roundups, unnamed], "work with video and audio files")).not.toContain("Media.md");
 	});
 
 	test("exclusions still remove notes from a partial answer", async () => {
@@ -211,5 +241,27 @@ describe("folder words rank like a heading's", () => {
 
 	test("a folder's name alone finds no note: like a heading, it ranks, it does not find", async () => {
 		expect(await paths(docs, "journal")).toEqual([]);
+	});
+});
+
+describe("a verb and its particle typed apart find the word the notes write as one", () => {
+	const docs: Doc[] = [
+		{ path: "Logging.md", text: "The log level decides which lines are written to the log file; registry requests are logged too.", modified: 5 },
+		{ path: "Configuration.md", text: "Settings for the registry, the log and the cache. The registry url is read from here.", modified: 4 },
+		{ path: "login.md", text: "Authenticate against the registry: store a token for it.", modified: 1 },
+	];
+
+	test("`log in` and `logged in` rank the login page first", async () => {
+		expect((await paths(docs, "log in to the registry"))[0]).toBe("login.md");
+		expect((await paths(docs, "logged in to the registry"))[0]).toBe("login.md");
+	});
+
+	test("two words that are no verb and particle are not joined, and a quoted phrase never is", async () => {
+		const identifiers: Doc[] = [
+			{ path: "Example.md", text: "const mypackage = require('mypackage'); mypackage mypackage", modified: 1 },
+			{ path: "Publishing.md", text: "Publish my package to the registry: the package is packed and uploaded.", modified: 2 },
+		];
+		expect((await paths(identifiers, "publish my package"))[0]).toBe("Publishing.md");
+		expect((await paths(docs, '"log in" registry'))[0]).not.toBe("login.md");
 	});
 });

@@ -23,7 +23,7 @@ describe("parseQuery: what a person types into search", () => {
 
 	test("an unclosed quote runs to the end; empty quotes, lone dashes and punctuation are ignored", () => {
 		expect(tokens(parseQuery('"open phrase here').required)).toEqual([["open", "phrase", "here"]]);
-		expect(parseQuery('"" - !!! ')).toEqual({ required: [], excluded: [], optional: [] });
+		expect(parseQuery('"" - !!! ')).toEqual({ required: [], excluded: [], optional: [], adjacent: [] });
 	});
 
 	test("never throws, and every term it keeps has tokens", () => {
@@ -64,5 +64,16 @@ describe("isPrefixWord", () => {
 		expect(isPrefixWord("a".repeat(MIN_PREFIX_CHARS))).toBe(true);
 		expect(isPrefixWord("a".repeat(MIN_PREFIX_CHARS - 1))).toBe(false);
 		expect(isPrefixWord("🚀".repeat(MIN_PREFIX_CHARS - 1))).toBe(false);
+	});
+});
+
+describe("parseQuery: adjacent plain words", () => {
+	test("each two plain words typed one after the other, in order; quotes and exclusions break the run", () => {
+		expect(parseQuery("log in to npm").adjacent).toEqual([
+			["log", "in"],
+			["in", "to"],
+			["to", "npm"],
+		]);
+		expect(parseQuery('back "up" -down set up').adjacent).toEqual([["set", "up"]]);
 	});
 });
