@@ -140,13 +140,95 @@ export class CandidateFinder {
 	}
 
 	/**
+	 * `all` (what `holdingAll` gathered into this finder's scratch) joined by the notes that lack a
+	 * term but have one in the title or an alias and hold at least `minimum` less one of the terms
+	 * (joinsPartialAnswer), with no excluded word or phrase, accepted; in slot order and laid out as
+	 * `all`. For a search without wanted phrases. The terms' postings are read for their title flag
+	 * only, and only the notes so named are looked at: far cheaper than `holdingMost`'s count of
+	 * every note. In steps, as `holdingAll`.
+	 */
+	*withNamedPartials(
+		required: readonly ResolvedTerm[],
+		minimum: number,
+		all: Gathered,
+		excludedWords: Uint8Array | null,
+		excluded: readonly ResolvedTerm[],
+		accepted: Uint8Array | null,
+	): Generator<void, Gathered, void> {
+		const termCount = required.length;
+		// 1: holds every term (already in `all`) or already listed as named.
+		const seen = new Uint8Array(this.index.nextSlot);
+		for (let index = 0; index < all.total; index++) seen[all.slots[index] as number] = 1;
+		const named: number[] = [];
+		for (const term of required) {
+			for (let index = 0; index < term.length; index++) {
+				if ((index & COUNT_STEP_MASK) === COUNT_STEP_MASK) yield;
+				if (((term.values[index] as number) & IN_TITLE) === 0) continue;
+				const slot = term.slots[index] as number;
+				if (seen[slot] === 1) continue;
+				seen[slot] = 1;
+				named.push(slot);
+			}
+		}
+		named.sort((a, b) => a - b);
+		const extraSlots: number[] = [];
+		const extraValues: number[] = [];
+		const cursors = new Array<number>(termCount).fill(0);
+		const excludedCursors = new Array<number>(excluded.length).fill(0);
+		const needsDocument = excluded.some((term) => term.phrase);
+		candidates: for (let namedIndex = 0; namedIndex < named.length; namedIndex++) {
+			if ((namedIndex & GATHER_STEP_MASK) === GATHER_STEP_MASK) yield;
+			const slot = named[namedIndex] as number;
+			if ((accepted && accepted[slot] !== 1) || (excludedWords && excludedWords[slot] === 1)) continue;
+			const doc = needsDocument ? this.index.documents[slot] : undefined;
+			if (needsDocument && !doc) continue;
+			for (let termIndex = 0; termIndex < excluded.length; termIndex++) {
+				const term = excluded[termIndex] as ResolvedTerm;
+				const at = seek(term.slots, term.length, excludedCursors[termIndex] as number, slot);
+				excludedCursors[termIndex] = at;
+				if (at < term.length && term.slots[at] === slot && this.index.matchValue(term, at, doc) !== 0) continue candidates;
+			}
+			const row = extraValues.length;
+			let holding = 0;
+			for (let termIndex = 0; termIndex < termCount; termIndex++) {
+				const term = required[termIndex] as ResolvedTerm;
+				const at = seek(term.slots, term.length, cursors[termIndex] as number, slot);
+				cursors[termIndex] = at;
+				const value = at < term.length && term.slots[at] === slot ? this.index.matchValue(term, at, undefined) : 0;
+				extraValues.push(value);
+				if (value !== 0) holding++;
+			}
+			if (joinsPartialAnswer(holding, minimum, true)) extraSlots.push(slot);
+			else extraValues.length = row;
+		}
+		if (extraSlots.length === 0) return all;
+		// Merged from the back, in place: `all` is this finder's scratch, grown (its contents kept) to hold both.
+		const total = all.total + extraSlots.length;
+		const slots = (this.candidateSlots = growUint32(all.slots, total));
+		const values = (this.candidateValues = growUint32(all.values, total * termCount));
+		let fromAll = all.total - 1;
+		let fromExtra = extraSlots.length - 1;
+		for (let out = total - 1; out >= 0; out--) {
+			if (fromExtra >= 0 && (fromAll < 0 || (extraSlots[fromExtra] as number) > (slots[fromAll] as number))) {
+				slots[out] = extraSlots[fromExtra] as number;
+				for (let termIndex = 0; termIndex < termCount; termIndex++)
+					values[out * termCount + termIndex] = extraValues[fromExtra * termCount + termIndex] as number;
+				fromExtra--;
+			} else {
+				slots[out] = slots[fromAll] as number;
+				values.copyWithin(out * termCount, fromAll * termCount, (fromAll + 1) * termCount);
+				fromAll--;
+			}
+		}
+		return { slots, values, total, unverified: [], minimum };
+	}
+
+	/**
 	 * The notes holding at least `minimum` of the wanted terms, or one fewer with one of them in
 	 * the title or an alias (joinsPartialAnswer; value 0 for a term a note lacks),
 	 * no excluded word or phrase, accepted (null: all), in slot order and laid out as `intersect`
 	 * lays them: one pass over each term's postings, so it costs what the terms' notes cost. A
 	 * wanted phrase's value is a bound, as in `holdingAll`. In steps, as `holdingAll`.
-	 * `namedOnly`: of the notes lacking a term, only those with a term in the title or an alias
-	 * (the notes holding every term are all there); for a search without phrases.
 	 */
 	*holdingMost(
 		required: readonly ResolvedTerm[],
@@ -154,14 +236,11 @@ export class CandidateFinder {
 		excludedWords: Uint8Array | null,
 		excluded: readonly ResolvedTerm[],
 		accepted: Uint8Array | null,
-		namedOnly = false,
 	): Generator<void, Gathered, void> {
 		const termCount = required.length;
 		// A note named by one of the words may hold one word fewer: those are gathered too.
 		const gathered = Math.max(1, minimum - 1);
 		const held = new Uint16Array(this.index.nextSlot);
-		// Marked from the postings' own values, so a note that lacks a term and is named by none is passed over unread.
-		const named = namedOnly ? new Uint8Array(this.index.nextSlot) : null;
 		let low = this.index.nextSlot;
 		let high = -1;
 		let candidates = 0;
@@ -172,7 +251,6 @@ export class CandidateFinder {
 				const count = held[slot] as number;
 				if (count + 1 === gathered) candidates++;
 				held[slot] = count + 1;
-				if (named && ((term.values[index] as number) & IN_TITLE) !== 0) named[slot] = 1;
 			}
 			if (term.length > 0) {
 				low = Math.min(low, term.slots[0] as number);
@@ -187,8 +265,7 @@ export class CandidateFinder {
 		let total = 0;
 		candidates: for (let slot = low; slot <= high; slot++) {
 			if ((slot & GATHER_STEP_MASK) === GATHER_STEP_MASK) yield;
-			const count = held[slot] as number;
-			if (count < gathered || (named && count < termCount && named[slot] !== 1)) continue;
+			if ((held[slot] as number) < gathered) continue;
 			if ((accepted && accepted[slot] !== 1) || (excludedWords && excludedWords[slot] === 1)) continue;
 			const doc = this.index.documents[slot];
 			if (!doc) continue;
@@ -199,7 +276,7 @@ export class CandidateFinder {
 				if (at < term.length && term.slots[at] === slot && this.index.matchValue(term, at, doc) !== 0) continue candidates;
 			}
 			let holding = 0;
-			let isNamed = false;
+			let named = false;
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {
 				const term = required[termIndex] as ResolvedTerm;
 				const at = seek(term.slots, term.length, cursors[termIndex] as number, slot);
@@ -208,9 +285,9 @@ export class CandidateFinder {
 				const value = !held ? 0 : term.phrase ? phraseValueBound(term, wordCursors[termIndex] as number[], slot) : this.index.matchValue(term, at, doc);
 				values[total * termCount + termIndex] = value;
 				if (value !== 0) holding++;
-				if (value & IN_TITLE) isNamed = true;
+				if (value & IN_TITLE) named = true;
 			}
-			if (joinsPartialAnswer(holding, minimum, isNamed) && (!named || isNamed || holding === termCount)) slots[total++] = slot;
+			if (joinsPartialAnswer(holding, minimum, named)) slots[total++] = slot;
 		}
 		return { slots, values, total, unverified: phrasesOf(required), minimum };
 	}

@@ -206,25 +206,25 @@ export class SearchEngine {
 				: null;
 		if (gathered) gathered = await readPhrases(gathered);
 		if (gathered === undefined) return null;
+		const partialMinimum = Math.max(1, Math.ceil(termCount * SOFT_AND_MIN_WORD_SHARE));
 		// Unread phrases mean more than phraseReadAllMax notes may hold every term, more than a page: no partial answer.
-		// Where notes holding every word fill the page, a note named by most of them (its title or
-		// an alias) still competes on its score: long notes that mention every word in passing
-		// (newsletters, changelogs) would otherwise crowd out the page named for the topic.
-		const namedOnly = gathered !== null && gathered.total >= limit && wanted.every((term) => !term.phrase);
-		if (termCount > 1 && (gathered === null || gathered.total < limit || namedOnly)) {
+		if (termCount > 1 && (gathered === null || gathered.total < limit)) {
 			gathered = await this.stepped(
-				finder.holdingMost(
-					wanted,
-					Math.max(1, Math.ceil(termCount * SOFT_AND_MIN_WORD_SHARE)),
-					excludedWords,
-					excludedPhrases,
-					accepted?.slots ?? null,
-					namedOnly,
-				),
+				finder.holdingMost(wanted, partialMinimum, excludedWords, excludedPhrases, accepted?.slots ?? null),
 				pause,
 				generation,
 			);
 			if (gathered) gathered = await readPhrases(gathered);
+			if (gathered === undefined) return null;
+		} else if (termCount > 1 && gathered !== null && wanted.every((term) => !term.phrase)) {
+			// The notes holding every word fill the page; a note named by most of them (its title or
+			// an alias) still competes on its score: long notes that mention every word in passing
+			// (newsletters, changelogs) would otherwise crowd out the page named for the topic.
+			gathered = await this.stepped(
+				finder.withNamedPartials(wanted, partialMinimum, gathered, excludedWords, excludedPhrases, accepted?.slots ?? null),
+				pause,
+				generation,
+			);
 			if (gathered === undefined) return null;
 		}
 		if (gathered === null) return { total: 0, hits: [], stem };

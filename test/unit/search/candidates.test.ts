@@ -1,8 +1,8 @@
 import fc from "fast-check";
-import { joinsPartialAnswer, phraseValueBound } from "../../../src/search/candidates";
+import { CandidateFinder, joinsPartialAnswer, phraseValueBound, type Gathered } from "../../../src/search/candidates";
 import { SearchEngine } from "../../../src/search/engine";
 import { PostingsIndex } from "../../../src/search/postings";
-import { BODY_COUNT, IN_HEADING, IN_TITLE, titleCount } from "../../../src/search/postingValues";
+import { BODY_COUNT, emptyTerm, IN_HEADING, IN_TITLE, titleCount } from "../../../src/search/postingValues";
 import { parseQuery } from "../../../src/search/query";
 
 describe("which notes join a partial answer", () => {
@@ -28,6 +28,49 @@ describe("which notes join a partial answer", () => {
 		expect(answer.results.map((hit) => [hit.path, hit.matched_words])).toContainEqual(["Rebuild.md", ["rebuild", "every", "machine"]]);
 		const partial = await engine.search(parseQuery("rebuild native addons upgrading machine"), null, 10, async (path) => texts.get(path) ?? "");
 		expect(partial.results.map((hit) => hit.path)).toEqual(["Config.md", "Rebuild.md"]);
+	});
+});
+
+/** Runs one of the finder's stepped gatherings to its end; a copy, as the finder's scratch is reused. */
+function gathered(steps: Generator<void, Gathered, void>, termCount: number): Array<[number, number[]]> {
+	let next = steps.next();
+	while (!next.done) next = steps.next();
+	const { slots, values, total } = next.value;
+	return Array.from({ length: total }, (_, row) => [slots[row] as number, Array.from(values.subarray(row * termCount, (row + 1) * termCount))]);
+}
+
+describe("notes named by some of the words, joined to the notes holding every word", () => {
+	const VOCABULARY = ["alpha", "beta", "gamma", "delta", "omega"];
+	const text = (maxLength: number) => fc.array(fc.constantFrom(...VOCABULARY), { maxLength }).map((list) => list.join(" "));
+
+	test("they are exactly the notes a partial answer gathers that hold every word or have one in the title, with the same values, in slot order", () => {
+		fc.assert(
+			fc.property(
+				fc.array(fc.record({ title: text(3), body: text(12) }), { minLength: 1, maxLength: 30 }),
+				fc.uniqueArray(fc.constantFrom(...VOCABULARY), { minLength: 2, maxLength: 4 }),
+				fc.option(fc.constantFrom(...VOCABULARY), { nil: undefined }),
+				(notes, query, excludedWord) => {
+					const index = new PostingsIndex(null);
+					notes.forEach((note, at) => index.add(`${at}.md`, note.title, 1, note.body, []));
+					const required = query.map((word) => index.resolve([word]) ?? emptyTerm());
+					const excludedWords = excludedWord === undefined ? null : new Uint8Array(index.nextSlot);
+					if (excludedWords) for (const slot of index.resolve([excludedWord ?? ""])?.slots ?? []) excludedWords[slot] = 1;
+					const minimum = Math.max(1, Math.ceil(query.length / 2));
+					const finder = new CandidateFinder(index);
+					const all = (() => {
+						const steps = finder.holdingAll(required, excludedWords, [], null);
+						let next = steps.next();
+						while (!next.done) next = steps.next();
+						return next.value;
+					})();
+					const joined = gathered(finder.withNamedPartials(required, minimum, all, excludedWords, [], null), query.length);
+					const expected = gathered(new CandidateFinder(index).holdingMost(required, minimum, excludedWords, [], null), query.length).filter(
+						([, values]) => values.every((value) => value !== 0) || values.some((value) => (value & IN_TITLE) !== 0),
+					);
+					expect(joined).toEqual(expected);
+				},
+			),
+		);
 	});
 });
 
