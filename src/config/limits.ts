@@ -392,6 +392,11 @@ export const MAX_JOURNAL_CALL_BYTES = 12 * 1024 * 1024;
  */
 export const RELINKS_APPLIED_AT_ONCE = 64;
 /**
+ * A rename reads and rewrites every note linking to the renamed one in slices of at most this long:
+ * one note may hold tens of thousands of links to it, and in Obsidian the work runs on the interface thread.
+ */
+export const RENAME_PLAN_SLICE_MS = 10;
+/**
  * When either journal bound is passed, the oldest calls are dropped until the journal holds at most
  * this share of each bound, so the file is rewritten once every hundred or so calls rather than on every call.
  */

@@ -1,0 +1,65 @@
+/**
+ * One note a hostile author plants, within every bound the server keeps (a megabyte, 50,000
+ * lines), and one call on it: the call answers, and the server's event loop is never held long
+ * in one piece meanwhile (it is the interface thread inside Obsidian). Each case is measured in
+ * the server's own process with `monitorEventLoopDelay` while the real SDK client makes the call
+ * over real HTTP, and compared with the call itself in the same run (a ratio), never with a
+ * wall-clock bound: a call done in one piece holds the loop for nearly all of its time.
+ */
+import { promises as fs } from "node:fs";
+import * as nodePath from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { connectClient } from "../helpers/http";
+import { settingsWithWriteTokens, startService, type RunningService } from "../helpers/service";
+import { callOk } from "../helpers/tools";
+import { makeVault, removeDir } from "../helpers/vault";
+
+/** How long a call took, and the longest stretch the event loop was held while it ran. */
+async function measured<T>(call: () => Promise<T>): Promise<{ value: T; wallMs: number; longestHoldMs: number }> {
+	const histogram = monitorEventLoopDelay({ resolution: 1 });
+	histogram.enable();
+	const started = performance.now();
+	const value = await call();
+	const wallMs = performance.now() - started;
+	histogram.disable();
+	return { value, wallMs, longestHoldMs: histogram.max / 1e6 };
+}
+
+/** Every write tool allowed for the write token, so no one is asked. */
+function allowAll(): Record<string, "allow"> {
+	return Object.fromEntries(["rename_note", "set_property", "append_to_note"].map((tool) => [tool, "allow" as const]));
+}
+
+describe("a note that links to another 30,000 times", () => {
+	const LINKS = 30_000;
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+
+	beforeAll(async () => {
+		const lines = Array.from({ length: LINKS }, (_, index) => `- [[Hub]] and [[Elsewhere ${index}]]`);
+		vault = await makeVault({ "Hub.md": "# Hub\n", "Links.md": lines.join("\n") + "\n" });
+		const { settings } = settingsWithWriteTokens([]);
+		running = await startService(vault, { levels: ["write"], settings, rights: { write: allowAll() } });
+		client = await connectClient(running.url, running.tokens.write ?? "");
+	}, 60_000);
+	afterAll(async () => {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test("renaming the note it links to rewrites every link, in slices: the loop is never held for most of the call", async () => {
+		const { value, wallMs, longestHoldMs } = await measured(() =>
+			callOk<{ links_updated: number }>(client, "rename_note", { path: "Hub.md", new_path: "Centre.md" }),
+		);
+		expect(value.links_updated).toBe(LINKS);
+		const text = await fs.readFile(nodePath.join(vault, "Links.md"), "utf8");
+		expect(text.split("[[Centre]]").length - 1).toBe(LINKS);
+		expect(text.includes("[[Hub]]")).toBe(false);
+		expect(text.includes("[[Elsewhere 29999]]")).toBe(true);
+		// Splicing each link into the whole text took minutes here; in one piece the hold is the call.
+		expect(longestHoldMs).toBeLessThan(wallMs / 2);
+	}, 120_000);
+});
