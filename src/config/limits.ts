@@ -92,7 +92,7 @@ export const COMPLETE_TASK_OPEN_TASKS_LISTED = 20;
 /** list_tasks result count: default and maximum. */
 export const LIST_TASKS_DEFAULT_LIMIT = 200;
 export const LIST_TASKS_MAX_LIMIT = 1000;
-/** get_note_links: outgoing links returned at most. */
+/** get_note_links: outgoing links, and unresolved link paths, returned at most (each list says its total). */
 export const NOTE_LINKS_MAX_ENTRIES = 1000;
 /** list_templates: templates listed at most. */
 export const TEMPLATES_LISTED = 1000;

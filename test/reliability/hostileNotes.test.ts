@@ -10,6 +10,7 @@ import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { NOTE_LINKS_MAX_ENTRIES } from "../../src/config/limits";
 import { connectClient } from "../helpers/http";
 import { settingsWithWriteTokens, startService, type RunningService } from "../helpers/service";
 import { callOk } from "../helpers/tools";
@@ -49,6 +50,29 @@ describe("a note that links to another 30,000 times", () => {
 		await running.stop();
 		await removeDir(vault);
 	});
+
+	test("get_note_links lists the first 1,000 outgoing and unresolved links with their totals, resolving all of them in slices", async () => {
+		const { value, wallMs, longestHoldMs } = await measured(() =>
+			callOk<{ outgoing: unknown[]; outgoing_total: number; unresolved: string[]; unresolved_total: number; truncated: boolean }>(
+				client,
+				"get_note_links",
+				{
+					path: "Links.md",
+				},
+			),
+		);
+		expect(value.outgoing).toHaveLength(NOTE_LINKS_MAX_ENTRIES);
+		expect(value.outgoing.slice(0, 2)).toEqual([
+			{ link: "Hub", target: "Hub.md", line: 0 },
+			{ link: "Elsewhere 0", target: null, line: 0 },
+		]);
+		expect(value.outgoing_total).toBe(2 * LINKS);
+		expect(value.unresolved).toHaveLength(NOTE_LINKS_MAX_ENTRIES);
+		expect(value.unresolved_total).toBe(LINKS);
+		expect(value.truncated).toBe(true);
+		// Resolving and listing every link in one piece held the loop for the whole call.
+		expect(longestHoldMs).toBeLessThan(wallMs / 2);
+	}, 60_000);
 
 	test("renaming the note it links to rewrites every link, in slices: the loop is never held for most of the call", async () => {
 		const { value, wallMs, longestHoldMs } = await measured(() =>
