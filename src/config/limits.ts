@@ -178,6 +178,8 @@ export const RESOURCE_LIST_SIZE = 50;
 export const NOT_FOUND_SUGGESTIONS = 5;
 /** Headings named in an error about a heading that is not in a note (a note may have thousands). */
 export const HEADINGS_LISTED = 100;
+/** Sections or bullets named in an error about a heading or bullet argument that matches several (all are counted). */
+export const MATCHES_LISTED = 20;
 /** Longest path accepted, in characters; longest single name, in UTF-8 bytes. */
 export const MAX_PATH_LENGTH = 1024;
 export const MAX_NAME_BYTES = 255;

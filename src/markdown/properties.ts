@@ -56,9 +56,10 @@ export function setProperty(note: string, name: string, value: PropertyValue): P
 		return ok({ text: `---${eol}${toYaml(document, eol, true)}---${eol}${note}`, value: written, changed: true });
 	}
 	const { yaml, body } = split;
-	const overBound = frontmatterBoundProblem(yaml);
-	if (overBound !== null) return fail(`The note's frontmatter is not read as properties: ${overBound}. Edit it in the note itself. Nothing was changed.`);
+	// The bounds are checked once, by the parse; the reason is worked out again only for a refusal.
 	const parsed = parseFrontmatterDocument(yaml);
+	const overBound = parsed === null ? frontmatterBoundProblem(yaml) : null;
+	if (overBound !== null) return fail(`The note's frontmatter is not read as properties: ${overBound}. Edit it in the note itself. Nothing was changed.`);
 	if (!parsed || parsed.errors.length > 0 || hasDuplicateKey(parsed))
 		return fail("The note's frontmatter is not valid YAML (Obsidian shows no properties for it). Fix it first; nothing was changed.");
 	const document: Document = parsed;

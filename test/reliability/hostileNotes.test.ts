@@ -10,10 +10,10 @@ import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { NOTE_LINKS_MAX_ENTRIES } from "../../src/config/limits";
+import { HEADINGS_LISTED, MATCHES_LISTED, NOTE_LINKS_MAX_ENTRIES } from "../../src/config/limits";
 import { connectClient } from "../helpers/http";
 import { settingsWithWriteTokens, startService, type RunningService } from "../helpers/service";
-import { callOk } from "../helpers/tools";
+import { callError, callOk } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
 
 /** How long a call took, and the longest stretch the event loop was held while it ran. */
@@ -29,7 +29,7 @@ async function measured<T>(call: () => Promise<T>): Promise<{ value: T; wallMs: 
 
 /** Every write tool allowed for the write token, so no one is asked. */
 function allowAll(): Record<string, "allow"> {
-	return Object.fromEntries(["rename_note", "set_property", "append_to_note"].map((tool) => [tool, "allow" as const]));
+	return Object.fromEntries(["rename_note", "set_property", "append_to_note", "insert_under_bullet"].map((tool) => [tool, "allow" as const]));
 }
 
 describe("a note that links to another 30,000 times", () => {
@@ -86,4 +86,49 @@ describe("a note that links to another 30,000 times", () => {
 		// Splicing each link into the whole text took minutes here; in one piece the hold is the call.
 		expect(longestHoldMs).toBeLessThan(wallMs / 2);
 	}, 120_000);
+});
+
+describe("notes of 20,000 headings, of 5,000 headings of one name, and of 40,000 bullets", () => {
+	const HEADINGS = 20_000;
+	const BULLETS = 40_000;
+	const TWINS = 5_000;
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+
+	beforeAll(async () => {
+		const headings = Array.from({ length: HEADINGS }, (_, index) => `# Part ${index}\ntext`).join("\n");
+		const bullets = Array.from({ length: BULLETS }, (_, index) => `- item ${index}`).join("\n");
+		const twins = "# Twin\ntext\n".repeat(TWINS);
+		vault = await makeVault({ "Headings.md": headings + "\n", "Twins.md": twins, "Bullets.md": bullets + "\n" });
+		const { settings } = settingsWithWriteTokens([]);
+		running = await startService(vault, { levels: ["write"], settings, rights: { write: allowAll() } });
+		client = await connectClient(running.url, running.tokens.write ?? "");
+	}, 60_000);
+	afterAll(async () => {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test("a heading that is not there is refused naming the first headings and how many more, not all of them; nothing is written", async () => {
+		const before = await fs.readFile(nodePath.join(vault, "Headings.md"), "utf8");
+		const error = await callError(client, "append_to_note", { path: "Headings.md", heading: "Nowhere", content: "x" });
+		expect(error).toContain("# Part 0 (line 0)");
+		expect(error).toContain(`and ${HEADINGS - HEADINGS_LISTED} more`);
+		expect(error).not.toContain(`# Part ${HEADINGS_LISTED} `);
+		expect(error.length).toBeLessThan(10_000);
+		expect(await fs.readFile(nodePath.join(vault, "Headings.md"), "utf8")).toBe(before);
+	}, 60_000);
+
+	test("a heading or bullet that matches thousands is refused naming the first few matches and the count", async () => {
+		const heading = await callError(client, "append_to_note", { path: "Twins.md", heading: "Twin", content: "x" });
+		expect(heading.length).toBeLessThan(10_000);
+		expect(heading).toContain(`matches ${TWINS} sections`);
+		expect(heading).toContain(`and ${TWINS - MATCHES_LISTED} more`);
+		const bullet = await callError(client, "insert_under_bullet", { path: "Bullets.md", bullet: "item", content: "x" });
+		expect(bullet).toContain(`${BULLETS} bullets contain "item"`);
+		expect(bullet).toContain(`and ${BULLETS - MATCHES_LISTED} more`);
+		expect(bullet.length).toBeLessThan(10_000);
+	}, 60_000);
 });
