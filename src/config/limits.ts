@@ -493,6 +493,14 @@ export const MATCH_KEY_CACHE_SIZE = 100_000;
 export const SLICED_TOKENIZE_CHARS = 256 * 1024;
 /** Notes with at least this many tags in the body have their tag keys collected in slices too. */
 export const SLICED_TAGS = 16_384;
+/** Tags of one note counted by list_tags between two looks at the call's clock (a planted note may hold 50,000). */
+export const SLICED_TAGS_COUNTED = 1024;
+/**
+ * Tasks of one note derived between two pause points. The search index keeps the tasks of a note
+ * with fewer list items than this as it reads the note; a note with more is left to list_tasks,
+ * which derives them in slices (30,000 tasks took 0.4 s in one piece).
+ */
+export const SLICED_TASKS = 1024;
 
 /**
  * tools/list answer budgets: every client puts the whole list into the model's context

@@ -132,3 +132,45 @@ describe("notes of 20,000 headings, of 5,000 headings of one name, and of 40,000
 		expect(bullet.length).toBeLessThan(10_000);
 	}, 60_000);
 });
+
+describe("a note of 50,000 tags and one of 30,000 tasks", () => {
+	const TAGS = 50_000;
+	const TASKS = 30_000;
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+
+	beforeAll(async () => {
+		const tags = Array.from({ length: TAGS }, (_, index) => `#tag${index}`).join(" ");
+		const tasks = Array.from({ length: TASKS }, (_, index) => `- [ ] task ${index} 📅 2025-01-01`).join("\n");
+		vault = await makeVault({ "Tags.md": tags + "\n", "Tasks.md": tasks + "\n", "Plain.md": "#tag1 and - [ ] not a task\n" });
+		running = await startService(vault, { levels: ["read"], settings: { rateLimitPerMinute: 1_000_000 } });
+		await running.service.search?.whenReady();
+		client = await connectClient(running.url, running.tokens.read ?? "");
+	}, 60_000);
+	afterAll(async () => {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test("list_tags counts every tag, in slices: the loop is never held for most of the call", async () => {
+		const { value, wallMs, longestHoldMs } = await measured(() =>
+			callOk<{ tags: Array<{ tag: string; count: number }>; total: number }>(client, "list_tags", { limit: 10 }),
+		);
+		expect(value.total).toBe(TAGS);
+		expect(value.tags[0]).toEqual({ tag: "#tag1", count: 2 });
+		// Counting a note's tags and sorting them in one piece held the loop for the whole call.
+		expect(longestHoldMs).toBeLessThan(wallMs / 2);
+	}, 60_000);
+
+	test("list_tasks derives a note's tasks in slices: the loop is never held for most of the call", async () => {
+		const { value, wallMs, longestHoldMs } = await measured(() =>
+			callOk<{ tasks: Array<{ path: string; line: number; text: string; due?: string }>; total: number }>(client, "list_tasks", { limit: 2 }),
+		);
+		expect(value.total).toBe(TASKS);
+		expect(value.tasks[1]).toMatchObject({ path: "Tasks.md", line: 1, text: "task 1 📅 2025-01-01", due: "2025-01-01" });
+		// Deriving 30,000 tasks in one piece held the loop for the whole call.
+		expect(longestHoldMs).toBeLessThan(wallMs / 2);
+	}, 60_000);
+});
