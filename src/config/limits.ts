@@ -350,6 +350,11 @@ export const MAX_FRONTMATTER_ENTRIES = 2_000;
  * 130,000 levels once made it abort the process for want of memory.
  */
 export const MAX_FRONTMATTER_DEPTH = 64;
+/**
+ * set_property gives other clients a turn between its steps (bounds, parse, write out) once a step
+ * has run this long: none of them can be paused inside, so a 2,000-property frontmatter is three pieces, not one.
+ */
+export const PROPERTY_EDIT_SLICE_MS = 10;
 /** Aliases (`*name`) a frontmatter may use. */
 export const MAX_FRONTMATTER_ALIASES = 100;
 /**
