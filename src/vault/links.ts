@@ -6,7 +6,7 @@ import { comparePaths, resolveVisibleLink, visibleNotes } from "./notes";
 import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
 import { sortInSlices, type CallBudget } from "./workBudget";
 
-export interface OutgoingLink {
+interface OutgoingLink {
 	link: string;
 	/** The resolved vault path, or null if the link points nowhere (or somewhere this token may not see). */
 	target: string | null;
