@@ -3,7 +3,7 @@ import { linktextFor, rewriteCanvasLinks, rewriteLinks, rewriteLinksSteps, type 
 import { linkpathOf } from "../markdown/inline";
 import { parseMetadata, parseMetadataOnClock } from "../markdown/metadata";
 import { SliceClock } from "../markdown/steps";
-import { RENAME_PLAN_SLICE_MS } from "../config/limits";
+import { INLINE_ITEMS_PAUSE_COUNT, RENAME_PLAN_SLICE_MS } from "../config/limits";
 import { yieldToEventLoop } from "./workBudget";
 import { newLinkFormat } from "./obsidianSettings";
 import { resolveVisibleLink } from "./notes";
@@ -203,10 +203,19 @@ export async function planKeptLinks(host: Host, scope: Scope, file: HostFile, to
 		await clock.checkpoint();
 		if (!isPathVisible(source.path, scope)) continue;
 		const cache = host.metadataCache.getFileCache(source);
-		const links = [...(cache?.links ?? []), ...(cache?.embeds ?? []), ...(cache?.frontmatterLinks ?? [])].map((link) => linkpathOf(link.link));
 		const linkpaths = new Map<string, string | null>();
-		for (const linkpath of links) {
-			if (linkpaths.has(linkpath) || nameOf(linkpath).replace(/\.md$/iu, "").toLowerCase() !== newName) continue;
+		const looked = new Set<string>();
+		let sincePause = 0;
+		for (const link of [cache?.links ?? [], cache?.embeds ?? [], cache?.frontmatterLinks ?? []].flat()) {
+			// One note may hold 100,000 links: the look through them pauses too.
+			if (++sincePause >= INLINE_ITEMS_PAUSE_COUNT) {
+				sincePause = 0;
+				await clock.checkpoint();
+			}
+			const linkpath = linkpathOf(link.link);
+			if (looked.has(linkpath)) continue;
+			looked.add(linkpath);
+			if (nameOf(linkpath).replace(/\.md$/iu, "").toLowerCase() !== newName) continue;
 			const current = resolveVisibleLink(host, scope, linkpath, source.path);
 			const kept = current && current.path !== file.path && wouldBeTakenBy(to, linkpath, source.path === file.path ? to : source.path, current);
 			linkpaths.set(linkpath, kept ? linktextFor(current.path, source.path, "absolute", false, linkpath.toLowerCase().endsWith(".md")) : null);
