@@ -114,14 +114,17 @@ function visibleLinkCount(host: Host, scope: Scope, source: string, target: stri
 /**
  * Visible notes and canvases that link to `path`, with how many links each has to it: a canvas
  * showing the note as a card, or linking to it from a text card, is listed as Obsidian's backlinks
- * pane lists it. Excluded notes and canvases never appear.
+ * pane lists it. Excluded notes and canvases never appear. The walk over every linking file pauses on `budget`.
  */
-export function backlinks(host: Host, scope: Scope, path: string): Array<{ path: string; count: number }> {
-	return Object.keys(host.metadataCache.resolvedLinks)
-		.filter((source) => isNoteInScope(source, scope) || (source.endsWith(".canvas") && isPathVisible(source, scope)))
-		.map((source) => ({ path: source, count: visibleLinkCount(host, scope, source, path) }))
-		.filter((entry) => entry.count > 0)
-		.sort((a, b) => b.count - a.count || a.path.localeCompare(b.path));
+export async function backlinks(host: Host, scope: Scope, path: string, budget?: CallBudget): Promise<Array<{ path: string; count: number }>> {
+	const found: Array<{ path: string; count: number }> = [];
+	for (const source of Object.keys(host.metadataCache.resolvedLinks)) {
+		if (budget?.due()) await budget.checkpoint();
+		if (!isNoteInScope(source, scope) && !(source.endsWith(".canvas") && isPathVisible(source, scope))) continue;
+		const count = visibleLinkCount(host, scope, source, path);
+		if (count > 0) found.push({ path: source, count });
+	}
+	return found.sort((a, b) => b.count - a.count || a.path.localeCompare(b.path));
 }
 
 /** Every link text in a note: body links, embeds and frontmatter links. */

@@ -36,13 +36,16 @@ export const getNoteLinksTool = defineTool({
 		if (!offset.ok) return fail(offset.error);
 		const file = found.value;
 		const links = await withinCallBudget(
-			(budget) => noteLinks(ctx.host, ctx.scope, file, NOTE_LINKS_MAX_ENTRIES, budget),
+			async (budget) => ({
+				own: await noteLinks(ctx.host, ctx.scope, file, NOTE_LINKS_MAX_ENTRIES, budget),
+				incoming: await backlinks(ctx.host, ctx.scope, file.path, budget),
+			}),
 			"The note holds too many links to resolve in one call; read_note shows its text.",
 			ctx.callBudget,
 		);
 		if (!links.ok) return links;
-		const { outgoing, outgoingTotal, unresolved, unresolvedTotal } = links.value;
-		const incoming = backlinks(ctx.host, ctx.scope, file.path);
+		const { outgoing, outgoingTotal, unresolved, unresolvedTotal } = links.value.own;
+		const incoming = links.value.incoming;
 		const { items, nextCursor } = page(incoming, offset.value, args.limit);
 		return ok({
 			path: file.path,

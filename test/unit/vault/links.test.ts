@@ -50,13 +50,13 @@ describe("links and the graph", () => {
 		expect(await noteLinks(vault.host, vault.scope(), file("Private/Diary.md"), 1)).toMatchObject({ outgoingTotal: 3, unresolvedTotal: 0 });
 	});
 
-	test("backlinks count links per visible note; an excluded note's links count nowhere", () => {
-		expect(backlinks(vault.host, scope(), "Hub.md")).toEqual([{ path: "Leaf.md", count: 1 }]);
-		expect(backlinks(vault.host, vault.scope(), "Hub.md")).toEqual([
+	test("backlinks count links per visible note; an excluded note's links count nowhere", async () => {
+		expect(await backlinks(vault.host, scope(), "Hub.md")).toEqual([{ path: "Leaf.md", count: 1 }]);
+		expect(await backlinks(vault.host, vault.scope(), "Hub.md")).toEqual([
 			{ path: "Private/Diary.md", count: 3 },
 			{ path: "Leaf.md", count: 1 },
 		]);
-		expect(backlinks(vault.host, scope(), "Leaf.md")).toEqual([{ path: "Hub.md", count: 4 }]);
+		expect(await backlinks(vault.host, scope(), "Leaf.md")).toEqual([{ path: "Hub.md", count: 4 }]);
 	});
 
 	test("graph stats count visible notes, links between them, links to nowhere and orphans", async () => {
