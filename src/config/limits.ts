@@ -92,7 +92,7 @@ export const COMPLETE_TASK_OPEN_TASKS_LISTED = 20;
 /** list_tasks result count: default and maximum. */
 export const LIST_TASKS_DEFAULT_LIMIT = 200;
 export const LIST_TASKS_MAX_LIMIT = 1000;
-/** get_note_links: outgoing links returned at most. */
+/** get_note_links: outgoing links, and unresolved link paths, returned at most (each list says its total). */
 export const NOTE_LINKS_MAX_ENTRIES = 1000;
 /** list_templates: templates listed at most. */
 export const TEMPLATES_LISTED = 1000;
@@ -178,6 +178,8 @@ export const RESOURCE_LIST_SIZE = 50;
 export const NOT_FOUND_SUGGESTIONS = 5;
 /** Headings named in an error about a heading that is not in a note (a note may have thousands). */
 export const HEADINGS_LISTED = 100;
+/** Sections or bullets named in an error about a heading or bullet argument that matches several (all are counted). */
+export const MATCHES_LISTED = 20;
 /** Longest path accepted, in characters; longest single name, in UTF-8 bytes. */
 export const MAX_PATH_LENGTH = 1024;
 export const MAX_NAME_BYTES = 255;
@@ -351,6 +353,11 @@ export const MAX_FRONTMATTER_ENTRIES = 2_000;
  * 130,000 levels once made it abort the process for want of memory.
  */
 export const MAX_FRONTMATTER_DEPTH = 64;
+/**
+ * set_property gives other clients a turn between its steps (bounds, parse, write out) once a step
+ * has run this long: none of them can be paused inside, so a 2,000-property frontmatter is three pieces, not one.
+ */
+export const PROPERTY_EDIT_SLICE_MS = 10;
 /** Aliases (`*name`) a frontmatter may use. */
 export const MAX_FRONTMATTER_ALIASES = 100;
 /**
@@ -394,6 +401,11 @@ export const MAX_JOURNAL_CALL_BYTES = 12 * 1024 * 1024;
  * flush, then written at once (each its own atomic edit of a different note, compared at its write).
  */
 export const RELINKS_APPLIED_AT_ONCE = 64;
+/**
+ * A rename reads and rewrites every note linking to the renamed one in slices of at most this long:
+ * one note may hold tens of thousands of links to it, and in Obsidian the work runs on the interface thread.
+ */
+export const RENAME_PLAN_SLICE_MS = 10;
 /**
  * When either journal bound is passed, the oldest calls are dropped until the journal holds at most
  * this share of each bound, so the file is rewritten once every hundred or so calls rather than on every call.
@@ -489,6 +501,14 @@ export const MATCH_KEY_CACHE_SIZE = 100_000;
 export const SLICED_TOKENIZE_CHARS = 256 * 1024;
 /** Notes with at least this many tags in the body have their tag keys collected in slices too. */
 export const SLICED_TAGS = 16_384;
+/** Tags of one note counted by list_tags between two looks at the call's clock (a planted note may hold 50,000). */
+export const SLICED_TAGS_COUNTED = 1024;
+/**
+ * Tasks of one note derived between two pause points. The search index keeps the tasks of a note
+ * with fewer list items than this as it reads the note; a note with more is left to list_tasks,
+ * which derives them in slices (30,000 tasks took 0.4 s in one piece).
+ */
+export const SLICED_TASKS = 1024;
 
 /**
  * tools/list answer budgets: every client puts the whole list into the model's context

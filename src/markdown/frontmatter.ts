@@ -164,6 +164,11 @@ export function frontmatterBoundProblem(yaml: string): string | null {
  */
 export function parseFrontmatterDocument(yaml: string): Document.Parsed | null {
 	if (frontmatterBoundProblem(yaml) !== null) return null;
+	return parseDocumentWithinBounds(yaml);
+}
+
+/** The parse of `parseFrontmatterDocument`, for a caller that has just checked `frontmatterBoundProblem` itself (null). */
+export function parseDocumentWithinBounds(yaml: string): Document.Parsed {
 	// The yaml package checks each key against every earlier key of its map: quadratic in a
 	// map's size. Its check is off here and the same rule is kept in one pass (hasDuplicateKey).
 	return parseDocument(yaml, { schema: "core", prettyErrors: false, uniqueKeys: false, logLevel: "error" });

@@ -2,6 +2,8 @@ import type { CachedMetadata } from "obsidian";
 import { isMap, isScalar, isSeq, type Scalar } from "yaml";
 import { parseFrontmatterDocument } from "./frontmatter";
 import { folderOf } from "../paths/parts";
+import { INLINE_ITEMS_PAUSE_COUNT } from "../config/limits";
+import { runSteps, type Steps } from "./steps";
 
 /**
  * Rewriting the path part of links, as Obsidian does when a note is renamed with "Automatically
@@ -124,15 +126,28 @@ export interface RewrittenLinks {
  * form; `newLinkpath` returns null to leave a link as it is. Everything else keeps its bytes.
  */
 export function rewriteLinks(text: string, cache: CachedMetadata, newLinkpath: (linkpath: string) => string | null): RewrittenLinks {
-	const edits: Array<{ start: number; end: number; replacement: string }> = [];
-	for (const link of [...(cache.links ?? []), ...(cache.embeds ?? [])]) {
-		const replacement = replacementFor(link.link, link.original, newLinkpath);
-		const { start, end } = link.position;
-		if (replacement !== null && text.slice(start.offset, end.offset) === link.original) edits.push({ start: start.offset, end: end.offset, replacement });
+	return runSteps(rewriteLinksSteps(text, cache, newLinkpath));
+}
+
+/** `rewriteLinks` as pausable steps: a note may hold tens of thousands of links to the renamed note. */
+export function* rewriteLinksSteps(text: string, cache: CachedMetadata, newLinkpath: (linkpath: string) => string | null): Steps<RewrittenLinks> {
+	const edits: TextEdit[] = [];
+	let sincePause = 0;
+	for (const list of [cache.links ?? [], cache.embeds ?? []]) {
+		for (const link of list) {
+			if (++sincePause >= INLINE_ITEMS_PAUSE_COUNT) {
+				sincePause = 0;
+				yield;
+			}
+			const replacement = replacementFor(link.link, link.original, newLinkpath);
+			const { start, end } = link.position;
+			if (replacement !== null && text.slice(start.offset, end.offset) === link.original)
+				edits.push({ start: start.offset, end: end.offset, replacement });
+		}
 	}
+	yield;
 	let links = edits.length;
-	let out = text;
-	for (const edit of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, edit.start) + edit.replacement + out.slice(edit.end);
+	let out = spliceAll(text, edits);
 	// Frontmatter links carry no position: each one's text is replaced where it stands in a property
 	// value Obsidian reads links from. The same text in the same note always points to the same
 	// note, so every copy of it changes alike; comments, keys and deeper values keep their bytes.
@@ -180,20 +195,43 @@ function rewriteFrontmatterValues(text: string, frontmatterEnd: number, replacem
 	const yaml = text.slice(yamlStart, yamlEnd);
 	const quote = (part: string) => part.replaceAll("'", "''");
 	const singleQuoted = new Map([...replacements].map(([original, replacement]) => [quote(original), quote(replacement)]));
-	let out = yaml;
-	// Last value first, so the offsets of the ones before stay true.
-	for (const value of linkBearingValues(yaml).reverse()) {
+	const edits: TextEdit[] = [];
+	for (const value of linkBearingValues(yaml)) {
 		const [start, end] = value.range ?? [0, 0];
-		const source = out.slice(start, end);
+		const source = yaml.slice(start, end);
 		let rewritten = replaceEach(source, value.type === "QUOTE_SINGLE" ? singleQuoted : replacements);
 		// A double-quoted value may spell its link with escapes (`\u00e9`): then it is found by its value, and written again as one JSON string, which YAML reads alike.
 		if (rewritten === source && value.type === "QUOTE_DOUBLE" && typeof value.value === "string") {
 			const next = replaceEach(value.value, replacements);
 			if (next !== value.value) rewritten = JSON.stringify(next);
 		}
-		out = out.slice(0, start) + rewritten + out.slice(end);
+		if (rewritten !== source) edits.push({ start, end, replacement: rewritten });
 	}
-	return text.slice(0, yamlStart) + out + text.slice(yamlEnd);
+	return text.slice(0, yamlStart) + spliceAll(yaml, edits) + text.slice(yamlEnd);
+}
+
+/** A stretch of a text to replace: `[start, end)` becomes `replacement`. */
+interface TextEdit {
+	start: number;
+	end: number;
+	replacement: string;
+}
+
+/**
+ * `text` with each edit made, in one pass: splicing them one by one copied the whole text per
+ * edit, and a note linking to the renamed note 30,000 times then took minutes. An edit that
+ * overlaps one before it (by position) is left out, so no byte is written twice.
+ */
+function spliceAll(text: string, edits: readonly TextEdit[]): string {
+	const pieces: string[] = [];
+	let done = 0;
+	for (const edit of [...edits].sort((a, b) => a.start - b.start)) {
+		if (edit.start < done) continue;
+		pieces.push(text.slice(done, edit.start), edit.replacement);
+		done = edit.end;
+	}
+	pieces.push(text.slice(done));
+	return pieces.join("");
 }
 
 function escapeRegExp(text: string): string {

@@ -4,6 +4,7 @@
  * `vault.process` on the exact text being changed, so it never trusts a cache of an older version.
  */
 import { fail, ok, type Result } from "../result";
+import { HEADINGS_LISTED, MATCHES_LISTED } from "../config/limits";
 import { frontmatterEndLine } from "./frontmatter";
 
 /** How a note is written, so added text matches it. */
@@ -287,6 +288,15 @@ function matchHeadings(headings: readonly HeadingLine[], wanted: string): number
 }
 
 /**
+ * The first `max` items joined, and how many more there are: a note may hold 25,000 headings or
+ * bullets, and an error naming all of them was half a megabyte.
+ */
+function listedWithMore(items: readonly string[], max: number, separator: string): string {
+	const more = items.length > max ? ` and ${items.length - max} more` : "";
+	return `${items.slice(0, max).join(separator)}${more}`;
+}
+
+/**
  * Appends content at the end of the section under `heading`: the heading's own text or its
  * `Parent > Child` path, case-insensitive. A heading that is missing, or that names several
  * sections, is an error and nothing is written: no heading is ever created, and nothing goes to
@@ -297,14 +307,22 @@ export function appendUnderHeading(text: string, heading: string, content: strin
 	const headings = headingLines(lines);
 	const paths = headingPaths(headings);
 	const matches = matchHeadings(headings, heading);
-	const available = headings.map((entry) => `${"#".repeat(entry.level)} ${entry.text} (line ${entry.line})`).join("; ");
+	const available = listedWithMore(
+		headings.map((entry) => `${"#".repeat(entry.level)} ${entry.text} (line ${entry.line})`),
+		HEADINGS_LISTED,
+		"; ",
+	);
 	if (matches.length === 0)
 		return fail(
 			`No heading "${heading}" in this note. ${headings.length ? `Its headings: ${available}.` : "It has no headings."} Nothing was written; pass one of these, or omit heading to append at the end.`,
 		);
 	if (matches.length > 1) {
 		const candidates = matches.map((index) => ({ path: formatHeadingPath(paths[index] ?? []), line: headings[index]?.line ?? 0 }));
-		const listed = candidates.map((candidate) => `"${candidate.path}" (line ${candidate.line})`).join(", ");
+		const listed = listedWithMore(
+			candidates.map((candidate) => `"${candidate.path}" (line ${candidate.line})`),
+			MATCHES_LISTED,
+			", ",
+		);
 		const same = new Set(candidates.map((candidate) => candidate.path.toLowerCase())).size < candidates.length;
 		const next = same
 			? "Some of them have the same path, so no heading argument can tell them apart: rename one heading in the note first."
@@ -349,7 +367,11 @@ export function insertUnderBullet(text: string, bullet: string, content: string,
 	const matches = bullets.filter((entry) => entry.text.toLowerCase().includes(wanted));
 	if (matches.length === 0) return fail(`No bullet contains "${bullet}". Nothing was written; call read_note to see the bullets.`);
 	if (matches.length > 1) {
-		const candidates = matches.map((entry) => `line ${entry.line}: "${entry.text}"`).join("; ");
+		const candidates = listedWithMore(
+			matches.map((entry) => `line ${entry.line}: "${entry.text}"`),
+			MATCHES_LISTED,
+			"; ",
+		);
 		return fail(`${matches.length} bullets contain "${bullet}": ${candidates}. Nothing was written; pass more of the text so that exactly one matches.`);
 	}
 	const target = matches[0] as BulletLine;

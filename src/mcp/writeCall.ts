@@ -24,6 +24,7 @@ import type { ToolContext } from "./context";
 import type { ToolDescriptor, ToolOutcome } from "./tool";
 import { fail, ok } from "../result";
 import { hashText } from "../vault/writes";
+import { yieldToEventLoop } from "../vault/workBudget";
 import { isPathVisible, type Scope } from "../vault/scope";
 
 const NOTHING_WRITTEN = "Nothing was written.";
@@ -98,6 +99,12 @@ export async function runWriteCall<Args>(
 		if (attempt > 1) await pauseBeforeAttempt(attempt - 1);
 		const planned = await planCall(ctx, tool, args, expectedHash, takenOnDisk);
 		if (!planned.outcome.ok) return planned.outcome;
+		// Planning (parsing a note, editing it) and writing (the journal, the disk, the note parsed
+		// again) are each one piece of work: other clients get a turn between the two, not after both.
+		// Twice: planning that began in a network callback would resume from the first in that same
+		// turn of the event loop, before it looks at the network again.
+		await yieldToEventLoop();
+		await yieldToEventLoop();
 		const journalBytes = journalBytesOf(planned.changes);
 		if (journalBytes > MAX_JOURNAL_CALL_BYTES) {
 			return fail(

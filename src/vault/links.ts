@@ -1,11 +1,12 @@
+import type { CachedMetadata, ReferenceCache } from "obsidian";
 import type { Host, HostFile } from "../host/Host";
 import { linkpathOf } from "../markdown/inline";
 import { isNoteInScope, isPathVisible, scopeKey, type Scope } from "./scope";
 import { comparePaths, resolveVisibleLink, visibleNotes } from "./notes";
 import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
-import type { CallBudget } from "./workBudget";
+import { sortInSlices, type CallBudget } from "./workBudget";
 
-export interface OutgoingLink {
+interface OutgoingLink {
 	link: string;
 	/** The resolved vault path, or null if the link points nowhere (or somewhere this token may not see). */
 	target: string | null;
@@ -13,16 +14,68 @@ export interface OutgoingLink {
 	line: number | null;
 }
 
-/** The note's links, embeds and frontmatter links, each resolved like Obsidian resolves it (among the files this token may see). */
-export function outgoingLinks(host: Host, scope: Scope, file: HostFile): OutgoingLink[] {
+/** A note's links as `get_note_links` lists them: the first of each list, and how many there are in all. */
+export interface NoteLinks {
+	/** Frontmatter links first, then links and embeds in the order of the text; each resolved like Obsidian resolves it (among the files this token may see). */
+	outgoing: OutgoingLink[];
+	outgoingTotal: number;
+	/**
+	 * The link paths that point nowhere, once each, in the order they first appear. A link into a
+	 * folder this token may not see counts exactly as if its target did not exist, in the same place
+	 * in the list: otherwise guessing names and watching which links resolve (or where they land in
+	 * the list) would tell what an excluded folder holds.
+	 */
+	unresolved: string[];
+	unresolvedTotal: number;
+}
+
+/** Links resolved between two looks at the call's clock. */
+const LINKS_PER_CLOCK_CHECK = 512;
+
+/**
+ * The note's links, at most `listed` of each list, with the totals. Every link is resolved to count
+ * the ones pointing nowhere (each link path once), pausing on `budget`: a planted note may hold
+ * 100,000 links, and resolving them and building the whole list once held every client a second.
+ */
+export async function noteLinks(host: Host, scope: Scope, file: HostFile, listed: number, budget?: CallBudget): Promise<NoteLinks> {
 	const cache = host.metadataCache.getFileCache(file);
-	if (!cache) return [];
-	const resolve = (link: string) => resolveVisibleLink(host, scope, linkpathOf(link), file.path)?.path ?? null;
-	const inBody = [...(cache.links ?? []), ...(cache.embeds ?? [])]
-		.sort((a, b) => a.position.start.offset - b.position.start.offset)
-		.map((entry) => ({ link: entry.link, target: resolve(entry.link), line: entry.position.start.line }));
-	const inFrontmatter = (cache.frontmatterLinks ?? []).map((entry) => ({ link: entry.link, target: resolve(entry.link), line: null }));
-	return [...inFrontmatter, ...inBody];
+	if (!cache) return { outgoing: [], outgoingTotal: 0, unresolved: [], unresolvedTotal: 0 };
+	const targets = new Map<string, string | null>();
+	const targetOf = (linkpath: string): string | null => {
+		let target = targets.get(linkpath);
+		if (target === undefined) {
+			target = resolveVisibleLink(host, scope, linkpath, file.path)?.path ?? null;
+			targets.set(linkpath, target);
+		}
+		return target;
+	};
+	const outgoing: OutgoingLink[] = [];
+	const unresolved = new Set<string>();
+	let total = 0;
+	for (const { link, line } of await linksInOrder(cache, budget)) {
+		if (++total % LINKS_PER_CLOCK_CHECK === 0 && budget?.due()) await budget.checkpoint();
+		const linkpath = linkpathOf(link);
+		const target = targetOf(linkpath);
+		if (outgoing.length < listed) outgoing.push({ link, target, line });
+		if (target === null) unresolved.add(linkpath);
+	}
+	const unresolvedListed: string[] = [];
+	for (const linkpath of unresolved) {
+		if (unresolvedListed.length >= listed) break;
+		unresolvedListed.push(linkpath);
+	}
+	return { outgoing, outgoingTotal: total, unresolved: unresolvedListed, unresolvedTotal: unresolved.size };
+}
+
+/** Frontmatter links, then body links and embeds by their place in the text (each list is already in that order, as the parser finds them; sorted when not). */
+async function linksInOrder(cache: CachedMetadata, budget?: CallBudget): Promise<Array<{ link: string; line: number | null }>> {
+	const body = [...(cache.links ?? []), ...(cache.embeds ?? [])];
+	const byPlace = (a: ReferenceCache, b: ReferenceCache) => a.position.start.offset - b.position.start.offset;
+	const inBody = budget ? await sortInSlices(body, byPlace, budget) : body.sort(byPlace);
+	return [
+		...(cache.frontmatterLinks ?? []).map((entry) => ({ link: entry.link, line: null })),
+		...inBody.map((entry) => ({ link: entry.link, line: entry.position.start.line })),
+	];
 }
 
 /**
@@ -33,8 +86,8 @@ export function outgoingLinks(host: Host, scope: Scope, file: HostFile): Outgoin
 function visibleTargets(host: Host, scope: Scope, source: string): { targets: Record<string, number>; unresolved: number } {
 	const resolved = host.metadataCache.resolvedLinks[source] ?? {};
 	let unresolved = Object.values(host.metadataCache.unresolvedLinks[source] ?? {}).reduce((sum, count) => sum + count, 0);
-	const hidden = Object.keys(resolved).filter((target) => !isPathVisible(target, scope));
-	if (hidden.length === 0) return { targets: resolved, unresolved };
+	const hidden = Object.keys(resolved).some((target) => !isPathVisible(target, scope));
+	if (!hidden) return { targets: resolved, unresolved };
 	const targets: Record<string, number> = {};
 	for (const [target, count] of Object.entries(resolved)) if (isPathVisible(target, scope)) targets[target] = count;
 	for (const link of linksOf(host, source)) {
@@ -48,28 +101,30 @@ function visibleTargets(host: Host, scope: Scope, source: string): { targets: Re
 }
 
 /**
- * Visible notes and canvases that link to `path`, with how many links each has to it: a canvas
- * showing the note as a card, or linking to it from a text card, is listed as Obsidian's backlinks
- * pane lists it. Excluded notes and canvases never appear.
+ * How many of `source`'s links lead to `target` for this token: Obsidian's count when every target
+ * of the note is visible, without the sum of its links that point nowhere (a planted note with
+ * 30,000 of them made every backlinks call add them up).
  */
-export function backlinks(host: Host, scope: Scope, path: string): Array<{ path: string; count: number }> {
-	return Object.keys(host.metadataCache.resolvedLinks)
-		.filter((source) => isNoteInScope(source, scope) || (source.endsWith(".canvas") && isPathVisible(source, scope)))
-		.map((source) => ({ path: source, count: visibleTargets(host, scope, source).targets[path] ?? 0 }))
-		.filter((entry) => entry.count > 0)
-		.sort((a, b) => b.count - a.count || a.path.localeCompare(b.path));
+function visibleLinkCount(host: Host, scope: Scope, source: string, target: string): number {
+	const resolved = host.metadataCache.resolvedLinks[source] ?? {};
+	for (const other in resolved) if (!isPathVisible(other, scope)) return visibleTargets(host, scope, source).targets[target] ?? 0;
+	return resolved[target] ?? 0;
 }
 
 /**
- * The note's links that point nowhere, by link path, in the order they appear. A link into a
- * folder this token may not see counts exactly as if its target did not exist, in the same place
- * in the list: otherwise guessing names and watching which links resolve (or where they land in
- * the list) would tell what an excluded folder holds.
+ * Visible notes and canvases that link to `path`, with how many links each has to it: a canvas
+ * showing the note as a card, or linking to it from a text card, is listed as Obsidian's backlinks
+ * pane lists it. Excluded notes and canvases never appear. The walk over every linking file pauses on `budget`.
  */
-export function unresolvedLinks(host: Host, scope: Scope, file: HostFile): string[] {
-	const unresolved = new Set<string>();
-	for (const { link, target } of outgoingLinks(host, scope, file)) if (target === null) unresolved.add(linkpathOf(link));
-	return [...unresolved];
+export async function backlinks(host: Host, scope: Scope, path: string, budget?: CallBudget): Promise<Array<{ path: string; count: number }>> {
+	const found: Array<{ path: string; count: number }> = [];
+	for (const source of Object.keys(host.metadataCache.resolvedLinks)) {
+		if (budget?.due()) await budget.checkpoint();
+		if (!isNoteInScope(source, scope) && !(source.endsWith(".canvas") && isPathVisible(source, scope))) continue;
+		const count = visibleLinkCount(host, scope, source, path);
+		if (count > 0) found.push({ path: source, count });
+	}
+	return found.sort((a, b) => b.count - a.count || a.path.localeCompare(b.path));
 }
 
 /** Every link text in a note: body links, embeds and frontmatter links. */

@@ -4,7 +4,10 @@
  * after another program's write detects them again on the fresh text).
  */
 import type { Host, HostFile } from "../host/Host";
-import { setProperty, type PropertyEdit, type PropertyValue } from "../markdown/properties";
+import { setProperty, setPropertySteps, type PropertyEdit, type PropertyValue } from "../markdown/properties";
+import { runStepsInSlices } from "../markdown/steps";
+import { PROPERTY_EDIT_SLICE_MS } from "../config/limits";
+import { yieldToEventLoop } from "./workBudget";
 import {
 	appendToEnd,
 	appendUnderHeading,
@@ -69,9 +72,13 @@ export function insertUnderBulletInNote(host: Host, file: HostFile, bullet: stri
 
 /** Sets (or with null removes) one frontmatter property, in one atomic edit; see setProperty. */
 export async function setNoteProperty(host: Host, file: HostFile, name: string, value: PropertyValue): Promise<PropertyEdit> {
+	// Worked out first in slices, on the text as it is now; the atomic edit below takes that result
+	// when the note is still this text, and works it out again in one piece only if it changed.
+	const current = await host.vault.cachedRead(file);
+	const early = await runStepsInSlices(setPropertySteps(current, name, value), PROPERTY_EDIT_SLICE_MS, yieldToEventLoop);
 	let done: PropertyEdit | undefined;
 	const result = await editNote(host, file, (text) => {
-		done = setProperty(text, name, value);
+		done = text === current ? early : setProperty(text, name, value);
 		return done.ok ? ok({ text: done.value.text, line: 0 }) : done;
 	});
 	if (!result.ok) return result;

@@ -1,7 +1,10 @@
 import type { Host, HostFile } from "../host/Host";
-import { linktextFor, rewriteCanvasLinks, rewriteLinks, type NewLinkFormat, type RewrittenLinks } from "../markdown/linkRewrite";
+import { linktextFor, rewriteCanvasLinks, rewriteLinks, rewriteLinksSteps, type NewLinkFormat, type RewrittenLinks } from "../markdown/linkRewrite";
 import { linkpathOf } from "../markdown/inline";
-import { parseMetadata } from "../markdown/metadata";
+import { parseMetadata, parseMetadataOnClock } from "../markdown/metadata";
+import { SliceClock } from "../markdown/steps";
+import { INLINE_ITEMS_PAUSE_COUNT, RENAME_PLAN_SLICE_MS } from "../config/limits";
+import { yieldToEventLoop } from "./workBudget";
 import { newLinkFormat } from "./obsidianSettings";
 import { resolveVisibleLink } from "./notes";
 import { isPathVisible, type Scope } from "./scope";
@@ -61,6 +64,7 @@ export async function planRename(host: Host, scope: Scope, file: HostFile, to: s
 		.filter(([source, targets]) => source !== from && isLinkSource(source) && (targets[from] ?? 0) > 0 && isPathVisible(source, scope))
 		.map(([source]) => source);
 	const notes: RelinkedNote[] = [];
+	const clock = planningClock();
 	let movedText = "";
 	for (const source of [from, ...sources]) {
 		const sourceFile = host.vault.getFileByPath(source);
@@ -75,7 +79,7 @@ export async function planRename(host: Host, scope: Scope, file: HostFile, to: s
 			linkpaths.set(linkpath, next);
 			return next;
 		};
-		const rewritten = rewriteSource(source, text, newLinkpath, { from, to });
+		const rewritten = await rewriteSourceInSlices(source, text, newLinkpath, { from, to }, clock);
 		if (rewritten.links > 0 && rewritten.text !== text)
 			notes.push({ path: source, before: text, after: rewritten.text, links: rewritten.links, linkpaths });
 	}
@@ -143,6 +147,27 @@ function rewriteSource(source: string, text: string, newLinkpath: (linkpath: str
 	return rewriteLinks(text, parseMetadata(text), newLinkpath);
 }
 
+/**
+ * `rewriteSource` pausing on `clock` while a note is parsed and its links rewritten: a note of a
+ * megabyte holding 90,000 links took over a second in one piece, and in Obsidian that piece runs on
+ * the interface thread.
+ */
+async function rewriteSourceInSlices(
+	source: string,
+	text: string,
+	newLinkpath: (linkpath: string) => string | null,
+	move: { from: string; to: string },
+	clock: SliceClock,
+): Promise<RewrittenLinks> {
+	if (source.endsWith(".canvas")) return rewriteSource(source, text, newLinkpath, move);
+	return clock.run(rewriteLinksSteps(text, await parseMetadataOnClock(text, clock), newLinkpath));
+}
+
+/** A fresh clock for one rename's planning, pausing like every other long piece of work. */
+function planningClock(): SliceClock {
+	return new SliceClock(RENAME_PLAN_SLICE_MS, yieldToEventLoop);
+}
+
 /** A note's text with a plan's link changes made again on `text` (the text the plan read, or a fresher one). */
 export function relinkText(plan: Pick<RenamePlan, "from" | "to">, note: RelinkedNote, text: string): string {
 	if (text === note.before) return note.after;
@@ -173,20 +198,31 @@ function wouldBeTakenBy(to: string, linkpath: string, source: string, current: H
 export async function planKeptLinks(host: Host, scope: Scope, file: HostFile, to: string): Promise<RelinkedNote[]> {
 	const newName = nameOf(to).replace(/\.md$/iu, "").toLowerCase();
 	const notes: RelinkedNote[] = [];
+	const clock = planningClock();
 	for (const source of host.vault.getMarkdownFiles()) {
+		await clock.checkpoint();
 		if (!isPathVisible(source.path, scope)) continue;
 		const cache = host.metadataCache.getFileCache(source);
-		const links = [...(cache?.links ?? []), ...(cache?.embeds ?? []), ...(cache?.frontmatterLinks ?? [])].map((link) => linkpathOf(link.link));
 		const linkpaths = new Map<string, string | null>();
-		for (const linkpath of links) {
-			if (linkpaths.has(linkpath) || nameOf(linkpath).replace(/\.md$/iu, "").toLowerCase() !== newName) continue;
+		const looked = new Set<string>();
+		let sincePause = 0;
+		for (const link of [cache?.links ?? [], cache?.embeds ?? [], cache?.frontmatterLinks ?? []].flat()) {
+			// One note may hold 100,000 links: the look through them pauses too.
+			if (++sincePause >= INLINE_ITEMS_PAUSE_COUNT) {
+				sincePause = 0;
+				await clock.checkpoint();
+			}
+			const linkpath = linkpathOf(link.link);
+			if (looked.has(linkpath)) continue;
+			looked.add(linkpath);
+			if (nameOf(linkpath).replace(/\.md$/iu, "").toLowerCase() !== newName) continue;
 			const current = resolveVisibleLink(host, scope, linkpath, source.path);
 			const kept = current && current.path !== file.path && wouldBeTakenBy(to, linkpath, source.path === file.path ? to : source.path, current);
 			linkpaths.set(linkpath, kept ? linktextFor(current.path, source.path, "absolute", false, linkpath.toLowerCase().endsWith(".md")) : null);
 		}
 		if (![...linkpaths.values()].some((next) => next !== null)) continue;
 		const text = await host.vault.read(source);
-		const rewritten = rewriteLinks(text, parseMetadata(text), (linkpath) => linkpaths.get(linkpath) ?? null);
+		const rewritten = await rewriteSourceInSlices(source.path, text, (linkpath) => linkpaths.get(linkpath) ?? null, { from: file.path, to }, clock);
 		if (rewritten.links > 0 && rewritten.text !== text)
 			notes.push({ path: source.path, before: text, after: rewritten.text, links: rewritten.links, linkpaths });
 	}

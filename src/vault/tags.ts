@@ -5,9 +5,9 @@ import { comparePaths, visibleNotes } from "./notes";
 import type { Scope } from "./scope";
 import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
 import { runSteps, type Steps } from "../markdown/steps";
-import { SLICED_TAGS } from "../config/limits";
+import { SLICED_TAGS, SLICED_TAGS_COUNTED } from "../config/limits";
 import type { StringPool } from "../headless/compactMetadata";
-import type { CallBudget } from "./workBudget";
+import { runStepsOnBudget, sortInSlices, type CallBudget } from "./workBudget";
 
 /** `#Project/Alpha` → `project/alpha`: how tags compare (Obsidian's tags are case-insensitive). */
 export function tagKey(tag: string): string {
@@ -67,7 +67,11 @@ async function tagsByNote(host: Host, scope: Scope, budget?: CallBudget, memo: N
 		if (budget?.due()) await budget.checkpoint();
 		const cache = host.metadataCache.getFileCache(file);
 		if (!cache) continue;
-		const tags = rememberTags(cache, memo);
+		let tags = memo.tags.get(cache);
+		if (!tags) {
+			tags = await runStepsOnBudget(noteTagsInSteps(cache, memo.strings), budget);
+			memo.tags.set(cache, tags);
+		}
 		if (tags.length) byNote.set(file.path, tags);
 	}
 	return byNote;
@@ -94,6 +98,8 @@ export async function countTags(host: Host, scope: Scope, budget?: CallBudget, m
 		if (budget?.due()) await budget.checkpoint();
 		const seen = new Set<string>();
 		for (let index = 0; index < tags.length; index += 2) {
+			// A planted note may hold 50,000 tags: the count pauses inside a note too.
+			if (index % (2 * SLICED_TAGS_COUNTED) === 0 && budget?.due()) await budget.checkpoint();
 			const key = tags[index] as string;
 			const spelling = tags[index + 1] as string;
 			const spellingParts = spelling.split("/");
@@ -114,7 +120,9 @@ export async function countTags(host: Host, scope: Scope, budget?: CallBudget, m
 			});
 		}
 	}
-	return [...counts.values()].map(({ tag, count }) => ({ tag, count })).sort((a, b) => b.count - a.count || comparePaths(a.tag, b.tag));
+	const entries = [...counts.values()].map(({ tag, count }) => ({ tag, count }));
+	const order = (a: { tag: string; count: number }, b: { tag: string; count: number }) => b.count - a.count || comparePaths(a.tag, b.tag);
+	return budget ? sortInSlices(entries, order, budget) : entries.sort(order);
 }
 
 /** Visible notes carrying `tag` or a tag nested under it, sorted by path. */
@@ -122,6 +130,7 @@ export async function notesWithTag(host: Host, scope: Scope, tag: string, budget
 	const wanted = tagKey(tag);
 	const found: string[] = [];
 	for (const [path, tags] of await tagsByNote(host, scope, budget, memo)) {
+		if (budget?.due()) await budget.checkpoint();
 		for (const key of tagKeysIn(tags)) {
 			if (isTagOrNested(key, wanted)) {
 				found.push(path);

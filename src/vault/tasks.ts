@@ -4,7 +4,9 @@ import { parseTaskDates, taskStatus, taskText, type TaskDates } from "../markdow
 import { isInFolder, type Scope } from "./scope";
 import { comparePaths, visibleNotes } from "./notes";
 import { sharedNoteMemo, type NoteMemo, type NoteTask } from "./noteMemo";
-import type { CallBudget } from "./workBudget";
+import { runStepsOnBudget, type CallBudget } from "./workBudget";
+import { runSteps, type Steps } from "../markdown/steps";
+import { SLICED_TASKS } from "../config/limits";
 import { detachStrings } from "../headless/detachedStrings";
 import { StringPool } from "../headless/compactMetadata";
 
@@ -29,25 +31,30 @@ export interface TaskFilter {
 /** A task's date fields, whose few values (dates) recur across a vault's tasks. */
 const DATE_FIELDS = ["due", "scheduled", "start", "done"] as const;
 
-/** A note's tasks from its list items and text; pure but for `strings`, which keeps one copy of each date and status for every note's tasks. */
-function tasksOfNote(cache: CachedMetadata, text: string, strings: StringPool = new StringPool()): NoteTask[] {
+/** A note's tasks from its list items and text, in pausable steps; pure but for `strings`, which keeps one copy of each date and status for every note's tasks. */
+function* tasksOfNoteSteps(cache: CachedMetadata, text: string, strings: StringPool = new StringPool()): Steps<NoteTask[]> {
 	const items = cache.listItems?.filter((item) => item.task !== undefined) ?? [];
 	if (items.length === 0) return [];
 	const lines = text.split("\n");
-	// Kept in the memo for as long as the note is unchanged: a task's text cut from the note's
-	// would keep the whole note's text alive with it.
-	const tasks = detachStrings(
-		items.map((item) => {
-			const lineNumber = item.position.start.line;
-			const line = (lines[lineNumber] ?? "").replace(/\r$/, "");
-			return { line: lineNumber, text: taskText(line), statusChar: item.task ?? " ", ...parseTaskDates(line) };
-		}),
-	);
-	for (const task of tasks) {
-		task.statusChar = strings.intern(task.statusChar);
-		for (const field of DATE_FIELDS) {
-			const value = task[field];
-			if (value !== undefined) task[field] = strings.intern(value);
+	const tasks: NoteTask[] = [];
+	for (let from = 0; from < items.length; from += SLICED_TASKS) {
+		yield;
+		// Kept in the memo for as long as the note is unchanged: a task's text cut from the note's
+		// would keep the whole note's text alive with it.
+		const slice = detachStrings(
+			items.slice(from, from + SLICED_TASKS).map((item): NoteTask => {
+				const lineNumber = item.position.start.line;
+				const line = (lines[lineNumber] ?? "").replace(/\r$/, "");
+				return { line: lineNumber, text: taskText(line), statusChar: item.task ?? " ", ...parseTaskDates(line) };
+			}),
+		);
+		for (const task of slice) {
+			task.statusChar = strings.intern(task.statusChar);
+			for (const field of DATE_FIELDS) {
+				const value = task[field];
+				if (value !== undefined) task[field] = strings.intern(value);
+			}
+			tasks.push(task);
 		}
 	}
 	return tasks;
@@ -62,11 +69,12 @@ function hasTasks(cache: CachedMetadata): boolean {
 
 /** Keeps a note's tasks from text in hand (the search index reads every note's text anyway). */
 export function rememberTasks(cache: CachedMetadata, text: string, memo: NoteMemo = sharedNoteMemo): void {
-	if (!memo.tasks.has(cache)) memo.tasks.set(cache, hasTasks(cache) ? tasksOfNote(cache, text, memo.strings) : NO_TASKS);
+	if (memo.tasks.has(cache) || (cache.listItems?.length ?? 0) >= SLICED_TASKS) return;
+	memo.tasks.set(cache, hasTasks(cache) ? runSteps(tasksOfNoteSteps(cache, text, memo.strings)) : NO_TASKS);
 }
 
 /** The note's tasks, derived once per version of its metadata: at once when known, else from its text. */
-function noteTasks(host: Host, file: HostFile, memo: NoteMemo): readonly NoteTask[] | Promise<readonly NoteTask[]> {
+function noteTasks(host: Host, file: HostFile, memo: NoteMemo, budget?: CallBudget): readonly NoteTask[] | Promise<readonly NoteTask[]> {
 	const cache = host.metadataCache.getFileCache(file);
 	if (!cache) return [];
 	const known = memo.tasks.get(cache);
@@ -75,8 +83,8 @@ function noteTasks(host: Host, file: HostFile, memo: NoteMemo): readonly NoteTas
 		memo.tasks.set(cache, NO_TASKS);
 		return NO_TASKS;
 	}
-	return host.vault.cachedRead(file).then((text) => {
-		const tasks = tasksOfNote(cache, text, memo.strings);
+	return host.vault.cachedRead(file).then(async (text) => {
+		const tasks = await runStepsOnBudget(tasksOfNoteSteps(cache, text, memo.strings), budget);
 		memo.tasks.set(cache, tasks);
 		return tasks;
 	});
@@ -94,14 +102,15 @@ export async function findTasks(host: Host, scope: Scope, filter: TaskFilter, bu
 	const withTasks: Array<{ file: HostFile; tasks: readonly NoteTask[] }> = [];
 	for (const file of notes) {
 		if (budget?.due()) await budget.checkpoint();
-		const known = noteTasks(host, file, memo);
+		const known = noteTasks(host, file, memo, budget);
 		const tasks = Array.isArray(known) ? known : await known;
 		if (tasks.length) withTasks.push({ file, tasks });
 	}
 	withTasks.sort((a, b) => comparePaths(a.file.path, b.file.path));
 	for (const { file, tasks } of withTasks) {
 		if (budget?.due()) await budget.checkpoint();
-		for (const task of tasks) {
+		for (const [index, task] of tasks.entries()) {
+			if (index % SLICED_TASKS === SLICED_TASKS - 1 && budget?.due()) await budget.checkpoint();
 			const status = taskStatus(task.statusChar);
 			if (filter.status !== "any" && status !== filter.status) continue;
 			if (!matchesDue(task.due, filter)) continue;

@@ -1,5 +1,6 @@
 import { VAULT_WIDE_CALL_WORK_MS, VAULT_WIDE_SLICE_MS } from "../config/limits";
 import { fail, ok, type Result } from "../result";
+import type { Steps } from "../markdown/steps";
 
 /** Gives the event loop back for one turn: pending requests and I/O run before the work goes on. */
 export function yieldToEventLoop(): Promise<void> {
@@ -110,6 +111,15 @@ export class CallBudget {
 		await this.pause();
 		this.sliceStart = performance.now();
 		this.sliceCpuStart = processCpuMs();
+	}
+}
+
+/** Runs stepped work (one huge note's tasks or tags) to its end, pausing on `budget` when there is one. */
+export async function runStepsOnBudget<T>(steps: Steps<T>, budget?: CallBudget): Promise<T> {
+	for (;;) {
+		const next = steps.next();
+		if (next.done) return next.value;
+		if (budget?.due()) await budget.checkpoint();
 	}
 }
 

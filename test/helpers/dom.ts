@@ -6,9 +6,15 @@
 /** One tick of the event loop and timers: long enough for a click's handlers to run. */
 export const settle = (): Promise<unknown> => new Promise((resolve) => setTimeout(resolve, 30));
 
-/** Waits (bounded) until `condition` holds: on a loaded machine a save and apply can take longer than one settle. */
+/**
+ * Waits (bounded) until `condition` holds: on a loaded machine a save and apply can take longer
+ * than one settle. Throws when it never does, naming the condition, so a test fails where it
+ * waited rather than at a later assertion (or not at all).
+ */
 export async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
-	for (const started = Date.now(); !(await condition()) && Date.now() - started < timeoutMs;) await settle();
+	for (const started = Date.now(); !(await condition()); await settle()) {
+		if (Date.now() - started >= timeoutMs) throw new Error(`until: this did not hold within ${timeoutMs} ms: ${condition.toString()}`);
+	}
 }
 
 /** The window opened last, or null when none is open. */

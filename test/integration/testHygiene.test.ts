@@ -4,6 +4,7 @@ import { createServer } from "node:net";
 import * as nodePath from "node:path";
 import { promisify } from "node:util";
 import { DEFAULT_PORT } from "../../src/config/limits";
+import { until } from "../helpers/dom";
 import { findProjectRoot } from "../helpers/fixtures";
 import { copyCommittedDemoVault } from "../../scripts/committedDemoVault";
 import { copyDemoVault, makeTempDir, readAllFiles, removeDir } from "../helpers/vault";
@@ -105,5 +106,14 @@ describe("the suites run beside a person's own server and tries", () => {
 			}
 		}
 		expect(offenders).toEqual([]);
+	});
+});
+
+describe("the tests' wait helper", () => {
+	test("until throws, naming what it waited for, when the condition never holds; it returns once it does", async () => {
+		await expect(until(() => false, 100)).rejects.toThrow(/did not hold within 100 ms: \(\) => false/);
+		let calls = 0;
+		await expect(until(() => ++calls >= 3, 5000)).resolves.toBeUndefined();
+		expect(calls).toBe(3);
 	});
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { BACKLINKS_DEFAULT_LIMIT, BACKLINKS_MAX_LIMIT, NOTE_LINKS_MAX_ENTRIES } from "../../config/limits";
-import { backlinks, outgoingLinks, unresolvedLinks } from "../../vault/links";
+import { backlinks, noteLinks } from "../../vault/links";
+import { withinCallBudget } from "../../vault/workBudget";
 import { decodeCursor, findNote, page } from "../../vault/notes";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
@@ -8,8 +9,7 @@ import { fail, ok } from "../../result";
 export const getNoteLinksTool = defineTool({
 	name: "get_note_links",
 	title: "Links of a note",
-	description:
-		"A note's outgoing links (target: the resolved path or null; line: null in frontmatter), its unresolved links, and the notes linking to it with how many links, most first: a page of backlinks, backlinks_total in all; pass next_cursor back as cursor for more.",
+	description: `A note's outgoing links (target: the resolved path or null; line: null in frontmatter), its unresolved links, and the notes linking to it with how many links, most first: a page of backlinks, backlinks_total in all; pass next_cursor back as cursor for more. Outgoing and unresolved links list the first ${NOTE_LINKS_MAX_ENTRIES} each (outgoing_total and unresolved_total count all; truncated says a list was cut).`,
 	access: "read",
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {
@@ -23,30 +23,41 @@ export const getNoteLinksTool = defineTool({
 		backlinks: z.array(z.object({ path: z.string(), count: z.number().int() })),
 		backlinks_total: z.number().int(),
 		next_cursor: z.string().optional(),
+		outgoing_total: z.number().int(),
 		unresolved: z.array(z.string()),
-		truncated: z.boolean(),
+		unresolved_total: z.number().int(),
+		truncated: z.boolean().describe(`Outgoing or unresolved links past the first ${NOTE_LINKS_MAX_ENTRIES} were left out`),
 	},
 	examples: [{ path: "Welcome", limit: 100 }],
-	handler: (ctx, args) => {
+	handler: async (ctx, args) => {
 		const found = findNote(ctx.host, ctx.scope, args.path);
-		if (!found.ok) return Promise.resolve(fail(found.error));
+		if (!found.ok) return fail(found.error);
 		const offset = decodeCursor(args.cursor);
-		if (!offset.ok) return Promise.resolve(fail(offset.error));
+		if (!offset.ok) return fail(offset.error);
 		const file = found.value;
-		const outgoing = outgoingLinks(ctx.host, ctx.scope, file);
-		const incoming = backlinks(ctx.host, ctx.scope, file.path);
-		const { items, nextCursor } = page(incoming, offset.value, args.limit);
-		return Promise.resolve(
-			ok({
-				path: file.path,
-				outgoing: outgoing.slice(0, NOTE_LINKS_MAX_ENTRIES),
-				backlinks: items,
-				backlinks_total: incoming.length,
-				...(nextCursor ? { next_cursor: nextCursor } : {}),
-				unresolved: unresolvedLinks(ctx.host, ctx.scope, file),
-				// Only outgoing links are ever cut; backlinks are paged.
-				truncated: outgoing.length > NOTE_LINKS_MAX_ENTRIES,
+		const links = await withinCallBudget(
+			async (budget) => ({
+				own: await noteLinks(ctx.host, ctx.scope, file, NOTE_LINKS_MAX_ENTRIES, budget),
+				incoming: await backlinks(ctx.host, ctx.scope, file.path, budget),
 			}),
+			"The note holds too many links to resolve in one call; read_note shows its text.",
+			ctx.callBudget,
 		);
+		if (!links.ok) return links;
+		const { outgoing, outgoingTotal, unresolved, unresolvedTotal } = links.value.own;
+		const incoming = links.value.incoming;
+		const { items, nextCursor } = page(incoming, offset.value, args.limit);
+		return ok({
+			path: file.path,
+			outgoing,
+			outgoing_total: outgoingTotal,
+			backlinks: items,
+			backlinks_total: incoming.length,
+			...(nextCursor ? { next_cursor: nextCursor } : {}),
+			unresolved,
+			unresolved_total: unresolvedTotal,
+			// Backlinks are paged; the note's own links are cut.
+			truncated: outgoingTotal > outgoing.length || unresolvedTotal > unresolved.length,
+		});
 	},
 });

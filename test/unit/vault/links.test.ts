@@ -1,4 +1,4 @@
-import { backlinks, graphStats, outgoingLinks, unresolvedLinks } from "../../../src/vault/links";
+import { backlinks, graphStats, noteLinks } from "../../../src/vault/links";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 
 describe("links and the graph", () => {
@@ -21,8 +21,8 @@ describe("links and the graph", () => {
 		return found;
 	};
 
-	test("outgoing links come frontmatter first, then in the order of the text, each resolved", () => {
-		expect(outgoingLinks(vault.host, scope(), file("Hub.md"))).toEqual([
+	test("outgoing links come frontmatter first, then in the order of the text, each resolved", async () => {
+		expect((await noteLinks(vault.host, scope(), file("Hub.md"), 100)).outgoing).toEqual([
 			{ link: "Leaf", target: "Leaf.md", line: null },
 			{ link: "Leaf", target: "Leaf.md", line: 3 },
 			{ link: "Leaf#Part", target: "Leaf.md", line: 3 },
@@ -32,18 +32,31 @@ describe("links and the graph", () => {
 		]);
 	});
 
-	test("unresolved links are listed once each, by link path", () => {
-		expect(unresolvedLinks(vault.host, scope(), file("Hub.md"))).toEqual(["Nowhere"]);
-		expect(unresolvedLinks(vault.host, scope(), file("Leaf.md"))).toEqual([]);
+	test("unresolved links are listed once each, by link path", async () => {
+		expect((await noteLinks(vault.host, scope(), file("Hub.md"), 100)).unresolved).toEqual(["Nowhere"]);
+		expect((await noteLinks(vault.host, scope(), file("Leaf.md"), 100)).unresolved).toEqual([]);
 	});
 
-	test("backlinks count links per visible note; an excluded note's links count nowhere", () => {
-		expect(backlinks(vault.host, scope(), "Hub.md")).toEqual([{ path: "Leaf.md", count: 1 }]);
-		expect(backlinks(vault.host, vault.scope(), "Hub.md")).toEqual([
+	test("at most the number asked for of each list, with the totals of both", async () => {
+		expect(await noteLinks(vault.host, vault.scope(), file("Hub.md"), 2)).toEqual({
+			outgoing: [
+				{ link: "Leaf", target: "Leaf.md", line: null },
+				{ link: "Leaf", target: "Leaf.md", line: 3 },
+			],
+			outgoingTotal: 6,
+			unresolved: ["Nowhere"],
+			unresolvedTotal: 1,
+		});
+		expect(await noteLinks(vault.host, vault.scope(), file("Private/Diary.md"), 1)).toMatchObject({ outgoingTotal: 3, unresolvedTotal: 0 });
+	});
+
+	test("backlinks count links per visible note; an excluded note's links count nowhere", async () => {
+		expect(await backlinks(vault.host, scope(), "Hub.md")).toEqual([{ path: "Leaf.md", count: 1 }]);
+		expect(await backlinks(vault.host, vault.scope(), "Hub.md")).toEqual([
 			{ path: "Private/Diary.md", count: 3 },
 			{ path: "Leaf.md", count: 1 },
 		]);
-		expect(backlinks(vault.host, scope(), "Leaf.md")).toEqual([{ path: "Hub.md", count: 4 }]);
+		expect(await backlinks(vault.host, scope(), "Leaf.md")).toEqual([{ path: "Hub.md", count: 4 }]);
 	});
 
 	test("graph stats count visible notes, links between them, links to nowhere and orphans", async () => {

@@ -1,0 +1,208 @@
+/**
+ * One note a hostile author plants, within every bound the server keeps (a megabyte, 50,000
+ * lines), and one call on it: the call answers, and the server's event loop is never held long
+ * in one piece meanwhile (it is the interface thread inside Obsidian). Each case is measured in
+ * the server's own process with `monitorEventLoopDelay` while the real SDK client makes the call
+ * over real HTTP, and compared with the call itself in the same run (a ratio), never with a
+ * wall-clock bound: a call done in one piece holds the loop for nearly all of its time.
+ */
+import { promises as fs } from "node:fs";
+import * as nodePath from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { HEADINGS_LISTED, MATCHES_LISTED, NOTE_LINKS_MAX_ENTRIES } from "../../src/config/limits";
+import { connectClient } from "../helpers/http";
+import { settingsWithWriteTokens, startService, type RunningService } from "../helpers/service";
+import { callError, callOk } from "../helpers/tools";
+import { makeVault, removeDir } from "../helpers/vault";
+
+/** How long a call took, and the longest stretch the event loop was held while it ran. */
+async function measured<T>(call: () => Promise<T>): Promise<{ value: T; wallMs: number; longestHoldMs: number }> {
+	const histogram = monitorEventLoopDelay({ resolution: 1 });
+	histogram.enable();
+	const started = performance.now();
+	const value = await call();
+	const wallMs = performance.now() - started;
+	histogram.disable();
+	return { value, wallMs, longestHoldMs: histogram.max / 1e6 };
+}
+
+/** Every write tool allowed for the write token, so no one is asked. */
+function allowAll(): Record<string, "allow"> {
+	return Object.fromEntries(["rename_note", "set_property", "append_to_note", "insert_under_bullet"].map((tool) => [tool, "allow" as const]));
+}
+
+describe("a note that links to another 30,000 times", () => {
+	const LINKS = 30_000;
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+
+	beforeAll(async () => {
+		const lines = Array.from({ length: LINKS }, (_, index) => `- [[Hub]] and [[Elsewhere ${index}]]`);
+		vault = await makeVault({ "Hub.md": "# Hub\n", "Links.md": lines.join("\n") + "\n" });
+		const { settings } = settingsWithWriteTokens([]);
+		running = await startService(vault, { levels: ["write"], settings, rights: { write: allowAll() } });
+		client = await connectClient(running.url, running.tokens.write ?? "");
+	}, 60_000);
+	afterAll(async () => {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test("get_note_links lists the first 1,000 outgoing and unresolved links with their totals, resolving all of them in slices", async () => {
+		const { value, wallMs, longestHoldMs } = await measured(() =>
+			callOk<{ outgoing: unknown[]; outgoing_total: number; unresolved: string[]; unresolved_total: number; truncated: boolean }>(
+				client,
+				"get_note_links",
+				{
+					path: "Links.md",
+				},
+			),
+		);
+		expect(value.outgoing).toHaveLength(NOTE_LINKS_MAX_ENTRIES);
+		expect(value.outgoing.slice(0, 2)).toEqual([
+			{ link: "Hub", target: "Hub.md", line: 0 },
+			{ link: "Elsewhere 0", target: null, line: 0 },
+		]);
+		expect(value.outgoing_total).toBe(2 * LINKS);
+		expect(value.unresolved).toHaveLength(NOTE_LINKS_MAX_ENTRIES);
+		expect(value.unresolved_total).toBe(LINKS);
+		expect(value.truncated).toBe(true);
+		// Resolving and listing every link in one piece held the loop for the whole call.
+		expect(longestHoldMs).toBeLessThan(wallMs / 2);
+	}, 60_000);
+
+	test("renaming the note it links to rewrites every link, in slices: the loop is never held for most of the call", async () => {
+		const { value, wallMs, longestHoldMs } = await measured(() =>
+			callOk<{ links_updated: number }>(client, "rename_note", { path: "Hub.md", new_path: "Centre.md" }),
+		);
+		expect(value.links_updated).toBe(LINKS);
+		const text = await fs.readFile(nodePath.join(vault, "Links.md"), "utf8");
+		expect(text.split("[[Centre]]").length - 1).toBe(LINKS);
+		expect(text.includes("[[Hub]]")).toBe(false);
+		expect(text.includes("[[Elsewhere 29999]]")).toBe(true);
+		// Splicing each link into the whole text took minutes here; in one piece the hold is the call.
+		expect(longestHoldMs).toBeLessThan(wallMs / 2);
+	}, 120_000);
+});
+
+describe("notes of 20,000 headings, of 5,000 headings of one name, and of 40,000 bullets", () => {
+	const HEADINGS = 20_000;
+	const BULLETS = 40_000;
+	const TWINS = 5_000;
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+
+	beforeAll(async () => {
+		const headings = Array.from({ length: HEADINGS }, (_, index) => `# Part ${index}\ntext`).join("\n");
+		const bullets = Array.from({ length: BULLETS }, (_, index) => `- item ${index}`).join("\n");
+		const twins = "# Twin\ntext\n".repeat(TWINS);
+		vault = await makeVault({ "Headings.md": headings + "\n", "Twins.md": twins, "Bullets.md": bullets + "\n" });
+		const { settings } = settingsWithWriteTokens([]);
+		running = await startService(vault, { levels: ["write"], settings, rights: { write: allowAll() } });
+		client = await connectClient(running.url, running.tokens.write ?? "");
+	}, 60_000);
+	afterAll(async () => {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test("a heading that is not there is refused naming the first headings and how many more, not all of them; nothing is written", async () => {
+		const before = await fs.readFile(nodePath.join(vault, "Headings.md"), "utf8");
+		const error = await callError(client, "append_to_note", { path: "Headings.md", heading: "Nowhere", content: "x" });
+		expect(error).toContain("# Part 0 (line 0)");
+		expect(error).toContain(`and ${HEADINGS - HEADINGS_LISTED} more`);
+		expect(error).not.toContain(`# Part ${HEADINGS_LISTED} `);
+		expect(error.length).toBeLessThan(10_000);
+		expect(await fs.readFile(nodePath.join(vault, "Headings.md"), "utf8")).toBe(before);
+	}, 60_000);
+
+	test("a heading or bullet that matches thousands is refused naming the first few matches and the count", async () => {
+		const heading = await callError(client, "append_to_note", { path: "Twins.md", heading: "Twin", content: "x" });
+		expect(heading.length).toBeLessThan(10_000);
+		expect(heading).toContain(`matches ${TWINS} sections`);
+		expect(heading).toContain(`and ${TWINS - MATCHES_LISTED} more`);
+		const bullet = await callError(client, "insert_under_bullet", { path: "Bullets.md", bullet: "item", content: "x" });
+		expect(bullet).toContain(`${BULLETS} bullets contain "item"`);
+		expect(bullet).toContain(`and ${BULLETS - MATCHES_LISTED} more`);
+		expect(bullet.length).toBeLessThan(10_000);
+	}, 60_000);
+});
+
+describe("a note of 50,000 tags and one of 30,000 tasks", () => {
+	const TAGS = 50_000;
+	const TASKS = 30_000;
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+
+	beforeAll(async () => {
+		const tags = Array.from({ length: TAGS }, (_, index) => `#tag${index}`).join(" ");
+		const tasks = Array.from({ length: TASKS }, (_, index) => `- [ ] task ${index} 📅 2025-01-01`).join("\n");
+		vault = await makeVault({ "Tags.md": tags + "\n", "Tasks.md": tasks + "\n", "Plain.md": "#tag1 and - [ ] not a task\n" });
+		running = await startService(vault, { levels: ["read"], settings: { rateLimitPerMinute: 1_000_000 } });
+		await running.service.search?.whenReady();
+		client = await connectClient(running.url, running.tokens.read ?? "");
+	}, 60_000);
+	afterAll(async () => {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test("list_tags counts every tag, in slices: the loop is never held for most of the call", async () => {
+		const { value, wallMs, longestHoldMs } = await measured(() =>
+			callOk<{ tags: Array<{ tag: string; count: number }>; total: number }>(client, "list_tags", { limit: 10 }),
+		);
+		expect(value.total).toBe(TAGS);
+		expect(value.tags[0]).toEqual({ tag: "#tag1", count: 2 });
+		// Counting a note's tags and sorting them in one piece held the loop for the whole call.
+		expect(longestHoldMs).toBeLessThan(wallMs / 2);
+	}, 60_000);
+
+	test("list_tasks derives a note's tasks in slices: the loop is never held for most of the call", async () => {
+		const { value, wallMs, longestHoldMs } = await measured(() =>
+			callOk<{ tasks: Array<{ path: string; line: number; text: string; due?: string }>; total: number }>(client, "list_tasks", { limit: 2 }),
+		);
+		expect(value.total).toBe(TASKS);
+		expect(value.tasks[1]).toMatchObject({ path: "Tasks.md", line: 1, text: "task 1 📅 2025-01-01", due: "2025-01-01" });
+		// Deriving 30,000 tasks in one piece held the loop for the whole call.
+		expect(longestHoldMs).toBeLessThan(wallMs / 2);
+	}, 60_000);
+});
+
+describe("a note of 1,999 properties", () => {
+	const PROPERTIES = 1_999;
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+
+	beforeAll(async () => {
+		const properties = Array.from({ length: PROPERTIES }, (_, index) => `p${index}: value ${index} # kept`).join("\n");
+		vault = await makeVault({ "Props.md": `---\n${properties}\n---\nbody\n` });
+		const { settings } = settingsWithWriteTokens([]);
+		running = await startService(vault, { levels: ["write"], settings, rights: { write: allowAll() } });
+		client = await connectClient(running.url, running.tokens.write ?? "");
+	}, 60_000);
+	afterAll(async () => {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test("set_property changes one of them, keeping the others and their comments, with other clients let in between its steps", async () => {
+		const { value, wallMs, longestHoldMs } = await measured(() =>
+			callOk<{ changed: boolean }>(client, "set_property", { path: "Props.md", name: "p5", value: "new" }),
+		);
+		expect(value.changed).toBe(true);
+		const text = await fs.readFile(nodePath.join(vault, "Props.md"), "utf8");
+		expect(text).toContain("\np5: new # kept\n");
+		expect(text).toContain("\np1998: value 1998 # kept\n---\nbody\n");
+		// Checking, parsing and writing the YAML out in one piece held the loop for most of the call.
+		expect(longestHoldMs).toBeLessThan(wallMs / 2);
+	}, 60_000);
+});
