@@ -19,12 +19,15 @@ export interface Gathered {
 /**
  * A bound on a phrase's packed value in the note at `slot`, from its words' postings alone, no
  * smaller in any field than the value its body gives (PostingsIndex.matchValue): the phrase stands
- * in a row at most as often as its scarcest word stands anywhere, in the title at most as often as
- * that word is there, and in a heading only if every word is in one. 0 when the note cannot hold
- * it in its body or title. `cursors` (one per distinct word) move forward: call in slot order. Pure.
+ * in a row at most as often as its scarcest word stands anywhere (a word standing at m of its
+ * positions, less m − 1: each place of the phrase after the first adds at least one of the word's
+ * occurrences), in the title at most as often as that word is there, and in a heading only if
+ * every word is in one. 0 when the note cannot hold it in its body or title. `cursors` (one per
+ * distinct word) move forward: call in slot order. Pure.
  */
 export function phraseValueBound(term: ResolvedTerm, cursors: number[], slot: number): number {
 	const words = term.phraseWords ?? [];
+	const repeats = term.phraseWordRepeats;
 	let body = BODY_COUNT;
 	let title = 0x3f;
 	let heading = true;
@@ -34,7 +37,9 @@ export function phraseValueBound(term: ResolvedTerm, cursors: number[], slot: nu
 		cursors[wordIndex] = at;
 		if (at >= word.length || word.slots[at] !== slot) return 0;
 		const value = word.values[at] as number;
-		body = Math.min(body, value & BODY_COUNT);
+		const count = value & BODY_COUNT;
+		// A saturated count says only that the word is common there.
+		body = Math.min(body, count === BODY_COUNT ? count : Math.max(0, count - ((repeats?.[wordIndex] ?? 1) - 1)));
 		title = Math.min(title, titleCount(value));
 		heading &&= (value & IN_HEADING) !== 0;
 	}
@@ -220,7 +225,8 @@ export class CandidateFinder {
 		const row = index * termCount;
 		const values = gathered.values;
 		for (const termIndex of gathered.unverified) {
-			if (values[row + termIndex] !== 0) values[row + termIndex] = this.index.matchValue(required[termIndex] as ResolvedTerm, 0, doc);
+			const bound = values[row + termIndex] as number;
+			if (bound !== 0) values[row + termIndex] = this.index.matchValue(required[termIndex] as ResolvedTerm, 0, doc, bound);
 		}
 		let holding = 0;
 		let named = false;

@@ -43,6 +43,8 @@ export interface ResolvedTerm {
 	 * which its count in a note is bounded before the note's body is read (candidates.ts).
 	 */
 	phraseWords?: ResolvedTerm[];
+	/** With `phraseWords`: how many of the phrase's positions each of those words stands at (`very very good`: 2 for `very`). */
+	phraseWordRepeats?: number[];
 }
 
 /**

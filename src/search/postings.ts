@@ -312,9 +312,10 @@ export class PostingsIndex {
 
 	/**
 	 * The packed value of a term in a note when the note matches it (in the body or the title),
-	 * else 0. A heading alone is not a match: it ranks, it does not find.
+	 * else 0. A heading alone is not a match: it ranks, it does not find. `bound`: a phrase's
+	 * bound in this note (phraseValueBound), when known: names it rules out are not read.
 	 */
-	matchValue(term: ResolvedTerm, at: number, doc: IndexedDocument | undefined): number {
+	matchValue(term: ResolvedTerm, at: number, doc: IndexedDocument | undefined, bound = IN_TITLE | IN_HEADING): number {
 		let value: number;
 		if (term.phrase && doc) {
 			// A phrase longer than the window is counted on the unpacked body, in scratch.
@@ -323,8 +324,11 @@ export class PostingsIndex {
 					? countAnchoredPhrase(doc.body, term.phraseAnchor, term.phraseMasks, term.phrase.length)
 					: countPackedPhrase(doc.body, term.phraseMasks, term.phrase.length)
 				: countPhrase(this.unpackBody(doc).subarray(0, doc.bodyLength), term.phrase);
-			const names = this.namesOf(doc);
-			value = packValue(body, countPhrase(names.title, term.phrase) * term.phrase.length, countPhrase(names.headings, term.phrase) > 0);
+			if ((bound & (IN_TITLE | IN_HEADING)) === 0) value = packValue(body, 0, false);
+			else {
+				const names = this.namesOf(doc);
+				value = packValue(body, countPhrase(names.title, term.phrase) * term.phrase.length, countPhrase(names.headings, term.phrase) > 0);
+			}
 		} else value = term.values[at] as number;
 		return (value & BODY_COUNT) > 0 || (value & IN_TITLE) !== 0 ? value >>> 0 : 0;
 	}
@@ -392,10 +396,17 @@ export class PostingsIndex {
 		if (tokens.length === 1) return { ...this.union(idsByPosition[0] as number[]), phrase: null };
 		// A phrase: the notes holding every word, checked for the words in a row when they are
 		// candidates. A word the phrase repeats is looked up once ("very very very…" is one list).
-		const distinct = new Map<string, number[]>();
-		idsByPosition.forEach((ids, index) => distinct.set(index === tokens.length - 1 ? `${tokens[index] ?? ""}*` : (tokens[index] ?? ""), ids));
-		const positions = [...distinct.values()].map((ids) => this.union(ids));
-		positions.sort((a, b) => a.length - b.length);
+		const distinct = new Map<string, { ids: number[]; repeats: number }>();
+		idsByPosition.forEach((ids, index) => {
+			const key = index === tokens.length - 1 ? `${tokens[index] ?? ""}*` : (tokens[index] ?? "");
+			const seen = distinct.get(key);
+			if (seen) seen.repeats++;
+			else distinct.set(key, { ids, repeats: 1 });
+		});
+		const words = [...distinct.values()].map(({ ids, repeats }) => ({ term: this.union(ids), repeats }));
+		words.sort((a, b) => a.term.length - b.term.length);
+		const positions = words.map((word) => word.term);
+		const phraseWordRepeats = words.map((word) => word.repeats);
 		const [first, ...rest] = positions as [ResolvedTerm, ...ResolvedTerm[]];
 		const slots = new Uint32Array(first.length);
 		const cursors = new Array<number>(rest.length).fill(0);
@@ -414,14 +425,14 @@ export class PostingsIndex {
 			for (const id of ids) accepted[id] = 1;
 			return accepted;
 		});
-		if (phrase.length > MAX_PHRASE_WORDS) return { slots, values: new Uint32Array(0), length, phrase, phraseWords: positions };
+		if (phrase.length > MAX_PHRASE_WORDS) return { slots, values: new Uint32Array(0), length, phrase, phraseWords: positions, phraseWordRepeats };
 		const phraseMasks = new Uint32Array(this.dictionary.size);
 		idsByPosition.forEach((ids, position) => {
 			for (const id of ids) phraseMasks[id] = ((phraseMasks[id] as number) | (1 << position)) >>> 0;
 		});
 		const firstIds = idsByPosition[0] ?? [];
 		const phraseAnchor = firstIds.length === 1 ? packedAnchor(firstIds[0] as number) : undefined;
-		return { slots, values: new Uint32Array(0), length, phrase, phraseMasks, phraseAnchor, phraseWords: positions };
+		return { slots, values: new Uint32Array(0), length, phrase, phraseMasks, phraseAnchor, phraseWords: positions, phraseWordRepeats };
 	}
 
 	/** The notes holding a term whose words are all whole words (a stop word): null when none does. */
