@@ -1,4 +1,4 @@
-import type { PostingsIndex } from "./postings";
+import { phrasePairBound, type PostingsIndex } from "./postings";
 import { BODY_COUNT, growUint32, IN_HEADING, IN_TITLE, packValue, seek, titleCount, type ResolvedTerm } from "./postingValues";
 
 /** The notes a search ranks, gathered from the postings of its terms, in scratch reused across searches. */
@@ -214,6 +214,29 @@ export class CandidateFinder {
 	}
 
 	/**
+	 * Tightens the bounds of `gathered`'s note at `index` on its unverified phrases from the note's
+	 * pair sketch (pairSketch.ts), without reading its body, and says whether it may still be a
+	 * candidate (as `verify` does). Costs a few counters a phrase: done for a note only when its
+	 * bound comes up to be read (rankByBounds), as most never do.
+	 */
+	refine(required: readonly ResolvedTerm[], gathered: Gathered, index: number): boolean {
+		const doc = this.index.documents[gathered.slots[index] as number];
+		if (!doc) return false;
+		const termCount = required.length;
+		const row = index * termCount;
+		const values = gathered.values;
+		for (const termIndex of gathered.unverified) {
+			const bound = values[row + termIndex] as number;
+			const pairs = (required[termIndex] as ResolvedTerm).phrasePairs;
+			if (bound === 0 || !pairs) continue;
+			const body = Math.min(bound & BODY_COUNT, phrasePairBound(doc, pairs));
+			const value = ((bound & ~BODY_COUNT) | body) >>> 0;
+			values[row + termIndex] = body > 0 || (value & IN_TITLE) !== 0 ? value : 0;
+		}
+		return this.stillCandidate(gathered, row, termCount);
+	}
+
+	/**
 	 * Reads the body of `gathered`'s note at `index` for its unverified phrases, puts their counts
 	 * in its row, and says whether it is still a candidate: it holds every term, or (a partial
 	 * answer) enough of them. Call once per note.
@@ -228,6 +251,12 @@ export class CandidateFinder {
 			const bound = values[row + termIndex] as number;
 			if (bound !== 0) values[row + termIndex] = this.index.matchValue(required[termIndex] as ResolvedTerm, 0, doc, bound);
 		}
+		return this.stillCandidate(gathered, row, termCount);
+	}
+
+	/** Whether the note whose values start at `row` holds every term, or (a partial answer) enough of them. */
+	private stillCandidate(gathered: Gathered, row: number, termCount: number): boolean {
+		const values = gathered.values;
 		let holding = 0;
 		let named = false;
 		for (let termIndex = 0; termIndex < termCount; termIndex++) {
