@@ -134,7 +134,7 @@ export class CandidateFinder {
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {
 				const term = required[termIndex] as ResolvedTerm;
 				const value = term.phrase
-					? phraseValueBound(term, wordCursors[termIndex] as number[], slot)
+					? this.gatheredPhraseBound(term, wordCursors[termIndex] as number[], slot)
 					: this.index.matchValue(term, cursors[termIndex] as number, undefined);
 				if (value === 0) continue candidates;
 				values[total * termCount + termIndex] = value;
@@ -203,7 +203,11 @@ export class CandidateFinder {
 				const at = seek(term.slots, term.length, cursors[termIndex] as number, slot);
 				cursors[termIndex] = at;
 				const held = at < term.length && term.slots[at] === slot;
-				const value = !held ? 0 : term.phrase ? phraseValueBound(term, wordCursors[termIndex] as number[], slot) : this.index.matchValue(term, at, doc);
+				const value = !held
+					? 0
+					: term.phrase
+						? this.gatheredPhraseBound(term, wordCursors[termIndex] as number[], slot)
+						: this.index.matchValue(term, at, doc);
 				values[total * termCount + termIndex] = value;
 				if (value !== 0) holding++;
 				if (value & IN_TITLE) named = true;
@@ -214,26 +218,16 @@ export class CandidateFinder {
 	}
 
 	/**
-	 * Tightens the bounds of `gathered`'s note at `index` on its unverified phrases from the note's
-	 * pair sketch (pairSketch.ts), without reading its body, and says whether it may still be a
-	 * candidate (as `verify` does). Costs a few counters a phrase: done for a note only when its
-	 * bound comes up to be read (rankByBounds), as most never do.
+	 * A phrase's bound in the note at `slot` as gathering takes it: from its words' postings
+	 * (phraseValueBound), then from the note's pair sketch (pairSketch.ts), which rules out most
+	 * notes holding the words apart and bounds the rest by their pair counts, without reading a
+	 * body. Done for every note holding the words, in slot order: looking it up only for the notes
+	 * whose bound came up to be read cost more, as nearly all do come up and in no order.
 	 */
-	refine(required: readonly ResolvedTerm[], gathered: Gathered, index: number): boolean {
-		const doc = this.index.documents[gathered.slots[index] as number];
-		if (!doc) return false;
-		const termCount = required.length;
-		const row = index * termCount;
-		const values = gathered.values;
-		for (const termIndex of gathered.unverified) {
-			const bound = values[row + termIndex] as number;
-			const pairs = (required[termIndex] as ResolvedTerm).phrasePairs;
-			if (bound === 0 || !pairs) continue;
-			const body = Math.min(bound & BODY_COUNT, phrasePairBound(doc, pairs));
-			const value = ((bound & ~BODY_COUNT) | body) >>> 0;
-			values[row + termIndex] = body > 0 || (value & IN_TITLE) !== 0 ? value : 0;
-		}
-		return this.stillCandidate(gathered, row, termCount);
+	private gatheredPhraseBound(term: ResolvedTerm, cursors: number[], slot: number): number {
+		const bound = phraseValueBound(term, cursors, slot);
+		const doc = bound !== 0 && term.phrasePairs ? this.index.documents[slot] : undefined;
+		return doc && term.phrasePairs ? tightenedBound(bound, phrasePairBound(doc, term.phrasePairs)) : bound;
 	}
 
 	/**
@@ -287,6 +281,13 @@ export class CandidateFinder {
 		}
 		return { ...gathered, total: kept, unverified: [] };
 	}
+}
+
+/** A phrase's bound with its body count no higher than `body`: 0 when neither the body nor the title may hold it. */
+function tightenedBound(bound: number, body: number): number {
+	const count = Math.min(bound & BODY_COUNT, body);
+	const value = ((bound & ~BODY_COUNT) | count) >>> 0;
+	return count > 0 || (value & IN_TITLE) !== 0 ? value : 0;
 }
 
 /** The wanted terms that are phrases, by index. */

@@ -463,9 +463,10 @@ export class PostingsIndex {
 		if (tokens.length === 1) return { ...this.union(idsByPosition[0] as number[]), phrase: null };
 		// A phrase: the notes holding every word, checked for the words in a row when they are
 		// candidates. A word the phrase repeats is looked up once ("very very very…" is one list).
+		const keyOf = (index: number) => (index === tokens.length - 1 ? `${tokens[index] ?? ""}*` : (tokens[index] ?? ""));
 		const distinct = new Map<string, { ids: number[]; repeats: number }>();
 		idsByPosition.forEach((ids, index) => {
-			const key = index === tokens.length - 1 ? `${tokens[index] ?? ""}*` : (tokens[index] ?? "");
+			const key = keyOf(index);
 			const seen = distinct.get(key);
 			if (seen) seen.repeats++;
 			else distinct.set(key, { ids, repeats: 1 });
@@ -489,9 +490,16 @@ export class PostingsIndex {
 		}
 		const hashes = this.dictionary.hashes;
 		const phrasePairs = phrasePairsOf(idsByPosition.map((ids) => ids.map((id) => hashes[id] as number)));
-		const phrase = idsByPosition.map((ids) => {
-			const accepted = new Uint8Array(this.dictionary.size);
-			for (const id of ids) accepted[id] = 1;
+		// One table a distinct word: a word the phrase repeats shares it (each is the dictionary's size).
+		const tables = new Map<string, Uint8Array>();
+		const phrase = idsByPosition.map((ids, index) => {
+			const key = keyOf(index);
+			let accepted = tables.get(key);
+			if (!accepted) {
+				accepted = new Uint8Array(this.dictionary.size);
+				for (const id of ids) accepted[id] = 1;
+				tables.set(key, accepted);
+			}
 			return accepted;
 		});
 		if (phrase.length > MAX_PHRASE_WORDS)
