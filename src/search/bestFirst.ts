@@ -10,8 +10,11 @@ export interface BoundedRanking {
 	/** Scores a candidate into `scored` from its row of values (bounds until it is read); `anyOrder`: not called in slot order. */
 	score(index: number, anyOrder: boolean): void;
 	scored: { score: number; tier: number };
-	/** Positive when the first ranks above the second, by tier, score, then the notes (their slots) for the ties. */
-	compareKeys(tierA: number, scoreA: number, slotA: number, tierB: number, scoreB: number, slotB: number): number;
+	/**
+	 * Tightens the candidate's bounds without reading it (CandidateFinder.refine): whether it may
+	 * still be a candidate. Called at most once a candidate, when its bound comes up first.
+	 */
+	refine?(index: number): boolean;
 	/** Reads the candidate's body (CandidateFinder.verify): whether it is still a candidate, its row now exact. */
 	read(index: number): boolean;
 	/** Offers a read candidate to the page, scored into `scored`. */
@@ -29,9 +32,11 @@ const READ_STEP_MASK = 63;
  * Ranks candidates whose values are bounds, reading as few as it can: every candidate is scored
  * with its bounds (which no read score exceeds, the score rising with every value), and they are
  * read best bound first and kept by their read score, until the page is full and the next bound
- * cannot enter it, or all are read. The page is what reading every candidate gives either way. The
- * number held among those read, and, unless all were read, how many were. In steps: it yields
- * every few hundred candidates scored and every few dozen read. Pure.
+ * cannot enter it, or all are read. A candidate whose bound comes up first is refined before it is
+ * read (`refine`, when given: cheaper than a read, too dear for every candidate), and waits its turn
+ * again with its tighter bound. The page is what reading every candidate gives either way. The
+ * number held among those read, and, unless all were read or ruled out, how many were read. In
+ * steps: it yields every few hundred candidates scored or refined and every few dozen read. Pure.
  */
 export function* rankByBounds(ranking: BoundedRanking): Generator<void, { held: number; checks?: PhraseChecks }, void> {
 	const { count, scored, slots } = ranking;
@@ -43,28 +48,37 @@ export function* rankByBounds(ranking: BoundedRanking): Generator<void, { held: 
 		boundScores[index] = scored.score;
 		boundTiers[index] = scored.tier;
 	}
-	const byBound = new IndexHeap(
-		count,
-		(a, b) =>
-			ranking.compareKeys(
-				boundTiers[a] as number,
-				boundScores[a] as number,
-				slots[a] as number,
-				boundTiers[b] as number,
-				boundScores[b] as number,
-				slots[b] as number,
-			) > 0,
-	);
+	// By tier and score, then slot: a strict order that never compares paths (which ties on the
+	// bounds would do thousands of times). So the next bound may tie the page's worst in tier and
+	// score and still be ordered apart from it: reading stops only once the next is strictly below.
+	const byBound = new IndexHeap(count, (a, b) => {
+		const tierA = boundTiers[a] as number;
+		const tierB = boundTiers[b] as number;
+		if (tierA !== tierB) return tierA > tierB;
+		const scoreA = boundScores[a] as number;
+		const scoreB = boundScores[b] as number;
+		return scoreA !== scoreB ? scoreA > scoreB : (slots[a] as number) < (slots[b] as number);
+	});
+	const refined = ranking.refine ? new Uint8Array(count) : null;
+	let refinements = 0;
 	let checked = 0;
 	let held = 0;
 	while (byBound.size > 0) {
 		const next = byBound.peek();
 		const worst = ranking.worstKept();
-		if (
-			worst &&
-			ranking.compareKeys(worst.tier, worst.score, worst.slot, boundTiers[next] as number, boundScores[next] as number, slots[next] as number) > 0
-		)
-			break;
+		const nextTier = boundTiers[next] as number;
+		if (worst && (worst.tier > nextTier || (worst.tier === nextTier && worst.score > (boundScores[next] as number)))) break;
+		if (refined && refined[next] === 0 && ranking.refine) {
+			if ((++refinements & SCORE_STEP_MASK) === 0) yield;
+			refined[next] = 1;
+			byBound.pop();
+			if (!ranking.refine(next)) continue;
+			ranking.score(next, true);
+			boundScores[next] = scored.score;
+			boundTiers[next] = scored.tier;
+			byBound.push(next);
+			continue;
+		}
 		if ((checked & READ_STEP_MASK) === READ_STEP_MASK) yield;
 		byBound.pop();
 		checked++;

@@ -1,4 +1,6 @@
 import { MAX_WORD_FORM_CANDIDATES } from "../config/limits";
+import { tokenHash } from "./pairSketch";
+import { growUint32 } from "./postingValues";
 import type { Stemmer } from "./stemmers";
 
 /** Shortest query word whose other forms are looked for: `is` and `ga` have none worth the look. */
@@ -12,6 +14,11 @@ const MIN_FORM_WORD_CHARS = 3;
 export class TermDictionary {
 	private readonly ids = new Map<string, number>();
 	private sorted: string[] | null = null;
+	/**
+	 * Id → a hash of the token's text: what a note's pair sketch is keyed by (pairSketch.ts), so a
+	 * note's sketch, and what it rules out, is the same whatever order the notes were indexed in.
+	 */
+	hashes: Uint32Array = new Uint32Array(256);
 
 	constructor(private stem: Stemmer | null) {}
 
@@ -53,6 +60,8 @@ export class TermDictionary {
 		if (id === undefined) {
 			id = this.ids.size;
 			this.ids.set(token, id);
+			this.hashes = growUint32(this.hashes, id + 1);
+			this.hashes[id] = tokenHash(token);
 			if (this.sorted) this.sorted.splice(lowerBound(this.sorted, token), 0, token);
 		}
 		return id;

@@ -382,7 +382,7 @@ export class SearchEngine {
 					slots,
 					score: scoreCandidate,
 					scored,
-					compareKeys: (tierA, scoreA, slotA, tierB, scoreB, slotB) => this.compareKeys(tierA, scoreA, slotA, tierB, scoreB, slotB),
+					refine: (index) => finder.refine(wanted, gathered, index),
 					read: (index) => finder.verify(wanted, gathered, index),
 					keep: (index) => this.offer(top, limit, slots[index] as number, scored.score, scored.tier, matched),
 					worstKept: () => (top.length >= limit ? (top[0] ?? null) : null),

@@ -38,6 +38,20 @@ export class IndexHeap {
 		return best;
 	}
 
+	/** Puts back an index taken out (the heap holds each index at most once, so there is room). */
+	push(index: number): void {
+		const heap = this.heap;
+		let at = this.count++;
+		heap[at] = index;
+		while (at > 0) {
+			const parent = (at - 1) >> 1;
+			if (!this.before(index, heap[parent] as number)) return;
+			heap[at] = heap[parent] as number;
+			heap[parent] = index;
+			at = parent;
+		}
+	}
+
 	private siftDown(from: number): void {
 		const heap = this.heap;
 		let index = from;

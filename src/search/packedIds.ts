@@ -31,6 +31,16 @@ export class PackedIdWriter {
 		this.count++;
 	}
 
+	/** Appends `bytes` zero bytes (room a caller fills after `finish`). */
+	skip(bytes: number): void {
+		if (this.used + bytes > this.bytes.length) {
+			const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.used + bytes) + 5);
+			grown.set(this.bytes.subarray(0, this.used));
+			this.bytes = grown;
+		}
+		this.used += bytes;
+	}
+
 	/** Bytes written so far. */
 	get byteLength(): number {
 		return this.used;
@@ -42,12 +52,12 @@ export class PackedIdWriter {
 	}
 }
 
-/** Unpacks every id of `packed` from byte `from` on into `into` (which must hold them all); returns how many there are. */
-export function unpackIds(packed: Uint8Array, into: Uint32Array, from = 0): number {
+/** Unpacks every id of `packed` from byte `from` to byte `to` into `into` (which must hold them all); returns how many there are. */
+export function unpackIds(packed: Uint8Array, into: Uint32Array, from = 0, to = packed.length): number {
 	let count = 0;
 	let value = 0;
 	let shift = 0;
-	for (let index = from; index < packed.length; index++) {
+	for (let index = from; index < to; index++) {
 		const byte = packed[index] as number;
 		value |= (byte & 0x7f) << shift;
 		if (byte & 0x80) {

@@ -11,16 +11,16 @@ export const MAX_PHRASE_WORDS = 32;
 export type CompiledPhrase = Uint8Array[];
 
 /**
- * How many times a phrase of `length` words (at most 32) stands in a row in a packed body, read
+ * How many times a phrase of `length` words (at most 32) stands in a row in a packed body (`packed[0, end)`), read
  * once without unpacking it (shift-and): bit i of the state is set while the last i + 1 ids read
  * are the phrase's first i + 1 words, so each id costs a shift and a mask, whatever the phrase.
  */
-export function countPackedPhrase(packed: Uint8Array, masks: Uint32Array, length: number): number {
+export function countPackedPhrase(packed: Uint8Array, masks: Uint32Array, length: number, end = packed.length): number {
 	const last = 1 << (length - 1);
 	let state = 0;
 	let count = 0;
 	let index = 0;
-	while (index < packed.length) {
+	while (index < end) {
 		let byte = packed[index++] as number;
 		let id = byte & 0x7f;
 		for (let shift = 7; byte & 0x80; shift += 7) {
@@ -52,15 +52,16 @@ export function packedAnchor(id: number): Uint8Array {
  * nearly all of a phrase query's time on a large vault. A byte starts an id when the byte before it
  * ends one (high bit clear), so an anchor byte inside a longer id is skipped.
  */
-export function countAnchoredPhrase(packed: Uint8Array, anchor: Uint8Array, masks: Uint32Array, length: number): number {
+export function countAnchoredPhrase(packed: Uint8Array, anchor: Uint8Array, masks: Uint32Array, length: number, end = packed.length): number {
 	const first = anchor[0] as number;
 	let count = 0;
-	candidates: for (let at = packed.indexOf(first); at !== -1; at = packed.indexOf(first, at + 1)) {
+	candidates: for (let at = packed.indexOf(first); at !== -1 && at < end; at = packed.indexOf(first, at + 1)) {
 		if (at > 0 && ((packed[at - 1] as number) & 0x80) !== 0) continue;
+		if (at + anchor.length > end) break;
 		for (let offset = 1; offset < anchor.length; offset++) if (packed[at + offset] !== anchor[offset]) continue candidates;
 		let index = at + anchor.length;
 		for (let position = 1; position < length; position++) {
-			if (index >= packed.length) continue candidates;
+			if (index >= end) continue candidates;
 			let byte = packed[index++] as number;
 			let id = byte & 0x7f;
 			for (let shift = 7; byte & 0x80; shift += 7) {

@@ -43,7 +43,21 @@ export interface ResolvedTerm {
 	 * which its count in a note is bounded before the note's body is read (candidates.ts).
 	 */
 	phraseWords?: ResolvedTerm[];
+	/** With `phraseWords`: how many of the phrase's positions each of those words stands at (`very very good`: 2 for `very`). */
+	phraseWordRepeats?: number[];
+	/**
+	 * For a phrase: its distinct pairs of neighbouring positions, each the first word and the
+	 * words the next position accepts (the last word, a prefix, may be several), from which a
+	 * note's pair sketch bounds its count (pairSketch.ts). A prefix of very many words is left out.
+	 */
+	phrasePairs?: PhrasePair[];
 }
+
+/**
+ * Two neighbouring positions of a phrase, as the pairs of words they accept (the first position's
+ * word with each word the second accepts): each pair's two hashes in a row (pairHash, secondHash).
+ */
+export type PhrasePair = Uint32Array;
 
 /**
  * A wanted term by the strength of its evidence. `any` finds the notes (the word, its forms, the

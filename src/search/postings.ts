@@ -1,5 +1,6 @@
 import { PackedIdWriter, unpackIds } from "./packedIds";
 import { TermDictionary } from "./dictionary";
+import { PAIR_COUNT_SATURATED, pairCountBound, pairHash, pairSketchBytes, secondHash, writePairSketch } from "./pairSketch";
 import { countAnchoredPhrase, countPackedPhrase, countPhrase, MAX_PHRASE_WORDS, packedAnchor } from "./phrases";
 import {
 	BODY_COUNT,
@@ -13,6 +14,7 @@ import {
 	optional,
 	packValue,
 	seek,
+	type PhrasePair,
 	type Postings,
 	type ResolvedTerm,
 	type TermEvidence,
@@ -28,18 +30,21 @@ const FIRST_POSTINGS_CAPACITY = 2;
 
 /**
  * One note's tokens by field, as ids: kept for phrase checks and for removing the note. All of a
- * note's ids are in one buffer (one typed array a note, not one a field): the body's, then its
- * names' (see `namesOf`).
+ * note's ids are in one buffer (one typed array a note, not one a field): the body's, its word
+ * pairs' sketch, then its names' (see `namesOf`).
  */
 export interface IndexedDocument {
 	path: string;
 	modified: number;
 	/**
-	 * The body's token ids, packed (packedIds.ts): a view on the start of the note's buffer. The
-	 * rest of the buffer holds the title's, the headings' and each alias's ids, packed the same way,
-	 * each run after its count.
+	 * The note's buffer: the body's token ids, packed (packedIds.ts), in its first `bodyBytes`
+	 * bytes; then the sketch of the body's word pairs (pairSketch.ts; its size follows from
+	 * `bodyLength`); then the title's, the headings' and each alias's ids, packed the same way, each
+	 * run after its count.
 	 */
-	body: Uint8Array;
+	packed: Uint8Array;
+	bodyBytes: number;
+	/** Ids in the body. */
 	bodyLength: number;
 }
 
@@ -84,6 +89,63 @@ function readRuns(packed: Uint8Array, from: number): Uint32Array[] {
  */
 function folderWords(path: string): string {
 	return path.slice(0, Math.max(0, path.lastIndexOf("/")));
+}
+
+/**
+ * Most ids a phrase's position may accept for its pair with the position before to bound a note's
+ * count: each costs two counters read per candidate note, and a prefix standing for more words
+ * (`pro`) bounds too loosely to repay them.
+ */
+const PAIR_BOUND_MAX_SECOND_IDS = 16;
+
+/** A phrase's distinct pairs of neighbouring positions (a repeated word's pair once), given the tokens each position accepts (their hashes); a position accepting more than PAIR_BOUND_MAX_SECOND_IDS is left out. */
+function phrasePairsOf(hashesByPosition: readonly number[][]): PhrasePair[] {
+	const pairs: PhrasePair[] = [];
+	const seen = new Set<string>();
+	for (let position = 1; position < hashesByPosition.length; position++) {
+		const firsts = hashesByPosition[position - 1] ?? [];
+		const seconds = hashesByPosition[position] ?? [];
+		// Only the last position is a prefix: the one before it is one whole word.
+		if (firsts.length !== 1 || seconds.length > PAIR_BOUND_MAX_SECOND_IDS) continue;
+		const first = firsts[0] as number;
+		const key = `${first} ${seconds.join(",")}`;
+		if (seen.has(key)) continue;
+		seen.add(key);
+		const hashes = new Uint32Array(seconds.length * 2);
+		seconds.forEach((second, index) => {
+			const hash = pairHash(first, second);
+			hashes[index * 2] = hash;
+			hashes[index * 2 + 1] = secondHash(hash);
+		});
+		pairs.push(hashes);
+	}
+	return pairs;
+}
+
+/**
+ * How often a phrase's pairs allow it to stand in a row in the note's body, from the note's pair
+ * sketch: at most as often as its scarcest pair, which is at most as often as the sketch counts
+ * it; BODY_COUNT when the sketch counts every pair three times or more (it bounds nothing then). Pure.
+ */
+export function phrasePairBound(doc: IndexedDocument, pairs: readonly PhrasePair[]): number {
+	const from = doc.bodyBytes;
+	const size = pairSketchBytes(doc.bodyLength);
+	let bound = BODY_COUNT;
+	for (let pairIndex = 0; pairIndex < pairs.length; pairIndex++) {
+		const hashes = pairs[pairIndex] as PhrasePair;
+		let count = 0;
+		for (let at = 0; at < hashes.length; at += 2) {
+			const held = pairCountBound(doc.packed, from, size, hashes[at] as number, hashes[at + 1] as number);
+			if (held === PAIR_COUNT_SATURATED) {
+				count = BODY_COUNT;
+				break;
+			}
+			count += held;
+		}
+		if (count < bound) bound = count;
+		if (bound === 0) return 0;
+	}
+	return bound;
 }
 
 /** Notes looked at between two chances to pause while a search checks which notes its filter accepts (a power of two less one: a mask). */
@@ -174,23 +236,24 @@ export class PostingsIndex {
 		};
 		const bodyLength = body.count;
 		const bodyBytes = body.byteLength;
+		const sketchBytes = pairSketchBytes(bodyLength);
+		body.skip(sketchBytes);
 		for (const name of [names.title, names.headings, ...names.aliases]) writeRun(body, name);
-		return { doc: { path, modified, body: body.finish().subarray(0, bodyBytes), bodyLength }, names };
+		const packed = body.finish();
+		writePairSketch(packed, bodyBytes, bodyBytes, sketchBytes, this.dictionary.hashes);
+		return { doc: { path, modified, packed, bodyBytes, bodyLength }, names };
 	}
 
 	/** A document's names, read from its buffer (new arrays: a caller may keep them). */
 	namesOf(doc: IndexedDocument): DocumentNames {
-		const [title = new Uint32Array(0), headings = new Uint32Array(0), ...aliases] = readRuns(
-			new Uint8Array(doc.body.buffer, doc.body.byteOffset),
-			doc.body.byteLength,
-		);
+		const [title = new Uint32Array(0), headings = new Uint32Array(0), ...aliases] = readRuns(doc.packed, doc.bodyBytes + pairSketchBytes(doc.bodyLength));
 		return { title, headings, aliases };
 	}
 
 	/** A document's body token ids, in scratch that the next call overwrites. */
 	private unpackBody(doc: IndexedDocument): Uint32Array {
 		this.unpacked = growUint32(this.unpacked, doc.bodyLength);
-		unpackIds(doc.body, this.unpacked);
+		unpackIds(doc.packed, this.unpacked, 0, doc.bodyBytes);
 		return this.unpacked;
 	}
 
@@ -312,19 +375,27 @@ export class PostingsIndex {
 
 	/**
 	 * The packed value of a term in a note when the note matches it (in the body or the title),
-	 * else 0. A heading alone is not a match: it ranks, it does not find.
+	 * else 0. A heading alone is not a match: it ranks, it does not find. `bound`: a phrase's
+	 * bound in this note (phraseValueBound), when known: names it rules out are not read.
 	 */
-	matchValue(term: ResolvedTerm, at: number, doc: IndexedDocument | undefined): number {
+	matchValue(term: ResolvedTerm, at: number, doc: IndexedDocument | undefined, bound = IN_TITLE | IN_HEADING): number {
 		let value: number;
 		if (term.phrase && doc) {
-			// A phrase longer than the window is counted on the unpacked body, in scratch.
-			const body = term.phraseMasks
-				? term.phraseAnchor
-					? countAnchoredPhrase(doc.body, term.phraseAnchor, term.phraseMasks, term.phrase.length)
-					: countPackedPhrase(doc.body, term.phraseMasks, term.phrase.length)
-				: countPhrase(this.unpackBody(doc).subarray(0, doc.bodyLength), term.phrase);
-			const names = this.namesOf(doc);
-			value = packValue(body, countPhrase(names.title, term.phrase) * term.phrase.length, countPhrase(names.headings, term.phrase) > 0);
+			// A note whose pair sketch rules the phrase out is not read. A phrase longer than the
+			// window is counted on the unpacked body, in scratch.
+			const body =
+				term.phrasePairs && phrasePairBound(doc, term.phrasePairs) === 0
+					? 0
+					: term.phraseMasks
+						? term.phraseAnchor
+							? countAnchoredPhrase(doc.packed, term.phraseAnchor, term.phraseMasks, term.phrase.length, doc.bodyBytes)
+							: countPackedPhrase(doc.packed, term.phraseMasks, term.phrase.length, doc.bodyBytes)
+						: countPhrase(this.unpackBody(doc).subarray(0, doc.bodyLength), term.phrase);
+			if ((bound & (IN_TITLE | IN_HEADING)) === 0) value = packValue(body, 0, false);
+			else {
+				const names = this.namesOf(doc);
+				value = packValue(body, countPhrase(names.title, term.phrase) * term.phrase.length, countPhrase(names.headings, term.phrase) > 0);
+			}
 		} else value = term.values[at] as number;
 		return (value & BODY_COUNT) > 0 || (value & IN_TITLE) !== 0 ? value >>> 0 : 0;
 	}
@@ -392,10 +463,18 @@ export class PostingsIndex {
 		if (tokens.length === 1) return { ...this.union(idsByPosition[0] as number[]), phrase: null };
 		// A phrase: the notes holding every word, checked for the words in a row when they are
 		// candidates. A word the phrase repeats is looked up once ("very very very…" is one list).
-		const distinct = new Map<string, number[]>();
-		idsByPosition.forEach((ids, index) => distinct.set(index === tokens.length - 1 ? `${tokens[index] ?? ""}*` : (tokens[index] ?? ""), ids));
-		const positions = [...distinct.values()].map((ids) => this.union(ids));
-		positions.sort((a, b) => a.length - b.length);
+		const keyOf = (index: number) => (index === tokens.length - 1 ? `${tokens[index] ?? ""}*` : (tokens[index] ?? ""));
+		const distinct = new Map<string, { ids: number[]; repeats: number }>();
+		idsByPosition.forEach((ids, index) => {
+			const key = keyOf(index);
+			const seen = distinct.get(key);
+			if (seen) seen.repeats++;
+			else distinct.set(key, { ids, repeats: 1 });
+		});
+		const words = [...distinct.values()].map(({ ids, repeats }) => ({ term: this.union(ids), repeats }));
+		words.sort((a, b) => a.term.length - b.term.length);
+		const positions = words.map((word) => word.term);
+		const phraseWordRepeats = words.map((word) => word.repeats);
 		const [first, ...rest] = positions as [ResolvedTerm, ...ResolvedTerm[]];
 		const slots = new Uint32Array(first.length);
 		const cursors = new Array<number>(rest.length).fill(0);
@@ -409,19 +488,29 @@ export class PostingsIndex {
 			}
 			slots[length++] = slot;
 		}
-		const phrase = idsByPosition.map((ids) => {
-			const accepted = new Uint8Array(this.dictionary.size);
-			for (const id of ids) accepted[id] = 1;
+		const hashes = this.dictionary.hashes;
+		const phrasePairs = phrasePairsOf(idsByPosition.map((ids) => ids.map((id) => hashes[id] as number)));
+		// One table a distinct word: a word the phrase repeats shares it (each is the dictionary's size).
+		const tables = new Map<string, Uint8Array>();
+		const phrase = idsByPosition.map((ids, index) => {
+			const key = keyOf(index);
+			let accepted = tables.get(key);
+			if (!accepted) {
+				accepted = new Uint8Array(this.dictionary.size);
+				for (const id of ids) accepted[id] = 1;
+				tables.set(key, accepted);
+			}
 			return accepted;
 		});
-		if (phrase.length > MAX_PHRASE_WORDS) return { slots, values: new Uint32Array(0), length, phrase, phraseWords: positions };
+		if (phrase.length > MAX_PHRASE_WORDS)
+			return { slots, values: new Uint32Array(0), length, phrase, phraseWords: positions, phraseWordRepeats, phrasePairs };
 		const phraseMasks = new Uint32Array(this.dictionary.size);
 		idsByPosition.forEach((ids, position) => {
 			for (const id of ids) phraseMasks[id] = ((phraseMasks[id] as number) | (1 << position)) >>> 0;
 		});
 		const firstIds = idsByPosition[0] ?? [];
 		const phraseAnchor = firstIds.length === 1 ? packedAnchor(firstIds[0] as number) : undefined;
-		return { slots, values: new Uint32Array(0), length, phrase, phraseMasks, phraseAnchor, phraseWords: positions };
+		return { slots, values: new Uint32Array(0), length, phrase, phraseMasks, phraseAnchor, phraseWords: positions, phraseWordRepeats, phrasePairs };
 	}
 
 	/** The notes holding a term whose words are all whole words (a stop word): null when none does. */

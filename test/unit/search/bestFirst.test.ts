@@ -1,9 +1,14 @@
 import { rankByBounds } from "../../../src/search/bestFirst";
 import type { Ranked } from "../../../src/search/rank";
 
-/** Candidates with a bound and the score reading gives (null: reading drops it), ranked into a page of `limit`. */
-function rankAll(candidates: ReadonlyArray<{ bound: number; read: number | null }>, limit: number) {
+/**
+ * Candidates with a bound, a tighter one refining gives (null: refining rules it out; absent: no
+ * refining) and the score reading gives (null: reading drops it), ranked into a page of `limit`.
+ */
+function rankAll(candidates: ReadonlyArray<{ bound: number; refined?: number | null; read: number | null }>, limit: number, refining = false) {
 	const isRead = new Uint8Array(candidates.length);
+	const isRefined = new Uint8Array(candidates.length);
+	const refinedOnes: number[] = [];
 	const top: Ranked[] = [];
 	const scored = { score: 0, tier: 0 };
 	const reads: number[] = [];
@@ -11,10 +16,19 @@ function rankAll(candidates: ReadonlyArray<{ bound: number; read: number | null 
 		count: candidates.length,
 		slots: Uint32Array.from(candidates.keys()),
 		score: (index) => {
-			scored.score = isRead[index] === 1 ? (candidates[index]?.read ?? 0) : (candidates[index]?.bound ?? 0);
+			const candidate = candidates[index];
+			scored.score = isRead[index] === 1 ? (candidate?.read ?? 0) : isRefined[index] === 1 ? (candidate?.refined ?? 0) : (candidate?.bound ?? 0);
 		},
+		...(refining
+			? {
+					refine: (index: number) => {
+						refinedOnes.push(index);
+						isRefined[index] = 1;
+						return candidates[index]?.refined !== null;
+					},
+				}
+			: {}),
 		scored,
-		compareKeys: (tierA, scoreA, slotA, tierB, scoreB, slotB) => tierA - tierB || scoreA - scoreB || slotB - slotA,
 		read: (index) => {
 			reads.push(index);
 			isRead[index] = 1;
@@ -27,7 +41,8 @@ function rankAll(candidates: ReadonlyArray<{ bound: number; read: number | null 
 		},
 		worstKept: () => (top.length >= limit ? (top[0] ?? null) : null),
 	});
-	for (let step = steps.next(); ; step = steps.next()) if (step.done) return { ...step.value, reads, page: top.map((kept) => kept.slot).reverse() };
+	for (let step = steps.next(); ; step = steps.next())
+		if (step.done) return { ...step.value, reads, ...(refining ? { refinedOnes } : {}), page: top.map((kept) => kept.slot).reverse() };
 }
 
 describe("candidates read best bound first", () => {
@@ -55,5 +70,37 @@ describe("candidates read best bound first", () => {
 			2,
 		);
 		expect(ranked).toEqual({ held: 1, reads: [0, 1], page: [0] });
+	});
+
+	test("a candidate is refined when its bound comes up first, then waits its turn again: fewer are read, the page is the same", () => {
+		const candidates = [
+			{ bound: 9, refined: 1, read: 1 },
+			{ bound: 8, refined: null, read: null },
+			{ bound: 7, refined: 6, read: 6 },
+			{ bound: 5, refined: 5, read: 4 },
+			{ bound: 3, refined: 2, read: 2 },
+			{ bound: 2, refined: 2, read: 2 },
+		];
+		const refined = rankAll(candidates, 2, true);
+		const plain = rankAll(candidates, 2);
+		expect(refined.page).toEqual(plain.page);
+		expect(refined.page).toEqual([2, 3]);
+		expect(refined.refinedOnes).toEqual([0, 1, 2, 3]);
+		expect(refined.reads).toEqual([2, 3]);
+		expect(plain.reads.length).toBeGreaterThan(refined.reads.length);
+		expect(refined).toMatchObject({ held: 2, checks: { checked: 2, candidates: 6 } });
+	});
+
+	test("when every candidate is read or ruled out by refining, no checks are reported", () => {
+		const ranked = rankAll(
+			[
+				{ bound: 4, refined: 3, read: 1 },
+				{ bound: 3, refined: null, read: null },
+			],
+			2,
+			true,
+		);
+		expect(ranked).toMatchObject({ held: 1, reads: [0], page: [0] });
+		expect(ranked).not.toHaveProperty("checks");
 	});
 });

@@ -21,6 +21,37 @@ describe("indices handed out best first", () => {
 		);
 	});
 
+	test("an index taken out, its key lowered and put back, comes out in its new place", () => {
+		fc.assert(
+			fc.property(
+				fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 1, maxLength: 100 }),
+				fc.array(fc.integer({ min: 0, max: 9 }), { maxLength: 100 }),
+				(start, lowered) => {
+					const keys = [...start];
+					const before = (a: number, b: number) => (keys[a] as number) > (keys[b] as number) || (keys[a] === keys[b] && a < b);
+					const heap = new IndexHeap(keys.length, before);
+					const popped: number[] = [];
+					const putBack = new Set<number>();
+					while (heap.size > 0) {
+						const best = heap.pop();
+						const lower = lowered[best];
+						// Each index is put back at most once, with a key no higher than it had.
+						if (!putBack.has(best) && lower !== undefined && lower < (keys[best] as number)) {
+							putBack.add(best);
+							keys[best] = lower;
+							heap.push(best);
+							continue;
+						}
+						popped.push(best);
+					}
+					const sorted = keys.map((_, index) => index).sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+					expect(popped).toEqual(sorted);
+				},
+			),
+			{ numRuns: 500 },
+		);
+	});
+
 	test("an empty heap has no size", () => {
 		expect(new IndexHeap(0, () => false).size).toBe(0);
 	});

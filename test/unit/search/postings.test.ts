@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { BODY_COUNT, IN_HEADING, IN_TITLE, type ResolvedTerm } from "../../../src/search/postingValues";
 import { PostingsIndex } from "../../../src/search/postings";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor } from "../../../src/search/stemmers";
@@ -206,5 +207,44 @@ describe("PostingsIndex: notes in, answers out", () => {
 		expect(found(index, index.resolveEvidence(["garden"], index.dictionary.stemmer).forms, ["a.md"])).toEqual(["a.md"]);
 		index.setStemmer(null);
 		expect(index.resolveEvidence(["garden"], index.dictionary.stemmer).forms).toBeNull();
+	});
+});
+
+describe("a phrase counted in a note whose pair sketch may rule it out", () => {
+	// "blue" also starts "bluer": a phrase's last word is a prefix.
+	const WORDS = ["red", "green", "blue", "bluer", "teal"];
+	const text = (maxLength: number) => fc.array(fc.constantFrom(...WORDS), { maxLength }).map((list) => list.join(" "));
+	/** How often the phrase stands in a row in `body`, its last word as a prefix. */
+	function naiveCount(body: string, phrase: readonly string[]): number {
+		const tokens = body.split(" ").filter((token) => token.length > 0);
+		let count = 0;
+		for (let start = 0; start + phrase.length <= tokens.length; start++) {
+			if (phrase.every((word, at) => (at === phrase.length - 1 ? (tokens[start + at] ?? "").startsWith(word) : tokens[start + at] === word))) count++;
+		}
+		return count;
+	}
+
+	test("the body count is the count of the words in a row, whatever the notes around it and the order they came in", () => {
+		fc.assert(
+			fc.property(
+				fc.array(text(60), { minLength: 1, maxLength: 10 }),
+				fc.array(fc.constantFrom(...WORDS), { minLength: 2, maxLength: 4 }),
+				fc.boolean(),
+				(bodies, phrase, reversed) => {
+					const index = new PostingsIndex(null);
+					const order = bodies.map((_, at) => at);
+					if (reversed) order.reverse();
+					for (const at of order) index.add(`${at}.md`, "note", 1, bodies[at] ?? "", []);
+					const term = index.resolve(phrase);
+					if (!term) return;
+					for (let at = 0; at < term.length; at++) {
+						const doc = index.documents[term.slots[at] as number];
+						const body = bodies[Number(doc?.path.replace(/\.md$/, ""))] ?? "";
+						expect(index.matchValue(term, at, doc) & BODY_COUNT).toBe(naiveCount(body, phrase));
+					}
+				},
+			),
+			{ numRuns: 300 },
+		);
 	});
 });
