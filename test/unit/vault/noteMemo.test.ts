@@ -146,7 +146,7 @@ describe("aggregates kept per note", () => {
 			await settled(vault.host);
 			read.mockClear();
 			const after = await findTasks(vault.host, scope, { status: "any" }, undefined, memo);
-			// Only the changed note is read (a late watcher event on a busy machine may have the cache read it once more).
+			// Only the changed note is read again (on a busy machine its events may have it read more than once).
 			expect([...new Set(read.mock.calls.map(([called]) => called.path))]).toEqual([file.path]);
 			expect(after.filter((task) => task.path === file.path)[0]).toMatchObject({ line: 0, text: "brand new task", status: "open" });
 		} finally {
