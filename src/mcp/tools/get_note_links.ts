@@ -9,7 +9,7 @@ import { fail, ok } from "../../result";
 export const getNoteLinksTool = defineTool({
 	name: "get_note_links",
 	title: "Links of a note",
-	description: `A note's outgoing links (target: the resolved path or null; line: null in frontmatter), its unresolved links, and the notes linking to it with how many links, most first: a page of backlinks, backlinks_total in all; pass next_cursor back as cursor for more. Outgoing and unresolved links list the first ${NOTE_LINKS_MAX_ENTRIES} each (outgoing_total and unresolved_total count all; truncated says a list was cut).`,
+	description: `A note's outgoing links (target: resolved path or null; line: null in frontmatter), unresolved links (each list ${NOTE_LINKS_MAX_ENTRIES} at most; *_total counts all) and a page of the notes linking to it, most first (backlinks_total in all; pass next_cursor back as cursor).`,
 	access: "read",
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {
