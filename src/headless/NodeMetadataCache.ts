@@ -7,7 +7,7 @@ import { HostEvents } from "./events";
 import { LinkFileIndex } from "../paths/linkResolution";
 import { linkpathOf } from "../markdown/inline";
 import { detachStrings } from "./detachedStrings";
-import { compactMetadata, StringPool } from "./compactMetadata";
+import { compactMetadata, PackedMetadataStore } from "./compactMetadata";
 import type { NodeVault } from "./NodeVault";
 
 /** One turn of the event loop: timers, sockets and other requests run before the work goes on. */
@@ -28,8 +28,8 @@ export class NodeMetadataCache implements HostMetadataCache {
 	/** The link texts each note or canvas holds (body links, embeds, frontmatter links), for resolution. */
 	private readonly outgoing = new Map<string, string[]>();
 	private readonly resolver = new LinkFileIndex<HostFile>();
-	/** Tags and link texts shared by the notes' compact metadata. */
-	private readonly strings = new StringPool();
+	/** Tags and link texts shared by the notes' compact metadata, and their lists lately read. */
+	private readonly packed = new PackedMetadataStore();
 	private readonly events = new HostEvents();
 	private readonly vaultRefs: EventRef[] = [];
 	/** Vault changes are applied one at a time, in order. */
@@ -182,7 +182,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 		const parsed = await parseMetadataOnClock(text, this.clock);
 		// A huge note is kept as parsed: copying its strings or compacting its entries would hold the
 		// event loop in one pass, and it keeps only its own text.
-		const cache = text.length > MAX_STARTUP_PARSE_BYTES ? parsed : compactMetadata(detachStrings(parsed), text, this.strings);
+		const cache = text.length > MAX_STARTUP_PARSE_BYTES ? parsed : compactMetadata(detachStrings(parsed), text, this.packed);
 		this.caches.set(file.path, cache);
 		this.outgoing.set(
 			file.path,
