@@ -19,15 +19,43 @@ const DATE_DIGIT_BASE = DATE_FIELDS.length + 1;
 
 const isDateField = (key: string): key is (typeof DATE_FIELDS)[number] => (DATE_FIELDS as readonly string[]).includes(key);
 
+/** Char codes turned into a string at a time: `String.fromCharCode(...codes)` takes its codes as arguments. */
+const CODES_PER_CHUNK = 4096;
+/** The largest char code a string of one byte a character holds. */
+const MAX_ONE_BYTE_CODE = 0xff;
+
+const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder();
+
+/**
+ * `text` in a string of one byte a character: itself when it has no wider character, else its
+ * UTF-8 bytes as characters (V8 keeps a string with one emoji or CJK character at two bytes a
+ * character, and task lines often hold a date's emoji). Null when its UTF-8 would not give it
+ * back (a lone surrogate).
+ */
+function oneByte(text: string): { bytes: string; utf8: boolean } | null {
+	let wide = false;
+	for (let index = 0; index < text.length && !wide; index++) wide = text.charCodeAt(index) > MAX_ONE_BYTE_CODE;
+	if (!wide) return { bytes: text, utf8: false };
+	const encoded = utf8.encode(text);
+	if (fromUtf8.decode(encoded) !== text) return null;
+	const chunks: string[] = [];
+	for (let from = 0; from < encoded.length; from += CODES_PER_CHUNK) chunks.push(String.fromCharCode(...encoded.subarray(from, from + CODES_PER_CHUNK)));
+	return { bytes: chunks.join(""), utf8: true };
+}
+
 /**
  * A note's tasks kept small for as long as the note is unchanged: their texts joined in one
- * string, and for each task its line, its status and the dates it has (which, in their order,
- * then the dates) in one flat array. A vault's tasks kept as objects, each with a text of its own, cost
- * about twice as much; they are built again when listed, which builds an entry for each anyway.
+ * string of one byte a character, and for each task its line, its status and the dates it has
+ * (which, in their order, then the dates) in one flat array. A vault's tasks kept as objects, each
+ * with a text of its own, cost about twice as much; they are built again when listed, which
+ * builds an entry for each anyway.
  */
 export class PackedTasks {
 	constructor(
 		private readonly texts: string,
+		/** Whether `texts` holds UTF-8 bytes as characters (see oneByte). */
+		private readonly utf8: boolean,
 		private readonly fields: ReadonlyArray<string | number>,
 		readonly count: number,
 	) {}
@@ -47,12 +75,14 @@ export class PackedTasks {
 		}
 		// A task's text is one line's, so a line break never stands inside one. Joined, the texts are
 		// one new string: none of them keeps the note's text alive.
-		return new PackedTasks(detachStrings({ texts: tasks.map((task) => task.text).join("\n") }).texts, fields, tasks.length);
+		const joined = detachStrings({ texts: tasks.map((task) => task.text).join("\n") }).texts;
+		const packed = oneByte(joined) ?? { bytes: joined, utf8: false };
+		return new PackedTasks(packed.bytes, packed.utf8, fields, tasks.length);
 	}
 
 	/** The tasks, as objects. */
 	list(): NoteTask[] {
-		const texts = this.texts.split("\n");
+		const texts = (this.utf8 ? fromUtf8.decode(Uint8Array.from(this.texts, (char) => char.charCodeAt(0))) : this.texts).split("\n");
 		const tasks: NoteTask[] = [];
 		let at = 0;
 		for (let index = 0; index < this.count; index++) {
@@ -68,4 +98,4 @@ export class PackedTasks {
 }
 
 /** The tasks of every note without any: one for all of them. */
-export const NO_TASKS = new PackedTasks("", [], 0);
+export const NO_TASKS = new PackedTasks("", false, [], 0);

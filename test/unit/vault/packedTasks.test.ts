@@ -7,7 +7,7 @@ const DATE_FIELDS = ["due", "scheduled", "start", "done"] as const;
 const task: fc.Arbitrary<NoteTask> = fc
 	.record({
 		line: fc.nat({ max: 100_000 }),
-		text: fc.string({ unit: fc.constantFrom("a", " ", "é", "東", "📅", "\r", "[", "x") }),
+		text: fc.string({ unit: fc.constantFrom("a", " ", "é", "東", "📅", "\r", "[", "x", "\ud83d") }),
 		statusChar: fc.constantFrom(" ", "x", "X", "-", "/"),
 		dates: fc.shuffledSubarray([...DATE_FIELDS]),
 		value: date,
