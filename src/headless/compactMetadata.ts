@@ -6,8 +6,8 @@ import { lineStartsOf } from "../markdown/lines";
  * and list item an object and a `position` of three more: on a typical vault that is most of the
  * cache's heap, several times the notes' own size, although most of it is never read (nothing
  * here reads sections, and a search reads only headings). Here a note keeps its entries packed:
- * every number (line starts, each entry's two offsets, levels, parents, flags) as the char codes
- * of one string, every string (link texts, tags, headings, ids) in one array, tags and link texts
+ * every number (line starts, each entry's two offsets, levels, parents, flags) in one string of
+ * one byte a character, every string (link texts, tags, headings, ids) in one array, tags and link texts
  * shared between notes. The note's metadata object has the same keys in the same order; each
  * entry list is a getter that builds, on first read, the plain objects the parser built (equal
  * to them field by field, `position` included), kept while the note is among the last
@@ -25,11 +25,11 @@ const MAX_POOLED_STRINGS = 50_000;
  */
 const MAX_MATERIALIZED_NOTES = 64;
 
+/** Numbers of the scratch a store keeps for unpacking (256 KiB): a typical note has a few hundred. */
+const MAX_KEPT_SCRATCH_NUMBERS = 65_536;
+
 /** Section types a store numbers (the parser has about a dozen); a note with one more stays as parsed. */
 const MAX_SECTION_TYPES = 255;
-
-/** The largest number one char code holds; a note with a larger one keeps every number in two. */
-const MAX_NARROW_CODE = 0xffff;
 
 /** Char codes turned into a string at a time: `String.fromCharCode(...codes)` takes its codes as arguments. */
 const CODES_PER_CHUNK = 4096;
@@ -56,7 +56,16 @@ export class PackedMetadataStore {
 	/** Notes holding built lists, oldest first (a Map keeps insertion order). */
 	private readonly materialized = new Map<PackedNote, true>();
 
+	private numbers = new Int32Array(256);
+
 	constructor(readonly pool: StringPool = new StringPool()) {}
+
+	/** Room for `count` numbers, reused by every note's next unpacking (a rare huge note's is not kept). */
+	scratch(count: number): Int32Array {
+		if (count > MAX_KEPT_SCRATCH_NUMBERS) return new Int32Array(count);
+		if (this.numbers.length < count) this.numbers = new Int32Array(Math.max(count, Math.min(MAX_KEPT_SCRATCH_NUMBERS, this.numbers.length * 2)));
+		return this.numbers;
+	}
 
 	sectionTypeCode(type: string): number {
 		const known = this.sectionTypes.indexOf(type);
@@ -93,7 +102,11 @@ const DISPLAY_OWN = 2;
 const ITEM_TASK = 1;
 const ITEM_ID = 2;
 
-/** A note's packed entries: numbers as char codes (two a number when `wide`), strings in an array. */
+/**
+ * A note's packed entries: numbers in a string of one byte a character (seven bits of a number a
+ * byte, as LEB128: most are small, as line starts and each entry's start are kept as the step
+ * from the one before and its end as its length), strings in an array.
+ */
 class PackedNote {
 	/** Lists built and kept while the note is among the last read (by kind); dropped by the store. */
 	private built: Array<unknown> | undefined = undefined;
@@ -101,7 +114,6 @@ class PackedNote {
 	constructor(
 		private readonly store: PackedMetadataStore,
 		private readonly codes: string,
-		private readonly wide: boolean,
 		private readonly strings: readonly string[],
 	) {}
 
@@ -125,56 +137,62 @@ class PackedNote {
 
 	/** The link texts of the note's links and embeds, in that order, without building their entries. */
 	linkTexts(): string[] {
+		const numbers = this.numbers();
 		const texts: string[] = [];
 		for (const kind of [KIND.links, KIND.embeds]) {
-			const at = this.at(kind * 2);
+			const at = numbers[kind * 2] as number;
 			if (at === 0) continue;
-			const count = this.at(at);
-			let next = this.at(kind * 2 + 1);
+			const count = numbers[at] as number;
+			let next = numbers[kind * 2 + 1] as number;
 			for (let entry = 0; entry < count; entry++) {
 				texts.push(this.strings[next] as string);
-				next += this.at(at + 3 + entry * 3) === DISPLAY_OWN ? 3 : 2;
+				next += numbers[at + 3 + entry * 3] === DISPLAY_OWN ? 3 : 2;
 			}
 		}
 		return texts;
 	}
 
-	private at(index: number): number {
+	/**
+	 * The numbers, line starts made whole again (positions stay steps: `Positions` reads them), in
+	 * the store's scratch, which the next call overwrites. A packed note is at most
+	 * MAX_STARTUP_PARSE_BYTES long, so every number fits the 31 bits the shifts below handle.
+	 */
+	private numbers(): Int32Array {
 		const codes = this.codes;
-		return this.wide ? codes.charCodeAt(index * 2) * (MAX_NARROW_CODE + 1) + codes.charCodeAt(index * 2 + 1) : codes.charCodeAt(index);
-	}
-
-	/** The Loc of `offset`, which falls on line `fromLine` or a later one (as LineIndex gives it). */
-	private loc(offset: number, fromLine = 0): Loc {
-		let low = fromLine;
-		let high = this.at(LINE_COUNT_AT) - 1;
-		// Most entries (links, tags, headings, list items) end on the line they start on.
-		if (low === high || this.at(LINE_STARTS_AT + low + 1) > offset) high = low;
-		while (low < high) {
-			const middle = (low + high + 1) >> 1;
-			if (this.at(LINE_STARTS_AT + middle) <= offset) low = middle;
-			else high = middle - 1;
+		const numbers = this.store.scratch(codes.length);
+		let count = 0;
+		let value = 0;
+		let shift = 0;
+		for (let index = 0; index < codes.length; index++) {
+			const byte = codes.charCodeAt(index);
+			value |= (byte & 0x7f) << shift;
+			if (byte & 0x80) {
+				shift += 7;
+				continue;
+			}
+			numbers[count++] = value;
+			value = 0;
+			shift = 0;
 		}
-		return { line: low, col: offset - this.at(LINE_STARTS_AT + low), offset };
-	}
-
-	private pos(at: number): Pos {
-		const start = this.loc(this.at(at));
-		return { start, end: this.loc(this.at(at + 1), start.line) };
+		const lastLine = LINE_STARTS_AT + (numbers[LINE_COUNT_AT] as number);
+		for (let at = LINE_STARTS_AT + 1; at < lastLine; at++) numbers[at] = (numbers[at] as number) + (numbers[at - 1] as number);
+		return numbers;
 	}
 
 	private build(kind: number): unknown {
-		let at = this.at(kind * 2);
-		let next = this.at(kind * 2 + 1);
+		const numbers = this.numbers();
+		const positions = new Positions(numbers);
+		let at = numbers[kind * 2] as number;
+		let next = numbers[kind * 2 + 1] as number;
 		const strings = this.strings;
 		const string = () => strings[next++] as string;
-		if (kind === KIND.frontmatterPosition) return this.pos(at);
-		const count = this.at(at++);
+		if (kind === KIND.frontmatterPosition) return positions.pos(at);
+		const count = numbers[at++] as number;
 		if (kind === KIND.blocks) {
 			const blocks: Record<string, BlockCache> = {};
 			for (let entry = 0; entry < count; entry++, at += 2) {
 				const id = string();
-				blocks[id] = { id, position: this.pos(at) };
+				blocks[id] = { id, position: positions.pos(at) };
 			}
 			return blocks;
 		}
@@ -183,24 +201,24 @@ class PackedNote {
 			if (kind === KIND.links || kind === KIND.embeds) {
 				const link = string();
 				const original = string();
-				const display = this.at(at + 2);
+				const display = numbers[at + 2];
 				const displayText = display === DISPLAY_SAME_AS_LINK ? link : display === DISPLAY_UNDEFINED ? undefined : string();
-				list[entry] = { link, original, displayText, position: this.pos(at) } satisfies ReferenceCache;
+				list[entry] = { link, original, displayText, position: positions.pos(at) } satisfies ReferenceCache;
 				at += 3;
 			} else if (kind === KIND.tags) {
-				list[entry] = { tag: string(), position: this.pos(at) } satisfies TagCache;
+				list[entry] = { tag: string(), position: positions.pos(at) } satisfies TagCache;
 				at += 2;
 			} else if (kind === KIND.headings) {
-				list[entry] = { heading: string(), level: this.at(at + 2), position: this.pos(at) } satisfies HeadingCache;
+				list[entry] = { heading: string(), level: numbers[at + 2] as number, position: positions.pos(at) } satisfies HeadingCache;
 				at += 3;
 			} else if (kind === KIND.sections) {
-				const type = this.store.sectionTypes[this.at(at + 2)] as string;
-				const position = this.pos(at);
-				list[entry] = this.at(at + 3) === 1 ? ({ type, position, id: string() } satisfies SectionCache) : ({ type, position } satisfies SectionCache);
+				const type = this.store.sectionTypes[numbers[at + 2] as number] as string;
+				const position = positions.pos(at);
+				list[entry] = numbers[at + 3] === 1 ? ({ type, position, id: string() } satisfies SectionCache) : ({ type, position } satisfies SectionCache);
 				at += 4;
 			} else {
-				const item: ListItemCache = { parent: unzigzag(this.at(at + 2)), position: this.pos(at) };
-				const flags = this.at(at + 3);
+				const item: ListItemCache = { parent: unzigzag(numbers[at + 2] as number), position: positions.pos(at) };
+				const flags = numbers[at + 3] as number;
 				if (flags & ITEM_TASK) item.task = string();
 				if (flags & ITEM_ID) item.id = string();
 				list[entry] = item;
@@ -208,6 +226,35 @@ class PackedNote {
 			}
 		}
 		return list;
+	}
+}
+
+/** Positions read in the order they were written: each start a step from the one before it in its list, each end a length. */
+class Positions {
+	private lastStart = 0;
+
+	constructor(private readonly numbers: Int32Array) {}
+
+	pos(at: number): Pos {
+		const startOffset = this.lastStart + unzigzag(this.numbers[at] as number);
+		this.lastStart = startOffset;
+		const start = this.loc(startOffset);
+		return { start, end: this.loc(startOffset + (this.numbers[at + 1] as number), start.line) };
+	}
+
+	/** The Loc of `offset`, which falls on line `fromLine` or a later one (as LineIndex gives it). */
+	private loc(offset: number, fromLine = 0): Loc {
+		const numbers = this.numbers;
+		let low = fromLine;
+		let high = (numbers[LINE_COUNT_AT] as number) - 1;
+		// Most entries (links, tags, headings, list items) end on the line they start on.
+		if (low === high || (numbers[LINE_STARTS_AT + low + 1] as number) > offset) high = low;
+		while (low < high) {
+			const middle = (low + high + 1) >> 1;
+			if ((numbers[LINE_STARTS_AT + middle] as number) <= offset) low = middle;
+			else high = middle - 1;
+		}
+		return { line: low, col: offset - (numbers[LINE_STARTS_AT + low] as number), offset };
 	}
 }
 
@@ -237,17 +284,21 @@ class PackWriter {
 	readonly numbers: number[] = new Array<number>(LINE_STARTS_AT).fill(0);
 	readonly strings: string[] = [];
 
+	/** The start of the list's last position, from which the next one's is a step. */
+	private lastStart = 0;
+
 	constructor(
 		readonly store: PackedMetadataStore,
 		private readonly starts: Uint16Array | Int32Array,
 	) {
 		this.numbers[LINE_COUNT_AT] = starts.length;
-		for (const start of starts) this.numbers.push(start);
+		starts.forEach((start, line) => this.numbers.push(line === 0 ? start : start - (starts[line - 1] as number)));
 	}
 
 	begin(kind: number): void {
 		this.numbers[kind * 2] = this.numbers.length;
 		this.numbers[kind * 2 + 1] = this.strings.length;
+		this.lastStart = 0;
 	}
 
 	/** Writes a position's two offsets; false when the line starts do not give back exactly the position the parser wrote. */
@@ -255,7 +306,8 @@ class PackWriter {
 		if (typeof position !== "object" || position === null || !hasKeys(position, ["start", "end"])) return false;
 		const { start, end } = position as Pos;
 		if (!this.isLoc(start) || !this.isLoc(end) || end.offset < start.offset) return false;
-		this.numbers.push(start.offset, end.offset);
+		this.numbers.push(zigzag(start.offset - this.lastStart), end.offset - start.offset);
+		this.lastStart = start.offset;
 		return true;
 	}
 
@@ -269,13 +321,20 @@ class PackWriter {
 		return col === offset - lineStart && (line === 0 || offset >= lineStart) && (nextStart === undefined || offset < nextStart);
 	}
 
-	/** The numbers as char codes, one a number, or two each when one is too large for one. */
-	codes(): { codes: string; wide: boolean } {
-		const wide = this.numbers.some((value) => value > MAX_NARROW_CODE);
-		const units = wide ? this.numbers.flatMap((value) => [Math.floor(value / (MAX_NARROW_CODE + 1)), value % (MAX_NARROW_CODE + 1)]) : this.numbers;
+	/** The numbers as a string of one byte a character, seven bits of a number a byte (LEB128). */
+	codes(): string {
+		const bytes: number[] = [];
+		for (const number of this.numbers) {
+			let rest = number;
+			while (rest >= 0x80) {
+				bytes.push((rest % 0x80) | 0x80);
+				rest = Math.floor(rest / 0x80);
+			}
+			bytes.push(rest);
+		}
 		const chunks: string[] = [];
-		for (let from = 0; from < units.length; from += CODES_PER_CHUNK) chunks.push(String.fromCharCode(...units.slice(from, from + CODES_PER_CHUNK)));
-		return { codes: chunks.join(""), wide };
+		for (let from = 0; from < bytes.length; from += CODES_PER_CHUNK) chunks.push(String.fromCharCode(...bytes.slice(from, from + CODES_PER_CHUNK)));
+		return chunks.join("");
 	}
 }
 
@@ -407,9 +466,9 @@ export function compactMetadata(cache: CachedMetadata, text: string, store: Pack
 		writer.begin(KIND[key]);
 		if (!PACKERS[key](writer, (cache as Record<string, unknown>)[key])) return cache;
 	}
-	const { codes, wide } = writer.codes();
+	const codes = writer.codes();
 	const compact: Record<string, unknown> = {};
-	Object.defineProperty(compact, PACKED, { value: new PackedNote(store, codes, wide, writer.strings) });
+	Object.defineProperty(compact, PACKED, { value: new PackedNote(store, codes, writer.strings) });
 	for (const key of keys) {
 		if (isPackedKey(key)) Object.defineProperty(compact, key, ACCESSORS[key]);
 		else compact[key] = (cache as Record<string, unknown>)[key];

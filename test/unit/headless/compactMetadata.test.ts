@@ -67,7 +67,7 @@ describe("compactMetadata", () => {
 		);
 	});
 
-	test("a note over 64 KiB (numbers in two char codes) reads the same", () => {
+	test("a note over 64 KiB (offsets of three bytes) reads the same", () => {
 		const text = `${"filler line of text\n".repeat(4000)}# Far heading\n\nSee [[Target]] #far\n- [ ] task ^b1\n`;
 		expect(text.length).toBeGreaterThan(0xffff);
 		const compact = compactMetadata(parseMetadata(text), text);
