@@ -98,6 +98,12 @@ const LINE_STARTS_AT = LINE_COUNT_AT + 1;
 const DISPLAY_SAME_AS_LINK = 0;
 const DISPLAY_UNDEFINED = 1;
 const DISPLAY_OWN = 2;
+const DISPLAY_MASK = 3;
+/** A reference's original text, when it is its link's plain wikilink (most are): not kept, written again when read. */
+const ORIGINAL_WIKILINK = 4;
+const ORIGINAL_EMBED = 8;
+const wikilink = (link: string) => `[[${link}]]`;
+const embed = (link: string) => `![[${link}]]`;
 /** A list item's flags. */
 const ITEM_TASK = 1;
 const ITEM_ID = 2;
@@ -146,7 +152,8 @@ class PackedNote {
 			let next = numbers[kind * 2 + 1] as number;
 			for (let entry = 0; entry < count; entry++) {
 				texts.push(this.strings[next] as string);
-				next += numbers[at + 3 + entry * 3] === DISPLAY_OWN ? 3 : 2;
+				const flags = numbers[at + 3 + entry * 3] as number;
+				next += 1 + ((flags & DISPLAY_MASK) === DISPLAY_OWN ? 1 : 0) + (flags & (ORIGINAL_WIKILINK | ORIGINAL_EMBED) ? 0 : 1);
 			}
 		}
 		return texts;
@@ -200,8 +207,9 @@ class PackedNote {
 		for (let entry = 0; entry < count; entry++) {
 			if (kind === KIND.links || kind === KIND.embeds) {
 				const link = string();
-				const original = string();
-				const display = numbers[at + 2];
+				const flags = numbers[at + 2] as number;
+				const original = flags & ORIGINAL_WIKILINK ? wikilink(link) : flags & ORIGINAL_EMBED ? embed(link) : string();
+				const display = flags & DISPLAY_MASK;
 				const displayText = display === DISPLAY_SAME_AS_LINK ? link : display === DISPLAY_UNDEFINED ? undefined : string();
 				list[entry] = { link, original, displayText, position: positions.pos(at) } satisfies ReferenceCache;
 				at += 3;
@@ -418,8 +426,10 @@ function packReferences(writer: PackWriter, value: unknown): boolean {
 		if (!writer.position(entry.position)) return false;
 		const link = writer.store.pool.intern(entry.link);
 		const display = entry.displayText === entry.link ? DISPLAY_SAME_AS_LINK : entry.displayText === undefined ? DISPLAY_UNDEFINED : DISPLAY_OWN;
-		writer.numbers.push(display);
-		writer.strings.push(link, writer.store.pool.intern(entry.original));
+		const original = entry.original === wikilink(entry.link) ? ORIGINAL_WIKILINK : entry.original === embed(entry.link) ? ORIGINAL_EMBED : 0;
+		writer.numbers.push(display | original);
+		writer.strings.push(link);
+		if (original === 0) writer.strings.push(writer.store.pool.intern(entry.original));
 		if (display === DISPLAY_OWN) writer.strings.push(entry.displayText as string);
 		return true;
 	});
