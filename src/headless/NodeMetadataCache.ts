@@ -7,7 +7,7 @@ import { HostEvents } from "./events";
 import { LinkFileIndex } from "../paths/linkResolution";
 import { linkpathOf } from "../markdown/inline";
 import { detachStrings } from "./detachedStrings";
-import { compactMetadata, StringPool } from "./compactMetadata";
+import { compactMetadata, linkTextsOf, PackedMetadataStore } from "./compactMetadata";
 import type { NodeVault } from "./NodeVault";
 
 /** One turn of the event loop: timers, sockets and other requests run before the work goes on. */
@@ -25,11 +25,11 @@ export class NodeMetadataCache implements HostMetadataCache {
 	readonly resolvedLinks: LinkMap = {};
 	readonly unresolvedLinks: LinkMap = {};
 	private readonly caches = new Map<string, CachedMetadata>();
-	/** The link texts each note or canvas holds (body links, embeds, frontmatter links), for resolution. */
-	private readonly outgoing = new Map<string, string[]>();
+	/** The link texts each canvas holds, for resolution (a note's are read from its metadata). */
+	private readonly canvasLinks = new Map<string, string[]>();
 	private readonly resolver = new LinkFileIndex<HostFile>();
-	/** Tags and link texts shared by the notes' compact metadata. */
-	private readonly strings = new StringPool();
+	/** Tags and link texts shared by the notes' compact metadata, and their lists lately read. */
+	private readonly packed = new PackedMetadataStore();
 	private readonly events = new HostEvents();
 	private readonly vaultRefs: EventRef[] = [];
 	/** Vault changes are applied one at a time, in order. */
@@ -147,16 +147,16 @@ export class NodeMetadataCache implements HostMetadataCache {
 		const file = this.vault.getFileByPath(abstractFile.path);
 		if (file) this.resolver.add(file);
 		const cache = this.caches.get(oldPath);
-		const links = this.outgoing.get(oldPath);
+		const links = this.canvasLinks.get(oldPath);
 		this.forget(oldPath);
 		if (cache) this.caches.set(abstractFile.path, cache);
-		if (links) this.outgoing.set(abstractFile.path, links);
+		if (links) this.canvasLinks.set(abstractFile.path, links);
 		await this.resolveAll();
 	}
 
 	private forget(path: string): void {
 		this.caches.delete(path);
-		this.outgoing.delete(path);
+		this.canvasLinks.delete(path);
 		delete this.resolvedLinks[path];
 		delete this.unresolvedLinks[path];
 	}
@@ -176,31 +176,36 @@ export class NodeMetadataCache implements HostMetadataCache {
 	/** Parses a note's (or canvas's) text into the cache; returns the note's metadata. */
 	private async index(file: HostFile, text: string): Promise<CachedMetadata | null> {
 		if (file.extension === "canvas") {
-			this.outgoing.set(file.path, detachStrings(canvasLinks(text)));
+			this.canvasLinks.set(file.path, detachStrings(canvasLinks(text)));
 			return null;
 		}
 		const parsed = await parseMetadataOnClock(text, this.clock);
 		// A huge note is kept as parsed: copying its strings or compacting its entries would hold the
 		// event loop in one pass, and it keeps only its own text.
-		const cache = text.length > MAX_STARTUP_PARSE_BYTES ? parsed : compactMetadata(detachStrings(parsed), text, this.strings);
+		const cache = text.length > MAX_STARTUP_PARSE_BYTES ? parsed : compactMetadata(detachStrings(parsed), text, this.packed);
 		this.caches.set(file.path, cache);
-		this.outgoing.set(
-			file.path,
-			[...(cache.links ?? []), ...(cache.embeds ?? []), ...(cache.frontmatterLinks ?? [])].map((entry) => entry.link),
-		);
 		return cache;
 	}
 
 	private async resolveAll(): Promise<void> {
-		for (const path of [...this.outgoing.keys()]) await this.resolveSource(path);
+		for (const path of [...this.caches.keys(), ...this.canvasLinks.keys()]) await this.resolveSource(path);
 		this.events.trigger("resolved");
+	}
+
+	/** The link texts a note (body links, embeds, frontmatter links) or a canvas holds. */
+	private linkTexts(path: string): string[] {
+		const canvas = this.canvasLinks.get(path);
+		if (canvas) return canvas;
+		const cache = this.caches.get(path);
+		if (!cache) return [];
+		return [...linkTextsOf(cache), ...(cache.frontmatterLinks ?? []).map((entry) => entry.link)];
 	}
 
 	/** Resolves one source's links; a note with a million links pauses on the clock between runs of them. */
 	private async resolveSource(path: string): Promise<void> {
-		const resolved: Record<string, number> = {};
+		const links = this.linkTexts(path);
+		const resolved = links.length > 0 ? hashedRecord() : {};
 		const unresolved: Record<string, number> = {};
-		const links = this.outgoing.get(path) ?? [];
 		for (const [index, link] of links.entries()) {
 			if (index % RESOLVE_CHECK_INTERVAL === RESOLVE_CHECK_INTERVAL - 1) await this.clock.checkpoint();
 			const linkpath = linkpathOf(link);
@@ -211,6 +216,20 @@ export class NodeMetadataCache implements HostMetadataCache {
 		this.resolvedLinks[path] = resolved;
 		this.unresolvedLinks[path] = unresolved;
 	}
+}
+
+/**
+ * An empty plain object (Obsidian's records are plain objects) that V8 keeps as a hash table.
+ * A note's link targets are paths few other records hold in the same order, so a record filled
+ * the usual way gets hidden classes of its own, and enumeration caches once it is listed: about
+ * half again its memory for every note. V8 turns an object into a hash table when a property
+ * other than its last is deleted; in another engine this is just an empty object.
+ */
+function hashedRecord(): Record<string, number> {
+	const record: Record<string, number> = { first: 0, second: 0 };
+	delete record.first;
+	delete record.second;
+	return record;
 }
 
 /** Files whose links Obsidian tracks: Markdown notes and canvases. */

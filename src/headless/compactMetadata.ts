@@ -3,18 +3,36 @@ import { lineStartsOf } from "../markdown/lines";
 
 /**
  * A note's `CachedMetadata` kept small. Obsidian's shape gives every link, tag, heading, section
- * and list item a `position` of three objects (a `Pos` and two `Loc`s): on a typical vault that
- * is most of the cache's heap, several times the notes' own size. Here each entry keeps only the
- * two offsets of its position, as plain fields, and the note keeps its line starts once, in a
- * typed array; `position` is a getter on the entry's class that builds Obsidian's `{start, end}`
- * from them when read. Callers read the same fields with the same values (the getters are on the
- * prototype, so no entry pays for a closure); `JSON.stringify` gives what it gives for the plain
- * metadata, key order included. The metadata object and its entries are built once per parse,
- * so `getFileCache` still returns the same object until the note changes.
+ * and list item an object and a `position` of three more: on a typical vault that is most of the
+ * cache's heap, several times the notes' own size, although most of it is never read (nothing
+ * here reads sections, and a search reads only headings). Here a note keeps its entries packed:
+ * every number (line starts, each entry's two offsets, levels, parents, flags) in one string of
+ * one byte a character, every string (link texts, tags, headings, ids) in one array, tags and link texts
+ * shared between notes. The note's metadata object has the same keys in the same order; each
+ * entry list is a getter that builds, on first read, the plain objects the parser built (equal
+ * to them field by field, `position` included), kept while the note is among the last
+ * MAX_MATERIALIZED_NOTES read. `getFileCache` returns the same object until the note changes, and
+ * unpacks nothing: only a list read is unpacked, and only that list.
  */
 
 /** Most strings a pool keeps: strings of notes since deleted stay in it, so it is bounded. */
 const MAX_POOLED_STRINGS = 50_000;
+
+/**
+ * Notes whose read entry lists are kept built: a note read again soon (the note a tool is working
+ * on) gets the same arrays back, and a walk over the whole vault holds at most this many notes'
+ * objects at a time.
+ */
+const MAX_MATERIALIZED_NOTES = 64;
+
+/** Numbers of the scratch a store keeps for unpacking (256 KiB): a typical note has a few hundred. */
+const MAX_KEPT_SCRATCH_NUMBERS = 65_536;
+
+/** Section types a store numbers (the parser has about a dozen); a note with one more stays as parsed. */
+const MAX_SECTION_TYPES = 255;
+
+/** Char codes turned into a string at a time: `String.fromCharCode(...codes)` takes its codes as arguments. */
+const CODES_PER_CHUNK = 4096;
 
 /**
  * One copy of each tag and link text, shared by every note that holds it: a vault's tags repeat
@@ -32,196 +50,445 @@ export class StringPool {
 	}
 }
 
-/** A note's line starts: turns an offset into Obsidian's `{line, col, offset}` as `LineIndex` does. */
-export class NoteLines {
-	constructor(private readonly starts: Uint16Array | Int32Array) {}
+/** What the notes of one metadata cache share: the string pool, the section types, the notes whose lists are built. */
+export class PackedMetadataStore {
+	readonly sectionTypes: string[] = [];
+	/** Notes holding built lists, oldest first (a Map keeps insertion order). */
+	private readonly materialized = new Map<PackedNote, true>();
 
-	/** The line starts of `text`, each in 16 bits when the text is short enough. */
-	static of(text: string): NoteLines {
-		return new NoteLines(lineStartsOf(text));
+	private numbers = new Int32Array(256);
+
+	constructor(readonly pool: StringPool = new StringPool()) {}
+
+	/** Room for `count` numbers, reused by every note's next unpacking (a rare huge note's is not kept). */
+	scratch(count: number): Int32Array {
+		if (count > MAX_KEPT_SCRATCH_NUMBERS) return new Int32Array(count);
+		if (this.numbers.length < count) this.numbers = new Int32Array(Math.max(count, Math.min(MAX_KEPT_SCRATCH_NUMBERS, this.numbers.length * 2)));
+		return this.numbers;
 	}
 
-	/** The Loc of `offset`, which falls on line `fromLine` or a later one. */
-	loc(offset: number, fromLine = 0): Loc {
-		const starts = this.starts;
-		let low = fromLine;
-		let high = starts.length - 1;
-		// Most entries (links, tags, headings, list items) end on the line they start on.
-		if (low === high || (starts[low + 1] as number) > offset) high = low;
-		while (low < high) {
-			const middle = (low + high + 1) >> 1;
-			if ((starts[middle] as number) <= offset) low = middle;
-			else high = middle - 1;
+	sectionTypeCode(type: string): number {
+		const known = this.sectionTypes.indexOf(type);
+		if (known !== -1) return known;
+		this.sectionTypes.push(type);
+		return this.sectionTypes.length - 1;
+	}
+
+	/** Notes `note` as holding built lists, dropping the oldest note's once more than MAX_MATERIALIZED_NOTES do. */
+	keep(note: PackedNote): void {
+		this.materialized.set(note, true);
+		if (this.materialized.size <= MAX_MATERIALIZED_NOTES) return;
+		for (const oldest of this.materialized.keys()) {
+			this.materialized.delete(oldest);
+			oldest.dropBuilt();
+			return;
 		}
-		return { line: low, col: offset - (starts[low] as number), offset };
-	}
-
-	pos(start: number, end: number): Pos {
-		const startLoc = this.loc(start);
-		return { start: startLoc, end: this.loc(end, startLoc.line) };
 	}
 }
 
-/** An entry of the cache whose position is kept as two offsets into its note's lines. */
-abstract class Positioned {
-	readonly #lines: NoteLines;
-	readonly #start: number;
-	readonly #end: number;
+/** The packed lists, in the order a kind's number is its place in the directory at the start of the numbers. */
+const PACKED_KEYS = ["links", "embeds", "tags", "headings", "sections", "listItems", "blocks", "frontmatterPosition"] as const;
+type PackedKey = (typeof PACKED_KEYS)[number];
+const KIND: Record<PackedKey, number> = Object.fromEntries(PACKED_KEYS.map((key, index) => [key, index])) as Record<PackedKey, number>;
+/** The directory (each kind's first number and first string), then the line count: the line starts follow. */
+const LINE_COUNT_AT = PACKED_KEYS.length * 2;
+const LINE_STARTS_AT = LINE_COUNT_AT + 1;
 
-	constructor(lines: NoteLines, position: Pos) {
-		this.#lines = lines;
-		this.#start = position.start.offset;
-		this.#end = position.end.offset;
-	}
-
-	get position(): Pos {
-		return this.#lines.pos(this.#start, this.#end);
-	}
-}
-
-class CompactReference extends Positioned implements ReferenceCache {
-	readonly link: string;
-	readonly original: string;
-	readonly displayText: string | undefined;
-
-	constructor(lines: NoteLines, entry: ReferenceCache, pool: StringPool) {
-		super(lines, entry.position);
-		this.link = pool.intern(entry.link);
-		this.original = pool.intern(entry.original);
-		// Most links show their own target: one string serves both.
-		this.displayText = entry.displayText === entry.link ? this.link : entry.displayText;
-	}
-
-	toJSON(): ReferenceCache {
-		return { link: this.link, original: this.original, displayText: this.displayText, position: this.position };
-	}
-}
-
-class CompactTag extends Positioned implements TagCache {
-	readonly tag: string;
-
-	constructor(lines: NoteLines, entry: TagCache, pool: StringPool) {
-		super(lines, entry.position);
-		this.tag = pool.intern(entry.tag);
-	}
-
-	toJSON(): TagCache {
-		return { tag: this.tag, position: this.position };
-	}
-}
-
-class CompactHeading extends Positioned implements HeadingCache {
-	readonly heading: string;
-	readonly level: number;
-
-	constructor(lines: NoteLines, entry: HeadingCache) {
-		super(lines, entry.position);
-		this.heading = entry.heading;
-		this.level = entry.level;
-	}
-
-	toJSON(): HeadingCache {
-		return { heading: this.heading, level: this.level, position: this.position };
-	}
-}
-
-class CompactSection extends Positioned implements SectionCache {
-	readonly type: string;
-	declare readonly id?: string;
-
-	constructor(lines: NoteLines, entry: SectionCache) {
-		super(lines, entry.position);
-		this.type = entry.type;
-		// Absent, not undefined, as in the plain metadata: `"id" in section` answers the same.
-		if (entry.id !== undefined) (this as { id?: string }).id = entry.id;
-	}
-
-	toJSON(): SectionCache {
-		return this.id === undefined ? { type: this.type, position: this.position } : { type: this.type, position: this.position, id: this.id };
-	}
-}
-
-class CompactListItem extends Positioned implements ListItemCache {
-	readonly parent: number;
-	declare readonly task?: string;
-	declare readonly id?: string;
-
-	constructor(lines: NoteLines, entry: ListItemCache) {
-		super(lines, entry.position);
-		this.parent = entry.parent;
-		if (entry.task !== undefined) (this as { task?: string }).task = entry.task;
-		if (entry.id !== undefined) (this as { id?: string }).id = entry.id;
-	}
-
-	toJSON(): ListItemCache {
-		const plain: ListItemCache = { parent: this.parent, position: this.position };
-		if (this.task !== undefined) plain.task = this.task;
-		if (this.id !== undefined) plain.id = this.id;
-		return plain;
-	}
-}
-
-class CompactBlock extends Positioned implements BlockCache {
-	readonly id: string;
-
-	constructor(lines: NoteLines, entry: BlockCache) {
-		super(lines, entry.position);
-		this.id = entry.id;
-	}
-
-	toJSON(): BlockCache {
-		return { id: this.id, position: this.position };
-	}
-}
-
-/** True when `lines` gives back exactly the position the parser wrote. */
-function roundTrips(lines: NoteLines, position: Pos): boolean {
-	const start = lines.loc(position.start.offset);
-	const end = lines.loc(position.end.offset);
-	return start.line === position.start.line && start.col === position.start.col && end.line === position.end.line && end.col === position.end.col;
-}
-
-/** Every entry of `entries` made compact, or null when one's position is not what `lines` gives (then the note stays plain). */
-function compactEach<T extends { position: Pos }>(lines: NoteLines, entries: readonly T[], make: (lines: NoteLines, entry: T) => T): T[] | null {
-	if (!entries.every((entry) => roundTrips(lines, entry.position))) return null;
-	// `map` sizes the array exactly; one grown by pushes keeps up to half its room empty.
-	return entries.map((entry) => make(lines, entry));
-}
-
-const makeHeading = (lines: NoteLines, entry: HeadingCache) => new CompactHeading(lines, entry);
-const makeSection = (lines: NoteLines, entry: SectionCache) => new CompactSection(lines, entry);
-const makeListItem = (lines: NoteLines, entry: ListItemCache) => new CompactListItem(lines, entry);
-const makeBlock = (lines: NoteLines, entry: BlockCache) => new CompactBlock(lines, entry);
+/** How a reference's displayText is kept. */
+const DISPLAY_SAME_AS_LINK = 0;
+const DISPLAY_UNDEFINED = 1;
+const DISPLAY_OWN = 2;
+const DISPLAY_MASK = 3;
+/** A reference's original text, when it is its link's plain wikilink (most are): not kept, written again when read. */
+const ORIGINAL_WIKILINK = 4;
+const ORIGINAL_EMBED = 8;
+const wikilink = (link: string) => `[[${link}]]`;
+const embed = (link: string) => `![[${link}]]`;
+/** A list item's flags. */
+const ITEM_TASK = 1;
+const ITEM_ID = 2;
 
 /**
- * The compact form of `cache`, the metadata parsed from `text`: the same fields in the same
- * order, each entry reading its position from the note's line starts, tags and link texts taken
- * from `pool`. A note whose positions the
- * line starts do not give back exactly is returned as it is, so a reader never sees a difference.
+ * A note's packed entries: numbers in a string of one byte a character (seven bits of a number a
+ * byte, as LEB128: most are small, as line starts and each entry's start are kept as the step
+ * from the one before and its end as its length), strings in an array.
  */
-export function compactMetadata(cache: CachedMetadata, text: string, pool: StringPool = new StringPool()): CachedMetadata {
-	const lines = NoteLines.of(text);
-	const makeReference = (lines: NoteLines, entry: ReferenceCache) => new CompactReference(lines, entry, pool);
-	const makeTag = (lines: NoteLines, entry: TagCache) => new CompactTag(lines, entry, pool);
-	const compact: Record<string, unknown> = {};
-	for (const [key, value] of Object.entries(cache) as Array<[keyof CachedMetadata, unknown]>) {
-		let made: unknown = value;
-		if (key === "links" || key === "embeds") made = compactEach(lines, value as ReferenceCache[], makeReference);
-		else if (key === "tags") made = compactEach(lines, value as TagCache[], makeTag);
-		else if (key === "headings") made = compactEach(lines, value as HeadingCache[], makeHeading);
-		else if (key === "sections") made = compactEach(lines, value as SectionCache[], makeSection);
-		else if (key === "listItems") made = compactEach(lines, value as ListItemCache[], makeListItem);
-		else if (key === "blocks") {
-			const blocks = Object.entries(value as Record<string, BlockCache>);
-			const compactBlocks = compactEach(
-				lines,
-				blocks.map(([, block]) => block),
-				makeBlock,
-			);
-			made = compactBlocks && Object.fromEntries(blocks.map(([id], index) => [id, compactBlocks[index]]));
+class PackedNote {
+	/** Lists built and kept while the note is among the last read (by kind); dropped by the store. */
+	private built: Array<unknown> | undefined = undefined;
+
+	constructor(
+		private readonly store: PackedMetadataStore,
+		private readonly codes: string,
+		private readonly strings: readonly string[],
+	) {}
+
+	/** The list `key` holds, built now unless it was lately. */
+	read(key: PackedKey): unknown {
+		const kind = KIND[key];
+		const kept = this.built?.[kind];
+		if (kept !== undefined) return kept;
+		if (!this.built) {
+			this.built = [];
+			this.store.keep(this);
 		}
-		if (made === null) return cache;
-		compact[key] = made;
+		const made = this.build(kind);
+		this.built[kind] = made;
+		return made;
+	}
+
+	dropBuilt(): void {
+		this.built = undefined;
+	}
+
+	/** The link texts of the note's links and embeds, in that order, without building their entries. */
+	linkTexts(): string[] {
+		const numbers = this.numbers();
+		const texts: string[] = [];
+		for (const kind of [KIND.links, KIND.embeds]) {
+			const at = numbers[kind * 2] as number;
+			if (at === 0) continue;
+			const count = numbers[at] as number;
+			let next = numbers[kind * 2 + 1] as number;
+			for (let entry = 0; entry < count; entry++) {
+				texts.push(this.strings[next] as string);
+				const flags = numbers[at + 3 + entry * 3] as number;
+				next += 1 + ((flags & DISPLAY_MASK) === DISPLAY_OWN ? 1 : 0) + (flags & (ORIGINAL_WIKILINK | ORIGINAL_EMBED) ? 0 : 1);
+			}
+		}
+		return texts;
+	}
+
+	/**
+	 * The numbers, line starts made whole again (positions stay steps: `Positions` reads them), in
+	 * the store's scratch, which the next call overwrites. A packed note is at most
+	 * MAX_STARTUP_PARSE_BYTES long, so every number fits the 31 bits the shifts below handle.
+	 */
+	private numbers(): Int32Array {
+		const codes = this.codes;
+		const numbers = this.store.scratch(codes.length);
+		let count = 0;
+		let value = 0;
+		let shift = 0;
+		for (let index = 0; index < codes.length; index++) {
+			const byte = codes.charCodeAt(index);
+			value |= (byte & 0x7f) << shift;
+			if (byte & 0x80) {
+				shift += 7;
+				continue;
+			}
+			numbers[count++] = value;
+			value = 0;
+			shift = 0;
+		}
+		const lastLine = LINE_STARTS_AT + (numbers[LINE_COUNT_AT] as number);
+		for (let at = LINE_STARTS_AT + 1; at < lastLine; at++) numbers[at] = (numbers[at] as number) + (numbers[at - 1] as number);
+		return numbers;
+	}
+
+	private build(kind: number): unknown {
+		const numbers = this.numbers();
+		const positions = new Positions(numbers);
+		let at = numbers[kind * 2] as number;
+		let next = numbers[kind * 2 + 1] as number;
+		const strings = this.strings;
+		const string = () => strings[next++] as string;
+		if (kind === KIND.frontmatterPosition) return positions.pos(at);
+		const count = numbers[at++] as number;
+		if (kind === KIND.blocks) {
+			const blocks: Record<string, BlockCache> = {};
+			for (let entry = 0; entry < count; entry++, at += 2) {
+				const id = string();
+				blocks[id] = { id, position: positions.pos(at) };
+			}
+			return blocks;
+		}
+		const list: unknown[] = new Array(count);
+		for (let entry = 0; entry < count; entry++) {
+			if (kind === KIND.links || kind === KIND.embeds) {
+				const link = string();
+				const flags = numbers[at + 2] as number;
+				const original = flags & ORIGINAL_WIKILINK ? wikilink(link) : flags & ORIGINAL_EMBED ? embed(link) : string();
+				const display = flags & DISPLAY_MASK;
+				const displayText = display === DISPLAY_SAME_AS_LINK ? link : display === DISPLAY_UNDEFINED ? undefined : string();
+				list[entry] = { link, original, displayText, position: positions.pos(at) } satisfies ReferenceCache;
+				at += 3;
+			} else if (kind === KIND.tags) {
+				list[entry] = { tag: string(), position: positions.pos(at) } satisfies TagCache;
+				at += 2;
+			} else if (kind === KIND.headings) {
+				list[entry] = { heading: string(), level: numbers[at + 2] as number, position: positions.pos(at) } satisfies HeadingCache;
+				at += 3;
+			} else if (kind === KIND.sections) {
+				const type = this.store.sectionTypes[numbers[at + 2] as number] as string;
+				const position = positions.pos(at);
+				list[entry] = numbers[at + 3] === 1 ? ({ type, position, id: string() } satisfies SectionCache) : ({ type, position } satisfies SectionCache);
+				at += 4;
+			} else {
+				const item: ListItemCache = { parent: unzigzag(numbers[at + 2] as number), position: positions.pos(at) };
+				const flags = numbers[at + 3] as number;
+				if (flags & ITEM_TASK) item.task = string();
+				if (flags & ITEM_ID) item.id = string();
+				list[entry] = item;
+				at += 4;
+			}
+		}
+		return list;
+	}
+}
+
+/** Positions read in the order they were written: each start a step from the one before it in its list, each end a length. */
+class Positions {
+	private lastStart = 0;
+
+	constructor(private readonly numbers: Int32Array) {}
+
+	pos(at: number): Pos {
+		const startOffset = this.lastStart + unzigzag(this.numbers[at] as number);
+		this.lastStart = startOffset;
+		const start = this.loc(startOffset);
+		return { start, end: this.loc(startOffset + (this.numbers[at + 1] as number), start.line) };
+	}
+
+	/** The Loc of `offset`, which falls on line `fromLine` or a later one (as LineIndex gives it). */
+	private loc(offset: number, fromLine = 0): Loc {
+		const numbers = this.numbers;
+		let low = fromLine;
+		let high = (numbers[LINE_COUNT_AT] as number) - 1;
+		// Most entries (links, tags, headings, list items) end on the line they start on.
+		if (low === high || (numbers[LINE_STARTS_AT + low + 1] as number) > offset) high = low;
+		while (low < high) {
+			const middle = (low + high + 1) >> 1;
+			if ((numbers[LINE_STARTS_AT + middle] as number) <= offset) low = middle;
+			else high = middle - 1;
+		}
+		return { line: low, col: offset - (numbers[LINE_STARTS_AT + low] as number), offset };
+	}
+}
+
+/** Integers as the non-negative numbers the codes hold: 0, −1, 1, −2 … → 0, 1, 2, 3 … */
+function zigzag(value: number): number {
+	return value < 0 ? -value * 2 - 1 : value * 2;
+}
+
+function unzigzag(code: number): number {
+	return code % 2 === 1 ? -(code + 1) / 2 : code / 2;
+}
+
+/** True when `entry`'s own keys are exactly `keys`, in that order (with `optional` ones allowed where they stand). */
+function hasKeys(entry: object, keys: readonly string[], optional: readonly string[] = []): boolean {
+	let index = 0;
+	for (const key in entry) {
+		while (index < keys.length && keys[index] !== key && optional.includes(keys[index] as string)) index++;
+		if (keys[index] !== key) return false;
+		index++;
+	}
+	while (index < keys.length && optional.includes(keys[index] as string)) index++;
+	return index === keys.length;
+}
+
+/** Numbers and strings as they are written, with the note's line starts to check each position against. */
+class PackWriter {
+	readonly numbers: number[] = new Array<number>(LINE_STARTS_AT).fill(0);
+	readonly strings: string[] = [];
+
+	/** The start of the list's last position, from which the next one's is a step. */
+	private lastStart = 0;
+
+	constructor(
+		readonly store: PackedMetadataStore,
+		private readonly starts: Uint16Array | Int32Array,
+	) {
+		this.numbers[LINE_COUNT_AT] = starts.length;
+		starts.forEach((start, line) => this.numbers.push(line === 0 ? start : start - (starts[line - 1] as number)));
+	}
+
+	begin(kind: number): void {
+		this.numbers[kind * 2] = this.numbers.length;
+		this.numbers[kind * 2 + 1] = this.strings.length;
+		this.lastStart = 0;
+	}
+
+	/** Writes a position's two offsets; false when the line starts do not give back exactly the position the parser wrote. */
+	position(position: unknown): boolean {
+		if (typeof position !== "object" || position === null || !hasKeys(position, ["start", "end"])) return false;
+		const { start, end } = position as Pos;
+		if (!this.isLoc(start) || !this.isLoc(end) || end.offset < start.offset) return false;
+		this.numbers.push(zigzag(start.offset - this.lastStart), end.offset - start.offset);
+		this.lastStart = start.offset;
+		return true;
+	}
+
+	private isLoc(loc: unknown): loc is Loc {
+		if (typeof loc !== "object" || loc === null || !hasKeys(loc, ["line", "col", "offset"])) return false;
+		const { line, col, offset } = loc as Loc;
+		if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(line) || line < 0 || line >= this.starts.length) return false;
+		const lineStart = this.starts[line] as number;
+		const nextStart = this.starts[line + 1];
+		// The line LineIndex gives: the last whose start is not past the offset (line 0 for a byte-order mark's).
+		return col === offset - lineStart && (line === 0 || offset >= lineStart) && (nextStart === undefined || offset < nextStart);
+	}
+
+	/** The numbers as a string of one byte a character, seven bits of a number a byte (LEB128). */
+	codes(): string {
+		const bytes: number[] = [];
+		for (const number of this.numbers) {
+			let rest = number;
+			while (rest >= 0x80) {
+				bytes.push((rest % 0x80) | 0x80);
+				rest = Math.floor(rest / 0x80);
+			}
+			bytes.push(rest);
+		}
+		const chunks: string[] = [];
+		for (let from = 0; from < bytes.length; from += CODES_PER_CHUNK) chunks.push(String.fromCharCode(...bytes.slice(from, from + CODES_PER_CHUNK)));
+		return chunks.join("");
+	}
+}
+
+const isString = (value: unknown): value is string => typeof value === "string";
+
+/** Each packer writes one list (its count, then each entry); false when an entry is not the shape the parser makes. */
+const PACKERS: Record<PackedKey, (writer: PackWriter, value: unknown) => boolean> = {
+	links: packReferences,
+	embeds: packReferences,
+	tags: (writer, value) =>
+		packList(writer, value, 0, (entry: TagCache) => {
+			if (!hasKeys(entry, ["tag", "position"]) || !isString(entry.tag) || !writer.position(entry.position)) return false;
+			writer.strings.push(writer.store.pool.intern(entry.tag));
+			return true;
+		}),
+	headings: (writer, value) =>
+		packList(writer, value, 1, (entry: HeadingCache) => {
+			if (!hasKeys(entry, ["heading", "level", "position"]) || !isString(entry.heading) || !isCount(entry.level) || !writer.position(entry.position))
+				return false;
+			writer.numbers.push(entry.level);
+			writer.strings.push(entry.heading);
+			return true;
+		}),
+	sections: (writer, value) =>
+		packList(writer, value, 2, (entry: SectionCache) => {
+			if (!hasKeys(entry, ["type", "position", "id"], ["id"]) || !isString(entry.type) || !writer.position(entry.position)) return false;
+			const type = writer.store.sectionTypeCode(entry.type);
+			if (type >= MAX_SECTION_TYPES) return false;
+			const hasId = entry.id !== undefined;
+			if (hasId && !isString(entry.id)) return false;
+			writer.numbers.push(type, hasId ? 1 : 0);
+			if (hasId) writer.strings.push(entry.id as string);
+			return true;
+		}),
+	listItems: (writer, value) =>
+		packList(writer, value, 2, (entry: ListItemCache) => {
+			if (!hasKeys(entry, ["parent", "position", "task", "id"], ["task", "id"]) || !Number.isInteger(entry.parent) || !writer.position(entry.position))
+				return false;
+			const hasTask = entry.task !== undefined;
+			const hasId = entry.id !== undefined;
+			if ((hasTask && !isString(entry.task)) || (hasId && !isString(entry.id))) return false;
+			writer.numbers.push(zigzag(entry.parent), (hasTask ? ITEM_TASK : 0) | (hasId ? ITEM_ID : 0));
+			if (hasTask) writer.strings.push(writer.store.pool.intern(entry.task as string));
+			if (hasId) writer.strings.push(entry.id as string);
+			return true;
+		}),
+	blocks: (writer, value) => {
+		if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+		const entries = Object.entries(value as Record<string, BlockCache>);
+		writer.numbers.push(entries.length);
+		for (const [id, block] of entries) {
+			if (typeof block !== "object" || block === null || !hasKeys(block, ["id", "position"]) || block.id !== id || !writer.position(block.position))
+				return false;
+			writer.strings.push(id);
+		}
+		return true;
+	},
+	frontmatterPosition: (writer, value) => writer.position(value),
+};
+
+function isCount(value: unknown): value is number {
+	return Number.isInteger(value) && (value as number) >= 0;
+}
+
+/** Writes a list: its count, then each entry (its position's two offsets, `extra` numbers, its strings). */
+function packList<T>(writer: PackWriter, value: unknown, extra: number, pack: (entry: T) => boolean): boolean {
+	if (!Array.isArray(value)) return false;
+	writer.numbers.push(value.length);
+	for (const entry of value as unknown[]) {
+		if (typeof entry !== "object" || entry === null) return false;
+		const before = writer.numbers.length;
+		if (!pack(entry as T) || writer.numbers.length !== before + 2 + extra) return false;
+	}
+	return true;
+}
+
+function packReferences(writer: PackWriter, value: unknown): boolean {
+	return packList(writer, value, 1, (entry: ReferenceCache) => {
+		if (!hasKeys(entry, ["link", "original", "displayText", "position"]) || !isString(entry.link) || !isString(entry.original)) return false;
+		if (entry.displayText !== undefined && !isString(entry.displayText)) return false;
+		if (!writer.position(entry.position)) return false;
+		const link = writer.store.pool.intern(entry.link);
+		const display = entry.displayText === entry.link ? DISPLAY_SAME_AS_LINK : entry.displayText === undefined ? DISPLAY_UNDEFINED : DISPLAY_OWN;
+		const original = entry.original === wikilink(entry.link) ? ORIGINAL_WIKILINK : entry.original === embed(entry.link) ? ORIGINAL_EMBED : 0;
+		writer.numbers.push(display | original);
+		writer.strings.push(link);
+		if (original === 0) writer.strings.push(writer.store.pool.intern(entry.original));
+		if (display === DISPLAY_OWN) writer.strings.push(entry.displayText as string);
+		return true;
+	});
+}
+
+/** Where a packed note's metadata object keeps its packed entries: not enumerable, so no copy or JSON sees it. */
+const PACKED = Symbol("packed entries");
+interface PackedCarrier {
+	[PACKED]: PackedNote;
+}
+
+/** One getter and one setter per packed key, shared by every note. Setting a list replaces the getter with the value, as on a plain object. */
+const ACCESSORS = Object.fromEntries(
+	PACKED_KEYS.map((key) => [
+		key,
+		{
+			get(this: PackedCarrier): unknown {
+				return this[PACKED].read(key);
+			},
+			set(this: object, value: unknown): void {
+				Object.defineProperty(this, key, { value, writable: true, enumerable: true, configurable: true });
+			},
+			enumerable: true,
+			configurable: true,
+		},
+	]),
+) as Record<PackedKey, PropertyDescriptor>;
+
+const isPackedKey = (key: string): key is PackedKey => key in KIND;
+
+/**
+ * The compact form of `cache`, the metadata parsed from `text`: the same keys in the same order,
+ * each entry list read through a getter that builds it from the packed form (tags and link texts
+ * taken from the store's pool). A note with an entry the parser would not make (a position the
+ * line starts do not give back, an unexpected field) is returned as it is, so a reader never
+ * sees a difference.
+ */
+export function compactMetadata(cache: CachedMetadata, text: string, store: PackedMetadataStore = new PackedMetadataStore()): CachedMetadata {
+	const writer = new PackWriter(store, lineStartsOf(text));
+	const keys = Object.keys(cache);
+	if (!keys.some(isPackedKey)) return cache;
+	for (const key of keys) {
+		if (!isPackedKey(key)) continue;
+		writer.begin(KIND[key]);
+		if (!PACKERS[key](writer, (cache as Record<string, unknown>)[key])) return cache;
+	}
+	const codes = writer.codes();
+	const compact: Record<string, unknown> = {};
+	Object.defineProperty(compact, PACKED, { value: new PackedNote(store, codes, writer.strings) });
+	for (const key of keys) {
+		if (isPackedKey(key)) Object.defineProperty(compact, key, ACCESSORS[key]);
+		else compact[key] = (cache as Record<string, unknown>)[key];
 	}
 	return compact;
+}
+
+/** The link texts of a note's links and embeds, in that order: read from the packed form without building entries. */
+export function linkTextsOf(cache: CachedMetadata): string[] {
+	const packed = (cache as Partial<PackedCarrier>)[PACKED];
+	if (packed) return packed.linkTexts();
+	return [...(cache.links ?? []), ...(cache.embeds ?? [])].map((entry) => entry.link);
 }

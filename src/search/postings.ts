@@ -184,6 +184,9 @@ export class PostingsIndex {
 	private counts: Uint32Array = new Uint32Array(256);
 	private readonly mergeScratch: UnionScratch = unionScratch();
 	private unpacked: Uint32Array = new Uint32Array(256);
+	/** The buffer `compact` put every list in, and how many of its numbers lists have grown out of. */
+	private arena: ArrayBuffer | null = null;
+	private arenaLeft = 0;
 
 	/** `stem` finds word forms (stemmers.ts); null matches words as typed and prefixes only. */
 	constructor(stem: Stemmer | null = stemmerFor(DEFAULT_SEARCH_LANGUAGE)) {
@@ -301,6 +304,7 @@ export class PostingsIndex {
 			if (!list)
 				this.postings[id] = list = { slots: new Uint32Array(FIRST_POSTINGS_CAPACITY), values: new Uint32Array(FIRST_POSTINGS_CAPACITY), length: 0 };
 			if (list.length === list.slots.length) {
+				if (list.slots.buffer === this.arena) this.arenaLeft += list.slots.length * 2;
 				list.slots = growUint32(list.slots, list.length + 1);
 				list.values = growUint32(list.values, list.length + 1);
 			}
@@ -309,18 +313,33 @@ export class PostingsIndex {
 			list.length++;
 			counts[id] = 0;
 		}
+		if (this.arena && this.arenaLeft * Uint32Array.BYTES_PER_ELEMENT > this.arena.byteLength / 2) this.compact();
 	}
 
 	/**
 	 * Gives back the room postings grew into while the index was built (lists double as they
-	 * grow, so about a quarter of it stood empty); a later note grows a list again as needed.
+	 * grow, so about a quarter of it stood empty), and puts every list in one buffer: a typed array
+	 * of its own cost each of the thousands of rare terms more than its postings. A later note grows
+	 * a list out of the buffer again as needed; once lists have grown out of more than half of it,
+	 * they are all put in a new one.
 	 */
 	compact(): void {
+		let postings = 0;
+		for (const list of this.postings) if (list) postings += list.length;
+		const arena = new ArrayBuffer(postings * 2 * Uint32Array.BYTES_PER_ELEMENT);
+		let at = 0;
 		for (const list of this.postings) {
-			if (!list || list.length === list.slots.length) continue;
-			list.slots = list.slots.slice(0, list.length);
-			list.values = list.values.slice(0, list.length);
+			if (!list) continue;
+			const slots = new Uint32Array(arena, at * Uint32Array.BYTES_PER_ELEMENT, list.length);
+			const values = new Uint32Array(arena, (at + list.length) * Uint32Array.BYTES_PER_ELEMENT, list.length);
+			slots.set(list.slots.subarray(0, list.length));
+			values.set(list.values.subarray(0, list.length));
+			list.slots = slots;
+			list.values = values;
+			at += list.length * 2;
 		}
+		this.arena = arena;
+		this.arenaLeft = 0;
 	}
 
 	remove(path: string): void {

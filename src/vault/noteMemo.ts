@@ -1,16 +1,6 @@
 import type { CachedMetadata } from "obsidian";
 import { StringPool } from "../headless/compactMetadata";
-
-/** A task as derived from its note alone: list_tasks adds the note's path (a rename keeps the metadata). */
-export interface NoteTask {
-	line: number;
-	text: string;
-	statusChar: string;
-	due?: string;
-	scheduled?: string;
-	start?: string;
-	done?: string;
-}
+import type { PackedTasks } from "./packedTasks";
 
 /** What one note's resolved links add to the graph counts, for one scope. */
 export interface LinkContribution {
@@ -32,7 +22,7 @@ export interface LinkContribution {
  * against random edits, creates, renames and deletes).
  */
 export class NoteMemo {
-	readonly tasks = new WeakMap<CachedMetadata, readonly NoteTask[]>();
+	readonly tasks = new WeakMap<CachedMetadata, PackedTasks>();
 	/** A note's tags: keys and spellings, one after the other (tags.ts). */
 	readonly tags = new WeakMap<CachedMetadata, readonly string[]>();
 	/** One copy of each tag key and spelling and each task date and status, shared by every note's. */

@@ -3,11 +3,11 @@ import type { Host, HostFile } from "../host/Host";
 import { parseTaskDates, taskStatus, taskText, type TaskDates } from "../markdown/taskLine";
 import { isInFolder, type Scope } from "./scope";
 import { comparePaths, visibleNotes } from "./notes";
-import { sharedNoteMemo, type NoteMemo, type NoteTask } from "./noteMemo";
+import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
+import { NO_TASKS, PackedTasks, type NoteTask } from "./packedTasks";
 import { runStepsOnBudget, type CallBudget } from "./workBudget";
 import { runSteps, type Steps } from "../markdown/steps";
 import { SLICED_TASKS } from "../config/limits";
-import { detachStrings } from "../headless/detachedStrings";
 import { StringPool } from "../headless/compactMetadata";
 
 /** One task as list_tasks reports it. */
@@ -28,40 +28,24 @@ export interface TaskFilter {
 	dueOn?: string;
 }
 
-/** A task's date fields, whose few values (dates) recur across a vault's tasks. */
-const DATE_FIELDS = ["due", "scheduled", "start", "done"] as const;
-
 /** A note's tasks from its list items and text, in pausable steps; pure but for `strings`, which keeps one copy of each date and status for every note's tasks. */
-function* tasksOfNoteSteps(cache: CachedMetadata, text: string, strings: StringPool = new StringPool()): Steps<NoteTask[]> {
+function* tasksOfNoteSteps(cache: CachedMetadata, text: string, strings: StringPool = new StringPool()): Steps<PackedTasks> {
 	const items = cache.listItems?.filter((item) => item.task !== undefined) ?? [];
-	if (items.length === 0) return [];
+	if (items.length === 0) return NO_TASKS;
 	const lines = text.split("\n");
 	const tasks: NoteTask[] = [];
 	for (let from = 0; from < items.length; from += SLICED_TASKS) {
 		yield;
-		// Kept in the memo for as long as the note is unchanged: a task's text cut from the note's
-		// would keep the whole note's text alive with it.
-		const slice = detachStrings(
-			items.slice(from, from + SLICED_TASKS).map((item): NoteTask => {
-				const lineNumber = item.position.start.line;
-				const line = (lines[lineNumber] ?? "").replace(/\r$/, "");
-				return { line: lineNumber, text: taskText(line), statusChar: item.task ?? " ", ...parseTaskDates(line) };
-			}),
-		);
-		for (const task of slice) {
-			task.statusChar = strings.intern(task.statusChar);
-			for (const field of DATE_FIELDS) {
-				const value = task[field];
-				if (value !== undefined) task[field] = strings.intern(value);
-			}
-			tasks.push(task);
+		for (const item of items.slice(from, from + SLICED_TASKS)) {
+			const lineNumber = item.position.start.line;
+			const line = (lines[lineNumber] ?? "").replace(/\r$/, "");
+			tasks.push({ line: lineNumber, text: taskText(line), statusChar: item.task ?? " ", ...parseTaskDates(line) });
 		}
 	}
-	return tasks;
+	yield;
+	// Packed for the memo: its texts joined into one string, so none keeps the note's whole text alive.
+	return PackedTasks.of(tasks, strings);
 }
-
-/** The tasks of every note without any: one array for all of them. */
-const NO_TASKS: readonly NoteTask[] = Object.freeze([]);
 
 function hasTasks(cache: CachedMetadata): boolean {
 	return cache.listItems?.some((item) => item.task !== undefined) ?? false;
@@ -74,9 +58,9 @@ export function rememberTasks(cache: CachedMetadata, text: string, memo: NoteMem
 }
 
 /** The note's tasks, derived once per version of its metadata: at once when known, else from its text. */
-function noteTasks(host: Host, file: HostFile, memo: NoteMemo, budget?: CallBudget): readonly NoteTask[] | Promise<readonly NoteTask[]> {
+function noteTasks(host: Host, file: HostFile, memo: NoteMemo, budget?: CallBudget): PackedTasks | Promise<PackedTasks> {
 	const cache = host.metadataCache.getFileCache(file);
-	if (!cache) return [];
+	if (!cache) return NO_TASKS;
 	const known = memo.tasks.get(cache);
 	if (known) return known;
 	if (!hasTasks(cache)) {
@@ -99,17 +83,17 @@ export async function findTasks(host: Host, scope: Scope, filter: TaskFilter, bu
 	const notes = visibleNotes(host, scope)
 		.filter((file) => (filter.path ? file.path === filter.path : true))
 		.filter((file) => (filter.folder ? isInFolder(file.path, filter.folder) : true));
-	const withTasks: Array<{ file: HostFile; tasks: readonly NoteTask[] }> = [];
+	const withTasks: Array<{ file: HostFile; tasks: PackedTasks }> = [];
 	for (const file of notes) {
 		if (budget?.due()) await budget.checkpoint();
 		const known = noteTasks(host, file, memo, budget);
-		const tasks = Array.isArray(known) ? known : await known;
-		if (tasks.length) withTasks.push({ file, tasks });
+		const tasks = known instanceof PackedTasks ? known : await known;
+		if (tasks.count > 0) withTasks.push({ file, tasks });
 	}
 	withTasks.sort((a, b) => comparePaths(a.file.path, b.file.path));
 	for (const { file, tasks } of withTasks) {
 		if (budget?.due()) await budget.checkpoint();
-		for (const [index, task] of tasks.entries()) {
+		for (const [index, task] of tasks.list().entries()) {
 			if (index % SLICED_TASKS === SLICED_TASKS - 1 && budget?.due()) await budget.checkpoint();
 			const status = taskStatus(task.statusChar);
 			if (filter.status !== "any" && status !== filter.status) continue;

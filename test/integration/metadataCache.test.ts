@@ -48,6 +48,10 @@ describe("NodeHost's metadata cache follows changes made on disk by other progra
 	test("starts with every link resolved or unresolved as Obsidian would", () => {
 		expect(host.metadataCache.resolvedLinks).toEqual({ "Hub.md": { "Target.md": 2 }, "Target.md": {}, "Side.md": { "Target.md": 1 } });
 		expect(host.metadataCache.unresolvedLinks).toEqual({ "Hub.md": { Later: 1 }, "Target.md": {}, "Side.md": {} });
+		// Plain objects, as Obsidian's: whatever V8 keeps them as, a plugin may call their prototype's methods.
+		const records = [...Object.values(host.metadataCache.resolvedLinks), ...Object.values(host.metadataCache.unresolvedLinks)];
+		expect(records.every((record) => Object.getPrototypeOf(record) === Object.prototype)).toBe(true);
+		expect(Object.prototype.hasOwnProperty.call(host.metadataCache.resolvedLinks["Hub.md"], "Target.md")).toBe(true);
 	});
 
 	test("a note created outside resolves links that pointed nowhere, and gets its own cache", async () => {

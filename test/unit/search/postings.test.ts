@@ -201,6 +201,28 @@ describe("PostingsIndex: notes in, answers out", () => {
 		expect(found(index, index.resolve(["basil"]), [...PATHS, "After.md"])).toEqual(["After.md", "Garden.md", "Kitchen.md"]);
 	});
 
+	test("after compact, notes edited again and again (lists growing out of the shared buffer, then moved to a new one) answer as a fresh index", () => {
+		const words = ["basil", "tomato", "rose", "pepper", "mint", "kale"];
+		const paths = Array.from({ length: 12 }, (_, note) => `n${note}.md`);
+		const textOf = (note: number, round: number) => words.filter((_, word) => (note + word + round) % 3 !== 0).join(" ");
+		const index = new PostingsIndex(stem);
+		paths.forEach((path, note) => index.add(path, path, 1, textOf(note, 0), []));
+		index.compact();
+		for (let round = 1; round <= 40; round++) {
+			const note = round % paths.length;
+			index.add(paths[note] as string, paths[note] as string, round, textOf(note, round), []);
+			if (round % 3 === 0) index.remove(paths[(note + 5) % paths.length] as string);
+			const fresh = new PostingsIndex(stem);
+			for (const path of paths) {
+				const at = index.has(path) ? paths.indexOf(path) : -1;
+				if (at === -1) continue;
+				const lastRound = [...Array(round + 1).keys()].reverse().find((earlier) => earlier > 0 && earlier % paths.length === at) ?? 0;
+				fresh.add(path, path, 1, textOf(at, lastRound), []);
+			}
+			for (const word of words) expect(found(index, index.resolve([word]), paths)).toEqual(found(fresh, fresh.resolve([word]), paths));
+		}
+	});
+
 	test("changing the stemmer changes which other forms are found, from the next lookup on", () => {
 		const index = new PostingsIndex(stem);
 		index.add("a.md", "A", 1, "Gardens everywhere.", []);

@@ -1,0 +1,42 @@
+import fc from "fast-check";
+import { StringPool } from "../../../src/headless/compactMetadata";
+import { PackedTasks, type NoteTask } from "../../../src/vault/packedTasks";
+
+const date = fc.constantFrom("2026-10-01", "2026-11-13", "2027-01-31");
+const DATE_FIELDS = ["due", "scheduled", "start", "done"] as const;
+const task: fc.Arbitrary<NoteTask> = fc
+	.record({
+		line: fc.nat({ max: 100_000 }),
+		text: fc.string({ unit: fc.constantFrom("a", " ", "é", "東", "📅", "\r", "[", "x", "\ud83d") }),
+		statusChar: fc.constantFrom(" ", "x", "X", "-", "/"),
+		dates: fc.shuffledSubarray([...DATE_FIELDS]),
+		value: date,
+	})
+	.map(({ line, text, statusChar, dates, value }) => {
+		const made: NoteTask = { line, text, statusChar };
+		for (const field of dates) made[field] = value;
+		return made;
+	});
+
+describe("PackedTasks", () => {
+	test("lists back the tasks it was given, field for field, in order", () => {
+		fc.assert(
+			fc.property(fc.array(task, { maxLength: 20 }), (tasks) => {
+				const packed = PackedTasks.of(tasks, new StringPool());
+				expect(packed.count).toBe(tasks.length);
+				const listed = packed.list();
+				expect(listed).toEqual(tasks);
+				// The same keys in the same order (a task's dates come in the order its line gave them).
+				expect(listed.map((entry) => Object.keys(entry))).toEqual(tasks.map((entry) => Object.keys(entry)));
+			}),
+			{ numRuns: 500 },
+		);
+	});
+
+	test("the dates and statuses of every note's tasks are one copy each", () => {
+		const strings = new StringPool();
+		const first = PackedTasks.of([{ line: 1, text: "a", statusChar: " ", due: ["2026", "10", "01"].join("-") }], strings).list();
+		const second = PackedTasks.of([{ line: 2, text: "b", statusChar: " ", due: ["2026", "10", "01"].join("-") }], strings).list();
+		expect(second[0]?.due).toBe(first[0]?.due);
+	});
+});
