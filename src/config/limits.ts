@@ -497,6 +497,12 @@ export const CHUNK_SEARCH_LINES = 2000;
 export const TOKENIZE_CHUNK_CHARS = 64 * 1024;
 /** Paths whose match keys are remembered; the cache is cleared when it fills. */
 export const MATCH_KEY_CACHE_SIZE = 100_000;
+/**
+ * A note's word-pair sketch (search/pairSketch.ts) is written in one piece as the note enters the
+ * index, so only bodies of up to this many words get one (about 30 ms for the longest; a 4 MB note's
+ * held the server 0.6 s). A phrase is looked for in a longer body by reading it, as before sketches.
+ */
+export const MAX_SKETCHED_BODY_WORDS = 32_768;
 /** Body text shorter than this is tokenized at once; longer text in slices, so the host keeps answering. */
 export const SLICED_TOKENIZE_CHARS = 256 * 1024;
 /** Notes with at least this many tags in the body have their tag keys collected in slices too. */

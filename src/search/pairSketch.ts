@@ -6,6 +6,8 @@
  * and one that holds the phrase once is bounded by about one, without reading its body. Pure.
  */
 
+import { MAX_SKETCHED_BODY_WORDS } from "../config/limits";
+
 /** Bits of one counter: counts 0, 1 and 2, and 3 for "three or more". */
 const COUNTER_BITS = 2;
 const COUNTER_MASK = (1 << COUNTER_BITS) - 1;
@@ -20,9 +22,17 @@ export const PAIR_COUNT_SATURATED = COUNTER_MASK;
  */
 const COUNTERS_PER_PAIR = 4;
 
-/** Bytes of the sketch of a body of `tokens` ids (tokens − 1 pairs): none for a body without pairs. */
+/**
+ * Bytes of the sketch of a body of `tokens` ids (tokens − 1 pairs): none for a body without pairs,
+ * and none for a body over MAX_SKETCHED_BODY_WORDS (hasPairSketch tells the two apart).
+ */
 export function pairSketchBytes(tokens: number): number {
-	return tokens < 2 ? 0 : Math.ceil(((tokens - 1) * COUNTERS_PER_PAIR) / COUNTERS_PER_BYTE);
+	return tokens < 2 || !hasPairSketch(tokens) ? 0 : Math.ceil(((tokens - 1) * COUNTERS_PER_PAIR) / COUNTERS_PER_BYTE);
+}
+
+/** Whether a body of `tokens` ids is sketched: a longer one is looked through for a phrase instead. */
+export function hasPairSketch(tokens: number): boolean {
+	return tokens <= MAX_SKETCHED_BODY_WORDS;
 }
 
 /** A 32-bit hash of a token's text (FNV-1a over its UTF-16 units, then mixed). */

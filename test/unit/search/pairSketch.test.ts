@@ -1,5 +1,8 @@
 import fc from "fast-check";
+import { MAX_SKETCHED_BODY_WORDS } from "../../../src/config/limits";
+import { SearchEngine } from "../../../src/search/engine";
 import { PackedIdWriter } from "../../../src/search/packedIds";
+import { parseQuery } from "../../../src/search/query";
 import { PAIR_COUNT_SATURATED, pairCountBound, pairHash, pairSketchBytes, secondHash, tokenHash, writePairSketch } from "../../../src/search/pairSketch";
 
 /** A body of ids packed with its sketch after it, as the index keeps a note. */
@@ -82,5 +85,21 @@ describe("a note's pair sketch", () => {
 	test("a token's hash is its text's, whatever id it has", () => {
 		expect(tokenHash("garden")).toBe(tokenHash("garden"));
 		expect(tokenHash("garden")).not.toBe(tokenHash("gardens"));
+	});
+});
+
+describe("a body too long to sketch", () => {
+	test("has no sketch, and a phrase in it is still found, counted by reading the body", async () => {
+		expect(pairSketchBytes(MAX_SKETCHED_BODY_WORDS)).toBeGreaterThan(0);
+		expect(pairSketchBytes(MAX_SKETCHED_BODY_WORDS + 1)).toBe(0);
+		const engine = new SearchEngine();
+		// The phrase's words stand apart all through the body, and together twice near its end.
+		const filler = Array.from({ length: MAX_SKETCHED_BODY_WORDS }, (_, at) => (at % 2 === 0 ? "garden shed" : "tool rack")).join(" ");
+		const text = `${filler} the garden tool shed, then garden tool again`;
+		engine.index.add("Long.md", "Long", 1, text, []);
+		engine.index.add("Short.md", "Short", 1, "a garden and a tool", []);
+		const answer = await engine.search(parseQuery('"garden tool"'), null, 10, async (path) => (path === "Long.md" ? text : "a garden and a tool"));
+		expect(answer.results.map((hit) => hit.path)).toEqual(["Long.md"]);
+		expect(answer.total).toBe(1);
 	});
 });
