@@ -1,4 +1,4 @@
-import { phrasePairBound, type PostingsIndex } from "./postings";
+import { phrasePairBound, type IndexedDocument, type PostingsIndex } from "./postings";
 import { BODY_COUNT, growUint32, IN_HEADING, IN_TITLE, packValue, seek, titleCount, type ResolvedTerm } from "./postingValues";
 
 /** The notes a search ranks, gathered from the postings of its terms, in scratch reused across searches. */
@@ -81,6 +81,20 @@ export class CandidateFinder {
 	constructor(private readonly index: PostingsIndex) {}
 
 	/**
+	 * Whether the note at `slot` holds an excluded phrase (`doc`: the note, needed only for a
+	 * phrase). `cursors` (one per excluded term) move on, so slots must be asked in increasing order.
+	 */
+	private holdsExcluded(excluded: readonly ResolvedTerm[], cursors: number[], slot: number, doc: IndexedDocument | undefined): boolean {
+		for (let termIndex = 0; termIndex < excluded.length; termIndex++) {
+			const term = excluded[termIndex] as ResolvedTerm;
+			const at = seek(term.slots, term.length, cursors[termIndex] as number, slot);
+			cursors[termIndex] = at;
+			if (at < term.length && term.slots[at] === slot && this.index.matchValue(term, at, doc) !== 0) return true;
+		}
+		return false;
+	}
+
+	/**
 	 * The notes holding every required term, no excluded word (`excludedWords`, by slot: 1 = holds
 	 * one; null: none) and no excluded phrase, accepted (null: all), in slot
 	 * order, with each term's packed value (row-major: one row of `required.length` per note), in
@@ -132,12 +146,7 @@ export class CandidateFinder {
 			if ((accepted && accepted[slot] !== 1) || (excludedWords && excludedWords[slot] === 1)) continue;
 			const doc = needsDocument ? this.index.documents[slot] : undefined;
 			if (needsDocument && !doc) continue;
-			for (let termIndex = 0; termIndex < excluded.length; termIndex++) {
-				const term = excluded[termIndex] as ResolvedTerm;
-				const at = seek(term.slots, term.length, excludedCursors[termIndex] as number, slot);
-				excludedCursors[termIndex] = at;
-				if (at < term.length && term.slots[at] === slot && this.index.matchValue(term, at, doc) !== 0) continue candidates;
-			}
+			if (this.holdsExcluded(excluded, excludedCursors, slot, doc)) continue;
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {
 				const term = required[termIndex] as ResolvedTerm;
 				const value = term.phrase
@@ -188,18 +197,13 @@ export class CandidateFinder {
 		const cursors = new Array<number>(termCount).fill(0);
 		const excludedCursors = new Array<number>(excluded.length).fill(0);
 		const needsDocument = excluded.some((term) => term.phrase);
-		candidates: for (let namedIndex = 0; namedIndex < named.length; namedIndex++) {
+		for (let namedIndex = 0; namedIndex < named.length; namedIndex++) {
 			if ((namedIndex & GATHER_STEP_MASK) === GATHER_STEP_MASK) yield;
 			const slot = named[namedIndex] as number;
 			if ((accepted && accepted[slot] !== 1) || (excludedWords && excludedWords[slot] === 1)) continue;
 			const doc = needsDocument ? this.index.documents[slot] : undefined;
 			if (needsDocument && !doc) continue;
-			for (let termIndex = 0; termIndex < excluded.length; termIndex++) {
-				const term = excluded[termIndex] as ResolvedTerm;
-				const at = seek(term.slots, term.length, excludedCursors[termIndex] as number, slot);
-				excludedCursors[termIndex] = at;
-				if (at < term.length && term.slots[at] === slot && this.index.matchValue(term, at, doc) !== 0) continue candidates;
-			}
+			if (this.holdsExcluded(excluded, excludedCursors, slot, doc)) continue;
 			const row = extraValues.length;
 			let holding = 0;
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {
@@ -275,18 +279,13 @@ export class CandidateFinder {
 		const excludedCursors = new Array<number>(excluded.length).fill(0);
 		const wordCursors = required.map((term) => new Array<number>(term.phraseWords?.length ?? 0).fill(0));
 		let total = 0;
-		candidates: for (let slot = low; slot <= high; slot++) {
+		for (let slot = low; slot <= high; slot++) {
 			if ((slot & GATHER_STEP_MASK) === GATHER_STEP_MASK) yield;
 			if ((held[slot] as number) < gathered) continue;
 			if ((accepted && accepted[slot] !== 1) || (excludedWords && excludedWords[slot] === 1)) continue;
 			const doc = this.index.documents[slot];
 			if (!doc) continue;
-			for (let termIndex = 0; termIndex < excluded.length; termIndex++) {
-				const term = excluded[termIndex] as ResolvedTerm;
-				const at = seek(term.slots, term.length, excludedCursors[termIndex] as number, slot);
-				excludedCursors[termIndex] = at;
-				if (at < term.length && term.slots[at] === slot && this.index.matchValue(term, at, doc) !== 0) continue candidates;
-			}
+			if (this.holdsExcluded(excluded, excludedCursors, slot, doc)) continue;
 			let holding = 0;
 			let named = false;
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {
