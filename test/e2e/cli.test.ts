@@ -201,8 +201,16 @@ describe("vault-mcp CLI", () => {
 		for (const command of COMMANDS) expect(overview.stdout).toContain(`  ${command.name} ${command.arguments}`);
 		expect((await runCli(["--help"])).stdout).toBe(overview.stdout);
 
-		for (const command of COMMANDS.filter((candidate) => candidate.name !== "help")) {
-			const help = await runCli(["help", ...command.name.split(" ")]);
+		// Each is its own process: started together, they take one start's time rather than twenty.
+		const commands = COMMANDS.filter((candidate) => candidate.name !== "help");
+		const helps = await Promise.all(
+			commands.map(
+				async (command) => [await runCli(["help", ...command.name.split(" ")]), await runCli([...command.name.split(" "), "--help"])] as const,
+			),
+		);
+		for (const [index, command] of commands.entries()) {
+			const [help, dashHelp] = helps[index] ?? [];
+			if (!help || !dashHelp) throw new Error(`no help run for ${command.name}`);
 			expect(help.code).toBe(0);
 			expect(help.stdout).toMatch(new RegExp(`^Usage: vault-mcp ${command.name} `));
 			for (const [name, flag] of Object.entries(command.flags)) {
@@ -214,14 +222,14 @@ describe("vault-mcp CLI", () => {
 					),
 				);
 			}
-			const dashHelp = await runCli([...command.name.split(" "), "--help"]);
 			expect(dashHelp).toEqual(help);
 		}
 		const serveHelp = (await runCli(["serve", "--help"])).stdout;
 		for (const flag of ["--port N", "--allow-write", "--exclude FOLDER", "--rate-limit N", "--init", "--help"]) expect(serveHelp).toContain(flag);
 		expect(serveHelp).toContain("default: the port in data.json (27150 unless changed)");
 		expect((await runCli(["token", "--help"])).stdout).toContain("Usage: vault-mcp token revoke <vault> NAME");
-	});
+		// About twenty CLI processes on a shared 2-core machine.
+	}, 90_000);
 
 	test("a port in use is one clear line on stderr and exit 1", async () => {
 		await runCli(["token", "new", vault, "--name", "a", "--json"]);
