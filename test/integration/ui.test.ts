@@ -100,7 +100,8 @@ describe("the plugin's interface, clicked through in the host double", () => {
 		input.value = "Laptop";
 		input.dispatchEvent(new Event("input"));
 		clickModalButton("Create");
-		await settle();
+		// The token is made and saved before its window opens: on a busy machine that takes more than one settle.
+		await until(() => (openModal()?.querySelector(".vault-mcp-token")?.textContent ?? "") !== "");
 		const shown = openModal()?.querySelector(".vault-mcp-token")?.textContent ?? "";
 		expect(shown).toMatch(/^vmcp_[A-Za-z0-9_-]{43}$/);
 		const snippets = [...(openModal()?.querySelectorAll(".vault-mcp-snippet") ?? [])].map((el) => el.textContent ?? "");
