@@ -187,6 +187,26 @@ describe("soft AND: all words when enough notes hold them, else the notes coveri
 		expect(found).toEqual(["Sync your notes across devices.md"]);
 	});
 
+	test("a note named by a word joins only through the same filters: a folder it is outside of, or an excluded word, keeps it out", async () => {
+		const roundups: Doc[] = Array.from({ length: 12 }, (_, index) => ({
+			path: `News/Roundup ${index}.md`,
+			text: "video audio files work",
+			modified: 10 + index,
+		}));
+		const named: Doc = { path: "Private/Plugins for Video and Audio files.md", text: "players and recorders", modified: 1 };
+		const engine = new SearchEngine();
+		for (const entry of [...roundups, named])
+			engine.index.add(entry.path, entry.path.replace(/\.md$/, "").split("/").pop() ?? "", entry.modified ?? 0, entry.text, []);
+		const texts = new Map([...roundups, named].map((entry) => [entry.path, entry.text]));
+		const search = (query: string, include: ((path: string) => boolean) | null) =>
+			engine.search(withStopWords(parseQuery(query), ENGLISH), include, 10, (path) => Promise.resolve(texts.get(path) ?? ""));
+		expect((await search("work with video and audio files", null)).results.map((hit) => hit.path)).toContain(named.path);
+		const inNews = await search("work with video and audio files", (path) => path.startsWith("News/"));
+		expect(inNews.results.map((hit) => hit.path)).not.toContain(named.path);
+		expect(inNews.total).toBe(12);
+		expect((await search("work with video and audio files -players", null)).results.map((hit) => hit.path)).not.toContain(named.path);
+	});
+
 	test("a word in no note and nothing else finds nothing", async () => {
 		expect((await searchDocs(docs, "xylophone")).total).toBe(0);
 	});
