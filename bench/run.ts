@@ -45,6 +45,7 @@ import { OBSIDIAN_HUB_JUDGED_QUERIES } from "./obsidianHubJudgedQueries";
 import { benchProtocolCost, writeTinyVault } from "./protocol";
 import { benchBases } from "./bases";
 import { benchVaultWide } from "./vaultWide";
+import { benchBigNotes } from "./bigNotes";
 
 const TASKS_DEMO_SOURCE = nodePath.join(fixturesDir(), "vaults/tasks-demo");
 /** `npm run bench -- --quick`: small vaults, correctness checks, no load test; under a minute, run by CI. */
@@ -62,7 +63,7 @@ const LOAD_SECONDS = 5;
 const LOAD_CONNECTIONS = 8;
 const SCOPE = { configDir: ".obsidian", excludedFolders: [] };
 /** `npm run bench -- --only parse` runs only the rows whose group is named (ONLY_GROUPS). */
-const ONLY_GROUPS = ["parse", "common", "judged", "protocol", "synthetic", "bases", "vaultwide", "rename", "appends"];
+const ONLY_GROUPS = ["parse", "common", "judged", "protocol", "synthetic", "bases", "vaultwide", "rename", "appends", "bignotes"];
 const ONLY = process.argv.includes("--only") ? (process.argv[process.argv.indexOf("--only") + 1] ?? "") : null;
 /** rename_note of a note linked from RENAME_BACKLINKS notes, in a vault of 2 × RENAME_BACKLINKS + 1 notes: the target is at most 1.5 s. */
 const RENAME_BACKLINKS = 1_000;
@@ -618,6 +619,11 @@ async function main(): Promise<void> {
 	}
 	if (ONLY === "rename") {
 		await benchRename();
+		printRows(benchStarted);
+		return;
+	}
+	if (ONLY === "bignotes") {
+		for (const row of await benchBigNotes()) record("big notes", row.metric, row.value, row.unit);
 		printRows(benchStarted);
 		return;
 	}

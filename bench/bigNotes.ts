@@ -1,0 +1,188 @@
+/**
+ * One call on the biggest notes the server edits or reads (`npm run bench -- --only bignotes`):
+ * for each tool, how long the call took and the longest stretch it held the event loop in one
+ * piece (the server's, measured in its own process with `monitorEventLoopDelay`). Inside Obsidian
+ * that loop is the interface thread, and another client's request waits behind the longest hold.
+ */
+import { Agent, request } from "node:http";
+import { promises as fs } from "node:fs";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import * as os from "node:os";
+import * as nodePath from "node:path";
+import { addToken } from "../src/auth/tokenList";
+import { MAX_EDITED_NOTE_CHARS, MAX_EDITED_NOTE_LINES } from "../src/config/limits";
+import { defaultSettings, type VaultMcpSettings } from "../src/config/settings";
+import { NodeHost } from "../src/headless/NodeHost";
+import { JournalFile } from "../src/journal/JournalFile";
+import { McpService } from "../src/service";
+
+/** Calls of each tool; the rows are their medians. */
+const ROUNDS = Number(process.env.BENCH_BIGNOTES_ROUNDS ?? "3");
+/** `BENCH_BIGNOTES_TOOLS=read_note,add_task` runs only the calls of those tools. */
+const ONLY_TOOLS = process.env.BENCH_BIGNOTES_TOOLS?.split(",") ?? null;
+/** Lines in the big edited note: just under the edit bound, as a hostile author would make it. */
+const BIG_LINES = MAX_EDITED_NOTE_LINES - 2_000;
+/** Links in the note that links to Hub (rename_note rewrites each). */
+const HUB_LINKS = 30_000;
+/** The read-only note: five times the edit bound, at the search bound. */
+const HUGE_BYTES = 5 * 1024 * 1024;
+
+export interface BigNoteRow {
+	metric: string;
+	value: number;
+	unit: string;
+}
+
+/** The big edited note: headings, bullets and tasks, BIG_LINES lines, under MAX_EDITED_NOTE_CHARS. */
+function bigNoteText(): { text: string; taskLines: Array<{ line: number; text: string }> } {
+	const lines = ["---", "mode: outliner", "tags: [big]", "---", "# Big"];
+	const taskLines: Array<{ line: number; text: string }> = [];
+	for (let index = 0; lines.length < BIG_LINES; index++) {
+		if (index % 100 === 0) lines.push(`## Part ${index / 100}`);
+		else if (index % 4 === 1) {
+			taskLines.push({ line: lines.length, text: `task ${index} #t 📅 2026-01-0${1 + (index % 9)}` });
+			lines.push(`- [ ] ${taskLines[taskLines.length - 1]?.text ?? ""}`);
+		} else if (index % 4 === 2) lines.push(`- bullet ${index} [[N${index % 50}]]`);
+		else lines.push(`text ${index}`);
+	}
+	const text = lines.join("\n") + "\n";
+	if (text.length > MAX_EDITED_NOTE_CHARS) throw new Error(`the big note is ${text.length} characters, over the edit bound`);
+	return { text, taskLines };
+}
+
+function call(port: number, token: string, name: string, args: Record<string, unknown>, agent: Agent): Promise<string> {
+	const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } });
+	return new Promise((resolve, reject) => {
+		const req = request(
+			{
+				host: "127.0.0.1",
+				port,
+				method: "POST",
+				path: "/mcp",
+				agent,
+				headers: {
+					Host: `127.0.0.1:${port}`,
+					Authorization: `Bearer ${token}`,
+					"Content-Type": "application/json",
+					Accept: "application/json, text/event-stream",
+				},
+			},
+			(res) => {
+				let text = "";
+				res.setEncoding("utf8");
+				res.on("data", (chunk: string) => (text += chunk));
+				res.on("end", () => (res.statusCode === 200 ? resolve(text) : reject(new Error(`HTTP ${res.statusCode ?? 0}: ${text.slice(0, 200)}`))));
+			},
+		);
+		req.on("error", reject);
+		req.end(body);
+	});
+}
+
+function median(samples: readonly number[]): number {
+	const sorted = [...samples].sort((a, b) => a - b);
+	return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+/** Times one call: wall time and the longest the event loop was held while it ran. */
+async function measured(run: () => Promise<string>): Promise<{ wallMs: number; holdMs: number; text: string }> {
+	const histogram = monitorEventLoopDelay({ resolution: 1 });
+	histogram.enable();
+	const started = performance.now();
+	const text = await run();
+	const wallMs = performance.now() - started;
+	histogram.disable();
+	return { wallMs, holdMs: histogram.max / 1e6, text };
+}
+
+/** The rows: each tool's call on the big notes, wall time and longest hold (medians of ROUNDS). */
+export async function benchBigNotes(): Promise<BigNoteRow[]> {
+	const rows: BigNoteRow[] = [];
+	const root = await fs.mkdtemp(nodePath.join(os.tmpdir(), "vault-mcp-bench-bignotes-"));
+	const big = bigNoteText();
+	await fs.writeFile(nodePath.join(root, "Big.md"), big.text);
+	const hugeLine = "lorem ipsum dolor sit amet consectetur adipiscing\n";
+	await fs.writeFile(nodePath.join(root, "Huge.md"), hugeLine.repeat(Math.floor(HUGE_BYTES / hugeLine.length)));
+	await fs.writeFile(nodePath.join(root, "Hub.md"), "# Hub\n");
+	await fs.writeFile(nodePath.join(root, "Links.md"), Array.from({ length: HUB_LINKS }, (_, index) => `- [[Hub]] and [[Elsewhere ${index}]]`).join("\n") + "\n");
+	for (let index = 0; index < 50; index++) await fs.writeFile(nodePath.join(root, `N${index}.md`), `# N${index}\n\n- [ ] small task ${index}\n`);
+	const host = await NodeHost.open(root);
+	const journal = JournalFile.forVault(root, ".obsidian");
+	let settings: VaultMcpSettings = {
+		...defaultSettings(),
+		serverEnabled: true,
+		port: 0,
+		rateLimitPerMinute: 10_000_000,
+		writeEnabled: true,
+		writeDisclosureAccepted: true,
+	};
+	const write = addToken(settings, "bench-write", "write");
+	if ("error" in write) throw new Error(write.error);
+	settings = write.settings;
+	const service = new McpService({ host, serverVersion: "bench", logger: { info: () => undefined, warn: () => undefined, error: () => undefined }, journal });
+	const status = await service.apply(settings);
+	if (status.state !== "listening") throw new Error("service did not start");
+	await service.search?.whenReady();
+	const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+	const calls: Array<[string, (round: number) => Record<string, unknown>]> = [
+		["read_note", () => ({ path: "Big.md" })],
+		["read_note", () => ({ path: "Huge.md" })],
+		["read_note", () => ({ path: "Big.md#Part 400" })],
+		["get_note_links", () => ({ path: "Links.md" })],
+		["search_notes", () => ({ query: "task bullet", limit: 50 })],
+		["list_tasks", () => ({ status: "any", limit: 1000 })],
+		["list_tags", () => ({})],
+		["get_graph_stats", () => ({})],
+		["append_to_note", (round) => ({ path: "Big.md", content: `appended ${round}` })],
+		["append_to_note", (round) => ({ path: "Big.md", heading: "Part 200", content: `under a heading ${round}` })],
+		["insert_under_bullet", (round) => ({ path: "Big.md", bullet: "bullet 20002 [[N2]]", content: `inserted ${round}` })],
+		["add_task", (round) => ({ path: "Big.md", text: `added ${round}` })],
+		["add_task", (round) => ({ path: "Big.md", heading: "Part 300", text: `added under ${round}` })],
+		["set_property", (round) => ({ path: "Big.md", name: "round", value: round })],
+		["create_note", (round) => ({ path: `Created ${round}.md`, content: big.text.slice(0, 900_000) })],
+		["rename_note", (round) => (round % 2 === 0 ? { path: "Hub.md", new_path: "Centre.md" } : { path: "Centre.md", new_path: "Hub.md" })],
+	];
+	try {
+		for (const [tool, args] of calls) {
+			if (ONLY_TOOLS !== null && !ONLY_TOOLS.includes(tool)) continue;
+			const walls: number[] = [];
+			const holds: number[] = [];
+			let label = "";
+			for (let round = 0; round < ROUNDS; round++) {
+				const given = args(round);
+				label = JSON.stringify({ ...given, content: typeof given.content === "string" && given.content.length > 40 ? `${given.content.length} chars` : given.content });
+				const { wallMs, holdMs, text } = await measured(() => call(status.port, write.token, tool, given, agent));
+				if (text.includes('"isError":true')) console.error(`${tool} failed: ${text.slice(0, 300)}`);
+				walls.push(wallMs);
+				holds.push(holdMs);
+				await host.metadataCache.settled();
+			}
+			rows.push({ metric: `${tool} ${label}: call`, value: median(walls), unit: "ms" });
+			rows.push({ metric: `${tool} ${label}: longest hold`, value: median(holds), unit: "ms" });
+		}
+		// complete_task takes a task line that is still open each round.
+		if (ONLY_TOOLS === null || ONLY_TOOLS.includes("complete_task")) {
+			const walls: number[] = [];
+			const holds: number[] = [];
+			for (let round = 0; round < ROUNDS; round++) {
+				const current = (await fs.readFile(nodePath.join(root, "Big.md"), "utf8")).split("\n");
+				const task = big.taskLines[big.taskLines.length - 1 - round * 7] ?? { text: "", line: 0 };
+				const line = current.findIndex((text) => text === `- [ ] ${task.text}`);
+				const { wallMs, holdMs, text } = await measured(() => call(status.port, write.token, "complete_task", { path: "Big.md", line, text: task.text }, agent));
+				if (text.includes('"isError":true')) console.error(`complete_task failed: ${text.slice(0, 300)}`);
+				walls.push(wallMs);
+				holds.push(holdMs);
+				await host.metadataCache.settled();
+			}
+			rows.push({ metric: "complete_task on Big.md: call", value: median(walls), unit: "ms" });
+			rows.push({ metric: "complete_task on Big.md: longest hold", value: median(holds), unit: "ms" });
+		}
+	} finally {
+		agent.destroy();
+		await service.stop();
+		journal.close();
+		await host.close();
+		await fs.rm(root, { recursive: true, force: true });
+	}
+	return rows;
+}
