@@ -104,7 +104,10 @@ export async function benchBigNotes(): Promise<BigNoteRow[]> {
 	const hugeLine = "lorem ipsum dolor sit amet consectetur adipiscing\n";
 	await fs.writeFile(nodePath.join(root, "Huge.md"), hugeLine.repeat(Math.floor(HUGE_BYTES / hugeLine.length)));
 	await fs.writeFile(nodePath.join(root, "Hub.md"), "# Hub\n");
-	await fs.writeFile(nodePath.join(root, "Links.md"), Array.from({ length: HUB_LINKS }, (_, index) => `- [[Hub]] and [[Elsewhere ${index}]]`).join("\n") + "\n");
+	await fs.writeFile(
+		nodePath.join(root, "Links.md"),
+		Array.from({ length: HUB_LINKS }, (_, index) => `- [[Hub]] and [[Elsewhere ${index}]]`).join("\n") + "\n",
+	);
 	for (let index = 0; index < 50; index++) await fs.writeFile(nodePath.join(root, `N${index}.md`), `# N${index}\n\n- [ ] small task ${index}\n`);
 	const host = await NodeHost.open(root);
 	const journal = JournalFile.forVault(root, ".obsidian");
@@ -150,7 +153,10 @@ export async function benchBigNotes(): Promise<BigNoteRow[]> {
 			let label = "";
 			for (let round = 0; round < ROUNDS; round++) {
 				const given = args(round);
-				label = JSON.stringify({ ...given, content: typeof given.content === "string" && given.content.length > 40 ? `${given.content.length} chars` : given.content });
+				label = JSON.stringify({
+					...given,
+					content: typeof given.content === "string" && given.content.length > 40 ? `${given.content.length} chars` : given.content,
+				});
 				const { wallMs, holdMs, text } = await measured(() => call(status.port, write.token, tool, given, agent));
 				if (text.includes('"isError":true')) console.error(`${tool} failed: ${text.slice(0, 300)}`);
 				walls.push(wallMs);
@@ -168,7 +174,9 @@ export async function benchBigNotes(): Promise<BigNoteRow[]> {
 				const current = (await fs.readFile(nodePath.join(root, "Big.md"), "utf8")).split("\n");
 				const task = big.taskLines[big.taskLines.length - 1 - round * 7] ?? { text: "", line: 0 };
 				const line = current.findIndex((text) => text === `- [ ] ${task.text}`);
-				const { wallMs, holdMs, text } = await measured(() => call(status.port, write.token, "complete_task", { path: "Big.md", line, text: task.text }, agent));
+				const { wallMs, holdMs, text } = await measured(() =>
+					call(status.port, write.token, "complete_task", { path: "Big.md", line, text: task.text }, agent),
+				);
 				if (text.includes('"isError":true')) console.error(`complete_task failed: ${text.slice(0, 300)}`);
 				walls.push(wallMs);
 				holds.push(holdMs);

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { promises as fs, closeSync, fstatSync, fsyncSync, lstatSync, renameSync, rmSync } from "node:fs";
+import { promises as fs, closeSync, fstatSync, fsync, fsyncSync, lstatSync, renameSync, rmSync, write } from "node:fs";
 import * as nodePath from "node:path";
 import * as nodeTimers from "node:timers";
 import {
@@ -13,7 +13,21 @@ import {
 import { APPEND_FLAGS, checkOwnFolder, CREATE_NEW_FLAGS, openOwnFile, OwnFileLinkError, READ_FLAGS } from "../config/ownFiles";
 import { PLUGIN_ID } from "../config/store";
 import type { JournalCall, JournalChange, JournalEntry, WriteJournal } from "./entry";
-import { copyEntry, estimatedBytes, linesOf, parseLine, readFrom, syncFolder, writeAll, writeAllAt, type JournalLine } from "./journalLines";
+import { SliceClock } from "../markdown/steps";
+import { yieldToEventLoop } from "../vault/workBudget";
+import {
+	copyEntry,
+	estimatedBytes,
+	lineBytes,
+	lineBytesInPieces,
+	linesOf,
+	parseLine,
+	readFrom,
+	syncFolder,
+	writeAll,
+	writeAllAt,
+	type JournalLine,
+} from "./journalLines";
 
 /**
  * Ends a line cut short by a crash before a new record is appended. A NUL is not JSON, so the cut
@@ -21,6 +35,8 @@ import { copyEntry, estimatedBytes, linesOf, parseLine, readFrom, syncFolder, wr
  * never finished was never acknowledged, and is not read back later either.
  */
 const CUT_LINE_END = "\u0000\n";
+/** Serialising a record ahead of its write gives the event loop back after this long. */
+const JOURNAL_SLICE_MS = 10;
 /** The journal's file name, beside data.json in the plugin's folder. */
 const JOURNAL_FILE_NAME = "journal.jsonl";
 
@@ -142,6 +158,29 @@ export class JournalFile implements WriteJournal {
 		this.append(changes.map((change) => ({ kind: "change", id: call.id, time: call.time, tokenName: call.tokenName, tool: call.tool, ...change })));
 	}
 
+	async recordChangesAhead(call: JournalCall, changes: readonly JournalChange[]): Promise<void> {
+		if (changes.length === 0) return;
+		const lines: JournalLine[] = changes.map((change) => ({
+			kind: "change",
+			id: call.id,
+			time: call.time,
+			tokenName: call.tokenName,
+			tool: call.tool,
+			...change,
+		}));
+		const bytes = await lineBytesInPieces(lines, new SliceClock(JOURNAL_SLICE_MS, yieldToEventLoop));
+		this.appendsInFlight++;
+		try {
+			await this.appendOffLoop(lines, bytes);
+		} catch (error) {
+			this.noteLinkProblem(error);
+			throw error;
+		} finally {
+			this.appendsInFlight--;
+		}
+		this.problem = null;
+	}
+
 	dropChange(callId: string, path: string): void {
 		this.syncWithDisk();
 		if (!this.entries.get(callId)?.changes.some((change) => change.path === path)) return;
@@ -181,13 +220,92 @@ export class JournalFile implements WriteJournal {
 		try {
 			this.appendLines(lines);
 		} catch (error) {
-			if (error instanceof OwnFileLinkError && this.problem !== error.message) {
-				this.problem = error.message;
-				this.options.onProblem?.(error.message);
-			}
+			this.noteLinkProblem(error);
 			throw error;
 		}
 		this.problem = null;
+	}
+
+	/** A record refused because the journal or its folder is a link: remembered and told once. */
+	private noteLinkProblem(error: unknown): void {
+		if (error instanceof OwnFileLinkError && this.problem !== error.message) {
+			this.problem = error.message;
+			this.options.onProblem?.(error.message);
+		}
+	}
+
+	/**
+	 * Appends by `recordChangesAhead` under way: while one is, this process never replaces the file
+	 * (trim, rewrite), so its bytes cannot land in a file already replaced.
+	 */
+	private appendsInFlight = 0;
+
+	/**
+	 * `appendLines` with the write and the flush to disk made through the thread pool: the event
+	 * loop serves meanwhile (other records of this process may be appended in between; each is one
+	 * write at the end of the file, so none is cut into another).
+	 */
+	private async appendOffLoop(lines: readonly JournalLine[], bytes: Buffer): Promise<void> {
+		this.syncWithDisk();
+		this.checkFolder();
+		const descriptor = openOwnFile(this.vaultRoot, this.path, APPEND_FLAGS) as number;
+		let before: { size: number; ino: number };
+		let cutBefore: boolean;
+		let sizeAfter: number;
+		try {
+			const stats = fstatSync(descriptor);
+			before = { size: stats.size, ino: stats.ino };
+			cutBefore = stats.size > (this.disk?.size ?? 0);
+			await writeAllOffLoop(descriptor, cutBefore ? Buffer.concat([Buffer.from(CUT_LINE_END, "utf8"), bytes]) : bytes);
+			await new Promise<void>((resolve, reject) => fsync(descriptor, (error) => (error ? reject(error) : resolve())));
+			sizeAfter = fstatSync(descriptor).size;
+		} finally {
+			closeSync(descriptor);
+		}
+		if (this.disk === null) syncFolder(nodePath.dirname(this.path));
+		this.takeInOwnLines(lines, bytes.length, before, cutBefore, sizeAfter);
+		// Another program replaced the file while the bytes were on their way: they went to the old one.
+		if (!this.holdsLines(lines)) this.appendLines(lines);
+		if (this.overBound()) this.scheduleTrim();
+	}
+
+	/**
+	 * Reads in the lines this process just appended: from memory when the file holds exactly what it
+	 * held before plus them (nothing else came in), else from the file, as any other lines. Parsing a
+	 * 1 MiB note's record back took longer than writing it.
+	 */
+	private takeInOwnLines(lines: readonly JournalLine[], length: number, before: { size: number; ino: number }, cutBefore: boolean, sizeAfter: number): void {
+		const disk = this.disk;
+		const exactly =
+			disk !== null &&
+			!cutBefore &&
+			disk.ino === before.ino &&
+			disk.size === before.size &&
+			sizeAfter === before.size + length &&
+			this.inoOnDisk() === before.ino;
+		if (!exactly) {
+			this.syncWithDisk();
+			return;
+		}
+		for (const line of lines) this.apply(line);
+		disk.size += length;
+	}
+
+	/** The journal file's inode now, or null when there is none. */
+	private inoOnDisk(): number | null {
+		return lstatSync(this.path, { throwIfNoEntry: false })?.ino ?? null;
+	}
+
+	/** Whether the journal holds these change lines (each the last record of its call and path). */
+	private holdsLines(lines: readonly JournalLine[]): boolean {
+		return lines.every(
+			(line) =>
+				line.kind !== "change" ||
+				this.entries
+					.get(line.id)
+					?.changes.some((change) => change.path === line.path && change.afterHash === line.afterHash && change.beforeHash === line.beforeHash) ===
+					true,
+		);
 	}
 
 	private appendLines(lines: readonly JournalLine[]): void {
@@ -195,17 +313,25 @@ export class JournalFile implements WriteJournal {
 		this.checkFolder();
 		// Owner-only: the journal holds note text. Never through a link: it would carry note text out of the vault.
 		const descriptor = openOwnFile(this.vaultRoot, this.path, APPEND_FLAGS) as number;
+		let before: { size: number; ino: number };
+		let cutBefore: boolean;
+		let bytes: Buffer;
+		let sizeAfter: number;
 		try {
 			// Bytes after the last complete line: another process's line cut short by a crash. CUT_LINE_END first
 			// keeps this line from continuing it, and keeps the cut piece unreadable even when only its line end was lost.
-			const cutBefore = fstatSync(descriptor).size > (this.disk?.size ?? 0);
-			writeAll(descriptor, Buffer.from(`${cutBefore ? CUT_LINE_END : ""}${lines.map((line) => `${JSON.stringify(line)}\n`).join("")}`, "utf8"));
+			const stats = fstatSync(descriptor);
+			before = { size: stats.size, ino: stats.ino };
+			cutBefore = stats.size > (this.disk?.size ?? 0);
+			bytes = lineBytes(lines);
+			writeAll(descriptor, cutBefore ? Buffer.concat([Buffer.from(CUT_LINE_END, "utf8"), bytes]) : bytes);
 			fsyncSync(descriptor);
+			sizeAfter = fstatSync(descriptor).size;
 		} finally {
 			closeSync(descriptor);
 		}
 		if (this.disk === null) syncFolder(nodePath.dirname(this.path));
-		this.syncWithDisk();
+		this.takeInOwnLines(lines, bytes.length, before, cutBefore, sizeAfter);
 		if (this.overBound()) this.scheduleTrim();
 	}
 
@@ -246,7 +372,7 @@ export class JournalFile implements WriteJournal {
 	 */
 	trimNow(): void {
 		this.syncWithDisk();
-		if (!this.overBound()) return;
+		if (!this.overBound() || this.appendsInFlight > 0) return;
 		for (const id of this.callsToDrop()) this.entries.delete(id);
 		this.rewrite();
 	}
@@ -294,7 +420,7 @@ export class JournalFile implements WriteJournal {
 			await handle.sync();
 			// From here to the rename, synchronous: no append of this process can come in between.
 			this.syncWithDisk();
-			const unchanged = this.disk !== null && this.disk.ino === snapshot.ino && this.disk.size >= snapshot.size;
+			const unchanged = this.disk !== null && this.disk.ino === snapshot.ino && this.disk.size >= snapshot.size && this.appendsInFlight === 0;
 			if (!unchanged || [...this.touchedWhileTrimming].some((id) => dropped.has(id))) return;
 			const tail = this.disk ? this.readRange(snapshot.size, this.disk.size) : Buffer.alloc(0);
 			writeAllAt(handle.fd, tail, keptBytes);
@@ -394,7 +520,8 @@ export class JournalFile implements WriteJournal {
 		}
 		// Only damaged complete lines go: rewriting away a last piece without a line end would lose
 		// the line of another process still writing it (`history` run during a big write, say).
-		if (damaged > 0) this.rewrite();
+		// Not while a record of this process is on its way to the file: it would land in the one replaced (the next read rewrites it).
+		if (damaged > 0 && this.appendsInFlight === 0) this.rewrite();
 	}
 
 	/**
@@ -475,5 +602,14 @@ export class JournalFile implements WriteJournal {
 		}
 		syncFolder(folder);
 		this.disk = { ino: lstatSync(this.path).ino, size: text.length };
+	}
+}
+
+/** Writes all of `bytes` at the end of the file (opened to append) through the thread pool. */
+async function writeAllOffLoop(descriptor: number, bytes: Buffer): Promise<void> {
+	for (let offset = 0; offset < bytes.length;) {
+		offset += await new Promise<number>((resolve, reject) =>
+			write(descriptor, bytes, offset, bytes.length - offset, null, (error, written) => (error ? reject(error) : resolve(written))),
+		);
 	}
 }

@@ -9,7 +9,13 @@
 import type { Host, HostFile } from "../host/Host";
 import { ensureParentFolder, hashText } from "../vault/writes";
 import { RELINKS_APPLIED_AT_ONCE } from "../config/limits";
+import { SliceClock } from "../markdown/steps";
+import { sha256HexInPieces } from "../sha256";
+import { yieldToEventLoop } from "../vault/workBudget";
 import type { JournalCall, JournalChange, WriteJournal } from "./entry";
+
+/** Hashing a record's texts gives the event loop back after this long. */
+const HASH_SLICE_MS = 10;
 
 /** One note a call changes: its text before (null: the call creates it) and after; `movedFrom` when the call moves it there. */
 export interface NoteChange {
@@ -57,6 +63,8 @@ export interface ApplyTarget {
 	host: Host;
 	journal: WriteJournal;
 	call: JournalCall;
+	/** Asked again once a note's record is written ahead of the note (that takes event-loop turns): whether the call may still write. */
+	mayWrite?: () => boolean;
 }
 
 /** How a set is applied. */
@@ -171,11 +179,16 @@ async function applyInTurn(target: ApplyTarget, changes: readonly NoteChange[], 
 				// Completed by the host's rename above.
 				return;
 			} else {
-				const text = await applyChange(target, change, options.redoEdits || change.relink === true ? true : (options.acceptsRedo ?? false));
+				const text = await applyChange(
+					{ ...target, mayWrite: options.mayWrite },
+					change,
+					options.redoEdits || change.relink === true ? true : (options.acceptsRedo ?? false),
+				);
 				if (text !== null) written.set(change.path, text);
 			}
 		} catch (error) {
 			if (error instanceof NoteChangedSinceError) throw new NoteChangedSinceError(error.path, done, error.takenOnDisk);
+			if (error instanceof WriteNoLongerAllowedError) throw new WriteNoLongerAllowedError(done);
 			throw error;
 		}
 		done.push(change.path);
@@ -227,10 +240,14 @@ async function applyRelinks(
 	done: string[],
 ): Promise<void> {
 	if (!options.mayWrite()) throw new WriteNoLongerAllowedError(done);
-	target.journal.recordChanges(
-		target.call,
-		group.map((change) => record(change.path, change.before, change.after)),
-	);
+	const records: JournalChange[] = [];
+	for (const change of group) records.push(await recordInPieces(change.path, change.before, change.after));
+	await target.journal.recordChangesAhead(target.call, records);
+	// Checked again: the right may have been taken while the records were written.
+	if (!options.mayWrite()) {
+		for (const change of group) target.journal.dropChange(target.call.id, change.path);
+		throw new WriteNoLongerAllowedError(done);
+	}
 	const results = await Promise.allSettled(group.map((change) => writeRecordedRelink(target, change, options)));
 	let failure: Error | null = null;
 	for (const [index, result] of results.entries()) {
@@ -280,6 +297,14 @@ async function writeRecordedRelink({ host, journal, call }: ApplyTarget, change:
 	return text;
 }
 
+/** `record`, with the two texts hashed in pieces between which the event loop is given back (a 1 MiB note's two hashes took up to 50 ms). */
+async function recordInPieces(path: string, before: string | null, after: string, movedFrom?: string): Promise<JournalChange> {
+	const clock = new SliceClock(HASH_SLICE_MS, yieldToEventLoop);
+	const beforeHash = before === null ? null : await sha256HexInPieces(before, clock);
+	const afterHash = before === after && beforeHash !== null ? beforeHash : await sha256HexInPieces(after, clock);
+	return { path, ...(movedFrom === undefined ? {} : { movedFrom }), before, beforeHash, after, afterHash };
+}
+
 function record(path: string, before: string | null, after: string, movedFrom?: string): JournalChange {
 	return {
 		path,
@@ -311,11 +336,15 @@ export async function applyChange(
 	return editWithCompare(target, file, change, mayRedo);
 }
 
-async function createNote({ host, journal, call }: ApplyTarget, path: string, text: string): Promise<void> {
+async function createNote({ host, journal, call, mayWrite }: ApplyTarget, path: string, text: string): Promise<void> {
 	if (!(await isPathFree(host, path))) throw new NoteChangedSinceError(path, []);
 	const createdFolders = missingFolders(host, path);
 	await ensureParentFolder(host, path);
-	journal.recordChange(call, { ...record(path, null, text), ...(createdFolders.length > 0 ? { createdFolders } : {}) });
+	await journal.recordChangesAhead(call, [{ ...(await recordInPieces(path, null, text)), ...(createdFolders.length > 0 ? { createdFolders } : {}) }]);
+	if (mayWrite?.() === false) {
+		journal.dropChange(call.id, path);
+		throw new WriteNoLongerAllowedError([]);
+	}
 	try {
 		await host.vault.create(path, text);
 	} catch (error) {
@@ -334,22 +363,33 @@ async function createNote({ host, journal, call }: ApplyTarget, path: string, te
  * again on fresher text; the journal record follows the run that is written.
  */
 async function editWithCompare(
-	{ host, journal, call }: ApplyTarget,
+	target: ApplyTarget,
 	file: HostFile,
 	change: NoteChange,
 	mayRedo: boolean | ((before: string, after: string) => boolean),
 	movedFrom?: string,
 ): Promise<string | null> {
-	let recorded = false;
+	const { host, journal, call } = target;
+	// The record this call's write of the note must match, or drop before recording what it really writes.
+	let recorded: { before: string; after: string } | null = null;
 	let conflict = false;
 	let changedText: string | null = null;
 	const forget = () => {
-		if (recorded) journal.dropChange(call.id, file.path);
-		recorded = false;
+		if (recorded !== null) journal.dropChange(call.id, file.path);
+		recorded = null;
 	};
+	// The planned change is recorded before the atomic edit, its texts hashed, escaped and written off the
+	// event loop; inside the edit, a note still holding the planned text only confirms it.
+	if (change.before !== null && (change.after !== change.before || movedFrom !== undefined)) {
+		await journal.recordChangesAhead(call, [await recordInPieces(file.path, change.before, change.after, movedFrom)]);
+		recorded = { before: change.before, after: change.after };
+		if (target.mayWrite?.() === false) {
+			forget();
+			throw new WriteNoLongerAllowedError([]);
+		}
+	}
 	try {
 		await host.vault.process(file, (data) => {
-			forget();
 			conflict = false;
 			changedText = null;
 			let next: string;
@@ -357,12 +397,19 @@ async function editWithCompare(
 			if (data === change.before) next = change.after;
 			else if (redone !== null && (mayRedo === true || (typeof mayRedo === "function" && mayRedo(data, redone)))) next = redone;
 			else {
+				forget();
 				conflict = true;
 				return data;
 			}
-			if (next === data && movedFrom === undefined) return data;
-			journal.recordChange(call, record(file.path, data, next, movedFrom));
-			recorded = true;
+			if (next === data && movedFrom === undefined) {
+				forget();
+				return data;
+			}
+			if (recorded === null || recorded.before !== data || recorded.after !== next) {
+				forget();
+				journal.recordChange(call, record(file.path, data, next, movedFrom));
+				recorded = { before: data, after: next };
+			}
 			changedText = next;
 			return next;
 		});
@@ -387,7 +434,11 @@ async function moveNote(target: ApplyTarget, change: NoteChange, movedFrom: stri
 	const text = await host.vault.read(file);
 	if (text !== change.before && !(mayRedo && change.redo)) throw new NoteChangedSinceError(movedFrom, []);
 	await ensureParentFolder(host, change.path);
-	journal.recordChange(call, record(change.path, text, text, movedFrom));
+	await journal.recordChangesAhead(call, [await recordInPieces(change.path, text, text, movedFrom)]);
+	if (target.mayWrite?.() === false) {
+		journal.dropChange(call.id, change.path);
+		throw new WriteNoLongerAllowedError([]);
+	}
 	try {
 		await host.vault.rename(file, change.path);
 	} catch (error) {

@@ -1,5 +1,9 @@
 import { closeSync, fstatSync, fsyncSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
+import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import { JOURNAL_TEXT_PIECE_CHARS } from "../config/limits";
+import type { SliceClock } from "../markdown/steps";
+import { pieceEnd } from "../sha256";
 import type { JournalEntry } from "./entry";
 
 /*
@@ -45,7 +49,50 @@ export function linesOf(entry: JournalEntry): Buffer {
 	const { id, time, tokenName, tool } = entry;
 	const lines: JournalLine[] = entry.changes.map((change) => ({ kind: "change", id, time, tokenName, tool, ...change }));
 	if (entry.undone) lines.push({ kind: "undone", id, time: entry.undone.time, by: entry.undone.by });
+	return lineBytes(lines);
+}
+
+/** Lines as the file holds them: each line's JSON and a line end, in UTF-8. */
+export function lineBytes(lines: readonly JournalLine[]): Buffer {
 	return Buffer.from(lines.map((line) => `${JSON.stringify(line)}\n`).join(""), "utf8");
+}
+
+/**
+ * The same bytes as `lineBytes`, made piece by piece, pausing on `clock` between pieces: the two
+ * texts of a change line (a note's before and after) are escaped and encoded in pieces of
+ * JOURNAL_TEXT_PIECE_CHARS, cut between surrogate pairs, so each piece comes out as it does within the whole.
+ */
+export async function lineBytesInPieces(lines: readonly JournalLine[], clock: Pick<SliceClock, "checkpoint">): Promise<Buffer> {
+	const parts: Buffer[] = [];
+	for (const line of lines) {
+		if (line.kind !== "change") {
+			parts.push(lineBytes([line]));
+			continue;
+		}
+		// Stand-ins no field of the line can hold by chance, replaced below by the texts' own JSON, in order.
+		const marker = `\u0001text-${randomBytes(12).toString("hex")}`;
+		const before = `${marker}-before`;
+		const after = `${marker}-after`;
+		let rest = JSON.stringify({ ...line, before: line.before === null ? null : before, after: line.after === null ? null : after });
+		const texts: Array<[string | null, string]> = [
+			[line.before, before],
+			[line.after, after],
+		];
+		for (const [text, stand] of texts) {
+			if (text === null) continue;
+			const at = rest.indexOf(JSON.stringify(stand));
+			parts.push(Buffer.from(`${rest.slice(0, at)}"`, "utf8"));
+			for (let start = 0; start < text.length;) {
+				const end = pieceEnd(text, start, JOURNAL_TEXT_PIECE_CHARS);
+				parts.push(Buffer.from(JSON.stringify(text.slice(start, end)).slice(1, -1), "utf8"));
+				start = end;
+				await clock.checkpoint();
+			}
+			rest = `"${rest.slice(at + JSON.stringify(stand).length)}`;
+		}
+		parts.push(Buffer.from(`${rest}\n`, "utf8"));
+	}
+	return Buffer.concat(parts);
 }
 
 /**

@@ -14,6 +14,11 @@ export class MemoryJournal implements WriteJournal {
 		for (const change of changes) this.recordChange(call, change);
 	}
 
+	recordChangesAhead(call: JournalCall, changes: readonly JournalChange[]): Promise<void> {
+		this.recordChanges(call, changes);
+		return Promise.resolve();
+	}
+
 	dropChange(callId: string, path: string): void {
 		const entry = this.entries.get(callId);
 		if (!entry) return;

@@ -1,6 +1,8 @@
 import fc from "fast-check";
 import { createHash } from "node:crypto";
-import { sha256Hex } from "../../src/sha256";
+import { JOURNAL_TEXT_PIECE_CHARS } from "../../src/config/limits";
+import { SliceClock } from "../../src/markdown/steps";
+import { pieceEnd, sha256Hex, sha256HexInPieces } from "../../src/sha256";
 
 describe("sha256Hex: a note's version, a token's stored hash", () => {
 	test("known vectors: the empty text and 'abc' (FIPS 180-2)", () => {
@@ -20,5 +22,31 @@ describe("sha256Hex: a note's version, a token's stored hash", () => {
 				expect(sha256Hex(`${text}x`)).not.toBe(sha256Hex(text));
 			}),
 		);
+	});
+});
+
+describe("sha256HexInPieces: a long note hashed with pauses between pieces", () => {
+	test("the same digest as in one piece, with a surrogate pair or a lone surrogate at every piece boundary, and it pauses", async () => {
+		let pauses = 0;
+		const clock = new SliceClock(0, () => {
+			pauses++;
+			return Promise.resolve();
+		});
+		const pair = "😀";
+		for (const text of [
+			"a".repeat(JOURNAL_TEXT_PIECE_CHARS - 1) + pair + "b".repeat(JOURNAL_TEXT_PIECE_CHARS),
+			pair.repeat(JOURNAL_TEXT_PIECE_CHARS + 3),
+			"a".repeat(JOURNAL_TEXT_PIECE_CHARS - 1) + "\ud83d" + "x".repeat(10),
+			"é".repeat(3 * JOURNAL_TEXT_PIECE_CHARS),
+		])
+			expect(await sha256HexInPieces(text, clock)).toBe(sha256Hex(text));
+		expect(pauses).toBeGreaterThan(0);
+	});
+
+	test("a piece never ends between the two halves of a surrogate pair", () => {
+		const text = "a".repeat(9) + "😀";
+		expect(pieceEnd(text, 0, 10)).toBe(9);
+		expect(pieceEnd(text, 0, 11)).toBe(11);
+		expect(pieceEnd("abc", 0, 10)).toBe(3);
 	});
 });

@@ -3,6 +3,9 @@ import * as nodePath from "node:path";
 import * as fc from "fast-check";
 import type { JournalCall, JournalChange } from "../../../src/journal/entry";
 import { JournalFile, journalPathFor } from "../../../src/journal/JournalFile";
+import { lineBytes, lineBytesInPieces, type JournalLine } from "../../../src/journal/journalLines";
+import { JOURNAL_TEXT_PIECE_CHARS } from "../../../src/config/limits";
+import { SliceClock } from "../../../src/markdown/steps";
 import { OwnFileLinkError } from "../../../src/config/ownFiles";
 import { hashText } from "../../../src/vault/writes";
 import { makeTempDir, removeDir } from "../../helpers/vault";
@@ -416,5 +419,38 @@ describe("JournalFile", () => {
 		journal.recordChange(call("a"), change("A.md", "1", "2"));
 		expect(statSync(path).mode & 0o777).toBe(0o600);
 		expect(statSync(nodePath.dirname(path)).mode & 0o077).toBe(0);
+	});
+
+	test("a record written ahead holds the same bytes as one written at once, whatever its texts hold at the cuts between pieces", async () => {
+		const clock = new SliceClock(0, () => Promise.resolve());
+		const long = "a".repeat(JOURNAL_TEXT_PIECE_CHARS - 1);
+		await fc.assert(
+			fc.asyncProperty(fc.string({ unit: "binary" }), fc.string({ unit: "binary" }), fc.boolean(), async (head, tail, created) => {
+				const before = created ? null : `${long}${head}"\\\n${tail}`;
+				const after = `${head}${long}😀${tail}\u0001`;
+				const lines: JournalLine[] = [
+					{ kind: "change", ...call("a"), ...change(`${head}.md`, before, after) },
+					{ kind: "undone", id: "a", time: "t", by: tail },
+				];
+				expect((await lineBytesInPieces(lines, clock)).equals(lineBytes(lines))).toBe(true);
+			}),
+			{ numRuns: 30 },
+		);
+	});
+
+	test("records written ahead and records appended while they are on their way are all kept, and read back the same after a restart", async () => {
+		const journal = JournalFile.open(path);
+		const big = "é".repeat(3 * JOURNAL_TEXT_PIECE_CHARS);
+		const ahead = journal.recordChangesAhead(call("a"), [change("Big.md", big, `${big}\nmore`)]);
+		journal.recordChange(call("b"), change("Small.md", "1", "2"));
+		await ahead;
+		await journal.recordChangesAhead(call("c", "create_note"), [change("New.md", null, big)]);
+		expect(journal.get("a")?.changes).toEqual([change("Big.md", big, `${big}\nmore`)]);
+		expect(journal.get("b")?.changes).toEqual([change("Small.md", "1", "2")]);
+		expect(journal.get("c")?.changes).toEqual([change("New.md", null, big)]);
+		const reopened = JournalFile.open(path);
+		expect(reopened.list()).toEqual(journal.list());
+		expect(new Set(reopened.list().map((entry) => entry.id))).toEqual(new Set(["a", "b", "c"]));
+		expect(reopened.skippedLines).toBe(0);
 	});
 });
