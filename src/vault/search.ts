@@ -11,7 +11,7 @@ import {
 } from "../config/limits";
 import { runSteps, runStepsInSlices, type Steps } from "../markdown/steps";
 import { SearchEngine, type PreparedDocument, type SearchAnswer, type SearchPause } from "../search/engine";
-import type { CallBudget } from "./workBudget";
+import { workClockMs, type CallBudget } from "./workBudget";
 import { stopWordSet, withStopWords, type ParsedQuery } from "../search/query";
 import { ENGLISH_STOP_WORDS } from "../search/stopWords";
 import { utf8Length } from "../search/text";
@@ -158,7 +158,7 @@ export class IndexedNoteSearch implements NoteSearch {
 	private readonly vaultRefs: EventRef[] = [];
 	private building: Promise<void> = Promise.resolve();
 	private currentBuild: IndexBuild | null = null;
-	/** Time spent indexing notes for the build (by the build or by searches helping it), summed. */
+	/** Work (CPU time, see `workClockMs`) spent indexing notes for the build, by the build or by searches helping it, summed. */
 	private buildWorkMs = 0;
 	/** When searches last settled the build's share, and `buildWorkMs` then. */
 	private settledAt = 0;
@@ -264,15 +264,17 @@ export class IndexedNoteSearch implements NoteSearch {
 
 	/**
 	 * Indexes the build's next notes until the build has had SEARCH_BUILD_WORK_SHARE times the
-	 * other work done since it started (searches, other requests), for at most
-	 * SEARCH_BUILD_HELP_MAX_MS: the work the build would do anyway, done now, so searching while the
-	 * index builds leaves the build at nearly its idle pace. Measured, not estimated: everything
-	 * that was not indexing since the last search counts, whoever did it.
+	 * other work done since it started (searches, other requests): the work the build would do
+	 * anyway, done now, so searching while the index builds leaves the build at nearly its idle
+	 * pace. Measured, not estimated: all of this process's work that was not indexing since the last
+	 * search counts, whoever did it. Work is CPU time: on a busy machine the time other programs
+	 * had the core is nobody's work here, and counted as the build's it left the build short. The
+	 * search waits for the help SEARCH_BUILD_HELP_MAX_MS at most; the rest goes on after it answers.
 	 */
 	private async helpBuild(): Promise<void> {
 		const build = this.currentBuild;
 		if (!build) return;
-		const now = performance.now();
+		const now = workClockMs();
 		const buildWork = this.buildWorkMs - this.settledBuildWorkMs;
 		const otherWork = Math.max(0, now - this.settledAt - buildWork);
 		this.buildWorkOwedMs = Math.max(0, this.buildWorkOwedMs + SEARCH_BUILD_WORK_SHARE * otherWork - buildWork);
@@ -280,11 +282,11 @@ export class IndexedNoteSearch implements NoteSearch {
 		this.settledBuildWorkMs = this.buildWorkMs;
 		const helpMs = Math.min(SEARCH_BUILD_HELP_MAX_MS, this.buildWorkOwedMs);
 		if (helpMs <= 0) return;
-		const started = performance.now();
+		const started = workClockMs();
 		const helping = (async () => {
 			// Reads from the text cache do not wait for I/O: without a turn given back, the help would be one piece of helpMs.
-			let sliceStart = started;
-			while (performance.now() - started < helpMs && (await this.indexNextNote(build))) {
+			let sliceStart = performance.now();
+			while (workClockMs() - started < helpMs && (await this.indexNextNote(build))) {
 				if (performance.now() - sliceStart < INDEX_BUILD_SLICE_MS) continue;
 				await this.yieldToHost();
 				sliceStart = performance.now();
@@ -319,7 +321,7 @@ export class IndexedNoteSearch implements NoteSearch {
 		const build: IndexBuild = { notes: visibleNotes(this.host, this.scope), next: 0, engine: this.engine, inFlight: 0, finished: false, finish };
 		this.currentBuild = build;
 		this.totalNotes = build.notes.length;
-		this.settledAt = performance.now();
+		this.settledAt = workClockMs();
 		this.settledBuildWorkMs = this.buildWorkMs;
 		this.buildWorkOwedMs = 0;
 		let sliceStart = performance.now();
@@ -357,7 +359,7 @@ export class IndexedNoteSearch implements NoteSearch {
 		build.next += 1;
 		build.inFlight += 1;
 		// A note's read and tokenizing finish within one turn (long notes aside), so the build's and a helping search's times do not overlap.
-		const started = performance.now();
+		const started = workClockMs();
 		try {
 			if (build.engine.index.has(file.path)) return true;
 			const version = this.versions.get(file.path) ?? 0;
@@ -373,7 +375,7 @@ export class IndexedNoteSearch implements NoteSearch {
 			return true;
 		} finally {
 			build.inFlight -= 1;
-			this.buildWorkMs += performance.now() - started;
+			this.buildWorkMs += workClockMs() - started;
 			this.finishIfComplete(build);
 		}
 	}

@@ -44,6 +44,14 @@ export class CallOverBudget extends Error {
 	}
 }
 
+/**
+ * A clock of work done: this process's CPU time in ms where the runtime reports it, else wall time.
+ * On a busy machine wall time also counts the time other programs had the core.
+ */
+export function workClockMs(): number {
+	return processCpuMs() ?? performance.now();
+}
+
 /** CPU time this process has used, in ms, where the runtime tells it (Node and Electron do); else null. */
 function processCpuMs(): number | null {
 	if (typeof process === "undefined" || typeof process.cpuUsage !== "function") return null;
