@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { JOURNAL_TEXT_PIECE_CHARS } from "./config/limits";
+import { NOTE_TEXT_PIECE_CHARS } from "./config/limits";
 import type { SliceClock } from "./markdown/steps";
 
 /** Hex SHA-256 of a text's UTF-8 bytes: a note's version, a token's stored hash. */
@@ -22,10 +22,10 @@ export function pieceEnd(text: string, start: number, size: number): number {
 
 /** `sha256Hex` of a long text, hashed piece by piece, pausing on `clock` between pieces (the same digest). */
 export async function sha256HexInPieces(text: string, clock: Pick<SliceClock, "checkpoint">): Promise<string> {
-	if (text.length <= JOURNAL_TEXT_PIECE_CHARS) return sha256Hex(text);
+	if (text.length <= NOTE_TEXT_PIECE_CHARS) return sha256Hex(text);
 	const hash = createHash("sha256");
 	for (let start = 0; start < text.length;) {
-		const end = pieceEnd(text, start, JOURNAL_TEXT_PIECE_CHARS);
+		const end = pieceEnd(text, start, NOTE_TEXT_PIECE_CHARS);
 		hash.update(text.slice(start, end), "utf8");
 		start = end;
 		if (start < text.length) await clock.checkpoint();

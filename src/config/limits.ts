@@ -397,11 +397,13 @@ export const MAX_JOURNAL_BYTES = 50 * 1024 * 1024;
  */
 export const MAX_JOURNAL_CALL_BYTES = 12 * 1024 * 1024;
 /**
- * Characters of a note's text hashed or turned into a journal line per piece, between which the event
- * loop is given back: a 1 MiB note's record (two hashes, its JSON, its UTF-8 bytes) took 0.1–0.3 s
- * in one piece; a piece of this size takes a few milliseconds.
+ * Characters of a note's text hashed, or escaped for a journal line, per piece: a 1 MiB note's
+ * record (two hashes, its JSON, its UTF-8 bytes) held the event loop 0.1–0.3 s in one piece, and
+ * a 5 MB note's hash in read_note tens of milliseconds; a piece of this size takes a few.
  */
-export const JOURNAL_TEXT_PIECE_CHARS = 64 * 1024;
+export const NOTE_TEXT_PIECE_CHARS = 64 * 1024;
+/** Work on a long note's text in pieces gives the event loop back after this long: other clients wait behind one slice at most. */
+export const NOTE_TEXT_SLICE_MS = 10;
 /**
  * A rename's link changes applied as one group: recorded in the journal with one write and one disk
  * flush, then written at once (each its own atomic edit of a different note, compared at its write).

@@ -9,6 +9,7 @@ import {
 	JOURNAL_TRIM_QUIET_MS,
 	MAX_JOURNAL_BYTES,
 	MAX_JOURNAL_ENTRIES,
+	NOTE_TEXT_SLICE_MS,
 } from "../config/limits";
 import { APPEND_FLAGS, checkOwnFolder, CREATE_NEW_FLAGS, openOwnFile, OwnFileLinkError, READ_FLAGS } from "../config/ownFiles";
 import { PLUGIN_ID } from "../config/store";
@@ -35,8 +36,6 @@ import {
  * never finished was never acknowledged, and is not read back later either.
  */
 const CUT_LINE_END = "\u0000\n";
-/** Serialising a record ahead of its write gives the event loop back after this long. */
-const JOURNAL_SLICE_MS = 10;
 /** The journal's file name, beside data.json in the plugin's folder. */
 const JOURNAL_FILE_NAME = "journal.jsonl";
 
@@ -168,7 +167,7 @@ export class JournalFile implements WriteJournal {
 			tool: call.tool,
 			...change,
 		}));
-		const bytes = await lineBytesInPieces(lines, new SliceClock(JOURNAL_SLICE_MS, yieldToEventLoop));
+		const bytes = await lineBytesInPieces(lines, new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop));
 		this.appendsInFlight++;
 		try {
 			await this.appendOffLoop(lines, bytes);

@@ -8,14 +8,11 @@
  */
 import type { Host, HostFile } from "../host/Host";
 import { ensureParentFolder, hashText } from "../vault/writes";
-import { RELINKS_APPLIED_AT_ONCE } from "../config/limits";
+import { NOTE_TEXT_SLICE_MS, RELINKS_APPLIED_AT_ONCE } from "../config/limits";
 import { SliceClock } from "../markdown/steps";
 import { sha256HexInPieces } from "../sha256";
 import { yieldToEventLoop } from "../vault/workBudget";
 import type { JournalCall, JournalChange, WriteJournal } from "./entry";
-
-/** Hashing a record's texts gives the event loop back after this long. */
-const HASH_SLICE_MS = 10;
 
 /** One note a call changes: its text before (null: the call creates it) and after; `movedFrom` when the call moves it there. */
 export interface NoteChange {
@@ -299,7 +296,7 @@ async function writeRecordedRelink({ host, journal, call }: ApplyTarget, change:
 
 /** `record`, with the two texts hashed in pieces between which the event loop is given back (a 1 MiB note's two hashes took up to 50 ms). */
 async function recordInPieces(path: string, before: string | null, after: string, movedFrom?: string): Promise<JournalChange> {
-	const clock = new SliceClock(HASH_SLICE_MS, yieldToEventLoop);
+	const clock = new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop);
 	const beforeHash = before === null ? null : await sha256HexInPieces(before, clock);
 	const afterHash = before === after && beforeHash !== null ? beforeHash : await sha256HexInPieces(after, clock);
 	return { path, ...(movedFrom === undefined ? {} : { movedFrom }), before, beforeHash, after, afterHash };

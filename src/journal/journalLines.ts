@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, fsyncSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { JOURNAL_TEXT_PIECE_CHARS } from "../config/limits";
+import { NOTE_TEXT_PIECE_CHARS } from "../config/limits";
 import type { SliceClock } from "../markdown/steps";
 import { pieceEnd } from "../sha256";
 import type { JournalEntry } from "./entry";
@@ -60,7 +60,7 @@ export function lineBytes(lines: readonly JournalLine[]): Buffer {
 /**
  * The same bytes as `lineBytes`, made piece by piece, pausing on `clock` between pieces: the two
  * texts of a change line (a note's before and after) are escaped and encoded in pieces of
- * JOURNAL_TEXT_PIECE_CHARS, cut between surrogate pairs, so each piece comes out as it does within the whole.
+ * NOTE_TEXT_PIECE_CHARS, cut between surrogate pairs, so each piece comes out as it does within the whole.
  */
 export async function lineBytesInPieces(lines: readonly JournalLine[], clock: Pick<SliceClock, "checkpoint">): Promise<Buffer> {
 	const parts: Buffer[] = [];
@@ -83,7 +83,7 @@ export async function lineBytesInPieces(lines: readonly JournalLine[], clock: Pi
 			const at = rest.indexOf(JSON.stringify(stand));
 			parts.push(Buffer.from(`${rest.slice(0, at)}"`, "utf8"));
 			for (let start = 0; start < text.length;) {
-				const end = pieceEnd(text, start, JOURNAL_TEXT_PIECE_CHARS);
+				const end = pieceEnd(text, start, NOTE_TEXT_PIECE_CHARS);
 				parts.push(Buffer.from(JSON.stringify(text.slice(start, end)).slice(1, -1), "utf8"));
 				start = end;
 				await clock.checkpoint();

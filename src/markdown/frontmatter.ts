@@ -46,10 +46,51 @@ export function frontmatterEndLine(lines: NoteLines): number | null {
  * after the closing fence's line; null when the note has no frontmatter.
  */
 export function splitFrontmatter(text: string): { yaml: string; body: string } | null {
-	const lines = new LineIndex(text);
+	// Line by line from the top, as far as the closing fence: indexing every line of a 5 MB note
+	// to learn that it has no frontmatter held the server for a tenth of a second.
+	const lines = new LinesFromTop(text);
 	const end = frontmatterEndLine(lines);
 	if (end === null) return null;
 	return { yaml: text.slice(lines.lineStart(1), lines.lineStart(end)), body: text.slice(lines.lineStart(end + 1)) };
+}
+
+/** A text's lines as `LineIndex` reads them, found only as far as they are asked for. */
+class LinesFromTop implements NoteLines {
+	private readonly starts: number[];
+	private complete = false;
+
+	constructor(private readonly text: string) {
+		this.starts = [text.startsWith(BYTE_ORDER_MARK) ? 1 : 0];
+	}
+
+	/** Past every line found so far while more remain, so a reader going line by line never stops early. */
+	get lineCount(): number {
+		return this.complete ? this.starts.length : Number.MAX_SAFE_INTEGER;
+	}
+
+	/** A line's text without its line ending, as `LineIndex.lineText` gives it ("" past the last line). */
+	lineText(line: number): string {
+		if (!this.findUpTo(line)) return "";
+		const start = this.starts[line] ?? this.text.length;
+		if (!this.findUpTo(line + 1)) return this.text.slice(start);
+		const next = this.starts[line + 1] ?? this.text.length;
+		return this.text.slice(start, this.text[next - 2] === "\r" ? next - 2 : next - 1);
+	}
+
+	/** Offset of a line's first character (the text's end past the last line). */
+	lineStart(line: number): number {
+		return this.findUpTo(line) ? (this.starts[line] ?? this.text.length) : this.text.length;
+	}
+
+	/** Finds line starts up to `line`; false when the text has fewer lines. */
+	private findUpTo(line: number): boolean {
+		while (this.starts.length <= line && !this.complete) {
+			const newline = this.text.indexOf("\n", this.starts[this.starts.length - 1]);
+			if (newline === -1) this.complete = true;
+			else this.starts.push(newline + 1);
+		}
+		return line < this.starts.length;
+	}
 }
 
 /** Characters that open or deepen a level of YAML nesting, counted to skip the exact check on small blocks. */

@@ -151,7 +151,10 @@ export function page<T>(items: readonly T[], offset: number, limit: number): { i
 
 /** The longest prefix of `text` that fits in `maxBytes` of UTF-8, never splitting a character. */
 export function truncateUtf8(text: string, maxBytes: number): string {
-	const bytes = Buffer.from(text, "utf8");
+	if (text.length <= maxBytes && Buffer.byteLength(text, "utf8") <= maxBytes) return text;
+	// Only the piece holding the cut is encoded (each UTF-16 unit takes at least one byte, so the first
+	// maxBytes + 1 units reach past it): encoding a 5 MB note whole took longer than the rest of read_note.
+	const bytes = Buffer.from(text.slice(0, maxBytes + 1), "utf8");
 	if (bytes.length <= maxBytes) return text;
 	let end = maxBytes;
 	// Step back over UTF-8 continuation bytes (10xxxxxx) to a character boundary.

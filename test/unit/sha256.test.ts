@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { createHash } from "node:crypto";
-import { JOURNAL_TEXT_PIECE_CHARS } from "../../src/config/limits";
+import { NOTE_TEXT_PIECE_CHARS } from "../../src/config/limits";
 import { SliceClock } from "../../src/markdown/steps";
 import { pieceEnd, sha256Hex, sha256HexInPieces } from "../../src/sha256";
 
@@ -34,10 +34,10 @@ describe("sha256HexInPieces: a long note hashed with pauses between pieces", () 
 		});
 		const pair = "😀";
 		for (const text of [
-			"a".repeat(JOURNAL_TEXT_PIECE_CHARS - 1) + pair + "b".repeat(JOURNAL_TEXT_PIECE_CHARS),
-			pair.repeat(JOURNAL_TEXT_PIECE_CHARS + 3),
-			"a".repeat(JOURNAL_TEXT_PIECE_CHARS - 1) + "\ud83d" + "x".repeat(10),
-			"é".repeat(3 * JOURNAL_TEXT_PIECE_CHARS),
+			"a".repeat(NOTE_TEXT_PIECE_CHARS - 1) + pair + "b".repeat(NOTE_TEXT_PIECE_CHARS),
+			pair.repeat(NOTE_TEXT_PIECE_CHARS + 3),
+			"a".repeat(NOTE_TEXT_PIECE_CHARS - 1) + "\ud83d" + "x".repeat(10),
+			"é".repeat(3 * NOTE_TEXT_PIECE_CHARS),
 		])
 			expect(await sha256HexInPieces(text, clock)).toBe(sha256Hex(text));
 		expect(pauses).toBeGreaterThan(0);

@@ -1,11 +1,13 @@
 import { z } from "zod";
-import { HEADINGS_LISTED, HIDDEN_CONTENT_MAX_ENTRIES, MAX_NOTE_CONTENT_BYTES } from "../../config/limits";
+import { HEADINGS_LISTED, HIDDEN_CONTENT_MAX_ENTRIES, MAX_NOTE_CONTENT_BYTES, NOTE_TEXT_SLICE_MS } from "../../config/limits";
 import { frontmatterBoundProblem, splitFrontmatter } from "../../markdown/frontmatter";
 import { findHiddenContent } from "../../markdown/hiddenContent";
 import { describeHeadings, headingKey, resolveSubpath, type NotePart } from "../../markdown/subpath";
 import { getAllTags } from "../../markdown/tags";
 import { findNote, truncateUtf8 } from "../../vault/notes";
-import { hashText } from "../../vault/writes";
+import { SliceClock } from "../../markdown/steps";
+import { sha256HexInPieces } from "../../sha256";
+import { yieldToEventLoop } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
 
@@ -56,6 +58,8 @@ export const readNoteTool = defineTool({
 			if (!partMatchesText(part, text)) return fail(`"${file.path}" changed while it was read. Call read_note again.`);
 		}
 		const content = truncateUtf8(part ? text.slice(part.start, part.end) : text, MAX_NOTE_CONTENT_BYTES);
+		// A note of megabytes is hashed in pieces, the event loop given back between them.
+		const hash = await sha256HexInPieces(text, new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop));
 		return ok({
 			path: file.path,
 			content,
@@ -63,7 +67,7 @@ export const readNoteTool = defineTool({
 			frontmatter: cache?.frontmatter ?? null,
 			...unparsedFrontmatter(text, cache?.frontmatter),
 			tags: cache ? [...new Set(getAllTags(cache))] : [],
-			hash: hashText(text),
+			hash,
 			modified: new Date(file.stat.mtime).toISOString(),
 			size: Buffer.byteLength(text, "utf8"),
 			truncated: content.length < (part ? part.end - part.start : text.length),

@@ -4,7 +4,7 @@ import * as fc from "fast-check";
 import type { JournalCall, JournalChange } from "../../../src/journal/entry";
 import { JournalFile, journalPathFor } from "../../../src/journal/JournalFile";
 import { lineBytes, lineBytesInPieces, type JournalLine } from "../../../src/journal/journalLines";
-import { JOURNAL_TEXT_PIECE_CHARS } from "../../../src/config/limits";
+import { NOTE_TEXT_PIECE_CHARS } from "../../../src/config/limits";
 import { SliceClock } from "../../../src/markdown/steps";
 import { OwnFileLinkError } from "../../../src/config/ownFiles";
 import { hashText } from "../../../src/vault/writes";
@@ -423,7 +423,7 @@ describe("JournalFile", () => {
 
 	test("a record written ahead holds the same bytes as one written at once, whatever its texts hold at the cuts between pieces", async () => {
 		const clock = new SliceClock(0, () => Promise.resolve());
-		const long = "a".repeat(JOURNAL_TEXT_PIECE_CHARS - 1);
+		const long = "a".repeat(NOTE_TEXT_PIECE_CHARS - 1);
 		await fc.assert(
 			fc.asyncProperty(fc.string({ unit: "binary" }), fc.string({ unit: "binary" }), fc.boolean(), async (head, tail, created) => {
 				const before = created ? null : `${long}${head}"\\\n${tail}`;
@@ -440,7 +440,7 @@ describe("JournalFile", () => {
 
 	test("records written ahead and records appended while they are on their way are all kept, and read back the same after a restart", async () => {
 		const journal = JournalFile.open(path);
-		const big = "é".repeat(3 * JOURNAL_TEXT_PIECE_CHARS);
+		const big = "é".repeat(3 * NOTE_TEXT_PIECE_CHARS);
 		const ahead = journal.recordChangesAhead(call("a"), [change("Big.md", big, `${big}\nmore`)]);
 		journal.recordChange(call("b"), change("Small.md", "1", "2"));
 		await ahead;

@@ -211,4 +211,18 @@ describe("splitFrontmatter", () => {
 		expect(splitFrontmatter("body\n---\na: 1\n---\n")).toBeNull();
 		expect(splitFrontmatter("---\na: 1\n")).toBeNull();
 	});
+	test("reading lines only as far as the closing fence, it splits every text as the fence rule over all its lines does", () => {
+		const piece = fc.constantFrom("---", "--- ", "\uFEFF", "\n", "\r\n", "\r", "a: 1", " ", "-", "x");
+		fc.assert(
+			fc.property(fc.array(piece, { maxLength: 14 }), (pieces) => {
+				const text = pieces.join("");
+				const lines = new LineIndex(text);
+				const end = frontmatterEndLine(lines);
+				const expected =
+					end === null ? null : { yaml: text.slice(lines.lineStart(1), lines.lineStart(end)), body: text.slice(lines.lineStart(end + 1)) };
+				expect(splitFrontmatter(text)).toEqual(expected);
+			}),
+			{ numRuns: 2000 },
+		);
+	});
 });

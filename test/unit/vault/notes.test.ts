@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { closestNotes, decodeCursor, encodeCursor, findNote, page, truncateUtf8 } from "../../../src/vault/notes";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 
@@ -55,6 +56,22 @@ describe("truncateUtf8", () => {
 	])("%s", (_name, text, maxBytes, expected) => {
 		expect(truncateUtf8(text, maxBytes)).toBe(expected);
 		expect(Buffer.byteLength(truncateUtf8(text, maxBytes))).toBeLessThanOrEqual(maxBytes);
+	});
+
+	test("encoding only the piece that holds the cut gives what encoding the whole text gives, for any text and bound", () => {
+		const whole = (text: string, maxBytes: number) => {
+			const bytes = Buffer.from(text, "utf8");
+			if (bytes.length <= maxBytes) return text;
+			let end = maxBytes;
+			while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
+			return bytes.subarray(0, end).toString("utf8");
+		};
+		fc.assert(
+			fc.property(fc.string({ unit: fc.constantFrom("a", "é", "\u4e16", "🙂", "\ud83d", "\ude42") }), fc.nat(40), (text, maxBytes) => {
+				expect(truncateUtf8(text, maxBytes)).toBe(whole(text, maxBytes));
+			}),
+			{ numRuns: 3000 },
+		);
 	});
 });
 
