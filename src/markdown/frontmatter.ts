@@ -8,7 +8,6 @@ import {
 	MAX_FRONTMATTER_ENTRIES,
 } from "../config/limits";
 import { scanInline } from "./inline";
-import { LineIndex } from "./lines";
 
 const FENCE = "---";
 const BYTE_ORDER_MARK = "\uFEFF";
