@@ -7,7 +7,7 @@ import { HostEvents } from "./events";
 import { LinkFileIndex } from "../paths/linkResolution";
 import { linkpathOf } from "../markdown/inline";
 import { detachStrings } from "./detachedStrings";
-import { compactMetadata, linkTextsOf, PackedMetadataStore } from "./compactMetadata";
+import { compactMetadataSteps, linkTextsOf, PackedMetadataStore } from "./compactMetadata";
 import type { NodeVault } from "./NodeVault";
 
 /** One turn of the event loop: timers, sockets and other requests run before the work goes on. */
@@ -182,7 +182,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 		const parsed = await parseMetadataOnClock(text, this.clock);
 		// A huge note is kept as parsed: copying its strings or compacting its entries would hold the
 		// event loop in one pass, and it keeps only its own text.
-		const cache = text.length > MAX_STARTUP_PARSE_BYTES ? parsed : compactMetadata(detachStrings(parsed), text, this.packed);
+		const cache = text.length > MAX_STARTUP_PARSE_BYTES ? parsed : await this.clock.run(compactMetadataSteps(detachStrings(parsed), text, this.packed));
 		this.caches.set(file.path, cache);
 		return cache;
 	}

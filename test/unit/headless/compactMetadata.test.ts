@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import fc from "fast-check";
 import type { CachedMetadata } from "obsidian";
-import { compactMetadata, linkTextsOf, PackedMetadataStore } from "../../../src/headless/compactMetadata";
+import { compactMetadata, compactMetadataSteps, linkTextsOf, PackedMetadataStore } from "../../../src/headless/compactMetadata";
 import { parseMetadata } from "../../../src/markdown/metadata";
 import { OBSIDIAN_CACHE_DIR } from "../../helpers/vault";
 
@@ -73,6 +73,16 @@ describe("compactMetadata", () => {
 		const compact = compactMetadata(parseMetadata(text), text);
 		expect(compact).toStrictEqual(parseMetadata(text));
 		expect(compact.links?.[0]?.position.start.line).toBe(4002);
+	});
+
+	test("a note of 20,000 tasks is compacted in steps that may pause between runs of entries, to the same metadata", () => {
+		const text = Array.from({ length: 20_000 }, (_, index) => `- [ ] task ${index} [[Target]] #t ^b${index}`).join("\n");
+		const steps = compactMetadataSteps(parseMetadata(text), text);
+		let pauses = 0;
+		let next = steps.next();
+		for (; !next.done; next = steps.next()) pauses++;
+		expect(pauses).toBeGreaterThan(20);
+		expect(next.value).toStrictEqual(parseMetadata(text));
 	});
 
 	test("Obsidian's captures: the compact metadata reads as what Obsidian's cache said", () => {
