@@ -194,3 +194,129 @@ export async function benchBigNotes(): Promise<BigNoteRow[]> {
 	}
 	return rows;
 }
+
+/** Notes a hostile author could plant, each within the edit bounds (a megabyte, 50,000 lines). */
+function hostileNotes(): Record<string, string> {
+	const lines = (count: number, line: (index: number) => string) => Array.from({ length: count }, (_, index) => line(index)).join("\n") + "\n";
+	const dependsOn = Array.from({ length: 100 }, (_, index) => `id${index}`).join(", ");
+	const rules = [
+		"every hour on the 31st in February",
+		"every year on February 30",
+		"every 2 weeks on Monday, Tuesday, Wednesday when done",
+		"every month on the last Friday",
+		"every 999999 days",
+		"every weekday",
+		"every month on the 1st, 2nd, 3rd, 4th, 5th, 6th, 7th, 8th, 9th, 10th",
+	];
+	return {
+		"Hostile/Nested list.md": lines(990, (index) => `${"  ".repeat(index % 495)}- item ${index}`),
+		"Hostile/Deep quotes.md": lines(1400, (index) => `${"> ".repeat(index % 700)}quote ${index} #q`),
+		"Hostile/Callouts.md": lines(1400, (index) => `${"> ".repeat(index % 700)}[!note]- callout ${index}`),
+		"Hostile/Table.md": `| a | b | c |\n|---|---|---|\n${lines(40_000, (index) => `|${index}|[[N${index % 50}]]|#t${index % 7}|`)}`,
+		"Hostile/One line.md": `${"word [[N1]] #tag `code` **bold** $x$ ".repeat(26_000)}\n`,
+		"Hostile/Embeds.md": lines(40_000, (index) => `![[N${index % 50}#P${index}]]`),
+		"Hostile/Headings.md": lines(45_000, (index) => `${"#".repeat(1 + (index % 6))} Heading ${index % 100}`),
+		"Hostile/Task lines.md": lines(
+			1_200,
+			(index) =>
+				`- [ ] task ${index} ⛔ ${dependsOn} 🔁 ${rules[index % rules.length] ?? ""} 📅 2026-01-01 ⏳ 2026-01-01 🛫 2026-01-01 ➕ 2026-01-01 🆔 t${index}`,
+		),
+		"Hostile/Regexy tasks.md": lines(
+			5_000,
+			(index) => `- [ ] ${"a, ".repeat(index % 40)}⛔${" ,".repeat(index % 50)}📅 2026-${"0".repeat(index % 30)}1-01 #${"x/".repeat(index % 30)}y`,
+		),
+		"Hostile/Yaml keys.md": `---\n${lines(5_000, (index) => `key${index}: [${"a, ".repeat(3)}b]`)}---\n- body\n`,
+		"Hostile/Yaml anchors.md": `---\nbase: &a [x, y, z]\n${lines(900, (index) => `k${index}: *a`)}---\n- body\n`,
+		"Hostile/Yaml deep.md": `---\n${lines(60, (index) => `${"  ".repeat(index)}l${index}:`)}${"  ".repeat(60)}leaf: 1\n---\n- body\n`,
+		"Hostile/Html comments.md": lines(20_000, (index) => (index % 2 === 0 ? `<!-- open ${index}` : `%% ${index} -->`)),
+		"Hostile/Footnotes.md": lines(20_000, (index) => `t[^${index}] [^${index}]: n`),
+		"Hostile/Links.md": lines(15_000, (index) => `[[N${index % 50}|a]] [md](N${index % 50}.md) [[#H ${index}]] [[^b${index}]]`),
+	};
+}
+
+/** Each hostile note through each tool that reads or writes a note: the call's time and its longest hold. */
+export async function benchHostileNotes(): Promise<BigNoteRow[]> {
+	const rows: BigNoteRow[] = [];
+	const root = await fs.mkdtemp(nodePath.join(os.tmpdir(), "vault-mcp-bench-hostile-"));
+	const notes = hostileNotes();
+	await fs.mkdir(nodePath.join(root, "Hostile"), { recursive: true });
+	for (const [path, text] of Object.entries(notes)) {
+		if (text.length > MAX_EDITED_NOTE_CHARS) throw new Error(`${path} is over the edit bound`);
+		await fs.writeFile(nodePath.join(root, path), text);
+	}
+	for (let index = 0; index < 50; index++)
+		await fs.writeFile(nodePath.join(root, `N${index}.md`), `---\nrank: ${index}\n---\n# N${index}\n\n- [ ] small task ${index}\n`);
+	const canvasNodes = Array.from({ length: 25_000 }, (_, index) => ({
+		id: `n${index}`,
+		type: "text",
+		text: `[[N${index % 50}]] card ${index}`,
+		x: index,
+		y: index,
+		width: 10,
+		height: 10,
+	}));
+	await fs.writeFile(nodePath.join(root, "Hostile/Board.canvas"), JSON.stringify({ nodes: canvasNodes, edges: [] }));
+	const formulas = Array.from(
+		{ length: 150 },
+		(_, index) => `  f${index}: 'file.name.repeat(50).split("").map(value + "x").join("").length + ${index}'`,
+	).join("\n");
+	await fs.writeFile(
+		nodePath.join(root, "Hostile/Heavy.base"),
+		`formulas:\n${formulas}\nviews:\n  - type: table\n    name: All\n    order: [file.name, formula.f0, formula.f149]\n`,
+	);
+	const host = await NodeHost.open(root);
+	const journal = JournalFile.forVault(root, ".obsidian");
+	let settings: VaultMcpSettings = {
+		...defaultSettings(),
+		serverEnabled: true,
+		port: 0,
+		rateLimitPerMinute: 10_000_000,
+		writeEnabled: true,
+		writeDisclosureAccepted: true,
+	};
+	const write = addToken(settings, "bench-write", "write");
+	if ("error" in write) throw new Error(write.error);
+	settings = write.settings;
+	const service = new McpService({ host, serverVersion: "bench", logger: { info: () => undefined, warn: () => undefined, error: () => undefined }, journal });
+	const status = await service.apply(settings);
+	if (status.state !== "listening") throw new Error("service did not start");
+	await service.search?.whenReady();
+	await host.metadataCache.settled();
+	const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+	const time = async (label: string, tool: string, args: Record<string, unknown>) => {
+		const { wallMs, holdMs, text } = await measured(() => call(status.port, write.token, tool, args, agent));
+		const failed = text.includes('"isError":true') ? " (error)" : "";
+		rows.push({ metric: `${label}: ${tool}${failed} call / longest hold`, value: wallMs, unit: `ms / ${holdMs.toFixed(0)} ms` });
+		await host.metadataCache.settled();
+	};
+	try {
+		await time("vault", "list_tasks", { status: "any", limit: 1000 });
+		await time("vault", "list_tags", {});
+		await time("vault", "get_graph_stats", {});
+		await time("vault", "search_notes", { query: "task callout quote heading", limit: 50 });
+		await time("Board.canvas", "read_canvas", { path: "Hostile/Board.canvas" });
+		await time("Heavy.base", "query_base", { path: "Hostile/Heavy.base" });
+		for (const path of Object.keys(notes)) {
+			const name = path.slice("Hostile/".length);
+			await time(name, "read_note", { path });
+			await time(name, "get_note_links", { path });
+			await time(name, "list_tasks", { path, status: "any", limit: 1000 });
+			await time(name, "append_to_note", { path, content: "- appended" });
+			await time(name, "add_task", { path, text: "added" });
+			await time(name, "set_property", { path, name: "seen", value: true });
+			const firstTask = (await fs.readFile(nodePath.join(root, path), "utf8")).split("\n").findIndex((line) => line.startsWith("- [ ] "));
+			if (firstTask !== -1) {
+				const line = (await fs.readFile(nodePath.join(root, path), "utf8")).split("\n")[firstTask] ?? "";
+				await time(name, "complete_task", { path, line: firstTask, text: line.slice("- [ ] ".length, "- [ ] ".length + 1900) });
+			}
+			await time(name, "rename_note", { path, new_path: `${path.slice(0, -3)} moved.md` });
+		}
+	} finally {
+		agent.destroy();
+		await service.stop();
+		journal.close();
+		await host.close();
+		await fs.rm(root, { recursive: true, force: true });
+	}
+	return rows;
+}

@@ -45,7 +45,7 @@ import { OBSIDIAN_HUB_JUDGED_QUERIES } from "./obsidianHubJudgedQueries";
 import { benchProtocolCost, writeTinyVault } from "./protocol";
 import { benchBases } from "./bases";
 import { benchVaultWide } from "./vaultWide";
-import { benchBigNotes } from "./bigNotes";
+import { benchBigNotes, benchHostileNotes } from "./bigNotes";
 
 const TASKS_DEMO_SOURCE = nodePath.join(fixturesDir(), "vaults/tasks-demo");
 /** `npm run bench -- --quick`: small vaults, correctness checks, no load test; under a minute, run by CI. */
@@ -623,7 +623,9 @@ async function main(): Promise<void> {
 		return;
 	}
 	if (ONLY === "bignotes") {
-		for (const row of await benchBigNotes()) record("big notes", row.metric, row.value, row.unit);
+		const parts = (process.env.BENCH_BIGNOTES_PARTS ?? "edits,hostile").split(",");
+		if (parts.includes("edits")) for (const row of await benchBigNotes()) record("big notes", row.metric, row.value, row.unit);
+		if (parts.includes("hostile")) for (const row of await benchHostileNotes()) record("hostile notes", row.metric, row.value, row.unit);
 		printRows(benchStarted);
 		return;
 	}

@@ -397,9 +397,10 @@ export const MAX_JOURNAL_BYTES = 50 * 1024 * 1024;
  */
 export const MAX_JOURNAL_CALL_BYTES = 12 * 1024 * 1024;
 /**
- * Characters of a note's text hashed, or escaped for a journal line, per piece: a 1 MiB note's
- * record (two hashes, its JSON, its UTF-8 bytes) held the event loop 0.1–0.3 s in one piece, and
- * a 5 MB note's hash in read_note tens of milliseconds; a piece of this size takes a few.
+ * Characters of a note's text hashed, escaped for a journal line, or read as task lines, per piece:
+ * a 1 MiB note's record (two hashes, its JSON, its UTF-8 bytes) held the event loop 0.1–0.3 s in
+ * one piece, a 5 MB note's hash in read_note tens of milliseconds, a thousand task lines of 2,000
+ * characters 0.1 s; a piece of this size takes a few milliseconds.
  */
 export const NOTE_TEXT_PIECE_CHARS = 64 * 1024;
 /** Work on a long note's text in pieces gives the event loop back after this long: other clients wait behind one slice at most. */
