@@ -4,7 +4,7 @@
  * piece (the server's, measured in its own process with `monitorEventLoopDelay`). Inside Obsidian
  * that loop is the interface thread, and another client's request waits behind the longest hold.
  */
-import { Agent, request } from "node:http";
+import { Agent } from "node:http";
 import { promises as fs } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import * as os from "node:os";
@@ -15,6 +15,7 @@ import { defaultSettings, type VaultMcpSettings } from "../src/config/settings";
 import { NodeHost } from "../src/headless/NodeHost";
 import { JournalFile } from "../src/journal/JournalFile";
 import { McpService } from "../src/service";
+import { call } from "./vaultWide";
 
 /** Calls of each tool; the rows are their medians. */
 const ROUNDS = Number(process.env.BENCH_BIGNOTES_ROUNDS ?? "3");
@@ -50,33 +51,31 @@ function bigNoteText(): { text: string; taskLines: Array<{ line: number; text: s
 	return { text, taskLines };
 }
 
-function call(port: number, token: string, name: string, args: Record<string, unknown>, agent: Agent): Promise<string> {
-	const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } });
-	return new Promise((resolve, reject) => {
-		const req = request(
-			{
-				host: "127.0.0.1",
-				port,
-				method: "POST",
-				path: "/mcp",
-				agent,
-				headers: {
-					Host: `127.0.0.1:${port}`,
-					Authorization: `Bearer ${token}`,
-					"Content-Type": "application/json",
-					Accept: "application/json, text/event-stream",
-				},
-			},
-			(res) => {
-				let text = "";
-				res.setEncoding("utf8");
-				res.on("data", (chunk: string) => (text += chunk));
-				res.on("end", () => (res.statusCode === 200 ? resolve(text) : reject(new Error(`HTTP ${res.statusCode ?? 0}: ${text.slice(0, 200)}`))));
-			},
-		);
-		req.on("error", reject);
-		req.end(body);
-	});
+/** The server over `root` as `serve` runs it (the journal on disk), with one write token every tool is allowed to. */
+async function startWriteServer(root: string): Promise<{ host: NodeHost; port: number; token: string; stop: () => Promise<void> }> {
+	const host = await NodeHost.open(root);
+	const journal = JournalFile.forVault(root, ".obsidian");
+	const base: VaultMcpSettings = {
+		...defaultSettings(),
+		serverEnabled: true,
+		port: 0,
+		rateLimitPerMinute: 10_000_000,
+		writeEnabled: true,
+		writeDisclosureAccepted: true,
+	};
+	const write = addToken(base, "bench-write", "write");
+	if ("error" in write) throw new Error(write.error);
+	const service = new McpService({ host, serverVersion: "bench", logger: { info: () => undefined, warn: () => undefined, error: () => undefined }, journal });
+	const status = await service.apply(write.settings);
+	if (status.state !== "listening") throw new Error("service did not start");
+	await service.search?.whenReady();
+	const stop = async () => {
+		await service.stop();
+		journal.close();
+		await host.close();
+		await fs.rm(root, { recursive: true, force: true });
+	};
+	return { host, port: status.port, token: write.token, stop };
 }
 
 function median(samples: readonly number[]): number {
@@ -109,23 +108,7 @@ export async function benchBigNotes(): Promise<BigNoteRow[]> {
 		Array.from({ length: HUB_LINKS }, (_, index) => `- [[Hub]] and [[Elsewhere ${index}]]`).join("\n") + "\n",
 	);
 	for (let index = 0; index < 50; index++) await fs.writeFile(nodePath.join(root, `N${index}.md`), `# N${index}\n\n- [ ] small task ${index}\n`);
-	const host = await NodeHost.open(root);
-	const journal = JournalFile.forVault(root, ".obsidian");
-	let settings: VaultMcpSettings = {
-		...defaultSettings(),
-		serverEnabled: true,
-		port: 0,
-		rateLimitPerMinute: 10_000_000,
-		writeEnabled: true,
-		writeDisclosureAccepted: true,
-	};
-	const write = addToken(settings, "bench-write", "write");
-	if ("error" in write) throw new Error(write.error);
-	settings = write.settings;
-	const service = new McpService({ host, serverVersion: "bench", logger: { info: () => undefined, warn: () => undefined, error: () => undefined }, journal });
-	const status = await service.apply(settings);
-	if (status.state !== "listening") throw new Error("service did not start");
-	await service.search?.whenReady();
+	const { host, port, token, stop } = await startWriteServer(root);
 	const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 	const calls: Array<[string, (round: number) => Record<string, unknown>]> = [
 		["read_note", () => ({ path: "Big.md" })],
@@ -157,7 +140,7 @@ export async function benchBigNotes(): Promise<BigNoteRow[]> {
 					...given,
 					content: typeof given.content === "string" && given.content.length > 40 ? `${given.content.length} chars` : given.content,
 				});
-				const { wallMs, holdMs, text } = await measured(() => call(status.port, write.token, tool, given, agent));
+				const { wallMs, holdMs, text } = await measured(() => call(port, token, tool, given, agent));
 				if (text.includes('"isError":true')) console.error(`${tool} failed: ${text.slice(0, 300)}`);
 				walls.push(wallMs);
 				holds.push(holdMs);
@@ -174,9 +157,7 @@ export async function benchBigNotes(): Promise<BigNoteRow[]> {
 				const current = (await fs.readFile(nodePath.join(root, "Big.md"), "utf8")).split("\n");
 				const task = big.taskLines[big.taskLines.length - 1 - round * 7] ?? { text: "", line: 0 };
 				const line = current.findIndex((text) => text === `- [ ] ${task.text}`);
-				const { wallMs, holdMs, text } = await measured(() =>
-					call(status.port, write.token, "complete_task", { path: "Big.md", line, text: task.text }, agent),
-				);
+				const { wallMs, holdMs, text } = await measured(() => call(port, token, "complete_task", { path: "Big.md", line, text: task.text }, agent));
 				if (text.includes('"isError":true')) console.error(`complete_task failed: ${text.slice(0, 300)}`);
 				walls.push(wallMs);
 				holds.push(holdMs);
@@ -187,10 +168,7 @@ export async function benchBigNotes(): Promise<BigNoteRow[]> {
 		}
 	} finally {
 		agent.destroy();
-		await service.stop();
-		journal.close();
-		await host.close();
-		await fs.rm(root, { recursive: true, force: true });
+		await stop();
 	}
 	return rows;
 }
@@ -238,7 +216,11 @@ function hostileNotes(): Record<string, string> {
 export async function benchHostileNotes(): Promise<BigNoteRow[]> {
 	const rows: BigNoteRow[] = [];
 	const root = await fs.mkdtemp(nodePath.join(os.tmpdir(), "vault-mcp-bench-hostile-"));
-	const notes = hostileNotes();
+	/** `BENCH_HOSTILE_NOTES=Table,One line` plants only the notes whose names start so. */
+	const only = process.env.BENCH_HOSTILE_NOTES?.split(",") ?? null;
+	const notes = Object.fromEntries(
+		Object.entries(hostileNotes()).filter(([path]) => only === null || only.some((name) => path.startsWith(`Hostile/${name}`))),
+	);
 	await fs.mkdir(nodePath.join(root, "Hostile"), { recursive: true });
 	for (const [path, text] of Object.entries(notes)) {
 		if (text.length > MAX_EDITED_NOTE_CHARS) throw new Error(`${path} is over the edit bound`);
@@ -264,27 +246,12 @@ export async function benchHostileNotes(): Promise<BigNoteRow[]> {
 		nodePath.join(root, "Hostile/Heavy.base"),
 		`formulas:\n${formulas}\nviews:\n  - type: table\n    name: All\n    order: [file.name, formula.f0, formula.f149]\n`,
 	);
-	const host = await NodeHost.open(root);
-	const journal = JournalFile.forVault(root, ".obsidian");
-	let settings: VaultMcpSettings = {
-		...defaultSettings(),
-		serverEnabled: true,
-		port: 0,
-		rateLimitPerMinute: 10_000_000,
-		writeEnabled: true,
-		writeDisclosureAccepted: true,
-	};
-	const write = addToken(settings, "bench-write", "write");
-	if ("error" in write) throw new Error(write.error);
-	settings = write.settings;
-	const service = new McpService({ host, serverVersion: "bench", logger: { info: () => undefined, warn: () => undefined, error: () => undefined }, journal });
-	const status = await service.apply(settings);
-	if (status.state !== "listening") throw new Error("service did not start");
-	await service.search?.whenReady();
+	const { host, port, token, stop } = await startWriteServer(root);
 	await host.metadataCache.settled();
 	const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 	const time = async (label: string, tool: string, args: Record<string, unknown>) => {
-		const { wallMs, holdMs, text } = await measured(() => call(status.port, write.token, tool, args, agent));
+		if (ONLY_TOOLS !== null && !ONLY_TOOLS.includes(tool)) return;
+		const { wallMs, holdMs, text } = await measured(() => call(port, token, tool, args, agent));
 		const failed = text.includes('"isError":true') ? " (error)" : "";
 		rows.push({ metric: `${label}: ${tool}${failed} call / longest hold`, value: wallMs, unit: `ms / ${holdMs.toFixed(0)} ms` });
 		await host.metadataCache.settled();
@@ -313,10 +280,7 @@ export async function benchHostileNotes(): Promise<BigNoteRow[]> {
 		}
 	} finally {
 		agent.destroy();
-		await service.stop();
-		journal.close();
-		await host.close();
-		await fs.rm(root, { recursive: true, force: true });
+		await stop();
 	}
 	return rows;
 }

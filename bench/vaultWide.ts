@@ -37,7 +37,8 @@ function percentile(samples: readonly number[], fraction: number): number {
 	return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? 0;
 }
 
-function call(port: number, token: string, name: string, args: Record<string, unknown>, agent: Agent): Promise<string> {
+/** One tools/call over HTTP; the answer's body. */
+export function call(port: number, token: string, name: string, args: Record<string, unknown>, agent: Agent): Promise<string> {
 	const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } });
 	return new Promise((resolve, reject) => {
 		const req = request(

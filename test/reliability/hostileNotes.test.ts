@@ -206,3 +206,59 @@ describe("a note of 1,999 properties", () => {
 		expect(longestHoldMs).toBeLessThan(wallMs / 2);
 	}, 60_000);
 });
+
+describe("a note at the edit bound (a megabyte of task lines with emoji dates) and one of 1,200 task lines of 700 characters", () => {
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+	const bigLines: string[] = [];
+
+	beforeAll(async () => {
+		for (let index = 0, chars = 0; chars < 900_000; index++) {
+			bigLines.push(`- [ ] task ${index} 📅 2026-01-0${1 + (index % 9)}`);
+			chars += (bigLines.at(-1)?.length ?? 0) + 1;
+		}
+		const dependsOn = Array.from({ length: 100 }, (_, index) => `id${index}`).join(", ");
+		const long = Array.from(
+			{ length: 1_200 },
+			(_, index) => `- [ ] long ${index} ⛔ ${dependsOn} 🔁 every month on the last Friday 📅 2026-01-01 🆔 t${index}`,
+		);
+		vault = await makeVault({ "Big.md": bigLines.join("\n") + "\n", "Long tasks.md": long.join("\n") + "\n" });
+		const { settings } = settingsWithWriteTokens([]);
+		running = await startService(vault, { levels: ["write"], settings, rights: { write: { add_task: "allow", set_property: "allow" } } });
+		await running.service.search?.whenReady();
+		client = await connectClient(running.url, running.tokens.write ?? "");
+	}, 60_000);
+	afterAll(async () => {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test("add_task records the megabyte note in the journal off the event loop: the task is added, undo has the note's text, and the loop is never held for most of the call", async () => {
+		const { wallMs, longestHoldMs } = await measured(() => callOk(client, "add_task", { path: "Big.md", text: "added at the bound" }));
+		const text = await fs.readFile(nodePath.join(vault, "Big.md"), "utf8");
+		expect(text).toBe(`${bigLines.join("\n")}\n- [ ] added at the bound\n`);
+		const [entry] = running.journal.list(1);
+		expect(entry?.tool).toBe("add_task");
+		expect(entry?.changes[0]?.before).toBe(`${bigLines.join("\n")}\n`);
+		expect(entry?.changes[0]?.after).toBe(text);
+		// Hashing, serialising, writing, flushing and reading back the record in one piece held the loop for most of the call.
+		expect(longestHoldMs).toBeLessThan(wallMs / 2);
+	}, 60_000);
+
+	test("list_tasks lists all 1,200 task lines of 700 characters, each with its whole text, after the note changed", async () => {
+		await callOk(client, "set_property", { path: "Long tasks.md", name: "seen", value: true });
+		await running.host.metadataCache.settled();
+		const value = await callOk<{ tasks: Array<{ line: number; text: string; due?: string }>; total: number }>(client, "list_tasks", {
+			path: "Long tasks.md",
+			status: "any",
+			limit: 2,
+		});
+		expect(value.total).toBe(1_200);
+		// The property's frontmatter (three lines) stands above the tasks now.
+		expect(value.tasks[1]).toMatchObject({ line: 4, due: "2026-01-01" });
+		expect(value.tasks[1]?.text).toContain("long 1 ⛔ id0, id1");
+		expect(value.tasks[1]?.text).toContain("id99 🔁 every month on the last Friday");
+	}, 60_000);
+});
