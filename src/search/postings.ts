@@ -200,6 +200,7 @@ export class PostingsIndex {
 	private counts: Uint32Array = new Uint32Array(256);
 	private readonly mergeScratch: UnionScratch = unionScratch();
 	private unpacked: Uint32Array = new Uint32Array(256);
+	private readonly unpackedNames: { ids: Uint32Array; count: number } = { ids: new Uint32Array(64), count: 0 };
 
 	/** `stem` finds word forms (stemmers.ts); null matches words as typed and prefixes only. */
 	constructor(stem: Stemmer | null = stemmerFor(DEFAULT_SEARCH_LANGUAGE)) {
@@ -264,6 +265,19 @@ export class PostingsIndex {
 	namesOf(doc: IndexedDocument): DocumentNames {
 		const [title = new Uint32Array(0), headings = new Uint32Array(0), ...aliases] = readRuns(doc.packed, doc.bodyBytes + pairSketchBytes(doc.bodyLength));
 		return { title, headings, aliases };
+	}
+
+	/**
+	 * A document's names unpacked as `writeRun` laid them (the title, the headings, then each
+	 * alias, each run after its count), in scratch that the next call overwrites: a search looks at
+	 * the names of thousands of notes, and new arrays for each were most of its garbage.
+	 */
+	unpackNames(doc: IndexedDocument): { ids: Uint32Array; count: number } {
+		const from = doc.bodyBytes + pairSketchBytes(doc.bodyLength);
+		const names = this.unpackedNames;
+		names.ids = growUint32(names.ids, doc.packed.length - from);
+		names.count = unpackIds(doc.packed, names.ids, from);
+		return names;
 	}
 
 	/** A document's body token ids, in scratch that the next call overwrites. */
