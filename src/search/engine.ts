@@ -504,15 +504,19 @@ export class SearchEngine {
 				heldIdf += requiredIdf[termIndex] as number;
 			}
 			if (held === 0) continue;
+			if (held < evidence.length) {
+				if (TITLE_TIER_SOME > best) best = TITLE_TIER_SOME;
+				continue;
+			}
 			let queryWords = 0;
 			for (let index = from; index < to; index++) if (isQueryWord(ids[index] as number, evidence, optionalIds)) queryWords++;
 			// Only an alias naming every term: many aliases are old names or redirects (`Markdown`,
 			// `Sync FAQ`), and one holding a single word of a question says little about the note.
-			if (run > 1 && held === evidence.length) {
+			if (run > 1) {
 				const coverage = titleCoverage(queryWords, to - from, totalIdf > 0 ? heldIdf / totalIdf : 1);
 				if (coverage > this.aliasCoverage) this.aliasCoverage = coverage;
 			}
-			const tier = held < evidence.length ? TITLE_TIER_SOME : queryWords === to - from ? TITLE_TIER_WHOLE : TITLE_TIER_ALL;
+			const tier = queryWords === to - from ? TITLE_TIER_WHOLE : TITLE_TIER_ALL;
 			if (tier > best) best = tier;
 		}
 		return best;
