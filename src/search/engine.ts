@@ -76,6 +76,35 @@ interface JoinedWord {
 	parts: number[];
 }
 
+/** Whether a name (`ids[from, to)`) holds a term: a word as typed or in another form (its extensions do not count), or a phrase. */
+function nameHolds(ids: Uint32Array, from: number, to: number, term: TermEvidence): boolean {
+	if (term.strongIds) {
+		for (let index = from; index < to; index++) if (term.strongIds.has(ids[index] as number)) return true;
+		return false;
+	}
+	return term.any.phrase !== null && countPhrase(ids.subarray(from, to), term.any.phrase) > 0;
+}
+
+/** Whether a name's word is one of the query's: a term's word or form, a word of a phrase, or an optional (stop) word. */
+function isQueryWord(id: number, evidence: readonly TermEvidence[], optionalIds: ReadonlySet<number>): boolean {
+	if (optionalIds.has(id)) return true;
+	for (const term of evidence) {
+		if (term.strongIds) {
+			if (term.strongIds.has(id)) return true;
+		} else if (term.any.phrase) {
+			for (const position of term.any.phrase) if (position[id] === 1) return true;
+		}
+	}
+	return false;
+}
+
+/** Swaps two entries of a heap of results: a function of its own, as a closure made at every offer was most of a search's garbage. */
+function swap(heap: Ranked[], a: number, b: number): void {
+	const kept = heap[a] as Ranked;
+	heap[a] = heap[b] as Ranked;
+	heap[b] = kept;
+}
+
 /** A search pauses only between this many candidates (a power of two less one: a mask), so asking costs nothing. */
 const PAUSE_CHECK_MASK = 255;
 /** A search that found the index changed across its pauses this many times runs its last attempt in one piece. */
@@ -459,36 +488,35 @@ export class SearchEngine {
 		this.aliasCoverage = 0;
 		const doc = this.index.documents[slot];
 		if (!doc) return 0;
-		const holds = (name: Uint32Array, term: TermEvidence) => {
-			if (term.strongIds) {
-				for (const id of name) if (term.strongIds.has(id)) return true;
-				return false;
-			}
-			return term.any.phrase !== null && countPhrase(name, term.any.phrase) > 0;
-		};
-		const isQueryWord = (id: number) =>
-			optionalIds.has(id) ||
-			evidence.some((term) => (term.strongIds ? term.strongIds.has(id) : (term.any.phrase ?? []).some((position) => position[id] === 1)));
 		let best = 0;
-		const names = this.index.namesOf(doc);
-		for (const [nameIndex, name] of [names.title, ...names.aliases].entries()) {
+		const { ids, count } = this.index.unpackNames(doc);
+		// The runs, each after its length: the title (name 0), the headings (not a name), then each alias.
+		for (let at = 0, run = 0; at < count; run++) {
+			const from = at + 1;
+			const to = from + (ids[at] as number);
+			at = to;
+			if (run === 1) continue;
 			let held = 0;
 			let heldIdf = 0;
-			for (const [termIndex, term] of evidence.entries()) {
-				if (!holds(name, term)) continue;
+			for (let termIndex = 0; termIndex < evidence.length; termIndex++) {
+				if (!nameHolds(ids, from, to, evidence[termIndex] as TermEvidence)) continue;
 				held++;
 				heldIdf += requiredIdf[termIndex] as number;
 			}
 			if (held === 0) continue;
+			if (held < evidence.length) {
+				if (TITLE_TIER_SOME > best) best = TITLE_TIER_SOME;
+				continue;
+			}
+			let queryWords = 0;
+			for (let index = from; index < to; index++) if (isQueryWord(ids[index] as number, evidence, optionalIds)) queryWords++;
 			// Only an alias naming every term: many aliases are old names or redirects (`Markdown`,
 			// `Sync FAQ`), and one holding a single word of a question says little about the note.
-			if (nameIndex > 0 && held === evidence.length) {
-				let queryWords = 0;
-				for (const id of name) if (isQueryWord(id)) queryWords++;
-				const coverage = titleCoverage(queryWords, name.length, totalIdf > 0 ? heldIdf / totalIdf : 1);
+			if (run > 1) {
+				const coverage = titleCoverage(queryWords, to - from, totalIdf > 0 ? heldIdf / totalIdf : 1);
 				if (coverage > this.aliasCoverage) this.aliasCoverage = coverage;
 			}
-			const tier = held < evidence.length ? TITLE_TIER_SOME : name.every(isQueryWord) ? TITLE_TIER_WHOLE : TITLE_TIER_ALL;
+			const tier = queryWords === to - from ? TITLE_TIER_WHOLE : TITLE_TIER_ALL;
 			if (tier > best) best = tier;
 		}
 		return best;
@@ -511,18 +539,13 @@ export class SearchEngine {
 	/** Keeps the best `limit` candidates in a heap whose root is the worst of them. */
 	private offer(heap: Ranked[], limit: number, slot: number, score: number, tier: number, matched?: Uint8Array): void {
 		if (limit <= 0) return;
-		const swap = (a: number, b: number) => {
-			const kept = heap[a] as Ranked;
-			heap[a] = heap[b] as Ranked;
-			heap[b] = kept;
-		};
 		if (heap.length < limit) {
 			heap.push({ slot, score, tier, matched: matched?.slice() });
 			let index = heap.length - 1;
 			while (index > 0) {
 				const parent = (index - 1) >> 1;
 				if (this.compare(heap[parent] as Ranked, heap[index] as Ranked) <= 0) break;
-				swap(parent, index);
+				swap(heap, parent, index);
 				index = parent;
 			}
 			return;
@@ -542,7 +565,7 @@ export class SearchEngine {
 			if (left < heap.length && this.compare(heap[left] as Ranked, heap[worst] as Ranked) < 0) worst = left;
 			if (right < heap.length && this.compare(heap[right] as Ranked, heap[worst] as Ranked) < 0) worst = right;
 			if (worst === index) return;
-			swap(worst, index);
+			swap(heap, worst, index);
 			index = worst;
 		}
 	}

@@ -160,8 +160,22 @@ const ACCEPT_STEP_MASK = 4095;
  */
 export class PostingsIndex {
 	readonly dictionary: TermDictionary;
-	/** Term id → the notes holding it. */
+	/**
+	 * Term id → the notes holding it, for a list not in the arena: one the build grew, or one that
+	 * grew out of the arena since.
+	 */
 	private readonly postings: Array<Postings | undefined> = [];
+	/**
+	 * Every list as it stood at the last `compact`, in one buffer: a term's slots, then its values,
+	 * each `arenaRoom[id]` long from `arenaStart[id]`; `arenaLength[id]` of them are its postings
+	 * (a note removed since leaves room). A term with no room there (0, or past these arrays'
+	 * length) has its list in `postings`. Offsets, not a typed array a term: a view costs about 100
+	 * bytes, more than most rare terms' postings; a search makes views of just its terms' lists.
+	 */
+	private arena: Uint32Array = new Uint32Array(0);
+	private arenaStart: Uint32Array = new Uint32Array(0);
+	private arenaRoom: Uint32Array = new Uint32Array(0);
+	private arenaLength: Uint32Array = new Uint32Array(0);
 	/**
 	 * Each note has a slot; a replaced note gets a new, higher one, so postings stay sorted by
 	 * appending. Slot-indexed: the document, its body length and modified time.
@@ -186,6 +200,7 @@ export class PostingsIndex {
 	private counts: Uint32Array = new Uint32Array(256);
 	private readonly mergeScratch: UnionScratch = unionScratch();
 	private unpacked: Uint32Array = new Uint32Array(256);
+	private readonly unpackedNames: { ids: Uint32Array; count: number } = { ids: new Uint32Array(64), count: 0 };
 
 	/** `stem` finds word forms (stemmers.ts); null matches words as typed and prefixes only. */
 	constructor(stem: Stemmer | null = stemmerFor(DEFAULT_SEARCH_LANGUAGE)) {
@@ -252,6 +267,19 @@ export class PostingsIndex {
 		return { title, headings, aliases };
 	}
 
+	/**
+	 * A document's names unpacked as `writeRun` laid them (the title, the headings, then each
+	 * alias, each run after its count), in scratch that the next call overwrites: a search looks at
+	 * the names of thousands of notes, and new arrays for each were most of its garbage.
+	 */
+	unpackNames(doc: IndexedDocument): { ids: Uint32Array; count: number } {
+		const from = doc.bodyBytes + pairSketchBytes(doc.bodyLength);
+		const names = this.unpackedNames;
+		names.ids = growUint32(names.ids, doc.packed.length - from);
+		names.count = unpackIds(doc.packed, names.ids, from);
+		return names;
+	}
+
 	/** A document's body token ids, in scratch that the next call overwrites. */
 	private unpackBody(doc: IndexedDocument): Uint32Array {
 		this.unpacked = growUint32(this.unpacked, doc.bodyLength);
@@ -299,7 +327,7 @@ export class PostingsIndex {
 			counts[id] = ((counts[id] as number) | IN_HEADING) >>> 0;
 		}
 		for (const id of touched) {
-			let list = this.postings[id];
+			let list = this.postings[id] ?? this.leaveArena(id);
 			if (!list)
 				this.postings[id] = list = { slots: new Uint32Array(FIRST_POSTINGS_CAPACITY), values: new Uint32Array(FIRST_POSTINGS_CAPACITY), length: 0 };
 			if (list.length === list.slots.length) {
@@ -315,27 +343,81 @@ export class PostingsIndex {
 
 	/**
 	 * Gives back the room postings grew into while the index was built (lists double as they
-	 * grow, so about a quarter of it stood empty), and puts every list in one buffer: a typed array
-	 * of its own cost each of the thousands of rare terms more than its postings. A later note grows
-	 * a list out of the buffer again as needed; the room it leaves behind is given back by the next
-	 * build. Not from a note's commit: moving every list is one piece of work as long as the index
-	 * (a 4 MB note's commit that set it off held the server 0.4 s).
+	 * grow, so about a quarter of it stood empty), and puts every list in one buffer, the arena: a
+	 * typed array of its own cost each of the thousands of rare terms more than its postings. A
+	 * later note grows a list out of the arena again as needed; the room it leaves behind is given
+	 * back by the next build. Not from a note's commit: moving every list is one piece of work as
+	 * long as the index (a 4 MB note's commit that set it off held the server 0.4 s).
 	 */
 	compact(): void {
+		const terms = this.dictionary.size;
 		let postings = 0;
-		for (const list of this.postings) if (list) postings += list.length;
-		const arena = new ArrayBuffer(postings * 2 * Uint32Array.BYTES_PER_ELEMENT);
+		for (let id = 0; id < terms; id++) postings += this.listOf(id)?.length ?? 0;
+		const arena = new Uint32Array(postings * 2);
+		const start = new Uint32Array(terms);
+		const room = new Uint32Array(terms);
 		let at = 0;
-		for (const list of this.postings) {
-			if (!list) continue;
-			const slots = new Uint32Array(arena, at * Uint32Array.BYTES_PER_ELEMENT, list.length);
-			const values = new Uint32Array(arena, (at + list.length) * Uint32Array.BYTES_PER_ELEMENT, list.length);
-			slots.set(list.slots.subarray(0, list.length));
-			values.set(list.values.subarray(0, list.length));
-			list.slots = slots;
-			list.values = values;
+		for (let id = 0; id < terms; id++) {
+			const list = this.listOf(id);
+			if (!list || list.length === 0) continue;
+			arena.set(list.slots.subarray(0, list.length), at);
+			arena.set(list.values.subarray(0, list.length), at + list.length);
+			start[id] = at;
+			room[id] = list.length;
 			at += list.length * 2;
 		}
+		this.postings.length = 0;
+		this.arena = arena;
+		this.arenaStart = start;
+		this.arenaRoom = room;
+		this.arenaLength = room.slice();
+		this.compactDocuments();
+	}
+
+	/**
+	 * Puts every note's buffer in one: a buffer each cost about 90 bytes beside the note's few
+	 * hundred. A note replaced or removed later leaves its bytes there until the next build.
+	 */
+	private compactDocuments(): void {
+		let bytes = 0;
+		for (const doc of this.documents) bytes += doc?.packed.length ?? 0;
+		const shared = new Uint8Array(bytes);
+		let at = 0;
+		for (const doc of this.documents) {
+			if (!doc) continue;
+			shared.set(doc.packed, at);
+			doc.packed = shared.subarray(at, at + doc.packed.length);
+			at += doc.packed.length;
+		}
+	}
+
+	/** A term's list as it is now (views on the arena for one in it), or undefined for a term no note holds. */
+	private listOf(id: number): Postings | undefined {
+		const own = this.postings[id];
+		if (own) return own;
+		const room = id < this.arenaRoom.length ? (this.arenaRoom[id] as number) : 0;
+		if (room === 0) return undefined;
+		const start = this.arenaStart[id] as number;
+		return {
+			slots: this.arena.subarray(start, start + room),
+			values: this.arena.subarray(start + room, start + room * 2),
+			length: this.arenaLength[id] as number,
+		};
+	}
+
+	/**
+	 * Moves a term's list out of the arena, to grow: a copy with room to grow into (its room in the
+	 * arena stays as it was, for a search that paused with views on it). Undefined for a term not there.
+	 */
+	private leaveArena(id: number): Postings | undefined {
+		const inArena = this.listOf(id);
+		if (!inArena) return undefined;
+		const list = { slots: new Uint32Array(inArena.length + 1), values: new Uint32Array(inArena.length + 1), length: inArena.length };
+		list.slots.set(inArena.slots.subarray(0, inArena.length));
+		list.values.set(inArena.values.subarray(0, inArena.length));
+		this.arenaRoom[id] = 0;
+		this.postings[id] = list;
+		return list;
 	}
 
 	remove(path: string): void {
@@ -358,13 +440,14 @@ export class PostingsIndex {
 		}
 		for (const id of touched) {
 			counts[id] = 0;
-			const list = this.postings[id];
+			const list = this.listOf(id);
 			if (!list) continue;
 			const at = seek(list.slots, list.length, 0, slot);
 			if (at >= list.length || list.slots[at] !== slot) continue;
 			list.slots.copyWithin(at, at + 1, list.length);
 			list.values.copyWithin(at, at + 1, list.length);
 			list.length--;
+			if (list !== this.postings[id]) this.arenaLength[id] = list.length;
 		}
 	}
 
@@ -544,8 +627,8 @@ export class PostingsIndex {
 	private listsOf(ids: readonly number[]): Postings[] {
 		const lists: Postings[] = [];
 		for (const id of ids) {
-			const list = this.postings[id];
-			if (list) lists.push({ slots: list.slots, values: list.values, length: list.length });
+			const list = this.listOf(id);
+			if (list) lists.push(list === this.postings[id] ? { slots: list.slots, values: list.values, length: list.length } : list);
 		}
 		return lists;
 	}

@@ -1,4 +1,3 @@
-import type { StringPool } from "../headless/compactMetadata";
 import { detachStrings } from "../headless/detachedStrings";
 
 /** A task as derived from its note alone: list_tasks adds the note's path (a rename keeps the metadata). */
@@ -12,10 +11,9 @@ export interface NoteTask {
 	done?: string;
 }
 
-/** A task's date fields, whose few values (dates) recur across a vault's tasks. */
+/** A task's date fields, each written as one letter (`dsta`: which dates a task has, in their order). */
 const DATE_FIELDS = ["due", "scheduled", "start", "done"] as const;
-/** A digit for each date field and one for none. */
-const DATE_DIGIT_BASE = DATE_FIELDS.length + 1;
+const DATE_LETTERS = "dsta";
 
 const isDateField = (key: string): key is (typeof DATE_FIELDS)[number] => (DATE_FIELDS as readonly string[]).includes(key);
 
@@ -45,52 +43,49 @@ function oneByte(text: string): { bytes: string; utf8: boolean } | null {
 }
 
 /**
- * A note's tasks kept small for as long as the note is unchanged: their texts joined in one
- * string of one byte a character, and for each task its line, its status and the dates it has
- * (which, in their order, then the dates) in one flat array. A vault's tasks kept as objects, each
- * with a text of its own, cost about twice as much; they are built again when listed, which
- * builds an entry for each anyway.
+ * A note's tasks kept small for as long as the note is unchanged: every field of every task in one
+ * string of one byte a character, a line each (line number, text, status, which dates, then the
+ * dates). A vault's tasks kept as objects, each with a text of its own, cost about twice as much,
+ * and an array of their fields (8 bytes a field, and room to grow) more than the text it points
+ * to; they are built again when listed, which builds an entry for each anyway.
  */
 export class PackedTasks {
 	constructor(
-		private readonly texts: string,
-		/** Whether `texts` holds UTF-8 bytes as characters (see oneByte). */
+		private readonly fields: string,
+		/** Whether `fields` holds UTF-8 bytes as characters (see oneByte). */
 		private readonly utf8: boolean,
-		private readonly fields: ReadonlyArray<string | number>,
 		readonly count: number,
 	) {}
 
-	/** Packs `tasks`, one copy of each date and status kept for every note's tasks in `strings`. */
-	static of(tasks: readonly NoteTask[], strings: StringPool): PackedTasks {
-		const fields: Array<string | number> = [];
+	/**
+	 * Packs `tasks`. Every field comes from one line of the note (a status is a character of it,
+	 * a date a run of its digits), so a line break never stands inside one.
+	 */
+	static of(tasks: readonly NoteTask[]): PackedTasks {
+		const lines: string[] = [];
 		for (const task of tasks) {
-			// Which dates the task has, in the order its object has them (one base-5 digit each, the first lowest).
+			// Which dates the task has, in the order its object has them.
 			const dates = Object.keys(task).filter(isDateField);
-			fields.push(
-				task.line,
-				strings.intern(task.statusChar),
-				dates.reduceRight((order, field) => order * DATE_DIGIT_BASE + DATE_FIELDS.indexOf(field) + 1, 0),
-			);
-			for (const field of dates) fields.push(strings.intern(task[field] as string));
+			lines.push(String(task.line), task.text, task.statusChar, dates.map((field) => DATE_LETTERS[DATE_FIELDS.indexOf(field)]).join(""));
+			for (const field of dates) lines.push(task[field] as string);
 		}
-		// A task's text is one line's, so a line break never stands inside one. Joined, the texts are
-		// one new string: none of them keeps the note's text alive.
-		const joined = detachStrings({ texts: tasks.map((task) => task.text).join("\n") }).texts;
+		// Joined, the fields are one new string: none of them keeps the note's text alive.
+		const joined = detachStrings({ fields: lines.join("\n") }).fields;
 		const packed = oneByte(joined) ?? { bytes: joined, utf8: false };
-		return new PackedTasks(packed.bytes, packed.utf8, fields, tasks.length);
+		return new PackedTasks(packed.bytes, packed.utf8, tasks.length);
 	}
 
 	/** The tasks, as objects. */
 	list(): NoteTask[] {
-		// Each character of `texts` is one byte (latin1 gives it back as is): a callback per character took 0.2 s for a note of long task lines.
-		const texts = (this.utf8 ? fromUtf8.decode(Buffer.from(this.texts, "latin1")) : this.texts).split("\n");
+		// Each character of `fields` is one byte (latin1 gives it back as is): a callback per character took 0.2 s for a note of long task lines.
+		const lines = (this.utf8 ? fromUtf8.decode(Buffer.from(this.fields, "latin1")) : this.fields).split("\n");
 		const tasks: NoteTask[] = [];
 		let at = 0;
 		for (let index = 0; index < this.count; index++) {
-			const task: NoteTask = { line: this.fields[at++] as number, text: texts[index] ?? "", statusChar: this.fields[at++] as string };
-			for (let order = this.fields[at++] as number; order > 0; order = Math.floor(order / DATE_DIGIT_BASE)) {
-				const field = DATE_FIELDS[(order % DATE_DIGIT_BASE) - 1];
-				if (field) task[field] = this.fields[at++] as string;
+			const task: NoteTask = { line: Number(lines[at++]), text: lines[at++] ?? "", statusChar: lines[at++] ?? "" };
+			for (const letter of lines[at++] ?? "") {
+				const field = DATE_FIELDS[DATE_LETTERS.indexOf(letter)];
+				if (field) task[field] = lines[at++] ?? "";
 			}
 			tasks.push(task);
 		}
@@ -99,4 +94,4 @@ export class PackedTasks {
 }
 
 /** The tasks of every note without any: one for all of them. */
-export const NO_TASKS = new PackedTasks("", false, [], 0);
+export const NO_TASKS = new PackedTasks("", false, 0);

@@ -54,7 +54,8 @@ export function* noteTagsInSteps(cache: CachedMetadata | null, strings: StringPo
 		}
 		if (index % SLICED_TAGS === SLICED_TAGS - 1) yield;
 	}
-	return tags.length > 0 ? tags : NO_TAGS;
+	// Kept as long as the note is unchanged: a copy of exactly their number, not the array pushes grew (room for 17 at the first).
+	return tags.length > 0 ? tags.slice() : NO_TAGS;
 }
 
 /**

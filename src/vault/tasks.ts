@@ -8,7 +8,6 @@ import { NO_TASKS, PackedTasks, type NoteTask } from "./packedTasks";
 import { runStepsOnBudget, type CallBudget } from "./workBudget";
 import { runSteps, type Steps } from "../markdown/steps";
 import { NOTE_TEXT_PIECE_CHARS, SLICED_TASKS } from "../config/limits";
-import { StringPool } from "../headless/compactMetadata";
 
 /** One task as list_tasks reports it. */
 export interface TaskEntry extends TaskDates {
@@ -28,8 +27,8 @@ export interface TaskFilter {
 	dueOn?: string;
 }
 
-/** A note's tasks from its list items and text, in pausable steps; pure but for `strings`, which keeps one copy of each date and status for every note's tasks. */
-function* tasksOfNoteSteps(cache: CachedMetadata, text: string, strings: StringPool = new StringPool()): Steps<PackedTasks> {
+/** A note's tasks from its list items and text, in pausable steps. Pure. */
+function* tasksOfNoteSteps(cache: CachedMetadata, text: string): Steps<PackedTasks> {
 	const items = cache.listItems?.filter((item) => item.task !== undefined) ?? [];
 	if (items.length === 0) return NO_TASKS;
 	const lines = text.split("\n");
@@ -51,8 +50,8 @@ function* tasksOfNoteSteps(cache: CachedMetadata, text: string, strings: StringP
 		charsSince += line.length;
 	}
 	yield;
-	// Packed for the memo: its texts joined into one string, so none keeps the note's whole text alive.
-	return PackedTasks.of(tasks, strings);
+	// Packed for the memo: its fields joined into one string, so none keeps the note's whole text alive.
+	return PackedTasks.of(tasks);
 }
 
 function hasTasks(cache: CachedMetadata): boolean {
@@ -62,7 +61,7 @@ function hasTasks(cache: CachedMetadata): boolean {
 /** Keeps a note's tasks from text in hand (the search index reads every note's text anyway). */
 export function rememberTasks(cache: CachedMetadata, text: string, memo: NoteMemo = sharedNoteMemo): void {
 	if (memo.tasks.has(cache) || (cache.listItems?.length ?? 0) >= SLICED_TASKS) return;
-	memo.tasks.set(cache, hasTasks(cache) ? runSteps(tasksOfNoteSteps(cache, text, memo.strings)) : NO_TASKS);
+	memo.tasks.set(cache, hasTasks(cache) ? runSteps(tasksOfNoteSteps(cache, text)) : NO_TASKS);
 }
 
 /** The note's tasks, derived once per version of its metadata: at once when known, else from its text. */
@@ -76,7 +75,7 @@ function noteTasks(host: Host, file: HostFile, memo: NoteMemo, budget?: CallBudg
 		return NO_TASKS;
 	}
 	return host.vault.cachedRead(file).then(async (text) => {
-		const tasks = await runStepsOnBudget(tasksOfNoteSteps(cache, text, memo.strings), budget);
+		const tasks = await runStepsOnBudget(tasksOfNoteSteps(cache, text), budget);
 		memo.tasks.set(cache, tasks);
 		return tasks;
 	});

@@ -1,5 +1,4 @@
 import fc from "fast-check";
-import { StringPool } from "../../../src/headless/compactMetadata";
 import { PackedTasks, type NoteTask } from "../../../src/vault/packedTasks";
 
 const date = fc.constantFrom("2026-10-01", "2026-11-13", "2027-01-31");
@@ -22,7 +21,7 @@ describe("PackedTasks", () => {
 	test("lists back the tasks it was given, field for field, in order", () => {
 		fc.assert(
 			fc.property(fc.array(task, { maxLength: 20 }), (tasks) => {
-				const packed = PackedTasks.of(tasks, new StringPool());
+				const packed = PackedTasks.of(tasks);
 				expect(packed.count).toBe(tasks.length);
 				const listed = packed.list();
 				expect(listed).toEqual(tasks);
@@ -31,12 +30,5 @@ describe("PackedTasks", () => {
 			}),
 			{ numRuns: 500 },
 		);
-	});
-
-	test("the dates and statuses of every note's tasks are one copy each", () => {
-		const strings = new StringPool();
-		const first = PackedTasks.of([{ line: 1, text: "a", statusChar: " ", due: ["2026", "10", "01"].join("-") }], strings).list();
-		const second = PackedTasks.of([{ line: 2, text: "b", statusChar: " ", due: ["2026", "10", "01"].join("-") }], strings).list();
-		expect(second[0]?.due).toBe(first[0]?.due);
 	});
 });
