@@ -199,8 +199,11 @@ function tokenizeRange(text: string, start: number, stop: number, tokens: Token[
 	return tokens;
 }
 
-/** Characters that end a link address written in a note: white space, and what closes a Markdown link, an autolink, a title or a table cell. */
-const ADDRESS_END = /[\s)<>\]"'`|]/;
+/** Whether a character code ends a link address written in a note: white space, or what closes a Markdown link, an autolink, a title or a table cell. */
+function endsAddress(code: number): boolean {
+	// ) < > ] " ' ` |
+	return code <= 32 || code === 41 || code === 60 || code === 62 || code === 93 || code === 34 || code === 39 || code === 96 || code === 124;
+}
 
 /**
  * Which of a note's tokens, taken in text order, its word counts keep: all but a word of a link
@@ -218,7 +221,7 @@ export function repeatedAddressWords(text: string): (token: Token) => boolean {
 		if (token.start >= addressEnd) {
 			if (!text.startsWith("://", token.end)) return true;
 			let end = token.end + 3;
-			while (end < text.length && !ADDRESS_END.test(text.charAt(end))) end++;
+			while (end < text.length && !endsAddress(text.charCodeAt(end))) end++;
 			addressEnd = end;
 		}
 		if (seen.has(token.value)) return false;
