@@ -33,6 +33,8 @@ import {
 	TITLE_TIER_ALL,
 	TITLE_TIER_SOME,
 	TITLE_TIER_WHOLE,
+	LONG_TITLE_WORDS,
+	longTitleCut,
 	type Ranked,
 } from "./rank";
 import { snippetsOf } from "./snippets";
@@ -273,6 +275,12 @@ export class SearchEngine {
 		const joinedHeld = new Uint8Array(termCount);
 		const exactCursors = new Array<number>(termCount).fill(0);
 		const formCursors = new Array<number>(termCount).fill(0);
+		// The ids of the search's stop words, looked up once a long title needs them.
+		let stopIdSet: Set<number> | null = null;
+		const stopIds = (): ReadonlySet<number> => {
+			stopIdSet ??= new Set([...(query.stopWords ?? [])].flatMap((word) => optional(this.index.dictionary.lookup(word))));
+			return stopIdSet;
+		};
 		const optionalIds = new Set<number>(
 			query.optional.flatMap((term) => (term.tokens.length === 1 ? optional(this.index.dictionary.lookup(term.tokens[0] ?? "")) : [])),
 		);
@@ -300,6 +308,8 @@ export class SearchEngine {
 			const slot = slots[index] as number;
 			const norm = normBase + normScale * Math.max(1, bodyLengths[slot] as number);
 			let score = 0;
+			// What the title weight of the title's words counts in the score, for a long title's cut.
+			let titleWeighed = 0;
 			let titleWords = 0;
 			let titleIdf = 0;
 			let strong = 0;
@@ -334,6 +344,7 @@ export class SearchEngine {
 				if (weight !== PREFIX_MATCH_WEIGHT) strong++;
 				matched[termIndex] = 1;
 				score += (requiredIdf[termIndex] as number) * weight * fieldScore(value, norm);
+				if (titleCount(value) > 0) titleWeighed += (requiredIdf[termIndex] as number) * weight;
 				titleWords += titleCount(value);
 				if (value & IN_TITLE) {
 					inTitle = true;
@@ -347,6 +358,7 @@ export class SearchEngine {
 				if (at >= term.length || term.slots[at] !== slot) continue;
 				const value = term.values[at] as number;
 				score += OPTIONAL_WORD_WEIGHT * (optionalIdf[termIndex] as number) * fieldScore(value, norm);
+				if (titleCount(value) > 0) titleWeighed += OPTIONAL_WORD_WEIGHT * (optionalIdf[termIndex] as number);
 				titleWords += titleCount(value);
 			}
 			// A word the query's two adjacent words make stands for them both: in the score, the title and the share held.
@@ -358,12 +370,14 @@ export class SearchEngine {
 				if (at >= word.term.length || word.term.slots[at] !== slot) continue;
 				const value = word.term.values[at] as number;
 				score += JOINED_WORD_WEIGHT * (joinedIdf[joinedIndex] as number) * fieldScore(value, norm);
+				if (titleCount(value) > 0) titleWeighed += JOINED_WORD_WEIGHT * (joinedIdf[joinedIndex] as number);
 				titleWords += titleCount(value);
 				for (const part of word.parts) {
 					joinedHeld[part] = 1;
 					if (titleCount(value) > 0) titleIdf += requiredIdf[part] as number;
 				}
 			}
+			if (titleWeighed > 0 && (titleLengths[slot] as number) > LONG_TITLE_WORDS) score -= titleWeighed * longTitleCut(this.contentWords(slot, stopIds()));
 			const titleTier = inTitle ? this.titleTier(slot, evidence, optionalIds, requiredIdf, totalIdf) : 0;
 			// An alias naming the query is a name as much as the title: the better covered counts (`Kanban board` for `obsidian-kanban`).
 			const coverage = Math.max(
@@ -520,6 +534,15 @@ export class SearchEngine {
 			if (tier > best) best = tier;
 		}
 		return best;
+	}
+
+	/** How many of the words of the note's title are not among `stopIds`. */
+	private contentWords(slot: number, stopIds: ReadonlySet<number>): number {
+		const doc = this.index.documents[slot];
+		if (!doc) return 0;
+		let count = 0;
+		for (const id of this.index.namesOf(doc).title) if (!stopIds.has(id)) count++;
+		return count;
 	}
 
 	/** Positive when `a` ranks above `b`: a whole-title match, then higher score, then the more recently modified, then by path. */

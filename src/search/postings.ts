@@ -21,7 +21,7 @@ import {
 } from "./postingValues";
 import { isPrefixWord } from "./query";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor, type Stemmer } from "./stemmers";
-import { tokenize, tokenizeInChunks } from "./text";
+import { repeatedAddressWords, tokenize, tokenizeInChunks } from "./text";
 import { holderMarkSteps, runSteps, unionScratch, unionSteps, type UnionScratch } from "./unions";
 
 /** Longest title counted, in words, for the share of it a query covers. */
@@ -61,6 +61,8 @@ export interface DocumentNames {
 export interface PreparedDocument {
 	readonly doc: IndexedDocument;
 	readonly names: DocumentNames;
+	/** Ids of the body's words that its counts leave out (repeatedAddressWords), once per occurrence left out. */
+	readonly uncounted: readonly number[];
 }
 
 /** Writes a run of ids after its count, as a document's buffer keeps each of its names. */
@@ -243,8 +245,14 @@ export class PostingsIndex {
 	): Generator<void, PreparedDocument, void> {
 		const ids = (value: string) => Uint32Array.from(tokenize(value), (token) => this.dictionary.idOf(token.value));
 		const body = new PackedIdWriter(Math.min(1 << 16, text.length >> 2));
+		const counted = repeatedAddressWords(text);
+		const uncounted: number[] = [];
 		yield* tokenizeInChunks(text, (tokens) => {
-			for (const token of tokens) body.write(this.dictionary.idOf(token.value));
+			for (const token of tokens) {
+				const id = this.dictionary.idOf(token.value);
+				body.write(id);
+				if (!counted(token)) uncounted.push(id);
+			}
 		});
 		const names = {
 			title: ids(title),
@@ -258,7 +266,7 @@ export class PostingsIndex {
 		for (const name of [names.title, names.headings, ...names.aliases]) writeRun(body, name);
 		const packed = body.finish();
 		writePairSketch(packed, bodyBytes, bodyBytes, sketchBytes, this.dictionary.hashes);
-		return { doc: { path, modified, packed, bodyBytes, bodyLength }, names };
+		return { doc: { path, modified, packed, bodyBytes, bodyLength }, names, uncounted };
 	}
 
 	/** A document's names, read from its buffer (new arrays: a caller may keep them). */
@@ -309,6 +317,11 @@ export class PostingsIndex {
 			const value = counts[id] as number;
 			if (value === 0) touched.push(id);
 			if (value < BODY_COUNT) counts[id] = value + 1;
+		}
+		// Each word left out was counted once before it (repeatedAddressWords): at least that one stays.
+		for (const id of prepared.uncounted) {
+			const value = counts[id] as number;
+			if (value < BODY_COUNT) counts[id] = value - 1;
 		}
 		for (const id of names.title) {
 			if (counts[id] === 0) touched.push(id);

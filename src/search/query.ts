@@ -22,6 +22,8 @@ export interface ParsedQuery {
 	 * person types `log in`, `back up`, `set up` where the notes say `login`, `backup`, `setup`.
 	 */
 	adjacent?: Array<[string, string]>;
+	/** The stop words the query was read with (withStopWords): ranking leaves them out of a title's length. */
+	stopWords?: ReadonlySet<string>;
 }
 
 /**
@@ -61,7 +63,7 @@ export function withStopWords(query: ParsedQuery, stopWords: ReadonlySet<string>
 	const required = query.required.filter((term) => !isStopWord(term));
 	if (required.length === 0) return query;
 	const optional = [...query.optional, ...query.required.filter(isStopWord)];
-	return { ...query, required, optional };
+	return { ...query, required, optional, stopWords };
 }
 
 /** True if a query's (folded) word also matches the longer words it starts: MIN_PREFIX_CHARS characters or more. Pure. */

@@ -65,6 +65,21 @@ export function titleCoverage(titleWords: number, titleLength: number, queryShar
 	return titleShare * Math.pow(queryShare, COVERAGE_POWER);
 }
 
+/**
+ * Content words of a title (the search's stop words left out) up to which each of its words weighs
+ * TITLE_WEIGHT; a longer title's words share it (LONG_TITLE_WORDS / its length each). A title that
+ * long lists several things (a newsletter's `2022-11-05 Email Fetching, Fancy Templating &
+ * Improved Longform Writing`): one word of it says less about the note than the one word of
+ * `Readwise` or the two of `Auto Link Title`. Stop words are left out so that a guide titled as a
+ * question (`How to add your theme to the community theme store`) keeps its weight.
+ */
+export const LONG_TITLE_WORDS = 6;
+
+/** What a title word's TITLE_WEIGHT loses in a title of `contentWords` content words (LONG_TITLE_WORDS). */
+export function longTitleCut(contentWords: number): number {
+	return contentWords > LONG_TITLE_WORDS ? TITLE_WEIGHT * (1 - LONG_TITLE_WORDS / contentWords) : 0;
+}
+
 /** A term's BM25 body score in one note, plus its fixed title and heading weights. */
 export function fieldScore(value: number, norm: number): number {
 	const tf = value & BODY_COUNT;

@@ -198,3 +198,34 @@ function tokenizeRange(text: string, start: number, stop: number, tokens: Token[
 	flush(index);
 	return tokens;
 }
+
+/** Whether a character code ends a link address written in a note: white space, or what closes a Markdown link, an autolink, a title or a table cell. */
+function endsAddress(code: number): boolean {
+	// ) < > ] " ' ` |
+	return code <= 32 || code === 41 || code === 60 || code === 62 || code === 93 || code === 34 || code === 39 || code === 96 || code === 124;
+}
+
+/**
+ * Which of a note's tokens, taken in text order, its word counts keep: all but a word of a link
+ * address (`https://…`, `obsidian://…`) that an earlier address of the note already held. An
+ * address says where a link points, not what the note is about: badges and footers repeat a
+ * repository's or a path's words in every address, which made a short page seem to say them
+ * ten times. Each of an address's words still counts once, so a note is found by the addresses
+ * it holds (and a phrase in any of them, as the body keeps every token). Pure but for its own
+ * memory of the words seen.
+ */
+export function repeatedAddressWords(text: string): (token: Token) => boolean {
+	let addressEnd = -1;
+	const seen = new Set<string>();
+	return (token) => {
+		if (token.start >= addressEnd) {
+			if (!text.startsWith("://", token.end)) return true;
+			let end = token.end + 3;
+			while (end < text.length && !endsAddress(text.charCodeAt(end))) end++;
+			addressEnd = end;
+		}
+		if (seen.has(token.value)) return false;
+		seen.add(token.value);
+		return true;
+	};
+}

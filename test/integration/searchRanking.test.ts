@@ -63,14 +63,17 @@ const FASTIFY_MRR = 0.88;
  * 0.715 when written; 0.842 / 0.724 after an alias holding every query word covering the query
  * like a title; 0.930 / 0.765 after a note named by some query words competing with the notes
  * holding them all. The Hub's development set (bench/obsidianHubDevQueries.ts, other questions
- * over the same vault, written for looking at misses): 0.776 / 0.709 when written, 0.918 / 0.844 after.
+ * over the same vault, written for looking at misses): 0.776 / 0.709 when written, 0.918 / 0.844 after;
+ * with 59 more questions 0.917 / 0.873 (108), with 21 more over the category lists 0.876 / 0.822 (129);
+ * 0.876 / 0.839 once a link address's repeated words count once and a long title's words weigh
+ * less (the held-out set 0.930 / 0.770 then).
  */
 const OBSIDIAN_HELP_SUCCESS_AT_3 = 0.92;
 const OBSIDIAN_HELP_MRR = 0.87;
 const OBSIDIAN_HUB_SUCCESS_AT_3 = 0.92;
 const OBSIDIAN_HUB_MRR = 0.76;
-const OBSIDIAN_HUB_DEV_SUCCESS_AT_3 = 0.91;
-const OBSIDIAN_HUB_DEV_MRR = 0.84;
+const OBSIDIAN_HUB_DEV_SUCCESS_AT_3 = 0.86;
+const OBSIDIAN_HUB_DEV_MRR = 0.83;
 
 /** The vault's folder, or null where it was not fetched: the test is then skipped (its name says how to fetch it). */
 function fetchedVault(find: () => string): string | null {

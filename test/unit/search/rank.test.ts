@@ -1,6 +1,6 @@
 import { SearchEngine } from "../../../src/search/engine";
 import { parseQuery } from "../../../src/search/query";
-import { fieldScore, memoized, onceEach, titleCoverage } from "../../../src/search/rank";
+import { fieldScore, longTitleCut, memoized, onceEach, titleCoverage } from "../../../src/search/rank";
 import fc from "fast-check";
 import { BODY_COUNT, IN_HEADING, IN_TITLE } from "../../../src/search/postingValues";
 
@@ -42,6 +42,29 @@ describe("ranking rules that hold whatever the weights", () => {
 		expect(fieldScore(1 | IN_TITLE, 1)).toBeGreaterThan(fieldScore(1, 1));
 		expect(fieldScore(1 | IN_HEADING, 1)).toBeGreaterThan(fieldScore(1, 1));
 		expect(fieldScore(3, 2)).toBeLessThan(fieldScore(3, 1));
+	});
+
+	test("a word of a long title weighs less than a word of a short one", () => {
+		expect(longTitleCut(12)).toBeGreaterThan(longTitleCut(8));
+		expect(longTitleCut(8)).toBeGreaterThan(0);
+		expect(longTitleCut(3)).toBe(0);
+		expect(longTitleCut(1)).toBe(0);
+	});
+
+	test("a note titled by the query's word ranks above a newsletter whose long title lists it among other things", async () => {
+		const engine = new SearchEngine();
+		const newsletter = "This week: readwise highlights syncing, a minimal editor, and more. Sync your highlights. Readwise is here.";
+		engine.index.add(
+			"2021-08-14 Highlights Syncing and a Minimal Editor GUI for Everyone.md",
+			"2021-08-14 Highlights Syncing and a Minimal Editor GUI for Everyone",
+			1,
+			newsletter,
+			[],
+		);
+		engine.index.add("Readwise.md", "Readwise", 1, "Sync your Readwise highlights into the vault.", []);
+		for (let index = 0; index < 20; index++) engine.index.add(`Other ${index}.md`, `Other ${index}`, 1, "Unrelated words.", []);
+		const answer = await engine.search(parseQuery("sync readwise highlights"), null, 10, async () => "");
+		expect(answer.results[0]?.path).toBe("Readwise.md");
 	});
 
 	test("memoized answers as the stemmer does, asking it once per word; no stemmer stays none", () => {

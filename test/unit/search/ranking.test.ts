@@ -98,6 +98,28 @@ describe("phrases in the packed bodies", () => {
 	});
 });
 
+describe("link addresses", () => {
+	const badges = Array.from({ length: 10 }, (_, index) => `![badge ${index}](https://img.example.com/kanban/kanban-board/${index})`).join("\n");
+
+	test("a word a note's addresses repeat counts once: a page saying it in prose twice ranks above a badge-heavy page", async () => {
+		const docs: Doc[] = [
+			{ path: "Badges.md", text: `A plugin page.\n${badges}`, modified: 9 },
+			{ path: "Boards.md", text: "How I plan with a kanban board: one kanban for each project.", modified: 1 },
+		];
+		expect(await paths(docs, "kanban")).toEqual(["Boards.md", "Badges.md"]);
+	});
+
+	test("a word only an address holds still finds the note", async () => {
+		expect(await paths([{ path: "Badges.md", text: `A plugin page.\n${badges}` }], "example")).toEqual(["Badges.md"]);
+	});
+
+	test("a phrase is found in an address whose words an earlier address held, and not across it", async () => {
+		const text = "See [first](https://example.com/garden/plan) and [second](https://example.com/garden/tools) now.";
+		expect(await paths([{ path: "Links.md", text }], '"garden tools"')).toEqual(["Links.md"]);
+		expect(await paths([{ path: "Links.md", text }], '"second tools"')).toEqual([]);
+	});
+});
+
 describe("title matches", () => {
 	test("the note titled `dataview` ranks first, above notes that say dataview far more often or hold it in a longer title", async () => {
 		const docs: Doc[] = [
@@ -114,6 +136,15 @@ describe("title matches", () => {
 			{ path: "The raised bed.md", text: "Built in May.", modified: 1 },
 		];
 		expect(await paths(docs, "the raised bed")).toEqual(["The raised bed.md", "Gardening diary.md"]);
+	});
+
+	test("a long title's words weigh less, its stop words not counted: a question-like guide keeps its title's weight", async () => {
+		const body = "Notes on the theme store.";
+		const docs: Doc[] = [
+			{ path: "Add theme store news graph canvas sync tips.md", text: body, modified: 9 },
+			{ path: "How to add your theme to the store.md", text: body, modified: 1 },
+		];
+		expect(await paths(docs, "theme store")).toEqual(["How to add your theme to the store.md", "Add theme store news graph canvas sync tips.md"]);
 	});
 
 	test("of two titles holding the word, the one the query covers more of ranks higher", async () => {
