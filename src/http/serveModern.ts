@@ -66,7 +66,7 @@ export async function serveModern<S extends EndpointPolicy>(admitted: AdmittedRe
 	}
 }
 
-/** The methods served directly: those with no client capability they need and no stream they open. */
+/** The methods served directly: those with no client capability they need and no stream they open (`ping` is not one at 2026-07-28). */
 const DIRECT_METHODS: ReadonlySet<string> = new Set([
 	"tools/call",
 	"tools/list",
@@ -76,7 +76,6 @@ const DIRECT_METHODS: ReadonlySet<string> = new Set([
 	"prompts/list",
 	"prompts/get",
 	"completion/complete",
-	"ping",
 ]);
 
 /** The body field the Mcp-Name header must repeat, by method (the SDK's MCP_NAME_HEADER_SOURCE, for the methods above). */
