@@ -74,7 +74,7 @@ export class ExchangeTransport extends PerRequestHTTPServerTransport implements 
 	private dispatching = false;
 
 	constructor(classification: MessageClassification = { era: "legacy" }) {
-		super({ classification, responseMode: "json" });
+		super({ classification });
 	}
 
 	override start(): Promise<void> {
