@@ -77,6 +77,19 @@ describe("2026-07-28 requests answered by a pooled server directly, beside the S
 		}
 	});
 
+	test("an answer over the answer cap is replaced alike, by a short error with the request's id", async () => {
+		const capped = await startService(vault, { httpDeadlines: { maxResponseBodyBytes: 300 } });
+		try {
+			const token = capped.tokens.read ?? "";
+			const read = REQUESTS[0] as ModernRequest;
+			const direct = await send(capped, token, read, "application/json");
+			expect(seen(direct)).toEqual(seen(await send(capped, token, read, "application/json; charset=utf-8")));
+			expect(JSON.parse(direct.body)).toMatchObject({ id: 1, error: { message: expect.stringContaining("over 300 bytes") as unknown } });
+		} finally {
+			await capped.stop();
+		}
+	});
+
 	test("a pooled server lent to the SDK's handler meanwhile (discovery, a subscription) still answers the next request directly", async () => {
 		const token = running.tokens.read ?? "";
 		const read = REQUESTS[0] as ModernRequest;
