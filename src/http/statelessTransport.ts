@@ -62,8 +62,8 @@ function isParsedRequest(message: JSONRPCMessage): message is JSONRPCMessage & {
  * 2026-07-28 revision only when it is connected to that kind of transport classified at that
  * revision. Classified so, it keeps a pooled server bound to 2026-07-28 for its life, and each
  * 2026-07-28 request's classification goes with its message, as the SDK's own transport sends it.
- * Unclassified (2025-era traffic) it binds nothing. Every method the SDK's transport has is
- * replaced here, so nothing of its single-use state is ever read.
+ * Unclassified (2025-era traffic) it binds nothing. The methods the protocol layer calls (start,
+ * send, close) are all replaced here, so nothing of that transport's single-use state is read.
  */
 export class ExchangeTransport extends PerRequestHTTPServerTransport implements Transport {
 	private exchange: Exchange | null = null;
