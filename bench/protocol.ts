@@ -180,7 +180,7 @@ export async function benchProtocolCost(ours: ProtocolServer, loadSeconds: numbe
 		rows.push({ metric: "trivial call p95, this server − bare", value: percentile(oursMs, 0.95) - percentile(bareMs, 0.95), unit: "ms" });
 		// CPU time is less noisy than wall time on a shared machine: what this server spends per call beyond the bare one.
 		rows.push({ metric: "trivial call CPU per call, this server − bare", value: (oursCpu - bareCpu) / LATENCY_REQUESTS, unit: "ms" });
-		// 2026-07-28 goes through the SDK's own handler (web Request and Response, a connect per request).
+		// 2026-07-28: the SDK's checks (classifyInboundRequest) and its protocol layer on a server kept connected (http/serveModern.ts).
 		rows.push({ metric: "trivial call at 2026-07-28 p50, this server − bare", value: percentile(modernMs, 0.5) - percentile(bareMs, 0.5), unit: "ms" });
 		rows.push({ metric: "trivial call at 2026-07-28 CPU per call, this server − bare", value: (modernCpu - bareCpu) / LATENCY_REQUESTS, unit: "ms" });
 
@@ -194,7 +194,7 @@ export async function benchProtocolCost(ours: ProtocolServer, loadSeconds: numbe
 			unit: "×",
 		});
 		rows.push({ metric: `trivial call, ${LOAD_CONNECTIONS} clients: this server's non-2xx answers`, value: ourLoad.non2xx, unit: "" });
-		// The 2026-07-28 path under the same load: the SDK's handler, a connect per request.
+		// The 2026-07-28 path under the same load.
 		const modernLoad = await loadFromOutside(ours.port, ours.token, MODERN_TRIVIAL_CALL, loadSeconds, MODERN_HEADERS);
 		rows.push({
 			metric: `trivial call at 2026-07-28, ${LOAD_CONNECTIONS} clients: this server ÷ bare`,

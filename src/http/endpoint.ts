@@ -26,7 +26,7 @@ export interface McpEndpoint {
 
 /** The node:http request listener for the whole server: refusals first, then one stateless MCP exchange. */
 export function createMcpEndpoint<S extends EndpointPolicy>(deps: EndpointDeps<S>): McpEndpoint {
-	const modernServers = new WeakMap<Request, () => McpServer>();
+	const modernServers = new WeakMap<Request, () => Promise<McpServer>>();
 	const state: EndpointState<S> = {
 		deps,
 		deadlinesAndCaps: httpDeadlinesAndCaps(deps.deadlinesAndCaps),

@@ -73,7 +73,7 @@ export interface EndpointState<S extends EndpointPolicy> {
 	/** The SDK's 2026-07-28 handler; each request's server comes from `modernServers`. */
 	modern: McpHttpHandler;
 	/** The server factory of each modern request being answered, by the web request the SDK hands back to the factory. */
-	modernServers: WeakMap<Request, () => McpServer>;
+	modernServers: WeakMap<Request, () => Promise<McpServer>>;
 	/** The open subscriptions/listen streams; null when no feed is given. */
 	listens: ListenStreams | null;
 }

@@ -6,7 +6,7 @@ import { findTokenRecord, type TokenRecord } from "../auth/tokens";
  * The revision the SDK's 2026-07-28 handler serves, beside the 2025 (and 2024) revisions it lists
  * in SUPPORTED_PROTOCOL_VERSIONS (its list of modern revisions is not exported).
  */
-const MODERN_PROTOCOL_VERSION = "2026-07-28";
+export const MODERN_PROTOCOL_VERSION = "2026-07-28";
 
 const UNSUPPORTED_PROTOCOL_VERSION: number = ProtocolErrorCode.UnsupportedProtocolVersion;
 

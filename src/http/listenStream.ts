@@ -92,7 +92,7 @@ export class ListenStreams {
 		res: ServerResponse,
 		grant: Grant,
 		json: unknown,
-		lend: () => ListenServerLoan,
+		lend: () => ListenServerLoan | Promise<ListenServerLoan>,
 		releasePlace: () => void,
 		maxUnreadBytes: number,
 	): Promise<void> {
@@ -118,8 +118,8 @@ export class ListenStreams {
 		let loan: ListenServerLoan | null = null;
 		try {
 			handler = createMcpHandler(
-				() => {
-					loan = lend();
+				async () => {
+					loan = await lend();
 					return loan.server;
 				},
 				{

@@ -1,17 +1,7 @@
-import type { McpServer } from "@modelcontextprotocol/server";
 import type { AdmittedRequest, EndpointPolicy, EndpointState } from "./endpointState";
+import { connectExchangeTransport, exchangeTransportOf } from "./exchangeTransports";
 import { dropIfUnreadWithin, failRequest, jsonRpcError, sendJson, sendJsonText } from "./replies";
-import { checkMessages, ExchangeTransport, type Exchange } from "./statelessTransport";
-
-/** Each pooled MCP server's transport, connected the first time the server is lent and kept for its life. */
-const transports = new WeakMap<McpServer, ExchangeTransport>();
-
-async function connectedTransport(server: McpServer): Promise<ExchangeTransport> {
-	const transport = new ExchangeTransport();
-	transports.set(server, transport);
-	await server.connect(transport);
-	return transport;
-}
+import { checkMessages, type Exchange } from "./statelessTransport";
 
 /**
  * Answers a 2025-era request (one message or a batch) through our own stateless transport on a
@@ -30,7 +20,8 @@ export async function serveLegacy<S extends EndpointPolicy>(admitted: AdmittedRe
 	let exchange: Exchange | null = null;
 	try {
 		// Only a server lent for the first time waits to be connected (an await costs a turn even when nothing is pending).
-		const transport = transports.get(lent.server) ?? (await connectedTransport(lent.server));
+		const transport = exchangeTransportOf(lent.server) ?? (await connectExchangeTransport(lent.server));
+		if (transport === null) throw new Error("A 2025-era server was lent while connected to another transport.");
 		exchange = transport.serve(checked.messages, checked.requests, deadlinesAndCaps.maxResponseBodyBytes, (_answers, body) => {
 			sendJsonText(res, 200, body);
 			// Once the answer is written, a client that does not read it would keep its place and the

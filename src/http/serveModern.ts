@@ -1,12 +1,22 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { classifyInboundRequest, type JSONRPCRequest, type McpServer, type MessageClassification } from "@modelcontextprotocol/server";
+import { connectExchangeTransport, disconnectExchangeTransport, exchangeTransportOf } from "./exchangeTransports";
+import { MODERN_PROTOCOL_VERSION } from "./guard";
 import { webRequestOf } from "./listenStream";
 import type { AdmittedRequest, EndpointPolicy, EndpointState, LentServer } from "./endpointState";
+import type { HttpDeadlinesAndCaps } from "./deadlinesAndCaps";
 import { answerTooLarge, dropIfUnreadWithin, failRequest, JSON_RPC_METHOD_NOT_FOUND, sendJson } from "./replies";
 
 /**
- * Answers a 2026-07-28 request through the SDK's handler, which checks the request's `_meta`
- * envelope and standard headers (MCP-Protocol-Version, Mcp-Method, Mcp-Name) against its body and
- * answers `server/discover`. Its server comes from the same pool as every other request's; the SDK
- * connects it to a transport for this one exchange and disconnects it once the answer is out.
+ * Answers a 2026-07-28 request. The SDK's handler checks the request's `_meta` envelope and
+ * standard headers (MCP-Protocol-Version, Mcp-Method, Mcp-Name) against its body and answers
+ * `server/discover`; it takes a web `Request`, connects a server to a new transport, answers with
+ * a web `Response` and disconnects the server again, which cost about twice the CPU of the whole
+ * 2025 path. So a request that those checks certainly let through (`directRoute`) goes straight
+ * to a pooled server that stays connected to its own transport, as a 2025 request does, through
+ * the same registered handlers and the SDK's own protocol layer; everything else, and any request
+ * the SDK's checks before a handler answer, goes to the SDK's handler. Either way one server
+ * from the pool serves the request.
  */
 export async function serveModern<S extends EndpointPolicy>(admitted: AdmittedRequest<S>, state: EndpointState<S>): Promise<void> {
 	const { req, res, grant, settings, json, releasePlace } = admitted;
@@ -17,7 +27,12 @@ export async function serveModern<S extends EndpointPolicy>(admitted: AdmittedRe
 			res,
 			grant,
 			json,
-			() => deps.lendServer(grant, settings, "modern", releasePlace),
+			async () => {
+				// The SDK's handler reads the server's capabilities and closes it: it must not be connected to its own transport.
+				const loan = deps.lendServer(grant, settings, "modern", releasePlace);
+				await disconnectExchangeTransport(loan.server);
+				return loan;
+			},
 			releasePlace,
 			deadlinesAndCaps.maxResponseBodyBytes,
 		);
@@ -37,50 +52,184 @@ export async function serveModern<S extends EndpointPolicy>(admitted: AdmittedRe
 		});
 		return;
 	}
+	let lent: LentServer | null = null;
+	const lend = (): LentServer => (lent ??= deps.lendServer(grant, settings, "modern", releasePlace));
+	try {
+		const route = directRoute(req, json);
+		if (route !== null && (await serveDirectly(res, lend().server, route, deadlinesAndCaps))) return;
+		await serveThroughSdk(admitted, state, lend);
+	} catch (error) {
+		failRequest(res, deps.logger, error);
+	} finally {
+		const served = lent as LentServer | null;
+		if (served) await served.release();
+	}
+}
+
+/** The methods served directly: those with no client capability they need and no stream they open (`ping` is not one at 2026-07-28). */
+const DIRECT_METHODS: ReadonlySet<string> = new Set([
+	"tools/call",
+	"tools/list",
+	"resources/read",
+	"resources/list",
+	"resources/templates/list",
+	"prompts/list",
+	"prompts/get",
+	"completion/complete",
+]);
+
+/** The body field the Mcp-Name header must repeat, by method (the SDK's MCP_NAME_HEADER_SOURCE, for the methods above). */
+const NAME_HEADER_SOURCES: Readonly<Record<string, "name" | "uri">> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+
+/** The prefix of an Mcp-Name value sent in Base64 (SEP-2243); such a value is left to the SDK to decode. */
+const BASE64_NAME_PREFIX = "=?base64?";
+
+/** A 2026-07-28 request the SDK's handler would let through to its handler, with its classification. */
+interface DirectRoute {
+	message: JSONRPCRequest;
+	classification: MessageClassification;
+}
+
+/**
+ * The request and its classification when every check the SDK's handler makes before a handler
+ * runs certainly passes; otherwise null (the SDK's handler then answers it, pass or refuse). The
+ * checks are the SDK's own where it exports them (`classifyInboundRequest`: the JSON-RPC shape, the
+ * `_meta` envelope, the MCP-Protocol-Version and Mcp-Method headers against the body); where it
+ * does not, a narrower rule than its own: Content-Type exactly `application/json`, both headers
+ * present and equal to the body, Mcp-Name equal to the body's name or URI as sent (no Base64), one
+ * of the methods above. Not checked here because this server never has them: tools whose input
+ * schema declares `x-mcp-header` parameters (`serveDirectly` checks) or a scope challenge. Pure.
+ */
+export function directRoute(req: IncomingMessage, json: unknown): DirectRoute | null {
+	const { headers } = req;
+	if (req.method !== "POST" || headers["content-type"] !== "application/json") return null;
+	if (json === null || typeof json !== "object" || Array.isArray(json)) return null;
+	const { method, params } = json as { method?: unknown; params?: unknown };
+	const versionHeader = headers["mcp-protocol-version"];
+	const methodHeader = headers["mcp-method"];
+	const nameHeader = headers["mcp-name"];
+	if (typeof method !== "string" || !DIRECT_METHODS.has(method) || versionHeader !== MODERN_PROTOCOL_VERSION || methodHeader !== method) return null;
+	if (nameHeader !== undefined && typeof nameHeader !== "string") return null;
+	const nameSource = NAME_HEADER_SOURCES[method];
+	if (nameSource !== undefined) {
+		const named = params !== null && typeof params === "object" ? (params as Record<string, unknown>)[nameSource] : undefined;
+		if (typeof named !== "string" || nameHeader !== named || named.startsWith(BASE64_NAME_PREFIX)) return null;
+	}
+	const outcome = classifyInboundRequest({
+		httpMethod: "POST",
+		protocolVersionHeader: versionHeader,
+		mcpMethodHeader: methodHeader,
+		...(nameHeader === undefined ? {} : { mcpNameHeader: nameHeader }),
+		body: json,
+	});
+	if (outcome.kind !== "modern" || outcome.messageKind !== "request" || outcome.classification.revision !== MODERN_PROTOCOL_VERSION) return null;
+	return { message: outcome.message, classification: outcome.classification };
+}
+
+/** Whether a tool's input schema declares parameters carried in Mcp-Param headers, which only the SDK's handler checks; by server, then tool. */
+const declaresParamHeaders = new WeakMap<McpServer, Map<string, boolean>>();
+
+function needsParamHeaderCheck(server: McpServer, message: JSONRPCRequest): boolean {
+	if (message.method !== "tools/call") return false;
+	const name = (message.params as { name: string }).name;
+	const known = declaresParamHeaders.get(server) ?? new Map<string, boolean>();
+	declaresParamHeaders.set(server, known);
+	let declares = known.get(name);
+	if (declares === undefined) {
+		declares = JSON.stringify(server.toolInputSchemaJson(name) ?? {}).includes('"x-mcp-header"');
+		known.set(name, declares);
+	}
+	return declares;
+}
+
+/** The SDK's HTTP status for a handler's error answer: 400 for a missing client capability (-32021), which the spec ties to the error itself; 200 for every other answer. */
+const MISSING_CLIENT_CAPABILITY = -32021;
+
+/**
+ * Serves a request `directRoute` let through on the server's own transport, classified as the
+ * SDK's transport would classify it. False when nothing was answered and the SDK's handler is to
+ * answer instead: the server does not bind to the revision, a tool takes Mcp-Param headers, or
+ * the SDK's checks before a handler answered (an unknown method, a refused envelope).
+ */
+async function serveDirectly(res: ServerResponse, server: McpServer, route: DirectRoute, deadlinesAndCaps: HttpDeadlinesAndCaps): Promise<boolean> {
+	if (needsParamHeaderCheck(server, route.message)) return false;
+	const transport = exchangeTransportOf(server) ?? (await connectExchangeTransport(server, route.classification));
+	if (transport === null) return false;
+	// The cap is the 2026-07-28 one (answerTooLarge), applied to the answer below.
+	const exchange = transport.serve(
+		[route.message],
+		1,
+		Infinity,
+		([answer], body) => {
+			const refused = answer !== undefined && "error" in answer && answer.error.code === MISSING_CLIENT_CAPABILITY;
+			writeAnswer(res, refused ? 400 : 200, { "content-type": "application/json" }, body, route.message.id, deadlinesAndCaps);
+		},
+		{ classification: route.classification },
+	);
+	res.once("close", () => exchange.abandon());
+	await exchange.finished;
+	// The server goes back for another request once it has answered every call it started.
+	await transport.whenIdle();
+	return !exchange.answeredBeforeHandler;
+}
+
+/**
+ * Answers through the SDK's handler, which connects the server to its own transport for this one
+ * request (so a server kept connected is let go first) and disconnects it once the answer is out.
+ */
+async function serveThroughSdk<S extends EndpointPolicy>(admitted: AdmittedRequest<S>, state: EndpointState<S>, lend: () => LentServer): Promise<void> {
+	const { req, res, json } = admitted;
 	const clientGone = new AbortController();
 	const onClose = () => clientGone.abort();
 	res.once("close", onClose);
 	// The URL is this endpoint's own, never built from the Host header a client sent.
 	const request = webRequestOf(req, clientGone.signal);
-	let lent: LentServer | null = null;
+	let lentServer: McpServer | null = null;
 	let disconnected: Promise<void> = Promise.resolve();
-	state.modernServers.set(request, () => {
-		lent = deps.lendServer(grant, settings, "modern", releasePlace);
-		const low = lent.server.server;
+	state.modernServers.set(request, async () => {
+		const { server } = lend();
+		await disconnectExchangeTransport(server);
+		lentServer = server;
+		const low = server.server;
 		disconnected = new Promise((resolve) => (low.onclose = () => resolve()));
-		return lent.server;
+		return server;
 	});
 	try {
 		const response = await state.modern.fetch(request, { parsedBody: json });
-		let text = await response.text();
-		let bytes = Buffer.byteLength(text);
-		// The same cap as a 2025 exchange's: the SDK's handler has none of its own.
-		if (bytes > deadlinesAndCaps.maxResponseBodyBytes) {
-			text = JSON.stringify(answerTooLarge((json as { id?: unknown }).id ?? null, deadlinesAndCaps.maxResponseBodyBytes));
-			bytes = Buffer.byteLength(text);
-		}
-		if (!res.destroyed) {
-			const headers: Record<string, string | number> = {};
-			response.headers.forEach((value, name) => (headers[name] = value));
-			if (text === "") res.writeHead(response.status, headers).end();
-			else {
-				headers["Content-Length"] = bytes;
-				res.writeHead(response.status, headers);
-				res.end(text);
-				dropIfUnreadWithin(res, deadlinesAndCaps.responseWriteMs);
-			}
-		}
-	} catch (error) {
-		failRequest(res, deps.logger, error);
+		const headers: Record<string, string | number> = {};
+		response.headers.forEach((value, name) => (headers[name] = value));
+		writeAnswer(res, response.status, headers, await response.text(), (json as { id?: unknown }).id ?? null, state.deadlinesAndCaps);
 	} finally {
 		res.off("close", onClose);
-		const served = lent as LentServer | null;
-		if (served) {
-			// The SDK disconnects the server once the answer is out; a server still connected cannot be lent again.
-			if (served.server.server.transport !== undefined) await disconnected;
-			await served.release();
-		}
+		const served = lentServer as McpServer | null;
+		// The SDK disconnects the server once the answer is out; a server still connected cannot be lent again.
+		if (served && served.server.transport !== undefined) await disconnected;
 	}
+}
+
+/** Writes a 2026-07-28 answer, with the same cap as a 2025 exchange's (the SDK's handler has none of its own). */
+function writeAnswer(
+	res: ServerResponse,
+	status: number,
+	headers: Record<string, string | number>,
+	body: string,
+	id: unknown,
+	deadlinesAndCaps: HttpDeadlinesAndCaps,
+): void {
+	let text = body;
+	let bytes = Buffer.byteLength(text);
+	if (bytes > deadlinesAndCaps.maxResponseBodyBytes) {
+		text = JSON.stringify(answerTooLarge(id, deadlinesAndCaps.maxResponseBodyBytes));
+		bytes = Buffer.byteLength(text);
+	}
+	if (res.destroyed) return;
+	if (text === "") {
+		res.writeHead(status, headers).end();
+		return;
+	}
+	res.writeHead(status, { ...headers, "Content-Length": bytes });
+	res.end(text);
+	dropIfUnreadWithin(res, deadlinesAndCaps.responseWriteMs);
 }
 
 function isListenRequest(json: unknown): boolean {

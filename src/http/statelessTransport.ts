@@ -1,7 +1,9 @@
 import {
 	isInitializeRequest,
 	parseJSONRPCMessage,
+	PerRequestHTTPServerTransport,
 	type JSONRPCMessage,
+	type MessageClassification,
 	type MessageExtraInfo,
 	type RequestId,
 	type Transport,
@@ -55,31 +57,43 @@ function isParsedRequest(message: JSONRPCMessage): message is JSONRPCMessage & {
  * megabytes, all built at once and then held for a client that does not read. So the calls of a
  * batch run one after another, and once the answers so far pass `maxBytes`, each further call is
  * not run: its answer is a short JSON-RPC error with the same id.
+ *
+ * It is the SDK's per-request transport by kind, though not by use: the SDK binds a server to the
+ * 2026-07-28 revision only when it is connected to that kind of transport classified at that
+ * revision. Classified so, it keeps a pooled server bound to 2026-07-28 for its life, and each
+ * 2026-07-28 request's classification goes with its message, as the SDK's own transport sends it.
+ * Unclassified (2025-era traffic) it binds nothing. The methods the protocol layer calls (start,
+ * send, close) are all replaced here, so nothing of that transport's single-use state is read.
  */
-export class ExchangeTransport implements Transport {
-	onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
-	onclose?: () => void;
-	onerror?: (error: Error) => void;
-
+export class ExchangeTransport extends PerRequestHTTPServerTransport implements Transport {
 	private exchange: Exchange | null = null;
 	/** Requests handed to the server and not yet answered, of this exchange or one abandoned. */
 	private outstanding = 0;
 	private idle: () => void = () => undefined;
+	/** True while a request is being handed to the server: an answer sent meanwhile came from the SDK's checks before any handler ran. */
+	private dispatching = false;
 
-	start(): Promise<void> {
+	constructor(classification: MessageClassification = { era: "legacy" }) {
+		super({ classification });
+	}
+
+	override start(): Promise<void> {
 		return Promise.resolve();
 	}
 
 	/**
 	 * Serves one POST's messages: notifications at once, requests one at a time. Resolves once every
 	 * answer is handed to `onAnswers`, or the exchange is abandoned (the client went away).
+	 * `classified` goes with every message: a 2026-07-28 request's classification. Such an exchange
+	 * withholds an answer the SDK's checks give before any handler runs (`answeredBeforeHandler`):
+	 * the SDK's HTTP handler answers those, with its own HTTP statuses.
 	 */
-	serve(messages: readonly JSONRPCMessage[], requests: number, maxBytes: number, onAnswers: AnswersListener): Exchange {
-		const exchange = new Exchange(requests, maxBytes, onAnswers, (id) => this.cancel(id));
+	serve(messages: readonly JSONRPCMessage[], requests: number, maxBytes: number, onAnswers: AnswersListener, classified?: MessageExtraInfo): Exchange {
+		const exchange = new Exchange(requests, maxBytes, onAnswers, (id) => this.cancel(id), classified);
 		this.exchange = exchange;
 		for (const message of messages) {
 			if (isParsedRequest(message)) exchange.waiting.push(message);
-			else this.onmessage?.(message);
+			else this.onmessage?.(message, classified);
 		}
 		if (requests === 0) exchange.settle();
 		this.runNext();
@@ -92,13 +106,16 @@ export class ExchangeTransport implements Transport {
 		return new Promise((resolve) => (this.idle = resolve));
 	}
 
-	send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
+	override send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
 		// Notifications and requests to the client have no stream to go on in a plain JSON answer.
 		if (!isAnswer(message)) return Promise.resolve();
 		this.outstanding -= 1;
 		const exchange = this.exchange;
 		if (exchange && !exchange.abandoned) {
-			exchange.add(message);
+			if (this.dispatching && exchange.classified !== undefined) {
+				exchange.answeredBeforeHandler = true;
+				exchange.settle();
+			} else exchange.add(message);
 			if (message.id === exchange.running) {
 				exchange.running = null;
 				this.runNext();
@@ -108,7 +125,7 @@ export class ExchangeTransport implements Transport {
 		return Promise.resolve();
 	}
 
-	close(): Promise<void> {
+	override close(): Promise<void> {
 		this.exchange?.abandon();
 		this.onclose?.();
 		return Promise.resolve();
@@ -133,8 +150,16 @@ export class ExchangeTransport implements Transport {
 		if (!next) return;
 		exchange.running = next.id;
 		this.outstanding += 1;
-		if (exchange.full) void this.send(leftOut(next.id, exchange.maxBytes));
-		else this.onmessage?.(next);
+		if (exchange.full) {
+			void this.send(leftOut(next.id, exchange.maxBytes));
+			return;
+		}
+		this.dispatching = true;
+		try {
+			this.onmessage?.(next, exchange.classified);
+		} finally {
+			this.dispatching = false;
+		}
 	}
 }
 
@@ -148,6 +173,12 @@ export class Exchange {
 	/** An answer did not fit: the calls still waiting are not run. */
 	full = false;
 	abandoned = false;
+	/**
+	 * A classified exchange's answer came while its request was being handed over, so from the
+	 * SDK's checks before any handler (an unknown method, an envelope it refuses): nothing ran, and
+	 * the answer was withheld.
+	 */
+	answeredBeforeHandler = false;
 	private bytes = 0;
 	private readonly answers: Answer[] = [];
 	/** Each answer as JSON, kept so the body is not serialised a second time once every answer is in. */
@@ -161,6 +192,7 @@ export class Exchange {
 		readonly maxBytes: number,
 		private readonly onAnswers: AnswersListener,
 		private readonly onCancel: (running: RequestId) => void = () => undefined,
+		readonly classified?: MessageExtraInfo,
 	) {}
 
 	add(message: Answer): void {

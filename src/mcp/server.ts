@@ -1,4 +1,4 @@
-import { McpServer, type CallToolResult, type ListToolsResult, type ProtocolEra } from "@modelcontextprotocol/server";
+import { McpServer, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult, type ListToolsResult, type ProtocolEra } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { errorKind, type ActivityLog, type ActivityOutcome, type Logger } from "../activity";
 import { MAX_RESPONSE_BYTES } from "../config/limits";
@@ -54,7 +54,7 @@ function inputSchemaOf(tool: ToolDescriptor): z.ZodObject {
 export function createMcpServer(ctx: ToolContext, deps: McpServerDeps): McpServer {
 	const tools = toolsForGrant(ctx);
 	return buildServer(
-		{ tools, serverVersion: ctx.serverVersion, withResources: readsNoteText(tools), withPrompts: hasPrompts(ctx, tools), notifies: false },
+		{ tools, serverVersion: ctx.serverVersion, withResources: readsNoteText(tools), withPrompts: hasPrompts(ctx, tools), notifies: false, modern: false },
 		() => ctx,
 		deps,
 		(work) => work,
@@ -104,7 +104,7 @@ export class McpServerPool {
 		// ("modern" is 2026-07-28; the SDK binds an instance to one era), its tool names, in order, and the version it reports.
 		const withPrompts = hasPrompts(ctx, tools);
 		const key = `${era}\n${ctx.serverVersion}\n${withPrompts ? "prompts" : ""}\n${tools.map((tool) => tool.name).join(",")}`;
-		const slot = this.idle.get(key)?.pop() ?? this.newSlot(tools, ctx.serverVersion, withPrompts, era === "modern" && this.notifiesAtModern);
+		const slot = this.idle.get(key)?.pop() ?? this.newSlot(tools, ctx.serverVersion, withPrompts, era);
 		slot.ctx = ctx;
 		return {
 			server: slot.server,
@@ -118,7 +118,7 @@ export class McpServerPool {
 		};
 	}
 
-	private newSlot(tools: readonly ToolDescriptor[], serverVersion: string, withPrompts: boolean, notifies: boolean): ServerSlot {
+	private newSlot(tools: readonly ToolDescriptor[], serverVersion: string, withPrompts: boolean, era: ProtocolEra): ServerSlot {
 		const running = new Set<Promise<unknown>>();
 		const slot: ServerSlot = { server: null as unknown as McpServer, ctx: null, running };
 		const contextOf = () => {
@@ -130,7 +130,9 @@ export class McpServerPool {
 			void work.finally(() => running.delete(work)).catch(() => undefined);
 			return work;
 		};
-		slot.server = buildServer({ tools, serverVersion, withResources: readsNoteText(tools), withPrompts, notifies }, contextOf, this.deps, track);
+		const modern = era === "modern";
+		const shape = { tools, serverVersion, withResources: readsNoteText(tools), withPrompts, notifies: modern && this.notifiesAtModern, modern };
+		slot.server = buildServer(shape, contextOf, this.deps, track);
 		return slot;
 	}
 }
@@ -144,7 +146,17 @@ interface ServerShape {
 	withPrompts: boolean;
 	/** Its capabilities say list changes and note updates are sent (on subscriptions/listen streams, 2026-07-28 only). */
 	notifies: boolean;
+	/** It serves 2026-07-28 requests. */
+	modern: boolean;
 }
+
+/**
+ * The revisions a 2026-07-28 server lists: the SDK's own list plus 2026-07-28, as the SDK's HTTP
+ * handler makes it on the first request it serves. Listed from the start, the server binds to
+ * 2026-07-28 when connected to a transport classified so (http/statelessTransport.ts), and stays
+ * connected between requests instead of being connected for each.
+ */
+const MODERN_SERVER_VERSIONS = [...SUPPORTED_PROTOCOL_VERSIONS, "2026-07-28"];
 
 function buildServer(
 	shape: ServerShape,
@@ -152,10 +164,14 @@ function buildServer(
 	deps: McpServerDeps,
 	track: (work: Promise<CallToolResult>) => Promise<CallToolResult>,
 ): McpServer {
-	const { tools, serverVersion, withResources, withPrompts, notifies } = shape;
+	const { tools, serverVersion, withResources, withPrompts, notifies, modern } = shape;
 	const server = new McpServer(
 		{ name: "vault-mcp", title: "Vault MCP", version: serverVersion },
-		{ instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {}, ...(withResources ? { resources: {} } : {}) } },
+		{
+			instructions: SERVER_INSTRUCTIONS,
+			capabilities: { tools: {}, ...(withResources ? { resources: {} } : {}) },
+			...(modern ? { supportedProtocolVersions: MODERN_SERVER_VERSIONS } : {}),
+		},
 	);
 	// Resources are notes' text: a caller denied read_note is offered none (the methods are unknown to it, as a denied tool is).
 	if (withResources) registerNoteResources(server, contextOf);

@@ -1,0 +1,120 @@
+import { mcpHeaders, rawRequest, type RawResponse } from "../helpers/http";
+import { startService, type RunningService } from "../helpers/service";
+import { makeVault, removeDir } from "../helpers/vault";
+
+const MODERN = "2026-07-28";
+const ENVELOPE = {
+	"io.modelcontextprotocol/protocolVersion": MODERN,
+	"io.modelcontextprotocol/clientInfo": { name: "direct-test", version: "1" },
+	"io.modelcontextprotocol/clientCapabilities": {},
+};
+
+/** One 2026-07-28 request: its body and standard headers. */
+interface ModernRequest {
+	label: string;
+	method: string;
+	params?: Record<string, unknown>;
+	/** The Mcp-Name header, when the method takes one. */
+	name?: string;
+}
+
+const REQUESTS: ModernRequest[] = [
+	{ label: "a read", method: "tools/call", params: { name: "read_note", arguments: { path: "Alpha" } }, name: "read_note" },
+	{ label: "a note that is not there", method: "tools/call", params: { name: "read_note", arguments: { path: "Nowhere" } }, name: "read_note" },
+	{ label: "arguments zod refuses", method: "tools/call", params: { name: "read_note", arguments: { path: 7 } }, name: "read_note" },
+	{ label: "an unknown tool", method: "tools/call", params: { name: "no_such_tool", arguments: {} }, name: "no_such_tool" },
+	{ label: "a search", method: "tools/call", params: { name: "search_notes", arguments: { query: "alpha" } }, name: "search_notes" },
+	{ label: "the tool list", method: "tools/list" },
+	{ label: "a resource", method: "resources/read", params: { uri: "vault-mcp://note/Alpha.md" }, name: "vault-mcp://note/Alpha.md" },
+	{ label: "the resource list", method: "resources/list" },
+	// Not a method at 2026-07-28: the SDK's checks answer it before any handler, so the SDK's handler does.
+	{ label: "a ping", method: "ping" },
+];
+
+function bodyOf(request: ModernRequest, id: number): string {
+	return JSON.stringify({ jsonrpc: "2.0", id, method: request.method, params: { ...request.params, _meta: ENVELOPE } });
+}
+
+/**
+ * Sends `request`: with Content-Type exactly `application/json` it may be answered by a pooled
+ * server directly; with a charset parameter (which the SDK's handler accepts too) only the SDK's
+ * handler answers it.
+ */
+function send(running: RunningService, token: string, request: ModernRequest, contentType: string): Promise<RawResponse> {
+	const headers = mcpHeaders(running.port, token, [
+		["MCP-Protocol-Version", MODERN],
+		["Mcp-Method", request.method],
+		...(request.name === undefined ? [] : ([["Mcp-Name", request.name]] as Array<[string, string]>)),
+	]).map(([name, value]): [string, string] => (name === "Content-Type" ? [name, contentType] : [name, value]));
+	return rawRequest(running.port, { headers, body: bodyOf(request, 1) });
+}
+
+/** What a client sees of an answer: its status, its media type, its body. */
+function seen(response: RawResponse): { status: number; contentType: unknown; body: string } {
+	return { status: response.status, contentType: response.headers["content-type"], body: response.body };
+}
+
+describe("2026-07-28 requests answered by a pooled server directly, beside the SDK's handler", () => {
+	let vault: string;
+	let running: RunningService;
+
+	beforeAll(async () => {
+		vault = await makeVault({ "Alpha.md": "# Alpha\n\nalpha text\n", "Beta.md": "beta\n" });
+		// The write token may not read note text: it has no resources at all.
+		running = await startService(vault, { levels: ["read", "write"], rights: { write: { read_note: "deny" } } });
+	});
+
+	afterAll(async () => {
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test.each(REQUESTS)("$label answers exactly as the SDK's handler answers it: status, media type and bytes", async (request) => {
+		for (const token of [running.tokens.read ?? "", running.tokens.write ?? ""]) {
+			const direct = await send(running, token, request, "application/json");
+			const throughSdk = await send(running, token, request, "application/json; charset=utf-8");
+			expect(seen(direct)).toEqual(seen(throughSdk));
+		}
+	});
+
+	test("an answer over the answer cap is replaced alike, by a short error with the request's id", async () => {
+		const capped = await startService(vault, { httpDeadlines: { maxResponseBodyBytes: 300 } });
+		try {
+			const token = capped.tokens.read ?? "";
+			const read = REQUESTS[0] as ModernRequest;
+			const direct = await send(capped, token, read, "application/json");
+			expect(seen(direct)).toEqual(seen(await send(capped, token, read, "application/json; charset=utf-8")));
+			expect(JSON.parse(direct.body)).toMatchObject({ id: 1, error: { message: expect.stringContaining("over 300 bytes") as unknown } });
+		} finally {
+			await capped.stop();
+		}
+	});
+
+	test("a pooled server lent to the SDK's handler meanwhile (discovery, a subscription) still answers the next request directly", async () => {
+		const token = running.tokens.read ?? "";
+		const read = REQUESTS[0] as ModernRequest;
+		const answers: number[] = [];
+		for (let round = 0; round < 3; round++) {
+			answers.push((await send(running, token, read, "application/json")).status);
+			const discover = await send(running, token, { label: "discover", method: "server/discover" }, "application/json");
+			expect(JSON.parse(discover.body)).toMatchObject({ result: { supportedVersions: [MODERN] } });
+			answers.push((await send(running, token, read, "application/json")).status);
+			const listen = await rawRequest(running.port, {
+				headers: mcpHeaders(running.port, token, [
+					["MCP-Protocol-Version", MODERN],
+					["Mcp-Method", "subscriptions/listen"],
+				]),
+				body: JSON.stringify({
+					jsonrpc: "2.0",
+					id: 2,
+					method: "subscriptions/listen",
+					params: { notifications: { toolsListChanged: true }, _meta: ENVELOPE },
+				}),
+			});
+			expect(listen.status).toBe(200);
+			const after = await send(running, token, read, "application/json");
+			expect(JSON.parse(after.body)).toMatchObject({ result: { structuredContent: { path: "Alpha.md", content: "# Alpha\n\nalpha text\n" } } });
+		}
+		expect(answers).toEqual([200, 200, 200, 200, 200, 200]);
+	});
+});

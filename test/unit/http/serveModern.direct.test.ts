@@ -1,0 +1,65 @@
+import type { IncomingMessage } from "node:http";
+import { directRoute } from "../../../src/http/serveModern";
+
+const MODERN = "2026-07-28";
+const ENVELOPE = {
+	"io.modelcontextprotocol/protocolVersion": MODERN,
+	"io.modelcontextprotocol/clientInfo": { name: "unit", version: "1" },
+	"io.modelcontextprotocol/clientCapabilities": {},
+};
+const CALL = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "read_note", arguments: { path: "A" }, _meta: ENVELOPE } };
+const HEADERS: Record<string, string> = {
+	"content-type": "application/json",
+	"mcp-protocol-version": MODERN,
+	"mcp-method": "tools/call",
+	"mcp-name": "read_note",
+};
+
+/** A node request as directRoute reads it: its method and its (lower-case, single) headers. */
+function requestWith(headers: Record<string, string | undefined>, method = "POST"): IncomingMessage {
+	const present = Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== undefined));
+	return { method, headers: present } as unknown as IncomingMessage;
+}
+
+describe("directRoute: which 2026-07-28 requests skip the SDK's HTTP handler", () => {
+	test("a well-formed call with its standard headers goes directly, classified at 2026-07-28", () => {
+		expect(directRoute(requestWith(HEADERS), CALL)).toMatchObject({ message: { id: 1, method: "tools/call" }, classification: { revision: MODERN } });
+	});
+
+	// Each of these the SDK's handler refuses, or might, or serves in a way only it knows: it answers them.
+	test.each([
+		["no MCP-Protocol-Version", { ...HEADERS, "mcp-protocol-version": undefined }, CALL],
+		["an MCP-Protocol-Version that is not the envelope's", { ...HEADERS, "mcp-protocol-version": "2025-11-25" }, CALL],
+		["no Mcp-Method", { ...HEADERS, "mcp-method": undefined }, CALL],
+		["an Mcp-Method that is not the body's", { ...HEADERS, "mcp-method": "tools/list" }, CALL],
+		["no Mcp-Name", { ...HEADERS, "mcp-name": undefined }, CALL],
+		["an Mcp-Name that is not the tool's", { ...HEADERS, "mcp-name": "search_notes" }, CALL],
+		["an Mcp-Name in Base64", { ...HEADERS, "mcp-name": "=?base64?cmVhZF9ub3Rl?=" }, CALL],
+		["a Content-Type with parameters", { ...HEADERS, "content-type": "application/json; charset=utf-8" }, CALL],
+		["no envelope", HEADERS, { ...CALL, params: { name: "read_note", arguments: { path: "A" } } }],
+		[
+			"an envelope naming a 2025 revision",
+			HEADERS,
+			{ ...CALL, params: { ...CALL.params, _meta: { ...ENVELOPE, "io.modelcontextprotocol/protocolVersion": "2025-11-25" } } },
+		],
+		["an envelope without its client info", HEADERS, { ...CALL, params: { ...CALL.params, _meta: { "io.modelcontextprotocol/protocolVersion": MODERN } } }],
+		[
+			"a notification",
+			{ ...HEADERS, "mcp-method": "notifications/cancelled", "mcp-name": undefined },
+			{ jsonrpc: "2.0", method: "notifications/cancelled", params: { _meta: ENVELOPE } },
+		],
+		["a batch", HEADERS, [CALL]],
+		[
+			"discovery",
+			{ ...HEADERS, "mcp-method": "server/discover", "mcp-name": undefined },
+			{ jsonrpc: "2.0", id: 2, method: "server/discover", params: { _meta: ENVELOPE } },
+		],
+		[
+			"a subscription",
+			{ ...HEADERS, "mcp-method": "subscriptions/listen", "mcp-name": undefined },
+			{ jsonrpc: "2.0", id: 3, method: "subscriptions/listen", params: { notifications: {}, _meta: ENVELOPE } },
+		],
+	])("%s goes to the SDK's handler", (_label, headers, body) => {
+		expect(directRoute(requestWith(headers), body)).toBeNull();
+	});
+});
