@@ -63,16 +63,24 @@ export class PackedTasks {
 	 */
 	static of(tasks: readonly NoteTask[]): PackedTasks {
 		const lines: string[] = [];
-		for (const task of tasks) {
-			// Which dates the task has, in the order its object has them.
-			const dates = Object.keys(task).filter(isDateField);
-			lines.push(String(task.line), task.text, task.statusChar, dates.map((field) => DATE_LETTERS[DATE_FIELDS.indexOf(field)]).join(""));
-			for (const field of dates) lines.push(task[field] as string);
-		}
+		for (const task of tasks) PackedTasks.pushFields(task, lines);
+		return PackedTasks.ofFields(lines, tasks.length);
+	}
+
+	/** Adds one task's fields to `lines`: a caller packing thousands of tasks can pause between them. */
+	static pushFields(task: NoteTask, lines: string[]): void {
+		// Which dates the task has, in the order its object has them.
+		const dates = Object.keys(task).filter(isDateField);
+		lines.push(String(task.line), task.text, task.statusChar, dates.map((field) => DATE_LETTERS[DATE_FIELDS.indexOf(field)]).join(""));
+		for (const field of dates) lines.push(task[field] as string);
+	}
+
+	/** Packs the fields `pushFields` gathered for `count` tasks. */
+	static ofFields(lines: readonly string[], count: number): PackedTasks {
 		// Joined, the fields are one new string: none of them keeps the note's text alive.
 		const joined = detachStrings({ fields: lines.join("\n") }).fields;
 		const packed = oneByte(joined) ?? { bytes: joined, utf8: false };
-		return new PackedTasks(packed.bytes, packed.utf8, tasks.length);
+		return new PackedTasks(packed.bytes, packed.utf8, count);
 	}
 
 	/** The tasks, as objects. */
