@@ -136,7 +136,10 @@ function needsParamHeaderCheck(server: McpServer, message: JSONRPCRequest): bool
 	declaresParamHeaders.set(server, known);
 	let declares = known.get(name);
 	if (declares === undefined) {
-		declares = JSON.stringify(server.toolInputSchemaJson(name) ?? {}).includes('"x-mcp-header"');
+		const schema = server.toolInputSchemaJson(name);
+		// A name no tool has is not remembered: the names are the client's, and would grow the map without end.
+		if (schema === undefined) return false;
+		declares = JSON.stringify(schema).includes('"x-mcp-header"');
 		known.set(name, declares);
 	}
 	return declares;
