@@ -245,26 +245,43 @@ export class JournalFile implements WriteJournal {
 	 * write at the end of the file, so none is cut into another).
 	 */
 	private async appendOffLoop(lines: readonly JournalLine[], bytes: Buffer): Promise<void> {
+		const opened = this.openForAppend();
+		let sizeAfter: number;
+		try {
+			await writeAllOffLoop(opened.descriptor, withCutLineEnd(bytes, opened.cutBefore));
+			await new Promise<void>((resolve, reject) => fsync(opened.descriptor, (error) => (error ? reject(error) : resolve())));
+			sizeAfter = fstatSync(opened.descriptor).size;
+		} finally {
+			closeSync(opened.descriptor);
+		}
+		this.afterAppend(lines, bytes.length, opened, sizeAfter);
+		// Another program replaced the file while the bytes were on their way: they went to the old one.
+		if (!this.holdsLines(lines)) this.appendLines(lines);
+	}
+
+	/**
+	 * Opens the journal to append (synced with the disk first), and notes what it held: its size
+	 * and inode, and whether it ends in bytes after the last complete line (another process's line
+	 * cut short by a crash). Owner-only: the journal holds note text. Never through a link: it
+	 * would carry note text out of the vault.
+	 */
+	private openForAppend(): OpenedForAppend {
 		this.syncWithDisk();
 		this.checkFolder();
 		const descriptor = openOwnFile(this.vaultRoot, this.path, APPEND_FLAGS) as number;
-		let before: { size: number; ino: number };
-		let cutBefore: boolean;
-		let sizeAfter: number;
 		try {
 			const stats = fstatSync(descriptor);
-			before = { size: stats.size, ino: stats.ino };
-			cutBefore = stats.size > (this.disk?.size ?? 0);
-			await writeAllOffLoop(descriptor, cutBefore ? Buffer.concat([Buffer.from(CUT_LINE_END, "utf8"), bytes]) : bytes);
-			await new Promise<void>((resolve, reject) => fsync(descriptor, (error) => (error ? reject(error) : resolve())));
-			sizeAfter = fstatSync(descriptor).size;
-		} finally {
+			return { descriptor, before: { size: stats.size, ino: stats.ino }, cutBefore: stats.size > (this.disk?.size ?? 0) };
+		} catch (error) {
 			closeSync(descriptor);
+			throw error;
 		}
+	}
+
+	/** After an append made durable and closed: the folder synced on the first record, the lines taken in, a trim scheduled past a bound. */
+	private afterAppend(lines: readonly JournalLine[], length: number, opened: OpenedForAppend, sizeAfter: number): void {
 		if (this.disk === null) syncFolder(nodePath.dirname(this.path));
-		this.takeInOwnLines(lines, bytes.length, before, cutBefore, sizeAfter);
-		// Another program replaced the file while the bytes were on their way: they went to the old one.
-		if (!this.holdsLines(lines)) this.appendLines(lines);
+		this.takeInOwnLines(lines, length, opened.before, opened.cutBefore, sizeAfter);
 		if (this.overBound()) this.scheduleTrim();
 	}
 
@@ -308,30 +325,17 @@ export class JournalFile implements WriteJournal {
 	}
 
 	private appendLines(lines: readonly JournalLine[]): void {
-		this.syncWithDisk();
-		this.checkFolder();
-		// Owner-only: the journal holds note text. Never through a link: it would carry note text out of the vault.
-		const descriptor = openOwnFile(this.vaultRoot, this.path, APPEND_FLAGS) as number;
-		let before: { size: number; ino: number };
-		let cutBefore: boolean;
-		let bytes: Buffer;
+		const bytes = lineBytes(lines);
+		const opened = this.openForAppend();
 		let sizeAfter: number;
 		try {
-			// Bytes after the last complete line: another process's line cut short by a crash. CUT_LINE_END first
-			// keeps this line from continuing it, and keeps the cut piece unreadable even when only its line end was lost.
-			const stats = fstatSync(descriptor);
-			before = { size: stats.size, ino: stats.ino };
-			cutBefore = stats.size > (this.disk?.size ?? 0);
-			bytes = lineBytes(lines);
-			writeAll(descriptor, cutBefore ? Buffer.concat([Buffer.from(CUT_LINE_END, "utf8"), bytes]) : bytes);
-			fsyncSync(descriptor);
-			sizeAfter = fstatSync(descriptor).size;
+			writeAll(opened.descriptor, withCutLineEnd(bytes, opened.cutBefore));
+			fsyncSync(opened.descriptor);
+			sizeAfter = fstatSync(opened.descriptor).size;
 		} finally {
-			closeSync(descriptor);
+			closeSync(opened.descriptor);
 		}
-		if (this.disk === null) syncFolder(nodePath.dirname(this.path));
-		this.takeInOwnLines(lines, bytes.length, before, cutBefore, sizeAfter);
-		if (this.overBound()) this.scheduleTrim();
+		this.afterAppend(lines, bytes.length, opened, sizeAfter);
 	}
 
 	/** The journal's folder, checked to be a real folder in the vault (made where missing). */
@@ -605,6 +609,21 @@ export class JournalFile implements WriteJournal {
 }
 
 /** Writes all of `bytes` at the end of the file (opened to append) through the thread pool. */
+/** What an append found on opening the journal (`openForAppend`). */
+interface OpenedForAppend {
+	descriptor: number;
+	before: { size: number; ino: number };
+	cutBefore: boolean;
+}
+
+/**
+ * The bytes to append: after a line cut short by a crash, CUT_LINE_END first keeps them from
+ * continuing it, and keeps the cut piece unreadable even when only its line end was lost.
+ */
+function withCutLineEnd(bytes: Buffer, cutBefore: boolean): Buffer {
+	return cutBefore ? Buffer.concat([Buffer.from(CUT_LINE_END, "utf8"), bytes]) : bytes;
+}
+
 async function writeAllOffLoop(descriptor: number, bytes: Buffer): Promise<void> {
 	for (let offset = 0; offset < bytes.length;) {
 		offset += await new Promise<number>((resolve, reject) =>
