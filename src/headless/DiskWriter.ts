@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { isUtf8 } from "node:buffer";
 import {
 	close,
 	closeSync,
@@ -56,7 +57,8 @@ export class DiskWriter {
 			if (after === before) return { text: after, stats: null, exact: true };
 			// In place only for a file with one name: appending through a hard link would change the
 			// bytes under its other name too (perhaps outside the vault); a replace gives this name its own file.
-			if (stats.nlink === 1 && after.startsWith(before) && Buffer.from(before, "utf8").equals(beforeBytes)) {
+			// Valid UTF-8 decodes and encodes back to the same bytes (checked without encoding the note again).
+			if (stats.nlink === 1 && after.startsWith(before) && isUtf8(beforeBytes)) {
 				return this.appendInPlace(diskPath, fd, stats, beforeBytes, after, Buffer.from(after.slice(before.length), "utf8"));
 			}
 			return this.replaceFile(diskPath, fd, stats, beforeBytes, after);

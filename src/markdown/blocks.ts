@@ -1,5 +1,5 @@
 import MarkdownIt from "markdown-it";
-import { BLOCK_CHUNK_LINES, CHUNK_SEARCH_LINES, LINE_SPLIT_PAUSE_LINES, MAX_MARKDOWN_NESTING } from "../config/limits";
+import { BLOCK_CHUNK_LINES, CHUNK_SEARCH_LINES, LINE_SPLIT_PAUSE_LINES, MAX_MARKDOWN_NESTING, TABLE_CHUNK_CELLS } from "../config/limits";
 import type { Steps } from "./steps";
 
 /**
@@ -53,10 +53,15 @@ markdownParser.block.ruler.before("fence", "obsidian_comment", delimitedBlock("o
 markdownParser.block.ruler.before("fence", "obsidian_math", delimitedBlock("obsidian_math", "$$"), containerAlternatives);
 
 const FOOTNOTE_DEFINITION_START = /^\[\^[^\]\s]+\]:/u;
-const paragraphRule = (markdownParser.block.ruler as unknown as { __rules__: Array<{ name: string; fn: BlockRule }> }).__rules__.find(
-	(rule) => rule.name === "paragraph",
-)?.fn;
-if (!paragraphRule) throw new Error("markdown-it has no paragraph rule");
+function ruleNamed(name: string): BlockRule {
+	const rule = (markdownParser.block.ruler as unknown as { __rules__: Array<{ name: string; fn: BlockRule }> }).__rules__.find(
+		(candidate) => candidate.name === name,
+	)?.fn;
+	if (!rule) throw new Error(`markdown-it has no ${name} rule`);
+	return rule;
+}
+const paragraphRule = ruleNamed("paragraph");
+const tableRule = ruleNamed("table");
 /**
  * A footnote definition (`[^1]: text`) is read as a paragraph whose opening token says it is one,
  * so its links, embeds and tags are found as Obsidian finds them: CommonMark alone takes
@@ -77,6 +82,13 @@ const footnoteDefinition: BlockRule = (state, startLine, endLine, silent) => {
 };
 markdownParser.block.ruler.before("reference", "obsidian_footnote", footnoteDefinition, { alt: ["paragraph", "reference"] });
 const blockRules = markdownParser.block.ruler.getRules("") as BlockRule[];
+/** The rules that end a table (markdown-it's table rule uses the blockquote's terminators). */
+const tableTerminators = markdownParser.block.ruler.getRules("blockquote") as BlockRule[];
+/**
+ * markdown-it's table rule (lib/rules_block/table.mjs) stops a table once the cells it fills in for
+ * short rows, counted from the table's first row, pass this many.
+ */
+const MAX_AUTOCOMPLETED_CELLS = 0x10000;
 
 /**
  * markdown-it's core `normalize` rule, the only core rule before `block` (inline parsing is not
@@ -201,6 +213,8 @@ function* topLevelBlock(
 	chunkLines: number,
 	consume: TokenConsumer,
 ): Steps<void> {
+	// The table rule comes first: a line it accepts starts a table.
+	if (tableRule(state, blockStart, endLine, true)) return yield* tableInChunks(state, blockStart, endLine, chunkLines, consume);
 	const tokens = state.tokens;
 	const firstToken = tokens.length;
 	/** The block's kind once its first chunk is cut and accepted; before that, the kind a retry of the first chunk looks for. */
@@ -251,6 +265,165 @@ function* topLevelBlock(
 		start = limit;
 		yield;
 	}
+}
+
+/** The number of columns of the table starting on `header`: its header row's cells, parsed alone. */
+function headerColumns(state: StateBlock, header: number): number {
+	const tokens = state.tokens;
+	const first = tokens.length;
+	tableRule(state, header, header + 2, false);
+	let columns = 0;
+	for (let index = first; index < tokens.length; index++) if (tokens[index]?.type === "th_open") columns++;
+	tokens.length = first;
+	state.line = header;
+	return columns;
+}
+
+/**
+ * A table in chunks of rows (fewer rows the more columns it has: each cell is three tokens): each chunk after the first is parsed by
+ * markdown-it's own table rule with the table's header and delimiter lines lent to the two lines
+ * before the chunk (their marks only), so its rows come out exactly as in one parse; the repeated
+ * header's tokens are dropped and the rows join the open table. Tokens are handed over chunk by
+ * chunk, all but the table's closing ones (the consumer reads a table's lines at its close).
+ */
+function* tableInChunks(state: StateBlock, blockStart: number, endLine: number, chunkLines: number, consume: TokenConsumer): Steps<void> {
+	const tokens = state.tokens;
+	const firstToken = tokens.length;
+	const columns = headerColumns(state, blockStart);
+	const rowsPerChunk = Math.max(1, Math.min(chunkLines, Math.floor(TABLE_CHUNK_CELLS / Math.max(1, columns))));
+	let start = blockStart;
+	/** Cells the table rule filled in for the rows before `start`, counted as it counts them. */
+	let filled = 0;
+	let table: MarkdownToken | undefined;
+	let body: MarkdownToken | undefined;
+	for (;;) {
+		const rowsFrom = start === blockStart ? blockStart + 2 : start;
+		const cut = tableChunkEnd(state, rowsFrom, rowsFrom + rowsPerChunk, endLine, columns, filled);
+		if (cut === null) return reparseWhole(state, firstToken, blockStart, endLine);
+		const before = tokens.length;
+		if (start === blockStart) runRules(state, start, cut.limit);
+		else runTableRows(state, blockStart, start, cut.limit);
+		const added = tokens[before];
+		if (added?.type !== "table_open" || !added.map) throw new Error("a table's chunk did not parse as its rows");
+		if (!table) {
+			table = added;
+			for (let index = before; index < tokens.length && !body; index++) if (tokens[index]?.type === "tbody_open") body = tokens[index];
+		} else {
+			// Drop the lent header (table_open to thead_close) and, when the table has a body already, the chunk's tbody_open.
+			let header = before;
+			while (header < tokens.length && tokens[header]?.type !== "thead_close") header++;
+			header++;
+			const chunkBody = tokens[header];
+			tokens.splice(before, header - before + (body && chunkBody?.type === "tbody_open" ? 1 : 0));
+			if (!body && chunkBody?.type === "tbody_open") body = chunkBody;
+			if (table.map) table.map[1] = added.map[1];
+		}
+		if (body?.map) body.map[1] = added.map[1];
+		if (state.line < cut.limit || !cut.continues) return;
+		tokens.pop();
+		if (tokens.at(-1)?.type === "tbody_close") tokens.pop();
+		yield* handOver(tokens, tokens.length, consume);
+		filled = cut.filled;
+		start = cut.limit;
+		yield;
+	}
+}
+
+/**
+ * Runs markdown-it's table rule on rows [start, limit) of the table whose header is on line
+ * `header`: the two lines before `start` are given the header's and delimiter's marks for the
+ * call, then given theirs back.
+ */
+function runTableRows(state: StateBlock, header: number, start: number, limit: number): void {
+	const marks = [state.bMarks, state.eMarks, state.tShift, state.sCount, state.bsCount];
+	const saved = marks.map((array) => [array[start - 2] ?? 0, array[start - 1] ?? 0]);
+	for (const array of marks) {
+		// Read both first: the lines lent to may overlap the header's own.
+		const [headerMark, delimiterMark] = [array[header] ?? 0, array[header + 1] ?? 0];
+		array[start - 2] = headerMark;
+		array[start - 1] = delimiterMark;
+	}
+	try {
+		if (!tableRule(state, start - 2, limit, false)) throw new Error("a table's header did not parse again");
+	} finally {
+		marks.forEach((array, index) => {
+			array[start - 2] = saved[index]?.[0] ?? 0;
+			array[start - 1] = saved[index]?.[1] ?? 0;
+		});
+	}
+}
+
+/**
+ * Where a table's chunk whose rows start at `rowsFrom` ends: the first line at or after `from`
+ * (within CHUNK_SEARCH_LINES) that is a row of the table, `continues` — or a line where the table
+ * certainly ends, not `continues`. markdown-it's table rule ends a table once the cells it fills in
+ * pass MAX_AUTOCOMPLETED_CELLS counted from the table's first row; a chunk's run counts from the
+ * chunk's first row, so the cut is chosen where both counts agree. `filled` is the count before
+ * `rowsFrom`. Null when no cut keeps them agreeing (one row alone would pass the bound in a
+ * chunk, but not in the whole table): the table is then parsed in one call.
+ */
+function tableChunkEnd(
+	state: StateBlock,
+	rowsFrom: number,
+	from: number,
+	endLine: number,
+	columns: number,
+	filled: number,
+): { limit: number; continues: boolean; filled: number } | null {
+	let whole = filled;
+	let chunk = 0;
+	const last = Math.min(endLine, Math.max(from, rowsFrom + 1) + CHUNK_SEARCH_LINES);
+	// Counting as if every line were a row is safe: a cut past the table's real end changes none of its tokens.
+	for (let line = rowsFrom; line < last; line++) {
+		const text = state.src.slice((state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0), state.eMarks[line]).trim();
+		if (!text) return { limit: line, continues: false, filled: whole };
+		const cells = columns - rowCells(text);
+		// The whole table's count passes the bound here: the table ends here at the latest.
+		if (whole + cells > MAX_AUTOCOMPLETED_CELLS) return { limit: line, continues: false, filled: whole };
+		const cut = line >= from && line > rowsFrom;
+		if (cut || chunk + cells > MAX_AUTOCOMPLETED_CELLS) {
+			// A line that is no row ends the table here at the latest.
+			if (line > rowsFrom && !isTableRow(state, line)) return { limit: line, continues: false, filled: whole };
+			// The next chunk starts with this row, counted alone.
+			if (line > rowsFrom && cells <= MAX_AUTOCOMPLETED_CELLS) return { limit: line, continues: true, filled: whole };
+			return null;
+		}
+		whole += cells;
+		chunk += cells;
+	}
+	// No row in the window: unless the window reaches the note's end, the table ended before it.
+	return { limit: last, continues: false, filled: whole };
+}
+
+/**
+ * True if `line`, after a row of a top-level table, is a row of it too: markdown-it's row test
+ * (not blank, indented less than 4, no rule that ends a table starts there), which reads only the
+ * line itself.
+ */
+function isTableRow(state: StateBlock, line: number): boolean {
+	if (line >= state.lineMax || (state.sCount[line] ?? 0) >= 4) return false;
+	if (!state.src.slice((state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0), state.eMarks[line]).trim()) return false;
+	const parentType = state.parentType;
+	// markdown-it's types leave out the parent type its table rule sets.
+	state.parentType = "table" as StateBlock["parentType"];
+	try {
+		return !tableTerminators.some((rule) => rule(state, line, state.lineMax, true));
+	} finally {
+		state.parentType = parentType;
+	}
+}
+
+/**
+ * The cells markdown-it's table rule reads in a row's trimmed text: its `escapedSplit` (a `|` not
+ * right after a `\` splits), less an empty first and last piece. Counted without building the pieces.
+ */
+function rowCells(text: string): number {
+	let pipes = 0;
+	for (let index = text.indexOf("|"); index !== -1; index = text.indexOf("|", index + 1)) if (text[index - 1] !== "\\") pipes++;
+	let cells = pipes + 1;
+	if (text[0] === "|") cells--;
+	if (cells > 0 && text.endsWith("|") && text[text.length - 2] !== "\\") cells--;
+	return cells;
 }
 
 /** Parses the block again in one call, as markdown-it would have. */

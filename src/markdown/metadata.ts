@@ -185,17 +185,20 @@ class MetadataBuilder {
 				if (map) this.addHeading(token, map, next);
 				break;
 			case "inline":
-				if (map && !this.insideTable) this.pendingScan = [map[0], map[1]];
+				if (map && !this.openTable) this.pendingScan = [map[0], map[1]];
 				break;
 			case "table_open":
-				if (map) {
-					this.insideTable = true;
-					this.pendingScan = [map[0], map[1]];
-				}
+				// A huge table's opening token is handed over before its last rows are parsed: its lines are read at its close.
+				this.openTable = { token, section };
 				break;
-			case "table_close":
-				this.insideTable = false;
+			case "table_close": {
+				const tableMap = this.openTable?.token.map;
+				if (this.openTable?.section && tableMap)
+					this.openTable.section.position = this.lines.linesPos(tableMap[0], 0, this.lastContentLine(tableMap[0], tableMap[1]));
+				if (tableMap) this.pendingScan = [tableMap[0], tableMap[1]];
+				this.openTable = null;
 				break;
+			}
 			case "obsidian_comment":
 				// Obsidian still reports tags and links written inside a %% comment block.
 				if (map) this.pendingScan = [map[0], map[1]];
@@ -204,7 +207,8 @@ class MetadataBuilder {
 		if (token.type === "paragraph_open" && map) this.addParagraphBlockId(token, map);
 	}
 
-	private insideTable = false;
+	/** The table being visited (its cells are read with its lines, at its close), and its section when it is top-level. */
+	private openTable: { token: MarkdownToken; section: SectionCache | undefined } | null = null;
 	/** Lines [start, end) the token just visited asks to be scanned for links, embeds and tags. */
 	private pendingScan: [number, number] | null = null;
 

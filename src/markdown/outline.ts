@@ -56,8 +56,15 @@ function headingLine(line: string): { level: number; text: string } | null {
 	return { level: opening[1]?.length ?? 1, text: line.slice(start, end).trim() };
 }
 
-function splitLines(text: string): string[] {
-	return text.split(/\r?\n/);
+/**
+ * The last text split and its lines: one atomic edit splits the same note for its style checks and
+ * for the edit itself (a megabyte note's split was about 10 ms each). Callers never change the lines.
+ */
+let lastSplit: { text: string; lines: readonly string[] } | null = null;
+
+function splitLines(text: string): readonly string[] {
+	if (lastSplit?.text !== text) lastSplit = { text, lines: text.split(/\r?\n/) };
+	return lastSplit.lines;
 }
 
 /** Index of the first line after YAML frontmatter (0 when there is none), by the one fence rule. */
@@ -104,20 +111,22 @@ export function detectFormat(text: string, defaults: FormatDefaults = {}): NoteF
 export function isOutline(text: string, frontmatterMode: unknown): boolean {
 	if (typeof frontmatterMode === "string") return frontmatterMode.trim().toLowerCase() === "outliner";
 	const lines = splitLines(text);
-	const body = lines.slice(bodyStartLine(lines)).filter((line) => line.trim() !== "");
-	if (body.length === 0) return false;
 	let inList = false;
-	for (const line of body) {
+	let any = false;
+	for (let index = bodyStartLine(lines); index < lines.length; index++) {
+		const line = lines[index] ?? "";
+		if (line.trim() === "") continue;
+		any = true;
 		if (LIST_LINE.test(line)) inList = true;
 		// An indented line inside a list continues the item above; anything else is not list content.
 		else if (!(inList && /^[ \t]+\S/.test(line))) return false;
 	}
-	return true;
+	return any;
 }
 
 /** Content lines with blank lines at both ends dropped and line endings unified. */
 function contentLines(content: string): string[] {
-	const lines = splitLines(content.trimEnd());
+	const lines = content.trimEnd().split(/\r?\n/);
 	while (lines.length && lines[0]?.trim() === "") lines.shift();
 	return lines;
 }
@@ -178,16 +187,10 @@ function listNumberingAt(lines: readonly string[], after: number, indent: number
 	return null;
 }
 
-/** Joins lines in the note's format. */
-function joinLines(lines: readonly string[], format: NoteFormat): string {
-	return lines.join(format.lineEnding) + (format.finalNewline ? format.lineEnding : "");
-}
-
 /** The note's lines, without the empty string a final newline leaves at the end. */
-function noteLines(text: string, format: NoteFormat): string[] {
+function noteLines(text: string, format: NoteFormat): readonly string[] {
 	const lines = splitLines(text);
-	if (format.finalNewline && lines.at(-1) === "") lines.pop();
-	return lines;
+	return format.finalNewline && lines.at(-1) === "" ? lines.slice(0, -1) : lines;
 }
 
 /** Index of the last non-blank line in [from, to), or from - 1 when all are blank. */
@@ -201,15 +204,40 @@ function lastContentLine(lines: readonly string[], from: number, to: number): nu
  * Inserts `added` after line `after`. Freeform content gets one blank line above it (and below,
  * if text follows) — except list lines added right after a list, which continue it.
  */
-function insertAt(lines: string[], after: number, added: readonly string[], mode: EditMode): { lines: string[]; line: number } {
-	const before = lines.slice(0, after + 1);
-	const rest = lines.slice(after + 1);
-	const previous = before.at(-1) ?? "";
+function insertAt(lines: readonly string[], after: number, added: readonly string[], mode: EditMode): { block: string[]; line: number } {
+	const previous = after >= 0 ? (lines[after] ?? "") : "";
 	const continuesList = LIST_LINE.test(previous) && LIST_LINE.test(added[0] ?? "");
 	const blankAbove = mode === "freeform" && previous.trim() !== "" && !continuesList;
-	const blankBelow = mode === "freeform" && rest.length > 0 && (rest[0] ?? "").trim() !== "";
+	const blankBelow = mode === "freeform" && after + 1 < lines.length && (lines[after + 1] ?? "").trim() !== "";
 	const block = [...(blankAbove ? [""] : []), ...added, ...(blankBelow ? [""] : [])];
-	return { lines: [...before, ...block, ...rest], line: before.length + (blankAbove ? 1 : 0) };
+	return { block, line: after + 1 + (blankAbove ? 1 : 0) };
+}
+
+/**
+ * The note's text with `added` inserted after line `after` of `lines` (its noteLines), joined in
+ * its format. A note with one kind of line end keeps the text around the insertion as it is
+ * (sliced, not split and joined again: a megabyte note's lines were most of an edit's work);
+ * one with `\r\n` is joined line by line, which makes its line ends all one kind, as before.
+ */
+function insertedText(
+	text: string,
+	lines: readonly string[],
+	after: number,
+	added: readonly string[],
+	mode: EditMode,
+	format: NoteFormat,
+): { text: string; line: number } {
+	const { block, line } = insertAt(lines, after, added, mode);
+	const end = format.finalNewline ? format.lineEnding : "";
+	if (text.includes("\r")) return { text: [...lines.slice(0, after + 1), ...block, ...lines.slice(after + 1)].join(format.lineEnding) + end, line };
+	// Without `\r`, lines [0, k) are text[0, start(k) - 1): each line and the `\n` after it.
+	let restStart = 0;
+	for (let index = 0; index <= after; index++) restStart += (lines[index]?.length ?? 0) + 1;
+	let restEnd = restStart - 1;
+	for (let index = after + 1; index < lines.length; index++) restEnd += (lines[index]?.length ?? 0) + 1;
+	const parts = after >= 0 ? [text.slice(0, restStart - 1), ...block] : block;
+	if (after + 1 < lines.length) parts.push(text.slice(restStart, restEnd));
+	return { text: parts.join("\n") + end, line };
 }
 
 /** Appends content to the end of the note, as bullets or as paragraphs. */
@@ -218,8 +246,7 @@ export function appendToEnd(text: string, content: string, mode: EditMode, forma
 	const last = lastContentLine(lines, 0, lines.length);
 	const added = mode === "outliner" ? formatAsOutline(content, format, 0, "", listNumberingAt(lines, last, 0)) : contentLines(content);
 	if (added.length === 0) return fail("The content is empty; nothing was written.");
-	const result = insertAt(lines, last, added, mode);
-	return ok({ text: joinLines(result.lines, { ...format, finalNewline: format.finalNewline || lines.length === 0 }), line: result.line });
+	return ok(insertedText(text, lines, last, added, mode, { ...format, finalNewline: format.finalNewline || lines.length === 0 }));
 }
 
 interface HeadingLine {
@@ -336,8 +363,7 @@ export function appendUnderHeading(text: string, heading: string, content: strin
 	const added =
 		mode === "outliner" ? formatAsOutline(content, format, 0, "", last > target.line ? listNumberingAt(lines, last, 0) : null) : contentLines(content);
 	if (added.length === 0) return fail("The content is empty; nothing was written.");
-	const result = insertAt(lines, last, added, mode);
-	return ok({ text: joinLines(result.lines, format), line: result.line });
+	return ok(insertedText(text, lines, last, added, mode, format));
 }
 
 interface BulletLine {
@@ -387,6 +413,5 @@ export function insertUnderBullet(text: string, bullet: string, content: string,
 	const childIndent = indentWidth(targetIndent + format.indentUnit);
 	const added = formatAsOutline(content, format, 1, targetIndent, end > target.line ? listNumberingAt(lines, end, childIndent) : null);
 	if (added.length === 0) return fail("The content is empty; nothing was written.");
-	const result = insertAt(lines, end, added, "outliner");
-	return ok({ text: joinLines(result.lines, format), line: target.line });
+	return ok({ text: insertedText(text, lines, end, added, "outliner", format).text, line: target.line });
 }

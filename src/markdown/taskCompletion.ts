@@ -403,8 +403,17 @@ export type NoteTaskResult = Result<{ text: string; line: number; nextLine: numb
  * note's other tasks, else the vault's. Line endings (LF or CRLF) are kept.
  */
 export function changeTaskInNote(note: string, change: NoteTaskChange): NoteTaskResult {
-	const lines = note.split("\n");
-	const content = (index: number) => (lines[index] ?? "").replace(/\r$/, "");
+	// Where each line starts, not the lines themselves: one task line changes, and splitting and
+	// joining a megabyte note's lines was most of the edit's work.
+	const starts = [0];
+	for (let at = note.indexOf("\n"); at !== -1; at = note.indexOf("\n", at + 1)) starts.push(at + 1);
+	const rawLine = (index: number) => {
+		const start = starts[index];
+		if (start === undefined || index < 0) return "";
+		const next = starts[index + 1];
+		return note.slice(start, next === undefined ? note.length : next - 1);
+	};
+	const content = (index: number) => rawLine(index).replace(/\r$/, "");
 	const wanted = change.text.trim();
 	if (!change.tasks.some((task) => task.line === change.line) || taskText(content(change.line)) !== wanted) {
 		const open = change.tasks.filter((task) => task.status === " ").map((task) => task.line);
@@ -420,8 +429,15 @@ export function changeTaskInNote(note: string, change: NoteTaskChange): NoteTask
 	const format = lineTaskFormat(line) ?? noteFormat ?? change.vaultFormat;
 	const result = changeTaskStatus(line, change.status, change.today, format, change.settings);
 	if (!result.ok) return result;
-	const ending = (lines[change.line] ?? "").endsWith("\r") ? "\r" : "";
-	lines.splice(change.line, 1, ...result.value.lines.map((each) => each + ending));
+	const ending = rawLine(change.line).endsWith("\r") ? "\r" : "";
+	const replacement = result.value.lines.map((each) => each + ending);
+	// The text of `lines.splice(change.line, 1, ...replacement)` joined again, made of slices of the note.
+	const start = starts[change.line] ?? note.length;
+	const next = starts[change.line + 1];
+	let text: string;
+	if (replacement.length > 0) text = `${note.slice(0, start)}${replacement.join("\n")}${next === undefined ? "" : note.slice(next - 1)}`;
+	else if (next !== undefined) text = note.slice(0, start) + note.slice(next);
+	else text = note.slice(0, Math.max(0, start - 1));
 	const at = (index: number) => (index === -1 ? -1 : change.line + index);
-	return ok({ text: lines.join("\n"), line: at(result.value.taskIndex), nextLine: at(result.value.nextIndex), ...result.value });
+	return ok({ text, line: at(result.value.taskIndex), nextLine: at(result.value.nextIndex), ...result.value });
 }

@@ -262,3 +262,70 @@ describe("a note at the edit bound (a megabyte of task lines with emoji dates) a
 		expect(value.tasks[1]?.text).toContain("id99 🔁 every month on the last Friday");
 	}, 60_000);
 });
+
+/**
+ * The process's CPU time between two turns of the event loop, from now until `stop`: the longest
+ * such stretch (what one piece of work held the loop for, however busy the machine is) and all of it.
+ */
+function cpuBetweenTurns(): { stop: () => { longestMs: number; totalMs: number } } {
+	const cpuMs = () => {
+		const { user, system } = process.cpuUsage();
+		return (user + system) / 1000;
+	};
+	const first = cpuMs();
+	let last = first;
+	let longestMs = 0;
+	const timer = setInterval(() => {
+		const now = cpuMs();
+		longestMs = Math.max(longestMs, now - last);
+		last = now;
+	}, 1);
+	return {
+		stop: () => {
+			clearInterval(timer);
+			const now = cpuMs();
+			return { longestMs: Math.max(longestMs, now - last), totalMs: now - first };
+		},
+	};
+}
+
+describe("a note of one table of 40,000 rows", () => {
+	const ROWS = 40_000;
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+	// Few distinct words: the search index takes the note in quickly, and the table's parse is most of the work.
+	const table = `| a | b | c |\n|---|---|---|\n${Array.from({ length: ROWS }, (_, index) => `|row|[[N${index % 50}]]|#t${index % 7}|`).join("\n")}\n`;
+
+	beforeAll(async () => {
+		vault = await makeVault({ "Table.md": table });
+		const { settings } = settingsWithWriteTokens([]);
+		running = await startService(vault, { levels: ["write"], settings, rights: { write: allowAll() } });
+		await running.host.metadataCache.settled();
+		client = await connectClient(running.url, running.tokens.write ?? "");
+	}, 60_000);
+	afterAll(async () => {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test("an append, and the table parsed again after it, let the event loop turn all along; the table keeps every row and link", async () => {
+		// Counted in CPU time, not on the clock: on a busy machine a piece of work takes longer, not more CPU.
+		const turns = cpuBetweenTurns();
+		await callOk(client, "append_to_note", { path: "Table.md", content: "after the table" });
+		await running.host.metadataCache.settled();
+		const { longestMs, totalMs } = turns.stop();
+
+		expect(await fs.readFile(nodePath.join(vault, "Table.md"), "utf8")).toBe(`${table}\nafter the table\n`);
+		const file = running.host.vault.getFileByPath("Table.md");
+		const cache = file ? running.host.metadataCache.getFileCache(file) : null;
+		expect(cache?.sections?.map((section) => [section.type, section.position.start.line, section.position.end.line])).toEqual([
+			["table", 0, ROWS + 1],
+			["paragraph", ROWS + 3, ROWS + 3],
+		]);
+		expect(cache?.links).toHaveLength(ROWS);
+		// The table's 440,000 tokens parsed in one piece took about half of all the work.
+		expect(longestMs).toBeLessThan(totalMs / 5);
+	}, 120_000);
+});

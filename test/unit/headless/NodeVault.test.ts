@@ -62,6 +62,15 @@ describe("NodeVault", () => {
 		expect(new Set(lines.slice(1)).size).toBe(100);
 	});
 
+	test("an append to a note whose bytes are not valid UTF-8 writes the text the edit returned, not the old bytes with it appended", async () => {
+		await fs.writeFile(nodePath.join(root, "A.md"), Buffer.from([0x43, 0x61, 0x66, 0xe9, 0x0a, 0xed, 0xa0, 0x80, 0x0a]));
+		const file = vault.getFileByPath("A.md");
+		if (!file) throw new Error("missing");
+		const written = await vault.process(file, (text) => `${text}more\n`);
+		expect(written).toBe("Caf\uFFFD\n\uFFFD\uFFFD\uFFFD\nmore\n");
+		expect(await fs.readFile(nodePath.join(root, "A.md"))).toEqual(Buffer.from(written, "utf8"));
+	});
+
 	test("process reads the disk, not a stale copy: an edit made by another program a moment before is kept", async () => {
 		const file = vault.getFileByPath("A.md");
 		if (!file) throw new Error("missing");

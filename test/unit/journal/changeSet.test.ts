@@ -142,4 +142,21 @@ describe("journalBytesOf: what a set's journal records will take", () => {
 		expect(quoted - small).toBeGreaterThanOrEqual(1999);
 		expect(journalBytesOf([])).toBe(0);
 	});
+
+	test("counts each text as the bytes of its JSON string, escapes included", () => {
+		const texts = [
+			"",
+			"plain",
+			'a "quote" and a \\ backslash',
+			"line\nend\r\n\ttab\b\f",
+			"\u0000\u0001\u001f\u007f",
+			"é 🙂 中",
+			"|0|[[N0]]|#t0|\n".repeat(500),
+		];
+		const bytesOf = (text: string) => Buffer.byteLength(JSON.stringify(text));
+		for (const text of texts) {
+			const base = journalBytesOf([{ path: "a.md", before: null, after: "" }]);
+			expect(journalBytesOf([{ path: "a.md", before: null, after: text }]) - base).toBe(bytesOf(text) - bytesOf(""));
+		}
+	});
 });

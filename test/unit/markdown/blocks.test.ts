@@ -14,7 +14,7 @@ function blocksOf(source: string, chunkLines?: number): Array<Record<string, unk
 		parseBlocks(
 			source,
 			function* (handed, count) {
-				tokens.push(...handed.slice(0, count));
+				for (let index = 0; index < count; index++) tokens.push(handed[index] as MarkdownToken);
 				// A consumer may pause here too.
 				yield;
 			},
@@ -131,6 +131,84 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 
 	test("an empty note has no blocks", () => {
 		expect(blocksOf("")).toEqual([]);
+	});
+});
+
+/** Lines a table is made of, and the lines that end one or run on as a row. */
+const TABLE_LINES = [
+	"| a | b | c |",
+	"|---|:-:|--:|",
+	"|1|2|3|",
+	"|1|",
+	"|1|2|3|4|5|",
+	"x | y",
+	"\\| escaped | pipe \\|",
+	"|",
+	"plain row",
+	"  | indented | row |",
+	"    | code |",
+	"",
+	"- item",
+	"1. item",
+	"> quote",
+	"# heading",
+	"```",
+	"<div>",
+	"%%",
+	"---",
+	"\u00a0",
+];
+const table = fc
+	.tuple(fc.constantFrom("| a | b | c |\n|---|:-:|--:|", "a | b\n--|--", "| a |\n|---|"), fc.array(fc.constantFrom(...TABLE_LINES), { maxLength: 40 }))
+	.map(([head, rows]) => `${head}\n${rows.join("\n")}\n`);
+
+describe("a table cut into chunks of rows", () => {
+	test("any table, with rows interrupted or ended by other blocks, cut at any chunk size: the tokens of one parse", () => {
+		fc.assert(
+			fc.property(table, fc.integer({ min: 1, max: 5 }), (text, chunkLines) => {
+				expect(blocksOf(text, chunkLines)).toEqual(blocksOf(text));
+			}),
+			{ numRuns: 2000 },
+		);
+	});
+
+	test("a table between paragraphs and lists, cut at any chunk size", () => {
+		fc.assert(
+			fc.property(fc.array(fc.oneof(table, markdown), { maxLength: 4 }), fc.integer({ min: 1, max: 4 }), (parts, chunkLines) => {
+				const text = parts.join("");
+				expect(blocksOf(text, chunkLines)).toEqual(blocksOf(text));
+			}),
+			{ numRuns: 1000 },
+		);
+	});
+
+	test("a table of 5,000 rows is one table, as in one parse", () => {
+		const text = `| a | b |\n|---|---|\n${Array.from({ length: 5_000 }, (_, index) => `|${index}|[[N${index}]]|`).join("\n")}\n\nafter\n`;
+		const blocks = blocksOf(text, 100);
+		expect(blocks).toEqual(reference.parse(text, {}).map(record));
+		expect(blocks.filter((token) => token.level === 0 && !String(token.type).endsWith("_close")).map((token) => [token.type, token.map])).toEqual([
+			["table_open", [0, 5_002]],
+			["paragraph_open", [5_003, 5_004]],
+		]);
+	});
+
+	// markdown-it ends a table once it has filled in 65,536 cells for short rows, counted from the table's first row.
+	test.each([
+		["short rows fill in cells until the table ends", 300, ["|x"], 250],
+		["long rows first, then short ones", 300, [`|${"y|".repeat(400)}`, "|x", "|x"], 450],
+		["rows far longer than the header, then rows far shorter", 2, [`|${"y|".repeat(70_000)}`, "|", "|"], 12],
+		["a header of 70,000 columns and rows of one cell", 70_000, ["|x"], 6],
+		// A row alone passes the bound in its chunk but not in the whole table (a longer row came first): parsed in one call.
+		["a row of 140,000 cells under 70,000 columns, then rows of one", 70_000, [`|${"y|".repeat(140_000)}`, "|x", "|x"], 3],
+	])("%s: the table ends on the same row, cut in chunks of 7 rows", (_name, columns, rows, count) => {
+		const text = `|${"h|".repeat(columns)}\n|${"-|".repeat(columns)}\n${Array.from({ length: count }, (_, index) => rows[index % rows.length]).join("\n")}\n`;
+		// Hundreds of thousands of tokens: compared as text, and where they first differ.
+		const whole = reference.parse(text, {}).map((token) => JSON.stringify(record(token)));
+		for (const chunkLines of [7]) {
+			const chunked = blocksOf(text, chunkLines).map((token) => JSON.stringify(token));
+			const differ = chunked.findIndex((token, index) => token !== whole[index]);
+			expect({ differ, length: chunked.length }).toEqual({ differ: -1, length: whole.length });
+		}
 	});
 });
 

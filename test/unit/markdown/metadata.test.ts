@@ -1,5 +1,6 @@
 import { getAllTags } from "../../../src/markdown/tags";
-import { parseMetadata } from "../../../src/markdown/metadata";
+import { metadataSteps, parseMetadata } from "../../../src/markdown/metadata";
+import { runSteps } from "../../../src/markdown/steps";
 
 const tagsOf = (text: string) => (parseMetadata(text).tags ?? []).map((tag) => tag.tag);
 const linksOf = (text: string) => (parseMetadata(text).links ?? []).map((link) => link.link);
@@ -180,5 +181,22 @@ describe("tasks whose text starts like a list marker, tags next to backslash esc
 		["a\\\\(#tag", undefined],
 	])("tags in %j", (text, expected) => {
 		expect(tags(text)).toEqual(expected);
+	});
+});
+
+describe("a long table, parsed in chunks of rows", () => {
+	const rows = Array.from({ length: 300 }, (_, index) => `| ${index} | [[N${index % 7}]] | #t${index % 5} |`);
+	const text = ["# Top", "", "| a | b | c |", "|---|---|---|", ...rows, "", "After [[End]] #end", "- [ ] task [[Task]]", ""].join("\n");
+
+	test("its section spans all its rows, and every link and tag in its cells is found, in order", () => {
+		const cache = parseMetadata(text);
+		const table = cache.sections?.find((section) => section.type === "table");
+		expect([table?.position.start.line, table?.position.end.line]).toEqual([2, 303]);
+		expect(cache.links?.map((link) => link.link)).toEqual([...rows.map((_, index) => `N${index % 7}`), "End", "Task"]);
+		expect(cache.tags?.length).toBe(301);
+	});
+
+	test.each([1, 4, 100])("cut every %i lines, the metadata of one parse", (chunkLines) => {
+		expect(runSteps(metadataSteps(text, chunkLines))).toEqual(parseMetadata(text));
 	});
 });

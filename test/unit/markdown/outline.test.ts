@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { appendToEnd, appendUnderHeading, detectFormat, insertUnderBullet, isOutline, type EditMode } from "../../../src/markdown/outline";
 
 type Case = [label: string, note: string, content: string, expected: string];
@@ -198,5 +199,40 @@ describe("insertUnderBullet", () => {
 		const result = insert(tasks, "buy", "2 litres");
 		expect(result.ok && result.value.text).toBe("- [ ] buy milk\n    - 2 litres\n- [x] done thing\n");
 		expect(insert(tasks, "[ ]", "x")).toMatchObject({ ok: false });
+	});
+});
+
+describe("an edit only adds lines: every line of the note stays, in order, byte for byte", () => {
+	const PIECES = ["\n", "\n", "\n\n", "text", "- item", "  - child", "1. one", "# H", "## Sub", "  ", "\t- tab", "\r\n", "---", "```", "| a |", "- [ ] task"];
+	const note = fc.array(fc.constantFrom(...PIECES), { maxLength: 30 }).map((pieces) => pieces.join(""));
+	/** The note's lines are the result's with one run of lines taken out (line ends made one kind when the note had `\r\n`). */
+	const onlyAdds = (before: string, after: string) => {
+		const original = before.split(/\r?\n/);
+		const result = after.split(/\r?\n/);
+		const added = result.length - original.length;
+		expect(added).toBeGreaterThan(0);
+		const same = (lines: readonly string[]) => lines.length === original.length && lines.every((line, index) => line === original[index]);
+		const at = Array.from({ length: original.length + 1 }, (_, start) => start).find((start) =>
+			same([...result.slice(0, start), ...result.slice(start + added)]),
+		);
+		expect(at).toBeDefined();
+		if (!before.includes("\r")) expect(after.includes("\r")).toBe(false);
+	};
+
+	test("append_to_note at the end or under a heading, and under a bullet, in both modes", () => {
+		fc.assert(
+			fc.property(note, fc.constantFrom<EditMode>("freeform", "outliner"), fc.constantFrom("added", "- a\n  - b"), (body, mode, content) => {
+				const text = `${body}\n# Target\n${body}`;
+				const outline = `- Target bullet\n${text}`;
+				for (const [before, result] of [
+					[text, appendToEnd(text, content, mode, detectFormat(text))],
+					[text, appendUnderHeading(text, "Target", content, mode, detectFormat(text))],
+					[outline, insertUnderBullet(outline, "Target bullet", content, detectFormat(outline))],
+				] as const) {
+					if (result.ok) onlyAdds(before, result.value.text);
+				}
+			}),
+			{ numRuns: 1000 },
+		);
 	});
 });

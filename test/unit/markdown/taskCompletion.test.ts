@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import {
 	changeTaskInNote,
 	changeTaskStatus,
@@ -255,6 +256,36 @@ describe("changeTaskInNote", () => {
 		["else the vault's Tasks setting", "- [ ] A\n", "dataview", "- [x] A  [completion:: 2026-11-30]\n"],
 	])("%s", (_name, note, vaultFormat, expected) => {
 		expect(change(note, 0, note.slice(6, note.indexOf("\n")), vaultFormat)).toMatchObject({ ok: true, value: { text: expected } });
+	});
+
+	test("any task of any note: the note's other lines are kept byte for byte around the task's new lines (a deleted task leaves no line)", () => {
+		const LINES = [
+			"# H",
+			"",
+			"text",
+			"- [ ] A 📅 2026-12-01",
+			"- [ ] B 🔁 every day 📅 2026-11-30",
+			"- [ ] C 🏁 delete 🔁 every day 📅 2026-11-30",
+			"- [ ] E 🏁 delete",
+			"  - [ ] child",
+			"- [x] done",
+			"- [ ] D\r",
+		];
+		fc.assert(
+			fc.property(fc.array(fc.constantFrom(...LINES), { minLength: 1, maxLength: 12 }), fc.boolean(), fc.nat(), (noteLines, finalNewline, pick) => {
+				const note = noteLines.join("\n") + (finalNewline ? "\n" : "");
+				const tasks = tasksOf(note).filter((task) => task.status === " ");
+				const task = tasks[pick % Math.max(1, tasks.length)];
+				if (!task) return;
+				const line = note.split("\n")[task.line] ?? "";
+				const result = change(note, task.line, line.replace(/\r$/, "").replace(/^\s*- \[.\] /, ""));
+				if (!result.ok) return;
+				const expected = note.split("\n");
+				expected.splice(task.line, 1, ...result.value.lines.map((each) => each + (line.endsWith("\r") ? "\r" : "")));
+				expect(result.value.text).toBe(expected.join("\n"));
+			}),
+			{ numRuns: 1000 },
+		);
 	});
 
 	test("a task that is not on its line lists the open tasks with their lines, up to the limit", () => {
