@@ -10,6 +10,8 @@ const MIN_FORM_WORD_CHARS = 3;
  * for `sidebar`; a cut of one or two letters (`a head`, `in to`) matches everyday pairs by chance.
  */
 const MIN_SPLIT_PART_CHARS = 3;
+/** Longest query word cut into two (splitsOf): each cut copies both parts, and words written as two are short (`sidebar`, `notetaking`). */
+const MAX_SPLIT_WORD_CHARS = 24;
 
 /**
  * Token ↔ id, with prefix lookups over a sorted view. The view is built on the first lookup and
@@ -86,7 +88,7 @@ export class TermDictionary {
 	 */
 	splitsOf(word: string): Array<[number, number]> {
 		const splits: Array<[number, number]> = [];
-		if (word.length < MIN_SPLIT_PART_CHARS * 2) return splits;
+		if (word.length < MIN_SPLIT_PART_CHARS * 2 || word.length > MAX_SPLIT_WORD_CHARS) return splits;
 		for (let cut = MIN_SPLIT_PART_CHARS; cut <= word.length - MIN_SPLIT_PART_CHARS; cut++) {
 			const first = this.ids.get(word.slice(0, cut));
 			if (first === undefined) continue;
