@@ -354,8 +354,10 @@ export class SearchEngine {
 			let exact = 0;
 			let inTitle = false;
 			// A word the query's two adjacent words make stands for them both: in the score, the title and the share held.
-			joinedHeld.fill(0);
-			joinedValues.fill(0);
+			if (joined.length > 0) {
+				joinedHeld.fill(0);
+				joinedValues.fill(0);
+			}
 			for (let joinedIndex = 0; joinedIndex < joined.length; joinedIndex++) {
 				const word = joined[joinedIndex] as JoinedWord;
 				const at = seek(word.term.slots, word.term.length, joinedCursors[joinedIndex] as number, slot);
@@ -403,7 +405,10 @@ export class SearchEngine {
 					if (exactValue !== 0) {
 						// The body may hold the word as typed and the title another form (`Hooks`,
 						// `npm-deprecate`, `Sidebar` for `side bar`): the title and heading evidence of either counts.
-						value = mergeValues(mergeValues(exactValue, formValue & ~BODY_COUNT), joinedValue & ~BODY_COUNT);
+						// Merged only when there is something to merge: this runs for every candidate of a common word.
+						value = exactValue;
+						if (formValue !== 0) value = mergeValues(value, formValue & ~BODY_COUNT);
+						if (joinedValue !== 0) value = mergeValues(value, joinedValue & ~BODY_COUNT);
 						weight = 1;
 						exact++;
 					} else if (formValue !== 0 || joinedValue !== 0) {
