@@ -14,19 +14,21 @@ export const TEMPLATE_MIN_NOTE_SHARE = 0.25;
 /** Nor in fewer than this many notes: fewer say little about how often a template repeats it. */
 export const TEMPLATE_MIN_NOTES = 50;
 /**
- * Share of the notes holding a word that hold it exactly as many times, at least twice (the
- * template's count), for it to be a template's word. Measured: template words 0.85–0.96 of the
- * Obsidian Hub's notes (`discord` 2 times, `github` 8, `hub` 12); words the notes are about 0.30
- * at most (npm's docs, Obsidian Help). Once is not a template's count: in a vault of short notes
- * most words are said once.
+ * Share of the notes holding a word that hold it exactly as many times as one of its two most
+ * common counts of 2 or more (a vault may have two templates: plugin notes and people notes), for
+ * it to be a template's word. Measured on the Obsidian Hub: `discord` 0.96 (2 times), `plugins`
+ * 0.96 (2 or 3), `github` 0.92 (8 or 7), `hub` 0.92, `note` 0.91, but `obsidian` 0.78, said in
+ * notes of every kind; words the notes are about in npm's docs and Obsidian Help 0.36 at most.
+ * Once is not a template's count: in a vault of short notes most words are said once or twice.
  */
-export const TEMPLATE_COUNT_SHARE = 0.8;
+export const TEMPLATE_COUNT_SHARE = 0.85;
 /** Counts above this are never a template's (and are not tallied). */
 const TEMPLATE_COUNT_MAX = 63;
 
-/** A template's word: how many times the template says it, and how many notes hold it beyond that (in the title, or a count other than the template's). */
+/** A template's word: how many times its templates say it (`low` ≤ `high`; the same for one template), and how many notes hold it beyond that (in the title, or a count other than the templates'). */
 export interface TemplateWord {
-	count: number;
+	low: number;
+	high: number;
 	notes: number;
 }
 
@@ -42,20 +44,33 @@ export function templateWord(term: ResolvedTerm, accepted: Uint8Array | null, co
 		if (count <= TEMPLATE_COUNT_MAX) tally[count] = (tally[count] as number) + 1;
 	}
 	if (holders < Math.max(TEMPLATE_MIN_NOTES, corpusSize * TEMPLATE_MIN_NOTE_SHARE)) return null;
-	let count = 2;
-	for (let each = 3; each <= TEMPLATE_COUNT_MAX; each++) if ((tally[each] as number) > (tally[count] as number)) count = each;
-	if ((tally[count] as number) < holders * TEMPLATE_COUNT_SHARE) return null;
+	let first = 2;
+	for (let each = 3; each <= TEMPLATE_COUNT_MAX; each++) if ((tally[each] as number) > (tally[first] as number)) first = each;
+	let second = first === 2 ? 3 : 2;
+	for (let each = 2; each <= TEMPLATE_COUNT_MAX; each++) if (each !== first && (tally[each] as number) > (tally[second] as number)) second = each;
+	const share = (tally[first] as number) + (tally[second] as number);
+	if (share < holders * TEMPLATE_COUNT_SHARE) return null;
+	// One template when fewer than TEMPLATE_MIN_NOTES notes say the second count: only the first's notes are its copies.
+	const two = (tally[second] as number) >= TEMPLATE_MIN_NOTES;
+	const low = two ? Math.min(first, second) : first;
+	const high = two ? Math.max(first, second) : first;
 	let notes = 0;
 	for (let index = 0; index < term.length; index++) {
 		if (accepted && accepted[term.slots[index] as number] !== 1) continue;
 		const value = term.values[index] as number;
-		if ((value & BODY_COUNT) !== count || (value & IN_TITLE) !== 0) notes++;
+		const count = value & BODY_COUNT;
+		if ((count !== low && count !== high) || (value & IN_TITLE) !== 0) notes++;
 	}
-	return { count, notes };
+	return { low, high, notes };
 }
 
-/** A posting value less the template's count of the word: a note saying it fewer times was not made from the template, and keeps its count. Pure. */
+/**
+ * A posting value less the templates' count of the word: the larger count it reaches (a note
+ * said `high` times is a copy of that template; one said more, that copy and its own mentions).
+ * A note saying it fewer times than either template was made from neither, and keeps its count. Pure.
+ */
 export function withoutTemplate(value: number, template: TemplateWord): number {
 	const count = value & BODY_COUNT;
-	return count < template.count ? value : ((value & ~BODY_COUNT) | (count - template.count)) >>> 0;
+	const copied = count >= template.high ? template.high : count >= template.low ? template.low : 0;
+	return ((value & ~BODY_COUNT) | (count - copied)) >>> 0;
 }

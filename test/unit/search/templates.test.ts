@@ -17,7 +17,7 @@ function postings(counts: readonly number[]): ResolvedTerm {
 describe("a template's word: in most notes, said as many times in each", () => {
 	test("a footer's word said twice in nearly every note is one; the notes saying it otherwise are its real holders", () => {
 		const counts = [...Array.from({ length: 95 }, () => 2), 5, 1, 3, 4, 7];
-		expect(templateWord(postings(counts), null, 120)).toEqual({ count: 2, notes: 5 });
+		expect(templateWord(postings(counts), null, 120)).toEqual({ low: 2, high: 2, notes: 5 });
 	});
 
 	test("a word the notes are about, said a different number of times in each, is not one", () => {
@@ -38,14 +38,29 @@ describe("a template's word: in most notes, said as many times in each", () => {
 		const counts = [...Array.from({ length: 60 }, () => 2), ...Array.from({ length: 60 }, (_, index) => 3 + (index % 5))];
 		const accepted = Uint8Array.from(counts, (_, slot) => (slot < 60 ? 1 : 0));
 		expect(templateWord(postings(counts), null, 120)).toBeNull();
-		expect(templateWord(postings(counts), accepted, 60)).toEqual({ count: 2, notes: 0 });
+		expect(templateWord(postings(counts), accepted, 60)).toEqual({ low: 2, high: 2, notes: 0 });
 	});
 
 	test("a note's count loses the template's; a note saying it fewer times keeps its own", () => {
-		const template = { count: 2, notes: 5 };
+		const template = { low: 2, high: 2, notes: 5 };
 		expect(withoutTemplate(packValue(5, 1, true), template)).toBe(packValue(3, 1, true));
 		expect(withoutTemplate(packValue(2, 0, false), template)).toBe(0);
 		expect(withoutTemplate(packValue(1, 0, false), template)).toBe(packValue(1, 0, false));
+	});
+
+	test("two templates (plugin notes say it twice, people notes three times): both counts are copies", () => {
+		const counts = [...Array.from({ length: 60 }, () => 2), ...Array.from({ length: 55 }, () => 3), 6, 1, 9, 4, 5];
+		const template = templateWord(postings(counts), null, 150);
+		expect(template).toEqual({ low: 2, high: 3, notes: 5 });
+		if (!template) return;
+		expect(withoutTemplate(packValue(3, 0, false), template)).toBe(0);
+		expect(withoutTemplate(packValue(6, 0, false), template)).toBe(packValue(3, 0, false));
+		expect(withoutTemplate(packValue(1, 0, false), template)).toBe(packValue(1, 0, false));
+	});
+
+	test("said once or twice in most notes is no template either", () => {
+		const counts = Array.from({ length: 100 }, (_, index) => 1 + (index % 2));
+		expect(templateWord(postings(counts), null, 120)).toBeNull();
 	});
 });
 
