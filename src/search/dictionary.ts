@@ -5,13 +5,6 @@ import type { Stemmer } from "./stemmers";
 
 /** Shortest query word whose other forms are looked for: `is` and `ga` have none worth the look. */
 const MIN_FORM_WORD_CHARS = 3;
-/**
- * Shortest part a query word is cut into to match two words written apart (splitsOf): `side bar`
- * for `sidebar`; a cut of one or two letters (`a head`, `in to`) matches everyday pairs by chance.
- */
-const MIN_SPLIT_PART_CHARS = 3;
-/** Longest query word cut into two (splitsOf): each cut copies both parts, and words written as two are short (`sidebar`, `notetaking`). */
-const MAX_SPLIT_WORD_CHARS = 24;
 
 /**
  * Token ↔ id, with prefix lookups over a sorted view. The view is built on the first lookup and
@@ -80,22 +73,6 @@ export class TermDictionary {
 
 	lookup(token: string): number | undefined {
 		return this.ids.get(token);
-	}
-
-	/**
-	 * The ways to cut `word` into two words the dictionary holds, each of MIN_SPLIT_PART_CHARS or
-	 * more: `sidebar` → `side` `bar`, `notetaking` → `note` `taking`. Ids, first then second.
-	 */
-	splitsOf(word: string): Array<[number, number]> {
-		const splits: Array<[number, number]> = [];
-		if (word.length < MIN_SPLIT_PART_CHARS * 2 || word.length > MAX_SPLIT_WORD_CHARS) return splits;
-		for (let cut = MIN_SPLIT_PART_CHARS; cut <= word.length - MIN_SPLIT_PART_CHARS; cut++) {
-			const first = this.ids.get(word.slice(0, cut));
-			if (first === undefined) continue;
-			const second = this.ids.get(word.slice(cut));
-			if (second !== undefined) splits.push([first, second]);
-		}
-		return splits;
 	}
 
 	/** Ids of every token starting with `prefix`. */

@@ -12,7 +12,6 @@ import {
 	titleCount,
 	valueAt,
 	IN_TITLE,
-	withoutTitleCount,
 	type ResolvedTerm,
 	type TermEvidence,
 } from "./postingValues";
@@ -78,24 +77,12 @@ export type SearchPause = () => Promise<void> | null;
 interface JoinedWord {
 	term: ResolvedTerm;
 	parts: number[];
-	/**
-	 * Two content words joined (`side bar` → `sidebar`): another form of each, which finds notes
-	 * and weighs FORM_MATCH_WEIGHT of each. Else a verb and its particle (`log in` → `login`),
-	 * which only ranks, at JOINED_WORD_WEIGHT.
-	 */
-	asForm: boolean;
-	/** The joined word's ids (with asForm, its forms too): a name holding one holds each part. */
-	ids: number[];
-	/** For a query word a name writes as two (splitWords): their ids, in order. */
-	pair?: readonly [number, number];
 }
 
 /** Whether a name (`ids[from, to)`) holds a term: a word as typed or in another form (its extensions do not count), or a phrase. */
 function nameHolds(ids: Uint32Array, from: number, to: number, term: TermEvidence): boolean {
 	if (term.strongIds) {
 		for (let index = from; index < to; index++) if (term.strongIds.has(ids[index] as number)) return true;
-		for (const [first, second] of term.namePairs ?? [])
-			for (let index = from; index + 1 < to; index++) if (ids[index] === first && ids[index + 1] === second) return true;
 		return false;
 	}
 	return term.any.phrase !== null && countPhrase(ids.subarray(from, to), term.any.phrase) > 0;
@@ -107,7 +94,6 @@ function isQueryWord(id: number, evidence: readonly TermEvidence[], optionalIds:
 	for (const term of evidence) {
 		if (term.strongIds) {
 			if (term.strongIds.has(id)) return true;
-			for (const pair of term.namePairs ?? []) if (pair[0] === id || pair[1] === id) return true;
 		} else if (term.any.phrase) {
 			for (const position of term.any.phrase) if (position[id] === 1) return true;
 		}
@@ -228,22 +214,6 @@ export class SearchEngine {
 			if (resolved === undefined) return null;
 			evidence.push(resolved);
 		}
-		const joined = [...this.joinedWords(query, terms, stem), ...this.splitWords(terms, evidence)];
-		// A word two content words make joined finds notes as either word does: it is a form of each.
-		for (const word of joined) {
-			if (!word.asForm) continue;
-			for (const part of word.parts) {
-				const term = evidence[part] as TermEvidence;
-				const any = await this.stepped(this.index.unionOfTerms([term.any, word.term], scratch), pause, generation);
-				if (any === undefined) return null;
-				evidence[part] = {
-					...term,
-					any,
-					strongIds: new Set([...(term.strongIds ?? []), ...word.ids]),
-					namePairs: word.pair ? [...(term.namePairs ?? []), word.pair] : term.namePairs,
-				};
-			}
-		}
 		const wanted = evidence.map((term) => term.any);
 		// An exclusion typed many times is resolved once: each costs a pass over its postings.
 		const exclusions = query.excluded.filter(onceEach());
@@ -256,6 +226,7 @@ export class SearchEngine {
 		const excludedPhrases = exclusions.filter((term) => term.tokens.length > 1).flatMap((term) => optional(this.index.resolve(term.tokens)));
 		const optionalTerms = query.optional.filter(firstSight).flatMap((term) => optional(this.index.resolveWhole(term.tokens)));
 		const termCount = terms.length;
+		const joined = this.joinedWords(query, terms, stem);
 		// A search that may pause gathers into arrays of its own: another search runs meanwhile and reuses the shared scratch.
 		const finder = pause ? new CandidateFinder(this.index) : this.candidates;
 		// Notes few enough have their phrases read here, all of them; more are read best first while ranking (rankByBounds).
@@ -307,8 +278,6 @@ export class SearchEngine {
 		const joinedIdf = joined.map((word) => idfOf(frequency(word.term)));
 		const joinedCursors = new Array<number>(joined.length).fill(0);
 		const joinedHeld = new Uint8Array(termCount);
-		// Per term, the value of the joined words that are a form of it (asForm) in the candidate.
-		const joinedValues = new Uint32Array(termCount);
 		const exactCursors = new Array<number>(termCount).fill(0);
 		const formCursors = new Array<number>(termCount).fill(0);
 		// The ids of the search's stop words, looked up once a long title needs them.
@@ -353,31 +322,6 @@ export class SearchEngine {
 			let strong = 0;
 			let exact = 0;
 			let inTitle = false;
-			// A word the query's two adjacent words make stands for them both: in the score, the title and the share held.
-			if (joined.length > 0) {
-				joinedHeld.fill(0);
-				joinedValues.fill(0);
-			}
-			for (let joinedIndex = 0; joinedIndex < joined.length; joinedIndex++) {
-				const word = joined[joinedIndex] as JoinedWord;
-				const at = seek(word.term.slots, word.term.length, joinedCursors[joinedIndex] as number, slot);
-				joinedCursors[joinedIndex] = at;
-				if (at >= word.term.length || word.term.slots[at] !== slot) continue;
-				const value = word.term.values[at] as number;
-				if (word.asForm) {
-					// The title's one word counts once, for the first part: `Sidebar` is not two of the title's words.
-					for (const [at, part] of word.parts.entries())
-						joinedValues[part] = mergeValues(joinedValues[part] as number, at === 0 ? value : withoutTitleCount(value));
-					continue;
-				}
-				score += JOINED_WORD_WEIGHT * (joinedIdf[joinedIndex] as number) * fieldScore(value, norm);
-				if (titleCount(value) > 0) titleWeighed += JOINED_WORD_WEIGHT * (joinedIdf[joinedIndex] as number);
-				titleWords += titleCount(value);
-				for (const part of word.parts) {
-					joinedHeld[part] = 1;
-					if (titleCount(value) > 0) titleIdf += requiredIdf[part] as number;
-				}
-			}
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {
 				matched[termIndex] = 0;
 				templateOnly[termIndex] = 0;
@@ -401,18 +345,16 @@ export class SearchEngine {
 						}
 					}
 					const formValue = term.forms ? valueAt(term.forms, formCursors, termIndex, slot) : 0;
-					const joinedValue = joinedValues[termIndex] as number;
 					if (exactValue !== 0) {
 						// The body may hold the word as typed and the title another form (`Hooks`,
-						// `npm-deprecate`, `Sidebar` for `side bar`): the title and heading evidence of either counts.
+						// `npm-deprecate`): the title and heading evidence of either counts.
 						// Merged only when there is something to merge: this runs for every candidate of a common word.
 						value = exactValue;
 						if (formValue !== 0) value = mergeValues(value, formValue & ~BODY_COUNT);
-						if (joinedValue !== 0) value = mergeValues(value, joinedValue & ~BODY_COUNT);
 						weight = 1;
 						exact++;
-					} else if (formValue !== 0 || joinedValue !== 0) {
-						value = formValue === 0 ? joinedValue : mergeValues(formValue, joinedValue & ~BODY_COUNT);
+					} else if (formValue !== 0) {
+						value = formValue;
 						weight = FORM_MATCH_WEIGHT;
 					} else if (templateOnly[termIndex] === 1) {
 						// Held as typed, only as the template holds it: as held as the notes saying it, but it adds nothing.
@@ -443,6 +385,22 @@ export class SearchEngine {
 				score += OPTIONAL_WORD_WEIGHT * (optionalIdf[termIndex] as number) * fieldScore(value, norm);
 				if (titleCount(value) > 0) titleWeighed += OPTIONAL_WORD_WEIGHT * (optionalIdf[termIndex] as number);
 				titleWords += titleCount(value);
+			}
+			// A word the query's two adjacent words make stands for them both: in the score, the title and the share held.
+			joinedHeld.fill(0);
+			for (let joinedIndex = 0; joinedIndex < joined.length; joinedIndex++) {
+				const word = joined[joinedIndex] as JoinedWord;
+				const at = seek(word.term.slots, word.term.length, joinedCursors[joinedIndex] as number, slot);
+				joinedCursors[joinedIndex] = at;
+				if (at >= word.term.length || word.term.slots[at] !== slot) continue;
+				const value = word.term.values[at] as number;
+				score += JOINED_WORD_WEIGHT * (joinedIdf[joinedIndex] as number) * fieldScore(value, norm);
+				if (titleCount(value) > 0) titleWeighed += JOINED_WORD_WEIGHT * (joinedIdf[joinedIndex] as number);
+				titleWords += titleCount(value);
+				for (const part of word.parts) {
+					joinedHeld[part] = 1;
+					if (titleCount(value) > 0) titleIdf += requiredIdf[part] as number;
+				}
 			}
 			if (titleWeighed > 0 && (titleLengths[slot] as number) > LONG_TITLE_WORDS) score -= titleWeighed * longTitleCut(this.contentWords(slot, stopIds()));
 			const titleTier = inTitle ? this.titleTier(slot, evidence, optionalIds, requiredIdf, totalIdf) : 0;
@@ -535,50 +493,23 @@ export class SearchEngine {
 	}
 
 	/**
-	 * The words that two adjacent query words make written as one, that some note holds as a word:
-	 * a word and the particle after it, as typed (`back up` → `backup`) or with the first word's
-	 * stem (`logged in` → `login`) (ENGLISH_PARTICLES); two content words as typed or another form
-	 * of that (`side bar` → `sidebar`, `note taking` → `notetaking`, `home pages` → `homepage`),
-	 * as a form of each (asForm). Each with the query terms it stands for.
+	 * The words that a query word and the particle after it make written as one, as typed (`back
+	 * up` → `backup`) or with the first word's stem (`logged in` → `login`), that some note holds as
+	 * a word (ENGLISH_PARTICLES); each with the query terms it stands for.
 	 */
 	private joinedWords(query: ParsedQuery, terms: readonly QueryTerm[], stem: Stemmer | null): JoinedWord[] {
 		const found = new Map<string, JoinedWord>();
 		const termOf = (word: string) => terms.findIndex((term) => term.tokens.length === 1 && term.tokens[0] === word);
 		for (const [first, second] of query.adjacent ?? []) {
-			if (termOf(first) < 0) continue;
-			if (!ENGLISH_PARTICLES.has(second)) {
-				const word = first + second;
-				// Both must be content words (stop words are not terms): `my package` is no `mypackage`.
-				if (termOf(second) < 0 || found.has(word) || termOf(word) >= 0) continue;
-				const ids = [...optional(this.index.dictionary.lookup(word)), ...this.index.dictionary.formsOf(word, stem)];
-				if (ids.length > 0) found.set(word, { term: this.index.resolveIds(ids), parts: [termOf(first), termOf(second)], asForm: true, ids });
-				continue;
-			}
+			if (!ENGLISH_PARTICLES.has(second) || termOf(first) < 0) continue;
 			const parts = [termOf(first), termOf(second)].filter((index) => index >= 0);
 			for (const word of new Set([first + second, (stem ? stem(first) : first) + second])) {
 				if (found.has(word) || termOf(word) >= 0) continue;
 				const term = this.index.resolveWhole([word]);
-				if (term) found.set(word, { term, parts, asForm: false, ids: [] });
+				if (term) found.set(word, { term, parts });
 			}
 		}
 		return [...found.values()];
-	}
-
-	/**
-	 * Each one-word term a note's title or an alias writes as two words in a row (`Side bar
-	 * plugins` for `sidebar`, `Note taking` for `notetaking`): another form of it, in names only
-	 * (a body's pairs would cost a phrase search per cut).
-	 */
-	private splitWords(terms: readonly QueryTerm[], evidence: readonly TermEvidence[]): JoinedWord[] {
-		const found: JoinedWord[] = [];
-		for (const [index, term] of terms.entries()) {
-			if (term.tokens.length !== 1 || evidence[index]?.strongIds === null) continue;
-			for (const pair of this.index.dictionary.splitsOf(term.tokens[0] ?? "")) {
-				const names = this.index.namesHoldingPair(pair[0], pair[1]);
-				if (names.length > 0) found.push({ term: names, parts: [index], asForm: true, ids: [], pair });
-			}
-		}
-		return found;
 	}
 
 	/**

@@ -70,8 +70,6 @@ export interface TermEvidence {
 	forms: ResolvedTerm | null;
 	/** The ids of the word as typed and its forms; null for a phrase. */
 	strongIds: ReadonlySet<number> | null;
-	/** Two words in a row that a name may hold for the word (`Side bar` for `sidebar`): first id, second id. */
-	namePairs?: ReadonlyArray<readonly [number, number]>;
 }
 
 /** The first index in slots[from, length) holding a slot not below `slot`: galloping, so a rare term skips through a common one. */
@@ -129,11 +127,6 @@ export function packValue(bodyCount: number, titleWords: number, inHeading: bool
 /** How many of the title's words a posting value counts. */
 export function titleCount(value: number): number {
 	return (value >>> TITLE_COUNT_SHIFT) & TITLE_COUNT_MAX;
-}
-
-/** A posting value without its count of title words (its flags kept): for a second word a title's one word stands for. */
-export function withoutTitleCount(value: number): number {
-	return (value & ~(TITLE_COUNT_MAX << TITLE_COUNT_SHIFT)) >>> 0;
 }
 
 /** Two posting values as one (a prefix's several words in one note): counts added, flags combined. */

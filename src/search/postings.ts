@@ -631,58 +631,6 @@ export class PostingsIndex {
 		return id === undefined ? null : this.union([id]);
 	}
 
-	/**
-	 * The notes whose title or an alias holds the word `first` then the word `second`, in a row:
-	 * a title's value counts its two words, an alias's only flags it (as `commit` does). Only
-	 * notes holding both words in a name are read.
-	 */
-	namesHoldingPair(first: number, second: number): ResolvedTerm {
-		const a = this.listOf(first);
-		const b = this.listOf(second);
-		const found = emptyTerm();
-		if (!a || !b) return found;
-		const slots: number[] = [];
-		const values: number[] = [];
-		let cursor = 0;
-		for (let index = 0; index < a.length; index++) {
-			if (((a.values[index] as number) & IN_TITLE) === 0) continue;
-			const slot = a.slots[index] as number;
-			cursor = seek(b.slots, b.length, cursor, slot);
-			if (cursor >= b.length) break;
-			if (b.slots[cursor] !== slot || ((b.values[cursor] as number) & IN_TITLE) === 0) continue;
-			const doc = this.documents[slot];
-			if (!doc) continue;
-			const { ids, count } = this.unpackNames(doc);
-			let value = 0;
-			// The runs, each after its length: the title (run 0), the headings (run 1, not a name), then each alias.
-			for (let at = 0, run = 0; at < count; run++) {
-				const from = at + 1;
-				const to = from + (ids[at] as number);
-				at = to;
-				if (run === 1) continue;
-				for (let position = from; position + 1 < to; position++) {
-					if (ids[position] !== first || ids[position + 1] !== second) continue;
-					value = run === 0 ? mergeValues(value, packValue(0, 2, false)) : (value | IN_TITLE) >>> 0;
-					break;
-				}
-			}
-			if (value === 0) continue;
-			slots.push(slot);
-			values.push(value);
-		}
-		return { slots: Uint32Array.from(slots), values: Uint32Array.from(values), length: slots.length, phrase: null };
-	}
-
-	/** The notes holding any of the words `ids` (none a phrase), their values merged. */
-	resolveIds(ids: readonly number[]): ResolvedTerm {
-		return this.union(ids);
-	}
-
-	/** Terms' postings (none a phrase) as one, in steps, merging in `scratch` (null: the index's own, for a search that never pauses). */
-	unionOfTerms(terms: readonly ResolvedTerm[], scratch: UnionScratch | null): Generator<void, ResolvedTerm, void> {
-		return this.unionOfLists(terms, this.nextSlot, scratch ?? this.mergeScratch);
-	}
-
 	/** The postings of several terms as one: body counts added, title and heading flags combined. */
 	private union(ids: readonly number[]): ResolvedTerm {
 		return runSteps(this.unionOfLists(this.listsOf(ids), this.nextSlot, this.mergeScratch));

@@ -285,38 +285,3 @@ describe("a verb and its particle typed apart find the word the notes write as o
 		expect((await paths(docs, '"log in" registry'))[0]).not.toBe("login.md");
 	});
 });
-
-describe("one word written as two, two words written as one: another form of the word", () => {
-	const docs: Doc[] = [
-		{ path: "Sidebar.md", text: "Panes docked at the edge of the window.", modified: 1 },
-		{ path: "Side bar plugins.md", text: "Plugins that add panes. See also the status bar.", modified: 2 },
-		{ path: "Layout.md", text: "The side of the window holds a bar of icons, and the side panes.", modified: 3 },
-		{ path: "Notetaking.md", text: "Methods for writing things down.", modified: 4 },
-	];
-
-	test("`side bar` finds the note titled `Sidebar`, which holds neither word, and ranks it first", async () => {
-		const found = await paths(docs, "side bar");
-		expect(found[0]).toBe("Sidebar.md");
-		expect(found).toContain("Layout.md");
-	});
-
-	test("`sidebar` ranks the note titled `Side bar plugins` first, though no note's text says sidebar", async () => {
-		expect(await paths(docs, "sidebar")).toEqual(["Sidebar.md", "Side bar plugins.md"]);
-		expect((await paths(docs, "sidebar plugins"))[0]).toBe("Side bar plugins.md");
-	});
-
-	test("a word written apart in a note's text alone is not the word: only names are read for it", async () => {
-		expect(await paths(docs, "sidebar")).not.toContain("Layout.md");
-	});
-
-	test("the words as typed outrank the joined form: `note taking` puts `Note taking` above `Notetaking`", async () => {
-		const more: Doc[] = [...docs, { path: "Note taking.md", text: "Methods for writing things down.", modified: 0 }];
-		expect((await paths(more, "note taking")).slice(0, 2)).toEqual(["Note taking.md", "Notetaking.md"]);
-		expect((await paths(more, "notetaking")).slice(0, 2)).toEqual(["Notetaking.md", "Note taking.md"]);
-	});
-
-	test("the matched words name both words typed", async () => {
-		const answer = await searchDocs(docs, "side bar");
-		expect(answer.results.find((hit) => hit.path === "Sidebar.md")?.matched_words).toEqual(["side", "bar"]);
-	});
-});
