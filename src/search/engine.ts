@@ -38,6 +38,7 @@ import {
 	type Ranked,
 } from "./rank";
 import { snippetsOf } from "./snippets";
+import { templateWord, withoutTemplate } from "./templates";
 import { ENGLISH_PARTICLES } from "./stopWords";
 import { unionScratch } from "./unions";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor, type Stemmer } from "./stemmers";
@@ -264,8 +265,12 @@ export class SearchEngine {
 		const frequency = (term: ResolvedTerm) => (accepted ? countAccepted(term, accepted.slots) : term.length);
 		const idfOf = (count: number) => Math.log(1 + (corpusSize - count + 0.5) / (count + 0.5));
 		// A word's rarity is that of the word and its forms, when a note holds them; else of what it starts.
-		const requiredIdf = evidence.map((term) => {
+		// A template's word counts in a note beyond the template's count of it; its rarity is of the notes holding it so (templates.ts).
+		const templates = evidence.map((term) => (term.exact ? templateWord(term.exact, accepted?.slots ?? null, corpusSize) : null));
+		const requiredIdf = evidence.map((term, termIndex) => {
 			const strong = countEither(term.exact, term.forms, accepted?.slots ?? null);
+			const template = templates[termIndex];
+			if (template && term.exact) return idfOf(Math.max(1, template.notes + strong - frequency(term.exact)));
 			return idfOf(strong > 0 ? strong : frequency(term.any));
 		});
 		const optionalIdf = optionalTerms.map((term) => idfOf(frequency(term)));
@@ -290,6 +295,8 @@ export class SearchEngine {
 		const top: Ranked[] = [];
 		const matched = new Uint8Array(termCount);
 		const strongMask = new Uint8Array(termCount);
+		// Per term, 1 when the candidate holds it only as often as a template does: held, but it weighs nothing.
+		const templateOnly = new Uint8Array(termCount);
 		const totalIdf = requiredIdf.reduce((sum, value) => sum + value, 0);
 		const bodyLengths = this.index.bodyLengths;
 		const titleLengths = this.index.titleLengths;
@@ -317,6 +324,7 @@ export class SearchEngine {
 			let inTitle = false;
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {
 				matched[termIndex] = 0;
+				templateOnly[termIndex] = 0;
 				const anyValue = values[index * termCount + termIndex] as number;
 				if (anyValue === 0) continue;
 				const term = evidence[termIndex] as TermEvidence;
@@ -327,17 +335,34 @@ export class SearchEngine {
 					weight = 1;
 					exact++;
 				} else {
-					const exactValue = term.exact ? valueAt(term.exact, exactCursors, termIndex, slot) : 0;
+					let exactValue = term.exact ? valueAt(term.exact, exactCursors, termIndex, slot) : 0;
+					const template = templates[termIndex];
+					if (template && exactValue !== 0) {
+						exactValue = withoutTemplate(exactValue, template);
+						if ((exactValue & (BODY_COUNT | IN_TITLE)) === 0) {
+							exactValue = 0;
+							templateOnly[termIndex] = 1;
+						}
+					}
 					const formValue = term.forms ? valueAt(term.forms, formCursors, termIndex, slot) : 0;
 					if (exactValue !== 0) {
 						// The body may hold the word as typed and the title another form (`Hooks`,
 						// `npm-deprecate`): the title and heading evidence of either counts.
-						value = mergeValues(exactValue, formValue & ~BODY_COUNT);
+						// Merged only when there is something to merge: this runs for every candidate of a common word.
+						value = exactValue;
+						if (formValue !== 0) value = mergeValues(value, formValue & ~BODY_COUNT);
 						weight = 1;
 						exact++;
 					} else if (formValue !== 0) {
 						value = formValue;
 						weight = FORM_MATCH_WEIGHT;
+					} else if (templateOnly[termIndex] === 1) {
+						// Held as typed, only as the template holds it: as held as the notes saying it, but it adds nothing.
+						strongMask[termIndex] = 1;
+						strong++;
+						exact++;
+						matched[termIndex] = 1;
+						continue;
 					}
 				}
 				strongMask[termIndex] = weight !== PREFIX_MATCH_WEIGHT ? 1 : 0;
@@ -386,6 +411,7 @@ export class SearchEngine {
 			);
 			let heldIdf = 0;
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {
+				if (templateOnly[termIndex] === 1) continue;
 				if (joinedHeld[termIndex] === 1) heldIdf += requiredIdf[termIndex] as number;
 				else if (matched[termIndex] === 1) heldIdf += (requiredIdf[termIndex] as number) * (strongMask[termIndex] === 1 ? 1 : PREFIX_MATCH_WEIGHT);
 			}

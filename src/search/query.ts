@@ -39,7 +39,7 @@ export function parseQuery(query: string): ParsedQuery {
 		const quoted = match[2] !== undefined;
 		const negated = (match[1] ?? match[3] ?? "") === "-";
 		const source = match[2] ?? match[4] ?? "";
-		const tokens = tokenize(source).map((token) => token.value);
+		const tokens = quoted ? tokenize(source).map((token) => token.value) : withoutClitic(source);
 		const plainWord = !quoted && !negated && tokens.length === 1 ? (tokens[0] ?? null) : null;
 		if (previousWord !== null && plainWord !== null) parsed.adjacent?.push([previousWord, plainWord]);
 		previousWord = plainWord;
@@ -47,6 +47,24 @@ export function parseQuery(query: string): ParsedQuery {
 		(negated ? parsed.excluded : parsed.required).push({ tokens, source, quoted });
 	}
 	return parsed;
+}
+
+/** What follows an apostrophe in English possessives and contractions: `hub's`, `I'm`, `you're`, `we've`, `it'll`, `I'd`, `don't`. */
+const CLITICS: ReadonlySet<string> = new Set(["s", "m", "re", "ve", "ll", "d", "t"]);
+const APOSTROPHES = "'\u2019";
+
+/**
+ * The folded tokens of a typed word, less a clitic after an apostrophe at its end: `hub's` is
+ * `hub`, not the phrase `hub s`, which asked every note to say `hub's` and ranked the note titled
+ * `Hub` as one lacking the word. The note's own `hub's` is still found (its tokens hold `hub`).
+ */
+function withoutClitic(word: string): string[] {
+	const tokens = tokenize(word);
+	const last = tokens[tokens.length - 1];
+	const before = tokens[tokens.length - 2];
+	if (!last || !before || !CLITICS.has(last.value)) return tokens.map((token) => token.value);
+	const between = word.slice(before.end, last.start);
+	return between.length === 1 && APOSTROPHES.includes(between) ? tokens.slice(0, -1).map((token) => token.value) : tokens.map((token) => token.value);
 }
 
 /** Folded stop words, as the tokenizer gives them, for `withStopWords`. */

@@ -66,14 +66,17 @@ const FASTIFY_MRR = 0.88;
  * over the same vault, written for looking at misses): 0.776 / 0.709 when written, 0.918 / 0.844 after;
  * with 59 more questions 0.917 / 0.873 (108), with 21 more over the category lists 0.876 / 0.822 (129);
  * 0.876 / 0.839 once a link address's repeated words count once and a long title's words weigh
- * less (the held-out set 0.930 / 0.770 then).
+ * less (the held-out set 0.930 / 0.770 then); 0.907 / 0.871 once two words typed apart match the
+ * word written as one and a word typed as one a name writing it as two (`side bar` ↔ `Sidebar`), a
+ * possessive's `s` is dropped (`hub's`), and a word templates put in most notes counts only beyond
+ * the templates (`discord`, `github`, `plugins`).
  */
 const OBSIDIAN_HELP_SUCCESS_AT_3 = 0.92;
 const OBSIDIAN_HELP_MRR = 0.87;
 const OBSIDIAN_HUB_SUCCESS_AT_3 = 0.92;
 const OBSIDIAN_HUB_MRR = 0.76;
-const OBSIDIAN_HUB_DEV_SUCCESS_AT_3 = 0.86;
-const OBSIDIAN_HUB_DEV_MRR = 0.83;
+const OBSIDIAN_HUB_DEV_SUCCESS_AT_3 = 0.9;
+const OBSIDIAN_HUB_DEV_MRR = 0.87;
 
 /** The vault's folder, or null where it was not fetched: the test is then skipped (its name says how to fetch it). */
 function fetchedVault(find: () => string): string | null {

@@ -21,6 +21,18 @@ describe("parseQuery: what a person types into search", () => {
 		]);
 	});
 
+	test("a possessive or contraction is its word: `hub's` asks for `hub`, not the phrase `hub s`; quoted, it is as typed", () => {
+		expect(tokens(parseQuery("the hub’s folders I'm you're it'll").required)).toEqual([["the"], ["hub"], ["folders"], ["i"], ["you"], ["it"]]);
+		expect(tokens(parseQuery("O'Reilly rock'n'roll l'amour").required)).toEqual([
+			["o", "reilly"],
+			["rock", "n", "roll"],
+			["l", "amour"],
+		]);
+		expect(tokens(parseQuery('"hub\'s folders"').required)).toEqual([["hub", "s", "folders"]]);
+		expect(parseQuery("hub's").adjacent).toEqual([]);
+		expect(parseQuery("hub's folders").adjacent).toEqual([["hub", "folders"]]);
+	});
+
 	test("an unclosed quote runs to the end; empty quotes, lone dashes and punctuation are ignored", () => {
 		expect(tokens(parseQuery('"open phrase here').required)).toEqual([["open", "phrase", "here"]]);
 		expect(parseQuery('"" - !!! ')).toEqual({ required: [], excluded: [], optional: [], adjacent: [] });
