@@ -519,6 +519,12 @@ export const SLICED_TAGS = 16_384;
 /** Tags of one note counted by list_tags between two looks at the call's clock (a planted note may hold 50,000). */
 export const SLICED_TAGS_COUNTED = 1024;
 /**
+ * Parents a nested tag counts for in list_tags and get_graph_stats, at most (the tag itself always
+ * counts): a planted `#a/a/a/…` of a megabyte has half a million parents whose texts add up to
+ * 250 billion characters, and counting them ran the server out of memory. Real tags nest a few deep.
+ */
+export const MAX_TAG_PARENTS_COUNTED = 32;
+/**
  * Tasks of one note derived between two pause points. The search index keeps the tasks of a note
  * with fewer list items than this as it reads the note; a note with more is left to list_tasks,
  * which derives them in slices (30,000 tasks took 0.4 s in one piece).

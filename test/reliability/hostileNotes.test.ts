@@ -10,7 +10,7 @@ import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { HEADINGS_LISTED, MATCHES_LISTED, NOTE_LINKS_MAX_ENTRIES } from "../../src/config/limits";
+import { HEADINGS_LISTED, MATCHES_LISTED, MAX_TAG_PARENTS_COUNTED, NOTE_LINKS_MAX_ENTRIES } from "../../src/config/limits";
 import { connectClient } from "../helpers/http";
 import { settingsWithWriteTokens, startService, type RunningService } from "../helpers/service";
 import { callError, callOk } from "../helpers/tools";
@@ -172,6 +172,39 @@ describe("a note of 50,000 tags and one of 30,000 tasks", () => {
 		expect(value.tasks[1]).toMatchObject({ path: "Tasks.md", line: 1, text: "task 1 📅 2025-01-01", due: "2025-01-01" });
 		// Deriving 30,000 tasks in one piece held the loop for the whole call.
 		expect(longestHoldMs).toBeLessThan(wallMs / 2);
+	}, 60_000);
+});
+
+describe("a note whose one tag nests 5,000 deep, `#Deep/a/a/…`", () => {
+	const LEVELS = 5_000;
+	const tag = `Deep/${Array.from({ length: LEVELS - 1 }, () => "a").join("/")}`;
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+
+	beforeAll(async () => {
+		vault = await makeVault({ "Deep.md": `#${tag}\n`, "Other.md": "#deep/a #other\n" });
+		running = await startService(vault, { levels: ["read"], settings: { rateLimitPerMinute: 1_000_000 } });
+		client = await connectClient(running.url, running.tokens.read ?? "");
+	}, 60_000);
+	afterAll(async () => {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test("list_tags and get_graph_stats count the tag and its first parents, not all 4,999 (a megabyte of such a tag ran the server out of memory)", async () => {
+		const listed = await callOk<{ tags: Array<{ tag: string; count: number }>; total: number }>(client, "list_tags", { limit: 2000 });
+		// The parents `#Deep` … `#Deep/a/…` (MAX_TAG_PARENTS_COUNTED of them), the tag itself, and `#other`.
+		expect(listed.total).toBe(MAX_TAG_PARENTS_COUNTED + 2);
+		expect(listed.tags.slice(0, 2)).toEqual([
+			{ tag: "#Deep", count: 2 },
+			{ tag: "#Deep/a", count: 2 },
+		]);
+		expect(listed.tags).toContainEqual({ tag: `#${tag}`, count: 1 });
+		expect(listed.tags).toContainEqual({ tag: `#Deep${"/a".repeat(MAX_TAG_PARENTS_COUNTED - 1)}`, count: 1 });
+		const stats = await callOk<{ tags: number }>(client, "get_graph_stats");
+		expect(stats.tags).toBe(MAX_TAG_PARENTS_COUNTED + 2);
 	}, 60_000);
 });
 
