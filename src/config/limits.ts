@@ -134,6 +134,12 @@ export const CANVAS_MAX_NESTING = 64;
 /** Longest filter statement or formula, in characters, and deepest nesting of one (or of a filter tree). */
 export const BASES_MAX_EXPRESSION_CHARS = 4000;
 export const BASES_MAX_EXPRESSION_DEPTH = 64;
+/**
+ * Expressions one inside another while a row is evaluated, formulas referring to formulas
+ * included: each formula is bounded alone, but a chain of them nested past the stack's room (about
+ * 2,800 levels: 150 formulas each adding twenty terms to the next) failed inside the server.
+ */
+export const BASES_MAX_EVAL_NESTING = 1000;
 /** Formulas and views one base may define. */
 export const BASES_MAX_FORMULAS = 200;
 export const BASES_MAX_VIEWS = 50;

@@ -112,6 +112,23 @@ views:
 		]);
 	});
 
+	test("formulas that each add up the next twenty, 190 deep, are the cell's error, not the stack's; a shallow chain is computed", async () => {
+		const chain = (count: number, terms: number) =>
+			Array.from({ length: count }, (_, index) => {
+				const next = Array.from({ length: terms }, (_, step) => index + 1 + step).filter((other) => other < count);
+				return `  w${index}: '${next.map((other) => `formula.w${other}`).join(" + ") || "1"}'`;
+			}).join("\n");
+		const base = (count: number, terms: number) =>
+			`formulas:\n${chain(count, terms)}\nviews:\n  - name: V\n    order: [formula.w0]\n    filters: file.inFolder("Inbox")\n`;
+		const deep = await query(base(190, 20));
+		expect(deep.rows).toEqual([
+			{ path: "Inbox/idea.md", values: { "formula.w0": null }, errors: { "formula.w0": expect.stringContaining("nest more than") } },
+		]);
+		// w0 = w1 + w2, … , w9 = 1: the Fibonacci numbers.
+		const shallow = await query(base(10, 2));
+		expect(shallow.rows).toEqual([{ path: "Inbox/idea.md", values: { "formula.w0": 55 } }]);
+	});
+
 	test(`a file whose filter cannot be evaluated is left out and reported: up to ${BASES_FILTER_ERRORS_LISTED} listed, all counted`, async () => {
 		const many = Array.from({ length: BASES_FILTER_ERRORS_LISTED + 5 }, (_, index) => baseFile(`n${String(index).padStart(3, "0")}.md`, { title: 7 }));
 		const result = await query('filters: title.startsWith("A")', [...many, baseFile("ok.md", { title: "A title" })]);
