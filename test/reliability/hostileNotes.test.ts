@@ -208,6 +208,50 @@ describe("a note whose one tag nests 5,000 deep, `#Deep/a/a/…`", () => {
 	}, 60_000);
 });
 
+describe("a canvas of 25,000 text cards, and one whose single card holds 150,000 links", () => {
+	const CARDS = 25_000;
+	const LINKS = 150_000;
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+
+	beforeAll(async () => {
+		const cards = Array.from({ length: CARDS }, (_, index) => ({
+			id: `n${index}`,
+			type: "text",
+			text: `[[Hub]] card ${index}`,
+			x: index,
+			y: 0,
+			width: 10,
+			height: 10,
+		}));
+		const crowded = { nodes: [{ id: "one", type: "text", text: "[[Hub]] ".repeat(LINKS), x: 0, y: 0, width: 10, height: 10 }], edges: [] };
+		vault = await makeVault({
+			"Hub.md": "# Hub\n",
+			"Board.canvas": JSON.stringify({ nodes: cards, edges: [] }),
+			"Crowded.canvas": JSON.stringify(crowded),
+		});
+		running = await startService(vault, { levels: ["read"], settings: { rateLimitPerMinute: 1_000_000 } });
+		client = await connectClient(running.url, running.tokens.read ?? "");
+	}, 60_000);
+	afterAll(async () => {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test("both count as linking to the note, every link counted; the cards are read in slices (one piece held the loop half a second)", async () => {
+		// Both canvases are over the size parsed at start, so they are read just after, as edits are.
+		const { wallMs, longestHoldMs } = await measured(() => running.host.metadataCache.settled());
+		const links = await callOk<{ backlinks: Array<{ path: string; count: number }> }>(client, "get_note_links", { path: "Hub.md" });
+		expect(links.backlinks).toEqual([
+			{ path: "Crowded.canvas", count: LINKS },
+			{ path: "Board.canvas", count: CARDS },
+		]);
+		expect(longestHoldMs).toBeLessThan(wallMs / 2);
+	}, 60_000);
+});
+
 describe("a note of 1,999 properties", () => {
 	const PROPERTIES = 1_999;
 	let vault: string;
