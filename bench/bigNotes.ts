@@ -209,6 +209,14 @@ function hostileNotes(): Record<string, string> {
 		"Hostile/Html comments.md": lines(20_000, (index) => (index % 2 === 0 ? `<!-- open ${index}` : `%% ${index} -->`)),
 		"Hostile/Footnotes.md": lines(20_000, (index) => `t[^${index}] [^${index}]: n`),
 		"Hostile/Links.md": lines(15_000, (index) => `[[N${index % 50}|a]] [md](N${index % 50}.md) [[#H ${index}]] [[^b${index}]]`),
+		// Found by the red27 sweep: a megabyte of one nested tag (list_tags ran out of memory), headings six
+		// deep (a heading path looked up in 0.3-0.6 s), a !!binary property (set_property failed), text the
+		// search index takes in one piece at its end (zero-width spaces, an unclosed math block).
+		"Hostile/Tag nested.md": `#${"a/".repeat(499_000)}a\n`,
+		"Hostile/Headings nest.md": lines(48_000, (index) => `${"#".repeat(1 + (index % 6))} h`),
+		"Hostile/Yaml binary.md": `---\nicon: !!binary ${"QUJD".repeat(15_000)}\n---\n- body\n`,
+		"Hostile/Zero width.md": `${"a\u200B".repeat(400_000)}\n`,
+		"Hostile/Math open.md": `$$\n${lines(35_000, (index) => `x_${index} = \\frac{a}{b}`)}`,
 	};
 }
 
@@ -242,6 +250,15 @@ export async function benchHostileNotes(): Promise<BigNoteRow[]> {
 		{ length: 150 },
 		(_, index) => `  f${index}: 'file.name.repeat(50).split("").map(value + "x").join("").length + ${index}'`,
 	).join("\n");
+	// Each formula adds up the next twenty: nested 2,800 expressions deep through their references.
+	const wide = Array.from({ length: 190 }, (_, index) => {
+		const next = Array.from({ length: 20 }, (_, step) => index + 1 + step).filter((other) => other < 190);
+		return `  w${index}: '${next.map((other) => `formula.w${other}`).join(" + ") || "1"}'`;
+	}).join("\n");
+	await fs.writeFile(
+		nodePath.join(root, "Hostile/Wide.base"),
+		`formulas:\n${wide}\nviews:\n  - type: table\n    name: All\n    order: [file.name, formula.w0]\n`,
+	);
 	await fs.writeFile(
 		nodePath.join(root, "Hostile/Heavy.base"),
 		`formulas:\n${formulas}\nviews:\n  - type: table\n    name: All\n    order: [file.name, formula.f0, formula.f149]\n`,
@@ -263,6 +280,15 @@ export async function benchHostileNotes(): Promise<BigNoteRow[]> {
 		await time("vault", "search_notes", { query: "task callout quote heading", limit: 50 });
 		await time("Board.canvas", "read_canvas", { path: "Hostile/Board.canvas" });
 		await time("Heavy.base", "query_base", { path: "Hostile/Heavy.base" });
+		await time("Wide.base", "query_base", { path: "Hostile/Wide.base" });
+		// A small note renamed beside the hostile ones: the rename looks through every note's links.
+		await time("N0.md", "rename_note", { path: "N0.md", new_path: "N0 moved.md" });
+		if (notes["Hostile/Headings nest.md"] !== undefined)
+			await time("Headings nest.md h > h > h > h > h > h", "append_to_note", {
+				path: "Hostile/Headings nest.md",
+				heading: "h > h > h > h > h > h",
+				content: "x",
+			});
 		for (const path of Object.keys(notes)) {
 			const name = path.slice("Hostile/".length);
 			await time(name, "read_note", { path });

@@ -44,6 +44,15 @@ const DATE_FIELDS = ["year", "month", "day", "hour", "minute", "second", "millis
 /** The value of `expression` for the context's row. */
 export function evaluate(expression: Expression, context: EvaluationContext, locals: Locals | null = null): Value {
 	context.budget.spend();
+	context.budget.enter();
+	try {
+		return evaluateNode(expression, context, locals);
+	} finally {
+		context.budget.leave();
+	}
+}
+
+function evaluateNode(expression: Expression, context: EvaluationContext, locals: Locals | null): Value {
 	switch (expression.kind) {
 		case "literal":
 			return expression.value;

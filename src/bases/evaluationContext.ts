@@ -3,6 +3,7 @@
  * the budget), its errors, and the bounds every value and argument is checked against.
  */
 import {
+	BASES_MAX_EVAL_NESTING,
 	BASES_MAX_EVAL_STEPS,
 	BASES_MAX_LIST_ITEMS,
 	BASES_MAX_PER_CHARACTER_INPUT_CHARS,
@@ -31,6 +32,7 @@ export class EvaluationBudget {
 	private sinceClockCheck = 0;
 	private pieceStart: number | null = null;
 	private worked = 0;
+	private nesting = 0;
 
 	constructor(
 		private readonly maxSteps = BASES_MAX_EVAL_STEPS,
@@ -58,6 +60,19 @@ export class EvaluationBudget {
 			throw new BudgetExceededError(
 				`The base needed more than ${this.workMs / 1000} s of evaluation, more than one call may spend. Add a filter (a folder or a tag) or simplify its formulas.`,
 			);
+	}
+
+	/** One more expression is being evaluated inside the others (leave() when it is done): too deep a nesting is the row's error, never the stack's. */
+	enter(): void {
+		if (this.nesting >= BASES_MAX_EVAL_NESTING)
+			throw new EvaluationError(
+				`The formulas nest more than ${BASES_MAX_EVAL_NESTING} expressions deep (counting the formulas they refer to). Simplify them.`,
+			);
+		this.nesting++;
+	}
+
+	leave(): void {
+		this.nesting--;
 	}
 
 	/** Starts a piece: work that runs without a pause, whose time is bounded on its own and counted into the query's. */

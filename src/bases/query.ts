@@ -11,6 +11,7 @@ import { evaluate, field, formulaValue } from "./evaluate";
 import { notePropertyValue } from "./noteValues";
 import { compareValues } from "./operators";
 import { FileValue, isTruthy, toJson, type BaseFile, type BaseVault, type Value } from "./values";
+import { sortInSlices } from "../vault/workBudget";
 
 interface BaseQueryRow {
 	path: string;
@@ -95,12 +96,12 @@ export async function runBaseQuery(
 			sortValues.push(budget.piece(() => keys.map((key) => cellValue(key.property, context).value)));
 		}
 		budget.spend(matched.length * Math.max(1, keys.length) * Math.ceil(Math.log2(matched.length + 2)));
-		const order = matched
-			.map((_, position) => position)
-			.sort(
-				(a, b) =>
-					compareRows(sortValues[a] ?? [], sortValues[b] ?? [], keys) || ((matched[a]?.file.path ?? "") < (matched[b]?.file.path ?? "") ? -1 : 1),
-			);
+		// Sorted in slices, pausing like the rows: 10,000 rows' texts compared in one piece held the server 0.15 s.
+		const order = await sortInSlices(
+			matched.map((_, position) => position),
+			(a, b) => compareRows(sortValues[a] ?? [], sortValues[b] ?? [], keys) || ((matched[a]?.file.path ?? "") < (matched[b]?.file.path ?? "") ? -1 : 1),
+			{ due: () => true, checkpoint: options.pause },
+		);
 		const limit = Math.min(options.limit, view.limit ?? Number.POSITIVE_INFINITY);
 		const rows: BaseQueryRow[] = [];
 		for (const position of order.slice(0, limit)) {

@@ -134,6 +134,12 @@ export const CANVAS_MAX_NESTING = 64;
 /** Longest filter statement or formula, in characters, and deepest nesting of one (or of a filter tree). */
 export const BASES_MAX_EXPRESSION_CHARS = 4000;
 export const BASES_MAX_EXPRESSION_DEPTH = 64;
+/**
+ * Expressions one inside another while a row is evaluated, formulas referring to formulas
+ * included: each formula is bounded alone, but a chain of them nested past the stack's room (about
+ * 2,800 levels: 150 formulas each adding twenty terms to the next) failed inside the server.
+ */
+export const BASES_MAX_EVAL_NESTING = 1000;
 /** Formulas and views one base may define. */
 export const BASES_MAX_FORMULAS = 200;
 export const BASES_MAX_VIEWS = 50;
@@ -520,6 +526,12 @@ export const SLICED_TOKENIZE_CHARS = 256 * 1024;
 export const SLICED_TAGS = 16_384;
 /** Tags of one note counted by list_tags between two looks at the call's clock (a planted note may hold 50,000). */
 export const SLICED_TAGS_COUNTED = 1024;
+/**
+ * Parents a nested tag counts for in list_tags and get_graph_stats, at most (the tag itself always
+ * counts): a planted `#a/a/a/…` of a megabyte has half a million parents whose texts add up to
+ * 250 billion characters, and counting them ran the server out of memory. Real tags nest a few deep.
+ */
+export const MAX_TAG_PARENTS_COUNTED = 32;
 /**
  * Tasks of one note derived between two pause points. The search index keeps the tasks of a note
  * with fewer list items than this as it reads the note; a note with more is left to list_tasks,

@@ -28,6 +28,12 @@ export class NodeMetadataCache implements HostMetadataCache {
 	/** The link texts each canvas holds, for resolution (a note's are read from its metadata). */
 	private readonly canvasLinks = new Map<string, string[]>();
 	private readonly resolver = new LinkFileIndex<HostFile>();
+	/**
+	 * The link texts of notes with many links, by their metadata (a note's is replaced when it changes,
+	 * never changed): every note created or renamed anywhere resolves every note's links again, and
+	 * listing a 5 MB note's 700,000 link texts each time was one piece of about 0.1 s.
+	 */
+	private readonly hugeNoteLinkTexts = new WeakMap<CachedMetadata, string[]>();
 	/** Tags and link texts shared by the notes' compact metadata, and their lists lately read. */
 	private readonly packed = new PackedMetadataStore();
 	private readonly events = new HostEvents();
@@ -176,7 +182,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 	/** Parses a note's (or canvas's) text into the cache; returns the note's metadata. */
 	private async index(file: HostFile, text: string): Promise<CachedMetadata | null> {
 		if (file.extension === "canvas") {
-			this.canvasLinks.set(file.path, detachStrings(await this.clock.run(canvasLinks(text))));
+			this.canvasLinks.set(file.path, detachStrings(await this.clock.run(canvasLinksSteps(text))));
 			return null;
 		}
 		const parsed = await parseMetadataOnClock(text, this.clock);
@@ -192,31 +198,41 @@ export class NodeMetadataCache implements HostMetadataCache {
 		this.events.trigger("resolved");
 	}
 
-	/** The link texts a note (body links, embeds, frontmatter links) or a canvas holds. */
-	private linkTexts(path: string): string[] {
+	/** The link texts a note (body links and embeds, then frontmatter links) or a canvas holds, as lists not to be changed: not copied into one. */
+	private linkTexts(path: string): ReadonlyArray<readonly string[]> {
 		const canvas = this.canvasLinks.get(path);
-		if (canvas) return canvas;
+		if (canvas) return [canvas];
 		const cache = this.caches.get(path);
 		if (!cache) return [];
-		return [...linkTextsOf(cache), ...(cache.frontmatterLinks ?? []).map((entry) => entry.link)];
+		let texts = this.hugeNoteLinkTexts.get(cache);
+		if (!texts) {
+			texts = linkTextsOf(cache);
+			if (texts.length >= HUGE_NOTE_LINKS) this.hugeNoteLinkTexts.set(cache, texts);
+		}
+		return [texts, (cache.frontmatterLinks ?? []).map((entry) => entry.link)];
 	}
 
 	/** Resolves one source's links; a note with a million links pauses on the clock between runs of them. */
 	private async resolveSource(path: string): Promise<void> {
-		const links = this.linkTexts(path);
-		const resolved = links.length > 0 ? hashedRecord() : {};
+		const lists = this.linkTexts(path);
+		const resolved = lists.some((links) => links.length > 0) ? hashedRecord() : {};
 		const unresolved: Record<string, number> = {};
-		for (const [index, link] of links.entries()) {
-			if (index % RESOLVE_CHECK_INTERVAL === RESOLVE_CHECK_INTERVAL - 1) await this.clock.checkpoint();
-			const linkpath = linkpathOf(link);
-			const target = this.resolver.resolve(linkpath, path);
-			if (target) resolved[target.path] = (resolved[target.path] ?? 0) + 1;
-			else unresolved[linkpath] = (unresolved[linkpath] ?? 0) + 1;
-		}
+		let index = 0;
+		for (const links of lists)
+			for (const link of links) {
+				if (index++ % RESOLVE_CHECK_INTERVAL === RESOLVE_CHECK_INTERVAL - 1) await this.clock.checkpoint();
+				const linkpath = linkpathOf(link);
+				const target = this.resolver.resolve(linkpath, path);
+				if (target) resolved[target.path] = (resolved[target.path] ?? 0) + 1;
+				else unresolved[linkpath] = (unresolved[linkpath] ?? 0) + 1;
+			}
 		this.resolvedLinks[path] = resolved;
 		this.unresolvedLinks[path] = unresolved;
 	}
 }
+
+/** Notes with at least this many links keep their list of link texts (one pointer a link) between resolutions. */
+const HUGE_NOTE_LINKS = 16_384;
 
 /**
  * An empty plain object (Obsidian's records are plain objects) that V8 keeps as a hash table.
@@ -237,9 +253,11 @@ function isLinkSource(file: HostFile): boolean {
 	return file.extension === "md" || file.extension === "canvas";
 }
 
-/** Links in a canvas: those written in its text cards, and the files its file cards show. */
-/** The link texts a canvas holds; its cards' text is parsed in pausable steps (25,000 cards took half a second in one piece). */
-function* canvasLinks(text: string): Steps<string[]> {
+/**
+ * Links in a canvas: those written in its text cards, and the files its file cards show. A step
+ * after each card: a canvas of 25,000 text cards took half a second to read in one piece.
+ */
+function* canvasLinksSteps(text: string): Steps<string[]> {
 	let canvas: unknown;
 	try {
 		canvas = JSON.parse(text);
@@ -252,11 +270,13 @@ function* canvasLinks(text: string): Steps<string[]> {
 	for (const node of nodes as Array<{ type?: unknown; text?: unknown; file?: unknown }>) {
 		if (node.type === "text" && typeof node.text === "string") {
 			const cache = yield* metadataSteps(node.text);
-			for (const entry of [...(cache.links ?? []), ...(cache.embeds ?? [])]) links.push(entry.link);
-			yield;
+			// One by one: spreading a card's 100,000 links as arguments would overflow the stack.
+			for (const entry of cache.links ?? []) links.push(entry.link);
+			for (const entry of cache.embeds ?? []) links.push(entry.link);
 		} else if (node.type === "file" && typeof node.file === "string") {
 			links.push(node.file);
 		}
+		yield;
 	}
 	return links;
 }

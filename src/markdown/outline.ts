@@ -275,14 +275,26 @@ function headingLines(lines: readonly string[]): HeadingLine[] {
 	return headings;
 }
 
-/** Each heading with the texts of the headings it sits under, outermost first, then its own. */
-function headingPaths(headings: readonly HeadingLine[]): string[][] {
-	const stack: HeadingLine[] = [];
-	return headings.map((heading) => {
-		while (stack.length && (stack.at(-1)?.level ?? 0) >= heading.level) stack.pop();
-		stack.push(heading);
-		return stack.map((entry) => entry.text);
+/**
+ * Each heading's parent (the nearest heading before it of a lower level), -1 for none: one number
+ * a heading, where a path of texts a heading was 48,000 arrays for a planted note of headings.
+ */
+function headingParents(headings: readonly HeadingLine[]): Int32Array {
+	const parents = new Int32Array(headings.length);
+	const stack: number[] = [];
+	headings.forEach((heading, index) => {
+		while (stack.length && (headings[stack.at(-1) ?? 0]?.level ?? 0) >= heading.level) stack.pop();
+		parents[index] = stack.at(-1) ?? -1;
+		stack.push(index);
 	});
+	return parents;
+}
+
+/** The texts of the headings heading `index` sits under, outermost first, then its own (at most six: levels only rise). */
+function headingPath(headings: readonly HeadingLine[], parents: Int32Array, index: number): string[] {
+	const path: string[] = [];
+	for (let at = index; at !== -1; at = parents[at] ?? -1) path.unshift(headings[at]?.text ?? "");
+	return path;
 }
 
 /** A heading path as a person writes it and `heading` accepts it back: `Parent > Child`. */
@@ -301,15 +313,22 @@ const headingPart = (part: string) =>
  * (`Project A > Tasks`, `# Plan > ## Tasks`), compared case-insensitively. A heading whose own
  * text holds ` > ` is found by that text too.
  */
-function matchHeadings(headings: readonly HeadingLine[], wanted: string): number[] {
+function matchHeadings(headings: readonly HeadingLine[], parents: Int32Array, wanted: string): number[] {
 	const whole = headingPart(wanted);
 	const parts = wanted.split(">").map(headingPart);
-	const paths = headingPaths(headings);
 	const matches: number[] = [];
 	headings.forEach((heading, index) => {
-		const path = (paths[index] ?? []).map((text) => text.toLowerCase());
-		const endsWithParts = parts.length > 1 && parts.length <= path.length && parts.every((part, at) => part === path[path.length - parts.length + at]);
-		if (heading.text.toLowerCase() === whole || endsWithParts) matches.push(index);
+		if (heading.text.toLowerCase() === whole) {
+			matches.push(index);
+			return;
+		}
+		if (parts.length < 2) return;
+		// The path's end, walked from the heading up through its parents, against the parts from the last.
+		let at = index;
+		for (let part = parts.length - 1; part >= 0; part--, at = parents[at] ?? -1) {
+			if (at === -1 || headings[at]?.text.toLowerCase() !== parts[part]) return;
+		}
+		matches.push(index);
 	});
 	return matches;
 }
@@ -318,8 +337,8 @@ function matchHeadings(headings: readonly HeadingLine[], wanted: string): number
  * The first `max` items joined, and how many more there are: a note may hold 25,000 headings or
  * bullets, and an error naming all of them was half a megabyte.
  */
-function listedWithMore(items: readonly string[], max: number, separator: string): string {
-	const more = items.length > max ? ` and ${items.length - max} more` : "";
+function listedWithMore(items: readonly string[], max: number, separator: string, total = items.length): string {
+	const more = total > max ? ` and ${total - max} more` : "";
 	return `${items.slice(0, max).join(separator)}${more}`;
 }
 
@@ -332,19 +351,22 @@ function listedWithMore(items: readonly string[], max: number, separator: string
 export function appendUnderHeading(text: string, heading: string, content: string, mode: EditMode, format: NoteFormat): EditResult {
 	const lines = noteLines(text, format);
 	const headings = headingLines(lines);
-	const paths = headingPaths(headings);
-	const matches = matchHeadings(headings, heading);
-	const available = listedWithMore(
-		headings.map((entry) => `${"#".repeat(entry.level)} ${entry.text} (line ${entry.line})`),
-		HEADINGS_LISTED,
-		"; ",
-	);
-	if (matches.length === 0)
+	const parents = headingParents(headings);
+	const matches = matchHeadings(headings, parents, heading);
+	if (matches.length === 0) {
+		// Only the headings listed are written out, and the count of the rest.
+		const available = listedWithMore(
+			headings.slice(0, HEADINGS_LISTED).map((entry) => `${"#".repeat(entry.level)} ${entry.text} (line ${entry.line})`),
+			HEADINGS_LISTED,
+			"; ",
+			headings.length,
+		);
 		return fail(
 			`No heading "${heading}" in this note. ${headings.length ? `Its headings: ${available}.` : "It has no headings."} Nothing was written; pass one of these, or omit heading to append at the end.`,
 		);
+	}
 	if (matches.length > 1) {
-		const candidates = matches.map((index) => ({ path: formatHeadingPath(paths[index] ?? []), line: headings[index]?.line ?? 0 }));
+		const candidates = matches.map((index) => ({ path: formatHeadingPath(headingPath(headings, parents, index)), line: headings[index]?.line ?? 0 }));
 		const listed = listedWithMore(
 			candidates.map((candidate) => `"${candidate.path}" (line ${candidate.line})`),
 			MATCHES_LISTED,

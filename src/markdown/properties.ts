@@ -131,6 +131,8 @@ function toYaml(document: Document, eol: string, indentSeq: boolean): string {
 		!document.contents.comment
 	)
 		return "";
-	const text = document.toString({ lineWidth: 0, minContentWidth: 0, flowCollectionPadding: false, indentSeq });
+	// No folding: lines as long as any text. Not `lineWidth: 0`, which the yaml package's writer of
+	// `!!binary` values divides by (an array of Infinity lines: every edit of such a note failed).
+	const text = document.toString({ lineWidth: Number.MAX_SAFE_INTEGER, minContentWidth: 0, flowCollectionPadding: false, indentSeq });
 	return eol === "\n" ? text : text.replace(/\r?\n/g, "\r\n");
 }

@@ -5,7 +5,7 @@ import { comparePaths, visibleNotes } from "./notes";
 import type { Scope } from "./scope";
 import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
 import { runSteps, type Steps } from "../markdown/steps";
-import { SLICED_TAGS, SLICED_TAGS_COUNTED } from "../config/limits";
+import { MAX_TAG_PARENTS_COUNTED, SLICED_TAGS, SLICED_TAGS_COUNTED } from "../config/limits";
 import type { StringPool } from "../headless/compactMetadata";
 import { runStepsOnBudget, sortInSlices, type CallBudget } from "./workBudget";
 
@@ -19,10 +19,15 @@ export function isTagOrNested(key: string, wanted: string): boolean {
 	return key === wanted || key.startsWith(`${wanted}/`);
 }
 
-/** A tag and its parents: `a/b/c` → `a`, `a/b`, `a/b/c`. */
+/**
+ * A tag and its parents: `a/b/c` → `a`, `a/b`, `a/b/c`. Only the first MAX_TAG_PARENTS_COUNTED
+ * parents of a tag nested deeper, then the tag itself: each parent is a text as long as its depth.
+ */
 export function tagWithParents(key: string): string[] {
-	const parts = key.split("/");
-	return parts.map((_, index) => parts.slice(0, index + 1).join("/"));
+	const tags: string[] = [];
+	for (let end = key.indexOf("/"); end !== -1 && tags.length < MAX_TAG_PARENTS_COUNTED; end = key.indexOf("/", end + 1)) tags.push(key.slice(0, end));
+	tags.push(key);
+	return tags;
 }
 
 /**
@@ -103,11 +108,12 @@ export async function countTags(host: Host, scope: Scope, budget?: CallBudget, m
 			if (index % (2 * SLICED_TAGS_COUNTED) === 0 && budget?.due()) await budget.checkpoint();
 			const key = tags[index] as string;
 			const spelling = tags[index + 1] as string;
-			const spellingParts = spelling.split("/");
+			// Lower case keeps every `/`, so the spelling has a parent for each of the key's.
+			const spelledParents = tagWithParents(spelling);
 			tagWithParents(key).forEach((ancestor, depth) => {
 				if (seen.has(ancestor)) return;
 				seen.add(ancestor);
-				const spelled = `#${spellingParts.slice(0, depth + 1).join("/")}`;
+				const spelled = `#${spelledParents[depth] ?? ancestor}`;
 				const entry = counts.get(ancestor);
 				if (!entry) {
 					counts.set(ancestor, { tag: spelled, count: 1, spelledBy: path });

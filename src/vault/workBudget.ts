@@ -146,7 +146,7 @@ const SORT_CHECK_ITEMS = 1024;
  * different items are equal), in slices: a bottom-up merge sort that pauses on `budget`, so sorting
  * every note of a large vault is never one long piece.
  */
-export async function sortInSlices<T>(items: readonly T[], compare: (a: T, b: T) => number, budget: CallBudget): Promise<T[]> {
+export async function sortInSlices<T>(items: readonly T[], compare: (a: T, b: T) => number, budget: Pick<CallBudget, "due" | "checkpoint">): Promise<T[]> {
 	let from = [...items];
 	let into = new Array<T>(from.length);
 	for (let width = 1; width < from.length; width *= 2) {

@@ -10,7 +10,7 @@ import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { HEADINGS_LISTED, MATCHES_LISTED, NOTE_LINKS_MAX_ENTRIES } from "../../src/config/limits";
+import { HEADINGS_LISTED, MATCHES_LISTED, MAX_TAG_PARENTS_COUNTED, NOTE_LINKS_MAX_ENTRIES } from "../../src/config/limits";
 import { connectClient } from "../helpers/http";
 import { settingsWithWriteTokens, startService, type RunningService } from "../helpers/service";
 import { callError, callOk } from "../helpers/tools";
@@ -171,6 +171,83 @@ describe("a note of 50,000 tags and one of 30,000 tasks", () => {
 		expect(value.total).toBe(TASKS);
 		expect(value.tasks[1]).toMatchObject({ path: "Tasks.md", line: 1, text: "task 1 📅 2025-01-01", due: "2025-01-01" });
 		// Deriving 30,000 tasks in one piece held the loop for the whole call.
+		expect(longestHoldMs).toBeLessThan(wallMs / 2);
+	}, 60_000);
+});
+
+describe("a note whose one tag nests 5,000 deep, `#Deep/a/a/…`", () => {
+	const LEVELS = 5_000;
+	const tag = `Deep/${Array.from({ length: LEVELS - 1 }, () => "a").join("/")}`;
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+
+	beforeAll(async () => {
+		vault = await makeVault({ "Deep.md": `#${tag}\n`, "Other.md": "#deep/a #other\n" });
+		running = await startService(vault, { levels: ["read"], settings: { rateLimitPerMinute: 1_000_000 } });
+		client = await connectClient(running.url, running.tokens.read ?? "");
+	}, 60_000);
+	afterAll(async () => {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test("list_tags and get_graph_stats count the tag and its first parents, not all 4,999 (a megabyte of such a tag ran the server out of memory)", async () => {
+		const listed = await callOk<{ tags: Array<{ tag: string; count: number }>; total: number }>(client, "list_tags", { limit: 2000 });
+		// The parents `#Deep` … `#Deep/a/…` (MAX_TAG_PARENTS_COUNTED of them), the tag itself, and `#other`.
+		expect(listed.total).toBe(MAX_TAG_PARENTS_COUNTED + 2);
+		expect(listed.tags.slice(0, 2)).toEqual([
+			{ tag: "#Deep", count: 2 },
+			{ tag: "#Deep/a", count: 2 },
+		]);
+		expect(listed.tags).toContainEqual({ tag: `#${tag}`, count: 1 });
+		expect(listed.tags).toContainEqual({ tag: `#Deep${"/a".repeat(MAX_TAG_PARENTS_COUNTED - 1)}`, count: 1 });
+		const stats = await callOk<{ tags: number }>(client, "get_graph_stats");
+		expect(stats.tags).toBe(MAX_TAG_PARENTS_COUNTED + 2);
+	}, 60_000);
+});
+
+describe("a canvas of 25,000 text cards, and one whose single card holds 150,000 links", () => {
+	const CARDS = 25_000;
+	const LINKS = 150_000;
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+
+	beforeAll(async () => {
+		const cards = Array.from({ length: CARDS }, (_, index) => ({
+			id: `n${index}`,
+			type: "text",
+			text: `[[Hub]] card ${index}`,
+			x: index,
+			y: 0,
+			width: 10,
+			height: 10,
+		}));
+		const crowded = { nodes: [{ id: "one", type: "text", text: "[[Hub]] ".repeat(LINKS), x: 0, y: 0, width: 10, height: 10 }], edges: [] };
+		vault = await makeVault({
+			"Hub.md": "# Hub\n",
+			"Board.canvas": JSON.stringify({ nodes: cards, edges: [] }),
+			"Crowded.canvas": JSON.stringify(crowded),
+		});
+		running = await startService(vault, { levels: ["read"], settings: { rateLimitPerMinute: 1_000_000 } });
+		client = await connectClient(running.url, running.tokens.read ?? "");
+	}, 60_000);
+	afterAll(async () => {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test("both count as linking to the note, every link counted; the cards are read in slices (one piece held the loop half a second)", async () => {
+		// Both canvases are over the size parsed at start, so they are read just after, as edits are.
+		const { wallMs, longestHoldMs } = await measured(() => running.host.metadataCache.settled());
+		const links = await callOk<{ backlinks: Array<{ path: string; count: number }> }>(client, "get_note_links", { path: "Hub.md" });
+		expect(links.backlinks).toEqual([
+			{ path: "Crowded.canvas", count: LINKS },
+			{ path: "Board.canvas", count: CARDS },
+		]);
 		expect(longestHoldMs).toBeLessThan(wallMs / 2);
 	}, 60_000);
 });

@@ -37,6 +37,13 @@ describe("setProperty", () => {
 			"---\nstatus: active\ntags:\n  - garden\n  - outdoor/beds\n---\n# Garden\n",
 		],
 		["tags given as one string", GARDEN, "tags", "#a, b c", "---\nstatus: active\ntags:\n  - a\n  - b\n  - c\n---\n# Garden\n"],
+		[
+			"a property tagged !!binary beside it is written back as it was (the YAML writer failed on it)",
+			"---\nicon: !!binary R0lGODlh\nset: !!set {a, b}\n---\n",
+			"status",
+			"paused",
+			"---\nicon: !!binary R0lGODlh\nset: !!set {a, b}\nstatus: paused\n---\n",
+		],
 		["a key in another case is the same property in Obsidian", "---\nStatus: active\n---\n", "status", "paused", "---\nStatus: paused\n---\n"],
 		["no frontmatter: one is added", "# Note\n\nText.\n", "status", "draft", "---\nstatus: draft\n---\n# Note\n\nText.\n"],
 		["no frontmatter: a list", "Text.\n", "tags", ["x"], "---\ntags:\n  - x\n---\nText.\n"],

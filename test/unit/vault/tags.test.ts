@@ -1,3 +1,4 @@
+import { MAX_TAG_PARENTS_COUNTED } from "../../../src/config/limits";
 import { countTags, isTagOrNested, notesWithTag, noteTagsInSteps, tagKey, tagKeysIn, tagWithParents } from "../../../src/vault/tags";
 import { parseMetadata } from "../../../src/markdown/metadata";
 import { runSteps } from "../../../src/markdown/steps";
@@ -26,6 +27,16 @@ describe("tag keys", () => {
 	test("a nested tag has each parent", () => {
 		expect(tagWithParents("a/b/c")).toEqual(["a", "a/b", "a/b/c"]);
 		expect(tagWithParents("a")).toEqual(["a"]);
+		expect(tagWithParents("a//b/")).toEqual(["a", "a/", "a//b", "a//b/"]);
+	});
+
+	test("a tag nested deeper than the bound has only its first parents, then itself", () => {
+		const deep = Array.from({ length: MAX_TAG_PARENTS_COUNTED + 10 }, (_, index) => `t${index}`).join("/");
+		const tags = tagWithParents(deep);
+		expect(tags).toHaveLength(MAX_TAG_PARENTS_COUNTED + 1);
+		expect(tags[0]).toBe("t0");
+		expect(tags[MAX_TAG_PARENTS_COUNTED - 1]?.split("/")).toHaveLength(MAX_TAG_PARENTS_COUNTED);
+		expect(tags[MAX_TAG_PARENTS_COUNTED]).toBe(deep);
 	});
 });
 
