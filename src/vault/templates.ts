@@ -28,8 +28,9 @@ function formatInBraces(written: string): string {
  */
 export function fillTemplate(template: string, formats: TemplateFormats, date: Date, title: string): string {
 	const day = dayjs(date);
+	// A format holds no brace: with `[^}]+`, a template of many unclosed `{{date:` scanned to its end from each (quadratic).
 	return template
-		.replace(/\{\{\s*(?:date|time)\s*:([^}]+)\}\}/gi, (_match, format: string) => day.format(formatInBraces(format)))
+		.replace(/\{\{\s*(?:date|time)\s*:([^{}]+)\}\}/gi, (_match, format: string) => day.format(formatInBraces(format)))
 		.replace(/\{\{\s*date\s*\}\}/gi, () => day.format(formats.dateFormat))
 		.replace(/\{\{\s*time\s*\}\}/gi, () => day.format(formats.timeFormat))
 		.replace(/\{\{\s*title\s*\}\}/gi, () => title);
