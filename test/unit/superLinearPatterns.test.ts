@@ -62,7 +62,7 @@ function builtWhileLoading(modules: readonly string[]): Pattern[] {
 	});
 	try {
 		jest.isolateModules(() => {
-			for (const module of modules) require(module);
+			for (const module of modules) jest.requireActual(module);
 		});
 	} finally {
 		globalThis.RegExp = original;
