@@ -22,6 +22,7 @@ import {
 	BM25_K1,
 	COVERAGE_POWER,
 	fieldScore,
+	FIELD_SCORE_MAX,
 	FORM_MATCH_WEIGHT,
 	JOINED_WORD_WEIGHT,
 	memoized,
@@ -106,6 +107,19 @@ function swap(heap: Ranked[], a: number, b: number): void {
 	heap[a] = heap[b] as Ranked;
 	heap[b] = kept;
 }
+
+/** Whether a candidate's row of values (`termCount` from `index`'s) has a term in the note's title or an alias. */
+function rowNamed(values: Uint32Array, index: number, termCount: number): boolean {
+	for (let termIndex = index * termCount, end = termIndex + termCount; termIndex < end; termIndex++)
+		if ((values[termIndex] as number) & IN_TITLE) return true;
+	return false;
+}
+
+/**
+ * A score bound is raised by this share before it rules a candidate out: the bound adds and
+ * multiplies the same kinds of numbers as the score, each no smaller, but in another order.
+ */
+const SCORE_BOUND_MARGIN = 1e-9;
 
 /** A search pauses only between this many candidates (a power of two less one: a mask), so asking costs nothing. */
 const PAUSE_CHECK_MASK = 255;
@@ -404,18 +418,67 @@ export class SearchEngine {
 			scored.score = (score + coverage * titleCoverageWeight) * Math.pow(share, COVERAGE_POWER);
 			scored.tier = tier;
 		};
+		// What stop words and joined words may add to any note's score, each at its largest field score.
+		let extraBound = 0;
+		for (const idf of optionalIdf) extraBound += OPTIONAL_WORD_WEIGHT * idf * FIELD_SCORE_MAX;
+		for (const idf of joinedIdf) extraBound += JOINED_WORD_WEIGHT * idf * FIELD_SCORE_MAX;
+		// Whether a note whose wanted terms are nowhere in its names may still have title words: a stop word's or joined word's.
+		const namedByExtras = optionalTerms.length > 0 || joined.length > 0;
+		/**
+		 * Whether a candidate cannot enter the full page, from its row of values alone (no postings
+		 * sought, no names read): its tier and score are bounded by counting every term's value at
+		 * full weight (the `any` value holds at least the counts and flags its exact or form value
+		 * does), the title's coverage and extras at their largest, and the share of the query held
+		 * as if every held term were strong. Most of a common word's notes end here.
+		 */
+		const cannotEnter = (index: number): boolean => {
+			const worst = top.length >= limit ? top[0] : undefined;
+			if (!worst) return false;
+			const slot = slots[index] as number;
+			const norm = normBase + normScale * Math.max(1, bodyLengths[slot] as number);
+			let bound = 0;
+			let heldIdf = 0;
+			let named = false;
+			let all = true;
+			for (let termIndex = 0; termIndex < termCount; termIndex++) {
+				const value = values[index * termCount + termIndex] as number;
+				if (value === 0) {
+					all = false;
+					continue;
+				}
+				if (value & IN_TITLE) named = true;
+				bound += (requiredIdf[termIndex] as number) * fieldScore(value, norm);
+				heldIdf += requiredIdf[termIndex] as number;
+			}
+			// A title tier needs the query's words in the title or an alias (one word: held strongly, as typed).
+			const tierBound = termCount === 1 ? (TITLE_TIER_WHOLE + 1 + (named ? TITLE_TIER_WHOLE : 0)) * 2 + 1 : named && all ? TITLE_TIER_WHOLE : 0;
+			if (tierBound !== worst.tier) return tierBound < worst.tier;
+			bound += extraBound;
+			if (named || namedByExtras) bound += titleCoverageWeight;
+			const share = joined.length > 0 || totalIdf <= 0 ? 1 : Math.min(1, heldIdf / totalIdf);
+			return bound * Math.pow(share, COVERAGE_POWER) * (1 + SCORE_BOUND_MARGIN) < worst.score;
+		};
 		let counted: { total: number; checks?: PhraseChecks } = { total };
 		if (gathered.unverified.length === 0) {
-			for (let index = 0; index < total; index++) {
-				if (pause && (index & PAUSE_CHECK_MASK) === PAUSE_CHECK_MASK) {
-					const waiting = pause();
-					if (waiting) {
-						await waiting;
-						if (this.index.generation !== generation) return null;
+			// Notes with a term in their names first: they rank highest, so the page they fill leaves out most of the rest unscored.
+			let looked = 0;
+			for (const named of [true, false]) {
+				exactCursors.fill(0);
+				formCursors.fill(0);
+				optionalCursors.fill(0);
+				joinedCursors.fill(0);
+				for (let index = 0; index < total; index++) {
+					if (pause && (++looked & PAUSE_CHECK_MASK) === 0) {
+						const waiting = pause();
+						if (waiting) {
+							await waiting;
+							if (this.index.generation !== generation) return null;
+						}
 					}
+					if (rowNamed(values, index, termCount) !== named || cannotEnter(index)) continue;
+					scoreCandidate(index, false);
+					this.offer(top, limit, slots[index] as number, scored.score, scored.tier, matched);
 				}
-				scoreCandidate(index, false);
-				this.offer(top, limit, slots[index] as number, scored.score, scored.tier, matched);
 			}
 		} else {
 			// Too many notes hold the phrases' words to read them all: they are read best bound first, until the page is settled (bestFirst.ts).

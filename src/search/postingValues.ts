@@ -129,10 +129,17 @@ export function titleCount(value: number): number {
 	return (value >>> TITLE_COUNT_SHIFT) & TITLE_COUNT_MAX;
 }
 
-/** Two posting values as one (a prefix's several words in one note): counts added, flags combined. */
+/**
+ * Two posting values as one (a prefix's several words in one note): counts added (each saturating
+ * as packValue saturates it), flags combined. As int32 (IN_HEADING is the sign bit): a union merges
+ * hundreds of thousands of values into a Uint32Array, which stores it as the same bits, and a
+ * uint32 above 2³¹ returned from a call that is not inlined is a heap number each time.
+ */
 export function mergeValues(a: number, b: number): number {
+	const body = Math.min(BODY_COUNT, (a & BODY_COUNT) + (b & BODY_COUNT));
+	const title = Math.min(TITLE_COUNT_MAX, titleCount(a) + titleCount(b));
 	// IN_TITLE is kept as well: an alias's word is in the title without counting as one of its words.
-	return (packValue((a & BODY_COUNT) + (b & BODY_COUNT), titleCount(a) + titleCount(b), ((a | b) & IN_HEADING) !== 0) | ((a | b) & IN_TITLE)) >>> 0;
+	return body | (title << TITLE_COUNT_SHIFT) | (title > 0 ? IN_TITLE : 0) | ((a | b) & (IN_TITLE | IN_HEADING));
 }
 
 /**
