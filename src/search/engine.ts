@@ -1,7 +1,7 @@
 import { PHRASE_READ_ALL_MAX_NOTES, SOFT_AND_MIN_WORD_SHARE } from "../config/limits";
 import { CandidateFinder, type Gathered } from "./candidates";
 import { rankByBounds } from "./bestFirst";
-import { PostingsIndex } from "./postings";
+import { PostingsIndex, TITLE_LENGTH_MAX } from "./postings";
 import {
 	BODY_COUNT,
 	countEither,
@@ -10,6 +10,7 @@ import {
 	optional,
 	seek,
 	titleCount,
+	TITLE_COUNT_SATURATED,
 	valueAt,
 	IN_TITLE,
 	type ResolvedTerm,
@@ -145,10 +146,12 @@ export class SearchEngine {
 	/**
 	 * `stem` finds word forms (stemmers.ts); null matches words as typed and prefixes only.
 	 * `phraseReadAllMax`: notes holding its phrases' words up to which a search reads them all (PHRASE_READ_ALL_MAX_NOTES).
+	 * `scoreEvery`: score every candidate, even one whose bound says it cannot enter the page (the same page, slower).
 	 */
 	constructor(
 		stem: Stemmer | null = stemmerFor(DEFAULT_SEARCH_LANGUAGE),
 		private readonly phraseReadAllMax: number = PHRASE_READ_ALL_MAX_NOTES,
+		private readonly scoreEvery = false,
 	) {
 		this.index = new PostingsIndex(stem);
 		this.candidates = new CandidateFinder(this.index);
@@ -424,6 +427,9 @@ export class SearchEngine {
 		for (const idf of joinedIdf) extraBound += JOINED_WORD_WEIGHT * idf * FIELD_SCORE_MAX;
 		// Whether a note whose wanted terms are nowhere in its names may still have title words: a stop word's or joined word's.
 		const namedByExtras = optionalTerms.length > 0 || joined.length > 0;
+		// Whether a name may be whole with words no term's value counts: stop words, or the words of a phrase standing elsewhere in it.
+		const wholeByExtras = optionalIds.size > 0 || wanted.some((term) => term.phrase !== null);
+		const aliased = this.index.aliased;
 		/**
 		 * Whether a candidate cannot enter the full page, from its row of values alone (no postings
 		 * sought, no names read): its tier and score are bounded by counting every term's value at
@@ -433,51 +439,68 @@ export class SearchEngine {
 		 */
 		const cannotEnter = (index: number): boolean => {
 			const worst = top.length >= limit ? top[0] : undefined;
-			if (!worst) return false;
+			if (!worst || this.scoreEvery) return false;
+			const row = index * termCount;
 			const slot = slots[index] as number;
+			let named = false;
+			let all = true;
+			// Title words the terms may be, at most: each term's value counts the words of the title any of its words is.
+			let titleWords = 0;
+			for (let termIndex = 0; termIndex < termCount; termIndex++) {
+				const value = values[row + termIndex] as number;
+				if (value === 0) all = false;
+				else if (value & IN_TITLE) {
+					named = true;
+					titleWords += titleCount(value) === TITLE_COUNT_SATURATED ? TITLE_LENGTH_MAX : titleCount(value);
+				}
+			}
+			// Whether the title or an alias may be nothing but the query's words (TITLE_TIER_WHOLE): a name's words that are no term's cannot.
+			const titleLength = Math.max(1, titleLengths[slot] as number);
+			const mayBeWhole = wholeByExtras || aliased[slot] === 1 || titleWords >= titleLength;
+			const nameTier = mayBeWhole ? TITLE_TIER_WHOLE : TITLE_TIER_ALL;
+			// A title tier needs the query's words in the title or an alias (one word: held strongly, as typed).
+			const tierBound = termCount === 1 ? (TITLE_TIER_WHOLE + 1 + (named ? nameTier : 0)) * 2 + 1 : named && all ? nameTier : 0;
+			if (tierBound !== worst.tier) return tierBound < worst.tier;
 			const norm = normBase + normScale * Math.max(1, bodyLengths[slot] as number);
 			let bound = 0;
 			let heldIdf = 0;
-			let named = false;
-			let all = true;
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {
-				const value = values[index * termCount + termIndex] as number;
-				if (value === 0) {
-					all = false;
-					continue;
-				}
-				if (value & IN_TITLE) named = true;
+				const value = values[row + termIndex] as number;
+				if (value === 0) continue;
 				bound += (requiredIdf[termIndex] as number) * fieldScore(value, norm);
 				heldIdf += requiredIdf[termIndex] as number;
 			}
-			// A title tier needs the query's words in the title or an alias (one word: held strongly, as typed).
-			const tierBound = termCount === 1 ? (TITLE_TIER_WHOLE + 1 + (named ? TITLE_TIER_WHOLE : 0)) * 2 + 1 : named && all ? TITLE_TIER_WHOLE : 0;
-			if (tierBound !== worst.tier) return tierBound < worst.tier;
 			bound += extraBound;
-			if (named || namedByExtras) bound += titleCoverageWeight;
+			// The title's coverage (titleCoverage) is at most the share of its words the terms may be; an alias's, at most 1.
+			if (namedByExtras || (named && aliased[slot] === 1)) bound += titleCoverageWeight;
+			else if (named) bound += titleCoverageWeight * Math.min(1, titleWords / titleLength);
 			const share = joined.length > 0 || totalIdf <= 0 ? 1 : Math.min(1, heldIdf / totalIdf);
 			return bound * Math.pow(share, COVERAGE_POWER) * (1 + SCORE_BOUND_MARGIN) < worst.score;
 		};
 		let counted: { total: number; checks?: PhraseChecks } = { total };
 		if (gathered.unverified.length === 0) {
+			// Candidates [from, to) that are (or are not) `named`, scored and offered to the page unless they cannot enter it.
+			// A closure called between pauses, not the async function's own loop: V8 runs that several times slower.
+			const rankRange = (from: number, to: number, named: boolean): void => {
+				for (let index = from; index < to; index++) {
+					if (rowNamed(values, index, termCount) !== named || cannotEnter(index)) continue;
+					scoreCandidate(index, false);
+					this.offer(top, limit, slots[index] as number, scored.score, scored.tier, matched);
+				}
+			};
 			// Notes with a term in their names first: they rank highest, so the page they fill leaves out most of the rest unscored.
-			let looked = 0;
 			for (const named of [true, false]) {
 				exactCursors.fill(0);
 				formCursors.fill(0);
 				optionalCursors.fill(0);
 				joinedCursors.fill(0);
-				for (let index = 0; index < total; index++) {
-					if (pause && (++looked & PAUSE_CHECK_MASK) === 0) {
-						const waiting = pause();
-						if (waiting) {
-							await waiting;
-							if (this.index.generation !== generation) return null;
-						}
+				for (let from = 0; from < total; from += PAUSE_CHECK_MASK + 1) {
+					const waiting = from > 0 ? pause?.() : null;
+					if (waiting) {
+						await waiting;
+						if (this.index.generation !== generation) return null;
 					}
-					if (rowNamed(values, index, termCount) !== named || cannotEnter(index)) continue;
-					scoreCandidate(index, false);
-					this.offer(top, limit, slots[index] as number, scored.score, scored.tier, matched);
+					rankRange(from, Math.min(total, from + PAUSE_CHECK_MASK + 1), named);
 				}
 			}
 		} else {

@@ -14,6 +14,8 @@ import type { CompiledPhrase } from "./phrases";
 export const BODY_COUNT = 0x00ffffff;
 const TITLE_COUNT_SHIFT = 24;
 const TITLE_COUNT_MAX = 0x3f;
+/** A title count this high may stand for more title words (it saturates). */
+export const TITLE_COUNT_SATURATED = TITLE_COUNT_MAX;
 export const IN_TITLE = 0x40000000;
 export const IN_HEADING = 0x80000000;
 

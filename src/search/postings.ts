@@ -25,7 +25,7 @@ import { repeatedAddressWords, tokenize, tokenizeInChunks } from "./text";
 import { holderMarkSteps, runSteps, unionScratch, unionSteps, type UnionScratch } from "./unions";
 
 /** Longest title counted, in words, for the share of it a query covers. */
-const TITLE_LENGTH_MAX = 0xff;
+export const TITLE_LENGTH_MAX = 0xff;
 const FIRST_POSTINGS_CAPACITY = 2;
 
 /**
@@ -187,6 +187,8 @@ export class PostingsIndex {
 	/** Read by the ranking; written only here. */
 	bodyLengths: Uint32Array = new Uint32Array(64);
 	titleLengths: Uint8Array = new Uint8Array(64);
+	/** 1 when the note has an alias: a search bounding a note's rank from its postings needs to know whether a name other than the title may answer. */
+	aliased: Uint8Array = new Uint8Array(64);
 	modifiedTimes: Float64Array = new Float64Array(64);
 	nextSlot = 0;
 	totalBodyLength = 0;
@@ -307,6 +309,8 @@ export class PostingsIndex {
 		this.bodyLengths[slot] = doc.bodyLength;
 		this.titleLengths = growUint8(this.titleLengths, slot + 1);
 		this.titleLengths[slot] = Math.min(TITLE_LENGTH_MAX, names.title.length);
+		this.aliased = growUint8(this.aliased, slot + 1);
+		this.aliased[slot] = names.aliases.length > 0 ? 1 : 0;
 		this.modifiedTimes[slot] = doc.modified;
 		this.totalBodyLength += doc.bodyLength;
 		const counts = (this.counts = growUint32(this.counts, this.dictionary.size));
