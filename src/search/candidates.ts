@@ -1,5 +1,5 @@
 import { phrasePairBound, type IndexedDocument, type PostingsIndex } from "./postings";
-import { BODY_COUNT, growUint32, IN_HEADING, IN_TITLE, packValue, seek, titleCount, type ResolvedTerm } from "./postingValues";
+import { BODY_COUNT, growUint32, IN_HEADING, IN_TITLE, phraseBoundValue, phraseWordBody, seek, titleCount, type ResolvedTerm } from "./postingValues";
 
 /** The notes a search ranks, gathered from the postings of its terms, in scratch reused across searches. */
 export interface Gathered {
@@ -37,14 +37,11 @@ export function phraseValueBound(term: ResolvedTerm, cursors: number[], slot: nu
 		cursors[wordIndex] = at;
 		if (at >= word.length || word.slots[at] !== slot) return 0;
 		const value = word.values[at] as number;
-		const count = value & BODY_COUNT;
-		// A saturated count says only that the word is common there.
-		body = Math.min(body, count === BODY_COUNT ? count : Math.max(0, count - ((repeats?.[wordIndex] ?? 1) - 1)));
+		body = Math.min(body, phraseWordBody(value, repeats?.[wordIndex] ?? 1));
 		title = Math.min(title, titleCount(value));
 		heading &&= (value & IN_HEADING) !== 0;
 	}
-	const value = packValue(body, title * (term.phrase?.length ?? 1), heading);
-	return (value & BODY_COUNT) > 0 || (value & IN_TITLE) !== 0 ? value : 0;
+	return phraseBoundValue(body, title, heading, term.phrase?.length ?? 1);
 }
 
 /**
@@ -240,7 +237,7 @@ export class CandidateFinder {
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {
 				const term = required[termIndex] as ResolvedTerm;
 				const value = term.phrase
-					? this.gatheredPhraseBound(term, wordCursors[termIndex] as number[], slot)
+					? this.gatheredPhraseBound(term, wordCursors[termIndex] as number[], slot, cursors[termIndex] as number)
 					: this.index.matchValue(term, cursors[termIndex] as number, undefined);
 				if (value === 0) continue candidates;
 				values[row + termIndex] = value;
@@ -379,7 +376,7 @@ export class CandidateFinder {
 				const value = !held
 					? 0
 					: term.phrase
-						? this.gatheredPhraseBound(term, wordCursors[termIndex] as number[], slot)
+						? this.gatheredPhraseBound(term, wordCursors[termIndex] as number[], slot, at)
 						: this.index.matchValue(term, at, doc);
 				values[total * termCount + termIndex] = value;
 				if (value !== 0) holding++;
@@ -397,8 +394,8 @@ export class CandidateFinder {
 	 * and looking it up for each, in slot order, costs less than ranking them all. A phrase of two
 	 * words is left to `refine`: its notes' word bounds are often close enough that few come up.
 	 */
-	private gatheredPhraseBound(term: ResolvedTerm, cursors: number[], slot: number): number {
-		const bound = phraseValueBound(term, cursors, slot);
+	private gatheredPhraseBound(term: ResolvedTerm, cursors: number[], slot: number, at: number): number {
+		const bound = term.phraseBounds ? (term.phraseBounds[at] as number) : phraseValueBound(term, cursors, slot);
 		const pairs = term.phrasePairs;
 		if (bound === 0 || !pairs || pairs.length < EAGER_PAIR_BOUND_MIN_PAIRS) return bound;
 		const doc = this.index.documents[slot];

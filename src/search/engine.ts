@@ -431,15 +431,14 @@ export class SearchEngine {
 		const wholeByExtras = optionalIds.size > 0 || wanted.some((term) => term.phrase !== null);
 		const aliased = this.index.aliased;
 		/**
-		 * Whether a candidate cannot enter the full page, from its row of values alone (no postings
-		 * sought, no names read): its tier and score are bounded by counting every term's value at
-		 * full weight (the `any` value holds at least the counts and flags its exact or form value
-		 * does), the title's coverage and extras at their largest, and the share of the query held
-		 * as if every held term were strong. Most of a common word's notes end here.
+		 * A candidate's tier and score bounded from its row of values alone (no postings sought, no
+		 * names read), into `bounded`: every term's value counted at full weight (the `any` value
+		 * holds at least the counts and flags its exact or form value does), the title's coverage and
+		 * extras at their largest, and the share of the query held as if every held term were strong.
+		 * The score is left out (NaN) when the tier bound differs from `tieTier`: the tier decides then.
 		 */
-		const cannotEnter = (index: number): boolean => {
-			const worst = top.length >= limit ? top[0] : undefined;
-			if (!worst || this.scoreEvery) return false;
+		const bounded = { score: 0, tier: 0 };
+		const boundCandidate = (index: number, tieTier: number | null): void => {
 			const row = index * termCount;
 			const slot = slots[index] as number;
 			let named = false;
@@ -459,8 +458,9 @@ export class SearchEngine {
 			const mayBeWhole = wholeByExtras || aliased[slot] === 1 || titleWords >= titleLength;
 			const nameTier = mayBeWhole ? TITLE_TIER_WHOLE : TITLE_TIER_ALL;
 			// A title tier needs the query's words in the title or an alias (one word: held strongly, as typed).
-			const tierBound = termCount === 1 ? (TITLE_TIER_WHOLE + 1 + (named ? nameTier : 0)) * 2 + 1 : named && all ? nameTier : 0;
-			if (tierBound !== worst.tier) return tierBound < worst.tier;
+			bounded.tier = termCount === 1 ? (TITLE_TIER_WHOLE + 1 + (named ? nameTier : 0)) * 2 + 1 : named && all ? nameTier : 0;
+			bounded.score = NaN;
+			if (tieTier !== null && bounded.tier !== tieTier) return;
 			const norm = normBase + normScale * Math.max(1, bodyLengths[slot] as number);
 			let bound = 0;
 			let heldIdf = 0;
@@ -475,7 +475,14 @@ export class SearchEngine {
 			if (namedByExtras || (named && aliased[slot] === 1)) bound += titleCoverageWeight;
 			else if (named) bound += titleCoverageWeight * Math.min(1, titleWords / titleLength);
 			const share = joined.length > 0 || totalIdf <= 0 ? 1 : Math.min(1, heldIdf / totalIdf);
-			return bound * Math.pow(share, COVERAGE_POWER) * (1 + SCORE_BOUND_MARGIN) < worst.score;
+			bounded.score = bound * Math.pow(share, COVERAGE_POWER) * (1 + SCORE_BOUND_MARGIN);
+		};
+		/** Whether a candidate cannot enter the full page, by its bound (boundCandidate). Most of a common word's notes end here. */
+		const cannotEnter = (index: number): boolean => {
+			const worst = top.length >= limit ? top[0] : undefined;
+			if (!worst || this.scoreEvery) return false;
+			boundCandidate(index, worst.tier);
+			return bounded.tier !== worst.tier ? bounded.tier < worst.tier : bounded.score < worst.score;
 		};
 		let counted: { total: number; checks?: PhraseChecks } = { total };
 		if (gathered.unverified.length === 0) {
@@ -511,6 +518,13 @@ export class SearchEngine {
 					slots,
 					score: scoreCandidate,
 					scored,
+					bound: this.scoreEvery
+						? undefined
+						: (index) => {
+								boundCandidate(index, null);
+								scored.tier = bounded.tier;
+								scored.score = bounded.score;
+							},
 					refine: (index) => finder.refine(wanted, gathered, index),
 					read: (index) => finder.verify(wanted, gathered, index),
 					keep: (index) => this.offer(top, limit, slots[index] as number, scored.score, scored.tier, matched),

@@ -47,6 +47,8 @@ export interface ResolvedTerm {
 	phraseWords?: ResolvedTerm[];
 	/** With `phraseWords`: how many of the phrase's positions each of those words stands at (`very very good`: 2 for `very`). */
 	phraseWordRepeats?: number[];
+	/** For a phrase: its bound in each of its notes (as `slots`), from its words' postings (phraseValueBound), worked out while finding the notes. */
+	phraseBounds?: Uint32Array;
 	/**
 	 * For a phrase: its distinct pairs of neighbouring positions, each the first word and the
 	 * words the next position accepts (the last word, a prefix, may be several), from which a
@@ -124,6 +126,25 @@ export function valueAt(term: ResolvedTerm, cursors: number[], index: number, sl
 export function packValue(bodyCount: number, titleWords: number, inHeading: boolean): number {
 	const title = Math.min(TITLE_COUNT_MAX, titleWords);
 	return (Math.min(BODY_COUNT, bodyCount) | (title << TITLE_COUNT_SHIFT) | (title > 0 ? IN_TITLE : 0) | (inHeading ? IN_HEADING : 0)) >>> 0;
+}
+
+/**
+ * How often a phrase may stand in a row in a note's body as far as one of its words says: the
+ * word's count there (`value`), less its other places in the phrase (`repeats` − 1: each place of
+ * the phrase after the first adds at least one of its occurrences); a saturated count bounds nothing.
+ */
+export function phraseWordBody(value: number, repeats: number): number {
+	const count = value & BODY_COUNT;
+	return count === BODY_COUNT ? count : Math.max(0, count - (repeats - 1));
+}
+
+/**
+ * A phrase of `length` words' bounded value from the least body count and title count its words
+ * allow and whether every word is in a heading: 0 when neither the body nor the title may hold it.
+ */
+export function phraseBoundValue(body: number, title: number, heading: boolean, length: number): number {
+	const value = packValue(body, title * length, heading);
+	return (value & BODY_COUNT) > 0 || (value & IN_TITLE) !== 0 ? value : 0;
 }
 
 /** How many of the title's words a posting value counts. */

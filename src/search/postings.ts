@@ -13,7 +13,10 @@ import {
 	mergeValues,
 	optional,
 	packValue,
+	phraseBoundValue,
+	phraseWordBody,
 	seek,
+	titleCount,
 	type PhrasePair,
 	type Postings,
 	type ResolvedTerm,
@@ -592,15 +595,29 @@ export class PostingsIndex {
 		const phraseWordRepeats = words.map((word) => word.repeats);
 		const [first, ...rest] = positions as [ResolvedTerm, ...ResolvedTerm[]];
 		const slots = new Uint32Array(first.length);
+		const phraseBounds = new Uint32Array(first.length);
 		const cursors = new Array<number>(rest.length).fill(0);
 		let length = 0;
 		next: for (let index = 0; index < first.length; index++) {
 			const slot = first.slots[index] as number;
-			for (const [restIndex, other] of rest.entries()) {
-				const at = seek(other.slots, other.length, cursors[restIndex] ?? 0, slot);
+			for (let restIndex = 0; restIndex < rest.length; restIndex++) {
+				const other = rest[restIndex] as ResolvedTerm;
+				const at = seek(other.slots, other.length, cursors[restIndex] as number, slot);
 				cursors[restIndex] = at;
 				if (at >= other.length || other.slots[at] !== slot) continue next;
 			}
+			// Every word is here, each at its cursor: the phrase's bound in the note (phraseValueBound) from their values.
+			let value = first.values[index] as number;
+			let body = phraseWordBody(value, phraseWordRepeats[0] as number);
+			let title = titleCount(value);
+			let heading = (value & IN_HEADING) !== 0;
+			for (let restIndex = 0; restIndex < rest.length; restIndex++) {
+				value = (rest[restIndex] as ResolvedTerm).values[cursors[restIndex] as number] as number;
+				body = Math.min(body, phraseWordBody(value, phraseWordRepeats[restIndex + 1] as number));
+				title = Math.min(title, titleCount(value));
+				heading &&= (value & IN_HEADING) !== 0;
+			}
+			phraseBounds[length] = phraseBoundValue(body, title, heading, tokens.length);
 			slots[length++] = slot;
 		}
 		const hashes = this.dictionary.hashes;
@@ -618,14 +635,25 @@ export class PostingsIndex {
 			return accepted;
 		});
 		if (phrase.length > MAX_PHRASE_WORDS)
-			return { slots, values: new Uint32Array(0), length, phrase, phraseWords: positions, phraseWordRepeats, phrasePairs };
+			return { slots, values: new Uint32Array(0), length, phrase, phraseWords: positions, phraseWordRepeats, phraseBounds, phrasePairs };
 		const phraseMasks = new Uint32Array(this.dictionary.size);
 		idsByPosition.forEach((ids, position) => {
 			for (const id of ids) phraseMasks[id] = ((phraseMasks[id] as number) | (1 << position)) >>> 0;
 		});
 		const firstIds = idsByPosition[0] ?? [];
 		const phraseAnchor = firstIds.length === 1 ? packedAnchor(firstIds[0] as number) : undefined;
-		return { slots, values: new Uint32Array(0), length, phrase, phraseMasks, phraseAnchor, phraseWords: positions, phraseWordRepeats, phrasePairs };
+		return {
+			slots,
+			values: new Uint32Array(0),
+			length,
+			phrase,
+			phraseMasks,
+			phraseAnchor,
+			phraseWords: positions,
+			phraseWordRepeats,
+			phraseBounds,
+			phrasePairs,
+		};
 	}
 
 	/** The notes holding a term whose words are all whole words (a stop word): null when none does. */
