@@ -556,13 +556,17 @@ export class PostingsIndex {
 		const prefixIds = isPrefixWord(word) ? this.dictionary.withPrefix(word).filter((id) => !strongIds.has(id)) : [];
 		const allIds = [...strongIds, ...prefixIds];
 		const slotCount = this.nextSlot;
-		const anyLists = this.listsOf(allIds);
+		const exactLists = this.listsOf(optional(exactId));
+		const prefixLists = this.listsOf(prefixIds);
 		const exact = exactId === undefined ? null : this.union([exactId]);
 		const formLists = this.listsOf(formIds);
+		const forms = formIds.length > 0 ? yield* this.unionOfLists(formLists, slotCount, scratch) : null;
+		// The forms are merged once: `any` takes their union as one list (merging values is associative), not each form's again.
+		const anyLists = [...exactLists, ...(forms && forms.length > 0 ? [forms] : []), ...prefixLists];
 		return {
 			any: allIds.length > 0 ? { ...(yield* this.unionOfLists(anyLists, slotCount, scratch)), phrase: null } : emptyTerm(),
 			exact,
-			forms: formIds.length > 0 ? yield* this.unionOfLists(formLists, slotCount, scratch) : null,
+			forms,
 			strongIds,
 		};
 	}
