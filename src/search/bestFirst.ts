@@ -11,6 +11,12 @@ export interface BoundedRanking {
 	score(index: number, anyOrder: boolean): void;
 	scored: { score: number; tier: number };
 	/**
+	 * Bounds a candidate into `scored` more loosely than `score` and at less cost (engine.ts's
+	 * boundCandidate). When given, every candidate starts with this bound and is scored when it
+	 * first comes up, then waits its turn again.
+	 */
+	bound?(index: number): void;
+	/**
 	 * Tightens the candidate's bounds without reading it (CandidateFinder.refine): whether it may
 	 * still be a candidate. Called at most once a candidate, when its bound comes up first.
 	 */
@@ -29,8 +35,24 @@ const SCORE_STEP_MASK = 255;
 const READ_STEP_MASK = 63;
 
 /**
+ * Keys candidates `[from, to)` by their first bound: the loose one when the ranking has it, else
+ * the score of their bounds (in slot order). A plain function, not the generator's loop: V8 runs a
+ * loop inside a generator several times slower.
+ */
+function boundRange(ranking: BoundedRanking, from: number, to: number, boundScores: Float64Array, boundTiers: Float64Array): void {
+	const { scored } = ranking;
+	for (let index = from; index < to; index++) {
+		if (ranking.bound) ranking.bound(index);
+		else ranking.score(index, false);
+		boundScores[index] = scored.score;
+		boundTiers[index] = scored.tier;
+	}
+}
+
+/**
  * Ranks candidates whose values are bounds, reading as few as it can: every candidate is scored
- * with its bounds (which no read score exceeds, the score rising with every value), and they are
+ * with its bounds (which no read score exceeds, the score rising with every value; with `bound`,
+ * first bounded more loosely and scored only when that bound comes up first), and they are
  * read best bound first and kept by their read score, until the page is full and the next bound
  * cannot enter it, or all are read. A candidate whose bound comes up first is refined before it is
  * read (`refine`, when given: cheaper than a read, too dear for every candidate), and waits its turn
@@ -42,11 +64,11 @@ export function* rankByBounds(ranking: BoundedRanking): Generator<void, { held: 
 	const { count, scored, slots } = ranking;
 	const boundScores = new Float64Array(count);
 	const boundTiers = new Float64Array(count);
-	for (let index = 0; index < count; index++) {
-		if ((index & SCORE_STEP_MASK) === SCORE_STEP_MASK) yield;
-		ranking.score(index, false);
-		boundScores[index] = scored.score;
-		boundTiers[index] = scored.tier;
+	// 1: the candidate's key is still its loose bound (ranking.bound).
+	const loose = ranking.bound ? new Uint8Array(count).fill(1) : null;
+	for (let from = 0; from < count; from += SCORE_STEP_MASK + 1) {
+		if (from > 0) yield;
+		boundRange(ranking, from, Math.min(count, from + SCORE_STEP_MASK + 1), boundScores, boundTiers);
 	}
 	// By tier and score, then slot: a strict order that never compares paths (which ties on the
 	// bounds would do thousands of times). So the next bound may tie the page's worst in tier and
@@ -61,6 +83,7 @@ export function* rankByBounds(ranking: BoundedRanking): Generator<void, { held: 
 	});
 	const refined = ranking.refine ? new Uint8Array(count) : null;
 	let refinements = 0;
+	let tightened = 0;
 	let checked = 0;
 	let held = 0;
 	while (byBound.size > 0) {
@@ -68,6 +91,16 @@ export function* rankByBounds(ranking: BoundedRanking): Generator<void, { held: 
 		const worst = ranking.worstKept();
 		const nextTier = boundTiers[next] as number;
 		if (worst && (worst.tier > nextTier || (worst.tier === nextTier && worst.score > (boundScores[next] as number)))) break;
+		if (loose && loose[next] === 1) {
+			if ((++tightened & SCORE_STEP_MASK) === 0) yield;
+			loose[next] = 0;
+			byBound.pop();
+			ranking.score(next, true);
+			boundScores[next] = scored.score;
+			boundTiers[next] = scored.tier;
+			byBound.push(next);
+			continue;
+		}
 		if (refined && refined[next] === 0 && ranking.refine) {
 			if ((++refinements & SCORE_STEP_MASK) === 0) yield;
 			refined[next] = 1;

@@ -1,5 +1,5 @@
 import { phrasePairBound, type IndexedDocument, type PostingsIndex } from "./postings";
-import { BODY_COUNT, growUint32, IN_HEADING, IN_TITLE, packValue, seek, titleCount, type ResolvedTerm } from "./postingValues";
+import { BODY_COUNT, growUint32, IN_HEADING, IN_TITLE, phraseBoundValue, phraseWordBody, seek, titleCount, type ResolvedTerm } from "./postingValues";
 
 /** The notes a search ranks, gathered from the postings of its terms, in scratch reused across searches. */
 export interface Gathered {
@@ -37,14 +37,11 @@ export function phraseValueBound(term: ResolvedTerm, cursors: number[], slot: nu
 		cursors[wordIndex] = at;
 		if (at >= word.length || word.slots[at] !== slot) return 0;
 		const value = word.values[at] as number;
-		const count = value & BODY_COUNT;
-		// A saturated count says only that the word is common there.
-		body = Math.min(body, count === BODY_COUNT ? count : Math.max(0, count - ((repeats?.[wordIndex] ?? 1) - 1)));
+		body = Math.min(body, phraseWordBody(value, repeats?.[wordIndex] ?? 1));
 		title = Math.min(title, titleCount(value));
 		heading &&= (value & IN_HEADING) !== 0;
 	}
-	const value = packValue(body, title * (term.phrase?.length ?? 1), heading);
-	return (value & BODY_COUNT) > 0 || (value & IN_TITLE) !== 0 ? value : 0;
+	return phraseBoundValue(body, title, heading, term.phrase?.length ?? 1);
 }
 
 /**
@@ -62,6 +59,51 @@ export function joinsPartialAnswer(holding: number, minimum: number, named: bool
  * phrase check reads its body, so a gathering over tens of thousands of notes is many such steps.
  */
 const GATHER_STEP_MASK = 255;
+const GATHER_STEP = GATHER_STEP_MASK + 1;
+
+/** Where `holdingAll` stands in intersecting its terms' postings, between two steps. */
+interface Intersection {
+	required: readonly ResolvedTerm[];
+	/** The terms' indexes, rarest first. */
+	order: readonly number[];
+	/** Per term, where its postings were last sought. */
+	cursors: number[];
+	excluded: readonly ResolvedTerm[];
+	excludedCursors: number[];
+	/** Per term, per word of a phrase, where the word's postings were last sought. */
+	wordCursors: number[][];
+	needsDocument: boolean;
+	excludedWords: Uint8Array | null;
+	accepted: Uint8Array | null;
+	slots: Uint32Array;
+	values: Uint32Array;
+	/** Notes gathered so far. */
+	total: number;
+}
+
+/**
+ * One word's postings `[from, to)` into `slots` and `values` from `total` on, less the notes that
+ * only have it in a heading, that are not accepted or hold an excluded word; the new total.
+ */
+function gatherWord(
+	term: ResolvedTerm,
+	from: number,
+	to: number,
+	accepted: Uint8Array | null,
+	excludedWords: Uint8Array | null,
+	slots: Uint32Array,
+	values: Uint32Array,
+	total: number,
+): number {
+	for (let index = from; index < to; index++) {
+		const slot = term.slots[index] as number;
+		const value = term.values[index] as number;
+		if ((value & (BODY_COUNT | IN_TITLE)) === 0 || (accepted && accepted[slot] !== 1) || (excludedWords && excludedWords[slot] === 1)) continue;
+		slots[total] = slot;
+		values[total++] = value;
+	}
+	return total;
+}
 /**
  * Pairs (a phrase of three words or more) from which a phrase's notes are checked against their
  * pair sketches while gathering rather than when they come up to be read. Timed on 10,000 and
@@ -70,7 +112,30 @@ const GATHER_STEP_MASK = 255;
  */
 const EAGER_PAIR_BOUND_MIN_PAIRS = 2;
 /** Postings counted between two chances to pause when most terms are wanted: counting one costs far less than looking at a candidate. */
-const COUNT_STEP_MASK = 16_383;
+const COUNT_STEP = 16_384;
+
+/** Adds one to `held` for each note of the term's postings `[from, to)`; how many notes reached `gathered` terms. */
+function countHeld(term: ResolvedTerm, from: number, to: number, held: Uint16Array, gathered: number): number {
+	let reached = 0;
+	for (let index = from; index < to; index++) {
+		const slot = term.slots[index] as number;
+		const count = held[slot] as number;
+		if (count + 1 === gathered) reached++;
+		held[slot] = count + 1;
+	}
+	return reached;
+}
+
+/** Lists in `named` each note of the term's postings `[from, to)` holding it in the title or an alias that `seen` lacks, marking it seen. */
+function listNamed(term: ResolvedTerm, from: number, to: number, seen: Uint8Array, named: number[]): void {
+	for (let index = from; index < to; index++) {
+		if (((term.values[index] as number) & IN_TITLE) === 0) continue;
+		const slot = term.slots[index] as number;
+		if (seen[slot] === 1) continue;
+		seen[slot] = 1;
+		named.push(slot);
+	}
+}
 
 /** Finds the candidates of a search: the notes holding every term, or most of them. */
 export class CandidateFinder {
@@ -117,47 +182,69 @@ export class CandidateFinder {
 		const unverified = phrasesOf(required);
 		if (termCount === 1 && excluded.length === 0 && !rarest.phrase) {
 			// One word, the commonest query: its postings are the answer, less the notes that only have it in a heading.
-			for (let index = 0; index < rarest.length; index++) {
-				if ((index & GATHER_STEP_MASK) === GATHER_STEP_MASK) yield;
-				const slot = rarest.slots[index] as number;
-				const value = rarest.values[index] as number;
-				if ((value & (BODY_COUNT | IN_TITLE)) === 0 || (accepted && accepted[slot] !== 1) || (excludedWords && excludedWords[slot] === 1)) continue;
-				slots[total] = slot;
-				values[total++] = value;
+			for (let from = 0; from < rarest.length; from += GATHER_STEP) {
+				if (from > 0) yield;
+				total = gatherWord(rarest, from, Math.min(rarest.length, from + GATHER_STEP), accepted, excludedWords, slots, values, total);
 			}
 			return { slots, values, total, unverified, minimum: null };
 		}
-		const cursors = new Array<number>(termCount).fill(0);
-		const excludedCursors = new Array<number>(excluded.length).fill(0);
-		const wordCursors = required.map((term) => new Array<number>(term.phraseWords?.length ?? 0).fill(0));
-		// Only an excluded phrase needs the note's tokens here: a wanted one is bounded from its words' postings.
-		const needsDocument = excluded.some((term) => term.phrase);
-		candidates: for (let index = 0; index < rarest.length; index++) {
-			if ((index & GATHER_STEP_MASK) === GATHER_STEP_MASK) yield;
+		const intersection: Intersection = {
+			required,
+			order,
+			cursors: new Array<number>(termCount).fill(0),
+			excluded,
+			excludedCursors: new Array<number>(excluded.length).fill(0),
+			wordCursors: required.map((term) => new Array<number>(term.phraseWords?.length ?? 0).fill(0)),
+			// Only an excluded phrase needs the note's tokens here: a wanted one is bounded from its words' postings.
+			needsDocument: excluded.some((term) => term.phrase),
+			excludedWords,
+			accepted,
+			slots,
+			values,
+			total: 0,
+		};
+		for (let from = 0; from < rarest.length; from += GATHER_STEP) {
+			if (from > 0) yield;
+			if (!this.intersect(intersection, from, Math.min(rarest.length, from + GATHER_STEP))) break;
+		}
+		return { slots, values, total: intersection.total, unverified, minimum: null };
+	}
+
+	/**
+	 * Gathers the notes among the rarest term's postings `[from, to)` that hold every term (see
+	 * `holdingAll`) into `state`; false once a term's postings are used up (no later note holds
+	 * it). A plain method, not the generator's loop: V8 runs a loop inside a generator several times slower.
+	 */
+	private intersect(state: Intersection, from: number, to: number): boolean {
+		const { required, order, cursors, excluded, excludedCursors, wordCursors, needsDocument, excludedWords, accepted, slots, values } = state;
+		const termCount = required.length;
+		const rarest = required[order[0] as number] as ResolvedTerm;
+		candidates: for (let index = from; index < to; index++) {
 			const slot = rarest.slots[index] as number;
 			for (let orderIndex = 0; orderIndex < termCount; orderIndex++) {
 				const termIndex = order[orderIndex] as number;
 				const term = required[termIndex] as ResolvedTerm;
 				const at = seek(term.slots, term.length, cursors[termIndex] as number, slot);
 				cursors[termIndex] = at;
-				if (at >= term.length) break candidates;
+				if (at >= term.length) return false;
 				if (term.slots[at] !== slot) continue candidates;
 			}
 			if ((accepted && accepted[slot] !== 1) || (excludedWords && excludedWords[slot] === 1)) continue;
 			const doc = needsDocument ? this.index.documents[slot] : undefined;
 			if (needsDocument && !doc) continue;
 			if (this.holdsExcluded(excluded, excludedCursors, slot, doc)) continue;
+			const row = state.total * termCount;
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {
 				const term = required[termIndex] as ResolvedTerm;
 				const value = term.phrase
-					? this.gatheredPhraseBound(term, wordCursors[termIndex] as number[], slot)
+					? this.gatheredPhraseBound(term, wordCursors[termIndex] as number[], slot, cursors[termIndex] as number)
 					: this.index.matchValue(term, cursors[termIndex] as number, undefined);
 				if (value === 0) continue candidates;
-				values[total * termCount + termIndex] = value;
+				values[row + termIndex] = value;
 			}
-			slots[total++] = slot;
+			slots[state.total++] = slot;
 		}
-		return { slots, values, total, unverified, minimum: null };
+		return true;
 	}
 
 	/**
@@ -182,13 +269,9 @@ export class CandidateFinder {
 		for (let index = 0; index < all.total; index++) seen[all.slots[index] as number] = 1;
 		const named: number[] = [];
 		for (const term of required) {
-			for (let index = 0; index < term.length; index++) {
-				if ((index & COUNT_STEP_MASK) === COUNT_STEP_MASK) yield;
-				if (((term.values[index] as number) & IN_TITLE) === 0) continue;
-				const slot = term.slots[index] as number;
-				if (seen[slot] === 1) continue;
-				seen[slot] = 1;
-				named.push(slot);
+			for (let from = 0; from < term.length; from += COUNT_STEP) {
+				if (from > 0) yield;
+				listNamed(term, from, Math.min(term.length, from + COUNT_STEP), seen, named);
 			}
 		}
 		named.sort((a, b) => a - b);
@@ -261,12 +344,9 @@ export class CandidateFinder {
 		let high = -1;
 		let candidates = 0;
 		for (const term of required) {
-			for (let index = 0; index < term.length; index++) {
-				if ((index & COUNT_STEP_MASK) === COUNT_STEP_MASK) yield;
-				const slot = term.slots[index] as number;
-				const count = held[slot] as number;
-				if (count + 1 === gathered) candidates++;
-				held[slot] = count + 1;
+			for (let from = 0; from < term.length; from += COUNT_STEP) {
+				if (from > 0) yield;
+				candidates += countHeld(term, from, Math.min(term.length, from + COUNT_STEP), held, gathered);
 			}
 			if (term.length > 0) {
 				low = Math.min(low, term.slots[0] as number);
@@ -296,7 +376,7 @@ export class CandidateFinder {
 				const value = !held
 					? 0
 					: term.phrase
-						? this.gatheredPhraseBound(term, wordCursors[termIndex] as number[], slot)
+						? this.gatheredPhraseBound(term, wordCursors[termIndex] as number[], slot, at)
 						: this.index.matchValue(term, at, doc);
 				values[total * termCount + termIndex] = value;
 				if (value !== 0) holding++;
@@ -314,8 +394,8 @@ export class CandidateFinder {
 	 * and looking it up for each, in slot order, costs less than ranking them all. A phrase of two
 	 * words is left to `refine`: its notes' word bounds are often close enough that few come up.
 	 */
-	private gatheredPhraseBound(term: ResolvedTerm, cursors: number[], slot: number): number {
-		const bound = phraseValueBound(term, cursors, slot);
+	private gatheredPhraseBound(term: ResolvedTerm, cursors: number[], slot: number, at: number): number {
+		const bound = term.phraseBounds ? (term.phraseBounds[at] as number) : phraseValueBound(term, cursors, slot);
 		const pairs = term.phrasePairs;
 		if (bound === 0 || !pairs || pairs.length < EAGER_PAIR_BOUND_MIN_PAIRS) return bound;
 		const doc = this.index.documents[slot];

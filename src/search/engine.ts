@@ -1,7 +1,7 @@
 import { PHRASE_READ_ALL_MAX_NOTES, SOFT_AND_MIN_WORD_SHARE } from "../config/limits";
 import { CandidateFinder, type Gathered } from "./candidates";
 import { rankByBounds } from "./bestFirst";
-import { PostingsIndex } from "./postings";
+import { PostingsIndex, TITLE_LENGTH_MAX } from "./postings";
 import {
 	BODY_COUNT,
 	countEither,
@@ -10,6 +10,7 @@ import {
 	optional,
 	seek,
 	titleCount,
+	TITLE_COUNT_SATURATED,
 	valueAt,
 	IN_TITLE,
 	type ResolvedTerm,
@@ -22,6 +23,7 @@ import {
 	BM25_K1,
 	COVERAGE_POWER,
 	fieldScore,
+	FIELD_SCORE_MAX,
 	FORM_MATCH_WEIGHT,
 	JOINED_WORD_WEIGHT,
 	memoized,
@@ -108,6 +110,19 @@ function swap(heap: Ranked[], a: number, b: number): void {
 	heap[b] = kept;
 }
 
+/** Whether a candidate's row of values (`termCount` from `index`'s) has a term in the note's title or an alias. */
+function rowNamed(values: Uint32Array, index: number, termCount: number): boolean {
+	for (let termIndex = index * termCount, end = termIndex + termCount; termIndex < end; termIndex++)
+		if ((values[termIndex] as number) & IN_TITLE) return true;
+	return false;
+}
+
+/**
+ * A score bound is raised by this share before it rules a candidate out: the bound adds and
+ * multiplies the same kinds of numbers as the score, each no smaller, but in another order.
+ */
+const SCORE_BOUND_MARGIN = 1e-9;
+
 /** A search pauses only between this many candidates (a power of two less one: a mask), so asking costs nothing. */
 const PAUSE_CHECK_MASK = 255;
 /** A search that found the index changed across its pauses this many times runs its last attempt in one piece. */
@@ -132,10 +147,12 @@ export class SearchEngine {
 	/**
 	 * `stem` finds word forms (stemmers.ts); null matches words as typed and prefixes only.
 	 * `phraseReadAllMax`: notes holding its phrases' words up to which a search reads them all (PHRASE_READ_ALL_MAX_NOTES).
+	 * `scoreEvery`: score every candidate, even one whose bound says it cannot enter the page (the same page, slower).
 	 */
 	constructor(
 		stem: Stemmer | null = stemmerFor(DEFAULT_SEARCH_LANGUAGE),
 		private readonly phraseReadAllMax: number = PHRASE_READ_ALL_MAX_NOTES,
+		private readonly scoreEvery = false,
 	) {
 		this.index = new PostingsIndex(stem);
 		this.candidates = new CandidateFinder(this.index);
@@ -430,18 +447,94 @@ export class SearchEngine {
 			scored.score = (score + coverage * titleCoverageWeight) * Math.pow(share, COVERAGE_POWER);
 			scored.tier = tier;
 		};
+		// What stop words and joined words may add to any note's score, each at its largest field score.
+		let extraBound = 0;
+		for (const idf of optionalIdf) extraBound += OPTIONAL_WORD_WEIGHT * idf * FIELD_SCORE_MAX;
+		for (const idf of joinedIdf) extraBound += JOINED_WORD_WEIGHT * idf * FIELD_SCORE_MAX;
+		// Whether a note whose wanted terms are nowhere in its names may still have title words: a stop word's or joined word's.
+		const namedByExtras = optionalTerms.length > 0 || joined.length > 0;
+		// Whether a name may be whole with words no term's value counts: stop words, or the words of a phrase standing elsewhere in it.
+		const wholeByExtras = optionalIds.size > 0 || wanted.some((term) => term.phrase !== null);
+		const aliased = this.index.aliased;
+		/**
+		 * A candidate's tier and score bounded from its row of values alone (no postings sought, no
+		 * names read), into `bounded`: every term's value counted at full weight (the `any` value
+		 * holds at least the counts and flags its exact or form value does), the title's coverage and
+		 * extras at their largest, and the share of the query held as if every held term were strong.
+		 * The score is left out (NaN) when the tier bound differs from `tieTier`: the tier decides then.
+		 */
+		const bounded = { score: 0, tier: 0 };
+		const boundCandidate = (index: number, tieTier: number | null): void => {
+			const row = index * termCount;
+			const slot = slots[index] as number;
+			let named = false;
+			let all = true;
+			// Title words the terms may be, at most: each term's value counts the words of the title any of its words is.
+			let titleWords = 0;
+			for (let termIndex = 0; termIndex < termCount; termIndex++) {
+				const value = values[row + termIndex] as number;
+				if (value === 0) all = false;
+				else if (value & IN_TITLE) {
+					named = true;
+					titleWords += titleCount(value) === TITLE_COUNT_SATURATED ? TITLE_LENGTH_MAX : titleCount(value);
+				}
+			}
+			// Whether the title or an alias may be nothing but the query's words (TITLE_TIER_WHOLE): a name's words that are no term's cannot.
+			const titleLength = Math.max(1, titleLengths[slot] as number);
+			const mayBeWhole = wholeByExtras || aliased[slot] === 1 || titleWords >= titleLength;
+			const nameTier = mayBeWhole ? TITLE_TIER_WHOLE : TITLE_TIER_ALL;
+			// A title tier needs the query's words in the title or an alias (one word: held strongly, as typed).
+			bounded.tier = termCount === 1 ? (TITLE_TIER_WHOLE + 1 + (named ? nameTier : 0)) * 2 + 1 : named && all ? nameTier : 0;
+			bounded.score = NaN;
+			if (tieTier !== null && bounded.tier !== tieTier) return;
+			const norm = normBase + normScale * Math.max(1, bodyLengths[slot] as number);
+			let bound = 0;
+			let heldIdf = 0;
+			for (let termIndex = 0; termIndex < termCount; termIndex++) {
+				const value = values[row + termIndex] as number;
+				if (value === 0) continue;
+				bound += (requiredIdf[termIndex] as number) * fieldScore(value, norm);
+				heldIdf += requiredIdf[termIndex] as number;
+			}
+			bound += extraBound;
+			// The title's coverage (titleCoverage) is at most the share of its words the terms may be; an alias's, at most 1.
+			if (namedByExtras || (named && aliased[slot] === 1)) bound += titleCoverageWeight;
+			else if (named) bound += titleCoverageWeight * Math.min(1, titleWords / titleLength);
+			const share = joined.length > 0 || totalIdf <= 0 ? 1 : Math.min(1, heldIdf / totalIdf);
+			bounded.score = bound * Math.pow(share, COVERAGE_POWER) * (1 + SCORE_BOUND_MARGIN);
+		};
+		/** Whether a candidate cannot enter the full page, by its bound (boundCandidate). Most of a common word's notes end here. */
+		const cannotEnter = (index: number): boolean => {
+			const worst = top.length >= limit ? top[0] : undefined;
+			if (!worst || this.scoreEvery) return false;
+			boundCandidate(index, worst.tier);
+			return bounded.tier !== worst.tier ? bounded.tier < worst.tier : bounded.score < worst.score;
+		};
 		let counted: { total: number; checks?: PhraseChecks } = { total };
 		if (gathered.unverified.length === 0) {
-			for (let index = 0; index < total; index++) {
-				if (pause && (index & PAUSE_CHECK_MASK) === PAUSE_CHECK_MASK) {
-					const waiting = pause();
+			// Candidates [from, to) that are (or are not) `named`, scored and offered to the page unless they cannot enter it.
+			// A closure called between pauses, not the async function's own loop: V8 runs that several times slower.
+			const rankRange = (from: number, to: number, named: boolean): void => {
+				for (let index = from; index < to; index++) {
+					if (rowNamed(values, index, termCount) !== named || cannotEnter(index)) continue;
+					scoreCandidate(index, false);
+					this.offer(top, limit, slots[index] as number, scored.score, scored.tier, matched);
+				}
+			};
+			// Notes with a term in their names first: they rank highest, so the page they fill leaves out most of the rest unscored.
+			for (const named of [true, false]) {
+				exactCursors.fill(0);
+				formCursors.fill(0);
+				optionalCursors.fill(0);
+				joinedCursors.fill(0);
+				for (let from = 0; from < total; from += PAUSE_CHECK_MASK + 1) {
+					const waiting = from > 0 ? pause?.() : null;
 					if (waiting) {
 						await waiting;
 						if (this.index.generation !== generation) return null;
 					}
+					rankRange(from, Math.min(total, from + PAUSE_CHECK_MASK + 1), named);
 				}
-				scoreCandidate(index, false);
-				this.offer(top, limit, slots[index] as number, scored.score, scored.tier, matched);
 			}
 		} else {
 			// Too many notes hold the phrases' words to read them all: they are read best bound first, until the page is settled (bestFirst.ts).
@@ -451,6 +544,13 @@ export class SearchEngine {
 					slots,
 					score: scoreCandidate,
 					scored,
+					bound: this.scoreEvery
+						? undefined
+						: (index) => {
+								boundCandidate(index, null);
+								scored.tier = bounded.tier;
+								scored.score = bounded.score;
+							},
 					refine: (index) => finder.refine(wanted, gathered, index),
 					read: (index) => finder.verify(wanted, gathered, index),
 					keep: (index) => this.offer(top, limit, slots[index] as number, scored.score, scored.tier, matched),

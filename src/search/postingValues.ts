@@ -14,6 +14,8 @@ import type { CompiledPhrase } from "./phrases";
 export const BODY_COUNT = 0x00ffffff;
 const TITLE_COUNT_SHIFT = 24;
 const TITLE_COUNT_MAX = 0x3f;
+/** A title count this high may stand for more title words (it saturates). */
+export const TITLE_COUNT_SATURATED = TITLE_COUNT_MAX;
 export const IN_TITLE = 0x40000000;
 export const IN_HEADING = 0x80000000;
 
@@ -45,6 +47,8 @@ export interface ResolvedTerm {
 	phraseWords?: ResolvedTerm[];
 	/** With `phraseWords`: how many of the phrase's positions each of those words stands at (`very very good`: 2 for `very`). */
 	phraseWordRepeats?: number[];
+	/** For a phrase: its bound in each of its notes (as `slots`), from its words' postings (phraseValueBound), worked out while finding the notes. */
+	phraseBounds?: Uint32Array;
 	/**
 	 * For a phrase: its distinct pairs of neighbouring positions, each the first word and the
 	 * words the next position accepts (the last word, a prefix, may be several), from which a
@@ -124,15 +128,41 @@ export function packValue(bodyCount: number, titleWords: number, inHeading: bool
 	return (Math.min(BODY_COUNT, bodyCount) | (title << TITLE_COUNT_SHIFT) | (title > 0 ? IN_TITLE : 0) | (inHeading ? IN_HEADING : 0)) >>> 0;
 }
 
+/**
+ * How often a phrase may stand in a row in a note's body as far as one of its words says: the
+ * word's count there (`value`), less its other places in the phrase (`repeats` − 1: each place of
+ * the phrase after the first adds at least one of its occurrences); a saturated count bounds nothing.
+ */
+export function phraseWordBody(value: number, repeats: number): number {
+	const count = value & BODY_COUNT;
+	return count === BODY_COUNT ? count : Math.max(0, count - (repeats - 1));
+}
+
+/**
+ * A phrase of `length` words' bounded value from the least body count and title count its words
+ * allow and whether every word is in a heading: 0 when neither the body nor the title may hold it.
+ */
+export function phraseBoundValue(body: number, title: number, heading: boolean, length: number): number {
+	const value = packValue(body, title * length, heading);
+	return (value & BODY_COUNT) > 0 || (value & IN_TITLE) !== 0 ? value : 0;
+}
+
 /** How many of the title's words a posting value counts. */
 export function titleCount(value: number): number {
 	return (value >>> TITLE_COUNT_SHIFT) & TITLE_COUNT_MAX;
 }
 
-/** Two posting values as one (a prefix's several words in one note): counts added, flags combined. */
+/**
+ * Two posting values as one (a prefix's several words in one note): counts added (each saturating
+ * as packValue saturates it), flags combined. As int32 (IN_HEADING is the sign bit): a union merges
+ * hundreds of thousands of values into a Uint32Array, which stores it as the same bits, and a
+ * uint32 above 2³¹ returned from a call that is not inlined is a heap number each time.
+ */
 export function mergeValues(a: number, b: number): number {
+	const body = Math.min(BODY_COUNT, (a & BODY_COUNT) + (b & BODY_COUNT));
+	const title = Math.min(TITLE_COUNT_MAX, titleCount(a) + titleCount(b));
 	// IN_TITLE is kept as well: an alias's word is in the title without counting as one of its words.
-	return (packValue((a & BODY_COUNT) + (b & BODY_COUNT), titleCount(a) + titleCount(b), ((a | b) & IN_HEADING) !== 0) | ((a | b) & IN_TITLE)) >>> 0;
+	return body | (title << TITLE_COUNT_SHIFT) | (title > 0 ? IN_TITLE : 0) | ((a | b) & (IN_TITLE | IN_HEADING));
 }
 
 /**

@@ -13,7 +13,10 @@ import {
 	mergeValues,
 	optional,
 	packValue,
+	phraseBoundValue,
+	phraseWordBody,
 	seek,
+	titleCount,
 	type PhrasePair,
 	type Postings,
 	type ResolvedTerm,
@@ -25,7 +28,7 @@ import { repeatedAddressWords, tokenize, tokenizeInChunks } from "./text";
 import { holderMarkSteps, runSteps, unionScratch, unionSteps, type UnionScratch } from "./unions";
 
 /** Longest title counted, in words, for the share of it a query covers. */
-const TITLE_LENGTH_MAX = 0xff;
+export const TITLE_LENGTH_MAX = 0xff;
 const FIRST_POSTINGS_CAPACITY = 2;
 
 /**
@@ -187,6 +190,8 @@ export class PostingsIndex {
 	/** Read by the ranking; written only here. */
 	bodyLengths: Uint32Array = new Uint32Array(64);
 	titleLengths: Uint8Array = new Uint8Array(64);
+	/** 1 when the note has an alias: a search bounding a note's rank from its postings needs to know whether a name other than the title may answer. */
+	aliased: Uint8Array = new Uint8Array(64);
 	modifiedTimes: Float64Array = new Float64Array(64);
 	nextSlot = 0;
 	totalBodyLength = 0;
@@ -307,6 +312,8 @@ export class PostingsIndex {
 		this.bodyLengths[slot] = doc.bodyLength;
 		this.titleLengths = growUint8(this.titleLengths, slot + 1);
 		this.titleLengths[slot] = Math.min(TITLE_LENGTH_MAX, names.title.length);
+		this.aliased = growUint8(this.aliased, slot + 1);
+		this.aliased[slot] = names.aliases.length > 0 ? 1 : 0;
 		this.modifiedTimes[slot] = doc.modified;
 		this.totalBodyLength += doc.bodyLength;
 		const counts = (this.counts = growUint32(this.counts, this.dictionary.size));
@@ -549,13 +556,17 @@ export class PostingsIndex {
 		const prefixIds = isPrefixWord(word) ? this.dictionary.withPrefix(word).filter((id) => !strongIds.has(id)) : [];
 		const allIds = [...strongIds, ...prefixIds];
 		const slotCount = this.nextSlot;
-		const anyLists = this.listsOf(allIds);
+		const exactLists = this.listsOf(optional(exactId));
+		const prefixLists = this.listsOf(prefixIds);
 		const exact = exactId === undefined ? null : this.union([exactId]);
 		const formLists = this.listsOf(formIds);
+		const forms = formIds.length > 0 ? yield* this.unionOfLists(formLists, slotCount, scratch) : null;
+		// The forms are merged once: `any` takes their union as one list (merging values is associative), not each form's again.
+		const anyLists = [...exactLists, ...(forms && forms.length > 0 ? [forms] : []), ...prefixLists];
 		return {
 			any: allIds.length > 0 ? { ...(yield* this.unionOfLists(anyLists, slotCount, scratch)), phrase: null } : emptyTerm(),
 			exact,
-			forms: formIds.length > 0 ? yield* this.unionOfLists(formLists, slotCount, scratch) : null,
+			forms,
 			strongIds,
 		};
 	}
@@ -588,15 +599,29 @@ export class PostingsIndex {
 		const phraseWordRepeats = words.map((word) => word.repeats);
 		const [first, ...rest] = positions as [ResolvedTerm, ...ResolvedTerm[]];
 		const slots = new Uint32Array(first.length);
+		const phraseBounds = new Uint32Array(first.length);
 		const cursors = new Array<number>(rest.length).fill(0);
 		let length = 0;
 		next: for (let index = 0; index < first.length; index++) {
 			const slot = first.slots[index] as number;
-			for (const [restIndex, other] of rest.entries()) {
-				const at = seek(other.slots, other.length, cursors[restIndex] ?? 0, slot);
+			for (let restIndex = 0; restIndex < rest.length; restIndex++) {
+				const other = rest[restIndex] as ResolvedTerm;
+				const at = seek(other.slots, other.length, cursors[restIndex] as number, slot);
 				cursors[restIndex] = at;
 				if (at >= other.length || other.slots[at] !== slot) continue next;
 			}
+			// Every word is here, each at its cursor: the phrase's bound in the note (phraseValueBound) from their values.
+			let value = first.values[index] as number;
+			let body = phraseWordBody(value, phraseWordRepeats[0] as number);
+			let title = titleCount(value);
+			let heading = (value & IN_HEADING) !== 0;
+			for (let restIndex = 0; restIndex < rest.length; restIndex++) {
+				value = (rest[restIndex] as ResolvedTerm).values[cursors[restIndex] as number] as number;
+				body = Math.min(body, phraseWordBody(value, phraseWordRepeats[restIndex + 1] as number));
+				title = Math.min(title, titleCount(value));
+				heading &&= (value & IN_HEADING) !== 0;
+			}
+			phraseBounds[length] = phraseBoundValue(body, title, heading, tokens.length);
 			slots[length++] = slot;
 		}
 		const hashes = this.dictionary.hashes;
@@ -614,14 +639,25 @@ export class PostingsIndex {
 			return accepted;
 		});
 		if (phrase.length > MAX_PHRASE_WORDS)
-			return { slots, values: new Uint32Array(0), length, phrase, phraseWords: positions, phraseWordRepeats, phrasePairs };
+			return { slots, values: new Uint32Array(0), length, phrase, phraseWords: positions, phraseWordRepeats, phraseBounds, phrasePairs };
 		const phraseMasks = new Uint32Array(this.dictionary.size);
 		idsByPosition.forEach((ids, position) => {
 			for (const id of ids) phraseMasks[id] = ((phraseMasks[id] as number) | (1 << position)) >>> 0;
 		});
 		const firstIds = idsByPosition[0] ?? [];
 		const phraseAnchor = firstIds.length === 1 ? packedAnchor(firstIds[0] as number) : undefined;
-		return { slots, values: new Uint32Array(0), length, phrase, phraseMasks, phraseAnchor, phraseWords: positions, phraseWordRepeats, phrasePairs };
+		return {
+			slots,
+			values: new Uint32Array(0),
+			length,
+			phrase,
+			phraseMasks,
+			phraseAnchor,
+			phraseWords: positions,
+			phraseWordRepeats,
+			phraseBounds,
+			phrasePairs,
+		};
 	}
 
 	/** The notes holding a term whose words are all whole words (a stop word): null when none does. */

@@ -80,6 +80,9 @@ export function longTitleCut(contentWords: number): number {
 	return contentWords > LONG_TITLE_WORDS ? TITLE_WEIGHT * (1 - LONG_TITLE_WORDS / contentWords) : 0;
 }
 
+/** The largest `fieldScore` of any value: BM25's body part stays below k1 + 1, plus both fixed weights. */
+export const FIELD_SCORE_MAX = BM25_K1 + 1 + TITLE_WEIGHT + HEADING_WEIGHT;
+
 /** A term's BM25 body score in one note, plus its fixed title and heading weights. */
 export function fieldScore(value: number, norm: number): number {
 	const tf = value & BODY_COUNT;

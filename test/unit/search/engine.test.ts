@@ -198,3 +198,36 @@ describe("a phrase in more notes than a search reads", () => {
 		expect(seen.lowerBound).toBeGreaterThan(0);
 	});
 });
+
+describe("a page of a few results", () => {
+	// Word forms (`gardens`), longer words a word starts (`gardener`), stop words, and a joined word (`log in` → `login`).
+	const WORDS = ["garden", "gardens", "gardening", "gardener", "plan", "plans", "planning", "log", "in", "login", "the", "how", "shed"];
+	const words = (minLength: number, maxLength: number) => fc.array(fc.constantFrom(...WORDS), { minLength, maxLength }).map((list) => list.join(" "));
+	const notes = fc.array(
+		fc.record({
+			title: words(1, 4),
+			body: words(0, 40),
+			headings: fc.array(words(1, 2), { maxLength: 1 }),
+			aliases: fc.array(words(1, 3), { maxLength: 2 }),
+			modified: fc.integer({ min: 0, max: 3 }),
+		}),
+		{ minLength: 1, maxLength: 60 },
+	);
+	const queries = fc.array(fc.constantFrom(...WORDS, "gard", "pla"), { minLength: 1, maxLength: 4 }).map((list) => list.join(" "));
+
+	test("is the page scoring every candidate gives: the notes left unscored could not have entered it", async () => {
+		await fc.assert(
+			fc.asyncProperty(notes, queries, fc.integer({ min: 1, max: 6 }), async (entries, query, limit) => {
+				const engineOf = (scoreEvery: boolean) => {
+					const engine = new SearchEngine(undefined, undefined, scoreEvery);
+					entries.forEach((entry, index) => engine.index.add(`${index}.md`, entry.title, entry.modified, entry.body, entry.headings, entry.aliases));
+					return engine;
+				};
+				const read = (path: string) => Promise.resolve(entries[Number(path.replace(/\.md$/, ""))]?.body ?? "");
+				const page = await engineOf(false).search(parseQuery(query), null, limit, read);
+				expect(page).toEqual(await engineOf(true).search(parseQuery(query), null, limit, read));
+			}),
+			{ numRuns: 400 },
+		);
+	});
+});

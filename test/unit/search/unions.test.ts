@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { mergeValues, type Postings } from "../../../src/search/postingValues";
+import { BODY_COUNT, IN_TITLE, mergeValues, packValue, type Postings } from "../../../src/search/postingValues";
 import { holderMarkSteps, runSteps, UNION_STEP_MASK, unionScratch, unionSteps } from "../../../src/search/unions";
 
 /** Postings of random notes: sorted distinct slots below `slotCount`, each with a value. */
@@ -8,7 +8,12 @@ function postingsOf(entries: ReadonlyArray<readonly [number, number]>): Postings
 	return { slots: Uint32Array.from(sorted.map(([slot]) => slot)), values: Uint32Array.from(sorted.map(([, value]) => value)), length: sorted.length };
 }
 
-const lists = fc.array(fc.array(fc.tuple(fc.nat(200), fc.integer({ min: 1, max: 0x7fffffff })), { maxLength: 60 }).map(postingsOf), { maxLength: 6 });
+/** A posting's value as the index packs one: body and title counts, the title flag with them or alone (an alias's word), a heading flag. */
+const postingValue = fc
+	.tuple(fc.integer({ min: 1, max: BODY_COUNT }), fc.nat(70), fc.boolean(), fc.boolean())
+	.map(([body, title, heading, alias]) => (packValue(body, title, heading) | (alias ? IN_TITLE : 0)) >>> 0);
+
+const lists = fc.array(fc.array(fc.tuple(fc.nat(200), postingValue), { maxLength: 60 }).map(postingsOf), { maxLength: 6 });
 
 describe("unions of postings in steps", () => {
 	test("a union adds values by slot, in slot order, and leaves the scratch all zero", () => {
@@ -20,7 +25,7 @@ describe("unions of postings in steps", () => {
 				for (const list of drawn)
 					for (let index = 0; index < list.length; index++) {
 						const slot = list.slots[index] as number;
-						expected.set(slot, mergeValues(expected.get(slot) ?? 0, list.values[index] as number));
+						expected.set(slot, mergeValues(expected.get(slot) ?? 0, list.values[index] as number) >>> 0);
 					}
 				const slots = [...expected.keys()].sort((a, b) => a - b);
 				expect([...union.slots.subarray(0, union.length)]).toEqual(slots);
