@@ -364,6 +364,12 @@ export const MAX_FRONTMATTER_DEPTH = 64;
  * has run this long: none of them can be paused inside, so a 2,000-property frontmatter is three pieces, not one.
  */
 export const PROPERTY_EDIT_SLICE_MS = 10;
+/**
+ * Longest property name set_property writes, in characters. Real names are a few words; a
+ * 200,000-character name was written into the frontmatter, where every later read of the note's
+ * properties paid for it.
+ */
+export const MAX_PROPERTY_NAME_CHARS = 256;
 /** Aliases (`*name`) a frontmatter may use. */
 export const MAX_FRONTMATTER_ALIASES = 100;
 /**

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { findNote } from "../../vault/notes";
 import { setNoteProperty } from "../../vault/noteEdits";
 import { hashText } from "../../vault/writes";
+import { MAX_PROPERTY_NAME_CHARS } from "../../config/limits";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
 
@@ -33,6 +34,8 @@ export const setPropertyTool = defineTool({
 	handler: async (ctx, args) => {
 		const name = args.name.trim();
 		if (name === "" || /[\r\n]/.test(name)) return fail("A property name is one non-empty line, e.g. 'status'.");
+		if (name.length > MAX_PROPERTY_NAME_CHARS)
+			return fail(`A property name is at most ${MAX_PROPERTY_NAME_CHARS} characters; this one has ${name.length}.`);
 		const found = findNote(ctx.host, ctx.scope, args.path);
 		if (!found.ok) return fail(found.error);
 		const result = await setNoteProperty(ctx.host, found.value, name, args.value);

@@ -19,4 +19,14 @@ describe("set_property", () => {
 		await tv.ok("set_property", { path: "Plan", name: "status", value: null });
 		expect(await tv.read("Plan.md")).not.toContain("status");
 	});
+
+	test("a property name over the bound is refused naming it, and the note is unchanged", async () => {
+		const before = await tv.read("Plan.md");
+		expect(await tv.error("set_property", { path: "Plan", name: "n".repeat(200_000), value: "x" })).toContain(
+			"at most 256 characters; this one has 200000",
+		);
+		expect(await tv.read("Plan.md")).toBe(before);
+		await tv.ok("set_property", { path: "Plan", name: "n".repeat(256), value: "x" });
+		expect(await tv.read("Plan.md")).toContain(`${"n".repeat(256)}: x`);
+	});
 });
