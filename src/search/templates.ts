@@ -10,7 +10,7 @@ import { BODY_COUNT, IN_TITLE, type ResolvedTerm } from "./postingValues";
  */
 
 /** A word in fewer notes than this share of the searched notes is not looked at: a template's word is in most of them. */
-export const TEMPLATE_MIN_NOTE_SHARE = 0.25;
+const TEMPLATE_MIN_NOTE_SHARE = 0.25;
 /** Nor in fewer than this many notes: fewer say little about how often a template repeats it. */
 export const TEMPLATE_MIN_NOTES = 50;
 /**
@@ -21,7 +21,7 @@ export const TEMPLATE_MIN_NOTES = 50;
  * notes of every kind; words the notes are about in npm's docs and Obsidian Help 0.36 at most.
  * Once is not a template's count: in a vault of short notes most words are said once or twice.
  */
-export const TEMPLATE_COUNT_SHARE = 0.85;
+const TEMPLATE_COUNT_SHARE = 0.85;
 /** Counts above this are never a template's (and are not tallied). */
 const TEMPLATE_COUNT_MAX = 63;
 
