@@ -58,6 +58,12 @@ export const MAX_MARKDOWN_NESTING = 1000;
 export const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 /** read_note returns at most this much of a note's text (and says `truncated`). */
 export const MAX_NOTE_CONTENT_BYTES = 512 * 1024;
+/**
+ * read_note lists a note's tags up to this many characters in all, whole, and counts the rest
+ * (`tags_left_out`): one planted tag of a million characters, sent twice (text and structured),
+ * put every read of its note over MAX_RESPONSE_BYTES, so the note could not be read at all.
+ */
+export const MAX_LISTED_TAG_CHARS = 64 * 1024;
 /** read_note lists at most this many stretches of hidden text (comments, invisible characters). */
 export const HIDDEN_CONTENT_MAX_ENTRIES = 50;
 /** list_notes page size: default and maximum. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { HEADINGS_LISTED, HIDDEN_CONTENT_MAX_ENTRIES, MAX_NOTE_CONTENT_BYTES, NOTE_TEXT_SLICE_MS } from "../../config/limits";
+import { HEADINGS_LISTED, HIDDEN_CONTENT_MAX_ENTRIES, MAX_LISTED_TAG_CHARS, MAX_NOTE_CONTENT_BYTES, NOTE_TEXT_SLICE_MS } from "../../config/limits";
 import { frontmatterBoundProblem, splitFrontmatter } from "../../markdown/frontmatter";
 import { findHiddenContent } from "../../markdown/hiddenContent";
 import { describeHeadings, headingKey, resolveSubpath, type NotePart } from "../../markdown/subpath";
@@ -27,6 +27,7 @@ export const readNoteTool = defineTool({
 		frontmatter: z.record(z.string(), z.unknown()).nullable(),
 		frontmatter_unparsed: z.string().optional(),
 		tags: z.array(z.string()),
+		tags_left_out: z.number().int().optional().describe("Tags not listed: past the characters a list holds"),
 		hash: z.string(),
 		modified: z.string(),
 		size: z.number().int(),
@@ -66,7 +67,7 @@ export const readNoteTool = defineTool({
 			...(part ? { section: part.name } : {}),
 			frontmatter: cache?.frontmatter ?? null,
 			...unparsedFrontmatter(text, cache?.frontmatter),
-			tags: cache ? [...new Set(getAllTags(cache))] : [],
+			...listedTags(cache ? [...new Set(getAllTags(cache))] : []),
 			hash,
 			modified: new Date(file.stat.mtime).toISOString(),
 			size: Buffer.byteLength(text, "utf8"),
@@ -75,6 +76,18 @@ export const readNoteTool = defineTool({
 		});
 	},
 });
+
+/** A note's tags, whole, in order, as many as MAX_LISTED_TAG_CHARS holds; and how many are left out, if any. */
+function listedTags(tags: readonly string[]): { tags: string[]; tags_left_out?: number } {
+	const listed: string[] = [];
+	let characters = 0;
+	for (const tag of tags) {
+		if (characters + tag.length > MAX_LISTED_TAG_CHARS) continue;
+		characters += tag.length;
+		listed.push(tag);
+	}
+	return listed.length === tags.length ? { tags: listed } : { tags: listed, tags_left_out: tags.length - listed.length };
+}
 
 /** Why a note's frontmatter block has no properties: over a parsing bound, or not YAML properties at all. Nothing for a note without one. */
 function unparsedFrontmatter(text: string, frontmatter: unknown): { frontmatter_unparsed?: string } {

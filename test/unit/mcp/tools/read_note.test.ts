@@ -27,4 +27,19 @@ describe("read_note", () => {
 		expect(await tv.error("read_note", { path: "Private/Diary" })).toMatch(/^No note "Private\/Diary"/);
 		expect(await tv.error("read_note", { path: "photo.png" })).toMatch(/not a Markdown note/);
 	});
+
+	test("a note holding a tag of a million characters is read: its other tags listed, that one counted as left out", async () => {
+		const huge = `#${"a".repeat(1_000_000)}`;
+		const planted = await openToolVault({ "Planted.md": `#small ${huge}\n#other\n` });
+		try {
+			const read = await planted.ok("read_note", { path: "Planted" });
+			expect(read.tags).toEqual(["#small", "#other"]);
+			expect(read.tags_left_out).toBe(1);
+			// The text is there, cut at its bound as any long note's.
+			expect(read.truncated).toBe(true);
+			expect(String(read.content).startsWith(`#small #${"a".repeat(1000)}`)).toBe(true);
+		} finally {
+			await planted.close();
+		}
+	});
 });
