@@ -59,8 +59,8 @@ export const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 /** read_note returns at most this much of a note's text (and says `truncated`). */
 export const MAX_NOTE_CONTENT_BYTES = 512 * 1024;
 /**
- * read_note lists a note's tags up to this many characters in all, whole, and counts the rest
- * (`tags_left_out`): one planted tag of a million characters, sent twice (text and structured),
+ * read_note and list_tags list tags up to this many characters in all, whole, and count the rest
+ * (`tags_left_out`, `left_out`): one planted tag of a million characters, sent twice (text and structured),
  * put every read of its note over MAX_RESPONSE_BYTES, so the note could not be read at all.
  */
 export const MAX_LISTED_TAG_CHARS = 64 * 1024;

@@ -147,3 +147,30 @@ export async function notesWithTag(host: Host, scope: Scope, tag: string, budget
 	}
 	return found.sort(comparePaths);
 }
+
+/**
+ * The first `limit` of `items` whose tags fit in `maxCharacters` in all, each whole, in order; and
+ * how many of those first `limit` were left out for want of room (a planted tag of a million
+ * characters made every answer listing it too large to send). Pure.
+ */
+export function tagsWithinCharacters<T>(
+	items: readonly T[],
+	tagOf: (item: T) => string,
+	limit: number,
+	maxCharacters: number,
+): { listed: T[]; leftOut: number } {
+	const listed: T[] = [];
+	let leftOut = 0;
+	let characters = 0;
+	for (const item of items) {
+		if (listed.length + leftOut >= limit) break;
+		const length = tagOf(item).length;
+		if (characters + length > maxCharacters) {
+			leftOut++;
+			continue;
+		}
+		characters += length;
+		listed.push(item);
+	}
+	return { listed, leftOut };
+}

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { LIST_TAGS_DEFAULT_LIMIT, LIST_TAGS_MAX_LIMIT } from "../../config/limits";
-import { countTags, tagKey } from "../../vault/tags";
+import { LIST_TAGS_DEFAULT_LIMIT, LIST_TAGS_MAX_LIMIT, MAX_LISTED_TAG_CHARS } from "../../config/limits";
+import { countTags, tagKey, tagsWithinCharacters } from "../../vault/tags";
 import { withinCallBudget } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { ok } from "../../result";
@@ -18,6 +18,7 @@ export const listTagsTool = defineTool({
 	outputSchema: {
 		tags: z.array(z.object({ tag: z.string(), count: z.number().int() })),
 		total: z.number().int(),
+		left_out: z.number().int().optional().describe("Tags of this page not listed: past the characters a page holds"),
 	},
 	examples: [{ limit: 20 }],
 	handler: async (ctx, args) => {
@@ -29,6 +30,7 @@ export const listTagsTool = defineTool({
 		);
 		if (!counted.ok) return counted;
 		const tags = counted.value.filter((entry) => tagKey(entry.tag).startsWith(prefix));
-		return ok({ tags: tags.slice(0, args.limit), total: tags.length });
+		const { listed, leftOut } = tagsWithinCharacters(tags, (entry) => entry.tag, args.limit, MAX_LISTED_TAG_CHARS);
+		return ok({ tags: listed, total: tags.length, ...(leftOut > 0 ? { left_out: leftOut } : {}) });
 	},
 });

@@ -5,6 +5,7 @@ import { findHiddenContent } from "../../markdown/hiddenContent";
 import { describeHeadings, headingKey, resolveSubpath, type NotePart } from "../../markdown/subpath";
 import { getAllTags } from "../../markdown/tags";
 import { findNote, truncateUtf8 } from "../../vault/notes";
+import { tagsWithinCharacters } from "../../vault/tags";
 import { SliceClock } from "../../markdown/steps";
 import { sha256HexInPieces } from "../../sha256";
 import { yieldToEventLoop } from "../../vault/workBudget";
@@ -79,14 +80,8 @@ export const readNoteTool = defineTool({
 
 /** A note's tags, whole, in order, as many as MAX_LISTED_TAG_CHARS holds; and how many are left out, if any. */
 function listedTags(tags: readonly string[]): { tags: string[]; tags_left_out?: number } {
-	const listed: string[] = [];
-	let characters = 0;
-	for (const tag of tags) {
-		if (characters + tag.length > MAX_LISTED_TAG_CHARS) continue;
-		characters += tag.length;
-		listed.push(tag);
-	}
-	return listed.length === tags.length ? { tags: listed } : { tags: listed, tags_left_out: tags.length - listed.length };
+	const { listed, leftOut } = tagsWithinCharacters(tags, (tag) => tag, tags.length, MAX_LISTED_TAG_CHARS);
+	return leftOut === 0 ? { tags: listed } : { tags: listed, tags_left_out: leftOut };
 }
 
 /** Why a note's frontmatter block has no properties: over a parsing bound, or not YAML properties at all. Nothing for a note without one. */

@@ -1,5 +1,5 @@
 import { MAX_TAG_PARENTS_COUNTED } from "../../../src/config/limits";
-import { countTags, isTagOrNested, notesWithTag, noteTagsInSteps, tagKey, tagKeysIn, tagWithParents } from "../../../src/vault/tags";
+import { countTags, isTagOrNested, tagsWithinCharacters, notesWithTag, noteTagsInSteps, tagKey, tagKeysIn, tagWithParents } from "../../../src/vault/tags";
 import { parseMetadata } from "../../../src/markdown/metadata";
 import { runSteps } from "../../../src/markdown/steps";
 import { StringPool } from "../../../src/headless/compactMetadata";
@@ -97,5 +97,14 @@ describe("isTagOrNested", () => {
 		expect(isTagOrNested("project", "project")).toBe(true);
 		expect(isTagOrNested("project/alpha", "project")).toBe(true);
 		expect(isTagOrNested("projects", "project")).toBe(false);
+	});
+});
+
+describe("tagsWithinCharacters", () => {
+	test("lists whole tags in order while they fit, counts those that do not, and stops at the limit", () => {
+		const tags = ["#a", "#long-tag", "#b", "#c", "#d"];
+		expect(tagsWithinCharacters(tags, (tag) => tag, 10, 7)).toEqual({ listed: ["#a", "#b", "#c"], leftOut: 2 });
+		expect(tagsWithinCharacters(tags, (tag) => tag, 3, 7)).toEqual({ listed: ["#a", "#b"], leftOut: 1 });
+		expect(tagsWithinCharacters(tags, (tag) => tag, 10, 100)).toEqual({ listed: tags, leftOut: 0 });
 	});
 });

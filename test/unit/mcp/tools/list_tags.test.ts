@@ -25,4 +25,16 @@ describe("list_tags", () => {
 		const listed = await tv.ok<{ tags: Array<{ tag: string }> }>("list_tags", { prefix: "proj" });
 		expect(listed.tags.map((entry) => entry.tag).sort()).toEqual(["#project", "#project/alpha"]);
 	});
+
+	test("a planted tag of a million characters is counted and left out of the page, which still answers", async () => {
+		const planted = await openToolVault({ "Big.md": `#${"a".repeat(1_000_000)} #small\n`, "Other.md": "#small\n" });
+		try {
+			const listed = await planted.ok<{ tags: Array<{ tag: string; count: number }>; total: number; left_out?: number }>("list_tags");
+			expect(listed.tags).toEqual([{ tag: "#small", count: 2 }]);
+			expect(listed.total).toBe(2);
+			expect(listed.left_out).toBe(1);
+		} finally {
+			await planted.close();
+		}
+	});
 });
