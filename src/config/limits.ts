@@ -104,6 +104,13 @@ export const NOTE_LINKS_MAX_ENTRIES = 1000;
 export const TEMPLATES_LISTED = 1000;
 /** Prompt notes offered in prompts/list at most (each is read to find its arguments). */
 export const PROMPTS_LISTED = 200;
+/**
+ * Placeholders (`{{name}}`, each use counted) a prompt note may hold to be used: real prompts hold
+ * a few dozen. A planted note of 80,000 was read three times in one piece on every prompts/get
+ * (0.7 s), and once for each prompts/list. Over it, the prompt is listed without arguments and
+ * prompts/get refuses it, naming the bound.
+ */
+export const MAX_PROMPT_PLACEHOLDERS = 1_000;
 /** get_note_links: backlinks in one page (default / max); a note may have thousands. */
 export const BACKLINKS_DEFAULT_LIMIT = 100;
 export const BACKLINKS_MAX_LIMIT = 1000;

@@ -6,7 +6,7 @@ import {
 	type McpServer,
 	type PromptArgument,
 } from "@modelcontextprotocol/server";
-import { MAX_NOTE_CONTENT_BYTES, MAX_RESPONSE_BYTES, PROMPTS_LISTED } from "../config/limits";
+import { MAX_NOTE_CONTENT_BYTES, MAX_PROMPT_PLACEHOLDERS, MAX_RESPONSE_BYTES, PROMPTS_LISTED } from "../config/limits";
 import { splitFrontmatter } from "../markdown/frontmatter";
 import type { HostFile } from "../host/Host";
 import { checkFolderArgument } from "../vault/paths";
@@ -19,9 +19,18 @@ import { readNoteForAnswer } from "./vaultErrors";
 /** `{{name}}` in a prompt note: a letter or underscore first, then letters, digits, `_` or `-`. */
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w-]*)\s*\}\}/g;
 
-/** The placeholders of a prompt's text, each once, in the order they first appear. */
-export function promptPlaceholders(text: string): string[] {
-	return [...new Set([...text.matchAll(PLACEHOLDER)].map((match) => match[1] ?? ""))];
+/**
+ * The placeholders of a prompt's text, each once, in the order they first appear; null when the
+ * text uses more than MAX_PROMPT_PLACEHOLDERS (the scan stops there).
+ */
+export function promptPlaceholders(text: string): string[] | null {
+	const names = new Set<string>();
+	let uses = 0;
+	for (const match of text.matchAll(PLACEHOLDER)) {
+		if (++uses > MAX_PROMPT_PLACEHOLDERS) return null;
+		names.add(match[1] ?? "");
+	}
+	return [...names];
 }
 
 /**
@@ -135,7 +144,8 @@ async function listPrompts(ctx: ToolContext): Promise<ListPromptsResult> {
 	const prompts: ListPromptsResult["prompts"] = [];
 	for (const [name, file] of promptNotes(ctx)) {
 		const { description, arguments: described } = promptDescription(ctx, file);
-		const args: PromptArgument[] = promptPlaceholders(await promptBody(ctx, file)).map((argument) => {
+		// A note over the placeholder bound is listed without arguments; prompts/get says why it cannot be used.
+		const args: PromptArgument[] = (promptPlaceholders(await promptBody(ctx, file)) ?? []).map((argument) => {
 			const said = described.get(argument);
 			return { name: argument, ...(said?.description ? { description: said.description } : {}), required: said?.required ?? true };
 		});
@@ -150,7 +160,13 @@ async function getPrompt(ctx: ToolContext, name: string, args: Record<string, st
 	if (!file) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No prompt "${name}". Call prompts/list to see the prompts.`);
 	const body = await promptBody(ctx, file);
 	const { description, arguments: described } = promptDescription(ctx, file);
-	const missing = promptPlaceholders(body).filter((argument) => (described.get(argument)?.required ?? true) && !Object.hasOwn(args, argument));
+	const placeholders = promptPlaceholders(body);
+	if (placeholders === null)
+		throw new ProtocolError(
+			ProtocolErrorCode.InvalidParams,
+			`The prompt "${name}" uses more than ${MAX_PROMPT_PLACEHOLDERS} placeholders, the most a prompt note may hold. Ask the vault's owner to shorten it.`,
+		);
+	const missing = placeholders.filter((argument) => (described.get(argument)?.required ?? true) && !Object.hasOwn(args, argument));
 	if (missing.length)
 		throw new ProtocolError(ProtocolErrorCode.InvalidParams, `The prompt "${name}" needs ${missing.map((argument) => `"${argument}"`).join(", ")}.`);
 	if (filledPlaceholderBytes(body, args) > MAX_RESPONSE_BYTES)

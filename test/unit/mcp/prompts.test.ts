@@ -1,3 +1,4 @@
+import { MAX_PROMPT_PLACEHOLDERS } from "../../../src/config/limits";
 import fc from "fast-check";
 import { describedArguments, filledPlaceholderBytes, fillPlaceholders, promptPlaceholders } from "../../../src/mcp/prompts";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
@@ -27,6 +28,11 @@ describe("filledPlaceholderBytes", () => {
 describe("prompt notes: placeholders and declared arguments", () => {
 	test("promptPlaceholders: each name once, in order of first use; malformed braces are text", () => {
 		expect(promptPlaceholders("Review {{topic}} for {{ audience }}; again {{topic}}. {{1bad}} {{ }} {{a b}}")).toEqual(["topic", "audience"]);
+	});
+
+	test("promptPlaceholders: a text using more placeholders than the bound has none to offer (null), at the bound it has them", () => {
+		expect(promptPlaceholders("{{x}} ".repeat(MAX_PROMPT_PLACEHOLDERS))).toEqual(["x"]);
+		expect(promptPlaceholders("{{x}} ".repeat(MAX_PROMPT_PLACEHOLDERS + 1))).toBeNull();
 	});
 
 	test("describedArguments: a map of descriptions or a list of {name, description, required}; anything else says nothing", () => {
@@ -78,5 +84,28 @@ describe("prompts/list and prompts/get over a real client", () => {
 		await expect(connection.client.getPrompt({ name: "Review", arguments: {} })).rejects.toThrow(/needs "note"/);
 		await expect(connection.client.getPrompt({ name: "Private/Hidden", arguments: {} })).rejects.toThrow(/No prompt "Private\/Hidden"/);
 		await expect(connection.client.getPrompt({ name: "../Elsewhere/NotAPrompt", arguments: {} })).rejects.toThrow(/No prompt/);
+	});
+});
+
+describe("a prompt note of 80,000 placeholders", () => {
+	let vault: OpenVault;
+	let connection: InMemoryConnection;
+	beforeAll(async () => {
+		vault = await openVault({ "Prompts/Many.md": "{{x}} {{y}} ".repeat(40_000), "Prompts/Fine.md": "Do {{x}}.\n" });
+		connection = await connectInMemory(vault.host, { promptsFolder: "Prompts" });
+	});
+	afterAll(async () => {
+		await connection.close();
+		await vault.close();
+	});
+
+	test("is listed without arguments, and get refuses it naming the bound; the other prompts work", async () => {
+		const { prompts } = await connection.client.listPrompts();
+		expect(prompts).toEqual([{ name: "Fine", arguments: [{ name: "x", required: true }] }, { name: "Many" }]);
+		await expect(connection.client.getPrompt({ name: "Many", arguments: { x: "a", y: "b" } })).rejects.toThrow(
+			`uses more than ${MAX_PROMPT_PLACEHOLDERS} placeholders`,
+		);
+		const filled = await connection.client.getPrompt({ name: "Fine", arguments: { x: "it" } });
+		expect(filled.messages).toEqual([{ role: "user", content: { type: "text", text: "Do it.\n" } }]);
 	});
 });
