@@ -176,7 +176,8 @@ describe("the plugin's interface, clicked through in the host double", () => {
 		expect(tab.setting("Port").textContent).toContain("1024 to 65535");
 		input.value = String(newPort);
 		input.dispatchEvent(new Event("change"));
-		await settle();
+		// The restart closes the old server and opens the new one: on a busy machine that takes more than one settle.
+		await until(() => plugin.service.status.state === "listening" && plugin.service.status.port === newPort);
 		expect(plugin.service.status).toMatchObject({ state: "listening", port: newPort });
 		expect(await isPortClosed(before.port)).toBe(true);
 		expect(tabOf(plugin).setting("Status").textContent).toContain(`127.0.0.1:${newPort}/mcp`);
