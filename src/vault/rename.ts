@@ -1,8 +1,16 @@
 import type { Host, HostFile } from "../host/Host";
-import { linktextFor, rewriteCanvasLinks, rewriteLinks, rewriteLinksSteps, type NewLinkFormat, type RewrittenLinks } from "../markdown/linkRewrite";
+import {
+	linktextFor,
+	rewriteCanvasLinks,
+	rewriteCanvasLinksSteps,
+	rewriteLinks,
+	rewriteLinksSteps,
+	type NewLinkFormat,
+	type RewrittenLinks,
+} from "../markdown/linkRewrite";
 import { linkpathOf } from "../markdown/inline";
 import { linkTextsOf } from "../headless/compactMetadata";
-import { parseMetadata, parseMetadataOnClock } from "../markdown/metadata";
+import { metadataSteps, parseMetadata, parseMetadataOnClock } from "../markdown/metadata";
 import { SliceClock } from "../markdown/steps";
 import { INLINE_ITEMS_PAUSE_COUNT, RENAME_PLAN_SLICE_MS } from "../config/limits";
 import { yieldToEventLoop } from "./workBudget";
@@ -144,7 +152,7 @@ function isLinkSource(path: string): boolean {
 
 /** A note's or canvas's text with its links to the renamed note rewritten. */
 function rewriteSource(source: string, text: string, newLinkpath: (linkpath: string) => string | null, move: { from: string; to: string }): RewrittenLinks {
-	if (source.endsWith(".canvas")) return rewriteCanvasLinks(text, newLinkpath, (path) => (path === move.from ? move.to : null), parseMetadata);
+	if (source.endsWith(".canvas")) return rewriteCanvasLinks(text, newLinkpath, (path) => (path === move.from ? move.to : null), metadataSteps);
 	return rewriteLinks(text, parseMetadata(text), newLinkpath);
 }
 
@@ -160,7 +168,8 @@ async function rewriteSourceInSlices(
 	move: { from: string; to: string },
 	clock: SliceClock,
 ): Promise<RewrittenLinks> {
-	if (source.endsWith(".canvas")) return rewriteSource(source, text, newLinkpath, move);
+	if (source.endsWith(".canvas"))
+		return clock.run(rewriteCanvasLinksSteps(text, newLinkpath, (path) => (path === move.from ? move.to : null), metadataSteps));
 	return clock.run(rewriteLinksSteps(text, await parseMetadataOnClock(text, clock), newLinkpath));
 }
 

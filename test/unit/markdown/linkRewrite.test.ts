@@ -1,5 +1,5 @@
-import { linktextFor, rewriteCanvasLinks, rewriteLinks, withLinkpath, type NewLinkFormat } from "../../../src/markdown/linkRewrite";
-import { parseMetadata } from "../../../src/markdown/metadata";
+import { linktextFor, rewriteCanvasLinks, rewriteCanvasLinksSteps, rewriteLinks, withLinkpath, type NewLinkFormat } from "../../../src/markdown/linkRewrite";
+import { metadataSteps, parseMetadata } from "../../../src/markdown/metadata";
 
 /** Rewrites every link whose path is `from` to `to`, as a rename does. */
 function renameIn(text: string, from: string, to: string): { text: string; links: number } {
@@ -119,7 +119,7 @@ describe("rewriteCanvasLinks", () => {
 			canvas,
 			(linkpath) => (linkpath === "Old" ? "Archive/New" : null),
 			(path) => (path === "Old.md" ? "Archive/New.md" : null),
-			parseMetadata,
+			metadataSteps,
 		);
 		expect(links).toBe(2);
 		expect(text).toBe(
@@ -134,6 +134,23 @@ describe("rewriteCanvasLinks", () => {
 				"}",
 			].join("\n"),
 		);
+	});
+
+	test("in steps: a pause after every card, so a canvas of thousands of cards is never rewritten in one piece", () => {
+		const cards = Array.from({ length: 2_000 }, (_, index) => `{"id":"n${index}","type":"text","text":"[[Old]] card ${index}"}`);
+		const canvas = `{"nodes":[${cards.join(",")}],"edges":[]}`;
+		const steps = rewriteCanvasLinksSteps(
+			canvas,
+			(linkpath) => (linkpath === "Old" ? "New" : null),
+			() => null,
+			metadataSteps,
+		);
+		let pauses = 0;
+		let next = steps.next();
+		for (; !next.done; next = steps.next()) pauses++;
+		expect(pauses).toBeGreaterThanOrEqual(2_000);
+		expect(next.value.links).toBe(2_000);
+		expect(next.value.text).toBe(canvas.replaceAll("[[Old]]", "[[New]]"));
 	});
 });
 
