@@ -26,6 +26,26 @@ describe("TermDictionary: words and their ids", () => {
 		);
 	});
 
+	test("withPrefix stays exact across rounds of a few or many new words between lookups (inserted in place, or merged in)", () => {
+		fc.assert(
+			fc.property(
+				fc.uniqueArray(fc.stringMatching(/^[a-d]{1,5}$/), { minLength: 60, maxLength: 300 }),
+				fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 12 }),
+				fc.stringMatching(/^[a-d]{0,2}$/),
+				(words, batches, prefix) => {
+					const dictionary = new TermDictionary(null);
+					let added = 0;
+					for (const size of batches) {
+						for (const word of words.slice(added, added + size)) dictionary.idOf(word);
+						added = Math.min(words.length, added + size);
+						const found = dictionary.withPrefix(prefix).sort((a, b) => a - b);
+						expect(found).toEqual(words.slice(0, added).flatMap((word, id) => (word.startsWith(prefix) ? [id] : [])));
+					}
+				},
+			),
+		);
+	});
+
 	test("formsOf: the other forms of a word with the same stem, never the word itself; none without a stemmer or for short words", () => {
 		const dictionary = new TermDictionary(stemmerFor("english"));
 		const ids = Object.fromEntries(["meeting", "meetings", "meet", "meat", "met"].map((word) => [word, dictionary.idOf(word)]));
