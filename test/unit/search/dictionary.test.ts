@@ -29,8 +29,8 @@ describe("TermDictionary: words and their ids", () => {
 	test("withPrefix stays exact across rounds of a few or many new words between lookups (inserted in place, or merged in)", () => {
 		fc.assert(
 			fc.property(
-				fc.uniqueArray(fc.stringMatching(/^[a-d]{1,5}$/), { minLength: 60, maxLength: 300 }),
-				fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 12 }),
+				fc.uniqueArray(fc.stringMatching(/^[a-e]{1,6}$/), { minLength: 600, maxLength: 1500 }),
+				fc.array(fc.integer({ min: 1, max: 700 }), { minLength: 1, maxLength: 8 }),
 				fc.stringMatching(/^[a-d]{0,2}$/),
 				(words, batches, prefix) => {
 					const dictionary = new TermDictionary(null);
@@ -43,6 +43,7 @@ describe("TermDictionary: words and their ids", () => {
 					}
 				},
 			),
+			{ numRuns: 40 },
 		);
 	});
 
