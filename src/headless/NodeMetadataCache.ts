@@ -72,6 +72,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 			await cache.clock.checkpoint();
 		}
 		for (const file of linkable) await cache.resolveSource(file.path);
+		cache.linkSources.compact();
 		cache.listen();
 		for (const file of deferred) cache.enqueue(() => cache.onModify(file));
 		return cache;

@@ -50,6 +50,14 @@ export class LinkSourcesByName {
 		}
 	}
 
+	/**
+	 * Gives back what the lists of sources grew by beyond their length (an array that grows keeps room
+	 * for about half again plus 16 more): done once the whole vault is read, when no list grows fast.
+	 */
+	compact(): void {
+		for (const [name, sources] of this.sources) if (Array.isArray(sources)) this.sources.set(name, sources.slice());
+	}
+
 	/** The sources whose links a file called `fileName` could answer (a copy: resolving them changes the index). */
 	sourcesAsking(fileName: string): string[] {
 		const found = new Set<string>();
