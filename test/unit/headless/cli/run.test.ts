@@ -1,6 +1,8 @@
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { run } from "../../../../src/headless/cli/run";
+import { NodeVault } from "../../../../src/headless/NodeVault";
+import { parseMetadata } from "../../../../src/markdown/metadata";
 import type { CliIo } from "../../../../src/headless/cli/io";
 import { helpFor } from "../../../../src/headless/cliHelp";
 import { VERSION } from "../../../../src/version";
@@ -147,6 +149,24 @@ describe("run(argv, io): the CLI without a process", () => {
 		expect(await run(["token", "list", vault], listed)).toBe(0);
 		expect(listed.out).toMatch(new RegExp(`^laptop\\tread\\t${token.slice(0, 4)}`, "u"));
 		expect(listed.out).not.toContain(token);
+	});
+
+	test("inspect of one note reads that note alone and prints its metadata (the whole vault took 50 s beside hostile notes)", async () => {
+		const text = "# Note\n[[Other]] #tag\n- [ ] task\n";
+		await fs.writeFile(nodePath.join(vault, "Note.md"), text);
+		await fs.writeFile(nodePath.join(vault, "Other.md"), "# Other\n");
+		const read = jest.spyOn(NodeVault.prototype, "readSync");
+		try {
+			const io = fakeIo();
+			expect(await run(["inspect", vault, "Note"], io)).toBe(0);
+			expect(JSON.parse(io.out)).toEqual(parseMetadata(text));
+			expect(read.mock.calls.map(([file]) => file.path)).toEqual(["Note.md"]);
+			const missing = fakeIo();
+			expect(await run(["inspect", vault, "Nowhere.md"], missing)).toBe(1);
+			expect(missing.err).toContain('No Markdown note at "Nowhere.md"');
+		} finally {
+			read.mockRestore();
+		}
 	});
 
 	test("a failure that is not a usage error exits 1 with one error line", async () => {
