@@ -8,6 +8,12 @@ export interface NodeHostOptions {
 	configDir?: string;
 	/** Follow changes other programs make on disk (the CLI does; one-shot commands need not). */
 	watch?: boolean;
+	/**
+	 * Parse every note into the metadata cache (the default). `undo` needs none of it (it writes the
+	 * journal's texts back and moves notes with `vault.rename`), and parsing a big vault first took
+	 * most of its time; without it the cache knows no note's metadata and no link.
+	 */
+	metadata?: boolean;
 }
 
 /** The headless `Host`: Obsidian's vault and metadata cache, rebuilt over a folder on disk. */
@@ -28,7 +34,7 @@ export class NodeHost implements Host {
 
 	static async open(root: string, options: NodeHostOptions = {}): Promise<NodeHost> {
 		const vault = await NodeVault.open(root, options);
-		const metadataCache = await NodeMetadataCache.build(vault);
+		const metadataCache = options.metadata === false ? NodeMetadataCache.unparsed(vault) : await NodeMetadataCache.build(vault);
 		return new NodeHost(vault, metadataCache);
 	}
 

@@ -78,6 +78,11 @@ export class NodeMetadataCache implements HostMetadataCache {
 		return cache;
 	}
 
+	/** A cache that holds no note's metadata and follows nothing: for a command that only writes notes back (see NodeHostOptions.metadata). */
+	static unparsed(vault: NodeVault): NodeMetadataCache {
+		return new NodeMetadataCache(vault);
+	}
+
 	/** Resolves once every change seen so far (and every note deferred at start) is in the cache. */
 	async settled(): Promise<void> {
 		for (let previous = null as Promise<unknown> | null; previous !== this.updates;) {

@@ -22,7 +22,7 @@ export async function undo(args: string[], io: CliIo): Promise<number> {
 	}
 	// Undo writes nowhere a token could not: the saved excluded folders hold for it too.
 	const { excludedFolders } = await loadSettings(settingsStoreOf(root), logger);
-	const host = await NodeHost.open(root);
+	const host = await NodeHost.open(root, { metadata: false });
 	try {
 		const outcome = await undoCall(host, journal, id, undefined, excludedFolders);
 		if (!outcome.ok) {
