@@ -1,6 +1,8 @@
 import type { CachedMetadata, ReferenceCache } from "obsidian";
 import type { Host, HostFile } from "../host/Host";
+import { parseCanvas } from "../canvas/jsonCanvas";
 import { linkpathOf } from "../markdown/inline";
+import { parseMetadata } from "../markdown/metadata";
 import { isNoteInScope, isPathVisible, scopeKey, type Scope } from "./scope";
 import { comparePaths, resolveVisibleLink, visibleNotes } from "./notes";
 import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
@@ -137,6 +139,65 @@ function visibleLinkCount(host: Host, scope: Scope, source: string, target: stri
 	return resolved[target] ?? 0;
 }
 
+/** A canvas's links as the metadata cache reads them: its text cards' links and embeds, and the files its file cards show. */
+interface CanvasLinkTexts {
+	cardLinks: string[];
+	shownFiles: string[];
+}
+
+/** Each canvas's links, read again only when the canvas changes (its size or time). */
+const canvasLinksRead = new WeakMap<HostFile, { mtime: number; size: number; links: CanvasLinkTexts }>();
+
+/** A canvas's links from its text, reading one card between two looks at `budget`; null when it cannot be read. */
+async function canvasLinkTexts(host: Host, path: string, budget?: CallBudget): Promise<CanvasLinkTexts | null> {
+	const file = host.vault.getFileByPath(path);
+	if (!file) return null;
+	const known = canvasLinksRead.get(file);
+	if (known && known.mtime === file.stat.mtime && known.size === file.stat.size) return known.links;
+	const { mtime, size } = file.stat;
+	let text: string;
+	try {
+		text = await host.vault.cachedRead(file);
+	} catch {
+		return null;
+	}
+	const canvas = parseCanvas(text);
+	if (!canvas.ok) return null;
+	const links: CanvasLinkTexts = { cardLinks: [], shownFiles: [] };
+	for (const node of canvas.value.nodes) {
+		if (budget?.due()) await budget.checkpoint();
+		if (node.type === "file" && node.file !== undefined) links.shownFiles.push(node.file);
+		if (node.type !== "text" || node.text === undefined) continue;
+		const cache = parseMetadata(node.text);
+		for (const entry of [...(cache.links ?? []), ...(cache.embeds ?? [])]) links.cardLinks.push(entry.link);
+	}
+	canvasLinksRead.set(file, { mtime, size, links });
+	return links;
+}
+
+/**
+ * How many of a canvas's links lead to `target` for this token. When one of them leads where the
+ * token may not see, its links are read from the canvas: a text card's link is resolved again among
+ * the visible files, as a note's is, and a card showing a hidden file is dropped, as `read_canvas`
+ * drops it. Counting only the visible targets instead let a hidden note of the same name take a
+ * text card's link away from the visible one: a count that told of the hidden note.
+ */
+async function visibleCanvasLinkCount(host: Host, scope: Scope, source: string, target: string, budget?: CallBudget): Promise<number> {
+	const resolved = host.metadataCache.resolvedLinks[source] ?? {};
+	if (Object.keys(resolved).every((other) => isPathVisible(other, scope))) return resolved[target] ?? 0;
+	const links = await canvasLinkTexts(host, source, budget);
+	if (!links) return 0;
+	let count = 0;
+	for (const file of links.shownFiles) if (isPathVisible(file, scope) && host.metadataCache.getFirstLinkpathDest(file, source)?.path === target) count++;
+	for (const link of links.cardLinks) {
+		const linkpath = linkpathOf(link);
+		const first = host.metadataCache.getFirstLinkpathDest(linkpath, source);
+		const reached = first && isPathVisible(first.path, scope) ? first : first ? resolveVisibleLink(host, scope, linkpath, source) : null;
+		if (reached?.path === target) count++;
+	}
+	return count;
+}
+
 /**
  * Visible notes and canvases that link to `path`, with how many links each has to it: a canvas
  * showing the note as a card, or linking to it from a text card, is listed as Obsidian's backlinks
@@ -146,8 +207,9 @@ export async function backlinks(host: Host, scope: Scope, path: string, budget?:
 	const found: Array<{ path: string; count: number }> = [];
 	for (const source of Object.keys(host.metadataCache.resolvedLinks)) {
 		if (budget?.due()) await budget.checkpoint();
-		if (!isNoteInScope(source, scope) && !(source.endsWith(".canvas") && isPathVisible(source, scope))) continue;
-		const count = visibleLinkCount(host, scope, source, path);
+		const isCanvas = source.endsWith(".canvas");
+		if (!isNoteInScope(source, scope) && !(isCanvas && isPathVisible(source, scope))) continue;
+		const count = isCanvas ? await visibleCanvasLinkCount(host, scope, source, path, budget) : visibleLinkCount(host, scope, source, path);
 		if (count > 0) found.push({ path: source, count });
 	}
 	return found.sort((a, b) => b.count - a.count || a.path.localeCompare(b.path));

@@ -80,3 +80,32 @@ describe("links and the graph", () => {
 		expect(stats).toMatchObject({ notes: 6, links: 9, top_linked: [{ path: "Hub.md", backlinks: 4 }] });
 	});
 });
+
+describe("a canvas's backlinks when a hidden note has the name its text card links", () => {
+	let vault: OpenVault;
+	const card = (id: string, fields: Record<string, string>) => ({ id, x: 0, y: 0, width: 10, height: 10, ...fields });
+	beforeAll(async () => {
+		vault = await openVault({
+			"Projects/Sub/Plan.md": "# Plan\n",
+			// Shorter, so the whole vault's resolution sends `[[Plan]]` here.
+			"Secret/Plan.md": "# Secret plan\n",
+			"Projects/Board.canvas": JSON.stringify({
+				nodes: [
+					card("t", { type: "text", text: "see [[Plan]] and ![[Plan]]" }),
+					card("f", { type: "file", file: "Projects/Sub/Plan.md" }),
+					card("s", { type: "file", file: "Secret/Plan.md" }),
+				],
+				edges: [],
+			}),
+		});
+		await vault.host.metadataCache.settled();
+	});
+	afterAll(() => vault.close());
+
+	test("the text card's links count for the visible note, as over a vault without the hidden one; the hidden file's card counts nowhere", async () => {
+		expect(vault.host.metadataCache.resolvedLinks["Projects/Board.canvas"]).toEqual({ "Secret/Plan.md": 3, "Projects/Sub/Plan.md": 1 });
+		expect(await backlinks(vault.host, vault.scope("Secret"), "Projects/Sub/Plan.md")).toEqual([{ path: "Projects/Board.canvas", count: 3 }]);
+		expect(await backlinks(vault.host, vault.scope(), "Projects/Sub/Plan.md")).toEqual([{ path: "Projects/Board.canvas", count: 1 }]);
+		expect(await backlinks(vault.host, vault.scope(), "Secret/Plan.md")).toEqual([{ path: "Projects/Board.canvas", count: 3 }]);
+	});
+});
