@@ -69,8 +69,16 @@ export async function planRename(host: Host, scope: Scope, file: HostFile, to: s
 	const isUnique = (path: string) => (nameCounts.get(lowerName(nameOf(path))) ?? 0) <= 1;
 	const movedFolder = folderOf(from) !== folderOf(to);
 
+	// The sources linking to the note, and those whose links the whole vault sends to a hidden file of its
+	// name: for this token such a link reaches the note, as over a vault without the hidden file.
+	const names = new Set([lowerName(file.name), lowerName(file.basename)]);
+	const mayReach = (targets: Readonly<Record<string, number>>) => {
+		if ((targets[from] ?? 0) > 0) return true;
+		for (const target in targets) if (names.has(lowerName(nameOf(target))) && !isPathVisible(target, scope)) return true;
+		return false;
+	};
 	const sources = Object.entries(host.metadataCache.resolvedLinks)
-		.filter(([source, targets]) => source !== from && isLinkSource(source) && (targets[from] ?? 0) > 0 && isPathVisible(source, scope))
+		.filter(([source, targets]) => source !== from && isLinkSource(source) && isPathVisible(source, scope) && mayReach(targets))
 		.map(([source]) => source);
 	const notes: RelinkedNote[] = [];
 	const clock = planningClock();

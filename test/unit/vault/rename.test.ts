@@ -2,6 +2,7 @@ import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { pathAfter, planKeptLinks, planRename, relinkText, renameNote, renameWithLinks } from "../../../src/vault/rename";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
+import type { Scope } from "../../../src/vault/scope";
 
 /** Obsidian's "New link format" setting, as `app.json` holds it. */
 /** What a token sees: everything but the config folder. */
@@ -78,6 +79,21 @@ describe("rename plans", () => {
 		vault = await openVault({ "Notes/Plan.md": "see [[Ideas]]", "Notes/Ideas.md": "mine", "Archive/Ideas.md": "old" });
 		const plan = await planRename(vault.host, SCOPE, file("Notes/Plan.md"), "Archive/Plan.md");
 		expect(plan.notes.map((note) => [note.path, note.after])).toEqual([["Notes/Plan.md", "see [[Notes/Ideas]]"]]);
+	});
+
+	test("a link the whole vault sends to a hidden note of the same name, but which reaches the renamed note for this token, is rewritten as over a vault without the hidden note", async () => {
+		const files = { "Projects/Sub/Plan.md": "# Plan\n", "Projects/Linker.md": "see [[Plan]]\n" };
+		const planned = async (scope: Scope) => {
+			const plan = await planRename(vault.host, scope, file("Projects/Sub/Plan.md"), "Projects/Sub/Roadmap.md");
+			return plan.notes.map((note) => [note.path, note.after]);
+		};
+		vault = await openVault(files);
+		const withoutHidden = await planned(SCOPE);
+		await vault.close();
+		// Shorter, so the whole vault's resolution sends `[[Plan]]` there.
+		vault = await openVault({ ...files, "Secret/Plan.md": "# Secret\n" });
+		expect(withoutHidden).toEqual([["Projects/Linker.md", "see [[Roadmap]]\n"]]);
+		expect(await planned({ ...SCOPE, excludedFolders: ["Secret"] })).toEqual(withoutHidden);
 	});
 
 	test("a canvas: its file card and the links in its text cards", async () => {
