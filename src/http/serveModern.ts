@@ -1,13 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
 	CLIENT_CAPABILITIES_META_KEY,
-	CLIENT_INFO_META_KEY,
 	classifyInboundRequest,
 	PROTOCOL_VERSION_META_KEY,
 	type JSONRPCRequest,
 	type McpServer,
 	type MessageClassification,
 } from "@modelcontextprotocol/server";
+import { certainlyRequest } from "./jsonRpcRequest";
 import { connectExchangeTransport, disconnectExchangeTransport, exchangeTransportOf } from "./exchangeTransports";
 import { MODERN_PROTOCOL_VERSION } from "./guard";
 import { webRequestOf } from "./listenStream";
@@ -129,47 +129,6 @@ export function directRoute(req: IncomingMessage, json: unknown): DirectRoute | 
 	const meta = params?._meta as Record<string, unknown> | undefined;
 	if (meta?.[PROTOCOL_VERSION_META_KEY] !== MODERN_PROTOCOL_VERSION || !(CLIENT_CAPABILITIES_META_KEY in meta)) return null;
 	return { message: json, classification: modernClassification() };
-}
-
-/**
- * The only keys a directly served request's `_meta` may hold: the envelope's. Anything else (a
- * progress token, a related task, the deprecated log level) the SDK's handler checks.
- */
-const ENVELOPE_KEYS: ReadonlySet<string> = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY]);
-
-/** The keys of a JSON-RPC request: the SDK's request schema is strict, so a body with any other key is not one. */
-const REQUEST_KEYS: ReadonlySet<string> = new Set(["jsonrpc", "id", "method", "params"]);
-
-/**
- * True only for a body the SDK's `isJSONRPCRequest` accepts and its two response checks refuse
- * (the first rung of its classification), tested without its schemas: each of those schemas
- * parses the whole message, the failing ones building an error, about 30 µs of a call here. The
- * rules: only the four request keys, `jsonrpc` "2.0", an id that is a string or a safe integer
- * (zod's `int()`), a string method, params absent or an object whose `_meta`, if any, is an object
- * holding only envelope keys (whose values the request schema does not look at). A request has
- * `method`, which the strict response schemas do not allow. test/unit/http/serveModern.direct.test.ts
- * checks it against the SDK's own functions. Pure.
- */
-export function certainlyRequest(json: unknown): json is { jsonrpc: "2.0"; id: string | number; method: string; params?: Record<string, unknown> } {
-	if (!isPlainObject(json)) return false;
-	for (const key of Object.keys(json)) if (!REQUEST_KEYS.has(key)) return false;
-	const { jsonrpc, id, method, params } = json;
-	return (
-		jsonrpc === "2.0" &&
-		(typeof id === "string" || Number.isSafeInteger(id)) &&
-		typeof method === "string" &&
-		(params === undefined || (isPlainObject(params) && (params._meta === undefined || holdsOnlyEnvelope(params._meta))))
-	);
-}
-
-function holdsOnlyEnvelope(meta: unknown): boolean {
-	if (!isPlainObject(meta)) return false;
-	for (const key of Object.keys(meta)) if (!ENVELOPE_KEYS.has(key)) return false;
-	return true;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-	return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 let modernClassificationMemo: MessageClassification | null = null;

@@ -9,6 +9,7 @@ import {
 	type Transport,
 	type TransportSendOptions,
 } from "@modelcontextprotocol/server";
+import { certainlyRequest } from "./jsonRpcRequest";
 
 const JSON_RPC_SERVER_ERROR = -32000;
 
@@ -23,6 +24,9 @@ export type CheckedMessages = { messages: JSONRPCMessage[]; requests: number } |
  * and an `initialize` only on its own. Pure.
  */
 export function checkMessages(json: unknown): CheckedMessages {
+	// One plain request, nearly every POST, is told by its keys and types: the message schema would
+	// parse it whole only to hand back a copy of it.
+	if (certainlyRequest(json)) return { messages: [json], requests: 1 };
 	const entries = Array.isArray(json) ? (json as unknown[]) : [json];
 	const messages: JSONRPCMessage[] = [];
 	for (const entry of entries) {
