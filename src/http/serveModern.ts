@@ -1,5 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { classifyInboundRequest, type JSONRPCRequest, type McpServer, type MessageClassification } from "@modelcontextprotocol/server";
+import {
+	CLIENT_CAPABILITIES_META_KEY,
+	classifyInboundRequest,
+	PROTOCOL_VERSION_META_KEY,
+	type JSONRPCRequest,
+	type McpServer,
+	type MessageClassification,
+} from "@modelcontextprotocol/server";
+import { certainlyRequest } from "./jsonRpcRequest";
 import { connectExchangeTransport, disconnectExchangeTransport, exchangeTransportOf } from "./exchangeTransports";
 import { MODERN_PROTOCOL_VERSION } from "./guard";
 import { webRequestOf } from "./listenStream";
@@ -92,38 +100,59 @@ interface DirectRoute {
 
 /**
  * The request and its classification when every check the SDK's handler makes before a handler
- * runs certainly passes; otherwise null (the SDK's handler then answers it, pass or refuse). The
- * checks are the SDK's own where it exports them (`classifyInboundRequest`: the JSON-RPC shape, the
- * `_meta` envelope, the MCP-Protocol-Version and Mcp-Method headers against the body); where it
- * does not, a narrower rule than its own: Content-Type exactly `application/json`, both headers
- * present and equal to the body, Mcp-Name equal to the body's name or URI as sent (no Base64), one
- * of the methods above. Not checked here because this server never has them: tools whose input
- * schema declares `x-mcp-header` parameters (`serveDirectly` checks) or a scope challenge. Pure.
+ * runs certainly passes, or is made again by the server's own dispatch before any handler runs
+ * (which `serveDirectly` notices: the SDK's handler then answers); otherwise null (the SDK's
+ * handler answers it, pass or refuse). Narrower rules than the SDK's own checks: Content-Type
+ * exactly `application/json`, both headers present and equal to the body, Mcp-Name equal to the
+ * body's name or URI as sent (no Base64), one of the methods above, and a body that is certainly a
+ * JSON-RPC request (`certainlyRequest`) whose `_meta` holds only the envelope, naming 2026-07-28.
+ * The envelope's values (client info, capabilities, log level) are the dispatch's to check: it
+ * parses them with the same schema the SDK's handler does. Not checked here because this server
+ * never has them: tools whose input schema declares `x-mcp-header` parameters (`serveDirectly`
+ * checks) or a scope challenge. Pure.
  */
 export function directRoute(req: IncomingMessage, json: unknown): DirectRoute | null {
 	const { headers } = req;
 	if (req.method !== "POST" || headers["content-type"] !== "application/json") return null;
-	if (json === null || typeof json !== "object" || Array.isArray(json)) return null;
-	const { method, params } = json as { method?: unknown; params?: unknown };
+	if (!certainlyRequest(json)) return null;
+	const { method, params } = json;
 	const versionHeader = headers["mcp-protocol-version"];
 	const methodHeader = headers["mcp-method"];
 	const nameHeader = headers["mcp-name"];
-	if (typeof method !== "string" || !DIRECT_METHODS.has(method) || versionHeader !== MODERN_PROTOCOL_VERSION || methodHeader !== method) return null;
+	if (!DIRECT_METHODS.has(method) || versionHeader !== MODERN_PROTOCOL_VERSION || methodHeader !== method) return null;
 	if (nameHeader !== undefined && typeof nameHeader !== "string") return null;
 	const nameSource = NAME_HEADER_SOURCES[method];
 	if (nameSource !== undefined) {
-		const named = params !== null && typeof params === "object" ? (params as Record<string, unknown>)[nameSource] : undefined;
+		const named = params?.[nameSource];
 		if (typeof named !== "string" || nameHeader !== named || named.startsWith(BASE64_NAME_PREFIX)) return null;
 	}
+	const meta = params?._meta as Record<string, unknown> | undefined;
+	if (meta?.[PROTOCOL_VERSION_META_KEY] !== MODERN_PROTOCOL_VERSION || !(CLIENT_CAPABILITIES_META_KEY in meta)) return null;
+	return { message: json, classification: modernClassification() };
+}
+
+let modernClassificationMemo: MessageClassification | null = null;
+
+/**
+ * The classification the SDK gives a request naming 2026-07-28 in its envelope, taken from the
+ * SDK itself once (classifying a minimal such request), so it is exactly what its transport passes.
+ */
+function modernClassification(): MessageClassification {
+	if (modernClassificationMemo !== null) return modernClassificationMemo;
 	const outcome = classifyInboundRequest({
 		httpMethod: "POST",
-		protocolVersionHeader: versionHeader,
-		mcpMethodHeader: methodHeader,
-		...(nameHeader === undefined ? {} : { mcpNameHeader: nameHeader }),
-		body: json,
+		protocolVersionHeader: MODERN_PROTOCOL_VERSION,
+		body: {
+			jsonrpc: "2.0",
+			id: 0,
+			method: "tools/list",
+			params: { _meta: { [PROTOCOL_VERSION_META_KEY]: MODERN_PROTOCOL_VERSION, [CLIENT_CAPABILITIES_META_KEY]: {} } },
+		},
 	});
-	if (outcome.kind !== "modern" || outcome.messageKind !== "request" || outcome.classification.revision !== MODERN_PROTOCOL_VERSION) return null;
-	return { message: outcome.message, classification: outcome.classification };
+	if (outcome.kind !== "modern" || outcome.classification.revision !== MODERN_PROTOCOL_VERSION)
+		throw new Error("The SDK does not classify a minimal 2026-07-28 request as 2026-07-28.");
+	modernClassificationMemo = outcome.classification;
+	return modernClassificationMemo;
 }
 
 /** Whether a tool's input schema declares parameters carried in Mcp-Param headers, which only the SDK's handler checks; by server, then tool. */

@@ -9,6 +9,7 @@ import {
 	type Transport,
 	type TransportSendOptions,
 } from "@modelcontextprotocol/server";
+import { certainlyRequest } from "./jsonRpcRequest";
 
 const JSON_RPC_SERVER_ERROR = -32000;
 
@@ -23,6 +24,9 @@ export type CheckedMessages = { messages: JSONRPCMessage[]; requests: number } |
  * and an `initialize` only on its own. Pure.
  */
 export function checkMessages(json: unknown): CheckedMessages {
+	// One plain request, nearly every POST, is told by its keys and types: the message schema would
+	// parse it whole only to hand back a copy of it.
+	if (certainlyRequest(json)) return { messages: [json], requests: 1 };
 	const entries = Array.isArray(json) ? (json as unknown[]) : [json];
 	const messages: JSONRPCMessage[] = [];
 	for (const entry of entries) {
@@ -72,6 +76,8 @@ export class ExchangeTransport extends PerRequestHTTPServerTransport implements 
 	private idle: () => void = () => undefined;
 	/** True while a request is being handed to the server: an answer sent meanwhile came from the SDK's checks before any handler ran. */
 	private dispatching = false;
+	/** Where requests go instead of `onmessage`, once the server has said (`deliverRequestsTo`). */
+	private requestReceiver: RequestReceiver | null = null;
 
 	constructor(classification: MessageClassification = { era: "legacy" }) {
 		super({ classification });
@@ -79,6 +85,21 @@ export class ExchangeTransport extends PerRequestHTTPServerTransport implements 
 
 	override start(): Promise<void> {
 		return Promise.resolve();
+	}
+
+	/**
+	 * Hands requests straight to `receiver` (the server's own request dispatch) rather than to
+	 * `onmessage`. Every request this transport delivers is already known to be a JSON-RPC request,
+	 * and `onmessage` would test each message against three of the SDK's message schemas again
+	 * to find that out (two of them fail, building an error each time).
+	 */
+	deliverRequestsTo(receiver: RequestReceiver): void {
+		this.requestReceiver = receiver;
+	}
+
+	/** Whether requests skip `onmessage` (for the test that notices an SDK update taking the dispatch away). */
+	get deliversRequestsDirectly(): boolean {
+		return this.requestReceiver !== null;
 	}
 
 	/**
@@ -156,19 +177,23 @@ export class ExchangeTransport extends PerRequestHTTPServerTransport implements 
 		}
 		this.dispatching = true;
 		try {
-			this.onmessage?.(next, exchange.classified);
+			if (this.requestReceiver !== null) this.requestReceiver(next, exchange.classified);
+			else this.onmessage?.(next, exchange.classified);
 		} finally {
 			this.dispatching = false;
 		}
 	}
 }
 
+/** Takes one request, already checked to be a JSON-RPC request, with its classification (2026-07-28) if any. */
+export type RequestReceiver = (request: JSONRPCMessage & { id: RequestId; method: string }, extra?: MessageExtraInfo) => void;
+
 /** Told the answers of one POST, in request order, and the body that carries them (one answer alone, else the array), serialised once. */
 export type AnswersListener = (answers: Answer[], body: string) => void;
 
 /** One POST's requests and answers. */
 export class Exchange {
-	readonly waiting: Array<JSONRPCMessage & { id: RequestId }> = [];
+	readonly waiting: Array<JSONRPCMessage & { id: RequestId; method: string }> = [];
 	running: RequestId | null = null;
 	/** An answer did not fit: the calls still waiting are not run. */
 	full = false;

@@ -16,6 +16,10 @@ interface ModernRequest {
 	params?: Record<string, unknown>;
 	/** The Mcp-Name header, when the method takes one. */
 	name?: string;
+	/** Envelope keys that replace the usual ones. */
+	envelope?: Record<string, unknown>;
+	/** The request's id, when not 1. */
+	id?: unknown;
 }
 
 const REQUESTS: ModernRequest[] = [
@@ -29,10 +33,26 @@ const REQUESTS: ModernRequest[] = [
 	{ label: "the resource list", method: "resources/list" },
 	// Not a method at 2026-07-28: the SDK's checks answer it before any handler, so the SDK's handler does.
 	{ label: "a ping", method: "ping" },
+	// Envelope values the SDK refuses: the server's own dispatch checks them before any handler, so the SDK's handler answers.
+	...[
+		{ "io.modelcontextprotocol/clientCapabilities": "none" },
+		{ "io.modelcontextprotocol/clientInfo": { name: 3 } },
+		{ "io.modelcontextprotocol/logLevel": "loud" },
+		{ "io.modelcontextprotocol/clientCapabilities": { sampling: 1 } },
+	].map((envelope) => ({ label: `an envelope with ${JSON.stringify(envelope)}`, method: "tools/list", envelope })),
+	{ label: "an envelope with a log level", method: "tools/list", envelope: { "io.modelcontextprotocol/logLevel": "debug" } },
+	{ label: "a string id", method: "tools/list", id: "seven" },
+	{ label: "an id past 2^53", method: "tools/list", id: 2 ** 53 },
+	{ label: "a fractional id", method: "tools/list", id: 1.5 },
 ];
 
 function bodyOf(request: ModernRequest, id: number): string {
-	return JSON.stringify({ jsonrpc: "2.0", id, method: request.method, params: { ...request.params, _meta: ENVELOPE } });
+	return JSON.stringify({
+		jsonrpc: "2.0",
+		id: request.id ?? id,
+		method: request.method,
+		params: { ...request.params, _meta: { ...ENVELOPE, ...request.envelope } },
+	});
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { classifyInboundRequest } from "@modelcontextprotocol/server";
 import { directRoute } from "../../../src/http/serveModern";
 
 const MODERN = "2026-07-28";
@@ -49,6 +50,23 @@ describe("directRoute: which 2026-07-28 requests skip the SDK's HTTP handler", (
 			{ jsonrpc: "2.0", method: "notifications/cancelled", params: { _meta: ENVELOPE } },
 		],
 		["a batch", HEADERS, [CALL]],
+		["a progress token beside the envelope", HEADERS, { ...CALL, params: { ...CALL.params, _meta: { ...ENVELOPE, progressToken: 1 } } }],
+		[
+			"an envelope without client capabilities",
+			HEADERS,
+			{
+				...CALL,
+				params: {
+					...CALL.params,
+					_meta: { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientInfo": { name: "unit", version: "1" } },
+				},
+			},
+		],
+		["an id that is not a safe integer", HEADERS, { ...CALL, id: 2 ** 53 }],
+		["a fractional id", HEADERS, { ...CALL, id: 1.5 }],
+		["a null id", HEADERS, { ...CALL, id: null }],
+		["a key no request has", HEADERS, { ...CALL, result: {} }],
+		["another JSON-RPC version", HEADERS, { ...CALL, jsonrpc: "1.0" }],
 		[
 			"discovery",
 			{ ...HEADERS, "mcp-method": "server/discover", "mcp-name": undefined },
@@ -61,5 +79,22 @@ describe("directRoute: which 2026-07-28 requests skip the SDK's HTTP handler", (
 		],
 	])("%s goes to the SDK's handler", (_label, headers, body) => {
 		expect(directRoute(requestWith(headers), body)).toBeNull();
+	});
+});
+
+describe("directRoute and the SDK's classification", () => {
+	test("takes the ordinary forms, which the SDK's classification passes too", () => {
+		for (const id of [1, "a", 0, 2 ** 53 - 1]) {
+			const call = { ...CALL, id };
+			const outcome = classifyInboundRequest({
+				httpMethod: "POST",
+				protocolVersionHeader: MODERN,
+				mcpMethodHeader: "tools/call",
+				mcpNameHeader: "read_note",
+				body: call,
+			});
+			expect(outcome).toMatchObject({ kind: "modern", messageKind: "request" });
+			expect(directRoute(requestWith(HEADERS), call)).toMatchObject({ classification: outcome.kind === "modern" ? outcome.classification : {} });
+		}
 	});
 });

@@ -1,0 +1,42 @@
+import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY } from "@modelcontextprotocol/server";
+
+/**
+ * The only keys a directly served request's `_meta` may hold: the envelope's. Anything else (a
+ * progress token, a related task, the deprecated log level) the SDK's schemas check.
+ */
+const ENVELOPE_KEYS: ReadonlySet<string> = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY]);
+
+/** The keys of a JSON-RPC request: the SDK's request schema is strict, so a body with any other key is not one. */
+const REQUEST_KEYS: ReadonlySet<string> = new Set(["jsonrpc", "id", "method", "params"]);
+
+/**
+ * True only for a body the SDK's `isJSONRPCRequest` accepts and its two response checks refuse
+ * (the first rung of its classification, and what its message parse finds), tested without its schemas: each of those schemas
+ * parses the whole message, the failing ones building an error, about 30 µs of a call here. The
+ * rules: only the four request keys, `jsonrpc` "2.0", an id that is a string or a safe integer
+ * (zod's `int()`), a string method, params absent or an object whose `_meta`, if any, is an object
+ * holding only envelope keys (whose values the request schema does not look at). A request has
+ * `method`, which the strict response schemas do not allow. test/unit/http/jsonRpcRequest.test.ts
+ * checks it against the SDK's own functions. Pure.
+ */
+export function certainlyRequest(json: unknown): json is { jsonrpc: "2.0"; id: string | number; method: string; params?: Record<string, unknown> } {
+	if (!isPlainObject(json)) return false;
+	for (const key of Object.keys(json)) if (!REQUEST_KEYS.has(key)) return false;
+	const { jsonrpc, id, method, params } = json;
+	return (
+		jsonrpc === "2.0" &&
+		(typeof id === "string" || Number.isSafeInteger(id)) &&
+		typeof method === "string" &&
+		(params === undefined || (isPlainObject(params) && (params._meta === undefined || holdsOnlyEnvelope(params._meta))))
+	);
+}
+
+function holdsOnlyEnvelope(meta: unknown): boolean {
+	if (!isPlainObject(meta)) return false;
+	for (const key of Object.keys(meta)) if (!ENVELOPE_KEYS.has(key)) return false;
+	return true;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+	return value !== null && typeof value === "object" && !Array.isArray(value);
+}
