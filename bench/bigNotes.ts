@@ -217,6 +217,12 @@ function hostileNotes(): Record<string, string> {
 		"Hostile/Yaml binary.md": `---\nicon: !!binary ${"QUJD".repeat(15_000)}\n---\n- body\n`,
 		"Hostile/Zero width.md": `${"a\u200B".repeat(400_000)}\n`,
 		"Hostile/Math open.md": `$$\n${lines(35_000, (index) => `x_${index} = \\frac{a}{b}`)}`,
+		// Found by hostile28: text the search index read in one piece because no ASCII stood between its
+		// words (CJK, one long accented word), and 49,000 short quoted lines whose every write was counted for
+		// the journal through a string of its line ends.
+		"Hostile/CJK.md": `${"漢字かなカナ한국".repeat(60_000)}\n`,
+		"Hostile/Long word.md": `${"é".repeat(500_000)}\n`,
+		"Hostile/Short lines.md": lines(49_000, (index) => `"${index % 10}"`),
 	};
 }
 

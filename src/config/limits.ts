@@ -529,8 +529,12 @@ export const BLOCK_CHUNK_LINES = 2000;
 export const TABLE_CHUNK_CELLS = 8192;
 /** How far past a chunk's nominal end a line that continues the block is looked for. */
 export const CHUNK_SEARCH_LINES = 2000;
-/** Characters of text tokenized between two looks at the clock, when a huge note is tokenized in steps. */
-export const TOKENIZE_CHUNK_CHARS = 64 * 1024;
+/**
+ * Characters of text tokenized between two looks at the clock, when a huge note is tokenized in
+ * steps: a chunk of words one or two characters long (zero-width spaces between letters, CJK) is
+ * about 10,000 tokens, each looked up in the dictionary.
+ */
+export const TOKENIZE_CHUNK_CHARS = 16 * 1024;
 /** Paths whose match keys are remembered; the cache is cleared when it fills. */
 export const MATCH_KEY_CACHE_SIZE = 100_000;
 /**

@@ -13,15 +13,16 @@ export function isTagChar(char: string): boolean {
 	return !TAG_TERMINATORS.has(char) && !/\s/u.test(char);
 }
 
-/** Length of the tag body starting at `start` (just after the `#`), or 0 if there is no valid tag. */
+/**
+ * The characters `isTagChar` takes, as a run from `lastIndex` (sticky). One search of the engine:
+ * a character at a time, a megabyte tag took 0.1 s in one piece, and it is read on every change.
+ */
+const TAG_BODY = /[^\s!"#$%&'()*+,.:;<=>?@[\\\]^`{|}~]*/uy;
+
+/** Length of the tag body starting at `start` (just after the `#`, never inside a surrogate pair), or 0 if there is no valid tag. */
 export function tagBodyLength(text: string, start: number): number {
-	let end = start;
-	while (end < text.length) {
-		const codePoint = text.codePointAt(end) ?? 0;
-		const char = String.fromCodePoint(codePoint);
-		if (!isTagChar(char)) break;
-		end += char.length;
-	}
+	TAG_BODY.lastIndex = start;
+	const end = start + (TAG_BODY.exec(text)?.[0].length ?? 0);
 	const body = text.slice(start, end);
 	return /^[\d/]*$/u.test(body) ? 0 : end - start;
 }

@@ -155,6 +155,9 @@ export function phrasePairBound(doc: IndexedDocument, pairs: readonly PhrasePair
 	return bound;
 }
 
+/** Terms (or notes) `compactSteps` moves between two chances to pause (a power of two less one: a mask). */
+const COMPACT_STEP_MASK = 4095;
+
 /** Notes looked at between two chances to pause while a search checks which notes its filter accepts (a power of two less one: a mask). */
 const ACCEPT_STEP_MASK = 4095;
 
@@ -366,49 +369,108 @@ export class PostingsIndex {
 	 * grow, so about a quarter of it stood empty), and puts every list in one buffer, the arena: a
 	 * typed array of its own cost each of the thousands of rare terms more than its postings. A
 	 * later note grows a list out of the arena again as needed; the room it leaves behind is given
-	 * back by the next build. Not from a note's commit: moving every list is one piece of work as
-	 * long as the index (a 4 MB note's commit that set it off held the server 0.4 s).
+	 * back by the next build. Not from a note's commit: moving every list is work as long as the
+	 * index (a 4 MB note's commit that set it off held the server 0.4 s).
 	 */
 	compact(): void {
+		runSteps(this.compactSteps());
+	}
+
+	/**
+	 * `compact` with a pause point every COMPACT_STEP_TERMS terms or notes (one piece was 0.4 s at
+	 * the end of a build that took in 35,000 new words): the new buffers are filled beside the
+	 * index and swapped in at the last step, so a search between steps reads the lists as they
+	 * were. A note committed or removed meanwhile leaves the index as it was (false): its room is
+	 * given back by the next build.
+	 */
+	*compactSteps(): Generator<void, boolean, void> {
+		const { nextSlot, generation } = this;
+		const changed = () => this.nextSlot !== nextSlot || this.generation !== generation;
 		const terms = this.dictionary.size;
 		let postings = 0;
-		for (let id = 0; id < terms; id++) postings += this.listOf(id)?.length ?? 0;
+		for (let id = 0; id < terms; id++) {
+			postings += this.listLength(id);
+			if ((id & COMPACT_STEP_MASK) === COMPACT_STEP_MASK) {
+				yield;
+				if (changed()) return false;
+			}
+		}
 		const arena = new Uint32Array(postings * 2);
 		const start = new Uint32Array(terms);
 		const room = new Uint32Array(terms);
 		let at = 0;
 		for (let id = 0; id < terms; id++) {
-			const list = this.listOf(id);
-			if (!list || list.length === 0) continue;
-			arena.set(list.slots.subarray(0, list.length), at);
-			arena.set(list.values.subarray(0, list.length), at + list.length);
-			start[id] = at;
-			room[id] = list.length;
-			at += list.length * 2;
+			at = this.copyList(id, arena, at, start, room);
+			if ((id & COMPACT_STEP_MASK) === COMPACT_STEP_MASK) {
+				yield;
+				if (changed()) return false;
+			}
+		}
+		let bytes = 0;
+		for (const doc of this.documents) bytes += doc?.packed.length ?? 0;
+		const shared = new Uint8Array(bytes);
+		const offsets = new Float64Array(this.documents.length);
+		at = 0;
+		for (let slot = 0; slot < this.documents.length; slot++) {
+			const doc = this.documents[slot];
+			if (!doc) continue;
+			shared.set(doc.packed, at);
+			offsets[slot] = at;
+			at += doc.packed.length;
+			if ((slot & COMPACT_STEP_MASK) === COMPACT_STEP_MASK) {
+				yield;
+				if (changed()) return false;
+			}
 		}
 		this.postings.length = 0;
 		this.arena = arena;
 		this.arenaStart = start;
 		this.arenaRoom = room;
 		this.arenaLength = room.slice();
-		this.compactDocuments();
+		// Every note's buffer in one: a buffer each cost about 90 bytes beside the note's few hundred.
+		// A note replaced or removed later leaves its bytes there until the next build.
+		this.documents.forEach((doc, slot) => {
+			if (doc) doc.packed = shared.subarray(offsets[slot], (offsets[slot] as number) + doc.packed.length);
+		});
+		return true;
 	}
 
-	/**
-	 * Puts every note's buffer in one: a buffer each cost about 90 bytes beside the note's few
-	 * hundred. A note replaced or removed later leaves its bytes there until the next build.
-	 */
-	private compactDocuments(): void {
-		let bytes = 0;
-		for (const doc of this.documents) bytes += doc?.packed.length ?? 0;
-		const shared = new Uint8Array(bytes);
-		let at = 0;
-		for (const doc of this.documents) {
-			if (!doc) continue;
-			shared.set(doc.packed, at);
-			doc.packed = shared.subarray(at, at + doc.packed.length);
-			at += doc.packed.length;
+	/** Copies term `id`'s list to `arena` at `at` (its slots, then its values), noting where in `start` and `room`; the next free offset. */
+	private copyList(id: number, arena: Uint32Array, at: number, start: Uint32Array, room: Uint32Array): number {
+		// Element by element, without views: most lists hold a posting or two, and two views a list cost more than copying them.
+		const own = this.postings[id];
+		let source: Postings | Uint32Array;
+		let slotsFrom = 0;
+		let valuesFrom = 0;
+		let length: number;
+		if (own) {
+			source = own;
+			length = own.length;
+		} else {
+			const inArena = id < this.arenaRoom.length ? (this.arenaRoom[id] as number) : 0;
+			if (inArena === 0) return at;
+			source = this.arena;
+			slotsFrom = this.arenaStart[id] as number;
+			valuesFrom = slotsFrom + inArena;
+			length = this.arenaLength[id] as number;
 		}
+		if (length === 0) return at;
+		const slots = source instanceof Uint32Array ? source : source.slots;
+		const values = source instanceof Uint32Array ? source : source.values;
+		for (let index = 0; index < length; index++) {
+			arena[at + index] = slots[slotsFrom + index] as number;
+			arena[at + length + index] = values[valuesFrom + index] as number;
+		}
+		start[id] = at;
+		room[id] = length;
+		return at + length * 2;
+	}
+
+	/** How many notes hold term `id` now. */
+	private listLength(id: number): number {
+		const own = this.postings[id];
+		if (own) return own.length;
+		return id < this.arenaRoom.length && this.arenaRoom[id] !== 0 ? (this.arenaLength[id] as number) : 0;
 	}
 
 	/** A term's list as it is now (views on the arena for one in it), or undefined for a term no note holds. */

@@ -29,7 +29,11 @@ function isAsciiWordCode(code: number): boolean {
 
 /** Tokens of `text` in order, each folded, with original offsets. */
 export function tokenize(text: string): Token[] {
-	return tokenizeRange(text, 0, text.length, []);
+	const tokens: Token[] = [];
+	const tokenizer = new Tokenizer(text, 0);
+	tokenizer.read(text.length, tokens);
+	tokenizer.finish(tokens);
+	return tokens;
 }
 
 /**
@@ -44,21 +48,18 @@ export function* tokenizeInChunks(text: string, consume: (tokens: Token[]) => vo
 }
 
 /**
- * The tokens of text[from, end) in chunks of about `chunkChars`, so a caller can stop early: the
- * same tokens `tokenize` gives, as every chunk ends just before an ASCII character that is not
- * part of a word, where the tokenizer ends a word anyway.
+ * The tokens of text[from, end) in chunks of about `chunkChars` characters read, so a caller can
+ * stop early: the same tokens `tokenize` gives. A word that runs on past a chunk's end is carried
+ * into the next and comes with the chunk where it ends (a chunk may be empty), so text with no
+ * ASCII between its words (zero-width spaces, CJK, one long word) is still read a chunk at a time.
  */
 export function* tokenChunks(text: string, from: number, chunkChars: number): Generator<Token[], void, void> {
-	let start = from;
-	while (start < text.length) {
-		let end = Math.min(text.length, start + chunkChars);
-		while (end < text.length) {
-			const code = text.charCodeAt(end);
-			if (code < ASCII_LIMIT && !isAsciiWordCode(code)) break;
-			end++;
-		}
-		yield tokenizeRange(text, start, end, []);
-		start = end;
+	const tokenizer = new Tokenizer(text, from);
+	while (tokenizer.index < text.length) {
+		const tokens: Token[] = [];
+		tokenizer.read(Math.min(text.length, tokenizer.index + chunkChars), tokens);
+		if (tokenizer.index >= text.length) tokenizer.finish(tokens);
+		yield tokens;
 	}
 }
 
@@ -146,57 +147,99 @@ function isAsciiLower(code: number): boolean {
 	return code >= 97 && code <= 122;
 }
 
-/**
- * Tokens of text[start, end), appended to `tokens`, with offsets into the whole text. An ASCII
- * identifier written in camel case or with underscores gives the whole word, then each of its
- * parts (identifierParts), so `peer dependencies` finds `peerDependencies`; a query tokenizes the
- * same way, so a typed identifier is a phrase of the same tokens and still finds itself. A version
- * word (`v5`) gives its number after it the same way (isVersionWord).
- */
-function tokenizeRange(text: string, start: number, stop: number, tokens: Token[]): Token[] {
-	let wordStart = -1;
-	let asciiOnly = true;
-	/** Set when an ASCII word holds a capital after its first letter or an underscore: it may have parts. */
-	let compound = false;
-	const flush = (end: number) => {
-		if (wordStart === -1) return;
-		const raw = text.slice(wordStart, end);
-		const value = asciiOnly ? raw.toLowerCase() : foldText(raw);
-		if (value !== "") tokens.push({ value, start: wordStart, end });
-		if (compound && asciiOnly) {
-			for (const part of identifierParts(raw)) tokens.push({ value: part.value, start: wordStart + part.start, end: wordStart + part.end });
-		} else if (asciiOnly && isVersionWord(raw)) tokens.push({ value: raw.slice(1), start: wordStart + 1, end });
-		wordStart = -1;
-		asciiOnly = true;
-		compound = false;
-	};
-	let index = start;
-	while (index < stop) {
-		const code = text.charCodeAt(index);
-		if (code < ASCII_LIMIT) {
-			if (isAsciiWordCode(code)) {
-				if (wordStart === -1) wordStart = index;
-				if (code === UNDERSCORE || (isAsciiUpper(code) && index > wordStart)) compound = true;
-			} else {
-				flush(index);
-			}
-			index += 1;
-			continue;
-		}
-		const char = String.fromCodePoint(text.codePointAt(index) ?? code);
-		if (UNSPACED_SCRIPT.test(char)) {
-			flush(index);
-			tokens.push({ value: foldText(char), start: index, end: index + char.length });
-		} else if (WORD_CHAR.test(char)) {
-			if (wordStart === -1) wordStart = index;
-			asciiOnly = false;
-		} else {
-			flush(index);
-		}
-		index += char.length;
+/** What a character outside ASCII is to the tokenizer: part of a word, a token of its own (unspaced scripts), or neither. */
+const WORD = 1;
+const UNSPACED = 2;
+const OTHER = 3;
+/** The class of each character of the Basic Multilingual Plane met so far (0: not yet): two regular expressions per character were most of tokenizing non-Latin text. */
+const bmpClasses = new Uint8Array(0x10000);
+
+function classOf(char: string): number {
+	if (UNSPACED_SCRIPT.test(char)) return UNSPACED;
+	return WORD_CHAR.test(char) ? WORD : OTHER;
+}
+
+function classOfCode(codePoint: number): number {
+	if (codePoint >= 0x10000) return classOf(String.fromCodePoint(codePoint));
+	let found = bmpClasses[codePoint] ?? 0;
+	if (found === 0) {
+		found = classOf(String.fromCharCode(codePoint));
+		bmpClasses[codePoint] = found;
 	}
-	flush(index);
-	return tokens;
+	return found;
+}
+
+/**
+ * Reads a text into tokens from `index` on, as far as it is asked each time, carrying a word that
+ * runs on from one read into the next. An ASCII identifier written in camel case or with
+ * underscores gives the whole word, then each of its parts (identifierParts), so `peer
+ * dependencies` finds `peerDependencies`; a query tokenizes the same way, so a typed identifier is
+ * a phrase of the same tokens and still finds itself. A version word (`v5`) gives its number after
+ * it the same way (isVersionWord). Offsets are into the whole text.
+ */
+class Tokenizer {
+	private wordStart = -1;
+	private asciiOnly = true;
+	/** Set when an ASCII word holds a capital after its first letter or an underscore: it may have parts. */
+	private compound = false;
+
+	constructor(
+		private readonly text: string,
+		/** Where the next read starts: past `stop` when the last character read spans it. */
+		public index: number,
+	) {}
+
+	/** Reads up to `stop` (a character spanning it whole), appending the tokens that ended to `tokens`. */
+	read(stop: number, tokens: Token[]): void {
+		const text = this.text;
+		let index = this.index;
+		while (index < stop) {
+			const code = text.charCodeAt(index);
+			if (code < ASCII_LIMIT) {
+				if (isAsciiWordCode(code)) {
+					if (this.wordStart === -1) this.wordStart = index;
+					if (code === UNDERSCORE || (isAsciiUpper(code) && index > this.wordStart)) this.compound = true;
+				} else {
+					this.flush(index, tokens);
+				}
+				index += 1;
+				continue;
+			}
+			const codePoint = text.codePointAt(index) ?? code;
+			const length = codePoint >= 0x10000 ? 2 : 1;
+			const kind = classOfCode(codePoint);
+			if (kind === UNSPACED) {
+				this.flush(index, tokens);
+				tokens.push({ value: foldText(text.slice(index, index + length)), start: index, end: index + length });
+			} else if (kind === WORD) {
+				if (this.wordStart === -1) this.wordStart = index;
+				this.asciiOnly = false;
+			} else {
+				this.flush(index, tokens);
+			}
+			index += length;
+		}
+		this.index = index;
+	}
+
+	/** Ends the word being read, if any, where the reading stopped. */
+	finish(tokens: Token[]): void {
+		this.flush(this.index, tokens);
+	}
+
+	private flush(end: number, tokens: Token[]): void {
+		const wordStart = this.wordStart;
+		if (wordStart === -1) return;
+		const raw = this.text.slice(wordStart, end);
+		const value = this.asciiOnly ? raw.toLowerCase() : foldText(raw);
+		if (value !== "") tokens.push({ value, start: wordStart, end });
+		if (this.compound && this.asciiOnly) {
+			for (const part of identifierParts(raw)) tokens.push({ value: part.value, start: wordStart + part.start, end: wordStart + part.end });
+		} else if (this.asciiOnly && isVersionWord(raw)) tokens.push({ value: raw.slice(1), start: wordStart + 1, end });
+		this.wordStart = -1;
+		this.asciiOnly = true;
+		this.compound = false;
+	}
 }
 
 /** Whether a character code ends a link address written in a note: white space, or what closes a Markdown link, an autolink, a title or a table cell. */

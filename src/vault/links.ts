@@ -1,4 +1,5 @@
 import type { CachedMetadata, ReferenceCache } from "obsidian";
+import { packedReferencePlaces, type ReferencePlaces } from "../headless/compactMetadata";
 import type { Host, HostFile } from "../host/Host";
 import { parseCanvas } from "../canvas/jsonCanvas";
 import { linkpathOf } from "../markdown/inline";
@@ -6,7 +7,7 @@ import { parseMetadata } from "../markdown/metadata";
 import { isNoteInScope, isPathVisible, scopeKey, type Scope } from "./scope";
 import { comparePaths, resolveVisibleLink, visibleNotes } from "./notes";
 import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
-import { sortInSlices, type CallBudget } from "./workBudget";
+import { runStepsOnBudget, sortInSlices, type CallBudget } from "./workBudget";
 
 interface OutgoingLink {
 	link: string;
@@ -65,9 +66,12 @@ export async function noteLinks(host: Host, scope: Scope, file: HostFile, listed
 		if (++total % LINKS_PER_CLOCK_CHECK === 0 && budget?.due()) await budget.checkpoint();
 		take(entry.link, null);
 	}
-	for (const entry of await bodyLinksInOrder(cache, budget)) {
+	const body = await bodyLinksInOrder(cache, budget);
+	for (let index = 0; index < body.order.length; index++) {
 		if (++total % LINKS_PER_CLOCK_CHECK === 0 && budget?.due()) await budget.checkpoint();
-		take(entry.link, entry.position.start.line);
+		const at = body.order[index] as number;
+		const [list, entry] = at < body.links.count ? [body.links, at] : [body.embeds, at - body.links.count];
+		take(list.text(entry), list.line(entry));
 	}
 	const unresolvedListed: string[] = [];
 	for (const linkpath of unresolved) {
@@ -77,33 +81,67 @@ export async function noteLinks(host: Host, scope: Scope, file: HostFile, listed
 	return { outgoing, outgoingTotal: total, unresolved: unresolvedListed, unresolvedTotal: unresolved.size };
 }
 
+/** One of a note's two lists of references (links, embeds), read entry by entry. */
+interface ReferenceList {
+	count: number;
+	text(entry: number): string;
+	line(entry: number): number;
+	offset(entry: number): number;
+}
+
+function plainList(entries: readonly ReferenceCache[]): ReferenceList {
+	return {
+		count: entries.length,
+		text: (entry) => (entries[entry] as ReferenceCache).link,
+		line: (entry) => (entries[entry] as ReferenceCache).position.start.line,
+		offset: (entry) => (entries[entry] as ReferenceCache).position.start.offset,
+	};
+}
+
+function placesList(places: ReferencePlaces): ReferenceList {
+	return {
+		count: places.texts.length,
+		text: (entry) => places.texts[entry] as string,
+		line: (entry) => places.lines[entry] as number,
+		offset: (entry) => places.offsets[entry] as number,
+	};
+}
+
 /**
- * The body's links and embeds by their place in the text. Each list is already in that order, as
- * the parser finds them, so the two are merged, pausing on `budget` (a planted note holds 700,000
- * links: copying them into objects and sorting them held the server 0.4 s); sorted when one is not.
+ * The body's links and embeds by their place in the text: `order` lists links as their index and
+ * embeds as the links' count plus theirs. A note kept packed (headless) is read without building
+ * its entries, in steps (100,000 links built into objects were one piece of 0.1 s). Each list is
+ * already in the text's order, as the parser finds them, so the two are merged, pausing on
+ * `budget` (a planted note holds 700,000 links: copying them into objects and sorting them held
+ * the server 0.4 s); sorted when one is not.
  */
-async function bodyLinksInOrder(cache: CachedMetadata, budget?: CallBudget): Promise<readonly ReferenceCache[]> {
-	const links = cache.links ?? [];
-	const embeds = cache.embeds ?? [];
-	const placeOf = (entry: ReferenceCache | undefined) => entry?.position.start.offset ?? Number.POSITIVE_INFINITY;
-	const merged = new Array<ReferenceCache>(links.length + embeds.length);
+async function bodyLinksInOrder(
+	cache: CachedMetadata,
+	budget?: CallBudget,
+): Promise<{ links: ReferenceList; embeds: ReferenceList; order: ArrayLike<number> }> {
+	const packed = await runStepsOnBudget(packedReferencePlaces(cache), budget);
+	const links = packed ? placesList(packed.links) : plainList(cache.links ?? []);
+	const embeds = packed ? placesList(packed.embeds) : plainList(cache.embeds ?? []);
+	const placeOf = (at: number) => (at < links.count ? links.offset(at) : embeds.offset(at - links.count));
+	const order = new Int32Array(links.count + embeds.count);
 	let fromLinks = 0;
 	let fromEmbeds = 0;
 	let last = Number.NEGATIVE_INFINITY;
-	for (let out = 0; out < merged.length; out++) {
+	for (let out = 0; out < order.length; out++) {
 		if (out % LINKS_PER_CLOCK_CHECK === LINKS_PER_CLOCK_CHECK - 1 && budget?.due()) await budget.checkpoint();
-		const next = placeOf(links[fromLinks]) <= placeOf(embeds[fromEmbeds]) ? links[fromLinks++] : embeds[fromEmbeds++];
+		const takeLink = fromEmbeds >= embeds.count || (fromLinks < links.count && links.offset(fromLinks) <= embeds.offset(fromEmbeds));
+		const next = takeLink ? fromLinks++ : links.count + fromEmbeds++;
 		const place = placeOf(next);
-		// Out of order: a list was not in the text's order, so the whole is sorted instead.
+		// Out of order: a list was not in the text's order, so the whole is sorted instead (stable: links before embeds at one place).
 		if (place < last) {
-			const byPlace = (a: ReferenceCache, b: ReferenceCache) => a.position.start.offset - b.position.start.offset;
-			const all = [...links, ...embeds];
-			return budget ? sortInSlices(all, byPlace, budget) : all.sort(byPlace);
+			const all = Array.from({ length: order.length }, (_, at) => at);
+			const byPlace = (a: number, b: number) => placeOf(a) - placeOf(b);
+			return { links, embeds, order: budget ? await sortInSlices(all, byPlace, budget) : all.sort(byPlace) };
 		}
 		last = place;
-		merged[out] = next as ReferenceCache;
+		order[out] = next;
 	}
-	return merged;
+	return { links, embeds, order };
 }
 
 /**

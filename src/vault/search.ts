@@ -343,12 +343,29 @@ export class IndexedNoteSearch implements NoteSearch {
 		const abandoned = this.stopped || build.engine !== this.engine;
 		if (build.finished || build.inFlight > 0 || (build.next < build.notes.length && !abandoned)) return;
 		build.finished = true;
-		build.finish();
 		if (this.currentBuild === build) this.currentBuild = null;
 		// Stopped, or a new scope replaced the engine (its own build follows): this build is not the index.
-		if (abandoned) return;
-		this.engine.index.compact();
+		if (abandoned) {
+			build.finish();
+			return;
+		}
 		this.ready = true;
+		// The build is over once its index is compacted: `whenReady` waits for it, searches need not.
+		void this.compactInSlices(build.engine).then(
+			() => build.finish(),
+			() => build.finish(),
+		);
+	}
+
+	/** Compacts the index in slices of INDEX_BUILD_SLICE_MS, unless the service stops or the engine is replaced meanwhile. */
+	private async compactInSlices(engine: SearchEngine): Promise<void> {
+		const steps = engine.index.compactSteps();
+		let sliceStart = performance.now();
+		while (!this.stopped && engine === this.engine && !steps.next().done) {
+			if (performance.now() - sliceStart < INDEX_BUILD_SLICE_MS) continue;
+			await this.yieldToHost();
+			sliceStart = performance.now();
+		}
 	}
 
 	/** Takes the build's next note and indexes it; false when none is left, or the build was stopped or replaced. */

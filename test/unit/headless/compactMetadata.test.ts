@@ -2,8 +2,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import fc from "fast-check";
 import type { CachedMetadata } from "obsidian";
-import { compactMetadata, compactMetadataSteps, linkTextsOf, PackedMetadataStore } from "../../../src/headless/compactMetadata";
+import { compactMetadata, compactMetadataSteps, linkTextsOf, packedReferencePlaces, PackedMetadataStore } from "../../../src/headless/compactMetadata";
 import { parseMetadata } from "../../../src/markdown/metadata";
+import { runSteps } from "../../../src/markdown/steps";
 import { OBSIDIAN_CACHE_DIR } from "../../helpers/vault";
 
 const PACKED_LISTS = ["links", "embeds", "tags", "headings", "sections", "listItems", "blocks", "frontmatterPosition"] as const;
@@ -59,6 +60,12 @@ describe("compactMetadata", () => {
 				expect(JSON.stringify(compact)).toBe(JSON.stringify(plain));
 				expect(Object.keys(compact)).toEqual(Object.keys(plain));
 				expect(linkTextsOf(compact)).toEqual([...(plain.links ?? []), ...(plain.embeds ?? [])].map((entry) => entry.link));
+				const places = runSteps(packedReferencePlaces(compactMetadata(parseMetadata(text), text)));
+				for (const key of ["links", "embeds"] as const) {
+					const placesOf = places?.[key];
+					const listed = placesOf ? placesOf.texts.map((link, entry) => [link, placesOf.offsets[entry], placesOf.lines[entry]]) : [];
+					expect(listed).toEqual((plain[key] ?? []).map((entry) => [entry.link, entry.position.start.offset, entry.position.start.line]));
+				}
 				// Compact indeed, not the plain metadata handed back: every list present is a getter over the packed form.
 				const held = PACKED_LISTS.filter((key) => key in plain && Object.getOwnPropertyDescriptor(compact, key)?.get === undefined);
 				expect(held).toEqual([]);

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { promises as fs, readFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import {
@@ -154,9 +155,19 @@ describe("journalBytesOf: what a set's journal records will take", () => {
 			"|0|[[N0]]|#t0|\n".repeat(500),
 		];
 		const bytesOf = (text: string) => Buffer.byteLength(JSON.stringify(text));
+		const base = journalBytesOf([{ path: "a.md", before: null, after: "" }]);
 		for (const text of texts) {
-			const base = journalBytesOf([{ path: "a.md", before: null, after: "" }]);
 			expect(journalBytesOf([{ path: "a.md", before: null, after: text }]) - base).toBe(bytesOf(text) - bytesOf(""));
 		}
+		const piece = fc.oneof(
+			fc.string({ unit: "grapheme", maxLength: 4 }),
+			fc.constantFrom(...Array.from({ length: 32 }, (_, code) => String.fromCharCode(code)), '"', "\\"),
+		);
+		fc.assert(
+			fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
+				const text = pieces.join("");
+				expect(journalBytesOf([{ path: "a.md", before: null, after: text }]) - base).toBe(bytesOf(text) - bytesOf(""));
+			}),
+		);
 	});
 });

@@ -18,6 +18,52 @@ describe("Obsidian's tag syntax", () => {
 		expect(tagBodyLength("#123 ", 1)).toBe(0);
 	});
 
+	test("tagBodyLength takes the run of characters isTagChar takes, read a code point at a time, from any character", () => {
+		const reference = (text: string, start: number) => {
+			let end = start;
+			while (end < text.length) {
+				const char = String.fromCodePoint(text.codePointAt(end) ?? 0);
+				if (!isTagChar(char)) break;
+				end += char.length;
+			}
+			return /^[\d/]*$/u.test(text.slice(start, end)) ? 0 : end - start;
+		};
+		const piece = fc.oneof(
+			fc.constantFrom(
+				"a",
+				"1",
+				"/",
+				"_",
+				"-",
+				" ",
+				"\u00A0",
+				"\u2028",
+				"\uFEFF",
+				"\u200B",
+				"🚀",
+				"\uD83D",
+				"\uDE80",
+				"é",
+				"#",
+				",",
+				"\\",
+				"]",
+				"`",
+				"\n",
+			),
+			fc.string({ unit: "binary", maxLength: 3 }),
+		);
+		fc.assert(
+			fc.property(fc.array(piece, { maxLength: 30 }), fc.nat(), (pieces, at) => {
+				const text = pieces.join("");
+				let start = text.length === 0 ? 0 : at % text.length;
+				// Callers start just after a `#` (or at 0): never inside a surrogate pair.
+				if (start > 0 && /[\uD800-\uDBFF]/.test(text[start - 1] ?? "") && /[\uDC00-\uDFFF]/.test(text[start] ?? "")) start++;
+				expect(tagBodyLength(text, start)).toBe(reference(text, start));
+			}),
+		);
+	});
+
 	test("every whitespace character ends a tag", () => {
 		fc.assert(fc.property(fc.constantFrom(" ", "\t", "\n", "\u00A0", "\u3000"), (space) => expect(isTagChar(space)).toBe(false)));
 	});

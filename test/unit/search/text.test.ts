@@ -83,7 +83,7 @@ describe("text as search sees it", () => {
 	});
 
 	test("tokenizing in chunks gives exactly the tokens of tokenizing at once, whatever the chunk size", () => {
-		const piece = fc.constantFrom("word", " ", "é", "東", "-", ".", "_", "\n", "naïve", "x1");
+		const piece = fc.constantFrom("word", " ", "é", "東", "-", ".", "_", "\n", "naïve", "x1", "\u200B", "🚀", "\uD83D", "\uDE80", "Ab", "v2");
 		fc.assert(
 			fc.property(fc.array(piece, { maxLength: 60 }), fc.integer({ min: 1, max: 20 }), (pieces, chunkChars) => {
 				const text = pieces.join("");
@@ -95,6 +95,16 @@ describe("text as search sees it", () => {
 		const steps = tokenizeInChunks(text, (tokens) => chunked.push(...tokens));
 		while (!steps.next().done);
 		expect(chunked).toEqual(tokenize(text));
+	});
+
+	test("text with no ASCII between its words, or one long word, is still read a chunk at a time", () => {
+		// Chunks used to end only before ASCII that is not a word: a megabyte of `a` and zero-width
+		// spaces, of CJK, or one long accented word was tokenized in one piece (0.3 s and more).
+		for (const text of ["a\u200B".repeat(5000), "東".repeat(10_000), "é".repeat(10_000), "🚀".repeat(5000)]) {
+			const chunks = [...tokenChunks(text, 0, 100)];
+			expect(chunks.length).toBeGreaterThanOrEqual(text.length / 101);
+			expect(chunks.flat()).toEqual(tokenize(text));
+		}
 	});
 
 	test("utf8Length counts the bytes UTF-8 would take, astral characters and lone surrogates included", () => {

@@ -109,3 +109,45 @@ describe("a canvas's backlinks when a hidden note has the name its text card lin
 		expect(await backlinks(vault.host, vault.scope(), "Secret/Plan.md")).toEqual([{ path: "Projects/Board.canvas", count: 3 }]);
 	});
 });
+
+describe("a note's links read from the headless cache's packed form", () => {
+	let vault: OpenVault;
+	const mixed = [
+		"[[A]] then ![[B]] and [[C|see C]]",
+		"```",
+		"[[Not a link]]",
+		"```",
+		"![[D#Part]] [[E#^block]] [md](F.md) ![img](G.png)",
+		"",
+		"- [[A]] ![[A]] [[A]]",
+	].join("\n");
+	beforeAll(async () => {
+		// More notes than the headless cache keeps built lists for (64).
+		const others = Object.fromEntries(Array.from({ length: 80 }, (_, index) => [`Other ${index}.md`, `[[A]] ![[B]] [[Other ${index + 1}]]`]));
+		vault = await openVault({ ...others, "Mixed.md": mixed, "Watched.md": "[[A]]", "A.md": "a", "B.md": "b" });
+	});
+	afterAll(() => vault.close());
+	const file = (path: string) => {
+		const found = vault.host.vault.getFileByPath(path);
+		if (!found) throw new Error(path);
+		return found;
+	};
+
+	test("lists links and embeds in the order of the text with their lines, as the built entries give them", async () => {
+		const listed = await noteLinks(vault.host, vault.scope(), file("Mixed.md"), 100);
+		const cache = vault.host.metadataCache.getFileCache(file("Mixed.md"));
+		const built = [...(cache?.links ?? []), ...(cache?.embeds ?? [])].sort((a, b) => a.position.start.offset - b.position.start.offset);
+		expect(listed.outgoing.map((entry) => [entry.link, entry.line])).toEqual(built.map((entry) => [entry.link, entry.position.start.line]));
+		expect(listed.outgoing.map((entry) => entry.link)).toEqual(["A", "B", "C", "D#Part", "E#^block", "F.md", "G.png", "A", "A", "A"]);
+		expect(listed.outgoingTotal).toBe(10);
+	});
+
+	test("does not build the notes' link entries (a note's 100,000 links were built in one piece of 0.1 s)", async () => {
+		const watched = vault.host.metadataCache.getFileCache(file("Watched.md"));
+		const links = watched?.links;
+		expect(links).toHaveLength(1);
+		// Building 80 notes' entries would drop Watched.md's built list from the cache's last 64.
+		for (let index = 0; index < 80; index++) expect((await noteLinks(vault.host, vault.scope(), file(`Other ${index}.md`), 100)).outgoingTotal).toBe(3);
+		expect(watched?.links).toBe(links);
+	});
+});
