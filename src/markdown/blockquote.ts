@@ -25,11 +25,14 @@ class LazyLines {
 	/** 1 while the quote that marked the line lazy is open. */
 	readonly lazy: Uint8Array;
 	/** Bit set: the line is lazy and, with the line after it lazy too, ends no quote. */
-	readonly skippable: Uint32Array;
+	private readonly skippable: Uint32Array;
+	/** Bit set over the words of `skippable`: the word's 32 lines are all skippable (a jump over 50,000 lines reads 50 words). */
+	private readonly full: Uint32Array;
 
 	constructor(lines: number) {
 		this.lazy = new Uint8Array(lines + 1);
 		this.skippable = new Uint32Array((lines >>> 5) + 2);
+		this.full = new Uint32Array((lines >>> 10) + 2);
 	}
 
 	isSkippable(line: number): boolean {
@@ -37,22 +40,40 @@ class LazyLines {
 	}
 
 	setSkippable(line: number): void {
-		this.skippable[line >>> 5] = (this.skippable[line >>> 5] ?? 0) | (1 << (line & 31));
+		const word = line >>> 5;
+		this.skippable[word] = (this.skippable[word] ?? 0) | (1 << (line & 31));
+		if (this.skippable[word] === ALL_SET) this.full[word >>> 5] = (this.full[word >>> 5] ?? 0) | (1 << (word & 31));
 	}
 
 	clear(line: number): void {
+		const word = line >>> 5;
 		this.lazy[line] = 0;
-		this.skippable[line >>> 5] = (this.skippable[line >>> 5] ?? 0) & ~(1 << (line & 31));
+		this.skippable[word] = (this.skippable[word] ?? 0) & ~(1 << (line & 31));
+		this.full[word >>> 5] = (this.full[word >>> 5] ?? 0) & ~(1 << (word & 31));
 	}
 
 	/** The first line at or after `line` that is not skippable. */
 	nextStop(line: number): number {
 		let word = line >>> 5;
-		// Bits below `line` in its word count as set, so they are passed over.
-		let bits = ~((this.skippable[word] ?? 0) | ((1 << (line & 31)) - 1));
-		while (bits === 0) bits = ~(this.skippable[++word] ?? 0);
-		return (word << 5) + (31 - Math.clz32(bits & -bits));
+		const bits = firstClear(this.skippable[word] ?? 0, line & 31);
+		if (bits !== -1) return (word << 5) + bits;
+		word++;
+		let group = word >>> 5;
+		let clear = firstClear(this.full[group] ?? 0, word & 31);
+		while (clear === -1) clear = firstClear(this.full[++group] ?? 0, 0);
+		word = (group << 5) + clear;
+		return (word << 5) + firstClear(this.skippable[word] ?? 0, 0);
 	}
+}
+
+/** A word of 32 set bits, as a Uint32Array holds it. */
+const ALL_SET = 0xffffffff;
+
+/** The lowest clear bit of `bits` at or above bit `from`, or -1. */
+function firstClear(bits: number, from: number): number {
+	// Bits below `from` count as set, so they are passed over.
+	const clear = ~(bits | ((1 << from) - 1));
+	return clear === 0 ? -1 : 31 - Math.clz32(clear & -clear);
 }
 
 const lazyLinesOfState = new WeakMap<StateBlock, LazyLines>();

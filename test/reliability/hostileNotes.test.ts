@@ -367,3 +367,45 @@ describe("a note of one table of 40,000 rows", () => {
 		expect(longestMs).toBeLessThan(totalMs / 5);
 	}, 120_000);
 });
+
+describe("a note of one quote 600 deep, then 20,000 lines that continue it", () => {
+	const DEPTH = 600;
+	const LINES = 20_000;
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+	// Every line after the first continues the innermost quote's paragraph (a lazy line): markdown-it's
+	// own rule walked those lines again at each of the 600 levels, seconds in one piece.
+	const quote = `${"> ".repeat(DEPTH)}deep\n${Array.from({ length: LINES }, (_, index) => `line [[N${index % 50}]] #t${index % 7}`).join("\n")}\n`;
+
+	beforeAll(async () => {
+		vault = await makeVault({ "Quote.md": quote });
+		const { settings } = settingsWithWriteTokens([]);
+		running = await startService(vault, { levels: ["write"], settings, rights: { write: allowAll() } });
+		await running.host.metadataCache.settled();
+		client = await connectClient(running.url, running.tokens.write ?? "");
+	}, 120_000);
+	afterAll(async () => {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test("an append, and the quote parsed again after it, let the event loop turn all along; every line's link and tag is found", async () => {
+		const turns = cpuBetweenTurns();
+		await callOk(client, "append_to_note", { path: "Quote.md", content: "after the quote" });
+		await running.host.metadataCache.settled();
+		const { longestMs, totalMs } = turns.stop();
+
+		expect(await fs.readFile(nodePath.join(vault, "Quote.md"), "utf8")).toBe(`${quote}\nafter the quote\n`);
+		const file = running.host.vault.getFileByPath("Quote.md");
+		const cache = file ? running.host.metadataCache.getFileCache(file) : null;
+		expect(cache?.sections?.map((section) => [section.type, section.position.start.line, section.position.end.line])).toEqual([
+			["blockquote", 0, LINES],
+			["paragraph", LINES + 2, LINES + 2],
+		]);
+		expect(cache?.links).toHaveLength(LINES);
+		expect(cache?.tags).toHaveLength(LINES);
+		expect(longestMs).toBeLessThan(totalMs / 5);
+	}, 300_000);
+});
