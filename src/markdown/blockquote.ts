@@ -90,8 +90,13 @@ function lazyLinesOf(state: StateBlock): LazyLines {
 /** What the restore does with a saved line: give its marks back, and for a line this quote made lazy, unmark it. */
 const CHANGED = 0;
 const MADE_LAZY = 1;
-/** Saved marks of every open quote, six numbers a line: kind, line, bMarks, bsCount, sCount, tShift. Grown, never shrunk. */
-let saved = new Int32Array(6 * 1024);
+/**
+ * Numbers of saved marks kept between notes: a note of deep quotes saves one line per `>` (a
+ * megabyte of them, 12 MB of marks), which is let go once its outermost quote is parsed.
+ */
+const SAVED_KEPT = 6 * 1024;
+/** Saved marks of every open quote, six numbers a line: kind, line, bMarks, bsCount, sCount, tShift. */
+let saved = new Int32Array(SAVED_KEPT);
 let savedTop = 0;
 
 function save(state: StateBlock, kind: number, line: number): void {
@@ -120,6 +125,7 @@ function restore(state: StateBlock, lazy: LazyLines, base: number): void {
 		if (saved[top] === MADE_LAZY) lazy.clear(line);
 	}
 	savedTop = base;
+	if (savedTop === 0 && saved.length > SAVED_KEPT) saved = new Int32Array(SAVED_KEPT);
 }
 
 function isSpace(code: number): boolean {
