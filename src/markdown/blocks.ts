@@ -1,5 +1,6 @@
 import MarkdownIt from "markdown-it";
 import { BLOCK_CHUNK_LINES, CHUNK_SEARCH_LINES, LINE_SPLIT_PAUSE_LINES, MAX_MARKDOWN_NESTING, TABLE_CHUNK_CELLS } from "../config/limits";
+import { blockquote } from "./blockquote";
 import type { Steps } from "./steps";
 
 /**
@@ -49,6 +50,8 @@ function delimitedBlock(tokenType: string, delimiter: string): BlockRule {
 const parserOptions: MarkdownIt.Options & { maxNesting: number } = { html: true, maxNesting: MAX_MARKDOWN_NESTING };
 const markdownParser = new MarkdownIt("commonmark", parserOptions).enable(["table", "strikethrough"]);
 const containerAlternatives = { alt: ["paragraph", "reference", "blockquote", "list"] };
+// The same rule, linear in a note of deep quotes (see blockquote.ts).
+markdownParser.block.ruler.at("blockquote", blockquote, containerAlternatives);
 markdownParser.block.ruler.before("fence", "obsidian_comment", delimitedBlock("obsidian_comment", "%%"), containerAlternatives);
 markdownParser.block.ruler.before("fence", "obsidian_math", delimitedBlock("obsidian_math", "$$"), containerAlternatives);
 

@@ -3,6 +3,7 @@ import * as nodePath from "node:path";
 import fc from "fast-check";
 import MarkdownIt from "markdown-it";
 import type { CachedMetadata } from "obsidian";
+import { MAX_MARKDOWN_NESTING } from "../../../src/config/limits";
 import { parseBlocks, type MarkdownToken } from "../../../src/markdown/blocks";
 import { runSteps } from "../../../src/markdown/steps";
 import { OBSIDIAN_CACHE_DIR } from "../../helpers/vault";
@@ -131,6 +132,94 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 
 	test("an empty note has no blocks", () => {
 		expect(blocksOf("")).toEqual([]);
+	});
+});
+
+/** markdown-it with this module's nesting bound (the preset's 20 would stop deep quotes early): the reference for deep quotes. */
+const deepReference = new MarkdownIt("commonmark", { html: true, maxNesting: MAX_MARKDOWN_NESTING } as MarkdownIt.Options).enable(["table", "strikethrough"]);
+
+/** `count` lines made by `line`, each ended by a line break. */
+function lines(count: number, line: (index: number) => string): string {
+	return `${Array.from({ length: count }, (_, index) => line(index)).join("\n")}\n`;
+}
+
+/** What a line inside quotes can open with: quote markers (with and without a space, with a tab, indented), list items, indents. */
+const QUOTE_PREFIXES = ["> ", "> ", "> ", ">", ">\t", " > ", "   > ", "- ", "1. ", "  ", "    ", "\t"];
+/** What follows: text (lazy continuation when no `>` leads), callout heads, fences, table rows, headings, blank, code, HTML, tasks. */
+const QUOTE_CONTENTS = [
+	"text [[Link]] #tag",
+	"more text",
+	"[!note] Callout title",
+	"[!tip]- folded",
+	"```",
+	"~~~",
+	"| a | b |",
+	"|---|---|",
+	"|1|2|",
+	"# heading",
+	"---",
+	"===",
+	"",
+	"    code",
+	"<div>",
+	"- [ ] task",
+	"* item",
+	"2) item",
+	"[ref]: /url",
+	"\u00a0",
+];
+const quoteLine = fc
+	.tuple(fc.array(fc.constantFrom(...QUOTE_PREFIXES), { maxLength: 8 }), fc.constantFrom(...QUOTE_CONTENTS))
+	.map(([prefixes, content]) => `${prefixes.join("")}${content}`);
+const quotes = fc.array(quoteLine, { maxLength: 40 }).map((lines) => `${lines.join("\n")}\n`);
+/** Nestings that grow and shrink, as in a note of deep quotes: each line `depth` quote markers deep, the depth walking up and down. */
+const deepQuotes = fc
+	.array(fc.tuple(fc.integer({ min: -3, max: 6 }), fc.constantFrom(...QUOTE_CONTENTS), fc.constantFrom("> ", ">", "> - ", ">  ")), { maxLength: 60 })
+	.map((steps) => {
+		let depth = 0;
+		return `${steps
+			.map(([step, content, marker]) => {
+				depth = Math.max(0, depth + step);
+				return `${marker.repeat(depth)}${content}`;
+			})
+			.join("\n")}\n`;
+	});
+
+describe("quotes and callouts, nested at any depth", () => {
+	test("any nesting of quotes, lists, fences, tables, lazy lines and blank lines: the tokens markdown-it's own parse gives", () => {
+		fc.assert(
+			fc.property(quotes, (text) => {
+				expect(blocksOf(text)).toEqual(deepReference.parse(text, {}).map(record));
+			}),
+			{ numRuns: 3000 },
+		);
+	});
+
+	test("quotes that go deeper and shallower line by line, with lazy lines between: the tokens markdown-it's own parse gives", () => {
+		fc.assert(
+			fc.property(deepQuotes, fc.integer({ min: 1, max: 3 }), (text, chunkLines) => {
+				const expected = deepReference.parse(text, {}).map(record);
+				expect(blocksOf(text)).toEqual(expected);
+				expect(blocksOf(text, chunkLines)).toEqual(expected);
+			}),
+			{ numRuns: 2000 },
+		);
+	});
+
+	test.each([
+		[
+			"a quote 300 deep, then 300 lines each one `>` shallower",
+			lines(600, (index) => `${"> ".repeat(index < 300 ? index : 599 - index)}quote ${index} #q`),
+		],
+		["callouts 300 deep, twice", lines(600, (index) => `${"> ".repeat(index % 300)}[!note]- callout ${index}`)],
+		["a quote 400 deep and 2,000 lazy lines", `${"> ".repeat(400)}deep\n${lines(2000, (index) => `lazy ${index} [[N${index}]]`)}`],
+		[
+			"lazy lines that start blocks when read without the quote",
+			`${"> ".repeat(50)}deep\n${lines(300, (index) => ["lazy", "    - item", "\t# h", "    ```"][index % 4] ?? "")}`,
+		],
+		["a quote 200 deep inside a list item", `- item\n${lines(400, (index) => `  ${"> ".repeat(index % 200)}text ${index}`)}`],
+	])("%s: the tokens markdown-it's own parse gives", (_name, text) => {
+		expect(blocksOf(text)).toEqual(deepReference.parse(text, {}).map(record));
 	});
 });
 
