@@ -5,6 +5,7 @@
  */
 import { Agent, request } from "node:http";
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import { fork } from "node:child_process";
 import { addToken } from "../src/auth/tokenList";
 import { defaultSettings, type VaultMcpSettings } from "../src/config/settings";
 import type { NodeHost } from "../src/headless/NodeHost";
@@ -51,11 +52,27 @@ interface Running {
 	otherToken: string;
 }
 
-/** A tool flooded: its arguments for the flood's n-th call, and the part it belongs to. */
+/** A tool flooded: its arguments (`{round}` in a text becomes the call's number), and the part it belongs to. */
 interface FloodedTool {
 	tool: string;
-	args: (round: number) => Record<string, unknown>;
+	args: Record<string, unknown>;
 	part: "flood" | "heavy";
+}
+
+/** What the flooding thread is told: whom to call, with what, for how long. */
+interface FloodOrder {
+	port: number;
+	token: string;
+	tool: string;
+	args: Record<string, unknown>;
+	seconds: number;
+	concurrency: number;
+}
+
+/** What it reports back. */
+interface FloodReport {
+	floodCalls: number[];
+	errors: number;
 }
 
 function percentile(samples: readonly number[], fraction: number): number {
@@ -183,37 +200,100 @@ async function timeOtherCalls(running: Running, notePath: string, until: () => b
 }
 
 /**
+ * The most CPU this process used between two ticks of a 1 ms timer, until `stop()`: the longest
+ * piece of work the event loop ran, counted in CPU time, so a busy machine taking the core away
+ * mid-piece does not lengthen it (the wall-time hold does grow with the machine's load).
+ */
+function cpuPieces(): { stop: () => number } {
+	let last = cpuMs();
+	let longest = 0;
+	const timer = setInterval(() => {
+		const now = cpuMs();
+		longest = Math.max(longest, now - last);
+		last = now;
+	}, 1);
+	return {
+		stop: () => {
+			clearInterval(timer);
+			return longest;
+		},
+	};
+}
+
+/** The flooding process's work: `concurrency` calls in flight for `seconds`, each timed. */
+async function floodCalls({ port, token, tool, args, seconds, concurrency }: FloodOrder): Promise<FloodReport> {
+	const endAt = performance.now() + seconds * 1000;
+	const template = JSON.stringify(args);
+	const floodCalls: number[] = [];
+	let errors = 0;
+	let round = 0;
+	await Promise.all(
+		Array.from({ length: concurrency }, async () => {
+			const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+			while (performance.now() < endAt) {
+				const begin = performance.now();
+				const numbered = JSON.parse(template.replaceAll("{round}", String(round++))) as Record<string, unknown>;
+				// A call refused by the token's budgets (HTTP 429 for writes) counts as an error; the flood goes on.
+				const text = await call(port, token, tool, numbered, agent).catch(() => '"isError":true');
+				floodCalls.push(performance.now() - begin);
+				if (text.includes('"isError":true')) errors += 1;
+			}
+			agent.destroy();
+		}),
+	);
+	return { floodCalls, errors };
+}
+
+/** Set in the environment of the flooding process (see `flood`). */
+const FLOOD_PROCESS_ENV = "BENCH_FLOOD_PROCESS";
+
+/**
+ * When this file runs as the flooding process (see `flood`): takes its order, floods, reports, and
+ * returns true. The bench's entry calls it first and runs nothing else in that process.
+ */
+export async function runAsFloodProcess(): Promise<boolean> {
+	const send = process.send?.bind(process);
+	if (process.env[FLOOD_PROCESS_ENV] !== "1" || !send) return false;
+	const order = await new Promise<FloodOrder>((resolve) => process.once("message", (message: FloodOrder) => resolve(message)));
+	send("started");
+	const report = await floodCalls(order);
+	await new Promise((resolve) => send(report, undefined, {}, resolve));
+	process.disconnect();
+	return true;
+}
+
+/**
  * One token keeps FLOOD_CONCURRENCY calls of a tool in flight for FLOOD_SECONDS while the other
  * token's light calls are timed; also the longest the event loop was held in one piece meanwhile.
+ * The flooding client is a process of its own, as a real client is: making a megabyte request or
+ * reading one answer is not the server's work, and is counted neither in its holds nor its CPU.
  */
 async function flood(
 	running: Running,
 	{ tool, args }: FloodedTool,
 	notePath: string,
-): Promise<{ other: number[]; floodCalls: number[]; errors: number; holdMs: number }> {
-	const endAt = performance.now() + FLOOD_SECONDS * 1000;
-	const floodCalls: number[] = [];
-	let errors = 0;
-	let round = 0;
+): Promise<{ other: number[]; floodCalls: number[]; errors: number; holdMs: number; pieceCpuMs: number }> {
 	const histogram = monitorEventLoopDelay({ resolution: 1 });
 	histogram.enable();
-	const floods = Array.from({ length: FLOOD_CONCURRENCY }, async () => {
-		const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-		while (performance.now() < endAt) {
-			const begin = performance.now();
-			// A call refused by the token's budgets (HTTP 429 for writes) counts as an error; the flood goes on.
-			const text = await call(running.port, running.floodToken, tool, args(round++), agent).catch(() => '"isError":true');
-			floodCalls.push(performance.now() - begin);
-			if (text.includes('"isError":true')) errors += 1;
-		}
-		agent.destroy();
+	const pieces = cpuPieces();
+	const child = fork(process.argv[1] ?? "", [], { env: { ...process.env, [FLOOD_PROCESS_ENV]: "1" }, execArgv: [] });
+	let started: () => void = () => undefined;
+	const whenStarted = new Promise<void>((resolve) => (started = resolve));
+	const report = new Promise<FloodReport>((resolve, reject) => {
+		child.on("message", (message: FloodReport | "started") => (message === "started" ? started() : resolve(message)));
+		child.once("error", reject);
+		child.once("exit", (code) => reject(new Error(`the flooding process ended (${code ?? "signal"}) without a report`)));
 	});
+	const floodOrder: FloodOrder = { port: running.port, token: running.floodToken, tool, args, seconds: FLOOD_SECONDS, concurrency: FLOOD_CONCURRENCY };
+	child.send(floodOrder);
+	await Promise.race([whenStarted, report]);
+	const endAt = performance.now() + FLOOD_SECONDS * 1000;
 	// The other client starts once the flood is under way, and stops when it ends.
 	await new Promise((resolve) => setTimeout(resolve, 100));
 	const other = await timeOtherCalls(running, notePath, () => performance.now() >= endAt);
-	await Promise.all(floods);
+	const { floodCalls, errors } = await report;
 	histogram.disable();
-	return { other, floodCalls, errors, holdMs: histogram.max / 1e6 };
+	return { other, floodCalls, errors, holdMs: histogram.max / 1e6, pieceCpuMs: pieces.stop() };
 }
 
 /** The rows: search from t=0, then a flood of each vault-wide tool against another token's read_note. */
@@ -287,19 +367,18 @@ async function benchFloods(
 		row(`${tool} first call (every note derived)`, performance.now() - begin, "ms");
 	}
 	agent.destroy();
-	const same = (args: Record<string, unknown>) => () => args;
 	const all: FloodedTool[] = [
-		{ tool: "list_tasks", args: same({ status: "any", limit: 1000 }), part: "flood" },
-		{ tool: "get_graph_stats", args: same({}), part: "flood" },
-		{ tool: "list_tags", args: same({}), part: "flood" },
-		{ tool: "find_notes_by_tag", args: same({ tag, limit: 1000 }), part: "flood" },
-		{ tool: "list_notes", args: same({ sort: "modified", limit: 1000 }), part: "flood" },
-		{ tool: "search_notes", args: same({ query: searchQueries[0] ?? "garden", limit: 50 }), part: "flood" },
-		{ tool: "query_base", args: same({ path: "Bench/All.base", limit: 1000 }), part: "heavy" },
-		{ tool: "read_canvas", args: same({ path: "Bench/Board.canvas" }), part: "heavy" },
+		{ tool: "list_tasks", args: { status: "any", limit: 1000 }, part: "flood" },
+		{ tool: "get_graph_stats", args: {}, part: "flood" },
+		{ tool: "list_tags", args: {}, part: "flood" },
+		{ tool: "find_notes_by_tag", args: { tag, limit: 1000 }, part: "flood" },
+		{ tool: "list_notes", args: { sort: "modified", limit: 1000 }, part: "flood" },
+		{ tool: "search_notes", args: { query: searchQueries[0] ?? "garden", limit: 50 }, part: "flood" },
+		{ tool: "query_base", args: { path: "Bench/All.base", limit: 1000 }, part: "heavy" },
+		{ tool: "read_canvas", args: { path: "Bench/Board.canvas" }, part: "heavy" },
 		{
 			tool: "create_note",
-			args: (round) => ({ path: `Bench/Made/${round}.md`, content: `[[${notePath}]] #made\n${"- [ ] t 📅 2026-01-01\n".repeat(CREATED_TASK_LINES)}` }),
+			args: { path: "Bench/Made/{round}.md", content: `[[${notePath}]] #made\n${"- [ ] t 📅 2026-01-01\n".repeat(CREATED_TASK_LINES)}` },
 			part: "heavy",
 		},
 	];
@@ -312,6 +391,7 @@ async function benchFloods(
 		row(`${name}: other token p99 (target ≤ 250)`, percentile(result.other, 0.99), "ms");
 		row(`${name}: other token max`, percentile(result.other, 1), "ms");
 		row(`${name}: longest event-loop hold`, result.holdMs, "ms");
+		row(`${name}: longest piece, CPU`, result.pieceCpuMs, "ms");
 		row(`${name}: flood call p50`, percentile(result.floodCalls, 0.5), "ms");
 		row(`${name}: flood calls / errors`, result.floodCalls.length, `calls, ${result.errors} errors`);
 		// The notes a flood created are indexed before the next flood starts, so their work is not counted there.
