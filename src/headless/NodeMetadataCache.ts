@@ -5,6 +5,7 @@ import { metadataSteps, parseMetadataOnClock } from "../markdown/metadata";
 import { SliceClock, type Steps } from "../markdown/steps";
 import { HostEvents } from "./events";
 import { LinkFileIndex } from "../paths/linkResolution";
+import { askedName, LinkSourcesByName, namesAnsweredBy } from "./linkSourcesByName";
 import { linkpathOf } from "../markdown/inline";
 import { detachStrings } from "./detachedStrings";
 import { compactMetadataSteps, linkTextsOf, PackedMetadataStore } from "./compactMetadata";
@@ -28,10 +29,12 @@ export class NodeMetadataCache implements HostMetadataCache {
 	/** The link texts each canvas holds, for resolution (a note's are read from its metadata). */
 	private readonly canvasLinks = new Map<string, string[]>();
 	private readonly resolver = new LinkFileIndex<HostFile>();
+	/** The sources a created, deleted or renamed file can change: those with a link asking for its name. */
+	private readonly linkSources = new LinkSourcesByName();
 	/**
 	 * The link texts of notes with many links, by their metadata (a note's is replaced when it changes,
-	 * never changed): every note created or renamed anywhere resolves every note's links again, and
-	 * listing a 5 MB note's 700,000 link texts each time was one piece of about 0.1 s.
+	 * never changed): a file created, deleted or renamed under any name such a note links to resolves
+	 * all its links again, and listing a 5 MB note's 700,000 link texts each time was one piece of about 0.1 s.
 	 */
 	private readonly hugeNoteLinkTexts = new WeakMap<CachedMetadata, string[]>();
 	/** Tags and link texts shared by the notes' compact metadata, and their lists lately read. */
@@ -69,6 +72,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 			await cache.clock.checkpoint();
 		}
 		for (const file of linkable) await cache.resolveSource(file.path);
+		cache.linkSources.compact();
 		cache.listen();
 		for (const file of deferred) cache.enqueue(() => cache.onModify(file));
 		return cache;
@@ -127,9 +131,12 @@ export class NodeMetadataCache implements HostMetadataCache {
 		const file = this.vault.getFileByPath(abstractFile.path);
 		if (!file) return;
 		this.resolver.add(file);
-		if (isLinkSource(file)) await this.parse(file, true);
-		// A new file can resolve links that pointed nowhere before.
-		await this.resolveAll();
+		if (isLinkSource(file)) {
+			await this.parse(file, true);
+			await this.resolveSource(file.path);
+		}
+		// A new file can resolve links that pointed nowhere before, or be nearer than their target.
+		await this.resolveAsking(file.name);
 	}
 
 	private async onModify(abstractFile: HostAbstractFile): Promise<void> {
@@ -145,7 +152,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 		const previous = this.caches.get(file.path) ?? null;
 		this.forget(file.path);
 		if (previous) this.events.trigger("deleted", file, previous);
-		await this.resolveAll();
+		await this.resolveAsking(file.name);
 	}
 
 	private async onRename(abstractFile: HostAbstractFile, oldPath: string): Promise<void> {
@@ -157,10 +164,13 @@ export class NodeMetadataCache implements HostMetadataCache {
 		this.forget(oldPath);
 		if (cache) this.caches.set(abstractFile.path, cache);
 		if (links) this.canvasLinks.set(abstractFile.path, links);
-		await this.resolveAll();
+		// Its own links: relative ones and the same-folder preference follow where it now is.
+		if (cache || links) await this.resolveSource(abstractFile.path);
+		await this.resolveAsking(nameOf(oldPath), abstractFile.name);
 	}
 
 	private forget(path: string): void {
+		this.forgetAskedNames(path);
 		this.caches.delete(path);
 		this.canvasLinks.delete(path);
 		delete this.resolvedLinks[path];
@@ -193,8 +203,24 @@ export class NodeMetadataCache implements HostMetadataCache {
 		return cache;
 	}
 
-	private async resolveAll(): Promise<void> {
-		for (const path of [...this.caches.keys(), ...this.canvasLinks.keys()]) await this.resolveSource(path);
+	/**
+	 * Takes `path`'s links out of the index of asked names, before they are resolved again or the
+	 * source goes. The names are read back from where its links led (a link reached a file of the name
+	 * it asked for, or that name plus `.md`) rather than kept twice: that doubled the index's memory.
+	 */
+	private forgetAskedNames(path: string): void {
+		for (const target of Object.keys(this.resolvedLinks[path] ?? {}))
+			for (const name of namesAnsweredBy(nameOf(target))) this.linkSources.delete(name, path);
+		for (const linkpath of Object.keys(this.unresolvedLinks[path] ?? {})) {
+			const name = askedName(linkpath, path);
+			if (name !== null) this.linkSources.delete(name, path);
+		}
+	}
+
+	/** Resolves again the sources with a link asking for one of `fileNames`, then says the links are resolved. */
+	private async resolveAsking(...fileNames: string[]): Promise<void> {
+		const sources = new Set(fileNames.flatMap((name) => this.linkSources.sourcesAsking(name)));
+		for (const path of sources) if (this.caches.has(path) || this.canvasLinks.has(path)) await this.resolveSource(path);
 		this.events.trigger("resolved");
 	}
 
@@ -217,11 +243,14 @@ export class NodeMetadataCache implements HostMetadataCache {
 		const lists = this.linkTexts(path);
 		const resolved = lists.some((links) => links.length > 0) ? hashedRecord() : {};
 		const unresolved: Record<string, number> = {};
+		this.forgetAskedNames(path);
 		let index = 0;
 		for (const links of lists)
 			for (const link of links) {
 				if (index++ % RESOLVE_CHECK_INTERVAL === RESOLVE_CHECK_INTERVAL - 1) await this.clock.checkpoint();
 				const linkpath = linkpathOf(link);
+				const name = askedName(linkpath, path);
+				if (name !== null) this.linkSources.add(name, path);
 				const target = this.resolver.resolve(linkpath, path);
 				if (target) resolved[target.path] = (resolved[target.path] ?? 0) + 1;
 				else unresolved[linkpath] = (unresolved[linkpath] ?? 0) + 1;
@@ -246,6 +275,11 @@ function hashedRecord(): Record<string, number> {
 	delete record.first;
 	delete record.second;
 	return record;
+}
+
+/** The file name at the end of a vault path. */
+function nameOf(path: string): string {
+	return path.slice(path.lastIndexOf("/") + 1);
 }
 
 /** Files whose links Obsidian tracks: Markdown notes and canvases. */

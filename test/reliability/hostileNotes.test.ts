@@ -45,29 +45,57 @@ function allowAll(): Record<string, "allow"> {
 	return Object.fromEntries(["rename_note", "set_property", "append_to_note", "insert_under_bullet"].map((tool) => [tool, "allow" as const]));
 }
 
-describe("a note that links to another 30,000 times", () => {
-	const LINKS = 30_000;
-	let vault: string;
-	let running: RunningService;
-	let client: Client;
+/** The server over a temp vault, for the tests of one describe block. */
+interface Served {
+	vault: string;
+	running: RunningService;
+	client: Client;
+}
 
+/**
+ * Makes a vault of `files` and serves it to one token of `level` before the block's tests (a write
+ * token with `rights`, every write tool allowed when not given; a read token unthrottled), waiting for
+ * the search index or the metadata cache when asked; removes it all after them.
+ */
+function servedForBlock(
+	files: () => Record<string, string>,
+	level: "read" | "write",
+	options: { rights?: Record<string, "allow">; ready?: "search" | "metadata" } = {},
+): Served {
+	const served = {} as Served;
 	beforeAll(async () => {
-		const lines = Array.from({ length: LINKS }, (_, index) => `- [[Hub]] and [[Elsewhere ${index}]]`);
-		vault = await makeVault({ "Hub.md": "# Hub\n", "Links.md": lines.join("\n") + "\n" });
-		const { settings } = settingsWithWriteTokens([]);
-		running = await startService(vault, { levels: ["write"], settings, rights: { write: allowAll() } });
-		client = await connectClient(running.url, running.tokens.write ?? "");
+		served.vault = await makeVault(files());
+		served.running =
+			level === "write"
+				? await startService(served.vault, {
+						levels: ["write"],
+						settings: settingsWithWriteTokens([]).settings,
+						rights: { write: options.rights ?? allowAll() },
+					})
+				: await startService(served.vault, { levels: ["read"], settings: { rateLimitPerMinute: 1_000_000 } });
+		if (options.ready === "search") await served.running.service.search?.whenReady();
+		if (options.ready === "metadata") await served.running.host.metadataCache.settled();
+		served.client = await connectClient(served.running.url, served.running.tokens[level] ?? "");
 	}, 60_000);
 	afterAll(async () => {
-		await client.close();
-		await running.stop();
-		await removeDir(vault);
+		await served.client.close();
+		await served.running.stop();
+		await removeDir(served.vault);
 	});
+	return served;
+}
+
+describe("a note that links to another 30,000 times", () => {
+	const LINKS = 30_000;
+	const served = servedForBlock(() => {
+		const lines = Array.from({ length: LINKS }, (_, index) => `- [[Hub]] and [[Elsewhere ${index}]]`);
+		return { "Hub.md": "# Hub\n", "Links.md": lines.join("\n") + "\n" };
+	}, "write");
 
 	test("get_note_links lists the first 1,000 outgoing and unresolved links with their totals, resolving all of them in slices", async () => {
 		const { value, wallMs, longestHoldMs } = await measured(() =>
 			callOk<{ outgoing: unknown[]; outgoing_total: number; unresolved: string[]; unresolved_total: number; truncated: boolean }>(
-				client,
+				served.client,
 				"get_note_links",
 				{
 					path: "Links.md",
@@ -89,10 +117,10 @@ describe("a note that links to another 30,000 times", () => {
 
 	test("renaming the note it links to rewrites every link, in slices: the loop is never held for most of the call", async () => {
 		const { value, wallMs, longestHoldMs } = await measured(() =>
-			callOk<{ links_updated: number }>(client, "rename_note", { path: "Hub.md", new_path: "Centre.md" }),
+			callOk<{ links_updated: number }>(served.client, "rename_note", { path: "Hub.md", new_path: "Centre.md" }),
 		);
 		expect(value.links_updated).toBe(LINKS);
-		const text = await fs.readFile(nodePath.join(vault, "Links.md"), "utf8");
+		const text = await fs.readFile(nodePath.join(served.vault, "Links.md"), "utf8");
 		expect(text.split("[[Centre]]").length - 1).toBe(LINKS);
 		expect(text.includes("[[Hub]]")).toBe(false);
 		expect(text.includes("[[Elsewhere 29999]]")).toBe(true);
@@ -105,41 +133,29 @@ describe("notes of 20,000 headings, of 5,000 headings of one name, and of 40,000
 	const HEADINGS = 20_000;
 	const BULLETS = 40_000;
 	const TWINS = 5_000;
-	let vault: string;
-	let running: RunningService;
-	let client: Client;
-
-	beforeAll(async () => {
+	const served = servedForBlock(() => {
 		const headings = Array.from({ length: HEADINGS }, (_, index) => `# Part ${index}\ntext`).join("\n");
 		const bullets = Array.from({ length: BULLETS }, (_, index) => `- item ${index}`).join("\n");
 		const twins = "# Twin\ntext\n".repeat(TWINS);
-		vault = await makeVault({ "Headings.md": headings + "\n", "Twins.md": twins, "Bullets.md": bullets + "\n" });
-		const { settings } = settingsWithWriteTokens([]);
-		running = await startService(vault, { levels: ["write"], settings, rights: { write: allowAll() } });
-		client = await connectClient(running.url, running.tokens.write ?? "");
-	}, 60_000);
-	afterAll(async () => {
-		await client.close();
-		await running.stop();
-		await removeDir(vault);
-	});
+		return { "Headings.md": headings + "\n", "Twins.md": twins, "Bullets.md": bullets + "\n" };
+	}, "write");
 
 	test("a heading that is not there is refused naming the first headings and how many more, not all of them; nothing is written", async () => {
-		const before = await fs.readFile(nodePath.join(vault, "Headings.md"), "utf8");
-		const error = await callError(client, "append_to_note", { path: "Headings.md", heading: "Nowhere", content: "x" });
+		const before = await fs.readFile(nodePath.join(served.vault, "Headings.md"), "utf8");
+		const error = await callError(served.client, "append_to_note", { path: "Headings.md", heading: "Nowhere", content: "x" });
 		expect(error).toContain("# Part 0 (line 0)");
 		expect(error).toContain(`and ${HEADINGS - HEADINGS_LISTED} more`);
 		expect(error).not.toContain(`# Part ${HEADINGS_LISTED} `);
 		expect(error.length).toBeLessThan(10_000);
-		expect(await fs.readFile(nodePath.join(vault, "Headings.md"), "utf8")).toBe(before);
+		expect(await fs.readFile(nodePath.join(served.vault, "Headings.md"), "utf8")).toBe(before);
 	}, 60_000);
 
 	test("a heading or bullet that matches thousands is refused naming the first few matches and the count", async () => {
-		const heading = await callError(client, "append_to_note", { path: "Twins.md", heading: "Twin", content: "x" });
+		const heading = await callError(served.client, "append_to_note", { path: "Twins.md", heading: "Twin", content: "x" });
 		expect(heading.length).toBeLessThan(10_000);
 		expect(heading).toContain(`matches ${TWINS} sections`);
 		expect(heading).toContain(`and ${TWINS - MATCHES_LISTED} more`);
-		const bullet = await callError(client, "insert_under_bullet", { path: "Bullets.md", bullet: "item", content: "x" });
+		const bullet = await callError(served.client, "insert_under_bullet", { path: "Bullets.md", bullet: "item", content: "x" });
 		expect(bullet).toContain(`${BULLETS} bullets contain "item"`);
 		expect(bullet).toContain(`and ${BULLETS - MATCHES_LISTED} more`);
 		expect(bullet.length).toBeLessThan(10_000);
@@ -149,27 +165,19 @@ describe("notes of 20,000 headings, of 5,000 headings of one name, and of 40,000
 describe("a note of 50,000 tags and one of 30,000 tasks", () => {
 	const TAGS = 50_000;
 	const TASKS = 30_000;
-	let vault: string;
-	let running: RunningService;
-	let client: Client;
-
-	beforeAll(async () => {
-		const tags = Array.from({ length: TAGS }, (_, index) => `#tag${index}`).join(" ");
-		const tasks = Array.from({ length: TASKS }, (_, index) => `- [ ] task ${index} 📅 2025-01-01`).join("\n");
-		vault = await makeVault({ "Tags.md": tags + "\n", "Tasks.md": tasks + "\n", "Plain.md": "#tag1 and - [ ] not a task\n" });
-		running = await startService(vault, { levels: ["read"], settings: { rateLimitPerMinute: 1_000_000 } });
-		await running.service.search?.whenReady();
-		client = await connectClient(running.url, running.tokens.read ?? "");
-	}, 60_000);
-	afterAll(async () => {
-		await client.close();
-		await running.stop();
-		await removeDir(vault);
-	});
+	const served = servedForBlock(
+		() => {
+			const tags = Array.from({ length: TAGS }, (_, index) => `#tag${index}`).join(" ");
+			const tasks = Array.from({ length: TASKS }, (_, index) => `- [ ] task ${index} 📅 2025-01-01`).join("\n");
+			return { "Tags.md": tags + "\n", "Tasks.md": tasks + "\n", "Plain.md": "#tag1 and - [ ] not a task\n" };
+		},
+		"read",
+		{ ready: "search" },
+	);
 
 	test("list_tags counts every tag, in slices: the loop is never held for most of the call", async () => {
 		const { value, wallMs, longestHoldMs } = await measured(() =>
-			callOk<{ tags: Array<{ tag: string; count: number }>; total: number }>(client, "list_tags", { limit: 10 }),
+			callOk<{ tags: Array<{ tag: string; count: number }>; total: number }>(served.client, "list_tags", { limit: 10 }),
 		);
 		expect(value.total).toBe(TAGS);
 		expect(value.tags[0]).toEqual({ tag: "#tag1", count: 2 });
@@ -179,7 +187,7 @@ describe("a note of 50,000 tags and one of 30,000 tasks", () => {
 
 	test("list_tasks derives a note's tasks in slices: the loop is never held for most of the call", async () => {
 		const { value, wallMs, longestHoldMs } = await measured(() =>
-			callOk<{ tasks: Array<{ path: string; line: number; text: string; due?: string }>; total: number }>(client, "list_tasks", { limit: 2 }),
+			callOk<{ tasks: Array<{ path: string; line: number; text: string; due?: string }>; total: number }>(served.client, "list_tasks", { limit: 2 }),
 		);
 		expect(value.total).toBe(TASKS);
 		expect(value.tasks[1]).toMatchObject({ path: "Tasks.md", line: 1, text: "task 1 📅 2025-01-01", due: "2025-01-01" });
@@ -191,23 +199,10 @@ describe("a note of 50,000 tags and one of 30,000 tasks", () => {
 describe("a note whose one tag nests 5,000 deep, `#Deep/a/a/…`", () => {
 	const LEVELS = 5_000;
 	const tag = `Deep/${Array.from({ length: LEVELS - 1 }, () => "a").join("/")}`;
-	let vault: string;
-	let running: RunningService;
-	let client: Client;
-
-	beforeAll(async () => {
-		vault = await makeVault({ "Deep.md": `#${tag}\n`, "Other.md": "#deep/a #other\n" });
-		running = await startService(vault, { levels: ["read"], settings: { rateLimitPerMinute: 1_000_000 } });
-		client = await connectClient(running.url, running.tokens.read ?? "");
-	}, 60_000);
-	afterAll(async () => {
-		await client.close();
-		await running.stop();
-		await removeDir(vault);
-	});
+	const served = servedForBlock(() => ({ "Deep.md": `#${tag}\n`, "Other.md": "#deep/a #other\n" }), "read");
 
 	test("list_tags and get_graph_stats count the tag and its first parents, not all 4,999 (a megabyte of such a tag ran the server out of memory)", async () => {
-		const listed = await callOk<{ tags: Array<{ tag: string; count: number }>; total: number }>(client, "list_tags", { limit: 2000 });
+		const listed = await callOk<{ tags: Array<{ tag: string; count: number }>; total: number }>(served.client, "list_tags", { limit: 2000 });
 		// The parents `#Deep` … `#Deep/a/…` (MAX_TAG_PARENTS_COUNTED of them), the tag itself, and `#other`.
 		expect(listed.total).toBe(MAX_TAG_PARENTS_COUNTED + 2);
 		expect(listed.tags.slice(0, 2)).toEqual([
@@ -216,7 +211,7 @@ describe("a note whose one tag nests 5,000 deep, `#Deep/a/a/…`", () => {
 		]);
 		expect(listed.tags).toContainEqual({ tag: `#${tag}`, count: 1 });
 		expect(listed.tags).toContainEqual({ tag: `#Deep${"/a".repeat(MAX_TAG_PARENTS_COUNTED - 1)}`, count: 1 });
-		const stats = await callOk<{ tags: number }>(client, "get_graph_stats");
+		const stats = await callOk<{ tags: number }>(served.client, "get_graph_stats");
 		expect(stats.tags).toBe(MAX_TAG_PARENTS_COUNTED + 2);
 	}, 60_000);
 });
@@ -224,11 +219,7 @@ describe("a note whose one tag nests 5,000 deep, `#Deep/a/a/…`", () => {
 describe("a canvas of 25,000 text cards, and one whose single card holds 150,000 links", () => {
 	const CARDS = 25_000;
 	const LINKS = 150_000;
-	let vault: string;
-	let running: RunningService;
-	let client: Client;
-
-	beforeAll(async () => {
+	const served = servedForBlock(() => {
 		const cards = Array.from({ length: CARDS }, (_, index) => ({
 			id: `n${index}`,
 			type: "text",
@@ -239,24 +230,17 @@ describe("a canvas of 25,000 text cards, and one whose single card holds 150,000
 			height: 10,
 		}));
 		const crowded = { nodes: [{ id: "one", type: "text", text: "[[Hub]] ".repeat(LINKS), x: 0, y: 0, width: 10, height: 10 }], edges: [] };
-		vault = await makeVault({
+		return {
 			"Hub.md": "# Hub\n",
 			"Board.canvas": JSON.stringify({ nodes: cards, edges: [] }),
 			"Crowded.canvas": JSON.stringify(crowded),
-		});
-		running = await startService(vault, { levels: ["read"], settings: { rateLimitPerMinute: 1_000_000 } });
-		client = await connectClient(running.url, running.tokens.read ?? "");
-	}, 60_000);
-	afterAll(async () => {
-		await client.close();
-		await running.stop();
-		await removeDir(vault);
-	});
+		};
+	}, "read");
 
 	test("both count as linking to the note, every link counted; the cards are read in slices (one piece held the loop half a second)", async () => {
 		// Both canvases are over the size parsed at start, so they are read just after, as edits are.
-		const { wallMs, longestHoldMs } = await measured(() => running.host.metadataCache.settled());
-		const links = await callOk<{ backlinks: Array<{ path: string; count: number }> }>(client, "get_note_links", { path: "Hub.md" });
+		const { wallMs, longestHoldMs } = await measured(() => served.running.host.metadataCache.settled());
+		const links = await callOk<{ backlinks: Array<{ path: string; count: number }> }>(served.client, "get_note_links", { path: "Hub.md" });
 		expect(links.backlinks).toEqual([
 			{ path: "Crowded.canvas", count: LINKS },
 			{ path: "Board.canvas", count: CARDS },
@@ -267,29 +251,17 @@ describe("a canvas of 25,000 text cards, and one whose single card holds 150,000
 
 describe("a note of 1,999 properties", () => {
 	const PROPERTIES = 1_999;
-	let vault: string;
-	let running: RunningService;
-	let client: Client;
-
-	beforeAll(async () => {
+	const served = servedForBlock(() => {
 		const properties = Array.from({ length: PROPERTIES }, (_, index) => `p${index}: value ${index} # kept`).join("\n");
-		vault = await makeVault({ "Props.md": `---\n${properties}\n---\nbody\n` });
-		const { settings } = settingsWithWriteTokens([]);
-		running = await startService(vault, { levels: ["write"], settings, rights: { write: allowAll() } });
-		client = await connectClient(running.url, running.tokens.write ?? "");
-	}, 60_000);
-	afterAll(async () => {
-		await client.close();
-		await running.stop();
-		await removeDir(vault);
-	});
+		return { "Props.md": `---\n${properties}\n---\nbody\n` };
+	}, "write");
 
 	test("set_property changes one of them, keeping the others and their comments, with other clients let in between its steps", async () => {
 		const { value, wallMs, longestHoldMs } = await measured(() =>
-			callOk<{ changed: boolean }>(client, "set_property", { path: "Props.md", name: "p5", value: "new" }),
+			callOk<{ changed: boolean }>(served.client, "set_property", { path: "Props.md", name: "p5", value: "new" }),
 		);
 		expect(value.changed).toBe(true);
-		const text = await fs.readFile(nodePath.join(vault, "Props.md"), "utf8");
+		const text = await fs.readFile(nodePath.join(served.vault, "Props.md"), "utf8");
 		expect(text).toContain("\np5: new # kept\n");
 		expect(text).toContain("\np1998: value 1998 # kept\n---\nbody\n");
 		// Checking, parsing and writing the YAML out in one piece held the loop for most of the call.
@@ -298,38 +270,29 @@ describe("a note of 1,999 properties", () => {
 });
 
 describe("a note at the edit bound (a megabyte of task lines with emoji dates) and one of 1,200 task lines of 700 characters", () => {
-	let vault: string;
-	let running: RunningService;
-	let client: Client;
 	const bigLines: string[] = [];
-
-	beforeAll(async () => {
-		for (let index = 0, chars = 0; chars < 900_000; index++) {
-			bigLines.push(`- [ ] task ${index} 📅 2026-01-0${1 + (index % 9)}`);
-			chars += (bigLines.at(-1)?.length ?? 0) + 1;
-		}
-		const dependsOn = Array.from({ length: 100 }, (_, index) => `id${index}`).join(", ");
-		const long = Array.from(
-			{ length: 1_200 },
-			(_, index) => `- [ ] long ${index} ⛔ ${dependsOn} 🔁 every month on the last Friday 📅 2026-01-01 🆔 t${index}`,
-		);
-		vault = await makeVault({ "Big.md": bigLines.join("\n") + "\n", "Long tasks.md": long.join("\n") + "\n" });
-		const { settings } = settingsWithWriteTokens([]);
-		running = await startService(vault, { levels: ["write"], settings, rights: { write: { add_task: "allow", set_property: "allow" } } });
-		await running.service.search?.whenReady();
-		client = await connectClient(running.url, running.tokens.write ?? "");
-	}, 60_000);
-	afterAll(async () => {
-		await client.close();
-		await running.stop();
-		await removeDir(vault);
-	});
+	const served = servedForBlock(
+		() => {
+			for (let index = 0, chars = 0; chars < 900_000; index++) {
+				bigLines.push(`- [ ] task ${index} 📅 2026-01-0${1 + (index % 9)}`);
+				chars += (bigLines.at(-1)?.length ?? 0) + 1;
+			}
+			const dependsOn = Array.from({ length: 100 }, (_, index) => `id${index}`).join(", ");
+			const long = Array.from(
+				{ length: 1_200 },
+				(_, index) => `- [ ] long ${index} ⛔ ${dependsOn} 🔁 every month on the last Friday 📅 2026-01-01 🆔 t${index}`,
+			);
+			return { "Big.md": bigLines.join("\n") + "\n", "Long tasks.md": long.join("\n") + "\n" };
+		},
+		"write",
+		{ rights: { add_task: "allow", set_property: "allow" }, ready: "search" },
+	);
 
 	test("add_task on the megabyte note: the task is added, and the journal (written off the event loop) holds the note's text before and after, for undo", async () => {
-		await callOk(client, "add_task", { path: "Big.md", text: "added at the bound" });
-		const text = await fs.readFile(nodePath.join(vault, "Big.md"), "utf8");
+		await callOk(served.client, "add_task", { path: "Big.md", text: "added at the bound" });
+		const text = await fs.readFile(nodePath.join(served.vault, "Big.md"), "utf8");
 		expect(text).toBe(`${bigLines.join("\n")}\n- [ ] added at the bound\n`);
-		const [entry] = running.journal.list(1);
+		const [entry] = served.running.journal.list(1);
 		expect(entry?.tool).toBe("add_task");
 		expect(entry?.changes[0]?.before).toBe(`${bigLines.join("\n")}\n`);
 		expect(entry?.changes[0]?.after).toBe(text);
@@ -338,9 +301,9 @@ describe("a note at the edit bound (a megabyte of task lines with emoji dates) a
 	}, 60_000);
 
 	test("list_tasks lists all 1,200 task lines of 700 characters, each with its whole text, after the note changed", async () => {
-		await callOk(client, "set_property", { path: "Long tasks.md", name: "seen", value: true });
-		await running.host.metadataCache.settled();
-		const value = await callOk<{ tasks: Array<{ line: number; text: string; due?: string }>; total: number }>(client, "list_tasks", {
+		await callOk(served.client, "set_property", { path: "Long tasks.md", name: "seen", value: true });
+		await served.running.host.metadataCache.settled();
+		const value = await callOk<{ tasks: Array<{ line: number; text: string; due?: string }>; total: number }>(served.client, "list_tasks", {
 			path: "Long tasks.md",
 			status: "any",
 			limit: 2,
@@ -381,35 +344,20 @@ function cpuBetweenTurns(): { stop: () => { longestMs: number; totalMs: number }
 
 describe("a note of one table of 40,000 rows", () => {
 	const ROWS = 40_000;
-	let vault: string;
-	let running: RunningService;
-	let client: Client;
 	// Few distinct words: the search index takes the note in quickly, and the table's parse is most of the work.
 	const table = `| a | b | c |\n|---|---|---|\n${Array.from({ length: ROWS }, (_, index) => `|row|[[N${index % 50}]]|#t${index % 7}|`).join("\n")}\n`;
-
-	beforeAll(async () => {
-		vault = await makeVault({ "Table.md": table });
-		const { settings } = settingsWithWriteTokens([]);
-		running = await startService(vault, { levels: ["write"], settings, rights: { write: allowAll() } });
-		await running.host.metadataCache.settled();
-		client = await connectClient(running.url, running.tokens.write ?? "");
-	}, 60_000);
-	afterAll(async () => {
-		await client.close();
-		await running.stop();
-		await removeDir(vault);
-	});
+	const served = servedForBlock(() => ({ "Table.md": table }), "write", { ready: "metadata" });
 
 	test("an append, and the table parsed again after it, let the event loop turn all along; the table keeps every row and link", async () => {
 		// Counted in CPU time, not on the clock: on a busy machine a piece of work takes longer, not more CPU.
 		const turns = cpuBetweenTurns();
-		await callOk(client, "append_to_note", { path: "Table.md", content: "after the table" });
-		await running.host.metadataCache.settled();
+		await callOk(served.client, "append_to_note", { path: "Table.md", content: "after the table" });
+		await served.running.host.metadataCache.settled();
 		const { longestMs, totalMs } = turns.stop();
 
-		expect(await fs.readFile(nodePath.join(vault, "Table.md"), "utf8")).toBe(`${table}\nafter the table\n`);
-		const file = running.host.vault.getFileByPath("Table.md");
-		const cache = file ? running.host.metadataCache.getFileCache(file) : null;
+		expect(await fs.readFile(nodePath.join(served.vault, "Table.md"), "utf8")).toBe(`${table}\nafter the table\n`);
+		const file = served.running.host.vault.getFileByPath("Table.md");
+		const cache = file ? served.running.host.metadataCache.getFileCache(file) : null;
 		expect(cache?.sections?.map((section) => [section.type, section.position.start.line, section.position.end.line])).toEqual([
 			["table", 0, ROWS + 1],
 			["paragraph", ROWS + 3, ROWS + 3],

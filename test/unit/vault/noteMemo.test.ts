@@ -5,18 +5,7 @@ import type { Scope } from "../../../src/vault/scope";
 import { countTags, notesWithTag } from "../../../src/vault/tags";
 import { findTasks } from "../../../src/vault/tasks";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
-
-/** mulberry32: the same seed gives the same edits on every run, so a failure can be replayed. */
-function seeded(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+import { seededRandom } from "../../../bench/syntheticVault";
 
 const FOLDERS = ["", "A/", "B/", "Private/"];
 const TAGS = ["#alpha", "#Alpha/beta", "#gamma", "#project/x", "#project"];
@@ -86,7 +75,7 @@ async function expectKeptEqualsRecomputed(vault: OpenVault, scope: Scope, kept: 
 
 describe("aggregates kept per note", () => {
 	let vault: OpenVault;
-	const random = seeded(24);
+	const random = seededRandom(24);
 	let names: string[] = [];
 
 	beforeAll(async () => {
