@@ -61,7 +61,7 @@ export async function benchBases(size: number, record: (vault: string, metric: s
 				const samples: number[] = [];
 				for (let round = 0; round < ROUNDS; round++) {
 					const started = performance.now();
-					const { vault, files } = baseVault(host, SCOPE);
+					const { vault, files } = await baseVault(host, SCOPE);
 					const self = files[0];
 					if (!self) throw new Error("empty vault");
 					const result = await runBaseQuery(config.value, vault, files, self, { limit: 100, now: Date.now(), pause: () => Promise.resolve() });

@@ -44,7 +44,7 @@ import { OBSIDIAN_HUB_DEV_QUERIES } from "./obsidianHubDevQueries";
 import { OBSIDIAN_HUB_JUDGED_QUERIES } from "./obsidianHubJudgedQueries";
 import { benchProtocolCost, writeTinyVault } from "./protocol";
 import { benchBases } from "./bases";
-import { benchVaultWide } from "./vaultWide";
+import { benchVaultWide, runAsFloodProcess } from "./vaultWide";
 import { benchBigNotes, benchHostileNotes } from "./bigNotes";
 
 const TASKS_DEMO_SOURCE = nodePath.join(fixturesDir(), "vaults/tasks-demo");
@@ -802,10 +802,15 @@ function printRows(benchStarted: number): Record<string, string | number> {
 	return machine;
 }
 
-main().then(
-	() => process.exit(0),
-	(error: unknown) => {
-		console.error(error);
-		process.exit(1);
-	},
-);
+// The vault-wide bench's flooding client runs as a process of this same file, and runs only that.
+void runAsFloodProcess().then((flooded) => {
+	if (flooded) process.exit(0);
+	else
+		void main().then(
+			() => process.exit(0),
+			(error: unknown) => {
+				console.error(error);
+				process.exit(1);
+			},
+		);
+});

@@ -4,6 +4,8 @@
  * first moment of the index build. Rows of one run are compared as ratios.
  */
 import { Agent, request } from "node:http";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { fork } from "node:child_process";
 import { addToken } from "../src/auth/tokenList";
 import { defaultSettings, type VaultMcpSettings } from "../src/config/settings";
 import type { NodeHost } from "../src/headless/NodeHost";
@@ -13,11 +15,29 @@ import { MemoryJournal } from "../test/helpers/memoryJournal";
 /** How long each flood runs, and how many calls the flooding token keeps in flight (its per-token cap). */
 const FLOOD_SECONDS = Number(process.env.BENCH_FLOOD_SECONDS ?? "3");
 const FLOOD_CONCURRENCY = 4;
-/** `BENCH_VAULTWIDE_PARTS=build,flood` picks the parts to run; `BENCH_FLOOD_TOOLS=search_notes,list_tasks` the tools to flood. */
-const PARTS = (process.env.BENCH_VAULTWIDE_PARTS ?? "build,flood").split(",");
+/**
+ * `BENCH_VAULTWIDE_PARTS=build,flood,heavy` picks the parts to run (heavy: one base of every note,
+ * a canvas of many cards, notes of a megabyte created); `BENCH_FLOOD_TOOLS=search_notes,list_tasks` the tools to flood.
+ */
+const PARTS = (process.env.BENCH_VAULTWIDE_PARTS ?? "build,flood,heavy").split(",");
 const FLOOD_TOOLS = process.env.BENCH_FLOOD_TOOLS?.split(",") ?? null;
 /** Light calls timed on an idle server, for the baseline. */
 const BASELINE_CALLS = 200;
+/** Cards on the flooded canvas: the most read_canvas answers. */
+const CANVAS_CARDS = 5_000;
+/** Task lines of each created note: about 1 MB, just under the edit bound. */
+const CREATED_TASK_LINES = 40_000;
+/** The base flooded: every file of the vault, sorted by a formula, so each row is evaluated and compared. */
+const BENCH_BASE = `formulas:
+  f: 'file.name + status'
+views:
+  - type: table
+    name: All
+    order: [file.name, status, created, formula.f]
+    sort:
+      - property: formula.f
+        direction: DESC
+`;
 
 export interface VaultWideRow {
 	metric: string;
@@ -30,6 +50,29 @@ interface Running {
 	port: number;
 	floodToken: string;
 	otherToken: string;
+}
+
+/** A tool flooded: its arguments (`{round}` in a text becomes the call's number), and the part it belongs to. */
+interface FloodedTool {
+	tool: string;
+	args: Record<string, unknown>;
+	part: "flood" | "heavy";
+}
+
+/** What the flooding thread is told: whom to call, with what, for how long. */
+interface FloodOrder {
+	port: number;
+	token: string;
+	tool: string;
+	args: Record<string, unknown>;
+	seconds: number;
+	concurrency: number;
+}
+
+/** What it reports back. */
+interface FloodReport {
+	floodCalls: number[];
+	errors: number;
 }
 
 function percentile(samples: readonly number[], fraction: number): number {
@@ -67,10 +110,20 @@ export function call(port: number, token: string, name: string, args: Record<str
 	});
 }
 
-/** Starts the server with two read tokens and no rate limit (the flood is harsher than any budget allows). */
+/**
+ * Starts the server with no rate limit (the flood is harsher than any budget allows): a flooding
+ * token that reads and may create notes without asking, and a read token.
+ */
 async function start(host: NodeHost): Promise<Running> {
-	let settings: VaultMcpSettings = { ...defaultSettings(), serverEnabled: true, port: 0, rateLimitPerMinute: 10_000_000 };
-	const flood = addToken(settings, "bench-flood", "read");
+	let settings: VaultMcpSettings = {
+		...defaultSettings(),
+		serverEnabled: true,
+		port: 0,
+		rateLimitPerMinute: 10_000_000,
+		writeEnabled: true,
+		writeDisclosureAccepted: true,
+	};
+	const flood = addToken(settings, "bench-flood", "write", { create_note: "allow" });
 	if ("error" in flood) throw new Error(flood.error);
 	const other = addToken(flood.settings, "bench-other", "read");
 	if ("error" in other) throw new Error(other.error);
@@ -146,31 +199,101 @@ async function timeOtherCalls(running: Running, notePath: string, until: () => b
 	return samples;
 }
 
-/** One token keeps FLOOD_CONCURRENCY calls of a tool in flight for FLOOD_SECONDS while the other token's light calls are timed. */
-async function flood(
-	running: Running,
-	tool: string,
-	args: Record<string, unknown>,
-	notePath: string,
-): Promise<{ other: number[]; floodCalls: number[]; errors: number }> {
-	const endAt = performance.now() + FLOOD_SECONDS * 1000;
+/**
+ * The most CPU this process used between two ticks of a 1 ms timer, until `stop()`: the longest
+ * piece of work the event loop ran, counted in CPU time, so a busy machine taking the core away
+ * mid-piece does not lengthen it (the wall-time hold does grow with the machine's load).
+ */
+function cpuPieces(): { stop: () => number } {
+	let last = cpuMs();
+	let longest = 0;
+	const timer = setInterval(() => {
+		const now = cpuMs();
+		longest = Math.max(longest, now - last);
+		last = now;
+	}, 1);
+	return {
+		stop: () => {
+			clearInterval(timer);
+			return longest;
+		},
+	};
+}
+
+/** The flooding process's work: `concurrency` calls in flight for `seconds`, each timed. */
+async function floodCalls({ port, token, tool, args, seconds, concurrency }: FloodOrder): Promise<FloodReport> {
+	const endAt = performance.now() + seconds * 1000;
+	const template = JSON.stringify(args);
 	const floodCalls: number[] = [];
 	let errors = 0;
-	const floods = Array.from({ length: FLOOD_CONCURRENCY }, async () => {
-		const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-		while (performance.now() < endAt) {
-			const begin = performance.now();
-			const text = await call(running.port, running.floodToken, tool, args, agent);
-			floodCalls.push(performance.now() - begin);
-			if (text.includes('"isError":true')) errors += 1;
-		}
-		agent.destroy();
+	let round = 0;
+	await Promise.all(
+		Array.from({ length: concurrency }, async () => {
+			const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+			while (performance.now() < endAt) {
+				const begin = performance.now();
+				const numbered = JSON.parse(template.replaceAll("{round}", String(round++))) as Record<string, unknown>;
+				// A call refused by the token's budgets (HTTP 429 for writes) counts as an error; the flood goes on.
+				const text = await call(port, token, tool, numbered, agent).catch(() => '"isError":true');
+				floodCalls.push(performance.now() - begin);
+				if (text.includes('"isError":true')) errors += 1;
+			}
+			agent.destroy();
+		}),
+	);
+	return { floodCalls, errors };
+}
+
+/** Set in the environment of the flooding process (see `flood`). */
+const FLOOD_PROCESS_ENV = "BENCH_FLOOD_PROCESS";
+
+/**
+ * When this file runs as the flooding process (see `flood`): takes its order, floods, reports, and
+ * returns true. The bench's entry calls it first and runs nothing else in that process.
+ */
+export async function runAsFloodProcess(): Promise<boolean> {
+	const send = process.send?.bind(process);
+	if (process.env[FLOOD_PROCESS_ENV] !== "1" || !send) return false;
+	const order = await new Promise<FloodOrder>((resolve) => process.once("message", (message: FloodOrder) => resolve(message)));
+	send("started");
+	const report = await floodCalls(order);
+	await new Promise((resolve) => send(report, undefined, {}, resolve));
+	process.disconnect();
+	return true;
+}
+
+/**
+ * One token keeps FLOOD_CONCURRENCY calls of a tool in flight for FLOOD_SECONDS while the other
+ * token's light calls are timed; also the longest the event loop was held in one piece meanwhile.
+ * The flooding client is a process of its own, as a real client is: making a megabyte request or
+ * reading one answer is not the server's work, and is counted neither in its holds nor its CPU.
+ */
+async function flood(
+	running: Running,
+	{ tool, args }: FloodedTool,
+	notePath: string,
+): Promise<{ other: number[]; floodCalls: number[]; errors: number; holdMs: number; pieceCpuMs: number }> {
+	const histogram = monitorEventLoopDelay({ resolution: 1 });
+	histogram.enable();
+	const pieces = cpuPieces();
+	const child = fork(process.argv[1] ?? "", [], { env: { ...process.env, [FLOOD_PROCESS_ENV]: "1" }, execArgv: [] });
+	let started: () => void = () => undefined;
+	const whenStarted = new Promise<void>((resolve) => (started = resolve));
+	const report = new Promise<FloodReport>((resolve, reject) => {
+		child.on("message", (message: FloodReport | "started") => (message === "started" ? started() : resolve(message)));
+		child.once("error", reject);
+		child.once("exit", (code) => reject(new Error(`the flooding process ended (${code ?? "signal"}) without a report`)));
 	});
+	const floodOrder: FloodOrder = { port: running.port, token: running.floodToken, tool, args, seconds: FLOOD_SECONDS, concurrency: FLOOD_CONCURRENCY };
+	child.send(floodOrder);
+	await Promise.race([whenStarted, report]);
+	const endAt = performance.now() + FLOOD_SECONDS * 1000;
 	// The other client starts once the flood is under way, and stops when it ends.
 	await new Promise((resolve) => setTimeout(resolve, 100));
 	const other = await timeOtherCalls(running, notePath, () => performance.now() >= endAt);
-	await Promise.all(floods);
-	return { other, floodCalls, errors };
+	const { floodCalls, errors } = await report;
+	histogram.disable();
+	return { other, floodCalls, errors, holdMs: histogram.max / 1e6, pieceCpuMs: pieces.stop() };
 }
 
 /** The rows: search from t=0, then a flood of each vault-wide tool against another token's read_note. */
@@ -178,7 +301,7 @@ export async function benchVaultWide(host: NodeHost, searchQueries: readonly str
 	const rows: VaultWideRow[] = [];
 	const row = (metric: string, value: number, unit: string) => rows.push({ metric, value, unit });
 	if (PARTS.includes("build")) await benchBuildWhileSearching(host, searchQueries, row);
-	if (PARTS.includes("flood")) await benchFloods(host, searchQueries, tag, row);
+	if (PARTS.includes("flood") || PARTS.includes("heavy")) await benchFloods(host, searchQueries, tag, row);
 	return rows;
 }
 
@@ -204,7 +327,24 @@ async function benchBuildWhileSearching(
 	row("search during the build p95 (target ≤ 500)", percentile(searching.answers, 0.95), "ms");
 }
 
-/** A flood of each vault-wide tool (or those of BENCH_FLOOD_TOOLS) against another token's read_note. */
+/** The heavy part's files: a base over every file and a canvas of CANVAS_CARDS text cards, each linking a note. */
+async function writeHeavyFiles(host: NodeHost): Promise<void> {
+	const notes = host.vault.getMarkdownFiles();
+	const cards = Array.from({ length: CANVAS_CARDS }, (_, index) => ({
+		id: `card${index}`,
+		type: "text",
+		text: `[[${notes[index % notes.length]?.basename ?? ""}]] card ${index}`,
+		x: (index % 100) * 300,
+		y: Math.floor(index / 100) * 200,
+		width: 250,
+		height: 150,
+	}));
+	await host.vault.create("Bench/All.base", BENCH_BASE);
+	await host.vault.create("Bench/Board.canvas", JSON.stringify({ nodes: cards, edges: [] }));
+	await host.metadataCache.settled();
+}
+
+/** Each flood of the parts picked (and of BENCH_FLOOD_TOOLS, when set) against another token's read_note. */
 async function benchFloods(
 	host: NodeHost,
 	searchQueries: readonly string[],
@@ -227,20 +367,35 @@ async function benchFloods(
 		row(`${tool} first call (every note derived)`, performance.now() - begin, "ms");
 	}
 	agent.destroy();
-	const tools: Array<[string, Record<string, unknown>]> = [
-		["list_tasks", { status: "any", limit: 1000 }],
-		["get_graph_stats", {}],
-		["list_tags", {}],
-		["find_notes_by_tag", { tag, limit: 1000 }],
-		["list_notes", { sort: "modified", limit: 1000 }],
-		["search_notes", { query: searchQueries[0] ?? "garden", limit: 50 }],
+	const all: FloodedTool[] = [
+		{ tool: "list_tasks", args: { status: "any", limit: 1000 }, part: "flood" },
+		{ tool: "get_graph_stats", args: {}, part: "flood" },
+		{ tool: "list_tags", args: {}, part: "flood" },
+		{ tool: "find_notes_by_tag", args: { tag, limit: 1000 }, part: "flood" },
+		{ tool: "list_notes", args: { sort: "modified", limit: 1000 }, part: "flood" },
+		{ tool: "search_notes", args: { query: searchQueries[0] ?? "garden", limit: 50 }, part: "flood" },
+		{ tool: "query_base", args: { path: "Bench/All.base", limit: 1000 }, part: "heavy" },
+		{ tool: "read_canvas", args: { path: "Bench/Board.canvas" }, part: "heavy" },
+		{
+			tool: "create_note",
+			args: { path: "Bench/Made/{round}.md", content: `[[${notePath}]] #made\n${"- [ ] t 📅 2026-01-01\n".repeat(CREATED_TASK_LINES)}` },
+			part: "heavy",
+		},
 	];
-	for (const [tool, args] of tools.filter(([name]) => FLOOD_TOOLS === null || FLOOD_TOOLS.includes(name))) {
-		const result = await flood(running, tool, args, notePath);
-		row(`flood ${tool} ×${FLOOD_CONCURRENCY}: other token p50 (target ≤ 50)`, percentile(result.other, 0.5), "ms");
-		row(`flood ${tool} ×${FLOOD_CONCURRENCY}: other token p99 (target ≤ 250)`, percentile(result.other, 0.99), "ms");
-		row(`flood ${tool} ×${FLOOD_CONCURRENCY}: flood call p50`, percentile(result.floodCalls, 0.5), "ms");
-		row(`flood ${tool} ×${FLOOD_CONCURRENCY}: flood calls / errors`, result.floodCalls.length, `calls, ${result.errors} errors`);
+	const tools = all.filter((flooded) => PARTS.includes(flooded.part) && (FLOOD_TOOLS === null || FLOOD_TOOLS.includes(flooded.tool)));
+	if (tools.some((flooded) => flooded.part === "heavy")) await writeHeavyFiles(host);
+	for (const flooded of tools) {
+		const result = await flood(running, flooded, notePath);
+		const name = `flood ${flooded.tool} ×${FLOOD_CONCURRENCY}`;
+		row(`${name}: other token p50 (target ≤ 50)`, percentile(result.other, 0.5), "ms");
+		row(`${name}: other token p99 (target ≤ 250)`, percentile(result.other, 0.99), "ms");
+		row(`${name}: other token max`, percentile(result.other, 1), "ms");
+		row(`${name}: longest event-loop hold`, result.holdMs, "ms");
+		row(`${name}: longest piece, CPU`, result.pieceCpuMs, "ms");
+		row(`${name}: flood call p50`, percentile(result.floodCalls, 0.5), "ms");
+		row(`${name}: flood calls / errors`, result.floodCalls.length, `calls, ${result.errors} errors`);
+		// The notes a flood created are indexed before the next flood starts, so their work is not counted there.
+		await host.metadataCache.settled();
 	}
 	await running.service.stop();
 }

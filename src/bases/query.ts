@@ -76,7 +76,10 @@ export async function runBaseQuery(
 		const filterErrors: Array<{ path: string; error: string }> = [];
 		let filterErrorsTotal = 0;
 		// In path order, so the rows before sorting and the filter errors listed are the same on every host and file system.
-		const inPathOrder = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+		const inPathOrder = await sortInSlices(files, (a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0), {
+			due: () => true,
+			checkpoint: options.pause,
+		});
 		for (const file of inPathOrder) {
 			await options.pause();
 			budget.spend();

@@ -169,8 +169,6 @@ export const BASES_MAX_REGEX_UNBOUNDED_REPEATS = 1;
 export const BASES_MAX_REGEX_CHOICES = 4;
 /** Rows with an evaluation error in a filter, listed by path in query_base's answer (all are counted). */
 export const BASES_FILTER_ERRORS_LISTED = 20;
-/** A query pauses for other work after running this long (it runs on Obsidian's interface thread). */
-export const BASES_QUERY_SLICE_MS = 40;
 /**
  * One file's filters and cells are evaluated in one piece (an expression cannot be paused): a piece
  * that runs longer ends the query, so a base whose formulas work on megabyte texts cannot hold

@@ -1,7 +1,9 @@
 import { McpServer, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult, type ListToolsResult, type ProtocolEra } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { errorKind, type ActivityLog, type ActivityOutcome, type Logger } from "../activity";
-import { MAX_RESPONSE_BYTES } from "../config/limits";
+import { MAX_RESPONSE_BYTES, VAULT_WIDE_SLICE_MS } from "../config/limits";
+import { answerInSlices } from "./answerJson";
+import { yieldToEventLoop } from "../vault/workBudget";
 import type { ToolContext } from "./context";
 import { SERVER_INSTRUCTIONS } from "./instructions";
 import { registerCompletions } from "./completions";
@@ -289,10 +291,18 @@ async function runTool(ctx: ToolContext, deps: McpServerDeps, tool: ToolDescript
 	const started = performance.now();
 	let outcome: ActivityOutcome = "ok";
 	let result: CallToolResult;
+	// Known when the answer's text was made in slices (a big answer), so it is not made a second time to be counted.
+	let answerBytes: number | null = null;
 	try {
 		const answer = await answerOf(ctx, tool, args, clientGone);
-		if (!answer.ok) outcome = "fixable";
-		result = toCallToolResult(answer);
+		if (!answer.ok) {
+			outcome = "fixable";
+			result = toCallToolResult(answer);
+		} else {
+			const made = await answerInSlices(answer.value, ctx.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS, ctx.callBudget?.pause ?? yieldToEventLoop);
+			result = made.result;
+			answerBytes = made.bytes;
+		}
 	} catch (error) {
 		const fixable = fixableMessageFor(error);
 		if (fixable !== null) {
@@ -313,7 +323,7 @@ async function runTool(ctx: ToolContext, deps: McpServerDeps, tool: ToolDescript
 			};
 		}
 	}
-	let responseBytes = Buffer.byteLength(JSON.stringify(result));
+	let responseBytes = answerBytes ?? Buffer.byteLength(JSON.stringify(result));
 	if (responseBytes > MAX_RESPONSE_BYTES) {
 		outcome = "fixable";
 		result = toCallToolResult(

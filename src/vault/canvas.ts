@@ -1,6 +1,7 @@
 import type { Host } from "../host/Host";
 import type { Canvas, CanvasEdge, CanvasNode } from "../canvas/jsonCanvas";
 import { isPathVisible, type Scope } from "./scope";
+import { runSteps, type Steps } from "../markdown/steps";
 
 /** A canvas node as a tool returns it: a file node also says whether the file it shows exists. */
 export type VisibleCanvasNode = CanvasNode & { exists?: boolean };
@@ -17,8 +18,14 @@ function isUrl(text: string): boolean {
  * A group's background image there is dropped the same way.
  */
 export function visibleCanvas(host: Host, scope: Scope, canvas: Canvas): { nodes: VisibleCanvasNode[]; edges: CanvasEdge[] } {
+	return runSteps(visibleCanvasSteps(host, scope, canvas));
+}
+
+/** `visibleCanvas` as steps, one a node or an edge. */
+export function* visibleCanvasSteps(host: Host, scope: Scope, canvas: Canvas): Steps<{ nodes: VisibleCanvasNode[]; edges: CanvasEdge[] }> {
 	const nodes: VisibleCanvasNode[] = [];
 	for (const node of canvas.nodes) {
+		yield;
 		if (node.type === "file" && node.file !== undefined) {
 			if (!isPathVisible(node.file, scope)) continue;
 			nodes.push({ ...node, exists: host.vault.getFileByPath(node.file) !== null });
@@ -32,5 +39,10 @@ export function visibleCanvas(host: Host, scope: Scope, canvas: Canvas): { nodes
 		nodes.push(node);
 	}
 	const kept = new Set(nodes.map((node) => node.id));
-	return { nodes, edges: canvas.edges.filter((edge) => kept.has(edge.fromNode) && kept.has(edge.toNode)) };
+	const edges: CanvasEdge[] = [];
+	for (const edge of canvas.edges) {
+		yield;
+		if (kept.has(edge.fromNode) && kept.has(edge.toNode)) edges.push(edge);
+	}
+	return { nodes, edges };
 }

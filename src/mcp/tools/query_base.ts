@@ -1,16 +1,12 @@
 import { z } from "zod";
-import { BASES_DEFAULT_ROWS, BASES_MAX_FILE_BYTES, BASES_MAX_ROWS, BASES_QUERY_SLICE_MS } from "../../config/limits";
+import { BASES_DEFAULT_ROWS, BASES_MAX_FILE_BYTES, BASES_MAX_ROWS, VAULT_WIDE_SLICE_MS } from "../../config/limits";
 import { SliceClock } from "../../markdown/steps";
 import { parseBaseFile } from "../../bases/baseFile";
 import { runBaseQuery } from "../../bases/query";
 import { baseVault, findFileWithExtension, readBoundedFile } from "../../vault/bases";
+import { yieldToEventLoop } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
-
-/** One turn of the event loop: other requests (and, in Obsidian, the interface) run between slices of a long query. */
-function nextTurn(): Promise<void> {
-	return new Promise((resolve) => setImmediate(resolve));
-}
 
 export const queryBaseTool = defineTool({
 	name: "query_base",
@@ -52,8 +48,9 @@ export const queryBaseTool = defineTool({
 		if (!text.ok) return fail(text.error);
 		const config = parseBaseFile(text.value);
 		if (!config.ok) return fail(`${found.value.path}: ${config.error}`);
-		const { vault, files, fileFor } = baseVault(ctx.host, ctx.scope);
-		const clock = new SliceClock(BASES_QUERY_SLICE_MS, nextTurn);
+		// Slices as short as every vault-wide call's, taking turns with the others in flight (a slice each per turn).
+		const clock = new SliceClock(ctx.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS, ctx.callBudget?.pause ?? yieldToEventLoop);
+		const { vault, files, fileFor } = await baseVault(ctx.host, ctx.scope, clock);
 		const result = await runBaseQuery(config.value, vault, files, fileFor(found.value), {
 			view: args.view,
 			limit: args.limit,

@@ -1,8 +1,10 @@
 import { z } from "zod";
-import { CANVAS_MAX_FILE_BYTES } from "../../config/limits";
-import { parseCanvas } from "../../canvas/jsonCanvas";
+import { CANVAS_MAX_FILE_BYTES, VAULT_WIDE_SLICE_MS } from "../../config/limits";
+import { parseCanvasSteps } from "../../canvas/jsonCanvas";
+import { SliceClock } from "../../markdown/steps";
 import { findFileWithExtension, readBoundedFile } from "../../vault/bases";
-import { visibleCanvas } from "../../vault/canvas";
+import { visibleCanvasSteps } from "../../vault/canvas";
+import { yieldToEventLoop } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
 
@@ -54,8 +56,10 @@ export const readCanvasTool = defineTool({
 		if (!found.ok) return fail(found.error);
 		const text = await readBoundedFile(ctx.host, found.value, CANVAS_MAX_FILE_BYTES);
 		if (!text.ok) return fail(text.error);
-		const canvas = parseCanvas(text.value);
+		// A card at a time, taking turns with other vault-wide work: a canvas may hold thousands.
+		const clock = new SliceClock(ctx.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS, ctx.callBudget?.pause ?? yieldToEventLoop);
+		const canvas = await clock.run(parseCanvasSteps(text.value));
 		if (!canvas.ok) return fail(`${found.value.path}: ${canvas.error}`);
-		return ok({ path: found.value.path, ...visibleCanvas(ctx.host, ctx.scope, canvas.value) });
+		return ok({ path: found.value.path, ...(await clock.run(visibleCanvasSteps(ctx.host, ctx.scope, canvas.value))) });
 	},
 });

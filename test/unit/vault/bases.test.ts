@@ -42,8 +42,8 @@ describe("bases and canvases in the vault, as this caller may see them", () => {
 		expect(await readBoundedFile(vault.host, file, 4)).toEqual({ ok: false, error: '"Books.base" is 10 bytes; at most 4 are read.' });
 	});
 
-	test("baseVault: visible files as rows; links resolve among visible files only; backlinks from visible notes", () => {
-		const { vault: view, files } = baseVault(vault.host, vault.scope("Private"));
+	test("baseVault: visible files as rows; links resolve among visible files only; backlinks from visible notes", async () => {
+		const { vault: view, files } = await baseVault(vault.host, vault.scope("Private"));
 		expect(files.map((file) => file.path).sort()).toEqual(["Archive/Old.base", "Board.canvas", "Books.base", "Dune.md", "People/Herbert.md"]);
 		const dune = view.file("Dune.md");
 		expect(dune?.properties()).toMatchObject({ author: "[[Herbert]]", tags: ["book"] });
@@ -54,5 +54,19 @@ describe("bases and canvases in the vault, as this caller may see them", () => {
 		expect(view.file("Private/Notes.md")).toBeNull();
 		expect(view.backlinks("Dune.md")).toEqual([]);
 		expect(view.backlinks("People/Herbert.md")).toEqual(["Dune.md"]);
+	});
+
+	test("baseVault makes its rows a file at a time, pausing whenever the query's slice is used up: the same rows, excluded files still out", async () => {
+		let pauses = 0;
+		const clock = {
+			due: () => true,
+			checkpoint: () => {
+				pauses++;
+				return Promise.resolve();
+			},
+		};
+		const { files } = await baseVault(vault.host, vault.scope("Private"), clock);
+		expect(files.map((file) => file.path).sort()).toEqual(["Archive/Old.base", "Board.canvas", "Books.base", "Dune.md", "People/Herbert.md"]);
+		expect(pauses).toBe(vault.host.vault.getFiles().length);
 	});
 });

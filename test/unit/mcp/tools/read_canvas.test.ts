@@ -1,3 +1,5 @@
+import type { ToolContext } from "../../../../src/mcp/context";
+import { readCanvasTool } from "../../../../src/mcp/tools/read_canvas";
 import { openToolVault, type ToolVault } from "../../../helpers/toolVault";
 
 const box = { x: 0, y: 0, width: 1, height: 1 };
@@ -16,6 +18,15 @@ describe("read_canvas", () => {
 					edges: [{ id: "e", fromNode: "a", toNode: "b" }],
 				}),
 				"Broken.canvas": "{",
+				"Wall.canvas": JSON.stringify({
+					nodes: Array.from({ length: 600 }, (_, index) => ({
+						id: `n${index}`,
+						type: "file",
+						file: index % 2 === 0 ? `Private/${index}.md` : "Ideas.md",
+						...box,
+					})),
+					edges: Array.from({ length: 599 }, (_, index) => ({ id: `e${index}`, fromNode: `n${index}`, toNode: `n${index + 1}` })),
+				}),
 				"Ideas.md": "",
 				"Private/Diary.md": "",
 			},
@@ -29,6 +40,28 @@ describe("read_canvas", () => {
 		expect(canvas.nodes.map((node) => node.id)).toEqual(["a", "c"]);
 		expect(canvas.nodes[0]?.exists).toBe(true);
 		expect(canvas.edges).toEqual([]);
+	});
+
+	test("a canvas of hundreds of cards is read a card at a time, giving the host its turn between them; excluded cards and their edges still go", async () => {
+		let pauses = 0;
+		const ctx = {
+			host: tv.vault.host,
+			scope: tv.vault.scope("Private"),
+			callBudget: {
+				pause: () => {
+					pauses++;
+					return Promise.resolve();
+				},
+				sliceMs: 0,
+				callWorkMs: 1_000_000,
+			},
+		} as unknown as ToolContext;
+		const answer = await readCanvasTool.handler(ctx, { path: "Wall.canvas" });
+		expect(answer.ok && answer.value.nodes.map((node) => node.id)).toEqual(Array.from({ length: 300 }, (_, index) => `n${index * 2 + 1}`));
+		expect(answer.ok && answer.value.edges).toEqual([]);
+		// Each card and edge read, then each checked against the caller's scope.
+		expect(pauses).toBeGreaterThanOrEqual(2 * (600 + 599));
+		expect(await tv.ok("read_canvas", { path: "Wall.canvas" })).toEqual(answer.ok && answer.value);
 	});
 
 	test("a canvas that is not JSON Canvas is refused saying why; a note is not a canvas", async () => {

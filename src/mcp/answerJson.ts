@@ -1,0 +1,92 @@
+/**
+ * A tool's answer as JSON text, made in slices. A thousand-row answer (query_base, list_tasks, a
+ * canvas of 5,000 cards) is 0.3–1.2 MB of JSON; made in one piece, and then made again to count its
+ * bytes, it held every other client 30–100 ms per call beside the SDK's own copy.
+ */
+import type { CallToolResult } from "@modelcontextprotocol/server";
+import { SliceClock, type Steps } from "../markdown/steps";
+
+/** Levels of arrays and objects taken apart: deeper values (a row, a card) are each one `JSON.stringify`. */
+const SLICED_LEVELS = 2;
+/**
+ * An answer whose lists hold fewer items in all is made in one piece, without asking for a turn: it
+ * takes well under a slice, and a light call (read_note beside a flood) must not queue behind the
+ * vault-wide calls' slices for it.
+ */
+const ITEMS_MADE_IN_ONE_PIECE = 256;
+
+/** Items in the answer's top-level lists. */
+function listedItems(value: Record<string, unknown>): number {
+	let items = 0;
+	for (const entry of Object.values(value)) if (Array.isArray(entry)) items += entry.length;
+	return items;
+}
+
+/** The JSON text of one value, `JSON.stringify`'s exactly, a step after each array item or object entry of the first levels. */
+function* jsonSteps(value: unknown, levels: number): Steps<string | undefined> {
+	if (levels === 0 || value === null || typeof value !== "object" || typeof (value as { toJSON?: unknown }).toJSON === "function") {
+		return JSON.stringify(value);
+	}
+	const parts: string[] = [];
+	if (Array.isArray(value)) {
+		for (let index = 0; index < value.length; index++) {
+			// As JSON.stringify: what has no JSON (undefined, a function) is null in an array.
+			parts.push((yield* jsonSteps(value[index], levels - 1)) ?? "null");
+			yield;
+		}
+		return `[${parts.join(",")}]`;
+	}
+	for (const [key, entry] of Object.entries(value)) {
+		// …and is left out of an object.
+		const text = yield* jsonSteps(entry, levels - 1);
+		if (text !== undefined) parts.push(`${JSON.stringify(key)}:${text}`);
+		yield;
+	}
+	return `{${parts.join(",")}}`;
+}
+
+/** `JSON.stringify(value)` for a tool's answer (plain data, no cycles), pausing on `clock` between items. */
+export async function stringifyInSlices(value: Record<string, unknown>, clock: SliceClock): Promise<string> {
+	return (await clock.run(jsonSteps(value, SLICED_LEVELS))) ?? "null";
+}
+
+/** Characters a JSON string escapes with one extra byte each (`\"`, `\\`). */
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/**
+ * The bytes of `JSON.stringify({content: [{type: "text", text}], structuredContent})` when `text`
+ * is `JSON.stringify(structuredContent)`, without making it. Such a text holds no control character
+ * and no lone surrogate (JSON.stringify wrote them as escapes), so quoting it again adds only its two
+ * quotes and one backslash before each `"` and `\`.
+ */
+function resultBytes(text: string): number {
+	let escapes = 0;
+	for (let index = 0; index < text.length; index++) {
+		const code = text.charCodeAt(index);
+		if (code === QUOTE || code === BACKSLASH) escapes++;
+	}
+	const textBytes = Buffer.byteLength(text);
+	return Buffer.byteLength('{"content":[{"type":"text","text":}],"structuredContent":}') + 2 + textBytes + escapes + textBytes;
+}
+
+/**
+ * A successful answer as MCP clients get it (`structuredContent`, and the same as compact JSON
+ * text), with its size in bytes as JSON; made in slices of `sliceMs`, pausing on `pause`.
+ */
+export async function answerInSlices(
+	value: Record<string, unknown>,
+	sliceMs: number,
+	pause: () => Promise<void>,
+): Promise<{ result: CallToolResult; bytes: number }> {
+	if (listedItems(value) < ITEMS_MADE_IN_ONE_PIECE) {
+		const text = JSON.stringify(value);
+		return { result: { content: [{ type: "text", text }], structuredContent: value }, bytes: resultBytes(text) };
+	}
+	const clock = new SliceClock(sliceMs, pause);
+	const text = await stringifyInSlices(value, clock);
+	const bytes = resultBytes(text);
+	// The SDK then checks the answer against the tool's schema and the transport writes it as JSON, in one piece: start that on a fresh slice.
+	await clock.checkpoint();
+	return { result: { content: [{ type: "text", text }], structuredContent: value }, bytes };
+}
