@@ -45,7 +45,7 @@ import { ENGLISH_PARTICLES } from "./stopWords";
 import { unionScratch } from "./unions";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor, type Stemmer } from "./stemmers";
 
-export type { PreparedDocument } from "./postings";
+export type { CommitPlan } from "./postings";
 
 /**
  * The search engine: an inverted index whose postings carry each note's term frequency, with
