@@ -123,10 +123,33 @@ export class TermDictionary {
 	/** One round of `sortedViewSteps`: the first sort of every token, or the merge of the tokens added since. */
 	private *sortSteps(): Generator<void, void, void> {
 		// Tokens added while this runs wait in notYetSorted: the view it makes leaves them out.
-		const added = this.sorted ? this.notYetSorted : [...this.ids.keys()];
-		this.notYetSorted = [];
+		const added = this.sorted ? this.notYetSorted : yield* this.tokensSteps();
+		if (this.sorted) this.notYetSorted = [];
 		const sortedAdded = yield* sortTokensSteps(added);
-		this.sorted = this.sorted ? yield* mergeSteps(this.sorted, sortedAdded) : sortedAdded;
+		if (!this.sorted) {
+			this.sorted = sortedAdded;
+			return;
+		}
+		// The view and the new tokens as two sorted runs of one array, merged.
+		const runs = this.sorted.concat(sortedAdded);
+		const merged = new Array<string>(runs.length);
+		yield* mergeSteps(runs, 0, this.sorted.length, runs.length, merged);
+		this.sorted = merged;
+	}
+
+	/**
+	 * Every token there is now, in steps: the map keeps insertion order and never loses a token, so
+	 * its first `size` keys are exactly these, whatever is added meanwhile (into notYetSorted).
+	 */
+	private *tokensSteps(): Generator<void, string[], void> {
+		const tokens = new Array<string>(this.ids.size);
+		this.notYetSorted = [];
+		const keys = this.ids.keys();
+		for (let index = 0; index < tokens.length; index++) {
+			tokens[index] = keys.next().value as string;
+			if ((index + 1) % SORT_STEP_TOKENS === 0) yield;
+		}
+		return tokens;
 	}
 
 	/** Every token, sorted: built on the first call (in one piece, unless a search built it in steps), then brought up to date with the tokens added since. */
@@ -140,47 +163,53 @@ export class TermDictionary {
 	}
 }
 
-/** Distinct tokens sorted (the order of `<`, as `sort()` and lowerBound use), in steps: runs of SORT_STEP_TOKENS sorted, then merged two by two. */
-function* sortTokensSteps(tokens: readonly string[]): Generator<void, string[], void> {
-	let runs: string[][] = [];
+/**
+ * Distinct tokens sorted in place (the order of `<`, as `sort()` and lowerBound use), in steps:
+ * runs of SORT_STEP_TOKENS sorted, then merged two by two between it and one more array, as
+ * sortInSlices does (src/vault/workBudget.ts). Returns whichever of the two holds the result.
+ */
+function* sortTokensSteps(tokens: string[]): Generator<void, string[], void> {
 	for (let start = 0; start < tokens.length; start += SORT_STEP_TOKENS) {
-		runs.push(tokens.slice(start, start + SORT_STEP_TOKENS).sort());
+		const run = tokens.slice(start, start + SORT_STEP_TOKENS).sort();
+		copyRun(run, tokens, start);
 		yield;
 	}
-	while (runs.length > 1) {
-		const merged: string[][] = [];
-		for (let index = 0; index < runs.length; index += 2) {
-			const second = runs[index + 1];
-			merged.push(second ? yield* mergeSteps(runs[index] as string[], second) : (runs[index] as string[]));
-		}
-		runs = merged;
+	let from = tokens;
+	let into = new Array<string>(tokens.length);
+	for (let width = SORT_STEP_TOKENS; width < from.length; width *= 2) {
+		for (let start = 0; start < from.length; start += 2 * width)
+			yield* mergeSteps(from, start, Math.min(start + width, from.length), Math.min(start + 2 * width, from.length), into);
+		[from, into] = [into, from];
 	}
-	return runs[0] ?? [];
+	return from;
 }
 
-/** `mergeSorted` in steps of SORT_STEP_TOKENS tokens. */
-function* mergeSteps(a: readonly string[], b: readonly string[]): Generator<void, string[], void> {
-	const merged = new Array<string>(a.length + b.length);
-	const at = { a: 0, b: 0, out: 0 };
-	while (at.out < merged.length) {
-		mergeSorted(a, b, merged, at, Math.min(merged.length, at.out + SORT_STEP_TOKENS));
-		if (at.out < merged.length) yield;
+/** Copies `run` into `into` from `at` on. */
+function copyRun(run: readonly string[], into: string[], at: number): void {
+	for (let index = 0; index < run.length; index++) into[at + index] = run[index] as string;
+}
+
+/** Merges the sorted runs `runs[start, middle)` and `runs[middle, end)` into `into[start, end)`, in steps of SORT_STEP_TOKENS tokens. */
+function* mergeSteps(runs: readonly string[], start: number, middle: number, end: number, into: string[]): Generator<void, void, void> {
+	const at = { left: start, right: middle, out: start };
+	while (at.out < end) {
+		mergeRuns(runs, middle, end, into, at, Math.min(end, at.out + SORT_STEP_TOKENS));
+		if (at.out < end) yield;
 	}
-	return merged;
 }
 
 /**
- * Merges two sorted arrays of distinct tokens (the order of `<`, as `sort()` and lowerBound use)
- * into `merged` from `at` on, up to `end`, moving `at`. A plain function, not a generator's own
- * loop: V8 runs a loop inside a generator several times slower.
+ * Merges on from `at` (moved) two sorted runs of distinct tokens, `runs[at.left, middle)` and
+ * `runs[at.right, end)`, into `into` up to `stop`. A plain function, not a generator's own loop:
+ * V8 runs a loop inside a generator several times slower.
  */
-function mergeSorted(a: readonly string[], b: readonly string[], merged: string[], at: { a: number; b: number; out: number }, end: number): void {
-	let { a: i, b: j } = at;
-	for (let out = at.out; out < end; out++)
-		merged[out] = j >= b.length || (i < a.length && (a[i] as string) < (b[j] as string)) ? (a[i++] as string) : (b[j++] as string);
-	at.a = i;
-	at.b = j;
-	at.out = end;
+function mergeRuns(runs: readonly string[], middle: number, end: number, into: string[], at: { left: number; right: number; out: number }, stop: number): void {
+	let { left, right } = at;
+	for (let out = at.out; out < stop; out++)
+		into[out] = right >= end || (left < middle && (runs[left] as string) < (runs[right] as string)) ? (runs[left++] as string) : (runs[right++] as string);
+	at.left = left;
+	at.right = right;
+	at.out = stop;
 }
 
 /** The first index in a sorted array whose value is not below `value`. */
