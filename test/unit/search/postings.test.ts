@@ -329,6 +329,31 @@ describe("PostingsIndex: a commit in steps (planCommit, then install)", () => {
 		expect(found(index, index.resolveWhole([word(1)]), ["A.md", "B.md", "C.md", "Big.md"])).toEqual(["A.md", "B.md", "Big.md", "C.md"]);
 	});
 
+	test("a note removed and another added while a big note's lists are being copied: the commit is planned again, nothing of the removed note stays", () => {
+		const setUp = () => {
+			const index = new PostingsIndex(null);
+			// The shared word's list is full (two notes): the big note's commit copies it first, then 20,000 new words' lists.
+			index.add("A.md", "note", 1, word(1), []);
+			index.add("B.md", "note", 1, word(1), []);
+			const body = [word(1), ...Array.from({ length: 20_000 }, (_, n) => word(100 + n))].join(" ");
+			return { index, steps: index.planCommit(run(index.prepare("Big.md", "note", 1, body, []))) };
+		};
+		let total = 0;
+		for (const dry = setUp().steps; !dry.next().done;) total++;
+		const { index, steps } = setUp();
+		let pauses = 0;
+		let next = steps.next();
+		for (; !next.done; next = steps.next()) {
+			// At the last pause, the shared word's list is copied already: the same length again, other notes.
+			if (++pauses === total) {
+				index.remove("A.md");
+				index.add("C.md", "note", 1, word(1), []);
+			}
+		}
+		index.install(next.value);
+		expect(found(index, index.resolveWhole([word(1)]), ["A.md", "B.md", "C.md", "Big.md"])).toEqual(["B.md", "Big.md", "C.md"]);
+	});
+
 	test("whatever other notes are added, replaced or removed, or the index compacted, between its steps, the index is the one built in one piece", () => {
 		const WORD_COUNT = 700;
 		const words = Array.from({ length: WORD_COUNT }, (_, n) => word(n));
