@@ -45,7 +45,7 @@ import { ENGLISH_PARTICLES } from "./stopWords";
 import { unionScratch } from "./unions";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor, type Stemmer } from "./stemmers";
 
-export type { PreparedDocument } from "./postings";
+export type { CommitPlan } from "./postings";
 
 /**
  * The search engine: an inverted index whose postings carry each note's term frequency, with
@@ -216,6 +216,8 @@ export class SearchEngine {
 		const corpusSize = accepted ? accepted.count : this.index.size;
 		const totalLength = accepted ? accepted.totalLength : this.index.totalBodyLength;
 		if (query.required.length === 0) return { total: 0, hits: [], stem: null };
+		// Word forms and prefixes are looked up in the dictionary's sorted view: the first lookup after a start sorts every word, in steps here.
+		if (pause && (await this.stepped(this.index.dictionary.sortedViewSteps(), pause, generation)) === undefined) return null;
 		// A word typed twice counts once, in the score and in how much of a title the query covers.
 		const firstSight = onceEach();
 		const terms = query.required.filter(firstSight);

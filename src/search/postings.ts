@@ -162,6 +162,88 @@ const COMPACT_STEP_MASK = 4095;
 const ACCEPT_STEP_MASK = 4095;
 
 /**
+ * Fewest lists a commit must move or make (lists with no room for the note's posting) for it to
+ * put them all in one new buffer, made in steps (`planCommit`): two typed arrays a list, as
+ * before, cost about 4.5 µs each with their garbage, and a note of 40,000 new words held the
+ * server 120–260 ms. Fewer are grown one by one at once.
+ */
+const COMMIT_BLOCK_MIN_LISTS = 256;
+
+/** Lists planned, or postings copied into a commit's buffer, between two chances to pause (a commit's step is about a millisecond). */
+const COMMIT_STEP_POSTINGS = 16_384;
+
+const NO_IDS = new Uint32Array(0);
+
+/**
+ * A prepared note's postings, worked out in steps with room made for the lists that must grow
+ * (`planCommit`): `install` makes it the index's version of the note in one short piece. Nothing
+ * in the index changes until then, so searches meanwhile see the old version whole.
+ */
+export interface CommitPlan {
+	readonly prepared: PreparedDocument;
+	/** The note's terms and its postings' values (packValue) in them. */
+	readonly ids: Uint32Array;
+	readonly values: Uint32Array;
+	/** What the plan was made against: a change that removed a note since, or replaced this one, means planning again. */
+	readonly generation: number;
+	/** The slot of the version it replaces (-1: none), and that version's terms (what `install` takes it out of). */
+	readonly oldSlot: number;
+	readonly oldTerms: Uint32Array;
+	/**
+	 * The lists with no room left, copied into one new buffer (a list holding the old version's
+	 * posting always has room for the new one where it is, so none is copied with it):
+	 * list `i` at `blockAt[i]`, `blockRoom[i]` slots then as many values (0: not moved). Null when
+	 * fewer than COMMIT_BLOCK_MIN_LISTS had to move.
+	 */
+	readonly block: Uint32Array | null;
+	readonly blockAt: Uint32Array;
+	readonly blockRoom: Uint32Array;
+	/** The length and own list each list had when the plan measured it: a moved list appended to since is grown at install instead. */
+	readonly sourceLength: Uint32Array;
+	readonly sourceOwn: ReadonlyArray<Postings | undefined>;
+}
+
+/** Copies `length` postings (slots from `slotsAt` of `slots`, values from `valuesAt` of `values`) into `block`'s list at `at` of `room`. */
+function copyPostings(
+	slots: Uint32Array,
+	slotsAt: number,
+	values: Uint32Array,
+	valuesAt: number,
+	length: number,
+	block: Uint32Array,
+	at: number,
+	room: number,
+): void {
+	// A loop, not `set` on views: two views a list are two objects, for each of 40,000 lists.
+	for (let index = 0; index < length; index++) {
+		block[at + index] = slots[slotsAt + index] as number;
+		block[at + room + index] = values[valuesAt + index] as number;
+	}
+}
+
+/** Counts `body[from, to)` into `counts` (up to BODY_COUNT), noting in `touched` each id met for the first time. */
+function countBody(body: Uint32Array, from: number, to: number, counts: Uint32Array, touched: number[]): void {
+	for (let index = from; index < to; index++) {
+		const id = body[index] as number;
+		const value = counts[id] as number;
+		if (value === 0) touched.push(id);
+		if (value < BODY_COUNT) counts[id] = value + 1;
+	}
+}
+
+/** The first index in `slots[from, to)` (sorted) whose slot is not below `slot`. */
+function lowerSlot(slots: Uint32Array, from: number, to: number, slot: number): number {
+	let low = from;
+	let high = to;
+	while (low < high) {
+		const middle = (low + high) >>> 1;
+		if ((slots[middle] as number) < slot) low = middle + 1;
+		else high = middle;
+	}
+	return low;
+}
+
+/**
  * The inverted index: token ids, each term's postings (the notes holding it, with packed
  * values), and each note's tokens by field. Notes are added and removed here; searches resolve
  * their terms here. Pure: it knows nothing of vaults.
@@ -179,8 +261,11 @@ export class PostingsIndex {
 	 * (a note removed since leaves room). A term with no room there (0, or past these arrays'
 	 * length) has its list in `postings`. Offsets, not a typed array a term: a view costs about 100
 	 * bytes, more than most rare terms' postings; a search makes views of just its terms' lists.
+	 * A large commit since adds a buffer of the lists it moved or made (`install`): offsets count
+	 * on across `arenas`, the n-th starting at `arenaBases[n]`; the first is the build's.
 	 */
-	private arena: Uint32Array = new Uint32Array(0);
+	private arenas: Uint32Array[] = [new Uint32Array(0)];
+	private arenaBases: number[] = [0];
 	private arenaStart: Uint32Array = new Uint32Array(0);
 	private arenaRoom: Uint32Array = new Uint32Array(0);
 	private arenaLength: Uint32Array = new Uint32Array(0);
@@ -303,10 +388,98 @@ export class PostingsIndex {
 		return this.unpacked;
 	}
 
-	/** Adds or replaces a prepared document. */
+	/** Adds or replaces a prepared document, in one piece. */
 	commit(prepared: PreparedDocument): void {
+		this.install(runSteps(this.planCommit(prepared)));
+	}
+
+	/**
+	 * The work of a commit that can pause, in steps (`CommitPlan`): the note's postings, and a new
+	 * buffer with the lists that have no room for them copied in. The index is unchanged: `install`
+	 * then makes the note the index's in one short piece, whatever changed meanwhile.
+	 */
+	*planCommit(prepared: PreparedDocument): Generator<void, CommitPlan, void> {
+		const { ids, values } = yield* this.postingsSteps(prepared);
+		const generation = this.generation;
+		const oldSlot = this.slotOfPath.get(prepared.doc.path) ?? -1;
+		const oldDoc = oldSlot >= 0 ? this.documents[oldSlot] : undefined;
+		const oldTerms = oldDoc ? yield* this.termsSteps(oldDoc) : new Uint32Array(0);
+		const count = ids.length;
+		// Too few terms to move as many lists: each grows at install, as it must.
+		if (count < COMMIT_BLOCK_MIN_LISTS)
+			return {
+				prepared,
+				ids,
+				values,
+				generation,
+				oldSlot,
+				oldTerms,
+				block: null,
+				blockAt: NO_IDS,
+				blockRoom: NO_IDS,
+				sourceLength: NO_IDS,
+				sourceOwn: [],
+			};
+		const sourceLength = new Uint32Array(count);
+		const sourceOwn = new Array<Postings | undefined>(count);
+		const blockRoom = new Uint32Array(count);
+		let moving = 0;
+		let size = 0;
+		for (let from = 0; from < count; from += COMMIT_STEP_POSTINGS) {
+			for (let index = from; index < Math.min(count, from + COMMIT_STEP_POSTINGS); index++) {
+				const id = ids[index] as number;
+				const length = this.lengthOf(id);
+				sourceLength[index] = length;
+				sourceOwn[index] = this.postings[id];
+				// The old version's posting leaves room for the new one.
+				const needed = length + 1 - (oldSlot >= 0 && length > 0 && this.holds(id, oldSlot) ? 1 : 0);
+				if (needed <= this.roomOf(id)) continue;
+				blockRoom[index] = needed;
+				size += needed * 2;
+				moving++;
+			}
+			yield;
+		}
+		if (moving < COMMIT_BLOCK_MIN_LISTS)
+			return { prepared, ids, values, generation, oldSlot, oldTerms, block: null, blockAt: NO_IDS, blockRoom: NO_IDS, sourceLength, sourceOwn };
+		const blockAt = new Uint32Array(count);
+		const block = new Uint32Array(size);
+		let at = 0;
+		let since = 0;
+		for (let index = 0; index < count; index++) {
+			const room = blockRoom[index] as number;
+			if (room === 0) continue;
+			blockAt[index] = at;
+			this.copyInto(ids[index] as number, sourceLength[index] as number, block, at, room);
+			at += room * 2;
+			since += (sourceLength[index] as number) + 1;
+			if (since >= COMMIT_STEP_POSTINGS) {
+				since = 0;
+				yield;
+			}
+		}
+		return { prepared, ids, values, generation, oldSlot, oldTerms, block, blockAt, blockRoom, sourceLength, sourceOwn };
+	}
+
+	/**
+	 * Makes a planned note the index's version of it, in one piece: the old version out, the new
+	 * one's postings in (the moved lists from the plan's buffer). A plan made before a note was
+	 * removed or replaced is made again first, at once.
+	 */
+	install(plan: CommitPlan): void {
+		const { prepared, ids, values, block, blockAt, blockRoom } = plan;
 		const { doc, names } = prepared;
-		this.remove(doc.path);
+		if (plan.generation !== this.generation || (this.slotOfPath.get(doc.path) ?? -1) !== plan.oldSlot) {
+			this.install(runSteps(this.planCommit(prepared)));
+			return;
+		}
+		// A moved list that another note was appended to meanwhile is not taken from the plan: it is grown here.
+		const fromPlan = new Uint8Array(block ? ids.length : 0);
+		for (let index = 0; index < fromPlan.length; index++) {
+			const id = ids[index] as number;
+			if (blockRoom[index] !== 0 && this.postings[id] === plan.sourceOwn[index] && this.lengthOf(id) === plan.sourceLength[index]) fromPlan[index] = 1;
+		}
+		if (plan.oldSlot >= 0) this.removeSlotOf(doc.path, plan.oldSlot, plan.oldTerms);
 		const slot = this.nextSlot++;
 		this.slotOfPath.set(doc.path, slot);
 		this.documents[slot] = doc;
@@ -319,14 +492,49 @@ export class PostingsIndex {
 		this.aliased[slot] = names.aliases.length > 0 ? 1 : 0;
 		this.modifiedTimes[slot] = doc.modified;
 		this.totalBodyLength += doc.bodyLength;
-		const counts = (this.counts = growUint32(this.counts, this.dictionary.size));
+		let base = 0;
+		if (block) {
+			const last = this.arenas.length - 1;
+			base = (this.arenaBases[last] as number) + (this.arenas[last] as Uint32Array).length;
+			this.arenas.push(block);
+			this.arenaBases.push(base);
+			const terms = this.dictionary.size;
+			// The three grow together: the room of a term past their length is 0.
+			this.arenaStart = growUint32(this.arenaStart, terms);
+			this.arenaRoom = growUint32(this.arenaRoom, this.arenaStart.length);
+			this.arenaLength = growUint32(this.arenaLength, this.arenaStart.length);
+		}
+		for (let index = 0; index < ids.length; index++) {
+			const id = ids[index] as number;
+			const value = values[index] as number;
+			if (fromPlan[index] !== 1) {
+				this.append(id, slot, value);
+				continue;
+			}
+			const at = blockAt[index] as number;
+			const room = blockRoom[index] as number;
+			const length = plan.sourceLength[index] as number;
+			(block as Uint32Array)[at + length] = slot;
+			(block as Uint32Array)[at + room + length] = value;
+			// (Only where one is: writing past the array's end would leave holes, and a slow array.)
+			if (this.postings[id]) this.postings[id] = undefined;
+			this.arenaStart[id] = base + at;
+			this.arenaRoom[id] = room;
+			this.arenaLength[id] = length + 1;
+		}
+	}
+
+	/**
+	 * A prepared note's terms and the value of its posting in each (body count, title count and
+	 * flags, packed). A long body is counted in steps, in arrays of its own (`countingScratch`).
+	 */
+	private *postingsSteps(prepared: PreparedDocument): Generator<void, { ids: Uint32Array; values: Uint32Array }, void> {
+		const { doc, names } = prepared;
+		const { counts, body, long } = this.countingScratch(doc);
 		const touched: number[] = [];
-		const body = this.unpackBody(doc);
-		for (let index = 0; index < doc.bodyLength; index++) {
-			const id = body[index] as number;
-			const value = counts[id] as number;
-			if (value === 0) touched.push(id);
-			if (value < BODY_COUNT) counts[id] = value + 1;
+		for (let from = 0; from < doc.bodyLength; from += COMMIT_STEP_POSTINGS) {
+			countBody(body, from, Math.min(doc.bodyLength, from + COMMIT_STEP_POSTINGS), counts, touched);
+			if (long) yield;
 		}
 		// Each word left out was counted once before it (repeatedAddressWords): at least that one stays.
 		for (const id of prepared.uncounted) {
@@ -349,19 +557,134 @@ export class PostingsIndex {
 			if (counts[id] === 0) touched.push(id);
 			counts[id] = ((counts[id] as number) | IN_HEADING) >>> 0;
 		}
-		for (const id of touched) {
-			let list = this.postings[id] ?? this.leaveArena(id);
-			if (!list)
-				this.postings[id] = list = { slots: new Uint32Array(FIRST_POSTINGS_CAPACITY), values: new Uint32Array(FIRST_POSTINGS_CAPACITY), length: 0 };
-			if (list.length === list.slots.length) {
-				list.slots = growUint32(list.slots, list.length + 1);
-				list.values = growUint32(list.values, list.length + 1);
-			}
-			list.slots[list.length] = slot;
-			list.values[list.length] = counts[id] as number;
-			list.length++;
+		const ids = Uint32Array.from(touched);
+		const values = new Uint32Array(ids.length);
+		for (let index = 0; index < ids.length; index++) {
+			const id = ids[index] as number;
+			values[index] = counts[id] as number;
 			counts[id] = 0;
 		}
+		if (long) yield;
+		return { ids, values };
+	}
+
+	/** A note's distinct terms, in its body and its names (in steps for a long body, as `postingsSteps`). */
+	private *termsSteps(doc: IndexedDocument): Generator<void, Uint32Array, void> {
+		const { counts, body, long } = this.countingScratch(doc);
+		const touched: number[] = [];
+		for (let from = 0; from < doc.bodyLength; from += COMMIT_STEP_POSTINGS) {
+			countBody(body, from, Math.min(doc.bodyLength, from + COMMIT_STEP_POSTINGS), counts, touched);
+			if (long) yield;
+		}
+		const names = this.namesOf(doc);
+		for (const field of [names.title, names.headings, ...names.aliases]) {
+			for (const id of field) {
+				if (counts[id] === 0) touched.push(id);
+				counts[id] = 1;
+			}
+		}
+		for (const id of touched) counts[id] = 0;
+		if (long) yield;
+		return Uint32Array.from(touched);
+	}
+
+	/**
+	 * Where a note's tokens are counted: the shared scratch for a short body (counted at once), arrays
+	 * of its own for a long one, counted in steps (another note may be committed, or a phrase read,
+	 * with the shared scratch meanwhile).
+	 */
+	private countingScratch(doc: IndexedDocument): { counts: Uint32Array; body: Uint32Array; long: boolean } {
+		const long = doc.bodyLength > COMMIT_STEP_POSTINGS;
+		if (!long) return { counts: (this.counts = growUint32(this.counts, this.dictionary.size)), body: this.unpackBody(doc), long };
+		const body = new Uint32Array(doc.bodyLength);
+		unpackIds(doc.packed, body, 0, doc.bodyBytes);
+		return { counts: new Uint32Array(this.dictionary.size), body, long };
+	}
+
+	/**
+	 * Appends a posting to a term's list: in place when it has room (in the arena too: a search
+	 * that paused reads its list only up to the length it took), else grown (out of the arena).
+	 */
+	private append(id: number, slot: number, value: number): void {
+		const room = id < this.arenaRoom.length ? (this.arenaRoom[id] as number) : 0;
+		const length = this.arenaLength[id] as number;
+		if (!this.postings[id] && length < room) {
+			const buffer = this.arenaOf(id);
+			const at = this.arenaOffsetOf(id);
+			buffer[at + length] = slot;
+			buffer[at + room + length] = value;
+			this.arenaLength[id] = length + 1;
+			return;
+		}
+		let list = this.postings[id] ?? this.leaveArena(id);
+		if (!list) this.postings[id] = list = { slots: new Uint32Array(FIRST_POSTINGS_CAPACITY), values: new Uint32Array(FIRST_POSTINGS_CAPACITY), length: 0 };
+		if (list.length === list.slots.length) {
+			list.slots = growUint32(list.slots, list.length + 1);
+			list.values = growUint32(list.values, list.length + 1);
+		}
+		list.slots[list.length] = slot;
+		list.values[list.length] = value;
+		list.length++;
+	}
+
+	/** Postings in a term's list now. */
+	private lengthOf(id: number): number {
+		const own = this.postings[id];
+		if (own) return own.length;
+		return id < this.arenaRoom.length && this.arenaRoom[id] !== 0 ? (this.arenaLength[id] as number) : 0;
+	}
+
+	/** Postings a term's list has room for where it is. */
+	private roomOf(id: number): number {
+		const own = this.postings[id];
+		if (own) return own.slots.length;
+		return id < this.arenaRoom.length ? (this.arenaRoom[id] as number) : 0;
+	}
+
+	/** The arena buffer holding a term's list (no object made: a commit asks for 40,000 of them). */
+	private arenaOf(id: number): Uint32Array {
+		return this.arenas[this.arenaIndexOf(id)] as Uint32Array;
+	}
+
+	/** Where a term's list starts in its arena buffer. */
+	private arenaOffsetOf(id: number): number {
+		return (this.arenaStart[id] as number) - (this.arenaBases[this.arenaIndexOf(id)] as number);
+	}
+
+	private arenaIndexOf(id: number): number {
+		const start = this.arenaStart[id] as number;
+		let index = this.arenaBases.length - 1;
+		while (index > 0 && (this.arenaBases[index] as number) > start) index--;
+		return index;
+	}
+
+	/** Whether a term's list holds `slot` (a binary search, no views made). */
+	private holds(id: number, slot: number): boolean {
+		const own = this.postings[id];
+		if (own) {
+			const at = seek(own.slots, own.length, 0, slot);
+			return at < own.length && own.slots[at] === slot;
+		}
+		const buffer = this.arenaOf(id);
+		const at = this.arenaOffsetOf(id);
+		const end = at + (this.arenaLength[id] as number);
+		const found = lowerSlot(buffer, at, end, slot);
+		return found < end && buffer[found] === slot;
+	}
+
+	/**
+	 * Copies the first `length` postings of a term's list into `block` at `at` (room `room`). Notes
+	 * appended since the plan measured the list are left out (install grows such a list instead); a
+	 * plan made before a removal is never installed.
+	 */
+	private copyInto(id: number, length: number, block: Uint32Array, at: number, room: number): void {
+		const own = this.postings[id];
+		if (own) return copyPostings(own.slots, 0, own.values, 0, Math.min(length, own.length), block, at, room);
+		const arenaRoom = id < this.arenaRoom.length ? (this.arenaRoom[id] as number) : 0;
+		if (arenaRoom === 0) return;
+		const buffer = this.arenaOf(id);
+		const from = this.arenaOffsetOf(id);
+		copyPostings(buffer, from, buffer, from + arenaRoom, Math.min(length, this.arenaLength[id] as number), block, at, room);
 	}
 
 	/**
@@ -423,7 +746,8 @@ export class PostingsIndex {
 			}
 		}
 		this.postings.length = 0;
-		this.arena = arena;
+		this.arenas = [arena];
+		this.arenaBases = [0];
 		this.arenaStart = start;
 		this.arenaRoom = room;
 		this.arenaLength = room.slice();
@@ -479,10 +803,11 @@ export class PostingsIndex {
 		if (own) return own;
 		const room = id < this.arenaRoom.length ? (this.arenaRoom[id] as number) : 0;
 		if (room === 0) return undefined;
-		const start = this.arenaStart[id] as number;
+		const buffer = this.arenaOf(id);
+		const at = this.arenaOffsetOf(id);
 		return {
-			slots: this.arena.subarray(start, start + room),
-			values: this.arena.subarray(start + room, start + room * 2),
+			slots: buffer.subarray(at, at + room),
+			values: buffer.subarray(at + room, at + room * 2),
 			length: this.arenaLength[id] as number,
 		};
 	}
@@ -505,32 +830,42 @@ export class PostingsIndex {
 	remove(path: string): void {
 		const slot = this.slotOfPath.get(path);
 		if (slot === undefined) return;
+		const doc = this.documents[slot];
+		this.removeSlotOf(path, slot, doc ? runSteps(this.termsSteps(doc)) : []);
+	}
+
+	/** Takes a note out: its slot, and its postings from the lists of `terms` (its distinct terms). */
+	private removeSlotOf(path: string, slot: number, terms: ArrayLike<number>): void {
 		this.generation++;
 		const doc = this.documents[slot];
 		this.slotOfPath.delete(path);
 		this.documents[slot] = undefined;
 		if (!doc) return;
 		this.totalBodyLength -= doc.bodyLength;
-		const counts = (this.counts = growUint32(this.counts, this.dictionary.size));
-		const touched: number[] = [];
-		const names = this.namesOf(doc);
-		for (const field of [this.unpackBody(doc).subarray(0, doc.bodyLength), names.title, names.headings, ...names.aliases]) {
-			for (const id of field) {
-				if (counts[id] === 0) touched.push(id);
-				counts[id] = 1;
-			}
+		for (let index = 0; index < terms.length; index++) this.removeSlot(terms[index] as number, slot);
+	}
+
+	/** Takes `slot`'s posting out of a term's list, where the list is (no views made: a note of 40,000 words is as many lists). */
+	private removeSlot(id: number, slot: number): void {
+		const own = this.postings[id];
+		if (own) {
+			const at = seek(own.slots, own.length, 0, slot);
+			if (at >= own.length || own.slots[at] !== slot) return;
+			own.slots.copyWithin(at, at + 1, own.length);
+			own.values.copyWithin(at, at + 1, own.length);
+			own.length--;
+			return;
 		}
-		for (const id of touched) {
-			counts[id] = 0;
-			const list = this.listOf(id);
-			if (!list) continue;
-			const at = seek(list.slots, list.length, 0, slot);
-			if (at >= list.length || list.slots[at] !== slot) continue;
-			list.slots.copyWithin(at, at + 1, list.length);
-			list.values.copyWithin(at, at + 1, list.length);
-			list.length--;
-			if (list !== this.postings[id]) this.arenaLength[id] = list.length;
-		}
+		const room = id < this.arenaRoom.length ? (this.arenaRoom[id] as number) : 0;
+		if (room === 0) return;
+		const buffer = this.arenaOf(id);
+		const start = this.arenaOffsetOf(id);
+		const length = this.arenaLength[id] as number;
+		const at = lowerSlot(buffer, start, start + length, slot);
+		if (at >= start + length || buffer[at] !== slot) return;
+		buffer.copyWithin(at, at + 1, start + length);
+		buffer.copyWithin(at + room, at + room + 1, start + room + length);
+		this.arenaLength[id] = length - 1;
 	}
 
 	/**

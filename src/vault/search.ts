@@ -10,7 +10,7 @@ import {
 	SLICED_TOKENIZE_CHARS,
 } from "../config/limits";
 import { runSteps, runStepsInSlices, type Steps } from "../markdown/steps";
-import { SearchEngine, type PreparedDocument, type SearchAnswer, type SearchPause } from "../search/engine";
+import { SearchEngine, type CommitPlan, type SearchAnswer, type SearchPause } from "../search/engine";
 import { workClockMs, type CallBudget } from "./workBudget";
 import { stopWordSet, withStopWords, type ParsedQuery } from "../search/query";
 import { ENGLISH_STOP_WORDS } from "../search/stopWords";
@@ -424,17 +424,20 @@ export class IndexedNoteSearch implements NoteSearch {
 		const version = this.versions.get(file.path) ?? 0;
 		const cache = this.host.metadataCache.getFileCache(file);
 		const prepare = engine.index.prepare(file.path, file.basename, file.stat.mtime, body, headingsOf(this.host, file), aliasesOf(this.host, file));
-		const steps = (function* (): Steps<{ prepared: PreparedDocument; tags: NoteTags }> {
-			return { prepared: yield* prepare, tags: yield* noteTagsInSteps(cache, sharedNoteMemo.strings) };
+		const steps = (function* (): Steps<{ plan: CommitPlan; tags: NoteTags }> {
+			const prepared = yield* prepare;
+			const tags = yield* noteTagsInSteps(cache, sharedNoteMemo.strings);
+			// The index's own work for the note (its postings, room for lists that must grow) in steps too: only `install` is one piece.
+			return { plan: yield* engine.index.planCommit(prepared), tags };
 		})();
-		let work: { prepared: PreparedDocument; tags: NoteTags };
+		let work: { plan: CommitPlan; tags: NoteTags };
 		if (body.length < SLICED_TOKENIZE_CHARS && (cache?.tags?.length ?? 0) < SLICED_TAGS) {
 			work = runSteps(steps);
 		} else {
 			work = await runStepsInSlices(steps, INDEX_BUILD_SLICE_MS, this.yieldToHost);
 			if (this.stopped || engine !== this.engine || (this.versions.get(file.path) ?? 0) !== version) return;
 		}
-		engine.index.commit(work.prepared);
+		engine.index.install(work.plan);
 		// The text is in hand: keep the note's tasks, tags and link counts for the vault-wide tools, so their first call reads nothing.
 		let tags = work.tags;
 		if (cache && text.length < SLICED_TOKENIZE_CHARS) {

@@ -57,3 +57,45 @@ describe("TermDictionary: words and their ids", () => {
 		expect(dictionary.formsOf("meeting")).toEqual([]);
 	});
 });
+
+describe("TermDictionary: the sorted view is built in steps a search can pause between", () => {
+	const words = (count: number, from = 0) => Array.from({ length: count }, (_, index) => `w${((from + index) * 7919) % 1_000_003}`);
+	const prefixed = (all: readonly string[], prefix: string) => all.flatMap((word, id) => (word.startsWith(prefix) ? [id] : [])).sort((a, b) => a - b);
+
+	test("the first sort of 40,000 words pauses between pieces, and words added meanwhile are found by the next lookup", () => {
+		const dictionary = new TermDictionary(null);
+		const first = words(40_000);
+		for (const word of first) dictionary.idOf(word);
+		const later = words(700, 40_000);
+		const steps = dictionary.sortedViewSteps();
+		let pauses = 0;
+		while (steps.next().done !== true) {
+			// New words arrive while the search waits: more than are inserted one by one.
+			if (pauses++ === 2) for (const word of later) dictionary.idOf(word);
+		}
+		// Five runs of 8,192 sorted, then three rounds of merges, each a step per 8,192 words (the count is not a timing).
+		expect(pauses).toBeGreaterThanOrEqual(10);
+		const all = [...first, ...later];
+		for (const prefix of ["w1", "w99", "w5"]) expect(dictionary.withPrefix(prefix).sort((a, b) => a - b)).toEqual(prefixed(all, prefix));
+	});
+
+	test("a lookup without pauses while a sort in steps is under way finishes it, and the view stays exact", () => {
+		const dictionary = new TermDictionary(null);
+		const first = words(20_000);
+		for (const word of first) dictionary.idOf(word);
+		const steps = dictionary.sortedViewSteps();
+		steps.next();
+		steps.next();
+		expect(dictionary.withPrefix("w12").sort((a, b) => a - b)).toEqual(prefixed(first, "w12"));
+		// The search that paused goes on: nothing left to do.
+		expect(steps.next()).toEqual({ done: true, value: true });
+		const later = words(2_000, 20_000);
+		for (const word of later) dictionary.idOf(word);
+		// 2,000 new words: merged in steps, not inserted one by one, and not a new sort of every word.
+		let pauses = 0;
+		for (const next = dictionary.sortedViewSteps(); next.next().done !== true;) pauses++;
+		expect(pauses).toBeGreaterThanOrEqual(2);
+		expect(pauses).toBeLessThan(6);
+		expect(dictionary.withPrefix("w3").sort((a, b) => a - b)).toEqual(prefixed([...first, ...later], "w3"));
+	});
+});

@@ -308,3 +308,146 @@ describe("a phrase counted in a note whose pair sketch may rule it out", () => {
 		);
 	});
 });
+
+describe("PostingsIndex: a commit in steps (planCommit, then install)", () => {
+	/** The n-th made-up word: letters only, two of them first so it is never a stop word or a number. */
+	const word = (n: number) => `zq${String.fromCharCode(...[...n.toString(26)].map((digit) => 97 + parseInt(digit, 26)))}`;
+
+	/** Each word's postings as (path, value), by path: what every search reads from the index. */
+	function postingsByPath(index: PostingsIndex, words: readonly string[], paths: readonly string[]): string[] {
+		const pathOf = new Map(paths.map((path) => [slotOf(index, path), path]));
+		return words.map((text) => {
+			const term = index.resolveWhole([text]);
+			const pairs: string[] = [];
+			for (let at = 0; term && at < term.length; at++) pairs.push(`${pathOf.get(term.slots[at] as number) ?? "?"}=${term.values[at] as number}`);
+			return `${text}: ${pairs.sort().join(" ")}`;
+		});
+	}
+
+	test("a note of 40,000 new words is committed in many steps; searches between them see the old version; then the new one whole", () => {
+		const index = new PostingsIndex(null);
+		index.add("Small.md", "Small", 1, `${word(1)} ${word(2)}`, []);
+		index.compact();
+		const body = Array.from({ length: 40_000 }, (_, n) => word(n)).join(" ");
+		const prepared = run(index.prepare("Big.md", "Big", 2, body, []));
+		const steps = index.planCommit(prepared);
+		let pauses = 0;
+		let next = steps.next();
+		for (; !next.done; next = steps.next()) {
+			pauses++;
+			expect(index.size).toBe(1);
+			expect(index.resolveWhole([word(30_000)])?.length ?? 0).toBe(0);
+			expect(found(index, index.resolveWhole([word(1)]), ["Small.md", "Big.md"])).toEqual(["Small.md"]);
+		}
+		// Counting 40,000 words and planning and copying their lists, 16,384 at a time (a count, not a timing).
+		expect(pauses).toBeGreaterThanOrEqual(6);
+		index.install(next.value);
+		expect(index.size).toBe(2);
+		for (const n of [0, 1, 2, 17_000, 39_999])
+			expect(found(index, index.resolveWhole([word(n)]), ["Small.md", "Big.md"])).toEqual(n === 1 || n === 2 ? ["Big.md", "Small.md"] : ["Big.md"]);
+		// Saved again with one word changed: the lists have room where they are; the old version's postings are gone.
+		index.commit(run(index.prepare("Big.md", "Big", 3, body.replace(word(39_999), word(50_000)), [])));
+		expect(found(index, index.resolveWhole([word(39_999)]), ["Small.md", "Big.md"])).toEqual([]);
+		expect(found(index, index.resolveWhole([word(50_000)]), ["Small.md", "Big.md"])).toEqual(["Big.md"]);
+		expect(index.size).toBe(2);
+	});
+
+	test("a note added while a big note's commit waits is kept in the lists the commit moved", () => {
+		const index = new PostingsIndex(null);
+		// Two notes fill the shared word's list (room for two): the big note's commit moves it.
+		index.add("A.md", "note", 1, word(1), []);
+		index.add("B.md", "note", 1, word(1), []);
+		const steps = index.planCommit(run(index.prepare("Big.md", "note", 1, Array.from({ length: 400 }, (_, n) => word(n)).join(" "), [])));
+		let next = steps.next();
+		let pauses = 0;
+		for (; !next.done; next = steps.next()) if (pauses++ === 0) index.add("C.md", "note", 1, word(1), []);
+		expect(pauses).toBeGreaterThan(0);
+		index.install(next.value);
+		expect(found(index, index.resolveWhole([word(1)]), ["A.md", "B.md", "C.md", "Big.md"])).toEqual(["A.md", "B.md", "Big.md", "C.md"]);
+	});
+
+	test("a note removed and another added while a big note's lists are being copied: the commit is planned again, nothing of the removed note stays", () => {
+		const setUp = () => {
+			const index = new PostingsIndex(null);
+			// The shared word's list is full (two notes): the big note's commit copies it first, then 20,000 new words' lists.
+			index.add("A.md", "note", 1, word(1), []);
+			index.add("B.md", "note", 1, word(1), []);
+			const body = [word(1), ...Array.from({ length: 20_000 }, (_, n) => word(100 + n))].join(" ");
+			return { index, steps: index.planCommit(run(index.prepare("Big.md", "note", 1, body, []))) };
+		};
+		let total = 0;
+		for (const dry = setUp().steps; !dry.next().done;) total++;
+		const { index, steps } = setUp();
+		let pauses = 0;
+		let next = steps.next();
+		for (; !next.done; next = steps.next()) {
+			// At the last pause, the shared word's list is copied already: the same length again, other notes.
+			if (++pauses === total) {
+				index.remove("A.md");
+				index.add("C.md", "note", 1, word(1), []);
+			}
+		}
+		index.install(next.value);
+		expect(found(index, index.resolveWhole([word(1)]), ["A.md", "B.md", "C.md", "Big.md"])).toEqual(["B.md", "Big.md", "C.md"]);
+	});
+
+	test("whatever other notes are added, replaced or removed, or the index compacted, between its steps, the index is the one built in one piece", () => {
+		const WORD_COUNT = 700;
+		const words = Array.from({ length: WORD_COUNT }, (_, n) => word(n));
+		// Small notes share a few words with each other and with every big note: their lists fill up, and grow while a big note's commit waits.
+		const SHARED = 30;
+		const noteText = fc.array(fc.integer({ min: 0, max: SHARED - 1 }), { minLength: 1, maxLength: 12 }).map((ids) => ids.map((n) => words[n]).join(" "));
+		// A big note: enough distinct words that its lists are moved into a buffer of their own.
+		const bigText = fc
+			.integer({ min: 0, max: WORD_COUNT - 1 })
+			.map((start) =>
+				[...words.slice(0, SHARED), ...Array.from({ length: 370 }, (_, n) => words[SHARED + ((start + n * 3) % (WORD_COUNT - SHARED))])].join(" "),
+			);
+		const path = fc.constantFrom("A.md", "B.md", "C.md", "D.md", "E.md", "F.md", "G.md", "Big.md");
+		const change = fc.oneof(
+			fc.record({ kind: fc.constant("add" as const), path, text: noteText }),
+			fc.record({ kind: fc.constant("remove" as const), path }),
+			fc.record({ kind: fc.constant("compact" as const) }),
+		);
+		fc.assert(
+			fc.property(
+				fc.array(fc.record({ path, text: noteText }), { maxLength: 4 }),
+				fc.boolean(),
+				fc.array(fc.record({ text: bigText, during: fc.array(change, { maxLength: 4 }) }), { minLength: 1, maxLength: 3 }),
+				(first, compactFirst, bigCommits) => {
+					const index = new PostingsIndex(null);
+					const notes = new Map<string, string>();
+					const put = (notePath: string, text: string) => {
+						index.add(notePath, "note", 1, text, []);
+						notes.set(notePath, text);
+					};
+					for (const note of first) put(note.path, note.text);
+					if (compactFirst) index.compact();
+					for (const big of bigCommits) {
+						const steps = index.planCommit(run(index.prepare("Big.md", "note", 1, big.text, [])));
+						let next = steps.next();
+						const changes = [...big.during];
+						for (; !next.done; next = steps.next()) {
+							const made = changes.shift();
+							if (made?.kind === "add") put(made.path, made.text);
+							else if (made?.kind === "remove") {
+								index.remove(made.path);
+								notes.delete(made.path);
+							} else if (made?.kind === "compact") index.compact();
+						}
+						// The plan is installed last: its version of the note is the index's.
+						index.install(next.value);
+						notes.set("Big.md", big.text);
+					}
+					const expected = new PostingsIndex(null);
+					for (const [notePath, text] of notes) expected.add(notePath, "note", 1, text, []);
+					const paths = [...notes.keys()];
+					expect(index.size).toBe(expected.size);
+					expect(index.totalBodyLength).toBe(expected.totalBodyLength);
+					expect(postingsByPath(index, words, paths)).toEqual(postingsByPath(expected, words, paths));
+				},
+			),
+			{ numRuns: 80 },
+		);
+	});
+});
