@@ -773,8 +773,8 @@ export class PostingsIndex {
 		} else {
 			const inArena = id < this.arenaRoom.length ? (this.arenaRoom[id] as number) : 0;
 			if (inArena === 0) return at;
-			source = this.arena;
-			slotsFrom = this.arenaStart[id] as number;
+			source = this.arenaOf(id);
+			slotsFrom = this.arenaOffsetOf(id);
 			valuesFrom = slotsFrom + inArena;
 			length = this.arenaLength[id] as number;
 		}
