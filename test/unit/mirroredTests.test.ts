@@ -63,7 +63,9 @@ const PROCESS_CLOCKS = new Set(["cpuUsage", "hrtime", "platform"]);
  * Pure modules without a mirrored test, on purpose. Keep it short; each says why. (A type-only
  * module, only interfaces and type aliases, has no runtime code to test and needs no entry.)
  */
-const EXCEPTIONS: Record<string, string> = {};
+const EXCEPTIONS: Record<string, string> = {
+	"markdown/blockquote.ts": "a markdown-it rule swapped in by blocks.ts; blocks.test.ts checks it against markdown-it's own rule",
+};
 
 const ROOT = findProjectRoot();
 const SRC = nodePath.join(ROOT, "src");

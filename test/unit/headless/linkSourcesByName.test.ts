@@ -1,0 +1,49 @@
+import { askedName, LinkSourcesByName, namesAnsweredBy } from "../../../src/headless/linkSourcesByName";
+
+describe("the names links ask for", () => {
+	test.each([
+		["Plan", "Notes/Home.md", "plan"],
+		["Projects/Sub/Plan", "Home.md", "plan"],
+		["Plan.md", "Home.md", "plan.md"],
+		["./Plan", "A/Home.md", "plan"],
+		["../B/Image.PNG", "A/Home.md", "image.png"],
+		["", "A/Home.md", "home.md"],
+		["../../Out", "A/Home.md", null],
+	])("%s from %s asks for %s", (linkpath, source, name) => {
+		expect(askedName(linkpath, source)).toBe(name);
+	});
+
+	test("a note answers links asking for its name with or without .md; another file only for its name", () => {
+		expect(namesAnsweredBy("Plan.md")).toEqual(["plan.md", "plan"]);
+		expect(namesAnsweredBy("Image.png")).toEqual(["image.png"]);
+	});
+});
+
+describe("LinkSourcesByName", () => {
+	test("lists each source once per file, whatever its links asked; forgets what is deleted", () => {
+		const index = new LinkSourcesByName();
+		index.add("plan", "A.md");
+		index.add("plan", "A.md");
+		index.add("plan.md", "B.md");
+		index.add("plan", "C.md");
+		index.add("other", "A.md");
+		expect(index.sourcesAsking("Plan.md").sort()).toEqual(["A.md", "B.md", "C.md"]);
+		expect(index.sourcesAsking("plan")).toEqual(["A.md", "C.md"]);
+		index.delete("plan", "A.md");
+		index.delete("plan", "Nobody.md");
+		expect(index.sourcesAsking("Plan.md").sort()).toEqual(["B.md", "C.md"]);
+		index.delete("plan", "C.md");
+		index.delete("plan.md", "B.md");
+		expect(index.sourcesAsking("Plan.md")).toEqual([]);
+		expect(index.sourcesAsking("Other")).toEqual(["A.md"]);
+	});
+
+	test("compact keeps every source", () => {
+		const index = new LinkSourcesByName();
+		for (let source = 0; source < 40; source++) index.add("plan", `${source}.md`);
+		index.compact();
+		expect(index.sourcesAsking("plan")).toHaveLength(40);
+		index.add("plan", "new.md");
+		expect(index.sourcesAsking("plan")).toContain("new.md");
+	});
+});
