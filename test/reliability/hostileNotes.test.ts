@@ -31,8 +31,7 @@ async function measured<T>(call: () => Promise<T>): Promise<{ value: T; wallMs: 
 /**
  * A hold this short is no stall, whatever share of a short call it is (other clients' target is
  * 250 ms; the holds these tests were written against were 300 ms to minutes): as calls got faster,
- * "under half the call" failed CI runs at 82 of 160 ms, and get_note_links' first read of 60,000
- * links still holds about 100 ms of a 190 ms call.
+ * "under half the call" failed a CI run at 82 of 160 ms (an add_task, with nothing wrong).
  */
 const HOLD_ALWAYS_FINE_MS = 150;
 
