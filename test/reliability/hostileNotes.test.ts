@@ -400,7 +400,9 @@ describe("a note of one quote 600 deep, then 20,000 lines that continue it", () 
 		]);
 		expect(cache?.links).toHaveLength(LINES);
 		expect(cache?.tags).toHaveLength(LINES);
-		// Before the quote rule was linear: 4.9 of 5.8 s of CPU in one piece; after, 0.1 of 1 s.
-		expect(longestMs).toBeLessThan(totalMs / 5);
+		// Before the quote rule was linear: 4.9 of 5.8 s of CPU in one piece. The linear parse is still
+		// one piece, 50–75 ms of CPU, which is most of a call the other changes have made fast (72 of
+		// 338 ms failed a CI run): under a fifth of the work, or too short to matter.
+		expect(longestMs).toBeLessThan(Math.max(totalMs / 5, HOLD_ALWAYS_FINE_MS));
 	}, 300_000);
 });
