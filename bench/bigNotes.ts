@@ -4,6 +4,7 @@
  * piece (the server's, measured in its own process with `monitorEventLoopDelay`). Inside Obsidian
  * that loop is the interface thread, and another client's request waits behind the longest hold.
  */
+import { benchSettings } from "./benchSettings";
 import { Agent } from "node:http";
 import { promises as fs } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
@@ -11,7 +12,6 @@ import * as os from "node:os";
 import * as nodePath from "node:path";
 import { addToken } from "../src/auth/tokenList";
 import { MAX_EDITED_NOTE_CHARS, MAX_EDITED_NOTE_LINES } from "../src/config/limits";
-import { defaultSettings, type VaultMcpSettings } from "../src/config/settings";
 import { NodeHost } from "../src/headless/NodeHost";
 import { JournalFile } from "../src/journal/JournalFile";
 import { McpService } from "../src/service";
@@ -55,14 +55,7 @@ function bigNoteText(): { text: string; taskLines: Array<{ line: number; text: s
 async function startWriteServer(root: string): Promise<{ host: NodeHost; port: number; token: string; stop: () => Promise<void> }> {
 	const host = await NodeHost.open(root);
 	const journal = JournalFile.forVault(root, ".obsidian");
-	const base: VaultMcpSettings = {
-		...defaultSettings(),
-		serverEnabled: true,
-		port: 0,
-		rateLimitPerMinute: 10_000_000,
-		writeEnabled: true,
-		writeDisclosureAccepted: true,
-	};
+	const base = benchSettings(true);
 	const write = addToken(base, "bench-write", "write");
 	if ("error" in write) throw new Error(write.error);
 	const service = new McpService({ host, serverVersion: "bench", logger: { info: () => undefined, warn: () => undefined, error: () => undefined }, journal });

@@ -2,6 +2,7 @@
  * `npm run bench`: a benchmark, not a test. Prints a table and writes bench/results.json.
  * Timings on a shared machine are noisy: compare rows of one run as ratios, not across runs.
  */
+import { benchSettings } from "./benchSettings";
 import { copyCommittedDemoVault } from "../scripts/committedDemoVault";
 import { MemoryJournal } from "../test/helpers/memoryJournal";
 import { JournalFile } from "../src/journal/JournalFile";
@@ -174,7 +175,7 @@ async function startService(
 	extra: Partial<VaultMcpSettings> = {},
 	journal: WriteJournal = new MemoryJournal(),
 ): Promise<{ service: McpService; port: number; readToken: string; writeToken: string }> {
-	let settings: VaultMcpSettings = { ...defaultSettings(), serverEnabled: true, port: 0, rateLimitPerMinute: 10_000_000, ...extra };
+	let settings: VaultMcpSettings = { ...benchSettings(false), ...extra };
 	const read = addToken(settings, "bench-read", "read");
 	if ("error" in read) throw new Error(read.error);
 	const write = addToken(read.settings, "bench-write", "write");

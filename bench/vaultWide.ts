@@ -3,11 +3,11 @@
  * vault-wide tool while another token's light calls are timed, and a client searches from the
  * first moment of the index build. Rows of one run are compared as ratios.
  */
+import { benchSettings } from "./benchSettings";
 import { Agent, request } from "node:http";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { fork } from "node:child_process";
 import { addToken } from "../src/auth/tokenList";
-import { defaultSettings, type VaultMcpSettings } from "../src/config/settings";
 import type { NodeHost } from "../src/headless/NodeHost";
 import { McpService } from "../src/service";
 import { MemoryJournal } from "../test/helpers/memoryJournal";
@@ -115,14 +115,7 @@ export function call(port: number, token: string, name: string, args: Record<str
  * token that reads and may create notes without asking, and a read token.
  */
 async function start(host: NodeHost): Promise<Running> {
-	let settings: VaultMcpSettings = {
-		...defaultSettings(),
-		serverEnabled: true,
-		port: 0,
-		rateLimitPerMinute: 10_000_000,
-		writeEnabled: true,
-		writeDisclosureAccepted: true,
-	};
+	let settings = benchSettings(true);
 	const flood = addToken(settings, "bench-flood", "write", { create_note: "allow" });
 	if ("error" in flood) throw new Error(flood.error);
 	const other = addToken(flood.settings, "bench-other", "read");
