@@ -1,7 +1,8 @@
 import type { CachedMetadata, EventRef } from "obsidian";
 import type { HostAbstractFile, HostFile, HostMetadataCache, LinkMap } from "../host/Host";
 import { MAX_STARTUP_PARSE_BYTES, METADATA_PARSE_SLICE_MS, RESOLVE_CHECK_INTERVAL } from "../config/limits";
-import { metadataSteps, parseMetadataOnClock } from "../markdown/metadata";
+import { parseMetadataOnClock } from "../markdown/metadata";
+import { canvasLinksSteps } from "../canvas/canvasLinks";
 import { SliceClock, type Steps } from "../markdown/steps";
 import { HostEvents } from "./events";
 import { LinkFileIndex } from "../paths/linkResolution";
@@ -197,7 +198,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 	/** Parses a note's (or canvas's) text into the cache; returns the note's metadata. */
 	private async index(file: HostFile, text: string): Promise<CachedMetadata | null> {
 		if (file.extension === "canvas") {
-			this.canvasLinks.set(file.path, detachStrings(await this.clock.run(canvasLinksSteps(text))));
+			this.canvasLinks.set(file.path, detachStrings(await this.clock.run(canvasLinkListSteps(text))));
 			return null;
 		}
 		const parsed = await parseMetadataOnClock(text, this.clock);
@@ -292,30 +293,9 @@ function isLinkSource(file: HostFile): boolean {
 	return file.extension === "md" || file.extension === "canvas";
 }
 
-/**
- * Links in a canvas: those written in its text cards, and the files its file cards show. A step
- * after each card: a canvas of 25,000 text cards took half a second to read in one piece.
- */
-function* canvasLinksSteps(text: string): Steps<string[]> {
-	let canvas: unknown;
-	try {
-		canvas = JSON.parse(text);
-	} catch {
-		return [];
-	}
-	const nodes = (canvas as { nodes?: unknown }).nodes;
-	if (!Array.isArray(nodes)) return [];
+/** Links in a canvas, in the order of its cards: those written in its text cards, and the files its file cards show. */
+function* canvasLinkListSteps(text: string): Steps<string[]> {
 	const links: string[] = [];
-	for (const node of nodes as Array<{ type?: unknown; text?: unknown; file?: unknown }>) {
-		if (node.type === "text" && typeof node.text === "string") {
-			const cache = yield* metadataSteps(node.text);
-			// One by one: spreading a card's 100,000 links as arguments would overflow the stack.
-			for (const entry of cache.links ?? []) links.push(entry.link);
-			for (const entry of cache.embeds ?? []) links.push(entry.link);
-		} else if (node.type === "file" && typeof node.file === "string") {
-			links.push(node.file);
-		}
-		yield;
-	}
+	yield* canvasLinksSteps(text, (link) => links.push(link));
 	return links;
 }

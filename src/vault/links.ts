@@ -1,9 +1,8 @@
 import type { CachedMetadata, ReferenceCache } from "obsidian";
 import { packedReferencePlaces, type ReferencePlaces } from "../headless/compactMetadata";
 import type { Host, HostFile } from "../host/Host";
-import { parseCanvas } from "../canvas/jsonCanvas";
+import { canvasLinksSteps } from "../canvas/canvasLinks";
 import { linkpathOf } from "../markdown/inline";
-import { parseMetadata } from "../markdown/metadata";
 import { isNoteInScope, isPathVisible, scopeKey, type Scope } from "./scope";
 import { comparePaths, resolveVisibleLink, visibleNotes } from "./notes";
 import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
@@ -186,7 +185,7 @@ interface CanvasLinkTexts {
 /** Each canvas's links, read again only when the canvas changes (its size or time). */
 const canvasLinksRead = new WeakMap<HostFile, { mtime: number; size: number; links: CanvasLinkTexts }>();
 
-/** A canvas's links from its text, reading one card between two looks at `budget`; null when it cannot be read. */
+/** A canvas's links from its text, read as the metadata cache reads them, one card between two looks at `budget`; null when it cannot be read. */
 async function canvasLinkTexts(host: Host, path: string, budget?: CallBudget): Promise<CanvasLinkTexts | null> {
 	const file = host.vault.getFileByPath(path);
 	if (!file) return null;
@@ -199,16 +198,13 @@ async function canvasLinkTexts(host: Host, path: string, budget?: CallBudget): P
 	} catch {
 		return null;
 	}
-	const canvas = parseCanvas(text);
-	if (!canvas.ok) return null;
+	// Not parseCanvas: it refuses a whole canvas for one card of a plugin's own type or an edge to a
+	// deleted card, whose links the metadata cache still counts, so a hidden note took them all away.
 	const links: CanvasLinkTexts = { cardLinks: [], shownFiles: [] };
-	for (const node of canvas.value.nodes) {
-		if (budget?.due()) await budget.checkpoint();
-		if (node.type === "file" && node.file !== undefined) links.shownFiles.push(node.file);
-		if (node.type !== "text" || node.text === undefined) continue;
-		const cache = parseMetadata(node.text);
-		for (const entry of [...(cache.links ?? []), ...(cache.embeds ?? [])]) links.cardLinks.push(entry.link);
-	}
+	await runStepsOnBudget(
+		canvasLinksSteps(text, (link, shown) => (shown ? links.shownFiles : links.cardLinks).push(link)),
+		budget,
+	);
 	canvasLinksRead.set(file, { mtime, size, links });
 	return links;
 }
@@ -225,14 +221,15 @@ async function visibleCanvasLinkCount(host: Host, scope: Scope, source: string, 
 	if (Object.keys(resolved).every((other) => isPathVisible(other, scope))) return resolved[target] ?? 0;
 	const links = await canvasLinkTexts(host, source, budget);
 	if (!links) return 0;
-	let count = 0;
-	for (const file of links.shownFiles) if (isPathVisible(file, scope) && host.metadataCache.getFirstLinkpathDest(file, source)?.path === target) count++;
-	for (const link of links.cardLinks) {
-		const linkpath = linkpathOf(link);
+	// Where a link leads among the visible files, as over a vault without the hidden ones.
+	const reached = (linkpath: string) => {
 		const first = host.metadataCache.getFirstLinkpathDest(linkpath, source);
-		const reached = first && isPathVisible(first.path, scope) ? first : first ? resolveVisibleLink(host, scope, linkpath, source) : null;
-		if (reached?.path === target) count++;
-	}
+		return first && !isPathVisible(first.path, scope) ? resolveVisibleLink(host, scope, linkpath, source) : first;
+	};
+	let count = 0;
+	// A file card's file is a link too (`Plan.md` reaches `Projects/Plan.md`); one naming a hidden path is dropped, as read_canvas drops it.
+	for (const file of links.shownFiles) if (isPathVisible(file, scope) && reached(file)?.path === target) count++;
+	for (const link of links.cardLinks) if (reached(linkpathOf(link))?.path === target) count++;
 	return count;
 }
 

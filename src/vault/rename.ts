@@ -69,9 +69,12 @@ export async function planRename(host: Host, scope: Scope, file: HostFile, to: s
 	const isUnique = (path: string) => (nameCounts.get(lowerName(nameOf(path))) ?? 0) <= 1;
 	const movedFolder = folderOf(from) !== folderOf(to);
 
-	// The sources linking to the note, and those whose links the whole vault sends to a hidden file of its
-	// name: for this token such a link reaches the note, as over a vault without the hidden file.
-	const names = new Set([lowerName(file.name), lowerName(file.basename)]);
+	// The sources linking to the note, and those whose links the whole vault sends to a hidden file of a
+	// name such a link asks for: for this token it reaches the note, as over a vault without the hidden
+	// file. A link reaching `x.md` asks for `x.md` or `x`, and a file named that plus `.md` answers it too.
+	const name = lowerName(file.name);
+	const asked = name.endsWith(".md") ? [name, name.slice(0, -".md".length)] : [name];
+	const names = new Set(asked.flatMap((askedName) => [askedName, `${askedName}.md`]));
 	const mayReach = (targets: Readonly<Record<string, number>>) => {
 		if ((targets[from] ?? 0) > 0) return true;
 		for (const target in targets) if (names.has(lowerName(nameOf(target))) && !isPathVisible(target, scope)) return true;

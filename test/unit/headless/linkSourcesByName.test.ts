@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { askedName, LinkSourcesByName, namesAnsweredBy } from "../../../src/headless/linkSourcesByName";
 
 describe("the names links ask for", () => {
@@ -45,5 +46,31 @@ describe("LinkSourcesByName", () => {
 		expect(index.sourcesAsking("plan")).toHaveLength(40);
 		index.add("plan", "new.md");
 		expect(index.sourcesAsking("plan")).toContain("new.md");
+	});
+});
+
+describe("LinkSourcesByName beside names asked by many sources", () => {
+	test("as sources are resolved again and go, across the size where a name's sources move into a Set, each name lists exactly the sources asking for it", () => {
+		const names = ["home", "home.md", "plan"];
+		fc.assert(
+			fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 150 }), fc.subarray(names)), { maxLength: 800 }), (operations) => {
+				const index = new LinkSourcesByName();
+				// What each source asks for now, as the metadata cache knows it: all of a source's names are forgotten, then its new ones added in one pass.
+				const asked = new Map<string, string[]>();
+				for (const [source, nowAsked] of operations) {
+					const path = `${source}.md`;
+					for (const name of asked.get(path) ?? []) index.delete(name, path);
+					for (const name of nowAsked) index.add(name, path);
+					asked.set(path, nowAsked);
+				}
+				index.compact();
+				for (const fileName of ["Home.md", "home", "Plan.md"]) {
+					const answered = namesAnsweredBy(fileName);
+					const expected = [...asked].filter(([, nowAsked]) => nowAsked.some((name) => answered.includes(name))).map(([path]) => path);
+					expect(index.sourcesAsking(fileName).sort()).toEqual(expected.sort());
+				}
+			}),
+			{ numRuns: 200 },
+		);
 	});
 });

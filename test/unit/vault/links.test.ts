@@ -151,3 +151,36 @@ describe("a note's links read from the headless cache's packed form", () => {
 		expect(watched?.links).toBe(links);
 	});
 });
+
+describe("a canvas's backlinks beside a hidden note, whatever the canvas's shape", () => {
+	let vault: OpenVault;
+	const card = (id: string, fields: Record<string, unknown>) => ({ id, x: 0, y: 0, width: 10, height: 10, ...fields });
+	beforeAll(async () => {
+		vault = await openVault({
+			"Projects/Sub/Plan.md": "# Plan\n",
+			"Projects/Goal.md": "# Goal\n",
+			// Shorter, so the whole vault's resolution sends `Plan.md` here.
+			"Secret/Plan.md": "# Secret plan\n",
+			"Secret/Hidden.md": "# Hidden\n",
+			// Read by the metadata cache (and Obsidian) as it reads any canvas, though not JSON Canvas 1.0: a card of a plugin's own type, an edge to a card since deleted.
+			"Projects/Loose.canvas": JSON.stringify({
+				nodes: [card("t", { type: "text", text: "[[Goal]] and [[Hidden]]" }), card("p", { type: "excalidraw", file: "Drawing.excalidraw" })],
+				edges: [{ id: "e", fromNode: "t", toNode: "gone" }],
+			}),
+			// A file card naming a note by the end of its path, as a link does.
+			"Projects/Short.canvas": JSON.stringify({ nodes: [card("f", { type: "file", file: "Plan.md" })], edges: [] }),
+		});
+		await vault.host.metadataCache.settled();
+	});
+	afterAll(() => vault.close());
+
+	test("a text card's link counts for the visible note though the canvas is not JSON Canvas 1.0, as over a vault without the hidden note", async () => {
+		expect(vault.host.metadataCache.resolvedLinks["Projects/Loose.canvas"]).toEqual({ "Projects/Goal.md": 1, "Secret/Hidden.md": 1 });
+		expect(await backlinks(vault.host, vault.scope("Secret"), "Projects/Goal.md")).toEqual([{ path: "Projects/Loose.canvas", count: 1 }]);
+	});
+
+	test("a file card naming a visible path counts for the note it reaches among the visible files, as over a vault without the hidden note", async () => {
+		expect(vault.host.metadataCache.resolvedLinks["Projects/Short.canvas"]).toEqual({ "Secret/Plan.md": 1 });
+		expect(await backlinks(vault.host, vault.scope("Secret"), "Projects/Sub/Plan.md")).toEqual([{ path: "Projects/Short.canvas", count: 1 }]);
+	});
+});

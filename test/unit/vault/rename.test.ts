@@ -96,6 +96,26 @@ describe("rename plans", () => {
 		expect(await planned({ ...SCOPE, excludedFolders: ["Secret"] })).toEqual(withoutHidden);
 	});
 
+	test("a link the whole vault sends to a hidden file named as the renamed file plus .md is rewritten as over a vault without it", async () => {
+		const files = { "Projects/Sub/Plan.md": "# Plan\n", "Projects/Sub/pic.png": "png", "Projects/Linker.md": "see [[Plan.md]] and ![[pic.png]]\n" };
+		const planned = async (scope: Scope, path: string, to: string) => {
+			const plan = await planRename(vault.host, scope, file(path), to);
+			return plan.notes.map((note) => [note.path, note.after]);
+		};
+		const plans = (scope: Scope) =>
+			Promise.all([planned(scope, "Projects/Sub/Plan.md", "Projects/Sub/Roadmap.md"), planned(scope, "Projects/Sub/pic.png", "Projects/Sub/photo.png")]);
+		vault = await openVault(files);
+		const withoutHidden = await plans(SCOPE);
+		await vault.close();
+		// Shorter, so the whole vault's resolution sends `[[Plan.md]]` and `![[pic.png]]` there (a link to `x` also reaches `x.md`).
+		vault = await openVault({ ...files, "S/Plan.md.md": "# Secret\n", "S/pic.png.md": "# Secret\n" });
+		expect(withoutHidden).toEqual([
+			[["Projects/Linker.md", "see [[Roadmap.md]] and ![[pic.png]]\n"]],
+			[["Projects/Linker.md", "see [[Plan.md]] and ![[photo.png]]\n"]],
+		]);
+		expect(await plans({ ...SCOPE, excludedFolders: ["S"] })).toEqual(withoutHidden);
+	});
+
 	test("a canvas: its file card and the links in its text cards", async () => {
 		const canvas = JSON.stringify(
 			{
