@@ -156,7 +156,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 	private async onDelete(file: HostAbstractFile): Promise<void> {
 		this.resolver.remove(file.path);
 		const previous = this.caches.get(file.path) ?? null;
-		this.forget(file.path);
+		await this.forget(file.path);
 		if (previous) this.events.trigger("deleted", file, previous);
 		await this.resolveAsking(file.name);
 	}
@@ -167,20 +167,25 @@ export class NodeMetadataCache implements HostMetadataCache {
 		if (file) this.resolver.add(file);
 		const cache = this.caches.get(oldPath);
 		const links = this.canvasLinks.get(oldPath);
-		this.forget(oldPath);
+		// Dropped and set again in one turn: no reader sees the note at neither path.
+		const forgetting = this.forget(oldPath);
 		if (cache) this.caches.set(abstractFile.path, cache);
 		if (links) this.canvasLinks.set(abstractFile.path, links);
+		await forgetting;
 		// Its own links: relative ones and the same-folder preference follow where it now is.
 		if (cache || links) await this.resolveSource(abstractFile.path);
 		await this.resolveAsking(nameOf(oldPath), abstractFile.name);
 	}
 
-	private forget(path: string): void {
-		this.forgetAskedNames(path);
+	/** Drops a source at once; its asked names are forgotten after, pausing (await it before resolving again). */
+	private async forget(path: string): Promise<void> {
+		const resolved = this.resolvedLinks[path];
+		const unresolved = this.unresolvedLinks[path];
 		this.caches.delete(path);
 		this.canvasLinks.delete(path);
 		delete this.resolvedLinks[path];
 		delete this.unresolvedLinks[path];
+		await this.forgetAskedNames(path, resolved, unresolved);
 	}
 
 	/** Reads and parses one note (or canvas); with `announce`, reports `changed` like Obsidian. */
@@ -214,10 +219,15 @@ export class NodeMetadataCache implements HostMetadataCache {
 	 * source goes. The names are read back from where its links led (a link reached a file of the name
 	 * it asked for, or that name plus `.md`) rather than kept twice: that doubled the index's memory.
 	 */
-	private forgetAskedNames(path: string): void {
-		for (const target of Object.keys(this.resolvedLinks[path] ?? {}))
+	private async forgetAskedNames(path: string, resolved: LinkMap[string] | undefined, unresolved: LinkMap[string] | undefined): Promise<void> {
+		let index = 0;
+		// A planted note's 700,000 distinct link paths are read back in runs, pausing like its resolution.
+		for (const target in resolved ?? {}) {
+			if (index++ % RESOLVE_CHECK_INTERVAL === RESOLVE_CHECK_INTERVAL - 1) await this.clock.checkpoint();
 			for (const name of namesAnsweredBy(nameOf(target))) this.linkSources.delete(name, path);
-		for (const linkpath of Object.keys(this.unresolvedLinks[path] ?? {})) {
+		}
+		for (const linkpath in unresolved ?? {}) {
+			if (index++ % RESOLVE_CHECK_INTERVAL === RESOLVE_CHECK_INTERVAL - 1) await this.clock.checkpoint();
 			const name = askedName(linkpath, path);
 			if (name !== null) this.linkSources.delete(name, path);
 		}
@@ -249,7 +259,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 		const lists = this.linkTexts(path);
 		const resolved = lists.some((links) => links.length > 0) ? hashedRecord() : {};
 		const unresolved: Record<string, number> = {};
-		this.forgetAskedNames(path);
+		await this.forgetAskedNames(path, this.resolvedLinks[path], this.unresolvedLinks[path]);
 		let index = 0;
 		for (const links of lists)
 			for (const link of links) {

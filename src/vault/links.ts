@@ -227,9 +227,17 @@ async function visibleCanvasLinkCount(host: Host, scope: Scope, source: string, 
 		return first && !isPathVisible(first.path, scope) ? resolveVisibleLink(host, scope, linkpath, source) : first;
 	};
 	let count = 0;
+	let checked = 0;
 	// A file card's file is a link too (`Plan.md` reaches `Projects/Plan.md`); one naming a hidden path is dropped, as read_canvas drops it.
-	for (const file of links.shownFiles) if (isPathVisible(file, scope) && reached(file)?.path === target) count++;
-	for (const link of links.cardLinks) if (reached(linkpathOf(link))?.path === target) count++;
+	for (const file of links.shownFiles) {
+		if (++checked % LINKS_PER_CLOCK_CHECK === 0 && budget?.due()) await budget.checkpoint();
+		if (isPathVisible(file, scope) && reached(file)?.path === target) count++;
+	}
+	// A planted canvas may hold 150,000 links: resolved again on every backlinks call, they pause like a note's.
+	for (const link of links.cardLinks) {
+		if (++checked % LINKS_PER_CLOCK_CHECK === 0 && budget?.due()) await budget.checkpoint();
+		if (reached(linkpathOf(link))?.path === target) count++;
+	}
 	return count;
 }
 
