@@ -10,6 +10,7 @@ import {
 } from "../markdown/linkRewrite";
 import { linkpathOf } from "../markdown/inline";
 import { linkTextsOf } from "../headless/compactMetadata";
+import { namesAnsweredBy } from "../headless/linkSourcesByName";
 import { metadataSteps, parseMetadata, parseMetadataOnClock } from "../markdown/metadata";
 import { SliceClock } from "../markdown/steps";
 import { INLINE_ITEMS_PAUSE_COUNT, RENAME_PLAN_SLICE_MS } from "../config/limits";
@@ -72,9 +73,7 @@ export async function planRename(host: Host, scope: Scope, file: HostFile, to: s
 	// The sources linking to the note, and those whose links the whole vault sends to a hidden file of a
 	// name such a link asks for: for this token it reaches the note, as over a vault without the hidden
 	// file. A link reaching `x.md` asks for `x.md` or `x`, and a file named that plus `.md` answers it too.
-	const name = lowerName(file.name);
-	const asked = name.endsWith(".md") ? [name, name.slice(0, -".md".length)] : [name];
-	const names = new Set(asked.flatMap((askedName) => [askedName, `${askedName}.md`]));
+	const names = new Set(namesAnsweredBy(file.name).flatMap((askedName) => [askedName, `${askedName}.md`]));
 	const mayReach = (targets: Readonly<Record<string, number>>) => {
 		if ((targets[from] ?? 0) > 0) return true;
 		for (const target in targets) if (names.has(lowerName(nameOf(target))) && !isPathVisible(target, scope)) return true;
