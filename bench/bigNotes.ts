@@ -216,6 +216,9 @@ function hostileNotes(): Record<string, string> {
 		"Hostile/CJK.md": `${"漢字かなカナ한국".repeat(60_000)}\n`,
 		"Hostile/Long word.md": `${"é".repeat(500_000)}\n`,
 		"Hostile/Short lines.md": lines(49_000, (index) => `"${index % 10}"`),
+		// Found by hold29: one word of 500,000 marks of two alternating classes, which ICU's decomposition put in
+		// order in quadratic time when search folded the word (155 s in one piece).
+		"Hostile/Marks.md": `e${"\u0301\u0316".repeat(250_000)}\n`,
 	};
 }
 
