@@ -85,6 +85,19 @@ export class NodeMetadataCache implements HostMetadataCache {
 		return cache;
 	}
 
+	/**
+	 * A cache of one note's (or canvas's) metadata and links, resolved against every file of the
+	 * vault, following nothing: for a command that prints only that note's (a note's links lead
+	 * where they do whatever the other notes hold).
+	 */
+	static async ofOne(vault: NodeVault, file: HostFile): Promise<NodeMetadataCache> {
+		const cache = new NodeMetadataCache(vault);
+		for (const other of vault.getFiles()) cache.resolver.add(other);
+		await cache.index(file, await vault.cachedRead(file));
+		await cache.resolveSource(file.path);
+		return cache;
+	}
+
 	/** A cache that holds no note's metadata and follows nothing: for a command that only writes notes back (see NodeHostOptions.metadata). */
 	static unparsed(vault: NodeVault): NodeMetadataCache {
 		return new NodeMetadataCache(vault);
