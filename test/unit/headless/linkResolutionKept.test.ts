@@ -120,5 +120,13 @@ describe("a note that links 20,000 names", () => {
 		await vault.host.vault.create("T8.md", "new\n");
 		await cache.settled();
 		expect(cache.resolvedLinks["Huge.md"]).toEqual({ "T7.md": 1, "T8.md": 1 });
+		// Its names are still known after resolving it again with the same links: a file going or moving finds it.
+		const created = vault.host.vault.getFileByPath("T7.md");
+		if (created) await vault.host.fileManager.trashFile(created);
+		const moved = vault.host.vault.getFileByPath("T8.md");
+		if (moved) await vault.host.vault.rename(moved, "T9.md");
+		await cache.settled();
+		expect(cache.resolvedLinks["Huge.md"]).toEqual({ "T9.md": 1 });
+		expect(cache.unresolvedLinks["Huge.md"]?.T7).toBe(1);
 	});
 });
