@@ -108,12 +108,18 @@ export class LinkFileIndex<F extends LinkFile & { name: string }> {
 		else this.byName.set(name, [file]);
 	}
 
+	/**
+	 * Forgets the file that was at `path`. A renamed file is the same object, already carrying its new
+	 * path and name (as Obsidian's TFile): the list it leaves is the one of the name at `path`, and it
+	 * is told by identity. Read from the object, `Plan.md` renamed `Plan.md.md` and then deleted stayed
+	 * in the list of `plan.md`, so `[[Plan.md]]` still reached the deleted file.
+	 */
 	remove(path: string): void {
 		const file = this.byPath.get(path.toLowerCase());
 		if (!file) return;
 		this.byPath.delete(path.toLowerCase());
-		const name = file.name.toLowerCase();
-		const rest = (this.byName.get(name) ?? []).filter((candidate) => candidate.path !== path);
+		const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
+		const rest = (this.byName.get(name) ?? []).filter((candidate) => candidate !== file);
 		if (rest.length) this.byName.set(name, rest);
 		else this.byName.delete(name);
 	}
