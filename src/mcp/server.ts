@@ -275,13 +275,41 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 	return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
+/** Thrown at a read call's pause when its token was revoked, or the tool denied, while it paused. */
+class ReadNoLongerAllowed extends Error {}
+
+function noLongerAllowedMessage(tool: ToolDescriptor): string {
+	return `${tool.name} is no longer allowed for this token (its rights or the token changed).`;
+}
+
+/**
+ * The context a read call runs with: its vault-wide work stops at the first pause after its token
+ * is revoked or the tool denied. A long call (list_tasks over a big vault, a search while the index
+ * builds) pauses many times, and it went on to answer with the notes of a token revoked meanwhile.
+ */
+function stoppedWhenWithdrawn(ctx: ToolContext, tool: ToolDescriptor): ToolContext {
+	const budget = ctx.callBudget;
+	if (!budget) return ctx;
+	const pause = async () => {
+		await budget.pause();
+		if (ctx.writes.currentRight(tool) === "deny") throw new ReadNoLongerAllowed(noLongerAllowedMessage(tool));
+	};
+	// The scope is read at each use (a token's folders narrowed meanwhile count), not copied once.
+	return {
+		...ctx,
+		get scope() {
+			return ctx.scope;
+		},
+		callBudget: { ...budget, pause },
+	};
+}
+
 /** A tool's answer: read tools run directly; write tools through the rights, approval and journal. */
 function answerOf(ctx: ToolContext, tool: ToolDescriptor, args: unknown, clientGone: AbortSignal): ReturnType<ToolDescriptor["handler"]> {
 	if (tool.access === "read") {
 		// Rights are read again right before the call runs: a revocation or Deny since the request came (a held batch) wins.
-		if (ctx.writes.currentRight(tool) === "deny")
-			return Promise.resolve(fail(`${tool.name} is no longer allowed for this token (its rights or the token changed).`));
-		return tool.handler(ctx, args as Parameters<typeof tool.handler>[1]);
+		if (ctx.writes.currentRight(tool) === "deny") return Promise.resolve(fail(noLongerAllowedMessage(tool)));
+		return tool.handler(stoppedWhenWithdrawn(ctx, tool), args as Parameters<typeof tool.handler>[1]);
 	}
 	const { expected_hash: expectedHash, ...toolArgs } = args as { expected_hash?: string };
 	return runWriteCall(ctx, tool, toolArgs, effectiveRight(ctx.grant.token, tool, ctx.grant.canWrite), expectedHash, clientGone);
@@ -303,8 +331,12 @@ async function runTool(ctx: ToolContext, deps: McpServerDeps, tool: ToolDescript
 			result = made.result;
 			answerBytes = made.bytes;
 		}
+		// Read once more as the answer leaves: a call that worked or waited since its last pause says nothing to a token revoked meanwhile.
+		if (tool.access === "read" && ctx.writes.currentRight(tool) === "deny") throw new ReadNoLongerAllowed(noLongerAllowedMessage(tool));
 	} catch (error) {
-		const fixable = fixableMessageFor(error);
+		// The answer made, if any, is not the one sent.
+		answerBytes = null;
+		const fixable = error instanceof ReadNoLongerAllowed ? error.message : fixableMessageFor(error);
 		if (fixable !== null) {
 			outcome = "fixable";
 			result = toCallToolResult(fail(fixable));
