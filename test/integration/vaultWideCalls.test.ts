@@ -1,5 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { addToken, revokeToken, setTokenRights } from "../../src/auth/tokenList";
+import { addToken, revokeToken, setTokenFolders, setTokenRights } from "../../src/auth/tokenList";
 import { defaultSettings, type VaultMcpSettings } from "../../src/config/settings";
 import { NodeHost } from "../../src/headless/NodeHost";
 import type { Host, HostFile, HostVault } from "../../src/host/Host";
@@ -168,6 +168,48 @@ describe("vault-wide calls beside other clients, over HTTP", () => {
 			for (const answer of answers) {
 				expect(answer.isError).toBe(true);
 				expect(JSON.stringify(answer)).toMatch(/no longer allowed for this token/u);
+				expect(JSON.stringify(answer)).not.toMatch(/Note \d/u);
+			}
+		} finally {
+			turns.open();
+			for (const client of clients) await client.close();
+			await running.service.stop();
+			await running.host.close();
+		}
+	});
+
+	test("a token whose folders are narrowed while its vault-wide call waits between slices is told nothing from outside them", async () => {
+		const turns = new Gate();
+		turns.open();
+		let pauses = 0;
+		const running = await start(root, {
+			yieldToHost: () => (pauses++, turns.wait()).then(() => new Promise((resolve) => setImmediate(resolve))),
+			callBudget: { sliceMs: 0 },
+		});
+		const clients: Client[] = [];
+		try {
+			await running.service.search?.whenReady();
+			const flooder = await connectClient(running.url, running.tokens[0]);
+			clients.push(flooder);
+			const narrowed = setTokenFolders(running.settings, "flooder", ["Projects"]);
+			if ("error" in narrowed) throw new Error(narrowed.error);
+			for (const [tool, args] of [
+				["list_tasks", { status: "any" }],
+				["get_graph_stats", {}],
+				["list_tags", {}],
+				["find_notes_by_tag", { tag: "topic" }],
+			] as const) {
+				await running.service.apply(running.settings);
+				turns.close();
+				const pausedBefore = pauses;
+				const call = flooder.callTool({ name: tool, arguments: args });
+				// The call has begun and waits between two slices.
+				while (pauses === pausedBefore) await new Promise((resolve) => setTimeout(resolve, 10));
+				await running.service.apply(narrowed.settings);
+				turns.open();
+				const answer = await call;
+				expect(answer.isError).toBe(true);
+				expect(JSON.stringify(answer)).toMatch(/folders this token may see changed/u);
 				expect(JSON.stringify(answer)).not.toMatch(/Note \d/u);
 			}
 		} finally {
