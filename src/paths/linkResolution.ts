@@ -128,8 +128,10 @@ export class LinkFileIndex<F extends LinkFile & { name: string }> {
 	}
 
 	/**
-	 * Forgets the file added at `path`. Its name is read from `path`, not from the file: a host
-	 * renames the file object it handed out in place, so by now it may carry its new name.
+	 * Forgets the file that was at `path`. A renamed file is the same object, already carrying its new
+	 * path and name (as Obsidian's TFile): the list it leaves is the one of the name at `path`, and it
+	 * is told by identity. Read from the object, `Plan.md` renamed `Plan.md.md` and then deleted stayed
+	 * in the list of `plan.md`, so `[[Plan.md]]` still reached the deleted file.
 	 */
 	remove(path: string): void {
 		const file = this.byPath.get(path);
