@@ -147,3 +147,19 @@ export function fastifyDocsVaultDir(projectRoot: string = findProjectRoot()): st
 		);
 	return dir;
 }
+
+/** Where `npm test`'s pretest installs undici, whose documentation is the third held-out judged vault. */
+const UNDICI_DOCS_VAULT = ["test", "unseen-vaults", "node_modules", "undici", "docs", "docs"];
+
+/**
+ * Undici's documentation (42 Markdown pages), the vault of the third held-out judged queries,
+ * installed from the npm registry by scripts/test-tools.mjs; throws a one-line hint when missing.
+ */
+export function undiciDocsVaultDir(projectRoot: string = findProjectRoot()): string {
+	const dir = nodePath.join(projectRoot, ...UNDICI_DOCS_VAULT);
+	if (!existsSync(nodePath.join(dir, "api", "MockAgent.md")))
+		throw new Error(
+			'The undici-docs vault of the held-out judged search queries is missing: run "node scripts/test-tools.mjs" (npm test runs it first), which installs it from the npm registry into test/unseen-vaults.',
+		);
+	return dir;
+}
