@@ -17,6 +17,7 @@ import {
 	type TermEvidence,
 } from "./postingValues";
 import { countPhrase, phraseChecksNotice, type PhraseChecks } from "./phrases";
+import { DERIVED_WHOLES_MAX_TOKENS } from "./text";
 import type { ParsedQuery, QueryTerm } from "./query";
 import {
 	BM25_B,
@@ -651,14 +652,20 @@ export class SearchEngine {
 				continue;
 			}
 			let queryWords = 0;
-			for (let index = from; index < to; index++) if (isQueryWord(ids[index] as number, evidence, optionalIds)) queryWords++;
+			// The title's identifiers are their parts (derivedWholes): `MockAgent` is the whole of `mock agent`.
+			const wholes = run === 0 ? (this.index.titleWholes[slot] as number) : 0;
+			let others = 0;
+			for (let index = from; index < to; index++) {
+				if (isQueryWord(ids[index] as number, evidence, optionalIds)) queryWords++;
+				else if (index - from >= DERIVED_WHOLES_MAX_TOKENS || ((wholes >>> (index - from)) & 1) === 0) others++;
+			}
 			// Only an alias naming every term: many aliases are old names or redirects (`Markdown`,
 			// `Sync FAQ`), and one holding a single word of a question says little about the note.
 			if (run > 1) {
 				const coverage = titleCoverage(queryWords, to - from, totalIdf > 0 ? heldIdf / totalIdf : 1);
 				if (coverage > this.aliasCoverage) this.aliasCoverage = coverage;
 			}
-			const tier = queryWords === to - from ? TITLE_TIER_WHOLE : TITLE_TIER_ALL;
+			const tier = others === 0 ? TITLE_TIER_WHOLE : TITLE_TIER_ALL;
 			if (tier > best) best = tier;
 		}
 		return best;
