@@ -387,6 +387,10 @@ export class SearchEngine {
 				}
 				strongMask[termIndex] = weight !== PREFIX_MATCH_WEIGHT ? 1 : 0;
 				if (weight !== PREFIX_MATCH_WEIGHT) strong++;
+				// Among several words, a title word the query word only starts (`Catalog` for `cat`) counts
+				// as the body's words do, not as a title: its title weight made it outrank a note holding
+				// the word as typed. One word's tiers already keep such notes below (ordered by their titles).
+				else if (termCount > 1) value = Math.min(BODY_COUNT, (value & BODY_COUNT) + titleCount(value));
 				matched[termIndex] = 1;
 				score += (requiredIdf[termIndex] as number) * weight * fieldScore(value, norm);
 				if (titleCount(value) > 0) titleWeighed += (requiredIdf[termIndex] as number) * weight;

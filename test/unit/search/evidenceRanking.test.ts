@@ -49,6 +49,19 @@ describe("ranking by evidence strength: as typed ≫ another form ≫ a longer w
 		expect(answer.total).toBe(2);
 	});
 
+	test("among several words, a title word the query word only starts is no title match: the note holding the word as typed ranks first", async () => {
+		const filler = Array.from({ length: 30 }, (_, index) => ({ path: `Other ${index}.md`, text: `food list number ${index} of the category` }));
+		const docs: Doc[] = [
+			...filler,
+			{ path: "Catalog Food.md", text: "A list of food things." },
+			{ path: "Pets.md", text: "My cat likes this food a lot; a long note about many things, and more words, and more words, and more words." },
+		];
+		const answer = await searchDocs(docs, "cat food");
+		expect(answer.results.slice(0, 2).map((hit) => hit.path)).toEqual(["Pets.md", "Catalog Food.md"]);
+		// Still found, and still matched: `catalog` starts with `cat`.
+		expect(answer.results[1]?.matched_words).toEqual(["cat", "food"]);
+	});
+
 	test("another form of a word finds a note (renamed → renaming, plugins → plugin), below a note with the word as typed, but a title in another form ranks as a title", async () => {
 		const docs: Doc[] = [
 			{ path: "Renaming.md", text: "Renaming a note updates its links.", modified: 3 },
