@@ -1,4 +1,4 @@
-import { JUDGED_QUERIES, scoreJudgedQueries, withJudgedSearch } from "../../bench/judgedQueries";
+import { JUDGED_QUERIES, scoreJudgedQueries, withJudgedSearch, type JudgedQuery } from "../../bench/judgedQueries";
 import { IMPORT_RULES_JUDGED_QUERIES } from "../../bench/importRulesJudgedQueries";
 import { FASTIFY_DOCS_JUDGED_QUERIES } from "../../bench/fastifyDocsJudgedQueries";
 import { UNDICI_DOCS_JUDGED_QUERIES } from "../../bench/undiciDocsJudgedQueries";
@@ -109,53 +109,42 @@ test("the judged queries find the notes a person expects at least as well as the
 	}
 }, 60_000);
 
-test("the unseen judged questions over npm's documentation find the pages a person expects at least as well as recorded", async () => {
-	// Throws the one line that says how to install the vault when it is missing.
-	const roots = { "npm-docs": await copyVault(npmDocsVaultDir()) };
+/** The scores of `queries` over a copy of a vault installed into test/unseen-vaults (its finder throws the hint when it is missing). */
+async function scoresOverInstalled(vault: JudgedQuery["vault"], dir: string, queries: JudgedQuery[]) {
+	const roots = { [vault]: await copyVault(dir) };
 	try {
-		const scores = await withJudgedSearch(roots, (search) => scoreJudgedQueries(search, NPM_DOCS_JUDGED_QUERIES));
-		expect(scores.queries).toBeGreaterThanOrEqual(40);
-		expect(scores.successAt3).toBeGreaterThanOrEqual(UNSEEN_SUCCESS_AT_3);
-		expect(scores.mrr).toBeGreaterThanOrEqual(UNSEEN_MRR);
+		return await withJudgedSearch(roots, (search) => scoreJudgedQueries(search, queries));
 	} finally {
 		for (const root of Object.values(roots)) await removeDir(root);
 	}
+}
+
+test("the unseen judged questions over npm's documentation find the pages a person expects at least as well as recorded", async () => {
+	const scores = await scoresOverInstalled("npm-docs", npmDocsVaultDir(), NPM_DOCS_JUDGED_QUERIES);
+	expect(scores.queries).toBeGreaterThanOrEqual(40);
+	expect(scores.successAt3).toBeGreaterThanOrEqual(UNSEEN_SUCCESS_AT_3);
+	expect(scores.mrr).toBeGreaterThanOrEqual(UNSEEN_MRR);
 }, 60_000);
 
 test("the held-out judged questions over eslint-plugin-import's rule pages find the pages a person expects at least as well as recorded", async () => {
-	const roots = { "import-rules": await copyVault(importRulesVaultDir()) };
-	try {
-		const scores = await withJudgedSearch(roots, (search) => scoreJudgedQueries(search, IMPORT_RULES_JUDGED_QUERIES));
-		expect(scores.queries).toBeGreaterThanOrEqual(40);
-		expect(scores.successAt3).toBeGreaterThanOrEqual(HELD_OUT_SUCCESS_AT_3);
-		expect(scores.mrr).toBeGreaterThanOrEqual(HELD_OUT_MRR);
-	} finally {
-		for (const root of Object.values(roots)) await removeDir(root);
-	}
+	const scores = await scoresOverInstalled("import-rules", importRulesVaultDir(), IMPORT_RULES_JUDGED_QUERIES);
+	expect(scores.queries).toBeGreaterThanOrEqual(40);
+	expect(scores.successAt3).toBeGreaterThanOrEqual(HELD_OUT_SUCCESS_AT_3);
+	expect(scores.mrr).toBeGreaterThanOrEqual(HELD_OUT_MRR);
 }, 60_000);
 
 test("the held-out judged questions over fastify's documentation find the pages a person expects at least as well as recorded", async () => {
-	const roots = { "fastify-docs": await copyVault(fastifyDocsVaultDir()) };
-	try {
-		const scores = await withJudgedSearch(roots, (search) => scoreJudgedQueries(search, FASTIFY_DOCS_JUDGED_QUERIES));
-		expect(scores.queries).toBeGreaterThanOrEqual(40);
-		expect(scores.successAt3).toBeGreaterThanOrEqual(FASTIFY_SUCCESS_AT_3);
-		expect(scores.mrr).toBeGreaterThanOrEqual(FASTIFY_MRR);
-	} finally {
-		for (const root of Object.values(roots)) await removeDir(root);
-	}
+	const scores = await scoresOverInstalled("fastify-docs", fastifyDocsVaultDir(), FASTIFY_DOCS_JUDGED_QUERIES);
+	expect(scores.queries).toBeGreaterThanOrEqual(40);
+	expect(scores.successAt3).toBeGreaterThanOrEqual(FASTIFY_SUCCESS_AT_3);
+	expect(scores.mrr).toBeGreaterThanOrEqual(FASTIFY_MRR);
 }, 60_000);
 
 test("the held-out judged questions over undici's documentation find the pages a person expects at least as well as recorded", async () => {
-	const roots = { "undici-docs": await copyVault(undiciDocsVaultDir()) };
-	try {
-		const scores = await withJudgedSearch(roots, (search) => scoreJudgedQueries(search, UNDICI_DOCS_JUDGED_QUERIES));
-		expect(scores.queries).toBeGreaterThanOrEqual(40);
-		expect(scores.successAt3).toBeGreaterThanOrEqual(UNDICI_SUCCESS_AT_3);
-		expect(scores.mrr).toBeGreaterThanOrEqual(UNDICI_MRR);
-	} finally {
-		for (const root of Object.values(roots)) await removeDir(root);
-	}
+	const scores = await scoresOverInstalled("undici-docs", undiciDocsVaultDir(), UNDICI_DOCS_JUDGED_QUERIES);
+	expect(scores.queries).toBeGreaterThanOrEqual(40);
+	expect(scores.successAt3).toBeGreaterThanOrEqual(UNDICI_SUCCESS_AT_3);
+	expect(scores.mrr).toBeGreaterThanOrEqual(UNDICI_MRR);
 }, 60_000);
 
 const OBSIDIAN_HELP_VAULT = fetchedVault(() => obsidianHelpVaultDir());
