@@ -38,6 +38,14 @@ export class NodeMetadataCache implements HostMetadataCache {
 	 * all its links again, and listing a 5 MB note's 700,000 link texts each time was one piece of about 0.1 s.
 	 */
 	private readonly hugeNoteLinkTexts = new WeakMap<CachedMetadata, string[]>();
+	/**
+	 * The names the links of a source with many links asked for, as they were last resolved, to be
+	 * forgotten in runs that pause: reading them back from its records (below) lists all their keys
+	 * in one piece first, about 0.1 s for a note linking 200,000 names. With the lists of link texts
+	 * they came from: resolved again with the same links (a file created under one of its names),
+	 * the source asks for the same names, and forgetting and adding them all again is skipped.
+	 */
+	private readonly hugeSourceAskedNames = new Map<string, { lists: ReadonlyArray<readonly string[]>; names: string[] }>();
 	/** Tags and link texts shared by the notes' compact metadata, and their lists lately read. */
 	private readonly packed = new PackedMetadataStore();
 	private readonly events = new HostEvents();
@@ -76,6 +84,19 @@ export class NodeMetadataCache implements HostMetadataCache {
 		cache.linkSources.compact();
 		cache.listen();
 		for (const file of deferred) cache.enqueue(() => cache.onModify(file));
+		return cache;
+	}
+
+	/**
+	 * A cache of one note's (or canvas's) metadata and links, resolved against every file of the
+	 * vault, following nothing: for a command that prints only that note's (a note's links lead
+	 * where they do whatever the other notes hold).
+	 */
+	static async ofOne(vault: NodeVault, file: HostFile): Promise<NodeMetadataCache> {
+		const cache = new NodeMetadataCache(vault);
+		for (const other of vault.getFiles()) cache.resolver.add(other);
+		await cache.index(file, await vault.cachedRead(file));
+		await cache.resolveSource(file.path);
 		return cache;
 	}
 
@@ -221,6 +242,15 @@ export class NodeMetadataCache implements HostMetadataCache {
 	 */
 	private async forgetAskedNames(path: string, resolved: LinkMap[string] | undefined, unresolved: LinkMap[string] | undefined): Promise<void> {
 		let index = 0;
+		const asked = this.hugeSourceAskedNames.get(path);
+		if (asked) {
+			this.hugeSourceAskedNames.delete(path);
+			for (const name of asked.names) {
+				if (index++ % RESOLVE_CHECK_INTERVAL === RESOLVE_CHECK_INTERVAL - 1) await this.clock.checkpoint();
+				this.linkSources.delete(name, path);
+			}
+			return;
+		}
 		// A planted note's 700,000 distinct link paths are read back in runs, pausing like its resolution.
 		for (const target in resolved ?? {}) {
 			if (index++ % RESOLVE_CHECK_INTERVAL === RESOLVE_CHECK_INTERVAL - 1) await this.clock.checkpoint();
@@ -259,21 +289,38 @@ export class NodeMetadataCache implements HostMetadataCache {
 		const lists = this.linkTexts(path);
 		const resolved = lists.some((links) => links.length > 0) ? hashedRecord() : {};
 		const unresolved: Record<string, number> = {};
-		await this.forgetAskedNames(path, this.resolvedLinks[path], this.unresolvedLinks[path]);
+		const kept = this.hugeSourceAskedNames.get(path);
+		// The same links from the same path ask for the same names: those in the index stay.
+		const sameNames = kept !== undefined && sameLinkTexts(kept.lists, lists);
+		if (!sameNames) await this.forgetAskedNames(path, this.resolvedLinks[path], this.unresolvedLinks[path]);
+		const asked: string[] | null = !sameNames && lists.reduce((count, links) => count + links.length, 0) >= HUGE_NOTE_LINKS ? [] : null;
 		let index = 0;
 		for (const links of lists)
 			for (const link of links) {
 				if (index++ % RESOLVE_CHECK_INTERVAL === RESOLVE_CHECK_INTERVAL - 1) await this.clock.checkpoint();
 				const linkpath = linkpathOf(link);
-				const name = askedName(linkpath, path);
-				if (name !== null) this.linkSources.add(name, path);
+				const name = sameNames ? null : askedName(linkpath, path);
+				if (name !== null) {
+					this.linkSources.add(name, path);
+					if (asked && asked[asked.length - 1] !== name) asked.push(name);
+				}
 				const target = this.resolver.resolve(linkpath, path);
 				if (target) resolved[target.path] = (resolved[target.path] ?? 0) + 1;
 				else unresolved[linkpath] = (unresolved[linkpath] ?? 0) + 1;
 			}
 		this.resolvedLinks[path] = resolved;
 		this.unresolvedLinks[path] = unresolved;
+		if (asked) this.hugeSourceAskedNames.set(path, { lists, names: asked });
 	}
+}
+
+/** Whether two sets of lists of link texts hold the same texts in the same order (a huge note's kept list is the same array). */
+function sameLinkTexts(before: ReadonlyArray<readonly string[]>, after: ReadonlyArray<readonly string[]>): boolean {
+	if (before.length !== after.length) return false;
+	return before.every((list, at) => {
+		const other = after[at];
+		return list === other || (other !== undefined && list.length === other.length && list.every((text, index) => text === other[index]));
+	});
 }
 
 /** Notes with at least this many links keep their list of link texts (one pointer a link) between resolutions. */

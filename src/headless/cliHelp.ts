@@ -186,11 +186,14 @@ export const TOKEN_REVOKE_COMMAND = defineCommand({
 
 export const INSPECT_COMMAND = defineCommand({
 	name: "inspect",
-	arguments: "<vault> <note-path> | <vault> --links",
+	arguments: "<vault> <note-path> | <vault> [<note-path>] --links",
 	summary: "print a note's metadata, or the vault's link maps, as Obsidian shapes them",
-	details: ["With a note path: its CachedMetadata. With --links: resolvedLinks and unresolvedLinks."],
+	details: [
+		"With a note path: its CachedMetadata. With --links: resolvedLinks and unresolvedLinks.",
+		"With both: that note's entries of the two maps, read from that note alone.",
+	],
 	options: { links: { type: "boolean", default: false } },
-	flags: { links: { what: "print the vault's link maps instead of one note's metadata", defaultText: "off" } },
+	flags: { links: { what: "print the link maps (of the vault, or of the note given) instead of a note's metadata", defaultText: "off" } },
 });
 
 export const HISTORY_COMMAND = defineCommand({

@@ -30,6 +30,23 @@ describe("vault-mcp inspect", () => {
 		expect(JSON.parse(result.stdout)).toEqual(capture.cachedMetadata);
 	});
 
+	test("a note path with --links prints that note's entries of Obsidian's two maps, read from that note alone", async () => {
+		const resolved = readCapture("metadataCache/resolvedLinks.json") as Record<string, Record<string, number>>;
+		const unresolved = readCapture("metadataCache/unresolvedLinks.json") as Record<string, Record<string, number>>;
+		// The notes with the most links, resolved and not.
+		const linkCount = (path: string) => Object.keys(resolved[path] ?? {}).length + 2 * Object.keys(unresolved[path] ?? {}).length;
+		const notes = Object.keys(resolved)
+			.filter((path) => path.endsWith(".md"))
+			.sort((a, b) => linkCount(b) - linkCount(a))
+			.slice(0, 3);
+		expect(notes.some((path) => Object.keys(unresolved[path] ?? {}).length > 0)).toBe(true);
+		for (const path of notes) {
+			const result = await runCli(["inspect", root, path, "--links"]);
+			expect(result.code).toBe(0);
+			expect(JSON.parse(result.stdout)).toEqual({ resolvedLinks: { [path]: resolved[path] }, unresolvedLinks: { [path]: unresolved[path] } });
+		}
+	});
+
 	test("a missing note exits 1 with a message; no note and no --links is a usage error", async () => {
 		const missing = await runCli(["inspect", root, "No such note.md"]);
 		expect(missing.code).toBe(1);

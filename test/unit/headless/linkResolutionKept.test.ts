@@ -43,20 +43,27 @@ async function linksOf(host: NodeHost): Promise<unknown> {
 	return { resolved: sorted(host.metadataCache.resolvedLinks), unresolved: sorted(host.metadataCache.unresolvedLinks) };
 }
 
-describe("links kept resolved as files come, go and move", () => {
+/** Enough links that the cache keeps the note's asked names in a list of their own (NodeMetadataCache's HUGE_NOTE_LINKS). */
+const HUGE_NOTE_LINK_LINES = 8_500;
+
+describe.each([
+	{ kind: "notes of a few links", huge: false },
+	{ kind: "notes of a few links and one of 17,000", huge: true },
+])("links kept resolved as files come, go and move, $kind", ({ huge }) => {
 	let vault: OpenVault;
 	const random = seededRandom(28);
 
 	beforeAll(async () => {
 		const files: Record<string, string> = {};
 		for (const [index, name] of NAMES.entries()) files[`${FOLDERS[index % FOLDERS.length] ?? ""}${name}.md`] = noteText(random);
+		if (huge) files["C/Huge.md"] = Array.from({ length: HUGE_NOTE_LINK_LINES }, (_, index) => `${linkText(random)} [[Far ${index}]]`).join("\n") + "\n";
 		vault = await openVault(files);
 	});
 	afterAll(() => vault.close());
 
 	test("after random creates, edits, renames and deletes, every note's resolved and unresolved links equal a cache built afresh", async () => {
 		let fresh = 0;
-		for (let step = 0; step < 60; step++) {
+		for (let step = 0; step < (huge ? 30 : 60); step++) {
 			const files = vault.host.vault.getFiles().filter((file) => !file.path.startsWith("."));
 			const target = files[Math.floor(random() * files.length)];
 			const roll = random();
@@ -67,7 +74,7 @@ describe("links kept resolved as files come, go and move", () => {
 				const path = random() < 0.2 ? `${folder}image.png` : random() < 0.2 ? `${folder}${name} ${fresh++}.canvas` : `${folder}${name}.md`;
 				const data = path.endsWith(".canvas") ? JSON.stringify({ nodes: [{ id: "a", type: "text", text: noteText(random) }] }) : noteText(random);
 				if (!vault.host.vault.getFileByPath(path)) await vault.host.vault.create(path, data);
-			} else if (roll < 0.5 && target.extension === "md") {
+			} else if (roll < 0.5 && target.extension === "md" && target.basename !== "Huge") {
 				await vault.host.vault.process(target, () => noteText(random));
 			} else if (roll < 0.8) {
 				const path = `${folder}${random() < 0.5 ? name : target.basename}.${target.extension}`;
@@ -84,6 +91,44 @@ describe("links kept resolved as files come, go and move", () => {
 			}
 		}
 	}, 120_000);
+});
+
+describe("a note that links 20,000 names", () => {
+	let vault: OpenVault;
+
+	beforeAll(async () => {
+		vault = await openVault({ "Huge.md": Array.from({ length: 20_000 }, (_, index) => `[[T${index}]]`).join("\n") + "\n", "Small.md": "x\n" });
+	});
+	afterAll(() => vault.close());
+
+	test("a file created under a name it links to resolves it again without listing its 20,000 unresolved links in one piece", async () => {
+		// Reading the note's asked names back from its records listed all 20,000 keys before the first pause.
+		const cache = vault.host.metadataCache;
+		await cache.settled();
+		let listed = 0;
+		cache.unresolvedLinks["Huge.md"] = new Proxy(cache.unresolvedLinks["Huge.md"] ?? {}, {
+			ownKeys: (record) => {
+				listed++;
+				return Reflect.ownKeys(record);
+			},
+		});
+		await vault.host.vault.create("T7.md", "new\n");
+		await cache.settled();
+		expect(listed).toBe(0);
+		expect(cache.resolvedLinks["Huge.md"]).toEqual({ "T7.md": 1 });
+		expect(Object.keys(cache.unresolvedLinks["Huge.md"] ?? {})).toHaveLength(19_999);
+		await vault.host.vault.create("T8.md", "new\n");
+		await cache.settled();
+		expect(cache.resolvedLinks["Huge.md"]).toEqual({ "T7.md": 1, "T8.md": 1 });
+		// Its names are still known after resolving it again with the same links: a file going or moving finds it.
+		const created = vault.host.vault.getFileByPath("T7.md");
+		if (created) await vault.host.fileManager.trashFile(created);
+		const moved = vault.host.vault.getFileByPath("T8.md");
+		if (moved) await vault.host.vault.rename(moved, "T9.md");
+		await cache.settled();
+		expect(cache.resolvedLinks["Huge.md"]).toEqual({ "T9.md": 1 });
+		expect(cache.unresolvedLinks["Huge.md"]?.T7).toBe(1);
+	});
 });
 
 describe("a file renamed to its name plus or minus .md, then deleted", () => {

@@ -143,6 +143,103 @@ describe("text as search sees it", () => {
 		}
 	});
 
+	test("folding works character by character: every character of a non-zero combining class is a mark, and marks decompose only into marks", () => {
+		// foldText drops marks before decomposing on these two facts of Unicode (and of the engine's ICU).
+		const mark = /\p{M}/u;
+		const outOfPlace: string[] = [];
+		for (let code = 0; code < 0x110000; code++) {
+			if (code >= 0xd800 && code <= 0xdfff) continue;
+			const char = String.fromCodePoint(code);
+			const decomposed = char.normalize("NFD");
+			// A character of combining class c > 0 swaps with U+0345 (class 240) before it when c < 240, and with U+0334 (class 1) after it when c > 1.
+			const combining =
+				[...decomposed].length === 1 &&
+				(`\u0345${decomposed}`.normalize("NFD") !== `\u0345${decomposed}` || `${decomposed}\u0334`.normalize("NFD") !== `${decomposed}\u0334`);
+			if (combining && !mark.test(char)) outOfPlace.push(code.toString(16));
+			if (mark.test(char) && char.normalize("NFKD").replace(/\p{M}/gu, "") !== "") outOfPlace.push(code.toString(16));
+		}
+		expect(outOfPlace).toEqual([]);
+		const piece = fc.constantFrom("e", "É", "\u0301", "\u0316", "\u0345", "Σ", "ﬁ", "İ", "ǅ", "\u0F73", "\u0344", "한", "Å", "ʰ", " ");
+		fc.assert(
+			fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
+				const text = pieces.join("");
+				expect(foldText(text)).toBe(text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase());
+			}),
+		);
+	});
+
+	/** The lengths of the texts handed to `normalize` while `run` runs. */
+	function normalizedLengths(run: () => void): number[] {
+		const lengths: number[] = [];
+		const original = Object.getOwnPropertyDescriptor(String.prototype, "normalize")?.value as (this: string, form?: string) => string;
+		const spy = jest.spyOn(String.prototype, "normalize").mockImplementation(function (this: string, form?: string) {
+			lengths.push(this.length);
+			return Reflect.apply(original, this, [form]);
+		});
+		try {
+			run();
+		} finally {
+			spy.mockRestore();
+		}
+		return lengths;
+	}
+
+	test("a word of a megabyte is folded a piece at a time", () => {
+		// Folding one 500,000-letter word at its end was one piece of 0.1-0.7 s.
+		const word = "é".repeat(100_000);
+		const lengths = normalizedLengths(() =>
+			expect([...tokenChunks(`${word} é`, 0, 1000)].flat()).toEqual([
+				{ value: "e".repeat(100_000), start: 0, end: 100_000 },
+				{ value: "e", start: 100_001, end: 100_002 },
+			]),
+		);
+		expect(Math.max(...lengths)).toBeLessThanOrEqual(2000);
+	});
+
+	test("a run of marks never reaches the decomposition", () => {
+		// ICU puts 500,000 marks of two alternating classes in order in quadratic time (155 s in one piece).
+		const lengths = normalizedLengths(() => expect(values(`e${"\u0301\u0316".repeat(50_000)} x`)).toEqual(["e", "x"]));
+		expect(Math.max(...lengths)).toBeLessThanOrEqual(1);
+	});
+
+	test("a long word folded in pieces folds as a whole, whatever its letters and the chunk size", () => {
+		const piece = fc.constantFrom(
+			"é",
+			"Σ",
+			"σ",
+			"A",
+			"a",
+			"\u0301",
+			"\u0316",
+			"ʰ",
+			"'",
+			"İ",
+			"ß",
+			"ǅ",
+			"ﬁ",
+			"_",
+			"1",
+			"한",
+			"ª",
+			"ω",
+			"\u0345",
+			"🚀",
+			"\uD83D",
+		);
+		fc.assert(
+			fc.property(
+				fc.array(piece, { minLength: 1, maxLength: 12 }),
+				fc.integer({ min: 1, max: 500 }),
+				fc.integer({ min: 1, max: 400 }),
+				(pieces, repeat, chunkChars) => {
+					const text = `${pieces.join("").repeat(repeat)}Σ ${pieces.join("").repeat(3)}`;
+					expect([...tokenChunks(text, 0, chunkChars)].flat()).toEqual(tokenize(text));
+				},
+			),
+			{ numRuns: 300 },
+		);
+	});
+
 	test("utf8Length counts the bytes UTF-8 would take, astral characters and lone surrogates included", () => {
 		fc.assert(fc.property(fc.string({ unit: "grapheme" }), (text) => expect(utf8Length(text)).toBe(Buffer.byteLength(text))));
 		expect(utf8Length("a€🚀")).toBe(1 + 3 + 4);

@@ -114,7 +114,7 @@ describe("run(argv, io): the CLI without a process", () => {
 			[["serve", vault, "--language", "klingon"], "--language needs one of:", "serve"],
 			[["serve", vault, "--exclude", "../outside"], '--exclude "../outside" names no folder inside the vault', "serve"],
 			[["serve", vault, "--print-config", "emacs"], "--print-config must be one of", "serve"],
-			[["inspect", vault], "inspect needs either a note path or --links.", "inspect"],
+			[["inspect", vault], "inspect needs a note path, --links, or both.", "inspect"],
 			[["history", vault, "extra"], "history takes one vault folder; unexpected: extra", "history"],
 			[["history", vault, "--limit", "0"], "--limit needs a whole number from 1 to 65535000.", "history"],
 			[["serve", vault, "--rate-limit", "100000000"], "--rate-limit needs a whole number from 1 to 65535000.", "serve"],
