@@ -4,7 +4,7 @@ import type { Host, HostFile } from "../host/Host";
 import { canvasLinksSteps } from "../canvas/canvasLinks";
 import { linkpathOf } from "../markdown/inline";
 import { isNoteInScope, isPathVisible, scopeKey, type Scope } from "./scope";
-import { comparePaths, resolveVisibleLink, visibleNotes } from "./notes";
+import { comparePaths, visibleLinkResolver, visibleNotes } from "./notes";
 import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
 import { runStepsOnBudget, sortInSlices, type CallBudget } from "./workBudget";
 
@@ -43,10 +43,11 @@ export async function noteLinks(host: Host, scope: Scope, file: HostFile, listed
 	const cache = host.metadataCache.getFileCache(file);
 	if (!cache) return { outgoing: [], outgoingTotal: 0, unresolved: [], unresolvedTotal: 0 };
 	const targets = new Map<string, string | null>();
+	const resolve = visibleLinkResolver(host, scope);
 	const targetOf = (linkpath: string): string | null => {
 		let target = targets.get(linkpath);
 		if (target === undefined) {
-			target = resolveVisibleLink(host, scope, linkpath, file.path)?.path ?? null;
+			target = resolve(linkpath, file.path)?.path ?? null;
 			targets.set(linkpath, target);
 		}
 		return target;
@@ -171,6 +172,7 @@ async function visibleTargets(host: Host, scope: Scope, source: string, budget?:
 	for (const [target, count] of Object.entries(resolved)) if (isPathVisible(target, scope)) targets[target] = count;
 	// Link path → where it leads instead of a hidden target (null: nowhere), or undefined when Obsidian's target stands.
 	const again = new Map<string, string | null | undefined>();
+	const resolve = visibleLinkResolver(host, scope);
 	let checked = 0;
 	for (const links of await linkTextLists(host, source, budget))
 		for (const link of links) {
@@ -179,7 +181,7 @@ async function visibleTargets(host: Host, scope: Scope, source: string, budget?:
 			let reached = again.get(linkpath);
 			if (!again.has(linkpath)) {
 				const first = host.metadataCache.getFirstLinkpathDest(linkpath, source);
-				reached = !first || isPathVisible(first.path, scope) ? undefined : (resolveVisibleLink(host, scope, linkpath, source)?.path ?? null);
+				reached = !first || isPathVisible(first.path, scope) ? undefined : (resolve(linkpath, source)?.path ?? null);
 				again.set(linkpath, reached);
 			}
 			if (reached === undefined) continue;
@@ -246,10 +248,8 @@ async function visibleCanvasLinkCount(host: Host, scope: Scope, source: string, 
 	const links = await canvasLinkTexts(host, source, budget);
 	if (!links) return 0;
 	// Where a link leads among the visible files, as over a vault without the hidden ones.
-	const reached = (linkpath: string) => {
-		const first = host.metadataCache.getFirstLinkpathDest(linkpath, source);
-		return first && !isPathVisible(first.path, scope) ? resolveVisibleLink(host, scope, linkpath, source) : first;
-	};
+	const resolve = visibleLinkResolver(host, scope);
+	const reached = (linkpath: string) => resolve(linkpath, source);
 	let count = 0;
 	let checked = 0;
 	// A file card's file is a link too (`Plan.md` reaches `Projects/Plan.md`); one naming a hidden path is dropped, as read_canvas drops it.

@@ -165,6 +165,30 @@ describe("a note of 120,000 links, one of them to a note in an excluded folder",
 	}, 60_000);
 });
 
+describe("a note of 40,000 different link paths to one note in an excluded folder, in a vault of 2,000 notes", () => {
+	const served = servedForBlock(
+		() => {
+			const files: Record<string, string> = { "Private/Secret.md": "# Secret\n", "Target.md": "# Target\n", "Other.md": "[[Target]]\n" };
+			for (let index = 0; index < 2_000; index++) files[`Notes/N${index}.md`] = `# N${index}\n`;
+			// Each link path is another spelling of the same excluded note.
+			files["Planted.md"] = `${Array.from({ length: 40_000 }, (_, index) => `[[./a${index}/../Private/Secret]]`).join(" ")}\n`;
+			return files;
+		},
+		"read",
+		{ ready: "search", excludedFolders: ["Private"] },
+	);
+
+	test("backlinks of any note, the planted note's own links and the graph counts answer (each link looked through the whole vault: they ran out of their work budget)", async () => {
+		await served.running.host.metadataCache.settled();
+		const target = await callOk<{ backlinks: unknown[] }>(served.client, "get_note_links", { path: "Target" });
+		expect(target.backlinks).toEqual([{ path: "Other.md", count: 1 }]);
+		const planted = await callOk<{ outgoing_total: number; unresolved_total: number }>(served.client, "get_note_links", { path: "Planted" });
+		// Every link counts as pointing nowhere, as over a vault without the excluded note.
+		expect(planted).toMatchObject({ outgoing_total: 40_000, unresolved_total: 40_000 });
+		expect(await callOk(served.client, "get_graph_stats", {})).toMatchObject({ links: 1, unresolved_links: 40_000 });
+	}, 120_000);
+});
+
 describe("notes of 20,000 headings, of 5,000 headings of one name, and of 40,000 bullets", () => {
 	const HEADINGS = 20_000;
 	const BULLETS = 40_000;
