@@ -172,13 +172,15 @@ describe("a note of 40,000 different link paths to one note in an excluded folde
 			for (let index = 0; index < 2_000; index++) files[`Notes/N${index}.md`] = `# N${index}\n`;
 			// Each link path is another spelling of the same excluded note.
 			files["Planted.md"] = `${Array.from({ length: 40_000 }, (_, index) => `[[./a${index}/../Private/Secret]]`).join(" ")}\n`;
+			files["Linked.base"] =
+				"filters: 'file.name == \"Target.md\"'\nformulas:\n  linked_from: 'file.backlinks.length'\nviews:\n  - type: table\n    name: All\n    order: [file.path, formula.linked_from]\n";
 			return files;
 		},
 		"read",
 		{ ready: "search", excludedFolders: ["Private"] },
 	);
 
-	test("backlinks of any note, the planted note's own links and the graph counts answer (each link looked through the whole vault: they ran out of their work budget)", async () => {
+	test("backlinks of any note, the planted note's own links, the graph counts and a base counting backlinks answer (each link looked through the whole vault: they ran out of their work budget)", async () => {
 		await served.running.host.metadataCache.settled();
 		const target = await callOk<{ backlinks: unknown[] }>(served.client, "get_note_links", { path: "Target" });
 		expect(target.backlinks).toEqual([{ path: "Other.md", count: 1 }]);
@@ -186,6 +188,8 @@ describe("a note of 40,000 different link paths to one note in an excluded folde
 		// Every link counts as pointing nowhere, as over a vault without the excluded note.
 		expect(planted).toMatchObject({ outgoing_total: 40_000, unresolved_total: 40_000 });
 		expect(await callOk(served.client, "get_graph_stats", {})).toMatchObject({ links: 1, unresolved_links: 40_000 });
+		const base = await callOk<{ rows: Array<{ path: string; values: Record<string, unknown> }> }>(served.client, "query_base", { path: "Linked.base" });
+		expect(base.rows).toEqual([{ path: "Target.md", values: expect.objectContaining({ "formula.linked_from": 1 }) }]);
 	}, 120_000);
 });
 
