@@ -73,7 +73,7 @@ export function findNote(host: Host, scope: Scope, input: string): Result<HostFi
  * one answered would tell that the excluded note exists. Only when Obsidian's pick is hidden is the
  * resolution redone over the visible files, with the one rule (paths/linkResolution.ts).
  */
-export function resolveVisibleLink(host: Host, scope: Scope, path: string, sourcePath: string): HostFile | null {
+function resolveVisibleLink(host: Host, scope: Scope, path: string, sourcePath: string): HostFile | null {
 	const first = host.metadataCache.getFirstLinkpathDest(path, sourcePath);
 	// Removing files never changes the winner when it stays: Obsidian's pick, if visible, is the answer.
 	if (!first || isPathVisible(first.path, scope)) return first;
