@@ -9,7 +9,7 @@ import type { BaseFile, BaseVault, LinkRef } from "../bases/values";
 import { getAllTags } from "../markdown/tags";
 import { linkpathOf } from "../markdown/inline";
 import { fail, ok, type Result } from "../result";
-import { resolveVisibleLink } from "./notes";
+import { visibleLinkResolver } from "./notes";
 import { checkVaultPath } from "./paths";
 import { isPathVisible, type Scope } from "./scope";
 import { folderOf } from "../paths/parts";
@@ -78,11 +78,12 @@ export async function baseVault(
 	};
 	// Obsidian resolves a link by its text and the linking note's folder (relative links, a match in the same folder first).
 	const resolutions = new Map<string, string | null>();
+	const resolveVisible = visibleLinkResolver(host, scope);
 	const resolveLink = (linkpath: string, sourcePath: string): string | null => {
 		const key = `${baseFolderOf(sourcePath)}\u0000${linkpath}`;
 		const known = resolutions.get(key);
 		if (known !== undefined) return known;
-		const target = resolveVisibleLink(host, scope, linkpath, sourcePath);
+		const target = resolveVisible(linkpath, sourcePath);
 		const path = target && isVisible(target.path) ? target.path : null;
 		resolutions.set(key, path);
 		return path;

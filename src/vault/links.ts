@@ -4,7 +4,7 @@ import type { Host, HostFile } from "../host/Host";
 import { canvasLinksSteps } from "../canvas/canvasLinks";
 import { linkpathOf } from "../markdown/inline";
 import { isNoteInScope, isPathVisible, scopeKey, type Scope } from "./scope";
-import { comparePaths, resolveVisibleLink, visibleNotes } from "./notes";
+import { comparePaths, visibleLinkResolver, visibleNotes } from "./notes";
 import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
 import { runStepsOnBudget, sortInSlices, type CallBudget } from "./workBudget";
 
@@ -43,10 +43,11 @@ export async function noteLinks(host: Host, scope: Scope, file: HostFile, listed
 	const cache = host.metadataCache.getFileCache(file);
 	if (!cache) return { outgoing: [], outgoingTotal: 0, unresolved: [], unresolvedTotal: 0 };
 	const targets = new Map<string, string | null>();
+	const resolve = visibleLinkResolver(host, scope);
 	const targetOf = (linkpath: string): string | null => {
 		let target = targets.get(linkpath);
 		if (target === undefined) {
-			target = resolveVisibleLink(host, scope, linkpath, file.path)?.path ?? null;
+			target = resolve(linkpath, file.path)?.path ?? null;
 			targets.set(linkpath, target);
 		}
 		return target;
@@ -145,23 +146,48 @@ async function bodyLinksInOrder(
 
 /**
  * Where a note's links lead for this token: target path → number of links, plus how many point
- * nowhere. Obsidian's `resolvedLinks` as is when every target is visible (the usual case); a link
- * whose target is hidden is resolved again as if that target did not exist.
+ * nowhere. Obsidian's `resolvedLinks` as is when every target is visible (the usual case); null when
+ * a target is hidden, and the note's links must be resolved again (`visibleTargets`).
  */
-function visibleTargets(host: Host, scope: Scope, source: string): { targets: Record<string, number>; unresolved: number } {
+function wholeVaultTargets(host: Host, scope: Scope, source: string): { targets: Record<string, number>; unresolved: number } | null {
+	const resolved = host.metadataCache.resolvedLinks[source] ?? {};
+	for (const target in resolved) if (!isPathVisible(target, scope)) return null;
+	const unresolved = Object.values(host.metadataCache.unresolvedLinks[source] ?? {}).reduce((sum, count) => sum + count, 0);
+	return { targets: resolved, unresolved };
+}
+
+/**
+ * Where a note's links lead for this token: as `wholeVaultTargets`, and when a link's target is
+ * hidden, that link resolved again as if the target did not exist. Each link path is resolved once
+ * and the walk pauses on `budget`: a planted note of 60,000 links, one of them to a hidden note, was
+ * walked whole in one piece (its links unpacked, each resolved) on every backlinks call, for any
+ * note, holding every client about a second the first time and a fifth of one after.
+ */
+async function visibleTargets(host: Host, scope: Scope, source: string, budget?: CallBudget): Promise<{ targets: Record<string, number>; unresolved: number }> {
+	const whole = wholeVaultTargets(host, scope, source);
+	if (whole) return whole;
 	const resolved = host.metadataCache.resolvedLinks[source] ?? {};
 	let unresolved = Object.values(host.metadataCache.unresolvedLinks[source] ?? {}).reduce((sum, count) => sum + count, 0);
-	const hidden = Object.keys(resolved).some((target) => !isPathVisible(target, scope));
-	if (!hidden) return { targets: resolved, unresolved };
 	const targets: Record<string, number> = {};
 	for (const [target, count] of Object.entries(resolved)) if (isPathVisible(target, scope)) targets[target] = count;
-	for (const link of linksOf(host, source)) {
-		const first = host.metadataCache.getFirstLinkpathDest(linkpathOf(link), source);
-		if (!first || isPathVisible(first.path, scope)) continue;
-		const again = resolveVisibleLink(host, scope, linkpathOf(link), source);
-		if (again) targets[again.path] = (targets[again.path] ?? 0) + 1;
-		else unresolved += 1;
-	}
+	// Link path → where it leads instead of a hidden target (null: nowhere), or undefined when Obsidian's target stands.
+	const again = new Map<string, string | null | undefined>();
+	const resolve = visibleLinkResolver(host, scope);
+	let checked = 0;
+	for (const links of await linkTextLists(host, source, budget))
+		for (const link of links) {
+			if (++checked % LINKS_PER_CLOCK_CHECK === 0 && budget?.due()) await budget.checkpoint();
+			const linkpath = linkpathOf(link);
+			let reached = again.get(linkpath);
+			if (!again.has(linkpath)) {
+				const first = host.metadataCache.getFirstLinkpathDest(linkpath, source);
+				reached = !first || isPathVisible(first.path, scope) ? undefined : (resolve(linkpath, source)?.path ?? null);
+				again.set(linkpath, reached);
+			}
+			if (reached === undefined) continue;
+			if (reached === null) unresolved += 1;
+			else targets[reached] = (targets[reached] ?? 0) + 1;
+		}
 	return { targets, unresolved };
 }
 
@@ -170,9 +196,9 @@ function visibleTargets(host: Host, scope: Scope, source: string): { targets: Re
  * of the note is visible, without the sum of its links that point nowhere (a planted note with
  * 30,000 of them made every backlinks call add them up).
  */
-function visibleLinkCount(host: Host, scope: Scope, source: string, target: string): number {
+async function visibleLinkCount(host: Host, scope: Scope, source: string, target: string, budget?: CallBudget): Promise<number> {
 	const resolved = host.metadataCache.resolvedLinks[source] ?? {};
-	for (const other in resolved) if (!isPathVisible(other, scope)) return visibleTargets(host, scope, source).targets[target] ?? 0;
+	for (const other in resolved) if (!isPathVisible(other, scope)) return (await visibleTargets(host, scope, source, budget)).targets[target] ?? 0;
 	return resolved[target] ?? 0;
 }
 
@@ -227,10 +253,8 @@ async function visibleCanvasLinkCount(host: Host, scope: Scope, source: string, 
 	const links = await canvasLinkTexts(host, source, budget);
 	if (!links) return 0;
 	// Where a link leads among the visible files, as over a vault without the hidden ones.
-	const reached = (linkpath: string) => {
-		const first = host.metadataCache.getFirstLinkpathDest(linkpath, source);
-		return first && !isPathVisible(first.path, scope) ? resolveVisibleLink(host, scope, linkpath, source) : first;
-	};
+	const resolve = visibleLinkResolver(host, scope);
+	const reached = (linkpath: string) => resolve(linkpath, source);
 	let count = 0;
 	let checked = 0;
 	// A file card's file is a link too (`Plan.md` reaches `Projects/Plan.md`); one naming a hidden path is dropped, as read_canvas drops it.
@@ -257,16 +281,24 @@ export async function backlinks(host: Host, scope: Scope, path: string, budget?:
 		if (budget?.due()) await budget.checkpoint();
 		const isCanvas = source.endsWith(".canvas");
 		if (!isNoteInScope(source, scope) && !(isCanvas && isPathVisible(source, scope))) continue;
-		const count = isCanvas ? await visibleCanvasLinkCount(host, scope, source, path, budget) : visibleLinkCount(host, scope, source, path);
+		const count = isCanvas ? await visibleCanvasLinkCount(host, scope, source, path, budget) : await visibleLinkCount(host, scope, source, path, budget);
 		if (count > 0) found.push({ path: source, count });
 	}
 	return found.sort((a, b) => b.count - a.count || a.path.localeCompare(b.path));
 }
 
-/** Every link text in a note: body links, embeds and frontmatter links. */
-function linksOf(host: Host, path: string): string[] {
+/**
+ * Every link text in a note, body links, embeds and frontmatter links, as lists not joined: a note
+ * kept packed (headless) is read from its packed form in steps, no entries built (60,000 link texts
+ * read in one piece were most of a backlinks call's work).
+ */
+async function linkTextLists(host: Host, path: string, budget?: CallBudget): Promise<ReadonlyArray<readonly string[]>> {
 	const cache = host.metadataCache.getCache(path);
-	return [...(cache?.links ?? []), ...(cache?.embeds ?? []), ...(cache?.frontmatterLinks ?? [])].map((entry) => entry.link);
+	if (!cache) return [];
+	const frontmatter = (cache.frontmatterLinks ?? []).map((entry) => entry.link);
+	const packed = await runStepsOnBudget(packedReferencePlaces(cache), budget);
+	if (packed) return [packed.links.texts, packed.embeds.texts, frontmatter];
+	return [(cache.links ?? []).map((entry) => entry.link), (cache.embeds ?? []).map((entry) => entry.link), frontmatter];
 }
 
 export interface GraphStats {
@@ -283,31 +315,31 @@ function scopeKeyOf(scope: Scope): string {
 
 /**
  * What a note's links add to the graph counts for this scope, kept per version of its
- * `resolvedLinks` record. A note with a link to a hidden target is worked out again on every call:
- * where that link lands instead depends on every other file, not on this note alone.
+ * `resolvedLinks` record, or null when one of its targets is hidden: then it is worked out again on
+ * every call (`visibleTargets`), since where that link lands instead depends on every other file.
  */
-function linkContribution(
+function keptLinkContribution(
 	host: Host,
 	scope: Scope,
 	scopeKey: string,
 	source: string,
 	memo: NoteMemo,
-): { targets: Readonly<Record<string, number>>; unresolved: number } {
+): { targets: Readonly<Record<string, number>>; unresolved: number } | null {
 	const record = host.metadataCache.resolvedLinks[source];
 	const unresolvedRecord = host.metadataCache.unresolvedLinks[source];
 	const known = record ? memo.links.get(record) : undefined;
 	if (known && known.unresolvedRecord === unresolvedRecord && known.scopeKey === scopeKey) return known;
-	const { targets, unresolved } = visibleTargets(host, scope, source);
+	const whole = wholeVaultTargets(host, scope, source);
+	if (!whole) return null;
 	// The usual targets are the `resolvedLinks` record itself (every target visible): kept as is, not copied.
-	const contribution = { unresolvedRecord, scopeKey, targets, unresolved };
-	const allVisible = Object.keys(record ?? {}).every((target) => isPathVisible(target, scope));
-	if (record && allVisible) memo.links.set(record, contribution);
+	const contribution = { unresolvedRecord, scopeKey, ...whole };
+	if (record) memo.links.set(record, contribution);
 	return contribution;
 }
 
 /** Works out and keeps what a note's links add to the graph counts for this scope (the search index does, as it reads each note). */
 export function rememberLinks(host: Host, scope: Scope, source: string, memo: NoteMemo = sharedNoteMemo): void {
-	linkContribution(host, scope, scopeKeyOf(scope), source, memo);
+	keptLinkContribution(host, scope, scopeKeyOf(scope), source, memo);
 }
 
 /**
@@ -325,7 +357,8 @@ export async function graphStats(host: Host, scope: Scope, topCount: number, bud
 	for (const source of visible) {
 		if (budget?.due()) await budget.checkpoint();
 		// A link to a note this token may not see counts as if that note did not exist.
-		const { targets, unresolved: nowhere } = linkContribution(host, scope, scopeKey, source, memo);
+		const { targets, unresolved: nowhere } =
+			keptLinkContribution(host, scope, scopeKey, source, memo) ?? (await visibleTargets(host, scope, source, budget));
 		unresolved += nowhere;
 		for (const target in targets) {
 			const count = targets[target] as number;

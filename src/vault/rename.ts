@@ -16,7 +16,7 @@ import { SliceClock } from "../markdown/steps";
 import { INLINE_ITEMS_PAUSE_COUNT, RENAME_PLAN_SLICE_MS } from "../config/limits";
 import { yieldToEventLoop } from "./workBudget";
 import { newLinkFormat } from "./obsidianSettings";
-import { resolveVisibleLink } from "./notes";
+import { visibleLinkResolver } from "./notes";
 import { isPathVisible, type Scope } from "./scope";
 import { folderOf, pickLinkTarget } from "../paths/linkResolution";
 
@@ -59,7 +59,7 @@ export async function planRename(host: Host, scope: Scope, file: HostFile, to: s
 	const format = await newLinkFormat(host);
 	const from = file.path;
 	const lowerName = (name: string) => name.toLowerCase();
-	const resolve = (linkpath: string, source: string) => resolveVisibleLink(host, scope, linkpath, source);
+	const resolve = visibleLinkResolver(host, scope);
 	// Names after the rename: the moved note counts under its new name only.
 	const nameCounts = new Map<string, number>();
 	for (const other of host.vault.getFiles()) {
@@ -218,6 +218,7 @@ export async function planKeptLinks(host: Host, scope: Scope, file: HostFile, to
 	const newName = nameOf(to).replace(/\.md$/iu, "").toLowerCase();
 	const notes: RelinkedNote[] = [];
 	const clock = planningClock();
+	const resolve = visibleLinkResolver(host, scope);
 	for (const source of host.vault.getMarkdownFiles()) {
 		await clock.checkpoint();
 		if (!isPathVisible(source.path, scope)) continue;
@@ -239,7 +240,7 @@ export async function planKeptLinks(host: Host, scope: Scope, file: HostFile, to
 				if (looked.has(linkpath)) continue;
 				looked.add(linkpath);
 				if (nameOf(linkpath).replace(/\.md$/iu, "").toLowerCase() !== newName) continue;
-				const current = resolveVisibleLink(host, scope, linkpath, source.path);
+				const current = resolve(linkpath, source.path);
 				const kept = current && current.path !== file.path && wouldBeTakenBy(to, linkpath, source.path === file.path ? to : source.path, current);
 				linkpaths.set(linkpath, kept ? linktextFor(current.path, source.path, "absolute", false, linkpath.toLowerCase().endsWith(".md")) : null);
 			}

@@ -60,7 +60,7 @@ interface Served {
 function servedForBlock(
 	files: () => Record<string, string>,
 	level: "read" | "write",
-	options: { rights?: Record<string, "allow">; ready?: "search" | "metadata" } = {},
+	options: { rights?: Record<string, "allow">; ready?: "search" | "metadata"; excludedFolders?: string[] } = {},
 ): Served {
 	const served = {} as Served;
 	beforeAll(async () => {
@@ -72,7 +72,10 @@ function servedForBlock(
 						settings: settingsWithWriteTokens([]).settings,
 						rights: { write: options.rights ?? allowAll() },
 					})
-				: await startService(served.vault, { levels: ["read"], settings: { rateLimitPerMinute: 1_000_000 } });
+				: await startService(served.vault, {
+						levels: ["read"],
+						settings: { rateLimitPerMinute: 1_000_000, excludedFolders: options.excludedFolders ?? [] },
+					});
 		if (options.ready === "search") await served.running.service.search?.whenReady();
 		if (options.ready === "metadata") await served.running.host.metadataCache.settled();
 		served.client = await connectClient(served.running.url, served.running.tokens[level] ?? "");
@@ -126,6 +129,67 @@ describe("a note that links to another 30,000 times", () => {
 		expect(text.includes("[[Elsewhere 29999]]")).toBe(true);
 		// Splicing each link into the whole text took minutes here; in one piece the hold is the call.
 		expectLoopNotHeld(longestHoldMs, wallMs);
+	}, 120_000);
+});
+
+describe("a note of 120,000 links, one of them to a note in an excluded folder", () => {
+	const served = servedForBlock(
+		() => {
+			const files: Record<string, string> = { "Private/Secret.md": "# Secret\n", "Target.md": "# Target\n", "Other.md": "[[Target]]\n" };
+			for (let index = 0; index < 100; index++) files[`T${index}.md`] = `# T${index}\n`;
+			const links = Array.from({ length: 120_000 }, (_, index) => `[[T${index % 100}]]`);
+			files["Planted.md"] = `[[Secret]] ${links.join(" ")}\n`;
+			return files;
+		},
+		"read",
+		{ ready: "search", excludedFolders: ["Private"] },
+	);
+
+	test("the graph counts and the backlinks of any note walk its links in slices: no piece of work is most of the call's", async () => {
+		await served.running.host.metadataCache.settled();
+		const measuredCall = async <T>(tool: string, args: Record<string, unknown>) => {
+			const turns = cpuBetweenTurns();
+			const value = await callOk<T>(served.client, tool, args);
+			return { value, ...turns.stop() };
+		};
+		const graph = await measuredCall<{ links: number; unresolved_links: number }>("get_graph_stats", {});
+		// The link to the excluded note counts as pointing nowhere, as over a vault without it.
+		expect(graph.value).toMatchObject({ links: 120_001, unresolved_links: 1 });
+		expect(graph.longestMs).toBeLessThan(graph.totalMs / 2);
+		// The planted note does not link to Target: it was walked whole, in one piece, on every backlinks call all the same.
+		const target = await measuredCall<{ backlinks: unknown[] }>("get_note_links", { path: "Target" });
+		expect(target.value.backlinks).toEqual([{ path: "Other.md", count: 1 }]);
+		expect(target.longestMs).toBeLessThan(target.totalMs / 2);
+		const linked = await callOk<{ backlinks: unknown[] }>(served.client, "get_note_links", { path: "T7" });
+		expect(linked.backlinks).toEqual([{ path: "Planted.md", count: 1_200 }]);
+	}, 60_000);
+});
+
+describe("a note of 40,000 different link paths to one note in an excluded folder, in a vault of 2,000 notes", () => {
+	const served = servedForBlock(
+		() => {
+			const files: Record<string, string> = { "Private/Secret.md": "# Secret\n", "Target.md": "# Target\n", "Other.md": "[[Target]]\n" };
+			for (let index = 0; index < 2_000; index++) files[`Notes/N${index}.md`] = `# N${index}\n`;
+			// Each link path is another spelling of the same excluded note.
+			files["Planted.md"] = `${Array.from({ length: 40_000 }, (_, index) => `[[./a${index}/../Private/Secret]]`).join(" ")}\n`;
+			files["Linked.base"] =
+				"filters: 'file.name == \"Target.md\"'\nformulas:\n  linked_from: 'file.backlinks.length'\nviews:\n  - type: table\n    name: All\n    order: [file.path, formula.linked_from]\n";
+			return files;
+		},
+		"read",
+		{ ready: "search", excludedFolders: ["Private"] },
+	);
+
+	test("backlinks of any note, the planted note's own links, the graph counts and a base counting backlinks answer (each link looked through the whole vault: they ran out of their work budget)", async () => {
+		await served.running.host.metadataCache.settled();
+		const target = await callOk<{ backlinks: unknown[] }>(served.client, "get_note_links", { path: "Target" });
+		expect(target.backlinks).toEqual([{ path: "Other.md", count: 1 }]);
+		const planted = await callOk<{ outgoing_total: number; unresolved_total: number }>(served.client, "get_note_links", { path: "Planted" });
+		// Every link counts as pointing nowhere, as over a vault without the excluded note.
+		expect(planted).toMatchObject({ outgoing_total: 40_000, unresolved_total: 40_000 });
+		expect(await callOk(served.client, "get_graph_stats", {})).toMatchObject({ links: 1, unresolved_links: 40_000 });
+		const base = await callOk<{ rows: Array<{ path: string; values: Record<string, unknown> }> }>(served.client, "query_base", { path: "Linked.base" });
+		expect(base.rows).toEqual([{ path: "Target.md", values: expect.objectContaining({ "formula.linked_from": 1 }) }]);
 	}, 120_000);
 });
 
