@@ -56,6 +56,7 @@ export function parseRecurrence(ruleText: string): RecurrenceRule | null {
 		// on the 29th in February` as `… for 9 times`): a rule read in part would be completed, and
 		// written back, as a different rule, so it is not read at all.
 		if (rewritten && droppedWords(match[1], words).length > 0) return null;
+		if (!readsLastWord(match[1].trim(), options)) return null;
 		const text = (rewritten ? words : match[1].trim()) + (whenDone ? " when done" : "");
 		return { options, whenDone, text };
 	} catch {
@@ -78,6 +79,27 @@ export function droppedWords(written: string, read: string): string[] {
 		.split(/[^a-z0-9]+/)
 		.filter((word) => word !== "" && !REPHRASED_WORDS.has(word) && !UNIT_WORD.test(word))
 		.filter((word) => !readWords.some((each) => each.startsWith(word)));
+}
+
+/**
+ * Whether rrule's reading of `written` uses its last word. rrule reads a rule left to right and
+ * stops, without a word, at the first clause it does not expect, so the words it ignored are the
+ * rule's end: `every 4 years in February on the 29th` is read as `every 4 years in February`, which
+ * from the 31st of a month has no next date, and from the 10th falls on the 10th, not the 29th.
+ * The last word counts when the rule without it reads otherwise (or not at all).
+ */
+function readsLastWord(written: string, options: Partial<Options>): boolean {
+	const words = written.split(/\s+/);
+	let last = words.length - 1;
+	// Filler, and `times` after a count (rrule reads `for 3` as `for 3 times`), say nothing by themselves.
+	const saysNothing = (word: string) => REPHRASED_WORDS.has(word) || word === "time" || word === "times";
+	while (last > 0 && saysNothing(words[last]?.toLowerCase().replace(/[^a-z0-9]/g, "") ?? "")) last--;
+	if (last <= 0) return true;
+	try {
+		return !sameOptions(RRule.parseText(words.slice(0, last).join(" ")), options);
+	} catch {
+		return true;
+	}
 }
 
 /** Whether two rule option sets say the same (rrule's Weekday objects compared by their text). */
@@ -207,8 +229,11 @@ function nextAfter(rule: RecurrenceRule, dtstart: Date, after: Date): Date | nul
 	const build = (start: Date) => new RRule({ ...rule.options, dtstart: start });
 	if (!hasOccurrenceWithin(rule.options, dtstart, after)) return BEYOND_SEARCH;
 	const nextFrom = (start: Date, from: Date) => (hasOccurrenceWithin(rule.options, start, from) ? build(start).after(from) : null);
+	// A rule without a count or an end date never ends: rrule finding nothing means nothing before
+	// the year 9999 (`every 999999999 days`), not that the recurrence is over.
+	const endless = !rule.options.count && !rule.options.until;
 	let next = build(dtstart).after(after);
-	if (!next) return null;
+	if (!next) return endless ? BEYOND_SEARCH : null;
 	const interval = rule.options.interval ?? 1;
 	const monthly = /every( \d+)? months?/.test(rule.text) && !rule.text.includes(" on ");
 	const yearly = /every( \d+)? years?/.test(rule.text);
@@ -222,7 +247,7 @@ function nextAfter(rule: RecurrenceRule, dtstart: Date, after: Date): Date | nul
 		from = new Date(Math.floor(from.getTime() / DAY_MS) * DAY_MS - DAY_MS);
 		next = nextFrom(from, from);
 	}
-	return next;
+	return next ?? (endless ? BEYOND_SEARCH : null);
 }
 
 /**

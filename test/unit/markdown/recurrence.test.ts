@@ -35,6 +35,9 @@ describe("parseRecurrence", () => {
 		"every 1439 minutes at 23 on the 29th in February",
 		"every day on the 1st, 1st",
 		"every 2 months from the 31st",
+		// rrule stops at `on`: read as `every 4 years in February`, from the 10th it fell on the 10th.
+		"every 4 years in February on the 29th",
+		"every year in February on the 29th",
 	])("%j, which rrule reads only in part, is not read as the shorter rule it would be written back as", (rule) => {
 		expect(parseRecurrence(rule)).toBeNull();
 	});
@@ -123,6 +126,9 @@ describe("a rule with no next date is an error after a bounded search, never rew
 		"every month on the 31st in April",
 		"every year on the 30th in February",
 		"every month on the 6th Monday",
+		// rrule's next date is past the year 9999: the recurrence has no end, so it is not over.
+		"every 999999999 days",
+		"every 999999999 weeks",
 	])("%s: no next date within the search", (rule) => {
 		expect(next(rule, { due: "2026-11-30" }, "2026-11-30")).toBe(BEYOND_SEARCH);
 		const result = changeTaskStatus(`- [ ] Hostile 🔁 ${rule} 📅 2026-11-30`, "x", "2026-11-30", "emoji");
