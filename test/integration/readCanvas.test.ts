@@ -1,6 +1,5 @@
-import { request, type IncomingMessage } from "node:http";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { connectClient, mcpHeaders } from "../helpers/http";
+import { connectClient, mcpHeaders, requestPausedAfterFirstBytes } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
 import { callError, callOk } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
@@ -181,41 +180,12 @@ describe("a canvas whose answer is a megabyte", () => {
 
 	test("arrives whole and as the SDK reads it, to a client reading it slowly, while another token's call is answered", async () => {
 		const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "read_canvas", arguments: { path: "Board.canvas" } } });
-		const chunks: Buffer[] = [];
-		let headers: Record<string, string | string[] | undefined> = {};
-		let done: () => void = () => undefined;
-		const ended = new Promise<void>((resolve) => (done = resolve));
-		const reader = await new Promise<IncomingMessage>((resolve, reject) => {
-			const req = request(
-				{
-					host: "127.0.0.1",
-					port: running.port,
-					method: "POST",
-					path: "/mcp",
-					headers: mcpHeaders(running.port, running.tokens.read ?? "").flat(),
-					setHost: false,
-				},
-				(res) => {
-					headers = res.headers;
-					res.once("data", (chunk: Buffer) => {
-						chunks.push(chunk);
-						// The reader stops after its first bytes…
-						res.pause();
-						resolve(res);
-					});
-					res.on("end", done);
-				},
-			);
-			req.on("error", reject);
-			req.end(body);
-		});
+		// The reader stops after its first bytes…
+		const reader = await requestPausedAfterFirstBytes(running.port, { headers: mcpHeaders(running.port, running.tokens.read ?? ""), body });
 		// …and another token's call is answered meanwhile.
 		expect(await callOk(client, "read_note", { path: "Small.md" })).toMatchObject({ path: "Small.md" });
-		reader.on("data", (chunk: Buffer) => chunks.push(chunk));
-		reader.resume();
-		await ended;
-		const received = Buffer.concat(chunks);
-		expect(headers["content-length"]).toBe(String(received.length));
+		const received = await reader.rest();
+		expect(reader.headers["content-length"]).toBe(String(received.length));
 		const text = received.toString("utf8");
 		const message = JSON.parse(text) as { result: { content: Array<{ text: string }>; structuredContent: { nodes: unknown[] } } };
 		// The body is the message as JSON.stringify writes it: nothing cut, doubled or re-encoded between pieces.

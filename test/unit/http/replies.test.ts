@@ -4,7 +4,7 @@ import { MAX_RESPONSE_BODY_BYTES } from "../../../src/config/limits";
 import { UNAUTHORIZED, type Refusal } from "../../../src/http/guard";
 import { OWN_TURNS, PIECE_CHARS } from "../../../src/http/jsonPieces";
 import { answerTooLarge, dropIfUnreadWithin, failRequest, jsonRpcError, sendJson, sendJsonPieces, sendJsonText, sendRefusal } from "../../../src/http/replies";
-import { rawRequest } from "../../helpers/http";
+import { rawRequest, requestPausedAfterFirstBytes } from "../../helpers/http";
 import { RecordingLogger } from "../../helpers/service";
 import { openSocket } from "../../helpers/sockets";
 
@@ -188,35 +188,16 @@ describe("the answers every request gets", () => {
 				} else sendJson(res, 200, { small: true });
 			},
 			async (port) => {
-				let received: Buffer[] = [];
-				let finished: () => void = () => undefined;
-				const bigDone = new Promise<void>((resolve) => (finished = resolve));
-				let headers: Record<string, string | string[] | undefined> = {};
-				const firstBytes = new Promise<IncomingMessage>((resolve) => {
-					request({ host: "127.0.0.1", port, method: "GET", path: "/big" }, (res) => {
-						headers = res.headers;
-						res.once("data", (chunk: Buffer) => {
-							received.push(chunk);
-							// The client stops reading after its first bytes.
-							res.pause();
-							resolve(res);
-						});
-						res.on("end", finished);
-					}).end();
-				});
-				const reader = await firstBytes;
+				// The client stops reading after its first bytes.
+				const reader = await requestPausedAfterFirstBytes(port, { method: "GET", path: "/big" });
 				// Another client is answered while the big answer waits for its reader…
 				const small = await get(port);
 				expect(JSON.parse(small.body)).toEqual({ small: true });
 				// …and the server has not handed over the big answer's last piece: it waits for the reader, not holding the rest encoded.
 				expect(big.response?.writableEnded).toBe(false);
-				reader.on("data", (chunk: Buffer) => received.push(chunk));
-				reader.resume();
-				await bigDone;
+				const body = await reader.rest();
 				await written;
-				const body = Buffer.concat(received);
-				received = [];
-				expect(headers["content-length"]).toBe(String(body.length));
+				expect(reader.headers["content-length"]).toBe(String(body.length));
 				expect(body.equals(Buffer.from(whole))).toBe(true);
 			},
 		);
