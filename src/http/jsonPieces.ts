@@ -1,4 +1,5 @@
 import * as nodeTimers from "node:timers";
+import { VAULT_WIDE_SLICE_MS } from "../config/limits";
 import { knownJsonText, pieceEnd } from "../jsonText";
 import { SliceClock } from "../markdown/steps";
 
@@ -121,8 +122,8 @@ function nextTurn(): Promise<void> {
 	return new Promise((resolve) => nodeTimers.setImmediate(resolve));
 }
 
-/** Turns of the event loop's own, in slices of 10 ms: where no queue is given (tests, a bare endpoint). */
-export const OWN_TURNS: Turns = { pause: nextTurn, sliceMs: 10 };
+/** Turns of the event loop's own, in the vault-wide calls' slices: where no queue is given (tests, a bare endpoint). */
+export const OWN_TURNS: Turns = { pause: nextTurn, sliceMs: VAULT_WIDE_SLICE_MS };
 
 /**
  * `JSON.stringify(value)` in pieces, with its size in bytes. Short texts are made at once; a long
