@@ -256,6 +256,8 @@ export class McpService {
 			onAuthenticated: (socket) => connections.authenticate(socket),
 			deadlinesAndCaps: deadlines,
 			subscriptions: this.subscriptionFeed(changeNotifier, searchIndex),
+			// A big answer's pieces take their turns with the vault-wide calls' slices, one slice per turn in all.
+			turns: { pause: this.sliceTurns.take, sliceMs: this.deps.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS },
 			onTokenUsed: (token) => {
 				this.lastSeen.set(token.hash, Date.now());
 				this.tokenUse?.touch(token);

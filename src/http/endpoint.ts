@@ -10,6 +10,7 @@ import { failRequest, JSON_RPC_SERVER_ERROR, jsonRpcError, sendJson, sendRefusal
 import { serveLegacy } from "./serveLegacy";
 import { serveModern } from "./serveModern";
 import { ListenStreams } from "./listenStream";
+import { OWN_TURNS } from "./jsonPieces";
 import { chargeMessages, InFlightPlaces, RateLimiter, rateLimitRefusal, WriteBudget } from "./tokenBudgets";
 import type { EndpointDeps, EndpointPolicy, EndpointState } from "./endpointState";
 
@@ -44,6 +45,7 @@ export function createMcpEndpoint<S extends EndpointPolicy>(deps: EndpointDeps<S
 		),
 		modernServers,
 		listens: deps.subscriptions ? new ListenStreams(deps.subscriptions, deps.logger) : null,
+		turns: deps.turns ?? OWN_TURNS,
 	};
 	const active = new Set<Promise<void>>();
 

@@ -5,6 +5,7 @@ import type { Logger } from "../activity";
 import type { Grant } from "../auth/grant";
 import type { TokenRecord } from "../auth/tokens";
 import type { HttpDeadlinesAndCaps } from "./deadlinesAndCaps";
+import type { Turns } from "./jsonPieces";
 import type { ListenStreams, SubscriptionFeed } from "./listenStream";
 import type { InFlightPlaces, RateLimiter, TokenLimits, WriteBudget } from "./tokenBudgets";
 
@@ -41,6 +42,8 @@ export interface EndpointDeps<S extends EndpointPolicy> {
 	deadlinesAndCaps?: Partial<HttpDeadlinesAndCaps>;
 	/** The vault's changes for subscriptions/listen streams (2026-07-28); absent: the method is not offered. */
 	subscriptions?: SubscriptionFeed;
+	/** Where a big answer's pieces take their turns: the queue vault-wide work takes its slices from; absent: turns of the event loop's own. */
+	turns?: Turns;
 }
 
 /** An MCP server lent to one request: connected to that request's transport, then given back. */
@@ -76,4 +79,6 @@ export interface EndpointState<S extends EndpointPolicy> {
 	modernServers: WeakMap<Request, () => Promise<McpServer>>;
 	/** The open subscriptions/listen streams; null when no feed is given. */
 	listens: ListenStreams | null;
+	/** Where a big answer's pieces are made and written: `deps.turns`, or the event loop's own. */
+	turns: Turns;
 }

@@ -2,6 +2,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import * as nodeTimers from "node:timers";
 import { errorKind, type Logger } from "../activity";
 import type { Refusal } from "./guard";
+import { SliceClock } from "../markdown/steps";
+import type { JsonPieces, Turns } from "./jsonPieces";
 
 const JSON_RPC_PARSE_ERROR = -32700;
 export const JSON_RPC_SERVER_ERROR = -32000;
@@ -22,6 +24,49 @@ export function sendJsonText(res: ServerResponse, status: number, text: string, 
 	if (headers) Object.assign(head, headers);
 	res.writeHead(status, head);
 	res.end(text);
+}
+
+/**
+ * Sends a body made in pieces (jsonPieces.ts), with the headers `sendJsonText` gives, a piece at a
+ * time; resolves once the last piece is handed to the socket or the client went away. A client
+ * that does not read gets `responseWriteMs` from the first piece on to take the whole answer.
+ */
+export async function sendJsonPieces(res: ServerResponse, status: number, body: JsonPieces, responseWriteMs: number, turns: Turns): Promise<void> {
+	res.writeHead(status, { "Content-Type": "application/json", "Content-Length": body.bytes });
+	dropIfUnreadWithin(res, responseWriteMs);
+	await writePieces(res, body.pieces, turns);
+}
+
+/**
+ * Writes the pieces of a body whose head is written, then ends it. More than one piece is written
+ * a piece at a time, pausing on `turns` whenever a slice is used, and once the socket holds more
+ * than it takes (a client reading slowly), only once it has drained: encoding and writing megabytes
+ * in one go held every other client, and the answer's whole UTF-8 copy, for as long as it took.
+ */
+export async function writePieces(res: ServerResponse, pieces: readonly string[], turns: Turns): Promise<void> {
+	if (pieces.length === 1) {
+		res.end(pieces[0]);
+		return;
+	}
+	const clock = new SliceClock(turns.sliceMs, turns.pause);
+	for (const piece of pieces) {
+		if (res.destroyed) return;
+		if (res.write(piece)) await clock.checkpoint();
+		else await drainedOrClosed(res);
+	}
+	if (!res.destroyed) res.end();
+}
+
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+	return new Promise((resolve) => {
+		const done = () => {
+			res.off("drain", done);
+			res.off("close", done);
+			resolve();
+		};
+		res.once("drain", done);
+		res.once("close", done);
+	});
 }
 
 /** Answers a refusal; the connection is closed only when part of the request's body is still unread. */

@@ -1,6 +1,6 @@
 import type { AdmittedRequest, EndpointPolicy, EndpointState } from "./endpointState";
 import { connectExchangeTransport, exchangeTransportOf } from "./exchangeTransports";
-import { dropIfUnreadWithin, failRequest, jsonRpcError, sendJson, sendJsonText } from "./replies";
+import { failRequest, jsonRpcError, sendJson, sendJsonPieces } from "./replies";
 import { checkMessages, type Exchange } from "./statelessTransport";
 
 /**
@@ -18,16 +18,23 @@ export async function serveLegacy<S extends EndpointPolicy>(admitted: AdmittedRe
 	}
 	const lent = deps.lendServer(grant, settings, "legacy", releasePlace);
 	let exchange: Exchange | null = null;
+	// A big answer is still being written when the server goes back for another request.
+	let written: Promise<void> = Promise.resolve();
 	try {
 		// Only a server lent for the first time waits to be connected (an await costs a turn even when nothing is pending).
 		const transport = exchangeTransportOf(lent.server) ?? (await connectExchangeTransport(lent.server));
 		if (transport === null) throw new Error("A 2025-era server was lent while connected to another transport.");
-		exchange = transport.serve(checked.messages, checked.requests, deadlinesAndCaps.maxResponseBodyBytes, (_answers, body) => {
-			sendJsonText(res, 200, body);
-			// Once the answer is written, a client that does not read it would keep its place and the
-			// buffered answer for as long as it liked, so it gets a deadline from then on.
-			dropIfUnreadWithin(res, deadlinesAndCaps.responseWriteMs);
-		});
+		exchange = transport.serve(
+			checked.messages,
+			checked.requests,
+			deadlinesAndCaps.maxResponseBodyBytes,
+			(_answers, body) => {
+				// A client that does not read its answer would keep its place and the answer for as long
+				// as it liked, so it gets a deadline from the first piece on.
+				written = sendJsonPieces(res, 200, body, deadlinesAndCaps.responseWriteMs, state.turns);
+			},
+			{ turns: state.turns },
+		);
 		const served = exchange;
 		res.once("close", () => served.abandon());
 		await served.finished;
@@ -44,4 +51,5 @@ export async function serveLegacy<S extends EndpointPolicy>(admitted: AdmittedRe
 		exchange?.abandon();
 		await lent.release();
 	}
+	await written.catch((error: unknown) => failRequest(res, deps.logger, error));
 }

@@ -12,8 +12,8 @@ import { connectExchangeTransport, disconnectExchangeTransport, exchangeTranspor
 import { MODERN_PROTOCOL_VERSION } from "./guard";
 import { webRequestOf } from "./listenStream";
 import type { AdmittedRequest, EndpointPolicy, EndpointState, LentServer } from "./endpointState";
-import type { HttpDeadlinesAndCaps } from "./deadlinesAndCaps";
-import { answerTooLarge, dropIfUnreadWithin, failRequest, JSON_RPC_METHOD_NOT_FOUND, sendJson } from "./replies";
+import { answerTooLarge, dropIfUnreadWithin, failRequest, JSON_RPC_METHOD_NOT_FOUND, sendJson, writePieces } from "./replies";
+import type { JsonPieces } from "./jsonPieces";
 
 /**
  * Answers a 2026-07-28 request. The SDK's handler checks the request's `_meta` envelope and
@@ -62,16 +62,19 @@ export async function serveModern<S extends EndpointPolicy>(admitted: AdmittedRe
 	}
 	let lent: LentServer | null = null;
 	const lend = (): LentServer => (lent ??= deps.lendServer(grant, settings, "modern", releasePlace));
+	// A big answer is still being written when the server goes back for another request.
+	let written: Promise<void> = Promise.resolve();
 	try {
 		const route = directRoute(req, json);
-		if (route !== null && (await serveDirectly(res, lend().server, route, deadlinesAndCaps))) return;
-		await serveThroughSdk(admitted, state, lend);
+		const direct = route === null ? null : await serveDirectly(res, lend().server, route, state);
+		({ written } = direct ?? (await serveThroughSdk(admitted, state, lend)));
 	} catch (error) {
 		failRequest(res, deps.logger, error);
 	} finally {
 		const served = lent as LentServer | null;
 		if (served) await served.release();
 	}
+	await written.catch((error: unknown) => failRequest(res, deps.logger, error));
 }
 
 /** The methods served directly: those with no client capability they need and no stream they open (`ping` is not one at 2026-07-28). */
@@ -155,6 +158,11 @@ function modernClassification(): MessageClassification {
 	return modernClassificationMemo;
 }
 
+/** An answer being written once the server is done with its request: resolves when it is. */
+interface Writing {
+	written: Promise<void>;
+}
+
 /** Whether a tool's input schema declares parameters carried in Mcp-Param headers, which only the SDK's handler checks; by server, then tool. */
 const declaresParamHeaders = new WeakMap<McpServer, Map<string, boolean>>();
 
@@ -179,14 +187,21 @@ const MISSING_CLIENT_CAPABILITY = -32021;
 
 /**
  * Serves a request `directRoute` let through on the server's own transport, classified as the
- * SDK's transport would classify it. False when nothing was answered and the SDK's handler is to
- * answer instead: the server does not bind to the revision, a tool takes Mcp-Param headers, or
- * the SDK's checks before a handler answered (an unknown method, a refused envelope).
+ * SDK's transport would classify it: resolves once the server is done with it, to the answer
+ * still being written. Null when nothing was answered and the SDK's handler is to answer instead: the server
+ * does not bind to the revision, a tool takes Mcp-Param headers, or the SDK's checks before a
+ * handler answered (an unknown method, a refused envelope).
  */
-async function serveDirectly(res: ServerResponse, server: McpServer, route: DirectRoute, deadlinesAndCaps: HttpDeadlinesAndCaps): Promise<boolean> {
-	if (needsParamHeaderCheck(server, route.message)) return false;
+async function serveDirectly<S extends EndpointPolicy>(
+	res: ServerResponse,
+	server: McpServer,
+	route: DirectRoute,
+	state: EndpointState<S>,
+): Promise<Writing | null> {
+	if (needsParamHeaderCheck(server, route.message)) return null;
 	const transport = exchangeTransportOf(server) ?? (await connectExchangeTransport(server, route.classification));
-	if (transport === null) return false;
+	if (transport === null) return null;
+	let written: Promise<void> = Promise.resolve();
 	// The cap is the 2026-07-28 one (answerTooLarge), applied to the answer below.
 	const exchange = transport.serve(
 		[route.message],
@@ -194,22 +209,22 @@ async function serveDirectly(res: ServerResponse, server: McpServer, route: Dire
 		Infinity,
 		([answer], body) => {
 			const refused = answer !== undefined && "error" in answer && answer.error.code === MISSING_CLIENT_CAPABILITY;
-			writeAnswer(res, refused ? 400 : 200, { "content-type": "application/json" }, body, route.message.id, deadlinesAndCaps);
+			written = writeAnswer(res, refused ? 400 : 200, { "content-type": "application/json" }, body, route.message.id, state);
 		},
-		{ classification: route.classification },
+		{ classified: { classification: route.classification }, turns: state.turns },
 	);
 	res.once("close", () => exchange.abandon());
 	await exchange.finished;
 	// The server goes back for another request once it has answered every call it started.
 	await transport.whenIdle();
-	return !exchange.answeredBeforeHandler;
+	return exchange.answeredBeforeHandler ? null : { written };
 }
 
 /**
  * Answers through the SDK's handler, which connects the server to its own transport for this one
  * request (so a server kept connected is let go first) and disconnects it once the answer is out.
  */
-async function serveThroughSdk<S extends EndpointPolicy>(admitted: AdmittedRequest<S>, state: EndpointState<S>, lend: () => LentServer): Promise<void> {
+async function serveThroughSdk<S extends EndpointPolicy>(admitted: AdmittedRequest<S>, state: EndpointState<S>, lend: () => LentServer): Promise<Writing> {
 	const { req, res, json } = admitted;
 	const clientGone = new AbortController();
 	const onClose = () => clientGone.abort();
@@ -230,7 +245,9 @@ async function serveThroughSdk<S extends EndpointPolicy>(admitted: AdmittedReque
 		const response = await state.modern.fetch(request, { parsedBody: json });
 		const headers: Record<string, string | number> = {};
 		response.headers.forEach((value, name) => (headers[name] = value));
-		writeAnswer(res, response.status, headers, await response.text(), (json as { id?: unknown }).id ?? null, state.deadlinesAndCaps);
+		const text = await response.text();
+		const body = { pieces: [text], bytes: Buffer.byteLength(text) };
+		return { written: writeAnswer(res, response.status, headers, body, (json as { id?: unknown }).id ?? null, state) };
 	} finally {
 		res.off("close", onClose);
 		const served = lentServer as McpServer | null;
@@ -239,29 +256,30 @@ async function serveThroughSdk<S extends EndpointPolicy>(admitted: AdmittedReque
 	}
 }
 
-/** Writes a 2026-07-28 answer, with the same cap as a 2025 exchange's (the SDK's handler has none of its own). */
-function writeAnswer(
+/** Writes a 2026-07-28 answer, with the same cap as a 2025 exchange's (the SDK's handler has none of its own); resolves once it is written. */
+function writeAnswer<S extends EndpointPolicy>(
 	res: ServerResponse,
 	status: number,
 	headers: Record<string, string | number>,
-	body: string,
+	body: JsonPieces,
 	id: unknown,
-	deadlinesAndCaps: HttpDeadlinesAndCaps,
-): void {
-	let text = body;
-	let bytes = Buffer.byteLength(text);
+	{ deadlinesAndCaps, turns }: EndpointState<S>,
+): Promise<void> {
+	let { pieces, bytes } = body;
 	if (bytes > deadlinesAndCaps.maxResponseBodyBytes) {
-		text = JSON.stringify(answerTooLarge(id, deadlinesAndCaps.maxResponseBodyBytes));
+		const text = JSON.stringify(answerTooLarge(id, deadlinesAndCaps.maxResponseBodyBytes));
+		pieces = [text];
 		bytes = Buffer.byteLength(text);
 	}
-	if (res.destroyed) return;
-	if (text === "") {
+	if (res.destroyed) return Promise.resolve();
+	if (bytes === 0) {
 		res.writeHead(status, headers).end();
-		return;
+		return Promise.resolve();
 	}
 	res.writeHead(status, { ...headers, "Content-Length": bytes });
-	res.end(text);
+	// A client that does not read its answer gets a deadline from the first piece on.
 	dropIfUnreadWithin(res, deadlinesAndCaps.responseWriteMs);
+	return writePieces(res, pieces, turns);
 }
 
 function isListenRequest(json: unknown): boolean {

@@ -9,9 +9,11 @@ import {
 	type Transport,
 	type TransportSendOptions,
 } from "@modelcontextprotocol/server";
+import { jsonInPieces, joinedAsArray, OWN_TURNS, type JsonPieces, type Turns } from "./jsonPieces";
 import { certainlyRequest } from "./jsonRpcRequest";
 
 const JSON_RPC_SERVER_ERROR = -32000;
+const JSON_RPC_INTERNAL_ERROR = -32603;
 
 /** A JSON-RPC answer (a result or an error) with the id of the request it answers. */
 export type Answer = JSONRPCMessage & { id: RequestId };
@@ -107,10 +109,17 @@ export class ExchangeTransport extends PerRequestHTTPServerTransport implements 
 	 * answer is handed to `onAnswers`, or the exchange is abandoned (the client went away).
 	 * `classified` goes with every message: a 2026-07-28 request's classification. Such an exchange
 	 * withholds an answer the SDK's checks give before any handler runs (`answeredBeforeHandler`):
-	 * the SDK's HTTP handler answers those, with its own HTTP statuses.
+	 * the SDK's HTTP handler answers those, with its own HTTP statuses. A big answer is made on `turns`.
 	 */
-	serve(messages: readonly JSONRPCMessage[], requests: number, maxBytes: number, onAnswers: AnswersListener, classified?: MessageExtraInfo): Exchange {
-		const exchange = new Exchange(requests, maxBytes, onAnswers, (id) => this.cancel(id), classified);
+	serve(
+		messages: readonly JSONRPCMessage[],
+		requests: number,
+		maxBytes: number,
+		onAnswers: AnswersListener,
+		options: { classified?: MessageExtraInfo; turns?: Turns } = {},
+	): Exchange {
+		const { classified, turns } = options;
+		const exchange = new Exchange(requests, maxBytes, onAnswers, (id) => this.cancel(id), classified, turns);
 		this.exchange = exchange;
 		for (const message of messages) {
 			if (isParsedRequest(message)) exchange.waiting.push(message);
@@ -133,13 +142,15 @@ export class ExchangeTransport extends PerRequestHTTPServerTransport implements 
 		this.outstanding -= 1;
 		const exchange = this.exchange;
 		if (exchange && !exchange.abandoned) {
+			let added: Promise<void> = Promise.resolve();
 			if (this.dispatching && exchange.classified !== undefined) {
 				exchange.answeredBeforeHandler = true;
 				exchange.settle();
-			} else exchange.add(message);
+			} else added = exchange.add(message);
 			if (message.id === exchange.running) {
 				exchange.running = null;
-				this.runNext();
+				// The next call runs once this answer is made: whether the batch is full is known then.
+				void added.then(() => this.runNext(exchange));
 			}
 		}
 		if (this.outstanding === 0) this.idle();
@@ -164,9 +175,8 @@ export class ExchangeTransport extends PerRequestHTTPServerTransport implements 
 	}
 
 	/** Runs the exchange's next waiting request, unless one is running; past the budget, answers it without running it. */
-	private runNext(): void {
-		const exchange = this.exchange;
-		if (!exchange || exchange.running !== null || exchange.abandoned) return;
+	private runNext(exchange: Exchange | null = this.exchange): void {
+		if (!exchange || exchange !== this.exchange || exchange.running !== null || exchange.abandoned) return;
 		const next = exchange.waiting.shift();
 		if (!next) return;
 		exchange.running = next.id;
@@ -188,8 +198,8 @@ export class ExchangeTransport extends PerRequestHTTPServerTransport implements 
 /** Takes one request, already checked to be a JSON-RPC request, with its classification (2026-07-28) if any. */
 export type RequestReceiver = (request: JSONRPCMessage & { id: RequestId; method: string }, extra?: MessageExtraInfo) => void;
 
-/** Told the answers of one POST, in request order, and the body that carries them (one answer alone, else the array), serialised once. */
-export type AnswersListener = (answers: Answer[], body: string) => void;
+/** Told the answers of one POST, in request order, and the body that carries them (one answer alone, else the array), serialised once, in pieces. */
+export type AnswersListener = (answers: Answer[], body: JsonPieces) => void;
 
 /** One POST's requests and answers. */
 export class Exchange {
@@ -207,7 +217,9 @@ export class Exchange {
 	private bytes = 0;
 	private readonly answers: Answer[] = [];
 	/** Each answer as JSON, kept so the body is not serialised a second time once every answer is in. */
-	private readonly texts: string[] = [];
+	private readonly texts: JsonPieces[] = [];
+	/** Answers are made one after another, so they stay in the order they came. */
+	private making: Promise<void> = Promise.resolve();
 	settle: () => void = () => undefined;
 	/** Resolves once every answer is handed to `onAnswers`, or the exchange is abandoned. */
 	readonly finished = new Promise<void>((resolve) => (this.settle = resolve));
@@ -218,25 +230,40 @@ export class Exchange {
 		private readonly onAnswers: AnswersListener,
 		private readonly onCancel: (running: RequestId) => void = () => undefined,
 		readonly classified?: MessageExtraInfo,
+		private readonly turns: Turns = OWN_TURNS,
 	) {}
 
-	add(message: Answer): void {
+	/** Makes the answer's JSON (a big one a piece at a time, with turns between); resolves once it is kept, never rejects. */
+	add(message: Answer): Promise<void> {
+		// Nothing in `make` throws; were it to, the client is let go rather than the rejection left unhandled.
+		this.making = this.making.then(() => this.make(message)).catch(() => this.abandon());
+		return this.making;
+	}
+
+	private async make(message: Answer): Promise<void> {
 		let answer = message;
-		let text = JSON.stringify(answer);
-		let size = Buffer.byteLength(text);
+		let text = await jsonInPieces(answer, this.turns).catch(() => null);
+		if (this.abandoned) return;
+		if (text === null) {
+			// Nothing the server answers fails to serialise; should it, the call is answered rather than left waiting.
+			answer = {
+				jsonrpc: "2.0",
+				id: answer.id,
+				error: { code: JSON_RPC_INTERNAL_ERROR, message: "Internal error: the answer could not be written as JSON." },
+			};
+			text = await jsonInPieces(answer);
+		}
 		// A call past the cap was never run and already says so; any other answer that does not fit came from a call that ran.
-		if (this.bytes + size > this.maxBytes && !notRunAnswers.has(answer)) {
+		if (this.bytes + text.bytes > this.maxBytes && !notRunAnswers.has(answer)) {
 			this.full = true;
 			answer = answerLeftOut(answer.id, this.maxBytes);
-			text = JSON.stringify(answer);
-			size = Buffer.byteLength(text);
+			text = await jsonInPieces(answer);
 		}
-		this.bytes += size;
+		this.bytes += text.bytes;
 		this.answers.push(answer);
 		this.texts.push(text);
 		if (this.answers.length === this.expectedAnswers) {
-			// JSON.stringify of an array is its items' JSON joined by commas, in brackets.
-			this.onAnswers(this.answers, this.texts.length === 1 ? (this.texts[0] as string) : `[${this.texts.join(",")}]`);
+			this.onAnswers(this.answers, joinedAsArray(this.texts));
 			this.settle();
 		}
 	}

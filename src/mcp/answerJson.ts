@@ -4,7 +4,8 @@
  * bytes, it held every other client 30–100 ms per call beside the SDK's own copy.
  */
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import { SliceClock, type Steps } from "../markdown/steps";
+import { pieceEnd, rememberJsonText } from "../jsonText";
+import { runSteps, SliceClock, type Steps } from "../markdown/steps";
 
 /** Levels of arrays and objects taken apart: deeper values (a row, a card) are each one `JSON.stringify`. */
 const SLICED_LEVELS = 2;
@@ -54,20 +55,34 @@ export async function stringifyInSlices(value: Record<string, unknown>, clock: S
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
+/** Characters of the text counted between two looks at the clock. */
+const COUNTED_CHARS = 64 * 1024;
+
 /**
  * The bytes of `JSON.stringify({content: [{type: "text", text}], structuredContent})` when `text`
- * is `JSON.stringify(structuredContent)`, without making it. Such a text holds no control character
- * and no lone surrogate (JSON.stringify wrote them as escapes), so quoting it again adds only its two
- * quotes and one backslash before each `"` and `\`.
+ * is `JSON.stringify(structuredContent)`, without making it, a step after each COUNTED_CHARS. Such
+ * a text holds no control character and no lone surrogate (JSON.stringify wrote them as escapes),
+ * so quoting it again adds only its two quotes and one backslash before each `"` and `\`; a step
+ * never ends between the two halves of a pair, so each step's UTF-8 bytes are its own.
  */
-function resultBytes(text: string): number {
+function* resultBytesSteps(text: string): Steps<number> {
 	let escapes = 0;
-	for (let index = 0; index < text.length; index++) {
-		const code = text.charCodeAt(index);
-		if (code === QUOTE || code === BACKSLASH) escapes++;
+	let textBytes = 0;
+	for (let start = 0; start < text.length;) {
+		const end = pieceEnd(text, start, COUNTED_CHARS);
+		for (let index = start; index < end; index++) {
+			const code = text.charCodeAt(index);
+			if (code === QUOTE || code === BACKSLASH) escapes++;
+		}
+		textBytes += Buffer.byteLength(text.slice(start, end));
+		start = end;
+		yield;
 	}
-	const textBytes = Buffer.byteLength(text);
 	return Buffer.byteLength('{"content":[{"type":"text","text":}],"structuredContent":}') + 2 + textBytes + escapes + textBytes;
+}
+
+function resultBytes(text: string): number {
+	return runSteps(resultBytesSteps(text));
 }
 
 /**
@@ -81,11 +96,14 @@ export async function answerInSlices(
 ): Promise<{ result: CallToolResult; bytes: number }> {
 	if (listedItems(value) < ITEMS_MADE_IN_ONE_PIECE) {
 		const text = JSON.stringify(value);
+		rememberJsonText(value, text);
 		return { result: { content: [{ type: "text", text }], structuredContent: value }, bytes: resultBytes(text) };
 	}
 	const clock = new SliceClock(sliceMs, pause);
 	const text = await stringifyInSlices(value, clock);
-	const bytes = resultBytes(text);
+	// The transport writes this text as the structured content too, rather than making it again in one piece.
+	rememberJsonText(value, text);
+	const bytes = await clock.run(resultBytesSteps(text));
 	// The SDK then checks the answer against the tool's schema and the transport writes it as JSON, in one piece: start that on a fresh slice.
 	await clock.checkpoint();
 	return { result: { content: [{ type: "text", text }], structuredContent: value }, bytes };

@@ -29,6 +29,44 @@ export function rawRequest(
 	});
 }
 
+/** An answer whose reader stopped after its first bytes: `rest()` reads on to the end and resolves to the whole body as received. */
+export interface PausedAnswer {
+	headers: Record<string, string | string[] | undefined>;
+	rest(): Promise<Buffer>;
+}
+
+/** One raw HTTP request (as `rawRequest`) whose client stops reading the answer once its first bytes arrive, until `rest()`. */
+export function requestPausedAfterFirstBytes(
+	port: number,
+	options: { method?: string; path?: string; headers?: Array<[string, string]>; body?: string },
+): Promise<PausedAnswer> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		const flatHeaders = (options.headers ?? [["Host", `127.0.0.1:${port}`]]).flat();
+		const req = request(
+			{ host: "127.0.0.1", port, method: options.method ?? "POST", path: options.path ?? "/mcp", headers: flatHeaders, setHost: false },
+			(res) => {
+				const ended = new Promise<Buffer>((done) => res.on("end", () => done(Buffer.concat(chunks))));
+				res.once("data", (chunk: Buffer) => {
+					chunks.push(chunk);
+					res.pause();
+					resolve({
+						headers: res.headers,
+						rest: () => {
+							res.on("data", (more: Buffer) => chunks.push(more));
+							res.resume();
+							return ended;
+						},
+					});
+				});
+				res.on("error", reject);
+			},
+		);
+		req.on("error", reject);
+		req.end(options.body);
+	});
+}
+
 /** Headers a well-behaved MCP client sends, with a bearer token. */
 export function mcpHeaders(port: number, token: string, extra: Array<[string, string]> = []): Array<[string, string]> {
 	return [

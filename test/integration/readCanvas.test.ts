@@ -1,5 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { connectClient } from "../helpers/http";
+import { connectClient, mcpHeaders, requestPausedAfterFirstBytes } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
 import { callError, callOk } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
@@ -149,5 +149,51 @@ describe("read_canvas", () => {
 		expect(garden.backlinks).toEqual([{ path: "Board.canvas", count: 1 }]);
 		const reading = await callOk<{ backlinks: Array<{ path: string; count: number }> }>(client, "get_note_links", { path: "Reading list" });
 		expect(reading.backlinks).toEqual([{ path: "Board.canvas", count: 1 }]);
+	});
+});
+
+describe("a canvas whose answer is a megabyte", () => {
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+	const CARDS = 5_000;
+
+	beforeAll(async () => {
+		const nodes = Array.from({ length: CARDS }, (_, index) => ({
+			id: `card${index}`,
+			type: "text",
+			text: `Card ${index}: "quoted", back\\slash, é 東京 😀 [[Note ${index % 10}]]`,
+			x: (index % 100) * 300,
+			y: Math.floor(index / 100) * 200,
+			width: 250,
+			height: 150,
+		}));
+		vault = await makeVault({ "Board.canvas": JSON.stringify({ nodes, edges: [] }), "Small.md": "# Small\n" });
+		running = await startService(vault, { levels: ["read", "write"] });
+		client = await connectClient(running.url, running.tokens.write ?? "");
+	});
+	afterAll(async () => {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test("arrives whole and as the SDK reads it, to a client reading it slowly, while another token's call is answered", async () => {
+		const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "read_canvas", arguments: { path: "Board.canvas" } } });
+		// The reader stops after its first bytes…
+		const reader = await requestPausedAfterFirstBytes(running.port, { headers: mcpHeaders(running.port, running.tokens.read ?? ""), body });
+		// …and another token's call is answered meanwhile.
+		expect(await callOk(client, "read_note", { path: "Small.md" })).toMatchObject({ path: "Small.md" });
+		const received = await reader.rest();
+		expect(reader.headers["content-length"]).toBe(String(received.length));
+		const text = received.toString("utf8");
+		const message = JSON.parse(text) as { result: { content: Array<{ text: string }>; structuredContent: { nodes: unknown[] } } };
+		// The body is the message as JSON.stringify writes it: nothing cut, doubled or re-encoded between pieces.
+		expect(text).toBe(JSON.stringify(message));
+		expect(message.result.structuredContent.nodes).toHaveLength(CARDS);
+		expect(message.result.content[0]?.text).toBe(JSON.stringify(message.result.structuredContent));
+		expect(Buffer.byteLength(text)).toBeGreaterThan(1_000_000);
+		// The same answer as the SDK's client gets.
+		expect(message.result.structuredContent).toEqual(await callOk(client, "read_canvas", { path: "Board.canvas" }));
 	});
 });

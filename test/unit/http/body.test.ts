@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { PassThrough } from "node:stream";
 import type { AddressInfo, Socket } from "node:net";
 import { MAX_BATCH_ENTRIES, MAX_REFUSED_BODY_DRAIN_BYTES, MAX_REQUEST_BODY_BYTES } from "../../../src/config/limits";
 import { readJsonBody, refuseBeforeBody } from "../../../src/http/body";
@@ -158,6 +159,33 @@ describe("readJsonBody: the request body as a client sends it", () => {
 			expect(await outcome).toEqual({ refusal: { status: 400, kind: "parse_error", message: "The request body could not be read." } });
 		} finally {
 			await new Promise((resolve) => watched.server.close(resolve));
+		}
+	});
+
+	test("a body read as it arrives, its characters cut between chunks anywhere, reads as the whole body decoded at once", async () => {
+		const text = '{"jsonrpc":"2.0","id":1,"params":{"text":"é 東京 😀 \\u00e9"}}';
+		const bodies = [
+			Buffer.from(text),
+			// Bytes that are not UTF-8: a lone continuation byte, 0xff, an overlong "/", an encoded surrogate, a sequence cut short.
+			Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0x80, 0xff, 0xc0, 0xaf, 0xed, 0xa0, 0x80, 0xe6, 0x9d]), Buffer.from('x 😀"}')]),
+			// A byte order mark is kept, so such a body is refused as before.
+			Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]),
+		];
+		for (const bytes of bodies) {
+			let whole: unknown;
+			try {
+				whole = { json: JSON.parse(bytes.toString("utf8")) as unknown };
+			} catch {
+				whole = { refusal: { status: 400, kind: "parse_error" } };
+			}
+			for (const chunkSize of [1, 2, 3, 5, 7]) {
+				const req = new PassThrough();
+				Object.assign(req, { headers: { "content-length": String(bytes.length) } });
+				const read = readJsonBody(req as unknown as IncomingMessage, BODY_READ_MS);
+				for (let start = 0; start < bytes.length; start += chunkSize) req.write(bytes.subarray(start, start + chunkSize));
+				req.end();
+				expect(await read).toMatchObject(whole as object);
+			}
 		}
 	});
 });

@@ -2,6 +2,7 @@ import { McpServer, type JSONRPCMessage } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { connectExchangeTransport, disconnectExchangeTransport, exchangeTransportOf } from "../../../src/http/exchangeTransports";
 import { ExchangeTransport, type Answer, type ExchangeTransport as Transport } from "../../../src/http/statelessTransport";
+import type { JsonPieces } from "../../../src/http/jsonPieces";
 
 function newServer(): McpServer {
 	return new McpServer({ name: "exchange-transport-test", version: "0.0.0" });
@@ -54,7 +55,7 @@ describe("requests handed to a pooled server", () => {
 	async function answersOf(transport: Transport, messages: JSONRPCMessage[]): Promise<string[]> {
 		const bodies: string[] = [];
 		for (const message of messages) {
-			const exchange = transport.serve([message], 1, Infinity, (_answers: Answer[], body: string) => bodies.push(body));
+			const exchange = transport.serve([message], 1, Infinity, (_answers: Answer[], body: JsonPieces) => bodies.push(body.pieces.join("")));
 			await exchange.finished;
 		}
 		return bodies;

@@ -2,8 +2,9 @@ import { createServer, request, type IncomingMessage, type Server, type ServerRe
 import type { AddressInfo } from "node:net";
 import { MAX_RESPONSE_BODY_BYTES } from "../../../src/config/limits";
 import { UNAUTHORIZED, type Refusal } from "../../../src/http/guard";
-import { answerTooLarge, dropIfUnreadWithin, failRequest, jsonRpcError, sendJson, sendJsonText, sendRefusal } from "../../../src/http/replies";
-import { rawRequest } from "../../helpers/http";
+import { OWN_TURNS, PIECE_CHARS } from "../../../src/http/jsonPieces";
+import { answerTooLarge, dropIfUnreadWithin, failRequest, jsonRpcError, sendJson, sendJsonPieces, sendJsonText, sendRefusal } from "../../../src/http/replies";
+import { rawRequest, requestPausedAfterFirstBytes } from "../../helpers/http";
 import { RecordingLogger } from "../../helpers/service";
 import { openSocket } from "../../helpers/sockets";
 
@@ -169,6 +170,35 @@ describe("the answers every request gets", () => {
 				expect(received).toBeLessThan(large.length);
 				const reader = await get(port);
 				expect(reader.body.length).toBe(large.length);
+			},
+		);
+	});
+
+	test("a big answer goes out a piece at a time: a client that stops reading holds back the rest, and others are answered meanwhile", async () => {
+		// 60 pieces of 64K characters, some of them 2-4 UTF-8 bytes each: about 6 MB, more than loopback sockets buffer for a reader that stopped.
+		const pieces = Array.from({ length: 60 }, (_, index) => `${index}:${"é東😀x".repeat(PIECE_CHARS / 8)}`);
+		const whole = pieces.join("");
+		const big: { response?: ServerResponse } = {};
+		let written: Promise<void> = Promise.resolve();
+		await withServer(
+			(req, res) => {
+				if (req.url === "/big") {
+					big.response = res;
+					written = sendJsonPieces(res, 200, { pieces, bytes: Buffer.byteLength(whole) }, 60_000, OWN_TURNS);
+				} else sendJson(res, 200, { small: true });
+			},
+			async (port) => {
+				// The client stops reading after its first bytes.
+				const reader = await requestPausedAfterFirstBytes(port, { method: "GET", path: "/big" });
+				// Another client is answered while the big answer waits for its reader…
+				const small = await get(port);
+				expect(JSON.parse(small.body)).toEqual({ small: true });
+				// …and the server has not handed over the big answer's last piece: it waits for the reader, not holding the rest encoded.
+				expect(big.response?.writableEnded).toBe(false);
+				const body = await reader.rest();
+				await written;
+				expect(reader.headers["content-length"]).toBe(String(body.length));
+				expect(body.equals(Buffer.from(whole))).toBe(true);
 			},
 		);
 	});

@@ -66,7 +66,7 @@ describe("ExchangeTransport", () => {
 		let body = "";
 		const exchange = transport.serve([call(1), call(2), call(3)], 3, 1000, (all, text) => {
 			answers = all;
-			body = text;
+			body = text.pieces.join("");
 		});
 		await exchange.finished;
 		// The body is the answers serialised once, as JSON.stringify would write them.
@@ -99,7 +99,7 @@ describe("ExchangeTransport", () => {
 		const next = transport.serve([call(7)], 1, 1000, (all, body) => {
 			expect(all.map((answer) => answer.id)).toEqual([7]);
 			// One answer alone is the body, not an array of one.
-			expect(body).toBe(JSON.stringify(all[0]));
+			expect(body.pieces.join("")).toBe(JSON.stringify(all[0]));
 		});
 		await next.finished;
 		expect(seen).toEqual([1, 7]);

@@ -1,4 +1,5 @@
 import { answerInSlices, stringifyInSlices } from "../../../src/mcp/answerJson";
+import { knownJsonText } from "../../../src/jsonText";
 import { SliceClock } from "../../../src/markdown/steps";
 
 /** Values whose JSON has every case JSON.stringify treats specially. */
@@ -30,6 +31,15 @@ describe("a tool's answer made in slices", () => {
 		for (const value of [AWKWARD, { small: ['"\\'] }, { path: "Ünïcode 東京.md", rows: [] }]) {
 			const { result, bytes } = await answerInSlices(value, 0, () => Promise.resolve());
 			expect(result).toEqual({ content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value });
+			expect(bytes).toBe(Buffer.byteLength(JSON.stringify(result)));
+		}
+	});
+
+	test("the answer's text is remembered for its structured content, so the transport does not make it again; a long text with pairs on every count boundary is counted exactly", async () => {
+		const long = { rows: Array.from({ length: 20_000 }, (_, index) => ({ path: `N${index}.md`, text: 'a "😀" \\ é' })) };
+		for (const value of [long, { small: true }]) {
+			const { result, bytes } = await answerInSlices(value, 0, () => Promise.resolve());
+			expect(knownJsonText(value)).toBe(JSON.stringify(value));
 			expect(bytes).toBe(Buffer.byteLength(JSON.stringify(result)));
 		}
 	});

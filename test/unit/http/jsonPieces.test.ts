@@ -1,0 +1,97 @@
+import { jsonInPieces, joinedAsArray, PIECE_CHARS } from "../../../src/http/jsonPieces";
+import { rememberJsonText } from "../../../src/jsonText";
+
+/** A long text whose surrogate pairs straddle every piece boundary, with every character JSON escapes. */
+function longText(pieces: number): string {
+	const unit = 'quote " backslash \\ tab \t newline \n nul \u0000 lone \ud800 é 東京 line sep \u2028 ';
+	let text = "";
+	while (text.length < pieces * PIECE_CHARS) text += unit;
+	// An emoji (a surrogate pair) right where each piece would end.
+	for (let boundary = PIECE_CHARS - 1; boundary < text.length; boundary += PIECE_CHARS) text = `${text.slice(0, boundary)}😀${text.slice(boundary)}`;
+	return text;
+}
+
+/** A message shaped as a tool's answer, with the values JSON.stringify treats specially. */
+function message(text: string): Record<string, unknown> {
+	return {
+		result: {
+			content: [
+				{ type: "text", text },
+				{ type: "text", text: "short", annotations: undefined },
+			],
+			structuredContent: { rows: [1, undefined, () => 2, null, "x"], nested: { deeper: { deepest: [{ a: text.slice(0, 10) }] } }, none: undefined },
+			isError: false,
+		},
+		jsonrpc: "2.0",
+		id: 7,
+		"2": "an integer key",
+		nothing: Symbol("no JSON"),
+	};
+}
+
+/** Turns that pause before every piece, at once. */
+const noPause = { pause: () => Promise.resolve(), sliceMs: 0 };
+
+describe("a message made in pieces", () => {
+	test("is JSON.stringify's text exactly, with its UTF-8 bytes, whatever the values", async () => {
+		const values: object[] = [
+			message(longText(3)),
+			message("short text"),
+			{ list: [longText(1), { when: new Date(0) }], numbers: [0, -0, Number.NaN, 1.5e300] },
+			// A value deciding its own JSON (toJSON) where the message is walked: made whole, as JSON.stringify makes it.
+			{ result: { at: new Date(Date.UTC(2026, 0, 2)), text: longText(2) } },
+			[],
+			{},
+		];
+		for (const value of values) {
+			const made = await jsonInPieces(value, noPause);
+			expect(made.pieces.join("")).toBe(JSON.stringify(value));
+			expect(made.bytes).toBe(Buffer.byteLength(JSON.stringify(value)));
+			// Each piece is well-formed on its own (it is encoded and written alone): no pair is cut.
+			for (const piece of made.pieces) expect(Buffer.from(piece).toString()).toBe(piece);
+		}
+	});
+
+	test("a long text is cut into pieces, pausing between them once a slice is used; a small message is one piece made without a turn", async () => {
+		let pauses = 0;
+		const pause = () => {
+			pauses++;
+			return Promise.resolve();
+		};
+		const big = await jsonInPieces(message(longText(8)), { pause, sliceMs: 0 });
+		expect(pauses).toBeGreaterThanOrEqual(8);
+		expect(big.pieces.length).toBeGreaterThanOrEqual(8);
+		// A piece is PIECE_CHARS of the text (one more to keep a pair whole), each character escaped to 6 at most.
+		expect(Math.max(...big.pieces.map((piece) => piece.length))).toBeLessThanOrEqual(6 * (PIECE_CHARS + 1));
+		pauses = 0;
+		const small = await jsonInPieces(message("short text"), { pause, sliceMs: 0 });
+		expect(pauses).toBe(0);
+		expect(small.pieces).toHaveLength(1);
+	});
+
+	test("a value whose JSON was made already is written from that text, not walked again", async () => {
+		let reads = 0;
+		const answer = {
+			get rows() {
+				reads++;
+				return Array.from({ length: 3 }, (_, index) => ({ index, text: longText(1).slice(0, 100) }));
+			},
+		};
+		const text = JSON.stringify(answer);
+		rememberJsonText(answer, text);
+		reads = 0;
+		const made = await jsonInPieces({ result: { content: [{ type: "text", text }], structuredContent: answer }, jsonrpc: "2.0", id: 1 }, noPause);
+		expect(reads).toBe(0);
+		expect(made.pieces.join("")).toBe(JSON.stringify({ result: { content: [{ type: "text", text }], structuredContent: answer }, jsonrpc: "2.0", id: 1 }));
+	});
+
+	test("a batch's answers join as the array JSON.stringify writes, bytes counted once", async () => {
+		const answers = [message(longText(2)), message("a"), { jsonrpc: "2.0", id: 3, error: { code: -32000, message: "no" } }];
+		const made = await Promise.all(answers.map((answer) => jsonInPieces(answer, noPause)));
+		const joined = joinedAsArray(made);
+		expect(joined.pieces.join("")).toBe(JSON.stringify(answers));
+		expect(joined.bytes).toBe(Buffer.byteLength(JSON.stringify(answers)));
+		// One answer alone is the body, not an array of one.
+		expect(joinedAsArray([made[1]!]).pieces.join("")).toBe(JSON.stringify(answers[1]));
+	});
+});
