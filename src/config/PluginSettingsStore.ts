@@ -60,6 +60,12 @@ export class PluginSettingsStore implements SettingsStore {
 		else await this.write(settings);
 	}
 
+	/** Resolves once every save asked for so far is written (or failed): the lock's queue, then the last write. */
+	async settled(): Promise<void> {
+		await this.lock?.run(() => Promise.resolve());
+		await this.lastWrite;
+	}
+
 	private async write(settings: VaultMcpSettings): Promise<void> {
 		if (this.unreadable) throw new UnreadableSettingsError("data.json could not be read; nothing is saved over it until it is fixed");
 		this.plugin.settings = settings;

@@ -59,6 +59,8 @@ describe("the plugin's interface, clicked through in the host double", () => {
 	afterEach(async () => {
 		(plugin as unknown as { unload(): void }).unload();
 		await plugin.service.stop();
+		// A field's change saves without being awaited (as Obsidian's onChange handlers do): written before the vault goes.
+		await (plugin as unknown as { settingsStore: { settled(): Promise<void> } }).settingsStore.settled();
 		document.body.empty();
 		await host.close();
 		await removeDir(vault);
