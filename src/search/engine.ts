@@ -294,7 +294,7 @@ export class SearchEngine {
 		// A template's word counts in a note beyond the template's count of it; its rarity is of the notes holding it so (templates.ts).
 		const templates = evidence.map((term) => (term.exact ? templateWord(term.exact, accepted?.slots ?? null, corpusSize) : null));
 		const requiredIdf = evidence.map((term, termIndex) => {
-			const strong = countEither(term.exact, term.forms, accepted?.slots ?? null);
+			const strong = accepted ? countEither(term.exact, term.forms, accepted.slots) : term.strongNotes;
 			const template = templates[termIndex];
 			if (template && term.exact) return idfOf(Math.max(1, template.notes + strong - frequency(term.exact)));
 			return idfOf(strong > 0 ? strong : frequency(term.any));

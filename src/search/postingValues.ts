@@ -74,6 +74,8 @@ export interface TermEvidence {
 	forms: ResolvedTerm | null;
 	/** The ids of the word as typed and its forms; null for a phrase. */
 	strongIds: ReadonlySet<number> | null;
+	/** The notes holding the word as typed or in another form, counted as `any` was merged (countEither of `exact` and `forms`); 0 for a phrase. */
+	strongNotes: number;
 }
 
 /** The first index in slots[from, length) holding a slot not below `slot`: galloping, so a rare term skips through a common one. */
