@@ -6,6 +6,7 @@ import {
 	BODY_COUNT,
 	countEither,
 	countAccepted,
+	formsValueAt,
 	mergeValues,
 	optional,
 	seek,
@@ -370,7 +371,7 @@ export class SearchEngine {
 							templateOnly[termIndex] = 1;
 						}
 					}
-					const formValue = term.forms ? valueAt(term.forms, formCursors, termIndex, slot) : 0;
+					const formValue = term.forms ? formsValueAt(term.forms, formCursors, termIndex, slot) : 0;
 					if (exactValue !== 0) {
 						// The body may hold the word as typed and the title another form (`Hooks`,
 						// `npm-deprecate`): the title and heading evidence of either counts.

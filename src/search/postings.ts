@@ -18,6 +18,7 @@ import {
 	seek,
 	titleCount,
 	type PhrasePair,
+	type FormLists,
 	type Postings,
 	type ResolvedTerm,
 	type TermEvidence,
@@ -957,9 +958,9 @@ export class PostingsIndex {
 		const prefixLists = this.listsOf(prefixIds);
 		const exact = exactId === undefined ? null : this.union([exactId]);
 		const formLists = this.listsOf(formIds);
-		const forms = formIds.length > 0 ? yield* this.unionOfLists(formLists, slotCount, scratch) : null;
-		// The forms are merged once: `any` takes their union as one list (merging values is associative), not each form's again.
-		const strongLists = [...exactLists, ...(forms && forms.length > 0 ? [forms] : [])];
+		// The forms are merged only into `any`: the engine merges a note's forms when it scores the note (formsValueAt).
+		const forms: FormLists | null = formLists.length > 0 ? { lists: formLists, cursors: new Array<number>(formLists.length).fill(0) } : null;
+		const strongLists = [...exactLists, ...formLists];
 		const anyLists = [...strongLists, ...prefixLists];
 		// The notes holding the word as typed or in another form are counted as `any` merges them.
 		const tally: UnionTally = { lists: strongLists.length, notes: strongLists.length === 1 ? (strongLists[0] as Postings).length : 0 };
