@@ -26,6 +26,7 @@ import { IndexedNoteSearch, scanSearch } from "../src/vault/search";
 import { createApp } from "../test/double/obsidian";
 import {
 	fastifyDocsVaultDir,
+	undiciDocsVaultDir,
 	findProjectRoot,
 	fixturesDir,
 	importRulesVaultDir,
@@ -39,6 +40,7 @@ import { writeCommonVocabularyVault, writeSyntheticVault } from "./syntheticVaul
 import { JUDGED_QUERIES, scoreJudgedQueries, withJudgedSearch, type JudgedQuery } from "./judgedQueries";
 import { IMPORT_RULES_JUDGED_QUERIES } from "./importRulesJudgedQueries";
 import { FASTIFY_DOCS_JUDGED_QUERIES } from "./fastifyDocsJudgedQueries";
+import { UNDICI_DOCS_JUDGED_QUERIES } from "./undiciDocsJudgedQueries";
 import { NPM_DOCS_JUDGED_QUERIES } from "./npmDocsJudgedQueries";
 import { UNSEEN_JUDGED_QUERIES } from "./unseenJudgedQueries";
 import { OBSIDIAN_HUB_DEV_QUERIES } from "./obsidianHubDevQueries";
@@ -360,7 +362,8 @@ async function benchCommonVault(size: number): Promise<void> {
  * its own vaults (bench/judgedQueries.ts), and two sets over vaults nobody tuned for: npm's own
  * docs (bench/npmDocsJudgedQueries.ts, installed by scripts/test-tools.mjs), eslint-plugin-import's
  * rule pages (bench/importRulesJudgedQueries.ts, held out: never tuned on), fastify's documentation
- * (bench/fastifyDocsJudgedQueries.ts, the second held-out set) and the Obsidian Help
+ * (bench/fastifyDocsJudgedQueries.ts, the second held-out set), undici's documentation
+ * (bench/undiciDocsJudgedQueries.ts, the third held-out set) and the Obsidian Help
  * vault (bench/unseenJudgedQueries.ts, where `npm run fixtures -- --set obsidian-help` fetched it),
  * and the Obsidian Hub community vault (bench/obsidianHubJudgedQueries.ts, held out, where
  * `npm run fixtures -- --set obsidian-hub` fetched it).
@@ -372,6 +375,7 @@ async function benchJudged(): Promise<void> {
 		"npm-docs": npmDocsVaultDir(),
 		"import-rules": importRulesVaultDir(),
 		"fastify-docs": fastifyDocsVaultDir(),
+		"undici-docs": undiciDocsVaultDir(),
 	};
 	try {
 		sources["obsidian-help"] = obsidianHelpVaultDir();
@@ -396,6 +400,7 @@ async function benchJudged(): Promise<void> {
 			["unseen judged queries (npm docs)", NPM_DOCS_JUDGED_QUERIES],
 			["held-out judged queries (eslint-plugin-import rules)", IMPORT_RULES_JUDGED_QUERIES],
 			["held-out judged queries (fastify docs)", FASTIFY_DOCS_JUDGED_QUERIES],
+			["held-out judged queries (undici docs)", UNDICI_DOCS_JUDGED_QUERIES],
 		] as Array<[string, JudgedQuery[]]>;
 		if (roots["obsidian-help"] !== undefined) sets.push(["unseen judged queries (Obsidian Help)", UNSEEN_JUDGED_QUERIES]);
 		if (roots["obsidian-hub"] !== undefined) {

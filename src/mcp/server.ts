@@ -15,6 +15,7 @@ import { ALL_TOOLS } from "./tools";
 import { effectiveRight, NOTE_TEXT_RIGHT } from "../auth/rights";
 import { runWriteCall } from "./writeCall";
 import { fixableMessageFor } from "./vaultErrors";
+import { scopeKey } from "../vault/scope";
 
 /** What createMcpServer needs besides the per-request context. */
 export interface McpServerDeps {
@@ -275,13 +276,53 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 	return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
+/** Thrown at a read call's pause when its token was revoked, the tool denied, or the folders it may see changed, while it paused. */
+class ReadNoLongerAllowed extends Error {}
+
+function noLongerAllowedMessage(tool: ToolDescriptor): string {
+	return `${tool.name} is no longer allowed for this token (its rights or the token changed).`;
+}
+
+/**
+ * What stops a read call that has begun, or null: its token revoked or the tool denied since, or the
+ * folders it may see changed (a folder excluded, the token's folders narrowed). What it gathered
+ * before would be answered: the notes of a folder it may no longer see.
+ */
+function withdrawnSince(ctx: ToolContext, tool: ToolDescriptor, scopeAtStart: string): string | null {
+	if (ctx.writes.currentRight(tool) === "deny") return noLongerAllowedMessage(tool);
+	if (scopeKey(ctx.scope) !== scopeAtStart) return `The folders this token may see changed while ${tool.name} ran, so it was stopped. Call it again.`;
+	return null;
+}
+
+/**
+ * The context a read call runs with: its vault-wide work stops at the first pause after it is
+ * withdrawn (`withdrawnSince`). A long call (list_tasks over a big vault, a search while the index
+ * builds) pauses many times, and it went on to answer with the notes of a token revoked meanwhile.
+ */
+function stoppedWhenWithdrawn(ctx: ToolContext, tool: ToolDescriptor, scopeAtStart: string): ToolContext {
+	const budget = ctx.callBudget;
+	if (!budget) return ctx;
+	const pause = async () => {
+		await budget.pause();
+		const withdrawn = withdrawnSince(ctx, tool, scopeAtStart);
+		if (withdrawn !== null) throw new ReadNoLongerAllowed(withdrawn);
+	};
+	// The scope is read at each use (a token's folders narrowed meanwhile count), not copied once.
+	return {
+		...ctx,
+		get scope() {
+			return ctx.scope;
+		},
+		callBudget: { ...budget, pause },
+	};
+}
+
 /** A tool's answer: read tools run directly; write tools through the rights, approval and journal. */
-function answerOf(ctx: ToolContext, tool: ToolDescriptor, args: unknown, clientGone: AbortSignal): ReturnType<ToolDescriptor["handler"]> {
+function answerOf(ctx: ToolContext, tool: ToolDescriptor, args: unknown, clientGone: AbortSignal, scopeAtStart: string): ReturnType<ToolDescriptor["handler"]> {
 	if (tool.access === "read") {
 		// Rights are read again right before the call runs: a revocation or Deny since the request came (a held batch) wins.
-		if (ctx.writes.currentRight(tool) === "deny")
-			return Promise.resolve(fail(`${tool.name} is no longer allowed for this token (its rights or the token changed).`));
-		return tool.handler(ctx, args as Parameters<typeof tool.handler>[1]);
+		if (ctx.writes.currentRight(tool) === "deny") return Promise.resolve(fail(noLongerAllowedMessage(tool)));
+		return tool.handler(stoppedWhenWithdrawn(ctx, tool, scopeAtStart), args as Parameters<typeof tool.handler>[1]);
 	}
 	const { expected_hash: expectedHash, ...toolArgs } = args as { expected_hash?: string };
 	return runWriteCall(ctx, tool, toolArgs, effectiveRight(ctx.grant.token, tool, ctx.grant.canWrite), expectedHash, clientGone);
@@ -293,8 +334,9 @@ async function runTool(ctx: ToolContext, deps: McpServerDeps, tool: ToolDescript
 	let result: CallToolResult;
 	// Known when the answer's text was made in slices (a big answer), so it is not made a second time to be counted.
 	let answerBytes: number | null = null;
+	const scopeAtStart = scopeKey(ctx.scope);
 	try {
-		const answer = await answerOf(ctx, tool, args, clientGone);
+		const answer = await answerOf(ctx, tool, args, clientGone, scopeAtStart);
 		if (!answer.ok) {
 			outcome = "fixable";
 			result = toCallToolResult(answer);
@@ -303,8 +345,13 @@ async function runTool(ctx: ToolContext, deps: McpServerDeps, tool: ToolDescript
 			result = made.result;
 			answerBytes = made.bytes;
 		}
+		// Read once more as the answer leaves: a call that worked or waited since its last pause says nothing to a token revoked meanwhile.
+		const withdrawn = tool.access === "read" ? withdrawnSince(ctx, tool, scopeAtStart) : null;
+		if (withdrawn !== null) throw new ReadNoLongerAllowed(withdrawn);
 	} catch (error) {
-		const fixable = fixableMessageFor(error);
+		// The answer made, if any, is not the one sent.
+		answerBytes = null;
+		const fixable = error instanceof ReadNoLongerAllowed ? error.message : fixableMessageFor(error);
 		if (fixable !== null) {
 			outcome = "fixable";
 			result = toCallToolResult(fail(fixable));

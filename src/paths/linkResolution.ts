@@ -4,7 +4,7 @@
  * files a token may see, a rename over "the file as it is now, or the renamed note where it will
  * be". Pure. The rule, checked against captures from Obsidian itself (test/golden):
  *
- * - an empty link path (`[[#Heading]]`) is the linking note itself;
+ * - an empty link path (`[[#Heading]]`) is the linking note itself (its path exactly);
  * - `./` and `../` name one path from the linking note's folder (never above the vault root);
  * - else the vault path itself, with or without `.md` (a leading `/` is the vault root);
  * - else any file whose path ends with `/<link>` or `/<link>.md`: one in the linking note's
@@ -42,15 +42,22 @@ function collapseDots(path: string): string | null {
 /** How a link path names files: one exact path (lower case, with or without `.md`), or the end of any path. */
 export type LinkQuery = { exact: string } | { endsWith: string };
 
-/** What a link path asks for from `sourcePath`; null when it names nothing (a relative link out of the vault). */
-export function linkQuery(linkpath: string, sourcePath: string): LinkQuery | null {
-	if (linkpath === "") return { exact: sourcePath.toLowerCase() };
+/** What a link path asks for from `sourcePath`, in the case it was written; null when it names nothing (a relative link out of the vault). */
+function linkQueryAsWritten(linkpath: string, sourcePath: string): LinkQuery | null {
+	if (linkpath === "") return { exact: sourcePath };
 	if (linkpath.startsWith("./") || linkpath.startsWith("../")) {
 		const folder = folderOf(sourcePath);
 		const relative = collapseDots(folder ? `${folder}/${linkpath}` : linkpath);
-		return relative === null ? null : { exact: relative.toLowerCase() };
+		return relative === null ? null : { exact: relative };
 	}
-	return { endsWith: linkpath.replace(/^\/+/u, "").toLowerCase() };
+	return { endsWith: linkpath.replace(/^\/+/u, "") };
+}
+
+/** What a link path asks for from `sourcePath`, in lower case as Obsidian compares it; null when it names nothing. */
+export function linkQuery(linkpath: string, sourcePath: string): LinkQuery | null {
+	const query = linkQueryAsWritten(linkpath, sourcePath);
+	if (query === null) return null;
+	return "exact" in query ? { exact: query.exact.toLowerCase() } : { endsWith: query.endsWith.toLowerCase() };
 }
 
 /** The lower-case file name a query's files carry (without a possible `.md`): what an index by name looks up. */
@@ -62,11 +69,21 @@ export function queriedName(query: LinkQuery): string {
 /**
  * The file `linkpath` reaches from `sourcePath` among `files` (any order; only the ones whose
  * name matches matter, so a caller with an index by name may pass just those), or null.
+ *
+ * Files whose paths differ only in case (a case-sensitive disk holds both) are told apart the way
+ * Obsidian looks a path up: the one spelled as the link spells it first, else the first in path
+ * order, never whichever came first in `files`, so a token's view of the vault and the whole
+ * vault pick the same one.
  */
 export function pickLinkTarget<F extends LinkFile>(linkpath: string, sourcePath: string, files: Iterable<F>): F | null {
-	const query = linkQuery(linkpath, sourcePath);
-	if (query === null) return null;
-	const wanted = "exact" in query ? query.exact : query.endsWith;
+	if (linkpath === "") {
+		for (const file of files) if (file.path === sourcePath) return file;
+		return null;
+	}
+	const asWritten = linkQueryAsWritten(linkpath, sourcePath);
+	if (asWritten === null) return null;
+	const exactAsWritten = "exact" in asWritten ? asWritten.exact : asWritten.endsWith;
+	const wanted = exactAsWritten.toLowerCase();
 	const withExtension = `${wanted}.md`;
 	let exact: F | null = null;
 	let exactWithExtension: F | null = null;
@@ -75,17 +92,19 @@ export function pickLinkTarget<F extends LinkFile>(linkpath: string, sourcePath:
 	const sourceFolder = folderOf(sourcePath);
 	const better = (file: F, best: F | null) =>
 		best === null || file.path.length < best.path.length || (file.path.length === best.path.length && file.path < best.path);
+	const betterSpelled = (file: F, best: F | null, spelled: string) =>
+		best === null || (file.path === spelled) > (best.path === spelled) || ((file.path === spelled) === (best.path === spelled) && file.path < best.path);
 	for (const file of files) {
 		const lower = file.path.toLowerCase();
 		if (lower === wanted) {
-			exact ??= file;
+			if (betterSpelled(file, exact, exactAsWritten)) exact = file;
 			continue;
 		}
 		if (lower === withExtension) {
-			exactWithExtension ??= file;
+			if (betterSpelled(file, exactWithExtension, `${exactAsWritten}.md`)) exactWithExtension = file;
 			continue;
 		}
-		if ("exact" in query || !(lower.endsWith(`/${wanted}`) || lower.endsWith(`/${withExtension}`))) continue;
+		if ("exact" in asWritten || !(lower.endsWith(`/${wanted}`) || lower.endsWith(`/${withExtension}`))) continue;
 		if (folderOf(file.path) === sourceFolder && better(file, sameFolder)) sameFolder = file;
 		if (better(file, shortest)) shortest = file;
 	}
@@ -93,27 +112,33 @@ export function pickLinkTarget<F extends LinkFile>(linkpath: string, sourcePath:
 }
 
 /**
- * The files of a vault by lower-case path and by lower-case name, kept current with `add` and
- * `remove`, so resolving a link looks at the few files of that name, never the whole vault.
+ * The files of a vault by path and by lower-case name, kept current with `add` and `remove`, so
+ * resolving a link looks at the few files of that name, never the whole vault.
  */
 export class LinkFileIndex<F extends LinkFile & { name: string }> {
 	private readonly byPath = new Map<string, F>();
 	private readonly byName = new Map<string, F[]>();
 
 	add(file: F): void {
-		this.byPath.set(file.path.toLowerCase(), file);
+		this.byPath.set(file.path, file);
 		const name = file.name.toLowerCase();
 		const list = this.byName.get(name);
 		if (list) list.push(file);
 		else this.byName.set(name, [file]);
 	}
 
+	/**
+	 * Forgets the file that was at `path`. A renamed file is the same object, already carrying its new
+	 * path and name (as Obsidian's TFile): the list it leaves is the one of the name at `path`, and it
+	 * is told by identity. Read from the object, `Plan.md` renamed `Plan.md.md` and then deleted stayed
+	 * in the list of `plan.md`, so `[[Plan.md]]` still reached the deleted file.
+	 */
 	remove(path: string): void {
-		const file = this.byPath.get(path.toLowerCase());
+		const file = this.byPath.get(path);
 		if (!file) return;
-		this.byPath.delete(path.toLowerCase());
-		const name = file.name.toLowerCase();
-		const rest = (this.byName.get(name) ?? []).filter((candidate) => candidate.path !== path);
+		this.byPath.delete(path);
+		const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
+		const rest = (this.byName.get(name) ?? []).filter((candidate) => candidate !== file);
 		if (rest.length) this.byName.set(name, rest);
 		else this.byName.delete(name);
 	}
@@ -122,7 +147,7 @@ export class LinkFileIndex<F extends LinkFile & { name: string }> {
 	resolve(linkpath: string, sourcePath: string): F | null {
 		const query = linkQuery(linkpath, sourcePath);
 		if (query === null) return null;
-		if (linkpath === "") return this.byPath.get(sourcePath.toLowerCase()) ?? null;
+		if (linkpath === "") return this.byPath.get(sourcePath) ?? null;
 		const name = queriedName(query);
 		return pickLinkTarget(linkpath, sourcePath, [...(this.byName.get(name) ?? []), ...(this.byName.get(`${name}.md`) ?? [])]);
 	}

@@ -18,6 +18,7 @@ import {
 	type TermEvidence,
 } from "./postingValues";
 import { countPhrase, phraseChecksNotice, type PhraseChecks } from "./phrases";
+import { DERIVED_WHOLES_MAX_TOKENS } from "./text";
 import type { ParsedQuery, QueryTerm } from "./query";
 import {
 	BM25_B,
@@ -394,6 +395,10 @@ export class SearchEngine {
 				}
 				strongMask[termIndex] = weight !== PREFIX_MATCH_WEIGHT ? 1 : 0;
 				if (weight !== PREFIX_MATCH_WEIGHT) strong++;
+				// Among several words, a title word the query word only starts (`Catalog` for `cat`) counts
+				// as the body's words do, not as a title: its title weight made it outrank a note holding
+				// the word as typed. One word's tiers already keep such notes below (ordered by their titles).
+				else if (termCount > 1) value = Math.min(BODY_COUNT, (value & BODY_COUNT) + titleCount(value));
 				matched[termIndex] = 1;
 				score += (requiredIdf[termIndex] as number) * weight * fieldScore(value, norm);
 				if (titleCount(value) > 0) titleWeighed += (requiredIdf[termIndex] as number) * weight;
@@ -673,14 +678,20 @@ export class SearchEngine {
 				continue;
 			}
 			let queryWords = 0;
-			for (let index = from; index < to; index++) if (isQueryWord(ids[index] as number, evidence, optionalIds)) queryWords++;
+			// The title's identifiers are their parts (derivedWholes): `MockAgent` is the whole of `mock agent`.
+			const wholes = run === 0 ? (this.index.titleWholes[slot] as number) : 0;
+			let others = 0;
+			for (let index = from; index < to; index++) {
+				if (isQueryWord(ids[index] as number, evidence, optionalIds)) queryWords++;
+				else if (index - from >= DERIVED_WHOLES_MAX_TOKENS || ((wholes >>> (index - from)) & 1) === 0) others++;
+			}
 			// Only an alias naming every term: many aliases are old names or redirects (`Markdown`,
 			// `Sync FAQ`), and one holding a single word of a question says little about the note.
 			if (run > 1) {
 				const coverage = titleCoverage(queryWords, to - from, totalIdf > 0 ? heldIdf / totalIdf : 1);
 				if (coverage > this.aliasCoverage) this.aliasCoverage = coverage;
 			}
-			const tier = queryWords === to - from ? TITLE_TIER_WHOLE : TITLE_TIER_ALL;
+			const tier = others === 0 ? TITLE_TIER_WHOLE : TITLE_TIER_ALL;
 			if (tier > best) best = tier;
 		}
 		return best;

@@ -25,7 +25,7 @@ import {
 } from "./postingValues";
 import { isPrefixWord } from "./query";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor, type Stemmer } from "./stemmers";
-import { repeatedAddressWords, tokenize, tokenizeInChunks } from "./text";
+import { bitCount, derivedWholes, repeatedAddressWords, tokenize, tokenizeInChunks } from "./text";
 import { holderMarkSteps, runSteps, unionScratch, unionSteps, type UnionScratch, type UnionTally } from "./unions";
 
 /** Longest title counted, in words, for the share of it a query covers. */
@@ -67,6 +67,8 @@ export interface PreparedDocument {
 	readonly names: DocumentNames;
 	/** Ids of the body's words that its counts leave out (repeatedAddressWords), once per occurrence left out. */
 	readonly uncounted: readonly number[];
+	/** The title's tokens that are a whole word also given in parts (derivedWholes): not words of the title's length. */
+	readonly titleWholes: number;
 }
 
 /** Writes a run of ids after its count, as a document's buffer keeps each of its names. */
@@ -278,7 +280,10 @@ export class PostingsIndex {
 	readonly documents: Array<IndexedDocument | undefined> = [];
 	/** Read by the ranking; written only here. */
 	bodyLengths: Uint32Array = new Uint32Array(64);
+	/** The title's words, an identifier counted as its parts (`MockAgent` is two): what share of it a query covers. */
 	titleLengths: Uint8Array = new Uint8Array(64);
+	/** Which of the title's tokens are a whole also given in parts (derivedWholes): a whole title match need not name them. */
+	titleWholes: Uint32Array = new Uint32Array(64);
 	/** 1 when the note has an alias: a search bounding a note's rank from its postings needs to know whether a name other than the title may answer. */
 	aliased: Uint8Array = new Uint8Array(64);
 	modifiedTimes: Float64Array = new Float64Array(64);
@@ -348,8 +353,9 @@ export class PostingsIndex {
 				if (!counted(token)) uncounted.push(id);
 			}
 		});
+		const titleTokens = tokenize(title);
 		const names = {
-			title: ids(title),
+			title: Uint32Array.from(titleTokens, (token) => this.dictionary.idOf(token.value)),
 			headings: ids([...headings, folderWords(path)].join("\n")),
 			aliases: aliases.map(ids).filter((name) => name.length > 0),
 		};
@@ -360,7 +366,7 @@ export class PostingsIndex {
 		for (const name of [names.title, names.headings, ...names.aliases]) writeRun(body, name);
 		const packed = body.finish();
 		writePairSketch(packed, bodyBytes, bodyBytes, sketchBytes, this.dictionary.hashes);
-		return { doc: { path, modified, packed, bodyBytes, bodyLength }, names, uncounted };
+		return { doc: { path, modified, packed, bodyBytes, bodyLength }, names, uncounted, titleWholes: derivedWholes(titleTokens) };
 	}
 
 	/** A document's names, read from its buffer (new arrays: a caller may keep them). */
@@ -488,7 +494,9 @@ export class PostingsIndex {
 		this.modifiedTimes = growFloat64(this.modifiedTimes, slot + 1);
 		this.bodyLengths[slot] = doc.bodyLength;
 		this.titleLengths = growUint8(this.titleLengths, slot + 1);
-		this.titleLengths[slot] = Math.min(TITLE_LENGTH_MAX, names.title.length);
+		this.titleLengths[slot] = Math.min(TITLE_LENGTH_MAX, names.title.length - bitCount(prepared.titleWholes));
+		this.titleWholes = growUint32(this.titleWholes, slot + 1);
+		this.titleWholes[slot] = prepared.titleWholes;
 		this.aliased = growUint8(this.aliased, slot + 1);
 		this.aliased[slot] = names.aliases.length > 0 ? 1 : 0;
 		this.modifiedTimes[slot] = doc.modified;

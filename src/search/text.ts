@@ -120,6 +120,33 @@ export function identifierParts(word: string): Array<{ value: string; start: num
 	return parts.length === 1 && parts[0]?.start === 0 && parts[0].end === word.length ? [] : parts;
 }
 
+/** How many of a name's first tokens `derivedWholes` marks: one bit each in a 32-bit mask. */
+export const DERIVED_WHOLES_MAX_TOKENS = 32;
+
+/**
+ * Which of a name's tokens (the first DERIVED_WHOLES_MAX_TOKENS, one bit each) are a whole word
+ * the tokenizer also gave in parts: an identifier before its parts (`MockAgent` before `mock`,
+ * `agent`), a version word before its number (`v5` before `5`). A part starts inside the word
+ * before it; nothing else does. A title's words are its parts: `MockAgent` is two words, as
+ * `Mock Agent` is, and `mock agent` is the whole of it. Pure.
+ */
+export function derivedWholes(tokens: readonly Token[]): number {
+	let mask = 0;
+	const end = Math.min(tokens.length - 1, DERIVED_WHOLES_MAX_TOKENS);
+	for (let index = 0; index < end; index++) {
+		const token = tokens[index] as Token;
+		if ((tokens[index + 1] as Token).start < token.end) mask |= 1 << index;
+	}
+	return mask >>> 0;
+}
+
+/** How many bits of a 32-bit mask are set. Pure. */
+export function bitCount(mask: number): number {
+	let count = 0;
+	for (let rest = mask >>> 0; rest !== 0; rest = (rest & (rest - 1)) >>> 0) count++;
+	return count;
+}
+
 const UNDERSCORE = 95;
 const LOWER_V = 118;
 const UPPER_V = 86;

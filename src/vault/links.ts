@@ -182,15 +182,20 @@ interface CanvasLinkTexts {
 	shownFiles: string[];
 }
 
-/** Each canvas's links, read again only when the canvas changes (its size or time). */
-const canvasLinksRead = new WeakMap<HostFile, { mtime: number; size: number; links: CanvasLinkTexts }>();
+/**
+ * Each canvas's links, read again when the canvas changes: when the metadata cache resolved it
+ * again (a new `resolvedLinks` record) or its size or time differ. The record alone catches a
+ * second save within the same millisecond that kept the size.
+ */
+const canvasLinksRead = new WeakMap<HostFile, { record: unknown; mtime: number; size: number; links: CanvasLinkTexts }>();
 
 /** A canvas's links from its text, read as the metadata cache reads them, one card between two looks at `budget`; null when it cannot be read. */
 async function canvasLinkTexts(host: Host, path: string, budget?: CallBudget): Promise<CanvasLinkTexts | null> {
 	const file = host.vault.getFileByPath(path);
 	if (!file) return null;
+	const record = host.metadataCache.resolvedLinks[path];
 	const known = canvasLinksRead.get(file);
-	if (known && known.mtime === file.stat.mtime && known.size === file.stat.size) return known.links;
+	if (known && known.record === record && known.mtime === file.stat.mtime && known.size === file.stat.size) return known.links;
 	const { mtime, size } = file.stat;
 	let text: string;
 	try {
@@ -205,7 +210,7 @@ async function canvasLinkTexts(host: Host, path: string, budget?: CallBudget): P
 		canvasLinksSteps(text, (link, shown) => (shown ? links.shownFiles : links.cardLinks).push(link)),
 		budget,
 	);
-	canvasLinksRead.set(file, { mtime, size, links });
+	canvasLinksRead.set(file, { record, mtime, size, links });
 	return links;
 }
 

@@ -201,8 +201,7 @@ export function pathAfter(plan: RenamePlan, path: string): string {
 
 /**
  * True when a link that now reaches `current` would reach the note renamed to `to` once it is
- * there: the one resolution rule (paths/linkResolution.ts) between the two, `current` listed first
- * so it keeps a tie of equal exact paths.
+ * there: the one resolution rule (paths/linkResolution.ts) between the two.
  */
 function wouldBeTakenBy(to: string, linkpath: string, source: string, current: HostFile): boolean {
 	return pickLinkTarget(linkpath, source, [{ path: current.path }, { path: to }])?.path === to && current.path !== to;

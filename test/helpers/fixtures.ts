@@ -100,50 +100,49 @@ export function obsidianHubVaultDir(projectRoot: string = findProjectRoot(), env
 	return nodePath.join(dir, "vaults", "obsidian-hub");
 }
 
-/** Where `npm test`'s pretest installs the npm package whose Markdown docs are the npm-docs judged vault. */
-const NPM_DOCS_VAULT = ["test", "unseen-vaults", "node_modules", "npm", "docs", "content"];
-
 /**
- * npm's documentation (91 Markdown pages), the vault of the npm-docs judged queries, installed
- * from the npm registry by scripts/test-tools.mjs; throws a one-line hint when it is missing.
+ * The folder of test/unseen-vaults/node_modules that holds a judged vault (`parts`), checked by
+ * one file it must hold (`marker`); throws a one-line hint naming the vault (`name`) when missing.
  */
-export function npmDocsVaultDir(projectRoot: string = findProjectRoot()): string {
-	const dir = nodePath.join(projectRoot, ...NPM_DOCS_VAULT);
-	if (!existsSync(nodePath.join(dir, "commands", "npm-ci.md")))
+function installedVaultDir(projectRoot: string, parts: readonly string[], marker: readonly string[], name: string): string {
+	const dir = nodePath.join(projectRoot, "test", "unseen-vaults", "node_modules", ...parts);
+	if (!existsSync(nodePath.join(dir, ...marker)))
 		throw new Error(
-			'The npm-docs vault of the judged search queries is missing: run "node scripts/test-tools.mjs" (npm test runs it first), which installs it from the npm registry into test/unseen-vaults.',
+			`The ${name} vault of the judged search queries is missing: run "node scripts/test-tools.mjs" (npm test runs it first), which installs it from the npm registry into test/unseen-vaults.`,
 		);
 	return dir;
 }
 
-/** Where `npm test`'s pretest installs eslint-plugin-import, whose rule pages are the held-out judged vault. */
-const IMPORT_RULES_VAULT = ["test", "unseen-vaults", "node_modules", "eslint-plugin-import", "docs"];
+/**
+ * npm's documentation (91 Markdown pages, `npm/docs/content`), the vault of the npm-docs judged
+ * queries, installed from the npm registry by scripts/test-tools.mjs; throws a one-line hint when
+ * it is missing.
+ */
+export function npmDocsVaultDir(projectRoot: string = findProjectRoot()): string {
+	return installedVaultDir(projectRoot, ["npm", "docs", "content"], ["commands", "npm-ci.md"], "npm-docs");
+}
 
 /**
  * eslint-plugin-import's rule pages (46 Markdown pages), the vault of the held-out judged queries,
  * installed from the npm registry by scripts/test-tools.mjs; throws a one-line hint when missing.
  */
 export function importRulesVaultDir(projectRoot: string = findProjectRoot()): string {
-	const dir = nodePath.join(projectRoot, ...IMPORT_RULES_VAULT);
-	if (!existsSync(nodePath.join(dir, "rules", "no-cycle.md")))
-		throw new Error(
-			'The import-rules vault of the held-out judged search queries is missing: run "node scripts/test-tools.mjs" (npm test runs it first), which installs it from the npm registry into test/unseen-vaults.',
-		);
-	return dir;
+	return installedVaultDir(projectRoot, ["eslint-plugin-import", "docs"], ["rules", "no-cycle.md"], "import-rules");
 }
-
-/** Where `npm test`'s pretest installs fastify, whose documentation is the second held-out judged vault. */
-const FASTIFY_DOCS_VAULT = ["test", "unseen-vaults", "node_modules", "fastify", "docs"];
 
 /**
  * Fastify's documentation (42 Markdown pages), the vault of the second held-out judged queries,
  * installed from the npm registry by scripts/test-tools.mjs; throws a one-line hint when missing.
  */
 export function fastifyDocsVaultDir(projectRoot: string = findProjectRoot()): string {
-	const dir = nodePath.join(projectRoot, ...FASTIFY_DOCS_VAULT);
-	if (!existsSync(nodePath.join(dir, "Reference", "Server.md")))
-		throw new Error(
-			'The fastify-docs vault of the held-out judged search queries is missing: run "node scripts/test-tools.mjs" (npm test runs it first), which installs it from the npm registry into test/unseen-vaults.',
-		);
-	return dir;
+	return installedVaultDir(projectRoot, ["fastify", "docs"], ["Reference", "Server.md"], "fastify-docs");
+}
+
+/**
+ * Undici's documentation (42 Markdown pages, `undici/docs/docs`), the vault of the third held-out
+ * judged queries, installed from the npm registry by scripts/test-tools.mjs; throws a one-line hint
+ * when missing.
+ */
+export function undiciDocsVaultDir(projectRoot: string = findProjectRoot()): string {
+	return installedVaultDir(projectRoot, ["undici", "docs", "docs"], ["api", "MockAgent.md"], "undici-docs");
 }

@@ -1,11 +1,12 @@
-import { JUDGED_QUERIES, scoreJudgedQueries, withJudgedSearch } from "../../bench/judgedQueries";
+import { JUDGED_QUERIES, scoreJudgedQueries, withJudgedSearch, type JudgedQuery } from "../../bench/judgedQueries";
 import { IMPORT_RULES_JUDGED_QUERIES } from "../../bench/importRulesJudgedQueries";
 import { FASTIFY_DOCS_JUDGED_QUERIES } from "../../bench/fastifyDocsJudgedQueries";
+import { UNDICI_DOCS_JUDGED_QUERIES } from "../../bench/undiciDocsJudgedQueries";
 import { NPM_DOCS_JUDGED_QUERIES } from "../../bench/npmDocsJudgedQueries";
 import { OBSIDIAN_HUB_DEV_QUERIES } from "../../bench/obsidianHubDevQueries";
 import { OBSIDIAN_HUB_JUDGED_QUERIES } from "../../bench/obsidianHubJudgedQueries";
 import { UNSEEN_JUDGED_QUERIES } from "../../bench/unseenJudgedQueries";
-import { fastifyDocsVaultDir, importRulesVaultDir, npmDocsVaultDir, obsidianHelpVaultDir, obsidianHubVaultDir } from "../helpers/fixtures";
+import { fastifyDocsVaultDir, importRulesVaultDir, npmDocsVaultDir, obsidianHelpVaultDir, obsidianHubVaultDir, undiciDocsVaultDir } from "../helpers/fixtures";
 import { TASKS_DEMO_VAULT, copyVault, removeDir, copyDemoVault } from "../helpers/vault";
 
 /**
@@ -55,6 +56,15 @@ const FASTIFY_SUCCESS_AT_3 = 0.9;
 const FASTIFY_MRR = 0.88;
 
 /**
+ * The third held-out set (bench/undiciDocsJudgedQueries.ts, undici's documentation), written
+ * before the ranking changes that followed it and never tuned on: 0.938 / 0.823 when written, and
+ * the same after identifiers' parts counting as a title's words and a title word that a query
+ * word only starts no longer counting as a title (3 December 2026).
+ */
+const UNDICI_SUCCESS_AT_3 = 0.93;
+const UNDICI_MRR = 0.82;
+
+/**
  * The sets over vaults fetched from GitHub (`npm run fixtures -- --set obsidian-help`, `--set
  * obsidian-hub`): checked where the vault is there, and reported as skipped where it is not (CI
  * cannot download them). The Obsidian Help set (bench/unseenJudgedQueries.ts): 0.5625 / 0.545 when
@@ -99,41 +109,42 @@ test("the judged queries find the notes a person expects at least as well as the
 	}
 }, 60_000);
 
-test("the unseen judged questions over npm's documentation find the pages a person expects at least as well as recorded", async () => {
-	// Throws the one line that says how to install the vault when it is missing.
-	const roots = { "npm-docs": await copyVault(npmDocsVaultDir()) };
+/** The scores of `queries` over a copy of a vault installed into test/unseen-vaults (its finder throws the hint when it is missing). */
+async function scoresOverInstalled(vault: JudgedQuery["vault"], dir: string, queries: JudgedQuery[]) {
+	const roots = { [vault]: await copyVault(dir) };
 	try {
-		const scores = await withJudgedSearch(roots, (search) => scoreJudgedQueries(search, NPM_DOCS_JUDGED_QUERIES));
-		expect(scores.queries).toBeGreaterThanOrEqual(40);
-		expect(scores.successAt3).toBeGreaterThanOrEqual(UNSEEN_SUCCESS_AT_3);
-		expect(scores.mrr).toBeGreaterThanOrEqual(UNSEEN_MRR);
+		return await withJudgedSearch(roots, (search) => scoreJudgedQueries(search, queries));
 	} finally {
 		for (const root of Object.values(roots)) await removeDir(root);
 	}
+}
+
+test("the unseen judged questions over npm's documentation find the pages a person expects at least as well as recorded", async () => {
+	const scores = await scoresOverInstalled("npm-docs", npmDocsVaultDir(), NPM_DOCS_JUDGED_QUERIES);
+	expect(scores.queries).toBeGreaterThanOrEqual(40);
+	expect(scores.successAt3).toBeGreaterThanOrEqual(UNSEEN_SUCCESS_AT_3);
+	expect(scores.mrr).toBeGreaterThanOrEqual(UNSEEN_MRR);
 }, 60_000);
 
 test("the held-out judged questions over eslint-plugin-import's rule pages find the pages a person expects at least as well as recorded", async () => {
-	const roots = { "import-rules": await copyVault(importRulesVaultDir()) };
-	try {
-		const scores = await withJudgedSearch(roots, (search) => scoreJudgedQueries(search, IMPORT_RULES_JUDGED_QUERIES));
-		expect(scores.queries).toBeGreaterThanOrEqual(40);
-		expect(scores.successAt3).toBeGreaterThanOrEqual(HELD_OUT_SUCCESS_AT_3);
-		expect(scores.mrr).toBeGreaterThanOrEqual(HELD_OUT_MRR);
-	} finally {
-		for (const root of Object.values(roots)) await removeDir(root);
-	}
+	const scores = await scoresOverInstalled("import-rules", importRulesVaultDir(), IMPORT_RULES_JUDGED_QUERIES);
+	expect(scores.queries).toBeGreaterThanOrEqual(40);
+	expect(scores.successAt3).toBeGreaterThanOrEqual(HELD_OUT_SUCCESS_AT_3);
+	expect(scores.mrr).toBeGreaterThanOrEqual(HELD_OUT_MRR);
 }, 60_000);
 
 test("the held-out judged questions over fastify's documentation find the pages a person expects at least as well as recorded", async () => {
-	const roots = { "fastify-docs": await copyVault(fastifyDocsVaultDir()) };
-	try {
-		const scores = await withJudgedSearch(roots, (search) => scoreJudgedQueries(search, FASTIFY_DOCS_JUDGED_QUERIES));
-		expect(scores.queries).toBeGreaterThanOrEqual(40);
-		expect(scores.successAt3).toBeGreaterThanOrEqual(FASTIFY_SUCCESS_AT_3);
-		expect(scores.mrr).toBeGreaterThanOrEqual(FASTIFY_MRR);
-	} finally {
-		for (const root of Object.values(roots)) await removeDir(root);
-	}
+	const scores = await scoresOverInstalled("fastify-docs", fastifyDocsVaultDir(), FASTIFY_DOCS_JUDGED_QUERIES);
+	expect(scores.queries).toBeGreaterThanOrEqual(40);
+	expect(scores.successAt3).toBeGreaterThanOrEqual(FASTIFY_SUCCESS_AT_3);
+	expect(scores.mrr).toBeGreaterThanOrEqual(FASTIFY_MRR);
+}, 60_000);
+
+test("the held-out judged questions over undici's documentation find the pages a person expects at least as well as recorded", async () => {
+	const scores = await scoresOverInstalled("undici-docs", undiciDocsVaultDir(), UNDICI_DOCS_JUDGED_QUERIES);
+	expect(scores.queries).toBeGreaterThanOrEqual(40);
+	expect(scores.successAt3).toBeGreaterThanOrEqual(UNDICI_SUCCESS_AT_3);
+	expect(scores.mrr).toBeGreaterThanOrEqual(UNDICI_MRR);
 }, 60_000);
 
 const OBSIDIAN_HELP_VAULT = fetchedVault(() => obsidianHelpVaultDir());

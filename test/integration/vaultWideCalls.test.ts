@@ -1,5 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { addToken } from "../../src/auth/tokenList";
+import { addToken, revokeToken, setTokenFolders, setTokenRights } from "../../src/auth/tokenList";
 import { defaultSettings, type VaultMcpSettings } from "../../src/config/settings";
 import { NodeHost } from "../../src/headless/NodeHost";
 import type { Host, HostFile, HostVault } from "../../src/host/Host";
@@ -47,6 +47,7 @@ interface Running {
 	host: NodeHost;
 	url: string;
 	tokens: [string, string];
+	settings: VaultMcpSettings;
 }
 
 /** A real server over HTTP with two read tokens and the Private folder excluded; `deps` as the test needs. */
@@ -71,7 +72,7 @@ async function start(
 	});
 	const status = await service.apply(settings);
 	if (status.state !== "listening") throw new Error("the server did not start");
-	return { service, host, url: status.url, tokens: [first.token, second.token] };
+	return { service, host, url: status.url, tokens: [first.token, second.token], settings };
 }
 
 const SCOPE = { configDir: ".obsidian", excludedFolders: ["Private"] };
@@ -122,6 +123,95 @@ describe("vault-wide calls beside other clients, over HTTP", () => {
 			expect(tags).toMatchObject({ total: 4 });
 			expect((tagged as { notes: string[] }).notes).toHaveLength(30);
 			expect(JSON.stringify([graph, tagged])).not.toContain("Private/");
+		} finally {
+			turns.open();
+			for (const client of clients) await client.close();
+			await running.service.stop();
+			await running.host.close();
+		}
+	});
+
+	test.each([
+		["revoked", (settings: VaultMcpSettings) => revokeToken(settings, "flooder")],
+		[
+			"denied the tool",
+			(settings: VaultMcpSettings) =>
+				setTokenRights(settings, "flooder", { list_tasks: "deny", get_graph_stats: "deny", list_tags: "deny", find_notes_by_tag: "deny" }),
+		],
+	])("a token %s while its vault-wide calls wait between slices gets no answer from them; the other token is still answered", async (_, change) => {
+		const turns = new Gate();
+		turns.open();
+		let pauses = 0;
+		const running = await start(root, {
+			yieldToHost: () => (pauses++, turns.wait().then(() => new Promise((resolve) => setImmediate(resolve)))),
+			callBudget: { sliceMs: 0 },
+		});
+		const clients: Client[] = [];
+		try {
+			await running.service.search?.whenReady();
+			const flooder = await connectClient(running.url, running.tokens[0]);
+			const other = await connectClient(running.url, running.tokens[1]);
+			clients.push(flooder, other);
+			turns.close();
+			const flood = (["list_tasks", "get_graph_stats", "list_tags", "find_notes_by_tag"] as const).map((tool) =>
+				flooder.callTool({ name: tool, arguments: tool === "find_notes_by_tag" ? { tag: "topic" } : tool === "list_tasks" ? { status: "any" } : {} }),
+			);
+			expect(await callOk<{ content: string }>(other, "read_note", { path: "Note 1" })).toMatchObject({ content: expect.stringContaining("alpha") });
+			const changed = change(running.settings);
+			if ("error" in changed) throw new Error(changed.error);
+			await running.service.apply(changed.settings);
+			const pausedBefore = pauses;
+			turns.open();
+			const answers = await Promise.all(flood);
+			// Each call stopped at the pause it was waiting in, not after its remaining slices (one per note here).
+			expect(pauses - pausedBefore).toBeLessThan(4);
+			for (const answer of answers) {
+				expect(answer.isError).toBe(true);
+				expect(JSON.stringify(answer)).toMatch(/no longer allowed for this token/u);
+				expect(JSON.stringify(answer)).not.toMatch(/Note \d/u);
+			}
+		} finally {
+			turns.open();
+			for (const client of clients) await client.close();
+			await running.service.stop();
+			await running.host.close();
+		}
+	});
+
+	test("a token whose folders are narrowed while its vault-wide call waits between slices is told nothing from outside them", async () => {
+		const turns = new Gate();
+		turns.open();
+		let pauses = 0;
+		const running = await start(root, {
+			yieldToHost: () => (pauses++, turns.wait()).then(() => new Promise((resolve) => setImmediate(resolve))),
+			callBudget: { sliceMs: 0 },
+		});
+		const clients: Client[] = [];
+		try {
+			await running.service.search?.whenReady();
+			const flooder = await connectClient(running.url, running.tokens[0]);
+			clients.push(flooder);
+			const narrowed = setTokenFolders(running.settings, "flooder", ["Projects"]);
+			if ("error" in narrowed) throw new Error(narrowed.error);
+			for (const [tool, args] of [
+				["list_tasks", { status: "any" }],
+				["get_graph_stats", {}],
+				["list_tags", {}],
+				["find_notes_by_tag", { tag: "topic" }],
+			] as const) {
+				await running.service.apply(running.settings);
+				turns.close();
+				const pausedBefore = pauses;
+				const call = flooder.callTool({ name: tool, arguments: args });
+				// The call has begun and waits between two slices.
+				while (pauses === pausedBefore) await new Promise((resolve) => setTimeout(resolve, 10));
+				await running.service.apply(narrowed.settings);
+				turns.open();
+				const answer = await call;
+				expect(answer.isError).toBe(true);
+				expect(JSON.stringify(answer)).toMatch(/folders this token may see changed/u);
+				expect(JSON.stringify(answer)).not.toMatch(/Note \d/u);
+			}
 		} finally {
 			turns.open();
 			for (const client of clients) await client.close();

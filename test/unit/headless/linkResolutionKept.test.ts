@@ -85,3 +85,29 @@ describe("links kept resolved as files come, go and move", () => {
 		}
 	}, 120_000);
 });
+
+describe("a file renamed to its name plus or minus .md, then deleted", () => {
+	test.each([
+		["Plan.md", "Plan.md.md", "see [[Plan.md]]"],
+		["Plan", "Plan.md", "see [[Plan]]"],
+		["Plan.md", "Plan", "see [[Plan]]"],
+	])("%s renamed %s and deleted: a link no longer reaches it, and a file of that name made later does", async (first, renamed, text) => {
+		const vault = await openVault({ [first]: "plan\n", "Home.md": `${text}\n` });
+		try {
+			const files = vault.host.vault;
+			await files.rename(files.getFileByPath(first)!, renamed);
+			await vault.host.fileManager.trashFile(files.getFileByPath(renamed)!);
+			expect(await linksOf(vault.host)).toEqual({ resolved: { "Home.md": {} }, unresolved: { "Home.md": { [text.slice(6, -2)]: 1 } } });
+			await files.create(`Deep/${renamed}`, "again\n");
+			const rebuilt = await NodeHost.open(vault.root);
+			try {
+				expect(await linksOf(vault.host)).toEqual(await linksOf(rebuilt));
+				expect(vault.host.metadataCache.resolvedLinks["Home.md"]).toEqual({ [`Deep/${renamed}`]: 1 });
+			} finally {
+				await rebuilt.close();
+			}
+		} finally {
+			await vault.close();
+		}
+	});
+});

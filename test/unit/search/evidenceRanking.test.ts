@@ -49,6 +49,19 @@ describe("ranking by evidence strength: as typed ≫ another form ≫ a longer w
 		expect(answer.total).toBe(2);
 	});
 
+	test("among several words, a title word the query word only starts is no title match: the note holding the word as typed ranks first", async () => {
+		const filler = Array.from({ length: 30 }, (_, index) => ({ path: `Other ${index}.md`, text: `food list number ${index} of the category` }));
+		const docs: Doc[] = [
+			...filler,
+			{ path: "Catalog Food.md", text: "A list of food things." },
+			{ path: "Pets.md", text: "My cat likes this food a lot; a long note about many things, and more words, and more words, and more words." },
+		];
+		const answer = await searchDocs(docs, "cat food");
+		expect(answer.results.slice(0, 2).map((hit) => hit.path)).toEqual(["Pets.md", "Catalog Food.md"]);
+		// Still found, and still matched: `catalog` starts with `cat`.
+		expect(answer.results[1]?.matched_words).toEqual(["cat", "food"]);
+	});
+
 	test("another form of a word finds a note (renamed → renaming, plugins → plugin), below a note with the word as typed, but a title in another form ranks as a title", async () => {
 		const docs: Doc[] = [
 			{ path: "Renaming.md", text: "Renaming a note updates its links.", modified: 3 },
@@ -283,5 +296,30 @@ describe("a verb and its particle typed apart find the word the notes write as o
 		];
 		expect((await paths(identifiers, "publish my package"))[0]).toBe("Publishing.md");
 		expect((await paths(docs, '"log in" registry'))[0]).not.toBe("login.md");
+	});
+});
+
+describe("a title written as one identifier is named by its parts", () => {
+	test("`mock agent` is the whole of the title MockAgent: it ranks above a longer title holding both words, whatever its body says", async () => {
+		const docs: Doc[] = [
+			{ path: "MockAgent.md", text: "Intercepts the requests of tests and answers them.", modified: 1 },
+			{ path: "Mock Agent Pool.md", text: "A pool of mock agents: each mock agent keeps its mock agent options.", modified: 2 },
+		];
+		expect(await paths(docs, "mock agent")).toEqual(["MockAgent.md", "Mock Agent Pool.md"]);
+		// Typed as the identifier, it is still the whole title, and another word typed with it is not.
+		expect((await paths(docs, "MockAgent"))[0]).toBe("MockAgent.md");
+		expect((await paths(docs, "mock agent pool"))[0]).toBe("Mock Agent Pool.md");
+	});
+
+	test("an identifier's parts are the title's words: MacOS Tools is three words, of which `mac` is one", async () => {
+		const filler = Array.from({ length: 20 }, (_, index) => ({ path: `Other ${index}.md`, text: `nothing about it ${index}` }));
+		const docs: Doc[] = [
+			...filler,
+			{ path: "MacOS Tools.md", text: "Apps for the desktop.", modified: 1 },
+			{ path: "Mac Linux Windows Tools.md", text: "Apps for the desktop.", modified: 2 },
+		];
+		// Both hold `mac` and `tools` in their titles, but MacOS Tools is the fewer words: without the
+		// parts counted as its words, its four tokens (macos, mac, os, tools) made it as long as the other.
+		expect((await paths(docs, "mac tools"))[0]).toBe("MacOS Tools.md");
 	});
 });

@@ -1,4 +1,15 @@
-import { foldText, identifierParts, isVersionWord, type Token, tokenChunks, tokenize, tokenizeInChunks, utf8Length } from "../../../src/search/text";
+import {
+	bitCount,
+	derivedWholes,
+	foldText,
+	identifierParts,
+	isVersionWord,
+	type Token,
+	tokenChunks,
+	tokenize,
+	tokenizeInChunks,
+	utf8Length,
+} from "../../../src/search/text";
 import fc from "fast-check";
 
 const values = (text: string) => tokenize(text).map((token) => token.value);
@@ -51,6 +62,31 @@ describe("versions written with a v", () => {
 		expect(["v5", "V20", "v0"].map(isVersionWord)).toEqual([true, true, true]);
 		expect(["v", "vv5", "v5a", "via", "5", "ev5"].map(isVersionWord)).toEqual([false, false, false, false, false, false]);
 		expect(tokenize("v5a via").map((token) => token.value)).toEqual(["v5a", "via"]);
+	});
+});
+
+describe("a name's words: an identifier is its parts", () => {
+	test("marks the identifier or version word the tokenizer also gave in parts, nothing else", () => {
+		// mockagent, mock, agent, tools: the first is the whole of the next two.
+		expect(derivedWholes(tokenize("MockAgent tools"))).toBe(0b1);
+		// migration, guide, v5, 5: the version word before its number.
+		expect(derivedWholes(tokenize("Migration-Guide-V5"))).toBe(0b100);
+		// club, macstories? no: clubmacstories, club, mac, stories, then macos, mac, os.
+		expect(derivedWholes(tokenize("ClubMacStories MacOS"))).toBe(0b10001);
+		expect(derivedWholes(tokenize("Mock agent for tests"))).toBe(0);
+		expect(derivedWholes(tokenize("URLs and iOS"))).toBe(0);
+		expect(derivedWholes([])).toBe(0);
+	});
+
+	test("counts the words a name has once its wholes are left out", () => {
+		const words = (name: string) => tokenize(name).length - bitCount(derivedWholes(tokenize(name)));
+		expect(words("MockAgent")).toBe(2);
+		expect(words("EnvHttpProxyAgent")).toBe(4);
+		expect(words("MacOS Tools")).toBe(3);
+		expect(words("Mock Agent")).toBe(2);
+		// The mask holds 32 tokens (11 wholes of fooBar, foo, bar): a longer name's later wholes count as words, never fewer words than it has.
+		expect(words(Array.from({ length: 40 }, () => "fooBar").join(" "))).toBe(40 * 3 - 11);
+		expect(bitCount(0xffffffff)).toBe(32);
 	});
 });
 

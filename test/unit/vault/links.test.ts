@@ -110,6 +110,29 @@ describe("a canvas's backlinks when a hidden note has the name its text card lin
 	});
 });
 
+describe("a canvas saved again within the same millisecond, at the same size", () => {
+	let vault: OpenVault;
+	const board = (link: string) =>
+		JSON.stringify({ nodes: [{ id: "t", x: 0, y: 0, width: 10, height: 10, type: "text", text: `see [[${link}]] and ![[Plan]]` }], edges: [] });
+	beforeAll(async () => {
+		vault = await openVault({ "Projects/Sub/Plan.md": "# Plan\n", "Secret/Plan.md": "# Secret plan\n", "Projects/Board.canvas": board("Plan") });
+		await vault.host.metadataCache.settled();
+	});
+	afterAll(() => vault.close());
+
+	test("its backlinks follow the new text, not the links read from the old one", async () => {
+		expect(await backlinks(vault.host, vault.scope("Secret"), "Projects/Sub/Plan.md")).toEqual([{ path: "Projects/Board.canvas", count: 2 }]);
+		const file = vault.host.vault.getFileByPath("Projects/Board.canvas");
+		if (!file) throw new Error("no canvas");
+		const before = { ...file.stat };
+		await vault.host.vault.process(file, () => board("Goal"));
+		await vault.host.metadataCache.settled();
+		// What a quick second save leaves: the same size and, at a millisecond's precision, the same time.
+		Object.assign(file.stat, { mtime: before.mtime, size: before.size });
+		expect(await backlinks(vault.host, vault.scope("Secret"), "Projects/Sub/Plan.md")).toEqual([{ path: "Projects/Board.canvas", count: 1 }]);
+	});
+});
+
 describe("a note's links read from the headless cache's packed form", () => {
 	let vault: OpenVault;
 	const mixed = [
