@@ -6,6 +6,7 @@ import {
 	BODY_COUNT,
 	countEither,
 	countAccepted,
+	formsValueAt,
 	mergeValues,
 	optional,
 	seek,
@@ -116,6 +117,13 @@ function rowNamed(values: Uint32Array, index: number, termCount: number): boolea
 	for (let termIndex = index * termCount, end = termIndex + termCount; termIndex < end; termIndex++)
 		if ((values[termIndex] as number) & IN_TITLE) return true;
 	return false;
+}
+
+/** Whether every term of a candidate's row of values (`termCount` from `index`'s) is in the note's title or an alias. */
+function rowNamesAll(values: Uint32Array, index: number, termCount: number): boolean {
+	for (let termIndex = index * termCount, end = termIndex + termCount; termIndex < end; termIndex++)
+		if (((values[termIndex] as number) & IN_TITLE) === 0) return false;
+	return true;
 }
 
 /**
@@ -288,7 +296,7 @@ export class SearchEngine {
 		// A template's word counts in a note beyond the template's count of it; its rarity is of the notes holding it so (templates.ts).
 		const templates = evidence.map((term) => (term.exact ? templateWord(term.exact, accepted?.slots ?? null, corpusSize) : null));
 		const requiredIdf = evidence.map((term, termIndex) => {
-			const strong = countEither(term.exact, term.forms, accepted?.slots ?? null);
+			const strong = accepted ? countEither(term.exact, term.forms, accepted.slots) : term.strongNotes;
 			const template = templates[termIndex];
 			if (template && term.exact) return idfOf(Math.max(1, template.notes + strong - frequency(term.exact)));
 			return idfOf(strong > 0 ? strong : frequency(term.any));
@@ -364,7 +372,7 @@ export class SearchEngine {
 							templateOnly[termIndex] = 1;
 						}
 					}
-					const formValue = term.forms ? valueAt(term.forms, formCursors, termIndex, slot) : 0;
+					const formValue = term.forms ? formsValueAt(term.forms, formCursors, termIndex, slot) : 0;
 					if (exactValue !== 0) {
 						// The body may hold the word as typed and the title another form (`Hooks`,
 						// `npm-deprecate`): the title and heading evidence of either counts.
@@ -427,7 +435,9 @@ export class SearchEngine {
 				}
 			}
 			if (titleWeighed > 0 && (titleLengths[slot] as number) > LONG_TITLE_WORDS) score -= titleWeighed * longTitleCut(this.contentWords(slot, stopIds()));
-			const titleTier = inTitle ? this.titleTier(slot, evidence, optionalIds, requiredIdf, totalIdf) : 0;
+			// Several words reach a title tier only in a name holding them all: with no alias, that is the title, each term's value then in it.
+			const nameMayHoldAll = termCount === 1 || this.index.aliased[slot] === 1 || rowNamesAll(values, index, termCount);
+			const titleTier = inTitle ? this.titleTier(slot, evidence, optionalIds, requiredIdf, totalIdf, nameMayHoldAll) : 0;
 			// An alias naming the query is a name as much as the title: the better covered counts (`Kanban board` for `obsidian-kanban`).
 			const coverage = Math.max(
 				titleCoverage(titleWords, titleLengths[slot] as number, totalIdf > 0 ? Math.min(1, titleIdf / totalIdf) : 1),
@@ -471,10 +481,14 @@ export class SearchEngine {
 		 * The score is left out (NaN) when the tier bound differs from `tieTier`: the tier decides then.
 		 */
 		const bounded = { score: 0, tier: 0 };
+		/** The tier bound of a candidate whose names may hold the query (`named`: one word, or several all in one name), holding every term or not (`all`). */
+		const tierBound = (named: boolean, all: boolean, nameTier: number): number =>
+			termCount === 1 ? (TITLE_TIER_WHOLE + 1 + (named ? nameTier : 0)) * 2 + 1 : named && all ? nameTier : 0;
 		const boundCandidate = (index: number, tieTier: number | null): void => {
 			const row = index * termCount;
 			const slot = slots[index] as number;
 			let named = false;
+			let namedTerms = 0;
 			let all = true;
 			// Title words the terms may be, at most: each term's value counts the words of the title any of its words is.
 			let titleWords = 0;
@@ -483,6 +497,7 @@ export class SearchEngine {
 				if (value === 0) all = false;
 				else if (value & IN_TITLE) {
 					named = true;
+					namedTerms++;
 					titleWords += titleCount(value) === TITLE_COUNT_SATURATED ? TITLE_LENGTH_MAX : titleCount(value);
 				}
 			}
@@ -490,8 +505,9 @@ export class SearchEngine {
 			const titleLength = Math.max(1, titleLengths[slot] as number);
 			const mayBeWhole = wholeByExtras || aliased[slot] === 1 || titleWords >= titleLength;
 			const nameTier = mayBeWhole ? TITLE_TIER_WHOLE : TITLE_TIER_ALL;
-			// A title tier needs the query's words in the title or an alias (one word: held strongly, as typed).
-			bounded.tier = termCount === 1 ? (TITLE_TIER_WHOLE + 1 + (named ? nameTier : 0)) * 2 + 1 : named && all ? nameTier : 0;
+			// A title tier needs the query's words in the title or an alias (one word: held strongly, as typed); several words all in one
+			// name, which with no alias is the title: each term's value then has it (an alias's phrase may not, so any term named counts there).
+			bounded.tier = tierBound(aliased[slot] === 1 ? named : namedTerms === termCount, all, nameTier);
 			bounded.score = NaN;
 			if (tieTier !== null && bounded.tier !== tieTier) return;
 			const norm = normBase + normScale * Math.max(1, bodyLengths[slot] as number);
@@ -530,6 +546,9 @@ export class SearchEngine {
 			};
 			// Notes with a term in their names first: they rank highest, so the page they fill leaves out most of the rest unscored.
 			for (const named of [true, false]) {
+				// A page whose worst tier no note unnamed may reach leaves all of them out: not one is looked at.
+				const worst = top.length >= limit ? top[0] : undefined;
+				if (!named && worst && !this.scoreEvery && tierBound(false, true, 0) < worst.tier) break;
 				exactCursors.fill(0);
 				formCursors.fill(0);
 				optionalCursors.fill(0);
@@ -631,8 +650,11 @@ export class SearchEngine {
 		optionalIds: ReadonlySet<number>,
 		requiredIdf: readonly number[],
 		totalIdf: number,
+		nameMayHoldAll: boolean,
 	): number {
 		this.aliasCoverage = 0;
+		// No name holds every term: below TITLE_TIER_ALL, all that the tier of several words asks (SOME is 0 to it).
+		if (!nameMayHoldAll) return 0;
 		const doc = this.index.documents[slot];
 		if (!doc) return 0;
 		let best = 0;

@@ -71,9 +71,43 @@ export type PhrasePair = Uint32Array;
 export interface TermEvidence {
 	any: ResolvedTerm;
 	exact: ResolvedTerm | null;
-	forms: ResolvedTerm | null;
+	forms: FormLists | null;
 	/** The ids of the word as typed and its forms; null for a phrase. */
 	strongIds: ReadonlySet<number> | null;
+	/** The notes holding the word as typed or in another form, counted as `any` was merged (countEither of `exact` and `forms`); 0 for a phrase. */
+	strongNotes: number;
+}
+
+/**
+ * A word's other forms, each its own list, merged for a note only when it is scored (formsValueAt):
+ * their union over every note holding one was a pass as long as the word's notes, for the few
+ * hundred notes a search scores. `cursors`: where each list was last sought.
+ */
+export interface FormLists {
+	lists: Postings[];
+	cursors: number[];
+}
+
+/**
+ * `valueAt` of the union of a word's forms (FormLists), merged as unionSteps merges them. The
+ * lists keep their own cursors: `cursors[index]` is 0 when the caller starts over (it resets its
+ * cursors for a pass, or before a note out of slot order), which sends them back to the start too.
+ */
+export function formsValueAt(forms: FormLists, cursors: number[], index: number, slot: number): number {
+	if (cursors[index] === 0) {
+		forms.cursors.fill(0);
+		cursors[index] = 1;
+	}
+	let value = 0;
+	for (let listIndex = 0; listIndex < forms.lists.length; listIndex++) {
+		const list = forms.lists[listIndex] as Postings;
+		const at = seek(list.slots, list.length, forms.cursors[listIndex] as number, slot);
+		forms.cursors[listIndex] = at;
+		if (at >= list.length || list.slots[at] !== slot) continue;
+		const held = list.values[at] as number;
+		value = value === 0 ? held : mergeValues(value, held);
+	}
+	return (value & BODY_COUNT) > 0 || (value & IN_TITLE) !== 0 ? value >>> 0 : 0;
 }
 
 /** The first index in slots[from, length) holding a slot not below `slot`: galloping, so a rare term skips through a common one. */
@@ -166,22 +200,19 @@ export function mergeValues(a: number, b: number): number {
 }
 
 /**
- * How many accepted notes (null: all) hold either term: a note holding a word both as typed and
- * in another form counts once, so a word all notes hold keeps an idf of about zero, not below.
+ * How many accepted notes hold a word as typed (`exact`) or in another form (`forms`): a note
+ * holding it both ways counts once, so a word all notes hold keeps an idf of about zero, not below.
  */
-export function countEither(a: ResolvedTerm | null, b: ResolvedTerm | null, accepted: Uint8Array | null): number {
-	const aLength = a?.length ?? 0;
-	const bLength = b?.length ?? 0;
+export function countEither(exact: ResolvedTerm | null, forms: FormLists | null, accepted: Uint8Array): number {
+	const counted = new Uint8Array(accepted.length);
 	let count = 0;
-	let i = 0;
-	let j = 0;
-	while (i < aLength || j < bLength) {
-		const aSlot = i < aLength ? ((a as ResolvedTerm).slots[i] as number) : Infinity;
-		const bSlot = j < bLength ? ((b as ResolvedTerm).slots[j] as number) : Infinity;
-		const slot = Math.min(aSlot, bSlot);
-		if (aSlot === slot) i++;
-		if (bSlot === slot) j++;
-		if (!accepted || accepted[slot] === 1) count++;
+	for (const list of [...optional(exact), ...(forms?.lists ?? [])]) {
+		for (let index = 0; index < list.length; index++) {
+			const slot = list.slots[index] as number;
+			if (accepted[slot] !== 1 || counted[slot] === 1) continue;
+			counted[slot] = 1;
+			count++;
+		}
 	}
 	return count;
 }

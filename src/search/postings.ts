@@ -18,6 +18,7 @@ import {
 	seek,
 	titleCount,
 	type PhrasePair,
+	type FormLists,
 	type Postings,
 	type ResolvedTerm,
 	type TermEvidence,
@@ -25,7 +26,7 @@ import {
 import { isPrefixWord } from "./query";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor, type Stemmer } from "./stemmers";
 import { bitCount, derivedWholes, repeatedAddressWords, tokenize, tokenizeInChunks } from "./text";
-import { holderMarkSteps, runSteps, unionScratch, unionSteps, type UnionScratch } from "./unions";
+import { holderMarkSteps, runSteps, unionScratch, unionSteps, type UnionScratch, type UnionTally } from "./unions";
 
 /** Longest title counted, in words, for the share of it a query covers. */
 export const TITLE_LENGTH_MAX = 0xff;
@@ -953,7 +954,7 @@ export class PostingsIndex {
 	 * are left out of all three unions alike.
 	 */
 	*resolveEvidenceSteps(tokens: readonly string[], stem: Stemmer | null, scratch: UnionScratch): Generator<void, TermEvidence, void> {
-		if (tokens.length !== 1) return { any: this.resolve(tokens) ?? emptyTerm(), exact: null, forms: null, strongIds: null };
+		if (tokens.length !== 1) return { any: this.resolve(tokens) ?? emptyTerm(), exact: null, forms: null, strongIds: null, strongNotes: 0 };
 		const word = tokens[0] ?? "";
 		const exactId = this.dictionary.lookup(word);
 		const formIds = this.dictionary.formsOf(word, stem);
@@ -965,14 +966,18 @@ export class PostingsIndex {
 		const prefixLists = this.listsOf(prefixIds);
 		const exact = exactId === undefined ? null : this.union([exactId]);
 		const formLists = this.listsOf(formIds);
-		const forms = formIds.length > 0 ? yield* this.unionOfLists(formLists, slotCount, scratch) : null;
-		// The forms are merged once: `any` takes their union as one list (merging values is associative), not each form's again.
-		const anyLists = [...exactLists, ...(forms && forms.length > 0 ? [forms] : []), ...prefixLists];
+		// The forms are merged only into `any`: the engine merges a note's forms when it scores the note (formsValueAt).
+		const forms: FormLists | null = formLists.length > 0 ? { lists: formLists, cursors: new Array<number>(formLists.length).fill(0) } : null;
+		const strongLists = [...exactLists, ...formLists];
+		const anyLists = [...strongLists, ...prefixLists];
+		// The notes holding the word as typed or in another form are counted as `any` merges them.
+		const tally: UnionTally = { lists: strongLists.length, notes: strongLists.length === 1 ? (strongLists[0] as Postings).length : 0 };
 		return {
-			any: allIds.length > 0 ? { ...(yield* this.unionOfLists(anyLists, slotCount, scratch)), phrase: null } : emptyTerm(),
+			any: allIds.length > 0 ? { ...(yield* this.unionOfLists(anyLists, slotCount, scratch, tally)), phrase: null } : emptyTerm(),
 			exact,
 			forms,
 			strongIds,
+			strongNotes: tally.notes,
 		};
 	}
 
@@ -1087,12 +1092,12 @@ export class PostingsIndex {
 		return lists;
 	}
 
-	/** One list as it is (no copy, no steps), or the union of several in steps. */
-	private *unionOfLists(lists: readonly Postings[], slotCount: number, scratch: UnionScratch): Generator<void, ResolvedTerm, void> {
+	/** One list as it is (no copy, no steps), or the union of several in steps (`tally`: see unionSteps). */
+	private *unionOfLists(lists: readonly Postings[], slotCount: number, scratch: UnionScratch, tally?: UnionTally): Generator<void, ResolvedTerm, void> {
 		if (lists.length === 1) {
 			const list = lists[0] as Postings;
 			return { slots: list.slots, values: list.values, length: list.length, phrase: null };
 		}
-		return yield* unionSteps(lists, slotCount, scratch);
+		return yield* unionSteps(lists, slotCount, scratch, tally);
 	}
 }

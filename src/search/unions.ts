@@ -48,14 +48,20 @@ function collectMerged(merged: Uint32Array, from: number, to: number, out: Posti
 	return length;
 }
 
+/** How many notes the first `lists` lists of a union hold together (`notes`, set by the union): a word's count as typed or in another form, merged anyway for `any`. */
+export interface UnionTally {
+	lists: number;
+	notes: number;
+}
+
 /**
  * The postings of several terms as one, in steps: body counts added, title and heading flags
  * combined, by slot. `lists` are taken as they are when it starts, their values packed as the
  * index packs them (packValue; IN_TITLE alone for an alias's word); `slotCount` is above every
  * slot they hold. A union stopped between steps (`return()`) zeroes what it wrote. Pure but for
- * `scratch`.
+ * `scratch` and `tally`.
  */
-export function* unionSteps(lists: readonly Postings[], slotCount: number, scratch: UnionScratch): Generator<void, ResolvedTerm, void> {
+export function* unionSteps(lists: readonly Postings[], slotCount: number, scratch: UnionScratch, tally?: UnionTally): Generator<void, ResolvedTerm, void> {
 	const merged = (scratch.merged = growUint32(scratch.merged, slotCount));
 	const step = UNION_STEP_MASK + 1;
 	let low = slotCount;
@@ -64,7 +70,10 @@ export function* unionSteps(lists: readonly Postings[], slotCount: number, scrat
 	let done = false;
 	try {
 		let since = 0;
-		for (const list of lists) {
+		for (let listIndex = 0; listIndex < lists.length; listIndex++) {
+			// Every posting's value is non-zero, so the slots filled so far are the notes these lists hold.
+			if (tally && listIndex === tally.lists) tally.notes = count;
+			const list = lists[listIndex] as Postings;
 			if (list.length === 0) continue;
 			low = Math.min(low, list.slots[0] as number);
 			high = Math.max(high, list.slots[list.length - 1] as number);
@@ -78,6 +87,7 @@ export function* unionSteps(lists: readonly Postings[], slotCount: number, scrat
 				}
 			}
 		}
+		if (tally && tally.lists >= lists.length) tally.notes = count;
 		const out: Postings = { slots: new Uint32Array(count), values: new Uint32Array(count), length: 0 };
 		for (let from = low; from <= high && out.length < count; from += step) {
 			out.length = collectMerged(merged, from, Math.min(high + 1, from + step), out, out.length);

@@ -4,6 +4,7 @@ import {
 	countAccepted,
 	countEither,
 	emptyTerm,
+	formsValueAt,
 	growUint32,
 	IN_HEADING,
 	IN_TITLE,
@@ -14,6 +15,7 @@ import {
 	valueAt,
 	type ResolvedTerm,
 } from "../../../src/search/postingValues";
+import { runSteps, unionScratch, unionSteps } from "../../../src/search/unions";
 
 const term = (slots: number[], values: number[] = slots.map(() => packValue(1, 0, false))): ResolvedTerm => ({
 	slots: Uint32Array.from(slots),
@@ -76,16 +78,38 @@ describe("walking postings", () => {
 		expect(valueAt(emptyTerm(), [0], 0, 1)).toBe(0);
 	});
 
-	test("countEither counts the accepted notes holding either term once each; countAccepted those of one term", () => {
+	test("countEither counts the accepted notes holding a word as typed or in a form once each; countAccepted those of one term", () => {
 		fc.assert(
-			fc.property(sortedSlots, sortedSlots, fc.uint8Array({ minLength: 501, maxLength: 501, max: 1 }), (a, b, accepted) => {
-				const union = new Set([...a, ...b]);
-				expect(countEither(term(a), term(b), null)).toBe(union.size);
-				expect(countEither(term(a), term(b), accepted)).toBe([...union].filter((slot) => accepted[slot] === 1).length);
+			fc.property(sortedSlots, sortedSlots, sortedSlots, fc.uint8Array({ minLength: 501, maxLength: 501, max: 1 }), (a, b, c, accepted) => {
+				const union = new Set([...a, ...b, ...c]);
+				const forms = { lists: [term(b), term(c)], cursors: [0, 0] };
+				expect(countEither(term(a), forms, accepted)).toBe([...union].filter((slot) => accepted[slot] === 1).length);
 				expect(countAccepted(term(a), accepted)).toBe(a.filter((slot) => accepted[slot] === 1).length);
 			}),
 		);
-		expect(countEither(null, null, null)).toBe(0);
+		expect(countEither(null, null, new Uint8Array(1).fill(1))).toBe(0);
+	});
+
+	test("formsValueAt is the value of the forms' union in a note, asked in slot order or starting over", () => {
+		const value = fc.tuple(fc.integer({ min: 0, max: 3 }), fc.nat(3), fc.boolean()).map(([body, title, heading]) => packValue(body, title, heading));
+		const list = fc.array(fc.tuple(fc.integer({ min: 0, max: 60 }), value), { maxLength: 30 }).map((entries) => {
+			const sorted = [...new Map(entries).entries()].filter(([, held]) => held !== 0).sort(([x], [y]) => x - y);
+			return term(
+				sorted.map(([slot]) => slot),
+				sorted.map(([, held]) => held),
+			);
+		});
+		fc.assert(
+			fc.property(fc.array(list, { minLength: 1, maxLength: 4 }), fc.array(fc.integer({ min: 0, max: 61 }), { maxLength: 20 }), (lists, asked) => {
+				const union = runSteps(unionSteps(lists, 62, unionScratch()));
+				const forms = { lists, cursors: lists.map(() => 0) };
+				const cursors = [0];
+				for (const slot of [...asked].sort((x, y) => x - y)) expect(formsValueAt(forms, cursors, 0, slot)).toBe(valueAt(union, [0], 0, slot));
+				// Starting over: the caller's cursor back at 0 sends the lists' cursors back too.
+				cursors[0] = 0;
+				for (const slot of asked.slice(0, 3).sort((x, y) => x - y)) expect(formsValueAt(forms, cursors, 0, slot)).toBe(valueAt(union, [0], 0, slot));
+			}),
+		);
 	});
 
 	test("growUint32 keeps the contents and grows at least to the size asked", () => {

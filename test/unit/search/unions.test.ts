@@ -35,6 +35,17 @@ describe("unions of postings in steps", () => {
 		);
 	});
 
+	test("a union tells how many notes its first lists hold together", () => {
+		fc.assert(
+			fc.property(lists, fc.nat(7), (drawn, first) => {
+				const tally = { lists: first, notes: -1 };
+				runSteps(unionSteps(drawn, 201, unionScratch(), tally));
+				const held = new Set(drawn.slice(0, first).flatMap((list) => [...list.slots.subarray(0, list.length)]));
+				expect(tally.notes).toBe(held.size);
+			}),
+		);
+	});
+
 	test("a union given up between steps zeroes what it wrote in the scratch", () => {
 		const big = {
 			slots: Uint32Array.from({ length: 3 * (UNION_STEP_MASK + 1) }, (_, slot) => slot),
