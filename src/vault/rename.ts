@@ -215,7 +215,7 @@ function wouldBeTakenBy(to: string, linkpath: string, source: string, current: H
  * its subpath and alias). Only notes holding a link whose name is the new name are read.
  */
 export async function planKeptLinks(host: Host, scope: Scope, file: HostFile, to: string): Promise<RelinkedNote[]> {
-	const newName = nameOf(to).replace(/\.md$/iu, "").toLowerCase();
+	const newName = nameOf(to).toLowerCase();
 	const notes: RelinkedNote[] = [];
 	const clock = planningClock();
 	const resolve = visibleLinkResolver(host, scope);
@@ -239,7 +239,9 @@ export async function planKeptLinks(host: Host, scope: Scope, file: HostFile, to
 				const linkpath = linkpathOf(text);
 				if (looked.has(linkpath)) continue;
 				looked.add(linkpath);
-				if (nameOf(linkpath).replace(/\.md$/iu, "").toLowerCase() !== newName) continue;
+				// A link path asks for its name and its name plus `.md`: `[[Plan.md]]` reaches `Plan.md.md` too.
+				const asked = nameOf(linkpath).toLowerCase();
+				if (asked !== newName && `${asked}.md` !== newName) continue;
 				const current = resolve(linkpath, source.path);
 				const kept = current && current.path !== file.path && wouldBeTakenBy(to, linkpath, source.path === file.path ? to : source.path, current);
 				linkpaths.set(linkpath, kept ? linktextFor(current.path, source.path, "absolute", false, linkpath.toLowerCase().endsWith(".md")) : null);
