@@ -219,6 +219,14 @@ export async function planKeptLinks(host: Host, scope: Scope, file: HostFile, to
 	const notes: RelinkedNote[] = [];
 	const clock = planningClock();
 	const resolve = visibleLinkResolver(host, scope);
+	// The full path without `.md` may be another file's too (`A/Beta` is `a/Beta` read case-blind, a
+	// file with no extension): the link then keeps reaching `current` only with `.md`.
+	const keptLinktext = (current: HostFile, linkpath: string, source: string, sourceAfter: string) => {
+		const linktext = linktextFor(current.path, source, "absolute", false, linkpath.toLowerCase().endsWith(".md"));
+		const reached = resolve(linktext, sourceAfter);
+		if (reached?.path === current.path && !wouldBeTakenBy(to, linktext, sourceAfter, reached)) return linktext;
+		return linktextFor(current.path, source, "absolute", false, true);
+	};
 	for (const source of host.vault.getMarkdownFiles()) {
 		await clock.checkpoint();
 		if (!isPathVisible(source.path, scope)) continue;
@@ -243,8 +251,9 @@ export async function planKeptLinks(host: Host, scope: Scope, file: HostFile, to
 				const asked = nameOf(linkpath).toLowerCase();
 				if (asked !== newName && `${asked}.md` !== newName) continue;
 				const current = resolve(linkpath, source.path);
-				const kept = current && current.path !== file.path && wouldBeTakenBy(to, linkpath, source.path === file.path ? to : source.path, current);
-				linkpaths.set(linkpath, kept ? linktextFor(current.path, source.path, "absolute", false, linkpath.toLowerCase().endsWith(".md")) : null);
+				const sourceAfter = source.path === file.path ? to : source.path;
+				const kept = current && current.path !== file.path && wouldBeTakenBy(to, linkpath, sourceAfter, current);
+				linkpaths.set(linkpath, kept ? keptLinktext(current, linkpath, source.path, sourceAfter) : null);
 			}
 		if (![...linkpaths.values()].some((next) => next !== null)) continue;
 		const text = await host.vault.read(source);

@@ -234,6 +234,14 @@ describe("a rename leaves no link reaching another file", () => {
 			"A/Delta.md.md",
 			"see [[C/Delta.md]]",
 		],
+		[
+			"a kept link whose full path without .md a file in a folder spelled in other case answers (A/Beta and a/Beta)",
+			{ "A/Beta.md": "see [[Beta]]", "a/Beta": "x", "A/B/Alpha.md": "alpha" },
+			"A/B/Alpha.md",
+			"Beta.md",
+			"A/Beta.md",
+			"see [[A/Beta.md]]",
+		],
 	])("%s", async (_, files, from, to, checked, text) => {
 		const vault = await openVault(files);
 		try {
