@@ -16,7 +16,7 @@ import { SliceClock } from "../markdown/steps";
 import { INLINE_ITEMS_PAUSE_COUNT, RENAME_PLAN_SLICE_MS } from "../config/limits";
 import { yieldToEventLoop } from "./workBudget";
 import { newLinkFormat } from "./obsidianSettings";
-import { visibleLinkResolver } from "./notes";
+import { visibleLinkCandidatesByName, visibleLinkResolver } from "./notes";
 import { isPathVisible, type Scope } from "./scope";
 import { folderOf, pickLinkTarget } from "../paths/linkResolution";
 
@@ -60,6 +60,9 @@ export async function planRename(host: Host, scope: Scope, file: HostFile, to: s
 	const from = file.path;
 	const lowerName = (name: string) => name.toLowerCase();
 	const resolve = visibleLinkResolver(host, scope);
+	const candidates = visibleLinkCandidatesByName(host, scope);
+	const resolveAfter = (linkpath: string, source: string) =>
+		pickLinkTarget(linkpath, source, [...candidates(linkpath, source).filter((other) => other.path !== from), { path: to }])?.path ?? null;
 	// Names after the rename: the moved note counts under its new name only.
 	const nameCounts = new Map<string, number>();
 	for (const other of host.vault.getFiles()) {
@@ -94,7 +97,7 @@ export async function planRename(host: Host, scope: Scope, file: HostFile, to: s
 		const linkpaths = new Map<string, string | null>();
 		const newLinkpath = (linkpath: string): string | null => {
 			if (linkpaths.has(linkpath)) return linkpaths.get(linkpath) ?? null;
-			const next = relinkedPath({ from, to, format, isUnique, movedFolder, resolve }, linkpath, source, sourceAfter);
+			const next = relinkedPath({ from, to, format, isUnique, movedFolder, resolve, resolveAfter }, linkpath, source, sourceAfter);
 			linkpaths.set(linkpath, next);
 			return next;
 		};
@@ -113,6 +116,8 @@ interface RenameFacts {
 	movedFolder: boolean;
 	/** Link resolution among the visible files. */
 	resolve: (linkpath: string, source: string) => HostFile | null;
+	/** The path a link reaches among the visible files once the note is renamed (`from` gone, the note at `to`), or null. */
+	resolveAfter: (linkpath: string, source: string) => string | null;
 }
 
 /** The new path part for one link path in the note `source` (at `sourceAfter` once renamed), or null to leave it. */
@@ -138,12 +143,8 @@ function relinkedPath(facts: RenameFacts, linkpath: string, source: string, sour
  * `./A` (relative) or as the full path (shortest), with `.md` if that is still not enough.
  */
 function reachingLinktext(facts: RenameFacts, targetPath: string, sourceAfter: string, keepExtension: boolean): string {
-	const reaches = (linktext: string): boolean => {
-		const reached = facts.resolve(linktext, sourceAfter);
-		if (!reached || reached.path === targetPath) return true;
-		// The renamed note is not at its new path yet: whether it would win over the file the link reaches now.
-		return targetPath === facts.to && (reached.path === facts.from || wouldBeTakenBy(facts.to, linktext, sourceAfter, reached));
-	};
+	// Read as it will be: the renamed note may take a link to another file, and a file its old path beat may take one to it.
+	const reaches = (linktext: string) => facts.resolveAfter(linktext, sourceAfter) === targetPath;
 	const linktext = linktextFor(targetPath, sourceAfter, facts.format, facts.isUnique(targetPath), keepExtension);
 	if (reaches(linktext)) return linktext;
 	const fromHere = (path: string) => (path.startsWith("../") ? path : `./${path}`);

@@ -242,6 +242,22 @@ describe("a rename leaves no link reaching another file", () => {
 			"A/Beta.md",
 			"see [[A/Beta.md]]",
 		],
+		[
+			"the moved note's own link, written again, that the moved note itself would answer (![[pic.png]] in pic.png.md)",
+			{ "Notes/Sub/Draft.md": "see ![[../pic.png]]", "Notes/pic.png": "png" },
+			"Notes/Sub/Draft.md",
+			"Other/pic.png.md",
+			"Other/pic.png.md",
+			"see ![[Notes/pic.png]]",
+		],
+		[
+			"a link to the note whose new text a shorter file of the name without .md would answer once the note has left (Sub/Notes)",
+			{ "Notes.md": "notes", "Sub/Notes": "x", "Home.md": "see [[Notes]]" },
+			"Notes.md",
+			"Archive/Notes.md",
+			"Home.md",
+			"see [[Archive/Notes]]",
+		],
 	])("%s", async (_, files, from, to, checked, text) => {
 		const vault = await openVault(files);
 		try {
