@@ -1,6 +1,8 @@
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { MAX_NAME_BYTES, MAX_NOTE_NAME_BYTES } from "../config/limits";
+import { NOTE_TEXT_RIGHT } from "../auth/rights";
 import type { HostFile } from "../host/Host";
+import { isNoteInScope } from "../vault/scope";
 import { NoteExistsError } from "../vault/writes";
 import type { ToolContext } from "./context";
 
@@ -39,8 +41,9 @@ export function fixableMessageFor(error: unknown): string | null {
  * do about it, or that the server failed, never the raw message.
  */
 export async function readNoteForAnswer(ctx: ToolContext, file: HostFile): Promise<string> {
+	let text: string;
 	try {
-		return await ctx.host.vault.cachedRead(file);
+		text = await ctx.host.vault.cachedRead(file);
 	} catch (error) {
 		const fixable = fixableMessageFor(error);
 		if (fixable !== null) throw new ProtocolError(ProtocolErrorCode.InvalidParams, fixable);
@@ -49,4 +52,12 @@ export async function readNoteForAnswer(ctx: ToolContext, file: HostFile): Promi
 			"Reading that note failed inside the server. Try again; if it keeps failing, read it with read_note.",
 		);
 	}
+	// Read again once the disk has answered: a token revoked, denied note text or narrowed away from the note meanwhile is told nothing of it.
+	if (ctx.writes.currentRight(NOTE_TEXT_RIGHT) === "deny") throw new ProtocolError(ProtocolErrorCode.MethodNotFound, "Method not found");
+	if (!isNoteInScope(file.path, ctx.scope))
+		throw new ProtocolError(
+			ProtocolErrorCode.InvalidParams,
+			"The folders this token may see changed while the note was read, so nothing was answered. Ask again.",
+		);
+	return text;
 }

@@ -88,15 +88,23 @@ function resolveVisibleLink(host: Host, scope: Scope, path: string, sourcePath: 
  * token with an excluded folder, holding other clients a third of a second at a time meanwhile.
  */
 export function visibleLinkResolver(host: Host, scope: Scope): (linkpath: string, sourcePath: string) => HostFile | null {
-	let byName: Map<string, HostFile[]> | null = null;
+	const candidates = visibleLinkCandidatesByName(host, scope);
 	return (linkpath, sourcePath) => {
 		const first = host.metadataCache.getFirstLinkpathDest(linkpath, sourcePath);
 		if (!first || isPathVisible(first.path, scope)) return first;
+		return pickLinkTarget(linkpath, sourcePath, candidates(linkpath, sourcePath));
+	};
+}
+
+/** The visible files whose name a link path names, for the many links of one call: the visible files are gathered by name once, at the first ask. */
+export function visibleLinkCandidatesByName(host: Host, scope: Scope): (linkpath: string, sourcePath: string) => HostFile[] {
+	let byName: Map<string, HostFile[]> | null = null;
+	return (linkpath, sourcePath) => {
 		const query = linkQuery(linkpath, sourcePath);
-		if (query === null) return null;
+		if (query === null) return [];
 		byName ??= visibleFilesByName(host, scope);
 		const name = queriedName(query);
-		return pickLinkTarget(linkpath, sourcePath, [...(byName.get(name) ?? []), ...(byName.get(`${name}.md`) ?? [])]);
+		return [...(byName.get(name) ?? []), ...(byName.get(`${name}.md`) ?? [])];
 	};
 }
 

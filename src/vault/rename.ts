@@ -16,7 +16,7 @@ import { SliceClock } from "../markdown/steps";
 import { INLINE_ITEMS_PAUSE_COUNT, RENAME_PLAN_SLICE_MS } from "../config/limits";
 import { yieldToEventLoop } from "./workBudget";
 import { newLinkFormat } from "./obsidianSettings";
-import { visibleLinkResolver } from "./notes";
+import { visibleLinkCandidatesByName, visibleLinkResolver } from "./notes";
 import { isPathVisible, type Scope } from "./scope";
 import { folderOf, pickLinkTarget } from "../paths/linkResolution";
 
@@ -60,6 +60,9 @@ export async function planRename(host: Host, scope: Scope, file: HostFile, to: s
 	const from = file.path;
 	const lowerName = (name: string) => name.toLowerCase();
 	const resolve = visibleLinkResolver(host, scope);
+	const candidates = visibleLinkCandidatesByName(host, scope);
+	const resolveAfter = (linkpath: string, source: string) =>
+		pickLinkTarget(linkpath, source, [...candidates(linkpath, source).filter((other) => other.path !== from), { path: to }])?.path ?? null;
 	// Names after the rename: the moved note counts under its new name only.
 	const nameCounts = new Map<string, number>();
 	for (const other of host.vault.getFiles()) {
@@ -94,7 +97,7 @@ export async function planRename(host: Host, scope: Scope, file: HostFile, to: s
 		const linkpaths = new Map<string, string | null>();
 		const newLinkpath = (linkpath: string): string | null => {
 			if (linkpaths.has(linkpath)) return linkpaths.get(linkpath) ?? null;
-			const next = relinkedPath({ from, to, format, isUnique, movedFolder, resolve }, linkpath, source, sourceAfter);
+			const next = relinkedPath({ from, to, format, isUnique, movedFolder, resolve, resolveAfter }, linkpath, source, sourceAfter);
 			linkpaths.set(linkpath, next);
 			return next;
 		};
@@ -113,6 +116,8 @@ interface RenameFacts {
 	movedFolder: boolean;
 	/** Link resolution among the visible files. */
 	resolve: (linkpath: string, source: string) => HostFile | null;
+	/** The path a link reaches among the visible files once the note is renamed (`from` gone, the note at `to`), or null. */
+	resolveAfter: (linkpath: string, source: string) => string | null;
 }
 
 /** The new path part for one link path in the note `source` (at `sourceAfter` once renamed), or null to leave it. */
@@ -138,12 +143,8 @@ function relinkedPath(facts: RenameFacts, linkpath: string, source: string, sour
  * `./A` (relative) or as the full path (shortest), with `.md` if that is still not enough.
  */
 function reachingLinktext(facts: RenameFacts, targetPath: string, sourceAfter: string, keepExtension: boolean): string {
-	const reaches = (linktext: string): boolean => {
-		const reached = facts.resolve(linktext, sourceAfter);
-		if (!reached || reached.path === targetPath) return true;
-		// The renamed note is not at its new path yet: whether it would win over the file the link reaches now.
-		return targetPath === facts.to && (reached.path === facts.from || wouldBeTakenBy(facts.to, linktext, sourceAfter, reached));
-	};
+	// Read as it will be: the renamed note may take a link to another file, and a file its old path beat may take one to it.
+	const reaches = (linktext: string) => facts.resolveAfter(linktext, sourceAfter) === targetPath;
 	const linktext = linktextFor(targetPath, sourceAfter, facts.format, facts.isUnique(targetPath), keepExtension);
 	if (reaches(linktext)) return linktext;
 	const fromHere = (path: string) => (path.startsWith("../") ? path : `./${path}`);
@@ -215,10 +216,18 @@ function wouldBeTakenBy(to: string, linkpath: string, source: string, current: H
  * its subpath and alias). Only notes holding a link whose name is the new name are read.
  */
 export async function planKeptLinks(host: Host, scope: Scope, file: HostFile, to: string): Promise<RelinkedNote[]> {
-	const newName = nameOf(to).replace(/\.md$/iu, "").toLowerCase();
+	const newName = nameOf(to).toLowerCase();
 	const notes: RelinkedNote[] = [];
 	const clock = planningClock();
 	const resolve = visibleLinkResolver(host, scope);
+	// The full path without `.md` may be another file's too (`A/Beta` is `a/Beta` read case-blind, a
+	// file with no extension): the link then keeps reaching `current` only with `.md`.
+	const keptLinktext = (current: HostFile, linkpath: string, source: string, sourceAfter: string) => {
+		const linktext = linktextFor(current.path, source, "absolute", false, linkpath.toLowerCase().endsWith(".md"));
+		const reached = resolve(linktext, sourceAfter);
+		if (reached?.path === current.path && !wouldBeTakenBy(to, linktext, sourceAfter, reached)) return linktext;
+		return linktextFor(current.path, source, "absolute", false, true);
+	};
 	for (const source of host.vault.getMarkdownFiles()) {
 		await clock.checkpoint();
 		if (!isPathVisible(source.path, scope)) continue;
@@ -239,10 +248,13 @@ export async function planKeptLinks(host: Host, scope: Scope, file: HostFile, to
 				const linkpath = linkpathOf(text);
 				if (looked.has(linkpath)) continue;
 				looked.add(linkpath);
-				if (nameOf(linkpath).replace(/\.md$/iu, "").toLowerCase() !== newName) continue;
+				// A link path asks for its name and its name plus `.md`: `[[Plan.md]]` reaches `Plan.md.md` too.
+				const asked = nameOf(linkpath).toLowerCase();
+				if (asked !== newName && `${asked}.md` !== newName) continue;
 				const current = resolve(linkpath, source.path);
-				const kept = current && current.path !== file.path && wouldBeTakenBy(to, linkpath, source.path === file.path ? to : source.path, current);
-				linkpaths.set(linkpath, kept ? linktextFor(current.path, source.path, "absolute", false, linkpath.toLowerCase().endsWith(".md")) : null);
+				const sourceAfter = source.path === file.path ? to : source.path;
+				const kept = current && current.path !== file.path && wouldBeTakenBy(to, linkpath, sourceAfter, current);
+				linkpaths.set(linkpath, kept ? keptLinktext(current, linkpath, source.path, sourceAfter) : null);
 			}
 		if (![...linkpaths.values()].some((next) => next !== null)) continue;
 		const text = await host.vault.read(source);

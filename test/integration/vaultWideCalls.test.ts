@@ -278,3 +278,64 @@ describe("vault-wide calls beside other clients, over HTTP", () => {
 		}
 	});
 });
+
+describe("a note resource read waiting for the disk", () => {
+	let root: string;
+	beforeAll(async () => {
+		root = await makeVault(vaultFiles());
+	});
+	afterAll(() => removeDir(root));
+
+	test.each([
+		["its token revoked", (settings: VaultMcpSettings) => revokeToken(settings, "flooder")],
+		["read_note denied", (settings: VaultMcpSettings) => setTokenRights(settings, "flooder", { read_note: "deny" })],
+		["its token's folders narrowed away from the note", (settings: VaultMcpSettings) => setTokenFolders(settings, "flooder", ["Projects"])],
+	])("with %s meanwhile answers nothing of the note; another token's read is answered", async (_, change) => {
+		const disk = new Gate();
+		disk.open();
+		let reads = 0;
+		// The host's disk reads wait at the gate: the change lands while the read is in flight.
+		const running = await start(root, {
+			host: (host) => {
+				const vault = new Proxy(host.vault, {
+					get: (target, key) =>
+						key === "cachedRead"
+							? async (file: HostFile) => {
+									reads++;
+									await disk.wait();
+									return target.cachedRead(file);
+								}
+							: (Reflect.get(target, key) as unknown),
+				}) as HostVault;
+				return new Proxy(host, { get: (target, key) => (key === "vault" ? vault : (Reflect.get(target, key) as unknown)) });
+			},
+		});
+		const clients: Client[] = [];
+		try {
+			const flooder = await connectClient(running.url, running.tokens[0]);
+			const other = await connectClient(running.url, running.tokens[1]);
+			clients.push(flooder, other);
+			disk.close();
+			const read = flooder.readResource({ uri: "vault-mcp://note/Note%202.md" }).then(
+				(answer) => JSON.stringify(answer),
+				(error: Error) => `error: ${error.message}`,
+			);
+			const otherRead = other.readResource({ uri: "vault-mcp://note/Note%206.md" });
+			// Both reads have reached the disk.
+			while (reads < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+			const changed = change(running.settings);
+			if ("error" in changed) throw new Error(changed.error);
+			await running.service.apply(changed.settings);
+			disk.open();
+			const answer = await read;
+			expect(answer).toMatch(/^error: /u);
+			expect(answer).not.toMatch(/alpha words/u);
+			expect(JSON.stringify(await otherRead)).toMatch(/alpha words/u);
+		} finally {
+			disk.open();
+			for (const client of clients) await client.close();
+			await running.service.stop();
+			await running.host.close();
+		}
+	});
+});

@@ -31,7 +31,13 @@ describe("fixableMessageFor: vault errors the model can act on", () => {
 
 describe("readNoteForAnswer: a note's text for a resource or prompt", () => {
 	const file = { path: "Diary.md" } as HostFile;
-	const contextReading = (read: () => Promise<string>) => ({ host: { vault: { cachedRead: read } } }) as unknown as ToolContext;
+	// A token allowed to read every note: what is checked again once the disk has answered.
+	const contextReading = (read: () => Promise<string>) =>
+		({
+			host: { vault: { cachedRead: read } },
+			writes: { currentRight: () => "allow" },
+			scope: { configDir: ".obsidian", excludedFolders: [] },
+		}) as unknown as ToolContext;
 
 	test("the text, when it reads", async () => {
 		expect(

@@ -1,6 +1,8 @@
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { pathAfter, planKeptLinks, planRename, relinkText, renameNote, renameWithLinks } from "../../../src/vault/rename";
+import { NodeHost } from "../../../src/headless/NodeHost";
+import type { LinkMap } from "../../../src/host/Host";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 import type { Scope } from "../../../src/vault/scope";
 
@@ -208,3 +210,70 @@ describe("renaming", () => {
 function missing(): never {
 	throw new Error("missing from the test vault");
 }
+
+/** Each link as the whole vault resolves it, the renamed note's path put back to `from`: equal before and after a rename when every link still reaches what it reached. */
+function reachedAsBefore(links: LinkMap, from: string, to: string): Record<string, Record<string, number>> {
+	const back = (path: string) => (path === to ? from : path);
+	const out: Record<string, Record<string, number>> = {};
+	for (const [source, targets] of Object.entries(links).sort(([a], [b]) => a.localeCompare(b))) {
+		const record: Record<string, number> = {};
+		for (const [target, count] of Object.entries(targets).sort(([a], [b]) => a.localeCompare(b)))
+			record[back(target)] = (record[back(target)] ?? 0) + count;
+		out[back(source)] = record;
+	}
+	return out;
+}
+
+describe("a rename leaves no link reaching another file", () => {
+	test.each<[string, Record<string, string>, string, string, string, string]>([
+		[
+			"a link with .md that the new name plus .md answers ([[Delta.md]], renamed to Delta.md.md)",
+			{ "a/Alpha.md": "see [[Delta.md]]", "C/Delta.md": "delta" },
+			"a/Alpha.md",
+			"A/Delta.md.md",
+			"A/Delta.md.md",
+			"see [[C/Delta.md]]",
+		],
+		[
+			"a kept link whose full path without .md a file in a folder spelled in other case answers (A/Beta and a/Beta)",
+			{ "A/Beta.md": "see [[Beta]]", "a/Beta": "x", "A/B/Alpha.md": "alpha" },
+			"A/B/Alpha.md",
+			"Beta.md",
+			"A/Beta.md",
+			"see [[A/Beta.md]]",
+		],
+		[
+			"the moved note's own link, written again, that the moved note itself would answer (![[pic.png]] in pic.png.md)",
+			{ "Notes/Sub/Draft.md": "see ![[../pic.png]]", "Notes/pic.png": "png" },
+			"Notes/Sub/Draft.md",
+			"Other/pic.png.md",
+			"Other/pic.png.md",
+			"see ![[Notes/pic.png]]",
+		],
+		[
+			"a link to the note whose new text a shorter file of the name without .md would answer once the note has left (Sub/Notes)",
+			{ "Notes.md": "notes", "Sub/Notes": "x", "Home.md": "see [[Notes]]" },
+			"Notes.md",
+			"Archive/Notes.md",
+			"Home.md",
+			"see [[Archive/Notes]]",
+		],
+	])("%s", async (_, files, from, to, checked, text) => {
+		const vault = await openVault(files);
+		try {
+			await vault.host.metadataCache.settled();
+			const before = JSON.parse(JSON.stringify(vault.host.metadataCache.resolvedLinks)) as LinkMap;
+			await renameNote(vault.host, SCOPE, vault.host.vault.getFileByPath(from) ?? missing(), to);
+			expect(await fs.readFile(nodePath.join(vault.root, checked), "utf8")).toBe(text);
+			const fresh = await NodeHost.open(vault.root);
+			try {
+				await fresh.metadataCache.settled();
+				expect(reachedAsBefore(fresh.metadataCache.resolvedLinks, from, to)).toEqual(reachedAsBefore(before, from, to));
+			} finally {
+				await fresh.close();
+			}
+		} finally {
+			await vault.close();
+		}
+	});
+});
