@@ -342,6 +342,29 @@ describe("tables, paragraphs and lists inside a quote, parsed in steps", () => {
 		);
 	});
 
+	test("two notes of deep quotes and quoted tables parsed at once, their steps interleaved: each gives the tokens of its own parse", () => {
+		fc.assert(
+			fc.property(fc.array(contained, { maxLength: 3 }), fc.array(contained, { maxLength: 3 }), (first, second) => {
+				const texts = [first.join("\n"), second.join("\n")];
+				const handed: MarkdownToken[][] = [[], []];
+				const parses = texts.map((text, which) =>
+					parseBlocks(
+						text,
+						function* (tokens, count) {
+							for (let index = 0; index < count; index++) handed[which]?.push(tokens[index] as MarkdownToken);
+							yield;
+						},
+						2,
+					),
+				);
+				const done = [false, false];
+				for (let turn = 0; !done[0] || !done[1]; turn++) if (!done[turn % 2]) done[turn % 2] = parses[turn % 2]?.next().done ?? true;
+				texts.forEach((text, which) => expect(handed[which]?.map(record)).toEqual(blocksOf(text, 2)));
+			}),
+			{ numRuns: 500 },
+		);
+	});
+
 	test.each([
 		["a table of 5,000 rows in a quote", `> | a | b | c |\n> |---|---|---|\n${lines(5_000, (index) => `> |${index}|[[N${index}]]|#t${index % 7}|`)}`],
 		["a table of 5,000 rows in a quote two deep", `> > | a | b |\n> > |---|---|\n${lines(5_000, (index) => `> > |${index}|[[N${index}]]|`)}`],
