@@ -119,19 +119,24 @@ function save(state: StateBlock, kind: number, line: number): void {
 }
 
 function restore(state: StateBlock, lazy: LazyLines, base: number): void {
-	// Latest first: a line saved twice gets its first saved marks back.
-	for (let top = savedTop - 6; top >= base; top -= 6) {
-		const line = saved[top + 1] ?? 0;
-		state.bMarks[line] = saved[top + 2] ?? 0;
-		state.bsCount[line] = saved[top + 3] ?? 0;
-		state.sCount[line] = saved[top + 4] ?? 0;
-		state.tShift[line] = saved[top + 5] ?? 0;
-		if (saved[top] === MADE_LAZY) lazy.clear(line);
-	}
+	restoreMarks(state, lazy, saved, base, savedTop);
 	savedTop = base;
 	if (savedTop === 0 && saved.length > SAVED_KEPT) {
 		spare = new WeakRef(saved);
 		saved = new Int32Array(SAVED_KEPT);
+	}
+}
+
+/** Gives lines back the marks saved in `marks` [base, top). */
+function restoreMarks(state: StateBlock, lazy: LazyLines, marks: Int32Array, base: number, top: number): void {
+	// Latest first: a line saved twice gets its first saved marks back.
+	for (let at = top - 6; at >= base; at -= 6) {
+		const line = marks[at + 1] ?? 0;
+		state.bMarks[line] = marks[at + 2] ?? 0;
+		state.bsCount[line] = marks[at + 3] ?? 0;
+		state.sCount[line] = marks[at + 4] ?? 0;
+		state.tShift[line] = marks[at + 5] ?? 0;
+		if (marks[at] === MADE_LAZY) lazy.clear(line);
 	}
 }
 
@@ -171,6 +176,64 @@ export const blockquote: BlockRule = (state, startLine, endLine, silent) => {
 	}
 	return true;
 };
+
+/**
+ * A quote opened by `openQuote`, its lines parsed by the caller in steps (blocks.ts, at the top level
+ * and inside such quotes): the same work as the rule's, cut where it calls `tokenize`.
+ */
+export interface OpenQuote {
+	/** The line the quote ends before: its lines are parsed as a nested `tokenize(state, start, end)`. */
+	readonly end: number;
+	readonly lines: [number, number];
+	/** This quote's saved marks, off the shared stack: other parses run while it is open. */
+	readonly saved: Int32Array;
+	readonly lineMax: number;
+	readonly parentType: StateBlock["parentType"];
+	readonly blkIndent: number;
+}
+
+/** True if the blockquote rule takes `line`. */
+export function startsQuote(state: StateBlock, line: number, endLine: number): boolean {
+	return blockquote(state, line, endLine, true);
+}
+
+/** The rule's work up to its `tokenize` call: the quote's lines get their marks inside it, and its opening token is pushed. */
+export function openQuote(state: StateBlock, startLine: number, endLine: number): OpenQuote {
+	const lazy = lazyLinesOf(state);
+	const base = savedTop;
+	const { lineMax, parentType, blkIndent } = state;
+	state.parentType = "blockquote";
+	let end: number;
+	try {
+		end = quoteEnd(state, lazy, startLine, endLine);
+	} catch (error) {
+		state.lineMax = lineMax;
+		state.parentType = parentType;
+		restore(state, lazy, base);
+		throw error;
+	}
+	const own = saved.slice(base, savedTop);
+	savedTop = base;
+	state.blkIndent = 0;
+	const open = state.push("blockquote_open", "blockquote", 1);
+	open.markup = ">";
+	const lines: [number, number] = [startLine, 0];
+	open.map = lines;
+	return { end, lines, saved: own, lineMax, parentType, blkIndent };
+}
+
+/** The rule's work after its `tokenize` call: the closing token (when the quote's lines were all parsed), then every mark given back. */
+export function closeQuote(state: StateBlock, quote: OpenQuote, parsed: boolean): void {
+	if (parsed) {
+		const close = state.push("blockquote_close", "blockquote", -1);
+		close.markup = ">";
+		quote.lines[1] = state.line;
+	}
+	state.lineMax = quote.lineMax;
+	state.parentType = quote.parentType;
+	restoreMarks(state, lazyLinesOf(state), quote.saved, 0, quote.saved.length);
+	state.blkIndent = quote.blkIndent;
+}
 
 /**
  * The line where the quote starting on `startLine` ends, with the marks of its lines set as its

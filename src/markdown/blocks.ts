@@ -1,6 +1,6 @@
 import MarkdownIt from "markdown-it";
 import { BLOCK_CHUNK_LINES, CHUNK_SEARCH_LINES, LINE_SPLIT_PAUSE_LINES, MAX_MARKDOWN_NESTING, TABLE_CHUNK_CELLS } from "../config/limits";
-import { blockquote } from "./blockquote";
+import { blockquote, closeQuote, openQuote, startsQuote } from "./blockquote";
 import type { Steps } from "./steps";
 
 /**
@@ -161,27 +161,58 @@ export function* parseBlocks(source: string, consume: TokenConsumer, chunkLines 
 	const tokens: MarkdownToken[] = [];
 	if (!source) return;
 	const state = yield* blockState(normalize(source), tokens);
-	const endLine = state.lineMax;
-	let line = state.line;
+	yield* blocksInSteps(state, state.line, state.lineMax, chunkLines, consume);
+}
+
+/**
+ * markdown-it's ParserBlock.tokenize over lines [startLine, endLine): at the top level, or inside a quote
+ * parsed in steps (there blkIndent is 0 too, and the lines' marks are those inside the quote).
+ */
+function* blocksInSteps(state: StateBlock, startLine: number, endLine: number, chunkLines: number, consume: TokenConsumer): Steps<void> {
+	const tokens = state.tokens;
+	let line = startLine;
 	let hasEmptyLines = false;
+	// Whether a line may end a chunk depends on its marks, which differ inside a quote: one per container.
 	const candidates = new CandidateLines(state);
-	// markdown-it's ParserBlock.tokenize at the top level, where blkIndent and level are 0.
+	const nested = state.level > 0;
 	while (line < endLine) {
 		state.line = line = state.skipEmptyLines(line);
 		if (line >= endLine) break;
+		// Inside a quote, a lazy line (sCount -1) ends it.
+		if ((state.sCount[line] ?? 0) < state.blkIndent) break;
+		if (state.level >= MAX_MARKDOWN_NESTING) {
+			state.line = endLine;
+			break;
+		}
+		const quote = nested && startsQuote(state, line, endLine);
 		yield* topLevelBlock(state, candidates, line, endLine, chunkLines, consume);
 		yield* handOver(tokens, tokens.length, consume);
 		state.tight = !hasEmptyLines;
 		if (state.isEmpty(state.line - 1)) hasEmptyLines = true;
+		const blockLines = state.line - line;
 		line = state.line;
 		if (line < endLine && state.isEmpty(line)) {
 			hasEmptyLines = true;
 			line++;
 			state.line = line;
 		}
+		if (nested) {
+			// A quote's lines were counted inside it, a quote counts one.
+			const since = (nestedLinesSincePause.get(state) ?? 0) + (quote ? 1 : blockLines);
+			nestedLinesSincePause.set(state, since >= NESTED_PAUSE_LINES ? 0 : since);
+			if (since < NESTED_PAUSE_LINES) continue;
+		}
 		yield;
 	}
 }
+
+/**
+ * Inside quotes, a pause after every block resumes through every open quote's step: in a note of
+ * quotes 700 deep, 1,400 pauses through hundreds of levels each made the parse 4 times longer. So
+ * blocks inside quotes pause once this many of their lines (or quotes) are parsed, per parse.
+ */
+const NESTED_PAUSE_LINES = 32;
+const nestedLinesSincePause = new WeakMap<StateBlock, number>();
 
 function* handOver(tokens: MarkdownToken[], count: number, consume: TokenConsumer): Steps<void> {
 	if (count <= 0) return;
@@ -218,6 +249,9 @@ function* topLevelBlock(
 ): Steps<void> {
 	// The table rule comes first: a line it accepts starts a table.
 	if (tableRule(state, blockStart, endLine, true)) return yield* tableInChunks(state, blockStart, endLine, chunkLines, consume);
+	// No rule before the blockquote rule takes a line starting with `>` (code needs an indent of 4, which it refuses too).
+	if (startsQuote(state, blockStart, endLine)) return yield* quoteInSteps(state, blockStart, endLine, chunkLines, consume);
+	const level = state.level;
 	const tokens = state.tokens;
 	const firstToken = tokens.length;
 	/** The block's kind once its first chunk is cut and accepted; before that, the kind a retry of the first chunk looks for. */
@@ -232,7 +266,7 @@ function* topLevelBlock(
 		runRules(state, start, limit);
 		if (state.line >= limit && limit < endLine && reachesEnd(tokens, before, limit)) {
 			// A `%%` or `$$` block in this chunk ran to its end: the chunk is parsed again, to the note's end.
-			if (!accepted) return reparseWhole(state, firstToken, blockStart, endLine);
+			if (!accepted) return reparseWhole(state, level, firstToken, blockStart, endLine);
 			tokens.length = before;
 			state.line = start;
 			limit = endLine;
@@ -247,9 +281,9 @@ function* topLevelBlock(
 		// The block reached the chunk's end: go on only if the next line provably continues it.
 		if (!accepted) {
 			const kind = continuationOf(tokens[firstToken]);
-			if (!kind || handedOver) return reparseWhole(state, firstToken, blockStart, endLine);
+			if (!kind || handedOver) return reparseWhole(state, level, firstToken, blockStart, endLine);
 			if (!continues(state, limit, kind)) {
-				if (continuation) return reparseWhole(state, firstToken, blockStart, endLine);
+				if (continuation) return reparseWhole(state, level, firstToken, blockStart, endLine);
 				// The chunk's end suited another kind of block: cut this one again where it continues.
 				tokens.length = firstToken;
 				state.line = blockStart;
@@ -267,6 +301,18 @@ function* topLevelBlock(
 		tokens.pop();
 		start = limit;
 		yield;
+	}
+}
+
+/** A quote whose lines are parsed in steps, as blocks are at the top level: tables and quotes inside it in chunks too. */
+function* quoteInSteps(state: StateBlock, blockStart: number, endLine: number, chunkLines: number, consume: TokenConsumer): Steps<void> {
+	const quote = openQuote(state, blockStart, endLine);
+	let parsed = false;
+	try {
+		yield* blocksInSteps(state, blockStart, quote.end, chunkLines, consume);
+		parsed = true;
+	} finally {
+		closeQuote(state, quote, parsed);
 	}
 }
 
@@ -290,6 +336,7 @@ function headerColumns(state: StateBlock, header: number): number {
  * chunk, all but the table's closing ones (the consumer reads a table's lines at its close).
  */
 function* tableInChunks(state: StateBlock, blockStart: number, endLine: number, chunkLines: number, consume: TokenConsumer): Steps<void> {
+	const level = state.level;
 	const tokens = state.tokens;
 	const firstToken = tokens.length;
 	const columns = headerColumns(state, blockStart);
@@ -302,7 +349,7 @@ function* tableInChunks(state: StateBlock, blockStart: number, endLine: number, 
 	for (;;) {
 		const rowsFrom = start === blockStart ? blockStart + 2 : start;
 		const cut = tableChunkEnd(state, rowsFrom, rowsFrom + rowsPerChunk, endLine, columns, filled);
-		if (cut === null) return reparseWhole(state, firstToken, blockStart, endLine);
+		if (cut === null) return reparseWhole(state, level, firstToken, blockStart, endLine);
 		const before = tokens.length;
 		if (start === blockStart) runRules(state, start, cut.limit);
 		else runTableRows(state, blockStart, start, cut.limit);
@@ -404,7 +451,8 @@ function tableChunkEnd(
  * line itself.
  */
 function isTableRow(state: StateBlock, line: number): boolean {
-	if (line >= state.lineMax || (state.sCount[line] ?? 0) >= 4) return false;
+	// Inside a quote, a lazy line (sCount -1) ends the table.
+	if (line >= state.lineMax || (state.sCount[line] ?? 0) >= 4 || (state.sCount[line] ?? 0) < state.blkIndent) return false;
 	if (!state.src.slice((state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0), state.eMarks[line]).trim()) return false;
 	const parentType = state.parentType;
 	// markdown-it's types leave out the parent type its table rule sets.
@@ -430,10 +478,10 @@ function rowCells(text: string): number {
 }
 
 /** Parses the block again in one call, as markdown-it would have. */
-function reparseWhole(state: StateBlock, firstToken: number, blockStart: number, endLine: number): void {
+function reparseWhole(state: StateBlock, level: number, firstToken: number, blockStart: number, endLine: number): void {
 	state.tokens.length = firstToken;
 	state.line = blockStart;
-	state.level = 0;
+	state.level = level;
 	runRules(state, blockStart, endLine);
 }
 
@@ -498,14 +546,21 @@ function joinChunk(state: StateBlock, before: number, continuation: Continuation
 /**
  * The whitespace a chunk's `trim()` took from the end of lines [first, end) of a paragraph: markdown-it
  * trims the whole paragraph once, so spaces before a line break inside it stay (a chunk starts with
- * a non-space character, so nothing is taken from its start). Reads back only over that whitespace.
+ * a non-space character, so nothing is taken from its start). Read line by line as `getLines` joins
+ * them (inside a quote, the `>` markers between lines are no part of the paragraph), back over that whitespace only.
  */
 function trimmedAtEnd(state: StateBlock, first: number, end: number): string {
-	const start = (state.bMarks[first] ?? 0) + (state.tShift[first] ?? 0);
-	const lineEnd = state.eMarks[end - 1] ?? start;
-	let index = lineEnd;
-	while (index > start && /\s/.test(state.src[index - 1] ?? "")) index--;
-	return state.src.slice(index, lineEnd);
+	let trimmed = "";
+	for (let line = end - 1; line >= first; line--) {
+		const lineStart = (state.bMarks[line] ?? 0) + (line === first ? (state.tShift[line] ?? 0) : 0);
+		const lineEnd = state.eMarks[line] ?? lineStart;
+		let index = lineEnd;
+		while (index > lineStart && /\s/.test(state.src[index - 1] ?? "")) index--;
+		trimmed = `${state.src.slice(index, lineEnd)}${trimmed}`;
+		if (index > lineStart) break;
+		if (line > first) trimmed = `\n${trimmed}`;
+	}
+	return trimmed;
 }
 
 /**
@@ -518,7 +573,8 @@ function chunkEnd(state: StateBlock, candidates: CandidateLines, from: number, e
 	if (!continuation) {
 		// Asked for every top-level block: remembered, so many small blocks cost one pass over the lines.
 		const line = candidates.from(from);
-		return line !== -1 && line - from < CHUNK_SEARCH_LINES ? line : endLine;
+		// Inside a quote, the line found may be past the quote's end.
+		return line !== -1 && line < endLine && line - from < CHUNK_SEARCH_LINES ? line : endLine;
 	}
 	const last = Math.min(endLine, from + CHUNK_SEARCH_LINES);
 	for (let line = from; line < last; line++) if (continues(state, line, continuation)) return line;

@@ -153,12 +153,18 @@ class MetadataBuilder {
 		const section = token.level === 0 && map && token.type in SECTION_TYPES ? this.addSection(token, map) : undefined;
 		switch (token.type) {
 			case "blockquote_open":
-				if (token.level === 0 && map) this.addSection(token, map);
+				// A top-level quote's end is known only at its close (the parser hands its start over early).
+				if (token.level === 0 && map) this.openQuote = { token, section: this.addSection(token, map) };
 				this.containers.push({ kind: "quote" });
 				break;
-			case "blockquote_close":
+			case "blockquote_close": {
+				const quoteMap = this.openQuote?.token.map;
+				if (token.level === 0 && this.openQuote?.section && quoteMap)
+					this.openQuote.section.position = this.lines.linesPos(quoteMap[0], 0, this.lastContentLine(quoteMap[0], quoteMap[1]));
+				if (token.level === 0) this.openQuote = null;
 				this.containers.pop();
 				break;
+			}
 			case "bullet_list_open":
 			case "ordered_list_open":
 				if (map) {
@@ -209,6 +215,8 @@ class MetadataBuilder {
 
 	/** The table being visited (its cells are read with its lines, at its close), and its section when it is top-level. */
 	private openTable: { token: MarkdownToken; section: SectionCache | undefined } | null = null;
+	/** The top-level quote being visited, and its section. */
+	private openQuote: { token: MarkdownToken; section: SectionCache | undefined } | null = null;
 	/** Lines [start, end) the token just visited asks to be scanned for links, embeds and tags. */
 	private pendingScan: [number, number] | null = null;
 

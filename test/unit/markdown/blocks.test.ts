@@ -301,6 +301,83 @@ describe("a table cut into chunks of rows", () => {
 	});
 });
 
+/** How a block's lines are put inside containers: as they are, in a quote (with and without a space, or two deep), in a list item, in a list item in a quote. */
+const CONTAINER_PREFIXES = ["", "> ", ">", "> > ", "- ", "  ", "> - ", ">   "];
+const contained = fc.tuple(fc.oneof(table, markdown, quotes), fc.constantFrom(...CONTAINER_PREFIXES), fc.boolean()).map(([block, prefix, firstOnly]) =>
+	block
+		.split("\n")
+		// On every line, or on the first only: the others are lazy lines, or end the container.
+		.map((line, index) => (index === 0 || !firstOnly ? `${prefix}${line}` : line))
+		.join("\n"),
+);
+
+/** Every token parseBlocks handed over, cut at `chunkLines`, and how many times it paused. */
+function steps(source: string, chunkLines: number): { tokens: Array<Record<string, unknown>>; pauses: number } {
+	const tokens: MarkdownToken[] = [];
+	const parse = parseBlocks(
+		source,
+		function* (handed, count) {
+			for (let index = 0; index < count; index++) tokens.push(handed[index] as MarkdownToken);
+			// A consumer may pause too (in one piece, the whole quote was one hand-over).
+			yield;
+		},
+		chunkLines,
+	);
+	let pauses = 0;
+	while (!parse.next().done) pauses++;
+	return { tokens: tokens.map(record), pauses };
+}
+
+describe("tables, paragraphs and lists inside a quote, parsed in steps", () => {
+	test("any mix of quoted tables, lists, paragraphs and quotes, cut at any chunk size: the tokens markdown-it's own parse gives", () => {
+		fc.assert(
+			fc.property(fc.array(contained, { maxLength: 4 }), fc.integer({ min: 1, max: 5 }), (parts, chunkLines) => {
+				const text = parts.join("\n");
+				const whole = blocksOf(text);
+				// markdown-it has no `%%` or `$$` blocks: there, the quote parsed in steps but not cut is the reference.
+				if (!/%%|\$\$/.test(text)) expect(whole).toEqual(deepReference.parse(text, {}).map(record));
+				expect(blocksOf(text, chunkLines)).toEqual(whole);
+			}),
+			{ numRuns: 3000 },
+		);
+	});
+
+	test("two notes of deep quotes and quoted tables parsed at once, their steps interleaved: each gives the tokens of its own parse", () => {
+		fc.assert(
+			fc.property(fc.array(contained, { maxLength: 3 }), fc.array(contained, { maxLength: 3 }), (first, second) => {
+				const texts = [first.join("\n"), second.join("\n")];
+				const handed: MarkdownToken[][] = [[], []];
+				const parses = texts.map((text, which) =>
+					parseBlocks(
+						text,
+						function* (tokens, count) {
+							for (let index = 0; index < count; index++) handed[which]?.push(tokens[index] as MarkdownToken);
+							yield;
+						},
+						2,
+					),
+				);
+				const done = [false, false];
+				for (let turn = 0; !done[0] || !done[1]; turn++) if (!done[turn % 2]) done[turn % 2] = parses[turn % 2]?.next().done ?? true;
+				texts.forEach((text, which) => expect(handed[which]?.map(record)).toEqual(blocksOf(text, 2)));
+			}),
+			{ numRuns: 500 },
+		);
+	});
+
+	test.each([
+		["a table of 5,000 rows in a quote", `> | a | b | c |\n> |---|---|---|\n${lines(5_000, (index) => `> |${index}|[[N${index}]]|#t${index % 7}|`)}`],
+		["a table of 5,000 rows in a quote two deep", `> > | a | b |\n> > |---|---|\n${lines(5_000, (index) => `> > |${index}|[[N${index}]]|`)}`],
+		["a quote of 5,000 lines", lines(5_000, (index) => `> line ${index} [[N${index}]]`)],
+		["a quote 300 deep, then 5,000 lazy lines", `${"> ".repeat(300)}deep\n${lines(5_000, (index) => `lazy ${index} [[N${index}]]`)}`],
+	])("%s pauses at least once every 100 lines when cut at 100 lines, and is the quote one parse gives", (_name, text) => {
+		const { tokens, pauses } = steps(text, 100);
+		expect(tokens).toEqual(deepReference.parse(text, {}).map(record));
+		// In one piece, the quote's 5,000 lines were one step (the note's lines are split into marks in a few steps).
+		expect(pauses).toBeGreaterThanOrEqual(5_000 / 100);
+	});
+});
+
 /**
  * Obsidian's own blocks: a `%%` comment and a `$$` math block each run from a line starting with
  * the delimiter to the next line holding it (or to the note's end), whatever Markdown lies inside.

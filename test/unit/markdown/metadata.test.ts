@@ -200,3 +200,23 @@ describe("a long table, parsed in chunks of rows", () => {
 		expect(runSteps(metadataSteps(text, chunkLines))).toEqual(parseMetadata(text));
 	});
 });
+
+describe("a quote holding a long table, parsed in steps", () => {
+	const rows = Array.from({ length: 300 }, (_, index) => `> | ${index} | [[N${index % 7}]] | #t${index % 5} |`);
+	const text = ["# Top", "", "> [!note] Rows", "> | a | b | c |", "> |---|---|---|", ...rows, "", "After [[End]] #end", ""].join("\n");
+
+	test("the callout's section spans all its rows (its end is known only at its close), and every link and tag in its cells is found, in order", () => {
+		const cache = parseMetadata(text);
+		expect(cache.sections?.map((section) => [section.type, section.position.start.line, section.position.end.line])).toEqual([
+			["heading", 0, 0],
+			["callout", 2, 304],
+			["paragraph", 306, 306],
+		]);
+		expect(cache.links?.map((link) => link.link)).toEqual([...rows.map((_, index) => `N${index % 7}`), "End"]);
+		expect(cache.tags?.length).toBe(301);
+	});
+
+	test.each([1, 4, 100])("cut every %i lines, the metadata of one parse", (chunkLines) => {
+		expect(runSteps(metadataSteps(text, chunkLines))).toEqual(parseMetadata(text));
+	});
+});
