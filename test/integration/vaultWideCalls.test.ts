@@ -75,6 +75,13 @@ async function start(
 	return { service, host, url: status.url, tokens: [first.token, second.token], settings };
 }
 
+/** Closes the test's clients, then the server and its host. */
+async function stopAll(running: Running, clients: Client[]): Promise<void> {
+	for (const client of clients) await client.close();
+	await running.service.stop();
+	await running.host.close();
+}
+
 const SCOPE = { configDir: ".obsidian", excludedFolders: ["Private"] };
 
 describe("vault-wide calls beside other clients, over HTTP", () => {
@@ -125,9 +132,7 @@ describe("vault-wide calls beside other clients, over HTTP", () => {
 			expect(JSON.stringify([graph, tagged])).not.toContain("Private/");
 		} finally {
 			turns.open();
-			for (const client of clients) await client.close();
-			await running.service.stop();
-			await running.host.close();
+			await stopAll(running, clients);
 		}
 	});
 
@@ -172,9 +177,7 @@ describe("vault-wide calls beside other clients, over HTTP", () => {
 			}
 		} finally {
 			turns.open();
-			for (const client of clients) await client.close();
-			await running.service.stop();
-			await running.host.close();
+			await stopAll(running, clients);
 		}
 	});
 
@@ -214,9 +217,7 @@ describe("vault-wide calls beside other clients, over HTTP", () => {
 			}
 		} finally {
 			turns.open();
-			for (const client of clients) await client.close();
-			await running.service.stop();
-			await running.host.close();
+			await stopAll(running, clients);
 		}
 	});
 
@@ -231,9 +232,7 @@ describe("vault-wide calls beside other clients, over HTTP", () => {
 			expect(await callError(client, "get_graph_stats", {})).toMatch(/was stopped, so other clients are not held up/);
 			expect(await callOk<{ content: string }>(client, "read_note", { path: "Note 2" })).toMatchObject({ content: expect.stringContaining("task 2") });
 		} finally {
-			for (const client of clients) await client.close();
-			await running.service.stop();
-			await running.host.close();
+			await stopAll(running, clients);
 		}
 	});
 
@@ -272,9 +271,7 @@ describe("vault-wide calls beside other clients, over HTTP", () => {
 			expect(ready.results.some((hit) => hit.path.startsWith("Private/"))).toBe(false);
 		} finally {
 			reads.open();
-			for (const client of clients) await client.close();
-			await running.service.stop();
-			await running.host.close();
+			await stopAll(running, clients);
 		}
 	});
 });
@@ -333,9 +330,7 @@ describe("a note resource read waiting for the disk", () => {
 			expect(JSON.stringify(await otherRead)).toMatch(/alpha words/u);
 		} finally {
 			disk.open();
-			for (const client of clients) await client.close();
-			await running.service.stop();
-			await running.host.close();
+			await stopAll(running, clients);
 		}
 	});
 });
