@@ -497,6 +497,12 @@ export const WINDOW_DIFF_LINES = 5_000;
  * year 9999, which held the server 9–20 s per call. A weekday on 29 February comes back within 28 years.
  */
 export const MAX_RECURRENCE_SEARCH_YEARS = 30;
+/**
+ * Characters of a recurrence rule read at all: the longest rule Tasks writes (every weekday named,
+ * `when done`) is under 100. rrule reads a rule of 160,000 characters (`Monday, ` over and over) in
+ * 170–250 ms of one piece, on a hostile task's completion.
+ */
+export const MAX_RECURRENCE_RULE_CHARS = 256;
 /** Days a monthly or yearly recurrence steps back to land in the month or year it names (Tasks needs at most 3); a bound against a rule that never lands. */
 export const MAX_RECURRENCE_STEP_BACK_DAYS = 366;
 /** Opens of one file in a row that may find it replaced mid-way before the path counts as unstable (headless). */

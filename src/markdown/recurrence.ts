@@ -6,7 +6,7 @@
  * arithmetic is on UTC midnights, so no time zone or daylight saving change can shift a day. Pure.
  */
 import { Frequency, RRule, Weekday, type Options } from "rrule";
-import { MAX_RECURRENCE_SEARCH_YEARS, MAX_RECURRENCE_STEP_BACK_DAYS } from "../config/limits";
+import { MAX_RECURRENCE_RULE_CHARS, MAX_RECURRENCE_SEARCH_YEARS, MAX_RECURRENCE_STEP_BACK_DAYS } from "../config/limits";
 
 /** The dates a recurrence moves on. */
 export interface OccurrenceDates {
@@ -40,8 +40,9 @@ function endOfDay(day: Date): Date {
 	return new Date(day.getTime() + DAY_MS - 1);
 }
 
-/** Reads a rule the way Tasks does (its character set, an optional ` when done`); null when rrule cannot read it. */
+/** Reads a rule the way Tasks does (its character set, an optional ` when done`); null when rrule cannot read it, or it is longer than any rule Tasks writes. */
 export function parseRecurrence(ruleText: string): RecurrenceRule | null {
+	if (ruleText.length > MAX_RECURRENCE_RULE_CHARS) return null;
 	const match = /^([a-zA-Z0-9, !]+?)( when done)?$/i.exec(ruleText.trim());
 	if (!match?.[1]) return null;
 	try {

@@ -6,7 +6,7 @@
  * Reading and writing follow obsidian-tasks (MIT): DefaultTaskSerializer, DataviewTaskSerializer,
  * Task.handleNewStatus, Occurrence, OnCompletion. Pure.
  */
-import { MAX_RECURRENCE_SEARCH_YEARS } from "../config/limits";
+import { MAX_RECURRENCE_RULE_CHARS, MAX_RECURRENCE_SEARCH_YEARS } from "../config/limits";
 import { BEYOND_SEARCH, nextOccurrence, parseRecurrence, type RecurrenceRule } from "./recurrence";
 import { dateProblem, taskText } from "./taskLine";
 import { fail, ok, type Result } from "../result";
@@ -295,6 +295,11 @@ export interface CompletedTask {
 	nextIndex: number;
 }
 
+/** A rule as an error quotes it: a planted one may run to a megabyte. */
+function quotedRule(rule: string): string {
+	return rule.length > MAX_RECURRENCE_RULE_CHARS ? `${rule.slice(0, MAX_RECURRENCE_RULE_CHARS)}…` : rule;
+}
+
 /**
  * Changes a task line's status to `newStatus` on `today` (YYYY-MM-DD), as Tasks does when the
  * task is ticked or its status is set: a done or cancelled date when the status's type becomes
@@ -317,7 +322,7 @@ export function changeTaskStatus(
 		const rule = parseRecurrence(task.recurrenceText);
 		if (!rule)
 			return fail(
-				`The task's recurrence "${task.recurrenceText}" is not a rule the Tasks plugin can read word for word (e.g. "every week", "every month on the 1st", "every weekday when done"); a rule it reads only in part would be written back as another rule. Nothing was changed.`,
+				`The task's recurrence "${quotedRule(task.recurrenceText)}" is not a rule the Tasks plugin can read word for word (e.g. "every week", "every month on the 1st", "every weekday when done"); a rule it reads only in part would be written back as another rule. Nothing was changed.`,
 			);
 		task.recurrence = rule;
 		// The next occurrence's dates are counted from these: from a day that does not exist, Tasks would write "Invalid date".

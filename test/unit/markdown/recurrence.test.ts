@@ -1,4 +1,4 @@
-import { MAX_RECURRENCE_SEARCH_YEARS } from "../../../src/config/limits";
+import { MAX_RECURRENCE_RULE_CHARS, MAX_RECURRENCE_SEARCH_YEARS } from "../../../src/config/limits";
 import { BEYOND_SEARCH, droppedWords, nextOccurrence, parseRecurrence, type OccurrenceDates } from "../../../src/markdown/recurrence";
 import { changeTaskStatus } from "../../../src/markdown/taskCompletion";
 
@@ -53,6 +53,17 @@ describe("parseRecurrence", () => {
 		["every 2 weeks on Monday, Friday when done", "every 2 weeks on Monday, Friday when done"],
 	])("%j is read whole and written back as %j (rrule's words when they read back as the same rule)", (rule, text) => {
 		expect(parseRecurrence(rule)?.text).toBe(text);
+	});
+
+	test("a rule longer than any Tasks writes is not read, and the error quotes only its start (a planted one ran rrule 170–250 ms in one piece)", () => {
+		const planted = `every week on ${"Monday, ".repeat(20_000)}Friday`;
+		expect(parseRecurrence(planted)).toBeNull();
+		expect(parseRecurrence("every week on Monday, Tuesday, Wednesday, Thursday, Friday, Saturday, Sunday when done")?.text).toBe(
+			"every week on Monday, Tuesday, Wednesday, Thursday, Friday, Saturday, Sunday when done",
+		);
+		const result = changeTaskStatus(`- [ ] Planted 🔁 ${planted} 📅 2026-11-30`, "x", "2026-11-30", "emoji");
+		expect(result.ok).toBe(false);
+		if (!result.ok) expect(result.error.length).toBeLessThan(MAX_RECURRENCE_RULE_CHARS + 500);
 	});
 
 	test("droppedWords names what the reading left out, never units, filler or a word it completed", () => {
