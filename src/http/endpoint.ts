@@ -143,7 +143,10 @@ async function serveMcp<S extends EndpointPolicy>(
 	// a client that sends its next request the moment it has an answer must find the place free.
 	res.once("finish", place.leave);
 	res.once("close", place.leave);
-	const admitted = { req, res, grant, settings, json: body.json, releasePlace: place.leave };
+	// A batch's answers wait for its last call, and a big answer is written a piece at a time: a
+	// token revoked meanwhile is sent none of what was made for it (read again before each piece).
+	const tokenStillValid = () => currentGrant(key, deps.currentSettings()) !== null;
+	const admitted = { req, res, grant, settings, json: body.json, releasePlace: place.leave, tokenStillValid };
 	if (claimsModernRevision(body.json, version)) {
 		await serveModern(admitted, state);
 		return;

@@ -64,6 +64,8 @@ export interface AdmittedRequest<S extends EndpointPolicy> {
 	settings: S;
 	json: unknown;
 	releasePlace: () => void;
+	/** False once the request's token is revoked: an answer made or being written then is not sent, or not finished. */
+	tokenStillValid: () => boolean;
 }
 
 /** What every request of one endpoint shares (one per endpoint: no state at module level but the legacy transports of pooled servers). */

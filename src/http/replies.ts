@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import * as nodeTimers from "node:timers";
 import { errorKind, type Logger } from "../activity";
-import type { Refusal } from "./guard";
+import { UNAUTHORIZED, type Refusal } from "./guard";
 import { SliceClock } from "../markdown/steps";
 import type { JsonPieces, Turns } from "./jsonPieces";
 
@@ -30,11 +30,32 @@ export function sendJsonText(res: ServerResponse, status: number, text: string, 
  * Sends a body made in pieces (jsonPieces.ts), with the headers `sendJsonText` gives, a piece at a
  * time; resolves once the last piece is handed to the socket or the client went away. A client
  * that does not read gets `responseWriteMs` from the first piece on to take the whole answer.
+ * A token revoked since the request came is answered 401 instead (`tokenStillValid`), or, once
+ * the answer has begun, its connection is closed before the next piece.
  */
-export async function sendJsonPieces(res: ServerResponse, status: number, body: JsonPieces, responseWriteMs: number, turns: Turns): Promise<void> {
+export async function sendJsonPieces(
+	res: ServerResponse,
+	status: number,
+	body: JsonPieces,
+	responseWriteMs: number,
+	turns: Turns,
+	tokenStillValid: () => boolean,
+): Promise<void> {
+	if (refusedAsRevoked(res, tokenStillValid)) return;
 	res.writeHead(status, { "Content-Type": "application/json", "Content-Length": body.bytes });
 	dropIfUnreadWithin(res, responseWriteMs);
-	await writePieces(res, body.pieces, turns);
+	await writePieces(res, body.pieces, turns, tokenStillValid);
+}
+
+/**
+ * Answers 401, as a request whose token was revoked while it arrived is answered, when the token
+ * is no longer valid: an answer made for it (a batch's earlier calls, a call that finished just
+ * before the revocation) is not sent. True when it did.
+ */
+export function refusedAsRevoked(res: ServerResponse, tokenStillValid: () => boolean): boolean {
+	if (tokenStillValid()) return false;
+	if (!res.destroyed && !res.headersSent) sendJson(res, UNAUTHORIZED.status, jsonRpcError(JSON_RPC_SERVER_ERROR, UNAUTHORIZED.message), UNAUTHORIZED.headers);
+	return true;
 }
 
 /**
@@ -42,8 +63,10 @@ export async function sendJsonPieces(res: ServerResponse, status: number, body: 
  * a piece at a time, pausing on `turns` whenever a slice is used, and once the socket holds more
  * than it takes (a client reading slowly), only once it has drained: encoding and writing megabytes
  * in one go held every other client, and the answer's whole UTF-8 copy, for as long as it took.
+ * Once the token is revoked (`tokenStillValid`) the connection is closed instead of the next piece
+ * written: a client reading slowly would otherwise go on receiving the notes after the revocation.
  */
-export async function writePieces(res: ServerResponse, pieces: readonly string[], turns: Turns): Promise<void> {
+export async function writePieces(res: ServerResponse, pieces: readonly string[], turns: Turns, tokenStillValid: () => boolean): Promise<void> {
 	if (pieces.length === 1) {
 		res.end(pieces[0]);
 		return;
@@ -51,6 +74,10 @@ export async function writePieces(res: ServerResponse, pieces: readonly string[]
 	const clock = new SliceClock(turns.sliceMs, turns.pause);
 	for (const piece of pieces) {
 		if (res.destroyed) return;
+		if (!tokenStillValid()) {
+			res.destroy();
+			return;
+		}
 		if (res.write(piece)) await clock.checkpoint();
 		else await drainedOrClosed(res);
 	}

@@ -9,7 +9,7 @@ import { checkMessages, type Exchange } from "./statelessTransport";
  * for a client that does not read its answer.
  */
 export async function serveLegacy<S extends EndpointPolicy>(admitted: AdmittedRequest<S>, state: EndpointState<S>): Promise<void> {
-	const { res, grant, settings, json, releasePlace } = admitted;
+	const { res, grant, settings, json, releasePlace, tokenStillValid } = admitted;
 	const { deps, deadlinesAndCaps } = state;
 	const checked = checkMessages(json);
 	if ("status" in checked) {
@@ -31,7 +31,7 @@ export async function serveLegacy<S extends EndpointPolicy>(admitted: AdmittedRe
 			(_answers, body) => {
 				// A client that does not read its answer would keep its place and the answer for as long
 				// as it liked, so it gets a deadline from the first piece on.
-				written = sendJsonPieces(res, 200, body, deadlinesAndCaps.responseWriteMs, state.turns);
+				written = sendJsonPieces(res, 200, body, deadlinesAndCaps.responseWriteMs, state.turns, tokenStillValid);
 			},
 			{ turns: state.turns },
 		);

@@ -7,7 +7,7 @@ import { McpService } from "../../src/service";
 import { graphStats } from "../../src/vault/links";
 import { NoteMemo } from "../../src/vault/noteMemo";
 import { findTasks } from "../../src/vault/tasks";
-import { connectClient } from "../helpers/http";
+import { connectClient, mcpHeaders, rawRequest, requestPausedAfterFirstBytes } from "../helpers/http";
 import { MemoryJournal } from "../helpers/memoryJournal";
 import { RecordingLogger } from "../helpers/service";
 import { callError, callOk } from "../helpers/tools";
@@ -158,8 +158,11 @@ describe("vault-wide calls beside other clients, over HTTP", () => {
 			const other = await connectClient(running.url, running.tokens[1]);
 			clients.push(flooder, other);
 			turns.close();
+			// A revoked token's answer is refused whole (401) when it would leave after the revocation: the client throws.
 			const flood = (["list_tasks", "get_graph_stats", "list_tags", "find_notes_by_tag"] as const).map((tool) =>
-				flooder.callTool({ name: tool, arguments: tool === "find_notes_by_tag" ? { tag: "topic" } : tool === "list_tasks" ? { status: "any" } : {} }),
+				flooder
+					.callTool({ name: tool, arguments: tool === "find_notes_by_tag" ? { tag: "topic" } : tool === "list_tasks" ? { status: "any" } : {} })
+					.catch((error: Error) => ({ isError: true, refused: error.message })),
 			);
 			expect(await callOk<{ content: string }>(other, "read_note", { path: "Note 1" })).toMatchObject({ content: expect.stringContaining("alpha") });
 			const changed = change(running.settings);
@@ -172,7 +175,7 @@ describe("vault-wide calls beside other clients, over HTTP", () => {
 			expect(pauses - pausedBefore).toBeLessThan(4);
 			for (const answer of answers) {
 				expect(answer.isError).toBe(true);
-				expect(JSON.stringify(answer)).toMatch(/no longer allowed for this token/u);
+				expect(JSON.stringify(answer)).toMatch(/no longer allowed for this token|A valid bearer token is required/u);
 				expect(JSON.stringify(answer)).not.toMatch(/Note \d/u);
 			}
 		} finally {
@@ -331,6 +334,103 @@ describe("a note resource read waiting for the disk", () => {
 		} finally {
 			disk.open();
 			await stopAll(running, clients);
+		}
+	});
+});
+
+describe("an answer made or written after its token is revoked", () => {
+	let root: string;
+	beforeAll(async () => {
+		root = await makeVault({ ...vaultFiles(), "Big.md": `# Big\n\n${"secret words and more\n".repeat(60_000)}` });
+	});
+	afterAll(() => removeDir(root));
+
+	/** A host whose disk reads of `path` wait at `disk`; `reads` counts reads of it that arrived. */
+	function gatedReads(path: string, disk: Gate, reached: () => void): (host: NodeHost) => Host {
+		return (host) => {
+			const vault = new Proxy(host.vault, {
+				get: (target, key) =>
+					key === "cachedRead"
+						? async (file: HostFile) => {
+								if (file.path === path) {
+									reached();
+									await disk.wait();
+								}
+								return target.cachedRead(file);
+							}
+						: (Reflect.get(target, key) as unknown),
+			}) as HostVault;
+			return new Proxy(host, { get: (target, key) => (key === "vault" ? vault : (Reflect.get(target, key) as unknown)) });
+		};
+	}
+
+	test("a batch whose later call waits when the token is revoked sends nothing of its earlier calls' notes", async () => {
+		const disk = new Gate();
+		let reached = false;
+		const running = await start(root, { host: gatedReads("Note 2.md", disk, () => (reached = true)) });
+		try {
+			const batch = JSON.stringify([
+				{ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "read_note", arguments: { path: "Note 1" } } },
+				{ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "read_note", arguments: { path: "Note 2" } } },
+			]);
+			const port = Number(new URL(running.url).port);
+			const answer = rawRequest(port, { headers: mcpHeaders(port, running.tokens[0]), body: batch });
+			// The first call is answered and kept; the second waits for the disk.
+			while (!reached) await new Promise((resolve) => setTimeout(resolve, 10));
+			const revoked = revokeToken(running.settings, "flooder");
+			if ("error" in revoked) throw new Error(revoked.error);
+			await running.service.apply(revoked.settings);
+			disk.open();
+			const received = await answer;
+			expect(received.body).not.toMatch(/alpha words/u);
+			expect(received.status).toBe(401);
+		} finally {
+			disk.open();
+			await stopAll(running, []);
+		}
+	});
+
+	test.each([
+		["2025-11-25", [] as Array<[string, string]>, {}],
+		[
+			"2026-07-28",
+			[
+				["MCP-Protocol-Version", "2026-07-28"],
+				["Mcp-Method", "tools/call"],
+				["Mcp-Name", "read_note"],
+			] as Array<[string, string]>,
+			{
+				_meta: {
+					"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+					"io.modelcontextprotocol/clientInfo": { name: "slow-reader", version: "1" },
+					"io.modelcontextprotocol/clientCapabilities": {},
+				},
+			},
+		],
+	])("a big answer still being written at %s when its token is revoked is cut off: the rest of the note is not sent", async (_, headers, meta) => {
+		const turns = new Gate();
+		turns.open();
+		const running = await start(root, {
+			yieldToHost: () => turns.wait().then(() => new Promise((resolve) => setImmediate(resolve))),
+			callBudget: { sliceMs: 0 },
+		});
+		try {
+			const port = Number(new URL(running.url).port);
+			const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "read_note", arguments: { path: "Big" }, ...meta } });
+			const reader = await requestPausedAfterFirstBytes(port, { headers: mcpHeaders(port, running.tokens[0], headers), body });
+			// The answer has begun; its next piece waits for its turn.
+			turns.close();
+			const revoked = revokeToken(running.settings, "flooder");
+			if ("error" in revoked) throw new Error(revoked.error);
+			await running.service.apply(revoked.settings);
+			turns.open();
+			const received = await reader.rest().catch(() => Buffer.alloc(0));
+			const whole = Number(reader.headers["content-length"]);
+			expect(whole).toBeGreaterThan(1_000_000);
+			expect(received.length).toBeLessThan(whole / 2);
+		} finally {
+			turns.open();
+			await stopAll(running, []);
 		}
 	});
 });
