@@ -53,11 +53,18 @@ interface Running {
 /** A real server over HTTP with two read tokens and the Private folder excluded; `deps` as the test needs. */
 async function start(
 	root: string,
-	deps: { host?: (host: NodeHost) => Host; yieldToHost?: () => Promise<void>; callBudget?: { sliceMs?: number; callWorkMs?: number } },
+	deps: {
+		host?: (host: NodeHost) => Host;
+		yieldToHost?: () => Promise<void>;
+		callBudget?: { sliceMs?: number; callWorkMs?: number };
+		/** The first token ("flooder") may write, with writing on. */
+		flooderWrites?: boolean;
+	},
 ): Promise<Running> {
 	const host = await NodeHost.open(root);
 	let settings: VaultMcpSettings = { ...defaultSettings(), serverEnabled: true, port: 0, rateLimitPerMinute: 100_000, excludedFolders: ["Private"] };
-	const first = addToken(settings, "flooder", "read");
+	if (deps.flooderWrites) settings = { ...settings, writeEnabled: true, writeDisclosureAccepted: true };
+	const first = addToken(settings, "flooder", deps.flooderWrites ? "write" : "read");
 	if ("error" in first) throw new Error(first.error);
 	const second = addToken(first.settings, "other", "read");
 	if ("error" in second) throw new Error(second.error);
@@ -431,6 +438,33 @@ describe("an answer made or written after its token is revoked", () => {
 		} finally {
 			turns.open();
 			await stopAll(running, []);
+		}
+	});
+
+	test.each([
+		["its token is denied the tool", (settings: VaultMcpSettings) => setTokenRights(settings, "flooder", { append_to_note: "deny" })],
+		["its token's folders are narrowed away from the note", (settings: VaultMcpSettings) => setTokenFolders(settings, "flooder", ["Private"])],
+	])("a write call whose plan waits for the disk when %s answers without the note's headings", async (_, change) => {
+		const disk = new Gate();
+		let reached = false;
+		const running = await start(root, { host: gatedReads("Projects/Note 1.md", disk, () => (reached = true)), flooderWrites: true });
+		const clients: Client[] = [];
+		try {
+			const writer = await connectClient(running.url, running.tokens[0]);
+			clients.push(writer);
+			// A heading the note lacks: the error would list the note's headings.
+			const call = writer.callTool({ name: "append_to_note", arguments: { path: "Projects/Note 1", heading: "Nowhere", content: "x" } });
+			while (!reached) await new Promise((resolve) => setTimeout(resolve, 10));
+			const changed = change(running.settings);
+			if ("error" in changed) throw new Error(changed.error);
+			await running.service.apply(changed.settings);
+			disk.open();
+			const answer = JSON.stringify(await call);
+			expect(answer).toMatch(/append_to_note is no longer allowed for this token.*Nothing was written/u);
+			expect(answer).not.toMatch(/# Note 1/u);
+		} finally {
+			disk.open();
+			await stopAll(running, clients);
 		}
 	});
 });
