@@ -371,7 +371,21 @@ describe("an answer made or written after its token is revoked", () => {
 		};
 	}
 
-	test("a batch whose later call waits when the token is revoked sends nothing of its earlier calls' notes", async () => {
+	test.each([
+		["its token is revoked", (settings: VaultMcpSettings) => revokeToken(settings, "flooder"), 401, /A valid bearer token is required/u],
+		[
+			"its token is denied read_note",
+			(settings: VaultMcpSettings) => setTokenRights(settings, "flooder", { read_note: "deny" }),
+			200,
+			/read_note is no longer allowed for this token, or the folders this token may see changed/u,
+		],
+		[
+			"its token's folders are narrowed away from the notes",
+			(settings: VaultMcpSettings) => setTokenFolders(settings, "flooder", ["Private"]),
+			200,
+			/read_note is no longer allowed for this token, or the folders this token may see changed/u,
+		],
+	])("a batch whose later call waits when %s sends nothing of its earlier calls' notes", async (_, change, status, told) => {
 		const disk = new Gate();
 		let reached = false;
 		const running = await start(root, { host: gatedReads("Note 2.md", disk, () => (reached = true)) });
@@ -384,13 +398,14 @@ describe("an answer made or written after its token is revoked", () => {
 			const answer = rawRequest(port, { headers: mcpHeaders(port, running.tokens[0]), body: batch });
 			// The first call is answered and kept; the second waits for the disk.
 			while (!reached) await new Promise((resolve) => setTimeout(resolve, 10));
-			const revoked = revokeToken(running.settings, "flooder");
-			if ("error" in revoked) throw new Error(revoked.error);
-			await running.service.apply(revoked.settings);
+			const changed = change(running.settings);
+			if ("error" in changed) throw new Error(changed.error);
+			await running.service.apply(changed.settings);
 			disk.open();
 			const received = await answer;
 			expect(received.body).not.toMatch(/alpha words/u);
-			expect(received.status).toBe(401);
+			expect(received.status).toBe(status);
+			expect(received.body).toMatch(told);
 		} finally {
 			disk.open();
 			await stopAll(running, []);
