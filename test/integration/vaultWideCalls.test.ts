@@ -412,24 +412,27 @@ describe("an answer made or written after its token is revoked", () => {
 		}
 	});
 
+	const MODERN_HEADERS: Array<[string, string]> = [
+		["MCP-Protocol-Version", "2026-07-28"],
+		["Mcp-Method", "tools/call"],
+		["Mcp-Name", "read_note"],
+	];
+	const MODERN_META = {
+		_meta: {
+			"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+			"io.modelcontextprotocol/clientInfo": { name: "slow-reader", version: "1" },
+			"io.modelcontextprotocol/clientCapabilities": {},
+		},
+	};
+	const revoke = (settings: VaultMcpSettings) => revokeToken(settings, "flooder");
+	const denyReading = (settings: VaultMcpSettings) => setTokenRights(settings, "flooder", { read_note: "deny" });
+	const narrow = (settings: VaultMcpSettings) => setTokenFolders(settings, "flooder", ["Projects"]);
 	test.each([
-		["2025-11-25", [] as Array<[string, string]>, {}],
-		[
-			"2026-07-28",
-			[
-				["MCP-Protocol-Version", "2026-07-28"],
-				["Mcp-Method", "tools/call"],
-				["Mcp-Name", "read_note"],
-			] as Array<[string, string]>,
-			{
-				_meta: {
-					"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-					"io.modelcontextprotocol/clientInfo": { name: "slow-reader", version: "1" },
-					"io.modelcontextprotocol/clientCapabilities": {},
-				},
-			},
-		],
-	])("a big answer still being written at %s when its token is revoked is cut off: the rest of the note is not sent", async (_, headers, meta) => {
+		["2025-11-25", "its token is revoked", [] as Array<[string, string]>, {}, revoke],
+		["2026-07-28", "its token is revoked", MODERN_HEADERS, MODERN_META, revoke],
+		["2025-11-25", "its token is denied read_note", [] as Array<[string, string]>, {}, denyReading],
+		["2026-07-28", "its token's folders are narrowed away from the note", MODERN_HEADERS, MODERN_META, narrow],
+	])("a big answer still being written at %s when %s is cut off: the rest of the note is not sent", async (_, _change, headers, meta, change) => {
 		const turns = new Gate();
 		turns.open();
 		const running = await start(root, {
@@ -442,9 +445,9 @@ describe("an answer made or written after its token is revoked", () => {
 			const reader = await requestPausedAfterFirstBytes(port, { headers: mcpHeaders(port, running.tokens[0], headers), body });
 			// The answer has begun; its next piece waits for its turn.
 			turns.close();
-			const revoked = revokeToken(running.settings, "flooder");
-			if ("error" in revoked) throw new Error(revoked.error);
-			await running.service.apply(revoked.settings);
+			const changed = change(running.settings);
+			if ("error" in changed) throw new Error(changed.error);
+			await running.service.apply(changed.settings);
 			turns.open();
 			const received = await reader.rest().catch(() => Buffer.alloc(0));
 			const whole = Number(reader.headers["content-length"]);
