@@ -1,6 +1,6 @@
 import MarkdownIt from "markdown-it";
 import { BLOCK_CHUNK_LINES, CHUNK_SEARCH_LINES, LINE_SPLIT_PAUSE_LINES, MAX_MARKDOWN_NESTING, TABLE_CHUNK_CELLS } from "../config/limits";
-import { blockquote, closeQuote, openQuote, startsQuote } from "./blockquote";
+import { blockquote, closeQuote, openQuoteSteps, startsQuote } from "./blockquote";
 import type { Steps } from "./steps";
 
 /**
@@ -306,7 +306,7 @@ function* topLevelBlock(
 
 /** A quote whose lines are parsed in steps, as blocks are at the top level: tables and quotes inside it in chunks too. */
 function* quoteInSteps(state: StateBlock, blockStart: number, endLine: number, chunkLines: number, consume: TokenConsumer): Steps<void> {
-	const quote = openQuote(state, blockStart, endLine);
+	const quote = yield* openQuoteSteps(state, blockStart, endLine, chunkLines);
 	let parsed = false;
 	try {
 		yield* blocksInSteps(state, blockStart, quote.end, chunkLines, consume);

@@ -329,6 +329,26 @@ function steps(source: string, chunkLines: number): { tokens: Array<Record<strin
 }
 
 describe("tables, paragraphs and lists inside a quote, parsed in steps", () => {
+	test("a quote's 20,000 lines have their `>` markers read in steps too, before its first block is parsed", () => {
+		// Each line a block of its own: the first is handed over as soon as it is parsed.
+		const text = lines(20_000, (index) => `> # heading ${index} [[N${index}]]`);
+		let pausesBefore = 0;
+		let opened = false;
+		const parse = parseBlocks(
+			text,
+			function* (handed, count) {
+				for (let index = 0; index < count; index++) opened ||= handed[index]?.type === "blockquote_open";
+				// A consumer may pause too.
+				yield;
+			},
+			100,
+		);
+		while (!parse.next().done && !opened) pausesBefore++;
+		// In one piece, the markers of all the quote's lines were read between two pauses (20–60 ms).
+		expect(pausesBefore).toBeGreaterThanOrEqual(20_000 / 100);
+		expect(steps(text, 100).tokens).toEqual(deepReference.parse(text, {}).map(record));
+	});
+
 	test("any mix of quoted tables, lists, paragraphs and quotes, cut at any chunk size: the tokens markdown-it's own parse gives", () => {
 		fc.assert(
 			fc.property(fc.array(contained, { maxLength: 4 }), fc.integer({ min: 1, max: 5 }), (parts, chunkLines) => {
