@@ -1,6 +1,5 @@
-import type { ToolContext } from "../../../../src/mcp/context";
 import { queryBaseTool } from "../../../../src/mcp/tools/query_base";
-import { openToolVault, type ToolVault } from "../../../helpers/toolVault";
+import { openToolVault, pausingContext, type ToolVault } from "../../../helpers/toolVault";
 
 describe("query_base", () => {
 	let tv: ToolVault;
@@ -48,19 +47,7 @@ describe("query_base", () => {
 			{ excluded: ["Private"] },
 		);
 		try {
-			let pauses = 0;
-			const ctx = {
-				host: counted.vault.host,
-				scope: counted.vault.scope("Private"),
-				callBudget: {
-					pause: () => {
-						pauses++;
-						return Promise.resolve();
-					},
-					sliceMs: 0,
-					callWorkMs: 1_000_000,
-				},
-			} as unknown as ToolContext;
+			const { ctx, pauses } = pausingContext(counted.vault, "Private");
 			const answer = await queryBaseTool.handler(ctx, { path: "Linked.base", limit: 100 });
 			expect(answer.ok && answer.value.rows.map((row) => [row.path, row.values["formula.linked_from"]])).toEqual([
 				["Linked.base", 0],
@@ -70,7 +57,7 @@ describe("query_base", () => {
 				["Target.md", 2],
 			]);
 			// Built inside the first expression that read it, the index was one piece of work, however many links.
-			expect(pauses).toBeGreaterThanOrEqual(2_000);
+			expect(pauses()).toBeGreaterThanOrEqual(2_000);
 			expect(await counted.ok("query_base", { path: "Linked.base", limit: 100 })).toEqual(answer.ok && answer.value);
 		} finally {
 			await counted.close();
