@@ -398,6 +398,54 @@ describe("tables, paragraphs and lists inside a quote, parsed in steps", () => {
 	});
 });
 
+/** An item of a list: a block under a marker, its other lines indented (by the marker's width, by less, or not: lazy lines). */
+const listItem = fc
+	.tuple(fc.oneof(table, markdown), fc.constantFrom("- ", "* ", "1. ", "2) ", "-\t", "-    "), fc.constantFrom("  ", "   ", " ", "", "    "))
+	.map(([block, marker, indent]) =>
+		block
+			.split("\n")
+			.map((line, index) => (index === 0 ? `${marker}${line}` : line === "" ? "" : `${indent}${line}`))
+			.join("\n"),
+	);
+
+describe("a top-level list whose items hold tables, parsed item by item", () => {
+	test("any list of items holding tables, paragraphs and other blocks, tight or loose, cut at any chunk size: markdown-it's tokens, hidden paragraphs too", () => {
+		fc.assert(
+			fc.property(fc.array(listItem, { maxLength: 5 }), fc.constantFrom("\n", "\n\n"), fc.integer({ min: 1, max: 5 }), (items, between, chunkLines) => {
+				const text = items.join(between);
+				const tokens: MarkdownToken[] = [];
+				runSteps(
+					parseBlocks(
+						text,
+						function* (handed, count) {
+							for (let index = 0; index < count; index++) tokens.push(handed[index] as MarkdownToken);
+							yield;
+						},
+						chunkLines,
+					),
+				);
+				const withHidden = (token: MarkdownToken) => ({ ...record(token), hidden: token.hidden, attrs: token.attrs });
+				if (!/%%|\$\$/.test(text)) expect(tokens.map(withHidden)).toEqual(deepReference.parse(text, {}).map(withHidden));
+				expect(tokens.map(record)).toEqual(blocksOf(text));
+			}),
+			{ numRuns: 3000 },
+		);
+	});
+
+	test.each([
+		["a table of 5,000 rows in a list item", `- | a | b | c |\n  |---|---|---|\n${lines(5_000, (index) => `  |${index}|[[N${index}]]|#t${index % 7}|`)}`],
+		[
+			"a table of 5,000 rows in the second item of an ordered list",
+			`1. first\n2. | a | b |\n   |---|---|\n${lines(5_000, (index) => `   |${index}|[[N${index}]]|`)}- next list\n`,
+		],
+	])("%s pauses at least once every 100 rows when cut at 100 lines, and is the list one parse gives", (_name, text) => {
+		const { tokens, pauses } = steps(text, 100);
+		expect(tokens).toEqual(deepReference.parse(text, {}).map(record));
+		// In one piece, the item's rows were one step of 150–280 ms.
+		expect(pauses).toBeGreaterThanOrEqual(5_000 / 100);
+	});
+});
+
 /**
  * Obsidian's own blocks: a `%%` comment and a `$$` math block each run from a line starting with
  * the delimiter to the next line holding it (or to the note's end), whatever Markdown lies inside.
