@@ -10,6 +10,11 @@ import { OBSIDIAN_CACHE_DIR } from "../../helpers/vault";
 
 /** The block tokens parseBlocks hands over, in order, as plain records (a list's opening token is final once all are handed over). */
 function blocksOf(source: string, chunkLines?: number): Array<Record<string, unknown>> {
+	return tokensOf(source, chunkLines).map(record);
+}
+
+/** The block tokens parseBlocks hands over, in order. */
+function tokensOf(source: string, chunkLines?: number): MarkdownToken[] {
 	const tokens: MarkdownToken[] = [];
 	runSteps(
 		parseBlocks(
@@ -22,7 +27,7 @@ function blocksOf(source: string, chunkLines?: number): Array<Record<string, unk
 			chunkLines,
 		),
 	);
-	return tokens.map(record);
+	return tokens;
 }
 
 function record(token: MarkdownToken): Record<string, unknown> {
@@ -413,17 +418,7 @@ describe("a top-level list whose items hold tables, parsed item by item", () => 
 		fc.assert(
 			fc.property(fc.array(listItem, { maxLength: 5 }), fc.constantFrom("\n", "\n\n"), fc.integer({ min: 1, max: 5 }), (items, between, chunkLines) => {
 				const text = items.join(between);
-				const tokens: MarkdownToken[] = [];
-				runSteps(
-					parseBlocks(
-						text,
-						function* (handed, count) {
-							for (let index = 0; index < count; index++) tokens.push(handed[index] as MarkdownToken);
-							yield;
-						},
-						chunkLines,
-					),
-				);
+				const tokens = tokensOf(text, chunkLines);
 				const withHidden = (token: MarkdownToken) => ({ ...record(token), hidden: token.hidden, attrs: token.attrs });
 				if (!/%%|\$\$/.test(text)) expect(tokens.map(withHidden)).toEqual(deepReference.parse(text, {}).map(withHidden));
 				expect(tokens.map(record)).toEqual(blocksOf(text));
