@@ -196,7 +196,7 @@ export class IndexedNoteSearch implements NoteSearch {
 		const { metadataCache, vault } = this.host;
 		this.metadataRefs.push(
 			metadataCache.on("changed", (file, data) => this.upsert(file, data)),
-			metadataCache.on("deleted", (file) => this.drop(file.path)),
+			metadataCache.on("deleted", (file) => void this.drop(file.path)),
 		);
 		this.vaultRefs.push(vault.on("rename", (file: HostAbstractFile, oldPath: string) => void this.onRename(file, oldPath)));
 		this.building = this.build();
@@ -424,9 +424,12 @@ export class IndexedNoteSearch implements NoteSearch {
 		else this.removeFromIndex(file.path);
 	}
 
-	private drop(path: string): void {
+	/** Takes a deleted or renamed note out of the index: a long one in slices (see `removeSteps`). */
+	private async drop(path: string): Promise<void> {
 		this.touch(path);
-		this.removeFromIndex(path);
+		this.tagsByPath.delete(path);
+		this.unsearchedPaths.delete(path);
+		await runStepsInSlices(this.engine.index.removeSteps(path), INDEX_BUILD_SLICE_MS, this.yieldToHost);
 	}
 
 	/**
@@ -475,11 +478,14 @@ export class IndexedNoteSearch implements NoteSearch {
 	}
 
 	private async onRename(renamed: HostAbstractFile, oldPath: string): Promise<void> {
-		this.drop(oldPath);
+		const dropped = this.drop(oldPath);
 		this.touch(renamed.path);
 		const file = this.host.vault.getFileByPath(renamed.path);
 		if (!file || !isNoteInScope(file.path, this.scope)) return;
 		const version = this.versions.get(file.path);
+		// The old path's last slice and the new path's first are two pieces, with the host's turn between.
+		await dropped;
+		await this.yieldToHost();
 		const text = await this.host.vault.cachedRead(file);
 		if (this.versions.get(file.path) === version) await this.addToIndex(file, text);
 	}
