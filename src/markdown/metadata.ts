@@ -2,7 +2,7 @@ import type { BlockCache, CachedMetadata, EmbedCache, HeadingCache, LinkCache, L
 import { BLOCK_CHUNK_LINES, INLINE_ITEMS_PAUSE_COUNT, TOKEN_VISIT_PAUSE_TOKENS } from "../config/limits";
 import { parseBlocks, type MarkdownToken } from "./blocks";
 import { frontmatterEndLine, frontmatterLinks, parseFrontmatter } from "./frontmatter";
-import { scanInlineSteps, trailingBlockId, type InlineLink } from "./inline";
+import { FindingMarkers, scanInlineSteps, trailingBlockId, type InlineLink } from "./inline";
 import { LineIndex } from "./lines";
 import { runSteps, type SliceClock, type Steps } from "./steps";
 
@@ -95,12 +95,15 @@ class MetadataBuilder {
 	private readonly containers: Container[] = [];
 	private readonly lists: OpenList[] = [];
 	private readonly items: OpenItem[] = [];
+	private readonly markers: FindingMarkers;
 
 	constructor(
 		private readonly text: string,
 		private readonly lines: LineIndex,
 		private readonly chunkLines: number,
-	) {}
+	) {
+		this.markers = new FindingMarkers(text);
+	}
 
 	*build(): Steps<CachedMetadata> {
 		const cache: CachedMetadata = {};
@@ -139,11 +142,11 @@ class MetadataBuilder {
 		for (let index = 0; index < count; index++) {
 			const token = tokens[index];
 			if (token) this.visit(token, tokens[index + 1]);
-			const scan = this.pendingScan;
-			if (scan) {
-				this.pendingScan = null;
-				yield* this.scanLines(scan[0], scan[1]);
-			}
+			const start = this.pendingScanStart;
+			const end = this.pendingScanEnd;
+			this.pendingScanStart = -1;
+			// Asked before the scan is made: a scan's steps cost some 500 bytes even when they find nothing.
+			if (start !== -1 && this.mayFind(start, end)) yield* this.scanLines(start, end);
 			if (index % TOKEN_VISIT_PAUSE_TOKENS === TOKEN_VISIT_PAUSE_TOKENS - 1) yield;
 		}
 	}
@@ -191,7 +194,7 @@ class MetadataBuilder {
 				if (map) this.addHeading(token, map, next);
 				break;
 			case "inline":
-				if (map && !this.openTable) this.pendingScan = [map[0], map[1]];
+				if (map && !this.openTable) this.scanNext(map[0], map[1]);
 				break;
 			case "table_open":
 				// A huge table's opening token is handed over before its last rows are parsed: its lines are read at its close.
@@ -201,13 +204,13 @@ class MetadataBuilder {
 				const tableMap = this.openTable?.token.map;
 				if (this.openTable?.section && tableMap)
 					this.openTable.section.position = this.lines.linesPos(tableMap[0], 0, this.lastContentLine(tableMap[0], tableMap[1]));
-				if (tableMap) this.pendingScan = [tableMap[0], tableMap[1]];
+				if (tableMap) this.scanNext(tableMap[0], tableMap[1]);
 				this.openTable = null;
 				break;
 			}
 			case "obsidian_comment":
 				// Obsidian still reports tags and links written inside a %% comment block.
-				if (map) this.pendingScan = [map[0], map[1]];
+				if (map) this.scanNext(map[0], map[1]);
 				break;
 		}
 		if (token.type === "paragraph_open" && map) this.addParagraphBlockId(token, map);
@@ -217,8 +220,20 @@ class MetadataBuilder {
 	private openTable: { token: MarkdownToken; section: SectionCache | undefined } | null = null;
 	/** The top-level quote being visited, and its section. */
 	private openQuote: { token: MarkdownToken; section: SectionCache | undefined } | null = null;
-	/** Lines [start, end) the token just visited asks to be scanned for links, embeds and tags. */
-	private pendingScan: [number, number] | null = null;
+	/** Lines [start, end) the token just visited asks to be scanned for links, embeds and tags (-1: none). */
+	private pendingScanStart = -1;
+	private pendingScanEnd = -1;
+
+	private scanNext(start: number, end: number): void {
+		this.pendingScanStart = start;
+		this.pendingScanEnd = end;
+	}
+
+	/** False when lines [start, end) can hold no link, embed or tag: their contents lie inside the note's text from the first line's start to the last one's end. */
+	private mayFind(start: number, end: number): boolean {
+		const last = Math.min(end, this.lines.lineCount) - 1;
+		return last >= start && this.markers.mayFind(this.lines.lineStart(start), this.lines.lineEnd(last));
+	}
 
 	private addSection(token: MarkdownToken, map: [number, number]): SectionCache | undefined {
 		const type =
