@@ -73,14 +73,21 @@ const CALLOUT_START = /^\s*\[!/;
  * the task's text: one task, no child item. `- - [ ] foo` is the other way round: an item that is no
  * task, holding a nested list whose item is the task.
  */
-const TASK_START = /^\[(.)\](?:\s|$)/u;
+const TASK_START = /\[(.)\](?:\s|$)/uy;
 /**
  * Real Obsidian departs from CommonMark on one form: a task whose text starts with an ordered list
  * marker (`1. ` or `3) `, digits then `.` or `)`) gives a second list item on the same line, starting
  * at that marker, whose parent is the task's own line; `2 text`, `4 - `, `5: ` and `(6) ` do not
  * (captured from Obsidian: obsidian-tasks' numbered_tasks_issue_3481).
  */
-const ORDERED_MARKER_AFTER_TASK = /^\[.\][ \t]+(?=\d{1,9}[.)](?:[ \t]|$))/u;
+const ORDERED_MARKER_AFTER_TASK = /\[.\][ \t]+(?=\d{1,9}[.)](?:[ \t]|$))/uy;
+const OPEN_BRACKET = 0x5b;
+
+/** A sticky pattern's match starting exactly at `at` (a `[`, so never inside a surrogate pair): the line is not copied from there on for each list item. */
+function matchedAt(pattern: RegExp, text: string, at: number): RegExpExecArray | null {
+	pattern.lastIndex = at;
+	return pattern.exec(text);
+}
 const TAB_WIDTH = 4;
 const MAX_SPACES_AFTER_MARKER = 4;
 
@@ -315,10 +322,10 @@ class MetadataBuilder {
 			parent: parentItem ? parentItem.cache.position.start.line : listStart === 0 ? -1 : -listStart,
 			position: this.lines.linesPos(line, startCol, line),
 		};
-		const task = TASK_START.exec(text.slice(contentCol))?.[1];
+		const task = text.charCodeAt(contentCol) === OPEN_BRACKET ? matchedAt(TASK_START, text, contentCol)?.[1] : undefined;
 		if (task !== undefined) cache.task = task;
 		this.listItems.push(cache);
-		const orderedMarker = task === undefined ? null : ORDERED_MARKER_AFTER_TASK.exec(text.slice(contentCol));
+		const orderedMarker = task === undefined ? null : matchedAt(ORDERED_MARKER_AFTER_TASK, text, contentCol);
 		if (orderedMarker) this.listItems.push({ parent: line, position: this.lines.linesPos(line, contentCol + orderedMarker[0].length, line) });
 		this.items.push({ cache, mapEnd: map[1], firstChildListLine: null });
 		this.containers.push({ kind: "item", firstLine: line, contentCol, contentIndent: contentCol - startCol });
