@@ -88,6 +88,17 @@ function matchedAt(pattern: RegExp, text: string, at: number): RegExpExecArray |
 	pattern.lastIndex = at;
 	return pattern.exec(text);
 }
+
+/** Whether it matches there, without making a match (one per task). */
+function matchesAt(pattern: RegExp, text: string, at: number): boolean {
+	pattern.lastIndex = at;
+	return pattern.test(text);
+}
+
+/** The code point at `at` as a string, as `(.)` with the `u` flag captures it: a surrogate pair whole, a lone surrogate alone. */
+function codePointAt(text: string, at: number): string {
+	return (text.codePointAt(at) ?? 0) > 0xffff ? text.slice(at, at + 2) : (text[at] ?? "");
+}
 const TAB_WIDTH = 4;
 const MAX_SPACES_AFTER_MARKER = 4;
 
@@ -322,7 +333,7 @@ class MetadataBuilder {
 			parent: parentItem ? parentItem.cache.position.start.line : listStart === 0 ? -1 : -listStart,
 			position: this.lines.linesPos(line, startCol, line),
 		};
-		const task = text.charCodeAt(contentCol) === OPEN_BRACKET ? matchedAt(TASK_START, text, contentCol)?.[1] : undefined;
+		const task = text.charCodeAt(contentCol) === OPEN_BRACKET && matchesAt(TASK_START, text, contentCol) ? codePointAt(text, contentCol + 1) : undefined;
 		if (task !== undefined) cache.task = task;
 		this.listItems.push(cache);
 		const orderedMarker = task === undefined ? null : matchedAt(ORDERED_MARKER_AFTER_TASK, text, contentCol);

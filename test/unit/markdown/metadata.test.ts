@@ -273,3 +273,18 @@ describe("blocks with no link or tag are not scanned, and every other block stil
 		);
 	});
 });
+
+describe("a task's status character", () => {
+	test("is the one character between the brackets, an emoji or a lone surrogate whole, as a task reader gets it", () => {
+		const statuses = [" ", "x", "X", "-", "/", "é", "😀", "\ud800", "\u00a0", ">"];
+		const text = statuses.map((status, index) => `- [${status}] task ${index}`).join("\n");
+		expect((parseMetadata(text).listItems ?? []).map((item) => item.task)).toEqual(statuses);
+		expect((parseMetadata("- [ab] no\n- [] no\n- [x]no\n- [x]\n1. [😀]\n").listItems ?? []).map((item) => item.task)).toEqual([
+			undefined,
+			undefined,
+			undefined,
+			"x",
+			"😀",
+		]);
+	});
+});
