@@ -44,6 +44,9 @@ const READ_STEP_ENTRIES = 2048;
 /** Char codes turned into a string at a time: `String.fromCharCode(...codes)` takes its codes as arguments. */
 const CODES_PER_CHUNK = 4096;
 
+/** Bytes of the longest number's code: seven bits a byte, up to 2^53. */
+const MAX_CODE_BYTES = 8;
+
 /**
  * One copy of each tag and link text, shared by every note that holds it: a vault's tags repeat
  * across thousands of notes, and a popular note is linked from many. Once full, strings are kept
@@ -333,8 +336,21 @@ function unzigzag(code: number): number {
 	return code % 2 === 1 ? -(code + 1) / 2 : code / 2;
 }
 
+/** The keys each entry the parser makes has, in order (made once: an array written in a call is made at every call, for every entry). */
+const POSITION_KEYS = ["start", "end"];
+const LOC_KEYS = ["line", "col", "offset"];
+const TAG_KEYS = ["tag", "position"];
+const HEADING_KEYS = ["heading", "level", "position"];
+const SECTION_KEYS = ["type", "position", "id"];
+const ID_OPTIONAL = ["id"];
+const LIST_ITEM_KEYS = ["parent", "position", "task", "id"];
+const LIST_ITEM_OPTIONAL = ["task", "id"];
+const BLOCK_KEYS = ["id", "position"];
+const REFERENCE_KEYS = ["link", "original", "displayText", "position"];
+const NONE: readonly string[] = [];
+
 /** True when `entry`'s own keys are exactly `keys`, in that order (with `optional` ones allowed where they stand). */
-function hasKeys(entry: object, keys: readonly string[], optional: readonly string[] = []): boolean {
+function hasKeys(entry: object, keys: readonly string[], optional: readonly string[] = NONE): boolean {
 	let index = 0;
 	for (const key in entry) {
 		while (index < keys.length && keys[index] !== key && optional.includes(keys[index] as string)) index++;
@@ -369,7 +385,7 @@ class PackWriter {
 
 	/** Writes a position's two offsets; false when the line starts do not give back exactly the position the parser wrote. */
 	position(position: unknown): boolean {
-		if (typeof position !== "object" || position === null || !hasKeys(position, ["start", "end"])) return false;
+		if (typeof position !== "object" || position === null || !hasKeys(position, POSITION_KEYS)) return false;
 		const { start, end } = position as Pos;
 		if (!this.isLoc(start) || !this.isLoc(end) || end.offset < start.offset) return false;
 		this.numbers.push(zigzag(start.offset - this.lastStart), end.offset - start.offset);
@@ -378,7 +394,7 @@ class PackWriter {
 	}
 
 	private isLoc(loc: unknown): loc is Loc {
-		if (typeof loc !== "object" || loc === null || !hasKeys(loc, ["line", "col", "offset"])) return false;
+		if (typeof loc !== "object" || loc === null || !hasKeys(loc, LOC_KEYS)) return false;
 		const { line, col, offset } = loc as Loc;
 		if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(line) || line < 0 || line >= this.starts.length) return false;
 		const lineStart = this.starts[line] as number;
@@ -389,18 +405,27 @@ class PackWriter {
 
 	/** The numbers as a string of one byte a character, seven bits of a number a byte (LEB128). */
 	*codes(): Steps<string> {
-		const bytes: number[] = [];
-		for (const [index, number] of this.numbers.entries()) {
+		const numbers = this.numbers;
+		// Most numbers take one byte; room grows by doubling (a plain array of bytes and the pieces cut from it made 20 MB of garbage for a 1 MB note).
+		let bytes = new Uint8Array(numbers.length + 16);
+		let length = 0;
+		for (let index = 0; index < numbers.length; index++) {
 			if (index % PACK_STEP_ENTRIES === PACK_STEP_ENTRIES - 1) yield;
-			let rest = number;
+			if (bytes.length - length < MAX_CODE_BYTES) {
+				const grown = new Uint8Array(bytes.length * 2);
+				grown.set(bytes);
+				bytes = grown;
+			}
+			let rest = numbers[index] as number;
 			while (rest >= 0x80) {
-				bytes.push((rest % 0x80) | 0x80);
+				bytes[length++] = (rest % 0x80) | 0x80;
 				rest = Math.floor(rest / 0x80);
 			}
-			bytes.push(rest);
+			bytes[length++] = rest;
 		}
 		const chunks: string[] = [];
-		for (let from = 0; from < bytes.length; from += CODES_PER_CHUNK) chunks.push(String.fromCharCode(...bytes.slice(from, from + CODES_PER_CHUNK)));
+		for (let from = 0; from < length; from += CODES_PER_CHUNK)
+			chunks.push(String.fromCharCode.apply(null, bytes.subarray(from, Math.min(length, from + CODES_PER_CHUNK)) as unknown as number[]));
 		return chunks.join("");
 	}
 }
@@ -413,21 +438,20 @@ const PACKERS: Record<PackedKey, (writer: PackWriter, value: unknown) => Steps<b
 	embeds: packReferences,
 	tags: (writer, value) =>
 		packList(writer, value, 0, (entry: TagCache) => {
-			if (!hasKeys(entry, ["tag", "position"]) || !isString(entry.tag) || !writer.position(entry.position)) return false;
+			if (!hasKeys(entry, TAG_KEYS) || !isString(entry.tag) || !writer.position(entry.position)) return false;
 			writer.strings.push(writer.store.pool.intern(entry.tag));
 			return true;
 		}),
 	headings: (writer, value) =>
 		packList(writer, value, 1, (entry: HeadingCache) => {
-			if (!hasKeys(entry, ["heading", "level", "position"]) || !isString(entry.heading) || !isCount(entry.level) || !writer.position(entry.position))
-				return false;
+			if (!hasKeys(entry, HEADING_KEYS) || !isString(entry.heading) || !isCount(entry.level) || !writer.position(entry.position)) return false;
 			writer.numbers.push(entry.level);
 			writer.strings.push(entry.heading);
 			return true;
 		}),
 	sections: (writer, value) =>
 		packList(writer, value, 2, (entry: SectionCache) => {
-			if (!hasKeys(entry, ["type", "position", "id"], ["id"]) || !isString(entry.type) || !writer.position(entry.position)) return false;
+			if (!hasKeys(entry, SECTION_KEYS, ID_OPTIONAL) || !isString(entry.type) || !writer.position(entry.position)) return false;
 			const type = writer.store.sectionTypeCode(entry.type);
 			if (type >= MAX_SECTION_TYPES) return false;
 			const hasId = entry.id !== undefined;
@@ -438,8 +462,7 @@ const PACKERS: Record<PackedKey, (writer: PackWriter, value: unknown) => Steps<b
 		}),
 	listItems: (writer, value) =>
 		packList(writer, value, 2, (entry: ListItemCache) => {
-			if (!hasKeys(entry, ["parent", "position", "task", "id"], ["task", "id"]) || !Number.isInteger(entry.parent) || !writer.position(entry.position))
-				return false;
+			if (!hasKeys(entry, LIST_ITEM_KEYS, LIST_ITEM_OPTIONAL) || !Number.isInteger(entry.parent) || !writer.position(entry.position)) return false;
 			const hasTask = entry.task !== undefined;
 			const hasId = entry.id !== undefined;
 			if ((hasTask && !isString(entry.task)) || (hasId && !isString(entry.id))) return false;
@@ -454,8 +477,7 @@ const PACKERS: Record<PackedKey, (writer: PackWriter, value: unknown) => Steps<b
 		writer.numbers.push(entries.length);
 		for (const [index, [id, block]] of entries.entries()) {
 			if (index % PACK_STEP_ENTRIES === PACK_STEP_ENTRIES - 1) yield;
-			if (typeof block !== "object" || block === null || !hasKeys(block, ["id", "position"]) || block.id !== id || !writer.position(block.position))
-				return false;
+			if (typeof block !== "object" || block === null || !hasKeys(block, BLOCK_KEYS) || block.id !== id || !writer.position(block.position)) return false;
 			writer.strings.push(id);
 		}
 		return true;
@@ -480,8 +502,10 @@ function isCount(value: unknown): value is number {
 function* packList<T>(writer: PackWriter, value: unknown, extra: number, pack: (entry: T) => boolean): Steps<boolean> {
 	if (!Array.isArray(value)) return false;
 	writer.numbers.push(value.length);
-	for (const [index, entry] of (value as unknown[]).entries()) {
+	// By index: an entries() iterator makes a pair for every entry.
+	for (let index = 0; index < value.length; index++) {
 		if (index % PACK_STEP_ENTRIES === PACK_STEP_ENTRIES - 1) yield;
+		const entry: unknown = value[index];
 		if (typeof entry !== "object" || entry === null) return false;
 		const before = writer.numbers.length;
 		if (!pack(entry as T) || writer.numbers.length !== before + 2 + extra) return false;
@@ -491,7 +515,7 @@ function* packList<T>(writer: PackWriter, value: unknown, extra: number, pack: (
 
 function packReferences(writer: PackWriter, value: unknown): Steps<boolean> {
 	return packList(writer, value, 1, (entry: ReferenceCache) => {
-		if (!hasKeys(entry, ["link", "original", "displayText", "position"]) || !isString(entry.link) || !isString(entry.original)) return false;
+		if (!hasKeys(entry, REFERENCE_KEYS) || !isString(entry.link) || !isString(entry.original)) return false;
 		if (entry.displayText !== undefined && !isString(entry.displayText)) return false;
 		if (!writer.position(entry.position)) return false;
 		const link = writer.store.pool.intern(entry.link);

@@ -54,8 +54,15 @@ export class LineIndex {
 		return this.text.slice(this.lineStart(line), this.lineEnd(line));
 	}
 
+	/** True when the line holds only white space (what `trim` removes), read in place: asked for most lines of a note. */
 	isBlank(line: number): boolean {
-		return this.lineText(line).trim() === "";
+		const end = this.lineEnd(line);
+		for (let index = this.lineStart(line); index < end; index++) {
+			const code = this.text.charCodeAt(index);
+			if (code === SPACE || code === TAB) continue;
+			if ((code > SPACE && code < DELETE) || !WHITE_SPACE.test(this.text[index] ?? "")) return false;
+		}
+		return true;
 	}
 
 	/** The line an offset falls on. */
@@ -85,6 +92,13 @@ export class LineIndex {
 		return this.pos(this.lineStart(startLine) + startCol, this.lineEnd(endLine));
 	}
 }
+
+const SPACE = 0x20;
+const TAB = 0x09;
+/** Printable ASCII lies between SPACE and DELETE: none of it is white space. */
+const DELETE = 0x7f;
+/** `\s` is the set `trim` removes (ECMAScript: WhiteSpace and LineTerminator). */
+const WHITE_SPACE = /^\s$/u;
 
 /** Largest offset a 16-bit line start holds. */
 const MAX_UINT16 = 0xffff;

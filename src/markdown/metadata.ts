@@ -2,7 +2,7 @@ import type { BlockCache, CachedMetadata, EmbedCache, HeadingCache, LinkCache, L
 import { BLOCK_CHUNK_LINES, INLINE_ITEMS_PAUSE_COUNT, TOKEN_VISIT_PAUSE_TOKENS } from "../config/limits";
 import { parseBlocks, type MarkdownToken } from "./blocks";
 import { frontmatterEndLine, frontmatterLinks, parseFrontmatter } from "./frontmatter";
-import { scanInlineSteps, trailingBlockId, type InlineLink } from "./inline";
+import { FindingMarkers, scanInlineSteps, trailingBlockId, type InlineLink } from "./inline";
 import { LineIndex } from "./lines";
 import { runSteps, type SliceClock, type Steps } from "./steps";
 
@@ -74,14 +74,32 @@ const CALLOUT_START = /^\s*\[!/;
  * the task's text: one task, no child item. `- - [ ] foo` is the other way round: an item that is no
  * task, holding a nested list whose item is the task.
  */
-const TASK_START = /^\[(.)\](?:\s|$)/u;
+const TASK_START = /\[(.)\](?:\s|$)/uy;
 /**
  * Real Obsidian departs from CommonMark on one form: a task whose text starts with an ordered list
  * marker (`1. ` or `3) `, digits then `.` or `)`) gives a second list item on the same line, starting
  * at that marker, whose parent is the task's own line; `2 text`, `4 - `, `5: ` and `(6) ` do not
  * (captured from Obsidian: obsidian-tasks' numbered_tasks_issue_3481).
  */
-const ORDERED_MARKER_AFTER_TASK = /^\[.\][ \t]+(?=\d{1,9}[.)](?:[ \t]|$))/u;
+const ORDERED_MARKER_AFTER_TASK = /\[.\][ \t]+(?=\d{1,9}[.)](?:[ \t]|$))/uy;
+const OPEN_BRACKET = 0x5b;
+
+/** A sticky pattern's match starting exactly at `at` (a `[`, so never inside a surrogate pair): the line is not copied from there on for each list item. */
+function matchedAt(pattern: RegExp, text: string, at: number): RegExpExecArray | null {
+	pattern.lastIndex = at;
+	return pattern.exec(text);
+}
+
+/** Whether it matches there, without making a match (one per task). */
+function matchesAt(pattern: RegExp, text: string, at: number): boolean {
+	pattern.lastIndex = at;
+	return pattern.test(text);
+}
+
+/** The code point at `at` as a string, as `(.)` with the `u` flag captures it: a surrogate pair whole, a lone surrogate alone. */
+function codePointAt(text: string, at: number): string {
+	return (text.codePointAt(at) ?? 0) > 0xffff ? text.slice(at, at + 2) : (text[at] ?? "");
+}
 const TAB_WIDTH = 4;
 const MAX_SPACES_AFTER_MARKER = 4;
 
@@ -96,12 +114,15 @@ class MetadataBuilder {
 	private readonly containers: Container[] = [];
 	private readonly lists: OpenList[] = [];
 	private readonly items: OpenItem[] = [];
+	private readonly markers: FindingMarkers;
 
 	constructor(
 		private readonly text: string,
 		private readonly lines: LineIndex,
 		private readonly chunkLines: number,
-	) {}
+	) {
+		this.markers = new FindingMarkers(text);
+	}
 
 	*build(): Steps<CachedMetadata> {
 		const cache: CachedMetadata = {};
@@ -140,11 +161,11 @@ class MetadataBuilder {
 		for (let index = 0; index < count; index++) {
 			const token = tokens[index];
 			if (token) this.visit(token, tokens[index + 1]);
-			const scan = this.pendingScan;
-			if (scan) {
-				this.pendingScan = null;
-				yield* this.scanLines(scan[0], scan[1]);
-			}
+			const start = this.pendingScanStart;
+			const end = this.pendingScanEnd;
+			this.pendingScanStart = -1;
+			// Asked before the scan is made: a scan's steps cost some 500 bytes even when they find nothing.
+			if (start !== -1 && this.mayFind(start, end)) yield* this.scanLines(start, end);
 			if (index % TOKEN_VISIT_PAUSE_TOKENS === TOKEN_VISIT_PAUSE_TOKENS - 1) yield;
 		}
 	}
@@ -192,7 +213,7 @@ class MetadataBuilder {
 				if (map) this.addHeading(token, map, next);
 				break;
 			case "inline":
-				if (map && !this.openTable) this.pendingScan = [map[0], map[1]];
+				if (map && !this.openTable) this.scanNext(map[0], map[1]);
 				break;
 			case "table_open":
 				// A huge table's opening token is handed over before its last rows are parsed: its lines are read at its close.
@@ -202,13 +223,13 @@ class MetadataBuilder {
 				const tableMap = this.openTable?.token.map;
 				if (this.openTable?.section && tableMap)
 					this.openTable.section.position = this.lines.linesPos(tableMap[0], 0, this.lastContentLine(tableMap[0], tableMap[1]));
-				if (tableMap) this.pendingScan = [tableMap[0], tableMap[1]];
+				if (tableMap) this.scanNext(tableMap[0], tableMap[1]);
 				this.openTable = null;
 				break;
 			}
 			case "obsidian_comment":
 				// Obsidian still reports tags and links written inside a %% comment block.
-				if (map) this.pendingScan = [map[0], map[1]];
+				if (map) this.scanNext(map[0], map[1]);
 				break;
 		}
 		if (token.type === "paragraph_open" && map) this.addParagraphBlockId(token, map);
@@ -218,8 +239,20 @@ class MetadataBuilder {
 	private openTable: { token: MarkdownToken; section: SectionCache | undefined } | null = null;
 	/** The top-level quote being visited, and its section. */
 	private openQuote: { token: MarkdownToken; section: SectionCache | undefined } | null = null;
-	/** Lines [start, end) the token just visited asks to be scanned for links, embeds and tags. */
-	private pendingScan: [number, number] | null = null;
+	/** Lines [start, end) the token just visited asks to be scanned for links, embeds and tags (-1: none). */
+	private pendingScanStart = -1;
+	private pendingScanEnd = -1;
+
+	private scanNext(start: number, end: number): void {
+		this.pendingScanStart = start;
+		this.pendingScanEnd = end;
+	}
+
+	/** False when lines [start, end) can hold no link, embed or tag: their contents lie inside the note's text from the first line's start to the last one's end. */
+	private mayFind(start: number, end: number): boolean {
+		const last = Math.min(end, this.lines.lineCount) - 1;
+		return last >= start && this.markers.mayFind(this.lines.lineStart(start), this.lines.lineEnd(last));
+	}
 
 	private addSection(token: MarkdownToken, map: [number, number]): SectionCache | undefined {
 		const type =
@@ -301,10 +334,10 @@ class MetadataBuilder {
 			parent: parentItem ? parentItem.cache.position.start.line : listStart === 0 ? -1 : -listStart,
 			position: this.lines.linesPos(line, startCol, line),
 		};
-		const task = TASK_START.exec(text.slice(contentCol))?.[1];
+		const task = text.charCodeAt(contentCol) === OPEN_BRACKET && matchesAt(TASK_START, text, contentCol) ? codePointAt(text, contentCol + 1) : undefined;
 		if (task !== undefined) cache.task = task;
 		this.listItems.push(cache);
-		const orderedMarker = task === undefined ? null : ORDERED_MARKER_AFTER_TASK.exec(text.slice(contentCol));
+		const orderedMarker = task === undefined ? null : matchedAt(ORDERED_MARKER_AFTER_TASK, text, contentCol);
 		if (orderedMarker) this.listItems.push({ parent: line, position: this.lines.linesPos(line, contentCol + orderedMarker[0].length, line) });
 		this.items.push({ cache, map, firstChildListLine: null });
 		this.containers.push({ kind: "item", firstLine: line, contentCol, contentIndent: contentCol - startCol });

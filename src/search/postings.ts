@@ -346,12 +346,10 @@ export class PostingsIndex {
 		const body = new PackedIdWriter(Math.min(1 << 16, text.length >> 2));
 		const counted = repeatedAddressWords(text);
 		const uncounted: number[] = [];
-		yield* tokenizeInChunks(text, (tokens) => {
-			for (const token of tokens) {
-				const id = this.dictionary.idOf(token.value);
-				body.write(id);
-				if (!counted(token)) uncounted.push(id);
-			}
+		yield* tokenizeInChunks(text, (value, start, end) => {
+			const id = this.dictionary.idOf(value);
+			body.write(id);
+			if (!counted(value, start, end)) uncounted.push(id);
 		});
 		const titleTokens = tokenize(title);
 		const names = {

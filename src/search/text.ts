@@ -35,22 +35,36 @@ function isAsciiWordCode(code: number): boolean {
 	return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
 }
 
+/** Takes each token as it is read: its folded value and where it stands. */
+type TokenSink = (value: string, start: number, end: number) => void;
+
+/** A sink adding each token to `tokens`. */
+function pushTo(tokens: Token[]): TokenSink {
+	return (value, start, end) => {
+		tokens.push({ value, start, end });
+	};
+}
+
 /** Tokens of `text` in order, each folded, with original offsets. */
 export function tokenize(text: string): Token[] {
 	const tokens: Token[] = [];
+	const sink = pushTo(tokens);
 	const tokenizer = new Tokenizer(text, 0);
-	tokenizer.read(text.length, tokens);
-	tokenizer.finish(tokens);
+	tokenizer.read(text.length, sink);
+	tokenizer.finish(sink);
 	return tokens;
 }
 
 /**
- * The tokens of `text`, in chunks of about TOKENIZE_CHUNK_CHARS, each passed to `consume` with a
- * pause point after it: the same tokens `tokenize` gives.
+ * The tokens of `text`, read in chunks of about TOKENIZE_CHUNK_CHARS with a pause point after
+ * each, passed to `consume` one by one: the same tokens `tokenize` gives, with no object made for
+ * each (a note's index keeps only their ids: a 1 MB note made 160,000 token objects).
  */
-export function* tokenizeInChunks(text: string, consume: (tokens: Token[]) => void): Generator<void, void, void> {
-	for (const tokens of tokenChunks(text, 0, TOKENIZE_CHUNK_CHARS)) {
-		consume(tokens);
+export function* tokenizeInChunks(text: string, consume: TokenSink): Generator<void, void, void> {
+	const tokenizer = new Tokenizer(text, 0);
+	while (tokenizer.index < text.length) {
+		tokenizer.read(Math.min(text.length, tokenizer.index + TOKENIZE_CHUNK_CHARS), consume);
+		if (tokenizer.index >= text.length) tokenizer.finish(consume);
 		yield;
 	}
 }
@@ -65,8 +79,9 @@ export function* tokenChunks(text: string, from: number, chunkChars: number): Ge
 	const tokenizer = new Tokenizer(text, from);
 	while (tokenizer.index < text.length) {
 		const tokens: Token[] = [];
-		tokenizer.read(Math.min(text.length, tokenizer.index + chunkChars), tokens);
-		if (tokenizer.index >= text.length) tokenizer.finish(tokens);
+		const sink = pushTo(tokens);
+		tokenizer.read(Math.min(text.length, tokenizer.index + chunkChars), sink);
+		if (tokenizer.index >= text.length) tokenizer.finish(sink);
 		yield tokens;
 	}
 }
@@ -261,7 +276,7 @@ class Tokenizer {
 	) {}
 
 	/** Reads up to `stop` (a character spanning it whole), appending the tokens that ended to `tokens`. */
-	read(stop: number, tokens: Token[]): void {
+	read(stop: number, sink: TokenSink): void {
 		const text = this.text;
 		let index = this.index;
 		while (index < stop) {
@@ -271,7 +286,7 @@ class Tokenizer {
 					if (this.wordStart === -1) this.wordStart = index;
 					if (code === UNDERSCORE || (isAsciiUpper(code) && index > this.wordStart)) this.compound = true;
 				} else {
-					this.flush(index, tokens);
+					this.flush(index, sink);
 				}
 				index += 1;
 				continue;
@@ -280,13 +295,13 @@ class Tokenizer {
 			const length = codePoint >= 0x10000 ? 2 : 1;
 			const kind = classOfCode(codePoint);
 			if (kind === UNSPACED) {
-				this.flush(index, tokens);
-				tokens.push({ value: foldText(text.slice(index, index + length)), start: index, end: index + length });
+				this.flush(index, sink);
+				sink(foldText(text.slice(index, index + length)), index, index + length);
 			} else if (kind === WORD) {
 				if (this.wordStart === -1) this.wordStart = index;
 				this.asciiOnly = false;
 			} else {
-				this.flush(index, tokens);
+				this.flush(index, sink);
 			}
 			index += length;
 		}
@@ -311,19 +326,19 @@ class Tokenizer {
 	}
 
 	/** Ends the word being read, if any, where the reading stopped. */
-	finish(tokens: Token[]): void {
-		this.flush(this.index, tokens);
+	finish(sink: TokenSink): void {
+		this.flush(this.index, sink);
 	}
 
-	private flush(end: number, tokens: Token[]): void {
+	private flush(end: number, sink: TokenSink): void {
 		const wordStart = this.wordStart;
 		if (wordStart === -1) return;
 		const raw = this.text.slice(wordStart, end);
 		const value = this.asciiOnly ? raw.toLowerCase() : this.foldedWord(end);
-		if (value !== "") tokens.push({ value, start: wordStart, end });
+		if (value !== "") sink(value, wordStart, end);
 		if (this.compound && this.asciiOnly) {
-			for (const part of identifierParts(raw)) tokens.push({ value: part.value, start: wordStart + part.start, end: wordStart + part.end });
-		} else if (this.asciiOnly && isVersionWord(raw)) tokens.push({ value: raw.slice(1), start: wordStart + 1, end });
+			for (const part of identifierParts(raw)) sink(part.value, wordStart + part.start, wordStart + part.end);
+		} else if (this.asciiOnly && isVersionWord(raw)) sink(raw.slice(1), wordStart + 1, end);
 		this.wordStart = -1;
 		this.asciiOnly = true;
 		this.compound = false;
@@ -356,18 +371,18 @@ function endsAddress(code: number): boolean {
  * it holds (and a phrase in any of them, as the body keeps every token). Pure but for its own
  * memory of the words seen.
  */
-export function repeatedAddressWords(text: string): (token: Token) => boolean {
+export function repeatedAddressWords(text: string): (value: string, start: number, end: number) => boolean {
 	let addressEnd = -1;
 	const seen = new Set<string>();
-	return (token) => {
-		if (token.start >= addressEnd) {
-			if (!text.startsWith("://", token.end)) return true;
-			let end = token.end + 3;
+	return (value, start, tokenEnd) => {
+		if (start >= addressEnd) {
+			if (!text.startsWith("://", tokenEnd)) return true;
+			let end = tokenEnd + 3;
 			while (end < text.length && !endsAddress(text.charCodeAt(end))) end++;
 			addressEnd = end;
 		}
-		if (seen.has(token.value)) return false;
-		seen.add(token.value);
+		if (seen.has(value)) return false;
+		seen.add(value);
 		return true;
 	};
 }

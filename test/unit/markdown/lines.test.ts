@@ -66,3 +66,33 @@ describe("LineIndex: character offsets to Obsidian's {line, col, offset} and bac
 		expect(runSteps(LineIndex.inSteps(text)).loc(12_345)).toEqual(direct.loc(12_345));
 	});
 });
+
+describe("LineIndex.isBlank", () => {
+	test("a line is blank exactly when trim leaves nothing of it (every white space, and near misses)", () => {
+		const characters = fc.constantFrom(
+			" ",
+			"\t",
+			"\u00a0",
+			"\u2028",
+			"\u3000",
+			"\ufeff",
+			"\u000b",
+			"\u000c",
+			"\u200b",
+			"\u0085",
+			"\ud83d",
+			"a",
+			"\r",
+			"\n",
+			"x\u00a0",
+		);
+		fc.assert(
+			fc.property(fc.array(characters, { maxLength: 12 }), (pieces) => {
+				const text = pieces.join("");
+				const index = new LineIndex(text);
+				for (let line = 0; line < index.lineCount; line++) expect(index.isBlank(line)).toBe(index.lineText(line).trim() === "");
+			}),
+			{ numRuns: 3000 },
+		);
+	});
+});

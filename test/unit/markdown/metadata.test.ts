@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { getAllTags } from "../../../src/markdown/tags";
 import { metadataSteps, parseMetadata } from "../../../src/markdown/metadata";
 import { runSteps } from "../../../src/markdown/steps";
@@ -242,5 +243,72 @@ describe("a quote holding a long table, parsed in steps", () => {
 
 	test.each([1, 4, 100])("cut every %i lines, the metadata of one parse", (chunkLines) => {
 		expect(runSteps(metadataSteps(text, chunkLines))).toEqual(parseMetadata(text));
+	});
+});
+
+describe("blocks with no link or tag are not scanned, and every other block still is", () => {
+	// Each block holds its one finding (`T` becomes a numbered name) on a line of its own kind: first, middle or last, lazy, nested, in a cell.
+	const withFinding = [
+		"p1\np2\np3 #T",
+		"#T p1\np2",
+		"- a\n  b #T\n  c",
+		"- [ ] x\n- [ ] y #T",
+		"> a\n> b #T",
+		"> a\nlazy [[T]]",
+		"| a | b |\n|---|---|\n| x | #T |",
+		"- a\n    - b\n        - c [[T]]",
+		"- [ ] x [t](T.md)",
+		"1. [ ] ![[T.png]]",
+		"## H #T",
+		"%%\nx\n#T\n%%",
+		"> [!note]\n> text ![alt](T.png)",
+	];
+	const without = [
+		"- [ ] t 📅 2026-01-01",
+		"plain (text) [x]",
+		"> quote\n> more",
+		"```\n#not [[code]]\n```",
+		"| a |\n|---|\n| b |",
+		"- [x] done ✅ 2026-01-02\n  - [ ] child",
+	];
+	test("a note of random blocks gives every finding its blocks hold, in order", () => {
+		fc.assert(
+			fc.property(fc.array(fc.oneof(fc.nat(withFinding.length - 1), fc.constantFrom(...without)), { maxLength: 12 }), (blocks) => {
+				const expected: string[] = [];
+				const text = blocks
+					.map((block) => {
+						if (typeof block === "string") return block;
+						const name = `n${expected.length}`;
+						expected.push(name);
+						return (withFinding[block] ?? "").replaceAll("T", name);
+					})
+					.join("\n\n");
+				const cache = parseMetadata(text);
+				const found = [...(cache.tags ?? []), ...(cache.links ?? []), ...(cache.embeds ?? [])]
+					.map((finding) => ({
+						name: ("tag" in finding ? finding.tag.slice(1) : finding.link).replace(/\.(md|png)$/, ""),
+						offset: finding.position.start.offset,
+					}))
+					.sort((a, b) => a.offset - b.offset);
+				expect(found.map((finding) => finding.name)).toEqual(expected);
+				for (const finding of found) expect(text.slice(finding.offset)).toMatch(new RegExp(`^(?:#|!?\\[\\[|!?\\[)[^\\n]*${finding.name}`));
+			}),
+			{ numRuns: 400 },
+		);
+	});
+});
+
+describe("a task's status character", () => {
+	test("is the one character between the brackets, an emoji or a lone surrogate whole, as a task reader gets it", () => {
+		const statuses = [" ", "x", "X", "-", "/", "é", "😀", "\ud800", "\u00a0", ">"];
+		const text = statuses.map((status, index) => `- [${status}] task ${index}`).join("\n");
+		expect((parseMetadata(text).listItems ?? []).map((item) => item.task)).toEqual(statuses);
+		expect((parseMetadata("- [ab] no\n- [] no\n- [x]no\n- [x]\n1. [😀]\n").listItems ?? []).map((item) => item.task)).toEqual([
+			undefined,
+			undefined,
+			undefined,
+			"x",
+			"😀",
+		]);
 	});
 });

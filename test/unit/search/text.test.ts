@@ -11,6 +11,7 @@ import {
 	utf8Length,
 } from "../../../src/search/text";
 import fc from "fast-check";
+import { TOKENIZE_CHUNK_CHARS } from "../../../src/config/limits";
 
 const values = (text: string) => tokenize(text).map((token) => token.value);
 
@@ -126,9 +127,20 @@ describe("text as search sees it", () => {
 				expect([...tokenChunks(text, 0, chunkChars)].flat()).toEqual(tokenize(text));
 			}),
 		);
+		// The index's reading, a token at a time in chunks of TOKENIZE_CHUNK_CHARS: texts of several chunks, words across their ends.
+		fc.assert(
+			fc.property(fc.array(piece, { minLength: 1, maxLength: 30 }), (pieces) => {
+				const text = pieces.join("").repeat(Math.ceil((2.5 * TOKENIZE_CHUNK_CHARS) / pieces.join("").length) || 1);
+				const read: Token[] = [];
+				const steps = tokenizeInChunks(text, (value, start, end) => read.push({ value, start, end }));
+				while (!steps.next().done);
+				expect(read).toEqual(tokenize(text));
+			}),
+			{ numRuns: 30 },
+		);
 		const text = "alpha beta ".repeat(5000);
 		const chunked: Token[] = [];
-		const steps = tokenizeInChunks(text, (tokens) => chunked.push(...tokens));
+		const steps = tokenizeInChunks(text, (value, start, end) => chunked.push({ value, start, end }));
 		while (!steps.next().done);
 		expect(chunked).toEqual(tokenize(text));
 	});
