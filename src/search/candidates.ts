@@ -1,4 +1,4 @@
-import { phrasePairBound, type IndexedDocument, type PostingsIndex } from "./postings";
+import type { IndexedDocument, PostingsIndex } from "./postings";
 import { BODY_COUNT, growUint32, IN_HEADING, IN_TITLE, phraseBoundValue, phraseWordBody, seek, titleCount, type ResolvedTerm } from "./postingValues";
 
 /** The notes a search ranks, gathered from the postings of its terms, in scratch reused across searches. */
@@ -398,8 +398,7 @@ export class CandidateFinder {
 		const bound = term.phraseBounds ? (term.phraseBounds[at] as number) : phraseValueBound(term, cursors, slot);
 		const pairs = term.phrasePairs;
 		if (bound === 0 || !pairs || pairs.length < EAGER_PAIR_BOUND_MIN_PAIRS) return bound;
-		const doc = this.index.documents[slot];
-		return doc ? tightenedBound(bound, phrasePairBound(doc, pairs)) : bound;
+		return tightenedBound(bound, this.index.pairBoundAt(slot, pairs));
 	}
 
 	/**
@@ -408,8 +407,8 @@ export class CandidateFinder {
 	 * `verify` does). Done for a note only when its bound comes up to be read (rankByBounds).
 	 */
 	refine(required: readonly ResolvedTerm[], gathered: Gathered, index: number): boolean {
-		const doc = this.index.documents[gathered.slots[index] as number];
-		if (!doc) return false;
+		const slot = gathered.slots[index] as number;
+		if (!this.index.documents[slot]) return false;
 		const termCount = required.length;
 		const row = index * termCount;
 		const values = gathered.values;
@@ -418,7 +417,7 @@ export class CandidateFinder {
 			const pairs = (required[termIndex] as ResolvedTerm).phrasePairs;
 			// A phrase of EAGER_PAIR_BOUND_MIN_PAIRS pairs or more was bounded by its pairs while gathering.
 			if (bound === 0 || !pairs || pairs.length >= EAGER_PAIR_BOUND_MIN_PAIRS) continue;
-			values[row + termIndex] = tightenedBound(bound, phrasePairBound(doc, pairs));
+			values[row + termIndex] = tightenedBound(bound, this.index.pairBoundAt(slot, pairs));
 		}
 		return this.stillCandidate(gathered, row, termCount);
 	}
