@@ -1,5 +1,5 @@
 import type { IndexedDocument, PostingsIndex } from "./postings";
-import { BODY_COUNT, growUint32, IN_HEADING, IN_TITLE, phraseBoundValue, phraseWordBody, seek, titleCount, type ResolvedTerm } from "./postingValues";
+import { BODY_COUNT, growUint32, IN_HEADING, IN_TITLE, phraseBoundValue, phraseWordBody, phraseWordTitle, seek, type ResolvedTerm } from "./postingValues";
 
 /** The notes a search ranks, gathered from the postings of its terms, in scratch reused across searches. */
 export interface Gathered {
@@ -38,7 +38,7 @@ export function phraseValueBound(term: ResolvedTerm, cursors: number[], slot: nu
 		if (at >= word.length || word.slots[at] !== slot) return 0;
 		const value = word.values[at] as number;
 		body = Math.min(body, phraseWordBody(value, repeats?.[wordIndex] ?? 1));
-		title = Math.min(title, titleCount(value));
+		title = Math.min(title, phraseWordTitle(value, repeats?.[wordIndex] ?? 1));
 		heading &&= (value & IN_HEADING) !== 0;
 	}
 	return phraseBoundValue(body, title, heading, term.phrase?.length ?? 1);

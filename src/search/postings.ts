@@ -15,6 +15,7 @@ import {
 	packValue,
 	phraseBoundValue,
 	phraseWordBody,
+	phraseWordTitle,
 	seek,
 	titleCount,
 	type PhrasePair,
@@ -1049,12 +1050,12 @@ export class PostingsIndex {
 			// Every word is here, each at its cursor: the phrase's bound in the note (phraseValueBound) from their values.
 			let value = first.values[index] as number;
 			let body = phraseWordBody(value, phraseWordRepeats[0] as number);
-			let title = titleCount(value);
+			let title = phraseWordTitle(value, phraseWordRepeats[0] as number);
 			let heading = (value & IN_HEADING) !== 0;
 			for (let restIndex = 0; restIndex < rest.length; restIndex++) {
 				value = (rest[restIndex] as ResolvedTerm).values[cursors[restIndex] as number] as number;
 				body = Math.min(body, phraseWordBody(value, phraseWordRepeats[restIndex + 1] as number));
-				title = Math.min(title, titleCount(value));
+				title = Math.min(title, phraseWordTitle(value, phraseWordRepeats[restIndex + 1] as number));
 				heading &&= (value & IN_HEADING) !== 0;
 			}
 			phraseBounds[length] = phraseBoundValue(body, title, heading, tokens.length);
