@@ -17,7 +17,6 @@ import {
 	phraseWordBody,
 	phraseWordTitle,
 	seek,
-	titleCount,
 	type PhrasePair,
 	type FormLists,
 	type Postings,
