@@ -219,6 +219,8 @@ export class CandidateFinder {
 		const { required, order, cursors, excluded, excludedCursors, wordCursors, needsDocument, excludedWords, accepted, slots, values } = state;
 		const termCount = required.length;
 		const rarest = required[order[0] as number] as ResolvedTerm;
+		const start = state.total;
+		let more = true;
 		candidates: for (let index = from; index < to; index++) {
 			const slot = rarest.slots[index] as number;
 			for (let orderIndex = 0; orderIndex < termCount; orderIndex++) {
@@ -226,7 +228,10 @@ export class CandidateFinder {
 				const term = required[termIndex] as ResolvedTerm;
 				const at = seek(term.slots, term.length, cursors[termIndex] as number, slot);
 				cursors[termIndex] = at;
-				if (at >= term.length) return false;
+				if (at >= term.length) {
+					more = false;
+					break candidates;
+				}
 				if (term.slots[at] !== slot) continue candidates;
 			}
 			if ((accepted && accepted[slot] !== 1) || (excludedWords && excludedWords[slot] === 1)) continue;
@@ -237,14 +242,44 @@ export class CandidateFinder {
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {
 				const term = required[termIndex] as ResolvedTerm;
 				const value = term.phrase
-					? this.gatheredPhraseBound(term, wordCursors[termIndex] as number[], slot, cursors[termIndex] as number)
+					? this.wordsPhraseBound(term, wordCursors[termIndex] as number[], slot, cursors[termIndex] as number)
 					: this.index.matchValue(term, cursors[termIndex] as number, undefined);
 				if (value === 0) continue candidates;
 				values[row + termIndex] = value;
 			}
 			slots[state.total++] = slot;
 		}
-		return true;
+		this.tightenByPairs(state, start);
+		return more;
+	}
+
+	/**
+	 * Tightens the phrase bounds of the notes gathered from `start` on by their pair sketches, for
+	 * the phrases bounded so while gathering (gatheredPhraseBound), and drops the notes ruled out.
+	 * A pass of its own after the intersection: a sketch read is a cache miss in a buffer as large as
+	 * the vault, and a short loop of nothing else lets the processor wait on many at once.
+	 */
+	private tightenByPairs(state: Intersection, start: number): void {
+		const { required, slots, values } = state;
+		const termCount = required.length;
+		let kept = start;
+		rows: for (let index = start; index < state.total; index++) {
+			const slot = slots[index] as number;
+			for (let termIndex = 0; termIndex < termCount; termIndex++) {
+				const pairs = required[termIndex]?.phrasePairs;
+				if (!pairs || pairs.length < EAGER_PAIR_BOUND_MIN_PAIRS) continue;
+				const value = tightenedBound(values[index * termCount + termIndex] as number, this.index.pairBoundAt(slot, pairs));
+				if (value === 0) continue rows;
+				values[index * termCount + termIndex] = value;
+			}
+			if (kept !== index) {
+				slots[kept] = slot;
+				for (let termIndex = 0; termIndex < termCount; termIndex++)
+					values[kept * termCount + termIndex] = values[index * termCount + termIndex] as number;
+			}
+			kept++;
+		}
+		state.total = kept;
 	}
 
 	/**
@@ -395,10 +430,15 @@ export class CandidateFinder {
 	 * words is left to `refine`: its notes' word bounds are often close enough that few come up.
 	 */
 	private gatheredPhraseBound(term: ResolvedTerm, cursors: number[], slot: number, at: number): number {
-		const bound = term.phraseBounds ? (term.phraseBounds[at] as number) : phraseValueBound(term, cursors, slot);
+		const bound = this.wordsPhraseBound(term, cursors, slot, at);
 		const pairs = term.phrasePairs;
 		if (bound === 0 || !pairs || pairs.length < EAGER_PAIR_BOUND_MIN_PAIRS) return bound;
 		return tightenedBound(bound, this.index.pairBoundAt(slot, pairs));
+	}
+
+	/** A phrase's bound in the note at `slot` (its `at`-th) from its words' postings alone (phraseValueBound). */
+	private wordsPhraseBound(term: ResolvedTerm, cursors: number[], slot: number, at: number): number {
+		return term.phraseBounds ? (term.phraseBounds[at] as number) : phraseValueBound(term, cursors, slot);
 	}
 
 	/**

@@ -138,3 +138,36 @@ describe("a phrase repeating a word", () => {
 		);
 	});
 });
+
+describe("the notes holding every word of a phrase of three", () => {
+	test("are gathered each with its own bound, no field below what its body and title give, and none holding the phrase is left out", () => {
+		fc.assert(
+			fc.property(
+				fc.array(fc.record({ title: words(3), body: words(40) }), { minLength: 1, maxLength: 40 }),
+				fc.array(fc.constantFrom(...WORDS), { minLength: 3, maxLength: 4 }),
+				fc.boolean(),
+				(notes, phrase, compacted) => {
+					const index = new PostingsIndex(null);
+					notes.forEach((note, at) => index.add(`${at}.md`, note.title, 1, note.body, []));
+					if (compacted) index.compact();
+					const term = index.resolve(phrase);
+					if (!term) return;
+					const steps = new CandidateFinder(index).holdingAll([term], null, [], null);
+					let next = steps.next();
+					while (!next.done) next = steps.next();
+					const { slots, values, total } = next.value;
+					const gathered = new Map(Array.from(slots.subarray(0, total), (slot, at) => [slot, values[at] as number]));
+					for (let at = 0; at < term.length; at++) {
+						const slot = term.slots[at] as number;
+						const value = index.matchValue(term, at, index.documents[slot]);
+						if (value === 0) continue;
+						const bound = gathered.get(slot) ?? 0;
+						expect(bound & BODY_COUNT).toBeGreaterThanOrEqual(value & BODY_COUNT);
+						expect(titleCount(bound)).toBeGreaterThanOrEqual(titleCount(value));
+					}
+				},
+			),
+			{ numRuns: 300 },
+		);
+	});
+});
