@@ -73,6 +73,8 @@ interface Intersection {
 	/** Per term, per word of a phrase, where the word's postings were last sought. */
 	wordCursors: number[][];
 	needsDocument: boolean;
+	/** Whether a wanted phrase has its notes' pair sketches read while gathering (tightenByPairs). */
+	pairsChecked: boolean;
 	excludedWords: Uint8Array | null;
 	accepted: Uint8Array | null;
 	slots: Uint32Array;
@@ -197,6 +199,7 @@ export class CandidateFinder {
 			wordCursors: required.map((term) => new Array<number>(term.phraseWords?.length ?? 0).fill(0)),
 			// Only an excluded phrase needs the note's tokens here: a wanted one is bounded from its words' postings.
 			needsDocument: excluded.some((term) => term.phrase),
+			pairsChecked: required.some((term) => (term.phrasePairs?.length ?? 0) >= EAGER_PAIR_BOUND_MIN_PAIRS),
 			excludedWords,
 			accepted,
 			slots,
@@ -220,7 +223,6 @@ export class CandidateFinder {
 		const termCount = required.length;
 		const rarest = required[order[0] as number] as ResolvedTerm;
 		const start = state.total;
-		let more = true;
 		candidates: for (let index = from; index < to; index++) {
 			const slot = rarest.slots[index] as number;
 			for (let orderIndex = 0; orderIndex < termCount; orderIndex++) {
@@ -229,8 +231,8 @@ export class CandidateFinder {
 				const at = seek(term.slots, term.length, cursors[termIndex] as number, slot);
 				cursors[termIndex] = at;
 				if (at >= term.length) {
-					more = false;
-					break candidates;
+					if (state.pairsChecked) this.tightenByPairs(state, start);
+					return false;
 				}
 				if (term.slots[at] !== slot) continue candidates;
 			}
@@ -249,8 +251,8 @@ export class CandidateFinder {
 			}
 			slots[state.total++] = slot;
 		}
-		this.tightenByPairs(state, start);
-		return more;
+		if (state.pairsChecked) this.tightenByPairs(state, start);
+		return true;
 	}
 
 	/**
