@@ -1,5 +1,5 @@
-import { phrasePairBound, type IndexedDocument, type PostingsIndex } from "./postings";
-import { BODY_COUNT, growUint32, IN_HEADING, IN_TITLE, phraseBoundValue, phraseWordBody, seek, titleCount, type ResolvedTerm } from "./postingValues";
+import type { IndexedDocument, PostingsIndex } from "./postings";
+import { BODY_COUNT, growUint32, IN_HEADING, IN_TITLE, phraseBoundValue, phraseWordBody, phraseWordTitle, seek, type ResolvedTerm } from "./postingValues";
 
 /** The notes a search ranks, gathered from the postings of its terms, in scratch reused across searches. */
 export interface Gathered {
@@ -38,7 +38,7 @@ export function phraseValueBound(term: ResolvedTerm, cursors: number[], slot: nu
 		if (at >= word.length || word.slots[at] !== slot) return 0;
 		const value = word.values[at] as number;
 		body = Math.min(body, phraseWordBody(value, repeats?.[wordIndex] ?? 1));
-		title = Math.min(title, titleCount(value));
+		title = Math.min(title, phraseWordTitle(value, repeats?.[wordIndex] ?? 1));
 		heading &&= (value & IN_HEADING) !== 0;
 	}
 	return phraseBoundValue(body, title, heading, term.phrase?.length ?? 1);
@@ -73,6 +73,8 @@ interface Intersection {
 	/** Per term, per word of a phrase, where the word's postings were last sought. */
 	wordCursors: number[][];
 	needsDocument: boolean;
+	/** Whether a wanted phrase has its notes' pair sketches read while gathering (tightenByPairs). */
+	pairsChecked: boolean;
 	excludedWords: Uint8Array | null;
 	accepted: Uint8Array | null;
 	slots: Uint32Array;
@@ -197,6 +199,7 @@ export class CandidateFinder {
 			wordCursors: required.map((term) => new Array<number>(term.phraseWords?.length ?? 0).fill(0)),
 			// Only an excluded phrase needs the note's tokens here: a wanted one is bounded from its words' postings.
 			needsDocument: excluded.some((term) => term.phrase),
+			pairsChecked: required.some((term) => (term.phrasePairs?.length ?? 0) >= EAGER_PAIR_BOUND_MIN_PAIRS),
 			excludedWords,
 			accepted,
 			slots,
@@ -219,6 +222,7 @@ export class CandidateFinder {
 		const { required, order, cursors, excluded, excludedCursors, wordCursors, needsDocument, excludedWords, accepted, slots, values } = state;
 		const termCount = required.length;
 		const rarest = required[order[0] as number] as ResolvedTerm;
+		const start = state.total;
 		candidates: for (let index = from; index < to; index++) {
 			const slot = rarest.slots[index] as number;
 			for (let orderIndex = 0; orderIndex < termCount; orderIndex++) {
@@ -226,7 +230,10 @@ export class CandidateFinder {
 				const term = required[termIndex] as ResolvedTerm;
 				const at = seek(term.slots, term.length, cursors[termIndex] as number, slot);
 				cursors[termIndex] = at;
-				if (at >= term.length) return false;
+				if (at >= term.length) {
+					if (state.pairsChecked) this.tightenByPairs(state, start);
+					return false;
+				}
 				if (term.slots[at] !== slot) continue candidates;
 			}
 			if ((accepted && accepted[slot] !== 1) || (excludedWords && excludedWords[slot] === 1)) continue;
@@ -237,14 +244,44 @@ export class CandidateFinder {
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {
 				const term = required[termIndex] as ResolvedTerm;
 				const value = term.phrase
-					? this.gatheredPhraseBound(term, wordCursors[termIndex] as number[], slot, cursors[termIndex] as number)
+					? this.wordsPhraseBound(term, wordCursors[termIndex] as number[], slot, cursors[termIndex] as number)
 					: this.index.matchValue(term, cursors[termIndex] as number, undefined);
 				if (value === 0) continue candidates;
 				values[row + termIndex] = value;
 			}
 			slots[state.total++] = slot;
 		}
+		if (state.pairsChecked) this.tightenByPairs(state, start);
 		return true;
+	}
+
+	/**
+	 * Tightens the phrase bounds of the notes gathered from `start` on by their pair sketches, for
+	 * the phrases bounded so while gathering (gatheredPhraseBound), and drops the notes ruled out.
+	 * A pass of its own after the intersection: a sketch read is a cache miss in a buffer as large as
+	 * the vault, and a short loop of nothing else lets the processor wait on many at once.
+	 */
+	private tightenByPairs(state: Intersection, start: number): void {
+		const { required, slots, values } = state;
+		const termCount = required.length;
+		let kept = start;
+		rows: for (let index = start; index < state.total; index++) {
+			const slot = slots[index] as number;
+			for (let termIndex = 0; termIndex < termCount; termIndex++) {
+				const pairs = required[termIndex]?.phrasePairs;
+				if (!pairs || pairs.length < EAGER_PAIR_BOUND_MIN_PAIRS) continue;
+				const value = tightenedBound(values[index * termCount + termIndex] as number, this.index.pairBoundAt(slot, pairs));
+				if (value === 0) continue rows;
+				values[index * termCount + termIndex] = value;
+			}
+			if (kept !== index) {
+				slots[kept] = slot;
+				for (let termIndex = 0; termIndex < termCount; termIndex++)
+					values[kept * termCount + termIndex] = values[index * termCount + termIndex] as number;
+			}
+			kept++;
+		}
+		state.total = kept;
 	}
 
 	/**
@@ -395,11 +432,15 @@ export class CandidateFinder {
 	 * words is left to `refine`: its notes' word bounds are often close enough that few come up.
 	 */
 	private gatheredPhraseBound(term: ResolvedTerm, cursors: number[], slot: number, at: number): number {
-		const bound = term.phraseBounds ? (term.phraseBounds[at] as number) : phraseValueBound(term, cursors, slot);
+		const bound = this.wordsPhraseBound(term, cursors, slot, at);
 		const pairs = term.phrasePairs;
 		if (bound === 0 || !pairs || pairs.length < EAGER_PAIR_BOUND_MIN_PAIRS) return bound;
-		const doc = this.index.documents[slot];
-		return doc ? tightenedBound(bound, phrasePairBound(doc, pairs)) : bound;
+		return tightenedBound(bound, this.index.pairBoundAt(slot, pairs));
+	}
+
+	/** A phrase's bound in the note at `slot` (its `at`-th) from its words' postings alone (phraseValueBound). */
+	private wordsPhraseBound(term: ResolvedTerm, cursors: number[], slot: number, at: number): number {
+		return term.phraseBounds ? (term.phraseBounds[at] as number) : phraseValueBound(term, cursors, slot);
 	}
 
 	/**
@@ -408,8 +449,8 @@ export class CandidateFinder {
 	 * `verify` does). Done for a note only when its bound comes up to be read (rankByBounds).
 	 */
 	refine(required: readonly ResolvedTerm[], gathered: Gathered, index: number): boolean {
-		const doc = this.index.documents[gathered.slots[index] as number];
-		if (!doc) return false;
+		const slot = gathered.slots[index] as number;
+		if (!this.index.documents[slot]) return false;
 		const termCount = required.length;
 		const row = index * termCount;
 		const values = gathered.values;
@@ -418,7 +459,7 @@ export class CandidateFinder {
 			const pairs = (required[termIndex] as ResolvedTerm).phrasePairs;
 			// A phrase of EAGER_PAIR_BOUND_MIN_PAIRS pairs or more was bounded by its pairs while gathering.
 			if (bound === 0 || !pairs || pairs.length >= EAGER_PAIR_BOUND_MIN_PAIRS) continue;
-			values[row + termIndex] = tightenedBound(bound, phrasePairBound(doc, pairs));
+			values[row + termIndex] = tightenedBound(bound, this.index.pairBoundAt(slot, pairs));
 		}
 		return this.stillCandidate(gathered, row, termCount);
 	}

@@ -173,6 +173,17 @@ export function phraseWordBody(value: number, repeats: number): number {
 }
 
 /**
+ * How often a phrase may stand in a row in a note's title as far as one of its words says: as
+ * `phraseWordBody`, from the word's count among the title's words; a saturated count bounds nothing.
+ * A word repeated more often than the title holds it (`"garden garden garden"` for a title holding
+ * `garden` once) rules the title out.
+ */
+export function phraseWordTitle(value: number, repeats: number): number {
+	const count = titleCount(value);
+	return count === TITLE_COUNT_MAX ? count : Math.max(0, count - (repeats - 1));
+}
+
+/**
  * A phrase of `length` words' bounded value from the least body count and title count its words
  * allow and whether every word is in a heading: 0 when neither the body nor the title may hold it.
  */

@@ -15,8 +15,8 @@ import {
 	packValue,
 	phraseBoundValue,
 	phraseWordBody,
+	phraseWordTitle,
 	seek,
-	titleCount,
 	type PhrasePair,
 	type FormLists,
 	type Postings,
@@ -137,15 +137,19 @@ function phrasePairsOf(hashesByPosition: readonly number[][]): PhrasePair[] {
  * have a sketch (it bounds nothing then). Pure.
  */
 export function phrasePairBound(doc: IndexedDocument, pairs: readonly PhrasePair[]): number {
-	if (!hasPairSketch(doc.bodyLength)) return BODY_COUNT;
-	const from = doc.bodyBytes;
-	const size = pairSketchBytes(doc.bodyLength);
+	return sketchedPairBound(doc.packed, doc.bodyBytes, doc.bodyLength, pairs);
+}
+
+/** `phrasePairBound` of a body of `bodyLength` ids whose sketch starts at `packed[from]`. Pure. */
+function sketchedPairBound(packed: Uint8Array, from: number, bodyLength: number, pairs: readonly PhrasePair[]): number {
+	if (!hasPairSketch(bodyLength)) return BODY_COUNT;
+	const size = pairSketchBytes(bodyLength);
 	let bound = BODY_COUNT;
 	for (let pairIndex = 0; pairIndex < pairs.length; pairIndex++) {
 		const hashes = pairs[pairIndex] as PhrasePair;
 		let count = 0;
 		for (let at = 0; at < hashes.length; at += 2) {
-			const held = pairCountBound(doc.packed, from, size, hashes[at] as number, hashes[at + 1] as number);
+			const held = pairCountBound(packed, from, size, hashes[at] as number, hashes[at + 1] as number);
 			if (held === PAIR_COUNT_SATURATED) {
 				count = BODY_COUNT;
 				break;
@@ -287,6 +291,14 @@ export class PostingsIndex {
 	/** 1 when the note has an alias: a search bounding a note's rank from its postings needs to know whether a name other than the title may answer. */
 	aliased: Uint8Array = new Uint8Array(64);
 	modifiedTimes: Float64Array = new Float64Array(64);
+	/**
+	 * The buffer `compact` put every note's in, and where each note's pair sketch starts in it, plus
+	 * one, by slot (0: not there, a note committed since). A phrase's notes have their sketches read
+	 * by the tens of thousands: from here that is one read a note, not three in a chain (the
+	 * document, its buffer's view, then the byte), each a cache miss at that count.
+	 */
+	private compacted: Uint8Array = new Uint8Array(0);
+	private sketchAt: Float64Array = new Float64Array(0);
 	nextSlot = 0;
 	totalBodyLength = 0;
 	/**
@@ -384,6 +396,14 @@ export class PostingsIndex {
 		names.ids = growUint32(names.ids, doc.packed.length - from);
 		names.count = unpackIds(doc.packed, names.ids, from);
 		return names;
+	}
+
+	/** `phrasePairBound` of the note at `slot`; BODY_COUNT (no bound) for a slot without a note. */
+	pairBoundAt(slot: number, pairs: readonly PhrasePair[]): number {
+		const at = slot < this.sketchAt.length ? (this.sketchAt[slot] as number) : 0;
+		if (at > 0) return sketchedPairBound(this.compacted, at - 1, this.bodyLengths[slot] as number, pairs);
+		const doc = this.documents[slot];
+		return doc ? phrasePairBound(doc, pairs) : BODY_COUNT;
 	}
 
 	/** A document's body token ids, in scratch that the next call overwrites. */
@@ -760,9 +780,14 @@ export class PostingsIndex {
 		this.arenaLength = room.slice();
 		// Every note's buffer in one: a buffer each cost about 90 bytes beside the note's few hundred.
 		// A note replaced or removed later leaves its bytes there until the next build.
+		const sketchAt = new Float64Array(this.documents.length);
 		this.documents.forEach((doc, slot) => {
-			if (doc) doc.packed = shared.subarray(offsets[slot], (offsets[slot] as number) + doc.packed.length);
+			if (!doc) return;
+			doc.packed = shared.subarray(offsets[slot], (offsets[slot] as number) + doc.packed.length);
+			sketchAt[slot] = (offsets[slot] as number) + doc.bodyBytes + 1;
 		});
+		this.compacted = shared;
+		this.sketchAt = sketchAt;
 		return true;
 	}
 
@@ -862,6 +887,7 @@ export class PostingsIndex {
 		const doc = this.documents[slot];
 		this.slotOfPath.delete(path);
 		this.documents[slot] = undefined;
+		if (slot < this.sketchAt.length) this.sketchAt[slot] = 0;
 		if (!doc) return;
 		this.totalBodyLength -= doc.bodyLength;
 		for (let index = 0; index < terms.length; index++) this.removeSlot(terms[index] as number, slot);
@@ -1036,12 +1062,12 @@ export class PostingsIndex {
 			// Every word is here, each at its cursor: the phrase's bound in the note (phraseValueBound) from their values.
 			let value = first.values[index] as number;
 			let body = phraseWordBody(value, phraseWordRepeats[0] as number);
-			let title = titleCount(value);
+			let title = phraseWordTitle(value, phraseWordRepeats[0] as number);
 			let heading = (value & IN_HEADING) !== 0;
 			for (let restIndex = 0; restIndex < rest.length; restIndex++) {
 				value = (rest[restIndex] as ResolvedTerm).values[cursors[restIndex] as number] as number;
 				body = Math.min(body, phraseWordBody(value, phraseWordRepeats[restIndex + 1] as number));
-				title = Math.min(title, titleCount(value));
+				title = Math.min(title, phraseWordTitle(value, phraseWordRepeats[restIndex + 1] as number));
 				heading &&= (value & IN_HEADING) !== 0;
 			}
 			phraseBounds[length] = phraseBoundValue(body, title, heading, tokens.length);

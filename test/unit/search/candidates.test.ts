@@ -107,15 +107,15 @@ describe("a phrase's value bounded from its words' postings", () => {
 });
 
 describe("a phrase repeating a word", () => {
-	test("is bounded by the word's count less its repeats: no note is ruled out that holds it, and a note with too few is", () => {
+	test("is bounded by the word's count less its repeats, in the body and in the title: no note is ruled out that holds it, and a note with too few is", () => {
 		fc.assert(
 			fc.property(
-				fc.array(fc.record({ body: words(40) }), { minLength: 1, maxLength: 12 }),
+				fc.array(fc.record({ title: words(6), body: words(40) }), { minLength: 1, maxLength: 12 }),
 				fc.constantFrom(...WORDS),
 				fc.integer({ min: 2, max: 8 }),
 				(notes, word, repeats) => {
 					const index = new PostingsIndex(null);
-					notes.forEach((note, at) => index.add(`${at}.md`, "title", 1, note.body, []));
+					notes.forEach((note, at) => index.add(`${at}.md`, note.title, 1, note.body, []));
 					const phrase = new Array<string>(repeats).fill(word);
 					const term = index.resolve(phrase);
 					if (!term) return;
@@ -123,11 +123,47 @@ describe("a phrase repeating a word", () => {
 					for (let at = 0; at < term.length; at++) {
 						const slot = term.slots[at] as number;
 						const bound = phraseValueBound(term, cursors, slot);
+						// The bound worked out while finding the notes is the same.
+						expect(term.phraseBounds?.[at]).toBe(bound);
 						const value = index.matchValue(term, at, index.documents[slot]);
 						expect(value & BODY_COUNT).toBeLessThanOrEqual(bound & BODY_COUNT);
+						expect(titleCount(value)).toBeLessThanOrEqual(titleCount(bound));
 						// `word` as a whole word (not `bluer` for `blue`) at every position but the last.
-						const held = (notes[slot]?.body ?? "").split(" ").filter((token) => token === word).length;
-						if (held < repeats - 1) expect(bound).toBe(0);
+						const held = (text: string | undefined) => (text ?? "").split(" ").filter((token) => token === word).length;
+						if (held(notes[slot]?.body) < repeats - 1 && held(notes[slot]?.title) < repeats - 1) expect(bound).toBe(0);
+					}
+				},
+			),
+			{ numRuns: 300 },
+		);
+	});
+});
+
+describe("the notes holding every word of a phrase of three", () => {
+	test("are gathered each with its own bound, no field below what its body and title give, and none holding the phrase is left out", () => {
+		fc.assert(
+			fc.property(
+				fc.array(fc.record({ title: words(3), body: words(40) }), { minLength: 1, maxLength: 40 }),
+				fc.array(fc.constantFrom(...WORDS), { minLength: 3, maxLength: 4 }),
+				fc.boolean(),
+				(notes, phrase, compacted) => {
+					const index = new PostingsIndex(null);
+					notes.forEach((note, at) => index.add(`${at}.md`, note.title, 1, note.body, []));
+					if (compacted) index.compact();
+					const term = index.resolve(phrase);
+					if (!term) return;
+					const steps = new CandidateFinder(index).holdingAll([term], null, [], null);
+					let next = steps.next();
+					while (!next.done) next = steps.next();
+					const { slots, values, total } = next.value;
+					const gathered = new Map(Array.from(slots.subarray(0, total), (slot, at) => [slot, values[at] as number]));
+					for (let at = 0; at < term.length; at++) {
+						const slot = term.slots[at] as number;
+						const value = index.matchValue(term, at, index.documents[slot]);
+						if (value === 0) continue;
+						const bound = gathered.get(slot) ?? 0;
+						expect(bound & BODY_COUNT).toBeGreaterThanOrEqual(value & BODY_COUNT);
+						expect(titleCount(bound)).toBeGreaterThanOrEqual(titleCount(value));
 					}
 				},
 			),

@@ -150,14 +150,17 @@ describe("a phrase in more notes than a search reads", () => {
 	const WORDS = ["red", "green", "blue", "bluer", "teal"];
 	const words = (minLength: number, maxLength: number) => fc.array(fc.constantFrom(...WORDS), { minLength, maxLength }).map((list) => list.join(" "));
 	const notes = fc.array(fc.record({ title: words(1, 3), body: words(0, 30), modified: fc.integer({ min: 0, max: 3 }) }), { minLength: 1, maxLength: 60 });
+	// Two words or three: a phrase of three has its notes' pair sketches read while they are gathered.
 	const queries = fc
 		.tuple(
 			fc.constantFrom(...WORDS),
 			fc.constantFrom(...WORDS),
+			fc.constantFrom("", ...WORDS.map((word) => ` ${word}`)),
 			fc.constantFrom("", ...WORDS.map((word) => ` ${word}`), ...WORDS.map((word) => ` -${word}`)),
 		)
-		.map(([first, second, rest]) => `"${first} ${second}"${rest}`);
+		.map(([first, second, third, rest]) => `"${first} ${second}${third}"${rest}`);
 
+	/** An engine of the notes; `reversed`: added last to first, then compacted (the notes' sketches read from the shared buffer). */
 	function engineOf(entries: ReadonlyArray<{ title: string; body: string; modified: number }>, checks: number, reversed = false): SearchEngine {
 		const engine = new SearchEngine(undefined, checks);
 		const order = entries.map((_, index) => index);
@@ -166,6 +169,7 @@ describe("a phrase in more notes than a search reads", () => {
 			const entry = entries[index] as { title: string; body: string; modified: number };
 			engine.index.add(`${index}.md`, entry.title, entry.modified, entry.body, []);
 		}
+		if (reversed) engine.index.compact();
 		return engine;
 	}
 	const answer = (engine: SearchEngine, entries: ReadonlyArray<{ body: string }>, query: string, limit: number) =>

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { BODY_COUNT, IN_HEADING, IN_TITLE, type FormLists, type ResolvedTerm } from "../../../src/search/postingValues";
 import { runSteps, unionScratch, unionSteps } from "../../../src/search/unions";
-import { PostingsIndex } from "../../../src/search/postings";
+import { phrasePairBound, PostingsIndex } from "../../../src/search/postings";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor } from "../../../src/search/stemmers";
 
 /**
@@ -265,6 +265,34 @@ describe("PostingsIndex: notes in, answers out", () => {
 			}
 			for (const word of words) expect(found(index, index.resolve([word]), paths)).toEqual(found(fresh, fresh.resolve([word]), paths));
 		}
+	});
+
+	test("a phrase's pair bound read by slot is the one the note's own sketch gives, for notes compacted, edited after and removed", () => {
+		const words = ["basil", "tomato", "rose", "pepper", "mint", "kale"];
+		const paths = Array.from({ length: 12 }, (_, note) => `n${note}.md`);
+		// Long enough bodies that the sketch's counters are spread over several bytes.
+		const textOf = (note: number, round: number) => Array.from({ length: 40 + note }, (_, at) => words[(at * (note + 2) + round) % words.length]).join(" ");
+		const index = new PostingsIndex(stem);
+		paths.forEach((path, note) => index.add(path, path, 1, textOf(note, 0), []));
+		index.compact();
+		for (let round = 1; round <= 6; round++) index.add(paths[round] as string, paths[round] as string, round, textOf(round, round), []);
+		const removed = slotOf(index, paths[8] as string);
+		index.remove(paths[8] as string);
+		const phrases = words.flatMap((first) => words.map((second) => [first, second, first]));
+		let ruledOut = 0;
+		for (const phrase of phrases) {
+			const pairs = index.resolve(phrase)?.phrasePairs ?? [];
+			for (let slot = 0; slot < index.nextSlot; slot++) {
+				const doc = index.documents[slot];
+				if (!doc) continue;
+				const bound = index.pairBoundAt(slot, pairs);
+				expect(bound).toBe(phrasePairBound(doc, pairs));
+				if (bound === 0) ruledOut++;
+			}
+			expect(index.pairBoundAt(removed, pairs)).toBe(BODY_COUNT);
+		}
+		// The bound tells notes apart: a check reading the wrong bytes would rule out none or all.
+		expect(ruledOut).toBeGreaterThan(0);
 	});
 
 	test("changing the stemmer changes which other forms are found, from the next lookup on", () => {
