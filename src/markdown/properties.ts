@@ -4,7 +4,7 @@
  * properties keep their order, their values and their comments. Pure.
  */
 import { Document, isMap } from "yaml";
-import { MAX_FRONTMATTER_ALIAS_EXPANSION } from "../config/limits";
+import { MAX_FRONTMATTER_EXPANDED_CHARS, MAX_FRONTMATTER_EXPANDED_VALUES } from "../config/limits";
 import { frontmatterBoundProblem, frontmatterValue, hasDuplicateKey, parseDocumentWithinBounds, splitFrontmatter } from "./frontmatter";
 import { runSteps, type Steps } from "./steps";
 import { fail, ok, type Result } from "../result";
@@ -87,7 +87,7 @@ export function* setPropertySteps(note: string, name: string, value: PropertyVal
 		before = JSON.stringify(frontmatterValue(document));
 	} catch {
 		return fail(
-			`The note's frontmatter expands its YAML aliases (*name) past ${MAX_FRONTMATTER_ALIAS_EXPANSION} values, uses one that is not defined, or uses one inside the value it names; it is not edited. Nothing was changed.`,
+			`The note's frontmatter expands its YAML aliases (*name) past ${MAX_FRONTMATTER_EXPANDED_VALUES} values or ${MAX_FRONTMATTER_EXPANDED_CHARS} characters, uses one that is not defined, or uses one inside the value it names; it is not edited. Nothing was changed.`,
 		);
 	}
 	if (written === null) {

@@ -470,3 +470,27 @@ describe("a note of one quote 600 deep, then 20,000 lines that continue it", () 
 		expect(longestMs).toBeLessThan(Math.max(totalMs / 5, HOLD_ALWAYS_FINE_MS));
 	}, 300_000);
 });
+
+describe("a note whose frontmatter repeats one text of 8,000 links through 99 aliases (*name)", () => {
+	const LINKS = 8_000;
+	const ALIASES = 99;
+	const frontmatter = `a: &a "${"[[Hub]] ".repeat(LINKS)}"\n${Array.from({ length: ALIASES }, (_, index) => `b${index}: *a`).join("\n")}\n`;
+	const note = `---\n${frontmatter}---\n[[Hub]] in the body\n`;
+	const served = servedForBlock(() => ({ "Hub.md": "# Hub\n", "Aliased.md": note }), "write", { ready: "metadata" });
+
+	test("its properties are not read (expanded, 5.6 MB and 800,000 links, read whole on each parse): it is read as text, its body links count, and set_property changes nothing", async () => {
+		const read = await callOk<{ content: string; frontmatter: unknown; frontmatter_unparsed?: string }>(served.client, "read_note", { path: "Aliased.md" });
+		expect(read.content).toBe(note);
+		expect(read.frontmatter).toBeNull();
+		expect(read.frontmatter_unparsed).toContain("aliases (*name) expand past");
+		const links = await callOk<{ outgoing_total: number }>(served.client, "get_note_links", { path: "Aliased.md" });
+		expect(links.outgoing_total).toBe(1);
+		const refused = await callError(served.client, "set_property", { path: "Aliased.md", name: "seen", value: true });
+		expect(refused).toContain("expands its YAML aliases (*name) past");
+		expect(await fs.readFile(nodePath.join(served.vault, "Aliased.md"), "utf8")).toBe(note);
+		await callOk(served.client, "append_to_note", { path: "Aliased.md", content: "appended" });
+		await served.running.host.metadataCache.settled();
+		const after = await callOk<{ outgoing_total: number }>(served.client, "get_note_links", { path: "Aliased.md" });
+		expect(after.outgoing_total).toBe(1);
+	}, 60_000);
+});

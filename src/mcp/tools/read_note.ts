@@ -1,5 +1,13 @@
 import { z } from "zod";
-import { HEADINGS_LISTED, HIDDEN_CONTENT_MAX_ENTRIES, MAX_LISTED_TAG_CHARS, MAX_NOTE_CONTENT_BYTES, NOTE_TEXT_SLICE_MS } from "../../config/limits";
+import {
+	HEADINGS_LISTED,
+	HIDDEN_CONTENT_MAX_ENTRIES,
+	MAX_FRONTMATTER_EXPANDED_CHARS,
+	MAX_FRONTMATTER_EXPANDED_VALUES,
+	MAX_LISTED_TAG_CHARS,
+	MAX_NOTE_CONTENT_BYTES,
+	NOTE_TEXT_SLICE_MS,
+} from "../../config/limits";
 import { frontmatterBoundProblem, splitFrontmatter } from "../../markdown/frontmatter";
 import { findHiddenContent } from "../../markdown/hiddenContent";
 import { describeHeadings, headingKey, resolveSubpath, type NotePart } from "../../markdown/subpath";
@@ -93,7 +101,7 @@ function unparsedFrontmatter(text: string, frontmatter: unknown): { frontmatter_
 	return {
 		frontmatter_unparsed: overBound
 			? `Not read as properties: ${overBound}.`
-			: "Not read as properties: it is not valid YAML, or not a list of properties (a YAML mapping).",
+			: `Not read as properties: it is not valid YAML, not a list of properties (a YAML mapping), or its aliases (*name) expand past ${MAX_FRONTMATTER_EXPANDED_VALUES} values or ${MAX_FRONTMATTER_EXPANDED_CHARS} characters.`,
 	};
 }
 
