@@ -218,14 +218,14 @@ export function parseDocumentWithinBounds(yaml: string): Document.Parsed {
 
 /**
  * A parsed frontmatter's value, with alias expansions bounded; throws when an alias cannot be
- * resolved, a bound is passed (the yaml package's count, or the expanded value's size), or an alias
- * names a collection it stands inside (`&n` then `a: *n`): that value would hold itself, and every
- * answer that prints it would fail.
+ * resolved, a bound is passed (the yaml package's count, or the expanded value's size unless not
+ * `sizeBounded`), or an alias names a collection it stands inside (`&n` then `a: *n`): that value
+ * would hold itself, and every answer that prints it would fail.
  */
-export function frontmatterValue(document: Document): unknown {
+export function frontmatterValue(document: Document, { sizeBounded = true } = {}): unknown {
 	const value: unknown = document.toJS({ maxAliasCount: MAX_FRONTMATTER_ALIAS_EXPANSION });
 	if (holdsItself(value)) throw new Error("A YAML alias in the frontmatter refers to a value it stands inside.");
-	if (expandsPastBounds(value)) throw new Error("The frontmatter's YAML aliases expand past the values and characters it may hold.");
+	if (sizeBounded && expandsPastBounds(value)) throw new Error("The frontmatter's YAML aliases expand past the values and characters it may hold.");
 	return value;
 }
 

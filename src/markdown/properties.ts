@@ -105,7 +105,8 @@ export function* setPropertySteps(note: string, name: string, value: PropertyVal
 	}
 	let after: string;
 	try {
-		after = JSON.stringify(frontmatterValue(document));
+		// The value written may be as long as a request: the size bound is the note's (checked as it is written), not the aliases'.
+		after = JSON.stringify(frontmatterValue(document, { sizeBounded: false }));
 	} catch {
 		// The yaml package cannot resolve an alias (`other: *x`) whose anchor (`&x`) went with the old value.
 		return fail(

@@ -80,7 +80,16 @@ describe("frontmatter over a bound is not parsed, and the rest of the note is", 
 		const chars = Math.floor((MAX_FRONTMATTER_EXPANDED_CHARS - 288) / 100);
 		expect(parseFrontmatter(aliased(1, "y".repeat(chars)))).not.toBeNull();
 		expect(parseFrontmatter(aliased(1, "y".repeat(chars + 1)))).toBeNull();
-		expect(setProperty(note(aliased(within + 2, "x")), "status", "done")).toMatchObject({ ok: false });
+		expect(setProperty(note(aliased(within + 1, "x")), "status", "done")).toMatchObject({ ok: false });
+		// A value written may be longer than that (the note's own bounds apply to it), as before the bound.
+		expect(setProperty(note("a: 1\n"), "long", "x".repeat(2 * MAX_FRONTMATTER_EXPANDED_CHARS))).toMatchObject({ ok: true });
+		expect(
+			setProperty(
+				note("a: 1\n"),
+				"list",
+				Array.from({ length: 2 * MAX_FRONTMATTER_EXPANDED_VALUES }, (_unused, index) => index),
+			),
+		).toMatchObject({ ok: true });
 	});
 
 	test("aliases that would expand to ten billion values give no properties, and no exception", () => {
