@@ -226,6 +226,9 @@ function hostileNotes(): Record<string, string> {
 		// Found by cpu31: one 56 KB text of links repeated through 99 YAML aliases (5.6 MB and 800,000 property
 		// links once expanded, 1.5–2.4 s in one piece on each parse), and one 1,800-item list through 99 (0.5 s).
 		"Hostile/Yaml alias links.md": `---\na: &a "${"[[N1]] ".repeat(8_000)}"\n${lines(99, (index) => `b${index}: *a`)}---\n- body\n`,
+		// Found by cpu31: one line of 250,000 tags, whose tag entries (1.2 million objects) the search index,
+		// list_tags and read_note built in one piece of about 0.5–0.7 s.
+		"Hostile/Tags line.md": `${Array.from({ length: 250_000 }, (_, index) => `#t${index % 10}`).join(" ")}\n`,
 		"Hostile/Yaml alias list.md": `---\na: &a [${Array.from({ length: 1_800 }, () => "'[[N2]] x'").join(", ")}]\n${lines(99, (index) => `b${index}: *a`)}---\n- body\n`,
 	};
 }

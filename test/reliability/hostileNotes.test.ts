@@ -494,3 +494,42 @@ describe("a note whose frontmatter repeats one text of 8,000 links through 99 al
 		expect(after.outgoing_total).toBe(1);
 	}, 60_000);
 });
+
+describe("a note of one line of 250,000 tags", () => {
+	const TAGS = 250_000;
+	const line = Array.from({ length: TAGS }, (_, index) => `#t${index % 10}`).join(" ");
+	const served = servedForBlock(
+		() => {
+			const files: Record<string, string> = { "Tags line.md": `${line}\n`, "Other.md": "#t1 #other\n", "Watched.md": "#watched\n" };
+			for (let index = 0; index < 80; index++) files[`Small ${index}.md`] = `#small text\n`;
+			return files;
+		},
+		"write",
+		{ ready: "search" },
+	);
+
+	test("the search index, list_tags and read_note read its tags without building an entry for each: no piece of the work after an append is most of it", async () => {
+		const { longestMs, totalMs } = await appendAndSettle(served, "Tags line.md", "#appended");
+		await served.running.service.search?.whenReady();
+		const listed = await callOk<{ tags: Array<{ tag: string; count: number }>; total: number }>(served.client, "list_tags", { limit: 2000 });
+		expect(listed.total).toBe(14);
+		expect(listed.tags).toContainEqual({ tag: "#t1", count: 2 });
+		expect(listed.tags).toContainEqual({ tag: "#appended", count: 1 });
+		const read = await callOk<{ tags: string[] }>(served.client, "read_note", { path: "Tags line.md" });
+		expect(read.tags).toHaveLength(11);
+		const found = await callOk<{ notes: string[] }>(served.client, "find_notes_by_tag", { tag: "appended" });
+		expect(found.notes).toEqual(["Tags line.md"]);
+		expect(longestMs).toBeLessThan(Math.max(totalMs / 4, HOLD_ALWAYS_FINE_MS));
+	}, 120_000);
+
+	test("read_note lists a note's tags without building its tag entries (for this note, 1.2 million objects in one piece of about 0.5 s)", async () => {
+		const file = served.running.host.vault.getFileByPath("Watched.md");
+		const watched = file ? served.running.host.metadataCache.getFileCache(file) : null;
+		const tags = watched?.tags;
+		expect(tags).toHaveLength(1);
+		// Building 80 notes' entries would drop Watched.md's built list from the cache's last 64.
+		for (let index = 0; index < 80; index++)
+			expect((await callOk<{ tags: string[] }>(served.client, "read_note", { path: `Small ${index}.md` })).tags).toEqual(["#small"]);
+		expect(watched?.tags).toBe(tags);
+	}, 60_000);
+});

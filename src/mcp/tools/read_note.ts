@@ -11,9 +11,8 @@ import {
 import { frontmatterBoundProblem, splitFrontmatter } from "../../markdown/frontmatter";
 import { findHiddenContent } from "../../markdown/hiddenContent";
 import { describeHeadings, headingKey, resolveSubpath, type NotePart } from "../../markdown/subpath";
-import { getAllTags } from "../../markdown/tags";
 import { findNote, truncateUtf8 } from "../../vault/notes";
-import { tagsWithinCharacters } from "../../vault/tags";
+import { allTagTexts, tagsWithinCharacters } from "../../vault/tags";
 import { SliceClock } from "../../markdown/steps";
 import { sha256HexInPieces } from "../../sha256";
 import { yieldToEventLoop } from "../../vault/workBudget";
@@ -76,7 +75,7 @@ export const readNoteTool = defineTool({
 			...(part ? { section: part.name } : {}),
 			frontmatter: cache?.frontmatter ?? null,
 			...unparsedFrontmatter(text, cache?.frontmatter),
-			...listedTags(cache ? [...new Set(getAllTags(cache))] : []),
+			...listedTags(cache ? [...new Set(allTagTexts(cache))] : []),
 			hash,
 			modified: new Date(file.stat.mtime).toISOString(),
 			size: Buffer.byteLength(text, "utf8"),
