@@ -229,6 +229,9 @@ function hostileNotes(): Record<string, string> {
 		// Found by cpu31: one line of 250,000 tags, whose tag entries (1.2 million objects) the search index,
 		// list_tags and read_note built in one piece of about 0.5–0.7 s.
 		"Hostile/Tags line.md": `${Array.from({ length: 250_000 }, (_, index) => `#t${index % 10}`).join(" ")}\n`,
+		// Found by cpu31: task lines of emoji priorities, whose fields list_tasks encoded as UTF-8 (and read back) in
+		// one piece (1.8 MB of them: 1 s and 0.3 s).
+		"Hostile/Priorities.md": lines(10_000, (index) => `- [ ] t${index} ${"⏫🔼🔽🔺⏬".repeat(5)} 📅 2026-01-01 ✅ 2026-01-02`),
 		"Hostile/Yaml alias list.md": `---\na: &a [${Array.from({ length: 1_800 }, () => "'[[N2]] x'").join(", ")}]\n${lines(99, (index) => `b${index}: *a`)}---\n- body\n`,
 	};
 }

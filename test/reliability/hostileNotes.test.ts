@@ -533,3 +533,22 @@ describe("a note of one line of 250,000 tags", () => {
 		expect(watched?.tags).toBe(tags);
 	}, 60_000);
 });
+
+describe("a note of 30,000 task lines of emoji priorities (2.7 MB, under the search bound)", () => {
+	const TASKS = 30_000;
+	const lines = Array.from({ length: TASKS }, (_, index) => `- [ ] t${index} ${"⏫🔼🔽🔺⏬".repeat(5)} 📅 2026-01-01 ✅ 2026-01-02`);
+	const served = servedForBlock(() => ({ "Priorities.md": `${lines.join("\n")}\n` }), "read", { ready: "search" });
+
+	test("list_tasks packs and lists its tasks in pieces: no piece is a fifth of the call's work", async () => {
+		const turns = cpuBetweenTurns();
+		const value = await callOk<{ tasks: Array<{ line: number; text: string; due?: string; done?: string }>; total: number }>(served.client, "list_tasks", {
+			status: "any",
+			limit: 2,
+		});
+		const { longestMs, totalMs } = turns.stop();
+		expect(value.total).toBe(TASKS);
+		expect(value.tasks[1]).toEqual(expect.objectContaining({ line: 1, text: lines[1]?.slice("- [ ] ".length), due: "2026-01-01", done: "2026-01-02" }));
+		// Its fields encoded as UTF-8 in one piece were 0.2–1 s of CPU, a third of the call or more.
+		expect(longestMs).toBeLessThan(Math.max(totalMs / 5, HOLD_ALWAYS_FINE_MS));
+	}, 60_000);
+});
