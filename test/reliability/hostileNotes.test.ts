@@ -11,7 +11,7 @@ import * as nodePath from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CachedMetadata } from "obsidian";
-import { HEADINGS_LISTED, MATCHES_LISTED, MAX_TAG_PARENTS_COUNTED, NOTE_LINKS_MAX_ENTRIES } from "../../src/config/limits";
+import { HEADINGS_LISTED, MATCHES_LISTED, MAX_FRONTMATTER_ENTRIES, MAX_TAG_PARENTS_COUNTED, NOTE_LINKS_MAX_ENTRIES } from "../../src/config/limits";
 import { connectClient } from "../helpers/http";
 import { settingsWithWriteTokens, startService, type RunningService } from "../helpers/service";
 import { callError, callOk } from "../helpers/tools";
@@ -550,5 +550,19 @@ describe("a note of 30,000 task lines of emoji priorities (2.7 MB, under the sea
 		expect(value.tasks[1]).toEqual(expect.objectContaining({ line: 1, text: lines[1]?.slice("- [ ] ".length), due: "2026-01-01", done: "2026-01-02" }));
 		// Its fields encoded as UTF-8 in one piece were 0.2–1 s of CPU, a third of the call or more.
 		expect(longestMs).toBeLessThan(Math.max(totalMs / 5, HOLD_ALWAYS_FINE_MS));
+	}, 60_000);
+});
+
+describe("set_property with a list of 100,000 items (a request's megabyte)", () => {
+	const served = servedForBlock(() => ({ "Plain.md": "---\nrank: 1\n---\nbody\n" }), "write");
+
+	test("is refused naming the bound before the list's YAML is built (0.3–0.4 s in one piece), and the note is unchanged", async () => {
+		const error = await callError(served.client, "set_property", {
+			path: "Plain.md",
+			name: "list",
+			value: Array.from({ length: 100_000 }, (_, index) => `v${index}`),
+		});
+		expect(error).toContain(`more than ${MAX_FRONTMATTER_ENTRIES} items`);
+		expect(await fs.readFile(nodePath.join(served.vault, "Plain.md"), "utf8")).toBe("---\nrank: 1\n---\nbody\n");
 	}, 60_000);
 });

@@ -83,11 +83,19 @@ describe("frontmatter over a bound is not parsed, and the rest of the note is", 
 		expect(setProperty(note(aliased(within + 1, "x")), "status", "done")).toMatchObject({ ok: false });
 		// A value written may be longer than that (the note's own bounds apply to it), as before the bound.
 		expect(setProperty(note("a: 1\n"), "long", "x".repeat(2 * MAX_FRONTMATTER_EXPANDED_CHARS))).toMatchObject({ ok: true });
+		// A list over the entries bound is refused before its YAML is built (it would leave the properties unread).
+		const list = setProperty(
+			note("a: 1\n"),
+			"list",
+			Array.from({ length: MAX_FRONTMATTER_ENTRIES + 1 }, (_unused, index) => index),
+		);
+		expect(list).toMatchObject({ ok: false });
+		if (!list.ok) expect(list.error).toContain(`more than ${MAX_FRONTMATTER_ENTRIES} items`);
 		expect(
 			setProperty(
 				note("a: 1\n"),
 				"list",
-				Array.from({ length: 2 * MAX_FRONTMATTER_EXPANDED_VALUES }, (_unused, index) => index),
+				Array.from({ length: MAX_FRONTMATTER_ENTRIES }, (_unused, index) => index),
 			),
 		).toMatchObject({ ok: true });
 	});
