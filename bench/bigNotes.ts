@@ -223,6 +223,8 @@ function hostileNotes(): Record<string, string> {
 		// 90,000 names is resolved again whole when a file of one of them is created (the row "Names.md T7.md").
 		"Hostile/Quote table.md": `> | a | b | c |\n> |---|---|---|\n${lines(20_000, (index) => `> |${index}|[[N${index % 50}]]|#t${index % 7}|`)}`,
 		"Hostile/Names.md": lines(45_000, (index) => `[[T${2 * index}]] [[T${2 * index + 1}]]`),
+		// Left by quote30: a table inside a list item was parsed in one piece (its list item by item since hold31).
+		"Hostile/List table.md": `- | a | b | c |\n  |---|---|---|\n${lines(20_000, (index) => `  |${index}|[[N${index % 50}]]|#t${index % 7}|`)}`,
 		// Found by cpu31: one 56 KB text of links repeated through 99 YAML aliases (5.6 MB and 800,000 property
 		// links once expanded, 1.5–2.4 s in one piece on each parse), and one 1,800-item list through 99 (0.5 s).
 		"Hostile/Yaml alias links.md": `---\na: &a "${"[[N1]] ".repeat(8_000)}"\n${lines(99, (index) => `b${index}: *a`)}---\n- body\n`,

@@ -11,7 +11,7 @@ const JUDGED_RESULTS = 10;
  * notes' titles and text, before looking at what the engine answers.
  */
 export interface JudgedQuery {
-	vault: "tasks-demo" | "demo-vault" | "obsidian-help" | "npm-docs" | "import-rules" | "fastify-docs" | "undici-docs" | "obsidian-hub";
+	vault: "tasks-demo" | "demo-vault" | "obsidian-help" | "npm-docs" | "import-rules" | "fastify-docs" | "undici-docs" | "markdownlint-docs" | "obsidian-hub";
 	query: string;
 	expected: string[];
 }

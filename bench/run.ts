@@ -27,6 +27,7 @@ import { createApp } from "../test/double/obsidian";
 import {
 	fastifyDocsVaultDir,
 	undiciDocsVaultDir,
+	markdownlintDocsVaultDir,
 	findProjectRoot,
 	fixturesDir,
 	importRulesVaultDir,
@@ -41,6 +42,7 @@ import { JUDGED_QUERIES, scoreJudgedQueries, withJudgedSearch, type JudgedQuery 
 import { IMPORT_RULES_JUDGED_QUERIES } from "./importRulesJudgedQueries";
 import { FASTIFY_DOCS_JUDGED_QUERIES } from "./fastifyDocsJudgedQueries";
 import { UNDICI_DOCS_JUDGED_QUERIES } from "./undiciDocsJudgedQueries";
+import { MARKDOWNLINT_DOCS_JUDGED_QUERIES } from "./markdownlintDocsJudgedQueries";
 import { NPM_DOCS_JUDGED_QUERIES } from "./npmDocsJudgedQueries";
 import { UNSEEN_JUDGED_QUERIES } from "./unseenJudgedQueries";
 import { OBSIDIAN_HUB_DEV_QUERIES } from "./obsidianHubDevQueries";
@@ -363,7 +365,8 @@ async function benchCommonVault(size: number): Promise<void> {
  * docs (bench/npmDocsJudgedQueries.ts, installed by scripts/test-tools.mjs), eslint-plugin-import's
  * rule pages (bench/importRulesJudgedQueries.ts, held out: never tuned on), fastify's documentation
  * (bench/fastifyDocsJudgedQueries.ts, the second held-out set), undici's documentation
- * (bench/undiciDocsJudgedQueries.ts, the third held-out set) and the Obsidian Help
+ * (bench/undiciDocsJudgedQueries.ts, the third held-out set), markdownlint's documentation
+ * (bench/markdownlintDocsJudgedQueries.ts, the fourth held-out set) and the Obsidian Help
  * vault (bench/unseenJudgedQueries.ts, where `npm run fixtures -- --set obsidian-help` fetched it),
  * and the Obsidian Hub community vault (bench/obsidianHubJudgedQueries.ts, held out, where
  * `npm run fixtures -- --set obsidian-hub` fetched it).
@@ -376,6 +379,7 @@ async function benchJudged(): Promise<void> {
 		"import-rules": importRulesVaultDir(),
 		"fastify-docs": fastifyDocsVaultDir(),
 		"undici-docs": undiciDocsVaultDir(),
+		"markdownlint-docs": markdownlintDocsVaultDir(),
 	};
 	try {
 		sources["obsidian-help"] = obsidianHelpVaultDir();
@@ -401,6 +405,7 @@ async function benchJudged(): Promise<void> {
 			["held-out judged queries (eslint-plugin-import rules)", IMPORT_RULES_JUDGED_QUERIES],
 			["held-out judged queries (fastify docs)", FASTIFY_DOCS_JUDGED_QUERIES],
 			["held-out judged queries (undici docs)", UNDICI_DOCS_JUDGED_QUERIES],
+			["held-out judged queries (markdownlint docs)", MARKDOWNLINT_DOCS_JUDGED_QUERIES],
 		] as Array<[string, JudgedQuery[]]>;
 		if (roots["obsidian-help"] !== undefined) sets.push(["unseen judged queries (Obsidian Help)", UNSEEN_JUDGED_QUERIES]);
 		if (roots["obsidian-hub"] !== undefined) {

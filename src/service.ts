@@ -10,6 +10,7 @@ import type { ProtocolEra } from "@modelcontextprotocol/server";
 import { createMcpEndpoint, type LentServer, type McpEndpoint } from "./http/endpoint";
 import { currentGrant } from "./http/guard";
 import type { SubscriptionFeed } from "./http/listenStream";
+import type { AskedRequest } from "./http/endpointState";
 import { endpointUrl, LoopbackHttpServer, PortInUseError } from "./http/server";
 import type { ToolContext } from "./mcp/context";
 import { McpServerPool } from "./mcp/server";
@@ -19,7 +20,7 @@ import { NotePathIndex } from "./vault/notePaths";
 import { ALL_TOOLS } from "./mcp/tools";
 import type { VaultMcpSettings } from "./config/settings";
 import type { SettingsStore } from "./config/store";
-import type { Scope } from "./vault/scope";
+import { scopeKey, type Scope } from "./vault/scope";
 import { IndexedNoteSearch, type NoteSearch } from "./vault/search";
 import { SliceTurns } from "./vault/workBudget";
 import { effectiveRight, NOTE_TEXT_RIGHT, type ToolRight, type ToolRightSubject } from "./auth/rights";
@@ -49,6 +50,19 @@ export interface McpServiceDeps {
 	/** Saves a token's right for a tool ("Always allow" in the approval window or terminal). */
 	setToolRight?(tokenName: string, tool: string, right: ToolRight): Promise<void>;
 }
+
+/** Every tool by name, for the rights an answer is checked against as it leaves. */
+const TOOLS_BY_NAME: ReadonlyMap<string, ToolRightSubject> = new Map(ALL_TOOLS.map((tool) => [tool.name, tool]));
+
+/** Methods whose answers hold notes' names or text, under the `read_note` right (resources, prompts, completions of note paths). */
+const NOTE_TEXT_METHODS: ReadonlySet<string> = new Set([
+	"resources/list",
+	"resources/read",
+	"resources/templates/list",
+	"prompts/list",
+	"prompts/get",
+	"completion/complete",
+]);
 
 /** The tools that write, by name, from the registry: the HTTP layer charges the calls a grant may make of them to its write budget. */
 const WRITE_TOOLS_BY_NAME: ReadonlyMap<string, ToolRightSubject> = new Map(
@@ -162,6 +176,26 @@ export class McpService {
 		};
 	}
 
+	/**
+	 * Whether a read's answer, made for `grant` under the settings `admitted`, may still be sent: its
+	 * token is there, the right (the tool's, or `read_note` for notes as resources and prompts) is not
+	 * Deny, and the folders it sees are those it saw then. A write's answer always may: it says what was written.
+	 */
+	private stillAnswers(grant: Grant, admitted: VaultMcpSettings, request: AskedRequest): boolean {
+		const now = this.settings;
+		const token = now?.serverEnabled ? now.tokens.find((record) => record.hash === grant.token.hash) : undefined;
+		if (!now || !token) return false;
+		const subject =
+			request.method === "tools/call" ? TOOLS_BY_NAME.get(request.name ?? "") : NOTE_TEXT_METHODS.has(request.method) ? NOTE_TEXT_RIGHT : undefined;
+		if (subject === undefined || subject.access === "write") return true;
+		// Denied already when it came: the answer says so ("not found"), and is sent.
+		if (effectiveRight(grant.token, subject, false) === "deny") return true;
+		if (effectiveRight(token, subject, false) === "deny") return false;
+		const sees = (settings: VaultMcpSettings, folders: readonly string[] | undefined) =>
+			scopeKey({ ...this.scopeOf(settings), tokenFolders: folders ?? [] });
+		return sees(now, token.folders) === sees(admitted, grant.token.folders);
+	}
+
 	/** MCP servers reused across requests, one set per tool set; each request brings its own context. */
 	private readonly servers: McpServerPool;
 	/** Vault-wide calls take turns, one slice per event-loop turn, so other requests wait behind one slice at most. */
@@ -258,6 +292,7 @@ export class McpService {
 			subscriptions: this.subscriptionFeed(changeNotifier, searchIndex),
 			// A big answer's pieces take their turns with the vault-wide calls' slices, one slice per turn in all.
 			turns: { pause: this.sliceTurns.take, sliceMs: this.deps.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS },
+			stillAnswers: (grant, admitted, request) => this.stillAnswers(grant, admitted, request),
 			onTokenUsed: (token) => {
 				this.lastSeen.set(token.hash, Date.now());
 				this.tokenUse?.touch(token);

@@ -172,19 +172,37 @@ function filterExpressions(filter: Filter | null): Expression[] {
 	return filter.kind === "statement" ? [filter.expression] : filter.items.flatMap(filterExpressions);
 }
 
+/** Every expression of the base: its filters, its formulas and its views' filters. */
+function allExpressions(config: BaseConfig): Expression[] {
+	return [...filterExpressions(config.filters), ...config.formulas.values(), ...config.views.flatMap((view) => filterExpressions(view.filters))];
+}
+
+/**
+ * Whether the base reads `file.backlinks` (or `this.backlinks`): in an expression, or as a view's column,
+ * sort or group. The query then builds the backlink index ahead, in slices, instead of inside an expression.
+ */
+export function readsBacklinks(config: BaseConfig): boolean {
+	for (const expression of allExpressions(config))
+		for (const node of walkExpression(expression)) if (node.kind === "member" && node.name === "backlinks") return true;
+	return config.views.some((view) => viewPropertyIds(view).some((id) => id.endsWith(".backlinks")));
+}
+
+/** The property ids a view shows, sorts or groups by. */
+function viewPropertyIds(view: BaseView): string[] {
+	return [...view.order, ...view.sort.map((key) => key.property), ...(view.groupBy ? [view.groupBy.property] : [])];
+}
+
 /** A formula named in an expression, a column, a sort or a group must exist: else every row would be silently empty. */
 function checkFormulaReferences(config: BaseConfig): void {
 	const known = (name: string, where: string) => {
 		if (!config.formulas.has(name)) throw new BaseFileError(`${where} uses formula.${name}, but the base defines no formula "${name}".`);
 	};
-	const expressions = [...filterExpressions(config.filters), ...config.formulas.values(), ...config.views.flatMap((view) => filterExpressions(view.filters))];
-	for (const expression of expressions) {
+	for (const expression of allExpressions(config)) {
 		for (const node of walkExpression(expression)) {
 			if (node.kind === "member" && node.object.kind === "identifier" && node.object.name === "formula") known(node.name, "An expression");
 		}
 	}
 	for (const view of config.views) {
-		const ids = [...view.order, ...view.sort.map((key) => key.property), ...(view.groupBy ? [view.groupBy.property] : [])];
-		for (const id of ids) if (id.startsWith("formula.")) known(id.slice("formula.".length), `The view "${view.name}"`);
+		for (const id of viewPropertyIds(view)) if (id.startsWith("formula.")) known(id.slice("formula.".length), `The view "${view.name}"`);
 	}
 }

@@ -153,7 +153,16 @@ class PackedNote {
 
 	/** The link texts of the note's links and embeds, in that order, without building their entries. */
 	linkTexts(): string[] {
-		const numbers = this.numbers();
+		return runSteps(this.linkTextsSteps(false));
+	}
+
+	/**
+	 * `linkTexts` in steps of READ_STEP_ENTRIES: a rename read a planted note's 90,000 link texts
+	 * in one piece of 60–80 ms. When it may pause (`fresh`), the numbers are its own copy, as a
+	 * pause lets other notes' reads use the store's scratch.
+	 */
+	*linkTextsSteps(fresh: boolean): Steps<string[]> {
+		const numbers = this.numbers(fresh);
 		const texts: string[] = [];
 		for (const kind of [KIND.links, KIND.embeds]) {
 			const at = numbers[kind * 2] as number;
@@ -164,6 +173,7 @@ class PackedNote {
 				texts.push(this.strings[next] as string);
 				const flags = numbers[at + 3 + entry * 3] as number;
 				next += 1 + ((flags & DISPLAY_MASK) === DISPLAY_OWN ? 1 : 0) + (flags & (ORIGINAL_WIKILINK | ORIGINAL_EMBED) ? 0 : 1);
+				if (entry % READ_STEP_ENTRIES === READ_STEP_ENTRIES - 1) yield;
 			}
 		}
 		return texts;
@@ -601,4 +611,11 @@ export function linkTextsOf(cache: CachedMetadata): string[] {
 	const packed = (cache as Partial<PackedCarrier>)[PACKED];
 	if (packed) return packed.linkTexts();
 	return [...(cache.links ?? []), ...(cache.embeds ?? [])].map((entry) => entry.link);
+}
+
+/** `linkTextsOf` in steps (a packed note's), for a caller that pauses between them. */
+export function* linkTextsInSteps(cache: CachedMetadata): Steps<string[]> {
+	const packed = (cache as Partial<PackedCarrier>)[PACKED];
+	if (packed) return yield* packed.linkTextsSteps(true);
+	return linkTextsOf(cache);
 }

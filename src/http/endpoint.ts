@@ -12,7 +12,7 @@ import { serveModern } from "./serveModern";
 import { ListenStreams } from "./listenStream";
 import { OWN_TURNS } from "./jsonPieces";
 import { chargeMessages, InFlightPlaces, RateLimiter, rateLimitRefusal, WriteBudget } from "./tokenBudgets";
-import type { EndpointDeps, EndpointPolicy, EndpointState } from "./endpointState";
+import type { Answerable, AskedRequest, EndpointDeps, EndpointPolicy, EndpointState } from "./endpointState";
 
 export type { EndpointDeps, EndpointPolicy, LentServer } from "./endpointState";
 
@@ -143,12 +143,34 @@ async function serveMcp<S extends EndpointPolicy>(
 	// a client that sends its next request the moment it has an answer must find the place free.
 	res.once("finish", place.leave);
 	res.once("close", place.leave);
-	const admitted = { req, res, grant, settings, json: body.json, releasePlace: place.leave };
+	const admitted = { req, res, grant, settings, json: body.json, releasePlace: place.leave, answerable: answerableOf(deps, grant, settings, messages) };
 	if (claimsModernRevision(body.json, version)) {
 		await serveModern(admitted, state);
 		return;
 	}
 	await serveLegacy(admitted, state);
+}
+
+/**
+ * A batch's answers wait for its last call, and a big answer is written a piece at a time: a token
+ * revoked meanwhile, or denied a read or narrowed meanwhile, is sent none of what was made for it
+ * (read again before the answer and each piece).
+ */
+function answerableOf<S extends EndpointPolicy>(deps: EndpointDeps<S>, grant: Grant, settings: S, messages: readonly unknown[]): Answerable {
+	const asked: Array<AskedRequest & { id: unknown }> = [];
+	for (const message of messages) {
+		if (message === null || typeof message !== "object" || !("id" in message)) continue;
+		const { id, method, params } = message as { id: unknown; method?: unknown; params?: { name?: unknown } };
+		if (typeof method !== "string") continue;
+		const name = params?.name;
+		asked.push(typeof name === "string" ? { id, method, name } : { id, method });
+	}
+	const stillAnswers = (request: AskedRequest) => deps.stillAnswers?.(grant, settings, request) ?? true;
+	return {
+		tokenValid: () => currentGrant(grant.token.hash, deps.currentSettings()) !== null,
+		withdrawn: () => new Map(asked.filter((request) => !stillAnswers(request)).map((request) => [request.id, request])),
+		writes: asked.some((request) => request.method === "tools/call" && request.name !== undefined && deps.isWriteTool(request.name, grant)),
+	};
 }
 
 /** The Streamable HTTP transport asks the client to accept both a JSON answer and an event stream. */

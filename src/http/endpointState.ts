@@ -44,6 +44,29 @@ export interface EndpointDeps<S extends EndpointPolicy> {
 	subscriptions?: SubscriptionFeed;
 	/** Where a big answer's pieces take their turns: the queue vault-wide work takes its slices from; absent: turns of the event loop's own. */
 	turns?: Turns;
+	/**
+	 * False once the answer to `request`, made for `grant` under the settings `admitted`, may no
+	 * longer be sent: its read right denied or the folders the token sees changed since (a batch's
+	 * answers wait for its last call; a big answer is written in pieces). A write's answer is always
+	 * sent: it says what was written. Absent: only a revocation withholds answers.
+	 */
+	stillAnswers?(grant: Grant, admitted: S, request: AskedRequest): boolean;
+}
+
+/** One request of a POST as `stillAnswers` is asked about it: its method and, for a tool call, the tool's name. */
+export interface AskedRequest {
+	method: string;
+	name?: string;
+}
+
+/** Whether what was made for one admitted request may still be sent, read again before the answer and each of its pieces. */
+export interface Answerable {
+	/** False once the token is revoked: nothing of the answer is sent (401), or the rest is cut off. */
+	tokenValid(): boolean;
+	/** The POST's requests whose answers may no longer be sent (`stillAnswers`), by id. */
+	withdrawn(): ReadonlyMap<unknown, AskedRequest>;
+	/** Whether the POST calls a write tool: its answer is never cut off half-way, or the client would not know what was written. */
+	writes: boolean;
 }
 
 /** An MCP server lent to one request: connected to that request's transport, then given back. */
@@ -64,6 +87,8 @@ export interface AdmittedRequest<S extends EndpointPolicy> {
 	settings: S;
 	json: unknown;
 	releasePlace: () => void;
+	/** Whether what was made for it may still be sent: an answer made or being written after a revocation, a Deny or a change of folders is not sent, or not finished. */
+	answerable: Answerable;
 }
 
 /** What every request of one endpoint shares (one per endpoint: no state at module level but the legacy transports of pooled servers). */

@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import * as nodeTimers from "node:timers";
 import { errorKind, type Logger } from "../activity";
-import type { Refusal } from "./guard";
+import { UNAUTHORIZED, type Refusal } from "./guard";
 import { SliceClock } from "../markdown/steps";
-import type { JsonPieces, Turns } from "./jsonPieces";
+import { joinedAsArray, jsonInPieces, type JsonPieces, type Turns } from "./jsonPieces";
+import type { Answerable, AskedRequest } from "./endpointState";
 
 const JSON_RPC_PARSE_ERROR = -32700;
 export const JSON_RPC_SERVER_ERROR = -32000;
@@ -30,11 +31,74 @@ export function sendJsonText(res: ServerResponse, status: number, text: string, 
  * Sends a body made in pieces (jsonPieces.ts), with the headers `sendJsonText` gives, a piece at a
  * time; resolves once the last piece is handed to the socket or the client went away. A client
  * that does not read gets `responseWriteMs` from the first piece on to take the whole answer.
+ * A token revoked since the request came is answered 401 instead (`refusedAsRevoked`), or, once
+ * the answer has begun, its connection is closed before the next piece (`mustCutOff`).
  */
-export async function sendJsonPieces(res: ServerResponse, status: number, body: JsonPieces, responseWriteMs: number, turns: Turns): Promise<void> {
+export async function sendJsonPieces(
+	res: ServerResponse,
+	status: number,
+	body: JsonPieces,
+	responseWriteMs: number,
+	turns: Turns,
+	answerable: Answerable,
+): Promise<void> {
+	if (refusedAsRevoked(res, answerable)) return;
 	res.writeHead(status, { "Content-Type": "application/json", "Content-Length": body.bytes });
 	dropIfUnreadWithin(res, responseWriteMs);
-	await writePieces(res, body.pieces, turns);
+	await writePieces(res, body.pieces, turns, () => mustCutOff(answerable));
+}
+
+/**
+ * Whether an answer being written is cut off before its next piece: its token was revoked, or a
+ * read's answer in it may no longer be sent and no write's answer is in it (a write's answer cut
+ * off would leave the client not knowing what was written, and it might send the write again).
+ */
+export function mustCutOff(answerable: Answerable): boolean {
+	return !answerable.tokenValid() || (!answerable.writes && answerable.withdrawn().size > 0);
+}
+
+/**
+ * What a request whose answer may no longer be sent is answered instead: its token's rights or
+ * folders changed since it came. A tool call gets a tool error, as a call stopped inside the server does.
+ */
+function withdrawnAnswer(id: unknown, request: AskedRequest): object {
+	const what = request.method === "tools/call" ? (request.name ?? "this call") : request.method;
+	const message = `${what} is no longer allowed for this token, or the folders this token may see changed, while it was answered, so its answer was not sent. Send it again.`;
+	if (request.method === "tools/call") return { jsonrpc: "2.0", id, result: { content: [{ type: "text", text: message }], isError: true } };
+	return { jsonrpc: "2.0", id, error: { code: JSON_RPC_SERVER_ERROR, message } };
+}
+
+/**
+ * `body` with each answer whose request may no longer be answered (`withdrawn`) replaced by
+ * `withdrawnAnswer`: a batch's earlier read, answered before a Deny or a change of folders, is not
+ * sent after it. `body` itself when none is.
+ */
+export async function withoutWithdrawn(
+	answers: ReadonlyArray<{ id: unknown }>,
+	body: JsonPieces,
+	withdrawn: ReadonlyMap<unknown, AskedRequest>,
+	turns: Turns,
+): Promise<JsonPieces> {
+	if (!answers.some((answer) => withdrawn.has(answer.id))) return body;
+	return joinedAsArray(
+		await Promise.all(
+			answers.map((answer) => {
+				const request = withdrawn.get(answer.id);
+				return jsonInPieces(request ? withdrawnAnswer(answer.id, request) : answer, turns);
+			}),
+		),
+	);
+}
+
+/**
+ * Answers 401, as a request whose token was revoked while it arrived is answered, when the token
+ * is no longer valid: an answer made for it (a batch's earlier calls, a call that finished just
+ * before the revocation) is not sent. True when it did.
+ */
+export function refusedAsRevoked(res: ServerResponse, answerable: Answerable): boolean {
+	if (answerable.tokenValid()) return false;
+	if (!res.destroyed && !res.headersSent) sendJson(res, UNAUTHORIZED.status, jsonRpcError(JSON_RPC_SERVER_ERROR, UNAUTHORIZED.message), UNAUTHORIZED.headers);
+	return true;
 }
 
 /**
@@ -42,8 +106,11 @@ export async function sendJsonPieces(res: ServerResponse, status: number, body: 
  * a piece at a time, pausing on `turns` whenever a slice is used, and once the socket holds more
  * than it takes (a client reading slowly), only once it has drained: encoding and writing megabytes
  * in one go held every other client, and the answer's whole UTF-8 copy, for as long as it took.
+ * Once `cutOff` says so (the token revoked, a read's answer withdrawn) the connection is closed
+ * instead of the next piece written: a client reading slowly would otherwise go on receiving the
+ * notes after the change.
  */
-export async function writePieces(res: ServerResponse, pieces: readonly string[], turns: Turns): Promise<void> {
+export async function writePieces(res: ServerResponse, pieces: readonly string[], turns: Turns, cutOff: () => boolean): Promise<void> {
 	if (pieces.length === 1) {
 		res.end(pieces[0]);
 		return;
@@ -51,6 +118,10 @@ export async function writePieces(res: ServerResponse, pieces: readonly string[]
 	const clock = new SliceClock(turns.sliceMs, turns.pause);
 	for (const piece of pieces) {
 		if (res.destroyed) return;
+		if (cutOff()) {
+			res.destroy();
+			return;
+		}
 		if (res.write(piece)) await clock.checkpoint();
 		else await drainedOrClosed(res);
 	}

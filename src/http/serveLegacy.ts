@@ -1,6 +1,6 @@
 import type { AdmittedRequest, EndpointPolicy, EndpointState } from "./endpointState";
 import { connectExchangeTransport, exchangeTransportOf } from "./exchangeTransports";
-import { failRequest, jsonRpcError, sendJson, sendJsonPieces } from "./replies";
+import { failRequest, jsonRpcError, sendJson, sendJsonPieces, withoutWithdrawn } from "./replies";
 import { checkMessages, type Exchange } from "./statelessTransport";
 
 /**
@@ -9,7 +9,7 @@ import { checkMessages, type Exchange } from "./statelessTransport";
  * for a client that does not read its answer.
  */
 export async function serveLegacy<S extends EndpointPolicy>(admitted: AdmittedRequest<S>, state: EndpointState<S>): Promise<void> {
-	const { res, grant, settings, json, releasePlace } = admitted;
+	const { res, grant, settings, json, releasePlace, answerable } = admitted;
 	const { deps, deadlinesAndCaps } = state;
 	const checked = checkMessages(json);
 	if ("status" in checked) {
@@ -28,10 +28,12 @@ export async function serveLegacy<S extends EndpointPolicy>(admitted: AdmittedRe
 			checked.messages,
 			checked.requests,
 			deadlinesAndCaps.maxResponseBodyBytes,
-			(_answers, body) => {
+			(answers, body) => {
 				// A client that does not read its answer would keep its place and the answer for as long
 				// as it liked, so it gets a deadline from the first piece on.
-				written = sendJsonPieces(res, 200, body, deadlinesAndCaps.responseWriteMs, state.turns);
+				written = withoutWithdrawn(answers, body, answerable.withdrawn(), state.turns).then((sent) =>
+					sendJsonPieces(res, 200, sent, deadlinesAndCaps.responseWriteMs, state.turns, answerable),
+				);
 			},
 			{ turns: state.turns },
 		);

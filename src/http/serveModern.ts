@@ -11,8 +11,18 @@ import { certainlyRequest } from "./jsonRpcRequest";
 import { connectExchangeTransport, disconnectExchangeTransport, exchangeTransportOf } from "./exchangeTransports";
 import { MODERN_PROTOCOL_VERSION } from "./guard";
 import { webRequestOf } from "./listenStream";
-import type { AdmittedRequest, EndpointPolicy, EndpointState, LentServer } from "./endpointState";
-import { answerTooLarge, dropIfUnreadWithin, failRequest, JSON_RPC_METHOD_NOT_FOUND, sendJson, writePieces } from "./replies";
+import type { AdmittedRequest, Answerable, EndpointPolicy, EndpointState, LentServer } from "./endpointState";
+import {
+	answerTooLarge,
+	dropIfUnreadWithin,
+	failRequest,
+	JSON_RPC_METHOD_NOT_FOUND,
+	mustCutOff,
+	refusedAsRevoked,
+	sendJson,
+	withoutWithdrawn,
+	writePieces,
+} from "./replies";
 import type { JsonPieces } from "./jsonPieces";
 
 /**
@@ -27,7 +37,7 @@ import type { JsonPieces } from "./jsonPieces";
  * from the pool serves the request.
  */
 export async function serveModern<S extends EndpointPolicy>(admitted: AdmittedRequest<S>, state: EndpointState<S>): Promise<void> {
-	const { req, res, grant, settings, json, releasePlace } = admitted;
+	const { req, res, grant, settings, json, releasePlace, answerable } = admitted;
 	const { deps, deadlinesAndCaps } = state;
 	if (isListenRequest(json) && state.listens !== null) {
 		await state.listens.serve(
@@ -66,7 +76,7 @@ export async function serveModern<S extends EndpointPolicy>(admitted: AdmittedRe
 	let written: Promise<void> = Promise.resolve();
 	try {
 		const route = directRoute(req, json);
-		const direct = route === null ? null : await serveDirectly(res, lend().server, route, state);
+		const direct = route === null ? null : await serveDirectly(res, lend().server, route, state, answerable);
 		({ written } = direct ?? (await serveThroughSdk(admitted, state, lend)));
 	} catch (error) {
 		failRequest(res, deps.logger, error);
@@ -197,6 +207,7 @@ async function serveDirectly<S extends EndpointPolicy>(
 	server: McpServer,
 	route: DirectRoute,
 	state: EndpointState<S>,
+	answerable: Answerable,
 ): Promise<Writing | null> {
 	if (needsParamHeaderCheck(server, route.message)) return null;
 	const transport = exchangeTransportOf(server) ?? (await connectExchangeTransport(server, route.classification));
@@ -209,7 +220,7 @@ async function serveDirectly<S extends EndpointPolicy>(
 		Infinity,
 		([answer], body) => {
 			const refused = answer !== undefined && "error" in answer && answer.error.code === MISSING_CLIENT_CAPABILITY;
-			written = writeAnswer(res, refused ? 400 : 200, { "content-type": "application/json" }, body, route.message.id, state);
+			written = writeAnswer(res, refused ? 400 : 200, { "content-type": "application/json" }, body, route.message.id, state, answerable);
 		},
 		{ classified: { classification: route.classification }, turns: state.turns },
 	);
@@ -225,7 +236,7 @@ async function serveDirectly<S extends EndpointPolicy>(
  * request (so a server kept connected is let go first) and disconnects it once the answer is out.
  */
 async function serveThroughSdk<S extends EndpointPolicy>(admitted: AdmittedRequest<S>, state: EndpointState<S>, lend: () => LentServer): Promise<Writing> {
-	const { req, res, json } = admitted;
+	const { req, res, json, answerable } = admitted;
 	const clientGone = new AbortController();
 	const onClose = () => clientGone.abort();
 	res.once("close", onClose);
@@ -247,7 +258,7 @@ async function serveThroughSdk<S extends EndpointPolicy>(admitted: AdmittedReque
 		response.headers.forEach((value, name) => (headers[name] = value));
 		const text = await response.text();
 		const body = { pieces: [text], bytes: Buffer.byteLength(text) };
-		return { written: writeAnswer(res, response.status, headers, body, (json as { id?: unknown }).id ?? null, state) };
+		return { written: writeAnswer(res, response.status, headers, body, (json as { id?: unknown }).id ?? null, state, answerable) };
 	} finally {
 		res.off("close", onClose);
 		const served = lentServer as McpServer | null;
@@ -256,30 +267,36 @@ async function serveThroughSdk<S extends EndpointPolicy>(admitted: AdmittedReque
 	}
 }
 
-/** Writes a 2026-07-28 answer, with the same cap as a 2025 exchange's (the SDK's handler has none of its own); resolves once it is written. */
-function writeAnswer<S extends EndpointPolicy>(
+/**
+ * Writes a 2026-07-28 answer, with the same cap as a 2025 exchange's (the SDK's handler has none of
+ * its own) and the same stops once the token is revoked or the answer withdrawn (`refusedAsRevoked`,
+ * `withoutWithdrawn`, `mustCutOff`); resolves once it is written.
+ */
+async function writeAnswer<S extends EndpointPolicy>(
 	res: ServerResponse,
 	status: number,
 	headers: Record<string, string | number>,
 	body: JsonPieces,
 	id: unknown,
 	{ deadlinesAndCaps, turns }: EndpointState<S>,
+	answerable: Answerable,
 ): Promise<void> {
-	let { pieces, bytes } = body;
+	if (refusedAsRevoked(res, answerable)) return;
+	let { pieces, bytes } = await withoutWithdrawn([{ id }], body, answerable.withdrawn(), turns);
 	if (bytes > deadlinesAndCaps.maxResponseBodyBytes) {
 		const text = JSON.stringify(answerTooLarge(id, deadlinesAndCaps.maxResponseBodyBytes));
 		pieces = [text];
 		bytes = Buffer.byteLength(text);
 	}
-	if (res.destroyed) return Promise.resolve();
+	if (res.destroyed) return;
 	if (bytes === 0) {
 		res.writeHead(status, headers).end();
-		return Promise.resolve();
+		return;
 	}
 	res.writeHead(status, { ...headers, "Content-Length": bytes });
 	// A client that does not read its answer gets a deadline from the first piece on.
 	dropIfUnreadWithin(res, deadlinesAndCaps.responseWriteMs);
-	return writePieces(res, pieces, turns);
+	await writePieces(res, pieces, turns, () => mustCutOff(answerable));
 }
 
 function isListenRequest(json: unknown): boolean {

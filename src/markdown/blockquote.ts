@@ -1,4 +1,5 @@
 import type MarkdownIt from "markdown-it";
+import type { Steps } from "./steps";
 
 /**
  * markdown-it's blockquote rule (lib/rules_block/blockquote.mjs, 14.1.0), step for step, with the
@@ -99,6 +100,8 @@ const MADE_LAZY = 1;
 const SAVED_KEPT = 6 * 1024;
 /** Saved marks of every open quote, six numbers a line: kind, line, bMarks, bsCount, sCount, tShift. */
 let saved: Int32Array = new Int32Array(SAVED_KEPT);
+/** Numbers a quote parsed in steps starts its own saved marks with (a quote 700 deep opens 700 of them). */
+const OWN_SAVED_FIRST = 6 * 16;
 let spare: WeakRef<Int32Array> | null = null;
 let savedTop = 0;
 
@@ -178,7 +181,7 @@ export const blockquote: BlockRule = (state, startLine, endLine, silent) => {
 };
 
 /**
- * A quote opened by `openQuote`, its lines parsed by the caller in steps (blocks.ts, at the top level
+ * A quote opened by `openQuoteSteps`, its lines parsed by the caller in steps (blocks.ts, at the top level
  * and inside such quotes): the same work as the rule's, cut where it calls `tokenize`.
  */
 export interface OpenQuote {
@@ -197,29 +200,46 @@ export function startsQuote(state: StateBlock, line: number, endLine: number): b
 	return blockquote(state, line, endLine, true);
 }
 
-/** The rule's work up to its `tokenize` call: the quote's lines get their marks inside it, and its opening token is pushed. */
-export function openQuote(state: StateBlock, startLine: number, endLine: number): OpenQuote {
+/**
+ * The rule's work up to its `tokenize` call, in steps: the quote's lines get their marks inside it
+ * (`scanLines` lines a step: 20,000 lines of a quote were one piece of 20–60 ms before its first
+ * block was parsed), and its opening token is pushed. Between steps other parses may save marks
+ * too: this quote's go to a stack of its own, never the shared one.
+ */
+export function* openQuoteSteps(state: StateBlock, startLine: number, endLine: number, scanLines: number): Steps<OpenQuote> {
 	const lazy = lazyLinesOf(state);
-	const base = savedTop;
 	const { lineMax, parentType, blkIndent } = state;
 	state.parentType = "blockquote";
-	let end: number;
+	const scan: QuoteScan = { line: startLine, lastLineEmpty: false, ended: false };
+	let own: Int32Array = new Int32Array(OWN_SAVED_FIRST);
+	let ownTop = 0;
 	try {
-		end = quoteEnd(state, lazy, startLine, endLine);
+		for (;;) {
+			// The shared stack is this quote's own while a step runs (nothing else runs meanwhile); it
+			// grows into new arrays, never into the shared stack's spare.
+			const [shared, sharedTop, sharedSpare] = [saved, savedTop, spare];
+			[saved, savedTop, spare] = [own, ownTop, null];
+			try {
+				scanQuote(state, lazy, scan, endLine, scanLines);
+			} finally {
+				[own, ownTop] = [saved, savedTop];
+				[saved, savedTop, spare] = [shared, sharedTop, sharedSpare];
+			}
+			if (scan.ended) break;
+			yield;
+		}
 	} catch (error) {
 		state.lineMax = lineMax;
 		state.parentType = parentType;
-		restore(state, lazy, base);
+		restoreMarks(state, lazy, own, 0, ownTop);
 		throw error;
 	}
-	const own = saved.slice(base, savedTop);
-	savedTop = base;
 	state.blkIndent = 0;
 	const open = state.push("blockquote_open", "blockquote", 1);
 	open.markup = ">";
 	const lines: [number, number] = [startLine, 0];
 	open.map = lines;
-	return { end, lines, saved: own, lineMax, parentType, blkIndent };
+	return { end: scan.line, lines, saved: own.slice(0, ownTop), lineMax, parentType, blkIndent };
 }
 
 /** The rule's work after its `tokenize` call: the closing token (when the quote's lines were all parsed), then every mark given back. */
@@ -237,15 +257,38 @@ export function closeQuote(state: StateBlock, quote: OpenQuote, parsed: boolean)
 
 /**
  * The line where the quote starting on `startLine` ends, with the marks of its lines set as its
- * content is parsed (saved, to be restored when the quote is parsed). A function of its own: each
- * nesting level runs it once, so it is optimized early, while the rule's own frames stay on the stack.
+ * content is parsed (saved, to be restored when the quote is parsed).
  */
 function quoteEnd(state: StateBlock, lazy: LazyLines, startLine: number, endLine: number): number {
+	const scan: QuoteScan = { line: startLine, lastLineEmpty: false, ended: false };
+	scanQuote(state, lazy, scan, endLine, Number.POSITIVE_INFINITY);
+	return scan.line;
+}
+
+/** Where a quote's scan for its end is: the next line to read, whether the line before was empty, and whether the end is found (at `line`). */
+interface QuoteScan {
+	line: number;
+	lastLineEmpty: boolean;
+	ended: boolean;
+}
+
+/**
+ * Reads at most `maxLines` lines of the quote's scan for its end, from `scan.line`. A function of
+ * its own: each nesting level runs it once, so it is optimized early, while the rule's own frames
+ * stay on the stack.
+ */
+function scanQuote(state: StateBlock, lazy: LazyLines, scan: QuoteScan, endLine: number, maxLines: number): void {
 	const { bMarks, eMarks, tShift, sCount, src } = state;
 	const terminatorRules = state.md.block.ruler.getRules("blockquote") as BlockRule[];
-	let lastLineEmpty = false;
-	let nextLine = startLine;
+	let lastLineEmpty = scan.lastLineEmpty;
+	let nextLine = scan.line;
+	let read = 0;
 	for (; nextLine < endLine; nextLine++) {
+		if (read++ === maxLines) {
+			scan.line = nextLine;
+			scan.lastLineEmpty = lastLineEmpty;
+			return;
+		}
 		if (!lastLineEmpty && lazy.isSkippable(nextLine)) {
 			// Lines up to the one before the next stop are lazy and end no quote; the last of them is
 			// read again below (the line after it may not be lazy any more).
@@ -281,7 +324,8 @@ function quoteEnd(state: StateBlock, lazy: LazyLines, startLine: number, endLine
 			lazy.lazy[nextLine] = 1;
 		}
 	}
-	return nextLine;
+	scan.line = nextLine;
+	scan.ended = true;
 }
 
 /** Moves the marks of a line inside the quote past its `>` (at `pos - 1`) and one optional space; true if nothing follows. */

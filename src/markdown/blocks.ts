@@ -1,6 +1,7 @@
 import MarkdownIt from "markdown-it";
 import { BLOCK_CHUNK_LINES, CHUNK_SEARCH_LINES, LINE_SPLIT_PAUSE_LINES, MAX_MARKDOWN_NESTING, TABLE_CHUNK_CELLS } from "../config/limits";
-import { blockquote, closeQuote, openQuote, startsQuote } from "./blockquote";
+import { blockquote, closeQuote, openQuoteSteps, startsQuote } from "./blockquote";
+import { skipBulletListMarker, skipOrderedListMarker } from "./listMarkers";
 import type { Steps } from "./steps";
 
 /**
@@ -65,6 +66,7 @@ function ruleNamed(name: string): BlockRule {
 }
 const paragraphRule = ruleNamed("paragraph");
 const tableRule = ruleNamed("table");
+const listRule = ruleNamed("list");
 /**
  * A footnote definition (`[^1]: text`) is read as a paragraph whose opening token says it is one,
  * so its links, embeds and tags are found as Obsidian finds them: CommonMark alone takes
@@ -85,6 +87,15 @@ const footnoteDefinition: BlockRule = (state, startLine, endLine, silent) => {
 };
 markdownParser.block.ruler.before("reference", "obsidian_footnote", footnoteDefinition, { alt: ["paragraph", "reference"] });
 const blockRules = markdownParser.block.ruler.getRules("") as BlockRule[];
+/**
+ * The rules markdown-it tries before its list rule: when none takes a line and the list rule does, a
+ * list starts there. Less the code rule, which pushes its token even when asked silently: a line it
+ * takes (indented 4 or more) the list rule refuses too.
+ */
+const codeRule = ruleNamed("code");
+const rulesBeforeList = blockRules.slice(0, blockRules.indexOf(listRule)).filter((rule) => rule !== codeRule);
+/** The rules that end a list item's list (markdown-it's list rule asks them). */
+const listTerminators = markdownParser.block.ruler.getRules("list") as BlockRule[];
 /** The rules that end a table (markdown-it's table rule uses the blockquote's terminators). */
 const tableTerminators = markdownParser.block.ruler.getRules("blockquote") as BlockRule[];
 /**
@@ -168,7 +179,7 @@ export function* parseBlocks(source: string, consume: TokenConsumer, chunkLines 
  * markdown-it's ParserBlock.tokenize over lines [startLine, endLine): at the top level, or inside a quote
  * parsed in steps (there blkIndent is 0 too, and the lines' marks are those inside the quote).
  */
-function* blocksInSteps(state: StateBlock, startLine: number, endLine: number, chunkLines: number, consume: TokenConsumer): Steps<void> {
+function* blocksInSteps(state: StateBlock, startLine: number, endLine: number, chunkLines: number, consume: TokenConsumer, itemContent = false): Steps<void> {
 	const tokens = state.tokens;
 	let line = startLine;
 	let hasEmptyLines = false;
@@ -185,7 +196,10 @@ function* blocksInSteps(state: StateBlock, startLine: number, endLine: number, c
 			break;
 		}
 		const quote = nested && startsQuote(state, line, endLine);
-		yield* topLevelBlock(state, candidates, line, endLine, chunkLines, consume);
+		// In a list item, lines keep their indent: only a table is cut (by rows); any other block is one rule call, as markdown-it makes it.
+		if (!itemContent) yield* topLevelBlock(state, candidates, line, endLine, chunkLines, consume);
+		else if (tableRule(state, line, endLine, true)) yield* tableInChunks(state, line, endLine, chunkLines, consume);
+		else runRules(state, line, endLine);
 		yield* handOver(tokens, tokens.length, consume);
 		state.tight = !hasEmptyLines;
 		if (state.isEmpty(state.line - 1)) hasEmptyLines = true;
@@ -251,6 +265,8 @@ function* topLevelBlock(
 	if (tableRule(state, blockStart, endLine, true)) return yield* tableInChunks(state, blockStart, endLine, chunkLines, consume);
 	// No rule before the blockquote rule takes a line starting with `>` (code needs an indent of 4, which it refuses too).
 	if (startsQuote(state, blockStart, endLine)) return yield* quoteInSteps(state, blockStart, endLine, chunkLines, consume);
+	// A top-level list whose item holds a table is parsed item by item, the table in chunks of rows.
+	if (state.level === 0 && startsList(state, blockStart, endLine)) return yield* listInSteps(state, blockStart, endLine, chunkLines, consume);
 	const level = state.level;
 	const tokens = state.tokens;
 	const firstToken = tokens.length;
@@ -306,13 +322,145 @@ function* topLevelBlock(
 
 /** A quote whose lines are parsed in steps, as blocks are at the top level: tables and quotes inside it in chunks too. */
 function* quoteInSteps(state: StateBlock, blockStart: number, endLine: number, chunkLines: number, consume: TokenConsumer): Steps<void> {
-	const quote = openQuote(state, blockStart, endLine);
+	const quote = yield* openQuoteSteps(state, blockStart, endLine, chunkLines);
 	let parsed = false;
 	try {
 		yield* blocksInSteps(state, blockStart, quote.end, chunkLines, consume);
 		parsed = true;
 	} finally {
 		closeQuote(state, quote, parsed);
+	}
+}
+
+/** True if markdown-it's list rule takes `line`: no rule before it does, and it does. */
+function startsList(state: StateBlock, line: number, endLine: number): boolean {
+	return !rulesBeforeList.some((rule) => rule(state, line, endLine, true)) && listRule(state, line, endLine, true);
+}
+
+/**
+ * markdown-it's list rule (lib/rules_block/list.mjs, 14.1.0) step for step, its items' lines parsed
+ * by `blocksInSteps` instead of one `tokenize` call: a table in an item is cut in chunks of rows
+ * (20,000 rows in an item were one piece of 150–280 ms). Tokens are handed over as the items'
+ * blocks are parsed: an item's opening token before its end is known (its `map` gets its end at
+ * its close), an item's closing token only with the token after it. Paragraphs of a tight list are
+ * marked hidden once the list ends, as markdown-it marks them.
+ */
+function* listInSteps(state: StateBlock, startLine: number, endLine: number, chunkLines: number, consume: TokenConsumer): Steps<void> {
+	let nextLine = startLine;
+	let tight = true;
+	let start = 0;
+	let posAfterMarker = skipOrderedListMarker(state, nextLine);
+	const isOrdered = posAfterMarker >= 0;
+	if (isOrdered) start = (state.bMarks[nextLine] ?? 0) + (state.tShift[nextLine] ?? 0);
+	else posAfterMarker = skipBulletListMarker(state, nextLine);
+	const markerCharCode = state.src.charCodeAt(posAfterMarker - 1);
+	const markup = String.fromCharCode(markerCharCode);
+	const listOpen = state.push(isOrdered ? "ordered_list_open" : "bullet_list_open", isOrdered ? "ol" : "ul", 1);
+	if (isOrdered) {
+		const markerValue = Number(state.src.slice(start, posAfterMarker - 1));
+		// A number, as markdown-it sets it.
+		if (markerValue !== 1) listOpen.attrs = [["start", markerValue as unknown as string]];
+	}
+	const listLines: [number, number] = [nextLine, 0];
+	listOpen.map = listLines;
+	listOpen.markup = markup;
+	// markTightParagraphs' level: the list's level after its close.
+	const paragraphLevel = state.level - 1 + 2;
+	const paragraphs: MarkdownToken[] = [];
+	const consumeItems: TokenConsumer = function* (tokens, count) {
+		for (let index = 0; index < count; index++) {
+			const token = tokens[index];
+			if (token?.type === "paragraph_open" && token.level === paragraphLevel) {
+				paragraphs.push(token);
+				const close = tokens[index + 2];
+				if (close) paragraphs.push(close);
+				index += 2;
+			}
+		}
+		yield* consume(tokens, count);
+	};
+	let prevEmptyEnd = false;
+	const oldParentType = state.parentType;
+	state.parentType = "list";
+	while (nextLine < endLine) {
+		let pos = posAfterMarker;
+		const max = state.eMarks[nextLine] ?? 0;
+		const initial = (state.sCount[nextLine] ?? 0) + posAfterMarker - ((state.bMarks[nextLine] ?? 0) + (state.tShift[nextLine] ?? 0));
+		let offset = initial;
+		for (; pos < max; pos++) {
+			const ch = state.src.charCodeAt(pos);
+			if (ch === 0x09) offset += 4 - ((offset + (state.bsCount[nextLine] ?? 0)) % 4);
+			else if (ch === 0x20) offset++;
+			else break;
+		}
+		const contentStart = pos;
+		let indentAfterMarker = contentStart >= max ? 1 : offset - initial;
+		// More than 4 spaces: the indent is 1 (the rest is an indented code block).
+		if (indentAfterMarker > 4) indentAfterMarker = 1;
+		const indent = initial + indentAfterMarker;
+		const itemOpen = state.push("list_item_open", "li", 1);
+		itemOpen.markup = markup;
+		const itemLines: [number, number] = [nextLine, 0];
+		itemOpen.map = itemLines;
+		if (isOrdered) itemOpen.info = state.src.slice(start, posAfterMarker - 1);
+		const oldTight = state.tight;
+		const oldTShift = state.tShift[nextLine] ?? 0;
+		const oldSCount = state.sCount[nextLine] ?? 0;
+		const oldListIndent = state.listIndent;
+		state.listIndent = state.blkIndent;
+		state.blkIndent = indent;
+		state.tight = true;
+		state.tShift[nextLine] = contentStart - (state.bMarks[nextLine] ?? 0);
+		state.sCount[nextLine] = offset;
+		try {
+			// markdown-it's workaround: an empty item followed by a blank line ends the list.
+			if (contentStart >= max && state.isEmpty(nextLine + 1)) state.line = Math.min(state.line + 2, endLine);
+			else yield* blocksInSteps(state, nextLine, endLine, chunkLines, consumeItems, true);
+		} finally {
+			state.blkIndent = state.listIndent;
+			state.listIndent = oldListIndent;
+			state.tShift[nextLine] = oldTShift;
+			state.sCount[nextLine] = oldSCount;
+		}
+		if (!state.tight || prevEmptyEnd) tight = false;
+		// An item ending with a blank line is loose, unless it is the last (the blank line ends the list).
+		prevEmptyEnd = state.line - nextLine > 1 && state.isEmpty(state.line - 1);
+		state.tight = oldTight;
+		const itemClose = state.push("list_item_close", "li", -1);
+		itemClose.markup = markup;
+		nextLine = state.line;
+		itemLines[1] = nextLine;
+		if (nextLine >= endLine) break;
+		if ((state.sCount[nextLine] ?? 0) < state.blkIndent) break;
+		if ((state.sCount[nextLine] ?? 0) - state.blkIndent >= 4) break;
+		if (listTerminators.some((rule) => rule(state, nextLine, endLine, true))) break;
+		if (isOrdered) {
+			posAfterMarker = skipOrderedListMarker(state, nextLine);
+			if (posAfterMarker < 0) break;
+			start = (state.bMarks[nextLine] ?? 0) + (state.tShift[nextLine] ?? 0);
+		} else {
+			posAfterMarker = skipBulletListMarker(state, nextLine);
+			if (posAfterMarker < 0) break;
+		}
+		if (markerCharCode !== state.src.charCodeAt(posAfterMarker - 1)) break;
+	}
+	const listClose = state.push(isOrdered ? "ordered_list_close" : "bullet_list_close", isOrdered ? "ol" : "ul", -1);
+	listClose.markup = markup;
+	listLines[1] = nextLine;
+	state.line = nextLine;
+	state.parentType = oldParentType;
+	if (tight) {
+		for (const token of paragraphs) token.hidden = true;
+		// Those not handed over yet are still among the state's tokens.
+		const tokens = state.tokens;
+		for (let index = 0; index < tokens.length - 2; index++) {
+			const token = tokens[index];
+			if (token?.type === "paragraph_open" && token.level === paragraphLevel && tokens[index + 2]) {
+				token.hidden = true;
+				(tokens[index + 2] as MarkdownToken).hidden = true;
+				index += 2;
+			}
+		}
 	}
 }
 
@@ -452,7 +600,7 @@ function tableChunkEnd(
  */
 function isTableRow(state: StateBlock, line: number): boolean {
 	// Inside a quote, a lazy line (sCount -1) ends the table.
-	if (line >= state.lineMax || (state.sCount[line] ?? 0) >= 4 || (state.sCount[line] ?? 0) < state.blkIndent) return false;
+	if (line >= state.lineMax || (state.sCount[line] ?? 0) - state.blkIndent >= 4 || (state.sCount[line] ?? 0) < state.blkIndent) return false;
 	if (!state.src.slice((state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0), state.eMarks[line]).trim()) return false;
 	const parentType = state.parentType;
 	// markdown-it's types leave out the parent type its table rule sets.

@@ -54,7 +54,8 @@ interface OpenList {
 
 interface OpenItem {
 	cache: ListItemCache;
-	mapEnd: number;
+	/** The item's lines: a top-level list's item is handed over before its end is known (read at its close). */
+	map: [number, number];
 	firstChildListLine: number | null;
 }
 
@@ -305,7 +306,7 @@ class MetadataBuilder {
 		this.listItems.push(cache);
 		const orderedMarker = task === undefined ? null : ORDERED_MARKER_AFTER_TASK.exec(text.slice(contentCol));
 		if (orderedMarker) this.listItems.push({ parent: line, position: this.lines.linesPos(line, contentCol + orderedMarker[0].length, line) });
-		this.items.push({ cache, mapEnd: map[1], firstChildListLine: null });
+		this.items.push({ cache, map, firstChildListLine: null });
 		this.containers.push({ kind: "item", firstLine: line, contentCol, contentIndent: contentCol - startCol });
 	}
 
@@ -319,7 +320,7 @@ class MetadataBuilder {
 		const item = this.items.pop();
 		if (!item) return;
 		const startLine = item.cache.position.start.line;
-		const endExclusive = item.firstChildListLine ?? item.mapEnd;
+		const endExclusive = item.firstChildListLine ?? item.map[1];
 		const endLine =
 			isLastInList || item.firstChildListLine !== null ? this.lastContentLine(startLine, endExclusive) : Math.max(startLine, endExclusive - 1);
 		item.cache.position = this.lines.pos(item.cache.position.start.offset, this.lines.lineEnd(endLine));

@@ -25,7 +25,7 @@ import type { ToolDescriptor, ToolOutcome } from "./tool";
 import { fail, ok } from "../result";
 import { hashText } from "../vault/writes";
 import { yieldToEventLoop } from "../vault/workBudget";
-import { isPathVisible, type Scope } from "../vault/scope";
+import { isPathVisible, scopeKey, type Scope } from "../vault/scope";
 
 const NOTHING_WRITTEN = "Nothing was written.";
 
@@ -95,9 +95,14 @@ export async function runWriteCall<Args>(
 	// (at least MAX_WRITE_ATTEMPTS times): an overwrite raced by a stream of appends lands once they pause.
 	const deadline = Date.now() + WRITE_RETRY_BUDGET_MS;
 	const takenOnDisk = new Set<string>();
+	const scopeAtStart = scopeKey(ctx.scope);
 	for (let attempt = 1; attempt <= MAX_WRITE_ATTEMPTS || Date.now() < deadline; attempt++) {
 		if (attempt > 1) await pauseBeforeAttempt(attempt - 1);
 		const planned = await planCall(ctx, tool, args, expectedHash, takenOnDisk);
+		// A plan's error can quote the note (its headings, the bullets a name matches): a token denied
+		// the tool, or whose folders changed, while the plan read it is told only that (nothing is
+		// written before a plan succeeds, in any attempt).
+		if (!planned.outcome.ok && (writes.currentRight(tool) === "deny" || scopeKey(ctx.scope) !== scopeAtStart)) return noLongerAllowed(tool, [], id);
 		if (!planned.outcome.ok) return planned.outcome;
 		// Planning (parsing a note, editing it) and writing (the journal, the disk, the note parsed
 		// again) are each one piece of work: other clients get a turn between the two, not after both.

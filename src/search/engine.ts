@@ -132,6 +132,15 @@ function rowNamesAll(values: Uint32Array, index: number, termCount: number): boo
  */
 const SCORE_BOUND_MARGIN = 1e-9;
 
+/**
+ * Share of the query's idf an alias made only of query words must hold to count as covering the
+ * query like a title (TITLE_COVERAGE_WEIGHT), when it names only some of the terms: `Citations` for
+ * `zotero citations`, `Natural Language Dates` for `type dates like next friday in natural
+ * language`. Below it, the alias names the everyday part of the question (`Markdown` for `how to
+ * make a table in markdown`): a redirect's word, not what the note is about.
+ */
+const PARTIAL_ALIAS_MIN_SHARE = 0.5;
+
 /** A search pauses only between this many candidates (a power of two less one: a mask), so asking costs nothing. */
 const PAUSE_CHECK_MASK = 255;
 /** A search that found the index changed across its pauses this many times runs its last attempt in one piece. */
@@ -675,6 +684,12 @@ export class SearchEngine {
 			if (held === 0) continue;
 			if (held < evidence.length) {
 				if (TITLE_TIER_SOME > best) best = TITLE_TIER_SOME;
+				// An alias that is nothing but query words, holding most of what the query asks, names the note as
+				// a title would (`Kanban` for `kanban board`, `Citations` for `zotero citations`): its coverage counts.
+				if (run > 1 && heldIdf >= totalIdf * PARTIAL_ALIAS_MIN_SHARE && this.onlyQueryWords(ids, from, to, evidence, optionalIds)) {
+					const coverage = titleCoverage(to - from, to - from, totalIdf > 0 ? heldIdf / totalIdf : 1);
+					if (coverage > this.aliasCoverage) this.aliasCoverage = coverage;
+				}
 				continue;
 			}
 			let queryWords = 0;
@@ -685,8 +700,8 @@ export class SearchEngine {
 				if (isQueryWord(ids[index] as number, evidence, optionalIds)) queryWords++;
 				else if (index - from >= DERIVED_WHOLES_MAX_TOKENS || ((wholes >>> (index - from)) & 1) === 0) others++;
 			}
-			// Only an alias naming every term: many aliases are old names or redirects (`Markdown`,
-			// `Sync FAQ`), and one holding a single word of a question says little about the note.
+			// An alias naming every term, whatever else it says; one naming some only as above: many aliases are old
+			// names or redirects (`Markdown`, `Sync FAQ`), and one holding an everyday word of a question says little.
 			if (run > 1) {
 				const coverage = titleCoverage(queryWords, to - from, totalIdf > 0 ? heldIdf / totalIdf : 1);
 				if (coverage > this.aliasCoverage) this.aliasCoverage = coverage;
@@ -695,6 +710,12 @@ export class SearchEngine {
 			if (tier > best) best = tier;
 		}
 		return best;
+	}
+
+	/** Whether every word of a name, ids [from, to), is a query word (a term's or a stop word's). */
+	private onlyQueryWords(ids: Uint32Array, from: number, to: number, evidence: readonly TermEvidence[], optionalIds: ReadonlySet<number>): boolean {
+		for (let index = from; index < to; index++) if (!isQueryWord(ids[index] as number, evidence, optionalIds)) return false;
+		return true;
 	}
 
 	/** How many of the words of the note's title are not among `stopIds`. */

@@ -837,10 +837,25 @@ export class PostingsIndex {
 	}
 
 	remove(path: string): void {
+		runSteps(this.removeSteps(path));
+	}
+
+	/**
+	 * Takes a note out as `remove` does, its distinct terms counted first in steps (for a long body):
+	 * the index is unchanged until the last step, so searches meanwhile still see the note, as they
+	 * see the old version of one being added in slices. A note of 90,000 words counted in one piece
+	 * held the server 50–70 ms on each rename or delete.
+	 */
+	*removeSteps(path: string): Generator<void, void, void> {
 		const slot = this.slotOfPath.get(path);
 		if (slot === undefined) return;
 		const doc = this.documents[slot];
-		this.removeSlotOf(path, slot, doc ? runSteps(this.termsSteps(doc)) : []);
+		const terms = doc ? yield* this.termsSteps(doc) : [];
+		// A slot holds one version of one note, never reused: another slot (or none) means a newer
+		// version replaced this one meanwhile, taking its postings out. Compacting may have moved the
+		// note's buffer, not its terms.
+		if (this.slotOfPath.get(path) !== slot) return;
+		this.removeSlotOf(path, slot, terms);
 	}
 
 	/** Takes a note out: its slot, and its postings from the lists of `terms` (its distinct terms). */

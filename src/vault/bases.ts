@@ -7,13 +7,14 @@
 import type { Host, HostFile } from "../host/Host";
 import type { BaseFile, BaseVault, LinkRef } from "../bases/values";
 import { allTagTexts } from "./tags";
+import { packedReferencePlaces } from "../headless/compactMetadata";
 import { linkpathOf } from "../markdown/inline";
 import { fail, ok, type Result } from "../result";
 import { visibleLinkResolver } from "./notes";
 import { checkVaultPath } from "./paths";
 import { isPathVisible, type Scope } from "./scope";
 import { folderOf } from "../paths/parts";
-import type { SliceClock } from "../markdown/steps";
+import { runSteps, type SliceClock, type Steps } from "../markdown/steps";
 
 /** The file a tool argument names, with the extension the tool reads (`Projects/Board` or `Projects/Board.canvas`). */
 export function findFileWithExtension(host: Host, scope: Scope, input: string, extension: "base" | "canvas"): Result<HostFile> {
@@ -59,11 +60,14 @@ const NEVER_PAUSE: WalkClock = { due: () => false, checkpoint: () => Promise.res
 /**
  * The visible files as base rows, and the vault view their expressions reach. The rows are made
  * one file at a time, pausing on `clock`: 10,000 files made in one piece held the server 20–80 ms a query.
+ * With `backlinks`, the index `file.backlinks` reads is built here too, pausing between links: built
+ * inside an expression (which cannot pause), a note of 40,000 spellings of a link held the server 0.35 s.
  */
 export async function baseVault(
 	host: Host,
 	scope: Scope,
 	clock: WalkClock = NEVER_PAUSE,
+	options: { backlinks?: boolean } = {},
 ): Promise<{ vault: BaseVault; files: BaseFile[]; fileFor: (file: HostFile) => BaseFile }> {
 	const byPath = new Map<string, BaseFile>();
 	// One query asks the same questions many times (every note's links, every file's visibility): each is answered once.
@@ -96,11 +100,25 @@ export async function baseVault(
 		return made;
 	};
 	const files: BaseFile[] = [];
+	const notes: HostFile[] = [];
 	for (const file of host.vault.getFiles()) {
-		if (isVisible(file.path)) files.push(fileFor(file));
+		if (isVisible(file.path)) {
+			files.push(fileFor(file));
+			if (file.extension === "md") notes.push(file);
+		}
 		if (clock.due()) await clock.checkpoint();
 	}
 	let backlinkIndex: Map<string, string[]> | null = null;
+	if (options.backlinks) {
+		const steps = backlinkIndexSteps(host, notes, resolveLink);
+		for (let next = steps.next(); ; next = steps.next()) {
+			if (next.done) {
+				backlinkIndex = next.value;
+				break;
+			}
+			if (clock.due()) await clock.checkpoint();
+		}
+	}
 	const vault: BaseVault = {
 		file: (path) => {
 			if (!isVisible(path)) return null;
@@ -109,23 +127,48 @@ export async function baseVault(
 		},
 		resolveLink,
 		backlinks: (path) => {
-			if (!backlinkIndex) {
-				// Built once per query, from the visible notes only: an excluded note never counts as a backlink.
-				backlinkIndex = new Map();
-				for (const source of files) {
-					if (source.extension !== "md") continue;
-					for (const target of new Set(source.links().map((entry) => entry.target))) {
-						if (target === null) continue;
-						const list = backlinkIndex.get(target) ?? [];
-						list.push(source.path);
-						backlinkIndex.set(target, list);
-					}
-				}
-			}
+			// Built once per query when not built ahead (a base that never names `file.backlinks`).
+			backlinkIndex ??= runSteps(backlinkIndexSteps(host, notes, resolveLink));
 			return backlinkIndex.get(path) ?? [];
 		},
 	};
 	return { vault, files, fileFor };
+}
+
+/**
+ * Which visible notes link to each path, from the visible notes only (an excluded note never counts as
+ * a backlink). Reads each note's link texts without building its entries (a packed note's in steps),
+ * and pauses after each link it resolves: where `file.links` would lead, without making `file.links`.
+ */
+function* backlinkIndexSteps(
+	host: Host,
+	notes: readonly HostFile[],
+	resolveLink: (linkpath: string, sourcePath: string) => string | null,
+): Steps<Map<string, string[]>> {
+	const index = new Map<string, string[]>();
+	for (const note of notes) {
+		const cache = host.metadataCache.getFileCache(note);
+		if (!cache) continue;
+		const packed = yield* packedReferencePlaces(cache);
+		const lists = [
+			(cache.frontmatterLinks ?? []).map((entry) => entry.link),
+			packed ? packed.links.texts : (cache.links ?? []).map((entry) => entry.link),
+			packed ? packed.embeds.texts : (cache.embeds ?? []).map((entry) => entry.link),
+		];
+		const targets = new Set<string>();
+		for (const texts of lists)
+			for (const text of texts) {
+				const target = resolveLink(linkpathOf(text), note.path);
+				if (target !== null) targets.add(target);
+				yield;
+			}
+		for (const target of targets) {
+			const list = index.get(target) ?? [];
+			list.push(note.path);
+			index.set(target, list);
+		}
+	}
+	return index;
 }
 
 function makeBaseFile(host: Host, file: HostFile, resolveLink: (linkpath: string, sourcePath: string) => string | null): BaseFile {

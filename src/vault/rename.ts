@@ -9,7 +9,7 @@ import {
 	type RewrittenLinks,
 } from "../markdown/linkRewrite";
 import { linkpathOf } from "../markdown/inline";
-import { linkTextsOf } from "../headless/compactMetadata";
+import { linkTextsInSteps } from "../headless/compactMetadata";
 import { namesAnsweredBy } from "../headless/linkSourcesByName";
 import { metadataSteps, parseMetadata, parseMetadataOnClock } from "../markdown/metadata";
 import { SliceClock } from "../markdown/steps";
@@ -237,7 +237,7 @@ export async function planKeptLinks(host: Host, scope: Scope, file: HostFile, to
 		let sincePause = 0;
 		// Only the link texts: building a note's link entries (positions and all) is one piece, and
 		// a planted note of 100,000 links held every client for 0.3 s on each rename in the vault.
-		const texts = cache ? [linkTextsOf(cache), (cache.frontmatterLinks ?? []).map((entry) => entry.link)] : [];
+		const texts = cache ? [await clock.run(linkTextsInSteps(cache)), (cache.frontmatterLinks ?? []).map((entry) => entry.link)] : [];
 		for (const list of texts)
 			for (const text of list) {
 				// One note may hold 100,000 links: the look through them pauses too.

@@ -15,6 +15,7 @@ import { workClockMs, type CallBudget } from "./workBudget";
 import { stopWordSet, withStopWords, type ParsedQuery } from "../search/query";
 import { ENGLISH_STOP_WORDS } from "../search/stopWords";
 import { utf8Length } from "../search/text";
+import { LONG_TITLE_WORDS } from "../search/rank";
 import { visibleNotes } from "./notes";
 import { isInFolder, isNoteInScope, scopeKey, type Scope } from "./scope";
 import { frontmatterAliases } from "../markdown/frontmatter";
@@ -77,8 +78,24 @@ function searchFilter(scope: Scope, filter: SearchFilter, options: { scopeChecke
 	return (path) => inScope(path) && (filter.folder === undefined || isInFolder(path, filter.folder)) && (tagged === null || tagged.has(path));
 }
 
+/**
+ * Words up to which a note's frontmatter `description` is a heading of the note. A documentation
+ * site's pages carry one line saying what the page is for (npm's `npm-pack`: "Create a tarball
+ * from a package"; `npm-unpublish`: "Remove a package from the registry"): the words a person asks
+ * with, which the page's own text may say only in passing. A longer one is prose ("Learn how to
+ * link to notes, attachments, and other files from your notes…"), no more telling than the body.
+ * As long as a title whose words keep their full weight (LONG_TITLE_WORDS).
+ */
+const DESCRIPTION_HEADING_WORDS = LONG_TITLE_WORDS;
+
+/** A note's headings, which search weighs above its body: the metadata cache's, and a short frontmatter description (DESCRIPTION_HEADING_WORDS). */
 function headingsOf(host: Host, file: HostFile): string[] {
-	return host.metadataCache.getFileCache(file)?.headings?.map((heading) => heading.heading) ?? [];
+	const cache = host.metadataCache.getFileCache(file);
+	const headings = cache?.headings?.map((heading) => heading.heading) ?? [];
+	const description: unknown = cache?.frontmatter?.["description"];
+	if (typeof description === "string" && description.split(/\s+/).filter((word) => word !== "").length <= DESCRIPTION_HEADING_WORDS)
+		headings.push(description);
+	return headings;
 }
 
 /** A note's aliases, which search ranks like its title. */
@@ -180,7 +197,7 @@ export class IndexedNoteSearch implements NoteSearch {
 		const { metadataCache, vault } = this.host;
 		this.metadataRefs.push(
 			metadataCache.on("changed", (file, data) => this.upsert(file, data)),
-			metadataCache.on("deleted", (file) => this.drop(file.path)),
+			metadataCache.on("deleted", (file) => void this.drop(file.path)),
 		);
 		this.vaultRefs.push(vault.on("rename", (file: HostAbstractFile, oldPath: string) => void this.onRename(file, oldPath)));
 		this.building = this.build();
@@ -408,9 +425,12 @@ export class IndexedNoteSearch implements NoteSearch {
 		else this.removeFromIndex(file.path);
 	}
 
-	private drop(path: string): void {
+	/** Takes a deleted or renamed note out of the index: a long one in slices (see `removeSteps`). */
+	private async drop(path: string): Promise<void> {
 		this.touch(path);
-		this.removeFromIndex(path);
+		this.tagsByPath.delete(path);
+		this.unsearchedPaths.delete(path);
+		await runStepsInSlices(this.engine.index.removeSteps(path), INDEX_BUILD_SLICE_MS, this.yieldToHost);
 	}
 
 	/**
@@ -459,11 +479,14 @@ export class IndexedNoteSearch implements NoteSearch {
 	}
 
 	private async onRename(renamed: HostAbstractFile, oldPath: string): Promise<void> {
-		this.drop(oldPath);
+		const dropped = this.drop(oldPath);
 		this.touch(renamed.path);
 		const file = this.host.vault.getFileByPath(renamed.path);
 		if (!file || !isNoteInScope(file.path, this.scope)) return;
 		const version = this.versions.get(file.path);
+		// The old path's last slice and the new path's first are two pieces, with the host's turn between.
+		await dropped;
+		await this.yieldToHost();
 		const text = await this.host.vault.cachedRead(file);
 		if (this.versions.get(file.path) === version) await this.addToIndex(file, text);
 	}

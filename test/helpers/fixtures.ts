@@ -146,3 +146,12 @@ export function fastifyDocsVaultDir(projectRoot: string = findProjectRoot()): st
 export function undiciDocsVaultDir(projectRoot: string = findProjectRoot()): string {
 	return installedVaultDir(projectRoot, ["undici", "docs", "docs"], ["api", "MockAgent.md"], "undici-docs");
 }
+
+/**
+ * Markdownlint's documentation (57 Markdown pages, `markdownlint/doc`), the vault of the fourth
+ * held-out judged queries, installed from the npm registry by scripts/test-tools.mjs; throws a
+ * one-line hint when missing.
+ */
+export function markdownlintDocsVaultDir(projectRoot: string = findProjectRoot()): string {
+	return installedVaultDir(projectRoot, ["markdownlint", "doc"], ["md013.md"], "markdownlint-docs");
+}

@@ -29,7 +29,7 @@ export function rawRequest(
 	});
 }
 
-/** An answer whose reader stopped after its first bytes: `rest()` reads on to the end and resolves to the whole body as received. */
+/** An answer whose reader stopped after its first bytes: `rest()` reads on to the end (or until the server closes it) and resolves to the body as received. */
 export interface PausedAnswer {
 	headers: Record<string, string | string[] | undefined>;
 	rest(): Promise<Buffer>;
@@ -46,7 +46,8 @@ export function requestPausedAfterFirstBytes(
 		const req = request(
 			{ host: "127.0.0.1", port, method: options.method ?? "POST", path: options.path ?? "/mcp", headers: flatHeaders, setHost: false },
 			(res) => {
-				const ended = new Promise<Buffer>((done) => res.on("end", () => done(Buffer.concat(chunks))));
+				// A connection the server closes before the end (a cut-off answer) ends the body as received.
+				const ended = new Promise<Buffer>((done) => res.on("close", () => done(Buffer.concat(chunks))));
 				res.once("data", (chunk: Buffer) => {
 					chunks.push(chunk);
 					res.pause();

@@ -1,3 +1,4 @@
+import type { ToolContext } from "../../src/mcp/context";
 import { ALL_TOOLS } from "../../src/mcp/tools";
 import { openVault, type OpenVault } from "./hostVault";
 import { connectInMemory, type InMemoryConnectOptions, type InMemoryConnection } from "./inMemoryClient";
@@ -39,4 +40,25 @@ export async function openToolVault(files: Record<string, string>, options: InMe
 			await vault.close();
 		},
 	};
+}
+
+/**
+ * A context to call a tool's handler with directly, over `vault` with `excluded` folders: its
+ * vault-wide work pauses at every chance (slices of 0 ms), and `pauses()` counts how often it did.
+ */
+export function pausingContext(vault: OpenVault, ...excluded: string[]): { ctx: ToolContext; pauses: () => number } {
+	let pauses = 0;
+	const ctx = {
+		host: vault.host,
+		scope: vault.scope(...excluded),
+		callBudget: {
+			pause: () => {
+				pauses++;
+				return Promise.resolve();
+			},
+			sliceMs: 0,
+			callWorkMs: 1_000_000,
+		},
+	} as unknown as ToolContext;
+	return { ctx, pauses: () => pauses };
 }

@@ -63,6 +63,9 @@ describe.each(builds)("the approval window in Obsidian (plugin from %s), driven 
 
 	const noteText = () => fs.readFile(nodePath.join(vault, "Groceries.md"), "utf8");
 	const journalled = () => JournalFile.forVault(vault, ".obsidian").list();
+	// A call whose token is revoked before it is answered is refused whole (401: the client throws); one denied is told so.
+	const REFUSED_AS_REVOKED = "A valid bearer token is required";
+	const NO_LONGER_ALLOWED = "is no longer allowed for this token";
 	const append = (content: string, target: Client = client): Promise<CallOutcome> => callTool(target, "append_to_note", { path: "Groceries.md", content });
 
 	beforeEach(async () => {
@@ -165,21 +168,23 @@ describe.each(builds)("the approval window in Obsidian (plugin from %s), driven 
 				if ("error" in revoked) throw new Error(revoked.error);
 				await plugin.updateSettings({ tokens: revoked.settings.tokens });
 			},
+			REFUSED_AS_REVOKED,
 		],
-		["the tool is set to deny", () => plugin.setToolRight(TOKEN_NAME, "append_to_note", "deny")],
+		["the tool is set to deny", () => plugin.setToolRight(TOKEN_NAME, "append_to_note", "deny"), NO_LONGER_ALLOWED],
 		[
 			"writing is switched off",
 			async () => {
 				await plugin.updateSettings({ writeEnabled: false });
 			},
+			NO_LONGER_ALLOWED,
 		],
-	])("when %s while the window is open, Approve runs nothing", async (_change, revoke) => {
-		const call = append("- milk");
+	])("when %s while the window is open, Approve runs nothing", async (_change, revoke, told) => {
+		const call = append("- milk").catch((error: Error) => ({ ok: false, error: error.message }));
 		await until(() => approvalWindow() !== null, "the approval window");
 		await revoke();
 		button("Approve").click();
 		const outcome = await call;
-		expect(outcome).toEqual({ ok: false, error: expect.stringContaining("is no longer allowed for this token") });
+		expect(outcome).toEqual({ ok: false, error: expect.stringContaining(told) });
 		expect(await noteText()).toBe(NOTE);
 		expect(journalled()).toEqual([]);
 	});
@@ -195,22 +200,24 @@ describe.each(builds)("the approval window in Obsidian (plugin from %s), driven 
 				await plugin.updateSettings({ tokens: remade.settings.tokens });
 			},
 			"ask",
+			REFUSED_AS_REVOKED,
 		],
-		["the tool is set to deny", () => plugin.setToolRight(TOKEN_NAME, "append_to_note", "deny"), "deny"],
+		["the tool is set to deny", () => plugin.setToolRight(TOKEN_NAME, "append_to_note", "deny"), "deny", NO_LONGER_ALLOWED],
 		[
 			"writing is switched off",
 			async () => {
 				await plugin.updateSettings({ writeEnabled: false });
 			},
 			"ask",
+			NO_LONGER_ALLOWED,
 		],
-	] as const)("when %s while the window is open, Always allow runs nothing and saves no right", async (_change, revoke, rightAfter) => {
-		const call = append("- milk");
+	] as const)("when %s while the window is open, Always allow runs nothing and saves no right", async (_change, revoke, rightAfter, told) => {
+		const call = append("- milk").catch((error: Error) => ({ ok: false, error: error.message }));
 		await until(() => approvalWindow() !== null, "the approval window");
 		await revoke();
 		button("Always allow this tool for this token").click();
 		const outcome = await call;
-		expect(outcome).toEqual({ ok: false, error: expect.stringContaining("is no longer allowed for this token") });
+		expect(outcome).toEqual({ ok: false, error: expect.stringContaining(told) });
 		expect(await noteText()).toBe(NOTE);
 		expect(journalled()).toEqual([]);
 		expect(plugin.settings.tokens.find((record) => record.name === TOKEN_NAME)?.rights?.append_to_note).toBe(rightAfter);

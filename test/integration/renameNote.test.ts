@@ -3,6 +3,7 @@ import { promises as fs, readFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { LinkMap } from "../../src/host/Host";
+import { setTokenFolders } from "../../src/auth/tokenList";
 import { undoCall } from "../../src/journal/undo";
 import type { ApprovalRequest, Approver } from "../../src/mcp/approval";
 import { hashText } from "../../src/vault/writes";
@@ -178,6 +179,21 @@ describe("rename_note's refusals, link formats and expected_hash, over real HTTP
 		expect(await callError(client, "rename_note", { path: "Private/Diary", new_path: "Diary.md" })).toMatch(/No note|not found|does not/i);
 		expect(await callError(client, "rename_note", { path: "Plan", new_path: "../Plan.md" })).toMatch(/'\.\.'/);
 		expect(await callError(client, "rename_note", { path: "Plan", new_path: "Plan #2.md" })).toContain("# ^ [ ] or |");
+		expect(await fileHashes(vault)).toEqual(before);
+	});
+
+	test("a case-twin of the target that the token cannot see does not hide a visible one: the rename is still refused", async () => {
+		const narrowed = setTokenFolders(running.settings, "write", ["Notes"]);
+		if ("error" in narrowed) throw new Error(narrowed.error);
+		await running.service.apply(narrowed.settings);
+		// The hidden twin (outside the token's folder, spelled `notes`) comes first in the vault's list.
+		await running.host.vault.createFolder("notes");
+		await running.host.vault.create("notes/Goal.md", "hidden twin\n");
+		await running.host.vault.create("Notes/goal.md", "visible twin\n");
+		const before = await fileHashes(vault);
+		expect(await callError(client, "rename_note", { path: "Notes/Source", new_path: "Notes/Goal.md" })).toBe(
+			'A note already exists at "Notes/goal.md". Nothing was changed. Choose another new_path.',
+		);
 		expect(await fileHashes(vault)).toEqual(before);
 	});
 

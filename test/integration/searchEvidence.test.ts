@@ -25,6 +25,9 @@ describe("search_notes by evidence strength, through a real MCP client", () => {
 			"Manage notes.md": "Renaming a note updates every link to it.",
 			"Changelog.md": "Renamed the settings tab.",
 			"Private/Secret doggo.md": "---\naliases: [Doggo]\n---\nThe doggo password is hunter2.",
+			"Commands/pack.md": "---\ndescription: Create a tarball from a package\n---\nRuns the scripts, then writes the archive to the current folder.",
+			"Guides/Publishing.md":
+				"---\ndescription: Learn how the registry turns your package into a tarball and serves it to everyone\n---\nYour package is published as a tarball. The tarball holds the package files; the registry keeps each package tarball.",
 		});
 		running = await startService(vault, { settings: { excludedFolders: ["Private"] } });
 		await running.service.search?.whenReady();
@@ -66,9 +69,21 @@ describe("search_notes by evidence strength, through a real MCP client", () => {
 		expect((await search("renamed")).results.map((hit) => hit.path).sort()).toEqual(["Changelog.md", "Manage notes.md"]);
 	});
 
+	test("a note whose short frontmatter description says what the question asks ranks above a page saying the words more often", async () => {
+		const answer = await search("make a tarball of my package");
+		expect(answer.results.map((hit) => hit.path)).toEqual(["Commands/pack.md", "Guides/Publishing.md"]);
+	});
+
 	test("the index answers as a scan does, aliases, forms and partial matches included", async () => {
 		const scope = { configDir: ".obsidian", excludedFolders: ["Private"] };
-		for (const query of ["doggo", "good boy", "renamed links", "how does renaming keep every link working", "-journal doggo"]) {
+		for (const query of [
+			"doggo",
+			"good boy",
+			"renamed links",
+			"how does renaming keep every link working",
+			"-journal doggo",
+			"make a tarball of my package",
+		]) {
 			const fromIndex = await running.service.search?.search(scope, parseQuery(query), {}, 10);
 			expect(fromIndex).toEqual(await scanSearch(running.host, scope, parseQuery(query), {}, 10));
 		}

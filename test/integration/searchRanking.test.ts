@@ -2,11 +2,20 @@ import { JUDGED_QUERIES, scoreJudgedQueries, withJudgedSearch, type JudgedQuery 
 import { IMPORT_RULES_JUDGED_QUERIES } from "../../bench/importRulesJudgedQueries";
 import { FASTIFY_DOCS_JUDGED_QUERIES } from "../../bench/fastifyDocsJudgedQueries";
 import { UNDICI_DOCS_JUDGED_QUERIES } from "../../bench/undiciDocsJudgedQueries";
+import { MARKDOWNLINT_DOCS_JUDGED_QUERIES } from "../../bench/markdownlintDocsJudgedQueries";
 import { NPM_DOCS_JUDGED_QUERIES } from "../../bench/npmDocsJudgedQueries";
 import { OBSIDIAN_HUB_DEV_QUERIES } from "../../bench/obsidianHubDevQueries";
 import { OBSIDIAN_HUB_JUDGED_QUERIES } from "../../bench/obsidianHubJudgedQueries";
 import { UNSEEN_JUDGED_QUERIES } from "../../bench/unseenJudgedQueries";
-import { fastifyDocsVaultDir, importRulesVaultDir, npmDocsVaultDir, obsidianHelpVaultDir, obsidianHubVaultDir, undiciDocsVaultDir } from "../helpers/fixtures";
+import {
+	fastifyDocsVaultDir,
+	importRulesVaultDir,
+	npmDocsVaultDir,
+	obsidianHelpVaultDir,
+	obsidianHubVaultDir,
+	undiciDocsVaultDir,
+	markdownlintDocsVaultDir,
+} from "../helpers/fixtures";
 import { TASKS_DEMO_VAULT, copyVault, removeDir, copyDemoVault } from "../helpers/vault";
 
 /**
@@ -28,10 +37,12 @@ const JUDGED_MRR = 0.98;
  * counting as a title, versions' numbers and stop words at half weight; 0.82 / 0.744 after a verb
  * and its particle typed apart matching the word written as one (`log in` → `npm-login`); 0.80 /
  * 0.741 after a note named by some query words competing with the notes holding them all (`make a
- * tarball of my package` lost npm-pack to a note named `package`; the Hub sets gained 0.09 and 0.14).
+ * tarball of my package` lost npm-pack to a note named `package`; the Hub sets gained 0.09 and 0.14);
+ * 0.88 / 0.769 after a short frontmatter description counting as a heading (npm-pack's "Create a
+ * tarball from a package").
  */
-const UNSEEN_SUCCESS_AT_3 = 0.8;
-const UNSEEN_MRR = 0.74;
+const UNSEEN_SUCCESS_AT_3 = 0.88;
+const UNSEEN_MRR = 0.76;
 
 /**
  * The held-out set (bench/importRulesJudgedQueries.ts, eslint-plugin-import's rule pages), written
@@ -65,6 +76,14 @@ const UNDICI_SUCCESS_AT_3 = 0.93;
 const UNDICI_MRR = 0.82;
 
 /**
+ * The fourth held-out set (bench/markdownlintDocsJudgedQueries.ts, markdownlint's documentation:
+ * rule pages named by code, `md013.md`, and one page repeating every rule), written before the
+ * ranking changes that followed it and never tuned on: 0.870 / 0.740 when written (3 December 2026).
+ */
+const MARKDOWNLINT_SUCCESS_AT_3 = 0.87;
+const MARKDOWNLINT_MRR = 0.73;
+
+/**
  * The sets over vaults fetched from GitHub (`npm run fixtures -- --set obsidian-help`, `--set
  * obsidian-hub`): checked where the vault is there, and reported as skipped where it is not (CI
  * cannot download them). The Obsidian Help set (bench/unseenJudgedQueries.ts): 0.5625 / 0.545 when
@@ -79,12 +98,14 @@ const UNDICI_MRR = 0.82;
  * less (the held-out set 0.930 / 0.770 then); 0.907 / 0.871 once two words typed apart match the
  * word written as one and a word typed as one a name writing it as two (`side bar` ↔ `Sidebar`), a
  * possessive's `s` is dropped (`hub's`), and a word templates put in most notes counts only beyond
- * the templates (`discord`, `github`, `plugins`).
+ * the templates (`discord`, `github`, `plugins`). The held-out Hub set 0.947 / 0.788 then; its misses
+ * were looked at on 3 December 2026 (no longer held out since), and an alias made only of query
+ * words holding most of the query covering it like a title gave 0.947 / 0.806.
  */
 const OBSIDIAN_HELP_SUCCESS_AT_3 = 0.92;
 const OBSIDIAN_HELP_MRR = 0.87;
-const OBSIDIAN_HUB_SUCCESS_AT_3 = 0.92;
-const OBSIDIAN_HUB_MRR = 0.76;
+const OBSIDIAN_HUB_SUCCESS_AT_3 = 0.94;
+const OBSIDIAN_HUB_MRR = 0.8;
 const OBSIDIAN_HUB_DEV_SUCCESS_AT_3 = 0.9;
 const OBSIDIAN_HUB_DEV_MRR = 0.87;
 
@@ -145,6 +166,13 @@ test("the held-out judged questions over undici's documentation find the pages a
 	expect(scores.queries).toBeGreaterThanOrEqual(40);
 	expect(scores.successAt3).toBeGreaterThanOrEqual(UNDICI_SUCCESS_AT_3);
 	expect(scores.mrr).toBeGreaterThanOrEqual(UNDICI_MRR);
+}, 60_000);
+
+test("the held-out judged questions over markdownlint's documentation find the pages a person expects at least as well as recorded", async () => {
+	const scores = await scoresOverInstalled("markdownlint-docs", markdownlintDocsVaultDir(), MARKDOWNLINT_DOCS_JUDGED_QUERIES);
+	expect(scores.queries).toBeGreaterThanOrEqual(40);
+	expect(scores.successAt3).toBeGreaterThanOrEqual(MARKDOWNLINT_SUCCESS_AT_3);
+	expect(scores.mrr).toBeGreaterThanOrEqual(MARKDOWNLINT_MRR);
 }, 60_000);
 
 const OBSIDIAN_HELP_VAULT = fetchedVault(() => obsidianHelpVaultDir());

@@ -7,7 +7,7 @@ import { McpService } from "../../src/service";
 import { graphStats } from "../../src/vault/links";
 import { NoteMemo } from "../../src/vault/noteMemo";
 import { findTasks } from "../../src/vault/tasks";
-import { connectClient } from "../helpers/http";
+import { connectClient, mcpHeaders, rawRequest, requestPausedAfterFirstBytes } from "../helpers/http";
 import { MemoryJournal } from "../helpers/memoryJournal";
 import { RecordingLogger } from "../helpers/service";
 import { callError, callOk } from "../helpers/tools";
@@ -53,11 +53,18 @@ interface Running {
 /** A real server over HTTP with two read tokens and the Private folder excluded; `deps` as the test needs. */
 async function start(
 	root: string,
-	deps: { host?: (host: NodeHost) => Host; yieldToHost?: () => Promise<void>; callBudget?: { sliceMs?: number; callWorkMs?: number } },
+	deps: {
+		host?: (host: NodeHost) => Host;
+		yieldToHost?: () => Promise<void>;
+		callBudget?: { sliceMs?: number; callWorkMs?: number };
+		/** The first token ("flooder") may write, with writing on. */
+		flooderWrites?: boolean;
+	},
 ): Promise<Running> {
 	const host = await NodeHost.open(root);
 	let settings: VaultMcpSettings = { ...defaultSettings(), serverEnabled: true, port: 0, rateLimitPerMinute: 100_000, excludedFolders: ["Private"] };
-	const first = addToken(settings, "flooder", "read");
+	if (deps.flooderWrites) settings = { ...settings, writeEnabled: true, writeDisclosureAccepted: true };
+	const first = addToken(settings, "flooder", deps.flooderWrites ? "write" : "read");
 	if ("error" in first) throw new Error(first.error);
 	const second = addToken(first.settings, "other", "read");
 	if ("error" in second) throw new Error(second.error);
@@ -158,8 +165,11 @@ describe("vault-wide calls beside other clients, over HTTP", () => {
 			const other = await connectClient(running.url, running.tokens[1]);
 			clients.push(flooder, other);
 			turns.close();
+			// A revoked token's answer is refused whole (401) when it would leave after the revocation: the client throws.
 			const flood = (["list_tasks", "get_graph_stats", "list_tags", "find_notes_by_tag"] as const).map((tool) =>
-				flooder.callTool({ name: tool, arguments: tool === "find_notes_by_tag" ? { tag: "topic" } : tool === "list_tasks" ? { status: "any" } : {} }),
+				flooder
+					.callTool({ name: tool, arguments: tool === "find_notes_by_tag" ? { tag: "topic" } : tool === "list_tasks" ? { status: "any" } : {} })
+					.catch((error: Error) => ({ isError: true, refused: error.message })),
 			);
 			expect(await callOk<{ content: string }>(other, "read_note", { path: "Note 1" })).toMatchObject({ content: expect.stringContaining("alpha") });
 			const changed = change(running.settings);
@@ -172,7 +182,7 @@ describe("vault-wide calls beside other clients, over HTTP", () => {
 			expect(pauses - pausedBefore).toBeLessThan(4);
 			for (const answer of answers) {
 				expect(answer.isError).toBe(true);
-				expect(JSON.stringify(answer)).toMatch(/no longer allowed for this token/u);
+				expect(JSON.stringify(answer)).toMatch(/no longer allowed for this token|A valid bearer token is required/u);
 				expect(JSON.stringify(answer)).not.toMatch(/Note \d/u);
 			}
 		} finally {
@@ -328,6 +338,148 @@ describe("a note resource read waiting for the disk", () => {
 			expect(answer).toMatch(/^error: /u);
 			expect(answer).not.toMatch(/alpha words/u);
 			expect(JSON.stringify(await otherRead)).toMatch(/alpha words/u);
+		} finally {
+			disk.open();
+			await stopAll(running, clients);
+		}
+	});
+});
+
+describe("an answer made or written after its token is revoked", () => {
+	let root: string;
+	beforeAll(async () => {
+		root = await makeVault({ ...vaultFiles(), "Big.md": `# Big\n\n${"secret words and more\n".repeat(60_000)}` });
+	});
+	afterAll(() => removeDir(root));
+
+	/** A host whose disk reads of `path` wait at `disk`; `reads` counts reads of it that arrived. */
+	function gatedReads(path: string, disk: Gate, reached: () => void): (host: NodeHost) => Host {
+		return (host) => {
+			const vault = new Proxy(host.vault, {
+				get: (target, key) =>
+					key === "cachedRead"
+						? async (file: HostFile) => {
+								if (file.path === path) {
+									reached();
+									await disk.wait();
+								}
+								return target.cachedRead(file);
+							}
+						: (Reflect.get(target, key) as unknown),
+			}) as HostVault;
+			return new Proxy(host, { get: (target, key) => (key === "vault" ? vault : (Reflect.get(target, key) as unknown)) });
+		};
+	}
+
+	test.each([
+		["its token is revoked", (settings: VaultMcpSettings) => revokeToken(settings, "flooder"), 401, /A valid bearer token is required/u],
+		[
+			"its token is denied read_note",
+			(settings: VaultMcpSettings) => setTokenRights(settings, "flooder", { read_note: "deny" }),
+			200,
+			/read_note is no longer allowed for this token, or the folders this token may see changed/u,
+		],
+		[
+			"its token's folders are narrowed away from the notes",
+			(settings: VaultMcpSettings) => setTokenFolders(settings, "flooder", ["Private"]),
+			200,
+			/read_note is no longer allowed for this token, or the folders this token may see changed/u,
+		],
+	])("a batch whose later call waits when %s sends nothing of its earlier calls' notes", async (_, change, status, told) => {
+		const disk = new Gate();
+		let reached = false;
+		const running = await start(root, { host: gatedReads("Note 2.md", disk, () => (reached = true)) });
+		try {
+			const batch = JSON.stringify([
+				{ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "read_note", arguments: { path: "Note 1" } } },
+				{ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "read_note", arguments: { path: "Note 2" } } },
+			]);
+			const port = Number(new URL(running.url).port);
+			const answer = rawRequest(port, { headers: mcpHeaders(port, running.tokens[0]), body: batch });
+			// The first call is answered and kept; the second waits for the disk.
+			while (!reached) await new Promise((resolve) => setTimeout(resolve, 10));
+			const changed = change(running.settings);
+			if ("error" in changed) throw new Error(changed.error);
+			await running.service.apply(changed.settings);
+			disk.open();
+			const received = await answer;
+			expect(received.body).not.toMatch(/alpha words/u);
+			expect(received.status).toBe(status);
+			expect(received.body).toMatch(told);
+		} finally {
+			disk.open();
+			await stopAll(running, []);
+		}
+	});
+
+	const MODERN_HEADERS: Array<[string, string]> = [
+		["MCP-Protocol-Version", "2026-07-28"],
+		["Mcp-Method", "tools/call"],
+		["Mcp-Name", "read_note"],
+	];
+	const MODERN_META = {
+		_meta: {
+			"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+			"io.modelcontextprotocol/clientInfo": { name: "slow-reader", version: "1" },
+			"io.modelcontextprotocol/clientCapabilities": {},
+		},
+	};
+	const revoke = (settings: VaultMcpSettings) => revokeToken(settings, "flooder");
+	const denyReading = (settings: VaultMcpSettings) => setTokenRights(settings, "flooder", { read_note: "deny" });
+	const narrow = (settings: VaultMcpSettings) => setTokenFolders(settings, "flooder", ["Projects"]);
+	test.each([
+		["2025-11-25", "its token is revoked", [] as Array<[string, string]>, {}, revoke],
+		["2026-07-28", "its token is revoked", MODERN_HEADERS, MODERN_META, revoke],
+		["2025-11-25", "its token is denied read_note", [] as Array<[string, string]>, {}, denyReading],
+		["2026-07-28", "its token's folders are narrowed away from the note", MODERN_HEADERS, MODERN_META, narrow],
+	])("a big answer still being written at %s when %s is cut off: the rest of the note is not sent", async (_, _change, headers, meta, change) => {
+		const turns = new Gate();
+		turns.open();
+		const running = await start(root, {
+			yieldToHost: () => turns.wait().then(() => new Promise((resolve) => setImmediate(resolve))),
+			callBudget: { sliceMs: 0 },
+		});
+		try {
+			const port = Number(new URL(running.url).port);
+			const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "read_note", arguments: { path: "Big" }, ...meta } });
+			const reader = await requestPausedAfterFirstBytes(port, { headers: mcpHeaders(port, running.tokens[0], headers), body });
+			// The answer has begun; its next piece waits for its turn.
+			turns.close();
+			const changed = change(running.settings);
+			if ("error" in changed) throw new Error(changed.error);
+			await running.service.apply(changed.settings);
+			turns.open();
+			const received = await reader.rest().catch(() => Buffer.alloc(0));
+			const whole = Number(reader.headers["content-length"]);
+			expect(whole).toBeGreaterThan(1_000_000);
+			expect(received.length).toBeLessThan(whole / 2);
+		} finally {
+			turns.open();
+			await stopAll(running, []);
+		}
+	});
+
+	test.each([
+		["its token is denied the tool", (settings: VaultMcpSettings) => setTokenRights(settings, "flooder", { append_to_note: "deny" })],
+		["its token's folders are narrowed away from the note", (settings: VaultMcpSettings) => setTokenFolders(settings, "flooder", ["Private"])],
+	])("a write call whose plan waits for the disk when %s answers without the note's headings", async (_, change) => {
+		const disk = new Gate();
+		let reached = false;
+		const running = await start(root, { host: gatedReads("Projects/Note 1.md", disk, () => (reached = true)), flooderWrites: true });
+		const clients: Client[] = [];
+		try {
+			const writer = await connectClient(running.url, running.tokens[0]);
+			clients.push(writer);
+			// A heading the note lacks: the error would list the note's headings.
+			const call = writer.callTool({ name: "append_to_note", arguments: { path: "Projects/Note 1", heading: "Nowhere", content: "x" } });
+			while (!reached) await new Promise((resolve) => setTimeout(resolve, 10));
+			const changed = change(running.settings);
+			if ("error" in changed) throw new Error(changed.error);
+			await running.service.apply(changed.settings);
+			disk.open();
+			const answer = JSON.stringify(await call);
+			expect(answer).toMatch(/append_to_note is no longer allowed for this token.*Nothing was written/u);
+			expect(answer).not.toMatch(/# Note 1/u);
 		} finally {
 			disk.open();
 			await stopAll(running, clients);

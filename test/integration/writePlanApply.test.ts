@@ -48,16 +48,26 @@ describe("plan, approve exactly, apply: over real HTTP", () => {
 		await removeDir(vault);
 	});
 
+	// A revoked token is sent nothing of the batch (401, as a request whose token was revoked while it
+	// arrived); a token denied the tools is told which calls were refused.
+	const TOLD_WHEN_DENIED = [
+		"The person declined this create_note call",
+		"append_to_note is no longer allowed for this token",
+		"set_property is no longer allowed for this token",
+		"read_note is no longer allowed for this token",
+	];
 	test.each([
-		["the token is revoked", (settings: RunningService["settings"]) => revokeToken(settings, "write")],
+		["the token is revoked", (settings: RunningService["settings"]) => revokeToken(settings, "write"), 401, ["A valid bearer token is required"]],
 		[
 			"its rights set append_to_note and set_property to Deny",
 			(settings: RunningService["settings"]) =>
 				setTokenRights(settings, "write", { create_note: "ask", append_to_note: "deny", set_property: "deny", read_note: "deny" }),
+			200,
+			TOLD_WHEN_DENIED,
 		],
 	])(
 		"a held 2025-era batch [create_note (Ask), append_to_note, set_property, read_note]: once %s, nothing more is written or read",
-		async (_name, change) => {
+		async (_name, change, status, told) => {
 			vault = await makeVault({ "Home.md": "# Home\n", "Projects/Garden.md": "# Garden\n" });
 			const approver = new HoldingApprover();
 			running = await startService(vault, {
@@ -82,11 +92,8 @@ describe("plan, approve exactly, apply: over real HTTP", () => {
 			approver.held[0]?.answer("decline");
 			const response = await answer;
 			// The batch's calls run one after another: the two allowed calls came after the revocation and were refused.
-			expect(response.status).toBe(200);
-			expect(response.body).toContain("The person declined this create_note call");
-			expect(response.body).toContain("append_to_note is no longer allowed for this token");
-			expect(response.body).toContain("set_property is no longer allowed for this token");
-			expect(response.body).toContain("read_note is no longer allowed for this token");
+			expect(response.status).toBe(status);
+			for (const text of told) expect(response.body).toContain(text);
 			expect(response.body).not.toContain("# Home");
 			await new Promise((resolve) => setTimeout(resolve, 200));
 			expect(await vaultFiles(vault)).toEqual(atRevocation);

@@ -46,9 +46,10 @@ export const renameNoteTool = defineTool({
 		if (LINK_SYNTAX_CHARACTERS.test(name)) return fail(`A note's name may not contain # ^ [ ] or |: links to "${name}" would break. Nothing was changed.`);
 		if (to === file.path) return fail(`"${file.path}" already has that path. Nothing was changed.`);
 		// Another file whose path a case-insensitive disk (or a person) reads as the same: a move there would replace it or confuse links.
+		// Only visible ones are looked for: a hidden one found first hid a visible one, so the answer depended on a file the token cannot see.
 		const key = pathMatchKey(to);
-		const taken = host.vault.getFiles().find((other) => other.path !== file.path && pathMatchKey(other.path) === key);
-		if (taken && isPathVisible(taken.path, scope)) return fail(`A note already exists at "${taken.path}". Nothing was changed. Choose another new_path.`);
+		const taken = host.vault.getFiles().find((other) => other.path !== file.path && pathMatchKey(other.path) === key && isPathVisible(other.path, scope));
+		if (taken) return fail(`A note already exists at "${taken.path}". Nothing was changed. Choose another new_path.`);
 		if (host.vault.getFolderByPath(to)) return fail(`"${to}" is a folder. Choose a note path inside it.`);
 		await ensureParentFolder(host, to);
 		const { plan, kept } = await renameNote(host, scope, file, to);

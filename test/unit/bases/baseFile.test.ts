@@ -1,4 +1,4 @@
-import { parseBaseFile, type BaseConfig } from "../../../src/bases/baseFile";
+import { parseBaseFile, readsBacklinks, type BaseConfig } from "../../../src/bases/baseFile";
 import { BASES_MAX_EXPRESSION_DEPTH, BASES_MAX_FORMULAS, BASES_MAX_VIEWS } from "../../../src/config/limits";
 
 function parsed(text: string): BaseConfig {
@@ -111,5 +111,18 @@ views:
 			),
 		].join("\n");
 		expect(refused(bomb)).toMatch(/not valid YAML/);
+	});
+});
+
+describe("readsBacklinks: whether a query must gather backlinks before its expressions run", () => {
+	test("a formula, a filter, a view's column, sort or group reading file.backlinks or this.backlinks; nothing else", () => {
+		expect(readsBacklinks(parsed("formulas:\n  n: 'file.backlinks.length'\n"))).toBe(true);
+		expect(readsBacklinks(parsed("filters: 'this.backlinks.contains(file.file)'\n"))).toBe(true);
+		expect(readsBacklinks(parsed("views:\n  - type: table\n    name: A\n    filters: 'file.backlinks.length > 1'\n"))).toBe(true);
+		expect(readsBacklinks(parsed("views:\n  - type: table\n    name: A\n    order: [file.name, file.backlinks]\n"))).toBe(true);
+		expect(readsBacklinks(parsed("views:\n  - type: table\n    name: A\n    groupBy:\n      property: file.backlinks\n"))).toBe(true);
+		expect(
+			readsBacklinks(parsed("formulas:\n  n: 'file.links.length'\nviews:\n  - type: table\n    name: A\n    order: [file.name, backlinks_note]\n")),
+		).toBe(false);
 	});
 });

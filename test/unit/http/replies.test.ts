@@ -184,7 +184,11 @@ describe("the answers every request gets", () => {
 			(req, res) => {
 				if (req.url === "/big") {
 					big.response = res;
-					written = sendJsonPieces(res, 200, { pieces, bytes: Buffer.byteLength(whole) }, 60_000, OWN_TURNS);
+					written = sendJsonPieces(res, 200, { pieces, bytes: Buffer.byteLength(whole) }, 60_000, OWN_TURNS, {
+						tokenValid: () => true,
+						withdrawn: () => new Map(),
+						writes: false,
+					});
 				} else sendJson(res, 200, { small: true });
 			},
 			async (port) => {

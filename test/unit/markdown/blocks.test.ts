@@ -10,6 +10,11 @@ import { OBSIDIAN_CACHE_DIR } from "../../helpers/vault";
 
 /** The block tokens parseBlocks hands over, in order, as plain records (a list's opening token is final once all are handed over). */
 function blocksOf(source: string, chunkLines?: number): Array<Record<string, unknown>> {
+	return tokensOf(source, chunkLines).map(record);
+}
+
+/** The block tokens parseBlocks hands over, in order. */
+function tokensOf(source: string, chunkLines?: number): MarkdownToken[] {
 	const tokens: MarkdownToken[] = [];
 	runSteps(
 		parseBlocks(
@@ -22,7 +27,7 @@ function blocksOf(source: string, chunkLines?: number): Array<Record<string, unk
 			chunkLines,
 		),
 	);
-	return tokens.map(record);
+	return tokens;
 }
 
 function record(token: MarkdownToken): Record<string, unknown> {
@@ -329,6 +334,26 @@ function steps(source: string, chunkLines: number): { tokens: Array<Record<strin
 }
 
 describe("tables, paragraphs and lists inside a quote, parsed in steps", () => {
+	test("a quote's 20,000 lines have their `>` markers read in steps too, before its first block is parsed", () => {
+		// Each line a block of its own: the first is handed over as soon as it is parsed.
+		const text = lines(20_000, (index) => `> # heading ${index} [[N${index}]]`);
+		let pausesBefore = 0;
+		let opened = false;
+		const parse = parseBlocks(
+			text,
+			function* (handed, count) {
+				for (let index = 0; index < count; index++) opened ||= handed[index]?.type === "blockquote_open";
+				// A consumer may pause too.
+				yield;
+			},
+			100,
+		);
+		while (!parse.next().done && !opened) pausesBefore++;
+		// In one piece, the markers of all the quote's lines were read between two pauses (20–60 ms).
+		expect(pausesBefore).toBeGreaterThanOrEqual(20_000 / 100);
+		expect(steps(text, 100).tokens).toEqual(deepReference.parse(text, {}).map(record));
+	});
+
 	test("any mix of quoted tables, lists, paragraphs and quotes, cut at any chunk size: the tokens markdown-it's own parse gives", () => {
 		fc.assert(
 			fc.property(fc.array(contained, { maxLength: 4 }), fc.integer({ min: 1, max: 5 }), (parts, chunkLines) => {
@@ -374,6 +399,44 @@ describe("tables, paragraphs and lists inside a quote, parsed in steps", () => {
 		const { tokens, pauses } = steps(text, 100);
 		expect(tokens).toEqual(deepReference.parse(text, {}).map(record));
 		// In one piece, the quote's 5,000 lines were one step (the note's lines are split into marks in a few steps).
+		expect(pauses).toBeGreaterThanOrEqual(5_000 / 100);
+	});
+});
+
+/** An item of a list: a block under a marker, its other lines indented (by the marker's width, by less, or not: lazy lines). */
+const listItem = fc
+	.tuple(fc.oneof(table, markdown), fc.constantFrom("- ", "* ", "1. ", "2) ", "-\t", "-    "), fc.constantFrom("  ", "   ", " ", "", "    "))
+	.map(([block, marker, indent]) =>
+		block
+			.split("\n")
+			.map((line, index) => (index === 0 ? `${marker}${line}` : line === "" ? "" : `${indent}${line}`))
+			.join("\n"),
+	);
+
+describe("a top-level list whose items hold tables, parsed item by item", () => {
+	test("any list of items holding tables, paragraphs and other blocks, tight or loose, cut at any chunk size: markdown-it's tokens, hidden paragraphs too", () => {
+		fc.assert(
+			fc.property(fc.array(listItem, { maxLength: 5 }), fc.constantFrom("\n", "\n\n"), fc.integer({ min: 1, max: 5 }), (items, between, chunkLines) => {
+				const text = items.join(between);
+				const tokens = tokensOf(text, chunkLines);
+				const withHidden = (token: MarkdownToken) => ({ ...record(token), hidden: token.hidden, attrs: token.attrs });
+				if (!/%%|\$\$/.test(text)) expect(tokens.map(withHidden)).toEqual(deepReference.parse(text, {}).map(withHidden));
+				expect(tokens.map(record)).toEqual(blocksOf(text));
+			}),
+			{ numRuns: 3000 },
+		);
+	});
+
+	test.each([
+		["a table of 5,000 rows in a list item", `- | a | b | c |\n  |---|---|---|\n${lines(5_000, (index) => `  |${index}|[[N${index}]]|#t${index % 7}|`)}`],
+		[
+			"a table of 5,000 rows in the second item of an ordered list",
+			`1. first\n2. | a | b |\n   |---|---|\n${lines(5_000, (index) => `   |${index}|[[N${index}]]|`)}- next list\n`,
+		],
+	])("%s pauses at least once every 100 rows when cut at 100 lines, and is the list one parse gives", (_name, text) => {
+		const { tokens, pauses } = steps(text, 100);
+		expect(tokens).toEqual(deepReference.parse(text, {}).map(record));
+		// In one piece, the item's rows were one step of 150–280 ms.
 		expect(pauses).toBeGreaterThanOrEqual(5_000 / 100);
 	});
 });

@@ -201,6 +201,30 @@ describe("a long table, parsed in chunks of rows", () => {
 	});
 });
 
+describe("a list item holding a long table, parsed item by item", () => {
+	const rows = Array.from({ length: 300 }, (_, index) => `  | ${index} | [[N${index % 7}]] | #t${index % 5} |`);
+	const text = ["- [ ] task [[Task]]", "- | a | b | c |", "  |---|---|---|", ...rows, "- last [[Last]]", "", "After [[End]] #end", ""].join("\n");
+
+	test("each item spans its own lines (the table's item's end is known only at its close), and every link and tag in the cells is found, in order", () => {
+		const cache = parseMetadata(text);
+		expect(cache.listItems?.map((item) => [item.position.start.line, item.position.end.line, item.task])).toEqual([
+			[0, 0, " "],
+			[1, 302, undefined],
+			[303, 303, undefined],
+		]);
+		expect(cache.sections?.map((section) => [section.type, section.position.start.line, section.position.end.line])).toEqual([
+			["list", 0, 303],
+			["paragraph", 305, 305],
+		]);
+		expect(cache.links?.map((link) => link.link)).toEqual(["Task", ...rows.map((_, index) => `N${index % 7}`), "Last", "End"]);
+		expect(cache.tags?.length).toBe(301);
+	});
+
+	test.each([1, 4, 100])("cut every %i lines, the metadata of one parse", (chunkLines) => {
+		expect(runSteps(metadataSteps(text, chunkLines))).toEqual(parseMetadata(text));
+	});
+});
+
 describe("a quote holding a long table, parsed in steps", () => {
 	const rows = Array.from({ length: 300 }, (_, index) => `> | ${index} | [[N${index % 7}]] | #t${index % 5} |`);
 	const text = ["# Top", "", "> [!note] Rows", "> | a | b | c |", "> |---|---|---|", ...rows, "", "After [[End]] #end", ""].join("\n");

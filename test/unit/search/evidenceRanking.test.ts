@@ -142,6 +142,19 @@ describe("titles and aliases above body matches: whole, then all words, then som
 		expect((await paths(docs, "kanban board"))[0]).toBe("obsidian-kanban.md");
 	});
 
+	test("an alias that is only some query words, holding most of what the query asks, covers it like a title; one naming its everyday word does not", async () => {
+		const filler = Array.from({ length: 20 }, (_, index) => ({ path: `Note ${index}.md`, text: `zotero and markdown in note ${index}` }));
+		const docs: Doc[] = [
+			...filler,
+			{ path: "simple-citations.md", text: "Zotero citations, citations from a library.", modified: 5 },
+			{ path: "bibliography-tools.md", text: "Insert zotero citations into notes.", aliases: ["Citations"], modified: 1 },
+			{ path: "Basic syntax.md", text: "Make headings, bold text and a table in markdown.", aliases: ["Markdown"], modified: 5 },
+			{ path: "Advanced syntax.md", text: "Make a table in markdown with pipes.", modified: 1 },
+		];
+		expect((await paths(docs, "zotero citations"))[0]).toBe("bibliography-tools.md");
+		expect((await paths(docs, "how to make a table in markdown"))[0]).toBe("Advanced syntax.md");
+	});
+
 	test("a note loses its old aliases when it is replaced", async () => {
 		const engine = new SearchEngine();
 		engine.index.add("Rex.md", "Rex", 1, "Our dog.", [], ["Doggo"]);

@@ -69,4 +69,34 @@ describe("bases and canvases in the vault, as this caller may see them", () => {
 		expect(files.map((file) => file.path).sort()).toEqual(["Archive/Old.base", "Board.canvas", "Books.base", "Dune.md", "People/Herbert.md"]);
 		expect(pauses).toBe(vault.host.vault.getFiles().length);
 	});
+
+	test("the backlinks built ahead, a link at a time, are where every visible note's file.links lead, as built inside an expression", async () => {
+		const linked = await openVault({
+			"A.md": "---\nup: '[[B]]'\nrel: '[[./Sub/C]]'\n---\n[[B]] [[B#Part|b]] ![[C]] ![[pic.png]] [[nowhere]] [[Private/S]]\n",
+			"B.md": "[[A]] [[./A]] [[../A]] [[Sub/C.md]]\n",
+			"Sub/C.md": "[[C]] [[./D]] [[../B]] [[./a1/../../Private/S]]\n",
+			"Sub/D.md": "",
+			"pic.png": "",
+			"Other.base": "",
+			"Private/S.md": "[[A]] [[B]] [[Sub/C]]\n",
+		});
+		try {
+			const scope = linked.scope("Private");
+			const ahead = await baseVault(linked.host, scope, undefined, { backlinks: true });
+			const inside = await baseVault(linked.host, scope);
+			// The index as an expression built it before: from each visible note's file.links.
+			const expected = new Map<string, string[]>();
+			for (const source of inside.files.filter((file) => file.extension === "md"))
+				for (const target of new Set(source.links().map((entry) => entry.target)))
+					if (target !== null) expected.set(target, [...(expected.get(target) ?? []), source.path]);
+			const paths = [...inside.files.map((file) => file.path), "Private/S.md", "nowhere.md"];
+			expect(Object.fromEntries(paths.map((path) => [path, ahead.vault.backlinks(path)]))).toEqual(
+				Object.fromEntries(paths.map((path) => [path, expected.get(path) ?? []])),
+			);
+			expect(paths.map((path) => inside.vault.backlinks(path))).toEqual(paths.map((path) => ahead.vault.backlinks(path)));
+			expect(ahead.vault.backlinks("A.md")).toEqual(["B.md"]);
+		} finally {
+			await linked.close();
+		}
+	});
 });

@@ -1,4 +1,5 @@
-import { openToolVault, type ToolVault } from "../../../helpers/toolVault";
+import { queryBaseTool } from "../../../../src/mcp/tools/query_base";
+import { openToolVault, pausingContext, type ToolVault } from "../../../helpers/toolVault";
 
 describe("query_base", () => {
 	let tv: ToolVault;
@@ -30,5 +31,36 @@ describe("query_base", () => {
 		expect(await tv.error("query_base", { path: "Books.base", view: "Nope" })).toMatch(/no view "Nope"/);
 		expect(await tv.error("query_base", { path: "Bad.base" })).toMatch(/nosuch\(\) is not supported/);
 		expect(await tv.error("query_base", { path: "Private/Secret.base" })).toMatch(/No|not/);
+	});
+
+	test("a base counting backlinks resolves every note's links before its expressions run, giving the host its turn between links; the counts leave out excluded notes", async () => {
+		// Each link is another spelling of a path into the excluded folder, so each is resolved again, one by one.
+		const planted = Array.from({ length: 2_000 }, (_, index) => `[[./a${index}/../Private/Secret]]`).join(" ");
+		const counted = await openToolVault(
+			{
+				"Linked.base": "formulas:\n  linked_from: 'file.backlinks.length'\nviews:\n  - name: All\n    order: [file.name, formula.linked_from]\n",
+				"Target.md": "",
+				"Other.md": "---\nup: '[[Target]]'\n---\n![[Target]] [[Planted]]\n",
+				"Planted.md": `${planted} [[Target]]\n`,
+				"Private/Secret.md": "[[Target]] [[Other]]\n",
+			},
+			{ excluded: ["Private"] },
+		);
+		try {
+			const { ctx, pauses } = pausingContext(counted.vault, "Private");
+			const answer = await queryBaseTool.handler(ctx, { path: "Linked.base", limit: 100 });
+			expect(answer.ok && answer.value.rows.map((row) => [row.path, row.values["formula.linked_from"]])).toEqual([
+				["Linked.base", 0],
+				// Linked from the excluded note only.
+				["Other.md", 0],
+				["Planted.md", 1],
+				["Target.md", 2],
+			]);
+			// Built inside the first expression that read it, the index was one piece of work, however many links.
+			expect(pauses()).toBeGreaterThanOrEqual(2_000);
+			expect(await counted.ok("query_base", { path: "Linked.base", limit: 100 })).toEqual(answer.ok && answer.value);
+		} finally {
+			await counted.close();
+		}
 	});
 });

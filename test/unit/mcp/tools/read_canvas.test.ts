@@ -1,6 +1,5 @@
-import type { ToolContext } from "../../../../src/mcp/context";
 import { readCanvasTool } from "../../../../src/mcp/tools/read_canvas";
-import { openToolVault, type ToolVault } from "../../../helpers/toolVault";
+import { openToolVault, pausingContext, type ToolVault } from "../../../helpers/toolVault";
 
 const box = { x: 0, y: 0, width: 1, height: 1 };
 
@@ -43,24 +42,12 @@ describe("read_canvas", () => {
 	});
 
 	test("a canvas of hundreds of cards is read a card at a time, giving the host its turn between them; excluded cards and their edges still go", async () => {
-		let pauses = 0;
-		const ctx = {
-			host: tv.vault.host,
-			scope: tv.vault.scope("Private"),
-			callBudget: {
-				pause: () => {
-					pauses++;
-					return Promise.resolve();
-				},
-				sliceMs: 0,
-				callWorkMs: 1_000_000,
-			},
-		} as unknown as ToolContext;
+		const { ctx, pauses } = pausingContext(tv.vault, "Private");
 		const answer = await readCanvasTool.handler(ctx, { path: "Wall.canvas" });
 		expect(answer.ok && answer.value.nodes.map((node) => node.id)).toEqual(Array.from({ length: 300 }, (_, index) => `n${index * 2 + 1}`));
 		expect(answer.ok && answer.value.edges).toEqual([]);
 		// Each card and edge read, then each checked against the caller's scope.
-		expect(pauses).toBeGreaterThanOrEqual(2 * (600 + 599));
+		expect(pauses()).toBeGreaterThanOrEqual(2 * (600 + 599));
 		expect(await tv.ok("read_canvas", { path: "Wall.canvas" })).toEqual(answer.ok && answer.value);
 	});
 
