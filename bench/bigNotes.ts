@@ -225,6 +225,16 @@ function hostileNotes(): Record<string, string> {
 		"Hostile/Names.md": lines(45_000, (index) => `[[T${2 * index}]] [[T${2 * index + 1}]]`),
 		// Left by quote30: a table inside a list item was parsed in one piece (its list item by item since hold31).
 		"Hostile/List table.md": `- | a | b | c |\n  |---|---|---|\n${lines(20_000, (index) => `  |${index}|[[N${index % 50}]]|#t${index % 7}|`)}`,
+		// Found by cpu31: one 56 KB text of links repeated through 99 YAML aliases (5.6 MB and 800,000 property
+		// links once expanded, 1.5–2.4 s in one piece on each parse), and one 1,800-item list through 99 (0.5 s).
+		"Hostile/Yaml alias links.md": `---\na: &a "${"[[N1]] ".repeat(8_000)}"\n${lines(99, (index) => `b${index}: *a`)}---\n- body\n`,
+		// Found by cpu31: one line of 250,000 tags, whose tag entries (1.2 million objects) the search index,
+		// list_tags and read_note built in one piece of about 0.5–0.7 s.
+		"Hostile/Tags line.md": `${Array.from({ length: 250_000 }, (_, index) => `#t${index % 10}`).join(" ")}\n`,
+		// Found by cpu31: task lines of emoji priorities, whose fields list_tasks encoded as UTF-8 (and read back) in
+		// one piece (1.8 MB of them: 1 s and 0.3 s).
+		"Hostile/Priorities.md": lines(10_000, (index) => `- [ ] t${index} ${"⏫🔼🔽🔺⏬".repeat(5)} 📅 2026-01-01 ✅ 2026-01-02`),
+		"Hostile/Yaml alias list.md": `---\na: &a [${Array.from({ length: 1_800 }, () => "'[[N2]] x'").join(", ")}]\n${lines(99, (index) => `b${index}: *a`)}---\n- body\n`,
 	};
 }
 

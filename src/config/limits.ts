@@ -390,6 +390,19 @@ export const MAX_FRONTMATTER_ALIASES = 100;
  */
 export const MAX_FRONTMATTER_ALIAS_EXPANSION = 10_000;
 /**
+ * Values (each scalar, list and map) a frontmatter's properties may hold once its aliases are
+ * expanded: twice what a frontmatter without aliases can hold (MAX_FRONTMATTER_ENTRIES), so only
+ * aliases reach it. Every reader walks the expanded value (its links, its search text, answers):
+ * 99 aliases of one 1,800-item list were 180,000 values, 0.5 s in one piece on each parse.
+ */
+export const MAX_FRONTMATTER_EXPANDED_VALUES = 2 * MAX_FRONTMATTER_ENTRIES;
+/**
+ * Characters of text (keys and strings) a frontmatter's properties may hold once its aliases are
+ * expanded: twice MAX_FRONTMATTER_BYTES, so only aliases reach it. 99 aliases of one 56 KB text of
+ * links were 5.6 MB and 800,000 property links, 1.5–2.4 s in one piece on each parse of the note.
+ */
+export const MAX_FRONTMATTER_EXPANDED_CHARS = 2 * MAX_FRONTMATTER_BYTES;
+/**
  * Characters of note text the headless vault keeps in memory (least recently used dropped first):
  * about 1,000 typical notes, at most 4 MiB of heap (the heap budget).
  */

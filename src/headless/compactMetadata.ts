@@ -182,6 +182,15 @@ class PackedNote {
 		return texts;
 	}
 
+	/** The texts of the note's tags, in order, without building their entries (a tag's is its only string). */
+	tagTexts(): string[] {
+		const numbers = this.numbers();
+		const at = numbers[KIND.tags * 2] as number;
+		if (at === 0) return [];
+		const first = numbers[KIND.tags * 2 + 1] as number;
+		return this.strings.slice(first, first + (numbers[at] as number));
+	}
+
 	/**
 	 * The link text, start offset and line of each entry of the links or embeds list, in the list's
 	 * order, without building the entries, pausing every READ_STEP_ENTRIES: a note's 100,000 links
@@ -606,6 +615,19 @@ export function* packedReferencePlaces(cache: CachedMetadata): Steps<{ links: Re
 	};
 	if (!packed || !asPacked("links") || !asPacked("embeds")) return null;
 	return { links: yield* packed.referencePlaces("links"), embeds: yield* packed.referencePlaces("embeds") };
+}
+
+/**
+ * The texts of a note's body tags, in order: read from the packed form without building their
+ * entries (a one-line note of 330,000 tags built 1.6 million objects in one piece of 0.7 s when
+ * the search index, list_tags or read_note read its tags).
+ */
+export function tagTextsOf(cache: CachedMetadata): string[] {
+	const packed = (cache as Partial<PackedCarrier>)[PACKED];
+	const own = Object.getOwnPropertyDescriptor(cache, "tags");
+	// A list set on the object since (as on a plain one) is read as set.
+	if (packed && (own === undefined || own.get === ACCESSORS.tags.get)) return packed.tagTexts();
+	return (cache.tags ?? []).map((entry) => entry.tag);
 }
 
 /** The link texts of a note's links and embeds, in that order: read from the packed form without building entries. */

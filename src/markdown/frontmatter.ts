@@ -6,6 +6,8 @@ import {
 	MAX_FRONTMATTER_BYTES,
 	MAX_FRONTMATTER_DEPTH,
 	MAX_FRONTMATTER_ENTRIES,
+	MAX_FRONTMATTER_EXPANDED_CHARS,
+	MAX_FRONTMATTER_EXPANDED_VALUES,
 } from "../config/limits";
 import { scanInline } from "./inline";
 
@@ -216,13 +218,47 @@ export function parseDocumentWithinBounds(yaml: string): Document.Parsed {
 
 /**
  * A parsed frontmatter's value, with alias expansions bounded; throws when an alias cannot be
- * resolved, the bound is passed, or an alias names a collection it stands inside (`&n` then
- * `a: *n`): that value would hold itself, and every answer that prints it would fail.
+ * resolved, a bound is passed (the yaml package's count, or the expanded value's size unless not
+ * `sizeBounded`), or an alias names a collection it stands inside (`&n` then `a: *n`): that value
+ * would hold itself, and every answer that prints it would fail.
  */
-export function frontmatterValue(document: Document): unknown {
+export function frontmatterValue(document: Document, { sizeBounded = true } = {}): unknown {
 	const value: unknown = document.toJS({ maxAliasCount: MAX_FRONTMATTER_ALIAS_EXPANSION });
 	if (holdsItself(value)) throw new Error("A YAML alias in the frontmatter refers to a value it stands inside.");
+	if (sizeBounded && expandsPastBounds(value)) throw new Error("The frontmatter's YAML aliases expand past the values and characters it may hold.");
 	return value;
+}
+
+/**
+ * True when a value holds more than MAX_FRONTMATTER_EXPANDED_VALUES values or
+ * MAX_FRONTMATTER_EXPANDED_CHARS characters of keys and text, counting a value reached through
+ * several aliases each time, as every reader of it does. Stops at the bound, so its time is bounded
+ * too; call it on a value that does not hold itself (holdsItself).
+ */
+function expandsPastBounds(root: unknown): boolean {
+	// Values are counted as they are put on the stack, so it never holds more than the bound and one list.
+	let values = 1;
+	let chars = 0;
+	const stack: unknown[] = [root];
+	while (stack.length > 0) {
+		const value = stack.pop();
+		if (typeof value === "string") chars += value.length;
+		else if (Array.isArray(value)) {
+			const items: unknown[] = value;
+			values += items.length;
+			if (values <= MAX_FRONTMATTER_EXPANDED_VALUES) stack.push(...items);
+		} else if (value !== null && typeof value === "object") {
+			const entries = Object.entries(value);
+			values += entries.length;
+			if (values <= MAX_FRONTMATTER_EXPANDED_VALUES)
+				for (const [key, item] of entries) {
+					chars += key.length;
+					stack.push(item);
+				}
+		}
+		if (values > MAX_FRONTMATTER_EXPANDED_VALUES || chars > MAX_FRONTMATTER_EXPANDED_CHARS) return true;
+	}
+	return false;
 }
 
 /**

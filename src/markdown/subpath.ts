@@ -28,16 +28,39 @@ function sectionEnd(headings: readonly HeadingCache[], index: number, textLength
 }
 
 /**
+ * Heading levels (`#` to `######`). Each heading of a chain lies inside the section of the one
+ * before, so it is deeper: no chain of more headings than this names a part of any note.
+ */
+const HEADING_LEVELS = 6;
+
+/**
+ * A subpath's parts, `#`-separated, trimmed, empty ones left out; null when there are more than a
+ * chain of headings can have. Read only as far as that: a read_note path of 400,000 parts was split
+ * whole, and looked through, in one piece of 0.1–0.2 s.
+ */
+function subpathParts(subpath: string): string[] | null {
+	const parts: string[] = [];
+	for (let from = 0; from <= subpath.length;) {
+		const hash = subpath.indexOf("#", from);
+		const to = hash === -1 ? subpath.length : hash;
+		const part = subpath.slice(from, to).trim();
+		if (part !== "") {
+			if (parts.length === HEADING_LEVELS) return null;
+			parts.push(part);
+		}
+		from = to + 1;
+	}
+	return parts;
+}
+
+/**
  * The part of a note a link subpath names, from the metadata cache, the way Obsidian resolves
  * `Note#Heading`, `Note#Parent#Child` and `Note#^block`: each heading in a chain is looked for
  * inside the section of the one before; the first match wins, as in Obsidian. Null when there is none.
  */
 export function resolveSubpath(cache: CachedMetadata | null, subpath: string, textLength: number): NotePart | null {
-	const parts = subpath
-		.split("#")
-		.map((part) => part.trim())
-		.filter((part) => part !== "");
-	if (parts.length === 0) return null;
+	const parts = subpathParts(subpath);
+	if (parts === null || parts.length === 0) return null;
 	const first = parts[0] ?? "";
 	if (parts.length === 1 && first.startsWith("^")) {
 		const id = first.slice(1).toLowerCase();

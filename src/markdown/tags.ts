@@ -52,5 +52,13 @@ export function parseFrontMatterTags(frontmatter: FrontMatterCache | null | unde
 
 /** Obsidian's `getAllTags`: frontmatter tags first, then tags in the body, in order, each with `#`. */
 export function getAllTags(cache: { frontmatter?: FrontMatterCache; tags?: Array<{ tag: string }> }): string[] {
-	return [...(parseFrontMatterTags(cache.frontmatter) ?? []), ...(cache.tags ?? []).map((tag) => tag.tag)];
+	return tagsWithFrontmatter(
+		cache.frontmatter,
+		(cache.tags ?? []).map((tag) => tag.tag),
+	);
+}
+
+/** `getAllTags` over the texts of the body's tags, for a reader that has them without their entries. */
+export function tagsWithFrontmatter(frontmatter: FrontMatterCache | undefined, bodyTags: readonly string[]): string[] {
+	return [...(parseFrontMatterTags(frontmatter) ?? []), ...bodyTags];
 }

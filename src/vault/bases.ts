@@ -6,7 +6,7 @@
  */
 import type { Host, HostFile } from "../host/Host";
 import type { BaseFile, BaseVault, LinkRef } from "../bases/values";
-import { getAllTags } from "../markdown/tags";
+import { allTagTexts } from "./tags";
 import { packedReferencePlaces } from "../headless/compactMetadata";
 import { linkpathOf } from "../markdown/inline";
 import { fail, ok, type Result } from "../result";
@@ -201,7 +201,7 @@ function makeBaseFile(host: Host, file: HostFile, resolveLink: (linkpath: string
 		properties: () => cache()?.frontmatter ?? null,
 		tags: () => {
 			const metadata = cache();
-			return metadata ? getAllTags(metadata) : [];
+			return metadata ? allTagTexts(metadata) : [];
 		},
 		links: () => {
 			if (!links) {

@@ -21,6 +21,7 @@ import { isInFolder, isNoteInScope, scopeKey, type Scope } from "./scope";
 import { frontmatterAliases } from "../markdown/frontmatter";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor, type SearchLanguage } from "../search/stemmers";
 import { isTagOrNested, notesWithTag, noteTagsInSteps, rememberTags, tagKey, tagKeysIn, type NoteTags } from "./tags";
+import { tagTextsOf } from "../headless/compactMetadata";
 import { sharedNoteMemo } from "./noteMemo";
 import { rememberTasks } from "./tasks";
 import { rememberLinks } from "./links";
@@ -451,7 +452,7 @@ export class IndexedNoteSearch implements NoteSearch {
 			return { plan: yield* engine.index.planCommit(prepared), tags };
 		})();
 		let work: { plan: CommitPlan; tags: NoteTags };
-		if (body.length < SLICED_TOKENIZE_CHARS && (cache?.tags?.length ?? 0) < SLICED_TAGS) {
+		if (body.length < SLICED_TOKENIZE_CHARS && (cache ? tagTextsOf(cache).length : 0) < SLICED_TAGS) {
 			work = runSteps(steps);
 		} else {
 			work = await runStepsInSlices(steps, INDEX_BUILD_SLICE_MS, this.yieldToHost);

@@ -1,12 +1,12 @@
 import type { CachedMetadata } from "obsidian";
 import type { Host } from "../host/Host";
-import { getAllTags } from "../markdown/tags";
+import { tagsWithFrontmatter } from "../markdown/tags";
 import { comparePaths, visibleNotes } from "./notes";
 import type { Scope } from "./scope";
 import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
 import { runSteps, type Steps } from "../markdown/steps";
 import { MAX_TAG_PARENTS_COUNTED, SLICED_TAGS, SLICED_TAGS_COUNTED } from "../config/limits";
-import type { StringPool } from "../headless/compactMetadata";
+import { tagTextsOf, type StringPool } from "../headless/compactMetadata";
 import { runStepsOnBudget, sortInSlices, type CallBudget } from "./workBudget";
 
 /** `#Project/Alpha` → `project/alpha`: how tags compare (Obsidian's tags are case-insensitive). */
@@ -45,12 +45,20 @@ export function* tagKeysIn(tags: NoteTags): Generator<string, void, void> {
 	for (let index = 0; index < tags.length; index += 2) yield tags[index] as string;
 }
 
+/**
+ * Obsidian's `getAllTags` (frontmatter tags, then the body's, each with `#`), reading a packed
+ * note's tags without building their entries (see tagTextsOf).
+ */
+export function allTagTexts(cache: CachedMetadata): string[] {
+	return tagsWithFrontmatter(cache.frontmatter, tagTextsOf(cache));
+}
+
 /** A note's tags (see NoteTags), in pausable steps (a huge note can hold a million tags); pure but for the shared strings. */
 export function* noteTagsInSteps(cache: CachedMetadata | null, strings: StringPool): Steps<NoteTags> {
 	if (!cache) return NO_TAGS;
 	const seen = new Set<string>();
 	const tags: string[] = [];
-	for (const [index, tag] of getAllTags(cache).entries()) {
+	for (const [index, tag] of allTagTexts(cache).entries()) {
 		const key = tagKey(tag);
 		if (!seen.has(key)) {
 			seen.add(key);

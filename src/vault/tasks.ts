@@ -52,7 +52,7 @@ function* tasksOfNoteSteps(cache: CachedMetadata, text: string): Steps<PackedTas
 	}
 	yield;
 	// Its fields joined into one string, so none keeps the note's whole text alive.
-	return PackedTasks.ofFields(fields, items.length);
+	return yield* PackedTasks.ofFieldsSteps(fields, items.length);
 }
 
 function hasTasks(cache: CachedMetadata): boolean {
@@ -101,7 +101,7 @@ export async function findTasks(host: Host, scope: Scope, filter: TaskFilter, bu
 	withTasks.sort((a, b) => comparePaths(a.file.path, b.file.path));
 	for (const { file, tasks } of withTasks) {
 		if (budget?.due()) await budget.checkpoint();
-		for (const [index, task] of tasks.list().entries()) {
+		for (const [index, task] of (await runStepsOnBudget(tasks.listSteps(), budget)).entries()) {
 			if (index % SLICED_TASKS === SLICED_TASKS - 1 && budget?.due()) await budget.checkpoint();
 			const status = taskStatus(task.statusChar);
 			if (filter.status !== "any" && status !== filter.status) continue;

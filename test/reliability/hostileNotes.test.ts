@@ -11,7 +11,7 @@ import * as nodePath from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CachedMetadata } from "obsidian";
-import { HEADINGS_LISTED, MATCHES_LISTED, MAX_TAG_PARENTS_COUNTED, NOTE_LINKS_MAX_ENTRIES } from "../../src/config/limits";
+import { HEADINGS_LISTED, MATCHES_LISTED, MAX_FRONTMATTER_ENTRIES, MAX_TAG_PARENTS_COUNTED, NOTE_LINKS_MAX_ENTRIES } from "../../src/config/limits";
 import { connectClient } from "../helpers/http";
 import { settingsWithWriteTokens, startService, type RunningService } from "../helpers/service";
 import { callError, callOk } from "../helpers/tools";
@@ -469,4 +469,100 @@ describe("a note of one quote 600 deep, then 20,000 lines that continue it", () 
 		// 338 ms failed a CI run): under a fifth of the work, or too short to matter.
 		expect(longestMs).toBeLessThan(Math.max(totalMs / 5, HOLD_ALWAYS_FINE_MS));
 	}, 300_000);
+});
+
+describe("a note whose frontmatter repeats one text of 8,000 links through 99 aliases (*name)", () => {
+	const LINKS = 8_000;
+	const ALIASES = 99;
+	const frontmatter = `a: &a "${"[[Hub]] ".repeat(LINKS)}"\n${Array.from({ length: ALIASES }, (_, index) => `b${index}: *a`).join("\n")}\n`;
+	const note = `---\n${frontmatter}---\n[[Hub]] in the body\n`;
+	const served = servedForBlock(() => ({ "Hub.md": "# Hub\n", "Aliased.md": note }), "write", { ready: "metadata" });
+
+	test("its properties are not read (expanded, 5.6 MB and 800,000 links, read whole on each parse): it is read as text, its body links count, and set_property changes nothing", async () => {
+		const read = await callOk<{ content: string; frontmatter: unknown; frontmatter_unparsed?: string }>(served.client, "read_note", { path: "Aliased.md" });
+		expect(read.content).toBe(note);
+		expect(read.frontmatter).toBeNull();
+		expect(read.frontmatter_unparsed).toContain("aliases (*name) expand past");
+		const links = await callOk<{ outgoing_total: number }>(served.client, "get_note_links", { path: "Aliased.md" });
+		expect(links.outgoing_total).toBe(1);
+		const refused = await callError(served.client, "set_property", { path: "Aliased.md", name: "seen", value: true });
+		expect(refused).toContain("expands its YAML aliases (*name) past");
+		expect(await fs.readFile(nodePath.join(served.vault, "Aliased.md"), "utf8")).toBe(note);
+		await callOk(served.client, "append_to_note", { path: "Aliased.md", content: "appended" });
+		await served.running.host.metadataCache.settled();
+		const after = await callOk<{ outgoing_total: number }>(served.client, "get_note_links", { path: "Aliased.md" });
+		expect(after.outgoing_total).toBe(1);
+	}, 60_000);
+});
+
+describe("a note of one line of 250,000 tags", () => {
+	const TAGS = 250_000;
+	const line = Array.from({ length: TAGS }, (_, index) => `#t${index % 10}`).join(" ");
+	const served = servedForBlock(
+		() => {
+			const files: Record<string, string> = { "Tags line.md": `${line}\n`, "Other.md": "#t1 #other\n", "Watched.md": "#watched\n" };
+			for (let index = 0; index < 80; index++) files[`Small ${index}.md`] = `#small text\n`;
+			return files;
+		},
+		"write",
+		{ ready: "search" },
+	);
+
+	test("the search index, list_tags and read_note read its tags without building an entry for each: no piece of the work after an append is most of it", async () => {
+		const { longestMs, totalMs } = await appendAndSettle(served, "Tags line.md", "#appended");
+		await served.running.service.search?.whenReady();
+		const listed = await callOk<{ tags: Array<{ tag: string; count: number }>; total: number }>(served.client, "list_tags", { limit: 2000 });
+		expect(listed.total).toBe(14);
+		expect(listed.tags).toContainEqual({ tag: "#t1", count: 2 });
+		expect(listed.tags).toContainEqual({ tag: "#appended", count: 1 });
+		const read = await callOk<{ tags: string[] }>(served.client, "read_note", { path: "Tags line.md" });
+		expect(read.tags).toHaveLength(11);
+		const found = await callOk<{ notes: string[] }>(served.client, "find_notes_by_tag", { tag: "appended" });
+		expect(found.notes).toEqual(["Tags line.md"]);
+		expect(longestMs).toBeLessThan(Math.max(totalMs / 4, HOLD_ALWAYS_FINE_MS));
+	}, 120_000);
+
+	test("read_note lists a note's tags without building its tag entries (for this note, 1.2 million objects in one piece of about 0.5 s)", async () => {
+		const file = served.running.host.vault.getFileByPath("Watched.md");
+		const watched = file ? served.running.host.metadataCache.getFileCache(file) : null;
+		const tags = watched?.tags;
+		expect(tags).toHaveLength(1);
+		// Building 80 notes' entries would drop Watched.md's built list from the cache's last 64.
+		for (let index = 0; index < 80; index++)
+			expect((await callOk<{ tags: string[] }>(served.client, "read_note", { path: `Small ${index}.md` })).tags).toEqual(["#small"]);
+		expect(watched?.tags).toBe(tags);
+	}, 60_000);
+});
+
+describe("a note of 30,000 task lines of emoji priorities (2.7 MB, under the search bound)", () => {
+	const TASKS = 30_000;
+	const lines = Array.from({ length: TASKS }, (_, index) => `- [ ] t${index} ${"⏫🔼🔽🔺⏬".repeat(5)} 📅 2026-01-01 ✅ 2026-01-02`);
+	const served = servedForBlock(() => ({ "Priorities.md": `${lines.join("\n")}\n` }), "read", { ready: "search" });
+
+	test("list_tasks packs and lists its tasks in pieces: no piece is a fifth of the call's work", async () => {
+		const turns = cpuBetweenTurns();
+		const value = await callOk<{ tasks: Array<{ line: number; text: string; due?: string; done?: string }>; total: number }>(served.client, "list_tasks", {
+			status: "any",
+			limit: 2,
+		});
+		const { longestMs, totalMs } = turns.stop();
+		expect(value.total).toBe(TASKS);
+		expect(value.tasks[1]).toEqual(expect.objectContaining({ line: 1, text: lines[1]?.slice("- [ ] ".length), due: "2026-01-01", done: "2026-01-02" }));
+		// Its fields encoded as UTF-8 in one piece were 0.2–1 s of CPU, a third of the call or more.
+		expect(longestMs).toBeLessThan(Math.max(totalMs / 5, HOLD_ALWAYS_FINE_MS));
+	}, 60_000);
+});
+
+describe("set_property with a list of 100,000 items (a request's megabyte)", () => {
+	const served = servedForBlock(() => ({ "Plain.md": "---\nrank: 1\n---\nbody\n" }), "write");
+
+	test("is refused naming the bound before the list's YAML is built (0.3–0.4 s in one piece), and the note is unchanged", async () => {
+		const error = await callError(served.client, "set_property", {
+			path: "Plain.md",
+			name: "list",
+			value: Array.from({ length: 100_000 }, (_, index) => `v${index}`),
+		});
+		expect(error).toContain(`more than ${MAX_FRONTMATTER_ENTRIES} items`);
+		expect(await fs.readFile(nodePath.join(served.vault, "Plain.md"), "utf8")).toBe("---\nrank: 1\n---\nbody\n");
+	}, 60_000);
 });

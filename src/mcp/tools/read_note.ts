@@ -1,11 +1,18 @@
 import { z } from "zod";
-import { HEADINGS_LISTED, HIDDEN_CONTENT_MAX_ENTRIES, MAX_LISTED_TAG_CHARS, MAX_NOTE_CONTENT_BYTES, NOTE_TEXT_SLICE_MS } from "../../config/limits";
+import {
+	HEADINGS_LISTED,
+	HIDDEN_CONTENT_MAX_ENTRIES,
+	MAX_FRONTMATTER_EXPANDED_CHARS,
+	MAX_FRONTMATTER_EXPANDED_VALUES,
+	MAX_LISTED_TAG_CHARS,
+	MAX_NOTE_CONTENT_BYTES,
+	NOTE_TEXT_SLICE_MS,
+} from "../../config/limits";
 import { frontmatterBoundProblem, splitFrontmatter } from "../../markdown/frontmatter";
 import { findHiddenContent } from "../../markdown/hiddenContent";
 import { describeHeadings, headingKey, resolveSubpath, type NotePart } from "../../markdown/subpath";
-import { getAllTags } from "../../markdown/tags";
 import { findNote, truncateUtf8 } from "../../vault/notes";
-import { tagsWithinCharacters } from "../../vault/tags";
+import { allTagTexts, tagsWithinCharacters } from "../../vault/tags";
 import { SliceClock } from "../../markdown/steps";
 import { sha256HexInPieces } from "../../sha256";
 import { yieldToEventLoop } from "../../vault/workBudget";
@@ -68,7 +75,7 @@ export const readNoteTool = defineTool({
 			...(part ? { section: part.name } : {}),
 			frontmatter: cache?.frontmatter ?? null,
 			...unparsedFrontmatter(text, cache?.frontmatter),
-			...listedTags(cache ? [...new Set(getAllTags(cache))] : []),
+			...listedTags(cache ? [...new Set(allTagTexts(cache))] : []),
 			hash,
 			modified: new Date(file.stat.mtime).toISOString(),
 			size: Buffer.byteLength(text, "utf8"),
@@ -93,7 +100,7 @@ function unparsedFrontmatter(text: string, frontmatter: unknown): { frontmatter_
 	return {
 		frontmatter_unparsed: overBound
 			? `Not read as properties: ${overBound}.`
-			: "Not read as properties: it is not valid YAML, or not a list of properties (a YAML mapping).",
+			: `Not read as properties: it is not valid YAML, not a list of properties (a YAML mapping), or its aliases (*name) expand past ${MAX_FRONTMATTER_EXPANDED_VALUES} values or ${MAX_FRONTMATTER_EXPANDED_CHARS} characters.`,
 	};
 }
 

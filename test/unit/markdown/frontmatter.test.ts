@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { parseDocument } from "yaml";
 import {
-	MAX_FRONTMATTER_ALIAS_EXPANSION,
+	MAX_FRONTMATTER_EXPANDED_CHARS,
+	MAX_FRONTMATTER_EXPANDED_VALUES,
 	MAX_FRONTMATTER_ALIASES,
 	MAX_FRONTMATTER_BYTES,
 	MAX_FRONTMATTER_DEPTH,
@@ -68,6 +69,37 @@ describe("frontmatter over a bound is not parsed, and the rest of the note is", 
 		expect(cache.sections?.[0]?.type).toBe("yaml");
 	});
 
+	test("aliases that expand past the values or characters a frontmatter may hold give no properties; within them they read", () => {
+		const aliased = (items: number, text: string) =>
+			`a: &a [${Array.from({ length: items }, () => JSON.stringify(text)).join(", ")}]\n${Array.from({ length: 99 }, (_unused, index) => `b${index}: *a`).join("\n")}\n`;
+		// 100 copies of the list (with the map and its 100 entries: 101 values more), just within, then just past, each bound.
+		const within = Math.floor((MAX_FRONTMATTER_EXPANDED_VALUES - 101) / 100);
+		expect(Object.keys(parseFrontmatter(aliased(within, "x")) ?? {})).toHaveLength(100);
+		expect(parseFrontmatter(aliased(within + 1, "x"))).toBeNull();
+		// The 100 keys are 288 characters.
+		const chars = Math.floor((MAX_FRONTMATTER_EXPANDED_CHARS - 288) / 100);
+		expect(parseFrontmatter(aliased(1, "y".repeat(chars)))).not.toBeNull();
+		expect(parseFrontmatter(aliased(1, "y".repeat(chars + 1)))).toBeNull();
+		expect(setProperty(note(aliased(within + 1, "x")), "status", "done")).toMatchObject({ ok: false });
+		// A value written may be longer than that (the note's own bounds apply to it), as before the bound.
+		expect(setProperty(note("a: 1\n"), "long", "x".repeat(2 * MAX_FRONTMATTER_EXPANDED_CHARS))).toMatchObject({ ok: true });
+		// A list over the entries bound is refused before its YAML is built (it would leave the properties unread).
+		const list = setProperty(
+			note("a: 1\n"),
+			"list",
+			Array.from({ length: MAX_FRONTMATTER_ENTRIES + 1 }, (_unused, index) => index),
+		);
+		expect(list).toMatchObject({ ok: false });
+		if (!list.ok) expect(list.error).toContain(`more than ${MAX_FRONTMATTER_ENTRIES} items`);
+		expect(
+			setProperty(
+				note("a: 1\n"),
+				"list",
+				Array.from({ length: MAX_FRONTMATTER_ENTRIES }, (_unused, index) => index),
+			),
+		).toMatchObject({ ok: true });
+	});
+
 	test("aliases that would expand to ten billion values give no properties, and no exception", () => {
 		expect(parseFrontmatter(ALIAS_BOMB)).toBeNull();
 	});
@@ -83,7 +115,7 @@ describe("frontmatter over a bound is not parsed, and the rest of the note is", 
 		}
 		const bomb = setProperty(note(ALIAS_BOMB), "status", "done");
 		expect(bomb.ok).toBe(false);
-		if (!bomb.ok) expect(bomb.error).toContain(`past ${MAX_FRONTMATTER_ALIAS_EXPANSION} values`);
+		if (!bomb.ok) expect(bomb.error).toContain(`past ${MAX_FRONTMATTER_EXPANDED_VALUES} values`);
 	});
 });
 

@@ -3,6 +3,7 @@ import * as nodePath from "node:path";
 import fc from "fast-check";
 import type { CachedMetadata } from "obsidian";
 import { describeHeadings, headingKey, resolveSubpath } from "../../../src/markdown/subpath";
+import { parseMetadata } from "../../../src/markdown/metadata";
 import { OBSIDIAN_CACHE_DIR } from "../../helpers/vault";
 
 /** A note and the metadata real Obsidian cached for it: the headings and blocks resolution works from are Obsidian's own. */
@@ -83,6 +84,21 @@ describe("resolveSubpath names the part of the note Obsidian would open", () => 
 		["only #s", headings, "##"],
 	])("null for %s", (_name, note, subpath) => {
 		expect(resolveSubpath(note.cachedMetadata, subpath, note.fileContents.length)).toBeNull();
+	});
+
+	test("a subpath of more headings than a chain can have (six levels) is null, read only as far as its seventh part", () => {
+		const text = "# A\n## B\n### C\n#### D\n##### E\n###### F\ntext\n";
+		const cache = parseMetadata(text);
+		expect(resolveSubpath(cache, "A#B#C#D#E#F", text.length)?.name).toBe("F");
+		expect(resolveSubpath(cache, " # A ## B#C#D#E#F#", text.length)?.name).toBe("F");
+		const trim = jest.spyOn(String.prototype, "trim");
+		try {
+			expect(resolveSubpath(cache, `A#B#C#D#E#F#${"a#".repeat(400_000)}`, text.length)).toBeNull();
+			// Splitting and trimming all 400,000 parts held the server 0.1–0.2 s on a read_note path.
+			expect(trim.mock.calls.length).toBeLessThanOrEqual(7);
+		} finally {
+			trim.mockRestore();
+		}
 	});
 
 	test("null for a note without metadata", () => {

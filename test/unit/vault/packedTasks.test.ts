@@ -31,4 +31,16 @@ describe("PackedTasks", () => {
 			{ numRuns: 500 },
 		);
 	});
+
+	test("tasks of long lines, packed and listed back in several pieces each way, are the tasks it was given", () => {
+		const long = task.map((made) => ({ ...made, text: (made.text || "a").repeat(1 + Math.floor(30_000 / Math.max(1, made.text.length))) }));
+		fc.assert(
+			fc.property(fc.array(fc.oneof(task, long), { maxLength: 12 }), (tasks) => {
+				const listed = PackedTasks.of(tasks).list();
+				expect(listed).toEqual(tasks);
+				expect(listed.map((entry) => Object.keys(entry))).toEqual(tasks.map((entry) => Object.keys(entry)));
+			}),
+			{ numRuns: 60 },
+		);
+	});
 });
