@@ -63,11 +63,9 @@ function noLongerAllowed(tool: ToolDescriptor, written: readonly string[], callI
 	return fail(`${tool.name} is no longer allowed for this token (its rights, its folders, the token or the write switch changed). ${done}`);
 }
 
-/** Whether a note the caller cannot see links to `path`, or a canvas it cannot see (not in the link maps) exists. */
-function hiddenFileMayLinkTo(host: Host, path: string, scope: Scope): boolean {
-	for (const [source, targets] of Object.entries(host.metadataCache.resolvedLinks))
-		if (targets[path] !== undefined && !isPathVisible(source, scope)) return true;
-	return host.vault.getFiles().some((file) => file.extension === "canvas" && !isPathVisible(file.path, scope));
+/** Whether a note or canvas the caller cannot see links to `path` (the metadata cache's link map lists both). */
+function hiddenFileLinksTo(host: Host, path: string, scope: Scope): boolean {
+	return Object.entries(host.metadataCache.resolvedLinks).some(([source, targets]) => targets[path] !== undefined && !isPathVisible(source, scope));
 }
 
 /** True when every path the set touches is still in the caller's scope: a token's folders may be narrowed while its call waits. */
@@ -152,12 +150,12 @@ export async function runWriteCall<Args>(
 		if (planned.changes.length === 0) return planned.outcome;
 		const call = { id, time: new Date().toISOString(), tokenName: ctx.grant.token.name, tool: tool.name };
 		// Only inside Obsidian (the one host with a workspace) and only for a move: Obsidian's own rename then rewrites the links,
-		// in every note, so not when a note or canvas the caller cannot see might link to it (it would be written unshown and unjournalled).
+		// in every note, so not when a note or canvas the caller cannot see links to it (it would be written unshown and unjournalled).
 		const move = planned.changes.find((change) => change.movedFrom !== undefined);
 		const hostUpdatesLinks =
 			ctx.host.workspace !== undefined &&
 			move?.movedFrom !== undefined &&
-			!hiddenFileMayLinkTo(ctx.host, move.movedFrom, ctx.scope) &&
+			!hiddenFileLinksTo(ctx.host, move.movedFrom, ctx.scope) &&
 			(await obsidianUpdatesLinks(ctx.host));
 		try {
 			const written = await applyChangeSet({ host: ctx.host, journal: writes.journal, call }, planned.changes, {
