@@ -166,7 +166,7 @@ export async function applyChangeSet(target: ApplyTarget, changes: readonly Note
 const pathTurns = new Map<string, Promise<unknown>>();
 
 /** Runs `work` once every set applied earlier on any of `paths` has ended; later sets on them wait for this one. */
-async function withPathTurns<T>(paths: readonly string[], work: () => Promise<T>): Promise<T> {
+export async function withPathTurns<T>(paths: readonly string[], work: () => Promise<T>): Promise<T> {
 	const keys = [...new Set(paths.map((path) => path.toLowerCase()))];
 	const earlier = keys.map((key) => pathTurns.get(key) ?? Promise.resolve());
 	const mine = Promise.allSettled(earlier).then(work);

@@ -7,7 +7,7 @@ import { parseMetadata } from "../markdown/metadata";
 import { checkVaultPath } from "../vault/paths";
 import { isInFolder, isPathVisible, type Scope } from "../vault/scope";
 import { hashText } from "../vault/writes";
-import { applyChange, currentText, isPathFree, NoteChangedSinceError, type NoteChange } from "./changeSet";
+import { applyChange, currentText, isPathFree, NoteChangedSinceError, withPathTurns, type NoteChange } from "./changeSet";
 import type { JournalCall, JournalChange, JournalEntry, WriteJournal } from "./entry";
 
 /** The name an undo made by a person is recorded under, in history. */
@@ -204,8 +204,15 @@ async function runStep(host: Host, journal: WriteJournal, undo: JournalCall, ent
 	}
 }
 
-/** Moves a note the call created to the trash, if it still holds `text`; else it is kept. */
-async function trash(host: Host, journal: WriteJournal, undo: JournalCall, path: string, text: string): Promise<UndoneNote> {
+/**
+ * Moves a note the call created to the trash, if it still holds `text`; else it is kept. In the
+ * note's turn with the applier's writes: an append let in between the look and the move went to the trash with it.
+ */
+function trash(host: Host, journal: WriteJournal, undo: JournalCall, path: string, text: string): Promise<UndoneNote> {
+	return withPathTurns([path], () => trashInTurn(host, journal, undo, path, text));
+}
+
+async function trashInTurn(host: Host, journal: WriteJournal, undo: JournalCall, path: string, text: string): Promise<UndoneNote> {
 	const file = host.vault.getFileByPath(path);
 	if (!file || (await host.vault.read(file)) !== text) return { path, result: "kept" };
 	journal.recordChange(undo, { path, before: text, beforeHash: hashText(text), after: null, afterHash: null });

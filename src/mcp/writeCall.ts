@@ -6,6 +6,7 @@
  */
 import * as nodeTimers from "node:timers";
 import type { ToolRight } from "../auth/rights";
+import type { Host } from "../host/Host";
 import {
 	MAX_JOURNAL_CALL_BYTES,
 	MAX_WAITING_APPROVALS_PER_TOKEN,
@@ -60,6 +61,11 @@ function noLongerAllowed(tool: ToolDescriptor, written: readonly string[], callI
 			? NOTHING_WRITTEN
 			: `Only ${written.map((path) => `"${path}"`).join(", ")} had been written before that (undo id ${callId} reverses it); nothing after.`;
 	return fail(`${tool.name} is no longer allowed for this token (its rights, its folders, the token or the write switch changed). ${done}`);
+}
+
+/** Whether a note or canvas the caller cannot see links to `path` (the metadata cache's link map lists both). */
+function hiddenFileLinksTo(host: Host, path: string, scope: Scope): boolean {
+	return Object.entries(host.metadataCache.resolvedLinks).some(([source, targets]) => targets[path] !== undefined && !isPathVisible(source, scope));
 }
 
 /** True when every path the set touches is still in the caller's scope: a token's folders may be narrowed while its call waits. */
@@ -143,9 +149,14 @@ export async function runWriteCall<Args>(
 		}
 		if (planned.changes.length === 0) return planned.outcome;
 		const call = { id, time: new Date().toISOString(), tokenName: ctx.grant.token.name, tool: tool.name };
-		// Only inside Obsidian (the one host with a workspace) and only for a move: Obsidian's own rename then rewrites the links.
+		// Only inside Obsidian (the one host with a workspace) and only for a move: Obsidian's own rename then rewrites the links,
+		// in every note, so not when a note or canvas the caller cannot see links to it (it would be written unshown and unjournalled).
+		const move = planned.changes.find((change) => change.movedFrom !== undefined);
 		const hostUpdatesLinks =
-			ctx.host.workspace !== undefined && planned.changes.some((change) => change.movedFrom !== undefined) && (await obsidianUpdatesLinks(ctx.host));
+			ctx.host.workspace !== undefined &&
+			move?.movedFrom !== undefined &&
+			!hiddenFileLinksTo(ctx.host, move.movedFrom, ctx.scope) &&
+			(await obsidianUpdatesLinks(ctx.host));
 		try {
 			const written = await applyChangeSet({ host: ctx.host, journal: writes.journal, call }, planned.changes, {
 				mayWrite: () => writes.currentRight(tool) !== "deny" && isInScopeNow(planned.changes, ctx.scope),

@@ -6,6 +6,7 @@
 import { WINDOW_DIFF_LINES } from "../config/limits";
 import type { NoteDiff } from "../journal/noteDiff";
 import { diffNote, unmatchedNotice } from "../journal/noteDiff";
+import { visibleInTerminal } from "../headless/terminalText";
 
 /** What one note goes through: its path (and the path it had, when moved) and the text before (null: a new note) and after (null: moved to the trash). */
 export interface NoteChangeView {
@@ -24,7 +25,7 @@ export function renderNoteChanges(parent: HTMLElement, changes: readonly NoteCha
 		const block = parent.createDiv({ cls: "vault-mcp-diff" });
 		block.createDiv({
 			cls: "vault-mcp-diff-path",
-			text: `${change.movedFrom === undefined ? "" : `${change.movedFrom} → `}${change.path}${describe(change)}`,
+			text: shown(`${change.movedFrom === undefined ? "" : `${change.movedFrom} → `}${change.path}${describe(change)}`),
 		});
 		renderDiffLines(block, change.after === null ? diffNote(change.before, "") : diffNote(change.before, change.after));
 	}
@@ -53,9 +54,18 @@ function renderDiffLines(parent: HTMLElement, diff: NoteDiff): void {
 			body.createDiv({ cls: "vault-mcp-diff-gap", text: `… ${line.linesSkipped} unchanged line${line.linesSkipped === 1 ? "" : "s"} …` });
 			continue;
 		}
-		body.createDiv({ cls: LINE_CLASS[line.kind], text: `${LINE_SIGN[line.kind]} ${line.text}` });
+		body.createDiv({ cls: LINE_CLASS[line.kind], text: `${LINE_SIGN[line.kind]} ${shown(line.text)}` });
 	}
 	const notDrawn = diff.lines.length - WINDOW_DIFF_LINES;
 	if (notDrawn > 0)
 		body.createDiv({ cls: "vault-mcp-diff-gap", text: `… and ${notDrawn} more line${notDrawn === 1 ? "" : "s"} of this change, not drawn here.` });
+}
+
+/**
+ * Text of a note or path as the window draws it: a text node still acts on bidi overrides, and
+ * draws zero-width characters and carriage returns as nothing, so a line could read otherwise than
+ * it is written; each such character is drawn as its code, as the terminal's approval shows it.
+ */
+function shown(text: string): string {
+	return visibleInTerminal(text, "\t");
 }

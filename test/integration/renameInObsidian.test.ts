@@ -116,4 +116,22 @@ describe("rename_note in the plugin goes through Obsidian's fileManager.renameFi
 		expect(read("Notes/Source.md")).toBe(SOURCE);
 		expect(host.vault.getFileByPath("Plan.md")).not.toBeNull();
 	});
+	test("a note the token may not see (an excluded folder) that links to the renamed note is left as it is: Obsidian's renameFile, which rewrites every note, is not used", async () => {
+		const SECRET = "Private plan: [[Plan#Goals]]\n";
+		await host.vault.createFolder("Private");
+		await host.vault.create("Private/Secret.md", SECRET);
+		await host.metadataCache.settled();
+		await plugin.updateSettings({ excludedFolders: ["Private"] });
+		watchRenameFile();
+		const result = await callOk(client, "rename_note", { path: "Plan", new_path: "Archive/Plan 2026.md" });
+		expect(result).toEqual({ path: "Plan.md", new_path: "Archive/Plan 2026.md", notes_updated: 1, links_updated: 3 });
+		expect(renameCalls).toEqual([]);
+		expect(read("Private/Secret.md")).toBe(SECRET);
+		expect(read("Notes/Source.md")).toBe("Links: [[Plan 2026#Goals|goals]], ![[Plan 2026#^goal]], [p](Plan%202026.md).\r\nNon-ASCII: café ☕\r\n");
+		const journal = JournalFile.forVault(vault, ".obsidian");
+		const [entry] = journal.list(1);
+		expect((await undoCall(host, journal, entry?.id ?? "")).ok).toBe(true);
+		expect(read("Notes/Source.md")).toBe(SOURCE);
+		expect(read("Private/Secret.md")).toBe(SECRET);
+	});
 });

@@ -423,6 +423,18 @@ describe("a token's folders are read at each call", () => {
 		await client.close();
 	});
 
+	test("a folder excluded for everyone while a write waits for the person: the approved write is refused and nothing is written", async () => {
+		const client = await connectClient(url(), token);
+		whenAsked = async () => {
+			settings = { ...settings, excludedFolders: ["Archive"] };
+			await service.apply(settings);
+		};
+		const outcome = await callTool(client, "append_to_note", { path: "Archive/Old.md", content: "late line" });
+		expect(outcome.ok ? "" : outcome.error).toMatch(/no longer allowed.*folders/u);
+		expect(await fs.readFile(nodePath.join(vault.root, "Archive/Old.md"), "utf8")).toBe(files["Archive/Old.md"]);
+		await client.close();
+	});
+
 	test("writes and moves outside its folders are refused as excluded folders are, and change nothing", async () => {
 		await narrowTo(["Projects"]);
 		const client = await connectClient(url(), token);

@@ -262,6 +262,37 @@ describe("undo of a rename whose old folder became a symbolic link", () => {
 	}, 60_000);
 });
 
+describe("undo of a create while another client appends to the note", () => {
+	test("an append acknowledged while the undo moves the note to the trash is never taken with it", async () => {
+		const vault = await makeVault({ "Home.md": "# Home\n" });
+		const running = await startService(vault, { levels: ["write"], settings: WRITE_SETTINGS });
+		const writer = await connectClient(running.url, running.tokens.write ?? "");
+		try {
+			await callOk(writer, "create_note", { path: "Draft.md", content: "first\n" });
+			const create = running.journal.list(1)[0];
+			// The host's trash takes a moment (Obsidian's is async too); an append is sent in that moment.
+			const trashFile = running.host.fileManager.trashFile.bind(running.host.fileManager);
+			let appended: Promise<unknown> = Promise.resolve();
+			running.host.fileManager.trashFile = async (file) => {
+				appended = callTool(writer, "append_to_note", { path: "Draft", content: "second" });
+				// Until the append is answered (on a vault that lets it in), or long enough for it to be.
+				await Promise.race([appended, new Promise((resolve) => setTimeout(resolve, 2_000))]);
+				await trashFile(file);
+			};
+			const undone = await undoCall(running.host, running.journal, create?.id ?? "");
+			const append = (await appended) as Awaited<ReturnType<typeof callTool>>;
+			const draft = await fs.readFile(nodePath.join(vault, "Draft.md"), "utf8").catch(() => null);
+			// Either the append was refused (the note was going to the trash), or its line is still in the vault.
+			if (append.ok) expect(draft).toContain("second");
+			else expect([undone.ok, draft]).toEqual([true, null]);
+		} finally {
+			await writer.close();
+			await running.stop();
+			await removeDir(vault);
+		}
+	}, 60_000);
+});
+
 describe("renames among visible notes only", () => {
 	/** Renames Draft.md to each target in a fresh vault, with or without the excluded notes of the same names: the answers and the notes written. */
 	async function renameAll(withExcluded: boolean, targets: readonly string[]): Promise<{ answers: unknown[]; files: Record<string, string> }> {

@@ -39,4 +39,13 @@ describe("renderNoteChanges", () => {
 	test("a moved note whose text did not change says so instead of an empty diff", () => {
 		expect(draw([{ path: "B.md", movedFrom: "A.md", before: "x\n", after: "x\n" }]).lines).toEqual(["vault-mcp-diff-gap|No change to the text."]);
 	});
+	test("characters that reorder or hide text (bidi overrides, zero-width space, carriage return) are drawn as their codes, in lines and paths, so what is read is what is written", () => {
+		const { headings, lines } = draw([{ path: "Pay\u202Egpj.md", before: "a\n", after: "a\npay \u202E001$ ot boB\u200B\rhidden\n\tindented\n" }]);
+		expect(headings).toEqual(["Pay\\u{202e}gpj.md"]);
+		expect(lines).toEqual([
+			"vault-mcp-diff-same|  a",
+			"vault-mcp-diff-added|+ pay \\u{202e}001$ ot boB\\u{200b}\\x0dhidden",
+			"vault-mcp-diff-added|+ \tindented",
+		]);
+	});
 });
