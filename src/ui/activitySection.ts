@@ -2,6 +2,7 @@ import { Notice, Setting, type App } from "obsidian";
 import { ACTIVITY_CHANGES_SHOWN } from "../config/limits";
 import type { JournalEntry } from "../journal/entry";
 import type { VaultMcpPort } from "./port";
+import { drawnAsWritten } from "./diffView";
 import { describeCall, ShowChangeModal } from "./ShowChangeModal";
 import { undoChangeFlow } from "./undoFlows";
 
@@ -59,7 +60,7 @@ export class ChangesList {
 			row.settingEl.toggleClass("vault-mcp-undone", entry.undone !== null);
 			row.descEl.createSpan({ text: new Date(entry.time).toLocaleString() });
 			for (const change of entry.changes) {
-				row.descEl.createSpan({ text: change.movedFrom === undefined ? " · " : ` · ${change.movedFrom} → ` });
+				row.descEl.createSpan({ text: change.movedFrom === undefined ? " · " : ` · ${drawnAsWritten(change.movedFrom)} → ` });
 				noteLink(row.descEl, plugin.app, change.path);
 			}
 			if (entry.undone) row.descEl.createSpan({ cls: "vault-mcp-undone-label", text: " · undone" });
@@ -76,13 +77,17 @@ function signature(entries: readonly JournalEntry[]): string {
 	return entries.map((entry) => `${entry.id}${entry.undone ? "-undone" : ""}`).join(" ");
 }
 
-/** A note's path as a link that opens it; a note no longer in the vault is plain text (opening a missing link would create it). */
+/**
+ * A note's path as a link that opens it; a note no longer in the vault is plain text (opening a
+ * missing link would create it). The path is drawn as the approval window draws it (`drawnAsWritten`), so a
+ * name holding a bidi override reads as it is written.
+ */
 function noteLink(parent: HTMLElement, app: App, path: string): void {
 	if (!app.vault.getFileByPath(path)) {
-		parent.createSpan({ cls: "vault-mcp-gone", text: path, attr: { title: "No longer at this path" } });
+		parent.createSpan({ cls: "vault-mcp-gone", text: drawnAsWritten(path), attr: { title: "No longer at this path" } });
 		return;
 	}
-	const link = parent.createEl("a", { cls: "vault-mcp-note-link", text: path, attr: { href: "#" } });
+	const link = parent.createEl("a", { cls: "vault-mcp-note-link", text: drawnAsWritten(path), attr: { href: "#" } });
 	// The row is rebuilt with the tab; its listener goes with it, so nothing outlives the tab's contents.
 	link.addEventListener("click", (event) => {
 		event.preventDefault();
@@ -92,7 +97,7 @@ function noteLink(parent: HTMLElement, app: App, path: string): void {
 
 async function openNote(app: App, path: string): Promise<void> {
 	if (!app.vault.getFileByPath(path)) {
-		new Notice(`"${path}" is no longer in the vault.`);
+		new Notice(`"${drawnAsWritten(path)}" is no longer in the vault.`);
 		return;
 	}
 	await app.workspace.openLinkText(path, "", false);

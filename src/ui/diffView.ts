@@ -25,7 +25,7 @@ export function renderNoteChanges(parent: HTMLElement, changes: readonly NoteCha
 		const block = parent.createDiv({ cls: "vault-mcp-diff" });
 		block.createDiv({
 			cls: "vault-mcp-diff-path",
-			text: shown(`${change.movedFrom === undefined ? "" : `${change.movedFrom} → `}${change.path}${describe(change)}`),
+			text: drawnAsWritten(`${change.movedFrom === undefined ? "" : `${change.movedFrom} → `}${change.path}${describe(change)}`),
 		});
 		renderDiffLines(block, change.after === null ? diffNote(change.before, "") : diffNote(change.before, change.after));
 	}
@@ -54,7 +54,7 @@ function renderDiffLines(parent: HTMLElement, diff: NoteDiff): void {
 			body.createDiv({ cls: "vault-mcp-diff-gap", text: `… ${line.linesSkipped} unchanged line${line.linesSkipped === 1 ? "" : "s"} …` });
 			continue;
 		}
-		body.createDiv({ cls: LINE_CLASS[line.kind], text: `${LINE_SIGN[line.kind]} ${shown(line.text)}` });
+		body.createDiv({ cls: LINE_CLASS[line.kind], text: `${LINE_SIGN[line.kind]} ${drawnAsWritten(line.text)}` });
 	}
 	const notDrawn = diff.lines.length - WINDOW_DIFF_LINES;
 	if (notDrawn > 0)
@@ -65,7 +65,8 @@ function renderDiffLines(parent: HTMLElement, diff: NoteDiff): void {
  * Text of a note or path as the window draws it: a text node still acts on bidi overrides, and
  * draws zero-width characters and carriage returns as nothing, so a line could read otherwise than
  * it is written; each such character is drawn as its code, as the terminal's approval shows it.
+ * The activity list draws its paths through it too.
  */
-function shown(text: string): string {
+export function drawnAsWritten(text: string): string {
 	return visibleInTerminal(text, "\t");
 }

@@ -1,6 +1,7 @@
 import { Notice } from "obsidian";
 import type { JournalEntry } from "../journal/entry";
 import { describeNotes, UNDO_TOOL } from "../journal/undo";
+import { drawnAsWritten } from "./diffView";
 import { ConfirmModal } from "./modals";
 import type { VaultMcpPort } from "./port";
 import { describeCall } from "./ShowChangeModal";
@@ -15,7 +16,8 @@ function lastUndoable(newestFirst: readonly JournalEntry[]): JournalEntry | null
 
 /** Asks first, then undoes one journalled call and says in a notice what happened to each note. */
 export function undoChangeFlow(plugin: VaultMcpPort, entry: JournalEntry, onDone: () => void = () => undefined): void {
-	const paths = entry.changes.map((change) => `"${change.path}"`).join(", ");
+	// Paths are drawn as the approval window draws them: a bidi override in a name must not reorder what is asked.
+	const paths = entry.changes.map((change) => `"${drawnAsWritten(change.path)}"`).join(", ");
 	new ConfirmModal(
 		plugin.app,
 		`Undo ${describeCall(entry)}?`,
@@ -44,7 +46,8 @@ export function undoLastChangeFlow(plugin: VaultMcpPort): void {
 async function undoAndTell(plugin: VaultMcpPort, entry: JournalEntry): Promise<void> {
 	try {
 		const outcome = await plugin.undoChange(entry.id);
-		new Notice(outcome.ok ? `Vault MCP undid ${describeCall(entry)}: ${describeNotes(outcome.notes)}.` : `Vault MCP could not undo: ${outcome.reason}`);
+		const told = outcome.ok ? `Vault MCP undid ${describeCall(entry)}: ${describeNotes(outcome.notes)}.` : `Vault MCP could not undo: ${outcome.reason}`;
+		new Notice(drawnAsWritten(told));
 	} catch (error) {
 		// The journal file could not be read or written: nothing was undone past what the message says.
 		new Notice(`Vault MCP could not undo: ${error instanceof Error ? error.message : String(error)}`);

@@ -269,6 +269,31 @@ describe("rights per tool, the Activity list and undo, in the settings tab", () 
 		expect(changeRows(container)[0]?.querySelector("a.vault-mcp-note-link")?.textContent).toBe("Later.md");
 	});
 
+	test("a note whose name holds a bidi override is listed, asked about and reported with the override drawn as its code, and its link still opens it", async () => {
+		// "Pay\u202Egpj.md" draws as "Paydm.jpg" read right to left: the list must show what the name is.
+		const planted = "Pay\u202Egpj.md";
+		const connected = await client(await writerToken());
+		expect((await connected.callTool({ name: "create_note", arguments: { path: planted, content: "planted" } })).isError).toBeFalsy();
+		const plantedBytes = await fs.readFile(nodePath.join(vault, planted), "utf8");
+		expect((await connected.callTool({ name: "append_to_note", arguments: { path: planted, content: "Added by the app" } })).isError).toBeFalsy();
+
+		const [row] = changeRows(tab());
+		if (!row) throw new Error("no activity row");
+		const link = row.querySelector<HTMLAnchorElement>("a.vault-mcp-note-link");
+		expect(link?.textContent).toBe("Pay\\u{202e}gpj.md");
+		link?.click();
+		await until(() => (plugin.app.workspace as unknown as Workspace).tabs.length > 0);
+		expect((plugin.app.workspace as unknown as Workspace).tabs.at(-1)?.path).toBe(planted);
+
+		rowButton(row, "Undo").click();
+		expect(openModal()?.textContent).toContain('"Pay\\u{202e}gpj.md"');
+		expect(openModal()?.textContent).not.toContain("\u202E");
+		clickModalButton("Undo");
+		await until(() => shownNotices.some((notice) => notice.includes("undid")));
+		expect(shownNotices.at(-1)).toBe('Vault MCP undid append_to_note by Laptop: restored "Pay\\u{202e}gpj.md".');
+		expect(await fs.readFile(nodePath.join(vault, planted), "utf8")).toBe(plantedBytes);
+	});
+
 	test("Undo after an outside edit leaves the edit and saves the earlier text as a conflict copy", async () => {
 		const connected = await client(await writerToken());
 		await connected.callTool({ name: "append_to_note", arguments: { path: "Note.md", content: "Added by the app" } });
