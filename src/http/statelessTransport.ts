@@ -23,7 +23,7 @@ export type CheckedMessages = { messages: JSONRPCMessage[]; requests: number } |
 
 /**
  * Checks a POST body the way the Streamable HTTP transport does: every entry a JSON-RPC message,
- * and an `initialize` only on its own. Pure.
+ * and an `initialize` only on its own; and that no two requests share an id. Pure.
  */
 export function checkMessages(json: unknown): CheckedMessages {
 	// One plain request, nearly every POST, is told by its keys and types: the message schema would
@@ -40,7 +40,20 @@ export function checkMessages(json: unknown): CheckedMessages {
 	}
 	if (messages.length > 1 && messages.some(isInitializeRequest))
 		return { status: 400, code: -32600, message: "Invalid Request: Only one initialization request is allowed" };
-	return { messages, requests: messages.filter(isParsedRequest).length };
+	const requests = messages.filter(isParsedRequest);
+	// Answers are told apart by id alone: with two calls of one id, neither the client nor the
+	// endpoint (which withholds a read's answer after a Deny) could tell a write's answer from the other's.
+	const ids = new Set<RequestId>();
+	for (const request of requests) {
+		if (ids.has(request.id))
+			return {
+				status: 400,
+				code: -32600,
+				message: `Invalid Request: two requests in this batch have the same id (${JSON.stringify(request.id)}); give each its own. Nothing was run.`,
+			};
+		ids.add(request.id);
+	}
+	return { messages, requests: requests.length };
 }
 
 /**

@@ -412,6 +412,29 @@ describe("an answer made or written after its token is revoked", () => {
 		}
 	});
 
+	test("a batch whose read and write share an id is refused whole, so a read withdrawn after a Deny never hides that the write was made", async () => {
+		// Answers are matched to their calls by id: had the batch run, the write's answer would have
+		// been replaced by the withdrawn read's "send it again", and the note written anyway.
+		const running = await start(root, { flooderWrites: true });
+		try {
+			const allowed = setTokenRights(running.settings, "flooder", { append_to_note: "allow" });
+			if ("error" in allowed) throw new Error(allowed.error);
+			await running.service.apply(allowed.settings);
+			const before = await running.host.vault.read(running.host.vault.getFileByPath("Note 3.md")!);
+			const batch = JSON.stringify([
+				{ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "read_note", arguments: { path: "Note 1" } } },
+				{ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "append_to_note", arguments: { path: "Note 3", content: "appended once" } } },
+			]);
+			const port = Number(new URL(running.url).port);
+			const received = await rawRequest(port, { headers: mcpHeaders(port, running.tokens[0]), body: batch });
+			expect(received.status).toBe(400);
+			expect(received.body).toMatch(/same id/u);
+			expect(await running.host.vault.read(running.host.vault.getFileByPath("Note 3.md")!)).toBe(before);
+		} finally {
+			await stopAll(running, []);
+		}
+	});
+
 	const MODERN_HEADERS: Array<[string, string]> = [
 		["MCP-Protocol-Version", "2026-07-28"],
 		["Mcp-Method", "tools/call"],

@@ -21,6 +21,12 @@ describe("checkMessages", () => {
 		expect(checkMessages([call(1), { jsonrpc: "2.0", method: "notifications/initialized" }])).toMatchObject({ requests: 1 });
 	});
 
+	test('refuses a batch in which two requests share an id (1 and "1" are two ids; a result may share a request\'s)', () => {
+		expect(checkMessages([call(1), call(2), call(1)])).toMatchObject({ status: 400, code: -32600 });
+		expect(checkMessages([call(1), { jsonrpc: "2.0", id: "1", method: "ping" }])).toMatchObject({ requests: 2 });
+		expect(checkMessages([call(1), { jsonrpc: "2.0", id: 1, result: {} }])).toMatchObject({ requests: 1 });
+	});
+
 	test("counts requests as the SDK's isJSONRPCRequest does", () => {
 		const entries: unknown[] = [
 			call(1),
