@@ -72,10 +72,19 @@ export function isSearchableText(text: string): boolean {
  * A predicate for the notes a search may return: in scope (unless the caller knows they all are),
  * in the folder, carrying the tag (`tagged`: the notes with the filter's tag).
  */
-function searchFilter(scope: Scope, filter: SearchFilter, options: { scopeChecked?: boolean; tagged?: ReadonlySet<string> } = {}): (path: string) => boolean {
+function searchFilter(
+	scope: Scope,
+	filter: SearchFilter,
+	options: { scopeChecked?: boolean; tagged?: ReadonlySet<string>; leaving?: ReadonlyMap<string, number> } = {},
+): (path: string) => boolean {
 	const tagged = filter.tag === undefined ? null : (options.tagged ?? new Set<string>());
 	const inScope = options.scopeChecked ? () => true : (path: string) => isNoteInScope(path, scope);
-	return (path) => inScope(path) && (filter.folder === undefined || isInFolder(path, filter.folder)) && (tagged === null || tagged.has(path));
+	const leaving = options.leaving;
+	return (path) =>
+		!(leaving?.has(path) ?? false) &&
+		inScope(path) &&
+		(filter.folder === undefined || isInFolder(path, filter.folder)) &&
+		(tagged === null || tagged.has(path));
 }
 
 /**
@@ -172,6 +181,12 @@ export class IndexedNoteSearch implements NoteSearch {
 	private readonly tagsByPath = new Map<string, NoteTags>();
 	/** Indexed notes whose body is over MAX_SEARCHABLE_NOTE_BYTES: only their title and headings are in the index. */
 	private readonly unsearchedPaths = new Set<string>();
+	/**
+	 * Paths being taken out of the index in steps (a long note renamed or deleted), with how many
+	 * such removals of each are under way. The index holds the note until the last step; a search
+	 * meanwhile leaves it out, or a note moved into an excluded folder would still be found by its words.
+	 */
+	private readonly leaving = new Map<string, number>();
 	private readonly metadataRefs: EventRef[] = [];
 	private readonly vaultRefs: EventRef[] = [];
 	private building: Promise<void> = Promise.resolve();
@@ -265,11 +280,11 @@ export class IndexedNoteSearch implements NoteSearch {
 		}
 		// The index holds only notes in its scope: with that scope, only the filters need checking.
 		const scopeChecked = sameScope(scope, this.scope);
-		const unfiltered = filter.folder === undefined && filter.tag === undefined && scopeChecked;
+		const unfiltered = filter.folder === undefined && filter.tag === undefined && scopeChecked && this.leaving.size === 0;
 		const tagged = filter.tag === undefined ? undefined : this.notesTagged(filter.tag);
 		const answer = await this.engine.search(
 			withStopWords(query, this.stopWords),
-			unfiltered ? null : searchFilter(scope, filter, { scopeChecked, tagged }),
+			unfiltered ? null : searchFilter(scope, filter, { scopeChecked, tagged, leaving: this.leaving }),
 			limit,
 			readerFor(this.host),
 			pauseOn(budget),
@@ -430,7 +445,14 @@ export class IndexedNoteSearch implements NoteSearch {
 		this.touch(path);
 		this.tagsByPath.delete(path);
 		this.unsearchedPaths.delete(path);
-		await runStepsInSlices(this.engine.index.removeSteps(path), INDEX_BUILD_SLICE_MS, this.yieldToHost);
+		this.leaving.set(path, (this.leaving.get(path) ?? 0) + 1);
+		try {
+			await runStepsInSlices(this.engine.index.removeSteps(path), INDEX_BUILD_SLICE_MS, this.yieldToHost);
+		} finally {
+			const left = (this.leaving.get(path) ?? 1) - 1;
+			if (left > 0) this.leaving.set(path, left);
+			else this.leaving.delete(path);
+		}
 	}
 
 	/**

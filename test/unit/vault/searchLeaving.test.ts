@@ -1,0 +1,70 @@
+import { parseQuery } from "../../../src/search/query";
+import { IndexedNoteSearch } from "../../../src/vault/search";
+import { openVault, type OpenVault } from "../../helpers/hostVault";
+
+/** A door the test opens: until then, whoever waits on it waits. */
+class Gate {
+	private opened = true;
+	private waiters: Array<() => void> = [];
+	waiting = 0;
+	wait(): Promise<void> {
+		if (this.opened) return Promise.resolve();
+		this.waiting++;
+		return new Promise((resolve) => this.waiters.push(resolve));
+	}
+	open(): void {
+		this.opened = true;
+		for (const resolve of this.waiters.splice(0)) resolve();
+	}
+	close(): void {
+		this.opened = false;
+		this.waiting = 0;
+	}
+}
+
+const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+// A body long enough to be taken out of the index in steps (over 16,384 words), with one word no other note holds.
+const BIG = `# Big\n\nzanzibar ${Array.from({ length: 30_000 }, (_, index) => `w${index}`).join(" ")}\n`;
+
+describe("a long note taken out of the search index in steps (renamed or deleted)", () => {
+	let vault: OpenVault;
+	let index: IndexedNoteSearch;
+	const gate = new Gate();
+	beforeEach(async () => {
+		vault = await openVault({ "Notes/Big.md": BIG, "Notes/Other.md": "# Other\n\nnothing to see\n" });
+		index = new IndexedNoteSearch(vault.host, vault.scope("Private"), () => gate.wait().then(settle));
+		index.start();
+		await index.whenReady();
+	});
+	afterEach(async () => {
+		gate.open();
+		jest.restoreAllMocks();
+		await index.stop();
+		await vault.close();
+	});
+
+	test.each([
+		["renamed into an excluded folder", (v: OpenVault) => v.host.vault.rename(v.host.vault.getFileByPath("Notes/Big.md")!, "Private/Big.md")],
+		["deleted", (v: OpenVault) => v.host.vault.trash(v.host.vault.getFileByPath("Notes/Big.md")!)],
+	])("%s: a search while its steps wait neither finds it nor counts it", async (_, change) => {
+		const scope = vault.scope("Private");
+		expect((await index.search(scope, parseQuery("zanzibar"), {}, 10)).results.map((hit) => hit.path)).toEqual(["Notes/Big.md"]);
+		// Every slice is used up at once, so the removal pauses after each step, at the gate.
+		let clock = performance.now();
+		jest.spyOn(performance, "now").mockImplementation(() => (clock += 1_000));
+		gate.close();
+		await change(vault);
+		while (gate.waiting === 0) await settle();
+		for (const filter of [{}, { folder: "Notes" }]) {
+			const answer = await index.search(scope, parseQuery("zanzibar"), filter, 10);
+			expect(answer.results.map((hit) => hit.path)).toEqual([]);
+			expect(answer.total).toBe(0);
+		}
+		gate.open();
+		jest.restoreAllMocks();
+		for (let turn = 0; turn < 20; turn++) await settle();
+		expect((await index.search(scope, parseQuery("zanzibar"), {}, 10)).total).toBe(0);
+		expect((await index.search(scope, parseQuery("nothing"), {}, 10)).results.map((hit) => hit.path)).toEqual(["Notes/Other.md"]);
+	});
+});
