@@ -170,6 +170,21 @@ export async function jsonInPieces(value: object, turns: Turns = OWN_TURNS): Pro
 	return { pieces: list.pieces, bytes: list.bytes };
 }
 
+/**
+ * JSON text made whole elsewhere (the SDK's handler answers with one string), cut into pieces of
+ * PIECE_CHARS, no surrogate pair cut: written a piece at a time, a slow reader's answer can still
+ * be cut off once its token is revoked, as any other big answer is.
+ */
+export function textInPieces(text: string): JsonPieces {
+	const pieces: string[] = [];
+	for (let start = 0; start < text.length;) {
+		const end = pieceEnd(text, start, PIECE_CHARS);
+		pieces.push(text.slice(start, end));
+		start = end;
+	}
+	return { pieces: pieces.length === 0 ? [""] : pieces, bytes: Buffer.byteLength(text) };
+}
+
 /** The JSON of an array of values from the JSON of each: `[a,b]`, as JSON.stringify writes it; one value alone stays as it is. */
 export function joinedAsArray(items: readonly JsonPieces[]): JsonPieces {
 	if (items.length === 1) return items[0] as JsonPieces;

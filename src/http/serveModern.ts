@@ -23,7 +23,7 @@ import {
 	withoutWithdrawn,
 	writePieces,
 } from "./replies";
-import type { JsonPieces } from "./jsonPieces";
+import { textInPieces, type JsonPieces } from "./jsonPieces";
 
 /**
  * Answers a 2026-07-28 request. The SDK's handler checks the request's `_meta` envelope and
@@ -256,8 +256,7 @@ async function serveThroughSdk<S extends EndpointPolicy>(admitted: AdmittedReque
 		const response = await state.modern.fetch(request, { parsedBody: json });
 		const headers: Record<string, string | number> = {};
 		response.headers.forEach((value, name) => (headers[name] = value));
-		const text = await response.text();
-		const body = { pieces: [text], bytes: Buffer.byteLength(text) };
+		const body = textInPieces(await response.text());
 		return { written: writeAnswer(res, response.status, headers, body, (json as { id?: unknown }).id ?? null, state, answerable) };
 	} finally {
 		res.off("close", onClose);

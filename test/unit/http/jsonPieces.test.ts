@@ -1,4 +1,4 @@
-import { jsonInPieces, joinedAsArray, PIECE_CHARS } from "../../../src/http/jsonPieces";
+import { jsonInPieces, joinedAsArray, PIECE_CHARS, textInPieces } from "../../../src/http/jsonPieces";
 import { rememberJsonText } from "../../../src/jsonText";
 
 /** A long text whose surrogate pairs straddle every piece boundary, with every character JSON escapes. */
@@ -93,5 +93,18 @@ describe("a message made in pieces", () => {
 		expect(joined.bytes).toBe(Buffer.byteLength(JSON.stringify(answers)));
 		// One answer alone is the body, not an array of one.
 		expect(joinedAsArray([made[1]!]).pieces.join("")).toBe(JSON.stringify(answers[1]));
+	});
+});
+
+describe("JSON text made whole elsewhere, cut into pieces", () => {
+	test("the pieces join into the text, each encodes on its own (no pair cut) and the bytes are the text's", () => {
+		// An emoji (a surrogate pair) straddles every cut.
+		const text = `{"a":"${"x".repeat(PIECE_CHARS - 5)}${"😀".repeat(PIECE_CHARS)}é"}`;
+		const { pieces, bytes } = textInPieces(text);
+		expect(pieces.length).toBeGreaterThan(2);
+		expect(pieces.join("")).toBe(text);
+		expect(Buffer.concat(pieces.map((piece) => Buffer.from(piece))).equals(Buffer.from(text))).toBe(true);
+		expect(bytes).toBe(Buffer.byteLength(text));
+		expect(textInPieces("")).toEqual({ pieces: [""], bytes: 0 });
 	});
 });
