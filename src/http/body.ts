@@ -58,6 +58,10 @@ function parseBody(text: string): { json: unknown } | { refusal: Refusal } {
 	} catch {
 		return { refusal: { status: 400, kind: "parse_error", message: "Parse error: the body is not valid JSON." } };
 	}
+	// JSON-RPC: an empty batch is an invalid request, not a batch of notifications to accept with 202.
+	if (Array.isArray(json) && json.length === 0) {
+		return { refusal: { status: 400, kind: "parse_error", message: "Invalid Request: the batch is empty. Send at least one message." } };
+	}
 	if (Array.isArray(json) && json.length > MAX_BATCH_ENTRIES) {
 		return { refusal: { status: 400, kind: "too_large", message: `A batch may hold at most ${MAX_BATCH_ENTRIES} messages.` } };
 	}

@@ -190,6 +190,9 @@ describe("hostile requests", () => {
 		const refused = await post(batch);
 		expect(refused.status).toBe(400);
 		expect(refused.body).toContain("at most 32");
+		const empty = await post("[]");
+		expect(empty.status).toBe(400);
+		expect(empty.body).toContain("the batch is empty");
 	});
 
 	test("wrong types for every argument of every tool: a clear error, never a 5xx, nothing written", async () => {
