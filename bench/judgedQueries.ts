@@ -11,7 +11,17 @@ const JUDGED_RESULTS = 10;
  * notes' titles and text, before looking at what the engine answers.
  */
 export interface JudgedQuery {
-	vault: "tasks-demo" | "demo-vault" | "obsidian-help" | "npm-docs" | "import-rules" | "fastify-docs" | "undici-docs" | "markdownlint-docs" | "obsidian-hub";
+	vault:
+		| "tasks-demo"
+		| "demo-vault"
+		| "obsidian-help"
+		| "npm-docs"
+		| "import-rules"
+		| "fastify-docs"
+		| "undici-docs"
+		| "markdownlint-docs"
+		| "typescript-eslint-docs"
+		| "obsidian-hub";
 	query: string;
 	expected: string[];
 }

@@ -28,6 +28,7 @@ import {
 	fastifyDocsVaultDir,
 	undiciDocsVaultDir,
 	markdownlintDocsVaultDir,
+	typescriptEslintDocsVaultDir,
 	findProjectRoot,
 	fixturesDir,
 	importRulesVaultDir,
@@ -43,6 +44,7 @@ import { IMPORT_RULES_JUDGED_QUERIES } from "./importRulesJudgedQueries";
 import { FASTIFY_DOCS_JUDGED_QUERIES } from "./fastifyDocsJudgedQueries";
 import { UNDICI_DOCS_JUDGED_QUERIES } from "./undiciDocsJudgedQueries";
 import { MARKDOWNLINT_DOCS_JUDGED_QUERIES } from "./markdownlintDocsJudgedQueries";
+import { TYPESCRIPT_ESLINT_DOCS_JUDGED_QUERIES } from "./typescriptEslintDocsJudgedQueries";
 import { NPM_DOCS_JUDGED_QUERIES } from "./npmDocsJudgedQueries";
 import { UNSEEN_JUDGED_QUERIES } from "./unseenJudgedQueries";
 import { OBSIDIAN_HUB_DEV_QUERIES } from "./obsidianHubDevQueries";
@@ -366,7 +368,8 @@ async function benchCommonVault(size: number): Promise<void> {
  * rule pages (bench/importRulesJudgedQueries.ts, held out: never tuned on), fastify's documentation
  * (bench/fastifyDocsJudgedQueries.ts, the second held-out set), undici's documentation
  * (bench/undiciDocsJudgedQueries.ts, the third held-out set), markdownlint's documentation
- * (bench/markdownlintDocsJudgedQueries.ts, the fourth held-out set) and the Obsidian Help
+ * (bench/markdownlintDocsJudgedQueries.ts, the fourth held-out set), typescript-eslint's rule pages
+ * (bench/typescriptEslintDocsJudgedQueries.ts, the fifth held-out set) and the Obsidian Help
  * vault (bench/unseenJudgedQueries.ts, where `npm run fixtures -- --set obsidian-help` fetched it),
  * and the Obsidian Hub community vault (bench/obsidianHubJudgedQueries.ts, held out, where
  * `npm run fixtures -- --set obsidian-hub` fetched it).
@@ -380,6 +383,7 @@ async function benchJudged(): Promise<void> {
 		"fastify-docs": fastifyDocsVaultDir(),
 		"undici-docs": undiciDocsVaultDir(),
 		"markdownlint-docs": markdownlintDocsVaultDir(),
+		"typescript-eslint-docs": typescriptEslintDocsVaultDir(),
 	};
 	try {
 		sources["obsidian-help"] = obsidianHelpVaultDir();
@@ -406,6 +410,7 @@ async function benchJudged(): Promise<void> {
 			["held-out judged queries (fastify docs)", FASTIFY_DOCS_JUDGED_QUERIES],
 			["held-out judged queries (undici docs)", UNDICI_DOCS_JUDGED_QUERIES],
 			["held-out judged queries (markdownlint docs)", MARKDOWNLINT_DOCS_JUDGED_QUERIES],
+			["held-out judged queries (typescript-eslint rules)", TYPESCRIPT_ESLINT_DOCS_JUDGED_QUERIES],
 		] as Array<[string, JudgedQuery[]]>;
 		if (roots["obsidian-help"] !== undefined) sets.push(["unseen judged queries (Obsidian Help)", UNSEEN_JUDGED_QUERIES]);
 		if (roots["obsidian-hub"] !== undefined) {

@@ -107,9 +107,43 @@ function headingsOf(host: Host, file: HostFile): string[] {
 	return headings;
 }
 
-/** A note's aliases, which search ranks like its title. */
+/** A name's words, lower-cased: `npm-shrinkwrap.json` and `npm-shrinkwrap-json` are one name; `Chris Gurney` and `chrisgurney` are two. */
+function nameKey(name: string): string {
+	return name
+		.toLowerCase()
+		.split(/[^\p{L}\p{N}]+/u)
+		.filter((word) => word !== "")
+		.join(" ");
+}
+
+/**
+ * The title a note shows when its file name is a code or a slug (no spaces: `md013`, `no-cycle`,
+ * `chrisgurney`): its frontmatter `title` (a documentation site's `title: Overview` on `README.md`),
+ * else its one level-1 heading when that is its first heading (`` # `MD013` - Line length `` on
+ * `md013.md`, a person's name on a note named by their handle). A note with several level-1
+ * headings uses them as sections. A file name with spaces is already written as a title: a heading
+ * that differs from it is the page's first section, not its name. Null when there is none, or when
+ * it is the file name again: a second name that says the same adds nothing.
+ */
+function shownTitleOf(host: Host, file: HostFile): string | null {
+	if (/\s/.test(file.basename)) return null;
+	const cache = host.metadataCache.getFileCache(file);
+	const title: unknown = cache?.frontmatter?.["title"];
+	const headings = cache?.headings ?? [];
+	const shown =
+		typeof title === "string" && title.trim() !== ""
+			? title.trim()
+			: headings[0]?.level === 1 && headings.filter((heading) => heading.level === 1).length === 1
+				? headings[0].heading
+				: null;
+	return shown === null || nameKey(shown) === nameKey(file.basename) ? null : shown;
+}
+
+/** A note's aliases, which search ranks like its title, and the title it shows when its file name is another (shownTitleOf). */
 function aliasesOf(host: Host, file: HostFile): string[] {
-	return frontmatterAliases(host.metadataCache.getFileCache(file)?.frontmatter);
+	const aliases = frontmatterAliases(host.metadataCache.getFileCache(file)?.frontmatter);
+	const shown = shownTitleOf(host, file);
+	return shown === null ? aliases : [...aliases, shown];
 }
 
 function readerFor(host: Host): (path: string) => Promise<string> {

@@ -155,3 +155,12 @@ export function undiciDocsVaultDir(projectRoot: string = findProjectRoot()): str
 export function markdownlintDocsVaultDir(projectRoot: string = findProjectRoot()): string {
 	return installedVaultDir(projectRoot, ["markdownlint", "doc"], ["md013.md"], "markdownlint-docs");
 }
+
+/**
+ * typescript-eslint's rule pages (145 Markdown pages, `@typescript-eslint/eslint-plugin/docs`), the
+ * vault of the fifth held-out judged queries, installed from the npm registry by
+ * scripts/test-tools.mjs; throws a one-line hint when missing.
+ */
+export function typescriptEslintDocsVaultDir(projectRoot: string = findProjectRoot()): string {
+	return installedVaultDir(projectRoot, ["@typescript-eslint", "eslint-plugin", "docs"], ["rules", "no-floating-promises.md"], "typescript-eslint-docs");
+}

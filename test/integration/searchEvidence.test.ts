@@ -28,6 +28,14 @@ describe("search_notes by evidence strength, through a real MCP client", () => {
 			"Commands/pack.md": "---\ndescription: Create a tarball from a package\n---\nRuns the scripts, then writes the archive to the current folder.",
 			"Guides/Publishing.md":
 				"---\ndescription: Learn how the registry turns your package into a tarball and serves it to everyone\n---\nYour package is published as a tarball. The tarball holds the package files; the registry keeps each package tarball.",
+			"Rules/md013.md": "# `MD013` - Line length\n\nThis rule is triggered when there are lines that are longer than the configured value.",
+			"Rules/all-rules.md":
+				"# All rules\n\n## `MD012` - Multiple blank lines\n\nOne blank line is enough.\n\n## `MD013` - Line length\n\nA line longer than the line length limit is reported; set the line length to 100 for wider lines.\n\n## `MD014` - Dollar signs\n\nCommands shown without output.",
+			"People/chrisgurney.md": "# Chris Gurney\n\nWrites plugins for task lists.",
+			"Roundup.md": "## Thanks to Chris Gurney\n\nThis week Chris Gurney shipped two plugins. Thank you, Chris Gurney, and thanks to Chris for the docs.",
+			"Rules/README.md": "---\ntitle: Overview\n---\nEvery rule of the plugin, listed.",
+			"Guides/Start.md": "An overview of the setup, and an overview of the rules: read the overview first.",
+			"Private/md099.md": "# Line length\n\nThe line length the secret draft asks for.",
 		});
 		running = await startService(vault, { settings: { excludedFolders: ["Private"] } });
 		await running.service.search?.whenReady();
@@ -74,6 +82,14 @@ describe("search_notes by evidence strength, through a real MCP client", () => {
 		expect(answer.results.map((hit) => hit.path)).toEqual(["Commands/pack.md", "Guides/Publishing.md"]);
 	});
 
+	test("a note named by a code or a handle ranks by the title it shows, its frontmatter title or one level-1 heading; an excluded note's is never shown", async () => {
+		const lineLength = await search("line length");
+		expect(lineLength.results[0]?.path).toBe("Rules/md013.md");
+		expect(JSON.stringify(lineLength)).not.toContain("Private");
+		expect((await search("chris gurney")).results[0]?.path).toBe("People/chrisgurney.md");
+		expect((await search("overview")).results[0]?.path).toBe("Rules/README.md");
+	});
+
 	test("the index answers as a scan does, aliases, forms and partial matches included", async () => {
 		const scope = { configDir: ".obsidian", excludedFolders: ["Private"] };
 		for (const query of [
@@ -83,6 +99,9 @@ describe("search_notes by evidence strength, through a real MCP client", () => {
 			"how does renaming keep every link working",
 			"-journal doggo",
 			"make a tarball of my package",
+			"line length",
+			"chris gurney",
+			"overview",
 		]) {
 			const fromIndex = await running.service.search?.search(scope, parseQuery(query), {}, 10);
 			expect(fromIndex).toEqual(await scanSearch(running.host, scope, parseQuery(query), {}, 10));
