@@ -183,6 +183,8 @@ export class IndexedNoteSearch implements NoteSearch {
 	private settledBuildWorkMs = 0;
 	/** Build work the build is still owed for the other work done since it started (SEARCH_BUILD_WORK_SHARE): what the next search repays. */
 	private buildWorkOwedMs = 0;
+	/** Searches between their help and their answer, each settled when it has answered: the build's slices wait for them (see `afterAnswers`). */
+	private readonly answering = new Set<Promise<unknown>>();
 	private stopWords = DEFAULT_STOP_WORDS;
 	private language: SearchLanguage = DEFAULT_SEARCH_LANGUAGE;
 
@@ -267,13 +269,19 @@ export class IndexedNoteSearch implements NoteSearch {
 		const scopeChecked = sameScope(scope, this.scope);
 		const unfiltered = filter.folder === undefined && filter.tag === undefined && scopeChecked;
 		const tagged = filter.tag === undefined ? undefined : this.notesTagged(filter.tag);
-		const answer = await this.engine.search(
+		const answering = this.engine.search(
 			withStopWords(query, this.stopWords),
 			unfiltered ? null : searchFilter(scope, filter, { scopeChecked, tagged }),
 			limit,
 			readerFor(this.host),
 			pauseOn(budget),
 		);
+		const settled: Promise<void> = answering.then(
+			() => void this.answering.delete(settled),
+			() => void this.answering.delete(settled),
+		);
+		this.answering.add(settled);
+		const answer = await answering;
 		if (this.ready) return answer;
 		const index = this.status(scope);
 		const building = `index: building, ${index.indexed_notes} of ${index.total_notes} notes. Notes not yet indexed are not in this answer; search again shortly for a complete one.`;
@@ -307,6 +315,7 @@ export class IndexedNoteSearch implements NoteSearch {
 			while (workClockMs() - started < helpMs && (await this.indexNextNote(build))) {
 				if (performance.now() - sliceStart < INDEX_BUILD_SLICE_MS) continue;
 				await this.yieldToHost();
+				await this.afterAnswers();
 				sliceStart = performance.now();
 			}
 		})();
@@ -346,6 +355,7 @@ export class IndexedNoteSearch implements NoteSearch {
 		while (await this.indexNextNote(build)) {
 			if (performance.now() - sliceStart > INDEX_BUILD_SLICE_MS) {
 				await this.yieldToHost();
+				await this.afterAnswers();
 				sliceStart = performance.now();
 			}
 		}
@@ -382,8 +392,22 @@ export class IndexedNoteSearch implements NoteSearch {
 		while (!this.stopped && engine === this.engine && !steps.next().done) {
 			if (performance.now() - sliceStart < INDEX_BUILD_SLICE_MS) continue;
 			await this.yieldToHost();
+			await this.afterAnswers();
 			sliceStart = performance.now();
 		}
+	}
+
+	/**
+	 * Resolves once the searches answering now have answered (not those that start meanwhile, so
+	 * searches back to back from many clients never stop the build; each is bounded by its call's
+	 * budget). Searches pause in their call's slices: without this, each pause let a slice of the
+	 * build, or of the index's compaction, run first. Then one more turn, so the answer just made
+	 * goes out before the next slice.
+	 */
+	private async afterAnswers(): Promise<void> {
+		if (this.answering.size === 0) return;
+		await Promise.all(this.answering);
+		await this.yieldToHost();
 	}
 
 	/** Takes the build's next note and indexes it; false when none is left, or the build was stopped or replaced. */
