@@ -185,6 +185,8 @@ export class IndexedNoteSearch implements NoteSearch {
 	private buildWorkOwedMs = 0;
 	/** Searches between their help and their answer, each settled when it has answered: the build's slices wait for them (see `afterAnswers`). */
 	private readonly answering = new Set<Promise<unknown>>();
+	/** When the help of each search waiting for it is due (performance.now()): the build's slices end then. */
+	private readonly helpsDue = new Set<number>();
 	private stopWords = DEFAULT_STOP_WORDS;
 	private language: SearchLanguage = DEFAULT_SEARCH_LANGUAGE;
 
@@ -309,11 +311,13 @@ export class IndexedNoteSearch implements NoteSearch {
 		const helpMs = Math.min(SEARCH_BUILD_HELP_MAX_MS, this.buildWorkOwedMs);
 		if (helpMs <= 0) return;
 		const started = workClockMs();
+		const dueAt = performance.now() + helpMs;
+		this.helpsDue.add(dueAt);
 		const helping = (async () => {
 			// Reads from the text cache do not wait for I/O: without a turn given back, the help would be one piece of helpMs.
 			let sliceStart = performance.now();
 			while (workClockMs() - started < helpMs && (await this.indexNextNote(build))) {
-				if (performance.now() - sliceStart < INDEX_BUILD_SLICE_MS) continue;
+				if (!this.sliceOver(sliceStart)) continue;
 				await this.yieldToHost();
 				await this.afterAnswers();
 				sliceStart = performance.now();
@@ -325,6 +329,19 @@ export class IndexedNoteSearch implements NoteSearch {
 		const deadline = new Promise<void>((resolve) => (timer = nodeTimers.setTimeout(resolve, helpMs)));
 		await Promise.race([helping, deadline]);
 		nodeTimers.clearTimeout(timer);
+		this.helpsDue.delete(dueAt);
+	}
+
+	/**
+	 * True when an index slice that started at `sliceStart` should give the turn back: it ran
+	 * INDEX_BUILD_SLICE_MS, or a search's help is due (the search answers only once the slice
+	 * running then has ended: up to a whole slice late, 40–130 ms on a busy machine).
+	 */
+	private sliceOver(sliceStart: number): boolean {
+		const now = performance.now();
+		if (now - sliceStart >= INDEX_BUILD_SLICE_MS) return true;
+		for (const dueAt of this.helpsDue) if (now >= dueAt) return true;
+		return false;
 	}
 
 	/** Indexed notes carrying `tag` or a tag nested under it, from the tags kept beside the index. */
@@ -353,7 +370,7 @@ export class IndexedNoteSearch implements NoteSearch {
 		this.buildWorkOwedMs = 0;
 		let sliceStart = performance.now();
 		while (await this.indexNextNote(build)) {
-			if (performance.now() - sliceStart > INDEX_BUILD_SLICE_MS) {
+			if (this.sliceOver(sliceStart)) {
 				await this.yieldToHost();
 				await this.afterAnswers();
 				sliceStart = performance.now();
