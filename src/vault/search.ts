@@ -232,6 +232,10 @@ export class IndexedNoteSearch implements NoteSearch {
 	private settledBuildWorkMs = 0;
 	/** Build work the build is still owed for the other work done since it started (SEARCH_BUILD_WORK_SHARE): what the next search repays. */
 	private buildWorkOwedMs = 0;
+	/** Searches between their help and their answer, each settled when it has answered: the build's slices wait for them (see `afterAnswers`). */
+	private readonly answering = new Set<Promise<unknown>>();
+	/** When the help of each search waiting for it is due (performance.now()): the build's slices end then. */
+	private readonly helpsDue = new Set<number>();
 	private stopWords = DEFAULT_STOP_WORDS;
 	private language: SearchLanguage = DEFAULT_SEARCH_LANGUAGE;
 
@@ -316,13 +320,19 @@ export class IndexedNoteSearch implements NoteSearch {
 		const scopeChecked = sameScope(scope, this.scope);
 		const unfiltered = filter.folder === undefined && filter.tag === undefined && scopeChecked && this.leaving.size === 0;
 		const tagged = filter.tag === undefined ? undefined : this.notesTagged(filter.tag);
-		const answer = await this.engine.search(
+		const answering = this.engine.search(
 			withStopWords(query, this.stopWords),
 			unfiltered ? null : searchFilter(scope, filter, { scopeChecked, tagged, leaving: this.leaving }),
 			limit,
 			readerFor(this.host),
 			pauseOn(budget),
 		);
+		const settled: Promise<void> = answering.then(
+			() => void this.answering.delete(settled),
+			() => void this.answering.delete(settled),
+		);
+		this.answering.add(settled);
+		const answer = await answering;
 		if (this.ready) return answer;
 		const index = this.status(scope);
 		const building = `index: building, ${index.indexed_notes} of ${index.total_notes} notes. Notes not yet indexed are not in this answer; search again shortly for a complete one.`;
@@ -350,12 +360,15 @@ export class IndexedNoteSearch implements NoteSearch {
 		const helpMs = Math.min(SEARCH_BUILD_HELP_MAX_MS, this.buildWorkOwedMs);
 		if (helpMs <= 0) return;
 		const started = workClockMs();
+		const dueAt = performance.now() + helpMs;
+		this.helpsDue.add(dueAt);
 		const helping = (async () => {
 			// Reads from the text cache do not wait for I/O: without a turn given back, the help would be one piece of helpMs.
 			let sliceStart = performance.now();
 			while (workClockMs() - started < helpMs && (await this.indexNextNote(build))) {
-				if (performance.now() - sliceStart < INDEX_BUILD_SLICE_MS) continue;
+				if (!this.sliceOver(sliceStart)) continue;
 				await this.yieldToHost();
+				await this.afterAnswers();
 				sliceStart = performance.now();
 			}
 		})();
@@ -365,6 +378,19 @@ export class IndexedNoteSearch implements NoteSearch {
 		const deadline = new Promise<void>((resolve) => (timer = nodeTimers.setTimeout(resolve, helpMs)));
 		await Promise.race([helping, deadline]);
 		nodeTimers.clearTimeout(timer);
+		this.helpsDue.delete(dueAt);
+	}
+
+	/**
+	 * True when an index slice that started at `sliceStart` should give the turn back: it ran
+	 * INDEX_BUILD_SLICE_MS, or a search's help is due (the search answers only once the slice
+	 * running then has ended: up to a whole slice late, 40–130 ms on a busy machine).
+	 */
+	private sliceOver(sliceStart: number): boolean {
+		const now = performance.now();
+		if (now - sliceStart >= INDEX_BUILD_SLICE_MS) return true;
+		for (const dueAt of this.helpsDue) if (now >= dueAt) return true;
+		return false;
 	}
 
 	/** Indexed notes carrying `tag` or a tag nested under it, from the tags kept beside the index. */
@@ -393,8 +419,9 @@ export class IndexedNoteSearch implements NoteSearch {
 		this.buildWorkOwedMs = 0;
 		let sliceStart = performance.now();
 		while (await this.indexNextNote(build)) {
-			if (performance.now() - sliceStart > INDEX_BUILD_SLICE_MS) {
+			if (this.sliceOver(sliceStart)) {
 				await this.yieldToHost();
+				await this.afterAnswers();
 				sliceStart = performance.now();
 			}
 		}
@@ -431,8 +458,22 @@ export class IndexedNoteSearch implements NoteSearch {
 		while (!this.stopped && engine === this.engine && !steps.next().done) {
 			if (performance.now() - sliceStart < INDEX_BUILD_SLICE_MS) continue;
 			await this.yieldToHost();
+			await this.afterAnswers();
 			sliceStart = performance.now();
 		}
+	}
+
+	/**
+	 * Resolves once the searches answering now have answered (not those that start meanwhile, so
+	 * searches back to back from many clients never stop the build; each is bounded by its call's
+	 * budget). Searches pause in their call's slices: without this, each pause let a slice of the
+	 * build, or of the index's compaction, run first. Then one more turn, so the answer just made
+	 * goes out before the next slice.
+	 */
+	private async afterAnswers(): Promise<void> {
+		if (this.answering.size === 0) return;
+		await Promise.all(this.answering);
+		await this.yieldToHost();
 	}
 
 	/** Takes the build's next note and indexes it; false when none is left, or the build was stopped or replaced. */

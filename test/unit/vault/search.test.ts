@@ -1,6 +1,7 @@
 import { MAX_SEARCHABLE_NOTE_BYTES } from "../../../src/config/limits";
 import { parseQuery } from "../../../src/search/query";
 import { IndexedNoteSearch, isSearchableText, scanSearch } from "../../../src/vault/search";
+import { CallBudget } from "../../../src/vault/workBudget";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 
 const NOTES: Record<string, string> = {
@@ -66,5 +67,37 @@ describe("isSearchableText", () => {
 		expect(isSearchableText("a".repeat(MAX_SEARCHABLE_NOTE_BYTES + 1))).toBe(false);
 		const euros = "€".repeat(Math.floor(MAX_SEARCHABLE_NOTE_BYTES / 3) + 1);
 		expect(isSearchableText(euros)).toBe(false);
+	});
+});
+
+describe("a search while the index builds", () => {
+	test("no note is indexed between the pauses of a search answering; the build goes on once it has answered", async () => {
+		const notes: Record<string, string> = {};
+		for (let index = 0; index < 3_000; index++)
+			notes[`Note ${index}.md`] = `alpha note ${index}\n\nA paragraph about alpha, beta and gamma ${index % 13}.\n`;
+		const vault = await openVault(notes);
+		const index = new IndexedNoteSearch(vault.host, vault.scope(), () => new Promise((resolve) => setImmediate(resolve)));
+		try {
+			index.start();
+			// Indexed at each pause of the search: a budget whose slices end at every checkpoint.
+			const atPauses: number[] = [];
+			const budget = new CallBudget(
+				async () => {
+					atPauses.push(index.status().indexed_notes);
+					await new Promise((resolve) => setImmediate(resolve));
+				},
+				0,
+				60_000,
+			);
+			const answer = await index.search(vault.scope(), parseQuery("alpha gamma"), {}, 10, budget);
+			expect(answer.index?.state).toBe("building");
+			expect(atPauses.length).toBeGreaterThan(2);
+			expect(new Set(atPauses).size).toBe(1);
+			await index.whenReady();
+			expect(index.status()).toEqual({ state: "ready", indexed_notes: 3_000, total_notes: 3_000 });
+		} finally {
+			await index.stop();
+			await vault.close();
+		}
 	});
 });
