@@ -68,6 +68,19 @@ function hiddenFileLinksTo(host: Host, path: string, scope: Scope): boolean {
 	return Object.entries(host.metadataCache.resolvedLinks).some(([source, targets]) => targets[path] !== undefined && !isPathVisible(source, scope));
 }
 
+/**
+ * Whether a file the caller cannot see has the name (letter case aside) the note gets at `path`:
+ * Obsidian writes a link's new text by its name only where that name is unique among every file,
+ * else by its path, so such a file would change the links written, away from the set planned.
+ */
+function hiddenFileNamed(host: Host, path: string, scope: Scope): boolean {
+	const name = path
+		.slice(path.lastIndexOf("/") + 1)
+		.replace(/\.[^.]*$/u, "")
+		.toLowerCase();
+	return host.vault.getFiles().some((file) => file.basename.toLowerCase() === name && !isPathVisible(file.path, scope));
+}
+
 /** True when every path the set touches is still in the caller's scope: a token's folders may be narrowed while its call waits. */
 function isInScopeNow(changes: readonly NoteChange[], scope: Scope): boolean {
 	return changes.every((change) => isPathVisible(change.path, scope) && (change.movedFrom === undefined || isPathVisible(change.movedFrom, scope)));
@@ -150,12 +163,14 @@ export async function runWriteCall<Args>(
 		if (planned.changes.length === 0) return planned.outcome;
 		const call = { id, time: new Date().toISOString(), tokenName: ctx.grant.token.name, tool: tool.name };
 		// Only inside Obsidian (the one host with a workspace) and only for a move: Obsidian's own rename then rewrites the links,
-		// in every note, so not when a note or canvas the caller cannot see links to it (it would be written unshown and unjournalled).
+		// in every note, so not when a note or canvas the caller cannot see links to it (it would be written unshown and unjournalled),
+		// nor when one has the note's new name (the links would name the note by its path, telling of the hidden file).
 		const move = planned.changes.find((change) => change.movedFrom !== undefined);
 		const hostUpdatesLinks =
 			ctx.host.workspace !== undefined &&
 			move?.movedFrom !== undefined &&
 			!hiddenFileLinksTo(ctx.host, move.movedFrom, ctx.scope) &&
+			!hiddenFileNamed(ctx.host, move.path, ctx.scope) &&
 			(await obsidianUpdatesLinks(ctx.host));
 		try {
 			const written = await applyChangeSet({ host: ctx.host, journal: writes.journal, call }, planned.changes, {
