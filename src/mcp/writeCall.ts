@@ -103,11 +103,11 @@ export async function runWriteCall<Args>(
 	const writes = ctx.writes;
 	const id = newCallId();
 	let asks = right === "ask";
-	if (asks && writes.approver === null) {
-		return fail(
+	const nobodyToAsk = () =>
+		fail(
 			`${tool.name} needs the person's approval for this token, and nobody can give it here: it can be approved in Obsidian (with Vault MCP serving this vault) or in "vault-mcp serve" run in a terminal, or the person can allow the tool with "vault-mcp token rights". ${NOTHING_WRITTEN}`,
 		);
-	}
+	if (asks && writes.approver === null) return nobodyToAsk();
 	let changedPath = "";
 	let approved: NoteChange[] | null = null;
 	// A set another writer keeps changing is planned again with growing pauses until the budget is spent
@@ -134,6 +134,11 @@ export async function runWriteCall<Args>(
 			return fail(
 				`This ${tool.name} call would change ${planned.changes.length} notes holding about ${Math.ceil(journalBytes / (1024 * 1024))} MiB of text, over the ${MAX_JOURNAL_CALL_BYTES / (1024 * 1024)} MiB one call may keep in the undo journal. ${NOTHING_WRITTEN} Make the change in smaller steps, or in Obsidian itself.`,
 			);
+		}
+		// The tool set to Ask while this call, allowed when it came, was planned: the person now wants to see such a write first.
+		if (!asks && approved === null && writes.currentRight(tool) === "ask") {
+			if (writes.approver === null) return nobodyToAsk();
+			asks = true;
 		}
 		// Planned again after the person approved: the same lines added and removed in the same notes is what they approved (the rest of each note is other writers' text).
 		const alreadyApproved = approved !== null && isSameChange(approved, planned.changes);
@@ -174,10 +179,14 @@ export async function runWriteCall<Args>(
 			(await obsidianUpdatesLinks(ctx.host));
 		try {
 			const written = await applyChangeSet({ host: ctx.host, journal: writes.journal, call }, planned.changes, {
-				mayWrite: () => writes.currentRight(tool) !== "deny" && isInScopeNow(planned.changes, ctx.scope),
+				// Set to Ask since: a call the person has not seen stops before its next note.
+				mayWrite: () => {
+					const now = writes.currentRight(tool);
+					return now !== "deny" && (now !== "ask" || approved !== null) && isInScopeNow(planned.changes, ctx.scope);
+				},
 				// An edit is made again on newer text only where nobody saw the planned text, no expected_hash pins it,
 				// and it is the call's only note (an overwrite's backup holds the text it planned to replace).
-				redoEdits: right !== "ask" && expectedHash === undefined && planned.changes.length === 1,
+				redoEdits: approved === null && expectedHash === undefined && planned.changes.length === 1,
 				// An approved edit may be made on newer text only if it still removes and adds exactly the lines the person saw.
 				acceptsRedo:
 					expectedHash === undefined && approved?.length === 1 && planned.changes.length === 1
