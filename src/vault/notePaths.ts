@@ -118,7 +118,7 @@ export function completeNotePath(sorted: SortedNotePaths, typed: string, visible
 }
 
 /** The entries of `sorted` that `visible` accepts, in the same orders. Pure. */
-export function visibleNotePaths(sorted: SortedNotePaths, visible: (path: string) => boolean): SortedNotePaths {
+function visibleNotePaths(sorted: SortedNotePaths, visible: (path: string) => boolean): SortedNotePaths {
 	return { byPath: sorted.byPath.filter((entry) => visible(entry.path)), byName: sorted.byName.filter((entry) => visible(entry.path)) };
 }
 
