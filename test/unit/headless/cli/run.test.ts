@@ -169,6 +169,23 @@ describe("run(argv, io): the CLI without a process", () => {
 		}
 	});
 
+	test("inspect prints what a note holds that a terminal would act on as its JSON escape: the same JSON, nothing reordered or run", async () => {
+		// A heading built to read "pay Bob to $100" under a bidi override, a C1 control sequence introducer (U+009B) and a zero-width joiner.
+		const text = "# pay \u202E001$ ot boB\n\n[[X\u009B2J]] and a\u200Db\n";
+		await fs.writeFile(nodePath.join(vault, "Note.md"), text);
+		for (const argv of [
+			["inspect", vault, "Note"],
+			["inspect", vault, "Note", "--links"],
+			["inspect", vault, "--links"],
+		]) {
+			const io = fakeIo();
+			expect(await run(argv, io)).toBe(0);
+			expect({ argv, acting: io.out.match(/[\u0080-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/gu) }).toEqual({ argv, acting: null });
+			if (!argv.includes("--links")) expect(JSON.parse(io.out)).toEqual(parseMetadata(text));
+			else expect(io.out).toContain("X\\u009b2J");
+		}
+	});
+
 	test("a failure that is not a usage error exits 1 with one error line", async () => {
 		const io = fakeIo();
 		expect(await run(["undo", vault, "no-such-id"], io)).toBe(1);
