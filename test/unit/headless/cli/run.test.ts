@@ -2,6 +2,8 @@ import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { run } from "../../../../src/headless/cli/run";
 import { NodeVault } from "../../../../src/headless/NodeVault";
+import { JournalFile } from "../../../../src/journal/JournalFile";
+import { hashText } from "../../../../src/vault/writes";
 import { parseMetadata } from "../../../../src/markdown/metadata";
 import type { CliIo } from "../../../../src/headless/cli/io";
 import { helpFor } from "../../../../src/headless/cliHelp";
@@ -184,6 +186,20 @@ describe("run(argv, io): the CLI without a process", () => {
 			if (!argv.includes("--links")) expect(JSON.parse(io.out)).toEqual(parseMetadata(text));
 			else expect(io.out).toContain("X\\u009b2J");
 		}
+	});
+
+	test("history --json prints a path a client named with a bidi override as its JSON escape: the same JSON, nothing reordered", async () => {
+		const path = "Pay\u202Egpj.md";
+		const journal = JournalFile.forVault(vault, ".obsidian");
+		journal.recordChange(
+			{ id: "a1b2c3d4e5f6", time: new Date().toISOString(), tokenName: "laptop", tool: "create_note" },
+			{ path, before: null, beforeHash: null, after: "x", afterHash: hashText("x") },
+		);
+		journal.close();
+		const io = fakeIo();
+		expect(await run(["history", vault, "--json"], io)).toBe(0);
+		expect(io.out).not.toMatch(/\u202E/u);
+		expect((JSON.parse(io.out) as Array<{ changes: Array<{ path: string }> }>)[0]?.changes[0]?.path).toBe(path);
 	});
 
 	test("a failure that is not a usage error exits 1 with one error line", async () => {
