@@ -28,3 +28,14 @@ function codeOf(char: string): string {
 	const code = char.codePointAt(0) ?? 0;
 	return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u{${code.toString(16)}}`;
 }
+
+/**
+ * `value` as JSON for a terminal: what `JSON.stringify` writes, with every character in
+ * `ACTS_ON_TERMINAL` inside its strings written as its `\uXXXX` escape (its line breaks, between
+ * values, stay), so the JSON parses to the same value and the terminal draws every character of it.
+ */
+export function jsonForTerminal(value: unknown, space?: number): string {
+	return JSON.stringify(value, null, space).replace(ACTS_ON_TERMINAL, (char) =>
+		char === "\n" ? char : [...Array(char.length).keys()].map((index) => `\\u${char.charCodeAt(index).toString(16).padStart(4, "0")}`).join(""),
+	);
+}

@@ -1,7 +1,7 @@
 import { ProtocolError, ProtocolErrorCode, type CompleteRequest, type CompleteResult, type McpServer } from "@modelcontextprotocol/server";
 import { COMPLETION_MAX_VALUES, COMPLETION_SCAN_LIMIT } from "../config/limits";
 import { completeNotePath, sortNotePaths, type PathCompletion } from "../vault/notePaths";
-import { isNoteInScope } from "../vault/scope";
+import { isNoteInScope, scopeKey } from "../vault/scope";
 import type { ToolContext } from "./context";
 import { promptArgumentSuggestions, promptNoteNamed } from "./prompts";
 import { NOTE_URI_TEMPLATE, requireNoteTextRight } from "./resources";
@@ -11,12 +11,21 @@ const NO_SUGGESTIONS: CompleteResult = { completion: { values: [], hasMore: fals
 
 /**
  * The note paths `typed` completes to for this caller: only notes its scope shows (excluded
- * folders and hidden links never), found in the running server's sorted path list when there is
- * one, else in a list made for this call.
+ * folders and hidden links never), found in the running server's sorted list of the notes this
+ * scope shows when there is one, else in a list made for this call. Only visible notes are
+ * looked at: counted against the look-up's bound, hidden ones sorted first hid the visible ones.
  */
 function completeNotePathFor(ctx: ToolContext, typed: string): PathCompletion {
-	const sorted = ctx.notePaths?.paths() ?? sortNotePaths(ctx.host.vault.getMarkdownFiles().map((file) => file.path));
-	return completeNotePath(sorted, typed, (path) => isNoteInScope(path, ctx.scope), COMPLETION_MAX_VALUES, COMPLETION_SCAN_LIMIT);
+	const visible = (path: string) => isNoteInScope(path, ctx.scope);
+	const sorted =
+		ctx.notePaths?.visiblePaths(scopeKey(ctx.scope), visible) ??
+		sortNotePaths(
+			ctx.host.vault
+				.getMarkdownFiles()
+				.map((file) => file.path)
+				.filter(visible),
+		);
+	return completeNotePath(sorted, typed, visible, COMPLETION_MAX_VALUES, COMPLETION_SCAN_LIMIT);
 }
 
 /** The values a typed prefix completes to among a fixed list (a prompt argument's declared values), letter case ignored. Pure. */

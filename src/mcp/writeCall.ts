@@ -68,6 +68,19 @@ function hiddenFileLinksTo(host: Host, path: string, scope: Scope): boolean {
 	return Object.entries(host.metadataCache.resolvedLinks).some(([source, targets]) => targets[path] !== undefined && !isPathVisible(source, scope));
 }
 
+/**
+ * Whether a file the caller cannot see has the name (letter case aside) the note gets at `path`:
+ * Obsidian writes a link's new text by its name only where that name is unique among every file,
+ * else by its path, so such a file would change the links written, away from the set planned.
+ */
+function hiddenFileNamed(host: Host, path: string, scope: Scope): boolean {
+	const name = path
+		.slice(path.lastIndexOf("/") + 1)
+		.replace(/\.[^.]*$/u, "")
+		.toLowerCase();
+	return host.vault.getFiles().some((file) => file.basename.toLowerCase() === name && !isPathVisible(file.path, scope));
+}
+
 /** True when every path the set touches is still in the caller's scope: a token's folders may be narrowed while its call waits. */
 function isInScopeNow(changes: readonly NoteChange[], scope: Scope): boolean {
 	return changes.every((change) => isPathVisible(change.path, scope) && (change.movedFrom === undefined || isPathVisible(change.movedFrom, scope)));
@@ -90,11 +103,11 @@ export async function runWriteCall<Args>(
 	const writes = ctx.writes;
 	const id = newCallId();
 	let asks = right === "ask";
-	if (asks && writes.approver === null) {
-		return fail(
+	const nobodyToAsk = () =>
+		fail(
 			`${tool.name} needs the person's approval for this token, and nobody can give it here: it can be approved in Obsidian (with Vault MCP serving this vault) or in "vault-mcp serve" run in a terminal, or the person can allow the tool with "vault-mcp token rights". ${NOTHING_WRITTEN}`,
 		);
-	}
+	if (asks && writes.approver === null) return nobodyToAsk();
 	let changedPath = "";
 	let approved: NoteChange[] | null = null;
 	// A set another writer keeps changing is planned again with growing pauses until the budget is spent
@@ -121,6 +134,11 @@ export async function runWriteCall<Args>(
 			return fail(
 				`This ${tool.name} call would change ${planned.changes.length} notes holding about ${Math.ceil(journalBytes / (1024 * 1024))} MiB of text, over the ${MAX_JOURNAL_CALL_BYTES / (1024 * 1024)} MiB one call may keep in the undo journal. ${NOTHING_WRITTEN} Make the change in smaller steps, or in Obsidian itself.`,
 			);
+		}
+		// The tool set to Ask while this call, allowed when it came, was planned: the person now wants to see such a write first.
+		if (!asks && approved === null && writes.currentRight(tool) === "ask") {
+			if (writes.approver === null) return nobodyToAsk();
+			asks = true;
 		}
 		// Planned again after the person approved: the same lines added and removed in the same notes is what they approved (the rest of each note is other writers' text).
 		const alreadyApproved = approved !== null && isSameChange(approved, planned.changes);
@@ -150,19 +168,25 @@ export async function runWriteCall<Args>(
 		if (planned.changes.length === 0) return planned.outcome;
 		const call = { id, time: new Date().toISOString(), tokenName: ctx.grant.token.name, tool: tool.name };
 		// Only inside Obsidian (the one host with a workspace) and only for a move: Obsidian's own rename then rewrites the links,
-		// in every note, so not when a note or canvas the caller cannot see links to it (it would be written unshown and unjournalled).
+		// in every note, so not when a note or canvas the caller cannot see links to it (it would be written unshown and unjournalled),
+		// nor when one has the note's new name (the links would name the note by its path, telling of the hidden file).
 		const move = planned.changes.find((change) => change.movedFrom !== undefined);
 		const hostUpdatesLinks =
 			ctx.host.workspace !== undefined &&
 			move?.movedFrom !== undefined &&
 			!hiddenFileLinksTo(ctx.host, move.movedFrom, ctx.scope) &&
+			!hiddenFileNamed(ctx.host, move.path, ctx.scope) &&
 			(await obsidianUpdatesLinks(ctx.host));
 		try {
 			const written = await applyChangeSet({ host: ctx.host, journal: writes.journal, call }, planned.changes, {
-				mayWrite: () => writes.currentRight(tool) !== "deny" && isInScopeNow(planned.changes, ctx.scope),
+				// Set to Ask since: a call the person has not seen stops before its next note.
+				mayWrite: () => {
+					const now = writes.currentRight(tool);
+					return now !== "deny" && (now !== "ask" || approved !== null) && isInScopeNow(planned.changes, ctx.scope);
+				},
 				// An edit is made again on newer text only where nobody saw the planned text, no expected_hash pins it,
 				// and it is the call's only note (an overwrite's backup holds the text it planned to replace).
-				redoEdits: right !== "ask" && expectedHash === undefined && planned.changes.length === 1,
+				redoEdits: approved === null && expectedHash === undefined && planned.changes.length === 1,
 				// An approved edit may be made on newer text only if it still removes and adds exactly the lines the person saw.
 				acceptsRedo:
 					expectedHash === undefined && approved?.length === 1 && planned.changes.length === 1

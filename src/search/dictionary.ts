@@ -54,21 +54,25 @@ export class TermDictionary {
 	/**
 	 * Ids of the other forms of `word` (same stem, not the word itself). Stemmers strip endings, so
 	 * a form starts with the stem less its last letter (`happi` for `happy`): only those words are
-	 * stemmed, at most MAX_WORD_FORM_CANDIDATES of them.
+	 * stemmed, at most MAX_WORD_FORM_CANDIDATES of them. `held`, for a search among some notes only
+	 * (a token's folders): whether those notes hold a word; the others are passed over uncounted,
+	 * so words only notes outside them hold never take the place of a form.
 	 */
-	formsOf(word: string, stem: Stemmer | null = this.stem): number[] {
+	formsOf(word: string, stem: Stemmer | null = this.stem, held?: (id: number) => boolean): number[] {
 		if (!stem || word.length < MIN_FORM_WORD_CHARS) return [];
 		const target = stem(word);
 		const start = target.slice(0, Math.max(2, target.length - 1));
 		if (start.length < 2) return [];
 		const sorted = this.sortedTokens();
 		const found: number[] = [];
-		const end = Math.min(sorted.length, lowerBound(sorted, start) + MAX_WORD_FORM_CANDIDATES);
-		for (let index = lowerBound(sorted, start); index < end; index++) {
+		let looked = 0;
+		for (let index = lowerBound(sorted, start); index < sorted.length; index++) {
 			const token = sorted[index] ?? "";
 			if (!token.startsWith(start)) break;
-			if (token === word || stem(token) !== target) continue;
 			const id = this.ids.get(token);
+			if (held && (id === undefined || !held(id))) continue;
+			if (++looked > MAX_WORD_FORM_CANDIDATES) break;
+			if (token === word || stem(token) !== target) continue;
 			if (id !== undefined) found.push(id);
 		}
 		return found;

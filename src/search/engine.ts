@@ -246,8 +246,8 @@ export class SearchEngine {
 		const evidence: TermEvidence[] = [];
 		for (const term of terms) {
 			const resolved = scratch
-				? await this.stepped(this.index.resolveEvidenceSteps(term.tokens, stem, scratch), pause, generation)
-				: this.index.resolveEvidence(term.tokens, stem);
+				? await this.stepped(this.index.resolveEvidenceSteps(term.tokens, stem, scratch, accepted?.slots ?? null), pause, generation)
+				: this.index.resolveEvidence(term.tokens, stem, accepted?.slots ?? null);
 			if (resolved === undefined) return null;
 			evidence.push(resolved);
 		}

@@ -983,8 +983,8 @@ export class PostingsIndex {
 	 * A wanted term by evidence: a one-word term's notes holding the word as typed, another form
 	 * of it, or (2+ letters) a longer word it starts; a phrase's notes as `resolve` finds them.
 	 */
-	resolveEvidence(tokens: readonly string[], stem: Stemmer | null): TermEvidence {
-		return runSteps(this.resolveEvidenceSteps(tokens, stem, this.mergeScratch));
+	resolveEvidence(tokens: readonly string[], stem: Stemmer | null, accepted: Uint8Array | null = null): TermEvidence {
+		return runSteps(this.resolveEvidenceSteps(tokens, stem, this.mergeScratch, accepted));
 	}
 
 	/**
@@ -992,11 +992,16 @@ export class PostingsIndex {
 	 * that may pause brings its own). Every list is taken when it starts, so notes added meanwhile
 	 * are left out of all three unions alike.
 	 */
-	*resolveEvidenceSteps(tokens: readonly string[], stem: Stemmer | null, scratch: UnionScratch): Generator<void, TermEvidence, void> {
+	*resolveEvidenceSteps(
+		tokens: readonly string[],
+		stem: Stemmer | null,
+		scratch: UnionScratch,
+		accepted: Uint8Array | null = null,
+	): Generator<void, TermEvidence, void> {
 		if (tokens.length !== 1) return { any: this.resolve(tokens) ?? emptyTerm(), exact: null, forms: null, strongIds: null, strongNotes: 0 };
 		const word = tokens[0] ?? "";
 		const exactId = this.dictionary.lookup(word);
-		const formIds = this.dictionary.formsOf(word, stem);
+		const formIds = this.dictionary.formsOf(word, stem, accepted ? (id) => this.isHeldAmong(id, accepted) : undefined);
 		const strongIds = new Set<number>([...optional(exactId), ...formIds]);
 		const prefixIds = isPrefixWord(word) ? this.dictionary.withPrefix(word).filter((id) => !strongIds.has(id)) : [];
 		const allIds = [...strongIds, ...prefixIds];
@@ -1107,6 +1112,14 @@ export class PostingsIndex {
 			phraseBounds,
 			phrasePairs,
 		};
+	}
+
+	/** Whether a note of `accepted` (by slot) holds the word `id`. */
+	private isHeldAmong(id: number, accepted: Uint8Array): boolean {
+		const list = this.listOf(id);
+		if (!list) return false;
+		for (let index = 0; index < list.length; index++) if (accepted[list.slots[index] as number] === 1) return true;
+		return false;
 	}
 
 	/** The notes holding a term whose words are all whole words (a stop word): null when none does. */

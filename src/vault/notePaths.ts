@@ -117,6 +117,14 @@ export function completeNotePath(sorted: SortedNotePaths, typed: string, visible
 	return { values, hasMore };
 }
 
+/** The entries of `sorted` that `visible` accepts, in the same orders. Pure. */
+function visibleNotePaths(sorted: SortedNotePaths, visible: (path: string) => boolean): SortedNotePaths {
+	return { byPath: sorted.byPath.filter((entry) => visible(entry.path)), byName: sorted.byName.filter((entry) => visible(entry.path)) };
+}
+
+/** Scopes whose visible paths are kept at once (a scope per token's folders and exclusions; the one least recently asked for goes). */
+const SCOPE_VIEWS_KEPT = 8;
+
 /**
  * The vault's note paths kept sorted for completion while the server runs: sorted once, when a
  * completion first asks, then kept in order as notes are created, deleted or renamed (one binary
@@ -125,6 +133,8 @@ export function completeNotePath(sorted: SortedNotePaths, typed: string, visible
  */
 export class NotePathIndex {
 	private sorted: SortedNotePaths | null = null;
+	/** Per scope (by its key), the paths it shows: a completion walks these only, so notes it may not see never count against its bound. */
+	private views = new Map<string, { visible: (path: string) => boolean; sorted: SortedNotePaths }>();
 	private refs: EventRef[] = [];
 	private following = false;
 
@@ -145,14 +155,21 @@ export class NotePathIndex {
 	}
 
 	private added(path: string): void {
-		if (this.sorted !== null && path.endsWith(".md")) addNotePath(this.sorted, path);
+		if (this.sorted === null || !path.endsWith(".md")) return;
+		addNotePath(this.sorted, path);
+		for (const view of this.views.values()) if (view.visible(path)) addNotePath(view.sorted, path);
 	}
 
 	private removed(path: string): void {
 		if (this.sorted === null) return;
 		// A folder: the notes in it are gone or moved too, which the next completion's sort sees.
-		if (path.endsWith(".md")) removeNotePath(this.sorted, path);
-		else this.sorted = null;
+		if (path.endsWith(".md")) {
+			removeNotePath(this.sorted, path);
+			for (const view of this.views.values()) removeNotePath(view.sorted, path);
+		} else {
+			this.sorted = null;
+			this.views.clear();
+		}
 	}
 
 	stop(): void {
@@ -160,6 +177,7 @@ export class NotePathIndex {
 		this.refs = [];
 		this.following = false;
 		this.sorted = null;
+		this.views.clear();
 	}
 
 	/** The sorted paths, made now if a path changed since the last time (every time while not started: nothing tells it of changes). */
@@ -167,5 +185,25 @@ export class NotePathIndex {
 		const sorted = this.sorted ?? sortNotePaths(this.host.vault.getMarkdownFiles().map((file) => file.path));
 		if (this.following) this.sorted = sorted;
 		return sorted;
+	}
+
+	/**
+	 * The sorted paths of the notes a scope shows (`key` names the scope, `visible` says what it
+	 * shows), made from `paths()` the first time that scope asks and then kept in order with it.
+	 */
+	visiblePaths(key: string, visible: (path: string) => boolean): SortedNotePaths {
+		const all = this.paths();
+		const kept = this.views.get(key);
+		if (kept) {
+			this.views.delete(key);
+			this.views.set(key, kept);
+			return kept.sorted;
+		}
+		const view = { visible, sorted: visibleNotePaths(all, visible) };
+		if (this.following) {
+			if (this.views.size >= SCOPE_VIEWS_KEPT) this.views.delete(this.views.keys().next().value as string);
+			this.views.set(key, view);
+		}
+		return view.sorted;
 	}
 }

@@ -5,10 +5,16 @@
  */
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
+import { addToken, setTokenRights } from "../../src/auth/tokenList";
 import { MAX_IN_FLIGHT_REQUESTS } from "../../src/config/limits";
+import { defaultSettings, type VaultMcpSettings } from "../../src/config/settings";
+import { NodeHost } from "../../src/headless/NodeHost";
+import type { HostFile, HostVault } from "../../src/host/Host";
+import { McpService } from "../../src/service";
+import { MemoryJournal } from "../helpers/memoryJournal";
 import type { ApprovalDecision, ApprovalRequest, Approver } from "../../src/mcp/approval";
 import { connectClient } from "../helpers/http";
-import { startService, type RunningService } from "../helpers/service";
+import { RecordingLogger, startService, type RunningService } from "../helpers/service";
 import { callTool } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
 
@@ -58,6 +64,68 @@ describe("calls waiting for approval over HTTP", () => {
 			for (let index = 0; index < count; index++) expect(text).toContain(`Line ${index}`);
 		} finally {
 			await client.close();
+		}
+	});
+});
+
+describe("a tool switched from Allow to Ask while an allowed call is planned", () => {
+	let vault: string;
+	beforeEach(async () => {
+		vault = await makeVault({ "Home.md": "# Home\n" });
+	});
+	afterEach(() => removeDir(vault));
+
+	test("the call is put to the person before anything is written, and a decline writes nothing", async () => {
+		const host = await NodeHost.open(vault);
+		// The call's plan reads Home.md: held there until the test has switched the tool to Ask.
+		let armed = false;
+		let reached = false;
+		let release: () => void = () => undefined;
+		const held = new Promise<void>((resolve) => (release = resolve));
+		const vaultHeld = new Proxy(host.vault, {
+			get: (target, key) =>
+				key === "cachedRead"
+					? async (file: HostFile) => {
+							if (armed && file.path === "Home.md") {
+								reached = true;
+								await held;
+							}
+							return target.cachedRead(file);
+						}
+					: (Reflect.get(target, key) as unknown),
+		}) as HostVault;
+		const heldHost = new Proxy(host, { get: (target, key) => (key === "vault" ? vaultHeld : (Reflect.get(target, key) as unknown)) });
+		let settings: VaultMcpSettings = { ...defaultSettings(), serverEnabled: true, port: 0, writeEnabled: true, writeDisclosureAccepted: true };
+		const made = addToken(settings, "writer", "write", { append_to_note: "allow" });
+		if ("error" in made) throw new Error(made.error);
+		settings = made.settings;
+		const approver = new HoldingApprover();
+		const service = new McpService({ host: heldHost, serverVersion: "test", logger: new RecordingLogger(), journal: new MemoryJournal(), approver });
+		const status = await service.apply(settings);
+		if (status.state !== "listening") throw new Error("the server did not start");
+		await service.search?.whenReady();
+		const client = await connectClient(status.url, made.token);
+		armed = true;
+		try {
+			let settled = false;
+			const call = callTool(client, "append_to_note", { path: "Home", content: "Pay Bob" }).finally(() => (settled = true));
+			await until(() => reached, "the plan to read the note");
+			const asked = setTokenRights(settings, "writer", { append_to_note: "ask" });
+			if ("error" in asked) throw new Error(asked.error);
+			await service.apply(asked.settings);
+			release();
+			await until(() => approver.held.length === 1 || settled, "the call to be asked about or answered");
+			expect(approver.held.map(({ request }) => request.tool)).toEqual(["append_to_note"]);
+			expect(await fs.readFile(nodePath.join(vault, "Home.md"), "utf8")).toBe("# Home\n");
+			approver.held[0]?.answer("decline");
+			const outcome = await call;
+			expect(outcome.ok ? "" : outcome.error).toMatch(/declined/u);
+			expect(await fs.readFile(nodePath.join(vault, "Home.md"), "utf8")).toBe("# Home\n");
+		} finally {
+			release();
+			await client.close();
+			await service.stop();
+			await host.close();
 		}
 	});
 });

@@ -1,7 +1,7 @@
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpTransportV2 } from "@modelcontextprotocol/client";
-import { COMPLETION_MAX_VALUES, MAX_SUBSCRIBED_NOTES_PER_STREAM, MAX_SUBSCRIPTION_STREAMS_PER_TOKEN } from "../../src/config/limits";
+import { COMPLETION_MAX_VALUES, COMPLETION_SCAN_LIMIT, MAX_SUBSCRIBED_NOTES_PER_STREAM, MAX_SUBSCRIPTION_STREAMS_PER_TOKEN } from "../../src/config/limits";
 import { connectClient, mcpHeaders, rawRequest } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
 import { makeVault, removeDir } from "../helpers/vault";
@@ -154,6 +154,44 @@ describe("completions and subscriptions over HTTP with the real SDK clients", ()
 			});
 			expect(JSON.parse(refused.body)).toMatchObject({ id: 1, error: { code: -32601 } });
 			expect(refused.body).not.toContain("Projects");
+		});
+	});
+
+	describe("completion/complete beside a big excluded folder", () => {
+		test("more excluded notes than a completion looks at, sorted before the visible ones, change nothing it answers", async () => {
+			// Sorted by path and by name, the excluded notes come first ("private/p…", "p0000"…): counted
+			// against the look-up's bound, they hid the visible notes after them, and so told how many they are.
+			const files: Record<string, string> = { "Projects/Alpha.md": "alpha\n", "Work/Plan.md": "plan\n" };
+			for (let index = 0; index <= COMPLETION_SCAN_LIMIT; index++) files[`Private/p${String(index).padStart(4, "0")}.md`] = "secret\n";
+			const big = await makeVault(files);
+			const server = await startService(big, { host: { watch: true }, settings: { excludedFolders: ["Private"], rateLimitPerMinute: 100_000 } });
+			try {
+				const client = await connectModern(server.url, server.tokens.read ?? "");
+				clients.push(client);
+				for (const [typed, values] of [
+					["p", ["Projects/Alpha.md", "Work/Plan.md"]],
+					["", ["Projects/Alpha.md", "Work/Plan.md"]],
+					["pl", ["Work/Plan.md"]],
+				] as const) {
+					const answer = await client.complete({ ref: { type: "ref/resource", uri: NOTE_TEMPLATE }, argument: { name: "path", value: typed } });
+					expect({ typed, completion: answer.completion }).toEqual({ typed, completion: { values, hasMore: false } });
+				}
+				// Kept up to date as notes come and go, a visible one offered, an excluded one never.
+				await fs.writeFile(nodePath.join(big, "Projects/Pear.md"), "pear\n");
+				await fs.writeFile(nodePath.join(big, "Private/p9999.md"), "secret\n");
+				await fs.rm(nodePath.join(big, "Work/Plan.md"));
+				const completes = async () =>
+					(await client.complete({ ref: { type: "ref/resource", uri: NOTE_TEMPLATE }, argument: { name: "path", value: "p" } })).completion.values;
+				let latest: string[] = [];
+				for (const deadline = Date.now() + 10_000; Date.now() < deadline; await sleep(50)) {
+					latest = await completes();
+					if (latest.includes("Projects/Pear.md") && !latest.includes("Work/Plan.md")) break;
+				}
+				expect(latest).toEqual(["Projects/Alpha.md", "Projects/Pear.md"]);
+			} finally {
+				await server.stop();
+				await removeDir(big);
+			}
 		});
 	});
 

@@ -116,6 +116,23 @@ describe("rename_note in the plugin goes through Obsidian's fileManager.renameFi
 		expect(read("Notes/Source.md")).toBe(SOURCE);
 		expect(host.vault.getFileByPath("Plan.md")).not.toBeNull();
 	});
+	test("a note the token may not see with the new name is not let to change the links written: Obsidian's renameFile, which names a note by its path when its name is not unique in the whole vault, is not used", async () => {
+		// Obsidian writes a link's new text with fileToLinktext: "if file name is unique, use the filename; if not
+		// unique, use full path", unique among every file. A hidden "Plan 2026.md" made it write
+		// [[Archive/Plan 2026…]], not the [[Plan 2026…]] planned (and shown for approval), telling the token that a note of that name lies hidden.
+		await host.vault.createFolder("Private");
+		await host.vault.create("Private/Plan 2026.md", "hidden\n");
+		await host.metadataCache.settled();
+		await plugin.updateSettings({ excludedFolders: ["Private"] });
+		watchRenameFile(async () => {
+			const source = host.vault.getFileByPath("Notes/Source.md");
+			if (source) await host.vault.process(source, (text) => text.replaceAll("[[Plan 2026", "[[Archive/Plan 2026"));
+		});
+		const result = await callOk(client, "rename_note", { path: "Plan", new_path: "Archive/Plan 2026.md" });
+		expect(result).toEqual({ path: "Plan.md", new_path: "Archive/Plan 2026.md", notes_updated: 1, links_updated: 3 });
+		expect(renameCalls).toEqual([]);
+		expect(read("Notes/Source.md")).toBe("Links: [[Plan 2026#Goals|goals]], ![[Plan 2026#^goal]], [p](Plan%202026.md).\r\nNon-ASCII: café ☕\r\n");
+	});
 	test("a note the token may not see (an excluded folder) that links to the renamed note is left as it is: Obsidian's renameFile, which rewrites every note, is not used", async () => {
 		const SECRET = "Private plan: [[Plan#Goals]]\n";
 		await host.vault.createFolder("Private");

@@ -4,6 +4,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import fc from "fast-check";
 import { addToken, setTokenFolders } from "../../src/auth/tokenList";
+import { MAX_WORD_FORM_CANDIDATES } from "../../src/config/limits";
 import { defaultSettings, type VaultMcpSettings } from "../../src/config/settings";
 import { NodeHost } from "../../src/headless/NodeHost";
 import { JournalFile } from "../../src/journal/JournalFile";
@@ -452,5 +453,29 @@ describe("a token's folders are read at each call", () => {
 		const excluded = await callTool(client, "create_note", { path: "Secret/New.md", content: "x" });
 		expect(excluded).toEqual(created);
 		await client.close();
+	});
+});
+
+describe("a token's search ranks as over its folders alone", () => {
+	test("more words outside its folders than a word's forms are looked for among change no score it sees", async () => {
+		// "ru0000"… sort before "running": counted against the bound on the words looked at for the
+		// forms of "run", they kept "running" from counting as a form, which lowered its note's score.
+		const outside = Array.from({ length: MAX_WORD_FORM_CANDIDATES + 1 }, (_, index) => `ru${String(index).padStart(4, "0")}`).join(" ");
+		const inside = { "Projects/Fast.md": "running fast today\n", "Projects/Daily.md": "we run daily\n", "Projects/Gem.md": "ruby\n" };
+		const full = await writeVault({ ...inside, "Secret/Words.md": `${outside}\n` });
+		const reference = await writeVault(inside);
+		const limited = await serve(full.root, ["Projects"], "Prompts");
+		const whole = await serve(reference.root, [], "Prompts");
+		try {
+			for (const query of ["run", "runs", "running fast"]) {
+				const seen = await callTool(limited.client, "search_notes", { query });
+				expect({ query, seen }).toEqual({ query, seen: await callTool(whole.client, "search_notes", { query }) });
+			}
+		} finally {
+			await limited.stop();
+			await whole.stop();
+			await removeDir(full.parent);
+			await removeDir(reference.parent);
+		}
 	});
 });

@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { HISTORY_DEFAULT_LIMIT } from "../../config/limits";
 import { HISTORY_COMMAND } from "../cliHelp";
-import { visibleInTerminal } from "../terminalText";
+import { jsonForTerminal, visibleInTerminal } from "../terminalText";
 import { asUsage, loggerFor, positiveInteger, UsageError, vaultRootFrom, type CliIo } from "./io";
 import { openJournal } from "./journal";
 
@@ -23,7 +23,8 @@ export async function history(args: string[], io: CliIo): Promise<number> {
 				afterHash,
 			})),
 		}));
-		io.stdout(`${JSON.stringify(withoutText)}\n`);
+		// Paths are a client's choice: a bidi override in one would reorder the terminal's line.
+		io.stdout(`${jsonForTerminal(withoutText)}\n`);
 		return 0;
 	}
 	if (entries.length === 0) logger.info(`No changes made through Vault MCP are recorded in ${root}.`);

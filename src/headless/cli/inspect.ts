@@ -4,9 +4,14 @@ import { parseMetadata } from "../../markdown/metadata";
 import { NodeHost } from "../NodeHost";
 import { NodeMetadataCache } from "../NodeMetadataCache";
 import { NodeVault } from "../NodeVault";
+import { jsonForTerminal } from "../terminalText";
 import { asUsage, loggerFor, UsageError, vaultRootFrom, type CliIo } from "./io";
 
-/** `vault-mcp inspect`: prints Obsidian-shaped metadata, one note's CachedMetadata, the vault's link maps, or one note's entries of them. */
+/**
+ * `vault-mcp inspect`: prints Obsidian-shaped metadata, one note's CachedMetadata, the vault's link
+ * maps, or one note's entries of them; as JSON whose note text a terminal cannot act on (a note's
+ * author is not the person at the terminal).
+ */
 export async function inspect(args: string[], io: CliIo): Promise<number> {
 	const { values, positionals } = asUsage(() => parseArgs({ args, allowPositionals: true, options: INSPECT_COMMAND.options }));
 	const root = await vaultRootFrom(positionals, 0);
@@ -17,7 +22,7 @@ export async function inspect(args: string[], io: CliIo): Promise<number> {
 	try {
 		await host.metadataCache.settled();
 		const { resolvedLinks, unresolvedLinks } = host.metadataCache;
-		io.stdout(`${JSON.stringify({ resolvedLinks, unresolvedLinks }, null, 2)}\n`);
+		io.stdout(`${jsonForTerminal({ resolvedLinks, unresolvedLinks }, 2)}\n`);
 		return 0;
 	} finally {
 		await host.close();
@@ -40,8 +45,8 @@ async function inspectNote(root: string, notePath: string, links: boolean, io: C
 		}
 		if (links) {
 			const { resolvedLinks, unresolvedLinks } = await NodeMetadataCache.ofOne(vault, file);
-			io.stdout(`${JSON.stringify({ resolvedLinks, unresolvedLinks }, null, 2)}\n`);
-		} else io.stdout(`${JSON.stringify(parseMetadata(text), null, 2)}\n`);
+			io.stdout(`${jsonForTerminal({ resolvedLinks, unresolvedLinks }, 2)}\n`);
+		} else io.stdout(`${jsonForTerminal(parseMetadata(text), 2)}\n`);
 		return 0;
 	} finally {
 		await vault.close();

@@ -2,6 +2,8 @@ import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { run } from "../../../../src/headless/cli/run";
 import { NodeVault } from "../../../../src/headless/NodeVault";
+import { JournalFile } from "../../../../src/journal/JournalFile";
+import { hashText } from "../../../../src/vault/writes";
 import { parseMetadata } from "../../../../src/markdown/metadata";
 import type { CliIo } from "../../../../src/headless/cli/io";
 import { helpFor } from "../../../../src/headless/cliHelp";
@@ -167,6 +169,37 @@ describe("run(argv, io): the CLI without a process", () => {
 		} finally {
 			read.mockRestore();
 		}
+	});
+
+	test("inspect prints what a note holds that a terminal would act on as its JSON escape: the same JSON, nothing reordered or run", async () => {
+		// A heading built to read "pay Bob to $100" under a bidi override, a C1 control sequence introducer (U+009B) and a zero-width joiner.
+		const text = "# pay \u202E001$ ot boB\n\n[[X\u009B2J]] and a\u200Db\n";
+		await fs.writeFile(nodePath.join(vault, "Note.md"), text);
+		for (const argv of [
+			["inspect", vault, "Note"],
+			["inspect", vault, "Note", "--links"],
+			["inspect", vault, "--links"],
+		]) {
+			const io = fakeIo();
+			expect(await run(argv, io)).toBe(0);
+			expect({ argv, acting: io.out.match(/[\u0080-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/gu) }).toEqual({ argv, acting: null });
+			if (!argv.includes("--links")) expect(JSON.parse(io.out)).toEqual(parseMetadata(text));
+			else expect(io.out).toContain("X\\u009b2J");
+		}
+	});
+
+	test("history --json prints a path a client named with a bidi override as its JSON escape: the same JSON, nothing reordered", async () => {
+		const path = "Pay\u202Egpj.md";
+		const journal = JournalFile.forVault(vault, ".obsidian");
+		journal.recordChange(
+			{ id: "a1b2c3d4e5f6", time: new Date().toISOString(), tokenName: "laptop", tool: "create_note" },
+			{ path, before: null, beforeHash: null, after: "x", afterHash: hashText("x") },
+		);
+		journal.close();
+		const io = fakeIo();
+		expect(await run(["history", vault, "--json"], io)).toBe(0);
+		expect(io.out).not.toMatch(/\u202E/u);
+		expect((JSON.parse(io.out) as Array<{ changes: Array<{ path: string }> }>)[0]?.changes[0]?.path).toBe(path);
 	});
 
 	test("a failure that is not a usage error exits 1 with one error line", async () => {
