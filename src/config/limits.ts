@@ -151,6 +151,16 @@ export const CANVAS_MAX_NESTING = 64;
 export const BASES_MAX_EXPRESSION_CHARS = 4000;
 export const BASES_MAX_EXPRESSION_DEPTH = 64;
 /**
+ * Lines and flow items (`[a, b]`) a `.base` file's YAML may hold before it is parsed, which is done
+ * in one piece: 7,000 filter lines held the server 0.3 s, and 25,000 keys 10 s. A real base has tens
+ * (the three in the sample vaults, 10 to 15); 200 formulas and 50 views of a few lines fit.
+ */
+export const BASES_MAX_YAML_ENTRIES = 2_000;
+/** How deep a `.base` file's YAML may nest: filters nested BASES_MAX_EXPRESSION_DEPTH levels take about two each. Brackets 125,000 deep took 1.3 s to refuse. */
+export const BASES_MAX_YAML_DEPTH = 4 * BASES_MAX_EXPRESSION_DEPTH;
+/** Aliases (`*name`) a `.base` file may use, and the yaml package's bound on what they expand to. */
+export const BASES_MAX_YAML_ALIASES = 100;
+/**
  * Expressions one inside another while a row is evaluated, formulas referring to formulas
  * included: each formula is bounded alone, but a chain of them nested past the stack's room (about
  * 2,800 levels: 150 formulas each adding twenty terms to the next) failed inside the server.

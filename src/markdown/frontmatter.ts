@@ -10,6 +10,7 @@ import {
 	MAX_FRONTMATTER_EXPANDED_VALUES,
 } from "../config/limits";
 import { scanInline } from "./inline";
+import { runSteps, type Steps } from "./steps";
 
 const FENCE = "---";
 const BYTE_ORDER_MARK = "\uFEFF";
@@ -98,11 +99,13 @@ class LinesFromTop implements NoteLines {
 const NESTING_CHARACTERS = /[[{\n\-?:]/g;
 
 /** What the YAML lexer sees of a text's shape: how deep it nests, its flow collections, its aliases. */
-interface YamlShape {
+export interface YamlShape {
 	/** An upper bound on the nesting: flow brackets open at once, indented block levels, and the `- `, `? ` and `: ` of a line. */
 	depth: number;
 	/** Flow collections (a `[` or `{` that opens one, not one in quotes or a comment). */
 	collections: number;
+	/** Commas between the items of flow collections (not one in quotes or a comment). */
+	commas: number;
 	/** Aliases (`*name`; an asterisk in quotes or a comment is none). */
 	aliases: number;
 }
@@ -115,9 +118,18 @@ interface YamlShape {
 function yamlShape(yaml: string): YamlShape {
 	// No level without one of these characters: a block with few of them and no alias needs no lexing.
 	const marks = yaml.match(NESTING_CHARACTERS)?.length ?? 0;
-	if (marks <= MAX_FRONTMATTER_DEPTH && !yaml.includes("*")) return { depth: marks, collections: marks, aliases: 0 };
+	if (marks <= MAX_FRONTMATTER_DEPTH && !yaml.includes("*")) return { depth: marks, collections: marks, commas: marks, aliases: 0 };
+	return runSteps(yamlShapeSteps(yaml));
+}
+
+/** Lexer tokens read between two steps of yamlShapeSteps: a 256 KiB text is 100,000 of them. */
+const YAML_TOKENS_PER_STEP = 2048;
+
+/** `yamlShape`, always lexing, as steps of YAML_TOKENS_PER_STEP tokens. */
+export function* yamlShapeSteps(yaml: string): Steps<YamlShape> {
 	let deepest = 0;
 	let collections = 0;
+	let commas = 0;
 	let aliases = 0;
 	let flow = 0;
 	const indents: number[] = [];
@@ -125,7 +137,9 @@ function yamlShape(yaml: string): YamlShape {
 	let lineStart = true;
 	let lineIndicators = 0;
 	let scalarText = false;
+	let tokens = 0;
 	for (const token of new Lexer().lex(yaml)) {
+		if (++tokens % YAML_TOKENS_PER_STEP === 0) yield;
 		// The token after a scalar marker is the scalar's own text, whatever it looks like.
 		if (scalarText) {
 			scalarText = false;
@@ -144,6 +158,7 @@ function yamlShape(yaml: string): YamlShape {
 		if (type === "comment" || type === "doc-mode" || type === "byte-order-mark") continue;
 		if (type === "scalar") scalarText = true;
 		if (type === "alias") aliases++;
+		if (type === "comma") commas++;
 		if (lineStart) {
 			lineStart = false;
 			lineIndicators = 0;
@@ -159,7 +174,7 @@ function yamlShape(yaml: string): YamlShape {
 		else if (flow === 0 && (type === "seq-item-ind" || type === "explicit-key-ind" || type === "map-value-ind")) lineIndicators++;
 		deepest = Math.max(deepest, indents.length + lineIndicators + flow);
 	}
-	return { depth: deepest, collections, aliases };
+	return { depth: deepest, collections, commas, aliases };
 }
 
 /** An upper bound on how deep a YAML text nests (yamlShape). */
