@@ -566,4 +566,13 @@ describe("set_property with a list of 100,000 items (a request's megabyte)", () 
 		expect(error).toContain(`more than ${MAX_FRONTMATTER_ENTRIES} items`);
 		expect(await fs.readFile(nodePath.join(served.vault, "Plain.md"), "utf8")).toBe("---\nrank: 1\n---\nbody\n");
 	}, 60_000);
+
+	test("a text longer than a frontmatter may be, or of more lines, is refused too: written, it left the note's properties unread", async () => {
+		for (const value of ["[[Plain]] ".repeat(100_000), Array.from({ length: MAX_FRONTMATTER_ENTRIES + 1 }, (_, index) => `line ${index}`).join("\n")]) {
+			const error = await callError(served.client, "set_property", { path: "Plain.md", name: "long", value });
+			expect(error).toContain("would put the note's frontmatter over what is read as properties");
+			expect(await fs.readFile(nodePath.join(served.vault, "Plain.md"), "utf8")).toBe("---\nrank: 1\n---\nbody\n");
+		}
+		expect(await callOk(served.client, "read_note", { path: "Plain.md" })).toMatchObject({ frontmatter: { rank: 1 } });
+	}, 60_000);
 });
