@@ -5,7 +5,7 @@
  */
 import { Document, isMap } from "yaml";
 import { MAX_FRONTMATTER_BYTES, MAX_FRONTMATTER_ENTRIES, MAX_FRONTMATTER_EXPANDED_CHARS, MAX_FRONTMATTER_EXPANDED_VALUES } from "../config/limits";
-import { frontmatterBoundProblem, frontmatterValue, hasDuplicateKey, parseDocumentWithinBounds, splitFrontmatter } from "./frontmatter";
+import { frontmatterBoundProblem, frontmatterBoundProblemSteps, frontmatterValue, hasDuplicateKey, parseDocumentSteps, splitFrontmatter } from "./frontmatter";
 import { runSteps, type Steps } from "./steps";
 import { fail, ok, type Result } from "../result";
 
@@ -78,10 +78,10 @@ export function* setPropertySteps(note: string, name: string, value: PropertyVal
 		return ok({ text: `---${eol}${added}---${eol}${note}`, value: written, changed: true });
 	}
 	const { yaml, body } = split;
-	const overBound = frontmatterBoundProblem(yaml);
+	const overBound = yield* frontmatterBoundProblemSteps(yaml);
 	if (overBound !== null) return fail(`The note's frontmatter is not read as properties: ${overBound}. Edit it in the note itself. Nothing was changed.`);
 	yield;
-	const parsed = parseDocumentWithinBounds(yaml);
+	const parsed = yield* parseDocumentSteps(yaml);
 	yield;
 	if (parsed.errors.length > 0 || hasDuplicateKey(parsed))
 		return fail("The note's frontmatter is not valid YAML (Obsidian shows no properties for it). Fix it first; nothing was changed.");

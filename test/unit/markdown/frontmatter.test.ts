@@ -12,10 +12,13 @@ import {
 	frontmatterBoundProblem,
 	frontmatterEndLine,
 	holdsItself,
+	parseDocumentSteps,
 	parseFrontmatter,
+	parseFrontmatterSteps,
 	splitFrontmatter,
 	yamlNestingDepth,
 } from "../../../src/markdown/frontmatter";
+import { runSteps } from "../../../src/markdown/steps";
 import { LineIndex } from "../../../src/markdown/lines";
 import { bodyStartLine, isOutline } from "../../../src/markdown/outline";
 import { parseMetadata } from "../../../src/markdown/metadata";
@@ -283,5 +286,71 @@ describe("splitFrontmatter", () => {
 			}),
 			{ numRuns: 2000 },
 		);
+	});
+});
+
+describe("a frontmatter is parsed in steps, as the yaml package parses it in one", () => {
+	const yamlText = fc
+		.array(
+			fc.constantFrom(
+				"a",
+				"b: ",
+				"- ",
+				"\n",
+				"  ",
+				"[",
+				"]",
+				"{",
+				"}",
+				", ",
+				"&x ",
+				"*x",
+				"'q'",
+				'"d\\n"',
+				"# c",
+				"? ",
+				"|\n  t",
+				"---\n",
+				"...\n",
+				"!!str ",
+				"1",
+				"é",
+			),
+			{
+				maxLength: 40,
+			},
+		)
+		.map((parts) => parts.join(""));
+
+	test("the same document, errors and all, as parseDocument", () => {
+		fc.assert(
+			fc.property(yamlText, (yaml) => {
+				const stepped = runSteps(parseDocumentSteps(yaml));
+				const whole = parseDocument(yaml, { schema: "core", prettyErrors: false, uniqueKeys: false, logLevel: "error" });
+				expect(stepped.errors.map((error) => error.code)).toEqual(whole.errors.map((error) => error.code));
+				expect(stepped.warnings.map((warning) => warning.code)).toEqual(whole.warnings.map((warning) => warning.code));
+				const outcome = (read: () => unknown) => {
+					try {
+						return read();
+					} catch (error) {
+						return error instanceof Error ? error.message : error;
+					}
+				};
+				expect(outcome(() => stepped.toJS({ maxAliasCount: 100 }))).toEqual(outcome(() => whole.toJS({ maxAliasCount: 100 })));
+				expect(outcome(() => stepped.toString())).toEqual(outcome(() => whole.toString()));
+			}),
+			{ numRuns: 3000 },
+		);
+	});
+
+	test(`${MAX_FRONTMATTER_ENTRIES} entries are lexed and parsed over many steps, then read whole`, () => {
+		const yaml = Array.from({ length: MAX_FRONTMATTER_ENTRIES - 1 }, (_, index) => `key${index}: "[[Note ${index}]] text"`).join("\n") + "\n";
+		const steps = parseFrontmatterSteps(yaml);
+		let pauses = 0;
+		let next = steps.next();
+		for (; next.done !== true; next = steps.next()) pauses++;
+		expect(Object.keys(next.value ?? {})).toHaveLength(MAX_FRONTMATTER_ENTRIES - 1);
+		expect(next.value).toEqual(parseFrontmatter(yaml));
+		expect(pauses).toBeGreaterThanOrEqual(5);
 	});
 });
