@@ -106,7 +106,7 @@ function* yamlBoundProblem(text: string): Steps<string | null> {
 	let lines = 1;
 	for (let index = text.indexOf("\n"); index !== -1; index = text.indexOf("\n", index + 1)) lines++;
 	if (lines > BASES_MAX_YAML_ENTRIES) return `it has more than ${BASES_MAX_YAML_ENTRIES} lines`;
-	const shape = yield* yamlShapeSteps(text, BASES_MAX_YAML_DEPTH);
+	const shape = yield* yamlShapeSteps(text, { depth: BASES_MAX_YAML_DEPTH, items: BASES_MAX_YAML_ENTRIES - lines });
 	if (shape.depth > BASES_MAX_YAML_DEPTH) return `it nests deeper than ${BASES_MAX_YAML_DEPTH} levels`;
 	if (lines + shape.collections + shape.commas > BASES_MAX_YAML_ENTRIES) return `it holds more than ${BASES_MAX_YAML_ENTRIES} lines and list items`;
 	if (shape.aliases > BASES_MAX_YAML_ALIASES) return `it uses more than ${BASES_MAX_YAML_ALIASES} aliases (*name)`;

@@ -124,10 +124,13 @@ const YAML_TOKENS_PER_STEP = 2048;
 
 /**
  * `yamlShape` as steps of YAML_TOKENS_PER_STEP tokens. Stops as soon as the nesting passes
- * `deepestRead`: the rest of the text cannot make it acceptable (125,000 brackets were all lexed to
- * refuse them, 0.4 s).
+ * `stopPast.depth`, or the flow collections and their commas pass `stopPast.items`: the rest of the
+ * text cannot make it acceptable (a caller refuses past either) (125,000 brackets were all lexed to refuse them, 0.4 s).
  */
-export function* yamlShapeSteps(yaml: string, deepestRead = Number.POSITIVE_INFINITY): Steps<YamlShape> {
+export function* yamlShapeSteps(
+	yaml: string,
+	stopPast: { depth: number; items: number } = { depth: Number.POSITIVE_INFINITY, items: Number.POSITIVE_INFINITY },
+): Steps<YamlShape> {
 	// No level without one of these characters: a block with few of them and no alias needs no lexing.
 	const marks = yaml.match(NESTING_CHARACTERS)?.length ?? 0;
 	if (marks <= MAX_FRONTMATTER_DEPTH && !yaml.includes("*")) return { depth: marks, collections: marks, commas: marks, aliases: 0 };
@@ -177,7 +180,7 @@ export function* yamlShapeSteps(yaml: string, deepestRead = Number.POSITIVE_INFI
 		} else if (type === "flow-seq-end" || type === "flow-map-end") flow = Math.max(0, flow - 1);
 		else if (flow === 0 && (type === "seq-item-ind" || type === "explicit-key-ind" || type === "map-value-ind")) lineIndicators++;
 		deepest = Math.max(deepest, indents.length + lineIndicators + flow);
-		if (deepest > deepestRead) break;
+		if (deepest > stopPast.depth || collections + commas > stopPast.items) break;
 	}
 	return { depth: deepest, collections, commas, aliases };
 }
@@ -217,7 +220,8 @@ export function* frontmatterBoundProblemSteps(yaml: string): Steps<string | null
 	if (yaml.length > MAX_FRONTMATTER_BYTES) return `it is over ${MAX_FRONTMATTER_BYTES} characters`;
 	const entries = yamlEntryBound(yaml);
 	if (entries > MAX_FRONTMATTER_ENTRIES) return `it holds more than ${MAX_FRONTMATTER_ENTRIES} lines and list items`;
-	const shape = yield* yamlShapeSteps(yaml, MAX_FRONTMATTER_DEPTH);
+	// Its commas are counted in `entries` already: only the depth may stop the lexing early.
+	const shape = yield* yamlShapeSteps(yaml, { depth: MAX_FRONTMATTER_DEPTH, items: Number.POSITIVE_INFINITY });
 	if (shape.depth > MAX_FRONTMATTER_DEPTH) return `it nests deeper than ${MAX_FRONTMATTER_DEPTH} levels`;
 	if (entries + shape.collections > MAX_FRONTMATTER_ENTRIES) return `it holds more than ${MAX_FRONTMATTER_ENTRIES} lines and list items`;
 	if (shape.aliases > MAX_FRONTMATTER_ALIASES) return `it uses more than ${MAX_FRONTMATTER_ALIASES} aliases (*name)`;
