@@ -281,6 +281,20 @@ export async function benchHostileNotes(): Promise<BigNoteRow[]> {
 		nodePath.join(root, "Hostile/Heavy.base"),
 		`formulas:\n${formulas}\nviews:\n  - type: table\n    name: All\n    order: [file.name, formula.f0, formula.f149]\n`,
 	);
+	// Found by cpu32: a canvas of 5 MB of nested brackets (its JSON parsed in one piece at start and on
+	// every backlinks call: 2.4 s), a base of 22,000 keys (compared pairwise: 10 s) and one printing
+	// 300 references to a 50,000-item list (1.6 s in one step).
+	const deep = 2_400_000;
+	await fs.writeFile(
+		nodePath.join(root, "Hostile/Deep.canvas"),
+		`{"nodes":[{"id":"a","type":"text","text":"[[N1]]","x":0,"y":0,"width":1,"height":1,"deep":${"[".repeat(deep)}${"]".repeat(deep)}}],"edges":[]}`,
+	);
+	await fs.writeFile(nodePath.join(root, "Hostile/Keys.base"), `properties: {${Array.from({ length: 22_000 }, (_, index) => `k${index}: 1`).join(", ")}}\n`);
+	const references = Array.from({ length: 300 }, () => "formula.l").join(", ");
+	await fs.writeFile(
+		nodePath.join(root, "Hostile/Nested lists.base"),
+		`formulas:\n  l: '"a,".repeat(50000).split(",")'\n  n: '[${references}].toString().length'\nviews:\n  - type: table\n    name: All\n    order: [formula.n]\n    limit: 3\n`,
+	);
 	const { host, port, token, stop } = await startWriteServer(root);
 	await host.metadataCache.settled();
 	const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -299,6 +313,9 @@ export async function benchHostileNotes(): Promise<BigNoteRow[]> {
 		await time("Board.canvas", "read_canvas", { path: "Hostile/Board.canvas" });
 		await time("Heavy.base", "query_base", { path: "Hostile/Heavy.base" });
 		await time("Wide.base", "query_base", { path: "Hostile/Wide.base" });
+		await time("Keys.base", "query_base", { path: "Hostile/Keys.base" });
+		await time("Nested lists.base", "query_base", { path: "Hostile/Nested lists.base" });
+		await time("N1.md beside Deep.canvas", "get_note_links", { path: "N1.md" });
 		// A small note renamed beside the hostile ones: the rename looks through every note's links.
 		await time("N0.md", "rename_note", { path: "N0.md", new_path: "N0 moved.md" });
 		if (notes["Hostile/Headings nest.md"] !== undefined)

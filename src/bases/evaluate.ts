@@ -9,7 +9,17 @@ import relativeTime from "dayjs/plugin/relativeTime";
 import { BASES_TEXT_CHARS_PER_STEP } from "../config/limits";
 import { trimSlashes } from "../paths/spelling";
 import type { Expression } from "./expression";
-import { boundedList, boundedText, EvaluationError, notAFunctionOf, numberArg, textArg, type EvaluationContext, type Locals } from "./evaluationContext";
+import {
+	boundedList,
+	boundedText,
+	EvaluationError,
+	notAFunctionOf,
+	numberArg,
+	spendOnWalking,
+	textArg,
+	type EvaluationContext,
+	type Locals,
+} from "./evaluationContext";
 import { makeLink, noteObject, notePropertyValue } from "./noteValues";
 import { arithmetic, compareForOperator, compareForSort, minus, plus } from "./operators";
 import { makeRegex, regexInput } from "./regexSafety";
@@ -61,9 +71,9 @@ function evaluateNode(expression: Expression, context: EvaluationContext, locals
 		case "identifier":
 			return identifier(expression.name, context, locals);
 		case "list":
-			return expression.items.map((item) => evaluate(item, context, locals));
+			return boundedList(expression.items.map((item) => evaluate(item, context, locals)));
 		case "object":
-			return new ObjectValue(new Map(expression.entries.map(([key, value]) => [key, evaluate(value, context, locals)])));
+			return boundedList(new ObjectValue(new Map(expression.entries.map(([key, value]) => [key, evaluate(value, context, locals)]))));
 		case "member":
 			return member(expression, context, locals);
 		case "index":
@@ -202,6 +212,7 @@ function binary(operator: string, leftExpression: Expression, rightExpression: E
 	}
 	const left = evaluate(leftExpression, context, locals);
 	const right = evaluate(rightExpression, context, locals);
+	spendOnWalking(context, left, right);
 	switch (operator) {
 		case "==":
 			return valuesEqual(left, right);
@@ -286,7 +297,7 @@ function globalCall(name: string, args: Expression[], context: EvaluationContext
 			return makeLink(textArg(first ?? null, "link"), context.row.path, context.vault, display);
 		}
 		case "list":
-			return Array.isArray(first) ? first : [first ?? null];
+			return Array.isArray(first) ? first : boundedList([first ?? null]);
 		case "max":
 		case "min": {
 			const numbers = values.map((value) => numberArg(value, name));
@@ -310,7 +321,10 @@ function methodCall(receiver: Value, name: string, args: Expression[], context: 
 	// Functions of any type.
 	if (name === "isTruthy") return isTruthy(receiver);
 	if (name === "isType") return typeOf(receiver) === textArg(evaluate(args[0] ?? { kind: "literal", value: null }, context, locals), "isType");
-	if (name === "toString") return toText(receiver);
+	if (name === "toString") {
+		spendOnWalking(context, receiver);
+		return toText(receiver);
+	}
 	if (Array.isArray(receiver) && (name === "filter" || name === "map" || name === "reduce")) return listLambda(receiver, name, args, context, locals);
 	const values = argValues(args, context, locals);
 	if (receiver === null) {
@@ -338,6 +352,7 @@ function methodCall(receiver: Value, name: string, args: Expression[], context: 
 
 function listMethod(list: Value[], name: string, args: Value[], context: EvaluationContext): Value {
 	const [first, second] = args;
+	spendOnWalking(context, list, ...args);
 	switch (name) {
 		case "contains":
 			context.budget.spend(list.length);
@@ -388,7 +403,7 @@ function listLambda(list: Value[], name: "filter" | "map" | "reduce", args: Expr
 		return acc;
 	}
 	const results = list.map((value, position) => evaluate(body, context, scope.set("value", value).set("index", position)));
-	return name === "map" ? results : list.filter((_, position) => isTruthy(results[position] ?? null));
+	return name === "map" ? boundedList(results) : list.filter((_, position) => isTruthy(results[position] ?? null));
 }
 
 function dateMethod(date: DateValue, name: string, args: Value[], context: EvaluationContext): Value {

@@ -12,7 +12,7 @@ import {
 	BASES_MAX_VALUE_CHARS,
 } from "../config/limits";
 import type { Expression } from "./expression";
-import { typeOf, type BaseFile, type BaseVault, type Value } from "./values";
+import { typeOf, valueWeight, type BaseFile, type BaseVault, type ObjectValue, type Value } from "./values";
 
 /** A value of the wrong type, a bad argument: the cell (or the row, in a filter) gets this message. */
 export class EvaluationError extends Error {}
@@ -129,9 +129,18 @@ export function perCharacterInput(text: string, functionName: string): string {
 	return text;
 }
 
-export function boundedList(list: Value[]): Value[] {
-	if (list.length > BASES_MAX_LIST_ITEMS) throw new EvaluationError(`A list would have more than ${BASES_MAX_LIST_ITEMS} items.`);
+/** A list (or an object) an expression makes, refused past BASES_MAX_LIST_ITEMS values counting those of the lists inside it (valueWeight). */
+export function boundedList<T extends Value[] | ObjectValue>(list: T): T {
+	if (valueWeight(list) > BASES_MAX_LIST_ITEMS)
+		throw new EvaluationError(`A list would have more than ${BASES_MAX_LIST_ITEMS} items, counting those of the lists inside it.`);
 	return list;
+}
+
+/** Counts the work of walking values (printing, comparing, flattening them): a step per value they hold. */
+export function spendOnWalking(context: EvaluationContext, ...values: Value[]): void {
+	let weight = 0;
+	for (const value of values) weight += valueWeight(value);
+	if (weight > 0) context.budget.spend(weight);
 }
 
 export function numberArg(value: Value, functionName: string): number {

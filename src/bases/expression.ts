@@ -338,35 +338,39 @@ function describe(token: Token): string {
 	}
 }
 
-/** Every node of the tree, depth first (bounded: the parser bounds the tree). */
+/**
+ * Every node of the tree, depth first, children in order. With a stack of its own: nested `yield*`
+ * resumed every generator above a node for each node, so a chain of 300 `||` (a tree 300 deep,
+ * which the parser's depth bound does not count: it reads a chain in a loop) took a million
+ * resumptions per walk, and sixty such formulas held a query_base 0.65 s before any file was read.
+ */
 export function* walkExpression(expression: Expression): Generator<Expression> {
-	yield expression;
+	const stack: Expression[] = [expression];
+	for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+		yield node;
+		// Pushed last child first, so the first child comes next.
+		const children = childrenOf(node);
+		for (let index = children.length - 1; index >= 0; index--) stack.push(children[index] as Expression);
+	}
+}
+
+function childrenOf(expression: Expression): Expression[] {
 	switch (expression.kind) {
 		case "list":
-			for (const item of expression.items) yield* walkExpression(item);
-			break;
+			return expression.items;
 		case "object":
-			for (const [, value] of expression.entries) yield* walkExpression(value);
-			break;
+			return expression.entries.map(([, value]) => value);
 		case "member":
-			yield* walkExpression(expression.object);
-			break;
+			return [expression.object];
 		case "index":
-			yield* walkExpression(expression.object);
-			yield* walkExpression(expression.index);
-			break;
+			return [expression.object, expression.index];
 		case "call":
-			yield* walkExpression(expression.callee);
-			for (const arg of expression.args) yield* walkExpression(arg);
-			break;
+			return [expression.callee, ...expression.args];
 		case "unary":
-			yield* walkExpression(expression.operand);
-			break;
+			return [expression.operand];
 		case "binary":
-			yield* walkExpression(expression.left);
-			yield* walkExpression(expression.right);
-			break;
+			return [expression.left, expression.right];
 		default:
-			break;
+			return [];
 	}
 }

@@ -101,6 +101,26 @@ export class ObjectValue {
 
 export type Value = null | boolean | number | string | Value[] | DateValue | DurationValue | LinkValue | FileValue | ThisValue | RegexValue | ObjectValue;
 
+/** Weights of the lists and objects weighed so far: a list, once made, is never changed. */
+const weights = new WeakMap<object, number>();
+
+/**
+ * How many values a list or an object holds, counting those of every list and object inside it
+ * each time one is reached, as printing, comparing or flattening it walks them; a scalar weighs
+ * nothing. A list of 300 references to one 50,000-item list weighs 15 million: printing it held the
+ * server 1.6 s and flattening it 3.8 s in one step. Known weights are kept, so weighing a list
+ * made of weighed lists looks at its own items only.
+ */
+export function valueWeight(value: Value): number {
+	if (!Array.isArray(value) && !(value instanceof ObjectValue)) return 0;
+	const known = weights.get(value);
+	if (known !== undefined) return known;
+	let weight = 0;
+	for (const item of Array.isArray(value) ? value : value.fields.values()) weight += 1 + valueWeight(item);
+	weights.set(value, weight);
+	return weight;
+}
+
 /** The type names `isType()` knows. */
 export function typeOf(value: Value): string {
 	if (value === null) return "null";

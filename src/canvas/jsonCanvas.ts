@@ -3,7 +3,7 @@
  * four types with their positions and sizes, and the edges between them. Pure. A file that does not
  * follow the format is refused with what is wrong and where, never half read.
  */
-import { CANVAS_MAX_EDGES, CANVAS_MAX_NESTING, CANVAS_MAX_NODES } from "../config/limits";
+import { CANVAS_MAX_EDGES, CANVAS_MAX_NESTING, CANVAS_MAX_NODES, NOTE_TEXT_PIECE_CHARS } from "../config/limits";
 import { fail, ok, type Result } from "../result";
 import { runSteps, type Steps } from "../markdown/steps";
 
@@ -60,9 +60,15 @@ class CanvasError extends Error {}
  * nests four or five deep. Linear, and far cheaper than the parse.
  */
 export function nestsDeeperThan(text: string, max: number): boolean {
+	return runSteps(nestsDeeperThanSteps(text, max));
+}
+
+/** `nestsDeeperThan` as steps, one a NOTE_TEXT_PIECE_CHARS of text: a canvas may be megabytes. */
+export function* nestsDeeperThanSteps(text: string, max: number): Steps<boolean> {
 	let depth = 0;
 	let inString = false;
 	for (let index = 0; index < text.length; index++) {
+		if (index % NOTE_TEXT_PIECE_CHARS === NOTE_TEXT_PIECE_CHARS - 1) yield;
 		const code = text.charCodeAt(index);
 		if (inString) {
 			if (code === 0x5c) index++;
@@ -83,7 +89,7 @@ export function parseCanvas(text: string): Result<Canvas> {
 /** `parseCanvas` as steps, one a node or an edge: 5,000 cards read in one piece held the server about 20 ms. */
 export function* parseCanvasSteps(text: string): Steps<Result<Canvas>> {
 	if (text.trim() === "") return ok({ nodes: [], edges: [] });
-	if (nestsDeeperThan(text, CANVAS_MAX_NESTING))
+	if (yield* nestsDeeperThanSteps(text, CANVAS_MAX_NESTING))
 		return fail(`The canvas nests arrays and objects more than ${CANVAS_MAX_NESTING} deep; JSON Canvas needs a few.`);
 	let raw: unknown;
 	try {

@@ -139,14 +139,27 @@ export const SUBSCRIPTION_KEEPALIVE_MS = 15_000;
 /** query_base rows returned: default and maximum (a view's own `limit` may lower it). */
 export const BASES_DEFAULT_ROWS = 100;
 export const BASES_MAX_ROWS = 1000;
-/** Largest `.base` or `.canvas` file read, in bytes; larger ones are refused. */
+/**
+ * Largest `.base` or `.canvas` file read, in bytes; larger ones are refused, and a larger canvas's
+ * links are not counted either (its JSON is parsed in one piece: 16 MB held the server 0.3 s).
+ */
 export const BASES_MAX_FILE_BYTES = 256 * 1024;
 export const CANVAS_MAX_FILE_BYTES = 5 * 1024 * 1024;
-/** Arrays and objects one inside another a canvas may open before it is parsed (JSON.parse of deep nesting cannot be paused). */
+/** Arrays and objects one inside another a canvas may open before it is parsed or its links read (JSON.parse of deep nesting cannot be paused). */
 export const CANVAS_MAX_NESTING = 64;
 /** Longest filter statement or formula, in characters, and deepest nesting of one (or of a filter tree). */
 export const BASES_MAX_EXPRESSION_CHARS = 4000;
 export const BASES_MAX_EXPRESSION_DEPTH = 64;
+/**
+ * Lines and flow items (`[a, b]`) a `.base` file's YAML may hold before it is parsed, which is done
+ * in one piece: 7,000 filter lines held the server 0.3 s, and 25,000 keys 10 s. A real base has tens
+ * (the three in the sample vaults, 10 to 15); 200 formulas and 50 views of a few lines fit.
+ */
+export const BASES_MAX_YAML_ENTRIES = 2_000;
+/** How deep a `.base` file's YAML may nest: filters nested BASES_MAX_EXPRESSION_DEPTH levels take about two each. Brackets 125,000 deep took 1.3 s to refuse. */
+export const BASES_MAX_YAML_DEPTH = 4 * BASES_MAX_EXPRESSION_DEPTH;
+/** Aliases (`*name`) a `.base` file may use, and the yaml package's bound on what they expand to. */
+export const BASES_MAX_YAML_ALIASES = 100;
 /**
  * Expressions one inside another while a row is evaluated, formulas referring to formulas
  * included: each formula is bounded alone, but a chain of them nested past the stack's room (about

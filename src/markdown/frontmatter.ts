@@ -1,5 +1,5 @@
 import type { FrontMatterCache, FrontmatterLinkCache } from "obsidian";
-import { CST, isMap, isScalar, Lexer, parseDocument, visit, type Document } from "yaml";
+import { Composer, CST, isMap, isScalar, Lexer, Parser, visit, YAMLParseError, type Document } from "yaml";
 import {
 	MAX_FRONTMATTER_ALIAS_EXPANSION,
 	MAX_FRONTMATTER_ALIASES,
@@ -10,6 +10,7 @@ import {
 	MAX_FRONTMATTER_EXPANDED_VALUES,
 } from "../config/limits";
 import { scanInline } from "./inline";
+import { runSteps, type Steps } from "./steps";
 
 const FENCE = "---";
 const BYTE_ORDER_MARK = "\uFEFF";
@@ -98,11 +99,13 @@ class LinesFromTop implements NoteLines {
 const NESTING_CHARACTERS = /[[{\n\-?:]/g;
 
 /** What the YAML lexer sees of a text's shape: how deep it nests, its flow collections, its aliases. */
-interface YamlShape {
+export interface YamlShape {
 	/** An upper bound on the nesting: flow brackets open at once, indented block levels, and the `- `, `? ` and `: ` of a line. */
 	depth: number;
 	/** Flow collections (a `[` or `{` that opens one, not one in quotes or a comment). */
 	collections: number;
+	/** Commas between the items of flow collections (not one in quotes or a comment). */
+	commas: number;
 	/** Aliases (`*name`; an asterisk in quotes or a comment is none). */
 	aliases: number;
 }
@@ -113,11 +116,27 @@ interface YamlShape {
  * grow with the depth being measured. One pass for every bound that needs the lexer.
  */
 function yamlShape(yaml: string): YamlShape {
+	return runSteps(yamlShapeSteps(yaml));
+}
+
+/** Lexer tokens read between two steps of yamlShapeSteps: a 256 KiB text is 100,000 of them. */
+const YAML_TOKENS_PER_STEP = 2048;
+
+/**
+ * `yamlShape` as steps of YAML_TOKENS_PER_STEP tokens. Stops as soon as the nesting passes
+ * `stopPast.depth`, or the flow collections and their commas pass `stopPast.items`: the rest of the
+ * text cannot make it acceptable (a caller refuses past either) (125,000 brackets were all lexed to refuse them, 0.4 s).
+ */
+export function* yamlShapeSteps(
+	yaml: string,
+	stopPast: { depth: number; items: number } = { depth: Number.POSITIVE_INFINITY, items: Number.POSITIVE_INFINITY },
+): Steps<YamlShape> {
 	// No level without one of these characters: a block with few of them and no alias needs no lexing.
 	const marks = yaml.match(NESTING_CHARACTERS)?.length ?? 0;
-	if (marks <= MAX_FRONTMATTER_DEPTH && !yaml.includes("*")) return { depth: marks, collections: marks, aliases: 0 };
+	if (marks <= MAX_FRONTMATTER_DEPTH && !yaml.includes("*")) return { depth: marks, collections: marks, commas: marks, aliases: 0 };
 	let deepest = 0;
 	let collections = 0;
+	let commas = 0;
 	let aliases = 0;
 	let flow = 0;
 	const indents: number[] = [];
@@ -125,7 +144,9 @@ function yamlShape(yaml: string): YamlShape {
 	let lineStart = true;
 	let lineIndicators = 0;
 	let scalarText = false;
+	let tokens = 0;
 	for (const token of new Lexer().lex(yaml)) {
+		if (++tokens % YAML_TOKENS_PER_STEP === 0) yield;
 		// The token after a scalar marker is the scalar's own text, whatever it looks like.
 		if (scalarText) {
 			scalarText = false;
@@ -144,6 +165,7 @@ function yamlShape(yaml: string): YamlShape {
 		if (type === "comment" || type === "doc-mode" || type === "byte-order-mark") continue;
 		if (type === "scalar") scalarText = true;
 		if (type === "alias") aliases++;
+		if (type === "comma") commas++;
 		if (lineStart) {
 			lineStart = false;
 			lineIndicators = 0;
@@ -158,8 +180,9 @@ function yamlShape(yaml: string): YamlShape {
 		} else if (type === "flow-seq-end" || type === "flow-map-end") flow = Math.max(0, flow - 1);
 		else if (flow === 0 && (type === "seq-item-ind" || type === "explicit-key-ind" || type === "map-value-ind")) lineIndicators++;
 		deepest = Math.max(deepest, indents.length + lineIndicators + flow);
+		if (deepest > stopPast.depth || collections + commas > stopPast.items) break;
 	}
-	return { depth: deepest, collections, aliases };
+	return { depth: deepest, collections, commas, aliases };
 }
 
 /** An upper bound on how deep a YAML text nests (yamlShape). */
@@ -189,10 +212,16 @@ const COMMA = 44;
  * depth, aliases); null when it is within them. Checked before parsing, in time linear in its length.
  */
 export function frontmatterBoundProblem(yaml: string): string | null {
+	return runSteps(frontmatterBoundProblemSteps(yaml));
+}
+
+/** `frontmatterBoundProblem` as steps: the lexer's pass runs a run of tokens a step. */
+export function* frontmatterBoundProblemSteps(yaml: string): Steps<string | null> {
 	if (yaml.length > MAX_FRONTMATTER_BYTES) return `it is over ${MAX_FRONTMATTER_BYTES} characters`;
 	const entries = yamlEntryBound(yaml);
 	if (entries > MAX_FRONTMATTER_ENTRIES) return `it holds more than ${MAX_FRONTMATTER_ENTRIES} lines and list items`;
-	const shape = yamlShape(yaml);
+	// Its commas are counted in `entries` already: only the depth may stop the lexing early.
+	const shape = yield* yamlShapeSteps(yaml, { depth: MAX_FRONTMATTER_DEPTH, items: Number.POSITIVE_INFINITY });
 	if (shape.depth > MAX_FRONTMATTER_DEPTH) return `it nests deeper than ${MAX_FRONTMATTER_DEPTH} levels`;
 	if (entries + shape.collections > MAX_FRONTMATTER_ENTRIES) return `it holds more than ${MAX_FRONTMATTER_ENTRIES} lines and list items`;
 	if (shape.aliases > MAX_FRONTMATTER_ALIASES) return `it uses more than ${MAX_FRONTMATTER_ALIASES} aliases (*name)`;
@@ -206,14 +235,51 @@ export function frontmatterBoundProblem(yaml: string): string | null {
  */
 export function parseFrontmatterDocument(yaml: string): Document.Parsed | null {
 	if (frontmatterBoundProblem(yaml) !== null) return null;
-	return parseDocumentWithinBounds(yaml);
+	return runSteps(parseDocumentSteps(yaml));
 }
 
-/** The parse of `parseFrontmatterDocument`, for a caller that has just checked `frontmatterBoundProblem` itself (null). */
-export function parseDocumentWithinBounds(yaml: string): Document.Parsed {
+/** The yaml package's options for a frontmatter document. */
+const DOCUMENT_OPTIONS = {
+	schema: "core",
+	prettyErrors: false,
 	// The yaml package checks each key against every earlier key of its map: quadratic in a
 	// map's size. Its check is off here and the same rule is kept in one pass (hasDuplicateKey).
-	return parseDocument(yaml, { schema: "core", prettyErrors: false, uniqueKeys: false, logLevel: "error" });
+	uniqueKeys: false,
+	logLevel: "error",
+} as const;
+
+/**
+ * A frontmatter block within its bounds parsed in steps, as the yaml package's `parseDocument` makes it: its lexer
+ * and parser read YAML_TOKENS_PER_STEP tokens a step, then the document is composed in one (the
+ * lexing and parsing were two thirds of a 2,000-entry frontmatter's parse, 40–300 ms in one piece
+ * on a busy machine).
+ */
+export function* parseDocumentSteps(yaml: string): Steps<Document.Parsed> {
+	const parser = new Parser();
+	const tokens: CST.Token[] = [];
+	let lexemes = 0;
+	for (const lexeme of new Lexer().lex(yaml)) {
+		for (const token of parser.next(lexeme)) tokens.push(token);
+		if (++lexemes % YAML_TOKENS_PER_STEP === 0) yield;
+	}
+	for (const token of parser.end()) tokens.push(token);
+	yield;
+	let document: Document.Parsed | null = null;
+	for (const composed of new Composer(DOCUMENT_OPTIONS).compose(tokens, true, yaml.length)) {
+		if (!document) document = composed;
+		else {
+			document.errors.push(
+				new YAMLParseError(
+					composed.range.slice(0, 2) as [number, number],
+					"MULTIPLE_DOCS",
+					"Source contains multiple documents; please use YAML.parseAllDocuments()",
+				),
+			);
+			break;
+		}
+	}
+	// compose(…, forceDoc = true) always ends with a document.
+	return document as Document.Parsed;
 }
 
 /**
@@ -298,10 +364,18 @@ export function holdsItself(root: unknown): boolean {
  * unaffected: the note is still listed, linked and read as text).
  */
 export function parseFrontmatter(yaml: string): FrontMatterCache | null {
+	return runSteps(parseFrontmatterSteps(yaml));
+}
+
+/** `parseFrontmatter` as steps: its bounds and its parse in runs of tokens, then its value. */
+export function* parseFrontmatterSteps(yaml: string): Steps<FrontMatterCache | null> {
 	if (yaml.trim() === "") return null;
 	try {
-		const document = parseFrontmatterDocument(yaml);
-		if (!document || document.errors.length > 0 || hasDuplicateKey(document)) return null;
+		if ((yield* frontmatterBoundProblemSteps(yaml)) !== null) return null;
+		const document = yield* parseDocumentSteps(yaml);
+		yield;
+		if (document.errors.length > 0 || hasDuplicateKey(document)) return null;
+		yield;
 		const value = frontmatterValue(document);
 		if (value === null || typeof value !== "object" || Array.isArray(value)) return null;
 		return value;

@@ -1,7 +1,7 @@
 import type { BlockCache, CachedMetadata, EmbedCache, HeadingCache, LinkCache, ListItemCache, Pos, SectionCache, TagCache } from "obsidian";
 import { BLOCK_CHUNK_LINES, INLINE_ITEMS_PAUSE_COUNT, TOKEN_VISIT_PAUSE_TOKENS } from "../config/limits";
 import { parseBlocks, type MarkdownToken } from "./blocks";
-import { frontmatterEndLine, frontmatterLinks, parseFrontmatter } from "./frontmatter";
+import { frontmatterEndLine, frontmatterLinks, parseFrontmatterSteps } from "./frontmatter";
 import { FindingMarkers, scanInlineSteps, trailingBlockId, type InlineLink } from "./inline";
 import { LineIndex } from "./lines";
 import { runSteps, type SliceClock, type Steps } from "./steps";
@@ -133,11 +133,12 @@ class MetadataBuilder {
 			const position = this.lines.linesPos(0, 0, frontmatterEnd);
 			this.sections.push({ type: "yaml", position });
 			const yaml = this.text.slice(this.lines.lineStart(1), this.lines.lineStart(frontmatterEnd));
-			// The YAML parser is not sliced: a block over one of its bounds is treated like broken YAML (no properties).
-			const frontmatter = parseFrontmatter(yaml);
+			// A block over one of the YAML bounds is treated like broken YAML (no properties).
+			const frontmatter = yield* parseFrontmatterSteps(yaml);
 			if (frontmatter) {
 				cache.frontmatter = frontmatter;
 				cache.frontmatterPosition = position;
+				yield;
 				cache.frontmatterLinks = frontmatterLinks(frontmatter);
 			}
 			// The Markdown parser sees blank lines where the frontmatter was, so line numbers stay true.

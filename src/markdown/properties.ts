@@ -4,8 +4,8 @@
  * properties keep their order, their values and their comments. Pure.
  */
 import { Document, isMap } from "yaml";
-import { MAX_FRONTMATTER_ENTRIES, MAX_FRONTMATTER_EXPANDED_CHARS, MAX_FRONTMATTER_EXPANDED_VALUES } from "../config/limits";
-import { frontmatterBoundProblem, frontmatterValue, hasDuplicateKey, parseDocumentWithinBounds, splitFrontmatter } from "./frontmatter";
+import { MAX_FRONTMATTER_BYTES, MAX_FRONTMATTER_ENTRIES, MAX_FRONTMATTER_EXPANDED_CHARS, MAX_FRONTMATTER_EXPANDED_VALUES } from "../config/limits";
+import { frontmatterBoundProblem, frontmatterBoundProblemSteps, frontmatterValue, hasDuplicateKey, parseDocumentSteps, splitFrontmatter } from "./frontmatter";
 import { runSteps, type Steps } from "./steps";
 import { fail, ok, type Result } from "../result";
 
@@ -58,6 +58,9 @@ export function* setPropertySteps(note: string, name: string, value: PropertyVal
 		return fail(
 			`A list of more than ${MAX_FRONTMATTER_ENTRIES} items would put the note's frontmatter over what is read as properties. Nothing was changed.`,
 		);
+	// A text longer than the whole frontmatter may be, refused as cheaply, before any YAML is built.
+	if ((Array.isArray(value) ? value : [value]).reduce<number>((chars, item) => chars + String(item).length, 0) > MAX_FRONTMATTER_BYTES)
+		return overBoundAfterEdit(`it would be over ${MAX_FRONTMATTER_BYTES} characters`);
 	let written: PropertyValue = value;
 	if (value !== null && TAG_PROPERTIES.has(name.toLowerCase())) {
 		const tags = normalizeTags(value);
@@ -69,13 +72,16 @@ export function* setPropertySteps(note: string, name: string, value: PropertyVal
 	if (!split) {
 		if (written === null) return ok({ text: note, value: written, changed: false });
 		const document = new Document({ [name]: written }, { schema: "core" });
-		return ok({ text: `---${eol}${toYaml(document, eol, true)}---${eol}${note}`, value: written, changed: true });
+		const added = toYaml(document, eol, true);
+		const problem = frontmatterBoundProblem(added);
+		if (problem !== null) return overBoundAfterEdit(problem);
+		return ok({ text: `---${eol}${added}---${eol}${note}`, value: written, changed: true });
 	}
 	const { yaml, body } = split;
-	const overBound = frontmatterBoundProblem(yaml);
+	const overBound = yield* frontmatterBoundProblemSteps(yaml);
 	if (overBound !== null) return fail(`The note's frontmatter is not read as properties: ${overBound}. Edit it in the note itself. Nothing was changed.`);
 	yield;
-	const parsed = parseDocumentWithinBounds(yaml);
+	const parsed = yield* parseDocumentSteps(yaml);
 	yield;
 	if (parsed.errors.length > 0 || hasDuplicateKey(parsed))
 		return fail("The note's frontmatter is not valid YAML (Obsidian shows no properties for it). Fix it first; nothing was changed.");
@@ -125,7 +131,18 @@ export function* setPropertySteps(note: string, name: string, value: PropertyVal
 	const opening = note.slice(0, note.indexOf("\n") + 1);
 	const closingStart = note.length - body.length;
 	const closing = note.slice(note.lastIndexOf("\n", closingStart - 2) + 1, closingStart);
-	return ok({ text: `${opening}${toYaml(document, eol, indentSeq)}${closing}${body}`, value: written, changed: true });
+	const edited = toYaml(document, eol, indentSeq);
+	const problem = frontmatterBoundProblem(edited);
+	if (problem !== null) return overBoundAfterEdit(problem);
+	return ok({ text: `${opening}${edited}${closing}${body}`, value: written, changed: true });
+}
+
+/**
+ * The refusal of an edit after which the frontmatter would be over a bound: it would no longer be
+ * read as properties (the note would seem to have none), so nothing is written.
+ */
+function overBoundAfterEdit(problem: string): PropertyEdit {
+	return fail(`The value would put the note's frontmatter over what is read as properties (${problem}). Nothing was changed.`);
 }
 
 function toYaml(document: Document, eol: string, indentSeq: boolean): string {

@@ -313,6 +313,22 @@ describe("a canvas of 25,000 text cards, and one whose single card holds 150,000
 	}, 60_000);
 });
 
+describe("a canvas of 5 MB of nested brackets beside a plain one", () => {
+	const served = servedForBlock(() => {
+		const card = { id: "a", type: "text", text: "[[Hub]]", x: 0, y: 0, width: 10, height: 10 };
+		const levels = 2_000_000;
+		const deep = `{"nodes":[${JSON.stringify(card).slice(0, -1)},"deep":${"[".repeat(levels)}${"]".repeat(levels)}}],"edges":[]}`;
+		return { "Hub.md": "# Hub\n", "Plain.canvas": JSON.stringify({ nodes: [card], edges: [] }), "Deep.canvas": deep };
+	}, "read");
+
+	test("holds no links (its JSON, parsed in one piece at start and on every backlinks call, held the server 2.4 s); read_canvas refuses it", async () => {
+		await served.running.host.metadataCache.settled();
+		const links = await callOk<{ backlinks: Array<{ path: string; count: number }> }>(served.client, "get_note_links", { path: "Hub.md" });
+		expect(links.backlinks).toEqual([{ path: "Plain.canvas", count: 1 }]);
+		expect(await callError(served.client, "read_canvas", { path: "Deep.canvas" })).toContain("nests arrays and objects more than");
+	}, 60_000);
+});
+
 describe("a note of 1,999 properties", () => {
 	const PROPERTIES = 1_999;
 	const served = servedForBlock(() => {
@@ -565,5 +581,14 @@ describe("set_property with a list of 100,000 items (a request's megabyte)", () 
 		});
 		expect(error).toContain(`more than ${MAX_FRONTMATTER_ENTRIES} items`);
 		expect(await fs.readFile(nodePath.join(served.vault, "Plain.md"), "utf8")).toBe("---\nrank: 1\n---\nbody\n");
+	}, 60_000);
+
+	test("a text longer than a frontmatter may be, or of more lines, is refused too: written, it left the note's properties unread", async () => {
+		for (const value of ["[[Plain]] ".repeat(100_000), Array.from({ length: MAX_FRONTMATTER_ENTRIES + 1 }, (_, index) => `line ${index}`).join("\n")]) {
+			const error = await callError(served.client, "set_property", { path: "Plain.md", name: "long", value });
+			expect(error).toContain("would put the note's frontmatter over what is read as properties");
+			expect(await fs.readFile(nodePath.join(served.vault, "Plain.md"), "utf8")).toBe("---\nrank: 1\n---\nbody\n");
+		}
+		expect(await callOk(served.client, "read_note", { path: "Plain.md" })).toMatchObject({ frontmatter: { rank: 1 } });
 	}, 60_000);
 });

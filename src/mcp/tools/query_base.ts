@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { BASES_DEFAULT_ROWS, BASES_MAX_FILE_BYTES, BASES_MAX_ROWS, VAULT_WIDE_SLICE_MS } from "../../config/limits";
 import { SliceClock } from "../../markdown/steps";
-import { parseBaseFile, readsBacklinks } from "../../bases/baseFile";
+import { parseBaseFileSteps, readsBacklinks } from "../../bases/baseFile";
 import { runBaseQuery } from "../../bases/query";
 import { baseVault, findFileWithExtension, readBoundedFile } from "../../vault/bases";
 import { yieldToEventLoop } from "../../vault/workBudget";
@@ -46,10 +46,10 @@ export const queryBaseTool = defineTool({
 		if (!found.ok) return fail(found.error);
 		const text = await readBoundedFile(ctx.host, found.value, BASES_MAX_FILE_BYTES);
 		if (!text.ok) return fail(text.error);
-		const config = parseBaseFile(text.value);
-		if (!config.ok) return fail(`${found.value.path}: ${config.error}`);
 		// Slices as short as every vault-wide call's, taking turns with the others in flight (a slice each per turn).
 		const clock = new SliceClock(ctx.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS, ctx.callBudget?.pause ?? yieldToEventLoop);
+		const config = await clock.run(parseBaseFileSteps(text.value));
+		if (!config.ok) return fail(`${found.value.path}: ${config.error}`);
 		const { vault, files, fileFor } = await baseVault(ctx.host, ctx.scope, clock, { backlinks: readsBacklinks(config.value) });
 		const result = await runBaseQuery(config.value, vault, files, fileFor(found.value), {
 			view: args.view,

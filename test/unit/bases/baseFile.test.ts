@@ -1,5 +1,12 @@
-import { parseBaseFile, readsBacklinks, type BaseConfig } from "../../../src/bases/baseFile";
-import { BASES_MAX_EXPRESSION_DEPTH, BASES_MAX_FORMULAS, BASES_MAX_VIEWS } from "../../../src/config/limits";
+import { parseBaseFile, parseBaseFileSteps, readsBacklinks, type BaseConfig } from "../../../src/bases/baseFile";
+import {
+	BASES_MAX_EXPRESSION_DEPTH,
+	BASES_MAX_FORMULAS,
+	BASES_MAX_VIEWS,
+	BASES_MAX_YAML_ALIASES,
+	BASES_MAX_YAML_DEPTH,
+	BASES_MAX_YAML_ENTRIES,
+} from "../../../src/config/limits";
 
 function parsed(text: string): BaseConfig {
 	const result = parseBaseFile(text);
@@ -99,6 +106,43 @@ views:
 		const views = (count: number) => `views:\n${Array.from({ length: count }, () => "  - type: table").join("\n")}`;
 		expect(parsed(views(BASES_MAX_VIEWS)).views).toHaveLength(BASES_MAX_VIEWS);
 		expect(refused(views(BASES_MAX_VIEWS + 1))).toMatch(new RegExp(`at most ${BASES_MAX_VIEWS}`));
+	});
+
+	test(`YAML over ${BASES_MAX_YAML_ENTRIES} lines and list items, nested past ${BASES_MAX_YAML_DEPTH} levels or with more than ${BASES_MAX_YAML_ALIASES} aliases is refused before it is parsed`, () => {
+		const lines = (count: number) => `properties:\n${Array.from({ length: (count - 1) / 2 }, (_, index) => `  p${index}:\n    displayName: a`).join("\n")}`;
+		expect(parsed(lines(BASES_MAX_YAML_ENTRIES + 1 - 2)).displayNames.size).toBe((BASES_MAX_YAML_ENTRIES - 2) / 2);
+		expect(refused(lines(BASES_MAX_YAML_ENTRIES + 1 + 2))).toBe(
+			`The base is not read: it has more than ${BASES_MAX_YAML_ENTRIES} lines; a base needs far less.`,
+		);
+		// A comma inside a quoted expression is no item.
+		expect(parsed(`formulas:\n  f: 'max(${Array.from({ length: 1990 }, () => "1").join(",")})'`).formulas.size).toBe(1);
+		expect(refused(`views: [${Array.from({ length: BASES_MAX_YAML_ENTRIES }, () => "{}").join(", ")}]`)).toMatch(
+			`it holds more than ${BASES_MAX_YAML_ENTRIES} lines and list items`,
+		);
+		const deep = (depth: number) => `filters: ${"[".repeat(depth)}${"]".repeat(depth)}`;
+		// The key and its `:` are two levels.
+		expect(refused(deep(BASES_MAX_YAML_DEPTH - 2))).toMatch(/must be a mapping/);
+		expect(refused(deep(BASES_MAX_YAML_DEPTH - 1))).toMatch(`The base is not read: it nests deeper than ${BASES_MAX_YAML_DEPTH} levels`);
+		const aliases = (count: number) => `formulas:\n  a: &a 'file.name'\n${Array.from({ length: count }, (_, index) => `  f${index}: *a`).join("\n")}`;
+		// The yaml package counts the anchored value too.
+		expect(parsed(aliases(BASES_MAX_YAML_ALIASES - 1)).formulas.size).toBe(BASES_MAX_YAML_ALIASES);
+		expect(refused(aliases(BASES_MAX_YAML_ALIASES + 1))).toMatch(`it uses more than ${BASES_MAX_YAML_ALIASES} aliases`);
+	});
+
+	test("a map's keys are unique, checked in one pass", () => {
+		expect(refused(`properties:\n${Array.from({ length: 1500 }, (_, index) => `  p${index % 1499}: a`).join("\n")}`)).toMatch(
+			/^The base is not valid YAML: Map keys must be unique/,
+		);
+	});
+
+	test("read in steps, a statement or a formula each", () => {
+		const text = `filters:\n  or:\n${Array.from({ length: 500 }, (_, index) => `    - 'file.name == "n${index}"'`).join("\n")}\nformulas:\n${Array.from({ length: 100 }, (_, index) => `  f${index}: '${index}'`).join("\n")}`;
+		const steps = parseBaseFileSteps(text);
+		let pauses = 0;
+		let next = steps.next();
+		for (; next.done !== true; next = steps.next()) pauses++;
+		expect(next.value.ok).toBe(true);
+		expect(pauses).toBeGreaterThanOrEqual(600);
 	});
 
 	test("a YAML alias bomb is refused, not expanded", () => {

@@ -1,4 +1,4 @@
-import { parseExpression, type Expression } from "../../../src/bases/expression";
+import { parseExpression, walkExpression, type Expression } from "../../../src/bases/expression";
 
 function parsed(text: string): Expression {
 	const result = parseExpression(text);
@@ -55,5 +55,43 @@ describe("parseExpression", () => {
 		const result = parseExpression(text);
 		expect(result.ok).toBe(false);
 		if (!result.ok) expect(result.error).toMatch(reason);
+	});
+});
+
+describe("walkExpression", () => {
+	const kindsAndNames = (text: string) => {
+		return [...walkExpression(parsed(text))].map((node) =>
+			node.kind === "identifier" || node.kind === "member"
+				? `${node.kind}:${node.name}`
+				: node.kind === "literal"
+					? `literal:${String(node.value)}`
+					: node.kind,
+		);
+	};
+
+	test("every node, depth first, children in order", () => {
+		expect(kindsAndNames('a.b(1, [c, {k: d}])[e] + !f || "x"')).toEqual([
+			"binary",
+			"binary",
+			"index",
+			"call",
+			"member:b",
+			"identifier:a",
+			"literal:1",
+			"list",
+			"identifier:c",
+			"object",
+			"identifier:d",
+			"identifier:e",
+			"unary",
+			"identifier:f",
+			"literal:x",
+		]);
+	});
+
+	test("a chain of 1,000 `||` (a tree 1,000 deep) is walked whole", () => {
+		const names = kindsAndNames(Array.from({ length: 1000 }, (_, index) => `n${index % 10}`).join("||"));
+		expect(names.filter((name) => name === "binary")).toHaveLength(999);
+		expect(names.filter((name) => name.startsWith("identifier:"))[999]).toBe("identifier:n9");
 	});
 });

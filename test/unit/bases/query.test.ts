@@ -3,7 +3,7 @@ import { parseBaseFile } from "../../../src/bases/baseFile";
 import { EvaluationBudget } from "../../../src/bases/evaluationContext";
 import { runBaseQuery, type BaseQueryOptions, type BaseQueryResult } from "../../../src/bases/query";
 import type { BaseFile } from "../../../src/bases/values";
-import { BASES_FILTER_ERRORS_LISTED } from "../../../src/config/limits";
+import { BASES_FILTER_ERRORS_LISTED, BASES_MAX_EVAL_STEPS, BASES_MAX_LIST_ITEMS } from "../../../src/config/limits";
 import { baseFile, baseVault } from "../../helpers/baseFiles";
 
 const BOOKS = [
@@ -136,6 +136,43 @@ views:
 		expect(result.filter_errors).toHaveLength(BASES_FILTER_ERRORS_LISTED);
 		expect(result.filter_errors[0]).toEqual({ path: "n000.md", error: expect.stringContaining("startsWith") });
 		expect(result.filter_errors_total).toBe(BASES_FILTER_ERRORS_LISTED + 5);
+	});
+
+	describe("lists made of lists count every item inside them: one held the server seconds in one step", () => {
+		const list = `"a,".repeat(50000).split(",")`;
+		const refs = (name: string, count: number) => `[${Array.from({ length: count }, () => `formula.${name}`).join(", ")}]`;
+		// Steps decide, never the time a piece takes on a busy machine.
+		const stoppedClock = () => 0;
+		const one = (formulas: string, column: string) =>
+			`formulas:\n${formulas}\nviews:\n  - name: V\n    order: [${column}]\n    filters: file.inFolder("Inbox")\n`;
+
+		test(`a list holding more than ${BASES_MAX_LIST_ITEMS} items, counting those of the lists in it, is the cell's error, before it is printed or flattened`, async () => {
+			const tooMany = expect.stringContaining(`more than ${BASES_MAX_LIST_ITEMS} items, counting those of the lists inside it`) as unknown;
+			for (const column of [`${refs("l", 300)}.toString().length`, `${refs("l", 300)}.flat().length`, "formula.k.map([value, formula.l]).slice(0, 2)"]) {
+				const result = await query(one(`  l: '${list}'\n  k: '"a,".repeat(10).split(",")'\n  n: '${column}'`, "formula.n"), BOOKS, {
+					budget: new EvaluationBudget(BASES_MAX_EVAL_STEPS, stoppedClock),
+				});
+				expect(result.rows).toEqual([{ path: "Inbox/idea.md", values: { "formula.n": null }, errors: { "formula.n": tooMany } }]);
+			}
+			// Within the bound, the same lists are printed whole.
+			const within = await query(one(`  l: '"a,".repeat(100).split(",")'\n  n: '${refs("l", 300)}.toString().length'`, "formula.n"));
+			expect(within.rows[0]?.values).toEqual({ "formula.n": 300 * "a, ".repeat(100).length + ", ".length * 299 });
+		});
+
+		test("comparing, printing or sorting by such lists counts a step per item walked", async () => {
+			const formulas = `  l: '${list}'\n  m: '${list}'\n  a: '${refs("l", 1)}'\n  b: '${refs("m", 1)}'`;
+			// A list of 50,000 items compared, printed or made into JSON: more steps than the budget, whose other steps (the splits) are few.
+			for (const column of ["formula.a == formula.b", "formula.a.toString()", "formula.a.contains(1)"]) {
+				expect(await refusal(one(`${formulas}\n  n: '${column}'`, "formula.n"), { budget: new EvaluationBudget(40_000, stoppedClock) })).toMatch(
+					/more than 40000 evaluation steps/,
+				);
+			}
+			expect(await refusal(one(formulas, "formula.a"), { budget: new EvaluationBudget(40_000, stoppedClock) })).toMatch(
+				/more than 40000 evaluation steps/,
+			);
+			const sorted = `formulas:\n  l: '${list}'\nviews:\n  - name: V\n    order: [file.name]\n    sort:\n      - property: formula.l\n        direction: ASC\n`;
+			expect(await refusal(sorted, { budget: new EvaluationBudget(40_000, stoppedClock) })).toMatch(/more than 40000 evaluation steps/);
+		});
 	});
 
 	test("a query over its budget is refused with what to do, not cut short silently", async () => {

@@ -1,3 +1,4 @@
+import { CANVAS_MAX_FILE_BYTES, CANVAS_MAX_NESTING } from "../../../src/config/limits";
 import { canvasLinksSteps } from "../../../src/canvas/canvasLinks";
 import { runSteps } from "../../../src/markdown/steps";
 
@@ -41,5 +42,22 @@ describe("a canvas's links, as the metadata cache counts them", () => {
 	test.each(["", "null", "[1, 2]", "{", '{"nodes": 5}', "42"])("text holding no list of cards (%j) holds no links", (text) => {
 		expect(runSteps(canvasLinksSteps(text, () => undefined))).toBeUndefined();
 		expect(linksOf(text).links).toEqual([]);
+	});
+});
+
+describe("a canvas read_canvas would refuse holds no links, so its JSON is never parsed in one piece", () => {
+	const card = { id: "a", type: "text", text: "[[Kept]]", x: 0, y: 0, width: 1, height: 1 };
+
+	test(`one nested more than ${CANVAS_MAX_NESTING} deep (5 MB of brackets held the server 2.8 s)`, () => {
+		const deep = (levels: number) => `{"nodes":[${JSON.stringify(card).slice(0, -1)},"extra":${"[".repeat(levels)}${"]".repeat(levels)}}],"edges":[]}`;
+		expect(linksOf(deep(CANVAS_MAX_NESTING - 3)).links).toEqual([["Kept", false]]);
+		expect(linksOf(deep(CANVAS_MAX_NESTING - 2)).links).toEqual([]);
+		expect(linksOf(deep(200_000)).links).toEqual([]);
+	});
+
+	test(`one over ${CANVAS_MAX_FILE_BYTES} bytes`, () => {
+		const text = JSON.stringify({ nodes: [card], edges: [] });
+		expect(linksOf(text + " ".repeat(CANVAS_MAX_FILE_BYTES - text.length)).links).toEqual([["Kept", false]]);
+		expect(linksOf(text + " ".repeat(CANVAS_MAX_FILE_BYTES - text.length + 1)).links).toEqual([]);
 	});
 });

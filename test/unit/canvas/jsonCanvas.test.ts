@@ -1,6 +1,6 @@
 import fc from "fast-check";
-import { nestsDeeperThan, parseCanvas, type Canvas } from "../../../src/canvas/jsonCanvas";
-import { CANVAS_MAX_EDGES, CANVAS_MAX_NESTING, CANVAS_MAX_NODES } from "../../../src/config/limits";
+import { nestsDeeperThan, nestsDeeperThanSteps, parseCanvas, type Canvas } from "../../../src/canvas/jsonCanvas";
+import { CANVAS_MAX_EDGES, CANVAS_MAX_NESTING, CANVAS_MAX_NODES, NOTE_TEXT_PIECE_CHARS } from "../../../src/config/limits";
 
 const box = { x: 0, y: 0, width: 250, height: 60 };
 
@@ -108,5 +108,15 @@ describe("a canvas nested deeper than a canvas needs is refused before JSON.pars
 		expect(nestsDeeperThan("[[[]]]", 3)).toBe(false);
 		expect(nestsDeeperThan("[[[[]]]]", 3)).toBe(true);
 		expect(nestsDeeperThan('{"nodes": [{"id": "a"}], "edges": []}', 3)).toBe(false);
+	});
+
+	test("a long text is looked at in steps, a piece of text each", () => {
+		const text = `{"nodes": [${'{"id": "a"}, '.repeat(50_000)}{"id": "b"}], "edges": []}`;
+		const steps = nestsDeeperThanSteps(text, 3);
+		let pauses = 0;
+		let next = steps.next();
+		for (; next.done !== true; next = steps.next()) pauses++;
+		expect(next.value).toBe(false);
+		expect(pauses).toBe(Math.floor(text.length / NOTE_TEXT_PIECE_CHARS));
 	});
 });

@@ -12,10 +12,13 @@ import {
 	frontmatterBoundProblem,
 	frontmatterEndLine,
 	holdsItself,
+	parseDocumentSteps,
 	parseFrontmatter,
+	parseFrontmatterSteps,
 	splitFrontmatter,
 	yamlNestingDepth,
 } from "../../../src/markdown/frontmatter";
+import { runSteps } from "../../../src/markdown/steps";
 import { LineIndex } from "../../../src/markdown/lines";
 import { bodyStartLine, isOutline } from "../../../src/markdown/outline";
 import { parseMetadata } from "../../../src/markdown/metadata";
@@ -81,8 +84,6 @@ describe("frontmatter over a bound is not parsed, and the rest of the note is", 
 		expect(parseFrontmatter(aliased(1, "y".repeat(chars)))).not.toBeNull();
 		expect(parseFrontmatter(aliased(1, "y".repeat(chars + 1)))).toBeNull();
 		expect(setProperty(note(aliased(within + 1, "x")), "status", "done")).toMatchObject({ ok: false });
-		// A value written may be longer than that (the note's own bounds apply to it), as before the bound.
-		expect(setProperty(note("a: 1\n"), "long", "x".repeat(2 * MAX_FRONTMATTER_EXPANDED_CHARS))).toMatchObject({ ok: true });
 		// A list over the entries bound is refused before its YAML is built (it would leave the properties unread).
 		const list = setProperty(
 			note("a: 1\n"),
@@ -91,13 +92,42 @@ describe("frontmatter over a bound is not parsed, and the rest of the note is", 
 		);
 		expect(list).toMatchObject({ ok: false });
 		if (!list.ok) expect(list.error).toContain(`more than ${MAX_FRONTMATTER_ENTRIES} items`);
+	});
+
+	test("setProperty never writes a frontmatter that would be over a bound, so no longer read as properties: nothing is written", () => {
+		const refusal = (value: Parameters<typeof setProperty>[2], yaml = "a: 1\n") => {
+			const edited = setProperty(note(yaml), "long", value);
+			if (edited.ok) throw new Error("written");
+			return edited.error;
+		};
+		const over = "The value would put the note's frontmatter over what is read as properties";
+		expect(refusal("x".repeat(MAX_FRONTMATTER_BYTES + 1))).toBe(`${over} (it would be over ${MAX_FRONTMATTER_BYTES} characters). Nothing was changed.`);
+		expect(refusal(["x".repeat(MAX_FRONTMATTER_BYTES / 2), "y".repeat(MAX_FRONTMATTER_BYTES / 2 + 1)])).toContain(over);
+		// Within the characters, over once written as YAML (quotes escaped, the other properties).
+		expect(refusal('"'.repeat(MAX_FRONTMATTER_BYTES - 10))).toBe(`${over} (it is over ${MAX_FRONTMATTER_BYTES} characters). Nothing was changed.`);
+		expect(refusal("x".repeat(MAX_FRONTMATTER_BYTES - 10), "b: " + "y".repeat(100) + "\n")).toContain(over);
+		// A text of many lines, a list the other properties push over the entries bound; with no frontmatter yet too.
+		expect(refusal(Array.from({ length: MAX_FRONTMATTER_ENTRIES + 1 }, () => "l").join("\n"))).toContain(`more than ${MAX_FRONTMATTER_ENTRIES} lines`);
+		const others = Array.from({ length: 10 }, (_unused, index) => `k${index}: v\n`).join("");
 		expect(
-			setProperty(
-				note("a: 1\n"),
-				"list",
-				Array.from({ length: MAX_FRONTMATTER_ENTRIES }, (_unused, index) => index),
+			refusal(
+				Array.from({ length: MAX_FRONTMATTER_ENTRIES - 5 }, (_unused, index) => index),
+				others,
 			),
-		).toMatchObject({ ok: true });
+		).toContain(over);
+		const bare = setProperty("body\n", "long", Array.from({ length: MAX_FRONTMATTER_ENTRIES + 1 }, () => "l").join("\n"));
+		expect(bare).toMatchObject({ ok: false, error: expect.stringContaining(over) as unknown });
+		// What fits is written, and read back as properties.
+		const fits = setProperty(
+			note("a: 1\n"),
+			"list",
+			Array.from({ length: MAX_FRONTMATTER_ENTRIES - 5 }, (_unused, index) => index),
+		);
+		if (!fits.ok) throw new Error(fits.error);
+		expect(parseMetadata(fits.value.text).frontmatter?.list).toHaveLength(MAX_FRONTMATTER_ENTRIES - 5);
+		const long = setProperty(note("a: 1\n"), "long", "x".repeat(MAX_FRONTMATTER_BYTES - 20));
+		if (!long.ok) throw new Error(long.error);
+		expect(parseMetadata(long.value.text).frontmatter?.long).toHaveLength(MAX_FRONTMATTER_BYTES - 20);
 	});
 
 	test("aliases that would expand to ten billion values give no properties, and no exception", () => {
@@ -256,5 +286,71 @@ describe("splitFrontmatter", () => {
 			}),
 			{ numRuns: 2000 },
 		);
+	});
+});
+
+describe("a frontmatter is parsed in steps, as the yaml package parses it in one", () => {
+	const yamlText = fc
+		.array(
+			fc.constantFrom(
+				"a",
+				"b: ",
+				"- ",
+				"\n",
+				"  ",
+				"[",
+				"]",
+				"{",
+				"}",
+				", ",
+				"&x ",
+				"*x",
+				"'q'",
+				'"d\\n"',
+				"# c",
+				"? ",
+				"|\n  t",
+				"---\n",
+				"...\n",
+				"!!str ",
+				"1",
+				"é",
+			),
+			{
+				maxLength: 40,
+			},
+		)
+		.map((parts) => parts.join(""));
+
+	test("the same document, errors and all, as parseDocument", () => {
+		fc.assert(
+			fc.property(yamlText, (yaml) => {
+				const stepped = runSteps(parseDocumentSteps(yaml));
+				const whole = parseDocument(yaml, { schema: "core", prettyErrors: false, uniqueKeys: false, logLevel: "error" });
+				expect(stepped.errors.map((error) => error.code)).toEqual(whole.errors.map((error) => error.code));
+				expect(stepped.warnings.map((warning) => warning.code)).toEqual(whole.warnings.map((warning) => warning.code));
+				const outcome = (read: () => unknown) => {
+					try {
+						return read();
+					} catch (error) {
+						return error instanceof Error ? error.message : error;
+					}
+				};
+				expect(outcome(() => stepped.toJS({ maxAliasCount: 100 }))).toEqual(outcome(() => whole.toJS({ maxAliasCount: 100 })));
+				expect(outcome(() => stepped.toString())).toEqual(outcome(() => whole.toString()));
+			}),
+			{ numRuns: 3000 },
+		);
+	});
+
+	test(`${MAX_FRONTMATTER_ENTRIES} entries are lexed and parsed over many steps, then read whole`, () => {
+		const yaml = Array.from({ length: MAX_FRONTMATTER_ENTRIES - 1 }, (_, index) => `key${index}: "[[Note ${index}]] text"`).join("\n") + "\n";
+		const steps = parseFrontmatterSteps(yaml);
+		let pauses = 0;
+		let next = steps.next();
+		for (; next.done !== true; next = steps.next()) pauses++;
+		expect(Object.keys(next.value ?? {})).toHaveLength(MAX_FRONTMATTER_ENTRIES - 1);
+		expect(next.value).toEqual(parseFrontmatter(yaml));
+		expect(pauses).toBeGreaterThanOrEqual(5);
 	});
 });
