@@ -1,7 +1,7 @@
 import type { CachedMetadata, EventRef } from "obsidian";
 import type { HostAbstractFile, HostFile, HostMetadataCache, LinkMap } from "../host/Host";
 import { MAX_STARTUP_PARSE_BYTES, METADATA_PARSE_SLICE_MS, RESOLVE_CHECK_INTERVAL } from "../config/limits";
-import { parseMetadataOnClock } from "../markdown/metadata";
+import { metadataRecordsSteps, parseMetadataOnClock } from "../markdown/metadata";
 import { canvasLinksSteps } from "../canvas/canvasLinks";
 import { SliceClock, type Steps } from "../markdown/steps";
 import { HostEvents } from "./events";
@@ -227,10 +227,17 @@ export class NodeMetadataCache implements HostMetadataCache {
 			this.canvasLinks.set(file.path, detachStrings(await this.clock.run(canvasLinkListSteps(text))));
 			return null;
 		}
-		const parsed = await parseMetadataOnClock(text, this.clock);
 		// A huge note is kept as parsed: copying its strings or compacting its entries would hold the
 		// event loop in one pass, and it keeps only its own text.
-		const cache = text.length > MAX_STARTUP_PARSE_BYTES ? parsed : await this.clock.run(compactMetadataSteps(detachStrings(parsed), text, this.packed));
+		if (text.length > MAX_STARTUP_PARSE_BYTES) {
+			const parsed = await parseMetadataOnClock(text, this.clock);
+			this.caches.set(file.path, parsed);
+			return parsed;
+		}
+		// The list items are packed from the parser's records, never made into objects (unless the note stays as parsed).
+		const parsed = await this.clock.run(metadataRecordsSteps(text));
+		detachStrings(parsed.listItems.ids);
+		const cache = await this.clock.run(compactMetadataSteps(detachStrings(parsed.cache), text, this.packed, parsed.listItems));
 		this.caches.set(file.path, cache);
 		return cache;
 	}

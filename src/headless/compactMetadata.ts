@@ -1,5 +1,6 @@
 import type { BlockCache, CachedMetadata, HeadingCache, ListItemCache, Loc, Pos, ReferenceCache, SectionCache, TagCache } from "obsidian";
 import { lineStartsOf } from "../markdown/lines";
+import type { ListItemRecords } from "../markdown/metadata";
 import { runSteps, type Steps } from "../markdown/steps";
 
 /**
@@ -397,9 +398,14 @@ class PackWriter {
 		if (typeof position !== "object" || position === null || !hasKeys(position, POSITION_KEYS)) return false;
 		const { start, end } = position as Pos;
 		if (!this.isLoc(start) || !this.isLoc(end) || end.offset < start.offset) return false;
-		this.numbers.push(zigzag(start.offset - this.lastStart), end.offset - start.offset);
-		this.lastStart = start.offset;
+		this.offsets(start.offset, end.offset);
 		return true;
+	}
+
+	/** Writes a position by its two offsets, whose lines and columns are those the line starts give (as the parser's are). */
+	offsets(start: number, end: number): void {
+		this.numbers.push(zigzag(start - this.lastStart), end - start);
+		this.lastStart = start;
 	}
 
 	private isLoc(loc: unknown): loc is Loc {
@@ -475,9 +481,7 @@ const PACKERS: Record<PackedKey, (writer: PackWriter, value: unknown) => Steps<b
 			const hasTask = entry.task !== undefined;
 			const hasId = entry.id !== undefined;
 			if ((hasTask && !isString(entry.task)) || (hasId && !isString(entry.id))) return false;
-			writer.numbers.push(zigzag(entry.parent), (hasTask ? ITEM_TASK : 0) | (hasId ? ITEM_ID : 0));
-			if (hasTask) writer.strings.push(writer.store.pool.intern(entry.task as string));
-			if (hasId) writer.strings.push(entry.id as string);
+			packListItem(writer, entry.parent, entry.task, entry.id);
 			return true;
 		}),
 	*blocks(writer, value) {
@@ -501,6 +505,26 @@ function onePosition(writer: PackWriter, value: unknown): Steps<boolean> {
 		yield* [];
 		return written;
 	})();
+}
+
+/** A list item's numbers and strings after its position. */
+function packListItem(writer: PackWriter, parent: number, task: string | undefined, id: string | undefined): void {
+	writer.numbers.push(zigzag(parent), (task !== undefined ? ITEM_TASK : 0) | (id !== undefined ? ITEM_ID : 0));
+	if (task !== undefined) writer.strings.push(writer.store.pool.intern(task));
+	if (id !== undefined) writer.strings.push(id);
+}
+
+/** The parser's list item records, written as `listItems` packs its objects, with no object made per item. */
+function* packListItemRecords(writer: PackWriter, records: ListItemRecords): Steps<boolean> {
+	const { starts, ends, parents, tasks, ids } = records;
+	writer.numbers.push(records.length);
+	for (let index = 0; index < records.length; index++) {
+		if (index % PACK_STEP_ENTRIES === PACK_STEP_ENTRIES - 1) yield;
+		const task = tasks[index] as string;
+		writer.offsets(starts[index] as number, ends[index] as number);
+		packListItem(writer, parents[index] as number, task === "" ? undefined : task, ids[index]);
+	}
+	return true;
 }
 
 function isCount(value: unknown): value is number {
@@ -574,15 +598,33 @@ export function compactMetadata(cache: CachedMetadata, text: string, store: Pack
 	return runSteps(compactMetadataSteps(cache, text, store));
 }
 
-/** `compactMetadata` in steps that may pause between runs of entries (see `runStepsInSlices`). */
-export function* compactMetadataSteps(cache: CachedMetadata, text: string, store: PackedMetadataStore = new PackedMetadataStore()): Steps<CachedMetadata> {
+/**
+ * `compactMetadata` in steps that may pause between runs of entries (see `runStepsInSlices`). With
+ * `listItems`, the note's list items come as the parser's records (`metadataRecordsSteps`: the
+ * metadata's own `listItems` is a placeholder), packed without building their objects, which are
+ * built only for a note that stays as parsed.
+ */
+export function* compactMetadataSteps(
+	cache: CachedMetadata,
+	text: string,
+	store: PackedMetadataStore = new PackedMetadataStore(),
+	listItems?: ListItemRecords,
+): Steps<CachedMetadata> {
+	const asParsed = function* (): Steps<CachedMetadata> {
+		if (listItems && listItems.length > 0) cache.listItems = yield* listItems.toCaches();
+		return cache;
+	};
 	const writer = new PackWriter(store, lineStartsOf(text));
 	const keys = Object.keys(cache);
-	if (!keys.some(isPackedKey)) return cache;
+	if (!keys.some(isPackedKey)) return yield* asParsed();
 	for (const key of keys) {
 		if (!isPackedKey(key)) continue;
 		writer.begin(KIND[key]);
-		if (!(yield* PACKERS[key](writer, (cache as Record<string, unknown>)[key]))) return cache;
+		const packed =
+			key === "listItems" && listItems
+				? yield* packListItemRecords(writer, listItems)
+				: yield* PACKERS[key](writer, (cache as Record<string, unknown>)[key]);
+		if (!packed) return yield* asParsed();
 	}
 	const codes = yield* writer.codes();
 	const compact: Record<string, unknown> = {};

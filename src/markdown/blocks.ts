@@ -117,8 +117,8 @@ function normalize(source: string): string {
  * markdown-it's block state for `src`. Its constructor finds every line's marks in one loop;
  * here the same marks are found in pausable steps, as the same loop would set them.
  */
-function* blockState(src: string, tokens: MarkdownToken[]): Steps<StateBlock> {
-	const state = new markdownParser.block.State("", markdownParser, {}, tokens);
+function* blockState(src: string, tokens: MarkdownToken[], env: ParseEnv): Steps<StateBlock> {
+	const state = new markdownParser.block.State("", markdownParser, env, tokens);
 	state.src = src;
 	const bMarks: number[] = [];
 	const eMarks: number[] = [];
@@ -164,14 +164,24 @@ function* blockState(src: string, tokens: MarkdownToken[]): Steps<StateBlock> {
 export type TokenConsumer = (tokens: readonly MarkdownToken[], count: number) => Steps<void>;
 
 /**
+ * What a parse's caller reads beyond the tokens' types, lines and markup, kept in markdown-it's `env`
+ * (which its rules pass along). `hidden`: whether a tight list's paragraphs are marked hidden, as
+ * markdown-it marks them once the list ends — which keeps every such paragraph's tokens until then
+ * (a list of 40,000 items kept 80,000 tokens alive, copied by each young-generation collection).
+ */
+export interface ParseEnv {
+	hidden: boolean;
+}
+
+/**
  * The block tokens markdown-it's `parse` gives for `source` (inline rules off), in order, handed
  * to `consume` in pausable steps. A top-level list's opening token is handed over before the list
  * ends: its `map` gets its final end line only when the list's closing token is handed over.
  */
-export function* parseBlocks(source: string, consume: TokenConsumer, chunkLines = BLOCK_CHUNK_LINES): Steps<void> {
+export function* parseBlocks(source: string, consume: TokenConsumer, chunkLines = BLOCK_CHUNK_LINES, env: ParseEnv = { hidden: true }): Steps<void> {
 	const tokens: MarkdownToken[] = [];
 	if (!source) return;
-	const state = yield* blockState(normalize(source), tokens);
+	const state = yield* blockState(normalize(source), tokens, env);
 	yield* blocksInSteps(state, state.line, state.lineMax, chunkLines, consume);
 }
 
@@ -367,8 +377,9 @@ function* listInSteps(state: StateBlock, startLine: number, endLine: number, chu
 	// markTightParagraphs' level: the list's level after its close.
 	const paragraphLevel = state.level - 1 + 2;
 	const paragraphs: MarkdownToken[] = [];
+	const marksHidden = (state.env as ParseEnv).hidden;
 	const consumeItems: TokenConsumer = function* (tokens, count) {
-		for (let index = 0; index < count; index++) {
+		for (let index = 0; marksHidden && index < count; index++) {
 			const token = tokens[index];
 			if (token?.type === "paragraph_open" && token.level === paragraphLevel) {
 				paragraphs.push(token);
@@ -449,7 +460,7 @@ function* listInSteps(state: StateBlock, startLine: number, endLine: number, chu
 	listLines[1] = nextLine;
 	state.line = nextLine;
 	state.parentType = oldParentType;
-	if (tight) {
+	if (tight && marksHidden) {
 		for (const token of paragraphs) token.hidden = true;
 		// Those not handed over yet are still among the state's tokens.
 		const tokens = state.tokens;

@@ -24,8 +24,71 @@ export function parseMetadataOnClock(text: string, clock: SliceClock): Promise<C
 
 /** The parse as pausable steps; `chunkLines` is exposed so tests can cut blocks into tiny chunks. */
 export function* metadataSteps(text: string, chunkLines = BLOCK_CHUNK_LINES): Steps<CachedMetadata> {
+	const { cache, listItems } = yield* metadataRecordsSteps(text, chunkLines);
+	if (listItems.length > 0) cache.listItems = yield* listItems.toCaches();
+	return cache;
+}
+
+/**
+ * The parse for a cache that keeps list items packed: the metadata without its list items' objects
+ * (`listItems` is in its place among the keys when the note has any, but undefined), and the items
+ * as records. Never hand the metadata itself to a reader: set `listItems` first.
+ */
+export function* metadataRecordsSteps(text: string, chunkLines = BLOCK_CHUNK_LINES): Steps<{ cache: CachedMetadata; listItems: ListItemRecords }> {
 	const lines = yield* LineIndex.inSteps(text);
-	return yield* new MetadataBuilder(text, lines, chunkLines).build();
+	const builder = new MetadataBuilder(text, lines, chunkLines);
+	return { cache: yield* builder.build(), listItems: builder.listItems };
+}
+
+/**
+ * A note's list items as the parser makes them, a number a field, with no object per item: a note
+ * of 40,000 items made 160,000 objects (an item, its position, two Locs) that lived until the parse
+ * ended, so every young-generation collection meanwhile copied them, and they died in the old
+ * generation. Obsidian's `ListItemCache`s are built from them at the end (`toCaches`), or the
+ * headless cache packs them as they are.
+ */
+export class ListItemRecords {
+	/** Each item's start and end offsets, and its parent (see ListItemCache.parent). */
+	readonly starts: number[] = [];
+	readonly ends: number[] = [];
+	readonly parents: number[] = [];
+	/** Each item's task character, "" for an item that is no task. */
+	readonly tasks: string[] = [];
+	/** Block ids, by item. */
+	readonly ids: Record<number, string> = {};
+
+	constructor(private readonly lines: LineIndex) {}
+
+	get length(): number {
+		return this.starts.length;
+	}
+
+	/** Adds an item; returns its number. */
+	add(start: number, end: number, parent: number, task: string): number {
+		this.starts.push(start);
+		this.ends.push(end);
+		this.parents.push(parent);
+		this.tasks.push(task);
+		return this.starts.length - 1;
+	}
+
+	/** Obsidian's objects for the items, in order, keys as Obsidian orders them. */
+	*toCaches(): Steps<ListItemCache[]> {
+		const caches: ListItemCache[] = new Array<ListItemCache>(this.length);
+		for (let index = 0; index < caches.length; index++) {
+			const cache: ListItemCache = {
+				parent: this.parents[index] as number,
+				position: this.lines.pos(this.starts[index] as number, this.ends[index] as number),
+			};
+			const task = this.tasks[index] as string;
+			if (task !== "") cache.task = task;
+			const id = this.ids[index];
+			if (id !== undefined) cache.id = id;
+			caches[index] = cache;
+			if (index % INLINE_ITEMS_PAUSE_COUNT === INLINE_ITEMS_PAUSE_COUNT - 1) yield;
+		}
+		return caches;
+	}
 }
 
 /** Section types by the markdown-it token that opens a top-level block. */
@@ -53,7 +116,10 @@ interface OpenList {
 }
 
 interface OpenItem {
-	cache: ListItemCache;
+	/** The item's number among the records, its first line and its start offset. */
+	index: number;
+	line: number;
+	start: number;
 	/** The item's lines: a top-level list's item is handed over before its end is known (read at its close). */
 	map: [number, number];
 	firstChildListLine: number | null;
@@ -106,7 +172,7 @@ const MAX_SPACES_AFTER_MARKER = 4;
 class MetadataBuilder {
 	private readonly sections: SectionCache[] = [];
 	private readonly headings: HeadingCache[] = [];
-	private readonly listItems: ListItemCache[] = [];
+	readonly listItems: ListItemRecords;
 	private readonly links: LinkCache[] = [];
 	private readonly embeds: EmbedCache[] = [];
 	private readonly tags: TagCache[] = [];
@@ -122,6 +188,7 @@ class MetadataBuilder {
 		private readonly chunkLines: number,
 	) {
 		this.markers = new FindingMarkers(text);
+		this.listItems = new ListItemRecords(lines);
 	}
 
 	*build(): Steps<CachedMetadata> {
@@ -145,14 +212,16 @@ class MetadataBuilder {
 			body = "\n".repeat(frontmatterEnd + 1) + this.text.slice(this.lines.lineStart(frontmatterEnd + 1));
 		}
 		yield;
-		yield* parseBlocks(body, (tokens, count) => this.visitTokens(tokens, count), this.chunkLines);
+		// Nothing here reads a paragraph's `hidden`.
+		yield* parseBlocks(body, (tokens, count) => this.visitTokens(tokens, count), this.chunkLines, { hidden: false });
 
 		if (this.links.length) cache.links = this.links;
 		if (this.embeds.length) cache.embeds = this.embeds;
 		if (this.tags.length) cache.tags = this.tags;
 		if (this.headings.length) cache.headings = this.headings;
 		if (this.sections.length) cache.sections = this.sections;
-		if (this.listItems.length) cache.listItems = this.listItems;
+		// The key in its place; the caller sets the items (metadataSteps, or a packing cache).
+		if (this.listItems.length) cache.listItems = undefined;
 		if (Object.keys(this.blocks).length) cache.blocks = this.blocks;
 		return cache;
 	}
@@ -330,17 +399,16 @@ class MetadataBuilder {
 		const list = this.lists.at(-1);
 		const parentItem = this.items.at(-1);
 		const listStart = list?.startLine ?? line;
-		const cache: ListItemCache = {
-			// Root items point at their list's first line, negated; a list on line 0 gives -1.
-			parent: parentItem ? parentItem.cache.position.start.line : listStart === 0 ? -1 : -listStart,
-			position: this.lines.linesPos(line, startCol, line),
-		};
-		const task = text.charCodeAt(contentCol) === OPEN_BRACKET && matchesAt(TASK_START, text, contentCol) ? codePointAt(text, contentCol + 1) : undefined;
-		if (task !== undefined) cache.task = task;
-		this.listItems.push(cache);
-		const orderedMarker = task === undefined ? null : matchedAt(ORDERED_MARKER_AFTER_TASK, text, contentCol);
-		if (orderedMarker) this.listItems.push({ parent: line, position: this.lines.linesPos(line, contentCol + orderedMarker[0].length, line) });
-		this.items.push({ cache, map, firstChildListLine: null });
+		// Root items point at their list's first line, negated; a list on line 0 gives -1.
+		const parent = parentItem ? parentItem.line : listStart === 0 ? -1 : -listStart;
+		const lineStart = this.lines.lineStart(line);
+		const lineEnd = this.lines.lineEnd(line);
+		const task = text.charCodeAt(contentCol) === OPEN_BRACKET && matchesAt(TASK_START, text, contentCol) ? codePointAt(text, contentCol + 1) : "";
+		// Until its close, an item ends at its first line's end.
+		const index = this.listItems.add(lineStart + startCol, lineEnd, parent, task);
+		const orderedMarker = task === "" ? null : matchedAt(ORDERED_MARKER_AFTER_TASK, text, contentCol);
+		if (orderedMarker) this.listItems.add(lineStart + contentCol + orderedMarker[0].length, lineEnd, line, "");
+		this.items.push({ index, line, start: lineStart + startCol, map, firstChildListLine: null });
 		this.containers.push({ kind: "item", firstLine: line, contentCol, contentIndent: contentCol - startCol });
 	}
 
@@ -353,15 +421,16 @@ class MetadataBuilder {
 		this.containers.pop();
 		const item = this.items.pop();
 		if (!item) return;
-		const startLine = item.cache.position.start.line;
+		const startLine = item.line;
 		const endExclusive = item.firstChildListLine ?? item.map[1];
 		const endLine =
 			isLastInList || item.firstChildListLine !== null ? this.lastContentLine(startLine, endExclusive) : Math.max(startLine, endExclusive - 1);
-		item.cache.position = this.lines.pos(item.cache.position.start.offset, this.lines.lineEnd(endLine));
+		const end = this.lines.lineEnd(endLine);
+		this.listItems.ends[item.index] = end;
 		const id = trailingBlockId(this.lines.lineText(this.lastContentLine(startLine, endLine + 1)));
 		if (id !== null) {
-			item.cache.id = id;
-			this.blocks[id] = { id, position: item.cache.position };
+			this.listItems.ids[item.index] = id;
+			this.blocks[id] = { id, position: this.lines.pos(item.start, end) };
 		}
 	}
 

@@ -18,3 +18,9 @@ export async function heapAfterGc(): Promise<number> {
 	}
 	return smallest;
 }
+
+/** A full garbage collection once the current job has ended: a WeakRef made in a job keeps its target until the job ends. */
+export async function collectGarbage(): Promise<void> {
+	await new Promise((resolve) => setTimeout(resolve, 0));
+	collect();
+}

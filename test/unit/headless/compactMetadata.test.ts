@@ -10,7 +10,7 @@ import {
 	packedReferencePlaces,
 	PackedMetadataStore,
 } from "../../../src/headless/compactMetadata";
-import { parseMetadata } from "../../../src/markdown/metadata";
+import { metadataRecordsSteps, parseMetadata } from "../../../src/markdown/metadata";
 import { runSteps } from "../../../src/markdown/steps";
 import { OBSIDIAN_CACHE_DIR } from "../../helpers/vault";
 
@@ -57,6 +57,12 @@ const markdown = fc
 	.tuple(fc.constantFrom(...FRONTMATTER), fc.array(fc.constantFrom(...PIECES), { maxLength: 80 }))
 	.map(([frontmatter, pieces]) => frontmatter + pieces.join(""));
 
+/** The metadata as the headless cache makes it: list items packed from the parser's records, with no object per item. */
+function packedFromRecords(text: string, store = new PackedMetadataStore()): CachedMetadata {
+	const { cache, listItems } = runSteps(metadataRecordsSteps(text));
+	return runSteps(compactMetadataSteps(cache, text, store, listItems));
+}
+
 describe("compactMetadata", () => {
 	test("any Markdown: the compact metadata equals the plain metadata, key order and JSON included, and keeps its lists packed", () => {
 		fc.assert(
@@ -77,6 +83,12 @@ describe("compactMetadata", () => {
 				// Compact indeed, not the plain metadata handed back: every list present is a getter over the packed form.
 				const held = PACKED_LISTS.filter((key) => key in plain && Object.getOwnPropertyDescriptor(compact, key)?.get === undefined);
 				expect(held).toEqual([]);
+				// The list items packed straight from the parser's records read the same.
+				const direct = packedFromRecords(text);
+				expect(direct).toStrictEqual(plain);
+				expect(JSON.stringify(direct)).toBe(JSON.stringify(plain));
+				expect(Object.keys(direct)).toEqual(Object.keys(plain));
+				expect(Object.getOwnPropertyDescriptor(direct, "listItems")?.get === undefined).toBe(plain.listItems === undefined);
 			}),
 			{ numRuns: 1500 },
 		);
@@ -88,6 +100,38 @@ describe("compactMetadata", () => {
 		const compact = compactMetadata(parseMetadata(text), text);
 		expect(compact).toStrictEqual(parseMetadata(text));
 		expect(compact.links?.[0]?.position.start.line).toBe(4002);
+	});
+
+	test("list items of every shape packed from the parser's records: nested, ordered after a task, ids, tasks of any character, far offsets", () => {
+		const items = [
+			"- [ ] a task ^id-1",
+			"  - [x] nested [[Target]]",
+			"    1. deeper",
+			"- [ ] 1. ordered marker after a task",
+			"- [😀] emoji task",
+			"* other list",
+			"",
+			"> - in a quote ^q",
+			"1) ordered",
+			"   - [-] under it ^deep-block-id-long",
+		].join("\n");
+		for (const text of [items, `${"filler line of text\n".repeat(4000)}${items}\n`, `\uFEFF${items}`]) {
+			const direct = packedFromRecords(text);
+			expect(direct).toStrictEqual(parseMetadata(text));
+			expect(JSON.stringify(direct)).toBe(JSON.stringify(parseMetadata(text)));
+		}
+	});
+
+	test("a note that stays as parsed gets its list items built from the parser's records", () => {
+		const store = new PackedMetadataStore();
+		// A store that has numbered every section type it can keeps a note with a new one as parsed.
+		for (let type = 0; type < 255; type++) store.sectionTypeCode(`type ${type}`);
+		const text = "# Title\n\n- [ ] a task ^id\n  - child\n";
+		const kept = packedFromRecords(text, store);
+		expect(kept).toStrictEqual(parseMetadata(text));
+		// A plain list, not a getter over a packed form.
+		expect(Object.getOwnPropertyDescriptor(kept, "listItems")).toHaveProperty("value");
+		expect(kept.listItems).toHaveLength(2);
 	});
 
 	test("a note of 20,000 tasks is compacted in steps that may pause between runs of entries, to the same metadata", () => {

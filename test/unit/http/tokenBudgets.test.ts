@@ -1,4 +1,5 @@
-import { InFlightPlaces, RateLimiter, SlidingWindowBudget, WriteBudget, writeLoadOf } from "../../../src/http/tokenBudgets";
+import fc from "fast-check";
+import { InFlightPlaces, jsonByteLength, RateLimiter, SlidingWindowBudget, WriteBudget, writeLoadOf } from "../../../src/http/tokenBudgets";
 
 describe("RateLimiter", () => {
 	test("a batch costs one per message; what does not fit is refused and records nothing", () => {
@@ -64,6 +65,55 @@ describe("writeLoadOf", () => {
 		const bytes = Buffer.byteLength(JSON.stringify(append.params.arguments));
 		expect(writeLoadOf([append, read, append, "junk", null, { method: "tools/call" }], isWrite)).toEqual({ calls: 2, bytes: 2 * bytes });
 		expect(writeLoadOf([read], isWrite)).toEqual({ calls: 0, bytes: 0 });
+	});
+
+	test("any JSON value (escapes, lone surrogates, emoji, nesting), parsed from its text: counted as many bytes as its JSON has", () => {
+		const text = fc.string({
+			unit: fc.oneof(
+				fc.constantFrom(
+					'"',
+					"\\",
+					"\n",
+					"\b",
+					"\u0001",
+					"\u001f",
+					"\u007f",
+					"\u0080",
+					"\u07ff",
+					"\u0800",
+					"\ud800",
+					"\udfff",
+					"😀",
+					"📅",
+					"é",
+					"東",
+					"a",
+				),
+				fc.string({ unit: "binary" }),
+			),
+		});
+		const json = fc.letrec((tie) => ({
+			value: fc.oneof(
+				{ depthSize: "small" },
+				fc.constant(null),
+				fc.boolean(),
+				fc.double(),
+				fc.integer(),
+				text,
+				fc.array(tie("value")),
+				fc.dictionary(text, tie("value")),
+			),
+		})).value;
+		fc.assert(
+			fc.property(json, (value) => {
+				// What a request carries: the value as JSON.parse gives it back.
+				const parsed: unknown = JSON.parse(JSON.stringify(value));
+				expect(jsonByteLength(parsed)).toBe(Buffer.byteLength(JSON.stringify(parsed)));
+			}),
+			{ numRuns: 3000 },
+		);
+		const note = { path: "Bench/Made/1.md", content: `[[N]] #made\n${"- [ ] t 📅 2026-01-01\n".repeat(40_000)}` };
+		expect(jsonByteLength(note)).toBe(Buffer.byteLength(JSON.stringify(note)));
 	});
 });
 

@@ -6,6 +6,7 @@ import type { CachedMetadata } from "obsidian";
 import { MAX_MARKDOWN_NESTING } from "../../../src/config/limits";
 import { parseBlocks, type MarkdownToken } from "../../../src/markdown/blocks";
 import { runSteps } from "../../../src/markdown/steps";
+import { collectGarbage } from "../../helpers/gc";
 import { OBSIDIAN_CACHE_DIR } from "../../helpers/vault";
 
 /** The block tokens parseBlocks hands over, in order, as plain records (a list's opening token is final once all are handed over). */
@@ -414,6 +415,39 @@ const listItem = fc
 	);
 
 describe("a top-level list whose items hold tables, parsed item by item", () => {
+	test.each([true, false])(
+		"a tight list of 4,000 items, `hidden` read: %s — the tokens are markdown-it's (less `hidden` when unread), and unread, each item's paragraph is let go once handed over",
+		async (hidden) => {
+			const text = lines(4_000, (index) => `- [ ] task ${index} 📅 2026-01-01`);
+			const handed: MarkdownToken[] = [];
+			const first: { paragraph?: WeakRef<MarkdownToken> } = {};
+			const parse = parseBlocks(
+				text,
+				function* (tokens, count) {
+					for (let index = 0; index < count; index++) {
+						const token = tokens[index] as MarkdownToken;
+						if (token.type === "paragraph_open") first.paragraph ??= new WeakRef(token);
+						// Only the later items' tokens are kept, to compare: the first item's paragraph is held by no one here.
+						if (!token.map || token.map[0] >= 10) handed.push(token);
+					}
+					yield;
+				},
+				100,
+				{ hidden },
+			);
+			let next = parse.next();
+			while (!next.done && handed.length < 2_000) next = parse.next();
+			// Half the list is parsed: markdown-it marks a tight list's paragraphs hidden only at its end.
+			await collectGarbage();
+			expect(first.paragraph).toBeDefined();
+			expect(first.paragraph?.deref() === undefined).toBe(!hidden);
+			while (!next.done) next = parse.next();
+			const reference = deepReference.parse(text, {}).filter((token) => !token.map || token.map[0] >= 10);
+			const withHidden = (token: MarkdownToken) => ({ ...record(token), hidden: hidden ? token.hidden : false });
+			expect(handed.map(withHidden)).toEqual(reference.map(withHidden));
+		},
+	);
+
 	test("any list of items holding tables, paragraphs and other blocks, tight or loose, cut at any chunk size: markdown-it's tokens, hidden paragraphs too", () => {
 		fc.assert(
 			fc.property(fc.array(listItem, { maxLength: 5 }), fc.constantFrom("\n", "\n\n"), fc.integer({ min: 1, max: 5 }), (items, between, chunkLines) => {
