@@ -316,6 +316,58 @@ describe("a query of short prefixes beside other clients, over HTTP", () => {
 	});
 });
 
+describe("a word's forms looked for among many words outside the searched folder, over HTTP", () => {
+	test("the words the folder does not hold are passed over between pauses: another token is answered meanwhile, and the answer is whole", async () => {
+		// 90,000 words starting "co" (the start of "cod"'s forms), none of them in Tiny: a search limited
+		// to Tiny passes over each of them, and did so in one piece, however many there were.
+		const NOTES = 3_000;
+		const files: Record<string, string> = { "Tiny/Fish.md": "# Fish\n\ncod and coding\n" };
+		let word = 0;
+		for (let index = 0; index < NOTES; index++)
+			files[`Big/Note ${index}.md`] = `# Note ${index}\n\n${Array.from({ length: 30 }, () => `co${(word++).toString(36)}q`).join(" ")}\n`;
+		const root = await makeVault(files);
+		const turns = new Gate();
+		let turnsTaken = 0;
+		const running = await start(root, {
+			yieldToHost: () => {
+				turnsTaken++;
+				return turns.wait().then(() => new Promise((resolve) => setImmediate(resolve)));
+			},
+			callBudget: { sliceMs: 0 },
+		});
+		const flooder = await connectClient(running.url, running.tokens[0]);
+		const other = await connectClient(running.url, running.tokens[1]);
+		try {
+			await running.service.search?.whenReady();
+			const expected = await running.service.search?.search(SCOPE, parseQuery("cod"), { folder: "Tiny" }, 1);
+			expect(expected?.results.map((result) => result.path)).toEqual(["Tiny/Fish.md"]);
+			turnsTaken = 0;
+			turns.close();
+			let settled = false;
+			const pending = callOk<SearchAnswer>(flooder, "search_notes", { query: "cod", folder: "Tiny", limit: 1 }).then((answer) => {
+				settled = true;
+				return answer;
+			});
+			await until(() => turnsTaken > 0);
+			const read = await callOk<{ content: string }>(other, "read_note", { path: "Tiny/Fish" });
+			expect(read.content).toContain("coding");
+			expect(settled).toBe(false);
+			turns.open();
+			const answer = await pending;
+			expect(answer).toEqual(expected);
+			// 90,000 words passed over, a step each FORM_WALK_STEP_WORDS (4,096): at least twenty pauses.
+			expect(turnsTaken).toBeGreaterThanOrEqual(20);
+		} finally {
+			turns.open();
+			await flooder.close();
+			await other.close();
+			await running.service.stop();
+			await running.host.close();
+			await removeDir(root);
+		}
+	});
+});
+
 describe("searching from the first second of the index build, over HTTP", () => {
 	test("answers during the build say how much is indexed, the build finishes, and then answers are whole", async () => {
 		const NOTES = 1_500;
