@@ -1,7 +1,7 @@
 import { ProtocolError, ProtocolErrorCode, type CompleteRequest, type CompleteResult, type McpServer } from "@modelcontextprotocol/server";
 import { COMPLETION_MAX_VALUES, COMPLETION_SCAN_LIMIT } from "../config/limits";
 import { completeNotePath, sortNotePaths, type PathCompletion } from "../vault/notePaths";
-import { isNoteInScope, scopeKey } from "../vault/scope";
+import { isNoteInScope } from "../vault/scope";
 import type { ToolContext } from "./context";
 import { promptArgumentSuggestions, promptNoteNamed } from "./prompts";
 import { NOTE_URI_TEMPLATE, requireNoteTextRight } from "./resources";
@@ -16,9 +16,11 @@ const NO_SUGGESTIONS: CompleteResult = { completion: { values: [], hasMore: fals
  * looked at: counted against the look-up's bound, hidden ones sorted first hid the visible ones.
  */
 function completeNotePathFor(ctx: ToolContext, typed: string): PathCompletion {
-	const visible = (path: string) => isNoteInScope(path, ctx.scope);
+	// The scope as it is now: ctx.scope follows the settings, and the kept list must stay the one of this scope's key.
+	const scope = ctx.scope;
+	const visible = (path: string) => isNoteInScope(path, scope);
 	const sorted =
-		ctx.notePaths?.visiblePaths(scopeKey(ctx.scope), visible) ??
+		ctx.notePaths?.visiblePaths(scope) ??
 		sortNotePaths(
 			ctx.host.vault
 				.getMarkdownFiles()

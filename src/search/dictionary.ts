@@ -8,6 +8,13 @@ import { runSteps } from "./unions";
 const MIN_FORM_WORD_CHARS = 3;
 
 /**
+ * Dictionary words the look for a word's forms passes between pauses (`formsOfSteps`): a search
+ * limited to some notes passes over every word of the stem's start they do not hold: 500,000 of them
+ * (a 4 MB folder it does not search) were passed over in one piece of a third of a second.
+ */
+const FORM_WALK_STEP_WORDS = 4_096;
+
+/**
  * New tokens a lookup inserts one by one into the sorted view; more are sorted and merged into it
  * in one pass. An insertion moves half the view on average (about 17 µs at 290,000 tokens), a
  * merge all of it once (about 15 ms): a note of 40,000 new words, inserted one by one, took 0.7 s.
@@ -59,14 +66,32 @@ export class TermDictionary {
 	 * so words only notes outside them hold never take the place of a form.
 	 */
 	formsOf(word: string, stem: Stemmer | null = this.stem, held?: (id: number) => boolean): number[] {
+		return runSteps(this.formsOfSteps(word, stem, held));
+	}
+
+	/**
+	 * `formsOf` in steps that yield where a search may pause, every FORM_WALK_STEP_WORDS words looked
+	 * at: the words `held` passes over are not bounded (any number of notes outside the searched
+	 * ones may hold words of the stem's start), and were walked in one piece.
+	 */
+	*formsOfSteps(word: string, stem: Stemmer | null = this.stem, held?: (id: number) => boolean): Generator<void, number[], void> {
 		if (!stem || word.length < MIN_FORM_WORD_CHARS) return [];
 		const target = stem(word);
 		const start = target.slice(0, Math.max(2, target.length - 1));
 		if (start.length < 2) return [];
-		const sorted = this.sortedTokens();
+		let sorted = this.sortedTokens();
 		const found: number[] = [];
 		let looked = 0;
+		let walked = 0;
 		for (let index = lowerBound(sorted, start); index < sorted.length; index++) {
+			if (++walked % FORM_WALK_STEP_WORDS === 0) {
+				const next = sorted[index] ?? "";
+				yield;
+				// Words added meanwhile are inserted into the view in place: carry on from this word where it is now.
+				sorted = this.sortedTokens();
+				index = lowerBound(sorted, next);
+				if (index >= sorted.length) break;
+			}
 			const token = sorted[index] ?? "";
 			if (!token.startsWith(start)) break;
 			const id = this.ids.get(token);

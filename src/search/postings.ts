@@ -1001,7 +1001,7 @@ export class PostingsIndex {
 		if (tokens.length !== 1) return { any: this.resolve(tokens) ?? emptyTerm(), exact: null, forms: null, strongIds: null, strongNotes: 0 };
 		const word = tokens[0] ?? "";
 		const exactId = this.dictionary.lookup(word);
-		const formIds = this.dictionary.formsOf(word, stem, accepted ? (id) => this.isHeldAmong(id, accepted) : undefined);
+		const formIds = yield* this.dictionary.formsOfSteps(word, stem, accepted ? (id) => this.isHeldAmong(id, accepted) : undefined);
 		const strongIds = new Set<number>([...optional(exactId), ...formIds]);
 		const prefixIds = isPrefixWord(word) ? this.dictionary.withPrefix(word).filter((id) => !strongIds.has(id)) : [];
 		const allIds = [...strongIds, ...prefixIds];

@@ -1,5 +1,6 @@
 import type { EventRef } from "obsidian";
 import type { Host } from "../host/Host";
+import { isNoteInScope, scopeKey, type Scope } from "./scope";
 
 /** A note path and the lower-case forms a typed prefix is compared with. */
 interface IndexedNotePath {
@@ -188,10 +189,14 @@ export class NotePathIndex {
 	}
 
 	/**
-	 * The sorted paths of the notes a scope shows (`key` names the scope, `visible` says what it
-	 * shows), made from `paths()` the first time that scope asks and then kept in order with it.
+	 * The sorted paths of the notes `scope` shows, made from `paths()` the first time that scope asks
+	 * and then kept in order with it. The scope is taken as it is now: a caller's scope read later
+	 * follows the settings, and a list kept under one key by another scope's view missed the notes
+	 * made meanwhile, never to offer them once the settings came back to that key.
 	 */
-	visiblePaths(key: string, visible: (path: string) => boolean): SortedNotePaths {
+	visiblePaths(scope: Scope): SortedNotePaths {
+		const key = scopeKey(scope);
+		const visible = (path: string) => isNoteInScope(path, scope);
 		const all = this.paths();
 		const kept = this.views.get(key);
 		if (kept) {

@@ -193,6 +193,33 @@ describe("completions and subscriptions over HTTP with the real SDK clients", ()
 				await removeDir(big);
 			}
 		});
+		test("a note made while its folder was excluded is offered once the folder is shown again", async () => {
+			// The paths kept for a scope were kept up to date by what the *current* settings show: a note
+			// made while Private was excluded never joined the list kept for the settings without it.
+			const vaultDir = await makeVault({ "Projects/Alpha.md": "alpha\n", "Private/Old.md": "old\n" });
+			const server = await startService(vaultDir, { host: { watch: true }, settings: { rateLimitPerMinute: 100_000 } });
+			try {
+				const client = await connectModern(server.url, server.tokens.read ?? "");
+				clients.push(client);
+				const completes = async (value: string) =>
+					(await client.complete({ ref: { type: "ref/resource", uri: NOTE_TEMPLATE }, argument: { name: "path", value } })).completion.values;
+				expect(await completes("p")).toEqual(["Private/Old.md", "Projects/Alpha.md"]);
+				await server.service.apply({ ...server.settings, excludedFolders: ["Private"] });
+				expect(await completes("p")).toEqual(["Projects/Alpha.md"]);
+				await fs.writeFile(nodePath.join(vaultDir, "Private/Pear.md"), "pear\n");
+				expect(await waitUntil(() => server.host.vault.getMarkdownFiles().some((file) => file.path === "Private/Pear.md"))).toBe(true);
+				await server.service.apply({ ...server.settings, excludedFolders: [] });
+				let latest: string[] = [];
+				for (const deadline = Date.now() + 5_000; Date.now() < deadline; await sleep(50)) {
+					latest = await completes("p");
+					if (latest.includes("Private/Pear.md")) break;
+				}
+				expect(latest).toEqual(["Private/Old.md", "Private/Pear.md", "Projects/Alpha.md"]);
+			} finally {
+				await server.stop();
+				await removeDir(vaultDir);
+			}
+		});
 	});
 
 	describe("subscriptions/listen at 2026-07-28", () => {

@@ -217,48 +217,56 @@ describe("a worst-case query's own steps beside other clients, over HTTP", () =>
 			const inRow = index % 100 === 0 ? "alpha beta" : "beta then alpha";
 			files[`Note ${index}.md`] = `# Note ${index}\n\n${inRow} ${"filler words here ".repeat(20)}\n`;
 		}
-		const root = await makeVault(files);
-		const turns = new Gate();
-		let turnsTaken = 0;
-		const running = await start(root, {
-			yieldToHost: () => {
-				turnsTaken++;
-				return turns.wait().then(() => new Promise((resolve) => setImmediate(resolve)));
-			},
-			callBudget: { sliceMs: 0 },
-		});
-		const flooder = await connectClient(running.url, running.tokens[0]);
-		const other = await connectClient(running.url, running.tokens[1]);
-		try {
-			await running.service.search?.whenReady();
-			const expected = await running.service.search?.search({ configDir: ".obsidian", excludedFolders: ["Private"] }, parseQuery('"alpha beta"'), {}, 1);
-			expect(expected?.total).toBe(NOTES / 100);
-			turnsTaken = 0;
-			turns.close();
-			let settled = false;
-			const pending = callOk<SearchAnswer>(flooder, "search_notes", { query: '"alpha beta"', limit: 1 }).then((answer) => {
-				settled = true;
-				return answer;
-			});
-			await until(() => turnsTaken > 0);
-			const read = await callOk<{ content: string }>(other, "read_note", { path: "Note 7" });
-			expect(read.content).toContain("beta then alpha");
-			expect(settled).toBe(false);
-			turns.open();
-			const answer = await pending;
-			expect(answer).toEqual(expected);
-			// One result, so one pause for its snippets and none in the ranking of 20 notes: the rest are the phrase checks'.
-			expect(turnsTaken).toBeGreaterThanOrEqual(Math.floor(NOTES / 256));
-		} finally {
-			turns.open();
-			await flooder.close();
-			await other.close();
-			await running.service.stop();
-			await running.host.close();
-			await removeDir(root);
-		}
+		// One result, so one pause for its snippets and none in the ranking of 20 notes: the rest are the phrase checks'.
+		expect(await searchBesideARead(files, '"alpha beta"', {}, "Note 7", NOTES / 100)).toBeGreaterThanOrEqual(Math.floor(NOTES / 256));
 	});
 });
+
+/**
+ * Searches `query` (with `filter`) from one token while every turn the server gives back is held,
+ * checks that another token's read of `readPath` is answered before that search, then lets the
+ * turns go on: the answer must be the one the index gives at once. Returns the turns the search took.
+ */
+async function searchBesideARead(files: Record<string, string>, query: string, filter: { folder?: string }, readPath: string, total = 1): Promise<number> {
+	const root = await makeVault(files);
+	const turns = new Gate();
+	let turnsTaken = 0;
+	const running = await start(root, {
+		yieldToHost: () => {
+			turnsTaken++;
+			return turns.wait().then(() => new Promise((resolve) => setImmediate(resolve)));
+		},
+		callBudget: { sliceMs: 0 },
+	});
+	const flooder = await connectClient(running.url, running.tokens[0]);
+	const other = await connectClient(running.url, running.tokens[1]);
+	try {
+		await running.service.search?.whenReady();
+		const expected = await running.service.search?.search(SCOPE, parseQuery(query), filter, 1);
+		expect(expected?.total).toBe(total);
+		turnsTaken = 0;
+		turns.close();
+		let settled = false;
+		const pending = callOk<SearchAnswer>(flooder, "search_notes", { query, ...filter, limit: 1 }).then((answer) => {
+			settled = true;
+			return answer;
+		});
+		await until(() => turnsTaken > 0);
+		const read = await callOk<{ content: string }>(other, "read_note", { path: readPath });
+		expect(read.content).toContain(files[`${readPath}.md`]?.split("\n")[2] ?? "");
+		expect(settled).toBe(false);
+		turns.open();
+		expect(await pending).toEqual(expected);
+		return turnsTaken;
+	} finally {
+		turns.open();
+		await flooder.close();
+		await other.close();
+		await running.service.stop();
+		await running.host.close();
+		await removeDir(root);
+	}
+}
 
 describe("a query of short prefixes beside other clients, over HTTP", () => {
 	test("merging every word a two-letter prefix starts pauses between steps: another token is answered meanwhile, and the answer is whole", async () => {
@@ -272,47 +280,22 @@ describe("a query of short prefixes beside other clients, over HTTP", () => {
 		const files: Record<string, string> = {};
 		for (let index = 0; index < NOTES; index++)
 			files[`Note ${index}.md`] = index === 7 ? `# Note 7\n\nrare ${words("ka")}\n` : `# Note ${index}\n\n${words("ka")} ${words("ko")}\n`;
-		const root = await makeVault(files);
-		const turns = new Gate();
-		let turnsTaken = 0;
-		const running = await start(root, {
-			yieldToHost: () => {
-				turnsTaken++;
-				return turns.wait().then(() => new Promise((resolve) => setImmediate(resolve)));
-			},
-			callBudget: { sliceMs: 0 },
-		});
-		const flooder = await connectClient(running.url, running.tokens[0]);
-		const other = await connectClient(running.url, running.tokens[1]);
-		try {
-			await running.service.search?.whenReady();
-			const query = "rare ka -ko";
-			const expected = await running.service.search?.search(SCOPE, parseQuery(query), {}, 1);
-			expect(expected?.total).toBe(1);
-			turnsTaken = 0;
-			turns.close();
-			let settled = false;
-			const pending = callOk<SearchAnswer>(flooder, "search_notes", { query, limit: 1 }).then((answer) => {
-				settled = true;
-				return answer;
-			});
-			await until(() => turnsTaken > 0);
-			const read = await callOk<{ content: string }>(other, "read_note", { path: "Note 7" });
-			expect(read.content).toContain("rare");
-			expect(settled).toBe(false);
-			turns.open();
-			const answer = await pending;
-			expect(answer).toEqual(expected);
-			// 90,000 postings merged and as many marked, a step each 16,384: at least five and five.
-			expect(turnsTaken).toBeGreaterThanOrEqual(10);
-		} finally {
-			turns.open();
-			await flooder.close();
-			await other.close();
-			await running.service.stop();
-			await running.host.close();
-			await removeDir(root);
-		}
+		// 90,000 postings merged and as many marked, a step each 16,384: at least five and five.
+		expect(await searchBesideARead(files, "rare ka -ko", {}, "Note 7")).toBeGreaterThanOrEqual(10);
+	});
+});
+
+describe("a word's forms looked for among many words outside the searched folder, over HTTP", () => {
+	test("the words the folder does not hold are passed over between pauses: another token is answered meanwhile, and the answer is whole", async () => {
+		// 90,000 words starting "co" (the start of "cod"'s forms), none of them in Tiny: a search limited
+		// to Tiny passes over each of them, and did so in one piece, however many there were.
+		const NOTES = 3_000;
+		const files: Record<string, string> = { "Tiny/Fish.md": "# Fish\n\ncod and coding\n" };
+		let word = 0;
+		for (let index = 0; index < NOTES; index++)
+			files[`Big/Note ${index}.md`] = `# Note ${index}\n\n${Array.from({ length: 30 }, () => `co${(word++).toString(36)}q`).join(" ")}\n`;
+		// 90,000 words passed over, a step each FORM_WALK_STEP_WORDS (4,096): at least twenty pauses.
+		expect(await searchBesideARead(files, "cod", { folder: "Tiny" }, "Tiny/Fish")).toBeGreaterThanOrEqual(20);
 	});
 });
 
