@@ -92,7 +92,8 @@ describe("a search while the index builds", () => {
 			const answer = await index.search(vault.scope(), parseQuery("alpha gamma"), {}, 10, budget);
 			expect(answer.index?.state).toBe("building");
 			expect(atPauses.length).toBeGreaterThan(2);
-			expect(new Set(atPauses).size).toBe(1);
+			// The build's slice running when the search began may end between its first pauses; none starts after.
+			expect(new Set(atPauses).size).toBeLessThanOrEqual(2);
 			await index.whenReady();
 			expect(index.status()).toEqual({ state: "ready", indexed_notes: 3_000, total_notes: 3_000 });
 		} finally {
