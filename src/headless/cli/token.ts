@@ -4,7 +4,7 @@ import { addToken, revokeToken, setTokenRights, tokenFoldersText, unknownTokenMe
 import { ALL_TOOLS } from "../../mcp/tools";
 import { TOKEN_FOLDERS_COMMAND, TOKEN_LIST_COMMAND, TOKEN_NEW_COMMAND, TOKEN_REVOKE_COMMAND, TOKEN_RIGHTS_COMMAND } from "../cliHelp";
 import { foldersFromFlags, missingFolderWarnings, runTokenFolders } from "../tokenFoldersCommand";
-import { visibleInTerminal } from "../terminalText";
+import { jsonForTerminal, visibleInTerminal } from "../terminalText";
 import { asUsage, connectHint, loadSettings, loggerFor, newTokenRights, quoted, settingsStoreOf, UsageError, vaultRootFrom, type CliIo } from "./io";
 
 /** One `vault-mcp token ACTION` handler: the arguments after the action. */
@@ -78,7 +78,7 @@ async function tokenNew(args: string[], io: CliIo): Promise<number> {
 	const shown = rightsTable({ level, rights: rights.rights }, ALL_TOOLS);
 	if (values.json === true) {
 		io.stdout(
-			`${JSON.stringify({ name: name.trim(), level, token: made.token, rights: shown, ...(folders.folders.length > 0 ? { folders: folders.folders } : {}) })}\n`,
+			`${jsonForTerminal({ name: name.trim(), level, token: made.token, rights: shown, ...(folders.folders.length > 0 ? { folders: folders.folders } : {}) })}\n`,
 		);
 	} else {
 		io.stdout(`Token "${visibleInTerminal(name.trim())}" (${level}). It is shown this once; only its hash is kept:\n\n  ${made.token}\n\n`);
@@ -107,7 +107,7 @@ async function tokenList(args: string[], io: CliIo): Promise<number> {
 			rights: rightsTable(record, ALL_TOOLS),
 			...(record.folders?.length ? { folders: record.folders } : {}),
 		}));
-		io.stdout(`${JSON.stringify(listed)}\n`);
+		io.stdout(`${jsonForTerminal(listed)}\n`);
 		return 0;
 	}
 	if (settings.tokens.length === 0) logger.info(`No tokens yet. Make one: vault-mcp token new ${quoted(root)} --name NAME`);
@@ -174,7 +174,7 @@ async function tokenRights(args: string[], io: CliIo): Promise<number> {
 	const record = settings.tokens.find((candidate) => candidate.name === name);
 	if (!record) throw new UsageError(unknownTokenMessage(settings, name), undefined, false);
 	const shown = rightsTable(record, ALL_TOOLS);
-	if (values.json === true) io.stdout(`${JSON.stringify({ name, level: record.level, rights: shown })}\n`);
+	if (values.json === true) io.stdout(`${jsonForTerminal({ name, level: record.level, rights: shown })}\n`);
 	else io.stdout(`Rights of "${visibleInTerminal(name)}" (${record.level}):\n${rightsText(shown)}\n`);
 	return 0;
 }

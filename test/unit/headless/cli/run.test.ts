@@ -202,6 +202,20 @@ describe("run(argv, io): the CLI without a process", () => {
 		expect((JSON.parse(io.out) as Array<{ changes: Array<{ path: string }> }>)[0]?.changes[0]?.path).toBe(path);
 	});
 
+	test("token new, list and rights with --json print a name holding a bidi override as its JSON escape, as the plain lines draw it", async () => {
+		const name = "lap\u202Epot";
+		const made = fakeIo();
+		expect(await run(["token", "new", vault, "--name", name, "--json"], made)).toBe(0);
+		const listed = fakeIo();
+		expect(await run(["token", "list", vault, "--json"], listed)).toBe(0);
+		const rights = fakeIo();
+		expect(await run(["token", "rights", vault, name, "--json"], rights)).toBe(0);
+		for (const io of [made, listed, rights]) expect(io.out).not.toMatch(/\u202E/u);
+		expect((JSON.parse(made.out) as { name: string }).name).toBe(name);
+		expect((JSON.parse(listed.out) as Array<{ name: string }>).map((token) => token.name)).toContain(name);
+		expect((JSON.parse(rights.out) as { name: string }).name).toBe(name);
+	});
+
 	test("a failure that is not a usage error exits 1 with one error line", async () => {
 		const io = fakeIo();
 		expect(await run(["undo", vault, "no-such-id"], io)).toBe(1);
