@@ -156,47 +156,68 @@ async function scoresOverInstalled(vault: JudgedQuery["vault"], dir: string, que
 	}
 }
 
-test("the unseen judged questions over npm's documentation find the pages a person expects at least as well as recorded", async () => {
-	const scores = await scoresOverInstalled("npm-docs", npmDocsVaultDir(), NPM_DOCS_JUDGED_QUERIES);
-	expect(scores.queries).toBeGreaterThanOrEqual(40);
-	expect(scores.successAt3).toBeGreaterThanOrEqual(UNSEEN_SUCCESS_AT_3);
-	expect(scores.mrr).toBeGreaterThanOrEqual(UNSEEN_MRR);
-}, 60_000);
+/** Each installed documentation vault: its judged questions and the floors recorded for them. */
+const INSTALLED_SETS = [
+	{
+		what: "unseen judged questions over npm's documentation",
+		vault: "npm-docs",
+		dir: npmDocsVaultDir,
+		queries: NPM_DOCS_JUDGED_QUERIES,
+		success: UNSEEN_SUCCESS_AT_3,
+		mrr: UNSEEN_MRR,
+	},
+	{
+		what: "held-out judged questions over eslint-plugin-import's rule pages",
+		vault: "import-rules",
+		dir: importRulesVaultDir,
+		queries: IMPORT_RULES_JUDGED_QUERIES,
+		success: HELD_OUT_SUCCESS_AT_3,
+		mrr: HELD_OUT_MRR,
+	},
+	{
+		what: "held-out judged questions over fastify's documentation",
+		vault: "fastify-docs",
+		dir: fastifyDocsVaultDir,
+		queries: FASTIFY_DOCS_JUDGED_QUERIES,
+		success: FASTIFY_SUCCESS_AT_3,
+		mrr: FASTIFY_MRR,
+	},
+	{
+		what: "held-out judged questions over undici's documentation",
+		vault: "undici-docs",
+		dir: undiciDocsVaultDir,
+		queries: UNDICI_DOCS_JUDGED_QUERIES,
+		success: UNDICI_SUCCESS_AT_3,
+		mrr: UNDICI_MRR,
+	},
+	{
+		what: "held-out judged questions over markdownlint's documentation",
+		vault: "markdownlint-docs",
+		dir: markdownlintDocsVaultDir,
+		queries: MARKDOWNLINT_DOCS_JUDGED_QUERIES,
+		success: MARKDOWNLINT_SUCCESS_AT_3,
+		mrr: MARKDOWNLINT_MRR,
+	},
+	{
+		what: "held-out judged questions over typescript-eslint's rule pages",
+		vault: "typescript-eslint-docs",
+		dir: typescriptEslintDocsVaultDir,
+		queries: TYPESCRIPT_ESLINT_DOCS_JUDGED_QUERIES,
+		success: TYPESCRIPT_ESLINT_SUCCESS_AT_3,
+		mrr: TYPESCRIPT_ESLINT_MRR,
+	},
+] as const satisfies ReadonlyArray<{ what: string; vault: JudgedQuery["vault"]; dir: () => string; queries: JudgedQuery[]; success: number; mrr: number }>;
 
-test("the held-out judged questions over eslint-plugin-import's rule pages find the pages a person expects at least as well as recorded", async () => {
-	const scores = await scoresOverInstalled("import-rules", importRulesVaultDir(), IMPORT_RULES_JUDGED_QUERIES);
-	expect(scores.queries).toBeGreaterThanOrEqual(40);
-	expect(scores.successAt3).toBeGreaterThanOrEqual(HELD_OUT_SUCCESS_AT_3);
-	expect(scores.mrr).toBeGreaterThanOrEqual(HELD_OUT_MRR);
-}, 60_000);
-
-test("the held-out judged questions over fastify's documentation find the pages a person expects at least as well as recorded", async () => {
-	const scores = await scoresOverInstalled("fastify-docs", fastifyDocsVaultDir(), FASTIFY_DOCS_JUDGED_QUERIES);
-	expect(scores.queries).toBeGreaterThanOrEqual(40);
-	expect(scores.successAt3).toBeGreaterThanOrEqual(FASTIFY_SUCCESS_AT_3);
-	expect(scores.mrr).toBeGreaterThanOrEqual(FASTIFY_MRR);
-}, 60_000);
-
-test("the held-out judged questions over undici's documentation find the pages a person expects at least as well as recorded", async () => {
-	const scores = await scoresOverInstalled("undici-docs", undiciDocsVaultDir(), UNDICI_DOCS_JUDGED_QUERIES);
-	expect(scores.queries).toBeGreaterThanOrEqual(40);
-	expect(scores.successAt3).toBeGreaterThanOrEqual(UNDICI_SUCCESS_AT_3);
-	expect(scores.mrr).toBeGreaterThanOrEqual(UNDICI_MRR);
-}, 60_000);
-
-test("the held-out judged questions over markdownlint's documentation find the pages a person expects at least as well as recorded", async () => {
-	const scores = await scoresOverInstalled("markdownlint-docs", markdownlintDocsVaultDir(), MARKDOWNLINT_DOCS_JUDGED_QUERIES);
-	expect(scores.queries).toBeGreaterThanOrEqual(40);
-	expect(scores.successAt3).toBeGreaterThanOrEqual(MARKDOWNLINT_SUCCESS_AT_3);
-	expect(scores.mrr).toBeGreaterThanOrEqual(MARKDOWNLINT_MRR);
-}, 60_000);
-
-test("the held-out judged questions over typescript-eslint's rule pages find the pages a person expects at least as well as recorded", async () => {
-	const scores = await scoresOverInstalled("typescript-eslint-docs", typescriptEslintDocsVaultDir(), TYPESCRIPT_ESLINT_DOCS_JUDGED_QUERIES);
-	expect(scores.queries).toBeGreaterThanOrEqual(40);
-	expect(scores.successAt3).toBeGreaterThanOrEqual(TYPESCRIPT_ESLINT_SUCCESS_AT_3);
-	expect(scores.mrr).toBeGreaterThanOrEqual(TYPESCRIPT_ESLINT_MRR);
-}, 60_000);
+test.each(INSTALLED_SETS)(
+	"the $what find the pages a person expects at least as well as recorded",
+	async (set) => {
+		const scores = await scoresOverInstalled(set.vault, set.dir(), set.queries);
+		expect(scores.queries).toBeGreaterThanOrEqual(40);
+		expect(scores.successAt3).toBeGreaterThanOrEqual(set.success);
+		expect(scores.mrr).toBeGreaterThanOrEqual(set.mrr);
+	},
+	60_000,
+);
 
 const OBSIDIAN_HELP_VAULT = fetchedVault(() => obsidianHelpVaultDir());
 (OBSIDIAN_HELP_VAULT === null ? test.skip : test)(
