@@ -2,6 +2,7 @@ import type { Host } from "../host/Host";
 import type { Canvas, CanvasEdge, CanvasNode } from "../canvas/jsonCanvas";
 import { isPathVisible, type Scope } from "./scope";
 import { runSteps, type Steps } from "../markdown/steps";
+import { normalizeVaultPath } from "../paths/spelling";
 
 /** A canvas node as a tool returns it: a file node also says whether the file it shows exists. */
 export type VisibleCanvasNode = CanvasNode & { exists?: boolean };
@@ -9,6 +10,15 @@ export type VisibleCanvasNode = CanvasNode & { exists?: boolean };
 /** A URL (`https:`, `obsidian:`…) rather than a vault path. */
 function isUrl(text: string): boolean {
 	return /^[a-z][a-z0-9+.-]*:/i.test(text);
+}
+
+/**
+ * True when the card's path is visible both as written and as the vault reads it: `getFileByPath`
+ * turns backslashes into slashes and drops slashes at the ends, so a card showing `/Private/Diary.md`
+ * passed the exclusion as written and was then found, its `exists` telling the excluded file was there.
+ */
+function isCardPathVisible(path: string, scope: Scope): boolean {
+	return isPathVisible(path, scope) && isPathVisible(normalizeVaultPath(path), scope);
 }
 
 /**
@@ -27,11 +37,11 @@ export function* visibleCanvasSteps(host: Host, scope: Scope, canvas: Canvas): S
 	for (const node of canvas.nodes) {
 		yield;
 		if (node.type === "file" && node.file !== undefined) {
-			if (!isPathVisible(node.file, scope)) continue;
+			if (!isCardPathVisible(node.file, scope)) continue;
 			nodes.push({ ...node, exists: host.vault.getFileByPath(node.file) !== null });
 			continue;
 		}
-		if (node.background !== undefined && !isUrl(node.background) && !isPathVisible(node.background, scope)) {
+		if (node.background !== undefined && !isUrl(node.background) && !isCardPathVisible(node.background, scope)) {
 			const { background: _hidden, ...rest } = node;
 			nodes.push(rest);
 			continue;

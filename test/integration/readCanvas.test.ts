@@ -54,6 +54,18 @@ describe("read_canvas", () => {
 				edges: [],
 			}),
 			"Empty.canvas": "",
+			// Cards spelling an excluded note as the vault reads it, but not as the exclusion compared it.
+			"Spellings.canvas": JSON.stringify({
+				nodes: [
+					{ id: "idea", type: "text", text: "x", x: 0, y: 0, width: 10, height: 10 },
+					{ id: "slash", type: "file", file: "/Private/Diary.md", x: 0, y: 0, width: 10, height: 10 },
+					{ id: "back", type: "file", file: "Private\\Diary.md", x: 0, y: 0, width: 10, height: 10 },
+					{ id: "back-missing", type: "file", file: "Private\\Nothing here.md", x: 0, y: 0, width: 10, height: 10 },
+					{ id: "end", type: "file", file: "Private/Diary.md/", x: 0, y: 0, width: 10, height: 10 },
+					{ id: "photo", type: "group", background: "\\Private\\photo.png", x: 0, y: 0, width: 10, height: 10 },
+				],
+				edges: [{ id: "e", fromNode: "slash", toNode: "idea" }],
+			}),
 			"Broken/Not json.canvas": "{ nodes: [",
 			"Broken/No position.canvas": JSON.stringify({ nodes: [{ id: "a", type: "text", text: "x", y: 0, width: 10, height: 10 }] }),
 			"Broken/Odd type.canvas": JSON.stringify({ nodes: [{ id: "a", type: "sticker", x: 0, y: 0, width: 10, height: 10 }] }),
@@ -117,6 +129,17 @@ describe("read_canvas", () => {
 	test("cards of excluded notes are dropped with their edges, the same whether the note exists or not", async () => {
 		const text = JSON.stringify(await callOk(client, "read_canvas", { path: "Board.canvas" }));
 		expect(text).not.toMatch(/Private|Diary|secret|Nothing here|see diary/);
+	});
+
+	test("cards spelling an excluded note with a leading slash or backslashes are dropped too: no `exists` tells the note is there", async () => {
+		expect(await callOk(client, "read_canvas", { path: "Spellings" })).toEqual({
+			path: "Spellings.canvas",
+			nodes: [
+				{ id: "idea", type: "text", text: "x", x: 0, y: 0, width: 10, height: 10 },
+				{ id: "photo", type: "group", x: 0, y: 0, width: 10, height: 10 },
+			],
+			edges: [],
+		});
 	});
 
 	test("a canvas in an excluded folder is answered like a missing one", async () => {
