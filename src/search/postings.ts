@@ -1001,7 +1001,9 @@ export class PostingsIndex {
 		if (tokens.length !== 1) return { any: this.resolve(tokens) ?? emptyTerm(), exact: null, forms: null, strongIds: null, strongNotes: 0 };
 		const word = tokens[0] ?? "";
 		const exactId = this.dictionary.lookup(word);
-		const formIds = yield* this.dictionary.formsOfSteps(word, stem, accepted ? (id) => this.isHeldAmong(id, accepted) : undefined);
+		// A word stays in the dictionary once no note holds it (its notes deleted, or moved into an
+		// excluded folder): such words are passed over too, or they took the places of real forms.
+		const formIds = yield* this.dictionary.formsOfSteps(word, stem, accepted ? (id) => this.isHeldAmong(id, accepted) : (id) => this.isHeld(id));
 		const strongIds = new Set<number>([...optional(exactId), ...formIds]);
 		const prefixIds = isPrefixWord(word) ? this.dictionary.withPrefix(word).filter((id) => !strongIds.has(id)) : [];
 		const allIds = [...strongIds, ...prefixIds];
@@ -1115,6 +1117,13 @@ export class PostingsIndex {
 	}
 
 	/** Whether a note of `accepted` (by slot) holds the word `id`. */
+	/** Whether any note in the index holds the word. */
+	private isHeld(id: number): boolean {
+		const own = this.postings[id];
+		if (own) return own.length > 0;
+		return id < this.arenaRoom.length && (this.arenaRoom[id] as number) > 0 && (this.arenaLength[id] as number) > 0;
+	}
+
 	private isHeldAmong(id: number, accepted: Uint8Array): boolean {
 		const list = this.listOf(id);
 		if (!list) return false;

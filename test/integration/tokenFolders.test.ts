@@ -111,10 +111,16 @@ interface Server {
 	stop(): Promise<void>;
 }
 
-async function serve(root: string, folders: readonly string[], promptsFolder: string): Promise<Server> {
-	const host = await NodeHost.open(root);
+async function serve(
+	root: string,
+	folders: readonly string[],
+	promptsFolder: string,
+	options: { excludedFolders?: string[]; watch?: boolean } = {},
+): Promise<Server> {
+	const host = await NodeHost.open(root, { watch: options.watch ?? false });
 	let settings: VaultMcpSettings = {
 		...defaultSettings(),
+		excludedFolders: options.excludedFolders ?? [],
 		serverEnabled: true,
 		port: 0,
 		writeEnabled: true,
@@ -475,6 +481,35 @@ describe("a token's search ranks as over its folders alone", () => {
 			await limited.stop();
 			await whole.stop();
 			await removeDir(full.parent);
+			await removeDir(reference.parent);
+		}
+	});
+
+	test("the words of a note moved into an excluded folder while serving change no score either", async () => {
+		// The dictionary keeps a word once no note holds it: "ru0000"… of a note moved into Private
+		// still took the places of the words looked at for the forms of "run", on every search.
+		const words = Array.from({ length: MAX_WORD_FORM_CANDIDATES + 1 }, (_, index) => `ru${String(index).padStart(4, "0")}`).join(" ");
+		const inside = { "Projects/Fast.md": "running fast today\n", "Projects/Daily.md": "we run daily\n", "Projects/Gem.md": "ruby\n" };
+		const moving = await writeVault({ ...inside, "Notes/Words.md": `${words}\n` });
+		const reference = await writeVault({ ...inside, "Private/Words.md": `${words}\n` });
+		const served = await serve(moving.root, [], "Prompts", { excludedFolders: ["Private"], watch: true });
+		const whole = await serve(reference.root, [], "Prompts", { excludedFolders: ["Private"] });
+		try {
+			await fs.mkdir(nodePath.join(moving.root, "Private"));
+			await fs.rename(nodePath.join(moving.root, "Notes/Words.md"), nodePath.join(moving.root, "Private/Words.md"));
+			const deadline = Date.now() + 10_000;
+			while (JSON.stringify(await callTool(served.client, "list_notes", {})).includes("Words")) {
+				if (Date.now() > deadline) throw new Error("the moved note was still found");
+				await new Promise((resolve) => setTimeout(resolve, 50));
+			}
+			for (const query of ["run", "runs", "running fast"]) {
+				const seen = await callTool(served.client, "search_notes", { query });
+				expect({ query, seen }).toEqual({ query, seen: await callTool(whole.client, "search_notes", { query }) });
+			}
+		} finally {
+			await served.stop();
+			await whole.stop();
+			await removeDir(moving.parent);
 			await removeDir(reference.parent);
 		}
 	});
