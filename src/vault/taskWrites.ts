@@ -10,6 +10,7 @@ import { DAILY_NOTE_TIME_FORMAT, dailyNotePath, readDailyTemplate } from "./dail
 import { editNoteInStyle } from "./noteEdits";
 import { fillTemplate } from "./templates";
 import { findNote } from "./notes";
+import { NOT_ACCESSIBLE } from "./paths";
 import type { Scope } from "./scope";
 import { checkNewNotePath, createNoteFile, editNote, NoteExistsError } from "./writes";
 import { fail, ok, type Result } from "../result";
@@ -21,6 +22,8 @@ import { fail, ok, type Result } from "../result";
 export async function todaysDailyNote(host: Host, scope: Scope, now = new Date()): Promise<Result<{ file: HostFile; created: boolean }>> {
 	const settings = await dailyNoteSettings(host);
 	const checked = checkNewNotePath(dailyNotePath(settings, now), scope);
+	// Not named when it is where this token may not look: the path would tell the name of an excluded folder.
+	if (!checked.ok && checked.error.endsWith(`${NOT_ACCESSIBLE}.`)) return fail(`Today's daily note cannot be written: it ${NOT_ACCESSIBLE}.`);
 	if (!checked.ok) return fail(`Today's daily note cannot be written: ${checked.error}`);
 	const existing = host.vault.getFileByPath(checked.value);
 	if (existing) return ok({ file: existing, created: false });

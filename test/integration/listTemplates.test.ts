@@ -56,3 +56,33 @@ describe("list_templates reads the core Templates plugin's folder", () => {
 		expect(await listTemplates("../elsewhere", "error")).toMatch(/^The template folder set in this vault \("\.\.\/elsewhere"\) cannot be used: /);
 	});
 });
+
+describe("a templates or daily notes folder inside an excluded folder", () => {
+	test("is never named: list_templates answers as if none were set, create_note and add_task say where without the path", async () => {
+		const vault = await makeVault({ "Therapy/Templates/Session.md": "# {{title}}\n", "Therapy/Daily/old.md": "x\n", "Notes/Other.md": "y\n" });
+		await fs.writeFile(nodePath.join(vault, ".obsidian/templates.json"), JSON.stringify({ folder: "Therapy/Templates" }));
+		await fs.writeFile(nodePath.join(vault, ".obsidian/daily-notes.json"), JSON.stringify({ folder: "Therapy/Daily" }));
+		const running = await startService(vault, {
+			levels: ["write"],
+			settings: { excludedFolders: ["Therapy"], writeEnabled: true, writeDisclosureAccepted: true },
+		});
+		const client = await connectClient(running.url, running.tokens.write ?? "");
+		try {
+			const answers = [
+				await callError(client, "list_templates"),
+				await callError(client, "create_note", { path: "Notes/New", content: "z", template: "Session" }),
+				await callError(client, "add_task", { text: "call back" }),
+			];
+			expect(answers[0]).toBe(
+				"No template folder is set in this vault. In Obsidian: Settings → Templates → Template folder location (the core Templates plugin).",
+			);
+			expect(answers[1]).toBe('No template "Session" in the templates folder. Call list_templates for the templates there.');
+			expect(answers[2]).toBe("Today's daily note cannot be written: it is in a folder this server does not give access to.");
+			expect(answers.join("\n")).not.toMatch(/Therapy/);
+		} finally {
+			await client.close();
+			await running.stop();
+			await removeDir(vault);
+		}
+	});
+});

@@ -3,7 +3,7 @@ import { TEMPLATES_LISTED } from "../../config/limits";
 import { templateSettings } from "../../vault/obsidianSettings";
 import { visibleNotes } from "../../vault/notes";
 import { checkFolderArgument } from "../../vault/paths";
-import { isInFolder } from "../../vault/scope";
+import { isInFolder, isPathVisible } from "../../vault/scope";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
 
@@ -33,6 +33,8 @@ export const listTemplatesTool = defineTool({
 			.filter((file) => isInFolder(file.path, folder))
 			.map((file) => file.path)
 			.sort((a, b) => a.localeCompare(b));
+		// A folder in an excluded folder, or outside this token's folders, is as if none were set: its path would name what is hidden.
+		if (templates.length === 0 && !isPathVisible(folder, ctx.scope)) return fail(noFolder);
 		return ok({ folder, templates: templates.slice(0, TEMPLATES_LISTED).map((path) => ({ path })), total: templates.length });
 	},
 });
