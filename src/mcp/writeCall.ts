@@ -135,13 +135,16 @@ export async function runWriteCall<Args>(
 				`This ${tool.name} call would change ${planned.changes.length} notes holding about ${Math.ceil(journalBytes / (1024 * 1024))} MiB of text, over the ${MAX_JOURNAL_CALL_BYTES / (1024 * 1024)} MiB one call may keep in the undo journal. ${NOTHING_WRITTEN} Make the change in smaller steps, or in Obsidian itself.`,
 			);
 		}
-		// The tool set to Ask while this call, allowed when it came, was planned: the person now wants to see such a write first.
-		if (!asks && approved === null && writes.currentRight(tool) === "ask") {
+		// Planned again after the person approved: the same lines added and removed in the same notes is what they approved (the rest of each note is other writers' text).
+		const alreadyApproved = approved !== null && isSameChange(approved, planned.changes);
+		// The tool set to Ask while this call, allowed when it came (or allowed always by the person, then planned again), was planned:
+		// the person now wants to see such a write first.
+		if (!asks && !alreadyApproved && writes.currentRight(tool) === "ask") {
 			if (writes.approver === null) return nobodyToAsk();
 			asks = true;
 		}
-		// Planned again after the person approved: the same lines added and removed in the same notes is what they approved (the rest of each note is other writers' text).
-		const alreadyApproved = approved !== null && isSameChange(approved, planned.changes);
+		// Whether the person saw this set: what the applier may write once the tool is at Ask.
+		let shown = alreadyApproved;
 		if (asks && writes.approver !== null && !alreadyApproved) {
 			writes.releasePlace?.();
 			const decision = await waitForDecision(
@@ -164,6 +167,7 @@ export async function runWriteCall<Args>(
 				asks = false;
 			}
 			approved = planned.changes;
+			shown = true;
 		}
 		if (planned.changes.length === 0) return planned.outcome;
 		const call = { id, time: new Date().toISOString(), tokenName: ctx.grant.token.name, tool: tool.name };
@@ -179,10 +183,10 @@ export async function runWriteCall<Args>(
 			(await obsidianUpdatesLinks(ctx.host));
 		try {
 			const written = await applyChangeSet({ host: ctx.host, journal: writes.journal, call }, planned.changes, {
-				// Set to Ask since: a call the person has not seen stops before its next note.
+				// Set to Ask since: a call the person has not seen (this set of it) stops before its next note.
 				mayWrite: () => {
 					const now = writes.currentRight(tool);
-					return now !== "deny" && (now !== "ask" || approved !== null) && isInScopeNow(planned.changes, ctx.scope);
+					return now !== "deny" && (now !== "ask" || shown) && isInScopeNow(planned.changes, ctx.scope);
 				},
 				// An edit is made again on newer text only where nobody saw the planned text, no expected_hash pins it,
 				// and it is the call's only note (an overwrite's backup holds the text it planned to replace).

@@ -338,6 +338,43 @@ describe("write calls: rights per tool, approval, expected_hash and the journal 
 		}
 	});
 
+	test("ask: 'always allow' clicked on a change that then no longer fits, the tool set back to Ask: the new change is asked, not written unseen", async () => {
+		const approver = new ScriptedApprover();
+		// The person clicks "always allow", then sets the tool back to Ask before the call is planned again.
+		let setLiveRight: (right: ToolRight | null) => void = () => undefined;
+		const connected = await connect(
+			{ set_property: "ask" },
+			{
+				approver,
+				allowAlways: () => {
+					setLiveRight("ask");
+					return Promise.resolve();
+				},
+			},
+		);
+		setLiveRight = connected.setLiveRight;
+		try {
+			const path = nodePath.join(root, "Projects/Garden.md");
+			const pending = callTool(connected.client, "set_property", { path: "Projects/Garden", name: "status", value: "paused" });
+			const request = await approver.next();
+			const edited = (await read("Projects/Garden.md")).replace("status: active", "status: growing");
+			await fs.writeFile(path, edited);
+			await waitFor(async () => (await host.vault.read(host.vault.getFileByPath("Projects/Garden.md")!)) === edited);
+			approver.answer(request, "always");
+			// Nothing the person did not see is written: they are asked with the change as it is now.
+			const second = await Promise.race([approver.next(), pending.then(() => null)]);
+			expect(await read("Projects/Garden.md")).toBe(edited);
+			if (second === null) throw new Error("the call ended without asking again");
+			expect(second.changes[0]?.before).toBe(edited);
+			expect(await read("Projects/Garden.md")).toBe(edited);
+			approver.answer(second, "decline");
+			expect((await pending).ok).toBe(false);
+			expect(await read("Projects/Garden.md")).toBe(edited);
+		} finally {
+			await connected.client.close();
+		}
+	});
+
 	test("ask: an answer racing the time limit is taken once, and what the client is told matches the vault", async () => {
 		const approver = new ScriptedApprover();
 		const timeoutMs = 60;
