@@ -296,7 +296,8 @@ export class IndexedNoteSearch implements NoteSearch {
 	}
 
 	status(scope?: Scope): SearchStatus {
-		if (scope !== undefined && !sameScope(scope, this.scope)) return this.statusWithin(scope);
+		// Once ready, counted among the notes the caller sees now: the build's count stayed, telling how many had since gone (into an excluded folder too).
+		if (scope !== undefined && (this.ready || !sameScope(scope, this.scope))) return this.statusWithin(scope);
 		return { state: this.ready ? "ready" : "building", indexed_notes: this.engine.index.size, total_notes: this.totalNotes };
 	}
 

@@ -68,3 +68,23 @@ describe("a long note taken out of the search index in steps (renamed or deleted
 		expect((await index.search(scope, parseQuery("nothing"), {}, 10)).results.map((hit) => hit.path)).toEqual(["Notes/Other.md"]);
 	});
 });
+
+describe("the index's note count once notes leave", () => {
+	test("a note moved into an excluded folder or deleted is no longer counted in total_notes (it told how many had gone since the start)", async () => {
+		const vault = await openVault({ "Notes/A.md": "a\n", "Notes/B.md": "b\n", "Notes/C.md": "c\n", "Private/D.md": "d\n" });
+		const index = new IndexedNoteSearch(vault.host, vault.scope("Private"), () => new Promise((resolve) => setImmediate(resolve)));
+		try {
+			index.start();
+			await index.whenReady();
+			const scope = vault.scope("Private");
+			expect(index.status(scope)).toEqual({ state: "ready", indexed_notes: 3, total_notes: 3 });
+			await vault.host.vault.rename(vault.host.vault.getFileByPath("Notes/A.md")!, "Private/A.md");
+			await vault.host.vault.trash(vault.host.vault.getFileByPath("Notes/B.md")!);
+			for (let turn = 0; turn < 20; turn++) await settle();
+			expect(index.status(scope)).toEqual({ state: "ready", indexed_notes: 1, total_notes: 1 });
+		} finally {
+			await index.stop();
+			await vault.close();
+		}
+	});
+});
