@@ -352,7 +352,7 @@ describe("write calls: rights per tool, approval, expected_hash and the journal 
 				},
 			},
 		);
-		setLiveRight = connected.setLiveRight;
+		setLiveRight = (right) => connected.setLiveRight(right);
 		try {
 			const path = nodePath.join(root, "Projects/Garden.md");
 			const pending = callTool(connected.client, "set_property", { path: "Projects/Garden", name: "status", value: "paused" });
