@@ -6,13 +6,15 @@ import { failRequest, jsonRpcError, sendJson, sendJsonPieces, withoutWithdrawn }
 import { answerLeftOut, checkMessages, type Answer, type CheckedMessages, type Exchange } from "./statelessTransport";
 
 /**
- * Answers a 2025-era request (one message or a batch) through our own stateless transport on a
- * lent server: one JSON answer, 202 for notifications only, the answer-size cap and the deadline
- * for a client that does not read its answer.
+ * Answers a 2025-era request (one message or a batch) on a lent server: one JSON answer, 202 for
+ * notifications only, the answer-size cap and the deadline for a client that does not read its
+ * answer. A plain `tools/call` of a read tool or `tools/list` is answered by the server's own
+ * handlers directly (`directAnswer`); everything else goes through our own stateless transport
+ * and the SDK's protocol layer.
  */
 export async function serveLegacy<S extends EndpointPolicy>(admitted: AdmittedRequest<S>, state: EndpointState<S>): Promise<void> {
-	const { res, grant, settings, json, releasePlace, answerable } = admitted;
-	const { deps, deadlinesAndCaps } = state;
+	const { res, grant, settings, json, releasePlace } = admitted;
+	const { deps } = state;
 	const checked = checkMessages(json);
 	if ("status" in checked) {
 		sendJson(res, checked.status, jsonRpcError(checked.code, checked.message));

@@ -273,7 +273,7 @@ function directAnswers(
 						const checked = output.safeParse(result.structuredContent);
 						if (!checked.success) return outputRefused(tool, checked.error);
 					}
-					return inWireOrder(server.server.projectCallToolResult(result, undefined) as CallToolResult);
+					return inWireOrder(server.server.projectCallToolResult(result, undefined));
 				}),
 			);
 		},
