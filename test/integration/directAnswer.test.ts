@@ -1,3 +1,4 @@
+import { ExchangeTransport } from "../../src/http/statelessTransport";
 import { mcpHeaders, rawRequest, type RawResponse } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
 import { makeVault, removeDir } from "../helpers/vault";
@@ -62,6 +63,23 @@ describe("2025 tools/call and tools/list answered without the SDK's protocol lay
 			const direct = await send(running, token, request, false);
 			const throughSdk = await send(running, token, request, true);
 			expect(seen(direct)).toEqual(seen(throughSdk));
+		}
+	});
+
+	test("a read and the tool list never reach the SDK's protocol layer; a write, a refused argument and a batch do", async () => {
+		const served = jest.spyOn(ExchangeTransport.prototype, "serve");
+		try {
+			const read = running.tokens.read ?? "";
+			for (const request of [REQUESTS[0], REQUESTS[1], REQUESTS[8]] as LegacyRequest[])
+				expect((await send(running, read, request, false)).status).toBe(200);
+			expect(served).not.toHaveBeenCalled();
+			await send(running, read, REQUESTS[3] as LegacyRequest, false);
+			await send(running, running.tokens.write ?? "", REQUESTS[7] as LegacyRequest, false);
+			const batch = JSON.stringify([{ jsonrpc: "2.0", id: 1, method: "tools/list" }]);
+			expect((await rawRequest(running.port, { headers: mcpHeaders(running.port, read), body: batch })).status).toBe(200);
+			expect(served).toHaveBeenCalledTimes(3);
+		} finally {
+			served.mockRestore();
 		}
 	});
 
