@@ -191,6 +191,8 @@ export class McpService {
 		// Denied already when it came: the answer says so ("not found"), and is sent.
 		if (effectiveRight(grant.token, subject, false) === "deny") return true;
 		if (effectiveRight(token, subject, false) === "deny") return false;
+		// Nothing changed since the request came: the same settings and the same token record (every change makes new ones).
+		if (now === admitted && token === grant.token) return true;
 		const sees = (settings: VaultMcpSettings, folders: readonly string[] | undefined) =>
 			scopeKey({ ...this.scopeOf(settings), tokenFolders: folders ?? [] });
 		return sees(now, token.folders) === sees(admitted, grant.token.folders);

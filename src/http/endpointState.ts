@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import type { McpHttpHandler, McpServer, ProtocolEra } from "@modelcontextprotocol/server";
+import type { CallToolResult, ListToolsResult, McpHttpHandler, McpServer, ProtocolEra } from "@modelcontextprotocol/server";
 import type { Logger } from "../activity";
 import type { Grant } from "../auth/grant";
 import type { TokenRecord } from "../auth/tokens";
@@ -74,6 +74,23 @@ export interface LentServer {
 	server: McpServer;
 	/** Called once the request is answered (or its client gone); resolves once the server may serve another request. */
 	release(): Promise<void>;
+	/** What it answers without the SDK's protocol layer (http/directAnswer.ts); absent: everything goes through the SDK. */
+	direct?: DirectAnswers;
+}
+
+/**
+ * What a lent server answers without the SDK's protocol layer, exactly as its registered handlers
+ * would: the same tools, schemas and per-call checks, without the SDK's per-request dispatch.
+ */
+export interface DirectAnswers {
+	/**
+	 * The result of a call of one of its read tools, its arguments parsed by the tool's input schema
+	 * (as the SDK parses them); null when the SDK is to answer instead: no such read tool, or
+	 * arguments the schema refuses (the SDK words that error).
+	 */
+	callTool(name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> | null;
+	/** Its tools/list result: one object for every request with these tools. */
+	listTools(): ListToolsResult;
 }
 
 /**

@@ -44,6 +44,13 @@ export async function sendJsonPieces(
 ): Promise<void> {
 	if (refusedAsRevoked(res, answerable)) return;
 	res.writeHead(status, { "Content-Type": "application/json", "Content-Length": body.bytes });
+	if (body.pieces.length === 1) {
+		res.end(body.pieces[0]);
+		// Nearly every answer is taken whole by the socket at once: a deadline (a timer and two
+		// listeners per answer) is needed only when part of it still waits for the client to read.
+		if ((res.socket?.writableLength ?? 0) > 0) dropIfUnreadWithin(res, responseWriteMs);
+		return;
+	}
 	dropIfUnreadWithin(res, responseWriteMs);
 	await writePieces(res, body.pieces, turns, () => mustCutOff(answerable));
 }

@@ -1,24 +1,56 @@
-import type { AdmittedRequest, EndpointPolicy, EndpointState } from "./endpointState";
+import type { AdmittedRequest, EndpointPolicy, EndpointState, LentServer } from "./endpointState";
+import { directAnswer } from "./directAnswer";
 import { connectExchangeTransport, exchangeTransportOf } from "./exchangeTransports";
+import { jsonInPieces } from "./jsonPieces";
 import { failRequest, jsonRpcError, sendJson, sendJsonPieces, withoutWithdrawn } from "./replies";
-import { checkMessages, type Exchange } from "./statelessTransport";
+import { answerLeftOut, checkMessages, type Answer, type CheckedMessages, type Exchange } from "./statelessTransport";
 
 /**
- * Answers a 2025-era request (one message or a batch) through our own stateless transport on a
- * lent server: one JSON answer, 202 for notifications only, the answer-size cap and the deadline
- * for a client that does not read its answer.
+ * Answers a 2025-era request (one message or a batch) on a lent server: one JSON answer, 202 for
+ * notifications only, the answer-size cap and the deadline for a client that does not read its
+ * answer. A plain `tools/call` of a read tool or `tools/list` is answered by the server's own
+ * handlers directly (`directAnswer`); everything else goes through our own stateless transport
+ * and the SDK's protocol layer.
  */
 export async function serveLegacy<S extends EndpointPolicy>(admitted: AdmittedRequest<S>, state: EndpointState<S>): Promise<void> {
-	const { res, grant, settings, json, releasePlace, answerable } = admitted;
-	const { deps, deadlinesAndCaps } = state;
+	const { res, grant, settings, json, releasePlace } = admitted;
+	const { deps } = state;
 	const checked = checkMessages(json);
 	if ("status" in checked) {
 		sendJson(res, checked.status, jsonRpcError(checked.code, checked.message));
 		return;
 	}
 	const lent = deps.lendServer(grant, settings, "legacy", releasePlace);
-	let exchange: Exchange | null = null;
 	// A big answer is still being written when the server goes back for another request.
+	let written: Promise<void> = Promise.resolve();
+	try {
+		// One plain tools/call of a read tool or tools/list: answered by the server's own handlers without the SDK's protocol layer.
+		const direct = directAnswer(lent.direct, json);
+		if (direct !== null) {
+			const answer = await direct;
+			// The client went away meanwhile: nothing to answer, as an abandoned exchange answers nothing.
+			if (!res.destroyed) written = sendDirectAnswer(admitted, state, answer);
+		} else ({ written } = await serveExchange(admitted, state, lent, checked));
+	} catch (error) {
+		failRequest(res, deps.logger, error);
+	} finally {
+		await lent.release();
+	}
+	await written.catch((error: unknown) => failRequest(res, deps.logger, error));
+}
+
+/**
+ * Serves the POST's messages through the server's own stateless transport; resolves once the
+ * server has answered every call it started, to the answer still being written.
+ */
+async function serveExchange<S extends EndpointPolicy>(
+	{ res, answerable }: AdmittedRequest<S>,
+	state: EndpointState<S>,
+	lent: LentServer,
+	checked: Exclude<CheckedMessages, { status: number }>,
+): Promise<{ written: Promise<void> }> {
+	const { deadlinesAndCaps } = state;
+	let exchange: Exchange | null = null;
 	let written: Promise<void> = Promise.resolve();
 	try {
 		// Only a server lent for the first time waits to be connected (an await costs a turn even when nothing is pending).
@@ -47,11 +79,21 @@ export async function serveLegacy<S extends EndpointPolicy>(admitted: AdmittedRe
 		}
 		// The server goes back for another request once it has answered every call it started.
 		await transport.whenIdle();
-	} catch (error) {
-		failRequest(res, deps.logger, error);
+		return { written };
 	} finally {
 		exchange?.abandon();
-		await lent.release();
 	}
-	await written.catch((error: unknown) => failRequest(res, deps.logger, error));
+}
+
+/**
+ * Writes a direct answer (`directAnswer`) as an exchange of one request writes its answer: the
+ * answer's cap (a call that ran and does not fit says so), then the answer withheld once its
+ * request may no longer be answered, or a 401 once the token is revoked (`sendJsonPieces`).
+ */
+async function sendDirectAnswer<S extends EndpointPolicy>({ res, answerable }: AdmittedRequest<S>, state: EndpointState<S>, answer: Answer): Promise<void> {
+	const { deadlinesAndCaps, turns } = state;
+	let body = await jsonInPieces(answer, turns);
+	if (body.bytes > deadlinesAndCaps.maxResponseBodyBytes) body = await jsonInPieces(answerLeftOut(answer.id, deadlinesAndCaps.maxResponseBodyBytes));
+	const sent = await withoutWithdrawn([answer], body, answerable.withdrawn(), turns);
+	await sendJsonPieces(res, 200, sent, deadlinesAndCaps.responseWriteMs, turns, answerable);
 }

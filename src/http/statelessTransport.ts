@@ -300,7 +300,7 @@ function isAnswer(message: JSONRPCMessage): message is Answer {
  * The answer of a call that ran but did not fit. It must not say "not run": a model told that of a
  * write would send it again and write it twice.
  */
-function answerLeftOut(id: RequestId, maxBytes: number): Answer {
+export function answerLeftOut(id: RequestId, maxBytes: number): Answer {
 	return {
 		jsonrpc: "2.0",
 		id,

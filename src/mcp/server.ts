@@ -16,6 +16,7 @@ import { effectiveRight, NOTE_TEXT_RIGHT } from "../auth/rights";
 import { runWriteCall } from "./writeCall";
 import { fixableMessageFor } from "./vaultErrors";
 import { scopeKey } from "../vault/scope";
+import { rememberJsonText } from "../jsonText";
 
 /** What createMcpServer needs besides the per-request context. */
 export interface McpServerDeps {
@@ -47,7 +48,22 @@ const expectedHashArgument = {
  * schema the SDK takes. Tool files keep plain shapes: this is the one place they become objects.
  */
 function inputSchemaOf(tool: ToolDescriptor): z.ZodObject {
-	return z.object(tool.access === "write" ? { ...tool.inputSchema, ...expectedHashArgument } : tool.inputSchema);
+	return schemasOf(tool).input;
+}
+
+/** Each tool's input and output schemas as objects, made once: every pooled server and every direct call shares them. */
+const toolSchemas = new WeakMap<ToolDescriptor, { input: z.ZodObject; output: z.ZodObject }>();
+
+function schemasOf(tool: ToolDescriptor): { input: z.ZodObject; output: z.ZodObject } {
+	let schemas = toolSchemas.get(tool);
+	if (schemas === undefined) {
+		schemas = {
+			input: z.object(tool.access === "write" ? { ...tool.inputSchema, ...expectedHashArgument } : tool.inputSchema),
+			output: z.object(tool.outputSchema),
+		};
+		toolSchemas.set(tool, schemas);
+	}
+	return schemas;
 }
 
 /**
@@ -64,12 +80,20 @@ export function createMcpServer(ctx: ToolContext, deps: McpServerDeps): McpServe
 	);
 }
 
+/** What a lent server answers without the SDK's protocol layer; the endpoint's `DirectAnswers` (http/endpointState.ts), which mcp/ does not import. */
+interface DirectAnswers {
+	callTool(name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> | null;
+	listTools(): ListToolsResult;
+}
+
 /** A pooled server and the context of the request it is lent to. */
 interface ServerSlot {
 	server: McpServer;
 	ctx: ToolContext | null;
 	/** Tool calls started and not yet settled: the slot is reused only once they are. */
 	running: Set<Promise<unknown>>;
+	/** Its read tools' calls and its tool list, answered without the SDK's protocol layer. */
+	direct: DirectAnswers;
 }
 
 /** Whether the caller may read note text at all (its `read_note` right): without it, no resources and no prompts are offered. */
@@ -101,7 +125,7 @@ export class McpServerPool {
 	) {}
 
 	/** A server for one request with `ctx`: the tools `ctx` may see; `release` once the request is answered. */
-	lend(ctx: ToolContext, era: ProtocolEra = "legacy"): { server: McpServer; release: () => Promise<void> } {
+	lend(ctx: ToolContext, era: ProtocolEra = "legacy"): { server: McpServer; release: () => Promise<void>; direct: DirectAnswers } {
 		const tools = toolsForGrant(ctx);
 		// Everything a pooled server holds that differs between requests: the protocol era it speaks
 		// ("modern" is 2026-07-28; the SDK binds an instance to one era), its tool names, in order, and the version it reports.
@@ -111,6 +135,7 @@ export class McpServerPool {
 		slot.ctx = ctx;
 		return {
 			server: slot.server,
+			direct: slot.direct,
 			release: async () => {
 				while (slot.running.size > 0) await Promise.allSettled([...slot.running]);
 				slot.ctx = null;
@@ -123,7 +148,7 @@ export class McpServerPool {
 
 	private newSlot(tools: readonly ToolDescriptor[], serverVersion: string, withPrompts: boolean, era: ProtocolEra): ServerSlot {
 		const running = new Set<Promise<unknown>>();
-		const slot: ServerSlot = { server: null as unknown as McpServer, ctx: null, running };
+		const slot: ServerSlot = { server: null as unknown as McpServer, ctx: null, running, direct: null as unknown as DirectAnswers };
 		const contextOf = () => {
 			if (!slot.ctx) throw new Error("A pooled MCP server was used while not lent to a request.");
 			return slot.ctx;
@@ -136,6 +161,7 @@ export class McpServerPool {
 		const modern = era === "modern";
 		const shape = { tools, serverVersion, withResources: readsNoteText(tools), withPrompts, notifies: modern && this.notifiesAtModern, modern };
 		slot.server = buildServer(shape, contextOf, this.deps, track);
+		slot.direct = directAnswers(slot.server, tools, contextOf, this.deps, track);
 		return slot;
 	}
 }
@@ -187,7 +213,7 @@ function buildServer(
 				title: tool.title,
 				description: tool.description,
 				inputSchema: inputSchemaOf(tool),
-				outputSchema: z.object(tool.outputSchema),
+				outputSchema: schemasOf(tool).output,
 				annotations: tool.annotations,
 			},
 			(args: unknown, call: { mcpReq: { signal: AbortSignal } }) => track(runTool(contextOf(), deps, tool, args, call.mcpReq.signal)),
@@ -207,6 +233,67 @@ function buildServer(
 		...(withPrompts ? { prompts: { listChanged: notifies } } : {}),
 	});
 	return server;
+}
+
+/** The signal of a direct read call: a read tool is never told its client went away (its answer is simply not sent). */
+const NEVER_ABORTED = new AbortController().signal;
+
+/**
+ * What a pooled server answers without the SDK's protocol layer, as its registered `tools/call`
+ * handler does: the tool found among its own, the arguments parsed by the same schema, the call
+ * run and tracked, its structured content checked against the output schema, the result projected
+ * by the server's codec. The SDK's per-request dispatch (an AbortController, the request's and
+ * the result's whole-message schema parses, a context object, the transport's round trip) cost
+ * more than a small read itself. Read tools only: a write's approval and journal go through the SDK.
+ */
+function directAnswers(
+	server: McpServer,
+	tools: readonly ToolDescriptor[],
+	contextOf: () => ToolContext,
+	deps: McpServerDeps,
+	track: (work: Promise<CallToolResult>) => Promise<CallToolResult>,
+): DirectAnswers {
+	const readTools = new Map(tools.filter((tool) => tool.access === "read").map((tool) => [tool.name, tool]));
+	return {
+		callTool: (name, args) => {
+			const tool = readTools.get(name);
+			if (tool === undefined) return null;
+			const { input, output } = schemasOf(tool);
+			let parsed: ReturnType<typeof input.safeParse>;
+			try {
+				parsed = input.safeParse(args ?? {});
+			} catch {
+				// A schema with asynchronous parts: the SDK parses it.
+				return null;
+			}
+			if (!parsed.success) return null;
+			return track(
+				runTool(contextOf(), deps, tool, parsed.data, NEVER_ABORTED).then((result) => {
+					if (result.isError !== true) {
+						const checked = output.safeParse(result.structuredContent);
+						if (!checked.success) return outputRefused(tool, checked.error);
+					}
+					return inWireOrder(server.server.projectCallToolResult(result, undefined));
+				}),
+			);
+		},
+		listTools: () => listTools(tools),
+	};
+}
+
+/**
+ * The result with its keys in the order the SDK's result schema gives them (it parses every result
+ * into a new object): `content`, `structuredContent`, `isError`. A tool's results hold no others.
+ */
+function inWireOrder(result: CallToolResult): CallToolResult {
+	const { content, structuredContent, isError } = result;
+	return { content, ...(structuredContent === undefined ? {} : { structuredContent }), ...(isError === undefined ? {} : { isError }) };
+}
+
+/** What the SDK answers for a tool whose structured content its output schema refuses (a bug here, never the caller's). */
+function outputRefused(tool: ToolDescriptor, error: z.ZodError): CallToolResult {
+	const issues = error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join(", ");
+	return { content: [{ type: "text", text: `Output validation error: Invalid structured content for tool ${tool.name}: ${issues}` }], isError: true };
 }
 
 const toolListCache = new Map<string, ListToolsResult>();
@@ -234,6 +321,8 @@ function listTools(tools: readonly ToolDescriptor[]): ListToolsResult {
 				annotations: { ...tool.annotations },
 			})),
 		};
+		// Written as the same text every time, not serialised again per request.
+		rememberJsonText(cached, JSON.stringify(cached));
 		toolListCache.set(key, cached);
 	}
 	return cached;

@@ -1,0 +1,98 @@
+import { ExchangeTransport } from "../../src/http/statelessTransport";
+import { mcpHeaders, rawRequest, type RawResponse } from "../helpers/http";
+import { startService, type RunningService } from "../helpers/service";
+import { makeVault, removeDir } from "../helpers/vault";
+
+/** One 2025-era request: its method and parameters. */
+interface LegacyRequest {
+	label: string;
+	method: string;
+	params?: Record<string, unknown>;
+	id?: unknown;
+}
+
+const REQUESTS: LegacyRequest[] = [
+	{ label: "a read", method: "tools/call", params: { name: "read_note", arguments: { path: "Alpha" } } },
+	{ label: "a read without arguments", method: "tools/call", params: { name: "list_notes" } },
+	{ label: "a note that is not there", method: "tools/call", params: { name: "read_note", arguments: { path: "Nowhere" } } },
+	{ label: "arguments zod refuses", method: "tools/call", params: { name: "read_note", arguments: { path: 7 } } },
+	{ label: "an argument the schema does not know", method: "tools/call", params: { name: "read_note", arguments: { path: "Alpha", extra: 1 } } },
+	{ label: "an unknown tool", method: "tools/call", params: { name: "no_such_tool", arguments: {} } },
+	{ label: "a search", method: "tools/call", params: { name: "search_notes", arguments: { query: "alpha" } } },
+	{ label: "a write", method: "tools/call", params: { name: "append_to_note", arguments: { path: "Beta", text: "more" } } },
+	{ label: "the tool list", method: "tools/list" },
+	{ label: "a string id", method: "tools/list", id: "seven" },
+	{ label: "a read with a string id", method: "tools/call", params: { name: "read_note", arguments: { path: "Beta" } }, id: "eight" },
+];
+
+/**
+ * Sends `request` as a client would, or with an empty `_meta` beside its parameters, which the
+ * direct answer leaves to the SDK's protocol layer (and which changes nothing in its answer).
+ */
+function send(running: RunningService, token: string, request: LegacyRequest, throughSdk: boolean): Promise<RawResponse> {
+	const params = throughSdk ? { ...request.params, _meta: {} } : request.params;
+	const body = JSON.stringify({ jsonrpc: "2.0", id: request.id ?? 1, method: request.method, ...(params === undefined ? {} : { params }) });
+	return rawRequest(running.port, { headers: mcpHeaders(running.port, token), body });
+}
+
+/** What a client sees of an answer: its status, its media type, its body. */
+function seen(response: RawResponse): { status: number; contentType: unknown; body: string } {
+	return { status: response.status, contentType: response.headers["content-type"], body: response.body };
+}
+
+describe("2025 tools/call and tools/list answered without the SDK's protocol layer, beside it", () => {
+	let vault: string;
+	let running: RunningService;
+
+	beforeAll(async () => {
+		vault = await makeVault({ "Alpha.md": "---\ntags: [a]\n---\n# Alpha\n\nalpha text\n", "Beta.md": "beta\n" });
+		running = await startService(vault, {
+			levels: ["read", "write"],
+			settings: { writeEnabled: true, writeDisclosureAccepted: true },
+			rights: { write: { read_note: "deny" } },
+		});
+	});
+
+	afterAll(async () => {
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test.each(REQUESTS)("$label answers exactly as the SDK's protocol layer answers it: status, media type and bytes", async (request) => {
+		for (const token of [running.tokens.read ?? "", running.tokens.write ?? ""]) {
+			const direct = await send(running, token, request, false);
+			const throughSdk = await send(running, token, request, true);
+			expect(seen(direct)).toEqual(seen(throughSdk));
+		}
+	});
+
+	test("a read and the tool list never reach the SDK's protocol layer; a write, a refused argument and a batch do", async () => {
+		const served = jest.spyOn(ExchangeTransport.prototype, "serve");
+		try {
+			const read = running.tokens.read ?? "";
+			for (const request of [REQUESTS[0], REQUESTS[1], REQUESTS[8]] as LegacyRequest[])
+				expect((await send(running, read, request, false)).status).toBe(200);
+			expect(served).not.toHaveBeenCalled();
+			await send(running, read, REQUESTS[3] as LegacyRequest, false);
+			await send(running, running.tokens.write ?? "", REQUESTS[7] as LegacyRequest, false);
+			const batch = JSON.stringify([{ jsonrpc: "2.0", id: 1, method: "tools/list" }]);
+			expect((await rawRequest(running.port, { headers: mcpHeaders(running.port, read), body: batch })).status).toBe(200);
+			expect(served).toHaveBeenCalledTimes(3);
+		} finally {
+			served.mockRestore();
+		}
+	});
+
+	test("an answer over the answer cap is replaced alike, by a short error with the request's id", async () => {
+		const capped = await startService(vault, { httpDeadlines: { maxResponseBodyBytes: 300 } });
+		try {
+			const token = capped.tokens.read ?? "";
+			const read = REQUESTS[0] as LegacyRequest;
+			const direct = await send(capped, token, read, false);
+			expect(seen(direct)).toEqual(seen(await send(capped, token, read, true)));
+			expect(JSON.parse(direct.body)).toMatchObject({ id: 1, error: { message: expect.stringContaining("past 300 bytes") as unknown } });
+		} finally {
+			await capped.stop();
+		}
+	});
+});
