@@ -52,6 +52,12 @@ describe("list_templates reads the core Templates plugin's folder", () => {
 		);
 	});
 
+	test("a folder spelt with backslashes inside an excluded folder is not quoted: as if none were set", async () => {
+		expect(await listTemplates("Templates\\Private", "error", ["Templates/Private"])).toBe(
+			"No template folder is set in this vault. In Obsidian: Settings → Templates → Template folder location (the core Templates plugin).",
+		);
+	});
+
 	test("a folder outside the vault is an error, and nothing is listed", async () => {
 		expect(await listTemplates("../elsewhere", "error")).toMatch(/^The template folder set in this vault \("\.\.\/elsewhere"\) cannot be used: /);
 	});

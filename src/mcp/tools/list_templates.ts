@@ -3,7 +3,8 @@ import { TEMPLATES_LISTED } from "../../config/limits";
 import { templateSettings } from "../../vault/obsidianSettings";
 import { visibleNotes } from "../../vault/notes";
 import { checkFolderArgument } from "../../vault/paths";
-import { isInFolder, isPathVisible } from "../../vault/scope";
+import { isExcludedPath, isInFolder, isPathVisible } from "../../vault/scope";
+import { normalizeVaultPath } from "../../paths/spelling";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
 
@@ -26,6 +27,8 @@ export const listTemplatesTool = defineTool({
 		if (configured === "") return fail(noFolder);
 		// The same path rules as any folder: one outside the vault or hidden offers nothing; an excluded one lists nothing.
 		const checked = checkFolderArgument(configured, ctx.scope);
+		// Not quoted when it spells a folder excluded for this caller (a backslash between the names still names the excluded folder).
+		if (!checked.ok && isExcludedPath(normalizeVaultPath(configured), ctx.scope)) return fail(noFolder);
 		if (!checked.ok) return fail(`The template folder set in this vault ("${configured}") cannot be used: ${checked.error}`);
 		if (checked.value === undefined) return fail(noFolder);
 		const folder = checked.value;
