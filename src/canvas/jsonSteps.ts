@@ -115,7 +115,8 @@ class PieceParser {
 		try {
 			return JSON.parse(piece);
 		} catch (error) {
-			throw new JsonStepsError(`${error instanceof Error ? error.message : "unreadable"} (in the part from position ${start})`);
+			const where = start > 0 || end < this.text.length ? ` (in the part from position ${start})` : "";
+			throw new JsonStepsError(`${error instanceof Error ? error.message : "unreadable"}${where}`);
 		}
 	}
 
