@@ -141,12 +141,26 @@ export const BASES_DEFAULT_ROWS = 100;
 export const BASES_MAX_ROWS = 1000;
 /**
  * Largest `.base` or `.canvas` file read, in bytes; larger ones are refused, and a larger canvas's
- * links are not counted either (its JSON is parsed in one piece: 16 MB held the server 0.3 s).
+ * links are not counted either (16 MB of canvas took 0.3 s to parse; canvases Obsidian writes weigh
+ * kilobytes: a few hundred bytes a card).
  */
 export const BASES_MAX_FILE_BYTES = 256 * 1024;
 export const CANVAS_MAX_FILE_BYTES = 5 * 1024 * 1024;
 /** Arrays and objects one inside another a canvas may open before it is parsed or its links read (JSON.parse of deep nesting cannot be paused). */
 export const CANVAS_MAX_NESTING = 64;
+/**
+ * A canvas's JSON is parsed this many characters at a time, its lists cut at their commas: JSON.parse
+ * of a 5 MiB canvas was one piece of about 0.1 s on the server's thread.
+ */
+export const CANVAS_JSON_PIECE_CHARS = 64 * 1024;
+/**
+ * Characters of a canvas's text cards read for links, all cards together: a card that would take
+ * the total past it counts no links (the cards after it still do, within the total). Reading a
+ * card's links parses its Markdown, about 0.4 s of CPU a megabyte: a canvas whose one card held
+ * 4.3 MB of 540,000 links held a backlinks call 2 s of CPU (7.6 s at load 14) for a token that
+ * cannot see one of its targets. Cards Obsidian users write hold a few hundred characters.
+ */
+export const CANVAS_MAX_LINKED_TEXT_CHARS = 512 * 1024;
 /** Longest filter statement or formula, in characters, and deepest nesting of one (or of a filter tree). */
 export const BASES_MAX_EXPRESSION_CHARS = 4000;
 export const BASES_MAX_EXPRESSION_DEPTH = 64;
@@ -199,6 +213,13 @@ export const BASES_TEXT_CHARS_PER_STEP = 64;
 export const BASES_MAX_QUERY_WORK_MS = 1_000;
 /** list_bases: bases listed at most (each is read for its view names). */
 export const BASES_LISTED = 200;
+/**
+ * list_bases: CPU it may spend reading bases, all together; the bases left are listed by path,
+ * each saying it was not read. Each base is read in steps, but 50 planted bases of 190 formulas
+ * were 0.8–1.9 s of CPU in one call (1.7–4.7 s of wall at load 10). A base people write reads in a
+ * millisecond or two.
+ */
+export const LIST_BASES_WORK_MS = 200;
 /** read_canvas: nodes and edges returned at most. */
 export const CANVAS_MAX_NODES = 5000;
 export const CANVAS_MAX_EDGES = 10000;

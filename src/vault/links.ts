@@ -202,10 +202,14 @@ async function visibleLinkCount(host: Host, scope: Scope, source: string, target
 	return resolved[target] ?? 0;
 }
 
-/** A canvas's links as the metadata cache reads them: its text cards' links and embeds, and the files its file cards show. */
+/**
+ * A canvas's links as the metadata cache reads them, each distinct one once with how often it
+ * stands there: its text cards' link paths, and the files its file cards show. A backlinks call
+ * resolves each once: a card of 540,000 links to one note was resolved 540,000 times a call.
+ */
 interface CanvasLinkTexts {
-	cardLinks: string[];
-	shownFiles: string[];
+	cardLinks: Map<string, number>;
+	shownFiles: Map<string, number>;
 }
 
 /**
@@ -231,9 +235,10 @@ async function canvasLinkTexts(host: Host, path: string, budget?: CallBudget): P
 	}
 	// Not parseCanvas: it refuses a whole canvas for one card of a plugin's own type or an edge to a
 	// deleted card, whose links the metadata cache still counts, so a hidden note took them all away.
-	const links: CanvasLinkTexts = { cardLinks: [], shownFiles: [] };
+	const links: CanvasLinkTexts = { cardLinks: new Map(), shownFiles: new Map() };
+	const count = (counts: Map<string, number>, key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
 	await runStepsOnBudget(
-		canvasLinksSteps(text, (link, shown) => (shown ? links.shownFiles : links.cardLinks).push(link)),
+		canvasLinksSteps(text, (link, shown) => (shown ? count(links.shownFiles, link) : count(links.cardLinks, linkpathOf(link)))),
 		budget,
 	);
 	canvasLinksRead.set(file, { record, mtime, size, links });
@@ -258,14 +263,14 @@ async function visibleCanvasLinkCount(host: Host, scope: Scope, source: string, 
 	let count = 0;
 	let checked = 0;
 	// A file card's file is a link too (`Plan.md` reaches `Projects/Plan.md`); one naming a hidden path is dropped, as read_canvas drops it.
-	for (const file of links.shownFiles) {
+	for (const [file, times] of links.shownFiles) {
 		if (++checked % LINKS_PER_CLOCK_CHECK === 0 && budget?.due()) await budget.checkpoint();
-		if (isPathVisible(file, scope) && reached(file)?.path === target) count++;
+		if (isPathVisible(file, scope) && reached(file)?.path === target) count += times;
 	}
-	// A planted canvas may hold 150,000 links: resolved again on every backlinks call, they pause like a note's.
-	for (const link of links.cardLinks) {
+	// A planted canvas may hold 150,000 different link paths: resolved again on every backlinks call, they pause like a note's.
+	for (const [linkpath, times] of links.cardLinks) {
 		if (++checked % LINKS_PER_CLOCK_CHECK === 0 && budget?.due()) await budget.checkpoint();
-		if (reached(linkpathOf(link))?.path === target) count++;
+		if (reached(linkpath)?.path === target) count += times;
 	}
 	return count;
 }

@@ -228,9 +228,19 @@ export async function planKeptLinks(host: Host, scope: Scope, file: HostFile, to
 		if (reached?.path === current.path && !wouldBeTakenBy(to, linktext, sourceAfter, reached)) return linktext;
 		return linktextFor(current.path, source, "absolute", false, true);
 	};
+	// A link the renamed note would take reaches, over the whole vault, a file of the name it asks for
+	// (the new name, or it with or without `.md`): a note whose resolved targets hold none has no such
+	// link, and its link texts are not read (a planted note of 100,000 links was read on every rename).
+	const takenNames = new Set([newName, `${newName}.md`, newName.endsWith(".md") ? newName.slice(0, -".md".length) : newName]);
+	const mayHoldTakenLink = (path: string): boolean => {
+		const record = host.metadataCache.resolvedLinks[path];
+		if (record === undefined) return true;
+		for (const target in record) if (takenNames.has(nameOf(target).toLowerCase())) return true;
+		return false;
+	};
 	for (const source of host.vault.getMarkdownFiles()) {
 		await clock.checkpoint();
-		if (!isPathVisible(source.path, scope)) continue;
+		if (!isPathVisible(source.path, scope) || !mayHoldTakenLink(source.path)) continue;
 		const cache = host.metadataCache.getFileCache(source);
 		const linkpaths = new Map<string, string | null>();
 		const looked = new Set<string>();

@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { BASES_LISTED, BASES_MAX_FILE_BYTES, VAULT_WIDE_SLICE_MS } from "../../config/limits";
+import { BASES_LISTED, BASES_MAX_FILE_BYTES, LIST_BASES_WORK_MS, VAULT_WIDE_SLICE_MS } from "../../config/limits";
 import { parseBaseFileSteps } from "../../bases/baseFile";
-import { SliceClock } from "../../markdown/steps";
 import { readBoundedFile, visibleBases } from "../../vault/bases";
-import { yieldToEventLoop } from "../../vault/workBudget";
+import { CallBudget, CallOverBudget, runStepsOnBudget, yieldToEventLoop } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { ok } from "../../result";
 
@@ -22,15 +21,34 @@ export const listBasesTool = defineTool({
 	handler: async (ctx) => {
 		const all = visibleBases(ctx.host, ctx.scope);
 		const bases: Array<{ path: string; views: string[]; error?: string }> = [];
-		// Each base is read in steps, taking turns with other vault-wide work, as query_base reads it.
-		const clock = new SliceClock(ctx.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS, ctx.callBudget?.pause ?? yieldToEventLoop);
+		// Each base is read in steps, taking turns with other vault-wide work, as query_base reads it,
+		// and all of them within one bound of work: the ones left are named, unread.
+		const workMs = Math.min(ctx.callBudget?.callWorkMs ?? LIST_BASES_WORK_MS, LIST_BASES_WORK_MS);
+		const budget = new CallBudget(ctx.callBudget?.pause ?? yieldToEventLoop, ctx.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS, workMs);
+		let overBudget = false;
 		for (const file of all.slice(0, BASES_LISTED)) {
-			const text = await readBoundedFile(ctx.host, file, BASES_MAX_FILE_BYTES);
-			const config = text.ok ? await clock.run(parseBaseFileSteps(text.value)) : text;
-			bases.push(
-				config.ok ? { path: file.path, views: config.value.views.map((view) => view.name) } : { path: file.path, views: [], error: config.error },
-			);
+			if (!overBudget) {
+				const text = await readBoundedFile(ctx.host, file, BASES_MAX_FILE_BYTES);
+				try {
+					const config = text.ok ? await runStepsOnBudget(parseBaseFileSteps(text.value), budget) : text;
+					bases.push(
+						config.ok
+							? { path: file.path, views: config.value.views.map((view) => view.name) }
+							: { path: file.path, views: [], error: config.error },
+					);
+					continue;
+				} catch (error) {
+					if (!(error instanceof CallOverBudget)) throw error;
+					overBudget = true;
+				}
+			}
+			bases.push({ path: file.path, views: [], error: notReadMessage(workMs) });
 		}
 		return ok({ bases, total: all.length });
 	},
 });
+
+/** What a base left unread says: why, and where its views can still be had. */
+function notReadMessage(workMs: number): string {
+	return `Not read: this call read bases for ${workMs} ms of work, its limit, so other clients are not held up (the bases before this one are read). query_base reads this base.`;
+}

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { nestsDeeperThan, nestsDeeperThanSteps, parseCanvas, type Canvas } from "../../../src/canvas/jsonCanvas";
-import { CANVAS_MAX_EDGES, CANVAS_MAX_NESTING, CANVAS_MAX_NODES, NOTE_TEXT_PIECE_CHARS } from "../../../src/config/limits";
+import { CANVAS_JSON_PIECE_CHARS, CANVAS_MAX_EDGES, CANVAS_MAX_NESTING, CANVAS_MAX_NODES, NOTE_TEXT_PIECE_CHARS } from "../../../src/config/limits";
 
 const box = { x: 0, y: 0, width: 250, height: 60 };
 
@@ -118,5 +118,40 @@ describe("a canvas nested deeper than a canvas needs is refused before JSON.pars
 		for (; next.done !== true; next = steps.next()) pauses++;
 		expect(next.value).toBe(false);
 		expect(pauses).toBe(Math.floor(text.length / NOTE_TEXT_PIECE_CHARS));
+	});
+});
+
+describe("a canvas of megabytes is never handed to JSON.parse whole (5 MiB was one piece of about 0.1 s)", () => {
+	/** The longest text JSON.parse was handed while `work` ran. */
+	function longestParsed(work: () => void): number {
+		const original = JSON.parse;
+		let longest = 0;
+		JSON.parse = ((source: string) => {
+			longest = Math.max(longest, source.length);
+			return original(source) as unknown;
+		}) as typeof JSON.parse;
+		try {
+			work();
+		} finally {
+			JSON.parse = original;
+		}
+		return longest;
+	}
+
+	test("5,000 cards and one card of 4 MB are read as before, JSON.parse handed a piece at most", () => {
+		const cards = Array.from({ length: CANVAS_MAX_NODES - 1 }, (_, index) => ({
+			id: `n${index}`,
+			type: "text",
+			text: `card ${index} ${"x".repeat(200)}`,
+			...box,
+		}));
+		const text = JSON.stringify({ nodes: [...cards, { id: "big", type: "text", text: "[[Hub]] ".repeat(500_000), ...box }], edges: [] });
+		expect(text.length).toBeGreaterThan(4 * 1024 * 1024);
+		let result: ReturnType<typeof parseCanvas> | undefined;
+		expect(longestParsed(() => (result = parseCanvas(text)))).toBeLessThanOrEqual(CANVAS_JSON_PIECE_CHARS + 2);
+		expect(result).toEqual({ ok: true, value: expect.objectContaining({ nodes: expect.any(Array) }) });
+		const canvas = result?.ok ? result.value : null;
+		expect(canvas?.nodes).toHaveLength(CANVAS_MAX_NODES);
+		expect(canvas?.nodes.at(-1)?.text).toBe("[[Hub]] ".repeat(500_000));
 	});
 });

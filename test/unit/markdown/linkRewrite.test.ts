@@ -1,4 +1,13 @@
-import { linktextFor, rewriteCanvasLinks, rewriteCanvasLinksSteps, rewriteLinks, withLinkpath, type NewLinkFormat } from "../../../src/markdown/linkRewrite";
+import {
+	linktextFor,
+	rewriteCanvasLinks,
+	rewriteCanvasLinksSteps,
+	rewriteLinks,
+	rewriteLinksSteps,
+	withLinkpath,
+	type NewLinkFormat,
+} from "../../../src/markdown/linkRewrite";
+import { INLINE_ITEMS_PAUSE_COUNT } from "../../../src/config/limits";
 import { metadataSteps, parseMetadata } from "../../../src/markdown/metadata";
 
 /** Rewrites every link whose path is `from` to `to`, as a rename does. */
@@ -100,6 +109,22 @@ describe("rewriteLinks over a whole note", () => {
 	test("a note without links to it is returned as it was, with no links counted", () => {
 		const text = "# Title\n\n[[Other]] and [x](https://example.com/Old.md)\n";
 		expect(renameIn(text, "Old", "New")).toEqual({ text, links: 0 });
+	});
+});
+
+describe("rewriteLinksSteps on a note of 100,000 links to the renamed note", () => {
+	test("the new text is put together in steps too, not in one piece after the links are looked at (0.1 s for 125,000 links)", () => {
+		const LINKS = 100_000;
+		const text = Array.from({ length: LINKS / 2 }, (_, index) => `[[Old]] ![[Old#${index}]]`).join("\n");
+		const cache = parseMetadata(text);
+		const steps = rewriteLinksSteps(text, cache, (linkpath) => (linkpath === "Old" ? "New" : null));
+		let pauses = 0;
+		let next = steps.next();
+		for (; next.done !== true; next = steps.next()) pauses++;
+		expect(next.value.links).toBe(LINKS);
+		expect(next.value.text).toBe(text.replaceAll("[[Old", "[[New"));
+		// A pause every INLINE_ITEMS_PAUSE_COUNT links looked at, and as many while the text is put together.
+		expect(pauses).toBeGreaterThanOrEqual(2 * Math.floor(LINKS / INLINE_ITEMS_PAUSE_COUNT));
 	});
 });
 

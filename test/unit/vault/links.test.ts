@@ -1,4 +1,5 @@
 import { backlinks, graphStats, noteLinks } from "../../../src/vault/links";
+import { CANVAS_MAX_LINKED_TEXT_CHARS } from "../../../src/config/limits";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 
 describe("links and the graph", () => {
@@ -205,5 +206,48 @@ describe("a canvas's backlinks beside a hidden note, whatever the canvas's shape
 	test("a file card naming a visible path counts for the note it reaches among the visible files, as over a vault without the hidden note", async () => {
 		expect(vault.host.metadataCache.resolvedLinks["Projects/Short.canvas"]).toEqual({ "Secret/Plan.md": 1 });
 		expect(await backlinks(vault.host, vault.scope("Secret"), "Projects/Sub/Plan.md")).toEqual([{ path: "Projects/Short.canvas", count: 1 }]);
+	});
+});
+
+describe("a canvas of 60,000 links to one note in a card, and a card past the text read for links, beside a hidden note", () => {
+	let vault: OpenVault;
+	const LINKS = 60_000;
+	const card = (id: string, text: string) => ({ id, type: "text", text, x: 0, y: 0, width: 10, height: 10 });
+	beforeAll(async () => {
+		vault = await openVault({
+			"Hub.md": "# Hub\n",
+			"Other.md": "# Other\n",
+			"Secret/Hidden.md": "# Hidden\n",
+			"Crowded.canvas": JSON.stringify({ nodes: [card("a", `[[Hidden]] ${"[[Hub]] ".repeat(LINKS)}`)], edges: [] }),
+			// The first card alone is past the bound: it counts no links; the small card after it still does.
+			"Huge.canvas": JSON.stringify({
+				nodes: [card("big", "[[Other]] ".repeat(Math.ceil(CANVAS_MAX_LINKED_TEXT_CHARS / 10) + 1)), card("small", "[[Other]] [[Hidden]]")],
+				edges: [],
+			}),
+		});
+		await vault.host.metadataCache.settled();
+	});
+	afterAll(() => vault.close());
+
+	test("a token that cannot see one of its targets gets every link counted, each link path resolved once, not once a link", async () => {
+		const cache = vault.host.metadataCache;
+		const original = cache.getFirstLinkpathDest.bind(cache);
+		let resolutions = 0;
+		cache.getFirstLinkpathDest = (linkpath, source) => {
+			resolutions++;
+			return original(linkpath, source);
+		};
+		try {
+			expect(await backlinks(vault.host, vault.scope("Secret"), "Hub.md")).toEqual([{ path: "Crowded.canvas", count: LINKS }]);
+		} finally {
+			cache.getFirstLinkpathDest = original;
+		}
+		expect(resolutions).toBeLessThan(100);
+	});
+
+	test("a card that would take the canvas past the text read for links counts none, for every token and in the metadata cache alike", async () => {
+		expect(vault.host.metadataCache.resolvedLinks["Huge.canvas"]).toEqual({ "Other.md": 1, "Secret/Hidden.md": 1 });
+		expect(await backlinks(vault.host, vault.scope("Secret"), "Other.md")).toEqual([{ path: "Huge.canvas", count: 1 }]);
+		expect(await backlinks(vault.host, vault.scope(), "Other.md")).toEqual([{ path: "Huge.canvas", count: 1 }]);
 	});
 });

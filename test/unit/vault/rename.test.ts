@@ -196,6 +196,26 @@ describe("renaming", () => {
 		expect(watched.links).toBe(links);
 	});
 
+	test("planKeptLinks reads no link of a note whose links reach no file of the new name (a planted note's 100,000 links were read on every rename)", async () => {
+		const planted = Array.from({ length: 20_000 }, (_, index) => `[[Home]] [[Missing ${index}]]`).join("\n");
+		vault = await openVault({
+			"Draft.md": "draft",
+			"Archive/Notes.md": "the notes",
+			"Home.md": "[[Notes]]",
+			"Planted.md": planted,
+			"Projects/Plan.md": "[[Notes]]",
+		});
+		const cache = vault.host.metadataCache;
+		const getFileCache = cache.getFileCache.bind(cache);
+		const read: string[] = [];
+		cache.getFileCache = (file) => (read.push(file.path), getFileCache(file));
+		const kept = await planKeptLinks(vault.host, SCOPE, vault.host.vault.getFileByPath("Draft.md") ?? missing(), "Projects/Notes.md");
+		cache.getFileCache = getFileCache;
+		expect(kept.map((note) => [note.path, note.after])).toEqual([["Projects/Plan.md", "[[Archive/Notes]]"]]);
+		expect(read).not.toContain("Planted.md");
+		expect(read.sort()).toEqual(["Home.md", "Projects/Plan.md"]);
+	});
+
 	test("renameNote keeps those links on their notes, then renames: every link reaches what it reached before", async () => {
 		vault = await openVault({ "Draft.md": "draft", "Archive/Notes.md": "the notes", "Projects/Plan.md": "see [[Notes]] and [[Draft]]" });
 		const outcome = await renameNote(vault.host, SCOPE, vault.host.vault.getFileByPath("Draft.md") ?? missing(), "Projects/Notes.md");
