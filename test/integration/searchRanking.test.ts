@@ -4,6 +4,7 @@ import { FASTIFY_DOCS_JUDGED_QUERIES } from "../../bench/fastifyDocsJudgedQuerie
 import { UNDICI_DOCS_JUDGED_QUERIES } from "../../bench/undiciDocsJudgedQueries";
 import { MARKDOWNLINT_DOCS_JUDGED_QUERIES } from "../../bench/markdownlintDocsJudgedQueries";
 import { TYPESCRIPT_ESLINT_DOCS_JUDGED_QUERIES } from "../../bench/typescriptEslintDocsJudgedQueries";
+import { JEST_RULES_JUDGED_QUERIES } from "../../bench/jestRulesJudgedQueries";
 import { NPM_DOCS_JUDGED_QUERIES } from "../../bench/npmDocsJudgedQueries";
 import { OBSIDIAN_HUB_DEV_QUERIES } from "../../bench/obsidianHubDevQueries";
 import { OBSIDIAN_HUB_JUDGED_QUERIES } from "../../bench/obsidianHubJudgedQueries";
@@ -17,6 +18,7 @@ import {
 	undiciDocsVaultDir,
 	markdownlintDocsVaultDir,
 	typescriptEslintDocsVaultDir,
+	jestRulesVaultDir,
 } from "../helpers/fixtures";
 import { TASKS_DEMO_VAULT, copyVault, removeDir, copyDemoVault } from "../helpers/vault";
 
@@ -98,6 +100,15 @@ const MARKDOWNLINT_MRR = 0.81;
  */
 const TYPESCRIPT_ESLINT_SUCCESS_AT_3 = 0.86;
 const TYPESCRIPT_ESLINT_MRR = 0.79;
+
+/**
+ * The sixth held-out set (bench/jestRulesJudgedQueries.ts, eslint-plugin-jest's rule pages: named
+ * by slug under a `# jest/<slug>` heading, a one-line summary, a `Rule details` heading on nearly
+ * every page), written before the ranking changes that followed it and never tuned on: 0.815 / 0.743
+ * when written (3 December 2026).
+ */
+const JEST_RULES_SUCCESS_AT_3 = 0.81;
+const JEST_RULES_MRR = 0.74;
 
 /**
  * The sets over vaults fetched from GitHub (`npm run fixtures -- --set obsidian-help`, `--set
@@ -205,6 +216,14 @@ const INSTALLED_SETS = [
 		queries: TYPESCRIPT_ESLINT_DOCS_JUDGED_QUERIES,
 		success: TYPESCRIPT_ESLINT_SUCCESS_AT_3,
 		mrr: TYPESCRIPT_ESLINT_MRR,
+	},
+	{
+		what: "held-out judged questions over eslint-plugin-jest's rule pages",
+		vault: "jest-rules",
+		dir: jestRulesVaultDir,
+		queries: JEST_RULES_JUDGED_QUERIES,
+		success: JEST_RULES_SUCCESS_AT_3,
+		mrr: JEST_RULES_MRR,
 	},
 ] as const satisfies ReadonlyArray<{ what: string; vault: JudgedQuery["vault"]; dir: () => string; queries: JudgedQuery[]; success: number; mrr: number }>;
 
