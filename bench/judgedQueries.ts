@@ -21,6 +21,7 @@ export interface JudgedQuery {
 		| "undici-docs"
 		| "markdownlint-docs"
 		| "typescript-eslint-docs"
+		| "jest-rules"
 		| "obsidian-hub";
 	query: string;
 	expected: string[];

@@ -29,6 +29,7 @@ import {
 	undiciDocsVaultDir,
 	markdownlintDocsVaultDir,
 	typescriptEslintDocsVaultDir,
+	jestRulesVaultDir,
 	findProjectRoot,
 	fixturesDir,
 	importRulesVaultDir,
@@ -45,6 +46,7 @@ import { FASTIFY_DOCS_JUDGED_QUERIES } from "./fastifyDocsJudgedQueries";
 import { UNDICI_DOCS_JUDGED_QUERIES } from "./undiciDocsJudgedQueries";
 import { MARKDOWNLINT_DOCS_JUDGED_QUERIES } from "./markdownlintDocsJudgedQueries";
 import { TYPESCRIPT_ESLINT_DOCS_JUDGED_QUERIES } from "./typescriptEslintDocsJudgedQueries";
+import { JEST_RULES_JUDGED_QUERIES } from "./jestRulesJudgedQueries";
 import { NPM_DOCS_JUDGED_QUERIES } from "./npmDocsJudgedQueries";
 import { UNSEEN_JUDGED_QUERIES } from "./unseenJudgedQueries";
 import { OBSIDIAN_HUB_DEV_QUERIES } from "./obsidianHubDevQueries";
@@ -369,7 +371,8 @@ async function benchCommonVault(size: number): Promise<void> {
  * (bench/fastifyDocsJudgedQueries.ts, the second held-out set), undici's documentation
  * (bench/undiciDocsJudgedQueries.ts, the third held-out set), markdownlint's documentation
  * (bench/markdownlintDocsJudgedQueries.ts, the fourth held-out set), typescript-eslint's rule pages
- * (bench/typescriptEslintDocsJudgedQueries.ts, the fifth held-out set) and the Obsidian Help
+ * (bench/typescriptEslintDocsJudgedQueries.ts, the fifth held-out set), eslint-plugin-jest's rule
+ * pages (bench/jestRulesJudgedQueries.ts, the sixth held-out set) and the Obsidian Help
  * vault (bench/unseenJudgedQueries.ts, where `npm run fixtures -- --set obsidian-help` fetched it),
  * and the Obsidian Hub community vault (bench/obsidianHubJudgedQueries.ts, held out, where
  * `npm run fixtures -- --set obsidian-hub` fetched it).
@@ -384,6 +387,7 @@ async function benchJudged(): Promise<void> {
 		"undici-docs": undiciDocsVaultDir(),
 		"markdownlint-docs": markdownlintDocsVaultDir(),
 		"typescript-eslint-docs": typescriptEslintDocsVaultDir(),
+		"jest-rules": jestRulesVaultDir(),
 	};
 	try {
 		sources["obsidian-help"] = obsidianHelpVaultDir();
@@ -411,6 +415,7 @@ async function benchJudged(): Promise<void> {
 			["held-out judged queries (undici docs)", UNDICI_DOCS_JUDGED_QUERIES],
 			["held-out judged queries (markdownlint docs)", MARKDOWNLINT_DOCS_JUDGED_QUERIES],
 			["held-out judged queries (typescript-eslint rules)", TYPESCRIPT_ESLINT_DOCS_JUDGED_QUERIES],
+			["held-out judged queries (eslint-plugin-jest rules)", JEST_RULES_JUDGED_QUERIES],
 		] as Array<[string, JudgedQuery[]]>;
 		if (roots["obsidian-help"] !== undefined) sets.push(["unseen judged queries (Obsidian Help)", UNSEEN_JUDGED_QUERIES]);
 		if (roots["obsidian-hub"] !== undefined) {

@@ -39,6 +39,7 @@ import {
 	TITLE_TIER_WHOLE,
 	LONG_TITLE_WORDS,
 	longTitleCut,
+	NAMED_TOPIC_SHARE,
 	type Ranked,
 } from "./rank";
 import { snippetsOf } from "./snippets";
@@ -335,6 +336,19 @@ export class SearchEngine {
 		// Per term, 1 when the candidate holds it only as often as a template does: held, but it weighs nothing.
 		const templateOnly = new Uint8Array(termCount);
 		const totalIdf = requiredIdf.reduce((sum, value) => sum + value, 0);
+		// Per term, whether it is a word of one note's title only (a longer word it starts counted too): 0 not looked yet, 1 yes, 2 no.
+		const titlesOne = new Uint8Array(termCount);
+		const titlesOneNote = (termIndex: number): boolean => {
+			if (titlesOne[termIndex] === 0) {
+				const term = (evidence[termIndex] as TermEvidence).any;
+				const acceptedSlots = accepted?.slots ?? null;
+				let count = 0;
+				for (let at = 0; count <= 1 && at < term.length; at++)
+					if (titleCount(term.values[at] as number) > 0 && (acceptedSlots === null || acceptedSlots[term.slots[at] as number] === 1)) count++;
+				titlesOne[termIndex] = count === 1 ? 1 : 2;
+			}
+			return titlesOne[termIndex] === 1;
+		};
 		const bodyLengths = this.index.bodyLengths;
 		const titleLengths = this.index.titleLengths;
 		// BM25's length normalisation, k1 · (1 − b + b · length / average), as base + scale · length.
@@ -359,6 +373,8 @@ export class SearchEngine {
 			let strong = 0;
 			let exact = 0;
 			let inTitle = false;
+			// Whether a term held as typed or in another form is one of the title's words.
+			let strongInTitle = false;
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {
 				matched[termIndex] = 0;
 				templateOnly[termIndex] = 0;
@@ -415,6 +431,7 @@ export class SearchEngine {
 				if (value & IN_TITLE) {
 					inTitle = true;
 					if (titleCount(value) > 0) titleIdf += (requiredIdf[termIndex] as number) * (weight === PREFIX_MATCH_WEIGHT ? PREFIX_MATCH_WEIGHT : 1);
+					if (titleCount(value) > 0 && weight !== PREFIX_MATCH_WEIGHT) strongInTitle = true;
 				}
 			}
 			for (let termIndex = 0; termIndex < optionalTerms.length; termIndex++) {
@@ -447,9 +464,17 @@ export class SearchEngine {
 			// Several words reach a title tier only in a name holding them all: with no alias, that is the title, each term's value then in it.
 			const nameMayHoldAll = termCount === 1 || this.index.aliased[slot] === 1 || rowNamesAll(values, index, termCount);
 			const titleTier = inTitle ? this.titleTier(slot, evidence, optionalIds, requiredIdf, totalIdf, nameMayHoldAll) : 0;
+			// A title made of nothing but query words, each of them in no other note's title, is the page the vault names
+			// for the question's topic: it counts as holding at least NAMED_TOPIC_SHARE of the query (`Logging` for `turn on logging`).
+			// (One word held in the title already holds all of the query.)
+			let namedTopic = termCount > 1 && strongInTitle && titleWords >= (titleLengths[slot] as number);
+			for (let termIndex = 0; namedTopic && termIndex < termCount; termIndex++)
+				if (matched[termIndex] === 1 && titleCount(values[index * termCount + termIndex] as number) > 0 && !titlesOneNote(termIndex))
+					namedTopic = false;
+			const titleShare = totalIdf > 0 ? Math.min(1, titleIdf / totalIdf) : 1;
 			// An alias naming the query is a name as much as the title: the better covered counts (`Kanban board` for `obsidian-kanban`).
 			const coverage = Math.max(
-				titleCoverage(titleWords, titleLengths[slot] as number, totalIdf > 0 ? Math.min(1, titleIdf / totalIdf) : 1),
+				titleCoverage(titleWords, titleLengths[slot] as number, namedTopic ? Math.max(titleShare, NAMED_TOPIC_SHARE) : titleShare),
 				inTitle ? this.aliasCoverage : 0,
 			);
 			let heldIdf = 0;
@@ -458,7 +483,7 @@ export class SearchEngine {
 				if (joinedHeld[termIndex] === 1) heldIdf += requiredIdf[termIndex] as number;
 				else if (matched[termIndex] === 1) heldIdf += (requiredIdf[termIndex] as number) * (strongMask[termIndex] === 1 ? 1 : PREFIX_MATCH_WEIGHT);
 			}
-			const share = totalIdf > 0 ? heldIdf / totalIdf : 1;
+			const share = Math.max(totalIdf > 0 ? heldIdf / totalIdf : 1, namedTopic ? NAMED_TOPIC_SHARE : 0);
 			// Compared before the score. One word: held as typed or in another form, then the title
 			// tier, then as typed (a word's other forms and extensions fill, never outrank). Several
 			// words: only a title or alias holding them all, when the note holds them all as typed or
@@ -532,7 +557,9 @@ export class SearchEngine {
 			// The title's coverage (titleCoverage) is at most the share of its words the terms may be; an alias's, at most 1.
 			if (namedByExtras || (named && aliased[slot] === 1)) bound += titleCoverageWeight;
 			else if (named) bound += titleCoverageWeight * Math.min(1, titleWords / titleLength);
-			const share = joined.length > 0 || totalIdf <= 0 ? 1 : Math.min(1, heldIdf / totalIdf);
+			// A title that may be nothing but query words may be the page named for the topic (NAMED_TOPIC_SHARE).
+			const topicShare = named && (namedByExtras || titleWords >= titleLength) ? NAMED_TOPIC_SHARE : 0;
+			const share = joined.length > 0 || totalIdf <= 0 ? 1 : Math.max(topicShare, Math.min(1, heldIdf / totalIdf));
 			bounded.score = bound * Math.pow(share, COVERAGE_POWER) * (1 + SCORE_BOUND_MARGIN);
 		};
 		/** Whether a candidate cannot enter the full page, by its bound (boundCandidate). Most of a common word's notes end here. */

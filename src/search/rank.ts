@@ -42,6 +42,16 @@ export const TITLE_TIER_WHOLE = 3;
  * for holding the words that tell notes apart.
  */
 export const COVERAGE_POWER = 0.5;
+/**
+ * The share of the query (COVERAGE_POWER) a note counts as holding, at least, when its title is
+ * nothing but query words (as typed or in another form) and each of them titles no other note:
+ * the page the vault names for the question's topic. `Logging` for `turn on logging`: documentation
+ * says its topic word on most pages (low idf) and the question's everyday word in passing on a
+ * few (high idf), so by idf alone the topic's own page held a sixth of the query and fell behind
+ * pages mentioning both words. A word titling several notes (`Rules`, `Plugins`) is a category of
+ * the vault, not a topic: those notes are not lifted.
+ */
+export const NAMED_TOPIC_SHARE = 0.5;
 
 /** A ranked candidate: compared by tier (search() says what it holds), score, the more recently modified, then path. */
 export interface Ranked {

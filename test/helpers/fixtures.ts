@@ -164,3 +164,12 @@ export function markdownlintDocsVaultDir(projectRoot: string = findProjectRoot()
 export function typescriptEslintDocsVaultDir(projectRoot: string = findProjectRoot()): string {
 	return installedVaultDir(projectRoot, ["@typescript-eslint", "eslint-plugin", "docs"], ["rules", "no-floating-promises.md"], "typescript-eslint-docs");
 }
+
+/**
+ * eslint-plugin-jest's rule pages (71 Markdown pages, `eslint-plugin-jest/docs`), the vault of the
+ * sixth held-out judged queries, installed from the npm registry by scripts/test-tools.mjs; throws a
+ * one-line hint when missing.
+ */
+export function jestRulesVaultDir(projectRoot: string = findProjectRoot()): string {
+	return installedVaultDir(projectRoot, ["eslint-plugin-jest", "docs"], ["rules", "no-focused-tests.md"], "jest-rules");
+}

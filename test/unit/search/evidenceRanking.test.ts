@@ -336,3 +336,28 @@ describe("a title written as one identifier is named by its parts", () => {
 		expect((await paths(docs, "mac tools"))[0]).toBe("MacOS Tools.md");
 	});
 });
+
+describe("the page a vault names for the question's topic", () => {
+	// Documentation where most pages say `logging` (a low idf) and two say `turn` in passing (a high idf).
+	const pages = (extra: Doc[] = []): Doc[] => [
+		...Array.from({ length: 16 }, (_, index) => ({
+			path: `Reference ${index}.md`,
+			text: index % 2 === 0 ? `Options of part ${index}; logging of part ${index} is described elsewhere.` : `Options of part ${index}.`,
+			modified: 3,
+		})),
+		{ path: "Reply.md", text: "Replies. If an error has no message, turn on debug level logging to see it.", modified: 5 },
+		{ path: "Server.md", text: "Server options. A turn of the event loop; logging options of the server.", modified: 4 },
+		{ path: "Logging.md", text: "Logging is off by default. Enable logging with the logger option; logging levels and serializers.", modified: 1 },
+		...extra,
+	];
+
+	test("a title that is nothing but query words, each in no other title, ranks first though it lacks the question's rare everyday word", async () => {
+		expect((await paths(pages(), "turn on logging"))[0]).toBe("Logging.md");
+		expect((await paths(pages(), "how do I turn logging on"))[0]).toBe("Logging.md");
+	});
+
+	test("a word that titles several notes is a category, not a topic: the notes holding every query word keep first place", async () => {
+		const found = await paths(pages([{ path: "Logging levels.md", text: "Levels of logging: info, debug.", modified: 2 }]), "turn on logging");
+		expect(found[0]).toBe("Reply.md");
+	});
+});
