@@ -356,7 +356,7 @@ export class SearchEngine {
 		const normScale = (BM25_K1 * BM25_B) / averageLength;
 		// One candidate's tier and score, from its row of values, into `scored`: in slot order, or in any order from the postings' start.
 		const scored = { score: 0, tier: 0 };
-		const scoreCandidate = (index: number, anyOrder: boolean): void => {
+		const scoreCandidate = (index: number, anyOrder: boolean, worst?: Ranked): void => {
 			if (anyOrder) {
 				exactCursors.fill(0);
 				formCursors.fill(0);
@@ -461,9 +461,16 @@ export class SearchEngine {
 				}
 			}
 			if (titleWeighed > 0 && (titleLengths[slot] as number) > LONG_TITLE_WORDS) score -= titleWeighed * longTitleCut(this.contentWords(slot, stopIds()));
+			const aliasedNote = this.index.aliased[slot] === 1;
+			// The names are read (titleTier) only when they can change the answer: an alias's coverage counts in the score;
+			// the title's tier counts for one word, or for several when the note holds every one as typed or in another form.
+			const namesMatter = inTitle && (aliasedNote || termCount === 1 || strong === termCount);
+			// With no alias, the names change the tier only: a candidate that cannot enter the page even at the best tier its
+			// title may have (nameTierBound) is not read. Most of a common word's candidates that pass their bound end here.
+			const readNamesLater = namesMatter && !aliasedNote && worst !== undefined;
 			// Several words reach a title tier only in a name holding them all: with no alias, that is the title, each term's value then in it.
-			const nameMayHoldAll = termCount === 1 || this.index.aliased[slot] === 1 || rowNamesAll(values, index, termCount);
-			const titleTier = inTitle ? this.titleTier(slot, evidence, optionalIds, requiredIdf, totalIdf, nameMayHoldAll) : 0;
+			const nameMayHoldAll = termCount === 1 || aliasedNote || rowNamesAll(values, index, termCount);
+			let titleTier = namesMatter && !readNamesLater ? this.titleTier(slot, evidence, optionalIds, requiredIdf, totalIdf, nameMayHoldAll) : 0;
 			// A title made of nothing but query words, each of them in no other note's title, is the page the vault names
 			// for the question's topic: it counts as holding at least NAMED_TOPIC_SHARE of the query (`Logging` for `turn on logging`).
 			// (One word held in the title already holds all of the query.)
@@ -475,7 +482,7 @@ export class SearchEngine {
 			// An alias naming the query is a name as much as the title: the better covered counts (`Kanban board` for `obsidian-kanban`).
 			const coverage = Math.max(
 				titleCoverage(titleWords, titleLengths[slot] as number, namedTopic ? Math.max(titleShare, NAMED_TOPIC_SHARE) : titleShare),
-				inTitle ? this.aliasCoverage : 0,
+				namesMatter && !readNamesLater ? this.aliasCoverage : 0,
 			);
 			let heldIdf = 0;
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {
@@ -489,14 +496,16 @@ export class SearchEngine {
 			// words: only a title or alias holding them all, when the note holds them all as typed or
 			// in another form; the rest is the score's, so holding one more everyday word never
 			// outranks holding the word that tells notes apart.
-			const tier =
-				termCount === 1
-					? (strong * (TITLE_TIER_WHOLE + 1) + titleTier) * 2 + exact
-					: strong === termCount && titleTier >= TITLE_TIER_ALL
-						? titleTier
-						: 0;
+			const tierOf = (nameTier: number): number =>
+				termCount === 1 ? (strong * (TITLE_TIER_WHOLE + 1) + nameTier) * 2 + exact : strong === termCount && nameTier >= TITLE_TIER_ALL ? nameTier : 0;
 			scored.score = (score + coverage * titleCoverageWeight) * Math.pow(share, COVERAGE_POWER);
-			scored.tier = tier;
+			if (worst !== undefined && readNamesLater) {
+				scored.tier = tierOf(nameTierBound(index));
+				// The page would turn it away (offer) even at that tier: its tier is left at the bound, and the page does turn it away.
+				if (scored.tier < worst.tier || (scored.tier === worst.tier && scored.score < worst.score)) return;
+				titleTier = this.titleTier(slot, evidence, optionalIds, requiredIdf, totalIdf, nameMayHoldAll);
+			}
+			scored.tier = tierOf(titleTier);
 		};
 		// What stop words and joined words may add to any note's score, each at its largest field score.
 		let extraBound = 0;
@@ -518,6 +527,19 @@ export class SearchEngine {
 		/** The tier bound of a candidate whose names may hold the query (`named`: one word, or several all in one name), holding every term or not (`all`). */
 		const tierBound = (named: boolean, all: boolean, nameTier: number): number =>
 			termCount === 1 ? (TITLE_TIER_WHOLE + 1 + (named ? nameTier : 0)) * 2 + 1 : named && all ? nameTier : 0;
+		/** The best title tier a name may reach: TITLE_TIER_WHOLE when the title or an alias may be nothing but the query's words (a name's words that are no term's cannot), else TITLE_TIER_ALL. */
+		const mayBeWholeTier = (titleWords: number, titleLength: number, slot: number): number =>
+			wholeByExtras || aliased[slot] === 1 || titleWords >= titleLength ? TITLE_TIER_WHOLE : TITLE_TIER_ALL;
+		/** The best title tier (mayBeWholeTier) of a candidate, from its row of values (the title words the terms may be) alone. */
+		const nameTierBound = (index: number): number => {
+			let titleWords = 0;
+			for (let termIndex = 0, row = index * termCount; termIndex < termCount; termIndex++) {
+				const value = values[row + termIndex] as number;
+				if (value & IN_TITLE) titleWords += titleCount(value) === TITLE_COUNT_SATURATED ? TITLE_LENGTH_MAX : titleCount(value);
+			}
+			const slot = slots[index] as number;
+			return mayBeWholeTier(titleWords, Math.max(1, titleLengths[slot] as number), slot);
+		};
 		const boundCandidate = (index: number, tieTier: number | null): void => {
 			const row = index * termCount;
 			const slot = slots[index] as number;
@@ -535,10 +557,8 @@ export class SearchEngine {
 					titleWords += titleCount(value) === TITLE_COUNT_SATURATED ? TITLE_LENGTH_MAX : titleCount(value);
 				}
 			}
-			// Whether the title or an alias may be nothing but the query's words (TITLE_TIER_WHOLE): a name's words that are no term's cannot.
 			const titleLength = Math.max(1, titleLengths[slot] as number);
-			const mayBeWhole = wholeByExtras || aliased[slot] === 1 || titleWords >= titleLength;
-			const nameTier = mayBeWhole ? TITLE_TIER_WHOLE : TITLE_TIER_ALL;
+			const nameTier = mayBeWholeTier(titleWords, titleLength, slot);
 			// A title tier needs the query's words in the title or an alias (one word: held strongly, as typed); several words all in one
 			// name, which with no alias is the title: each term's value then has it (an alias's phrase may not, so any term named counts there).
 			bounded.tier = tierBound(aliased[slot] === 1 ? named : namedTerms === termCount, all, nameTier);
@@ -576,7 +596,7 @@ export class SearchEngine {
 			const rankRange = (from: number, to: number, named: boolean): void => {
 				for (let index = from; index < to; index++) {
 					if (rowNamed(values, index, termCount) !== named || cannotEnter(index)) continue;
-					scoreCandidate(index, false);
+					scoreCandidate(index, false, this.scoreEvery || top.length < limit ? undefined : top[0]);
 					this.offer(top, limit, slots[index] as number, scored.score, scored.tier, matched);
 				}
 			};

@@ -8,7 +8,7 @@ import {
 import { splitFrontmatter } from "../markdown/frontmatter";
 import { isPrefixWord, type ParsedQuery } from "./query";
 import type { Stemmer } from "./stemmers";
-import { tokenChunks, type Token } from "./text";
+import { TokenReader } from "./text";
 
 /** Snippets: a few passages of a note's body around its matches, each match marked. Pure. */
 
@@ -24,13 +24,56 @@ interface SnippetTerm {
 	stem: string | null;
 }
 
+/**
+ * The tokens of the part of a note read so far, in reused arrays (snippets are made for every
+ * result of every search: an object for each word was most of a search's garbage). A word no
+ * term can start with is kept with an empty value (TokenReader), matching nothing.
+ */
+/** Tokens a TokenBuffer keeps room for between notes. */
+const KEPT_TOKEN_ROOM = 1024;
+
+class TokenBuffer {
+	values: string[] = [];
+	starts = new Int32Array(KEPT_TOKEN_ROOM);
+	ends = new Int32Array(KEPT_TOKEN_ROOM);
+	length = 0;
+
+	readonly push = (value: string, start: number, end: number): void => {
+		const at = this.length;
+		if (at === this.starts.length) {
+			const starts = new Int32Array(at * 2);
+			starts.set(this.starts);
+			this.starts = starts;
+			const ends = new Int32Array(at * 2);
+			ends.set(this.ends);
+			this.ends = ends;
+		}
+		this.values[at] = value;
+		this.starts[at] = start;
+		this.ends[at] = end;
+		this.length = at + 1;
+	};
+
+	/** Empties the buffer, letting go of the strings it held (and of its room, past what a few pieces of a note take). */
+	clear(): void {
+		if (this.values.length > KEPT_TOKEN_ROOM) {
+			this.values = [];
+			this.starts = new Int32Array(KEPT_TOKEN_ROOM);
+			this.ends = new Int32Array(KEPT_TOKEN_ROOM);
+		} else this.values.fill("");
+		this.length = 0;
+	}
+}
+
+const shared = new TokenBuffer();
+
 /** True if a term's words stand in a row in `tokens` from `at` (the last word a prefix unless `whole`; a one-word term also in another form). */
-function termAt(tokens: readonly Token[], at: number, term: SnippetTerm, stemmer: Stemmer | null): boolean {
+function termAt(tokens: TokenBuffer, at: number, term: SnippetTerm, stemmer: Stemmer | null): boolean {
 	const words = term.words;
 	const lastWord = words.length - 1;
 	if (at + lastWord >= tokens.length) return false;
 	for (let offset = 0; offset <= lastWord; offset++) {
-		const value = (tokens[at + offset] as Token).value;
+		const value = tokens.values[at + offset] as string;
 		const word = words[offset] as string;
 		if (value === word || (offset === lastWord && !term.whole && value.startsWith(word))) continue;
 		// Forms share their first letter: only those tokens are stemmed.
@@ -39,6 +82,27 @@ function termAt(tokens: readonly Token[], at: number, term: SnippetTerm, stemmer
 	}
 	return true;
 }
+
+/** Reused by wantedFirstCodes: a note's snippets are made one at a time, start to end. */
+const firstCodes = new Uint8Array(128);
+
+/** 1 at the code of each ASCII character a term's word starts with: a token starting with another can match no word. */
+function wantedFirstCodes(terms: readonly SnippetTerm[]): Uint8Array {
+	const codes = firstCodes.fill(0);
+	for (const term of terms) {
+		for (const word of term.words) {
+			const code = word.charCodeAt(0);
+			if (code < 128) codes[code] = 1;
+		}
+	}
+	return codes;
+}
+
+/**
+ * White space a snippet shows as one space: a run of two characters or more, or one that is not a
+ * space (a line break). A lone space stays as it is, so most of a passage's spaces cost no replacement.
+ */
+const SPACE_TO_COLLAPSE = /\s{2,}|[^\S ]/g;
 
 interface Span {
 	start: number;
@@ -98,6 +162,16 @@ function outsideAddresses(offset: number, addresses: readonly WebAddress[], toEn
  * (badge and link addresses are noise to a reader) unless a match lies past the host.
  */
 function markWindow(text: string, start: number, end: number, spans: readonly Span[], addresses: readonly WebAddress[]): string {
+	// Most windows hold no web address: their spans, in order and apart, are marked in one pass.
+	if (!addresses.some((address) => address.start >= start && address.end <= end)) {
+		let marked = "";
+		let cursor = start;
+		for (const span of spans) {
+			marked += text.slice(cursor, span.start) + MARK_OPEN + text.slice(span.start, span.end) + MARK_CLOSE;
+			cursor = span.end;
+		}
+		return marked + text.slice(cursor, end);
+	}
 	const edits: Array<Span & { text: string }> = [];
 	const mark = (span: Span) => MARK_OPEN + text.slice(span.start, span.end) + MARK_CLOSE;
 	for (const address of addresses) {
@@ -160,14 +234,18 @@ export function snippetsOf(text: string, query: ParsedQuery, stemmer: Stemmer | 
 	};
 	// Tokenized a little at a time, in text order, and no further than the last window needs: a
 	// long note costs what its snippets cost.
-	const tokens: Token[] = [];
+	const tokens = shared;
 	let next = 0;
 	const matchUpTo = (stop: number): boolean => {
 		for (; next < stop; next++) {
-			const at = tokens[next] as Token;
-			if (full() && at.start > (windows.at(-1)?.end ?? 0)) return false;
+			if (full() && (tokens.starts[next] as number) > (windows.at(-1)?.end ?? 0)) return false;
+			// A word no term starts with (TokenReader): nothing to look at.
+			if (tokens.values[next] === "") continue;
 			for (const term of terms) {
-				if (termAt(tokens, next, term, stemmer) && !addSpan({ start: at.start, end: (tokens[next + term.words.length - 1] as Token).end }))
+				if (
+					termAt(tokens, next, term, stemmer) &&
+					!addSpan({ start: tokens.starts[next] as number, end: tokens.ends[next + term.words.length - 1] as number })
+				)
 					return false;
 			}
 		}
@@ -175,17 +253,27 @@ export function snippetsOf(text: string, query: ParsedQuery, stemmer: Stemmer | 
 	};
 	let open = true;
 	const searchEnd = start + SNIPPET_SEARCH_MAX_CHARS;
-	for (const chunk of tokenChunks(text, start, SNIPPET_TOKENIZE_CHUNK_CHARS)) {
-		if ((chunk[0]?.start ?? 0) >= searchEnd) break;
-		for (const token of chunk) tokens.push(token);
-		// A phrase may run on into the next chunk: positions that close to the end wait for it.
-		open = matchUpTo(tokens.length - longest + 1);
-		if (!open) break;
+	const reader = new TokenReader(text, start, wantedFirstCodes(terms));
+	try {
+		while (!reader.done) {
+			const before = tokens.length;
+			reader.read(SNIPPET_TOKENIZE_CHUNK_CHARS, tokens.push);
+			// A piece read that starts past the part looked through is left out, and the reading ends.
+			if (tokens.length > before && (tokens.starts[before] as number) >= searchEnd) {
+				tokens.length = before;
+				break;
+			}
+			// A phrase may run on into the next piece: positions that close to the end wait for it.
+			open = matchUpTo(tokens.length - longest + 1);
+			if (!open) break;
+		}
+		if (open) matchUpTo(tokens.length);
+	} finally {
+		tokens.clear();
 	}
-	if (open) matchUpTo(tokens.length);
 	if (windows.length === 0 && hasVisibleText(text, start)) windows.push({ start, end: windowEnd(start + 2 * SEARCH_SNIPPET_CONTEXT_CHARS), spans: [] });
 	return windows.map((window) => {
-		const marked = markWindow(text, window.start, window.end, window.spans, addresses).replace(/\s+/g, " ").trim();
+		const marked = markWindow(text, window.start, window.end, window.spans, addresses).replace(SPACE_TO_COLLAPSE, " ").trim();
 		return `${window.start > start ? "…" : ""}${marked}${window.end < text.length && !marked.endsWith("…") ? "…" : ""}`;
 	});
 }

@@ -86,6 +86,38 @@ export function* tokenChunks(text: string, from: number, chunkChars: number): Ge
 	}
 }
 
+/**
+ * Reads text[from, …) into tokens a piece at a time, the same tokens `tokenChunks` gives, each
+ * passed to a sink with no object made for it. With `firstCodes` (1 at each wanted character
+ * code below 128), a plain ASCII word (no capital inside it, no `_`, not a version word) whose
+ * folded first letter is not wanted comes with an empty value, its place and offsets kept: no
+ * string is cut for it. A caller matching a few words thus reads a note without a string for
+ * every word of it.
+ */
+export class TokenReader {
+	private readonly tokenizer: Tokenizer;
+
+	constructor(
+		private readonly text: string,
+		from: number,
+		firstCodes: Uint8Array | null = null,
+	) {
+		this.tokenizer = new Tokenizer(text, from, firstCodes);
+	}
+
+	/** Whether the whole text has been read. */
+	get done(): boolean {
+		return this.tokenizer.index >= this.text.length;
+	}
+
+	/** Reads about `chars` characters more (as one chunk of `tokenChunks`), passing the tokens that ended to `sink`; the last read ends the last word. */
+	read(chars: number, sink: TokenSink): void {
+		const tokenizer = this.tokenizer;
+		tokenizer.read(Math.min(this.text.length, tokenizer.index + chars), sink);
+		if (tokenizer.index >= this.text.length) tokenizer.finish(sink);
+	}
+}
+
 /** UTF-8 length of a text, counted without encoding it. */
 export function utf8Length(text: string): number {
 	let bytes = 0;
@@ -273,6 +305,8 @@ class Tokenizer {
 		private readonly text: string,
 		/** Where the next read starts: past `stop` when the last character read spans it. */
 		public index: number,
+		/** When set, a plain ASCII word whose folded first letter has no 1 here comes with an empty value (TokenReader). */
+		private readonly firstCodes: Uint8Array | null = null,
 	) {}
 
 	/** Reads up to `stop` (a character spanning it whole), appending the tokens that ended to `tokens`. */
@@ -333,6 +367,11 @@ class Tokenizer {
 	private flush(end: number, sink: TokenSink): void {
 		const wordStart = this.wordStart;
 		if (wordStart === -1) return;
+		if (this.firstCodes !== null && this.asciiOnly && !this.compound && this.unwanted(wordStart)) {
+			sink("", wordStart, end);
+			this.wordStart = -1;
+			return;
+		}
 		const raw = this.text.slice(wordStart, end);
 		const value = this.asciiOnly ? raw.toLowerCase() : this.foldedWord(end);
 		if (value !== "") sink(value, wordStart, end);
@@ -342,6 +381,16 @@ class Tokenizer {
 		this.wordStart = -1;
 		this.asciiOnly = true;
 		this.compound = false;
+	}
+
+	/**
+	 * Whether the plain ASCII word at `wordStart` starts with a letter `firstCodes` does not want.
+	 * A version word (`v5`) is always wanted: the number it also gives starts otherwise.
+	 */
+	private unwanted(wordStart: number): boolean {
+		const code = this.text.charCodeAt(wordStart);
+		if (code === LOWER_V || code === UPPER_V) return false;
+		return this.firstCodes?.[isAsciiUpper(code) ? code + 32 : code] !== 1;
 	}
 
 	/** The open word, ending at `end`, folded: its pieces folded so far and the rest. */

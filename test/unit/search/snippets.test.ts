@@ -1,6 +1,11 @@
 import { splitFrontmatter } from "../../../src/markdown/frontmatter";
 import { SearchEngine } from "../../../src/search/engine";
 import { parseQuery } from "../../../src/search/query";
+import { memoized } from "../../../src/search/rank";
+import { snippetsOf } from "../../../src/search/snippets";
+import { stemmerFor } from "../../../src/search/stemmers";
+import fc from "fast-check";
+import { referenceSnippetsOf } from "../../helpers/snippetsReference";
 
 /** The snippets of a one-note search for `query`. */
 async function snippetsFor(text: string, query: string): Promise<string[]> {
@@ -33,5 +38,97 @@ describe("snippets and the Markdown parser read one frontmatter fence", () => {
 	test("a note matched only in its frontmatter shows the start of its body", async () => {
 		const text = "---\nsecret: plum\n---\nThe orchard blooms.\n";
 		expect(await snippetsFor(text, "plum")).toEqual(["The orchard blooms."]);
+	});
+});
+
+describe("snippets read a note without an object for every word, and say what they said before", () => {
+	const stemmer = stemmerFor("english");
+	// Words of every kind the tokenizer tells apart: plain, forms, extensions, identifiers, versions, accents, unspaced scripts, stop words.
+	const words = [
+		"garden",
+		"Gardens",
+		"gardening",
+		"gardened",
+		"GARDEN",
+		"plan",
+		"plans",
+		"planning",
+		"project",
+		"projects",
+		"peerDependencies",
+		"dependencies",
+		"peer",
+		"no_unused_vars",
+		"v5",
+		"V20",
+		"5",
+		"café",
+		"Café",
+		"東京",
+		"the",
+		"a",
+		"meeting",
+		"Meetings",
+		"review",
+		"market",
+		"x",
+		"Éclair",
+		"éclairs",
+	];
+	const separators = [" ", " ", " ", "  ", "\n", "\n\n", "\t", ", ", ". ", "-", " (", ") ", " \u00A0", "'s "];
+	const pieces = [
+		...words,
+		...separators,
+		"https://github.com/garden/plans?x=1",
+		"https://garden.example.com/",
+		"http://a.b/c.",
+		"[link](https://example.com/garden-plan)",
+		"#tag/garden",
+		"`code garden`",
+	];
+	const queries = [
+		"garden",
+		"gardens",
+		"plan project",
+		'"garden plan"',
+		'"plan project meeting"',
+		"peer dependencies",
+		"peerDependencies",
+		"v5",
+		"5",
+		"cafe",
+		"東",
+		"the garden",
+		"ga",
+		"x",
+		"eclair",
+		"github",
+		"example",
+		'"garden"',
+		"market review garden plan project",
+	];
+	const note = fc
+		.tuple(fc.boolean(), fc.array(fc.constantFrom(...pieces), { maxLength: 400 }))
+		.map(([frontmatter, parts]) => (frontmatter ? "---\ntags: [garden]\n---\n" : "") + parts.join(""));
+
+	test("for random notes and queries, the same snippets as when every word was an object", () => {
+		fc.assert(
+			fc.property(note, fc.constantFrom(...queries), (text, typed) => {
+				const query = parseQuery(typed);
+				expect(snippetsOf(text, query, memoized(stemmer))).toEqual(referenceSnippetsOf(text, query, memoized(stemmer)));
+				expect(snippetsOf(text, query, null)).toEqual(referenceSnippetsOf(text, query, null));
+			}),
+			{ numRuns: 400, seed: 36 },
+		);
+	});
+
+	test("a note longer than the part looked through, its only match past it, and matches across a piece's end: the same snippets", () => {
+		const filler = "lorem ipsum dolor sit amet ".repeat(6000);
+		for (const text of [filler + "garden plan", "garden " + filler + "garden plan", "x".repeat(511) + " garden plan " + "plan garden ".repeat(300)]) {
+			for (const typed of ["garden", '"garden plan"', "plan garden", "lorem"]) {
+				const query = parseQuery(typed);
+				expect(snippetsOf(text, query, memoized(stemmer))).toEqual(referenceSnippetsOf(text, query, memoized(stemmer)));
+			}
+		}
 	});
 });

@@ -6,6 +6,7 @@ import {
 	isVersionWord,
 	type Token,
 	tokenChunks,
+	TokenReader,
 	tokenize,
 	tokenizeInChunks,
 	utf8Length,
@@ -255,5 +256,40 @@ describe("text as search sees it", () => {
 	test("utf8Length counts the bytes UTF-8 would take, astral characters and lone surrogates included", () => {
 		fc.assert(fc.property(fc.string({ unit: "grapheme" }), (text) => expect(utf8Length(text)).toBe(Buffer.byteLength(text))));
 		expect(utf8Length("a€🚀")).toBe(1 + 3 + 4);
+	});
+});
+
+describe("TokenReader", () => {
+	/** Every token a reader gives, read `chars` at a time, with `firstCodes` for the letters wanted. */
+	function readAll(text: string, chars: number, wanted: string | null): Token[] {
+		const codes = wanted === null ? null : new Uint8Array(128);
+		for (const letter of wanted ?? "") codes?.fill(1, letter.charCodeAt(0), letter.charCodeAt(0) + 1);
+		const reader = new TokenReader(text, 0, codes);
+		const tokens: Token[] = [];
+		while (!reader.done) reader.read(chars, (value, start, end) => tokens.push({ value, start, end }));
+		return tokens;
+	}
+
+	test("gives tokenize's tokens, a plain word starting with a letter not wanted with an empty value in its place", () => {
+		const text = "Garden plans, peerDependencies v5 café 東 gardening xY_z Plan";
+		const all = tokenize(text);
+		expect(readAll(text, 7, null)).toEqual(all);
+		expect(readAll(text, 7, "gp")).toEqual(
+			all.map((token) => {
+				// Identifiers, version words and words with a letter beyond ASCII are read whole, as tokenize reads them.
+				const whole = /^(peer|dependencies|peerdependencies|v5|5|cafe|東|xy_z|xy|z)$/u.test(token.value);
+				return whole || "gp".includes(token.value[0] ?? "") ? token : { ...token, value: "" };
+			}),
+		);
+	});
+
+	test("reads any text as tokenize does when every letter is wanted", () => {
+		const every = "abcdefghijklmnopqrstuvwxyz0123456789_";
+		fc.assert(
+			fc.property(fc.string({ maxLength: 200 }), fc.integer({ min: 1, max: 50 }), (text, chars) => {
+				expect(readAll(text, chars, every)).toEqual(tokenize(text));
+			}),
+			{ numRuns: 300, seed: 36 },
+		);
 	});
 });

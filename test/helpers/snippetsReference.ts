@@ -1,0 +1,195 @@
+import {
+	SEARCH_SNIPPETS_PER_RESULT,
+	SEARCH_SNIPPET_CONTEXT_CHARS,
+	SEARCH_SNIPPET_MAX_CHARS,
+	SNIPPET_SEARCH_MAX_CHARS,
+	SNIPPET_TOKENIZE_CHUNK_CHARS,
+} from "../../src/config/limits";
+import { splitFrontmatter } from "../../src/markdown/frontmatter";
+import { isPrefixWord, type ParsedQuery } from "../../src/search/query";
+import type { Stemmer } from "../../src/search/stemmers";
+import { tokenChunks, type Token } from "../../src/search/text";
+
+/**
+ * Snippets as src/search/snippets.ts made them before it stopped making an object for every word
+ * (3 December 2026): the whole of each piece read tokenized into objects, every window's marks
+ * placed by a sorted list of edits. The tests hold the new way to the same answers.
+ */
+
+const MARK_OPEN = "«";
+const MARK_CLOSE = "»";
+
+/** A query term as snippets look for it. */
+interface SnippetTerm {
+	words: readonly string[];
+	/** The last word matches only itself (and its forms), not the longer words it starts. */
+	whole: boolean;
+	/** For a one-word term, the word's stem when word forms are on: a token with the same stem matches. */
+	stem: string | null;
+}
+
+/** True if a term's words stand in a row in `tokens` from `at` (the last word a prefix unless `whole`; a one-word term also in another form). */
+function termAt(tokens: readonly Token[], at: number, term: SnippetTerm, stemmer: Stemmer | null): boolean {
+	const words = term.words;
+	const lastWord = words.length - 1;
+	if (at + lastWord >= tokens.length) return false;
+	for (let offset = 0; offset <= lastWord; offset++) {
+		const value = (tokens[at + offset] as Token).value;
+		const word = words[offset] as string;
+		if (value === word || (offset === lastWord && !term.whole && value.startsWith(word))) continue;
+		// Forms share their first letter: only those tokens are stemmed.
+		if (term.stem !== null && stemmer !== null && value.charCodeAt(0) === word.charCodeAt(0) && stemmer(value) === term.stem) continue;
+		return false;
+	}
+	return true;
+}
+
+interface Span {
+	start: number;
+	end: number;
+}
+
+const VISIBLE_CHARACTER = /\S/g;
+
+/** True if text[from, text.length) holds anything but white space: looked for, not copied (a body can be megabytes). */
+function hasVisibleText(text: string, from: number): boolean {
+	VISIBLE_CHARACTER.lastIndex = from;
+	return VISIBLE_CHARACTER.test(text);
+}
+
+/**
+ * Where a note's body starts: after its frontmatter block, by the one fence rule the Markdown
+ * parser uses (markdown/frontmatter.ts), so a snippet never shows what the parser reads as
+ * frontmatter. Only a note opening with `---` can have one: the rest cost no look.
+ */
+function bodyStart(text: string): number {
+	if (!text.startsWith("---")) return 0;
+	const parts = splitFrontmatter(text);
+	return parts === null ? 0 : text.length - parts.body.length;
+}
+
+/**
+ * A web address: scheme, host, and the rest up to a space or bracket, less a sentence's closing
+ * punctuation. The rest starts at the character that ended the host, so no run of characters can
+ * be shared between the two (a long host of dots would otherwise be retried quadratically).
+ */
+const WEB_ADDRESS = /https?:\/\/([^\s/?#()<>[\]]+)(?:[/?#][^\s()<>[\]]*[^\s()<>[\].,;:!?]|[/#])?/g;
+
+interface WebAddress extends Span {
+	hostStart: number;
+	hostEnd: number;
+}
+
+/** The web addresses in text[from, text.length). */
+function webAddresses(text: string, from: number): WebAddress[] {
+	WEB_ADDRESS.lastIndex = from;
+	const found: WebAddress[] = [];
+	for (let match = WEB_ADDRESS.exec(text); match; match = WEB_ADDRESS.exec(text)) {
+		const hostStart = match.index + match[0].indexOf("//") + 2;
+		found.push({ start: match.index, end: match.index + match[0].length, hostStart, hostEnd: hostStart + (match[1] ?? "").length });
+	}
+	return found;
+}
+
+/** `offset` moved out of any address it falls inside: to the address's start or end. */
+function outsideAddresses(offset: number, addresses: readonly WebAddress[], toEnd: boolean): number {
+	const inside = addresses.find((address) => address.start < offset && offset < address.end);
+	return inside ? (toEnd ? inside.end : inside.start) : offset;
+}
+
+/**
+ * Text of a snippet window with its matches marked, every web address shortened to its host
+ * (badge and link addresses are noise to a reader) unless a match lies past the host.
+ */
+function markWindow(text: string, start: number, end: number, spans: readonly Span[], addresses: readonly WebAddress[]): string {
+	const edits: Array<Span & { text: string }> = [];
+	const mark = (span: Span) => MARK_OPEN + text.slice(span.start, span.end) + MARK_CLOSE;
+	for (const address of addresses) {
+		if (address.start < start || address.end > end) continue;
+		if (spans.some((span) => span.end > address.hostEnd && span.start < address.end)) continue;
+		let shortened = "";
+		let cursor = address.hostStart;
+		for (const span of spans.filter((candidate) => candidate.start >= address.start && candidate.end <= address.hostEnd)) {
+			shortened += text.slice(cursor, span.start) + mark(span);
+			cursor = span.end;
+		}
+		shortened += text.slice(cursor, address.hostEnd) + (address.end > address.hostEnd ? "/…" : "");
+		edits.push({ start: address.start, end: address.end, text: shortened });
+	}
+	for (const span of spans) {
+		if (!edits.some((edit) => span.start >= edit.start && span.end <= edit.end)) edits.push({ ...span, text: mark(span) });
+	}
+	edits.sort((a, b) => a.start - b.start);
+	let marked = "";
+	let cursor = start;
+	for (const edit of edits) {
+		marked += text.slice(cursor, edit.start) + edit.text;
+		cursor = edit.end;
+	}
+	return marked + text.slice(cursor, end);
+}
+
+/**
+ * Up to a few passages of the note's body (never its frontmatter) around the matches of the
+ * wanted terms (as typed, in another form, or a longer word they start) in its first
+ * SNIPPET_SEARCH_MAX_CHARS, each match marked «like this»; the start of the body when they hold
+ * no match (the note matched by title or frontmatter, or further in). Stop words are never
+ * marked: «the» tells a reader nothing. A passage never cuts a web address in two.
+ */
+export function referenceSnippetsOf(text: string, query: ParsedQuery, stemmer: Stemmer | null): string[] {
+	const start = bodyStart(text);
+	const terms: SnippetTerm[] = query.required.map((term) => ({
+		words: term.tokens,
+		whole: !isPrefixWord(term.tokens.at(-1) ?? ""),
+		stem: stemmer !== null && term.tokens.length === 1 ? stemmer(term.tokens[0] ?? "") : null,
+	}));
+	const longest = Math.max(...terms.map((term) => term.words.length));
+	const addresses = webAddresses(text, start);
+	const windowEnd = (offset: number) => outsideAddresses(Math.min(text.length, offset), addresses, true);
+	const windows: Array<{ start: number; end: number; spans: Span[] }> = [];
+	const full = () => windows.length === SEARCH_SNIPPETS_PER_RESULT;
+	/** Adds a match to the windows; false once they are full and the match lies past the last. */
+	const addSpan = (span: Span): boolean => {
+		const last = windows.at(-1);
+		// A word on every line would grow one passage over the whole note: a passage stops at SEARCH_SNIPPET_MAX_CHARS.
+		if (last && span.start <= last.end && span.end <= last.start + SEARCH_SNIPPET_MAX_CHARS) {
+			last.end = Math.max(last.end, Math.min(last.start + SEARCH_SNIPPET_MAX_CHARS, windowEnd(span.end + SEARCH_SNIPPET_CONTEXT_CHARS)));
+			if (span.start >= (last.spans.at(-1)?.end ?? 0)) last.spans.push(span);
+			return true;
+		}
+		if (full()) return false;
+		const from = Math.max(start, last?.end ?? 0, outsideAddresses(Math.max(start, span.start - SEARCH_SNIPPET_CONTEXT_CHARS), addresses, false));
+		windows.push({ start: Math.min(from, span.start), end: windowEnd(span.end + SEARCH_SNIPPET_CONTEXT_CHARS), spans: [span] });
+		return true;
+	};
+	// Tokenized a little at a time, in text order, and no further than the last window needs: a
+	// long note costs what its snippets cost.
+	const tokens: Token[] = [];
+	let next = 0;
+	const matchUpTo = (stop: number): boolean => {
+		for (; next < stop; next++) {
+			const at = tokens[next] as Token;
+			if (full() && at.start > (windows.at(-1)?.end ?? 0)) return false;
+			for (const term of terms) {
+				if (termAt(tokens, next, term, stemmer) && !addSpan({ start: at.start, end: (tokens[next + term.words.length - 1] as Token).end }))
+					return false;
+			}
+		}
+		return true;
+	};
+	let open = true;
+	const searchEnd = start + SNIPPET_SEARCH_MAX_CHARS;
+	for (const chunk of tokenChunks(text, start, SNIPPET_TOKENIZE_CHUNK_CHARS)) {
+		if ((chunk[0]?.start ?? 0) >= searchEnd) break;
+		for (const token of chunk) tokens.push(token);
+		// A phrase may run on into the next chunk: positions that close to the end wait for it.
+		open = matchUpTo(tokens.length - longest + 1);
+		if (!open) break;
+	}
+	if (open) matchUpTo(tokens.length);
+	if (windows.length === 0 && hasVisibleText(text, start)) windows.push({ start, end: windowEnd(start + 2 * SEARCH_SNIPPET_CONTEXT_CHARS), spans: [] });
+	return windows.map((window) => {
+		const marked = markWindow(text, window.start, window.end, window.spans, addresses).replace(/\s+/g, " ").trim();
+		return `${window.start > start ? "…" : ""}${marked}${window.end < text.length && !marked.endsWith("…") ? "…" : ""}`;
+	});
+}
