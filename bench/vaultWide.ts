@@ -365,6 +365,11 @@ async function benchFloods(
 		await call(running.port, running.floodToken, tool, {}, agent);
 		row(`${tool} first call (every note derived)`, performance.now() - begin, "ms");
 	}
+	if (FLOOD_TOOLS === null || FLOOD_TOOLS.includes("find_notes_by_tag")) {
+		const begin = performance.now();
+		await call(running.port, running.floodToken, "find_notes_by_tag", { tag, limit: 1000 }, agent);
+		row("find_notes_by_tag first call (every note derived)", performance.now() - begin, "ms");
+	}
 	agent.destroy();
 	const all: FloodedTool[] = [
 		{ tool: "list_tasks", args: { status: "any", limit: 1000 }, part: "flood" },
