@@ -65,7 +65,7 @@ let parseScheduled = false;
  * an immediate runs at the next turn, after the network has been looked at, so another client's
  * request is read between two large bodies' parses.
  */
-export function inTurnOfItsOwn(work: () => void): void {
+function inTurnOfItsOwn(work: () => void): void {
 	parseQueue.push(work);
 	scheduleParse();
 }
