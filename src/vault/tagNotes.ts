@@ -224,7 +224,14 @@ export class TagNotes {
 			if (this.indexed !== indexed) return;
 		}
 		const wasUnfinished = this.unfinished.get(path);
-		const before = new Set<string>(wasUnfinished ?? tagKeysIn(indexed.get(path) ?? []));
+		const previous = indexed.get(path);
+		if (!wasUnfinished && !previous && tags.length / 2 <= CHECK_MASK) {
+			// A note new to the index with a usual number of tags (each key once): added in one go, no pause, no sets.
+			for (const key of tagKeysIn(tags)) this.put(key, path, false);
+			if (tags.length > 0) indexed.set(path, tags);
+			return;
+		}
+		const before = new Set<string>(wasUnfinished ?? tagKeysIn(previous ?? []));
 		const after = new Set<string>(tagKeysIn(tags));
 		// Until it ends, the note may be in any of these keys: a later call puts each right whatever was done.
 		const touched = new Set<string>([...before, ...after]);
@@ -247,7 +254,8 @@ export class TagNotes {
 	private put(key: string, path: string, unlessThere: boolean): void {
 		let notes = this.byKey.get(key);
 		if (!notes) {
-			notes = { paths: [], sorted: true };
+			// Sorted when a call first needs it (in slices): the first call's walk of every note only appends.
+			notes = { paths: [], sorted: false };
 			this.byKey.set(key, notes);
 		}
 		if (notes.sorted) {
