@@ -265,7 +265,7 @@ async function flood(
 	running: Running,
 	{ tool, args }: FloodedTool,
 	notePath: string,
-): Promise<{ other: number[]; floodCalls: number[]; errors: number; holdMs: number; pieceCpuMs: number }> {
+): Promise<{ other: number[]; floodCalls: number[]; errors: number; holdMs: number; pieceCpuMs: number; cpuMs: number }> {
 	const child = fork(process.argv[1] ?? "", [], { env: { ...process.env, [FLOOD_PROCESS_ENV]: "1" }, execArgv: [] });
 	let started: () => void = () => undefined;
 	const whenStarted = new Promise<void>((resolve) => (started = resolve));
@@ -281,13 +281,15 @@ async function flood(
 	const histogram = monitorEventLoopDelay({ resolution: 1 });
 	histogram.enable();
 	const pieces = cpuPieces();
+	const cpuStarted = cpuMs();
 	const endAt = performance.now() + FLOOD_SECONDS * 1000;
 	// The other client starts once the flood is under way, and stops when it ends.
 	await new Promise((resolve) => setTimeout(resolve, 100));
 	const other = await timeOtherCalls(running, notePath, () => performance.now() >= endAt);
 	const { floodCalls, errors } = await report;
+	const cpuUsed = cpuMs() - cpuStarted;
 	histogram.disable();
-	return { other, floodCalls, errors, holdMs: histogram.max / 1e6, pieceCpuMs: pieces.stop() };
+	return { other, floodCalls, errors, holdMs: histogram.max / 1e6, pieceCpuMs: pieces.stop(), cpuMs: cpuUsed };
 }
 
 /** The rows: search from t=0, then a flood of each vault-wide tool against another token's read_note. */
@@ -348,10 +350,13 @@ async function benchFloods(
 	const running = await start(host);
 	await running.service.search?.whenReady();
 	const notePath = host.vault.getMarkdownFiles()[0]?.path ?? "";
+	const baselineCpuStarted = cpuMs();
 	const baseline = await (async () => {
 		let left = BASELINE_CALLS;
 		return timeOtherCalls(running, notePath, () => left-- <= 0);
 	})();
+	// What one of the other token's calls costs this process (client and server), to take out of a flood's CPU.
+	const otherCallCpuMs = (cpuMs() - baselineCpuStarted) / baseline.length;
 	row("other token read_note, idle server p50", percentile(baseline, 0.5), "ms");
 	row("other token read_note, idle server p99", percentile(baseline, 0.99), "ms");
 	const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -359,6 +364,11 @@ async function benchFloods(
 		const begin = performance.now();
 		await call(running.port, running.floodToken, tool, {}, agent);
 		row(`${tool} first call (every note derived)`, performance.now() - begin, "ms");
+	}
+	if (FLOOD_TOOLS === null || FLOOD_TOOLS.includes("find_notes_by_tag")) {
+		const begin = performance.now();
+		await call(running.port, running.floodToken, "find_notes_by_tag", { tag, limit: 1000 }, agent);
+		row("find_notes_by_tag first call (every note derived)", performance.now() - begin, "ms");
 	}
 	agent.destroy();
 	const all: FloodedTool[] = [
@@ -388,6 +398,8 @@ async function benchFloods(
 		row(`${name}: longest piece, CPU`, result.pieceCpuMs, "ms");
 		row(`${name}: flood call p50`, percentile(result.floodCalls, 0.5), "ms");
 		row(`${name}: flood calls / errors`, result.floodCalls.length, `calls, ${result.errors} errors`);
+		// The server's CPU in the flood, less the other token's calls at their idle cost, per flood call: less noisy than times on a busy machine.
+		row(`${name}: server CPU per flood call`, (result.cpuMs - otherCallCpuMs * result.other.length) / Math.max(1, result.floodCalls.length), "ms");
 		// The notes a flood created are indexed before the next flood starts, so their work is not counted there.
 		await host.metadataCache.settled();
 	}

@@ -16,6 +16,7 @@ import type { ToolContext } from "./mcp/context";
 import { McpServerPool } from "./mcp/server";
 import { VaultChangeNotifier } from "./mcp/subscriptions";
 import { NoteListing } from "./vault/noteListing";
+import { TagNotes } from "./vault/tagNotes";
 import { NotePathIndex } from "./vault/notePaths";
 import { ALL_TOOLS } from "./mcp/tools";
 import type { VaultMcpSettings } from "./config/settings";
@@ -95,6 +96,7 @@ export class McpService {
 	/** Note paths sorted for completions, and the vault's changes for subscription streams: while the server runs. */
 	private notePaths: NotePathIndex | null = null;
 	private noteListing: NoteListing | null = null;
+	private tagNotes: TagNotes | null = null;
 	private changeNotifier: VaultChangeNotifier | null = null;
 
 	constructor(private readonly deps: McpServiceDeps) {
@@ -230,6 +232,7 @@ export class McpService {
 			writes: this.writeServicesFor(grant, settings, releasePlace),
 			...(this.notePaths ? { notePaths: this.notePaths } : {}),
 			...(this.noteListing ? { noteListing: this.noteListing } : {}),
+			...(this.tagNotes ? { tagNotes: this.tagNotes } : {}),
 		};
 	}
 
@@ -279,6 +282,7 @@ export class McpService {
 		const deadlines = httpDeadlinesAndCaps(this.deps.httpDeadlinesAndCaps);
 		const notePaths = new NotePathIndex(this.deps.host);
 		const noteListing = new NoteListing(this.deps.host);
+		const tagNotes = new TagNotes(this.deps.host);
 		const changeNotifier = new VaultChangeNotifier(this.deps.host);
 		const connections = new ConnectionPool({ maxUnauthenticated: deadlines.maxUnauthenticatedConnections, firstRequestMs: deadlines.firstRequestMs });
 		const endpoint = createMcpEndpoint({
@@ -311,6 +315,8 @@ export class McpService {
 			notePaths.start();
 			this.noteListing = noteListing;
 			noteListing.start();
+			this.tagNotes = tagNotes;
+			tagNotes.start();
 			this.changeNotifier = changeNotifier;
 			changeNotifier.start();
 			this.requestedPort = port;
@@ -339,6 +345,8 @@ export class McpService {
 		this.notePaths = null;
 		this.noteListing?.stop();
 		this.noteListing = null;
+		this.tagNotes?.stop();
+		this.tagNotes = null;
 		await server?.close();
 		// Connections are closed; calls already running finish their work, so stop means settled.
 		await Promise.race([endpoint?.drain(), new Promise((resolve) => nodeTimers.setTimeout(resolve, STOP_DRAIN_TIMEOUT_MS).unref())]);

@@ -132,6 +132,21 @@ export class NodeVault implements HostVault, WatchedVault {
 		}
 	}
 
+	/** `getFolderByPath` with its checks on the thread pool, so a folder busy with other writes holds no other client. */
+	async getFolderByPathAsync(path: string): Promise<HostAbstractFile | null> {
+		const normalized = normalizeVaultPath(path);
+		if (normalized === "/") return { path: "/", name: "" };
+		if (normalized.split("/").some((part) => part.startsWith("."))) return null;
+		try {
+			const diskPath = this.toDiskPath(normalized);
+			// A symbolic link to a folder is not a folder of this vault.
+			if (!(await this.jail.isFolderReal(diskPath)) || !(await fs.lstat(diskPath)).isDirectory()) return null;
+			return { path: normalized, name: nodePath.posix.basename(normalized) };
+		} catch {
+			return null;
+		}
+	}
+
 	/** Vault paths of the symbolic links found in the vault: the jail hides them and what they lead to. */
 	hiddenLinks(): string[] {
 		return [...this.links].sort();

@@ -24,6 +24,13 @@ export interface HostVault {
 	getFiles(): HostFile[];
 	getFileByPath(path: string): HostFile | null;
 	getFolderByPath(path: string): HostAbstractFile | null;
+	/**
+	 * Headless only: `getFolderByPath` without holding the event loop. Its answer there comes from the
+	 * disk (a real folder, not a link), and the synchronous system calls waited up to 0.28 s behind
+	 * other writes into the same folder while every client waited. Only a hint: the jail checks the
+	 * folder again where bytes move. Obsidian answers `getFolderByPath` from memory and has none.
+	 */
+	getFolderByPathAsync?(path: string): Promise<HostAbstractFile | null>;
 	cachedRead(file: HostFile): Promise<string>;
 	read(file: HostFile): Promise<string>;
 	/** Atomically reads, changes and writes a file: no other write to it can come in between. */

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import * as nodeTimers from "node:timers";
-import { MAX_BATCH_ENTRIES, MAX_REFUSED_BODY_DRAIN_BYTES, MAX_REQUEST_BODY_BYTES } from "../config/limits";
+import { BODY_PARSE_OWN_TURN_BYTES, MAX_BATCH_ENTRIES, MAX_REFUSED_BODY_DRAIN_BYTES, MAX_REQUEST_BODY_BYTES } from "../config/limits";
 import type { Refusal } from "./guard";
 import { sendRefusal } from "./replies";
 
@@ -49,7 +49,12 @@ export function readJsonBody(req: IncomingMessage, timeoutMs: number): Promise<{
 				return;
 			}
 			texts.push(decoder.decode());
-			finish(parseBody(texts.join("")));
+			if (size < BODY_PARSE_OWN_TURN_BYTES) return finish(parseBody(texts.join("")));
+			// Stop reading and listening now: only the parse is left, in its turn.
+			nodeTimers.clearTimeout(timer);
+			req.off("error", onError);
+			req.off("close", onError);
+			inTurnOfItsOwn(() => finish(parseBody(texts.join(""))));
 		};
 		const onError = () => finish({ refusal: { status: 400, kind: "parse_error", message: "The request body could not be read." } });
 		// This layer runs headless too, where there is no window: Node's own timers, which Electron also has.
@@ -61,6 +66,31 @@ export function readJsonBody(req: IncomingMessage, timeoutMs: number): Promise<{
 		req.on("end", onEnd);
 		req.on("error", onError);
 		req.on("close", onError);
+	});
+}
+
+/** Large bodies waiting for their turn to be parsed, first come first parsed. */
+const parseQueue: Array<() => void> = [];
+let parseScheduled = false;
+
+/**
+ * Runs `work` in an event-loop turn of its own, one queued piece a turn: an immediate scheduled from
+ * an immediate runs at the next turn, after the network has been looked at, so another client's
+ * request is read between two large bodies' parses.
+ */
+function inTurnOfItsOwn(work: () => void): void {
+	parseQueue.push(work);
+	scheduleParse();
+}
+
+function scheduleParse(): void {
+	if (parseScheduled || parseQueue.length === 0) return;
+	parseScheduled = true;
+	nodeTimers.setImmediate(() => {
+		parseScheduled = false;
+		const work = parseQueue.shift();
+		scheduleParse();
+		work?.();
 	});
 }
 

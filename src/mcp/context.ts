@@ -1,6 +1,7 @@
 import type { Grant } from "../auth/grant";
 import type { Host } from "../host/Host";
 import type { NoteListing } from "../vault/noteListing";
+import type { TagNotes } from "../vault/tagNotes";
 import type { NotePathIndex } from "../vault/notePaths";
 import type { Scope } from "../vault/scope";
 import type { NoteSearch } from "../vault/search";
@@ -24,6 +25,8 @@ export interface ToolContext {
 	notePaths?: NotePathIndex;
 	/** The running server's sorted notes, for `list_notes`; absent: each call sorts the notes itself. */
 	noteListing?: NoteListing;
+	/** The running server's notes by tag, for `find_notes_by_tag`; absent: each call walks every note's tags. */
+	tagNotes?: TagNotes;
 	/** The journal, approvals and live rights that write calls go through. */
 	writes: WriteServices;
 }

@@ -140,7 +140,19 @@ export async function countTags(host: Host, scope: Scope, budget?: CallBudget, m
 	return budget ? sortInSlices(entries, order, budget) : entries.sort(order);
 }
 
-/** Visible notes carrying `tag` or a tag nested under it, sorted by path. */
+function byCodePoint(a: string, b: string): number {
+	return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Path order: `comparePaths`, then code points for the rare paths the collator calls equal, so the
+ * order is total (the same whatever order the notes were met in) and a path is found again by binary search. Pure.
+ */
+export function inTagPathOrder(a: string, b: string): number {
+	return comparePaths(a, b) || byCodePoint(a, b);
+}
+
+/** Visible notes carrying `tag` or a tag nested under it, sorted by path (in slices on `budget`). */
 export async function notesWithTag(host: Host, scope: Scope, tag: string, budget?: CallBudget, memo?: NoteMemo): Promise<string[]> {
 	const wanted = tagKey(tag);
 	const found: string[] = [];
@@ -153,7 +165,7 @@ export async function notesWithTag(host: Host, scope: Scope, tag: string, budget
 			}
 		}
 	}
-	return found.sort(comparePaths);
+	return budget ? sortInSlices(found, inTagPathOrder, budget) : found.sort(inTagPathOrder);
 }
 
 /**

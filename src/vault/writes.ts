@@ -1,5 +1,5 @@
 import { sha256Hex } from "../sha256";
-import type { Host, HostFile } from "../host/Host";
+import type { Host, HostAbstractFile, HostFile } from "../host/Host";
 import type { EditResult } from "../markdown/outline";
 import { MAX_EDITED_NOTE_CHARS, MAX_EDITED_NOTE_LINES, MAX_WRITE_ATTEMPTS } from "../config/limits";
 import { fail, ok, type Result } from "../result";
@@ -127,7 +127,12 @@ export async function ensureParentFolder(host: Host, path: string): Promise<void
 	const slash = path.lastIndexOf("/");
 	if (slash === -1) return;
 	const folder = path.slice(0, slash);
-	if (!host.vault.getFolderByPath(folder)) await host.vault.createFolder(folder);
+	if (!(await folderAt(host, folder))) await host.vault.createFolder(folder);
+}
+
+/** The folder at `path`, or null: asked of the host without holding the event loop where it can (headless checks the disk). */
+export function folderAt(host: Host, path: string): Promise<HostAbstractFile | null> {
+	return host.vault.getFolderByPathAsync ? host.vault.getFolderByPathAsync(path) : Promise.resolve(host.vault.getFolderByPath(path));
 }
 
 /**

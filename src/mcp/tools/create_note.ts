@@ -5,7 +5,7 @@ import { detectFormat, formatAsOutline, type EditMode } from "../../markdown/out
 import { dailyNoteSettings, indentationSettings, templateSettings } from "../../vault/obsidianSettings";
 import { isDailyNotePath } from "../../vault/dailyNotes";
 import { fillTemplate, findTemplate, noteFromTemplate } from "../../vault/templates";
-import { checkNewNotePath, createNoteFile, hashText, overwriteWithBackup } from "../../vault/writes";
+import { checkNewNotePath, createNoteFile, folderAt, hashText, overwriteWithBackup } from "../../vault/writes";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
 
@@ -64,7 +64,7 @@ export const createNoteTool = defineTool({
 		}
 		const existing = host.vault.getFileByPath(path);
 		if (!existing) {
-			if (host.vault.getFolderByPath(path)) return fail(`"${path}" is a folder. Choose a note path inside it.`);
+			if (await folderAt(host, path)) return fail(`"${path}" is a folder. Choose a note path inside it.`);
 			await createNoteFile(host, path, text);
 			return ok({ path, created: true, hash: hashText(text) });
 		}

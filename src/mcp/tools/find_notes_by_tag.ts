@@ -31,7 +31,7 @@ export const findNotesByTagTool = defineTool({
 		const offset = decodeCursor(args.cursor);
 		if (!offset.ok) return fail(offset.error);
 		const found = await withinCallBudget(
-			(budget) => notesWithTag(ctx.host, ctx.scope, tag, budget),
+			(budget) => (ctx.tagNotes ? ctx.tagNotes.notesWith(ctx.scope, tag, budget) : notesWithTag(ctx.host, ctx.scope, tag, budget)),
 			"Try a more specific tag, or search_notes with the tag as a filter.",
 			ctx.callBudget,
 		);

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { PassThrough } from "node:stream";
 import type { AddressInfo, Socket } from "node:net";
-import { MAX_BATCH_ENTRIES, MAX_REFUSED_BODY_DRAIN_BYTES, MAX_REQUEST_BODY_BYTES } from "../../../src/config/limits";
+import { BODY_PARSE_OWN_TURN_BYTES, MAX_BATCH_ENTRIES, MAX_REFUSED_BODY_DRAIN_BYTES, MAX_REQUEST_BODY_BYTES } from "../../../src/config/limits";
 import { readJsonBody, refuseBeforeBody } from "../../../src/http/body";
 import type { Refusal } from "../../../src/http/guard";
 import { sendJson, sendRefusal } from "../../../src/http/replies";
@@ -187,6 +187,38 @@ describe("readJsonBody: the request body as a client sends it", () => {
 				expect(await read).toMatchObject(whole as object);
 			}
 		}
+	});
+});
+
+describe("readJsonBody: large bodies ending together", () => {
+	test("are parsed one an event-loop turn, so other clients are read between them; a small body is parsed at once", async () => {
+		let turn = 0;
+		let counting = true;
+		const count = () => {
+			turn++;
+			if (counting) setImmediate(count);
+		};
+		setImmediate(count);
+		const large = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { text: "x".repeat(BODY_PARSE_OWN_TURN_BYTES) } });
+		const small = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+		const parsedIn: Record<string, number> = {};
+		const bodies = ["large 1", "large 2", "small", "large 3"].map((name) => {
+			const req = new PassThrough();
+			const text = name === "small" ? small : large;
+			Object.assign(req, { headers: { "content-length": String(Buffer.byteLength(text)) } });
+			const read = readJsonBody(req as unknown as IncomingMessage, BODY_READ_MS).then((body) => {
+				parsedIn[name] = turn;
+				return body;
+			});
+			req.end(text);
+			return read;
+		});
+		const answers = await Promise.all(bodies);
+		counting = false;
+		expect(answers.map((body) => ("json" in body ? (body.json as { id: number }).id : null))).toEqual([1, 1, 2, 1]);
+		const largeTurns = [parsedIn["large 1"], parsedIn["large 2"], parsedIn["large 3"]];
+		expect(new Set(largeTurns).size).toBe(3);
+		expect(parsedIn["small"]).toBeLessThan(Math.max(...(largeTurns as number[])));
 	});
 });
 

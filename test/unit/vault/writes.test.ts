@@ -15,6 +15,7 @@ import {
 	overwriteWithBackup,
 } from "../../../src/vault/writes";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
+import { makeVault, removeDir } from "../../helpers/vault";
 
 describe("checkNewNotePath: where a new note may be written", () => {
 	const scope = { configDir: ".obsidian", excludedFolders: ["Private"] };
@@ -89,5 +90,48 @@ describe("overEditedSize: the longest note the write tools change", () => {
 		expect(overEditedSize(atLines)).toBeNull();
 		expect(overEditedSize(`${atLines}\n`)).toMatch(new RegExp(`^over ${MAX_EDITED_NOTE_LINES} lines`));
 		expect(overEditedSize("")).toBeNull();
+	});
+});
+
+describe("createNoteFile: the folder check before a new note", () => {
+	let vault: OpenVault;
+	beforeEach(async () => (vault = await openVault({ "Made/Old.md": "old\n" })));
+	afterEach(() => vault.close());
+
+	test("a folder swapped for a link after it was found real, before the note is written, is refused: nothing lands behind the link", async () => {
+		const outside = await makeVault();
+		try {
+			const { host, root } = vault;
+			const ask = host.vault.getFolderByPathAsync?.bind(host.vault);
+			if (!ask) throw new Error("the headless vault answers folder checks asynchronously");
+			const syncAsk = jest.spyOn(host.vault, "getFolderByPath");
+			// The swap lands between the folder check (which saw a real folder) and the write.
+			jest.spyOn(host.vault, "getFolderByPathAsync").mockImplementation(async (path) => {
+				const answer = await ask(path);
+				await fs.rename(nodePath.join(root, "Made"), nodePath.join(root, "Moved"));
+				await fs.symlink(outside, nodePath.join(root, "Made"));
+				return answer;
+			});
+			await expect(createNoteFile(host, "Made/New.md", "secret plan\n")).rejects.toThrow("not part of the vault");
+			expect(await fs.readdir(outside)).toEqual([".obsidian"]);
+			// The check did not hold the event loop: it never asked the disk synchronously.
+			expect(syncAsk).not.toHaveBeenCalled();
+		} finally {
+			await removeDir(outside);
+		}
+	});
+
+	test("the asynchronous check answers as the synchronous one: a real folder, not a link to one, a file or a missing path", async () => {
+		const outside = await makeVault();
+		try {
+			const { host, root } = vault;
+			await fs.symlink(outside, nodePath.join(root, "Linked"));
+			for (const path of ["Made", "Linked", "Made/Old.md", "Missing", "Made/Missing", "/"])
+				expect(await host.vault.getFolderByPathAsync?.(path)).toEqual(host.vault.getFolderByPath(path));
+			expect(await host.vault.getFolderByPathAsync?.("Made")).toEqual({ path: "Made", name: "Made" });
+			expect(await host.vault.getFolderByPathAsync?.("Linked")).toBeNull();
+		} finally {
+			await removeDir(outside);
+		}
 	});
 });

@@ -1,0 +1,307 @@
+import type { EventRef } from "obsidian";
+import type { Host, HostAbstractFile } from "../host/Host";
+import { noteVisibility } from "./notes";
+import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
+import { scopeKey, type Scope } from "./scope";
+import { inTagPathOrder, isTagOrNested, noteTagsInSteps, tagKey, tagKeysIn, type NoteTags } from "./tags";
+import { runStepsOnBudget, sortInSlices, type CallBudget } from "./workBudget";
+
+/** Answers of one scope and tag kept for calls that ask again while no note's tags changed; the oldest is dropped first. */
+const KEPT_ANSWERS = 16;
+/** Loops over notes, keys or paths look at the call's clock every this many items (a power of two, less one). */
+const CHECK_MASK = 1023;
+
+/** Where `path` is, or would go, in `paths` sorted by `inTagPathOrder`. Pure. */
+function positionIn(paths: readonly string[], path: string): number {
+	let low = 0;
+	let high = paths.length;
+	while (low < high) {
+		const middle = (low + high) >> 1;
+		if (inTagPathOrder(paths[middle] as string, path) < 0) low = middle + 1;
+		else high = middle;
+	}
+	return low;
+}
+
+/**
+ * `a` and `b` (each sorted by `inTagPathOrder`, each path once) as one sorted list, each path once,
+ * merged in slices on `budget`. Pure but for the pauses.
+ */
+export async function mergeInSlices(a: readonly string[], b: readonly string[], budget: Pick<CallBudget, "due" | "checkpoint">): Promise<string[]> {
+	const merged: string[] = [];
+	let left = 0;
+	let right = 0;
+	while (left < a.length || right < b.length) {
+		if ((merged.length & CHECK_MASK) === CHECK_MASK && budget.due()) await budget.checkpoint();
+		if (right >= b.length) merged.push(a[left++] as string);
+		else if (left >= a.length) merged.push(b[right++] as string);
+		else {
+			const order = inTagPathOrder(a[left] as string, b[right] as string);
+			if (order <= 0) merged.push(a[left++] as string);
+			else merged.push(b[right++] as string);
+			if (order === 0) right++;
+		}
+	}
+	return merged;
+}
+
+/** The notes holding one tag key: sorted by `inTagPathOrder` once a call has needed them sorted, kept sorted from then on. */
+interface KeyNotes {
+	paths: string[];
+	sorted: boolean;
+}
+
+/**
+ * Which notes hold each tag, kept while the server runs, so `find_notes_by_tag` costs about its
+ * answer rather than a walk of every note. Changes only mark a note (a metadata change, a delete, a
+ * rename); the next call brings those notes up to date, pausing on its budget, before it answers.
+ * The first call indexes every note the same way (in slices); a folder's rename or delete, which
+ * moves notes without an event each, starts over at the next call. A note without metadata yet is
+ * looked at again by every call until it has some. Scope is applied to each answer, never kept.
+ * An answer for a scope and tag is kept until a note's tags change.
+ */
+export class TagNotes {
+	/** Each note's tags as indexed; null until the first call (or after a folder moved). */
+	private indexed: Map<string, NoteTags> | null = null;
+	private readonly byKey = new Map<string, KeyNotes>();
+	/** Notes changed since they were last indexed. */
+	private readonly dirty = new Set<string>();
+	/** Notes whose metadata the host did not have yet when they were last looked at. */
+	private readonly waiting = new Set<string>();
+	/**
+	 * Notes whose update was stopped between two pauses (the call ran out of budget, or its token lost
+	 * the tool): every key they had before or were getting, to be put right idempotently.
+	 */
+	private readonly unfinished = new Map<string, Set<string>>();
+	/** Bumped whenever a note is added to or taken from a key. */
+	private version = 0;
+	/** Bumped when everything is dropped (see forget). */
+	private era = 0;
+	private readonly kept = new Map<string, { version: number; notes: readonly string[] }>();
+	/** The call bringing the index up to date (one at a time); others wait for it. */
+	private busy: Promise<void> | null = null;
+	private refs: Array<{ ref: EventRef; from: "vault" | "metadata" }> = [];
+
+	constructor(
+		private readonly host: Host,
+		private readonly memo: NoteMemo = sharedNoteMemo,
+	) {}
+
+	/** Starts following the notes' metadata changes, deletes and renames. */
+	start(): void {
+		const { vault, metadataCache } = this.host;
+		this.refs.push(
+			{ from: "metadata", ref: metadataCache.on("changed", (file) => this.mark(file.path)) },
+			{ from: "metadata", ref: metadataCache.on("deleted", (file) => this.mark(file.path)) },
+			{ from: "vault", ref: vault.on("create", (file) => this.marked(file)) },
+			{ from: "vault", ref: vault.on("delete", (file) => this.marked(file)) },
+			{
+				from: "vault",
+				ref: vault.on("rename", (file, oldPath) => {
+					if (!isFile(file)) return this.forget();
+					this.mark(oldPath);
+					this.mark(file.path);
+				}),
+			},
+		);
+	}
+
+	stop(): void {
+		for (const { ref, from } of this.refs) (from === "vault" ? this.host.vault : this.host.metadataCache).offref(ref);
+		this.refs = [];
+		this.forget();
+	}
+
+	/** Visible notes of `scope` carrying `tag` or a tag nested under it, sorted by path. The caller must not change the array. */
+	async notesWith(scope: Scope, tag: string, budget: CallBudget): Promise<readonly string[]> {
+		const wanted = tagKey(tag);
+		const lists = await this.exclusive(async () => {
+			// A folder moved meanwhile (forget): what was read so far is gone, so it starts over.
+			for (;;) {
+				const era = this.era;
+				await this.bringUpToDate(budget);
+				const kept = this.kept.get(JSON.stringify([scopeKey(scope), wanted]));
+				if (kept?.version === this.version) return kept;
+				const sorted = await this.sortedListsFor(wanted, budget);
+				if (era === this.era) return sorted;
+			}
+		});
+		if (!Array.isArray(lists)) return (lists as { notes: readonly string[] }).notes;
+		const version = this.version;
+		let merged: readonly string[] = lists[0] ?? [];
+		// Pairwise, like the passes of a merge sort: each path is compared about log2(lists) times.
+		for (let round = lists as ReadonlyArray<readonly string[]>; round.length > 1;) {
+			const next: Array<readonly string[]> = [];
+			for (let index = 0; index < round.length; index += 2) {
+				const second = round[index + 1];
+				next.push(second ? await mergeInSlices(round[index] as readonly string[], second, budget) : (round[index] as readonly string[]));
+			}
+			round = next;
+			merged = round[0] ?? [];
+		}
+		const visible = noteVisibility(scope);
+		const notes: string[] = [];
+		for (let index = 0; index < merged.length; index++) {
+			if ((index & CHECK_MASK) === CHECK_MASK && budget.due()) await budget.checkpoint();
+			const path = merged[index] as string;
+			if (visible(path)) notes.push(path);
+		}
+		if (this.refs.length > 0 && this.version === version) this.keep(JSON.stringify([scopeKey(scope), wanted]), { version, notes });
+		return notes;
+	}
+
+	private keep(key: string, answer: { version: number; notes: readonly string[] }): void {
+		this.kept.delete(key);
+		if (this.kept.size >= KEPT_ANSWERS) this.kept.delete(this.kept.keys().next().value as string);
+		this.kept.set(key, answer);
+	}
+
+	/** Runs `work` once no other call is bringing the index up to date or sorting it. */
+	private async exclusive<T>(work: () => Promise<T>): Promise<T> {
+		while (this.busy) await this.busy;
+		let release: () => void = () => undefined;
+		this.busy = new Promise((resolve) => (release = resolve));
+		try {
+			return await work();
+		} finally {
+			this.busy = null;
+			release();
+		}
+	}
+
+	/** Copies of the lists of `wanted` and the keys nested under it, each sorted (sorting any not sorted yet, in slices). */
+	private async sortedListsFor(wanted: string, budget: CallBudget): Promise<string[][]> {
+		const keys: KeyNotes[] = [];
+		let seen = 0;
+		for (const [key, notes] of this.byKey) {
+			if ((++seen & CHECK_MASK) === 0 && budget.due()) await budget.checkpoint();
+			if (isTagOrNested(key, wanted) && notes.paths.length > 0) keys.push(notes);
+		}
+		const lists: string[][] = [];
+		for (const notes of keys) {
+			if (!notes.sorted) {
+				// Nothing changes the list meanwhile: updates wait for this call (see exclusive).
+				notes.paths = await sortInSlices(notes.paths, inTagPathOrder, budget);
+				notes.sorted = true;
+			}
+			lists.push(notes.paths.slice());
+		}
+		return lists;
+	}
+
+	/** Indexes every note marked since the last call (every note at the first), pausing on `budget`. */
+	private async bringUpToDate(budget: CallBudget): Promise<void> {
+		if (!this.indexed) {
+			this.indexed = new Map();
+			for (const file of this.host.vault.getMarkdownFiles()) this.dirty.add(file.path);
+		}
+		for (const path of this.waiting) this.dirty.add(path);
+		this.waiting.clear();
+		for (const path of this.dirty) {
+			if (budget.due()) await budget.checkpoint();
+			// Unmarked first: a change while its tags are read marks it again, for this loop to reach.
+			this.dirty.delete(path);
+			try {
+				await this.update(path, budget);
+			} catch (error) {
+				this.dirty.add(path);
+				throw error;
+			}
+		}
+	}
+
+	/** Puts one note's tags in the index: its keys gained and lost, each a binary search once its list is sorted. */
+	private async update(path: string, budget: CallBudget): Promise<void> {
+		const indexed = this.indexed;
+		if (!indexed) return;
+		const file = this.host.vault.getFileByPath(path);
+		const cache = file && file.extension === "md" ? this.host.metadataCache.getFileCache(file) : null;
+		if (file && file.extension === "md" && !cache) this.waiting.add(path);
+		let tags: NoteTags = [];
+		if (cache) {
+			tags = this.memo.tags.get(cache) ?? (await runStepsOnBudget(noteTagsInSteps(cache, this.memo.strings), budget));
+			this.memo.tags.set(cache, tags);
+			if (this.indexed !== indexed) return;
+		}
+		const wasUnfinished = this.unfinished.get(path);
+		const previous = indexed.get(path);
+		if (!wasUnfinished && !previous && tags.length / 2 <= CHECK_MASK) {
+			// A note new to the index with a usual number of tags (each key once): added in one go, no pause, no sets.
+			for (const key of tagKeysIn(tags)) this.put(key, path, false);
+			if (tags.length > 0) indexed.set(path, tags);
+			return;
+		}
+		const before = new Set<string>(wasUnfinished ?? tagKeysIn(previous ?? []));
+		const after = new Set<string>(tagKeysIn(tags));
+		// Until it ends, the note may be in any of these keys: a later call puts each right whatever was done.
+		const touched = new Set<string>([...before, ...after]);
+		this.unfinished.set(path, touched);
+		indexed.delete(path);
+		let step = 0;
+		for (const key of touched) {
+			if ((++step & CHECK_MASK) === 0 && budget.due()) {
+				await budget.checkpoint();
+				if (this.indexed !== indexed) return;
+			}
+			const keep = after.has(key);
+			if (!keep) this.take(key, path);
+			else if (!before.has(key) || wasUnfinished) this.put(key, path, wasUnfinished !== undefined);
+		}
+		this.unfinished.delete(path);
+		if (tags.length > 0) indexed.set(path, tags);
+	}
+
+	private put(key: string, path: string, unlessThere: boolean): void {
+		let notes = this.byKey.get(key);
+		if (!notes) {
+			// Sorted when a call first needs it (in slices): the first call's walk of every note only appends.
+			notes = { paths: [], sorted: false };
+			this.byKey.set(key, notes);
+		}
+		if (notes.sorted) {
+			const at = positionIn(notes.paths, path);
+			if (unlessThere && notes.paths[at] === path) return;
+			notes.paths.splice(at, 0, path);
+		} else {
+			if (unlessThere && notes.paths.includes(path)) return;
+			notes.paths.push(path);
+		}
+		this.version++;
+	}
+
+	private take(key: string, path: string): void {
+		const notes = this.byKey.get(key);
+		if (!notes) return;
+		const at = notes.sorted ? positionIn(notes.paths, path) : notes.paths.lastIndexOf(path);
+		if (at < 0 || notes.paths[at] !== path) return;
+		notes.paths.splice(at, 1);
+		if (notes.paths.length === 0) this.byKey.delete(key);
+		this.version++;
+	}
+
+	private mark(path: string): void {
+		if (this.indexed) this.dirty.add(path);
+	}
+
+	/** A file created or deleted is marked; a folder deleted (its notes went without an event each) starts the index over. */
+	private marked(file: HostAbstractFile): void {
+		if (isFile(file)) this.mark(file.path);
+		else this.forget();
+	}
+
+	/** Drops everything: the next call indexes every note again. */
+	private forget(): void {
+		this.indexed = null;
+		this.byKey.clear();
+		this.dirty.clear();
+		this.waiting.clear();
+		this.unfinished.clear();
+		this.kept.clear();
+		this.version++;
+		this.era++;
+	}
+}
+
+function isFile(file: HostAbstractFile): boolean {
+	return "extension" in file;
+}

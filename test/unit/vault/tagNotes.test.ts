@@ -1,0 +1,175 @@
+import type { NodeHost } from "../../../src/headless/NodeHost";
+import { NoteMemo } from "../../../src/vault/noteMemo";
+import type { Scope } from "../../../src/vault/scope";
+import { mergeInSlices, TagNotes } from "../../../src/vault/tagNotes";
+import { notesWithTag } from "../../../src/vault/tags";
+import { CallBudget, CallOverBudget } from "../../../src/vault/workBudget";
+import { openVault, type OpenVault } from "../../helpers/hostVault";
+import { seededRandom } from "../../../bench/syntheticVault";
+
+const FOLDERS = ["", "A/", "B/", "Private/"];
+const TAGS = ["#alpha", "#Alpha/beta", "#gamma", "#project/x", "#project", "#projects", "#project/x/deep"];
+const ASKED = ["project", "alpha", "Alpha/Beta", "gamma", "project/x", "nothing"];
+
+/** A note with a random mix of tags in its body and frontmatter. */
+function noteText(random: () => number): string {
+	const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+	const lines: string[] = [];
+	if (random() < 0.4) lines.push("---", `tags: [${pick(TAGS).slice(1)}]`, "---");
+	const count = Math.floor(random() * 4);
+	for (let index = 0; index < count; index++) lines.push(random() < 0.6 ? `words and ${pick(TAGS)}` : "plain line");
+	return lines.join("\n") + "\n";
+}
+
+/** Resolves once the metadata cache has been quiet (no `resolved`) for a moment after the last change. */
+function settled(host: NodeHost): Promise<void> {
+	return new Promise((resolve) => {
+		let timer = setTimeout(done, 60);
+		const ref = host.metadataCache.on("resolved", () => {
+			clearTimeout(timer);
+			timer = setTimeout(done, 60);
+		});
+		function done(): void {
+			host.metadataCache.offref(ref);
+			resolve();
+		}
+	});
+}
+
+/** A budget that never runs out and pauses for nothing (a microtask), counting its pauses. */
+function countingBudget(sliceMs = 1_000_000): CallBudget & { pauses: () => number } {
+	let pauses = 0;
+	const budget = new CallBudget(
+		() => {
+			pauses++;
+			return Promise.resolve();
+		},
+		sliceMs,
+		Number.POSITIVE_INFINITY,
+	);
+	return Object.assign(budget, { pauses: () => pauses });
+}
+
+/** The kept answer against a full walk made just before and after it (equal walks: nothing changed meanwhile). */
+async function expectKeptEqualsWalk(vault: OpenVault, kept: TagNotes, scope: Scope, tag: string): Promise<void> {
+	for (;;) {
+		const before = await notesWithTag(vault.host, scope, tag, undefined, new NoteMemo());
+		const fromKept = await kept.notesWith(scope, tag, countingBudget());
+		const after = await notesWithTag(vault.host, scope, tag, undefined, new NoteMemo());
+		if (JSON.stringify(before) !== JSON.stringify(after)) {
+			await settled(vault.host);
+			continue;
+		}
+		expect(fromKept).toEqual(after);
+		return;
+	}
+}
+
+describe("notes by tag, kept while the server runs", () => {
+	let vault: OpenVault;
+	const random = seededRandom(36);
+
+	beforeEach(async () => {
+		const files: Record<string, string> = {};
+		for (let index = 0; index < 40; index++) files[`${FOLDERS[index % FOLDERS.length] ?? ""}Note ${index}.md`] = noteText(random);
+		vault = await openVault(files);
+	});
+	afterEach(() => vault.close());
+
+	test("after random edits, creates, renames and deletes, every tag's notes equal a walk of every note, nested tags and exclusions included", async () => {
+		const kept = new TagNotes(vault.host, new NoteMemo());
+		kept.start();
+		const scopes = [vault.scope(), vault.scope("Private"), vault.scope("A", "B")];
+		let fresh = 0;
+		try {
+			for (let step = 0; step < 30; step++) {
+				const notes = vault.host.vault.getMarkdownFiles().filter((file) => !file.path.startsWith(".trash/"));
+				const target = notes[Math.floor(random() * notes.length)];
+				const roll = random();
+				const changed = settled(vault.host);
+				if (roll < 0.3 || !target)
+					await vault.host.vault.create(`${FOLDERS[Math.floor(random() * FOLDERS.length)] ?? ""}New ${fresh++}.md`, noteText(random));
+				else if (roll < 0.65) await vault.host.vault.process(target, () => noteText(random));
+				else if (roll < 0.85)
+					await vault.host.fileManager.renameFile(target, `${FOLDERS[Math.floor(random() * FOLDERS.length)] ?? ""}Moved ${fresh++}.md`);
+				else await vault.host.fileManager.trashFile(target);
+				await changed;
+				for (const scope of scopes) for (const tag of ASKED) await expectKeptEqualsWalk(vault, kept, scope, tag);
+			}
+		} finally {
+			kept.stop();
+		}
+	}, 120_000);
+
+	test("a call asked again reads no note's metadata; after one note changed, only that note's", async () => {
+		const kept = new TagNotes(vault.host, new NoteMemo());
+		kept.start();
+		const scope = vault.scope();
+		const read = jest.spyOn(vault.host.metadataCache, "getFileCache");
+		try {
+			const first = await kept.notesWith(scope, "project", countingBudget());
+			expect(first.length).toBeGreaterThan(3);
+			expect(read.mock.calls.length).toBeGreaterThanOrEqual(40);
+			read.mockClear();
+			expect(await kept.notesWith(scope, "project", countingBudget())).toEqual(first);
+			expect(read).not.toHaveBeenCalled();
+			const file = vault.host.vault.getFileByPath(first[0] ?? "");
+			if (!file) throw new Error("the first note is gone");
+			const changed = settled(vault.host);
+			await vault.host.vault.process(file, () => "no tags left\n");
+			await changed;
+			read.mockClear();
+			const after = await kept.notesWith(scope, "project", countingBudget());
+			expect([...new Set(read.mock.calls.map(([asked]) => asked.path))]).toEqual([file.path]);
+			expect(after).toEqual(first.slice(1));
+		} finally {
+			read.mockRestore();
+			kept.stop();
+		}
+	});
+
+	test("the first call over every note is split into steps: it pauses at least once a note", async () => {
+		const kept = new TagNotes(vault.host, new NoteMemo());
+		kept.start();
+		try {
+			const budget = countingBudget(0);
+			const found = await kept.notesWith(vault.scope(), "alpha", budget);
+			expect(found).toEqual(await notesWithTag(vault.host, vault.scope(), "alpha", undefined, new NoteMemo()));
+			expect(budget.pauses()).toBeGreaterThanOrEqual(40);
+		} finally {
+			kept.stop();
+		}
+	});
+
+	test("calls stopped over their budget part-way leave nothing wrong: a later call still answers as a walk does", async () => {
+		const kept = new TagNotes(vault.host, new NoteMemo());
+		kept.start();
+		try {
+			const target = vault.host.vault.getMarkdownFiles()[0];
+			if (!target) throw new Error("no note");
+			for (let round = 0; round < 6; round++) {
+				// Each pause after the first few throws, as a call out of budget does.
+				let pauses = 0;
+				const stopping = new CallBudget(
+					() => (++pauses > round * 7 ? Promise.reject(new CallOverBudget(0)) : Promise.resolve()),
+					0,
+					Number.POSITIVE_INFINITY,
+				);
+				await kept.notesWith(vault.scope(), "project", stopping).catch((error: unknown) => expect(error).toBeInstanceOf(CallOverBudget));
+				const changed = settled(vault.host);
+				await vault.host.vault.process(target, () => noteText(random));
+				await changed;
+			}
+			for (const tag of ASKED) await expectKeptEqualsWalk(vault, kept, vault.scope(), tag);
+		} finally {
+			kept.stop();
+		}
+	});
+});
+
+describe("mergeInSlices", () => {
+	test("merges two path-sorted lists into one, each path once", async () => {
+		expect(await mergeInSlices(["A/a.md", "b.md", "c.md"], ["a.md", "b.md", "d.md"], countingBudget())).toEqual(["a.md", "A/a.md", "b.md", "c.md", "d.md"]);
+		expect(await mergeInSlices([], ["x.md"], countingBudget())).toEqual(["x.md"]);
+	});
+});
