@@ -44,17 +44,13 @@ export function readJsonBody(req: IncomingMessage, timeoutMs: number): Promise<{
 			}
 		};
 		const onEnd = () => {
-			if (decoder === null) {
-				finish(parseBody(first === null ? "" : first.toString("utf8")));
-				return;
-			}
-			texts.push(decoder.decode());
-			if (size < BODY_PARSE_OWN_TURN_BYTES) return finish(parseBody(texts.join("")));
+			const text = decoder === null ? (first === null ? "" : first.toString("utf8")) : texts.join("") + decoder.decode();
+			if (size < BODY_PARSE_OWN_TURN_BYTES) return finish(parseBody(text));
 			// Stop reading and listening now: only the parse is left, in its turn.
 			nodeTimers.clearTimeout(timer);
 			req.off("error", onError);
 			req.off("close", onError);
-			inTurnOfItsOwn(() => finish(parseBody(texts.join(""))));
+			inTurnOfItsOwn(() => finish(parseBody(text)));
 		};
 		const onError = () => finish({ refusal: { status: 400, kind: "parse_error", message: "The request body could not be read." } });
 		// This layer runs headless too, where there is no window: Node's own timers, which Electron also has.
