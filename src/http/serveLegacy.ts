@@ -9,14 +9,14 @@ import { checkMessages, type Exchange } from "./statelessTransport";
  * for a client that does not read its answer.
  */
 export async function serveLegacy<S extends EndpointPolicy>(admitted: AdmittedRequest<S>, state: EndpointState<S>): Promise<void> {
-	const { res, grant, settings, json, releasePlace, answerable } = admitted;
+	const { res, grant, settings, json, releasePlace, written: wrote, answerable } = admitted;
 	const { deps, deadlinesAndCaps } = state;
 	const checked = checkMessages(json);
 	if ("status" in checked) {
 		sendJson(res, checked.status, jsonRpcError(checked.code, checked.message));
 		return;
 	}
-	const lent = deps.lendServer(grant, settings, "legacy", releasePlace);
+	const lent = deps.lendServer(grant, settings, "legacy", releasePlace, wrote);
 	let exchange: Exchange | null = null;
 	// A big answer is still being written when the server goes back for another request.
 	let written: Promise<void> = Promise.resolve();

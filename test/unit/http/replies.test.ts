@@ -3,7 +3,17 @@ import type { AddressInfo } from "node:net";
 import { MAX_RESPONSE_BODY_BYTES } from "../../../src/config/limits";
 import { UNAUTHORIZED, type Refusal } from "../../../src/http/guard";
 import { OWN_TURNS, PIECE_CHARS } from "../../../src/http/jsonPieces";
-import { answerTooLarge, dropIfUnreadWithin, failRequest, jsonRpcError, sendJson, sendJsonPieces, sendJsonText, sendRefusal } from "../../../src/http/replies";
+import {
+	answerTooLarge,
+	dropIfUnreadWithin,
+	failRequest,
+	jsonRpcError,
+	mustCutOff,
+	sendJson,
+	sendJsonPieces,
+	sendJsonText,
+	sendRefusal,
+} from "../../../src/http/replies";
 import { rawRequest, requestPausedAfterFirstBytes } from "../../helpers/http";
 import { RecordingLogger } from "../../helpers/service";
 import { openSocket } from "../../helpers/sockets";
@@ -187,7 +197,7 @@ describe("the answers every request gets", () => {
 					written = sendJsonPieces(res, 200, { pieces, bytes: Buffer.byteLength(whole) }, 60_000, OWN_TURNS, {
 						tokenValid: () => true,
 						withdrawn: () => new Map(),
-						writes: false,
+						wrote: () => false,
 					});
 				} else sendJson(res, 200, { small: true });
 			},
@@ -205,5 +215,17 @@ describe("the answers every request gets", () => {
 				expect(body.equals(Buffer.from(whole))).toBe(true);
 			},
 		);
+	});
+});
+
+describe("mustCutOff", () => {
+	const denied = new Map([[1, { method: "tools/call", name: "read_note" }]]);
+	test.each([
+		["a read withdrawn, nothing written", true, denied, false, true],
+		["a read withdrawn beside a write that changed the vault (its answer must arrive)", true, denied, true, false],
+		["the token revoked, even after a write", false, new Map(), true, true],
+		["nothing withdrawn", true, new Map(), false, false],
+	])("%s", (_, tokenValid, withdrawn, wrote, cutOff) => {
+		expect(mustCutOff({ tokenValid: () => tokenValid, withdrawn: () => withdrawn, wrote: () => wrote })).toBe(cutOff);
 	});
 });
