@@ -187,10 +187,12 @@ export class McpService {
 		if (!now || !token) return false;
 		const subject =
 			request.method === "tools/call" ? TOOLS_BY_NAME.get(request.name ?? "") : NOTE_TEXT_METHODS.has(request.method) ? NOTE_TEXT_RIGHT : undefined;
-		if (subject === undefined || subject.access === "write") return true;
+		if (subject === undefined) return true;
+		// A write call's answer says what was written: the endpoint sends it whatever this says once the request wrote.
+		const writes = subject.access === "write";
 		// Denied already when it came: the answer says so ("not found"), and is sent.
-		if (effectiveRight(grant.token, subject, false) === "deny") return true;
-		if (effectiveRight(token, subject, false) === "deny") return false;
+		if (effectiveRight(grant.token, subject, writes && grant.canWrite) === "deny") return true;
+		if (effectiveRight(token, subject, writes && now.writeEnabled && token.level === "write") === "deny") return false;
 		const sees = (settings: VaultMcpSettings, folders: readonly string[] | undefined) =>
 			scopeKey({ ...this.scopeOf(settings), tokenFolders: folders ?? [] });
 		return sees(now, token.folders) === sees(admitted, grant.token.folders);

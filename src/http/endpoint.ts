@@ -171,9 +171,11 @@ function answerableOf<S extends EndpointPolicy>(
 		const { id, method, params } = message as { id: unknown; method?: unknown; params?: { name?: unknown } };
 		if (typeof method !== "string") continue;
 		const name = params?.name;
-		asked.push(typeof name === "string" ? { id, method, name } : { id, method });
+		if (typeof name !== "string") asked.push({ id, method });
+		else asked.push(method === "tools/call" && deps.isWriteTool(name, grant) ? { id, method, name, writes: true } : { id, method, name });
 	}
-	const stillAnswers = (request: AskedRequest) => deps.stillAnswers?.(grant, settings, request) ?? true;
+	// A write call's answer is withheld only while nothing of the POST was written: it then says "nothing was written" (and may quote the note).
+	const stillAnswers = (request: AskedRequest) => (request.writes === true && wrote()) || (deps.stillAnswers?.(grant, settings, request) ?? true);
 	return {
 		tokenValid: () => currentGrant(grant.token.hash, deps.currentSettings()) !== null,
 		withdrawn: () => new Map(asked.filter((request) => !stillAnswers(request)).map((request) => [request.id, request])),

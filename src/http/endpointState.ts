@@ -48,8 +48,9 @@ export interface EndpointDeps<S extends EndpointPolicy> {
 	/**
 	 * False once the answer to `request`, made for `grant` under the settings `admitted`, may no
 	 * longer be sent: its read right denied or the folders the token sees changed since (a batch's
-	 * answers wait for its last call; a big answer is written in pieces). A write's answer is always
-	 * sent: it says what was written. Absent: only a revocation withholds answers.
+	 * answers wait for its last call; a big answer is written in pieces). Asked of write calls too: a
+	 * write's answer is still sent once the request wrote (`Answerable.wrote`), as it says what was
+	 * written. Absent: only a revocation withholds answers.
 	 */
 	stillAnswers?(grant: Grant, admitted: S, request: AskedRequest): boolean;
 }
@@ -58,13 +59,15 @@ export interface EndpointDeps<S extends EndpointPolicy> {
 export interface AskedRequest {
 	method: string;
 	name?: string;
+	/** A call of a write tool the grant may call. */
+	writes?: boolean;
 }
 
 /** Whether what was made for one admitted request may still be sent, read again before the answer and each of its pieces. */
 export interface Answerable {
 	/** False once the token is revoked: nothing of the answer is sent (401), or the rest is cut off. */
 	tokenValid(): boolean;
-	/** The POST's requests whose answers may no longer be sent (`stillAnswers`), by id. */
+	/** The POST's requests whose answers may no longer be sent (`stillAnswers`), by id: its write calls only while nothing was written. */
 	withdrawn(): ReadonlyMap<unknown, AskedRequest>;
 	/**
 	 * Whether a write call of the POST changed the vault: its answer is then never cut off half-way

@@ -65,7 +65,8 @@ export function mustCutOff(answerable: Answerable): boolean {
  */
 function withdrawnAnswer(id: unknown, request: AskedRequest): object {
 	const what = request.method === "tools/call" ? (request.name ?? "this call") : request.method;
-	const message = `${what} is no longer allowed for this token, or the folders this token may see changed, while it was answered, so its answer was not sent. Send it again.`;
+	const written = request.writes === true ? " Nothing was written." : "";
+	const message = `${what} is no longer allowed for this token, or the folders this token may see changed, while it was answered, so its answer was not sent.${written} Send it again.`;
 	if (request.method === "tools/call") return { jsonrpc: "2.0", id, result: { content: [{ type: "text", text: message }], isError: true } };
 	return { jsonrpc: "2.0", id, error: { code: JSON_RPC_SERVER_ERROR, message } };
 }
