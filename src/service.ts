@@ -189,10 +189,12 @@ export class McpService {
 		if (!now || !token) return false;
 		const subject =
 			request.method === "tools/call" ? TOOLS_BY_NAME.get(request.name ?? "") : NOTE_TEXT_METHODS.has(request.method) ? NOTE_TEXT_RIGHT : undefined;
-		if (subject === undefined || subject.access === "write") return true;
+		if (subject === undefined) return true;
+		// A write call's answer says what was written: the endpoint sends it whatever this says once the request wrote.
+		const writes = subject.access === "write";
 		// Denied already when it came: the answer says so ("not found"), and is sent.
-		if (effectiveRight(grant.token, subject, false) === "deny") return true;
-		if (effectiveRight(token, subject, false) === "deny") return false;
+		if (effectiveRight(grant.token, subject, writes && grant.canWrite) === "deny") return true;
+		if (effectiveRight(token, subject, writes && now.writeEnabled && token.level === "write") === "deny") return false;
 		// Nothing changed since the request came: the same settings and the same token record (every change makes new ones).
 		if (now === admitted && token === grant.token) return true;
 		const sees = (settings: VaultMcpSettings, folders: readonly string[] | undefined) =>
@@ -206,12 +208,19 @@ export class McpService {
 	private readonly sliceTurns: SliceTurns;
 
 	/** An MCP server from the pool, lent to one request: the tools this grant may see, over the scope the settings give. */
-	private lendServer(grant: Grant, settings: VaultMcpSettings, search: NoteSearch, era: ProtocolEra, releasePlace: () => void): LentServer {
-		return this.servers.lend(this.contextFor(grant, settings, search, releasePlace), era);
+	private lendServer(
+		grant: Grant,
+		settings: VaultMcpSettings,
+		search: NoteSearch,
+		era: ProtocolEra,
+		releasePlace: () => void,
+		wrote: () => void,
+	): LentServer {
+		return this.servers.lend(this.contextFor(grant, settings, search, releasePlace, wrote), era);
 	}
 
 	/** What a request of `grant` works with, under `settings`: every way of seeing notes takes its scope from here. */
-	private contextFor(grant: Grant, settings: VaultMcpSettings, search: NoteSearch, releasePlace: () => void): ToolContext {
+	private contextFor(grant: Grant, settings: VaultMcpSettings, search: NoteSearch, releasePlace: () => void, wrote: () => void): ToolContext {
 		const scopeNow = this.liveScopeOf(grant, settings);
 		return {
 			host: this.deps.host,
@@ -229,7 +238,7 @@ export class McpService {
 				sliceMs: this.deps.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS,
 				callWorkMs: this.deps.callBudget?.callWorkMs ?? VAULT_WIDE_CALL_WORK_MS,
 			},
-			writes: this.writeServicesFor(grant, settings, releasePlace),
+			writes: this.writeServicesFor(grant, settings, releasePlace, wrote),
 			...(this.notePaths ? { notePaths: this.notePaths } : {}),
 			...(this.noteListing ? { noteListing: this.noteListing } : {}),
 			...(this.tagNotes ? { tagNotes: this.tagNotes } : {}),
@@ -246,7 +255,15 @@ export class McpService {
 				const contextNow = (): ToolContext | null => {
 					const now = this.settings;
 					const current = now?.serverEnabled ? currentGrant(grant.token.hash, now) : null;
-					return now && current ? this.contextFor(current, now, search, () => undefined) : null;
+					return now && current
+						? this.contextFor(
+								current,
+								now,
+								search,
+								() => undefined,
+								() => undefined,
+							)
+						: null;
 				};
 				const ctx = contextNow();
 				if (ctx === null || ctx.writes.currentRight(NOTE_TEXT_RIGHT) === "deny") return null;
@@ -256,9 +273,10 @@ export class McpService {
 	}
 
 	/** The journal, approver and live rights for one caller's write calls. */
-	private writeServicesFor(grant: Grant, settings: VaultMcpSettings, releasePlace: () => void): WriteServices {
+	private writeServicesFor(grant: Grant, settings: VaultMcpSettings, releasePlace: () => void, wrote: () => void): WriteServices {
 		return {
 			releasePlace,
+			wrote,
 			journal: this.deps.journal,
 			approver: this.deps.approver ?? null,
 			approvalTimeoutMs: settings.approvalTimeoutSeconds * 1000,
@@ -287,7 +305,7 @@ export class McpService {
 		const connections = new ConnectionPool({ maxUnauthenticated: deadlines.maxUnauthenticatedConnections, firstRequestMs: deadlines.firstRequestMs });
 		const endpoint = createMcpEndpoint({
 			currentSettings: () => this.requireSettings(),
-			lendServer: (grant, current, era, releasePlace) => this.lendServer(grant, current, searchIndex, era, releasePlace),
+			lendServer: (grant, current, era, releasePlace, wrote) => this.lendServer(grant, current, searchIndex, era, releasePlace, wrote),
 			logger: this.deps.logger,
 			isWriteTool: (name, grant) => {
 				const tool = WRITE_TOOLS_BY_NAME.get(name);

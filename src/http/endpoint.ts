@@ -143,7 +143,9 @@ async function serveMcp<S extends EndpointPolicy>(
 	// a client that sends its next request the moment it has an answer must find the place free.
 	res.once("finish", place.leave);
 	res.once("close", place.leave);
-	const admitted = { req, res, grant, settings, json: body.json, releasePlace: place.leave, answerable: answerableOf(deps, grant, settings, messages) };
+	let wrote = false;
+	const answerable = answerableOf(deps, grant, settings, messages, () => wrote);
+	const admitted = { req, res, grant, settings, json: body.json, releasePlace: place.leave, written: () => (wrote = true), answerable };
 	if (claimsModernRevision(body.json, version)) {
 		await serveModern(admitted, state);
 		return;
@@ -156,20 +158,28 @@ async function serveMcp<S extends EndpointPolicy>(
  * revoked meanwhile, or denied a read or narrowed meanwhile, is sent none of what was made for it
  * (read again before the answer and each piece).
  */
-function answerableOf<S extends EndpointPolicy>(deps: EndpointDeps<S>, grant: Grant, settings: S, messages: readonly unknown[]): Answerable {
+function answerableOf<S extends EndpointPolicy>(
+	deps: EndpointDeps<S>,
+	grant: Grant,
+	settings: S,
+	messages: readonly unknown[],
+	wrote: () => boolean,
+): Answerable {
 	const asked: Array<AskedRequest & { id: unknown }> = [];
 	for (const message of messages) {
 		if (message === null || typeof message !== "object" || !("id" in message)) continue;
 		const { id, method, params } = message as { id: unknown; method?: unknown; params?: { name?: unknown } };
 		if (typeof method !== "string") continue;
 		const name = params?.name;
-		asked.push(typeof name === "string" ? { id, method, name } : { id, method });
+		if (typeof name !== "string") asked.push({ id, method });
+		else asked.push(method === "tools/call" && deps.isWriteTool(name, grant) ? { id, method, name, writes: true } : { id, method, name });
 	}
-	const stillAnswers = (request: AskedRequest) => deps.stillAnswers?.(grant, settings, request) ?? true;
+	// A write call's answer is withheld only while nothing of the POST was written: it then says "nothing was written" (and may quote the note).
+	const stillAnswers = (request: AskedRequest) => (request.writes === true && wrote()) || (deps.stillAnswers?.(grant, settings, request) ?? true);
 	return {
 		tokenValid: () => currentGrant(grant.token.hash, deps.currentSettings()) !== null,
 		withdrawn: () => new Map(asked.filter((request) => !stillAnswers(request)).map((request) => [request.id, request])),
-		writes: asked.some((request) => request.method === "tools/call" && request.name !== undefined && deps.isWriteTool(request.name, grant)),
+		wrote,
 	};
 }
 

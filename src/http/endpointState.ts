@@ -26,9 +26,10 @@ export interface EndpointDeps<S extends EndpointPolicy> {
 	/**
 	 * An MCP server from the pool, lent to one request of `era`, with the grant and the settings read
 	 * when the request was let in. `releasePlace` gives the request's place in flight back early: a
-	 * call waiting for the person's approval does no work meanwhile.
+	 * call waiting for the person's approval does no work meanwhile. `wrote` is told once a write
+	 * call of the request has changed the vault (`Answerable.wrote`).
 	 */
-	lendServer(grant: Grant, settings: S, era: ProtocolEra, releasePlace: () => void): LentServer;
+	lendServer(grant: Grant, settings: S, era: ProtocolEra, releasePlace: () => void, wrote: () => void): LentServer;
 	logger: Logger;
 	/**
 	 * True for a tool that writes and that this grant may call: its calls count against the token's
@@ -47,8 +48,9 @@ export interface EndpointDeps<S extends EndpointPolicy> {
 	/**
 	 * False once the answer to `request`, made for `grant` under the settings `admitted`, may no
 	 * longer be sent: its read right denied or the folders the token sees changed since (a batch's
-	 * answers wait for its last call; a big answer is written in pieces). A write's answer is always
-	 * sent: it says what was written. Absent: only a revocation withholds answers.
+	 * answers wait for its last call; a big answer is written in pieces). Asked of write calls too: a
+	 * write's answer is still sent once the request wrote (`Answerable.wrote`), as it says what was
+	 * written. Absent: only a revocation withholds answers.
 	 */
 	stillAnswers?(grant: Grant, admitted: S, request: AskedRequest): boolean;
 }
@@ -57,16 +59,22 @@ export interface EndpointDeps<S extends EndpointPolicy> {
 export interface AskedRequest {
 	method: string;
 	name?: string;
+	/** A call of a write tool the grant may call. */
+	writes?: boolean;
 }
 
 /** Whether what was made for one admitted request may still be sent, read again before the answer and each of its pieces. */
 export interface Answerable {
 	/** False once the token is revoked: nothing of the answer is sent (401), or the rest is cut off. */
 	tokenValid(): boolean;
-	/** The POST's requests whose answers may no longer be sent (`stillAnswers`), by id. */
+	/** The POST's requests whose answers may no longer be sent (`stillAnswers`), by id: its write calls only while nothing was written. */
 	withdrawn(): ReadonlyMap<unknown, AskedRequest>;
-	/** Whether the POST calls a write tool: its answer is never cut off half-way, or the client would not know what was written. */
-	writes: boolean;
+	/**
+	 * Whether a write call of the POST changed the vault: its answer is then never cut off half-way
+	 * for a Deny or a change of folders, or the client would not know what was written and might
+	 * send it again. A write call that wrote nothing (refused, failed, declined) does not count.
+	 */
+	wrote(): boolean;
 }
 
 /** An MCP server lent to one request: connected to that request's transport, then given back. */
@@ -104,6 +112,8 @@ export interface AdmittedRequest<S extends EndpointPolicy> {
 	settings: S;
 	json: unknown;
 	releasePlace: () => void;
+	/** Told by the request's write calls once one has changed the vault (`answerable.wrote()` then turns true). */
+	written: () => void;
 	/** Whether what was made for it may still be sent: an answer made or being written after a revocation, a Deny or a change of folders is not sent, or not finished. */
 	answerable: Answerable;
 }

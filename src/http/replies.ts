@@ -57,11 +57,13 @@ export async function sendJsonPieces(
 
 /**
  * Whether an answer being written is cut off before its next piece: its token was revoked, or a
- * read's answer in it may no longer be sent and no write's answer is in it (a write's answer cut
+ * read's answer in it may no longer be sent and nothing was written for it (a write's answer cut
  * off would leave the client not knowing what was written, and it might send the write again).
+ * Only a write that changed the vault keeps the answer going: a write call that failed or was
+ * refused, added beside a big read, must not let the read outlive a Deny.
  */
 export function mustCutOff(answerable: Answerable): boolean {
-	return !answerable.tokenValid() || (!answerable.writes && answerable.withdrawn().size > 0);
+	return !answerable.tokenValid() || (!answerable.wrote() && answerable.withdrawn().size > 0);
 }
 
 /**
@@ -70,7 +72,8 @@ export function mustCutOff(answerable: Answerable): boolean {
  */
 function withdrawnAnswer(id: unknown, request: AskedRequest): object {
 	const what = request.method === "tools/call" ? (request.name ?? "this call") : request.method;
-	const message = `${what} is no longer allowed for this token, or the folders this token may see changed, while it was answered, so its answer was not sent. Send it again.`;
+	const written = request.writes === true ? " Nothing was written." : "";
+	const message = `${what} is no longer allowed for this token, or the folders this token may see changed, while it was answered, so its answer was not sent.${written} Send it again.`;
 	if (request.method === "tools/call") return { jsonrpc: "2.0", id, result: { content: [{ type: "text", text: message }], isError: true } };
 	return { jsonrpc: "2.0", id, error: { code: JSON_RPC_SERVER_ERROR, message } };
 }

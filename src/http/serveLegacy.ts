@@ -13,14 +13,14 @@ import { answerLeftOut, checkMessages, type Answer, type CheckedMessages, type E
  * and the SDK's protocol layer.
  */
 export async function serveLegacy<S extends EndpointPolicy>(admitted: AdmittedRequest<S>, state: EndpointState<S>): Promise<void> {
-	const { res, grant, settings, json, releasePlace } = admitted;
+	const { res, grant, settings, json, releasePlace, written: wrote } = admitted;
 	const { deps } = state;
 	const checked = checkMessages(json);
 	if ("status" in checked) {
 		sendJson(res, checked.status, jsonRpcError(checked.code, checked.message));
 		return;
 	}
-	const lent = deps.lendServer(grant, settings, "legacy", releasePlace);
+	const lent = deps.lendServer(grant, settings, "legacy", releasePlace, wrote);
 	// A big answer is still being written when the server goes back for another request.
 	let written: Promise<void> = Promise.resolve();
 	try {

@@ -37,7 +37,7 @@ import { textInPieces, type JsonPieces } from "./jsonPieces";
  * from the pool serves the request.
  */
 export async function serveModern<S extends EndpointPolicy>(admitted: AdmittedRequest<S>, state: EndpointState<S>): Promise<void> {
-	const { req, res, grant, settings, json, releasePlace, answerable } = admitted;
+	const { req, res, grant, settings, json, releasePlace, written: wrote, answerable } = admitted;
 	const { deps, deadlinesAndCaps } = state;
 	if (isListenRequest(json) && state.listens !== null) {
 		await state.listens.serve(
@@ -47,7 +47,7 @@ export async function serveModern<S extends EndpointPolicy>(admitted: AdmittedRe
 			json,
 			async () => {
 				// The SDK's handler reads the server's capabilities and closes it: it must not be connected to its own transport.
-				const loan = deps.lendServer(grant, settings, "modern", releasePlace);
+				const loan = deps.lendServer(grant, settings, "modern", releasePlace, wrote);
 				await disconnectExchangeTransport(loan.server);
 				return loan;
 			},
@@ -71,7 +71,7 @@ export async function serveModern<S extends EndpointPolicy>(admitted: AdmittedRe
 		return;
 	}
 	let lent: LentServer | null = null;
-	const lend = (): LentServer => (lent ??= deps.lendServer(grant, settings, "modern", releasePlace));
+	const lend = (): LentServer => (lent ??= deps.lendServer(grant, settings, "modern", releasePlace, wrote));
 	// A big answer is still being written when the server goes back for another request.
 	let written: Promise<void> = Promise.resolve();
 	try {

@@ -146,4 +146,10 @@ export interface WriteServices {
 	 * other calls until the person answers. Absent outside HTTP.
 	 */
 	releasePlace?(): void;
+	/**
+	 * Told once a write call of the request has changed the vault (a note written, even part of a
+	 * set): its answer must then reach the client whole, so it is not cut off for a read beside it
+	 * denied since. Absent outside HTTP.
+	 */
+	wrote?(): void;
 }

@@ -198,8 +198,12 @@ export async function runWriteCall<Args>(
 						: undefined,
 				hostUpdatesLinks,
 			});
+			// The answer says what was written: the request's answer must now reach the client whole.
+			writes.wrote?.();
 			return withWrittenHash(planned, written);
 		} catch (error) {
+			// Part of the set may have been written (an unexpected error: it cannot be told).
+			if (!(error instanceof WriteNoLongerAllowedError || error instanceof NoteChangedSinceError) || error.written.length > 0) writes.wrote?.();
 			if (error instanceof WriteNoLongerAllowedError) return noLongerAllowed(tool, error.written, id);
 			if (!(error instanceof NoteChangedSinceError)) throw error;
 			if (error.written.length > 0)

@@ -412,6 +412,88 @@ describe("an answer made or written after its token is revoked", () => {
 		}
 	});
 
+	test.each([
+		["its token is denied append_to_note", (settings: VaultMcpSettings) => setTokenRights(settings, "flooder", { append_to_note: "deny" })],
+		["its token's folders are narrowed away from the note", (settings: VaultMcpSettings) => setTokenFolders(settings, "flooder", ["Private"])],
+	])("a batch's write call that wrote nothing, answered before %s while a later call waits, sends nothing of the note", async (_, change) => {
+		// The append names a heading the note lacks: its error lists the note's headings. It wrote
+		// nothing, so its answer is withheld as a read's is; sending it again is safe.
+		const disk = new Gate();
+		let reached = false;
+		const running = await start(root, { host: gatedReads("Note 2.md", disk, () => (reached = true)), flooderWrites: true });
+		try {
+			const allowed = setTokenRights(running.settings, "flooder", { append_to_note: "allow" });
+			if ("error" in allowed) throw new Error(allowed.error);
+			await running.service.apply(allowed.settings);
+			const batch = JSON.stringify([
+				{
+					jsonrpc: "2.0",
+					id: 1,
+					method: "tools/call",
+					params: { name: "append_to_note", arguments: { path: "Projects/Note 1", heading: "Nowhere", content: "x" } },
+				},
+				{ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "read_note", arguments: { path: "Note 2" } } },
+			]);
+			const port = Number(new URL(running.url).port);
+			const answer = rawRequest(port, { headers: mcpHeaders(port, running.tokens[0]), body: batch });
+			while (!reached) await new Promise((resolve) => setTimeout(resolve, 10));
+			const changed = change(allowed.settings);
+			if ("error" in changed) throw new Error(changed.error);
+			await running.service.apply(changed.settings);
+			disk.open();
+			const received = await answer;
+			expect(received.status).toBe(200);
+			expect(received.body).not.toMatch(/# Note 1/u);
+			expect(received.body).toMatch(
+				/append_to_note is no longer allowed for this token, or the folders this token may see changed.*Nothing was written/u,
+			);
+		} finally {
+			disk.open();
+			await stopAll(running, []);
+		}
+	});
+
+	test.each([
+		["its token is denied append_to_note", (settings: VaultMcpSettings) => setTokenRights(settings, "flooder", { append_to_note: "deny" })],
+		["its token's folders are narrowed away from the note", (settings: VaultMcpSettings) => setTokenFolders(settings, "flooder", ["Private"])],
+	])("a batch's write call that wrote, answered before %s while a later call waits, still tells the client it was written", async (_, change) => {
+		const disk = new Gate();
+		let reached = false;
+		const running = await start(root, { host: gatedReads("Note 2.md", disk, () => (reached = true)), flooderWrites: true });
+		try {
+			const allowed = setTokenRights(running.settings, "flooder", { append_to_note: "allow" });
+			if ("error" in allowed) throw new Error(allowed.error);
+			await running.service.apply(allowed.settings);
+			const batch = JSON.stringify([
+				{
+					jsonrpc: "2.0",
+					id: 1,
+					method: "tools/call",
+					params: { name: "append_to_note", arguments: { path: "Projects/Note 5", content: "written before the change" } },
+				},
+				{ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "read_note", arguments: { path: "Note 2" } } },
+			]);
+			const port = Number(new URL(running.url).port);
+			const answer = rawRequest(port, { headers: mcpHeaders(port, running.tokens[0]), body: batch });
+			// The calls of a batch run side by side: the change comes once the append is on disk and the read waits.
+			const note5 = () => running.host.vault.read(running.host.vault.getFileByPath("Projects/Note 5.md")!);
+			while (!reached || !(await note5()).includes("written before the change")) await new Promise((resolve) => setTimeout(resolve, 10));
+			const changed = change(allowed.settings);
+			if ("error" in changed) throw new Error(changed.error);
+			await running.service.apply(changed.settings);
+			disk.open();
+			const received = await answer;
+			const answers = JSON.parse(received.body) as Array<{ id: number; result: { isError?: boolean; content: Array<{ text: string }> } }>;
+			const appended = answers.find((one) => one.id === 1)!;
+			expect(appended.result.isError).toBeUndefined();
+			expect(appended.result.content[0]!.text).toMatch(/Projects\/Note 5\.md/u);
+			expect(await running.host.vault.read(running.host.vault.getFileByPath("Projects/Note 5.md")!)).toContain("written before the change");
+		} finally {
+			disk.open();
+			await stopAll(running, []);
+		}
+	});
+
 	test("a batch whose read and write share an id is refused whole, so a read withdrawn after a Deny never hides that the write was made", async () => {
 		// Answers are matched to their calls by id: had the batch run, the write's answer would have
 		// been replaced by the withdrawn read's "send it again", and the note written anyway.
@@ -486,6 +568,71 @@ describe("an answer made or written after its token is revoked", () => {
 			expect(received.length).toBeLessThan(whole / 2);
 		} finally {
 			turns.open();
+			await stopAll(running, []);
+		}
+	});
+
+	/** A batch of a big read_note and an append_to_note, its answer begun and paused; `change` applied; then the rest read. */
+	async function batchWithAppend(
+		append: { path: string },
+		change: (settings: VaultMcpSettings) => ReturnType<typeof revokeToken>,
+	): Promise<{ running: Running; received: Buffer; whole: number }> {
+		const turns = new Gate();
+		turns.open();
+		const running = await start(root, {
+			yieldToHost: () => turns.wait().then(() => new Promise((resolve) => setImmediate(resolve))),
+			callBudget: { sliceMs: 0 },
+			flooderWrites: true,
+		});
+		try {
+			const allowed = setTokenRights(running.settings, "flooder", { append_to_note: "allow" });
+			if ("error" in allowed) throw new Error(allowed.error);
+			await running.service.apply(allowed.settings);
+			const port = Number(new URL(running.url).port);
+			const batch = JSON.stringify([
+				{ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "read_note", arguments: { path: "Big" } } },
+				{ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "append_to_note", arguments: { path: append.path, content: "appended once" } } },
+			]);
+			const reader = await requestPausedAfterFirstBytes(port, { headers: mcpHeaders(port, running.tokens[0]), body: batch });
+			// Both calls are answered and the answer has begun; its next piece waits for its turn.
+			turns.close();
+			const changed = change(allowed.settings);
+			if ("error" in changed) throw new Error(changed.error);
+			await running.service.apply(changed.settings);
+			turns.open();
+			const received = await reader.rest().catch(() => Buffer.alloc(0));
+			return { running, received, whole: Number(reader.headers["content-length"]) };
+		} catch (error) {
+			turns.open();
+			await stopAll(running, []);
+			throw error;
+		}
+	}
+
+	test.each([
+		["its token is denied read_note", denyReading],
+		["its token's folders are narrowed away from the note", narrow],
+	])("a big read answer in a batch beside a write call that wrote nothing is cut off when %s", async (_, change) => {
+		// The append fails (no such note) without writing: nothing the client must be told of was written.
+		const { running, received, whole } = await batchWithAppend({ path: "Projects/No such note" }, change);
+		try {
+			expect(whole).toBeGreaterThan(1_000_000);
+			expect(received.length).toBeLessThan(whole / 2);
+			expect(running.host.vault.getFileByPath("Projects/No such note.md")).toBeNull();
+		} finally {
+			await stopAll(running, []);
+		}
+	});
+
+	test("a big read answer in a batch beside a write call that wrote is sent whole after a Deny, so the client is told the note was written", async () => {
+		const { running, received, whole } = await batchWithAppend({ path: "Projects/Note 1" }, denyReading);
+		try {
+			expect(received.length).toBe(whole);
+			const answers = JSON.parse(received.toString("utf8")) as Array<{ id: number; result: { isError?: boolean; content: Array<{ text: string }> } }>;
+			const appended = answers.find((answer) => answer.id === 2)!;
+			expect(appended.result.isError).toBeUndefined();
+			expect(await running.host.vault.read(running.host.vault.getFileByPath("Projects/Note 1.md")!)).toContain("appended once");
+		} finally {
 			await stopAll(running, []);
 		}
 	});

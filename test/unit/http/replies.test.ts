@@ -2,8 +2,19 @@ import { createServer, request, type IncomingMessage, type Server, type ServerRe
 import type { AddressInfo } from "node:net";
 import { MAX_RESPONSE_BODY_BYTES } from "../../../src/config/limits";
 import { UNAUTHORIZED, type Refusal } from "../../../src/http/guard";
-import { OWN_TURNS, PIECE_CHARS } from "../../../src/http/jsonPieces";
-import { answerTooLarge, dropIfUnreadWithin, failRequest, jsonRpcError, sendJson, sendJsonPieces, sendJsonText, sendRefusal } from "../../../src/http/replies";
+import { jsonInPieces, OWN_TURNS, PIECE_CHARS } from "../../../src/http/jsonPieces";
+import {
+	answerTooLarge,
+	dropIfUnreadWithin,
+	failRequest,
+	jsonRpcError,
+	mustCutOff,
+	sendJson,
+	sendJsonPieces,
+	sendJsonText,
+	sendRefusal,
+	withoutWithdrawn,
+} from "../../../src/http/replies";
 import { rawRequest, requestPausedAfterFirstBytes } from "../../helpers/http";
 import { RecordingLogger } from "../../helpers/service";
 import { openSocket } from "../../helpers/sockets";
@@ -187,7 +198,7 @@ describe("the answers every request gets", () => {
 					written = sendJsonPieces(res, 200, { pieces, bytes: Buffer.byteLength(whole) }, 60_000, OWN_TURNS, {
 						tokenValid: () => true,
 						withdrawn: () => new Map(),
-						writes: false,
+						wrote: () => false,
 					});
 				} else sendJson(res, 200, { small: true });
 			},
@@ -205,5 +216,37 @@ describe("the answers every request gets", () => {
 				expect(body.equals(Buffer.from(whole))).toBe(true);
 			},
 		);
+	});
+});
+
+describe("mustCutOff", () => {
+	const denied = new Map([[1, { method: "tools/call", name: "read_note" }]]);
+	test.each([
+		["a read withdrawn, nothing written", true, denied, false, true],
+		["a read withdrawn beside a write that changed the vault (its answer must arrive)", true, denied, true, false],
+		["the token revoked, even after a write", false, new Map(), true, true],
+		["nothing withdrawn", true, new Map(), false, false],
+	])("%s", (_, tokenValid, withdrawn, wrote, cutOff) => {
+		expect(mustCutOff({ tokenValid: () => tokenValid, withdrawn: () => withdrawn, wrote: () => wrote })).toBe(cutOff);
+	});
+});
+
+describe("withoutWithdrawn", () => {
+	test("a withdrawn write call that wrote nothing is told so, a read is told to send it again, the rest is kept", async () => {
+		const answers = [
+			{ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "No heading. Its headings: # Secret" }], isError: true } },
+			{ jsonrpc: "2.0", id: 2, result: { content: [{ type: "text", text: "secret words" }] } },
+			{ jsonrpc: "2.0", id: 3, result: { content: [{ type: "text", text: "kept" }] } },
+		];
+		const withdrawn = new Map<unknown, { method: string; name?: string; writes?: boolean }>([
+			[1, { method: "tools/call", name: "append_to_note", writes: true }],
+			[2, { method: "tools/call", name: "read_note" }],
+		]);
+		const sent = await withoutWithdrawn(answers, await jsonInPieces(answers, OWN_TURNS), withdrawn, OWN_TURNS);
+		const [append, read, kept] = JSON.parse(sent.pieces.join("")) as Array<{ result: { content: Array<{ text: string }> } }>;
+		expect(append!.result.content[0]!.text).toMatch(/^append_to_note is no longer allowed .* Nothing was written\. Send it again\.$/u);
+		expect(read!.result.content[0]!.text).toMatch(/^read_note is no longer allowed .*was not sent\. Send it again\.$/u);
+		expect(kept).toEqual(answers[2]);
+		expect(sent.pieces.join("")).not.toMatch(/secret/iu);
 	});
 });
