@@ -1012,7 +1012,8 @@ export class PostingsIndex {
 		scratch: UnionScratch,
 		accepted: Uint8Array | null = null,
 	): Generator<void, TermEvidence, void> {
-		if (tokens.length !== 1) return { any: this.resolve(tokens) ?? emptyTerm(), exact: null, forms: null, strongIds: null, strongNotes: 0 };
+		if (tokens.length !== 1)
+			return { any: (yield* this.resolveSteps(tokens, scratch)) ?? emptyTerm(), exact: null, forms: null, strongIds: null, strongNotes: 0 };
 		const word = tokens[0] ?? "";
 		// Every list is cut to the notes there are now: the walks below pause, and notes added meanwhile are appended to lists.
 		const slotCount = this.nextSlot;
@@ -1045,13 +1046,24 @@ export class PostingsIndex {
 	 * whole words. Null when some word is in no note at all.
 	 */
 	resolve(tokens: readonly string[]): ResolvedTerm | null {
+		return runSteps(this.resolveSteps(tokens, this.mergeScratch));
+	}
+
+	/**
+	 * `resolve` in steps that yield where a search may pause (a phrase whose last word is a
+	 * two-letter prefix of a planted vocabulary walks and merges its words), merging in `scratch`;
+	 * every list cut to the notes there were when it began, as in `resolveEvidenceSteps`.
+	 */
+	*resolveSteps(tokens: readonly string[], scratch: UnionScratch): Generator<void, ResolvedTerm | null, void> {
+		const slotCount = this.nextSlot;
 		const idsByPosition: number[][] = [];
 		for (const [index, token] of tokens.entries()) {
-			const ids = index === tokens.length - 1 && isPrefixWord(token) ? this.dictionary.withPrefix(token) : optional(this.dictionary.lookup(token));
+			const ids =
+				index === tokens.length - 1 && isPrefixWord(token) ? yield* this.dictionary.withPrefixSteps(token) : optional(this.dictionary.lookup(token));
 			if (ids.length === 0) return null;
 			idsByPosition.push(ids);
 		}
-		if (tokens.length === 1) return { ...this.union(idsByPosition[0] as number[]), phrase: null };
+		if (tokens.length === 1) return { ...(yield* this.unionCut(idsByPosition[0] as number[], slotCount, scratch)), phrase: null };
 		// A phrase: the notes holding every word, checked for the words in a row when they are
 		// candidates. A word the phrase repeats is looked up once ("very very very…" is one list).
 		const keyOf = (index: number) => (index === tokens.length - 1 ? `${tokens[index] ?? ""}*` : (tokens[index] ?? ""));
@@ -1062,7 +1074,8 @@ export class PostingsIndex {
 			if (seen) seen.repeats++;
 			else distinct.set(key, { ids, repeats: 1 });
 		});
-		const words = [...distinct.values()].map(({ ids, repeats }) => ({ term: this.union(ids), repeats }));
+		const words: Array<{ term: ResolvedTerm; repeats: number }> = [];
+		for (const { ids, repeats } of distinct.values()) words.push({ term: yield* this.unionCut(ids, slotCount, scratch), repeats });
 		words.sort((a, b) => a.term.length - b.term.length);
 		const positions = words.map((word) => word.term);
 		const phraseWordRepeats = words.map((word) => word.repeats);
@@ -1192,6 +1205,11 @@ export class PostingsIndex {
 			for (const list of this.listsCut(ids.slice(from, from + LISTS_TAKEN_STEP), slotCount)) lists.push(list);
 		}
 		return lists;
+	}
+
+	/** The union of the lists of `ids` cut to the notes below `slotCount` (listsCut), in steps. */
+	private *unionCut(ids: readonly number[], slotCount: number, scratch: UnionScratch): Generator<void, ResolvedTerm, void> {
+		return yield* this.unionOfLists(yield* this.listsOfSteps(ids, slotCount), slotCount, scratch);
 	}
 
 	/** One list as it is (no copy, no steps), or the union of several in steps (`tally`: see unionSteps). */

@@ -605,3 +605,27 @@ describe("PostingsIndex: notes sharing many words do not move every list again o
 		expect(term?.length).toBe(64);
 	});
 });
+
+describe("PostingsIndex: a phrase ending in a prefix of a planted vocabulary is resolved in steps", () => {
+	test("a phrase whose last word starts 60,000 planted words pauses while it walks and merges them, and finds what one piece finds", () => {
+		const index = new PostingsIndex(null);
+		for (let note = 0; note < 6; note++)
+			index.add(
+				`Planted ${note}.md`,
+				"Planted",
+				0,
+				Array.from({ length: 10_000 }, (_, n) => `alpha co${(note * 10_000 + n).toString(36)}q`).join(" "),
+				[],
+			);
+		index.add("Other.md", "Other", 0, "alpha beta coffee", []);
+		const expected = index.resolve(["alpha", "co"]);
+		const steps = index.resolveEvidenceSteps(["alpha", "co"], null, unionScratch());
+		let pauses = 0;
+		let next = steps.next();
+		for (; !next.done; next = steps.next()) pauses++;
+		expect(pauses).toBeGreaterThanOrEqual(14);
+		expect(Array.from(next.value.any.slots.subarray(0, next.value.any.length))).toEqual(Array.from(expected?.slots.subarray(0, expected.length) ?? []));
+		// Candidates: every note holding both words (Other.md too, checked for the words in a row later).
+		expect(next.value.any.length).toBe(7);
+	});
+});
