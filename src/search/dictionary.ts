@@ -15,6 +15,29 @@ const MIN_FORM_WORD_CHARS = 3;
 const FORM_WALK_STEP_WORDS = 4_096;
 
 /**
+ * Postings entries the look for a word's forms walks between pauses, asking whether the searched
+ * notes hold the words it passes over (`HeldAmong`): a word held by thousands of notes outside
+ * them costs a walk of thousands, so 4,096 such words (16 million entries) were one piece of
+ * about a second when only words were counted. This many is a few milliseconds.
+ */
+const FORM_WALK_STEP_POSTINGS = 262_144;
+
+/**
+ * Dictionary words a prefix walk (`withPrefixSteps`) passes between pauses: a hostile author's
+ * 500,000 words starting `co` were walked, filtered and taken in one piece of seconds.
+ */
+const PREFIX_WALK_STEP_WORDS = 8_192;
+
+/**
+ * Whether the notes a search is limited to hold a word (`holds`), and what asking has cost so far:
+ * `walked`, the postings entries looked at (a word held only outside them is walked whole).
+ */
+export interface HeldAmong {
+	holds(id: number): boolean;
+	readonly walked: number;
+}
+
+/**
  * New tokens a lookup inserts one by one into the sorted view; more are sorted and merged into it
  * in one pass. An insertion moves half the view on average (about 17 µs at 290,000 tokens), a
  * merge all of it once (about 15 ms): a note of 40,000 new words, inserted one by one, took 0.7 s.
@@ -65,16 +88,17 @@ export class TermDictionary {
 	 * (a token's folders): whether those notes hold a word; the others are passed over uncounted,
 	 * so words only notes outside them hold never take the place of a form.
 	 */
-	formsOf(word: string, stem: Stemmer | null = this.stem, held?: (id: number) => boolean): number[] {
+	formsOf(word: string, stem: Stemmer | null = this.stem, held?: HeldAmong): number[] {
 		return runSteps(this.formsOfSteps(word, stem, held));
 	}
 
 	/**
 	 * `formsOf` in steps that yield where a search may pause, every FORM_WALK_STEP_WORDS words looked
-	 * at: the words `held` passes over are not bounded (any number of notes outside the searched
-	 * ones may hold words of the stem's start), and were walked in one piece.
+	 * at or FORM_WALK_STEP_POSTINGS postings entries `held` walked, whichever comes first: the words
+	 * `held` passes over are not bounded (any number of notes outside the searched ones may hold
+	 * words of the stem's start), and were walked in one piece.
 	 */
-	*formsOfSteps(word: string, stem: Stemmer | null = this.stem, held?: (id: number) => boolean): Generator<void, number[], void> {
+	*formsOfSteps(word: string, stem: Stemmer | null = this.stem, held?: HeldAmong): Generator<void, number[], void> {
 		if (!stem || word.length < MIN_FORM_WORD_CHARS) return [];
 		const target = stem(word);
 		const start = target.slice(0, Math.max(2, target.length - 1));
@@ -83,24 +107,36 @@ export class TermDictionary {
 		const found: number[] = [];
 		let looked = 0;
 		let walked = 0;
+		let stepEnd = FORM_WALK_STEP_POSTINGS;
 		for (let index = lowerBound(sorted, start); index < sorted.length; index++) {
-			if (++walked % FORM_WALK_STEP_WORDS === 0) {
+			if (++walked % FORM_WALK_STEP_WORDS === 0 || (held && held.walked >= stepEnd)) {
+				walked = 0;
+				if (held) stepEnd = held.walked + FORM_WALK_STEP_POSTINGS;
 				const next = sorted[index] ?? "";
-				yield;
-				// Words added meanwhile are inserted into the view in place: carry on from this word where it is now.
-				sorted = this.sortedTokens();
+				sorted = yield* this.sortedAfterPause();
+				// Carry on from this word where it is now.
 				index = lowerBound(sorted, next);
 				if (index >= sorted.length) break;
 			}
 			const token = sorted[index] ?? "";
 			if (!token.startsWith(start)) break;
 			const id = this.ids.get(token);
-			if (held && (id === undefined || !held(id))) continue;
+			if (held && (id === undefined || !held.holds(id))) continue;
 			if (++looked > MAX_WORD_FORM_CANDIDATES) break;
 			if (token === word || stem(token) !== target) continue;
 			if (id !== undefined) found.push(id);
 		}
 		return found;
+	}
+
+	/**
+	 * Yields once, then the sorted view up to date: words added meanwhile are inserted in place, or
+	 * (many of them, as a note of thousands of new words brings) merged in steps that yield too.
+	 */
+	private *sortedAfterPause(): Generator<void, string[], void> {
+		yield;
+		yield* this.sortedViewSteps();
+		return this.sortedTokens();
 	}
 
 	idOf(token: string): number {
@@ -125,13 +161,41 @@ export class TermDictionary {
 
 	/** Ids of every token starting with `prefix`. */
 	withPrefix(prefix: string): number[] {
-		const sorted = this.sortedTokens();
+		return runSteps(this.withPrefixSteps(prefix));
+	}
+
+	/**
+	 * `withPrefix` in steps that yield where a search may pause, every PREFIX_WALK_STEP_WORDS words,
+	 * leaving out the ids in `skip`. A word added meanwhile may be found or not: only a note added
+	 * meanwhile holds it, and a search that pauses leaves such notes out (`PostingsIndex.listsOfSteps`).
+	 */
+	*withPrefixSteps(prefix: string, skip?: ReadonlySet<number>): Generator<void, number[], void> {
+		let sorted = this.sortedTokens();
 		const found: number[] = [];
-		for (let index = lowerBound(sorted, prefix); index < sorted.length && (sorted[index] ?? "").startsWith(prefix); index++) {
-			const id = this.ids.get(sorted[index] ?? "");
-			if (id !== undefined) found.push(id);
+		let index = lowerBound(sorted, prefix);
+		for (;;) {
+			index = this.prefixRun(sorted, index, prefix, found, skip);
+			if (index < 0) return found;
+			const next = sorted[index] ?? "";
+			sorted = yield* this.sortedAfterPause();
+			index = lowerBound(sorted, next);
 		}
-		return found;
+	}
+
+	/**
+	 * Adds to `found` the ids of the words from `sorted[from]` on that start with `prefix`, at most
+	 * PREFIX_WALK_STEP_WORDS of them; where to go on, or -1 past the last. A plain function, not the
+	 * generator's own loop: V8 runs a loop inside a generator several times slower.
+	 */
+	private prefixRun(sorted: readonly string[], from: number, prefix: string, found: number[], skip: ReadonlySet<number> | undefined): number {
+		const end = Math.min(sorted.length, from + PREFIX_WALK_STEP_WORDS);
+		for (let index = from; index < end; index++) {
+			const token = sorted[index] as string;
+			if (!token.startsWith(prefix)) return -1;
+			const id = this.ids.get(token);
+			if (id !== undefined && skip?.has(id) !== true) found.push(id);
+		}
+		return end < sorted.length ? end : -1;
 	}
 
 	/**

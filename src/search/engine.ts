@@ -261,7 +261,14 @@ export class SearchEngine {
 			generation,
 		);
 		if (excludedWords === undefined) return null;
-		const excludedPhrases = exclusions.filter((term) => term.tokens.length > 1).flatMap((term) => optional(this.index.resolve(term.tokens)));
+		const excludedPhrases: ResolvedTerm[] = [];
+		for (const term of exclusions) {
+			if (term.tokens.length < 2) continue;
+			// A phrase ending in a short prefix walks and merges every word it starts: in steps when the search may pause.
+			const resolved = scratch ? await this.stepped(this.index.resolveSteps(term.tokens, scratch), pause, generation) : this.index.resolve(term.tokens);
+			if (resolved === undefined) return null;
+			if (resolved) excludedPhrases.push(resolved);
+		}
 		const optionalTerms = query.optional.filter(firstSight).flatMap((term) => optional(this.index.resolveWhole(term.tokens)));
 		const termCount = terms.length;
 		const joined = this.joinedWords(query, terms, stem);

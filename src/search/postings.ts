@@ -1,5 +1,5 @@
 import { PackedIdWriter, unpackIds } from "./packedIds";
-import { TermDictionary } from "./dictionary";
+import { TermDictionary, type HeldAmong } from "./dictionary";
 import { hasPairSketch, PAIR_COUNT_SATURATED, pairCountBound, pairHash, pairSketchBytes, secondHash, writePairSketch } from "./pairSketch";
 import { countAnchoredPhrase, countPackedPhrase, countPhrase, MAX_PHRASE_WORDS, packedAnchor } from "./phrases";
 import {
@@ -178,6 +178,13 @@ const COMMIT_BLOCK_MIN_LISTS = 256;
 
 /** Lists planned, or postings copied into a commit's buffer, between two chances to pause (a commit's step is about a millisecond). */
 const COMMIT_STEP_POSTINGS = 16_384;
+
+/**
+ * Lists a search takes (a view of each on the arena, cut to the notes it started with) between two
+ * chances to pause: the 500,000 lists of a two-letter prefix a hostile author planted words for
+ * were taken in one piece of about a second.
+ */
+const LISTS_TAKEN_STEP = 8_192;
 
 const NO_IDS = new Uint32Array(0);
 
@@ -459,8 +466,10 @@ export class PostingsIndex {
 				// The old version's posting leaves room for the new one.
 				const needed = length + 1 - (oldSlot >= 0 && length > 0 && this.holds(id, oldSlot) ? 1 : 0);
 				if (needed <= this.roomOf(id)) continue;
-				blockRoom[index] = needed;
-				size += needed * 2;
+				// Room to grow into, as a list grown alone doubles: with room for one more only, the next note of these words moved them all again.
+				const room = Math.max(needed, length * 2);
+				blockRoom[index] = room;
+				size += room * 2;
 				moving++;
 			}
 			yield;
@@ -975,8 +984,13 @@ export class PostingsIndex {
 	/** `notesHoldingAny` in steps that yield where a search may pause; notes added meanwhile are left out. */
 	*notesHoldingAnySteps(words: readonly string[]): Generator<void, Uint8Array | null, void> {
 		if (words.length === 0) return null;
-		const ids = words.flatMap((word) => (isPrefixWord(word) ? this.dictionary.withPrefix(word) : optional(this.dictionary.lookup(word))));
-		return yield* holderMarkSteps(this.listsOf(ids), this.nextSlot);
+		const slotCount = this.nextSlot;
+		const ids: number[] = [];
+		for (const word of words) {
+			if (!isPrefixWord(word)) ids.push(...optional(this.dictionary.lookup(word)));
+			else for (const id of yield* this.dictionary.withPrefixSteps(word)) ids.push(id);
+		}
+		return yield* holderMarkSteps(yield* this.listsOfSteps(ids, slotCount), slotCount);
 	}
 
 	/**
@@ -998,28 +1012,30 @@ export class PostingsIndex {
 		scratch: UnionScratch,
 		accepted: Uint8Array | null = null,
 	): Generator<void, TermEvidence, void> {
-		if (tokens.length !== 1) return { any: this.resolve(tokens) ?? emptyTerm(), exact: null, forms: null, strongIds: null, strongNotes: 0 };
+		if (tokens.length !== 1)
+			return { any: (yield* this.resolveSteps(tokens, scratch)) ?? emptyTerm(), exact: null, forms: null, strongIds: null, strongNotes: 0 };
 		const word = tokens[0] ?? "";
+		// Every list is cut to the notes there are now: the walks below pause, and notes added meanwhile are appended to lists.
+		const slotCount = this.nextSlot;
 		const exactId = this.dictionary.lookup(word);
 		// A word stays in the dictionary once no note holds it (its notes deleted, or moved into an
 		// excluded folder): such words are passed over too, or they took the places of real forms.
-		const formIds = yield* this.dictionary.formsOfSteps(word, stem, accepted ? (id) => this.isHeldAmong(id, accepted) : (id) => this.isHeld(id));
+		const formIds = yield* this.dictionary.formsOfSteps(word, stem, accepted ? this.heldAmong(accepted) : this.heldAnywhere());
 		const strongIds = new Set<number>([...optional(exactId), ...formIds]);
-		const prefixIds = isPrefixWord(word) ? this.dictionary.withPrefix(word).filter((id) => !strongIds.has(id)) : [];
-		const allIds = [...strongIds, ...prefixIds];
-		const slotCount = this.nextSlot;
-		const exactLists = this.listsOf(optional(exactId));
-		const prefixLists = this.listsOf(prefixIds);
-		const exact = exactId === undefined ? null : this.union([exactId]);
-		const formLists = this.listsOf(formIds);
+		const prefixIds = isPrefixWord(word) ? yield* this.dictionary.withPrefixSteps(word, strongIds) : [];
+		const exactLists = this.listsCut(optional(exactId), slotCount);
+		const prefixLists = yield* this.listsOfSteps(prefixIds, slotCount);
+		const exactList = exactLists[0];
+		const exact = exactId === undefined ? null : exactList ? { ...exactList, phrase: null } : emptyTerm();
+		const formLists = this.listsCut(formIds, slotCount);
 		// The forms are merged only into `any`: the engine merges a note's forms when it scores the note (formsValueAt).
 		const forms: FormLists | null = formLists.length > 0 ? { lists: formLists, cursors: new Array<number>(formLists.length).fill(0) } : null;
 		const strongLists = [...exactLists, ...formLists];
-		const anyLists = [...strongLists, ...prefixLists];
+		const anyLists = strongLists.concat(prefixLists);
 		// The notes holding the word as typed or in another form are counted as `any` merges them.
 		const tally: UnionTally = { lists: strongLists.length, notes: strongLists.length === 1 ? (strongLists[0] as Postings).length : 0 };
 		return {
-			any: allIds.length > 0 ? { ...(yield* this.unionOfLists(anyLists, slotCount, scratch, tally)), phrase: null } : emptyTerm(),
+			any: strongIds.size + prefixIds.length > 0 ? { ...(yield* this.unionOfLists(anyLists, slotCount, scratch, tally)), phrase: null } : emptyTerm(),
 			exact,
 			forms,
 			strongIds,
@@ -1032,13 +1048,24 @@ export class PostingsIndex {
 	 * whole words. Null when some word is in no note at all.
 	 */
 	resolve(tokens: readonly string[]): ResolvedTerm | null {
+		return runSteps(this.resolveSteps(tokens, this.mergeScratch));
+	}
+
+	/**
+	 * `resolve` in steps that yield where a search may pause (a phrase whose last word is a
+	 * two-letter prefix of a planted vocabulary walks and merges its words), merging in `scratch`;
+	 * every list cut to the notes there were when it began, as in `resolveEvidenceSteps`.
+	 */
+	*resolveSteps(tokens: readonly string[], scratch: UnionScratch): Generator<void, ResolvedTerm | null, void> {
+		const slotCount = this.nextSlot;
 		const idsByPosition: number[][] = [];
 		for (const [index, token] of tokens.entries()) {
-			const ids = index === tokens.length - 1 && isPrefixWord(token) ? this.dictionary.withPrefix(token) : optional(this.dictionary.lookup(token));
+			const ids =
+				index === tokens.length - 1 && isPrefixWord(token) ? yield* this.dictionary.withPrefixSteps(token) : optional(this.dictionary.lookup(token));
 			if (ids.length === 0) return null;
 			idsByPosition.push(ids);
 		}
-		if (tokens.length === 1) return { ...this.union(idsByPosition[0] as number[]), phrase: null };
+		if (tokens.length === 1) return { ...(yield* this.unionCut(idsByPosition[0] as number[], slotCount, scratch)), phrase: null };
 		// A phrase: the notes holding every word, checked for the words in a row when they are
 		// candidates. A word the phrase repeats is looked up once ("very very very…" is one list).
 		const keyOf = (index: number) => (index === tokens.length - 1 ? `${tokens[index] ?? ""}*` : (tokens[index] ?? ""));
@@ -1049,7 +1076,8 @@ export class PostingsIndex {
 			if (seen) seen.repeats++;
 			else distinct.set(key, { ids, repeats: 1 });
 		});
-		const words = [...distinct.values()].map(({ ids, repeats }) => ({ term: this.union(ids), repeats }));
+		const words: Array<{ term: ResolvedTerm; repeats: number }> = [];
+		for (const { ids, repeats } of distinct.values()) words.push({ term: yield* this.unionCut(ids, slotCount, scratch), repeats });
 		words.sort((a, b) => a.term.length - b.term.length);
 		const positions = words.map((word) => word.term);
 		const phraseWordRepeats = words.map((word) => word.repeats);
@@ -1116,7 +1144,6 @@ export class PostingsIndex {
 		};
 	}
 
-	/** Whether a note of `accepted` (by slot) holds the word `id`. */
 	/** Whether any note in the index holds the word. */
 	private isHeld(id: number): boolean {
 		const own = this.postings[id];
@@ -1124,11 +1151,29 @@ export class PostingsIndex {
 		return id < this.arenaRoom.length && (this.arenaRoom[id] as number) > 0 && (this.arenaLength[id] as number) > 0;
 	}
 
-	private isHeldAmong(id: number, accepted: Uint8Array): boolean {
-		const list = this.listOf(id);
-		if (!list) return false;
-		for (let index = 0; index < list.length; index++) if (accepted[list.slots[index] as number] === 1) return true;
-		return false;
+	/** Whether any note holds a word (`isHeld`): one look a word, so nothing to count. */
+	private heldAnywhere(): HeldAmong {
+		return { walked: 0, holds: (id: number): boolean => this.isHeld(id) };
+	}
+
+	/** Whether a note of `accepted` (by slot) holds a word, counting the postings entries walked to know. */
+	private heldAmong(accepted: Uint8Array): HeldAmong {
+		const held = {
+			walked: 0,
+			holds: (id: number): boolean => {
+				const list = this.listOf(id);
+				if (!list) return false;
+				for (let index = 0; index < list.length; index++) {
+					if (accepted[list.slots[index] as number] === 1) {
+						held.walked += index + 1;
+						return true;
+					}
+				}
+				held.walked += list.length;
+				return false;
+			},
+		};
+		return held;
 	}
 
 	/** The notes holding a term whose words are all whole words (a stop word): null when none does. */
@@ -1145,12 +1190,40 @@ export class PostingsIndex {
 
 	/** The postings of `ids` as they are now: a union that pauses leaves out what is appended meanwhile. */
 	private listsOf(ids: readonly number[]): Postings[] {
+		return this.listsCut(ids, this.nextSlot);
+	}
+
+	/**
+	 * The postings of `ids` in the notes below `slotCount` (those there were when a search began):
+	 * a note added since takes a higher slot and is appended to each list it is in, and a change
+	 * that rewrites lists in place bumps `generation`, which makes a paused search start again. So
+	 * lists taken at different moments of one search are the lists as they were at its start.
+	 */
+	private listsCut(ids: readonly number[], slotCount: number): Postings[] {
 		const lists: Postings[] = [];
 		for (const id of ids) {
 			const list = this.listOf(id);
-			if (list) lists.push(list === this.postings[id] ? { slots: list.slots, values: list.values, length: list.length } : list);
+			if (!list || list.length === 0) continue;
+			const length = (list.slots[list.length - 1] as number) < slotCount ? list.length : seek(list.slots, list.length, 0, slotCount);
+			if (length > 0) lists.push({ slots: list.slots, values: list.values, length });
 		}
 		return lists;
+	}
+
+	/** `listsCut` in steps of LISTS_TAKEN_STEP lists that yield where a search may pause: a view of each list in the arena costs. */
+	private *listsOfSteps(ids: readonly number[], slotCount: number): Generator<void, Postings[], void> {
+		if (ids.length <= LISTS_TAKEN_STEP) return this.listsCut(ids, slotCount);
+		const lists: Postings[] = [];
+		for (let from = 0; from < ids.length; from += LISTS_TAKEN_STEP) {
+			if (from > 0) yield;
+			for (const list of this.listsCut(ids.slice(from, from + LISTS_TAKEN_STEP), slotCount)) lists.push(list);
+		}
+		return lists;
+	}
+
+	/** The union of the lists of `ids` cut to the notes below `slotCount` (listsCut), in steps. */
+	private *unionCut(ids: readonly number[], slotCount: number, scratch: UnionScratch): Generator<void, ResolvedTerm, void> {
+		return yield* this.unionOfLists(yield* this.listsOfSteps(ids, slotCount), slotCount, scratch);
 	}
 
 	/** One list as it is (no copy, no steps), or the union of several in steps (`tally`: see unionSteps). */

@@ -285,6 +285,18 @@ describe("a query of short prefixes beside other clients, over HTTP", () => {
 	});
 });
 
+describe("a two-letter prefix over a vocabulary a hostile author planted, over HTTP", () => {
+	test("walking the 60,000 words it starts and taking their lists pauses between steps: another token is answered meanwhile, and the answer is whole", async () => {
+		// Six notes of 10,000 distinct words starting "co" each; Note 7 holds "rare" and one of them. The words were
+		// walked, filtered and their lists taken in one piece (500,000 of them: seconds); only the merge paused.
+		const files: Record<string, string> = { "Note 7.md": "# Note 7\n\nrare co0q\n" };
+		for (let note = 0; note < 6; note++)
+			files[`Planted ${note}.md`] = `${Array.from({ length: 10_000 }, (_, index) => `co${(note * 10_000 + index).toString(36)}q`).join(" ")}\n`;
+		// 60,000 words walked and as many lists taken, 8,192 a step, then 60,000 postings merged, 16,384 a step: the merge alone is four.
+		expect(await searchBesideARead(files, "rare co", {}, "Note 7")).toBeGreaterThanOrEqual(15);
+	});
+});
+
 describe("a word's forms looked for among many words outside the searched folder, over HTTP", () => {
 	test("the words the folder does not hold are passed over between pauses: another token is answered meanwhile, and the answer is whole", async () => {
 		// 90,000 words starting "co" (the start of "cod"'s forms), none of them in Tiny: a search limited

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import MarkdownIt from "markdown-it";
 import type { CachedMetadata } from "obsidian";
 import { MAX_MARKDOWN_NESTING } from "../../../src/config/limits";
-import { parseBlocks, type MarkdownToken } from "../../../src/markdown/blocks";
+import { normalizeSteps, parseBlocks, type MarkdownToken } from "../../../src/markdown/blocks";
 import { runSteps } from "../../../src/markdown/steps";
 import { collectGarbage } from "../../helpers/gc";
 import { OBSIDIAN_CACHE_DIR } from "../../helpers/vault";
@@ -560,5 +560,31 @@ describe("against the sections real Obsidian found in the captured notes", () =>
 			.map((token) => ({ type: SECTION_OF[String(token.type)], line: (token.map as [number, number])[0] }));
 		const obsidian = (note.cachedMetadata.sections ?? []).map((section) => ({ type: section.type, line: section.position.start.line }));
 		expect(ours).toEqual(obsidian);
+	});
+});
+
+describe("line ends and NULs made as markdown-it makes them, in steps", () => {
+	/** markdown-it's own normalize rule (lib/rules_core/normalize.mjs) as the parser ran it before. */
+	const markdownItNormalize = (text: string) => text.replace(/\r\n?|\n/g, "\n").replace(/\0/g, "\uFFFD");
+
+	test("any text of line ends, carriage returns and NULs, cut anywhere into steps, comes out as markdown-it's normalize makes it", () => {
+		fc.assert(
+			fc.property(fc.array(fc.constantFrom("a", "\r", "\n", "\r\n", "\0", "é", "😀", "\ud800"), { maxLength: 40_000 }), (parts) => {
+				const text = parts.join("");
+				expect(runSteps(normalizeSteps(text))).toBe(markdownItNormalize(text));
+			}),
+			{ numRuns: 60 },
+		);
+	});
+
+	test("a note of 250,000 NULs (or carriage returns) is rewritten in many pieces, not in one", () => {
+		for (const text of ["a\0".repeat(250_000), "a\r".repeat(250_000)]) {
+			const steps = normalizeSteps(text);
+			let pauses = 0;
+			let next = steps.next();
+			for (; !next.done; next = steps.next()) pauses++;
+			expect(pauses).toBeGreaterThanOrEqual(25);
+			expect(next.value).toBe(markdownItNormalize(text));
+		}
 	});
 });

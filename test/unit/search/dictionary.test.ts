@@ -99,3 +99,39 @@ describe("TermDictionary: the sorted view is built in steps a search can pause b
 		expect(dictionary.withPrefix("w3").sort((a, b) => a - b)).toEqual(prefixed([...first, ...later], "w3"));
 	});
 });
+
+describe("TermDictionary: a prefix's words are walked in steps a search can pause between", () => {
+	/** The n-th made-up word starting `co`. */
+	const word = (n: number) => `co${n.toString(36)}q`;
+
+	test("30,000 words of one prefix are walked in several pieces, and found as in one piece, whatever is added during the pauses", () => {
+		const dictionary = new TermDictionary(null);
+		for (let n = 0; n < 30_000; n++) dictionary.idOf(word(n));
+		dictionary.idOf("apple");
+		dictionary.idOf("cz");
+		const expected = dictionary.withPrefix("co").sort((a, b) => a - b);
+		expect(expected).toHaveLength(30_000);
+		const steps = dictionary.withPrefixSteps("co");
+		let pauses = 0;
+		let next = steps.next();
+		for (; !next.done; next = steps.next()) {
+			// A note of many new words arrives during a pause: the view is merged in steps, the walk goes on where it was.
+			if (pauses++ === 1) for (let n = 0; n < 2_000; n++) dictionary.idOf(`zz${n}`);
+		}
+		expect(pauses).toBeGreaterThanOrEqual(3);
+		expect(next.value.sort((a, b) => a - b)).toEqual(expected);
+	});
+
+	test("the ids to skip are left out, and the rest found", () => {
+		const dictionary = new TermDictionary(null);
+		const ids = ["cod", "code", "coffee", "cat"].map((text) => dictionary.idOf(text));
+		expect(runAll(dictionary.withPrefixSteps("co", new Set([ids[1] as number]))).sort()).toEqual([ids[0], ids[2]].sort());
+	});
+});
+
+function runAll<T>(steps: Generator<void, T, void>): T {
+	for (;;) {
+		const next = steps.next();
+		if (next.done) return next.value;
+	}
+}

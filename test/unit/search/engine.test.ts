@@ -238,3 +238,30 @@ describe("a page of a few results", () => {
 		);
 	});
 });
+
+describe("an excluded phrase ending in a two-letter prefix of a planted vocabulary", () => {
+	test("is resolved between pauses of a search that may pause, and excludes what it excludes in one piece", async () => {
+		const engine = new SearchEngine();
+		for (let note = 0; note < 6; note++)
+			engine.index.add(
+				`Planted ${note}.md`,
+				"Planted",
+				0,
+				`rare ${Array.from({ length: 10_000 }, (_, n) => `alpha co${(note * 10_000 + n).toString(36)}q`).join(" ")}`,
+				[],
+			);
+		engine.index.add("Kept.md", "Kept", 0, "rare alpha beta", []);
+		const query = parseQuery('rare -"alpha co"');
+		const read = () => Promise.resolve("");
+		const whole = await engine.search(query, null, 10, read);
+		let pauses = 0;
+		const paused = await engine.search(query, null, 10, read, () => {
+			pauses++;
+			return Promise.resolve();
+		});
+		expect(paused).toEqual(whole);
+		expect(paused.results.map((hit) => hit.path)).toEqual(["Kept.md"]);
+		// 60,000 words walked and as many lists taken, 8,192 a step, then merged, 16,384 postings a step.
+		expect(pauses).toBeGreaterThanOrEqual(14);
+	});
+});

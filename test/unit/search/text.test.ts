@@ -293,3 +293,21 @@ describe("TokenReader", () => {
 		);
 	});
 });
+
+describe("characters of unspaced scripts (CJK, kana, Hangul syllables and jamo) are each a token, folded", () => {
+	test("each token is the character folded, as foldText folds it, the first time and every time after", () => {
+		const characters = ["漢", "字", "か", "カ", "ｶ", "한", "가", "\u1100", "\u1161", "\u11a8", "\u3131", "ก", "a", " ", "é"];
+		fc.assert(
+			fc.property(fc.array(fc.constantFrom(...characters), { maxLength: 200 }), (chars) => {
+				const text = chars.join("");
+				const expected: string[] = [];
+				for (const word of text.split(/([漢字かカｶ한가\u1100\u1161\u11a8\u3131ก]| )/u)) {
+					if (word === "" || word === " " || word === undefined) continue;
+					// An unspaced character alone, or a run of other letters: either is folded whole.
+					expected.push(foldText(word));
+				}
+				expect(values(text)).toEqual(expected.filter((value) => value !== ""));
+			}),
+		);
+	});
+});
