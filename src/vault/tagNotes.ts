@@ -115,7 +115,7 @@ export class TagNotes {
 	/** Visible notes of `scope` carrying `tag` or a tag nested under it, sorted by path. The caller must not change the array. */
 	async notesWith(scope: Scope, tag: string, budget: CallBudget): Promise<readonly string[]> {
 		const wanted = tagKey(tag);
-		const lists = await this.exclusive(async () => {
+		const taken = await this.exclusive(async () => {
 			// A folder moved meanwhile (forget): what was read so far is gone, so it starts over.
 			for (;;) {
 				const era = this.era;
@@ -123,11 +123,12 @@ export class TagNotes {
 				const kept = this.kept.get(JSON.stringify([scopeKey(scope), wanted]));
 				if (kept?.version === this.version) return kept;
 				const sorted = await this.sortedListsFor(wanted, budget);
-				if (era === this.era) return sorted;
+				// The version the copies were taken at: a call waiting behind this one may change the index before this one goes on.
+				if (era === this.era) return { lists: sorted, version: this.version };
 			}
 		});
-		if (!Array.isArray(lists)) return (lists as { notes: readonly string[] }).notes;
-		const version = this.version;
+		if ("notes" in taken) return taken.notes;
+		const { lists, version } = taken;
 		let merged: readonly string[] = lists[0] ?? [];
 		// Pairwise, like the passes of a merge sort: each path is compared about log2(lists) times.
 		for (let round = lists as ReadonlyArray<readonly string[]>; round.length > 1;) {

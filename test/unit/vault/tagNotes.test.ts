@@ -173,3 +173,45 @@ describe("mergeInSlices", () => {
 		expect(await mergeInSlices([], ["x.md"], countingBudget())).toEqual(["x.md"]);
 	});
 });
+
+describe("notes by tag, a call that waited behind another", () => {
+	let vault: OpenVault;
+
+	beforeEach(async () => {
+		const many = Array.from({ length: 1_100 }, (_, index) => `#k${index}`).join(" ");
+		vault = await openVault({ "Many.md": `${many}\n`, "One.md": "#project\n", "Two.md": "#project #alpha\n", "Three.md": "#alpha\n" });
+	});
+	afterEach(() => vault.close());
+
+	test("a note deleted while a call paused, brought up to date by the call waiting behind it, is not kept in later answers", async () => {
+		const kept = new TagNotes(vault.host, new NoteMemo());
+		kept.start();
+		try {
+			const scope = vault.scope();
+			// Indexes every note.
+			expect(await kept.notesWith(scope, "gamma", countingBudget())).toEqual([]);
+			let waiting: Promise<readonly string[]> | null = null;
+			const pausing = new CallBudget(
+				async () => {
+					if (waiting) return;
+					const gone = vault.host.vault.getFileByPath("One.md");
+					if (!gone) throw new Error("One.md is missing");
+					const changed = settled(vault.host);
+					await vault.host.fileManager.trashFile(gone);
+					await changed;
+					// Another call arrives while this one is paused: it waits, then brings the index up to date.
+					waiting = kept.notesWith(scope, "alpha", countingBudget());
+				},
+				0,
+				Number.POSITIVE_INFINITY,
+			);
+			await kept.notesWith(scope, "project", pausing);
+			expect(waiting).not.toBeNull();
+			expect(await waiting).toEqual(["Three.md", "Two.md"]);
+			// Asked again with nothing changed since: the deleted note is not answered.
+			expect(await kept.notesWith(scope, "project", countingBudget())).toEqual(["Two.md"]);
+		} finally {
+			kept.stop();
+		}
+	});
+});
