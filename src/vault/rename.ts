@@ -232,11 +232,18 @@ export async function planKeptLinks(host: Host, scope: Scope, file: HostFile, to
 	// (the new name, or it with or without `.md`): a note whose resolved targets hold none has no such
 	// link, and its link texts are not read (a planted note of 100,000 links was read on every rename).
 	const takenNames = new Set([newName, `${newName}.md`, newName.endsWith(".md") ? newName.slice(0, -".md".length) : newName]);
-	const mayHoldTakenLink = (path: string): boolean => {
-		const record = host.metadataCache.resolvedLinks[path];
-		if (record === undefined) return true;
+	// Its unresolved links too: a note of the new name created just before the rename is not yet in
+	// the resolved records of the notes linking to it (they still list the link as unresolved until the
+	// cache resolves them again), and their links would be taken over unseen.
+	const namesTaken = (record: Record<string, number>): boolean => {
 		for (const target in record) if (takenNames.has(nameOf(target).toLowerCase())) return true;
 		return false;
+	};
+	const mayHoldTakenLink = (path: string): boolean => {
+		const resolved = host.metadataCache.resolvedLinks[path];
+		const unresolved = host.metadataCache.unresolvedLinks[path];
+		if (resolved === undefined || unresolved === undefined) return true;
+		return namesTaken(resolved) || namesTaken(unresolved);
 	};
 	for (const source of host.vault.getMarkdownFiles()) {
 		await clock.checkpoint();

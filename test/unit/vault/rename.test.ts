@@ -196,6 +196,18 @@ describe("renaming", () => {
 		expect(watched.links).toBe(links);
 	});
 
+	test("planKeptLinks keeps a link to a note of the new name created just before the rename, before the cache resolved the links to it", async () => {
+		vault = await openVault({ "Draft.md": "draft", "Projects/Plan.md": "see [[Notes]] and [the notes](Notes%20Two.md)", "Home.md": "x" });
+		await vault.host.vault.create("Archive/Notes.md", "the notes");
+		const draft = vault.host.vault.getFileByPath("Draft.md") ?? missing();
+		const kept = await planKeptLinks(vault.host, SCOPE, draft, "Projects/Notes.md");
+		// [[Notes]] from Projects/ would reach the renamed note: written as the note it reaches now.
+		expect(kept.map((note) => [note.path, note.after])).toEqual([["Projects/Plan.md", "see [[Archive/Notes]] and [the notes](Notes%20Two.md)"]]);
+		await vault.host.vault.create("Archive/Notes Two.md", "more notes");
+		const keptTwo = await planKeptLinks(vault.host, SCOPE, draft, "Projects/Notes Two.md");
+		expect(keptTwo.map((note) => [note.path, note.after])).toEqual([["Projects/Plan.md", "see [[Notes]] and [the notes](Archive/Notes%20Two.md)"]]);
+	});
+
 	test("planKeptLinks reads no link of a note whose links reach no file of the new name (a planted note's 100,000 links were read on every rename)", async () => {
 		const planted = Array.from({ length: 20_000 }, (_, index) => `[[Home]] [[Missing ${index}]]`).join("\n");
 		vault = await openVault({
