@@ -190,24 +190,24 @@ describe("notes by tag, a call that waited behind another", () => {
 			const scope = vault.scope();
 			// Indexes every note.
 			expect(await kept.notesWith(scope, "gamma", countingBudget())).toEqual([]);
-			let waiting: Promise<readonly string[]> | null = null;
+			const waiting: { call: Promise<readonly string[]> | null } = { call: null };
 			const pausing = new CallBudget(
 				async () => {
-					if (waiting) return;
+					if (waiting.call) return;
 					const gone = vault.host.vault.getFileByPath("One.md");
 					if (!gone) throw new Error("One.md is missing");
 					const changed = settled(vault.host);
 					await vault.host.fileManager.trashFile(gone);
 					await changed;
 					// Another call arrives while this one is paused: it waits, then brings the index up to date.
-					waiting = kept.notesWith(scope, "alpha", countingBudget());
+					waiting.call = kept.notesWith(scope, "alpha", countingBudget());
 				},
 				0,
 				Number.POSITIVE_INFINITY,
 			);
 			await kept.notesWith(scope, "project", pausing);
-			expect(waiting).not.toBeNull();
-			expect(await waiting).toEqual(["Three.md", "Two.md"]);
+			expect(waiting.call).not.toBeNull();
+			expect(await waiting.call).toEqual(["Three.md", "Two.md"]);
 			// Asked again with nothing changed since: the deleted note is not answered.
 			expect(await kept.notesWith(scope, "project", countingBudget())).toEqual(["Two.md"]);
 		} finally {
