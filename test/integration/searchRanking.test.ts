@@ -109,12 +109,13 @@ const TYPESCRIPT_ESLINT_MRR = 0.79;
 /**
  * The sixth held-out set (bench/jestRulesJudgedQueries.ts, eslint-plugin-jest's rule pages: named
  * by slug under a `# jest/<slug>` heading, a one-line summary, a `Rule details` heading on nearly
- * every page), written before the ranking changes that followed it and never tuned on: 0.815 / 0.743
- * when written (3 December 2026), and the same after a title that is nothing but query words, each
- * in no other title, counting as holding half the query.
+ * every page), written before the ranking changes that followed it: 0.815 / 0.743 when written (3
+ * December 2026), and the same after a title that is nothing but query words, each in no other title,
+ * counting as holding half the query. Its misses were read and fixed by class the same day (so it is
+ * used up as held out): 0.846 / 0.772.
  */
-const JEST_RULES_SUCCESS_AT_3 = 0.81;
-const JEST_RULES_MRR = 0.74;
+const JEST_RULES_SUCCESS_AT_3 = 0.84;
+const JEST_RULES_MRR = 0.77;
 
 /**
  * The seventh held-out set (bench/pinoDocsJudgedQueries.ts, pino's 14 guide and reference pages:
@@ -233,7 +234,7 @@ const INSTALLED_SETS = [
 		mrr: TYPESCRIPT_ESLINT_MRR,
 	},
 	{
-		what: "held-out judged questions over eslint-plugin-jest's rule pages",
+		what: "judged questions over eslint-plugin-jest's rule pages (held out until its misses were read)",
 		vault: "jest-rules",
 		dir: jestRulesVaultDir,
 		queries: JEST_RULES_JUDGED_QUERIES,
