@@ -22,6 +22,7 @@ export interface JudgedQuery {
 		| "markdownlint-docs"
 		| "typescript-eslint-docs"
 		| "jest-rules"
+		| "pino-docs"
 		| "obsidian-hub";
 	query: string;
 	expected: string[];

@@ -30,6 +30,7 @@ import {
 	markdownlintDocsVaultDir,
 	typescriptEslintDocsVaultDir,
 	jestRulesVaultDir,
+	pinoDocsVaultDir,
 	findProjectRoot,
 	fixturesDir,
 	importRulesVaultDir,
@@ -47,6 +48,7 @@ import { UNDICI_DOCS_JUDGED_QUERIES } from "./undiciDocsJudgedQueries";
 import { MARKDOWNLINT_DOCS_JUDGED_QUERIES } from "./markdownlintDocsJudgedQueries";
 import { TYPESCRIPT_ESLINT_DOCS_JUDGED_QUERIES } from "./typescriptEslintDocsJudgedQueries";
 import { JEST_RULES_JUDGED_QUERIES } from "./jestRulesJudgedQueries";
+import { PINO_DOCS_JUDGED_QUERIES } from "./pinoDocsJudgedQueries";
 import { NPM_DOCS_JUDGED_QUERIES } from "./npmDocsJudgedQueries";
 import { UNSEEN_JUDGED_QUERIES } from "./unseenJudgedQueries";
 import { OBSIDIAN_HUB_DEV_QUERIES } from "./obsidianHubDevQueries";
@@ -372,7 +374,8 @@ async function benchCommonVault(size: number): Promise<void> {
  * (bench/undiciDocsJudgedQueries.ts, the third held-out set), markdownlint's documentation
  * (bench/markdownlintDocsJudgedQueries.ts, the fourth held-out set), typescript-eslint's rule pages
  * (bench/typescriptEslintDocsJudgedQueries.ts, the fifth held-out set), eslint-plugin-jest's rule
- * pages (bench/jestRulesJudgedQueries.ts, the sixth held-out set) and the Obsidian Help
+ * pages (bench/jestRulesJudgedQueries.ts, the sixth held-out set), pino's guide and reference pages
+ * (bench/pinoDocsJudgedQueries.ts, the seventh held-out set) and the Obsidian Help
  * vault (bench/unseenJudgedQueries.ts, where `npm run fixtures -- --set obsidian-help` fetched it),
  * and the Obsidian Hub community vault (bench/obsidianHubJudgedQueries.ts, held out, where
  * `npm run fixtures -- --set obsidian-hub` fetched it).
@@ -388,6 +391,7 @@ async function benchJudged(): Promise<void> {
 		"markdownlint-docs": markdownlintDocsVaultDir(),
 		"typescript-eslint-docs": typescriptEslintDocsVaultDir(),
 		"jest-rules": jestRulesVaultDir(),
+		"pino-docs": pinoDocsVaultDir(),
 	};
 	try {
 		sources["obsidian-help"] = obsidianHelpVaultDir();
@@ -416,6 +420,7 @@ async function benchJudged(): Promise<void> {
 			["held-out judged queries (markdownlint docs)", MARKDOWNLINT_DOCS_JUDGED_QUERIES],
 			["held-out judged queries (typescript-eslint rules)", TYPESCRIPT_ESLINT_DOCS_JUDGED_QUERIES],
 			["held-out judged queries (eslint-plugin-jest rules)", JEST_RULES_JUDGED_QUERIES],
+			["held-out judged queries (pino docs)", PINO_DOCS_JUDGED_QUERIES],
 		] as Array<[string, JudgedQuery[]]>;
 		if (roots["obsidian-help"] !== undefined) sets.push(["unseen judged queries (Obsidian Help)", UNSEEN_JUDGED_QUERIES]);
 		if (roots["obsidian-hub"] !== undefined) {

@@ -301,7 +301,9 @@ export const MAX_WORD_FORM_CANDIDATES = 2_000;
  * them) fill it, the ones covering most first. Where the notes holding every word fill the page, a
  * note named by one of the words (title or alias) and holding that share still competes on its
  * score: a page named for the topic that lacks an everyday word of the question ("work with video
- * and audio files") beats long notes that mention every word in passing.
+ * and audio files") beats long notes that mention every word in passing. While fewer notes than the
+ * page hold that share, the notes holding one word fewer fill it, down to one word: a question in
+ * words the vault does not use is never left with no answer while a note holds one of them.
  */
 export const SOFT_AND_MIN_WORD_SHARE = 0.5;
 /**

@@ -186,7 +186,8 @@ export class SearchEngine {
 	 * Which notes: those holding every wanted term (the word as typed, another form of it, or a
 	 * longer word it starts) when they fill the page; otherwise also those holding at least
 	 * SOFT_AND_MIN_WORD_SHARE of the terms (one fewer with one in its title or an alias), so one
-	 * everyday word a note lacks does not hide it.
+	 * everyday word a note lacks does not hide it; while those are still fewer than the page, the
+	 * notes holding one word fewer, down to one word.
 	 * Ranked by: for one word, whether a note holds it as typed or in another form (its extensions
 	 * fill, never outrank), its title or an alias (the whole name is the word, then holds it, then
 	 * not), whether it holds it as typed; for several words, a title or alias holding them all (the
@@ -286,13 +287,14 @@ export class SearchEngine {
 		const partialMinimum = Math.max(1, Math.ceil(termCount * SOFT_AND_MIN_WORD_SHARE));
 		// Unread phrases mean more than phraseReadAllMax notes may hold every term, more than a page: no partial answer.
 		if (termCount > 1 && (gathered === null || gathered.total < limit)) {
-			gathered = await this.stepped(
-				finder.holdingMost(wanted, partialMinimum, excludedWords, excludedPhrases, accepted?.slots ?? null),
-				pause,
-				generation,
-			);
-			if (gathered) gathered = await readPhrases(gathered);
-			if (gathered === undefined) return null;
+			// Fewer notes than the page holding that share of the words: those holding one word fewer fill it, and so on down to one word,
+			// so a question in words the vault does not use ("forbid certain matchers like toBeTruthy") still finds the page holding its one telling word.
+			for (let minimum = partialMinimum; minimum >= 1; minimum--) {
+				gathered = await this.stepped(finder.holdingMost(wanted, minimum, excludedWords, excludedPhrases, accepted?.slots ?? null), pause, generation);
+				if (gathered) gathered = await readPhrases(gathered);
+				if (gathered === undefined) return null;
+				if (gathered === null || gathered.total >= limit) break;
+			}
 		} else if (termCount > 1 && gathered !== null && wanted.every((term) => !term.phrase)) {
 			// The notes holding every word fill the page; a note named by most of them (its title or
 			// an alias) still competes on its score: long notes that mention every word in passing

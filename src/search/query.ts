@@ -38,15 +38,30 @@ export function parseQuery(query: string): ParsedQuery {
 	for (const match of query.matchAll(pattern)) {
 		const quoted = match[2] !== undefined;
 		const negated = (match[1] ?? match[3] ?? "") === "-";
-		const source = match[2] ?? match[4] ?? "";
-		const tokens = quoted ? tokenize(source).map((token) => token.value) : withoutClitic(source);
-		const plainWord = !quoted && !negated && tokens.length === 1 ? (tokens[0] ?? null) : null;
-		if (previousWord !== null && plainWord !== null) parsed.adjacent?.push([previousWord, plainWord]);
-		previousWord = plainWord;
-		if (tokens.length === 0) continue;
-		(negated ? parsed.excluded : parsed.required).push({ tokens, source, quoted });
+		const typed = match[2] ?? match[4] ?? "";
+		for (const source of quoted || negated ? [typed] : codeParts(typed)) {
+			const tokens = quoted ? tokenize(source).map((token) => token.value) : withoutClitic(source);
+			const plainWord = !quoted && !negated && tokens.length === 1 ? (tokens[0] ?? null) : null;
+			if (previousWord !== null && plainWord !== null) parsed.adjacent?.push([previousWord, plainWord]);
+			previousWord = plainWord;
+			if (tokens.length === 0) continue;
+			(negated ? parsed.excluded : parsed.required).push({ tokens, source, quoted });
+		}
 	}
 	return parsed;
+}
+
+/** Brackets and operators: in a typed piece of code they stand between words, never inside one. */
+const CODE_SEPARATORS = /[()[\]{}<>=,;|`]+/u;
+
+/**
+ * The words of an unquoted piece of code typed as one: `expect(a).toBe(true)` is `expect`, `a`,
+ * `.toBe` and `true`, each a term of its own, not the phrases `expect a` and `a tobe true` that
+ * only the same code, character for character, would hold. A dotted, hyphenated or camelCase
+ * identifier (`jest.mock`, `no-console`, `toBeTruthy`) stays one term.
+ */
+function codeParts(typed: string): string[] {
+	return typed.split(CODE_SEPARATORS).filter((part) => part.length > 0);
 }
 
 /** What follows an apostrophe in English possessives and contractions: `hub's`, `I'm`, `you're`, `we've`, `it'll`, `I'd`, `don't`. */

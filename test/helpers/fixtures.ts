@@ -173,3 +173,12 @@ export function typescriptEslintDocsVaultDir(projectRoot: string = findProjectRo
 export function jestRulesVaultDir(projectRoot: string = findProjectRoot()): string {
 	return installedVaultDir(projectRoot, ["eslint-plugin-jest", "docs"], ["rules", "no-focused-tests.md"], "jest-rules");
 }
+
+/**
+ * pino's guide and reference pages (14 Markdown pages, `pino/docs`), the vault of the seventh
+ * held-out judged queries, installed from the npm registry by scripts/test-tools.mjs; throws a
+ * one-line hint when missing.
+ */
+export function pinoDocsVaultDir(projectRoot: string = findProjectRoot()): string {
+	return installedVaultDir(projectRoot, ["pino", "docs"], ["redaction.md"], "pino-docs");
+}

@@ -175,9 +175,30 @@ describe("soft AND: all words when enough notes hold them, else the notes coveri
 		const answer = await searchDocs(docs, "how does sync keep my notes on my phone and computer screen");
 		expect(answer.results[0]?.path).toBe("Sync your notes across devices.md");
 		expect(answer.results[0]?.matched_words).toEqual(["sync", "keep", "notes", "phone", "computer"]);
-		// Holding one of six words is not enough to be listed.
-		expect(answer.results.map((hit) => hit.path)).not.toContain("Phone.md");
-		expect(answer.results.map((hit) => hit.path)).not.toContain("Shopping.md");
+		// Too few notes hold half the words to fill the page: the note holding one of them fills it, below; a note holding none never.
+		expect(answer.results.map((hit) => hit.path)).toEqual(["Sync your notes across devices.md", "Phone.md"]);
+	});
+
+	test("a question in words the vault does not use still finds the page holding its one telling word, first", async () => {
+		// Before, no note held half of forbid / certain / matchers / like / toBeTruthy, and the answer was empty.
+		const rules: Doc[] = [
+			{
+				path: "no-restricted-matchers.md",
+				text: "Disallow specific matchers and modifiers. You may want to ban some of them from being used.",
+				modified: 1,
+			},
+			{ path: "prefer-to-be.md", text: "Suggest using toBe for primitive literals.", modified: 2 },
+			{ path: "no-hooks.md", text: "Disallow setup and teardown hooks.", modified: 3 },
+		];
+		const answer = await searchDocs(rules, "forbid certain matchers like toBeTruthy");
+		expect(answer.results.map((hit) => [hit.path, hit.matched_words])).toEqual([["no-restricted-matchers.md", ["matchers"]]]);
+	});
+
+	test("where enough notes hold half the words, a note holding fewer does not fill the page", async () => {
+		const many: Doc[] = Array.from({ length: 10 }, (_, index) => ({ path: `Sync ${index}.md`, text: "sync notes phone", modified: index }));
+		const found = await paths([...many, ...docs], "sync notes phone computer screen keyboard");
+		expect(found).toHaveLength(10);
+		expect(found).not.toContain("Phone.md");
 	});
 
 	test("a note named by one of the words competes with the notes holding every word, so the page's order does not depend on its size", async () => {
@@ -252,13 +273,14 @@ describe("soft coverage: the words that tell notes apart outweigh everyday ones"
 		const answer = await searchDocs(docs, "move my pages over from notion");
 		expect(answer.results[0]?.path).toBe("Import from Notion.md");
 		expect(answer.results[0]?.matched_words).toEqual(["pages", "notion"]);
-		// The notes holding three of the four words still follow it.
+		// The notes holding three of the four words still follow it; then, the page not full, the notes holding one.
 		expect(
 			answer.results
-				.slice(1)
+				.slice(1, 4)
 				.map((hit) => hit.path)
 				.sort(),
 		).toEqual(["Canvas.md", "Publishing.md", "Troubleshooting.md"]);
+		expect(answer.results.slice(4).every((hit) => hit.matched_words.length === 1)).toBe(true);
 	});
 });
 

@@ -21,6 +21,22 @@ describe("parseQuery: what a person types into search", () => {
 		]);
 	});
 
+	test("a piece of code typed as one word is its words, brackets and operators between them; an identifier stays one phrase", () => {
+		// Before, `expect(a` and `b).toBe(true)` were phrases only the same code, character for character, held.
+		expect(tokens(parseQuery("expect(a > b).toBe(true) jest.mock").required)).toEqual([
+			["expect"],
+			["a"],
+			["b"],
+			["tobe", "to", "be"],
+			["true"],
+			["jest", "mock"],
+		]);
+		expect(parseQuery("use it.each(table)").required.map((term) => term.source)).toEqual(["use", "it.each", "table"]);
+		// Quoted, or excluded, it is as typed.
+		expect(tokens(parseQuery('"expect(a).toBe(b)" -fn(x)').required)).toEqual([["expect", "a", "tobe", "to", "be", "b"]]);
+		expect(tokens(parseQuery('"expect(a).toBe(b)" -fn(x)').excluded)).toEqual([["fn", "x"]]);
+	});
+
 	test("a possessive or contraction is its word: `hub's` asks for `hub`, not the phrase `hub s`; quoted, it is as typed", () => {
 		expect(tokens(parseQuery("the hub’s folders I'm you're it'll").required)).toEqual([["the"], ["hub"], ["folders"], ["i"], ["you"], ["it"]]);
 		expect(tokens(parseQuery("O'Reilly rock'n'roll l'amour").required)).toEqual([
