@@ -120,13 +120,13 @@ export class NodeVault implements HostVault, WatchedVault {
 	}
 
 	getFolderByPath(path: string): HostAbstractFile | null {
-		const normalized = normalizeVaultPath(path);
-		if (normalized === "/") return { path: "/", name: "" };
-		if (normalized.split("/").some((part) => part.startsWith("."))) return null;
+		const asked = this.folderAsked(path);
+		if (typeof asked !== "string") return asked;
 		try {
+			const diskPath = this.toDiskPath(asked);
 			// A symbolic link to a folder is not a folder of this vault.
-			if (!this.jail.isFolderRealSync(this.toDiskPath(normalized)) || !lstatSync(this.toDiskPath(normalized)).isDirectory()) return null;
-			return { path: normalized, name: nodePath.posix.basename(normalized) };
+			if (!this.jail.isFolderRealSync(diskPath) || !lstatSync(diskPath).isDirectory()) return null;
+			return folderAt(asked);
 		} catch {
 			return null;
 		}
@@ -134,17 +134,23 @@ export class NodeVault implements HostVault, WatchedVault {
 
 	/** `getFolderByPath` with its checks on the thread pool, so a folder busy with other writes holds no other client. */
 	async getFolderByPathAsync(path: string): Promise<HostAbstractFile | null> {
-		const normalized = normalizeVaultPath(path);
-		if (normalized === "/") return { path: "/", name: "" };
-		if (normalized.split("/").some((part) => part.startsWith("."))) return null;
+		const asked = this.folderAsked(path);
+		if (typeof asked !== "string") return asked;
 		try {
-			const diskPath = this.toDiskPath(normalized);
-			// A symbolic link to a folder is not a folder of this vault.
+			const diskPath = this.toDiskPath(asked);
 			if (!(await this.jail.isFolderReal(diskPath)) || !(await fs.lstat(diskPath)).isDirectory()) return null;
-			return { path: normalized, name: nodePath.posix.basename(normalized) };
+			return folderAt(asked);
 		} catch {
 			return null;
 		}
+	}
+
+	/** What the folder lookups answer before asking the disk (the root, or null for a hidden part), else the normalised path to check. */
+	private folderAsked(path: string): HostAbstractFile | null | string {
+		const normalized = normalizeVaultPath(path);
+		if (normalized === "/") return { path: "/", name: "" };
+		if (normalized.split("/").some((part) => part.startsWith("."))) return null;
+		return normalized;
 	}
 
 	/** Vault paths of the symbolic links found in the vault: the jail hides them and what they lead to. */
@@ -453,6 +459,10 @@ export class NodeVault implements HostVault, WatchedVault {
 }
 
 /** A path's name, basename and extension, as Obsidian's TFile has them (the extension keeps its case). */
+function folderAt(path: string): HostAbstractFile {
+	return { path, name: nodePath.posix.basename(path) };
+}
+
 function nameParts(path: string): Pick<HostFile, "name" | "basename" | "extension"> {
 	const name = nodePath.posix.basename(path);
 	const dot = name.lastIndexOf(".");
