@@ -69,6 +69,14 @@ const STEMMERS: Record<Exclude<SearchLanguage, "none">, Stemmer> = {
 
 /** Shortest word that is stemmed: shorter ones (`is`, `was`, ids) have no forms worth finding. */
 const MIN_STEMMED_CHARS = 4;
+/**
+ * Shortest word whose stem is kept when the stemmer only respells its ending (same length):
+ * `spy` → `spi`, the stem of `spies`, `spying` and `spied`, as `try` → `tri` meets `tries` and
+ * `trying`. Left as typed, a short word never met its own forms, so `spying` missed a page titled
+ * `prefer-spy-on`. A stem that cuts a short word shorter (`its` → `it`, `ids` → `id`, `ups` →
+ * `up`) would merge different words, so below MIN_STEMMED_CHARS only a same-length stem counts.
+ */
+const MIN_RESPELLED_CHARS = 3;
 /** A word of letters only: numbers, codes and mixed tokens are matched as typed. */
 const LETTERS_ONLY = /^\p{L}+$/u;
 
@@ -76,5 +84,10 @@ const LETTERS_ONLY = /^\p{L}+$/u;
 export function stemmerFor(language: SearchLanguage): Stemmer | null {
 	if (language === "none") return null;
 	const stem: Stemmer = STEMMERS[language];
-	return (word) => (word.length >= MIN_STEMMED_CHARS && LETTERS_ONLY.test(word) ? stem(word) : word);
+	return (word) => {
+		if (word.length < MIN_RESPELLED_CHARS || !LETTERS_ONLY.test(word)) return word;
+		if (word.length >= MIN_STEMMED_CHARS) return stem(word);
+		const respelled = stem(word);
+		return respelled.length === word.length ? respelled : word;
+	};
 }

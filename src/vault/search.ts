@@ -15,7 +15,6 @@ import { workClockMs, type CallBudget } from "./workBudget";
 import { stopWordSet, withStopWords, type ParsedQuery } from "../search/query";
 import { ENGLISH_STOP_WORDS } from "../search/stopWords";
 import { utf8Length } from "../search/text";
-import { LONG_TITLE_WORDS } from "../search/rank";
 import { visibleNotes } from "./notes";
 import { isInFolder, isNoteInScope, scopeKey, type Scope } from "./scope";
 import { frontmatterAliases } from "../markdown/frontmatter";
@@ -88,22 +87,32 @@ function searchFilter(
 }
 
 /**
- * Words up to which a note's frontmatter `description` is a heading of the note. A documentation
- * site's pages carry one line saying what the page is for (npm's `npm-pack`: "Create a tarball
- * from a package"; `npm-unpublish`: "Remove a package from the registry"): the words a person asks
- * with, which the page's own text may say only in passing. A longer one is prose ("Learn how to
- * link to notes, attachments, and other files from your notes…"), no more telling than the body.
- * As long as a title whose words keep their full weight (LONG_TITLE_WORDS).
+ * Words up to which a note's frontmatter `description` of one sentence is a heading of the note
+ * (isHeadingDescription); longer, even one sentence is prose.
  */
-const DESCRIPTION_HEADING_WORDS = LONG_TITLE_WORDS;
+const DESCRIPTION_HEADING_WORDS = 25;
+
+/**
+ * Whether a frontmatter `description` is a heading of its note: one sentence of at most
+ * DESCRIPTION_HEADING_WORDS words. A documentation site's pages carry one line saying what the
+ * page is for (npm's `npm-pack`: "Create a tarball from a package"; typescript-eslint's
+ * `max-params`: "Enforce a maximum number of parameters in function definitions."): the words a
+ * person asks with, which the page's own text may say only in passing. Several sentences are an
+ * introduction, prose ("Formulas allow you to create calculated properties… You can perform
+ * calculations…"), no more telling than the body. (Counting words instead, up to six, left out
+ * most one-line summaries: half of typescript-eslint's are 7 to 18 words long.)
+ */
+export function isHeadingDescription(description: string): boolean {
+	const text = description.trim();
+	return text !== "" && !/[.!?]\s+\S/.test(text) && text.split(/\s+/).length <= DESCRIPTION_HEADING_WORDS;
+}
 
 /** A note's headings, which search weighs above its body: the metadata cache's, and a short frontmatter description (DESCRIPTION_HEADING_WORDS). */
 function headingsOf(host: Host, file: HostFile): string[] {
 	const cache = host.metadataCache.getFileCache(file);
 	const headings = cache?.headings?.map((heading) => heading.heading) ?? [];
 	const description: unknown = cache?.frontmatter?.["description"];
-	if (typeof description === "string" && description.split(/\s+/).filter((word) => word !== "").length <= DESCRIPTION_HEADING_WORDS)
-		headings.push(description);
+	if (typeof description === "string" && isHeadingDescription(description)) headings.push(description);
 	return headings;
 }
 

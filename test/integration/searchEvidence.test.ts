@@ -27,7 +27,10 @@ describe("search_notes by evidence strength, through a real MCP client", () => {
 			"Private/Secret doggo.md": "---\naliases: [Doggo]\n---\nThe doggo password is hunter2.",
 			"Commands/pack.md": "---\ndescription: Create a tarball from a package\n---\nRuns the scripts, then writes the archive to the current folder.",
 			"Guides/Publishing.md":
-				"---\ndescription: Learn how the registry turns your package into a tarball and serves it to everyone\n---\nYour package is published as a tarball. The tarball holds the package files; the registry keeps each package tarball.",
+				"---\ndescription: Learn how the registry turns your package into a tarball. It serves it to everyone.\n---\nYour package is published as a tarball. The tarball holds the package files; the registry keeps each package tarball.",
+			"Rules/max-params.md":
+				"---\ndescription: 'Enforce a maximum number of parameters in function definitions.'\n---\nCounts what each declaration takes and reports the ones above the maximum.",
+			"Guides/Calling code.md": "A function takes parameters. Function parameters have names, and a function's parameters may have defaults.",
 			"Rules/md013.md": "# `MD013` - Line length\n\nThis rule is triggered when there are lines that are longer than the configured value.",
 			"Rules/all-rules.md":
 				"# All rules\n\n## `MD012` - Multiple blank lines\n\nOne blank line is enough.\n\n## `MD013` - Line length\n\nA line longer than the line length limit is reported; set the line length to 100 for wider lines.\n\n## `MD014` - Dollar signs\n\nCommands shown without output.",
@@ -82,6 +85,11 @@ describe("search_notes by evidence strength, through a real MCP client", () => {
 		expect(answer.results.map((hit) => hit.path)).toEqual(["Commands/pack.md", "Guides/Publishing.md"]);
 	});
 
+	test("a frontmatter description of one sentence is a heading however long; several sentences are prose", async () => {
+		// typescript-eslint's one-line summaries run to 18 words: the words a person asks with, which the page's text may not say.
+		expect((await search("function has too many parameters")).results[0]?.path).toBe("Rules/max-params.md");
+	});
+
 	test("a note named by a code or a handle ranks by the title it shows, its frontmatter title or one level-1 heading; an excluded note's is never shown", async () => {
 		const lineLength = await search("line length");
 		expect(lineLength.results[0]?.path).toBe("Rules/md013.md");
@@ -99,6 +107,7 @@ describe("search_notes by evidence strength, through a real MCP client", () => {
 			"how does renaming keep every link working",
 			"-journal doggo",
 			"make a tarball of my package",
+			"function has too many parameters",
 			"line length",
 			"chris gurney",
 			"overview",

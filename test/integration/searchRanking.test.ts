@@ -46,10 +46,11 @@ const JUDGED_MRR = 0.98;
  * tarball of my package` lost npm-pack to a note named `package`; the Hub sets gained 0.09 and 0.14);
  * 0.88 / 0.769 after a short frontmatter description counting as a heading (npm-pack's "Create a
  * tarball from a package"); 0.88 / 0.779 once a title that is nothing but query words, each in no other
- * title, counts as holding half the query (`Registry` first for `use a private registry`).
+ * title, counts as holding half the query (`Registry` first for `use a private registry`); 0.88 / 0.792
+ * once a frontmatter description of one sentence counts as a heading however long.
  */
 const UNSEEN_SUCCESS_AT_3 = 0.88;
-const UNSEEN_MRR = 0.77;
+const UNSEEN_MRR = 0.78;
 
 /**
  * The held-out set (bench/importRulesJudgedQueries.ts, eslint-plugin-import's rule pages), written
@@ -101,10 +102,12 @@ const MARKDOWNLINT_MRR = 0.81;
  * named by slug, no heading, a frontmatter description, siblings sharing their opening paragraph),
  * written before the ranking changes that followed it and never tuned on: 0.867 / 0.797 when written
  * (3 December 2026), and the same after a slug-named note's one level-1 heading or frontmatter title
- * naming it like an alias.
+ * naming it like an alias. Its misses were read (rank40, 3 December 2026: no longer held out), and
+ * a frontmatter description of one sentence counting as a heading however long (its one-line rule
+ * summaries run to 18 words; six was the limit) gave 0.920 / 0.871.
  */
-const TYPESCRIPT_ESLINT_SUCCESS_AT_3 = 0.86;
-const TYPESCRIPT_ESLINT_MRR = 0.79;
+const TYPESCRIPT_ESLINT_SUCCESS_AT_3 = 0.91;
+const TYPESCRIPT_ESLINT_MRR = 0.86;
 
 /**
  * The sixth held-out set (bench/jestRulesJudgedQueries.ts, eslint-plugin-jest's rule pages: named
@@ -112,7 +115,8 @@ const TYPESCRIPT_ESLINT_MRR = 0.79;
  * every page), written before the ranking changes that followed it: 0.815 / 0.743 when written (3
  * December 2026), and the same after a title that is nothing but query words, each in no other title,
  * counting as holding half the query. Its misses were read and fixed by class the same day (so it is
- * used up as held out): 0.846 / 0.772.
+ * used up as held out): 0.846 / 0.772; 0.846 / 0.778 once a three-letter word meets its forms when
+ * the stemmer only respells it (`spy` → `spi`, as `spying`).
  */
 const JEST_RULES_SUCCESS_AT_3 = 0.84;
 const JEST_RULES_MRR = 0.77;

@@ -18,6 +18,14 @@ describe("word forms by language", () => {
 		expect(["straße", "привет"].map((word) => english?.(word))).toEqual(["straße", "привет"]);
 	});
 
+	test("a three-letter word meets its own forms when the stemmer only respells its ending, never when it would cut it shorter", () => {
+		const english = stemmerFor("english");
+		expect(["spy", "spies", "spying", "spied"].map((word) => english?.(word))).toEqual(["spi", "spi", "spi", "spi"]);
+		expect(english?.("try")).toBe(english?.("trying"));
+		// Cut shorter, a short word would merge with another: `its` is not `it`, `ids` not `id`.
+		expect(["its", "ids", "ups", "sky"].map((word) => english?.(word))).toEqual(["its", "ids", "ups", "sky"]);
+	});
+
 	test("short words, numbers and codes stem to themselves", () => {
 		const english = stemmerFor("english");
 		expect(["is", "was", "2024", "v2", "snake_case"].map((word) => english?.(word))).toEqual(["is", "was", "2024", "v2", "snake_case"]);

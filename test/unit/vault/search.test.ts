@@ -1,6 +1,6 @@
 import { MAX_SEARCHABLE_NOTE_BYTES } from "../../../src/config/limits";
 import { parseQuery } from "../../../src/search/query";
-import { IndexedNoteSearch, isSearchableText, scanSearch } from "../../../src/vault/search";
+import { IndexedNoteSearch, isHeadingDescription, isSearchableText, scanSearch } from "../../../src/vault/search";
 import { CallBudget } from "../../../src/vault/workBudget";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 
@@ -100,5 +100,18 @@ describe("a search while the index builds", () => {
 			await index.stop();
 			await vault.close();
 		}
+	});
+});
+
+describe("a frontmatter description that is a heading of its note", () => {
+	test("one sentence is, however many words up to a long sentence's; several sentences or a paragraph are prose", () => {
+		expect(isHeadingDescription("Create a tarball from a package")).toBe(true);
+		expect(isHeadingDescription("Enforce a maximum number of parameters in function definitions.")).toBe(true);
+		expect(
+			isHeadingDescription("Enforce the use of Array.prototype.find() over Array.prototype.filter() followed by [0] when looking for a single result."),
+		).toBe(true);
+		expect(isHeadingDescription("Formulas allow you to create calculated properties. You can perform calculations, and more.")).toBe(false);
+		expect(isHeadingDescription(Array.from({ length: 40 }, () => "word").join(" "))).toBe(false);
+		expect(isHeadingDescription("  ")).toBe(false);
 	});
 });
