@@ -22,6 +22,8 @@ function visibleFiles(): Record<string, string> {
 		"Logging.md": "# Logging\n\nturn on logging from the settings. #ops\n",
 		"Setup guide.md": "How to set up things: turn the switch on, logging follows. widget #ops/setup\n",
 		"Notes/Run.md": "running runs ran run #sport\n",
+		// Named for `logging` among the notes a token limited to Notes sees, not among all (Logging.md, Secret/Logging.md).
+		"Notes/Logging.md": "# Logging\n\nlogging levels, turn them up\n",
 		"Notes/Note book.md": "a note in a book, set up notes #paper\n",
 		"Turn signals.md": "turn left turn right #car\n",
 		"Widget.md": "widget widget widget\n",
@@ -144,7 +146,7 @@ describe("hidden notes change nothing in what a caller is answered, order and sc
 				await fs.rename(nodePath.join(vault, "Secret/Runner.md"), nodePath.join(vault, "Notes/Runner.md"));
 				await fs.rename(nodePath.join(vault, "Filler"), nodePath.join(vault, "Secret/Filler"));
 				await fs.rm(nodePath.join(vault, "Widget.md"));
-				const expected = ["Notes/Note book.md", "Notes/Run.md", "Notes/Runner.md", "Setup guide.md", "Turn signals.md"];
+				const expected = ["Notes/Logging.md", "Notes/Note book.md", "Notes/Run.md", "Notes/Runner.md", "Setup guide.md", "Turn signals.md"];
 				await until(async () => {
 					const listed = await callOk<{ notes: Array<{ path: string }> }>(client, "list_notes", { limit: 100 });
 					return JSON.stringify(listed.notes.map((note) => note.path).sort()) === JSON.stringify(expected);
