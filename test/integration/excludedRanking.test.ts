@@ -41,6 +41,7 @@ function hiddenFiles(): Record<string, string> {
 		"Secret/Setup.md": "setup setup setup notebook widget\n",
 		"Secret/Runner.md": "runner runnable runs running\n",
 		"Secret/Widget footer.md": "widget footer\n",
+		"Secret/Archive/Old logging.md": "old logging widget widget #ops/old\n",
 	};
 	for (let index = 0; index < 80; index++) files[`Secret/S${index}.md`] = `widget widget widget logging ${index} runs #ops\n`;
 	return files;
@@ -146,7 +147,16 @@ describe("hidden notes change nothing in what a caller is answered, order and sc
 				await fs.rename(nodePath.join(vault, "Secret/Runner.md"), nodePath.join(vault, "Notes/Runner.md"));
 				await fs.rename(nodePath.join(vault, "Filler"), nodePath.join(vault, "Secret/Filler"));
 				await fs.rm(nodePath.join(vault, "Widget.md"));
-				const expected = ["Notes/Logging.md", "Notes/Note book.md", "Notes/Run.md", "Notes/Runner.md", "Setup guide.md", "Turn signals.md"];
+				await fs.rename(nodePath.join(vault, "Secret/Archive"), nodePath.join(vault, "Archive"));
+				const expected = [
+					"Archive/Old logging.md",
+					"Notes/Logging.md",
+					"Notes/Note book.md",
+					"Notes/Run.md",
+					"Notes/Runner.md",
+					"Setup guide.md",
+					"Turn signals.md",
+				];
 				await until(async () => {
 					const listed = await callOk<{ notes: Array<{ path: string }> }>(client, "list_notes", { limit: 100 });
 					return JSON.stringify(listed.notes.map((note) => note.path).sort()) === JSON.stringify(expected);
