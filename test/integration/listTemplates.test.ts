@@ -58,6 +58,16 @@ describe("list_templates reads the core Templates plugin's folder", () => {
 		);
 	});
 
+	test.each([
+		["a `.` part before it", "./Private/Templates"],
+		["a `..` part before it", "Notes/../Private/Templates"],
+		["a way out of the vault and back in", "../vault/Private/Templates"],
+	])("a folder the path rules refuse that names an excluded folder through %s is not quoted: as if none were set", async (_label, folder) => {
+		expect(await listTemplates(folder, "error", ["Private"])).toBe(
+			"No template folder is set in this vault. In Obsidian: Settings → Templates → Template folder location (the core Templates plugin).",
+		);
+	});
+
 	test("a folder outside the vault is an error, and nothing is listed", async () => {
 		expect(await listTemplates("../elsewhere", "error")).toMatch(/^The template folder set in this vault \("\.\.\/elsewhere"\) cannot be used: /);
 	});
