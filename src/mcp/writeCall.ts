@@ -63,9 +63,16 @@ function noLongerAllowed(tool: ToolDescriptor, written: readonly string[], callI
 	return fail(`${tool.name} is no longer allowed for this token (its rights, its folders, the token or the write switch changed). ${done}`);
 }
 
-/** Whether a note or canvas the caller cannot see links to `path` (the metadata cache's link map lists both). */
-function hiddenFileLinksTo(host: Host, path: string, scope: Scope): boolean {
-	return Object.entries(host.metadataCache.resolvedLinks).some(([source, targets]) => targets[path] !== undefined && !isPathVisible(source, scope));
+/**
+ * Whether a note or canvas outside the planned set links to `path` (the metadata cache's link map
+ * lists both): Obsidian's own rename would rewrite it too, unshown and unjournalled. That covers
+ * every file the caller cannot see (never planned) and a visible one the planner did not read or
+ * found unchanged (a canvas's text cards past CANVAS_MAX_LINKED_TEXT_CHARS).
+ */
+function unplannedFileLinksTo(host: Host, path: string, changes: readonly NoteChange[]): boolean {
+	const planned = new Set<string>();
+	for (const change of changes) planned.add(change.movedFrom ?? change.path);
+	return Object.entries(host.metadataCache.resolvedLinks).some(([source, targets]) => targets[path] !== undefined && !planned.has(source));
 }
 
 /**
@@ -172,13 +179,13 @@ export async function runWriteCall<Args>(
 		if (planned.changes.length === 0) return planned.outcome;
 		const call = { id, time: new Date().toISOString(), tokenName: ctx.grant.token.name, tool: tool.name };
 		// Only inside Obsidian (the one host with a workspace) and only for a move: Obsidian's own rename then rewrites the links,
-		// in every note, so not when a note or canvas the caller cannot see links to it (it would be written unshown and unjournalled),
-		// nor when one has the note's new name (the links would name the note by its path, telling of the hidden file).
+		// in every note, so not when a note or canvas outside the planned set links to it (it would be written unshown and unjournalled),
+		// nor when one the caller cannot see has the note's new name (the links would name the note by its path, telling of the hidden file).
 		const move = planned.changes.find((change) => change.movedFrom !== undefined);
 		const hostUpdatesLinks =
 			ctx.host.workspace !== undefined &&
 			move?.movedFrom !== undefined &&
-			!hiddenFileLinksTo(ctx.host, move.movedFrom, ctx.scope) &&
+			!unplannedFileLinksTo(ctx.host, move.movedFrom, planned.changes) &&
 			!hiddenFileNamed(ctx.host, move.path, ctx.scope) &&
 			(await obsidianUpdatesLinks(ctx.host));
 		try {

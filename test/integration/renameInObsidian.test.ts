@@ -151,4 +151,21 @@ describe("rename_note in the plugin goes through Obsidian's fileManager.renameFi
 		expect(read("Notes/Source.md")).toBe(SOURCE);
 		expect(read("Private/Secret.md")).toBe(SECRET);
 	});
+	test("a visible note that links to the renamed note but is not in the planned set is left as it is: Obsidian's renameFile, which would rewrite it unshown and unjournalled, is not used", async () => {
+		// "[[Plan]]" needs no change when only the folder changes, so the plan leaves this note out; an Obsidian
+		// that rewrote it anyway (as it does a canvas whose text cards the planner does not read) would write a note nobody saw.
+		const KEPT = "Still: [[Plan]]\n";
+		await host.vault.create("Notes/Kept.md", KEPT);
+		await host.metadataCache.settled();
+		watchRenameFile(async () => {
+			const kept = host.vault.getFileByPath("Notes/Kept.md");
+			if (kept) await host.vault.process(kept, (text) => text.replace("[[Plan]]", "[[Archive/Plan]]"));
+		});
+		const result = await callOk(client, "rename_note", { path: "Plan", new_path: "Archive/Plan.md" });
+		expect(result).toMatchObject({ path: "Plan.md", new_path: "Archive/Plan.md", notes_updated: 0 });
+		expect(renameCalls).toEqual([]);
+		expect(read("Notes/Kept.md")).toBe(KEPT);
+		expect(read("Notes/Source.md")).toBe(SOURCE);
+		expect(host.vault.getFileByPath("Archive/Plan.md")).not.toBeNull();
+	});
 });
