@@ -23,6 +23,8 @@ export interface JudgedQuery {
 		| "typescript-eslint-docs"
 		| "jest-rules"
 		| "pino-docs"
+		| "jsx-a11y-rules"
+		| "codeceptjs-docs"
 		| "obsidian-hub";
 	query: string;
 	expected: string[];

@@ -31,6 +31,8 @@ import {
 	typescriptEslintDocsVaultDir,
 	jestRulesVaultDir,
 	pinoDocsVaultDir,
+	jsxA11yRulesVaultDir,
+	codeceptjsDocsVaultDir,
 	findProjectRoot,
 	fixturesDir,
 	importRulesVaultDir,
@@ -49,6 +51,8 @@ import { MARKDOWNLINT_DOCS_JUDGED_QUERIES } from "./markdownlintDocsJudgedQuerie
 import { TYPESCRIPT_ESLINT_DOCS_JUDGED_QUERIES } from "./typescriptEslintDocsJudgedQueries";
 import { JEST_RULES_JUDGED_QUERIES } from "./jestRulesJudgedQueries";
 import { PINO_DOCS_JUDGED_QUERIES } from "./pinoDocsJudgedQueries";
+import { JSX_A11Y_RULES_JUDGED_QUERIES } from "./jsxA11yRulesJudgedQueries";
+import { CODECEPTJS_DOCS_JUDGED_QUERIES } from "./codeceptjsDocsJudgedQueries";
 import { NPM_DOCS_JUDGED_QUERIES } from "./npmDocsJudgedQueries";
 import { UNSEEN_JUDGED_QUERIES } from "./unseenJudgedQueries";
 import { OBSIDIAN_HUB_DEV_QUERIES } from "./obsidianHubDevQueries";
@@ -375,7 +379,9 @@ async function benchCommonVault(size: number): Promise<void> {
  * (bench/markdownlintDocsJudgedQueries.ts, the fourth held-out set), typescript-eslint's rule pages
  * (bench/typescriptEslintDocsJudgedQueries.ts, the fifth held-out set), eslint-plugin-jest's rule
  * pages (bench/jestRulesJudgedQueries.ts, the sixth held-out set), pino's guide and reference pages
- * (bench/pinoDocsJudgedQueries.ts, the seventh held-out set) and the Obsidian Help
+ * (bench/pinoDocsJudgedQueries.ts, the seventh held-out set), eslint-plugin-jsx-a11y's rule pages
+ * (bench/jsxA11yRulesJudgedQueries.ts, the eighth held-out set), CodeceptJS's guides
+ * (bench/codeceptjsDocsJudgedQueries.ts, the ninth held-out set) and the Obsidian Help
  * vault (bench/unseenJudgedQueries.ts, where `npm run fixtures -- --set obsidian-help` fetched it),
  * and the Obsidian Hub community vault (bench/obsidianHubJudgedQueries.ts, held out, where
  * `npm run fixtures -- --set obsidian-hub` fetched it).
@@ -392,6 +398,8 @@ async function benchJudged(): Promise<void> {
 		"typescript-eslint-docs": typescriptEslintDocsVaultDir(),
 		"jest-rules": jestRulesVaultDir(),
 		"pino-docs": pinoDocsVaultDir(),
+		"jsx-a11y-rules": jsxA11yRulesVaultDir(),
+		"codeceptjs-docs": codeceptjsDocsVaultDir(),
 	};
 	try {
 		sources["obsidian-help"] = obsidianHelpVaultDir();
@@ -421,6 +429,8 @@ async function benchJudged(): Promise<void> {
 			["held-out judged queries (typescript-eslint rules)", TYPESCRIPT_ESLINT_DOCS_JUDGED_QUERIES],
 			["held-out judged queries (eslint-plugin-jest rules)", JEST_RULES_JUDGED_QUERIES],
 			["held-out judged queries (pino docs)", PINO_DOCS_JUDGED_QUERIES],
+			["held-out judged queries (eslint-plugin-jsx-a11y rules)", JSX_A11Y_RULES_JUDGED_QUERIES],
+			["held-out judged queries (CodeceptJS docs)", CODECEPTJS_DOCS_JUDGED_QUERIES],
 		] as Array<[string, JudgedQuery[]]>;
 		if (roots["obsidian-help"] !== undefined) sets.push(["unseen judged queries (Obsidian Help)", UNSEEN_JUDGED_QUERIES]);
 		if (roots["obsidian-hub"] !== undefined) {

@@ -1,7 +1,7 @@
 /**
  * The real clients, suites and data the tests use that are not the project's own dependencies,
  * each in a folder of test/ with its own lockfile: the MCP conformance suite (with the Node 22 it
- * needs), Claude Code, and the unseen vaults of the judged search queries (the docs shipped in npm, eslint-plugin-import, fastify, undici, markdownlint, @typescript-eslint/eslint-plugin, eslint-plugin-jest and pino). `npm test` runs this first, so a fresh clone's
+ * needs), Claude Code, and the unseen vaults of the judged search queries (the docs shipped in npm, eslint-plugin-import, fastify, undici, markdownlint, @typescript-eslint/eslint-plugin, eslint-plugin-jest, pino, eslint-plugin-jsx-a11y and codeceptjs). `npm test` runs this first, so a fresh clone's
  * `npm ci && npm test` installs them too; a folder whose install is current is left alone.
  */
 import { execFileSync } from "node:child_process";

@@ -182,3 +182,21 @@ export function jestRulesVaultDir(projectRoot: string = findProjectRoot()): stri
 export function pinoDocsVaultDir(projectRoot: string = findProjectRoot()): string {
 	return installedVaultDir(projectRoot, ["pino", "docs"], ["redaction.md"], "pino-docs");
 }
+
+/**
+ * eslint-plugin-jsx-a11y's rule pages (39 Markdown pages, `eslint-plugin-jsx-a11y/docs`), the vault of
+ * the eighth held-out judged queries, installed from the npm registry by scripts/test-tools.mjs;
+ * throws a one-line hint when missing.
+ */
+export function jsxA11yRulesVaultDir(projectRoot: string = findProjectRoot()): string {
+	return installedVaultDir(projectRoot, ["eslint-plugin-jsx-a11y", "docs"], ["rules", "alt-text.md"], "jsx-a11y-rules");
+}
+
+/**
+ * CodeceptJS's guides and helper and plugin pages (92 Markdown pages, `codeceptjs/docs`), the vault
+ * of the ninth held-out judged queries, installed from the npm registry by scripts/test-tools.mjs;
+ * throws a one-line hint when missing.
+ */
+export function codeceptjsDocsVaultDir(projectRoot: string = findProjectRoot()): string {
+	return installedVaultDir(projectRoot, ["codeceptjs", "docs"], ["retry.md"], "codeceptjs-docs");
+}
