@@ -104,8 +104,8 @@ export function obsidianHubVaultDir(projectRoot: string = findProjectRoot(), env
  * The folder of test/unseen-vaults/node_modules that holds a judged vault (`parts`), checked by
  * one file it must hold (`marker`); throws a one-line hint naming the vault (`name`) when missing.
  */
-function installedVaultDir(projectRoot: string, parts: readonly string[], marker: readonly string[], name: string): string {
-	const dir = nodePath.join(projectRoot, "test", "unseen-vaults", "node_modules", ...parts);
+function installedVaultDir(projectRoot: string, parts: readonly string[], marker: readonly string[], name: string, under = "node_modules"): string {
+	const dir = nodePath.join(projectRoot, "test", "unseen-vaults", under, ...parts);
 	if (!existsSync(nodePath.join(dir, ...marker)))
 		throw new Error(
 			`The ${name} vault of the judged search queries is missing: run "node scripts/test-tools.mjs" (npm test runs it first), which installs it from the npm registry into test/unseen-vaults.`,
@@ -194,9 +194,9 @@ export function jsxA11yRulesVaultDir(projectRoot: string = findProjectRoot()): s
 
 /**
  * CodeceptJS's guides and helper and plugin pages (92 Markdown pages, `codeceptjs/docs`), the vault
- * of the ninth held-out judged queries, installed from the npm registry by scripts/test-tools.mjs;
- * throws a one-line hint when missing.
+ * of the ninth held-out judged queries, unpacked from its npm tarball without its dependencies by
+ * scripts/test-tools.mjs into `test/unseen-vaults/docs-only`; throws a one-line hint when missing.
  */
 export function codeceptjsDocsVaultDir(projectRoot: string = findProjectRoot()): string {
-	return installedVaultDir(projectRoot, ["codeceptjs", "docs"], ["retry.md"], "codeceptjs-docs");
+	return installedVaultDir(projectRoot, ["codeceptjs", "docs"], ["retry.md"], "codeceptjs-docs", "docs-only");
 }
