@@ -5,6 +5,7 @@ import { countAnchoredPhrase, countPackedPhrase, countPhrase, MAX_PHRASE_WORDS, 
 import {
 	BODY_COUNT,
 	emptyTerm,
+	wordTerm,
 	growFloat64,
 	growUint32,
 	growUint8,
@@ -1026,7 +1027,7 @@ export class PostingsIndex {
 		const exactLists = this.listsCut(optional(exactId), slotCount);
 		const prefixLists = yield* this.listsOfSteps(prefixIds, slotCount);
 		const exactList = exactLists[0];
-		const exact = exactId === undefined ? null : exactList ? { ...exactList, phrase: null } : emptyTerm();
+		const exact = exactId === undefined ? null : exactList ? wordTerm(exactList.slots, exactList.values, exactList.length) : emptyTerm();
 		const formLists = this.listsCut(formIds, slotCount);
 		// The forms are merged only into `any`: the engine merges a note's forms when it scores the note (formsValueAt).
 		const forms: FormLists | null = formLists.length > 0 ? { lists: formLists, cursors: new Array<number>(formLists.length).fill(0) } : null;
@@ -1035,7 +1036,7 @@ export class PostingsIndex {
 		// The notes holding the word as typed or in another form are counted as `any` merges them.
 		const tally: UnionTally = { lists: strongLists.length, notes: strongLists.length === 1 ? (strongLists[0] as Postings).length : 0 };
 		return {
-			any: strongIds.size + prefixIds.length > 0 ? { ...(yield* this.unionOfLists(anyLists, slotCount, scratch, tally)), phrase: null } : emptyTerm(),
+			any: strongIds.size + prefixIds.length > 0 ? yield* this.unionOfLists(anyLists, slotCount, scratch, tally) : emptyTerm(),
 			exact,
 			forms,
 			strongIds,
@@ -1065,7 +1066,7 @@ export class PostingsIndex {
 			if (ids.length === 0) return null;
 			idsByPosition.push(ids);
 		}
-		if (tokens.length === 1) return { ...(yield* this.unionCut(idsByPosition[0] as number[], slotCount, scratch)), phrase: null };
+		if (tokens.length === 1) return yield* this.unionCut(idsByPosition[0] as number[], slotCount, scratch);
 		// A phrase: the notes holding every word, checked for the words in a row when they are
 		// candidates. A word the phrase repeats is looked up once ("very very very…" is one list).
 		const keyOf = (index: number) => (index === tokens.length - 1 ? `${tokens[index] ?? ""}*` : (tokens[index] ?? ""));
@@ -1123,7 +1124,18 @@ export class PostingsIndex {
 			return accepted;
 		});
 		if (phrase.length > MAX_PHRASE_WORDS)
-			return { slots, values: new Uint32Array(0), length, phrase, phraseWords: positions, phraseWordRepeats, phraseBounds, phrasePairs };
+			return {
+				slots,
+				values: new Uint32Array(0),
+				length,
+				phrase,
+				phraseMasks: undefined,
+				phraseAnchor: undefined,
+				phraseWords: positions,
+				phraseWordRepeats,
+				phraseBounds,
+				phrasePairs,
+			};
 		const phraseMasks = new Uint32Array(this.dictionary.size);
 		idsByPosition.forEach((ids, position) => {
 			for (const id of ids) phraseMasks[id] = ((phraseMasks[id] as number) | (1 << position)) >>> 0;
@@ -1230,7 +1242,7 @@ export class PostingsIndex {
 	private *unionOfLists(lists: readonly Postings[], slotCount: number, scratch: UnionScratch, tally?: UnionTally): Generator<void, ResolvedTerm, void> {
 		if (lists.length === 1) {
 			const list = lists[0] as Postings;
-			return { slots: list.slots, values: list.values, length: list.length, phrase: null };
+			return wordTerm(list.slots, list.values, list.length);
 		}
 		return yield* unionSteps(lists, slotCount, scratch, tally);
 	}

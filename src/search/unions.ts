@@ -1,4 +1,4 @@
-import { BODY_COUNT, growUint32, IN_TITLE, mergeValues, type Postings, type ResolvedTerm } from "./postingValues";
+import { BODY_COUNT, growUint32, IN_TITLE, mergeValues, wordTerm, type Postings, type ResolvedTerm } from "./postingValues";
 
 /**
  * A union yields every this many postings or slots (a power of two, less one: a mask), where a
@@ -94,7 +94,7 @@ export function* unionSteps(lists: readonly Postings[], slotCount: number, scrat
 			if (from + step <= high) yield;
 		}
 		done = true;
-		return { slots: out.slots, values: out.values, length: out.length, phrase: null };
+		return wordTerm(out.slots, out.values, out.length);
 	} finally {
 		if (!done && high >= low) merged.fill(0, low, high + 1);
 	}
