@@ -43,7 +43,7 @@ import {
 	type Ranked,
 } from "./rank";
 import { snippetsOf } from "./snippets";
-import { templateWord, withoutTemplate } from "./templates";
+import { templateWord, withoutTemplate, type TemplateWord } from "./templates";
 import { ENGLISH_PARTICLES } from "./stopWords";
 import { unionScratch } from "./unions";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor, type Stemmer } from "./stemmers";
@@ -142,6 +142,9 @@ const SCORE_BOUND_MARGIN = 1e-9;
  */
 const PARTIAL_ALIAS_MIN_SHARE = 0.5;
 
+/** Words whose template count (`templateOf`) a search engine keeps; more, and it starts again. */
+const TEMPLATE_MEMO_WORDS = 1024;
+
 /** A search pauses only between this many candidates (a power of two less one: a mask), so asking costs nothing. */
 const PAUSE_CHECK_MASK = 255;
 /** A search that found the index changed across its pauses this many times runs its last attempt in one piece. */
@@ -160,6 +163,9 @@ export class SearchEngine {
 	/** The notes searched: add, replace and remove them here; a search that paused sees the change and starts again. */
 	readonly index: PostingsIndex;
 	private readonly candidates: CandidateFinder;
+	/** `templateOf`'s answers for the index's `templateGeneration`, by word. */
+	private readonly templateMemo = new Map<string, { length: number; corpusSize: number; template: TemplateWord | null }>();
+	private templateGeneration = -1;
 	/** What the last `titleTier` found of how well the note's best alias holding every term and the query overlap (titleCoverage). */
 	private aliasCoverage = 0;
 
@@ -313,7 +319,9 @@ export class SearchEngine {
 		const idfOf = (count: number) => Math.log(1 + (corpusSize - count + 0.5) / (count + 0.5));
 		// A word's rarity is that of the word and its forms, when a note holds them; else of what it starts.
 		// A template's word counts in a note beyond the template's count of it; its rarity is of the notes holding it so (templates.ts).
-		const templates = evidence.map((term) => (term.exact ? templateWord(term.exact, accepted?.slots ?? null, corpusSize) : null));
+		const templates = evidence.map((term, termIndex) =>
+			term.exact ? this.templateOf(terms[termIndex]?.tokens[0] ?? "", term.exact, accepted?.slots ?? null, corpusSize, generation) : null,
+		);
 		const requiredIdf = evidence.map((term, termIndex) => {
 			const strong = accepted ? countEither(term.exact, term.forms, accepted.slots) : term.strongNotes;
 			const template = templates[termIndex];
@@ -662,6 +670,26 @@ export class SearchEngine {
 			return { path, score: Math.round(score * 1000) / 1000, matched_words: matchedWords };
 		});
 		return { ...counted, hits, stem };
+	}
+
+	/**
+	 * `templateWord` of a word's postings as typed (`exact`), kept for the next search of the
+	 * whole vault: it is a pass over every note holding the word, twice, and a common word's
+	 * search repeats it for nothing. Within a generation a list only grows at its end, so the
+	 * word, the list's length and the corpus's size name the same postings; a filtered search
+	 * (`accepted`) works it out each time.
+	 */
+	private templateOf(word: string, exact: ResolvedTerm, accepted: Uint8Array | null, corpusSize: number, generation: number): TemplateWord | null {
+		if (accepted) return templateWord(exact, accepted, corpusSize);
+		if (this.templateGeneration !== generation || this.templateMemo.size >= TEMPLATE_MEMO_WORDS) {
+			this.templateMemo.clear();
+			this.templateGeneration = generation;
+		}
+		const kept = this.templateMemo.get(word);
+		if (kept && kept.length === exact.length && kept.corpusSize === corpusSize) return kept.template;
+		const template = templateWord(exact, null, corpusSize);
+		this.templateMemo.set(word, { length: exact.length, corpusSize, template });
+		return template;
 	}
 
 	/**

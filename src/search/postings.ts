@@ -5,6 +5,7 @@ import { countAnchoredPhrase, countPackedPhrase, countPhrase, MAX_PHRASE_WORDS, 
 import {
 	BODY_COUNT,
 	emptyTerm,
+	wordTerm,
 	growFloat64,
 	growUint32,
 	growUint8,
@@ -26,7 +27,7 @@ import {
 import { isPrefixWord } from "./query";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor, type Stemmer } from "./stemmers";
 import { bitCount, derivedWholes, repeatedAddressWords, tokenize, tokenizeInChunks } from "./text";
-import { holderMarkSteps, runSteps, unionScratch, unionSteps, type UnionScratch, type UnionTally } from "./unions";
+import { holderMarkSteps, PostingRuns, runSteps, unionScratch, unionSteps, type UnionScratch, type UnionTally } from "./unions";
 
 /** Longest title counted, in words, for the share of it a query covers. */
 export const TITLE_LENGTH_MAX = 0xff;
@@ -180,8 +181,8 @@ const COMMIT_BLOCK_MIN_LISTS = 256;
 const COMMIT_STEP_POSTINGS = 16_384;
 
 /**
- * Lists a search takes (a view of each on the arena, cut to the notes it started with) between two
- * chances to pause: the 500,000 lists of a two-letter prefix a hostile author planted words for
+ * Lists a search takes (each by its place in the arena, cut to the notes it started with) between
+ * two chances to pause: the 500,000 lists of a two-letter prefix a hostile author planted words for
  * were taken in one piece of about a second.
  */
 const LISTS_TAKEN_STEP = 8_192;
@@ -990,7 +991,7 @@ export class PostingsIndex {
 			if (!isPrefixWord(word)) ids.push(...optional(this.dictionary.lookup(word)));
 			else for (const id of yield* this.dictionary.withPrefixSteps(word)) ids.push(id);
 		}
-		return yield* holderMarkSteps(yield* this.listsOfSteps(ids, slotCount), slotCount);
+		return yield* holderMarkSteps(yield* this.runsOfSteps(ids, slotCount), slotCount);
 	}
 
 	/**
@@ -1024,18 +1025,20 @@ export class PostingsIndex {
 		const strongIds = new Set<number>([...optional(exactId), ...formIds]);
 		const prefixIds = isPrefixWord(word) ? yield* this.dictionary.withPrefixSteps(word, strongIds) : [];
 		const exactLists = this.listsCut(optional(exactId), slotCount);
-		const prefixLists = yield* this.listsOfSteps(prefixIds, slotCount);
+		// A prefix's lists by place, with no views: a two-letter prefix of a planted vocabulary takes hundreds of thousands.
+		const anyRuns = PostingRuns.of(exactLists);
 		const exactList = exactLists[0];
-		const exact = exactId === undefined ? null : exactList ? { ...exactList, phrase: null } : emptyTerm();
+		const exact = exactId === undefined ? null : exactList ? wordTerm(exactList.slots, exactList.values, exactList.length) : emptyTerm();
 		const formLists = this.listsCut(formIds, slotCount);
 		// The forms are merged only into `any`: the engine merges a note's forms when it scores the note (formsValueAt).
 		const forms: FormLists | null = formLists.length > 0 ? { lists: formLists, cursors: new Array<number>(formLists.length).fill(0) } : null;
 		const strongLists = [...exactLists, ...formLists];
-		const anyLists = strongLists.concat(prefixLists);
+		for (const list of formLists) anyRuns.add(list.slots, 0, list.values, 0, list.length);
+		yield* this.runsOfSteps(prefixIds, slotCount, anyRuns);
 		// The notes holding the word as typed or in another form are counted as `any` merges them.
 		const tally: UnionTally = { lists: strongLists.length, notes: strongLists.length === 1 ? (strongLists[0] as Postings).length : 0 };
 		return {
-			any: strongIds.size + prefixIds.length > 0 ? { ...(yield* this.unionOfLists(anyLists, slotCount, scratch, tally)), phrase: null } : emptyTerm(),
+			any: strongIds.size + prefixIds.length > 0 ? yield* this.unionOfLists(anyRuns, slotCount, scratch, tally) : emptyTerm(),
 			exact,
 			forms,
 			strongIds,
@@ -1065,7 +1068,7 @@ export class PostingsIndex {
 			if (ids.length === 0) return null;
 			idsByPosition.push(ids);
 		}
-		if (tokens.length === 1) return { ...(yield* this.unionCut(idsByPosition[0] as number[], slotCount, scratch)), phrase: null };
+		if (tokens.length === 1) return yield* this.unionCut(idsByPosition[0] as number[], slotCount, scratch);
 		// A phrase: the notes holding every word, checked for the words in a row when they are
 		// candidates. A word the phrase repeats is looked up once ("very very very…" is one list).
 		const keyOf = (index: number) => (index === tokens.length - 1 ? `${tokens[index] ?? ""}*` : (tokens[index] ?? ""));
@@ -1123,7 +1126,18 @@ export class PostingsIndex {
 			return accepted;
 		});
 		if (phrase.length > MAX_PHRASE_WORDS)
-			return { slots, values: new Uint32Array(0), length, phrase, phraseWords: positions, phraseWordRepeats, phraseBounds, phrasePairs };
+			return {
+				slots,
+				values: new Uint32Array(0),
+				length,
+				phrase,
+				phraseMasks: undefined,
+				phraseAnchor: undefined,
+				phraseWords: positions,
+				phraseWordRepeats,
+				phraseBounds,
+				phrasePairs,
+			};
 		const phraseMasks = new Uint32Array(this.dictionary.size);
 		idsByPosition.forEach((ids, position) => {
 			for (const id of ids) phraseMasks[id] = ((phraseMasks[id] as number) | (1 << position)) >>> 0;
@@ -1185,7 +1199,7 @@ export class PostingsIndex {
 
 	/** The postings of several terms as one: body counts added, title and heading flags combined. */
 	private union(ids: readonly number[]): ResolvedTerm {
-		return runSteps(this.unionOfLists(this.listsOf(ids), this.nextSlot, this.mergeScratch));
+		return runSteps(this.unionOfLists(PostingRuns.of(this.listsOf(ids)), this.nextSlot, this.mergeScratch));
 	}
 
 	/** The postings of `ids` as they are now: a union that pauses leaves out what is appended meanwhile. */
@@ -1210,28 +1224,59 @@ export class PostingsIndex {
 		return lists;
 	}
 
-	/** `listsCut` in steps of LISTS_TAKEN_STEP lists that yield where a search may pause: a view of each list in the arena costs. */
-	private *listsOfSteps(ids: readonly number[], slotCount: number): Generator<void, Postings[], void> {
-		if (ids.length <= LISTS_TAKEN_STEP) return this.listsCut(ids, slotCount);
-		const lists: Postings[] = [];
+	/**
+	 * The lists of `ids` cut to the notes below `slotCount` (as `listsCut` cuts them) added to
+	 * `runs` by place, no view made (PostingRuns), in steps of LISTS_TAKEN_STEP lists that yield
+	 * where a search may pause.
+	 */
+	private *runsOfSteps(ids: readonly number[], slotCount: number, runs = new PostingRuns()): Generator<void, PostingRuns, void> {
+		runs.reserve(ids.length);
 		for (let from = 0; from < ids.length; from += LISTS_TAKEN_STEP) {
 			if (from > 0) yield;
-			for (const list of this.listsCut(ids.slice(from, from + LISTS_TAKEN_STEP), slotCount)) lists.push(list);
+			this.runsCut(ids, from, Math.min(ids.length, from + LISTS_TAKEN_STEP), slotCount, runs);
 		}
-		return lists;
+		return runs;
 	}
 
-	/** The union of the lists of `ids` cut to the notes below `slotCount` (listsCut), in steps. */
+	/** `runsOfSteps`' work for `ids[from, to)`, in one piece. */
+	private runsCut(ids: readonly number[], from: number, to: number, slotCount: number, runs: PostingRuns): void {
+		for (let index = from; index < to; index++) {
+			const id = ids[index] as number;
+			const own = this.postings[id];
+			let slots: Uint32Array;
+			let values: Uint32Array;
+			let slotStart = 0;
+			let valueStart = 0;
+			let length: number;
+			if (own) {
+				slots = own.slots;
+				values = own.values;
+				length = own.length;
+			} else {
+				const room = id < this.arenaRoom.length ? (this.arenaRoom[id] as number) : 0;
+				if (room === 0) continue;
+				slots = values = this.arenaOf(id);
+				slotStart = this.arenaOffsetOf(id);
+				valueStart = slotStart + room;
+				length = this.arenaLength[id] as number;
+			}
+			if (length === 0) continue;
+			const cut = (slots[slotStart + length - 1] as number) < slotCount ? length : seek(slots, slotStart + length, slotStart, slotCount) - slotStart;
+			if (cut > 0) runs.add(slots, slotStart, values, valueStart, cut);
+		}
+	}
+
+	/** The union of the lists of `ids` cut to the notes below `slotCount` (runsOfSteps), in steps. */
 	private *unionCut(ids: readonly number[], slotCount: number, scratch: UnionScratch): Generator<void, ResolvedTerm, void> {
-		return yield* this.unionOfLists(yield* this.listsOfSteps(ids, slotCount), slotCount, scratch);
+		return yield* this.unionOfLists(yield* this.runsOfSteps(ids, slotCount), slotCount, scratch);
 	}
 
 	/** One list as it is (no copy, no steps), or the union of several in steps (`tally`: see unionSteps). */
-	private *unionOfLists(lists: readonly Postings[], slotCount: number, scratch: UnionScratch, tally?: UnionTally): Generator<void, ResolvedTerm, void> {
-		if (lists.length === 1) {
-			const list = lists[0] as Postings;
-			return { slots: list.slots, values: list.values, length: list.length, phrase: null };
+	private *unionOfLists(runs: PostingRuns, slotCount: number, scratch: UnionScratch, tally?: UnionTally): Generator<void, ResolvedTerm, void> {
+		if (runs.count === 1) {
+			const list = runs.list(0);
+			return wordTerm(list.slots, list.values, list.length);
 		}
-		return yield* unionSteps(lists, slotCount, scratch, tally);
+		return yield* unionSteps(runs, slotCount, scratch, tally);
 	}
 }

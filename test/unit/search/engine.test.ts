@@ -265,3 +265,35 @@ describe("an excluded phrase ending in a two-letter prefix of a planted vocabula
 		expect(pauses).toBeGreaterThanOrEqual(14);
 	});
 });
+
+describe("a template's word kept between searches", () => {
+	// A word said twice in most notes is a template's (templates.ts): its idf and counts change once enough notes say it so.
+	const templated = (index: number) => doc(`Person ${index}.md`, `Discord: discord\nNotes about person ${index} and their garden.`, index);
+	const others = Array.from({ length: 10 }, (_, index) => doc(`Other ${index}.md`, `A note on gardens and discord, number ${index}.`, 100 + index));
+	const named = doc("Using Discord.md", "How to use discord to talk about the garden.", 200);
+
+	function engineOf(docs: readonly Doc[]): SearchEngine {
+		const engine = new SearchEngine();
+		for (const entry of docs) engine.index.add(entry.path, entry.path.replace(/\.md$/, ""), entry.modified, entry.text, entry.headings);
+		return engine;
+	}
+	const texts = (docs: readonly Doc[]) => new Map(docs.map((entry) => [entry.path, entry.text]));
+	const searchAll = (engine: SearchEngine, docs: readonly Doc[], query: string) =>
+		engine.search(parseQuery(query), null, 10, (path) => Promise.resolve(texts(docs).get(path) ?? ""));
+
+	test("a search after notes were added or removed ranks as a fresh index does", async () => {
+		const few = [named, ...others, ...Array.from({ length: 20 }, (_, index) => templated(index))];
+		const many = [...few, ...Array.from({ length: 80 }, (_, index) => templated(20 + index))];
+		const engine = engineOf(few);
+		expect(await searchAll(engine, few, "discord")).toEqual(await searchAll(engineOf(few), few, "discord"));
+		// 80 more notes say it twice: now a template's word.
+		for (const entry of many.slice(few.length)) engine.index.add(entry.path, entry.path.replace(/\.md$/, ""), entry.modified, entry.text, entry.headings);
+		const grown = await searchAll(engine, many, "discord");
+		expect(grown).toEqual(await searchAll(engineOf(many), many, "discord"));
+		// Taken out again: no longer a template's word.
+		for (const entry of many.slice(few.length)) engine.index.remove(entry.path);
+		expect(await searchAll(engine, few, "discord")).toEqual(await searchAll(engineOf(few), few, "discord"));
+		// The two differ: the template changes the scores (else this test would show nothing).
+		expect(grown.results.map((hit) => hit.score)).not.toEqual((await searchAll(engineOf(few), few, "discord")).results.map((hit) => hit.score));
+	});
+});

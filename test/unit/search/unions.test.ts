@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { BODY_COUNT, IN_TITLE, mergeValues, packValue, type Postings } from "../../../src/search/postingValues";
-import { holderMarkSteps, runSteps, UNION_STEP_MASK, unionScratch, unionSteps } from "../../../src/search/unions";
+import { holderMarkSteps, PostingRuns, runSteps, UNION_STEP_MASK, unionScratch, unionSteps } from "../../../src/search/unions";
 
 /** Postings of random notes: sorted distinct slots below `slotCount`, each with a value. */
 function postingsOf(entries: ReadonlyArray<readonly [number, number]>): Postings {
@@ -79,5 +79,40 @@ describe("unions of postings in steps", () => {
 			),
 		);
 		expect([...marks]).toEqual([0, 0, 0, 1, 0, 0, 0, 1, 0, 0]);
+	});
+
+	test("lists read by their place in shared buffers (an arena's) give the union and the marks the lists give", () => {
+		fc.assert(
+			fc.property(lists, fc.array(fc.nat(5), { minLength: 6, maxLength: 6 }), fc.nat(7), (drawn, gaps, first) => {
+				// Each list's slots, then room, then its values, in one buffer as the arena lays them; every other list in a buffer of its own.
+				const arena = new Uint32Array(drawn.reduce((size, list, index) => size + 2 * (list.length + (gaps[index] ?? 0)) + 3, 0)).fill(0xdead);
+				const runs = new PostingRuns();
+				let at = 1;
+				drawn.forEach((list, index) => {
+					const room = list.length + (gaps[index] ?? 0);
+					if (index % 2 === 1) {
+						runs.add(list.slots, 0, list.values, 0, list.length);
+						return;
+					}
+					arena.set(list.slots.subarray(0, list.length), at);
+					arena.set(list.values.subarray(0, list.length), at + room);
+					runs.add(arena, at, arena, at + room, list.length);
+					at += 2 * room + 1;
+				});
+				const tallyOfRuns = { lists: first, notes: -1 };
+				const tallyOfLists = { lists: first, notes: -1 };
+				const fromRuns = runSteps(unionSteps(runs, 201, unionScratch(), tallyOfRuns));
+				const fromLists = runSteps(unionSteps(drawn, 201, unionScratch(), tallyOfLists));
+				expect([...fromRuns.slots.subarray(0, fromRuns.length)]).toEqual([...fromLists.slots.subarray(0, fromLists.length)]);
+				expect([...fromRuns.values.subarray(0, fromRuns.length)]).toEqual([...fromLists.values.subarray(0, fromLists.length)]);
+				expect(tallyOfRuns.notes).toBe(tallyOfLists.notes);
+				expect([...runSteps(holderMarkSteps(runs, 201))]).toEqual([...runSteps(holderMarkSteps(drawn, 201))]);
+				drawn.forEach((list, index) => {
+					const run = runs.list(index);
+					expect([...run.slots]).toEqual([...list.slots.subarray(0, list.length)]);
+					expect([...run.values]).toEqual([...list.values.subarray(0, list.length)]);
+				});
+			}),
+		);
 	});
 });
