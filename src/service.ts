@@ -23,7 +23,7 @@ import type { VaultMcpSettings } from "./config/settings";
 import type { SettingsStore } from "./config/store";
 import { scopeKey, type Scope } from "./vault/scope";
 import { IndexedNoteSearch, type NoteSearch } from "./vault/search";
-import { SliceTurns } from "./vault/workBudget";
+import { eventLoopTurns, TurnLane } from "./turns";
 import { effectiveRight, NOTE_TEXT_RIGHT, type ToolRight, type ToolRightSubject } from "./auth/rights";
 import type { WriteJournal } from "./journal/entry";
 import type { Approver, WriteServices } from "./mcp/approval";
@@ -70,10 +70,6 @@ const WRITE_TOOLS_BY_NAME: ReadonlyMap<string, ToolRightSubject> = new Map(
 	ALL_TOOLS.filter((tool) => tool.access === "write").map((tool) => [tool.name, tool]),
 );
 
-function yieldToEventLoop(): Promise<void> {
-	return new Promise((resolve) => setImmediate(resolve));
-}
-
 /** The MCP server's lifecycle: `apply` makes the running server match the settings. */
 export class McpService {
 	readonly activity = new ActivityLog();
@@ -101,7 +97,7 @@ export class McpService {
 
 	constructor(private readonly deps: McpServiceDeps) {
 		this.servers = new McpServerPool({ activity: this.activity, logger: deps.logger }, MAX_IN_FLIGHT_REQUESTS, true);
-		this.sliceTurns = new SliceTurns(deps.yieldToHost ?? yieldToEventLoop);
+		this.turns = deps.yieldToHost ? new TurnLane(deps.yieldToHost) : eventLoopTurns;
 		this.tokenUse = deps.settingsStore ? new TokenUseRecorder(deps.settingsStore, (message) => deps.logger.warn(message)) : null;
 	}
 
@@ -204,8 +200,11 @@ export class McpService {
 
 	/** MCP servers reused across requests, one set per tool set; each request brings its own context. */
 	private readonly servers: McpServerPool;
-	/** Vault-wide calls take turns, one slice per event-loop turn, so other requests wait behind one slice at most. */
-	private readonly sliceTurns: SliceTurns;
+	/**
+	 * Long work takes turns here, one slice per event-loop turn in all, so other requests wait behind one slice at most:
+	 * vault-wide calls, big answers, and the search index's updates (and, headless, the metadata cache and request bodies: the process's lane).
+	 */
+	private readonly turns: TurnLane;
 
 	/** An MCP server from the pool, lent to one request: the tools this grant may see, over the scope the settings give. */
 	private lendServer(
@@ -234,7 +233,7 @@ export class McpService {
 			dailyNotesAreOutlines: settings.dailyNotesAreOutlines,
 			promptsFolder: settings.promptsFolder,
 			callBudget: {
-				pause: this.sliceTurns.take,
+				pause: this.turns.take,
 				sliceMs: this.deps.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS,
 				callWorkMs: this.deps.callBudget?.callWorkMs ?? VAULT_WIDE_CALL_WORK_MS,
 			},
@@ -294,7 +293,7 @@ export class McpService {
 
 	private async startServer(settings: VaultMcpSettings): Promise<ServiceStatus> {
 		const port = settings.port;
-		const searchIndex = new IndexedNoteSearch(this.deps.host, this.scopeOf(settings), this.deps.yieldToHost ?? yieldToEventLoop);
+		const searchIndex = new IndexedNoteSearch(this.deps.host, this.scopeOf(settings), this.turns.take);
 		searchIndex.setStopWords(settings.searchStopWords);
 		searchIndex.setLanguage(settings.searchLanguage);
 		const deadlines = httpDeadlinesAndCaps(this.deps.httpDeadlinesAndCaps);
@@ -315,7 +314,7 @@ export class McpService {
 			deadlinesAndCaps: deadlines,
 			subscriptions: this.subscriptionFeed(changeNotifier, searchIndex),
 			// A big answer's pieces take their turns with the vault-wide calls' slices, one slice per turn in all.
-			turns: { pause: this.sliceTurns.take, sliceMs: this.deps.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS },
+			turns: { pause: this.turns.take, sliceMs: this.deps.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS },
 			stillAnswers: (grant, admitted, request) => this.stillAnswers(grant, admitted, request),
 			onTokenUsed: (token) => {
 				this.lastSeen.set(token.hash, Date.now());

@@ -315,6 +315,12 @@ export const SOFT_AND_MIN_WORD_SHARE = 0.5;
 export const PHRASE_READ_ALL_MAX_NOTES = 2_000;
 /** The search index is built in slices of at most this long, so Obsidian's interface never stalls. */
 export const INDEX_BUILD_SLICE_MS = 40;
+/**
+ * A long note changed once the index is built is indexed (or taken out) in slices of at most this
+ * long: clients are answering meanwhile, and each waits behind one such slice at each step it takes
+ * (the build's longer slices cost Obsidian's window timers fewer clamped pauses).
+ */
+export const INDEX_UPDATE_SLICE_MS = 10;
 
 // Vault-wide calls (tasks, tags, graph counts, notes lists, search while the index builds): CPU per call.
 /**
@@ -453,8 +459,13 @@ export const MAX_CACHED_TEXT_CHARS = 2 * 1024 * 1024;
 export const MAX_SYNC_READ_BYTES = 256 * 1024;
 /** Notes larger than this (bytes) are parsed just after the headless server starts, not before it listens. */
 export const MAX_STARTUP_PARSE_BYTES = 1024 * 1024;
-/** The headless metadata cache parses a huge note in slices of at most about this long, so requests are still answered. */
-export const METADATA_PARSE_SLICE_MS = 40;
+/**
+ * The headless metadata cache parses a huge note in slices of at most about this long, so requests are
+ * still answered: each slice is a turn of the process's lane, and another client's call waits behind
+ * one slice at each step it takes. At 40 ms, a flood of megabyte creates held another token's calls
+ * at a p99 of 300–460 ms on a busy machine.
+ */
+export const METADATA_PARSE_SLICE_MS = 10;
 
 // Symbolic links (the jail): what is searched and named.
 

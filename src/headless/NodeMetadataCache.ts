@@ -11,11 +11,7 @@ import { linkpathOf } from "../markdown/inline";
 import { detachStrings } from "./detachedStrings";
 import { compactMetadataSteps, linkTextsOf, PackedMetadataStore } from "./compactMetadata";
 import type { NodeVault } from "./NodeVault";
-
-/** One turn of the event loop: timers, sockets and other requests run before the work goes on. */
-function nextTurn(): Promise<void> {
-	return new Promise((resolve) => setImmediate(resolve));
-}
+import { eventLoopTurns } from "../turns";
 
 /**
  * Obsidian's `MetadataCache` for the headless host: every Markdown note's `CachedMetadata`,
@@ -54,9 +50,10 @@ export class NodeMetadataCache implements HostMetadataCache {
 	private updates: Promise<unknown> = Promise.resolve();
 	/**
 	 * Parsing and link resolution pause on this clock, so one huge note (or a big vault) never
-	 * holds the event loop for more than about a slice: the server keeps answering.
+	 * holds the event loop for more than about a slice: the server keeps answering. The turns are
+	 * the process's lane, shared with the search index's updates and request bodies.
 	 */
-	private readonly clock = new SliceClock(METADATA_PARSE_SLICE_MS, nextTurn);
+	private readonly clock = new SliceClock(METADATA_PARSE_SLICE_MS, eventLoopTurns.take);
 
 	private constructor(private readonly vault: NodeVault) {}
 

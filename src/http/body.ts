@@ -3,6 +3,7 @@ import * as nodeTimers from "node:timers";
 import { BODY_PARSE_OWN_TURN_BYTES, MAX_BATCH_ENTRIES, MAX_REFUSED_BODY_DRAIN_BYTES, MAX_REQUEST_BODY_BYTES } from "../config/limits";
 import type { Refusal } from "./guard";
 import { sendRefusal } from "./replies";
+import { eventLoopTurns } from "../turns";
 
 /**
  * Reads at most MAX_REQUEST_BODY_BYTES within `timeoutMs` and parses it as JSON. On the deadline
@@ -44,13 +45,12 @@ export function readJsonBody(req: IncomingMessage, timeoutMs: number): Promise<{
 			}
 		};
 		const onEnd = () => {
-			const text = decoder === null ? (first === null ? "" : first.toString("utf8")) : texts.join("") + decoder.decode();
-			if (size < BODY_PARSE_OWN_TURN_BYTES) return finish(parseBody(text));
-			// Stop reading and listening now: only the parse is left, in its turn.
+			if (size < BODY_PARSE_OWN_TURN_BYTES) return finish(parseBody(wholeText(decoder, first, texts)));
+			// Stop reading and listening now: only joining the text and parsing it are left, each in a turn of the lane.
 			nodeTimers.clearTimeout(timer);
 			req.off("error", onError);
 			req.off("close", onError);
-			inTurnOfItsOwn(() => finish(parseBody(text)));
+			void parseLargeBody(decoder, first, texts).then(finish);
 		};
 		const onError = () => finish({ refusal: { status: 400, kind: "parse_error", message: "The request body could not be read." } });
 		// This layer runs headless too, where there is no window: Node's own timers, which Electron also has.
@@ -65,29 +65,26 @@ export function readJsonBody(req: IncomingMessage, timeoutMs: number): Promise<{
 	});
 }
 
-/** Large bodies waiting for their turn to be parsed, first come first parsed. */
-const parseQueue: Array<() => void> = [];
-let parseScheduled = false;
-
 /**
- * Runs `work` in an event-loop turn of its own, one queued piece a turn: an immediate scheduled from
- * an immediate runs at the next turn, after the network has been looked at, so another client's
- * request is read between two large bodies' parses.
+ * A large body's text made whole, then parsed, then handed on, each in a turn of the process's lane (see TurnLane):
+ * joining a megabyte of decoded pieces and parsing it are about 10 ms of work each, and four such
+ * bodies ending together were parsed back to back while other clients waited. Another client's
+ * request is read between two of those pieces, and between them and any other long work's slices.
  */
-function inTurnOfItsOwn(work: () => void): void {
-	parseQueue.push(work);
-	scheduleParse();
+async function parseLargeBody(decoder: TextDecoder | null, first: Buffer | null, texts: string[]): Promise<{ json: unknown } | { refusal: Refusal }> {
+	await eventLoopTurns.take();
+	const text = wholeText(decoder, first, texts);
+	await eventLoopTurns.take();
+	const parsed = parseBody(text);
+	// What follows (the budgets charged by the body's size, the call begun) in a turn after the parse's.
+	await eventLoopTurns.take();
+	return parsed;
 }
 
-function scheduleParse(): void {
-	if (parseScheduled || parseQueue.length === 0) return;
-	parseScheduled = true;
-	nodeTimers.setImmediate(() => {
-		parseScheduled = false;
-		const work = parseQueue.shift();
-		scheduleParse();
-		work?.();
-	});
+/** The body's text: its one chunk decoded, or its decoded pieces joined. */
+function wholeText(decoder: TextDecoder | null, first: Buffer | null, texts: string[]): string {
+	if (decoder === null) return first === null ? "" : first.toString("utf8");
+	return texts.join("") + decoder.decode();
 }
 
 function parseBody(text: string): { json: unknown } | { refusal: Refusal } {

@@ -1,7 +1,7 @@
-import * as nodeTimers from "node:timers";
 import { VAULT_WIDE_SLICE_MS } from "../config/limits";
 import { knownJsonText, pieceEnd } from "../jsonText";
 import { SliceClock } from "../markdown/steps";
+import { eventLoopTurns } from "../turns";
 
 /**
  * A JSON-RPC message as JSON text in pieces, made and written a piece at a time. A 5,000-card canvas
@@ -117,13 +117,8 @@ class PieceList {
 	}
 }
 
-/** A turn of the event loop: what is waiting (another client's request) runs first. */
-function nextTurn(): Promise<void> {
-	return new Promise((resolve) => nodeTimers.setImmediate(resolve));
-}
-
-/** Turns of the event loop's own, in the vault-wide calls' slices: where no queue is given (tests, a bare endpoint). */
-export const OWN_TURNS: Turns = { pause: nextTurn, sliceMs: VAULT_WIDE_SLICE_MS };
+/** Turns of the process's lane, in the vault-wide calls' slices: where no queue is given (tests, a bare endpoint). */
+export const OWN_TURNS: Turns = { pause: eventLoopTurns.take, sliceMs: VAULT_WIDE_SLICE_MS };
 
 /**
  * `JSON.stringify(value)` in pieces, with its size in bytes. Short texts are made at once; a long

@@ -3,6 +3,7 @@ import type { EventRef } from "obsidian";
 import type { Host, HostAbstractFile, HostFile } from "../host/Host";
 import {
 	INDEX_BUILD_SLICE_MS,
+	INDEX_UPDATE_SLICE_MS,
 	MAX_SEARCHABLE_NOTE_BYTES,
 	SEARCH_BUILD_HELP_MAX_MS,
 	SEARCH_BUILD_WORK_SHARE,
@@ -532,7 +533,7 @@ export class IndexedNoteSearch implements NoteSearch {
 		this.unsearchedPaths.delete(path);
 		this.leaving.set(path, (this.leaving.get(path) ?? 0) + 1);
 		try {
-			await runStepsInSlices(this.engine.index.removeSteps(path), INDEX_BUILD_SLICE_MS, this.yieldToHost);
+			await runStepsInSlices(this.engine.index.removeSteps(path), INDEX_UPDATE_SLICE_MS, this.yieldToHost);
 		} finally {
 			const left = (this.leaving.get(path) ?? 1) - 1;
 			if (left > 0) this.leaving.set(path, left);
@@ -542,7 +543,7 @@ export class IndexedNoteSearch implements NoteSearch {
 
 	/**
 	 * Indexes a note: at once when its text is short (done before this returns), in slices of
-	 * INDEX_BUILD_SLICE_MS when it is long (other requests are answered between slices), and dropped if a newer event for the path,
+	 * INDEX_UPDATE_SLICE_MS when it is long (other requests are answered between slices), and dropped if a newer event for the path,
 	 * a rebuild or a stop came meanwhile. A body over MAX_SEARCHABLE_NOTE_BYTES is not indexed.
 	 */
 	private async addToIndex(file: HostFile, text: string): Promise<void> {
@@ -562,7 +563,10 @@ export class IndexedNoteSearch implements NoteSearch {
 		if (body.length < SLICED_TOKENIZE_CHARS && (cache ? tagTextsOf(cache).length : 0) < SLICED_TAGS) {
 			work = runSteps(steps);
 		} else {
-			work = await runStepsInSlices(steps, INDEX_BUILD_SLICE_MS, this.yieldToHost);
+			// Its first slice in a turn of its own too: the metadata cache reports a note from the last slice of its parse.
+			await this.yieldToHost();
+			if (this.stopped || engine !== this.engine || (this.versions.get(file.path) ?? 0) !== version) return;
+			work = await runStepsInSlices(steps, INDEX_UPDATE_SLICE_MS, this.yieldToHost);
 			if (this.stopped || engine !== this.engine || (this.versions.get(file.path) ?? 0) !== version) return;
 		}
 		engine.index.install(work.plan);

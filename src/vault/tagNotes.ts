@@ -55,13 +55,14 @@ interface KeyNotes {
  * Which notes hold each tag, kept while the server runs, so `find_notes_by_tag` costs about its
  * answer rather than a walk of every note. Changes only mark a note (a metadata change, a delete, a
  * rename); the next call brings those notes up to date, pausing on its budget, before it answers.
- * The first call indexes every note the same way (in slices); a folder's rename or delete, which
- * moves notes without an event each, starts over at the next call. A note without metadata yet is
+ * The first call indexes every note the same way (in slices). A folder's rename or delete, which may
+ * move notes without an event each, marks the notes indexed under it (and where a rename took
+ * them); a folder made holds no note yet, its notes come with events of their own. A note without metadata yet is
  * looked at again by every call until it has some. Scope is applied to each answer, never kept.
  * An answer for a scope and tag is kept until a note's tags change.
  */
 export class TagNotes {
-	/** Each note's tags as indexed; null until the first call (or after a folder moved). */
+	/** Each note's tags as indexed; null until the first call (or once stopped). */
 	private indexed: Map<string, NoteTags> | null = null;
 	private readonly byKey = new Map<string, KeyNotes>();
 	/** Notes changed since they were last indexed. */
@@ -93,12 +94,12 @@ export class TagNotes {
 		this.refs.push(
 			{ from: "metadata", ref: metadataCache.on("changed", (file) => this.mark(file.path)) },
 			{ from: "metadata", ref: metadataCache.on("deleted", (file) => this.mark(file.path)) },
-			{ from: "vault", ref: vault.on("create", (file) => this.marked(file)) },
-			{ from: "vault", ref: vault.on("delete", (file) => this.marked(file)) },
+			{ from: "vault", ref: vault.on("create", (file) => (isFile(file) ? this.mark(file.path) : undefined)) },
+			{ from: "vault", ref: vault.on("delete", (file) => (isFile(file) ? this.mark(file.path) : this.markUnder(file.path, null))) },
 			{
 				from: "vault",
 				ref: vault.on("rename", (file, oldPath) => {
-					if (!isFile(file)) return this.forget();
+					if (!isFile(file)) return this.markUnder(oldPath, file.path);
 					this.mark(oldPath);
 					this.mark(file.path);
 				}),
@@ -116,7 +117,7 @@ export class TagNotes {
 	async notesWith(scope: Scope, tag: string, budget: CallBudget): Promise<readonly string[]> {
 		const wanted = tagKey(tag);
 		const taken = await this.exclusive(async () => {
-			// A folder moved meanwhile (forget): what was read so far is gone, so it starts over.
+			// Everything was dropped meanwhile (forget): what was read so far is gone, so it starts over.
 			for (;;) {
 				const era = this.era;
 				await this.bringUpToDate(budget);
@@ -284,10 +285,20 @@ export class TagNotes {
 		if (this.indexed) this.dirty.add(path);
 	}
 
-	/** A file created or deleted is marked; a folder deleted (its notes went without an event each) starts the index over. */
-	private marked(file: HostAbstractFile): void {
-		if (isFile(file)) this.mark(file.path);
-		else this.forget();
+	/**
+	 * A folder deleted or renamed (to `movedTo`): its notes may have gone or moved without an event
+	 * each, so every note the index knows under it is marked, and where it went. A note under it that
+	 * the index does not know holds no tag, and holds none where it went.
+	 */
+	private markUnder(folder: string, movedTo: string | null): void {
+		if (!this.indexed) return;
+		const prefix = `${folder}/`;
+		const known = [...this.indexed.keys(), ...this.dirty, ...this.waiting, ...this.unfinished.keys()];
+		for (const path of known) {
+			if (!path.startsWith(prefix)) continue;
+			this.dirty.add(path);
+			if (movedTo !== null) this.dirty.add(`${movedTo}/${path.slice(prefix.length)}`);
+		}
 	}
 
 	/** Drops everything: the next call indexes every note again. */

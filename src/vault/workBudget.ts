@@ -1,39 +1,14 @@
 import { VAULT_WIDE_CALL_WORK_MS, VAULT_WIDE_SLICE_MS } from "../config/limits";
 import { fail, ok, type Result } from "../result";
 import type { Steps } from "../markdown/steps";
-
-/** Gives the event loop back for one turn: pending requests and I/O run before the work goes on. */
-export function yieldToEventLoop(): Promise<void> {
-	return new Promise((resolve) => setImmediate(resolve));
-}
+import { eventLoopTurns } from "../turns";
 
 /**
- * Hands out turns to vault-wide work one slice per event-loop turn, in arrival order. With each
- * call yielding on its own, four calls in flight would run four slices back to back between two
- * looks at the network; taking turns here, another client's request waits behind one slice at most.
+ * Gives the event loop back for one turn: pending requests and I/O run before the work goes on.
+ * The turn is taken in the process's lane, one slice of long work per turn in all (see TurnLane).
  */
-export class SliceTurns {
-	private readonly waiting: Array<() => void> = [];
-	private scheduled = false;
-
-	constructor(private readonly yieldToHost: () => Promise<void> = yieldToEventLoop) {}
-
-	/** Resolves when it is this caller's turn to run its next slice. */
-	readonly take = (): Promise<void> => {
-		const turn = new Promise<void>((resolve) => this.waiting.push(resolve));
-		this.schedule();
-		return turn;
-	};
-
-	private schedule(): void {
-		if (this.scheduled || this.waiting.length === 0) return;
-		this.scheduled = true;
-		void this.yieldToHost().then(() => {
-			this.scheduled = false;
-			this.waiting.shift()?.();
-			this.schedule();
-		});
-	}
+export function yieldToEventLoop(): Promise<void> {
+	return eventLoopTurns.take();
 }
 
 /** Thrown by `CallBudget.checkpoint` when a call has done all the work it may do. */

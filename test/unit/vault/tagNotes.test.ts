@@ -1,4 +1,6 @@
+import type { EventRef } from "obsidian";
 import type { NodeHost } from "../../../src/headless/NodeHost";
+import type { Host } from "../../../src/host/Host";
 import { NoteMemo } from "../../../src/vault/noteMemo";
 import type { Scope } from "../../../src/vault/scope";
 import { mergeInSlices, TagNotes } from "../../../src/vault/tagNotes";
@@ -162,6 +164,122 @@ describe("notes by tag, kept while the server runs", () => {
 			}
 			for (const tag of ASKED) await expectKeptEqualsWalk(vault, kept, vault.scope(), tag);
 		} finally {
+			kept.stop();
+		}
+	});
+});
+
+/**
+ * The vault as Obsidian shows it to the index, with folder events the test sends: a folder made, and a
+ * folder renamed or deleted whose notes moved or went without an event each (the files' own events are
+ * kept from the index while `quietFiles` is set; the metadata cache still follows them).
+ */
+function withFolderEvents(host: NodeHost): {
+	host: Host;
+	folderEvent: (name: "create" | "delete" | "rename", path: string, oldPath?: string) => void;
+	quietFiles: { on: boolean };
+} {
+	const listeners: Array<{ name: string; callback: (...args: never[]) => unknown }> = [];
+	const quietFiles = { on: false };
+	const on = (name: string, callback: (...args: never[]) => unknown): EventRef => {
+		listeners.push({ name, callback });
+		return host.vault.on(name as "create", ((...args: never[]) => (quietFiles.on ? undefined : callback(...args))) as () => unknown);
+	};
+	const vault = new Proxy(host.vault, {
+		get: (target, key) => (key === "on" ? on : (Reflect.get(target, key, target) as unknown)),
+	});
+	return {
+		host: { vault, metadataCache: host.metadataCache } as unknown as Host,
+		folderEvent: (name, path, oldPath) => {
+			const folder = { path, name: path.slice(path.lastIndexOf("/") + 1), children: [] };
+			for (const listener of listeners) if (listener.name === name) (listener.callback as (file: unknown, oldPath?: string) => unknown)(folder, oldPath);
+		},
+		quietFiles,
+	};
+}
+
+describe("notes by tag, folder events", () => {
+	let vault: OpenVault;
+
+	beforeEach(async () => {
+		vault = await openVault({
+			"A/One.md": "#project\n",
+			"A/Deep/Two.md": "#project #alpha\n",
+			"A/Plain.md": "no tags\n",
+			"AB/Three.md": "#project\n",
+			"B/Four.md": "#alpha\n",
+			"Five.md": "#project\n",
+		});
+	});
+	afterEach(() => vault.close());
+
+	test("a folder made: the next call reads only the note created in it, not every note again", async () => {
+		const events = withFolderEvents(vault.host);
+		const kept = new TagNotes(events.host, new NoteMemo());
+		kept.start();
+		const read = jest.spyOn(vault.host.metadataCache, "getFileCache");
+		try {
+			expect(await kept.notesWith(vault.scope(), "project", countingBudget())).toEqual(["A/Deep/Two.md", "A/One.md", "AB/Three.md", "Five.md"]);
+			read.mockClear();
+			events.folderEvent("create", "New");
+			const changed = settled(vault.host);
+			await vault.host.vault.create("New/Six.md", "#project\n");
+			await changed;
+			expect(await kept.notesWith(vault.scope(), "project", countingBudget())).toEqual([
+				"A/Deep/Two.md",
+				"A/One.md",
+				"AB/Three.md",
+				"Five.md",
+				"New/Six.md",
+			]);
+			expect([...new Set(read.mock.calls.map(([file]) => file.path))]).toEqual(["New/Six.md"]);
+		} finally {
+			read.mockRestore();
+			kept.stop();
+		}
+	});
+
+	test("a folder renamed or deleted, its notes moved or gone without an event each: the answer follows, reading only the notes that were under it", async () => {
+		const events = withFolderEvents(vault.host);
+		const kept = new TagNotes(events.host, new NoteMemo());
+		kept.start();
+		const read = jest.spyOn(vault.host.metadataCache, "getFileCache");
+		try {
+			const scope = vault.scope();
+			expect(await kept.notesWith(scope, "alpha", countingBudget())).toEqual(["A/Deep/Two.md", "B/Four.md"]);
+			read.mockClear();
+			events.quietFiles.on = true;
+			let changed = settled(vault.host);
+			for (const path of ["A/One.md", "A/Deep/Two.md", "A/Plain.md"]) {
+				const file = vault.host.vault.getFileByPath(path);
+				if (!file) throw new Error(`${path} is missing`);
+				await vault.host.vault.rename(file, `C/${path.slice("A/".length)}`);
+			}
+			await changed;
+			events.quietFiles.on = false;
+			events.folderEvent("rename", "C", "A");
+			const moved = await kept.notesWith(scope, "project", countingBudget());
+			// The tagged notes that were under the folder, where they went; not AB/, nor the rest of the vault.
+			expect([...new Set(read.mock.calls.map(([file]) => file.path))].sort()).toEqual(["C/Deep/Two.md", "C/One.md"]);
+			expect(moved).toEqual(["AB/Three.md", "C/Deep/Two.md", "C/One.md", "Five.md"]);
+			expect(moved).toEqual(await notesWithTag(vault.host, scope, "project", undefined, new NoteMemo()));
+			read.mockClear();
+			events.quietFiles.on = true;
+			changed = settled(vault.host);
+			for (const path of ["C/One.md", "C/Deep/Two.md", "C/Plain.md"]) {
+				const file = vault.host.vault.getFileByPath(path);
+				if (!file) throw new Error(`${path} is missing`);
+				await vault.host.fileManager.trashFile(file);
+			}
+			await changed;
+			events.quietFiles.on = false;
+			events.folderEvent("delete", "C");
+			expect(await kept.notesWith(scope, "project", countingBudget())).toEqual(["AB/Three.md", "Five.md"]);
+			expect(await kept.notesWith(scope, "alpha", countingBudget())).toEqual(["B/Four.md"]);
+			expect(read.mock.calls.filter(([file]) => !file.path.startsWith("C/"))).toEqual([]);
+			expect(await kept.notesWith(scope, "alpha", countingBudget())).toEqual(await notesWithTag(vault.host, scope, "alpha", undefined, new NoteMemo()));
+		} finally {
+			read.mockRestore();
 			kept.stop();
 		}
 	});
