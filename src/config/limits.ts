@@ -569,6 +569,13 @@ export const MAX_RECURRENCE_SEARCH_YEARS = 30;
  * 170–250 ms of one piece, on a hostile task's completion.
  */
 export const MAX_RECURRENCE_RULE_CHARS = 256;
+/**
+ * Days one completion's recurrence search checks in all, over the first search and every step back:
+ * four times the MAX_RECURRENCE_SEARCH_YEARS of the first. A rule stepping back 366 times, each
+ * step finding an occurrence years away (`every 3 years on the 5th Monday in February`), checked
+ * 2.4 million days in 250–450 ms of one piece; real rules step back at most 3 times a few weeks each.
+ */
+export const MAX_RECURRENCE_DAYS_CHECKED = 4 * Math.ceil(MAX_RECURRENCE_SEARCH_YEARS * 365.25);
 /** Days a monthly or yearly recurrence steps back to land in the month or year it names (Tasks needs at most 3); a bound against a rule that never lands. */
 export const MAX_RECURRENCE_STEP_BACK_DAYS = 366;
 /** Opens of one file in a row that may find it replaced mid-way before the path counts as unstable (headless). */

@@ -78,11 +78,16 @@ export class DiskWriter {
 	 */
 	private appendInPlace(diskPath: string, readFd: number, read: Stats, beforeBytes: Buffer, after: string, suffix: Buffer): EditResult | null {
 		const size = beforeBytes.length;
-		const { fd, stats } = this.jail.openSync(diskPath, fsConstants.O_WRONLY | fsConstants.O_APPEND);
+		// Opened for reading too: a note another program saved atomically since it was read is checked through it.
+		const { fd, stats } = this.jail.openSync(diskPath, fsConstants.O_RDWR | fsConstants.O_APPEND);
 		try {
-			if (stats.ino !== read.ino) return null;
-			const grew = stats.size !== size;
-			if (grew && !this.grewByWholeLines(readFd, beforeBytes, stats.size, suffix)) return null;
+			// Replaced by another program's atomic save (a new file renamed over it): appended to only
+			// if the new file holds the bytes read followed by whole lines, as for a note that grew. An
+			// editor saving every few milliseconds otherwise wins every race (20 of 100 appends went in).
+			const replaced = stats.ino !== read.ino;
+			if (replaced && stats.nlink !== 1) return null;
+			const grew = replaced || stats.size !== size;
+			if (grew && !this.grewByWholeLines(replaced ? fd : readFd, beforeBytes, stats.size, suffix)) return null;
 			writeAll(fd, suffix);
 			const final = fstatSync(fd);
 			const named = lstatSync(diskPath, { throwIfNoEntry: false });

@@ -6,7 +6,7 @@
  * arithmetic is on UTC midnights, so no time zone or daylight saving change can shift a day. Pure.
  */
 import { Frequency, RRule, Weekday, type Options } from "rrule";
-import { MAX_RECURRENCE_RULE_CHARS, MAX_RECURRENCE_SEARCH_YEARS, MAX_RECURRENCE_STEP_BACK_DAYS } from "../config/limits";
+import { MAX_RECURRENCE_DAYS_CHECKED, MAX_RECURRENCE_RULE_CHARS, MAX_RECURRENCE_SEARCH_YEARS, MAX_RECURRENCE_STEP_BACK_DAYS } from "../config/limits";
 
 /** The dates a recurrence moves on. */
 export interface OccurrenceDates {
@@ -207,18 +207,27 @@ function intervalReaches(options: Partial<Options>, dtstart: Date, day: Date): b
  * the server for seconds. The check may say yes to a rule rrule then finds nothing for nearby
  * (a count or an end date): rrule stops at those by itself.
  */
-function hasOccurrenceWithin(options: Partial<Options>, dtstart: Date, after: Date): boolean {
+function hasOccurrenceWithin(options: Partial<Options>, dtstart: Date, after: Date, search: SearchWork): boolean | typeof SEARCH_TOO_LONG {
 	const first = Math.floor(after.getTime() / DAY_MS) * DAY_MS;
 	const last = first + Math.ceil(MAX_RECURRENCE_SEARCH_YEARS * 365.25) * DAY_MS;
 	for (let time = first; time <= last; time += DAY_MS) {
+		if (search.daysChecked >= MAX_RECURRENCE_DAYS_CHECKED) return SEARCH_TOO_LONG;
+		search.daysChecked++;
 		const day = new Date(time);
 		if (dayPasses(options, dtstart, day) && intervalReaches(options, dtstart, day)) return true;
 	}
 	return false;
 }
 
+/** Days one completion's search has checked, against MAX_RECURRENCE_DAYS_CHECKED. */
+export interface SearchWork {
+	daysChecked: number;
+}
+
 /** What nextOccurrence answers for a rule with no occurrence within MAX_RECURRENCE_SEARCH_YEARS. */
 export const BEYOND_SEARCH = "beyond search";
+/** What nextOccurrence answers for a rule whose search checked MAX_RECURRENCE_DAYS_CHECKED days without an answer (stepping back, each step finding an occurrence years away). */
+export const SEARCH_TOO_LONG = "search too long";
 
 /**
  * The first occurrence after `after` (exclusive). A monthly rule without a fixed day (`every
@@ -226,10 +235,14 @@ export const BEYOND_SEARCH = "beyond search";
  * in Tasks, `after` then steps back a day at a time until the occurrence lands in the month or
  * year the interval names.
  */
-function nextAfter(rule: RecurrenceRule, dtstart: Date, after: Date): Date | null | typeof BEYOND_SEARCH {
+function nextAfter(rule: RecurrenceRule, dtstart: Date, after: Date, search: SearchWork): Date | null | typeof BEYOND_SEARCH | typeof SEARCH_TOO_LONG {
 	const build = (start: Date) => new RRule({ ...rule.options, dtstart: start });
-	if (!hasOccurrenceWithin(rule.options, dtstart, after)) return BEYOND_SEARCH;
-	const nextFrom = (start: Date, from: Date) => (hasOccurrenceWithin(rule.options, start, from) ? build(start).after(from) : null);
+	const within = hasOccurrenceWithin(rule.options, dtstart, after, search);
+	if (within !== true) return within === SEARCH_TOO_LONG ? within : BEYOND_SEARCH;
+	const nextFrom = (start: Date, from: Date) => {
+		const found = hasOccurrenceWithin(rule.options, start, from, search);
+		return found === true ? build(start).after(from) : found;
+	};
 	// A rule without a count or an end date never ends: rrule finding nothing means nothing before
 	// the year 9999 (`every 999999999 days`), not that the recurrence is over.
 	const endless = !rule.options.count && !rule.options.until;
@@ -246,7 +259,9 @@ function nextAfter(rule: RecurrenceRule, dtstart: Date, after: Date): Date | nul
 		if (step >= MAX_RECURRENCE_STEP_BACK_DAYS) return null;
 		// Tasks compares against the start of the day before, and asks for the first occurrence after it.
 		from = new Date(Math.floor(from.getTime() / DAY_MS) * DAY_MS - DAY_MS);
-		next = nextFrom(from, from);
+		const found = nextFrom(from, from);
+		if (found === SEARCH_TOO_LONG) return found;
+		next = found === false ? null : found;
 	}
 	return next ?? (endless ? BEYOND_SEARCH : null);
 }
@@ -258,18 +273,20 @@ function nextAfter(rule: RecurrenceRule, dtstart: Date, after: Date): Date | nul
  * none. `removeScheduled` is the Tasks setting that drops the scheduled date of the new occurrence
  * (when it has a due or start date) and so prefers the start date as reference. Null when the rule
  * has no further occurrence (a count or an end date reached); BEYOND_SEARCH when it has none within
- * MAX_RECURRENCE_SEARCH_YEARS.
+ * MAX_RECURRENCE_SEARCH_YEARS; SEARCH_TOO_LONG when finding it would check more than
+ * MAX_RECURRENCE_DAYS_CHECKED days (`search` counts them, for a caller that wants to know).
  */
 export function nextOccurrence(
 	rule: RecurrenceRule,
 	dates: OccurrenceDates,
 	today: string,
 	removeScheduled = false,
-): OccurrenceDates | null | typeof BEYOND_SEARCH {
+	search: SearchWork = { daysChecked: 0 },
+): OccurrenceDates | null | typeof BEYOND_SEARCH | typeof SEARCH_TOO_LONG {
 	const reference = removeScheduled ? (dates.due ?? dates.start ?? dates.scheduled) : (dates.due ?? dates.scheduled ?? dates.start);
 	const base = utcDay(rule.whenDone || reference === undefined ? today : reference);
-	const next = nextAfter(rule, base, endOfDay(base));
-	if (next === null || next === BEYOND_SEARCH) return next;
+	const next = nextAfter(rule, base, endOfDay(base), search);
+	if (next === null || next === BEYOND_SEARCH || next === SEARCH_TOO_LONG) return next;
 	if (reference === undefined) return {};
 	const referenceDay = utcDay(reference);
 	const moved = (date: string | undefined) =>

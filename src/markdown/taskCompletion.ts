@@ -7,7 +7,7 @@
  * Task.handleNewStatus, Occurrence, OnCompletion. Pure.
  */
 import { MAX_RECURRENCE_RULE_CHARS, MAX_RECURRENCE_SEARCH_YEARS } from "../config/limits";
-import { BEYOND_SEARCH, nextOccurrence, parseRecurrence, type RecurrenceRule } from "./recurrence";
+import { BEYOND_SEARCH, nextOccurrence, parseRecurrence, SEARCH_TOO_LONG, type RecurrenceRule } from "./recurrence";
 import { dateProblem, taskText } from "./taskLine";
 import { fail, ok, type Result } from "../result";
 
@@ -355,6 +355,10 @@ export function changeTaskStatus(
 		if (dates === BEYOND_SEARCH)
 			return fail(
 				`The task's recurrence "${task.recurrence.text}" has no next date within ${MAX_RECURRENCE_SEARCH_YEARS} years, the longest it is searched for. Correct the rule in the note first. Nothing was changed.`,
+			);
+		if (dates === SEARCH_TOO_LONG)
+			return fail(
+				`The task's recurrence "${task.recurrence.text}" needs too long a search for its next date (it keeps landing more than its interval away). Correct the rule in the note first. Nothing was changed.`,
 			);
 		if (dates) {
 			const next: ParsedTask = {

@@ -1,8 +1,21 @@
-import { MAX_RECURRENCE_RULE_CHARS, MAX_RECURRENCE_SEARCH_YEARS } from "../../../src/config/limits";
-import { BEYOND_SEARCH, droppedWords, nextOccurrence, parseRecurrence, type OccurrenceDates } from "../../../src/markdown/recurrence";
+import { MAX_RECURRENCE_DAYS_CHECKED, MAX_RECURRENCE_RULE_CHARS, MAX_RECURRENCE_SEARCH_YEARS } from "../../../src/config/limits";
+import {
+	BEYOND_SEARCH,
+	droppedWords,
+	nextOccurrence,
+	parseRecurrence,
+	SEARCH_TOO_LONG,
+	type OccurrenceDates,
+	type SearchWork,
+} from "../../../src/markdown/recurrence";
 import { changeTaskStatus } from "../../../src/markdown/taskCompletion";
 
-function next(rule: string, dates: OccurrenceDates, today: string, removeScheduled = false): OccurrenceDates | null | typeof BEYOND_SEARCH {
+function next(
+	rule: string,
+	dates: OccurrenceDates,
+	today: string,
+	removeScheduled = false,
+): OccurrenceDates | null | typeof BEYOND_SEARCH | typeof SEARCH_TOO_LONG {
 	const parsed = parseRecurrence(rule);
 	if (!parsed) throw new Error(`unreadable rule ${rule}`);
 	return nextOccurrence(parsed, dates, today, removeScheduled);
@@ -158,6 +171,38 @@ describe("a rule with no next date is an error after a bounded search, never rew
 		["every hour", "2026-11-30", "2026-12-01"],
 		["every 3 days", "2026-11-30", "2026-12-03"],
 	])("%s from %s is found: %s", (rule, due, expected) => {
+		expect(next(rule, { due }, due)).toEqual({ due: expected });
+	});
+});
+
+describe("a rule that keeps landing too far checks a bounded number of days in all", () => {
+	// Each step back finds an occurrence years away (more than the interval), so Tasks' step back
+	// never lands: 366 steps of a 30-year search checked 2.4 million days, 250–450 ms of one piece.
+	test.each<[string, OccurrenceDates]>([
+		["every 3 years on the 5th Monday in February", {}],
+		["every 3 years on the 5th Monday in February", { due: "2026-12-04" }],
+		["every 7 years on the 29th in February", { due: "0001-01-01" }],
+		["every 7 years on the 29th in February", {}],
+	])("%s from %j", (rule, dates) => {
+		const parsed = parseRecurrence(rule);
+		if (!parsed) throw new Error(`unreadable rule ${rule}`);
+		const search: SearchWork = { daysChecked: 0 };
+		const answer = nextOccurrence(parsed, dates, "2026-12-04", false, search);
+		expect(search.daysChecked).toBeLessThanOrEqual(MAX_RECURRENCE_DAYS_CHECKED);
+		expect([SEARCH_TOO_LONG, BEYOND_SEARCH, null]).toContain(answer);
+	});
+
+	test("completing such a task is a clear error and changes nothing", () => {
+		const result = changeTaskStatus("- [ ] Hostile 🔁 every 3 years on the 5th Monday in February", "x", "2026-12-04", "emoji");
+		expect(result.ok).toBe(false);
+		if (!result.ok) expect(result.error).toMatch(/needs too long a search for its next date|has no next date within/);
+	});
+
+	test.each<[string, string, string]>([
+		["every month", "2026-01-31", "2026-02-28"],
+		["every year", "2028-02-29", "2029-02-28"],
+		["every 10 years", "2028-02-29", "2038-02-28"],
+	])("a rule that steps back to land still lands: %s from %s is %s", (rule, due, expected) => {
 		expect(next(rule, { due }, due)).toEqual({ due: expected });
 	});
 });
