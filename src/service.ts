@@ -222,7 +222,7 @@ export class McpService {
 
 	/** What a request of `grant` works with, under `settings`: every way of seeing notes takes its scope from here. */
 	private contextFor(grant: Grant, settings: VaultMcpSettings, search: NoteSearch, releasePlace: () => void, wrote: () => void): ToolContext {
-		const { scopeNow, callBudget, writes } = this.grantParts(grant, settings, search);
+		const { scopeNow, callBudget, rights } = this.grantParts(grant, settings, search);
 		return {
 			host: this.deps.host,
 			serverVersion: this.deps.serverVersion,
@@ -235,10 +235,11 @@ export class McpService {
 			dailyNotesAreOutlines: settings.dailyNotesAreOutlines,
 			promptsFolder: settings.promptsFolder,
 			callBudget,
-			writes: { ...writes, releasePlace, wrote },
-			...(this.notePaths ? { notePaths: this.notePaths } : {}),
-			...(this.noteListing ? { noteListing: this.noteListing } : {}),
-			...(this.tagNotes ? { tagNotes: this.tagNotes } : {}),
+			writes: this.writeServicesFor(rights, settings, releasePlace, wrote),
+			// Plain properties, not spreads of objects made per request: absent and undefined read the same.
+			notePaths: this.notePaths ?? undefined,
+			noteListing: this.noteListing ?? undefined,
+			tagNotes: this.tagNotes ?? undefined,
 		};
 	}
 
@@ -248,7 +249,7 @@ export class McpService {
 	/**
 	 * The parts of `grant`'s context made once for every request of the same token record, write
 	 * switch, settings object and index (every change of the settings makes new objects): its live
-	 * scope, its call budget, and its journal, approver and live rights. Each reads the settings in
+	 * scope, its call budget and its live rights. Each reads the settings in
 	 * force when used, so sharing them between requests changes nothing a request sees.
 	 */
 	private grantParts(grant: Grant, settings: VaultMcpSettings, search: NoteSearch): GrantParts {
@@ -264,7 +265,7 @@ export class McpService {
 				sliceMs: this.deps.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS,
 				callWorkMs: this.deps.callBudget?.callWorkMs ?? VAULT_WIDE_CALL_WORK_MS,
 			},
-			writes: this.writeServicesFor(grant, settings),
+			rights: this.liveRightsOf(grant),
 		};
 		this.grantPartsByToken.set(grant.token, parts);
 		return parts;
@@ -297,12 +298,22 @@ export class McpService {
 		};
 	}
 
-	/** The journal, approver and live rights for one caller's write calls (each request adds its own place release and `wrote`). */
-	private writeServicesFor(grant: Grant, settings: VaultMcpSettings): WriteServices {
+	/** The journal, approver and live rights for one request's write calls. */
+	private writeServicesFor(rights: LiveRights, settings: VaultMcpSettings, releasePlace: () => void, wrote: () => void): WriteServices {
 		return {
+			releasePlace,
+			wrote,
 			journal: this.deps.journal,
 			approver: this.deps.approver ?? null,
 			approvalTimeoutMs: settings.approvalTimeoutSeconds * 1000,
+			currentRight: rights.currentRight,
+			allowAlways: rights.allowAlways,
+		};
+	}
+
+	/** A caller's rights as they are now, and its way to save a right; the same for every request of its token record. */
+	private liveRightsOf(grant: Grant): LiveRights {
+		return {
 			currentRight: (tool: ToolRightSubject): ToolRight => {
 				const now = this.settings;
 				const token = now?.tokens.find((record) => record.hash === grant.token.hash);
@@ -421,5 +432,8 @@ interface GrantParts {
 	canWrite: boolean;
 	scopeNow: () => Scope;
 	callBudget: NonNullable<ToolContext["callBudget"]>;
-	writes: WriteServices;
+	rights: LiveRights;
 }
+
+/** What `McpService.liveRightsOf` gives: the write services that read the settings in force when used. */
+type LiveRights = Pick<WriteServices, "currentRight" | "allowAlways">;

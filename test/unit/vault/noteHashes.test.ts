@@ -34,23 +34,27 @@ describe("NoteHashes", () => {
 		expect(hashed()).toBe(4);
 	});
 
-	test("keeps texts up to its bound, the least recently used dropped first; a text over it is hashed every time", async () => {
+	test("keeps texts up to its bound, the first hashed dropped first; a text over it is hashed every time", async () => {
 		const hashes = new NoteHashes(10);
 		const { clock, hashed } = countingClock();
 		await hashes.hashOf("A.md", "aaaa", clock);
 		await hashes.hashOf("B.md", "bbbb", clock);
 		await hashes.hashOf("A.md", "aaaa", clock);
-		// 12 characters: B, the least recently used, goes.
-		await hashes.hashOf("C.md", "cccc", clock);
-		expect(hashed()).toBe(3);
-		await hashes.hashOf("A.md", "aaaa", clock);
+		// 12 characters: A, the first hashed, goes.
 		await hashes.hashOf("C.md", "cccc", clock);
 		expect(hashed()).toBe(3);
 		await hashes.hashOf("B.md", "bbbb", clock);
+		await hashes.hashOf("C.md", "cccc", clock);
+		expect(hashed()).toBe(3);
+		await hashes.hashOf("A.md", "aaaa", clock);
 		expect(hashed()).toBe(4);
+		// An edited note's older text no longer counts against the bound.
+		await hashes.hashOf("C.md", "cc", clock);
+		await hashes.hashOf("C.md", "cc", clock);
+		expect(hashed()).toBe(5);
 		const long = "x".repeat(11);
 		expect(await hashes.hashOf("L.md", long, clock)).toBe(sha256Hex(long));
 		await hashes.hashOf("L.md", long, clock);
-		expect(hashed()).toBe(6);
+		expect(hashed()).toBe(7);
 	});
 });
