@@ -1,6 +1,7 @@
 import * as nodeTimers from "node:timers";
 import { ActivityLog, type Logger } from "./activity";
 import type { Grant } from "./auth/grant";
+import type { TokenRecord } from "./auth/tokens";
 import { TokenUseRecorder } from "./auth/TokenUseRecorder";
 import type { Host } from "./host/Host";
 import { MAX_IN_FLIGHT_REQUESTS, RECENT_CLIENT_WINDOW_MS, STOP_DRAIN_TIMEOUT_MS, VAULT_WIDE_CALL_WORK_MS, VAULT_WIDE_SLICE_MS } from "./config/limits";
@@ -220,7 +221,7 @@ export class McpService {
 
 	/** What a request of `grant` works with, under `settings`: every way of seeing notes takes its scope from here. */
 	private contextFor(grant: Grant, settings: VaultMcpSettings, search: NoteSearch, releasePlace: () => void, wrote: () => void): ToolContext {
-		const scopeNow = this.liveScopeOf(grant, settings);
+		const { scopeNow, callBudget, rights } = this.grantParts(grant, settings, search);
 		return {
 			host: this.deps.host,
 			serverVersion: this.deps.serverVersion,
@@ -232,16 +233,41 @@ export class McpService {
 			search,
 			dailyNotesAreOutlines: settings.dailyNotesAreOutlines,
 			promptsFolder: settings.promptsFolder,
+			callBudget,
+			writes: this.writeServicesFor(rights, settings, releasePlace, wrote),
+			// Plain properties, not spreads of objects made per request: absent and undefined read the same.
+			notePaths: this.notePaths ?? undefined,
+			noteListing: this.noteListing ?? undefined,
+			tagNotes: this.tagNotes ?? undefined,
+		};
+	}
+
+	/** The parts of a request's context that depend only on its token record, its write switch, the settings and the index, by token record. */
+	private readonly grantPartsByToken = new WeakMap<TokenRecord, GrantParts>();
+
+	/**
+	 * The parts of `grant`'s context made once for every request of the same token record, write
+	 * switch, settings object and index (every change of the settings makes new objects): its live
+	 * scope, its call budget and its live rights. Each reads the settings in
+	 * force when used, so sharing them between requests changes nothing a request sees.
+	 */
+	private grantParts(grant: Grant, settings: VaultMcpSettings, search: NoteSearch): GrantParts {
+		const known = this.grantPartsByToken.get(grant.token);
+		if (known !== undefined && known.settings === settings && known.search === search && known.canWrite === grant.canWrite) return known;
+		const parts: GrantParts = {
+			settings,
+			search,
+			canWrite: grant.canWrite,
+			scopeNow: this.liveScopeOf(grant, settings),
 			callBudget: {
 				pause: this.turns.take,
 				sliceMs: this.deps.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS,
 				callWorkMs: this.deps.callBudget?.callWorkMs ?? VAULT_WIDE_CALL_WORK_MS,
 			},
-			writes: this.writeServicesFor(grant, settings, releasePlace, wrote),
-			...(this.notePaths ? { notePaths: this.notePaths } : {}),
-			...(this.noteListing ? { noteListing: this.noteListing } : {}),
-			...(this.tagNotes ? { tagNotes: this.tagNotes } : {}),
+			rights: this.liveRightsOf(grant),
 		};
+		this.grantPartsByToken.set(grant.token, parts);
+		return parts;
 	}
 
 	/**
@@ -271,14 +297,22 @@ export class McpService {
 		};
 	}
 
-	/** The journal, approver and live rights for one caller's write calls. */
-	private writeServicesFor(grant: Grant, settings: VaultMcpSettings, releasePlace: () => void, wrote: () => void): WriteServices {
+	/** The journal, approver and live rights for one request's write calls. */
+	private writeServicesFor(rights: LiveRights, settings: VaultMcpSettings, releasePlace: () => void, wrote: () => void): WriteServices {
 		return {
 			releasePlace,
 			wrote,
 			journal: this.deps.journal,
 			approver: this.deps.approver ?? null,
 			approvalTimeoutMs: settings.approvalTimeoutSeconds * 1000,
+			currentRight: rights.currentRight,
+			allowAlways: rights.allowAlways,
+		};
+	}
+
+	/** A caller's rights as they are now, and its way to save a right; the same for every request of its token record. */
+	private liveRightsOf(grant: Grant): LiveRights {
+		return {
 			currentRight: (tool: ToolRightSubject): ToolRight => {
 				const now = this.settings;
 				const token = now?.tokens.find((record) => record.hash === grant.token.hash);
@@ -389,3 +423,16 @@ export class McpService {
 		return next;
 	}
 }
+
+/** The parts of a request's context shared by the requests of one token record under one settings object (`McpService.grantParts`). */
+interface GrantParts {
+	settings: VaultMcpSettings;
+	search: NoteSearch;
+	canWrite: boolean;
+	scopeNow: () => Scope;
+	callBudget: NonNullable<ToolContext["callBudget"]>;
+	rights: LiveRights;
+}
+
+/** What `McpService.liveRightsOf` gives: the write services that read the settings in force when used. */
+type LiveRights = Pick<WriteServices, "currentRight" | "allowAlways">;

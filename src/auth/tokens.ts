@@ -56,14 +56,21 @@ export function hashToken(token: string): string {
 	return sha256Hex(token);
 }
 
+/** The same digest as hashToken's, as bytes: the hex form would only be decoded again to compare. */
+export function presentedTokenDigest(presented: string): Buffer {
+	return createHash("sha256").update(presented, "utf8").digest();
+}
+
 /**
  * The record whose hash matches the presented token, or null. Every stored hash is compared, in
  * constant time, whatever matched earlier: how long this takes does not tell how much of a token
  * was right, nor which record it was.
  */
-export function findTokenRecord(presented: string, records: readonly TokenRecord[]): TokenRecord | null {
-	// The same digest as hashToken's, as bytes: the hex form would only be decoded again to compare.
-	const presentedHash = createHash("sha256").update(presented, "utf8").digest();
+export function findTokenRecord(
+	presented: string,
+	records: readonly TokenRecord[],
+	presentedHash: Buffer = presentedTokenDigest(presented),
+): TokenRecord | null {
 	let found: TokenRecord | null = null;
 	for (const record of records) {
 		const storedHash = storedHashBytesOf(record);

@@ -495,6 +495,12 @@ export const NOTE_TEXT_PIECE_CHARS = 64 * 1024;
 /** Work on a long note's text in pieces gives the event loop back after this long: other clients wait behind one slice at most. */
 export const NOTE_TEXT_SLICE_MS = 10;
 /**
+ * The note texts whose SHA-256 read_note remembers, in characters all told (the texts themselves
+ * are kept to compare with, most of them the very strings the vault's text cache holds): a note read
+ * again unchanged is not hashed again. A text over this is hashed every time.
+ */
+export const NOTE_HASH_MEMO_CHARS = 8 * 1024 * 1024;
+/**
  * A rename's link changes applied as one group: recorded in the journal with one write and one disk
  * flush, then written at once (each its own atomic edit of a different note, compared at its write).
  */

@@ -1,6 +1,9 @@
+import type { ListToolsResult } from "@modelcontextprotocol/server";
 import type { DirectAnswers } from "./endpointState";
+import type { ModernWireCodec } from "./exchangeTransports";
 import { certainlyRequest } from "./jsonRpcRequest";
 import type { Answer } from "./statelessTransport";
+import { rememberJsonText } from "../jsonText";
 
 /**
  * The answer to one plain 2025-era request that a lent server gives without the SDK's protocol
@@ -23,6 +26,58 @@ export function directAnswer(direct: DirectAnswers | undefined, json: unknown): 
 	if (typeof name !== "string" || !(args === undefined || isPlainObject(args))) return null;
 	const call = direct.callTool(name, args);
 	return call === null ? null : call.then((result) => ({ result, jsonrpc: "2.0", id }));
+}
+
+/** The SDK's code for an invalid result its `tools/call` wrapper refuses (InvalidParams), before the codec's encoding of error codes. */
+const INVALID_PARAMS = -32602;
+
+/**
+ * The same answer for a 2026-07-28 request that `directRoute` (http/serveModern.ts) let through,
+ * given by a server bound to 2026-07-28 through its own wire codec, as the SDK's dispatch gives it:
+ * the `_meta` envelope checked by the codec (a refused one: null, the SDK words the refusal), the
+ * envelope lifted off, a `tools/call` result checked by the codec's result schema, and every result
+ * encoded by the codec (`resultType`, the cache fields, the server's identity). Null for anything
+ * the 2025 answer leaves to the SDK, and for parameters beside the envelope's `_meta` other than
+ * `name` and `arguments`. test/integration/directAnswer.test.ts compares the bytes with the
+ * SDK's dispatch.
+ */
+export function directAnswerModern(direct: DirectAnswers | undefined, codec: ModernWireCodec | null, json: unknown): Promise<Answer> | null {
+	if (direct === undefined || codec === null || !certainlyRequest(json)) return null;
+	const { id, method, params } = json;
+	// certainlyRequest: a `_meta`, if any, holds only envelope keys.
+	const envelope = params?._meta as Record<string, unknown> | undefined;
+	if (envelope === undefined || codec.checkInboundEnvelope({ envelope }) !== undefined) return null;
+	if (method === "tools/list") {
+		if (Object.keys(params ?? {}).length !== 1) return null;
+		return Promise.resolve({ result: encodedToolList(codec, direct.listTools()), jsonrpc: "2.0", id });
+	}
+	if (method !== "tools/call" || params === undefined) return null;
+	for (const key of Object.keys(params)) if (key !== "name" && key !== "arguments" && key !== "_meta") return null;
+	const { name, arguments: args } = params;
+	if (typeof name !== "string" || !(args === undefined || isPlainObject(args))) return null;
+	const call = direct.callTool(name, args);
+	if (call === null) return null;
+	return call.then((result): Answer => {
+		const checked = codec.validateResult("tools/call", result);
+		// Never for this server's tools (their results have fixed shapes); worded as the SDK's wrapper words it.
+		if (!checked.ok) return { jsonrpc: "2.0", id, error: { code: INVALID_PARAMS, message: `Invalid tools/call result: ${checked.message ?? ""}` } };
+		return { result: codec.encodeResult("tools/call", checked.value), jsonrpc: "2.0", id };
+	});
+}
+
+/** The encoded tool list, made once per tool list and codec: written as the same text every time (`rememberJsonText`). */
+const encodedLists = new WeakMap<ModernWireCodec, WeakMap<ListToolsResult, Record<string, unknown>>>();
+
+function encodedToolList(codec: ModernWireCodec, list: ListToolsResult): Record<string, unknown> {
+	const byList = encodedLists.get(codec) ?? new WeakMap<ListToolsResult, Record<string, unknown>>();
+	encodedLists.set(codec, byList);
+	let encoded = byList.get(list);
+	if (encoded === undefined) {
+		encoded = codec.encodeResult("tools/list", list);
+		rememberJsonText(encoded, JSON.stringify(encoded));
+		byList.set(list, encoded);
+	}
+	return encoded;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

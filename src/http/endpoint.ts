@@ -9,6 +9,7 @@ import { claimsModernRevision } from "./protocolRevision";
 import { failRequest, JSON_RPC_SERVER_ERROR, jsonRpcError, sendJson, sendRefusal } from "./replies";
 import { serveLegacy } from "./serveLegacy";
 import { serveModern } from "./serveModern";
+import { PresentedTokenDigests } from "./tokenDigests";
 import { ListenStreams } from "./listenStream";
 import { OWN_TURNS } from "./jsonPieces";
 import { chargeMessages, InFlightPlaces, RateLimiter, rateLimitRefusal, WriteBudget } from "./tokenBudgets";
@@ -48,12 +49,19 @@ export function createMcpEndpoint<S extends EndpointPolicy>(deps: EndpointDeps<S
 		turns: deps.turns ?? OWN_TURNS,
 	};
 	const active = new Set<Promise<void>>();
+	const digests = new PresentedTokenDigests();
 
 	const endpoint = (req: IncomingMessage, res: ServerResponse): void => {
 		const settings = deps.currentSettings();
 		const headers = guardedHeadersOf(req.rawHeaders);
 		const answer = guardRequest(
-			{ method: req.method ?? "", url: req.url ?? "", headers, localPort: req.socket.localPort },
+			{
+				method: req.method ?? "",
+				url: req.url ?? "",
+				headers,
+				localPort: req.socket.localPort,
+				tokenDigest: (token) => digests.digestOf(req.socket, token),
+			},
 			{ tokens: settings.tokens, writeEnabled: settings.writeEnabled },
 		);
 		if (isRefusal(answer)) {

@@ -55,3 +55,61 @@ export async function disconnectExchangeTransport(server: McpServer): Promise<vo
 	if (!transports.delete(server)) return;
 	await server.close();
 }
+
+/**
+ * The parts of the SDK's 2026-07-28 wire codec a request answered without its dispatch goes through
+ * (http/directAnswer.ts), exactly as its dispatch uses them: the `_meta` envelope's check, the
+ * `tools/call` result's check, and the encoding every result is sent in (`resultType`, the cache
+ * fields, the server's identity in `_meta`).
+ */
+export interface ModernWireCodec {
+	/** The SDK's wording of why the envelope is refused; undefined when it is taken. */
+	checkInboundEnvelope(material: { envelope: Record<string, unknown> }): string | undefined;
+	validateResult(method: string, value: unknown): { ok: true; value: Record<string, unknown> } | { ok: false; message?: string };
+	/** `result` as the SDK sends it, with this server's identity. */
+	encodeResult(method: string, result: object): Record<string, unknown>;
+}
+
+interface SdkProtocolInternals {
+	_negotiatedProtocolVersion?: unknown;
+	_negotiatedWireCodec?: unknown;
+	_outboundServerInfo?: unknown;
+}
+
+interface SdkWireCodec {
+	checkInboundEnvelope?: unknown;
+	validateResult?: unknown;
+	encodeResult?: unknown;
+}
+
+const modernCodecs = new WeakMap<McpServer, ModernWireCodec>();
+
+/**
+ * The wire codec of a server bound to `revision` and still connected to its own transport; null
+ * otherwise (a server not yet connected, or bound to another revision), and null when an SDK
+ * update has taken away these private parts (SDK 2.4.0 keeps the codec behind
+ * `_negotiatedWireCodec`): every request then goes through its dispatch as before
+ * (test/unit/http/exchangeTransports.test.ts notices).
+ */
+export function modernWireCodecOf(server: McpServer, revision: string): ModernWireCodec | null {
+	if (exchangeTransportOf(server) === undefined) return null;
+	const protocol = server.server as unknown as SdkProtocolInternals;
+	if (protocol._negotiatedProtocolVersion !== revision) return null;
+	const known = modernCodecs.get(server);
+	if (known !== undefined) return known;
+	const { _negotiatedWireCodec: codecOf, _outboundServerInfo: serverInfoOf } = protocol;
+	if (typeof codecOf !== "function" || typeof serverInfoOf !== "function") return null;
+	const codec = (codecOf as (this: unknown) => SdkWireCodec | undefined).call(protocol);
+	if (codec === undefined) return null;
+	const { checkInboundEnvelope, validateResult, encodeResult } = codec;
+	if (typeof checkInboundEnvelope !== "function" || typeof validateResult !== "function" || typeof encodeResult !== "function") return null;
+	const serverInfo: unknown = (serverInfoOf as (this: unknown) => unknown).call(protocol);
+	const modern: ModernWireCodec = {
+		checkInboundEnvelope: (material) => (checkInboundEnvelope as ModernWireCodec["checkInboundEnvelope"]).call(codec, material),
+		validateResult: (method, value) => (validateResult as ModernWireCodec["validateResult"]).call(codec, method, value),
+		encodeResult: (method, result) =>
+			(encodeResult as (m: string, r: object, s: unknown) => Record<string, unknown>).call(codec, method, result, serverInfo),
+	};
+	modernCodecs.set(server, modern);
+	return modern;
+}

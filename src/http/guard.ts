@@ -23,6 +23,8 @@ export interface GuardInput {
 	headers: Readonly<Record<string, readonly string[] | undefined>>;
 	/** The port the request arrived on: a Host that names a port must name this one. */
 	localPort?: number;
+	/** The presented token's SHA-256 (`presentedTokenDigest`), when the caller remembers it; absent: hashed here. */
+	tokenDigest?: (token: string) => Buffer;
 }
 
 /** The headers guardRequest reads, lower-case: the others need not be split into lists for it. */
@@ -108,7 +110,7 @@ export function guardRequest(input: GuardInput, policy: GuardPolicy): Grant | Re
 		return refuse(405, "method", `Method not allowed. The MCP endpoint answers POST only (stateless, no event stream).`, { Allow: "POST" });
 	}
 	const token = bearerTokenOf(headers.authorization);
-	const record = token === null ? null : findTokenRecord(token, policy.tokens);
+	const record = token === null ? null : findTokenRecord(token, policy.tokens, input.tokenDigest?.(token));
 	if (record === null) return UNAUTHORIZED;
 	const contentTypes = headers["content-type"] ?? [];
 	if (contentTypes.length !== 1 || mediaTypeOf(contentTypes[0] ?? "") !== "application/json") {

@@ -8,7 +8,8 @@ import {
 	type MessageClassification,
 } from "@modelcontextprotocol/server";
 import { certainlyRequest } from "./jsonRpcRequest";
-import { connectExchangeTransport, disconnectExchangeTransport, exchangeTransportOf } from "./exchangeTransports";
+import { connectExchangeTransport, disconnectExchangeTransport, exchangeTransportOf, modernWireCodecOf } from "./exchangeTransports";
+import { directAnswerModern } from "./directAnswer";
 import { MODERN_PROTOCOL_VERSION } from "./guard";
 import { webRequestOf } from "./listenStream";
 import type { AdmittedRequest, Answerable, EndpointPolicy, EndpointState, LentServer } from "./endpointState";
@@ -23,7 +24,7 @@ import {
 	withoutWithdrawn,
 	writePieces,
 } from "./replies";
-import { textInPieces, type JsonPieces } from "./jsonPieces";
+import { jsonInPieces, textInPieces, type JsonPieces } from "./jsonPieces";
 
 /**
  * Answers a 2026-07-28 request. The SDK's handler checks the request's `_meta` envelope and
@@ -76,7 +77,10 @@ export async function serveModern<S extends EndpointPolicy>(admitted: AdmittedRe
 	let written: Promise<void> = Promise.resolve();
 	try {
 		const route = directRoute(req, json);
-		const direct = route === null ? null : await serveDirectly(res, lend().server, route, state, answerable);
+		const direct =
+			route === null
+				? null
+				: ((await answerDirectly(res, lend(), route, state, answerable)) ?? (await serveDirectly(res, lend().server, route, state, answerable)));
 		({ written } = direct ?? (await serveThroughSdk(admitted, state, lend)));
 	} catch (error) {
 		failRequest(res, deps.logger, error);
@@ -194,6 +198,30 @@ function needsParamHeaderCheck(server: McpServer, message: JSONRPCRequest): bool
 
 /** The SDK's HTTP status for a handler's error answer: 400 for a missing client capability (-32021), which the spec ties to the error itself; 200 for every other answer. */
 const MISSING_CLIENT_CAPABILITY = -32021;
+
+/**
+ * Answers a plain `tools/call` of a read tool or `tools/list` that `directRoute` let through with
+ * the server's own handlers and wire codec, without the SDK's dispatch (`directAnswerModern`), once
+ * the server is bound to 2026-07-28 and connected to its own transport; null when it cannot (the
+ * server's first request, a tool taking Mcp-Param headers, anything `directAnswerModern` leaves to
+ * the SDK): `serveDirectly` serves it then.
+ */
+async function answerDirectly<S extends EndpointPolicy>(
+	res: ServerResponse,
+	lent: LentServer,
+	route: DirectRoute,
+	state: EndpointState<S>,
+	answerable: Answerable,
+): Promise<Writing | null> {
+	if (needsParamHeaderCheck(lent.server, route.message)) return null;
+	const direct = directAnswerModern(lent.direct, modernWireCodecOf(lent.server, MODERN_PROTOCOL_VERSION), route.message);
+	if (direct === null) return null;
+	const answer = await direct;
+	// The client went away meanwhile: nothing to answer, as an abandoned exchange answers nothing.
+	if (res.destroyed) return { written: Promise.resolve() };
+	const body = await jsonInPieces(answer, state.turns);
+	return { written: writeAnswer(res, 200, { "content-type": "application/json" }, body, route.message.id, state, answerable) };
+}
 
 /**
  * Serves a request `directRoute` let through on the server's own transport, classified as the

@@ -16,6 +16,7 @@ import { effectiveRight, NOTE_TEXT_RIGHT } from "../auth/rights";
 import { runWriteCall } from "./writeCall";
 import { fixableMessageFor } from "./vaultErrors";
 import { scopeKey } from "../vault/scope";
+import type { TokenRecord } from "../auth/tokens";
 import { rememberJsonText } from "../jsonText";
 
 /** What createMcpServer needs besides the per-request context. */
@@ -86,6 +87,16 @@ interface DirectAnswers {
 	listTools(): ListToolsResult;
 }
 
+/** The tools one grant may see, and the pool key of the servers that have exactly those (`McpServerPool.toolSetOf`). */
+interface ToolSet {
+	tools: ToolDescriptor[];
+	withPrompts: boolean;
+	key: string;
+	/** The token record's rights and level it was made from. */
+	rights: TokenRecord["rights"];
+	level: TokenRecord["level"];
+}
+
 /** A pooled server and the context of the request it is lent to. */
 interface ServerSlot {
 	server: McpServer;
@@ -126,11 +137,7 @@ export class McpServerPool {
 
 	/** A server for one request with `ctx`: the tools `ctx` may see; `release` once the request is answered. */
 	lend(ctx: ToolContext, era: ProtocolEra = "legacy"): { server: McpServer; release: () => Promise<void>; direct: DirectAnswers } {
-		const tools = toolsForGrant(ctx);
-		// Everything a pooled server holds that differs between requests: the protocol era it speaks
-		// ("modern" is 2026-07-28; the SDK binds an instance to one era), its tool names, in order, and the version it reports.
-		const withPrompts = hasPrompts(ctx, tools);
-		const key = `${era}\n${ctx.serverVersion}\n${withPrompts ? "prompts" : ""}\n${tools.map((tool) => tool.name).join(",")}`;
+		const { tools, withPrompts, key } = this.toolSetOf(ctx, era);
 		const slot = this.idle.get(key)?.pop() ?? this.newSlot(tools, ctx.serverVersion, withPrompts, era);
 		slot.ctx = ctx;
 		return {
@@ -144,6 +151,32 @@ export class McpServerPool {
 				this.idle.set(key, idle);
 			},
 		};
+	}
+
+	/** The tool set of each token record, by what else decides it (`toolSetOf`). */
+	private readonly toolSets = new WeakMap<TokenRecord, Map<string, ToolSet>>();
+
+	/**
+	 * The tools `ctx` may see and its pool key, made once per token record (every change of a
+	 * token's rights or level makes a new record; its rights object and level are checked too) and
+	 * per era, write switch, workspace, version and prompts folder set or not.
+	 */
+	private toolSetOf(ctx: ToolContext, era: ProtocolEra): ToolSet {
+		const { token, canWrite } = ctx.grant;
+		const promptsSet = Boolean(ctx.promptsFolder?.trim());
+		const asked = `${era}\n${canWrite}\n${ctx.host.workspace !== undefined}\n${promptsSet}\n${ctx.serverVersion}`;
+		const sets = this.toolSets.get(token) ?? new Map<string, ToolSet>();
+		this.toolSets.set(token, sets);
+		const known = sets.get(asked);
+		if (known !== undefined && known.rights === token.rights && known.level === token.level) return known;
+		const tools = toolsForGrant(ctx);
+		// Everything a pooled server holds that differs between requests: the protocol era it speaks
+		// ("modern" is 2026-07-28; the SDK binds an instance to one era), its tool names, in order, and the version it reports.
+		const withPrompts = hasPrompts(ctx, tools);
+		const key = `${era}\n${ctx.serverVersion}\n${withPrompts ? "prompts" : ""}\n${tools.map((tool) => tool.name).join(",")}`;
+		const set: ToolSet = { tools, withPrompts, key, rights: token.rights, level: token.level };
+		sets.set(asked, set);
+		return set;
 	}
 
 	private newSlot(tools: readonly ToolDescriptor[], serverVersion: string, withPrompts: boolean, era: ProtocolEra): ServerSlot {

@@ -35,6 +35,29 @@ function send(running: RunningService, token: string, request: LegacyRequest, th
 	return rawRequest(running.port, { headers: mcpHeaders(running.port, token), body });
 }
 
+const MODERN = "2026-07-28";
+const ENVELOPE = {
+	"io.modelcontextprotocol/protocolVersion": MODERN,
+	"io.modelcontextprotocol/clientInfo": { name: "direct-test", version: "1" },
+	"io.modelcontextprotocol/clientCapabilities": {},
+};
+
+/**
+ * Sends `request` at 2026-07-28, its envelope in `_meta` and the standard headers: with Content-Type
+ * exactly `application/json` a pooled server may answer it directly; with a charset parameter (which
+ * the SDK's handler takes too) only the SDK's handler answers it.
+ */
+function sendModern(running: RunningService, token: string, request: LegacyRequest, throughSdk: boolean): Promise<RawResponse> {
+	const name = request.params?.name;
+	const headers = mcpHeaders(running.port, token, [
+		["MCP-Protocol-Version", MODERN],
+		["Mcp-Method", request.method],
+		...(typeof name === "string" ? ([["Mcp-Name", name]] as Array<[string, string]>) : []),
+	]).map(([header, value]): [string, string] => (header === "Content-Type" && throughSdk ? [header, "application/json; charset=utf-8"] : [header, value]));
+	const body = JSON.stringify({ jsonrpc: "2.0", id: request.id ?? 1, method: request.method, params: { ...request.params, _meta: ENVELOPE } });
+	return rawRequest(running.port, { headers, body });
+}
+
 /** What a client sees of an answer: its status, its media type, its body. */
 function seen(response: RawResponse): { status: number; contentType: unknown; body: string } {
 	return { status: response.status, contentType: response.headers["content-type"], body: response.body };
@@ -78,6 +101,38 @@ describe("2025 tools/call and tools/list answered without the SDK's protocol lay
 			const batch = JSON.stringify([{ jsonrpc: "2.0", id: 1, method: "tools/list" }]);
 			expect((await rawRequest(running.port, { headers: mcpHeaders(running.port, read), body: batch })).status).toBe(200);
 			expect(served).toHaveBeenCalledTimes(3);
+		} finally {
+			served.mockRestore();
+		}
+	});
+
+	test.each(REQUESTS)("$label at 2026-07-28 answers exactly as the SDK's handler answers it: status, media type and bytes", async (request) => {
+		for (const token of [running.tokens.read ?? "", running.tokens.write ?? ""]) {
+			// Twice: a pooled server's first 2026-07-28 request binds it to the revision (through the SDK's dispatch); the next is answered directly.
+			for (let round = 0; round < 2; round++) {
+				const direct = await sendModern(running, token, request, false);
+				const throughSdk = await sendModern(running, token, request, true);
+				expect(seen(direct)).toEqual(seen(throughSdk));
+			}
+		}
+	});
+
+	test("at 2026-07-28, a read and the tool list never reach the SDK's protocol layer once the server is bound; a write and a refused argument do", async () => {
+		const read = running.tokens.read ?? "";
+		// Binds the read token's pooled 2026-07-28 server to the revision.
+		expect((await sendModern(running, read, REQUESTS[8] as LegacyRequest, false)).status).toBe(200);
+		const served = jest.spyOn(ExchangeTransport.prototype, "serve");
+		try {
+			for (const request of [REQUESTS[0], REQUESTS[1], REQUESTS[8], REQUESTS[10]] as LegacyRequest[]) {
+				const answer = await sendModern(running, read, request, false);
+				expect(answer.status).toBe(200);
+				expect(JSON.parse(answer.body)).toMatchObject({
+					result: { resultType: "complete", _meta: { "io.modelcontextprotocol/serverInfo": { name: "vault-mcp" } } },
+				});
+			}
+			expect(served).not.toHaveBeenCalled();
+			await sendModern(running, read, REQUESTS[3] as LegacyRequest, false);
+			expect(served).toHaveBeenCalledTimes(1);
 		} finally {
 			served.mockRestore();
 		}

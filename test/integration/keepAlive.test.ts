@@ -1,6 +1,7 @@
 import type { Socket } from "node:net";
 import { MAX_REFUSED_BODY_DRAIN_BYTES } from "../../src/config/limits";
 import { INITIALIZE_BODY } from "../helpers/http";
+import { revokeToken } from "../../src/auth/tokenList";
 import { startService, type RunningService } from "../helpers/service";
 import { openSocket } from "../helpers/sockets";
 import { makeVault, removeDir } from "../helpers/vault";
@@ -161,5 +162,29 @@ describe("a refused request leaves its keep-alive connection usable", () => {
 		expect(refused?.status).toBe(401);
 		expect(refused?.headers.connection).toBe("close");
 		expect(await reader.next()).toBeNull();
+	});
+
+	test("a token revoked between two requests on one kept-alive connection is refused on the very next one (the token's digest is remembered per connection, never its match)", async () => {
+		const mine = await startService(vault, { levels: ["read", "write"] });
+		const socket = await openSocket(mine.port);
+		sockets.push(socket);
+		const reader = new ResponseReader(socket);
+		const read = mine.tokens.read ?? "";
+		try {
+			for (let round = 0; round < 2; round++) {
+				socket.write(post(mine.port, read, TOOLS_LIST_BODY));
+				expect((await reader.next())?.status).toBe(200);
+			}
+			const revoked = revokeToken(mine.settings, "read");
+			if ("error" in revoked) throw new Error(revoked.error);
+			await mine.service.apply(revoked.settings);
+			socket.write(post(mine.port, read, TOOLS_LIST_BODY));
+			expect((await reader.next())?.status).toBe(401);
+			// The other token on the same connection still answers.
+			socket.write(post(mine.port, mine.tokens.write ?? "", TOOLS_LIST_BODY));
+			expect((await reader.next())?.status).toBe(200);
+		} finally {
+			await mine.stop();
+		}
 	});
 });

@@ -6,6 +6,7 @@ import {
 	MAX_FRONTMATTER_EXPANDED_VALUES,
 	MAX_LISTED_TAG_CHARS,
 	MAX_NOTE_CONTENT_BYTES,
+	NOTE_HASH_MEMO_CHARS,
 	NOTE_TEXT_SLICE_MS,
 } from "../../config/limits";
 import { frontmatterBoundProblem, splitFrontmatter } from "../../markdown/frontmatter";
@@ -14,10 +15,13 @@ import { describeHeadings, headingKey, resolveSubpath, type NotePart } from "../
 import { findNote, truncateUtf8 } from "../../vault/notes";
 import { allTagTexts, tagsWithinCharacters } from "../../vault/tags";
 import { SliceClock } from "../../markdown/steps";
-import { sha256HexInPieces } from "../../sha256";
+import { NoteHashes } from "../../vault/noteHashes";
 import { yieldToEventLoop } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
+
+/** Notes read again unchanged are not hashed again (the hash is a function of the text alone, so one memo serves every vault). */
+const NOTE_HASHES = new NoteHashes(NOTE_HASH_MEMO_CHARS);
 
 export const readNoteTool = defineTool({
 	name: "read_note",
@@ -68,7 +72,7 @@ export const readNoteTool = defineTool({
 		}
 		const content = truncateUtf8(part ? text.slice(part.start, part.end) : text, MAX_NOTE_CONTENT_BYTES);
 		// A note of megabytes is hashed in pieces, the event loop given back between them.
-		const hash = await sha256HexInPieces(text, new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop));
+		const hash = await NOTE_HASHES.hashOf(file.path, text, () => new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop));
 		return ok({
 			path: file.path,
 			content,

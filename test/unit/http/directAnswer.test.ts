@@ -1,5 +1,6 @@
-import type { CallToolResult, ListToolsResult } from "@modelcontextprotocol/server";
-import { directAnswer } from "../../../src/http/directAnswer";
+import { CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY, type CallToolResult, type ListToolsResult } from "@modelcontextprotocol/server";
+import { directAnswer, directAnswerModern } from "../../../src/http/directAnswer";
+import type { ModernWireCodec } from "../../../src/http/exchangeTransports";
 import type { DirectAnswers } from "../../../src/http/endpointState";
 
 const LIST: ListToolsResult = { tools: [{ name: "read_note", inputSchema: { type: "object" } }] };
@@ -50,5 +51,48 @@ describe("directAnswer: which 2025 requests a lent server answers without the SD
 
 	test("a server that answers nothing directly leaves every request to the SDK", () => {
 		expect(directAnswer(undefined, { jsonrpc: "2.0", id: 1, method: "tools/list" })).toBeNull();
+	});
+});
+
+/** A codec that refuses an envelope without capabilities and stamps what it encodes, as the SDK's does. */
+const CODEC: ModernWireCodec = {
+	checkInboundEnvelope: ({ envelope }) => (CLIENT_CAPABILITIES_META_KEY in envelope ? undefined : "Invalid _meta envelope"),
+	validateResult: (_method, value) => ({ ok: true, value: { ...(value as Record<string, unknown>) } }),
+	encodeResult: (method, result) => ({ ...result, resultType: "complete", method }),
+};
+const ENVELOPE = { [PROTOCOL_VERSION_META_KEY]: "2026-07-28", [CLIENT_CAPABILITIES_META_KEY]: {} };
+
+describe("directAnswerModern: which 2026-07-28 requests a lent server answers through its own codec", () => {
+	test("a tools/call of a read tool and tools/list are answered, encoded by the codec, the envelope lifted off", async () => {
+		const direct = fakeDirect();
+		const call = await directAnswerModern(direct, CODEC, {
+			jsonrpc: "2.0",
+			id: 1,
+			method: "tools/call",
+			params: { name: "read_note", arguments: { path: "x" }, _meta: ENVELOPE },
+		});
+		expect(call).toEqual({ result: { ...RESULT, resultType: "complete", method: "tools/call" }, jsonrpc: "2.0", id: 1 });
+		expect(direct.calls).toEqual([["read_note", { path: "x" }]]);
+		const list = await directAnswerModern(direct, CODEC, { jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: ENVELOPE } });
+		expect(list).toEqual({ result: { ...LIST, resultType: "complete", method: "tools/list" }, jsonrpc: "2.0", id: 2 });
+		// The same encoded list object every time: its JSON text is made once.
+		const again = await directAnswerModern(direct, CODEC, { jsonrpc: "2.0", id: 3, method: "tools/list", params: { _meta: ENVELOPE } });
+		expect(again !== null && "result" in again ? again.result : null).toBe(list !== null && "result" in list ? list.result : undefined);
+	});
+
+	test.each([
+		["no codec (the server not bound yet)", null, { name: "read_note", _meta: ENVELOPE }],
+		["an envelope the codec refuses", CODEC, { name: "read_note", _meta: {} }],
+		["no envelope", CODEC, { name: "read_note" }],
+		["a parameter beside name, arguments and _meta", CODEC, { name: "read_note", _meta: ENVELOPE, cursor: "x" }],
+		["arguments that are not an object", CODEC, { name: "read_note", arguments: [1], _meta: ENVELOPE }],
+		["a tool the server does not answer directly", CODEC, { name: "append_to_note", _meta: ENVELOPE }],
+	])("%s: left to the SDK", (_label, codec, params) => {
+		expect(directAnswerModern(fakeDirect(), codec, { jsonrpc: "2.0", id: 1, method: "tools/call", params })).toBeNull();
+	});
+
+	test("tools/list with a cursor, and any other method, are left to the SDK", () => {
+		expect(directAnswerModern(fakeDirect(), CODEC, { jsonrpc: "2.0", id: 1, method: "tools/list", params: { cursor: "c", _meta: ENVELOPE } })).toBeNull();
+		expect(directAnswerModern(fakeDirect(), CODEC, { jsonrpc: "2.0", id: 1, method: "resources/list", params: { _meta: ENVELOPE } })).toBeNull();
 	});
 });

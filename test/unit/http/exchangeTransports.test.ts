@@ -1,6 +1,14 @@
-import { McpServer, type JSONRPCMessage } from "@modelcontextprotocol/server";
+import {
+	CLIENT_CAPABILITIES_META_KEY,
+	classifyInboundRequest,
+	McpServer,
+	PROTOCOL_VERSION_META_KEY,
+	SUPPORTED_PROTOCOL_VERSIONS,
+	type JSONRPCMessage,
+	type MessageClassification,
+} from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { connectExchangeTransport, disconnectExchangeTransport, exchangeTransportOf } from "../../../src/http/exchangeTransports";
+import { connectExchangeTransport, disconnectExchangeTransport, exchangeTransportOf, modernWireCodecOf } from "../../../src/http/exchangeTransports";
 import { ExchangeTransport, type Answer, type ExchangeTransport as Transport } from "../../../src/http/statelessTransport";
 import type { JsonPieces } from "../../../src/http/jsonPieces";
 
@@ -85,5 +93,48 @@ describe("requests handed to a pooled server", () => {
 		expect(expected[3]).toContain("-32601");
 		await disconnectExchangeTransport(direct);
 		await throughHandler.close();
+	});
+});
+
+describe("a 2026-07-28 server's own wire codec", () => {
+	const MODERN = "2026-07-28";
+	const envelope = { [PROTOCOL_VERSION_META_KEY]: MODERN, [CLIENT_CAPABILITIES_META_KEY]: {} };
+
+	function modernClassification(): MessageClassification {
+		const outcome = classifyInboundRequest({
+			httpMethod: "POST",
+			protocolVersionHeader: MODERN,
+			body: { jsonrpc: "2.0", id: 0, method: "tools/list", params: { _meta: envelope } },
+		});
+		if (outcome.kind !== "modern") throw new Error("not classified as 2026-07-28");
+		return outcome.classification;
+	}
+
+	test("is found once the server is bound to 2026-07-28 and connected, and checks and encodes as the SDK's dispatch does", async () => {
+		const server = new McpServer({ name: "codec-test", version: "1.2.3" }, { supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS, MODERN] });
+		server.registerTool("echo", { inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({ content: [{ type: "text", text }] }));
+		expect(modernWireCodecOf(server, MODERN)).toBeNull();
+		const transport = await connectExchangeTransport(server, modernClassification());
+		if (transport === null) throw new Error("not connected");
+		// SDK 2.4.0's codec is found; an update that takes it away fails here, not silently in the bench.
+		const codec = modernWireCodecOf(server, MODERN);
+		expect(codec).not.toBeNull();
+		expect(codec?.checkInboundEnvelope({ envelope })).toBeUndefined();
+		expect(codec?.checkInboundEnvelope({ envelope: { ...envelope, [CLIENT_CAPABILITIES_META_KEY]: "none" } })).toContain("envelope");
+		expect(codec?.encodeResult("tools/call", { content: [] })).toEqual({
+			content: [],
+			resultType: "complete",
+			_meta: { "io.modelcontextprotocol/serverInfo": { name: "codec-test", version: "1.2.3" } },
+		});
+		await disconnectExchangeTransport(server);
+		// Let go of its transport (the SDK's handler serves it now): none.
+		expect(modernWireCodecOf(server, MODERN)).toBeNull();
+	});
+
+	test("is none for a 2025-era server", async () => {
+		const server = newServer();
+		await connectExchangeTransport(server);
+		expect(modernWireCodecOf(server, MODERN)).toBeNull();
+		await disconnectExchangeTransport(server);
 	});
 });
