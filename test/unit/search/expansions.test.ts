@@ -1,7 +1,7 @@
 import { EXPANSION_GROUPS, expansionsOf } from "../../../src/search/expansions";
 import { stemmerFor } from "../../../src/search/stemmers";
 
-const english = stemmerFor("english");
+const english = stemmerFor("english") as NonNullable<ReturnType<typeof stemmerFor>>;
 
 describe("words meaning the same (an abbreviation and its full form)", () => {
 	test("an abbreviation finds its full form and the full form its abbreviation, in any form of either", () => {
