@@ -24,6 +24,7 @@ import {
 	BM25_B,
 	BM25_K1,
 	COVERAGE_POWER,
+	EXPANSION_MATCH_WEIGHT,
 	fieldScore,
 	FIELD_SCORE_MAX,
 	FORM_MATCH_WEIGHT,
@@ -335,6 +336,9 @@ export class SearchEngine {
 		const joinedHeld = new Uint8Array(termCount);
 		const exactCursors = new Array<number>(termCount).fill(0);
 		const formCursors = new Array<number>(termCount).fill(0);
+		const relatedCursors = new Array<number>(termCount).fill(0);
+		// Per term, how much of its idf the candidate holds by its evidence: 1 as typed or in another form, less for a word meaning the same or an extension.
+		const heldWeight = new Float64Array(termCount);
 		// The ids of the search's stop words, looked up once a long title needs them.
 		let stopIdSet: Set<number> | null = null;
 		const stopIds = (): ReadonlySet<number> => {
@@ -377,6 +381,7 @@ export class SearchEngine {
 			if (anyOrder) {
 				exactCursors.fill(0);
 				formCursors.fill(0);
+				relatedCursors.fill(0);
 				optionalCursors.fill(0);
 				joinedCursors.fill(0);
 			}
@@ -433,22 +438,32 @@ export class SearchEngine {
 						exact++;
 						matched[termIndex] = 1;
 						continue;
+					} else if (term.related) {
+						// Only a word meaning the same (`parameters` for `params`): below its forms, above a longer word it starts.
+						const relatedValue = formsValueAt(term.related, relatedCursors, termIndex, slot);
+						if (relatedValue !== 0) {
+							value = relatedValue;
+							weight = EXPANSION_MATCH_WEIGHT;
+						}
 					}
 				}
-				strongMask[termIndex] = weight !== PREFIX_MATCH_WEIGHT ? 1 : 0;
-				if (weight !== PREFIX_MATCH_WEIGHT) strong++;
+				const strongMatch = weight !== PREFIX_MATCH_WEIGHT && weight !== EXPANSION_MATCH_WEIGHT;
+				strongMask[termIndex] = strongMatch ? 1 : 0;
+				heldWeight[termIndex] = strongMatch ? 1 : weight;
+				if (strongMatch) strong++;
 				// Among several words, a title word the query word only starts (`Catalog` for `cat`) counts
 				// as the body's words do, not as a title: its title weight made it outrank a note holding
 				// the word as typed. One word's tiers already keep such notes below (ordered by their titles).
-				else if (termCount > 1) value = Math.min(BODY_COUNT, (value & BODY_COUNT) + titleCount(value));
+				// A title word meaning the same (`max-params` for `parameters`) keeps its title weight.
+				else if (termCount > 1 && weight === PREFIX_MATCH_WEIGHT) value = Math.min(BODY_COUNT, (value & BODY_COUNT) + titleCount(value));
 				matched[termIndex] = 1;
 				score += (requiredIdf[termIndex] as number) * weight * fieldScore(value, norm);
 				if (titleCount(value) > 0) titleWeighed += (requiredIdf[termIndex] as number) * weight;
 				titleWords += titleCount(value);
 				if (value & IN_TITLE) {
 					inTitle = true;
-					if (titleCount(value) > 0) titleIdf += (requiredIdf[termIndex] as number) * (weight === PREFIX_MATCH_WEIGHT ? PREFIX_MATCH_WEIGHT : 1);
-					if (titleCount(value) > 0 && weight !== PREFIX_MATCH_WEIGHT) strongInTitle = true;
+					if (titleCount(value) > 0) titleIdf += (requiredIdf[termIndex] as number) * (heldWeight[termIndex] as number);
+					if (titleCount(value) > 0 && strongMatch) strongInTitle = true;
 				}
 			}
 			for (let termIndex = 0; termIndex < optionalTerms.length; termIndex++) {
@@ -505,7 +520,7 @@ export class SearchEngine {
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {
 				if (templateOnly[termIndex] === 1) continue;
 				if (joinedHeld[termIndex] === 1) heldIdf += requiredIdf[termIndex] as number;
-				else if (matched[termIndex] === 1) heldIdf += (requiredIdf[termIndex] as number) * (strongMask[termIndex] === 1 ? 1 : PREFIX_MATCH_WEIGHT);
+				else if (matched[termIndex] === 1) heldIdf += (requiredIdf[termIndex] as number) * (heldWeight[termIndex] as number);
 			}
 			const share = Math.max(totalIdf > 0 ? heldIdf / totalIdf : 1, namedTopic ? NAMED_TOPIC_SHARE : 0);
 			// Compared before the score. One word: held as typed or in another form, then the title
@@ -624,6 +639,7 @@ export class SearchEngine {
 				if (!named && worst && !this.scoreEvery && tierBound(false, true, 0) < worst.tier) break;
 				exactCursors.fill(0);
 				formCursors.fill(0);
+				relatedCursors.fill(0);
 				optionalCursors.fill(0);
 				joinedCursors.fill(0);
 				for (let from = 0; from < total; from += PAUSE_CHECK_MASK + 1) {

@@ -72,6 +72,8 @@ export interface TermEvidence {
 	any: ResolvedTerm;
 	exact: ResolvedTerm | null;
 	forms: FormLists | null;
+	/** The words meaning the same (expansions.ts) and their forms, each its own list as `forms`; null for a phrase or a word in no group. */
+	related: FormLists | null;
 	/** The ids of the word as typed and its forms; null for a phrase. */
 	strongIds: ReadonlySet<number> | null;
 	/** The notes holding the word as typed or in another form, counted as `any` was merged (countEither of `exact` and `forms`); 0 for a phrase. */

@@ -24,6 +24,7 @@ import {
 	type ResolvedTerm,
 	type TermEvidence,
 } from "./postingValues";
+import { expansionsOf } from "./expansions";
 import { isPrefixWord } from "./query";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor, type Stemmer } from "./stemmers";
 import { bitCount, derivedWholes, repeatedAddressWords, tokenize, tokenizeInChunks } from "./text";
@@ -1014,16 +1015,31 @@ export class PostingsIndex {
 		accepted: Uint8Array | null = null,
 	): Generator<void, TermEvidence, void> {
 		if (tokens.length !== 1)
-			return { any: (yield* this.resolveSteps(tokens, scratch)) ?? emptyTerm(), exact: null, forms: null, strongIds: null, strongNotes: 0 };
+			return {
+				any: (yield* this.resolveSteps(tokens, scratch)) ?? emptyTerm(),
+				exact: null,
+				forms: null,
+				related: null,
+				strongIds: null,
+				strongNotes: 0,
+			};
 		const word = tokens[0] ?? "";
 		// Every list is cut to the notes there are now: the walks below pause, and notes added meanwhile are appended to lists.
 		const slotCount = this.nextSlot;
 		const exactId = this.dictionary.lookup(word);
 		// A word stays in the dictionary once no note holds it (its notes deleted, or moved into an
 		// excluded folder): such words are passed over too, or they took the places of real forms.
-		const formIds = yield* this.dictionary.formsOfSteps(word, stem, accepted ? this.heldAmong(accepted) : this.heldAnywhere());
+		const held = accepted ? this.heldAmong(accepted) : this.heldAnywhere();
+		const formIds = yield* this.dictionary.formsOfSteps(word, stem, held);
 		const strongIds = new Set<number>([...optional(exactId), ...formIds]);
-		const prefixIds = isPrefixWord(word) ? yield* this.dictionary.withPrefixSteps(word, strongIds) : [];
+		// The words meaning the same (an abbreviation's full form, or back: expansions.ts) and their forms, none of the word's own.
+		const relatedIds = new Set<number>();
+		for (const other of expansionsOf(word, this.dictionary.stemmer)) {
+			const otherId = this.dictionary.lookup(other);
+			if (otherId !== undefined && !strongIds.has(otherId) && held.holds(otherId)) relatedIds.add(otherId);
+			for (const id of yield* this.dictionary.formsOfSteps(other, stem, held)) if (!strongIds.has(id)) relatedIds.add(id);
+		}
+		const prefixIds = isPrefixWord(word) ? yield* this.dictionary.withPrefixSteps(word, new Set([...strongIds, ...relatedIds])) : [];
 		const exactLists = this.listsCut(optional(exactId), slotCount);
 		// A prefix's lists by place, with no views: a two-letter prefix of a planted vocabulary takes hundreds of thousands.
 		const anyRuns = PostingRuns.of(exactLists);
@@ -1032,15 +1048,19 @@ export class PostingsIndex {
 		const formLists = this.listsCut(formIds, slotCount);
 		// The forms are merged only into `any`: the engine merges a note's forms when it scores the note (formsValueAt).
 		const forms: FormLists | null = formLists.length > 0 ? { lists: formLists, cursors: new Array<number>(formLists.length).fill(0) } : null;
+		const relatedLists = this.listsCut([...relatedIds], slotCount);
+		const related: FormLists | null = relatedLists.length > 0 ? { lists: relatedLists, cursors: new Array<number>(relatedLists.length).fill(0) } : null;
 		const strongLists = [...exactLists, ...formLists];
 		for (const list of formLists) anyRuns.add(list.slots, 0, list.values, 0, list.length);
+		for (const list of relatedLists) anyRuns.add(list.slots, 0, list.values, 0, list.length);
 		yield* this.runsOfSteps(prefixIds, slotCount, anyRuns);
 		// The notes holding the word as typed or in another form are counted as `any` merges them.
 		const tally: UnionTally = { lists: strongLists.length, notes: strongLists.length === 1 ? (strongLists[0] as Postings).length : 0 };
 		return {
-			any: strongIds.size + prefixIds.length > 0 ? yield* this.unionOfLists(anyRuns, slotCount, scratch, tally) : emptyTerm(),
+			any: strongIds.size + relatedIds.size + prefixIds.length > 0 ? yield* this.unionOfLists(anyRuns, slotCount, scratch, tally) : emptyTerm(),
 			exact,
 			forms,
+			related,
 			strongIds,
 			strongNotes: tally.notes,
 		};

@@ -25,6 +25,12 @@ export const TITLE_COVERAGE_WEIGHT = 3;
 export const FORM_MATCH_WEIGHT = 0.7;
 export const PREFIX_MATCH_WEIGHT = 0.3;
 /**
+ * How much a word meaning the same as the query's (`parameters` for `params`, `prohibit` for
+ * `forbid`: expansions.ts) counts: less than the word's own forms, which are surely the same word,
+ * more than a longer word it starts, which often is not (`cat` → `catalog`).
+ */
+export const EXPANSION_MATCH_WEIGHT = 0.5;
+/**
  * How much a word that two adjacent query words make together (`log in` → `login`, `back up` →
  * `backup`, `setting up` → `setup`) counts, against a query word as typed: it is what the person
  * meant as often as the two words are, but it finds no note by itself, so it only ranks.

@@ -39,6 +39,8 @@ describe("search_notes by evidence strength, through a real MCP client", () => {
 			"Rules/README.md": "---\ntitle: Overview\n---\nEvery rule of the plugin, listed.",
 			"Guides/Start.md": "An overview of the setup, and an overview of the rules: read the overview first.",
 			"Private/md099.md": "# Line length\n\nThe line length the secret draft asks for.",
+			"Guides/Config files.md": "Where the config files live: one for each project, read at start.",
+			"Guides/Files.md": "Files of the editor: files for fonts, files for keys, and files kept in one place at start.",
 		});
 		running = await startService(vault, { settings: { excludedFolders: ["Private"] } });
 		await running.service.search?.whenReady();
@@ -90,6 +92,12 @@ describe("search_notes by evidence strength, through a real MCP client", () => {
 		expect((await search("function has too many parameters")).results[0]?.path).toBe("Rules/max-params.md");
 	});
 
+	test("a question's full word finds the page that abbreviates it (configuration → config), above a page with the question's other word only", async () => {
+		const answer = await search("configuration files");
+		expect(answer.results[0]?.path).toBe("Guides/Config files.md");
+		expect(answer.results[0]?.matched_words).toEqual(["configuration", "files"]);
+	});
+
 	test("a note named by a code or a handle ranks by the title it shows, its frontmatter title or one level-1 heading; an excluded note's is never shown", async () => {
 		const lineLength = await search("line length");
 		expect(lineLength.results[0]?.path).toBe("Rules/md013.md");
@@ -108,6 +116,8 @@ describe("search_notes by evidence strength, through a real MCP client", () => {
 			"-journal doggo",
 			"make a tarball of my package",
 			"function has too many parameters",
+			"function has too many params",
+			"configuration files",
 			"line length",
 			"chris gurney",
 			"overview",

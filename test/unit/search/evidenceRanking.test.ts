@@ -191,7 +191,11 @@ describe("soft AND: all words when enough notes hold them, else the notes coveri
 			{ path: "no-hooks.md", text: "Disallow setup and teardown hooks.", modified: 3 },
 		];
 		const answer = await searchDocs(rules, "forbid certain matchers like toBeTruthy");
-		expect(answer.results.map((hit) => [hit.path, hit.matched_words])).toEqual([["no-restricted-matchers.md", ["matchers"]]]);
+		// "Disallow" and "ban" mean "forbid" (expansions.ts): held so, and reported among the words held; the note with the telling word stays first.
+		expect(answer.results.map((hit) => [hit.path, hit.matched_words])).toEqual([
+			["no-restricted-matchers.md", ["forbid", "matchers"]],
+			["no-hooks.md", ["forbid"]],
+		]);
 	});
 
 	test("where enough notes hold half the words, a note holding fewer does not fill the page", async () => {
@@ -381,5 +385,43 @@ describe("the page a vault names for the question's topic", () => {
 	test("a word that titles several notes is a category, not a topic: the notes holding every query word keep first place", async () => {
 		const found = await paths(pages([{ path: "Logging levels.md", text: "Levels of logging: info, debug.", modified: 2 }]), "turn on logging");
 		expect(found[0]).toBe("Reply.md");
+	});
+});
+
+describe("a word meaning the same as the question's (an abbreviation, its full form): below the word itself, above nothing", () => {
+	const filler = Array.from({ length: 20 }, (_, index) => ({
+		path: `Rule ${index}.md`,
+		text: `A rule about each function's exports, number ${index} of the plugin.`,
+	}));
+
+	test("a question's abbreviation finds the page written in full, and the page's abbreviated title counts as a title", async () => {
+		const docs = [
+			...filler,
+			{ path: "max-params.md", text: "Enforce a maximum number of params in function definitions." },
+			{ path: "Long bodies.md", text: "A function may be long; a long function is hard to read, and every function is named." },
+		];
+		// "parameters" is in no note: the page saying "params" (and titled so) is the answer.
+		expect((await paths(docs, "function has too many parameters"))[0]).toBe("max-params.md");
+	});
+
+	test("a page saying the question's own word ranks above one saying a word meaning the same", async () => {
+		const docs: Doc[] = [
+			...filler,
+			{ path: "no-default-export.md", text: "Prohibit default exports. Use named exports instead." },
+			{ path: "no-anonymous-default-export.md", text: "Forbid anonymous values as default exports." },
+			{ path: "Default exports.md", text: "How default exports work, and default exports against named ones." },
+		];
+		const found = await paths(docs, "forbid default exports");
+		// As typed first; then "prohibit", which means "forbid", above the page that only explains default exports.
+		expect(found.slice(0, 3)).toEqual(["no-anonymous-default-export.md", "no-default-export.md", "Default exports.md"]);
+	});
+
+	test("a page that says only a word meaning the same ranks above one without any", async () => {
+		const docs: Doc[] = [
+			...filler,
+			{ path: "Config files.md", text: "Where the config files of the whole project are kept, for everyone." },
+			{ path: "Editor files.md", text: "Files of the editor: files for fonts, files for keys, files kept in one place." },
+		];
+		expect((await paths(docs, "configuration files"))[0]).toBe("Config files.md");
 	});
 });
