@@ -183,6 +183,34 @@ class PackedNote {
 		return texts;
 	}
 
+	/** How many list items the note has, and whether any is a task, without building their entries. */
+	listItemsShape(): ListItemsShape {
+		const numbers = this.numbers();
+		let at = numbers[KIND.listItems * 2] as number;
+		if (at === 0) return { count: 0, tasks: false };
+		const count = numbers[at++] as number;
+		for (let entry = 0; entry < count; entry++, at += 4) if ((numbers[at + 3] as number) & ITEM_TASK) return { count, tasks: true };
+		return { count, tasks: false };
+	}
+
+	/** The line and status character of each task among the note's list items, in order, building no entry. */
+	taskItems(): TaskItem[] {
+		const numbers = this.numbers();
+		let at = numbers[KIND.listItems * 2] as number;
+		if (at === 0) return [];
+		let next = numbers[KIND.listItems * 2 + 1] as number;
+		const count = numbers[at++] as number;
+		const positions = new Positions(numbers);
+		const tasks: TaskItem[] = [];
+		for (let entry = 0; entry < count; entry++, at += 4) {
+			const offset = positions.startOffset(at);
+			const flags = numbers[at + 3] as number;
+			if (flags & ITEM_TASK) tasks.push({ line: positions.lineOf(offset), status: this.strings[next++] as string });
+			if (flags & ITEM_ID) next++;
+		}
+		return tasks;
+	}
+
 	/** The texts of the note's tags, in order, without building their entries (a tag's is its only string). */
 	tagTexts(): string[] {
 		const numbers = this.numbers();
@@ -670,6 +698,43 @@ export function tagTextsOf(cache: CachedMetadata): string[] {
 	// A list set on the object since (as on a plain one) is read as set.
 	if (packed && (own === undefined || own.get === ACCESSORS.tags.get)) return packed.tagTexts();
 	return (cache.tags ?? []).map((entry) => entry.tag);
+}
+
+/** How many list items a note has, and whether any of them is a task. */
+export interface ListItemsShape {
+	count: number;
+	tasks: boolean;
+}
+
+/**
+ * A note's `ListItemsShape`, read from the packed form without building its list items: asking
+ * whether a note of 250,000 nested list items held a task built them all, in one piece of about
+ * 0.25 s, on each list_tasks call.
+ */
+export function listItemsShapeOf(cache: CachedMetadata): ListItemsShape {
+	const packed = (cache as Partial<PackedCarrier>)[PACKED];
+	const own = Object.getOwnPropertyDescriptor(cache, "listItems");
+	// A list set on the object since (as on a plain one) is read as set.
+	if (packed && (own === undefined || own.get === ACCESSORS.listItems.get)) return packed.listItemsShape();
+	const items = cache.listItems ?? [];
+	return { count: items.length, tasks: items.some((item) => item.task !== undefined) };
+}
+
+/** A task among a note's list items: the line it starts on and its status character. */
+export interface TaskItem {
+	line: number;
+	status: string;
+}
+
+/**
+ * A note's `TaskItem`s, read from the packed form without building its list items (complete_task
+ * on a note of 250,000 nested list items built them all in one piece of about 0.25 s).
+ */
+export function taskItemsOf(cache: CachedMetadata): TaskItem[] {
+	const packed = (cache as Partial<PackedCarrier>)[PACKED];
+	const own = Object.getOwnPropertyDescriptor(cache, "listItems");
+	if (packed && (own === undefined || own.get === ACCESSORS.listItems.get)) return packed.taskItems();
+	return (cache.listItems ?? []).flatMap((item) => (item.task === undefined ? [] : [{ line: item.position.start.line, status: item.task }]));
 }
 
 /** The link texts of a note's links and embeds, in that order: read from the packed form without building entries. */

@@ -139,18 +139,26 @@ const CARRIAGE_RETURN = 13;
 
 /**
  * markdown-it's block state for `src`. Its constructor finds every line's marks in one loop;
- * here the same marks are found in pausable steps, as the same loop would set them.
+ * here the same marks are found in pausable steps, as the same loop would set them. The marks are
+ * kept in typed arrays sized by a first count of the lines: arrays grown a push at a time copy
+ * their whole contents into new memory at each growth, so a note of 250,000 short lines spent one
+ * piece of 50-90 ms growing its five mark arrays (2.5 million lines, 0.6 s), where a typed array's
+ * memory is only touched as its lines are filled in, step by step.
  */
 function* blockState(src: string, tokens: MarkdownToken[], env: ParseEnv): Steps<StateBlock> {
 	const state = new markdownParser.block.State("", markdownParser, env, tokens);
 	state.src = src;
-	const bMarks: number[] = [];
-	const eMarks: number[] = [];
-	const tShift: number[] = [];
-	const sCount: number[] = [];
-	const bsCount: number[] = [];
+	// One more than the line breaks: the last line, then the end mark.
+	const size = (yield* lineBreaksSteps(src)) + 2;
+	const bMarks = new Int32Array(size);
+	const eMarks = new Int32Array(size);
+	const tShift = new Int32Array(size);
+	const sCount = new Int32Array(size);
+	// bsCount stays 0 for every line here (the blockquote rule sets it).
+	const bsCount = new Int32Array(size);
 	let start = 0;
-	for (let line = 0; start < src.length; line++) {
+	let line = 0;
+	for (; start < src.length; line++) {
 		const newline = src.indexOf("\n", start);
 		const end = newline === -1 ? src.length : newline;
 		let pos = start;
@@ -163,22 +171,39 @@ function* blockState(src: string, tokens: MarkdownToken[], env: ParseEnv): Steps
 		}
 		// As in markdown-it's loop: a last line of only spaces and tabs, with no line break after it, is no line.
 		if (newline === -1 && pos === end) break;
-		bMarks.push(start);
-		eMarks.push(end);
-		tShift.push(pos - start);
-		sCount.push(offset);
-		bsCount.push(0);
+		bMarks[line] = start;
+		eMarks[line] = end;
+		tShift[line] = pos - start;
+		sCount[line] = offset;
 		start = end + 1;
 		if (line % LINE_SPLIT_PAUSE_LINES === LINE_SPLIT_PAUSE_LINES - 1) yield;
 	}
-	bMarks.push(src.length);
-	eMarks.push(src.length);
-	tShift.push(0);
-	sCount.push(0);
-	bsCount.push(0);
-	Object.assign(state, { bMarks, eMarks, tShift, sCount, bsCount, lineMax: bMarks.length - 1 });
+	bMarks[line] = src.length;
+	eMarks[line] = src.length;
+	const marks = (array: Int32Array): number[] => array.subarray(0, line + 1) as unknown as number[];
+	Object.assign(state, {
+		bMarks: marks(bMarks),
+		eMarks: marks(eMarks),
+		tShift: marks(tShift),
+		sCount: marks(sCount),
+		bsCount: marks(bsCount),
+		lineMax: line,
+	});
 	return state;
 }
+
+/** The `\n`s in `text`, counted in pausable steps. */
+function* lineBreaksSteps(text: string): Steps<number> {
+	let count = 0;
+	for (let index = text.indexOf("\n"); index !== -1; index = text.indexOf("\n", index + 1)) {
+		count++;
+		if (count % LINE_COUNT_PAUSE_LINES === 0) yield;
+	}
+	return count;
+}
+
+/** Line breaks counted between two pause points (a count is much lighter than splitting a line into its marks). */
+const LINE_COUNT_PAUSE_LINES = 8 * LINE_SPLIT_PAUSE_LINES;
 
 /**
  * Hands over block tokens as they become final: `consume(tokens, count)` reads tokens[0, count),
@@ -233,6 +258,8 @@ function* blocksInSteps(state: StateBlock, startLine: number, endLine: number, c
 		// In a list item, lines keep their indent: only a table is cut (by rows); any other block is one rule call, as markdown-it makes it.
 		if (!itemContent) yield* topLevelBlock(state, candidates, line, endLine, chunkLines, consume);
 		else if (tableRule(state, line, endLine, true)) yield* tableInChunks(state, line, endLine, chunkLines, consume);
+		else if (startsQuote(state, line, endLine)) yield* quoteInSteps(state, line, endLine, chunkLines, consume);
+		else if (startsList(state, line, endLine)) yield* listInSteps(state, line, endLine, chunkLines, consume);
 		else runRules(state, line, endLine);
 		yield* handOver(tokens, tokens.length, consume);
 		state.tight = !hasEmptyLines;
@@ -300,7 +327,7 @@ function* topLevelBlock(
 	// No rule before the blockquote rule takes a line starting with `>` (code needs an indent of 4, which it refuses too).
 	if (startsQuote(state, blockStart, endLine)) return yield* quoteInSteps(state, blockStart, endLine, chunkLines, consume);
 	// A top-level list whose item holds a table is parsed item by item, the table in chunks of rows.
-	if (state.level === 0 && startsList(state, blockStart, endLine)) return yield* listInSteps(state, blockStart, endLine, chunkLines, consume);
+	if (startsList(state, blockStart, endLine)) return yield* listInSteps(state, blockStart, endLine, chunkLines, consume);
 	const level = state.level;
 	const tokens = state.tokens;
 	const firstToken = tokens.length;
@@ -400,20 +427,13 @@ function* listInSteps(state: StateBlock, startLine: number, endLine: number, chu
 	listOpen.markup = markup;
 	// markTightParagraphs' level: the list's level after its close.
 	const paragraphLevel = state.level - 1 + 2;
-	const paragraphs: MarkdownToken[] = [];
 	const marksHidden = (state.env as ParseEnv).hidden;
-	const consumeItems: TokenConsumer = function* (tokens, count) {
-		for (let index = 0; marksHidden && index < count; index++) {
-			const token = tokens[index];
-			if (token?.type === "paragraph_open" && token.level === paragraphLevel) {
-				paragraphs.push(token);
-				const close = tokens[index + 2];
-				if (close) paragraphs.push(close);
-				index += 2;
-			}
-		}
-		yield* consume(tokens, count);
-	};
+	const handed = handedParagraphsOf(state);
+	// Only the outermost open list looks at the tokens handed over, for the lists inside it too.
+	const consumeItems: TokenConsumer = marksHidden && handed.openLists === 0 ? handed.collecting(consume) : consume;
+	handed.openLists++;
+	const paragraphs = (handed.byLevel[paragraphLevel] ??= []);
+	const firstParagraph = paragraphs.length;
 	let prevEmptyEnd = false;
 	const oldParentType = state.parentType;
 	state.parentType = "list";
@@ -484,8 +504,12 @@ function* listInSteps(state: StateBlock, startLine: number, endLine: number, chu
 	listLines[1] = nextLine;
 	state.line = nextLine;
 	state.parentType = oldParentType;
+	handed.openLists--;
+	if (tight && marksHidden) for (let index = firstParagraph; index < paragraphs.length; index++) (paragraphs[index] as MarkdownToken).hidden = true;
+	paragraphs.length = firstParagraph;
+	// Paragraphs handed over at a level where no list was open then are kept by none.
+	if (handed.openLists === 0) handed.byLevel.length = 0;
 	if (tight && marksHidden) {
-		for (const token of paragraphs) token.hidden = true;
 		// Those not handed over yet are still among the state's tokens.
 		const tokens = state.tokens;
 		for (let index = 0; index < tokens.length - 2; index++) {
@@ -497,6 +521,46 @@ function* listInSteps(state: StateBlock, startLine: number, endLine: number, chu
 			}
 		}
 	}
+}
+
+/**
+ * The paragraphs handed over while lists are open, by level (with their closing tokens): a list
+ * that ends tight marks those at its own paragraph level hidden. Every token is looked at once,
+ * by the outermost open list, however deep lists nest: each list looking at every token handed
+ * over inside it made a note of lists in quotes 400 deep spend half of its parse there.
+ */
+class HandedParagraphs {
+	openLists = 0;
+	readonly byLevel: MarkdownToken[][] = [];
+
+	collecting(consume: TokenConsumer): TokenConsumer {
+		const byLevel = this.byLevel;
+		return function* (tokens, count) {
+			for (let index = 0; index < count; index++) {
+				const token = tokens[index];
+				if (token?.type !== "paragraph_open") continue;
+				const level = byLevel[token.level];
+				// No list open at that paragraph level: no list marks it.
+				if (level === undefined) continue;
+				level.push(token);
+				const close = tokens[index + 2];
+				if (close) level.push(close);
+				index += 2;
+			}
+			yield* consume(tokens, count);
+		};
+	}
+}
+
+const handedParagraphs = new WeakMap<StateBlock, HandedParagraphs>();
+
+function handedParagraphsOf(state: StateBlock): HandedParagraphs {
+	let handed = handedParagraphs.get(state);
+	if (!handed) {
+		handed = new HandedParagraphs();
+		handedParagraphs.set(state, handed);
+	}
+	return handed;
 }
 
 /** The number of columns of the table starting on `header`: its header row's cells, parsed alone. */

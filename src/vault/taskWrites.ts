@@ -14,6 +14,7 @@ import { NOT_ACCESSIBLE } from "./paths";
 import type { Scope } from "./scope";
 import { checkNewNotePath, createNoteFile, editNote, NoteExistsError } from "./writes";
 import { fail, ok, type Result } from "../result";
+import { taskItemsOf } from "../headless/compactMetadata";
 
 /**
  * Today's daily note (local time), created from the Daily Notes settings and template when missing.
@@ -116,9 +117,8 @@ export async function completeTask(host: Host, scope: Scope, options: CompleteTa
 	if (!found.ok) return found;
 	const file = found.value;
 	const [settings, vaultFormat] = await Promise.all([taskCompletionSettings(host), taskDateFormat(host)]);
-	const tasks = (host.metadataCache.getFileCache(file)?.listItems ?? []).flatMap((item) =>
-		item.task === undefined ? [] : [{ line: item.position.start.line, status: item.task }],
-	);
+	const cache = host.metadataCache.getFileCache(file);
+	const tasks = cache ? taskItemsOf(cache) : [];
 	const today = options.today ?? dayjs().format("YYYY-MM-DD");
 	let written: { lines: string[]; taskIndex: number; nextIndex: number; line: number; nextLine: number } | undefined;
 	const result = await editNote(host, file, (text) => {

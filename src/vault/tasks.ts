@@ -8,6 +8,7 @@ import { NO_TASKS, PackedTasks } from "./packedTasks";
 import { runStepsOnBudget, type CallBudget } from "./workBudget";
 import { runSteps, type Steps } from "../markdown/steps";
 import { NOTE_TEXT_PIECE_CHARS, SLICED_TASKS } from "../config/limits";
+import { listItemsShapeOf } from "../headless/compactMetadata";
 
 /** One task as list_tasks reports it. */
 export interface TaskEntry extends TaskDates {
@@ -56,13 +57,15 @@ function* tasksOfNoteSteps(cache: CachedMetadata, text: string): Steps<PackedTas
 }
 
 function hasTasks(cache: CachedMetadata): boolean {
-	return cache.listItems?.some((item) => item.task !== undefined) ?? false;
+	return listItemsShapeOf(cache).tasks;
 }
 
 /** Keeps a note's tasks from text in hand (the search index reads every note's text anyway). */
 export function rememberTasks(cache: CachedMetadata, text: string, memo: NoteMemo = sharedNoteMemo): void {
-	if (memo.tasks.has(cache) || (cache.listItems?.length ?? 0) >= SLICED_TASKS) return;
-	memo.tasks.set(cache, hasTasks(cache) ? runSteps(tasksOfNoteSteps(cache, text)) : NO_TASKS);
+	if (memo.tasks.has(cache)) return;
+	const shape = listItemsShapeOf(cache);
+	if (shape.count >= SLICED_TASKS) return;
+	memo.tasks.set(cache, shape.tasks ? runSteps(tasksOfNoteSteps(cache, text)) : NO_TASKS);
 }
 
 /** The note's tasks, derived once per version of its metadata: at once when known, else from its text. */

@@ -588,3 +588,81 @@ describe("line ends and NULs made as markdown-it makes them, in steps", () => {
 		}
 	});
 });
+
+describe("lists and quotes nested inside each other, parsed in steps at every depth", () => {
+	/** Each line a run of container markers, as a note of lists in quotes in lists makes. */
+	const CONTAINERS = ["> ", "- ", "* ", "1. ", "  ", "   ", ">", "- [ ] "];
+	const CONTENTS = ["text", "", "# heading", "```", "| a |", "|---|", "    code", "para [[link]]", "---"];
+	const mixedNesting = fc
+		.array(fc.tuple(fc.array(fc.constantFrom(...CONTAINERS), { maxLength: 10 }), fc.constantFrom(...CONTENTS)), { maxLength: 50 })
+		.map((rows) => `${rows.map(([prefixes, content]) => `${prefixes.join("")}${content}`).join("\n")}\n`);
+	const withHidden = (token: MarkdownToken) => ({ ...record(token), hidden: token.hidden });
+
+	test("any nesting of lists and quotes: the tokens markdown-it's own parse gives, and the same paragraphs of tight lists hidden", () => {
+		fc.assert(
+			fc.property(mixedNesting, fc.integer({ min: 1, max: 3 }), (text, chunkLines) => {
+				const expected = deepReference.parse(text, {}).map(withHidden);
+				expect(tokensOf(text).map(withHidden)).toEqual(expected);
+				expect(tokensOf(text, chunkLines).map(withHidden)).toEqual(expected);
+			}),
+			{ numRuns: 1000 },
+		);
+	});
+
+	test("a note whose every line nests `> - ` 60 deep is parsed in pieces of a few lines, not one (1 MB held the server for a second)", () => {
+		const text = lines(240, (index) => `${"> - ".repeat(1 + (index % 60))}x ${index}`);
+		const madeSince: number[] = [];
+		let made = 0;
+		const state = reference.block.State.prototype as unknown as { push: (...args: unknown[]) => unknown };
+		const push = state.push;
+		state.push = function (this: unknown, ...args: unknown[]) {
+			made++;
+			return push.apply(this, args);
+		};
+		const tokens: MarkdownToken[] = [];
+		try {
+			const steps = parseBlocks(text, function* (handed, count) {
+				for (let index = 0; index < count; index++) tokens.push(handed[index] as MarkdownToken);
+				yield* [];
+			});
+			for (let next = steps.next(); ; next = steps.next()) {
+				madeSince.push(made);
+				made = 0;
+				if (next.done) break;
+			}
+		} finally {
+			state.push = push;
+		}
+		const total = madeSince.reduce((sum, count) => sum + count, 0);
+		expect(total).toBeGreaterThan(10_000);
+		// Before: one piece made every token after the first line's.
+		expect(Math.max(...madeSince)).toBeLessThan(total / 20);
+		expect(tokens.map(record)).toEqual(deepReference.parse(text, {}).map(record));
+	});
+});
+
+describe("a note of many short lines", () => {
+	test("its lines' marks are kept without growing an array a line at a time (a note of 250,000 lines spent one piece of 50-90 ms growing them)", () => {
+		const text = "a\n".repeat(100_000);
+		let pushes = 0;
+		const push = Array.prototype.push;
+		Array.prototype.push = function (this: unknown[], ...items: unknown[]) {
+			pushes++;
+			return push.apply(this, items);
+		};
+		const tokens: MarkdownToken[] = [];
+		try {
+			runSteps(
+				parseBlocks(text, function* (handed, count) {
+					for (let index = 0; index < count; index++) tokens.push(handed[index] as MarkdownToken);
+					yield* [];
+				}),
+			);
+		} finally {
+			Array.prototype.push = push;
+		}
+		// Before: five pushes a line.
+		expect(pushes).toBeLessThan(10_000);
+		expect(tokens.map(record)).toEqual(reference.parse(text, {}).map(record));
+	});
+});

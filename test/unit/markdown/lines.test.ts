@@ -96,3 +96,27 @@ describe("LineIndex.isBlank", () => {
 		);
 	});
 });
+
+describe("LineIndex.inSteps on a note of many short lines", () => {
+	test("keeps the line starts without growing an array a line at a time (2.5 million lines spent one piece of 130 ms on one growth), with the same lines", () => {
+		const text = "a\n".repeat(100_000);
+		let pushes = 0;
+		const push = Array.prototype.push;
+		Array.prototype.push = function (this: unknown[], ...items: unknown[]) {
+			pushes++;
+			return push.apply(this, items);
+		};
+		let index: LineIndex;
+		try {
+			index = runSteps(LineIndex.inSteps(text));
+		} finally {
+			Array.prototype.push = push;
+		}
+		expect(pushes).toBeLessThan(100);
+		expect(index.lineCount).toBe(100_001);
+		expect([index.lineStart(0), index.lineStart(1), index.lineStart(99_999), index.lineStart(100_000), index.lineEnd(99_999)]).toEqual([
+			0, 2, 199_998, 200_000, 199_999,
+		]);
+		expect(index.lineOf(150_001)).toBe(75_000);
+	});
+});
