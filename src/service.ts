@@ -157,19 +157,28 @@ export class McpService {
 	}
 
 	/**
-	 * The scope of one caller, worked out again whenever the settings change: the settings' excluded
+	 * The scope of one caller, worked out again whenever the settings or the host's links change: the settings' excluded
 	 * folders, links in the vault folder (hidden exactly like excluded folders), and the token's
 	 * folders as they are now. A token revoked meanwhile keeps the folders it had; its calls are refused by rights.
 	 */
 	private liveScopeOf(grant: Grant, atRequest: VaultMcpSettings): () => Scope {
 		let seen: VaultMcpSettings | null = null;
+		let seenLinks: readonly string[] = [];
 		let scope: Scope | null = null;
 		return () => {
 			const settings = this.settings ?? atRequest;
-			if (scope === null || seen !== settings) {
+			// Shared by every request of the token record: the host's links are looked at each time too
+			// (inside Obsidian a link made in the vault folder is found a moment later, the settings unchanged).
+			const links = this.deps.host.hiddenLinks();
+			if (scope === null || seen !== settings || !sameNames(links, seenLinks)) {
 				const token = settings.tokens.find((record) => record.hash === grant.token.hash) ?? grant.token;
-				scope = { ...this.scopeOf(settings), tokenFolders: token.folders ?? [] };
+				scope = {
+					configDir: this.deps.host.vault.configDir,
+					excludedFolders: [...settings.excludedFolders, ...links],
+					tokenFolders: token.folders ?? [],
+				};
 				seen = settings;
+				seenLinks = links;
 			}
 			return scope;
 		};
@@ -436,3 +445,11 @@ interface GrantParts {
 
 /** What `McpService.liveRightsOf` gives: the write services that read the settings in force when used. */
 type LiveRights = Pick<WriteServices, "currentRight" | "allowAlways">;
+
+/** Whether two lists of names are the same, in the same order (the same list object, mostly). */
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+	if (a === b) return true;
+	if (a.length !== b.length) return false;
+	for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+	return true;
+}
