@@ -458,11 +458,12 @@ export class NodeVault implements HostVault, WatchedVault {
 	}
 }
 
-/** A path's name, basename and extension, as Obsidian's TFile has them (the extension keeps its case). */
+/** The folder at a normalised vault path, as Obsidian's TFolder names it. */
 function folderAt(path: string): HostAbstractFile {
 	return { path, name: nodePath.posix.basename(path) };
 }
 
+/** A path's name, basename and extension, as Obsidian's TFile has them (the extension keeps its case). */
 function nameParts(path: string): Pick<HostFile, "name" | "basename" | "extension"> {
 	const name = nodePath.posix.basename(path);
 	const dot = name.lastIndexOf(".");
