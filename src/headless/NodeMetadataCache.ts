@@ -8,7 +8,7 @@ import { HostEvents } from "./events";
 import { LinkFileIndex } from "../paths/linkResolution";
 import { askedName, LinkSourcesByName, namesAnsweredBy } from "./linkSourcesByName";
 import { linkpathOf } from "../markdown/inline";
-import { detachStrings } from "./detachedStrings";
+import { detachStrings, detachStringsSteps } from "./detachedStrings";
 import { compactMetadataSteps, linkTextsOf, PackedMetadataStore } from "./compactMetadata";
 import type { NodeVault } from "./NodeVault";
 import { eventLoopTurns } from "../turns";
@@ -234,7 +234,8 @@ export class NodeMetadataCache implements HostMetadataCache {
 		// The list items are packed from the parser's records, never made into objects (unless the note stays as parsed).
 		const parsed = await this.clock.run(metadataRecordsSteps(text));
 		detachStrings(parsed.listItems.ids);
-		const cache = await this.clock.run(compactMetadataSteps(detachStrings(parsed.cache), text, this.packed, parsed.listItems));
+		const detached = await this.clock.run(detachStringsSteps(parsed.cache));
+		const cache = await this.clock.run(compactMetadataSteps(detached, text, this.packed, parsed.listItems));
 		this.caches.set(file.path, cache);
 		return cache;
 	}

@@ -211,6 +211,18 @@ class PackedNote {
 		return tasks;
 	}
 
+	/** The texts and levels of the note's headings, in order, without building their entries (a heading's text is its only string). */
+	headingTexts(): HeadingTexts {
+		const numbers = this.numbers();
+		let at = numbers[KIND.headings * 2] as number;
+		if (at === 0) return { texts: [], levels: [] };
+		const first = numbers[KIND.headings * 2 + 1] as number;
+		const count = numbers[at++] as number;
+		const levels = new Array<number>(count);
+		for (let entry = 0; entry < count; entry++, at += 3) levels[entry] = numbers[at + 2] as number;
+		return { texts: this.strings.slice(first, first + count), levels };
+	}
+
 	/** The texts of the note's tags, in order, without building their entries (a tag's is its only string). */
 	tagTexts(): string[] {
 		const numbers = this.numbers();
@@ -698,6 +710,26 @@ export function tagTextsOf(cache: CachedMetadata): string[] {
 	// A list set on the object since (as on a plain one) is read as set.
 	if (packed && (own === undefined || own.get === ACCESSORS.tags.get)) return packed.tagTexts();
 	return (cache.tags ?? []).map((entry) => entry.tag);
+}
+
+/** A note's headings' texts and levels, in order, in two lists. */
+export interface HeadingTexts {
+	texts: string[];
+	levels: number[];
+}
+
+/**
+ * The texts and levels of a note's headings: read from the packed form without building entries
+ * (the search index reads them on each change of a note, and a note's 38,000 headings were built in
+ * one piece of about 50 ms).
+ */
+export function headingTextsOf(cache: CachedMetadata): HeadingTexts {
+	const packed = (cache as Partial<PackedCarrier>)[PACKED];
+	const own = Object.getOwnPropertyDescriptor(cache, "headings");
+	// A list set on the object since (as on a plain one) is read as set.
+	if (packed && (own === undefined || own.get === ACCESSORS.headings.get)) return packed.headingTexts();
+	const headings = cache.headings ?? [];
+	return { texts: headings.map((entry) => entry.heading), levels: headings.map((entry) => entry.level) };
 }
 
 /** How many list items a note has, and whether any of them is a task. */

@@ -1,3 +1,5 @@
+import type { Steps } from "../markdown/steps";
+
 /**
  * V8 keeps a substring of this many characters or more as a pointer into the text it was cut
  * from (a shorter one is copied): an engine fact, not a limit of ours.
@@ -38,4 +40,49 @@ export function detachStrings<T>(value: T): T {
 		holder[key] = copies[index];
 	});
 	return value;
+}
+
+/**
+ * Strings copied, or objects walked, in one step of `detachStringsSteps`: a note's 21,000 aliased
+ * links and embeds (150,000 strings) were walked and copied in one piece of about 0.1 s.
+ */
+const DETACH_STEP_STRINGS = 4096;
+const DETACH_STEP_OBJECTS = 4096;
+
+/** `detachStrings` in steps, for a caller that pauses between them: the same value, the same copies. */
+export function* detachStringsSteps<T>(value: T): Steps<T> {
+	const stack: unknown[] = [value];
+	let holders: Array<[Holder, string]> = [];
+	let walked = 0;
+	while (stack.length > 0) {
+		const item = stack.pop();
+		if (typeof item !== "object" || item === null) continue;
+		const holder = item as Holder;
+		for (const key of Object.keys(holder)) {
+			const inner = holder[key];
+			if (typeof inner === "string") {
+				if (inner.length >= MIN_SLICED_STRING_LENGTH) holders.push([holder, key]);
+			} else if (typeof inner === "object" && inner !== null && !NUMBERS_ONLY_KEYS.has(key)) {
+				stack.push(inner);
+			}
+		}
+		walked++;
+		if (holders.length >= DETACH_STEP_STRINGS || walked >= DETACH_STEP_OBJECTS) {
+			copyStrings(holders);
+			holders = [];
+			walked = 0;
+			yield;
+		}
+	}
+	copyStrings(holders);
+	return value;
+}
+
+/** Gives each held string a copy of its own, in one structured clone. */
+function copyStrings(holders: ReadonlyArray<[Holder, string]>): void {
+	if (holders.length === 0) return;
+	const copies = structuredClone(holders.map(([holder, key]) => holder[key]));
+	holders.forEach(([holder, key], index) => {
+		holder[key] = copies[index];
+	});
 }

@@ -136,6 +136,8 @@ export function* normalizeSteps(source: string): Steps<string> {
 }
 
 const CARRIAGE_RETURN = 13;
+const PIPE = 0x7c;
+const BACKSLASH = 0x5c;
 
 /**
  * markdown-it's block state for `src`. Its constructor finds every line's marks in one loop;
@@ -257,7 +259,7 @@ function* blocksInSteps(state: StateBlock, startLine: number, endLine: number, c
 		const quote = nested && startsQuote(state, line, endLine);
 		// In a list item, lines keep their indent: only a table is cut (by rows); any other block is one rule call, as markdown-it makes it.
 		if (!itemContent) yield* topLevelBlock(state, candidates, line, endLine, chunkLines, consume);
-		else if (tableRule(state, line, endLine, true)) yield* tableInChunks(state, line, endLine, chunkLines, consume);
+		else if (tableRule(state, line, endLine, true)) yield* tableSteps(state, line, endLine, chunkLines, consume);
 		else if (startsQuote(state, line, endLine)) yield* quoteInSteps(state, line, endLine, chunkLines, consume);
 		else if (startsList(state, line, endLine)) yield* listInSteps(state, line, endLine, chunkLines, consume);
 		else runRules(state, line, endLine);
@@ -323,7 +325,7 @@ function* topLevelBlock(
 	consume: TokenConsumer,
 ): Steps<void> {
 	// The table rule comes first: a line it accepts starts a table.
-	if (tableRule(state, blockStart, endLine, true)) return yield* tableInChunks(state, blockStart, endLine, chunkLines, consume);
+	if (tableRule(state, blockStart, endLine, true)) return yield* tableSteps(state, blockStart, endLine, chunkLines, consume);
 	// No rule before the blockquote rule takes a line starting with `>` (code needs an indent of 4, which it refuses too).
 	if (startsQuote(state, blockStart, endLine)) return yield* quoteInSteps(state, blockStart, endLine, chunkLines, consume);
 	// A top-level list whose item holds a table is parsed item by item, the table in chunks of rows.
@@ -563,165 +565,141 @@ function handedParagraphsOf(state: StateBlock): HandedParagraphs {
 	return handed;
 }
 
-/** The number of columns of the table starting on `header`: its header row's cells, parsed alone. */
-function headerColumns(state: StateBlock, header: number): number {
-	const tokens = state.tokens;
-	const first = tokens.length;
-	tableRule(state, header, header + 2, false);
-	let columns = 0;
-	for (let index = first; index < tokens.length; index++) if (tokens[index]?.type === "th_open") columns++;
-	tokens.length = first;
-	state.line = header;
-	return columns;
-}
-
 /**
- * A table in chunks of rows (fewer rows the more columns it has: each cell is three tokens): each chunk after the first is parsed by
- * markdown-it's own table rule with the table's header and delimiter lines lent to the two lines
- * before the chunk (their marks only), so its rows come out exactly as in one parse; the repeated
- * header's tokens are dropped and the rows join the open table. Tokens are handed over chunk by
- * chunk, all but the table's closing ones (the consumer reads a table's lines at its close).
+ * A table, as markdown-it's table rule (lib/rules_block/table.mjs, 14.1) makes it, in steps: the
+ * same tokens, pushed cell by cell, with a pause after every TABLE_CHUNK_CELLS cells (header cells
+ * and filled-in cells count) or `chunkLines` rows. A row, or the header, may be cut between two
+ * cells: a header of 20,000 columns is 60,000 tokens, and each row under it as many. Before a
+ * pause the tokens so far are handed over, all but the table's closing ones (the consumer reads a
+ * table's lines at its close). The caller has checked that the rule accepts `startLine`.
  */
-function* tableInChunks(state: StateBlock, blockStart: number, endLine: number, chunkLines: number, consume: TokenConsumer): Steps<void> {
-	const level = state.level;
-	const tokens = state.tokens;
-	const firstToken = tokens.length;
-	const columns = headerColumns(state, blockStart);
-	const rowsPerChunk = Math.max(1, Math.min(chunkLines, Math.floor(TABLE_CHUNK_CELLS / Math.max(1, columns))));
-	let start = blockStart;
-	/** Cells the table rule filled in for the rows before `start`, counted as it counts them. */
-	let filled = 0;
-	let table: MarkdownToken | undefined;
-	let body: MarkdownToken | undefined;
-	for (;;) {
-		const rowsFrom = start === blockStart ? blockStart + 2 : start;
-		const cut = tableChunkEnd(state, rowsFrom, rowsFrom + rowsPerChunk, endLine, columns, filled);
-		if (cut === null) return reparseWhole(state, level, firstToken, blockStart, endLine);
-		const before = tokens.length;
-		if (start === blockStart) runRules(state, start, cut.limit);
-		else runTableRows(state, blockStart, start, cut.limit);
-		const added = tokens[before];
-		if (added?.type !== "table_open" || !added.map) throw new Error("a table's chunk did not parse as its rows");
-		if (!table) {
-			table = added;
-			for (let index = before; index < tokens.length && !body; index++) if (tokens[index]?.type === "tbody_open") body = tokens[index];
-		} else {
-			// Drop the lent header (table_open to thead_close) and, when the table has a body already, the chunk's tbody_open.
-			let header = before;
-			while (header < tokens.length && tokens[header]?.type !== "thead_close") header++;
-			header++;
-			const chunkBody = tokens[header];
-			tokens.splice(before, header - before + (body && chunkBody?.type === "tbody_open" ? 1 : 0));
-			if (!body && chunkBody?.type === "tbody_open") body = chunkBody;
-			if (table.map) table.map[1] = added.map[1];
-		}
-		if (body?.map) body.map[1] = added.map[1];
-		if (state.line < cut.limit || !cut.continues) return;
-		tokens.pop();
-		if (tokens.at(-1)?.type === "tbody_close") tokens.pop();
-		yield* handOver(tokens, tokens.length, consume);
-		filled = cut.filled;
-		start = cut.limit;
+function* tableSteps(state: StateBlock, startLine: number, endLine: number, chunkLines: number, consume: TokenConsumer): Steps<void> {
+	const aligns = tableAligns(lineText(state, startLine + 1));
+	const columns = tableCells(lineText(state, startLine).trim());
+	const columnCount = columns.length;
+	let cells = 0;
+	let rows = 0;
+	function* pauseIfDue(): Steps<void> {
+		if (cells < TABLE_CHUNK_CELLS && rows < chunkLines) return;
+		cells = 0;
+		rows = 0;
+		yield* handOver(state.tokens, state.tokens.length, consume);
 		yield;
 	}
-}
-
-/**
- * Runs markdown-it's table rule on rows [start, limit) of the table whose header is on line
- * `header`: the two lines before `start` are given the header's and delimiter's marks for the
- * call, then given theirs back.
- */
-function runTableRows(state: StateBlock, header: number, start: number, limit: number): void {
-	const marks = [state.bMarks, state.eMarks, state.tShift, state.sCount, state.bsCount];
-	const saved = marks.map((array) => [array[start - 2] ?? 0, array[start - 1] ?? 0]);
-	for (const array of marks) {
-		// Read both first: the lines lent to may overlap the header's own.
-		const [headerMark, delimiterMark] = [array[header] ?? 0, array[header + 1] ?? 0];
-		array[start - 2] = headerMark;
-		array[start - 1] = delimiterMark;
+	const tableOpen = state.push("table_open", "table", 1);
+	const tableLines: [number, number] = [startLine, 0];
+	tableOpen.map = tableLines;
+	state.push("thead_open", "thead", 1).map = [startLine, startLine + 1];
+	state.push("tr_open", "tr", 1).map = [startLine, startLine + 1];
+	for (let index = 0; index < columnCount; index++) {
+		pushCell(state, "th", aligns[index], columns[index]?.trim() ?? "");
+		cells++;
+		yield* pauseIfDue();
 	}
-	try {
-		if (!tableRule(state, start - 2, limit, false)) throw new Error("a table's header did not parse again");
-	} finally {
-		marks.forEach((array, index) => {
-			array[start - 2] = saved[index]?.[0] ?? 0;
-			array[start - 1] = saved[index]?.[1] ?? 0;
-		});
-	}
-}
-
-/**
- * Where a table's chunk whose rows start at `rowsFrom` ends: the first line at or after `from`
- * (within CHUNK_SEARCH_LINES) that is a row of the table, `continues` — or a line where the table
- * certainly ends, not `continues`. markdown-it's table rule ends a table once the cells it fills in
- * pass MAX_AUTOCOMPLETED_CELLS counted from the table's first row; a chunk's run counts from the
- * chunk's first row, so the cut is chosen where both counts agree. `filled` is the count before
- * `rowsFrom`. Null when no cut keeps them agreeing (one row alone would pass the bound in a
- * chunk, but not in the whole table): the table is then parsed in one call.
- */
-function tableChunkEnd(
-	state: StateBlock,
-	rowsFrom: number,
-	from: number,
-	endLine: number,
-	columns: number,
-	filled: number,
-): { limit: number; continues: boolean; filled: number } | null {
-	let whole = filled;
-	let chunk = 0;
-	const last = Math.min(endLine, Math.max(from, rowsFrom + 1) + CHUNK_SEARCH_LINES);
-	// Counting as if every line were a row is safe: a cut past the table's real end changes none of its tokens.
-	for (let line = rowsFrom; line < last; line++) {
-		const text = state.src.slice((state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0), state.eMarks[line]).trim();
-		if (!text) return { limit: line, continues: false, filled: whole };
-		const cells = columns - rowCells(text);
-		// The whole table's count passes the bound here: the table ends here at the latest.
-		if (whole + cells > MAX_AUTOCOMPLETED_CELLS) return { limit: line, continues: false, filled: whole };
-		const cut = line >= from && line > rowsFrom;
-		if (cut || chunk + cells > MAX_AUTOCOMPLETED_CELLS) {
-			// A line that is no row ends the table here at the latest.
-			if (line > rowsFrom && !isTableRow(state, line)) return { limit: line, continues: false, filled: whole };
-			// The next chunk starts with this row, counted alone.
-			if (line > rowsFrom && cells <= MAX_AUTOCOMPLETED_CELLS) return { limit: line, continues: true, filled: whole };
-			return null;
+	state.push("tr_close", "tr", -1);
+	state.push("thead_close", "thead", -1);
+	let bodyLines: [number, number] | undefined;
+	let autocompletedCells = 0;
+	let nextLine = startLine + 2;
+	for (; nextLine < endLine; nextLine++) {
+		if ((state.sCount[nextLine] ?? 0) < state.blkIndent || endsTable(state, nextLine, endLine)) break;
+		const text = lineText(state, nextLine).trim();
+		if (!text) break;
+		if ((state.sCount[nextLine] ?? 0) - state.blkIndent >= 4) break;
+		const row = tableCells(text);
+		autocompletedCells += columnCount - row.length;
+		if (autocompletedCells > MAX_AUTOCOMPLETED_CELLS) break;
+		if (nextLine === startLine + 2) state.push("tbody_open", "tbody", 1).map = bodyLines = [startLine + 2, 0];
+		state.push("tr_open", "tr", 1).map = [nextLine, nextLine + 1];
+		for (let index = 0; index < columnCount; index++) {
+			const cell = row[index];
+			pushCell(state, "td", aligns[index], cell ? cell.trim() : "");
+			cells++;
+			// The row's last cell waits for its close: a pause comes after the row.
+			if (index < columnCount - 1) yield* pauseIfDue();
 		}
-		whole += cells;
-		chunk += cells;
+		state.push("tr_close", "tr", -1);
+		rows++;
+		// Not after the table's last line: its closing tokens come first.
+		if (nextLine + 1 < endLine) yield* pauseIfDue();
 	}
-	// No row in the window: unless the window reaches the note's end, the table ended before it.
-	return { limit: last, continues: false, filled: whole };
+	if (bodyLines) {
+		state.push("tbody_close", "tbody", -1);
+		bodyLines[1] = nextLine;
+	}
+	state.push("table_close", "table", -1);
+	tableLines[1] = nextLine;
+	state.line = nextLine;
 }
 
-/**
- * True if `line`, after a row of a top-level table, is a row of it too: markdown-it's row test
- * (not blank, indented less than 4, no rule that ends a table starts there), which reads only the
- * line itself.
- */
-function isTableRow(state: StateBlock, line: number): boolean {
-	// Inside a quote, a lazy line (sCount -1) ends the table.
-	if (line >= state.lineMax || (state.sCount[line] ?? 0) - state.blkIndent >= 4 || (state.sCount[line] ?? 0) < state.blkIndent) return false;
-	if (!state.src.slice((state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0), state.eMarks[line]).trim()) return false;
+/** A line's text from its first non-space character, as markdown-it's table rule reads it. */
+function lineText(state: StateBlock, line: number): string {
+	return state.src.slice((state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0), state.eMarks[line]);
+}
+
+/** The cells' alignments, from a delimiter line the table rule accepted. */
+function tableAligns(delimiter: string): string[] {
+	const aligns: string[] = [];
+	const pieces = delimiter.split("|");
+	pieces.forEach((piece, index) => {
+		const text = piece.trim();
+		// Only the first and last pieces may be empty (the rule refuses the table otherwise).
+		if (!text && (index === 0 || index === pieces.length - 1)) return;
+		if (text.endsWith(":")) aligns.push(text.startsWith(":") ? "center" : "right");
+		else aligns.push(text.startsWith(":") ? "left" : "");
+	});
+	return aligns;
+}
+
+/** One header or body cell's three tokens, as the table rule pushes them. */
+function pushCell(state: StateBlock, tag: "th" | "td", align: string | undefined, content: string): void {
+	const open = state.push(`${tag}_open`, tag, 1);
+	if (align) open.attrs = [["style", `text-align:${align}`]];
+	const inline = state.push("inline", "", 0);
+	inline.content = content;
+	inline.children = [];
+	state.push(`${tag}_close`, tag, -1);
+}
+
+/** True if a rule that ends a table (the blockquote's terminators) starts on `line`, asked as the table rule asks. */
+function endsTable(state: StateBlock, line: number, endLine: number): boolean {
 	const parentType = state.parentType;
 	// markdown-it's types leave out the parent type its table rule sets.
 	state.parentType = "table" as StateBlock["parentType"];
 	try {
-		return !tableTerminators.some((rule) => rule(state, line, state.lineMax, true));
+		return tableTerminators.some((rule) => rule(state, line, endLine, true));
 	} finally {
 		state.parentType = parentType;
 	}
 }
 
 /**
- * The cells markdown-it's table rule reads in a row's trimmed text: its `escapedSplit` (a `|` not
- * right after a `\` splits), less an empty first and last piece. Counted without building the pieces.
+ * A row's cells as markdown-it's table rule reads them from its trimmed text: its `escapedSplit`
+ * (a `|` splits unless right after a `\`, and `\|` becomes `|`), less an empty first and last piece.
  */
-function rowCells(text: string): number {
-	let pipes = 0;
-	for (let index = text.indexOf("|"); index !== -1; index = text.indexOf("|", index + 1)) if (text[index - 1] !== "\\") pipes++;
-	let cells = pipes + 1;
-	if (text[0] === "|") cells--;
-	if (cells > 0 && text.endsWith("|") && text[text.length - 2] !== "\\") cells--;
-	return cells;
+function tableCells(text: string): string[] {
+	const result: string[] = [];
+	let isEscaped = false;
+	let lastPos = 0;
+	let current = "";
+	for (let pos = 0; pos < text.length; pos++) {
+		const code = text.charCodeAt(pos);
+		if (code === PIPE) {
+			if (!isEscaped) {
+				result.push(current + text.substring(lastPos, pos));
+				current = "";
+				lastPos = pos + 1;
+			} else {
+				current += text.substring(lastPos, pos - 1);
+				lastPos = pos;
+			}
+		}
+		isEscaped = code === BACKSLASH;
+	}
+	result.push(current + text.substring(lastPos));
+	if (result.length && result[0] === "") result.shift();
+	if (result.length && result[result.length - 1] === "") result.pop();
+	return result;
 }
 
 /** Parses the block again in one call, as markdown-it would have. */

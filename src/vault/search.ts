@@ -21,7 +21,7 @@ import { isInFolder, isNoteInScope, scopeKey, type Scope } from "./scope";
 import { frontmatterAliases } from "../markdown/frontmatter";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor, type SearchLanguage } from "../search/stemmers";
 import { isTagOrNested, notesWithTag, noteTagsInSteps, rememberTags, tagKey, tagKeysIn, type NoteTags } from "./tags";
-import { tagTextsOf } from "../headless/compactMetadata";
+import { headingTextsOf, tagTextsOf } from "../headless/compactMetadata";
 import { sharedNoteMemo } from "./noteMemo";
 import { rememberTasks } from "./tasks";
 import { rememberLinks } from "./links";
@@ -111,7 +111,7 @@ export function isHeadingDescription(description: string): boolean {
 /** A note's headings, which search weighs above its body: the metadata cache's, and a short frontmatter description (DESCRIPTION_HEADING_WORDS). */
 function headingsOf(host: Host, file: HostFile): string[] {
 	const cache = host.metadataCache.getFileCache(file);
-	const headings = cache?.headings?.map((heading) => heading.heading) ?? [];
+	const headings = cache ? headingTextsOf(cache).texts : [];
 	const description: unknown = cache?.frontmatter?.["description"];
 	if (typeof description === "string" && isHeadingDescription(description)) headings.push(description);
 	return headings;
@@ -139,12 +139,12 @@ function shownTitleOf(host: Host, file: HostFile): string | null {
 	if (/\s/.test(file.basename)) return null;
 	const cache = host.metadataCache.getFileCache(file);
 	const title: unknown = cache?.frontmatter?.["title"];
-	const headings = cache?.headings ?? [];
+	const { texts, levels } = cache ? headingTextsOf(cache) : { texts: [], levels: [] };
 	const shown =
 		typeof title === "string" && title.trim() !== ""
 			? title.trim()
-			: headings[0]?.level === 1 && headings.filter((heading) => heading.level === 1).length === 1
-				? headings[0].heading
+			: levels[0] === 1 && levels.filter((level) => level === 1).length === 1
+				? (texts[0] ?? null)
 				: null;
 	return shown === null || nameKey(shown) === nameKey(file.basename) ? null : shown;
 }

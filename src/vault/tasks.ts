@@ -8,7 +8,7 @@ import { NO_TASKS, PackedTasks } from "./packedTasks";
 import { runStepsOnBudget, type CallBudget } from "./workBudget";
 import { runSteps, type Steps } from "../markdown/steps";
 import { NOTE_TEXT_PIECE_CHARS, SLICED_TASKS } from "../config/limits";
-import { listItemsShapeOf } from "../headless/compactMetadata";
+import { listItemsShapeOf, taskItemsOf } from "../headless/compactMetadata";
 
 /** One task as list_tasks reports it. */
 export interface TaskEntry extends TaskDates {
@@ -28,9 +28,13 @@ export interface TaskFilter {
 	dueOn?: string;
 }
 
-/** A note's tasks from its list items and text, in pausable steps. Pure. */
+/**
+ * A note's tasks from its list items and text, in pausable steps. Pure. The tasks' lines are read
+ * from the packed metadata without building its list items (a note of 250,000 list items holding a
+ * task built them all in one piece).
+ */
 function* tasksOfNoteSteps(cache: CachedMetadata, text: string): Steps<PackedTasks> {
-	const items = cache.listItems?.filter((item) => item.task !== undefined) ?? [];
+	const items = taskItemsOf(cache);
 	if (items.length === 0) return NO_TASKS;
 	const lines = text.split("\n");
 	// Packed for the memo as each task is derived (packing 30,000 tasks at the end was one piece of 0.1 s).
@@ -45,9 +49,9 @@ function* tasksOfNoteSteps(cache: CachedMetadata, text: string): Steps<PackedTas
 			tasksSince = 0;
 			charsSince = 0;
 		}
-		const lineNumber = item.position.start.line;
+		const lineNumber = item.line;
 		const line = (lines[lineNumber] ?? "").replace(/\r$/, "");
-		PackedTasks.pushFields({ line: lineNumber, text: taskText(line), statusChar: item.task ?? " ", ...parseTaskDates(line) }, fields);
+		PackedTasks.pushFields({ line: lineNumber, text: taskText(line), statusChar: item.status, ...parseTaskDates(line) }, fields);
 		tasksSince++;
 		charsSince += line.length;
 	}

@@ -3,7 +3,7 @@ import * as nodePath from "node:path";
 import fc from "fast-check";
 import MarkdownIt from "markdown-it";
 import type { CachedMetadata } from "obsidian";
-import { MAX_MARKDOWN_NESTING } from "../../../src/config/limits";
+import { MAX_MARKDOWN_NESTING, TABLE_CHUNK_CELLS } from "../../../src/config/limits";
 import { normalizeSteps, parseBlocks, type MarkdownToken } from "../../../src/markdown/blocks";
 import { runSteps } from "../../../src/markdown/steps";
 import { collectGarbage } from "../../helpers/gc";
@@ -304,6 +304,67 @@ describe("a table cut into chunks of rows", () => {
 			const differ = chunked.findIndex((token, index) => token !== whole[index]);
 			expect({ differ, length: chunked.length }).toEqual({ differ: -1, length: whole.length });
 		}
+	});
+});
+
+describe("a table of very many columns", () => {
+	/** The tokens each piece of the parse makes (counted through markdown-it's StateBlock.push), and the tokens handed over. */
+	function tokensPerPiece(text: string): { made: number[]; tokens: MarkdownToken[] } {
+		const made: number[] = [];
+		let count = 0;
+		const state = reference.block.State.prototype as unknown as { push: (...args: unknown[]) => unknown };
+		const push = state.push;
+		state.push = function (this: unknown, ...args: unknown[]) {
+			count++;
+			return push.apply(this, args);
+		};
+		const tokens: MarkdownToken[] = [];
+		try {
+			const steps = parseBlocks(text, function* (handed, handedCount) {
+				for (let index = 0; index < handedCount; index++) tokens.push(handed[index] as MarkdownToken);
+				yield* [];
+			});
+			for (let next = steps.next(); ; next = steps.next()) {
+				made.push(count);
+				count = 0;
+				if (next.done) break;
+			}
+		} finally {
+			state.push = push;
+		}
+		return { made, tokens };
+	}
+
+	test("a header of 20,000 columns over rows of 4,000 links is made in pieces, a row cut between cells (one piece held the server 230-280 ms)", () => {
+		const text = `|${" a |".repeat(20_000)}\n|${"---|".repeat(20_000)}\n${lines(20, () => `|${" [[Hub]] |".repeat(4_000)}`)}\n`;
+		const { made, tokens } = tokensPerPiece(text);
+		const total = made.reduce((sum, count) => sum + count, 0);
+		// The header's 20,000 cells and four rows of 20,000 (markdown-it fills in the rows' missing cells, and ends the table after four).
+		expect(total).toBeGreaterThan(290_000);
+		// Before: each piece made a row's 60,000 tokens and the header's 60,000 again; the first, the header a third time.
+		expect(Math.max(...made)).toBeLessThanOrEqual(3 * TABLE_CHUNK_CELLS + 10);
+		const whole = reference.parse(text, {}).map((token) => JSON.stringify(record(token)));
+		const stepped = tokens.map((token) => JSON.stringify(record(token)));
+		const differ = stepped.findIndex((token, index) => token !== whole[index]);
+		expect({ differ, length: stepped.length }).toEqual({ differ: -1, length: whole.length });
+	});
+
+	test("aligned columns and cells with escaped pipes, cut between cells: markdown-it's tokens, alignments too", () => {
+		const columns = TABLE_CHUNK_CELLS + 1_000;
+		const aligns = [":-:", "--:", ":--", "---"];
+		const header = `| ${Array.from({ length: columns }, (_, index) => (index % 5 === 0 ? "a \\| b" : `h${index}`)).join(" | ")} |`;
+		const delimiter = `|${Array.from({ length: columns }, (_, index) => aligns[index % 4]).join("|")}|`;
+		const rows = lines(3, (row) =>
+			Array.from({ length: columns - row * 7 }, (_, index) => (index % 3 === 0 ? `[[N${index}\\|x]]` : ` c${row} `)).join("|"),
+		);
+		const text = `${header}\n${delimiter}\n${rows}\n\nafter\n`;
+		const { made, tokens } = tokensPerPiece(text);
+		expect(made.length).toBeGreaterThan(4);
+		const withAttributes = (token: MarkdownToken) => JSON.stringify({ ...record(token), attrs: token.attrs });
+		const whole = reference.parse(text, {}).map(withAttributes);
+		const stepped = tokens.map(withAttributes);
+		const differ = stepped.findIndex((token, index) => token !== whole[index]);
+		expect({ differ, length: stepped.length }).toEqual({ differ: -1, length: whole.length });
 	});
 });
 

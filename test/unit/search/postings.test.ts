@@ -3,6 +3,7 @@ import { BODY_COUNT, IN_HEADING, IN_TITLE, type FormLists, type ResolvedTerm } f
 import { runSteps, unionScratch, unionSteps } from "../../../src/search/unions";
 import { phrasePairBound, PostingsIndex } from "../../../src/search/postings";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor } from "../../../src/search/stemmers";
+import { tokenize } from "../../../src/search/text";
 
 /**
  * The inverted index through what the search engine asks of it: which notes a word, a prefix, a
@@ -627,5 +628,34 @@ describe("PostingsIndex: a phrase ending in a prefix of a planted vocabulary is 
 		expect(Array.from(next.value.any.slots.subarray(0, next.value.any.length))).toEqual(Array.from(expected?.slots.subarray(0, expected.length) ?? []));
 		// Candidates: every note holding both words (Other.md too, checked for the words in a row later).
 		expect(next.value.any.length).toBe(7);
+	});
+});
+
+describe("a note's names, tokenized in steps", () => {
+	test("a note of 38,000 headings and many aliases is prepared in pieces of bounded work, with the names one tokenizing gives (its headings were one piece of about 0.1 s)", () => {
+		const index = gardenIndex();
+		const headings = Array.from({ length: 38_000 }, (_, n) => `Heading ${n} word${n}`);
+		const aliases = Array.from({ length: 3 }, (_, n) => Array.from({ length: 5_000 }, (_, m) => `alias${n}x${m}`).join(" "));
+		const idOf = jest.spyOn(index.dictionary, "idOf");
+		const perPiece: number[] = [];
+		const steps = index.prepare("Deep Folder/Headings.md", "Headings", 5, "A short body.", headings, aliases);
+		let next = steps.next();
+		for (; ; next = steps.next()) {
+			perPiece.push(idOf.mock.calls.length);
+			idOf.mockClear();
+			if (next.done) break;
+		}
+		idOf.mockRestore();
+		const total = perPiece.reduce((sum, count) => sum + count, 0);
+		expect(total).toBeGreaterThan(3 * 38_000 + 15_000);
+		// Before: one piece looked up every heading's and alias's words.
+		expect(Math.max(...perPiece)).toBeLessThan(10_000);
+		const idsOf = (value: string) => Array.from(tokenize(value), (token) => index.dictionary.idOf(token.value));
+		const prepared = next.value;
+		expect(Array.from(prepared.names.headings)).toEqual(idsOf([...headings, "Deep Folder"].join("\n")));
+		expect(prepared.names.aliases.map((alias) => Array.from(alias))).toEqual(aliases.map(idsOf));
+		index.commit(prepared);
+		expect(found(index, index.resolve(["word37999"]), [...PATHS, "Deep Folder/Headings.md"])).toEqual([]);
+		expect(found(index, index.resolve(["alias2x4999"]), [...PATHS, "Deep Folder/Headings.md"])).toEqual(["Deep Folder/Headings.md"]);
 	});
 });

@@ -2,6 +2,7 @@ import { MAX_SEARCHABLE_NOTE_BYTES } from "../../../src/config/limits";
 import { parseQuery } from "../../../src/search/query";
 import { IndexedNoteSearch, isHeadingDescription, isSearchableText, scanSearch } from "../../../src/vault/search";
 import { CallBudget } from "../../../src/vault/workBudget";
+import { PackedMetadataStore } from "../../../src/headless/compactMetadata";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 
 const NOTES: Record<string, string> = {
@@ -113,5 +114,26 @@ describe("a frontmatter description that is a heading of its note", () => {
 		expect(isHeadingDescription("Formulas allow you to create calculated properties. You can perform calculations, and more.")).toBe(false);
 		expect(isHeadingDescription(Array.from({ length: 40 }, () => "word").join(" "))).toBe(false);
 		expect(isHeadingDescription("  ")).toBe(false);
+	});
+});
+
+describe("a note of very many headings, indexed", () => {
+	test("its headings are read without building them, and rank it for their words (38,000 headings were built in one piece on each change)", async () => {
+		const headings = Array.from({ length: 3_000 }, (_, line) => `${"#".repeat(1 + (line % 6))} Heading ${line} zephyrword${line}`).join("\n");
+		const vault = await openVault({ "Many.md": `${headings}\n\nA zephyrword0 paragraph.\n`, "Other.md": "zephyrword0 alone\n" });
+		const index = new IndexedNoteSearch(vault.host, vault.scope(), () => new Promise((resolve) => setImmediate(resolve)));
+		const keep = jest.spyOn(PackedMetadataStore.prototype, "keep");
+		try {
+			index.start();
+			await index.whenReady();
+			expect(keep).not.toHaveBeenCalled();
+			keep.mockRestore();
+			const answer = await index.search(vault.scope(), parseQuery("zephyrword0"), {}, 10);
+			expect(answer.results.map((result) => result.path)).toEqual(["Many.md", "Other.md"]);
+		} finally {
+			keep.mockRestore();
+			await index.stop();
+			await vault.close();
+		}
 	});
 });

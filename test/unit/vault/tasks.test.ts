@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import type { CachedMetadata } from "obsidian";
+import { PackedMetadataStore } from "../../../src/headless/compactMetadata";
 import { findTasks, type TaskFilter } from "../../../src/vault/tasks";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 import { OBSIDIAN_CACHE_DIR } from "../../helpers/vault";
@@ -120,5 +121,27 @@ describe("against the tasks real Obsidian found in the captured notes", () => {
 		expect(expected.length).toBeGreaterThan(150);
 		const tasks = await findTasks(vault.host, vault.scope(), ANY);
 		expect(tasks.map((task) => `${task.path}:${task.line} [${task.status_char}]`).sort()).toEqual(expected);
+	});
+});
+
+describe("findTasks on a note of very many list items", () => {
+	test("finds its task without building the note's list items (250,000 nested items were built in one piece on each list_tasks)", async () => {
+		const nested = Array.from({ length: 200 }, (_, line) => `${"> - ".repeat(1 + (line % 100))}x ${line}`).join("\n");
+		const vault = await openVault({ "Deep.md": `${nested}\n\n- [x] Done 📅 2026-12-05\n` });
+		try {
+			const keep = jest.spyOn(PackedMetadataStore.prototype, "keep");
+			try {
+				const tasks = await findTasks(vault.host, vault.scope(), ANY);
+				expect(tasks.map((task) => `${task.path}:${task.line} ${task.status} ${task.text} ${task.due}`)).toEqual([
+					"Deep.md:201 done Done 📅 2026-12-05 2026-12-05",
+				]);
+				// Building the list items packs them anew for the store: before, once per note read.
+				expect(keep).not.toHaveBeenCalled();
+			} finally {
+				keep.mockRestore();
+			}
+		} finally {
+			await vault.close();
+		}
 	});
 });
