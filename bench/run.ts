@@ -432,6 +432,13 @@ async function benchJudged(): Promise<void> {
 			["held-out judged queries (eslint-plugin-jsx-a11y rules)", JSX_A11Y_RULES_JUDGED_QUERIES],
 			["held-out judged queries (CodeceptJS docs)", CODECEPTJS_DOCS_JUDGED_QUERIES],
 		] as Array<[string, JudgedQuery[]]>;
+		// Sets nobody has read the misses of: printing them (in CI's log too) would spend them.
+		const HELD_OUT_SETS = new Set([
+			"held-out judged queries (pino docs)",
+			"held-out judged queries (eslint-plugin-jsx-a11y rules)",
+			"held-out judged queries (CodeceptJS docs)",
+			"held-out judged queries (Obsidian Hub)",
+		]);
 		if (roots["obsidian-help"] !== undefined) sets.push(["unseen judged queries (Obsidian Help)", UNSEEN_JUDGED_QUERIES]);
 		if (roots["obsidian-hub"] !== undefined) {
 			sets.push(["development judged queries (Obsidian Hub)", OBSIDIAN_HUB_DEV_QUERIES]);
@@ -443,7 +450,10 @@ async function benchJudged(): Promise<void> {
 				record(name, "queries", scores.queries, "");
 				record(name, "success@3", scores.successAt3, "");
 				record(name, "MRR", scores.mrr, "");
-				if (scores.misses.length > 0) console.log(`${name} without an expected note in the first three: ${scores.misses.join(" | ")}`);
+				if (scores.misses.length === 0) continue;
+				if (HELD_OUT_SETS.has(name) && process.env.BENCH_SHOW_HELD_OUT_MISSES !== "1")
+					console.log(`${name}: ${scores.misses.length} without an expected note in the first three (a held-out set: which, not printed)`);
+				else console.log(`${name} without an expected note in the first three: ${scores.misses.join(" | ")}`);
 			}
 		});
 	} finally {
