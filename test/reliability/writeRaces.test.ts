@@ -187,41 +187,49 @@ describe("names too long for the file system", () => {
 	});
 });
 
+/**
+ * 100 server appends to `Log.md` while another program, started from `script` (given the note's
+ * path as a JSON string), writes to it every 2 ms; the lines of the note once both are done.
+ */
+async function appendsBeside(script: (note: string) => string): Promise<{ acknowledged: string[]; refused: string[]; lines: string[]; outside: number[] }> {
+	const vault = await makeVault({ "Log.md": "# Log\n" });
+	const running = await startService(vault, {
+		levels: ["write"],
+		settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 },
+	});
+	const client = await connectClient(running.url, running.tokens.write ?? "");
+	const note = nodePath.join(vault, "Log.md");
+	const other = spawn(process.execPath, ["-e", script(JSON.stringify(note))]);
+	const exited = new Promise<void>((resolve) => other.once("exit", () => resolve()));
+	const acknowledged: string[] = [];
+	const refused: string[] = [];
+	try {
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		for (let index = 0; index < 100; index++) {
+			const marker = `server-${index}`;
+			const outcome = await callTool(client, "append_to_note", { path: "Log.md", content: marker });
+			if (outcome.ok) acknowledged.push(marker);
+			else refused.push(outcome.error);
+		}
+	} finally {
+		other.kill();
+		await exited;
+		await client.close();
+		await running.stop();
+	}
+	const text = await fs.readFile(note, "utf8");
+	await removeDir(vault);
+	const lines = text.split("\n");
+	const outside = lines.filter((line) => line.startsWith("outside-")).map((line) => Number(line.slice("outside-".length)));
+	return { acknowledged, refused, lines, outside };
+}
+
 describe("appends beside a busy outside writer", () => {
 	test("another program appends every 2 ms for the whole run: at least 90 of 100 server appends succeed, no line of either is lost or overwritten", async () => {
-		const vault = await makeVault({ "Log.md": "# Log\n" });
-		const running = await startService(vault, {
-			levels: ["write"],
-			settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 },
-		});
-		const client = await connectClient(running.url, running.tokens.write ?? "");
-		const note = nodePath.join(vault, "Log.md");
 		// A separate process appending a numbered line every 2 ms until it is stopped, as a logger would.
-		const writer = spawn(process.execPath, [
-			"-e",
-			`const fs = require("fs"); let i = 0; setInterval(() => fs.appendFileSync(${JSON.stringify(note)}, "outside-" + i++ + "\\n"), 2);`,
-		]);
-		const exited = new Promise<void>((resolve) => writer.once("exit", () => resolve()));
-		const acknowledged: string[] = [];
-		const refused: string[] = [];
-		try {
-			await new Promise((resolve) => setTimeout(resolve, 100));
-			for (let index = 0; index < 100; index++) {
-				const marker = `server-${index}`;
-				const outcome = await callTool(client, "append_to_note", { path: "Log.md", content: marker });
-				if (outcome.ok) acknowledged.push(marker);
-				else refused.push(outcome.error);
-			}
-		} finally {
-			writer.kill();
-			await exited;
-			await client.close();
-			await running.stop();
-		}
-		const text = await fs.readFile(note, "utf8");
-		await removeDir(vault);
-		const lines = text.split("\n");
-		const outside = lines.filter((line) => line.startsWith("outside-")).map((line) => Number(line.slice("outside-".length)));
+		const { acknowledged, refused, lines, outside } = await appendsBeside(
+			(note) => `const fs = require("fs"); let i = 0; setInterval(() => fs.appendFileSync(${note}, "outside-" + i++ + "\\n"), 2);`,
+		);
 		const lastOutside = Math.max(...outside);
 		// Every line the other program wrote is there, once, whole (each on its own line: nothing written over it or into it).
 		expect(outside.length).toBe(lastOutside + 1);
@@ -237,39 +245,11 @@ describe("appends beside a busy outside writer", () => {
 
 describe("appends beside an editor saving atomically on a steady beat", () => {
 	test("another program reads, adds a line and renames a new file over the note every 2 ms: at least 90 of 100 server appends succeed, none of its lines is lost", async () => {
-		const vault = await makeVault({ "Log.md": "# Log\n" });
-		const running = await startService(vault, {
-			levels: ["write"],
-			settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 },
-		});
-		const client = await connectClient(running.url, running.tokens.write ?? "");
-		const note = nodePath.join(vault, "Log.md");
 		// Each save replaces the file (a new inode): before, an append was tried again only on the file it read, and 20 of 100 went in, after 280 s.
-		const editor = spawn(process.execPath, [
-			"-e",
-			`const fs = require("fs"); let i = 0; setInterval(() => { try { const text = fs.readFileSync(${JSON.stringify(note)}, "utf8"); fs.writeFileSync(${JSON.stringify(note)} + ".editor-tmp", text + "outside-" + i + "\\n"); fs.renameSync(${JSON.stringify(note)} + ".editor-tmp", ${JSON.stringify(note)}); i++; } catch {} }, 2);`,
-		]);
-		const exited = new Promise<void>((resolve) => editor.once("exit", () => resolve()));
-		const acknowledged: string[] = [];
-		const refused: string[] = [];
-		try {
-			await new Promise((resolve) => setTimeout(resolve, 100));
-			for (let index = 0; index < 100; index++) {
-				const marker = `server-${index}`;
-				const outcome = await callTool(client, "append_to_note", { path: "Log.md", content: marker });
-				if (outcome.ok) acknowledged.push(marker);
-				else refused.push(outcome.error);
-			}
-		} finally {
-			editor.kill();
-			await exited;
-			await client.close();
-			await running.stop();
-		}
-		const text = await fs.readFile(note, "utf8");
-		await removeDir(vault);
-		const lines = text.split("\n");
-		const outside = lines.filter((line) => line.startsWith("outside-")).map((line) => Number(line.slice("outside-".length)));
+		const { acknowledged, refused, lines, outside } = await appendsBeside(
+			(note) =>
+				`const fs = require("fs"); let i = 0; setInterval(() => { try { const text = fs.readFileSync(${note}, "utf8"); fs.writeFileSync(${note} + ".editor-tmp", text + "outside-" + i + "\\n"); fs.renameSync(${note} + ".editor-tmp", ${note}); i++; } catch {} }, 2);`,
+		);
 		// Every line the editor saved is there, once and whole. (An appended line the editor had not read when it saved is its to lose.)
 		expect(outside.length).toBe(Math.max(...outside) + 1);
 		expect(new Set(outside).size).toBe(outside.length);
