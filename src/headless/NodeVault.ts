@@ -55,6 +55,7 @@ export class NodeVault implements HostVault, WatchedVault {
 	private readonly events = new HostEvents();
 	private readonly writeLocks = new Map<string, Promise<unknown>>();
 	private readonly links = new Set<string>();
+	private sortedLinks: readonly string[] | null = null;
 	private readonly writer: DiskWriter;
 	private watcher: DiskWatcher | null = null;
 
@@ -154,8 +155,20 @@ export class NodeVault implements HostVault, WatchedVault {
 	}
 
 	/** Vault paths of the symbolic links found in the vault: the jail hides them and what they lead to. */
-	hiddenLinks(): string[] {
-		return [...this.links].sort();
+	hiddenLinks(): readonly string[] {
+		// Kept until a link comes or goes: every request's scope reads it, and compares it by identity first.
+		this.sortedLinks ??= [...this.links].sort();
+		return this.sortedLinks;
+	}
+
+	private addLink(path: string): void {
+		if (this.links.has(path)) return;
+		this.links.add(path);
+		this.sortedLinks = null;
+	}
+
+	private dropLink(path: string): void {
+		if (this.links.delete(path)) this.sortedLinks = null;
 	}
 
 	/**
@@ -391,16 +404,16 @@ export class NodeVault implements HostVault, WatchedVault {
 		if (!known) return;
 		this.files.delete(path);
 		this.contents.delete(path);
-		this.links.add(path);
+		this.addLink(path);
 		this.events.trigger("delete", known);
 	}
 
 	hideLink(path: string): void {
-		this.links.add(path);
+		this.addLink(path);
 	}
 
 	unhideLink(path: string): void {
-		this.links.delete(path);
+		this.dropLink(path);
 	}
 
 	isHiddenLink(path: string): boolean {
@@ -421,7 +434,7 @@ export class NodeVault implements HostVault, WatchedVault {
 				const path = folder === "" ? name : `${folder}/${name}`;
 				const diskPath = nodePath.join(diskFolder, entry.name);
 				// Symbolic links are not followed: they could lead out of the vault. They are named, so a person can be told.
-				if (entry.isSymbolicLink()) this.links.add(path);
+				if (entry.isSymbolicLink()) this.addLink(path);
 				else if (entry.isDirectory()) await this.scan(path, diskPath);
 				else if (entry.isFile()) {
 					const stats = await fs.lstat(diskPath).catch(() => null);
@@ -442,7 +455,7 @@ export class NodeVault implements HostVault, WatchedVault {
 		}
 		const file: KnownFile = { path, ...nameParts(path), stat, ino: stats.ino, diskPath };
 		this.files.set(path, file);
-		this.links.delete(path);
+		this.dropLink(path);
 		return file;
 	}
 

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { LineIndex } from "../../../src/markdown/lines";
 import { runSteps } from "../../../src/markdown/steps";
 import { LINE_INDEX_PAUSE_LINES } from "../../../src/config/limits";
+import { countPushes } from "../../helpers/countPushes";
 
 describe("LineIndex: character offsets to Obsidian's {line, col, offset} and back", () => {
 	test("LF and CRLF notes give the same lines and columns", () => {
@@ -100,18 +101,7 @@ describe("LineIndex.isBlank", () => {
 describe("LineIndex.inSteps on a note of many short lines", () => {
 	test("keeps the line starts without growing an array a line at a time (2.5 million lines spent one piece of 130 ms on one growth), with the same lines", () => {
 		const text = "a\n".repeat(100_000);
-		let pushes = 0;
-		const push = Array.prototype.push;
-		Array.prototype.push = function (this: unknown[], ...items: unknown[]) {
-			pushes++;
-			return push.apply(this, items);
-		};
-		let index: LineIndex;
-		try {
-			index = runSteps(LineIndex.inSteps(text));
-		} finally {
-			Array.prototype.push = push;
-		}
+		const { result: index, pushes } = countPushes(() => runSteps(LineIndex.inSteps(text)));
 		expect(pushes).toBeLessThan(100);
 		expect(index.lineCount).toBe(100_001);
 		expect([index.lineStart(0), index.lineStart(1), index.lineStart(99_999), index.lineStart(100_000), index.lineEnd(99_999)]).toEqual([
