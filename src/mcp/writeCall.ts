@@ -180,10 +180,12 @@ export async function runWriteCall<Args>(
 		const call = { id, time: new Date().toISOString(), tokenName: ctx.grant.token.name, tool: tool.name };
 		// Only inside Obsidian (the one host with a workspace) and only for a move: Obsidian's own rename then rewrites the links,
 		// in every note, so not when a note or canvas outside the planned set links to it (it would be written unshown and unjournalled),
-		// nor when one the caller cannot see has the note's new name (the links would name the note by its path, telling of the hidden file).
+		// nor when one the caller cannot see has the note's new name (the links would name the note by its path, telling of the hidden file),
+		// nor when the person approved the plan (Obsidian's link text can differ from it; what was approved is what gets written).
 		const move = planned.changes.find((change) => change.movedFrom !== undefined);
 		const hostUpdatesLinks =
 			ctx.host.workspace !== undefined &&
+			!shown &&
 			move?.movedFrom !== undefined &&
 			!unplannedFileLinksTo(ctx.host, move.movedFrom, planned.changes) &&
 			!hiddenFileNamed(ctx.host, move.path, ctx.scope) &&

@@ -151,6 +151,35 @@ describe("rename_note in the plugin goes through Obsidian's fileManager.renameFi
 		expect(read("Notes/Source.md")).toBe(SOURCE);
 		expect(read("Private/Secret.md")).toBe(SECRET);
 	});
+	test("a rename the person approved is written exactly as shown: Obsidian's renameFile, whose link text can differ from the plan, is not used", async () => {
+		// An Obsidian that writes other link text than predicted (its settings, a name found elsewhere) would write a note the person did not approve.
+		await plugin.updateSettings({ tokens: plugin.settings.tokens.map((token) => ({ ...token, rights: { ...token.rights, rename_note: "ask" } })) });
+		watchRenameFile(async () => {
+			const source = host.vault.getFileByPath("Notes/Source.md");
+			if (source) await host.vault.process(source, (text) => text.replace("[[Plan 2026#Goals|goals]]", "[[Archive/Plan 2026#Goals|goals]]"));
+		});
+		const PLANNED = "Links: [[Plan 2026#Goals|goals]], ![[Plan 2026#^goal]], [p](Plan%202026.md).\r\nNon-ASCII: café ☕\r\n";
+		const call = callOk(client, "rename_note", { path: "Plan", new_path: "Archive/Plan 2026.md" });
+		const approvalWindow = async (): Promise<HTMLElement> => {
+			for (let waited = 0; waited < 5000; waited += 20) {
+				const found = document.body.querySelector<HTMLElement>(".vault-mcp-approval");
+				if (found) return found;
+				await new Promise((resolve) => setTimeout(resolve, 20));
+			}
+			throw new Error("no approval window");
+		};
+		const shown = await approvalWindow();
+		expect(shown.textContent).toContain("[[Plan 2026#Goals|goals]]");
+		[...shown.querySelectorAll("button")].find((button) => button.textContent === "Approve")?.click();
+		expect(await call).toEqual({ path: "Plan.md", new_path: "Archive/Plan 2026.md", notes_updated: 1, links_updated: 3 });
+		expect(renameCalls).toEqual([]);
+		expect(read("Notes/Source.md")).toBe(PLANNED);
+		const journal = JournalFile.forVault(vault, ".obsidian");
+		const [entry] = journal.list(1);
+		expect((await undoCall(host, journal, entry?.id ?? "")).ok).toBe(true);
+		expect(read("Notes/Source.md")).toBe(SOURCE);
+		document.body.empty();
+	});
 	test("a visible note that links to the renamed note but is not in the planned set is left as it is: Obsidian's renameFile, which would rewrite it unshown and unjournalled, is not used", async () => {
 		// "[[Plan]]" needs no change when only the folder changes, so the plan leaves this note out; an Obsidian
 		// that rewrote it anyway (as it does a canvas whose text cards the planner does not read) would write a note nobody saw.
