@@ -25,6 +25,7 @@ export interface JudgedQuery {
 		| "pino-docs"
 		| "jsx-a11y-rules"
 		| "codeceptjs-docs"
+		| "serverless-docs"
 		| "obsidian-hub";
 	query: string;
 	expected: string[];

@@ -33,6 +33,7 @@ import {
 	pinoDocsVaultDir,
 	jsxA11yRulesVaultDir,
 	codeceptjsDocsVaultDir,
+	serverlessDocsVaultDir,
 	findProjectRoot,
 	fixturesDir,
 	importRulesVaultDir,
@@ -53,6 +54,7 @@ import { JEST_RULES_JUDGED_QUERIES } from "./jestRulesJudgedQueries";
 import { PINO_DOCS_JUDGED_QUERIES } from "./pinoDocsJudgedQueries";
 import { JSX_A11Y_RULES_JUDGED_QUERIES } from "./jsxA11yRulesJudgedQueries";
 import { CODECEPTJS_DOCS_JUDGED_QUERIES } from "./codeceptjsDocsJudgedQueries";
+import { SERVERLESS_DOCS_JUDGED_QUERIES } from "./serverlessDocsJudgedQueries";
 import { NPM_DOCS_JUDGED_QUERIES } from "./npmDocsJudgedQueries";
 import { UNSEEN_JUDGED_QUERIES } from "./unseenJudgedQueries";
 import { OBSIDIAN_HUB_DEV_QUERIES } from "./obsidianHubDevQueries";
@@ -381,7 +383,8 @@ async function benchCommonVault(size: number): Promise<void> {
  * pages (bench/jestRulesJudgedQueries.ts, the sixth held-out set), pino's guide and reference pages
  * (bench/pinoDocsJudgedQueries.ts, the seventh held-out set), eslint-plugin-jsx-a11y's rule pages
  * (bench/jsxA11yRulesJudgedQueries.ts, the eighth held-out set), CodeceptJS's guides
- * (bench/codeceptjsDocsJudgedQueries.ts, the ninth held-out set) and the Obsidian Help
+ * (bench/codeceptjsDocsJudgedQueries.ts, the ninth held-out set), the Serverless Framework's docs
+ * for AWS (bench/serverlessDocsJudgedQueries.ts, the tenth held-out set) and the Obsidian Help
  * vault (bench/unseenJudgedQueries.ts, where `npm run fixtures -- --set obsidian-help` fetched it),
  * and the Obsidian Hub community vault (bench/obsidianHubJudgedQueries.ts, held out, where
  * `npm run fixtures -- --set obsidian-hub` fetched it).
@@ -400,6 +403,7 @@ async function benchJudged(): Promise<void> {
 		"pino-docs": pinoDocsVaultDir(),
 		"jsx-a11y-rules": jsxA11yRulesVaultDir(),
 		"codeceptjs-docs": codeceptjsDocsVaultDir(),
+		"serverless-docs": serverlessDocsVaultDir(),
 	};
 	try {
 		sources["obsidian-help"] = obsidianHelpVaultDir();
@@ -431,12 +435,14 @@ async function benchJudged(): Promise<void> {
 			["held-out judged queries (pino docs)", PINO_DOCS_JUDGED_QUERIES],
 			["held-out judged queries (eslint-plugin-jsx-a11y rules)", JSX_A11Y_RULES_JUDGED_QUERIES],
 			["held-out judged queries (CodeceptJS docs)", CODECEPTJS_DOCS_JUDGED_QUERIES],
+			["held-out judged queries (Serverless Framework docs)", SERVERLESS_DOCS_JUDGED_QUERIES],
 		] as Array<[string, JudgedQuery[]]>;
 		// Sets nobody has read the misses of: printing them (in CI's log too) would spend them.
 		const HELD_OUT_SETS = new Set([
 			"held-out judged queries (pino docs)",
 			"held-out judged queries (eslint-plugin-jsx-a11y rules)",
 			"held-out judged queries (CodeceptJS docs)",
+			"held-out judged queries (Serverless Framework docs)",
 			"held-out judged queries (Obsidian Hub)",
 		]);
 		if (roots["obsidian-help"] !== undefined) sets.push(["unseen judged queries (Obsidian Help)", UNSEEN_JUDGED_QUERIES]);

@@ -1,7 +1,7 @@
 /**
  * The real clients, suites and data the tests use that are not the project's own dependencies,
  * each in a folder of test/ with its own lockfile: the MCP conformance suite (with the Node 22 it
- * needs), Claude Code, and the unseen vaults of the judged search queries (the docs shipped in npm, eslint-plugin-import, fastify, undici, markdownlint, @typescript-eslint/eslint-plugin, eslint-plugin-jest, pino, eslint-plugin-jsx-a11y, and codeceptjs's docs alone). `npm test` runs this first, so a fresh clone's
+ * needs), Claude Code, and the unseen vaults of the judged search queries (the docs shipped in npm, eslint-plugin-import, fastify, undici, markdownlint, @typescript-eslint/eslint-plugin, eslint-plugin-jest, pino, eslint-plugin-jsx-a11y, and the docs alone of codeceptjs and serverless). `npm test` runs this first, so a fresh clone's
  * `npm ci && npm test` installs them too; a folder whose install is current is left alone.
  */
 import { execFileSync } from "node:child_process";
@@ -32,7 +32,9 @@ for (const folder of TOOL_FOLDERS) {
 /**
  * Packages read only for a folder of their pages, unpacked from their published tarball without
  * their dependencies: codeceptjs's 92 doc pages came with about 370 packages (160 MB, a minute of
- * `npm ci`). Each tarball is checked against its pinned integrity before it is unpacked, as a
+ * `npm ci`), and serverless 3's with hundreds more. `paths` are the folders and files of the
+ * package to unpack (serverless: its top-level pages, its guides and its AWS pages, not the other
+ * providers'). Each tarball is checked against its pinned integrity before it is unpacked, as a
  * lockfile would; `docs-only/<name>/package.json` says which version is there.
  */
 const DOCS_ONLY_PACKAGES = [
@@ -40,7 +42,19 @@ const DOCS_ONLY_PACKAGES = [
 		name: "codeceptjs",
 		version: "4.1.0",
 		integrity: "sha512-jj3gxUM9dSn3A/iBMLTh2HGXwpIRGXAi4bzdcA+0enj8lvtzlDDR9euMwmctpqyjKH8vxYtOnHkiQdJKvDgTTg==",
-		folders: ["docs"],
+		paths: ["docs"],
+	},
+	{
+		name: "serverless",
+		version: "3.40.0",
+		integrity: "sha512-6vUSIUqBkhZeIpFz0howqKlT1BNjYxOrucvvSICKCEsxVS9MbTJokGkykDrpr/k4Io3WI8tcvrf25+U5Ynf3lw==",
+		paths: [
+			"LICENSE.txt",
+			...["README", "configuration-validation", "deprecations", "environment-variables", "examples-and-tutorials"].map((page) => `docs/${page}.md`),
+			...["getting-started", "install-standalone", "telemetry", "tutorial"].map((page) => `docs/${page}.md`),
+			"docs/guides",
+			"docs/providers/aws",
+		],
 	},
 ];
 const DOCS_ONLY_ROOT = path.join(root, "test/unseen-vaults/docs-only");
@@ -62,7 +76,7 @@ for (const pkg of DOCS_ONLY_PACKAGES) {
 		if (integrity !== pkg.integrity) throw new Error(`${pkg.name}@${pkg.version}: its tarball's integrity is not the pinned one`);
 		rmSync(dest, { recursive: true, force: true });
 		mkdirSync(dest, { recursive: true });
-		const members = ["package/package.json", ...pkg.folders.map((folder) => `package/${folder}`)];
+		const members = ["package/package.json", ...pkg.paths.map((member) => `package/${member}`)];
 		execFileSync("tar", ["-xzf", tarball, "-C", dest, "--strip-components=1", ...members]);
 	} catch (error) {
 		process.stderr.write(

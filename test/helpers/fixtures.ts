@@ -200,3 +200,13 @@ export function jsxA11yRulesVaultDir(projectRoot: string = findProjectRoot()): s
 export function codeceptjsDocsVaultDir(projectRoot: string = findProjectRoot()): string {
 	return installedVaultDir(projectRoot, ["codeceptjs", "docs"], ["retry.md"], "codeceptjs-docs", "docs-only");
 }
+
+/**
+ * The Serverless Framework 3's documentation as an AWS user reads it (111 Markdown pages of
+ * `serverless/docs`: its top-level pages, `guides/` and `providers/aws/`), the vault of the tenth
+ * held-out judged queries, unpacked from its npm tarball without its dependencies by
+ * scripts/test-tools.mjs into `test/unseen-vaults/docs-only`; throws a one-line hint when missing.
+ */
+export function serverlessDocsVaultDir(projectRoot: string = findProjectRoot()): string {
+	return installedVaultDir(projectRoot, ["serverless", "docs"], ["providers", "aws", "guide", "iam.md"], "serverless-docs", "docs-only");
+}
