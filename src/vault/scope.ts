@@ -81,10 +81,13 @@ export function isNoteInScope(path: string, scope: Scope): boolean {
  */
 export function mayNameHidden(configured: string, scope: Scope): boolean {
 	const parts: string[] = [];
+	// A `..` past the vault's root: the path may come back in anywhere below, so each run of its last parts is looked at.
+	let climbedOut = false;
 	for (const part of normalizeVaultPath(configured).split("/")) {
-		if (part === "..") parts.pop();
+		if (part === "..") climbedOut = parts.pop() === undefined || climbedOut;
 		else if (part !== "." && part !== "") parts.push(part);
 	}
-	for (let from = 0; from < parts.length; from++) if (isExcludedPath(parts.slice(from).join("/"), scope)) return true;
+	const starts = climbedOut ? parts.length : Math.min(1, parts.length);
+	for (let from = 0; from < starts; from++) if (isExcludedPath(parts.slice(from).join("/"), scope)) return true;
 	return false;
 }

@@ -103,5 +103,7 @@ describe("mayNameHidden: a setting's path that would name what is hidden, howeve
 	);
 	test("outside the token's folders is hidden too", () => {
 		expect(mayNameHidden("Daily/CON", { ...scope, tokenFolders: ["Work"] })).toBe(true);
+		expect(mayNameHidden("Work/CON", { ...scope, tokenFolders: ["Work"] })).toBe(false);
+		expect(mayNameHidden("../vault/Work/CON", { ...scope, tokenFolders: ["Work"] })).toBe(true);
 	});
 });
