@@ -28,7 +28,7 @@ export const O_NOFOLLOW: number = fsConstants.O_NOFOLLOW ?? 0;
  * synchronous read stopped the whole server, the asynchronous one a thread of the pool. Opened at
  * once, it is then refused as not a plain file.
  */
-export const O_NONBLOCK: number = fsConstants.O_NONBLOCK ?? 0;
+const O_NONBLOCK: number = fsConstants.O_NONBLOCK ?? 0;
 
 /**
  * A path whose bytes are not where the vault says they are: a symbolic link (in the name or in a

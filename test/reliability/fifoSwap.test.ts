@@ -30,7 +30,7 @@ test.each([
 	try {
 		expect((await callTool(client, "read_note", { path: "Notes/Plan.md" })).ok).toBe(true);
 		const pipe = nodePath.join(vault, "Notes", ".swap");
-		execFileSync("mkfifo", [pipe]);
+		execFileSync("sh", ["-c", 'mkfifo "$0"', pipe]);
 		await fs.rename(pipe, note);
 		const started = Date.now();
 		const answer = await callTool(client, tool, args);
