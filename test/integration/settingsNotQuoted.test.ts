@@ -1,5 +1,6 @@
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
+import { setTokenFolders } from "../../src/auth/tokenList";
 import { connectClient } from "../helpers/http";
 import { startService } from "../helpers/service";
 import { callTool } from "../helpers/tools";
@@ -10,13 +11,18 @@ import { makeVault, removeDir } from "../helpers/vault";
  * point inside a folder the caller may not see. Whatever the path rules think of such a setting,
  * no answer may name what lies there: neither the excluded folder nor anything inside it.
  */
-async function answersWith(files: Record<string, unknown>): Promise<string[]> {
+async function answersWith(files: Record<string, unknown>, tokenFolders?: string[]): Promise<string[]> {
 	const vault = await makeVault({ "Therapy/Templates/Session.md": "# {{title}}\n", "Therapy/Daily/old.md": "x\n", "Notes/Other.md": "y\n" });
 	for (const [name, value] of Object.entries(files)) await fs.writeFile(nodePath.join(vault, ".obsidian", name), JSON.stringify(value));
 	const running = await startService(vault, {
 		levels: ["write"],
 		settings: { excludedFolders: ["Therapy"], writeEnabled: true, writeDisclosureAccepted: true },
 	});
+	if (tokenFolders !== undefined) {
+		const limited = setTokenFolders(running.settings, "write", tokenFolders);
+		if ("error" in limited) throw new Error(limited.error);
+		await running.service.apply(limited.settings);
+	}
 	const client = await connectClient(running.url, running.tokens.write ?? "");
 	try {
 		const calls: Array<[string, Record<string, unknown>]> = [
@@ -52,4 +58,10 @@ describe("a setting that points inside an excluded folder is never quoted, whate
 		const answers = (await answersWith(files)).join("\n");
 		expect(answers).not.toMatch(/therapy|hush|con\b|aux/i);
 	});
+});
+
+test("a setting outside the token's folders is not quoted either", async () => {
+	const files = { "daily-notes.json": { folder: "Work/CON" }, "templates.json": { folder: "Work\\Templates" } };
+	const answers = (await answersWith(files, ["Notes"])).join("\n");
+	expect(answers).not.toMatch(/work|con\b/i);
 });
