@@ -72,7 +72,8 @@ export function checkOwnFolder(vaultRoot: string, folder: string, create = true)
 export function openOwnFile(vaultRoot: string, path: string, flags: number): number | null {
 	let descriptor: number;
 	try {
-		descriptor = openSync(path, flags | NO_FOLLOW, 0o600);
+		// Never waits on a named pipe put at the name (as FolderJail opens): it is refused below, as not a plain file.
+		descriptor = openSync(path, flags | NO_FOLLOW | (fsConstants.O_NONBLOCK ?? 0), 0o600);
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		if (code === "ENOENT" && (flags & fsConstants.O_CREAT) === 0) return null;

@@ -121,7 +121,7 @@ export class DiskWatcher {
 			if (stats.isSymbolicLink()) {
 				if (this.vault.known(path)) this.vault.forget(path);
 				else this.vault.hideLink(path);
-			}
+			} else this.dropUnlessFolder(path, stats);
 			return;
 		}
 		if (!(await this.vault.jail.isFolderReal(nodePath.dirname(diskPath)))) return;
@@ -144,6 +144,7 @@ export class DiskWatcher {
 		const stats = await this.settledStats(path, diskPath);
 		if (!stats?.isFile()) {
 			if (stats?.isSymbolicLink() && this.vault.known(path)) this.vault.forget(path);
+			else if (stats) this.dropUnlessFolder(path, stats);
 			return;
 		}
 		const known = this.vault.known(path);
@@ -153,6 +154,15 @@ export class DiskWatcher {
 			return;
 		}
 		this.vault.changedOnDisk(path, stats, known.diskPath);
+	}
+
+	/**
+	 * A note swapped for something that is neither a file nor a link (a named pipe, a socket) is no
+	 * note any more: dropped as if deleted, so a search does not stumble on it before a read would.
+	 */
+	private dropUnlessFolder(path: string, stats: Stats): void {
+		const known = this.vault.known(path);
+		if (known && !stats.isDirectory()) this.vault.drop(path, known);
 	}
 
 	private onUnlink(path: string): void {

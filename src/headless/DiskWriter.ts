@@ -85,7 +85,9 @@ export class DiskWriter {
 			// if the new file holds the bytes read followed by whole lines, as for a note that grew. An
 			// editor saving every few milliseconds otherwise wins every race (20 of 100 appends went in).
 			const replaced = stats.ino !== read.ino;
-			if (replaced && stats.nlink !== 1) return null;
+			// One name, checked again here: a hard link made while the edit was computed (another name,
+			// perhaps outside the vault) would show our bytes there too. Tried again, it is replaced instead.
+			if (stats.nlink !== 1) return null;
 			const grew = replaced || stats.size !== size;
 			if (grew && !this.grewByWholeLines(replaced ? fd : readFd, beforeBytes, stats.size, suffix)) return null;
 			writeAll(fd, suffix);

@@ -23,6 +23,14 @@ export const OUTSIDE_VAULT = "EOUTSIDEVAULT";
 export const O_NOFOLLOW: number = fsConstants.O_NOFOLLOW ?? 0;
 
 /**
+ * Opening never waits (0 where the platform has no such flag). A regular file ignores it; a named
+ * pipe another program renamed over a note would otherwise hold the open until a writer came: the
+ * synchronous read stopped the whole server, the asynchronous one a thread of the pool. Opened at
+ * once, it is then refused as not a plain file.
+ */
+const O_NONBLOCK: number = fsConstants.O_NONBLOCK ?? 0;
+
+/**
  * A path whose bytes are not where the vault says they are: a symbolic link (in the name or in a
  * folder above it), something that is not a plain file or folder, or a path that climbs out. The
  * message never says what, if anything, is on the other side.
@@ -159,7 +167,7 @@ export class FolderJail {
 			await this.checkFolder(folder);
 			let handle: FileHandle;
 			try {
-				handle = await fs.open(diskPath, flags | O_NOFOLLOW, mode);
+				handle = await fs.open(diskPath, flags | O_NOFOLLOW | O_NONBLOCK, mode);
 			} catch (error) {
 				throw refusedOpen(error);
 			}
@@ -183,7 +191,7 @@ export class FolderJail {
 			this.checkFolderSync(folder);
 			let fd: number;
 			try {
-				fd = openSync(diskPath, flags | O_NOFOLLOW, mode);
+				fd = openSync(diskPath, flags | O_NOFOLLOW | O_NONBLOCK, mode);
 			} catch (error) {
 				throw refusedOpen(error);
 			}

@@ -8,7 +8,7 @@
  * "private journal" or "Private\u2007Journal" must not be a way around an excluded "Private Journal".
  * Hiding a folder that only looks like an excluded one is the safe side of that choice.
  */
-import { pathMatchKey } from "../paths/spelling";
+import { normalizeVaultPath, pathMatchKey } from "../paths/spelling";
 
 /** True when `path` is `folder` itself or lies below it (exact spelling: for filters a caller chose). */
 export function isInFolder(path: string, folder: string): boolean {
@@ -69,4 +69,25 @@ export function isPathVisible(path: string, scope: Scope): boolean {
 /** True when a tool may see the Markdown note at `path`. */
 export function isNoteInScope(path: string, scope: Scope): boolean {
 	return path.endsWith(".md") && isPathVisible(path, scope);
+}
+
+/**
+ * Whether a path taken from a setting (a templates or daily notes folder, a daily note's path) may
+ * name a folder or note this caller may not see, even where the path rules refuse it: the path, or
+ * any run of its last parts, read as a vault path (backslashes as slashes, `.` parts left out, a
+ * `..` taking away the name before it), is excluded or outside the token's folders.
+ * `./Private/Templates`, `Notes/../Private/Templates`, `Private\Daily` and `Private/CON` all name
+ * `Private` to whoever reads them, so an error about such a setting must not quote it.
+ */
+export function mayNameHidden(configured: string, scope: Scope): boolean {
+	const parts: string[] = [];
+	// A `..` past the vault's root: the path may come back in anywhere below, so each run of its last parts is looked at.
+	let climbedOut = false;
+	for (const part of normalizeVaultPath(configured).split("/")) {
+		if (part === "..") climbedOut = parts.pop() === undefined || climbedOut;
+		else if (part !== "." && part !== "") parts.push(part);
+	}
+	const starts = climbedOut ? parts.length : Math.min(1, parts.length);
+	for (let from = 0; from < starts; from++) if (isExcludedPath(parts.slice(from).join("/"), scope)) return true;
+	return false;
 }

@@ -11,7 +11,7 @@ import { editNoteInStyle } from "./noteEdits";
 import { fillTemplate } from "./templates";
 import { findNote } from "./notes";
 import { NOT_ACCESSIBLE } from "./paths";
-import type { Scope } from "./scope";
+import { mayNameHidden, type Scope } from "./scope";
 import { checkNewNotePath, createNoteFile, editNote, NoteExistsError } from "./writes";
 import { fail, ok, type Result } from "../result";
 import { taskItemsOf } from "../headless/compactMetadata";
@@ -22,9 +22,12 @@ import { taskItemsOf } from "../headless/compactMetadata";
  */
 export async function todaysDailyNote(host: Host, scope: Scope, now = new Date()): Promise<Result<{ file: HostFile; created: boolean }>> {
 	const settings = await dailyNoteSettings(host);
-	const checked = checkNewNotePath(dailyNotePath(settings, now), scope);
+	const path = dailyNotePath(settings, now);
+	const checked = checkNewNotePath(path, scope);
 	// Not named when it is where this token may not look: the path would tell the name of an excluded folder.
-	if (!checked.ok && checked.error.endsWith(`${NOT_ACCESSIBLE}.`)) return fail(`Today's daily note cannot be written: it ${NOT_ACCESSIBLE}.`);
+	// Whatever the path rules refuse in it (a device name, a name too long), that refusal must not quote a part of it either.
+	if (!checked.ok && (checked.error.endsWith(`${NOT_ACCESSIBLE}.`) || mayNameHidden(path, scope)))
+		return fail(`Today's daily note cannot be written: it ${NOT_ACCESSIBLE}.`);
 	if (!checked.ok) return fail(`Today's daily note cannot be written: ${checked.error}`);
 	const existing = host.vault.getFileByPath(checked.value);
 	if (existing) return ok({ file: existing, created: false });

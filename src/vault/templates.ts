@@ -6,7 +6,7 @@ import { appendToEnd, detectFormat, isOutline, type EditMode, type FormatDefault
 import type { TemplateSettings } from "./obsidianSettings";
 import { findNote } from "./notes";
 import { fail, type Result } from "../result";
-import { isInFolder, isPathVisible, type Scope } from "./scope";
+import { isInFolder, isPathVisible, mayNameHidden, type Scope } from "./scope";
 
 /** The formats `{{date}}` and `{{time}}` take when they name none. */
 export type TemplateFormats = Pick<TemplateSettings, "dateFormat" | "timeFormat">;
@@ -49,7 +49,10 @@ export function findTemplate(host: Host, scope: Scope, settings: TemplateSetting
 	const found = findNote(host, scope, inFolder.endsWith(".md") ? inFolder : `${inFolder}.md`);
 	if (!found.ok || !isInFolder(found.value.path, settings.folder)) {
 		// A templates folder this caller may not see is not named: its path would tell of an excluded folder.
-		const where = isPathVisible(settings.folder, scope) ? `the templates folder "${settings.folder}"` : "the templates folder";
+		const where =
+			isPathVisible(settings.folder, scope) && !mayNameHidden(settings.folder, scope)
+				? `the templates folder "${settings.folder}"`
+				: "the templates folder";
 		return fail(`No template "${input}" in ${where}. Call list_templates for the templates there.`);
 	}
 	return found;

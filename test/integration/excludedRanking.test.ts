@@ -27,6 +27,9 @@ function visibleFiles(): Record<string, string> {
 		"Notes/Note book.md": "a note in a book, set up notes #paper\n",
 		"Turn signals.md": "turn left turn right #car\n",
 		"Widget.md": "widget widget widget\n",
+		// Words of one group (search/expansions.ts): `config` finds `configuration`, `repo` finds `repository`.
+		"Notes/Config.md": "# Config\n\nthe config of the repo, see the docs #ops\n",
+		"Setup params.md": "params for the setup, and the configuration file\n",
 	};
 	for (let index = 0; index < 60; index++)
 		files[`Filler/F${index}.md`] = `filler ${index} widget widget footer text ${index % 3 === 0 ? "logging" : "run"} #filler\n`;
@@ -42,6 +45,9 @@ function hiddenFiles(): Record<string, string> {
 		"Secret/Runner.md": "runner runnable runs running\n",
 		"Secret/Widget footer.md": "widget footer\n",
 		"Secret/Archive/Old logging.md": "old logging widget widget #ops/old\n",
+		// The other words of the same groups, only where the caller cannot look.
+		"Secret/Configuration.md": "# Configuration\n\nconfiguration repository documentation parameters prohibit\n",
+		"Secret/Repository docs.md": "repository repositories documentation parameters configured\n",
 	};
 	for (let index = 0; index < 80; index++) files[`Secret/S${index}.md`] = `widget widget widget logging ${index} runs #ops\n`;
 	return files;
@@ -61,6 +67,14 @@ const QUERIES = [
 	"note book",
 	"notebook",
 	"ru",
+	"config",
+	"configuration",
+	"repo",
+	"repository docs",
+	"parameters",
+	"params setup",
+	"forbid",
+	"conf",
 ];
 const CALLS: Array<[string, Record<string, unknown>]> = [
 	...QUERIES.map((query): [string, Record<string, unknown>] => ["search_notes", { query, limit: 50 }]),
@@ -95,7 +109,8 @@ async function served(
 ): Promise<void> {
 	const vault = await makeVault(files);
 	await sameTimes(vault);
-	const running = await startService(vault, { settings, host: { watch: true } });
+	// Many searches while waiting for a move to show: more than the default rate limit allows a minute.
+	const running = await startService(vault, { settings: { rateLimitPerMinute: 100_000, ...settings }, host: { watch: true } });
 	const client = await connectClient(running.url, running.tokens.read ?? "");
 	try {
 		await searchReady(client);
@@ -150,11 +165,13 @@ describe("hidden notes change nothing in what a caller is answered, order and sc
 				await fs.rename(nodePath.join(vault, "Secret/Archive"), nodePath.join(vault, "Archive"));
 				const expected = [
 					"Archive/Old logging.md",
+					"Notes/Config.md",
 					"Notes/Logging.md",
 					"Notes/Note book.md",
 					"Notes/Run.md",
 					"Notes/Runner.md",
 					"Setup guide.md",
+					"Setup params.md",
 					"Turn signals.md",
 				];
 				await until(async () => {

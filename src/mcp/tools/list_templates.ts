@@ -3,8 +3,7 @@ import { TEMPLATES_LISTED } from "../../config/limits";
 import { templateSettings } from "../../vault/obsidianSettings";
 import { visibleNotes } from "../../vault/notes";
 import { checkFolderArgument } from "../../vault/paths";
-import { isExcludedPath, isInFolder, isPathVisible, type Scope } from "../../vault/scope";
-import { normalizeVaultPath } from "../../paths/spelling";
+import { isInFolder, isPathVisible, mayNameHidden } from "../../vault/scope";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
 
@@ -41,19 +40,3 @@ export const listTemplatesTool = defineTool({
 		return ok({ folder, templates: templates.slice(0, TEMPLATES_LISTED).map((path) => ({ path })), total: templates.length });
 	},
 });
-
-/**
- * Whether a folder setting the path rules refuse may still name a folder this caller may not see:
- * it, or any run of its last parts, read as a vault path (`.` parts left out, a `..` taking away the
- * name before it), is excluded or outside the token's folders. `./Private/Templates`,
- * `Notes/../Private/Templates` and `../vault/Private/Templates` all name `Private` to whoever reads them.
- */
-function mayNameHidden(configured: string, scope: Scope): boolean {
-	const parts: string[] = [];
-	for (const part of normalizeVaultPath(configured).split("/")) {
-		if (part === "..") parts.pop();
-		else if (part !== "." && part !== "") parts.push(part);
-	}
-	for (let from = 0; from < parts.length; from++) if (isExcludedPath(parts.slice(from).join("/"), scope)) return true;
-	return false;
-}

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { isExcludedPath, isHiddenPath, isInFolder, isNoteInScope, isPathVisible, scopeKey, type Scope } from "../../../src/vault/scope";
+import { isExcludedPath, isHiddenPath, isInFolder, isNoteInScope, isPathVisible, mayNameHidden, scopeKey, type Scope } from "../../../src/vault/scope";
 
 const SCOPE: Scope = { configDir: ".obsidian", excludedFolders: ["Private Journal", "Work/Secret"] };
 
@@ -89,5 +89,21 @@ describe("a token's folders", () => {
 		expect(isPathVisible("Plan.md", { ...whole, tokenFolders: [] })).toBe(true);
 		expect(scopeKey(whole)).toBe(scopeKey({ ...whole, tokenFolders: [] }));
 		expect(scopeKey(whole)).not.toBe(scopeKey({ ...whole, tokenFolders: ["Projects"] }));
+	});
+});
+
+describe("mayNameHidden: a setting's path that would name what is hidden, however the path rules read it", () => {
+	const scope: Scope = { configDir: ".obsidian", excludedFolders: ["Private"] };
+	test.each(["Private/CON", "./Private/Templates", "Notes/../Private/Daily", "Private\\Daily", "../vault/Private/x.md", "PRIVATE/Daily/AUX.md"])(
+		"%s names Private",
+		(path) => expect(mayNameHidden(path, scope)).toBe(true),
+	);
+	test.each(["Daily/CON", "Notes/../Daily", "../elsewhere", "Templates\\Work"])("%s names nothing hidden", (path) =>
+		expect(mayNameHidden(path, scope)).toBe(false),
+	);
+	test("outside the token's folders is hidden too", () => {
+		expect(mayNameHidden("Daily/CON", { ...scope, tokenFolders: ["Work"] })).toBe(true);
+		expect(mayNameHidden("Work/CON", { ...scope, tokenFolders: ["Work"] })).toBe(false);
+		expect(mayNameHidden("../vault/Work/CON", { ...scope, tokenFolders: ["Work"] })).toBe(true);
 	});
 });

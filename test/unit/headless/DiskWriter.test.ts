@@ -1,0 +1,41 @@
+import { linkSync, promises as fs } from "node:fs";
+import * as nodePath from "node:path";
+import { DiskWriter } from "../../../src/headless/DiskWriter";
+import { FolderJail } from "../../../src/host/FolderJail";
+import { makeTempDir, makeVault, removeDir } from "../../helpers/vault";
+
+/** The headless vault's edit on disk: what it writes, and where it never writes. */
+describe("DiskWriter.editOnce", () => {
+	let root: string;
+	let outside: string;
+	let writer: DiskWriter;
+
+	beforeEach(async () => {
+		root = await makeVault({ "Notes/Plan.md": "# Plan\n\n- one\n" });
+		outside = await makeTempDir("writer-outside-");
+		writer = new DiskWriter(await FolderJail.open(root));
+	});
+	afterEach(async () => {
+		await removeDir(root);
+		await removeDir(outside);
+	});
+
+	test("an append adds the new lines at the end of the note", async () => {
+		const note = nodePath.join(root, "Notes/Plan.md");
+		expect(writer.editOnce(note, (text) => `${text}- two\n`)).not.toBeNull();
+		expect(await fs.readFile(note, "utf8")).toBe("# Plan\n\n- one\n- two\n");
+	});
+
+	test("a hard link made to the note while the edit is computed (another name, outside the vault) is not appended through", async () => {
+		const note = nodePath.join(root, "Notes/Plan.md");
+		const elsewhere = nodePath.join(outside, "copy.md");
+		// Another program links the note elsewhere after it was read, before it is written.
+		const result = writer.editOnce(note, (text) => {
+			linkSync(note, elsewhere);
+			return `${text}- two\n`;
+		});
+		// Either tried again (null) or written as a new file of its own: the other name keeps the bytes it had.
+		if (result !== null) expect(await fs.readFile(note, "utf8")).toBe("# Plan\n\n- one\n- two\n");
+		expect(await fs.readFile(elsewhere, "utf8")).toBe("# Plan\n\n- one\n");
+	});
+});
