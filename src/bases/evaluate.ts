@@ -6,7 +6,7 @@
  */
 import dayjs from "dayjs";
 import relativeTime from "dayjs/plugin/relativeTime";
-import { BASES_TEXT_CHARS_PER_STEP } from "../config/limits";
+import { BASES_MAX_DATE_FORMAT_CHARS, BASES_TEXT_CHARS_PER_STEP } from "../config/limits";
 import { trimSlashes } from "../paths/spelling";
 import type { Expression } from "./expression";
 import {
@@ -428,8 +428,12 @@ function dateMethod(date: DateValue, name: string, args: Value[], context: Evalu
 			day.setHours(0, 0, 0, 0);
 			return new DateValue(day.getTime(), false);
 		}
-		case "format":
-			return dayjs(date.ms).format(textArg(args[0] ?? null, name));
+		case "format": {
+			const format = textArg(args[0] ?? null, name);
+			if (format.length > BASES_MAX_DATE_FORMAT_CHARS)
+				throw new EvaluationError(`format() was given a format of ${format.length} characters; at most ${BASES_MAX_DATE_FORMAT_CHARS} are read.`);
+			return dayjs(date.ms).format(format);
+		}
 		case "time":
 			return dayjs(date.ms).format("HH:mm:ss");
 		case "relative":
