@@ -6,7 +6,7 @@
  */
 import dayjs from "dayjs";
 import relativeTime from "dayjs/plugin/relativeTime";
-import { BASES_TEXT_CHARS_PER_STEP } from "../config/limits";
+import { BASES_MAX_DATE_FORMAT_CHARS, BASES_TEXT_CHARS_PER_STEP } from "../config/limits";
 import { trimSlashes } from "../paths/spelling";
 import type { Expression } from "./expression";
 import {
@@ -317,6 +317,15 @@ function globalCall(name: string, args: Expression[], context: EvaluationContext
 	}
 }
 
+/**
+ * A regular expression has run: one run cannot be paused and costs up to tens of milliseconds on
+ * its longest input, so the piece's time is looked at after each (a filter of a hundred runs read
+ * the clock once in twenty, after a second of work).
+ */
+function ranRegex(context: EvaluationContext): void {
+	context.budget.spend(1, true);
+}
+
 function methodCall(receiver: Value, name: string, args: Expression[], context: EvaluationContext, locals: Locals | null): Value {
 	// Functions of any type.
 	if (name === "isTruthy") return isTruthy(receiver);
@@ -333,7 +342,9 @@ function methodCall(receiver: Value, name: string, args: Expression[], context: 
 	}
 	if (typeof receiver === "string") {
 		context.budget.spend(Math.ceil(receiver.length / BASES_TEXT_CHARS_PER_STEP));
-		return textMethod(receiver, name, values);
+		const result = textMethod(receiver, name, values);
+		if (values.some((value) => value instanceof RegexValue)) ranRegex(context);
+		return result;
 	}
 	if (typeof receiver === "number") return numberMethod(receiver, name, values);
 	if (Array.isArray(receiver)) return listMethod(receiver, name, values, context);
@@ -345,7 +356,11 @@ function methodCall(receiver: Value, name: string, args: Expression[], context: 
 		if (name === "keys") return [...receiver.fields.keys()];
 		if (name === "values") return [...receiver.fields.values()];
 	}
-	if (receiver instanceof RegexValue && name === "matches") return receiver.regex.test(regexInput(textArg(values[0] ?? null, "matches")));
+	if (receiver instanceof RegexValue && name === "matches") {
+		const matched = receiver.regex.test(regexInput(textArg(values[0] ?? null, "matches")));
+		ranRegex(context);
+		return matched;
+	}
 	if (name === "isEmpty") return false;
 	throw notAFunctionOf(name, receiver);
 }
@@ -413,8 +428,12 @@ function dateMethod(date: DateValue, name: string, args: Value[], context: Evalu
 			day.setHours(0, 0, 0, 0);
 			return new DateValue(day.getTime(), false);
 		}
-		case "format":
-			return dayjs(date.ms).format(textArg(args[0] ?? null, name));
+		case "format": {
+			const format = textArg(args[0] ?? null, name);
+			if (format.length > BASES_MAX_DATE_FORMAT_CHARS)
+				throw new EvaluationError(`format() was given a format of ${format.length} characters; at most ${BASES_MAX_DATE_FORMAT_CHARS} are read.`);
+			return dayjs(date.ms).format(format);
+		}
 		case "time":
 			return dayjs(date.ms).format("HH:mm:ss");
 		case "relative":

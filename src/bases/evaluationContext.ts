@@ -41,15 +41,19 @@ export class EvaluationBudget {
 		private readonly workMs = BASES_MAX_QUERY_WORK_MS,
 	) {}
 
-	/** Counts `count` steps; throws once the query has spent its budget, or its piece or its whole time is up. */
-	spend(count = 1): void {
+	/**
+	 * Counts `count` steps; throws once the query has spent its budget, or its piece or its whole
+	 * time is up. The clock is read every STEPS_PER_CLOCK_CHECK steps, or at once with
+	 * `lookAtClock` (after work a step does not measure, such as a regular expression's run).
+	 */
+	spend(count = 1, lookAtClock = false): void {
 		this.steps += count;
 		if (this.steps > this.maxSteps)
 			throw new BudgetExceededError(
 				`The base needs more than ${this.maxSteps} evaluation steps, more than one call may spend. Add a filter (a folder or a tag) or simplify its formulas.`,
 			);
 		this.sinceClockCheck += count;
-		if (this.sinceClockCheck < STEPS_PER_CLOCK_CHECK || this.pieceStart === null) return;
+		if ((this.sinceClockCheck < STEPS_PER_CLOCK_CHECK && !lookAtClock) || this.pieceStart === null) return;
 		this.sinceClockCheck = 0;
 		const piece = this.clock() - this.pieceStart;
 		if (piece > this.pieceMs)

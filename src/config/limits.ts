@@ -198,8 +198,13 @@ export const BASES_MAX_LIST_ITEMS = 100_000;
 export const BASES_MAX_REGEX_INPUT_CHARS = 2_000;
 /** Unbounded repeats (`*`, `+`, `{n,}`) a base's regular expression may hold: one keeps a search at most quadratic in its input. */
 export const BASES_MAX_REGEX_UNBOUNDED_REPEATS = 1;
-/** Repeats of any kind that choose a count (`?`, `{2,5}`, `*`…) a base's regular expression may hold: each can double the ways a match is tried. */
-export const BASES_MAX_REGEX_CHOICES = 4;
+/**
+ * Ways a base's regular expression's repeats may match together (the product of their counts: `?`
+ * is 2, `{2,5}` is 4, the one unbounded repeat 2); a single `{n,m}` of more counts is unbounded.
+ * Each way can walk the whole input again: four `a{0,16}` (17⁴ ways) before an `a*` took minutes
+ * on 2,000 characters, in one piece that cannot be paused; 16 ways take about 40 ms.
+ */
+export const BASES_MAX_REGEX_WAYS = 16;
 /** Rows with an evaluation error in a filter, listed by path in query_base's answer (all are counted). */
 export const BASES_FILTER_ERRORS_LISTED = 20;
 /**
@@ -213,6 +218,11 @@ export const BASES_MAX_PIECE_MS = 100;
  * `replace`, `split`) take: on a megabyte text each took seconds in one piece.
  */
 export const BASES_MAX_PER_CHARACTER_INPUT_CHARS = 100_000;
+/**
+ * Longest format a base's `format()` takes: a format costs microseconds per character in one piece
+ * (a million `[` took seconds).
+ */
+export const BASES_MAX_DATE_FORMAT_CHARS = 256;
 /** Characters of a text a method works on that count as one evaluation step. */
 export const BASES_TEXT_CHARS_PER_STEP = 64;
 /** Evaluation time one query may spend in all, summed over its pieces (waiting for others not counted). */
@@ -659,3 +669,11 @@ export const TOOL_LIST_READ_MAX_BYTES = 8 * 1024;
  * from 12 KiB to 13 KiB for them. The read token's list (7,050 bytes with them) keeps its budget.
  */
 export const TOOL_LIST_ALL_MAX_BYTES = 13 * 1024;
+
+/**
+ * Characters of date and time formats one template may fill (`{{date}}`, `{{time}}`,
+ * `{{date:FORMAT}}`; each counts its format's characters and two more); a template over it is
+ * refused. Each costs microseconds per character in one piece: 100,000 `{{date}}` held the server
+ * 0.8 s, and one format of 60,000 `[` 5 s before dayjs's brackets were made linear.
+ */
+export const TEMPLATE_MAX_DATE_FORMAT_CHARS = 10_000;

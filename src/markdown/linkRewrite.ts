@@ -162,7 +162,7 @@ export function* rewriteLinksSteps(text: string, cache: CachedMetadata, newLinkp
 			links++;
 			replacements.set(link.original, replacement);
 		}
-		if (replacements.size > 0) out = rewriteFrontmatterValues(out, frontmatterEnd, replacements);
+		if (replacements.size > 0) out = yield* rewriteFrontmatterValuesSteps(out, frontmatterEnd, replacements);
 	}
 	return { text: out, links };
 }
@@ -180,31 +180,44 @@ function linkBearingValues(yaml: string): Scalar[] {
 	return values;
 }
 
-/** Replaces each `replacements` key with its value inside `source`, in one pass, longest first: a replacement is never itself replaced again. */
-function replaceEach(source: string, replacements: ReadonlyMap<string, string>): string {
+/**
+ * A function replacing each `replacements` key with its value inside a text, in one pass, longest
+ * first: a replacement is never itself replaced again. Its pattern is compiled once: a note whose
+ * frontmatter held 2,000 links to the renamed note compiled a pattern of 2,000 choices per value,
+ * 1.5 s in one piece.
+ */
+function replacerOf(replacements: ReadonlyMap<string, string>): (source: string) => string {
 	const originals = [...replacements.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
-	return source.replace(new RegExp(originals.join("|"), "gu"), (found) => replacements.get(found) ?? found);
+	const pattern = new RegExp(originals.join("|"), "gu");
+	return (source) => source.replace(pattern, (found) => replacements.get(found) ?? found);
 }
 
 /**
  * The note's frontmatter (closing at `frontmatterEnd`) with the link texts of `replacements`
- * replaced in the property values that hold them. In a single-quoted value an apostrophe is
- * written doubled, in the text looked for as in the text written, so the YAML stays valid.
+ * replaced in the property values that hold them, pausing every INLINE_ITEMS_PAUSE_COUNT values.
+ * In a single-quoted value an apostrophe is written doubled, in the text looked for as in the text
+ * written, so the YAML stays valid.
  */
-function rewriteFrontmatterValues(text: string, frontmatterEnd: number, replacements: ReadonlyMap<string, string>): string {
+function* rewriteFrontmatterValuesSteps(text: string, frontmatterEnd: number, replacements: ReadonlyMap<string, string>): Steps<string> {
 	const yamlStart = text.indexOf("\n") + 1;
 	const yamlEnd = text.lastIndexOf("\n", frontmatterEnd - 1) + 1;
 	const yaml = text.slice(yamlStart, yamlEnd);
 	const quote = (part: string) => part.replaceAll("'", "''");
-	const singleQuoted = new Map([...replacements].map(([original, replacement]) => [quote(original), quote(replacement)]));
+	const replace = replacerOf(replacements);
+	const replaceSingleQuoted = replacerOf(new Map([...replacements].map(([original, replacement]) => [quote(original), quote(replacement)])));
 	const edits: TextEdit[] = [];
+	let sincePause = 0;
 	for (const value of linkBearingValues(yaml)) {
+		if (++sincePause >= INLINE_ITEMS_PAUSE_COUNT) {
+			sincePause = 0;
+			yield;
+		}
 		const [start, end] = value.range ?? [0, 0];
 		const source = yaml.slice(start, end);
-		let rewritten = replaceEach(source, value.type === "QUOTE_SINGLE" ? singleQuoted : replacements);
+		let rewritten = value.type === "QUOTE_SINGLE" ? replaceSingleQuoted(source) : replace(source);
 		// A double-quoted value may spell its link with escapes (`\u00e9`): then it is found by its value, and written again as one JSON string, which YAML reads alike.
 		if (rewritten === source && value.type === "QUOTE_DOUBLE" && typeof value.value === "string") {
-			const next = replaceEach(value.value, replacements);
+			const next = replace(value.value);
 			if (next !== value.value) rewritten = JSON.stringify(next);
 		}
 		if (rewritten !== source) edits.push({ start, end, replacement: rewritten });

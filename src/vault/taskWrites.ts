@@ -32,15 +32,15 @@ export async function todaysDailyNote(host: Host, scope: Scope, now = new Date()
 	const existing = host.vault.getFileByPath(checked.value);
 	if (existing) return ok({ file: existing, created: false });
 	const title = checked.value.slice(checked.value.lastIndexOf("/") + 1, -".md".length);
+	const filled = fillTemplate(
+		await readDailyTemplate(host, scope, settings),
+		{ dateFormat: settings.format, timeFormat: DAILY_NOTE_TIME_FORMAT },
+		now,
+		title,
+	);
+	if (!filled.ok) return fail(`Today's daily note cannot be written: ${filled.error}`);
 	try {
-		return ok({
-			file: await createNoteFile(
-				host,
-				checked.value,
-				fillTemplate(await readDailyTemplate(host, scope, settings), { dateFormat: settings.format, timeFormat: DAILY_NOTE_TIME_FORMAT }, now, title),
-			),
-			created: true,
-		});
+		return ok({ file: await createNoteFile(host, checked.value, filled.value), created: true });
 	} catch (error) {
 		// Another call made today's note a moment ago: add the task to that one.
 		const made = error instanceof NoteExistsError ? host.vault.getFileByPath(checked.value) : null;

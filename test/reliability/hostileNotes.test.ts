@@ -593,3 +593,62 @@ describe("set_property with a list of 100,000 items (a request's megabyte)", () 
 		expect(await callOk(served.client, "read_note", { path: "Plain.md" })).toMatchObject({ frontmatter: { rank: 1 } });
 	}, 60_000);
 });
+
+describe("a note whose frontmatter links to the note renamed 1,990 times, once per property", () => {
+	const LINKS = 1_990;
+	const served = servedForBlock(
+		() => ({
+			"Hub.md": "# Hub\n",
+			"Planted.md": `---\n${Array.from({ length: LINKS }, (_, index) => `k${index}: "[[Hub#h${index}]]"`).join("\n")}\n---\nbody\n`,
+		}),
+		"write",
+		{ ready: "metadata" },
+	);
+
+	test("rename_note rewrites every one, without a piece per value (a pattern of 1,990 choices was compiled for each: 1.5 s in one piece)", async () => {
+		const { value, wallMs, longestHoldMs } = await measured(() =>
+			callOk<{ links_updated: number }>(served.client, "rename_note", { path: "Hub.md", new_path: "Centre.md" }),
+		);
+		expect(value.links_updated).toBe(LINKS);
+		const text = await fs.readFile(nodePath.join(served.vault, "Planted.md"), "utf8");
+		expect(text.split("[[Centre#h").length - 1).toBe(LINKS);
+		expect(text.includes("[[Hub")).toBe(false);
+		expectLoopNotHeld(longestHoldMs, wallMs);
+	}, 60_000);
+});
+
+describe("a template of 100,000 {{date}}, one whose format is 60,000 `[`, and a base whose pattern chooses among 17⁴ ways", () => {
+	const served = servedForBlock(
+		() => ({
+			".obsidian/templates.json": JSON.stringify({ folder: "Templates" }),
+			"Templates/Many.md": "{{date}}\n".repeat(100_000),
+			"Templates/Brackets.md": `{{date:${"[".repeat(60_000)}}}\n`,
+			"Templates/Plain.md": "# {{title}}\n{{date:YYYY}} [\n",
+			"Hostile.base": `filters: '/a{0,16}a{0,16}a{0,16}a{0,16}a*b/.matches("a".repeat(1999))'\n`,
+		}),
+		"write",
+		{ rights: { ...allowAll(), create_note: "allow" } },
+	);
+
+	test("create_note from either hostile template is refused at once, saying why; a plain one is filled", async () => {
+		for (const template of ["Many", "Brackets"]) {
+			const { value, wallMs, longestHoldMs } = await measured(() =>
+				callError(served.client, "create_note", { path: `From ${template}.md`, content: "", template }),
+			);
+			expect(value).toMatch(/too many or too long to fill \(over 10000 characters of formats\)/);
+			// The brackets took 5 s in one piece, the dates 0.8 s.
+			expectLoopNotHeld(longestHoldMs, wallMs);
+		}
+		await callOk(served.client, "create_note", { path: "From Plain.md", content: "", template: "Plain" });
+		expect(await fs.readFile(nodePath.join(served.vault, "From Plain.md"), "utf8")).toBe(`# From Plain\n${new Date().getFullYear()} [\n`);
+	}, 60_000);
+
+	test("query_base refuses the pattern before running it (it would run for minutes in one piece)", async () => {
+		const { value, wallMs, longestHoldMs } = await measured(() =>
+			callOk<{ rows: unknown[]; filter_errors: Array<{ error: string }> }>(served.client, "query_base", { path: "Hostile.base" }),
+		);
+		expect(value.rows).toEqual([]);
+		expect(value.filter_errors[0]?.error).toMatch(/is not run: it has more than 1 repeat without a bound/);
+		expectLoopNotHeld(longestHoldMs, wallMs);
+	}, 60_000);
+});

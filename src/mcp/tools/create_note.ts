@@ -56,7 +56,9 @@ export const createNoteTool = defineTool({
 			const template = findTemplate(host, ctx.scope, settings, args.template);
 			if (!template.ok) return fail(template.error);
 			const title = path.slice(path.lastIndexOf("/") + 1, -".md".length);
-			text = noteFromTemplate(fillTemplate(await host.vault.cachedRead(template.value), settings, new Date(), title), args.content, defaults, args.mode);
+			const filled = fillTemplate(await host.vault.cachedRead(template.value), settings, new Date(), title);
+			if (!filled.ok) return fail(filled.error);
+			text = noteFromTemplate(filled.value, args.content, defaults, args.mode);
 		} else {
 			const daily = isDailyNotePath(await dailyNoteSettings(host), path);
 			const mode: EditMode = args.mode ?? (daily && ctx.dailyNotesAreOutlines ? "outliner" : "freeform");

@@ -2,6 +2,7 @@ import { parseBaseFile } from "../../../src/bases/baseFile";
 import { runBaseQuery, type BaseQueryResult } from "../../../src/bases/query";
 import type { BaseFile, BaseVault } from "../../../src/bases/values";
 import { baseFile } from "../../helpers/baseFiles";
+import { BASES_MAX_DATE_FORMAT_CHARS } from "../../../src/config/limits";
 
 const file = baseFile;
 
@@ -57,5 +58,21 @@ describe("the evaluator's rules for missing and mixed values", () => {
 
 	test("not is none of: a file passes only when every statement is false", async () => {
 		expect((await rows("filters:\n  not:\n    - 'n > 5'\n    - 'file.ext == \"png\"'\n")).rows.map((row) => row.path)).toEqual(["a.md", "c.md"]);
+	});
+});
+
+describe("a date's format() is bounded", () => {
+	test(`a format longer than ${BASES_MAX_DATE_FORMAT_CHARS} characters is the cell's error, not a piece of seconds (a million \`[\`)`, async () => {
+		const cell = async (format: string) =>
+			(
+				await rows(
+					`formulas:\n  f: 'date("2025-01-02").format("${format}")'\nviews:\n  - name: V\n    order: [formula.f]\n    filters: 'file.name == "a.md"'\n`,
+				)
+			).rows[0];
+		expect((await cell("YYYY"))?.values).toEqual({ "formula.f": "2025" });
+		expect((await cell(`[${"Y".repeat(BASES_MAX_DATE_FORMAT_CHARS - 2)}]`))?.values).toEqual({ "formula.f": "Y".repeat(BASES_MAX_DATE_FORMAT_CHARS - 2) });
+		expect((await cell("[".repeat(BASES_MAX_DATE_FORMAT_CHARS + 1)))?.errors).toEqual({
+			"formula.f": expect.stringContaining(`at most ${BASES_MAX_DATE_FORMAT_CHARS} are read`) as unknown,
+		});
 	});
 });

@@ -175,6 +175,28 @@ views:
 		});
 	});
 
+	test("the clock is read after every regular expression's run: a filter of many runs cannot pass its piece's time unseen", async () => {
+		// Each run of a pattern costs 60 ms on this clock: a run cannot be paused, and ten in one
+		// filter were one piece of ten runs before anything looked at the time.
+		let now = 0;
+		let runs = 0;
+		const test = jest.spyOn(RegExp.prototype, "test").mockImplementation(function (this: RegExp, text: string) {
+			if (this.source !== "a?a?a?b*c") return RegExp.prototype.exec.call(this, text) !== null;
+			runs++;
+			now += 60;
+			return false;
+		});
+		try {
+			const matches = Array.from({ length: 10 }, () => "/a?a?a?b*c/.matches(file.name)").join(" || ");
+			const error = await refusal(`filters: '${matches}'`, { budget: new EvaluationBudget(BASES_MAX_EVAL_STEPS, () => now) });
+			expect(error).toMatch(/for one file took more than 100 ms/);
+			// Stopped after the run that passed 100 ms (the second), not after all ten of the first file.
+			expect(runs).toBe(2);
+		} finally {
+			test.mockRestore();
+		}
+	});
+
 	test("a query over its budget is refused with what to do, not cut short silently", async () => {
 		expect(await refusal("filters: pages > 1", { budget: new EvaluationBudget(3) })).toMatch(/more than 3 evaluation steps.*Add a filter/);
 	});

@@ -3,7 +3,18 @@ import { makeRegex, regexInput, regexProblem } from "../../../src/bases/regexSaf
 import { BASES_MAX_REGEX_INPUT_CHARS } from "../../../src/config/limits";
 
 describe("a base's regular expression runs only when its backtracking stays bounded", () => {
-	test.each([["abc"], [","], ["^\\d{4}-\\d{2}-\\d{2}$"], ["[a|b(+*]+x"], ["(?:ab)c*"], ["colou?r"], ["a{2,5}b*"]])("/%s/ is run", (pattern) => {
+	test.each([
+		["abc"],
+		[","],
+		["^\\d{4}-\\d{2}-\\d{2}$"],
+		["[a|b(+*]+x"],
+		["(?:ab)c*"],
+		["colou?r"],
+		["a{2,5}b*"],
+		["(?:a)(?:b)(?:c)(?:d)(?:e)c?d?e?f?"],
+		["a{1,8}b*"],
+		["a{1,16}b"],
+	])("/%s/ is run", (pattern) => {
 		expect(regexProblem(pattern)).toBeNull();
 	});
 
@@ -16,14 +27,22 @@ describe("a base's regular expression runs only when its backtracking stays boun
 		["a*a*$", /without a bound/],
 		["\\w+@\\w+", /without a bound/],
 		["a{1,100}b+", /without a bound/],
-		["a?a?a?a?a?aaaaa", /optional or repeated/],
+		["a?a?a?a?a?aaaaa", /more than 16 ways/],
+		// 17⁴ ways before a repeat that walks the input: minutes on 2,000 characters.
+		["a{0,16}a{0,16}a{0,16}a{0,16}a*b", /without a bound/],
+		["a{0,15}a{0,15}a{0,15}a{0,15}a*b", /more than 16 ways/],
+		["a{0,7}a?a?a*b", /more than 16 ways/],
+		["a{1,16}a*b", /more than 16 ways/],
+		["a?a?a?a?a*b", /more than 16 ways/],
+		// A count too long to read in a glance is still a repeat.
+		["a{0,99999999999999999999999}a{0,99999999999999999999999}b", /without a bound/],
 	])("/%s/ is refused, saying why", (pattern, why) => {
 		expect(regexProblem(pattern)).toMatch(why);
 	});
 
 	test("the patterns it runs end quickly on the longest input it matches", () => {
 		const hostile = "a".repeat(BASES_MAX_REGEX_INPUT_CHARS - 1) + "!";
-		for (const pattern of ["a*$", "^a+b", ".*x", "a?a?a?a+b"]) {
+		for (const pattern of ["a*$", "^a+b", ".*x", "a?a?a?a+b", "a?a?a?a*b", "a{0,3}a?a*b", "a{1,8}a*b", "a{0,3}a{0,3}b"]) {
 			expect(regexProblem(pattern)).toBeNull();
 			const started = performance.now();
 			new RegExp(pattern).test(hostile);

@@ -128,6 +128,35 @@ describe("rewriteLinksSteps on a note of 100,000 links to the renamed note", () 
 	});
 });
 
+describe("rewriteLinksSteps on a note whose frontmatter links to the renamed note 1,990 times", () => {
+	test("the pattern of link texts is compiled once per quoting, not once per value, and values are looked at in steps (1.5 s in one piece)", () => {
+		const LINKS = 1_990;
+		const text = `---\n${Array.from({ length: LINKS }, (_, index) => `k${index}: "[[Old#h${index}]]"`).join("\n")}\n---\nbody\n`;
+		const cache = parseMetadata(text);
+		expect(cache.frontmatterLinks).toHaveLength(LINKS);
+		const original = globalThis.RegExp;
+		let compiled = 0;
+		globalThis.RegExp = new Proxy(original, {
+			construct(target, args: [string | RegExp, string?]) {
+				compiled++;
+				return new target(...args);
+			},
+		});
+		let pauses = 0;
+		let next;
+		try {
+			const steps = rewriteLinksSteps(text, cache, (linkpath) => (linkpath.startsWith("Old") ? linkpath.replace("Old", "New") : null));
+			for (next = steps.next(); next.done !== true; next = steps.next()) pauses++;
+		} finally {
+			globalThis.RegExp = original;
+		}
+		expect(next.value.links).toBe(LINKS);
+		expect(next.value.text).toBe(text.replaceAll("[[Old", "[[New"));
+		expect(compiled).toBeLessThanOrEqual(2);
+		expect(pauses).toBeGreaterThanOrEqual(Math.floor(LINKS / INLINE_ITEMS_PAUSE_COUNT));
+	});
+});
+
 describe("rewriteCanvasLinks", () => {
 	test("a file card's path and the links in a text card change; every other byte of the canvas stays", () => {
 		const canvas = [

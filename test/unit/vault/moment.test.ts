@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import type obsidianMoment from "moment";
-import { dayjs } from "../../../src/vault/moment";
+import { dayjs, withClosedBrackets } from "../../../src/vault/moment";
 
 /**
  * The expected values come from moment, which Obsidian formats dates with, never from dayjs: the
@@ -168,6 +168,33 @@ describe("strict parsing tells a date name from any other name as moment does", 
 				expect(dayjs(name, "YYYY-MM-DD", true).isValid()).toBe(moment(name, "YYYY-MM-DD", true).isValid());
 			}),
 			{ numRuns: 3000 },
+		);
+	});
+});
+
+describe("a format's brackets are read in linear time", () => {
+	test("a `[` after the last `]` is made a closed literal, so no `[` scans to the end of the format (100,000 took 5 s)", () => {
+		const hostile = "[".repeat(100_000);
+		const closed = withClosedBrackets(hostile);
+		// dayjs reads `[…]` as /\[([^\]]+)]/: every `[` now has a `]` two characters on.
+		expect(closed).toBe("[[]".repeat(100_000));
+		expect(dayjs(new Date(2026, 11, 1)).format(`YYYY ${hostile}`)).toBe(`2026 ${hostile}`);
+	});
+
+	test("what a format prints does not change, and no `[` is left after the last `]`", () => {
+		// dayjs alone, without this module's plugins (which close the brackets themselves).
+		let bare: typeof dayjs = dayjs;
+		jest.isolateModules(() => {
+			bare = jest.requireActual<typeof dayjs>("dayjs");
+		});
+		const plain = bare(new Date(2026, 11, 1, 9, 5, 7));
+		fc.assert(
+			fc.property(fc.array(fc.constantFrom("[", "]", "Y", "M", "a", " ", "[]", "[x]"), { maxLength: 30 }), (parts) => {
+				const format = parts.join("");
+				const closed = withClosedBrackets(format);
+				expect(closed.indexOf("[", closed.lastIndexOf("]") + 1)).toBe(-1);
+				expect(plain.format(closed)).toBe(plain.format(format));
+			}),
 		);
 	});
 });

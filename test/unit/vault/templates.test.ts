@@ -1,5 +1,7 @@
 import { dailyNotePath } from "../../../src/vault/dailyNotes";
 import { fillTemplate, noteFromTemplate } from "../../../src/vault/templates";
+import { dayjs } from "../../../src/vault/moment";
+import { TEMPLATE_MAX_DATE_FORMAT_CHARS } from "../../../src/config/limits";
 
 // 2026-12-01 09:05:07 local time: templates fill in local time, as Obsidian does.
 const WHEN = new Date(2026, 11, 1, 9, 5, 7);
@@ -26,7 +28,26 @@ describe("fillTemplate", () => {
 		["unknown variables are left alone", "{{author}} {{date", DEFAULTS, "{{author}} {{date"],
 	])("%s", (_name, template, formats, expected) => {
 		const title = expected.startsWith("Price") ? "Price $& $1" : "Planting meeting";
-		expect(fillTemplate(template, formats, WHEN, title)).toBe(expected);
+		expect(fillTemplate(template, formats, WHEN, title)).toEqual({ ok: true, value: expected });
+	});
+});
+
+describe("hostile templates are filled in linear time, or refused", () => {
+	test(`date and time variables weighing more than ${TEMPLATE_MAX_DATE_FORMAT_CHARS} format characters are refused before any is formatted`, () => {
+		const formatted = jest.spyOn(dayjs.prototype, "format");
+		try {
+			// 100,000 {{date}} held the server 0.8 s in one piece.
+			const many = fillTemplate("{{date}}\n".repeat(100_000), DEFAULTS, WHEN, "");
+			expect(many).toEqual({ ok: false, error: expect.stringContaining(`over ${TEMPLATE_MAX_DATE_FORMAT_CHARS} characters of formats`) as unknown });
+			const long = fillTemplate(`{{date:${"[".repeat(TEMPLATE_MAX_DATE_FORMAT_CHARS)}}}`, DEFAULTS, WHEN, "");
+			expect(long.ok).toBe(false);
+			expect(formatted).not.toHaveBeenCalled();
+			// Within the bound, every variable is filled.
+			const within = fillTemplate("{{date}}".repeat(TEMPLATE_MAX_DATE_FORMAT_CHARS / 12), DEFAULTS, WHEN, "");
+			expect(within).toEqual({ ok: true, value: "2026-12-01".repeat(TEMPLATE_MAX_DATE_FORMAT_CHARS / 12) });
+		} finally {
+			formatted.mockRestore();
+		}
 	});
 });
 
@@ -58,6 +79,6 @@ describe("noteFromTemplate", () => {
 describe("week formats, in templates and daily note names", () => {
 	test("a week token formats as moment does instead of throwing", () => {
 		expect(dailyNotePath({ folder: "Weekly", format: "gggg-[W]ww", template: "" }, WHEN)).toBe("Weekly/2026-W49.md");
-		expect(fillTemplate("{{date:GGGG-[W]WW}}", DEFAULTS, WHEN, "")).toBe("2026-W49");
+		expect(fillTemplate("{{date:GGGG-[W]WW}}", DEFAULTS, WHEN, "")).toEqual({ ok: true, value: "2026-W49" });
 	});
 });
