@@ -1,6 +1,6 @@
 import { CANVAS_JSON_PIECE_CHARS, CANVAS_MAX_FILE_BYTES, CANVAS_MAX_LINKED_TEXT_CHARS, CANVAS_MAX_NESTING } from "../config/limits";
 import { parseJsonSteps } from "./jsonSteps";
-import { metadataSteps } from "../markdown/metadata";
+import { metadataRecordsSteps } from "../markdown/metadata";
 import { nestsDeeperThanSteps } from "./jsonCanvas";
 import type { Steps } from "../markdown/steps";
 
@@ -32,7 +32,7 @@ export function* canvasLinksSteps(text: string, found: (link: string, shown: boo
 			// Past the bound a card counts no links: its parse is the cost, not its links.
 			if (node.text.length > textLeft) continue;
 			textLeft -= node.text.length;
-			const cache = yield* metadataSteps(node.text);
+			const { cache } = yield* metadataRecordsSteps(node.text);
 			// One by one: spreading a card's 100,000 links as arguments would overflow the stack.
 			for (const entry of cache.links ?? []) found(entry.link, false);
 			for (const entry of cache.embeds ?? []) found(entry.link, false);

@@ -621,7 +621,7 @@ export const TOKEN_VISIT_PAUSE_TOKENS = 256;
 export const INLINE_ITEMS_PAUSE_COUNT = 1024;
 /** Lines of one top-level paragraph or list parsed before the work may pause. */
 export const BLOCK_CHUNK_LINES = 2000;
-/** Cells of one table (header cells and filled-in cells count) made before the work may pause: markdown-it makes three tokens a cell, and a row or header may be cut between two cells. */
+/** Cells of one table (header cells and filled-in cells count) made, or columns of its first two lines checked, before the work may pause: markdown-it makes three tokens a cell, and a row or header may be cut between two cells. */
 export const TABLE_CHUNK_CELLS = 8192;
 /** How far past a chunk's nominal end a line that continues the block is looked for. */
 export const CHUNK_SEARCH_LINES = 2000;

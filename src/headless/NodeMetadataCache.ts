@@ -9,7 +9,7 @@ import { LinkFileIndex } from "../paths/linkResolution";
 import { askedName, LinkSourcesByName, namesAnsweredBy } from "./linkSourcesByName";
 import { linkpathOf } from "../markdown/inline";
 import { detachStrings, detachStringsSteps } from "./detachedStrings";
-import { compactMetadataSteps, linkTextsOf, PackedMetadataStore } from "./compactMetadata";
+import { compactMetadataSteps, linkTextsInSteps, PackedMetadataStore } from "./compactMetadata";
 import type { NodeVault } from "./NodeVault";
 import { eventLoopTurns } from "../turns";
 
@@ -276,14 +276,15 @@ export class NodeMetadataCache implements HostMetadataCache {
 	}
 
 	/** The link texts a note (body links and embeds, then frontmatter links) or a canvas holds, as lists not to be changed: not copied into one. */
-	private linkTexts(path: string): ReadonlyArray<readonly string[]> {
+	private async linkTexts(path: string): Promise<ReadonlyArray<readonly string[]>> {
 		const canvas = this.canvasLinks.get(path);
 		if (canvas) return [canvas];
 		const cache = this.caches.get(path);
 		if (!cache) return [];
 		let texts = this.hugeNoteLinkTexts.get(cache);
 		if (!texts) {
-			texts = linkTextsOf(cache);
+			// In steps: a rename's move re-resolved a planted note's 100,000 link texts, read in one piece of 45 ms.
+			texts = await this.clock.run(linkTextsInSteps(cache));
 			if (texts.length >= HUGE_NOTE_LINKS) this.hugeNoteLinkTexts.set(cache, texts);
 		}
 		return [texts, (cache.frontmatterLinks ?? []).map((entry) => entry.link)];
@@ -291,7 +292,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 
 	/** Resolves one source's links; a note with a million links pauses on the clock between runs of them. */
 	private async resolveSource(path: string): Promise<void> {
-		const lists = this.linkTexts(path);
+		const lists = await this.linkTexts(path);
 		const resolved = lists.some((links) => links.length > 0) ? hashedRecord() : {};
 		const unresolved: Record<string, number> = {};
 		const kept = this.hugeSourceAskedNames.get(path);

@@ -65,7 +65,6 @@ function ruleNamed(name: string): BlockRule {
 	return rule;
 }
 const paragraphRule = ruleNamed("paragraph");
-const tableRule = ruleNamed("table");
 const listRule = ruleNamed("list");
 /**
  * A footnote definition (`[^1]: text`) is read as a paragraph whose opening token says it is one,
@@ -138,6 +137,10 @@ export function* normalizeSteps(source: string): Steps<string> {
 const CARRIAGE_RETURN = 13;
 const PIPE = 0x7c;
 const BACKSLASH = 0x5c;
+const DASH = 0x2d;
+const COLON = 0x3a;
+const SPACE = 0x20;
+const TAB = 0x09;
 
 /**
  * markdown-it's block state for `src`. Its constructor finds every line's marks in one loop;
@@ -259,10 +262,13 @@ function* blocksInSteps(state: StateBlock, startLine: number, endLine: number, c
 		const quote = nested && startsQuote(state, line, endLine);
 		// In a list item, lines keep their indent: only a table is cut (by rows); any other block is one rule call, as markdown-it makes it.
 		if (!itemContent) yield* topLevelBlock(state, candidates, line, endLine, chunkLines, consume);
-		else if (tableRule(state, line, endLine, true)) yield* tableSteps(state, line, endLine, chunkLines, consume);
-		else if (startsQuote(state, line, endLine)) yield* quoteInSteps(state, line, endLine, chunkLines, consume);
-		else if (startsList(state, line, endLine)) yield* listInSteps(state, line, endLine, chunkLines, consume);
-		else runRules(state, line, endLine);
+		else {
+			const head = yield* tableHeadSteps(state, line, endLine);
+			if (head) yield* tableSteps(state, line, endLine, chunkLines, consume, head);
+			else if (startsQuote(state, line, endLine)) yield* quoteInSteps(state, line, endLine, chunkLines, consume);
+			else if (startsList(state, line, endLine)) yield* listInSteps(state, line, endLine, chunkLines, consume);
+			else runRules(state, line, endLine);
+		}
 		yield* handOver(tokens, tokens.length, consume);
 		state.tight = !hasEmptyLines;
 		if (state.isEmpty(state.line - 1)) hasEmptyLines = true;
@@ -325,7 +331,8 @@ function* topLevelBlock(
 	consume: TokenConsumer,
 ): Steps<void> {
 	// The table rule comes first: a line it accepts starts a table.
-	if (tableRule(state, blockStart, endLine, true)) return yield* tableSteps(state, blockStart, endLine, chunkLines, consume);
+	const head = yield* tableHeadSteps(state, blockStart, endLine);
+	if (head) return yield* tableSteps(state, blockStart, endLine, chunkLines, consume, head);
 	// No rule before the blockquote rule takes a line starting with `>` (code needs an indent of 4, which it refuses too).
 	if (startsQuote(state, blockStart, endLine)) return yield* quoteInSteps(state, blockStart, endLine, chunkLines, consume);
 	// A top-level list whose item holds a table is parsed item by item, the table in chunks of rows.
@@ -573,9 +580,8 @@ function handedParagraphsOf(state: StateBlock): HandedParagraphs {
  * pause the tokens so far are handed over, all but the table's closing ones (the consumer reads a
  * table's lines at its close). The caller has checked that the rule accepts `startLine`.
  */
-function* tableSteps(state: StateBlock, startLine: number, endLine: number, chunkLines: number, consume: TokenConsumer): Steps<void> {
-	const aligns = tableAligns(lineText(state, startLine + 1));
-	const columns = tableCells(lineText(state, startLine).trim());
+function* tableSteps(state: StateBlock, startLine: number, endLine: number, chunkLines: number, consume: TokenConsumer, head: TableHead): Steps<void> {
+	const { aligns, columns } = head;
 	const columnCount = columns.length;
 	let cells = 0;
 	let rows = 0;
@@ -606,7 +612,7 @@ function* tableSteps(state: StateBlock, startLine: number, endLine: number, chun
 		const text = lineText(state, nextLine).trim();
 		if (!text) break;
 		if ((state.sCount[nextLine] ?? 0) - state.blkIndent >= 4) break;
-		const row = tableCells(text);
+		const row = yield* tableCellsSteps(text);
 		autocompletedCells += columnCount - row.length;
 		if (autocompletedCells > MAX_AUTOCOMPLETED_CELLS) break;
 		if (nextLine === startLine + 2) state.push("tbody_open", "tbody", 1).map = bodyLines = [startLine + 2, 0];
@@ -637,18 +643,67 @@ function lineText(state: StateBlock, line: number): string {
 	return state.src.slice((state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0), state.eMarks[line]);
 }
 
-/** The cells' alignments, from a delimiter line the table rule accepted. */
-function tableAligns(delimiter: string): string[] {
+/** A table's alignments (one a column) and header cells, as markdown-it's table rule reads them from its first two lines. */
+interface TableHead {
+	aligns: string[];
+	columns: string[];
+}
+
+/** A delimiter line's cell as the table rule accepts it: dashes, with a colon at either end for the alignment. */
+const DELIMITER_CELL = /^:?-+:?$/;
+
+/** The characters the table rule allows on a delimiter line besides its pipes: `-`, `:`, space and tab. */
+function isDelimiterChar(code: number): boolean {
+	return code === DASH || code === COLON || code === SPACE || code === TAB;
+}
+
+/**
+ * Whether markdown-it's table rule (lib/rules_block/table.mjs, 14.1) accepts `startLine` as a
+ * table's header (asked silently, as it is by the parse), and then its head; null when it does not.
+ * The same checks, made a column at a time with a pause every TABLE_CHUNK_CELLS columns: the rule
+ * splits the two lines whole, and a header of a million columns was one piece of about a second
+ * (a 250,000-column header in a 1 MB note, 0.3 s).
+ */
+function* tableHeadSteps(state: StateBlock, startLine: number, endLine: number): Steps<TableHead | null> {
+	if (startLine + 2 > endLine) return null;
+	const delimiterLine = startLine + 1;
+	const delimiterIndent = state.sCount[delimiterLine] as number;
+	if (delimiterIndent < state.blkIndent || delimiterIndent - state.blkIndent >= 4) return null;
+	const src = state.src;
+	const start = (state.bMarks[delimiterLine] as number) + (state.tShift[delimiterLine] as number);
+	const max = state.eMarks[delimiterLine] as number;
+	if (start + 1 >= max) return null;
+	const first = src.charCodeAt(start);
+	const second = src.charCodeAt(start + 1);
+	if (first !== PIPE && first !== DASH && first !== COLON) return null;
+	if (second !== PIPE && !isDelimiterChar(second)) return null;
+	// A `-` then a space is a list item.
+	if (first === DASH && (second === SPACE || second === TAB)) return null;
 	const aligns: string[] = [];
-	const pieces = delimiter.split("|");
-	pieces.forEach((piece, index) => {
-		const text = piece.trim();
-		// Only the first and last pieces may be empty (the rule refuses the table otherwise).
-		if (!text && (index === 0 || index === pieces.length - 1)) return;
-		if (text.endsWith(":")) aligns.push(text.startsWith(":") ? "center" : "right");
-		else aligns.push(text.startsWith(":") ? "left" : "");
-	});
-	return aligns;
+	let pieces = 0;
+	for (let pieceStart = start; ;) {
+		let pieceEnd = src.indexOf("|", pieceStart);
+		if (pieceEnd === -1 || pieceEnd > max) pieceEnd = max;
+		for (let at = pieceStart; at < pieceEnd; at++) if (!isDelimiterChar(src.charCodeAt(at))) return null;
+		const text = src.slice(pieceStart, pieceEnd).trim();
+		// Only the first and last pieces may be empty (` |---| `, never ` ---||--- `).
+		if (!text) {
+			if (pieceStart !== start && pieceEnd !== max) return null;
+		} else {
+			if (!DELIMITER_CELL.test(text)) return null;
+			if (text.endsWith(":")) aligns.push(text.startsWith(":") ? "center" : "right");
+			else aligns.push(text.startsWith(":") ? "left" : "");
+		}
+		if (++pieces % TABLE_CHUNK_CELLS === 0) yield;
+		if (pieceEnd === max) break;
+		pieceStart = pieceEnd + 1;
+	}
+	const header = lineText(state, startLine).trim();
+	if (!header.includes("|")) return null;
+	if ((state.sCount[startLine] as number) - state.blkIndent >= 4) return null;
+	const columns = yield* tableCellsSteps(header);
+	if (columns.length === 0 || columns.length !== aligns.length) return null;
+	return { aligns, columns };
 }
 
 /** One header or body cell's three tokens, as the table rule pushes them. */
@@ -675,9 +730,10 @@ function endsTable(state: StateBlock, line: number, endLine: number): boolean {
 
 /**
  * A row's cells as markdown-it's table rule reads them from its trimmed text: its `escapedSplit`
- * (a `|` splits unless right after a `\`, and `\|` becomes `|`), less an empty first and last piece.
+ * (a `|` splits unless right after a `\`, and `\|` becomes `|`), less an empty first and last piece;
+ * a pause every TABLE_CHUNK_CELLS cells.
  */
-function tableCells(text: string): string[] {
+function* tableCellsSteps(text: string): Steps<string[]> {
 	const result: string[] = [];
 	let isEscaped = false;
 	let lastPos = 0;
@@ -689,6 +745,7 @@ function tableCells(text: string): string[] {
 				result.push(current + text.substring(lastPos, pos));
 				current = "";
 				lastPos = pos + 1;
+				if (result.length % TABLE_CHUNK_CELLS === 0) yield;
 			} else {
 				current += text.substring(lastPos, pos - 1);
 				lastPos = pos;

@@ -2,6 +2,8 @@ import { NodeHost } from "../../../src/headless/NodeHost";
 import type { LinkMap } from "../../../src/host/Host";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 import { seededRandom } from "../../../bench/syntheticVault";
+import { SliceClock } from "../../../src/markdown/steps";
+import { NodeMetadataCache } from "../../../src/headless/NodeMetadataCache";
 
 const FOLDERS = ["", "A/", "A/B/", "C/"];
 const NAMES = ["Alpha", "Beta", "Gamma", "Delta.md", "Epsilon"];
@@ -156,3 +158,58 @@ describe("a file renamed to its name plus or minus .md, then deleted", () => {
 		}
 	});
 });
+
+describe("a note of 40,000 links changed", () => {
+	test("its link texts are read for resolving in pieces, as its parse is (a rename's move re-read 100,000 in one piece of 45 ms)", async () => {
+		const LINKS = 40_000;
+		const vault = await openVault({ "Huge.md": Array.from({ length: LINKS }, (_, index) => `[[Far ${index}]]`).join("\n") + "\n" });
+		try {
+			await vault.host.metadataCache.settled();
+			// Every look at the clock finds the slice used up: pieces are counted, not timed.
+			let now = performance.now();
+			const clock = jest.spyOn(performance, "now").mockImplementation(() => (now += 1_000));
+			// Pushes (a link text read is one) in each piece of the note's link resolution, once it is parsed.
+			const perPiece: number[] = [0];
+			let resolving = false;
+			const cache = NodeMetadataCache.prototype as unknown as { resolveSource: (path: string) => Promise<void> };
+			const resolveSource = cache.resolveSource;
+			const resolves = jest.spyOn(cache, "resolveSource").mockImplementation(async function (this: unknown, path: string): Promise<void> {
+				resolving = true;
+				try {
+					await resolveSource.call(this, path);
+				} finally {
+					resolving = false;
+				}
+			});
+			const push = Object.getOwnPropertyDescriptor(Array.prototype, "push")?.value as (this: unknown[], ...items: unknown[]) => number;
+			const pushes = jest.spyOn(Array.prototype, "push").mockImplementation(function (this: unknown[], ...items: unknown[]): number {
+				if (resolving) perPiece[perPiece.length - 1] = (perPiece.at(-1) ?? 0) + 1;
+				return push.apply(this, items);
+			});
+			const checkpoint = Object.getOwnPropertyDescriptor(SliceClock.prototype, "checkpoint")?.value as (this: SliceClock) => Promise<void>;
+			const pauses = jest.spyOn(SliceClock.prototype, "checkpoint").mockImplementation(function (this: SliceClock): Promise<void> {
+				if (resolving) perPiece.push(0);
+				return checkpoint.call(this);
+			});
+			try {
+				await vault.host.vault.process(vault.host.vault.getFileByPath("Huge.md") ?? missing(), (text) => `${text}[[Far ${LINKS}]]\n`);
+				await vault.host.metadataCache.settled();
+			} finally {
+				pauses.mockRestore();
+				pushes.mockRestore();
+				resolves.mockRestore();
+				clock.mockRestore();
+			}
+			expect(Object.keys(vault.host.metadataCache.unresolvedLinks["Huge.md"] ?? {})).toHaveLength(LINKS + 1);
+			// Before: the 40,001 link texts in one piece.
+			expect(perPiece.reduce((sum, count) => sum + count, 0)).toBeGreaterThan(LINKS);
+			expect(Math.max(...perPiece)).toBeLessThan(LINKS / 4);
+		} finally {
+			await vault.close();
+		}
+	});
+});
+
+function missing(): never {
+	throw new Error("missing from the test vault");
+}

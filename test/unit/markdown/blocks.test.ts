@@ -350,6 +350,55 @@ describe("a table of very many columns", () => {
 		expect({ differ, length: stepped.length }).toEqual({ differ: -1, length: whole.length });
 	});
 
+	test("a header of 100,000 columns is checked in pieces before it is made (markdown-it's check split both lines whole: a million columns held the server a second)", () => {
+		const columns = 100_000;
+		const text = `|${"a|".repeat(columns)}\n|${"-|".repeat(columns - 1)}:-:|\n|x|y|\n`;
+		// Each column's text is trimmed once or twice wherever it is read: counted a piece at a time.
+		const trimmed: number[] = [];
+		let count = 0;
+		const trim = Object.getOwnPropertyDescriptor(String.prototype, "trim")?.value as (this: string) => string;
+		const spy = jest.spyOn(String.prototype, "trim").mockImplementation(function (this: string): string {
+			count++;
+			return trim.call(this);
+		});
+		const tokens: MarkdownToken[] = [];
+		try {
+			const steps = parseBlocks(text, function* (handed, handedCount) {
+				for (let index = 0; index < handedCount; index++) tokens.push(handed[index] as MarkdownToken);
+				yield* [];
+			});
+			for (let next = steps.next(); ; next = steps.next()) {
+				trimmed.push(count);
+				count = 0;
+				if (next.done) break;
+			}
+		} finally {
+			spy.mockRestore();
+		}
+		expect(trimmed.reduce((sum, each) => sum + each, 0)).toBeGreaterThan(2 * columns);
+		// Before: 300,000 in the first piece (the rule's check, then the alignments and the header read again).
+		expect(Math.max(...trimmed)).toBeLessThanOrEqual(3 * TABLE_CHUNK_CELLS);
+		const withAttributes = (token: MarkdownToken) => JSON.stringify({ ...record(token), attrs: token.attrs });
+		const whole = reference.parse(text, {}).map(withAttributes);
+		const stepped = tokens.map(withAttributes);
+		const differ = stepped.findIndex((token, index) => token !== whole[index]);
+		expect({ differ, length: stepped.length }).toEqual({ differ: -1, length: whole.length });
+	});
+
+	test("any first two lines of delimiter characters, pipes, escapes and text: a table exactly where markdown-it makes one, with its alignments", () => {
+		const piece = fc.constantFrom("|", "|", "-", "--", ":", " ", "\t", "a", "\\", "\\|", "---", ":-:", "| a ", "\u00a0");
+		const line = fc.array(piece, { maxLength: 10 }).map((pieces) => pieces.join(""));
+		const prefix = fc.constantFrom("", "", "  ", "    ", "> ", "- ", "text\n");
+		fc.assert(
+			fc.property(prefix, line, line, fc.constantFrom("", "|x|y|\n", "a|b\n|\n"), (before, header, delimiter, rows) => {
+				const text = `${before}${header}\n${before === "text\n" ? "" : before}${delimiter}\n${rows}`;
+				const withAttributes = (token: MarkdownToken) => ({ ...record(token), attrs: token.attrs });
+				expect(tokensOf(text).map(withAttributes)).toEqual(reference.parse(text, {}).map(withAttributes));
+			}),
+			{ numRuns: 3000 },
+		);
+	});
+
 	test("aligned columns and cells with escaped pipes, cut between cells: markdown-it's tokens, alignments too", () => {
 		const columns = TABLE_CHUNK_CELLS + 1_000;
 		const aligns = [":-:", "--:", ":--", "---"];

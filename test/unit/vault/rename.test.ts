@@ -5,6 +5,8 @@ import { NodeHost } from "../../../src/headless/NodeHost";
 import type { LinkMap } from "../../../src/host/Host";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 import type { Scope } from "../../../src/vault/scope";
+import { INLINE_ITEMS_PAUSE_COUNT } from "../../../src/config/limits";
+import { eventLoopTurns } from "../../../src/turns";
 
 /** Obsidian's "New link format" setting, as `app.json` holds it. */
 /** What a token sees: everything but the config folder. */
@@ -226,6 +228,38 @@ describe("renaming", () => {
 		expect(kept.map((note) => [note.path, note.after])).toEqual([["Projects/Plan.md", "[[Archive/Notes]]"]]);
 		expect(read).not.toContain("Planted.md");
 		expect(read.sort()).toEqual(["Home.md", "Projects/Plan.md"]);
+	});
+
+	test("planKeptLinks looks through a planted note's 20,000 unresolved link targets in pieces (one piece of 94 ms for 100,000)", async () => {
+		const planted = Array.from({ length: 20_000 }, (_, index) => `[[Missing ${index}]]`).join("\n");
+		vault = await openVault({ "Draft.md": "draft", "Archive/Notes.md": "the notes", "Planted.md": planted, "Projects/Plan.md": "[[Notes]]" });
+		// Every look at the clock finds the slice used up: pieces are counted, not timed.
+		let now = performance.now();
+		const clock = jest.spyOn(performance, "now").mockImplementation(() => (now += 1_000));
+		// Names read (each target's name is lower-cased once) between two pauses.
+		const perPiece: number[] = [0];
+		const lower = Object.getOwnPropertyDescriptor(String.prototype, "toLowerCase")?.value as (this: string) => string;
+		const lowered = jest.spyOn(String.prototype, "toLowerCase").mockImplementation(function (this: string): string {
+			perPiece[perPiece.length - 1] = (perPiece.at(-1) ?? 0) + 1;
+			return lower.call(this);
+		});
+		const take = eventLoopTurns.take;
+		const turns = jest.spyOn(eventLoopTurns, "take").mockImplementation(() => {
+			perPiece.push(0);
+			return take();
+		});
+		let kept: Awaited<ReturnType<typeof planKeptLinks>>;
+		try {
+			kept = await planKeptLinks(vault.host, SCOPE, vault.host.vault.getFileByPath("Draft.md") ?? missing(), "Projects/Notes.md");
+		} finally {
+			turns.mockRestore();
+			lowered.mockRestore();
+			clock.mockRestore();
+		}
+		expect(kept.map((note) => [note.path, note.after])).toEqual([["Projects/Plan.md", "[[Archive/Notes]]"]]);
+		expect(perPiece.reduce((sum, count) => sum + count, 0)).toBeGreaterThan(20_000);
+		// Before: the 20,000 in one piece.
+		expect(Math.max(...perPiece)).toBeLessThan(2 * INLINE_ITEMS_PAUSE_COUNT);
 	});
 
 	test("renameNote keeps those links on their notes, then renames: every link reaches what it reached before", async () => {
