@@ -4,9 +4,11 @@
  * first moment of the index build. Rows of one run are compared as ratios.
  */
 import { benchSettings } from "./benchSettings";
-import { Agent, request } from "node:http";
+import { Agent, createServer, request } from "node:http";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { fork } from "node:child_process";
+import { closeSync, openSync, readSync } from "node:fs";
+import type { AddressInfo } from "node:net";
 import { addToken } from "../src/auth/tokenList";
 import type { NodeHost } from "../src/headless/NodeHost";
 import { McpService } from "../src/service";
@@ -179,36 +181,86 @@ async function buildWhileSearching(
 	return { readyMs, readyCpuMs, answers, building };
 }
 
-/** Times `count` light calls of the other token one after another, or until `until()` says stop. */
-async function timeOtherCalls(running: Running, notePath: string, until: () => boolean): Promise<number[]> {
+/**
+ * Times light calls of the other token one after another until `until()` says stop: each call's
+ * wall time, and the main thread's CPU over the same span (NaN where the system cannot tell). The
+ * other client runs on the server's own event loop, so that CPU is all the work the server did
+ * before it answered: about what the call would take on an idle machine, whatever the load.
+ */
+async function timeOtherCalls(running: Running, notePath: string, until: () => boolean): Promise<{ wall: number[]; cpu: number[] }> {
 	const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-	const samples: number[] = [];
+	const clock = mainThreadCpu();
+	const wall: number[] = [];
+	const cpu: number[] = [];
 	while (!until()) {
 		const begin = performance.now();
+		const cpuBegin = clock?.() ?? Number.NaN;
 		await call(running.port, running.otherToken, "read_note", { path: notePath }, agent);
-		samples.push(performance.now() - begin);
+		wall.push(performance.now() - begin);
+		cpu.push((clock?.() ?? Number.NaN) - cpuBegin);
 	}
 	agent.destroy();
-	return samples;
+	return { wall, cpu };
 }
 
 /**
- * The most CPU this process used between two ticks of a 1 ms timer, until `stop()`: the longest
- * piece of work the event loop ran, counted in CPU time, so a busy machine taking the core away
- * mid-piece does not lengthen it (the wall-time hold does grow with the machine's load).
+ * This thread's CPU time in ms, from Linux's `/proc/thread-self/schedstat` (nanoseconds on a core),
+ * or null where there is none. Unlike `process.cpuUsage` it leaves out V8's GC helper threads and
+ * the thread pool (a megabyte write's copy), which ran beside the main thread and made the process's
+ * longest "piece" 110-145 ms under load where the main thread's was 48-59 (flood39).
  */
-function cpuPieces(): { stop: () => number } {
+function threadCpuClock(): (() => number) | null {
+	let fd: number;
+	try {
+		fd = openSync("/proc/thread-self/schedstat", "r");
+	} catch {
+		return null;
+	}
+	const buffer = Buffer.alloc(64);
+	const read = (): number => {
+		const length = readSync(fd, buffer, 0, buffer.length, 0);
+		return Number(buffer.toString("latin1", 0, length).split(" ")[0]) / 1e6;
+	};
+	if (!Number.isFinite(read())) {
+		closeSync(fd);
+		return null;
+	}
+	return read;
+}
+
+/**
+ * The most CPU used between two ticks of a 1 ms timer, until `stop()`: the longest piece of work
+ * the event loop ran, counted in CPU time, so a busy machine taking the core away mid-piece does
+ * not lengthen it (the wall-time hold does grow with the machine's load). Counted twice: for the
+ * whole process, and for the main thread alone (NaN where the system cannot tell).
+ */
+let mainThreadClock: (() => number) | null | undefined;
+/** The main thread's CPU clock (call it on the main thread only), opened once. */
+function mainThreadCpu(): (() => number) | null {
+	if (mainThreadClock === undefined) mainThreadClock = threadCpuClock();
+	return mainThreadClock;
+}
+
+function cpuPieces(): { stop: () => { processMs: number; mainThreadMs: number } } {
+	const threadCpu = mainThreadCpu();
 	let last = cpuMs();
+	let lastThread = threadCpu?.() ?? 0;
 	let longest = 0;
+	let longestThread = 0;
 	const timer = setInterval(() => {
 		const now = cpuMs();
 		longest = Math.max(longest, now - last);
 		last = now;
+		if (threadCpu) {
+			const nowThread = threadCpu();
+			longestThread = Math.max(longestThread, nowThread - lastThread);
+			lastThread = nowThread;
+		}
 	}, 1);
 	return {
 		stop: () => {
 			clearInterval(timer);
-			return longest;
+			return { processMs: longest, mainThreadMs: threadCpu ? longestThread : Number.NaN };
 		},
 	};
 }
@@ -240,12 +292,56 @@ async function floodCalls({ port, token, tool, args, seconds, concurrency }: Flo
 /** Set in the environment of the flooding process (see `flood`). */
 const FLOOD_PROCESS_ENV = "BENCH_FLOOD_PROCESS";
 
+/** Set in the environment of the bare-server process (see `bareBaseline`). */
+const BARE_PROCESS_ENV = "BENCH_BARE_PROCESS";
+/** The pause between two of the bare client's requests: paced, so the baseline adds little load of its own. */
+const BARE_GAP_MS = 5;
+
 /**
- * When this file runs as the flooding process (see `flood`): takes its order, floods, reports, and
- * returns true. The bench's entry calls it first and runs nothing else in that process.
+ * The bare process's work: a bare HTTP server and a client of it, in a process of their own, the
+ * client making one small request every BARE_GAP_MS until told to stop; each request's time. What a
+ * request takes there is what the machine's load alone does to a round trip in the same window as a
+ * flood (the other token's times hold that and the server's own work).
+ */
+async function bareCalls(send: (message: unknown) => void): Promise<number[]> {
+	const server = createServer((_req, res) => res.end('{"jsonrpc":"2.0","id":1,"result":{}}'));
+	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+	const port = (server.address() as AddressInfo).port;
+	const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+	let stopped = false;
+	process.once("message", () => (stopped = true));
+	send("started");
+	const samples: number[] = [];
+	while (!stopped) {
+		const begin = performance.now();
+		await new Promise<void>((resolve, reject) => {
+			const req = request({ host: "127.0.0.1", port, method: "POST", path: "/", agent }, (res) => {
+				res.resume();
+				res.on("end", resolve);
+			});
+			req.on("error", reject);
+			req.end("{}");
+		});
+		samples.push(performance.now() - begin);
+		await new Promise((resolve) => setTimeout(resolve, BARE_GAP_MS));
+	}
+	agent.destroy();
+	server.close();
+	return samples;
+}
+
+/**
+ * When this file runs as the flooding process or the bare one (see `flood`): takes its order, does
+ * its work, reports, and returns true. The bench's entry calls it first and runs nothing else in that process.
  */
 export async function runAsFloodProcess(): Promise<boolean> {
 	const send = process.send?.bind(process);
+	if (process.env[BARE_PROCESS_ENV] === "1" && send) {
+		const samples = await bareCalls((message) => send(message));
+		await new Promise((resolve) => send(samples, undefined, {}, resolve));
+		process.disconnect();
+		return true;
+	}
 	if (process.env[FLOOD_PROCESS_ENV] !== "1" || !send) return false;
 	const order = await new Promise<FloodOrder>((resolve) => process.once("message", (message: FloodOrder) => resolve(message)));
 	send("started");
@@ -265,7 +361,19 @@ async function flood(
 	running: Running,
 	{ tool, args }: FloodedTool,
 	notePath: string,
-): Promise<{ other: number[]; floodCalls: number[]; errors: number; holdMs: number; pieceCpuMs: number; cpuMs: number }> {
+): Promise<{
+	other: number[];
+	otherCpu: number[];
+	bare: number[];
+	floodCalls: number[];
+	errors: number;
+	holdMs: number;
+	pieceCpuMs: number;
+	mainThreadPieceMs: number;
+	cpuMs: number;
+}> {
+	const bare = bareBaseline();
+	await bare.started;
 	const child = fork(process.argv[1] ?? "", [], { env: { ...process.env, [FLOOD_PROCESS_ENV]: "1" }, execArgv: [] });
 	let started: () => void = () => undefined;
 	const whenStarted = new Promise<void>((resolve) => (started = resolve));
@@ -286,10 +394,41 @@ async function flood(
 	// The other client starts once the flood is under way, and stops when it ends.
 	await new Promise((resolve) => setTimeout(resolve, 100));
 	const other = await timeOtherCalls(running, notePath, () => performance.now() >= endAt);
+	const bareTimes = await bare.stop();
 	const { floodCalls, errors } = await report;
 	const cpuUsed = cpuMs() - cpuStarted;
 	histogram.disable();
-	return { other, floodCalls, errors, holdMs: histogram.max / 1e6, pieceCpuMs: pieces.stop(), cpuMs: cpuUsed };
+	const { processMs, mainThreadMs } = pieces.stop();
+	return {
+		other: other.wall,
+		otherCpu: other.cpu,
+		bare: bareTimes,
+		floodCalls,
+		errors,
+		holdMs: histogram.max / 1e6,
+		pieceCpuMs: processMs,
+		mainThreadPieceMs: mainThreadMs,
+		cpuMs: cpuUsed,
+	};
+}
+
+/** A bare server and its client in a process of their own (see `bareCalls`), timed from `started` until `stop()`. */
+function bareBaseline(): { started: Promise<void>; stop: () => Promise<number[]> } {
+	const child = fork(process.argv[1] ?? "", [], { env: { ...process.env, [BARE_PROCESS_ENV]: "1" }, execArgv: [] });
+	let started: () => void = () => undefined;
+	const whenStarted = new Promise<void>((resolve) => (started = resolve));
+	const report = new Promise<number[]>((resolve, reject) => {
+		child.on("message", (message: number[] | "started") => (message === "started" ? started() : resolve(message)));
+		child.once("error", reject);
+		child.once("exit", (code) => reject(new Error(`the bare process ended (${code ?? "signal"}) without a report`)));
+	});
+	return {
+		started: Promise.race([whenStarted, report.then(() => undefined)]),
+		stop: () => {
+			child.send("stop");
+			return report;
+		},
+	};
 }
 
 /** The rows: search from t=0, then a flood of each vault-wide tool against another token's read_note. */
@@ -353,7 +492,7 @@ async function benchFloods(
 	const baselineCpuStarted = cpuMs();
 	const baseline = await (async () => {
 		let left = BASELINE_CALLS;
-		return timeOtherCalls(running, notePath, () => left-- <= 0);
+		return (await timeOtherCalls(running, notePath, () => left-- <= 0)).wall;
 	})();
 	// What one of the other token's calls costs this process (client and server), to take out of a flood's CPU.
 	const otherCallCpuMs = (cpuMs() - baselineCpuStarted) / baseline.length;
@@ -394,8 +533,15 @@ async function benchFloods(
 		row(`${name}: other token p50 (target ≤ 50)`, percentile(result.other, 0.5), "ms");
 		row(`${name}: other token p99 (target ≤ 250)`, percentile(result.other, 0.99), "ms");
 		row(`${name}: other token max`, percentile(result.other, 1), "ms");
+		// The server's main-thread CPU while each of those calls waited: what the wall times would be on an idle machine.
+		row(`${name}: other token p50, main-thread CPU while it waited`, percentile(result.otherCpu, 0.5), "ms");
+		row(`${name}: other token p99, main-thread CPU while it waited`, percentile(result.otherCpu, 0.99), "ms");
+		// The same window's round trips to a bare server in a process of its own: what the machine's load alone gives.
+		row(`${name}: bare server in another process, same window, p50`, percentile(result.bare, 0.5), "ms");
+		row(`${name}: bare server in another process, same window, p99`, percentile(result.bare, 0.99), "ms");
 		row(`${name}: longest event-loop hold`, result.holdMs, "ms");
-		row(`${name}: longest piece, CPU`, result.pieceCpuMs, "ms");
+		row(`${name}: longest piece, main-thread CPU`, result.mainThreadPieceMs, "ms");
+		row(`${name}: longest piece, process CPU (GC helpers and thread pool too)`, result.pieceCpuMs, "ms");
 		row(`${name}: flood call p50`, percentile(result.floodCalls, 0.5), "ms");
 		row(`${name}: flood calls / errors`, result.floodCalls.length, `calls, ${result.errors} errors`);
 		// The server's CPU in the flood, less the other token's calls at their idle cost, per flood call: less noisy than times on a busy machine.

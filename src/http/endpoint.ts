@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { createMcpHandler, type McpServer } from "@modelcontextprotocol/server";
+import { createMcpHandler, preloadSchemas, type McpServer } from "@modelcontextprotocol/server";
 import type { Grant } from "../auth/grant";
 import { MAX_IN_FLIGHT_PER_TOKEN, MAX_WAITING_PER_TOKEN, MAX_IN_FLIGHT_REQUESTS, MAX_REQUEST_BODY_BYTES, RETRY_AFTER_BUSY_SECONDS } from "../config/limits";
 import { readJsonBody, refuseBeforeBody } from "./body";
@@ -28,6 +28,10 @@ export interface McpEndpoint {
 
 /** The node:http request listener for the whole server: refusals first, then one stateless MCP exchange. */
 export function createMcpEndpoint<S extends EndpointPolicy>(deps: EndpointDeps<S>): McpEndpoint {
+	// The SDK builds its wire schemas on the first message that needs them: 25-60 ms of CPU in one
+	// piece inside the first write call (or first 2026-07-28 call), while every other client waited.
+	// Built here instead, before the port is open, so no request pays it (once a process: a memo).
+	preloadSchemas();
 	const modernServers = new WeakMap<Request, () => Promise<McpServer>>();
 	const state: EndpointState<S> = {
 		deps,

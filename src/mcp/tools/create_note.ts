@@ -5,7 +5,7 @@ import { detectFormat, formatAsOutline, type EditMode } from "../../markdown/out
 import { dailyNoteSettings, indentationSettings, templateSettings } from "../../vault/obsidianSettings";
 import { isDailyNotePath } from "../../vault/dailyNotes";
 import { fillTemplate, findTemplate, noteFromTemplate } from "../../vault/templates";
-import { checkNewNotePath, createNoteFile, folderAt, hashText, overwriteWithBackup } from "../../vault/writes";
+import { checkNewNotePath, createNoteFile, folderAt, hashTextInPieces, overwriteWithBackup } from "../../vault/writes";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
 
@@ -68,13 +68,13 @@ export const createNoteTool = defineTool({
 		if (!existing) {
 			if (await folderAt(host, path)) return fail(`"${path}" is a folder. Choose a note path inside it.`);
 			await createNoteFile(host, path, text);
-			return ok({ path, created: true, hash: hashText(text) });
+			return ok({ path, created: true, hash: await hashTextInPieces(text) });
 		}
 		if (!args.overwrite)
 			return fail(
 				`A note already exists at "${path}". Nothing was written. Use append_to_note to add to it, or pass overwrite: true (its current text is kept in a backup).`,
 			);
 		const { backup, text: written } = await overwriteWithBackup(host, existing, text);
-		return ok({ path, created: false, backup, hash: hashText(written) });
+		return ok({ path, created: false, backup, hash: await hashTextInPieces(written) });
 	},
 });

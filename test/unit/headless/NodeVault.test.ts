@@ -1,6 +1,7 @@
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { NodeVault, normalizeVaultPath } from "../../../src/headless/NodeVault";
+import { NOTE_TEXT_PIECE_CHARS } from "../../../src/config/limits";
 import type { HostAbstractFile } from "../../../src/host/Host";
 import { makeVault, removeDir } from "../../helpers/vault";
 
@@ -252,5 +253,72 @@ describe("NodeVault writes through a hard link", () => {
 			await removeDir(root);
 			await removeDir(outside);
 		}
+	});
+});
+
+describe("NodeVault with a megabyte note", () => {
+	let root: string;
+	let vault: NodeVault;
+	// Two- and four-byte characters (a surrogate pair), so pieces are cut inside neither a character nor a pair.
+	const big = `---\ntitle: big\n---\n${"- [ ] é task 😀 line\n".repeat(60_000)}`;
+
+	beforeEach(async () => {
+		root = await makeVault({ "Big.md": big, "Bad.md": "x" });
+		// Not valid UTF-8: a lone continuation byte and a cut-off four-byte sequence.
+		await fs.writeFile(
+			nodePath.join(root, "Bad.md"),
+			Buffer.concat([Buffer.from("a".repeat(100_000)), Buffer.from([0x80, 0x61, 0xf0, 0x9f, 0x98]), Buffer.from("b".repeat(100_000))]),
+		);
+		vault = await NodeVault.open(root);
+	});
+	afterEach(async () => {
+		jest.restoreAllMocks();
+		await vault.close();
+		await removeDir(root);
+	});
+
+	/** The UTF-8 lengths `Buffer.prototype.toString` decoded in each call while `run` ran. */
+	async function decodedLengths<T>(run: () => Promise<T>): Promise<{ result: T; lengths: number[] }> {
+		const lengths: number[] = [];
+		const prototype = Object.getPrototypeOf(Buffer.alloc(0)) as Buffer;
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the buffer as `this`
+		const original = prototype.toString as (this: Buffer, encoding?: string, start?: number, end?: number) => string;
+		jest.spyOn(prototype, "toString").mockImplementation(function (this: Buffer, encoding?: string, start?: number, end?: number) {
+			if (encoding === "utf8" || encoding === "utf-8") lengths.push(Math.min(end ?? this.length, this.length) - (start ?? 0));
+			return original.call(this, encoding, start, end);
+		});
+		const result = await run();
+		jest.restoreAllMocks();
+		return { result, lengths };
+	}
+
+	test("a note read back from disk is decoded a piece at a time, into the same text", async () => {
+		const file = vault.getFileByPath("Big.md");
+		if (!file) throw new Error("missing");
+		expect(Buffer.byteLength(big)).toBeGreaterThan(1_000_000);
+		const { result, lengths } = await decodedLengths(() => vault.cachedRead(file));
+		expect(result).toBe(big);
+		expect(Math.max(...lengths)).toBeLessThanOrEqual(NOTE_TEXT_PIECE_CHARS);
+		expect(lengths.length).toBeGreaterThanOrEqual(Math.floor(Buffer.byteLength(big) / NOTE_TEXT_PIECE_CHARS));
+	});
+
+	test("bytes that are not valid UTF-8 are decoded as a whole decoding gives them", async () => {
+		const file = vault.getFileByPath("Bad.md");
+		if (!file) throw new Error("missing");
+		const bytes = await fs.readFile(nodePath.join(root, "Bad.md"));
+		expect(await vault.read(file)).toBe(bytes.toString("utf8"));
+	});
+
+	test("a note created is made into bytes a piece at a time, and the file holds its text", async () => {
+		const lengths: number[] = [];
+		const original = Buffer.from.bind(Buffer) as (...args: unknown[]) => Buffer;
+		jest.spyOn(Buffer, "from").mockImplementation(((value: unknown, ...rest: unknown[]) => {
+			if (typeof value === "string") lengths.push(value.length);
+			return original(value, ...rest);
+		}) as typeof Buffer.from);
+		await vault.create("Made.md", big);
+		jest.restoreAllMocks();
+		expect(await fs.readFile(nodePath.join(root, "Made.md"), "utf8")).toBe(big);
+		expect(Math.max(...lengths)).toBeLessThanOrEqual(NOTE_TEXT_PIECE_CHARS);
 	});
 });

@@ -1,3 +1,6 @@
+import { createHash } from "node:crypto";
+import { NOTE_TEXT_PIECE_CHARS } from "../../../../src/config/limits";
+import { sha256Hex } from "../../../../src/sha256";
 import { openToolVault, WRITES_ALLOWED, type ToolVault } from "../../../helpers/toolVault";
 
 describe("create_note", () => {
@@ -33,6 +36,24 @@ describe("create_note", () => {
 		expect(await tv.error("create_note", { path: "Private/Note", content: "x" })).toBeTruthy();
 		expect(await tv.error("create_note", { path: ".obsidian/evil", content: "x" })).toBeTruthy();
 		expect(await tv.read("Private/Note.md")).toBeNull();
+	});
+
+	test("a megabyte note's hash in the answer is taken a piece at a time, and is the hash of its text", async () => {
+		const content = "- [ ] a task 😀 line\n".repeat(50_000);
+		const expected = sha256Hex(content);
+		const hashed: number[] = [];
+		const prototype = Object.getPrototypeOf(createHash("sha256")) as { update: (data: string, encoding?: string) => unknown };
+		const update = prototype.update;
+		const spy = jest.spyOn(prototype, "update").mockImplementation(function (this: unknown, data: string, encoding?: string) {
+			if (typeof data === "string") hashed.push(data.length);
+			return update.call(this, data, encoding);
+		});
+		try {
+			expect(await tv.ok("create_note", { path: "Big", content })).toMatchObject({ path: "Big.md", created: true, hash: expected });
+		} finally {
+			spy.mockRestore();
+		}
+		expect(Math.max(...hashed)).toBeLessThanOrEqual(NOTE_TEXT_PIECE_CHARS);
 	});
 
 	test("a read token cannot call it", async () => {
