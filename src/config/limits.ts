@@ -507,6 +507,12 @@ export const NOTE_HASH_MEMO_CHARS = 8 * 1024 * 1024;
  */
 export const MODERN_ENVELOPE_REMEMBERED_CHARS = 4096;
 /**
+ * The deepest 2026-07-28 `_meta` envelope remembered per connection (levels of objects and arrays):
+ * a deeper one is checked every time, and never made into text (nested thousands deep, that
+ * overflowed the stack).
+ */
+export const MODERN_ENVELOPE_REMEMBERED_DEPTH = 8;
+/**
  * A rename's link changes applied as one group: recorded in the journal with one write and one disk
  * flush, then written at once (each its own atomic edit of a different note, compared at its write).
  */

@@ -1,4 +1,4 @@
-import { MODERN_ENVELOPE_REMEMBERED_CHARS } from "../config/limits";
+import { MODERN_ENVELOPE_REMEMBERED_CHARS, MODERN_ENVELOPE_REMEMBERED_DEPTH } from "../config/limits";
 import type { ModernWireCodec } from "./exchangeTransports";
 
 /**
@@ -9,7 +9,8 @@ import type { ModernWireCodec } from "./exchangeTransports";
  * checking again (the check is a schema parse of plain JSON data, so the same text gets the same
  * outcome). A refused envelope is never remembered, and the comparison is between texts the same
  * connection's client sent, which tells that client nothing it did not know. An entry goes with
- * its connection; an envelope over `MODERN_ENVELOPE_REMEMBERED_CHARS` is checked every time.
+ * its connection; an envelope over `MODERN_ENVELOPE_REMEMBERED_CHARS`, or nested deeper than
+ * `MODERN_ENVELOPE_REMEMBERED_DEPTH`, is checked every time without being made into text.
  */
 export class AcceptedEnvelopes {
 	private readonly last = new WeakMap<object, string>();
@@ -19,7 +20,9 @@ export class AcceptedEnvelopes {
 	 * connection's last envelope taken differs. Every codec asked is the SDK's one for 2026-07-28.
 	 */
 	accepts(connection: object | null, envelope: Record<string, unknown>, codec: Pick<ModernWireCodec, "checkInboundEnvelope">): boolean {
-		if (connection === null) return codec.checkInboundEnvelope({ envelope }) === undefined;
+		// A long or deep envelope is not made into text at all (a client's `_meta` may be a megabyte, or nested thousands deep).
+		if (connection === null || charsLeftAfter(envelope, MODERN_ENVELOPE_REMEMBERED_DEPTH, MODERN_ENVELOPE_REMEMBERED_CHARS) < 0)
+			return codec.checkInboundEnvelope({ envelope }) === undefined;
 		const text = JSON.stringify(envelope);
 		if (this.last.get(connection) === text) return true;
 		if (codec.checkInboundEnvelope({ envelope }) !== undefined) return false;
@@ -27,4 +30,25 @@ export class AcceptedEnvelopes {
 		else this.last.delete(connection);
 		return true;
 	}
+}
+
+/**
+ * About how many of `left` characters are left once `value` is written as JSON (keys and strings
+ * counted by length, other values at most 24), or -1 as soon as it is over or deeper than `levels`:
+ * a walk that stops early, so a huge or deep value costs no more than the bound.
+ */
+function charsLeftAfter(value: unknown, levels: number, left: number): number {
+	if (typeof value === "string") return left - value.length - 2;
+	if (value === null || typeof value !== "object") return left - 24;
+	if (levels === 0) return -1;
+	let rest = left - 2;
+	if (Array.isArray(value)) {
+		for (let index = 0; index < value.length && rest >= 0; index++) rest = charsLeftAfter(value[index], levels - 1, rest - 1);
+		return rest < 0 ? -1 : rest;
+	}
+	for (const key in value) {
+		rest = charsLeftAfter((value as Record<string, unknown>)[key], levels - 1, rest - key.length - 4);
+		if (rest < 0) return -1;
+	}
+	return rest;
 }

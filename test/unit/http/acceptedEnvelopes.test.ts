@@ -1,4 +1,4 @@
-import { MODERN_ENVELOPE_REMEMBERED_CHARS } from "../../../src/config/limits";
+import { MODERN_ENVELOPE_REMEMBERED_CHARS, MODERN_ENVELOPE_REMEMBERED_DEPTH } from "../../../src/config/limits";
 import { AcceptedEnvelopes } from "../../../src/http/acceptedEnvelopes";
 
 const ENVELOPE = {
@@ -55,5 +55,25 @@ describe("AcceptedEnvelopes", () => {
 		expect(envelopes.accepts(connection, long, codec)).toBe(true);
 		expect(envelopes.accepts(connection, long, codec)).toBe(true);
 		expect(codec.checks()).toBe(2);
+	});
+
+	test("an envelope nested thousands deep, or a megabyte long, is checked every time and never made into text", () => {
+		const envelopes = new AcceptedEnvelopes();
+		const codec = countingCodec();
+		const connection = {};
+		const deep = JSON.parse(`{"io.modelcontextprotocol/clientInfo":{"deep":${"[".repeat(20_000)}${"]".repeat(20_000)}}}`) as Record<string, unknown>;
+		const long = { ...ENVELOPE, padding: "m".repeat(1_000_000) };
+		const nested = {
+			...ENVELOPE,
+			deep: JSON.parse("[".repeat(MODERN_ENVELOPE_REMEMBERED_DEPTH) + "]".repeat(MODERN_ENVELOPE_REMEMBERED_DEPTH)) as unknown,
+		};
+		const stringified = jest.spyOn(JSON, "stringify");
+		try {
+			for (const envelope of [deep, deep, long, long, nested, nested]) expect(envelopes.accepts(connection, envelope, codec)).toBe(true);
+			expect(stringified).not.toHaveBeenCalled();
+		} finally {
+			stringified.mockRestore();
+		}
+		expect(codec.checks()).toBe(6);
 	});
 });
