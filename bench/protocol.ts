@@ -6,7 +6,8 @@
  * so the load generator does not share the server's thread.
  */
 import { execFile } from "node:child_process";
-import { promises as fs } from "node:fs";
+import { createHash, timingSafeEqual } from "node:crypto";
+import { lstatSync, promises as fs } from "node:fs";
 import { Agent, createServer, request, type Server } from "node:http";
 import * as os from "node:os";
 import * as nodePath from "node:path";
@@ -19,6 +20,8 @@ const LOAD_CONNECTIONS = 8;
 export interface ProtocolServer {
 	port: number;
 	token: string;
+	/** The file the trivial call reads: the minimal server checks it with lstat as the jail does. */
+	notePath?: string;
 }
 
 export interface ProtocolRow {
@@ -95,6 +98,46 @@ async function bareServer(status: number, contentType: string, bytes: Buffer): P
 	return { server, port: (server.address() as { port: number }).port };
 }
 
+/**
+ * The least any MCP server must do for the trivial call, on bare node:http: read and parse the JSON
+ * body, check the bearer token (its SHA-256 compared in constant time, as a server that keeps only
+ * hashes must), lstat the note (a server that may not follow links out of the vault must look), and
+ * serialise its answer: `sample` with the request's id, the same bytes. The bare server above does
+ * none of these, so it measures node:http alone; this one is the fair baseline for an MCP server.
+ */
+async function minimalMcpServer(
+	status: number,
+	contentType: string,
+	sample: Buffer,
+	token: string,
+	notePath: string | undefined,
+): Promise<{ server: Server; port: number }> {
+	const answer = JSON.parse(sample.toString("utf8")) as { id: unknown };
+	if (Buffer.compare(Buffer.from(JSON.stringify(answer)), sample) !== 0) throw new Error("the sample answer does not serialise back to its own bytes");
+	const tokenHash = createHash("sha256").update(token).digest();
+	const server = createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on("data", (chunk: Buffer) => chunks.push(chunk));
+		req.on("end", () => {
+			const request = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: unknown };
+			const presented = createHash("sha256")
+				.update((req.headers.authorization ?? "").replace(/^Bearer /, ""))
+				.digest();
+			if (!timingSafeEqual(presented, tokenHash)) {
+				res.writeHead(401).end();
+				return;
+			}
+			if (notePath !== undefined && !lstatSync(notePath).isFile()) throw new Error("the note is gone");
+			answer.id = request.id;
+			const text = JSON.stringify(answer);
+			res.writeHead(status, { "Content-Type": contentType, "Content-Length": Buffer.byteLength(text) });
+			res.end(text);
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+	return { server, port: (server.address() as { port: number }).port };
+}
+
 function percentile(samples: readonly number[], fraction: number): number {
 	const sorted = [...samples].sort((a, b) => a - b);
 	return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? 0;
@@ -156,6 +199,7 @@ export async function benchProtocolCost(ours: ProtocolServer, loadSeconds: numbe
 	if (sample.status !== 200 || !sample.body.toString("utf8").includes("A short note."))
 		throw new Error(`the trivial call failed: ${sample.status} ${sample.body.toString("utf8")}`);
 	const bare = await bareServer(sample.status, String(sample.headers["content-type"] ?? "application/json"), sample.body);
+	const minimal = await minimalMcpServer(sample.status, String(sample.headers["content-type"] ?? "application/json"), sample.body, ours.token, ours.notePath);
 	try {
 		const bareAgent = new Agent({ keepAlive: true, maxSockets: 1 });
 		// Warm both paths (JIT, sockets) before timing.
@@ -194,6 +238,19 @@ export async function benchProtocolCost(ours: ProtocolServer, loadSeconds: numbe
 			unit: "×",
 		});
 		rows.push({ metric: `trivial call, ${LOAD_CONNECTIONS} clients: this server's non-2xx answers`, value: ourLoad.non2xx, unit: "" });
+		// The fair baseline: bare node:http doing what any MCP server must for this call (minimalMcpServer).
+		const minimalLoad = await loadFromOutside(minimal.port, ours.token, TRIVIAL_CALL, loadSeconds);
+		if (minimalLoad.non2xx > 0) throw new Error(`the minimal MCP server answered ${minimalLoad.non2xx} requests with an error`);
+		rows.push({
+			metric: `trivial call, ${LOAD_CONNECTIONS} clients: node:http + JSON parse, token SHA-256, lstat, JSON answer`,
+			value: minimalLoad.requestsPerSecond,
+			unit: "req/s",
+		});
+		rows.push({
+			metric: `trivial call, ${LOAD_CONNECTIONS} clients: this server ÷ that minimal MCP server`,
+			value: ourLoad.requestsPerSecond / minimalLoad.requestsPerSecond,
+			unit: "×",
+		});
 		// The 2026-07-28 path under the same load.
 		const modernLoad = await loadFromOutside(ours.port, ours.token, MODERN_TRIVIAL_CALL, loadSeconds, MODERN_HEADERS);
 		rows.push({
@@ -205,6 +262,7 @@ export async function benchProtocolCost(ours: ProtocolServer, loadSeconds: numbe
 	} finally {
 		agent.destroy();
 		bare.server.close();
+		minimal.server.close();
 	}
 	return rows;
 }

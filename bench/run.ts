@@ -627,7 +627,8 @@ async function benchProtocol(): Promise<void> {
 	const host = await NodeHost.open(root);
 	const { service, port, readToken } = await startService(host);
 	try {
-		for (const row of await benchProtocolCost({ port, token: readToken }, LOAD_SECONDS)) record("protocol", row.metric, row.value, row.unit);
+		for (const row of await benchProtocolCost({ port, token: readToken, notePath: nodePath.join(root, "Hello.md") }, LOAD_SECONDS))
+			record("protocol", row.metric, row.value, row.unit);
 	} finally {
 		await service.stop();
 		await host.close();

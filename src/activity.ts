@@ -13,21 +13,32 @@ export interface ActivityRecord {
 	outcome: ActivityOutcome;
 }
 
-/** The last calls, newest last, bounded. */
+/**
+ * The last calls, newest last, bounded. Once full, a call's record takes the oldest one's place in
+ * a ring: every call adds a record, and dropping the oldest with a splice moved the whole list and
+ * made a new array each time (0.6–3% of a small call's time in 8-client profiles).
+ */
 export class ActivityLog {
 	private readonly records: ActivityRecord[] = [];
+	/** Once full: where the oldest record is, which the next one replaces. */
+	private oldest = 0;
 
 	add(record: ActivityRecord): void {
-		this.records.push(record);
-		if (this.records.length > ACTIVITY_LOG_SIZE) this.records.splice(0, this.records.length - ACTIVITY_LOG_SIZE);
+		if (this.records.length < ACTIVITY_LOG_SIZE) {
+			this.records.push(record);
+			return;
+		}
+		this.records[this.oldest] = record;
+		this.oldest = (this.oldest + 1) % ACTIVITY_LOG_SIZE;
 	}
 
 	list(): readonly ActivityRecord[] {
-		return [...this.records];
+		return [...this.records.slice(this.oldest), ...this.records.slice(0, this.oldest)];
 	}
 
 	clear(): void {
 		this.records.length = 0;
+		this.oldest = 0;
 	}
 }
 

@@ -511,6 +511,18 @@ export const NOTE_TEXT_SLICE_MS = 10;
  */
 export const NOTE_HASH_MEMO_CHARS = 8 * 1024 * 1024;
 /**
+ * The longest 2026-07-28 `_meta` envelope (as JSON text) remembered per connection once the SDK's
+ * check took it: the same envelope sent again on that connection is not checked again. A longer
+ * one is checked every time. A real client's envelope is a few hundred characters.
+ */
+export const MODERN_ENVELOPE_REMEMBERED_CHARS = 4096;
+/**
+ * The deepest 2026-07-28 `_meta` envelope remembered per connection (levels of objects and arrays):
+ * a deeper one is checked every time, and never made into text (nested thousands deep, that
+ * overflowed the stack).
+ */
+export const MODERN_ENVELOPE_REMEMBERED_DEPTH = 8;
+/**
  * A rename's link changes applied as one group: recorded in the journal with one write and one disk
  * flush, then written at once (each its own atomic edit of a different note, compared at its write).
  */

@@ -1,5 +1,6 @@
 import type { ListToolsResult } from "@modelcontextprotocol/server";
 import type { DirectAnswers } from "./endpointState";
+import type { AcceptedEnvelopes } from "./acceptedEnvelopes";
 import type { ModernWireCodec } from "./exchangeTransports";
 import { certainlyRequest } from "./jsonRpcRequest";
 import type { Answer } from "./statelessTransport";
@@ -38,15 +39,25 @@ const INVALID_PARAMS = -32602;
  * envelope lifted off, a `tools/call` result checked by the codec's result schema, and every result
  * encoded by the codec (`resultType`, the cache fields, the server's identity). Null for anything
  * the 2025 answer leaves to the SDK, and for parameters beside the envelope's `_meta` other than
- * `name` and `arguments`. test/integration/directAnswer.test.ts compares the bytes with the
+ * `name` and `arguments`. With `envelopes`, an envelope the codec took last on `connection` is
+ * taken again without a check. test/integration/directAnswer.test.ts compares the bytes with the
  * SDK's dispatch.
  */
-export function directAnswerModern(direct: DirectAnswers | undefined, codec: ModernWireCodec | null, json: unknown): Promise<Answer> | null {
+export function directAnswerModern(
+	direct: DirectAnswers | undefined,
+	codec: ModernWireCodec | null,
+	json: unknown,
+	envelopes: AcceptedEnvelopes | null = null,
+	connection: object | null = null,
+): Promise<Answer> | null {
 	if (direct === undefined || codec === null || !certainlyRequest(json)) return null;
 	const { id, method, params } = json;
 	// certainlyRequest: a `_meta`, if any, holds only envelope keys.
 	const envelope = params?._meta as Record<string, unknown> | undefined;
-	if (envelope === undefined || codec.checkInboundEnvelope({ envelope }) !== undefined) return null;
+	if (envelope === undefined) return null;
+	// The envelope this connection sent last and the codec took is not checked again (`AcceptedEnvelopes`).
+	const taken = envelopes === null ? codec.checkInboundEnvelope({ envelope }) === undefined : envelopes.accepts(connection, envelope, codec);
+	if (!taken) return null;
 	if (method === "tools/list") {
 		if (Object.keys(params ?? {}).length !== 1) return null;
 		return Promise.resolve({ result: encodedToolList(codec, direct.listTools()), jsonrpc: "2.0", id });

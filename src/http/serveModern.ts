@@ -10,6 +10,7 @@ import {
 import { certainlyRequest } from "./jsonRpcRequest";
 import { connectExchangeTransport, disconnectExchangeTransport, exchangeTransportOf, modernWireCodecOf } from "./exchangeTransports";
 import { directAnswerModern } from "./directAnswer";
+import { AcceptedEnvelopes } from "./acceptedEnvelopes";
 import { MODERN_PROTOCOL_VERSION } from "./guard";
 import { webRequestOf } from "./listenStream";
 import type { AdmittedRequest, Answerable, EndpointPolicy, EndpointState, LentServer } from "./endpointState";
@@ -196,6 +197,9 @@ function needsParamHeaderCheck(server: McpServer, message: JSONRPCRequest): bool
 	return declares;
 }
 
+/** Per connection, the last `_meta` envelope the SDK's 2026-07-28 codec took: sent again, it is not checked again. */
+const acceptedEnvelopes = new AcceptedEnvelopes();
+
 /** The SDK's HTTP status for a handler's error answer: 400 for a missing client capability (-32021), which the spec ties to the error itself; 200 for every other answer. */
 const MISSING_CLIENT_CAPABILITY = -32021;
 
@@ -214,7 +218,7 @@ async function answerDirectly<S extends EndpointPolicy>(
 	answerable: Answerable,
 ): Promise<Writing | null> {
 	if (needsParamHeaderCheck(lent.server, route.message)) return null;
-	const direct = directAnswerModern(lent.direct, modernWireCodecOf(lent.server, MODERN_PROTOCOL_VERSION), route.message);
+	const direct = directAnswerModern(lent.direct, modernWireCodecOf(lent.server, MODERN_PROTOCOL_VERSION), route.message, acceptedEnvelopes, res.socket);
 	if (direct === null) return null;
 	const answer = await direct;
 	// The client went away meanwhile: nothing to answer, as an abandoned exchange answers nothing.
@@ -297,7 +301,8 @@ async function serveThroughSdk<S extends EndpointPolicy>(admitted: AdmittedReque
 /**
  * Writes a 2026-07-28 answer, with the same cap as a 2025 exchange's (the SDK's handler has none of
  * its own) and the same stops once the token is revoked or the answer withdrawn (`refusedAsRevoked`,
- * `withoutWithdrawn`, `mustCutOff`); resolves once it is written.
+ * `withoutWithdrawn`, `mustCutOff`); resolves once it is written. `headers` is the caller's own
+ * object, made for this answer: its Content-Length is set on it (a copy per answer cost an allocation).
  */
 async function writeAnswer<S extends EndpointPolicy>(
 	res: ServerResponse,
@@ -320,7 +325,15 @@ async function writeAnswer<S extends EndpointPolicy>(
 		res.writeHead(status, headers).end();
 		return;
 	}
-	res.writeHead(status, { ...headers, "Content-Length": bytes });
+	headers["Content-Length"] = bytes;
+	res.writeHead(status, headers);
+	if (pieces.length === 1) {
+		res.end(pieces[0]);
+		// As a 2025 answer (sendJsonPieces): nearly every answer is taken whole by the socket at once, and
+		// the deadline (a timer and two listeners) is needed only when part of it waits for the client to read.
+		if ((res.socket?.writableLength ?? 0) > 0) dropIfUnreadWithin(res, deadlinesAndCaps.responseWriteMs);
+		return;
+	}
 	// A client that does not read its answer gets a deadline from the first piece on.
 	dropIfUnreadWithin(res, deadlinesAndCaps.responseWriteMs);
 	await writePieces(res, pieces, turns, () => mustCutOff(answerable));

@@ -430,14 +430,29 @@ function stoppedWhenWithdrawn(ctx: ToolContext, tool: ToolDescriptor, scopeAtSta
 		if (withdrawn !== null) throw new ReadNoLongerAllowed(withdrawn);
 	};
 	// The scope is read at each use (a token's folders narrowed meanwhile count), not copied once.
-	return {
-		...ctx,
+	// Every field listed (the type makes each one, optional or not, be named): a spread of the
+	// context beside a getter was a slow copy on every read call.
+	const stopped: EveryField<ToolContext> = {
+		host: ctx.host,
+		serverVersion: ctx.serverVersion,
 		get scope() {
 			return ctx.scope;
 		},
+		grant: ctx.grant,
+		search: ctx.search,
+		dailyNotesAreOutlines: ctx.dailyNotesAreOutlines,
+		promptsFolder: ctx.promptsFolder,
 		callBudget: { ...budget, pause },
+		notePaths: ctx.notePaths,
+		noteListing: ctx.noteListing,
+		tagNotes: ctx.tagNotes,
+		writes: ctx.writes,
 	};
+	return stopped;
 }
+
+/** Every field of `T` present, its optional ones too (each may still be undefined). */
+type EveryField<T> = { [K in keyof Required<T>]: T[K] };
 
 /** A tool's answer: read tools run directly; write tools through the rights, approval and journal. */
 function answerOf(ctx: ToolContext, tool: ToolDescriptor, args: unknown, clientGone: AbortSignal, scopeAtStart: string): ReturnType<ToolDescriptor["handler"]> {

@@ -1,3 +1,5 @@
+import { Agent, request as httpRequest } from "node:http";
+import * as nodeTimers from "node:timers";
 import { ExchangeTransport } from "../../src/http/statelessTransport";
 import { mcpHeaders, rawRequest, type RawResponse } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
@@ -135,6 +137,74 @@ describe("2025 tools/call and tools/list answered without the SDK's protocol lay
 			expect(served).toHaveBeenCalledTimes(1);
 		} finally {
 			served.mockRestore();
+		}
+	});
+
+	test("at 2026-07-28 on one kept-alive connection, an envelope refused after one taken is refused as the SDK's handler refuses it, and the first is taken again", async () => {
+		const read = running.tokens.read ?? "";
+		const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+		// One request on the agent's one socket: whether it went on a socket used before, and what the client sees.
+		const sendOn = (envelope: Record<string, unknown>, contentType: string) =>
+			new Promise<{ reused: boolean; seen: ReturnType<typeof seen> }>((resolve, reject) => {
+				const headers = Object.fromEntries(
+					mcpHeaders(running.port, read, [
+						["MCP-Protocol-Version", MODERN],
+						["Mcp-Method", "tools/call"],
+						["Mcp-Name", "read_note"],
+					]).map(([header, value]) => [header, header === "Content-Type" ? contentType : value]),
+				);
+				const body = JSON.stringify({
+					jsonrpc: "2.0",
+					id: 3,
+					method: "tools/call",
+					params: { name: "read_note", arguments: { path: "Alpha" }, _meta: envelope },
+				});
+				const req = httpRequest({ host: "127.0.0.1", port: running.port, method: "POST", path: "/mcp", agent, headers }, (res) => {
+					const chunks: Buffer[] = [];
+					res.on("data", (chunk: Buffer) => chunks.push(chunk));
+					res.on("end", () =>
+						resolve({
+							reused: req.reusedSocket,
+							seen: seen({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }),
+						}),
+					);
+				});
+				req.on("error", reject);
+				req.end(body);
+			});
+		const refused = { ...ENVELOPE, "io.modelcontextprotocol/clientCapabilities": 7 };
+		try {
+			const answers = [];
+			for (const envelope of [ENVELOPE, ENVELOPE, refused, refused, ENVELOPE]) answers.push(await sendOn(envelope, "application/json"));
+			expect(answers.slice(1).every((answer) => answer.reused)).toBe(true);
+			const sdkAnswer = seen(await sendModern(running, read, { ...(REQUESTS[0] as LegacyRequest), id: 3 }, true));
+			expect(sdkAnswer.status).toBe(200);
+			expect(answers[1]?.seen).toEqual(sdkAnswer);
+			expect(answers[4]?.seen).toEqual(sdkAnswer);
+			const sdkRefusal = await sendOn(refused, "application/json; charset=utf-8");
+			expect(sdkRefusal.seen.body).toContain("envelope");
+			expect(answers[2]?.seen).toEqual(sdkRefusal.seen);
+			expect(answers[3]?.seen).toEqual(sdkRefusal.seen);
+		} finally {
+			agent.destroy();
+		}
+	});
+
+	test("an answer the socket takes whole sets no write deadline, at 2026-07-28 as at 2025 (a timer and two listeners per answer)", async () => {
+		const WRITE_MS = 12_345;
+		const timed = await startService(vault, { httpDeadlines: { responseWriteMs: WRITE_MS } });
+		// The module object itself (an `import *` copy would not see the calls).
+		const timers = jest.spyOn(jest.requireActual<typeof nodeTimers>("node:timers"), "setTimeout");
+		try {
+			const token = timed.tokens.read ?? "";
+			for (let round = 0; round < 3; round++) {
+				expect((await send(timed, token, REQUESTS[0] as LegacyRequest, false)).status).toBe(200);
+				expect((await sendModern(timed, token, REQUESTS[0] as LegacyRequest, false)).status).toBe(200);
+			}
+			expect(timers.mock.calls.filter(([, ms]) => ms === WRITE_MS)).toHaveLength(0);
+		} finally {
+			timers.mockRestore();
+			await timed.stop();
 		}
 	});
 

@@ -20,6 +20,23 @@ describe("ActivityLog: the last calls, newest last", () => {
 		expect(listed.at(-1)?.tool).toBe(`call ${ACTIVITY_LOG_SIZE + 2}`);
 	});
 
+	test("a full log takes each new call without moving the others: no splice, and the order stays oldest first", () => {
+		const log = new ActivityLog();
+		for (let index = 0; index < ACTIVITY_LOG_SIZE; index++) log.add(record(`call ${index}`));
+		const splices = jest.spyOn(Array.prototype, "splice");
+		try {
+			for (let index = ACTIVITY_LOG_SIZE; index < 3 * ACTIVITY_LOG_SIZE + 7; index++) log.add(record(`call ${index}`));
+			expect(splices).not.toHaveBeenCalled();
+		} finally {
+			splices.mockRestore();
+		}
+		const listed = log.list().map((entry) => entry.tool);
+		expect(listed).toEqual(Array.from({ length: ACTIVITY_LOG_SIZE }, (_, index) => `call ${2 * ACTIVITY_LOG_SIZE + 7 + index}`));
+		log.clear();
+		log.add(record("after clear"));
+		expect(log.list().map((entry) => entry.tool)).toEqual(["after clear"]);
+	});
+
 	test("list() is a copy: changing it changes nothing kept; clear() empties the log", () => {
 		const log = new ActivityLog();
 		log.add(record("read_note"));
