@@ -424,4 +424,30 @@ describe("a word meaning the same as the question's (an abbreviation, its full f
 		];
 		expect((await paths(docs, "configuration files"))[0]).toBe("Config files.md");
 	});
+
+	test("a question's everyday word finds the page's term: 'too many' a max- rule, 'my own' a custom page, 'rerun' the retry page", async () => {
+		const docs: Doc[] = [
+			...filler,
+			{ path: "max-expects.md", text: "Enforce a maximum number of assertion calls in a test body." },
+			{ path: "Conditional expect.md", text: "An expect call in a condition of a test: expect calls that may not run." },
+			{ path: "Custom helpers.md", text: "Extend the I object with custom actions: a helper class of your own methods." },
+			{ path: "Helpers.md", text: "Each helper wraps a browser library; a helper has actions and more helper actions for tests." },
+			{ path: "Retry.md", text: "Retry a flaky scenario: the scenario runs again a few times before it fails." },
+			{ path: "Flaky tests.md", text: "Why a scenario is flaky, and finding a flaky scenario's cause before it fails again." },
+		];
+		expect((await paths(docs, "too many expect calls"))[0]).toBe("max-expects.md");
+		expect((await paths(docs, "my own helper actions"))[0]).toBe("Custom helpers.md");
+		expect((await paths(docs, "rerun a flaky scenario"))[0]).toBe("Retry.md");
+	});
+
+	test("Markdown's two names for a style find each other: bold is strong, italic is emphasis", async () => {
+		const docs: Doc[] = [
+			...filler,
+			{ path: "Strong style.md", text: "Strong style should be consistent: double asterisks or double underscores around strong text." },
+			{ path: "Emphasis style.md", text: "Emphasis style should be consistent: one asterisk or underscore around emphasized text." },
+			{ path: "File names.md", text: "Underscores in file names, and double underscores in a name, are kept." },
+		];
+		expect((await paths(docs, "bold written with double underscores"))[0]).toBe("Strong style.md");
+		expect((await paths(docs, "underscore or asterisk for italic"))[0]).toBe("Emphasis style.md");
+	});
 });
