@@ -451,3 +451,15 @@ describe("a word meaning the same as the question's (an abbreviation, its full f
 		expect((await paths(docs, "underscore or asterisk for italic"))[0]).toBe("Emphasis style.md");
 	});
 });
+
+describe("code typed in a question", () => {
+	test("a one-letter name in the code does not lift pages whose samples use it: the page naming the matcher ranks first", async () => {
+		const docs: Doc[] = [
+			...Array.from({ length: 12 }, (_, index) => ({ path: `Rule ${index}.md`, text: `A rule about tests, number ${index}.` })),
+			{ path: "prefer-comparison-matcher.md", text: "Use toBeGreaterThan and the other comparison matchers, not expect on a comparison then toBe true." },
+			{ path: "prefer-to-contain.md", text: "Use toContain: expect(b.includes(x)).toBe(true) becomes expect(b).toContain(x); b is any array." },
+			{ path: "no-standalone-assertion.md", text: "An expect outside a test: const b = 1; expect(b).toBe(true) at the top of the file." },
+		];
+		expect((await paths(docs, "expect(a > b).toBe(true) should use toBeGreaterThan"))[0]).toBe("prefer-comparison-matcher.md");
+	});
+});
