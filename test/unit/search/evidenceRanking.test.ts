@@ -434,10 +434,13 @@ describe("a word meaning the same as the question's (an abbreviation, its full f
 			{ path: "Helpers.md", text: "Each helper wraps a browser library; a helper has actions and more helper actions for tests." },
 			{ path: "Retry.md", text: "Retry a flaky scenario: the scenario runs again a few times before it fails." },
 			{ path: "Flaky tests.md", text: "Why a scenario is flaky, and finding a flaky scenario's cause before it fails again." },
+			{ path: "Multiple cursors.md", text: "Add a cursor on each of many lines and type on them all at once." },
+			{ path: "Line numbers.md", text: "Show the number of each line; edit a line, and its number stays." },
 		];
 		expect((await paths(docs, "too many expect calls"))[0]).toBe("max-expects.md");
 		expect((await paths(docs, "my own helper actions"))[0]).toBe("Custom helpers.md");
 		expect((await paths(docs, "rerun a flaky scenario"))[0]).toBe("Retry.md");
+		expect((await paths(docs, "edit several lines at once"))[0]).toBe("Multiple cursors.md");
 	});
 
 	test("Markdown's two names for a style find each other: bold is strong, italic is emphasis", async () => {

@@ -22,6 +22,7 @@ describe("words meaning the same (an abbreviation and its full form)", () => {
 		expect(expansionsOf("customized", english)).toEqual(["own"]);
 		expect([...expansionsOf("many", english)].sort()).toEqual(["max", "maximum"]);
 		expect(expansionsOf("retries", english)).toEqual(["rerun"]);
+		expect(expansionsOf("several", english)).toEqual(["multiple"]);
 		expect(expansionsOf("bold", english)).toEqual(["strong"]);
 		expect(expansionsOf("italics", english)).toEqual(["emphasis"]);
 	});
