@@ -5,7 +5,8 @@ import type { Stemmer } from "./stemmers";
  * and its full form (`params` / `parameters`, `config` / `configuration`, `repo` / `repository`),
  * the verbs rule pages use interchangeably for "this is not allowed" (`forbid`, `prohibit`,
  * `disallow`, `ban`), a question's everyday word for the page's term (`my own` for `custom`,
- * `too many` for `max` / `maximum`, `rerun` for `retry`, `several` for `multiple`) and Markdown's two names for each style
+ * `too many` for `max` / `maximum`, `rerun` for `retry`, `several` for `multiple`, `blank` for
+ * `empty`, `check` for `assert` or `verify`) and Markdown's two names for each style
  * (`bold` / `strong`, `italic` / `emphasis`). A question may use either word and the page the
  * other: the engine finds a note holding one when the question says another of its group, and
  * ranks it below one holding the word as typed or in another form (EXPANSION_MATCH_WEIGHT). Pure.
@@ -48,6 +49,8 @@ export const EXPANSION_GROUPS: readonly (readonly string[])[] = [
 	["italic", "emphasis"],
 	["rerun", "retry"],
 	["several", "multiple"],
+	["empty", "blank"],
+	["check", "assert", "verify"],
 ];
 
 /** Per stemmer (null: words as typed), each group word's key (its stem) to the other words of its group(s). */

@@ -436,11 +436,17 @@ describe("a word meaning the same as the question's (an abbreviation, its full f
 			{ path: "Flaky tests.md", text: "Why a scenario is flaky, and finding a flaky scenario's cause before it fails again." },
 			{ path: "Multiple cursors.md", text: "Add a cursor on each of many lines and type on them all at once." },
 			{ path: "Line numbers.md", text: "Show the number of each line; edit a line, and its number stays." },
+			{ path: "Empty lines.md", text: "Headings should be surrounded by empty lines above and below." },
+			{ path: "Heading style.md", text: "Headings should use one style: a line of hashes, or a line underneath." },
+			{ path: "Assertions.md", text: "Assert the response status with an assertion of its own." },
+			{ path: "Other answers.md", text: "The response has a status and a body; the status is a number, the response a reply." },
 		];
 		expect((await paths(docs, "too many expect calls"))[0]).toBe("max-expects.md");
 		expect((await paths(docs, "my own helper actions"))[0]).toBe("Custom helpers.md");
 		expect((await paths(docs, "rerun a flaky scenario"))[0]).toBe("Retry.md");
 		expect((await paths(docs, "edit several lines at once"))[0]).toBe("Multiple cursors.md");
+		expect((await paths(docs, "blank lines around headings"))[0]).toBe("Empty lines.md");
+		expect((await paths(docs, "verify the response status"))[0]).toBe("Assertions.md");
 	});
 
 	test("Markdown's two names for a style find each other: bold is strong, italic is emphasis", async () => {

@@ -23,6 +23,8 @@ describe("words meaning the same (an abbreviation and its full form)", () => {
 		expect([...expansionsOf("many", english)].sort()).toEqual(["max", "maximum"]);
 		expect(expansionsOf("retries", english)).toEqual(["rerun"]);
 		expect(expansionsOf("several", english)).toEqual(["multiple"]);
+		expect(expansionsOf("blank", english)).toEqual(["empty"]);
+		expect([...expansionsOf("checking", english)].sort()).toEqual(["assert", "verify"]);
 		expect(expansionsOf("bold", english)).toEqual(["strong"]);
 		expect(expansionsOf("italics", english)).toEqual(["emphasis"]);
 	});
