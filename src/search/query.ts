@@ -15,7 +15,7 @@ export interface ParsedQuery {
 	required: QueryTerm[];
 	/** Terms no result holds. */
 	excluded: QueryTerm[];
-	/** Whole words a result need not hold but that rank it higher when it does (the query's stop words). */
+	/** Whole words a result need not hold but that rank it higher when it does (the query's stop words, one-letter names in typed code). */
 	optional: QueryTerm[];
 	/**
 	 * Each two plain words typed one after the other (not quoted, not excluded), in order: a
