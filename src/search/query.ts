@@ -15,7 +15,7 @@ export interface ParsedQuery {
 	required: QueryTerm[];
 	/** Terms no result holds. */
 	excluded: QueryTerm[];
-	/** Whole words a result need not hold but that rank it higher when it does (the query's stop words). */
+	/** Whole words a result need not hold but that rank it higher when it does (the query's stop words, one-letter names in typed code). */
 	optional: QueryTerm[];
 	/**
 	 * Each two plain words typed one after the other (not quoted, not excluded), in order: a
@@ -35,19 +35,27 @@ export function parseQuery(query: string): ParsedQuery {
 	const parsed: ParsedQuery = { required: [], excluded: [], optional: [], adjacent: [] };
 	const pattern = /(-?)"([^"]*)"?|(-?)(\S+)/gu;
 	let previousWord: string | null = null;
+	const placeholders: QueryTerm[] = [];
 	for (const match of query.matchAll(pattern)) {
 		const quoted = match[2] !== undefined;
 		const negated = (match[1] ?? match[3] ?? "") === "-";
 		const typed = match[2] ?? match[4] ?? "";
-		for (const source of quoted || negated ? [typed] : codeParts(typed)) {
+		const parts = quoted || negated ? [typed] : codeParts(typed);
+		for (const source of parts) {
 			const tokens = quoted ? tokenize(source).map((token) => token.value) : withoutClitic(source);
 			const plainWord = !quoted && !negated && tokens.length === 1 ? (tokens[0] ?? null) : null;
 			if (previousWord !== null && plainWord !== null) parsed.adjacent?.push([previousWord, plainWord]);
 			previousWord = plainWord;
 			if (tokens.length === 0) continue;
-			(negated ? parsed.excluded : parsed.required).push({ tokens, source, quoted });
+			if (parts.length > 1 && plainWord !== null && [...plainWord].length === 1) placeholders.push({ tokens, source, quoted });
+			else (negated ? parsed.excluded : parsed.required).push({ tokens, source, quoted });
 		}
 	}
+	// A one-letter name in typed code (`a` and `b` of `expect(a > b)`) is a placeholder: it says nothing of
+	// what a note is about, and finding it in notes' code lifted pages for their samples. It ranks as a
+	// stop word does, unless the query has nothing else to find.
+	if (parsed.required.length > 0) parsed.optional.push(...placeholders);
+	else parsed.required.push(...placeholders);
 	return parsed;
 }
 

@@ -99,10 +99,11 @@ const UNDICI_MRR = 0.81;
  * rule pages named by code, `md013.md`, and one page repeating every rule), written before the
  * ranking changes that followed it and never tuned on: 0.870 / 0.740 when written (3 December 2026);
  * 0.870 / 0.819 once a slug-named note's one level-1 heading names it like an alias (its misses were
- * read for that change, so it is no longer held out).
+ * read for that change, so it is no longer held out); 0.889 / 0.847 once bold / strong and italic /
+ * emphasis, Markdown's two names for each style, and blank / empty find each other (4 December 2026): 0.889 / 0.865.
  */
-const MARKDOWNLINT_SUCCESS_AT_3 = 0.87;
-const MARKDOWNLINT_MRR = 0.81;
+const MARKDOWNLINT_SUCCESS_AT_3 = 0.88;
+const MARKDOWNLINT_MRR = 0.86;
 
 /**
  * The fifth held-out set (bench/typescriptEslintDocsJudgedQueries.ts, typescript-eslint's rule pages:
@@ -111,10 +112,11 @@ const MARKDOWNLINT_MRR = 0.81;
  * (3 December 2026), and the same after a slug-named note's one level-1 heading or frontmatter title
  * naming it like an alias. Its misses were read (rank40, 3 December 2026: no longer held out), and
  * a frontmatter description of one sentence counting as a heading however long (its one-line rule
- * summaries run to 18 words; six was the limit) gave 0.920 / 0.871.
+ * summaries run to 18 words; six was the limit) gave 0.920 / 0.871; 0.933 / 0.886 once a question's
+ * "too many" finds a `max-` rule (4 December 2026).
  */
-const TYPESCRIPT_ESLINT_SUCCESS_AT_3 = 0.91;
-const TYPESCRIPT_ESLINT_MRR = 0.86;
+const TYPESCRIPT_ESLINT_SUCCESS_AT_3 = 0.93;
+const TYPESCRIPT_ESLINT_MRR = 0.88;
 
 /**
  * The sixth held-out set (bench/jestRulesJudgedQueries.ts, eslint-plugin-jest's rule pages: named
@@ -123,10 +125,12 @@ const TYPESCRIPT_ESLINT_MRR = 0.86;
  * December 2026), and the same after a title that is nothing but query words, each in no other title,
  * counting as holding half the query. Its misses were read and fixed by class the same day (so it is
  * used up as held out): 0.846 / 0.772; 0.846 / 0.778 once a three-letter word meets its forms when
- * the stemmer only respells it (`spy` → `spi`, as `spying`).
+ * the stemmer only respells it (`spy` → `spi`, as `spying`); 0.908 / 0.809 once "too many" finds a
+ * `max-` rule, `checking` an assertion, and a one-letter name in typed code (`expect(a > b)`) ranks
+ * as a stop word (4 December 2026).
  */
-const JEST_RULES_SUCCESS_AT_3 = 0.84;
-const JEST_RULES_MRR = 0.77;
+const JEST_RULES_SUCCESS_AT_3 = 0.9;
+const JEST_RULES_MRR = 0.8;
 
 /**
  * The seventh held-out set (bench/pinoDocsJudgedQueries.ts, pino's 14 guide and reference pages:
@@ -146,12 +150,14 @@ const JSX_A11Y_RULES_SUCCESS_AT_3 = 0.88;
 const JSX_A11Y_RULES_MRR = 0.81;
 
 /**
- * The ninth held-out set (bench/codeceptjsDocsJudgedQueries.ts, CodeceptJS's 92 guide, helper and
- * plugin pages, titled in their front matter, many overlapping), written before it was scored and
- * never tuned on: 0.741 / 0.715 on main `136f5ff` (3 December 2026).
+ * The ninth set (bench/codeceptjsDocsJudgedQueries.ts, CodeceptJS's 92 guide, helper and plugin
+ * pages, titled in their front matter, many overlapping), written before it was scored: 0.741 /
+ * 0.715 on main `136f5ff` (3 December 2026), held out until then; its misses were read on 4 December
+ * 2026 (a development set since): 0.759 / 0.723 after words meaning the same (own / custom, rerun /
+ * retry, several / multiple).
  */
-const CODECEPTJS_DOCS_SUCCESS_AT_3 = 0.72;
-const CODECEPTJS_DOCS_MRR = 0.7;
+const CODECEPTJS_DOCS_SUCCESS_AT_3 = 0.75;
+const CODECEPTJS_DOCS_MRR = 0.72;
 
 /**
  * The tenth held-out set (bench/serverlessDocsJudgedQueries.ts, 79 questions over the Serverless
@@ -166,7 +172,8 @@ const SERVERLESS_DOCS_MRR = 0.7;
  * The sets over vaults fetched from GitHub (`npm run fixtures -- --set obsidian-help`, `--set
  * obsidian-hub`): checked where the vault is there, and reported as skipped where it is not (CI
  * cannot download them). The Obsidian Help set (bench/unseenJudgedQueries.ts): 0.5625 / 0.545 when
- * written, 0.922 / 0.872 on 2 December 2026 (its misses used since). The Obsidian Hub set
+ * written, 0.922 / 0.872 on 2 December 2026 (its misses used since), 0.938 / 0.879 once `several`
+ * finds `multiple` (4 December 2026). The Obsidian Hub set
  * (bench/obsidianHubJudgedQueries.ts, 6,571 notes, held out: measured, never tuned on): 0.842 /
  * 0.715 when written; 0.842 / 0.724 after an alias holding every query word covering the query
  * like a title; 0.930 / 0.765 after a note named by some query words competing with the notes
@@ -181,7 +188,7 @@ const SERVERLESS_DOCS_MRR = 0.7;
  * were looked at on 3 December 2026 (no longer held out since), and an alias made only of query
  * words holding most of the query covering it like a title gave 0.947 / 0.806.
  */
-const OBSIDIAN_HELP_SUCCESS_AT_3 = 0.92;
+const OBSIDIAN_HELP_SUCCESS_AT_3 = 0.93;
 const OBSIDIAN_HELP_MRR = 0.87;
 const OBSIDIAN_HUB_SUCCESS_AT_3 = 0.94;
 const OBSIDIAN_HUB_MRR = 0.8;
@@ -294,7 +301,7 @@ const INSTALLED_SETS = [
 		mrr: JSX_A11Y_RULES_MRR,
 	},
 	{
-		what: "held-out judged questions over CodeceptJS's guides",
+		what: "development judged questions over CodeceptJS's guides",
 		vault: "codeceptjs-docs",
 		dir: codeceptjsDocsVaultDir,
 		queries: CODECEPTJS_DOCS_JUDGED_QUERIES,

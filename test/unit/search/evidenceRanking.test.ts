@@ -424,4 +424,51 @@ describe("a word meaning the same as the question's (an abbreviation, its full f
 		];
 		expect((await paths(docs, "configuration files"))[0]).toBe("Config files.md");
 	});
+
+	test("a question's everyday word finds the page's term: 'too many' a max- rule, 'my own' a custom page, 'rerun' the retry page", async () => {
+		const docs: Doc[] = [
+			...filler,
+			{ path: "max-expects.md", text: "Enforce a maximum number of assertion calls in a test body." },
+			{ path: "Conditional expect.md", text: "An expect call in a condition of a test: expect calls that may not run." },
+			{ path: "Custom helpers.md", text: "Extend the I object with custom actions: a helper class of your own methods." },
+			{ path: "Helpers.md", text: "Each helper wraps a browser library; a helper has actions and more helper actions for tests." },
+			{ path: "Retry.md", text: "Retry a flaky scenario: the scenario runs again a few times before it fails." },
+			{ path: "Flaky tests.md", text: "Why a scenario is flaky, and finding a flaky scenario's cause before it fails again." },
+			{ path: "Multiple cursors.md", text: "Add a cursor on each of many lines and type on them all at once." },
+			{ path: "Line numbers.md", text: "Show the number of each line; edit a line, and its number stays." },
+			{ path: "Empty lines.md", text: "Headings should be surrounded by empty lines above and below." },
+			{ path: "Heading style.md", text: "Headings should use one style: a line of hashes, or a line underneath." },
+			{ path: "Assertions.md", text: "Assert the response status with an assertion of its own." },
+			{ path: "Other answers.md", text: "The response has a status and a body; the status is a number, the response a reply." },
+		];
+		expect((await paths(docs, "too many expect calls"))[0]).toBe("max-expects.md");
+		expect((await paths(docs, "my own helper actions"))[0]).toBe("Custom helpers.md");
+		expect((await paths(docs, "rerun a flaky scenario"))[0]).toBe("Retry.md");
+		expect((await paths(docs, "edit several lines at once"))[0]).toBe("Multiple cursors.md");
+		expect((await paths(docs, "blank lines around headings"))[0]).toBe("Empty lines.md");
+		expect((await paths(docs, "verify the response status"))[0]).toBe("Assertions.md");
+	});
+
+	test("Markdown's two names for a style find each other: bold is strong, italic is emphasis", async () => {
+		const docs: Doc[] = [
+			...filler,
+			{ path: "Strong style.md", text: "Strong style should be consistent: double asterisks or double underscores around strong text." },
+			{ path: "Emphasis style.md", text: "Emphasis style should be consistent: one asterisk or underscore around emphasized text." },
+			{ path: "File names.md", text: "Underscores in file names, and double underscores in a name, are kept." },
+		];
+		expect((await paths(docs, "bold written with double underscores"))[0]).toBe("Strong style.md");
+		expect((await paths(docs, "underscore or asterisk for italic"))[0]).toBe("Emphasis style.md");
+	});
+});
+
+describe("code typed in a question", () => {
+	test("a one-letter name in the code does not lift pages whose samples use it: the page naming the matcher ranks first", async () => {
+		const docs: Doc[] = [
+			...Array.from({ length: 12 }, (_, index) => ({ path: `Rule ${index}.md`, text: `A rule about tests, number ${index}.` })),
+			{ path: "prefer-comparison-matcher.md", text: "Use toBeGreaterThan and the other comparison matchers, not expect on a comparison then toBe true." },
+			{ path: "prefer-to-contain.md", text: "Use toContain: expect(b.includes(x)).toBe(true) becomes expect(b).toContain(x); b is any array." },
+			{ path: "no-standalone-assertion.md", text: "An expect outside a test: const b = 1; expect(b).toBe(true) at the top of the file." },
+		];
+		expect((await paths(docs, "expect(a > b).toBe(true) should use toBeGreaterThan"))[0]).toBe("prefer-comparison-matcher.md");
+	});
 });

@@ -17,6 +17,18 @@ describe("words meaning the same (an abbreviation and its full form)", () => {
 		expect(expansionsOf("prohibits", english)).toContain("forbid");
 	});
 
+	test("a question's everyday word stands for the page's term, and Markdown's names for a style for each other", () => {
+		expect(expansionsOf("own", english)).toEqual(["custom"]);
+		expect(expansionsOf("customized", english)).toEqual(["own"]);
+		expect([...expansionsOf("many", english)].sort()).toEqual(["max", "maximum"]);
+		expect(expansionsOf("retries", english)).toEqual(["rerun"]);
+		expect(expansionsOf("several", english)).toEqual(["multiple"]);
+		expect(expansionsOf("blank", english)).toEqual(["empty"]);
+		expect([...expansionsOf("checking", english)].sort()).toEqual(["assert", "verify"]);
+		expect(expansionsOf("bold", english)).toEqual(["strong"]);
+		expect(expansionsOf("italics", english)).toEqual(["emphasis"]);
+	});
+
 	test("a word in no group, or an abbreviation left out because code uses it as a name, expands to nothing", () => {
 		expect(expansionsOf("logging", english)).toEqual([]);
 		expect(expansionsOf("error", english)).toEqual([]);

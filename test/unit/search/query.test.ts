@@ -23,18 +23,23 @@ describe("parseQuery: what a person types into search", () => {
 
 	test("a piece of code typed as one word is its words, brackets and operators between them; an identifier stays one phrase", () => {
 		// Before, `expect(a` and `b).toBe(true)` were phrases only the same code, character for character, held.
-		expect(tokens(parseQuery("expect(a > b).toBe(true) jest.mock").required)).toEqual([
-			["expect"],
-			["a"],
-			["b"],
-			["tobe", "to", "be"],
-			["true"],
-			["jest", "mock"],
-		]);
+		expect(tokens(parseQuery("expect(a > b).toBe(true) jest.mock").required)).toEqual([["expect"], ["tobe", "to", "be"], ["true"], ["jest", "mock"]]);
 		expect(parseQuery("use it.each(table)").required.map((term) => term.source)).toEqual(["use", "it.each", "table"]);
 		// Quoted, or excluded, it is as typed.
 		expect(tokens(parseQuery('"expect(a).toBe(b)" -fn(x)').required)).toEqual([["expect", "a", "tobe", "to", "be", "b"]]);
 		expect(tokens(parseQuery('"expect(a).toBe(b)" -fn(x)').excluded)).toEqual([["fn", "x"]]);
+	});
+
+	test("a one-letter name in typed code is a placeholder: it ranks as a stop word does, unless the query has nothing else", () => {
+		// Before, `a` and `b` were wanted words: every note with `a` or `b` in its code samples held them.
+		const parsed = parseQuery("expect(a > b).toBe(true) should use toBeGreaterThan");
+		expect(tokens(parsed.optional)).toEqual([["a"], ["b"]]);
+		expect(parsed.required.map((term) => term.source)).toEqual(["expect", ".toBe", "true", "should", "use", "toBeGreaterThan"]);
+		// A one-letter word typed as a word, not in code, is a word (a stop word list may still make it optional).
+		expect(tokens(parseQuery("vitamin c").required)).toEqual([["vitamin"], ["c"]]);
+		// Code of nothing but one-letter names still finds something.
+		expect(tokens(parseQuery("f(x)").required)).toEqual([["f"], ["x"]]);
+		expect(parseQuery("f(x)").optional).toEqual([]);
 	});
 
 	test("a possessive or contraction is its word: `hub's` asks for `hub`, not the phrase `hub s`; quoted, it is as typed", () => {
