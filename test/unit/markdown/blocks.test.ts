@@ -309,9 +309,26 @@ describe("a table cut into chunks of rows", () => {
 });
 
 describe("a table of very many columns", () => {
+	/** Steps the parse of `text` one piece at a time: the tokens handed over, and how far `counted()` rose in each piece. */
+	function stepCounting(text: string, counted: () => number): { perPiece: number[]; tokens: MarkdownToken[] } {
+		const perPiece: number[] = [];
+		const tokens: MarkdownToken[] = [];
+		const steps = parseBlocks(text, function* (handed, handedCount) {
+			for (let index = 0; index < handedCount; index++) tokens.push(handed[index] as MarkdownToken);
+			yield* [];
+		});
+		let before = counted();
+		for (let next = steps.next(); ; next = steps.next()) {
+			const now = counted();
+			perPiece.push(now - before);
+			before = now;
+			if (next.done) break;
+		}
+		return { perPiece, tokens };
+	}
+
 	/** The tokens each piece of the parse makes (counted through markdown-it's StateBlock.push), and the tokens handed over. */
 	function tokensPerPiece(text: string): { made: number[]; tokens: MarkdownToken[] } {
-		const made: number[] = [];
 		let count = 0;
 		const state = reference.block.State.prototype as unknown as { push: (...args: unknown[]) => unknown };
 		const push = state.push;
@@ -319,21 +336,12 @@ describe("a table of very many columns", () => {
 			count++;
 			return push.apply(this, args);
 		};
-		const tokens: MarkdownToken[] = [];
 		try {
-			const steps = parseBlocks(text, function* (handed, handedCount) {
-				for (let index = 0; index < handedCount; index++) tokens.push(handed[index] as MarkdownToken);
-				yield* [];
-			});
-			for (let next = steps.next(); ; next = steps.next()) {
-				made.push(count);
-				count = 0;
-				if (next.done) break;
-			}
+			const { perPiece, tokens } = stepCounting(text, () => count);
+			return { made: perPiece, tokens };
 		} finally {
 			state.push = push;
 		}
-		return { made, tokens };
 	}
 
 	test("a header of 20,000 columns over rows of 4,000 links is made in pieces, a row cut between cells (one piece held the server 230-280 ms)", () => {
@@ -354,27 +362,19 @@ describe("a table of very many columns", () => {
 		const columns = 100_000;
 		const text = `|${"a|".repeat(columns)}\n|${"-|".repeat(columns - 1)}:-:|\n|x|y|\n`;
 		// Each column's text is trimmed once or twice wherever it is read: counted a piece at a time.
-		const trimmed: number[] = [];
 		let count = 0;
 		const trim = Object.getOwnPropertyDescriptor(String.prototype, "trim")?.value as (this: string) => string;
 		const spy = jest.spyOn(String.prototype, "trim").mockImplementation(function (this: string): string {
 			count++;
 			return trim.call(this);
 		});
-		const tokens: MarkdownToken[] = [];
+		let run: { perPiece: number[]; tokens: MarkdownToken[] };
 		try {
-			const steps = parseBlocks(text, function* (handed, handedCount) {
-				for (let index = 0; index < handedCount; index++) tokens.push(handed[index] as MarkdownToken);
-				yield* [];
-			});
-			for (let next = steps.next(); ; next = steps.next()) {
-				trimmed.push(count);
-				count = 0;
-				if (next.done) break;
-			}
+			run = stepCounting(text, () => count);
 		} finally {
 			spy.mockRestore();
 		}
+		const { perPiece: trimmed, tokens } = run;
 		expect(trimmed.reduce((sum, each) => sum + each, 0)).toBeGreaterThan(2 * columns);
 		// Before: 300,000 in the first piece (the rule's check, then the alignments and the header read again).
 		expect(Math.max(...trimmed)).toBeLessThanOrEqual(3 * TABLE_CHUNK_CELLS);
