@@ -52,3 +52,40 @@ test("read_note: an append confirmed while a megabyte note is being decoded is i
 		await removeDir(vault);
 	}
 });
+
+/**
+ * A megabyte note is written and read back 64K at a time (characters when written, bytes when
+ * decoded). A surrogate pair, or a character's bytes, across every such cut must come back whole:
+ * read_note, its hash and search show the very text that was created.
+ */
+test("create_note, read_note and search_notes: characters across the 64K cuts come back whole", async () => {
+	const vault = await makeVault({ "Notes/Seed.md": "# Seed\n" });
+	const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true } });
+	const client = await connectClient(running.url, running.tokens.write ?? "");
+	try {
+		// Pairs and 3-byte characters placed so that one straddles each 64K-character cut, and each 64 KiB byte cut.
+		let content = "# Cuts\n\n";
+		// The filler is 2- and 3-byte characters, so most of the decode's byte cuts fall inside one.
+		while (content.length < 300_000) {
+			const toCut = 65_536 - (content.length % 65_536);
+			content += "é€".repeat((toCut - 1) >> 1) + "x".repeat((toCut - 1) & 1);
+			content += "😀zebrafinch€ \n";
+		}
+		const created = await callOk<{ hash: string }>(client, "create_note", { path: "Notes/Cuts.md", content });
+		expect(await fs.readFile(nodePath.join(vault, "Notes/Cuts.md"), "utf8")).toBe(content);
+		// Another program touches it, so it is read back from disk.
+		await fs.appendFile(nodePath.join(vault, "Notes/Cuts.md"), "");
+		await fs.utimes(nodePath.join(vault, "Notes/Cuts.md"), new Date(), new Date(Date.now() + 5000));
+		// read_note cuts its answer (truncated: true) but hashes the whole note.
+		const read = await callOk<{ content: string; hash: string }>(client, "read_note", { path: "Notes/Cuts.md" });
+		expect(read.content.length).toBeGreaterThan(131_072);
+		expect(content.startsWith(read.content)).toBe(true);
+		expect(read.hash).toBe(created.hash);
+		const found = await callOk<{ results: Array<{ path: string }> }>(client, "search_notes", { query: "😀zebrafinch€" });
+		expect(found.results.map((result) => result.path)).toContain("Notes/Cuts.md");
+	} finally {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	}
+});
