@@ -184,14 +184,17 @@ export class DiskWriter {
 			if ((error as NodeJS.ErrnoException).code === "EEXIST" && (await fs.lstat(diskPath)).isSymbolicLink()) throw new OutsideVaultError();
 			throw error;
 		}
+		let made: Stats;
 		try {
 			await writeInPieces(handle, data);
+			made = await handle.stat();
 		} finally {
 			await handle.close();
 		}
-		// A folder swapped for a link while the file was being made: take back what was written there.
+		// A folder swapped for a link while the file was being made: take back what was written there, if
+		// the name still leads to it. Through the link it may name another file, outside the vault: left alone.
 		if (!(await this.jail.isFolderReal(nodePath.dirname(diskPath)))) {
-			await fs.rm(diskPath, { force: true });
+			if (sameFile(await fs.lstat(diskPath).catch(() => null), made)) await fs.rm(diskPath, { force: true });
 			throw new OutsideVaultError();
 		}
 		return fs.lstat(diskPath);
@@ -248,9 +251,10 @@ export class DiskWriter {
 		await this.jail.makeFolders(nodePath.dirname(to));
 		await this.jail.checkFolder(nodePath.dirname(from));
 		await this.moveWithoutReplacing(from, to, stats);
-		// A folder swapped for a link while the file was moved: put it back where it was.
+		// A folder swapped for a link while the file was moved: put it back where it was, if the new name still
+		// leads to it. Through the link it may name another file, outside the vault, which must not be moved in.
 		if (!(await this.jail.isFolderReal(nodePath.dirname(to)))) {
-			await fs.rename(to, from).catch(() => undefined);
+			if (sameFile(await fs.lstat(to).catch(() => null), stats)) await fs.rename(to, from).catch(() => undefined);
 			throw new OutsideVaultError();
 		}
 		return fs.lstat(to);
@@ -298,6 +302,11 @@ async function writeInPieces(handle: fs.FileHandle, text: string): Promise<void>
 		for (let offset = 0; offset < bytes.length;) offset += (await handle.write(bytes, offset, bytes.length - offset)).bytesWritten;
 		start = end;
 	}
+}
+
+/** Whether `found` (an lstat, or null) is the file `ours` describes: the same inode on the same device. */
+function sameFile(found: Stats | null, ours: Stats): boolean {
+	return found !== null && found.isFile() && found.ino === ours.ino && found.dev === ours.dev;
 }
 
 function writeAll(fd: number, bytes: Buffer): void {

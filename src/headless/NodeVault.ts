@@ -81,6 +81,8 @@ export class NodeVault implements HostVault, WatchedVault {
 	readonly adapter: HostVault["adapter"] & { getBasePath(): string };
 	private readonly files = new Map<string, KnownFile>();
 	private readonly contents = new TextCache(MAX_CACHED_TEXT_CHARS);
+	/** How many times each known file's stats were recorded (its own writes and others' seen): a read whose decode saw this change keeps no text. */
+	private readonly recordings = new WeakMap<KnownFile, number>();
 	private readonly events = new HostEvents();
 	private readonly writeLocks = new Map<string, Promise<unknown>>();
 	private readonly links = new Set<string>();
@@ -236,6 +238,11 @@ export class NodeVault implements HostVault, WatchedVault {
 	}
 
 	async read(file: HostFile): Promise<string> {
+		// What the vault knew of the file before the read: its text is kept only if nothing was recorded
+		// since (a write of ours, or another program's seen by the watcher). The decode below takes lane
+		// turns, and an append confirmed meanwhile would otherwise be hidden by this older text for good.
+		const known = this.files.get(file.path);
+		const recordedBefore = known && this.recordings.get(known);
 		let bytes: Buffer;
 		try {
 			bytes = await this.jail.readFile(this.diskPathOf(file.path));
@@ -244,7 +251,7 @@ export class NodeVault implements HostVault, WatchedVault {
 			throw error;
 		}
 		const text = await decodeInPieces(bytes);
-		if (this.files.has(file.path)) this.contents.set(file.path, text);
+		if (known !== undefined && this.files.get(file.path) === known && this.recordings.get(known) === recordedBefore) this.contents.set(file.path, text);
 		return text;
 	}
 
@@ -477,6 +484,7 @@ export class NodeVault implements HostVault, WatchedVault {
 		const known = this.files.get(path);
 		const stat = { ctime: stats.birthtimeMs || stats.ctimeMs, mtime: stats.mtimeMs, size: stats.size };
 		if (known) {
+			this.recordings.set(known, (this.recordings.get(known) ?? 0) + 1);
 			// Keep the object: callers hold on to it, as they hold on to Obsidian's TFile.
 			Object.assign(known.stat, stat);
 			known.ino = stats.ino;

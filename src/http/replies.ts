@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import * as nodeTimers from "node:timers";
 import { errorKind, type Logger } from "../activity";
+import { RESPONSE_WRITE_TIMEOUT_MS } from "../config/limits";
 import { UNAUTHORIZED, type Refusal } from "./guard";
 import { SliceClock } from "../markdown/steps";
 import { joinedAsArray, jsonInPieces, type JsonPieces, type Turns } from "./jsonPieces";
@@ -25,6 +27,8 @@ export function sendJsonText(res: ServerResponse, status: number, text: string, 
 	if (headers) Object.assign(head, headers);
 	res.writeHead(status, head);
 	res.end(text);
+	// A refusal too can wait behind an unread answer on the same connection (pipelining): the default deadline holds for it.
+	dropIfUnreadAfterEnd(res, RESPONSE_WRITE_TIMEOUT_MS);
 }
 
 /**
@@ -46,9 +50,7 @@ export async function sendJsonPieces(
 	res.writeHead(status, { "Content-Type": "application/json", "Content-Length": body.bytes });
 	if (body.pieces.length === 1) {
 		res.end(body.pieces[0]);
-		// Nearly every answer is taken whole by the socket at once: a deadline (a timer and two
-		// listeners per answer) is needed only when part of it still waits for the client to read.
-		if ((res.socket?.writableLength ?? 0) > 0) dropIfUnreadWithin(res, responseWriteMs);
+		dropIfUnreadAfterEnd(res, responseWriteMs);
 		return;
 	}
 	dropIfUnreadWithin(res, responseWriteMs);
@@ -180,6 +182,29 @@ export function answerTooLarge(id: unknown, maxBytes: number): unknown {
 			message: `The answer would be over ${maxBytes} bytes, so it was not sent. Ask for less: a smaller limit, a folder, or one note at a time.`,
 		},
 	};
+}
+
+/**
+ * After a one-piece answer is ended: the deadline of `dropIfUnreadWithin`, set only when part of the
+ * answer waits for the client to read. Nearly every answer is taken whole by the socket at once, and
+ * a deadline costs a timer and two listeners. An answer ended while an earlier one on the same
+ * connection is still being sent (HTTP/1.1 pipelining) has no socket yet: it is looked at once the
+ * socket is its own and it was handed over, since a client that reads nothing fills the kernel's
+ * buffers with the earlier answers and this one then stays in the server (with the connection) for good.
+ */
+export function dropIfUnreadAfterEnd(res: ServerResponse, ms: number): void {
+	const socket = res.socket;
+	if (socket !== null) {
+		if (socket.writableLength > 0) dropIfUnreadWithin(res, ms);
+		return;
+	}
+	if (res.writableFinished || res.destroyed) return;
+	// Node hands a waiting answer its socket, emits 'socket', then writes what the answer holds, all in one go.
+	res.once("socket", (assigned: Socket) =>
+		queueMicrotask(() => {
+			if (assigned.writableLength > 0) dropIfUnreadWithin(res, ms);
+		}),
+	);
 }
 
 /** Destroys the connection if the response has not been taken by the client within `ms`, which frees its place (on 'close'). */

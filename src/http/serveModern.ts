@@ -16,6 +16,7 @@ import { webRequestOf } from "./listenStream";
 import type { AdmittedRequest, Answerable, EndpointPolicy, EndpointState, LentServer } from "./endpointState";
 import {
 	answerTooLarge,
+	dropIfUnreadAfterEnd,
 	dropIfUnreadWithin,
 	failRequest,
 	JSON_RPC_METHOD_NOT_FOUND,
@@ -329,9 +330,8 @@ async function writeAnswer<S extends EndpointPolicy>(
 	res.writeHead(status, headers);
 	if (pieces.length === 1) {
 		res.end(pieces[0]);
-		// As a 2025 answer (sendJsonPieces): nearly every answer is taken whole by the socket at once, and
-		// the deadline (a timer and two listeners) is needed only when part of it waits for the client to read.
-		if ((res.socket?.writableLength ?? 0) > 0) dropIfUnreadWithin(res, deadlinesAndCaps.responseWriteMs);
+		// As a 2025 answer (sendJsonPieces): a deadline only when part of it waits for the client to read.
+		dropIfUnreadAfterEnd(res, deadlinesAndCaps.responseWriteMs);
 		return;
 	}
 	// A client that does not read its answer gets a deadline from the first piece on.

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, fsyncSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
+import { closeSync, constants as fsConstants, fstatSync, fsyncSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { NOTE_TEXT_PIECE_CHARS } from "../config/limits";
@@ -146,7 +146,8 @@ export function readFrom(descriptor: number, position: number): Buffer {
 export function syncFolder(folder: string): void {
 	let descriptor: number;
 	try {
-		descriptor = openSync(folder, "r");
+		// Only a folder, and without waiting: a named pipe another program put in its place would hold the open (and the server) until it had a writer.
+		descriptor = openSync(folder, fsConstants.O_RDONLY | (fsConstants.O_DIRECTORY ?? 0) | (fsConstants.O_NONBLOCK ?? 0));
 	} catch {
 		return;
 	}

@@ -76,18 +76,24 @@ export function isNoteInScope(path: string, scope: Scope): boolean {
  * name a folder or note this caller may not see, even where the path rules refuse it: the path, or
  * any run of its last parts, read as a vault path (backslashes as slashes, `.` parts left out, a
  * `..` taking away the name before it), is excluded or outside the token's folders.
- * `./Private/Templates`, `Notes/../Private/Templates`, `Private\Daily` and `Private/CON` all name
- * `Private` to whoever reads them, so an error about such a setting must not quote it.
+ * `./Private/Templates`, `Notes/../Private/Templates`, `Private\Daily`, `Private/CON` and
+ * `Private/../Notes` all name `Private` to whoever reads them, so an error about such a setting must not quote it.
  */
 export function mayNameHidden(configured: string, scope: Scope): boolean {
 	const parts: string[] = [];
 	// A `..` past the vault's root: the path may come back in anywhere below, so each run of its last parts is looked at.
 	let climbedOut = false;
+	const named = (): boolean => {
+		const starts = climbedOut ? parts.length : Math.min(1, parts.length);
+		for (let from = 0; from < starts; from++) if (isExcludedPath(parts.slice(from).join("/"), scope)) return true;
+		return false;
+	};
 	for (const part of normalizeVaultPath(configured).split("/")) {
-		if (part === "..") climbedOut = parts.pop() === undefined || climbedOut;
-		else if (part !== "." && part !== "") parts.push(part);
+		if (part === "..") {
+			// The part a `..` takes away is still written in the setting: `Private/..` names `Private`.
+			if (named()) return true;
+			climbedOut = parts.pop() === undefined || climbedOut;
+		} else if (part !== "." && part !== "") parts.push(part);
 	}
-	const starts = climbedOut ? parts.length : Math.min(1, parts.length);
-	for (let from = 0; from < starts; from++) if (isExcludedPath(parts.slice(from).join("/"), scope)) return true;
-	return false;
+	return named();
 }

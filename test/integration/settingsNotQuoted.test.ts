@@ -54,6 +54,13 @@ describe("a setting that points inside an excluded folder is never quoted, whate
 		["a `..` part", { "daily-notes.json": { folder: "Notes/../Therapy/Daily" }, "templates.json": { folder: "Notes/../Therapy/Templates" } }],
 		["a device name in the templates folder", { "templates.json": { folder: "Therapy/CON" } }],
 		["look-alike case", { "daily-notes.json": { folder: "THERAPY/Daily" }, "templates.json": { folder: "THERAPY/Templates" } }],
+		["a `..` right after it", { "daily-notes.json": { folder: "Therapy/.." }, "templates.json": { folder: "Therapy/.." } }],
+		[
+			"a `..` after it, then a visible folder",
+			{ "daily-notes.json": { folder: "Therapy/../Notes" }, "templates.json": { folder: "Therapy/Hush/../../Notes" } },
+		],
+		["a `..` after it, as the date format", { "daily-notes.json": { folder: "Notes", format: "[Therapy/../]YYYY" } }],
+		["a dot-part look-alike", { "daily-notes.json": { folder: "Therapy/./CON" } }],
 	])("%s", async (_label, files) => {
 		const answers = (await answersWith(files)).join("\n");
 		expect(answers).not.toMatch(/therapy|hush|con\b|aux/i);

@@ -51,6 +51,11 @@ export const renameNoteTool = defineTool({
 		const taken = host.vault.getFiles().find((other) => other.path !== file.path && pathMatchKey(other.path) === key && isPathVisible(other.path, scope));
 		if (taken) return fail(`A note already exists at "${taken.path}". Nothing was changed. Choose another new_path.`);
 		if (host.vault.getFolderByPath(to)) return fail(`"${to}" is a folder. Choose a note path inside it.`);
+		// Taken on the disk all the same: a disk that folds case (macOS, Windows) reads `Work/X.md` as a hidden `WORK/x.md`.
+		// Refused at once, naming only the caller's own path; the write would otherwise find it taken and plan again and
+		// again, then answer that the path "kept changing", as if the caller should read a note and retry.
+		if (to.toLowerCase() !== file.path.toLowerCase() && (await host.vault.adapter.exists(to)))
+			return fail(`"${to}" cannot be used for this note. Nothing was changed. Choose another new_path.`);
 		await ensureParentFolder(host, to);
 		const { plan, kept } = await renameNote(host, scope, file, to);
 		// Notes the token may not see are updated too (as Obsidian does) but neither named nor counted.

@@ -1,6 +1,6 @@
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { MAX_RESPONSE_BODY_BYTES } from "../../../src/config/limits";
+import type { AddressInfo, Socket } from "node:net";
+import { MAX_RESPONSE_BODY_BYTES, RESPONSE_WRITE_TIMEOUT_MS } from "../../../src/config/limits";
 import { UNAUTHORIZED, type Refusal } from "../../../src/http/guard";
 import { jsonInPieces, OWN_TURNS, PIECE_CHARS } from "../../../src/http/jsonPieces";
 import {
@@ -181,6 +181,56 @@ describe("the answers every request gets", () => {
 				expect(received).toBeLessThan(large.length);
 				const reader = await get(port);
 				expect(reader.body.length).toBe(large.length);
+			},
+		);
+	});
+
+	test.each([
+		["an answer in one piece", false],
+		["a refusal", true],
+	])("%s made while an earlier answer on the connection is pending gets the deadline once it cannot be handed over", async (_label, refusal) => {
+		// HTTP/1.1 pipelining: the second answer is ended before the first, so it waits in the server with no socket yet.
+		// When the socket becomes its own it cannot take the answer (corked here, as a kernel whose buffers an unread client
+		// filled): the connection must then be dropped at the deadline, as for any answer the client does not read.
+		let releaseFirst: () => void = () => undefined;
+		const firstMayAnswer = new Promise<void>((resolve) => (releaseFirst = resolve));
+		let secondEnded: () => void = () => undefined;
+		const secondWasEnded = new Promise<void>((resolve) => (secondEnded = resolve));
+		await withServer(
+			(req, res) => {
+				if (req.url === "/first") {
+					void firstMayAnswer.then(() => sendJson(res, 200, { first: true }));
+					return;
+				}
+				expect(res.socket).toBeNull();
+				res.once("socket", (socket: Socket) => socket.cork());
+				if (refusal) {
+					sendJsonText(res, 503, '{"second":true}');
+					secondEnded();
+					return;
+				}
+				void sendJsonPieces(res, 200, { pieces: ['{"second":true}'], bytes: 15 }, 300, OWN_TURNS, {
+					tokenValid: () => true,
+					withdrawn: () => new Map(),
+					wrote: () => false,
+				}).then(secondEnded);
+			},
+			async (port) => {
+				const head = (path: string) => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`;
+				const socket = await openSocket(port, head("/first") + head("/second"));
+				let received = "";
+				socket.on("data", (chunk: Buffer) => (received += chunk.toString("latin1")));
+				// A refusal has the server's default deadline; the answer, the one it was given.
+				const closed = new Promise<boolean>((resolve) => {
+					socket.once("close", () => resolve(true));
+					setTimeout(() => resolve(false), refusal ? RESPONSE_WRITE_TIMEOUT_MS + 3_000 : 3_000);
+				});
+				await secondWasEnded;
+				releaseFirst();
+				expect(await closed).toBe(true);
+				socket.destroy();
+				expect(received).toContain('{"first":true}');
+				expect(received).not.toContain('{"second":true}');
 			},
 		);
 	});

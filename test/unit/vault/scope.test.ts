@@ -94,10 +94,18 @@ describe("a token's folders", () => {
 
 describe("mayNameHidden: a setting's path that would name what is hidden, however the path rules read it", () => {
 	const scope: Scope = { configDir: ".obsidian", excludedFolders: ["Private"] };
-	test.each(["Private/CON", "./Private/Templates", "Notes/../Private/Daily", "Private\\Daily", "../vault/Private/x.md", "PRIVATE/Daily/AUX.md"])(
-		"%s names Private",
-		(path) => expect(mayNameHidden(path, scope)).toBe(true),
-	);
+	test.each([
+		"Private/CON",
+		"./Private/Templates",
+		"Notes/../Private/Daily",
+		"Private\\Daily",
+		"../vault/Private/x.md",
+		"PRIVATE/Daily/AUX.md",
+		"Private/..",
+		"Private/../Notes",
+		"Private/Hush/../../Notes",
+		"../Private/../x",
+	])("%s names Private", (path) => expect(mayNameHidden(path, scope)).toBe(true));
 	test.each(["Daily/CON", "Notes/../Daily", "../elsewhere", "Templates\\Work"])("%s names nothing hidden", (path) =>
 		expect(mayNameHidden(path, scope)).toBe(false),
 	);
@@ -105,5 +113,8 @@ describe("mayNameHidden: a setting's path that would name what is hidden, howeve
 		expect(mayNameHidden("Daily/CON", { ...scope, tokenFolders: ["Work"] })).toBe(true);
 		expect(mayNameHidden("Work/CON", { ...scope, tokenFolders: ["Work"] })).toBe(false);
 		expect(mayNameHidden("../vault/Work/CON", { ...scope, tokenFolders: ["Work"] })).toBe(true);
+		// A part a `..` takes away is still written there: named only when it is hidden.
+		expect(mayNameHidden("Work/Templates/../Templates", { ...scope, tokenFolders: ["Work/Templates"] })).toBe(false);
+		expect(mayNameHidden("Notes/../Work/CON", { ...scope, tokenFolders: ["Work"] })).toBe(true);
 	});
 });
