@@ -42,6 +42,12 @@ export class NodeMetadataCache implements HostMetadataCache {
 	 * the source asks for the same names, and forgetting and adding them all again is skipped.
 	 */
 	private readonly hugeSourceAskedNames = new Map<string, { lists: ReadonlyArray<readonly string[]>; names: string[] }>();
+	/**
+	 * The text each huge note kept as parsed was parsed from (its metadata's strings are mostly
+	 * slices of it, so it is held anyway): a rename's plan reads that note's links from its metadata
+	 * when it reads the same text (`parsedFrom`), instead of parsing a megabyte again.
+	 */
+	private readonly parsedTexts = new WeakMap<CachedMetadata, string>();
 	/** Tags and link texts shared by the notes' compact metadata, and their lists lately read. */
 	private readonly packed = new PackedMetadataStore();
 	private readonly events = new HostEvents();
@@ -120,6 +126,11 @@ export class NodeMetadataCache implements HostMetadataCache {
 
 	getFirstLinkpathDest(linkpath: string, sourcePath: string): HostFile | null {
 		return this.resolver.resolve(linkpath, sourcePath);
+	}
+
+	parsedFrom(path: string, text: string): CachedMetadata | null {
+		const cache = this.caches.get(path);
+		return cache !== undefined && this.parsedTexts.get(cache) === text ? cache : null;
 	}
 
 	on(name: "changed", callback: (file: HostFile, data: string, cache: CachedMetadata) => unknown): EventRef;
@@ -229,6 +240,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 		if (text.length > MAX_STARTUP_PARSE_BYTES) {
 			const parsed = await parseMetadataOnClock(text, this.clock);
 			this.caches.set(file.path, parsed);
+			this.parsedTexts.set(parsed, text);
 			return parsed;
 		}
 		// The list items are packed from the parser's records, never made into objects (unless the note stays as parsed).
