@@ -9,7 +9,8 @@ import { LinkFileIndex } from "../paths/linkResolution";
 import { askedName, LinkSourcesByName, namesAnsweredBy } from "./linkSourcesByName";
 import { linkpathOf } from "../markdown/inline";
 import { detachStrings, detachStringsSteps } from "./detachedStrings";
-import { compactMetadataSteps, linkTextsInSteps, PackedMetadataStore } from "./compactMetadata";
+import { compactMetadataSteps, linkTextsInSteps, PackedMetadataStore, packedReferencesSteps } from "./compactMetadata";
+import { sha256HexInPieces } from "../sha256";
 import type { NodeVault } from "./NodeVault";
 import { eventLoopTurns } from "../turns";
 
@@ -48,6 +49,8 @@ export class NodeMetadataCache implements HostMetadataCache {
 	 * when it reads the same text (`parsedFrom`), instead of parsing a megabyte again.
 	 */
 	private readonly parsedTexts = new WeakMap<CachedMetadata, string>();
+	/** The same for a packed note of many links, by the SHA-256 of its text (the text is not kept): 64 characters a note. */
+	private readonly parsedDigests = new WeakMap<CachedMetadata, string>();
 	/** Tags and link texts shared by the notes' compact metadata, and their lists lately read. */
 	private readonly packed = new PackedMetadataStore();
 	private readonly events = new HostEvents();
@@ -128,9 +131,15 @@ export class NodeMetadataCache implements HostMetadataCache {
 		return this.resolver.resolve(linkpath, sourcePath);
 	}
 
-	parsedFrom(path: string, text: string): CachedMetadata | null {
+	async parsedFrom(path: string, text: string): Promise<CachedMetadata | null> {
 		const cache = this.caches.get(path);
-		return cache !== undefined && this.parsedTexts.get(cache) === text ? cache : null;
+		if (cache === undefined) return null;
+		if (this.parsedTexts.get(cache) === text) return cache;
+		const digest = this.parsedDigests.get(cache);
+		if (digest === undefined || (await sha256HexInPieces(text, this.clock)) !== digest) return null;
+		const references = await this.clock.run(packedReferencesSteps(cache));
+		if (references === null) return cache;
+		return { ...references, frontmatterLinks: cache.frontmatterLinks, frontmatterPosition: cache.frontmatterPosition };
 	}
 
 	on(name: "changed", callback: (file: HostFile, data: string, cache: CachedMetadata) => unknown): EventRef;
@@ -247,8 +256,12 @@ export class NodeMetadataCache implements HostMetadataCache {
 		const parsed = await this.clock.run(metadataRecordsSteps(text));
 		detachStrings(parsed.listItems.ids);
 		const detached = await this.clock.run(detachStringsSteps(parsed.cache));
+		const references = (detached.links?.length ?? 0) + (detached.embeds?.length ?? 0);
+		// Hashed before the entries are packed: a rename reads this note's links again only if it reads this text.
+		const digest = references >= HUGE_NOTE_LINKS ? await sha256HexInPieces(text, this.clock) : undefined;
 		const cache = await this.clock.run(compactMetadataSteps(detached, text, this.packed, parsed.listItems));
 		this.caches.set(file.path, cache);
+		if (digest !== undefined) this.parsedDigests.set(cache, digest);
 		return cache;
 	}
 

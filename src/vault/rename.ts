@@ -191,7 +191,7 @@ async function rewriteSourceInSlices(
 ): Promise<RewrittenLinks> {
 	if (source.endsWith(".canvas"))
 		return clock.run(rewriteCanvasLinksSteps(text, newLinkpath, (path) => (path === move.from ? move.to : null), linkMetadataSteps));
-	const metadata = host.metadataCache.parsedFrom?.(source, text) ?? (await clock.run(linkMetadataSteps(text)));
+	const metadata = (await host.metadataCache.parsedFrom?.(source, text)) ?? (await clock.run(linkMetadataSteps(text)));
 	return clock.run(rewriteLinksSteps(text, metadata, newLinkpath));
 }
 

@@ -291,7 +291,7 @@ describe("renaming", () => {
 		expect(parsed.reduce((sum, length) => sum + length, 0)).toBeLessThan(100);
 		// The same plan when the cache's parse is not at hand (the cache's text differs, or Obsidian's cache).
 		const cache = vault.host.metadataCache;
-		const spied = jest.spyOn(cache, "parsedFrom").mockReturnValue(null);
+		const spied = jest.spyOn(cache, "parsedFrom").mockResolvedValue(null);
 		try {
 			const fresh = await planRename(vault.host, SCOPE, vault.host.vault.getFileByPath("Big.md") ?? missing(), "Big2.md");
 			expect(fresh.notes.map((note) => [note.path, note.after])).toEqual(plan.notes.map((note) => [note.path, note.after]));
@@ -300,14 +300,42 @@ describe("renaming", () => {
 		}
 	});
 
+	test("a rename plan does not parse again a packed note of 20,000 links to the renamed note (parsed by the plan, then by the cache once written)", async () => {
+		const linker = `---\nup: "[[Big]]"\n---\n${Array.from({ length: 6_000 }, (_, index) => `[[Big]] ![[Big#Part ${index}|${index}]] [x](Big.md) - [[Other ${index}]]`).join("\n")}`;
+		expect(linker.length).toBeLessThan(MAX_STARTUP_PARSE_BYTES);
+		vault = await openVault({ "Big.md": "big", "Linker.md": linker });
+		await vault.host.metadataCache.settled();
+		const parsed: number[] = [];
+		const inSteps = LineIndex.inSteps.bind(LineIndex);
+		const spy = jest.spyOn(LineIndex, "inSteps").mockImplementation((text: string) => (parsed.push(text.length), inSteps(text)));
+		let plan: Awaited<ReturnType<typeof planRename>>;
+		try {
+			plan = await planRename(vault.host, SCOPE, vault.host.vault.getFileByPath("Big.md") ?? missing(), "Sub/Big2.md");
+		} finally {
+			spy.mockRestore();
+		}
+		expect(plan.notes.map((note) => [note.path, note.links])).toEqual([["Linker.md", 18_001]]);
+		// Before: the note's 0.4 MB were parsed.
+		expect(parsed.reduce((sum, length) => sum + length, 0)).toBeLessThan(100);
+		const cache = vault.host.metadataCache;
+		const spied = jest.spyOn(cache, "parsedFrom").mockResolvedValue(null);
+		try {
+			const fresh = await planRename(vault.host, SCOPE, vault.host.vault.getFileByPath("Big.md") ?? missing(), "Sub/Big2.md");
+			expect(fresh.notes.map((note) => [note.path, note.after])).toEqual(plan.notes.map((note) => [note.path, note.after]));
+		} finally {
+			spied.mockRestore();
+		}
+		expect(await cache.parsedFrom("Linker.md", `${linker} `)).toBeNull();
+	});
+
 	test("the cache's parse of a huge note is used only for exactly the text it was parsed from", async () => {
 		const linker = Array.from({ length: 24_000 }, (_, index) => `- [[Big]] line ${index}`).join("\n") + "\n".repeat(MAX_STARTUP_PARSE_BYTES);
 		vault = await openVault({ "Big.md": "big", "Linker.md": linker });
 		await vault.host.metadataCache.settled();
 		const cache = vault.host.metadataCache;
-		expect(cache.parsedFrom("Linker.md", linker)).toBe(cache.getCache("Linker.md"));
-		expect(cache.parsedFrom("Linker.md", `${linker} `)).toBeNull();
-		expect(cache.parsedFrom("Big.md", "big")).toBeNull();
+		expect(await cache.parsedFrom("Linker.md", linker)).toBe(cache.getCache("Linker.md"));
+		expect(await cache.parsedFrom("Linker.md", `${linker} `)).toBeNull();
+		expect(await cache.parsedFrom("Big.md", "big")).toBeNull();
 	});
 
 	test("renameNote keeps those links on their notes, then renames: every link reaches what it reached before", async () => {
