@@ -9,7 +9,8 @@ import { LinkFileIndex } from "../paths/linkResolution";
 import { askedName, LinkSourcesByName, namesAnsweredBy } from "./linkSourcesByName";
 import { linkpathOf } from "../markdown/inline";
 import { detachStrings, detachStringsSteps } from "./detachedStrings";
-import { compactMetadataSteps, linkTextsInSteps, PackedMetadataStore } from "./compactMetadata";
+import { compactMetadataSteps, linkTextsInSteps, PackedMetadataStore, packedReferencesSteps } from "./compactMetadata";
+import { sha256HexInPieces } from "../sha256";
 import type { NodeVault } from "./NodeVault";
 import { eventLoopTurns } from "../turns";
 
@@ -42,6 +43,14 @@ export class NodeMetadataCache implements HostMetadataCache {
 	 * the source asks for the same names, and forgetting and adding them all again is skipped.
 	 */
 	private readonly hugeSourceAskedNames = new Map<string, { lists: ReadonlyArray<readonly string[]>; names: string[] }>();
+	/**
+	 * The text each huge note kept as parsed was parsed from (its metadata's strings are mostly
+	 * slices of it, so it is held anyway): a rename's plan reads that note's links from its metadata
+	 * when it reads the same text (`parsedFrom`), instead of parsing a megabyte again.
+	 */
+	private readonly parsedTexts = new WeakMap<CachedMetadata, string>();
+	/** The same for a packed note of many links, by the SHA-256 of its text (the text is not kept): 64 characters a note. */
+	private readonly parsedDigests = new WeakMap<CachedMetadata, string>();
 	/** Tags and link texts shared by the notes' compact metadata, and their lists lately read. */
 	private readonly packed = new PackedMetadataStore();
 	private readonly events = new HostEvents();
@@ -120,6 +129,17 @@ export class NodeMetadataCache implements HostMetadataCache {
 
 	getFirstLinkpathDest(linkpath: string, sourcePath: string): HostFile | null {
 		return this.resolver.resolve(linkpath, sourcePath);
+	}
+
+	async parsedFrom(path: string, text: string): Promise<CachedMetadata | null> {
+		const cache = this.caches.get(path);
+		if (cache === undefined) return null;
+		if (this.parsedTexts.get(cache) === text) return cache;
+		const digest = this.parsedDigests.get(cache);
+		if (digest === undefined || (await sha256HexInPieces(text, this.clock)) !== digest) return null;
+		const references = await this.clock.run(packedReferencesSteps(cache));
+		if (references === null) return cache;
+		return { ...references, frontmatterLinks: cache.frontmatterLinks, frontmatterPosition: cache.frontmatterPosition };
 	}
 
 	on(name: "changed", callback: (file: HostFile, data: string, cache: CachedMetadata) => unknown): EventRef;
@@ -229,14 +249,19 @@ export class NodeMetadataCache implements HostMetadataCache {
 		if (text.length > MAX_STARTUP_PARSE_BYTES) {
 			const parsed = await parseMetadataOnClock(text, this.clock);
 			this.caches.set(file.path, parsed);
+			this.parsedTexts.set(parsed, text);
 			return parsed;
 		}
 		// The list items are packed from the parser's records, never made into objects (unless the note stays as parsed).
 		const parsed = await this.clock.run(metadataRecordsSteps(text));
 		detachStrings(parsed.listItems.ids);
 		const detached = await this.clock.run(detachStringsSteps(parsed.cache));
+		const references = (detached.links?.length ?? 0) + (detached.embeds?.length ?? 0);
+		// Hashed before the entries are packed: a rename reads this note's links again only if it reads this text.
+		const digest = references >= HUGE_NOTE_LINKS ? await sha256HexInPieces(text, this.clock) : undefined;
 		const cache = await this.clock.run(compactMetadataSteps(detached, text, this.packed, parsed.listItems));
 		this.caches.set(file.path, cache);
+		if (digest !== undefined) this.parsedDigests.set(cache, digest);
 		return cache;
 	}
 

@@ -11,7 +11,7 @@ import {
 import { linkpathOf } from "../markdown/inline";
 import { linkTextsInSteps } from "../headless/compactMetadata";
 import { namesAnsweredBy } from "../headless/linkSourcesByName";
-import { metadataSteps, parseMetadata, parseMetadataOnClock } from "../markdown/metadata";
+import { linkMetadataSteps, metadataSteps, parseMetadata } from "../markdown/metadata";
 import { SliceClock } from "../markdown/steps";
 import { INLINE_ITEMS_PAUSE_COUNT, RENAME_PLAN_SLICE_MS } from "../config/limits";
 import { yieldToEventLoop } from "./workBudget";
@@ -88,11 +88,18 @@ export async function planRename(host: Host, scope: Scope, file: HostFile, to: s
 	const notes: RelinkedNote[] = [];
 	const clock = planningClock();
 	let movedText = "";
+	// The moved note's own links change only when it changes folder, or when one reaches the note itself: a
+	// note linking nowhere near is not parsed (a planted note of 100,000 links was parsed on each rename).
+	const ownTargets = host.metadataCache.resolvedLinks[from];
+	const ownLinksMayChange = movedFolder || ownTargets === undefined || mayReach(ownTargets);
 	for (const source of [from, ...sources]) {
 		const sourceFile = host.vault.getFileByPath(source);
 		if (!sourceFile) continue;
 		const text = await host.vault.read(sourceFile);
-		if (source === from) movedText = text;
+		if (source === from) {
+			movedText = text;
+			if (!ownLinksMayChange) continue;
+		}
 		const sourceAfter = source === from ? to : source;
 		const linkpaths = new Map<string, string | null>();
 		const newLinkpath = (linkpath: string): string | null => {
@@ -101,7 +108,7 @@ export async function planRename(host: Host, scope: Scope, file: HostFile, to: s
 			linkpaths.set(linkpath, next);
 			return next;
 		};
-		const rewritten = await rewriteSourceInSlices(source, text, newLinkpath, { from, to }, clock);
+		const rewritten = await rewriteSourceInSlices(host, source, text, newLinkpath, { from, to }, clock);
 		if (rewritten.links > 0 && rewritten.text !== text)
 			notes.push({ path: source, before: text, after: rewritten.text, links: rewritten.links, linkpaths });
 	}
@@ -170,9 +177,12 @@ function rewriteSource(source: string, text: string, newLinkpath: (linkpath: str
 /**
  * `rewriteSource` pausing on `clock` while a note is parsed and its links rewritten: a note of a
  * megabyte holding 90,000 links took over a second in one piece, and in Obsidian that piece runs on
- * the interface thread.
+ * the interface thread. Only links are read, so no list item is built; and the metadata the host's
+ * cache parsed from exactly `text` is used as it is (a megabyte note was parsed once for the plan,
+ * then again by the cache once written).
  */
 async function rewriteSourceInSlices(
+	host: Host,
 	source: string,
 	text: string,
 	newLinkpath: (linkpath: string) => string | null,
@@ -180,8 +190,9 @@ async function rewriteSourceInSlices(
 	clock: SliceClock,
 ): Promise<RewrittenLinks> {
 	if (source.endsWith(".canvas"))
-		return clock.run(rewriteCanvasLinksSteps(text, newLinkpath, (path) => (path === move.from ? move.to : null), metadataSteps));
-	return clock.run(rewriteLinksSteps(text, await parseMetadataOnClock(text, clock), newLinkpath));
+		return clock.run(rewriteCanvasLinksSteps(text, newLinkpath, (path) => (path === move.from ? move.to : null), linkMetadataSteps));
+	const metadata = (await host.metadataCache.parsedFrom?.(source, text)) ?? (await clock.run(linkMetadataSteps(text)));
+	return clock.run(rewriteLinksSteps(text, metadata, newLinkpath));
 }
 
 /** A fresh clock for one rename's planning, pausing like every other long piece of work. */
@@ -283,7 +294,7 @@ export async function planKeptLinks(host: Host, scope: Scope, file: HostFile, to
 			}
 		if (![...linkpaths.values()].some((next) => next !== null)) continue;
 		const text = await host.vault.read(source);
-		const rewritten = await rewriteSourceInSlices(source.path, text, (linkpath) => linkpaths.get(linkpath) ?? null, { from: file.path, to }, clock);
+		const rewritten = await rewriteSourceInSlices(host, source.path, text, (linkpath) => linkpaths.get(linkpath) ?? null, { from: file.path, to }, clock);
 		if (rewritten.links > 0 && rewritten.text !== text)
 			notes.push({ path: source.path, before: text, after: rewritten.text, links: rewritten.links, linkpaths });
 	}

@@ -10,6 +10,7 @@ import {
 	linkTextsOf,
 	listItemsShapeOf,
 	packedReferencePlaces,
+	packedReferencesSteps,
 	PackedMetadataStore,
 	taskItemsOf,
 } from "../../../src/headless/compactMetadata";
@@ -90,6 +91,14 @@ describe("compactMetadata", () => {
 					const listed = placesOf ? placesOf.texts.map((link, entry) => [link, placesOf.offsets[entry], placesOf.lines[entry]]) : [];
 					expect(listed).toEqual((plain[key] ?? []).map((entry) => [entry.link, entry.position.start.offset, entry.position.start.line]));
 				}
+				// The entries built in steps, for a rename's plan, are those of the plain parse.
+				// (null when nothing is packed: the note's lists are then read as they are.)
+				const references = runSteps(packedReferencesSteps(compactMetadata(parseMetadata(text), text))) ?? {
+					links: compact.links ?? [],
+					embeds: compact.embeds ?? [],
+				};
+				expect(references).toStrictEqual({ links: plain.links ?? [], embeds: plain.embeds ?? [] });
+				expect(runSteps(packedReferencesSteps(plain))).toBeNull();
 				// Compact indeed, not the plain metadata handed back: every list present is a getter over the packed form.
 				const held = PACKED_LISTS.filter((key) => key in plain && Object.getOwnPropertyDescriptor(compact, key)?.get === undefined);
 				expect(held).toEqual([]);

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { appendToEnd, appendUnderHeading, detectFormat, insertUnderBullet, isOutline, type EditMode } from "../../../src/markdown/outline";
+import { appendToEnd, appendUnderHeading, detectFormat, insertUnderBullet, isOutline, listLineStart, type EditMode } from "../../../src/markdown/outline";
 
 type Case = [label: string, note: string, content: string, expected: string];
 
@@ -234,5 +234,68 @@ describe("an edit only adds lines: every line of the note stays, in order, byte 
 			}),
 			{ numRuns: 1000 },
 		);
+	});
+});
+
+describe("finding list lines", () => {
+	/** The list line pattern the edits use (outline.ts), whole. */
+	const LIST_LINE = /^([ \t]*)([-*+]|\d+[.)])([ \t]+|$)(\[.\](?:[ \t]+|$))?([^ \t\n\r\u2028\u2029].*|)$/u;
+
+	test("any line: listLineStart finds the list lines the whole pattern finds, with the same indent and marker", () => {
+		const line = fc
+			.array(fc.constantFrom(" ", "\t", "-", "*", "+", "1", "23", ".", ")", "[", "]", "x", " ", "a", "\r", "\u2028", "\u2029", "😀", "\u0301"), {
+				maxLength: 12,
+			})
+			.map((pieces) => pieces.join(""));
+		fc.assert(
+			fc.property(line, (text) => {
+				const whole = LIST_LINE.exec(text);
+				const start = listLineStart(text);
+				expect(start === null).toBe(whole === null);
+				if (whole && start) expect([start[1], start[2]]).toEqual([whole[1], whole[2]]);
+			}),
+			{ numRuns: 5_000 },
+		);
+	});
+
+	test("the style of a note of 40,000 list lines is found without running the whole list pattern over each line (most of a megabyte append's one piece)", () => {
+		const note = Array.from({ length: 40_000 }, (_, index) => `${"  ".repeat(index % 3)}- [ ] task ${index} 📅 2025-01-02 🔁 every week`).join("\n");
+		const exec = Object.getOwnPropertyDescriptor(RegExp.prototype, "exec")?.value as (this: RegExp, text: string) => RegExpExecArray | null;
+		let whole = 0;
+		const spy = jest.spyOn(RegExp.prototype, "exec").mockImplementation(function (this: RegExp, text: string) {
+			if (this.source.endsWith(".*|)$")) whole++;
+			return exec.call(this, text);
+		});
+		let format: ReturnType<typeof detectFormat>;
+		let outline: boolean;
+		try {
+			outline = isOutline(note, undefined);
+			format = detectFormat(note);
+		} finally {
+			spy.mockRestore();
+		}
+		expect(outline).toBe(true);
+		expect(format).toEqual({ lineEnding: "\n", finalNewline: false, indentUnit: "  ", marker: "-" });
+		// Before: 80,000 (each line, twice).
+		expect(whole).toBe(0);
+	});
+
+	test("appending to a megabyte note copies none of its text into a joined array (joining its slice was 10–50 ms of the append's one piece)", () => {
+		const note = `${Array.from({ length: 20_000 }, (_, index) => `para ${index} 📅 2025-01-02 text`).join("\n\n")}\n`;
+		const join = Object.getOwnPropertyDescriptor(Array.prototype, "join")?.value as (this: unknown[], separator?: string) => string;
+		let longest = 0;
+		const spy = jest.spyOn(Array.prototype, "join").mockImplementation(function (this: unknown[], separator?: string) {
+			for (const item of this) if (typeof item === "string") longest = Math.max(longest, item.length);
+			return join.call(this, separator);
+		});
+		let text: string;
+		try {
+			text = append(note, "added");
+		} finally {
+			spy.mockRestore();
+		}
+		expect(text).toBe(`${note}\nadded\n`);
+		// Before: the note's whole text, in one join.
+		expect(longest).toBeLessThan(1_000);
 	});
 });

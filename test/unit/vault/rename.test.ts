@@ -5,7 +5,8 @@ import { NodeHost } from "../../../src/headless/NodeHost";
 import type { LinkMap } from "../../../src/host/Host";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 import type { Scope } from "../../../src/vault/scope";
-import { INLINE_ITEMS_PAUSE_COUNT } from "../../../src/config/limits";
+import { INLINE_ITEMS_PAUSE_COUNT, MAX_STARTUP_PARSE_BYTES } from "../../../src/config/limits";
+import { LineIndex } from "../../../src/markdown/lines";
 import { eventLoopTurns } from "../../../src/turns";
 
 /** Obsidian's "New link format" setting, as `app.json` holds it. */
@@ -260,6 +261,81 @@ describe("renaming", () => {
 		expect(perPiece.reduce((sum, count) => sum + count, 0)).toBeGreaterThan(20_000);
 		// Before: the 20,000 in one piece.
 		expect(Math.max(...perPiece)).toBeLessThan(2 * INLINE_ITEMS_PAUSE_COUNT);
+	});
+
+	test("a rename plan parses neither a planted note of 20,000 links it renames in place nor a huge linking note the cache holds as parsed (each megabyte was parsed again)", async () => {
+		const planted = Array.from({ length: 20_000 }, (_, index) => `[[Missing ${index}]]`).join(" ");
+		// Over the size the headless cache keeps as parsed, and nested lists whose items the plan never reads.
+		const lines = Array.from({ length: 24_000 }, (_, index) => `${"  ".repeat(index % 30)}- [[Big]] and [[Big#Part|part]] line ${index}`);
+		const linker = lines.join("\n");
+		expect(linker.length).toBeGreaterThan(MAX_STARTUP_PARSE_BYTES);
+		vault = await openVault({ "Big.md": planted, "Linker.md": linker, "Home.md": "[[Big]]" });
+		await vault.host.metadataCache.settled();
+		const parsed: number[] = [];
+		const inSteps = LineIndex.inSteps.bind(LineIndex);
+		const spy = jest.spyOn(LineIndex, "inSteps").mockImplementation((text: string) => (parsed.push(text.length), inSteps(text)));
+		let plan: Awaited<ReturnType<typeof planRename>>;
+		try {
+			plan = await planRename(vault.host, SCOPE, vault.host.vault.getFileByPath("Big.md") ?? missing(), "Big2.md");
+		} finally {
+			spy.mockRestore();
+		}
+		const expected = lines.map((line) => line.replace("[[Big]] and [[Big#Part|part]]", "[[Big2]] and [[Big2#Part|part]]")).join("\n");
+		expect(plan.notes.map((note) => [note.path, note.links])).toEqual([
+			["Home.md", 1],
+			["Linker.md", 48_000],
+		]);
+		expect(plan.notes[1]?.after).toBe(expected);
+		expect(plan.movedText).toBe(planted);
+		// Before: Big.md and Linker.md were parsed, about 1.5 MB.
+		expect(parsed.reduce((sum, length) => sum + length, 0)).toBeLessThan(100);
+		// The same plan when the cache's parse is not at hand (the cache's text differs, or Obsidian's cache).
+		const cache = vault.host.metadataCache;
+		const spied = jest.spyOn(cache, "parsedFrom").mockResolvedValue(null);
+		try {
+			const fresh = await planRename(vault.host, SCOPE, vault.host.vault.getFileByPath("Big.md") ?? missing(), "Big2.md");
+			expect(fresh.notes.map((note) => [note.path, note.after])).toEqual(plan.notes.map((note) => [note.path, note.after]));
+		} finally {
+			spied.mockRestore();
+		}
+	});
+
+	test("a rename plan does not parse again a packed note of 20,000 links to the renamed note (parsed by the plan, then by the cache once written)", async () => {
+		const linker = `---\nup: "[[Big]]"\n---\n${Array.from({ length: 6_000 }, (_, index) => `[[Big]] ![[Big#Part ${index}|${index}]] [x](Big.md) - [[Other ${index}]]`).join("\n")}`;
+		expect(linker.length).toBeLessThan(MAX_STARTUP_PARSE_BYTES);
+		vault = await openVault({ "Big.md": "big", "Linker.md": linker });
+		await vault.host.metadataCache.settled();
+		const parsed: number[] = [];
+		const inSteps = LineIndex.inSteps.bind(LineIndex);
+		const spy = jest.spyOn(LineIndex, "inSteps").mockImplementation((text: string) => (parsed.push(text.length), inSteps(text)));
+		let plan: Awaited<ReturnType<typeof planRename>>;
+		try {
+			plan = await planRename(vault.host, SCOPE, vault.host.vault.getFileByPath("Big.md") ?? missing(), "Sub/Big2.md");
+		} finally {
+			spy.mockRestore();
+		}
+		expect(plan.notes.map((note) => [note.path, note.links])).toEqual([["Linker.md", 18_001]]);
+		// Before: the note's 0.4 MB were parsed.
+		expect(parsed.reduce((sum, length) => sum + length, 0)).toBeLessThan(100);
+		const cache = vault.host.metadataCache;
+		const spied = jest.spyOn(cache, "parsedFrom").mockResolvedValue(null);
+		try {
+			const fresh = await planRename(vault.host, SCOPE, vault.host.vault.getFileByPath("Big.md") ?? missing(), "Sub/Big2.md");
+			expect(fresh.notes.map((note) => [note.path, note.after])).toEqual(plan.notes.map((note) => [note.path, note.after]));
+		} finally {
+			spied.mockRestore();
+		}
+		expect(await cache.parsedFrom("Linker.md", `${linker} `)).toBeNull();
+	});
+
+	test("the cache's parse of a huge note is used only for exactly the text it was parsed from", async () => {
+		const linker = Array.from({ length: 24_000 }, (_, index) => `- [[Big]] line ${index}`).join("\n") + "\n".repeat(MAX_STARTUP_PARSE_BYTES);
+		vault = await openVault({ "Big.md": "big", "Linker.md": linker });
+		await vault.host.metadataCache.settled();
+		const cache = vault.host.metadataCache;
+		expect(await cache.parsedFrom("Linker.md", linker)).toBe(cache.getCache("Linker.md"));
+		expect(await cache.parsedFrom("Linker.md", `${linker} `)).toBeNull();
+		expect(await cache.parsedFrom("Big.md", "big")).toBeNull();
 	});
 
 	test("renameNote keeps those links on their notes, then renames: every link reaches what it reached before", async () => {
