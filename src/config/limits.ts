@@ -344,7 +344,7 @@ export const VAULT_WIDE_SLICE_MS = 10;
  */
 export const VAULT_WIDE_CALL_WORK_MS = 2_000;
 /**
- * A request of a token with nothing else being answered goes before other tokens' long work: their
+ * A request of a token with nothing else being answered, calling no write tool, goes before other tokens' long work: their
  * next slices wait while it is answered, for at most this long (it may be waiting for something
  * that needs them, such as a note another call is writing). Once it takes a turn of long work
  * itself, or this time is up, it takes turns with the others like any call.

@@ -130,7 +130,12 @@ async function serveMcp<S extends EndpointPolicy>(
 		sendRefusal(req, res, { status: 503, kind: "busy", message, headers: { "Retry-After": String(RETRY_AFTER_BUSY_SECONDS) } });
 		return;
 	}
-	const { place, turns } = await takeTurnOfToken(state, key, entered);
+	const { place, turns } = await takeTurnOfToken(
+		state,
+		key,
+		entered,
+		callsWriteTool(body.json, (name) => deps.isWriteTool(name, grantOnArrival)),
+	);
 	// The client may have gone while it waited in line: give the place straight back.
 	if (res.destroyed || req.socket.destroyed) {
 		place.leave();
@@ -170,7 +175,7 @@ async function serveMcp<S extends EndpointPolicy>(
 
 /**
  * Where a request stands in the lane of long work (see TurnLane): a token's only request being
- * answered goes first (other tokens' slices wait until it is answered, it takes a turn of long work
+ * answered, when it calls no write tool, goes first (other tokens' slices wait until it is answered, it takes a turn of long work
  * itself, or LONE_REQUEST_FIRST_MS has passed); a token's request beside others of its own waits
  * for its token's turn before it is served, so a token flooding calls takes turns with the others
  * from the first piece of each call, not only from its first pause. The place it returns also ends
@@ -180,6 +185,7 @@ async function takeTurnOfToken<S extends EndpointPolicy>(
 	state: EndpointState<S>,
 	key: string,
 	entered: { leave: () => void },
+	writes: boolean,
 ): Promise<{ place: { leave: () => void }; turns: EndpointState<S>["turns"] }> {
 	const lane = state.turns.lane;
 	if (!lane) return { place: entered, turns: state.turns };
@@ -188,12 +194,23 @@ async function takeTurnOfToken<S extends EndpointPolicy>(
 		await lane.takeFor(key);
 		return { place: entered, turns };
 	}
+	// A write waits for a note's lock, the journal's sync, or a person's answer: it does not hold others' work meanwhile.
+	if (writes) return { place: entered, turns };
 	const endFirst = lane.goFirst(key);
 	const leave = () => {
 		endFirst();
 		entered.leave();
 	};
 	return { place: { leave }, turns };
+}
+
+/** Whether a request's message (or batch) calls a write tool. */
+function callsWriteTool(json: unknown, isWriteTool: (name: string) => boolean): boolean {
+	return (Array.isArray(json) ? (json as unknown[]) : [json]).some((message) => {
+		if (message === null || typeof message !== "object") return false;
+		const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
+		return method === "tools/call" && typeof params?.name === "string" && isWriteTool(params.name);
+	});
 }
 
 /**
