@@ -269,7 +269,8 @@ export class McpService {
 			canWrite: grant.canWrite,
 			scopeNow: this.liveScopeOf(grant, settings),
 			callBudget: {
-				pause: this.turns.take,
+				// The token's own turns: its calls take turns with other tokens', not each call with every other.
+				pause: () => this.turns.takeFor(grant.token.hash),
 				sliceMs: this.deps.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS,
 				callWorkMs: this.deps.callBudget?.callWorkMs ?? VAULT_WIDE_CALL_WORK_MS,
 			},
@@ -357,7 +358,7 @@ export class McpService {
 			deadlinesAndCaps: deadlines,
 			subscriptions: this.subscriptionFeed(changeNotifier, searchIndex),
 			// A big answer's pieces take their turns with the vault-wide calls' slices, one slice per turn in all.
-			turns: { pause: this.turns.take, sliceMs: this.deps.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS },
+			turns: { pause: this.turns.take, sliceMs: this.deps.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS, lane: this.turns },
 			stillAnswers: (grant, admitted, request) => this.stillAnswers(grant, admitted, request),
 			onTokenUsed: (token) => {
 				this.lastSeen.set(token.hash, Date.now());

@@ -1,39 +1,129 @@
 import * as nodeTimers from "node:timers";
+import { LONE_REQUEST_FIRST_MS } from "./config/limits";
 
 /** One turn of Node's event loop: an immediate set from an immediate runs at the next turn, after the network has been looked at. */
 function nextImmediate(): Promise<void> {
 	return new Promise((resolve) => nodeTimers.setImmediate(resolve));
 }
 
+/** Whose turns these are: a token's digest, or UNOWNED for work no one token asked for (parses, indexing, request bodies). */
+export const UNOWNED = "";
+
+/** A lone request's claim to go first (see `TurnLane.goFirst`). */
+interface FirstClaim {
+	timer: ReturnType<typeof nodeTimers.setTimeout>;
+}
+
 /**
- * Hands out turns to long work one slice per event-loop turn, in arrival order. Each piece of long
- * work (a note's parse, its search indexing, a large request body's parse, a vault-wide call's
- * slices, a big answer's pieces) pauses here between its slices. Pausing on its own instead, each
- * would run a slice in the same turn as every other: one created note's parse and its indexing ran
- * back to back, and four notes created at once ran four indexing slices in a turn, while another
- * client's request waited behind all of them. Taking turns here, it waits behind one slice at most.
+ * Hands out turns to long work one slice per event-loop turn. Each piece of long work (a note's
+ * parse, its search indexing, a large request body's parse, a vault-wide call's slices, a big
+ * answer's pieces) pauses here between its slices. Pausing on its own instead, each would run a
+ * slice in the same turn as every other: one created note's parse and its indexing ran back to
+ * back, and four notes created at once ran four indexing slices in a turn, while another client's
+ * request waited behind all of them. Taking turns here, it waits behind one slice at most.
+ *
+ * Turns are shared fairly between owners (tokens, and the work no token owns): each owner's
+ * waiting slices run in the order they asked, and the owners take turns round the ring. One
+ * token's four calls in flight had four places in a single line, so another token's call got a
+ * fifth of the turns and waited behind four slices at each of its own. And while a token with
+ * nothing else being answered is answered (`goFirst`), other tokens' slices wait for it.
  */
 export class TurnLane {
-	private readonly waiting: Array<() => void> = [];
+	/** Each owner's callers waiting, in the order they asked. */
+	private readonly waiting = new Map<string, Array<() => void>>();
+	/** Owners with callers waiting, in the order they take turns. */
+	private ring: string[] = [];
+	/** Where in the ring the next turn is looked for: just after the owner that had the last. */
+	private cursor = 0;
+	/** Owners whose lone request goes first: other tokens' slices wait until none is left. */
+	private readonly first = new Map<string, FirstClaim>();
 	private scheduled = false;
 
-	constructor(private readonly yieldToHost: () => Promise<void> = nextImmediate) {}
+	constructor(
+		private readonly yieldToHost: () => Promise<void> = nextImmediate,
+		private readonly firstMs: number = LONE_REQUEST_FIRST_MS,
+	) {}
 
-	/** Resolves when it is this caller's turn to run its next slice. */
-	readonly take = (): Promise<void> => {
-		const turn = new Promise<void>((resolve) => this.waiting.push(resolve));
+	/** Resolves when it is this caller's turn to run its next slice: work no one token owns. */
+	readonly take = (): Promise<void> => this.takeFor(UNOWNED);
+
+	/**
+	 * Resolves when it is `owner`'s turn to run its next slice. An owner asking for a turn has long
+	 * work: a request of its that went first stops going first, and takes turns with the others.
+	 */
+	readonly takeFor = (owner: string): Promise<void> => {
+		if (owner !== UNOWNED) this.endFirst(owner);
+		const turn = new Promise<void>((resolve) => {
+			const queue = this.waiting.get(owner);
+			if (queue) queue.push(resolve);
+			else {
+				this.waiting.set(owner, [resolve]);
+				this.ring.push(owner);
+			}
+		});
 		this.schedule();
 		return turn;
 	};
 
+	/**
+	 * `owner`'s request with nothing else of its being answered: until the function returned is
+	 * called (it was answered), it takes a turn itself, or `firstMs` has passed, no slice of another
+	 * token's runs (work no token owns still takes its turns). Short requests need no turn of their
+	 * own: this keeps them from waiting behind another token's slices at every step they take.
+	 */
+	goFirst(owner: string): () => void {
+		this.endFirst(owner);
+		const claim: FirstClaim = { timer: nodeTimers.setTimeout(() => this.endClaim(owner, claim), this.firstMs) };
+		this.first.set(owner, claim);
+		return () => this.endClaim(owner, claim);
+	}
+
+	private endFirst(owner: string): void {
+		const claim = this.first.get(owner);
+		if (claim) this.endClaim(owner, claim);
+	}
+
+	private endClaim(owner: string, claim: FirstClaim): void {
+		if (this.first.get(owner) !== claim) return;
+		nodeTimers.clearTimeout(claim.timer);
+		this.first.delete(owner);
+		this.schedule();
+	}
+
+	/** Where in the ring the owner whose caller has the next turn is: the next after the last served, skipping tokens while a lone request goes first; -1 when none may go. */
+	private nextIndex(): number {
+		const count = this.ring.length;
+		for (let step = 0; step < count; step++) {
+			const index = (this.cursor + step) % count;
+			if (this.first.size === 0 || this.ring[index] === UNOWNED) return index;
+		}
+		return -1;
+	}
+
 	private schedule(): void {
-		if (this.scheduled || this.waiting.length === 0) return;
+		if (this.scheduled || this.nextIndex() === -1) return;
 		this.scheduled = true;
 		void this.yieldToHost().then(() => {
 			this.scheduled = false;
-			this.waiting.shift()?.();
+			this.serve();
 			this.schedule();
 		});
+	}
+
+	private serve(): void {
+		const index = this.nextIndex();
+		if (index === -1) return;
+		const owner = this.ring[index] as string;
+		const queue = this.waiting.get(owner) as Array<() => void>;
+		const resolve = queue.shift() as () => void;
+		if (queue.length > 0) this.cursor = index + 1;
+		else {
+			// Out of the ring until it asks again (then at its end): the owner after it is now at its place.
+			this.waiting.delete(owner);
+			this.ring.splice(index, 1);
+			this.cursor = index;
+		}
+		resolve();
 	}
 }
 

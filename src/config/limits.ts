@@ -344,6 +344,13 @@ export const VAULT_WIDE_SLICE_MS = 10;
  */
 export const VAULT_WIDE_CALL_WORK_MS = 2_000;
 /**
+ * A request of a token with nothing else being answered, calling no write tool, goes before other tokens' long work: their
+ * next slices wait while it is answered, for at most this long (it may be waiting for something
+ * that needs them, such as a note another call is writing). Once it takes a turn of long work
+ * itself, or this time is up, it takes turns with the others like any call.
+ */
+export const LONE_REQUEST_FIRST_MS = 100;
+/**
  * search_notes ranks and writes snippets in slices of at most this long: searches are the calls
  * clients make most often, so a flood of them leaves a shorter wait in front of everyone else.
  */

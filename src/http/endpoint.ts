@@ -121,20 +121,28 @@ async function serveMcp<S extends EndpointPolicy>(
 		return;
 	}
 	const key = grantOnArrival.token.hash;
-	const place = await state.places.enter(key, deadlinesAndCaps.placeWaitMs, MAX_WAITING_PER_TOKEN);
-	// The client may have gone while it waited in line: give the place straight back.
-	if (!("refused" in place) && (res.destroyed || req.socket.destroyed)) {
-		place.leave();
-		return;
-	}
-	if ("refused" in place) {
+	const entered = await state.places.enter(key, deadlinesAndCaps.placeWaitMs, MAX_WAITING_PER_TOKEN);
+	if ("refused" in entered) {
 		const message =
-			place.refused === "token_busy"
+			entered.refused === "token_busy"
 				? `This token already has ${MAX_IN_FLIGHT_PER_TOKEN} requests being answered; wait for one to finish.`
 				: "The server is busy answering other requests.";
 		sendRefusal(req, res, { status: 503, kind: "busy", message, headers: { "Retry-After": String(RETRY_AFTER_BUSY_SECONDS) } });
 		return;
 	}
+	const { place, turns } = await takeTurnOfToken(
+		state,
+		key,
+		entered,
+		callsWriteTool(body.json, (name) => deps.isWriteTool(name, grantOnArrival)),
+	);
+	// The client may have gone while it waited in line: give the place straight back.
+	if (res.destroyed || req.socket.destroyed) {
+		place.leave();
+		return;
+	}
+	// This request's big answer takes its pieces' turns as its token's.
+	if (turns !== state.turns) state = { ...state, turns };
 	// The body may take seconds to arrive and the place a moment more: a token revoked, or writing
 	// turned off, meanwhile counts for this request too, as it does for the next.
 	const settings = deps.currentSettings();
@@ -163,6 +171,46 @@ async function serveMcp<S extends EndpointPolicy>(
 		return;
 	}
 	await serveLegacy(admitted, state);
+}
+
+/**
+ * Where a request stands in the lane of long work (see TurnLane): a token's only request being
+ * answered, when it calls no write tool, goes first (other tokens' slices wait until it is answered, it takes a turn of long work
+ * itself, or LONE_REQUEST_FIRST_MS has passed); a token's request beside others of its own waits
+ * for its token's turn before it is served, so a token flooding calls takes turns with the others
+ * from the first piece of each call, not only from its first pause. The place it returns also ends
+ * the request's going first when given back.
+ */
+async function takeTurnOfToken<S extends EndpointPolicy>(
+	state: EndpointState<S>,
+	key: string,
+	entered: { leave: () => void },
+	writes: boolean,
+): Promise<{ place: { leave: () => void }; turns: EndpointState<S>["turns"] }> {
+	const lane = state.turns.lane;
+	if (!lane) return { place: entered, turns: state.turns };
+	const turns = { ...state.turns, pause: () => lane.takeFor(key) };
+	if (state.places.heldBy(key) > 1) {
+		await lane.takeFor(key);
+		return { place: entered, turns };
+	}
+	// A write waits for a note's lock, the journal's sync, or a person's answer: it does not hold others' work meanwhile.
+	if (writes) return { place: entered, turns };
+	const endFirst = lane.goFirst(key);
+	const leave = () => {
+		endFirst();
+		entered.leave();
+	};
+	return { place: { leave }, turns };
+}
+
+/** Whether a request's message (or batch) calls a write tool. */
+function callsWriteTool(json: unknown, isWriteTool: (name: string) => boolean): boolean {
+	return (Array.isArray(json) ? (json as unknown[]) : [json]).some((message) => {
+		if (message === null || typeof message !== "object") return false;
+		const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
+		return method === "tools/call" && typeof params?.name === "string" && isWriteTool(params.name);
+	});
 }
 
 /**

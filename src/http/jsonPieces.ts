@@ -1,7 +1,7 @@
 import { VAULT_WIDE_SLICE_MS } from "../config/limits";
 import { knownJsonText, pieceEnd } from "../jsonText";
 import { SliceClock } from "../markdown/steps";
-import { eventLoopTurns } from "../turns";
+import { eventLoopTurns, type TurnLane } from "../turns";
 
 /**
  * A JSON-RPC message as JSON text in pieces, made and written a piece at a time. A 5,000-card canvas
@@ -25,6 +25,8 @@ export const PIECE_CHARS = 64 * 1024;
 export interface Turns {
 	pause: () => Promise<void>;
 	sliceMs: number;
+	/** The lane `pause` takes its turns in, where requests take them as their token's (see TurnLane); absent: `pause` for every request. */
+	lane?: Pick<TurnLane, "takeFor" | "goFirst">;
 }
 /** Levels of the message walked to find its long texts (message, result, content, item, text); deeper values are serialised whole. */
 const WALKED_LEVELS = 4;
@@ -118,7 +120,7 @@ class PieceList {
 }
 
 /** Turns of the process's lane, in the vault-wide calls' slices: where no queue is given (tests, a bare endpoint). */
-export const OWN_TURNS: Turns = { pause: eventLoopTurns.take, sliceMs: VAULT_WIDE_SLICE_MS };
+export const OWN_TURNS: Turns = { pause: eventLoopTurns.take, sliceMs: VAULT_WIDE_SLICE_MS, lane: eventLoopTurns };
 
 /**
  * `JSON.stringify(value)` in pieces, with its size in bytes. Short texts are made at once; a long

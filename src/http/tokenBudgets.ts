@@ -298,6 +298,11 @@ export class InFlightPlaces {
 		}
 	}
 
+	/** Places `key` holds now. */
+	heldBy(key: string): number {
+		return this.perKey.get(key) ?? 0;
+	}
+
 	/** Places taken now, over all tokens. */
 	get current(): number {
 		return this.total;

@@ -1,4 +1,4 @@
-import { eventLoopTurns, TurnLane } from "../../src/turns";
+import { eventLoopTurns, TurnLane, UNOWNED } from "../../src/turns";
 
 describe("TurnLane", () => {
 	test("callers waiting together get their turns one at a time, in the order they asked, one turn of the host each", async () => {
@@ -45,5 +45,64 @@ describe("TurnLane", () => {
 		counting = false;
 		const all = resumed.flat();
 		expect(new Set(all).size).toBe(all.length);
+	});
+
+	test("owners take turns round the ring: a token's four waiting slices do not all go before another's one, and each owner's go in the order asked", async () => {
+		const lane = new TurnLane();
+		const order: string[] = [];
+		const asked = [
+			...["a1", "a2", "a3", "a4"].map((name) => lane.takeFor("flooder").then(() => void order.push(name))),
+			lane.takeFor("other").then(() => void order.push("b1")),
+			lane.take().then(() => void order.push("index")),
+		];
+		await Promise.all(asked);
+		expect(order).toEqual(["a1", "b1", "index", "a2", "a3", "a4"]);
+	});
+
+	test("an owner that asks again after its turn goes behind the owners already waiting", async () => {
+		const lane = new TurnLane();
+		const order: string[] = [];
+		const flooder = (async () => {
+			for (let slice = 1; slice <= 3; slice++) {
+				await lane.takeFor("flooder");
+				order.push(`a${slice}`);
+			}
+		})();
+		// Asked after the flooder's first turn was asked for, before it ran.
+		const other = lane.takeFor("other").then(() => void order.push("b1"));
+		await Promise.all([flooder, other]);
+		expect(order).toEqual(["a1", "b1", "a2", "a3"]);
+	});
+
+	test("while a token's lone request goes first, other tokens' slices wait and work no token owns goes on; its end, or its own turn, lets them go", async () => {
+		const lane = new TurnLane(undefined, 60_000);
+		const order: string[] = [];
+		const release = lane.goFirst("other");
+		const flood = lane.takeFor("flooder").then(() => void order.push("a1"));
+		const index = lane.take().then(() => void order.push("index"));
+		await index;
+		for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+		expect(order).toEqual(["index"]);
+		release();
+		await flood;
+		expect(order).toEqual(["index", "a1"]);
+
+		// A request that goes first and then takes a turn of long work itself takes turns like the others.
+		lane.goFirst("other");
+		const flood2 = lane.takeFor("flooder").then(() => void order.push("a2"));
+		for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+		expect(order).toEqual(["index", "a1"]);
+		await Promise.all([lane.takeFor("other").then(() => void order.push("b1")), flood2]);
+		expect(order).toEqual(["index", "a1", "a2", "b1"]);
+	});
+
+	test("a request goes first for a bounded time only: past it, other tokens' slices run though it has not finished", async () => {
+		const lane = new TurnLane(undefined, 20);
+		const release = lane.goFirst("other");
+		const started = performance.now();
+		await lane.takeFor("flooder");
+		expect(performance.now() - started).toBeGreaterThanOrEqual(15);
+		release();
+		expect(UNOWNED).toBe("");
 	});
 });
