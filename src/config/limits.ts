@@ -627,6 +627,8 @@ export const LINE_SPLIT_PAUSE_LINES = 4096;
 export const LINE_INDEX_PAUSE_LINES = 16_384;
 /** Characters jumped to by the inline scanner (links, embeds, tags) between two pause points. */
 export const INLINE_SCAN_PAUSE_STEPS = 4096;
+/** Characters of a wikilink read into its display text (`a#b#c` → `a > b > c`) between two pause points. */
+export const DISPLAY_TEXT_STEP_CHARS = 16 * 1024;
 /** Block tokens visited between two pause points. */
 export const TOKEN_VISIT_PAUSE_TOKENS = 256;
 /** Lines gathered for the inline scan, or its findings stored, between two pause points. */
@@ -653,6 +655,12 @@ export const MATCH_KEY_CACHE_SIZE = 100_000;
 export const MAX_SKETCHED_BODY_WORDS = 32_768;
 /** Body text shorter than this is tokenized at once; longer text in slices, so the host keeps answering. */
 export const SLICED_TOKENIZE_CHARS = 256 * 1024;
+/**
+ * The longest heading or frontmatter `title` search shows as a note's title (ranked like an alias)
+ * when its file name is a code or a slug. A file name has at most 240 bytes; a longer "title" is a
+ * paragraph (a million lines over a `===`), whose words took 900 ms to compare in one piece.
+ */
+export const SHOWN_TITLE_MAX_CHARS = 1024;
 /** Notes with at least this many tags in the body have their tag keys collected in slices too. */
 export const SLICED_TAGS = 16_384;
 /** Tags of one note counted by list_tags between two looks at the call's clock (a planted note may hold 50,000). */

@@ -652,3 +652,45 @@ describe("a template of 100,000 {{date}}, one whose format is 60,000 `[`, and a 
 		expectLoopNotHeld(longestHoldMs, wallMs);
 	}, 60_000);
 });
+
+describe("a note of one paragraph of two million lines over a `===`, and one of a wikilink of four megabytes, `[[a#a#…]]`", () => {
+	const LINES = 2_000_000;
+	const SUBPATHS = 2_000_000;
+	const files = {
+		// Four megabytes: under the bound of what search reads.
+		"Slug.md": `${"w\n".repeat(LINES - 1)}last\n===\n`,
+		"Link.md": `[[${"a#".repeat(SUBPATHS)}]]\n`,
+	};
+
+	test("the server starts, reads both and indexes them, with no piece of work over a tenth of it (the heading's words and the link's subpaths each took one piece of 0.5-0.9 s)", async () => {
+		const vault = await makeVault(files);
+		const turns = cpuBetweenTurns();
+		const running = await startService(vault, { levels: ["read"], settings: { rateLimitPerMinute: 1_000_000 } });
+		try {
+			await running.service.search?.whenReady();
+			await running.host.metadataCache.settled();
+			const { longestMs, totalMs } = turns.stop();
+			const client = await connectClient(running.url, running.tokens.read ?? "");
+			try {
+				const cacheOf = (path: string) => {
+					const file = running.host.vault.getFileByPath(path);
+					return file ? running.host.metadataCache.getFileCache(file) : null;
+				};
+				const heading = cacheOf("Slug.md")?.headings?.[0];
+				expect(heading).toMatchObject({ level: 1, position: { start: { line: 0 } } });
+				expect(heading?.heading.length).toBe(2 * (LINES - 1) + 4);
+				const displayText = cacheOf("Link.md")?.links?.[0]?.displayText;
+				expect(displayText?.length).toBe(SUBPATHS * 4 - 3);
+				expect(displayText?.startsWith("a > a > ")).toBe(true);
+				const found = await callOk<{ results: Array<{ path: string }> }>(client, "search_notes", { query: "last" });
+				expect(found.results.map((result) => result.path)).toEqual(["Slug.md"]);
+			} finally {
+				await client.close();
+			}
+			expect(longestMs).toBeLessThan(Math.max(totalMs / 10, HOLD_ALWAYS_FINE_MS));
+		} finally {
+			await running.stop();
+			await removeDir(vault);
+		}
+	}, 300_000);
+});
