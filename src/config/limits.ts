@@ -247,6 +247,13 @@ export const NOT_FOUND_SUGGESTIONS = 5;
 export const HEADINGS_LISTED = 100;
 /** Sections or bullets named in an error about a heading or bullet argument that matches several (all are counted). */
 export const MATCHES_LISTED = 20;
+/**
+ * The most characters of one argument or one text of a note an error message quotes back (a heading,
+ * a bullet, a template or view name, a tag, a base's value): the rest is counted, not quoted. An
+ * append under a missing heading of 480 KB answered with all 480 KB; a note of 100 headings of a
+ * megabyte each would make the list of its headings 100 MB.
+ */
+export const ERROR_ECHO_MAX_CHARS = 200;
 /** Longest path accepted, in characters; longest single name, in UTF-8 bytes. */
 export const MAX_PATH_LENGTH = 1024;
 export const MAX_NAME_BYTES = 255;
