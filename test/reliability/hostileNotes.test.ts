@@ -694,7 +694,8 @@ describe("a note of one paragraph of two million lines over a `===`, and one of 
 			} finally {
 				await client.close();
 			}
-			expect(longestMs).toBeLessThan(Math.max(totalMs / 10, HOLD_ALWAYS_FINE_MS));
+			// Before: 0.9-3.8 s in one piece, a fifth to a half of the work. The issue's 250 ms bound for others' wait is the floor (a GC pause over a heap of several 4 MB notes came near 150 ms once).
+			expect(longestMs).toBeLessThan(Math.max(totalMs / 10, 250));
 		} finally {
 			await running.stop();
 			await removeDir(vault);
