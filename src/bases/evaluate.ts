@@ -43,6 +43,7 @@ import {
 	type BaseFile,
 	type Value,
 } from "./values";
+import { echoed } from "../markdown/echo";
 
 dayjs.extend(relativeTime);
 
@@ -268,13 +269,13 @@ function globalCall(name: string, args: Expression[], context: EvaluationContext
 		case "date": {
 			if (first instanceof DateValue) return first;
 			const parsed = parseDateText(textArg(first ?? null, "date"));
-			if (!parsed) throw new EvaluationError(`date() cannot read "${toText(first ?? null)}"; write YYYY-MM-DD or YYYY-MM-DD HH:mm:ss.`);
+			if (!parsed) throw new EvaluationError(`date() cannot read "${echoed(toText(first ?? null))}"; write YYYY-MM-DD or YYYY-MM-DD HH:mm:ss.`);
 			return parsed;
 		}
 		case "duration": {
 			if (first instanceof DurationValue) return first;
 			const parsed = parseDurationText(textArg(first ?? null, "duration"));
-			if (!parsed) throw new EvaluationError(`duration() cannot read "${toText(first ?? null)}"; write for example "1d", "2 weeks" or "3h".`);
+			if (!parsed) throw new EvaluationError(`duration() cannot read "${echoed(toText(first ?? null))}"; write for example "1d", "2 weeks" or "3h".`);
 			return parsed;
 		}
 		case "escapeHTML":
@@ -310,7 +311,7 @@ function globalCall(name: string, args: Expression[], context: EvaluationContext
 			if (value instanceof DateValue) return value.ms;
 			if (value instanceof DurationValue) return value.totalMs;
 			if (typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value))) return Number(value);
-			throw new EvaluationError(`number() cannot read ${typeof value === "string" ? `"${value}"` : `a ${typeOf(value)}`} as a number.`);
+			throw new EvaluationError(`number() cannot read ${typeof value === "string" ? `"${echoed(value)}"` : `a ${typeOf(value)}`} as a number.`);
 		}
 		default:
 			throw new EvaluationError(`The function ${name}() is not supported.`);

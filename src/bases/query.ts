@@ -3,7 +3,7 @@
  * AND), then the view's group and sort, then its limit, and the columns in its `order`. Pure apart
  * from the `pause` it is given, which lets other work run between rows on a busy vault.
  */
-import { BASES_FILTER_ERRORS_LISTED } from "../config/limits";
+import { BASES_FILTER_ERRORS_LISTED, MATCHES_LISTED } from "../config/limits";
 import { fail, ok, type Result } from "../result";
 import type { BaseConfig, BaseView, Filter, SortKey } from "./baseFile";
 import { BudgetExceededError, EvaluationBudget, EvaluationError, spendOnWalking, type EvaluationContext } from "./evaluationContext";
@@ -12,6 +12,7 @@ import { notePropertyValue } from "./noteValues";
 import { compareValues } from "./operators";
 import { FileValue, isTruthy, toJson, valueWeight, type BaseFile, type BaseVault, type Value } from "./values";
 import { sortInSlices } from "../vault/workBudget";
+import { echoed } from "../markdown/echo";
 
 interface BaseQueryRow {
 	path: string;
@@ -58,7 +59,11 @@ export async function runBaseQuery(
 ): Promise<Result<BaseQueryResult>> {
 	const viewNames = config.views.map((view) => view.name);
 	const view = options.view === undefined ? (config.views[0] ?? DEFAULT_VIEW) : config.views.find((candidate) => candidate.name === options.view);
-	if (!view) return fail(`The base has no view "${options.view}". Its views: ${viewNames.map((name) => `"${name}"`).join(", ") || "none"}.`);
+	if (!view) {
+		const more = viewNames.length > MATCHES_LISTED ? ` and ${viewNames.length - MATCHES_LISTED} more` : "";
+		const listed = viewNames.slice(0, MATCHES_LISTED).map((name) => `"${echoed(name)}"`);
+		return fail(`The base has no view "${echoed(options.view ?? "")}". Its views: ${listed.join(", ") || "none"}${more}.`);
+	}
 	const budget = options.budget ?? new EvaluationBudget();
 	const columns = view.order.length > 0 ? view.order : DEFAULT_VIEW.order;
 	const contextFor = (row: BaseFile): EvaluationContext => ({

@@ -7,6 +7,7 @@ import { CANVAS_JSON_PIECE_CHARS, CANVAS_MAX_EDGES, CANVAS_MAX_NESTING, CANVAS_M
 import { parseJsonSteps } from "./jsonSteps";
 import { fail, ok, type Result } from "../result";
 import { runSteps, type Steps } from "../markdown/steps";
+import { echoed } from "../markdown/echo";
 
 type CanvasNodeType = "text" | "file" | "link" | "group";
 
@@ -109,7 +110,7 @@ export function* parseCanvasSteps(text: string): Steps<Result<Canvas>> {
 		}
 		const ids = new Set<string>();
 		for (const node of parsedNodes) {
-			if (ids.has(node.id)) throw new CanvasError(`Two nodes have the id "${node.id}".`);
+			if (ids.has(node.id)) throw new CanvasError(`Two nodes have the id "${echoed(node.id)}".`);
 			ids.add(node.id);
 		}
 		const parsedEdges: CanvasEdge[] = [];
@@ -128,7 +129,7 @@ function optionalText(object: Record<string, unknown>, key: string, where: strin
 	const value = object[key];
 	if (value === undefined || value === null) return undefined;
 	if (typeof value !== "string") throw new CanvasError(`${where}: "${key}" must be text.`);
-	if (allowed && !allowed.includes(value)) throw new CanvasError(`${where}: "${key}" is "${value}"; it must be one of ${allowed.join(", ")}.`);
+	if (allowed && !allowed.includes(value)) throw new CanvasError(`${where}: "${key}" is "${echoed(value)}"; it must be one of ${allowed.join(", ")}.`);
 	return value;
 }
 
@@ -143,9 +144,9 @@ function readNode(raw: unknown, index: number): CanvasNode {
 	if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new CanvasError(`${where} is not an object.`);
 	const object = raw as Record<string, unknown>;
 	const id = requiredText(object, "id", where);
-	const named = `${where} ("${id}")`;
+	const named = `${where} ("${echoed(id)}")`;
 	const type = requiredText(object, "type", named);
-	if (!NODE_TYPES.includes(type)) throw new CanvasError(`${named} has type "${type}"; JSON Canvas 1.0 has text, file, link and group nodes.`);
+	if (!NODE_TYPES.includes(type)) throw new CanvasError(`${named} has type "${echoed(type)}"; JSON Canvas 1.0 has text, file, link and group nodes.`);
 	const geometry: Record<string, number> = {};
 	for (const key of ["x", "y", "width", "height"]) {
 		const value = object[key];
@@ -185,10 +186,10 @@ function readEdge(raw: unknown, index: number, nodeIds: ReadonlySet<string>): Ca
 	if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new CanvasError(`${where} is not an object.`);
 	const object = raw as Record<string, unknown>;
 	const id = requiredText(object, "id", where);
-	const named = `${where} ("${id}")`;
+	const named = `${where} ("${echoed(id)}")`;
 	const edge: CanvasEdge = { id, fromNode: requiredText(object, "fromNode", named), toNode: requiredText(object, "toNode", named) };
 	for (const end of [edge.fromNode, edge.toNode])
-		if (!nodeIds.has(end)) throw new CanvasError(`${named} connects node "${end}", which the canvas does not have.`);
+		if (!nodeIds.has(end)) throw new CanvasError(`${named} connects node "${echoed(end)}", which the canvas does not have.`);
 	const fields: Array<[keyof CanvasEdge, readonly string[] | undefined]> = [
 		["fromSide", SIDES],
 		["toSide", SIDES],

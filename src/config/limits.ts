@@ -247,6 +247,13 @@ export const NOT_FOUND_SUGGESTIONS = 5;
 export const HEADINGS_LISTED = 100;
 /** Sections or bullets named in an error about a heading or bullet argument that matches several (all are counted). */
 export const MATCHES_LISTED = 20;
+/**
+ * The most characters of one argument or one text of a note an error message quotes back (a heading,
+ * a bullet, a template or view name, a tag, a base's value): the rest is counted, not quoted. An
+ * append under a missing heading of 480 KB answered with all 480 KB; a note of 100 headings of a
+ * megabyte each would make the list of its headings 100 MB.
+ */
+export const ERROR_ECHO_MAX_CHARS = 200;
 /** Longest path accepted, in characters; longest single name, in UTF-8 bytes. */
 export const MAX_PATH_LENGTH = 1024;
 export const MAX_NAME_BYTES = 255;
@@ -634,6 +641,8 @@ export const LINE_SPLIT_PAUSE_LINES = 4096;
 export const LINE_INDEX_PAUSE_LINES = 16_384;
 /** Characters jumped to by the inline scanner (links, embeds, tags) between two pause points. */
 export const INLINE_SCAN_PAUSE_STEPS = 4096;
+/** Characters of a wikilink read into its display text (`a#b#c` → `a > b > c`) between two pause points. */
+export const DISPLAY_TEXT_STEP_CHARS = 16 * 1024;
 /** Block tokens visited between two pause points. */
 export const TOKEN_VISIT_PAUSE_TOKENS = 256;
 /** Lines gathered for the inline scan, or its findings stored, between two pause points. */
@@ -660,6 +669,12 @@ export const MATCH_KEY_CACHE_SIZE = 100_000;
 export const MAX_SKETCHED_BODY_WORDS = 32_768;
 /** Body text shorter than this is tokenized at once; longer text in slices, so the host keeps answering. */
 export const SLICED_TOKENIZE_CHARS = 256 * 1024;
+/**
+ * The longest heading or frontmatter `title` search shows as a note's title (ranked like an alias)
+ * when its file name is a code or a slug. A file name has at most 240 bytes; a longer "title" is a
+ * paragraph (a million lines over a `===`), whose words took 900 ms to compare in one piece.
+ */
+export const SHOWN_TITLE_MAX_CHARS = 1024;
 /** Notes with at least this many tags in the body have their tag keys collected in slices too. */
 export const SLICED_TAGS = 16_384;
 /** Tags of one note counted by list_tags between two looks at the call's clock (a planted note may hold 50,000). */

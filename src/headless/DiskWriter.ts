@@ -47,8 +47,9 @@ export class DiskWriter {
 	 * only if the file still holds what was read; null when it changed under us (the caller runs
 	 * `fn` again on the fresh text). A change that only adds to the end is appended in place
 	 * (O_APPEND), so another program appending at the same moment loses nothing; any other change
-	 * replaces the file atomically (temporary file, rename), and bytes another program appended to
-	 * the old file in the instant before the rename are carried over.
+	 * replaces the file atomically (temporary file, rename): whole lines another program added at the
+	 * end since the note was read go after the edit, and bytes it appended to the old file in the
+	 * instant before the rename are carried over.
 	 */
 	editOnce(diskPath: string, fn: (data: string) => string): EditResult | null {
 		const { fd, stats } = this.jail.openSync(diskPath, fsConstants.O_RDONLY);
@@ -131,21 +132,39 @@ export class DiskWriter {
 		// it, and it fits beside a note whose own name is near the file system's limit.
 		const temporary = nodePath.join(folder, `.vault-mcp-${randomBytes(6).toString("hex")}.tmp`);
 		const afterBytes = Buffer.from(after, "utf8");
+		/** Whole lines another program added at the end after the note was read, written after the edit. */
+		let added = Buffer.alloc(0);
 		try {
 			const created = openSync(temporary, CREATE_NEW | O_NOFOLLOW, read.mode & 0o777);
 			try {
 				writeAll(created, afterBytes);
+				// The last look before the rename: same file, same bytes, same real folder.
+				this.jail.checkFolderSync(folder);
+				const named = lstatSync(diskPath);
+				const now = Buffer.alloc(beforeBytes.length + 1);
+				const bytesRead = readSync(old, now, 0, now.length, 0);
+				if (named.ino !== read.ino) {
+					rmSync(temporary, { force: true });
+					return null;
+				}
+				if (bytesRead !== beforeBytes.length || !now.subarray(0, bytesRead).equals(beforeBytes)) {
+					// Another program added whole lines at the end since the note was read (a logger): they
+					// go after the edit, as for an append (see appendInPlace). Any other change, or a line
+					// still being written, and the edit is made again on the fresh text. A program appending
+					// every 2 ms otherwise won every race: 4 of 50 property changes went in, after 3 s each.
+					const size = fstatSync(old).size;
+					added =
+						size > beforeBytes.length && this.grewByWholeLines(old, beforeBytes, size, afterBytes)
+							? Buffer.alloc(size - beforeBytes.length)
+							: Buffer.alloc(0);
+					if (added.length === 0 || readSync(old, added, 0, added.length, beforeBytes.length) !== added.length) {
+						rmSync(temporary, { force: true });
+						return null;
+					}
+					writeAll(created, added);
+				}
 			} finally {
 				closeSync(created);
-			}
-			// The last look before the rename: same file, same bytes, same real folder.
-			this.jail.checkFolderSync(folder);
-			const named = lstatSync(diskPath);
-			const now = Buffer.alloc(beforeBytes.length + 1);
-			const bytesRead = readSync(old, now, 0, now.length, 0);
-			if (named.ino !== read.ino || bytesRead !== beforeBytes.length || !now.subarray(0, bytesRead).equals(beforeBytes)) {
-				rmSync(temporary, { force: true });
-				return null;
 			}
 			renameSync(temporary, diskPath);
 		} catch (error) {
@@ -156,11 +175,12 @@ export class DiskWriter {
 		// and the rename: those bytes went to the file just replaced, so add them to the new one.
 		// Only an append is carried over: if the old file was rewritten instead, its tail is not an addition to our text.
 		const late = fstatSync(old);
-		let exact = true;
-		const head = Buffer.alloc(beforeBytes.length);
-		if (late.size > beforeBytes.length && readSync(old, head, 0, head.length, 0) === head.length && head.equals(beforeBytes)) {
-			const extra = Buffer.alloc(late.size - beforeBytes.length);
-			readSync(old, extra, 0, extra.length, beforeBytes.length);
+		let exact = added.length === 0;
+		const seen = beforeBytes.length + added.length;
+		const head = Buffer.alloc(seen);
+		if (late.size > seen && readSync(old, head, 0, head.length, 0) === head.length && head.equals(Buffer.concat([beforeBytes, added]))) {
+			const extra = Buffer.alloc(late.size - seen);
+			readSync(old, extra, 0, extra.length, seen);
 			const { fd } = this.jail.openSync(diskPath, fsConstants.O_WRONLY | fsConstants.O_APPEND);
 			try {
 				writeAll(fd, extra);

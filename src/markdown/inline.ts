@@ -1,4 +1,4 @@
-import { INLINE_SCAN_PAUSE_STEPS } from "../config/limits";
+import { DISPLAY_TEXT_STEP_CHARS, INLINE_SCAN_PAUSE_STEPS } from "../config/limits";
 import { runSteps, type Steps } from "./steps";
 import { tagBodyLength } from "./tags";
 
@@ -117,7 +117,7 @@ export function* scanInlineSteps(text: string): Steps<InlineFindings> {
 			index = text.indexOf(">", index) + 1;
 		} else if (text.startsWith("![[", index) || text.startsWith("[[", index)) {
 			const embed = char === "!";
-			const wikilink = readWikilink(scan, index, embed);
+			const wikilink = yield* readWikilink(scan, index, embed);
 			if (wikilink) {
 				(embed ? found.embeds : found.links).push(wikilink);
 				index = wikilink.end;
@@ -372,7 +372,7 @@ function matchParentheses(text: string): Openers {
 }
 
 /** `[[target#sub|alias]]` or `![[…]]` at `start`, on one line; null if not a wikilink. */
-function readWikilink(scan: ScanMemo, start: number, embed: boolean): InlineLink | null {
+function* readWikilink(scan: ScanMemo, start: number, embed: boolean): Steps<InlineLink | null> {
 	const text = scan.text;
 	const innerStart = start + (embed ? 3 : 2);
 	const close = scan.wikilinkClose.from(innerStart);
@@ -385,7 +385,7 @@ function readWikilink(scan: ScanMemo, start: number, embed: boolean): InlineLink
 	// In a table the pipe is escaped (`[[Note\\|alias]]`): Obsidian links that to Note, the backslash part of neither.
 	const pathEnd = separator > 0 && inner[separator - 1] === "\\" ? separator - 1 : separator;
 	const link = separator === -1 ? inner : inner.slice(0, pathEnd);
-	const displayText = separator === -1 ? defaultDisplayText(link) : inner.slice(separator + 1);
+	const displayText = separator === -1 ? yield* defaultDisplayText(link) : inner.slice(separator + 1);
 	const end = close + 2;
 	return { link, displayText, original: text.slice(start, end), start, end };
 }
@@ -400,12 +400,28 @@ export function linkpathOf(link: string): string {
 	return hash === -1 ? link : link.slice(0, hash);
 }
 
-/** How Obsidian shows a link without an alias: subpaths joined with " > " (`a#b#c` → `a > b > c`). */
-function defaultDisplayText(link: string): string {
-	return link
-		.split("#")
-		.filter((part) => part !== "")
-		.join(" > ");
+/**
+ * How Obsidian shows a link without an alias: subpaths joined with " > " (`a#b#c` → `a > b > c`).
+ * A link of megabytes (one line of `[[a#a#a#…]]`) is read DISPLAY_TEXT_STEP_CHARS at a time, with a
+ * pause between: split whole, two million subpaths took one piece of 500 ms.
+ */
+function* defaultDisplayText(link: string): Steps<string> {
+	let shown = "";
+	let start = 0;
+	while (start < link.length) {
+		// Pieces end at a `#`, so each is split exactly as the whole link would be.
+		const cut = link.indexOf("#", start + DISPLAY_TEXT_STEP_CHARS);
+		const end = cut === -1 ? link.length : cut;
+		const parts = link
+			.slice(start, end)
+			.split("#")
+			.filter((part) => part !== "")
+			.join(" > ");
+		if (parts !== "") shown = shown === "" ? parts : `${shown} > ${parts}`;
+		start = end;
+		if (start < link.length) yield;
+	}
+	return shown;
 }
 
 /**

@@ -6,6 +6,7 @@
 import { fail, ok, type Result } from "../result";
 import { HEADINGS_LISTED, MATCHES_LISTED } from "../config/limits";
 import { frontmatterEndLine } from "./frontmatter";
+import { echoed } from "./echo";
 
 /** How a note is written, so added text matches it. */
 export interface NoteFormat {
@@ -371,19 +372,19 @@ export function appendUnderHeading(text: string, heading: string, content: strin
 	if (matches.length === 0) {
 		// Only the headings listed are written out, and the count of the rest.
 		const available = listedWithMore(
-			headings.slice(0, HEADINGS_LISTED).map((entry) => `${"#".repeat(entry.level)} ${entry.text} (line ${entry.line})`),
+			headings.slice(0, HEADINGS_LISTED).map((entry) => `${"#".repeat(entry.level)} ${echoed(entry.text)} (line ${entry.line})`),
 			HEADINGS_LISTED,
 			"; ",
 			headings.length,
 		);
 		return fail(
-			`No heading "${heading}" in this note. ${headings.length ? `Its headings: ${available}.` : "It has no headings."} Nothing was written; pass one of these, or omit heading to append at the end.`,
+			`No heading "${echoed(heading)}" in this note. ${headings.length ? `Its headings: ${available}.` : "It has no headings."} Nothing was written; pass one of these, or omit heading to append at the end.`,
 		);
 	}
 	if (matches.length > 1) {
 		const candidates = matches.map((index) => ({ path: formatHeadingPath(headingPath(headings, parents, index)), line: headings[index]?.line ?? 0 }));
 		const listed = listedWithMore(
-			candidates.map((candidate) => `"${candidate.path}" (line ${candidate.line})`),
+			candidates.map((candidate) => `"${echoed(candidate.path)}" (line ${candidate.line})`),
 			MATCHES_LISTED,
 			", ",
 		);
@@ -391,7 +392,7 @@ export function appendUnderHeading(text: string, heading: string, content: strin
 		const next = same
 			? "Some of them have the same path, so no heading argument can tell them apart: rename one heading in the note first."
 			: "Pass one of these paths as heading.";
-		return fail(`The heading "${heading}" matches ${matches.length} sections: ${listed}. Nothing was written. ${next}`);
+		return fail(`The heading "${echoed(heading)}" matches ${matches.length} sections: ${listed}. Nothing was written. ${next}`);
 	}
 	const target = headings[matches[0] ?? 0] as HeadingLine;
 	const next = headings.find((entry) => entry.line > target.line && entry.level <= target.level);
@@ -428,14 +429,16 @@ export function insertUnderBullet(text: string, bullet: string, content: string,
 	if (wanted === "") return fail("bullet is empty: pass some of the bullet's text.");
 	const bullets = bulletLines(lines);
 	const matches = bullets.filter((entry) => entry.text.toLowerCase().includes(wanted));
-	if (matches.length === 0) return fail(`No bullet contains "${bullet}". Nothing was written; call read_note to see the bullets.`);
+	if (matches.length === 0) return fail(`No bullet contains "${echoed(bullet)}". Nothing was written; call read_note to see the bullets.`);
 	if (matches.length > 1) {
 		const candidates = listedWithMore(
-			matches.map((entry) => `line ${entry.line}: "${entry.text}"`),
+			matches.map((entry) => `line ${entry.line}: "${echoed(entry.text)}"`),
 			MATCHES_LISTED,
 			"; ",
 		);
-		return fail(`${matches.length} bullets contain "${bullet}": ${candidates}. Nothing was written; pass more of the text so that exactly one matches.`);
+		return fail(
+			`${matches.length} bullets contain "${echoed(bullet)}": ${candidates}. Nothing was written; pass more of the text so that exactly one matches.`,
+		);
 	}
 	const target = matches[0] as BulletLine;
 	// The subtree: every following line indented deeper than the bullet (blank lines inside it included).

@@ -8,6 +8,7 @@ import { MAX_FRONTMATTER_BYTES, MAX_FRONTMATTER_ENTRIES, MAX_FRONTMATTER_EXPANDE
 import { frontmatterBoundProblem, frontmatterBoundProblemSteps, frontmatterValue, hasDuplicateKey, parseDocumentSteps, splitFrontmatter } from "./frontmatter";
 import { runSteps, type Steps } from "./steps";
 import { fail, ok, type Result } from "../result";
+import { echoed } from "./echo";
 
 /** A property value as set_property takes it: text, a number, true/false, a list of those, or null to remove. */
 export type PropertyValue = string | number | boolean | null | Array<string | number | boolean>;
@@ -28,7 +29,8 @@ function normalizeTags(value: Exclude<PropertyValue, null>): Result<string[]> {
 	const pieces = (Array.isArray(value) ? value : [value]).flatMap((item) => String(item).split(/[\s,]+/)).filter((piece) => piece !== "");
 	const names = pieces.map((piece) => piece.replace(/^#+/, ""));
 	const bad = names.find((name) => name === "" || /^\d+$/.test(name) || /[!@#$%^&*(),.?":{}|<>[\]\\'`~;=+]/.test(name));
-	if (bad !== undefined) return fail(`"${bad}" is not a tag Obsidian accepts (letters, digits, _, -, / and at least one non-digit). Nothing was changed.`);
+	if (bad !== undefined)
+		return fail(`"${echoed(bad)}" is not a tag Obsidian accepts (letters, digits, _, -, / and at least one non-digit). Nothing was changed.`);
 	return ok([...new Set(names)]);
 }
 

@@ -1,4 +1,5 @@
 import type { CachedMetadata, HeadingCache } from "obsidian";
+import { echoed } from "./echo";
 
 /** One part of a note a link can point to: a heading's section or a block, by offsets into the note's text. */
 export interface NotePart {
@@ -95,7 +96,7 @@ export function resolveSubpath(cache: CachedMetadata | null, subpath: string, te
 export function describeHeadings(cache: CachedMetadata | null, max: number): string {
 	const headings = cache?.headings ?? [];
 	if (headings.length === 0) return "The note has no headings.";
-	const listed = headings.slice(0, max).map((heading) => `${"#".repeat(heading.level)} ${heading.heading} (line ${heading.position.start.line})`);
+	const listed = headings.slice(0, max).map((heading) => `${"#".repeat(heading.level)} ${echoed(heading.heading)} (line ${heading.position.start.line})`);
 	const more = headings.length > max ? ` and ${headings.length - max} more` : "";
 	return `Its headings: ${listed.join("; ")}${more}.`;
 }

@@ -8,6 +8,7 @@ import {
 	SEARCH_BUILD_HELP_MAX_MS,
 	SEARCH_BUILD_WORK_SHARE,
 	SLICED_TAGS,
+	SHOWN_TITLE_MAX_CHARS,
 	SLICED_TOKENIZE_CHARS,
 } from "../config/limits";
 import { runSteps, runStepsInSlices, type Steps } from "../markdown/steps";
@@ -133,7 +134,8 @@ function nameKey(name: string): string {
  * `md013.md`, a person's name on a note named by their handle). A note with several level-1
  * headings uses them as sections. A file name with spaces is already written as a title: a heading
  * that differs from it is the page's first section, not its name. Null when there is none, or when
- * it is the file name again: a second name that says the same adds nothing.
+ * it is the file name again: a second name that says the same adds nothing, or when it is longer than
+ * SHOWN_TITLE_MAX_CHARS.
  */
 function shownTitleOf(host: Host, file: HostFile): string | null {
 	if (/\s/.test(file.basename)) return null;
@@ -146,7 +148,9 @@ function shownTitleOf(host: Host, file: HostFile): string | null {
 			: levels[0] === 1 && levels.filter((level) => level === 1).length === 1
 				? (texts[0] ?? null)
 				: null;
-	return shown === null || nameKey(shown) === nameKey(file.basename) ? null : shown;
+	// A heading of megabytes (a paragraph of a million lines over a `===`) is no title, and its words took 900 ms to compare in one piece.
+	if (shown === null || shown.length > SHOWN_TITLE_MAX_CHARS) return null;
+	return nameKey(shown) === nameKey(file.basename) ? null : shown;
 }
 
 /** A note's aliases, which search ranks like its title, and the title it shows when its file name is another (shownTitleOf). */

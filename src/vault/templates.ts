@@ -8,6 +8,7 @@ import { findNote } from "./notes";
 import { fail, ok, type Result } from "../result";
 import { TEMPLATE_MAX_DATE_FORMAT_CHARS } from "../config/limits";
 import { isInFolder, isPathVisible, mayNameHidden, type Scope } from "./scope";
+import { echoed } from "../markdown/echo";
 
 /** The formats `{{date}}` and `{{time}}` take when they name none. */
 export type TemplateFormats = Pick<TemplateSettings, "dateFormat" | "timeFormat">;
@@ -75,7 +76,7 @@ export function findTemplate(host: Host, scope: Scope, settings: TemplateSetting
 			isPathVisible(settings.folder, scope) && !mayNameHidden(settings.folder, scope)
 				? `the templates folder "${settings.folder}"`
 				: "the templates folder";
-		return fail(`No template "${input}" in ${where}. Call list_templates for the templates there.`);
+		return fail(`No template "${echoed(input)}" in ${where}. Call list_templates for the templates there.`);
 	}
 	return found;
 }

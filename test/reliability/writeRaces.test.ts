@@ -258,3 +258,61 @@ describe("appends beside an editor saving atomically on a steady beat", () => {
 		expect(acknowledged.length).toBeGreaterThanOrEqual(90);
 	}, 400_000);
 });
+
+describe("edits before a note's end beside a busy outside writer", () => {
+	test("another program appends a line every 2 ms: at least 27 of 30 property changes, task completions and bullet inserts each go in, every line of both kept", async () => {
+		const CALLS = 30;
+		const tasks = Array.from({ length: CALLS }, (_, index) => `- [ ] task ${index}`).join("\n");
+		// An outline (mode: outliner) of the tasks and one bullet, with a property: each edit rewrites the note before its end.
+		const vault = await makeVault({ "Log.md": `---\nrank: 0\nmode: outliner\n---\n${tasks}\n- bullet\n` });
+		const running = await startService(vault, {
+			levels: ["write"],
+			settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 },
+		});
+		const client = await connectClient(running.url, running.tokens.write ?? "");
+		const note = nodePath.join(vault, "Log.md");
+		const other = spawn(process.execPath, [
+			"-e",
+			`const fs = require("fs"); let i = 0; setInterval(() => fs.appendFileSync(${JSON.stringify(note)}, "- outside-" + i++ + "\\n"), 2);`,
+		]);
+		const exited = new Promise<void>((resolve) => other.once("exit", () => resolve()));
+		const done: Record<string, number> = { set_property: 0, complete_task: 0, insert_under_bullet: 0 };
+		const refused: string[] = [];
+		try {
+			await new Promise((resolve) => setTimeout(resolve, 100));
+			for (let index = 0; index < CALLS; index++) {
+				const calls: Array<[string, Record<string, unknown>]> = [
+					["set_property", { path: "Log.md", name: "rank", value: index + 1 }],
+					// The frontmatter's 4 lines, then one line per task (the bullet's children go in after them).
+					["complete_task", { path: "Log.md", line: 4 + index, text: `task ${index}` }],
+					["insert_under_bullet", { path: "Log.md", bullet: "bullet", content: `child ${index}` }],
+				];
+				for (const [tool, args] of calls) {
+					const outcome = await callTool(client, tool, args);
+					if (outcome.ok) done[tool] = (done[tool] ?? 0) + 1;
+					else refused.push(outcome.error);
+				}
+			}
+		} finally {
+			other.kill();
+			await exited;
+			await client.close();
+			await running.stop();
+		}
+		const text = await fs.readFile(note, "utf8");
+		await removeDir(vault);
+		const lines = text.split("\n");
+		const outside = lines.filter((line) => line.startsWith("- outside-")).map((line) => Number(line.slice("- outside-".length)));
+		// Every line the other program wrote is there, once and whole.
+		expect(outside.length).toBe(Math.max(...outside) + 1);
+		expect(new Set(outside).size).toBe(outside.length);
+		for (const message of refused) expect(message).toMatch(/kept changing/);
+		// Before, each was tried again only on the exact text it had read, and lost nearly every race: 2 to 6 of 20 went in, after 3 s each.
+		expect(done).toEqual({ set_property: expect.any(Number), complete_task: expect.any(Number), insert_under_bullet: expect.any(Number) });
+		for (const count of Object.values(done)) expect(count).toBeGreaterThanOrEqual(CALLS - 3);
+		// What went in is there: the last rank, every completed task, every child.
+		expect(text).toContain(`rank: ${done.set_property === CALLS ? CALLS : ""}`);
+		expect(lines.filter((line) => /^- \[x\] task \d+/.test(line))).toHaveLength(done.complete_task ?? 0);
+		expect(lines.filter((line) => /^\s+- child \d+$/.test(line))).toHaveLength(done.insert_under_bullet ?? 0);
+	}, 600_000);
+});

@@ -6,6 +6,7 @@ import { notesWithTag } from "../../vault/tags";
 import { withinCallBudget } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
+import { echoed } from "../../markdown/echo";
 
 export const findNotesByTagTool = defineTool({
 	name: "find_notes_by_tag",
@@ -27,7 +28,7 @@ export const findNotesByTagTool = defineTool({
 	examples: [{ tag: "demo", limit: 10 }],
 	handler: async (ctx, args) => {
 		const tag = args.tag.trim().replace(/^#/, "");
-		if (!isValidTag(tag)) return fail(`"${args.tag}" is not a valid tag. Call list_tags to see the tags in use.`);
+		if (!isValidTag(tag)) return fail(`"${echoed(args.tag)}" is not a valid tag. Call list_tags to see the tags in use.`);
 		const offset = decodeCursor(args.cursor);
 		if (!offset.ok) return fail(offset.error);
 		const found = await withinCallBudget(

@@ -4,6 +4,7 @@ import { describeHeadings, resolveSubpath } from "../../markdown/subpath";
 import { findNote } from "../../vault/notes";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
+import { echoed } from "../../markdown/echo";
 
 export const openNoteTool = defineTool({
 	name: "open_note",
@@ -33,7 +34,7 @@ export const openNoteTool = defineTool({
 			const cache = ctx.host.metadataCache.getFileCache(file);
 			const part = resolveSubpath(cache, wanted.replace(/^#+\s*/, ""), file.stat.size);
 			if (!part || part.name.startsWith("^"))
-				return fail(`No heading "${wanted}" in "${file.path}". ${describeHeadings(cache, HEADINGS_LISTED)} Nothing was opened.`);
+				return fail(`No heading "${echoed(wanted)}" in "${file.path}". ${describeHeadings(cache, HEADINGS_LISTED)} Nothing was opened.`);
 			heading = part.name;
 		}
 		// The full path as link text, so the link resolves to this file and no other of the same name.

@@ -1,4 +1,4 @@
-import { linkSync, promises as fs } from "node:fs";
+import { appendFileSync, linkSync, promises as fs, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import { DiskWriter } from "../../../src/headless/DiskWriter";
 import { FolderJail } from "../../../src/host/FolderJail";
@@ -37,5 +37,33 @@ describe("DiskWriter.editOnce", () => {
 		// Either tried again (null) or written as a new file of its own: the other name keeps the bytes it had.
 		if (result !== null) expect(await fs.readFile(note, "utf8")).toBe("# Plan\n\n- one\n- two\n");
 		expect(await fs.readFile(elsewhere, "utf8")).toBe("# Plan\n\n- one\n");
+	});
+
+	test("an edit before the end, while another program adds whole lines at the end, goes in with those lines after it", async () => {
+		const note = nodePath.join(root, "Notes/Plan.md");
+		// A logger appends after the note was read, before it is written: before, the edit was only tried again (and lost every race against a 2 ms logger).
+		const result = writer.editOnce(note, (text) => {
+			appendFileSync(note, "- logged 1\n- logged 2\n");
+			return text.replace("# Plan", "# Plan for May");
+		});
+		expect(result).toMatchObject({ exact: false });
+		expect(await fs.readFile(note, "utf8")).toBe("# Plan for May\n\n- one\n- logged 1\n- logged 2\n");
+	});
+
+	test("a line another program is still writing at the end, or any other change, and the edit is tried again on the fresh text, writing nothing", async () => {
+		const note = nodePath.join(root, "Notes/Plan.md");
+		const halfLine = writer.editOnce(note, (text) => {
+			appendFileSync(note, "- half a li");
+			return text.replace("# Plan", "# Plan for May");
+		});
+		expect(halfLine).toBeNull();
+		expect(await fs.readFile(note, "utf8")).toBe("# Plan\n\n- one\n- half a li");
+		await fs.writeFile(note, "# Plan\n\n- one\n");
+		const rewritten = writer.editOnce(note, (text) => {
+			writeFileSync(note, "# Plan\n\n- one, changed\n- two\n");
+			return text.replace("# Plan", "# Plan for May");
+		});
+		expect(rewritten).toBeNull();
+		expect(await fs.readFile(note, "utf8")).toBe("# Plan\n\n- one, changed\n- two\n");
 	});
 });

@@ -131,6 +131,29 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 		expect(blocksOf(text, 2)[0]).toMatchObject({ type: "heading_open", map: [0, 10], markup: "=" });
 	});
 
+	test("a paragraph of 200,000 lines ending in a setext underline becomes a heading without its lines being taken again in one go", () => {
+		const lines = 200_000;
+		const text = `${Array.from({ length: lines }, (_, index) => `line ${index}  `).join("\n")}\n===\n`;
+		// markdown-it's getLines copies the lines asked for in one call: the most one call asks for is the work done in one piece.
+		const state = new MarkdownIt().block.State.prototype as unknown as { getLines: (begin: number, end: number, ...rest: unknown[]) => string };
+		const getLines = state.getLines;
+		let mostLines = 0;
+		state.getLines = function (this: unknown, begin: number, end: number, ...rest: unknown[]) {
+			mostLines = Math.max(mostLines, end - begin);
+			return getLines.call(this, begin, end, ...rest);
+		};
+		let tokens: MarkdownToken[];
+		try {
+			tokens = tokensOf(text);
+		} finally {
+			state.getLines = getLines;
+		}
+		expect(tokens.map(record)).toEqual(reference.parse(text, {}).map(record));
+		expect(tokens[0]).toMatchObject({ type: "heading_open", map: [0, lines + 1], markup: "=" });
+		// Before, the heading's text was taken again from all 200,000 lines (one piece of 400 ms at two million).
+		expect(mostLines).toBeLessThan(lines / 10);
+	});
+
 	test("spaces before a line break inside a paragraph cut in chunks stay, as markdown-it keeps them (a hard line break)", () => {
 		const text = "first line  \nsecond line\u00a0\nthird  \n";
 		expect(blocksOf(text, 1)).toEqual(reference.parse(text, {}).map(record));

@@ -1,5 +1,6 @@
 import fc from "fast-check";
-import { FindingMarkers, linkpathOf, scanInline } from "../../../src/markdown/inline";
+import { DISPLAY_TEXT_STEP_CHARS } from "../../../src/config/limits";
+import { FindingMarkers, linkpathOf, scanInline, scanInlineSteps } from "../../../src/markdown/inline";
 
 describe("linkpathOf", () => {
 	test("keeps the path part of a link", () => {
@@ -40,5 +41,47 @@ describe("FindingMarkers: a stretch of text with no marker finds nothing", () =>
 			expect(new FindingMarkers(`plain\n${text}\nplain`).mayFind(6, 6 + text.length)).toBe(true);
 		}
 		expect(new FindingMarkers("- [ ] t 📅 2026-01-01 (a) [b]").mayFind(0, 30)).toBe(false);
+	});
+});
+
+describe("a wikilink of megabytes", () => {
+	/** The scan's findings, and the most characters of one link's subpaths read between two pauses. */
+	function scanCountingPauses(text: string): { found: ReturnType<typeof scanInline>; pauses: number } {
+		const steps = scanInlineSteps(text);
+		let pauses = 0;
+		for (let step = steps.next(); ; step = steps.next()) {
+			if (step.done) return { found: step.value, pauses };
+			pauses++;
+		}
+	}
+
+	test("`[[a#a#…]]` of 800,000 characters is read into its display text with a pause at least every 2 × DISPLAY_TEXT_STEP_CHARS", () => {
+		const link = "a#".repeat(400_000);
+		const { found, pauses } = scanCountingPauses(`[[${link}]]`);
+		expect(found.links).toHaveLength(1);
+		expect(found.links[0]?.displayText).toBe(
+			link
+				.split("#")
+				.filter((part) => part !== "")
+				.join(" > "),
+		);
+		// Before, the whole link was split in one piece (500 ms at four megabytes): no pause at all.
+		expect(pauses).toBeGreaterThanOrEqual(Math.floor(link.length / (2 * DISPLAY_TEXT_STEP_CHARS)));
+	});
+
+	test("display texts read in pieces are the ones read whole: subpaths joined with ' > ', empty ones left out", () => {
+		const piece = fc.constantFrom("#", "##", "a", "bc", " ", "^x", "d".repeat(DISPLAY_TEXT_STEP_CHARS - 1), "e".repeat(DISPLAY_TEXT_STEP_CHARS));
+		fc.assert(
+			fc.property(fc.array(piece, { minLength: 1, maxLength: 12 }), (pieces) => {
+				const link = pieces.join("");
+				const [found] = scanInline(`[[${link}]]`).links;
+				const expected = link
+					.split("#")
+					.filter((part) => part !== "")
+					.join(" > ");
+				expect(found?.displayText).toBe(expected);
+			}),
+			{ numRuns: 200 },
+		);
 	});
 });
