@@ -537,6 +537,13 @@ export const MODERN_ENVELOPE_REMEMBERED_CHARS = 4096;
  */
 export const MODERN_ENVELOPE_REMEMBERED_DEPTH = 8;
 /**
+ * A direct answer (a read tool's result, the tool list) whose JSON text is shorter than this, in
+ * characters, is made and written at once, in the turn its call finished: no promise per step
+ * between the call and the socket. A longer one is made and written in pieces, taking turns. Under
+ * a JSON piece (64 Ki characters), so either way it is written as one piece.
+ */
+export const ANSWER_AT_ONCE_CHARS = 16 * 1024;
+/**
  * A rename's link changes applied as one group: recorded in the journal with one write and one disk
  * flush, then written at once (each its own atomic edit of a different note, compared at its write).
  */

@@ -72,8 +72,67 @@ export function directAnswerModern(
 		const checked = codec.validateResult("tools/call", result);
 		// Never for this server's tools (their results have fixed shapes); worded as the SDK's wrapper words it.
 		if (!checked.ok) return { jsonrpc: "2.0", id, error: { code: INVALID_PARAMS, message: `Invalid tools/call result: ${checked.message ?? ""}` } };
-		return { result: codec.encodeResult("tools/call", checked.value), jsonrpc: "2.0", id };
+		return { result: encodedCallResult(codec, checked.value), jsonrpc: "2.0", id };
 	});
+}
+
+/** The keys of a `tools/call` result whose encoding `callResultTailOf` learns. */
+const PLAIN_RESULT_KEYS: ReadonlySet<string> = new Set(["content", "structuredContent", "isError"]);
+
+/** What a codec's encoding adds after a plain `tools/call` result's own keys: the same two values for every result. */
+interface CallResultTail {
+	resultType: unknown;
+	meta: object;
+}
+
+const callResultTails = new WeakMap<ModernWireCodec, CallResultTail | null>();
+
+/**
+ * What `codec` adds to a `tools/call` result that holds only content, structured content and
+ * `isError`, learnt once from the codec itself by encoding such a result: `resultType` and a `_meta`
+ * holding only the server's identity, both after the result's own keys. Null when its encoding
+ * does anything else (an SDK that adds cache fields, or copies the result's own values): every
+ * result is then encoded by the codec.
+ */
+function callResultTailOf(codec: ModernWireCodec): CallResultTail | null {
+	const known = callResultTails.get(codec);
+	if (known !== undefined) return known;
+	const probe = { content: [], structuredContent: {}, isError: false };
+	const encoded = codec.encodeResult("tools/call", probe);
+	const keys = Object.keys(encoded).join(",");
+	const meta = encoded._meta;
+	const taken =
+		keys === "content,structuredContent,isError,resultType,_meta" &&
+		encoded.content === probe.content &&
+		encoded.structuredContent === probe.structuredContent &&
+		encoded.isError === false &&
+		Object.getOwnPropertySymbols(encoded).length === 0 &&
+		isPlainObject(meta);
+	const tail = taken ? { resultType: encoded.resultType, meta } : null;
+	// The same `_meta` goes out with every answer: written as the same text, not walked again.
+	if (tail !== null) rememberJsonText(tail.meta, JSON.stringify(tail.meta));
+	callResultTails.set(codec, tail);
+	return tail;
+}
+
+/**
+ * `codec.encodeResult("tools/call", value)`, made from the parts learnt once (`callResultTailOf`)
+ * when `value` holds only content, structured content and `isError` (every result of this server's
+ * tools): the codec made two copies of the result and a new `_meta` on every call. Anything else is
+ * encoded by the codec.
+ */
+function encodedCallResult(codec: ModernWireCodec, value: Record<string, unknown>): Record<string, unknown> {
+	const tail = callResultTailOf(codec);
+	if (tail === null || Object.getOwnPropertySymbols(value).length > 0) return codec.encodeResult("tools/call", value);
+	const encoded: Record<string, unknown> = {};
+	for (const key in value) {
+		if (!Object.hasOwn(value, key)) continue;
+		if (!PLAIN_RESULT_KEYS.has(key)) return codec.encodeResult("tools/call", value);
+		encoded[key] = value[key];
+	}
+	encoded.resultType = tail.resultType;
+	encoded._meta = tail.meta;
+	return encoded;
 }
 
 /** The encoded tool list, made once per tool list and codec: written as the same text every time (`rememberJsonText`). */

@@ -121,7 +121,9 @@ async function serveMcp<S extends EndpointPolicy>(
 		return;
 	}
 	const key = grantOnArrival.token.hash;
-	const entered = await state.places.enter(key, deadlinesAndCaps.placeWaitMs, MAX_WAITING_PER_TOKEN);
+	// A place free now (nearly always) is taken without a promise; else the request waits in line.
+	const free = state.places.tryEnter(key);
+	const entered = "refused" in free ? await state.places.enter(key, deadlinesAndCaps.placeWaitMs, MAX_WAITING_PER_TOKEN) : free;
 	if ("refused" in entered) {
 		const message =
 			entered.refused === "token_busy"
@@ -238,10 +240,21 @@ function answerableOf<S extends EndpointPolicy>(
 	const stillAnswers = (request: AskedRequest) => (request.writes === true && wrote()) || (deps.stillAnswers?.(grant, settings, request) ?? true);
 	return {
 		tokenValid: () => currentGrant(grant.token.hash, deps.currentSettings()) !== null,
-		withdrawn: () => new Map(asked.filter((request) => !stillAnswers(request)).map((request) => [request.id, request])),
+		withdrawn: () => {
+			// Asked before every answer and piece: nothing is made while none is withdrawn (nearly always).
+			let withdrawn: Map<unknown, AskedRequest> | null = null;
+			for (let index = 0; index < asked.length; index++) {
+				const request = asked[index] as AskedRequest & { id: unknown };
+				if (!stillAnswers(request)) (withdrawn ??= new Map()).set(request.id, request);
+			}
+			return withdrawn ?? NONE_WITHDRAWN;
+		},
 		wrote,
 	};
 }
+
+/** What `Answerable.withdrawn` gives while every answer may still be sent: one empty map, never changed. */
+const NONE_WITHDRAWN: ReadonlyMap<unknown, AskedRequest> = new Map();
 
 /** The Streamable HTTP transport asks the client to accept both a JSON answer and an event stream. */
 function acceptsJson(req: IncomingMessage): boolean {

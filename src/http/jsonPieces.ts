@@ -1,4 +1,4 @@
-import { VAULT_WIDE_SLICE_MS } from "../config/limits";
+import { ANSWER_AT_ONCE_CHARS, VAULT_WIDE_SLICE_MS } from "../config/limits";
 import { knownJsonText, pieceEnd } from "../jsonText";
 import { SliceClock } from "../markdown/steps";
 import { eventLoopTurns, type TurnLane } from "../turns";
@@ -94,6 +94,63 @@ function addParts(value: unknown, levels: number, out: Array<string | LongText>)
 		addParts(entry, levels - 1, out);
 	}
 	out.push("}");
+}
+
+/** What `textAtOnce` gives up with: the message is longer than `ANSWER_AT_ONCE_CHARS`, or has a value whose own `toJSON` decides. */
+const NOT_AT_ONCE = null;
+
+/**
+ * The JSON of `value`, as `addParts` makes it (the same levels walked, a remembered text written as
+ * it is, never walked again), in one string; null as soon as it would reach `room` characters, or
+ * on a value with a `toJSON` of its own. It stops at the first long text without making any of it.
+ */
+function textAtOnce(value: unknown, levels: number, room: number): string | null {
+	if (typeof value === "string") {
+		if (value.length >= room) return NOT_AT_ONCE;
+		const quoted = JSON.stringify(value);
+		return quoted.length < room ? quoted : NOT_AT_ONCE;
+	}
+	if (value === null || typeof value !== "object") return JSON.stringify(value);
+	if (typeof (value as { toJSON?: unknown }).toJSON === "function") return NOT_AT_ONCE;
+	const known = knownJsonText(value);
+	if (known !== undefined) return known.length < room ? known : NOT_AT_ONCE;
+	if (levels === 0) {
+		const whole = JSON.stringify(value);
+		return whole.length < room ? whole : NOT_AT_ONCE;
+	}
+	if (Array.isArray(value)) {
+		let text = "[";
+		for (let index = 0; index < value.length; index++) {
+			if (index > 0) text += ",";
+			const item: unknown = value[index];
+			const itemText = hasNoJson(item) ? "null" : textAtOnce(item, levels - 1, room - text.length);
+			if (itemText === NOT_AT_ONCE) return NOT_AT_ONCE;
+			text += itemText;
+			if (text.length >= room) return NOT_AT_ONCE;
+		}
+		return text.length + 1 < room ? `${text}]` : NOT_AT_ONCE;
+	}
+	let text = "{";
+	for (const key of Object.keys(value)) {
+		const entry = (value as Record<string, unknown>)[key];
+		if (hasNoJson(entry)) continue;
+		text += `${text.length === 1 ? "" : ","}${JSON.stringify(key)}:`;
+		const entryText = textAtOnce(entry, levels - 1, room - text.length);
+		if (entryText === NOT_AT_ONCE) return NOT_AT_ONCE;
+		text += entryText;
+		if (text.length >= room) return NOT_AT_ONCE;
+	}
+	return text.length + 1 < room ? `${text}}` : NOT_AT_ONCE;
+}
+
+/**
+ * `JSON.stringify(value)` made at once, with its size in bytes, when it is shorter than
+ * `ANSWER_AT_ONCE_CHARS`; null otherwise (made `jsonInPieces`' way then). The same text
+ * `jsonInPieces` makes: a remembered text (a tool's answer) is written as it is, never walked again.
+ */
+export function jsonAtOnce(value: object): { text: string; bytes: number } | null {
+	const text = textAtOnce(value, WALKED_LEVELS, ANSWER_AT_ONCE_CHARS);
+	return text === NOT_AT_ONCE ? null : { text, bytes: Buffer.byteLength(text) };
 }
 
 /** Gathers short texts into pieces of about PIECE_CHARS, counting each piece's bytes once. */

@@ -5,7 +5,7 @@ import { errorKind, type Logger } from "../activity";
 import { RESPONSE_WRITE_TIMEOUT_MS } from "../config/limits";
 import { UNAUTHORIZED, type Refusal } from "./guard";
 import { SliceClock } from "../markdown/steps";
-import { joinedAsArray, jsonInPieces, type JsonPieces, type Turns } from "./jsonPieces";
+import { joinedAsArray, jsonAtOnce, jsonInPieces, type JsonPieces, type Turns } from "./jsonPieces";
 import type { Answerable, AskedRequest } from "./endpointState";
 
 const JSON_RPC_PARSE_ERROR = -32700;
@@ -55,6 +55,33 @@ export async function sendJsonPieces(
 	}
 	dropIfUnreadWithin(res, responseWriteMs);
 	await writePieces(res, body.pieces, turns, () => mustCutOff(answerable));
+}
+
+/**
+ * Sends the answer to one request of the POST (`answer`, its id the request's) at once, in this
+ * turn, as `withoutWithdrawn` and `sendJsonPieces` would send it, when that is one short piece
+ * (`jsonAtOnce`) within `maxBytes` and the request's answer is not withdrawn; true when it did, or
+ * answered 401 instead (the token revoked). False when it must go their way instead (nothing is
+ * written then): a long answer, one over the cap, a withdrawn one.
+ */
+export function sentAtOnce(
+	res: ServerResponse,
+	status: number,
+	headers: Record<string, string | number>,
+	answer: { id: unknown },
+	maxBytes: number,
+	responseWriteMs: number,
+	answerable: Answerable,
+): boolean {
+	const made = jsonAtOnce(answer);
+	if (made === null || made.bytes > maxBytes || answerable.withdrawn().has(answer.id)) return false;
+	if (refusedAsRevoked(res, answerable)) return true;
+	headers["Content-Length"] = made.bytes;
+	res.writeHead(status, headers);
+	res.end(made.text);
+	// As `sendJsonPieces`: a deadline only when part of the answer still waits for the client to read.
+	if ((res.socket?.writableLength ?? 0) > 0) dropIfUnreadWithin(res, responseWriteMs);
+	return true;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { AdmittedRequest, EndpointPolicy, EndpointState, LentServer } from 
 import { directAnswer } from "./directAnswer";
 import { connectExchangeTransport, exchangeTransportOf } from "./exchangeTransports";
 import { jsonInPieces } from "./jsonPieces";
-import { failRequest, jsonRpcError, sendJson, sendJsonPieces, withoutWithdrawn } from "./replies";
+import { failRequest, jsonRpcError, sendJson, sendJsonPieces, sentAtOnce, withoutWithdrawn } from "./replies";
 import { answerLeftOut, checkMessages, type Answer, type CheckedMessages, type Exchange } from "./statelessTransport";
 
 /**
@@ -21,22 +21,23 @@ export async function serveLegacy<S extends EndpointPolicy>(admitted: AdmittedRe
 		return;
 	}
 	const lent = deps.lendServer(grant, settings, "legacy", releasePlace, wrote);
-	// A big answer is still being written when the server goes back for another request.
-	let written: Promise<void> = Promise.resolve();
+	// A big answer is still being written when the server goes back for another request; null: nothing is.
+	let written: Promise<void> | null = null;
 	try {
 		// One plain tools/call of a read tool or tools/list: answered by the server's own handlers without the SDK's protocol layer.
 		const direct = directAnswer(lent.direct, json);
 		if (direct !== null) {
 			const answer = await direct;
 			// The client went away meanwhile: nothing to answer, as an abandoned exchange answers nothing.
-			if (!res.destroyed) written = sendDirectAnswer(admitted, state, answer);
+			// A short answer (nearly all) is written in this turn; a long or withdrawn one in pieces.
+			if (!res.destroyed && !sentDirectlyAtOnce(admitted, state, answer)) written = sendDirectAnswer(admitted, state, answer);
 		} else ({ written } = await serveExchange(admitted, state, lent, checked));
 	} catch (error) {
 		failRequest(res, deps.logger, error);
 	} finally {
 		await lent.release();
 	}
-	await written.catch((error: unknown) => failRequest(res, deps.logger, error));
+	if (written !== null) await written.catch((error: unknown) => failRequest(res, deps.logger, error));
 }
 
 /**
@@ -83,6 +84,12 @@ async function serveExchange<S extends EndpointPolicy>(
 	} finally {
 		exchange?.abandon();
 	}
+}
+
+/** `sendDirectAnswer` done at once, when the answer is one short piece and may be sent (`sentAtOnce`); false when it must be done its way. */
+function sentDirectlyAtOnce<S extends EndpointPolicy>({ res, answerable }: AdmittedRequest<S>, state: EndpointState<S>, answer: Answer): boolean {
+	const { maxResponseBodyBytes, responseWriteMs } = state.deadlinesAndCaps;
+	return sentAtOnce(res, 200, { "Content-Type": "application/json" }, answer, maxResponseBodyBytes, responseWriteMs, answerable);
 }
 
 /**

@@ -23,6 +23,7 @@ import {
 	mustCutOff,
 	refusedAsRevoked,
 	sendJson,
+	sentAtOnce,
 	withoutWithdrawn,
 	writePieces,
 } from "./replies";
@@ -75,8 +76,8 @@ export async function serveModern<S extends EndpointPolicy>(admitted: AdmittedRe
 	}
 	let lent: LentServer | null = null;
 	const lend = (): LentServer => (lent ??= deps.lendServer(grant, settings, "modern", releasePlace, wrote));
-	// A big answer is still being written when the server goes back for another request.
-	let written: Promise<void> = Promise.resolve();
+	// A big answer is still being written when the server goes back for another request; null: nothing is.
+	let written: Promise<void> | null = null;
 	try {
 		const route = directRoute(req, json);
 		const direct =
@@ -90,7 +91,7 @@ export async function serveModern<S extends EndpointPolicy>(admitted: AdmittedRe
 		const served = lent as LentServer | null;
 		if (served) await served.release();
 	}
-	await written.catch((error: unknown) => failRequest(res, deps.logger, error));
+	if (written !== null) await written.catch((error: unknown) => failRequest(res, deps.logger, error));
 }
 
 /** The methods served directly: those with no client capability they need and no stream they open (`ping` is not one at 2026-07-28). */
@@ -174,10 +175,13 @@ function modernClassification(): MessageClassification {
 	return modernClassificationMemo;
 }
 
-/** An answer being written once the server is done with its request: resolves when it is. */
+/** An answer being written once the server is done with its request: resolves when it is; null when it was written already. */
 interface Writing {
-	written: Promise<void>;
+	written: Promise<void> | null;
 }
+
+/** What a request whose answer is written already, or that has nothing to answer, is done with. */
+const WRITTEN: Writing = { written: null };
 
 /** Whether a tool's input schema declares parameters carried in Mcp-Param headers, which only the SDK's handler checks; by server, then tool. */
 const declaresParamHeaders = new WeakMap<McpServer, Map<string, boolean>>();
@@ -223,7 +227,10 @@ async function answerDirectly<S extends EndpointPolicy>(
 	if (direct === null) return null;
 	const answer = await direct;
 	// The client went away meanwhile: nothing to answer, as an abandoned exchange answers nothing.
-	if (res.destroyed) return { written: Promise.resolve() };
+	if (res.destroyed) return WRITTEN;
+	// A short answer (nearly all) is written in this turn, as `writeAnswer` would write it; a long or withdrawn one its way.
+	const { maxResponseBodyBytes, responseWriteMs } = state.deadlinesAndCaps;
+	if (sentAtOnce(res, 200, { "content-type": "application/json" }, answer, maxResponseBodyBytes, responseWriteMs, answerable)) return WRITTEN;
 	const body = await jsonInPieces(answer, state.turns);
 	return { written: writeAnswer(res, 200, { "content-type": "application/json" }, body, route.message.id, state, answerable) };
 }

@@ -252,9 +252,8 @@ export class InFlightPlaces {
 				if (left) return;
 				left = true;
 				this.total -= 1;
-				const remaining = (this.perKey.get(key) ?? 1) - 1;
-				if (remaining > 0) this.perKey.set(key, remaining);
-				else this.perKey.delete(key);
+				// A key at 0 is kept (one a token that was let in): deleting it and adding it back on its next request cost microseconds each.
+				this.perKey.set(key, (this.perKey.get(key) ?? 1) - 1);
 				this.wake();
 			},
 		};

@@ -78,11 +78,33 @@ function* resultBytesSteps(text: string): Steps<number> {
 		start = end;
 		yield;
 	}
-	return Buffer.byteLength('{"content":[{"type":"text","text":}],"structuredContent":}') + 2 + textBytes + escapes + textBytes;
+	return RESULT_FRAME_BYTES + 2 + textBytes + escapes + textBytes;
 }
 
 function resultBytes(text: string): number {
-	return runSteps(resultBytesSteps(text));
+	// A short text is counted in one step, without a generator.
+	if (text.length > COUNTED_CHARS) return runSteps(resultBytesSteps(text));
+	let escapes = 0;
+	for (let index = 0; index < text.length; index++) {
+		const code = text.charCodeAt(index);
+		if (code === QUOTE || code === BACKSLASH) escapes++;
+	}
+	const textBytes = Buffer.byteLength(text);
+	return RESULT_FRAME_BYTES + 2 + textBytes + escapes + textBytes;
+}
+
+/** The bytes of a result's JSON around its text (quoted) and its structured content. */
+const RESULT_FRAME_BYTES = Buffer.byteLength('{"content":[{"type":"text","text":}],"structuredContent":}');
+
+/**
+ * `answerInSlices` for an answer made in one piece (its lists hold fewer than ITEMS_MADE_IN_ONE_PIECE
+ * items in all), made now, without a promise; null for a bigger one.
+ */
+export function answerAtOnce(value: Record<string, unknown>): { result: CallToolResult; bytes: number } | null {
+	if (listedItems(value) >= ITEMS_MADE_IN_ONE_PIECE) return null;
+	const text = JSON.stringify(value);
+	rememberJsonText(value, text);
+	return { result: { content: [{ type: "text", text }], structuredContent: value }, bytes: resultBytes(text) };
 }
 
 /**
@@ -94,11 +116,8 @@ export async function answerInSlices(
 	sliceMs: number,
 	pause: () => Promise<void>,
 ): Promise<{ result: CallToolResult; bytes: number }> {
-	if (listedItems(value) < ITEMS_MADE_IN_ONE_PIECE) {
-		const text = JSON.stringify(value);
-		rememberJsonText(value, text);
-		return { result: { content: [{ type: "text", text }], structuredContent: value }, bytes: resultBytes(text) };
-	}
+	const atOnce = answerAtOnce(value);
+	if (atOnce !== null) return atOnce;
 	const clock = new SliceClock(sliceMs, pause);
 	const text = await stringifyInSlices(value, clock);
 	// The transport writes this text as the structured content too, rather than making it again in one piece.

@@ -30,3 +30,6 @@ export interface ToolContext {
 	/** The journal, approvals and live rights that write calls go through. */
 	writes: WriteServices;
 }
+
+/** Every field of `T` present, its optional ones too (each may still be undefined): a context made field by field names them all. */
+export type EveryField<T> = { [K in keyof Required<T>]: T[K] };

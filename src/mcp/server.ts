@@ -2,9 +2,9 @@ import { McpServer, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult, type ListT
 import { z } from "zod";
 import { errorKind, type ActivityLog, type ActivityOutcome, type Logger } from "../activity";
 import { MAX_RESPONSE_BYTES, VAULT_WIDE_SLICE_MS } from "../config/limits";
-import { answerInSlices } from "./answerJson";
+import { answerAtOnce, answerInSlices } from "./answerJson";
 import { yieldToEventLoop } from "../vault/workBudget";
-import type { ToolContext } from "./context";
+import type { EveryField, ToolContext } from "./context";
 import { SERVER_INSTRUCTIONS } from "./instructions";
 import { registerCompletions } from "./completions";
 import { registerVaultPrompts } from "./prompts";
@@ -143,14 +143,23 @@ export class McpServerPool {
 		return {
 			server: slot.server,
 			direct: slot.direct,
-			release: async () => {
-				while (slot.running.size > 0) await Promise.allSettled([...slot.running]);
-				slot.ctx = null;
-				const idle = this.idle.get(key) ?? [];
-				if (idle.length < this.maxIdle) idle.push(slot);
-				this.idle.set(key, idle);
-			},
+			// Nearly always nothing is still running: the server goes back at once, without a promise of its own.
+			release: () => (slot.running.size > 0 ? this.releaseWhenSettled(slot, key) : (this.giveBack(slot, key), SETTLED)),
 		};
+	}
+
+	/** Gives `slot` back once its calls have settled. */
+	private async releaseWhenSettled(slot: ServerSlot, key: string): Promise<void> {
+		while (slot.running.size > 0) await Promise.allSettled([...slot.running]);
+		this.giveBack(slot, key);
+	}
+
+	/** Keeps an idle server for the next request of its tool set, up to `maxIdle`. */
+	private giveBack(slot: ServerSlot, key: string): void {
+		slot.ctx = null;
+		const idle = this.idle.get(key) ?? [];
+		if (idle.length < this.maxIdle) idle.push(slot);
+		this.idle.set(key, idle);
 	}
 
 	/** The tool set of each token record, by what else decides it (`toolSetOf`). */
@@ -188,7 +197,9 @@ export class McpServerPool {
 		};
 		const track = <T>(work: Promise<T>): Promise<T> => {
 			running.add(work);
-			void work.finally(() => running.delete(work)).catch(() => undefined);
+			// One reaction for both outcomes (a `finally` and a `catch` made four promises a call); a rejection is the caller's to handle.
+			const settled = () => running.delete(work);
+			void work.then(settled, settled);
 			return work;
 		};
 		const modern = era === "modern";
@@ -267,6 +278,9 @@ function buildServer(
 	});
 	return server;
 }
+
+/** What a release that had nothing to wait for gives: one promise, settled already. */
+const SETTLED: Promise<void> = Promise.resolve();
 
 /** The signal of a direct read call: a read tool is never told its client went away (its answer is simply not sent). */
 const NEVER_ABORTED = new AbortController().signal;
@@ -422,37 +436,66 @@ function withdrawnSince(ctx: ToolContext, tool: ToolDescriptor, scopeAtStart: st
  * builds) pauses many times, and it went on to answer with the notes of a token revoked meanwhile.
  */
 function stoppedWhenWithdrawn(ctx: ToolContext, tool: ToolDescriptor, scopeAtStart: string): ToolContext {
-	const budget = ctx.callBudget;
-	if (!budget) return ctx;
-	const pause = async () => {
-		await budget.pause();
-		const withdrawn = withdrawnSince(ctx, tool, scopeAtStart);
-		if (withdrawn !== null) throw new ReadNoLongerAllowed(withdrawn);
-	};
-	// The scope is read at each use (a token's folders narrowed meanwhile count), not copied once.
-	// Every field listed (the type makes each one, optional or not, be named): a spread of the
-	// context beside a getter was a slow copy on every read call.
-	const stopped: EveryField<ToolContext> = {
-		host: ctx.host,
-		serverVersion: ctx.serverVersion,
-		get scope() {
-			return ctx.scope;
-		},
-		grant: ctx.grant,
-		search: ctx.search,
-		dailyNotesAreOutlines: ctx.dailyNotesAreOutlines,
-		promptsFolder: ctx.promptsFolder,
-		callBudget: { ...budget, pause },
-		notePaths: ctx.notePaths,
-		noteListing: ctx.noteListing,
-		tagNotes: ctx.tagNotes,
-		writes: ctx.writes,
-	};
-	return stopped;
+	return ctx.callBudget ? new StoppedWhenWithdrawn(ctx, ctx.callBudget, tool, scopeAtStart) : ctx;
 }
 
-/** Every field of `T` present, its optional ones too (each may still be undefined). */
-type EveryField<T> = { [K in keyof Required<T>]: T[K] };
+/**
+ * `stoppedWhenWithdrawn`'s context: the request's own, field by field, with a call budget whose
+ * pause throws once the call is withdrawn. A class: an object literal with getters (the scope, read
+ * at each use) is made as a slow dictionary object, microseconds each on every read call. Every
+ * field is listed (`EveryField` makes each one, optional or not, be named), a spread of the context
+ * beside a getter being a slow copy too.
+ */
+class StoppedWhenWithdrawn implements EveryField<ToolContext> {
+	readonly host: ToolContext["host"];
+	readonly serverVersion: string;
+	readonly grant: ToolContext["grant"];
+	readonly search: ToolContext["search"];
+	readonly dailyNotesAreOutlines: boolean;
+	readonly promptsFolder: ToolContext["promptsFolder"];
+	readonly notePaths: ToolContext["notePaths"];
+	readonly noteListing: ToolContext["noteListing"];
+	readonly tagNotes: ToolContext["tagNotes"];
+	readonly writes: ToolContext["writes"];
+	/** Made at the first use: most small reads never pause. */
+	private stoppingBudget: NonNullable<ToolContext["callBudget"]> | null = null;
+
+	constructor(
+		private readonly ctx: ToolContext,
+		private readonly budget: NonNullable<ToolContext["callBudget"]>,
+		private readonly tool: ToolDescriptor,
+		private readonly scopeAtStart: string,
+	) {
+		this.host = ctx.host;
+		this.serverVersion = ctx.serverVersion;
+		this.grant = ctx.grant;
+		this.search = ctx.search;
+		this.dailyNotesAreOutlines = ctx.dailyNotesAreOutlines;
+		this.promptsFolder = ctx.promptsFolder;
+		this.notePaths = ctx.notePaths;
+		this.noteListing = ctx.noteListing;
+		this.tagNotes = ctx.tagNotes;
+		this.writes = ctx.writes;
+	}
+
+	/** The scope is read at each use (a token's folders narrowed meanwhile count), not copied once. */
+	get scope(): ToolContext["scope"] {
+		return this.ctx.scope;
+	}
+
+	get callBudget(): NonNullable<ToolContext["callBudget"]> {
+		if (this.stoppingBudget === null) {
+			const { ctx, budget, tool, scopeAtStart } = this;
+			const pause = async () => {
+				await budget.pause();
+				const withdrawn = withdrawnSince(ctx, tool, scopeAtStart);
+				if (withdrawn !== null) throw new ReadNoLongerAllowed(withdrawn);
+			};
+			this.stoppingBudget = { ...budget, pause };
+		}
+		return this.stoppingBudget;
+	}
+}
 
 /** A tool's answer: read tools run directly; write tools through the rights, approval and journal. */
 function answerOf(ctx: ToolContext, tool: ToolDescriptor, args: unknown, clientGone: AbortSignal, scopeAtStart: string): ReturnType<ToolDescriptor["handler"]> {
@@ -478,7 +521,9 @@ async function runTool(ctx: ToolContext, deps: McpServerDeps, tool: ToolDescript
 			outcome = "fixable";
 			result = toCallToolResult(answer);
 		} else {
-			const made = await answerInSlices(answer.value, ctx.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS, ctx.callBudget?.pause ?? yieldToEventLoop);
+			const made =
+				answerAtOnce(answer.value) ??
+				(await answerInSlices(answer.value, ctx.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS, ctx.callBudget?.pause ?? yieldToEventLoop));
 			result = made.result;
 			answerBytes = made.bytes;
 		}

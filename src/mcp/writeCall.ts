@@ -21,7 +21,7 @@ import { diffNote } from "../journal/noteDiff";
 import { newCallId } from "../journal/undo";
 import { obsidianUpdatesLinks } from "../vault/obsidianSettings";
 import { waitForDecision } from "./approvalWait";
-import type { ToolContext } from "./context";
+import type { EveryField, ToolContext } from "./context";
 import type { ToolDescriptor, ToolOutcome } from "./tool";
 import { fail, ok } from "../result";
 import { hashText } from "../vault/writes";
@@ -47,12 +47,34 @@ async function planCall<Args>(
 	const planning = planningHost(ctx.host, ctx.scope, expectedHash, takenOnDisk);
 	let outcome: ToolOutcome<Record<string, unknown>>;
 	try {
-		outcome = await tool.handler({ ...ctx, host: planning.host }, args as Parameters<typeof tool.handler>[1]);
+		outcome = await tool.handler(onHost(ctx, planning.host), args as Parameters<typeof tool.handler>[1]);
 	} catch (error) {
 		if (!(error instanceof CallTooLargeError)) throw error;
 		return { outcome: fail(`${error.message} ${NOTHING_WRITTEN} Make the change in smaller steps, or in Obsidian itself.`), changes: [] };
 	}
 	return { outcome, changes: outcome.ok ? planning.changes() : [] };
+}
+
+/**
+ * `ctx` with another host, its scope as it is now. Field by field: a request's context is a class
+ * instance whose scope is a getter on its prototype, which a spread would leave out.
+ */
+function onHost(ctx: ToolContext, host: ToolContext["host"]): ToolContext {
+	const planned: EveryField<ToolContext> = {
+		host,
+		serverVersion: ctx.serverVersion,
+		scope: ctx.scope,
+		grant: ctx.grant,
+		search: ctx.search,
+		dailyNotesAreOutlines: ctx.dailyNotesAreOutlines,
+		promptsFolder: ctx.promptsFolder,
+		callBudget: ctx.callBudget,
+		notePaths: ctx.notePaths,
+		noteListing: ctx.noteListing,
+		tagNotes: ctx.tagNotes,
+		writes: ctx.writes,
+	};
+	return planned;
 }
 
 function noLongerAllowed(tool: ToolDescriptor, written: readonly string[], callId: string): ToolOutcome<Record<string, unknown>> {

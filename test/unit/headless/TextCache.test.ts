@@ -12,6 +12,25 @@ describe("TextCache (note texts the headless vault keeps in memory)", () => {
 		expect(cache.get("c.md")).toBe("cccc");
 	});
 
+	test("the text read last, read again, is not moved (a Map delete and set a read), and the least recently used still goes first", () => {
+		const cache = new TextCache(10);
+		cache.set("a.md", "aaaa");
+		cache.set("b.md", "bbbb");
+		const deletes = jest.spyOn(Map.prototype, "delete");
+		try {
+			for (let read = 0; read < 3; read++) expect(cache.get("b.md")).toBe("bbbb");
+			expect(deletes).not.toHaveBeenCalled();
+		} finally {
+			deletes.mockRestore();
+		}
+		expect(cache.get("a.md")).toBe("aaaa");
+		expect(cache.get("a.md")).toBe("aaaa");
+		cache.set("c.md", "cccc");
+		expect(cache.get("b.md")).toBeUndefined();
+		cache.delete("c.md");
+		expect(cache.get("a.md")).toBe("aaaa");
+	});
+
 	test("replacing or deleting a text gives its characters back to the budget", () => {
 		const cache = new TextCache(10);
 		cache.set("a.md", "aaaaaaaa");

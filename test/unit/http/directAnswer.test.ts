@@ -96,3 +96,47 @@ describe("directAnswerModern: which 2026-07-28 requests a lent server answers th
 		expect(directAnswerModern(fakeDirect(), CODEC, { jsonrpc: "2.0", id: 1, method: "resources/list", params: { _meta: ENVELOPE } })).toBeNull();
 	});
 });
+
+describe("directAnswerModern: a tools/call result encoded from parts learnt once from the codec", () => {
+	const SERVER_INFO = { name: "vault-mcp", version: "1" };
+	/** Encodes as SDK 2.4's codec does a tools/call result: a copy with `resultType`, then another with a new `_meta` holding the server's identity. */
+	/** Encodes as SDK 2.4's codec does a tools/call result: a copy with `resultType`, then another with a new `_meta` holding the server's identity. */
+	function sdkLikeCodec(): { codec: ModernWireCodec; encode: jest.Mock } {
+		const encode = jest.fn((_method: string, result: object) => ({
+			...{ ...result, resultType: "complete" },
+			_meta: { "io.modelcontextprotocol/serverInfo": SERVER_INFO },
+		}));
+		return { codec: { ...CODEC, encodeResult: encode }, encode };
+	}
+	const call = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "read_note", arguments: { path: "x" }, _meta: ENVELOPE } });
+
+	test("every answer is the codec's own encoding, key for key, while the codec encodes only its one probe", async () => {
+		const { codec, encode } = sdkLikeCodec();
+		const expected = JSON.stringify({
+			result: { ...RESULT, resultType: "complete", _meta: { "io.modelcontextprotocol/serverInfo": SERVER_INFO } },
+			jsonrpc: "2.0",
+			id: 1,
+		});
+		for (let id = 1; id <= 3; id++)
+			expect(JSON.stringify(await directAnswerModern(fakeDirect(), codec, call(id)))).toBe(expected.replace('"id":1}', `"id":${id}}`));
+		expect(encode).toHaveBeenCalledTimes(1);
+	});
+
+	test("a result holding anything else, or a codec whose encoding adds anything else, is encoded by the codec", async () => {
+		const { codec, encode } = sdkLikeCodec();
+		const odd = { ...fakeDirect(), callTool: () => Promise.resolve({ ...RESULT, _meta: { mine: 1 } } as CallToolResult) };
+		const answer = await directAnswerModern(odd, codec, call(1));
+		expect(answer).toEqual({
+			result: { ...RESULT, resultType: "complete", _meta: { "io.modelcontextprotocol/serverInfo": SERVER_INFO } },
+			jsonrpc: "2.0",
+			id: 1,
+		});
+		// The probe, then this result.
+		expect(encode).toHaveBeenCalledTimes(2);
+		const stamp = jest.fn((method: string, result: object) => ({ ...result, resultType: "complete", method }));
+		const stamping = { ...CODEC, encodeResult: stamp };
+		await directAnswerModern(fakeDirect(), stamping, call(1));
+		await directAnswerModern(fakeDirect(), stamping, call(2));
+		expect(stamp).toHaveBeenCalledTimes(3);
+	});
+});

@@ -1,4 +1,5 @@
-import { jsonInPieces, joinedAsArray, PIECE_CHARS, textInPieces } from "../../../src/http/jsonPieces";
+import { jsonAtOnce, jsonInPieces, joinedAsArray, PIECE_CHARS, textInPieces } from "../../../src/http/jsonPieces";
+import { ANSWER_AT_ONCE_CHARS } from "../../../src/config/limits";
 import { rememberJsonText } from "../../../src/jsonText";
 
 /** A long text whose surrogate pairs straddle every piece boundary, with every character JSON escapes. */
@@ -106,5 +107,66 @@ describe("JSON text made whole elsewhere, cut into pieces", () => {
 		expect(Buffer.concat(pieces.map((piece) => Buffer.from(piece))).equals(Buffer.from(text))).toBe(true);
 		expect(bytes).toBe(Buffer.byteLength(text));
 		expect(textInPieces("")).toEqual({ pieces: [""], bytes: 0 });
+	});
+});
+
+describe("a short message's JSON made at once", () => {
+	test("is JSON.stringify's text and its bytes, for every value it treats specially", () => {
+		const values: object[] = [
+			message('short text with "quotes" and 東京 😀'),
+			{},
+			[],
+			[[[]]],
+			{ a: [undefined, null, () => 1] },
+			{ deep: { er: { still: { here: [1] } } } },
+		];
+		for (const value of values) {
+			const made = jsonAtOnce(value);
+			expect(made?.text).toBe(JSON.stringify(value));
+			expect(made?.bytes).toBe(Buffer.byteLength(JSON.stringify(value)));
+		}
+	});
+
+	test("is the text jsonInPieces makes, in one piece", async () => {
+		const made = await jsonInPieces(message("short"), noPause);
+		expect(made.pieces).toHaveLength(1);
+		expect(jsonAtOnce(message("short"))).toEqual({ text: made.pieces[0], bytes: made.bytes });
+	});
+
+	test("is not made for a message of ANSWER_AT_ONCE_CHARS or more, nor for a value whose own toJSON decides", () => {
+		const justUnder = { text: "x".repeat(ANSWER_AT_ONCE_CHARS - '{"text":""}'.length - 1) };
+		expect(jsonAtOnce(justUnder)?.text).toBe(JSON.stringify(justUnder));
+		expect(jsonAtOnce({ text: `${justUnder.text}x` })).toBeNull();
+		expect(jsonAtOnce({ rows: Array.from({ length: ANSWER_AT_ONCE_CHARS / 4 }, (_, index) => index) })).toBeNull();
+		expect(jsonAtOnce(message(longText(1)))).toBeNull();
+		expect(jsonAtOnce({ when: new Date(0) })).toBeNull();
+	});
+
+	test("writes a remembered text as it is, never walking its value again", () => {
+		let reads = 0;
+		const answer = {
+			get rows() {
+				reads++;
+				return [1, 2, 3];
+			},
+		};
+		const text = JSON.stringify(answer);
+		rememberJsonText(answer, text);
+		const whole = { result: { content: [{ type: "text", text }], structuredContent: answer }, jsonrpc: "2.0", id: 1 };
+		const expected = JSON.stringify(whole);
+		reads = 0;
+		expect(jsonAtOnce(whole)?.text).toBe(expected);
+		expect(reads).toBe(0);
+		// A long remembered text: given up on at once, nothing of it walked.
+		const big = {
+			get rows() {
+				reads++;
+				return [];
+			},
+		};
+		rememberJsonText(big, "x".repeat(ANSWER_AT_ONCE_CHARS));
+		reads = 0;
+		expect(jsonAtOnce({ result: { structuredContent: big } })).toBeNull();
+		expect(reads).toBe(0);
 	});
 });

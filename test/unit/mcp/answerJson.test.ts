@@ -1,4 +1,4 @@
-import { answerInSlices, stringifyInSlices } from "../../../src/mcp/answerJson";
+import { answerAtOnce, answerInSlices, stringifyInSlices } from "../../../src/mcp/answerJson";
 import { knownJsonText } from "../../../src/jsonText";
 import { SliceClock } from "../../../src/markdown/steps";
 
@@ -56,5 +56,21 @@ describe("a tool's answer made in slices", () => {
 		pauses = 0;
 		await answerInSlices({ rows: rows.slice(0, 10), total: 10 }, 0, pause);
 		expect(pauses).toBe(0);
+	});
+});
+
+describe("a small answer made at once", () => {
+	test("is what answerInSlices makes, without a promise, its byte count exact; a thousand-row answer is left to answerInSlices", async () => {
+		for (const value of [
+			{ small: ['"\\'] },
+			{ path: "Ünïcode 東京.md", rows: [], text: `${"é".repeat(70_000)}"😀"` },
+			{ rows: (AWKWARD.rows as unknown[]).slice(0, 200) },
+		]) {
+			const atOnce = answerAtOnce(value);
+			expect(atOnce).toEqual(await answerInSlices(value, 0, () => Promise.resolve()));
+			expect(atOnce?.bytes).toBe(Buffer.byteLength(JSON.stringify(atOnce?.result)));
+			expect(knownJsonText(value)).toBe(JSON.stringify(value));
+		}
+		expect(answerAtOnce({ rows: Array.from({ length: 1000 }, (_, index) => index) })).toBeNull();
 	});
 });
