@@ -137,7 +137,7 @@ export function onceEach(): (term: QueryTerm) => boolean {
  * its score; a long page saying them pages apart keeps at least the root of 1 − PASSAGE_SHARE of
  * it. Below 1, so holding a word far away still counts: a note is cut, never dropped, for it.
  */
-export const PASSAGE_SHARE = 0.6;
+const PASSAGE_SHARE = 0.6;
 
 /** What a top note's score is multiplied by for how close it keeps the query's words (PASSAGE_SHARE); 1 when it holds none. */
 export function proximityFactor(passageIdf: number, heldIdf: number): number {
