@@ -324,6 +324,16 @@ export const MAX_WORD_FORM_CANDIDATES = 2_000;
  */
 export const SOFT_AND_MIN_WORD_SHARE = 0.5;
 /**
+ * A search of several words reorders this many of its best notes by how close each keeps the
+ * words (a passage holding most of them, PROXIMITY_WINDOW tokens): the page's notes and the next
+ * ones, so a note just below it may move up. Only these are read, so the work is bounded.
+ */
+export const PROXIMITY_CANDIDATES = 20;
+/** The tokens of a body (about a paragraph) in which a query's words count as said together. */
+export const PROXIMITY_WINDOW = 80;
+/** The tokens of a note's body read for its words' proximity, at most: 20 notes of a 5 MB vault stay a few milliseconds. */
+export const PROXIMITY_MAX_TOKENS = 20_000;
+/**
  * When at most this many notes hold every word of a search's quoted phrases, all are read for the
  * phrases: the total is exact. When more do, they are ranked first by what their words' counts
  * allow and read best first, until no unread note could enter the page; the page is the same, and

@@ -1,4 +1,4 @@
-import { PHRASE_READ_ALL_MAX_NOTES, SOFT_AND_MIN_WORD_SHARE } from "../config/limits";
+import { PHRASE_READ_ALL_MAX_NOTES, PROXIMITY_CANDIDATES, PROXIMITY_MAX_TOKENS, PROXIMITY_WINDOW, SOFT_AND_MIN_WORD_SHARE } from "../config/limits";
 import { CandidateFinder, type Gathered } from "./candidates";
 import { rankByBounds } from "./bestFirst";
 import { PostingsIndex, TITLE_LENGTH_MAX } from "./postings";
@@ -41,9 +41,11 @@ import {
 	LONG_TITLE_WORDS,
 	longTitleCut,
 	NAMED_TOPIC_SHARE,
+	proximityFactor,
 	type Ranked,
 } from "./rank";
 import { snippetsOf } from "./snippets";
+import { NO_TERM, passageEvidence, proximityScratch, type ProximityTerms } from "./proximity";
 import { templateWord, withoutTemplate, type TemplateWord } from "./templates";
 import { ENGLISH_PARTICLES } from "./stopWords";
 import { unionScratch } from "./unions";
@@ -352,6 +354,9 @@ export class SearchEngine {
 		const titleCoverageWeight = (TITLE_COVERAGE_WEIGHT * requiredIdf.reduce((sum, value) => sum + value, 0)) / termCount;
 		const averageLength = Math.max(1, totalLength / Math.max(1, corpusSize));
 		const top: Ranked[] = [];
+		// Several words: the page's candidates and more are kept, for their words' proximity to reorder (byProximity).
+		const proximityOn = termCount > 1 && PROXIMITY_CANDIDATES > 0;
+		const kept = proximityOn ? Math.max(limit, PROXIMITY_CANDIDATES) : limit;
 		const matched = new Uint8Array(termCount);
 		const strongMask = new Uint8Array(termCount);
 		// Per term, 1 when the candidate holds it only as often as a template does: held, but it weighs nothing.
@@ -616,7 +621,7 @@ export class SearchEngine {
 		};
 		/** Whether a candidate cannot enter the full page, by its bound (boundCandidate). Most of a common word's notes end here. */
 		const cannotEnter = (index: number): boolean => {
-			const worst = top.length >= limit ? top[0] : undefined;
+			const worst = top.length >= kept ? top[0] : undefined;
 			if (!worst || this.scoreEvery) return false;
 			boundCandidate(index, worst.tier);
 			return bounded.tier !== worst.tier ? bounded.tier < worst.tier : bounded.score < worst.score;
@@ -628,14 +633,14 @@ export class SearchEngine {
 			const rankRange = (from: number, to: number, named: boolean): void => {
 				for (let index = from; index < to; index++) {
 					if (rowNamed(values, index, termCount) !== named || cannotEnter(index)) continue;
-					scoreCandidate(index, false, this.scoreEvery || top.length < limit ? undefined : top[0]);
-					this.offer(top, limit, slots[index] as number, scored.score, scored.tier, matched);
+					scoreCandidate(index, false, this.scoreEvery || top.length < kept ? undefined : top[0]);
+					this.offer(top, kept, slots[index] as number, scored.score, scored.tier, matched);
 				}
 			};
 			// Notes with a term in their names first: they rank highest, so the page they fill leaves out most of the rest unscored.
 			for (const named of [true, false]) {
 				// A page whose worst tier no note unnamed may reach leaves all of them out: not one is looked at.
-				const worst = top.length >= limit ? top[0] : undefined;
+				const worst = top.length >= kept ? top[0] : undefined;
 				if (!named && worst && !this.scoreEvery && tierBound(false, true, 0) < worst.tier) break;
 				exactCursors.fill(0);
 				formCursors.fill(0);
@@ -668,8 +673,8 @@ export class SearchEngine {
 							},
 					refine: (index) => finder.refine(wanted, gathered, index),
 					read: (index) => finder.verify(wanted, gathered, index),
-					keep: (index) => this.offer(top, limit, slots[index] as number, scored.score, scored.tier, matched),
-					worstKept: () => (top.length >= limit ? (top[0] ?? null) : null),
+					keep: (index) => this.offer(top, kept, slots[index] as number, scored.score, scored.tier, matched),
+					worstKept: () => (top.length >= kept ? (top[0] ?? null) : null),
 				}),
 				pause,
 				generation,
@@ -680,12 +685,59 @@ export class SearchEngine {
 			counted = { total: ranked.held, checks: ranked.checks };
 		}
 		top.sort((a, b) => this.compare(b, a));
+		if (proximityOn) {
+			this.byProximity(top, evidence, requiredIdf);
+			top.length = Math.min(top.length, limit);
+		}
 		const hits = top.map(({ slot, score, matched: held }) => {
 			const path = this.index.documents[slot]?.path ?? "";
 			const matchedWords = terms.filter((_, termIndex) => held?.[termIndex] === 1).map((term) => term.source);
 			return { path, score: Math.round(score * 1000) / 1000, matched_words: matchedWords };
 		});
 		return { ...counted, hits, stem };
+	}
+
+	/**
+	 * Reorders the first PROXIMITY_CANDIDATES of a ranked page (best first) by how close each
+	 * note keeps the query's words: a note whose words stand pages apart keeps less of its score
+	 * (proximityFactor) than one saying them in one passage of PROXIMITY_WINDOW tokens, a term of
+	 * its title or an alias counting in every passage (proximity.ts). Tiers still come first. Reads
+	 * at most PROXIMITY_MAX_TOKENS tokens of each body: bounded work, whatever the vault.
+	 */
+	private byProximity(top: Ranked[], evidence: readonly TermEvidence[], requiredIdf: readonly number[]): void {
+		const count = Math.min(top.length, PROXIMITY_CANDIDATES);
+		if (count < 2) return;
+		const codes = new Map<number, number>();
+		evidence.forEach((term, termIndex) => {
+			for (const id of term.relatedIds ?? []) if (!codes.has(id)) codes.set(id, termIndex * 2 + 1);
+			for (const id of term.strongIds ?? []) codes.set(id, termIndex * 2);
+		});
+		if (codes.size === 0) return;
+		const terms: ProximityTerms = { codeOf: (id) => codes.get(id) ?? NO_TERM, idf: Float64Array.from(requiredIdf), relatedWeight: EXPANSION_MATCH_WEIGHT };
+		const scratch = proximityScratch(PROXIMITY_WINDOW, evidence.length);
+		const named = new Uint8Array(evidence.length);
+		for (let index = 0; index < count; index++) {
+			const entry = top[index] as Ranked;
+			const doc = this.index.documents[entry.slot];
+			if (!doc) continue;
+			named.fill(0);
+			const { ids, count: nameIds } = this.index.unpackNames(doc);
+			// The runs, each after its length: the title (name 0), the headings (not a name), then each alias.
+			for (let at = 0, run = 0; at < nameIds; run++) {
+				const from = at + 1;
+				const to = from + (ids[at] as number);
+				at = to;
+				if (run === 1) continue;
+				for (let word = from; word < to; word++) {
+					const code = codes.get(ids[word] as number) ?? NO_TERM;
+					if (code !== NO_TERM && (code & 1) === 0) named[code >> 1] = 1;
+				}
+			}
+			passageEvidence(doc.packed, doc.bodyBytes, PROXIMITY_MAX_TOKENS, PROXIMITY_WINDOW, terms, named, scratch);
+			entry.score *= proximityFactor(scratch.passageIdf, scratch.heldIdf);
+		}
+		const head = top.slice(0, count).sort((a, b) => this.compare(b, a));
+		for (let index = 0; index < count; index++) top[index] = head[index] as Ranked;
 	}
 
 	/**

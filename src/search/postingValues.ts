@@ -76,6 +76,8 @@ export interface TermEvidence {
 	related: FormLists | null;
 	/** The ids of the word as typed and its forms; null for a phrase. */
 	strongIds: ReadonlySet<number> | null;
+	/** The ids of the words meaning the same and their forms (`related`'s words); null for a phrase or a word in no group. */
+	relatedIds: ReadonlySet<number> | null;
 	/** The notes holding the word as typed or in another form, counted as `any` was merged (countEither of `exact` and `forms`); 0 for a phrase. */
 	strongNotes: number;
 }

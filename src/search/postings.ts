@@ -1027,6 +1027,7 @@ export class PostingsIndex {
 				forms: null,
 				related: null,
 				strongIds: null,
+				relatedIds: null,
 				strongNotes: 0,
 			};
 		const word = tokens[0] ?? "";
@@ -1068,6 +1069,7 @@ export class PostingsIndex {
 			forms,
 			related,
 			strongIds,
+			relatedIds: relatedIds.size > 0 ? relatedIds : null,
 			strongNotes: tally.notes,
 		};
 	}

@@ -129,3 +129,18 @@ export function onceEach(): (term: QueryTerm) => boolean {
 		return true;
 	};
 }
+
+/**
+ * How much of a top note's score rests on its query words standing close together: the score is
+ * times the root (COVERAGE_POWER) of 1 − PASSAGE_SHARE + PASSAGE_SHARE · (the most idf one passage
+ * holds / the idf the note holds). A note saying its words in one passage (or in its title) keeps
+ * its score; a long page saying them pages apart keeps at least the root of 1 − PASSAGE_SHARE of
+ * it. Below 1, so holding a word far away still counts: a note is cut, never dropped, for it.
+ */
+const PASSAGE_SHARE = 0.6;
+
+/** What a top note's score is multiplied by for how close it keeps the query's words (PASSAGE_SHARE); 1 when it holds none. */
+export function proximityFactor(passageIdf: number, heldIdf: number): number {
+	if (heldIdf <= 0) return 1;
+	return Math.pow(1 - PASSAGE_SHARE + (PASSAGE_SHARE * Math.min(passageIdf, heldIdf)) / heldIdf, COVERAGE_POWER);
+}

@@ -472,3 +472,33 @@ describe("code typed in a question", () => {
 		expect((await paths(docs, "expect(a > b).toBe(true) should use toBeGreaterThan"))[0]).toBe("prefer-comparison-matcher.md");
 	});
 });
+
+describe("the question's words said together: a page about it above a long reference page holding each word apart", () => {
+	const prose = (count: number, seed: number) =>
+		Array.from({ length: count }, (_, index) => `option${(index * 7 + seed) % 97} sets the value of the browser session and waits`).join(". ");
+	const docs: Doc[] = [
+		...Array.from({ length: 12 }, (_, index) => ({ path: `Plugin ${index}.md`, text: `A plugin for browsers, number ${index}.` })),
+		// A helper reference: every word of the question, each several times, in sections about other things.
+		{
+			path: "Helper reference.md",
+			text: [
+				`Hide the browser window; hide the toolbar; hide the cursor. ${prose(12, 1)}.`,
+				`The password field: fill the password with fillField, clear the password. ${prose(12, 2)}.`,
+				`Print the output of a command; the output is logged; the output is kept. ${prose(12, 3)}.`,
+				`Run a test: the test starts, the test ends. ${prose(12, 4)}.`,
+			].join("\n\n"),
+		},
+		// The page about it: the words together, once each.
+		{ path: "Secrets.md", text: `Secrets: to hide a password from the test output, wrap it in secret(). ${prose(30, 5)}.` },
+	];
+
+	test("the page saying them in one passage ranks first; the reference page still follows", async () => {
+		const found = await paths(docs, "hide a password from the test output");
+		expect(found.slice(0, 2)).toEqual(["Secrets.md", "Helper reference.md"]);
+	});
+
+	test("a one-word search is not reordered", async () => {
+		const found = await paths(docs, "password");
+		expect(found.slice(0, 2).sort()).toEqual(["Helper reference.md", "Secrets.md"]);
+	});
+});
