@@ -117,12 +117,21 @@ export class DiskWriter {
 
 	/** Whether the file read as `beforeBytes` now holds them followed only by whole lines (and both it and `suffix` end lines). */
 	private grewByWholeLines(readFd: number, beforeBytes: Buffer, size: number, suffix: Buffer): boolean {
+		return this.wholeLinesAdded(readFd, beforeBytes, size, suffix) !== null;
+	}
+
+	/**
+	 * The whole lines the file read as `beforeBytes` now holds after them, taken from the same read
+	 * that checked them (read again, a program rewriting the file a moment later could give half a
+	 * line of its new text); null when it holds anything else (and both it and `suffix` must end lines).
+	 */
+	private wholeLinesAdded(readFd: number, beforeBytes: Buffer, size: number, suffix: Buffer): Buffer | null {
 		const newline = 0x0a;
 		if (size < beforeBytes.length || (beforeBytes.length > 0 && beforeBytes[beforeBytes.length - 1] !== newline) || suffix[suffix.length - 1] !== newline)
-			return false;
+			return null;
 		const now = Buffer.alloc(size);
-		if (readSync(readFd, now, 0, size, 0) !== size) return false;
-		return now[size - 1] === newline && now.subarray(0, beforeBytes.length).equals(beforeBytes);
+		if (readSync(readFd, now, 0, size, 0) !== size) return null;
+		return now[size - 1] === newline && now.subarray(0, beforeBytes.length).equals(beforeBytes) ? now.subarray(beforeBytes.length) : null;
 	}
 
 	/** Replaces the file atomically with `after`, if it still holds exactly `beforeBytes` (`old` is the descriptor it was read through). */
@@ -152,12 +161,11 @@ export class DiskWriter {
 					// go after the edit, as for an append (see appendInPlace). Any other change, or a line
 					// still being written, and the edit is made again on the fresh text. A program appending
 					// every 2 ms otherwise won every race: 4 of 50 property changes went in, after 3 s each.
+					// The lines are the bytes checked, from that one read: read again, a program rewriting the
+					// note in place a moment later could give half a line of its new text after the edit.
 					const size = fstatSync(old).size;
-					added =
-						size > beforeBytes.length && this.grewByWholeLines(old, beforeBytes, size, afterBytes)
-							? Buffer.alloc(size - beforeBytes.length)
-							: Buffer.alloc(0);
-					if (added.length === 0 || readSync(old, added, 0, added.length, beforeBytes.length) !== added.length) {
+					added = (size > beforeBytes.length ? this.wholeLinesAdded(old, beforeBytes, size, afterBytes) : null) ?? Buffer.alloc(0);
+					if (added.length === 0) {
 						rmSync(temporary, { force: true });
 						return null;
 					}

@@ -1,3 +1,4 @@
+import * as nodeFs from "node:fs";
 import { appendFileSync, linkSync, promises as fs, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import { DiskWriter } from "../../../src/headless/DiskWriter";
@@ -65,5 +66,36 @@ describe("DiskWriter.editOnce", () => {
 		});
 		expect(rewritten).toBeNull();
 		expect(await fs.readFile(note, "utf8")).toBe("# Plan\n\n- one, changed\n- two\n");
+	});
+	test("lines another program added at the end are written after the edit as they were checked, never as the file holds them a moment later", async () => {
+		const note = nodePath.join(root, "Notes/Plan.md");
+		const before = "# Plan\n\n- one\n";
+		const logged = "- log 1\n";
+		// Another program rewrites the note in place (truncate, write) just after its added lines were checked
+		// as whole lines: its new text ends in half a line at the same place.
+		const rewrite = `# PLAN\n\n- one\n${"half lin".slice(0, logged.length)}`;
+		const realRead = nodeFs.readSync;
+		let checked = 0;
+		// The module object itself (the namespace import's properties cannot be redefined).
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
+		const fsModule = require("node:fs") as typeof nodeFs;
+		const spy = jest.spyOn(fsModule, "readSync").mockImplementation(((fd: number, buffer: Buffer, offset: number, length: number, position: number) => {
+			if (length === Buffer.byteLength(before) + Buffer.byteLength(logged) && position === 0) checked++;
+			else if (checked > 0 && position === Buffer.byteLength(before)) writeFileSync(note, rewrite);
+			return realRead(fd, buffer, offset, length, position);
+		}) as typeof nodeFs.readSync);
+		let result;
+		try {
+			result = writer.editOnce(note, (text) => {
+				appendFileSync(note, logged);
+				return text.replace("# Plan", "# Plan!");
+			});
+		} finally {
+			spy.mockRestore();
+		}
+		const text = await fs.readFile(note, "utf8");
+		// Never half a line of the other program's new text glued after the edit.
+		expect(text).not.toContain("half lin");
+		if (result !== null) expect(text).toBe(`# Plan!\n\n- one\n${logged}`);
 	});
 });
