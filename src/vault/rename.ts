@@ -98,7 +98,9 @@ export async function planRename(host: Host, scope: Scope, file: HostFile, to: s
 		const text = await host.vault.read(sourceFile);
 		if (source === from) {
 			movedText = text;
-			if (!ownLinksMayChange) continue;
+			// The cache's links may be older than the text just read (another program's edit not yet parsed):
+			// skipped only when the text cannot name the note either.
+			if (!ownLinksMayChange && !mayNameFile(text, file.name)) continue;
 		}
 		const sourceAfter = source === from ? to : source;
 		const linkpaths = new Map<string, string | null>();
@@ -161,6 +163,21 @@ function reachingLinktext(facts: RenameFacts, targetPath: string, sourceAfter: s
 			? [fromHere(linktext), fromHere(linktextFor(targetPath, sourceAfter, "relative", true, true))]
 			: [fullPath(keepExtension), fullPath(true)];
 	return candidates.find(reaches) ?? fullPath(true);
+}
+
+/** A character that can stand for another in a link path: a percent escape, an entity, a backslash escape, a space Obsidian reads as a space. */
+const LINK_PATH_SPELLING = /[%&\\\u00a0\u202f]/;
+
+/**
+ * Whether `text` may hold a link asking for a file named `fileName` (the name, any case, in either
+ * Unicode normalization form, or a character that could spell it otherwise). A cheap test on the
+ * text itself: the cache's resolved links are those of the text it last parsed, which may be older.
+ */
+function mayNameFile(text: string, fileName: string): boolean {
+	if (LINK_PATH_SPELLING.test(text)) return true;
+	const lower = text.toLowerCase();
+	const stem = namesAnsweredBy(fileName).at(-1) ?? fileName.toLowerCase();
+	return lower.includes(stem.normalize("NFC")) || lower.includes(stem.normalize("NFD"));
 }
 
 /** Files whose links a rename updates: notes, and canvases (their file cards and the links in their text cards). */
