@@ -37,6 +37,14 @@ export class TurnLane {
 	private cursor = 0;
 	/** Owners whose lone request goes first: other tokens' slices wait until none is left. */
 	private readonly first = new Map<string, FirstClaim>();
+	/**
+	 * Since when a token's slice has been held back by other tokens' requests going first, with no
+	 * token's slice run since (null: none held). Past `firstMs`, one goes anyway: requests of two
+	 * tokens going first one after the other, each within its bound, otherwise held a third token's
+	 * long work for as long as they kept coming.
+	 */
+	private heldSince: number | null = null;
+	private heldTimer: ReturnType<typeof nodeTimers.setTimeout> | null = null;
 	private scheduled = false;
 
 	constructor(
@@ -93,11 +101,25 @@ export class TurnLane {
 	/** Where in the ring the owner whose caller has the next turn is: the next after the last served, skipping tokens while a lone request goes first; -1 when none may go. */
 	private nextIndex(): number {
 		const count = this.ring.length;
+		const tokensGo = this.first.size === 0 || (this.heldSince !== null && performance.now() - this.heldSince >= this.firstMs);
+		let held = false;
 		for (let step = 0; step < count; step++) {
 			const index = (this.cursor + step) % count;
-			if (this.first.size === 0 || this.ring[index] === UNOWNED) return index;
+			if (tokensGo || this.ring[index] === UNOWNED) return index;
+			held = true;
 		}
+		if (held) this.markHeld();
 		return -1;
+	}
+
+	/** A token's slice is held back by requests going first: from now on for at most `firstMs`, whoever goes first. */
+	private markHeld(): void {
+		if (this.heldSince !== null) return;
+		this.heldSince = performance.now();
+		this.heldTimer = nodeTimers.setTimeout(() => {
+			this.heldTimer = null;
+			this.schedule();
+		}, this.firstMs);
 	}
 
 	private schedule(): void {
@@ -116,6 +138,11 @@ export class TurnLane {
 		const owner = this.ring[index] as string;
 		const queue = this.waiting.get(owner) as Array<() => void>;
 		const resolve = queue.shift() as () => void;
+		if (owner !== UNOWNED && this.heldSince !== null) {
+			this.heldSince = null;
+			if (this.heldTimer !== null) nodeTimers.clearTimeout(this.heldTimer);
+			this.heldTimer = null;
+		}
 		if (queue.length > 0) this.cursor = index + 1;
 		else {
 			// Out of the ring until it asks again (then at its end): the owner after it is now at its place.

@@ -105,4 +105,28 @@ describe("TurnLane", () => {
 		release();
 		expect(UNOWNED).toBe("");
 	});
+	test("requests of two tokens going first one after the other hold a third token's slice for a bounded time only, not for as long as they keep coming", async () => {
+		const lane = new TurnLane(undefined, 20);
+		// Two tokens' lone requests, each within its bound, overlapping so that one always goes first.
+		let flooding = true;
+		let claims = 0;
+		const releases: Array<() => void> = [];
+		const flood = (async () => {
+			while (flooding) {
+				releases.push(lane.goFirst(claims++ % 2 === 0 ? "a" : "b"));
+				if (releases.length > 2) releases.shift()?.();
+				await new Promise((resolve) => setTimeout(resolve, 8));
+			}
+		})();
+		const started = performance.now();
+		let waited = Number.POSITIVE_INFINITY;
+		const third = lane.takeFor("c").then(() => void (waited = performance.now() - started));
+		await new Promise((resolve) => setTimeout(resolve, 400));
+		flooding = false;
+		await flood;
+		for (const release of releases) release();
+		await third;
+		// Before: it went only once the flood stopped (400 ms and more).
+		expect(waited).toBeLessThan(200);
+	});
 });
