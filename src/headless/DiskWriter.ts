@@ -142,7 +142,7 @@ export class DiskWriter {
 		const temporary = nodePath.join(folder, `.vault-mcp-${randomBytes(6).toString("hex")}.tmp`);
 		const afterBytes = Buffer.from(after, "utf8");
 		/** Whole lines another program added at the end after the note was read, written after the edit. */
-		let added = Buffer.alloc(0);
+		let added: Buffer = Buffer.alloc(0);
 		try {
 			const created = openSync(temporary, CREATE_NEW | O_NOFOLLOW, read.mode & 0o777);
 			try {
