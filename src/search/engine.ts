@@ -42,6 +42,7 @@ import {
 	longTitleCut,
 	NAMED_TOPIC_SHARE,
 	proximityFactor,
+	LEAST_PROXIMITY_FACTOR,
 	type Ranked,
 } from "./rank";
 import { snippetsOf } from "./snippets";
@@ -168,6 +169,8 @@ export class SearchEngine {
 	private readonly candidates: CandidateFinder;
 	/** `templateOf`'s answers for the index's `templateGeneration`, by word. */
 	private readonly templateMemo = new Map<string, { length: number; corpusSize: number; template: TemplateWord | null }>();
+	/** Token id to query term for the proximity pass (proximityCodes); all 0 between searches. */
+	private proximityTable = new Int32Array(0);
 	private templateGeneration = -1;
 	/** What the last `titleTier` found of how well the note's best alias holding every term and the query overlap (titleCoverage). */
 	private aliasCoverage = 0;
@@ -686,7 +689,7 @@ export class SearchEngine {
 		}
 		top.sort((a, b) => this.compare(b, a));
 		if (proximityOn) {
-			this.byProximity(top, evidence, requiredIdf);
+			this.byProximity(top, limit, evidence, requiredIdf);
 			top.length = Math.min(top.length, limit);
 		}
 		const hits = top.map(({ slot, score, matched: held }) => {
@@ -704,40 +707,84 @@ export class SearchEngine {
 	 * its title or an alias counting in every passage (proximity.ts). Tiers still come first. Reads
 	 * at most PROXIMITY_MAX_TOKENS tokens of each body: bounded work, whatever the vault.
 	 */
-	private byProximity(top: Ranked[], evidence: readonly TermEvidence[], requiredIdf: readonly number[]): void {
-		const count = Math.min(top.length, PROXIMITY_CANDIDATES);
-		if (count < 2) return;
-		const codes = new Map<number, number>();
-		evidence.forEach((term, termIndex) => {
-			for (const id of term.relatedIds ?? []) if (!codes.has(id)) codes.set(id, termIndex * 2 + 1);
-			for (const id of term.strongIds ?? []) codes.set(id, termIndex * 2);
-		});
-		if (codes.size === 0) return;
-		const terms: ProximityTerms = { codeOf: (id) => codes.get(id) ?? NO_TERM, idf: Float64Array.from(requiredIdf), relatedWeight: EXPANSION_MATCH_WEIGHT };
+	private byProximity(top: Ranked[], limit: number, evidence: readonly TermEvidence[], requiredIdf: readonly number[]): void {
+		let count = Math.min(top.length, PROXIMITY_CANDIDATES);
+		if (count < 2 || limit <= 0) return;
+		// A candidate below the page keeps at most its score, and every note of the page at least LEAST_PROXIMITY_FACTOR of its own:
+		// one scoring less than that share of the page's last note (or of a lower tier) stays below the page, whatever its passages.
+		if (limit < count) {
+			const last = top[limit - 1] as Ranked;
+			const floor = last.score * LEAST_PROXIMITY_FACTOR;
+			let reach = limit;
+			while (reach < count && (top[reach] as Ranked).tier === last.tier && (top[reach] as Ranked).score >= floor) reach++;
+			// The page's own notes are still scored: their scores are shown.
+			count = reach;
+		}
+		const codes = this.proximityCodes(evidence);
+		if (codes === null) return;
+		const terms: ProximityTerms = { codes, idf: Float64Array.from(requiredIdf), relatedWeight: EXPANSION_MATCH_WEIGHT };
 		const scratch = proximityScratch(PROXIMITY_WINDOW, evidence.length);
 		const named = new Uint8Array(evidence.length);
-		for (let index = 0; index < count; index++) {
-			const entry = top[index] as Ranked;
-			const doc = this.index.documents[entry.slot];
-			if (!doc) continue;
-			named.fill(0);
-			const { ids, count: nameIds } = this.index.unpackNames(doc);
-			// The runs, each after its length: the title (name 0), the headings (not a name), then each alias.
-			for (let at = 0, run = 0; at < nameIds; run++) {
-				const from = at + 1;
-				const to = from + (ids[at] as number);
-				at = to;
-				if (run === 1) continue;
-				for (let word = from; word < to; word++) {
-					const code = codes.get(ids[word] as number) ?? NO_TERM;
-					if (code !== NO_TERM && (code & 1) === 0) named[code >> 1] = 1;
+		const tableSize = codes.length;
+		try {
+			for (let index = 0; index < count; index++) {
+				const entry = top[index] as Ranked;
+				const doc = this.index.documents[entry.slot];
+				if (!doc) continue;
+				// A body of one passage or less is its own best passage: it keeps its whole score (proximityFactor is 1).
+				if (doc.bodyLength <= PROXIMITY_WINDOW) continue;
+				named.fill(0);
+				let namedCount = 0;
+				const { ids, count: nameIds } = this.index.unpackNames(doc);
+				// The runs, each after its length: the title (name 0), the headings (not a name), then each alias.
+				for (let at = 0, run = 0; at < nameIds; run++) {
+					const from = at + 1;
+					const to = from + (ids[at] as number);
+					at = to;
+					if (run === 1) continue;
+					for (let word = from; word < to; word++) {
+						const id = ids[word] as number;
+						const code = id < tableSize ? (codes[id] as number) - 1 : NO_TERM;
+						if (code !== NO_TERM && (code & 1) === 0 && named[code >> 1] === 0) {
+							named[code >> 1] = 1;
+							namedCount++;
+						}
+					}
 				}
+				// Its names hold every term: each counts in every passage, and it keeps its whole score.
+				if (namedCount === evidence.length) continue;
+				passageEvidence(doc.packed, doc.bodyBytes, PROXIMITY_MAX_TOKENS, PROXIMITY_WINDOW, terms, named, scratch);
+				entry.score *= proximityFactor(scratch.passageIdf, scratch.heldIdf);
 			}
-			passageEvidence(doc.packed, doc.bodyBytes, PROXIMITY_MAX_TOKENS, PROXIMITY_WINDOW, terms, named, scratch);
-			entry.score *= proximityFactor(scratch.passageIdf, scratch.heldIdf);
+		} finally {
+			for (const term of evidence) {
+				for (const id of term.relatedIds ?? []) codes[id] = 0;
+				for (const id of term.strongIds ?? []) codes[id] = 0;
+			}
 		}
 		const head = top.slice(0, count).sort((a, b) => this.compare(b, a));
 		for (let index = 0; index < count; index++) top[index] = head[index] as Ranked;
+	}
+
+	/**
+	 * The engine's table of token id to query term (ProximityTerms.codes) set for `evidence`, or null
+	 * when no term has an id. Kept from search to search, as long as the largest id needs; the caller
+	 * sets the ids it set back to 0 after the pass, so a search costs its terms' ids, not the table.
+	 */
+	private proximityCodes(evidence: readonly TermEvidence[]): Int32Array | null {
+		let largest = -1;
+		for (const term of evidence) {
+			for (const id of term.relatedIds ?? []) if (id > largest) largest = id;
+			for (const id of term.strongIds ?? []) if (id > largest) largest = id;
+		}
+		if (largest < 0) return null;
+		if (this.proximityTable.length <= largest) this.proximityTable = new Int32Array(Math.max(largest + 1, this.proximityTable.length * 2));
+		const codes = this.proximityTable;
+		evidence.forEach((term, termIndex) => {
+			for (const id of term.relatedIds ?? []) if (codes[id] === 0) codes[id] = termIndex * 2 + 2;
+			for (const id of term.strongIds ?? []) codes[id] = termIndex * 2 + 1;
+		});
+		return codes;
 	}
 
 	/**
