@@ -42,6 +42,7 @@ import {
 	longTitleCut,
 	NAMED_TOPIC_SHARE,
 	proximityFactor,
+	LEAST_PROXIMITY_FACTOR,
 	type Ranked,
 } from "./rank";
 import { snippetsOf } from "./snippets";
@@ -168,6 +169,8 @@ export class SearchEngine {
 	private readonly candidates: CandidateFinder;
 	/** `templateOf`'s answers for the index's `templateGeneration`, by word. */
 	private readonly templateMemo = new Map<string, { length: number; corpusSize: number; template: TemplateWord | null }>();
+	/** Token id to query term for the proximity pass (proximityCodes); all 0 between searches. */
+	private proximityTable = new Int32Array(0);
 	private templateGeneration = -1;
 	/** What the last `titleTier` found of how well the note's best alias holding every term and the query overlap (titleCoverage). */
 	private aliasCoverage = 0;
@@ -619,10 +622,62 @@ export class SearchEngine {
 			const share = joined.length > 0 || totalIdf <= 0 ? 1 : Math.max(topicShare, Math.min(1, heldIdf / totalIdf));
 			bounded.score = bound * Math.pow(share, COVERAGE_POWER) * (1 + SCORE_BOUND_MARGIN);
 		};
-		/** Whether a candidate cannot enter the full page, by its bound (boundCandidate). Most of a common word's notes end here. */
-		const cannotEnter = (index: number): boolean => {
+		// With the proximity pass, the heap keeps more than the page; the page's own last note (its limit-th best so far, in
+		// `pageTiers`/`pageScores`, a heap of `limit` whose root is the worst) bounds what can still reach the page: the pass
+		// keeps at least LEAST_PROXIMITY_FACTOR of a page note's score, and never raises one (byProximity).
+		const pageBound = proximityOn && limit > 0 && limit < kept && !this.scoreEvery;
+		const pageTiers = new Float64Array(pageBound ? limit : 0);
+		const pageScores = new Float64Array(pageBound ? limit : 0);
+		let pageSize = 0;
+		const onPage = (tier: number, score: number): void => {
+			let index: number;
+			if (pageSize < limit) index = pageSize++;
+			else if (tier > (pageTiers[0] as number) || (tier === pageTiers[0] && score > (pageScores[0] as number))) index = 0;
+			else return;
+			pageTiers[index] = tier;
+			pageScores[index] = score;
+			// Sift: up from a new leaf, down from a replaced root (a min-heap on tier, then score).
+			const below = (a: number, b: number): boolean =>
+				(pageTiers[a] as number) < (pageTiers[b] as number) || (pageTiers[a] === pageTiers[b] && (pageScores[a] as number) < (pageScores[b] as number));
+			const swapAt = (a: number, b: number): void => {
+				const tierA = pageTiers[a] as number;
+				const scoreA = pageScores[a] as number;
+				pageTiers[a] = pageTiers[b] as number;
+				pageScores[a] = pageScores[b] as number;
+				pageTiers[b] = tierA;
+				pageScores[b] = scoreA;
+			};
+			if (index > 0) for (let at = index; at > 0 && below(at, (at - 1) >> 1); at = (at - 1) >> 1) swapAt(at, (at - 1) >> 1);
+			else
+				for (let at = 0; ;) {
+					let least = at;
+					const left = at * 2 + 1;
+					if (left < pageSize && below(left, least)) least = left;
+					if (left + 1 < pageSize && below(left + 1, least)) least = left + 1;
+					if (least === at) break;
+					swapAt(at, least);
+					at = least;
+				}
+		};
+		// What a candidate must reach to be worth scoring and keeping: the heap's worst once it is full, or, when stricter,
+		// the page's last note's tier at LEAST_PROXIMITY_FACTOR of its score. Below it strictly, a candidate cannot change the page.
+		const bar = { slot: 0, tier: 0, score: 0 };
+		// Candidates the bar turned away that the heap, not yet full, would have kept: the pass runs as if they were there.
+		let barred = 0;
+		const cutoff = (): Ranked | undefined => {
+			if (this.scoreEvery) return undefined;
 			const worst = top.length >= kept ? top[0] : undefined;
-			if (!worst || this.scoreEvery) return false;
+			if (!pageBound || pageSize < limit) return worst;
+			const tier = pageTiers[0] as number;
+			const score = (pageScores[0] as number) * LEAST_PROXIMITY_FACTOR;
+			if (worst && (worst.tier > tier || (worst.tier === tier && worst.score >= score))) return worst;
+			bar.tier = tier;
+			bar.score = score;
+			return bar;
+		};
+		/** Whether a candidate cannot enter the full page, by its bound (boundCandidate). Most of a common word's notes end here. */
+		const cannotEnter = (index: number, worst: Ranked | undefined): boolean => {
+			if (!worst) return false;
 			boundCandidate(index, worst.tier);
 			return bounded.tier !== worst.tier ? bounded.tier < worst.tier : bounded.score < worst.score;
 		};
@@ -632,16 +687,27 @@ export class SearchEngine {
 			// A closure called between pauses, not the async function's own loop: V8 runs that several times slower.
 			const rankRange = (from: number, to: number, named: boolean): void => {
 				for (let index = from; index < to; index++) {
-					if (rowNamed(values, index, termCount) !== named || cannotEnter(index)) continue;
-					scoreCandidate(index, false, this.scoreEvery || top.length < kept ? undefined : top[0]);
+					if (rowNamed(values, index, termCount) !== named) continue;
+					const worst = cutoff();
+					// Turned away by its bound, or by its score (scoreCandidate): the page cannot change for it.
+					if (cannotEnter(index, worst)) {
+						if (worst === bar && top.length < kept) barred++;
+						continue;
+					}
+					scoreCandidate(index, false, worst);
+					if (worst && (scored.tier < worst.tier || (scored.tier === worst.tier && scored.score < worst.score))) {
+						if (worst === bar && top.length < kept) barred++;
+						continue;
+					}
 					this.offer(top, kept, slots[index] as number, scored.score, scored.tier, matched);
+					if (pageBound) onPage(scored.tier, scored.score);
 				}
 			};
 			// Notes with a term in their names first: they rank highest, so the page they fill leaves out most of the rest unscored.
 			for (const named of [true, false]) {
 				// A page whose worst tier no note unnamed may reach leaves all of them out: not one is looked at.
-				const worst = top.length >= kept ? top[0] : undefined;
-				if (!named && worst && !this.scoreEvery && tierBound(false, true, 0) < worst.tier) break;
+				const worst = top.length >= kept && !this.scoreEvery ? top[0] : undefined;
+				if (!named && worst && tierBound(false, true, 0) < worst.tier) break;
 				exactCursors.fill(0);
 				formCursors.fill(0);
 				relatedCursors.fill(0);
@@ -686,7 +752,7 @@ export class SearchEngine {
 		}
 		top.sort((a, b) => this.compare(b, a));
 		if (proximityOn) {
-			this.byProximity(top, evidence, requiredIdf);
+			this.byProximity(top, limit, barred, evidence, requiredIdf);
 			top.length = Math.min(top.length, limit);
 		}
 		const hits = top.map(({ slot, score, matched: held }) => {
@@ -704,40 +770,86 @@ export class SearchEngine {
 	 * its title or an alias counting in every passage (proximity.ts). Tiers still come first. Reads
 	 * at most PROXIMITY_MAX_TOKENS tokens of each body: bounded work, whatever the vault.
 	 */
-	private byProximity(top: Ranked[], evidence: readonly TermEvidence[], requiredIdf: readonly number[]): void {
-		const count = Math.min(top.length, PROXIMITY_CANDIDATES);
-		if (count < 2) return;
-		const codes = new Map<number, number>();
-		evidence.forEach((term, termIndex) => {
-			for (const id of term.relatedIds ?? []) if (!codes.has(id)) codes.set(id, termIndex * 2 + 1);
-			for (const id of term.strongIds ?? []) codes.set(id, termIndex * 2);
-		});
-		if (codes.size === 0) return;
-		const terms: ProximityTerms = { codeOf: (id) => codes.get(id) ?? NO_TERM, idf: Float64Array.from(requiredIdf), relatedWeight: EXPANSION_MATCH_WEIGHT };
+	private byProximity(top: Ranked[], limit: number, barred: number, evidence: readonly TermEvidence[], requiredIdf: readonly number[]): void {
+		// A search of one candidate is not reordered, counting those turned away below the page (`barred`) that a heap of
+		// PROXIMITY_CANDIDATES would have kept.
+		if (Math.min(top.length + barred, PROXIMITY_CANDIDATES) < 2 || limit <= 0) return;
+		let count = Math.min(top.length, PROXIMITY_CANDIDATES);
+		// A candidate below the page keeps at most its score, and every note of the page at least LEAST_PROXIMITY_FACTOR of its own:
+		// one scoring less than that share of the page's last note (or of a lower tier) stays below the page, whatever its passages.
+		if (limit < count) {
+			const last = top[limit - 1] as Ranked;
+			const floor = last.score * LEAST_PROXIMITY_FACTOR;
+			let reach = limit;
+			while (reach < count && (top[reach] as Ranked).tier === last.tier && (top[reach] as Ranked).score >= floor) reach++;
+			// The page's own notes are still scored: their scores are shown.
+			count = reach;
+		}
+		const codes = this.proximityCodes(evidence);
+		if (codes === null) return;
+		const terms: ProximityTerms = { codes, idf: Float64Array.from(requiredIdf), relatedWeight: EXPANSION_MATCH_WEIGHT };
 		const scratch = proximityScratch(PROXIMITY_WINDOW, evidence.length);
 		const named = new Uint8Array(evidence.length);
-		for (let index = 0; index < count; index++) {
-			const entry = top[index] as Ranked;
-			const doc = this.index.documents[entry.slot];
-			if (!doc) continue;
-			named.fill(0);
-			const { ids, count: nameIds } = this.index.unpackNames(doc);
-			// The runs, each after its length: the title (name 0), the headings (not a name), then each alias.
-			for (let at = 0, run = 0; at < nameIds; run++) {
-				const from = at + 1;
-				const to = from + (ids[at] as number);
-				at = to;
-				if (run === 1) continue;
-				for (let word = from; word < to; word++) {
-					const code = codes.get(ids[word] as number) ?? NO_TERM;
-					if (code !== NO_TERM && (code & 1) === 0) named[code >> 1] = 1;
+		const tableSize = codes.length;
+		try {
+			for (let index = 0; index < count; index++) {
+				const entry = top[index] as Ranked;
+				const doc = this.index.documents[entry.slot];
+				if (!doc) continue;
+				// A body of one passage or less is its own best passage: it keeps its whole score (proximityFactor is 1).
+				if (doc.bodyLength <= PROXIMITY_WINDOW) continue;
+				named.fill(0);
+				let namedCount = 0;
+				const { ids, count: nameIds } = this.index.unpackNames(doc);
+				// The runs, each after its length: the title (name 0), the headings (not a name), then each alias.
+				for (let at = 0, run = 0; at < nameIds; run++) {
+					const from = at + 1;
+					const to = from + (ids[at] as number);
+					at = to;
+					if (run === 1) continue;
+					for (let word = from; word < to; word++) {
+						const id = ids[word] as number;
+						const code = id < tableSize ? (codes[id] as number) - 1 : NO_TERM;
+						if (code !== NO_TERM && (code & 1) === 0 && named[code >> 1] === 0) {
+							named[code >> 1] = 1;
+							namedCount++;
+						}
+					}
 				}
+				// Its names hold every term: each counts in every passage, and it keeps its whole score.
+				if (namedCount === evidence.length) continue;
+				passageEvidence(doc.packed, doc.bodyBytes, PROXIMITY_MAX_TOKENS, PROXIMITY_WINDOW, terms, named, scratch);
+				entry.score *= proximityFactor(scratch.passageIdf, scratch.heldIdf);
 			}
-			passageEvidence(doc.packed, doc.bodyBytes, PROXIMITY_MAX_TOKENS, PROXIMITY_WINDOW, terms, named, scratch);
-			entry.score *= proximityFactor(scratch.passageIdf, scratch.heldIdf);
+		} finally {
+			for (const term of evidence) {
+				for (const id of term.relatedIds ?? []) codes[id] = 0;
+				for (const id of term.strongIds ?? []) codes[id] = 0;
+			}
 		}
 		const head = top.slice(0, count).sort((a, b) => this.compare(b, a));
 		for (let index = 0; index < count; index++) top[index] = head[index] as Ranked;
+	}
+
+	/**
+	 * The engine's table of token id to query term (ProximityTerms.codes) set for `evidence`, or null
+	 * when no term has an id. Kept from search to search, as long as the largest id needs; the caller
+	 * sets the ids it set back to 0 after the pass, so a search costs its terms' ids, not the table.
+	 */
+	private proximityCodes(evidence: readonly TermEvidence[]): Int32Array | null {
+		let largest = -1;
+		for (const term of evidence) {
+			for (const id of term.relatedIds ?? []) if (id > largest) largest = id;
+			for (const id of term.strongIds ?? []) if (id > largest) largest = id;
+		}
+		if (largest < 0) return null;
+		if (this.proximityTable.length <= largest) this.proximityTable = new Int32Array(Math.max(largest + 1, this.proximityTable.length * 2));
+		const codes = this.proximityTable;
+		evidence.forEach((term, termIndex) => {
+			for (const id of term.relatedIds ?? []) if (codes[id] === 0) codes[id] = termIndex * 2 + 2;
+			for (const id of term.strongIds ?? []) codes[id] = termIndex * 2 + 1;
+		});
+		return codes;
 	}
 
 	/**

@@ -10,11 +10,13 @@
 export const NO_TERM = -1;
 
 /**
- * What a query's words are, token id by token id: `codeOf(id)` is the term's index times two, plus
- * one when the id is only a word meaning the same (expansions.ts), or NO_TERM.
+ * What a query's words are, token id by token id: `codes[id]` is one more than the term's code, the
+ * term's index times two plus one when the id is only a word meaning the same (expansions.ts); 0,
+ * or an id past the table's end, is no query word's. A table, not a function: the scan looks up
+ * every token of a body.
  */
 export interface ProximityTerms {
-	codeOf: (id: number) => number;
+	codes: Int32Array;
 	/** Per term, its idf: what it weighs in a passage. */
 	idf: Float64Array;
 	/** What a term held only as a word meaning the same weighs, against 1 as typed or in another form. */
@@ -64,6 +66,8 @@ export function passageEvidence(
 	scratch: ProximityScratch,
 ): void {
 	const { positions, codes, strong, related, anywhere } = scratch;
+	const codeTable = terms.codes;
+	const tableSize = codeTable.length;
 	const termCount = terms.idf.length;
 	strong.fill(0, 0, termCount);
 	related.fill(0, 0, termCount);
@@ -91,7 +95,8 @@ export function passageEvidence(
 			shift += 7;
 			continue;
 		}
-		const code = terms.codeOf(value >>> 0);
+		const id = value >>> 0;
+		const code = id < tableSize ? (codeTable[id] as number) - 1 : NO_TERM;
 		value = 0;
 		shift = 0;
 		const at = position++;

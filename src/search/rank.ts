@@ -139,6 +139,9 @@ export function onceEach(): (term: QueryTerm) => boolean {
  */
 const PASSAGE_SHARE = 0.6;
 
+/** The least `proximityFactor` gives: a note whose words all stand pages apart keeps this share of its score. */
+export const LEAST_PROXIMITY_FACTOR = Math.pow(1 - PASSAGE_SHARE, COVERAGE_POWER);
+
 /** What a top note's score is multiplied by for how close it keeps the query's words (PASSAGE_SHARE); 1 when it holds none. */
 export function proximityFactor(passageIdf: number, heldIdf: number): number {
 	if (heldIdf <= 0) return 1;

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { SearchEngine, type SearchAnswer } from "../../../src/search/engine";
+import type * as proximity from "../../../src/search/proximity";
 import { parseQuery } from "../../../src/search/query";
 import { foldText, tokenize } from "../../../src/search/text";
 
@@ -242,6 +243,66 @@ describe("a page of a few results", () => {
 			}),
 			{ numRuns: 400 },
 		);
+	});
+});
+
+describe("a search of several words reordered by how close each note keeps them (the proximity pass)", () => {
+	const WORDS = ["garden", "gardens", "plan", "planning", "shed", "the", "rain", "soil", "seed"];
+	const words = (minLength: number, maxLength: number) => fc.array(fc.constantFrom(...WORDS), { minLength, maxLength }).map((list) => list.join(" "));
+	// Bodies longer than a passage, so the pass reads them; titles that may hold the words or not.
+	const notes = fc.array(fc.record({ title: words(1, 3), body: words(0, 240), modified: fc.integer({ min: 0, max: 3 }) }), { minLength: 1, maxLength: 45 });
+	const queries = fc
+		.array(fc.constantFrom("garden", "plan", "shed", "rain", "soil", "seed", "gard"), { minLength: 2, maxLength: 3 })
+		.map((list) => list.join(" "));
+	const engineOf = (entries: ReadonlyArray<{ title: string; body: string; modified: number }>, scoreEvery: boolean) => {
+		const engine = new SearchEngine(undefined, undefined, scoreEvery);
+		entries.forEach((entry, index) => engine.index.add(`${index}.md`, entry.title, entry.modified, entry.body, [], []));
+		return engine;
+	};
+
+	test("gives the page that scoring every candidate gives: the notes turned away below the page could not have entered it", async () => {
+		await fc.assert(
+			fc.asyncProperty(notes, queries, fc.integer({ min: 1, max: 12 }), async (entries, query, limit) => {
+				const read = (path: string) => Promise.resolve(entries[Number(path.replace(/\.md$/, ""))]?.body ?? "");
+				const page = await engineOf(entries, false).search(parseQuery(query), null, limit, read);
+				expect(page).toEqual(await engineOf(entries, true).search(parseQuery(query), null, limit, read));
+			}),
+			{ numRuns: 150 },
+		);
+	});
+
+	test("reads the passages of the page's notes only, when the rest score too little to reach it", async () => {
+		const filler = (count: number) => Array.from({ length: count }, (_, at) => `filler${at % 50}`).join(" ");
+		const entries = [
+			// Three notes saying both words often, in one passage.
+			...[0, 1, 2].map((at) => ({ title: `Note ${at}`, body: `${"garden plan ".repeat(12)}${filler(100)}`, modified: 0 })),
+			// Twenty-five long notes holding each word once, far apart: they score far below the three.
+			...Array.from({ length: 25 }, (_, at) => ({ title: `Other ${at}`, body: `garden ${filler(600)} plan`, modified: 0 })),
+		];
+		const read = (path: string) => Promise.resolve(entries[Number(path.replace(/\.md$/, ""))]?.body ?? "");
+		// The engine with the pass's reads of a body counted (the real function runs).
+		let passages = 0;
+		let CountingEngine: typeof SearchEngine = SearchEngine;
+		jest.isolateModules(() => {
+			jest.doMock("../../../src/search/proximity", () => {
+				const actual = jest.requireActual<typeof proximity>("../../../src/search/proximity");
+				return {
+					...actual,
+					passageEvidence: (...args: Parameters<typeof actual.passageEvidence>) => {
+						passages++;
+						actual.passageEvidence(...args);
+					},
+				};
+			});
+			CountingEngine = jest.requireActual<{ SearchEngine: typeof SearchEngine }>("../../../src/search/engine").SearchEngine;
+		});
+		const engine = new CountingEngine();
+		entries.forEach((entry, index) => engine.index.add(`${index}.md`, entry.title, entry.modified, entry.body, [], []));
+		const page = await engine.search(parseQuery("garden plan"), null, 3, read);
+		expect(page.results.map((hit) => hit.path).sort()).toEqual(["0.md", "1.md", "2.md"]);
+		expect(page.results).toEqual((await engineOf(entries, true).search(parseQuery("garden plan"), null, 3, read)).results);
+		// Before: the best 20 notes' bodies were read, whatever the page.
+		expect(passages).toBe(3);
 	});
 });
 

@@ -14,13 +14,13 @@ function packed(words: readonly string[], vocabulary: string[]): { bytes: Uint8A
 /** Terms for query words (each its own term, idf as given); `related` words count for the term at their index at half weight. */
 function termsOf(vocabulary: string[], words: Record<string, number>, related: Record<string, number> = {}): ProximityTerms {
 	const names = Object.keys(words);
+	const codeOf = (word: string): number => {
+		if (names.includes(word)) return names.indexOf(word) * 2;
+		if (word in related) return (related[word] as number) * 2 + 1;
+		return NO_TERM;
+	};
 	return {
-		codeOf: (id) => {
-			const word = vocabulary[id] ?? "";
-			if (names.includes(word)) return names.indexOf(word) * 2;
-			if (word in related) return (related[word] as number) * 2 + 1;
-			return NO_TERM;
-		},
+		codes: Int32Array.from(vocabulary, (word) => codeOf(word) + 1),
 		idf: Float64Array.from(Object.values(words)),
 		relatedWeight: 0.5,
 	};
