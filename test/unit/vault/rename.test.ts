@@ -263,6 +263,18 @@ describe("renaming", () => {
 		expect(Math.max(...perPiece)).toBeLessThan(2 * INLINE_ITEMS_PAUSE_COUNT);
 	});
 
+	/** Plans renaming `from` to `to`, counting the characters of every text the plan parses. */
+	async function planCountingParses(from: string, to: string): Promise<{ plan: Awaited<ReturnType<typeof planRename>>; parsed: number[] }> {
+		const parsed: number[] = [];
+		const inSteps = LineIndex.inSteps.bind(LineIndex);
+		const spy = jest.spyOn(LineIndex, "inSteps").mockImplementation((text: string) => (parsed.push(text.length), inSteps(text)));
+		try {
+			return { plan: await planRename(vault.host, SCOPE, vault.host.vault.getFileByPath(from) ?? missing(), to), parsed };
+		} finally {
+			spy.mockRestore();
+		}
+	}
+
 	test("a rename plan parses neither a planted note of 20,000 links it renames in place nor a huge linking note the cache holds as parsed (each megabyte was parsed again)", async () => {
 		const planted = Array.from({ length: 20_000 }, (_, index) => `[[Missing ${index}]]`).join(" ");
 		// Over the size the headless cache keeps as parsed, and nested lists whose items the plan never reads.
@@ -271,15 +283,7 @@ describe("renaming", () => {
 		expect(linker.length).toBeGreaterThan(MAX_STARTUP_PARSE_BYTES);
 		vault = await openVault({ "Big.md": planted, "Linker.md": linker, "Home.md": "[[Big]]" });
 		await vault.host.metadataCache.settled();
-		const parsed: number[] = [];
-		const inSteps = LineIndex.inSteps.bind(LineIndex);
-		const spy = jest.spyOn(LineIndex, "inSteps").mockImplementation((text: string) => (parsed.push(text.length), inSteps(text)));
-		let plan: Awaited<ReturnType<typeof planRename>>;
-		try {
-			plan = await planRename(vault.host, SCOPE, vault.host.vault.getFileByPath("Big.md") ?? missing(), "Big2.md");
-		} finally {
-			spy.mockRestore();
-		}
+		const { plan, parsed } = await planCountingParses("Big.md", "Big2.md");
 		const expected = lines.map((line) => line.replace("[[Big]] and [[Big#Part|part]]", "[[Big2]] and [[Big2#Part|part]]")).join("\n");
 		expect(plan.notes.map((note) => [note.path, note.links])).toEqual([
 			["Home.md", 1],
@@ -305,15 +309,7 @@ describe("renaming", () => {
 		expect(linker.length).toBeLessThan(MAX_STARTUP_PARSE_BYTES);
 		vault = await openVault({ "Big.md": "big", "Linker.md": linker });
 		await vault.host.metadataCache.settled();
-		const parsed: number[] = [];
-		const inSteps = LineIndex.inSteps.bind(LineIndex);
-		const spy = jest.spyOn(LineIndex, "inSteps").mockImplementation((text: string) => (parsed.push(text.length), inSteps(text)));
-		let plan: Awaited<ReturnType<typeof planRename>>;
-		try {
-			plan = await planRename(vault.host, SCOPE, vault.host.vault.getFileByPath("Big.md") ?? missing(), "Sub/Big2.md");
-		} finally {
-			spy.mockRestore();
-		}
+		const { plan, parsed } = await planCountingParses("Big.md", "Sub/Big2.md");
 		expect(plan.notes.map((note) => [note.path, note.links])).toEqual([["Linker.md", 18_001]]);
 		// Before: the note's 0.4 MB were parsed.
 		expect(parsed.reduce((sum, length) => sum + length, 0)).toBeLessThan(100);
