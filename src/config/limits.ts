@@ -286,6 +286,12 @@ export const WRITE_RETRY_BUDGET_MS = 3_000;
 export const WRITE_RETRY_FIRST_PAUSE_MS = 1;
 /** The longest pause between two attempts of one edit. */
 export const WRITE_RETRY_MAX_PAUSE_MS = 64;
+/**
+ * How long after replacing a note (headless) the file it replaced is looked at once more for lines
+ * another program appended to it: a program that opened the note just before the rename may write
+ * a moment later, descheduled on a busy machine, to the file no name leads to any more.
+ */
+export const LATE_APPEND_RECHECK_MS = 50;
 /** How often a running `serve` looks at data.json for token and settings changes made by the CLI or the plugin. */
 export const SETTINGS_POLL_INTERVAL_MS = 250;
 

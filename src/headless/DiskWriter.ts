@@ -16,7 +16,7 @@ import {
 	type Stats,
 } from "node:fs";
 import * as nodePath from "node:path";
-import { NOTE_TEXT_PIECE_CHARS } from "../config/limits";
+import { LATE_APPEND_RECHECK_MS, NOTE_TEXT_PIECE_CHARS } from "../config/limits";
 import { O_NOFOLLOW, OutsideVaultError, type FolderJail } from "../host/FolderJail";
 import { pieceEnd } from "../sha256";
 
@@ -41,6 +41,9 @@ const CREATE_NEW = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EX
  */
 export class DiskWriter {
 	constructor(private readonly jail: FolderJail) {}
+
+	/** Descriptors of files just replaced: kept open a moment longer for carryLateAppends, which closes them. */
+	private readonly replacedDescriptors = new Set<number>();
 
 	/**
 	 * One attempt of an edit of the file at `diskPath`: reads it, runs `fn`, and writes the result
@@ -68,7 +71,7 @@ export class DiskWriter {
 		} finally {
 			// Closed off the event loop: once the file was replaced this is its last descriptor, and
 			// freeing a replaced file's blocks made a synchronous close the slowest step of a rename.
-			close(fd, () => undefined);
+			if (!this.replacedDescriptors.delete(fd)) close(fd, () => undefined);
 		}
 	}
 
@@ -180,25 +183,44 @@ export class DiskWriter {
 			throw error;
 		}
 		// Another program may have appended to the old file in the instant between the last look
-		// and the rename: those bytes went to the file just replaced, so add them to the new one.
-		// Only an append is carried over: if the old file was rewritten instead, its tail is not an addition to our text.
-		const late = fstatSync(old);
-		let exact = added.length === 0;
-		const seen = beforeBytes.length + added.length;
-		const head = Buffer.alloc(seen);
-		if (late.size > seen && readSync(old, head, 0, head.length, 0) === head.length && head.equals(Buffer.concat([beforeBytes, added]))) {
-			const extra = Buffer.alloc(late.size - seen);
-			readSync(old, extra, 0, extra.length, seen);
-			const { fd } = this.jail.openSync(diskPath, fsConstants.O_WRONLY | fsConstants.O_APPEND);
+		// and the rename: those bytes went to the file just replaced, so add them to the new one, now
+		// and once more a moment later (a writer that opened the old file may be descheduled before it writes).
+		const seen = Buffer.concat([beforeBytes, added]);
+		const carried = this.carryLateAppends(diskPath, old, seen);
+		this.replacedDescriptors.add(old);
+		const carriedBefore = Buffer.concat([seen, carried]);
+		setTimeout(() => {
 			try {
-				writeAll(fd, extra);
+				this.carryLateAppends(diskPath, old, carriedBefore);
+			} catch {
+				// The note or its folder went meanwhile: nothing to carry them to.
 			} finally {
-				closeSync(fd);
+				close(old, () => undefined);
 			}
-			exact = false;
-		}
+		}, LATE_APPEND_RECHECK_MS).unref();
+		const exact = added.length === 0 && carried.length === 0;
 		const stats = lstatSync(diskPath);
 		return { text: after, stats, exact: exact && stats.size === afterBytes.length };
+	}
+
+	/**
+	 * Bytes another program appended to a replaced file (`old`, read as `seen`) after it was read:
+	 * added at the end of the note as it is now, and returned. Only an append is carried over: if
+	 * the old file was rewritten instead, its tail is not an addition to our text.
+	 */
+	private carryLateAppends(diskPath: string, old: number, seen: Buffer): Buffer {
+		const late = fstatSync(old);
+		const head = Buffer.alloc(seen.length);
+		if (late.size <= seen.length || readSync(old, head, 0, head.length, 0) !== head.length || !head.equals(seen)) return Buffer.alloc(0);
+		const extra = Buffer.alloc(late.size - seen.length);
+		readSync(old, extra, 0, extra.length, seen.length);
+		const { fd } = this.jail.openSync(diskPath, fsConstants.O_WRONLY | fsConstants.O_APPEND);
+		try {
+			writeAll(fd, extra);
+		} finally {
+			closeSync(fd);
+		}
+		return extra;
 	}
 
 	/** Makes a new file holding `data`, never replacing anything (exclusive, not following links); folders made as needed. */

@@ -188,11 +188,11 @@ describe("names too long for the file system", () => {
 });
 
 /**
- * 100 server appends to `Log.md` while another program, started from `script` (given the note's
- * path as a JSON string), writes to it every 2 ms; the lines of the note once both are done.
+ * Runs `calls` through a write token's client while another program, started from `script` (given
+ * `Log.md`'s path as a JSON string), writes to the note every 2 ms; the note's text once both are done.
  */
-async function appendsBeside(script: (note: string) => string): Promise<{ acknowledged: string[]; refused: string[]; lines: string[]; outside: number[] }> {
-	const vault = await makeVault({ "Log.md": "# Log\n" });
+async function besideOutsideWriter(initial: string, script: (note: string) => string, calls: (client: Client) => Promise<void>): Promise<string> {
+	const vault = await makeVault({ "Log.md": initial });
 	const running = await startService(vault, {
 		levels: ["write"],
 		settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 },
@@ -201,16 +201,9 @@ async function appendsBeside(script: (note: string) => string): Promise<{ acknow
 	const note = nodePath.join(vault, "Log.md");
 	const other = spawn(process.execPath, ["-e", script(JSON.stringify(note))]);
 	const exited = new Promise<void>((resolve) => other.once("exit", () => resolve()));
-	const acknowledged: string[] = [];
-	const refused: string[] = [];
 	try {
 		await new Promise((resolve) => setTimeout(resolve, 100));
-		for (let index = 0; index < 100; index++) {
-			const marker = `server-${index}`;
-			const outcome = await callTool(client, "append_to_note", { path: "Log.md", content: marker });
-			if (outcome.ok) acknowledged.push(marker);
-			else refused.push(outcome.error);
-		}
+		await calls(client);
 	} finally {
 		other.kill();
 		await exited;
@@ -219,6 +212,21 @@ async function appendsBeside(script: (note: string) => string): Promise<{ acknow
 	}
 	const text = await fs.readFile(note, "utf8");
 	await removeDir(vault);
+	return text;
+}
+
+/** 100 server appends to `Log.md` beside another program (see besideOutsideWriter); the note's lines once both are done. */
+async function appendsBeside(script: (note: string) => string): Promise<{ acknowledged: string[]; refused: string[]; lines: string[]; outside: number[] }> {
+	const acknowledged: string[] = [];
+	const refused: string[] = [];
+	const text = await besideOutsideWriter("# Log\n", script, async (client) => {
+		for (let index = 0; index < 100; index++) {
+			const marker = `server-${index}`;
+			const outcome = await callTool(client, "append_to_note", { path: "Log.md", content: marker });
+			if (outcome.ok) acknowledged.push(marker);
+			else refused.push(outcome.error);
+		}
+	});
 	const lines = text.split("\n");
 	const outside = lines.filter((line) => line.startsWith("outside-")).map((line) => Number(line.slice("outside-".length)));
 	return { acknowledged, refused, lines, outside };
@@ -263,44 +271,28 @@ describe("edits before a note's end beside a busy outside writer", () => {
 	test("another program appends a line every 2 ms: at least 27 of 30 property changes, task completions and bullet inserts each go in, every line of both kept", async () => {
 		const CALLS = 30;
 		const tasks = Array.from({ length: CALLS }, (_, index) => `- [ ] task ${index}`).join("\n");
-		// An outline (mode: outliner) of the tasks and one bullet, with a property: each edit rewrites the note before its end.
-		const vault = await makeVault({ "Log.md": `---\nrank: 0\nmode: outliner\n---\n${tasks}\n- bullet\n` });
-		const running = await startService(vault, {
-			levels: ["write"],
-			settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 },
-		});
-		const client = await connectClient(running.url, running.tokens.write ?? "");
-		const note = nodePath.join(vault, "Log.md");
-		const other = spawn(process.execPath, [
-			"-e",
-			`const fs = require("fs"); let i = 0; setInterval(() => fs.appendFileSync(${JSON.stringify(note)}, "- outside-" + i++ + "\\n"), 2);`,
-		]);
-		const exited = new Promise<void>((resolve) => other.once("exit", () => resolve()));
 		const done: Record<string, number> = { set_property: 0, complete_task: 0, insert_under_bullet: 0 };
 		const refused: string[] = [];
-		try {
-			await new Promise((resolve) => setTimeout(resolve, 100));
-			for (let index = 0; index < CALLS; index++) {
-				const calls: Array<[string, Record<string, unknown>]> = [
-					["set_property", { path: "Log.md", name: "rank", value: index + 1 }],
-					// The frontmatter's 4 lines, then one line per task (the bullet's children go in after them).
-					["complete_task", { path: "Log.md", line: 4 + index, text: `task ${index}` }],
-					["insert_under_bullet", { path: "Log.md", bullet: "bullet", content: `child ${index}` }],
-				];
-				for (const [tool, args] of calls) {
-					const outcome = await callTool(client, tool, args);
-					if (outcome.ok) done[tool] = (done[tool] ?? 0) + 1;
-					else refused.push(outcome.error);
+		// An outline (mode: outliner) of the tasks and one bullet, with a property: each edit rewrites the note before its end.
+		const text = await besideOutsideWriter(
+			`---\nrank: 0\nmode: outliner\n---\n${tasks}\n- bullet\n`,
+			(note) => `const fs = require("fs"); let i = 0; setInterval(() => fs.appendFileSync(${note}, "- outside-" + i++ + "\\n"), 2);`,
+			async (client) => {
+				for (let index = 0; index < CALLS; index++) {
+					const calls: Array<[string, Record<string, unknown>]> = [
+						["set_property", { path: "Log.md", name: "rank", value: index + 1 }],
+						// The frontmatter's 4 lines, then one line per task (the bullet's children go in after them).
+						["complete_task", { path: "Log.md", line: 4 + index, text: `task ${index}` }],
+						["insert_under_bullet", { path: "Log.md", bullet: "bullet", content: `child ${index}` }],
+					];
+					for (const [tool, args] of calls) {
+						const outcome = await callTool(client, tool, args);
+						if (outcome.ok) done[tool] = (done[tool] ?? 0) + 1;
+						else refused.push(outcome.error);
+					}
 				}
-			}
-		} finally {
-			other.kill();
-			await exited;
-			await client.close();
-			await running.stop();
-		}
-		const text = await fs.readFile(note, "utf8");
-		await removeDir(vault);
+			},
+		);
 		const lines = text.split("\n");
 		const outside = lines.filter((line) => line.startsWith("- outside-")).map((line) => Number(line.slice("- outside-".length)));
 		// Every line the other program wrote is there, once and whole.
