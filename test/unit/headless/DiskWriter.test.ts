@@ -1,6 +1,7 @@
 import * as nodeFs from "node:fs";
 import { appendFileSync, linkSync, promises as fs, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
+import { LATE_APPEND_RECHECK_MS } from "../../../src/config/limits";
 import { DiskWriter } from "../../../src/headless/DiskWriter";
 import { FolderJail } from "../../../src/host/FolderJail";
 import { makeTempDir, makeVault, removeDir } from "../../helpers/vault";
@@ -49,6 +50,20 @@ describe("DiskWriter.editOnce", () => {
 		});
 		expect(result).toMatchObject({ exact: false });
 		expect(await fs.readFile(note, "utf8")).toBe("# Plan for May\n\n- one\n- logged 1\n- logged 2\n");
+	});
+
+	test("a line another program writes to the note's old file a moment after the edit replaced it (opened before, descheduled before writing) is carried to the new file", async () => {
+		const note = nodePath.join(root, "Notes/Plan.md");
+		// Another program opened the note for appending before the edit's rename, and writes after it: before, that line went to a file no name leads to.
+		const logger = nodeFs.openSync(note, "a");
+		try {
+			expect(writer.editOnce(note, (text) => text.replace("# Plan", "# Plan for May"))).not.toBeNull();
+			nodeFs.writeSync(logger, "- logged late\n");
+		} finally {
+			nodeFs.closeSync(logger);
+		}
+		await new Promise((resolve) => setTimeout(resolve, LATE_APPEND_RECHECK_MS + 100));
+		expect(await fs.readFile(note, "utf8")).toBe("# Plan for May\n\n- one\n- logged late\n");
 	});
 
 	test("a line another program is still writing at the end, or any other change, and the edit is tried again on the fresh text, writing nothing", async () => {
