@@ -283,27 +283,45 @@ export class DiskWriter {
 	 * the trash is ever replaced; the file must be a plain file where its path says.
 	 */
 	async trash(diskPath: string, trashFolder: string, basename: string, extension: string): Promise<void> {
-		const { handle } = await this.jail.open(diskPath, fsConstants.O_RDONLY);
+		const { handle, stats } = await this.jail.open(diskPath, fsConstants.O_RDONLY);
 		await handle.close();
 		await this.jail.makeFolders(trashFolder);
 		const dot = extension === "" ? "" : `.${extension}`;
 		for (let number = 0; ; number++) {
 			const target = nodePath.join(trashFolder, `${basename}${number === 0 ? "" : ` ${number}`}${dot}`);
+			let placeholder: Stats;
 			try {
-				await (await fs.open(target, CREATE_NEW | O_NOFOLLOW, 0o600)).close();
+				const made = await fs.open(target, CREATE_NEW | O_NOFOLLOW, 0o600);
+				try {
+					placeholder = await made.stat();
+				} finally {
+					await made.close();
+				}
 			} catch (error) {
 				if ((error as NodeJS.ErrnoException).code === "EEXIST") continue;
 				throw error;
 			}
 			try {
-				// The last look before the move: still a plain file, in a real folder.
+				// The last look before the move: still a plain file, in a real folder, going to a real trash folder
+				// (swapped for a link since it was made, the note would leave the vault through it).
+				await this.jail.checkFolder(trashFolder);
 				await this.jail.checkFolder(nodePath.dirname(diskPath));
 				if (!(await fs.lstat(diskPath)).isFile()) throw new OutsideVaultError();
 				await fs.rename(diskPath, target);
 				this.moveLateCarries(diskPath, target);
 			} catch (error) {
-				await fs.rm(target, { force: true });
+				// Only the name taken, if it still leads to it: through a link it may name another file, outside the vault.
+				if (sameFile(await fs.lstat(target).catch(() => null), placeholder)) await fs.rm(target, { force: true });
 				throw error;
+			}
+			// The trash folder swapped for a link while the note was moved: put it back where it was, if the name still leads to it.
+			if (!(await this.jail.isFolderReal(trashFolder))) {
+				if (sameFile(await fs.lstat(target).catch(() => null), stats) && (await fs.lstat(diskPath).catch(() => null)) === null)
+					await fs.rename(target, diskPath).then(
+						() => this.moveLateCarries(target, diskPath),
+						() => undefined,
+					);
+				throw new OutsideVaultError();
 			}
 			return;
 		}
