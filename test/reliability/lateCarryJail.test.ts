@@ -66,7 +66,9 @@ describe.each([
 });
 
 /** The server's own helpers for the two tests below: a vault, a write token, and a program holding the note open for appending. */
-async function withLogger(run: (parts: { vault: string; outside: string; logger: number; call: (tool: string, args: object) => Promise<{ ok: boolean }> }) => Promise<void>): Promise<void> {
+async function withLogger(
+	run: (parts: { vault: string; outside: string; logger: number; call: (tool: string, args: object) => Promise<{ ok: boolean }> }) => Promise<void>,
+): Promise<void> {
 	const vault = await makeVault({ "Notes/Plan.md": "# Plan\n\n- one\n" });
 	const outside = await makeTempDir("late-carry-outside-");
 	const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true } });
