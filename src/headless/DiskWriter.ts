@@ -152,6 +152,7 @@ export class DiskWriter {
 		const afterBytes = Buffer.from(after, "utf8");
 		/** Whole lines another program added at the end after the note was read, written after the edit. */
 		let added: Buffer = Buffer.alloc(0);
+		let written: Stats;
 		try {
 			const created = openSync(temporary, CREATE_NEW | O_NOFOLLOW, read.mode & 0o777);
 			try {
@@ -180,6 +181,7 @@ export class DiskWriter {
 					}
 					writeAll(created, added);
 				}
+				written = fstatSync(created);
 			} finally {
 				closeSync(created);
 			}
@@ -193,7 +195,13 @@ export class DiskWriter {
 		// and once more a moment later (a writer that opened the old file may be descheduled before it writes).
 		const seen = Buffer.concat([beforeBytes, added]);
 		const carry = { target: diskPath };
-		const carried = this.carryLateAppends(diskPath, old, seen);
+		// The edit is made: a note gone, or its folder swapped for a link, since the rename only leaves nothing to carry them to.
+		let carried: Buffer;
+		try {
+			carried = this.carryLateAppends(diskPath, old, seen);
+		} catch {
+			carried = Buffer.alloc(0);
+		}
 		this.replacedDescriptors.add(old);
 		this.lateCarries.add(carry);
 		const carriedBefore = Buffer.concat([seen, carried]);
@@ -208,7 +216,15 @@ export class DiskWriter {
 			}
 		}, LATE_APPEND_RECHECK_MS).unref();
 		const exact = added.length === 0 && carried.length === 0;
-		const stats = lstatSync(diskPath);
+		// The file written, as its name shows it now; if the name no longer leads to it (gone, or through a
+		// folder swapped for a link), as it was written: the edit was made all the same.
+		let named: Stats | undefined;
+		try {
+			named = lstatSync(diskPath, { throwIfNoEntry: false });
+		} catch {
+			named = undefined;
+		}
+		const stats = named !== undefined && sameFile(named, written) ? named : written;
 		return { text: after, stats, exact: exact && stats.size === afterBytes.length };
 	}
 

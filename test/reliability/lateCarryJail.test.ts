@@ -143,3 +143,35 @@ test("rename_note and create_note in the moment after an edit: a late line for t
 		expect(await fs.readFile(nodePath.join(vault, "Archive/Plan.md"), "utf8")).toBe("---\nstatus: done\n---\n# Plan\n\n- one\n- logged late\n");
 	});
 });
+
+test("set_property: the note's folder swapped for an outside link in the instant after the edit, with a late line to carry: the edit made is answered as made, and nothing goes outside", async () => {
+	await withLogger(async ({ vault, outside, logger, call }) => {
+		await fs.writeFile(nodePath.join(outside, "Plan.md"), "outside file\n");
+		const notes = nodePath.join(vault, "Notes");
+		const diskNote = nodePath.join(notes, "Plan.md");
+		const originalRename = nodeFs.renameSync;
+		let swapped = false;
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
+		const fsModule = require("node:fs") as typeof nodeFs;
+		const spy = jest.spyOn(fsModule, "renameSync").mockImplementation((from, to) => {
+			originalRename(from, to);
+			if (!swapped && to === diskNote) {
+				swapped = true;
+				nodeFs.writeSync(logger, "- logged late\n");
+				originalRename(notes, `${notes}-moved`);
+				nodeFs.symlinkSync(outside, notes);
+			}
+		});
+		try {
+			const answer = await call("set_property", { path: "Notes/Plan.md", name: "status", value: "done" });
+			expect(swapped).toBe(true);
+			expect(JSON.stringify(answer)).not.toContain("not part of the vault");
+			expect(answer.ok).toBe(true);
+			await new Promise((resolve) => setTimeout(resolve, LATE_APPEND_RECHECK_MS * 3));
+			expect(await fs.readFile(nodePath.join(outside, "Plan.md"), "utf8")).toBe("outside file\n");
+			expect(await fs.readFile(nodePath.join(`${notes}-moved`, "Plan.md"), "utf8")).toBe("---\nstatus: done\n---\n# Plan\n\n- one\n");
+		} finally {
+			spy.mockRestore();
+		}
+	});
+});
