@@ -44,6 +44,13 @@ export class TurnLane {
 	 * long work for as long as they kept coming.
 	 */
 	private heldSince: number | null = null;
+	/**
+	 * Until when tokens' slices go whatever requests go first (0: no such window): opened for `firstMs`
+	 * once a slice went because it had been held that long. Letting one slice through each `firstMs`
+	 * instead, a third token's long work beside two tokens' lone requests kept coming ran one slice
+	 * per `firstMs` (a vault-wide call of 200 slices took 20 s while the lane was mostly idle).
+	 */
+	private tokensFreeUntil = 0;
 	private heldTimer: ReturnType<typeof nodeTimers.setTimeout> | null = null;
 	private scheduled = false;
 
@@ -101,7 +108,8 @@ export class TurnLane {
 	/** Where in the ring the owner whose caller has the next turn is: the next after the last served, skipping tokens while a lone request goes first; -1 when none may go. */
 	private nextIndex(): number {
 		const count = this.ring.length;
-		const tokensGo = this.first.size === 0 || (this.heldSince !== null && performance.now() - this.heldSince >= this.firstMs);
+		const now = performance.now();
+		const tokensGo = this.first.size === 0 || now < this.tokensFreeUntil || (this.heldSince !== null && now - this.heldSince >= this.firstMs);
 		let held = false;
 		for (let step = 0; step < count; step++) {
 			const index = (this.cursor + step) % count;
@@ -139,6 +147,9 @@ export class TurnLane {
 		const queue = this.waiting.get(owner) as Array<() => void>;
 		const resolve = queue.shift() as () => void;
 		if (owner !== UNOWNED && this.heldSince !== null) {
+			const now = performance.now();
+			// Held its whole bound: tokens' slices now go for as long, so long work gets half the turns at least.
+			if (now - this.heldSince >= this.firstMs) this.tokensFreeUntil = now + this.firstMs;
 			this.heldSince = null;
 			if (this.heldTimer !== null) nodeTimers.clearTimeout(this.heldTimer);
 			this.heldTimer = null;

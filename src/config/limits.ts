@@ -371,7 +371,8 @@ export const VAULT_WIDE_CALL_WORK_MS = 2_000;
  * next slices wait while it is answered, for at most this long (it may be waiting for something
  * that needs them, such as a note another call is writing). Once it takes a turn of long work
  * itself, or this time is up, it takes turns with the others like any call. Nor does another
- * token's slice wait longer than this behind several such requests one after the other.
+ * token's slice wait longer than this behind several such requests one after the other, and once
+ * one has, other tokens' slices go freely for as long again.
  */
 export const LONE_REQUEST_FIRST_MS = 100;
 /**

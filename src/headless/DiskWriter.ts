@@ -46,6 +46,12 @@ export class DiskWriter {
 	private readonly replacedDescriptors = new Set<number>();
 
 	/**
+	 * Where the late appends of each file just replaced go: the note's path, moved along when the note is
+	 * renamed or trashed in the meantime (another note made at the old path is not theirs).
+	 */
+	private readonly lateCarries = new Set<{ target: string }>();
+
+	/**
 	 * One attempt of an edit of the file at `diskPath`: reads it, runs `fn`, and writes the result
 	 * only if the file still holds what was read; null when it changed under us (the caller runs
 	 * `fn` again on the fresh text). A change that only adds to the end is appended in place
@@ -146,6 +152,7 @@ export class DiskWriter {
 		const afterBytes = Buffer.from(after, "utf8");
 		/** Whole lines another program added at the end after the note was read, written after the edit. */
 		let added: Buffer = Buffer.alloc(0);
+		let written: Stats;
 		try {
 			const created = openSync(temporary, CREATE_NEW | O_NOFOLLOW, read.mode & 0o777);
 			try {
@@ -174,6 +181,7 @@ export class DiskWriter {
 					}
 					writeAll(created, added);
 				}
+				written = fstatSync(created);
 			} finally {
 				closeSync(created);
 			}
@@ -186,41 +194,69 @@ export class DiskWriter {
 		// and the rename: those bytes went to the file just replaced, so add them to the new one, now
 		// and once more a moment later (a writer that opened the old file may be descheduled before it writes).
 		const seen = Buffer.concat([beforeBytes, added]);
-		const carried = this.carryLateAppends(diskPath, old, seen);
+		const carry = { target: diskPath };
+		// The edit is made: a note gone, or its folder swapped for a link, since the rename only leaves nothing to carry them to.
+		let carried: Buffer;
+		try {
+			carried = this.carryLateAppends(diskPath, old, seen);
+		} catch {
+			carried = Buffer.alloc(0);
+		}
 		this.replacedDescriptors.add(old);
+		this.lateCarries.add(carry);
 		const carriedBefore = Buffer.concat([seen, carried]);
 		setTimeout(() => {
 			try {
-				this.carryLateAppends(diskPath, old, carriedBefore);
+				this.carryLateAppends(carry.target, old, carriedBefore);
 			} catch {
 				// The note or its folder went meanwhile: nothing to carry them to.
 			} finally {
+				this.lateCarries.delete(carry);
 				close(old, () => undefined);
 			}
 		}, LATE_APPEND_RECHECK_MS).unref();
 		const exact = added.length === 0 && carried.length === 0;
-		const stats = lstatSync(diskPath);
+		// The file written, as its name shows it now; if the name no longer leads to it (gone, or through a
+		// folder swapped for a link), as it was written: the edit was made all the same.
+		let named: Stats | undefined;
+		try {
+			named = lstatSync(diskPath, { throwIfNoEntry: false });
+		} catch {
+			named = undefined;
+		}
+		const stats = named !== undefined && sameFile(named, written) ? named : written;
 		return { text: after, stats, exact: exact && stats.size === afterBytes.length };
 	}
 
 	/**
 	 * Bytes another program appended to a replaced file (`old`, read as `seen`) after it was read:
 	 * added at the end of the note as it is now, and returned. Only an append is carried over: if
-	 * the old file was rewritten instead, its tail is not an addition to our text.
+	 * the old file was rewritten instead, its tail is not an addition to our text. Only from a file no
+	 * name leads to any more: bytes written under another name (a hard link, perhaps outside the vault
+	 * or an excluded note, or another note) are not lost, and are not this note's. And only into a
+	 * note with one name: appending through a hard link would write under its other name too.
 	 */
 	private carryLateAppends(diskPath: string, old: number, seen: Buffer): Buffer {
 		const late = fstatSync(old);
-		const head = Buffer.alloc(seen.length);
-		if (late.size <= seen.length || readSync(old, head, 0, head.length, 0) !== head.length || !head.equals(seen)) return Buffer.alloc(0);
-		const extra = Buffer.alloc(late.size - seen.length);
-		readSync(old, extra, 0, extra.length, seen.length);
-		const { fd } = this.jail.openSync(diskPath, fsConstants.O_WRONLY | fsConstants.O_APPEND);
+		if (late.nlink !== 0 || late.size <= seen.length) return Buffer.alloc(0);
+		// One read, checked and carried: read twice, a program rewriting the file in between could give
+		// bytes that never followed `seen` (or, truncated, zeros).
+		const now = Buffer.alloc(late.size);
+		if (readSync(old, now, 0, now.length, 0) !== now.length || !now.subarray(0, seen.length).equals(seen)) return Buffer.alloc(0);
+		const extra = now.subarray(seen.length);
+		const { fd, stats } = this.jail.openSync(diskPath, fsConstants.O_WRONLY | fsConstants.O_APPEND);
 		try {
+			if (stats.nlink !== 1) return Buffer.alloc(0);
 			writeAll(fd, extra);
 		} finally {
 			closeSync(fd);
 		}
 		return extra;
+	}
+
+	/** The late appends of a note just replaced at `from` now go to `to` (the note was moved there). */
+	private moveLateCarries(from: string, to: string): void {
+		for (const carry of this.lateCarries) if (carry.target === from) carry.target = to;
 	}
 
 	/** Makes a new file holding `data`, never replacing anything (exclusive, not following links); folders made as needed. */
@@ -263,26 +299,45 @@ export class DiskWriter {
 	 * the trash is ever replaced; the file must be a plain file where its path says.
 	 */
 	async trash(diskPath: string, trashFolder: string, basename: string, extension: string): Promise<void> {
-		const { handle } = await this.jail.open(diskPath, fsConstants.O_RDONLY);
+		const { handle, stats } = await this.jail.open(diskPath, fsConstants.O_RDONLY);
 		await handle.close();
 		await this.jail.makeFolders(trashFolder);
 		const dot = extension === "" ? "" : `.${extension}`;
 		for (let number = 0; ; number++) {
 			const target = nodePath.join(trashFolder, `${basename}${number === 0 ? "" : ` ${number}`}${dot}`);
+			let placeholder: Stats;
 			try {
-				await (await fs.open(target, CREATE_NEW | O_NOFOLLOW, 0o600)).close();
+				const made = await fs.open(target, CREATE_NEW | O_NOFOLLOW, 0o600);
+				try {
+					placeholder = await made.stat();
+				} finally {
+					await made.close();
+				}
 			} catch (error) {
 				if ((error as NodeJS.ErrnoException).code === "EEXIST") continue;
 				throw error;
 			}
 			try {
-				// The last look before the move: still a plain file, in a real folder.
+				// The last look before the move: still a plain file, in a real folder, going to a real trash folder
+				// (swapped for a link since it was made, the note would leave the vault through it).
+				await this.jail.checkFolder(trashFolder);
 				await this.jail.checkFolder(nodePath.dirname(diskPath));
 				if (!(await fs.lstat(diskPath)).isFile()) throw new OutsideVaultError();
 				await fs.rename(diskPath, target);
+				this.moveLateCarries(diskPath, target);
 			} catch (error) {
-				await fs.rm(target, { force: true });
+				// Only the name taken, if it still leads to it: through a link it may name another file, outside the vault.
+				if (sameFile(await fs.lstat(target).catch(() => null), placeholder)) await fs.rm(target, { force: true });
 				throw error;
+			}
+			// The trash folder swapped for a link while the note was moved: put it back where it was, if the name still leads to it.
+			if (!(await this.jail.isFolderReal(trashFolder))) {
+				if (sameFile(await fs.lstat(target).catch(() => null), stats) && (await fs.lstat(diskPath).catch(() => null)) === null)
+					await fs.rename(target, diskPath).then(
+						() => this.moveLateCarries(target, diskPath),
+						() => undefined,
+					);
+				throw new OutsideVaultError();
 			}
 			return;
 		}
@@ -301,10 +356,15 @@ export class DiskWriter {
 		await this.jail.makeFolders(nodePath.dirname(to));
 		await this.jail.checkFolder(nodePath.dirname(from));
 		await this.moveWithoutReplacing(from, to, stats);
+		this.moveLateCarries(from, to);
 		// A folder swapped for a link while the file was moved: put it back where it was, if the new name still
 		// leads to it. Through the link it may name another file, outside the vault, which must not be moved in.
 		if (!(await this.jail.isFolderReal(nodePath.dirname(to)))) {
-			if (sameFile(await fs.lstat(to).catch(() => null), stats)) await fs.rename(to, from).catch(() => undefined);
+			if (sameFile(await fs.lstat(to).catch(() => null), stats))
+				await fs.rename(to, from).then(
+					() => this.moveLateCarries(to, from),
+					() => undefined,
+				);
 			throw new OutsideVaultError();
 		}
 		return fs.lstat(to);

@@ -129,4 +129,27 @@ describe("TurnLane", () => {
 		// Before: it went only once the flood stopped (400 ms and more).
 		expect(waited).toBeLessThan(200);
 	});
+	test("a third token's long work beside two tokens' lone requests that keep coming gets turns at a steady pace, not one slice per bound", async () => {
+		const firstMs = 20;
+		const lane = new TurnLane(undefined, firstMs);
+		let flooding = true;
+		let claims = 0;
+		const releases: Array<() => void> = [];
+		const flood = (async () => {
+			while (flooding) {
+				releases.push(lane.goFirst(claims++ % 2 === 0 ? "a" : "b"));
+				if (releases.length > 2) releases.shift()?.();
+				await new Promise((resolve) => setTimeout(resolve, 8));
+			}
+		})();
+		const started = performance.now();
+		// A vault-wide call of 20 slices, each asking its turn.
+		for (let slice = 0; slice < 20; slice++) await lane.takeFor("c");
+		const took = performance.now() - started;
+		flooding = false;
+		await flood;
+		for (const release of releases) release();
+		// Before: one slice per bound, 20 × 20 ms and more (about 440 ms); after, about two bounds.
+		expect(took).toBeLessThan(8 * firstMs);
+	});
 });
