@@ -319,9 +319,10 @@ export const MIN_PREFIX_CHARS = 2;
  */
 export const MAX_WORD_FORM_CANDIDATES = 2_000;
 /**
- * When fewer notes than the page asks for hold every query word, the notes holding at least this
- * share of the words (rounded up; one word fewer for a note whose title or an alias holds one of
- * them) fill it, the ones covering most first. Where the notes holding every word fill the page, a
+ * When fewer notes than a search ranks (the page, or PROXIMITY_CANDIDATES if more) hold every
+ * query word, the notes holding at least this share of the words (rounded up; one word fewer for a
+ * note whose title or an alias holds one of them) join them. The count is not the page's, so a page
+ * of 1 is the first note of a page of 10 or 20, ties included. Where the notes holding every word fill the page, a
  * note named by one of the words (title or alias) and holding that share still competes on its
  * score: a page named for the topic that lacks an everyday word of the question ("work with video
  * and audio files") beats long notes that mention every word in passing. While fewer notes than the
@@ -330,9 +331,10 @@ export const MAX_WORD_FORM_CANDIDATES = 2_000;
  */
 export const SOFT_AND_MIN_WORD_SHARE = 0.5;
 /**
- * A search of several words reorders this many of its best notes by how close each keeps the
- * words (a passage holding most of them, PROXIMITY_WINDOW tokens): the page's notes and the next
- * ones, so a note just below it may move up. Only these are read, so the work is bounded.
+ * A search of several words ranks at least this many notes, whatever its page size, and reorders
+ * them by how close each keeps the words (a passage holding most of them, PROXIMITY_WINDOW tokens):
+ * the page's notes and the next ones, so a note just below it may move up. Only these are read, so
+ * the work is bounded. A page up to this size is the first notes of any larger one up to it.
  */
 export const PROXIMITY_CANDIDATES = 20;
 /** The tokens of a body (about a paragraph) in which a query's words count as said together. */

@@ -297,15 +297,20 @@ export class SearchEngine {
 		if (gathered) gathered = await readPhrases(gathered);
 		if (gathered === undefined) return null;
 		const partialMinimum = Math.max(1, Math.ceil(termCount * SOFT_AND_MIN_WORD_SHARE));
+		// Several words: the page's candidates and more are kept, for their words' proximity to reorder (byProximity).
+		const proximityOn = termCount > 1 && PROXIMITY_CANDIDATES > 0;
+		// As many notes are ranked for a page of 1 as for a page of PROXIMITY_CANDIDATES, and the notes holding fewer words join
+		// them on that count, not the page's: so a page is the first notes of any larger one up to PROXIMITY_CANDIDATES.
+		const kept = proximityOn ? Math.max(limit, PROXIMITY_CANDIDATES) : limit;
 		// Unread phrases mean more than phraseReadAllMax notes may hold every term, more than a page: no partial answer.
-		if (termCount > 1 && (gathered === null || gathered.total < limit)) {
+		if (termCount > 1 && (gathered === null || gathered.total < kept)) {
 			// Fewer notes than the page holding that share of the words: those holding one word fewer fill it, and so on down to one word,
 			// so a question in words the vault does not use ("forbid certain matchers like toBeTruthy") still finds the page holding its one telling word.
 			for (let minimum = partialMinimum; minimum >= 1; minimum--) {
 				gathered = await this.stepped(finder.holdingMost(wanted, minimum, excludedWords, excludedPhrases, accepted?.slots ?? null), pause, generation);
 				if (gathered) gathered = await readPhrases(gathered);
 				if (gathered === undefined) return null;
-				if (gathered === null || gathered.total >= limit) break;
+				if (gathered === null || gathered.total >= kept) break;
 			}
 		} else if (termCount > 1 && gathered !== null && wanted.every((term) => !term.phrase)) {
 			// The notes holding every word fill the page; a note named by most of them (its title or
@@ -357,9 +362,6 @@ export class SearchEngine {
 		const titleCoverageWeight = (TITLE_COVERAGE_WEIGHT * requiredIdf.reduce((sum, value) => sum + value, 0)) / termCount;
 		const averageLength = Math.max(1, totalLength / Math.max(1, corpusSize));
 		const top: Ranked[] = [];
-		// Several words: the page's candidates and more are kept, for their words' proximity to reorder (byProximity).
-		const proximityOn = termCount > 1 && PROXIMITY_CANDIDATES > 0;
-		const kept = proximityOn ? Math.max(limit, PROXIMITY_CANDIDATES) : limit;
 		const matched = new Uint8Array(termCount);
 		const strongMask = new Uint8Array(termCount);
 		// Per term, 1 when the candidate holds it only as often as a template does: held, but it weighs nothing.
@@ -747,7 +749,7 @@ export class SearchEngine {
 			);
 			if (ranked === undefined) return null;
 			// Every note read, and fewer than a page hold every term: the partial answer, as when they were read while gathering.
-			if (!ranked.checks && ranked.held < limit && termCount > 1 && gathered.minimum === null) return this.rank(query, include, limit, pause, true);
+			if (!ranked.checks && ranked.held < kept && termCount > 1 && gathered.minimum === null) return this.rank(query, include, limit, pause, true);
 			counted = { total: ranked.held, checks: ranked.checks };
 		}
 		top.sort((a, b) => this.compare(b, a));

@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { PROXIMITY_CANDIDATES } from "../../../src/config/limits";
 import { SearchEngine, type SearchAnswer } from "../../../src/search/engine";
 import type * as proximity from "../../../src/search/proximity";
 import { parseQuery } from "../../../src/search/query";
@@ -86,9 +87,13 @@ describe("search semantics", () => {
 
 	test("notes holding every word come first and, when they fill the page, alone; prefixes count", async () => {
 		expect(await paths(docs, "garden")).toEqual(expect.arrayContaining(["Garden.md", "Shed.md", "Contacts.md"]));
+		// Fewer than PROXIMITY_CANDIDATES notes hold both words: a page of one ranks the notes holding one as a page of ten does.
 		const page = await searchDocs(docs, "garden herbs", 1);
-		expect(page.total).toBe(1);
+		expect(page.total).toBe(3);
 		expect(page.results.map((hit) => [hit.path, hit.matched_words])).toEqual([["Garden.md", ["garden", "herbs"]]]);
+		const full = docs.concat(Array.from({ length: PROXIMITY_CANDIDATES }, (_, index) => doc(`Herbs ${index}.md`, "garden herbs and more", 10 + index)));
+		const filled = await searchDocs(full, "garden herbs", 1);
+		expect(filled.total).toBe(PROXIMITY_CANDIDATES + 1);
 		const longer = await searchDocs(docs, "garden herbs");
 		expect(longer.results[0]?.path).toBe("Garden.md");
 		expect(longer.results.slice(1).map((hit) => hit.matched_words)).toEqual([["garden"], ["garden"]]);
@@ -268,6 +273,20 @@ describe("a search of several words reordered by how close each note keeps them 
 				expect(page).toEqual(await engineOf(entries, true).search(parseQuery(query), null, limit, read));
 			}),
 			{ numRuns: 150 },
+		);
+	});
+
+	test("gives a page that is the first notes of any larger page up to PROXIMITY_CANDIDATES, ties included", async () => {
+		await fc.assert(
+			fc.asyncProperty(notes, queries, fc.integer({ min: 1, max: PROXIMITY_CANDIDATES - 1 }), async (entries, query, limit) => {
+				const read = (path: string) => Promise.resolve(entries[Number(path.replace(/\.md$/, ""))]?.body ?? "");
+				const engine = engineOf(entries, false);
+				const page = await engine.search(parseQuery(query), null, limit, read);
+				const larger = await engine.search(parseQuery(query), null, PROXIMITY_CANDIDATES, read);
+				expect(page.results).toEqual(larger.results.slice(0, limit));
+				expect(page.total).toBe(larger.total);
+			}),
+			{ numRuns: 300 },
 		);
 	});
 

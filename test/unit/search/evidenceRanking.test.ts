@@ -1,3 +1,4 @@
+import { PROXIMITY_CANDIDATES } from "../../../src/config/limits";
 import { SearchEngine, type SearchAnswer } from "../../../src/search/engine";
 import { parseQuery, stopWordSet, withStopWords } from "../../../src/search/query";
 import { stemmerFor } from "../../../src/search/stemmers";
@@ -199,7 +200,12 @@ describe("soft AND: all words when enough notes hold them, else the notes coveri
 	});
 
 	test("where enough notes hold half the words, a note holding fewer does not fill the page", async () => {
-		const many: Doc[] = Array.from({ length: 10 }, (_, index) => ({ path: `Sync ${index}.md`, text: "sync notes phone", modified: index }));
+		// Enough: as many as a search of several words ranks (PROXIMITY_CANDIDATES), whatever the page.
+		const many: Doc[] = Array.from({ length: PROXIMITY_CANDIDATES }, (_, index) => ({
+			path: `Sync ${index}.md`,
+			text: "sync notes phone",
+			modified: index,
+		}));
 		const found = await paths([...many, ...docs], "sync notes phone computer screen keyboard");
 		expect(found).toHaveLength(10);
 		expect(found).not.toContain("Phone.md");
