@@ -60,6 +60,14 @@ export const TOKEN_LAST_USED_SAVE_INTERVAL_MS = 60_000;
  * is still read, as text of the deepest block: the bound keeps the parser's recursion off the stack limit.
  */
 export const MAX_MARKDOWN_NESTING = 1000;
+/**
+ * Quotes and list items the Markdown parser in steps follows one inside another (a quote counts one,
+ * a list item one); deeper ones are left out, as past MAX_MARKDOWN_NESTING. Each is two generators on
+ * the stack (about 0.8 KB): 640 use about half of Node's default stack. Quotes were bounded only
+ * by MAX_MARKDOWN_NESTING, and a note of one line of 10,000 `> ` overflowed the stack: `serve`,
+ * `inspect` and the index build failed on it.
+ */
+export const MAX_STEPPED_BLOCK_DEPTH = 640;
 /** Largest tool response, in bytes of JSON; a larger one is refused with advice to narrow the call. */
 export const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 /** read_note returns at most this much of a note's text (and says `truncated`). */

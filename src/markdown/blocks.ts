@@ -1,5 +1,12 @@
 import MarkdownIt from "markdown-it";
-import { BLOCK_CHUNK_LINES, CHUNK_SEARCH_LINES, LINE_SPLIT_PAUSE_LINES, MAX_MARKDOWN_NESTING, TABLE_CHUNK_CELLS } from "../config/limits";
+import {
+	BLOCK_CHUNK_LINES,
+	CHUNK_SEARCH_LINES,
+	LINE_SPLIT_PAUSE_LINES,
+	MAX_MARKDOWN_NESTING,
+	MAX_STEPPED_BLOCK_DEPTH,
+	TABLE_CHUNK_CELLS,
+} from "../config/limits";
 import { blockquote, closeQuote, openQuoteSteps, startsQuote } from "./blockquote";
 import { skipBulletListMarker, skipOrderedListMarker } from "./listMarkers";
 import type { Steps } from "./steps";
@@ -244,50 +251,66 @@ export function* parseBlocks(source: string, consume: TokenConsumer, chunkLines 
  * parsed in steps (there blkIndent is 0 too, and the lines' marks are those inside the quote).
  */
 function* blocksInSteps(state: StateBlock, startLine: number, endLine: number, chunkLines: number, consume: TokenConsumer, itemContent = false): Steps<void> {
-	const tokens = state.tokens;
-	let line = startLine;
-	let hasEmptyLines = false;
-	// Whether a line may end a chunk depends on its marks, which differ inside a quote: one per container.
-	const candidates = new CandidateLines(state);
-	const nested = state.level > 0;
-	while (line < endLine) {
-		state.line = line = state.skipEmptyLines(line);
-		if (line >= endLine) break;
-		// Inside a quote, a lazy line (sCount -1) ends it.
-		if ((state.sCount[line] ?? 0) < state.blkIndent) break;
-		if (state.level >= MAX_MARKDOWN_NESTING) {
-			state.line = endLine;
-			break;
-		}
-		const quote = nested && startsQuote(state, line, endLine);
-		// In a list item, lines keep their indent: only a table is cut (by rows); any other block is one rule call, as markdown-it makes it.
-		if (!itemContent) yield* topLevelBlock(state, candidates, line, endLine, chunkLines, consume);
-		else {
+	// Each call is a quote's or a list item's content, and two generators on the stack under it.
+	const depth = (steppedDepths.get(state) ?? 0) + 1;
+	if (depth > MAX_STEPPED_BLOCK_DEPTH) {
+		// As markdown-it does past its nesting bound: the lines are taken, with no blocks.
+		state.line = endLine;
+		return;
+	}
+	steppedDepths.set(state, depth);
+	try {
+		const tokens = state.tokens;
+		let line = startLine;
+		let hasEmptyLines = false;
+		// Whether a line may end a chunk depends on its marks, which differ inside a quote: one per container.
+		const candidates = new CandidateLines(state);
+		const nested = state.level > 0;
+		while (line < endLine) {
+			state.line = line = state.skipEmptyLines(line);
+			if (line >= endLine) break;
+			// Inside a quote, a lazy line (sCount -1) ends it.
+			if ((state.sCount[line] ?? 0) < state.blkIndent) break;
+			if (state.level >= MAX_MARKDOWN_NESTING) {
+				state.line = endLine;
+				break;
+			}
+			const startsAQuote = startsQuote(state, line, endLine);
+			const quote = nested && startsAQuote;
+			// The table rule comes first: a line it accepts starts a table. No rule before the blockquote
+			// rule takes a line starting with `>` (code needs an indent of 4, which it refuses too). A quote
+			// goes to quoteInSteps from here, not through topLevelBlock: each level of a deep quote is then
+			// two generators on the stack, not three (quotes 1,000 deep overflowed it).
 			const head = yield* tableHeadSteps(state, line, endLine);
 			if (head) yield* tableSteps(state, line, endLine, chunkLines, consume, head);
-			else if (startsQuote(state, line, endLine)) yield* quoteInSteps(state, line, endLine, chunkLines, consume);
+			else if (startsAQuote) yield* quoteInSteps(state, line, endLine, chunkLines, consume);
+			else if (!itemContent) yield* topLevelBlock(state, candidates, line, endLine, chunkLines, consume);
+			// In a list item, lines keep their indent: any other block is one rule call, as markdown-it makes it.
 			else if (startsList(state, line, endLine)) yield* listInSteps(state, line, endLine, chunkLines, consume);
 			else runRules(state, line, endLine);
+			yield* handOver(tokens, tokens.length, consume);
+			state.tight = !hasEmptyLines;
+			if (state.isEmpty(state.line - 1)) hasEmptyLines = true;
+			const blockLines = state.line - line;
+			line = state.line;
+			if (line < endLine && state.isEmpty(line)) {
+				hasEmptyLines = true;
+				line++;
+				state.line = line;
+			}
+			if (nested) {
+				// A quote's lines were counted inside it, a quote counts one.
+				const since = (nestedLinesSincePause.get(state) ?? 0) + (quote ? 1 : blockLines);
+				nestedLinesSincePause.set(state, since >= NESTED_PAUSE_LINES ? 0 : since);
+				if (since < NESTED_PAUSE_LINES) continue;
+			}
+			yield;
 		}
-		yield* handOver(tokens, tokens.length, consume);
-		state.tight = !hasEmptyLines;
-		if (state.isEmpty(state.line - 1)) hasEmptyLines = true;
-		const blockLines = state.line - line;
-		line = state.line;
-		if (line < endLine && state.isEmpty(line)) {
-			hasEmptyLines = true;
-			line++;
-			state.line = line;
-		}
-		if (nested) {
-			// A quote's lines were counted inside it, a quote counts one.
-			const since = (nestedLinesSincePause.get(state) ?? 0) + (quote ? 1 : blockLines);
-			nestedLinesSincePause.set(state, since >= NESTED_PAUSE_LINES ? 0 : since);
-			if (since < NESTED_PAUSE_LINES) continue;
-		}
-		yield;
+	} finally {
+		steppedDepths.set(state, depth - 1);
 	}
 }
+const steppedDepths = new WeakMap<StateBlock, number>();
 
 /**
  * Inside quotes, a pause after every block resumes through every open quote's step: in a note of
@@ -318,7 +341,8 @@ function runRules(state: StateBlock, line: number, endLine: number): void {
 type Continuation = { kind: "paragraph" } | { kind: "list"; openType: string; markup: string };
 
 /**
- * One top-level block, in chunks when it is a huge paragraph or list. A list's tokens are handed
+ * One top-level block other than a table or a quote (blocksInSteps parses those), in chunks when
+ * it is a huge paragraph or list. A list's tokens are handed
  * over chunk by chunk (all but the last item's close and the list's close, which the next chunk
  * replaces); a paragraph's three tokens stay until it ends.
  */
@@ -330,11 +354,6 @@ function* topLevelBlock(
 	chunkLines: number,
 	consume: TokenConsumer,
 ): Steps<void> {
-	// The table rule comes first: a line it accepts starts a table.
-	const head = yield* tableHeadSteps(state, blockStart, endLine);
-	if (head) return yield* tableSteps(state, blockStart, endLine, chunkLines, consume, head);
-	// No rule before the blockquote rule takes a line starting with `>` (code needs an indent of 4, which it refuses too).
-	if (startsQuote(state, blockStart, endLine)) return yield* quoteInSteps(state, blockStart, endLine, chunkLines, consume);
 	// A top-level list whose item holds a table is parsed item by item, the table in chunks of rows.
 	if (startsList(state, blockStart, endLine)) return yield* listInSteps(state, blockStart, endLine, chunkLines, consume);
 	const level = state.level;

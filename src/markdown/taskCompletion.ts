@@ -6,6 +6,7 @@
  * Reading and writing follow obsidian-tasks (MIT): DefaultTaskSerializer, DataviewTaskSerializer,
  * Task.handleNewStatus, Occurrence, OnCompletion. Pure.
  */
+import { echoed } from "./echo";
 import { MAX_RECURRENCE_RULE_CHARS, MAX_RECURRENCE_SEARCH_YEARS } from "../config/limits";
 import { BEYOND_SEARCH, nextOccurrence, parseRecurrence, SEARCH_TOO_LONG, type RecurrenceRule } from "./recurrence";
 import { dateProblem, taskText } from "./taskLine";
@@ -426,7 +427,7 @@ export function changeTaskInNote(note: string, change: NoteTaskChange): NoteTask
 	const wanted = change.text.trim();
 	if (!change.tasks.some((task) => task.line === change.line) || taskText(content(change.line)) !== wanted) {
 		const open = change.tasks.filter((task) => task.status === " ").map((task) => task.line);
-		const listed = open.slice(0, change.listLimit).map((index) => `line ${index}: ${taskText(content(index))}`);
+		const listed = open.slice(0, change.listLimit).map((index) => `line ${index}: ${echoed(taskText(content(index)))}`);
 		const more = open.length > listed.length ? ` (and ${open.length - listed.length} more)` : "";
 		const list = listed.length ? ` Its open tasks: ${listed.join("; ")}${more}.` : " It has no open tasks.";
 		return fail(

@@ -742,3 +742,35 @@ describe("arguments of half a megabyte that name nothing, and a note of 100 head
 		expect(await fs.readFile(nodePath.join(served.vault, "Outline.md"), "utf8")).toBe("- first\n- second\n");
 	}, 60_000);
 });
+
+describe("a note of one line of 10,000 `> ` and a callout under it (a quote deeper than the parser follows)", () => {
+	const deep = `Before the quote, [[Other]].\n\n${"> ".repeat(10_000)}[!note] deepword [[Hub]]\n${"> ".repeat(10_000)}more\n`;
+	const served = servedForBlock(() => ({ "Deep.md": deep, "Other.md": "# Other\n" }), "read", { ready: "metadata" });
+
+	test("the server starts, indexes it and reads it whole (its parse overflowed the stack: the index build, `serve` and `inspect` failed)", async () => {
+		await served.running.service.search?.whenReady();
+		const read = await callOk<{ content: string }>(served.client, "read_note", { path: "Deep.md" });
+		expect(read.content).toBe(deep);
+		const links = await callOk<{ backlinks: Array<{ path: string }> }>(served.client, "get_note_links", { path: "Other.md" });
+		expect(links.backlinks.map((link) => link.path)).toEqual(["Deep.md"]);
+		const found = await callOk<{ results: Array<{ path: string }> }>(served.client, "search_notes", { query: "deepword" });
+		expect(found.results.map((result) => result.path)).toEqual(["Deep.md"]);
+	}, 120_000);
+});
+
+describe("a note of twenty open tasks of 50,000 characters each (`🆔 a-a-…`, `⛔ a,a,…`)", () => {
+	const TASK_CHARS = 50_000;
+	const tasks = Array.from(
+		{ length: 20 },
+		(_, index) => `- [ ] task ${index} ${index % 2 ? "🆔 " + "a-".repeat(TASK_CHARS / 2) : "⛔ " + "a,".repeat(TASK_CHARS / 2)}`,
+	);
+	const served = servedForBlock(() => ({ "Tasks.md": `${tasks.join("\n")}\n` }), "write", { rights: { complete_task: "allow" }, ready: "metadata" });
+
+	test("complete_task naming a task that is not there lists the open tasks by the start of their text and its length (the error held all of them: a megabyte)", async () => {
+		const error = await callError(served.client, "complete_task", { path: "Tasks.md", line: 0, text: "no such task" });
+		expect(error).toContain("Its open tasks: line 0: task 0 ⛔ a,a,");
+		expect(error).toContain(`(${(tasks[0] ?? "").length - "- [ ] ".length} characters)`);
+		expect(error.length).toBeLessThan(20 * (ERROR_ECHO_MAX_CHARS + 60) + 1_000);
+		expect(await fs.readFile(nodePath.join(served.vault, "Tasks.md"), "utf8")).toBe(`${tasks.join("\n")}\n`);
+	}, 60_000);
+});

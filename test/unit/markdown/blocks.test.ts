@@ -3,7 +3,7 @@ import * as nodePath from "node:path";
 import fc from "fast-check";
 import MarkdownIt from "markdown-it";
 import type { CachedMetadata } from "obsidian";
-import { MAX_MARKDOWN_NESTING, TABLE_CHUNK_CELLS } from "../../../src/config/limits";
+import { MAX_MARKDOWN_NESTING, MAX_STEPPED_BLOCK_DEPTH, TABLE_CHUNK_CELLS } from "../../../src/config/limits";
 import { normalizeSteps, parseBlocks, type MarkdownToken } from "../../../src/markdown/blocks";
 import { runSteps } from "../../../src/markdown/steps";
 import { countPushes } from "../../helpers/countPushes";
@@ -250,6 +250,35 @@ describe("quotes and callouts, nested at any depth", () => {
 		["a quote 200 deep inside a list item", `- item\n${lines(400, (index) => `  ${"> ".repeat(index % 200)}text ${index}`)}`],
 	])("%s: the tokens markdown-it's own parse gives", (_name, text) => {
 		expect(blocksOf(text)).toEqual(deepReference.parse(text, {}).map(record));
+	});
+
+	test("a line of 10,000 `> ` (a quote deeper than the bound): the tokens markdown-it gives, with the stack two generators a level deep and at most MAX_STEPPED_BLOCK_DEPTH levels", () => {
+		const text = `${"> ".repeat(10_000)}[!note] a\n${"> ".repeat(10_000)}b\n`;
+		// The stack is counted in frames where the parser hands tokens over (the deepest it gets), not
+		// in bytes: at three generators a level, 1,000 levels overflowed Node's stack and `serve` failed.
+		const limit = Error.stackTraceLimit;
+		Error.stackTraceLimit = Number.POSITIVE_INFINITY;
+		let deepest = 0;
+		const tokens: MarkdownToken[] = [];
+		try {
+			runSteps(
+				parseBlocks(text, function* (handed, count) {
+					deepest = Math.max(deepest, (new Error().stack ?? "").split("\n").length);
+					tokens.push(...handed.slice(0, count));
+					yield;
+				}),
+			);
+		} finally {
+			Error.stackTraceLimit = limit;
+		}
+		// Quotes deeper than the bound are left out, as markdown-it leaves out blocks past its own.
+		const bounded = new MarkdownIt("commonmark", { html: true, maxNesting: MAX_STEPPED_BLOCK_DEPTH } as MarkdownIt.Options).enable([
+			"table",
+			"strikethrough",
+		]);
+		expect(tokens.map(record)).toEqual(bounded.parse(text, {}).map(record));
+		// Each generator is two frames (its own and its `next`), two generators a level.
+		expect(deepest).toBeLessThan(2 * 2 * MAX_STEPPED_BLOCK_DEPTH + 100);
 	});
 });
 
