@@ -292,6 +292,14 @@ export const WRITE_RETRY_MAX_PAUSE_MS = 64;
  * a moment later, descheduled on a busy machine, to the file no name leads to any more.
  */
 export const LATE_APPEND_RECHECK_MS = 50;
+/**
+ * Bytes another program appended to a note's old file, carried to the new file after an edit
+ * replaced it (headless), per piece: the event loop is given back between pieces. Read in one piece,
+ * a program appending hundreds of megabytes to the old file held the server for the whole read. Also
+ * the most whole lines an edit's last look copies after its text: more, and the edit is made again
+ * on the fresh text, which holds them.
+ */
+export const LATE_APPEND_PIECE_BYTES = 64 * 1024;
 /** How often a running `serve` looks at data.json for token and settings changes made by the CLI or the plugin. */
 export const SETTINGS_POLL_INTERVAL_MS = 250;
 
