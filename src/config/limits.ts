@@ -530,6 +530,12 @@ export const MAX_JOURNAL_ENTRIES = 1_000;
 /** Bytes the write journal file may hold; the oldest calls are dropped first. */
 export const MAX_JOURNAL_BYTES = 50 * 1024 * 1024;
 /**
+ * Bytes of write-journal lines parsed between two pauses when a journal another process replaced
+ * (the CLI's trim) or added much to is read in before a record or an undo (one line is never cut):
+ * read whole, tens of megabytes of note texts were parsed in one piece.
+ */
+export const JOURNAL_READ_PIECE_BYTES = 64 * 1024;
+/**
  * Bytes one tool call's journal records may take (its notes' text before and after): a larger call
  * is refused before anything is written or asked, so no single call evicts the undo of the calls before it.
  */
