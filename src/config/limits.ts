@@ -300,6 +300,14 @@ export const WRITE_RETRY_MAX_PAUSE_MS = 64;
  * a moment later, descheduled on a busy machine, to the file no name leads to any more.
  */
 export const LATE_APPEND_RECHECK_MS = 50;
+/**
+ * Bytes another program appended to a note's old file, carried to the new file after an edit
+ * replaced it (headless), per piece: the event loop is given back between pieces. Read in one piece,
+ * a program appending hundreds of megabytes to the old file held the server for the whole read. Also
+ * the most whole lines an edit's last look copies after its text: more, and the edit is made again
+ * on the fresh text, which holds them.
+ */
+export const LATE_APPEND_PIECE_BYTES = 64 * 1024;
 /** How often a running `serve` looks at data.json for token and settings changes made by the CLI or the plugin. */
 export const SETTINGS_POLL_INTERVAL_MS = 250;
 
@@ -532,6 +540,12 @@ export const LINK_SEARCH_DELAY_MS = 1_000;
 export const MAX_JOURNAL_ENTRIES = 1_000;
 /** Bytes the write journal file may hold; the oldest calls are dropped first. */
 export const MAX_JOURNAL_BYTES = 50 * 1024 * 1024;
+/**
+ * Bytes of write-journal lines parsed between two pauses when a journal another process replaced
+ * (the CLI's trim) or added much to is read in before a record or an undo (one line is never cut):
+ * read whole, tens of megabytes of note texts were parsed in one piece.
+ */
+export const JOURNAL_READ_PIECE_BYTES = 64 * 1024;
 /**
  * Bytes one tool call's journal records may take (its notes' text before and after): a larger call
  * is refused before anything is written or asked, so no single call evicts the undo of the calls before it.

@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { isUtf8 } from "node:buffer";
 import {
 	close,
 	closeSync,
@@ -16,9 +15,11 @@ import {
 	type Stats,
 } from "node:fs";
 import * as nodePath from "node:path";
-import { LATE_APPEND_RECHECK_MS, NOTE_TEXT_PIECE_CHARS } from "../config/limits";
+import { LATE_APPEND_PIECE_BYTES, LATE_APPEND_RECHECK_MS, NOTE_TEXT_PIECE_CHARS } from "../config/limits";
 import { O_NOFOLLOW, OutsideVaultError, type FolderJail } from "../host/FolderJail";
 import { pieceEnd } from "../sha256";
+import { eventLoopTurns } from "../turns";
+import { encodeInPieces, fileStartsWith, lengthOf, readInPieces, type Pause } from "./bytePieces";
 
 /** What one attempt of an edit did: the text the note now has, and the file's stats after our write (null: nothing was written). */
 export interface EditResult {
@@ -30,17 +31,38 @@ export interface EditResult {
 
 const CREATE_NEW = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL;
 
+/** Bytes carried from a replaced note's old file: the first piece at once, the rest (if any) in later turns. */
+interface LateCarry {
+	first: Buffer[];
+	rest: Promise<Buffer[]> | null;
+}
+
+const NOTHING_CARRIED: LateCarry = { first: [], rest: null };
+
+/** LATE_APPEND_RECHECK_MS, without keeping the process alive; a named frame a test can find the timer by. */
+function lateRecheckDelay(): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, LATE_APPEND_RECHECK_MS).unref());
+}
+
 /**
- * The headless vault's writes to disk, each inside the jail. An edit is one synchronous critical
- * section per note (open, read, compare, write, rename: about twenty system calls, well under a
- * millisecond for a note of a few kilobytes): nothing else in this process can come in between, and
- * a rename's thousand link rewrites cost a thousand short turns of the event loop instead of twenty
- * thousand thread-pool round trips (which the profile showed dominating the rename). Other programs
- * can still write at any moment, so each edit compares at the moment of its write and never
- * overwrites bytes it did not read.
+ * The headless vault's writes to disk, each inside the jail. An edit reads the note, works out its
+ * new text and writes it, then, in one last synchronous look (a few system calls, and a comparison
+ * of the bytes at memory speed, about a quarter of a millisecond per megabyte), checks that the file
+ * still holds exactly what was read and puts the new text in place. A note of one piece
+ * (NOTE_TEXT_PIECE_CHARS bytes) is all of that in one turn: a rename's thousand link rewrites cost a
+ * thousand short turns of the event loop instead of twenty thousand thread-pool round trips (which
+ * the profile showed dominating the rename). A longer note is read, decoded, encoded and written a
+ * piece at a time, giving the event loop back between pieces: in one piece a megabyte note's
+ * append held every other client 20–70 ms. Other programs can write at any moment, so each edit
+ * compares at the moment of its write and never overwrites bytes it did not read; the edits of
+ * this process are one per note at a time (the vault's write lock).
  */
 export class DiskWriter {
-	constructor(private readonly jail: FolderJail) {}
+	constructor(
+		private readonly jail: FolderJail,
+		/** Gives the event loop back between two pieces of a long note's edit. */
+		private readonly pause: Pause = eventLoopTurns.take,
+	) {}
 
 	/** Descriptors of files just replaced: kept open a moment longer for carryLateAppends, which closes them. */
 	private readonly replacedDescriptors = new Set<number>();
@@ -60,20 +82,21 @@ export class DiskWriter {
 	 * end since the note was read go after the edit, and bytes it appended to the old file in the
 	 * instant before the rename are carried over.
 	 */
-	editOnce(diskPath: string, fn: (data: string) => string): EditResult | null {
+	async editOnce(diskPath: string, fn: (data: string) => string): Promise<EditResult | null> {
 		const { fd, stats } = this.jail.openSync(diskPath, fsConstants.O_RDONLY);
 		try {
-			const beforeBytes = readFileSync(fd);
-			const before = beforeBytes.toString("utf8");
+			const read = await readInPieces(fd, stats.size, this.pause);
+			const before = read.text;
 			const after = fn(before);
 			if (after === before) return { text: after, stats: null, exact: true };
 			// In place only for a file with one name: appending through a hard link would change the
 			// bytes under its other name too (perhaps outside the vault); a replace gives this name its own file.
 			// Valid UTF-8 decodes and encodes back to the same bytes (checked without encoding the note again).
-			if (stats.nlink === 1 && after.startsWith(before) && isUtf8(beforeBytes)) {
-				return this.appendInPlace(diskPath, fd, stats, beforeBytes, after, Buffer.from(after.slice(before.length), "utf8"));
+			if (stats.nlink === 1 && after.length > before.length && read.utf8 && after.startsWith(before)) {
+				const suffix = await encodeInPieces(after.slice(before.length), this.pause);
+				return this.appendInPlace(diskPath, fd, stats, read.bytes, after, suffix);
 			}
-			return this.replaceFile(diskPath, fd, stats, beforeBytes, after);
+			return await this.replaceFile(diskPath, fd, stats, read.bytes, after);
 		} finally {
 			// Closed off the event loop: once the file was replaced this is its last descriptor, and
 			// freeing a replaced file's blocks made a synchronous close the slowest step of a rename.
@@ -87,9 +110,11 @@ export class DiskWriter {
 	 * read still there, the new ones ending in a line end), the edit's whole lines go after them: the
 	 * same lines added at the end of the note as it is now. A program appending every few
 	 * milliseconds otherwise wins every race against an edit that takes longer than that to compute.
+	 * One synchronous piece: the last look and the write.
 	 */
-	private appendInPlace(diskPath: string, readFd: number, read: Stats, beforeBytes: Buffer, after: string, suffix: Buffer): EditResult | null {
+	private appendInPlace(diskPath: string, readFd: number, read: Stats, beforeBytes: Buffer, after: string, suffix: Buffer[]): EditResult | null {
 		const size = beforeBytes.length;
+		const suffixLength = lengthOf(suffix);
 		// Opened for reading too: a note another program saved atomically since it was read is checked through it.
 		const { fd, stats } = this.jail.openSync(diskPath, fsConstants.O_RDWR | fsConstants.O_APPEND);
 		try {
@@ -101,8 +126,10 @@ export class DiskWriter {
 			// perhaps outside the vault) would show our bytes there too. Tried again, it is replaced instead.
 			if (stats.nlink !== 1) return null;
 			const grew = replaced || stats.size !== size;
-			if (grew && !this.grewByWholeLines(replaced ? fd : readFd, beforeBytes, stats.size, suffix)) return null;
-			writeAll(fd, suffix);
+			// Not grown: the same bytes still, checked (another program may have rewritten it in place, same size, meanwhile).
+			if (grew ? !this.grewByWholeLines(replaced ? fd : readFd, beforeBytes, stats.size, suffix) : !fileStartsWith(readFd, [beforeBytes], true))
+				return null;
+			for (const piece of suffix) writeAll(fd, piece);
 			const final = fstatSync(fd);
 			const named = lstatSync(diskPath, { throwIfNoEntry: false });
 			if (named && named.ino !== final.ino) {
@@ -111,70 +138,89 @@ export class DiskWriter {
 				// them first), they landed; if not, the edit is made again on its text.
 				let fresh: Buffer | null;
 				try {
-					fresh = Buffer.from(this.jail.readTextSync(diskPath), "utf8");
+					fresh = this.readBytesSync(diskPath);
 				} catch {
 					fresh = null;
 				}
-				if (fresh === null || !fresh.includes(suffix)) return null;
+				if (fresh === null || !fresh.includes(Buffer.concat(suffix))) return null;
 				return { text: after, stats: named, exact: false };
 			}
-			return { text: after, stats: final, exact: !grew && final.size === size + suffix.length };
+			return { text: after, stats: final, exact: !grew && final.size === size + suffixLength };
+		} finally {
+			closeSync(fd);
+		}
+	}
+
+	/** A file's bytes, read through the jail's `openSync`. */
+	private readBytesSync(diskPath: string): Buffer {
+		const { fd } = this.jail.openSync(diskPath, fsConstants.O_RDONLY);
+		try {
+			return readFileSync(fd);
 		} finally {
 			closeSync(fd);
 		}
 	}
 
 	/** Whether the file read as `beforeBytes` now holds them followed only by whole lines (and both it and `suffix` end lines). */
-	private grewByWholeLines(readFd: number, beforeBytes: Buffer, size: number, suffix: Buffer): boolean {
-		return this.wholeLinesAdded(readFd, beforeBytes, size, suffix) !== null;
+	private grewByWholeLines(readFd: number, beforeBytes: Buffer, size: number, suffix: Buffer[]): boolean {
+		return endsLines(beforeBytes, suffix) && size >= beforeBytes.length && endsWithNewline(readFd, size) && fileStartsWith(readFd, [beforeBytes]);
 	}
 
 	/**
 	 * The whole lines the file read as `beforeBytes` now holds after them, taken from the same read
 	 * that checked them (read again, a program rewriting the file a moment later could give half a
-	 * line of its new text); null when it holds anything else (and both it and `suffix` must end lines).
+	 * line of its new text); null when it holds anything else (and both it and `suffix` must end
+	 * lines), or more than LATE_APPEND_PIECE_BYTES were added (the edit is then made again on the
+	 * fresh text, which holds them: copied here, in the last look's one piece, they would hold the server).
 	 */
-	private wholeLinesAdded(readFd: number, beforeBytes: Buffer, size: number, suffix: Buffer): Buffer | null {
-		const newline = 0x0a;
-		if (size < beforeBytes.length || (beforeBytes.length > 0 && beforeBytes[beforeBytes.length - 1] !== newline) || suffix[suffix.length - 1] !== newline)
-			return null;
-		const now = Buffer.alloc(size);
-		if (readSync(readFd, now, 0, size, 0) !== size) return null;
-		return now[size - 1] === newline && now.subarray(0, beforeBytes.length).equals(beforeBytes) ? now.subarray(beforeBytes.length) : null;
+	private wholeLinesAdded(readFd: number, beforeBytes: Buffer, size: number, suffix: Buffer[]): Buffer | null {
+		if (size <= beforeBytes.length || size - beforeBytes.length > LATE_APPEND_PIECE_BYTES || !endsLines(beforeBytes, suffix)) return null;
+		const added = Buffer.alloc(size - beforeBytes.length);
+		// The added bytes first, then the bytes before them: a rewrite in place between the two reads changes what
+		// was read before, which the second read then sees (a program appending only never changes them).
+		if (readSync(readFd, added, 0, added.length, beforeBytes.length) !== added.length || added[added.length - 1] !== NEWLINE) return null;
+		return fileStartsWith(readFd, [beforeBytes]) ? added : null;
 	}
 
 	/** Replaces the file atomically with `after`, if it still holds exactly `beforeBytes` (`old` is the descriptor it was read through). */
-	private replaceFile(diskPath: string, old: number, read: Stats, beforeBytes: Buffer, after: string): EditResult | null {
+	private async replaceFile(diskPath: string, old: number, read: Stats, beforeBytes: Buffer, after: string): Promise<EditResult | null> {
 		const folder = nodePath.dirname(diskPath);
 		// A short dot-name in the same folder: the rename is atomic, the watcher and listing ignore
 		// it, and it fits beside a note whose own name is near the file system's limit.
 		const temporary = nodePath.join(folder, `.vault-mcp-${randomBytes(6).toString("hex")}.tmp`);
-		const afterBytes = Buffer.from(after, "utf8");
 		/** Whole lines another program added at the end after the note was read, written after the edit. */
 		let added: Buffer = Buffer.alloc(0);
 		let written: Stats;
+		let afterLength = 0;
+		/** The edit's last bytes (whether it ends a line). */
+		let lastPiece = Buffer.alloc(0);
 		try {
 			const created = openSync(temporary, CREATE_NEW | O_NOFOLLOW, read.mode & 0o777);
 			try {
-				writeAll(created, afterBytes);
-				// The last look before the rename: same file, same bytes, same real folder.
+				// The new text, a piece at a time: made into bytes and written, the event loop given back between pieces.
+				for (let start = 0; start < after.length;) {
+					if (start > 0) await this.pause();
+					const end = pieceEnd(after, start, NOTE_TEXT_PIECE_CHARS);
+					lastPiece = Buffer.from(after.slice(start, end), "utf8");
+					writeAll(created, lastPiece);
+					afterLength += lastPiece.length;
+					start = end;
+				}
+				// The last look before the rename, in one piece: same real folder, same file, same bytes.
 				this.jail.checkFolderSync(folder);
 				const named = lstatSync(diskPath);
-				const now = Buffer.alloc(beforeBytes.length + 1);
-				const bytesRead = readSync(old, now, 0, now.length, 0);
 				if (named.ino !== read.ino) {
 					rmSync(temporary, { force: true });
 					return null;
 				}
-				if (bytesRead !== beforeBytes.length || !now.subarray(0, bytesRead).equals(beforeBytes)) {
+				if (!fileStartsWith(old, [beforeBytes], true)) {
 					// Another program added whole lines at the end since the note was read (a logger): they
 					// go after the edit, as for an append (see appendInPlace). Any other change, or a line
 					// still being written, and the edit is made again on the fresh text. A program appending
 					// every 2 ms otherwise won every race: 4 of 50 property changes went in, after 3 s each.
 					// The lines are the bytes checked, from that one read: read again, a program rewriting the
 					// note in place a moment later could give half a line of its new text after the edit.
-					const size = fstatSync(old).size;
-					added = (size > beforeBytes.length ? this.wholeLinesAdded(old, beforeBytes, size, afterBytes) : null) ?? Buffer.alloc(0);
+					added = this.wholeLinesAdded(old, beforeBytes, fstatSync(old).size, [lastPiece]) ?? Buffer.alloc(0);
 					if (added.length === 0) {
 						rmSync(temporary, { force: true });
 						return null;
@@ -193,29 +239,31 @@ export class DiskWriter {
 		// Another program may have appended to the old file in the instant between the last look
 		// and the rename: those bytes went to the file just replaced, so add them to the new one, now
 		// and once more a moment later (a writer that opened the old file may be descheduled before it writes).
-		const seen = Buffer.concat([beforeBytes, added]);
+		const seen = [beforeBytes, added];
 		const carry = { target: diskPath };
 		// The edit is made: a note gone, or its folder swapped for a link, since the rename only leaves nothing to carry them to.
-		let carried: Buffer;
+		let carried: LateCarry;
 		try {
-			carried = this.carryLateAppends(diskPath, old, seen);
+			carried = this.carryLateAppends(carry, old, seen);
 		} catch {
-			carried = Buffer.alloc(0);
+			carried = NOTHING_CARRIED;
 		}
 		this.replacedDescriptors.add(old);
 		this.lateCarries.add(carry);
-		const carriedBefore = Buffer.concat([seen, carried]);
-		setTimeout(() => {
+		// Returned before any pause, so the vault records this write before the watcher can report it as another program's.
+		void (async () => {
 			try {
-				this.carryLateAppends(carry.target, old, carriedBefore);
+				const carriedLater = (await carried.rest) ?? [];
+				await lateRecheckDelay();
+				await this.carryLateAppends(carry, old, [...seen, ...carried.first, ...carriedLater]).rest;
 			} catch {
 				// The note or its folder went meanwhile: nothing to carry them to.
 			} finally {
 				this.lateCarries.delete(carry);
 				close(old, () => undefined);
 			}
-		}, LATE_APPEND_RECHECK_MS).unref();
-		const exact = added.length === 0 && carried.length === 0;
+		})();
+		const exact = added.length === 0 && carried.first.length === 0 && carried.rest === null;
 		// The file written, as its name shows it now; if the name no longer leads to it (gone, or through a
 		// folder swapped for a link), as it was written: the edit was made all the same.
 		let named: Stats | undefined;
@@ -225,33 +273,60 @@ export class DiskWriter {
 			named = undefined;
 		}
 		const stats = named !== undefined && sameFile(named, written) ? named : written;
-		return { text: after, stats, exact: exact && stats.size === afterBytes.length };
+		return { text: after, stats, exact: exact && stats.size === afterLength };
 	}
 
 	/**
 	 * Bytes another program appended to a replaced file (`old`, read as `seen`) after it was read:
-	 * added at the end of the note as it is now, and returned. Only an append is carried over: if
-	 * the old file was rewritten instead, its tail is not an addition to our text. Only from a file no
-	 * name leads to any more: bytes written under another name (a hard link, perhaps outside the vault
-	 * or an excluded note, or another note) are not lost, and are not this note's. And only into a
-	 * note with one name: appending through a hard link would write under its other name too.
+	 * added at the end of the note as it is now, LATE_APPEND_PIECE_BYTES at a time. The first piece
+	 * now (`first`); any more in later turns (`rest`, null when there are none), the event loop
+	 * given back between pieces: a program appending megabytes to the old file held the server for
+	 * the whole read. Only an append is carried over: if the old file was rewritten instead, its tail
+	 * is not an addition to our text. Only from a file no name leads to any more (checked at every
+	 * piece): bytes written under another name (a hard link, perhaps outside the vault or an excluded
+	 * note, or another note) are not lost, and are not this note's. And only into a note with one name
+	 * (`carry.target`, which follows the note through this writer's renames and trash moves):
+	 * appending through a hard link would write under its other name too.
 	 */
-	private carryLateAppends(diskPath: string, old: number, seen: Buffer): Buffer {
+	private carryLateAppends(carry: { target: string }, old: number, seen: readonly Buffer[]): LateCarry {
+		const seenLength = lengthOf(seen);
 		const late = fstatSync(old);
-		if (late.nlink !== 0 || late.size <= seen.length) return Buffer.alloc(0);
-		// One read, checked and carried: read twice, a program rewriting the file in between could give
-		// bytes that never followed `seen` (or, truncated, zeros).
-		const now = Buffer.alloc(late.size);
-		if (readSync(old, now, 0, now.length, 0) !== now.length || !now.subarray(0, seen.length).equals(seen)) return Buffer.alloc(0);
-		const extra = now.subarray(seen.length);
+		const end = late.size;
+		if (late.nlink !== 0 || end <= seenLength || !fileStartsWith(old, seen)) return NOTHING_CARRIED;
+		const first = this.carryPiece(carry.target, old, seenLength, end);
+		if (first === null) return NOTHING_CARRIED;
+		const rest = async (): Promise<Buffer[]> => {
+			const carried: Buffer[] = [];
+			for (let at = seenLength + first.length; at < end;) {
+				await this.pause();
+				const piece = this.carryPiece(carry.target, old, at, end);
+				if (piece === null) break;
+				carried.push(piece);
+				at += piece.length;
+			}
+			return carried;
+		};
+		return { first: [first], rest: seenLength + first.length < end ? rest() : null };
+	}
+
+	/**
+	 * Reads up to LATE_APPEND_PIECE_BYTES of the old file from `at` (not past `end`), each byte read
+	 * once, and appends them to the note as it is now; null when nothing was left, a name leads to the
+	 * old file again, or the note has another name.
+	 */
+	private carryPiece(diskPath: string, old: number, at: number, end: number): Buffer | null {
+		if (fstatSync(old).nlink !== 0) return null;
+		const piece = Buffer.alloc(Math.min(LATE_APPEND_PIECE_BYTES, end - at));
+		const got = readSync(old, piece, 0, piece.length, at);
+		if (got === 0) return null;
 		const { fd, stats } = this.jail.openSync(diskPath, fsConstants.O_WRONLY | fsConstants.O_APPEND);
 		try {
-			if (stats.nlink !== 1) return Buffer.alloc(0);
-			writeAll(fd, extra);
+			if (stats.nlink !== 1) return null;
+			writeAll(fd, piece.subarray(0, got));
 		} finally {
 			closeSync(fd);
 		}
-		return extra;
+		return piece.subarray(0, got);
 	}
 
 	/** The late appends of a note just replaced at `from` now go to `to` (the note was moved there). */
@@ -421,4 +496,19 @@ function sameFile(found: Stats | null, ours: Stats): boolean {
 
 function writeAll(fd: number, bytes: Buffer): void {
 	for (let offset = 0; offset < bytes.length;) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+}
+
+const NEWLINE = 0x0a;
+
+/** Whether `before` is empty or ends a line, and the last of `suffix`'s bytes ends one. */
+function endsLines(before: Buffer, suffix: readonly Buffer[]): boolean {
+	let last: Buffer | undefined;
+	for (const piece of suffix) if (piece.length > 0) last = piece;
+	return (before.length === 0 || before[before.length - 1] === NEWLINE) && last !== undefined && last[last.length - 1] === NEWLINE;
+}
+
+/** Whether the file open as `fd`, `size` bytes long, ends in a line end. */
+function endsWithNewline(fd: number, size: number): boolean {
+	const last = Buffer.alloc(1);
+	return size > 0 && readSync(fd, last, 0, 1, size - 1) === 1 && last[0] === NEWLINE;
 }

@@ -3,20 +3,13 @@ import * as nodePath from "node:path";
 import type { EventRef } from "obsidian";
 import type { HostAbstractFile, HostFile, HostVault } from "../host/Host";
 import { FolderJail, OutsideVaultError } from "../host/FolderJail";
-import { isUtf8 } from "node:buffer";
 import { eventLoopTurns } from "../turns";
-import {
-	MAX_CACHED_TEXT_CHARS,
-	MAX_SYNC_READ_BYTES,
-	NOTE_TEXT_PIECE_CHARS,
-	WRITE_RETRY_BUDGET_MS,
-	WRITE_RETRY_FIRST_PAUSE_MS,
-	WRITE_RETRY_MAX_PAUSE_MS,
-} from "../config/limits";
+import { MAX_CACHED_TEXT_CHARS, MAX_SYNC_READ_BYTES, WRITE_RETRY_BUDGET_MS, WRITE_RETRY_FIRST_PAUSE_MS, WRITE_RETRY_MAX_PAUSE_MS } from "../config/limits";
 import { TextCache } from "./TextCache";
 import { normalizeVaultPath } from "../paths/spelling";
 import { HostEvents } from "./events";
 import { DiskWriter } from "./DiskWriter";
+import { decodeInPieces } from "./bytePieces";
 import { DiskWatcher, type WatchedVault } from "./DiskWatcher";
 
 export { normalizeVaultPath };
@@ -37,26 +30,6 @@ interface KnownFile extends HostFile {
 	ino: number;
 	/** Where it is on disk (its name as the disk spells it, which may be another Unicode form). */
 	diskPath: string;
-}
-
-/**
- * `bytes` as UTF-8 text, NOTE_TEXT_PIECE_CHARS bytes at a time (each piece cut before a character's
- * first byte), one piece per turn of the process's lane: a 1 MB note read back from disk was decoded
- * in one piece of about 10 ms. Bytes that are not valid UTF-8 are decoded whole, so their replacement
- * characters are exactly those of a decoding of the whole.
- */
-async function decodeInPieces(bytes: Buffer): Promise<string> {
-	if (bytes.length <= NOTE_TEXT_PIECE_CHARS || !isUtf8(bytes)) return bytes.toString("utf8");
-	let text = "";
-	for (let start = 0; start < bytes.length;) {
-		let end = Math.min(bytes.length, start + NOTE_TEXT_PIECE_CHARS);
-		// Back to the first byte of a character: continuation bytes are 10xxxxxx (valid UTF-8, so at most three of them).
-		while (end < bytes.length && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
-		text += bytes.toString("utf8", start, end);
-		start = end;
-		if (start < bytes.length) await eventLoopTurns.take();
-	}
-	return text;
 }
 
 /** The vault's own trash folder, where Obsidian's "Move to Obsidian trash" puts deleted files. */
@@ -250,7 +223,7 @@ export class NodeVault implements HostVault, WatchedVault {
 			if (error instanceof OutsideVaultError && (await this.jail.isRefusedForGood(this.diskPathOf(file.path)))) this.forget(file.path);
 			throw error;
 		}
-		const text = await decodeInPieces(bytes);
+		const text = await decodeInPieces(bytes, eventLoopTurns.take);
 		if (known !== undefined && this.files.get(file.path) === known && this.recordings.get(known) === recordedBefore) this.contents.set(file.path, text);
 		return text;
 	}
@@ -270,7 +243,7 @@ export class NodeVault implements HostVault, WatchedVault {
 				if (!known) throw Object.assign(new Error(`File does not exist: ${file.path}`), { code: "ENOENT" });
 				let written: string | null;
 				try {
-					written = this.editOnce(known, fn);
+					written = await this.editOnce(known, fn);
 				} catch (error) {
 					if (error instanceof OutsideVaultError && (await this.jail.isRefusedForGood(known.diskPath))) this.forget(known.path);
 					throw error;
@@ -284,8 +257,8 @@ export class NodeVault implements HostVault, WatchedVault {
 	}
 
 	/** One attempt of `process`: the text written, or null when the note changed under it and the edit must be made again. */
-	private editOnce(known: KnownFile, fn: (data: string) => string): string | null {
-		const result = this.writer.editOnce(known.diskPath, fn);
+	private async editOnce(known: KnownFile, fn: (data: string) => string): Promise<string | null> {
+		const result = await this.writer.editOnce(known.diskPath, fn);
 		if (result === null) return null;
 		if (result.stats !== null) {
 			// Our own write: recorded so the watcher does not report it as someone else's.

@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { promises as fs, closeSync, fstatSync, fsync, fsyncSync, lstatSync, renameSync, rmSync, write } from "node:fs";
+import { promises as fs, closeSync, fstatSync, fsync, fsyncSync, lstatSync, read, renameSync, rmSync, write } from "node:fs";
 import * as nodePath from "node:path";
 import * as nodeTimers from "node:timers";
 import {
 	JOURNAL_KEEP_AFTER_TRIM,
 	JOURNAL_NEWEST_CALLS_KEPT,
+	JOURNAL_READ_PIECE_BYTES,
 	JOURNAL_TRIM_MAX_WAIT_MS,
 	JOURNAL_TRIM_QUIET_MS,
 	MAX_JOURNAL_BYTES,
@@ -165,6 +166,8 @@ export class JournalFile implements WriteJournal {
 
 	async recordChangesAhead(call: JournalCall, changes: readonly JournalChange[]): Promise<void> {
 		if (changes.length === 0) return;
+		// A journal another process replaced (the CLI's trim) or added much to is read in here in pieces, not at the append in one.
+		await this.catchUp();
 		const lines: JournalLine[] = changes.map((change) => ({
 			kind: "change",
 			id: call.id,
@@ -481,6 +484,61 @@ export class JournalFile implements WriteJournal {
 		return dropped;
 	}
 
+	/**
+	 * Reads in what changed on disk since last time, as every read and record does, but a piece at a
+	 * time: the file's bytes through the thread pool, then its lines parsed JOURNAL_READ_PIECE_BYTES
+	 * at a time (a line is never cut), the event loop given back between pieces; the lines are taken
+	 * in at the end, in one short step, if nothing else was read in meanwhile (else the next read
+	 * takes it from there). A journal replaced by another process (the CLI's trim) was read and parsed
+	 * whole in one piece: tens of megabytes of note texts. Little to read, or anything unusual (a
+	 * link, a damaged line), and it is left to the next read.
+	 */
+	async catchUp(): Promise<void> {
+		if (this.problem !== null || checkOwnFolder(this.vaultRoot, nodePath.dirname(this.path), false) === null) return;
+		const stats = lstatSync(this.path, { throwIfNoEntry: false });
+		if (!stats?.isFile()) return;
+		const before = this.disk;
+		const beforeSize = before?.size ?? 0;
+		const whole = before === null || stats.ino !== before.ino || stats.size < before.size;
+		const from = whole ? 0 : beforeSize;
+		if (stats.size - from <= JOURNAL_READ_PIECE_BYTES) return;
+		const descriptor = openOwnFile(this.vaultRoot, this.path, READ_FLAGS);
+		if (descriptor === null) return;
+		let bytes: Buffer;
+		let ino: number;
+		try {
+			ino = fstatSync(descriptor).ino;
+			bytes = await readToEndOffLoop(descriptor, from);
+		} finally {
+			closeSync(descriptor);
+		}
+		const lines: JournalLine[] = [];
+		let start = 0;
+		let sincePause = 0;
+		for (;;) {
+			const end = bytes.indexOf(0x0a, start);
+			if (end === -1) break;
+			const piece = bytes.subarray(start, end);
+			const parsed = this.ownLines.lineOf(piece) ?? parseLine(piece.toString("utf8"));
+			// A damaged line: the next read reads the file whole, and rewrites it without the line.
+			if (parsed === null) return;
+			lines.push(parsed);
+			sincePause += end + 1 - start;
+			start = end + 1;
+			if (sincePause >= JOURNAL_READ_PIECE_BYTES) {
+				await yieldToEventLoop();
+				sincePause = 0;
+			}
+		}
+		// Read in meanwhile by another read or record: it is up to date, or the next one makes it so.
+		if (this.disk !== before || (this.disk?.size ?? 0) !== beforeSize) return;
+		if (whole) this.reset();
+		// As a whole read counts it: a crash's cut line, or another process's line still being written.
+		if (whole && start < bytes.length) this.skippedLines++;
+		for (const line of lines) this.apply(line);
+		this.disk = { ino, size: from + start };
+	}
+
 	/** Reads in what changed on disk since last time: appended lines, or the whole file when it was replaced or shrank. */
 	private syncWithDisk(): void {
 		// A linked folder on the way is refused before anything is read through it.
@@ -671,6 +729,24 @@ class OwnLines {
 	/** The record of a line read back, when it is one of these, byte for byte; else null. */
 	lineOf(piece: Buffer): JournalLine | null {
 		return this.byLength.get(piece.length)?.find((own) => own.bytes.equals(piece))?.line ?? null;
+	}
+}
+
+/** The file's bytes from `position` to its end, read through the thread pool. */
+async function readToEndOffLoop(descriptor: number, position: number): Promise<Buffer> {
+	let buffer = Buffer.allocUnsafe(Math.max(1, fstatSync(descriptor).size - position + 1));
+	let length = 0;
+	for (;;) {
+		if (length === buffer.length) {
+			const grown = Buffer.allocUnsafe(buffer.length * 2);
+			buffer.copy(grown, 0, 0, length);
+			buffer = grown;
+		}
+		const count = await new Promise<number>((resolve, reject) =>
+			read(descriptor, buffer, length, buffer.length - length, position + length, (error, bytesRead) => (error ? reject(error) : resolve(bytesRead))),
+		);
+		if (count === 0) return buffer.subarray(0, length);
+		length += count;
 	}
 }
 

@@ -8,8 +8,8 @@
  */
 import type { Host, HostFile } from "../host/Host";
 import { ensureParentFolder, hashText } from "../vault/writes";
-import { NOTE_TEXT_SLICE_MS, RELINKS_APPLIED_AT_ONCE } from "../config/limits";
-import { SliceClock } from "../markdown/steps";
+import { NOTE_TEXT_PIECE_CHARS, NOTE_TEXT_SLICE_MS, RELINKS_APPLIED_AT_ONCE } from "../config/limits";
+import { runSteps, SliceClock, type Steps } from "../markdown/steps";
 import { sha256HexInPieces } from "../sha256";
 import { yieldToEventLoop } from "../vault/workBudget";
 import type { JournalCall, JournalChange, WriteJournal } from "./entry";
@@ -85,12 +85,20 @@ export interface ApplyOptions {
 
 /** The bytes a set's journal records take (JSON-escaped texts and paths, hashes and field names). */
 export function journalBytesOf(changes: readonly NoteChange[]): number {
+	return runSteps(journalBytesSteps(changes));
+}
+
+/**
+ * `journalBytesOf` in steps that may pause every NOTE_TEXT_PIECE_CHARS characters: a call's check
+ * of a 1 MB note's two texts against MAX_JOURNAL_CALL_BYTES was one piece of 5–10 ms.
+ */
+export function* journalBytesSteps(changes: readonly NoteChange[]): Steps<number> {
 	const RECORD_OVERHEAD_BYTES = 300;
 	let bytes = 0;
 	for (const change of changes) {
-		bytes += RECORD_OVERHEAD_BYTES + 2 * jsonStringBytes(change.path) + jsonStringBytes(change.after);
-		if (change.movedFrom !== undefined) bytes += jsonStringBytes(change.movedFrom);
-		if (change.before !== null) bytes += jsonStringBytes(change.before);
+		bytes += RECORD_OVERHEAD_BYTES + 2 * (yield* jsonStringBytes(change.path)) + (yield* jsonStringBytes(change.after));
+		if (change.movedFrom !== undefined) bytes += yield* jsonStringBytes(change.movedFrom);
+		if (change.before !== null) bytes += yield* jsonStringBytes(change.before);
 	}
 	return bytes;
 }
@@ -100,11 +108,12 @@ export function journalBytesOf(changes: readonly NoteChange[]): number {
  * texts took most of 30 ms to serialise just to be counted): its bytes, the quotes, and the escapes
  * JSON adds, found by character code (a regular expression keeping them made a string of a note's
  * 50,000 line ends and looked each up, 0.1 s). A lone surrogate (escaped as six bytes, counted as
- * three) is the one thing counted short.
+ * three) is the one thing counted short. May pause every NOTE_TEXT_PIECE_CHARS characters.
  */
-function jsonStringBytes(text: string): number {
+function* jsonStringBytes(text: string): Steps<number> {
 	let bytes = Buffer.byteLength(text, "utf8") + 2;
 	for (let index = 0; index < text.length; index++) {
+		if (index % NOTE_TEXT_PIECE_CHARS === NOTE_TEXT_PIECE_CHARS - 1) yield;
 		const code = text.charCodeAt(index);
 		// `"` and `\` take a backslash; \b \t \n \f \r a letter after one; other control characters \u00XX.
 		if (code === 0x22 || code === 0x5c) bytes += 1;

@@ -67,4 +67,6 @@ export interface WriteJournal {
 	list(limit?: number): JournalEntry[];
 	/** One call, or null if it is unknown or was dropped by the journal's bounds. */
 	get(callId: string): JournalEntry | null;
+	/** Reads in, a piece at a time, what another process changed in the journal's file (kept in memory only: nothing to read). */
+	catchUp?(): Promise<void>;
 }

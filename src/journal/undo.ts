@@ -77,6 +77,7 @@ export async function undoCall(
 	undoneBy = UNDO_BY_PERSON,
 	excludedFolders: readonly string[] = [],
 ): Promise<UndoOutcome> {
+	await journal.catchUp?.();
 	const entry = journal.get(callId);
 	if (!entry) return { ok: false, reason: unknownCallReason(callId) };
 	if (entry.undone) return { ok: false, reason: `The change ${callId} was already undone, at ${entry.undone.time} (by ${entry.undone.by}).` };

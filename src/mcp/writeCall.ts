@@ -11,13 +11,15 @@ import {
 	MAX_JOURNAL_CALL_BYTES,
 	MAX_WAITING_APPROVALS_PER_TOKEN,
 	MAX_WRITE_ATTEMPTS,
+	NOTE_TEXT_SLICE_MS,
 	WRITE_RETRY_BUDGET_MS,
 	WRITE_RETRY_FIRST_PAUSE_MS,
 	WRITE_RETRY_MAX_PAUSE_MS,
 } from "../config/limits";
-import { applyChangeSet, journalBytesOf, NoteChangedSinceError, WriteNoLongerAllowedError, type NoteChange } from "../journal/changeSet";
+import { applyChangeSet, journalBytesSteps, NoteChangedSinceError, WriteNoLongerAllowedError, type NoteChange } from "../journal/changeSet";
 import { CallTooLargeError, planningHost } from "../journal/recordingHost";
 import { diffNote } from "../journal/noteDiff";
+import { runStepsInSlices } from "../markdown/steps";
 import { newCallId } from "../journal/undo";
 import { obsidianUpdatesLinks } from "../vault/obsidianSettings";
 import { waitForDecision } from "./approvalWait";
@@ -158,7 +160,7 @@ export async function runWriteCall<Args>(
 		// turn of the event loop, before it looks at the network again.
 		await yieldToEventLoop();
 		await yieldToEventLoop();
-		const journalBytes = journalBytesOf(planned.changes);
+		const journalBytes = await runStepsInSlices(journalBytesSteps(planned.changes), NOTE_TEXT_SLICE_MS, yieldToEventLoop);
 		if (journalBytes > MAX_JOURNAL_CALL_BYTES) {
 			return fail(
 				`This ${tool.name} call would change ${planned.changes.length} notes holding about ${Math.ceil(journalBytes / (1024 * 1024))} MiB of text, over the ${MAX_JOURNAL_CALL_BYTES / (1024 * 1024)} MiB one call may keep in the undo journal. ${NOTHING_WRITTEN} Make the change in smaller steps, or in Obsidian itself.`,

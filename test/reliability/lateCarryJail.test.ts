@@ -123,7 +123,7 @@ test("rename_note and create_note in the moment after an edit: a late line for t
 		let recheck: (() => void) | null = null;
 		// The late re-check is held until the test lets it run, so the calls below surely come first.
 		const spy = jest.spyOn(global, "setTimeout").mockImplementation(((fn: () => void, ms?: number, ...args: unknown[]) => {
-			if (ms === LATE_APPEND_RECHECK_MS && recheck === null && (new Error().stack ?? "").includes("replaceFile")) {
+			if (ms === LATE_APPEND_RECHECK_MS && recheck === null && (new Error().stack ?? "").includes("lateRecheckDelay")) {
 				recheck = fn;
 				return { unref: () => undefined, ref: () => undefined, hasRef: () => false, refresh: () => undefined };
 			}

@@ -1,7 +1,7 @@
 import * as nodeFs from "node:fs";
 import { appendFileSync, linkSync, promises as fs, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
-import { LATE_APPEND_RECHECK_MS } from "../../../src/config/limits";
+import { LATE_APPEND_PIECE_BYTES, LATE_APPEND_RECHECK_MS, NOTE_TEXT_PIECE_CHARS } from "../../../src/config/limits";
 import { DiskWriter } from "../../../src/headless/DiskWriter";
 import { FolderJail } from "../../../src/host/FolderJail";
 import { makeTempDir, makeVault, removeDir } from "../../helpers/vault";
@@ -24,7 +24,7 @@ describe("DiskWriter.editOnce", () => {
 
 	test("an append adds the new lines at the end of the note", async () => {
 		const note = nodePath.join(root, "Notes/Plan.md");
-		expect(writer.editOnce(note, (text) => `${text}- two\n`)).not.toBeNull();
+		expect(await writer.editOnce(note, (text) => `${text}- two\n`)).not.toBeNull();
 		expect(await fs.readFile(note, "utf8")).toBe("# Plan\n\n- one\n- two\n");
 	});
 
@@ -32,7 +32,7 @@ describe("DiskWriter.editOnce", () => {
 		const note = nodePath.join(root, "Notes/Plan.md");
 		const elsewhere = nodePath.join(outside, "copy.md");
 		// Another program links the note elsewhere after it was read, before it is written.
-		const result = writer.editOnce(note, (text) => {
+		const result = await writer.editOnce(note, (text) => {
 			linkSync(note, elsewhere);
 			return `${text}- two\n`;
 		});
@@ -44,7 +44,7 @@ describe("DiskWriter.editOnce", () => {
 	test("an edit before the end, while another program adds whole lines at the end, goes in with those lines after it", async () => {
 		const note = nodePath.join(root, "Notes/Plan.md");
 		// A logger appends after the note was read, before it is written: before, the edit was only tried again (and lost every race against a 2 ms logger).
-		const result = writer.editOnce(note, (text) => {
+		const result = await writer.editOnce(note, (text) => {
 			appendFileSync(note, "- logged 1\n- logged 2\n");
 			return text.replace("# Plan", "# Plan for May");
 		});
@@ -57,7 +57,7 @@ describe("DiskWriter.editOnce", () => {
 		// Another program opened the note for appending before the edit's rename, and writes after it: before, that line went to a file no name leads to.
 		const logger = nodeFs.openSync(note, "a");
 		try {
-			expect(writer.editOnce(note, (text) => text.replace("# Plan", "# Plan for May"))).not.toBeNull();
+			expect(await writer.editOnce(note, (text) => text.replace("# Plan", "# Plan for May"))).not.toBeNull();
 			nodeFs.writeSync(logger, "- logged late\n");
 		} finally {
 			nodeFs.closeSync(logger);
@@ -68,14 +68,14 @@ describe("DiskWriter.editOnce", () => {
 
 	test("a line another program is still writing at the end, or any other change, and the edit is tried again on the fresh text, writing nothing", async () => {
 		const note = nodePath.join(root, "Notes/Plan.md");
-		const halfLine = writer.editOnce(note, (text) => {
+		const halfLine = await writer.editOnce(note, (text) => {
 			appendFileSync(note, "- half a li");
 			return text.replace("# Plan", "# Plan for May");
 		});
 		expect(halfLine).toBeNull();
 		expect(await fs.readFile(note, "utf8")).toBe("# Plan\n\n- one\n- half a li");
 		await fs.writeFile(note, "# Plan\n\n- one\n");
-		const rewritten = writer.editOnce(note, (text) => {
+		const rewritten = await writer.editOnce(note, (text) => {
 			writeFileSync(note, "# Plan\n\n- one, changed\n- two\n");
 			return text.replace("# Plan", "# Plan for May");
 		});
@@ -94,14 +94,21 @@ describe("DiskWriter.editOnce", () => {
 		// The module object itself (the namespace import's properties cannot be redefined).
 		// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
 		const fsModule = require("node:fs") as typeof nodeFs;
+		let rewritten = false;
 		const spy = jest.spyOn(fsModule, "readSync").mockImplementation(((fd: number, buffer: Buffer, offset: number, length: number, position: number) => {
 			if (length === Buffer.byteLength(before) + Buffer.byteLength(logged) && position === 0) checked++;
 			else if (checked > 0 && position === Buffer.byteLength(before)) writeFileSync(note, rewrite);
-			return realRead(fd, buffer, offset, length, position);
+			const got = realRead(fd, buffer, offset, length, position);
+			// The added lines read on their own (after the edit was written): the other program rewrites the note just after.
+			if (checked === 0 && !rewritten && position === Buffer.byteLength(before) && length === Buffer.byteLength(logged)) {
+				rewritten = true;
+				writeFileSync(note, rewrite);
+			}
+			return got;
 		}) as typeof nodeFs.readSync);
 		let result;
 		try {
-			result = writer.editOnce(note, (text) => {
+			result = await writer.editOnce(note, (text) => {
 				appendFileSync(note, logged);
 				return text.replace("# Plan", "# Plan!");
 			});
@@ -109,8 +116,148 @@ describe("DiskWriter.editOnce", () => {
 			spy.mockRestore();
 		}
 		const text = await fs.readFile(note, "utf8");
-		// Never half a line of the other program's new text glued after the edit.
-		expect(text).not.toContain("half lin");
+		// Never half a line of the other program's new text glued after the edit (the note may hold its text alone: the edit is then tried again).
+		expect(text.includes("# Plan!") && text.includes("half lin")).toBe(false);
 		if (result !== null) expect(text).toBe(`# Plan!\n\n- one\n${logged}`);
+	});
+});
+
+/** Waits until `done` holds, looking every few milliseconds, for at most `ms`. */
+async function until(done: () => Promise<boolean>, ms = 10_000): Promise<void> {
+	for (const end = Date.now() + ms; !(await done()) && Date.now() < end;) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+/** A pause that gives the event loop back, counting how much work of a kind ran between two pauses (the most in one piece). */
+function piecesCounted(): { pause: () => Promise<void>; add: (amount: number) => void; most: () => number; pauses: () => number } {
+	let current = 0;
+	let most = 0;
+	let pauses = 0;
+	return {
+		pause: () => {
+			most = Math.max(most, current);
+			current = 0;
+			pauses++;
+			return new Promise((resolve) => setImmediate(resolve));
+		},
+		add: (amount) => {
+			current += amount;
+		},
+		most: () => Math.max(most, current),
+		pauses: () => pauses,
+	};
+}
+
+/** The headless vault's edit of a long note holds the server a bounded piece at a time. */
+describe("DiskWriter.editOnce on long notes", () => {
+	let root: string;
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
+	const fsModule = require("node:fs") as typeof nodeFs;
+
+	afterEach(async () => {
+		jest.restoreAllMocks();
+		await removeDir(root);
+	});
+
+	test("a megabyte note is read, decoded, made into bytes and written a piece at a time, by an edit that replaces it and by an append", async () => {
+		// Two-, three- and four-byte characters, so pieces are cut inside characters.
+		const line = "- [ ] é€😀 water the plants 📅 2025-01-01\n";
+		const body = `# Big\n\n${line.repeat(Math.ceil(1_000_000 / Buffer.byteLength(line)))}`;
+		root = await makeVault({ "Big.md": body });
+		const note = nodePath.join(root, "Big.md");
+		const counted = piecesCounted();
+		const writer = new DiskWriter(await FolderJail.open(root), counted.pause);
+		// Characters decoded from bytes, or made into bytes, between two pauses. Before: the whole note in one piece.
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the buffer as `this`
+		const realToString = (Buffer.prototype as Buffer).toString as (this: Buffer, encoding?: string, start?: number, end?: number) => string;
+		jest.spyOn(Buffer.prototype as Buffer, "toString").mockImplementation(function (this: Buffer, ...args: unknown[]) {
+			const [encoding, start, end] = args as [string | undefined, number | undefined, number | undefined];
+			if (encoding === "utf8") counted.add(Math.min(end ?? this.length, this.length) - (start ?? 0));
+			return realToString.call(this, encoding, start, end);
+		});
+		const realFrom = Buffer.from.bind(Buffer) as (value: unknown, encoding?: string) => Buffer;
+		jest.spyOn(Buffer, "from").mockImplementation(((value: unknown, encoding?: string) => {
+			if (typeof value === "string") counted.add(value.length);
+			return realFrom(value, encoding);
+		}) as typeof Buffer.from);
+		const replaced = await writer.editOnce(note, (text) => text.replace("# Big", "# Bigger"));
+		const appended = await writer.editOnce(note, (text) => `${text}- [ ] one more\n`);
+		jest.restoreAllMocks();
+		expect(replaced).toMatchObject({ exact: true });
+		expect(appended).toMatchObject({ exact: true });
+		expect(await fs.readFile(note, "utf8")).toBe(`${body.replace("# Big", "# Bigger")}- [ ] one more\n`);
+		// At most the last piece read and the first piece written in one piece.
+		expect(counted.most()).toBeLessThanOrEqual(2 * NOTE_TEXT_PIECE_CHARS);
+		expect(counted.pauses()).toBeGreaterThanOrEqual(Buffer.byteLength(body) / NOTE_TEXT_PIECE_CHARS);
+	});
+
+	test("a note of one piece is edited without a pause (a rename's thousand small notes take no more turns)", async () => {
+		root = await makeVault({ "Small.md": "# Small\n\n- one\n" });
+		const counted = piecesCounted();
+		const writer = new DiskWriter(await FolderJail.open(root), counted.pause);
+		expect(await writer.editOnce(nodePath.join(root, "Small.md"), (text) => text.replace("# Small", "# Smaller"))).not.toBeNull();
+		expect(await writer.editOnce(nodePath.join(root, "Small.md"), (text) => `${text}- two\n`)).not.toBeNull();
+		expect(counted.pauses()).toBe(0);
+		expect(await fs.readFile(nodePath.join(root, "Small.md"), "utf8")).toBe("# Smaller\n\n- one\n- two\n");
+	});
+
+	/** Bytes read between two pauses while megabytes appended to the replaced file are carried over. */
+	function countReads(counted: ReturnType<typeof piecesCounted>): void {
+		const realRead = fsModule.readSync;
+		jest.spyOn(fsModule, "readSync").mockImplementation(((fd: number, buffer: Buffer, offset: number, length: number, position: number) => {
+			const got = realRead(fd, buffer, offset, length, position);
+			counted.add(got);
+			return got;
+		}) as typeof nodeFs.readSync);
+	}
+
+	test("megabytes another program writes to the note's old file a moment after the edit replaced it are carried over a piece at a time, none lost", async () => {
+		const before = "# Log\n\n- start\n";
+		root = await makeVault({ "Log.md": before });
+		const note = nodePath.join(root, "Log.md");
+		const counted = piecesCounted();
+		const writer = new DiskWriter(await FolderJail.open(root), counted.pause);
+		const late = Array.from({ length: 60_000 }, (_, index) => `- line ${index} written late\n`).join("");
+		// Opened for appending before the edit's rename, written after it: the bytes go to the file no name leads to.
+		const logger = nodeFs.openSync(note, "a");
+		try {
+			expect(await writer.editOnce(note, (text) => text.replace("# Log", "# Log of May"))).not.toBeNull();
+			countReads(counted);
+			nodeFs.writeSync(logger, late);
+		} finally {
+			nodeFs.closeSync(logger);
+		}
+		const expected = `# Log of May\n\n- start\n${late}`;
+		await until(async () => (await fs.stat(note)).size >= Buffer.byteLength(expected));
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		jest.restoreAllMocks();
+		expect(await fs.readFile(note, "utf8")).toBe(expected);
+		// Before: the whole 1.6 MB read in one piece.
+		expect(counted.most()).toBeLessThanOrEqual(LATE_APPEND_PIECE_BYTES + Buffer.byteLength(before) + 1);
+	});
+
+	test("megabytes another program appends to the old file in the instant before the rename are carried over, the first piece at once and the rest a piece at a time", async () => {
+		const before = "# Log\n\n- start\n";
+		root = await makeVault({ "Log.md": before });
+		const note = nodePath.join(root, "Log.md");
+		const counted = piecesCounted();
+		const writer = new DiskWriter(await FolderJail.open(root), counted.pause);
+		const late = Array.from({ length: 60_000 }, (_, index) => `- line ${index} appended at the rename\n`).join("");
+		const realRename = fsModule.renameSync;
+		jest.spyOn(fsModule, "renameSync").mockImplementation((from, to) => {
+			// After the last look, before the rename: another program appends to the note.
+			appendFileSync(note, late);
+			countReads(counted);
+			realRename(from, to);
+		});
+		const result = await writer.editOnce(note, (text) => text.replace("# Log", "# Log of May"));
+		expect(result).toMatchObject({ exact: false });
+		const expected = `# Log of May\n\n- start\n${late}`;
+		// The first piece is in the note when the edit returns.
+		expect((await fs.readFile(note, "utf8")).startsWith(`# Log of May\n\n- start\n${late.slice(0, 1000)}`)).toBe(true);
+		await until(async () => (await fs.stat(note)).size >= Buffer.byteLength(expected));
+		await new Promise((resolve) => setTimeout(resolve, LATE_APPEND_RECHECK_MS + 50));
+		jest.restoreAllMocks();
+		expect(await fs.readFile(note, "utf8")).toBe(expected);
+		expect(counted.most()).toBeLessThanOrEqual(LATE_APPEND_PIECE_BYTES + Buffer.byteLength(before) + 1);
 	});
 });

@@ -172,6 +172,32 @@ describe("compactMetadata", () => {
 		expect(next.value).toStrictEqual(parseMetadata(text));
 	});
 
+	test("a note of 100,000 short lines has its line starts written in steps (they were pushed in one piece)", () => {
+		const text = `[[Target]] #tag\n${"x\n".repeat(100_000)}`;
+		const metadata = parseMetadata(text);
+		const steps = compactMetadataSteps(metadata, text);
+		const push = Object.getOwnPropertyDescriptor(Array.prototype, "push")?.value as (this: unknown[], ...items: unknown[]) => number;
+		let pushes = 0;
+		const spy = jest.spyOn(Array.prototype, "push").mockImplementation(function (this: unknown[], ...items: unknown[]): number {
+			pushes++;
+			return push.apply(this, items);
+		});
+		let most = 0;
+		let next;
+		try {
+			for (next = steps.next(); !next.done; next = steps.next()) {
+				most = Math.max(most, pushes);
+				pushes = 0;
+			}
+			most = Math.max(most, pushes);
+		} finally {
+			spy.mockRestore();
+		}
+		expect(next.value).toStrictEqual(parseMetadata(text));
+		// Before: 100,002 in one step.
+		expect(most).toBeLessThan(10_000);
+	});
+
 	test("Obsidian's captures: the compact metadata reads as what Obsidian's cache said", () => {
 		const names = readdirSync(OBSIDIAN_CACHE_DIR).filter((name) => name.endsWith(".json"));
 		expect(names.length).toBeGreaterThanOrEqual(71);

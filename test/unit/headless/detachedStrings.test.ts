@@ -48,6 +48,35 @@ describe("detachStringsSteps: the same, in steps", () => {
 		expect(Math.max(...copiedPerStep)).toBeLessThan(4_200);
 	});
 
+	test("a list of 40,000 links is walked a few thousand entries a step (it was walked, and each entry pushed, in one step)", () => {
+		const links = Array.from({ length: 40_000 }, (_, n) => ({
+			link: `Far note ${n}`,
+			original: `[[Far note ${n}]]`,
+			displayText: `Far note ${n}`,
+			position: { start: { line: n, col: 0, offset: n * 20 }, end: { line: n, col: 16, offset: n * 20 + 16 } },
+		}));
+		const value = { links };
+		const before = structuredClone(value);
+		const push = Object.getOwnPropertyDescriptor(Array.prototype, "push")?.value as (this: unknown[], ...items: unknown[]) => number;
+		let pushes = 0;
+		const perStep: number[] = [];
+		const spy = jest.spyOn(Array.prototype, "push").mockImplementation(function (this: unknown[], ...items: unknown[]): number {
+			pushes++;
+			return push.apply(this, items);
+		});
+		try {
+			runStepsCounting(detachStringsSteps(value), () => {
+				perStep.push(pushes);
+				pushes = 0;
+			});
+		} finally {
+			spy.mockRestore();
+		}
+		expect(value).toEqual(before);
+		// Before: 40,000 pushes in one step.
+		expect(Math.max(...perStep)).toBeLessThan(10_000);
+	});
+
 	test("values without long strings, and non-objects, pass through", () => {
 		expect(runStepsCounting(detachStringsSteps(null), () => undefined)).toBeNull();
 		expect(runStepsCounting(detachStringsSteps("text"), () => undefined)).toBe("text");

@@ -4,7 +4,8 @@ import * as fc from "fast-check";
 import type { JournalCall, JournalChange } from "../../../src/journal/entry";
 import { JournalFile, journalPathFor } from "../../../src/journal/JournalFile";
 import { lineBytes, lineBytesInPieces, type JournalLine } from "../../../src/journal/journalLines";
-import { NOTE_TEXT_PIECE_CHARS } from "../../../src/config/limits";
+import { JOURNAL_READ_PIECE_BYTES, NOTE_TEXT_PIECE_CHARS } from "../../../src/config/limits";
+import { eventLoopTurns } from "../../../src/turns";
 import { SliceClock } from "../../../src/markdown/steps";
 import { OwnFileLinkError } from "../../../src/config/ownFiles";
 import { hashText } from "../../../src/vault/writes";
@@ -51,6 +52,45 @@ describe("JournalFile", () => {
 		await expect(fs.stat(path)).rejects.toMatchObject({ code: "ENOENT" });
 		journal.recordChange(call("a"), change("A.md", "one\n", "one\ntwo\n"));
 		expect((await fs.stat(path)).mode & 0o777).toBe(0o600);
+	});
+
+	test("a journal another process replaced (the CLI's trim) is read in before the next record a piece at a time, not parsed whole in one", async () => {
+		const journal = JournalFile.open(path);
+		const text = (n: number) => `# Note ${n}\n\n${"- a line of the plan, with 😀 and é\n".repeat(500)}`;
+		for (let n = 0; n < 40; n++) journal.recordChange(call(`c${n}`), change(`N${n}.md`, text(n), `${text(n)}- one more\n`));
+		const longestLine = Math.max(
+			...readFileSync(path, "utf8")
+				.split("\n")
+				.map((line) => line.length),
+		);
+		// Another process replaces the file with the same lines (a new file renamed over it).
+		const copy = `${path}.copy`;
+		writeFileSync(copy, readFileSync(path));
+		await fs.rename(copy, path);
+		// Characters given to JSON.parse between two turns of the event loop.
+		const perPiece: number[] = [0];
+		const parse = JSON.parse;
+		const parsing = jest.spyOn(JSON, "parse").mockImplementation((json: string, reviver?: Parameters<typeof JSON.parse>[1]) => {
+			perPiece[perPiece.length - 1] = (perPiece.at(-1) ?? 0) + json.length;
+			return parse(json, reviver) as unknown;
+		});
+		const take = eventLoopTurns.take;
+		const turns = jest.spyOn(eventLoopTurns, "take").mockImplementation(() => {
+			perPiece.push(0);
+			return take();
+		});
+		try {
+			await journal.recordChangesAhead(call("new"), [change("New.md", "old\n", "new\n")]);
+		} finally {
+			parsing.mockRestore();
+			turns.mockRestore();
+		}
+		expect(journal.list().map((entry) => entry.id)).toEqual(["new", ...Array.from({ length: 40 }, (_, n) => `c${39 - n}`)]);
+		expect(journal.skippedLines).toBe(0);
+		expect(perPiece.reduce((sum, chars) => sum + chars, 0)).toBeGreaterThan(40 * longestLine * 0.9);
+		// Before: the whole file (1.6 million characters) in one piece.
+		expect(Math.max(...perPiece)).toBeLessThan(JOURNAL_READ_PIECE_BYTES + 2 * longestLine);
+		expect(JournalFile.open(path).list()).toEqual(journal.list());
 	});
 
 	test("lists calls newest first with their changes in order, and reads them back after a restart", () => {

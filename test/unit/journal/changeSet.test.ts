@@ -1,10 +1,12 @@
 import fc from "fast-check";
 import { promises as fs, readFileSync } from "node:fs";
 import * as nodePath from "node:path";
+import { NOTE_TEXT_PIECE_CHARS } from "../../../src/config/limits";
 import {
 	applyChangeSet,
 	findChangedNote,
 	journalBytesOf,
+	journalBytesSteps,
 	missingFolders,
 	NoteChangedSinceError,
 	WriteNoLongerAllowedError,
@@ -142,6 +144,18 @@ describe("journalBytesOf: what a set's journal records will take", () => {
 		const quoted = journalBytesOf([{ path: "a.md", before: null, after: '"'.repeat(1000) }]);
 		expect(quoted - small).toBeGreaterThanOrEqual(1999);
 		expect(journalBytesOf([])).toBe(0);
+	});
+
+	test("a megabyte note's two texts are counted in steps that may pause, to the same count (one piece before)", () => {
+		const before = '- [ ] a task 📅 2025-01-01 "quoted"\n'.repeat(30_000);
+		const changes = [{ path: "Big.md", before, after: `${before}- [ ] one more\n` }];
+		const steps = journalBytesSteps(changes);
+		let pauses = 0;
+		let next = steps.next();
+		for (; !next.done; next = steps.next()) pauses++;
+		expect(next.value).toBe(journalBytesOf(changes));
+		// Before: no step at all (the function was not stepped).
+		expect(pauses).toBeGreaterThanOrEqual(Math.floor((2 * before.length) / NOTE_TEXT_PIECE_CHARS));
 	});
 
 	test("counts each text as the bytes of its JSON string, escapes included", () => {

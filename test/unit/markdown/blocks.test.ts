@@ -3,7 +3,7 @@ import * as nodePath from "node:path";
 import fc from "fast-check";
 import MarkdownIt from "markdown-it";
 import type { CachedMetadata } from "obsidian";
-import { MAX_MARKDOWN_NESTING, MAX_STEPPED_BLOCK_DEPTH, TABLE_CHUNK_CELLS } from "../../../src/config/limits";
+import { CHUNK_SEARCH_LINES, MAX_MARKDOWN_NESTING, MAX_STEPPED_BLOCK_DEPTH, TABLE_CHUNK_CELLS } from "../../../src/config/limits";
 import { normalizeSteps, parseBlocks, type MarkdownToken } from "../../../src/markdown/blocks";
 import { runSteps } from "../../../src/markdown/steps";
 import { countPushes } from "../../helpers/countPushes";
@@ -152,6 +152,36 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 		expect(tokens[0]).toMatchObject({ type: "heading_open", map: [0, lines + 1], markup: "=" });
 		// Before, the heading's text was taken again from all 200,000 lines (one piece of 400 ms at two million).
 		expect(mostLines).toBeLessThan(lines / 10);
+	});
+
+	test("a line and 400,000 empty lines after it are parsed without looking through the empty lines in one step", () => {
+		const text = `[[Hub]] [[Hidden]]${"\n".repeat(400_000)}last line\n`;
+		// The lines looked at to find where a chunk may end (each asks whether the line before is empty), counted per step.
+		const state = new MarkdownIt().block.State.prototype as unknown as { isEmpty: (line: number) => boolean };
+		const isEmpty = state.isEmpty;
+		let looked = 0;
+		state.isEmpty = function (this: unknown, line: number) {
+			looked++;
+			return isEmpty.call(this, line);
+		};
+		const tokens: MarkdownToken[] = [];
+		let mostPerStep = 0;
+		try {
+			const steps = parseBlocks(text, function* (handed, count) {
+				for (let index = 0; index < count; index++) tokens.push(handed[index] as MarkdownToken);
+				yield;
+			});
+			for (let step = steps.next(); !step.done; step = steps.next()) {
+				mostPerStep = Math.max(mostPerStep, looked);
+				looked = 0;
+			}
+			mostPerStep = Math.max(mostPerStep, looked);
+		} finally {
+			state.isEmpty = isEmpty;
+		}
+		expect(tokens.map(record)).toEqual(reference.parse(text, {}).map(record));
+		// Before: every empty line looked at in one step (a canvas card of them held the server 50–60 ms at start).
+		expect(mostPerStep).toBeLessThan(4 * CHUNK_SEARCH_LINES);
 	});
 
 	test("spaces before a line break inside a paragraph cut in chunks stay, as markdown-it keeps them (a hard line break)", () => {
