@@ -7,6 +7,7 @@ import { benchSettings } from "./benchSettings";
 import { Agent, createServer, request } from "node:http";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { fork } from "node:child_process";
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { closeSync, openSync, readSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { addToken } from "../src/auth/tokenList";
@@ -185,22 +186,49 @@ async function buildWhileSearching(
  * Times light calls of the other token one after another until `until()` says stop: each call's
  * wall time, and the main thread's CPU over the same span (NaN where the system cannot tell). The
  * other client runs on the server's own event loop, so that CPU is all the work the server did
- * before it answered: about what the call would take on an idle machine, whatever the load.
+ * before it answered: about what the call would take on an idle machine, whatever the load. Also
+ * the main thread's time ready to run but waiting for a core (the machine's load, not the server's
+ * work), and the server's own time for each call: from its request's headers read to its answer
+ * handed to the socket (Node's `http.server.*` diagnostics channels), which leaves out the client's
+ * own work and the event-loop turns before the request is read and after the answer is sent.
  */
-async function timeOtherCalls(running: Running, notePath: string, until: () => boolean): Promise<{ wall: number[]; cpu: number[] }> {
+async function timeOtherCalls(
+	running: Running,
+	notePath: string,
+	until: () => boolean,
+): Promise<{ wall: number[]; cpu: number[]; runQueue: number[]; server: number[] }> {
 	const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 	const clock = mainThreadCpu();
+	const waitClock = mainThreadRunQueueWait();
 	const wall: number[] = [];
 	const cpu: number[] = [];
+	const runQueue: number[] = [];
+	const server: number[] = [];
+	const authorization = `Bearer ${running.otherToken}`;
+	const began = new WeakMap<object, number>();
+	const onStart = (message: unknown) => {
+		const { request, response } = message as { request: { headers: Record<string, string | undefined> }; response: object };
+		if (request.headers.authorization === authorization) began.set(response, performance.now());
+	};
+	const onFinish = (message: unknown) => {
+		const from = began.get((message as { response: object }).response);
+		if (from !== undefined) server.push(performance.now() - from);
+	};
+	subscribe("http.server.request.start", onStart);
+	subscribe("http.server.response.finish", onFinish);
 	while (!until()) {
 		const begin = performance.now();
 		const cpuBegin = clock?.() ?? Number.NaN;
+		const waitBegin = waitClock?.() ?? Number.NaN;
 		await call(running.port, running.otherToken, "read_note", { path: notePath }, agent);
 		wall.push(performance.now() - begin);
 		cpu.push((clock?.() ?? Number.NaN) - cpuBegin);
+		runQueue.push((waitClock?.() ?? Number.NaN) - waitBegin);
 	}
+	unsubscribe("http.server.request.start", onStart);
+	unsubscribe("http.server.response.finish", onFinish);
 	agent.destroy();
-	return { wall, cpu };
+	return { wall, cpu, runQueue, server };
 }
 
 /**
@@ -209,7 +237,7 @@ async function timeOtherCalls(running: Running, notePath: string, until: () => b
  * the thread pool (a megabyte write's copy), which ran beside the main thread and made the process's
  * longest "piece" 110-145 ms under load where the main thread's was 48-59 (flood39).
  */
-function threadCpuClock(): (() => number) | null {
+function threadCpuClock(field = 0): (() => number) | null {
 	let fd: number;
 	try {
 		fd = openSync("/proc/thread-self/schedstat", "r");
@@ -219,7 +247,7 @@ function threadCpuClock(): (() => number) | null {
 	const buffer = Buffer.alloc(64);
 	const read = (): number => {
 		const length = readSync(fd, buffer, 0, buffer.length, 0);
-		return Number(buffer.toString("latin1", 0, length).split(" ")[0]) / 1e6;
+		return Number(buffer.toString("latin1", 0, length).split(" ")[field]) / 1e6;
 	};
 	if (!Number.isFinite(read())) {
 		closeSync(fd);
@@ -239,6 +267,13 @@ let mainThreadClock: (() => number) | null | undefined;
 function mainThreadCpu(): (() => number) | null {
 	if (mainThreadClock === undefined) mainThreadClock = threadCpuClock();
 	return mainThreadClock;
+}
+
+let runQueueClock: (() => number) | null | undefined;
+/** How long the main thread has been ready to run but waiting for a core, in ms (schedstat's second field), opened once. */
+function mainThreadRunQueueWait(): (() => number) | null {
+	if (runQueueClock === undefined) runQueueClock = threadCpuClock(1);
+	return runQueueClock;
 }
 
 function cpuPieces(): { stop: () => { processMs: number; mainThreadMs: number } } {
@@ -364,6 +399,8 @@ async function flood(
 ): Promise<{
 	other: number[];
 	otherCpu: number[];
+	otherRunQueue: number[];
+	otherServer: number[];
 	bare: number[];
 	floodCalls: number[];
 	errors: number;
@@ -402,6 +439,8 @@ async function flood(
 	return {
 		other: other.wall,
 		otherCpu: other.cpu,
+		otherRunQueue: other.runQueue,
+		otherServer: other.server,
 		bare: bareTimes,
 		floodCalls,
 		errors,
@@ -536,6 +575,12 @@ async function benchFloods(
 		// The server's main-thread CPU while each of those calls waited: what the wall times would be on an idle machine.
 		row(`${name}: other token p50, main-thread CPU while it waited`, percentile(result.otherCpu, 0.5), "ms");
 		row(`${name}: other token p99, main-thread CPU while it waited`, percentile(result.otherCpu, 0.99), "ms");
+		// The main thread waiting for a core while each call waited: the share of the wall times that is the machine's load.
+		row(`${name}: other token p50, main thread waiting for a core meanwhile`, percentile(result.otherRunQueue, 0.5), "ms");
+		row(`${name}: other token p99, main thread waiting for a core meanwhile`, percentile(result.otherRunQueue, 0.99), "ms");
+		// The server's own time per call (headers read to answer sent): the client's share and the turns around it left out.
+		row(`${name}: other token p50, server's own time`, percentile(result.otherServer, 0.5), "ms");
+		row(`${name}: other token p99, server's own time`, percentile(result.otherServer, 0.99), "ms");
 		// The same window's round trips to a bare server in a process of its own: what the machine's load alone gives.
 		row(`${name}: bare server in another process, same window, p50`, percentile(result.bare, 0.5), "ms");
 		row(`${name}: bare server in another process, same window, p99`, percentile(result.bare, 0.99), "ms");
