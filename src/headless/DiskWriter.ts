@@ -195,7 +195,7 @@ export class DiskWriter {
 		/** The edit's last bytes (whether it ends a line). */
 		let lastPiece = Buffer.alloc(0);
 		try {
-			const created = openSync(temporary, CREATE_NEW | O_NOFOLLOW, read.mode & 0o777);
+			const created = this.createTemporary(temporary, folder, read.mode & 0o777);
 			try {
 				// The new text, a piece at a time: made into bytes and written, the event loop given back between pieces.
 				for (let start = 0; start < after.length;) {
@@ -274,6 +274,32 @@ export class DiskWriter {
 		}
 		const stats = named !== undefined && sameFile(named, written) ? named : written;
 		return { text: after, stats, exact: exact && stats.size === afterLength };
+	}
+
+	/**
+	 * Makes the temporary file beside the note, in its real folder: the folder is checked before and
+	 * after, and the file made must be the one the name leads to. A long note is read in pieces
+	 * before this, with turns between them, in which another program may swap the folder for a link
+	 * out of the vault: the new text was then written there, and left there when the folder was
+	 * swapped back before the last look. Made through a link, it is taken back (if its name still
+	 * leads to it) before a byte is written, and the edit refused.
+	 */
+	private createTemporary(temporary: string, folder: string, mode: number): number {
+		this.jail.checkFolderSync(folder);
+		const fd = openSync(temporary, CREATE_NEW | O_NOFOLLOW, mode);
+		let made: Stats | null = null;
+		try {
+			made = fstatSync(fd);
+			if (this.jail.isFolderRealSync(folder) && sameFile(lstatSync(temporary, { throwIfNoEntry: false }) ?? null, made)) return fd;
+		} catch {
+			// Refused below.
+		}
+		try {
+			if (made !== null && sameFile(lstatSync(temporary, { throwIfNoEntry: false }) ?? null, made)) rmSync(temporary, { force: true });
+		} finally {
+			closeSync(fd);
+		}
+		throw new OutsideVaultError();
 	}
 
 	/**
