@@ -228,6 +228,9 @@ export class DiskWriter {
 					writeAll(created, added);
 				}
 				written = fstatSync(created);
+				// The temporary name still leads to the file written: it was written in pieces, with turns between them, in which
+				// another program may have put another file there (a hard link to a file outside the vault), which the rename would make the note.
+				if (!sameFile(lstatSync(temporary, { throwIfNoEntry: false }) ?? null, written)) return null;
 			} finally {
 				closeSync(created);
 			}

@@ -66,3 +66,58 @@ test("set_property on a long note whose folder is swapped for a link out of the 
 		await removeDir(outside);
 	}
 });
+
+/**
+ * The temporary file of a long note's edit is written a piece at a time, with turns between pieces:
+ * another program has that time to put something else at its name. What the rename then puts at the
+ * note's name must be the file the server wrote, or the edit is made again.
+ */
+test("set_property on a long note whose temporary file is swapped, while written, for a hard link to a file outside the vault: the note gets the edit, not the outside file", async () => {
+	const lines = Array.from({ length: Math.ceil((3 * NOTE_TEXT_PIECE_CHARS) / 40) }, (_, index) => `- line ${index} of the long plan\n`);
+	const text = `# Plan\n\n${lines.join("")}`;
+	const vault = await makeVault({ "Notes/Plan.md": text });
+	const outside = await makeTempDir("edit-pieces-outside-");
+	const secret = nodePath.join(outside, "secret.txt");
+	await fs.writeFile(secret, "SECRET outside the vault\n");
+	const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true } });
+	const client = await connectClient(running.url, running.tokens.write ?? "");
+	const root = running.host.vault.root;
+	const original = nodeFs.openSync;
+	const originalWrite = nodeFs.writeSync;
+	let temporary: { path: string; fd: number } | null = null;
+	let swapped = false;
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
+	const fsModule = require("node:fs") as typeof nodeFs;
+	const openSpy = jest.spyOn(fsModule, "openSync").mockImplementation(((path: nodeFs.PathLike, ...rest: unknown[]) => {
+		const fd = (original as (...args: unknown[]) => number)(path, ...rest);
+		if (temporary === null && typeof path === "string" && nodePath.basename(path).startsWith(".vault-mcp-")) temporary = { path, fd };
+		return fd;
+	}) as typeof nodeFs.openSync);
+	// Once the server has written its first piece, the other program puts a hard link to the outside file at the temporary name.
+	const writeSpy = jest.spyOn(fsModule, "writeSync").mockImplementation(((fd: number, ...rest: unknown[]) => {
+		const written = (originalWrite as (...a: unknown[]) => number)(fd, ...rest);
+		if (!swapped && temporary !== null && fd === temporary.fd) {
+			swapped = true;
+			const linked = nodePath.join(root, "Notes/.other");
+			nodeFs.linkSync(secret, linked);
+			nodeFs.renameSync(linked, temporary.path);
+		}
+		return written;
+	}) as typeof nodeFs.writeSync);
+	try {
+		const answer = await callTool(client, "set_property", { path: "Notes/Plan.md", name: "status", value: "done" });
+		expect(swapped).toBe(true);
+		expect(answer.ok).toBe(true);
+		// The note holds the edit the answer reports, not the outside file's text.
+		expect(await fs.readFile(nodePath.join(root, "Notes/Plan.md"), "utf8")).toBe(`---\nstatus: done\n---\n${text}`);
+		expect(JSON.stringify(await callTool(client, "read_note", { path: "Notes/Plan.md" }))).not.toContain("SECRET");
+		expect(await fs.readFile(secret, "utf8")).toBe("SECRET outside the vault\n");
+	} finally {
+		openSpy.mockRestore();
+		writeSpy.mockRestore();
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+		await removeDir(outside);
+	}
+});
