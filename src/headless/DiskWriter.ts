@@ -19,7 +19,7 @@ import { LATE_APPEND_PIECE_BYTES, LATE_APPEND_RECHECK_MS, NOTE_TEXT_PIECE_CHARS 
 import { O_NOFOLLOW, OutsideVaultError, type FolderJail } from "../host/FolderJail";
 import { pieceEnd } from "../sha256";
 import { eventLoopTurns } from "../turns";
-import { encodeInPieces, fileStartsWith, lengthOf, readInPieces, type Pause } from "./bytePieces";
+import { encodeInPieces, fileHoldsAt, fileStartsWith, lengthOf, readInPieces, type Pause } from "./bytePieces";
 
 /** What one attempt of an edit did: the text the note now has, and the file's stats after our write (null: nothing was written). */
 export interface EditResult {
@@ -328,6 +328,11 @@ export class DiskWriter {
 			const carried: Buffer[] = [];
 			for (let at = seenLength + first.length; at < end;) {
 				await this.pause();
+				// Still an addition to what was carried: the program that holds the old file open may have rewritten it
+				// in place meanwhile, and what follows then never followed our text. The last piece carried must still be
+				// where it was, compared in the same piece as the next one is read (the re-look compares everything).
+				const last = carried.at(-1) ?? first;
+				if (!fileHoldsAt(old, last, at - last.length)) break;
 				const piece = this.carryPiece(carry.target, old, at, end);
 				if (piece === null) break;
 				carried.push(piece);

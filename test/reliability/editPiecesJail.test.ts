@@ -1,7 +1,7 @@
 import * as nodeFs from "node:fs";
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
-import { NOTE_TEXT_PIECE_CHARS } from "../../src/config/limits";
+import { LATE_APPEND_PIECE_BYTES, LATE_APPEND_RECHECK_MS, NOTE_TEXT_PIECE_CHARS } from "../../src/config/limits";
 import { connectClient } from "../helpers/http";
 import { startService } from "../helpers/service";
 import { callTool } from "../helpers/tools";
@@ -119,5 +119,67 @@ test("set_property on a long note whose temporary file is swapped, while written
 		await running.stop();
 		await removeDir(vault);
 		await removeDir(outside);
+	}
+});
+
+/**
+ * Bytes another program appends to a replaced note's old file are carried over LATE_APPEND_PIECE_BYTES
+ * at a time, with turns between pieces. If that program rewrites the old file in place meanwhile
+ * (truncates it and writes something else), what follows is no longer an addition to the note:
+ * none of it may be carried.
+ */
+test("set_property: the old file rewritten in place between two pieces of a late carry: nothing of the rewrite reaches the note", async () => {
+	const vault = await makeVault({ "Notes/Plan.md": "# Plan\n\n- one\n" });
+	const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true } });
+	const client = await connectClient(running.url, running.tokens.write ?? "");
+	const diskNote = nodePath.join(running.host.vault.root, "Notes/Plan.md");
+	const oldInode = nodeFs.statSync(diskNote).ino;
+	const oldSize = nodeFs.statSync(diskNote).size;
+	// Another program opened the note for appending before the edit.
+	const logger = nodeFs.openSync(diskNote, "a");
+	const late = "- logged late\n".repeat(Math.ceil((3 * LATE_APPEND_PIECE_BYTES) / 14));
+	const originalRename = nodeFs.renameSync;
+	const originalRead = nodeFs.readSync;
+	let appended = false;
+	let carryReads = 0;
+	let rewritten = false;
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
+	const fsModule = require("node:fs") as typeof nodeFs;
+	// Right after the edit's rename, the program appends three pieces' worth of lines to the old file…
+	const renameSpy = jest.spyOn(fsModule, "renameSync").mockImplementation((from, to) => {
+		originalRename(from, to);
+		if (!appended && to === diskNote) {
+			appended = true;
+			nodeFs.writeSync(logger, late);
+		}
+	});
+	// …and, before the carry's second piece is read, rewrites the old file in place with other lines of the same length.
+	const readSpy = jest.spyOn(fsModule, "readSync").mockImplementation(((fd: number, buffer: NodeJS.ArrayBufferView, ...rest: unknown[]) => {
+		const position = rest.length >= 3 ? rest[2] : undefined;
+		if (appended && !rewritten && typeof position === "number" && position >= oldSize && nodeFs.fstatSync(fd).ino === oldInode) {
+			carryReads++;
+			if (carryReads === 2) {
+				rewritten = true;
+				const size = nodeFs.fstatSync(logger).size;
+				nodeFs.ftruncateSync(logger, 0);
+				nodeFs.writeSync(logger, "REWRITTEN\n".repeat(Math.ceil(size / 10)).slice(0, size));
+			}
+		}
+		return (originalRead as (...a: unknown[]) => number)(fd, buffer, ...rest);
+	}) as typeof nodeFs.readSync);
+	try {
+		expect((await callTool(client, "set_property", { path: "Notes/Plan.md", name: "status", value: "done" })).ok).toBe(true);
+		await new Promise((resolve) => setTimeout(resolve, LATE_APPEND_RECHECK_MS * 4));
+		expect(rewritten).toBe(true);
+		const text = await fs.readFile(diskNote, "utf8");
+		expect(text.startsWith("---\nstatus: done\n---\n# Plan\n\n- one\n- logged late\n")).toBe(true);
+		expect(text).not.toContain("REWRITTEN");
+	} finally {
+		renameSpy.mockRestore();
+		readSpy.mockRestore();
+		nodeFs.closeSync(logger);
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
 	}
 });
