@@ -29,23 +29,23 @@ test("set_property on a long note whose folder is swapped for a link out of the 
 	// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
 	const fsModule = require("node:fs") as typeof nodeFs;
 	// While the note is read (before its temporary file is made) the other program swaps the folder for a link out of the vault…
-	const openSpy = jest.spyOn(fsModule, "openSync").mockImplementation(((path: nodeFs.PathLike, ...rest: unknown[]) => {
+	const openSpy = jest.spyOn(fsModule, "openSync").mockImplementation((path: nodeFs.PathLike, ...rest: unknown[]) => {
 		if (!swapped && typeof path === "string" && nodePath.basename(path).startsWith(".vault-mcp-")) {
 			swapped = true;
 			nodeFs.renameSync(folder, moved);
 			nodeFs.symlinkSync(outside, folder);
 		}
 		return (original as (...args: unknown[]) => number)(path, ...rest);
-	}) as typeof nodeFs.openSync);
+	});
 	// …and back again once the server starts writing the new text.
-	const writeSpy = jest.spyOn(fsModule, "writeSync").mockImplementation(((...args: unknown[]) => {
+	const writeSpy = jest.spyOn(fsModule, "writeSync").mockImplementation((...args: unknown[]) => {
 		if (swapped && !swappedBack) {
 			swappedBack = true;
 			nodeFs.unlinkSync(folder);
 			nodeFs.renameSync(moved, folder);
 		}
 		return (originalWrite as (...a: unknown[]) => number)(...args);
-	}) as typeof nodeFs.writeSync);
+	});
 	try {
 		await callTool(client, "set_property", { path: "Notes/Plan.md", name: "status", value: "done" });
 		expect(swapped).toBe(true);
@@ -88,13 +88,13 @@ test("set_property on a long note whose temporary file is swapped, while written
 	let swapped = false;
 	// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
 	const fsModule = require("node:fs") as typeof nodeFs;
-	const openSpy = jest.spyOn(fsModule, "openSync").mockImplementation(((path: nodeFs.PathLike, ...rest: unknown[]) => {
+	const openSpy = jest.spyOn(fsModule, "openSync").mockImplementation((path: nodeFs.PathLike, ...rest: unknown[]) => {
 		const fd = (original as (...args: unknown[]) => number)(path, ...rest);
 		if (temporary === null && typeof path === "string" && nodePath.basename(path).startsWith(".vault-mcp-")) temporary = { path, fd };
 		return fd;
-	}) as typeof nodeFs.openSync);
+	});
 	// Once the server has written its first piece, the other program puts a hard link to the outside file at the temporary name.
-	const writeSpy = jest.spyOn(fsModule, "writeSync").mockImplementation(((fd: number, ...rest: unknown[]) => {
+	const writeSpy = jest.spyOn(fsModule, "writeSync").mockImplementation((fd: number, ...rest: unknown[]) => {
 		const written = (originalWrite as (...a: unknown[]) => number)(fd, ...rest);
 		if (!swapped && temporary !== null && fd === temporary.fd) {
 			swapped = true;
@@ -103,7 +103,7 @@ test("set_property on a long note whose temporary file is swapped, while written
 			nodeFs.renameSync(linked, temporary.path);
 		}
 		return written;
-	}) as typeof nodeFs.writeSync);
+	});
 	try {
 		const answer = await callTool(client, "set_property", { path: "Notes/Plan.md", name: "status", value: "done" });
 		expect(swapped).toBe(true);
@@ -154,7 +154,7 @@ test("set_property: the old file rewritten in place between two pieces of a late
 		}
 	});
 	// …and, before the carry's second piece is read, rewrites the old file in place with other lines of the same length.
-	const readSpy = jest.spyOn(fsModule, "readSync").mockImplementation(((fd: number, buffer: NodeJS.ArrayBufferView, ...rest: unknown[]) => {
+	const readSpy = jest.spyOn(fsModule, "readSync").mockImplementation((fd: number, buffer: NodeJS.ArrayBufferView, ...rest: unknown[]) => {
 		const position = rest.length >= 3 ? rest[2] : undefined;
 		if (appended && !rewritten && typeof position === "number" && position >= oldSize && nodeFs.fstatSync(fd).ino === oldInode) {
 			carryReads++;
@@ -166,7 +166,7 @@ test("set_property: the old file rewritten in place between two pieces of a late
 			}
 		}
 		return (originalRead as (...a: unknown[]) => number)(fd, buffer, ...rest);
-	}) as typeof nodeFs.readSync);
+	});
 	try {
 		expect((await callTool(client, "set_property", { path: "Notes/Plan.md", name: "status", value: "done" })).ok).toBe(true);
 		await new Promise((resolve) => setTimeout(resolve, LATE_APPEND_RECHECK_MS * 4));
