@@ -381,6 +381,13 @@ export class DiskWriter {
 		}
 		let made: Stats;
 		try {
+			// Made where its name says, in a real folder, before a byte of the text is written: the folder may have been
+			// swapped for a link out of the vault since it was made (and swapped back by the end, the file left outside).
+			made = await handle.stat();
+			if (!(await this.jail.isFolderReal(nodePath.dirname(diskPath))) || !sameFile(await fs.lstat(diskPath).catch(() => null), made)) {
+				if (sameFile(await fs.lstat(diskPath).catch(() => null), made)) await fs.rm(diskPath, { force: true });
+				throw new OutsideVaultError();
+			}
 			await writeInPieces(handle, data);
 			made = await handle.stat();
 		} finally {

@@ -183,3 +183,47 @@ test("set_property: the old file rewritten in place between two pieces of a late
 		await removeDir(vault);
 	}
 });
+
+/**
+ * create_note makes the note's folders, then the note (two steps through the thread pool, turns between
+ * them), then writes its text a piece at a time. Another program may swap the folder for a link out of
+ * the vault before the note is made, and back before the server's last look: the text must not be left there.
+ */
+test("create_note while another program swaps the folder for a link out of the vault and back: none of the note's text is left outside", async () => {
+	const vault = await makeVault({ "Notes/Old.md": "# Old\n" });
+	const outside = await makeTempDir("edit-pieces-outside-");
+	const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true } });
+	const client = await connectClient(running.url, running.tokens.write ?? "");
+	const root = running.host.vault.root;
+	const folder = nodePath.join(root, "Notes");
+	const moved = nodePath.join(root, "Notes-real");
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
+	const fsModule = require("node:fs") as typeof nodeFs;
+	const open = fsModule.promises.open.bind(fsModule.promises);
+	let swapped = false;
+	const openSpy = jest.spyOn(fsModule.promises, "open").mockImplementation(async (path, ...rest) => {
+		if (!swapped && typeof path === "string" && path.endsWith("Secret plan.md")) {
+			swapped = true;
+			nodeFs.renameSync(folder, moved);
+			nodeFs.symlinkSync(outside, folder);
+			try {
+				return await open(path, ...rest);
+			} finally {
+				nodeFs.unlinkSync(folder);
+				nodeFs.renameSync(moved, folder);
+			}
+		}
+		return open(path, ...rest);
+	});
+	try {
+		await callTool(client, "create_note", { path: "Notes/Secret plan.md", content: "# Secret plan\n\nthe launch codes\n" });
+		expect(swapped).toBe(true);
+		for (const name of await fs.readdir(outside)) expect(await fs.readFile(nodePath.join(outside, name), "utf8")).not.toContain("launch codes");
+	} finally {
+		openSpy.mockRestore();
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+		await removeDir(outside);
+	}
+});
