@@ -511,6 +511,12 @@ export class DiskWriter {
 			await fs.rename(from, to);
 			return;
 		}
+		// The new name made where it says, in a real folder, before the old one is removed: the folder may have been swapped
+		// for a link out of the vault (and back) around the link, and the note would then be left only outside.
+		if (!(await this.jail.isFolderReal(nodePath.dirname(to))) || !sameFile(await fs.lstat(to).catch(() => null), stats)) {
+			if (sameFile(await fs.lstat(to).catch(() => null), stats)) await fs.unlink(to);
+			throw new OutsideVaultError();
+		}
 		await fs.unlink(from);
 	}
 }

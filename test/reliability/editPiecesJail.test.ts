@@ -227,3 +227,50 @@ test("create_note while another program swaps the folder for a link out of the v
 		await removeDir(outside);
 	}
 });
+
+/**
+ * rename_note takes the new name with a hard link, then removes the old one. Another program may swap
+ * the new name's folder for a link out of the vault just before the link is made, and back just after:
+ * the note must not then be removed from the vault, leaving it only outside.
+ */
+test("rename_note while another program swaps the target folder for a link out of the vault and back: the note stays in the vault", async () => {
+	const vault = await makeVault({ "Notes/Plan.md": "# Plan\n\nthe launch codes\n", "Archive/Old.md": "# Old\n" });
+	const outside = await makeTempDir("edit-pieces-outside-");
+	const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true } });
+	const client = await connectClient(running.url, running.tokens.write ?? "");
+	const root = running.host.vault.root;
+	const folder = nodePath.join(root, "Archive");
+	const moved = nodePath.join(root, "Archive-real");
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
+	const fsModule = require("node:fs") as typeof nodeFs;
+	const link = fsModule.promises.link.bind(fsModule.promises);
+	let swapped = false;
+	const linkSpy = jest.spyOn(fsModule.promises, "link").mockImplementation(async (from, to) => {
+		if (!swapped && typeof to === "string" && to.endsWith("Archive/Plan.md")) {
+			swapped = true;
+			nodeFs.renameSync(folder, moved);
+			nodeFs.symlinkSync(outside, folder);
+			try {
+				return await link(from, to);
+			} finally {
+				nodeFs.unlinkSync(folder);
+				nodeFs.renameSync(moved, folder);
+			}
+		}
+		return link(from, to);
+	});
+	try {
+		await callTool(client, "rename_note", { path: "Notes/Plan.md", new_path: "Archive/Plan.md" });
+		expect(swapped).toBe(true);
+		// The note is in the vault, under one of its two names.
+		const inVault = [nodePath.join(root, "Notes/Plan.md"), nodePath.join(root, "Archive/Plan.md")].filter((path) => nodeFs.existsSync(path));
+		expect(inVault.length).toBe(1);
+		expect(await fs.readFile(inVault[0] ?? "", "utf8")).toBe("# Plan\n\nthe launch codes\n");
+	} finally {
+		linkSpy.mockRestore();
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+		await removeDir(outside);
+	}
+});
