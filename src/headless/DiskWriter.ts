@@ -19,7 +19,7 @@ import { LATE_APPEND_PIECE_BYTES, LATE_APPEND_RECHECK_MS, NOTE_TEXT_PIECE_CHARS 
 import { O_NOFOLLOW, OutsideVaultError, type FolderJail } from "../host/FolderJail";
 import { pieceEnd } from "../sha256";
 import { eventLoopTurns } from "../turns";
-import { encodeInPieces, fileStartsWith, lengthOf, readInPieces, type Pause } from "./bytePieces";
+import { encodeInPieces, fileHoldsAt, fileStartsWith, lengthOf, readInPieces, type Pause } from "./bytePieces";
 
 /** What one attempt of an edit did: the text the note now has, and the file's stats after our write (null: nothing was written). */
 export interface EditResult {
@@ -195,7 +195,7 @@ export class DiskWriter {
 		/** The edit's last bytes (whether it ends a line). */
 		let lastPiece = Buffer.alloc(0);
 		try {
-			const created = openSync(temporary, CREATE_NEW | O_NOFOLLOW, read.mode & 0o777);
+			const created = this.createTemporary(temporary, folder, read.mode & 0o777);
 			try {
 				// The new text, a piece at a time: made into bytes and written, the event loop given back between pieces.
 				for (let start = 0; start < after.length;) {
@@ -228,6 +228,9 @@ export class DiskWriter {
 					writeAll(created, added);
 				}
 				written = fstatSync(created);
+				// The temporary name still leads to the file written: it was written in pieces, with turns between them, in which
+				// another program may have put another file there (a hard link to a file outside the vault), which the rename would make the note.
+				if (!sameFile(lstatSync(temporary, { throwIfNoEntry: false }) ?? null, written)) return null;
 			} finally {
 				closeSync(created);
 			}
@@ -277,6 +280,32 @@ export class DiskWriter {
 	}
 
 	/**
+	 * Makes the temporary file beside the note, in its real folder: the folder is checked before and
+	 * after, and the file made must be the one the name leads to. A long note is read in pieces
+	 * before this, with turns between them, in which another program may swap the folder for a link
+	 * out of the vault: the new text was then written there, and left there when the folder was
+	 * swapped back before the last look. Made through a link, it is taken back (if its name still
+	 * leads to it) before a byte is written, and the edit refused.
+	 */
+	private createTemporary(temporary: string, folder: string, mode: number): number {
+		this.jail.checkFolderSync(folder);
+		const fd = openSync(temporary, CREATE_NEW | O_NOFOLLOW, mode);
+		let made: Stats | null = null;
+		try {
+			made = fstatSync(fd);
+			if (this.jail.isFolderRealSync(folder) && sameFile(lstatSync(temporary, { throwIfNoEntry: false }) ?? null, made)) return fd;
+		} catch {
+			// Refused below.
+		}
+		try {
+			if (made !== null && sameFile(lstatSync(temporary, { throwIfNoEntry: false }) ?? null, made)) rmSync(temporary, { force: true });
+		} finally {
+			closeSync(fd);
+		}
+		throw new OutsideVaultError();
+	}
+
+	/**
 	 * Bytes another program appended to a replaced file (`old`, read as `seen`) after it was read:
 	 * added at the end of the note as it is now, LATE_APPEND_PIECE_BYTES at a time. The first piece
 	 * now (`first`); any more in later turns (`rest`, null when there are none), the event loop
@@ -299,6 +328,11 @@ export class DiskWriter {
 			const carried: Buffer[] = [];
 			for (let at = seenLength + first.length; at < end;) {
 				await this.pause();
+				// Still an addition to what was carried: the program that holds the old file open may have rewritten it
+				// in place meanwhile, and what follows then never followed our text. The last piece carried must still be
+				// where it was, compared in the same piece as the next one is read (the re-look compares everything).
+				const last = carried.at(-1) ?? first;
+				if (!fileHoldsAt(old, last, at - last.length)) break;
 				const piece = this.carryPiece(carry.target, old, at, end);
 				if (piece === null) break;
 				carried.push(piece);
@@ -347,6 +381,13 @@ export class DiskWriter {
 		}
 		let made: Stats;
 		try {
+			// Made where its name says, in a real folder, before a byte of the text is written: the folder may have been
+			// swapped for a link out of the vault since it was made (and swapped back by the end, the file left outside).
+			made = await handle.stat();
+			if (!(await this.jail.isFolderReal(nodePath.dirname(diskPath))) || !sameFile(await fs.lstat(diskPath).catch(() => null), made)) {
+				if (sameFile(await fs.lstat(diskPath).catch(() => null), made)) await fs.rm(diskPath, { force: true });
+				throw new OutsideVaultError();
+			}
 			await writeInPieces(handle, data);
 			made = await handle.stat();
 		} finally {
@@ -469,6 +510,12 @@ export class DiskWriter {
 				throw taken();
 			await fs.rename(from, to);
 			return;
+		}
+		// The new name made where it says, in a real folder, before the old one is removed: the folder may have been swapped
+		// for a link out of the vault (and back) around the link, and the note would then be left only outside.
+		if (!(await this.jail.isFolderReal(nodePath.dirname(to))) || !sameFile(await fs.lstat(to).catch(() => null), stats)) {
+			if (sameFile(await fs.lstat(to).catch(() => null), stats)) await fs.unlink(to);
+			throw new OutsideVaultError();
 		}
 		await fs.unlink(from);
 	}

@@ -139,3 +139,9 @@ export function fileStartsWith(fd: number, parts: readonly Buffer[], exactly = f
 	}
 	return !exactly || readSync(fd, scratch, 0, 1, position) === 0;
 }
+
+/** Whether the file open as `fd` holds `bytes` at `position` (read into one buffer, compared, no copy kept). */
+export function fileHoldsAt(fd: number, bytes: Buffer, position: number): boolean {
+	const scratch = Buffer.allocUnsafe(bytes.length);
+	return readSync(fd, scratch, 0, bytes.length, position) === bytes.length && scratch.equals(bytes);
+}

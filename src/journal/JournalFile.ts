@@ -499,15 +499,19 @@ export class JournalFile implements WriteJournal {
 		if (!stats?.isFile()) return;
 		const before = this.disk;
 		const beforeSize = before?.size ?? 0;
-		const whole = before === null || stats.ino !== before.ino || stats.size < before.size;
-		const from = whole ? 0 : beforeSize;
-		if (stats.size - from <= JOURNAL_READ_PIECE_BYTES) return;
+		if (stats.size - (before === null || stats.ino !== before.ino || stats.size < before.size ? 0 : beforeSize) <= JOURNAL_READ_PIECE_BYTES) return;
 		const descriptor = openOwnFile(this.vaultRoot, this.path, READ_FLAGS);
 		if (descriptor === null) return;
 		let bytes: Buffer;
 		let ino: number;
+		let whole: boolean;
+		let from: number;
 		try {
-			ino = fstatSync(descriptor).ino;
+			// Whole or from where the last read stopped, as the file opened says (the name may lead to a new file since it was looked at).
+			const opened = fstatSync(descriptor);
+			ino = opened.ino;
+			whole = before === null || opened.ino !== before.ino || opened.size < before.size;
+			from = whole ? 0 : beforeSize;
 			bytes = await readToEndOffLoop(descriptor, from);
 		} finally {
 			closeSync(descriptor);

@@ -232,7 +232,8 @@ describe("DiskWriter.editOnce on long notes", () => {
 		jest.restoreAllMocks();
 		expect(await fs.readFile(note, "utf8")).toBe(expected);
 		// Before: the whole 1.6 MB read in one piece.
-		expect(counted.most()).toBeLessThanOrEqual(LATE_APPEND_PIECE_BYTES + Buffer.byteLength(before) + 1);
+		// A piece read, and the piece carried before it compared again (the old file may have been rewritten in place meanwhile).
+		expect(counted.most()).toBeLessThanOrEqual(2 * LATE_APPEND_PIECE_BYTES + Buffer.byteLength(before) + 1);
 	});
 
 	test("megabytes another program appends to the old file in the instant before the rename are carried over, the first piece at once and the rest a piece at a time", async () => {
@@ -258,6 +259,7 @@ describe("DiskWriter.editOnce on long notes", () => {
 		await new Promise((resolve) => setTimeout(resolve, LATE_APPEND_RECHECK_MS + 50));
 		jest.restoreAllMocks();
 		expect(await fs.readFile(note, "utf8")).toBe(expected);
-		expect(counted.most()).toBeLessThanOrEqual(LATE_APPEND_PIECE_BYTES + Buffer.byteLength(before) + 1);
+		// A piece read, and the piece carried before it compared again (the old file may have been rewritten in place meanwhile).
+		expect(counted.most()).toBeLessThanOrEqual(2 * LATE_APPEND_PIECE_BYTES + Buffer.byteLength(before) + 1);
 	});
 });

@@ -2,7 +2,7 @@ import * as fc from "fast-check";
 import { closeSync, openSync, promises as fs, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import { NOTE_TEXT_PIECE_CHARS } from "../../../src/config/limits";
-import { decodeInPieces, encodeInPieces, fileStartsWith, readInPieces } from "../../../src/headless/bytePieces";
+import { decodeInPieces, encodeInPieces, fileHoldsAt, fileStartsWith, readInPieces } from "../../../src/headless/bytePieces";
 import { makeTempDir, removeDir } from "../../helpers/vault";
 
 const noPause = (): Promise<void> => Promise.resolve();
@@ -104,6 +104,21 @@ describe("bytePieces", () => {
 			expect(fileStartsWith(fd, [head, Buffer.from("xxxxxend?")])).toBe(false);
 			expect(fileStartsWith(fd, [whole, Buffer.from("more")])).toBe(false);
 			expect(fileStartsWith(fd, [])).toBe(true);
+		} finally {
+			closeSync(fd);
+		}
+	});
+
+	test("a file is said to hold bytes at a place only when all of them are there", () => {
+		const file = nodePath.join(folder, "held.md");
+		writeFileSync(file, "- one\n- two\n");
+		const fd = openSync(file, "r");
+		try {
+			expect(fileHoldsAt(fd, Buffer.from("- two\n"), 6)).toBe(true);
+			expect(fileHoldsAt(fd, Buffer.from("- two\n"), 0)).toBe(false);
+			// Past the end: fewer bytes than asked for.
+			expect(fileHoldsAt(fd, Buffer.from("- two\n- three\n"), 6)).toBe(false);
+			expect(fileHoldsAt(fd, Buffer.alloc(0), 12)).toBe(true);
 		} finally {
 			closeSync(fd);
 		}

@@ -93,6 +93,40 @@ describe("JournalFile", () => {
 		expect(JournalFile.open(path).list()).toEqual(journal.list());
 	});
 
+	test("a journal another process grew, then replaced in the instant before it is opened to be read in pieces: read whole from the new file, not from the old one's length", async () => {
+		const journal = JournalFile.open(path);
+		for (let n = 0; n < 10; n++) journal.recordChange(call(`c${n}`), change(`N${n}.md`, "old\n", "new\n"));
+		// Another process adds more than a piece of records…
+		const other = JournalFile.open(path);
+		const text = "- a line of the plan\n".repeat(500);
+		for (let n = 10; n < 20; n++) other.recordChange(call(`c${n}`), change(`N${n}.md`, text, `${text}- one more\n`));
+		// …and, in the instant between the server's look at the file and its open, replaces it (a new file renamed over it)
+		// with one whose records before the old length differ (c0 is now z0) and whose lines after it line up.
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
+		const fsModule = require("node:fs") as typeof import("node:fs");
+		const openSync = fsModule.openSync;
+		let replaced = false;
+		const opening = jest.spyOn(fsModule, "openSync").mockImplementation(((file: string, ...rest: unknown[]) => {
+			if (!replaced && file === path) {
+				replaced = true;
+				const copy = `${path}.copy`;
+				writeFileSync(copy, readFileSync(path, "utf8").replace('"id":"c0"', '"id":"z0"'));
+				fsModule.renameSync(copy, path);
+			}
+			return (openSync as (...args: unknown[]) => number)(file, ...rest);
+		}) as typeof fsModule.openSync);
+		try {
+			await journal.recordChangesAhead(call("new"), [change("New.md", "old\n", "new\n")]);
+		} finally {
+			opening.mockRestore();
+		}
+		expect(replaced).toBe(true);
+		// What the server holds is what the file says: z0, not the c0 the other process replaced.
+		expect(journal.get("z0")).not.toBeNull();
+		expect(journal.get("c0")).toBeNull();
+		expect(journal.list()).toEqual(JournalFile.open(path).list());
+	});
+
 	test("lists calls newest first with their changes in order, and reads them back after a restart", () => {
 		const journal = JournalFile.open(path);
 		journal.recordChange(call("a"), change("A.md", "one\n", "one\ntwo\n"));
