@@ -7,6 +7,30 @@ import { startService } from "../helpers/service";
 import { callTool } from "../helpers/tools";
 import { makeTempDir, makeVault, removeDir } from "../helpers/vault";
 
+/** What a test's other program works against: the vault's real folder, a folder outside it, and a write token's client. */
+interface Writer {
+	root: string;
+	outside: string;
+	client: Awaited<ReturnType<typeof connectClient>>;
+}
+
+/** Runs `run` against a write server over a vault of `files`; every spy it made is restored after, and everything closed and removed. */
+async function withWriter(files: Record<string, string>, run: (writer: Writer) => Promise<void>): Promise<void> {
+	const vault = await makeVault(files);
+	const outside = await makeTempDir("edit-pieces-outside-");
+	const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true } });
+	const client = await connectClient(running.url, running.tokens.write ?? "");
+	try {
+		await run({ root: running.host.vault.root, outside, client });
+	} finally {
+		jest.restoreAllMocks();
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+		await removeDir(outside);
+	}
+}
+
 /**
  * A headless edit of a note over NOTE_TEXT_PIECE_CHARS reads it a piece at a time, giving the event
  * loop back between pieces, and only then makes its temporary file beside the note. Another program
@@ -15,38 +39,33 @@ import { makeTempDir, makeVault, removeDir } from "../helpers/vault";
  */
 test("set_property on a long note whose folder is swapped for a link out of the vault while it is read: nothing of the note is written outside", async () => {
 	const lines = Array.from({ length: Math.ceil((3 * NOTE_TEXT_PIECE_CHARS) / 40) }, (_, index) => `- line ${index} of the long plan\n`);
-	const vault = await makeVault({ "Notes/Plan.md": `# Plan\n\n${lines.join("")}` });
-	const outside = await makeTempDir("edit-pieces-outside-");
-	const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true } });
-	const client = await connectClient(running.url, running.tokens.write ?? "");
-	const root = running.host.vault.root;
-	const folder = nodePath.join(root, "Notes");
-	const moved = nodePath.join(root, "Notes-real");
-	const original = nodeFs.openSync;
-	const originalWrite = nodeFs.writeSync;
-	let swapped = false;
-	let swappedBack = false;
-	// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
-	const fsModule = require("node:fs") as typeof nodeFs;
-	// While the note is read (before its temporary file is made) the other program swaps the folder for a link out of the vault…
-	const openSpy = jest.spyOn(fsModule, "openSync").mockImplementation((path: nodeFs.PathLike, ...rest: unknown[]) => {
-		if (!swapped && typeof path === "string" && nodePath.basename(path).startsWith(".vault-mcp-")) {
-			swapped = true;
-			nodeFs.renameSync(folder, moved);
-			nodeFs.symlinkSync(outside, folder);
-		}
-		return (original as (...args: unknown[]) => number)(path, ...rest);
-	});
-	// …and back again once the server starts writing the new text.
-	const writeSpy = jest.spyOn(fsModule, "writeSync").mockImplementation((...args: unknown[]) => {
-		if (swapped && !swappedBack) {
-			swappedBack = true;
-			nodeFs.unlinkSync(folder);
-			nodeFs.renameSync(moved, folder);
-		}
-		return (originalWrite as (...a: unknown[]) => number)(...args);
-	});
-	try {
+	await withWriter({ "Notes/Plan.md": `# Plan\n\n${lines.join("")}` }, async ({ root, outside, client }) => {
+		const folder = nodePath.join(root, "Notes");
+		const moved = nodePath.join(root, "Notes-real");
+		const original = nodeFs.openSync;
+		const originalWrite = nodeFs.writeSync;
+		let swapped = false;
+		let swappedBack = false;
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
+		const fsModule = require("node:fs") as typeof nodeFs;
+		// While the note is read (before its temporary file is made) the other program swaps the folder for a link out of the vault…
+		jest.spyOn(fsModule, "openSync").mockImplementation((path: nodeFs.PathLike, ...rest: unknown[]) => {
+			if (!swapped && typeof path === "string" && nodePath.basename(path).startsWith(".vault-mcp-")) {
+				swapped = true;
+				nodeFs.renameSync(folder, moved);
+				nodeFs.symlinkSync(outside, folder);
+			}
+			return (original as (...args: unknown[]) => number)(path, ...rest);
+		});
+		// …and back again once the server starts writing the new text.
+		jest.spyOn(fsModule, "writeSync").mockImplementation((...args: unknown[]) => {
+			if (swapped && !swappedBack) {
+				swappedBack = true;
+				nodeFs.unlinkSync(folder);
+				nodeFs.renameSync(moved, folder);
+			}
+			return (originalWrite as (...a: unknown[]) => number)(...args);
+		});
 		await callTool(client, "set_property", { path: "Notes/Plan.md", name: "status", value: "done" });
 		expect(swapped).toBe(true);
 		// Nothing the server made is left in the outside folder.
@@ -57,14 +76,7 @@ test("set_property on a long note whose folder is swapped for a link out of the 
 		}
 		// The note is as it was: the edit was not made through the link.
 		expect(await fs.readFile(nodePath.join(folder, "Plan.md"), "utf8")).toBe(`# Plan\n\n${lines.join("")}`);
-	} finally {
-		openSpy.mockRestore();
-		writeSpy.mockRestore();
-		await client.close();
-		await running.stop();
-		await removeDir(vault);
-		await removeDir(outside);
-	}
+	});
 });
 
 /**
@@ -75,36 +87,31 @@ test("set_property on a long note whose folder is swapped for a link out of the 
 test("set_property on a long note whose temporary file is swapped, while written, for a hard link to a file outside the vault: the note gets the edit, not the outside file", async () => {
 	const lines = Array.from({ length: Math.ceil((3 * NOTE_TEXT_PIECE_CHARS) / 40) }, (_, index) => `- line ${index} of the long plan\n`);
 	const text = `# Plan\n\n${lines.join("")}`;
-	const vault = await makeVault({ "Notes/Plan.md": text });
-	const outside = await makeTempDir("edit-pieces-outside-");
-	const secret = nodePath.join(outside, "secret.txt");
-	await fs.writeFile(secret, "SECRET outside the vault\n");
-	const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true } });
-	const client = await connectClient(running.url, running.tokens.write ?? "");
-	const root = running.host.vault.root;
-	const original = nodeFs.openSync;
-	const originalWrite = nodeFs.writeSync;
-	let temporary: { path: string; fd: number } | null = null;
-	let swapped = false;
-	// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
-	const fsModule = require("node:fs") as typeof nodeFs;
-	const openSpy = jest.spyOn(fsModule, "openSync").mockImplementation((path: nodeFs.PathLike, ...rest: unknown[]) => {
-		const fd = (original as (...args: unknown[]) => number)(path, ...rest);
-		if (temporary === null && typeof path === "string" && nodePath.basename(path).startsWith(".vault-mcp-")) temporary = { path, fd };
-		return fd;
-	});
-	// Once the server has written its first piece, the other program puts a hard link to the outside file at the temporary name.
-	const writeSpy = jest.spyOn(fsModule, "writeSync").mockImplementation((fd: number, ...rest: unknown[]) => {
-		const written = (originalWrite as (...a: unknown[]) => number)(fd, ...rest);
-		if (!swapped && temporary !== null && fd === temporary.fd) {
-			swapped = true;
-			const linked = nodePath.join(root, "Notes/.other");
-			nodeFs.linkSync(secret, linked);
-			nodeFs.renameSync(linked, temporary.path);
-		}
-		return written;
-	});
-	try {
+	await withWriter({ "Notes/Plan.md": text }, async ({ root, outside, client }) => {
+		const secret = nodePath.join(outside, "secret.txt");
+		await fs.writeFile(secret, "SECRET outside the vault\n");
+		const original = nodeFs.openSync;
+		const originalWrite = nodeFs.writeSync;
+		let temporary: { path: string; fd: number } | null = null;
+		let swapped = false;
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
+		const fsModule = require("node:fs") as typeof nodeFs;
+		jest.spyOn(fsModule, "openSync").mockImplementation((path: nodeFs.PathLike, ...rest: unknown[]) => {
+			const fd = (original as (...args: unknown[]) => number)(path, ...rest);
+			if (temporary === null && typeof path === "string" && nodePath.basename(path).startsWith(".vault-mcp-")) temporary = { path, fd };
+			return fd;
+		});
+		// Once the server has written its first piece, the other program puts a hard link to the outside file at the temporary name.
+		jest.spyOn(fsModule, "writeSync").mockImplementation((fd: number, ...rest: unknown[]) => {
+			const written = (originalWrite as (...a: unknown[]) => number)(fd, ...rest);
+			if (!swapped && temporary !== null && fd === temporary.fd) {
+				swapped = true;
+				const linked = nodePath.join(root, "Notes/.other");
+				nodeFs.linkSync(secret, linked);
+				nodeFs.renameSync(linked, temporary.path);
+			}
+			return written;
+		});
 		const answer = await callTool(client, "set_property", { path: "Notes/Plan.md", name: "status", value: "done" });
 		expect(swapped).toBe(true);
 		expect(answer.ok).toBe(true);
@@ -112,14 +119,7 @@ test("set_property on a long note whose temporary file is swapped, while written
 		expect(await fs.readFile(nodePath.join(root, "Notes/Plan.md"), "utf8")).toBe(`---\nstatus: done\n---\n${text}`);
 		expect(JSON.stringify(await callTool(client, "read_note", { path: "Notes/Plan.md" }))).not.toContain("SECRET");
 		expect(await fs.readFile(secret, "utf8")).toBe("SECRET outside the vault\n");
-	} finally {
-		openSpy.mockRestore();
-		writeSpy.mockRestore();
-		await client.close();
-		await running.stop();
-		await removeDir(vault);
-		await removeDir(outside);
-	}
+	});
 });
 
 /**
@@ -129,59 +129,53 @@ test("set_property on a long note whose temporary file is swapped, while written
  * none of it may be carried.
  */
 test("set_property: the old file rewritten in place between two pieces of a late carry: nothing of the rewrite reaches the note", async () => {
-	const vault = await makeVault({ "Notes/Plan.md": "# Plan\n\n- one\n" });
-	const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true } });
-	const client = await connectClient(running.url, running.tokens.write ?? "");
-	const diskNote = nodePath.join(running.host.vault.root, "Notes/Plan.md");
-	const oldInode = nodeFs.statSync(diskNote).ino;
-	const oldSize = nodeFs.statSync(diskNote).size;
-	// Another program opened the note for appending before the edit.
-	const logger = nodeFs.openSync(diskNote, "a");
-	const late = "- logged late\n".repeat(Math.ceil((3 * LATE_APPEND_PIECE_BYTES) / 14));
-	const originalRename = nodeFs.renameSync;
-	const originalRead = nodeFs.readSync;
-	let appended = false;
-	let carryReads = 0;
-	let rewritten = false;
-	// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
-	const fsModule = require("node:fs") as typeof nodeFs;
-	// Right after the edit's rename, the program appends three pieces' worth of lines to the old file…
-	const renameSpy = jest.spyOn(fsModule, "renameSync").mockImplementation((from, to) => {
-		originalRename(from, to);
-		if (!appended && to === diskNote) {
-			appended = true;
-			nodeFs.writeSync(logger, late);
-		}
-	});
-	// …and, before the carry's second piece is read, rewrites the old file in place with other lines of the same length.
-	const readSpy = jest.spyOn(fsModule, "readSync").mockImplementation((fd: number, buffer: NodeJS.ArrayBufferView, ...rest: unknown[]) => {
-		const position = rest.length >= 3 ? rest[2] : undefined;
-		if (appended && !rewritten && typeof position === "number" && position >= oldSize && nodeFs.fstatSync(fd).ino === oldInode) {
-			carryReads++;
-			if (carryReads === 2) {
-				rewritten = true;
-				const size = nodeFs.fstatSync(logger).size;
-				nodeFs.ftruncateSync(logger, 0);
-				nodeFs.writeSync(logger, "REWRITTEN\n".repeat(Math.ceil(size / 10)).slice(0, size));
+	await withWriter({ "Notes/Plan.md": "# Plan\n\n- one\n" }, async ({ root, client }) => {
+		const diskNote = nodePath.join(root, "Notes/Plan.md");
+		const oldInode = nodeFs.statSync(diskNote).ino;
+		const oldSize = nodeFs.statSync(diskNote).size;
+		// Another program opened the note for appending before the edit.
+		const logger = nodeFs.openSync(diskNote, "a");
+		const late = "- logged late\n".repeat(Math.ceil((3 * LATE_APPEND_PIECE_BYTES) / 14));
+		const originalRename = nodeFs.renameSync;
+		const originalRead = nodeFs.readSync;
+		let appended = false;
+		let carryReads = 0;
+		let rewritten = false;
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
+		const fsModule = require("node:fs") as typeof nodeFs;
+		// Right after the edit's rename, the program appends three pieces' worth of lines to the old file…
+		jest.spyOn(fsModule, "renameSync").mockImplementation((from, to) => {
+			originalRename(from, to);
+			if (!appended && to === diskNote) {
+				appended = true;
+				nodeFs.writeSync(logger, late);
 			}
+		});
+		// …and, before the carry's second piece is read, rewrites the old file in place with other lines of the same length.
+		jest.spyOn(fsModule, "readSync").mockImplementation((fd: number, buffer: NodeJS.ArrayBufferView, ...rest: unknown[]) => {
+			const position = rest.length >= 3 ? rest[2] : undefined;
+			if (appended && !rewritten && typeof position === "number" && position >= oldSize && nodeFs.fstatSync(fd).ino === oldInode) {
+				carryReads++;
+				if (carryReads === 2) {
+					rewritten = true;
+					const size = nodeFs.fstatSync(logger).size;
+					nodeFs.ftruncateSync(logger, 0);
+					nodeFs.writeSync(logger, "REWRITTEN\n".repeat(Math.ceil(size / 10)).slice(0, size));
+				}
+			}
+			return (originalRead as (...a: unknown[]) => number)(fd, buffer, ...rest);
+		});
+		try {
+			expect((await callTool(client, "set_property", { path: "Notes/Plan.md", name: "status", value: "done" })).ok).toBe(true);
+			await new Promise((resolve) => setTimeout(resolve, LATE_APPEND_RECHECK_MS * 4));
+			expect(rewritten).toBe(true);
+			const text = await fs.readFile(diskNote, "utf8");
+			expect(text.startsWith("---\nstatus: done\n---\n# Plan\n\n- one\n- logged late\n")).toBe(true);
+			expect(text).not.toContain("REWRITTEN");
+		} finally {
+			nodeFs.closeSync(logger);
 		}
-		return (originalRead as (...a: unknown[]) => number)(fd, buffer, ...rest);
 	});
-	try {
-		expect((await callTool(client, "set_property", { path: "Notes/Plan.md", name: "status", value: "done" })).ok).toBe(true);
-		await new Promise((resolve) => setTimeout(resolve, LATE_APPEND_RECHECK_MS * 4));
-		expect(rewritten).toBe(true);
-		const text = await fs.readFile(diskNote, "utf8");
-		expect(text.startsWith("---\nstatus: done\n---\n# Plan\n\n- one\n- logged late\n")).toBe(true);
-		expect(text).not.toContain("REWRITTEN");
-	} finally {
-		renameSpy.mockRestore();
-		readSpy.mockRestore();
-		nodeFs.closeSync(logger);
-		await client.close();
-		await running.stop();
-		await removeDir(vault);
-	}
 });
 
 /**
@@ -190,42 +184,31 @@ test("set_property: the old file rewritten in place between two pieces of a late
  * the vault before the note is made, and back before the server's last look: the text must not be left there.
  */
 test("create_note while another program swaps the folder for a link out of the vault and back: none of the note's text is left outside", async () => {
-	const vault = await makeVault({ "Notes/Old.md": "# Old\n" });
-	const outside = await makeTempDir("edit-pieces-outside-");
-	const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true } });
-	const client = await connectClient(running.url, running.tokens.write ?? "");
-	const root = running.host.vault.root;
-	const folder = nodePath.join(root, "Notes");
-	const moved = nodePath.join(root, "Notes-real");
-	// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
-	const fsModule = require("node:fs") as typeof nodeFs;
-	const open = fsModule.promises.open.bind(fsModule.promises);
-	let swapped = false;
-	const openSpy = jest.spyOn(fsModule.promises, "open").mockImplementation(async (path, ...rest) => {
-		if (!swapped && typeof path === "string" && path.endsWith("Secret plan.md")) {
-			swapped = true;
-			nodeFs.renameSync(folder, moved);
-			nodeFs.symlinkSync(outside, folder);
-			try {
-				return await open(path, ...rest);
-			} finally {
-				nodeFs.unlinkSync(folder);
-				nodeFs.renameSync(moved, folder);
+	await withWriter({ "Notes/Old.md": "# Old\n" }, async ({ root, outside, client }) => {
+		const folder = nodePath.join(root, "Notes");
+		const moved = nodePath.join(root, "Notes-real");
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
+		const fsModule = require("node:fs") as typeof nodeFs;
+		const open = fsModule.promises.open.bind(fsModule.promises);
+		let swapped = false;
+		jest.spyOn(fsModule.promises, "open").mockImplementation(async (path, ...rest) => {
+			if (!swapped && typeof path === "string" && path.endsWith("Secret plan.md")) {
+				swapped = true;
+				nodeFs.renameSync(folder, moved);
+				nodeFs.symlinkSync(outside, folder);
+				try {
+					return await open(path, ...rest);
+				} finally {
+					nodeFs.unlinkSync(folder);
+					nodeFs.renameSync(moved, folder);
+				}
 			}
-		}
-		return open(path, ...rest);
-	});
-	try {
+			return open(path, ...rest);
+		});
 		await callTool(client, "create_note", { path: "Notes/Secret plan.md", content: "# Secret plan\n\nthe launch codes\n" });
 		expect(swapped).toBe(true);
 		for (const name of await fs.readdir(outside)) expect(await fs.readFile(nodePath.join(outside, name), "utf8")).not.toContain("launch codes");
-	} finally {
-		openSpy.mockRestore();
-		await client.close();
-		await running.stop();
-		await removeDir(vault);
-		await removeDir(outside);
-	}
+	});
 });
 
 /**
@@ -234,43 +217,32 @@ test("create_note while another program swaps the folder for a link out of the v
  * the note must not then be removed from the vault, leaving it only outside.
  */
 test("rename_note while another program swaps the target folder for a link out of the vault and back: the note stays in the vault", async () => {
-	const vault = await makeVault({ "Notes/Plan.md": "# Plan\n\nthe launch codes\n", "Archive/Old.md": "# Old\n" });
-	const outside = await makeTempDir("edit-pieces-outside-");
-	const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true } });
-	const client = await connectClient(running.url, running.tokens.write ?? "");
-	const root = running.host.vault.root;
-	const folder = nodePath.join(root, "Archive");
-	const moved = nodePath.join(root, "Archive-real");
-	// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
-	const fsModule = require("node:fs") as typeof nodeFs;
-	const link = fsModule.promises.link.bind(fsModule.promises);
-	let swapped = false;
-	const linkSpy = jest.spyOn(fsModule.promises, "link").mockImplementation(async (from, to) => {
-		if (!swapped && typeof to === "string" && to.endsWith("Archive/Plan.md")) {
-			swapped = true;
-			nodeFs.renameSync(folder, moved);
-			nodeFs.symlinkSync(outside, folder);
-			try {
-				return await link(from, to);
-			} finally {
-				nodeFs.unlinkSync(folder);
-				nodeFs.renameSync(moved, folder);
+	await withWriter({ "Notes/Plan.md": "# Plan\n\nthe launch codes\n", "Archive/Old.md": "# Old\n" }, async ({ root, outside, client }) => {
+		const folder = nodePath.join(root, "Archive");
+		const moved = nodePath.join(root, "Archive-real");
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
+		const fsModule = require("node:fs") as typeof nodeFs;
+		const link = fsModule.promises.link.bind(fsModule.promises);
+		let swapped = false;
+		jest.spyOn(fsModule.promises, "link").mockImplementation(async (from, to) => {
+			if (!swapped && typeof to === "string" && to.endsWith("Archive/Plan.md")) {
+				swapped = true;
+				nodeFs.renameSync(folder, moved);
+				nodeFs.symlinkSync(outside, folder);
+				try {
+					return await link(from, to);
+				} finally {
+					nodeFs.unlinkSync(folder);
+					nodeFs.renameSync(moved, folder);
+				}
 			}
-		}
-		return link(from, to);
-	});
-	try {
+			return link(from, to);
+		});
 		await callTool(client, "rename_note", { path: "Notes/Plan.md", new_path: "Archive/Plan.md" });
 		expect(swapped).toBe(true);
 		// The note is in the vault, under one of its two names.
 		const inVault = [nodePath.join(root, "Notes/Plan.md"), nodePath.join(root, "Archive/Plan.md")].filter((path) => nodeFs.existsSync(path));
 		expect(inVault.length).toBe(1);
 		expect(await fs.readFile(inVault[0] ?? "", "utf8")).toBe("# Plan\n\nthe launch codes\n");
-	} finally {
-		linkSpy.mockRestore();
-		await client.close();
-		await running.stop();
-		await removeDir(vault);
-		await removeDir(outside);
-	}
+	});
 });
