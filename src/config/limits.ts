@@ -308,6 +308,15 @@ export const LATE_APPEND_RECHECK_MS = 50;
  * on the fresh text, which holds them.
  */
 export const LATE_APPEND_PIECE_BYTES = 64 * 1024;
+/**
+ * Bytes a headless edit reads past the size its note had when it was opened: bytes another program
+ * appends during the read, up to this, are part of the text edited; past it the read stops (at a
+ * line end in its last piece when there is one) and the edit's last look handles the rest as it
+ * does any late append (whole lines carried, or the edit made again). Read to the end instead, a
+ * program appending faster than the server reads (`yes >> note.md`) kept one edit reading for as
+ * long as it ran, the note's write lock held and the server's memory growing with the file.
+ */
+export const NOTE_READ_GROWTH_BYTES = 64 * 1024;
 /** How often a running `serve` looks at data.json for token and settings changes made by the CLI or the plugin. */
 export const SETTINGS_POLL_INTERVAL_MS = 250;
 

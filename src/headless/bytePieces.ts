@@ -6,7 +6,7 @@
  */
 import { isUtf8 } from "node:buffer";
 import { readSync } from "node:fs";
-import { NOTE_TEXT_PIECE_CHARS } from "../config/limits";
+import { NOTE_READ_GROWTH_BYTES, NOTE_TEXT_PIECE_CHARS } from "../config/limits";
 import { pieceEnd } from "../sha256";
 
 /** Gives the event loop back (a turn of the process's lane). */
@@ -48,47 +48,73 @@ export interface ReadText {
 }
 
 /**
- * The bytes of the file open as `fd`, from its start to its end (read until nothing more comes, as
- * `readFileSync` does; `size` is where the end is expected), and their text. Each piece reads and
- * decodes at most NOTE_TEXT_PIECE_CHARS bytes, pausing between pieces; a file of one piece takes no
- * pause at all (a rename's thousand small notes cost no more turns than before). Bytes that are not
- * valid UTF-8 are decoded whole at the end, as `decodeInPieces` does.
+ * The bytes of the file open as `fd` from its start, and their text: to its end, or, when another
+ * program keeps adding to it, to NOTE_READ_GROWTH_BYTES past `size` (its size when it was opened).
+ * Read to the end whatever came, a program appending faster than this reads (`yes >> note.md`)
+ * kept it reading for as long as it ran, memory growing with the file. Stopped by that bound, the
+ * bytes end after the last line end of their last piece (after a whole character when it has
+ * none): a prefix of the file, and of whole lines where it can be, so the edit's last look sees
+ * what came after it as lines added at the end (carried, or the edit made again; see DiskWriter).
+ * Each piece reads and decodes at most NOTE_TEXT_PIECE_CHARS bytes, pausing between pieces; a
+ * file of one piece takes no pause at all (a rename's thousand small notes cost no more turns than
+ * before). Bytes that are not valid UTF-8 are decoded whole at the end, as `decodeInPieces` does.
  */
 export async function readInPieces(fd: number, size: number, pause: Pause): Promise<ReadText> {
+	const limit = Math.max(size, 0) + NOTE_READ_GROWTH_BYTES;
 	let bytes = Buffer.allocUnsafe(Math.max(size, 0) + 1);
 	let length = 0;
 	let decoded = 0;
 	let text = "";
 	let utf8 = true;
+	/** Decodes the bytes read up to `end` (whole characters) after those decoded already. */
+	const decodeTo = (end: number): void => {
+		if (!utf8 || end <= decoded) return;
+		const piece = bytes.subarray(decoded, end);
+		// Each piece starts at a character's first byte and ends after a whole character: it is valid on its own exactly when the whole is valid there.
+		if (isUtf8(piece)) {
+			text += piece.toString("utf8");
+			decoded = end;
+		} else utf8 = false;
+	};
 	/** Bytes read and decoded since the last pause. */
 	let work = 0;
-	for (;;) {
+	let ended = false;
+	while (length < limit) {
 		if (work >= NOTE_TEXT_PIECE_CHARS) {
 			await pause();
 			work = 0;
 		}
 		if (length === bytes.length) {
-			const grown = Buffer.allocUnsafe(bytes.length * 2);
+			const grown = Buffer.allocUnsafe(Math.min(limit, bytes.length * 2));
 			bytes.copy(grown, 0, 0, length);
 			bytes = grown;
 		}
 		const got = readSync(fd, bytes, length, Math.min(NOTE_TEXT_PIECE_CHARS, bytes.length - length), length);
 		length += got;
 		work += got;
-		const end = got === 0 ? length : completeEnd(bytes, decoded, length);
-		if (utf8 && end > decoded) {
-			const piece = bytes.subarray(decoded, end);
-			// Each piece starts at a character's first byte and ends after a whole character: it is valid on its own exactly when the whole is valid there.
-			if (isUtf8(piece)) {
-				text += piece.toString("utf8");
-				decoded = end;
-			} else utf8 = false;
+		if (got === 0) {
+			ended = true;
+			break;
 		}
-		if (got === 0) break;
+		decodeTo(completeEnd(bytes, decoded, length));
 	}
-	const read = bytes.subarray(0, length);
+	// At the bound: the end if nothing follows, else a prefix of whole lines where the last piece has a line end.
+	let end = length;
+	if (!ended && readSync(fd, Buffer.allocUnsafe(1), 0, 1, length) > 0) {
+		const from = Math.max(0, length - NOTE_TEXT_PIECE_CHARS);
+		const lineEnd = bytes.subarray(from, length).lastIndexOf(NEWLINE);
+		end = lineEnd >= 0 ? from + lineEnd + 1 : completeEnd(bytes, decoded, length);
+	}
+	if (end < decoded) {
+		// Cut inside text decoded already, at a line end (so between characters): those characters taken back.
+		text = text.slice(0, text.length - bytes.toString("utf8", end, decoded).length);
+		decoded = end;
+	} else decodeTo(end);
+	const read = bytes.subarray(0, end);
 	return utf8 ? { bytes: read, text, utf8 } : { bytes: read, text: read.toString("utf8"), utf8: false };
 }
+
+const NEWLINE = 0x0a;
 
 /** Where the whole characters of `bytes` from `start` to `end` end: before the last character's first byte when the bytes read so far stop inside it. */
 function completeEnd(bytes: Buffer, start: number, end: number): number {

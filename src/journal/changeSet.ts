@@ -427,6 +427,10 @@ async function editWithCompare(
 			}
 			if (next === data && movedFrom === undefined) {
 				forget();
+				// Made again on newer text, an edit that changed the note as planned changes nothing there: the tool's own
+				// check failed on that text (a note another program grew past the longest the tools edit, say). Reported as
+				// written, the call's change was lost; planned again on that text, the call answers with the tool's reason.
+				if (data !== change.before && change.after !== change.before && change.relink !== true) conflict = true;
 				return data;
 			}
 			if (recorded === null || recorded.before !== data || recorded.after !== next) {

@@ -262,4 +262,38 @@ describe("DiskWriter.editOnce on long notes", () => {
 		// A piece read, and the piece carried before it compared again (the old file may have been rewritten in place meanwhile).
 		expect(counted.most()).toBeLessThanOrEqual(2 * LATE_APPEND_PIECE_BYTES + Buffer.byteLength(before) + 1);
 	});
+	/**
+	 * Another program appends faster than the edit reads (`yes >> note.md`): here 256 KiB of whole lines
+	 * between any two pieces. Before, the read chased the file's end for as long as it grew (stopped
+	 * here after 2,000 pieces): the note's write lock held and memory growing. Now it stops at the
+	 * growth bound: an append goes in after the lines added meanwhile, and an edit that replaces the
+	 * note is made again on the fresh text; the other program's lines are all there, in order, either way.
+	 */
+	test("an edit beside a program appending faster than the note is read ends, and every line the other program added is kept", async () => {
+		const start = "# Log\n\n" + "- é€😀 entry\n".repeat(20_000);
+		root = await makeVault({ "Log.md": start });
+		const note = nodePath.join(root, "Log.md");
+		let written = 0;
+		let pauses = 0;
+		const appender = (): Promise<void> => {
+			if (++pauses > 2_000) throw new Error("still reading");
+			let lines = "";
+			for (let index = 0; index < 8_192; index++) lines += `- outside ${written++}\n`;
+			appendFileSync(note, lines);
+			return new Promise((resolve) => setImmediate(resolve));
+		};
+		const writer = new DiskWriter(await FolderJail.open(root), appender);
+		const appended = await writer.editOnce(note, (text) => `${text}- mine\n`);
+		expect(appended).toMatchObject({ exact: false });
+		const replaced = await writer.editOnce(note, (text) => text.replace("# Log", "# Log of May"));
+		// More than a piece of lines added since the read: made again on the fresh text (by the vault's retries), nothing written.
+		expect(replaced).toBeNull();
+		expect(pauses).toBeLessThan(100);
+		const onDisk = await fs.readFile(note, "utf8");
+		expect(onDisk.startsWith(start)).toBe(true);
+		const outside = Array.from({ length: written }, (_, index) => `- outside ${index}\n`).join("");
+		// Ours once, after whole lines of the other program's; the other program's lines all there, in order.
+		expect(onDisk.split("- mine\n")).toHaveLength(2);
+		expect(onDisk.replace("- mine\n", "")).toBe(start + outside);
+	});
 });

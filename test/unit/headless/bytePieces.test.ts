@@ -1,7 +1,7 @@
 import * as fc from "fast-check";
-import { closeSync, openSync, promises as fs, writeFileSync } from "node:fs";
+import { appendFileSync, closeSync, openSync, promises as fs, readFileSync, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
-import { NOTE_TEXT_PIECE_CHARS } from "../../../src/config/limits";
+import { NOTE_READ_GROWTH_BYTES, NOTE_TEXT_PIECE_CHARS } from "../../../src/config/limits";
 import { decodeInPieces, encodeInPieces, fileHoldsAt, fileStartsWith, readInPieces } from "../../../src/headless/bytePieces";
 import { makeTempDir, removeDir } from "../../helpers/vault";
 
@@ -33,7 +33,15 @@ describe("bytePieces", () => {
 		await removeDir(folder);
 	});
 
-	test("a file read in pieces gives its bytes, and the text a decoding of the whole gives, valid or not", async () => {
+	/**
+	 * The contract changed with the bound on growth (it used to be "whatever `readFileSync` gives, to
+	 * the end, whatever size was said"): a file another program keeps appending to is read only to
+	 * NOTE_READ_GROWTH_BYTES past the size said, so an edit ends however fast it grows. A size said too
+	 * small (0, a third) stands for a file that grew that much since its stats were taken: what was
+	 * read is then a prefix of the file, ending at a line end of its last piece where it has one (else
+	 * after a whole character), and its text is the decoding of exactly those bytes.
+	 */
+	test("a file read in pieces gives its bytes and their text, valid or not, to its end or to the growth bound past the size said", async () => {
 		const file = nodePath.join(folder, "note.md");
 		await fc.assert(
 			fc.asyncProperty(noteBytes, fc.integer({ min: 0, max: 2 }), async (bytes, sizeGuess) => {
@@ -42,10 +50,21 @@ describe("bytePieces", () => {
 				try {
 					// The expected size may be off (the file grew or shrank since its stats were taken).
 					const size = [bytes.length, 0, Math.floor(bytes.length / 3)][sizeGuess] ?? 0;
+					const bound = size + NOTE_READ_GROWTH_BYTES;
 					const read = await readInPieces(fd, size, noPause);
-					expect(read.bytes.equals(bytes)).toBe(true);
-					expect(read.text).toBe(bytes.toString("utf8"));
-					expect(read.utf8).toBe(Buffer.from(read.text, "utf8").equals(bytes));
+					expect(read.bytes.equals(bytes.subarray(0, read.bytes.length))).toBe(true);
+					if (bytes.length <= bound) expect(read.bytes.length).toBe(bytes.length);
+					else {
+						expect(read.bytes.length).toBeLessThanOrEqual(bound);
+						// The last line end of the last piece read, or (none there) a whole character's end.
+						const lastPiece = bytes.subarray(bound - NOTE_TEXT_PIECE_CHARS, bound);
+						if (lastPiece.includes(0x0a)) {
+							expect(read.bytes[read.bytes.length - 1]).toBe(0x0a);
+							expect(bytes.subarray(read.bytes.length, bound).includes(0x0a)).toBe(false);
+						} else expect(read.bytes.length).toBeGreaterThanOrEqual(bound - 3);
+					}
+					expect(read.text).toBe(read.bytes.toString("utf8"));
+					expect(read.utf8).toBe(Buffer.from(read.text, "utf8").equals(read.bytes));
 				} finally {
 					closeSync(fd);
 				}
@@ -53,6 +72,63 @@ describe("bytePieces", () => {
 			}),
 			{ numRuns: 60 },
 		);
+	});
+
+	test("a file another program appends to faster than it is read is read to its size when opened and the growth bound, ending a line, not chased to its end", async () => {
+		const file = nodePath.join(folder, "growing.md");
+		const start = "# Log\n" + "- é€😀 entry\n".repeat(20_000);
+		writeFileSync(file, start);
+		const fd = openSync(file, "r");
+		let pauses = 0;
+		try {
+			// Another program appends 256 KiB of whole lines between any two pieces read: four times what a piece reads.
+			const appended = Buffer.from("- appended line\n".repeat(16 * 1024));
+			const read = await readInPieces(fd, Buffer.byteLength(start), () => {
+				// Before: read on for as long as the other program appended (here, stopped after 2,000 pieces).
+				if (++pauses > 2_000) throw new Error("still reading");
+				appendFileSync(file, appended);
+				return Promise.resolve();
+			});
+			const bound = Buffer.byteLength(start) + NOTE_READ_GROWTH_BYTES;
+			expect(read.bytes.length).toBeLessThanOrEqual(bound);
+			expect(read.bytes.length).toBeGreaterThan(bound - NOTE_TEXT_PIECE_CHARS);
+			expect(read.text.startsWith(start)).toBe(true);
+			expect(read.text.endsWith("- appended line\n")).toBe(true);
+			expect(read.bytes.equals(readFileSync(file).subarray(0, read.bytes.length))).toBe(true);
+			expect(read.utf8).toBe(true);
+			expect(pauses).toBeLessThanOrEqual(Math.ceil(bound / NOTE_TEXT_PIECE_CHARS));
+		} finally {
+			closeSync(fd);
+		}
+	});
+
+	test("a file grown by one endless line is cut after a whole character at the growth bound", async () => {
+		const file = nodePath.join(folder, "one-line.md");
+		// Four-byte characters with no line end: the bound falls inside one of them.
+		writeFileSync(file, "😀".repeat(60_000));
+		const fd = openSync(file, "r");
+		try {
+			const read = await readInPieces(fd, 1, noPause);
+			expect(read.bytes.length % 4).toBe(0);
+			expect(read.bytes.length).toBeLessThanOrEqual(1 + NOTE_READ_GROWTH_BYTES);
+			expect(read.bytes.length).toBeGreaterThan(1 + NOTE_READ_GROWTH_BYTES - 4);
+			expect(read.text).toBe("😀".repeat(read.bytes.length / 4));
+			expect(read.utf8).toBe(true);
+		} finally {
+			closeSync(fd);
+		}
+	});
+
+	test("a file that ends exactly at the growth bound is read whole", async () => {
+		const file = nodePath.join(folder, "at-bound.md");
+		const text = "x".repeat(100 + NOTE_READ_GROWTH_BYTES - 1) + "y";
+		writeFileSync(file, text);
+		const fd = openSync(file, "r");
+		try {
+			expect((await readInPieces(fd, 100, noPause)).text).toBe(text);
+		} finally {
+			closeSync(fd);
+		}
 	});
 
 	test("a megabyte is read and decoded a piece at a time", async () => {
