@@ -24,11 +24,12 @@ function bytePieceEnd(bytes: Buffer, start: number, size: number): number {
 /**
  * `bytes` as UTF-8 text, NOTE_TEXT_PIECE_CHARS bytes at a time (each piece cut before a character's
  * first byte), pausing between pieces: a 1 MB note read back from disk was decoded in one piece of
- * about 10 ms. Bytes that are not valid UTF-8 are decoded whole, so their replacement characters
- * are exactly those of a decoding of the whole.
+ * about 10 ms. Bytes that are not valid UTF-8 are decoded in pieces too (`decodeInvalidInPieces`),
+ * with exactly the replacement characters of a decoding of the whole.
  */
 export async function decodeInPieces(bytes: Buffer, pause: Pause): Promise<string> {
-	if (bytes.length <= NOTE_TEXT_PIECE_CHARS || !isUtf8(bytes)) return bytes.toString("utf8");
+	if (bytes.length <= NOTE_TEXT_PIECE_CHARS) return bytes.toString("utf8");
+	if (!isUtf8(bytes)) return decodeInvalidInPieces(bytes, pause);
 	let text = "";
 	for (let start = 0; start < bytes.length;) {
 		const end = bytePieceEnd(bytes, start, NOTE_TEXT_PIECE_CHARS);
@@ -37,6 +38,25 @@ export async function decodeInPieces(bytes: Buffer, pause: Pause): Promise<strin
 		if (start < bytes.length) await pause();
 	}
 	return text;
+}
+
+/**
+ * Bytes that are not all valid UTF-8, decoded NOTE_TEXT_PIECE_CHARS bytes at a time, pausing between
+ * pieces. A streaming decoder carries a character cut between two pieces over to the next, so the
+ * text, replacement characters included, is that of a decoding of the whole (the WHATWG decoder,
+ * which `Buffer#toString` follows too; a byte-order mark is kept, as `toString` keeps it). Decoded
+ * whole, a note of a few megabytes with one bad byte held every other client for the decode.
+ */
+export async function decodeInvalidInPieces(bytes: Uint8Array, pause: Pause): Promise<string> {
+	const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+	let text = "";
+	for (let start = 0; start < bytes.length;) {
+		if (start > 0) await pause();
+		const end = Math.min(bytes.length, start + NOTE_TEXT_PIECE_CHARS);
+		text += decoder.decode(bytes.subarray(start, end), { stream: true });
+		start = end;
+	}
+	return text + decoder.decode();
 }
 
 /** A file's bytes and their text, as `readInPieces` read them. */
@@ -57,7 +77,7 @@ export interface ReadText {
  * what came after it as lines added at the end (carried, or the edit made again; see DiskWriter).
  * Each piece reads and decodes at most NOTE_TEXT_PIECE_CHARS bytes, pausing between pieces; a
  * file of one piece takes no pause at all (a rename's thousand small notes cost no more turns than
- * before). Bytes that are not valid UTF-8 are decoded whole at the end, as `decodeInPieces` does.
+ * before). Bytes from the first that is not valid UTF-8 on are decoded after the read, in pieces too.
  */
 export async function readInPieces(fd: number, size: number, pause: Pause): Promise<ReadText> {
 	const limit = Math.max(size, 0) + NOTE_READ_GROWTH_BYTES;
@@ -111,7 +131,9 @@ export async function readInPieces(fd: number, size: number, pause: Pause): Prom
 		decoded = end;
 	} else decodeTo(end);
 	const read = bytes.subarray(0, end);
-	return utf8 ? { bytes: read, text, utf8 } : { bytes: read, text: read.toString("utf8"), utf8: false };
+	if (decoded === end) return { bytes: read, text, utf8: true };
+	// Not valid UTF-8 from `decoded` on (the bytes before it are whole valid characters, so this is how the whole decodes).
+	return { bytes: read, text: text + (await decodeInvalidInPieces(read.subarray(decoded), pause)), utf8: false };
 }
 
 const NEWLINE = 0x0a;

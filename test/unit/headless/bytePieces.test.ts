@@ -2,7 +2,7 @@ import * as fc from "fast-check";
 import { appendFileSync, closeSync, openSync, promises as fs, readFileSync, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import { NOTE_READ_GROWTH_BYTES, NOTE_TEXT_PIECE_CHARS } from "../../../src/config/limits";
-import { decodeInPieces, encodeInPieces, fileHoldsAt, fileStartsWith, readInPieces } from "../../../src/headless/bytePieces";
+import { decodeInPieces, decodeInvalidInPieces, encodeInPieces, fileHoldsAt, fileStartsWith, readInPieces } from "../../../src/headless/bytePieces";
 import { makeTempDir, removeDir } from "../../helpers/vault";
 
 const noPause = (): Promise<void> => Promise.resolve();
@@ -147,6 +147,56 @@ describe("bytePieces", () => {
 			closeSync(fd);
 		}
 		expect(pauses).toBeGreaterThanOrEqual(Math.floor(Buffer.byteLength(text) / NOTE_TEXT_PIECE_CHARS));
+	});
+
+	test("megabytes with bad bytes throughout are decoded a piece at a time, to exactly the text a decoding of the whole gives", async () => {
+		// Truncated, overlong, surrogate, out-of-range and lone continuation sequences, a byte-order mark first, and
+		// the bad sequences placed across the pieces' cuts as well as inside them.
+		const bad = [[0xe2, 0x82], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0x80], [0xf0, 0x9f, 0x98], [0xff], [0xe0, 0x80]];
+		const parts: Buffer[] = [Buffer.from([0xef, 0xbb, 0xbf])];
+		let length = 3;
+		for (let index = 0; length < 3 * 1024 * 1024; index++) {
+			const text = Buffer.from(`é€😀 line ${index}\n`);
+			const junk = Buffer.from(bad[index % bad.length] ?? []);
+			// Now and then right before a cut between two pieces.
+			const toCut = NOTE_TEXT_PIECE_CHARS - (length % NOTE_TEXT_PIECE_CHARS);
+			const filler = index % 7 === 0 && toCut > junk.length ? Buffer.alloc(toCut - 1, 0x61) : Buffer.alloc(0);
+			parts.push(text, filler, junk);
+			length += text.length + filler.length + junk.length;
+		}
+		const bytes = Buffer.concat(parts);
+		let pauses = 0;
+		const counted = () => {
+			pauses++;
+			return Promise.resolve();
+		};
+		// Before: decoded whole, with no pause.
+		expect(await decodeInPieces(bytes, counted)).toBe(bytes.toString("utf8"));
+		expect(pauses).toBeGreaterThanOrEqual(Math.floor(bytes.length / NOTE_TEXT_PIECE_CHARS) - 1);
+		const file = nodePath.join(folder, "bad.md");
+		writeFileSync(file, bytes);
+		const fd = openSync(file, "r");
+		pauses = 0;
+		try {
+			const read = await readInPieces(fd, bytes.length, counted);
+			expect(read.text).toBe(bytes.toString("utf8"));
+			expect(read.utf8).toBe(false);
+		} finally {
+			closeSync(fd);
+		}
+		// The read's pieces and the decode's, each a piece at a time.
+		expect(pauses).toBeGreaterThanOrEqual(2 * Math.floor(bytes.length / NOTE_TEXT_PIECE_CHARS) - 2);
+	});
+
+	test("bad bytes anywhere decode in pieces to the text of a decoding of the whole", async () => {
+		await fc.assert(
+			fc.asyncProperty(fc.uint8Array({ minLength: 1, maxLength: 64 }), fc.nat({ max: 8 }), async (random, before) => {
+				// The random bytes across the cut between the first two pieces.
+				const bytes = Buffer.concat([Buffer.alloc(NOTE_TEXT_PIECE_CHARS - before, 0x61), random, Buffer.from("é\n")]);
+				expect(await decodeInvalidInPieces(bytes, noPause)).toBe(bytes.toString("utf8"));
+			}),
+			{ numRuns: 150 },
+		);
 	});
 
 	test("text is made into the bytes of the whole, a piece at a time, surrogate pairs kept whole", async () => {
