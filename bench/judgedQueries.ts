@@ -26,7 +26,8 @@ export interface JudgedQuery {
 		| "jsx-a11y-rules"
 		| "codeceptjs-docs"
 		| "serverless-docs"
-		| "obsidian-hub";
+		| "obsidian-hub"
+		| "cargo-book";
 	query: string;
 	expected: string[];
 }

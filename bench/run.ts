@@ -40,6 +40,7 @@ import {
 	npmDocsVaultDir,
 	obsidianHelpVaultDir,
 	obsidianHubVaultDir,
+	cargoBookVaultDir,
 } from "../test/helpers/fixtures";
 import VaultMcpPlugin from "../src/main";
 import { COMMON_QUERIES, SYNTHETIC_QUERIES, TASKS_DEMO_QUERIES, WORST_CASE_QUERIES, type BenchQuery } from "./querySet";
@@ -59,6 +60,7 @@ import { NPM_DOCS_JUDGED_QUERIES } from "./npmDocsJudgedQueries";
 import { UNSEEN_JUDGED_QUERIES } from "./unseenJudgedQueries";
 import { OBSIDIAN_HUB_DEV_QUERIES } from "./obsidianHubDevQueries";
 import { OBSIDIAN_HUB_JUDGED_QUERIES } from "./obsidianHubJudgedQueries";
+import { CARGO_BOOK_JUDGED_QUERIES } from "./cargoBookJudgedQueries";
 import { benchProtocolCost, writeTinyVault } from "./protocol";
 import { benchBases } from "./bases";
 import { benchVaultWide, runAsFloodProcess } from "./vaultWide";
@@ -388,7 +390,9 @@ async function benchCommonVault(size: number): Promise<void> {
  * (bench/serverlessDocsJudgedQueries.ts, the tenth held-out set) and the Obsidian Help
  * vault (bench/unseenJudgedQueries.ts, where `npm run fixtures -- --set obsidian-help` fetched it),
  * and the Obsidian Hub community vault (bench/obsidianHubJudgedQueries.ts, held out, where
- * `npm run fixtures -- --set obsidian-hub` fetched it).
+ * `npm run fixtures -- --set obsidian-hub` fetched it), and The Cargo Book
+ * (bench/cargoBookJudgedQueries.ts, the eleventh held-out set, where `npm run fixtures -- --set
+ * cargo-book` fetched it).
  */
 async function benchJudged(): Promise<void> {
 	const makeRoot = () => fs.mkdtemp(nodePath.join(os.tmpdir(), "vault-mcp-bench-judged-"));
@@ -415,6 +419,11 @@ async function benchJudged(): Promise<void> {
 		sources["obsidian-hub"] = obsidianHubVaultDir();
 	} catch (missing) {
 		console.log(`held-out judged queries (Obsidian Hub) not run: ${(missing as Error).message}`);
+	}
+	try {
+		sources["cargo-book"] = cargoBookVaultDir();
+	} catch (missing) {
+		console.log(`held-out judged queries (The Cargo Book) not run: ${(missing as Error).message}`);
 	}
 	const roots: Partial<Record<JudgedQuery["vault"], string>> = {};
 	try {
@@ -443,12 +452,14 @@ async function benchJudged(): Promise<void> {
 			"held-out judged queries (pino docs)",
 			"held-out judged queries (Serverless Framework docs)",
 			"held-out judged queries (Obsidian Hub)",
+			"held-out judged queries (The Cargo Book)",
 		]);
 		if (roots["obsidian-help"] !== undefined) sets.push(["unseen judged queries (Obsidian Help)", UNSEEN_JUDGED_QUERIES]);
 		if (roots["obsidian-hub"] !== undefined) {
 			sets.push(["development judged queries (Obsidian Hub)", OBSIDIAN_HUB_DEV_QUERIES]);
 			sets.push(["held-out judged queries (Obsidian Hub)", OBSIDIAN_HUB_JUDGED_QUERIES]);
 		}
+		if (roots["cargo-book"] !== undefined) sets.push(["held-out judged queries (The Cargo Book)", CARGO_BOOK_JUDGED_QUERIES]);
 		await withJudgedSearch(roots, async (search) => {
 			for (const [name, queries] of sets) {
 				const scores = await scoreJudgedQueries(search, queries);

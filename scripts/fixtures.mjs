@@ -6,9 +6,11 @@
 //                  `license` says on what terms): the unseen judged search queries and the bench read it.
 //   obsidian-hub   the Obsidian Hub community vault, 6,571 notes and 29 MB (test/fixtures-manifest-obsidian-hub.json):
 //                  only its judged queries read it (the bench, and searchRanking.test.ts where it is), so it is fetched only when named with --set.
+//   cargo-book     The Cargo Book, 99 Markdown pages of rust-lang/cargo (MIT or Apache-2.0; test/fixtures-manifest-cargo-book.json):
+//                  the eleventh held-out judged queries read it, fetched only when named with --set, as the Hub is.
 //
 //   npm run fixtures                          download the sets every checkout wants (golden, obsidian-help) into .fixtures/
-//   npm run fixtures -- --set NAME            only that set (golden, obsidian-help, obsidian-hub)
+//   npm run fixtures -- --set NAME            only that set (golden, obsidian-help, obsidian-hub, cargo-book)
 //   npm run fixtures -- --tarball FILE        use a codeload tarball of the set's pinned commit fetched by other means
 //   npm run fixtures -- --from DIR            use a checkout of the set's repository, or a copy laid out like .fixtures/
 //   npm run fixtures -- --out DIR             write somewhere else (then set VAULT_MCP_FIXTURES=DIR)
@@ -87,6 +89,23 @@ const SETS = {
 		readBy: [["vaults/obsidian-hub/", ["test/integration/searchRanking.test.ts", "npm run bench"]]],
 		defaults: { repository: "obsidian-community/obsidian-hub", commit: "dae4bcf14d27eb3691aa73b2e906e0d1dc7b1e0c", license: "none stated" },
 		// Thousands of files a download: only when asked for by name.
+		onlyWhenNamed: true,
+	},
+	"cargo-book": {
+		manifestPath: path.join(PROJECT_ROOT, "test", "fixtures-manifest-cargo-book.json"),
+		upstreamFolders: [
+			["LICENSE-cargo-MIT.txt", "LICENSE-MIT"],
+			["LICENSE-cargo-APACHE.txt", "LICENSE-APACHE"],
+			["vaults/cargo-book/", "doc/book/src/"],
+		],
+		ownedFolders: ["LICENSE-cargo-MIT.txt", "LICENSE-cargo-APACHE.txt", "vaults/cargo-book"],
+		checkoutMarker: "doc/book/src/SUMMARY.md",
+		readBy: [
+			["vaults/cargo-book/", ["test/integration/searchRanking.test.ts", "npm run bench"]],
+			["LICENSE-cargo-", ["(none: the license travels with the data)"]],
+		],
+		defaults: { repository: "rust-lang/cargo", commit: "af373f761aa4e42b093c2e453078fd73c8ce54dd", license: "MIT OR Apache-2.0" },
+		// Read by the held-out judged queries only: only when asked for by name.
 		onlyWhenNamed: true,
 	},
 };

@@ -39,6 +39,7 @@ function fixtureCandidates(projectRoot: string, env: NodeJS.ProcessEnv): string[
 const GOLDEN_MANIFEST = "fixtures-manifest.json";
 const OBSIDIAN_HELP_MANIFEST = "fixtures-manifest-obsidian-help.json";
 const OBSIDIAN_HUB_MANIFEST = "fixtures-manifest-obsidian-hub.json";
+const CARGO_BOOK_MANIFEST = "fixtures-manifest-cargo-book.json";
 
 /** The files a manifest lists that a folder lacks (presence only: `npm run fixtures` checks the bytes). */
 function missingFixtureFiles(projectRoot: string, dir: string, manifestName: string = GOLDEN_MANIFEST): string[] {
@@ -98,6 +99,21 @@ export function obsidianHubVaultDir(projectRoot: string = findProjectRoot(), env
 	const dir = fixtureCandidates(projectRoot, env).find((candidate) => missingFixtureFiles(projectRoot, candidate, OBSIDIAN_HUB_MANIFEST).length === 0);
 	if (dir === undefined) throw new Error(OBSIDIAN_HUB_HINT);
 	return nodePath.join(dir, "vaults", "obsidian-hub");
+}
+
+/** What to do when The Cargo Book is nowhere: the bench and the ranking test print this line instead of its scores. */
+const CARGO_BOOK_HINT =
+	'The Cargo Book that the eleventh held-out judged search queries run on is missing: run "npm run fixtures -- --set cargo-book" (99 pages and 7 images, 2 MB from GitHub at a pinned commit, checksums verified; offline, a tarball of that commit with --tarball, or --from a checkout of rust-lang/cargo), or set VAULT_MCP_FIXTURES to a folder that holds it.';
+
+/**
+ * The Cargo Book (test/fixtures-manifest-cargo-book.json: rust-lang/cargo's `doc/book/src`), looked
+ * for in the same folders as the golden data; throws CARGO_BOOK_HINT when none holds all of it.
+ * Only its judged queries read it (the bench, and the ranking test where it was fetched).
+ */
+export function cargoBookVaultDir(projectRoot: string = findProjectRoot(), env: NodeJS.ProcessEnv = process.env): string {
+	const dir = fixtureCandidates(projectRoot, env).find((candidate) => missingFixtureFiles(projectRoot, candidate, CARGO_BOOK_MANIFEST).length === 0);
+	if (dir === undefined) throw new Error(CARGO_BOOK_HINT);
+	return nodePath.join(dir, "vaults", "cargo-book");
 }
 
 /**
