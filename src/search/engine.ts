@@ -41,6 +41,8 @@ import {
 	LONG_TITLE_WORDS,
 	longTitleCut,
 	NAMED_TOPIC_SHARE,
+	namesWord,
+	UNNAMED_WORD_SHARE_WEIGHT,
 	proximityFactor,
 	LEAST_PROXIMITY_FACTOR,
 	type Ranked,
@@ -367,6 +369,15 @@ export class SearchEngine {
 		// Per term, 1 when the candidate holds it only as often as a template does: held, but it weighs nothing.
 		const templateOnly = new Uint8Array(termCount);
 		const totalIdf = requiredIdf.reduce((sum, value) => sum + value, 0);
+		// Per term, its idf in the share of the query a note holds: less for a word no note searched names (UNNAMED_WORD_SHARE_WEIGHT).
+		const shareIdf = requiredIdf.map((idf, termIndex) => {
+			const term = evidence[termIndex];
+			if (!term?.strongIds) return idf;
+			const slots = accepted?.slots ?? null;
+			const named = namesWord(term.exact, slots) || (term.forms?.lists.some((list) => namesWord(list, slots)) ?? false);
+			return named ? idf : idf * UNNAMED_WORD_SHARE_WEIGHT;
+		});
+		const totalShareIdf = shareIdf.reduce((sum, value) => sum + value, 0);
 		// Per term, whether it is a word of one note's title only (a longer word it starts counted too): 0 not looked yet, 1 yes, 2 no.
 		const titlesOne = new Uint8Array(termCount);
 		const titlesOneNote = (termIndex: number): boolean => {
@@ -529,10 +540,10 @@ export class SearchEngine {
 			let heldIdf = 0;
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {
 				if (templateOnly[termIndex] === 1) continue;
-				if (joinedHeld[termIndex] === 1) heldIdf += requiredIdf[termIndex] as number;
-				else if (matched[termIndex] === 1) heldIdf += (requiredIdf[termIndex] as number) * (heldWeight[termIndex] as number);
+				if (joinedHeld[termIndex] === 1) heldIdf += shareIdf[termIndex] as number;
+				else if (matched[termIndex] === 1) heldIdf += (shareIdf[termIndex] as number) * (heldWeight[termIndex] as number);
 			}
-			const share = Math.max(totalIdf > 0 ? heldIdf / totalIdf : 1, namedTopic ? NAMED_TOPIC_SHARE : 0);
+			const share = Math.max(totalShareIdf > 0 ? heldIdf / totalShareIdf : 1, namedTopic ? NAMED_TOPIC_SHARE : 0);
 			// Compared before the score. One word: held as typed or in another form, then the title
 			// tier, then as typed (a word's other forms and extensions fill, never outrank). Several
 			// words: only a title or alias holding them all, when the note holds them all as typed or
@@ -613,7 +624,7 @@ export class SearchEngine {
 				const value = values[row + termIndex] as number;
 				if (value === 0) continue;
 				bound += (requiredIdf[termIndex] as number) * fieldScore(value, norm);
-				heldIdf += requiredIdf[termIndex] as number;
+				heldIdf += shareIdf[termIndex] as number;
 			}
 			bound += extraBound;
 			// The title's coverage (titleCoverage) is at most the share of its words the terms may be; an alias's, at most 1.
@@ -621,7 +632,7 @@ export class SearchEngine {
 			else if (named) bound += titleCoverageWeight * Math.min(1, titleWords / titleLength);
 			// A title that may be nothing but query words may be the page named for the topic (NAMED_TOPIC_SHARE).
 			const topicShare = named && (namedByExtras || titleWords >= titleLength) ? NAMED_TOPIC_SHARE : 0;
-			const share = joined.length > 0 || totalIdf <= 0 ? 1 : Math.max(topicShare, Math.min(1, heldIdf / totalIdf));
+			const share = joined.length > 0 || totalShareIdf <= 0 ? 1 : Math.max(topicShare, Math.min(1, heldIdf / totalShareIdf));
 			bounded.score = bound * Math.pow(share, COVERAGE_POWER) * (1 + SCORE_BOUND_MARGIN);
 		};
 		// With the proximity pass, the heap keeps more than the page; the page's own last note (its limit-th best so far, in

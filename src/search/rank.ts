@@ -59,6 +59,24 @@ export const COVERAGE_POWER = 0.5;
  */
 export const NAMED_TOPIC_SHARE = 0.5;
 
+/**
+ * How much of its idf a query word that no note names (in no title, alias or heading of the notes
+ * searched, as typed or in another form) counts for in the share of the query a note holds
+ * (COVERAGE_POWER). Documentation names its topics in titles and headings and says its everyday
+ * words (`better`, `between`, `extra`, `write`) in passing, on a few pages: by idf alone such a word
+ * outweighed the topic words, so the page about the topic that does not happen to say it lost to
+ * pages that do. Its score (BM25) is untouched: a note saying the word still gains by it.
+ */
+export const UNNAMED_WORD_SHARE_WEIGHT = 0.5;
+
+/** Whether a note of `values` (a term's postings) holds the word in its title, an alias or a heading; over `accepted` notes only when given. */
+export function namesWord(list: { slots: Uint32Array; values: Uint32Array; length: number } | null, accepted: Uint8Array | null): boolean {
+	if (!list) return false;
+	for (let at = 0; at < list.length; at++)
+		if (((list.values[at] as number) & (IN_TITLE | IN_HEADING)) !== 0 && (accepted === null || accepted[list.slots[at] as number] === 1)) return true;
+	return false;
+}
+
 /** A ranked candidate: compared by tier (search() says what it holds), score, the more recently modified, then path. */
 export interface Ranked {
 	slot: number;

@@ -508,3 +508,30 @@ describe("the question's words said together: a page about it above a long refer
 		expect(found.slice(0, 2).sort()).toEqual(["Helper reference.md", "Secrets.md"]);
 	});
 });
+
+describe("a question's everyday word, which no page names: lacking it costs a page less than lacking a topic word", () => {
+	// The pages name their topics in titles and headings; `write` and `extra` are in none of them,
+	// only in the text of two changelogs that mention helpers and actions in passing. Before, the
+	// two words were the question's rarest, so the page about helpers, lacking them, held a small
+	// share of the query and ranked below both changelogs.
+	const docs: Doc[] = [
+		...Array.from({ length: 10 }, (_, index) => ({
+			path: `Guide ${index}.md`,
+			text: `# Guide ${index}\n\n## Actions\n\nEach guide step runs actions on the page, number ${index}.`,
+		})),
+		{
+			path: "Custom helpers.md",
+			text: "# Custom helpers\n\n## Create a helper\n\nA helper adds actions to I: create a helper class, register the helper in the config, and call its actions from a scenario.",
+		},
+		...[1, 2].map((release) => ({
+			path: `Changelog ${release}.md`,
+			text: `# Changelog ${release}\n\n## Fixes\n\nAn extra retry for the helper actions. The helper actions now write their logs.`,
+		})),
+	];
+
+	test("the page about custom helpers ranks first for 'write a helper with extra actions', above changelogs holding every word", async () => {
+		const found = await paths(docs, "write a helper with extra actions");
+		expect(found[0]).toBe("Custom helpers.md");
+		expect(found.slice(1, 3).sort()).toEqual(["Changelog 1.md", "Changelog 2.md"]);
+	});
+});

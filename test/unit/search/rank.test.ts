@@ -1,6 +1,6 @@
 import { SearchEngine } from "../../../src/search/engine";
 import { parseQuery } from "../../../src/search/query";
-import { fieldScore, longTitleCut, memoized, onceEach, titleCoverage } from "../../../src/search/rank";
+import { fieldScore, longTitleCut, memoized, namesWord, onceEach, titleCoverage } from "../../../src/search/rank";
 import fc from "fast-check";
 import { BODY_COUNT, IN_HEADING, IN_TITLE } from "../../../src/search/postingValues";
 
@@ -79,5 +79,22 @@ describe("ranking rules that hold whatever the weights", () => {
 		const keep = onceEach();
 		const terms = [["a"], ["a", "b"], ["a"], ["a", "b"], ["b"]].map((tokens) => ({ tokens, source: tokens.join(" "), quoted: false }));
 		expect(terms.filter(keep).map((term) => term.source)).toEqual(["a", "a b", "b"]);
+	});
+});
+
+describe("namesWord: whether a note names a word (title, alias or heading)", () => {
+	const list = (values: number[]) => ({ slots: Uint32Array.from(values.map((_, index) => index)), values: Uint32Array.from(values), length: values.length });
+
+	test("a word in the text only is named by no note; in a title or a heading it is", () => {
+		expect(namesWord(list([3, 1, 7]), null)).toBe(false);
+		expect(namesWord(list([3, 1 | IN_TITLE]), null)).toBe(true);
+		expect(namesWord(list([(2 | IN_HEADING) >>> 0]), null)).toBe(true);
+		expect(namesWord(null, null)).toBe(false);
+	});
+
+	test("a search over some notes counts only their names: a heading in a note outside them does not name the word", () => {
+		const values = list([2, (1 | IN_HEADING) >>> 0]);
+		expect(namesWord(values, Uint8Array.from([1, 0]))).toBe(false);
+		expect(namesWord(values, Uint8Array.from([1, 1]))).toBe(true);
 	});
 });
