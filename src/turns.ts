@@ -9,9 +9,15 @@ function nextImmediate(): Promise<void> {
 /** Whose turns these are: a token's digest, or UNOWNED for work no one token asked for (parses, indexing, request bodies). */
 export const UNOWNED = "";
 
-/** A lone request's claim to go first (see `TurnLane.goFirst`). */
+/**
+ * A lone request's claim to go first (see `TurnLane.goFirst`): it holds until `until` (ms, on
+ * `performance.now()`'s clock), or until it is ended (then `until` is 0). No timer of its own: a
+ * claim that holds nothing back needs none, and a slice held back arms the lane's one timer for the
+ * earliest claim's end (`markHeld`). A timer set and cleared for every request cost about as much
+ * as the rest of the lane's work for it.
+ */
 interface FirstClaim {
-	timer: ReturnType<typeof nodeTimers.setTimeout>;
+	until: number;
 }
 
 /**
@@ -35,7 +41,11 @@ export class TurnLane {
 	private ring: string[] = [];
 	/** Where in the ring the next turn is looked for: just after the owner that had the last. */
 	private cursor = 0;
-	/** Owners whose lone request goes first: other tokens' slices wait until none is left. */
+	/**
+	 * Each owner's last claim to go first: other tokens' slices wait while one still holds. An ended
+	 * claim stays in the map until its owner's next (one entry per token that ever went first):
+	 * taking a key out and putting it back for every request made the map's table shrink and grow.
+	 */
 	private readonly first = new Map<string, FirstClaim>();
 	/**
 	 * Since when a token's slice has been held back by other tokens' requests going first, with no
@@ -88,7 +98,7 @@ export class TurnLane {
 	 */
 	goFirst(owner: string): () => void {
 		this.endFirst(owner);
-		const claim: FirstClaim = { timer: nodeTimers.setTimeout(() => this.endClaim(owner, claim), this.firstMs) };
+		const claim: FirstClaim = { until: performance.now() + this.firstMs };
 		this.first.set(owner, claim);
 		return () => this.endClaim(owner, claim);
 	}
@@ -99,35 +109,50 @@ export class TurnLane {
 	}
 
 	private endClaim(owner: string, claim: FirstClaim): void {
-		if (this.first.get(owner) !== claim) return;
-		nodeTimers.clearTimeout(claim.timer);
-		this.first.delete(owner);
+		if (this.first.get(owner) !== claim || claim.until === 0) return;
+		claim.until = 0;
 		this.schedule();
+	}
+
+	/** When the earliest claim still holding at `now` ends by its bound; Infinity when none holds. */
+	private firstClaimsEnd(now: number): number {
+		let end = Infinity;
+		for (const claim of this.first.values()) if (claim.until > now && claim.until < end) end = claim.until;
+		return end;
 	}
 
 	/** Where in the ring the owner whose caller has the next turn is: the next after the last served, skipping tokens while a lone request goes first; -1 when none may go. */
 	private nextIndex(): number {
 		const count = this.ring.length;
 		const now = performance.now();
-		const tokensGo = this.first.size === 0 || now < this.tokensFreeUntil || (this.heldSince !== null && now - this.heldSince >= this.firstMs);
+		const tokensGo =
+			now < this.tokensFreeUntil || (this.heldSince !== null && now - this.heldSince >= this.firstMs) || this.firstClaimsEnd(now) === Infinity;
 		let held = false;
 		for (let step = 0; step < count; step++) {
 			const index = (this.cursor + step) % count;
 			if (tokensGo || this.ring[index] === UNOWNED) return index;
 			held = true;
 		}
-		if (held) this.markHeld();
+		if (held) this.markHeld(now);
 		return -1;
 	}
 
-	/** A token's slice is held back by requests going first: from now on for at most `firstMs`, whoever goes first. */
-	private markHeld(): void {
-		if (this.heldSince !== null) return;
-		this.heldSince = performance.now();
-		this.heldTimer = nodeTimers.setTimeout(() => {
-			this.heldTimer = null;
-			this.schedule();
-		}, this.firstMs);
+	/**
+	 * A token's slice is held back by requests going first: from now on for at most `firstMs`, whoever
+	 * goes first. The lane looks again when that bound is reached, or when the earliest claim holding
+	 * it ends by its own bound, whichever comes first (and again then, while it is still held).
+	 */
+	private markHeld(now: number): void {
+		if (this.heldSince === null) this.heldSince = now;
+		if (this.heldTimer !== null) return;
+		const lookAgain = Math.min(this.heldSince + this.firstMs, this.firstClaimsEnd(now));
+		this.heldTimer = nodeTimers.setTimeout(
+			() => {
+				this.heldTimer = null;
+				this.schedule();
+			},
+			Math.max(0, lookAgain - now),
+		);
 	}
 
 	private schedule(): void {

@@ -132,19 +132,21 @@ async function serveMcp<S extends EndpointPolicy>(
 		sendRefusal(req, res, { status: 503, kind: "busy", message, headers: { "Retry-After": String(RETRY_AFTER_BUSY_SECONDS) } });
 		return;
 	}
-	const { place, turns } = await takeTurnOfToken(
+	// Nearly always decided at once: a request waits for a turn only beside others of its token.
+	const taken = takeTurnOfToken(
 		state,
 		key,
 		entered,
 		callsWriteTool(body.json, (name) => deps.isWriteTool(name, grantOnArrival)),
 	);
+	const { place, state: served } = taken instanceof Promise ? await taken : taken;
 	// The client may have gone while it waited in line: give the place straight back.
 	if (res.destroyed || req.socket.destroyed) {
 		place.leave();
 		return;
 	}
 	// This request's big answer takes its pieces' turns as its token's.
-	if (turns !== state.turns) state = { ...state, turns };
+	state = served;
 	// The body may take seconds to arrive and the place a moment more: a token revoked, or writing
 	// turned off, meanwhile counts for this request too, as it does for the next.
 	const settings = deps.currentSettings();
@@ -183,27 +185,45 @@ async function serveMcp<S extends EndpointPolicy>(
  * from the first piece of each call, not only from its first pause. The place it returns also ends
  * the request's going first when given back.
  */
-async function takeTurnOfToken<S extends EndpointPolicy>(
+function takeTurnOfToken<S extends EndpointPolicy>(
 	state: EndpointState<S>,
 	key: string,
 	entered: { leave: () => void },
 	writes: boolean,
-): Promise<{ place: { leave: () => void }; turns: EndpointState<S>["turns"] }> {
+): TurnTaken<S> | Promise<TurnTaken<S>> {
 	const lane = state.turns.lane;
-	if (!lane) return { place: entered, turns: state.turns };
-	const turns = { ...state.turns, pause: () => lane.takeFor(key) };
-	if (state.places.heldBy(key) > 1) {
-		await lane.takeFor(key);
-		return { place: entered, turns };
-	}
+	if (!lane) return { place: entered, state };
+	const served = stateOfToken(state, key, lane);
+	if (state.places.heldBy(key) > 1) return lane.takeFor(key).then(() => ({ place: entered, state: served }));
 	// A write waits for a note's lock, the journal's sync, or a person's answer: it does not hold others' work meanwhile.
-	if (writes) return { place: entered, turns };
+	if (writes) return { place: entered, state: served };
 	const endFirst = lane.goFirst(key);
 	const leave = () => {
 		endFirst();
 		entered.leave();
 	};
-	return { place: { leave }, turns };
+	return { place: { leave }, state: served };
+}
+
+/** A request's place in line, and the state it is served with (its pieces' turns taken as its token's). */
+interface TurnTaken<S extends EndpointPolicy> {
+	place: { leave: () => void };
+	state: EndpointState<S>;
+}
+
+/** Each endpoint state's copies per token, whose pauses take that token's turns: made once per token, not for every request. */
+const statesOfTokens = new WeakMap<object, Map<string, object>>();
+
+/** The endpoint's state with `key`'s turns: big answers' pieces, and long work the request pauses for, take turns as that token's. */
+function stateOfToken<S extends EndpointPolicy>(state: EndpointState<S>, key: string, lane: NonNullable<EndpointState<S>["turns"]["lane"]>): EndpointState<S> {
+	let states = statesOfTokens.get(state);
+	if (states === undefined) statesOfTokens.set(state, (states = new Map<string, object>()));
+	let served = states.get(key) as EndpointState<S> | undefined;
+	if (served === undefined) {
+		served = { ...state, turns: { ...state.turns, pause: () => lane.takeFor(key) } };
+		states.set(key, served);
+	}
+	return served;
 }
 
 /** Whether a request's message (or batch) calls a write tool. */

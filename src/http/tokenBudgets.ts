@@ -12,17 +12,27 @@ import type { Refusal } from "./guard";
 /** A budget's answer: taken, or refused with the seconds until the amounts asked for would fit. */
 export type BudgetAnswer = { allowed: true } | { allowed: false; retryAfterSeconds: number; neverFits: boolean };
 
-interface BudgetEntry {
-	time: number;
-	amounts: readonly number[];
-}
-
-/** One key's takes still in the window, oldest first from `head`, and their sums per dimension. */
+/**
+ * One key's takes still in the window, oldest first from `head` to `tail`, and their sums per
+ * dimension. The takes live in typed arrays, not one object each: a take is kept for the whole
+ * window (a minute), so at thousands of requests a second objects would be copied by every young
+ * collection and then pile up in the old generation; numbers in a typed array are neither.
+ */
 interface KeyWindow {
-	entries: BudgetEntry[];
+	/** When each take was made (ms). */
+	times: Float64Array;
+	/** Each take's amounts, `dimensions` numbers per take. */
+	amounts: Float64Array;
 	head: number;
+	tail: number;
 	sums: number[];
 }
+
+/** Takes a key's window has room for when first made; it doubles as needed. */
+const FIRST_TAKES_ROOM = 16;
+
+/** The answer of a take that fits: one object, never changed. */
+const ALLOWED: BudgetAnswer = Object.freeze({ allowed: true });
 
 /**
  * Amounts per key in a sliding window, each dimension with its own limit (requests; or write
@@ -38,54 +48,84 @@ export class SlidingWindowBudget {
 
 	/** Records `amounts` for `key` at `now` if every dimension stays within its limit. */
 	take(key: string, amounts: readonly number[], limits: readonly number[], now: number = Date.now()): BudgetAnswer {
-		const window = this.windows.get(key) ?? { entries: [], head: 0, sums: amounts.map(() => 0) };
-		this.dropExpired(window, now - this.windowMs);
+		const dimensions = amounts.length;
+		const window = this.windows.get(key) ?? newWindow(dimensions);
+		this.dropExpired(window, now - this.windowMs, dimensions);
 		let waitUntil = now;
 		let neverFits = false;
-		amounts.forEach((amount, dimension) => {
+		for (let dimension = 0; dimension < dimensions; dimension++) {
+			const amount = amounts[dimension] as number;
 			const limit = limits[dimension] ?? Infinity;
 			if (amount > limit) {
 				neverFits = true;
-				return;
+				continue;
 			}
 			let used = window.sums[dimension] ?? 0;
 			// Oldest first: the moment enough of the old takes have left the window for this one to fit.
-			for (let index = window.head; index < window.entries.length && used + amount > limit; index++) {
-				const entry = window.entries[index] as BudgetEntry;
-				used -= entry.amounts[dimension] ?? 0;
-				waitUntil = Math.max(waitUntil, entry.time + this.windowMs);
+			for (let index = window.head; index < window.tail && used + amount > limit; index++) {
+				used -= window.amounts[index * dimensions + dimension] as number;
+				waitUntil = Math.max(waitUntil, (window.times[index] as number) + this.windowMs);
 			}
-		});
+		}
 		if (neverFits || waitUntil > now) {
-			if (window.head < window.entries.length) this.windows.set(key, window);
+			if (window.head < window.tail) this.windows.set(key, window);
 			else this.windows.delete(key);
 			const waitMs = neverFits ? this.windowMs : waitUntil - now;
 			return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)), neverFits };
 		}
-		window.entries.push({ time: now, amounts: [...amounts] });
-		amounts.forEach((amount, dimension) => (window.sums[dimension] = (window.sums[dimension] ?? 0) + amount));
+		if (window.tail === window.times.length) grow(window, dimensions);
+		window.times[window.tail] = now;
+		for (let dimension = 0; dimension < dimensions; dimension++) {
+			const amount = amounts[dimension] as number;
+			window.amounts[window.tail * dimensions + dimension] = amount;
+			window.sums[dimension] = (window.sums[dimension] ?? 0) + amount;
+		}
+		window.tail++;
 		this.windows.set(key, window);
-		return { allowed: true };
+		return ALLOWED;
 	}
 
 	/** How many takes `key` holds in memory, forgotten ones not yet compacted included. */
 	storedTakes(key: string): number {
-		return this.windows.get(key)?.entries.length ?? 0;
+		return this.windows.get(key)?.tail ?? 0;
 	}
 
 	/** Forgets the takes at or before `windowStart`, and compacts the list once most of it is forgotten. */
-	private dropExpired(window: KeyWindow, windowStart: number): void {
-		while (window.head < window.entries.length && (window.entries[window.head] as BudgetEntry).time <= windowStart) {
-			const entry = window.entries[window.head] as BudgetEntry;
-			entry.amounts.forEach((amount, dimension) => (window.sums[dimension] = (window.sums[dimension] ?? 0) - amount));
+	private dropExpired(window: KeyWindow, windowStart: number, dimensions: number): void {
+		while (window.head < window.tail && (window.times[window.head] as number) <= windowStart) {
+			for (let dimension = 0; dimension < dimensions; dimension++) {
+				window.sums[dimension] = (window.sums[dimension] ?? 0) - (window.amounts[window.head * dimensions + dimension] as number);
+			}
 			window.head++;
 		}
 		// Compacting once half is forgotten keeps at most twice the live takes in memory, at a cost per take that stays constant on average.
-		if (window.head > 0 && window.head * 2 >= window.entries.length) {
-			window.entries = window.entries.slice(window.head);
+		if (window.head > 0 && window.head * 2 >= window.tail) {
+			window.times.copyWithin(0, window.head, window.tail);
+			window.amounts.copyWithin(0, window.head * dimensions, window.tail * dimensions);
+			window.tail -= window.head;
 			window.head = 0;
 		}
 	}
+}
+
+function newWindow(dimensions: number): KeyWindow {
+	return {
+		times: new Float64Array(FIRST_TAKES_ROOM),
+		amounts: new Float64Array(FIRST_TAKES_ROOM * dimensions),
+		head: 0,
+		tail: 0,
+		sums: new Array<number>(dimensions).fill(0),
+	};
+}
+
+/** Twice the room, the takes kept where they are. */
+function grow(window: KeyWindow, dimensions: number): void {
+	const times = new Float64Array(window.times.length * 2);
+	times.set(window.times);
+	const amounts = new Float64Array(times.length * dimensions);
+	amounts.set(window.amounts);
+	window.times = times;
+	window.amounts = amounts;
 }
 
 /**

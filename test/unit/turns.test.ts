@@ -105,6 +105,23 @@ describe("TurnLane", () => {
 		release();
 		expect(UNOWNED).toBe("");
 	});
+	test("a lone request going first arms no timer while no slice waits; a claim's own bound still frees a slice held behind it", async () => {
+		const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
+		const lane = new TurnLane(undefined, 200);
+		const before = timers();
+		const release = lane.goFirst("a");
+		expect(timers()).toBe(before);
+		release();
+		// "a" goes first and never ends; the flooder asks 150 ms later and waits for a's bound (about 50 ms more), not a whole bound of its own.
+		lane.goFirst("a");
+		await new Promise((resolve) => setTimeout(resolve, 150));
+		const started = performance.now();
+		await lane.takeFor("flooder");
+		const waited = performance.now() - started;
+		expect(waited).toBeGreaterThanOrEqual(20);
+		expect(waited).toBeLessThan(150);
+	});
+
 	test("requests of two tokens going first one after the other hold a third token's slice for a bounded time only, not for as long as they keep coming", async () => {
 		const lane = new TurnLane(undefined, 20);
 		// Two tokens' lone requests, each within its bound, overlapping so that one always goes first.

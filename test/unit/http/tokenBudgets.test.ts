@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { heapAfterGc } from "../../helpers/gc";
 import { InFlightPlaces, jsonByteLength, RateLimiter, SlidingWindowBudget, WriteBudget, writeLoadOf } from "../../../src/http/tokenBudgets";
 
 describe("RateLimiter", () => {
@@ -27,6 +28,46 @@ describe("RateLimiter", () => {
 		expect(limiter.take("a", 1, 1, 0)).toEqual({ allowed: true });
 		expect(limiter.take("b", 1, 1, 0)).toEqual({ allowed: true });
 		expect(limiter.take("a", 1, 1, 0)).toMatchObject({ allowed: false });
+	});
+	test("a busy minute's takes are kept off the garbage-collected heap: 200,000 requests in the window add under 2 MB to it", async () => {
+		const limiter = new RateLimiter();
+		const before = await heapAfterGc();
+		let refused = 0;
+		for (let take = 0; take < 200_000; take++) if (!limiter.take("t", 10_000_000, 1, take / 10).allowed) refused++;
+		const after = await heapAfterGc();
+		// Every take is still in the window (20 s of a minute) and still counts.
+		expect(refused).toBe(0);
+		expect(limiter.take("t", 200_000, 1, 20_000)).toMatchObject({ allowed: false, neverFits: false });
+		expect(after - before).toBeLessThan(2 * 1024 * 1024);
+	});
+
+	test("takes counted in their window while the store grows, compacts and grows again: the same answers as counting them afresh", () => {
+		fc.assert(
+			fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 30_000 }), fc.integer({ min: 1, max: 4 })), { maxLength: 300 }), (steps) => {
+				const limiter = new RateLimiter();
+				const kept: Array<{ time: number; cost: number }> = [];
+				let now = 0;
+				for (const [gap, cost] of steps) {
+					now += gap;
+					const live = kept.filter((take) => take.time > now - 60_000);
+					const used = live.reduce((sum, take) => sum + take.cost, 0);
+					const answer = limiter.take("t", 20, cost, now);
+					expect(answer.allowed).toBe(used + cost <= 20);
+					if (answer.allowed) kept.push({ time: now, cost });
+					else {
+						// The wait is until enough of the oldest takes leave.
+						let freed = used;
+						let until = now;
+						for (const take of live) {
+							if (freed + cost <= 20) break;
+							freed -= take.cost;
+							until = take.time + 60_000;
+						}
+						expect(answer).toEqual({ allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((until - now) / 1000)), neverFits: false });
+					}
+				}
+			}),
+		);
 	});
 });
 
