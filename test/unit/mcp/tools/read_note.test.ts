@@ -72,6 +72,7 @@ describe("read_note", () => {
 			expect(Math.max(...perPiece)).toBeLessThanOrEqual(SLICED_TAGS + 1024);
 		} finally {
 			turns.mockRestore();
+			added.mockRestore();
 			clock.mockRestore();
 			await planted.close();
 		}
