@@ -745,6 +745,7 @@ describe("arguments of half a megabyte that name nothing, and a note of 100 head
 			template: await callError(served.client, "create_note", { path: "New.md", content: "", template: long }),
 			tag: await callError(served.client, "find_notes_by_tag", { tag: `#${"a b".repeat(200_000)}` }),
 			view: await callError(served.client, "query_base", { path: "Views.base", view: long }),
+			subpath: await callError(served.client, "read_note", { path: `Outline.md#${long}end` }),
 			headingsListed: await callError(served.client, "append_to_note", { path: "Long headings.md", heading: "Nowhere", content: "x" }),
 			headingsRead: await callError(served.client, "read_note", { path: "Long headings.md#Nowhere" }),
 		};
@@ -754,6 +755,7 @@ describe("arguments of half a megabyte that name nothing, and a note of 100 head
 		expect(errors.heading).toContain(`No heading "${long.slice(0, ERROR_ECHO_MAX_CHARS)}… (480000 characters)" in this note.`);
 		expect(errors.bullet).toContain(`No bullet contains "${long.slice(0, ERROR_ECHO_MAX_CHARS)}… (480000 characters)"`);
 		expect(errors.view).toContain('Its views: "All".');
+		expect(errors.subpath).toContain(`No heading "${long.slice(0, ERROR_ECHO_MAX_CHARS)}… (480003 characters)" in "Outline.md".`);
 		// The note's headings are listed, each cut the same way.
 		for (const listed of [errors.headingsListed, errors.headingsRead]) {
 			expect(listed.length).toBeLessThan(HEADINGS_LISTED * (ERROR_ECHO_MAX_CHARS + 60) + 1_000);

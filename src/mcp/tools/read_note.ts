@@ -10,6 +10,7 @@ import {
 	NOTE_TEXT_SLICE_MS,
 } from "../../config/limits";
 import { frontmatterBoundProblem, splitFrontmatter } from "../../markdown/frontmatter";
+import { echoed } from "../../markdown/echo";
 import { findHiddenContent } from "../../markdown/hiddenContent";
 import { describeHeadings, headingKey, resolveSubpath, type NotePart } from "../../markdown/subpath";
 import { findNote, truncateUtf8 } from "../../vault/notes";
@@ -63,7 +64,8 @@ export const readNoteTool = defineTool({
 		let part: NotePart | null = null;
 		if (subpath !== "") {
 			part = resolveSubpath(cache, subpath, text.length);
-			const what = subpath.startsWith("^") ? `block "${subpath}"` : `heading "${subpath}"`;
+			// Quoted by its start and length: a path of a megabyte of `#a` was quoted whole.
+			const what = subpath.startsWith("^") ? `block "${echoed(subpath)}"` : `heading "${echoed(subpath)}"`;
 			if (!part)
 				return fail(
 					`No ${what} in "${file.path}". ${describeHeadings(cache, HEADINGS_LISTED)} Call read_note with one of these after '#', or with the path alone for the whole note.`,
