@@ -223,6 +223,27 @@ class PackedNote {
 		return { texts: this.strings.slice(first, first + count), levels };
 	}
 
+	/** The texts of the note's headings, in order, without their levels or entries. */
+	headingTextList(): string[] {
+		const numbers = this.numbers();
+		const at = numbers[KIND.headings * 2] as number;
+		if (at === 0) return [];
+		const first = numbers[KIND.headings * 2 + 1] as number;
+		return this.strings.slice(first, first + (numbers[at] as number));
+	}
+
+	/** The text of the note's first heading when it is its one level-1 heading, else null; looks no further than the second level-1 heading. */
+	soleLevelOneHeading(): string | null {
+		const numbers = this.numbers();
+		let at = numbers[KIND.headings * 2] as number;
+		if (at === 0) return null;
+		const first = numbers[KIND.headings * 2 + 1] as number;
+		const count = numbers[at++] as number;
+		if (numbers[at + 2] !== 1) return null;
+		for (let entry = 1, level = at + 3 + 2; entry < count; entry++, level += 3) if (numbers[level] === 1) return null;
+		return this.strings[first] ?? null;
+	}
+
 	/** The texts of the note's tags, in order, without building their entries (a tag's is its only string). */
 	tagTexts(): string[] {
 		const numbers = this.numbers();
@@ -780,6 +801,30 @@ export function headingTextsOf(cache: CachedMetadata): HeadingTexts {
 	if (packed && (own === undefined || own.get === ACCESSORS.headings.get)) return packed.headingTexts();
 	const headings = cache.headings ?? [];
 	return { texts: headings.map((entry) => entry.heading), levels: headings.map((entry) => entry.level) };
+}
+
+/** A note's headings' texts, in order: headingTextsOf's texts without making the list of levels too. */
+export function headingTextListOf(cache: CachedMetadata): string[] {
+	const packed = (cache as Partial<PackedCarrier>)[PACKED];
+	const own = Object.getOwnPropertyDescriptor(cache, "headings");
+	if (packed && (own === undefined || own.get === ACCESSORS.headings.get)) return packed.headingTextList();
+	return (cache.headings ?? []).map((entry) => entry.heading);
+}
+
+/**
+ * The text of a note's first heading when it is level 1 and the note's only level-1 heading, else
+ * null (what search shows as a title), looking at levels only: the search index asked for a changed
+ * note's title made the texts and levels of all its headings, for a million headings one piece of
+ * about 0.3 s.
+ */
+export function soleLevelOneHeadingOf(cache: CachedMetadata): string | null {
+	const packed = (cache as Partial<PackedCarrier>)[PACKED];
+	const own = Object.getOwnPropertyDescriptor(cache, "headings");
+	if (packed && (own === undefined || own.get === ACCESSORS.headings.get)) return packed.soleLevelOneHeading();
+	const headings = cache.headings ?? [];
+	if (headings[0]?.level !== 1) return null;
+	for (let index = 1; index < headings.length; index++) if (headings[index]?.level === 1) return null;
+	return headings[0].heading;
 }
 
 /** How many list items a note has, and whether any of them is a task. */

@@ -1,7 +1,8 @@
 import { ProtocolError, ProtocolErrorCode, type CompleteRequest, type CompleteResult, type McpServer } from "@modelcontextprotocol/server";
 import { COMPLETION_MAX_VALUES, COMPLETION_SCAN_LIMIT } from "../config/limits";
-import { completeNotePath, sortNotePaths, type PathCompletion } from "../vault/notePaths";
+import { completeNotePath, sortNotePathsInSlices, type PathCompletion } from "../vault/notePaths";
 import { isNoteInScope } from "../vault/scope";
+import { CallBudget, withinCallBudget } from "../vault/workBudget";
 import type { ToolContext } from "./context";
 import { promptArgumentSuggestions, promptNoteNamed } from "./prompts";
 import { NOTE_URI_TEMPLATE, requireNoteTextRight } from "./resources";
@@ -14,20 +15,33 @@ const NO_SUGGESTIONS: CompleteResult = { completion: { values: [], hasMore: fals
  * folders and hidden links never), found in the running server's sorted list of the notes this
  * scope shows when there is one, else in a list made for this call. Only visible notes are
  * looked at: counted against the look-up's bound, hidden ones sorted first hid the visible ones.
+ * A list made now (the first completion, or the first after a folder changed) is sorted in slices
+ * under the call's budget, as vault-wide tools are: 100,000 notes sorted in one piece held every
+ * other client for most of a second.
  */
-function completeNotePathFor(ctx: ToolContext, typed: string): PathCompletion {
+async function completeNotePathFor(ctx: ToolContext, typed: string): Promise<PathCompletion> {
 	// The scope as it is now: ctx.scope follows the settings, and the kept list must stay the one of this scope's key.
 	const scope = ctx.scope;
 	const visible = (path: string) => isNoteInScope(path, scope);
-	const sorted =
-		ctx.notePaths?.visiblePaths(scope) ??
-		sortNotePaths(
-			ctx.host.vault
-				.getMarkdownFiles()
-				.map((file) => file.path)
-				.filter(visible),
+	const sorted = await withinCallBudget(
+		(budget: CallBudget) =>
+			ctx.notePaths?.visiblePaths(scope, budget) ??
+			sortNotePathsInSlices(
+				ctx.host.vault
+					.getMarkdownFiles()
+					.map((file) => file.path)
+					.filter(visible),
+				budget,
+			),
+		"",
+		ctx.callBudget,
+	);
+	if (!sorted.ok)
+		throw new ProtocolError(
+			ProtocolErrorCode.InternalError,
+			"Listing the vault's notes to complete a path needed more work than one call may do; try again.",
 		);
-	return completeNotePath(sorted, typed, visible, COMPLETION_MAX_VALUES, COMPLETION_SCAN_LIMIT);
+	return completeNotePath(sorted.value, typed, visible, COMPLETION_MAX_VALUES, COMPLETION_SCAN_LIMIT);
 }
 
 /** The values a typed prefix completes to among a fixed list (a prompt argument's declared values), letter case ignored. Pure. */
@@ -47,18 +61,18 @@ function answer(completion: PathCompletion): CompleteResult {
  * moment of the request. A prompt the caller cannot see, or an argument without declared values,
  * gets no suggestions, the same answer as a prompt that does not exist.
  */
-function completeFor(ctx: ToolContext, params: CompleteRequest["params"]): CompleteResult {
+async function completeFor(ctx: ToolContext, params: CompleteRequest["params"]): Promise<CompleteResult> {
 	requireNoteTextRight(ctx);
 	const { ref, argument } = params;
 	if (ref.type === "ref/resource") {
 		if (ref.uri !== NOTE_URI_TEMPLATE)
 			throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No resource template "${ref.uri}". The one template is ${NOTE_URI_TEMPLATE}.`);
-		return argument.name === "path" ? answer(completeNotePathFor(ctx, argument.value)) : NO_SUGGESTIONS;
+		return argument.name === "path" ? answer(await completeNotePathFor(ctx, argument.value)) : NO_SUGGESTIONS;
 	}
 	const file = promptNoteNamed(ctx, ref.name);
 	if (!file) return NO_SUGGESTIONS;
 	const declared = promptArgumentSuggestions(ctx, file, argument.name);
-	if (declared === "notes") return answer(completeNotePathFor(ctx, argument.value));
+	if (declared === "notes") return answer(await completeNotePathFor(ctx, argument.value));
 	return declared === null ? NO_SUGGESTIONS : answer(completeFromList(declared, argument.value, COMPLETION_MAX_VALUES));
 }
 

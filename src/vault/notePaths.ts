@@ -1,6 +1,13 @@
 import type { EventRef } from "obsidian";
 import type { Host } from "../host/Host";
 import { isNoteInScope, scopeKey, type Scope } from "./scope";
+import { sortInSlices, type CallBudget } from "./workBudget";
+
+/** Paths are made into sort entries, or filtered, looking at the call's clock every this many (a power of two, less one). */
+const ENTRIES_CHECK_MASK = 4095;
+
+/** What a sliced step of work pauses on: a call's budget, or only its slices. */
+type Slices = Pick<CallBudget, "due" | "checkpoint">;
 
 /** A note path and the lower-case forms a typed prefix is compared with. */
 interface IndexedNotePath {
@@ -40,6 +47,19 @@ const inNameOrder = (a: IndexedNotePath, b: IndexedNotePath) => byKey(a.nameKey,
 export function sortNotePaths(paths: readonly string[]): SortedNotePaths {
 	const entries = paths.map(indexed);
 	return { byPath: [...entries].sort(inPathOrder), byName: entries.sort(inNameOrder) };
+}
+
+/**
+ * The same lists as `sortNotePaths`, made in slices on `budget`: the sort of every note of a large
+ * vault, the first completion's work, is never one long piece.
+ */
+export async function sortNotePathsInSlices(paths: readonly string[], budget: Slices): Promise<SortedNotePaths> {
+	const entries: IndexedNotePath[] = [];
+	for (let index = 0; index < paths.length; index++) {
+		entries.push(indexed(paths[index] as string));
+		if ((index & ENTRIES_CHECK_MASK) === ENTRIES_CHECK_MASK && budget.due()) await budget.checkpoint();
+	}
+	return { byPath: await sortInSlices(entries, inPathOrder, budget), byName: await sortInSlices(entries, inNameOrder, budget) };
 }
 
 /** The index where `entry` sits, or would sit, in `entries` sorted by `order` (binary search). Pure. */
@@ -118,22 +138,34 @@ export function completeNotePath(sorted: SortedNotePaths, typed: string, visible
 	return { values, hasMore };
 }
 
-/** The entries of `sorted` that `visible` accepts, in the same orders. Pure. */
-function visibleNotePaths(sorted: SortedNotePaths, visible: (path: string) => boolean): SortedNotePaths {
-	return { byPath: sorted.byPath.filter((entry) => visible(entry.path)), byName: sorted.byName.filter((entry) => visible(entry.path)) };
+/** The entries of `sorted` that `visible` accepts, in the same orders, looked at in slices on `budget`. */
+async function visibleNotePaths(sorted: SortedNotePaths, visible: (path: string) => boolean, budget: Slices): Promise<SortedNotePaths> {
+	const kept = async (entries: readonly IndexedNotePath[]) => {
+		const out: IndexedNotePath[] = [];
+		for (let index = 0; index < entries.length; index++) {
+			const entry = entries[index] as IndexedNotePath;
+			if (visible(entry.path)) out.push(entry);
+			if ((index & ENTRIES_CHECK_MASK) === ENTRIES_CHECK_MASK && budget.due()) await budget.checkpoint();
+		}
+		return out;
+	};
+	return { byPath: await kept(sorted.byPath), byName: await kept(sorted.byName) };
 }
 
 /** Scopes whose visible paths are kept at once (a scope per token's folders and exclusions; the one least recently asked for goes). */
 const SCOPE_VIEWS_KEPT = 8;
 
 /**
- * The vault's note paths kept sorted for completion while the server runs: sorted once, when a
- * completion first asks, then kept in order as notes are created, deleted or renamed (one binary
- * search each; a folder's rename or delete sorts again at the next completion). A client typing
- * costs a binary search, never a walk of the vault.
+ * The vault's note paths kept sorted for completion while the server runs: sorted once, in slices,
+ * when a completion first asks, then kept in order as notes are created, deleted or renamed (one
+ * binary search each; a folder's rename or delete sorts again at the next completion). A client
+ * typing costs a binary search, never a walk of the vault. A list made while a path changed is used
+ * for the completion that made it and not kept (the change may have missed it), as `NoteListing` does.
  */
 export class NotePathIndex {
 	private sorted: SortedNotePaths | null = null;
+	/** Bumped at every create, delete or rename, so a list sorted across turns is kept only if none came meanwhile. */
+	private version = 0;
 	/** Per scope (by its key), the paths it shows: a completion walks these only, so notes it may not see never count against its bound. */
 	private views = new Map<string, { visible: (path: string) => boolean; sorted: SortedNotePaths }>();
 	private refs: EventRef[] = [];
@@ -156,12 +188,14 @@ export class NotePathIndex {
 	}
 
 	private added(path: string): void {
+		this.version++;
 		if (this.sorted === null || !path.endsWith(".md")) return;
 		addNotePath(this.sorted, path);
 		for (const view of this.views.values()) if (view.visible(path)) addNotePath(view.sorted, path);
 	}
 
 	private removed(path: string): void {
+		this.version++;
 		if (this.sorted === null) return;
 		// A folder: the notes in it are gone or moved too, which the next completion's sort sees.
 		if (path.endsWith(".md")) {
@@ -181,10 +215,15 @@ export class NotePathIndex {
 		this.views.clear();
 	}
 
-	/** The sorted paths, made now if a path changed since the last time (every time while not started: nothing tells it of changes). */
-	paths(): SortedNotePaths {
-		const sorted = this.sorted ?? sortNotePaths(this.host.vault.getMarkdownFiles().map((file) => file.path));
-		if (this.following) this.sorted = sorted;
+	/** The sorted paths, made now in slices on `budget` if a folder changed since the last time (every time while not started: nothing tells it of changes). */
+	async paths(budget: Slices): Promise<SortedNotePaths> {
+		if (this.sorted) return this.sorted;
+		const version = this.version;
+		const sorted = await sortNotePathsInSlices(
+			this.host.vault.getMarkdownFiles().map((file) => file.path),
+			budget,
+		);
+		if (this.following && this.version === version) this.sorted = sorted;
 		return sorted;
 	}
 
@@ -194,18 +233,18 @@ export class NotePathIndex {
 	 * follows the settings, and a list kept under one key by another scope's view missed the notes
 	 * made meanwhile, never to offer them once the settings came back to that key.
 	 */
-	visiblePaths(scope: Scope): SortedNotePaths {
+	async visiblePaths(scope: Scope, budget: Slices): Promise<SortedNotePaths> {
 		const key = scopeKey(scope);
 		const visible = (path: string) => isNoteInScope(path, scope);
-		const all = this.paths();
-		const kept = this.views.get(key);
+		const kept = this.sorted ? this.views.get(key) : undefined;
 		if (kept) {
 			this.views.delete(key);
 			this.views.set(key, kept);
 			return kept.sorted;
 		}
-		const view = { visible, sorted: visibleNotePaths(all, visible) };
-		if (this.following) {
+		const version = this.version;
+		const view = { visible, sorted: await visibleNotePaths(await this.paths(budget), visible, budget) };
+		if (this.following && this.version === version) {
 			if (this.views.size >= SCOPE_VIEWS_KEPT) this.views.delete(this.views.keys().next().value as string);
 			this.views.set(key, view);
 		}

@@ -22,7 +22,7 @@ import { isInFolder, isNoteInScope, scopeKey, type Scope } from "./scope";
 import { frontmatterAliases } from "../markdown/frontmatter";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor, type SearchLanguage } from "../search/stemmers";
 import { isTagOrNested, notesWithTag, noteTagsInSteps, rememberTags, tagKey, tagKeysIn, type NoteTags } from "./tags";
-import { headingTextsOf, tagTextsOf } from "../headless/compactMetadata";
+import { headingTextListOf, soleLevelOneHeadingOf, tagTextsOf } from "../headless/compactMetadata";
 import { sharedNoteMemo } from "./noteMemo";
 import { rememberTasks } from "./tasks";
 import { rememberLinks } from "./links";
@@ -112,7 +112,7 @@ export function isHeadingDescription(description: string): boolean {
 /** A note's headings, which search weighs above its body: the metadata cache's, and a short frontmatter description (DESCRIPTION_HEADING_WORDS). */
 function headingsOf(host: Host, file: HostFile): string[] {
 	const cache = host.metadataCache.getFileCache(file);
-	const headings = cache ? headingTextsOf(cache).texts : [];
+	const headings = cache ? headingTextListOf(cache) : [];
 	const description: unknown = cache?.frontmatter?.["description"];
 	if (typeof description === "string" && isHeadingDescription(description)) headings.push(description);
 	return headings;
@@ -141,13 +141,7 @@ function shownTitleOf(host: Host, file: HostFile): string | null {
 	if (/\s/.test(file.basename)) return null;
 	const cache = host.metadataCache.getFileCache(file);
 	const title: unknown = cache?.frontmatter?.["title"];
-	const { texts, levels } = cache ? headingTextsOf(cache) : { texts: [], levels: [] };
-	const shown =
-		typeof title === "string" && title.trim() !== ""
-			? title.trim()
-			: levels[0] === 1 && levels.filter((level) => level === 1).length === 1
-				? (texts[0] ?? null)
-				: null;
+	const shown = typeof title === "string" && title.trim() !== "" ? title.trim() : cache ? soleLevelOneHeadingOf(cache) : null;
 	// A heading of megabytes (a paragraph of a million lines over a `===`) is no title, and its words took 900 ms to compare in one piece.
 	if (shown === null || shown.length > SHOWN_TITLE_MAX_CHARS) return null;
 	return nameKey(shown) === nameKey(file.basename) ? null : shown;

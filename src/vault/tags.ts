@@ -31,6 +31,37 @@ export function tagWithParents(key: string): string[] {
 }
 
 /**
+ * What read_note lists of a note's tags: Obsidian's `getAllTags` (allTagTexts), each text once, as
+ * many as `maxCharacters` holds (as tagsWithinCharacters picks them), and how many distinct ones are
+ * left out; looked at SLICED_TAGS_COUNTED at a time, pausing on `clock`. A note of 800,000 tags was
+ * spread, joined and deduplicated in one piece of about 1 s, holding every other client.
+ */
+export async function listedNoteTags(
+	cache: CachedMetadata,
+	maxCharacters: number,
+	clock: { due(): boolean; checkpoint(): Promise<void> },
+): Promise<{ listed: string[]; leftOut: number }> {
+	const seen = new Set<string>();
+	const listed: string[] = [];
+	let leftOut = 0;
+	let characters = 0;
+	let looked = 0;
+	for (const tags of [tagsWithFrontmatter(cache.frontmatter, []), tagTextsOf(cache)]) {
+		for (const tag of tags) {
+			if (++looked % SLICED_TAGS_COUNTED === 0 && clock.due()) await clock.checkpoint();
+			if (seen.has(tag)) continue;
+			seen.add(tag);
+			if (characters + tag.length > maxCharacters) leftOut++;
+			else {
+				characters += tag.length;
+				listed.push(tag);
+			}
+		}
+	}
+	return { listed, leftOut };
+}
+
+/**
  * A note's distinct tags (frontmatter and body) as keys with their first-seen spelling, in one
  * flat array: key, spelling, key, spelling, … A vault has a few hundred tags and ten thousand
  * notes: one array a note, its strings shared (see NoteMemo.strings), not a Map a note.
@@ -58,14 +89,18 @@ export function* noteTagsInSteps(cache: CachedMetadata | null, strings: StringPo
 	if (!cache) return NO_TAGS;
 	const seen = new Set<string>();
 	const tags: string[] = [];
-	for (const [index, tag] of allTagTexts(cache).entries()) {
-		const key = tagKey(tag);
-		if (!seen.has(key)) {
-			seen.add(key);
-			const spelling = tag.replace(/^#/, "");
-			tags.push(strings.intern(key), spelling === key ? strings.intern(key) : strings.intern(spelling));
+	let index = 0;
+	// The frontmatter's tags, then the body's, as allTagTexts gives them, but never joined into one list: a million tags' copy was one piece.
+	for (const texts of [tagsWithFrontmatter(cache.frontmatter, []), tagTextsOf(cache)]) {
+		for (const tag of texts) {
+			const key = tagKey(tag);
+			if (!seen.has(key)) {
+				seen.add(key);
+				const spelling = tag.replace(/^#/, "");
+				tags.push(strings.intern(key), spelling === key ? strings.intern(key) : strings.intern(spelling));
+			}
+			if (index++ % SLICED_TAGS === SLICED_TAGS - 1) yield;
 		}
-		if (index % SLICED_TAGS === SLICED_TAGS - 1) yield;
 	}
 	// Kept as long as the note is unchanged: a copy of exactly their number, not the array pushes grew (room for 17 at the first).
 	return tags.length > 0 ? tags.slice() : NO_TAGS;
@@ -135,7 +170,12 @@ export async function countTags(host: Host, scope: Scope, budget?: CallBudget, m
 			});
 		}
 	}
-	const entries = [...counts.values()].map(({ tag, count }) => ({ tag, count }));
+	const entries: Array<{ tag: string; count: number }> = [];
+	for (const { tag, count } of counts.values()) {
+		entries.push({ tag, count });
+		// A vault of 800,000 different tags: their entries were made in one piece.
+		if (entries.length % SLICED_TAGS_COUNTED === 0 && budget?.due()) await budget.checkpoint();
+	}
 	const order = (a: { tag: string; count: number }, b: { tag: string; count: number }) => b.count - a.count || comparePaths(a.tag, b.tag);
 	return budget ? sortInSlices(entries, order, budget) : entries.sort(order);
 }

@@ -124,8 +124,8 @@ const SORT_CHECK_ITEMS = 1024;
 export async function sortInSlices<T>(items: readonly T[], compare: (a: T, b: T) => number, budget: Pick<CallBudget, "due" | "checkpoint">): Promise<T[]> {
 	let from = [...items];
 	let into = new Array<T>(from.length);
+	let since = 0;
 	for (let width = 1; width < from.length; width *= 2) {
-		let since = 0;
 		for (let start = 0; start < from.length; start += 2 * width) {
 			const middle = Math.min(start + width, from.length);
 			const end = Math.min(start + 2 * width, from.length);
@@ -134,11 +134,11 @@ export async function sortInSlices<T>(items: readonly T[], compare: (a: T, b: T)
 			for (let out = start; out < end; out++) {
 				const takeLeft = right >= end || (left < middle && compare(from[left] as T, from[right] as T) <= 0);
 				into[out] = (takeLeft ? from[left++] : from[right++]) as T;
-			}
-			since += end - start;
-			if (since >= SORT_CHECK_ITEMS) {
-				since = 0;
-				if (budget.due()) await budget.checkpoint();
+				// Inside a merge too: the last passes merge halves of the whole list, 800,000 tags in one piece.
+				if (++since >= SORT_CHECK_ITEMS) {
+					since = 0;
+					if (budget.due()) await budget.checkpoint();
+				}
 			}
 		}
 		[from, into] = [into, from];

@@ -16,6 +16,7 @@ import {
 	HEADINGS_LISTED,
 	MATCHES_LISTED,
 	MAX_FRONTMATTER_ENTRIES,
+	MAX_LISTED_TAG_CHARS,
 	MAX_TAG_PARENTS_COUNTED,
 	NOTE_LINKS_MAX_ENTRIES,
 } from "../../src/config/limits";
@@ -559,6 +560,25 @@ describe("a note of one line of 250,000 tags", () => {
 	}, 60_000);
 });
 
+describe("a note of one line of 400,000 different tags", () => {
+	const TAGS = 400_000;
+	const served = servedForBlock(
+		() => ({ "Many tags.md": `${Array.from({ length: TAGS }, (_, index) => `#t${index}`).join(" ")}\n`, "Other.md": "#t1\n" }),
+		"read",
+		{ ready: "search" },
+	);
+
+	test("read_note lists as many as its answer holds and counts the rest in slices (deduplicated in one piece before, most of the call)", async () => {
+		const { value, wallMs, longestHoldMs } = await measured(() =>
+			callOk<{ tags: string[]; tags_left_out?: number }>(served.client, "read_note", { path: "Many tags.md" }),
+		);
+		expect(value.tags.slice(0, 2)).toEqual(["#t0", "#t1"]);
+		expect(value.tags.join("").length).toBeLessThanOrEqual(MAX_LISTED_TAG_CHARS);
+		expect(value.tags.length + (value.tags_left_out ?? 0)).toBe(TAGS);
+		expectLoopNotHeld(longestHoldMs, wallMs);
+	}, 120_000);
+});
+
 describe("a note of 30,000 task lines of emoji priorities (2.7 MB, under the search bound)", () => {
 	const TASKS = 30_000;
 	const lines = Array.from({ length: TASKS }, (_, index) => `- [ ] t${index} ${"⏫🔼🔽🔺⏬".repeat(5)} 📅 2026-01-01 ✅ 2026-01-02`);
@@ -725,6 +745,7 @@ describe("arguments of half a megabyte that name nothing, and a note of 100 head
 			template: await callError(served.client, "create_note", { path: "New.md", content: "", template: long }),
 			tag: await callError(served.client, "find_notes_by_tag", { tag: `#${"a b".repeat(200_000)}` }),
 			view: await callError(served.client, "query_base", { path: "Views.base", view: long }),
+			subpath: await callError(served.client, "read_note", { path: `Outline.md#${long}end` }),
 			headingsListed: await callError(served.client, "append_to_note", { path: "Long headings.md", heading: "Nowhere", content: "x" }),
 			headingsRead: await callError(served.client, "read_note", { path: "Long headings.md#Nowhere" }),
 		};
@@ -734,6 +755,7 @@ describe("arguments of half a megabyte that name nothing, and a note of 100 head
 		expect(errors.heading).toContain(`No heading "${long.slice(0, ERROR_ECHO_MAX_CHARS)}… (480000 characters)" in this note.`);
 		expect(errors.bullet).toContain(`No bullet contains "${long.slice(0, ERROR_ECHO_MAX_CHARS)}… (480000 characters)"`);
 		expect(errors.view).toContain('Its views: "All".');
+		expect(errors.subpath).toContain(`No heading "${long.slice(0, ERROR_ECHO_MAX_CHARS)}… (480003 characters)" in "Outline.md".`);
 		// The note's headings are listed, each cut the same way.
 		for (const listed of [errors.headingsListed, errors.headingsRead]) {
 			expect(listed.length).toBeLessThan(HEADINGS_LISTED * (ERROR_ECHO_MAX_CHARS + 60) + 1_000);

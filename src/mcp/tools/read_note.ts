@@ -10,10 +10,11 @@ import {
 	NOTE_TEXT_SLICE_MS,
 } from "../../config/limits";
 import { frontmatterBoundProblem, splitFrontmatter } from "../../markdown/frontmatter";
+import { echoed } from "../../markdown/echo";
 import { findHiddenContent } from "../../markdown/hiddenContent";
 import { describeHeadings, headingKey, resolveSubpath, type NotePart } from "../../markdown/subpath";
 import { findNote, truncateUtf8 } from "../../vault/notes";
-import { allTagTexts, tagsWithinCharacters } from "../../vault/tags";
+import { listedNoteTags } from "../../vault/tags";
 import { SliceClock } from "../../markdown/steps";
 import { NoteHashes } from "../../vault/noteHashes";
 import { yieldToEventLoop } from "../../vault/workBudget";
@@ -63,7 +64,8 @@ export const readNoteTool = defineTool({
 		let part: NotePart | null = null;
 		if (subpath !== "") {
 			part = resolveSubpath(cache, subpath, text.length);
-			const what = subpath.startsWith("^") ? `block "${subpath}"` : `heading "${subpath}"`;
+			// Quoted by its start and length: a path of a megabyte of `#a` was quoted whole.
+			const what = subpath.startsWith("^") ? `block "${echoed(subpath)}"` : `heading "${echoed(subpath)}"`;
 			if (!part)
 				return fail(
 					`No ${what} in "${file.path}". ${describeHeadings(cache, HEADINGS_LISTED)} Call read_note with one of these after '#', or with the path alone for the whole note.`,
@@ -71,15 +73,19 @@ export const readNoteTool = defineTool({
 			if (!partMatchesText(part, text)) return fail(`"${file.path}" changed while it was read. Call read_note again.`);
 		}
 		const content = truncateUtf8(part ? text.slice(part.start, part.end) : text, MAX_NOTE_CONTENT_BYTES);
-		// A note of megabytes is hashed in pieces, the event loop given back between them.
+		// A note of megabytes is hashed in pieces, the event loop given back between them; so are its tags listed.
 		const hash = await NOTE_HASHES.hashOf(file.path, text, () => new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop));
+		const tags = cache
+			? await listedNoteTags(cache, MAX_LISTED_TAG_CHARS, new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop))
+			: { listed: [], leftOut: 0 };
 		return ok({
 			path: file.path,
 			content,
 			...(part ? { section: part.name } : {}),
 			frontmatter: cache?.frontmatter ?? null,
 			...unparsedFrontmatter(text, cache?.frontmatter),
-			...listedTags(cache ? [...new Set(allTagTexts(cache))] : []),
+			tags: tags.listed,
+			...(tags.leftOut > 0 ? { tags_left_out: tags.leftOut } : {}),
 			hash,
 			modified: new Date(file.stat.mtime).toISOString(),
 			size: Buffer.byteLength(text, "utf8"),
@@ -88,12 +94,6 @@ export const readNoteTool = defineTool({
 		});
 	},
 });
-
-/** A note's tags, whole, in order, as many as MAX_LISTED_TAG_CHARS holds; and how many are left out, if any. */
-function listedTags(tags: readonly string[]): { tags: string[]; tags_left_out?: number } {
-	const { listed, leftOut } = tagsWithinCharacters(tags, (tag) => tag, tags.length, MAX_LISTED_TAG_CHARS);
-	return leftOut === 0 ? { tags: listed } : { tags: listed, tags_left_out: leftOut };
-}
 
 /** Why a note's frontmatter block has no properties: over a parsing bound, or not YAML properties at all. Nothing for a note without one. */
 function unparsedFrontmatter(text: string, frontmatter: unknown): { frontmatter_unparsed?: string } {

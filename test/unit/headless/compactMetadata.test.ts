@@ -5,7 +5,9 @@ import type { CachedMetadata } from "obsidian";
 import {
 	compactMetadata,
 	compactMetadataSteps,
+	headingTextListOf,
 	headingTextsOf,
+	soleLevelOneHeadingOf,
 	linkTextsInSteps,
 	linkTextsOf,
 	listItemsShapeOf,
@@ -85,6 +87,12 @@ describe("compactMetadata", () => {
 					levels: (plain.headings ?? []).map((entry) => entry.level),
 				});
 				expect(headingTextsOf(plain)).toEqual(headingTextsOf(compact));
+				const headings = plain.headings ?? [];
+				const sole = headings[0]?.level === 1 && headings.filter((entry) => entry.level === 1).length === 1 ? headings[0].heading : null;
+				expect(soleLevelOneHeadingOf(compact)).toBe(sole);
+				expect(soleLevelOneHeadingOf(plain)).toBe(sole);
+				expect(headingTextListOf(compact)).toEqual(headings.map((entry) => entry.heading));
+				expect(headingTextListOf(plain)).toEqual(headingTextListOf(compact));
 				const places = runSteps(packedReferencePlaces(compactMetadata(parseMetadata(text), text)));
 				for (const key of ["links", "embeds"] as const) {
 					const placesOf = places?.[key];

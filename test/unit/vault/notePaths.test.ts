@@ -1,5 +1,7 @@
 import fc from "fast-check";
-import { addNotePath, completeNotePath, removeNotePath, sortNotePaths } from "../../../src/vault/notePaths";
+import type { Host } from "../../../src/host/Host";
+import { addNotePath, completeNotePath, NotePathIndex, removeNotePath, sortNotePaths } from "../../../src/vault/notePaths";
+import type { Scope } from "../../../src/vault/scope";
 
 const PATHS = ["Work/Meetings.md", "Projects/Beta.md", "projects/alpha.md", "Private/Project plan.md", "Zed.md", "Projects/Sub/Deep.md"];
 const visibleOutsidePrivate = (path: string) => !path.startsWith("Private/");
@@ -66,5 +68,81 @@ describe("the sorted note paths kept up to date note by note", () => {
 			}),
 			{ numRuns: 300 },
 		);
+	});
+});
+
+describe("the first completion's sort of a large vault's note paths", () => {
+	/** A host whose vault holds `paths`, and that tells the index of creates when `create` is called. */
+	function hostOf(paths: string[]) {
+		const listeners = new Map<string, (file: { path: string }, oldPath?: string) => void>();
+		const host = {
+			vault: {
+				getMarkdownFiles: () => paths.map((path) => ({ path })),
+				on: (name: string, listener: (file: { path: string }, oldPath?: string) => void) => {
+					listeners.set(name, listener);
+					return { name };
+				},
+				offref: () => undefined,
+			},
+		} as unknown as Host;
+		return {
+			host,
+			create(path: string) {
+				paths.push(path);
+				listeners.get("create")?.({ path });
+			},
+		};
+	}
+	const scope: Scope = { configDir: ".obsidian", excludedFolders: ["Hidden"] };
+	/** A budget whose every check pauses, counting the pauses and the work between them. */
+	function countingBudget(onPause: () => void = () => undefined) {
+		const budget = {
+			pauses: 0,
+			due: () => true,
+			checkpoint: async () => {
+				budget.pauses++;
+				onPause();
+				await Promise.resolve();
+			},
+		};
+		return budget;
+	}
+
+	test("100,000 paths are sorted and filtered in slices (one piece of most of a second before), in the order of a sort in one piece", async () => {
+		const PATHS_COUNT = 100_000;
+		const paths = Array.from(
+			{ length: PATHS_COUNT },
+			(_, index) => `${index % 7 === 0 ? "Hidden" : `F${index % 50}`}/Note ${(index * 7919) % PATHS_COUNT}.md`,
+		);
+		const index = new NotePathIndex(hostOf(paths).host);
+		index.start();
+		const budget = countingBudget();
+		const visible = await index.visiblePaths(scope, budget);
+		const whole = sortNotePaths(paths.filter((path) => !path.startsWith("Hidden/")));
+		expect(visible.byPath.map((entry) => entry.path)).toEqual(whole.byPath.map((entry) => entry.path));
+		expect(visible.byName.map((entry) => entry.path)).toEqual(whole.byName.map((entry) => entry.path));
+		// Two merge sorts look at the clock every 1,024 entries merged, at least in the 10 passes whose merges are shorter: thousands of pauses, none before.
+		expect(budget.pauses).toBeGreaterThan((2 * 10 * PATHS_COUNT) / 1024);
+		// Kept: the next completion pauses no more.
+		const again = countingBudget();
+		expect(await index.visiblePaths(scope, again)).toBe(visible);
+		expect(again.pauses).toBe(0);
+	});
+
+	test("a note created while the paths are sorted is offered: the list sorted meanwhile is not kept", async () => {
+		const paths = Array.from({ length: 5_000 }, (_, index) => `F/Note ${index}.md`);
+		const vault = hostOf(paths);
+		const index = new NotePathIndex(vault.host);
+		index.start();
+		let created = false;
+		const budget = countingBudget(() => {
+			if (created) return;
+			created = true;
+			vault.create("F/Made meanwhile.md");
+		});
+		await index.visiblePaths(scope, budget);
+		expect(created).toBe(true);
+		const next = await index.visiblePaths(scope, countingBudget());
+		expect(completeNotePath(next, "F/Made", () => true, 10, 100).values).toEqual(["F/Made meanwhile.md"]);
 	});
 });

@@ -99,4 +99,17 @@ describe("a vault-wide call's CPU budget", () => {
 		expect(await sortInSlices([], order, budget)).toEqual([]);
 		expect(await sortInSlices(items.slice(0, 1), order, budget)).toEqual(items.slice(0, 1));
 	});
+
+	test("a sort in slices pauses inside a merge too: no piece compares more than a few thousand items (the last passes merged halves of the whole list in one piece)", async () => {
+		const ITEMS = 200_000;
+		const items = Array.from({ length: ITEMS }, (_, index) => (index * 7919) % ITEMS);
+		const perPiece: number[] = [0];
+		const order = (a: number, b: number) => {
+			perPiece[perPiece.length - 1] = (perPiece.at(-1) ?? 0) + 1;
+			return a - b;
+		};
+		const budget = { due: () => true, checkpoint: () => (perPiece.push(0), Promise.resolve()) };
+		expect(await sortInSlices(items, order, budget)).toEqual([...items].sort((a, b) => a - b));
+		expect(Math.max(...perPiece)).toBeLessThanOrEqual(1024);
+	});
 });
