@@ -16,7 +16,6 @@ import {
 	HEADINGS_LISTED,
 	MATCHES_LISTED,
 	MAX_FRONTMATTER_ENTRIES,
-	MAX_LISTED_TAG_CHARS,
 	MAX_TAG_PARENTS_COUNTED,
 	NOTE_LINKS_MAX_ENTRIES,
 } from "../../src/config/limits";
@@ -558,25 +557,6 @@ describe("a note of one line of 250,000 tags", () => {
 			expect((await callOk<{ tags: string[] }>(served.client, "read_note", { path: `Small ${index}.md` })).tags).toEqual(["#small"]);
 		expect(watched?.tags).toBe(tags);
 	}, 60_000);
-});
-
-describe("a note of one line of 400,000 different tags", () => {
-	const TAGS = 400_000;
-	const served = servedForBlock(
-		() => ({ "Many tags.md": `${Array.from({ length: TAGS }, (_, index) => `#t${index}`).join(" ")}\n`, "Other.md": "#t1\n" }),
-		"read",
-		{ ready: "search" },
-	);
-
-	test("read_note lists as many as its answer holds and counts the rest in slices (deduplicated in one piece before, most of the call)", async () => {
-		const { value, wallMs, longestHoldMs } = await measured(() =>
-			callOk<{ tags: string[]; tags_left_out?: number }>(served.client, "read_note", { path: "Many tags.md" }),
-		);
-		expect(value.tags.slice(0, 2)).toEqual(["#t0", "#t1"]);
-		expect(value.tags.join("").length).toBeLessThanOrEqual(MAX_LISTED_TAG_CHARS);
-		expect(value.tags.length + (value.tags_left_out ?? 0)).toBe(TAGS);
-		expectLoopNotHeld(longestHoldMs, wallMs);
-	}, 120_000);
 });
 
 describe("a note of 30,000 task lines of emoji priorities (2.7 MB, under the search bound)", () => {
