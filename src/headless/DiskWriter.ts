@@ -82,7 +82,7 @@ export class DiskWriter {
 	 * end since the note was read go after the edit, and bytes it appended to the old file in the
 	 * instant before the rename are carried over.
 	 */
-	async editOnce(diskPath: string, fn: (data: string) => string): Promise<EditResult | null> {
+	async editOnce(diskPath: string, fn: (data: string) => string, beforeWrite?: () => void): Promise<EditResult | null> {
 		const { fd, stats } = this.jail.openSync(diskPath, fsConstants.O_RDONLY);
 		try {
 			const read = await readInPieces(fd, stats.size, this.pause);
@@ -94,9 +94,9 @@ export class DiskWriter {
 			// Valid UTF-8 decodes and encodes back to the same bytes (checked without encoding the note again).
 			if (stats.nlink === 1 && after.length > before.length && read.utf8 && after.startsWith(before)) {
 				const suffix = await encodeInPieces(after.slice(before.length), this.pause);
-				return this.appendInPlace(diskPath, fd, stats, read.bytes, after, suffix);
+				return this.appendInPlace(diskPath, fd, stats, read.bytes, after, suffix, beforeWrite);
 			}
-			return await this.replaceFile(diskPath, fd, stats, read.bytes, after);
+			return await this.replaceFile(diskPath, fd, stats, read.bytes, after, beforeWrite);
 		} finally {
 			// Closed off the event loop: once the file was replaced this is its last descriptor, and
 			// freeing a replaced file's blocks made a synchronous close the slowest step of a rename.
@@ -112,7 +112,15 @@ export class DiskWriter {
 	 * milliseconds otherwise wins every race against an edit that takes longer than that to compute.
 	 * One synchronous piece: the last look and the write.
 	 */
-	private appendInPlace(diskPath: string, readFd: number, read: Stats, beforeBytes: Buffer, after: string, suffix: Buffer[]): EditResult | null {
+	private appendInPlace(
+		diskPath: string,
+		readFd: number,
+		read: Stats,
+		beforeBytes: Buffer,
+		after: string,
+		suffix: Buffer[],
+		beforeWrite?: () => void,
+	): EditResult | null {
 		const size = beforeBytes.length;
 		const suffixLength = lengthOf(suffix);
 		// Opened for reading too: a note another program saved atomically since it was read is checked through it.
@@ -129,6 +137,8 @@ export class DiskWriter {
 			// Not grown: the same bytes still, checked (another program may have rewritten it in place, same size, meanwhile).
 			if (grew ? !this.grewByWholeLines(replaced ? fd : readFd, beforeBytes, stats.size, suffix) : !fileStartsWith(readFd, [beforeBytes], true))
 				return null;
+			// The suffix was made in pieces, other requests answered between them: the caller may no longer write.
+			beforeWrite?.();
 			for (const piece of suffix) writeAll(fd, piece);
 			const final = fstatSync(fd);
 			const named = lstatSync(diskPath, { throwIfNoEntry: false });
@@ -183,7 +193,14 @@ export class DiskWriter {
 	}
 
 	/** Replaces the file atomically with `after`, if it still holds exactly `beforeBytes` (`old` is the descriptor it was read through). */
-	private async replaceFile(diskPath: string, old: number, read: Stats, beforeBytes: Buffer, after: string): Promise<EditResult | null> {
+	private async replaceFile(
+		diskPath: string,
+		old: number,
+		read: Stats,
+		beforeBytes: Buffer,
+		after: string,
+		beforeWrite?: () => void,
+	): Promise<EditResult | null> {
 		const folder = nodePath.dirname(diskPath);
 		// A short dot-name in the same folder: the rename is atomic, the watcher and listing ignore
 		// it, and it fits beside a note whose own name is near the file system's limit.
@@ -231,6 +248,8 @@ export class DiskWriter {
 				// The temporary name still leads to the file written: it was written in pieces, with turns between them, in which
 				// another program may have put another file there (a hard link to a file outside the vault), which the rename would make the note.
 				if (!sameFile(lstatSync(temporary, { throwIfNoEntry: false }) ?? null, written)) return null;
+				// The note was read and its new text written in pieces, other requests answered between them: the caller may no longer write (the temporary file is removed below).
+				beforeWrite?.();
 			} finally {
 				closeSync(created);
 			}
