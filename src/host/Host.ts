@@ -20,7 +20,7 @@ export interface ProcessOptions {
 	 * (a long note is read and written in pieces, other requests answered between them): throws to
 	 * write nothing (the caller's token was revoked, or its right or folders changed, meanwhile).
 	 */
-	beforeWrite?(): void;
+	beforeWrite?: () => void;
 }
 
 /** The part of Obsidian's `Vault` the code uses. */

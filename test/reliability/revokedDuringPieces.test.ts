@@ -53,7 +53,7 @@ describe.each([
 					void running.service.apply(change(running.settings));
 				}
 				return original(...args);
-			}) as never);
+			}));
 			await callTool(client, "set_property", { path: "Notes/Plan.md", name: "status", value: "done" }).catch(() => undefined);
 			expect(changed).toBe(true);
 			expect(await fs.readFile(nodePath.join(vault, "Notes", "Plan.md"), "utf8")).toBe(NOTE);
