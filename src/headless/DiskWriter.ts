@@ -39,6 +39,18 @@ interface LateCarry {
 
 const NOTHING_CARRIED: LateCarry = { first: [], rest: null };
 
+/**
+ * A change of a note that is not valid UTF-8 (another program saved it in another encoding) other
+ * than an append: its text as read holds U+FFFD for those bytes, and writing it back would lose them.
+ */
+export class NotUtf8NoteError extends Error {
+	readonly code = "ENOTUTF8";
+	constructor() {
+		super("The note is not valid UTF-8: a change other than an append would replace its other bytes.");
+		this.name = "NotUtf8NoteError";
+	}
+}
+
 /** LATE_APPEND_RECHECK_MS, without keeping the process alive; a named frame a test can find the timer by. */
 function lateRecheckDelay(): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, LATE_APPEND_RECHECK_MS).unref());
@@ -91,11 +103,15 @@ export class DiskWriter {
 			if (after === before) return { text: after, stats: null, exact: true };
 			// In place only for a file with one name: appending through a hard link would change the
 			// bytes under its other name too (perhaps outside the vault); a replace gives this name its own file.
-			// Valid UTF-8 decodes and encodes back to the same bytes (checked without encoding the note again).
-			if (stats.nlink === 1 && after.length > before.length && read.utf8 && after.startsWith(before)) {
+			if (stats.nlink === 1 && after.length > before.length && after.startsWith(before)) {
 				const suffix = await encodeInPieces(after.slice(before.length), this.pause);
-				return this.appendInPlace(diskPath, fd, stats, read.bytes, after, suffix, beforeWrite);
+				const appended = this.appendInPlace(diskPath, fd, stats, read.bytes, after, suffix, beforeWrite);
+				// Bytes that are not UTF-8 stay as they were, so the text as read is not the file's (it holds U+FFFD for them).
+				return appended === null || read.utf8 ? appended : { ...appended, exact: false };
 			}
+			// Only valid UTF-8 decodes and encodes back to the same bytes (checked without encoding the note again):
+			// written back, another program's bytes in another encoding would be lost, in the note and in the journal.
+			if (!read.utf8) throw new NotUtf8NoteError();
 			return await this.replaceFile(diskPath, fd, stats, read.bytes, after, beforeWrite);
 		} finally {
 			// Closed off the event loop: once the file was replaced this is its last descriptor, and

@@ -54,7 +54,9 @@ describe("a subscription whose folders are narrowed while changes wait to be tol
 		const deadline = Date.now() + 5000;
 		while (updated.length === 0 && Date.now() < deadline) await sleep(25);
 		await sleep(800);
-		expect(updated).toEqual([noteUri("Notes/Watched.md")]);
+		// The watcher may report the disk writes again later: Watched.md once or twice, the excluded note never.
+		expect(updated).toContain(noteUri("Notes/Watched.md"));
+		expect(updated.filter((uri) => uri !== noteUri("Notes/Watched.md"))).toEqual([]);
 		await subscription.close();
 		await client.close();
 	});
