@@ -43,7 +43,7 @@ const NOTHING_CARRIED: LateCarry = { first: [], rest: null };
  * A change of a note that is not valid UTF-8 (another program saved it in another encoding) other
  * than an append: its text as read holds U+FFFD for those bytes, and writing it back would lose them.
  */
-export class NotUtf8NoteError extends Error {
+class NotUtf8NoteError extends Error {
 	readonly code = "ENOTUTF8";
 	constructor() {
 		super("The note is not valid UTF-8: a change other than an append would replace its other bytes.");
