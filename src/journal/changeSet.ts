@@ -6,7 +6,7 @@
  * and records each note in the journal right before its bytes are written, with the text it
  * really replaced and the text it really wrote.
  */
-import type { Host, HostFile, ProcessOptions } from "../host/Host";
+import type { Host, HostFile } from "../host/Host";
 import { ensureParentFolder, hashText } from "../vault/writes";
 import { NOTE_TEXT_PIECE_CHARS, NOTE_TEXT_SLICE_MS, RELINKS_APPLIED_AT_ONCE } from "../config/limits";
 import { runSteps, SliceClock, type Steps } from "../markdown/steps";
@@ -302,22 +302,18 @@ async function writeRecordedRelink({ host, journal, call }: ApplyTarget, change:
 	}
 	let text: string | null = null;
 	try {
-		await host.vault.process(
-			file,
-			(data) => {
-				const next = data === change.before ? change.after : (change.redo?.(data) ?? data);
-				text = next === data ? null : next;
-				if (recorded !== null && recorded.before === data && recorded.after === next) return next;
-				// The note changed since the plan: the record says what this edit really replaces and writes.
-				forget();
-				if (next !== data) {
-					journal.recordChange(call, record(change.path, data, next));
-					recorded = { before: data, after: next };
-				}
-				return next;
-			},
-			stillAllowed(options.mayWrite),
-		);
+		await processWhileAllowed(host, file, options.mayWrite, (data) => {
+			const next = data === change.before ? change.after : (change.redo?.(data) ?? data);
+			text = next === data ? null : next;
+			if (recorded !== null && recorded.before === data && recorded.after === next) return next;
+			// The note changed since the plan: the record says what this edit really replaces and writes.
+			forget();
+			if (next !== data) {
+				journal.recordChange(call, record(change.path, data, next));
+				recorded = { before: data, after: next };
+			}
+			return next;
+		});
 	} catch (error) {
 		forget();
 		throw error;
@@ -326,17 +322,17 @@ async function writeRecordedRelink({ host, journal, call }: ApplyTarget, change:
 }
 
 /**
- * What `process` is asked to check last before it writes: a long note is read and written in pieces,
- * other requests answered between them, and a token revoked (or its right or folders changed) in
- * one of them must write nothing.
+ * `host.vault.process`, asked to check `mayWrite` last before it writes: a long note is read and
+ * written in pieces, other requests answered between them, and a token revoked (or its right or
+ * folders changed) in one of them must write nothing.
  */
-function stillAllowed(mayWrite: (() => boolean) | undefined): ProcessOptions | undefined {
-	if (mayWrite === undefined) return undefined;
-	return {
+function processWhileAllowed(host: Host, file: HostFile, mayWrite: (() => boolean) | undefined, fn: (data: string) => string): Promise<string> {
+	if (mayWrite === undefined) return host.vault.process(file, fn);
+	return host.vault.process(file, fn, {
 		beforeWrite: () => {
 			if (!mayWrite()) throw new WriteNoLongerAllowedError([]);
 		},
-	};
+	});
 }
 
 /** `record`, with the two texts hashed in pieces between which the event loop is given back (a 1 MiB note's two hashes took up to 50 ms). */
@@ -431,34 +427,30 @@ async function editWithCompare(
 		}
 	}
 	try {
-		await host.vault.process(
-			file,
-			(data) => {
-				conflict = false;
-				changedText = null;
-				let next: string;
-				const redone = data !== change.before && mayRedo !== false && change.redo ? change.redo(data) : null;
-				if (data === change.before) next = change.after;
-				else if (redone !== null && (mayRedo === true || (typeof mayRedo === "function" && mayRedo(data, redone)))) next = redone;
-				else {
-					forget();
-					conflict = true;
-					return data;
-				}
-				if (next === data && movedFrom === undefined) {
-					forget();
-					return data;
-				}
-				if (recorded === null || recorded.before !== data || recorded.after !== next) {
-					forget();
-					journal.recordChange(call, record(file.path, data, next, movedFrom));
-					recorded = { before: data, after: next };
-				}
-				changedText = next;
-				return next;
-			},
-			stillAllowed(target.mayWrite),
-		);
+		await processWhileAllowed(host, file, target.mayWrite, (data) => {
+			conflict = false;
+			changedText = null;
+			let next: string;
+			const redone = data !== change.before && mayRedo !== false && change.redo ? change.redo(data) : null;
+			if (data === change.before) next = change.after;
+			else if (redone !== null && (mayRedo === true || (typeof mayRedo === "function" && mayRedo(data, redone)))) next = redone;
+			else {
+				forget();
+				conflict = true;
+				return data;
+			}
+			if (next === data && movedFrom === undefined) {
+				forget();
+				return data;
+			}
+			if (recorded === null || recorded.before !== data || recorded.after !== next) {
+				forget();
+				journal.recordChange(call, record(file.path, data, next, movedFrom));
+				recorded = { before: data, after: next };
+			}
+			changedText = next;
+			return next;
+		});
 	} catch (error) {
 		forget();
 		throw error;
