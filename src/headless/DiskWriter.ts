@@ -404,7 +404,7 @@ export class DiskWriter {
 	}
 
 	/** Makes a new file holding `data`, never replacing anything (exclusive, not following links); folders made as needed. */
-	async create(diskPath: string, data: string): Promise<Stats> {
+	async create(diskPath: string, data: string, beforeWrite?: () => void): Promise<Stats> {
 		await this.jail.makeFolders(nodePath.dirname(diskPath));
 		let handle;
 		try {
@@ -423,7 +423,14 @@ export class DiskWriter {
 				if (sameFile(await fs.lstat(diskPath).catch(() => null), made)) await fs.rm(diskPath, { force: true });
 				throw new OutsideVaultError();
 			}
-			await writeInPieces(handle, data);
+			try {
+				// Written in pieces through the thread pool: the caller may no longer write by the next one, or by the end.
+				await writeInPieces(handle, data, beforeWrite);
+				beforeWrite?.();
+			} catch (error) {
+				if (sameFile(await fs.lstat(diskPath).catch(() => null), made)) await fs.rm(diskPath, { force: true });
+				throw error;
+			}
 			made = await handle.stat();
 		} finally {
 			await handle.close();
@@ -562,8 +569,9 @@ export class DiskWriter {
  * turn of the event loop, between two thread-pool writes. `writeFile` made a 1 MB note's bytes in one
  * piece of 5-8 ms, and a flood of such creates held other clients that long each time.
  */
-async function writeInPieces(handle: fs.FileHandle, text: string): Promise<void> {
+async function writeInPieces(handle: fs.FileHandle, text: string, beforeWrite?: () => void): Promise<void> {
 	for (let start = 0; start < text.length;) {
+		if (start > 0) beforeWrite?.();
 		const end = pieceEnd(text, start, NOTE_TEXT_PIECE_CHARS);
 		const bytes = Buffer.from(text.slice(start, end), "utf8");
 		for (let offset = 0; offset < bytes.length;) offset += (await handle.write(bytes, offset, bytes.length - offset)).bytesWritten;

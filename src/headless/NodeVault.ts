@@ -270,12 +270,12 @@ export class NodeVault implements HostVault, WatchedVault {
 		return result.text;
 	}
 
-	async create(path: string, data: string): Promise<HostFile> {
+	async create(path: string, data: string, options?: ProcessOptions): Promise<HostFile> {
 		const normalized = normalizeVaultPath(path);
 		return this.withWriteLock(normalized, async () => {
 			if (this.files.has(normalized)) throw new Error(`File already exists: ${normalized}`);
 			const diskPath = this.toDiskPath(normalized);
-			const stats = await this.writer.create(diskPath, data);
+			const stats = await this.writer.create(diskPath, data, options?.beforeWrite);
 			const file = this.record(normalized, stats, diskPath);
 			this.contents.set(normalized, data);
 			this.events.trigger("create", file);

@@ -45,7 +45,8 @@ export interface HostVault {
 	read(file: HostFile): Promise<string>;
 	/** Atomically reads, changes and writes a file: no other write to it can come in between. */
 	process(file: HostFile, fn: (data: string) => string, options?: ProcessOptions): Promise<string>;
-	create(path: string, data: string): Promise<HostFile>;
+	/** Makes a new file; `options.beforeWrite` as for `process` (a long text is written in pieces once the file is made). */
+	create(path: string, data: string, options?: ProcessOptions): Promise<HostFile>;
 	createFolder(path: string): Promise<unknown>;
 	/** Moves a file to `newPath` (which must be free) and nothing else: no link in any note changes. */
 	rename(file: HostFile, newPath: string): Promise<void>;

@@ -74,7 +74,11 @@ export async function obsidianHost(app: App, owner: Pick<Component, "registerEve
 					return next;
 				}),
 			),
-		create: (path, data) => checked(path, () => vault.create(path, data)),
+		create: (path, data, options) =>
+			checked(path, () => {
+				options?.beforeWrite?.();
+				return vault.create(path, data);
+			}),
 		createFolder: (path) => checked(path, () => vault.createFolder(path)),
 		rename: (file, newPath) => checked(file.path, () => checked(newPath, () => vault.rename(obsidianFile(file.path), newPath))),
 		on: vault.on.bind(vault) as HostVault["on"],

@@ -6,7 +6,7 @@
  * and records each note in the journal right before its bytes are written, with the text it
  * really replaced and the text it really wrote.
  */
-import type { Host, HostFile } from "../host/Host";
+import type { Host, HostFile, ProcessOptions } from "../host/Host";
 import { ensureParentFolder, hashText } from "../vault/writes";
 import { NOTE_TEXT_PIECE_CHARS, NOTE_TEXT_SLICE_MS, RELINKS_APPLIED_AT_ONCE } from "../config/limits";
 import { runSteps, SliceClock, type Steps } from "../markdown/steps";
@@ -327,12 +327,16 @@ async function writeRecordedRelink({ host, journal, call }: ApplyTarget, change:
  * folders changed) in one of them must write nothing.
  */
 function processWhileAllowed(host: Host, file: HostFile, mayWrite: (() => boolean) | undefined, fn: (data: string) => string): Promise<string> {
-	if (mayWrite === undefined) return host.vault.process(file, fn);
-	return host.vault.process(file, fn, {
+	return host.vault.process(file, fn, mayWrite === undefined ? undefined : refusedOnceNotAllowed(mayWrite));
+}
+
+/** The check a write makes last before its bytes go (and between their pieces): throws once `mayWrite` says no. */
+function refusedOnceNotAllowed(mayWrite: () => boolean): ProcessOptions {
+	return {
 		beforeWrite: () => {
 			if (!mayWrite()) throw new WriteNoLongerAllowedError([]);
 		},
-	});
+	};
 }
 
 /** `record`, with the two texts hashed in pieces between which the event loop is given back (a 1 MiB note's two hashes took up to 50 ms). */
@@ -384,7 +388,7 @@ async function createNote({ host, journal, call, mayWrite }: ApplyTarget, path: 
 		throw new WriteNoLongerAllowedError([]);
 	}
 	try {
-		await host.vault.create(path, text);
+		await host.vault.create(path, text, mayWrite === undefined ? undefined : refusedOnceNotAllowed(mayWrite));
 	} catch (error) {
 		journal.dropChange(call.id, path);
 		// Taken on disk by something the vault does not list (a folder, a link the jail refuses): planned again elsewhere.
