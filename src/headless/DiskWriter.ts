@@ -39,6 +39,18 @@ interface LateCarry {
 
 const NOTHING_CARRIED: LateCarry = { first: [], rest: null };
 
+/**
+ * A change of a note that is not valid UTF-8 (another program saved it in another encoding) other
+ * than an append: its text as read holds U+FFFD for those bytes, and writing it back would lose them.
+ */
+class NotUtf8NoteError extends Error {
+	readonly code = "ENOTUTF8";
+	constructor() {
+		super("The note is not valid UTF-8: a change other than an append would replace its other bytes.");
+		this.name = "NotUtf8NoteError";
+	}
+}
+
 /** LATE_APPEND_RECHECK_MS, without keeping the process alive; a named frame a test can find the timer by. */
 function lateRecheckDelay(): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, LATE_APPEND_RECHECK_MS).unref());
@@ -82,7 +94,7 @@ export class DiskWriter {
 	 * end since the note was read go after the edit, and bytes it appended to the old file in the
 	 * instant before the rename are carried over.
 	 */
-	async editOnce(diskPath: string, fn: (data: string) => string): Promise<EditResult | null> {
+	async editOnce(diskPath: string, fn: (data: string) => string, beforeWrite?: () => void): Promise<EditResult | null> {
 		const { fd, stats } = this.jail.openSync(diskPath, fsConstants.O_RDONLY);
 		try {
 			const read = await readInPieces(fd, stats.size, this.pause);
@@ -91,12 +103,16 @@ export class DiskWriter {
 			if (after === before) return { text: after, stats: null, exact: true };
 			// In place only for a file with one name: appending through a hard link would change the
 			// bytes under its other name too (perhaps outside the vault); a replace gives this name its own file.
-			// Valid UTF-8 decodes and encodes back to the same bytes (checked without encoding the note again).
-			if (stats.nlink === 1 && after.length > before.length && read.utf8 && after.startsWith(before)) {
+			if (stats.nlink === 1 && after.length > before.length && after.startsWith(before)) {
 				const suffix = await encodeInPieces(after.slice(before.length), this.pause);
-				return this.appendInPlace(diskPath, fd, stats, read.bytes, after, suffix);
+				const appended = this.appendInPlace(diskPath, fd, stats, read.bytes, after, suffix, beforeWrite);
+				// Bytes that are not UTF-8 stay as they were, so the text as read is not the file's (it holds U+FFFD for them).
+				return appended === null || read.utf8 ? appended : { ...appended, exact: false };
 			}
-			return await this.replaceFile(diskPath, fd, stats, read.bytes, after);
+			// Only valid UTF-8 decodes and encodes back to the same bytes (checked without encoding the note again):
+			// written back, another program's bytes in another encoding would be lost, in the note and in the journal.
+			if (!read.utf8) throw new NotUtf8NoteError();
+			return await this.replaceFile(diskPath, fd, stats, read.bytes, after, beforeWrite);
 		} finally {
 			// Closed off the event loop: once the file was replaced this is its last descriptor, and
 			// freeing a replaced file's blocks made a synchronous close the slowest step of a rename.
@@ -112,7 +128,15 @@ export class DiskWriter {
 	 * milliseconds otherwise wins every race against an edit that takes longer than that to compute.
 	 * One synchronous piece: the last look and the write.
 	 */
-	private appendInPlace(diskPath: string, readFd: number, read: Stats, beforeBytes: Buffer, after: string, suffix: Buffer[]): EditResult | null {
+	private appendInPlace(
+		diskPath: string,
+		readFd: number,
+		read: Stats,
+		beforeBytes: Buffer,
+		after: string,
+		suffix: Buffer[],
+		beforeWrite?: () => void,
+	): EditResult | null {
 		const size = beforeBytes.length;
 		const suffixLength = lengthOf(suffix);
 		// Opened for reading too: a note another program saved atomically since it was read is checked through it.
@@ -129,6 +153,8 @@ export class DiskWriter {
 			// Not grown: the same bytes still, checked (another program may have rewritten it in place, same size, meanwhile).
 			if (grew ? !this.grewByWholeLines(replaced ? fd : readFd, beforeBytes, stats.size, suffix) : !fileStartsWith(readFd, [beforeBytes], true))
 				return null;
+			// The suffix was made in pieces, other requests answered between them: the caller may no longer write.
+			beforeWrite?.();
 			for (const piece of suffix) writeAll(fd, piece);
 			const final = fstatSync(fd);
 			const named = lstatSync(diskPath, { throwIfNoEntry: false });
@@ -183,7 +209,14 @@ export class DiskWriter {
 	}
 
 	/** Replaces the file atomically with `after`, if it still holds exactly `beforeBytes` (`old` is the descriptor it was read through). */
-	private async replaceFile(diskPath: string, old: number, read: Stats, beforeBytes: Buffer, after: string): Promise<EditResult | null> {
+	private async replaceFile(
+		diskPath: string,
+		old: number,
+		read: Stats,
+		beforeBytes: Buffer,
+		after: string,
+		beforeWrite?: () => void,
+	): Promise<EditResult | null> {
 		const folder = nodePath.dirname(diskPath);
 		// A short dot-name in the same folder: the rename is atomic, the watcher and listing ignore
 		// it, and it fits beside a note whose own name is near the file system's limit.
@@ -231,6 +264,8 @@ export class DiskWriter {
 				// The temporary name still leads to the file written: it was written in pieces, with turns between them, in which
 				// another program may have put another file there (a hard link to a file outside the vault), which the rename would make the note.
 				if (!sameFile(lstatSync(temporary, { throwIfNoEntry: false }) ?? null, written)) return null;
+				// The note was read and its new text written in pieces, other requests answered between them: the caller may no longer write (the temporary file is removed below).
+				beforeWrite?.();
 			} finally {
 				closeSync(created);
 			}
@@ -369,7 +404,7 @@ export class DiskWriter {
 	}
 
 	/** Makes a new file holding `data`, never replacing anything (exclusive, not following links); folders made as needed. */
-	async create(diskPath: string, data: string): Promise<Stats> {
+	async create(diskPath: string, data: string, beforeWrite?: () => void): Promise<Stats> {
 		await this.jail.makeFolders(nodePath.dirname(diskPath));
 		let handle;
 		try {
@@ -388,7 +423,14 @@ export class DiskWriter {
 				if (sameFile(await fs.lstat(diskPath).catch(() => null), made)) await fs.rm(diskPath, { force: true });
 				throw new OutsideVaultError();
 			}
-			await writeInPieces(handle, data);
+			try {
+				// Written in pieces through the thread pool: the caller may no longer write by the next one, or by the end.
+				await writeInPieces(handle, data, beforeWrite);
+				beforeWrite?.();
+			} catch (error) {
+				if (sameFile(await fs.lstat(diskPath).catch(() => null), made)) await fs.rm(diskPath, { force: true });
+				throw error;
+			}
 			made = await handle.stat();
 		} finally {
 			await handle.close();
@@ -527,8 +569,9 @@ export class DiskWriter {
  * turn of the event loop, between two thread-pool writes. `writeFile` made a 1 MB note's bytes in one
  * piece of 5-8 ms, and a flood of such creates held other clients that long each time.
  */
-async function writeInPieces(handle: fs.FileHandle, text: string): Promise<void> {
+async function writeInPieces(handle: fs.FileHandle, text: string, beforeWrite?: () => void): Promise<void> {
 	for (let start = 0; start < text.length;) {
+		if (start > 0) beforeWrite?.();
 		const end = pieceEnd(text, start, NOTE_TEXT_PIECE_CHARS);
 		const bytes = Buffer.from(text.slice(start, end), "utf8");
 		for (let offset = 0; offset < bytes.length;) offset += (await handle.write(bytes, offset, bytes.length - offset)).bytesWritten;

@@ -13,6 +13,16 @@ export type HostFile = Pick<TFile, "path" | "name" | "basename" | "extension" | 
 /** A file or folder, as vault events report them. */
 export type HostAbstractFile = Pick<TAbstractFile, "path" | "name">;
 
+/** What a caller of `process` asks of the write. */
+export interface ProcessOptions {
+	/**
+	 * Called last before the new text is written, after `fn` and after every pause the write takes
+	 * (a long note is read and written in pieces, other requests answered between them): throws to
+	 * write nothing (the caller's token was revoked, or its right or folders changed, meanwhile).
+	 */
+	beforeWrite?: () => void;
+}
+
 /** The part of Obsidian's `Vault` the code uses. */
 export interface HostVault {
 	readonly configDir: string;
@@ -34,8 +44,9 @@ export interface HostVault {
 	cachedRead(file: HostFile): Promise<string>;
 	read(file: HostFile): Promise<string>;
 	/** Atomically reads, changes and writes a file: no other write to it can come in between. */
-	process(file: HostFile, fn: (data: string) => string): Promise<string>;
-	create(path: string, data: string): Promise<HostFile>;
+	process(file: HostFile, fn: (data: string) => string, options?: ProcessOptions): Promise<string>;
+	/** Makes a new file; `options.beforeWrite` as for `process` (a long text is written in pieces once the file is made). */
+	create(path: string, data: string, options?: ProcessOptions): Promise<HostFile>;
 	createFolder(path: string): Promise<unknown>;
 	/** Moves a file to `newPath` (which must be free) and nothing else: no link in any note changes. */
 	rename(file: HostFile, newPath: string): Promise<void>;

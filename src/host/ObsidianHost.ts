@@ -66,8 +66,19 @@ export async function obsidianHost(app: App, owner: Pick<Component, "registerEve
 		getFolderByPath: (path) => vault.getFolderByPath(path),
 		cachedRead: (file) => checked(file.path, () => vault.cachedRead(file as TFile)),
 		read: (file) => checked(file.path, () => vault.read(file as TFile)),
-		process: (file, fn) => checked(file.path, () => vault.process(file as TFile, fn)),
-		create: (path, data) => checked(path, () => vault.create(path, data)),
+		process: (file, fn, options) =>
+			checked(file.path, () =>
+				vault.process(file as TFile, (data) => {
+					const next = fn(data);
+					if (next !== data) options?.beforeWrite?.();
+					return next;
+				}),
+			),
+		create: (path, data, options) =>
+			checked(path, () => {
+				options?.beforeWrite?.();
+				return vault.create(path, data);
+			}),
 		createFolder: (path) => checked(path, () => vault.createFolder(path)),
 		rename: (file, newPath) => checked(file.path, () => checked(newPath, () => vault.rename(obsidianFile(file.path), newPath))),
 		on: vault.on.bind(vault) as HostVault["on"],

@@ -6,7 +6,7 @@
  * and records each note in the journal right before its bytes are written, with the text it
  * really replaced and the text it really wrote.
  */
-import type { Host, HostFile } from "../host/Host";
+import type { Host, HostFile, ProcessOptions } from "../host/Host";
 import { ensureParentFolder, hashText } from "../vault/writes";
 import { NOTE_TEXT_PIECE_CHARS, NOTE_TEXT_SLICE_MS, RELINKS_APPLIED_AT_ONCE } from "../config/limits";
 import { runSteps, SliceClock, type Steps } from "../markdown/steps";
@@ -302,7 +302,7 @@ async function writeRecordedRelink({ host, journal, call }: ApplyTarget, change:
 	}
 	let text: string | null = null;
 	try {
-		await host.vault.process(file, (data) => {
+		await processWhileAllowed(host, file, options.mayWrite, (data) => {
 			const next = data === change.before ? change.after : (change.redo?.(data) ?? data);
 			text = next === data ? null : next;
 			if (recorded !== null && recorded.before === data && recorded.after === next) return next;
@@ -319,6 +319,24 @@ async function writeRecordedRelink({ host, journal, call }: ApplyTarget, change:
 		throw error;
 	}
 	return text;
+}
+
+/**
+ * `host.vault.process`, asked to check `mayWrite` last before it writes: a long note is read and
+ * written in pieces, other requests answered between them, and a token revoked (or its right or
+ * folders changed) in one of them must write nothing.
+ */
+function processWhileAllowed(host: Host, file: HostFile, mayWrite: (() => boolean) | undefined, fn: (data: string) => string): Promise<string> {
+	return host.vault.process(file, fn, mayWrite === undefined ? undefined : refusedOnceNotAllowed(mayWrite));
+}
+
+/** The check a write makes last before its bytes go (and between their pieces): throws once `mayWrite` says no. */
+function refusedOnceNotAllowed(mayWrite: () => boolean): ProcessOptions {
+	return {
+		beforeWrite: () => {
+			if (!mayWrite()) throw new WriteNoLongerAllowedError([]);
+		},
+	};
 }
 
 /** `record`, with the two texts hashed in pieces between which the event loop is given back (a 1 MiB note's two hashes took up to 50 ms). */
@@ -370,7 +388,7 @@ async function createNote({ host, journal, call, mayWrite }: ApplyTarget, path: 
 		throw new WriteNoLongerAllowedError([]);
 	}
 	try {
-		await host.vault.create(path, text);
+		await host.vault.create(path, text, mayWrite === undefined ? undefined : refusedOnceNotAllowed(mayWrite));
 	} catch (error) {
 		journal.dropChange(call.id, path);
 		// Taken on disk by something the vault does not list (a folder, a link the jail refuses): planned again elsewhere.
@@ -413,7 +431,7 @@ async function editWithCompare(
 		}
 	}
 	try {
-		await host.vault.process(file, (data) => {
+		await processWhileAllowed(host, file, target.mayWrite, (data) => {
 			conflict = false;
 			changedText = null;
 			let next: string;

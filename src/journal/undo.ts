@@ -25,6 +25,11 @@ export function unknownCallReason(callId: string): string {
 	return `No change with id "${callId}" in the journal: the id is unknown, or the change was among the oldest and was dropped.`;
 }
 
+/** The folder part of a vault path ("" at the root). */
+function parentOf(path: string): string {
+	return path.slice(0, Math.max(0, path.lastIndexOf("/")));
+}
+
 /** What undo did with one note. */
 export type UndoneNote =
 	| { path: string; result: "restored" }
@@ -187,7 +192,7 @@ async function runStep(host: Host, journal: WriteJournal, undo: JournalCall, ent
 		case "none":
 			return step.done;
 		case "conflict":
-			return conflict(host, journal, undo, entry, step.original);
+			return conflict(host, journal, undo, entry, step.original, scope);
 		case "trash": {
 			const done = await trash(host, journal, undo, step.path, step.text);
 			if (done.result !== "trashed") return done;
@@ -199,7 +204,7 @@ async function runStep(host: Host, journal: WriteJournal, undo: JournalCall, ent
 				await applyChange({ host, journal, call: undo }, step.change, false);
 				return step.done;
 			} catch (error) {
-				if (error instanceof NoteChangedSinceError) return conflict(host, journal, undo, entry, step.original);
+				if (error instanceof NoteChangedSinceError) return conflict(host, journal, undo, entry, step.original, scope);
 				throw error;
 			}
 	}
@@ -267,10 +272,13 @@ function renamedLinkpaths(before: string, after: string): Map<string, string> {
 }
 
 /** Saves a changed note's earlier text beside it, at the first free conflict-copy name. */
-async function conflict(host: Host, journal: WriteJournal, undo: JournalCall, entry: JournalEntry, change: JournalChange): Promise<UndoneNote> {
+async function conflict(host: Host, journal: WriteJournal, undo: JournalCall, entry: JournalEntry, change: JournalChange, scope: Scope): Promise<UndoneNote> {
 	if (change.before === null) return { path: change.path, result: "kept" };
 	for (let number = 0; ; number++) {
 		const candidate = conflictCopyName(change.path, entry.tool, new Date(entry.time), number);
+		// Beside the note and a path a token may write, whatever the journal holds.
+		if (parentOf(candidate) !== parentOf(change.path) || !isWritablePath(candidate, scope))
+			throw new Error(`the copy of "${change.path}" cannot be saved under the name its journal record gives`);
 		if (!(await isPathFree(host, candidate))) continue;
 		try {
 			await applyChange({ host, journal, call: undo }, { path: candidate, before: null, after: change.before }, false);
@@ -281,6 +289,9 @@ async function conflict(host: Host, journal: WriteJournal, undo: JournalCall, en
 		}
 	}
 }
+
+/** What a tool's name never holds: anything else in a journal's tool name is written as `_` in a conflict copy's name (a `/` moved the copy to another folder). */
+const NOT_IN_TOOL_NAME = /[^A-Za-z0-9_-]/g;
 
 /**
  * `<folder>/<name> (before <tool> <YYYY-MM-DD HH-mm>).<ext>` in local time, with ` 2`, ` 3`, …
@@ -293,7 +304,8 @@ export function conflictCopyName(path: string, tool: string, time: Date, number 
 	const dot = name.lastIndexOf(".");
 	const extension = dot > 0 ? name.slice(dot) : "";
 	let base = dot > 0 ? name.slice(0, dot) : name;
-	const suffix = ` (before ${tool} ${localStamp(time)}${number === 0 ? "" : ` ${number + 1}`})${extension}`;
+	// The tool's name comes from the journal, a file another program can write: only a name's own characters go into the file name.
+	const suffix = ` (before ${tool.replace(NOT_IN_TOOL_NAME, "_")} ${localStamp(time)}${number === 0 ? "" : ` ${number + 1}`})${extension}`;
 	while (base.length > 1 && Buffer.byteLength(base + suffix) > MAX_NOTE_NAME_BYTES) base = [...base].slice(0, -1).join("");
 	return `${folder}${base}${suffix}`;
 }

@@ -176,12 +176,21 @@ export class VaultChangeNotifier {
 	private deliver(): void {
 		this.deliveryTimer = null;
 		this.settlePending();
-		for (const listener of this.listeners) {
+		for (const listener of [...this.listeners]) {
 			const { owed } = listener;
 			listener.owed = { resourcesListChanged: false, promptsListChanged: false, updated: new Set() };
+			// What was owed early (past MAX_PENDING_CHANGED_PATHS) was sorted out by the scope then: a note narrowed away since is not named.
+			const ctx = this.liveContext(listener);
+			if (ctx === null) {
+				this.endListener(listener);
+				continue;
+			}
 			if (owed.resourcesListChanged) listener.bus.publish({ kind: "resources_list_changed" });
 			if (owed.promptsListChanged) listener.bus.publish({ kind: "prompts_list_changed" });
-			for (const uri of owed.updated) listener.bus.publish({ kind: "resource_updated", uri });
+			for (const uri of owed.updated) {
+				const path = listener.watched.get(uri);
+				if (path !== undefined && isNoteInScope(path, ctx.scope)) listener.bus.publish({ kind: "resource_updated", uri });
+			}
 		}
 	}
 

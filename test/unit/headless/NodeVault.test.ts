@@ -63,13 +63,18 @@ describe("NodeVault", () => {
 		expect(new Set(lines.slice(1)).size).toBe(100);
 	});
 
-	test("an append to a note whose bytes are not valid UTF-8 writes the text the edit returned, not the old bytes with it appended", async () => {
-		await fs.writeFile(nodePath.join(root, "A.md"), Buffer.from([0x43, 0x61, 0x66, 0xe9, 0x0a, 0xed, 0xa0, 0x80, 0x0a]));
+	test("an append to a note whose bytes are not valid UTF-8 keeps those bytes and adds the new text after them; any other change is refused", async () => {
+		const other = Buffer.from([0x43, 0x61, 0x66, 0xe9, 0x0a, 0xed, 0xa0, 0x80, 0x0a]);
+		await fs.writeFile(nodePath.join(root, "A.md"), other);
 		const file = vault.getFileByPath("A.md");
 		if (!file) throw new Error("missing");
 		const written = await vault.process(file, (text) => `${text}more\n`);
 		expect(written).toBe("Caf\uFFFD\n\uFFFD\uFFFD\uFFFD\nmore\n");
-		expect(await fs.readFile(nodePath.join(root, "A.md"))).toEqual(Buffer.from(written, "utf8"));
+		expect(await fs.readFile(nodePath.join(root, "A.md"))).toEqual(Buffer.concat([other, Buffer.from("more\n")]));
+		// The text read back is the file's, decoded as it is now.
+		expect(await vault.read(file)).toBe(written);
+		await expect(vault.process(file, (text) => `first\n${text}`)).rejects.toMatchObject({ code: "ENOTUTF8" });
+		expect(await fs.readFile(nodePath.join(root, "A.md"))).toEqual(Buffer.concat([other, Buffer.from("more\n")]));
 	});
 
 	test("process reads the disk, not a stale copy: an edit made by another program a moment before is kept", async () => {

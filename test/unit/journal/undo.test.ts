@@ -169,4 +169,12 @@ describe("undoCall", () => {
 		expect(name.endsWith(" (before replace_in_note 2026-12-01 09-05).md")).toBe(true);
 		expect(Buffer.byteLength(name.slice("Folder/".length))).toBeLessThanOrEqual(240);
 	});
+
+	test("a journal's tool name that holds a path stays in the copy's name, beside the note", () => {
+		const when = new Date(2026, 11, 1, 9, 5);
+		expect(conflictCopyName("Notes/Plan.md", "set_property/../../Private/x", when)).toBe(
+			"Notes/Plan (before set_property_______Private_x 2026-12-01 09-05).md",
+		);
+		expect(conflictCopyName("Plan.md", "a\\b\u0000c", when)).toBe("Plan (before a_b_c 2026-12-01 09-05).md");
+	});
 });

@@ -1,0 +1,103 @@
+import * as nodeFs from "node:fs";
+import { promises as fs } from "node:fs";
+import * as nodePath from "node:path";
+import { NOTE_TEXT_PIECE_CHARS } from "../../src/config/limits";
+import { FolderJail } from "../../src/host/FolderJail";
+import type { VaultMcpSettings } from "../../src/config/settings";
+import { connectClient } from "../helpers/http";
+import { startService } from "../helpers/service";
+import { callTool } from "../helpers/tools";
+import { makeVault, removeDir } from "../helpers/vault";
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
+const fsModule = require("node:fs") as typeof nodeFs;
+
+const LINES = Array.from({ length: Math.ceil((4 * NOTE_TEXT_PIECE_CHARS) / 40) }, (_, index) => `- line ${index} of the long plan\n`).join("");
+const NOTE = `# Plan\n\n${LINES}`;
+
+/**
+ * A headless edit of a note over NOTE_TEXT_PIECE_CHARS reads the note, and writes its new text, a
+ * piece at a time with turns between them. A token revoked (or its right set to Deny, or its
+ * folders narrowed) in one of those turns must write nothing afterwards.
+ */
+describe.each([
+	["revoked", (settings: VaultMcpSettings): VaultMcpSettings => ({ ...settings, tokens: [] })],
+	[
+		"set_property set to Deny",
+		(settings: VaultMcpSettings): VaultMcpSettings => ({
+			...settings,
+			tokens: settings.tokens.map((token) => ({ ...token, rights: { ...token.rights, set_property: "deny" } })),
+		}),
+	],
+	[
+		"narrowed to another folder",
+		(settings: VaultMcpSettings): VaultMcpSettings => ({ ...settings, tokens: settings.tokens.map((token) => ({ ...token, folders: ["Other"] })) }),
+	],
+])("a write token %s while its long edit is made in pieces", (_how, change) => {
+	test.each([
+		["while the note is read", "readSync"],
+		["while the new text is written", "writeSync"],
+	] as const)("%s: the note is left as it was", async (_when, call) => {
+		const vault = await makeVault({ "Notes/Plan.md": NOTE, "Other/Keep.md": "keep\n" });
+		const running = await startService(vault, {
+			levels: ["write"],
+			settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 },
+		});
+		const client = await connectClient(running.url, running.tokens.write ?? "");
+		const original = fsModule[call] as (...args: unknown[]) => number;
+		let changed = false;
+		try {
+			// The owner changes the settings in a turn the edit gives back, after its first piece.
+			jest.spyOn(fsModule, call).mockImplementation((...args: unknown[]) => {
+				if (!changed && new Error().stack?.includes(call === "readSync" ? "readInPieces" : "replaceFile") === true) {
+					changed = true;
+					void running.service.apply(change(running.settings));
+				}
+				return original(...args);
+			});
+			await callTool(client, "set_property", { path: "Notes/Plan.md", name: "status", value: "done" }).catch(() => undefined);
+			expect(changed).toBe(true);
+			expect(await fs.readFile(nodePath.join(vault, "Notes", "Plan.md"), "utf8")).toBe(NOTE);
+			// No temporary file with the new text is left beside it, and history holds no change.
+			expect(await fs.readdir(nodePath.join(vault, "Notes"))).toEqual(["Plan.md"]);
+			expect(running.journal.list(10)).toEqual([]);
+		} finally {
+			jest.restoreAllMocks();
+			await client.close().catch(() => undefined);
+			await running.stop();
+			await removeDir(vault);
+		}
+	});
+});
+
+/** The same for a long note made by create_note: its text is written a piece at a time once the file is made. */
+test("a write token revoked while its long create_note is written in pieces: no note is left", async () => {
+	const vault = await makeVault({ "Other/Keep.md": "keep\n" });
+	const running = await startService(vault, {
+		levels: ["write"],
+		settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 },
+	});
+	const client = await connectClient(running.url, running.tokens.write ?? "");
+	// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the jail as `this`
+	const original = FolderJail.prototype.isFolderReal;
+	let changed = false;
+	try {
+		// The owner revokes the token once the server has made the file, before its text is written.
+		jest.spyOn(FolderJail.prototype, "isFolderReal").mockImplementation(async function (this: FolderJail, folder: string) {
+			if (!changed && new Error().stack?.includes("DiskWriter.create") === true) {
+				changed = true;
+				void running.service.apply({ ...running.settings, tokens: [] });
+			}
+			return original.call(this, folder);
+		});
+		await callTool(client, "create_note", { path: "Notes/Plan.md", content: NOTE }).catch(() => undefined);
+		expect(changed).toBe(true);
+		expect(await fs.readdir(nodePath.join(vault, "Notes")).catch(() => [])).toEqual([]);
+		expect(running.journal.list(10)).toEqual([]);
+	} finally {
+		jest.restoreAllMocks();
+		await client.close().catch(() => undefined);
+		await running.stop();
+		await removeDir(vault);
+	}
+});
