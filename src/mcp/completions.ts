@@ -41,7 +41,10 @@ async function completeNotePathFor(ctx: ToolContext, typed: string): Promise<Pat
 			ProtocolErrorCode.InternalError,
 			"Listing the vault's notes to complete a path needed more work than one call may do; try again.",
 		);
-	return completeNotePath(sorted.value, typed, visible, COMPLETION_MAX_VALUES, COMPLETION_SCAN_LIMIT);
+	// A list sorted in slices while another program deleted or renamed a note still names it (the list is
+	// used, not kept): only a note that is there now, under that name, is offered.
+	const offered = (path: string) => visible(path) && ctx.host.vault.getFileByPath(path) !== null;
+	return completeNotePath(sorted.value, typed, offered, COMPLETION_MAX_VALUES, COMPLETION_SCAN_LIMIT);
 }
 
 /** The values a typed prefix completes to among a fixed list (a prompt argument's declared values), letter case ignored. Pure. */
