@@ -27,6 +27,7 @@ describe("a completion whose note list is sorted while another program deletes a
 		const vault = await makeVault(files);
 		const server = await startService(vault, { host: { watch: true }, settings: { rateLimitPerMinute: 100_000 } });
 		const client = new ClientV2({ name: "completer", version: "1" }, { versionNegotiation: { mode: { pin: MODERN } } });
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the budget as `this`
 		const original = CallBudget.prototype.checkpoint;
 		const due = jest.spyOn(CallBudget.prototype, "due");
 		const checkpoint = jest.spyOn(CallBudget.prototype, "checkpoint");
