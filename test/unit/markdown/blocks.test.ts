@@ -288,7 +288,8 @@ describe("quotes and callouts, nested at any depth", () => {
 		// The stack is counted in frames where the parser hands tokens over (the deepest it gets), not
 		// in bytes: at three generators a level, 1,000 levels overflowed Node's stack and `serve` failed.
 		const limit = Error.stackTraceLimit;
-		const { prepareStackTrace } = Error as { prepareStackTrace?: ErrorConstructor["prepareStackTrace"] };
+		const errorClass = Error as { prepareStackTrace: ErrorConstructor["prepareStackTrace"] | undefined };
+		const { prepareStackTrace } = errorClass;
 		Error.stackTraceLimit = Number.POSITIVE_INFINITY;
 		// The lines the stack would have ("Error", then one a frame), counted without writing each
 		// frame out: source-mapping thousands of frames at each hand-over took most of this test's time.
@@ -305,7 +306,7 @@ describe("quotes and callouts, nested at any depth", () => {
 			);
 		} finally {
 			Error.stackTraceLimit = limit;
-			Error.prepareStackTrace = prepareStackTrace;
+			errorClass.prepareStackTrace = prepareStackTrace;
 		}
 		// Quotes deeper than the bound are left out, as markdown-it leaves out blocks past its own.
 		const bounded = new MarkdownIt("commonmark", { html: true, maxNesting: MAX_STEPPED_BLOCK_DEPTH } as MarkdownIt.Options).enable([
