@@ -7,6 +7,7 @@ import { CHUNK_SEARCH_LINES, MAX_MARKDOWN_NESTING, MAX_STEPPED_BLOCK_DEPTH, TABL
 import { normalizeSteps, parseBlocks, type MarkdownToken } from "../../../src/markdown/blocks";
 import { runSteps } from "../../../src/markdown/steps";
 import { countPushes } from "../../helpers/countPushes";
+import { expectEqual } from "../../helpers/plainEqual";
 import { collectGarbage } from "../../helpers/gc";
 import { OBSIDIAN_CACHE_DIR } from "../../helpers/vault";
 
@@ -89,7 +90,7 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 	test("any Markdown without %% or $$: the tokens markdown-it's own parse gives", () => {
 		fc.assert(
 			fc.property(markdown, (text) => {
-				expect(blocksOf(text)).toEqual(reference.parse(text, {}).map(record));
+				expectEqual(blocksOf(text), reference.parse(text, {}).map(record));
 			}),
 			{ numRuns: 2000 },
 		);
@@ -98,7 +99,7 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 	test("cut into chunks of 1 to 3 lines, still the tokens markdown-it gives for the whole note", () => {
 		fc.assert(
 			fc.property(markdown, fc.integer({ min: 1, max: 3 }), (text, chunkLines) => {
-				expect(blocksOf(text, chunkLines)).toEqual(reference.parse(text, {}).map(record));
+				expectEqual(blocksOf(text, chunkLines), reference.parse(text, {}).map(record));
 			}),
 			{ numRuns: 2000 },
 		);
@@ -107,7 +108,7 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 	test.each(["\u00a0\nword", "\u00a0 \n\u00a0\nword", "a\u00a0\nword", "\u00a0\n\u00a0"])(
 		"a paragraph that opens with lines of no-break spaces, cut after each line: %j",
 		(text) => {
-			expect(blocksOf(text, 1)).toEqual(reference.parse(text, {}).map(record));
+			expectEqual(blocksOf(text, 1), reference.parse(text, {}).map(record));
 		},
 	);
 
@@ -116,10 +117,10 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 		const paragraph = Array.from({ length: 50 }, (_, index) => `line ${index}`).join("\n");
 		const text = `${list}\n\n${paragraph}\n`;
 		const blocks = blocksOf(text, 4);
-		expect(blocks).toEqual(reference.parse(text, {}).map(record));
+		expectEqual(blocks, reference.parse(text, {}).map(record));
 		const opening = blocks.filter((token) => token.level === 0 && !String(token.type).endsWith("_close"));
 		// markdown-it's list runs over the blank line after it.
-		expect(opening).toEqual([
+		expectEqual(opening, [
 			expect.objectContaining({ type: "bullet_list_open", map: [0, 51] }),
 			expect.objectContaining({ type: "paragraph_open", map: [51, 101] }),
 		]);
@@ -127,7 +128,7 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 
 	test("a paragraph cut in chunks that ends in a setext underline is one heading, from its first line", () => {
 		const text = `${Array.from({ length: 9 }, (_, index) => `line ${index}`).join("\n")}\n===\n`;
-		expect(blocksOf(text, 2)).toEqual(reference.parse(text, {}).map(record));
+		expectEqual(blocksOf(text, 2), reference.parse(text, {}).map(record));
 		expect(blocksOf(text, 2)[0]).toMatchObject({ type: "heading_open", map: [0, 10], markup: "=" });
 	});
 
@@ -148,7 +149,7 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 		} finally {
 			state.getLines = getLines;
 		}
-		expect(tokens.map(record)).toEqual(reference.parse(text, {}).map(record));
+		expectEqual(tokens.map(record), reference.parse(text, {}).map(record));
 		expect(tokens[0]).toMatchObject({ type: "heading_open", map: [0, lines + 1], markup: "=" });
 		// Before, the heading's text was taken again from all 200,000 lines (one piece of 400 ms at two million).
 		expect(mostLines).toBeLessThan(lines / 10);
@@ -179,19 +180,19 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 		} finally {
 			state.isEmpty = isEmpty;
 		}
-		expect(tokens.map(record)).toEqual(reference.parse(text, {}).map(record));
+		expectEqual(tokens.map(record), reference.parse(text, {}).map(record));
 		// Before: every empty line looked at in one step (a canvas card of them held the server 50–60 ms at start).
 		expect(mostPerStep).toBeLessThan(4 * CHUNK_SEARCH_LINES);
 	});
 
 	test("spaces before a line break inside a paragraph cut in chunks stay, as markdown-it keeps them (a hard line break)", () => {
 		const text = "first line  \nsecond line\u00a0\nthird  \n";
-		expect(blocksOf(text, 1)).toEqual(reference.parse(text, {}).map(record));
+		expectEqual(blocksOf(text, 1), reference.parse(text, {}).map(record));
 		expect(blocksOf(text, 1)[1]).toMatchObject({ type: "inline", content: "first line  \nsecond line\u00a0\nthird" });
 	});
 
 	test("an empty note has no blocks", () => {
-		expect(blocksOf("")).toEqual([]);
+		expectEqual(blocksOf(""), []);
 	});
 });
 
@@ -249,7 +250,7 @@ describe("quotes and callouts, nested at any depth", () => {
 	test("any nesting of quotes, lists, fences, tables, lazy lines and blank lines: the tokens markdown-it's own parse gives", () => {
 		fc.assert(
 			fc.property(quotes, (text) => {
-				expect(blocksOf(text)).toEqual(deepReference.parse(text, {}).map(record));
+				expectEqual(blocksOf(text), deepReference.parse(text, {}).map(record));
 			}),
 			{ numRuns: 3000 },
 		);
@@ -259,8 +260,8 @@ describe("quotes and callouts, nested at any depth", () => {
 		fc.assert(
 			fc.property(deepQuotes, fc.integer({ min: 1, max: 3 }), (text, chunkLines) => {
 				const expected = deepReference.parse(text, {}).map(record);
-				expect(blocksOf(text)).toEqual(expected);
-				expect(blocksOf(text, chunkLines)).toEqual(expected);
+				expectEqual(blocksOf(text), expected);
+				expectEqual(blocksOf(text, chunkLines), expected);
 			}),
 			{ numRuns: 2000 },
 		);
@@ -279,7 +280,7 @@ describe("quotes and callouts, nested at any depth", () => {
 		],
 		["a quote 200 deep inside a list item", `- item\n${lines(400, (index) => `  ${"> ".repeat(index % 200)}text ${index}`)}`],
 	])("%s: the tokens markdown-it's own parse gives", (_name, text) => {
-		expect(blocksOf(text)).toEqual(deepReference.parse(text, {}).map(record));
+		expectEqual(blocksOf(text), deepReference.parse(text, {}).map(record));
 	});
 
 	test("a line of 10,000 `> ` (a quote deeper than the bound): the tokens markdown-it gives, with the stack two generators a level deep and at most MAX_STEPPED_BLOCK_DEPTH levels", () => {
@@ -287,26 +288,32 @@ describe("quotes and callouts, nested at any depth", () => {
 		// The stack is counted in frames where the parser hands tokens over (the deepest it gets), not
 		// in bytes: at three generators a level, 1,000 levels overflowed Node's stack and `serve` failed.
 		const limit = Error.stackTraceLimit;
+		const errorClass = Error as { prepareStackTrace: ErrorConstructor["prepareStackTrace"] | undefined };
+		const { prepareStackTrace } = errorClass;
 		Error.stackTraceLimit = Number.POSITIVE_INFINITY;
+		// The lines the stack would have ("Error", then one a frame), counted without writing each
+		// frame out: source-mapping thousands of frames at each hand-over took most of this test's time.
+		Error.prepareStackTrace = (_error, frames) => frames.length + 1;
 		let deepest = 0;
 		const tokens: MarkdownToken[] = [];
 		try {
 			runSteps(
 				parseBlocks(text, function* (handed, count) {
-					deepest = Math.max(deepest, (new Error().stack ?? "").split("\n").length);
+					deepest = Math.max(deepest, Number(new Error().stack));
 					tokens.push(...handed.slice(0, count));
 					yield;
 				}),
 			);
 		} finally {
 			Error.stackTraceLimit = limit;
+			errorClass.prepareStackTrace = prepareStackTrace;
 		}
 		// Quotes deeper than the bound are left out, as markdown-it leaves out blocks past its own.
 		const bounded = new MarkdownIt("commonmark", { html: true, maxNesting: MAX_STEPPED_BLOCK_DEPTH } as MarkdownIt.Options).enable([
 			"table",
 			"strikethrough",
 		]);
-		expect(tokens.map(record)).toEqual(bounded.parse(text, {}).map(record));
+		expectEqual(tokens.map(record), bounded.parse(text, {}).map(record));
 		// Each generator is two frames (its own and its `next`), two generators a level.
 		expect(deepest).toBeLessThan(2 * 2 * MAX_STEPPED_BLOCK_DEPTH + 100);
 	});
@@ -344,7 +351,7 @@ describe("a table cut into chunks of rows", () => {
 	test("any table, with rows interrupted or ended by other blocks, cut at any chunk size: the tokens of one parse", () => {
 		fc.assert(
 			fc.property(table, fc.integer({ min: 1, max: 5 }), (text, chunkLines) => {
-				expect(blocksOf(text, chunkLines)).toEqual(blocksOf(text));
+				expectEqual(blocksOf(text, chunkLines), blocksOf(text));
 			}),
 			{ numRuns: 2000 },
 		);
@@ -354,7 +361,7 @@ describe("a table cut into chunks of rows", () => {
 		fc.assert(
 			fc.property(fc.array(fc.oneof(table, markdown), { maxLength: 4 }), fc.integer({ min: 1, max: 4 }), (parts, chunkLines) => {
 				const text = parts.join("");
-				expect(blocksOf(text, chunkLines)).toEqual(blocksOf(text));
+				expectEqual(blocksOf(text, chunkLines), blocksOf(text));
 			}),
 			{ numRuns: 1000 },
 		);
@@ -363,11 +370,14 @@ describe("a table cut into chunks of rows", () => {
 	test("a table of 5,000 rows is one table, as in one parse", () => {
 		const text = `| a | b |\n|---|---|\n${Array.from({ length: 5_000 }, (_, index) => `|${index}|[[N${index}]]|`).join("\n")}\n\nafter\n`;
 		const blocks = blocksOf(text, 100);
-		expect(blocks).toEqual(reference.parse(text, {}).map(record));
-		expect(blocks.filter((token) => token.level === 0 && !String(token.type).endsWith("_close")).map((token) => [token.type, token.map])).toEqual([
-			["table_open", [0, 5_002]],
-			["paragraph_open", [5_003, 5_004]],
-		]);
+		expectEqual(blocks, reference.parse(text, {}).map(record));
+		expectEqual(
+			blocks.filter((token) => token.level === 0 && !String(token.type).endsWith("_close")).map((token) => [token.type, token.map]),
+			[
+				["table_open", [0, 5_002]],
+				["paragraph_open", [5_003, 5_004]],
+			],
+		);
 	});
 
 	// markdown-it ends a table once it has filled in 65,536 cells for short rows, counted from the table's first row.
@@ -385,7 +395,7 @@ describe("a table cut into chunks of rows", () => {
 		for (const chunkLines of [7]) {
 			const chunked = blocksOf(text, chunkLines).map((token) => JSON.stringify(token));
 			const differ = chunked.findIndex((token, index) => token !== whole[index]);
-			expect({ differ, length: chunked.length }).toEqual({ differ: -1, length: whole.length });
+			expectEqual({ differ, length: chunked.length }, { differ: -1, length: whole.length });
 		}
 	});
 });
@@ -437,7 +447,7 @@ describe("a table of very many columns", () => {
 		const whole = reference.parse(text, {}).map((token) => JSON.stringify(record(token)));
 		const stepped = tokens.map((token) => JSON.stringify(record(token)));
 		const differ = stepped.findIndex((token, index) => token !== whole[index]);
-		expect({ differ, length: stepped.length }).toEqual({ differ: -1, length: whole.length });
+		expectEqual({ differ, length: stepped.length }, { differ: -1, length: whole.length });
 	});
 
 	test("a header of 100,000 columns is checked in pieces before it is made (markdown-it's check split both lines whole: a million columns held the server a second)", () => {
@@ -464,7 +474,7 @@ describe("a table of very many columns", () => {
 		const whole = reference.parse(text, {}).map(withAttributes);
 		const stepped = tokens.map(withAttributes);
 		const differ = stepped.findIndex((token, index) => token !== whole[index]);
-		expect({ differ, length: stepped.length }).toEqual({ differ: -1, length: whole.length });
+		expectEqual({ differ, length: stepped.length }, { differ: -1, length: whole.length });
 	});
 
 	test("any first two lines of delimiter characters, pipes, escapes and text: a table exactly where markdown-it makes one, with its alignments", () => {
@@ -475,7 +485,7 @@ describe("a table of very many columns", () => {
 			fc.property(prefix, line, line, fc.constantFrom("", "|x|y|\n", "a|b\n|\n"), (before, header, delimiter, rows) => {
 				const text = `${before}${header}\n${before === "text\n" ? "" : before}${delimiter}\n${rows}`;
 				const withAttributes = (token: MarkdownToken) => ({ ...record(token), attrs: token.attrs });
-				expect(tokensOf(text).map(withAttributes)).toEqual(reference.parse(text, {}).map(withAttributes));
+				expectEqual(tokensOf(text).map(withAttributes), reference.parse(text, {}).map(withAttributes));
 			}),
 			{ numRuns: 3000 },
 		);
@@ -496,7 +506,7 @@ describe("a table of very many columns", () => {
 		const whole = reference.parse(text, {}).map(withAttributes);
 		const stepped = tokens.map(withAttributes);
 		const differ = stepped.findIndex((token, index) => token !== whole[index]);
-		expect({ differ, length: stepped.length }).toEqual({ differ: -1, length: whole.length });
+		expectEqual({ differ, length: stepped.length }, { differ: -1, length: whole.length });
 	});
 });
 
@@ -545,7 +555,7 @@ describe("tables, paragraphs and lists inside a quote, parsed in steps", () => {
 		while (!parse.next().done && !opened) pausesBefore++;
 		// In one piece, the markers of all the quote's lines were read between two pauses (20–60 ms).
 		expect(pausesBefore).toBeGreaterThanOrEqual(20_000 / 100);
-		expect(steps(text, 100).tokens).toEqual(deepReference.parse(text, {}).map(record));
+		expectEqual(steps(text, 100).tokens, deepReference.parse(text, {}).map(record));
 	});
 
 	test("any mix of quoted tables, lists, paragraphs and quotes, cut at any chunk size: the tokens markdown-it's own parse gives", () => {
@@ -554,8 +564,8 @@ describe("tables, paragraphs and lists inside a quote, parsed in steps", () => {
 				const text = parts.join("\n");
 				const whole = blocksOf(text);
 				// markdown-it has no `%%` or `$$` blocks: there, the quote parsed in steps but not cut is the reference.
-				if (!/%%|\$\$/.test(text)) expect(whole).toEqual(deepReference.parse(text, {}).map(record));
-				expect(blocksOf(text, chunkLines)).toEqual(whole);
+				if (!/%%|\$\$/.test(text)) expectEqual(whole, deepReference.parse(text, {}).map(record));
+				expectEqual(blocksOf(text, chunkLines), whole);
 			}),
 			{ numRuns: 3000 },
 		);
@@ -578,7 +588,7 @@ describe("tables, paragraphs and lists inside a quote, parsed in steps", () => {
 				);
 				const done = [false, false];
 				for (let turn = 0; !done[0] || !done[1]; turn++) if (!done[turn % 2]) done[turn % 2] = parses[turn % 2]?.next().done ?? true;
-				texts.forEach((text, which) => expect(handed[which]?.map(record)).toEqual(blocksOf(text, 2)));
+				texts.forEach((text, which) => expectEqual(handed[which]?.map(record), blocksOf(text, 2)));
 			}),
 			{ numRuns: 500 },
 		);
@@ -591,7 +601,7 @@ describe("tables, paragraphs and lists inside a quote, parsed in steps", () => {
 		["a quote 300 deep, then 5,000 lazy lines", `${"> ".repeat(300)}deep\n${lines(5_000, (index) => `lazy ${index} [[N${index}]]`)}`],
 	])("%s pauses at least once every 100 lines when cut at 100 lines, and is the quote one parse gives", (_name, text) => {
 		const { tokens, pauses } = steps(text, 100);
-		expect(tokens).toEqual(deepReference.parse(text, {}).map(record));
+		expectEqual(tokens, deepReference.parse(text, {}).map(record));
 		// In one piece, the quote's 5,000 lines were one step (the note's lines are split into marks in a few steps).
 		expect(pauses).toBeGreaterThanOrEqual(5_000 / 100);
 	});
@@ -637,7 +647,7 @@ describe("a top-level list whose items hold tables, parsed item by item", () => 
 			while (!next.done) next = parse.next();
 			const reference = deepReference.parse(text, {}).filter((token) => !token.map || token.map[0] >= 10);
 			const withHidden = (token: MarkdownToken) => ({ ...record(token), hidden: hidden ? token.hidden : false });
-			expect(handed.map(withHidden)).toEqual(reference.map(withHidden));
+			expectEqual(handed.map(withHidden), reference.map(withHidden));
 		},
 	);
 
@@ -647,8 +657,8 @@ describe("a top-level list whose items hold tables, parsed item by item", () => 
 				const text = items.join(between);
 				const tokens = tokensOf(text, chunkLines);
 				const withHidden = (token: MarkdownToken) => ({ ...record(token), hidden: token.hidden, attrs: token.attrs });
-				if (!/%%|\$\$/.test(text)) expect(tokens.map(withHidden)).toEqual(deepReference.parse(text, {}).map(withHidden));
-				expect(tokens.map(record)).toEqual(blocksOf(text));
+				if (!/%%|\$\$/.test(text)) expectEqual(tokens.map(withHidden), deepReference.parse(text, {}).map(withHidden));
+				expectEqual(tokens.map(record), blocksOf(text));
 			}),
 			{ numRuns: 3000 },
 		);
@@ -662,7 +672,7 @@ describe("a top-level list whose items hold tables, parsed item by item", () => 
 		],
 	])("%s pauses at least once every 100 rows when cut at 100 lines, and is the list one parse gives", (_name, text) => {
 		const { tokens, pauses } = steps(text, 100);
-		expect(tokens).toEqual(deepReference.parse(text, {}).map(record));
+		expectEqual(tokens, deepReference.parse(text, {}).map(record));
 		// In one piece, the item's rows were one step of 150–280 ms.
 		expect(pauses).toBeGreaterThanOrEqual(5_000 / 100);
 	});
@@ -706,7 +716,10 @@ describe("Obsidian's %% comment and $$ math blocks", () => {
 		["inside a list item", "- a\n  %%\n  b\n  %%\n", [["bullet_list_open", [0, 4]]]],
 	])("%s", (_name, text, expected) => {
 		const topLevel = blocksOf(text).filter((token) => token.level === 0 && !String(token.type).endsWith("_close"));
-		expect(topLevel.map((token) => [token.type, token.map])).toEqual(expected);
+		expectEqual(
+			topLevel.map((token) => [token.type, token.map]),
+			expected,
+		);
 	});
 
 	test("a comment inside a list item is a block of that item", () => {
@@ -752,7 +765,7 @@ describe("against the sections real Obsidian found in the captured notes", () =>
 			.filter((token) => token.level === 0 && SECTION_OF[String(token.type)] !== undefined)
 			.map((token) => ({ type: SECTION_OF[String(token.type)], line: (token.map as [number, number])[0] }));
 		const obsidian = (note.cachedMetadata.sections ?? []).map((section) => ({ type: section.type, line: section.position.start.line }));
-		expect(ours).toEqual(obsidian);
+		expectEqual(ours, obsidian);
 	});
 });
 
@@ -795,8 +808,8 @@ describe("lists and quotes nested inside each other, parsed in steps at every de
 		fc.assert(
 			fc.property(mixedNesting, fc.integer({ min: 1, max: 3 }), (text, chunkLines) => {
 				const expected = deepReference.parse(text, {}).map(withHidden);
-				expect(tokensOf(text).map(withHidden)).toEqual(expected);
-				expect(tokensOf(text, chunkLines).map(withHidden)).toEqual(expected);
+				expectEqual(tokensOf(text).map(withHidden), expected);
+				expectEqual(tokensOf(text, chunkLines).map(withHidden), expected);
 			}),
 			{ numRuns: 1000 },
 		);
@@ -830,7 +843,7 @@ describe("lists and quotes nested inside each other, parsed in steps at every de
 		expect(total).toBeGreaterThan(10_000);
 		// Before: one piece made every token after the first line's.
 		expect(Math.max(...madeSince)).toBeLessThan(total / 20);
-		expect(tokens.map(record)).toEqual(deepReference.parse(text, {}).map(record));
+		expectEqual(tokens.map(record), deepReference.parse(text, {}).map(record));
 	});
 });
 
@@ -848,6 +861,6 @@ describe("a note of many short lines", () => {
 		);
 		// Before: five pushes a line.
 		expect(pushes).toBeLessThan(10_000);
-		expect(tokens.map(record)).toEqual(reference.parse(text, {}).map(record));
+		expectEqual(tokens.map(record), reference.parse(text, {}).map(record));
 	});
 });
