@@ -195,7 +195,11 @@ async function applyInTurn(target: ApplyTarget, changes: readonly NoteChange[], 
 	const done: string[] = [];
 	const moveByHost = options.hostUpdatesLinks === true ? changes.find((change) => change.movedFrom !== undefined) : undefined;
 	const applyOne = async (change: NoteChange) => {
-		if (!options.mayWrite()) throw new WriteNoLongerAllowedError(done);
+		// An overwrite's backup keeps only what its note held: once the note is replaced, it is written even if the
+		// token was revoked in between (refused, the replaced text would be left only in the journal).
+		const keepsReplaced = isBackupOfReplaced(change, changes, done);
+		const mayWrite = keepsReplaced ? () => true : options.mayWrite;
+		if (!mayWrite()) throw new WriteNoLongerAllowedError(done);
 		try {
 			if (moveByHost !== undefined && change === moveByHost) {
 				await moveWithHostLinks(target, change, changes, written);
@@ -204,7 +208,7 @@ async function applyInTurn(target: ApplyTarget, changes: readonly NoteChange[], 
 				return;
 			} else {
 				const text = await applyChange(
-					{ ...target, mayWrite: options.mayWrite },
+					{ ...target, mayWrite },
 					change,
 					options.redoEdits || change.relink === true ? true : (options.acceptsRedo ?? false),
 				);
@@ -236,6 +240,22 @@ async function applyInTurn(target: ApplyTarget, changes: readonly NoteChange[], 
 	}
 	await flush();
 	return written;
+}
+
+/**
+ * Whether `change` makes an overwrite's backup (`Note.md.bak`, `Note.md.2.bak`…, a new file holding
+ * exactly the text its note's change replaced) of a note this set has already written.
+ */
+function isBackupOfReplaced(change: NoteChange, changes: readonly NoteChange[], done: readonly string[]): boolean {
+	if (change.before !== null || change.movedFrom !== undefined || !change.path.endsWith(".bak")) return false;
+	return changes.some((note) => note !== change && note.before === change.after && done.includes(note.path) && isBackupName(note.path, change.path));
+}
+
+/** Whether `candidate` is one of `path`'s backup names (backupPath: `path.bak`, `path.2.bak`, `path.3.bak`…). */
+function isBackupName(path: string, candidate: string): boolean {
+	if (!candidate.startsWith(`${path}.`) || !candidate.endsWith(".bak")) return false;
+	const middle = candidate.slice(path.length + 1, -".bak".length);
+	return middle === "" || /^[1-9]\d{0,8}$/u.test(middle);
 }
 
 /** The folders above `path` that do not exist yet, outermost first: creating the note makes them. */

@@ -97,6 +97,28 @@ describe("applyChangeSet: the one applier of planned writes", () => {
 		expect(await onDisk("Ideas.md")).toBe("- one\n");
 	});
 
+	test("an overwrite whose right goes away once its note is replaced still keeps the replaced text in its backup; nothing else is written", async () => {
+		const changes: NoteChange[] = [
+			{ path: "Daily.md", before: "# Today\n", after: "replaced\n", redo: () => "replaced\n" },
+			// Its backup's second name: `Daily.md.bak` was taken.
+			{ path: "Daily.md.2.bak", before: null, after: "# Today\n" },
+			{ path: "Ideas.md.bak", before: null, after: "- one\n" },
+			{ path: "Ideas.md", before: "- one\n", after: "- one\n- two\n" },
+		];
+		// The right goes away once the note is replaced.
+		const mayWrite = () => readFileSync(nodePath.join(vault.root, "Daily.md"), "utf8") === "# Today\n";
+		const error = await applyChangeSet({ host: vault.host, journal, call: call("create_note") }, changes, { ...APPROVED, mayWrite }).catch(
+			(caught: unknown) => caught,
+		);
+		expect(error).toBeInstanceOf(WriteNoLongerAllowedError);
+		expect((error as WriteNoLongerAllowedError).written).toEqual(["Daily.md", "Daily.md.2.bak"]);
+		expect(await onDisk("Daily.md")).toBe("replaced\n");
+		expect(await onDisk("Daily.md.2.bak")).toBe("# Today\n");
+		// Not a backup of a note this set replaced (that note is not written yet): refused, as every other change.
+		expect(await onDisk("Ideas.md.bak")).toBeNull();
+		expect(await onDisk("Ideas.md")).toBe("- one\n");
+	});
+
 	test("a call allowed without asking makes its edit again on a note that changed meanwhile; an approved one does not", async () => {
 		const append = (text: string) => `${text}- appended\n`;
 		await fs.writeFile(nodePath.join(vault.root, "Ideas.md"), "- one\n- other program\n");
