@@ -17,6 +17,8 @@ import {
 import * as nodePath from "node:path";
 import { LATE_APPEND_PIECE_BYTES, LATE_APPEND_RECHECK_MS, NOTE_TEXT_PIECE_CHARS } from "../config/limits";
 import { O_NOFOLLOW, OutsideVaultError, type FolderJail } from "../host/FolderJail";
+import { FileOverBytesError } from "../host/FileOverBytesError";
+import type { ProcessOptions } from "../host/Host";
 import { pieceEnd } from "../sha256";
 import { eventLoopTurns } from "../turns";
 import { encodeInPieces, fileHoldsAt, fileStartsWith, lengthOf, readInPieces, type Pause } from "./bytePieces";
@@ -80,11 +82,13 @@ export class DiskWriter {
 	 * (O_APPEND), so another program appending at the same moment loses nothing; any other change
 	 * replaces the file atomically (temporary file, rename): whole lines another program added at the
 	 * end since the note was read go after the edit, and bytes it appended to the old file in the
-	 * instant before the rename are carried over.
+	 * instant before the rename are carried over. A file longer than `options.refuseOverBytes` when
+	 * opened is not read: FileOverBytesError.
 	 */
-	async editOnce(diskPath: string, fn: (data: string) => string): Promise<EditResult | null> {
+	async editOnce(diskPath: string, fn: (data: string) => string, options?: ProcessOptions): Promise<EditResult | null> {
 		const { fd, stats } = this.jail.openSync(diskPath, fsConstants.O_RDONLY);
 		try {
+			if (options?.refuseOverBytes !== undefined && stats.size > options.refuseOverBytes) throw new FileOverBytesError(stats.size);
 			const read = await readInPieces(fd, stats.size, this.pause);
 			const before = read.text;
 			const after = fn(before);

@@ -1,7 +1,7 @@
 import { lstatSync, promises as fs, type Dirent, type Stats } from "node:fs";
 import * as nodePath from "node:path";
 import type { EventRef } from "obsidian";
-import type { HostAbstractFile, HostFile, HostVault } from "../host/Host";
+import type { HostAbstractFile, HostFile, HostVault, ProcessOptions } from "../host/Host";
 import { FolderJail, OutsideVaultError } from "../host/FolderJail";
 import { eventLoopTurns } from "../turns";
 import { MAX_CACHED_TEXT_CHARS, MAX_SYNC_READ_BYTES, WRITE_RETRY_BUDGET_MS, WRITE_RETRY_FIRST_PAUSE_MS, WRITE_RETRY_MAX_PAUSE_MS } from "../config/limits";
@@ -235,7 +235,7 @@ export class NodeVault implements HostVault, WatchedVault {
 	 * pauses that grow and jitter so a program writing on a steady beat stops winning every race; so
 	 * `fn` must be a pure function of the text.
 	 */
-	process(file: HostFile, fn: (data: string) => string): Promise<string> {
+	process(file: HostFile, fn: (data: string) => string, options?: ProcessOptions): Promise<string> {
 		return this.withWriteLock(file.path, async () => {
 			const deadline = Date.now() + WRITE_RETRY_BUDGET_MS;
 			for (let attempt = 0; ; attempt++) {
@@ -243,7 +243,7 @@ export class NodeVault implements HostVault, WatchedVault {
 				if (!known) throw Object.assign(new Error(`File does not exist: ${file.path}`), { code: "ENOENT" });
 				let written: string | null;
 				try {
-					written = await this.editOnce(known, fn);
+					written = await this.editOnce(known, fn, options);
 				} catch (error) {
 					if (error instanceof OutsideVaultError && (await this.jail.isRefusedForGood(known.diskPath))) this.forget(known.path);
 					throw error;
@@ -257,8 +257,8 @@ export class NodeVault implements HostVault, WatchedVault {
 	}
 
 	/** One attempt of `process`: the text written, or null when the note changed under it and the edit must be made again. */
-	private async editOnce(known: KnownFile, fn: (data: string) => string): Promise<string | null> {
-		const result = await this.writer.editOnce(known.diskPath, fn);
+	private async editOnce(known: KnownFile, fn: (data: string) => string, options?: ProcessOptions): Promise<string | null> {
+		const result = await this.writer.editOnce(known.diskPath, fn, options);
 		if (result === null) return null;
 		if (result.stats !== null) {
 			// Our own write: recorded so the watcher does not report it as someone else's.

@@ -13,6 +13,17 @@ export type HostFile = Pick<TFile, "path" | "name" | "basename" | "extension" | 
 /** A file or folder, as vault events report them. */
 export type HostAbstractFile = Pick<TAbstractFile, "path" | "name">;
 
+/** What a caller of `process` asks of the write. */
+export interface ProcessOptions {
+	/**
+	 * A file longer than this many bytes when the write opens it is not read: `fn` does not run,
+	 * nothing is written, and `process` throws FileOverBytesError (FileOverBytesError.ts). For an edit that refuses a text
+	 * over a length anyway: a note another program grew to hundreds of megabytes is refused without
+	 * reading it in.
+	 */
+	refuseOverBytes?: number;
+}
+
 /** The part of Obsidian's `Vault` the code uses. */
 export interface HostVault {
 	readonly configDir: string;
@@ -34,7 +45,7 @@ export interface HostVault {
 	cachedRead(file: HostFile): Promise<string>;
 	read(file: HostFile): Promise<string>;
 	/** Atomically reads, changes and writes a file: no other write to it can come in between. */
-	process(file: HostFile, fn: (data: string) => string): Promise<string>;
+	process(file: HostFile, fn: (data: string) => string, options?: ProcessOptions): Promise<string>;
 	create(path: string, data: string): Promise<HostFile>;
 	createFolder(path: string): Promise<unknown>;
 	/** Moves a file to `newPath` (which must be free) and nothing else: no link in any note changes. */

@@ -6,8 +6,9 @@
  * and records each note in the journal right before its bytes are written, with the text it
  * really replaced and the text it really wrote.
  */
+import { FileOverBytesError } from "../host/FileOverBytesError";
 import type { Host, HostFile } from "../host/Host";
-import { ensureParentFolder, hashText } from "../vault/writes";
+import { ensureParentFolder, hashText, overEditedBytesMessage } from "../vault/writes";
 import { NOTE_TEXT_PIECE_CHARS, NOTE_TEXT_SLICE_MS, RELINKS_APPLIED_AT_ONCE } from "../config/limits";
 import { runSteps, SliceClock, type Steps } from "../markdown/steps";
 import { sha256HexInPieces } from "../sha256";
@@ -29,6 +30,11 @@ export interface NoteChange {
 	redo?: (text: string) => string;
 	/** Set on a rename's link rewriting: `redo` may be used even for a call the person approved. */
 	relink?: boolean;
+	/**
+	 * `redo` refuses any note longer than this many bytes (the edit's tool refuses a note that long): a
+	 * note grown past it since planning is refused without being read.
+	 */
+	redoRefusesOverBytes?: number;
 }
 
 /** A note no longer holds the text its change was planned on (or a new note's path was taken): this note was not written. */
@@ -43,6 +49,18 @@ export class NoteChangedSinceError extends Error {
 	) {
 		super(`"${path}" changed after this call was planned, so it was not written.`);
 		this.name = "NoteChangedSinceError";
+	}
+}
+
+/**
+ * A note grew, since the call was planned, past the longest its tool changes, seen from its size
+ * before it was read (another program appending fast): nothing was written. The tool's own refusal.
+ */
+export class NoteTooLongError extends Error {
+	readonly code = "ENOTETOOLONG";
+	constructor(readonly path: string) {
+		super(overEditedBytesMessage(path));
+		this.name = "NoteTooLongError";
 	}
 }
 
@@ -213,6 +231,8 @@ async function applyInTurn(target: ApplyTarget, changes: readonly NoteChange[], 
 		} catch (error) {
 			if (error instanceof NoteChangedSinceError) throw new NoteChangedSinceError(error.path, done, error.takenOnDisk);
 			if (error instanceof WriteNoLongerAllowedError) throw new WriteNoLongerAllowedError(done);
+			// Refused unread as the tool's own answer only when nothing of the set was written before it.
+			if (error instanceof NoteTooLongError && done.length > 0) throw new NoteChangedSinceError(error.path, done);
 			throw error;
 		}
 		done.push(change.path);
@@ -412,37 +432,45 @@ async function editWithCompare(
 			throw new WriteNoLongerAllowedError([]);
 		}
 	}
+	// A note too long for the redo is not read in: refused with the tool's reason, or changed since planning when no redo is allowed.
+	const redoUsed = mayRedo !== false && change.redo !== undefined;
+	const options = change.redoRefusesOverBytes === undefined ? undefined : { refuseOverBytes: change.redoRefusesOverBytes };
 	try {
-		await host.vault.process(file, (data) => {
-			conflict = false;
-			changedText = null;
-			let next: string;
-			const redone = data !== change.before && mayRedo !== false && change.redo ? change.redo(data) : null;
-			if (data === change.before) next = change.after;
-			else if (redone !== null && (mayRedo === true || (typeof mayRedo === "function" && mayRedo(data, redone)))) next = redone;
-			else {
-				forget();
-				conflict = true;
-				return data;
-			}
-			if (next === data && movedFrom === undefined) {
-				forget();
-				// Made again on newer text, an edit that changed the note as planned changes nothing there: the tool's own
-				// check failed on that text (a note another program grew past the longest the tools edit, say). Reported as
-				// written, the call's change was lost; planned again on that text, the call answers with the tool's reason.
-				if (data !== change.before && change.after !== change.before && change.relink !== true) conflict = true;
-				return data;
-			}
-			if (recorded === null || recorded.before !== data || recorded.after !== next) {
-				forget();
-				journal.recordChange(call, record(file.path, data, next, movedFrom));
-				recorded = { before: data, after: next };
-			}
-			changedText = next;
-			return next;
-		});
+		await host.vault.process(
+			file,
+			(data) => {
+				conflict = false;
+				changedText = null;
+				let next: string;
+				const redone = data !== change.before && mayRedo !== false && change.redo ? change.redo(data) : null;
+				if (data === change.before) next = change.after;
+				else if (redone !== null && (mayRedo === true || (typeof mayRedo === "function" && mayRedo(data, redone)))) next = redone;
+				else {
+					forget();
+					conflict = true;
+					return data;
+				}
+				if (next === data && movedFrom === undefined) {
+					forget();
+					// Made again on newer text, an edit that changed the note as planned changes nothing there: the tool's own
+					// check failed on that text (a note another program grew past the longest the tools edit, say). Reported as
+					// written, the call's change was lost; planned again on that text, the call answers with the tool's reason.
+					if (data !== change.before && change.after !== change.before && change.relink !== true) conflict = true;
+					return data;
+				}
+				if (recorded === null || recorded.before !== data || recorded.after !== next) {
+					forget();
+					journal.recordChange(call, record(file.path, data, next, movedFrom));
+					recorded = { before: data, after: next };
+				}
+				changedText = next;
+				return next;
+			},
+			options,
+		);
 	} catch (error) {
 		forget();
+		if (error instanceof FileOverBytesError) throw redoUsed ? new NoteTooLongError(file.path) : new NoteChangedSinceError(file.path, []);
 		throw error;
 	}
 	if (conflict) throw new NoteChangedSinceError(file.path, []);
