@@ -435,39 +435,36 @@ async function editWithCompare(
 	// A note too long for the redo is not read in: refused with the tool's reason, or changed since planning when no redo is allowed.
 	const redoUsed = mayRedo !== false && change.redo !== undefined;
 	const options = change.redoRefusesOverBytes === undefined ? undefined : { refuseOverBytes: change.redoRefusesOverBytes };
+	const processNote = (fn: (data: string) => string) => host.vault.process(file, fn, options);
 	try {
-		await host.vault.process(
-			file,
-			(data) => {
-				conflict = false;
-				changedText = null;
-				let next: string;
-				const redone = data !== change.before && mayRedo !== false && change.redo ? change.redo(data) : null;
-				if (data === change.before) next = change.after;
-				else if (redone !== null && (mayRedo === true || (typeof mayRedo === "function" && mayRedo(data, redone)))) next = redone;
-				else {
-					forget();
-					conflict = true;
-					return data;
-				}
-				if (next === data && movedFrom === undefined) {
-					forget();
-					// Made again on newer text, an edit that changed the note as planned changes nothing there: the tool's own
-					// check failed on that text (a note another program grew past the longest the tools edit, say). Reported as
-					// written, the call's change was lost; planned again on that text, the call answers with the tool's reason.
-					if (data !== change.before && change.after !== change.before && change.relink !== true) conflict = true;
-					return data;
-				}
-				if (recorded === null || recorded.before !== data || recorded.after !== next) {
-					forget();
-					journal.recordChange(call, record(file.path, data, next, movedFrom));
-					recorded = { before: data, after: next };
-				}
-				changedText = next;
-				return next;
-			},
-			options,
-		);
+		await processNote((data) => {
+			conflict = false;
+			changedText = null;
+			let next: string;
+			const redone = data !== change.before && mayRedo !== false && change.redo ? change.redo(data) : null;
+			if (data === change.before) next = change.after;
+			else if (redone !== null && (mayRedo === true || (typeof mayRedo === "function" && mayRedo(data, redone)))) next = redone;
+			else {
+				forget();
+				conflict = true;
+				return data;
+			}
+			if (next === data && movedFrom === undefined) {
+				forget();
+				// Made again on newer text, an edit that changed the note as planned changes nothing there: the tool's own
+				// check failed on that text (a note another program grew past the longest the tools edit, say). Reported as
+				// written, the call's change was lost; planned again on that text, the call answers with the tool's reason.
+				if (data !== change.before && change.after !== change.before && change.relink !== true) conflict = true;
+				return data;
+			}
+			if (recorded === null || recorded.before !== data || recorded.after !== next) {
+				forget();
+				journal.recordChange(call, record(file.path, data, next, movedFrom));
+				recorded = { before: data, after: next };
+			}
+			changedText = next;
+			return next;
+		});
 	} catch (error) {
 		forget();
 		if (error instanceof FileOverBytesError) throw redoUsed ? new NoteTooLongError(file.path) : new NoteChangedSinceError(file.path, []);

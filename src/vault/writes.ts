@@ -65,24 +65,22 @@ export function overEditedBytesMessage(path: string): string {
  */
 export async function editNote(host: Host, file: HostFile, edit: (text: string) => EditResult): Promise<EditResult> {
 	let outcome: EditResult = fail("The note could not be changed.");
-	let text: string;
-	try {
-		// A note over the bytes any text within the bound takes is refused unread (the planning host keeps the bound for the write).
-		text = await host.vault.process(
-			file,
-			(current) => {
-				const tooLong = overEditedSize(current);
-				outcome = tooLong === null ? edit(current) : fail(`"${file.path}" is ${tooLong}`);
-				const wouldBe = outcome.ok ? overEditedSize(outcome.value.text) : null;
-				if (wouldBe !== null) outcome = fail(`"${file.path}" would be ${wouldBe} Nothing was written.`);
-				return outcome.ok ? outcome.value.text : current;
-			},
-			{ refuseOverBytes: MAX_EDITED_NOTE_BYTES },
-		);
-	} catch (error) {
-		if (error instanceof FileOverBytesError) return fail(overEditedBytesMessage(file.path));
-		throw error;
-	}
+	// A note over the bytes any text within the bound takes is refused unread (the planning host keeps the bound for the write).
+	let unread = false;
+	const processNote = (fn: (data: string) => string) =>
+		host.vault.process(file, fn, { refuseOverBytes: MAX_EDITED_NOTE_BYTES }).catch((error: unknown) => {
+			if (!(error instanceof FileOverBytesError)) throw error;
+			unread = true;
+			return "";
+		});
+	const text = await processNote((current) => {
+		const tooLong = overEditedSize(current);
+		outcome = tooLong === null ? edit(current) : fail(`"${file.path}" is ${tooLong}`);
+		const wouldBe = outcome.ok ? overEditedSize(outcome.value.text) : null;
+		if (wouldBe !== null) outcome = fail(`"${file.path}" would be ${wouldBe} Nothing was written.`);
+		return outcome.ok ? outcome.value.text : current;
+	});
+	if (unread) return fail(overEditedBytesMessage(file.path));
 	// Set inside the callback, which TypeScript does not follow: widen it back.
 	const result = outcome as EditResult;
 	// The text as written (the host's answer), with the line the edit reported.
