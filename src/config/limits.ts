@@ -278,6 +278,13 @@ export const MAX_WAITING_PER_TOKEN = 16;
  */
 export const MAX_EDITED_NOTE_CHARS = 1024 * 1024;
 /**
+ * A note longer than this in bytes is over MAX_EDITED_NOTE_CHARS, known without reading it: a UTF-16
+ * code unit takes at most 3 bytes of UTF-8 (a byte that is not UTF-8 decodes to one). An edit made
+ * again on a note another program grew past it is refused unread: beside a program appending 200 MB/s,
+ * the edit's second read took the note's hundreds of megabytes in only to refuse them.
+ */
+export const MAX_EDITED_NOTE_BYTES = 3 * MAX_EDITED_NOTE_CHARS;
+/**
  * The most lines a note the write tools change may have (before and after the change): an edit's
  * cost follows the lines, so 260,000 short lines held other clients 0.4–0.5 s, 100,000 about 0.18 s.
  */

@@ -17,6 +17,8 @@ import {
 import * as nodePath from "node:path";
 import { LATE_APPEND_PIECE_BYTES, LATE_APPEND_RECHECK_MS, NOTE_TEXT_PIECE_CHARS } from "../config/limits";
 import { O_NOFOLLOW, OutsideVaultError, type FolderJail } from "../host/FolderJail";
+import { FileOverBytesError } from "../host/FileOverBytesError";
+import type { ProcessOptions } from "../host/Host";
 import { pieceEnd } from "../sha256";
 import { eventLoopTurns } from "../turns";
 import { encodeInPieces, fileHoldsAt, fileStartsWith, lengthOf, readInPieces, type Pause } from "./bytePieces";
@@ -92,11 +94,13 @@ export class DiskWriter {
 	 * (O_APPEND), so another program appending at the same moment loses nothing; any other change
 	 * replaces the file atomically (temporary file, rename): whole lines another program added at the
 	 * end since the note was read go after the edit, and bytes it appended to the old file in the
-	 * instant before the rename are carried over.
+	 * instant before the rename are carried over. A file longer than `options.refuseOverBytes` when
+	 * opened is not read: FileOverBytesError.
 	 */
-	async editOnce(diskPath: string, fn: (data: string) => string, beforeWrite?: () => void): Promise<EditResult | null> {
+	async editOnce(diskPath: string, fn: (data: string) => string, options?: ProcessOptions): Promise<EditResult | null> {
 		const { fd, stats } = this.jail.openSync(diskPath, fsConstants.O_RDONLY);
 		try {
+			if (options?.refuseOverBytes !== undefined && stats.size > options.refuseOverBytes) throw new FileOverBytesError(stats.size);
 			const read = await readInPieces(fd, stats.size, this.pause);
 			const before = read.text;
 			const after = fn(before);
@@ -105,14 +109,14 @@ export class DiskWriter {
 			// bytes under its other name too (perhaps outside the vault); a replace gives this name its own file.
 			if (stats.nlink === 1 && after.length > before.length && after.startsWith(before)) {
 				const suffix = await encodeInPieces(after.slice(before.length), this.pause);
-				const appended = this.appendInPlace(diskPath, fd, stats, read.bytes, after, suffix, beforeWrite);
+				const appended = this.appendInPlace(diskPath, fd, stats, read.bytes, after, suffix, options?.beforeWrite);
 				// Bytes that are not UTF-8 stay as they were, so the text as read is not the file's (it holds U+FFFD for them).
 				return appended === null || read.utf8 ? appended : { ...appended, exact: false };
 			}
 			// Only valid UTF-8 decodes and encodes back to the same bytes (checked without encoding the note again):
 			// written back, another program's bytes in another encoding would be lost, in the note and in the journal.
 			if (!read.utf8) throw new NotUtf8NoteError();
-			return await this.replaceFile(diskPath, fd, stats, read.bytes, after, beforeWrite);
+			return await this.replaceFile(diskPath, fd, stats, read.bytes, after, options?.beforeWrite);
 		} finally {
 			// Closed off the event loop: once the file was replaced this is its last descriptor, and
 			// freeing a replaced file's blocks made a synchronous close the slowest step of a rename.

@@ -243,7 +243,7 @@ export class NodeVault implements HostVault, WatchedVault {
 				if (!known) throw Object.assign(new Error(`File does not exist: ${file.path}`), { code: "ENOENT" });
 				let written: string | null;
 				try {
-					written = await this.editOnce(known, fn, options?.beforeWrite);
+					written = await this.editOnce(known, fn, options);
 				} catch (error) {
 					if (error instanceof OutsideVaultError && (await this.jail.isRefusedForGood(known.diskPath))) this.forget(known.path);
 					throw error;
@@ -257,8 +257,8 @@ export class NodeVault implements HostVault, WatchedVault {
 	}
 
 	/** One attempt of `process`: the text written, or null when the note changed under it and the edit must be made again. */
-	private async editOnce(known: KnownFile, fn: (data: string) => string, beforeWrite?: () => void): Promise<string | null> {
-		const result = await this.writer.editOnce(known.diskPath, fn, beforeWrite);
+	private async editOnce(known: KnownFile, fn: (data: string) => string, options?: ProcessOptions): Promise<string | null> {
+		const result = await this.writer.editOnce(known.diskPath, fn, options);
 		if (result === null) return null;
 		if (result.stats !== null) {
 			// Our own write: recorded so the watcher does not report it as someone else's.

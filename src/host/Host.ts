@@ -21,6 +21,13 @@ export interface ProcessOptions {
 	 * write nothing (the caller's token was revoked, or its right or folders changed, meanwhile).
 	 */
 	beforeWrite?: () => void;
+	/**
+	 * A file longer than this many bytes when the write opens it is not read: `fn` does not run,
+	 * nothing is written, and `process` throws FileOverBytesError (FileOverBytesError.ts). For an edit that refuses a text
+	 * over a length anyway: a note another program grew to hundreds of megabytes is refused without
+	 * reading it in.
+	 */
+	refuseOverBytes?: number;
 }
 
 /** The part of Obsidian's `Vault` the code uses. */

@@ -1,6 +1,7 @@
 import { LINK_SEARCH_DELAY_MS } from "../config/limits";
 import type { App, Component, DataAdapter, TFile } from "obsidian";
 import { FolderJail } from "./FolderJail";
+import { FileOverBytesError } from "./FileOverBytesError";
 import type { Host, HostFileManager, HostVault } from "./Host";
 
 /** The vault's folder on disk; throws when the vault is not on the local file system. */
@@ -66,13 +67,16 @@ export async function obsidianHost(app: App, owner: Pick<Component, "registerEve
 		getFolderByPath: (path) => vault.getFolderByPath(path),
 		cachedRead: (file) => checked(file.path, () => vault.cachedRead(file as TFile)),
 		read: (file) => checked(file.path, () => vault.read(file as TFile)),
+		// Obsidian's own size of the file (kept by its watcher): a file over the bound is not read in.
 		process: (file, fn, options) =>
 			checked(file.path, () =>
-				vault.process(file as TFile, (data) => {
-					const next = fn(data);
-					if (next !== data) options?.beforeWrite?.();
-					return next;
-				}),
+				options?.refuseOverBytes !== undefined && file.stat.size > options.refuseOverBytes
+					? Promise.reject(new FileOverBytesError(file.stat.size))
+					: vault.process(file as TFile, (data) => {
+							const next = fn(data);
+							if (next !== data) options?.beforeWrite?.();
+							return next;
+						}),
 			),
 		create: (path, data, options) =>
 			checked(path, () => {

@@ -6,8 +6,9 @@
  * and records each note in the journal right before its bytes are written, with the text it
  * really replaced and the text it really wrote.
  */
+import { FileOverBytesError } from "../host/FileOverBytesError";
 import type { Host, HostFile, ProcessOptions } from "../host/Host";
-import { ensureParentFolder, hashText } from "../vault/writes";
+import { ensureParentFolder, hashText, overEditedBytesMessage } from "../vault/writes";
 import { NOTE_TEXT_PIECE_CHARS, NOTE_TEXT_SLICE_MS, RELINKS_APPLIED_AT_ONCE } from "../config/limits";
 import { runSteps, SliceClock, type Steps } from "../markdown/steps";
 import { sha256HexInPieces } from "../sha256";
@@ -29,6 +30,11 @@ export interface NoteChange {
 	redo?: (text: string) => string;
 	/** Set on a rename's link rewriting: `redo` may be used even for a call the person approved. */
 	relink?: boolean;
+	/**
+	 * `redo` refuses any note longer than this many bytes (the edit's tool refuses a note that long): a
+	 * note grown past it since planning is refused without being read.
+	 */
+	redoRefusesOverBytes?: number;
 }
 
 /** A note no longer holds the text its change was planned on (or a new note's path was taken): this note was not written. */
@@ -43,6 +49,18 @@ export class NoteChangedSinceError extends Error {
 	) {
 		super(`"${path}" changed after this call was planned, so it was not written.`);
 		this.name = "NoteChangedSinceError";
+	}
+}
+
+/**
+ * A note grew, since the call was planned, past the longest its tool changes, seen from its size
+ * before it was read (another program appending fast): nothing was written. The tool's own refusal.
+ */
+export class NoteTooLongError extends Error {
+	readonly code = "ENOTETOOLONG";
+	constructor(readonly path: string) {
+		super(overEditedBytesMessage(path));
+		this.name = "NoteTooLongError";
 	}
 }
 
@@ -217,6 +235,8 @@ async function applyInTurn(target: ApplyTarget, changes: readonly NoteChange[], 
 		} catch (error) {
 			if (error instanceof NoteChangedSinceError) throw new NoteChangedSinceError(error.path, done, error.takenOnDisk);
 			if (error instanceof WriteNoLongerAllowedError) throw new WriteNoLongerAllowedError(done);
+			// Refused unread as the tool's own answer only when nothing of the set was written before it.
+			if (error instanceof NoteTooLongError && done.length > 0) throw new NoteChangedSinceError(error.path, done);
 			throw error;
 		}
 		done.push(change.path);
@@ -344,10 +364,20 @@ async function writeRecordedRelink({ host, journal, call }: ApplyTarget, change:
 /**
  * `host.vault.process`, asked to check `mayWrite` last before it writes: a long note is read and
  * written in pieces, other requests answered between them, and a token revoked (or its right or
- * folders changed) in one of them must write nothing.
+ * folders changed) in one of them must write nothing. A file over `refuseOverBytes` is not read in.
  */
-function processWhileAllowed(host: Host, file: HostFile, mayWrite: (() => boolean) | undefined, fn: (data: string) => string): Promise<string> {
-	return host.vault.process(file, fn, mayWrite === undefined ? undefined : refusedOnceNotAllowed(mayWrite));
+function processWhileAllowed(
+	host: Host,
+	file: HostFile,
+	mayWrite: (() => boolean) | undefined,
+	fn: (data: string) => string,
+	refuseOverBytes?: number,
+): Promise<string> {
+	const options: ProcessOptions = {
+		...(mayWrite === undefined ? {} : refusedOnceNotAllowed(mayWrite)),
+		...(refuseOverBytes === undefined ? {} : { refuseOverBytes }),
+	};
+	return host.vault.process(file, fn, options);
 }
 
 /** The check a write makes last before its bytes go (and between their pieces): throws once `mayWrite` says no. */
@@ -450,8 +480,10 @@ async function editWithCompare(
 			throw new WriteNoLongerAllowedError([]);
 		}
 	}
+	// A note too long for the redo is not read in: refused with the tool's reason, or changed since planning when no redo is allowed.
+	const redoUsed = mayRedo !== false && change.redo !== undefined;
 	try {
-		await processWhileAllowed(host, file, target.mayWrite, (data) => {
+		const edit = (data: string): string => {
 			conflict = false;
 			changedText = null;
 			let next: string;
@@ -478,9 +510,11 @@ async function editWithCompare(
 			}
 			changedText = next;
 			return next;
-		});
+		};
+		await processWhileAllowed(host, file, target.mayWrite, edit, change.redoRefusesOverBytes);
 	} catch (error) {
 		forget();
+		if (error instanceof FileOverBytesError) throw redoUsed ? new NoteTooLongError(file.path) : new NoteChangedSinceError(file.path, []);
 		throw error;
 	}
 	if (conflict) throw new NoteChangedSinceError(file.path, []);

@@ -127,12 +127,14 @@ export function planningHost(
 		return text;
 	};
 	/** Adds an edit of `path`; on a note the call already changed, the edit follows the earlier one (and so does its redo). */
-	const plan = (path: string, before: string, after: string, redo: (text: string) => string) => {
+	const plan = (path: string, before: string, after: string, redo: (text: string) => string, refuseOverBytes?: number) => {
 		const earlier = planned.get(path);
 		const earlierRedo = earlier?.redo;
 		const relink = isRelinkEdit(redo) && (earlier === undefined || earlier.relink === true);
 		const composed = earlier === undefined ? redo : earlierRedo ? (text: string) => redo(earlierRedo(text)) : undefined;
-		planned.set(path, { ...earlier, path, before: earlier ? earlier.before : before, after, redo: composed, relink });
+		// The redo refuses a note over the first edit's bound (a later edit's bound applies to the earlier one's text).
+		const bound = earlier === undefined && refuseOverBytes !== undefined ? { redoRefusesOverBytes: refuseOverBytes } : {};
+		planned.set(path, { ...earlier, ...bound, path, before: earlier ? earlier.before : before, after, redo: composed, relink });
 	};
 	const fileAt = (path: string, size: number): HostFile => {
 		const name = path.slice(path.lastIndexOf("/") + 1);
@@ -151,12 +153,12 @@ export function planningHost(
 		read: textOf,
 		cachedRead: textOf,
 		createFolder: (path): Promise<HostAbstractFile> => Promise.resolve({ path, name: path.slice(path.lastIndexOf("/") + 1) }),
-		process: async (file, fn) => {
+		process: async (file, fn, options) => {
 			const before = await textOf(file);
 			expected.check(file.path, before);
 			const after = fn(before);
 			expected.passed();
-			if (after !== before) plan(file.path, before, after, fn);
+			if (after !== before) plan(file.path, before, after, fn, options?.refuseOverBytes);
 			return after;
 		},
 		create: async (path, data) => {

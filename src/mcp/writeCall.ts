@@ -16,7 +16,7 @@ import {
 	WRITE_RETRY_FIRST_PAUSE_MS,
 	WRITE_RETRY_MAX_PAUSE_MS,
 } from "../config/limits";
-import { applyChangeSet, journalBytesSteps, NoteChangedSinceError, WriteNoLongerAllowedError, type NoteChange } from "../journal/changeSet";
+import { applyChangeSet, journalBytesSteps, NoteChangedSinceError, NoteTooLongError, WriteNoLongerAllowedError, type NoteChange } from "../journal/changeSet";
 import { CallTooLargeError, planningHost } from "../journal/recordingHost";
 import { diffNote } from "../journal/noteDiff";
 import { runStepsInSlices } from "../markdown/steps";
@@ -236,6 +236,8 @@ export async function runWriteCall<Args>(
 			return withWrittenHash(planned, written);
 		} catch (error) {
 			// Part of the set may have been written (an unexpected error: it cannot be told).
+			// A note grown past the tool's bound was refused before being read: the tool's reason, nothing written (a redo is of the call's only note).
+			if (error instanceof NoteTooLongError) return fail(error.message);
 			if (!(error instanceof WriteNoLongerAllowedError || error instanceof NoteChangedSinceError) || error.written.length > 0) writes.wrote?.();
 			if (error instanceof WriteNoLongerAllowedError) return noLongerAllowed(tool, error.written, id);
 			if (!(error instanceof NoteChangedSinceError)) throw error;

@@ -1,9 +1,10 @@
 import { sha256Hex, sha256HexInPieces } from "../sha256";
 import { SliceClock } from "../markdown/steps";
 import { yieldToEventLoop } from "./workBudget";
+import { FileOverBytesError } from "../host/FileOverBytesError";
 import type { Host, HostAbstractFile, HostFile } from "../host/Host";
 import type { EditResult } from "../markdown/outline";
-import { MAX_EDITED_NOTE_CHARS, MAX_EDITED_NOTE_LINES, MAX_WRITE_ATTEMPTS, NOTE_TEXT_SLICE_MS } from "../config/limits";
+import { MAX_EDITED_NOTE_BYTES, MAX_EDITED_NOTE_CHARS, MAX_EDITED_NOTE_LINES, MAX_WRITE_ATTEMPTS, NOTE_TEXT_SLICE_MS } from "../config/limits";
 import { fail, ok, type Result } from "../result";
 import { checkNewNamePath, checkNoteNameLength, NOT_ACCESSIBLE } from "./paths";
 import { isNoteInScope, type Scope } from "./scope";
@@ -39,13 +40,23 @@ export function checkNewNotePath(input: string, scope: Scope): Result<string> {
  * MAX_EDITED_NOTE_CHARS characters or MAX_EDITED_NOTE_LINES lines. Counting stops at the bound.
  */
 export function overEditedSize(text: string): string | null {
-	const advice = "the longest note the write tools change (edit it in Obsidian, or split it).";
-	if (text.length > MAX_EDITED_NOTE_CHARS) return `over ${MAX_EDITED_NOTE_CHARS} characters, ${advice}`;
+	if (text.length > MAX_EDITED_NOTE_CHARS) return OVER_EDITED_CHARS;
 	let lines = 1;
 	for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) {
-		if (++lines > MAX_EDITED_NOTE_LINES) return `over ${MAX_EDITED_NOTE_LINES} lines, ${advice}`;
+		if (++lines > MAX_EDITED_NOTE_LINES) return `over ${MAX_EDITED_NOTE_LINES} lines, ${EDITED_SIZE_ADVICE}`;
 	}
 	return null;
+}
+
+const EDITED_SIZE_ADVICE = "the longest note the write tools change (edit it in Obsidian, or split it).";
+const OVER_EDITED_CHARS = `over ${MAX_EDITED_NOTE_CHARS} characters, ${EDITED_SIZE_ADVICE}`;
+
+/**
+ * The write tools' refusal of a note over MAX_EDITED_NOTE_BYTES bytes, found from its size without
+ * reading it: the words `editNote` gives a note it read over MAX_EDITED_NOTE_CHARS characters.
+ */
+export function overEditedBytesMessage(path: string): string {
+	return `"${path}" is ${OVER_EDITED_CHARS}`;
 }
 
 /**
@@ -54,13 +65,22 @@ export function overEditedSize(text: string): string | null {
  */
 export async function editNote(host: Host, file: HostFile, edit: (text: string) => EditResult): Promise<EditResult> {
 	let outcome: EditResult = fail("The note could not be changed.");
-	const text = await host.vault.process(file, (current) => {
+	// A note over the bytes any text within the bound takes is refused unread (the planning host keeps the bound for the write).
+	let unread = false;
+	const processNote = (fn: (data: string) => string) =>
+		host.vault.process(file, fn, { refuseOverBytes: MAX_EDITED_NOTE_BYTES }).catch((error: unknown) => {
+			if (!(error instanceof FileOverBytesError)) throw error;
+			unread = true;
+			return "";
+		});
+	const text = await processNote((current) => {
 		const tooLong = overEditedSize(current);
 		outcome = tooLong === null ? edit(current) : fail(`"${file.path}" is ${tooLong}`);
 		const wouldBe = outcome.ok ? overEditedSize(outcome.value.text) : null;
 		if (wouldBe !== null) outcome = fail(`"${file.path}" would be ${wouldBe} Nothing was written.`);
 		return outcome.ok ? outcome.value.text : current;
 	});
+	if (unread) return fail(overEditedBytesMessage(file.path));
 	// Set inside the callback, which TypeScript does not follow: widen it back.
 	const result = outcome as EditResult;
 	// The text as written (the host's answer), with the line the edit reported.

@@ -4,6 +4,7 @@ import * as nodePath from "node:path";
 import { LATE_APPEND_PIECE_BYTES, LATE_APPEND_RECHECK_MS, NOTE_TEXT_PIECE_CHARS } from "../../../src/config/limits";
 import { DiskWriter } from "../../../src/headless/DiskWriter";
 import { FolderJail } from "../../../src/host/FolderJail";
+import { FileOverBytesError } from "../../../src/host/FileOverBytesError";
 import { makeTempDir, makeVault, removeDir } from "../../helpers/vault";
 
 /** The headless vault's edit on disk: what it writes, and where it never writes. */
@@ -39,6 +40,18 @@ describe("DiskWriter.editOnce", () => {
 		// Either tried again (null) or written as a new file of its own: the other name keeps the bytes it had.
 		if (result !== null) expect(await fs.readFile(note, "utf8")).toBe("# Plan\n\n- one\n- two\n");
 		expect(await fs.readFile(elsewhere, "utf8")).toBe("# Plan\n\n- one\n");
+	});
+
+	test("a note longer than the edit's refuseOverBytes when opened is refused without being read, and left as it was", async () => {
+		const note = nodePath.join(root, "Notes/Plan.md");
+		const edit = jest.fn((text: string) => `${text}- two\n`);
+		const refused = writer.editOnce(note, edit, { refuseOverBytes: 13 });
+		await expect(refused).rejects.toBeInstanceOf(FileOverBytesError);
+		await expect(refused).rejects.toMatchObject({ bytes: 14 });
+		expect(edit).not.toHaveBeenCalled();
+		// At the bound, read and edited as before.
+		expect(await writer.editOnce(note, edit, { refuseOverBytes: 14 })).not.toBeNull();
+		expect(await fs.readFile(note, "utf8")).toBe("# Plan\n\n- one\n- two\n");
 	});
 
 	test("an edit before the end, while another program adds whole lines at the end, goes in with those lines after it", async () => {
