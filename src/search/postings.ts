@@ -39,6 +39,13 @@ const FIRST_POSTINGS_CAPACITY = 2;
  * note's ids are in one buffer (one typed array a note, not one a field): the body's, its word
  * pairs' sketch, then its names' (see `namesOf`).
  */
+/**
+ * Which notes a filtered search may return: a predicate on the path, or one together with the
+ * notes it can accept (`among`: any others it would refuse; a note may be named more than once),
+ * so that only those are asked about.
+ */
+export type NoteFilter = ((path: string) => boolean) | { readonly among: () => Iterable<string>; readonly include: (path: string) => boolean };
+
 export interface IndexedDocument {
 	path: string;
 	modified: number;
@@ -936,19 +943,30 @@ export class PostingsIndex {
 	/**
 	 * The accepted documents by slot (1 = accepted), with their count and total body length. In
 	 * steps (it yields every ACCEPT_STEP_MASK + 1 notes, where the caller may pause); notes added
-	 * meanwhile are left out, as they are of the search's postings.
+	 * meanwhile are left out, as they are of the search's postings. A filter naming its notes
+	 * (`among`) asks only about those, not about every indexed note.
 	 */
-	*acceptedSlots(include: (path: string) => boolean): Generator<void, { slots: Uint8Array; count: number; totalLength: number }, void> {
+	*acceptedSlots(filter: NoteFilter): Generator<void, { slots: Uint8Array; count: number; totalLength: number }, void> {
 		const slots = new Uint8Array(this.nextSlot);
 		let count = 0;
 		let totalLength = 0;
 		let seen = 0;
-		for (const [path, slot] of this.slotOfPath) {
-			if ((++seen & ACCEPT_STEP_MASK) === 0) yield;
-			if (slot >= slots.length || !include(path)) continue;
+		const accept = (path: string, slot: number | undefined, include: (path: string) => boolean): void => {
+			if (slot === undefined || slot >= slots.length || slots[slot] === 1 || !include(path)) return;
 			slots[slot] = 1;
 			count++;
 			totalLength += this.bodyLengths[slot] as number;
+		};
+		if (typeof filter === "function") {
+			for (const [path, slot] of this.slotOfPath) {
+				if ((++seen & ACCEPT_STEP_MASK) === 0) yield;
+				accept(path, slot, filter);
+			}
+		} else {
+			for (const path of filter.among()) {
+				if ((++seen & ACCEPT_STEP_MASK) === 0) yield;
+				accept(path, this.slotOfPath.get(path), filter.include);
+			}
 		}
 		return { slots, count, totalLength };
 	}
