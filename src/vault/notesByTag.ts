@@ -16,9 +16,13 @@ export class NotesByTag {
 	/** Notes with SLICED_TAGS tags or more, not filed under their tags. */
 	private readonly crowded = new Set<string>();
 
+	/** Bumped on every change: the notes a tag names are the same while it is. */
+	version = 0;
+
 	/** Sets a note's tags (none: forgets it). */
 	set(path: string, tags: NoteTags): void {
 		this.delete(path);
+		this.version++;
 		if (tags.length === 0) return;
 		this.tagsOf.set(path, tags);
 		if (tags.length / 2 >= SLICED_TAGS) {
@@ -39,6 +43,7 @@ export class NotesByTag {
 	delete(path: string): void {
 		const tags = this.tagsOf.get(path);
 		if (!tags) return;
+		this.version++;
 		this.tagsOf.delete(path);
 		if (this.crowded.delete(path)) return;
 		for (const key of tagKeysIn(tags)) {
@@ -52,6 +57,7 @@ export class NotesByTag {
 	}
 
 	clear(): void {
+		this.version++;
 		this.tagsOf.clear();
 		this.notesOf.clear();
 		this.nestedKeys.clear();

@@ -21,7 +21,7 @@ import { visibleNotes } from "./notes";
 import { isInFolder, isNoteInScope, scopeKey, type Scope } from "./scope";
 import { frontmatterAliases } from "../markdown/frontmatter";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor, type SearchLanguage } from "../search/stemmers";
-import { notesWithTag, noteTagsInSteps, rememberTags, type NoteTags } from "./tags";
+import { notesWithTag, noteTagsInSteps, rememberTags, tagKey, type NoteTags } from "./tags";
 import { headingTextListOf, soleLevelOneHeadingOf, tagTextsOf } from "../headless/compactMetadata";
 import { sharedNoteMemo } from "./noteMemo";
 import { NotesByTag } from "./notesByTag";
@@ -356,8 +356,14 @@ export class IndexedNoteSearch implements NoteSearch {
 		const tag = filter.tag;
 		// Every note it is asked about carries the tag: the predicate checks the rest.
 		const include = searchFilter(scope, { folder: filter.folder }, { scopeChecked, leaving: this.leaving });
-		if (tag === undefined) return include;
-		return { among: () => this.tagged.carrying(tag), include };
+		// Notes being taken out are not in the key: while any are, the accepted notes are worked out each time.
+		const key =
+			this.leaving.size === 0
+				? JSON.stringify([scopeKey(scope), filter.folder ?? null, tag === undefined ? null : tagKey(tag), this.tagged.version])
+				: undefined;
+		if (tag === undefined) return key === undefined ? include : { include, key };
+		const among = () => this.tagged.carrying(tag);
+		return key === undefined ? { among, include } : { among, include, key };
 	}
 
 	/**
