@@ -424,6 +424,12 @@ export const SEARCH_SLICE_MS = 5;
 export const SEARCH_BUILD_WORK_SHARE = 6;
 /** A search helps the build at most this long, so no answer waits for the whole build however busy the server is. */
 export const SEARCH_BUILD_HELP_MAX_MS = 200;
+/**
+ * Filters (a folder, a tag, the caller's scope) whose accepted notes the search index keeps while
+ * it is unchanged, so the same filter again does not look at its notes again: at 50,000 notes, a tag
+ * carried by 40,000 of them took 35 ms of each search. One byte a note each.
+ */
+export const ACCEPTED_FILTERS_KEPT = 4;
 /** Paths whose "note in scope?" answer is remembered per scope, and scopes remembered (tokens can see different folders). */
 export const IN_SCOPE_MEMO_PATHS = 200_000;
 export const IN_SCOPE_MEMO_SCOPES = 16;

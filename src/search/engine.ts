@@ -1,7 +1,7 @@
 import { PHRASE_READ_ALL_MAX_NOTES, PROXIMITY_CANDIDATES, PROXIMITY_MAX_TOKENS, PROXIMITY_WINDOW, SOFT_AND_MIN_WORD_SHARE } from "../config/limits";
 import { CandidateFinder, type Gathered } from "./candidates";
 import { rankByBounds } from "./bestFirst";
-import { PostingsIndex, TITLE_LENGTH_MAX } from "./postings";
+import { PostingsIndex, TITLE_LENGTH_MAX, type NoteFilter } from "./postings";
 import {
 	BODY_COUNT,
 	countEither,
@@ -54,7 +54,7 @@ import { ENGLISH_PARTICLES } from "./stopWords";
 import { unionScratch } from "./unions";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor, type Stemmer } from "./stemmers";
 
-export type { CommitPlan } from "./postings";
+export type { CommitPlan, NoteFilter } from "./postings";
 
 /**
  * The search engine: an inverted index whose postings carry each note's term frequency, with
@@ -212,7 +212,7 @@ export class SearchEngine {
 	 */
 	async search(
 		query: ParsedQuery,
-		include: ((path: string) => boolean) | null,
+		include: NoteFilter | null,
 		limit: number,
 		readText: (path: string) => Promise<string>,
 		pause: SearchPause | null = null,
@@ -239,7 +239,7 @@ export class SearchEngine {
 	 */
 	private async rank(
 		query: ParsedQuery,
-		include: ((path: string) => boolean) | null,
+		include: NoteFilter | null,
 		limit: number,
 		pause: SearchPause | null,
 		partialAnswer = false,

@@ -1,3 +1,4 @@
+import { ACCEPTED_FILTERS_KEPT } from "../config/limits";
 import { PackedIdWriter, unpackIds } from "./packedIds";
 import { TermDictionary, type HeldAmong } from "./dictionary";
 import { hasPairSketch, PAIR_COUNT_SATURATED, pairCountBound, pairHash, pairSketchBytes, secondHash, writePairSketch } from "./pairSketch";
@@ -39,6 +40,30 @@ const FIRST_POSTINGS_CAPACITY = 2;
  * note's ids are in one buffer (one typed array a note, not one a field): the body's, its word
  * pairs' sketch, then its names' (see `namesOf`).
  */
+/**
+ * Which notes a filtered search may return: a predicate on the path, or one together with the
+ * notes it can accept (`among`: any others it would refuse; a note may be named more than once),
+ * so that only those are asked about.
+ */
+export type NoteFilter =
+	| ((path: string) => boolean)
+	| {
+			readonly among?: () => Iterable<string>;
+			readonly include: (path: string) => boolean;
+			/**
+			 * Names what the filter accepts: a filter of the same key accepts the same notes of an
+			 * unchanged index, so the accepted slots are worked out once (ACCEPTED_FILTERS_KEPT kept).
+			 */
+			readonly key?: string;
+	  };
+
+/** Accepted slots worked out for a filter's key, at an index's generation and next slot. */
+interface AcceptedMemo {
+	readonly generation: number;
+	readonly nextSlot: number;
+	readonly accepted: { slots: Uint8Array; count: number; totalLength: number };
+}
+
 export interface IndexedDocument {
 	path: string;
 	modified: number;
@@ -318,6 +343,8 @@ export class PostingsIndex {
 	 * compact: a paused search keeps the old lists, whose contents are the same.
 	 */
 	generation = 0;
+	/** The accepted slots of the filters last used, by key, newest last (see NoteFilter's key): read-only once kept. */
+	private readonly acceptedMemos = new Map<string, AcceptedMemo>();
 	/** Scratch for counting a note's tokens while committing and for merging a prefix's postings (searches that never pause); all zero between uses. */
 	private counts: Uint32Array = new Uint32Array(256);
 	private readonly mergeScratch: UnionScratch = unionScratch();
@@ -936,21 +963,53 @@ export class PostingsIndex {
 	/**
 	 * The accepted documents by slot (1 = accepted), with their count and total body length. In
 	 * steps (it yields every ACCEPT_STEP_MASK + 1 notes, where the caller may pause); notes added
-	 * meanwhile are left out, as they are of the search's postings.
+	 * meanwhile are left out, as they are of the search's postings. A filter naming its notes
+	 * (`among`) asks only about those, not about every indexed note.
 	 */
-	*acceptedSlots(include: (path: string) => boolean): Generator<void, { slots: Uint8Array; count: number; totalLength: number }, void> {
+	*acceptedSlots(filter: NoteFilter): Generator<void, { slots: Uint8Array; count: number; totalLength: number }, void> {
+		const key = typeof filter === "function" ? undefined : filter.key;
+		const { generation, nextSlot } = this;
+		if (key !== undefined) {
+			const memo = this.acceptedMemos.get(key);
+			if (memo && memo.generation === generation && memo.nextSlot === nextSlot) return memo.accepted;
+		}
 		const slots = new Uint8Array(this.nextSlot);
 		let count = 0;
 		let totalLength = 0;
 		let seen = 0;
-		for (const [path, slot] of this.slotOfPath) {
-			if ((++seen & ACCEPT_STEP_MASK) === 0) yield;
-			if (slot >= slots.length || !include(path)) continue;
+		const accept = (path: string, slot: number | undefined, include: (path: string) => boolean): void => {
+			if (slot === undefined || slot >= slots.length || slots[slot] === 1 || !include(path)) return;
 			slots[slot] = 1;
 			count++;
 			totalLength += this.bodyLengths[slot] as number;
+		};
+		if (typeof filter === "function") {
+			for (const [path, slot] of this.slotOfPath) {
+				if ((++seen & ACCEPT_STEP_MASK) === 0) yield;
+				accept(path, slot, filter);
+			}
+		} else if (filter.among) {
+			for (const path of filter.among()) {
+				if ((++seen & ACCEPT_STEP_MASK) === 0) yield;
+				accept(path, this.slotOfPath.get(path), filter.include);
+			}
+		} else {
+			for (const [path, slot] of this.slotOfPath) {
+				if ((++seen & ACCEPT_STEP_MASK) === 0) yield;
+				accept(path, slot, filter.include);
+			}
 		}
-		return { slots, count, totalLength };
+		const accepted = { slots, count, totalLength };
+		// Kept only if the index did not change while it paused (the search starts again then anyway).
+		if (key !== undefined && this.generation === generation && this.nextSlot === nextSlot) {
+			this.acceptedMemos.delete(key);
+			this.acceptedMemos.set(key, { generation, nextSlot, accepted });
+			for (const old of this.acceptedMemos.keys()) {
+				if (this.acceptedMemos.size <= ACCEPTED_FILTERS_KEPT) break;
+				this.acceptedMemos.delete(old);
+			}
+		}
+		return accepted;
 	}
 
 	/**

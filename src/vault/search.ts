@@ -12,7 +12,7 @@ import {
 	SLICED_TOKENIZE_CHARS,
 } from "../config/limits";
 import { runSteps, runStepsInSlices, type Steps } from "../markdown/steps";
-import { SearchEngine, type CommitPlan, type SearchAnswer, type SearchPause } from "../search/engine";
+import { SearchEngine, type CommitPlan, type NoteFilter, type SearchAnswer, type SearchPause } from "../search/engine";
 import { workClockMs, type CallBudget } from "./workBudget";
 import { stopWordSet, withStopWords, type ParsedQuery } from "../search/query";
 import { ENGLISH_STOP_WORDS } from "../search/stopWords";
@@ -21,9 +21,10 @@ import { visibleNotes } from "./notes";
 import { isInFolder, isNoteInScope, scopeKey, type Scope } from "./scope";
 import { frontmatterAliases } from "../markdown/frontmatter";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor, type SearchLanguage } from "../search/stemmers";
-import { isTagOrNested, notesWithTag, noteTagsInSteps, rememberTags, tagKey, tagKeysIn, type NoteTags } from "./tags";
+import { notesWithTag, noteTagsInSteps, rememberTags, tagKey, type NoteTags } from "./tags";
 import { headingTextListOf, soleLevelOneHeadingOf, tagTextsOf } from "../headless/compactMetadata";
 import { sharedNoteMemo } from "./noteMemo";
+import { NotesByTag } from "./notesByTag";
 import { rememberTasks } from "./tasks";
 import { rememberLinks } from "./links";
 
@@ -219,8 +220,8 @@ export class IndexedNoteSearch implements NoteSearch {
 	private totalNotes = 0;
 	/** Bumped on every event for a path, so a slow build read never overwrites a newer event. */
 	private readonly versions = new Map<string, number>();
-	/** Each indexed note's tags (the tags memo's own when the note is remembered), so a tag filter needs no pass over the metadata cache. */
-	private readonly tagsByPath = new Map<string, NoteTags>();
+	/** The indexed notes by tag (their tags the tags memo's own when the note is remembered), so a tag filter needs no pass over the metadata cache, nor over every note. */
+	private readonly tagged = new NotesByTag();
 	/** Indexed notes whose body is over MAX_SEARCHABLE_NOTE_BYTES: only their title and headings are in the index. */
 	private readonly unsearchedPaths = new Set<string>();
 	/**
@@ -271,7 +272,7 @@ export class IndexedNoteSearch implements NoteSearch {
 		for (const ref of this.vaultRefs.splice(0)) this.host.vault.offref(ref);
 		await this.building;
 		this.engine = new SearchEngine(stemmerFor(this.language));
-		this.tagsByPath.clear();
+		this.tagged.clear();
 		this.unsearchedPaths.clear();
 	}
 
@@ -286,7 +287,7 @@ export class IndexedNoteSearch implements NoteSearch {
 		this.scope = scope;
 		if (same) return;
 		this.engine = new SearchEngine(stemmerFor(this.language));
-		this.tagsByPath.clear();
+		this.tagged.clear();
 		this.unsearchedPaths.clear();
 		this.ready = false;
 		this.building = this.building.then(() => this.build());
@@ -328,10 +329,9 @@ export class IndexedNoteSearch implements NoteSearch {
 		// The index holds only notes in its scope: with that scope, only the filters need checking.
 		const scopeChecked = sameScope(scope, this.scope);
 		const unfiltered = filter.folder === undefined && filter.tag === undefined && scopeChecked && this.leaving.size === 0;
-		const tagged = filter.tag === undefined ? undefined : this.notesTagged(filter.tag);
 		const answering = this.engine.search(
 			withStopWords(query, this.stopWords),
-			unfiltered ? null : searchFilter(scope, filter, { scopeChecked, tagged, leaving: this.leaving }),
+			unfiltered ? null : this.filterOf(scope, filter, scopeChecked),
 			limit,
 			readerFor(this.host),
 			pauseOn(budget),
@@ -346,6 +346,24 @@ export class IndexedNoteSearch implements NoteSearch {
 		const index = this.status(scope);
 		const building = `index: building, ${index.indexed_notes} of ${index.total_notes} notes. Notes not yet indexed are not in this answer; search again shortly for a complete one.`;
 		return { ...answer, index, notice: answer.notice ? `${building} ${answer.notice}` : building };
+	}
+
+	/**
+	 * A search's filter over the index. With a tag, it names the notes carrying the tag, so only
+	 * those are asked about (scope, folder, leaving), not every indexed note.
+	 */
+	private filterOf(scope: Scope, filter: SearchFilter, scopeChecked: boolean): NoteFilter {
+		const tag = filter.tag;
+		// Every note it is asked about carries the tag: the predicate checks the rest.
+		const include = searchFilter(scope, { folder: filter.folder }, { scopeChecked, leaving: this.leaving });
+		// Notes being taken out are not in the key: while any are, the accepted notes are worked out each time.
+		const key =
+			this.leaving.size === 0
+				? JSON.stringify([scopeKey(scope), filter.folder ?? null, tag === undefined ? null : tagKey(tag), this.tagged.version])
+				: undefined;
+		if (tag === undefined) return key === undefined ? include : { include, key };
+		const among = () => this.tagged.carrying(tag);
+		return key === undefined ? { among, include } : { among, include, key };
 	}
 
 	/**
@@ -400,21 +418,6 @@ export class IndexedNoteSearch implements NoteSearch {
 		if (now - sliceStart >= INDEX_BUILD_SLICE_MS) return true;
 		for (const dueAt of this.helpsDue) if (now >= dueAt) return true;
 		return false;
-	}
-
-	/** Indexed notes carrying `tag` or a tag nested under it, from the tags kept beside the index. */
-	private notesTagged(tag: string): Set<string> {
-		const wanted = tagKey(tag);
-		const found = new Set<string>();
-		for (const [path, tags] of this.tagsByPath) {
-			for (const key of tagKeysIn(tags)) {
-				if (isTagOrNested(key, wanted)) {
-					found.add(path);
-					break;
-				}
-			}
-		}
-		return found;
 	}
 
 	private async build(): Promise<void> {
@@ -527,7 +530,7 @@ export class IndexedNoteSearch implements NoteSearch {
 	/** Takes a deleted or renamed note out of the index: a long one in slices (see `removeSteps`). */
 	private async drop(path: string): Promise<void> {
 		this.touch(path);
-		this.tagsByPath.delete(path);
+		this.tagged.delete(path);
 		this.unsearchedPaths.delete(path);
 		this.leaving.set(path, (this.leaving.get(path) ?? 0) + 1);
 		try {
@@ -577,13 +580,12 @@ export class IndexedNoteSearch implements NoteSearch {
 		}
 		if (searchable) this.unsearchedPaths.delete(file.path);
 		else this.unsearchedPaths.add(file.path);
-		if (tags.length > 0) this.tagsByPath.set(file.path, tags);
-		else this.tagsByPath.delete(file.path);
+		this.tagged.set(file.path, tags);
 	}
 
 	private removeFromIndex(path: string): void {
 		this.engine.index.remove(path);
-		this.tagsByPath.delete(path);
+		this.tagged.delete(path);
 		this.unsearchedPaths.delete(path);
 	}
 

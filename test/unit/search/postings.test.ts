@@ -191,6 +191,27 @@ describe("PostingsIndex: notes in, answers out", () => {
 		expect(found(index, index.resolve(["roses"]), PATHS)).toEqual(["Garden.md"]);
 	});
 
+	test("a filter naming its notes is asked about those only; a keyed one is answered again only while the index is unchanged", () => {
+		const index = gardenIndex();
+		const asked: string[] = [];
+		const include = (path: string) => (asked.push(path), path !== "Kitchen.md");
+		const named = run(index.acceptedSlots({ among: () => ["Kitchen.md", "Travel.md", "Travel.md", "Gone.md"], include }));
+		expect(asked.sort()).toEqual(["Kitchen.md", "Travel.md"]);
+		expect([named.count, named.totalLength]).toEqual([1, 8]);
+		asked.length = 0;
+		const keyed = { include, key: "not kitchen" };
+		const first = run(index.acceptedSlots(keyed));
+		expect(first.count).toBe(3);
+		expect(asked).toHaveLength(4);
+		expect(run(index.acceptedSlots(keyed))).toBe(first);
+		expect(asked).toHaveLength(4);
+		index.add("After.md", "After", 8, "Basil again.", []);
+		expect(run(index.acceptedSlots(keyed)).count).toBe(4);
+		index.remove("Travel.md");
+		expect(run(index.acceptedSlots(keyed)).count).toBe(3);
+		expect(slotOf(index, "Travel.md")).toBe(-1);
+	});
+
 	test("acceptedSlots counts the notes a filter accepts and their body length; compact changes no answer", () => {
 		const index = gardenIndex();
 		const all = run(index.acceptedSlots(() => true));

@@ -165,3 +165,62 @@ describe("a note of 100,000 level-1 headings in the search index", () => {
 		}
 	}, 60_000);
 });
+
+describe("a tag filter over the index", () => {
+	const NOTE_COUNT = 300;
+	const notes: Record<string, string> = {};
+	for (let index = 0; index < NOTE_COUNT; index++) notes[`Notes/Plain ${index}.md`] = `The plan for day ${index}. #daily\n`;
+	notes["Notes/Plan A.md"] = "The plan, project A. #project\n";
+	notes["Notes/Plan B.md"] = "---\ntags: [Project/Beta]\n---\nThe plan of B.\n";
+	notes["Private/Plan C.md"] = "The secret plan. #project\n";
+	notes["Elsewhere/Plan D.md"] = "The plan outside. #project\n";
+	let vault: OpenVault;
+	let index: IndexedNoteSearch;
+	beforeAll(async () => {
+		vault = await openVault(notes);
+		index = new IndexedNoteSearch(vault.host, vault.scope(), () => new Promise((resolve) => setImmediate(resolve)));
+		index.start();
+		await index.whenReady();
+	});
+	afterAll(async () => {
+		await index.stop();
+		await vault.close();
+	});
+
+	test("asks about the notes carrying the tag, not every note, and finds only those the caller may see", async () => {
+		// A caller limited to `Notes` and `Private`, with `Private` excluded: its scope is read once for each note the filter is asked about.
+		let scopeReads = 0;
+		const scope = {
+			get configDir() {
+				scopeReads++;
+				return vault.host.vault.configDir;
+			},
+			get excludedFolders() {
+				return ["Private"];
+			},
+			get tokenFolders() {
+				return ["Notes", "Private"];
+			},
+		};
+		const answer = await index.search(scope, parseQuery("plan"), { tag: "project" }, 50);
+		expect(answer.results.map((hit) => hit.path).sort()).toEqual(["Notes/Plan A.md", "Notes/Plan B.md"]);
+		expect(answer.total).toBe(2);
+		expect(scopeReads).toBeLessThan(NOTE_COUNT / 10);
+		const plain = { configDir: vault.host.vault.configDir, excludedFolders: ["Private"], tokenFolders: ["Notes", "Private"] };
+		const fromScan = await scanSearch(vault.host, plain, parseQuery("plan"), { tag: "project" }, 50);
+		expect(answer.results.map((hit) => [hit.path, hit.score])).toEqual(fromScan.results.map((hit) => [hit.path, hit.score]));
+	});
+
+	test("follows a note's tags as it changes", async () => {
+		const scope = vault.scope();
+		const file = vault.host.vault.getFileByPath("Notes/Plain 7.md");
+		if (!file) throw new Error("no note");
+		await vault.host.vault.process(file, () => "The plan for day 7. #project/seven\n");
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		const tagged = async () => (await index.search(scope, parseQuery("plan"), { tag: "project" }, 50)).results.map((hit) => hit.path).sort();
+		expect(await tagged()).toContain("Notes/Plain 7.md");
+		await vault.host.vault.process(file, () => "The plan for day 7. #daily\n");
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		expect(await tagged()).not.toContain("Notes/Plain 7.md");
+	});
+});
