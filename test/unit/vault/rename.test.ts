@@ -7,7 +7,7 @@ import { openVault, type OpenVault } from "../../helpers/hostVault";
 import type { Scope } from "../../../src/vault/scope";
 import { INLINE_ITEMS_PAUSE_COUNT, MAX_STARTUP_PARSE_BYTES } from "../../../src/config/limits";
 import { LineIndex } from "../../../src/markdown/lines";
-import { eventLoopTurns } from "../../../src/turns";
+import { countWorkPerPiece } from "../../helpers/workPieces";
 
 /** Obsidian's "New link format" setting, as `app.json` holds it. */
 /** What a token sees: everything but the config folder. */
@@ -234,33 +234,24 @@ describe("renaming", () => {
 	test("planKeptLinks looks through a planted note's 20,000 unresolved link targets in pieces (one piece of 94 ms for 100,000)", async () => {
 		const planted = Array.from({ length: 20_000 }, (_, index) => `[[Missing ${index}]]`).join("\n");
 		vault = await openVault({ "Draft.md": "draft", "Archive/Notes.md": "the notes", "Planted.md": planted, "Projects/Plan.md": "[[Notes]]" });
-		// Every look at the clock finds the slice used up: pieces are counted, not timed.
-		let now = performance.now();
-		const clock = jest.spyOn(performance, "now").mockImplementation(() => (now += 1_000));
+		const pieces = countWorkPerPiece();
 		// Names read (each target's name is lower-cased once) between two pauses.
-		const perPiece: number[] = [0];
 		const lower = Object.getOwnPropertyDescriptor(String.prototype, "toLowerCase")?.value as (this: string) => string;
 		const lowered = jest.spyOn(String.prototype, "toLowerCase").mockImplementation(function (this: string): string {
-			perPiece[perPiece.length - 1] = (perPiece.at(-1) ?? 0) + 1;
+			pieces.count();
 			return lower.call(this);
-		});
-		const take = eventLoopTurns.take;
-		const turns = jest.spyOn(eventLoopTurns, "take").mockImplementation(() => {
-			perPiece.push(0);
-			return take();
 		});
 		let kept: Awaited<ReturnType<typeof planKeptLinks>>;
 		try {
 			kept = await planKeptLinks(vault.host, SCOPE, vault.host.vault.getFileByPath("Draft.md") ?? missing(), "Projects/Notes.md");
 		} finally {
-			turns.mockRestore();
 			lowered.mockRestore();
-			clock.mockRestore();
+			pieces.restore();
 		}
 		expect(kept.map((note) => [note.path, note.after])).toEqual([["Projects/Plan.md", "[[Archive/Notes]]"]]);
-		expect(perPiece.reduce((sum, count) => sum + count, 0)).toBeGreaterThan(20_000);
+		expect(pieces.perPiece.reduce((sum, count) => sum + count, 0)).toBeGreaterThan(20_000);
 		// Before: the 20,000 in one piece.
-		expect(Math.max(...perPiece)).toBeLessThan(2 * INLINE_ITEMS_PAUSE_COUNT);
+		expect(Math.max(...pieces.perPiece)).toBeLessThan(2 * INLINE_ITEMS_PAUSE_COUNT);
 	});
 
 	/** Plans renaming `from` to `to`, counting the characters of every text the plan parses. */

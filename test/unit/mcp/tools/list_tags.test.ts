@@ -1,5 +1,5 @@
 import { SLICED_TAGS } from "../../../../src/config/limits";
-import { eventLoopTurns } from "../../../../src/turns";
+import { countWorkPerPiece } from "../../../helpers/workPieces";
 import { openToolVault, type ToolVault } from "../../../helpers/toolVault";
 
 describe("list_tags", () => {
@@ -43,31 +43,22 @@ describe("list_tags", () => {
 	test("a prefix over 60,000 different tags keeps the matching ones, looked at in slices (filtered in one piece after the count before)", async () => {
 		const TAGS = 60_000;
 		const planted = await openToolVault({ "Many.md": `${Array.from({ length: TAGS }, (_, index) => `#t${index}`).join(" ")}\n` });
-		// Every look at the clock finds the slice used up: pieces are counted, not timed.
-		let now = performance.now();
-		const clock = jest.spyOn(performance, "now").mockImplementation(() => (now += 1_000));
+		const pieces = countWorkPerPiece();
 		// Tags lower-cased (each tag's key) between two pauses.
-		const perPiece: number[] = [0];
 		const lower = Object.getOwnPropertyDescriptor(String.prototype, "toLowerCase")?.value as (this: string) => string;
 		const lowered = jest.spyOn(String.prototype, "toLowerCase").mockImplementation(function (this: string): string {
-			perPiece[perPiece.length - 1] = (perPiece.at(-1) ?? 0) + 1;
+			pieces.count();
 			return lower.call(this);
-		});
-		const take = eventLoopTurns.take;
-		const turns = jest.spyOn(eventLoopTurns, "take").mockImplementation(() => {
-			perPiece.push(0);
-			return take();
 		});
 		try {
 			const listed = await planted.ok<{ tags: Array<{ tag: string; count: number }>; total: number }>("list_tags", { prefix: "t5999", limit: 20 });
 			expect(listed.total).toBe(11);
 			expect(listed.tags.map((entry) => entry.tag)).toContain("#t59999");
 			// Before: every tag's key in one piece after the count.
-			expect(Math.max(...perPiece)).toBeLessThanOrEqual(SLICED_TAGS + 1024);
+			expect(Math.max(...pieces.perPiece)).toBeLessThanOrEqual(SLICED_TAGS + 1024);
 		} finally {
-			turns.mockRestore();
 			lowered.mockRestore();
-			clock.mockRestore();
+			pieces.restore();
 			await planted.close();
 		}
 	});

@@ -1,5 +1,5 @@
 import { SLICED_TAGS } from "../../../../src/config/limits";
-import { eventLoopTurns } from "../../../../src/turns";
+import { countWorkPerPiece } from "../../../helpers/workPieces";
 import { openToolVault, type ToolVault } from "../../../helpers/toolVault";
 
 describe("read_note", () => {
@@ -48,32 +48,23 @@ describe("read_note", () => {
 	test("a note of 200,000 different tags is read with its tags listed in slices (deduplicated in one piece before: about 1 s at 800,000)", async () => {
 		const TAGS = 200_000;
 		const planted = await openToolVault({ "Many tags.md": `${Array.from({ length: TAGS }, (_, index) => `#t${index}`).join(" ")}\n` });
-		// Every look at the clock finds the slice used up: pieces are counted, not timed.
-		let now = performance.now();
-		const clock = jest.spyOn(performance, "now").mockImplementation(() => (now += 1_000));
+		const pieces = countWorkPerPiece();
 		// Texts added to sets (a Set made from a list adds each through Set.prototype.add once it is not the built-in one) between two pauses.
-		const perPiece: number[] = [0];
 		const add = Object.getOwnPropertyDescriptor(Set.prototype, "add")?.value as (this: Set<unknown>, value: unknown) => Set<unknown>;
 		const added = jest.spyOn(Set.prototype, "add").mockImplementation(function (this: Set<unknown>, value: unknown) {
-			perPiece[perPiece.length - 1] = (perPiece.at(-1) ?? 0) + 1;
+			pieces.count();
 			return add.call(this, value);
-		});
-		const take = eventLoopTurns.take;
-		const turns = jest.spyOn(eventLoopTurns, "take").mockImplementation(() => {
-			perPiece.push(0);
-			return take();
 		});
 		try {
 			const read = await planted.ok("read_note", { path: "Many tags" });
 			expect((read.tags as string[]).slice(0, 2)).toEqual(["#t0", "#t1"]);
 			expect((read.tags as string[]).length + Number(read.tags_left_out)).toBe(TAGS);
-			expect(perPiece.reduce((sum, count) => sum + count, 0)).toBeGreaterThanOrEqual(TAGS);
+			expect(pieces.perPiece.reduce((sum, count) => sum + count, 0)).toBeGreaterThanOrEqual(TAGS);
 			// Before: the 200,000 in one piece. Now a pause at least every SLICED_TAGS (a note's tag keys) or 1,024 (its listed tags).
-			expect(Math.max(...perPiece)).toBeLessThanOrEqual(SLICED_TAGS + 1024);
+			expect(Math.max(...pieces.perPiece)).toBeLessThanOrEqual(SLICED_TAGS + 1024);
 		} finally {
-			turns.mockRestore();
 			added.mockRestore();
-			clock.mockRestore();
+			pieces.restore();
 			await planted.close();
 		}
 	});

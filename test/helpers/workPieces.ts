@@ -1,0 +1,38 @@
+import { eventLoopTurns } from "../../src/turns";
+
+/** Work counted between two turns of the event loop, piece by piece (see `countWorkPerPiece`). */
+export interface WorkPieces {
+	/** The work counted in each piece so far, the current piece last. */
+	readonly perPiece: number[];
+	/** Adds `amount` to the current piece. */
+	count(amount?: number): void;
+	/** Puts the clock and the event loop's turns back. */
+	restore(): void;
+}
+
+/**
+ * Counts work between pauses instead of timing it (these machines are shared and noisy): every
+ * look at the clock finds the slice used up, so sliced code pauses wherever it may, and each turn
+ * it takes (`eventLoopTurns.take`) starts a new piece. The test counts its own unit of work with
+ * `count` (calls of a method it spies on, characters parsed…).
+ */
+export function countWorkPerPiece(): WorkPieces {
+	let now = performance.now();
+	const clock = jest.spyOn(performance, "now").mockImplementation(() => (now += 1_000));
+	const perPiece = [0];
+	const take = eventLoopTurns.take;
+	const turns = jest.spyOn(eventLoopTurns, "take").mockImplementation(() => {
+		perPiece.push(0);
+		return take();
+	});
+	return {
+		perPiece,
+		count: (amount = 1) => {
+			perPiece[perPiece.length - 1] = (perPiece.at(-1) ?? 0) + amount;
+		},
+		restore: () => {
+			turns.mockRestore();
+			clock.mockRestore();
+		},
+	};
+}
