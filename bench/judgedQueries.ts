@@ -27,7 +27,8 @@ export interface JudgedQuery {
 		| "codeceptjs-docs"
 		| "serverless-docs"
 		| "obsidian-hub"
-		| "cargo-book";
+		| "cargo-book"
+		| "foam-docs";
 	query: string;
 	expected: string[];
 }

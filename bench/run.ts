@@ -41,6 +41,7 @@ import {
 	obsidianHelpVaultDir,
 	obsidianHubVaultDir,
 	cargoBookVaultDir,
+	foamDocsVaultDir,
 } from "../test/helpers/fixtures";
 import VaultMcpPlugin from "../src/main";
 import { COMMON_QUERIES, SYNTHETIC_QUERIES, TASKS_DEMO_QUERIES, WORST_CASE_QUERIES, type BenchQuery } from "./querySet";
@@ -61,6 +62,7 @@ import { UNSEEN_JUDGED_QUERIES } from "./unseenJudgedQueries";
 import { OBSIDIAN_HUB_DEV_QUERIES } from "./obsidianHubDevQueries";
 import { OBSIDIAN_HUB_JUDGED_QUERIES } from "./obsidianHubJudgedQueries";
 import { CARGO_BOOK_JUDGED_QUERIES } from "./cargoBookJudgedQueries";
+import { FOAM_DOCS_JUDGED_QUERIES } from "./foamDocsJudgedQueries";
 import { benchProtocolCost, writeTinyVault } from "./protocol";
 import { benchBases } from "./bases";
 import { benchVaultWide, runAsFloodProcess } from "./vaultWide";
@@ -392,7 +394,8 @@ async function benchCommonVault(size: number): Promise<void> {
  * and the Obsidian Hub community vault (bench/obsidianHubJudgedQueries.ts, held out, where
  * `npm run fixtures -- --set obsidian-hub` fetched it), and The Cargo Book
  * (bench/cargoBookJudgedQueries.ts, the eleventh held-out set, where `npm run fixtures -- --set
- * cargo-book` fetched it).
+ * cargo-book` fetched it), and Foam's documentation (bench/foamDocsJudgedQueries.ts, the twelfth
+ * held-out set, where `npm run fixtures -- --set foam-docs` fetched it).
  */
 async function benchJudged(): Promise<void> {
 	const makeRoot = () => fs.mkdtemp(nodePath.join(os.tmpdir(), "vault-mcp-bench-judged-"));
@@ -425,6 +428,11 @@ async function benchJudged(): Promise<void> {
 	} catch (missing) {
 		console.log(`held-out judged queries (The Cargo Book) not run: ${(missing as Error).message}`);
 	}
+	try {
+		sources["foam-docs"] = foamDocsVaultDir();
+	} catch (missing) {
+		console.log(`held-out judged queries (Foam docs) not run: ${(missing as Error).message}`);
+	}
 	const roots: Partial<Record<JudgedQuery["vault"], string>> = {};
 	try {
 		for (const [vault, source] of Object.entries(sources) as Array<[JudgedQuery["vault"], string]>) {
@@ -453,6 +461,7 @@ async function benchJudged(): Promise<void> {
 			"held-out judged queries (Serverless Framework docs)",
 			"held-out judged queries (Obsidian Hub)",
 			"held-out judged queries (The Cargo Book)",
+			"held-out judged queries (Foam docs)",
 		]);
 		if (roots["obsidian-help"] !== undefined) sets.push(["unseen judged queries (Obsidian Help)", UNSEEN_JUDGED_QUERIES]);
 		if (roots["obsidian-hub"] !== undefined) {
@@ -460,6 +469,7 @@ async function benchJudged(): Promise<void> {
 			sets.push(["held-out judged queries (Obsidian Hub)", OBSIDIAN_HUB_JUDGED_QUERIES]);
 		}
 		if (roots["cargo-book"] !== undefined) sets.push(["held-out judged queries (The Cargo Book)", CARGO_BOOK_JUDGED_QUERIES]);
+		if (roots["foam-docs"] !== undefined) sets.push(["held-out judged queries (Foam docs)", FOAM_DOCS_JUDGED_QUERIES]);
 		await withJudgedSearch(roots, async (search) => {
 			for (const [name, queries] of sets) {
 				const scores = await scoreJudgedQueries(search, queries);

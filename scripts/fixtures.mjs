@@ -8,9 +8,11 @@
 //                  only its judged queries read it (the bench, and searchRanking.test.ts where it is), so it is fetched only when named with --set.
 //   cargo-book     The Cargo Book, 99 Markdown pages of rust-lang/cargo (MIT or Apache-2.0; test/fixtures-manifest-cargo-book.json):
 //                  the eleventh held-out judged queries read it, fetched only when named with --set, as the Hub is.
+//   foam-docs      Foam's documentation, 86 Markdown pages of foambubble/foam (MIT; test/fixtures-manifest-foam-docs.json):
+//                  the twelfth held-out judged queries read it, fetched only when named with --set, as the Hub is.
 //
 //   npm run fixtures                          download the sets every checkout wants (golden, obsidian-help) into .fixtures/
-//   npm run fixtures -- --set NAME            only that set (golden, obsidian-help, obsidian-hub, cargo-book)
+//   npm run fixtures -- --set NAME            only that set (golden, obsidian-help, obsidian-hub, cargo-book, foam-docs)
 //   npm run fixtures -- --tarball FILE        use a codeload tarball of the set's pinned commit fetched by other means
 //   npm run fixtures -- --from DIR            use a checkout of the set's repository, or a copy laid out like .fixtures/
 //   npm run fixtures -- --out DIR             write somewhere else (then set VAULT_MCP_FIXTURES=DIR)
@@ -105,6 +107,22 @@ const SETS = {
 			["LICENSE-cargo-", ["(none: the license travels with the data)"]],
 		],
 		defaults: { repository: "rust-lang/cargo", commit: "af373f761aa4e42b093c2e453078fd73c8ce54dd", license: "MIT OR Apache-2.0" },
+		// Read by the held-out judged queries only: only when asked for by name.
+		onlyWhenNamed: true,
+	},
+	"foam-docs": {
+		manifestPath: path.join(PROJECT_ROOT, "test", "fixtures-manifest-foam-docs.json"),
+		upstreamFolders: [
+			["LICENSE-foam-MIT.txt", "LICENSE"],
+			["vaults/foam-docs/", "docs/"],
+		],
+		ownedFolders: ["LICENSE-foam-MIT.txt", "vaults/foam-docs"],
+		checkoutMarker: "docs/user/features/wikilinks.md",
+		readBy: [
+			["vaults/foam-docs/", ["test/integration/searchRanking.test.ts", "npm run bench"]],
+			["LICENSE-foam-", ["(none: the license travels with the data)"]],
+		],
+		defaults: { repository: "foambubble/foam", commit: "9f56a23523ff9eafc9cd770c731f9ee2dafb385f", license: "MIT" },
 		// Read by the held-out judged queries only: only when asked for by name.
 		onlyWhenNamed: true,
 	},

@@ -40,6 +40,7 @@ const GOLDEN_MANIFEST = "fixtures-manifest.json";
 const OBSIDIAN_HELP_MANIFEST = "fixtures-manifest-obsidian-help.json";
 const OBSIDIAN_HUB_MANIFEST = "fixtures-manifest-obsidian-hub.json";
 const CARGO_BOOK_MANIFEST = "fixtures-manifest-cargo-book.json";
+const FOAM_DOCS_MANIFEST = "fixtures-manifest-foam-docs.json";
 
 /** The files a manifest lists that a folder lacks (presence only: `npm run fixtures` checks the bytes). */
 function missingFixtureFiles(projectRoot: string, dir: string, manifestName: string = GOLDEN_MANIFEST): string[] {
@@ -114,6 +115,22 @@ export function cargoBookVaultDir(projectRoot: string = findProjectRoot(), env: 
 	const dir = fixtureCandidates(projectRoot, env).find((candidate) => missingFixtureFiles(projectRoot, candidate, CARGO_BOOK_MANIFEST).length === 0);
 	if (dir === undefined) throw new Error(CARGO_BOOK_HINT);
 	return nodePath.join(dir, "vaults", "cargo-book");
+}
+
+/** What to do when Foam's documentation is nowhere: the bench and the ranking test print this line instead of its scores. */
+const FOAM_DOCS_HINT =
+	'Foam\'s documentation that the twelfth held-out judged search queries run on is missing: run "npm run fixtures -- --set foam-docs" (86 pages, 0.3 MB from GitHub at a pinned commit, checksums verified; offline, a tarball of that commit with --tarball, or --from a checkout of foambubble/foam), or set VAULT_MCP_FIXTURES to a folder that holds it.';
+
+/**
+ * Foam's documentation (test/fixtures-manifest-foam-docs.json: the Markdown pages of
+ * foambubble/foam's `docs`), looked for in the same folders as the golden data; throws
+ * FOAM_DOCS_HINT when none holds all of it. Only its judged queries read it (the bench, and the
+ * ranking test where it was fetched).
+ */
+export function foamDocsVaultDir(projectRoot: string = findProjectRoot(), env: NodeJS.ProcessEnv = process.env): string {
+	const dir = fixtureCandidates(projectRoot, env).find((candidate) => missingFixtureFiles(projectRoot, candidate, FOAM_DOCS_MANIFEST).length === 0);
+	if (dir === undefined) throw new Error(FOAM_DOCS_HINT);
+	return nodePath.join(dir, "vaults", "foam-docs");
 }
 
 /**
