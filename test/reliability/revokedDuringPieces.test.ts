@@ -118,6 +118,7 @@ describe("a create_note into new folders stopped by a revocation", () => {
 			settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 },
 		});
 		const client = await connectClient(running.url, running.tokens.write ?? "");
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the jail as `this`
 		const original = FolderJail.prototype[spied] as (this: FolderJail, folder: string) => Promise<unknown>;
 		let changed = false;
 		try {
