@@ -67,7 +67,7 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 			yieldToHost: () => new Promise((resolve) => window.setTimeout(resolve, 0)),
 			journal: this.journal,
 			approver: this.approvals,
-			setToolRight: (tokenName, tool, right) => this.setToolRight(tokenName, tool, right),
+			setToolRight: (tokenName, tool, right, tokenHash) => this.setToolRight(tokenName, tool, right, tokenHash),
 		});
 		this.settingTab = new VaultMcpSettingTab(this.app, this);
 		this.addSettingTab(this.settingTab);
@@ -125,8 +125,8 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 	 * Saves one tool's right for one token through `updateSettings`, so the running server uses it
 	 * from the next call. A token revoked meanwhile is left alone: there is nothing to set.
 	 */
-	async setToolRight(tokenName: string, tool: string, right: ToolRight): Promise<void> {
-		const changed = withToolRight(this.settings, tokenName, tool, right, ALL_TOOLS);
+	async setToolRight(tokenName: string, tool: string, right: ToolRight, tokenHash?: string): Promise<void> {
+		const changed = withToolRight(this.settings, tokenName, tool, right, ALL_TOOLS, tokenHash);
 		if (changed !== this.settings) await this.updateSettings({ tokens: changed.tokens });
 	}
 

@@ -50,7 +50,7 @@ export interface McpServiceDeps {
 	/** Who answers a tool call set to Ask; absent: nobody can, so such calls are refused at once. */
 	approver?: Approver;
 	/** Saves a token's right for a tool ("Always allow" in the approval window or terminal). */
-	setToolRight?(tokenName: string, tool: string, right: ToolRight): Promise<void>;
+	setToolRight?(tokenName: string, tool: string, right: ToolRight, tokenHash?: string): Promise<void>;
 }
 
 /** Every tool by name, for the rights an answer is checked against as it leaves. */
@@ -328,7 +328,7 @@ export class McpService {
 				return effectiveRight(token, tool, now.writeEnabled && token.level === "write");
 			},
 			allowAlways: async (tool: string) => {
-				await this.deps.setToolRight?.(grant.token.name, tool, "allow");
+				await this.deps.setToolRight?.(grant.token.name, tool, "allow", grant.token.hash);
 			},
 		};
 	}

@@ -1,5 +1,6 @@
 import * as nodeTimers from "node:timers";
-import { LONE_REQUEST_FIRST_MS } from "./config/limits";
+import { LONE_REQUEST_FIRST_MS, RATE_LIMIT_WINDOW_MS } from "./config/limits";
+import { EntrySweeps } from "./entrySweeps";
 
 /** One turn of Node's event loop: an immediate set from an immediate runs at the next turn, after the network has been looked at. */
 function nextImmediate(): Promise<void> {
@@ -47,6 +48,8 @@ export class TurnLane {
 	 * taking a key out and putting it back for every request made the map's table shrink and grow.
 	 */
 	private readonly first = new Map<string, FirstClaim>();
+	/** When a new owner's claim makes those that hold nothing any more be forgotten. */
+	private readonly sweeps = new EntrySweeps(RATE_LIMIT_WINDOW_MS);
 	/**
 	 * Since when a token's slice has been held back by other tokens' requests going first, with no
 	 * token's slice run since (null: none held). Past `firstMs`, one goes anyway: requests of two
@@ -98,9 +101,27 @@ export class TurnLane {
 	 */
 	goFirst(owner: string): () => void {
 		this.endFirst(owner);
-		const claim: FirstClaim = { until: performance.now() + this.firstMs };
+		const now = performance.now();
+		if (!this.first.has(owner) && this.sweeps.due(this.first.size, now)) this.forgetEndedClaims(now);
+		const claim: FirstClaim = { until: now + this.firstMs };
 		this.first.set(owner, claim);
 		return () => this.endClaim(owner, claim);
+	}
+
+	/**
+	 * Forgets the claims that hold nothing at `now` (ended, or past their bound: `firstClaimsEnd`
+	 * passes over them), so the map follows the tokens being answered, not every token that ever
+	 * went first. A forgotten claim's end finds another (or none) in its place and does nothing, as
+	 * for a claim replaced.
+	 */
+	private forgetEndedClaims(now: number): void {
+		for (const [owner, claim] of this.first) if (claim.until <= now) this.first.delete(owner);
+		this.sweeps.swept(this.first.size, now);
+	}
+
+	/** Owners with a claim to go first in memory, ended ones not yet forgotten included. */
+	get claimsKept(): number {
+		return this.first.size;
 	}
 
 	private endFirst(owner: string): void {

@@ -34,7 +34,9 @@ export function revokeToken(settings: VaultMcpSettings, name: string): { setting
 /**
  * The settings with one tool's right changed for one token ("Always allow" in the approval window
  * or the terminal). The same settings object when there is nothing to change: the token was
- * revoked meanwhile, or the tool is unknown.
+ * revoked meanwhile, or the tool is unknown. With `tokenHash`, only the token of that hash: a
+ * token revoked and another made with its name meanwhile (in data.json, before the server read
+ * it again) is another token, and a click about the first does not change the second's rights.
  */
 export function withToolRight(
 	settings: VaultMcpSettings,
@@ -42,8 +44,9 @@ export function withToolRight(
 	tool: string,
 	right: ToolRight,
 	tools: readonly ToolRightSubject[],
+	tokenHash?: string,
 ): VaultMcpSettings {
-	const token = settings.tokens.find((record) => record.name === tokenName);
+	const token = settings.tokens.find((record) => record.name === tokenName && (tokenHash === undefined || record.hash === tokenHash));
 	const changed = token ? applyRightChanges(token, { [right]: [tool] }, tools) : null;
 	if (!changed || "error" in changed) return settings;
 	const saved = setTokenRights(settings, tokenName, changed.rights);

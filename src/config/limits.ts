@@ -25,6 +25,16 @@ export const BODY_PARSE_OWN_TURN_BYTES = 64 * 1024;
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 240;
 /** The window the per-token rate limit counts over. */
 export const RATE_LIMIT_WINDOW_MS = 60_000;
+/**
+ * Tokens the server keeps an entry for (rate and write windows, places, served copies, the lane's
+ * claims to go first) before it forgets the entries that hold nothing: a window with no take left in
+ * it, a token with no request being answered, an ended claim. The bound then doubles the entries
+ * still holding something, and a new token's first request a minute (RATE_LIMIT_WINDOW_MS) after
+ * the last sweep sweeps too, so memory follows the tokens in use, not every token ever served (a
+ * token revoked, or one of thousands made and revoked, no longer stays until restart). No limit is
+ * weakened: only entries that are the same as none are forgotten (EntrySweeps).
+ */
+export const TOKEN_ENTRIES_BEFORE_SWEEP = 64;
 /** Requests being answered at once, over all tokens (503 above it). */
 export const MAX_IN_FLIGHT_REQUESTS = 8;
 /** Seconds a client is told to wait after a 503. */

@@ -1,7 +1,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createMcpHandler, preloadSchemas, type McpServer } from "@modelcontextprotocol/server";
 import type { Grant } from "../auth/grant";
-import { MAX_IN_FLIGHT_PER_TOKEN, MAX_WAITING_PER_TOKEN, MAX_IN_FLIGHT_REQUESTS, MAX_REQUEST_BODY_BYTES, RETRY_AFTER_BUSY_SECONDS } from "../config/limits";
+import {
+	MAX_IN_FLIGHT_PER_TOKEN,
+	MAX_WAITING_PER_TOKEN,
+	MAX_IN_FLIGHT_REQUESTS,
+	MAX_REQUEST_BODY_BYTES,
+	RETRY_AFTER_BUSY_SECONDS,
+	RATE_LIMIT_WINDOW_MS,
+} from "../config/limits";
+import { EntrySweeps } from "../entrySweeps";
 import { readJsonBody, refuseBeforeBody } from "./body";
 import { httpDeadlinesAndCaps } from "./deadlinesAndCaps";
 import { currentGrant, guardedHeadersOf, guardRequest, isRefusal, UNAUTHORIZED, unsupportedVersionError } from "./guard";
@@ -24,6 +32,8 @@ export interface McpEndpoint {
 	drain(): Promise<void>;
 	/** Ends every open subscription stream with its closing result (the server is stopping); resolves once they are closed. */
 	closeStreams(): Promise<void>;
+	/** How many tokens the endpoint keeps an entry for, in each of its per-token tables (TOKEN_ENTRIES_BEFORE_SWEEP). */
+	entriesKept(): { rateWindows: number; writeWindows: number; places: number; servedCopies: number };
 }
 
 /** The node:http request listener for the whole server: refusals first, then one stateless MCP exchange. */
@@ -89,6 +99,12 @@ export function createMcpEndpoint<S extends EndpointPolicy>(deps: EndpointDeps<S
 	return Object.assign(endpoint, {
 		drain: async () => void (await Promise.allSettled([...active])),
 		closeStreams: async () => await state.listens?.closeAll(),
+		entriesKept: () => ({
+			rateWindows: state.rateLimiter.keys,
+			writeWindows: state.writeBudget.keys,
+			places: state.places.keys,
+			servedCopies: statesOfTokens.get(state)?.copies.size ?? 0,
+		}),
 	});
 }
 
@@ -211,17 +227,28 @@ interface TurnTaken<S extends EndpointPolicy> {
 	state: EndpointState<S>;
 }
 
-/** Each endpoint state's copies per token, whose pauses take that token's turns: made once per token, not for every request. */
-const statesOfTokens = new WeakMap<object, Map<string, object>>();
+/**
+ * Each endpoint state's copies per token, whose pauses take that token's turns: made once per token,
+ * not for every request. A new token's copy makes the copies of tokens with no request being
+ * answered be forgotten when due (EntrySweeps): they hold no right, limit or count, and a request
+ * being served keeps its own, so a revoked token's is not kept until restart.
+ */
+const statesOfTokens = new WeakMap<object, { copies: Map<string, object>; sweeps: EntrySweeps }>();
 
 /** The endpoint's state with `key`'s turns: big answers' pieces, and long work the request pauses for, take turns as that token's. */
 function stateOfToken<S extends EndpointPolicy>(state: EndpointState<S>, key: string, lane: NonNullable<EndpointState<S>["turns"]["lane"]>): EndpointState<S> {
 	let states = statesOfTokens.get(state);
-	if (states === undefined) statesOfTokens.set(state, (states = new Map<string, object>()));
-	let served = states.get(key) as EndpointState<S> | undefined;
+	if (states === undefined) statesOfTokens.set(state, (states = { copies: new Map<string, object>(), sweeps: new EntrySweeps(RATE_LIMIT_WINDOW_MS) }));
+	const { copies } = states;
+	let served = copies.get(key) as EndpointState<S> | undefined;
 	if (served === undefined) {
+		const now = Date.now();
+		if (states.sweeps.due(copies.size, now)) {
+			for (const other of copies.keys()) if (state.places.heldBy(other) === 0) copies.delete(other);
+			states.sweeps.swept(copies.size, now);
+		}
 		served = { ...state, turns: { ...state.turns, pause: () => lane.takeFor(key) } };
-		states.set(key, served);
+		copies.set(key, served);
 	}
 	return served;
 }

@@ -1,6 +1,7 @@
 import * as nodeTimers from "node:timers";
 import type { Grant } from "../auth/grant";
 import { RATE_LIMIT_WINDOW_MS } from "../config/limits";
+import { EntrySweeps } from "../entrySweeps";
 import type { Refusal } from "./guard";
 
 /**
@@ -43,13 +44,21 @@ const ALLOWED: BudgetAnswer = Object.freeze({ allowed: true });
  */
 export class SlidingWindowBudget {
 	private readonly windows = new Map<string, KeyWindow>();
+	/** When a new key's window makes the others whose takes have all left the window be forgotten. */
+	private readonly sweeps: EntrySweeps;
 
-	constructor(private readonly windowMs: number = RATE_LIMIT_WINDOW_MS) {}
+	constructor(private readonly windowMs: number = RATE_LIMIT_WINDOW_MS) {
+		this.sweeps = new EntrySweeps(windowMs);
+	}
 
 	/** Records `amounts` for `key` at `now` if every dimension stays within its limit. */
 	take(key: string, amounts: readonly number[], limits: readonly number[], now: number = Date.now()): BudgetAnswer {
 		const dimensions = amounts.length;
-		const window = this.windows.get(key) ?? newWindow(dimensions);
+		let window = this.windows.get(key);
+		if (window === undefined) {
+			if (this.sweeps.due(this.windows.size, now)) this.forgetEmpty(now, dimensions);
+			window = newWindow(dimensions);
+		}
 		this.dropExpired(window, now - this.windowMs, dimensions);
 		let waitUntil = now;
 		let neverFits = false;
@@ -83,6 +92,24 @@ export class SlidingWindowBudget {
 		window.tail++;
 		this.windows.set(key, window);
 		return ALLOWED;
+	}
+
+	/**
+	 * Forgets the keys none of whose takes is still in the window (a revoked token's, one not used
+	 * for a minute): such a key's window limits nothing, and a new one for it is the same, so no
+	 * key gets back anything it had taken.
+	 */
+	private forgetEmpty(now: number, dimensions: number): void {
+		for (const [key, window] of this.windows) {
+			this.dropExpired(window, now - this.windowMs, dimensions);
+			if (window.head === window.tail) this.windows.delete(key);
+		}
+		this.sweeps.swept(this.windows.size, now);
+	}
+
+	/** How many keys have a window in memory. */
+	get keys(): number {
+		return this.windows.size;
 	}
 
 	/** How many takes `key` holds in memory, forgotten ones not yet compacted included. */
@@ -139,6 +166,11 @@ export class RateLimiter {
 	take(key: string, limit: number, cost = 1, now: number = Date.now()): BudgetAnswer {
 		return this.budget.take(key, [cost], [limit], now);
 	}
+
+	/** Tokens with a window in memory. */
+	get keys(): number {
+		return this.budget.keys;
+	}
 }
 
 /** Write tool calls and the bytes of their arguments, per token in a sliding window. */
@@ -148,6 +180,11 @@ export class WriteBudget {
 	/** Records `calls` write calls carrying `bytes` of arguments for `key`, if both stay within their limits. */
 	take(key: string, load: WriteLoad, limits: { callsPerMinute: number; bytesPerMinute: number }, now: number = Date.now()): BudgetAnswer {
 		return this.budget.take(key, [load.calls, load.bytes], [limits.callsPerMinute, limits.bytesPerMinute], now);
+	}
+
+	/** Tokens with a window in memory. */
+	get keys(): number {
+		return this.budget.keys;
 	}
 }
 
@@ -273,6 +310,8 @@ export class InFlightPlaces {
 	private total = 0;
 	private readonly waiting: Waiter[] = [];
 	private readonly perKey = new Map<string, number>();
+	/** When a new key makes those holding no place be forgotten. */
+	private readonly sweeps = new EntrySweeps(RATE_LIMIT_WINDOW_MS);
 
 	constructor(
 		private readonly max: number,
@@ -284,6 +323,7 @@ export class InFlightPlaces {
 		const held = this.perKey.get(key) ?? 0;
 		if (held >= this.maxPerKey) return { refused: "token_busy" };
 		if (this.total >= this.max) return { refused: "server_busy" };
+		if (!this.perKey.has(key) && this.sweeps.due(this.perKey.size, Date.now())) this.forgetIdle();
 		this.total += 1;
 		this.perKey.set(key, held + 1);
 		let left = false;
@@ -335,6 +375,17 @@ export class InFlightPlaces {
 			index -= 1;
 			waiter.resolve(place);
 		}
+	}
+
+	/** Forgets the keys holding no place (the same as absent). */
+	private forgetIdle(): void {
+		for (const [key, held] of this.perKey) if (held === 0) this.perKey.delete(key);
+		this.sweeps.swept(this.perKey.size, Date.now());
+	}
+
+	/** Keys with an entry in memory. */
+	get keys(): number {
+		return this.perKey.size;
 	}
 
 	/** Places `key` holds now. */

@@ -428,11 +428,39 @@ export async function applyChange(
 	return editWithCompare(target, file, change, mayRedo);
 }
 
-async function createNote({ host, journal, call, mayWrite }: ApplyTarget, path: string, text: string): Promise<void> {
-	if (!(await isPathFree(host, path))) throw new NoteChangedSinceError(path, []);
-	const createdFolders = missingFolders(host, path);
+async function createNote(target: ApplyTarget, path: string, text: string): Promise<void> {
+	if (!(await isPathFree(target.host, path))) throw new NoteChangedSinceError(path, []);
+	const createdFolders = missingFolders(target.host, path);
+	try {
+		await createInFolders(target, path, text, createdFolders);
+	} catch (error) {
+		// Refused (a revocation, a name taken): the folders made for the note go too, so the vault is as it was.
+		await removeEmptyFolders(target.host, createdFolders);
+		throw error;
+	}
+}
+
+/**
+ * Takes away `folders` (a create's missing folders, outermost first), innermost first, each only
+ * while it is empty (the host's `rmdir` is never recursive): one that holds anything, another
+ * note made there meanwhile say, stays, and so does every folder above it.
+ */
+async function removeEmptyFolders(host: Host, folders: readonly string[]): Promise<void> {
+	for (const folder of [...folders].reverse()) {
+		if (!host.vault.getFolderByPath(folder)) continue;
+		try {
+			await host.vault.adapter.rmdir(folder, false);
+		} catch {
+			return;
+		}
+	}
+}
+
+async function createInFolders({ host, journal, call, mayWrite }: ApplyTarget, path: string, text: string, createdFolders: readonly string[]): Promise<void> {
 	await ensureParentFolder(host, path);
-	await journal.recordChangesAhead(call, [{ ...(await recordInPieces(path, null, text)), ...(createdFolders.length > 0 ? { createdFolders } : {}) }]);
+	await journal.recordChangesAhead(call, [
+		{ ...(await recordInPieces(path, null, text)), ...(createdFolders.length > 0 ? { createdFolders: [...createdFolders] } : {}) },
+	]);
 	if (mayWrite?.() === false) {
 		journal.dropChange(call.id, path);
 		throw new WriteNoLongerAllowedError([]);

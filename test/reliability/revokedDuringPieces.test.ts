@@ -101,3 +101,45 @@ test("a write token revoked while its long create_note is written in pieces: no 
 		await removeDir(vault);
 	}
 });
+
+/**
+ * A create_note stopped by a revocation leaves the vault as it was: the folders it made for the
+ * note go too (innermost first, each only while empty), whether the token was revoked once the
+ * folders were made, before the file, or while the note's text was written in pieces.
+ */
+describe("a create_note into new folders stopped by a revocation", () => {
+	test.each([
+		["once its folders are made", "makeFolders"],
+		["while its text is written in pieces", "isFolderReal"],
+	] as const)("%s: no folder it made is left", async (_when, spied) => {
+		const vault = await makeVault({ "Other/Keep.md": "keep\n" });
+		const running = await startService(vault, {
+			levels: ["write"],
+			settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 },
+		});
+		const client = await connectClient(running.url, running.tokens.write ?? "");
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the jail as `this`
+		const original = FolderJail.prototype[spied] as (this: FolderJail, folder: string) => Promise<unknown>;
+		let changed = false;
+		try {
+			jest.spyOn(FolderJail.prototype, spied).mockImplementation(async function (this: FolderJail, folder: string) {
+				const result = await original.call(this, folder);
+				if (!changed && (spied === "makeFolders" || new Error().stack?.includes("DiskWriter.create") === true)) {
+					changed = true;
+					await running.service.apply({ ...running.settings, tokens: [] });
+				}
+				return result as never;
+			});
+			await callTool(client, "create_note", { path: "New/Deep/Plan.md", content: NOTE }).catch(() => undefined);
+			expect(changed).toBe(true);
+			expect(nodeFs.existsSync(nodePath.join(vault, "New"))).toBe(false);
+			expect(await fs.readdir(nodePath.join(vault, "Other"))).toEqual(["Keep.md"]);
+			expect(running.journal.list(10)).toEqual([]);
+		} finally {
+			jest.restoreAllMocks();
+			await client.close().catch(() => undefined);
+			await running.stop();
+			await removeDir(vault);
+		}
+	});
+});

@@ -1,3 +1,4 @@
+import { TOKEN_ENTRIES_BEFORE_SWEEP } from "../../src/config/limits";
 import { eventLoopTurns, TurnLane, UNOWNED } from "../../src/turns";
 
 describe("TurnLane", () => {
@@ -94,6 +95,24 @@ describe("TurnLane", () => {
 		expect(order).toEqual(["index", "a1"]);
 		await Promise.all([lane.takeFor("other").then(() => void order.push("b1")), flood2]);
 		expect(order).toEqual(["index", "a1", "a2", "b1"]);
+	});
+
+	test("claims of tokens no longer answered are forgotten as new tokens go first; one still going first holds others' slices as before", async () => {
+		const lane = new TurnLane();
+		for (let index = 0; index < 3 * TOKEN_ENTRIES_BEFORE_SWEEP; index++) lane.goFirst(`gone ${index}`)();
+		expect(lane.claimsKept).toBeLessThanOrEqual(2 * TOKEN_ENTRIES_BEFORE_SWEEP);
+		const end = lane.goFirst("lone");
+		for (let index = 0; index < 3 * TOKEN_ENTRIES_BEFORE_SWEEP; index++) lane.goFirst(`new ${index}`)();
+		expect(lane.claimsKept).toBeLessThanOrEqual(2 * TOKEN_ENTRIES_BEFORE_SWEEP);
+		// "lone" still goes first: another token's slice waits until it ends.
+		let ran = false;
+		const slice = lane.takeFor("other").then(() => void (ran = true));
+		await new Promise((resolve) => setImmediate(resolve));
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(ran).toBe(false);
+		end();
+		await slice;
+		expect(ran).toBe(true);
 	});
 
 	test("a request goes first for a bounded time only: past it, other tokens' slices run though it has not finished", async () => {

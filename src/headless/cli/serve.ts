@@ -98,8 +98,8 @@ export async function serve(args: string[], io: CliIo): Promise<number> {
 		settingsStore: store,
 		journal: servedJournal(root, logger),
 		approver,
-		setToolRight: async (tokenName, tool, right) => {
-			await store.update((current) => withToolRight(current, tokenName, tool, right, ALL_TOOLS));
+		setToolRight: async (tokenName, tool, right, tokenHash) => {
+			await store.update((current) => withToolRight(current, tokenName, tool, right, ALL_TOOLS, tokenHash));
 		},
 	});
 	const status = await service.apply(runSettings);

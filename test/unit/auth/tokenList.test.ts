@@ -30,4 +30,16 @@ describe("withToolRight", () => {
 		if ("error" in prepared) throw new Error(prepared.error);
 		expect(withToolRight(prepared.settings, tokenName, tool, "allow", ALL_TOOLS)).toBe(prepared.settings);
 	});
+
+	test("given the hash of the token asked about, a new token made since with its name is left as it was", () => {
+		const settings = made();
+		const oldHash = settings.tokens.find((token) => token.name === "Laptop")?.hash;
+		const revoked = revokeToken(settings, "Laptop");
+		if ("error" in revoked) throw new Error(revoked.error);
+		const remade = addToken(revoked.settings, "Laptop", "write", { append_to_note: "ask" });
+		if ("error" in remade) throw new Error(remade.error);
+		expect(withToolRight(remade.settings, "Laptop", "append_to_note", "allow", ALL_TOOLS, oldHash)).toBe(remade.settings);
+		const own = withToolRight(settings, "Laptop", "append_to_note", "allow", ALL_TOOLS, oldHash);
+		expect(own.tokens.find((token) => token.name === "Laptop")?.rights?.append_to_note).toBe("allow");
+	});
 });

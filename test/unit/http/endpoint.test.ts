@@ -2,7 +2,8 @@ import { INITIALIZE_BODY, mcpHeaders, rawRequest } from "../../helpers/http";
 import { until } from "../../helpers/dom";
 import { startEndpoint, type RunningEndpoint } from "../../helpers/endpoint";
 import { openSocket, requestHead, toolCall } from "../../helpers/sockets";
-import { MAX_IN_FLIGHT_PER_TOKEN, RETRY_AFTER_BUSY_SECONDS } from "../../../src/config/limits";
+import { MAX_IN_FLIGHT_PER_TOKEN, RATE_LIMIT_WINDOW_MS, RETRY_AFTER_BUSY_SECONDS, TOKEN_ENTRIES_BEFORE_SWEEP } from "../../../src/config/limits";
+import { generateToken } from "../../../src/auth/tokens";
 
 const MODERN_META = {
 	"io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -81,6 +82,37 @@ describe("the MCP endpoint", () => {
 		expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
 		// The other token has its own budget.
 		expect((await call(toolCall(5, "echo", { text: "e" }), running.writeToken)).status).toBe(200);
+	});
+
+	test("tokens revoked are not kept until restart: a new token's first request forgets what theirs left that holds nothing, and a token at its rate limit stays refused", async () => {
+		const made = Array.from({ length: TOKEN_ENTRIES_BEFORE_SWEEP + 8 }, (_, index) => generateToken(`client ${index}`, "write"));
+		running.policy.tokens = [...running.policy.tokens, ...made.map((token) => token.record)];
+		for (const token of made) {
+			expect((await call(toolCall(1, "echo", { text: "a" }), token.token)).status).toBe(200);
+			expect((await call(toolCall(2, "shout", { text: "b" }), token.token)).status).toBe(200);
+		}
+		const served = running.endpoint.entriesKept();
+		expect(served.rateWindows).toBeGreaterThanOrEqual(made.length);
+		// The owner revokes them all; a minute later none of their requests is in any window.
+		running.policy.tokens = running.policy.tokens.filter((record) => !made.some((token) => token.record === record));
+		const later = Date.now() + RATE_LIMIT_WINDOW_MS + 1_000;
+		jest.spyOn(Date, "now").mockImplementation(() => later);
+		try {
+			running.policy.rateLimitPerMinute = 2;
+			expect((await call(toolCall(3, "echo", { text: "c" }))).status).toBe(200);
+			expect((await call(toolCall(4, "shout", { text: "d" }), running.writeToken)).status).toBe(200);
+			expect((await call(toolCall(5, "echo", { text: "e" }))).status).toBe(200);
+			expect((await call(toolCall(6, "echo", { text: "f" }))).status).toBe(429);
+			const kept = running.endpoint.entriesKept();
+			expect(kept.rateWindows).toBeLessThanOrEqual(2);
+			expect(kept.writeWindows).toBeLessThanOrEqual(2);
+			expect(kept.places).toBeLessThanOrEqual(2);
+			expect(kept.servedCopies).toBeLessThanOrEqual(2);
+			// Forgetting the others gave the reader nothing back: it is still over its limit.
+			expect((await call(toolCall(7, "echo", { text: "g" }))).status).toBe(429);
+		} finally {
+			jest.restoreAllMocks();
+		}
 	});
 
 	test("a write token's write calls count against its write budget; the refusal says nothing was written", async () => {

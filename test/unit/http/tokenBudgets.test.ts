@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { heapAfterGc } from "../../helpers/gc";
+import { RATE_LIMIT_WINDOW_MS, TOKEN_ENTRIES_BEFORE_SWEEP } from "../../../src/config/limits";
 import { InFlightPlaces, jsonByteLength, RateLimiter, SlidingWindowBudget, WriteBudget, writeLoadOf } from "../../../src/http/tokenBudgets";
 
 describe("RateLimiter", () => {
@@ -67,6 +68,43 @@ describe("RateLimiter", () => {
 					}
 				}
 			}),
+		);
+	});
+});
+
+describe("per-token windows kept", () => {
+	test("keys whose takes have all left the window are forgotten when new keys come; a key still in its window keeps every take", () => {
+		const limiter = new RateLimiter();
+		const keys = 3 * TOKEN_ENTRIES_BEFORE_SWEEP;
+		for (let index = 0; index < keys; index++) expect(limiter.take(`gone ${index}`, 5, 1, 0)).toEqual({ allowed: true });
+		expect(limiter.keys).toBe(keys);
+		// A minute later a busy token uses its whole limit, and new tokens keep coming.
+		const later = RATE_LIMIT_WINDOW_MS + 1;
+		for (let take = 0; take < 5; take++) expect(limiter.take("busy", 5, 1, later)).toEqual({ allowed: true });
+		for (let index = 0; index < keys; index++) limiter.take(`new ${index}`, 5, 1, later + 1);
+		expect(limiter.keys).toBeLessThanOrEqual(keys + 1);
+		expect(limiter.take("busy", 5, 1, later + 2)).toMatchObject({ allowed: false });
+	});
+
+	test("property: whatever keys come and go and however often the windows are swept, each key is refused exactly when a budget never swept would refuse it", () => {
+		fc.assert(
+			fc.property(
+				fc.array(fc.record({ key: fc.integer({ min: 0, max: 150 }), step: fc.integer({ min: 0, max: 20_000 }) }), { maxLength: 600 }),
+				(takes) => {
+					const swept = new SlidingWindowBudget(60_000);
+					const reference = new Map<number, number[]>();
+					let now = 0;
+					for (const { key, step } of takes) {
+						now += step;
+						const times = (reference.get(key) ?? []).filter((time) => time > now - 60_000);
+						const fits = times.length < 3;
+						if (fits) times.push(now);
+						reference.set(key, times);
+						expect(swept.take(String(key), [1], [3], now).allowed).toBe(fits);
+					}
+				},
+			),
+			{ numRuns: 40 },
 		);
 	});
 });
@@ -155,6 +193,28 @@ describe("writeLoadOf", () => {
 		);
 		const note = { path: "Bench/Made/1.md", content: `[[N]] #made\n${"- [ ] t 📅 2026-01-01\n".repeat(40_000)}` };
 		expect(jsonByteLength(note)).toBe(Buffer.byteLength(JSON.stringify(note)));
+	});
+});
+
+describe("InFlightPlaces, keys kept", () => {
+	test("keys holding no place are forgotten when new keys come; one holding a place keeps it, and its share", () => {
+		const places = new InFlightPlaces(8, 2);
+		for (let index = 0; index < 3 * TOKEN_ENTRIES_BEFORE_SWEEP; index++) {
+			const place = places.tryEnter(`gone ${index}`);
+			if ("refused" in place) throw new Error("refused");
+			place.leave();
+		}
+		const held = [places.tryEnter("busy"), places.tryEnter("busy")];
+		expect(places.keys).toBeLessThanOrEqual(2 * TOKEN_ENTRIES_BEFORE_SWEEP + 1);
+		for (let index = 0; index < 3 * TOKEN_ENTRIES_BEFORE_SWEEP; index++) {
+			const place = places.tryEnter(`new ${index}`);
+			if (!("refused" in place)) place.leave();
+		}
+		expect(places.heldBy("busy")).toBe(2);
+		expect(places.tryEnter("busy")).toEqual({ refused: "token_busy" });
+		expect(places.keys).toBeLessThanOrEqual(2 * TOKEN_ENTRIES_BEFORE_SWEEP + 1);
+		for (const place of held) if (!("refused" in place)) place.leave();
+		expect(places.current).toBe(0);
 	});
 });
 
