@@ -214,21 +214,26 @@ export class SearchEngine {
 		query: ParsedQuery,
 		include: NoteFilter | null,
 		limit: number,
-		readText: (path: string) => Promise<string>,
+		readText: (path: string) => Promise<string | null>,
 		pause: SearchPause | null = null,
 	): Promise<SearchAnswer> {
 		for (let attempt = 1; ; attempt++) {
 			const ranked = await this.rank(query, include, limit, attempt < PAUSED_SEARCH_ATTEMPTS ? pause : null);
 			if (ranked === null) continue;
 			const results: SearchHit[] = [];
+			let gone = 0;
 			// One note's snippets at a time, pausing between them: fifty long notes are not one long piece.
 			for (const hit of ranked.hits) {
 				const waiting = pause?.();
 				if (waiting) await waiting;
-				results.push({ ...hit, snippets: snippetsOf(await readText(hit.path), query, ranked.stem) });
+				const text = await readText(hit.path);
+				// Deleted or moved by another program since it was indexed: not an answer, and not a reason to fail the others.
+				if (text === null) gone++;
+				else results.push({ ...hit, snippets: snippetsOf(text, query, ranked.stem) });
 			}
-			if (!ranked.checks) return { total: ranked.total, results };
-			return { total: ranked.total, results, total_is_lower_bound: true, notice: phraseChecksNotice(ranked.checks, ranked.total) };
+			const total = ranked.total - gone;
+			if (!ranked.checks) return { total, results };
+			return { total, results, total_is_lower_bound: true, notice: phraseChecksNotice(ranked.checks, total) };
 		}
 	}
 

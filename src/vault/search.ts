@@ -155,11 +155,21 @@ function aliasesOf(host: Host, file: HostFile): string[] {
 	return shown === null ? aliases : [...aliases, shown];
 }
 
-function readerFor(host: Host): (path: string) => Promise<string> {
+/** A hit's text for its snippets; null when the note is gone (the host no longer has it, or its file vanished before the host noticed). */
+function readerFor(host: Host): (path: string) => Promise<string | null> {
 	return async (path) => {
 		const file = host.vault.getFileByPath(path);
-		return file ? host.vault.cachedRead(file) : "";
+		return file ? readUnlessGone(host, file) : null;
 	};
+}
+
+async function readUnlessGone(host: Host, file: HostFile): Promise<string | null> {
+	try {
+		return await host.vault.cachedRead(file);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+		throw error;
+	}
 }
 
 const DEFAULT_STOP_WORDS = stopWordSet(ENGLISH_STOP_WORDS);
@@ -184,7 +194,8 @@ export async function scanSearch(
 	const engine = new SearchEngine(stemmerFor(language));
 	for (const file of visibleNotes(host, scope)) {
 		if (!include(file.path)) continue;
-		const text = await host.vault.cachedRead(file);
+		const text = await readUnlessGone(host, file);
+		if (text === null) continue;
 		engine.index.add(file.path, file.basename, file.stat.mtime, isSearchableText(text) ? text : "", headingsOf(host, file), aliasesOf(host, file));
 	}
 	return engine.search(withStopWords(query, stopWords), null, limit, readerFor(host));
