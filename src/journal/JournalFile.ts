@@ -535,7 +535,6 @@ export class JournalFile implements WriteJournal {
 	 * the next synchronous read, which refuses it.
 	 */
 	catchUp(): Promise<void> {
-		if (this.problem !== null) return Promise.resolve();
 		if (this.catchingUp !== null) return this.catchingUp;
 		const run = this.readInPieces();
 		// Still reading: later callers wait for the same run (it reads on until little is left).
@@ -563,7 +562,7 @@ export class JournalFile implements WriteJournal {
 	private async readInPieces(): Promise<void> {
 		let passes = 0;
 		try {
-			for (;; passes++) {
+			for (; ; passes++) {
 				// A link or a missing file is the synchronous read's to answer (it throws or empties the journal).
 				if (checkOwnFolder(this.vaultRoot, nodePath.dirname(this.path), false) === null) break;
 				const stats = lstatSync(this.path, { throwIfNoEntry: false });
