@@ -8,6 +8,7 @@ import {
 	JOURNAL_READ_PIECE_BYTES,
 	JOURNAL_TRIM_MAX_WAIT_MS,
 	JOURNAL_TRIM_QUIET_MS,
+	JOURNAL_TRIM_TAIL_BYTES,
 	MAX_JOURNAL_BYTES,
 	MAX_JOURNAL_ENTRIES,
 	NOTE_TEXT_SLICE_MS,
@@ -476,7 +477,7 @@ export class JournalFile implements WriteJournal {
 				this.disk.ino === snapshot.ino &&
 				this.disk.size >= snapshot.size &&
 				// Copied below in one piece: much more came in meanwhile, and the next trim writes it in pieces with the rest.
-				this.disk.size - snapshot.size <= JOURNAL_READ_PIECE_BYTES &&
+				this.disk.size - snapshot.size <= JOURNAL_TRIM_TAIL_BYTES &&
 				this.appendsInFlight === 0;
 			if (!unchanged || [...this.touchedWhileTrimming].some((id) => dropped.has(id))) return;
 			const tail = this.disk ? this.readRange(snapshot.size, this.disk.size) : Buffer.alloc(0);
