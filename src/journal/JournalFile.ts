@@ -60,6 +60,11 @@ export interface JournalFileOptions {
 	vaultRoot?: string;
 	/** Told once each time the journal turns out to be linked (so writes stop): serve prints it, the settings tab shows `problem`. */
 	onProblem?: (message: string) => void;
+	/**
+	 * Read a journal over JOURNAL_READ_PIECE_BYTES in pieces after opening (`catchUp`), not whole in
+	 * the open: Obsidian opens it on its UI thread as the plugin loads. A link is still found at once.
+	 */
+	readInPieces?: boolean;
 }
 
 /** What the file looked like on disk when last read or written: a change of either means another program touched it. */
@@ -131,7 +136,8 @@ export class JournalFile implements WriteJournal {
 	static open(path: string, options: JournalFileOptions = {}): JournalFile {
 		const journal = new JournalFile(path, options);
 		try {
-			journal.reload();
+			if (options.readInPieces === true) journal.syncWithDisk();
+			else journal.reload();
 			journal.trimNow();
 		} catch (error) {
 			if (!(error instanceof OwnFileLinkError)) throw error;

@@ -147,6 +147,29 @@ describe("JournalFile: another process's large writes read in pieces after the c
 		expect(journal.get("old")).toBeNull();
 	});
 
+	test("opened to read in pieces (as the plugin opens it on Obsidian's UI thread), a large journal is not parsed in one piece, and reads in as a whole open does", async () => {
+		await fs.mkdir(nodePath.dirname(path), { recursive: true });
+		writeFileSync(path, Buffer.concat([othersLines(ids("k", 30)), Buffer.from("not json\n")]));
+		const pieces = parsedPerPiece();
+		let journal: JournalFile;
+		let atOpen: number;
+		try {
+			journal = JournalFile.forVault(folder, ".obsidian", { readInPieces: true });
+			atOpen = journal.list().length;
+			await journal.catchUp();
+		} finally {
+			pieces.restore();
+		}
+		expect(Math.max(...pieces.perPiece)).toBeLessThan(pieceBound);
+		expect(atOpen).toBe(0);
+		const whole = JournalFile.open(path);
+		expect(journal.list()).toEqual(whole.list());
+		expect(journal.list()).toHaveLength(30);
+		expect(journal.skippedLines).toBe(1);
+		journal.close();
+		whole.close();
+	});
+
 	test("a drop while behind takes out the change it names once read in, and nothing else", async () => {
 		const journal = JournalFile.forVault(folder, ".obsidian");
 		journal.recordChange(call("mine"), change("A.md", "a\n", "b\n"));
