@@ -52,7 +52,8 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 	override async onload(): Promise<void> {
 		this.settings = await this.readSettingsOrStayOff();
 		this.host = await obsidianHost(this.app, this);
-		this.journal = JournalFile.forVault(vaultBasePath(this.app), this.app.vault.configDir);
+		// Read in pieces after the plugin loads: a journal of tens of megabytes held the app's UI for seconds.
+		this.journal = JournalFile.forVault(vaultBasePath(this.app), this.app.vault.configDir, { readInPieces: true });
 		// The CLI may write data.json while Obsidian runs: both take the same lock.
 		this.settingsStore.useLock(new SettingsFileLock(vaultBasePath(this.app), this.app.vault.configDir));
 		this.approvals = new ApprovalQueue(this.app);

@@ -574,10 +574,16 @@ export const MAX_JOURNAL_ENTRIES = 1_000;
 export const MAX_JOURNAL_BYTES = 50 * 1024 * 1024;
 /**
  * Bytes of write-journal lines parsed between two pauses when a journal another process replaced
- * (the CLI's trim) or added much to is read in before a record or an undo (one line is never cut):
- * read whole, tens of megabytes of note texts were parsed in one piece.
+ * (the CLI's trim) or added much to is read in (one line is never cut); also the most a record, a
+ * drop or a listing reads in at once: more is left to a catch-up in pieces after it. Read whole,
+ * tens of megabytes of note texts were parsed in one piece, inside a note's write or Obsidian's UI.
  */
 export const JOURNAL_READ_PIECE_BYTES = 64 * 1024;
+/**
+ * Bytes added to the journal while a trim wrote the calls it keeps that the trim copies after them
+ * in its last, synchronous step (a byte copy, no parse); more, and the trim is tried again later.
+ */
+export const JOURNAL_TRIM_TAIL_BYTES = 16 * 1024 * 1024;
 /**
  * Bytes one tool call's journal records may take (its notes' text before and after): a larger call
  * is refused before anything is written or asked, so no single call evicts the undo of the calls before it.

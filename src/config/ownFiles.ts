@@ -93,8 +93,8 @@ export function openOwnFile(vaultRoot: string, path: string, flags: number): num
 	return descriptor;
 }
 
-/** Flags to append to a file, creating it. */
-export const APPEND_FLAGS = fsConstants.O_WRONLY | fsConstants.O_APPEND | fsConstants.O_CREAT;
+/** Flags to append to a file, creating it; read too (the journal looks at its last byte before appending). */
+export const APPEND_FLAGS = fsConstants.O_RDWR | fsConstants.O_APPEND | fsConstants.O_CREAT;
 /** Flags to create a new file that must not exist yet (a temporary file). */
 export const CREATE_NEW_FLAGS = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL;
 /** Flags to read a file. */

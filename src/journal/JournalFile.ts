@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { promises as fs, closeSync, fstatSync, fsync, fsyncSync, lstatSync, read, renameSync, rmSync, write } from "node:fs";
+import { promises as fs, closeSync, fstatSync, fsync, fsyncSync, lstatSync, read, readSync, renameSync, rmSync, write } from "node:fs";
 import * as nodePath from "node:path";
 import * as nodeTimers from "node:timers";
 import {
@@ -8,6 +8,7 @@ import {
 	JOURNAL_READ_PIECE_BYTES,
 	JOURNAL_TRIM_MAX_WAIT_MS,
 	JOURNAL_TRIM_QUIET_MS,
+	JOURNAL_TRIM_TAIL_BYTES,
 	MAX_JOURNAL_BYTES,
 	MAX_JOURNAL_ENTRIES,
 	NOTE_TEXT_SLICE_MS,
@@ -59,6 +60,11 @@ export interface JournalFileOptions {
 	vaultRoot?: string;
 	/** Told once each time the journal turns out to be linked (so writes stop): serve prints it, the settings tab shows `problem`. */
 	onProblem?: (message: string) => void;
+	/**
+	 * Read a journal over JOURNAL_READ_PIECE_BYTES in pieces after opening (`catchUp`), not whole in
+	 * the open: Obsidian opens it on its UI thread as the plugin loads. A link is still found at once.
+	 */
+	readInPieces?: boolean;
 }
 
 /** What the file looked like on disk when last read or written: a change of either means another program touched it. */
@@ -130,7 +136,8 @@ export class JournalFile implements WriteJournal {
 	static open(path: string, options: JournalFileOptions = {}): JournalFile {
 		const journal = new JournalFile(path, options);
 		try {
-			journal.reload();
+			if (options.readInPieces === true) journal.syncWithDisk();
+			else journal.reload();
 			journal.trimNow();
 		} catch (error) {
 			if (!(error instanceof OwnFileLinkError)) throw error;
@@ -185,7 +192,7 @@ export class JournalFile implements WriteJournal {
 			this.noteLinkProblem(error);
 			throw error;
 		} finally {
-			forget();
+			this.forgetOwnLinesOnceRead(forget);
 			this.appendsInFlight--;
 		}
 		this.problem = null;
@@ -193,23 +200,32 @@ export class JournalFile implements WriteJournal {
 
 	dropChange(callId: string, path: string): void {
 		this.syncWithDisk();
-		if (!this.entries.get(callId)?.changes.some((change) => change.path === path)) return;
+		// Behind (what another process wrote still being read in), the drop goes in unchecked: every caller drops a
+		// change it recorded, and a drop of a change the file no longer holds (trimmed away) is read as nothing.
+		if (!this.behind && !this.entries.get(callId)?.changes.some((change) => change.path === path)) return;
 		this.append([{ kind: "drop", id: callId, path }]);
 	}
 
 	markUndone(callId: string, by: string): void {
 		this.syncWithDisk();
-		// The call may have been dropped as the oldest meanwhile (by the undo's own records): nothing to mark.
-		if (!this.entries.has(callId)) return;
+		// The call may have been dropped as the oldest meanwhile (by the undo's own records): nothing to mark. Behind,
+		// marked unchecked: a mark of a call the file no longer holds is read as nothing.
+		if (!this.behind && !this.entries.has(callId)) return;
 		this.append([{ kind: "undone", id: callId, time: new Date().toISOString(), by }]);
 	}
 
+	/**
+	 * Calls newest first. While a journal another process replaced or added much to is read in (in
+	 * pieces, see `catchUp`), this is what was read in so far: the calls before, or a part of what
+	 * was added; `await catchUp()` first for all of it.
+	 */
 	list(limit?: number): JournalEntry[] {
 		this.syncWithDisk();
 		const newestFirst = [...this.entries.values()].reverse();
 		return (limit === undefined ? newestFirst : newestFirst.slice(0, Math.max(0, limit))).map(copyEntry);
 	}
 
+	/** One call, as `list` has it (`await catchUp()` first to be sure of what another process wrote). */
 	get(callId: string): JournalEntry | null {
 		this.syncWithDisk();
 		const entry = this.entries.get(callId);
@@ -266,15 +282,22 @@ export class JournalFile implements WriteJournal {
 			closeSync(opened.descriptor);
 		}
 		this.afterAppend(lines, bytes.length, opened, sizeAfter);
+		if (this.behind) {
+			// The file written to is the journal: the lines are in it, read in by the catch-up under way.
+			if (this.inoOnDisk() === opened.before.ino) return;
+			// Replaced meanwhile: whether the replacing process carried them is known once its file is read in.
+			await this.catchUp();
+		}
 		// Another program replaced the file while the bytes were on their way: they went to the old one.
 		if (!this.holdsLines(lines)) this.appendLines(lines);
 	}
 
 	/**
-	 * Opens the journal to append (synced with the disk first), and notes what it held: its size
-	 * and inode, and whether it ends in bytes after the last complete line (another process's line
-	 * cut short by a crash). Owner-only: the journal holds note text. Never through a link: it
-	 * would carry note text out of the vault.
+	 * Opens the journal to append (synced with the disk first, or a catch-up started when there is
+	 * much to read in: the record is appended without waiting for it), and notes what it held: its
+	 * size and inode, and whether it ends in bytes after the last complete line (another process's
+	 * line cut short by a crash, or still being written; its last byte tells). Owner-only: the
+	 * journal holds note text. Never through a link: it would carry note text out of the vault.
 	 */
 	private openForAppend(): OpenedForAppend {
 		this.syncWithDisk();
@@ -282,7 +305,7 @@ export class JournalFile implements WriteJournal {
 		const descriptor = openOwnFile(this.vaultRoot, this.path, APPEND_FLAGS) as number;
 		try {
 			const stats = fstatSync(descriptor);
-			return { descriptor, before: { size: stats.size, ino: stats.ino }, cutBefore: stats.size > (this.disk?.size ?? 0) };
+			return { descriptor, before: { size: stats.size, ino: stats.ino }, cutBefore: endsInCutLine(descriptor, stats.size) };
 		} catch (error) {
 			closeSync(descriptor);
 			throw error;
@@ -302,6 +325,8 @@ export class JournalFile implements WriteJournal {
 	 * 1 MiB note's record back took longer than writing it.
 	 */
 	private takeInOwnLines(lines: readonly JournalLine[], length: number, before: { size: number; ino: number }, cutBefore: boolean, sizeAfter: number): void {
+		// Behind: the catch-up under way reads them in, in their place after what came before them.
+		if (this.behind) return;
 		const disk = this.disk;
 		const exactly =
 			disk !== null &&
@@ -350,9 +375,21 @@ export class JournalFile implements WriteJournal {
 			}
 			this.afterAppend(lines, bytes.length, opened, sizeAfter);
 		} finally {
-			forget();
+			this.forgetOwnLinesOnceRead(forget);
 		}
 	}
+
+	/**
+	 * Own lines appended while a catch-up is under way are kept until it has read them back (taken
+	 * from memory then, not parsed: a 1 MiB note's line took ~100 ms to parse); else let go now.
+	 */
+	private forgetOwnLinesOnceRead(forget: () => void): void {
+		if (this.behind) this.ownLinesBehind.push(forget);
+		else forget();
+	}
+
+	/** Forgets of own lines kept for the catch-up under way. */
+	private readonly ownLinesBehind: Array<() => void> = [];
 
 	/** The journal's folder, checked to be a real folder in the vault (made where missing). */
 	private checkFolder(): void {
@@ -391,7 +428,7 @@ export class JournalFile implements WriteJournal {
 	 */
 	trimNow(): void {
 		this.syncWithDisk();
-		if (!this.overBound() || this.appendsInFlight > 0) return;
+		if (!this.overBound() || this.appendsInFlight > 0 || this.behind) return;
 		for (const id of this.callsToDrop()) this.entries.delete(id);
 		this.rewrite();
 	}
@@ -409,8 +446,9 @@ export class JournalFile implements WriteJournal {
 	private async trimInBackground(): Promise<void> {
 		if (this.touchedWhileTrimming !== null) return;
 		this.syncWithDisk();
-		if (!this.overBound() || this.disk === null) return;
-		const dropped = new Set(this.callsToDrop());
+		// Behind, the catch-up schedules the trim again once the journal is read in.
+		if (this.behind || !(this.overBound() || this.rewriteDue) || this.disk === null) return;
+		const dropped = new Set(this.overBound() ? this.callsToDrop() : []);
 		const snapshot = { ...this.disk };
 		// From the snapshot on, every line read in is noted, before the first wait.
 		this.touchedWhileTrimming = new Set();
@@ -439,7 +477,14 @@ export class JournalFile implements WriteJournal {
 			await handle.sync();
 			// From here to the rename, synchronous: no append of this process can come in between.
 			this.syncWithDisk();
-			const unchanged = this.disk !== null && this.disk.ino === snapshot.ino && this.disk.size >= snapshot.size && this.appendsInFlight === 0;
+			const unchanged =
+				!this.behind &&
+				this.disk !== null &&
+				this.disk.ino === snapshot.ino &&
+				this.disk.size >= snapshot.size &&
+				// Copied below in one piece: much more came in meanwhile, and the next trim writes it in pieces with the rest.
+				this.disk.size - snapshot.size <= JOURNAL_TRIM_TAIL_BYTES &&
+				this.appendsInFlight === 0;
 			if (!unchanged || [...this.touchedWhileTrimming].some((id) => dropped.has(id))) return;
 			const tail = this.disk ? this.readRange(snapshot.size, this.disk.size) : Buffer.alloc(0);
 			writeAllAt(handle.fd, tail, keptBytes);
@@ -449,20 +494,21 @@ export class JournalFile implements WriteJournal {
 			syncFolder(folder);
 			for (const id of dropped) this.entries.delete(id);
 			this.disk = { ino: lstatSync(this.path).ino, size: keptBytes + tail.length };
+			this.rewriteDue = false;
 		} finally {
 			this.touchedWhileTrimming = null;
 			await handle.close().catch(() => undefined);
 			if (!replaced) rmSync(temporary, { force: true });
-			if (!replaced && this.overBound()) this.scheduleTrim();
+			if (!replaced && (this.overBound() || this.rewriteDue)) this.scheduleTrim();
 		}
 	}
 
-	/** Bytes `from` to `to` of the journal file. */
+	/** Bytes `from` to `to` of the journal file (nothing past `to`: another process may have added much after it). */
 	private readRange(from: number, to: number): Buffer {
 		const descriptor = openOwnFile(this.vaultRoot, this.path, READ_FLAGS);
 		if (descriptor === null) return Buffer.alloc(0);
 		try {
-			return readFrom(descriptor, from).subarray(0, to - from);
+			return readFrom(descriptor, from, to);
 		} finally {
 			closeSync(descriptor);
 		}
@@ -487,21 +533,81 @@ export class JournalFile implements WriteJournal {
 	/**
 	 * Reads in what changed on disk since last time, as every read and record does, but a piece at a
 	 * time: the file's bytes through the thread pool, then its lines parsed JOURNAL_READ_PIECE_BYTES
-	 * at a time (a line is never cut), the event loop given back between pieces; the lines are taken
-	 * in at the end, in one short step, if nothing else was read in meanwhile (else the next read
-	 * takes it from there). A journal replaced by another process (the CLI's trim) was read and parsed
-	 * whole in one piece: tens of megabytes of note texts. Little to read, or anything unusual (a
-	 * link, a damaged line), and it is left to the next read.
+	 * at a time (a line is never cut), the event loop given back between pieces, until what is left
+	 * to read is small (then read at once). Resolves once everything the file held when it was called
+	 * is read in. Started by itself when a record, a drop or a listing finds much to read (a journal
+	 * another process replaced, as the CLI's trim does, or a large tail it appended): those go on at
+	 * once without reading it (see `behind`). Read whole in one piece, tens of megabytes of note
+	 * texts held the event loop (Obsidian's UI) for seconds. A link or anything unusual is left to
+	 * the next synchronous read, which refuses it.
 	 */
-	async catchUp(): Promise<void> {
-		if (this.problem !== null || checkOwnFolder(this.vaultRoot, nodePath.dirname(this.path), false) === null) return;
-		const stats = lstatSync(this.path, { throwIfNoEntry: false });
-		if (!stats?.isFile()) return;
-		const before = this.disk;
-		const beforeSize = before?.size ?? 0;
-		if (stats.size - (before === null || stats.ino !== before.ino || stats.size < before.size ? 0 : beforeSize) <= JOURNAL_READ_PIECE_BYTES) return;
+	catchUp(): Promise<void> {
+		if (this.catchingUp !== null) return this.catchingUp;
+		const run = this.readInPieces();
+		// Still reading: later callers wait for the same run (it reads on until little is left).
+		if (this.behind) this.catchingUp = run;
+		return run;
+	}
+
+	/**
+	 * True while `catchUp` reads in what another process wrote: the entries are the file up to
+	 * `disk.size` (or, for a replaced file, the old file's until the new one is read in whole), the
+	 * synchronous reads leave the file to it, and records are appended after the unread lines without
+	 * reading them: the catch-up takes them in, in their place.
+	 */
+	private behind = false;
+	/** The catch-up under way, which later callers of `catchUp` wait for; null when none is. */
+	private catchingUp: Promise<void> | null = null;
+	/** A replaced journal read in held damaged lines: the next trim rewrites the file without them, even under the bounds. */
+	private rewriteDue = false;
+
+	/** A catch-up started from a synchronous read or record, which does not wait for it. */
+	private startCatchUp(): void {
+		this.catchUp().catch(() => undefined);
+	}
+
+	private async readInPieces(): Promise<void> {
+		let passes = 0;
+		try {
+			for (; ; passes++) {
+				// A link or a missing file is the synchronous read's to answer (it throws or empties the journal).
+				if (checkOwnFolder(this.vaultRoot, nodePath.dirname(this.path), false) === null) break;
+				const stats = lstatSync(this.path, { throwIfNoEntry: false });
+				if (!stats?.isFile()) break;
+				const disk = this.disk;
+				const whole = disk === null || stats.ino !== disk.ino || stats.size < disk.size;
+				if (stats.size - (whole ? 0 : disk.size) <= JOURNAL_READ_PIECE_BYTES) break;
+				this.behind = true;
+				if (!(await this.readPassInPieces())) break;
+			}
+		} catch {
+			// Left to the synchronous read below, or the next one: it reads what it can, or throws to its caller.
+		}
+		this.behind = false;
+		this.catchingUp = null;
+		try {
+			// What is left is small (or another process added much again just now: a new catch-up then starts).
+			this.syncWithDisk();
+		} catch {
+			// The next synchronous read or record meets it and says so.
+		}
+		if (this.behind) return;
+		for (const forget of this.ownLinesBehind.splice(0)) forget();
+		// A trim (or a rewrite without damaged lines) left while behind is due now.
+		if (passes > 0 && (this.overBound() || this.rewriteDue)) this.scheduleTrim();
+	}
+
+	/**
+	 * One pass of `readInPieces`: the file read up to the size it has when opened, whole when it is
+	 * not the file read last (replaced, or shrunk) and else from where the last read stopped. A tail
+	 * is taken in line by line (the entries are always the file up to `disk.size`); a whole file is
+	 * replayed aside and put in place at the end, so listings show the old journal until then.
+	 * Returns false when nothing was read in (no file, or only part of one line so far).
+	 */
+	private async readPassInPieces(): Promise<boolean> {
 		const descriptor = openOwnFile(this.vaultRoot, this.path, READ_FLAGS);
-		if (descriptor === null) return;
+		if (descriptor === null) return false;
+		const before = this.disk;
 		let bytes: Buffer;
 		let ino: number;
 		let whole: boolean;
@@ -511,64 +617,82 @@ export class JournalFile implements WriteJournal {
 			const opened = fstatSync(descriptor);
 			ino = opened.ino;
 			whole = before === null || opened.ino !== before.ino || opened.size < before.size;
-			from = whole ? 0 : beforeSize;
-			bytes = await readToEndOffLoop(descriptor, from);
+			from = whole || before === null ? 0 : before.size;
+			// Never past the size at open: a program appending all the time is not chased.
+			bytes = await readRangeOffLoop(descriptor, from, opened.size);
 		} finally {
 			closeSync(descriptor);
 		}
-		const lines: JournalLine[] = [];
+		const target = whole ? new Map<string, JournalEntry>() : this.entries;
 		let start = 0;
 		let sincePause = 0;
+		let damaged = 0;
 		for (;;) {
 			const end = bytes.indexOf(0x0a, start);
 			if (end === -1) break;
 			const piece = bytes.subarray(start, end);
 			const parsed = this.ownLines.lineOf(piece) ?? parseLine(piece.toString("utf8"));
-			// A damaged line: the next read reads the file whole, and rewrites it without the line.
-			if (parsed === null) return;
-			lines.push(parsed);
+			if (parsed === null) damaged++;
+			else this.apply(parsed, target);
 			sincePause += end + 1 - start;
 			start = end + 1;
+			if (!whole && before !== null) before.size = from + start;
 			if (sincePause >= JOURNAL_READ_PIECE_BYTES) {
 				await yieldToEventLoop();
 				sincePause = 0;
 			}
 		}
-		// Read in meanwhile by another read or record: it is up to date, or the next one makes it so.
-		if (this.disk !== before || (this.disk?.size ?? 0) !== beforeSize) return;
-		if (whole) this.reset();
+		this.skippedLines += damaged;
+		if (!whole) return start > 0;
 		// As a whole read counts it: a crash's cut line, or another process's line still being written.
-		if (whole && start < bytes.length) this.skippedLines++;
-		for (const line of lines) this.apply(line);
-		this.disk = { ino, size: from + start };
+		if (start < bytes.length) this.skippedLines++;
+		this.entries = target;
+		this.disk = { ino, size: start };
+		if (damaged > 0) this.rewriteDue = true;
+		return true;
 	}
 
-	/** Reads in what changed on disk since last time: appended lines, or the whole file when it was replaced or shrank. */
+	/**
+	 * Reads in what changed on disk since last time: appended lines, or the whole file when it was
+	 * replaced or shrank. Only when that is little (JOURNAL_READ_PIECE_BYTES): more starts a catch-up
+	 * (`catchUp`) and returns at once, and while one is under way this reads nothing.
+	 */
 	private syncWithDisk(): void {
 		// A linked folder on the way is refused before anything is read through it.
 		const folderThere = checkOwnFolder(this.vaultRoot, nodePath.dirname(this.path), false) !== null;
 		const stats = folderThere ? lstatSync(this.path, { throwIfNoEntry: false }) : undefined;
 		if (stats?.isSymbolicLink()) throw new OwnFileLinkError(nodePath.relative(this.vaultRoot, this.path).split(nodePath.sep).join("/"));
+		if (this.behind) return;
 		if (!stats) {
 			if (this.disk !== null) this.reset();
 			return;
 		}
 		if (this.disk === null || stats.ino !== this.disk.ino || stats.size < this.disk.size) {
-			this.reload();
+			this.reload(true);
 			return;
 		}
 		if (stats.size === this.disk.size) return;
+		if (stats.size - this.disk.size > JOURNAL_READ_PIECE_BYTES) {
+			this.startCatchUp();
+			return;
+		}
 		const descriptor = openOwnFile(this.vaultRoot, this.path, READ_FLAGS);
 		if (descriptor === null) {
 			this.reset();
 			return;
 		}
 		try {
-			if (fstatSync(descriptor).ino !== this.disk.ino) {
-				this.reload();
+			const opened = fstatSync(descriptor);
+			if (opened.ino !== this.disk.ino || opened.size < this.disk.size) {
+				this.reload(true);
 				return;
 			}
-			const tail = readFrom(descriptor, this.disk.size);
+			// Grown much more in the instant since it was looked at.
+			if (opened.size - this.disk.size > JOURNAL_READ_PIECE_BYTES) {
+				this.startCatchUp();
+				return;
+			}
+			const tail = readFrom(descriptor, this.disk.size, opened.size);
 			this.disk.size += this.applyLines(tail, false).consumed;
 		} finally {
 			closeSync(descriptor);
@@ -580,16 +704,30 @@ export class JournalFile implements WriteJournal {
 		this.disk = null;
 	}
 
-	/** Reads the whole file again; rewrites it without the lines that could not be read, if there were any. */
-	private reload(): void {
-		this.reset();
-		if (checkOwnFolder(this.vaultRoot, nodePath.dirname(this.path), false) === null) return;
+	/**
+	 * Reads the whole file again; rewrites it without the lines that could not be read, if there
+	 * were any. `bounded` (every read but the one at open): a file over JOURNAL_READ_PIECE_BYTES is
+	 * left to a catch-up instead, the entries kept as they are until it has read the file in.
+	 */
+	private reload(bounded = false): void {
+		if (checkOwnFolder(this.vaultRoot, nodePath.dirname(this.path), false) === null) {
+			this.reset();
+			return;
+		}
 		const descriptor = openOwnFile(this.vaultRoot, this.path, READ_FLAGS);
-		if (descriptor === null) return;
+		if (descriptor === null) {
+			this.reset();
+			return;
+		}
 		let damaged: number;
 		try {
-			const { ino } = fstatSync(descriptor);
-			const text = readFrom(descriptor, 0);
+			const { ino, size } = fstatSync(descriptor);
+			if (bounded && size > JOURNAL_READ_PIECE_BYTES) {
+				this.startCatchUp();
+				return;
+			}
+			this.reset();
+			const text = readFrom(descriptor, 0, bounded ? size : undefined);
 			const read = this.applyLines(text, true);
 			this.disk = { ino, size: read.consumed };
 			damaged = read.damaged;
@@ -627,14 +765,15 @@ export class JournalFile implements WriteJournal {
 		return { consumed: start, damaged };
 	}
 
-	private apply(line: JournalLine): void {
+	/** Replays one line on `entries` (the journal's own, or a replaced file's being read in aside). */
+	private apply(line: JournalLine, entries = this.entries): void {
 		this.touchedWhileTrimming?.add(line.id);
 		if (line.kind === "change") {
 			const { kind: _kind, id, time, tokenName, tool, ...change } = line;
-			let entry = this.entries.get(id);
+			let entry = entries.get(id);
 			if (!entry) {
 				entry = { id, time, tokenName, tool, changes: [], undone: null };
-				this.entries.set(id, entry);
+				entries.set(id, entry);
 			}
 			const last = entry.changes.at(-1);
 			// The headless vault runs an edit again on fresh text when another program changed the note
@@ -646,7 +785,7 @@ export class JournalFile implements WriteJournal {
 			else entry.changes.push(change);
 			return;
 		}
-		const entry = this.entries.get(line.id);
+		const entry = entries.get(line.id);
 		if (!entry) return;
 		if (line.kind === "undone") {
 			entry.undone = { time: line.time, by: line.by };
@@ -654,7 +793,7 @@ export class JournalFile implements WriteJournal {
 		}
 		const index = entry.changes.map((change) => change.path).lastIndexOf(line.path);
 		if (index !== -1) entry.changes.splice(index, 1);
-		if (entry.changes.length === 0) this.entries.delete(line.id);
+		if (entry.changes.length === 0) entries.delete(line.id);
 	}
 
 	/** Replaces the file with one line per change held (and one per undone mark), atomically. */
@@ -736,22 +875,25 @@ class OwnLines {
 	}
 }
 
-/** The file's bytes from `position` to its end, read through the thread pool. */
-async function readToEndOffLoop(descriptor: number, position: number): Promise<Buffer> {
-	let buffer = Buffer.allocUnsafe(Math.max(1, fstatSync(descriptor).size - position + 1));
+/** The file's bytes from `from` to `to` (or to its end, if it is shorter now), read through the thread pool. */
+async function readRangeOffLoop(descriptor: number, from: number, to: number): Promise<Buffer> {
+	const buffer = Buffer.allocUnsafe(Math.max(0, to - from));
 	let length = 0;
-	for (;;) {
-		if (length === buffer.length) {
-			const grown = Buffer.allocUnsafe(buffer.length * 2);
-			buffer.copy(grown, 0, 0, length);
-			buffer = grown;
-		}
+	while (length < buffer.length) {
 		const count = await new Promise<number>((resolve, reject) =>
-			read(descriptor, buffer, length, buffer.length - length, position + length, (error, bytesRead) => (error ? reject(error) : resolve(bytesRead))),
+			read(descriptor, buffer, length, buffer.length - length, from + length, (error, bytesRead) => (error ? reject(error) : resolve(bytesRead))),
 		);
-		if (count === 0) return buffer.subarray(0, length);
+		if (count === 0) break;
 		length += count;
 	}
+	return buffer.subarray(0, length);
+}
+
+/** Whether the file (`size` bytes) ends in bytes after its last line end: a line cut short by a crash, or still being written. */
+function endsInCutLine(descriptor: number, size: number): boolean {
+	if (size === 0) return false;
+	const last = Buffer.alloc(1);
+	return readSync(descriptor, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a;
 }
 
 /** Writes all of `bytes` at the end of the file (opened to append) through the thread pool. */

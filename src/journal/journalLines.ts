@@ -128,10 +128,11 @@ export function writeAll(descriptor: number, bytes: Buffer): void {
 	for (let offset = 0; offset < bytes.length;) offset += writeSync(descriptor, bytes, offset, bytes.length - offset);
 }
 
-export function readFrom(descriptor: number, position: number): Buffer {
-	const size = fstatSync(descriptor).size;
+/** The file's bytes from `position` to its end, or to `end` when given (never more: another process may be adding to it). */
+export function readFrom(descriptor: number, position: number, end?: number): Buffer {
+	const size = Math.min(fstatSync(descriptor).size, end ?? Number.POSITIVE_INFINITY);
 	if (size <= position) return Buffer.alloc(0);
-	if (position === 0) return readFileSync(descriptor);
+	if (position === 0 && end === undefined) return readFileSync(descriptor);
 	const buffer = Buffer.alloc(size - position);
 	let read = 0;
 	while (read < buffer.length) {
