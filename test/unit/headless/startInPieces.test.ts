@@ -34,10 +34,10 @@ describe("opening a vault of many notes", () => {
 			pieces.count();
 			return lstat(...args);
 		});
-		const resolve = LinkFileIndex.prototype.resolve;
+		const resolve = Object.getOwnPropertyDescriptor(LinkFileIndex.prototype, "resolve")?.value as LinkFileIndex<never>["resolve"];
 		const resolved = jest.spyOn(LinkFileIndex.prototype, "resolve").mockImplementation(function (this: LinkFileIndex<never>, ...args) {
 			pieces.count();
-			return resolve.apply(this, args);
+			return resolve.apply(this, args) as never;
 		});
 		let host: NodeHost | undefined;
 		try {
