@@ -549,6 +549,11 @@ export const MAX_FRONTMATTER_EXPANDED_CHARS = 2 * MAX_FRONTMATTER_BYTES;
 export const MAX_CACHED_TEXT_CHARS = 2 * 1024 * 1024;
 /** Notes up to this size (bytes) missing from that cache are read synchronously (microseconds; a thread-pool read costs more). */
 export const MAX_SYNC_READ_BYTES = 256 * 1024;
+/**
+ * Files whose stats the headless vault's first listing asks for at once (then it may pause): all of a
+ * folder's at once came back from the thread pool in batches of thousands, each handled in one piece.
+ */
+export const SCAN_BATCH_FILES = 64;
 /** Notes larger than this (bytes) are parsed just after the headless server starts, not before it listens. */
 export const MAX_STARTUP_PARSE_BYTES = 1024 * 1024;
 /**
