@@ -53,7 +53,7 @@ const builds = [
 		external: ["obsidian", ...nodeBuiltins],
 		banner: { js: "#!/usr/bin/env node" },
 		// The CLI is a tool people read stack traces from; keep it readable, and map it to the
-		// sources (`node --enable-source-maps`, as the tests run it) so a failure names src/ lines.
+		// sources (`node --enable-source-maps`; the tests read it through scripts/lazy-source-maps.cjs) so a failure names src/ lines.
 		minify: false,
 		sourcemap: production ? "linked" : "inline",
 	},

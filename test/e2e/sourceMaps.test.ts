@@ -1,6 +1,6 @@
 import { existsSync, promises as fs, readFileSync } from "node:fs";
 import * as nodePath from "node:path";
-import { runProcess } from "../helpers/cli";
+import { runProcess, SOURCE_MAPPED } from "../helpers/cli";
 import { makeTempDir, removeDir } from "../helpers/vault";
 
 const ROOT = nodePath.resolve(__dirname, "../..");
@@ -11,7 +11,8 @@ const CLI_BUNDLE: string = nodePath.join(ROOT, "dist/cli.js");
 /**
  * Failures inside the built bundles point at src/ lines: the plugin bundle has its map beside it
  * (never inside it, and never named by it: the released main.js stays lean), and the CLI bundle
- * names its linked map, which `node --enable-source-maps` (as the tests run it) reads.
+ * names its linked map, which `node --enable-source-maps` reads, and so does the preload the tests start
+ * the CLI with (scripts/lazy-source-maps.cjs, which reads it only when a stack is printed).
  */
 describe("source maps of the built bundles", () => {
 	test("the released main.js holds no map and names none; the map beside it maps a failure to src/", () => {
@@ -43,6 +44,22 @@ describe("source maps of the built bundles", () => {
 			expect(run.stderr).toContain("standard output refused");
 			expect(run.stderr).toMatch(/src[\\/]headless[\\/]cli\.ts:\d+/);
 			expect(run.stderr).not.toMatch(/dist[\\/]cli\.js:\d+/);
+		} finally {
+			await removeDir(dir);
+		}
+	});
+
+	test("a stack printed from dist/cli.js as the tests start it (the map read only then) names src/ lines, and the frames outside the bundle as before", async () => {
+		const dir = await makeTempDir("vault-mcp-source-maps-");
+		try {
+			const preload = nodePath.join(dir, "refuseOutput.cjs");
+			await fs.writeFile(preload, 'process.stdout.write = () => { throw new Error("standard output refused"); };\n');
+			const run = await runProcess(process.execPath, [...SOURCE_MAPPED, "--require", preload, CLI_BUNDLE, "--version"]);
+			expect(run.code).not.toBe(0);
+			expect(run.stderr).toContain("Error: standard output refused\n");
+			expect(run.stderr).toMatch(/src[\\/]headless[\\/]cli\.ts:\d+:\d+/);
+			expect(run.stderr).not.toMatch(/dist[\\/]cli\.js:\d+/);
+			expect(run.stderr).toContain(`at process.stdout.write (${preload}:1:`);
 		} finally {
 			await removeDir(dir);
 		}
