@@ -251,12 +251,15 @@ class PackedNote {
 			lines: new Int32Array(count),
 		};
 		const positions = new Positions(numbers);
+		let line = 0;
 		for (let entry = 0; entry < count; entry++, at += 3) {
 			places.texts[entry] = this.strings[first + entry] as string;
 			places.levels[entry] = numbers[at + 2] as number;
 			const offset = positions.startOffset(at);
 			places.offsets[entry] = offset;
-			places.lines[entry] = positions.lineOf(offset);
+			// Headings come in the order of the text: each is on the line of the one before or a later one.
+			line = positions.lineOf(offset, line);
+			places.lines[entry] = line;
 			if (entry % READ_STEP_ENTRIES === READ_STEP_ENTRIES - 1) yield;
 		}
 		return places;
