@@ -23,6 +23,8 @@ import { runSteps } from "../src/markdown/steps";
 import { McpService } from "../src/service";
 import { defaultSettings, type VaultMcpSettings } from "../src/config/settings";
 import { IndexedNoteSearch, scanSearch } from "../src/vault/search";
+import { NotesByTag } from "../src/vault/notesByTag";
+import { rememberTags } from "../src/vault/tags";
 import { createApp } from "../test/double/obsidian";
 import {
 	fastifyDocsVaultDir,
@@ -232,6 +234,18 @@ async function benchVault(label: string, root: string, queries: readonly BenchQu
 	record(label, "search index build", indexMs, "ms");
 	record(label, "search index heap growth", indexHeap / 1048576, "MiB");
 	record(label, "search index heap ÷ corpus", indexHeap / bytes, "×");
+	// The index keeps its notes by tag for the tag filter (NotesByTag): counted in the row above; weighed
+	// alone here as a second map of the same notes and tags (the tags' arrays are the index's own).
+	heapBefore = await heapUsed();
+	const byTag = new NotesByTag();
+	for (const file of notes) {
+		const cache = host.metadataCache.getFileCache(file);
+		if (cache) byTag.set(file.path, rememberTags(cache));
+	}
+	const byTagHeap = (await heapUsed()) - heapBefore;
+	record(label, "of which notes by tag (tag filter) heap", byTagHeap / 1048576, "MiB");
+	record(label, "of which notes by tag ÷ corpus", byTagHeap / bytes, "×");
+	byTag.clear();
 
 	const samples: number[] = [];
 	for (let round = 0; round < SEARCH_ROUNDS; round++) {

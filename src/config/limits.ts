@@ -769,6 +769,12 @@ export const SLICED_TOKENIZE_CHARS = 256 * 1024;
 export const SHOWN_TITLE_MAX_CHARS = 1024;
 /** Notes with at least this many tags in the body have their tag keys collected in slices too. */
 export const SLICED_TAGS = 16_384;
+/**
+ * Parents a nested tag is indexed under for search's tag filter (`a/b/c/d/e` under `a` … `a/b/c/d`):
+ * a filter by one of them names the nested tags under it at once; a filter nested deeper looks
+ * through the tags under its parent at this depth. Real tags nest a few deep.
+ */
+export const NESTED_TAG_PARENTS_INDEXED = 4;
 /** Tags of one note counted by list_tags between two looks at the call's clock (a planted note may hold 50,000). */
 export const SLICED_TAGS_COUNTED = 1024;
 /**

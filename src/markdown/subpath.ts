@@ -1,5 +1,17 @@
 import type { CachedMetadata, HeadingCache } from "obsidian";
 import { echoed } from "./echo";
+import { runSteps, type Steps } from "./steps";
+
+/** Each heading of a note by its place in the list: its text, level, start offset and line. */
+export interface HeadingPlaces {
+	texts: string[];
+	levels: Uint8Array;
+	offsets: Int32Array;
+	lines: Int32Array;
+}
+
+/** Headings looked at (keyed, or their levels or offsets compared) between two points where resolving a subpath may pause. */
+const HEADING_STEP = 2048;
 
 /** One part of a note a link can point to: a heading's section or a block, by offsets into the note's text. */
 export interface NotePart {
@@ -21,11 +33,14 @@ export function headingKey(heading: string): string {
 		.toLowerCase();
 }
 
-/** Where the section under `headings[index]` ends: at the next heading of the same or a higher level, or the note's end. */
-function sectionEnd(headings: readonly HeadingCache[], index: number, textLength: number): number {
-	const level = headings[index]?.level ?? 1;
-	const next = headings.slice(index + 1).find((heading) => heading.level <= level);
-	return next?.position.start.offset ?? textLength;
+/** Where the section under heading `index` ends: at the next heading of the same or a higher level, or the note's end. */
+function* sectionEnd(headings: HeadingPlaces, index: number, textLength: number): Steps<number> {
+	const level = headings.levels[index] ?? 1;
+	for (let next = index + 1; next < headings.texts.length; next++) {
+		if ((headings.levels[next] as number) <= level) return headings.offsets[next] as number;
+		if (next % HEADING_STEP === 0) yield;
+	}
+	return textLength;
 }
 
 /**
@@ -60,6 +75,24 @@ function subpathParts(subpath: string): string[] | null {
  * inside the section of the one before; the first match wins, as in Obsidian. Null when there is none.
  */
 export function resolveSubpath(cache: CachedMetadata | null, subpath: string, textLength: number): NotePart | null {
+	return runSteps(resolveSubpathInSteps(cache, headingPlacesOf(cache?.headings ?? []), subpath, textLength));
+}
+
+/** A list of headings as `HeadingPlaces`. Pure. */
+export function headingPlacesOf(headings: readonly HeadingCache[]): HeadingPlaces {
+	return {
+		texts: headings.map((heading) => heading.heading),
+		levels: Uint8Array.from(headings, (heading) => heading.level),
+		offsets: Int32Array.from(headings, (heading) => heading.position.start.offset),
+		lines: Int32Array.from(headings, (heading) => heading.position.start.line),
+	};
+}
+
+/**
+ * `resolveSubpath` over the note's `headings` (its blocks still from `cache`), in steps of
+ * HEADING_STEP headings: read_note of a missing heading among 150,000 keyed them all in one piece.
+ */
+export function* resolveSubpathInSteps(cache: CachedMetadata | null, headings: HeadingPlaces, subpath: string, textLength: number): Steps<NotePart | null> {
 	const parts = subpathParts(subpath);
 	if (parts === null || parts.length === 0) return null;
 	const first = parts[0] ?? "";
@@ -68,35 +101,48 @@ export function resolveSubpath(cache: CachedMetadata | null, subpath: string, te
 		const block = Object.values(cache?.blocks ?? {}).find((entry) => entry.id.toLowerCase() === id);
 		return block ? { name: `^${block.id}`, start: block.position.start.offset, end: block.position.end.offset } : null;
 	}
-	const headings = cache?.headings ?? [];
+	const count = headings.texts.length;
 	let from = 0;
-	let until = headings.length;
+	let until = count;
 	let found = -1;
+	let end = textLength;
 	for (const part of parts) {
 		const key = headingKey(part);
 		found = -1;
 		for (let index = from; index < until; index++) {
-			if (headingKey(headings[index]?.heading ?? "") === key) {
+			if (headingKey(headings.texts[index] ?? "") === key) {
 				found = index;
 				break;
 			}
+			if (index % HEADING_STEP === HEADING_STEP - 1) yield;
 		}
 		if (found === -1) return null;
 		// The next part must lie inside this heading's section.
-		const end = sectionEnd(headings, found, textLength);
+		end = yield* sectionEnd(headings, found, textLength);
 		from = found + 1;
-		until = headings.findIndex((heading, index) => index > found && heading.position.start.offset >= end);
-		if (until === -1) until = headings.length;
+		until = count;
+		for (let index = from; index < count; index++) {
+			if ((headings.offsets[index] as number) >= end) {
+				until = index;
+				break;
+			}
+			if (index % HEADING_STEP === 0) yield;
+		}
 	}
-	const heading = headings[found] as HeadingCache;
-	return { name: heading.heading, start: heading.position.start.offset, end: sectionEnd(headings, found, textLength) };
+	return { name: headings.texts[found] as string, start: headings.offsets[found] as number, end };
 }
 
 /** The note's headings as a model can pass them back: `## Name (line N)`, at most `max`, with how many more there are. */
 export function describeHeadings(cache: CachedMetadata | null, max: number): string {
-	const headings = cache?.headings ?? [];
-	if (headings.length === 0) return "The note has no headings.";
-	const listed = headings.slice(0, max).map((heading) => `${"#".repeat(heading.level)} ${echoed(heading.heading)} (line ${heading.position.start.line})`);
-	const more = headings.length > max ? ` and ${headings.length - max} more` : "";
+	return describeHeadingPlaces(headingPlacesOf((cache?.headings ?? []).slice(0, max)), max, cache?.headings?.length ?? 0);
+}
+
+/** `describeHeadings` of a note's `headings` (of which there are `count`, all of them when not said). */
+export function describeHeadingPlaces(headings: HeadingPlaces, max: number, count = headings.texts.length): string {
+	if (count === 0) return "The note has no headings.";
+	const listed: string[] = [];
+	for (let index = 0; index < Math.min(max, headings.texts.length); index++)
+		listed.push(`${"#".repeat(headings.levels[index] as number)} ${echoed(headings.texts[index] as string)} (line ${headings.lines[index] as number})`);
+	const more = count > max ? ` and ${count - max} more` : "";
 	return `Its headings: ${listed.join("; ")}${more}.`;
 }

@@ -1,4 +1,4 @@
-import { SLICED_TAGS } from "../config/limits";
+import { NESTED_TAG_PARENTS_INDEXED, SLICED_TAGS } from "../config/limits";
 import { isTagOrNested, tagKey, tagKeysIn, type NoteTags } from "./tags";
 
 /**
@@ -10,9 +10,14 @@ import { isTagOrNested, tagKey, tagKeysIn, type NoteTags } from "./tags";
 export class NotesByTag {
 	/** Each note's tags (see NoteTags), so a change takes the note out of the tags it had. */
 	private readonly tagsOf = new Map<string, NoteTags>();
-	/** The notes carrying each tag key, and which keys are nested (hold a `/`). */
+	/** The notes carrying each tag key. */
 	private readonly notesOf = new Map<string, Set<string>>();
-	private readonly nestedKeys = new Set<string>();
+	/**
+	 * The nested keys (holding a `/`) under each of their first NESTED_TAG_PARENTS_INDEXED parents
+	 * (`a/b/c` under `a` and `a/b`), so a tag names the keys nested under it without a walk of
+	 * them all: over 1,000,000 nested keys a tag that matched none was one piece of about 50 ms.
+	 */
+	private readonly nestedUnder = new Map<string, Set<string>>();
 	/** Notes with SLICED_TAGS tags or more, not filed under their tags. */
 	private readonly crowded = new Set<string>();
 
@@ -34,7 +39,14 @@ export class NotesByTag {
 			if (!notes) {
 				notes = new Set<string>();
 				this.notesOf.set(key, notes);
-				if (key.includes("/")) this.nestedKeys.add(key);
+				for (const parent of indexedParents(key)) {
+					let nested = this.nestedUnder.get(parent);
+					if (!nested) {
+						nested = new Set<string>();
+						this.nestedUnder.set(parent, nested);
+					}
+					nested.add(key);
+				}
 			}
 			notes.add(path);
 		}
@@ -52,7 +64,12 @@ export class NotesByTag {
 			notes.delete(path);
 			if (notes.size > 0) continue;
 			this.notesOf.delete(key);
-			this.nestedKeys.delete(key);
+			for (const parent of indexedParents(key)) {
+				const nested = this.nestedUnder.get(parent);
+				if (!nested) continue;
+				nested.delete(key);
+				if (nested.size === 0) this.nestedUnder.delete(parent);
+			}
 		}
 	}
 
@@ -60,7 +77,7 @@ export class NotesByTag {
 		this.version++;
 		this.tagsOf.clear();
 		this.notesOf.clear();
-		this.nestedKeys.clear();
+		this.nestedUnder.clear();
 		this.crowded.clear();
 	}
 
@@ -72,8 +89,10 @@ export class NotesByTag {
 		const wanted = tagKey(tag);
 		const exact = this.notesOf.get(wanted);
 		if (exact) yield* exact;
-		for (const key of this.nestedKeys) {
-			if (key !== wanted && isTagOrNested(key, wanted)) yield* this.notesOf.get(key) ?? [];
+		// The keys under `wanted`'s deepest indexed parent (itself, unless it nests deeper than the parents indexed).
+		const parent = deepestIndexedParent(wanted);
+		for (const key of this.nestedUnder.get(parent) ?? []) {
+			if (parent === wanted || (key !== wanted && isTagOrNested(key, wanted))) yield* this.notesOf.get(key) ?? [];
 		}
 		for (const path of this.crowded) {
 			for (const key of tagKeysIn(this.tagsOf.get(path) ?? [])) {
@@ -84,4 +103,24 @@ export class NotesByTag {
 			}
 		}
 	}
+}
+
+/** A tag key's first NESTED_TAG_PARENTS_INDEXED parents: `a/b/c` → `a`, `a/b`. Pure. */
+function* indexedParents(key: string): Generator<string, void, void> {
+	let found = 0;
+	for (let slash = key.indexOf("/"); slash !== -1 && found < NESTED_TAG_PARENTS_INDEXED; slash = key.indexOf("/", slash + 1), found++)
+		yield key.slice(0, slash);
+}
+
+/**
+ * `wanted`, or its parent at NESTED_TAG_PARENTS_INDEXED levels when it nests deeper: every key
+ * nested under `wanted` is indexed under it (see indexedParents). Pure.
+ */
+function deepestIndexedParent(wanted: string): string {
+	let slash = -1;
+	for (let found = 0; found < NESTED_TAG_PARENTS_INDEXED; found++) {
+		slash = wanted.indexOf("/", slash + 1);
+		if (slash === -1) return wanted;
+	}
+	return wanted.slice(0, slash);
 }

@@ -5,7 +5,7 @@ import { comparePaths, visibleNotes } from "./notes";
 import type { Scope } from "./scope";
 import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
 import { runSteps, type Steps } from "../markdown/steps";
-import { MAX_TAG_PARENTS_COUNTED, SLICED_TAGS, SLICED_TAGS_COUNTED } from "../config/limits";
+import { MAX_TAG_PARENTS_COUNTED, SLICED_TAGS_COUNTED } from "../config/limits";
 import { tagTextsOf, type StringPool } from "../headless/compactMetadata";
 import { runStepsOnBudget, sortInSlices, type CallBudget } from "./workBudget";
 
@@ -84,6 +84,9 @@ export function allTagTexts(cache: CachedMetadata): string[] {
 	return tagsWithFrontmatter(cache.frontmatter, tagTextsOf(cache));
 }
 
+/** Tags read between two points where `noteTagsInSteps` may pause: 16,384 were a piece of about 25 ms on a busy machine. */
+const TAG_STEP = 4096;
+
 /** A note's tags (see NoteTags), in pausable steps (a huge note can hold a million tags); pure but for the shared strings. */
 export function* noteTagsInSteps(cache: CachedMetadata | null, strings: StringPool): Steps<NoteTags> {
 	if (!cache) return NO_TAGS;
@@ -93,13 +96,15 @@ export function* noteTagsInSteps(cache: CachedMetadata | null, strings: StringPo
 	// The frontmatter's tags, then the body's, as allTagTexts gives them, but never joined into one list: a million tags' copy was one piece.
 	for (const texts of [tagsWithFrontmatter(cache.frontmatter, []), tagTextsOf(cache)]) {
 		for (const tag of texts) {
-			const key = tagKey(tag);
+			// tagKey's, with the text without `#` made once: each string made here is copied by every young-generation collection it lives through.
+			const spelling = tag.startsWith("#") ? tag.slice(1) : tag;
+			const key = spelling.toLowerCase();
 			if (!seen.has(key)) {
 				seen.add(key);
-				const spelling = tag.replace(/^#/, "");
-				tags.push(strings.intern(key), spelling === key ? strings.intern(key) : strings.intern(spelling));
+				const kept = strings.intern(key);
+				tags.push(kept, spelling === key ? kept : strings.intern(spelling));
 			}
-			if (index++ % SLICED_TAGS === SLICED_TAGS - 1) yield;
+			if (index++ % TAG_STEP === TAG_STEP - 1) yield;
 		}
 	}
 	// Kept as long as the note is unchanged: a copy of exactly their number, not the array pushes grew (room for 17 at the first).

@@ -12,7 +12,8 @@ import {
 import { frontmatterBoundProblem, splitFrontmatter } from "../../markdown/frontmatter";
 import { echoed } from "../../markdown/echo";
 import { findHiddenContent } from "../../markdown/hiddenContent";
-import { describeHeadings, headingKey, resolveSubpath, type NotePart } from "../../markdown/subpath";
+import { describeHeadingPlaces, headingKey, resolveSubpathInSteps, type NotePart } from "../../markdown/subpath";
+import { headingPlacesInSteps } from "../../headless/compactMetadata";
 import { findNote, truncateUtf8 } from "../../vault/notes";
 import { listedNoteTags } from "../../vault/tags";
 import { SliceClock } from "../../markdown/steps";
@@ -63,12 +64,15 @@ export const readNoteTool = defineTool({
 		const subpath = subpathOf(args.path);
 		let part: NotePart | null = null;
 		if (subpath !== "") {
-			part = resolveSubpath(cache, subpath, text.length);
+			// In slices: a missing heading among a note's 150,000 was one piece of about 0.2 s (every heading built, then keyed).
+			const clock = new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop);
+			const headings = await clock.run(headingPlacesInSteps(cache));
+			part = await clock.run(resolveSubpathInSteps(cache, headings, subpath, text.length));
 			// Quoted by its start and length: a path of a megabyte of `#a` was quoted whole.
 			const what = subpath.startsWith("^") ? `block "${echoed(subpath)}"` : `heading "${echoed(subpath)}"`;
 			if (!part)
 				return fail(
-					`No ${what} in "${file.path}". ${describeHeadings(cache, HEADINGS_LISTED)} Call read_note with one of these after '#', or with the path alone for the whole note.`,
+					`No ${what} in "${file.path}". ${describeHeadingPlaces(headings, HEADINGS_LISTED)} Call read_note with one of these after '#', or with the path alone for the whole note.`,
 				);
 			if (!partMatchesText(part, text)) return fail(`"${file.path}" changed while it was read. Call read_note again.`);
 		}

@@ -5,6 +5,7 @@ import type { CachedMetadata } from "obsidian";
 import {
 	compactMetadata,
 	compactMetadataSteps,
+	headingPlacesInSteps,
 	headingTextListOf,
 	headingTextsOf,
 	soleLevelOneHeadingOf,
@@ -17,6 +18,7 @@ import {
 	taskItemsOf,
 } from "../../../src/headless/compactMetadata";
 import { rememberTasks } from "../../../src/vault/tasks";
+import { headingPlacesOf } from "../../../src/markdown/subpath";
 import { NoteMemo } from "../../../src/vault/noteMemo";
 import { metadataRecordsSteps, parseMetadata } from "../../../src/markdown/metadata";
 import { runSteps } from "../../../src/markdown/steps";
@@ -93,6 +95,9 @@ describe("compactMetadata", () => {
 				expect(soleLevelOneHeadingOf(plain)).toBe(sole);
 				expect(headingTextListOf(compact)).toEqual(headings.map((entry) => entry.heading));
 				expect(headingTextListOf(plain)).toEqual(headingTextListOf(compact));
+				// A fresh compact note: its headings read without building their entries, as its plain headings give them.
+				expect(runSteps(headingPlacesInSteps(compactMetadata(parseMetadata(text), text)))).toEqual(headingPlacesOf(headings));
+				expect(runSteps(headingPlacesInSteps(plain))).toEqual(headingPlacesOf(headings));
 				const places = runSteps(packedReferencePlaces(compactMetadata(parseMetadata(text), text)));
 				for (const key of ["links", "embeds"] as const) {
 					const placesOf = places?.[key];

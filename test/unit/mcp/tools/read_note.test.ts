@@ -68,4 +68,36 @@ describe("read_note", () => {
 			await planted.close();
 		}
 	});
+
+	test("a missing heading among 60,000 is answered in slices (every heading built and keyed in one piece before: about 0.2 s at 150,000), listing the first ones", async () => {
+		const HEADINGS = 60_000;
+		const planted = await openToolVault({ "Outline.md": `${"# h\n".repeat(HEADINGS - 1)}## Last one\nend\n` });
+		await planted.vault.host.metadataCache.settled();
+		const pieces = countWorkPerPiece();
+		// Headings keyed between two pauses (headingKey lowers each heading's case once).
+		const lower = Object.getOwnPropertyDescriptor(String.prototype, "toLowerCase")?.value as (this: string) => string;
+		const lowered = jest.spyOn(String.prototype, "toLowerCase").mockImplementation(function (this: string) {
+			pieces.count();
+			return lower.call(this);
+		});
+		try {
+			const error = await planted.error("read_note", { path: "Outline#nothere" });
+			expect(error).toMatch(/^No heading "nothere" in "Outline.md"\. Its headings: # h \(line 0\); # h \(line 1\);/);
+			expect(error).toContain(" more.");
+			expect(pieces.perPiece.reduce((sum, count) => sum + count, 0)).toBeGreaterThanOrEqual(HEADINGS);
+			// Before: the 60,000 in one piece. Now a pause at least every 2,048 headings.
+			expect(Math.max(...pieces.perPiece)).toBeLessThanOrEqual(4096);
+		} finally {
+			lowered.mockRestore();
+			pieces.restore();
+		}
+		try {
+			// Found as before: the last heading's section, and a chain inside the first heading's.
+			expect(await planted.ok("read_note", { path: "Outline#Last one" })).toMatchObject({ section: "Last one", content: "## Last one\nend\n" });
+			expect(await planted.ok("read_note", { path: "Outline#h" })).toMatchObject({ section: "h", content: "# h\n" });
+			expect(await planted.error("read_note", { path: "Outline#h#Last one" })).toMatch(/^No heading "h#Last one"/);
+		} finally {
+			await planted.close();
+		}
+	});
 });
