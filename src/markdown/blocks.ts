@@ -24,6 +24,8 @@ import type { Steps } from "./steps";
  */
 
 export type MarkdownToken = MarkdownIt.Token;
+/** A token markdown-it never makes: lines nested past the parser's bounds, parsed into no blocks (`map` gives them). */
+export const LEFT_OUT_TOKEN = "nested_past_bound";
 type StateBlock = MarkdownIt.StateBlock;
 type BlockRule = (state: StateBlock, startLine: number, endLine: number, silent: boolean) => boolean;
 
@@ -254,8 +256,7 @@ function* blocksInSteps(state: StateBlock, startLine: number, endLine: number, c
 	// Each call is a quote's or a list item's content, and two generators on the stack under it.
 	const depth = (steppedDepths.get(state) ?? 0) + 1;
 	if (depth > MAX_STEPPED_BLOCK_DEPTH) {
-		// As markdown-it does past its nesting bound: the lines are taken, with no blocks.
-		state.line = endLine;
+		leaveOut(state, startLine, endLine);
 		return;
 	}
 	steppedDepths.set(state, depth);
@@ -272,7 +273,7 @@ function* blocksInSteps(state: StateBlock, startLine: number, endLine: number, c
 			// Inside a quote, a lazy line (sCount -1) ends it.
 			if ((state.sCount[line] ?? 0) < state.blkIndent) break;
 			if (state.level >= MAX_MARKDOWN_NESTING) {
-				state.line = endLine;
+				leaveOut(state, line, endLine);
 				break;
 			}
 			const startsAQuote = startsQuote(state, line, endLine);
@@ -311,6 +312,17 @@ function* blocksInSteps(state: StateBlock, startLine: number, endLine: number, c
 	}
 }
 const steppedDepths = new WeakMap<StateBlock, number>();
+
+/**
+ * Marks lines nested past a bound (MAX_STEPPED_BLOCK_DEPTH, MAX_MARKDOWN_NESTING), where markdown-it
+ * would leave them out. They are parsed into no blocks, but handed over as one LEFT_OUT_TOKEN, so
+ * their text is still read for links, embeds and tags: Obsidian finds links at any depth, and a
+ * rename left a link 640 quotes deep pointing at the old name.
+ */
+function leaveOut(state: StateBlock, startLine: number, endLine: number): void {
+	if (startLine < endLine) state.push(LEFT_OUT_TOKEN, "", 0).map = [startLine, endLine];
+	state.line = endLine;
+}
 
 /**
  * Inside quotes, a pause after every block resumes through every open quote's step: in a note of

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import MarkdownIt from "markdown-it";
 import type { CachedMetadata } from "obsidian";
 import { CHUNK_SEARCH_LINES, MAX_MARKDOWN_NESTING, MAX_STEPPED_BLOCK_DEPTH, TABLE_CHUNK_CELLS } from "../../../src/config/limits";
-import { normalizeSteps, parseBlocks, type MarkdownToken } from "../../../src/markdown/blocks";
+import { LEFT_OUT_TOKEN, normalizeSteps, parseBlocks, type MarkdownToken } from "../../../src/markdown/blocks";
 import { runSteps } from "../../../src/markdown/steps";
 import { countPushes } from "../../helpers/countPushes";
 import { expectEqual } from "../../helpers/plainEqual";
@@ -308,12 +308,14 @@ describe("quotes and callouts, nested at any depth", () => {
 			Error.stackTraceLimit = limit;
 			errorClass.prepareStackTrace = prepareStackTrace;
 		}
-		// Quotes deeper than the bound are left out, as markdown-it leaves out blocks past its own.
+		// Quotes deeper than the bound are parsed into no blocks, as markdown-it leaves out blocks past its
+		// own; their lines are handed over as one token, so their links are still read.
 		const bounded = new MarkdownIt("commonmark", { html: true, maxNesting: MAX_STEPPED_BLOCK_DEPTH } as MarkdownIt.Options).enable([
 			"table",
 			"strikethrough",
 		]);
-		expectEqual(tokens.map(record), bounded.parse(text, {}).map(record));
+		expectEqual(tokens.filter((token) => token.type !== LEFT_OUT_TOKEN).map(record), bounded.parse(text, {}).map(record));
+		expect(tokens.filter((token) => token.type === LEFT_OUT_TOKEN).map((token) => token.map)).toEqual([[0, 2]]);
 		// Each generator is two frames (its own and its `next`), two generators a level.
 		expect(deepest).toBeLessThan(2 * 2 * MAX_STEPPED_BLOCK_DEPTH + 100);
 	});
