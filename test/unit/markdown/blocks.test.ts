@@ -283,6 +283,35 @@ describe("quotes and callouts, nested at any depth", () => {
 		expectEqual(blocksOf(text), deepReference.parse(text, {}).map(record));
 	});
 
+	test("1,000 lines each 200 `> ` deep: the parse pauses while the nested quotes are opened, each reading all the lines (641 deep, 641,000 lines were read in one piece)", () => {
+		const depth = 200;
+		const text = lines(1000, (index) => `${"> ".repeat(depth)}line ${index}`);
+		const chunkLines = 2000;
+		// Quotes opened between two pauses, each having read its 1,000 lines.
+		const push = jest.spyOn(new MarkdownIt().block.State.prototype, "push");
+		const opened = () => push.mock.calls.filter(([type]) => type === "blockquote_open").length;
+		let mostOpened = 0;
+		try {
+			const steps = parseBlocks(
+				text,
+				function* () {
+					yield;
+				},
+				chunkLines,
+			);
+			let before = 0;
+			for (let step = steps.next(); !step.done; step = steps.next()) {
+				mostOpened = Math.max(mostOpened, opened() - before);
+				before = opened();
+			}
+		} finally {
+			push.mockRestore();
+		}
+		// Old: all 200 in one piece.
+		expect(mostOpened).toBeLessThanOrEqual(chunkLines / 1000 + 1);
+		expectEqual(blocksOf(text), deepReference.parse(text, {}).map(record));
+	});
+
 	test("a line of 10,000 `> ` (a quote deeper than the bound): the tokens markdown-it gives, with the stack two generators a level deep and at most MAX_STEPPED_BLOCK_DEPTH levels", () => {
 		const text = `${"> ".repeat(10_000)}[!note] a\n${"> ".repeat(10_000)}b\n`;
 		// The stack is counted in frames where the parser hands tokens over (the deepest it gets), not
