@@ -67,12 +67,14 @@ export const ACTIVITY_REFRESH_MS = 2_000;
 export const TOKEN_LAST_USED_SAVE_INTERVAL_MS = 60_000;
 /**
  * Block nesting the Markdown parser follows (a list item inside a list counts two). Deeper content
- * is still read, as text of the deepest block: the bound keeps the parser's recursion off the stack limit.
+ * is still read, as text of the deepest block (its links, embeds and tags count, so a rename rewrites
+ * them): the bound keeps the parser's recursion off the stack limit.
  */
 export const MAX_MARKDOWN_NESTING = 1000;
 /**
  * Quotes and list items the Markdown parser in steps follows one inside another (a quote counts one,
- * a list item one); deeper ones are left out, as past MAX_MARKDOWN_NESTING. Each is two generators on
+ * a list item one); deeper ones are parsed into no blocks, but their text is still read for links,
+ * embeds and tags, as past MAX_MARKDOWN_NESTING (a rename left links 640 deep stale). Each is two generators on
  * the stack (about 0.8 KB): 640 use about half of Node's default stack. Quotes were bounded only
  * by MAX_MARKDOWN_NESTING, and a note of one line of 10,000 `> ` overflowed the stack: `serve`,
  * `inspect` and the index build failed on it.

@@ -1,6 +1,6 @@
 import type { BlockCache, CachedMetadata, EmbedCache, HeadingCache, LinkCache, ListItemCache, Pos, SectionCache, TagCache } from "obsidian";
 import { BLOCK_CHUNK_LINES, INLINE_ITEMS_PAUSE_COUNT, TOKEN_VISIT_PAUSE_TOKENS } from "../config/limits";
-import { parseBlocks, type MarkdownToken } from "./blocks";
+import { LEFT_OUT_TOKEN, parseBlocks, type MarkdownToken } from "./blocks";
 import { frontmatterEndLine, frontmatterLinks, parseFrontmatterSteps } from "./frontmatter";
 import { FindingMarkers, scanInlineSteps, trailingBlockId, type InlineLink } from "./inline";
 import { LineIndex } from "./lines";
@@ -306,6 +306,10 @@ class MetadataBuilder {
 				this.openTable = null;
 				break;
 			}
+			case LEFT_OUT_TOKEN:
+				// Blocks nested past the parser's bounds: their links and tags count, as in Obsidian (a rename must rewrite them).
+				if (map) this.scanNext(map[0], map[1]);
+				break;
 			case "obsidian_comment":
 				// Obsidian still reports tags and links written inside a %% comment block.
 				if (map) this.scanNext(map[0], map[1]);

@@ -2,7 +2,9 @@ import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTempla
 import { NOTE_TEXT_RIGHT } from "../auth/rights";
 import { MAX_NOTE_CONTENT_BYTES, RESOURCE_LIST_SIZE } from "../config/limits";
 import { ok } from "../result";
-import { findNote, truncateUtf8, visibleNotes } from "../vault/notes";
+import { findNote, noteVisibility, truncateUtf8 } from "../vault/notes";
+import { firstInOrder } from "../vault/firstInOrder";
+import { withinCallBudget } from "../vault/workBudget";
 import { isNoteInScope } from "../vault/scope";
 import type { ToolContext } from "./context";
 import { readNoteForAnswer } from "./vaultErrors";
@@ -32,14 +34,27 @@ export function registerNoteResources(server: McpServer, contextOf: () => ToolCo
 	server.registerResource(
 		"note",
 		new ResourceTemplate(NOTE_URI_TEMPLATE, {
-			list: () => {
+			list: async () => {
 				const ctx = contextOf();
 				requireNoteTextRight(ctx);
-				const recent = visibleNotes(ctx.host, ctx.scope)
-					// Newest first; notes changed in the same millisecond by path, so the same vault always lists the same way.
-					.sort((a, b) => b.stat.mtime - a.stat.mtime || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
-					.slice(0, RESOURCE_LIST_SIZE);
-				return { resources: recent.map((file) => ({ uri: noteUri(file.path), name: file.path, mimeType: "text/markdown" })) };
+				const visible = noteVisibility(ctx.scope);
+				// Newest first; notes changed in the same millisecond by path, so the same vault always lists the same way.
+				// Picked in one walk that pauses, not by sorting every note (a piece per call that grew with the vault).
+				const recent = await withinCallBudget(
+					(budget) =>
+						firstInOrder(
+							ctx.host.vault.getMarkdownFiles(),
+							(file) => visible(file.path),
+							(a, b) => b.stat.mtime - a.stat.mtime || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0),
+							RESOURCE_LIST_SIZE,
+							budget,
+						),
+					"",
+					ctx.callBudget,
+				);
+				if (!recent.ok)
+					throw new ProtocolError(ProtocolErrorCode.InternalError, "Listing the newest notes needed more work than one call may do; try again.");
+				return { resources: recent.value.map((file) => ({ uri: noteUri(file.path), name: file.path, mimeType: "text/markdown" })) };
 			},
 		}),
 		{ title: "Note", description: "The Markdown text of a note in the vault.", mimeType: "text/markdown" },

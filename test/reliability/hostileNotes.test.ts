@@ -776,3 +776,29 @@ describe("a note of twenty open tasks of 50,000 characters each (`🆔 a-a-…`,
 		expect(await fs.readFile(nodePath.join(served.vault, "Tasks.md"), "utf8")).toBe(`${tasks.join("\n")}\n`);
 	}, 60_000);
 });
+
+describe("links nested deeper than the Markdown parser follows (quotes 700 deep, lists 600 deep, a callout a line 700 deep)", () => {
+	const QUOTES = 700;
+	const ITEMS = 600;
+	const notes = {
+		"Hub.md": "# Hub\n",
+		"Quotes.md": `${"> ".repeat(QUOTES)}deep [[Hub]] and [[Hub#h|alias]] #deeptag\n`,
+		"Lists.md": `${Array.from({ length: ITEMS }, (_, depth) => `${"  ".repeat(depth)}- level ${depth}`).join("\n")}\n${"  ".repeat(ITEMS)}- ![[Hub]]\n`,
+		"Callouts.md": `${Array.from({ length: QUOTES }, (_, depth) => `${">".repeat(depth + 1)} [!note] c${depth}`).join("\n")}\n${">".repeat(QUOTES)} [[Hub]]\n`,
+	};
+	const served = servedForBlock(() => notes, "write", { ready: "metadata" });
+
+	test("they are backlinks, and rename_note rewrites every one (links past 640 quotes or 500 list levels were not seen, and kept the old name)", async () => {
+		const before = await callOk<{ backlinks: Array<{ path: string }> }>(served.client, "get_note_links", { path: "Hub.md" });
+		expect(before.backlinks.map((link) => link.path).sort()).toEqual(["Callouts.md", "Lists.md", "Quotes.md"]);
+		const renamed = await callOk<{ links_updated: number }>(served.client, "rename_note", { path: "Hub.md", new_path: "Centre.md" });
+		expect(renamed.links_updated).toBe(4);
+		const read = (name: string) => fs.readFile(nodePath.join(served.vault, name), "utf8");
+		expect(await read("Quotes.md")).toBe(notes["Quotes.md"].replace("[[Hub]]", "[[Centre]]").replace("[[Hub#h|alias]]", "[[Centre#h|alias]]"));
+		expect(await read("Lists.md")).toBe(notes["Lists.md"].replace("![[Hub]]", "![[Centre]]"));
+		expect(await read("Callouts.md")).toBe(notes["Callouts.md"].replace("[[Hub]]", "[[Centre]]"));
+		await served.running.host.metadataCache.settled();
+		const tagged = await callOk<{ notes: string[] }>(served.client, "find_notes_by_tag", { tag: "deeptag" });
+		expect(tagged.notes).toEqual(["Quotes.md"]);
+	}, 120_000);
+});

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import MarkdownIt from "markdown-it";
 import type { CachedMetadata } from "obsidian";
 import { CHUNK_SEARCH_LINES, MAX_MARKDOWN_NESTING, MAX_STEPPED_BLOCK_DEPTH, TABLE_CHUNK_CELLS } from "../../../src/config/limits";
-import { normalizeSteps, parseBlocks, type MarkdownToken } from "../../../src/markdown/blocks";
+import { LEFT_OUT_TOKEN, normalizeSteps, parseBlocks, type MarkdownToken } from "../../../src/markdown/blocks";
 import { runSteps } from "../../../src/markdown/steps";
 import { countPushes } from "../../helpers/countPushes";
 import { expectEqual } from "../../helpers/plainEqual";
@@ -318,6 +318,35 @@ describe("quotes and callouts, nested at any depth", () => {
 		expectEqual(blocksOf(text), deepReference.parse(text, {}).map(record));
 	});
 
+	test("1,000 lines each 200 `> ` deep: the parse pauses while the nested quotes are opened, each reading all the lines (641 deep, 641,000 lines were read in one piece)", () => {
+		const depth = 200;
+		const text = lines(1000, (index) => `${"> ".repeat(depth)}line ${index}`);
+		const chunkLines = 2000;
+		// Quotes opened between two pauses, each having read its 1,000 lines.
+		const push = jest.spyOn(new MarkdownIt().block.State.prototype, "push");
+		const opened = () => push.mock.calls.filter(([type]) => type === "blockquote_open").length;
+		let mostOpened = 0;
+		try {
+			const steps = parseBlocks(
+				text,
+				function* () {
+					yield;
+				},
+				chunkLines,
+			);
+			let before = 0;
+			for (let step = steps.next(); !step.done; step = steps.next()) {
+				mostOpened = Math.max(mostOpened, opened() - before);
+				before = opened();
+			}
+		} finally {
+			push.mockRestore();
+		}
+		// Old: all 200 in one piece.
+		expect(mostOpened).toBeLessThanOrEqual(chunkLines / 1000 + 1);
+		expectEqual(blocksOf(text), deepReference.parse(text, {}).map(record));
+	});
+
 	test("a line of 10,000 `> ` (a quote deeper than the bound): the tokens markdown-it gives, with the stack two generators a level deep and at most MAX_STEPPED_BLOCK_DEPTH levels", () => {
 		const text = `${"> ".repeat(10_000)}[!note] a\n${"> ".repeat(10_000)}b\n`;
 		// The stack is counted in frames where the parser hands tokens over (the deepest it gets), not
@@ -343,12 +372,14 @@ describe("quotes and callouts, nested at any depth", () => {
 			Error.stackTraceLimit = limit;
 			errorClass.prepareStackTrace = prepareStackTrace;
 		}
-		// Quotes deeper than the bound are left out, as markdown-it leaves out blocks past its own.
+		// Quotes deeper than the bound are parsed into no blocks, as markdown-it leaves out blocks past its
+		// own; their lines are handed over as one token, so their links are still read.
 		const bounded = new MarkdownIt("commonmark", { html: true, maxNesting: MAX_STEPPED_BLOCK_DEPTH } as MarkdownIt.Options).enable([
 			"table",
 			"strikethrough",
 		]);
-		expectEqual(tokens.map(record), bounded.parse(text, {}).map(record));
+		expectEqual(tokens.filter((token) => token.type !== LEFT_OUT_TOKEN).map(record), bounded.parse(text, {}).map(record));
+		expect(tokens.filter((token) => token.type === LEFT_OUT_TOKEN).map((token) => token.map)).toEqual([[0, 2]]);
 		// Each generator is two frames (its own and its `next`), two generators a level.
 		expect(deepest).toBeLessThan(2 * 2 * MAX_STEPPED_BLOCK_DEPTH + 100);
 	});

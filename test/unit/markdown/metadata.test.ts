@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { getAllTags } from "../../../src/markdown/tags";
 import { metadataSteps, parseMetadata } from "../../../src/markdown/metadata";
 import { runSteps } from "../../../src/markdown/steps";
+import { MAX_STEPPED_BLOCK_DEPTH } from "../../../src/config/limits";
 
 const tagsOf = (text: string) => (parseMetadata(text).tags ?? []).map((tag) => tag.tag);
 const linksOf = (text: string) => (parseMetadata(text).links ?? []).map((link) => link.link);
@@ -101,6 +102,33 @@ describe("Obsidian syntax", () => {
 		const items = parseMetadata(text).listItems ?? [];
 		expect(items).toHaveLength(200);
 		expect(items[199]?.parent).toBe(198);
+	});
+});
+
+describe("links and tags nested deeper than the parser follows blocks", () => {
+	const found = (text: string) => {
+		const metadata = parseMetadata(text);
+		return [...(metadata.links ?? []), ...(metadata.embeds ?? []), ...(metadata.tags ?? [])].map((item) => [
+			"link" in item ? item.original : item.tag,
+			item.position.start.offset,
+			item.position.end.offset,
+		]);
+	};
+	const at = (text: string, part: string) => [part, text.indexOf(part), text.indexOf(part) + part.length];
+
+	test.each([
+		["quotes 640 deep (MAX_STEPPED_BLOCK_DEPTH)", `${"> ".repeat(MAX_STEPPED_BLOCK_DEPTH)}x [[Hub]] ![[Pic.png]] #tag\n`],
+		["quotes 5,000 deep", `${"> ".repeat(5_000)}x [[Hub]] ![[Pic.png]] #tag\n`],
+		[
+			"a callout a line, 700 deep",
+			`${Array.from({ length: 700 }, (_, depth) => `${">".repeat(depth + 1)} [!note] c`).join("\n")}\n${">".repeat(700)} x [[Hub]] ![[Pic.png]] #tag\n`,
+		],
+		[
+			"lists 600 deep (past MAX_MARKDOWN_NESTING)",
+			`${Array.from({ length: 600 }, (_, depth) => `${"  ".repeat(depth)}- l`).join("\n")}\n${"  ".repeat(600)}- x [[Hub]] ![[Pic.png]] #tag\n`,
+		],
+	])("%s: found where they are written, as nearer the top (they were left out, and a rename kept them stale)", (_name, text) => {
+		expect(found(text)).toEqual([at(text, "[[Hub]]"), at(text, "![[Pic.png]]"), at(text, "#tag")]);
 	});
 });
 

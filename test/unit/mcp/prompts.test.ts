@@ -1,8 +1,9 @@
-import { MAX_PROMPT_PLACEHOLDERS } from "../../../src/config/limits";
+import { MAX_PROMPT_PLACEHOLDERS, PROMPTS_LISTED } from "../../../src/config/limits";
 import fc from "fast-check";
 import { describedArguments, filledPlaceholderBytes, fillPlaceholders, promptPlaceholders } from "../../../src/mcp/prompts";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 import { connectInMemory, type InMemoryConnection } from "../../helpers/inMemoryClient";
+import { countWorkPerPiece } from "../../helpers/workPieces";
 
 describe("filledPlaceholderBytes", () => {
 	test("is the byte length of the filled prompt, for generated notes and arguments, repeated and unknown placeholders included", () => {
@@ -108,4 +109,39 @@ describe("a prompt note of 80,000 placeholders", () => {
 		const filled = await connection.client.getPrompt({ name: "Fine", arguments: { x: "it" } });
 		expect(filled.messages).toEqual([{ role: "user", content: { type: "text", text: "Do it.\n" } }]);
 	});
+});
+
+describe("a prompts folder of 12,000 notes", () => {
+	test("prompts/list and prompts/get pick the first ones by path in pieces (sorting the folder compared paths 150,000 times in one piece)", async () => {
+		const NOTES = 12_000;
+		const files: Record<string, string> = {};
+		// Made in an order far from their order by path.
+		for (let index = 0; index < NOTES; index++) files[`Prompts/p${(index * 7919) % NOTES}.md`] = `Prompt ${index} {{a}}\n`;
+		const vault = await openVault(files);
+		const connection = await connectInMemory(vault.host, { promptsFolder: "Prompts" });
+		const names = Object.keys(files)
+			.sort((a, b) => a.localeCompare(b))
+			.slice(0, PROMPTS_LISTED)
+			.map((path) => path.slice("Prompts/".length, -".md".length));
+		const pieces = countWorkPerPiece();
+		const compare = Object.getOwnPropertyDescriptor(String.prototype, "localeCompare")?.value as (this: string, other: string) => number;
+		const compared = jest.spyOn(String.prototype, "localeCompare").mockImplementation(function (this: string, other: string) {
+			pieces.count();
+			return compare.call(this, other);
+		});
+		try {
+			const { prompts } = await connection.client.listPrompts();
+			expect(prompts.map((prompt) => prompt.name)).toEqual(names);
+			const last = names.at(-1) ?? "";
+			expect((await connection.client.getPrompt({ name: last, arguments: { a: "x" } })).messages).toHaveLength(1);
+			// Past the listed ones: not offered, as before.
+			await expect(connection.client.getPrompt({ name: "p9999", arguments: { a: "x" } })).rejects.toThrow(/No prompt/);
+			expect(Math.max(...pieces.perPiece)).toBeLessThan(4096 * 10);
+		} finally {
+			compared.mockRestore();
+			pieces.restore();
+			await connection.close();
+			await vault.close();
+		}
+	}, 180_000);
 });

@@ -2,6 +2,7 @@ import { RESOURCE_LIST_SIZE } from "../../../src/config/limits";
 import { NOTE_URI_TEMPLATE, noteUri } from "../../../src/mcp/resources";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 import { connectInMemory, type InMemoryConnection } from "../../helpers/inMemoryClient";
+import { countWorkPerPiece } from "../../helpers/workPieces";
 
 describe("notes as MCP resources", () => {
 	test("noteUri percent-encodes each part of the path and keeps the slashes", () => {
@@ -52,6 +53,41 @@ describe("notes as MCP resources", () => {
 			await expect(connection.client.readResource({ uri: "vault-mcp://note/%E0%A4%A" })).rejects.toThrow(/not valid percent-encoding/);
 		});
 	});
+
+	test("the list of 12,000 notes is picked in pieces: their times are read at most 65,536 times between pauses (sorted whole, 300,000 times in one piece)", async () => {
+		const NOTES = 12_000;
+		const files: Record<string, string> = {};
+		for (let index = 0; index < NOTES; index++) files[`N/n${index}.md`] = `${index}\n`;
+		const vault = await openVault(files);
+		const connection = await connectInMemory(vault.host);
+		const pieces = countWorkPerPiece();
+		// Each note's time read through a counting getter; the times shuffled, and some alike, as a synced vault's are.
+		for (const [index, file] of vault.host.vault.getMarkdownFiles().entries()) {
+			const stat = { ...file.stat, mtime: ((index * 7919) % NOTES) >> 1 };
+			Object.defineProperty(file, "stat", {
+				configurable: true,
+				get: () => {
+					pieces.count();
+					return stat;
+				},
+			});
+		}
+		const expected = vault.host.vault
+			.getMarkdownFiles()
+			.sort((a, b) => b.stat.mtime - a.stat.mtime || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+			.slice(0, RESOURCE_LIST_SIZE)
+			.map((file) => file.path);
+		pieces.perPiece.splice(0, pieces.perPiece.length, 0);
+		try {
+			const { resources } = await connection.client.listResources();
+			expect(resources.map((resource) => resource.name)).toEqual(expected);
+			expect(Math.max(...pieces.perPiece)).toBeLessThan(4096 * 16);
+		} finally {
+			pieces.restore();
+			await connection.close();
+			await vault.close();
+		}
+	}, 180_000);
 
 	test("a caller whose read_note right is Deny gets 'method not found', as if there were no resources", async () => {
 		const vault = await openVault({ "A.md": "a\n" });
