@@ -259,7 +259,12 @@ export class FolderJail {
 		await this.checkFolder(nodePath.dirname(folder));
 		let made = true;
 		try {
-			await fs.mkdir(folder);
+			await fs.mkdir(folder).catch(async (error: unknown) => {
+				// Its parent removed by someone else since it was seen: made again (theirs to remove), then this one.
+				if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+				await this.makeFolders(nodePath.dirname(folder));
+				await fs.mkdir(folder);
+			});
 		} catch (error) {
 			if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
 			made = false;

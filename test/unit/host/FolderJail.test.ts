@@ -35,6 +35,9 @@ describe("FolderJail", () => {
 		await expect(fs.access(nodePath.join(outside, "new"))).rejects.toThrow();
 		await expect(jail.makeFolder(nodePath.join(jail.root, "LinkedDir"))).rejects.toMatchObject({ code: OUTSIDE_VAULT });
 		await fs.rmdir(made);
+		// A parent removed since it was seen is made again.
+		await expect(jail.makeFolder(nodePath.join(jail.root, "Gone parent", "Inner"))).resolves.toBe(true);
+		await fs.rm(nodePath.join(jail.root, "Gone parent"), { recursive: true });
 	});
 
 	test.each(["Note.md", "Folder/Inner.md", "Folder/New note.md", "New folder/deeper/New.md", "/"])(
