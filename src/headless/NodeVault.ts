@@ -341,6 +341,10 @@ export class NodeVault implements HostVault, WatchedVault {
 		return { path: normalized, name: nodePath.posix.basename(normalized) };
 	}
 
+	async makeFolder(path: string): Promise<boolean> {
+		return await this.jail.makeFolder(this.toDiskPath(normalizeVaultPath(path)));
+	}
+
 	on(name: "create" | "modify" | "delete", callback: (file: HostAbstractFile) => unknown): EventRef;
 	on(name: "rename", callback: (file: HostAbstractFile, oldPath: string) => unknown): EventRef;
 	on(name: string, callback: (file: HostAbstractFile, oldPath: string) => unknown): EventRef {

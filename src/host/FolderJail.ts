@@ -250,6 +250,29 @@ export class FolderJail {
 		await this.checkFolder(folder);
 	}
 
+	/**
+	 * Makes one folder whose parent is a real folder of the vault; true when this call made it, false
+	 * when it was there already (made by another client or the person meanwhile). Never through a link.
+	 */
+	async makeFolder(folder: string): Promise<boolean> {
+		if (!this.isBelowRoot(folder)) throw new OutsideVaultError();
+		await this.checkFolder(nodePath.dirname(folder));
+		let made = true;
+		try {
+			await fs.mkdir(folder).catch(async (error: unknown) => {
+				// Its parent removed by someone else since it was seen: made again (theirs to remove), then this one.
+				if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+				await this.makeFolders(nodePath.dirname(folder));
+				await fs.mkdir(folder);
+			});
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+			made = false;
+		}
+		this.refuseUnlessFolder(folder, await fs.lstat(folder));
+		return made;
+	}
+
 	/** `makeFolders` without the thread pool. */
 	makeFoldersSync(folder: string): void {
 		for (const current of this.foldersDown(folder)) {

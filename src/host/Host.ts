@@ -55,6 +55,11 @@ export interface HostVault {
 	/** Makes a new file; `options.beforeWrite` as for `process` (a long text is written in pieces once the file is made). */
 	create(path: string, data: string, options?: ProcessOptions): Promise<HostFile>;
 	createFolder(path: string): Promise<unknown>;
+	/**
+	 * Headless only: makes one folder whose parent is there; true when this call made it, false when
+	 * it was there already. A stopped create (and its undo) takes away only the folders it made.
+	 */
+	makeFolder?(path: string): Promise<boolean>;
 	/** Moves a file to `newPath` (which must be free) and nothing else: no link in any note changes. */
 	rename(file: HostFile, newPath: string): Promise<void>;
 	on(name: "create" | "modify" | "delete", callback: (file: HostAbstractFile) => unknown): EventRef;

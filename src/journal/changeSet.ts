@@ -8,7 +8,7 @@
  */
 import { FileOverBytesError } from "../host/FileOverBytesError";
 import type { Host, HostFile, ProcessOptions } from "../host/Host";
-import { ensureParentFolder, hashText, overEditedBytesMessage } from "../vault/writes";
+import { ensureParentFolder, folderAt, hashText, overEditedBytesMessage } from "../vault/writes";
 import { NOTE_TEXT_PIECE_CHARS, NOTE_TEXT_SLICE_MS, RELINKS_APPLIED_AT_ONCE } from "../config/limits";
 import { runSteps, SliceClock, type Steps } from "../markdown/steps";
 import { sha256HexInPieces } from "../sha256";
@@ -430,13 +430,37 @@ export async function applyChange(
 
 async function createNote(target: ApplyTarget, path: string, text: string): Promise<void> {
 	if (!(await isPathFree(target.host, path))) throw new NoteChangedSinceError(path, []);
-	const createdFolders = missingFolders(target.host, path);
+	const madeFolders: string[] = [];
 	try {
-		await createInFolders(target, path, text, createdFolders);
+		await makeMissingFolders(target.host, missingFolders(target.host, path), madeFolders);
+		await createInFolders(target, path, text, madeFolders);
 	} catch (error) {
 		// Refused (a revocation, a name taken): the folders made for the note go too, so the vault is as it was.
-		await removeEmptyFolders(target.host, createdFolders);
+		await removeEmptyFolders(target.host, madeFolders);
 		throw error;
+	}
+}
+
+/**
+ * Makes `folders` (outermost first) one at a time, adding to `made` each that this call made: one
+ * the person or another client made in the moment since it was seen missing is theirs, and is
+ * neither recorded as made by the call (undo would take it away) nor taken away if the call stops.
+ */
+async function makeMissingFolders(host: Host, folders: readonly string[], made: string[]): Promise<void> {
+	for (const folder of folders) {
+		if (host.vault.makeFolder) {
+			if (await host.vault.makeFolder(folder)) made.push(folder);
+			continue;
+		}
+		if (await folderAt(host, folder)) continue;
+		try {
+			await host.vault.createFolder(folder);
+		} catch (error) {
+			// Made by someone else in the instant since it was looked at (Obsidian: "Folder already exists.").
+			if (/already exists/i.test((error as Error).message ?? "") && (await folderAt(host, folder))) continue;
+			throw error;
+		}
+		made.push(folder);
 	}
 }
 
@@ -457,6 +481,7 @@ async function removeEmptyFolders(host: Host, folders: readonly string[]): Promi
 }
 
 async function createInFolders({ host, journal, call, mayWrite }: ApplyTarget, path: string, text: string, createdFolders: readonly string[]): Promise<void> {
+	// The parent removed by someone else since: made again (not the call's to take away; the create fails on without it).
 	await ensureParentFolder(host, path);
 	await journal.recordChangesAhead(call, [
 		{ ...(await recordInPieces(path, null, text)), ...(createdFolders.length > 0 ? { createdFolders: [...createdFolders] } : {}) },

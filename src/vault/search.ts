@@ -594,7 +594,8 @@ export class IndexedNoteSearch implements NoteSearch {
 		const searchable = isSearchableText(text);
 		const body = searchable ? text : "";
 		const engine = this.engine;
-		const version = this.versions.get(file.path) ?? 0;
+		const path = file.path;
+		const version = this.versions.get(path) ?? 0;
 		const cache = this.host.metadataCache.getFileCache(file);
 		const prepare = engine.index.prepare(file.path, file.basename, file.stat.mtime, body, headingsOf(this.host, file), aliasesOf(this.host, file));
 		const steps = (function* (): Steps<{ plan: CommitPlan; tags: NoteTags }> {
@@ -613,6 +614,8 @@ export class IndexedNoteSearch implements NoteSearch {
 			work = await runStepsInSlices(steps, INDEX_UPDATE_SLICE_MS, this.yieldToHost);
 			if (this.stopped || engine !== this.engine || (this.versions.get(file.path) ?? 0) !== version) return;
 		}
+		// Moved since it was listed or read (the same file object, renamed: into an excluded folder, say): the rename's own event indexes it where it is now, if it may be.
+		if (file.path !== path || !isNoteInScope(path, this.scope)) return;
 		engine.index.install(work.plan);
 		// The text is in hand: keep the note's tasks, tags and link counts for the vault-wide tools, so their first call reads nothing.
 		let tags = work.tags;

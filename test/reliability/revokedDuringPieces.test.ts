@@ -143,3 +143,75 @@ describe("a create_note into new folders stopped by a revocation", () => {
 		}
 	});
 });
+
+/**
+ * The folders a stopped create_note takes away are only those it made itself: one the person (or
+ * another client) made in the moment between the call seeing it missing and making it stays,
+ * even empty, and so does what the journal says the call made (undo would take it away too).
+ */
+describe("a create_note stopped by a revocation, its folders made meanwhile by someone else", () => {
+	/** Whether the jail is asked on the way to making the note's folders, once the call has seen them missing. */
+	const makingFolders = (): boolean => /createInFolders|makeMissingFolders/.test(new Error().stack ?? "");
+
+	test("the folders it did not make stay", async () => {
+		const vault = await makeVault({ "Other/Keep.md": "keep\n" });
+		const running = await startService(vault, {
+			levels: ["write"],
+			settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 },
+		});
+		const client = await connectClient(running.url, running.tokens.write ?? "");
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the jail as `this`
+		const original = FolderJail.prototype.isFolderReal;
+		let changed = false;
+		try {
+			jest.spyOn(FolderJail.prototype, "isFolderReal").mockImplementation(async function (this: FolderJail, folder: string) {
+				if (!changed && makingFolders()) {
+					changed = true;
+					// The person makes the folders in their file manager, and revokes the token, at that moment.
+					await fs.mkdir(nodePath.join(vault, "New", "Deep"), { recursive: true });
+					await running.service.apply({ ...running.settings, tokens: [] });
+				}
+				return original.call(this, folder);
+			});
+			await callTool(client, "create_note", { path: "New/Deep/Plan.md", content: "# Plan\n" }).catch(() => undefined);
+			expect(changed).toBe(true);
+			expect(nodeFs.existsSync(nodePath.join(vault, "New", "Deep"))).toBe(true);
+			expect(nodeFs.existsSync(nodePath.join(vault, "New", "Deep", "Plan.md"))).toBe(false);
+		} finally {
+			jest.restoreAllMocks();
+			await client.close().catch(() => undefined);
+			await running.stop();
+			await removeDir(vault);
+		}
+	});
+
+	test("the journal records only the folders the call made", async () => {
+		const vault = await makeVault({ "Other/Keep.md": "keep\n" });
+		const running = await startService(vault, {
+			levels: ["write"],
+			settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 },
+		});
+		const client = await connectClient(running.url, running.tokens.write ?? "");
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the jail as `this`
+		const original = FolderJail.prototype.isFolderReal;
+		let changed = false;
+		try {
+			jest.spyOn(FolderJail.prototype, "isFolderReal").mockImplementation(async function (this: FolderJail, folder: string) {
+				if (!changed && makingFolders()) {
+					changed = true;
+					await fs.mkdir(nodePath.join(vault, "New"));
+				}
+				return original.call(this, folder);
+			});
+			await callTool(client, "create_note", { path: "New/Deep/Plan.md", content: "# Plan\n" });
+			expect(changed).toBe(true);
+			const [entry] = running.journal.list(1);
+			expect(entry?.changes[0]?.createdFolders).toEqual(["New/Deep"]);
+		} finally {
+			jest.restoreAllMocks();
+			await client.close().catch(() => undefined);
+			await running.stop();
+			await removeDir(vault);
+		}
+	});
+});

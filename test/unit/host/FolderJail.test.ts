@@ -27,6 +27,19 @@ describe("FolderJail", () => {
 		await removeDir(outside);
 	});
 
+	test("makeFolder says whether it made the folder, and never makes one through a link", async () => {
+		const made = nodePath.join(jail.root, "Made once");
+		await expect(jail.makeFolder(made)).resolves.toBe(true);
+		await expect(jail.makeFolder(made)).resolves.toBe(false);
+		await expect(jail.makeFolder(nodePath.join(jail.root, "LinkedDir", "new"))).rejects.toMatchObject({ code: OUTSIDE_VAULT });
+		await expect(fs.access(nodePath.join(outside, "new"))).rejects.toThrow();
+		await expect(jail.makeFolder(nodePath.join(jail.root, "LinkedDir"))).rejects.toMatchObject({ code: OUTSIDE_VAULT });
+		await fs.rmdir(made);
+		// A parent removed since it was seen is made again.
+		await expect(jail.makeFolder(nodePath.join(jail.root, "Gone parent", "Inner"))).resolves.toBe(true);
+		await fs.rm(nodePath.join(jail.root, "Gone parent"), { recursive: true });
+	});
+
 	test.each(["Note.md", "Folder/Inner.md", "Folder/New note.md", "New folder/deeper/New.md", "/"])(
 		"lets %j through: every part that exists is real",
 		async (path) => {
