@@ -437,11 +437,18 @@ export const SEARCH_BUILD_WORK_SHARE = 6;
 /** A search helps the build at most this long, so no answer waits for the whole build however busy the server is. */
 export const SEARCH_BUILD_HELP_MAX_MS = 200;
 /**
- * Filters (a folder, a tag, the caller's scope) whose accepted notes the search index keeps while
- * it is unchanged, so the same filter again does not look at its notes again: at 50,000 notes, a tag
- * carried by 40,000 of them took 35 ms of each search. One byte a note each.
+ * Filters (a folder, a tag, the caller's scope) whose accepted notes the search index keeps, and
+ * brings up to date as notes change (ACCEPTED_PATCH_SLOTS), so the same filter again does not look
+ * at its notes again: at 50,000 notes, a tag carried by 40,000 of them took 35 ms of each search.
+ * One byte a note each.
  */
 export const ACCEPTED_FILTERS_KEPT = 4;
+/**
+ * Notes changed (added, removed, re-tagged) since a kept filter answer up to which the next search
+ * with that filter asks about those notes alone; past it, it looks at all the filter's notes again.
+ * Asked about one by one, 4,096 notes cost a few ms, about what a whole walk of 40,000 does.
+ */
+export const ACCEPTED_PATCH_SLOTS = 4_096;
 /** Paths whose "note in scope?" answer is remembered per scope, and scopes remembered (tokens can see different folders). */
 export const IN_SCOPE_MEMO_PATHS = 200_000;
 export const IN_SCOPE_MEMO_SCOPES = 16;
