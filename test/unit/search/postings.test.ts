@@ -217,12 +217,20 @@ describe("PostingsIndex: notes in, answers out", () => {
 		const paths = ["A/one.md", "A/two.md", "B/one.md", "B/deep/two.md", "C.md", "A/three.md"];
 		const tags = ["t", "t/x", "u", "T/y"];
 		const change = fc.oneof(
-			fc.record({ kind: fc.constant("add" as const), path: fc.constantFrom(...paths), words: fc.integer({ min: 0, max: 6 }), tag: fc.constantFrom(null, ...tags) }),
+			fc.record({
+				kind: fc.constant("add" as const),
+				path: fc.constantFrom(...paths),
+				words: fc.integer({ min: 0, max: 6 }),
+				tag: fc.constantFrom(null, ...tags),
+			}),
 			fc.record({ kind: fc.constant("remove" as const), path: fc.constantFrom(...paths) }),
 			fc.record({ kind: fc.constant("retag" as const), path: fc.constantFrom(...paths), tag: fc.constantFrom(null, ...tags) }),
 			fc.record({ kind: fc.constant("compact" as const) }),
 			// Asked often, by six keys (more than are kept), so a kept answer is often asked again after changes.
-			{ arbitrary: fc.record({ kind: fc.constant("ask" as const), folder: fc.constantFrom(null, "A"), tag: fc.constantFrom(null, "t", "t/x") }), weight: 4 },
+			{
+				arbitrary: fc.record({ kind: fc.constant("ask" as const), folder: fc.constantFrom(null, "A"), tag: fc.constantFrom(null, "t", "t/x") }),
+				weight: 4,
+			},
 		);
 		fc.assert(
 			fc.property(fc.array(change, { minLength: 20, maxLength: 60 }), (changes) => {
@@ -255,7 +263,11 @@ describe("PostingsIndex: notes in, answers out", () => {
 						const { key, ...fresh } = filterOf(step.folder, step.tag);
 						const kept = run(index.acceptedSlots({ ...fresh, key }));
 						const anew = run(index.acceptedSlots(fresh));
-						expect([Buffer.from(kept.slots).toString("hex"), kept.count, kept.totalLength]).toEqual([Buffer.from(anew.slots).toString("hex"), anew.count, anew.totalLength]);
+						expect([Buffer.from(kept.slots).toString("hex"), kept.count, kept.totalLength]).toEqual([
+							Buffer.from(anew.slots).toString("hex"),
+							anew.count,
+							anew.totalLength,
+						]);
 					}
 				}
 			}),
