@@ -356,9 +356,9 @@ export class PostingsIndex {
 	private readonly acceptedMemos = new Map<string, AcceptedMemo>();
 	/**
 	 * The slots installed or removed (or whose filter answers may have changed, see `recheck`) since
-	 * the log last began again, at `changedFrom` changes since the index was made: a kept accepted
-	 * answer is brought up to date by asking about these alone. Emptied past ACCEPTED_PATCH_SLOTS;
-	 * an answer kept before that is worked out again.
+	 * the log's start, `changedFrom` changes after the index was made: a kept accepted answer is
+	 * brought up to date by asking about these alone. Past ACCEPTED_PATCH_SLOTS its older half is
+	 * dropped; an answer kept before the start is worked out again.
 	 */
 	private changedSlots: number[] = [];
 	private changedFrom = 0;
@@ -1062,11 +1062,13 @@ export class PostingsIndex {
 		return { slots, count, totalLength };
 	}
 
-	/** Logs a slot whose filter answers may have changed; past ACCEPTED_PATCH_SLOTS the log begins again. */
+	/** Logs a slot whose filter answers may have changed; past ACCEPTED_PATCH_SLOTS the older half of the log is dropped. */
 	private logChanged(slot: number): void {
 		if (this.changedSlots.length >= ACCEPTED_PATCH_SLOTS) {
-			this.changedFrom += this.changedSlots.length;
-			this.changedSlots = [];
+			// The older half goes: an answer kept since fewer changes than that is still brought up to date.
+			const dropped = this.changedSlots.length - (ACCEPTED_PATCH_SLOTS >> 1);
+			this.changedFrom += dropped;
+			this.changedSlots = this.changedSlots.slice(dropped);
 		}
 		this.changedSlots.push(slot);
 	}
