@@ -1,4 +1,4 @@
-import { ACCEPTED_FILTERS_KEPT } from "../config/limits";
+import { ACCEPTED_FILTERS_KEPT, ACCEPTED_PATCH_SLOTS } from "../config/limits";
 import { PackedIdWriter, unpackIds } from "./packedIds";
 import { TermDictionary, type HeldAmong } from "./dictionary";
 import { hasPairSketch, PAIR_COUNT_SATURATED, pairCountBound, pairHash, pairSketchBytes, secondHash, writePairSketch } from "./pairSketch";
@@ -51,16 +51,22 @@ export type NoteFilter =
 			readonly among?: () => Iterable<string>;
 			readonly include: (path: string) => boolean;
 			/**
+			 * Whether the filter accepts one note, as it would decide it among all (for a filter
+			 * naming its notes, `include` and "is among them"): with it, a kept answer of the same key
+			 * is brought up to date note by note after index changes instead of worked out again.
+			 * Without `among`, `include` is that answer.
+			 */
+			readonly accepts?: (path: string) => boolean;
+			/**
 			 * Names what the filter accepts: a filter of the same key accepts the same notes of an
 			 * unchanged index, so the accepted slots are worked out once (ACCEPTED_FILTERS_KEPT kept).
 			 */
 			readonly key?: string;
 	  };
 
-/** Accepted slots worked out for a filter's key, at an index's generation and next slot. */
+/** Accepted slots worked out for a filter's key, as of a place in the index's log of changed slots. */
 interface AcceptedMemo {
-	readonly generation: number;
-	readonly nextSlot: number;
+	readonly logged: number;
 	readonly accepted: { slots: Uint8Array; count: number; totalLength: number };
 }
 
@@ -348,6 +354,14 @@ export class PostingsIndex {
 	generation = 0;
 	/** The accepted slots of the filters last used, by key, newest last (see NoteFilter's key): read-only once kept. */
 	private readonly acceptedMemos = new Map<string, AcceptedMemo>();
+	/**
+	 * The slots installed or removed (or whose filter answers may have changed, see `recheck`) since
+	 * the log's start, `changedFrom` changes after the index was made: a kept accepted answer is
+	 * brought up to date by asking about these alone. Past ACCEPTED_PATCH_SLOTS its older half is
+	 * dropped; an answer kept before the start is worked out again.
+	 */
+	private changedSlots: number[] = [];
+	private changedFrom = 0;
 	/** Scratch for counting a note's tokens while committing and for merging a prefix's postings (searches that never pause); all zero between uses. */
 	private counts: Uint32Array = new Uint32Array(256);
 	private readonly mergeScratch: UnionScratch = unionScratch();
@@ -555,6 +569,7 @@ export class PostingsIndex {
 		const slot = this.nextSlot++;
 		this.slotOfPath.set(doc.path, slot);
 		this.documents[slot] = doc;
+		this.logChanged(slot);
 		this.bodyLengths = growUint32(this.bodyLengths, slot + 1);
 		this.modifiedTimes = growFloat64(this.modifiedTimes, slot + 1);
 		this.bodyLengths[slot] = doc.bodyLength;
@@ -935,6 +950,7 @@ export class PostingsIndex {
 	/** Takes a note out: its slot, and its postings from the lists of `terms` (its distinct terms). */
 	private removeSlotOf(path: string, slot: number, terms: ArrayLike<number>): void {
 		this.generation++;
+		this.logChanged(slot);
 		const doc = this.documents[slot];
 		this.slotOfPath.delete(path);
 		this.documents[slot] = undefined;
@@ -975,10 +991,12 @@ export class PostingsIndex {
 	 */
 	*acceptedSlots(filter: NoteFilter): Generator<void, { slots: Uint8Array; count: number; totalLength: number }, void> {
 		const key = typeof filter === "function" ? undefined : filter.key;
-		const { generation, nextSlot } = this;
-		if (key !== undefined) {
+		const logged = this.changedFrom + this.changedSlots.length;
+		if (key !== undefined && typeof filter !== "function") {
 			const memo = this.acceptedMemos.get(key);
-			if (memo && memo.generation === generation && memo.nextSlot === nextSlot) return memo.accepted;
+			if (memo && memo.logged === logged) return memo.accepted;
+			const accepts = filter.among ? filter.accepts : filter.include;
+			if (memo && accepts && memo.logged >= this.changedFrom) return this.keepAccepted(key, logged, this.patchedAccepted(memo, accepts));
 		}
 		const slots = new Uint8Array(this.nextSlot);
 		let count = 0;
@@ -1008,15 +1026,60 @@ export class PostingsIndex {
 		}
 		const accepted = { slots, count, totalLength };
 		// Kept only if the index did not change while it paused (the search starts again then anyway).
-		if (key !== undefined && this.generation === generation && this.nextSlot === nextSlot) {
-			this.acceptedMemos.delete(key);
-			this.acceptedMemos.set(key, { generation, nextSlot, accepted });
-			for (const old of this.acceptedMemos.keys()) {
-				if (this.acceptedMemos.size <= ACCEPTED_FILTERS_KEPT) break;
-				this.acceptedMemos.delete(old);
-			}
+		if (key !== undefined && this.changedFrom + this.changedSlots.length === logged) this.keepAccepted(key, logged, accepted);
+		return accepted;
+	}
+
+	/** Keeps an accepted answer under its key, newest last, at most ACCEPTED_FILTERS_KEPT. */
+	private keepAccepted(key: string, logged: number, accepted: AcceptedMemo["accepted"]): AcceptedMemo["accepted"] {
+		this.acceptedMemos.delete(key);
+		this.acceptedMemos.set(key, { logged, accepted });
+		for (const old of this.acceptedMemos.keys()) {
+			if (this.acceptedMemos.size <= ACCEPTED_FILTERS_KEPT) break;
+			this.acceptedMemos.delete(old);
 		}
 		return accepted;
+	}
+
+	/**
+	 * A kept answer brought up to date: each slot changed since is accepted when it holds a note's
+	 * current version and the filter accepts that note. A copy: a search paused on the kept one
+	 * still reads it as it was.
+	 */
+	private patchedAccepted(memo: AcceptedMemo, accepts: (path: string) => boolean): AcceptedMemo["accepted"] {
+		const slots = new Uint8Array(this.nextSlot);
+		slots.set(memo.accepted.slots);
+		let { count, totalLength } = memo.accepted;
+		for (let index = memo.logged - this.changedFrom; index < this.changedSlots.length; index++) {
+			const slot = this.changedSlots[index] as number;
+			const doc = this.documents[slot];
+			const wanted = doc !== undefined && this.slotOfPath.get(doc.path) === slot && accepts(doc.path) ? 1 : 0;
+			if (slots[slot] === wanted) continue;
+			slots[slot] = wanted;
+			count += wanted === 1 ? 1 : -1;
+			totalLength += wanted === 1 ? (this.bodyLengths[slot] as number) : -(this.bodyLengths[slot] as number);
+		}
+		return { slots, count, totalLength };
+	}
+
+	/** Logs a slot whose filter answers may have changed; past ACCEPTED_PATCH_SLOTS the older half of the log is dropped. */
+	private logChanged(slot: number): void {
+		if (this.changedSlots.length >= ACCEPTED_PATCH_SLOTS) {
+			// The older half goes: an answer kept since fewer changes than that is still brought up to date.
+			const dropped = this.changedSlots.length - (ACCEPTED_PATCH_SLOTS >> 1);
+			this.changedFrom += dropped;
+			this.changedSlots = this.changedSlots.slice(dropped);
+		}
+		this.changedSlots.push(slot);
+	}
+
+	/**
+	 * Tells the kept filter answers that a note's own filter answer may have changed (its tags did)
+	 * without a new version of it in the index.
+	 */
+	recheck(path: string): void {
+		const slot = this.slotOfPath.get(path);
+		if (slot !== undefined) this.logChanged(slot);
 	}
 
 	/**

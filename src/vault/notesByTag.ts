@@ -21,13 +21,9 @@ export class NotesByTag {
 	/** Notes with SLICED_TAGS tags or more, not filed under their tags. */
 	private readonly crowded = new Set<string>();
 
-	/** Bumped on every change: the notes a tag names are the same while it is. */
-	version = 0;
-
 	/** Sets a note's tags (none: forgets it). */
 	set(path: string, tags: NoteTags): void {
 		this.delete(path);
-		this.version++;
 		if (tags.length === 0) return;
 		this.tagsOf.set(path, tags);
 		if (tags.length / 2 >= SLICED_TAGS) {
@@ -55,7 +51,6 @@ export class NotesByTag {
 	delete(path: string): void {
 		const tags = this.tagsOf.get(path);
 		if (!tags) return;
-		this.version++;
 		this.tagsOf.delete(path);
 		if (this.crowded.delete(path)) return;
 		for (const key of tagKeysIn(tags)) {
@@ -74,11 +69,17 @@ export class NotesByTag {
 	}
 
 	clear(): void {
-		this.version++;
 		this.tagsOf.clear();
 		this.notesOf.clear();
 		this.nestedUnder.clear();
 		this.crowded.clear();
+	}
+
+	/** Whether a note carries `tag` or a tag nested under it (one of the notes `carrying` names). */
+	carries(path: string, tag: string): boolean {
+		const wanted = tagKey(tag);
+		for (const key of tagKeysIn(this.tagsOf.get(path) ?? [])) if (isTagOrNested(key, wanted)) return true;
+		return false;
 	}
 
 	/**

@@ -374,13 +374,12 @@ export class IndexedNoteSearch implements NoteSearch {
 		// Every note it is asked about carries the tag: the predicate checks the rest.
 		const include = searchFilter(scope, { folder: filter.folder }, { scopeChecked, leaving: this.leaving });
 		// Notes being taken out are not in the key: while any are, the accepted notes are worked out each time.
-		const key =
-			this.leaving.size === 0
-				? JSON.stringify([scopeKey(scope), filter.folder ?? null, tag === undefined ? null : tagKey(tag), this.tagged.version])
-				: undefined;
+		// A kept answer is brought up to date note by note (the index logs each note changed, `recheck` each re-tagged).
+		const key = this.leaving.size === 0 ? JSON.stringify([scopeKey(scope), filter.folder ?? null, tag === undefined ? null : tagKey(tag)]) : undefined;
 		if (tag === undefined) return key === undefined ? include : { include, key };
 		const among = () => this.tagged.carrying(tag);
-		return key === undefined ? { among, include } : { among, include, key };
+		const accepts = (path: string) => include(path) && this.tagged.carries(path, tag);
+		return key === undefined ? { among, include } : { among, include, accepts, key };
 	}
 
 	/**
@@ -573,7 +572,7 @@ export class IndexedNoteSearch implements NoteSearch {
 	/** Takes a deleted or renamed note out of the index: a long one in slices (see `removeSteps`). */
 	private async drop(path: string): Promise<void> {
 		this.touch(path);
-		this.tagged.delete(path);
+		this.setTags(path, []);
 		this.unsearchedPaths.delete(path);
 		this.leaving.set(path, (this.leaving.get(path) ?? 0) + 1);
 		try {
@@ -626,12 +625,18 @@ export class IndexedNoteSearch implements NoteSearch {
 		}
 		if (searchable) this.unsearchedPaths.delete(file.path);
 		else this.unsearchedPaths.add(file.path);
-		this.tagged.set(file.path, tags);
+		this.setTags(file.path, tags);
+	}
+
+	/** A note's tags in the tag filter's map, and the index told that its filter answers may have changed. */
+	private setTags(path: string, tags: NoteTags): void {
+		this.tagged.set(path, tags);
+		this.engine.index.recheck(path);
 	}
 
 	private removeFromIndex(path: string): void {
 		this.engine.index.remove(path);
-		this.tagged.delete(path);
+		this.setTags(path, []);
 		this.unsearchedPaths.delete(path);
 	}
 

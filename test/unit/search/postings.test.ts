@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { ACCEPTED_PATCH_SLOTS } from "../../../src/config/limits";
 import { BODY_COUNT, IN_HEADING, IN_TITLE, type FormLists, type ResolvedTerm } from "../../../src/search/postingValues";
 import { runSteps, unionScratch, unionSteps } from "../../../src/search/unions";
 import { phrasePairBound, PostingsIndex } from "../../../src/search/postings";
@@ -210,6 +211,88 @@ describe("PostingsIndex: notes in, answers out", () => {
 		index.remove("Travel.md");
 		expect(run(index.acceptedSlots(keyed)).count).toBe(3);
 		expect(slotOf(index, "Travel.md")).toBe(-1);
+	});
+
+	test("a kept filter answer brought up to date after random changes is the one worked out afresh, for each key", () => {
+		const paths = ["A/one.md", "A/two.md", "B/one.md", "B/deep/two.md", "C.md", "A/three.md"];
+		const tags = ["t", "t/x", "u", "T/y"];
+		const change = fc.oneof(
+			fc.record({
+				kind: fc.constant("add" as const),
+				path: fc.constantFrom(...paths),
+				words: fc.integer({ min: 0, max: 6 }),
+				tag: fc.constantFrom(null, ...tags),
+			}),
+			fc.record({ kind: fc.constant("remove" as const), path: fc.constantFrom(...paths) }),
+			fc.record({ kind: fc.constant("retag" as const), path: fc.constantFrom(...paths), tag: fc.constantFrom(null, ...tags) }),
+			fc.record({ kind: fc.constant("compact" as const) }),
+			// Asked often, by six keys (more than are kept), so a kept answer is often asked again after changes.
+			{
+				arbitrary: fc.record({ kind: fc.constant("ask" as const), folder: fc.constantFrom(null, "A"), tag: fc.constantFrom(null, "t", "t/x") }),
+				weight: 4,
+			},
+		);
+		fc.assert(
+			fc.property(fc.array(change, { minLength: 20, maxLength: 60 }), (changes) => {
+				const index = new PostingsIndex(stem);
+				const tagOf = new Map<string, string | null>();
+				const carries = (path: string, tag: string) => {
+					const own = tagOf.get(path)?.toLowerCase();
+					return own !== undefined && (own === tag || own.startsWith(`${tag}/`));
+				};
+				const filterOf = (folder: string | null, tag: string | null) => {
+					const include = (path: string) => folder === null || path.startsWith(`${folder}/`);
+					const accepts = (path: string) => include(path) && (tag === null || carries(path, tag));
+					const among = tag === null ? undefined : () => [...tagOf.keys()].filter((path) => carries(path, tag));
+					return { include: among ? include : accepts, accepts, among, key: JSON.stringify([folder, tag]) };
+				};
+				for (const step of changes) {
+					if (step.kind === "add") {
+						index.add(step.path, step.path, 1, "word ".repeat(step.words), []);
+						tagOf.set(step.path, step.tag);
+					} else if (step.kind === "remove") {
+						index.remove(step.path);
+						tagOf.delete(step.path);
+					} else if (step.kind === "retag") {
+						if (!tagOf.has(step.path)) continue;
+						tagOf.set(step.path, step.tag);
+						index.recheck(step.path);
+					} else if (step.kind === "compact") {
+						index.compact();
+					} else {
+						const { key, ...fresh } = filterOf(step.folder, step.tag);
+						const kept = run(index.acceptedSlots({ ...fresh, key }));
+						const anew = run(index.acceptedSlots(fresh));
+						expect([Buffer.from(kept.slots).toString("hex"), kept.count, kept.totalLength]).toEqual([
+							Buffer.from(anew.slots).toString("hex"),
+							anew.count,
+							anew.totalLength,
+						]);
+					}
+				}
+			}),
+			{ numRuns: 300 },
+		);
+	});
+
+	test("a kept filter answer is brought up to date by asking about the changed notes alone, and worked out again past ACCEPTED_PATCH_SLOTS changes", () => {
+		const index = new PostingsIndex(stem);
+		for (let note = 0; note < 500; note++) index.add(`n${note}.md`, `n${note}`, 1, "plan", []);
+		const asked: string[] = [];
+		const accepts = (path: string) => (asked.push(path), path !== "n3.md");
+		const keyed = { among: () => index.slotOfPath.keys(), include: accepts, accepts, key: "k" };
+		expect(run(index.acceptedSlots(keyed)).count).toBe(499);
+		expect(asked).toHaveLength(500);
+		asked.length = 0;
+		index.add("n7.md", "n7", 2, "plan again", []);
+		index.remove("n8.md");
+		const patched = run(index.acceptedSlots(keyed));
+		expect([patched.count, patched.totalLength]).toEqual([498, 499]);
+		expect(asked).toEqual(["n7.md"]);
+		asked.length = 0;
+		for (let change = 0; change <= ACCEPTED_PATCH_SLOTS; change++) index.add("n9.md", "n9", 3, "plan", []);
+		expect(run(index.acceptedSlots(keyed)).count).toBe(498);
+		expect(asked).toHaveLength(499);
 	});
 
 	test("acceptedSlots counts the notes a filter accepts and their body length; compact changes no answer", () => {
