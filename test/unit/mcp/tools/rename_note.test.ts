@@ -1,4 +1,6 @@
+import { DiskWriter } from "../../../../src/headless/DiskWriter";
 import { openToolVault, WRITES_ALLOWED, type ToolVault } from "../../../helpers/toolVault";
+import { countWorkPerPiece } from "../../../helpers/workPieces";
 
 describe("rename_note", () => {
 	let tv: ToolVault;
@@ -28,4 +30,50 @@ describe("rename_note", () => {
 		expect(await tv.read("Ideas.md")).toBe("# Ideas\n");
 		expect(await tv.read("Plan.md")).toBe("See [[Ideas]] and [[Ideas#Top|the top]].\n");
 	});
+});
+
+describe("rename_note of a note linked from many notes", () => {
+	const LINKING = 300;
+	let tv: ToolVault;
+	/** How often a path was checked against the caller's scope (each check reads its excluded folders). */
+	let scopeChecks = 0;
+	beforeEach(async () => {
+		const files: Record<string, string> = { "Hub.md": "# Hub\n" };
+		for (let index = 0; index < LINKING; index++) files[`Notes/N${index}.md`] = `Note ${index} links to [[Hub]].\n`;
+		const scope = {
+			configDir: ".obsidian",
+			get excludedFolders() {
+				scopeChecks++;
+				return [];
+			},
+		};
+		tv = await openToolVault(files, { canWrite: true, rights: WRITES_ALLOWED, scope });
+	}, 60_000);
+	afterEach(() => tv.close());
+
+	test("writes the linking notes a few at a time, other requests answered between them", async () => {
+		const pieces = countWorkPerPiece();
+		// Notes written and paths checked against the caller's scope between two pauses.
+		const edit = DiskWriter.prototype.editOnce;
+		const edits = jest.spyOn(DiskWriter.prototype, "editOnce").mockImplementation(function (this: DiskWriter, ...args) {
+			pieces.count();
+			return edit.apply(this, args);
+		});
+		scopeChecks = 0;
+		let outcome: Record<string, unknown>;
+		try {
+			outcome = await tv.ok("rename_note", { path: "Hub", new_path: "Centre" });
+		} finally {
+			edits.mockRestore();
+			pieces.restore();
+		}
+		const checks = scopeChecks;
+		expect(outcome).toMatchObject({ path: "Hub.md", new_path: "Centre.md" });
+		for (let index = 0; index < LINKING; index++) expect(await tv.read(`Notes/N${index}.md`)).toBe(`Note ${index} links to [[Centre]].\n`);
+		expect(pieces.perPiece.reduce((sum, count) => sum + count, 0)).toBeGreaterThanOrEqual(LINKING);
+		// Before: 64 notes (RELINKS_APPLIED_AT_ONCE) written back to back in one piece.
+		expect(Math.max(...pieces.perPiece)).toBeLessThanOrEqual(2);
+		// Each note's write asks whether the call may still write; before, each asking checked every path of the rename again (300 × 301 × 3).
+		expect(checks).toBeLessThan(20 * LINKING);
+	}, 120_000);
 });
