@@ -54,7 +54,7 @@ describe("rename_note of a note linked from many notes", () => {
 	test("writes the linking notes a few at a time, other requests answered between them", async () => {
 		const pieces = countWorkPerPiece();
 		// Notes written and paths checked against the caller's scope between two pauses.
-		const edit = DiskWriter.prototype.editOnce;
+		const edit = Object.getOwnPropertyDescriptor(DiskWriter.prototype, "editOnce")?.value as DiskWriter["editOnce"];
 		const edits = jest.spyOn(DiskWriter.prototype, "editOnce").mockImplementation(function (this: DiskWriter, ...args) {
 			pieces.count();
 			return edit.apply(this, args);
@@ -76,4 +76,27 @@ describe("rename_note of a note linked from many notes", () => {
 		// Each note's write asks whether the call may still write; before, each asking checked every path of the rename again (300 × 301 × 3).
 		expect(checks).toBeLessThan(20 * LINKING);
 	}, 120_000);
+});
+
+describe("rename_note and a frontmatter too large to be read as properties", () => {
+	let tv: ToolVault;
+	/** More than MAX_FRONTMATTER_ENTRIES lines: not parsed as YAML here, while Obsidian reads its `[[links]]`. */
+	const filler = Array.from({ length: 2_100 }, (_, index) => `k${index}: v`).join("\n");
+	const big = `---\nup: "[[Hub]]"\n${filler}\n---\nSee [[Hub]].\n`;
+	const bigElsewhere = `---\nup: "[[Other]]"\n${filler}\n---\nSee [[Hub]].\n`;
+	beforeEach(async () => {
+		tv = await openToolVault(
+			{ "Hub.md": "# Hub\n", "Other.md": "", "Big.md": big, "Elsewhere.md": bigElsewhere },
+			{ canWrite: true, rights: WRITES_ALLOWED },
+		);
+	});
+	afterEach(() => tv.close());
+
+	test("the answer names the note whose frontmatter link was not rewritten", async () => {
+		const outcome = await tv.ok("rename_note", { path: "Hub", new_path: "Centre" });
+		// Before: no word of it, and Big.md's frontmatter still links to Hub in Obsidian.
+		expect(outcome).toEqual({ path: "Hub.md", new_path: "Centre.md", notes_updated: 2, links_updated: 2, frontmatter_not_rewritten: ["Big.md"] });
+		expect(await tv.read("Big.md")).toBe(big.replace("See [[Hub]]", "See [[Centre]]"));
+		expect(await tv.read("Elsewhere.md")).toBe(bigElsewhere.replace("See [[Hub]]", "See [[Centre]]"));
+	});
 });
