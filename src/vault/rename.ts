@@ -380,7 +380,11 @@ export function isRelinkEdit(edit: (text: string) => string): boolean {
 /** Makes a planned rename through the host's own writes: the move (`vault.rename`), then each linking note in its own atomic edit (`vault.process`). */
 export async function moveWithRelinks(host: Host, file: HostFile, plan: RenamePlan): Promise<void> {
 	await host.vault.rename(file, plan.to);
+	// Paused between notes: on a write call's planning host each edit reads its note's text (a file look each),
+	// which for 3,001 linking notes was 54 ms in one piece.
+	const clock = planningClock();
 	for (const note of plan.notes) {
+		await clock.checkpoint();
 		const current = host.vault.getFileByPath(pathAfter(plan, note.path));
 		if (current) await host.vault.process(current, relinkEdit(plan, note));
 	}
