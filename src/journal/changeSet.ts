@@ -245,9 +245,12 @@ async function applyInTurn(target: ApplyTarget, changes: readonly NoteChange[], 
 	// each group recorded in the journal with one write (one disk flush, not one per note) and then
 	// written at once, each note still compared at the moment of its own write.
 	let group: NoteChange[] = [];
+	// One slice clock for the whole set: each note's edit is one synchronous piece (its last look and write), so
+	// the edits of a group pause between them once the slice is used up (64 back to back took up to 235 ms).
+	const clock = new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop);
 	const flush = async () => {
 		for (let start = 0; start < group.length; start += RELINKS_APPLIED_AT_ONCE)
-			await applyRelinks(target, group.slice(start, start + RELINKS_APPLIED_AT_ONCE), options, written, done);
+			await applyRelinks(target, group.slice(start, start + RELINKS_APPLIED_AT_ONCE), options, written, done, clock);
 		group = [];
 	};
 	for (const change of changes) {
@@ -302,6 +305,7 @@ async function applyRelinks(
 	options: ApplyOptions,
 	written: Map<string, string>,
 	done: string[],
+	clock: SliceClock,
 ): Promise<void> {
 	if (!options.mayWrite()) throw new WriteNoLongerAllowedError(done);
 	const records: JournalChange[] = [];
@@ -312,9 +316,17 @@ async function applyRelinks(
 		for (const change of group) target.journal.dropChange(target.call.id, change.path);
 		throw new WriteNoLongerAllowedError(done);
 	}
-	const results = await Promise.allSettled(group.map((change) => writeRecordedRelink(target, change, options)));
+	// Started one after another, pausing between them once the slice is used up (a note's write asks `mayWrite` as
+	// it starts and again last before its bytes go, so a right taken during a pause stops every note not yet written).
+	// Each settles into `results` as it starts, so one refused while later ones wait to start is not left unhandled.
+	const results: Array<Promise<PromiseSettledResult<string | null>>> = [];
+	for (const change of group) {
+		if (results.length > 0) await clock.checkpoint();
+		results.push(settled(writeRecordedRelink(target, change, options)));
+	}
+	const settledResults = await Promise.all(results);
 	let failure: Error | null = null;
-	for (const [index, result] of results.entries()) {
+	for (const [index, result] of settledResults.entries()) {
 		const change = group[index]!;
 		if (result.status === "rejected") failure ??= result.reason instanceof Error ? result.reason : new Error("A note of this rename could not be written.");
 		else if (result.value !== null) {
@@ -325,6 +337,14 @@ async function applyRelinks(
 	if (failure instanceof NoteChangedSinceError) throw new NoteChangedSinceError(failure.path, done, failure.takenOnDisk);
 	if (failure instanceof WriteNoLongerAllowedError) throw new WriteNoLongerAllowedError(done);
 	if (failure !== null) throw failure;
+}
+
+/** What `Promise.allSettled` gives for one promise, handled from the moment it is made. */
+function settled<T>(promise: Promise<T>): Promise<PromiseSettledResult<T>> {
+	return promise.then(
+		(value) => ({ status: "fulfilled", value }),
+		(reason: unknown) => ({ status: "rejected", reason }),
+	);
 }
 
 /** Writes one link change already recorded as planned; returns the text written (null: nothing written, its record dropped). */

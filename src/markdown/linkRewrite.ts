@@ -156,22 +156,33 @@ export function* rewriteLinksSteps(text: string, cache: CachedMetadata, newLinkp
 	const frontmatterEnd = cache.frontmatterPosition?.end.offset;
 	if (frontmatterEnd !== undefined) {
 		const replacements = new Map<string, string>();
+		let frontmatterLinks = 0;
 		for (const link of cache.frontmatterLinks ?? []) {
 			const replacement = replacementFor(link.link, link.original, newLinkpath);
 			if (replacement === null) continue;
-			links++;
+			frontmatterLinks++;
 			replacements.set(link.original, replacement);
 		}
-		if (replacements.size > 0) out = yield* rewriteFrontmatterValuesSteps(out, frontmatterEnd, replacements);
+		const rewritten = replacements.size > 0 ? yield* rewriteFrontmatterValuesSteps(out, frontmatterEnd, replacements) : null;
+		// Obsidian's cache may list links in a frontmatter over the YAML bounds, which is not parsed here to rewrite
+		// them: they are left, and not counted as rewritten (the rename's answer names such notes).
+		if (rewritten !== null) {
+			out = rewritten;
+			links += frontmatterLinks;
+		}
 	}
 	return { text: out, links };
 }
 
-/** The values Obsidian reads frontmatter links from: a top-level property's value, or an item of its list (see `frontmatterLinks`). */
-function linkBearingValues(yaml: string): Scalar[] {
+/**
+ * The values Obsidian reads frontmatter links from: a top-level property's value, or an item of its list (see `frontmatterLinks`);
+ * null when the frontmatter is over the YAML bounds and so not parsed.
+ */
+function linkBearingValues(yaml: string): Scalar[] | null {
 	// Bounded like every frontmatter parse: a hostile note's nesting is left alone, not parsed for minutes.
 	const document = parseFrontmatterDocument(yaml);
-	if (document === null || !isMap(document.contents)) return [];
+	if (document === null) return null;
+	if (!isMap(document.contents)) return [];
 	const values: Scalar[] = [];
 	for (const pair of document.contents.items) {
 		if (isScalar(pair.value)) values.push(pair.value);
@@ -198,16 +209,18 @@ function replacerOf(replacements: ReadonlyMap<string, string>): (source: string)
  * In a single-quoted value an apostrophe is written doubled, in the text looked for as in the text
  * written, so the YAML stays valid.
  */
-function* rewriteFrontmatterValuesSteps(text: string, frontmatterEnd: number, replacements: ReadonlyMap<string, string>): Steps<string> {
+function* rewriteFrontmatterValuesSteps(text: string, frontmatterEnd: number, replacements: ReadonlyMap<string, string>): Steps<string | null> {
 	const yamlStart = text.indexOf("\n") + 1;
 	const yamlEnd = text.lastIndexOf("\n", frontmatterEnd - 1) + 1;
 	const yaml = text.slice(yamlStart, yamlEnd);
+	const values = linkBearingValues(yaml);
+	if (values === null) return null;
 	const quote = (part: string) => part.replaceAll("'", "''");
 	const replace = replacerOf(replacements);
 	const replaceSingleQuoted = replacerOf(new Map([...replacements].map(([original, replacement]) => [quote(original), quote(replacement)])));
 	const edits: TextEdit[] = [];
 	let sincePause = 0;
-	for (const value of linkBearingValues(yaml)) {
+	for (const value of values) {
 		if (++sincePause >= INLINE_ITEMS_PAUSE_COUNT) {
 			sincePause = 0;
 			yield;

@@ -118,6 +118,25 @@ function isInScopeNow(changes: readonly NoteChange[], scope: Scope): boolean {
 }
 
 /**
+ * `isInScopeNow` for one set, checked again only when the scope is not the one checked last (by
+ * `scopeKey`: the same folders, excluded and allowed, show the same paths). It is asked before
+ * each note is written, and between the pieces of each: checking every path of a rename linked
+ * from 3,000 notes each time was 18 million path checks, up to 235 ms at a time with no pause.
+ */
+function scopeCheckOf(changes: readonly NoteChange[]): (scope: Scope) => boolean {
+	let checkedKey: string | null = null;
+	let inScope = false;
+	return (scope) => {
+		const key = scopeKey(scope);
+		if (key !== checkedKey) {
+			inScope = isInScopeNow(changes, scope);
+			checkedKey = key;
+		}
+		return inScope;
+	};
+}
+
+/**
  * Runs a write tool: plans it, asks first when the right is ask, then applies exactly the planned
  * set. A note that changed while the person decided is planned again on its new text and the
  * person asked again with the new diff (a call allowed without asking is planned again silently),
@@ -215,11 +234,12 @@ export async function runWriteCall<Args>(
 			!hiddenFileNamed(ctx.host, move.path, ctx.scope) &&
 			(await obsidianUpdatesLinks(ctx.host));
 		try {
+			const inScopeNow = scopeCheckOf(planned.changes);
 			const written = await applyChangeSet({ host: ctx.host, journal: writes.journal, call }, planned.changes, {
 				// Set to Ask since: a call the person has not seen (this set of it) stops before its next note.
 				mayWrite: () => {
 					const now = writes.currentRight(tool);
-					return now !== "deny" && (now !== "ask" || shown) && isInScopeNow(planned.changes, ctx.scope);
+					return now !== "deny" && (now !== "ask" || shown) && inScopeNow(ctx.scope);
 				},
 				// An edit is made again on newer text only where nobody saw the planned text, no expected_hash pins it,
 				// and it is the call's only note (an overwrite's backup holds the text it planned to replace).

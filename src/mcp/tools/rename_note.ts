@@ -27,6 +27,12 @@ export const renameNoteTool = defineTool({
 		new_path: z.string(),
 		notes_updated: z.number().describe("Other notes whose links changed"),
 		links_updated: z.number(),
+		frontmatter_not_rewritten: z
+			.array(z.string())
+			.optional()
+			.describe(
+				"Notes linking here whose frontmatter is too large or too deeply nested to be read as properties, and may name this note in a [[link]]: their frontmatter was not rewritten (Obsidian may still read a link to the old name there). Edit it by hand.",
+			),
 	},
 	examples: [{ path: "Projects/Garden", new_path: "Archive/Garden plan.md" }],
 	handler: async (ctx, args) => {
@@ -60,11 +66,13 @@ export const renameNoteTool = defineTool({
 		const { plan, kept } = await renameNote(host, scope, file, to);
 		// Notes the token may not see are updated too (as Obsidian does) but neither named nor counted.
 		const visible = [...plan.notes, ...kept].filter((note) => isPathVisible(pathAfter(plan, note.path), scope));
+		const staleFrontmatter = (plan.staleFrontmatter ?? []).map((path) => pathAfter(plan, path)).filter((path) => isPathVisible(path, scope));
 		return ok({
 			path: plan.from,
 			new_path: to,
 			notes_updated: new Set(visible.map((note) => note.path).filter((path) => path !== plan.from)).size,
 			links_updated: visible.reduce((sum, note) => sum + note.links, 0),
+			...(staleFrontmatter.length > 0 ? { frontmatter_not_rewritten: staleFrontmatter } : {}),
 		});
 	},
 });

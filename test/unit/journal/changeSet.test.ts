@@ -17,6 +17,8 @@ import type { JournalCall } from "../../../src/journal/entry";
 import { sha256Hex } from "../../../src/sha256";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 import { MemoryJournal } from "../../helpers/memoryJournal";
+import { countWorkPerPiece } from "../../helpers/workPieces";
+import { DiskWriter } from "../../../src/headless/DiskWriter";
 
 const APPROVED: ApplyOptions = { mayWrite: () => true, redoEdits: false };
 let callCount = 0;
@@ -95,6 +97,43 @@ describe("applyChangeSet: the one applier of planned writes", () => {
 		expect((error as WriteNoLongerAllowedError).written).toEqual(["Daily.md"]);
 		expect(await onDisk("Daily.md")).toBe("# Today\nx\n");
 		expect(await onDisk("Ideas.md")).toBe("- one\n");
+	});
+
+	test("a rename's link edits, written with pauses between them: once the right goes away, no later note is written, and the journal holds exactly those that were", async () => {
+		const notes = Array.from({ length: 150 }, (_, index) => `L${index}.md`);
+		await vault.close();
+		vault = await openVault(Object.fromEntries(notes.map((path) => [path, "[[Hub]]\n"])));
+		const relinked = (text: string) => text.replace("[[Hub]]", "[[Centre]]");
+		const changes: NoteChange[] = notes.map((path) => ({ path, before: "[[Hub]]\n", after: "[[Centre]]\n", relink: true, redo: relinked }));
+		let editsDone = 0;
+		const edit = Object.getOwnPropertyDescriptor(DiskWriter.prototype, "editOnce")?.value as DiskWriter["editOnce"];
+		const edits = jest.spyOn(DiskWriter.prototype, "editOnce").mockImplementation(async function (this: DiskWriter, ...args) {
+			const result = await edit.apply(this, args);
+			editsDone++;
+			return result;
+		});
+		// Every look at the clock finds the slice used up: a pause between every two notes of a group.
+		const pieces = countWorkPerPiece();
+		const made = call("rename_note");
+		let error: unknown;
+		try {
+			error = await applyChangeSet({ host: vault.host, journal, call: made }, changes, { ...APPROVED, mayWrite: () => editsDone < 10 }).catch(
+				(caught: unknown) => caught,
+			);
+		} finally {
+			pieces.restore();
+			edits.mockRestore();
+		}
+		expect(error).toBeInstanceOf(WriteNoLongerAllowedError);
+		const written = (error as WriteNoLongerAllowedError).written;
+		expect(written).toHaveLength(10);
+		for (const path of notes) expect(await onDisk(path)).toBe(written.includes(path) ? "[[Centre]]\n" : "[[Hub]]\n");
+		expect(
+			journal
+				.get(made.id)
+				?.changes.map((change) => change.path)
+				.sort(),
+		).toEqual([...written].sort());
 	});
 
 	test("an overwrite whose right goes away once its note is replaced still keeps the replaced text in its backup; nothing else is written", async () => {

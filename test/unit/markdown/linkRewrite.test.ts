@@ -283,3 +283,22 @@ describe("frontmatter links: only the property values that hold them change", ()
 		expect(parseMetadata(after).frontmatter).toEqual({ up: "[[Th\u00e9]] \u2192 here", same: "[[Th\u00e9]]" });
 	});
 });
+
+describe("frontmatter links in a frontmatter over the YAML bounds", () => {
+	test("links Obsidian's cache lists there are left as they are and not counted as rewritten", () => {
+		// Obsidian parses any frontmatter; here one of more than 2,000 lines is not parsed, so its links cannot be rewritten in place.
+		const yaml = `up: "[[Old]]"\n${Array.from({ length: 2_100 }, (_, index) => `k${index}: v`).join("\n")}\n`;
+		const text = `---\n${yaml}---\nBody [[Old]].\n`;
+		const cache = parseMetadata(text);
+		expect(cache.frontmatter).toBeUndefined();
+		const end = text.indexOf("---\nBody") + 3;
+		const obsidianCache = {
+			...cache,
+			frontmatterPosition: { start: { line: 0, col: 0, offset: 0 }, end: { line: 2_102, col: 3, offset: end } },
+			frontmatterLinks: [{ key: "up", link: "Old", original: "[[Old]]", displayText: "Old" }],
+		};
+		const rewritten = rewriteLinks(text, obsidianCache, (linkpath) => (linkpath === "Old" ? "New" : null));
+		// Before: 2 links counted, one of them not written.
+		expect(rewritten).toEqual({ text: text.replace("Body [[Old]]", "Body [[New]]"), links: 1 });
+	});
+});
