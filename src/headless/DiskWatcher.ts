@@ -1,7 +1,7 @@
 import { promises as fs, watch, type FSWatcher, type Stats } from "node:fs";
 import * as nodePath from "node:path";
 import type { FolderJail } from "../host/FolderJail";
-import { RENAME_PAIRING_MS } from "../config/limits";
+import { RENAME_PAIRING_MS, SCAN_BATCH_FILES, WATCH_SETTLE_MS } from "../config/limits";
 
 /** A file the vault lists, as the watcher needs it. */
 interface WatchedFile {
@@ -116,10 +116,10 @@ export class DiskWatcher {
 	}
 
 	/**
-	 * Looks at a path, once at a time: events that come while it is being looked at (a file written in
-	 * many pieces gives one per write) are answered by one more look once it is done.
+	 * Looks at a path, WATCH_SETTLE_MS after the event and once at a time: events that come meanwhile
+	 * (a file written in many pieces gives one per write) are answered by one more look once it is done.
 	 */
-	private async look(diskPath: string, changed: boolean): Promise<void> {
+	private async look(diskPath: string, changed: boolean, settle = true): Promise<void> {
 		const running = this.looking.get(diskPath);
 		if (running) {
 			running.again = true;
@@ -130,6 +130,9 @@ export class DiskWatcher {
 		this.looking.set(diskPath, state);
 		try {
 			for (let more = true; more && !this.closed;) {
+				// A moment for the write that made the event to finish (a new note shows empty first).
+				if (settle || state.again) await new Promise((resolve) => setTimeout(resolve, WATCH_SETTLE_MS));
+				if (this.closed) return;
 				const asChange = state.changed;
 				state.again = false;
 				state.changed = true;
@@ -178,7 +181,10 @@ export class DiskWatcher {
 			return;
 		}
 		const present = new Set(names.map((name) => nodePath.join(diskFolder, name)));
-		for (const name of names) if (!name.startsWith(".")) await this.look(nodePath.join(diskFolder, name), false);
+		// A few at a time, without the wait: a folder moved in is paired with the one gone before the gone one's notes count as deleted.
+		const entries = names.filter((name) => !name.startsWith("."));
+		for (let first = 0; first < entries.length; first += SCAN_BATCH_FILES)
+			await Promise.all(entries.slice(first, first + SCAN_BATCH_FILES).map((name) => this.look(nodePath.join(diskFolder, name), false, false)));
 		for (const file of this.vault.knownUnder(diskFolder === this.vault.jail.root ? "" : this.vaultPath(diskFolder)))
 			if (nodePath.dirname(file.diskPath) === diskFolder && !present.has(file.diskPath)) this.onUnlink(file.path);
 	}
