@@ -727,6 +727,12 @@ export const OPEN_ATTEMPTS = 5;
 /** How long an unlink waits for the matching add of a rename (headless file watching). */
 export const RENAME_PAIRING_MS = 150;
 /**
+ * How long the headless watcher waits after the first event for a path before it looks at it (events
+ * meanwhile are one look): a note another program writes shows as made (empty) and then written,
+ * a moment apart, and was listed half-written in between.
+ */
+export const WATCH_SETTLE_MS = 40;
+/**
  * Links resolved between two looks at the slice clock (headless metadata cache): 4096 made pieces of
  * 80-130 ms at load 13 when a file created under a name re-resolved a note linking 200,000 names.
  */

@@ -1,8 +1,7 @@
-import { promises as fs, type Stats } from "node:fs";
+import { promises as fs, watch, type FSWatcher, type Stats } from "node:fs";
 import * as nodePath from "node:path";
-import { watch, type FSWatcher } from "chokidar";
 import type { FolderJail } from "../host/FolderJail";
-import { RENAME_PAIRING_MS } from "../config/limits";
+import { RENAME_PAIRING_MS, SCAN_BATCH_FILES, WATCH_SETTLE_MS } from "../config/limits";
 
 /** A file the vault lists, as the watcher needs it. */
 interface WatchedFile {
@@ -33,64 +32,173 @@ export interface WatchedVault {
 	hideLink(path: string): void;
 	unhideLink(path: string): void;
 	isHiddenLink(path: string): boolean;
+	/** The listed files inside a folder ("" for the whole vault), at any depth. */
+	knownUnder(folder: string): WatchedFile[];
 }
 
 /**
  * Follows changes other programs make in the vault folder and reports them to the vault, which
  * turns them into Obsidian's vault events. Dot-files and dot-folders are ignored (not part of the
  * vault, and our temporary files are dot-files); links are never followed, only named.
+ *
+ * One `fs.watch` per folder (inotify names the entry made, removed, renamed or changed in it), put
+ * on each folder by the vault's own first listing just before it reads that folder: a change made
+ * by another program after that is reported, one made before it is in the listing. The events that
+ * come while the listing goes on are kept and looked at once it is done (`ready`). chokidar, used
+ * before, listed and stat-ed the whole vault a second time after ours, and put a watch on every
+ * file, in pieces of 150–260 ms at 20,000 notes before serve listened; and a note made, changed or
+ * deleted between our listing and its own was never reported (its first listing is silent).
  */
 export class DiskWatcher {
-	private watcher: FSWatcher | null = null;
+	private readonly folders = new Map<string, FSWatcher>();
 	private readonly pendingUnlinks = new Set<NodeJS.Timeout>();
+	/** Events that came during the first listing, looked at once it is done; null after. */
+	private early: Array<{ folder: string; event: string; name: string | null }> | null = [];
+	private closed = false;
+	/** Paths being looked at, and whether another event came for them meanwhile (and whether all were changes). */
+	private readonly looking = new Map<string, { again: boolean; changed: boolean }>();
 
 	private constructor(private readonly vault: WatchedVault) {}
 
-	/** Starts watching; resolves once the first scan of the watcher is done. */
-	static async start(vault: WatchedVault): Promise<DiskWatcher> {
-		const watching = new DiskWatcher(vault);
-		const root = vault.jail.root;
-		const watcher = watch(root, {
-			ignoreInitial: true,
-			followSymlinks: false,
-			alwaysStat: true,
-			ignored: (diskPath: string) =>
-				diskPath !== root &&
-				watching
-					.vaultPath(diskPath)
-					.split("/")
-					.some((part) => part.startsWith(".")),
-		});
-		watcher.on("add", (diskPath) => void watching.onAdd(watching.vaultPath(diskPath), diskPath));
-		watcher.on("change", (diskPath) => void watching.onChange(watching.vaultPath(diskPath), diskPath));
-		watcher.on("unlink", (diskPath) => watching.onUnlink(watching.vaultPath(diskPath)));
-		watcher.on("addDir", (diskPath, stats) => {
-			if (stats?.isSymbolicLink()) vault.hideLink(watching.vaultPath(diskPath));
-		});
-		// chokidar stats through a new symbolic link and drops it when its target does not exist, so a
-		// dangling link made while serving stayed unknown while a live one was hidden, and the answers
-		// told the two apart. fs.watch's raw events name every new or removed entry: each one is looked at.
-		watcher.on("raw", (event, name, details) => {
-			const folder = (details as { watchedPath?: unknown }).watchedPath;
-			if (event === "rename" && typeof name === "string" && name !== "" && typeof folder === "string")
-				void watching.onRawRename(nodePath.join(folder, name));
-		});
-		watcher.on("error", () => undefined);
-		await new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
-		watching.watcher = watcher;
-		return watching;
+	/** A watcher that keeps what it sees until `ready`: the vault calls `watchFolder` on each folder before listing it. */
+	static begin(vault: WatchedVault): DiskWatcher {
+		return new DiskWatcher(vault);
+	}
+
+	/** Starts watching a folder (before it is listed); a folder that cannot be watched (gone, or the system's limit reached) is left unwatched. */
+	watchFolder(diskFolder: string): void {
+		if (this.closed || this.folders.has(diskFolder)) return;
+		try {
+			const watcher = watch(diskFolder, { persistent: true }, (event, name) => this.onEvent(diskFolder, event, name === null ? null : String(name)));
+			watcher.on("error", () => this.unwatch(diskFolder));
+			this.folders.set(diskFolder, watcher);
+		} catch {
+			// Gone already, or the system's watch limit: as chokidar did, such a folder is not followed.
+		}
+	}
+
+	/** The first listing is done: what changed during it is looked at now, and later events at once. */
+	ready(): void {
+		const early = this.early ?? [];
+		this.early = null;
+		for (const { folder, event, name } of early) this.onEvent(folder, event, name);
 	}
 
 	/** Stops watching. */
-	async close(): Promise<void> {
+	close(): Promise<void> {
 		for (const timer of this.pendingUnlinks) clearTimeout(timer);
 		this.pendingUnlinks.clear();
-		await this.watcher?.close();
-		this.watcher = null;
+		this.closed = true;
+		this.early = null;
+		for (const watcher of this.folders.values()) watcher.close();
+		this.folders.clear();
+		return Promise.resolve();
 	}
 
 	private vaultPath(diskPath: string): string {
 		return this.vault.jail.vaultPath(diskPath);
+	}
+
+	private unwatch(diskFolder: string): void {
+		this.folders.get(diskFolder)?.close();
+		this.folders.delete(diskFolder);
+	}
+
+	/** An entry of a watched folder made, removed, renamed (`rename`) or written (`change`); no name: look at the whole folder. */
+	private onEvent(folder: string, event: string, name: string | null): void {
+		if (this.closed) return;
+		if (this.early !== null) {
+			this.early.push({ folder, event, name });
+			return;
+		}
+		if (name === null || name === "") void this.relist(folder);
+		else void this.look(nodePath.join(folder, name), event === "change");
+	}
+
+	/**
+	 * Looks at a path, WATCH_SETTLE_MS after the event and once at a time: events that come meanwhile
+	 * (a file written in many pieces gives one per write) are answered by one more look once it is done.
+	 */
+	private async look(diskPath: string, changed: boolean, settle = true): Promise<void> {
+		const running = this.looking.get(diskPath);
+		if (running) {
+			running.again = true;
+			running.changed &&= changed;
+			return;
+		}
+		const state = { again: false, changed };
+		this.looking.set(diskPath, state);
+		try {
+			for (let more = true; more && !this.closed;) {
+				// A moment for the write that made the event to finish (a new note shows empty first).
+				if (settle || state.again) await new Promise((resolve) => setTimeout(resolve, WATCH_SETTLE_MS));
+				if (this.closed) return;
+				const asChange = state.changed;
+				state.again = false;
+				state.changed = true;
+				await this.lookOnce(diskPath, asChange);
+				more = state.again;
+			}
+		} finally {
+			this.looking.delete(diskPath);
+		}
+	}
+
+	/** What is at a path now, told to the vault: a file made or changed, a link, a new folder (watched and listed), or something gone. */
+	private async lookOnce(diskPath: string, changed: boolean): Promise<void> {
+		if (!diskPath.startsWith(this.vault.jail.root + nodePath.sep)) return;
+		const path = this.vaultPath(diskPath);
+		if (path.split("/").some((part) => part.startsWith(".") || part === "")) return;
+		const stats = await fs.lstat(diskPath).catch(() => undefined);
+		if (this.closed) return;
+		if (stats === undefined) {
+			this.gone(path, diskPath);
+			return;
+		}
+		if (stats.isDirectory()) {
+			// A note swapped for a folder: gone (after the wait for a rename's other half), and the folder followed.
+			if (this.vault.known(path)) this.onUnlink(path);
+			if (!this.folders.has(diskPath)) await this.addFolder(diskPath);
+			return;
+		}
+		if (this.folders.has(diskPath)) this.gone(path, diskPath);
+		if (stats.isFile() && changed) await this.onChange(path, diskPath);
+		else await this.onAdd(path, diskPath);
+	}
+
+	/** A folder made (or moved in) while watching: watched, then listed, each file in it reported as added. */
+	private async addFolder(diskFolder: string): Promise<void> {
+		this.watchFolder(diskFolder);
+		await this.relist(diskFolder);
+	}
+
+	/** Every entry of a folder looked at, and the known files directly in it that are no longer there reported gone. */
+	private async relist(diskFolder: string): Promise<void> {
+		const names = await fs.readdir(diskFolder).catch(() => null);
+		if (this.closed) return;
+		if (names === null) {
+			if (diskFolder !== this.vault.jail.root) this.gone(this.vaultPath(diskFolder), diskFolder);
+			return;
+		}
+		const present = new Set(names.map((name) => nodePath.join(diskFolder, name)));
+		// A few at a time, without the wait: a folder moved in is paired with the one gone before the gone one's notes count as deleted.
+		const entries = names.filter((name) => !name.startsWith("."));
+		for (let first = 0; first < entries.length; first += SCAN_BATCH_FILES)
+			await Promise.all(entries.slice(first, first + SCAN_BATCH_FILES).map((name) => this.look(nodePath.join(diskFolder, name), false, false)));
+		for (const file of this.vault.knownUnder(diskFolder === this.vault.jail.root ? "" : this.vaultPath(diskFolder)))
+			if (nodePath.dirname(file.diskPath) === diskFolder && !present.has(file.diskPath)) this.onUnlink(file.path);
+	}
+
+	/** Nothing at a path any more: a file gone, or a folder with all it held (each file reported as unlinked, which a rename pairs). */
+	private gone(path: string, diskPath: string): void {
+		let folder = false;
+		for (const watched of [...this.folders.keys()])
+			if (watched === diskPath || watched.startsWith(diskPath + nodePath.sep)) {
+				this.unwatch(watched);
+				folder = true;
+			}
+		if (folder && !this.vault.known(path)) for (const file of this.vault.knownUnder(path)) this.onUnlink(file.path);
+		else this.onUnlink(path);
 	}
 
 	/**
@@ -101,16 +209,6 @@ export class DiskWatcher {
 	private async settledStats(path: string, diskPath: string): Promise<Stats | undefined> {
 		await this.vault.writeSettled(path);
 		return fs.lstat(diskPath).catch(() => undefined);
-	}
-
-	/** An entry made, removed or renamed in a watched folder: a link there is hidden whether or not its target exists; a link gone is forgotten. */
-	private async onRawRename(diskPath: string): Promise<void> {
-		if (!diskPath.startsWith(this.vault.jail.root + nodePath.sep)) return;
-		const path = this.vaultPath(diskPath);
-		if (path.split("/").some((part) => part.startsWith(".") || part === "")) return;
-		const stats = await fs.lstat(diskPath).catch(() => undefined);
-		if (stats?.isSymbolicLink()) await this.onAdd(path, diskPath);
-		else if (this.vault.isHiddenLink(path) && !this.vault.known(path)) this.vault.unhideLink(path);
 	}
 
 	private async onAdd(path: string, diskPath: string): Promise<void> {
@@ -168,7 +266,7 @@ export class DiskWatcher {
 	private onUnlink(path: string): void {
 		const known = this.vault.known(path);
 		if (!known) {
-			// chokidar reports a note swapped for a dangling link as unlinked: the link is still there, and stays hidden.
+			// Gone, or swapped for a link (a dangling one too): a link that is still there stays hidden.
 			void fs.lstat(this.vault.jail.diskPath(path)).then(
 				(stats) => {
 					if (!stats.isSymbolicLink()) this.vault.unhideLink(path);

@@ -113,8 +113,11 @@ export class NodeVault implements HostVault, WatchedVault {
 		const rootStat = await fs.stat(jail.root);
 		if (!rootStat.isDirectory()) throw new Error(`Not a folder: ${jail.root}`);
 		const vault = new NodeVault(jail, options.configDir ?? DEFAULT_CONFIG_DIR);
+		// The watcher is put on each folder just before the listing reads it, so nothing another program does meanwhile is missed.
+		const watcher = options.watch === true ? DiskWatcher.begin(vault) : null;
+		vault.watcher = watcher;
 		await vault.scan("", jail.root, new SliceClock(METADATA_PARSE_SLICE_MS, eventLoopTurns.take));
-		if (options.watch) vault.watcher = await DiskWatcher.start(vault);
+		watcher?.ready();
 		return vault;
 	}
 	getName(): string {
@@ -442,7 +445,13 @@ export class NodeVault implements HostVault, WatchedVault {
 		return this.links.has(path);
 	}
 
+	knownUnder(folder: string): KnownFile[] {
+		const prefix = folder === "" ? "" : `${folder}/`;
+		return [...this.files.values()].filter((file) => file.path.startsWith(prefix));
+	}
+
 	private async scan(folder: string, diskFolder: string, clock: SliceClock): Promise<void> {
+		this.watcher?.watchFolder(diskFolder);
 		let entries: Dirent[];
 		try {
 			entries = await fs.readdir(diskFolder, { withFileTypes: true });

@@ -239,6 +239,33 @@ describe("NodeVault watching the disk", () => {
 		await new Promise((resolve) => setTimeout(resolve, 500));
 		expect(events).toEqual(["modify Keep.md", "create Mine.md"]);
 	});
+	test("a folder another program makes (with notes and a folder inside, made at once), renames and deletes is followed: each note made, moved and deleted", async () => {
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		events.length = 0;
+		// Made with its notes before the watcher could be on it: found by listing it once it is seen.
+		await fs.mkdir(nodePath.join(root, "Made", "Inner"), { recursive: true });
+		await fs.writeFile(nodePath.join(root, "Made", "One.md"), "one");
+		await fs.writeFile(nodePath.join(root, "Made", "Inner", "Two.md"), "two");
+		await expectEventWithinASecond("create Made/One.md");
+		await expectEventWithinASecond("create Made/Inner/Two.md");
+		// A note made later inside the new folder's folder: its own watch reports it.
+		await fs.writeFile(nodePath.join(root, "Made", "Inner", "Three.md"), "three");
+		await expectEventWithinASecond("create Made/Inner/Three.md");
+
+		await fs.rename(nodePath.join(root, "Made"), nodePath.join(root, "Moved"));
+		await expectEventWithinASecond("rename Made/One.md -> Moved/One.md");
+		await expectEventWithinASecond("rename Made/Inner/Two.md -> Moved/Inner/Two.md");
+		expect(vault.getFileByPath("Made/One.md")).toBeNull();
+		// The moved folder is followed under its new name only.
+		await fs.writeFile(nodePath.join(root, "Moved", "Inner", "Two.md"), "two, changed");
+		await expectEventWithinASecond("modify Moved/Inner/Two.md");
+
+		await fs.rm(nodePath.join(root, "Moved"), { recursive: true });
+		await expectEventWithinASecond("delete Moved/One.md");
+		await expectEventWithinASecond("delete Moved/Inner/Two.md");
+		await expectEventWithinASecond("delete Moved/Inner/Three.md");
+		expect(vault.getFiles().filter((file) => file.path.startsWith("Moved/") || file.path.startsWith("Made/"))).toEqual([]);
+	});
 });
 
 describe("NodeVault writes through a hard link", () => {

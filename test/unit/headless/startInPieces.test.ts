@@ -1,4 +1,6 @@
 import { promises as fs } from "node:fs";
+import * as nodePath from "node:path";
+import { NodeVault } from "../../../src/headless/NodeVault";
 import { NodeHost } from "../../../src/headless/NodeHost";
 import { LinkFileIndex } from "../../../src/paths/linkResolution";
 import { SCAN_BATCH_FILES } from "../../../src/config/limits";
@@ -57,6 +59,109 @@ describe("opening a vault of many notes", () => {
 			expect(Math.max(...pieces.perPiece)).toBeLessThanOrEqual(SCAN_BATCH_FILES + 2);
 		} finally {
 			await host.close();
+		}
+	});
+
+	test("with the watcher (as serve opens it), the folders are watched as they are listed: no second listing of every file in one piece", async () => {
+		const pieces = countWorkPerPiece();
+		const lstat = fs.lstat.bind(fs);
+		const statted = jest.spyOn(fs, "lstat").mockImplementation((...args: Parameters<typeof fs.lstat>) => {
+			pieces.count();
+			return lstat(...args);
+		});
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
+		const nodeFs = require("node:fs") as typeof import("node:fs");
+		const watch = nodeFs.watch;
+		const watched = jest.spyOn(nodeFs, "watch").mockImplementation((...args: Parameters<typeof nodeFs.watch>) => {
+			pieces.count();
+			return watch(...args);
+		});
+		let vault: NodeVault | undefined;
+		try {
+			vault = await NodeVault.open(root, { watch: true });
+		} finally {
+			statted.mockRestore();
+			watched.mockRestore();
+			pieces.restore();
+		}
+		try {
+			expect(vault.getMarkdownFiles()).toHaveLength(NOTES);
+			// Before: chokidar listed the vault again after ours and put a watch on each of the 2,000 files, in one piece.
+			expect(Math.max(...pieces.perPiece)).toBeLessThanOrEqual(SCAN_BATCH_FILES + 2);
+			// And the watcher follows the vault once open.
+			await fs.writeFile(nodePath.join(root, "F2", "Later.md"), "later\n");
+			await until(() => vault?.getFileByPath("F2/Later.md") !== null);
+			expect(vault.getFileByPath("F2/Later.md")).not.toBeNull();
+		} finally {
+			await vault.close();
+			await fs.rm(nodePath.join(root, "F2", "Later.md"), { force: true });
+		}
+	});
+});
+
+/** Waits until `done` holds, for at most 5 s. */
+async function until(done: () => boolean): Promise<void> {
+	const deadline = Date.now() + 5_000;
+	while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+describe("a change another program makes while the vault is being opened", () => {
+	let root: string;
+
+	beforeEach(async () => {
+		const files: Record<string, string> = {};
+		for (let index = 0; index < 200; index++) files[`F${index % 4}/Note ${index}.md`] = `# Note ${index}\n`;
+		root = await makeVault(files);
+	});
+
+	afterEach(async () => {
+		await removeDir(root);
+	});
+
+	test("a note made, changed or deleted in a folder already listed, before the watcher would be ready, is seen", async () => {
+		// Once the first folder is listed, when the next one is read, another program changes the first.
+		const readdir = fs.readdir.bind(fs) as (...args: unknown[]) => Promise<unknown>;
+		const listed: string[] = [];
+		let changed: { folder: string; size: number } | null = null;
+		const reading = jest.spyOn(fs, "readdir").mockImplementation((async (...args: unknown[]) => {
+			const folder = String(args[0]);
+			if (/[/\\]F\d$/.test(folder)) {
+				listed.push(folder);
+				if (listed.length === 2 && changed === null) {
+					const first = nodePath.basename(listed[0] ?? "");
+					const notes = (await readdir(nodePath.join(root, first))) as string[];
+					const [kept, deleted] = notes.filter((name) => name.endsWith(".md"));
+					await fs.writeFile(nodePath.join(root, first, "Made.md"), "made\n");
+					await fs.appendFile(nodePath.join(root, first, kept ?? ""), "more text\n");
+					await fs.rm(nodePath.join(root, first, deleted ?? ""));
+					changed = { folder: first, size: (await fs.stat(nodePath.join(root, first, kept ?? ""))).size };
+					changedNames = { kept: kept ?? "", deleted: deleted ?? "" };
+				}
+			}
+			return readdir(...args);
+		}) as unknown as typeof fs.readdir);
+		let changedNames = { kept: "", deleted: "" };
+		let vault: NodeVault | undefined;
+		try {
+			vault = await NodeVault.open(root, { watch: true });
+		} finally {
+			reading.mockRestore();
+		}
+		try {
+			if (changed === null) throw new Error("the change was not made");
+			const { folder, size } = changed as { folder: string; size: number };
+			const opened = vault;
+			const made = `${folder}/Made.md`;
+			const kept = `${folder}/${changedNames.kept}`;
+			const deleted = `${folder}/${changedNames.deleted}`;
+			await until(() => opened.getFileByPath(made) !== null && opened.getFileByPath(deleted) === null && opened.getFileByPath(kept)?.stat.size === size);
+			// Before: the watcher's first listing came after ours and said nothing, so none of the three was ever seen.
+			expect(opened.getFileByPath(made)).not.toBeNull();
+			expect(opened.getFileByPath(deleted)).toBeNull();
+			expect(opened.getFileByPath(kept)?.stat.size).toBe(size);
+			expect(opened.getMarkdownFiles()).toHaveLength(200);
+		} finally {
+			await vault.close();
 		}
 	});
 });
