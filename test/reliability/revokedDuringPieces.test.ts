@@ -4,8 +4,9 @@ import * as nodePath from "node:path";
 import { NOTE_TEXT_PIECE_CHARS } from "../../src/config/limits";
 import { FolderJail } from "../../src/host/FolderJail";
 import type { VaultMcpSettings } from "../../src/config/settings";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectClient } from "../helpers/http";
-import { startService } from "../helpers/service";
+import { startService, type RunningService } from "../helpers/service";
 import { callTool } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
 
@@ -14,6 +15,24 @@ const fsModule = require("node:fs") as typeof nodeFs;
 
 const LINES = Array.from({ length: Math.ceil((4 * NOTE_TEXT_PIECE_CHARS) / 40) }, (_, index) => `- line ${index} of the long plan\n`).join("");
 const NOTE = `# Plan\n\n${LINES}`;
+
+/** A running server with one write token over a new vault of `files`; afterwards spies are restored and all of it stopped and removed. */
+async function withWriteServer(files: Record<string, string>, run: (vault: string, running: RunningService, client: Client) => Promise<void>): Promise<void> {
+	const vault = await makeVault(files);
+	const running = await startService(vault, {
+		levels: ["write"],
+		settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 },
+	});
+	const client = await connectClient(running.url, running.tokens.write ?? "");
+	try {
+		await run(vault, running, client);
+	} finally {
+		jest.restoreAllMocks();
+		await client.close().catch(() => undefined);
+		await running.stop();
+		await removeDir(vault);
+	}
+}
 
 /**
  * A headless edit of a note over NOTE_TEXT_PIECE_CHARS reads the note, and writes its new text, a
@@ -38,15 +57,9 @@ describe.each([
 		["while the note is read", "readSync"],
 		["while the new text is written", "writeSync"],
 	] as const)("%s: the note is left as it was", async (_when, call) => {
-		const vault = await makeVault({ "Notes/Plan.md": NOTE, "Other/Keep.md": "keep\n" });
-		const running = await startService(vault, {
-			levels: ["write"],
-			settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 },
-		});
-		const client = await connectClient(running.url, running.tokens.write ?? "");
-		const original = fsModule[call] as (...args: unknown[]) => number;
-		let changed = false;
-		try {
+		await withWriteServer({ "Notes/Plan.md": NOTE, "Other/Keep.md": "keep\n" }, async (vault, running, client) => {
+			const original = fsModule[call] as (...args: unknown[]) => number;
+			let changed = false;
 			// The owner changes the settings in a turn the edit gives back, after its first piece.
 			jest.spyOn(fsModule, call).mockImplementation((...args: unknown[]) => {
 				if (!changed && new Error().stack?.includes(call === "readSync" ? "readInPieces" : "replaceFile") === true) {
@@ -61,27 +74,16 @@ describe.each([
 			// No temporary file with the new text is left beside it, and history holds no change.
 			expect(await fs.readdir(nodePath.join(vault, "Notes"))).toEqual(["Plan.md"]);
 			expect(running.journal.list(10)).toEqual([]);
-		} finally {
-			jest.restoreAllMocks();
-			await client.close().catch(() => undefined);
-			await running.stop();
-			await removeDir(vault);
-		}
+		});
 	});
 });
 
 /** The same for a long note made by create_note: its text is written a piece at a time once the file is made. */
 test("a write token revoked while its long create_note is written in pieces: no note is left", async () => {
-	const vault = await makeVault({ "Other/Keep.md": "keep\n" });
-	const running = await startService(vault, {
-		levels: ["write"],
-		settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 },
-	});
-	const client = await connectClient(running.url, running.tokens.write ?? "");
-	// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the jail as `this`
-	const original = FolderJail.prototype.isFolderReal;
-	let changed = false;
-	try {
+	await withWriteServer({ "Other/Keep.md": "keep\n" }, async (vault, running, client) => {
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the jail as `this`
+		const original = FolderJail.prototype.isFolderReal;
+		let changed = false;
 		// The owner revokes the token once the server has made the file, before its text is written.
 		jest.spyOn(FolderJail.prototype, "isFolderReal").mockImplementation(async function (this: FolderJail, folder: string) {
 			if (!changed && new Error().stack?.includes("DiskWriter.create") === true) {
@@ -94,12 +96,7 @@ test("a write token revoked while its long create_note is written in pieces: no 
 		expect(changed).toBe(true);
 		expect(await fs.readdir(nodePath.join(vault, "Notes")).catch(() => [])).toEqual([]);
 		expect(running.journal.list(10)).toEqual([]);
-	} finally {
-		jest.restoreAllMocks();
-		await client.close().catch(() => undefined);
-		await running.stop();
-		await removeDir(vault);
-	}
+	});
 });
 
 /**
@@ -112,16 +109,10 @@ describe("a create_note into new folders stopped by a revocation", () => {
 		["once its folders are made", "makeFolders"],
 		["while its text is written in pieces", "isFolderReal"],
 	] as const)("%s: no folder it made is left", async (_when, spied) => {
-		const vault = await makeVault({ "Other/Keep.md": "keep\n" });
-		const running = await startService(vault, {
-			levels: ["write"],
-			settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 },
-		});
-		const client = await connectClient(running.url, running.tokens.write ?? "");
-		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the jail as `this`
-		const original = FolderJail.prototype[spied] as (this: FolderJail, folder: string) => Promise<unknown>;
-		let changed = false;
-		try {
+		await withWriteServer({ "Other/Keep.md": "keep\n" }, async (vault, running, client) => {
+			// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the jail as `this`
+			const original = FolderJail.prototype[spied] as (this: FolderJail, folder: string) => Promise<unknown>;
+			let changed = false;
 			jest.spyOn(FolderJail.prototype, spied).mockImplementation(async function (this: FolderJail, folder: string) {
 				const result = await original.call(this, folder);
 				if (!changed && (spied === "makeFolders" || new Error().stack?.includes("DiskWriter.create") === true)) {
@@ -135,12 +126,7 @@ describe("a create_note into new folders stopped by a revocation", () => {
 			expect(nodeFs.existsSync(nodePath.join(vault, "New"))).toBe(false);
 			expect(await fs.readdir(nodePath.join(vault, "Other"))).toEqual(["Keep.md"]);
 			expect(running.journal.list(10)).toEqual([]);
-		} finally {
-			jest.restoreAllMocks();
-			await client.close().catch(() => undefined);
-			await running.stop();
-			await removeDir(vault);
-		}
+		});
 	});
 });
 
@@ -154,16 +140,10 @@ describe("a create_note stopped by a revocation, its folders made meanwhile by s
 	const makingFolders = (): boolean => /createInFolders|makeMissingFolders/.test(new Error().stack ?? "");
 
 	test("the folders it did not make stay", async () => {
-		const vault = await makeVault({ "Other/Keep.md": "keep\n" });
-		const running = await startService(vault, {
-			levels: ["write"],
-			settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 },
-		});
-		const client = await connectClient(running.url, running.tokens.write ?? "");
-		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the jail as `this`
-		const original = FolderJail.prototype.isFolderReal;
-		let changed = false;
-		try {
+		await withWriteServer({ "Other/Keep.md": "keep\n" }, async (vault, running, client) => {
+			// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the jail as `this`
+			const original = FolderJail.prototype.isFolderReal;
+			let changed = false;
 			jest.spyOn(FolderJail.prototype, "isFolderReal").mockImplementation(async function (this: FolderJail, folder: string) {
 				if (!changed && makingFolders()) {
 					changed = true;
@@ -177,25 +157,14 @@ describe("a create_note stopped by a revocation, its folders made meanwhile by s
 			expect(changed).toBe(true);
 			expect(nodeFs.existsSync(nodePath.join(vault, "New", "Deep"))).toBe(true);
 			expect(nodeFs.existsSync(nodePath.join(vault, "New", "Deep", "Plan.md"))).toBe(false);
-		} finally {
-			jest.restoreAllMocks();
-			await client.close().catch(() => undefined);
-			await running.stop();
-			await removeDir(vault);
-		}
+		});
 	});
 
 	test("the journal records only the folders the call made", async () => {
-		const vault = await makeVault({ "Other/Keep.md": "keep\n" });
-		const running = await startService(vault, {
-			levels: ["write"],
-			settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 },
-		});
-		const client = await connectClient(running.url, running.tokens.write ?? "");
-		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the jail as `this`
-		const original = FolderJail.prototype.isFolderReal;
-		let changed = false;
-		try {
+		await withWriteServer({ "Other/Keep.md": "keep\n" }, async (vault, running, client) => {
+			// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the jail as `this`
+			const original = FolderJail.prototype.isFolderReal;
+			let changed = false;
 			jest.spyOn(FolderJail.prototype, "isFolderReal").mockImplementation(async function (this: FolderJail, folder: string) {
 				if (!changed && makingFolders()) {
 					changed = true;
@@ -207,11 +176,6 @@ describe("a create_note stopped by a revocation, its folders made meanwhile by s
 			expect(changed).toBe(true);
 			const [entry] = running.journal.list(1);
 			expect(entry?.changes[0]?.createdFolders).toEqual(["New/Deep"]);
-		} finally {
-			jest.restoreAllMocks();
-			await client.close().catch(() => undefined);
-			await running.stop();
-			await removeDir(vault);
-		}
+		});
 	});
 });
