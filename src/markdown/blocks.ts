@@ -442,7 +442,17 @@ function* quoteInSteps(state: StateBlock, blockStart: number, endLine: number, c
 
 /** True if markdown-it's list rule takes `line`: no rule before it does, and it does. */
 function startsList(state: StateBlock, line: number, endLine: number): boolean {
-	return !rulesBeforeList.some((rule) => rule(state, line, endLine, true)) && listRule(state, line, endLine, true);
+	if (rulesBeforeList.some((rule) => rule(state, line, endLine, true))) return false;
+	// markdown-it's lheading rule leaves parentType "paragraph" when it finds no underline (after every
+	// paragraph). Asked silently then, the list rule answers as if the list cut a paragraph short and
+	// refuses an empty first item: the parse asks it not silently, where that check is not made.
+	const parentType = state.parentType;
+	if (parentType === "paragraph") state.parentType = "root";
+	try {
+		return listRule(state, line, endLine, true);
+	} finally {
+		state.parentType = parentType;
+	}
 }
 
 /**

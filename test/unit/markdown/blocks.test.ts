@@ -66,6 +66,9 @@ const PIECES = [
 	"> ",
 	"# ",
 	"## ",
+	"#",
+	"#tag",
+	"#######",
 	"===",
 	"---",
 	"***",
@@ -693,6 +696,15 @@ describe("a top-level list whose items hold tables, parsed item by item", () => 
 			}),
 			{ numRuns: 3000 },
 		);
+	});
+
+	test("a list opening with an empty item after a paragraph is loose, its paragraphs shown, as markdown-it makes it (its last item's was hidden)", () => {
+		const text = ["1. | a | b | c |\n  |---|:-:|--:|\n  ---\n  | a | b | c |\n", "- ", "- | a | b | c |\n|---|:-:|--:|\n- item\n"].join("\n\n");
+		const withHidden = (token: MarkdownToken) => ({ ...record(token), hidden: token.hidden });
+		const parsed = deepReference.parse(text, {});
+		expect(parsed.filter((token) => token.type === "paragraph_open").map((token) => token.hidden)).toEqual([true, false, false, false]);
+		const expected = parsed.map(withHidden);
+		for (const chunkLines of [1, 2, 3, undefined]) expectEqual(tokensOf(text, chunkLines).map(withHidden), expected);
 	});
 
 	test.each([
