@@ -158,6 +158,38 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 		expect(mostLines).toBeLessThan(lines / 10);
 	});
 
+	test("a paragraph of 200,000 tags, one a line, is parsed in chunks, not its lines taken in one go", () => {
+		const lines = 200_000;
+		const text = `${Array.from({ length: lines }, (_, index) => `#t${index}`).join("\n")}\n# heading\n#t\n`;
+		const state = new MarkdownIt().block.State.prototype as unknown as { getLines: (begin: number, end: number, ...rest: unknown[]) => string };
+		const getLines = state.getLines;
+		let mostLines = 0;
+		state.getLines = function (this: unknown, begin: number, end: number, ...rest: unknown[]) {
+			mostLines = Math.max(mostLines, end - begin);
+			return getLines.call(this, begin, end, ...rest);
+		};
+		let tokens: MarkdownToken[];
+		try {
+			tokens = tokensOf(text);
+		} finally {
+			state.getLines = getLines;
+		}
+		expectEqual(tokens.map(record), reference.parse(text, {}).map(record));
+		expect(tokens.map((token) => token.type)).toEqual([
+			"paragraph_open",
+			"inline",
+			"paragraph_close",
+			"heading_open",
+			"inline",
+			"heading_close",
+			"paragraph_open",
+			"inline",
+			"paragraph_close",
+		]);
+		// Before, a line opening with `#` never ended a chunk: the whole paragraph was one call (one piece of 600–750 ms at 800,000 lines).
+		expect(mostLines).toBeLessThan(lines / 10);
+	});
+
 	test("a line and 400,000 empty lines after it are parsed without looking through the empty lines in one step", () => {
 		const text = `[[Hub]] [[Hidden]]${"\n".repeat(400_000)}last line\n`;
 		// The lines looked at to find where a chunk may end (each asks whether the line before is empty), counted per step.
