@@ -16,15 +16,15 @@ import {
 import { APPEND_FLAGS, checkOwnFolder, CREATE_NEW_FLAGS, openOwnFile, OwnFileLinkError, READ_FLAGS } from "../config/ownFiles";
 import { PLUGIN_ID } from "../config/store";
 import type { JournalCall, JournalChange, JournalEntry, WriteJournal } from "./entry";
-import { SliceClock } from "../markdown/steps";
+import { runSteps, SliceClock } from "../markdown/steps";
 import { yieldToEventLoop } from "../vault/workBudget";
 import {
 	copyEntry,
 	estimatedBytes,
 	lineBytes,
 	lineBytesInPieces,
+	lineSteps,
 	linesOf,
-	parseLine,
 	readFrom,
 	syncFolder,
 	writeAll,
@@ -624,6 +624,8 @@ export class JournalFile implements WriteJournal {
 			closeSync(descriptor);
 		}
 		const target = whole ? new Map<string, JournalEntry>() : this.entries;
+		// A long line (a big note's texts) is parsed in pieces too, pausing on this clock between them.
+		const clock = new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop);
 		let start = 0;
 		let sincePause = 0;
 		let damaged = 0;
@@ -631,7 +633,7 @@ export class JournalFile implements WriteJournal {
 			const end = bytes.indexOf(0x0a, start);
 			if (end === -1) break;
 			const piece = bytes.subarray(start, end);
-			const parsed = this.ownLines.lineOf(piece) ?? parseLine(piece.toString("utf8"));
+			const parsed = this.ownLines.lineOf(piece) ?? (await clock.run(lineSteps(piece)));
 			if (parsed === null) damaged++;
 			else this.apply(parsed, target);
 			sincePause += end + 1 - start;
@@ -756,7 +758,7 @@ export class JournalFile implements WriteJournal {
 				break;
 			}
 			const piece = text.subarray(start, end);
-			const parsed = this.ownLines.lineOf(piece) ?? parseLine(piece.toString("utf8"));
+			const parsed = this.ownLines.lineOf(piece) ?? runSteps(lineSteps(piece));
 			if (parsed === null) damaged++;
 			else this.apply(parsed);
 			start = end + 1;
