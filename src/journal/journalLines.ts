@@ -155,11 +155,16 @@ function* jsonStringSteps(bytes: Buffer, start: number, end: number): Steps<stri
 }
 
 /** An entry's lines as a fresh file holds them: its changes, then its undone mark. */
-export function linesOf(entry: JournalEntry): Buffer {
+export function entryLines(entry: JournalEntry): JournalLine[] {
 	const { id, time, tokenName, tool } = entry;
 	const lines: JournalLine[] = entry.changes.map((change) => ({ kind: "change", id, time, tokenName, tool, ...change }));
 	if (entry.undone) lines.push({ kind: "undone", id, time: entry.undone.time, by: entry.undone.by });
-	return lineBytes(lines);
+	return lines;
+}
+
+/** An entry's lines' bytes as a fresh file holds them. */
+export function linesOf(entry: JournalEntry): Buffer {
+	return lineBytes(entryLines(entry));
 }
 
 /** Lines as the file holds them: each line's JSON and a line end, in UTF-8. */
