@@ -73,7 +73,7 @@ export function* lineSteps(bytes: Buffer): Steps<JournalLine | null> {
 	const long = new Map<string, string>();
 	let copied = 0;
 	let scanned = 0;
-	for (let at = bytes.indexOf(0x22); at !== -1; ) {
+	for (let at = bytes.indexOf(0x22); at !== -1;) {
 		const end = closingQuote(bytes, at + 1);
 		if (end === -1) return null;
 		if (end - at - 1 > LONG_STRING_BYTES) {
@@ -133,12 +133,12 @@ function closingQuote(bytes: Buffer, from: number): number {
  */
 function* jsonStringSteps(bytes: Buffer, start: number, end: number): Steps<string | null> {
 	const pieces: string[] = [];
-	for (let from = start; from < end; ) {
+	for (let from = start; from < end;) {
 		let cut = Math.min(end, from + NOTE_TEXT_PIECE_CHARS);
 		// Back to the first byte of a UTF-8 character (at most three continuation bytes lead there).
 		for (let back = 0; cut < end && back < 3 && (bytes[cut]! & 0xc0) === 0x80; back++) cut--;
 		// Before an escape the cut would split (`\n` is two bytes, `\u00e9` six).
-		for (let escape = bytes.indexOf(0x5c, from); escape !== -1 && escape < cut; ) {
+		for (let escape = bytes.indexOf(0x5c, from); escape !== -1 && escape < cut;) {
 			const escapeEnd = escape + (bytes[escape + 1] === 0x75 ? 6 : 2);
 			if (escapeEnd > cut) cut = escape;
 			escape = bytes.indexOf(0x5c, escapeEnd);

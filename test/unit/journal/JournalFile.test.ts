@@ -468,11 +468,11 @@ describe("JournalFile", () => {
 		const reads: number[] = [];
 		const nodeFs = jest.requireActual<typeof import("node:fs")>("node:fs");
 		const readSync = nodeFs.readSync;
-		const spy = jest.spyOn(nodeFs, "readSync").mockImplementation(((...args: Parameters<typeof readSync>) => {
+		const spy = jest.spyOn(nodeFs, "readSync").mockImplementation((...args: Parameters<typeof readSync>) => {
 			const count = readSync(...args);
 			reads.push(count);
 			return count;
-		}) as typeof readSync);
+		});
 		try {
 			const trimming = background();
 			// While the kept calls are written elsewhere, 4 MB of new calls come in.

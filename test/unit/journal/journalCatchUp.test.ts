@@ -334,7 +334,7 @@ describe("JournalFile: another process's large writes read in pieces after the c
 		}
 	});
 	test("undo of a change to a 1 MiB note, with another process's changes of 1 MiB notes after it, parses no journal line in one piece, and is exact", async () => {
-		const big = (n: number) => `# Big ${n}\n\n${"- a line of the plan, with \"quotes\", 😀 and é\n".repeat(22_000)}`.slice(0, 1024 * 1024);
+		const big = (n: number) => `# Big ${n}\n\n${'- a line of the plan, with "quotes", 😀 and é\n'.repeat(22_000)}`.slice(0, 1024 * 1024);
 		const root = await makeVault({ "Big.md": `${big(0)}- more\n` });
 		const host = await NodeHost.open(root);
 		try {
@@ -342,7 +342,11 @@ describe("JournalFile: another process's large writes read in pieces after the c
 			const journalPath = journalPathFor(root, ".obsidian");
 			// Another process (the CLI, a second server) recorded the edit, then three more of other big notes.
 			await fs.mkdir(nodePath.dirname(journalPath), { recursive: true });
-			const others = (id: string, path: string, n: number): JournalLine => ({ kind: "change", ...call(id, "append_to_note", "other"), ...change(path, big(n), `${big(n)}- more\n`) });
+			const others = (id: string, path: string, n: number): JournalLine => ({
+				kind: "change",
+				...call(id, "append_to_note", "other"),
+				...change(path, big(n), `${big(n)}- more\n`),
+			});
 			appendFileSync(journalPath, lineBytes([others("big", "Big.md", 0), others("o1", "O1.md", 1), others("o2", "O2.md", 2), others("o3", "O3.md", 3)]));
 			const longestLine = readFileSync(journalPath).indexOf(0x0a);
 			expect(longestLine).toBeGreaterThan(2 * 1024 * 1024);

@@ -43,7 +43,7 @@ describe("lineSteps: a long journal line parsed a piece at a time", () => {
 				after,
 				afterHash: after === null ? null : hash("b"),
 				...extra,
-			} as JournalLine,
+			},
 		]).subarray(0, -1);
 	/** The longest piece of characters given to JSON.parse between two steps, and the result. */
 	const run = (bytes: Buffer): { longest: number; parsed: JournalLine | null } => {
@@ -116,7 +116,8 @@ describe("lineSteps: a long journal line parsed a piece at a time", () => {
 			fc.property(text, text, fc.boolean(), fc.boolean(), fc.nat(5), (before, after, escapeAll, reorder, cutAt) => {
 				let json = changeLine(before, after).toString("utf8");
 				// Another writer may escape every character, and order the keys its own way.
-				if (escapeAll) json = json.replace(/[^\x20-\x7e]|[a-z]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`.replace("\\u005c", "\\\\"));
+				if (escapeAll)
+					json = json.replace(/[^\x20-\x7e]|[a-z]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`.replace("\\u005c", "\\\\"));
 				if (reorder) json = `{"after":${JSON.stringify(before)},${json.slice(1)}`;
 				let bytes = Buffer.from(json, "utf8");
 				if (cutAt > 0) bytes = bytes.subarray(0, Math.floor((bytes.length * cutAt) / 6));
