@@ -1,7 +1,7 @@
 import { closeSync, constants as fsConstants, fstatSync, fsyncSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { NOTE_TEXT_PIECE_CHARS } from "../config/limits";
+import { JOURNAL_READ_PIECE_BYTES, NOTE_TEXT_PIECE_CHARS } from "../config/limits";
 import type { SliceClock, Steps } from "../markdown/steps";
 import { pieceEnd } from "../sha256";
 import type { JournalEntry } from "./entry";
@@ -59,41 +59,44 @@ const LINE_FIELDS_MAX_BYTES = 256 * 1024;
 
 /**
  * `parseLine` of a line's bytes (without its line end), in steps that may pause between pieces of
- * at most NOTE_TEXT_PIECE_CHARS bytes: the same record, or null where `parseLine` finds none. Its
+ * at most JOURNAL_READ_PIECE_BYTES: the same record, or null where `parseLine` finds none. Its
  * long strings (a note's texts) are found by their quotes, each replaced by a stand-in, and
  * decoded piece by piece (each piece is JSON too, cut between escapes and between UTF-8
  * characters, so it decodes as it does within the whole); the rest is parsed at once and checked
  * as `parseLine` checks it. Parsed whole, a change to a 1 MiB note was one piece of 20–60 ms.
  */
 export function* lineSteps(bytes: Buffer): Steps<JournalLine | null> {
-	if (bytes.length <= NOTE_TEXT_PIECE_CHARS) return parseLine(bytes.toString("utf8"));
+	if (bytes.length <= JOURNAL_READ_PIECE_BYTES) return parseLine(bytes.toString("utf8"));
 	// A stand-in no field of the line can hold by chance (random each time: a planted line cannot know it).
 	const stand = `long-${randomBytes(12).toString("hex")}-`;
 	const fields: string[] = [];
 	const long = new Map<string, string>();
 	let copied = 0;
+	let fieldBytes = 0;
 	let scanned = 0;
 	for (let at = bytes.indexOf(0x22); at !== -1;) {
-		const end = closingQuote(bytes, at + 1);
+		const end = yield* closingQuoteSteps(bytes, at + 1);
 		if (end === -1) return null;
 		if (end - at - 1 > LONG_STRING_BYTES) {
 			const key = `${stand}${long.size}`;
 			fields.push(bytes.toString("utf8", copied, at), `"${key}"`);
+			fieldBytes += at - copied + key.length + 2;
 			const text = yield* jsonStringSteps(bytes, at + 1, end);
 			if (text === null) return null;
 			long.set(key, text);
 			copied = end + 1;
 		}
+		if (fieldBytes + (end + 1 - copied) > LINE_FIELDS_MAX_BYTES) return null;
 		scanned += end + 1 - at;
-		if (scanned >= NOTE_TEXT_PIECE_CHARS) {
+		if (scanned >= JOURNAL_READ_PIECE_BYTES) {
 			scanned = 0;
 			yield;
 		}
 		at = bytes.indexOf(0x22, end + 1);
 	}
+	if (fieldBytes + bytes.length - copied > LINE_FIELDS_MAX_BYTES) return null;
 	fields.push(bytes.toString("utf8", copied));
 	const rest = fields.join("");
-	if (rest.length > LINE_FIELDS_MAX_BYTES) return null;
 	let value: unknown;
 	try {
 		value = JSON.parse(rest);
@@ -115,12 +118,20 @@ function withLongStrings(value: unknown, long: ReadonlyMap<string, string>): unk
 	return value;
 }
 
-/** The index of the quote that ends the JSON string starting at `from` (after its opening quote): the first one not escaped; -1 when none. */
-function closingQuote(bytes: Buffer, from: number): number {
+/**
+ * The index of the quote that ends the JSON string starting at `from` (after its opening quote): the
+ * first one not escaped; -1 when none. A step every JOURNAL_READ_PIECE_BYTES looked through (a text of escaped quotes).
+ */
+function* closingQuoteSteps(bytes: Buffer, from: number): Steps<number> {
+	let lastStep = from;
 	for (let at = bytes.indexOf(0x22, from); at !== -1; at = bytes.indexOf(0x22, at + 1)) {
 		let backslashes = 0;
 		while (at - backslashes - 1 >= from && bytes[at - backslashes - 1] === 0x5c) backslashes++;
 		if (backslashes % 2 === 0) return at;
+		if (at - lastStep >= JOURNAL_READ_PIECE_BYTES) {
+			lastStep = at;
+			yield;
+		}
 	}
 	return -1;
 }
@@ -134,14 +145,18 @@ function closingQuote(bytes: Buffer, from: number): number {
 function* jsonStringSteps(bytes: Buffer, start: number, end: number): Steps<string | null> {
 	const pieces: string[] = [];
 	for (let from = start; from < end;) {
-		let cut = Math.min(end, from + NOTE_TEXT_PIECE_CHARS);
+		let cut = Math.min(end, from + JOURNAL_READ_PIECE_BYTES);
 		// Back to the first byte of a UTF-8 character (at most three continuation bytes lead there).
 		for (let back = 0; cut < end && back < 3 && (bytes[cut]! & 0xc0) === 0x80; back++) cut--;
-		// Before an escape the cut would split (`\n` is two bytes, `\u00e9` six).
-		for (let escape = bytes.indexOf(0x5c, from); escape !== -1 && escape < cut;) {
+		// Before an escape the cut would split (`\n` is two bytes, `\u00e9` six); looked for in this piece only.
+		const piece = bytes.subarray(0, cut);
+		for (let escape = piece.indexOf(0x5c, from); escape !== -1;) {
 			const escapeEnd = escape + (bytes[escape + 1] === 0x75 ? 6 : 2);
-			if (escapeEnd > cut) cut = escape;
-			escape = bytes.indexOf(0x5c, escapeEnd);
+			if (escapeEnd > cut) {
+				cut = escape;
+				break;
+			}
+			escape = piece.indexOf(0x5c, escapeEnd);
 		}
 		try {
 			pieces.push(JSON.parse(`"${bytes.toString("utf8", from, cut)}"`) as string);

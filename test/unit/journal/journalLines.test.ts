@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import * as nodePath from "node:path";
 import fc from "fast-check";
-import { NOTE_TEXT_PIECE_CHARS } from "../../../src/config/limits";
+import { JOURNAL_READ_PIECE_BYTES } from "../../../src/config/limits";
 import { lineBytes, lineSteps, parseLine, syncFolder, type JournalLine } from "../../../src/journal/journalLines";
 import { makeTempDir, removeDir } from "../../helpers/vault";
 
@@ -74,7 +74,7 @@ describe("lineSteps: a long journal line parsed a piece at a time", () => {
 		expect(parsed).toEqual(parseLine(bytes.toString("utf8")));
 		expect(parsed).toMatchObject({ before: note, after });
 		// Before: the whole line, over 2 million characters, in one JSON.parse.
-		expect(longest).toBeLessThan(NOTE_TEXT_PIECE_CHARS + 1_000);
+		expect(longest).toBeLessThan(JOURNAL_READ_PIECE_BYTES + 1_000);
 	});
 
 	test("long lines that are no record, or a damaged one, are refused as parseLine refuses them", () => {
@@ -102,7 +102,7 @@ describe("lineSteps: a long journal line parsed a piece at a time", () => {
 		// Fields past any record's (a long line of short strings, which would be parsed in one piece): no record this version writes.
 		const planted = Buffer.from(`{"kind":"drop","id":"a","path":"b","x":[${'"y",'.repeat(100_000)}"y"]}`);
 		expect(run(planted)).toEqual({ longest: expect.any(Number) as number, parsed: null });
-		expect(run(planted).longest).toBeLessThan(NOTE_TEXT_PIECE_CHARS);
+		expect(run(planted).longest).toBeLessThan(JOURNAL_READ_PIECE_BYTES);
 	});
 
 	test("any long line parses to what parseLine makes of it (texts of any characters, escaped anyhow, keys in any order, repeated)", () => {
