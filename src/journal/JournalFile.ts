@@ -23,6 +23,7 @@ import {
 	estimatedBytes,
 	lineBytes,
 	lineBytesInPieces,
+	changeBytes,
 	entryLines,
 	lineSteps,
 	linesOf,
@@ -823,6 +824,8 @@ export class JournalFile implements WriteJournal {
 			if (last !== undefined && last.path === change.path && last.before !== null && last.afterHash !== change.beforeHash)
 				entry.changes[entry.changes.length - 1] = change;
 			else entry.changes.push(change);
+			// Counted now, line by line, so a trim only adds the counts up.
+			changeBytes(change);
 			return;
 		}
 		const entry = entries.get(line.id);
