@@ -596,7 +596,9 @@ export const MAX_JOURNAL_BYTES = 50 * 1024 * 1024;
 export const JOURNAL_READ_PIECE_BYTES = 64 * 1024;
 /**
  * Bytes added to the journal while a trim wrote the calls it keeps that the trim copies after them
- * in its last, synchronous step (a byte copy, no parse); more, and the trim is tried again later.
+ * (a byte copy, no parse), JOURNAL_READ_PIECE_BYTES at a time through the thread pool, its last,
+ * synchronous step at most one such piece: copied in one step, 16 MiB held the server for the copy.
+ * More, and the trim is tried again later: a program adding without pause is not chased.
  */
 export const JOURNAL_TRIM_TAIL_BYTES = 16 * 1024 * 1024;
 /**

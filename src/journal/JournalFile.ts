@@ -16,15 +16,17 @@ import {
 import { APPEND_FLAGS, checkOwnFolder, CREATE_NEW_FLAGS, openOwnFile, OwnFileLinkError, READ_FLAGS } from "../config/ownFiles";
 import { PLUGIN_ID } from "../config/store";
 import type { JournalCall, JournalChange, JournalEntry, WriteJournal } from "./entry";
-import { SliceClock } from "../markdown/steps";
+import { runSteps, SliceClock } from "../markdown/steps";
 import { yieldToEventLoop } from "../vault/workBudget";
 import {
 	copyEntry,
 	estimatedBytes,
 	lineBytes,
 	lineBytesInPieces,
+	changeBytes,
+	entryLines,
+	lineSteps,
 	linesOf,
-	parseLine,
 	readFrom,
 	syncFolder,
 	writeAll,
@@ -467,33 +469,43 @@ export class JournalFile implements WriteJournal {
 		}
 		let replaced = false;
 		try {
-			// Off the event loop: each call serialised and written in turn (the event loop serves between them), then synced.
+			// Off the event loop: each call's lines made in pieces and written in turn (the event loop serves between them).
+			const clock = new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop);
 			let keptBytes = 0;
 			for (const entry of kept) {
-				const lines = linesOf(entry);
+				const lines = await lineBytesInPieces(entryLines(entry), clock);
 				await handle.write(lines, 0, lines.length, keptBytes);
 				keptBytes += lines.length;
+			}
+			// The lines appended meanwhile, copied after them a piece at a time while much is left, then the rest at once below.
+			let copied = snapshot.size;
+			const unchanged = () =>
+				!this.behind &&
+				this.disk !== null &&
+				this.disk.ino === snapshot.ino &&
+				this.disk.size >= copied &&
+				// Never chased for ever: a program adding without pause leaves the trim to a later try.
+				this.disk.size - snapshot.size <= JOURNAL_TRIM_TAIL_BYTES;
+			for (;;) {
+				this.syncWithDisk();
+				if (!unchanged() || this.disk === null) return;
+				if (this.disk.size - copied <= JOURNAL_READ_PIECE_BYTES) break;
+				copied = await this.copyRangeOffLoop(handle, copied, this.disk.size, keptBytes - snapshot.size, snapshot.ino);
 			}
 			await handle.sync();
 			// From here to the rename, synchronous: no append of this process can come in between.
 			this.syncWithDisk();
-			const unchanged =
-				!this.behind &&
-				this.disk !== null &&
-				this.disk.ino === snapshot.ino &&
-				this.disk.size >= snapshot.size &&
-				// Copied below in one piece: much more came in meanwhile, and the next trim writes it in pieces with the rest.
-				this.disk.size - snapshot.size <= JOURNAL_TRIM_TAIL_BYTES &&
-				this.appendsInFlight === 0;
-			if (!unchanged || [...this.touchedWhileTrimming].some((id) => dropped.has(id))) return;
-			const tail = this.disk ? this.readRange(snapshot.size, this.disk.size) : Buffer.alloc(0);
-			writeAllAt(handle.fd, tail, keptBytes);
+			if (!unchanged() || this.appendsInFlight > 0 || [...this.touchedWhileTrimming].some((id) => dropped.has(id))) return;
+			const size = this.disk?.size ?? copied;
+			const rest = this.readRange(copied, size);
+			if (rest.length !== size - copied) return;
+			writeAllAt(handle.fd, rest, keptBytes + copied - snapshot.size);
 			fsyncSync(handle.fd);
 			renameSync(temporary, this.path);
 			replaced = true;
 			syncFolder(folder);
 			for (const id of dropped) this.entries.delete(id);
-			this.disk = { ino: lstatSync(this.path).ino, size: keptBytes + tail.length };
+			this.disk = { ino: lstatSync(this.path).ino, size: keptBytes + size - snapshot.size };
 			this.rewriteDue = false;
 		} finally {
 			this.touchedWhileTrimming = null;
@@ -501,6 +513,33 @@ export class JournalFile implements WriteJournal {
 			if (!replaced) rmSync(temporary, { force: true });
 			if (!replaced && (this.overBound() || this.rewriteDue)) this.scheduleTrim();
 		}
+	}
+
+	/**
+	 * Copies bytes `from` to `to` of the journal file (the file `ino`: a file put in its place is not
+	 * copied from) to `handle`, each at its position plus `shift`, JOURNAL_READ_PIECE_BYTES at a time
+	 * through the thread pool. Returns where the copy stopped: `to`, or sooner when the file is shorter or another one.
+	 */
+	private async copyRangeOffLoop(handle: fs.FileHandle, from: number, to: number, shift: number, ino: number): Promise<number> {
+		const descriptor = openOwnFile(this.vaultRoot, this.path, READ_FLAGS);
+		if (descriptor === null) return from;
+		let at = from;
+		try {
+			if (fstatSync(descriptor).ino !== ino) return from;
+			const buffer = Buffer.allocUnsafe(JOURNAL_READ_PIECE_BYTES);
+			while (at < to) {
+				const length = Math.min(buffer.length, to - at);
+				const count = await new Promise<number>((resolve, reject) =>
+					read(descriptor, buffer, 0, length, at, (error, bytesRead) => (error ? reject(error) : resolve(bytesRead))),
+				);
+				if (count === 0) break;
+				await handle.write(buffer, 0, count, at + shift);
+				at += count;
+			}
+		} finally {
+			closeSync(descriptor);
+		}
+		return at;
 	}
 
 	/** Bytes `from` to `to` of the journal file (nothing past `to`: another process may have added much after it). */
@@ -624,6 +663,8 @@ export class JournalFile implements WriteJournal {
 			closeSync(descriptor);
 		}
 		const target = whole ? new Map<string, JournalEntry>() : this.entries;
+		// A long line (a big note's texts) is parsed in pieces too, pausing on this clock between them.
+		const clock = new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop);
 		let start = 0;
 		let sincePause = 0;
 		let damaged = 0;
@@ -631,7 +672,7 @@ export class JournalFile implements WriteJournal {
 			const end = bytes.indexOf(0x0a, start);
 			if (end === -1) break;
 			const piece = bytes.subarray(start, end);
-			const parsed = this.ownLines.lineOf(piece) ?? parseLine(piece.toString("utf8"));
+			const parsed = this.ownLines.lineOf(piece) ?? (await clock.run(lineSteps(piece)));
 			if (parsed === null) damaged++;
 			else this.apply(parsed, target);
 			sincePause += end + 1 - start;
@@ -756,7 +797,7 @@ export class JournalFile implements WriteJournal {
 				break;
 			}
 			const piece = text.subarray(start, end);
-			const parsed = this.ownLines.lineOf(piece) ?? parseLine(piece.toString("utf8"));
+			const parsed = this.ownLines.lineOf(piece) ?? runSteps(lineSteps(piece));
 			if (parsed === null) damaged++;
 			else this.apply(parsed);
 			start = end + 1;
@@ -783,6 +824,8 @@ export class JournalFile implements WriteJournal {
 			if (last !== undefined && last.path === change.path && last.before !== null && last.afterHash !== change.beforeHash)
 				entry.changes[entry.changes.length - 1] = change;
 			else entry.changes.push(change);
+			// Counted now, line by line, so a trim only adds the counts up.
+			changeBytes(change);
 			return;
 		}
 		const entry = entries.get(line.id);

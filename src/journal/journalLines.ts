@@ -1,10 +1,10 @@
 import { closeSync, constants as fsConstants, fstatSync, fsyncSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { NOTE_TEXT_PIECE_CHARS } from "../config/limits";
-import type { SliceClock } from "../markdown/steps";
+import { JOURNAL_READ_PIECE_BYTES, NOTE_TEXT_PIECE_CHARS } from "../config/limits";
+import type { SliceClock, Steps } from "../markdown/steps";
 import { pieceEnd } from "../sha256";
-import type { JournalEntry } from "./entry";
+import type { JournalChange, JournalEntry } from "./entry";
 
 /*
  * The journal file's lines and the synchronous byte moves JournalFile makes with them: what one
@@ -44,12 +44,142 @@ export function parseLine(text: string): JournalLine | null {
 	}
 }
 
+/**
+ * Strings longer than this, in bytes of the line, are taken out of a long line before its JSON is
+ * parsed and decoded on their own, in pieces: a note's texts, and nothing else a record holds (a
+ * path is at most MAX_PATH_LENGTH characters, so even a deep new note's folders stay small).
+ */
+const LONG_STRING_BYTES = 256;
+/**
+ * The most a long line may hold once its long strings are taken out (its fields, a stand-in for each
+ * long string): what is left is parsed in one piece. A record's fields take at most a few hundred
+ * strings; more is no record this version writes.
+ */
+const LINE_FIELDS_MAX_BYTES = 256 * 1024;
+
+/**
+ * `parseLine` of a line's bytes (without its line end), in steps that may pause between pieces of
+ * at most JOURNAL_READ_PIECE_BYTES: the same record, or null where `parseLine` finds none. Its
+ * long strings (a note's texts) are found by their quotes, each replaced by a stand-in, and
+ * decoded piece by piece (each piece is JSON too, cut between escapes and between UTF-8
+ * characters, so it decodes as it does within the whole); the rest is parsed at once and checked
+ * as `parseLine` checks it. Parsed whole, a change to a 1 MiB note was one piece of 20–60 ms.
+ */
+export function* lineSteps(bytes: Buffer): Steps<JournalLine | null> {
+	if (bytes.length <= JOURNAL_READ_PIECE_BYTES) return parseLine(bytes.toString("utf8"));
+	// A stand-in no field of the line can hold by chance (random each time: a planted line cannot know it).
+	const stand = `long-${randomBytes(12).toString("hex")}-`;
+	const fields: string[] = [];
+	const long = new Map<string, string>();
+	let copied = 0;
+	let fieldBytes = 0;
+	let scanned = 0;
+	for (let at = bytes.indexOf(0x22); at !== -1;) {
+		const end = yield* closingQuoteSteps(bytes, at + 1);
+		if (end === -1) return null;
+		if (end - at - 1 > LONG_STRING_BYTES) {
+			const key = `${stand}${long.size}`;
+			fields.push(bytes.toString("utf8", copied, at), `"${key}"`);
+			fieldBytes += at - copied + key.length + 2;
+			const text = yield* jsonStringSteps(bytes, at + 1, end);
+			if (text === null) return null;
+			long.set(key, text);
+			copied = end + 1;
+		}
+		if (fieldBytes + (end + 1 - copied) > LINE_FIELDS_MAX_BYTES) return null;
+		scanned += end + 1 - at;
+		if (scanned >= JOURNAL_READ_PIECE_BYTES) {
+			scanned = 0;
+			yield;
+		}
+		at = bytes.indexOf(0x22, end + 1);
+	}
+	if (fieldBytes + bytes.length - copied > LINE_FIELDS_MAX_BYTES) return null;
+	fields.push(bytes.toString("utf8", copied));
+	const rest = fields.join("");
+	let value: unknown;
+	try {
+		value = JSON.parse(rest);
+	} catch {
+		return null;
+	}
+	const parsed = JournalLine.safeParse(withLongStrings(value, long));
+	return parsed.success ? parsed.data : null;
+}
+
+/** `value` with each stand-in string (anywhere in its arrays and objects' values) replaced by the long string it stands for. */
+function withLongStrings(value: unknown, long: ReadonlyMap<string, string>): unknown {
+	if (typeof value === "string") return long.get(value) ?? value;
+	if (Array.isArray(value)) return value.map((item) => withLongStrings(item, long));
+	if (value !== null && typeof value === "object") {
+		const record = value as Record<string, unknown>;
+		for (const key of Object.keys(record)) record[key] = withLongStrings(record[key], long);
+	}
+	return value;
+}
+
+/**
+ * The index of the quote that ends the JSON string starting at `from` (after its opening quote): the
+ * first one not escaped; -1 when none. A step every JOURNAL_READ_PIECE_BYTES looked through (a text of escaped quotes).
+ */
+function* closingQuoteSteps(bytes: Buffer, from: number): Steps<number> {
+	let lastStep = from;
+	for (let at = bytes.indexOf(0x22, from); at !== -1; at = bytes.indexOf(0x22, at + 1)) {
+		let backslashes = 0;
+		while (at - backslashes - 1 >= from && bytes[at - backslashes - 1] === 0x5c) backslashes++;
+		if (backslashes % 2 === 0) return at;
+		if (at - lastStep >= JOURNAL_READ_PIECE_BYTES) {
+			lastStep = at;
+			yield;
+		}
+	}
+	return -1;
+}
+
+/**
+ * The text of the JSON string whose bytes between the quotes are `start`..`end`, decoded a piece at
+ * a time (a step between pieces); null when it is not valid JSON. Each piece ends before an escape
+ * it would cut and before a UTF-8 character it would cut, so it decodes as within the whole: a
+ * surrogate pair escaped as two `\u` escapes may fall in two pieces, and joined it is the pair again.
+ */
+function* jsonStringSteps(bytes: Buffer, start: number, end: number): Steps<string | null> {
+	const pieces: string[] = [];
+	for (let from = start; from < end;) {
+		let cut = Math.min(end, from + JOURNAL_READ_PIECE_BYTES);
+		// Back to the first byte of a UTF-8 character (at most three continuation bytes lead there).
+		for (let back = 0; cut < end && back < 3 && (bytes[cut]! & 0xc0) === 0x80; back++) cut--;
+		// Before an escape the cut would split (`\n` is two bytes, `\u00e9` six); looked for in this piece only.
+		const piece = bytes.subarray(0, cut);
+		for (let escape = piece.indexOf(0x5c, from); escape !== -1;) {
+			const escapeEnd = escape + (bytes[escape + 1] === 0x75 ? 6 : 2);
+			if (escapeEnd > cut) {
+				cut = escape;
+				break;
+			}
+			escape = piece.indexOf(0x5c, escapeEnd);
+		}
+		try {
+			pieces.push(JSON.parse(`"${bytes.toString("utf8", from, cut)}"`) as string);
+		} catch {
+			return null;
+		}
+		from = cut;
+		if (from < end) yield;
+	}
+	return pieces.join("");
+}
+
 /** An entry's lines as a fresh file holds them: its changes, then its undone mark. */
-export function linesOf(entry: JournalEntry): Buffer {
+export function entryLines(entry: JournalEntry): JournalLine[] {
 	const { id, time, tokenName, tool } = entry;
 	const lines: JournalLine[] = entry.changes.map((change) => ({ kind: "change", id, time, tokenName, tool, ...change }));
 	if (entry.undone) lines.push({ kind: "undone", id, time: entry.undone.time, by: entry.undone.by });
-	return lineBytes(lines);
+	return lines;
+}
+
+/** An entry's lines' bytes as a fresh file holds them. */
+export function linesOf(entry: JournalEntry): Buffer {
+	return lineBytes(entryLines(entry));
 }
 
 /** Lines as the file holds them: each line's JSON and a line end, in UTF-8. */
@@ -103,12 +233,26 @@ export async function lineBytesInPieces(lines: readonly JournalLine[], clock: Pi
 export function estimatedBytes(entry: JournalEntry): number {
 	const fields = entry.id.length + entry.time.length + entry.tokenName.length + entry.tool.length + LINE_OVERHEAD_BYTES;
 	let bytes = entry.undone ? fields + entry.undone.by.length : 0;
-	for (const change of entry.changes)
-		bytes +=
-			fields +
+	for (const change of entry.changes) bytes += fields + changeBytes(change);
+	return bytes;
+}
+
+/** Each change's text bytes, counted once: a trim counting a 30 MB journal's texts at once was one piece of 15–70 ms. */
+const changeBytesKept = new WeakMap<JournalChange, number>();
+
+/**
+ * The UTF-8 bytes of a change's paths and texts, remembered for the change (the journal counts each
+ * as it reads it in, one line at a time, so a trim later only adds them up).
+ */
+export function changeBytes(change: JournalChange): number {
+	let bytes = changeBytesKept.get(change);
+	if (bytes === undefined) {
+		bytes =
 			Buffer.byteLength(change.path) * (change.movedFrom === undefined ? 1 : 2) +
 			Buffer.byteLength(change.before ?? "") +
 			Buffer.byteLength(change.after ?? "");
+		changeBytesKept.set(change, bytes);
+	}
 	return bytes;
 }
 

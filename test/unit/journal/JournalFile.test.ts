@@ -459,6 +459,38 @@ describe("JournalFile", () => {
 		journal.close();
 	});
 
+	test("megabytes recorded while the background trim writes are copied after the kept calls a piece at a time, never in one synchronous read; every record kept, in order", async () => {
+		const journal = JournalFile.open(path, { maxEntries: 4, keepAfterTrim: 0.5 });
+		const background = () => (journal as unknown as { trimInBackground(): Promise<void> }).trimInBackground();
+		for (let index = 0; index < 6; index++) journal.recordChange(call(`c${index}`), change(`N${index}.md`, `${index}`, `${index}!`));
+		const big = (n: number) => `# Big ${n}\n${"- a line of a long note, é 😀\n".repeat(4_000)}`;
+		// Bytes each synchronous read of the journal took (a read through the thread pool is not one).
+		const reads: number[] = [];
+		const nodeFs = jest.requireActual<typeof import("node:fs")>("node:fs");
+		const readSync = nodeFs.readSync;
+		const spy = jest.spyOn(nodeFs, "readSync").mockImplementation((...args: Parameters<typeof readSync>) => {
+			const count = readSync(...args);
+			reads.push(count);
+			return count;
+		});
+		try {
+			const trimming = background();
+			// While the kept calls are written elsewhere, 4 MB of new calls come in.
+			for (let index = 0; index < 30; index++) journal.recordChange(call(`b${index}`), change(`B${index}.md`, big(index), `${big(index)}!`));
+			await trimming;
+		} finally {
+			spy.mockRestore();
+		}
+		const newest = Array.from({ length: 30 }, (_, index) => `b${29 - index}`);
+		expect(statSync(path).size).toBeGreaterThan(4_000_000);
+		// Trimmed (c0–c3 dropped), the calls that came in kept after the rest.
+		expect(journal.list().map((entry) => entry.id)).toEqual([...newest, "c5", "c4"]);
+		expect(JournalFile.open(path, { maxEntries: 100 }).list()).toEqual(journal.list());
+		// Before: the 4 MB that came in was read in one synchronous piece.
+		expect(Math.max(...reads)).toBeLessThanOrEqual(JOURNAL_READ_PIECE_BYTES);
+		journal.close();
+	});
+
 	test.each(["file", "folder", "plugins folder"])(
 		"a linked journal %s is neither read nor written: the record throws one clear line and the file outside stays byte-identical",
 		async (what) => {

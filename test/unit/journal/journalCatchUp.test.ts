@@ -1,6 +1,6 @@
 import { promises as fs, appendFileSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
-import { JOURNAL_READ_PIECE_BYTES } from "../../../src/config/limits";
+import { JOURNAL_READ_PIECE_BYTES, NOTE_TEXT_PIECE_CHARS } from "../../../src/config/limits";
 import { OwnFileLinkError } from "../../../src/config/ownFiles";
 import type { JournalCall, JournalChange } from "../../../src/journal/entry";
 import { JournalFile, journalPathFor } from "../../../src/journal/JournalFile";
@@ -328,6 +328,43 @@ describe("JournalFile: another process's large writes read in pieces after the c
 			expect(fresh.list()).toHaveLength(32);
 			await journal.catchUp();
 			expect(journal.list()).toEqual(fresh.list());
+		} finally {
+			await host.close();
+			await removeDir(root);
+		}
+	});
+	test("undo of a change to a 1 MiB note, with another process's changes of 1 MiB notes after it, parses no journal line in one piece, and is exact", async () => {
+		const big = (n: number) => `# Big ${n}\n\n${'- a line of the plan, with "quotes", 😀 and é\n'.repeat(22_000)}`.slice(0, 1024 * 1024);
+		const root = await makeVault({ "Big.md": `${big(0)}- more\n` });
+		const host = await NodeHost.open(root);
+		try {
+			const journal = JournalFile.forVault(root, ".obsidian", { readInPieces: true });
+			const journalPath = journalPathFor(root, ".obsidian");
+			// Another process (the CLI, a second server) recorded the edit, then three more of other big notes.
+			await fs.mkdir(nodePath.dirname(journalPath), { recursive: true });
+			const others = (id: string, path: string, n: number): JournalLine => ({
+				kind: "change",
+				...call(id, "append_to_note", "other"),
+				...change(path, big(n), `${big(n)}- more\n`),
+			});
+			appendFileSync(journalPath, lineBytes([others("big", "Big.md", 0), others("o1", "O1.md", 1), others("o2", "O2.md", 2), others("o3", "O3.md", 3)]));
+			const longestLine = readFileSync(journalPath).indexOf(0x0a);
+			expect(longestLine).toBeGreaterThan(2 * 1024 * 1024);
+			const pieces = parsedPerPiece();
+			let outcome: Awaited<ReturnType<typeof undoCall>>;
+			try {
+				outcome = await undoCall(host, journal, "big");
+			} finally {
+				pieces.restore();
+			}
+			expect(outcome.ok).toBe(true);
+			// Before: each line, over 2 million characters, in one piece.
+			expect(Math.max(...pieces.perPiece)).toBeLessThan(JOURNAL_READ_PIECE_BYTES + 2 * NOTE_TEXT_PIECE_CHARS + 1_000);
+			expect(await fs.readFile(nodePath.join(root, "Big.md"), "utf8")).toBe(big(0));
+			// Nothing lost, in file order; the record as written.
+			expect(journal.list().map((entry) => entry.id)).toEqual([expect.any(String) as string, "o3", "o2", "o1", "big"]);
+			expect(journal.get("o2")?.changes).toEqual([change("O2.md", big(2), `${big(2)}- more\n`)]);
+			expect(journal.list()).toEqual(JournalFile.open(journalPath).list());
 		} finally {
 			await host.close();
 			await removeDir(root);

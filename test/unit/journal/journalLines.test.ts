@@ -1,6 +1,8 @@
 import { execFileSync, spawn } from "node:child_process";
 import * as nodePath from "node:path";
-import { syncFolder } from "../../../src/journal/journalLines";
+import fc from "fast-check";
+import { JOURNAL_READ_PIECE_BYTES } from "../../../src/config/limits";
+import { lineBytes, lineSteps, parseLine, syncFolder, type JournalLine } from "../../../src/journal/journalLines";
 import { makeTempDir, removeDir } from "../../helpers/vault";
 
 /** How long before another program opens the pipe for writing, which frees an open that waits for one. */
@@ -22,4 +24,106 @@ test("syncFolder: a named pipe where the journal's folder was (another program s
 		writer.kill();
 		await removeDir(dir);
 	}
+});
+
+describe("lineSteps: a long journal line parsed a piece at a time", () => {
+	const hash = (char: string) => char.repeat(64);
+	/** A change line of `before` → `after`, as the journal writes it (without its line end). */
+	const changeLine = (before: string | null, after: string | null, extra: Record<string, unknown> = {}): Buffer =>
+		lineBytes([
+			{
+				kind: "change",
+				id: "c1",
+				time: "2026-12-04T21:00:00.000Z",
+				tokenName: "laptop",
+				tool: "append_to_note",
+				path: "Notes/Plan.md",
+				before,
+				beforeHash: before === null ? null : hash("a"),
+				after,
+				afterHash: after === null ? null : hash("b"),
+				...extra,
+			},
+		]).subarray(0, -1);
+	/** The longest piece of characters given to JSON.parse between two steps, and the result. */
+	const run = (bytes: Buffer): { longest: number; parsed: JournalLine | null } => {
+		const perPiece = [0];
+		const parse = JSON.parse;
+		const spy = jest.spyOn(JSON, "parse").mockImplementation((json: string, reviver?: Parameters<typeof JSON.parse>[1]) => {
+			perPiece[perPiece.length - 1] = (perPiece.at(-1) ?? 0) + json.length;
+			return parse(json, reviver) as unknown;
+		});
+		try {
+			const steps = lineSteps(bytes);
+			for (;;) {
+				const next = steps.next();
+				if (next.done) return { longest: Math.max(...perPiece), parsed: next.value };
+				perPiece.push(0);
+			}
+		} finally {
+			spy.mockRestore();
+		}
+	};
+
+	test("a change to a 1 MiB note (texts full of escapes, accents, emoji and a pair cut by the piece size) parses to the same record, no piece over ~64 KiB", () => {
+		const note = `# Big\n\n${'- a "quoted" line\\with é, 😀 and a tab\t\n'.repeat(26_000)}`.slice(0, 1024 * 1024);
+		const after = `${note}- more 😀\n`;
+		const bytes = changeLine(note, after, { createdFolders: ["Notes"] });
+		expect(bytes.length).toBeGreaterThan(2 * 1024 * 1024);
+		const { longest, parsed } = run(bytes);
+		expect(parsed).toEqual(parseLine(bytes.toString("utf8")));
+		expect(parsed).toMatchObject({ before: note, after });
+		// Before: the whole line, over 2 million characters, in one JSON.parse.
+		expect(longest).toBeLessThan(JOURNAL_READ_PIECE_BYTES + 1_000);
+	});
+
+	test("long lines that are no record, or a damaged one, are refused as parseLine refuses them", () => {
+		const long = "x".repeat(200_000);
+		const good = changeLine(long, `${long}y`);
+		const cases: Buffer[] = [
+			// Cut short in a text, or in its fields.
+			good.subarray(0, 150_000),
+			good.subarray(0, good.length - 5),
+			// A raw control character inside a long text (JSON forbids it).
+			Buffer.from(good.toString("utf8").replace("xxxx", "xx\u0001x")),
+			// A bad escape far into a long text.
+			Buffer.from(good.toString("utf8").replace(`${"x".repeat(10)}"`, `${"x".repeat(9)}\\q"`)),
+			// A hash that is not one; a kind from a future version.
+			changeLine(long, long, { afterHash: "zz" }),
+			changeLine(long, long, { kind: "merge" }),
+			// A long text where a short field must be, and no string at all.
+			changeLine(long, long, { time: 5 }),
+			Buffer.from(`[${"1,".repeat(200_000)}1]`),
+		];
+		for (const bytes of cases) {
+			expect(parseLine(bytes.toString("utf8"))).toBeNull();
+			expect(run(bytes).parsed).toBeNull();
+		}
+		// Fields past any record's (a long line of short strings, which would be parsed in one piece): no record this version writes.
+		const planted = Buffer.from(`{"kind":"drop","id":"a","path":"b","x":[${'"y",'.repeat(100_000)}"y"]}`);
+		expect(run(planted)).toEqual({ longest: expect.any(Number) as number, parsed: null });
+		expect(run(planted).longest).toBeLessThan(JOURNAL_READ_PIECE_BYTES);
+	});
+
+	test("any long line parses to what parseLine makes of it (texts of any characters, escaped anyhow, keys in any order, repeated)", () => {
+		const piece = fc.oneof(
+			fc.string({ unit: "grapheme", maxLength: 40 }),
+			fc.string({ unit: "binary", maxLength: 40 }),
+			fc.constantFrom('"', "\\", "\n", "\u2028", "😀", "\ud83d", "\ude00", "é"),
+		);
+		const text = fc.array(piece, { maxLength: 40 }).map((parts) => parts.join("").repeat(Math.ceil(70_000 / Math.max(1, parts.join("").length))));
+		fc.assert(
+			fc.property(text, text, fc.boolean(), fc.boolean(), fc.nat(5), (before, after, escapeAll, reorder, cutAt) => {
+				let json = changeLine(before, after).toString("utf8");
+				// Another writer may escape every character, and order the keys its own way.
+				if (escapeAll)
+					json = json.replace(/[^\x20-\x7e]|[a-z]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`.replace("\\u005c", "\\\\"));
+				if (reorder) json = `{"after":${JSON.stringify(before)},${json.slice(1)}`;
+				let bytes = Buffer.from(json, "utf8");
+				if (cutAt > 0) bytes = bytes.subarray(0, Math.floor((bytes.length * cutAt) / 6));
+				expect(run(bytes).parsed).toEqual(parseLine(bytes.toString("utf8")));
+			}),
+			{ numRuns: 60 },
+		);
+	});
 });
