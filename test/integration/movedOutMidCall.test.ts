@@ -90,6 +90,21 @@ describe("a note moved into an excluded folder while a call about it runs", () =
 		if (answer.ok) expect((answer.value.tasks as Array<{ path: string }>).map((task) => task.path)).toEqual(["Notes/B second.md", "Notes/C third.md"]);
 	});
 
+	test("list_tasks names a note renamed to another visible path at its new path, in path order", async () => {
+		atNextPause = async () => {
+			const file = host.vault.getFileByPath("Notes/A first.md");
+			if (file) await host.vault.rename(file, "Notes/D fourth.md");
+		};
+		const answer = await callTool(client, "list_tasks", { status: "any" });
+		expect(answer.ok).toBe(true);
+		if (answer.ok)
+			expect((answer.value.tasks as Array<{ path: string }>).map((task) => task.path)).toEqual([
+				"Notes/B second.md",
+				"Notes/C third.md",
+				"Notes/D fourth.md",
+			]);
+	});
+
 	test("get_note_links does not answer with the note's excluded path", async () => {
 		let moved = false;
 		atNextPause = async () => {
