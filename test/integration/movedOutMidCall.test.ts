@@ -32,6 +32,7 @@ describe("a note moved into an excluded folder while a call about it runs", () =
 			"Notes/C third.md": "# C third\n\n- [ ] sweep the porch\n",
 			"Notes/A board.base": "views:\n  - type: table\n    name: Ferns\n",
 			"Notes/B board.base": "views:\n  - type: table\n    name: Cacti\n",
+			"Notes/Plan.canvas": JSON.stringify({ nodes: [{ id: "a", type: "text", text: "ferns", x: 0, y: 0, width: 100, height: 50 }], edges: [] }),
 			"Private/Diary.md": "# Diary\n",
 		});
 		host = await NodeHost.open(root);
@@ -127,6 +128,22 @@ describe("a note moved into an excluded folder while a call about it runs", () =
 		expectNoPrivatePath(answer);
 		expect(answer.ok).toBe(true);
 		if (answer.ok) expect((answer.value.bases as Array<{ path: string }>).map((base) => base.path)).toEqual(["Notes/B board.base"]);
+	});
+
+	test("read_canvas and query_base do not answer with the file's excluded path", async () => {
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the vault as `this`
+		const original = NodeVault.prototype.cachedRead;
+		const moving = new Set(["Notes/Plan.canvas", "Notes/A board.base"]);
+		jest.spyOn(NodeVault.prototype, "cachedRead").mockImplementation(async function (this: NodeVault, file: HostFile) {
+			const text = await original.call(this, file);
+			if (moving.delete(file.path)) await moveIntoPrivate(file.path);
+			return text;
+		});
+		const canvas = await callTool(client, "read_canvas", { path: "Notes/Plan.canvas" });
+		const base = await callTool(client, "query_base", { path: "Notes/A board.base" });
+		expect(moving.size).toBe(0);
+		expectNoPrivatePath(canvas);
+		expectNoPrivatePath(base);
 	});
 
 	test("read_note does not answer with the note's excluded path", async () => {
