@@ -100,7 +100,7 @@ export class DiskWatcher {
 	}
 
 	/** Stops watching a folder and every folder below it; true when one was watched. */
-	private unwatchUnder(diskFolder: string): boolean {
+	unwatchUnder(diskFolder: string): boolean {
 		let watched = false;
 		for (const folder of [...this.folders.keys()])
 			if (folder === diskFolder || folder.startsWith(diskFolder + nodePath.sep)) {
