@@ -99,6 +99,17 @@ export class DiskWatcher {
 		return this.vault.jail.vaultPath(diskPath);
 	}
 
+	/** Stops watching a folder and every folder below it; true when one was watched. */
+	unwatchUnder(diskFolder: string): boolean {
+		let watched = false;
+		for (const folder of [...this.folders.keys()])
+			if (folder === diskFolder || folder.startsWith(diskFolder + nodePath.sep)) {
+				this.unwatch(folder);
+				watched = true;
+			}
+		return watched;
+	}
+
 	private unwatch(diskFolder: string): void {
 		this.folders.get(diskFolder)?.close();
 		this.folders.delete(diskFolder);
@@ -168,6 +179,8 @@ export class DiskWatcher {
 
 	/** A folder made (or moved in) while watching: watched, then listed, each file in it reported as added. */
 	private async addFolder(diskFolder: string): Promise<void> {
+		// A folder swapped for a link since it was seen: not watched (a watch follows the link).
+		if (!(await this.vault.jail.isFolderReal(diskFolder)) || this.closed) return;
 		this.watchFolder(diskFolder);
 		await this.relist(diskFolder);
 	}
@@ -176,6 +189,13 @@ export class DiskWatcher {
 	private async relist(diskFolder: string): Promise<void> {
 		const names = await fs.readdir(diskFolder).catch(() => null);
 		if (this.closed) return;
+		// Checked after the listing too: a folder swapped for a link meanwhile was listed through it, and
+		// each folder found there would be watched and listed in turn, outside the vault. Its link is
+		// reported by the watch on the folder above.
+		if (names !== null && !(await this.vault.jail.isFolderReal(diskFolder))) {
+			this.unwatchUnder(diskFolder);
+			return;
+		}
 		if (names === null) {
 			if (diskFolder !== this.vault.jail.root) this.gone(this.vaultPath(diskFolder), diskFolder);
 			return;
@@ -191,12 +211,7 @@ export class DiskWatcher {
 
 	/** Nothing at a path any more: a file gone, or a folder with all it held (each file reported as unlinked, which a rename pairs). */
 	private gone(path: string, diskPath: string): void {
-		let folder = false;
-		for (const watched of [...this.folders.keys()])
-			if (watched === diskPath || watched.startsWith(diskPath + nodePath.sep)) {
-				this.unwatch(watched);
-				folder = true;
-			}
+		const folder = this.unwatchUnder(diskPath);
 		if (folder && !this.vault.known(path)) for (const file of this.vault.knownUnder(path)) this.onUnlink(file.path);
 		else this.onUnlink(path);
 	}

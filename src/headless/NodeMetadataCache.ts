@@ -8,6 +8,7 @@ import { HostEvents } from "./events";
 import { LinkFileIndex } from "../paths/linkResolution";
 import { askedName, LinkSourcesByName, namesAnsweredBy } from "./linkSourcesByName";
 import { linkpathOf } from "../markdown/inline";
+import { frontmatterBoundProblemSteps, splitFrontmatter, wikilinkTextsOf } from "../markdown/frontmatter";
 import { detachStrings, detachStringsSteps } from "./detachedStrings";
 import { compactMetadataSteps, linkTextsInSteps, PackedMetadataStore, packedReferencesSteps } from "./compactMetadata";
 import { sha256HexInPieces } from "../sha256";
@@ -35,6 +36,13 @@ export class NodeMetadataCache implements HostMetadataCache {
 	 * all its links again, and listing a 5 MB note's 700,000 link texts each time was one piece of about 0.1 s.
 	 */
 	private readonly hugeNoteLinkTexts = new WeakMap<CachedMetadata, string[]>();
+	/**
+	 * The `[[link]]` texts of a note's frontmatter that is over a YAML bound, so not read as
+	 * properties (no `frontmatterLinks`): Obsidian reads it and resolves those links, so they are
+	 * resolved here too. A rename then finds the note among those linking to the renamed one and names
+	 * it in `frontmatter_not_rewritten` (it was left out when such a link was the note's only one).
+	 */
+	private readonly unreadFrontmatterLinkTexts = new WeakMap<CachedMetadata, string[]>();
 	/**
 	 * The names the links of a source with many links asked for, as they were last resolved, to be
 	 * forgotten in runs that pause: reading them back from its records (below) lists all their keys
@@ -253,6 +261,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 		// event loop in one pass, and it keeps only its own text.
 		if (text.length > MAX_STARTUP_PARSE_BYTES) {
 			const parsed = await parseMetadataOnClock(text, this.clock);
+			await this.keepUnreadFrontmatterLinks(parsed, text);
 			this.caches.set(file.path, parsed);
 			this.parsedTexts.set(parsed, text);
 			return parsed;
@@ -265,9 +274,21 @@ export class NodeMetadataCache implements HostMetadataCache {
 		// Hashed before the entries are packed: a rename reads this note's links again only if it reads this text.
 		const digest = references >= HUGE_NOTE_LINKS ? await sha256HexInPieces(text, this.clock) : undefined;
 		const cache = await this.clock.run(compactMetadataSteps(detached, text, this.packed, parsed.listItems));
+		await this.keepUnreadFrontmatterLinks(cache, text);
 		this.caches.set(file.path, cache);
 		if (digest !== undefined) this.parsedDigests.set(cache, digest);
 		return cache;
+	}
+
+	/** Keeps the link texts of `text`'s frontmatter when it is over a YAML bound (`unreadFrontmatterLinkTexts`). */
+	private async keepUnreadFrontmatterLinks(cache: CachedMetadata, text: string): Promise<void> {
+		if (cache.frontmatter !== undefined) return;
+		const yaml = splitFrontmatter(text)?.yaml;
+		if (yaml === undefined || !yaml.includes("[[")) return;
+		// Broken YAML is not read by Obsidian either: its links are no links.
+		if ((await this.clock.run(frontmatterBoundProblemSteps(yaml))) === null) return;
+		const texts = detachStrings(wikilinkTextsOf(yaml));
+		if (texts.length > 0) this.unreadFrontmatterLinkTexts.set(cache, texts);
 	}
 
 	/**
@@ -305,7 +326,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 		this.events.trigger("resolved");
 	}
 
-	/** The link texts a note (body links and embeds, then frontmatter links) or a canvas holds, as lists not to be changed: not copied into one. */
+	/** The link texts a note (body links and embeds, then frontmatter links, then those of a frontmatter over a YAML bound) or a canvas holds, as lists not to be changed: not copied into one. */
 	private async linkTexts(path: string): Promise<ReadonlyArray<readonly string[]>> {
 		const canvas = this.canvasLinks.get(path);
 		if (canvas) return [canvas];
@@ -317,7 +338,8 @@ export class NodeMetadataCache implements HostMetadataCache {
 			texts = await this.clock.run(linkTextsInSteps(cache));
 			if (texts.length >= HUGE_NOTE_LINKS) this.hugeNoteLinkTexts.set(cache, texts);
 		}
-		return [texts, (cache.frontmatterLinks ?? []).map((entry) => entry.link)];
+		const unread = this.unreadFrontmatterLinkTexts.get(cache);
+		return [texts, (cache.frontmatterLinks ?? []).map((entry) => entry.link), ...(unread ? [unread] : [])];
 	}
 
 	/** Resolves one source's links; a note with a million links pauses on the clock between runs of them. */

@@ -458,6 +458,12 @@ export class NodeVault implements HostVault, WatchedVault {
 		} catch {
 			return;
 		}
+		// Swapped for a link since its parent was listed: listed (and watched) through it, so nothing of it is kept
+		// and no folder found there is listed in turn. The watch on the folder above reports the link.
+		if (!(await this.jail.isFolderReal(diskFolder))) {
+			this.watcher?.unwatchUnder(diskFolder);
+			return;
+		}
 		// A few files at a time, and one folder after another, pausing on the clock: every file's stats asked
 		// for at once came back in batches of thousands, each handled in one piece (20,000 notes: pieces of
 		// 300–450 ms before the server listened).

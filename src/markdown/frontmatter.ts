@@ -421,6 +421,18 @@ export function frontmatterLinks(frontmatter: FrontMatterCache): FrontmatterLink
 	return found;
 }
 
+/** A `[[link]]` or `[[link|shown]]`: its link text (path, heading or block) before the `|`. */
+const WIKILINK = /\[\[([^[\]|\n]+)(?:\|[^[\]\n]*)?\]\]/gu;
+
+/**
+ * The `[[link]]` texts written in a frontmatter block that is not read as properties because it is
+ * over a YAML bound (`frontmatterBoundProblem`): Obsidian reads such a block and lists its property
+ * links, so they are links all the same. Pure; one pass of a regular expression, no YAML read.
+ */
+export function wikilinkTextsOf(yaml: string): string[] {
+	return Array.from(yaml.matchAll(WIKILINK), (match) => match[1] as string);
+}
+
 /**
  * A note's aliases as Obsidian reads them: the `aliases` property (or the older `alias`), a list
  * or one comma-separated text; anything else is ignored. Pure.

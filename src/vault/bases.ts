@@ -30,6 +30,18 @@ export function findFileWithExtension(host: Host, scope: Scope, input: string, e
 	return ok(file);
 }
 
+/**
+ * The base or canvas a tool names in its answer, found as `file` when the call began: read again
+ * after the call's waits, since the person may have moved it meanwhile (the same file object,
+ * renamed). Moved where this caller may not see it (an excluded folder), it is answered as `input`
+ * would be now, so its new path is never named.
+ */
+export function fileAsAnswered(host: Host, scope: Scope, input: string, extension: "base" | "canvas", file: HostFile): Result<HostFile> {
+	if (isPathVisible(file.path, scope)) return ok(file);
+	const now = findFileWithExtension(host, scope, input, extension);
+	return now.ok ? fail(`The ${extension} this call named was moved while it was read. Call it again.`) : now;
+}
+
 /** Reads a visible file's text, refusing one larger than `maxBytes` before reading it. */
 export async function readBoundedFile(host: Host, file: HostFile, maxBytes: number): Promise<Result<string>> {
 	if (file.stat.size > maxBytes) return fail(`"${file.path}" is ${file.stat.size} bytes; at most ${maxBytes} are read.`);

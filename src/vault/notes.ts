@@ -67,6 +67,19 @@ export function findNote(host: Host, scope: Scope, input: string): Result<HostFi
 }
 
 /**
+ * The note a tool names in its answer, asked for by `input` and found as `file` when the call began:
+ * read again as the answer is made, since the person may have moved it while the call waited for
+ * the disk or between slices (the same file object, renamed). Moved where this caller may not see
+ * it (an excluded folder), it is answered as `input` would be now (missing, most often), so its new
+ * path is never named.
+ */
+export function noteAsAnswered(host: Host, scope: Scope, input: string, file: HostFile): Result<HostFile> {
+	if (isNoteInScope(file.path, scope)) return ok(file);
+	const now = findNote(host, scope, input);
+	return now.ok ? fail("The note this call named was moved while it was read. Call it again.") : now;
+}
+
+/**
  * The file a link path points to for this token: Obsidian's resolution, but as if the files this
  * token may not see did not exist. Obsidian resolves `[[Diary]]` to the shortest path named Diary,
  * so an excluded `Private/Diary.md` would otherwise shadow a visible `Archive/Diary.md`, and which

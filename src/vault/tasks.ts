@@ -2,7 +2,7 @@ import type { CachedMetadata } from "obsidian";
 import type { Host, HostFile } from "../host/Host";
 import { parseTaskDates, taskStatus, taskText, type TaskDates } from "../markdown/taskLine";
 import { isInFolder, type Scope } from "./scope";
-import { comparePaths, visibleNotes } from "./notes";
+import { comparePaths, noteVisibility, visibleNotes } from "./notes";
 import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
 import { NO_TASKS, PackedTasks } from "./packedTasks";
 import { runStepsOnBudget, type CallBudget } from "./workBudget";
@@ -98,26 +98,61 @@ export async function findTasks(host: Host, scope: Scope, filter: TaskFilter, bu
 	const notes = visibleNotes(host, scope)
 		.filter((file) => (filter.path ? file.path === filter.path : true))
 		.filter((file) => (filter.folder ? isInFolder(file.path, filter.folder) : true));
-	const withTasks: Array<{ file: HostFile; tasks: PackedTasks }> = [];
+	const withTasks: NoteTasksFound[] = [];
 	for (const file of notes) {
 		if (budget?.due()) await budget.checkpoint();
 		const known = noteTasks(host, file, memo, budget);
 		const tasks = known instanceof PackedTasks ? known : await known;
-		if (tasks.count > 0) withTasks.push({ file, tasks });
+		if (tasks.count > 0) withTasks.push({ file, path: file.path, tasks, from: 0, to: 0 });
 	}
-	withTasks.sort((a, b) => comparePaths(a.file.path, b.file.path));
-	for (const { file, tasks } of withTasks) {
+	withTasks.sort((a, b) => comparePaths(a.path, b.path));
+	for (const note of withTasks) {
 		if (budget?.due()) await budget.checkpoint();
-		for (const [index, task] of (await runStepsOnBudget(tasks.listSteps(), budget)).entries()) {
+		note.from = found.length;
+		for (const [index, task] of (await runStepsOnBudget(note.tasks.listSteps(), budget)).entries()) {
 			if (index % SLICED_TASKS === SLICED_TASKS - 1 && budget?.due()) await budget.checkpoint();
 			const status = taskStatus(task.statusChar);
 			if (filter.status !== "any" && status !== filter.status) continue;
 			if (!matchesDue(task.due, filter)) continue;
 			const { line, text, statusChar, ...dates } = task;
-			found.push({ path: file.path, line, text, status, status_char: statusChar, ...dates });
+			found.push({ path: note.path, line, text, status, status_char: statusChar, ...dates });
+		}
+		note.to = found.length;
+	}
+	return namedAsNow(found, withTasks, scope);
+}
+
+/** A note whose tasks were found: the path it had when they were, and where they lie in the answer. */
+interface NoteTasksFound {
+	file: HostFile;
+	path: string;
+	tasks: PackedTasks;
+	from: number;
+	to: number;
+}
+
+/**
+ * The tasks as the answer names them, read after the walk's last pause: a note the person renamed
+ * while the walk paused (the same file object, renamed) is named at its new path, and left out
+ * when it is where this caller may not see it (an excluded folder), so that path is never named.
+ */
+function namedAsNow(found: TaskEntry[], notes: readonly NoteTasksFound[], scope: Scope): TaskEntry[] {
+	const visible = noteVisibility(scope);
+	const leftOut = new Set<TaskEntry>();
+	let renamed = false;
+	for (const note of notes) {
+		const now = note.file.path;
+		if (now === note.path && visible(now)) continue;
+		renamed ||= visible(now);
+		for (let index = note.from; index < note.to; index++) {
+			const task = found[index] as TaskEntry;
+			if (visible(now)) task.path = now;
+			else leftOut.add(task);
 		}
 	}
-	return found;
+	const kept = leftOut.size === 0 ? found : found.filter((task) => !leftOut.has(task));
+	// Stable: each note's tasks stay in line order.
+	return renamed ? kept.sort((a, b) => comparePaths(a.path, b.path)) : kept;
 }
 
 function matchesDue(due: string | undefined, filter: TaskFilter): boolean {

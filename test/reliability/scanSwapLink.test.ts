@@ -46,3 +46,37 @@ test("a folder swapped for a link while the start lists the vault lists nothing 
 		await removeDir(outside);
 	}
 });
+
+test("a folder swapped for a link while the start lists the vault: no folder outside the vault is listed", async () => {
+	const vault = await makeVault({ "Inbox/Note.md": "# Note\n", "Sub/Plan.md": "# Plan\n" });
+	const root = nodeFs.realpathSync(vault);
+	const outside = await makeTempDir("scan-outside-");
+	await fs.mkdir(nodePath.join(outside, "Deeper"));
+	await fs.writeFile(nodePath.join(outside, "Deeper", "Outside secret.md"), "# Not in the vault\n");
+	const original = fsModule.promises.readdir.bind(fsModule.promises) as (...args: unknown[]) => Promise<unknown>;
+	const sub = nodePath.join(root, "Sub");
+	const listed: string[] = [];
+	let swapped = false;
+	jest.spyOn(fsModule.promises, "readdir").mockImplementation((async (...args: unknown[]) => {
+		const folder = String(args[0]);
+		listed.push(folder);
+		if (!swapped && folder === sub) {
+			swapped = true;
+			await fs.rename(folder, nodePath.join(outside, "Sub moved"));
+			await fs.symlink(outside, folder);
+		}
+		return original(...args);
+	}) as never);
+	let running: Awaited<ReturnType<typeof startService>> | null = null;
+	try {
+		running = await startService(vault, { host: { watch: true } });
+		expect(swapped).toBe(true);
+		// Before: the folders behind the link (`Deeper`, `Sub moved`) were listed, and watched, as `Sub/…`.
+		expect(listed.filter((folder) => folder.startsWith(sub + nodePath.sep))).toEqual([]);
+	} finally {
+		jest.restoreAllMocks();
+		await running?.stop();
+		await removeDir(vault);
+		await removeDir(outside);
+	}
+});

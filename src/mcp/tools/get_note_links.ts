@@ -2,7 +2,7 @@ import { z } from "zod";
 import { BACKLINKS_DEFAULT_LIMIT, BACKLINKS_MAX_LIMIT, NOTE_LINKS_MAX_ENTRIES } from "../../config/limits";
 import { backlinks, noteLinks } from "../../vault/links";
 import { withinCallBudget } from "../../vault/workBudget";
-import { decodeCursor, findNote, page } from "../../vault/notes";
+import { decodeCursor, findNote, noteAsAnswered, page } from "../../vault/notes";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
 
@@ -44,11 +44,14 @@ export const getNoteLinksTool = defineTool({
 			ctx.callBudget,
 		);
 		if (!links.ok) return links;
+		// After the call's last pause: a note moved into an excluded folder meanwhile is not named there.
+		const answered = noteAsAnswered(ctx.host, ctx.scope, args.path, file);
+		if (!answered.ok) return answered;
 		const { outgoing, outgoingTotal, unresolved, unresolvedTotal } = links.value.own;
 		const incoming = links.value.incoming;
 		const { items, nextCursor } = page(incoming, offset.value, args.limit);
 		return ok({
-			path: file.path,
+			path: answered.value.path,
 			outgoing,
 			outgoing_total: outgoingTotal,
 			backlinks: items,

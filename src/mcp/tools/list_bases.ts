@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { BASES_LISTED, BASES_MAX_FILE_BYTES, LIST_BASES_WORK_MS, VAULT_WIDE_SLICE_MS } from "../../config/limits";
 import { parseBaseFileSteps } from "../../bases/baseFile";
+import type { HostFile } from "../../host/Host";
 import { readBoundedFile, visibleBases } from "../../vault/bases";
+import { isPathVisible } from "../../vault/scope";
 import { CallBudget, CallOverBudget, runStepsOnBudget, yieldToEventLoop } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { ok } from "../../result";
@@ -20,7 +22,7 @@ export const listBasesTool = defineTool({
 	examples: [{}],
 	handler: async (ctx) => {
 		const all = visibleBases(ctx.host, ctx.scope);
-		const bases: Array<{ path: string; views: string[]; error?: string }> = [];
+		const read: Array<{ file: HostFile; views: string[]; error?: string }> = [];
 		// Each base is read in steps, taking turns with other vault-wide work, as query_base reads it,
 		// and all of them within one bound of work: the ones left are named, unread.
 		const workMs = Math.min(ctx.callBudget?.callWorkMs ?? LIST_BASES_WORK_MS, LIST_BASES_WORK_MS);
@@ -31,20 +33,18 @@ export const listBasesTool = defineTool({
 				const text = await readBoundedFile(ctx.host, file, BASES_MAX_FILE_BYTES);
 				try {
 					const config = text.ok ? await runStepsOnBudget(parseBaseFileSteps(text.value), budget) : text;
-					bases.push(
-						config.ok
-							? { path: file.path, views: config.value.views.map((view) => view.name) }
-							: { path: file.path, views: [], error: config.error },
-					);
+					read.push(config.ok ? { file, views: config.value.views.map((view) => view.name) } : { file, views: [], error: config.error });
 					continue;
 				} catch (error) {
 					if (!(error instanceof CallOverBudget)) throw error;
 					overBudget = true;
 				}
 			}
-			bases.push({ path: file.path, views: [], error: notReadMessage(workMs) });
+			read.push({ file, views: [], error: notReadMessage(workMs) });
 		}
-		return ok({ bases, total: all.length });
+		// Named as they are once all are read: a base moved into an excluded folder while others were read is left out.
+		const bases = read.filter(({ file }) => isPathVisible(file.path, ctx.scope)).map(({ file, ...base }) => ({ path: file.path, ...base }));
+		return ok({ bases, total: all.length - (read.length - bases.length) });
 	},
 });
 

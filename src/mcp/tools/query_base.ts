@@ -3,7 +3,7 @@ import { BASES_DEFAULT_ROWS, BASES_MAX_FILE_BYTES, BASES_MAX_ROWS, VAULT_WIDE_SL
 import { SliceClock } from "../../markdown/steps";
 import { parseBaseFileSteps, readsBacklinks } from "../../bases/baseFile";
 import { runBaseQuery } from "../../bases/query";
-import { baseVault, findFileWithExtension, readBoundedFile } from "../../vault/bases";
+import { baseVault, fileAsAnswered, findFileWithExtension, readBoundedFile } from "../../vault/bases";
 import { yieldToEventLoop } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
@@ -45,11 +45,16 @@ export const queryBaseTool = defineTool({
 		const found = findFileWithExtension(ctx.host, ctx.scope, args.path, "base");
 		if (!found.ok) return fail(found.error);
 		const text = await readBoundedFile(ctx.host, found.value, BASES_MAX_FILE_BYTES);
+		// After each wait: a base moved into an excluded folder meanwhile is not named there.
+		const read = fileAsAnswered(ctx.host, ctx.scope, args.path, "base", found.value);
+		if (!read.ok) return read;
 		if (!text.ok) return fail(text.error);
 		// Slices as short as every vault-wide call's, taking turns with the others in flight (a slice each per turn).
 		const clock = new SliceClock(ctx.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS, ctx.callBudget?.pause ?? yieldToEventLoop);
 		const config = await clock.run(parseBaseFileSteps(text.value));
-		if (!config.ok) return fail(`${found.value.path}: ${config.error}`);
+		const parsed = fileAsAnswered(ctx.host, ctx.scope, args.path, "base", found.value);
+		if (!parsed.ok) return parsed;
+		if (!config.ok) return fail(`${parsed.value.path}: ${config.error}`);
 		const { vault, files, fileFor } = await baseVault(ctx.host, ctx.scope, clock, { backlinks: readsBacklinks(config.value) });
 		const result = await runBaseQuery(config.value, vault, files, fileFor(found.value), {
 			view: args.view,
@@ -57,7 +62,9 @@ export const queryBaseTool = defineTool({
 			now: Date.now(),
 			pause: () => clock.checkpoint(),
 		});
+		const answered = fileAsAnswered(ctx.host, ctx.scope, args.path, "base", found.value);
+		if (!answered.ok) return answered;
 		if (!result.ok) return fail(result.error);
-		return ok({ path: found.value.path, ...result.value });
+		return ok({ path: answered.value.path, ...result.value });
 	},
 });

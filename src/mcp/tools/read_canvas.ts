@@ -2,7 +2,7 @@ import { z } from "zod";
 import { CANVAS_MAX_FILE_BYTES, VAULT_WIDE_SLICE_MS } from "../../config/limits";
 import { parseCanvasSteps } from "../../canvas/jsonCanvas";
 import { SliceClock } from "../../markdown/steps";
-import { findFileWithExtension, readBoundedFile } from "../../vault/bases";
+import { fileAsAnswered, findFileWithExtension, readBoundedFile } from "../../vault/bases";
 import { visibleCanvasSteps } from "../../vault/canvas";
 import { yieldToEventLoop } from "../../vault/workBudget";
 import { defineTool } from "../tool";
@@ -55,11 +55,20 @@ export const readCanvasTool = defineTool({
 		const found = findFileWithExtension(ctx.host, ctx.scope, args.path, "canvas");
 		if (!found.ok) return fail(found.error);
 		const text = await readBoundedFile(ctx.host, found.value, CANVAS_MAX_FILE_BYTES);
+		// After each wait: a canvas moved into an excluded folder meanwhile is not named there.
+		const read = fileAsAnswered(ctx.host, ctx.scope, args.path, "canvas", found.value);
+		if (!read.ok) return read;
 		if (!text.ok) return fail(text.error);
 		// A card at a time, taking turns with other vault-wide work: a canvas may hold thousands.
 		const clock = new SliceClock(ctx.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS, ctx.callBudget?.pause ?? yieldToEventLoop);
 		const canvas = await clock.run(parseCanvasSteps(text.value));
-		if (!canvas.ok) return fail(`${found.value.path}: ${canvas.error}`);
-		return ok({ path: found.value.path, ...(await clock.run(visibleCanvasSteps(ctx.host, ctx.scope, canvas.value))) });
+		if (!canvas.ok) {
+			const parsed = fileAsAnswered(ctx.host, ctx.scope, args.path, "canvas", found.value);
+			return parsed.ok ? fail(`${parsed.value.path}: ${canvas.error}`) : parsed;
+		}
+		const cards = await clock.run(visibleCanvasSteps(ctx.host, ctx.scope, canvas.value));
+		const answered = fileAsAnswered(ctx.host, ctx.scope, args.path, "canvas", found.value);
+		if (!answered.ok) return answered;
+		return ok({ path: answered.value.path, ...cards });
 	},
 });

@@ -14,7 +14,7 @@ import { echoed } from "../../markdown/echo";
 import { findHiddenContent } from "../../markdown/hiddenContent";
 import { describeHeadingPlaces, headingKey, resolveSubpathInSteps, type NotePart } from "../../markdown/subpath";
 import { headingPlacesInSteps } from "../../headless/compactMetadata";
-import { findNote, truncateUtf8 } from "../../vault/notes";
+import { findNote, noteAsAnswered, truncateUtf8 } from "../../vault/notes";
 import { listedNoteTags } from "../../vault/tags";
 import { SliceClock } from "../../markdown/steps";
 import { NoteHashes } from "../../vault/noteHashes";
@@ -68,6 +68,8 @@ export const readNoteTool = defineTool({
 			const clock = new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop);
 			const headings = await clock.run(headingPlacesInSteps(cache));
 			part = await clock.run(resolveSubpathInSteps(cache, headings, subpath, text.length));
+			const named = noteAsAnswered(ctx.host, ctx.scope, args.path, file);
+			if (!named.ok) return named;
 			// Quoted by its start and length: a path of a megabyte of `#a` was quoted whole.
 			const what = subpath.startsWith("^") ? `block "${echoed(subpath)}"` : `heading "${echoed(subpath)}"`;
 			if (!part)
@@ -82,8 +84,11 @@ export const readNoteTool = defineTool({
 		const tags = cache
 			? await listedNoteTags(cache, MAX_LISTED_TAG_CHARS, new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop))
 			: { listed: [], leftOut: 0 };
+		// After the call's last wait: a note moved into an excluded folder meanwhile is not named there.
+		const answered = noteAsAnswered(ctx.host, ctx.scope, args.path, file);
+		if (!answered.ok) return answered;
 		return ok({
-			path: file.path,
+			path: answered.value.path,
 			content,
 			...(part ? { section: part.name } : {}),
 			frontmatter: cache?.frontmatter ?? null,

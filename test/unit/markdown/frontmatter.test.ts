@@ -16,6 +16,7 @@ import {
 	parseFrontmatter,
 	parseFrontmatterSteps,
 	splitFrontmatter,
+	wikilinkTextsOf,
 	yamlNestingDepth,
 } from "../../../src/markdown/frontmatter";
 import { runSteps } from "../../../src/markdown/steps";
@@ -352,5 +353,16 @@ describe("a frontmatter is parsed in steps, as the yaml package parses it in one
 		expect(Object.keys(next.value ?? {})).toHaveLength(MAX_FRONTMATTER_ENTRIES - 1);
 		expect(next.value).toEqual(parseFrontmatter(yaml));
 		expect(pauses).toBeGreaterThanOrEqual(5);
+	});
+});
+
+describe("wikilinkTextsOf", () => {
+	test("gives each [[link]]'s link text, heading and block kept, the shown text left out", () => {
+		const yaml = 'up: "[[Hub]]"\nrelated:\n  - "[[Projects/Plan#Goals|the goals]]"\n  - "[[Log^b1]]"\nnote: "[[not closed"\nempty: "[[]]"\nplain: Hub';
+		expect(wikilinkTextsOf(yaml)).toEqual(["Hub", "Projects/Plan#Goals", "Log^b1"]);
+	});
+
+	test("finds no link where none is written, nor one across lines", () => {
+		expect(wikilinkTextsOf("a: [Hub]\nb: [[Hub\n]]")).toEqual([]);
 	});
 });

@@ -1,0 +1,165 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { addToken } from "../../src/auth/tokenList";
+import { defaultSettings, type VaultMcpSettings } from "../../src/config/settings";
+import { NodeHost } from "../../src/headless/NodeHost";
+import { NodeVault } from "../../src/headless/NodeVault";
+import type { HostFile } from "../../src/host/Host";
+import { McpService } from "../../src/service";
+import { connectClient } from "../helpers/http";
+import { MemoryJournal } from "../helpers/memoryJournal";
+import { RecordingLogger } from "../helpers/service";
+import { callTool } from "../helpers/tools";
+import { makeVault, removeDir } from "../helpers/vault";
+
+/**
+ * A note visible when a call begins can be moved into an excluded folder (by the person in
+ * Obsidian, or by another program with `serve` watching: the same file object, renamed in place)
+ * while the call waits between two slices or for the disk. The answer must not name the note at
+ * its new, excluded path: that path is the one thing an exclusion promises no client ever sees.
+ */
+describe("a note moved into an excluded folder while a call about it runs", () => {
+	let root: string;
+	let host: NodeHost;
+	let service: McpService;
+	let client: Client;
+	/** Runs once, at the next pause of a call between its slices. */
+	let atNextPause: (() => Promise<void>) | null = null;
+
+	beforeEach(async () => {
+		root = await makeVault({
+			"Notes/A first.md": "# A first\n\n- [ ] water the ferns 📅 2026-01-02\n\nSee [[B second]].\n",
+			"Notes/B second.md": "# B second\n\n- [ ] repot the cactus\n\nBack to [[A first]].\n",
+			"Notes/C third.md": "# C third\n\n- [ ] sweep the porch\n",
+			"Notes/A board.base": "views:\n  - type: table\n    name: Ferns\n",
+			"Notes/B board.base": "views:\n  - type: table\n    name: Cacti\n",
+			"Notes/Plan.canvas": JSON.stringify({ nodes: [{ id: "a", type: "text", text: "ferns", x: 0, y: 0, width: 100, height: 50 }], edges: [] }),
+			"Private/Diary.md": "# Diary\n",
+		});
+		host = await NodeHost.open(root);
+		let settings: VaultMcpSettings = { ...defaultSettings(), serverEnabled: true, port: 0, excludedFolders: ["Private"] };
+		const made = addToken(settings, "reader", "read");
+		if ("error" in made) throw new Error(made.error);
+		settings = made.settings;
+		service = new McpService({
+			host,
+			serverVersion: "test",
+			logger: new RecordingLogger(),
+			journal: new MemoryJournal(),
+			// Every pause between slices is a moment the person may move a note.
+			yieldToHost: async () => {
+				const move = atNextPause;
+				atNextPause = null;
+				if (move) await move();
+				await new Promise((resolve) => setImmediate(resolve));
+			},
+			callBudget: { sliceMs: 0 },
+		});
+		const status = await service.apply(settings);
+		if (status.state !== "listening") throw new Error("the server did not start");
+		await service.search?.whenReady();
+		client = await connectClient(status.url, made.token);
+	});
+
+	afterEach(async () => {
+		jest.restoreAllMocks();
+		await client.close();
+		await service.stop();
+		await host.close();
+		await removeDir(root);
+	});
+
+	async function moveIntoPrivate(path: string): Promise<void> {
+		const file = host.vault.getFileByPath(path);
+		if (!file) throw new Error(`no ${path}`);
+		await host.vault.rename(file, path.replace(/^Notes\//u, "Private/"));
+	}
+
+	function expectNoPrivatePath(answer: unknown): void {
+		expect(JSON.stringify(answer)).not.toMatch(/Private/u);
+	}
+
+	test("list_tasks names no task under the excluded path", async () => {
+		let moved = false;
+		atNextPause = async () => {
+			await moveIntoPrivate("Notes/A first.md");
+			moved = true;
+		};
+		const answer = await callTool(client, "list_tasks", { status: "any" });
+		expect(moved).toBe(true);
+		expectNoPrivatePath(answer);
+		expect(answer.ok).toBe(true);
+		if (answer.ok) expect((answer.value.tasks as Array<{ path: string }>).map((task) => task.path)).toEqual(["Notes/B second.md", "Notes/C third.md"]);
+	});
+
+	test("list_tasks names a note renamed to another visible path at its new path, in path order", async () => {
+		atNextPause = async () => {
+			const file = host.vault.getFileByPath("Notes/A first.md");
+			if (file) await host.vault.rename(file, "Notes/D fourth.md");
+		};
+		const answer = await callTool(client, "list_tasks", { status: "any" });
+		expect(answer.ok).toBe(true);
+		if (answer.ok)
+			expect((answer.value.tasks as Array<{ path: string }>).map((task) => task.path)).toEqual([
+				"Notes/B second.md",
+				"Notes/C third.md",
+				"Notes/D fourth.md",
+			]);
+	});
+
+	test("get_note_links does not answer with the note's excluded path", async () => {
+		let moved = false;
+		atNextPause = async () => {
+			await moveIntoPrivate("Notes/A first.md");
+			moved = true;
+		};
+		const answer = await callTool(client, "get_note_links", { path: "Notes/A first.md" });
+		expect(moved).toBe(true);
+		expectNoPrivatePath(answer);
+	});
+
+	test("list_bases names no base under the excluded path", async () => {
+		let moved = false;
+		atNextPause = async () => {
+			await moveIntoPrivate("Notes/A board.base");
+			moved = true;
+		};
+		const answer = await callTool(client, "list_bases", {});
+		expect(moved).toBe(true);
+		expectNoPrivatePath(answer);
+		expect(answer.ok).toBe(true);
+		if (answer.ok) expect((answer.value.bases as Array<{ path: string }>).map((base) => base.path)).toEqual(["Notes/B board.base"]);
+	});
+
+	test("read_canvas and query_base do not answer with the file's excluded path", async () => {
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the vault as `this`
+		const original = NodeVault.prototype.cachedRead;
+		const moving = new Set(["Notes/Plan.canvas", "Notes/A board.base"]);
+		jest.spyOn(NodeVault.prototype, "cachedRead").mockImplementation(async function (this: NodeVault, file: HostFile) {
+			const text = await original.call(this, file);
+			if (moving.delete(file.path)) await moveIntoPrivate(file.path);
+			return text;
+		});
+		const canvas = await callTool(client, "read_canvas", { path: "Notes/Plan.canvas" });
+		const base = await callTool(client, "query_base", { path: "Notes/A board.base" });
+		expect(moving.size).toBe(0);
+		expectNoPrivatePath(canvas);
+		expectNoPrivatePath(base);
+	});
+
+	test("read_note does not answer with the note's excluded path", async () => {
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the vault as `this`
+		const original = NodeVault.prototype.cachedRead;
+		let moved = false;
+		jest.spyOn(NodeVault.prototype, "cachedRead").mockImplementation(async function (this: NodeVault, file: HostFile) {
+			const text = await original.call(this, file);
+			if (!moved && file.path === "Notes/A first.md") {
+				moved = true;
+				await moveIntoPrivate("Notes/A first.md");
+			}
+			return text;
+		});
+		const answer = await callTool(client, "read_note", { path: "Notes/A first.md" });
+		expect(moved).toBe(true);
+		expectNoPrivatePath(answer);
+	});
+});
