@@ -5,7 +5,7 @@ import { comparePaths, visibleNotes } from "./notes";
 import type { Scope } from "./scope";
 import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
 import { runSteps, type Steps } from "../markdown/steps";
-import { MAX_TAG_PARENTS_COUNTED, SLICED_TAGS_COUNTED } from "../config/limits";
+import { SLICED_TAGS_COUNTED } from "../config/limits";
 import { tagTextsOf, type StringPool } from "../headless/compactMetadata";
 import { runStepsOnBudget, sortInSlices, type CallBudget } from "./workBudget";
 
