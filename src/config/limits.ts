@@ -802,6 +802,11 @@ export const SLICED_TAGS_COUNTED = 1024;
  */
 export const MAX_TAG_PARENTS_COUNTED = 32;
 /**
+ * Token scopes whose tag counts are kept between calls (until a note changes), the oldest dropped
+ * first: each holds a slot per tag of the scope, tens of megabytes for a vault of 800,000 tags.
+ */
+export const KEPT_TAG_COUNT_SCOPES = 4;
+/**
  * Tasks of one note derived between two pause points. The search index keeps the tasks of a note
  * with fewer list items than this as it reads the note; a note with more is left to list_tasks,
  * which derives them in slices (30,000 tasks took 0.4 s in one piece).

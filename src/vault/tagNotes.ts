@@ -1,10 +1,12 @@
 import type { EventRef } from "obsidian";
+import { KEPT_TAG_COUNT_SCOPES } from "../config/limits";
 import type { Host, HostAbstractFile } from "../host/Host";
 import { noteVisibility } from "./notes";
 import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
 import { scopeKey, type Scope } from "./scope";
 import { inTagPathOrder, isTagOrNested, noteTagsInSteps, tagKey, tagKeysIn, type NoteTags } from "./tags";
 import { runStepsOnBudget, sortInSlices, type CallBudget } from "./workBudget";
+import { TagCountWalk } from "./tagCounts";
 
 /** Answers of one scope and tag kept for calls that ask again while no note's tags changed; the oldest is dropped first. */
 const KEPT_ANSWERS = 16;
@@ -74,6 +76,8 @@ export class TagNotes {
 	 * the tool): every key they had before or were getting, to be put right idempotently.
 	 */
 	private readonly unfinished = new Map<string, Set<string>>();
+	/** Notes new to the index whose keys a stopped call was adding: the tags it was adding, and how far it got (keys and spellings). */
+	private readonly newNotesStarted = new Map<string, { tags: NoteTags; done: number }>();
 	/** Bumped whenever a note is added to or taken from a key. */
 	private version = 0;
 	/** Bumped when everything is dropped (see forget). */
@@ -82,6 +86,8 @@ export class TagNotes {
 	/** The call bringing the index up to date (one at a time); others wait for it. */
 	private busy: Promise<void> | null = null;
 	private refs: Array<{ ref: EventRef; from: "vault" | "metadata" }> = [];
+	/** The tag counts of each scope asked for since no note's tags changed: finished, or where a stopped call left them. */
+	private readonly countWalks = new Map<string, TagCountWalk>();
 
 	constructor(
 		private readonly host: Host,
@@ -111,6 +117,25 @@ export class TagNotes {
 		for (const { ref, from } of this.refs) (from === "vault" ? this.host.vault : this.host.metadataCache).offref(ref);
 		this.refs = [];
 		this.forget();
+	}
+
+	/**
+	 * The tag counts of `scope` (see TagCountWalk), finished: kept until a note changes, and, when a
+	 * call runs out of budget, kept where it stopped so the same call again goes on from there.
+	 */
+	async tagCounts(scope: Scope, budget: CallBudget): Promise<TagCountWalk> {
+		const key = scopeKey(scope);
+		let walk = this.countWalks.get(key);
+		if (!walk) {
+			walk = new TagCountWalk(this.host, scope, this.memo);
+			// Only while following changes: otherwise nothing would tell the walk it is out of date.
+			if (this.refs.length > 0) {
+				if (this.countWalks.size >= KEPT_TAG_COUNT_SCOPES) this.countWalks.delete(this.countWalks.keys().next().value as string);
+				this.countWalks.set(key, walk);
+			}
+		}
+		await walk.finish(budget);
+		return walk;
 	}
 
 	/** Visible notes of `scope` carrying `tag` or a tag nested under it, sorted by path. The caller must not change the array. */
@@ -226,10 +251,20 @@ export class TagNotes {
 			if (this.indexed !== indexed) return;
 		}
 		const wasUnfinished = this.unfinished.get(path);
-		const previous = indexed.get(path);
-		if (!wasUnfinished && !previous && tags.length / 2 <= CHECK_MASK) {
-			// A note new to the index with a usual number of tags (each key once): added in one go, no pause, no sets.
-			for (const key of tagKeysIn(tags)) this.put(key, path, false);
+		const started = this.newNotesStarted.get(path);
+		const previous = indexed.get(path) ?? (started ? started.tags.slice(0, started.done) : undefined);
+		if (!wasUnfinished && (!previous || started?.tags === tags)) {
+			// A note new to the index (each key once): its keys are added in order, no sets; a call stopped
+			// part-way leaves how far it got, and the next goes on from there (a note of 800,000 tags was
+			// started over by every call, and no call reached its end).
+			const progress = started ?? { tags, done: 0 };
+			this.newNotesStarted.set(path, progress);
+			while (progress.done < tags.length) {
+				if (((progress.done >> 1) & CHECK_MASK) === CHECK_MASK && budget.due() && (await this.pausedAndDropped(indexed, budget))) return;
+				this.put(tags[progress.done] as string, path, false);
+				progress.done += 2;
+			}
+			this.newNotesStarted.delete(path);
 			if (tags.length > 0) indexed.set(path, tags);
 			return;
 		}
@@ -261,6 +296,8 @@ export class TagNotes {
 		}
 		// Nothing in the index changed yet: a call stopped above leaves the note marked (see bringUpToDate).
 		this.unfinished.set(path, touched);
+		// Keys a stopped call had added for the note's earlier tags are among `touched` now.
+		this.newNotesStarted.delete(path);
 		indexed.delete(path);
 		for (const key of touched) {
 			if (due() && (await this.pausedAndDropped(indexed, budget))) return;
@@ -307,6 +344,7 @@ export class TagNotes {
 	}
 
 	private mark(path: string): void {
+		this.countWalks.clear();
 		if (this.indexed) this.dirty.add(path);
 	}
 
@@ -316,9 +354,10 @@ export class TagNotes {
 	 * the index does not know holds no tag, and holds none where it went.
 	 */
 	private markUnder(folder: string, movedTo: string | null): void {
+		this.countWalks.clear();
 		if (!this.indexed) return;
 		const prefix = `${folder}/`;
-		const known = [...this.indexed.keys(), ...this.dirty, ...this.waiting, ...this.unfinished.keys()];
+		const known = [...this.indexed.keys(), ...this.dirty, ...this.waiting, ...this.unfinished.keys(), ...this.newNotesStarted.keys()];
 		for (const path of known) {
 			if (!path.startsWith(prefix)) continue;
 			this.dirty.add(path);
@@ -333,7 +372,9 @@ export class TagNotes {
 		this.dirty.clear();
 		this.waiting.clear();
 		this.unfinished.clear();
+		this.newNotesStarted.clear();
 		this.kept.clear();
+		this.countWalks.clear();
 		this.version++;
 		this.era++;
 	}

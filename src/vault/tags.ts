@@ -5,7 +5,7 @@ import { comparePaths, visibleNotes } from "./notes";
 import type { Scope } from "./scope";
 import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
 import { runSteps, type Steps } from "../markdown/steps";
-import { MAX_TAG_PARENTS_COUNTED, SLICED_TAGS_COUNTED } from "../config/limits";
+import { SLICED_TAGS_COUNTED } from "../config/limits";
 import { tagTextsOf, type StringPool } from "../headless/compactMetadata";
 import { runStepsOnBudget, sortInSlices, type CallBudget } from "./workBudget";
 
@@ -17,17 +17,6 @@ export function tagKey(tag: string): string {
 /** Whether the tag key `key` is `wanted` or nested under it (`project/alpha` is under `project`). */
 export function isTagOrNested(key: string, wanted: string): boolean {
 	return key === wanted || key.startsWith(`${wanted}/`);
-}
-
-/**
- * A tag and its parents: `a/b/c` → `a`, `a/b`, `a/b/c`. Only the first MAX_TAG_PARENTS_COUNTED
- * parents of a tag nested deeper, then the tag itself: each parent is a text as long as its depth.
- */
-export function tagWithParents(key: string): string[] {
-	const tags: string[] = [];
-	for (let end = key.indexOf("/"); end !== -1 && tags.length < MAX_TAG_PARENTS_COUNTED; end = key.indexOf("/", end + 1)) tags.push(key.slice(0, end));
-	tags.push(key);
-	return tags;
 }
 
 /**
@@ -139,50 +128,6 @@ export function rememberTags(cache: CachedMetadata, memo: NoteMemo = sharedNoteM
 		memo.tags.set(cache, tags);
 	}
 	return tags;
-}
-
-/**
- * How many visible notes carry each tag, nested tags counted for their parents too, like
- * Obsidian's tag pane. The spelling shown is that of the first note in path order that holds the
- * tag, so the answer never depends on the order the file system lists notes in.
- */
-export async function countTags(host: Host, scope: Scope, budget?: CallBudget, memo?: NoteMemo): Promise<Array<{ tag: string; count: number }>> {
-	const counts = new Map<string, { tag: string; count: number; spelledBy: string }>();
-	for (const [path, tags] of await tagsByNote(host, scope, budget, memo)) {
-		if (budget?.due()) await budget.checkpoint();
-		const seen = new Set<string>();
-		for (let index = 0; index < tags.length; index += 2) {
-			// A planted note may hold 50,000 tags: the count pauses inside a note too.
-			if (index % (2 * SLICED_TAGS_COUNTED) === 0 && budget?.due()) await budget.checkpoint();
-			const key = tags[index] as string;
-			const spelling = tags[index + 1] as string;
-			// Lower case keeps every `/`, so the spelling has a parent for each of the key's.
-			const spelledParents = tagWithParents(spelling);
-			tagWithParents(key).forEach((ancestor, depth) => {
-				if (seen.has(ancestor)) return;
-				seen.add(ancestor);
-				const spelled = `#${spelledParents[depth] ?? ancestor}`;
-				const entry = counts.get(ancestor);
-				if (!entry) {
-					counts.set(ancestor, { tag: spelled, count: 1, spelledBy: path });
-					return;
-				}
-				entry.count += 1;
-				if (comparePaths(path, entry.spelledBy) < 0) {
-					entry.tag = spelled;
-					entry.spelledBy = path;
-				}
-			});
-		}
-	}
-	const entries: Array<{ tag: string; count: number }> = [];
-	for (const { tag, count } of counts.values()) {
-		entries.push({ tag, count });
-		// A vault of 800,000 different tags: their entries were made in one piece.
-		if (entries.length % SLICED_TAGS_COUNTED === 0 && budget?.due()) await budget.checkpoint();
-	}
-	const order = (a: { tag: string; count: number }, b: { tag: string; count: number }) => b.count - a.count || comparePaths(a.tag, b.tag);
-	return budget ? sortInSlices(entries, order, budget) : entries.sort(order);
 }
 
 function byCodePoint(a: string, b: string): number {

@@ -1,7 +1,7 @@
 import { GRAPH_TOP_LINKED } from "../../config/limits";
 import { z } from "zod";
 import { graphStats } from "../../vault/links";
-import { countTags } from "../../vault/tags";
+import { TagCountWalk } from "../../vault/tagCounts";
 import { withinCallBudget } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { ok } from "../../result";
@@ -26,7 +26,7 @@ export const getGraphStatsTool = defineTool({
 		const stats = await withinCallBudget(
 			async (budget) => ({
 				...(await graphStats(ctx.host, ctx.scope, GRAPH_TOP_LINKED, budget)),
-				tags: (await countTags(ctx.host, ctx.scope, budget)).length,
+				tags: (await (ctx.tagNotes ? ctx.tagNotes.tagCounts(ctx.scope, budget) : TagCountWalk.finished(ctx.host, ctx.scope, budget))).distinct,
 			}),
 			"The vault is too large to count in one call; ask the vault's owner to exclude folders it need not share.",
 			ctx.callBudget,

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { LIST_TAGS_DEFAULT_LIMIT, LIST_TAGS_MAX_LIMIT, MAX_LISTED_TAG_CHARS, SLICED_TAGS_COUNTED } from "../../config/limits";
-import { countTags, tagKey, tagsWithinCharacters } from "../../vault/tags";
+import { LIST_TAGS_DEFAULT_LIMIT, LIST_TAGS_MAX_LIMIT, MAX_LISTED_TAG_CHARS } from "../../config/limits";
+import { TagCountWalk } from "../../vault/tagCounts";
+import { tagKey, tagsWithinCharacters } from "../../vault/tags";
 import { withinCallBudget } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { ok } from "../../result";
@@ -25,23 +26,15 @@ export const listTagsTool = defineTool({
 		const prefix = args.prefix === undefined ? "" : tagKey(args.prefix.trim());
 		const counted = await withinCallBudget(
 			async (budget) => {
-				const all = await countTags(ctx.host, ctx.scope, budget);
-				if (prefix === "") return all;
-				// Filtered in slices: 800,000 different tags were one piece.
-				const kept: typeof all = [];
-				for (let index = 0; index < all.length; index++) {
-					const entry = all[index] as (typeof all)[number];
-					if (tagKey(entry.tag).startsWith(prefix)) kept.push(entry);
-					if (index % SLICED_TAGS_COUNTED === SLICED_TAGS_COUNTED - 1 && budget.due()) await budget.checkpoint();
-				}
-				return kept;
+				const counts = await (ctx.tagNotes ? ctx.tagNotes.tagCounts(ctx.scope, budget) : TagCountWalk.finished(ctx.host, ctx.scope, budget));
+				return counts.top(prefix, args.limit, budget);
 			},
 			"The vault is too large to count its tags in one call; ask the vault's owner to exclude folders it need not share.",
 			ctx.callBudget,
 		);
 		if (!counted.ok) return counted;
-		const tags = counted.value;
+		const { tags, total } = counted.value;
 		const { listed, leftOut } = tagsWithinCharacters(tags, (entry) => entry.tag, args.limit, MAX_LISTED_TAG_CHARS);
-		return ok({ tags: listed, total: tags.length, ...(leftOut > 0 ? { left_out: leftOut } : {}) });
+		return ok({ tags: listed, total, ...(leftOut > 0 ? { left_out: leftOut } : {}) });
 	},
 });

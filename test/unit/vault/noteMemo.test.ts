@@ -2,7 +2,8 @@ import type { NodeHost } from "../../../src/headless/NodeHost";
 import { graphStats } from "../../../src/vault/links";
 import { NoteMemo } from "../../../src/vault/noteMemo";
 import type { Scope } from "../../../src/vault/scope";
-import { countTags, notesWithTag } from "../../../src/vault/tags";
+import { notesWithTag } from "../../../src/vault/tags";
+import { TagCountWalk } from "../../../src/vault/tagCounts";
 import { findTasks } from "../../../src/vault/tasks";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 import { seededRandom } from "../../../bench/syntheticVault";
@@ -49,7 +50,7 @@ async function aggregates(vault: OpenVault, scope: Scope, memo: NoteMemo): Promi
 	return {
 		tasks: await findTasks(vault.host, scope, { status: "any" }, undefined, memo),
 		openDue: await findTasks(vault.host, scope, { status: "open", dueBefore: "2026-06-01" }, undefined, memo),
-		tags: await countTags(vault.host, scope, undefined, memo),
+		tags: (await (await TagCountWalk.finished(vault.host, scope, undefined, memo)).top("", Number.MAX_SAFE_INTEGER)).tags,
 		tagged: await notesWithTag(vault.host, scope, "project", undefined, memo),
 		graph: await graphStats(vault.host, scope, 50, undefined, memo),
 	};

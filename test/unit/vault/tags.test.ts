@@ -1,16 +1,4 @@
-import { MAX_TAG_PARENTS_COUNTED } from "../../../src/config/limits";
-import {
-	allTagTexts,
-	countTags,
-	isTagOrNested,
-	listedNoteTags,
-	tagsWithinCharacters,
-	notesWithTag,
-	noteTagsInSteps,
-	tagKey,
-	tagKeysIn,
-	tagWithParents,
-} from "../../../src/vault/tags";
+import { allTagTexts, isTagOrNested, listedNoteTags, tagsWithinCharacters, notesWithTag, noteTagsInSteps, tagKey, tagKeysIn } from "../../../src/vault/tags";
 import { parseMetadata } from "../../../src/markdown/metadata";
 import { runSteps } from "../../../src/markdown/steps";
 import { StringPool } from "../../../src/headless/compactMetadata";
@@ -33,21 +21,6 @@ describe("tag keys", () => {
 		["project", "project/alpha", false],
 	])("%s is %s or nested under it: %s", (key, wanted, expected) => {
 		expect(isTagOrNested(key, wanted)).toBe(expected);
-	});
-
-	test("a nested tag has each parent", () => {
-		expect(tagWithParents("a/b/c")).toEqual(["a", "a/b", "a/b/c"]);
-		expect(tagWithParents("a")).toEqual(["a"]);
-		expect(tagWithParents("a//b/")).toEqual(["a", "a/", "a//b", "a//b/"]);
-	});
-
-	test("a tag nested deeper than the bound has only its first parents, then itself", () => {
-		const deep = Array.from({ length: MAX_TAG_PARENTS_COUNTED + 10 }, (_, index) => `t${index}`).join("/");
-		const tags = tagWithParents(deep);
-		expect(tags).toHaveLength(MAX_TAG_PARENTS_COUNTED + 1);
-		expect(tags[0]).toBe("t0");
-		expect(tags[MAX_TAG_PARENTS_COUNTED - 1]?.split("/")).toHaveLength(MAX_TAG_PARENTS_COUNTED);
-		expect(tags[MAX_TAG_PARENTS_COUNTED]).toBe(deep);
 	});
 });
 
@@ -88,16 +61,6 @@ describe("tags in a vault", () => {
 		});
 	});
 	afterAll(() => vault.close());
-
-	test("counts notes per tag, parents included, a note counted once, excluded notes nowhere", async () => {
-		expect(await countTags(vault.host, vault.scope("Private"))).toEqual([
-			{ tag: "#idea", count: 2 },
-			{ tag: "#Project", count: 2 },
-			{ tag: "#Project/Alpha", count: 1 },
-			{ tag: "#project/beta", count: 1 },
-			{ tag: "#real", count: 1 },
-		]);
-	});
 
 	test.each<[string, string[]]>([
 		["#project", ["Alpha.md", "Beta.md"]],

@@ -1,0 +1,192 @@
+import type { HostFile, Host } from "../host/Host";
+import { MAX_TAG_PARENTS_COUNTED, SLICED_TAGS_COUNTED } from "../config/limits";
+import { comparePaths, visibleNotes } from "./notes";
+import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
+import type { Scope } from "./scope";
+import { noteTagsInSteps } from "./tags";
+import { runStepsOnBudget, type CallBudget } from "./workBudget";
+
+/** One tag of `list_tags`: its spelling with `#` and how many notes carry it or a tag nested under it. */
+export interface CountedTag {
+	tag: string;
+	count: number;
+}
+
+/** Pages of one walk kept for calls asking the same again. */
+const KEPT_PAGES = 8;
+
+type Clock = Pick<CallBudget, "due" | "checkpoint">;
+
+/**
+ * How many visible notes of one scope carry each tag, nested tags counted for their parents too,
+ * like Obsidian's tag pane; the spelling shown is that of the first note in path order holding the
+ * tag, so the answer never depends on the order the file system lists notes in.
+ *
+ * The walk can stop at any pause (its call ran out of budget) and go on where it stopped in a later
+ * call: with 800,000 different tags a call that threw away what it had counted never answered.
+ * Tags are kept in slots of flat arrays, not an object each, and a note counted once per tag by a
+ * stamp, not a set per note: fewer objects for the collector to trace and copy (its pauses inside
+ * one piece were 25–166 ms). The owner drops the walk when any note's tags may have changed.
+ */
+export class TagCountWalk {
+	private readonly files: HostFile[];
+	/** Tag key → its slot in the arrays below. */
+	private readonly slots = new Map<string, number>();
+	/** The spelling shown (without `#`), the note it comes from, the count, and the last note counted. */
+	private readonly spellings: string[] = [];
+	private readonly spelledBy: string[] = [];
+	private readonly counts: number[] = [];
+	private readonly stamps: number[] = [];
+	/** The next note to count, and the next of its tags (a note may hold a million). */
+	private noteAt = 0;
+	private tagAt = 0;
+	/** Pages asked for (by prefix and limit) once the walk ended. */
+	private readonly answers = new Map<string, { tags: CountedTag[]; total: number }>();
+	/** The call walking now: one at a time, as the walk's place is shared. */
+	private walking: Promise<void> | null = null;
+
+	constructor(
+		private readonly host: Host,
+		scope: Scope,
+		private readonly memo: NoteMemo = sharedNoteMemo,
+	) {
+		this.files = visibleNotes(host, scope);
+	}
+
+	/** A walk of `scope` made and finished in one call: where no running server keeps one (see TagNotes.tagCounts). */
+	static async finished(host: Host, scope: Scope, budget?: Clock, memo?: NoteMemo): Promise<TagCountWalk> {
+		const walk = new TagCountWalk(host, scope, memo);
+		await walk.finish(budget);
+		return walk;
+	}
+
+	/** Counts the notes not counted yet, pausing on `budget`; a call stopped part-way leaves the walk where it was. */
+	async finish(budget?: Clock): Promise<void> {
+		while (this.walking) await this.walking.then(ignore, ignore);
+		if (this.noteAt >= this.files.length) return;
+		const walking = this.walk(budget);
+		this.walking = walking;
+		try {
+			await walking;
+		} finally {
+			this.walking = null;
+		}
+	}
+
+	private async walk(budget?: Clock): Promise<void> {
+		while (this.noteAt < this.files.length) {
+			const file = this.files[this.noteAt] as HostFile;
+			const cache = this.host.metadataCache.getFileCache(file);
+			let tags: readonly string[] = [];
+			if (cache) {
+				tags = this.memo.tags.get(cache) ?? (await runStepsOnBudget(noteTagsInSteps(cache, this.memo.strings), budget as CallBudget | undefined));
+				this.memo.tags.set(cache, tags);
+			}
+			// A planted note may hold 800,000 tags: the count pauses inside a note too, and goes on there.
+			while (this.tagAt < tags.length) {
+				if (budget && (this.tagAt & (2 * SLICED_TAGS_COUNTED - 1)) === 0 && budget.due()) await budget.checkpoint();
+				this.countKey(tags[this.tagAt] as string, tags[this.tagAt + 1] as string, file.path);
+				this.tagAt += 2;
+			}
+			this.noteAt++;
+			this.tagAt = 0;
+			if (budget?.due()) await budget.checkpoint();
+		}
+	}
+
+	/** How many different tags (parents included) the visible notes carry; only once `finish` has ended. */
+	get distinct(): number {
+		return this.counts.length;
+	}
+
+	/**
+	 * The first `limit` tags whose key starts with `prefix`, most used first, then by spelling (a
+	 * stable order: tags the order calls equal stay in the order first met), and how many match in
+	 * all; only once `finish` has ended. Keeps only the `limit` best while it looks, never a sorted
+	 * copy of every tag.
+	 */
+	async top(prefix: string, limit: number, budget?: Clock): Promise<{ tags: CountedTag[]; total: number }> {
+		const asked = JSON.stringify([prefix, limit]);
+		let answer = this.answers.get(asked);
+		if (!answer) {
+			answer = await this.best(prefix, limit, budget);
+			// A few pages kept: the same call again (a client's retry, a second client) costs nothing.
+			if (this.answers.size >= KEPT_PAGES) this.answers.delete(this.answers.keys().next().value as string);
+			this.answers.set(asked, answer);
+		}
+		return { tags: answer.tags.slice(), total: answer.total };
+	}
+
+	private async best(prefix: string, limit: number, budget?: Clock): Promise<{ tags: CountedTag[]; total: number }> {
+		const best: CountedTag[] = [];
+		let total = 0;
+		let looked = 0;
+		for (const [key, slot] of this.slots) {
+			if (budget && (++looked & (SLICED_TAGS_COUNTED - 1)) === 0 && budget.due()) await budget.checkpoint();
+			const spelling = this.spellings[slot] as string;
+			// How list_tags always filtered: the spelling shown, lower-cased (the key itself when they are the same text).
+			if (prefix !== "" && !(spelling === key ? key : spelling.toLowerCase()).startsWith(prefix)) continue;
+			total++;
+			const count = this.counts[slot] as number;
+			const last = best[best.length - 1];
+			if (best.length >= limit && last && count < last.count) continue;
+			const entry = { tag: `#${spelling}`, count };
+			if (best.length >= limit && last && inListOrder(entry, last) >= 0) continue;
+			best.splice(afterEqual(best, entry), 0, entry);
+			if (best.length > limit) best.pop();
+		}
+		return { tags: best, total };
+	}
+
+	/** Counts one of a note's keys and its first parents for the note, each once per note. */
+	private countKey(key: string, spelling: string, path: string): void {
+		const stamp = this.noteAt;
+		let keyEnd = key.indexOf("/");
+		let spellingEnd = spelling.indexOf("/");
+		// Lower case keeps every `/`, so the spelling has a parent for each of the key's (see tagWithParents).
+		for (let parents = 0; keyEnd !== -1 && parents < MAX_TAG_PARENTS_COUNTED; parents++) {
+			this.countOne(key.slice(0, keyEnd), spelling.slice(0, spellingEnd), path, stamp);
+			keyEnd = key.indexOf("/", keyEnd + 1);
+			spellingEnd = spelling.indexOf("/", spellingEnd + 1);
+		}
+		this.countOne(key, spelling, path, stamp);
+	}
+
+	private countOne(key: string, spelling: string, path: string, stamp: number): void {
+		const slot = this.slots.get(key);
+		if (slot === undefined) {
+			this.slots.set(key, this.counts.length);
+			this.spellings.push(spelling);
+			this.spelledBy.push(path);
+			this.counts.push(1);
+			this.stamps.push(stamp);
+			return;
+		}
+		if (this.stamps[slot] === stamp) return;
+		this.stamps[slot] = stamp;
+		this.counts[slot] = (this.counts[slot] as number) + 1;
+		if (comparePaths(path, this.spelledBy[slot] as string) < 0) {
+			this.spellings[slot] = spelling;
+			this.spelledBy[slot] = path;
+		}
+	}
+}
+
+function ignore(): void {}
+
+/** Most used first, then by spelling. Pure. */
+function inListOrder(a: CountedTag, b: CountedTag): number {
+	return b.count - a.count || comparePaths(a.tag, b.tag);
+}
+
+/** Where `entry` goes in `sorted` (by inListOrder): after every entry it is not before. Pure. */
+function afterEqual(sorted: readonly CountedTag[], entry: CountedTag): number {
+	let low = 0;
+	let high = sorted.length;
+	while (low < high) {
+		const middle = (low + high) >> 1;
+		if (inListOrder(sorted[middle] as CountedTag, entry) <= 0) low = middle + 1;
+		else high = middle;
+	}
+	return low;
+}
