@@ -106,6 +106,33 @@ function gatherWord(
 	}
 	return total;
 }
+
+/**
+ * A lone phrase's notes `[from, to)` (those holding its words, with their bounds: resolveSteps)
+ * into `slots` and `values` from `total` on, less the notes whose bound rules the phrase out, that
+ * are not accepted or hold an excluded word; the new total. What `intersect` gathers for the
+ * phrase, without seeking its one list note by note: the list is already the words' intersection.
+ */
+function gatherPhrase(
+	term: ResolvedTerm,
+	bounds: Uint32Array,
+	from: number,
+	to: number,
+	accepted: Uint8Array | null,
+	excludedWords: Uint8Array | null,
+	slots: Uint32Array,
+	values: Uint32Array,
+	total: number,
+): number {
+	for (let index = from; index < to; index++) {
+		const slot = term.slots[index] as number;
+		const value = bounds[index] as number;
+		if (value === 0 || (accepted && accepted[slot] !== 1) || (excludedWords && excludedWords[slot] === 1)) continue;
+		slots[total] = slot;
+		values[total++] = value;
+	}
+	return total;
+}
 /**
  * Pairs (a phrase of three words or more) from which a phrase's notes are checked against their
  * pair sketches while gathering rather than when they come up to be read. Timed on 10,000 and
@@ -190,6 +217,27 @@ export class CandidateFinder {
 			}
 			return { slots, values, total, unverified, minimum: null };
 		}
+		const pairsChecked = required.some((term) => (term.phrasePairs?.length ?? 0) >= EAGER_PAIR_BOUND_MIN_PAIRS);
+		if (termCount === 1 && excluded.length === 0 && rarest.phraseBounds) {
+			// One phrase, nothing excluded but words: its list is the answer, less the notes its bounds rule out.
+			for (let from = 0; from < rarest.length; from += GATHER_STEP) {
+				if (from > 0) yield;
+				const start = total;
+				total = gatherPhrase(
+					rarest,
+					rarest.phraseBounds,
+					from,
+					Math.min(rarest.length, from + GATHER_STEP),
+					accepted,
+					excludedWords,
+					slots,
+					values,
+					total,
+				);
+				if (pairsChecked) total = this.tightenByPairs(required, slots, values, start, total);
+			}
+			return { slots, values, total, unverified, minimum: null };
+		}
 		const intersection: Intersection = {
 			required,
 			order,
@@ -199,7 +247,7 @@ export class CandidateFinder {
 			wordCursors: required.map((term) => new Array<number>(term.phraseWords?.length ?? 0).fill(0)),
 			// Only an excluded phrase needs the note's tokens here: a wanted one is bounded from its words' postings.
 			needsDocument: excluded.some((term) => term.phrase),
-			pairsChecked: required.some((term) => (term.phrasePairs?.length ?? 0) >= EAGER_PAIR_BOUND_MIN_PAIRS),
+			pairsChecked,
 			excludedWords,
 			accepted,
 			slots,
@@ -231,7 +279,7 @@ export class CandidateFinder {
 				const at = seek(term.slots, term.length, cursors[termIndex] as number, slot);
 				cursors[termIndex] = at;
 				if (at >= term.length) {
-					if (state.pairsChecked) this.tightenByPairs(state, start);
+					if (state.pairsChecked) state.total = this.tightenByPairs(required, slots, values, start, state.total);
 					return false;
 				}
 				if (term.slots[at] !== slot) continue candidates;
@@ -251,21 +299,20 @@ export class CandidateFinder {
 			}
 			slots[state.total++] = slot;
 		}
-		if (state.pairsChecked) this.tightenByPairs(state, start);
+		if (state.pairsChecked) state.total = this.tightenByPairs(required, slots, values, start, state.total);
 		return true;
 	}
 
 	/**
-	 * Tightens the phrase bounds of the notes gathered from `start` on by their pair sketches, for
-	 * the phrases bounded so while gathering (gatheredPhraseBound), and drops the notes ruled out.
-	 * A pass of its own after the intersection: a sketch read is a cache miss in a buffer as large as
-	 * the vault, and a short loop of nothing else lets the processor wait on many at once.
+	 * Tightens the phrase bounds of the notes gathered in `[start, total)` by their pair sketches, for
+	 * the phrases bounded so while gathering (gatheredPhraseBound), and drops the notes ruled out;
+	 * the new total. A pass of its own after the intersection: a sketch read is a cache miss in a
+	 * buffer as large as the vault, and a short loop of nothing else lets the processor wait on many at once.
 	 */
-	private tightenByPairs(state: Intersection, start: number): void {
-		const { required, slots, values } = state;
+	private tightenByPairs(required: readonly ResolvedTerm[], slots: Uint32Array, values: Uint32Array, start: number, total: number): number {
 		const termCount = required.length;
 		let kept = start;
-		rows: for (let index = start; index < state.total; index++) {
+		rows: for (let index = start; index < total; index++) {
 			const slot = slots[index] as number;
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {
 				const pairs = required[termIndex]?.phrasePairs;
@@ -281,7 +328,7 @@ export class CandidateFinder {
 			}
 			kept++;
 		}
-		state.total = kept;
+		return kept;
 	}
 
 	/**

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { IndexHeap } from "../../../src/search/indexHeap";
+import { seededRandom } from "../../../bench/syntheticVault";
 
 describe("indices handed out best first", () => {
 	test("popping every index gives them in the comparison's order, ties broken as it breaks them", () => {
@@ -50,6 +51,26 @@ describe("indices handed out best first", () => {
 			),
 			{ numRuns: 500 },
 		);
+	});
+
+	test("building over 20,000 keys and taking the best 100 costs few comparisons (a phrase search ranks that many notes by bounds)", () => {
+		const random = seededRandom(25);
+		const keys = Array.from({ length: 20_000 }, () => random());
+		let comparisons = 0;
+		const heap = new IndexHeap(keys.length, (a, b) => {
+			comparisons++;
+			return (keys[a] as number) > (keys[b] as number);
+		});
+		// Comparing an index with the better child at every level: 1.88 a key to build, 27 a pop.
+		expect(comparisons).toBeLessThan(1.75 * keys.length);
+		comparisons = 0;
+		let last = Infinity;
+		for (let taken = 0; taken < 100; taken++) {
+			const best = heap.pop();
+			expect(keys[best]).toBeLessThan(last);
+			last = keys[best] as number;
+		}
+		expect(comparisons).toBeLessThan(20 * 100);
 	});
 
 	test("an empty heap has no size", () => {
