@@ -825,3 +825,13 @@ export const TOOL_LIST_ALL_MAX_BYTES = 13 * 1024;
  * 0.8 s, and one format of 60,000 `[` 5 s before dayjs's brackets were made linear.
  */
 export const TEMPLATE_MAX_DATE_FORMAT_CHARS = 10_000;
+
+/**
+ * Entries one hash table of a `SplitStringSet` holds before the set splits into SPLIT_SET_PARTS
+ * tables. V8 grows a Set by copying every entry into a table twice the size, in one step: a note's
+ * 800,000 distinct tags, gathered in one Set, paid that copy at 524,288 entries, one piece of
+ * 200–430 ms. Split, no table grows past about a SPLIT_SET_PARTS-th of the entries.
+ */
+export const SPLIT_SET_AT = 8_192;
+/** Tables a split `SplitStringSet` spreads its entries over (by a seeded hash, so a note cannot choose which). */
+export const SPLIT_SET_PARTS = 256;
