@@ -265,6 +265,12 @@ export const RESOURCE_LIST_SIZE = 50;
 export const NOT_FOUND_SUGGESTIONS = 5;
 /** Headings named in an error about a heading that is not in a note (a note may have thousands). */
 export const HEADINGS_LISTED = 100;
+/**
+ * Notes whose headings read_note keeps read and keyed after looking into one by heading: enough for
+ * a model going back and forth between a few notes; each keeps a text, a key and three numbers a
+ * heading (a note of 150,000 headings, about 8 MB).
+ */
+export const HEADING_PLACES_KEPT_NOTES = 4;
 /** Sections or bullets named in an error about a heading or bullet argument that matches several (all are counted). */
 export const MATCHES_LISTED = 20;
 /**
