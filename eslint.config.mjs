@@ -37,9 +37,9 @@ const folderRules = [
 	]),
 	neverImports("search", [
 		{
-			regex: "^\\.\\./(?!config/limits$|result$|splitStringMap$|markdown/frontmatter$)",
+			regex: "^\\.\\./(?!config/limits$|result$|markdown/frontmatter$)",
 			message:
-				"search/ is pure text code: it imports nothing of the app or the vault (config/limits, the Result type, the split string map and the one frontmatter fence in markdown/frontmatter aside).",
+				"search/ is pure text code: it imports nothing of the app or the vault (config/limits, the Result type and the one frontmatter fence in markdown/frontmatter aside).",
 		},
 	]),
 	neverImports("paths", [

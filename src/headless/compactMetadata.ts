@@ -3,7 +3,6 @@ import { lineStartsOf } from "../markdown/lines";
 import type { ListItemRecords } from "../markdown/metadata";
 import { runSteps, type Steps } from "../markdown/steps";
 import type { HeadingPlaces } from "../markdown/subpath";
-import { SplitStringMap } from "../splitStringMap";
 
 /**
  * A note's `CachedMetadata` kept small. Obsidian's shape gives every link, tag, heading, section
@@ -56,8 +55,7 @@ const MAX_CODE_BYTES = 8;
  * as they come.
  */
 export class StringPool {
-	// Split: its one table of 50,000 strings was copied whole when a note of new tags made it grow.
-	private readonly strings = new SplitStringMap<string>();
+	private readonly strings = new Map<string, string>();
 
 	intern(value: string): string {
 		const known = this.strings.get(value);

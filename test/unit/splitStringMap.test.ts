@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { SPLIT_SET_AT } from "../../src/config/limits";
 import { SplitStringMap, SplitStringSet } from "../../src/splitStringMap";
-import { largestMapWhile } from "../helpers/tableGrowth";
+import { largestTableWhile } from "../helpers/tableGrowth";
 
 describe("SplitStringMap and SplitStringSet", () => {
 	test("answer as a Map and a Set do, before and after they split", () => {
@@ -33,7 +33,7 @@ describe("SplitStringMap and SplitStringSet", () => {
 	test("never grow one table past SPLIT_SET_AT entries, whatever the strings (all 100,000 in one table, copied whole at each growth, in a Set)", () => {
 		const set = new SplitStringSet();
 		// Strings alike but for one character's high bits: a hash of the characters' low bits alone would put them together.
-		const { largest } = largestMapWhile(() => {
+		const { largest } = largestTableWhile(() => {
 			for (let index = 0; index < 100_000; index++) set.add(`${"x".repeat(40)}${String.fromCharCode(0x100 * (1 + (index % 200)))}${index}`);
 		});
 		expect(set.size).toBe(100_000);

@@ -1,8 +1,6 @@
 import fc from "fast-check";
 import { TermDictionary } from "../../../src/search/dictionary";
 import { stemmerFor } from "../../../src/search/stemmers";
-import { SPLIT_SET_AT } from "../../../src/config/limits";
-import { largestMapWhile } from "../../helpers/tableGrowth";
 
 describe("TermDictionary: words and their ids", () => {
 	test("a word keeps its id; a new word gets the next one", () => {
@@ -137,15 +135,3 @@ function runAll<T>(steps: Generator<void, T, void>): T {
 		if (next.done) return next.value;
 	}
 }
-
-describe("TermDictionary: a note of many new words", () => {
-	test("adds 100,000 new words without any table of more than SPLIT_SET_AT entries (one Map of all of them before, copied whole at each growth), and lists them all, sorted", () => {
-		const dictionary = new TermDictionary(null);
-		const words = Array.from({ length: 100_000 }, (_, index) => `w${index}`);
-		const { result: ids, largest } = largestMapWhile(() => words.map((word) => dictionary.idOf(word)));
-		expect(ids).toEqual(words.map((_, index) => index));
-		expect(words.every((word, index) => dictionary.lookup(word) === index)).toBe(true);
-		expect(dictionary.withPrefix("w9999").sort((a, b) => a - b)).toEqual([9999, 99990, 99991, 99992, 99993, 99994, 99995, 99996, 99997, 99998, 99999]);
-		expect(largest).toBeLessThanOrEqual(SPLIT_SET_AT);
-	});
-});
