@@ -265,6 +265,12 @@ export const RESOURCE_LIST_SIZE = 50;
 export const NOT_FOUND_SUGGESTIONS = 5;
 /** Headings named in an error about a heading that is not in a note (a note may have thousands). */
 export const HEADINGS_LISTED = 100;
+/**
+ * Notes whose headings read_note keeps read and keyed after looking into one by heading: enough for
+ * a model going back and forth between a few notes; each keeps a text, a key and three numbers a
+ * heading (a note of 150,000 headings, about 8 MB).
+ */
+export const HEADING_PLACES_KEPT_NOTES = 4;
 /** Sections or bullets named in an error about a heading or bullet argument that matches several (all are counted). */
 export const MATCHES_LISTED = 20;
 /**
@@ -832,3 +838,13 @@ export const TOOL_LIST_ALL_MAX_BYTES = 13 * 1024;
  * 0.8 s, and one format of 60,000 `[` 5 s before dayjs's brackets were made linear.
  */
 export const TEMPLATE_MAX_DATE_FORMAT_CHARS = 10_000;
+
+/**
+ * Entries one hash table of a `SplitStringSet` holds before the set splits into SPLIT_SET_PARTS
+ * tables. V8 grows a Set by copying every entry into a table twice the size, in one step: a note's
+ * 800,000 distinct tags, gathered in one Set, paid that copy at 524,288 entries, one piece of
+ * 200–430 ms. Split, no table grows past about a SPLIT_SET_PARTS-th of the entries.
+ */
+export const SPLIT_SET_AT = 8_192;
+/** Tables a split `SplitStringSet` spreads its entries over (by a seeded hash, so a note cannot choose which). */
+export const SPLIT_SET_PARTS = 256;

@@ -816,6 +816,28 @@ export function tagTextsOf(cache: CachedMetadata): string[] {
 	return (cache.tags ?? []).map((entry) => entry.tag);
 }
 
+/** A note's tags' texts, in order, read one at a time (see tagTextReaderOf). */
+export interface TagTextReader {
+	readonly count: number;
+	text(index: number): string;
+}
+
+/**
+ * A note's tags' texts without a second list of them: a packed note's from its strings, a plain
+ * note's from its entries (a huge note is kept as parsed, and mapping its 800,000 entries into a
+ * list of texts was one piece).
+ */
+export function tagTextReaderOf(cache: CachedMetadata): TagTextReader {
+	const packed = (cache as Partial<PackedCarrier>)[PACKED];
+	const own = Object.getOwnPropertyDescriptor(cache, "tags");
+	if (packed && (own === undefined || own.get === ACCESSORS.tags.get)) {
+		const texts = packed.tagTexts();
+		return { count: texts.length, text: (index) => texts[index] as string };
+	}
+	const tags = cache.tags ?? [];
+	return { count: tags.length, text: (index) => (tags[index] as TagCache).tag };
+}
+
 /** A note's headings' texts and levels, in order, in two lists. */
 export interface HeadingTexts {
 	texts: string[];
@@ -870,10 +892,21 @@ export function* headingPlacesInSteps(cache: CachedMetadata | null): Steps<Headi
 
 /** A note's headings' texts, in order: headingTextsOf's texts without making the list of levels too. */
 export function headingTextListOf(cache: CachedMetadata): string[] {
+	return runSteps(headingTextListInSteps(cache));
+}
+
+/** `headingTextListOf` in steps of READ_STEP_ENTRIES: a note kept as parsed held a million headings, their texts listed in one piece of 25–50 ms. */
+export function* headingTextListInSteps(cache: CachedMetadata): Steps<string[]> {
 	const packed = (cache as Partial<PackedCarrier>)[PACKED];
 	const own = Object.getOwnPropertyDescriptor(cache, "headings");
 	if (packed && (own === undefined || own.get === ACCESSORS.headings.get)) return packed.headingTextList();
-	return (cache.headings ?? []).map((entry) => entry.heading);
+	const headings = cache.headings ?? [];
+	const texts = new Array<string>(headings.length);
+	for (let entry = 0; entry < headings.length; entry++) {
+		texts[entry] = (headings[entry] as HeadingCache).heading;
+		if (entry % READ_STEP_ENTRIES === READ_STEP_ENTRIES - 1) yield;
+	}
+	return texts;
 }
 
 /**

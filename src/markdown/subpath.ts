@@ -8,6 +8,8 @@ export interface HeadingPlaces {
 	levels: Uint8Array;
 	offsets: Int32Array;
 	lines: Int32Array;
+	/** Each heading's `headingKey`, filled in as a lookup first needs it (kept with the places, so a lookup again keys nothing). */
+	keys?: string[];
 }
 
 /** Headings looked at (keyed, or their levels or offsets compared) between two points where resolving a subpath may pause. */
@@ -31,6 +33,12 @@ export function headingKey(heading: string): string {
 		.replace(/\s+/g, " ")
 		.trim()
 		.toLowerCase();
+}
+
+/** Heading `index`'s key, remembered in `headings.keys`. */
+function keyOf(headings: HeadingPlaces, index: number): string {
+	const keys = (headings.keys ??= new Array<string>(headings.texts.length));
+	return (keys[index] ??= headingKey(headings.texts[index] ?? ""));
 }
 
 /** Where the section under heading `index` ends: at the next heading of the same or a higher level, or the note's end. */
@@ -110,7 +118,7 @@ export function* resolveSubpathInSteps(cache: CachedMetadata | null, headings: H
 		const key = headingKey(part);
 		found = -1;
 		for (let index = from; index < until; index++) {
-			if (headingKey(headings.texts[index] ?? "") === key) {
+			if (keyOf(headings, index) === key) {
 				found = index;
 				break;
 			}

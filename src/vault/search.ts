@@ -1,3 +1,4 @@
+import type { CachedMetadata } from "obsidian";
 import * as nodeTimers from "node:timers";
 import type { EventRef } from "obsidian";
 import type { Host, HostAbstractFile, HostFile } from "../host/Host";
@@ -22,7 +23,7 @@ import { isInFolder, isNoteInScope, scopeKey, type Scope } from "./scope";
 import { frontmatterAliases } from "../markdown/frontmatter";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor, type SearchLanguage } from "../search/stemmers";
 import { notesWithTag, noteTagsInSteps, rememberTags, tagKey, type NoteTags } from "./tags";
-import { headingTextListOf, soleLevelOneHeadingOf, tagTextsOf } from "../headless/compactMetadata";
+import { headingTextListInSteps, soleLevelOneHeadingOf, tagTextReaderOf } from "../headless/compactMetadata";
 import { sharedNoteMemo } from "./noteMemo";
 import { NotesByTag } from "./notesByTag";
 import { rememberTasks } from "./tasks";
@@ -112,8 +113,12 @@ export function isHeadingDescription(description: string): boolean {
 
 /** A note's headings, which search weighs above its body: the metadata cache's, and a short frontmatter description (DESCRIPTION_HEADING_WORDS). */
 function headingsOf(host: Host, file: HostFile): string[] {
-	const cache = host.metadataCache.getFileCache(file);
-	const headings = cache ? headingTextListOf(cache) : [];
+	return runSteps(headingsInSteps(host.metadataCache.getFileCache(file)));
+}
+
+/** `headingsOf` a note's metadata, in pausable steps (a note can hold a million headings). */
+function* headingsInSteps(cache: CachedMetadata | null): Steps<string[]> {
+	const headings = cache ? yield* headingTextListInSteps(cache) : [];
 	const description: unknown = cache?.frontmatter?.["description"];
 	if (typeof description === "string" && isHeadingDescription(description)) headings.push(description);
 	return headings;
@@ -596,15 +601,17 @@ export class IndexedNoteSearch implements NoteSearch {
 		const path = file.path;
 		const version = this.versions.get(path) ?? 0;
 		const cache = this.host.metadataCache.getFileCache(file);
-		const prepare = engine.index.prepare(file.path, file.basename, file.stat.mtime, body, headingsOf(this.host, file), aliasesOf(this.host, file));
+		const aliases = aliasesOf(this.host, file);
 		const steps = (function* (): Steps<{ plan: CommitPlan; tags: NoteTags }> {
-			const prepared = yield* prepare;
+			const prepared = yield* engine.index.prepare(path, file.basename, file.stat.mtime, body, yield* headingsInSteps(cache), aliases);
 			const tags = yield* noteTagsInSteps(cache, sharedNoteMemo.strings);
 			// The index's own work for the note (its postings, room for lists that must grow) in steps too: only `install` is one piece.
 			return { plan: yield* engine.index.planCommit(prepared), tags };
 		})();
 		let work: { plan: CommitPlan; tags: NoteTags };
-		if (body.length < SLICED_TOKENIZE_CHARS && (cache ? tagTextsOf(cache).length : 0) < SLICED_TAGS) {
+		// The whole text, not the body indexed: a note over MAX_SEARCHABLE_NOTE_BYTES still has its headings
+		// indexed, and a million of them were tokenized in one piece of about 0.9 s.
+		if (text.length < SLICED_TOKENIZE_CHARS && (cache ? tagTextReaderOf(cache).count : 0) < SLICED_TAGS) {
 			work = runSteps(steps);
 		} else {
 			// Its first slice in a turn of its own too: the metadata cache reports a note from the last slice of its parse.

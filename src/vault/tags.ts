@@ -6,7 +6,8 @@ import type { Scope } from "./scope";
 import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
 import { runSteps, type Steps } from "../markdown/steps";
 import { SLICED_TAGS_COUNTED } from "../config/limits";
-import { tagTextsOf, type StringPool } from "../headless/compactMetadata";
+import { tagTextReaderOf, tagTextsOf, type StringPool, type TagTextReader } from "../headless/compactMetadata";
+import { SplitStringSet } from "../splitStringMap";
 import { runStepsOnBudget, sortInSlices, type CallBudget } from "./workBudget";
 
 /** `#Project/Alpha` → `project/alpha`: how tags compare (Obsidian's tags are case-insensitive). */
@@ -30,16 +31,16 @@ export async function listedNoteTags(
 	maxCharacters: number,
 	clock: { due(): boolean; checkpoint(): Promise<void> },
 ): Promise<{ listed: string[]; leftOut: number }> {
-	const seen = new Set<string>();
+	const seen = new SplitStringSet();
 	const listed: string[] = [];
 	let leftOut = 0;
 	let characters = 0;
 	let looked = 0;
-	for (const tags of [tagsWithFrontmatter(cache.frontmatter, []), tagTextsOf(cache)]) {
-		for (const tag of tags) {
+	for (const tags of tagListsOf(cache)) {
+		for (let index = 0; index < tags.count; index++) {
 			if (++looked % SLICED_TAGS_COUNTED === 0 && clock.due()) await clock.checkpoint();
-			if (seen.has(tag)) continue;
-			seen.add(tag);
+			const tag = tags.text(index);
+			if (!seen.add(tag)) continue;
 			if (characters + tag.length > maxCharacters) leftOut++;
 			else {
 				characters += tag.length;
@@ -73,27 +74,35 @@ export function allTagTexts(cache: CachedMetadata): string[] {
 	return tagsWithFrontmatter(cache.frontmatter, tagTextsOf(cache));
 }
 
+/**
+ * The frontmatter's tags, then the body's, as allTagTexts gives them, but never joined into one
+ * list, nor the body's copied into one: a million tags' copy was one piece.
+ */
+function tagListsOf(cache: CachedMetadata): TagTextReader[] {
+	const frontmatter = tagsWithFrontmatter(cache.frontmatter, []);
+	return [{ count: frontmatter.length, text: (index) => frontmatter[index] as string }, tagTextReaderOf(cache)];
+}
+
 /** Tags read between two points where `noteTagsInSteps` may pause: 16,384 were a piece of about 25 ms on a busy machine. */
 const TAG_STEP = 4096;
 
 /** A note's tags (see NoteTags), in pausable steps (a huge note can hold a million tags); pure but for the shared strings. */
 export function* noteTagsInSteps(cache: CachedMetadata | null, strings: StringPool): Steps<NoteTags> {
 	if (!cache) return NO_TAGS;
-	const seen = new Set<string>();
+	const seen = new SplitStringSet();
 	const tags: string[] = [];
-	let index = 0;
-	// The frontmatter's tags, then the body's, as allTagTexts gives them, but never joined into one list: a million tags' copy was one piece.
-	for (const texts of [tagsWithFrontmatter(cache.frontmatter, []), tagTextsOf(cache)]) {
-		for (const tag of texts) {
+	let looked = 0;
+	for (const texts of tagListsOf(cache)) {
+		for (let index = 0; index < texts.count; index++) {
+			const tag = texts.text(index);
 			// tagKey's, with the text without `#` made once: each string made here is copied by every young-generation collection it lives through.
 			const spelling = tag.startsWith("#") ? tag.slice(1) : tag;
 			const key = spelling.toLowerCase();
-			if (!seen.has(key)) {
-				seen.add(key);
+			if (seen.add(key)) {
 				const kept = strings.intern(key);
 				tags.push(kept, spelling === key ? kept : strings.intern(spelling));
 			}
-			if (index++ % TAG_STEP === TAG_STEP - 1) yield;
+			if (looked++ % TAG_STEP === TAG_STEP - 1) yield;
 		}
 	}
 	// Kept as long as the note is unchanged: a copy of exactly their number, not the array pushes grew (room for 17 at the first).

@@ -1,5 +1,7 @@
 import { z } from "zod";
+import type { CachedMetadata } from "obsidian";
 import {
+	HEADING_PLACES_KEPT_NOTES,
 	HEADINGS_LISTED,
 	HIDDEN_CONTENT_MAX_ENTRIES,
 	MAX_FRONTMATTER_EXPANDED_CHARS,
@@ -12,7 +14,7 @@ import {
 import { frontmatterBoundProblem, splitFrontmatter } from "../../markdown/frontmatter";
 import { echoed } from "../../markdown/echo";
 import { findHiddenContent } from "../../markdown/hiddenContent";
-import { describeHeadingPlaces, headingKey, resolveSubpathInSteps, type NotePart } from "../../markdown/subpath";
+import { describeHeadingPlaces, headingKey, resolveSubpathInSteps, type HeadingPlaces, type NotePart } from "../../markdown/subpath";
 import { headingPlacesInSteps } from "../../headless/compactMetadata";
 import { findNote, noteAsAnswered, truncateUtf8 } from "../../vault/notes";
 import { listedNoteTags } from "../../vault/tags";
@@ -24,6 +26,27 @@ import { fail, ok } from "../../result";
 
 /** Notes read again unchanged are not hashed again (the hash is a function of the text alone, so one memo serves every vault). */
 const NOTE_HASHES = new NoteHashes(NOTE_HASH_MEMO_CHARS);
+
+/**
+ * The heading places (and their keys) of the notes last looked into by heading, by their metadata
+ * (a note's is a new object once it changes), the oldest first: a model that missed a heading
+ * among a note's 150,000 and asked again had them all read and keyed again, about 240 ms of work
+ * a time where reusing them costs a few.
+ */
+const RECENT_HEADING_PLACES = new Map<CachedMetadata, HeadingPlaces>();
+
+async function headingPlacesOnClock(cache: CachedMetadata | null, clock: SliceClock): Promise<HeadingPlaces> {
+	if (!cache) return clock.run(headingPlacesInSteps(cache));
+	const kept = RECENT_HEADING_PLACES.get(cache);
+	RECENT_HEADING_PLACES.delete(cache);
+	const places = kept ?? (await clock.run(headingPlacesInSteps(cache)));
+	RECENT_HEADING_PLACES.set(cache, places);
+	for (const oldest of RECENT_HEADING_PLACES.keys()) {
+		if (RECENT_HEADING_PLACES.size <= HEADING_PLACES_KEPT_NOTES) break;
+		RECENT_HEADING_PLACES.delete(oldest);
+	}
+	return places;
+}
 
 export const readNoteTool = defineTool({
 	name: "read_note",
@@ -66,7 +89,7 @@ export const readNoteTool = defineTool({
 		if (subpath !== "") {
 			// In slices: a missing heading among a note's 150,000 was one piece of about 0.2 s (every heading built, then keyed).
 			const clock = new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop);
-			const headings = await clock.run(headingPlacesInSteps(cache));
+			const headings = await headingPlacesOnClock(cache, clock);
 			part = await clock.run(resolveSubpathInSteps(cache, headings, subpath, text.length));
 			const named = noteAsAnswered(ctx.host, ctx.scope, args.path, file);
 			if (!named.ok) return named;

@@ -340,3 +340,43 @@ describe("a task's status character", () => {
 		]);
 	});
 });
+
+describe("a paragraph of 200,000 tags, one a line", () => {
+	test("its lines are joined for the inline scan a step's worth at a time (all 200,000 in one step before), and every tag is found where it is", () => {
+		const LINES = 200_000;
+		const text = `${Array.from({ length: LINES }, (_, index) => `#t${index}`).join("\n")}\n`;
+		// Strings joined between two pause points: a join is one piece, however many it joins.
+		const join = Array.prototype.join;
+		let joined = 0;
+		const joins = jest.spyOn(Array.prototype, "join").mockImplementation(function (this: unknown[], separator?: string) {
+			joined += this.length;
+			return join.call(this, separator);
+		});
+		let mostJoined = 0;
+		let cache: ReturnType<typeof parseMetadata>;
+		try {
+			const steps = metadataSteps(text);
+			for (let next = steps.next(); ; next = steps.next()) {
+				mostJoined = Math.max(mostJoined, joined);
+				joined = 0;
+				if (next.done) {
+					cache = next.value;
+					break;
+				}
+			}
+		} finally {
+			joins.mockRestore();
+		}
+		expect(cache.tags).toHaveLength(LINES);
+		const last = LINES - 1;
+		const lastStart = text.length - `#t${last}\n`.length;
+		expect(cache.tags?.[last]).toEqual({
+			tag: `#t${last}`,
+			position: {
+				start: { line: last, col: 0, offset: lastStart },
+				end: { line: last, col: `#t${last}`.length, offset: lastStart + `#t${last}`.length },
+			},
+		});
+		expect(mostJoined).toBeLessThanOrEqual(4096);
+	});
+});

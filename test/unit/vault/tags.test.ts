@@ -1,8 +1,11 @@
+import type { CachedMetadata } from "obsidian";
+import { SPLIT_SET_AT } from "../../../src/config/limits";
 import { allTagTexts, isTagOrNested, listedNoteTags, tagsWithinCharacters, notesWithTag, noteTagsInSteps, tagKey, tagKeysIn } from "../../../src/vault/tags";
 import { parseMetadata } from "../../../src/markdown/metadata";
 import { runSteps } from "../../../src/markdown/steps";
 import { StringPool } from "../../../src/headless/compactMetadata";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
+import { largestTableWhile } from "../../helpers/tableGrowth";
 
 describe("tag keys", () => {
 	test.each<[string, string]>([
@@ -46,6 +49,20 @@ describe("a note's tags", () => {
 
 	test("a note without metadata has none", () => {
 		expect(runSteps(noteTagsInSteps(null, new StringPool()))).toEqual([]);
+	});
+
+	test("a note kept as parsed with 200,000 distinct tags is read without any table of more than SPLIT_SET_AT entries (one set of all 200,000 before: a growth copies it whole, in one step)", () => {
+		const TAGS = 200_000;
+		const position = { start: { line: 0, col: 0, offset: 0 }, end: { line: 0, col: 1, offset: 1 } };
+		const cache = { tags: Array.from({ length: TAGS }, (_, index) => ({ tag: `#T${index}`, position })) } as CachedMetadata;
+		// The largest table a tag is added to (its next growth copies it whole). The shared string pool, bounded, is full already.
+		const pool = new StringPool();
+		for (let index = 0; index < 60_000; index++) pool.intern(`pooled ${index}`);
+		const { result: tags, largest } = largestTableWhile(() => runSteps(noteTagsInSteps(cache, pool)));
+		expect(tags).toHaveLength(2 * TAGS);
+		expect(tags.slice(0, 4)).toEqual(["t0", "T0", "t1", "T1"]);
+		expect(tags.slice(-2)).toEqual([`t${TAGS - 1}`, `T${TAGS - 1}`]);
+		expect(largest).toBeLessThanOrEqual(SPLIT_SET_AT);
 	});
 });
 

@@ -89,6 +89,10 @@ describe("read_note", () => {
 			expect(pieces.perPiece.reduce((sum, count) => sum + count, 0)).toBeGreaterThanOrEqual(HEADINGS);
 			// Before: the 60,000 in one piece. Now a pause at least every 2,048 headings.
 			expect(Math.max(...pieces.perPiece)).toBeLessThanOrEqual(4096);
+			// Asked again, the note unchanged: its headings are not read and keyed again (150,000 more before).
+			const before = pieces.perPiece.reduce((sum, count) => sum + count, 0);
+			expect(await planted.error("read_note", { path: "Outline#nothere" })).toBe(error);
+			expect(pieces.perPiece.reduce((sum, count) => sum + count, 0) - before).toBeLessThan(1_000);
 		} finally {
 			lowered.mockRestore();
 			pieces.restore();
@@ -98,6 +102,12 @@ describe("read_note", () => {
 			expect(await planted.ok("read_note", { path: "Outline#Last one" })).toMatchObject({ section: "Last one", content: "## Last one\nend\n" });
 			expect(await planted.ok("read_note", { path: "Outline#h" })).toMatchObject({ section: "h", content: "# h\n" });
 			expect(await planted.error("read_note", { path: "Outline#h#Last one" })).toMatch(/^No heading "h#Last one"/);
+			// Changed, the note's new headings are read (those kept were its old metadata's).
+			const file = planted.vault.host.vault.getFileByPath("Outline.md");
+			if (!file) throw new Error("no Outline.md");
+			await planted.vault.host.vault.process(file, (text) => `${text}## nothere\nnow\n`);
+			await planted.vault.host.metadataCache.settled();
+			expect(await planted.ok("read_note", { path: "Outline#nothere" })).toMatchObject({ section: "nothere", content: "## nothere\nnow\n" });
 		} finally {
 			await planted.close();
 		}
