@@ -397,7 +397,7 @@ describe("a query of many words, each resolved without a pause of its own", () =
 		const resolve = engine.index.resolveEvidenceSteps.bind(engine.index);
 		const wordsPerPiece = [0];
 		const resolved = jest.spyOn(engine.index, "resolveEvidenceSteps").mockImplementation((...args) => {
-			wordsPerPiece[wordsPerPiece.length - 1]++;
+			wordsPerPiece.push((wordsPerPiece.pop() ?? 0) + 1);
 			return resolve(...args);
 		});
 		try {
