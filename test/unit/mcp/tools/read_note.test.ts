@@ -103,10 +103,10 @@ describe("read_note", () => {
 		}
 	});
 
-	test("a block among tens of thousands is found, or found missing, in slices (every block built and listed in one piece before: about 0.15 s at 100,000)", async () => {
-		const blocks = (count: number) => Array.from({ length: count }, (_, line) => `Line ${line} ^b${line}`).join("\n\n") + "\n";
+	test("a block among thousands is found, or found missing, in slices (every block built and listed in one piece before: about 0.15 s at 100,000)", async () => {
+		const blocks = (count: number, words = "") => Array.from({ length: count }, (_, line) => `Line ${line}${words} ^b${line}`).join("\n\n") + "\n";
 		// One note kept packed, one over the size kept packed (1 MiB), whose blocks are a plain record.
-		const planted = await openToolVault({ "Packed.md": blocks(30_000), "Plain.md": blocks(70_000) });
+		const planted = await openToolVault({ "Packed.md": blocks(10_000), "Plain.md": blocks(5_000, " and more words".repeat(15)) });
 		await planted.vault.host.metadataCache.settled();
 		const pieces = countWorkPerPiece();
 		// Block ids compared between two pauses (each is lowered once to be compared; the notes' other words are not counted).
@@ -116,11 +116,14 @@ describe("read_note", () => {
 			return lower.call(this);
 		});
 		try {
-			expect(await planted.ok("read_note", { path: "Packed#^b29999" })).toMatchObject({ section: "^b29999", content: "Line 29999 ^b29999" });
-			expect(await planted.ok("read_note", { path: "Plain#^B69999" })).toMatchObject({ section: "^b69999", content: "Line 69999 ^b69999" });
+			expect(await planted.ok("read_note", { path: "Packed#^b9999" })).toMatchObject({ section: "^b9999", content: "Line 9999 ^b9999" });
+			expect(await planted.ok("read_note", { path: "Plain#^B4999" })).toMatchObject({
+				section: "^b4999",
+				content: `Line 4999${" and more words".repeat(15)} ^b4999`,
+			});
 			expect(await planted.error("read_note", { path: "Packed#^nothere" })).toMatch(/^No block "\^nothere" in "Packed.md"\./);
 			expect(await planted.error("read_note", { path: "Plain#^nothere" })).toMatch(/^No block "\^nothere" in "Plain.md"\./);
-			// Before: 30,000 and 70,000 in one piece each. Now a pause at least every 2,048 blocks, and none listed for a block the note does not hold.
+			// Before: 10,000 and 5,000 in one piece each. Now a pause at least every 2,048 blocks, and none listed for a block the note does not hold.
 			expect(Math.max(...pieces.perPiece)).toBeLessThanOrEqual(4096);
 		} finally {
 			lowered.mockRestore();
