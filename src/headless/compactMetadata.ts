@@ -2,7 +2,7 @@ import type { BlockCache, CachedMetadata, HeadingCache, ListItemCache, Loc, Pos,
 import { lineStartsOf } from "../markdown/lines";
 import type { ListItemRecords } from "../markdown/metadata";
 import { runSteps, type Steps } from "../markdown/steps";
-import type { HeadingPlaces } from "../markdown/subpath";
+import type { HeadingPlaces, NotePart } from "../markdown/subpath";
 
 /**
  * A note's `CachedMetadata` kept small. Obsidian's shape gives every link, tag, heading, section
@@ -263,6 +263,29 @@ class PackedNote {
 			if (entry % READ_STEP_ENTRIES === READ_STEP_ENTRIES - 1) yield;
 		}
 		return places;
+	}
+
+	/**
+	 * The block whose id, in lower case, is `id`, as a part of the note, looked for without building
+	 * the note's block entries and pausing every READ_STEP_ENTRIES: read_note of `Note#^id` built a
+	 * note's 100,000 blocks in one piece of about 0.15 s. The numbers are its own copy, as a pause
+	 * lets other notes' reads use the store's scratch.
+	 */
+	*blockPart(id: string): Steps<NotePart | null> {
+		const numbers = this.numbers(true);
+		let at = numbers[KIND.blocks * 2] as number;
+		if (at === 0) return null;
+		let next = numbers[KIND.blocks * 2 + 1] as number;
+		const count = numbers[at++] as number;
+		const positions = new Positions(numbers);
+		for (let entry = 0; entry < count; entry++, at += 2) {
+			const blockId = this.strings[next++] as string;
+			// Every entry's start is read: each is a step from the one before.
+			const start = positions.startOffset(at);
+			if (blockId.toLowerCase() === id) return { name: `^${blockId}`, start, end: start + (numbers[at + 1] as number) };
+			if (entry % READ_STEP_ENTRIES === READ_STEP_ENTRIES - 1) yield;
+		}
+		return null;
 	}
 
 	/** The text of the note's first heading when it is its one level-1 heading, else null; looks no further than the second level-1 heading. */
@@ -888,6 +911,29 @@ export function* headingPlacesInSteps(cache: CachedMetadata | null): Steps<Headi
 		if (entry % READ_STEP_ENTRIES === READ_STEP_ENTRIES - 1) yield;
 	}
 	return places;
+}
+
+/**
+ * The block of a note's metadata whose id, in lower case, is `id`, as a part of the note, in steps:
+ * a packed note's blocks are looked through without being built, others' a few thousand a step.
+ */
+export function* blockPartInSteps(cache: CachedMetadata | null, id: string): Steps<NotePart | null> {
+	if (!cache) return null;
+	const packed = (cache as Partial<PackedCarrier>)[PACKED];
+	const own = Object.getOwnPropertyDescriptor(cache, "blocks");
+	// A record set on the object since (as on a plain one) is read as set.
+	if (packed && (own === undefined || own.get === ACCESSORS.blocks.get)) return yield* packed.blockPart(id);
+	const blocks = cache.blocks ?? {};
+	const partOf = (block: BlockCache): NotePart => ({ name: `^${block.id}`, start: block.position.start.offset, end: block.position.end.offset });
+	// Keyed as written: found at once unless the id differs in case (listing a record of 100,000 keys took 0.2 s).
+	const keyed = Object.prototype.hasOwnProperty.call(blocks, id) ? blocks[id] : undefined;
+	if (keyed && keyed.id.toLowerCase() === id) return partOf(keyed);
+	let looked = 0;
+	for (const block of Object.values(blocks)) {
+		if (block.id.toLowerCase() === id) return partOf(block);
+		if (++looked % READ_STEP_ENTRIES === 0) yield;
+	}
+	return null;
 }
 
 /** A note's headings' texts, in order: headingTextsOf's texts without making the list of levels too. */

@@ -96,19 +96,29 @@ export function headingPlacesOf(headings: readonly HeadingCache[]): HeadingPlace
 	};
 }
 
+/** A note's block whose id, in lower case, is `id`, from its metadata's blocks. Pure. */
+function* blockOf(cache: CachedMetadata | null, id: string): Steps<NotePart | null> {
+	yield* [];
+	const block = Object.values(cache?.blocks ?? {}).find((entry) => entry.id.toLowerCase() === id);
+	return block ? { name: `^${block.id}`, start: block.position.start.offset, end: block.position.end.offset } : null;
+}
+
 /**
- * `resolveSubpath` over the note's `headings` (its blocks still from `cache`), in steps of
- * HEADING_STEP headings: read_note of a missing heading among 150,000 keyed them all in one piece.
+ * `resolveSubpath` over the note's `headings`, its block found by `findBlock` (by default in the
+ * cache's blocks), in steps of HEADING_STEP headings: read_note of a missing heading among 150,000
+ * keyed them all in one piece.
  */
-export function* resolveSubpathInSteps(cache: CachedMetadata | null, headings: HeadingPlaces, subpath: string, textLength: number): Steps<NotePart | null> {
+export function* resolveSubpathInSteps(
+	cache: CachedMetadata | null,
+	headings: HeadingPlaces,
+	subpath: string,
+	textLength: number,
+	findBlock: (id: string) => Steps<NotePart | null> = (id) => blockOf(cache, id),
+): Steps<NotePart | null> {
 	const parts = subpathParts(subpath);
 	if (parts === null || parts.length === 0) return null;
 	const first = parts[0] ?? "";
-	if (parts.length === 1 && first.startsWith("^")) {
-		const id = first.slice(1).toLowerCase();
-		const block = Object.values(cache?.blocks ?? {}).find((entry) => entry.id.toLowerCase() === id);
-		return block ? { name: `^${block.id}`, start: block.position.start.offset, end: block.position.end.offset } : null;
-	}
+	if (parts.length === 1 && first.startsWith("^")) return yield* findBlock(first.slice(1).toLowerCase());
 	const count = headings.texts.length;
 	let from = 0;
 	let until = count;

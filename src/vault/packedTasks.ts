@@ -43,33 +43,49 @@ function utf8Bytes(text: string): string | null {
 }
 
 /**
- * Fields joined by line breaks, in pieces of about NOTE_TEXT_PIECE_CHARS characters (whole fields),
- * pausing between pieces: a note of 20,000 task lines with emoji (1.8 MB) was encoded in one piece
- * of about 1 s. In one string of one byte a character: as it is when it has no wider character,
- * else its UTF-8 bytes as characters (V8 keeps a string with one emoji or CJK character at two bytes
- * a character, and task lines often hold a date's emoji), or as it is when a lone surrogate has no
- * UTF-8. UTF-8 of the joined text is that of its pieces joined: a line break is a byte of its own.
+ * Fields joined by line breaks, in pieces of about NOTE_TEXT_PIECE_CHARS characters (whole fields,
+ * each piece but the last ending in a line break), pausing between pieces: a note of 20,000 task
+ * lines with emoji (1.8 MB) was encoded in one piece of about 1 s, and a note's 7 MB of tasks
+ * joined, then copied, into one string took two pieces of 0.2–0.3 s. Each piece in one string of
+ * one byte a character: as it is when no piece has a wider character, else its UTF-8 bytes as
+ * characters (V8 keeps a string with one emoji or CJK character at two bytes a character, and task
+ * lines often hold a date's emoji), or as it is when a lone surrogate has no UTF-8. UTF-8 of the
+ * joined text is that of its pieces joined: a line break is a byte of its own.
  */
-function* oneByteSteps(fields: readonly string[]): Steps<{ bytes: string; utf8: boolean }> {
+function* oneByteSteps(fields: readonly string[]): Steps<{ pieces: string[]; utf8: boolean }> {
 	const pieces: string[] = [];
+	let wide = false;
 	for (let from = 0; from < fields.length;) {
 		let to = from;
 		let chars = 0;
 		while (to < fields.length && (to === from || chars < NOTE_TEXT_PIECE_CHARS)) chars += (fields[to++] as string).length + 1;
 		// The line break that joins this piece to the next stays with this piece.
-		pieces.push(fields.slice(from, to).join("\n") + (to < fields.length ? "\n" : ""));
+		const piece = fields.slice(from, to).join("\n") + (to < fields.length ? "\n" : "");
+		wide ||= hasWide(piece);
+		pieces.push(piece);
 		from = to;
 		yield;
 	}
-	if (!pieces.some(hasWide)) return { bytes: pieces.join(""), utf8: false };
+	if (!wide) return { pieces: yield* detachedSteps(pieces), utf8: false };
 	const bytes: string[] = [];
 	for (const piece of pieces) {
 		const encoded = utf8Bytes(piece);
-		if (encoded === null) return { bytes: pieces.join(""), utf8: false };
+		if (encoded === null) return { pieces: yield* detachedSteps(pieces), utf8: false };
+		// Made from char codes: a string of its own, no slice of the note's text.
 		bytes.push(encoded);
 		yield;
 	}
-	return { bytes: bytes.join(""), utf8: true };
+	return { pieces: bytes, utf8: true };
+}
+
+/** Each piece copied into a string of its own, a piece a step: one may be a field as it is, a slice that would keep the note's whole text alive. */
+function* detachedSteps(pieces: readonly string[]): Steps<string[]> {
+	const copies: string[] = [];
+	for (const piece of pieces) {
+		copies.push(detachStrings({ piece }).piece);
+		yield;
+	}
+	return copies;
 }
 
 /**
@@ -81,8 +97,9 @@ function* oneByteSteps(fields: readonly string[]): Steps<{ bytes: string; utf8: 
  */
 export class PackedTasks {
 	constructor(
-		private readonly fields: string,
-		/** Whether `fields` holds UTF-8 bytes as characters (see oneByte). */
+		/** The fields, a line each, in pieces that end between two fields (see oneByteSteps). */
+		private readonly pieces: readonly string[],
+		/** Whether `pieces` hold UTF-8 bytes as characters (see oneByteSteps). */
 		private readonly utf8: boolean,
 		readonly count: number,
 	) {}
@@ -113,8 +130,7 @@ export class PackedTasks {
 	/** `ofFields` in steps (see oneByteSteps). */
 	static *ofFieldsSteps(lines: readonly string[], count: number): Steps<PackedTasks> {
 		const packed = yield* oneByteSteps(lines);
-		// Joined, the fields are one new string: none of them keeps the note's text alive.
-		return new PackedTasks(detachStrings({ fields: packed.bytes }).fields, packed.utf8, count);
+		return new PackedTasks(packed.pieces, packed.utf8, count);
 	}
 
 	/** The tasks, as objects. */
@@ -122,24 +138,18 @@ export class PackedTasks {
 		return runSteps(this.listSteps());
 	}
 
-	/** `list` in steps: UTF-8 read back a piece at a time (a 1.8 MB note's tasks were one piece of 0.3 s). */
+	/** `list` in steps, a piece of the fields at a time: UTF-8 read back (a 1.8 MB note's tasks were one piece of 0.3 s) and split into lines. */
 	*listSteps(): Steps<NoteTask[]> {
-		let text = this.fields;
-		if (this.utf8) {
-			// Each character of `fields` is one byte (latin1 gives it back as is): a callback per character took 0.2 s for a note of long task lines.
-			// Cut after a line break, which is never inside a character's UTF-8 bytes.
-			const pieces: string[] = [];
-			for (let from = 0; from < this.fields.length;) {
-				const newline = this.fields.indexOf("\n", from + NOTE_TEXT_PIECE_CHARS);
-				const to = newline === -1 ? this.fields.length : newline + 1;
-				pieces.push(fromUtf8.decode(Buffer.from(this.fields.slice(from, to), "latin1")));
-				from = to;
-				yield;
-			}
-			text = pieces.join("");
+		const lines: string[] = [];
+		for (const [index, piece] of this.pieces.entries()) {
+			// Each character of a piece is one byte (latin1 gives it back as is): a callback per character took 0.2 s for a note of long task lines.
+			const text = this.utf8 ? fromUtf8.decode(Buffer.from(piece, "latin1")) : piece;
+			const pieceLines = text.split("\n");
+			// Every piece but the last ends in the line break before the next piece's first field.
+			if (index < this.pieces.length - 1) pieceLines.pop();
+			for (const line of pieceLines) lines.push(line);
+			yield;
 		}
-		const lines = text.split("\n");
-		yield;
 		const tasks: NoteTask[] = [];
 		let at = 0;
 		for (let index = 0; index < this.count; index++) {
@@ -156,4 +166,4 @@ export class PackedTasks {
 }
 
 /** The tasks of every note without any: one for all of them. */
-export const NO_TASKS = new PackedTasks("", false, 0);
+export const NO_TASKS = new PackedTasks([], false, 0);
