@@ -154,8 +154,12 @@ export function onceEach(): (term: QueryTerm) => boolean {
  * holds / the idf the note holds). A note saying its words in one passage (or in its title) keeps
  * its score; a long page saying them pages apart keeps at least the root of 1 − PASSAGE_SHARE of
  * it. Below 1, so holding a word far away still counts: a note is cut, never dropped, for it.
+ * 0.8 rather than 0.6: a long reference page that says each word of the question in another
+ * section (fastify's `Decorators` for a question about a decorator not visible in another plugin)
+ * still outranked the page saying them in one paragraph; at 0.9 a short page's one everyday word
+ * said apart cost it its place (Obsidian Help), so 0.8.
  */
-const PASSAGE_SHARE = 0.6;
+const PASSAGE_SHARE = 0.8;
 
 /** The least `proximityFactor` gives: a note whose words all stand pages apart keeps this share of its score. */
 export const LEAST_PROXIMITY_FACTOR = Math.pow(1 - PASSAGE_SHARE, COVERAGE_POWER);

@@ -82,9 +82,11 @@ const HELD_OUT_MRR = 0.81;
  * answer with one word fewer; 0.907 / 0.886 after a title in another form counting as a title
  * (`Hooks` for `hook`), a version's number (`V5` holds `5`) and stop words at half weight; 0.926 / 0.913
  * once a title that is nothing but query words, each in no other title, counts as holding half the
- * query (`Logging` first for `turn on logging` and `hide passwords in the logs`; 3 December 2026).
+ * query (`Logging` first for `turn on logging` and `hide passwords in the logs`; 3 December 2026);
+ * 0.944 / 0.917 once a note saying the words pages apart keeps less of its score (PASSAGE_SHARE
+ * 0.6 → 0.8; 4 December 2026).
  */
-const FASTIFY_SUCCESS_AT_3 = 0.92;
+const FASTIFY_SUCCESS_AT_3 = 0.94;
 const FASTIFY_MRR = 0.91;
 
 /**
@@ -152,10 +154,11 @@ const PINO_DOCS_MRR = 0.86;
 /**
  * The eighth held-out set (bench/jsxA11yRulesJudgedQueries.ts, eslint-plugin-jsx-a11y's 39 rule pages,
  * asked about in terms of what the code does: an image, a link, a label, a click handler), written
- * before it was scored and never tuned on: 0.894 / 0.821 on main `136f5ff` (3 December 2026).
+ * before it was scored and never tuned on: 0.894 / 0.821 on main `136f5ff` (3 December 2026);
+ * 0.894 / 0.832 once a note saying the words pages apart keeps less of its score (4 December 2026).
  */
 const JSX_A11Y_RULES_SUCCESS_AT_3 = 0.88;
-const JSX_A11Y_RULES_MRR = 0.81;
+const JSX_A11Y_RULES_MRR = 0.83;
 
 /**
  * The ninth set (bench/codeceptjsDocsJudgedQueries.ts, CodeceptJS's 92 guide, helper and plugin

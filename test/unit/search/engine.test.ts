@@ -296,7 +296,7 @@ describe("a search of several words reordered by how close each note keeps them 
 			// Three notes saying both words often, in one passage.
 			...[0, 1, 2].map((at) => ({ title: `Note ${at}`, body: `${"garden plan ".repeat(12)}${filler(100)}`, modified: 0 })),
 			// Twenty-five long notes holding each word once, far apart: they score far below the three.
-			...Array.from({ length: 25 }, (_, at) => ({ title: `Other ${at}`, body: `garden ${filler(600)} plan`, modified: 0 })),
+			...Array.from({ length: 25 }, (_, at) => ({ title: `Other ${at}`, body: `garden ${filler(3000)} plan`, modified: 0 })),
 		];
 		const read = (path: string) => Promise.resolve(entries[Number(path.replace(/\.md$/, ""))]?.body ?? "");
 		// The engine with the pass's reads of a body counted (the real function runs).
