@@ -1,4 +1,5 @@
 import { eventLoopTurns } from "../../src/turns";
+import { SplitStringSet } from "../../src/splitStringMap";
 
 /** Work counted between two turns of the event loop, piece by piece (see `countWorkPerPiece`). */
 export interface WorkPieces {
@@ -34,5 +35,27 @@ export function countWorkPerPiece(): WorkPieces {
 			turns.mockRestore();
 			clock.mockRestore();
 		},
+	};
+}
+
+/**
+ * Counts, in `pieces`, every text added to a set: the built-in `Set`'s (a Set made from a list adds
+ * each through `Set.prototype.add` once it is not the built-in one) and `SplitStringSet`'s, which
+ * keeps a big note's tags in parts. Returns what puts both back.
+ */
+export function countSetAdds(pieces: WorkPieces): () => void {
+	const setAdd = Object.getOwnPropertyDescriptor(Set.prototype, "add")?.value as (this: Set<unknown>, value: unknown) => Set<unknown>;
+	const builtIn = jest.spyOn(Set.prototype, "add").mockImplementation(function (this: Set<unknown>, value: unknown) {
+		pieces.count();
+		return setAdd.call(this, value);
+	});
+	const splitAdd = Object.getOwnPropertyDescriptor(SplitStringSet.prototype, "add")?.value as (this: SplitStringSet, value: string) => boolean;
+	const split = jest.spyOn(SplitStringSet.prototype, "add").mockImplementation(function (this: SplitStringSet, value: string) {
+		pieces.count();
+		return splitAdd.call(this, value);
+	});
+	return () => {
+		split.mockRestore();
+		builtIn.mockRestore();
 	};
 }

@@ -9,7 +9,7 @@ import { CallBudget, CallOverBudget } from "../../../src/vault/workBudget";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 import { seededRandom } from "../../../bench/syntheticVault";
 import { SLICED_TAGS } from "../../../src/config/limits";
-import { countWorkPerPiece } from "../../helpers/workPieces";
+import { countSetAdds, countWorkPerPiece } from "../../helpers/workPieces";
 
 const FOLDERS = ["", "A/", "B/", "Private/"];
 const TAGS = ["#alpha", "#Alpha/beta", "#gamma", "#project/x", "#project", "#projects", "#project/x/deep"];
@@ -344,12 +344,8 @@ describe("notes by tag, a note of hundreds of thousands of different tags", () =
 		const kept = new TagNotes(vault.host, new NoteMemo());
 		kept.start();
 		const pieces = countWorkPerPiece();
-		// Keys added to sets between two pauses (a Set made from a list adds each through Set.prototype.add once it is not the built-in one).
-		const add = Object.getOwnPropertyDescriptor(Set.prototype, "add")?.value as (this: Set<unknown>, value: unknown) => Set<unknown>;
-		const added = jest.spyOn(Set.prototype, "add").mockImplementation(function (this: Set<unknown>, value: unknown) {
-			pieces.count();
-			return add.call(this, value);
-		});
+		// Keys added to sets between two pauses.
+		const stopCountingAdds = countSetAdds(pieces);
 		try {
 			const budget = new CallBudget(undefined, 10, Number.POSITIVE_INFINITY);
 			expect(await kept.notesWith(vault.scope(), "t5", budget)).toEqual(["Many tags.md", "One.md"]);
@@ -358,7 +354,7 @@ describe("notes by tag, a note of hundreds of thousands of different tags", () =
 			// Before: the note's keys added to its sets in one piece (403,392). Now a pause at least every SLICED_TAGS (its tags read) or 1,024 keys.
 			expect(Math.max(...pieces.perPiece)).toBeLessThanOrEqual(SLICED_TAGS + 3 * 1024);
 		} finally {
-			added.mockRestore();
+			stopCountingAdds();
 			pieces.restore();
 		}
 		try {

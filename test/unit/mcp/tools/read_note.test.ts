@@ -1,5 +1,5 @@
 import { SLICED_TAGS } from "../../../../src/config/limits";
-import { countWorkPerPiece } from "../../../helpers/workPieces";
+import { countSetAdds, countWorkPerPiece } from "../../../helpers/workPieces";
 import { openToolVault, type ToolVault } from "../../../helpers/toolVault";
 
 describe("read_note", () => {
@@ -51,12 +51,8 @@ describe("read_note", () => {
 		// The note's tags come from its metadata, which opening the vault makes in pieces: on a busy machine it can still be coming.
 		await planted.vault.host.metadataCache.settled();
 		const pieces = countWorkPerPiece();
-		// Texts added to sets (a Set made from a list adds each through Set.prototype.add once it is not the built-in one) between two pauses.
-		const add = Object.getOwnPropertyDescriptor(Set.prototype, "add")?.value as (this: Set<unknown>, value: unknown) => Set<unknown>;
-		const added = jest.spyOn(Set.prototype, "add").mockImplementation(function (this: Set<unknown>, value: unknown) {
-			pieces.count();
-			return add.call(this, value);
-		});
+		// Texts added to sets between two pauses.
+		const stopCountingAdds = countSetAdds(pieces);
 		try {
 			const read = await planted.ok("read_note", { path: "Many tags" });
 			expect((read.tags as string[]).slice(0, 2)).toEqual(["#t0", "#t1"]);
@@ -65,7 +61,7 @@ describe("read_note", () => {
 			// Before: the 200,000 in one piece. Now a pause at least every SLICED_TAGS (a note's tag keys) or 1,024 (its listed tags).
 			expect(Math.max(...pieces.perPiece)).toBeLessThanOrEqual(SLICED_TAGS + 1024);
 		} finally {
-			added.mockRestore();
+			stopCountingAdds();
 			pieces.restore();
 			await planted.close();
 		}
