@@ -152,6 +152,8 @@ function* jsonStringSteps(bytes: Buffer, start: number, end: number): Steps<stri
 		const piece = bytes.subarray(0, cut);
 		for (let escape = piece.indexOf(0x5c, from); escape !== -1;) {
 			const escapeEnd = escape + (bytes[escape + 1] === 0x75 ? 6 : 2);
+			// An escape cut short by the string's end (`\u12"`) is no JSON: cut before it, the next piece began there again, for ever.
+			if (escapeEnd > end) return null;
 			if (escapeEnd > cut) {
 				cut = escape;
 				break;
