@@ -105,9 +105,11 @@ describe("lineSteps: a long journal line parsed a piece at a time", () => {
 		expect(run(planted).longest).toBeLessThan(JOURNAL_READ_PIECE_BYTES);
 	});
 
-	test("a planted long line whose long text ends in a cut-short escape (`\\u12\"`) is refused in a few steps, as parseLine refuses it", () => {
+	test('a planted long line whose long text ends in a cut-short escape (`\\u12"`) is refused in a few steps, as parseLine refuses it', () => {
 		const long = "x".repeat(100_000);
-		const planted = changeLine(long, long).toString("utf8").replace(`${"x".repeat(10)}"`, `${"x".repeat(10)}\\u12"`);
+		const planted = changeLine(long, long)
+			.toString("utf8")
+			.replace(`${"x".repeat(10)}"`, `${"x".repeat(10)}\\u12"`);
 		const bytes = Buffer.from(planted);
 		expect(parseLine(planted)).toBeNull();
 		// Before: each step began the same piece again and the parse never ended (the CLI's read, a synchronous runSteps, hung).
