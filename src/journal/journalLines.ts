@@ -107,13 +107,20 @@ export function* lineSteps(bytes: Buffer): Steps<JournalLine | null> {
 	return parsed.success ? parsed.data : null;
 }
 
-/** `value` with each stand-in string (anywhere in its arrays and objects' values) replaced by the long string it stands for. */
+/**
+ * `value` with each stand-in string replaced by the long string it stands for, where a record holds
+ * strings: its fields, and the items of a field that is a list. No deeper: a stand-in there is
+ * where the schema wants no string, or under a key it drops, so JournalLine reads the same either
+ * way; and a planted line nested 100,000 lists deep, which JSON.parse reads, overflowed the stack
+ * of a walk into every level.
+ */
 function withLongStrings(value: unknown, long: ReadonlyMap<string, string>): unknown {
-	if (typeof value === "string") return long.get(value) ?? value;
-	if (Array.isArray(value)) return value.map((item) => withLongStrings(item, long));
-	if (value !== null && typeof value === "object") {
-		const record = value as Record<string, unknown>;
-		for (const key of Object.keys(record)) record[key] = withLongStrings(record[key], long);
+	if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+	const record = value as Record<string, unknown>;
+	for (const key of Object.keys(record)) {
+		const field = record[key];
+		if (typeof field === "string") record[key] = long.get(field) ?? field;
+		else if (Array.isArray(field)) record[key] = field.map((item: unknown) => (typeof item === "string" ? (long.get(item) ?? item) : item));
 	}
 	return value;
 }
@@ -152,6 +159,8 @@ function* jsonStringSteps(bytes: Buffer, start: number, end: number): Steps<stri
 		const piece = bytes.subarray(0, cut);
 		for (let escape = piece.indexOf(0x5c, from); escape !== -1;) {
 			const escapeEnd = escape + (bytes[escape + 1] === 0x75 ? 6 : 2);
+			// An escape cut short by the string's end (`\u12"`) is no JSON: cut before it, the next piece began there again, for ever.
+			if (escapeEnd > end) return null;
 			if (escapeEnd > cut) {
 				cut = escape;
 				break;

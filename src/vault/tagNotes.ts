@@ -88,6 +88,8 @@ export class TagNotes {
 	private refs: Array<{ ref: EventRef; from: "vault" | "metadata" }> = [];
 	/** The tag counts of each scope asked for since no note's tags changed: finished, or where a stopped call left them. */
 	private readonly countWalks = new Map<string, TagCountWalk>();
+	/** Bumped at every rename of a note or folder: a walk that ran meanwhile may have counted a note moved out of its scope. */
+	private moves = 0;
 
 	constructor(
 		private readonly host: Host,
@@ -105,6 +107,7 @@ export class TagNotes {
 			{
 				from: "vault",
 				ref: vault.on("rename", (file, oldPath) => {
+					this.moves++;
 					if (!isFile(file)) return this.markUnder(oldPath, file.path);
 					this.mark(oldPath);
 					this.mark(file.path);
@@ -120,22 +123,31 @@ export class TagNotes {
 	}
 
 	/**
-	 * The tag counts of `scope` (see TagCountWalk), finished: kept until a note changes, and, when a
-	 * call runs out of budget, kept where it stopped so the same call again goes on from there.
+	 * What `read` takes from the tag counts of `scope` (see TagCountWalk), finished: kept until a note
+	 * changes, and, when a call runs out of budget, kept where it stopped so the same call again goes
+	 * on from there. Counted and read again when a note or folder was renamed while the call waited:
+	 * the walk's notes are file objects renamed in place, and the tags of one moved into an excluded
+	 * folder meanwhile were in the answer (an edit meanwhile only makes the counts a moment old, as
+	 * any walk's are).
 	 */
-	async tagCounts(scope: Scope, budget: CallBudget): Promise<TagCountWalk> {
+	async tagCounts<T>(scope: Scope, budget: CallBudget, read: (walk: TagCountWalk) => T | Promise<T>): Promise<T> {
 		const key = scopeKey(scope);
-		let walk = this.countWalks.get(key);
-		if (!walk) {
-			walk = new TagCountWalk(this.host, scope, this.memo);
-			// Only while following changes: otherwise nothing would tell the walk it is out of date.
-			if (this.refs.length > 0) {
-				if (this.countWalks.size >= KEPT_TAG_COUNT_SCOPES) this.countWalks.delete(this.countWalks.keys().next().value as string);
-				this.countWalks.set(key, walk);
+		for (;;) {
+			const moves = this.moves;
+			let walk = this.countWalks.get(key);
+			if (!walk) {
+				walk = new TagCountWalk(this.host, scope, this.memo);
+				// Only while following changes: otherwise nothing would tell the walk it is out of date.
+				if (this.refs.length > 0) {
+					if (this.countWalks.size >= KEPT_TAG_COUNT_SCOPES) this.countWalks.delete(this.countWalks.keys().next().value as string);
+					this.countWalks.set(key, walk);
+				}
 			}
+			await walk.finish(budget);
+			const answer = await read(walk);
+			// A walk in the map has seen no rename since it began (each drops every walk): only this call's waits matter.
+			if (this.moves === moves) return answer;
 		}
-		await walk.finish(budget);
-		return walk;
 	}
 
 	/** Visible notes of `scope` carrying `tag` or a tag nested under it, sorted by path. The caller must not change the array. */

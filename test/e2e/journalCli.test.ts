@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { NodeHost } from "../../src/headless/NodeHost";
@@ -6,9 +7,12 @@ import { JournalFile } from "../../src/journal/JournalFile";
 import { applyChangeSet } from "../../src/journal/changeSet";
 import { planningHost } from "../../src/journal/recordingHost";
 import { conflictCopyName, newCallId } from "../../src/journal/undo";
-import { runCli } from "../helpers/cli";
+import { CLI_PATH, runCli, SOURCE_MAPPED } from "../helpers/cli";
 import { SimulatedTool } from "../helpers/journal";
 import { makeVault, readAllFiles, removeDir } from "../helpers/vault";
+
+/** Far more than a history of a few calls takes, even on a loaded machine; the old parse never ended. */
+const HISTORY_WAIT_MS = 20_000;
 
 const NOTE = "# Liste\r\n- Äpfel\r\n- 寿司\r\n";
 
@@ -114,6 +118,31 @@ describe("vault-mcp history and undo", () => {
 		expect(missing.stderr.split("\n")[0]).toContain("undo needs the id of a change");
 
 		expect(await readAllFiles(root)).toEqual(before);
+	});
+
+	test("a planted long journal line whose text ends in a cut-short escape is skipped: history still answers, the other calls listed", async () => {
+		const journal = nodePath.join(root, ".obsidian", "plugins", "vault-mcp", "journal.jsonl");
+		const long = "x".repeat(100_000);
+		// A change record as another program could write it, over one read piece, its text ending in `\u12`.
+		const planted = `{"kind":"change","id":"badbadbad001","time":"2026-12-04T21:00:00.000Z","tokenName":"x","tool":"append_to_note","path":"Log.md","before":null,"beforeHash":null,"after":"${long}\\u12","afterHash":"${"b".repeat(64)}"}\n`;
+		await fs.appendFile(journal, planted);
+		// Before: the line's parse began the same piece again for ever, and history never answered.
+		const child = spawn(process.execPath, [...SOURCE_MAPPED, CLI_PATH, "history", root]);
+		let stdout = "";
+		let stderr = "";
+		child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+		child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+		const killer = setTimeout(() => child.kill("SIGKILL"), HISTORY_WAIT_MS);
+		const code = await new Promise<number | null>((done) => child.on("close", done));
+		clearTimeout(killer);
+		expect(code).toBe(0);
+		expect(
+			stdout
+				.trimEnd()
+				.split("\n")
+				.map((line) => line.split("\t")[0]),
+		).toEqual([calls.conflict.id, calls.create.id, calls.append.id]);
+		expect(stderr).toContain("1 damaged line was skipped");
 	});
 
 	test("help explains both commands", async () => {

@@ -34,6 +34,7 @@ describe("a note moved into an excluded folder while a call about it runs", () =
 			"Notes/B board.base": "views:\n  - type: table\n    name: Cacti\n",
 			"Notes/Plan.canvas": JSON.stringify({ nodes: [{ id: "a", type: "text", text: "ferns", x: 0, y: 0, width: 100, height: 50 }], edges: [] }),
 			"Private/Diary.md": "# Diary\n",
+			"Notes/0 tagged.md": "# Tagged\n\n#fern-secret and #ferns\n",
 		});
 		host = await NodeHost.open(root);
 		let settings: VaultMcpSettings = { ...defaultSettings(), serverEnabled: true, port: 0, excludedFolders: ["Private"] };
@@ -104,6 +105,23 @@ describe("a note moved into an excluded folder while a call about it runs", () =
 				"Notes/C third.md",
 				"Notes/D fourth.md",
 			]);
+	});
+
+	test("list_tags counts no tag of a note moved into the excluded folder while it counted", async () => {
+		let moved = false;
+		atNextPause = async () => {
+			await moveIntoPrivate("Notes/0 tagged.md");
+			moved = true;
+		};
+		const answer = await callTool(client, "list_tags", {});
+		expect(moved).toBe(true);
+		expect(answer.ok).toBe(true);
+		// Before: the walk's notes were file objects renamed in place, and the moved note's tags were counted.
+		expect(JSON.stringify(answer)).not.toMatch(/fern/u);
+		if (answer.ok) expect(answer.value).toMatchObject({ tags: [], total: 0 });
+		// Asked again, the kept counts are those of what the token may see now.
+		const again = await callTool(client, "list_tags", {});
+		expect(again.ok && again.value).toMatchObject({ tags: [], total: 0 });
 	});
 
 	test("get_note_links does not answer with the note's excluded path", async () => {

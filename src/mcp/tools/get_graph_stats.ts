@@ -26,7 +26,9 @@ export const getGraphStatsTool = defineTool({
 		const stats = await withinCallBudget(
 			async (budget) => ({
 				...(await graphStats(ctx.host, ctx.scope, GRAPH_TOP_LINKED, budget)),
-				tags: (await (ctx.tagNotes ? ctx.tagNotes.tagCounts(ctx.scope, budget) : TagCountWalk.finished(ctx.host, ctx.scope, budget))).distinct,
+				tags: ctx.tagNotes
+					? await ctx.tagNotes.tagCounts(ctx.scope, budget, (counts) => counts.distinct)
+					: (await TagCountWalk.finished(ctx.host, ctx.scope, budget)).distinct,
 			}),
 			"The vault is too large to count in one call; ask the vault's owner to exclude folders it need not share.",
 			ctx.callBudget,

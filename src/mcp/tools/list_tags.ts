@@ -26,8 +26,8 @@ export const listTagsTool = defineTool({
 		const prefix = args.prefix === undefined ? "" : tagKey(args.prefix.trim());
 		const counted = await withinCallBudget(
 			async (budget) => {
-				const counts = await (ctx.tagNotes ? ctx.tagNotes.tagCounts(ctx.scope, budget) : TagCountWalk.finished(ctx.host, ctx.scope, budget));
-				return counts.top(prefix, args.limit, budget);
+				const top = (counts: TagCountWalk) => counts.top(prefix, args.limit, budget);
+				return ctx.tagNotes ? ctx.tagNotes.tagCounts(ctx.scope, budget, top) : top(await TagCountWalk.finished(ctx.host, ctx.scope, budget));
 			},
 			"The vault is too large to count its tags in one call; ask the vault's owner to exclude folders it need not share.",
 			ctx.callBudget,

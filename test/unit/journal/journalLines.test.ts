@@ -105,6 +105,34 @@ describe("lineSteps: a long journal line parsed a piece at a time", () => {
 		expect(run(planted).longest).toBeLessThan(JOURNAL_READ_PIECE_BYTES);
 	});
 
+	test('a planted long line whose long text ends in a cut-short escape (`\\u12"`) is refused in a few steps, as parseLine refuses it', () => {
+		const long = "x".repeat(100_000);
+		const planted = changeLine(long, long)
+			.toString("utf8")
+			.replace(`${"x".repeat(10)}"`, `${"x".repeat(10)}\\u12"`);
+		const bytes = Buffer.from(planted);
+		expect(parseLine(planted)).toBeNull();
+		// Before: each step began the same piece again and the parse never ended (the CLI's read, a synchronous runSteps, hung).
+		const steps = lineSteps(bytes);
+		let taken = 0;
+		let next = steps.next();
+		for (; !next.done && taken < 1_000; taken++) next = steps.next();
+		expect(next).toEqual({ done: true, value: null });
+		expect(taken).toBeLessThan((2 * bytes.length) / JOURNAL_READ_PIECE_BYTES + 10);
+	});
+
+	test("a long line holding a list nested 100,000 deep under a key the record drops parses to what parseLine makes of it, long texts put back", () => {
+		const long = "x".repeat(1_000);
+		const nested = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+		const json = changeLine(long, `${long}y`, { createdFolders: ["Notes", "x".repeat(300)] }).toString("utf8");
+		const bytes = Buffer.from(`${json.slice(0, -1)},"extra":${nested}}`);
+		expect(bytes.length).toBeGreaterThan(JOURNAL_READ_PIECE_BYTES);
+		const expected = parseLine(bytes.toString("utf8"));
+		expect(expected).toMatchObject({ before: long, after: `${long}y`, createdFolders: ["Notes", "x".repeat(300)] });
+		// Before: putting the long texts back walked every level, and overflowed the stack.
+		expect(run(bytes).parsed).toEqual(expected);
+	});
+
 	test("any long line parses to what parseLine makes of it (texts of any characters, escaped anyhow, keys in any order, repeated)", () => {
 		const piece = fc.oneof(
 			fc.string({ unit: "grapheme", maxLength: 40 }),
