@@ -1,6 +1,3 @@
-import { readFileSync } from "node:fs";
-import * as nodePath from "node:path";
-import { MAX_READ_NOTE_BYTES } from "../../../../src/config/limits";
 import { openToolVault, WRITES_ALLOWED, type ToolVault } from "../../../helpers/toolVault";
 
 describe("append_to_note", () => {
@@ -20,17 +17,6 @@ describe("append_to_note", () => {
 	test("under a heading: at the end of that heading's section", async () => {
 		await tv.ok("append_to_note", { path: "Log", content: "added", heading: "log" });
 		expect(await tv.read("Log.md")).toBe("# Log\nfirst\n\nadded\n\n# Later\nold\n");
-	});
-
-	test("a note over MAX_READ_NOTE_BYTES is refused with the bound named, and nothing changes", async () => {
-		const huge = `${"line of text\n".repeat(Math.ceil(MAX_READ_NOTE_BYTES / 13))}end\n`;
-		const planted = await openToolVault({ "Huge.md": huge }, { canWrite: true, rights: WRITES_ALLOWED });
-		try {
-			expect(await planted.error("append_to_note", { path: "Huge", content: "more" })).toMatch(/over the 8 MiB of text this server reads from one note/);
-			expect(readFileSync(nodePath.join(planted.vault.root, "Huge.md"), "utf8")).toBe(huge);
-		} finally {
-			await planted.close();
-		}
 	});
 
 	test("an unknown heading or note is refused, and nothing changes", async () => {
