@@ -504,6 +504,18 @@ export const MAX_UNAUTHENTICATED_CONNECTIONS = 64;
  * bench vault averages 2 KiB a note). `get_vault_status` names such notes.
  */
 export const MAX_SEARCHABLE_NOTE_BYTES = 5 * 1024 * 1024;
+/**
+ * A note larger than this, in bytes, is not read by the headless server: it is listed and found
+ * by its title, but has no text, metadata or links there, and a call that needs its text is refused
+ * with this bound named. A note's text is one JavaScript string, and its first use (a slice, a
+ * hash, a parse) makes V8 copy it into one flat string in one step that no slicing can split
+ * (flat halves joined are copied whole too): about 3 ms a MiB of the server's thread, 69–77 ms per
+ * read of a 16 MiB note, 0.2 s at 64 MiB, and nothing bounded a note before. Reads of a note just
+ * under this bound took 35–58 ms. Above MAX_SEARCHABLE_NOTE_BYTES, so a note between the two is
+ * still read and linked; no real note comes close (the 50,000-note bench vault averages 2 KiB a
+ * note). In Obsidian, Obsidian reads notes itself.
+ */
+export const MAX_READ_NOTE_BYTES = 8 * 1024 * 1024;
 /** Notes named in `get_vault_status`'s `unsearched_notes` (the count is always given). */
 export const UNSEARCHED_NOTES_LISTED = 20;
 /**

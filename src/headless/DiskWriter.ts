@@ -15,9 +15,10 @@ import {
 	type Stats,
 } from "node:fs";
 import * as nodePath from "node:path";
-import { LATE_APPEND_PIECE_BYTES, LATE_APPEND_RECHECK_MS, NOTE_TEXT_PIECE_CHARS } from "../config/limits";
+import { LATE_APPEND_PIECE_BYTES, LATE_APPEND_RECHECK_MS, MAX_READ_NOTE_BYTES, NOTE_TEXT_PIECE_CHARS } from "../config/limits";
 import { O_NOFOLLOW, OutsideVaultError, type FolderJail } from "../host/FolderJail";
 import { FileOverBytesError } from "../host/FileOverBytesError";
+import { NoteTooLargeError } from "../host/NoteTooLargeError";
 import type { ProcessOptions } from "../host/Host";
 import { pieceEnd } from "../sha256";
 import { eventLoopTurns } from "../turns";
@@ -95,12 +96,13 @@ export class DiskWriter {
 	 * replaces the file atomically (temporary file, rename): whole lines another program added at the
 	 * end since the note was read go after the edit, and bytes it appended to the old file in the
 	 * instant before the rename are carried over. A file longer than `options.refuseOverBytes` when
-	 * opened is not read: FileOverBytesError.
+	 * opened is not read: FileOverBytesError; nor is one over MAX_READ_NOTE_BYTES: NoteTooLargeError.
 	 */
 	async editOnce(diskPath: string, fn: (data: string) => string, options?: ProcessOptions): Promise<EditResult | null> {
 		const { fd, stats } = this.jail.openSync(diskPath, fsConstants.O_RDONLY);
 		try {
 			if (options?.refuseOverBytes !== undefined && stats.size > options.refuseOverBytes) throw new FileOverBytesError(stats.size);
+			if (stats.size > MAX_READ_NOTE_BYTES) throw new NoteTooLargeError(stats.size);
 			const read = await readInPieces(fd, stats.size, this.pause);
 			const before = read.text;
 			const after = fn(before);

@@ -1,5 +1,6 @@
 import type { CachedMetadata, EventRef } from "obsidian";
 import type { HostAbstractFile, HostFile, HostMetadataCache, LinkMap } from "../host/Host";
+import { NoteTooLargeError } from "../host/NoteTooLargeError";
 import { MAX_STARTUP_PARSE_BYTES, METADATA_PARSE_SLICE_MS, RESOLVE_CHECK_INTERVAL } from "../config/limits";
 import { metadataRecordsSteps, parseMetadataOnClock } from "../markdown/metadata";
 import { canvasLinksSteps } from "../canvas/canvasLinks";
@@ -244,8 +245,10 @@ export class NodeMetadataCache implements HostMetadataCache {
 		let text: string;
 		try {
 			text = await this.vault.cachedRead(file);
-		} catch {
-			return;
+		} catch (error) {
+			// Not read (over MAX_READ_NOTE_BYTES): parsed as an empty note, so nothing it held before is still claimed for it.
+			if (!(error instanceof NoteTooLargeError)) return;
+			text = "";
 		}
 		const cache = await this.index(file, text);
 		if (announce && cache) this.events.trigger("changed", file, text, cache);

@@ -3,10 +3,12 @@ import * as nodePath from "node:path";
 import type { EventRef } from "obsidian";
 import type { HostAbstractFile, HostFile, HostVault, ProcessOptions } from "../host/Host";
 import { FolderJail, OutsideVaultError } from "../host/FolderJail";
+import { NoteTooLargeError } from "../host/NoteTooLargeError";
 import { eventLoopTurns } from "../turns";
 import { SliceClock } from "../markdown/steps";
 import {
 	MAX_CACHED_TEXT_CHARS,
+	MAX_READ_NOTE_BYTES,
 	MAX_SYNC_READ_BYTES,
 	METADATA_PARSE_SLICE_MS,
 	SCAN_BATCH_FILES,
@@ -198,7 +200,11 @@ export class NodeVault implements HostVault, WatchedVault {
 		if (known && cached !== undefined) {
 			// Synchronous: a local lstat takes microseconds, the thread-pool round trip many times that.
 			const stats = lstatSync(known.diskPath, { throwIfNoEntry: false });
-			if (stats?.isFile() && this.isOwnWrite(known, stats)) return cached;
+			// Our own write's text, kept: refused all the same past the bound, as a read from disk is.
+			if (stats?.isFile() && this.isOwnWrite(known, stats)) {
+				if (stats.size > MAX_READ_NOTE_BYTES) throw new NoteTooLargeError(stats.size);
+				return cached;
+			}
 		}
 		// The text cache holds only the notes in use, so building the search index reads most notes again:
 		// one at a time through the thread pool, 10,000 small notes took seconds.
@@ -230,7 +236,7 @@ export class NodeVault implements HostVault, WatchedVault {
 		const recordedBefore = known && this.recordings.get(known);
 		let bytes: Buffer;
 		try {
-			bytes = await this.jail.readFile(this.diskPathOf(file.path));
+			bytes = await this.jail.readFile(this.diskPathOf(file.path), MAX_READ_NOTE_BYTES);
 		} catch (error) {
 			if (error instanceof OutsideVaultError && (await this.jail.isRefusedForGood(this.diskPathOf(file.path)))) this.forget(file.path);
 			throw error;

@@ -1,5 +1,6 @@
 import { MAX_FOLDERS_SEARCHED, OPEN_ATTEMPTS } from "../config/limits";
 import { normalizeVaultPath } from "../paths/spelling";
+import { NoteTooLargeError } from "./NoteTooLargeError";
 import {
 	closeSync,
 	constants as fsConstants,
@@ -208,11 +209,15 @@ export class FolderJail {
 		}
 	}
 
-	/** A file's bytes, read through `open`. */
-	async readFile(diskPath: string): Promise<Buffer> {
-		const { handle } = await this.open(diskPath, fsConstants.O_RDONLY);
+	/** A file's bytes, read through `open`; NoteTooLargeError past `maxBytes`. */
+	async readFile(diskPath: string, maxBytes = Infinity): Promise<Buffer> {
+		const { handle, stats } = await this.open(diskPath, fsConstants.O_RDONLY);
 		try {
-			return await handle.readFile();
+			// Known from its size when opened; a file that grew past it while read is refused too.
+			if (stats.size > maxBytes) throw new NoteTooLargeError(stats.size);
+			const bytes = await handle.readFile();
+			if (bytes.length > maxBytes) throw new NoteTooLargeError(bytes.length);
+			return bytes;
 		} finally {
 			await handle.close();
 		}

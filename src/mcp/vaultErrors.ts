@@ -19,6 +19,7 @@ export function fixableMessageFor(error: unknown): string | null {
 			return "That path is not part of the vault this server gives access to. Nothing was read or written. Call list_notes to see the notes you can use.";
 		case "EWRITECONFLICT":
 		case "EHASHMISMATCH":
+		case "ENOTETOOLARGE":
 			return (error as Error).message;
 		case "EEXIST":
 			// Only our own wording: a raw EEXIST message names the absolute path on disk.

@@ -2,9 +2,11 @@ import type { CachedMetadata } from "obsidian";
 import * as nodeTimers from "node:timers";
 import type { EventRef } from "obsidian";
 import type { Host, HostAbstractFile, HostFile } from "../host/Host";
+import { NoteTooLargeError } from "../host/NoteTooLargeError";
 import {
 	INDEX_BUILD_SLICE_MS,
 	INDEX_UPDATE_SLICE_MS,
+	MAX_READ_NOTE_BYTES,
 	MAX_SEARCHABLE_NOTE_BYTES,
 	SEARCH_BUILD_HELP_MAX_MS,
 	SEARCH_BUILD_WORK_SHARE,
@@ -170,9 +172,19 @@ function readerFor(host: Host): (path: string) => Promise<string | null> {
 
 async function readUnlessGone(host: Host, file: HostFile): Promise<string | null> {
 	try {
-		return await host.vault.cachedRead(file);
+		return await textForSearch(host, file);
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+		throw error;
+	}
+}
+
+/** A note's text as search sees it: none for a note the host does not read (over MAX_READ_NOTE_BYTES), which is still found by its title. */
+async function textForSearch(host: Host, file: HostFile): Promise<string> {
+	try {
+		return await host.vault.cachedRead(file);
+	} catch (error) {
+		if (error instanceof NoteTooLargeError) return "";
 		throw error;
 	}
 }
@@ -549,7 +561,7 @@ export class IndexedNoteSearch implements NoteSearch {
 			const version = this.versions.get(file.path) ?? 0;
 			let text: string;
 			try {
-				text = await this.host.vault.cachedRead(file);
+				text = await textForSearch(this.host, file);
 			} catch {
 				return true;
 			}
@@ -595,7 +607,8 @@ export class IndexedNoteSearch implements NoteSearch {
 	 * a rebuild or a stop came meanwhile. A body over MAX_SEARCHABLE_NOTE_BYTES is not indexed.
 	 */
 	private async addToIndex(file: HostFile, text: string): Promise<void> {
-		const searchable = isSearchableText(text);
+		// A note over MAX_READ_NOTE_BYTES comes with no text: it is named as unsearched too.
+		const searchable = isSearchableText(text) && file.stat.size <= MAX_READ_NOTE_BYTES;
 		const body = searchable ? text : "";
 		const engine = this.engine;
 		const path = file.path;
@@ -656,7 +669,7 @@ export class IndexedNoteSearch implements NoteSearch {
 		// The old path's last slice and the new path's first are two pieces, with the host's turn between.
 		await dropped;
 		await this.yieldToHost();
-		const text = await this.host.vault.cachedRead(file);
+		const text = await textForSearch(this.host, file);
 		if (this.versions.get(file.path) === version) await this.addToIndex(file, text);
 	}
 }

@@ -6,7 +6,7 @@ import { createInterface } from "node:readline";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { addToken } from "../../src/auth/tokenList";
 import { NodeHost } from "../../src/headless/NodeHost";
-import { MAX_SEARCHABLE_NOTE_BYTES } from "../../src/config/limits";
+import { MAX_READ_NOTE_BYTES, MAX_SEARCHABLE_NOTE_BYTES } from "../../src/config/limits";
 import { parseQuery } from "../../src/search/query";
 import { McpService } from "../../src/service";
 import { defaultSettings } from "../../src/config/settings";
@@ -147,8 +147,8 @@ describe("a huge note written into a served vault", () => {
 		await removeDir(root);
 	});
 
-	test("a 10 MB note of links: get_vault_status answers within a second all through its parse, and the metadata is complete", async () => {
-		const { text, lines } = noteOfLinks(10 * 1024 * 1024);
+	test("a 7 MB note of links: get_vault_status answers within a second all through its parse, and the metadata is complete", async () => {
+		const { text, lines } = noteOfLinks(7 * 1024 * 1024);
 		const { host } = running;
 		const poller = await startPoller(running.url, running.token);
 		await writeWhole(root, "Big.md", text);
@@ -179,6 +179,39 @@ describe("a huge note written into a served vault", () => {
 		expect(search.structuredContent).toMatchObject({ total: 0 });
 	}, 240_000);
 
+	test("a note over MAX_READ_NOTE_BYTES is listed and found by its title but never read: read_note and resources/read refuse it clearly, and a note grown past the bound claims nothing it held", async () => {
+		// Its first use would copy the whole text into one flat string in one step, about 3 ms a MiB of the server's thread.
+		const { text } = noteOfLinks(MAX_READ_NOTE_BYTES + 1024);
+		expect(Buffer.byteLength(text)).toBeGreaterThan(MAX_READ_NOTE_BYTES);
+		const search = running.service.search;
+		if (!search) throw new Error("no search index");
+		// First under the bound, with links and a word of its own; then grown past it.
+		await writeWhole(root, "Huge note.md", "# Huge\n\nSee [[Target 1]] and zanzibarquokka.\n");
+		await until(() => running.host.metadataCache.getCache("Huge note.md")?.links?.length === 1, "the small note's parse");
+		await writeWhole(root, "Huge note.md", text);
+		await until(() => (running.host.vault.getFileByPath("Huge note.md")?.stat.size ?? 0) > MAX_READ_NOTE_BYTES, "the growth");
+		await running.host.metadataCache.settled();
+		await until(() => search.unsearched().includes("Huge note.md"), "the index");
+
+		const refused = /^That note is 8\.0 MiB, over the 8 MiB of text this server reads from one note/;
+		const read = await client.callTool({ name: "read_note", arguments: { path: "Huge note" } });
+		expect(read.isError).toBe(true);
+		expect((read.content as Array<{ text: string }>)[0]?.text).toMatch(refused);
+		await expect(client.readResource({ uri: "vault-mcp://note/Huge%20note.md" })).rejects.toThrow(/That note is 8\.0 MiB, over the 8 MiB/);
+		// Listed, found by its title, named as unsearched; the words and links it held when small are no longer claimed.
+		const status = (await client.callTool({ name: "get_vault_status", arguments: {} })).structuredContent;
+		expect(status).toMatchObject({ note_count: 3, unsearched_notes: ["Huge note.md"] });
+		const byTitle = (await client.callTool({ name: "search_notes", arguments: { query: "huge note" } })).structuredContent as {
+			results: Array<{ path: string }>;
+		};
+		expect(byTitle.results.map((hit) => hit.path)).toContain("Huge note.md");
+		expect((await client.callTool({ name: "search_notes", arguments: { query: "zanzibarquokka" } })).structuredContent).toMatchObject({ total: 0 });
+		expect(running.host.metadataCache.getCache("Huge note.md")?.links ?? []).toHaveLength(0);
+		expect(running.host.metadataCache.resolvedLinks["Huge note.md"]?.["Target 1.md"]).toBeUndefined();
+		const links = await client.callTool({ name: "get_note_links", arguments: { path: "Target 1" } });
+		expect(JSON.stringify(links.structuredContent)).not.toContain("Huge note.md");
+	}, 240_000);
+
 	test("a 4 MB note: get_vault_status answers within a second while it is parsed and tokenized, then its body is searchable", async () => {
 		const { text } = noteOfLinks(4 * 1024 * 1024);
 		expect(Buffer.byteLength(text)).toBeLessThan(MAX_SEARCHABLE_NOTE_BYTES);
@@ -202,7 +235,7 @@ describe("a huge note written into a served vault", () => {
 
 describe("a huge note already in the vault when the headless server starts", () => {
 	test("the server listens and answers before the note is parsed; the note's metadata follows in slices", async () => {
-		const { text, lines } = noteOfLinks(10 * 1024 * 1024);
+		const { text, lines } = noteOfLinks(7 * 1024 * 1024);
 		const root = await makeVault({ "Hub.md": "# Hub\n\nSee [[Target 1]].\n", "Target 1.md": "# Target\n", "Big.md": text });
 		const host = await NodeHost.open(root, { watch: true });
 		try {

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { NoteTooLargeError } from "../../host/NoteTooLargeError";
 import { INSPECT_COMMAND } from "../cliHelp";
 import { parseMetadata } from "../../markdown/metadata";
 import { NodeHost } from "../NodeHost";
@@ -38,7 +39,12 @@ async function inspectNote(root: string, notePath: string, links: boolean, io: C
 	const vault = await NodeVault.open(root);
 	try {
 		const file = vault.getFileByPath(notePath) ?? vault.getFileByPath(`${notePath}.md`);
-		const text = file?.extension === "md" ? await vault.cachedRead(file).catch(() => null) : null;
+		const read: unknown = file?.extension === "md" ? await vault.cachedRead(file).catch((error: unknown) => error) : null;
+		if (read instanceof NoteTooLargeError) {
+			loggerFor(io).error(read.message);
+			return 1;
+		}
+		const text = typeof read === "string" ? read : null;
 		if (file === null || text === null) {
 			loggerFor(io).error(`No Markdown note at "${notePath}" in ${root}.`);
 			return 1;

@@ -86,6 +86,14 @@ export const readNoteTool = defineTool({
 		const cache = ctx.host.metadataCache.getFileCache(file);
 		const subpath = subpathOf(args.path);
 		let part: NotePart | null = null;
+		if (subpath !== "" && !cache) {
+			// A note over MAX_STARTUP_PARSE_BYTES is parsed after start, in slices: until then its headings and blocks are not known, which is not "none".
+			const named = noteAsAnswered(ctx.host, ctx.scope, args.path, file);
+			if (!named.ok) return named;
+			return fail(
+				`"${file.path}" is still being read: its headings and blocks are not known yet. Call read_note again in a moment, or with the path alone for the whole note.`,
+			);
+		}
 		if (subpath !== "") {
 			// In slices: a missing heading among a note's 150,000 was one piece of about 0.2 s (every heading built, then keyed).
 			const clock = new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop);

@@ -1,3 +1,4 @@
+import { MAX_READ_NOTE_BYTES } from "../../../../src/config/limits";
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { run } from "../../../../src/headless/cli/run";
@@ -166,6 +167,11 @@ describe("run(argv, io): the CLI without a process", () => {
 			const missing = fakeIo();
 			expect(await run(["inspect", vault, "Nowhere.md"], missing)).toBe(1);
 			expect(missing.err).toContain('No Markdown note at "Nowhere.md"');
+			// A note over MAX_READ_NOTE_BYTES is there, but not read: said so, not called missing.
+			await fs.writeFile(nodePath.join(vault, "Huge.md"), "a".repeat(MAX_READ_NOTE_BYTES + 1));
+			const huge = fakeIo();
+			expect(await run(["inspect", vault, "Huge"], huge)).toBe(1);
+			expect(huge.err).toContain("That note is 8.0 MiB, over the 8 MiB of text this server reads from one note");
 		} finally {
 			read.mockRestore();
 		}

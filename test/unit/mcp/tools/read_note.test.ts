@@ -1,4 +1,4 @@
-import { SLICED_TAGS } from "../../../../src/config/limits";
+import { MAX_STARTUP_PARSE_BYTES, SLICED_TAGS } from "../../../../src/config/limits";
 import { countSetAdds, countWorkPerPiece } from "../../../helpers/workPieces";
 import { openToolVault, type ToolVault } from "../../../helpers/toolVault";
 
@@ -66,6 +66,31 @@ describe("read_note", () => {
 			await planted.close();
 		}
 	});
+
+	test("a heading or block of a note over a megabyte asked for while its metadata is still being parsed after start: said to be still read, not missing", async () => {
+		// Parsed after start (over MAX_STARTUP_PARSE_BYTES), in slices: 100,000 headings take seconds, so the first call comes before the end.
+		const HEADINGS = 100_000;
+		const text = `${Array.from({ length: HEADINGS }, (_, index) => `# h${index}\n\nline ^b${index}\n\n`).join("")}end\n`;
+		expect(text.length).toBeGreaterThan(MAX_STARTUP_PARSE_BYTES);
+		const planted = await openToolVault({ "Outline.md": text });
+		try {
+			const cache = planted.vault.host.metadataCache;
+			expect(cache.getCache("Outline.md")).toBeNull();
+			const block = await planted.error("read_note", { path: "Outline#^b99999" });
+			const heading = await planted.error("read_note", { path: "Outline#h99999" });
+			// Answered before the parse ended (else the test proves nothing).
+			expect(cache.getCache("Outline.md")).toBeNull();
+			for (const answer of [block, heading]) {
+				expect(answer).toMatch(/^"Outline\.md" is still being read/);
+				expect(answer).not.toMatch(/no headings|No (block|heading)/);
+			}
+			await cache.settled();
+			expect(await planted.ok("read_note", { path: "Outline#^b99999" })).toMatchObject({ content: "line ^b99999" });
+			expect(await planted.ok("read_note", { path: "Outline#h99999" })).toMatchObject({ section: "h99999" });
+		} finally {
+			await planted.close();
+		}
+	}, 60_000);
 
 	test("a missing heading among 60,000 is answered in slices (every heading built and keyed in one piece before: about 0.2 s at 150,000), listing the first ones", async () => {
 		const HEADINGS = 60_000;
