@@ -68,10 +68,10 @@ const markdown = fc
 	.tuple(fc.constantFrom(...FRONTMATTER), fc.array(fc.constantFrom(...PIECES), { maxLength: 80 }))
 	.map(([frontmatter, pieces]) => frontmatter + pieces.join(""));
 
-/** The metadata as the headless cache makes it: list items packed from the parser's records, with no object per item. */
+/** The metadata as the headless cache makes it: list items and blocks packed from the parser's records, with no object per item. */
 function packedFromRecords(text: string, store = new PackedMetadataStore()): CachedMetadata {
-	const { cache, listItems } = runSteps(metadataRecordsSteps(text));
-	return runSteps(compactMetadataSteps(cache, text, store, listItems));
+	const { cache, listItems, blocks } = runSteps(metadataRecordsSteps(text));
+	return runSteps(compactMetadataSteps(cache, text, store, listItems, blocks));
 }
 
 describe("compactMetadata", () => {
