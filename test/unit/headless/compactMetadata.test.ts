@@ -193,6 +193,26 @@ describe("compactMetadata", () => {
 		expect(next.value).toStrictEqual(parseMetadata(text));
 	});
 
+	test("a note of 50,000 block ids is packed from the parser's records, no step listing them (its blocks object's entries were all listed at once), to the same metadata", () => {
+		const text = Array.from({ length: 50_000 }, (_, index) => `para ${index} ^b${index}\n`).join("\n");
+		const entries = Object.entries;
+		let longest = 0;
+		const spy = jest.spyOn(Object, "entries").mockImplementation((value: object) => {
+			const listed = entries(value);
+			longest = Math.max(longest, listed.length);
+			return listed;
+		});
+		let compact: CachedMetadata;
+		try {
+			compact = compactMetadata(parseMetadata(text), text);
+		} finally {
+			spy.mockRestore();
+		}
+		expect(longest).toBeLessThan(1000);
+		expect(compact).toStrictEqual(parseMetadata(text));
+		expect(runSteps(blockPartInSteps(compact, "b49999"))?.name).toBe("^b49999");
+	});
+
 	test("a note of 100,000 short lines has its line starts written in steps (they were pushed in one piece)", () => {
 		const text = `[[Target]] #tag\n${"x\n".repeat(100_000)}`;
 		const metadata = parseMetadata(text);
