@@ -1,6 +1,6 @@
 import type { BlockCache, CachedMetadata, EmbedCache, HeadingCache, LinkCache, ListItemCache, Pos, SectionCache, TagCache } from "obsidian";
 import { BLOCK_CHUNK_LINES, INLINE_ITEMS_PAUSE_COUNT, TOKEN_VISIT_PAUSE_TOKENS } from "../config/limits";
-import { SplitStringMap } from "../splitStringMap";
+import { SplitStringMap } from "./splitStringMap";
 import { LEFT_OUT_TOKEN, parseBlocks, type MarkdownToken } from "./blocks";
 import { frontmatterEndLine, frontmatterLinks, parseFrontmatterSteps } from "./frontmatter";
 import { FindingMarkers, scanInlineSteps, trailingBlockId, type InlineLink } from "./inline";

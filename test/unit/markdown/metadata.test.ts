@@ -391,7 +391,7 @@ describe("a note of 100,000 block ids", () => {
 		// The longest list of an object's keys, values or entries made while parsing and looking up: each is made in one piece.
 		let longest = 0;
 		const spies = (["keys", "values", "entries"] as const).map((name) => {
-			const original = Object[name] as (value: object) => unknown[];
+			const original = Object[name].bind(Object) as (value: object) => unknown[];
 			return jest.spyOn(Object, name).mockImplementation((value: object) => {
 				const listed = original(value);
 				longest = Math.max(longest, listed.length);
