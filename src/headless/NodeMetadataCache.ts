@@ -272,11 +272,12 @@ export class NodeMetadataCache implements HostMetadataCache {
 		// The list items are packed from the parser's records, never made into objects (unless the note stays as parsed).
 		const parsed = await this.clock.run(metadataRecordsSteps(text));
 		detachStrings(parsed.listItems.ids);
+		await this.clock.run(detachStringsSteps(parsed.blocks.ids));
 		const detached = await this.clock.run(detachStringsSteps(parsed.cache));
 		const references = (detached.links?.length ?? 0) + (detached.embeds?.length ?? 0);
 		// Hashed before the entries are packed: a rename reads this note's links again only if it reads this text.
 		const digest = references >= HUGE_NOTE_LINKS ? await sha256HexInPieces(text, this.clock) : undefined;
-		const cache = await this.clock.run(compactMetadataSteps(detached, text, this.packed, parsed.listItems));
+		const cache = await this.clock.run(compactMetadataSteps(detached, text, this.packed, parsed.listItems, parsed.blocks));
 		await this.keepUnreadFrontmatterLinks(cache, text);
 		this.caches.set(file.path, cache);
 		if (digest !== undefined) this.parsedDigests.set(cache, digest);

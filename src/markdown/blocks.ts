@@ -74,6 +74,7 @@ function ruleNamed(name: string): BlockRule {
 	return rule;
 }
 const paragraphRule = ruleNamed("paragraph");
+const fenceRule = ruleNamed("fence");
 const listRule = ruleNamed("list");
 /**
  * A footnote definition (`[^1]: text`) is read as a paragraph whose opening token says it is one,
@@ -370,6 +371,7 @@ function* topLevelBlock(
 ): Steps<void> {
 	// A top-level list whose item holds a table is parsed item by item, the table in chunks of rows.
 	if (startsList(state, blockStart, endLine)) return yield* listInSteps(state, blockStart, endLine, chunkLines, consume);
+	if (yield* fenceInSteps(state, blockStart, endLine, chunkLines)) return;
 	const level = state.level;
 	const tokens = state.tokens;
 	const firstToken = tokens.length;
@@ -813,6 +815,62 @@ function reparseWhole(state: StateBlock, level: number, firstToken: number, bloc
 	state.line = blockStart;
 	state.level = level;
 	runRules(state, blockStart, endLine);
+}
+
+/**
+ * A fenced code block that may run past `chunkLines` lines, read in steps: markdown-it's fence rule
+ * looks for the closing line and copies every line of the block in one call, and a fence of a
+ * million lines held the event loop 0.6 s. The rule itself reads the first chunk; when the fence
+ * runs past it, each later line is tested as the rule tests it (`fenceLine`) and the lines' text
+ * appended a chunk at a time (markdown-it's `getLines` copies each line on its own), so the token is
+ * the one the rule makes for the whole block. No rule before the fence rule takes a line that opens
+ * a fence (code needs an indent the fence rule refuses; `%%` and `$$` differ from its markers).
+ * False, with nothing read, when no fence starts at `startLine` or the rest of the lines fit in a chunk.
+ */
+function* fenceInSteps(state: StateBlock, startLine: number, endLine: number, chunkLines: number): Steps<boolean> {
+	const limit = startLine + chunkLines;
+	if (limit >= endLine || !fenceRule(state, startLine, limit, true)) return false;
+	const first = state.tokens.length;
+	fenceRule(state, startLine, limit, false);
+	// Closed (or ended by a lazy line) inside the chunk: the rule's own token. On its last line, the rule leaves `state.line` at the limit too.
+	if (state.line < limit || (limit - 1 > startLine && fenceLine(state, limit - 1, startLine) === "closes")) return true;
+	const token = state.tokens[first] as MarkdownToken;
+	const indent = state.sCount[startLine] ?? 0;
+	let from = limit;
+	let line = limit;
+	let closed = false;
+	yield;
+	for (; line < endLine; line++) {
+		const kind = fenceLine(state, line, startLine);
+		if (kind !== "inside") {
+			closed = kind === "closes";
+			break;
+		}
+		if (line + 1 - from >= chunkLines) {
+			// Appended, not joined: the parts stay linked until the text is read.
+			token.content += state.getLines(from, line + 1, indent, true);
+			from = line + 1;
+			yield;
+		}
+	}
+	token.content += state.getLines(from, line, indent, true);
+	state.line = line + (closed ? 1 : 0);
+	token.map = [startLine, state.line];
+	return true;
+}
+
+/** How `line` meets the fence opened on `openLine`, tested as markdown-it's fence rule tests it: its closing line, a line that ends it (a lazy one), or a line inside it. */
+function fenceLine(state: StateBlock, line: number, openLine: number): "closes" | "ends" | "inside" {
+	const opener = (state.bMarks[openLine] ?? 0) + (state.tShift[openLine] ?? 0);
+	const marker = state.src.charCodeAt(opener);
+	const start = (state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0);
+	const max = state.eMarks[line] ?? 0;
+	const indent = state.sCount[line] ?? 0;
+	if (start < max && indent < state.blkIndent) return "ends";
+	if (state.src.charCodeAt(start) !== marker || indent - state.blkIndent >= 4) return "inside";
+	const after = state.skipChars(start, marker);
+	if (after - start < state.skipChars(opener, marker) - opener) return "inside";
+	return state.skipSpaces(after) < max ? "inside" : "closes";
 }
 
 /** What a block cut at a chunk's end may continue as: a paragraph or a list (of one marker), nothing else. */

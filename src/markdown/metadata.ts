@@ -1,5 +1,6 @@
 import type { BlockCache, CachedMetadata, EmbedCache, HeadingCache, LinkCache, ListItemCache, Pos, SectionCache, TagCache } from "obsidian";
 import { BLOCK_CHUNK_LINES, INLINE_ITEMS_PAUSE_COUNT, TOKEN_VISIT_PAUSE_TOKENS } from "../config/limits";
+import { SplitStringMap } from "./splitStringMap";
 import { LEFT_OUT_TOKEN, parseBlocks, type MarkdownToken } from "./blocks";
 import { frontmatterEndLine, frontmatterLinks, parseFrontmatterSteps } from "./frontmatter";
 import { FindingMarkers, scanInlineSteps, trailingBlockId, type InlineLink } from "./inline";
@@ -24,14 +25,15 @@ export function parseMetadataOnClock(text: string, clock: SliceClock): Promise<C
 
 /** The parse as pausable steps; `chunkLines` is exposed so tests can cut blocks into tiny chunks. */
 export function* metadataSteps(text: string, chunkLines = BLOCK_CHUNK_LINES): Steps<CachedMetadata> {
-	const { cache, listItems } = yield* metadataRecordsSteps(text, chunkLines);
+	const { cache, listItems, blocks } = yield* metadataRecordsSteps(text, chunkLines);
 	if (listItems.length > 0) cache.listItems = yield* listItems.toCaches();
+	if (blocks.length > 0) exposeBlocks(cache, blocks);
 	return cache;
 }
 
 /**
- * The parse for a reader of links only (a rename's plan): the metadata with no list items' objects
- * built, as `metadataRecordsSteps` leaves it (`listItems` undefined). A note of 20,000 list items
+ * The parse for a reader of links only (a rename's plan): the metadata with no list items' or
+ * blocks' objects built, as `metadataRecordsSteps` leaves it (`listItems`, `blocks` undefined). A note of 20,000 list items
  * built 20,000 entries, a fifth of a rename's work, that nothing read.
  */
 export function* linkMetadataSteps(text: string): Steps<CachedMetadata> {
@@ -39,14 +41,18 @@ export function* linkMetadataSteps(text: string): Steps<CachedMetadata> {
 }
 
 /**
- * The parse for a cache that keeps list items packed: the metadata without its list items' objects
- * (`listItems` is in its place among the keys when the note has any, but undefined), and the items
- * as records. Never hand the metadata itself to a reader: set `listItems` first.
+ * The parse for a cache that keeps list items and blocks packed: the metadata without their objects
+ * (`listItems` and `blocks` are in their places among the keys when the note has any, but
+ * undefined), and the items and block ids as records. Never hand the metadata itself to a reader:
+ * set `listItems` and `blocks` first (`exposeBlocks`).
  */
-export function* metadataRecordsSteps(text: string, chunkLines = BLOCK_CHUNK_LINES): Steps<{ cache: CachedMetadata; listItems: ListItemRecords }> {
+export function* metadataRecordsSteps(
+	text: string,
+	chunkLines = BLOCK_CHUNK_LINES,
+): Steps<{ cache: CachedMetadata; listItems: ListItemRecords; blocks: BlockRecords }> {
 	const lines = yield* LineIndex.inSteps(text);
 	const builder = new MetadataBuilder(text, lines, chunkLines);
-	return { cache: yield* builder.build(), listItems: builder.listItems };
+	return { cache: yield* builder.build(), listItems: builder.listItems, blocks: builder.blocks };
 }
 
 /**
@@ -98,6 +104,80 @@ export class ListItemRecords {
 		}
 		return caches;
 	}
+}
+
+/**
+ * A note's block ids as the parser finds them, with no object keyed by them. Obsidian's `blocks` is
+ * one plain object, which V8 grows by copying it whole: a note of 400,000 ids held the event loop
+ * 0.1–0.7 s in one `blocks[id] =`, and counting its keys took 0.13 s more. Here an id's place is
+ * kept in a SplitStringMap, whose growth copies a part; `blocks` is built from the records only
+ * when a reader asks for it (`exposeBlocks`), and the headless cache packs them as they are.
+ */
+export class BlockRecords {
+	/** Each id in the order it first appears, and the position of its last block (as `blocks[id] =` leaves it). */
+	readonly ids: string[] = [];
+	readonly positions: Pos[] = [];
+	private readonly places = new SplitStringMap<number>();
+
+	get length(): number {
+		return this.ids.length;
+	}
+
+	/** Records a block; an id seen before keeps its place and takes the new position. */
+	add(id: string, position: Pos): void {
+		const place = this.places.get(id);
+		if (place !== undefined) {
+			this.positions[place] = position;
+			return;
+		}
+		this.places.set(id, this.ids.length);
+		this.ids.push(id);
+		this.positions.push(position);
+	}
+
+	/** The place of the block whose id is exactly `id`, or undefined. */
+	placeOf(id: string): number | undefined {
+		return this.places.get(id);
+	}
+
+	/** Obsidian's `blocks`, made as its own assignments make it (so ids that are array indices come first, as there). */
+	toObject(): Record<string, BlockCache> {
+		const blocks: Record<string, BlockCache> = {};
+		for (let place = 0; place < this.ids.length; place++) {
+			const id = this.ids[place] as string;
+			blocks[id] = { id, position: this.positions[place] as Pos };
+		}
+		return blocks;
+	}
+}
+
+/** The block records behind a metadata's `blocks` that no reader has asked for yet. */
+const unreadBlocks = new WeakMap<CachedMetadata, BlockRecords>();
+
+/**
+ * Sets `cache.blocks` (in its place among the keys) to Obsidian's object built from `blocks` on
+ * first read, then kept as a plain value. A reader of the whole object builds it in one piece, as
+ * it reads it in one piece; one that looks for one block (`unreadBlockRecords`) never builds it.
+ */
+export function exposeBlocks(cache: CachedMetadata, blocks: BlockRecords): void {
+	unreadBlocks.set(cache, blocks);
+	Object.defineProperty(cache, "blocks", { configurable: true, enumerable: true, get: readBlocks, set: setBlocks });
+}
+
+/** The records behind `cache.blocks` while it has not been read or set, else undefined. */
+export function unreadBlockRecords(cache: CachedMetadata): BlockRecords | undefined {
+	return unreadBlocks.get(cache);
+}
+
+function readBlocks(this: CachedMetadata): Record<string, BlockCache> | undefined {
+	const blocks = unreadBlocks.get(this)?.toObject();
+	setBlocks.call(this, blocks);
+	return blocks;
+}
+
+function setBlocks(this: CachedMetadata, blocks: Record<string, BlockCache> | undefined): void {
+	unreadBlocks.delete(this);
+	Object.defineProperty(this, "blocks", { configurable: true, enumerable: true, writable: true, value: blocks });
 }
 
 /** Section types by the markdown-it token that opens a top-level block. */
@@ -185,7 +265,7 @@ class MetadataBuilder {
 	private readonly links: LinkCache[] = [];
 	private readonly embeds: EmbedCache[] = [];
 	private readonly tags: TagCache[] = [];
-	private readonly blocks: Record<string, BlockCache> = {};
+	readonly blocks = new BlockRecords();
 	private readonly containers: Container[] = [];
 	private readonly lists: OpenList[] = [];
 	private readonly items: OpenItem[] = [];
@@ -229,9 +309,9 @@ class MetadataBuilder {
 		if (this.tags.length) cache.tags = this.tags;
 		if (this.headings.length) cache.headings = this.headings;
 		if (this.sections.length) cache.sections = this.sections;
-		// The key in its place; the caller sets the items (metadataSteps, or a packing cache).
+		// The keys in their places; the caller sets the items and blocks (metadataSteps, or a packing cache).
 		if (this.listItems.length) cache.listItems = undefined;
-		if (Object.keys(this.blocks).length) cache.blocks = this.blocks;
+		if (this.blocks.length) cache.blocks = undefined;
 		return cache;
 	}
 
@@ -443,7 +523,7 @@ class MetadataBuilder {
 		const id = trailingBlockId(this.lines.lineText(this.lastContentLine(startLine, endLine + 1)));
 		if (id !== null) {
 			this.listItems.ids[item.index] = id;
-			this.blocks[id] = { id, position: this.lines.pos(item.start, end) };
+			this.blocks.add(id, this.lines.pos(item.start, end));
 		}
 	}
 
@@ -461,7 +541,7 @@ class MetadataBuilder {
 		// A list item's paragraph belongs to the item, which records the id itself.
 		if (id === null || this.items.length > 0) return;
 		const position: Pos = this.lines.linesPos(map[0], this.contentStart(map[0]), lastLine);
-		this.blocks[id] = { id, position };
+		this.blocks.add(id, position);
 		if (token.level === 0) {
 			const section = this.sections.at(-1);
 			if (section) section.id = id;

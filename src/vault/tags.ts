@@ -7,7 +7,7 @@ import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
 import { runSteps, type Steps } from "../markdown/steps";
 import { SLICED_TAGS_COUNTED } from "../config/limits";
 import { tagTextReaderOf, tagTextsOf, type StringPool, type TagTextReader } from "../headless/compactMetadata";
-import { SplitStringSet } from "../splitStringMap";
+import { SplitStringSet } from "../markdown/splitStringMap";
 import { runStepsOnBudget, sortInSlices, type CallBudget } from "./workBudget";
 
 /** `#Project/Alpha` → `project/alpha`: how tags compare (Obsidian's tags are case-insensitive). */

@@ -68,10 +68,10 @@ const markdown = fc
 	.tuple(fc.constantFrom(...FRONTMATTER), fc.array(fc.constantFrom(...PIECES), { maxLength: 80 }))
 	.map(([frontmatter, pieces]) => frontmatter + pieces.join(""));
 
-/** The metadata as the headless cache makes it: list items packed from the parser's records, with no object per item. */
+/** The metadata as the headless cache makes it: list items and blocks packed from the parser's records, with no object per item. */
 function packedFromRecords(text: string, store = new PackedMetadataStore()): CachedMetadata {
-	const { cache, listItems } = runSteps(metadataRecordsSteps(text));
-	return runSteps(compactMetadataSteps(cache, text, store, listItems));
+	const { cache, listItems, blocks } = runSteps(metadataRecordsSteps(text));
+	return runSteps(compactMetadataSteps(cache, text, store, listItems, blocks));
 }
 
 describe("compactMetadata", () => {
@@ -191,6 +191,26 @@ describe("compactMetadata", () => {
 		for (; !next.done; next = steps.next()) pauses++;
 		expect(pauses).toBeGreaterThan(20);
 		expect(next.value).toStrictEqual(parseMetadata(text));
+	});
+
+	test("a note of 50,000 block ids is packed from the parser's records, no step listing them (its blocks object's entries were all listed at once), to the same metadata", () => {
+		const text = Array.from({ length: 50_000 }, (_, index) => `para ${index} ^b${index}\n`).join("\n");
+		const entries = Object.entries;
+		let longest = 0;
+		const spy = jest.spyOn(Object, "entries").mockImplementation((value: object) => {
+			const listed = entries(value);
+			longest = Math.max(longest, listed.length);
+			return listed;
+		});
+		let compact: CachedMetadata;
+		try {
+			compact = compactMetadata(parseMetadata(text), text);
+		} finally {
+			spy.mockRestore();
+		}
+		expect(longest).toBeLessThan(1000);
+		expect(compact).toStrictEqual(parseMetadata(text));
+		expect(runSteps(blockPartInSteps(compact, "b49999"))?.name).toBe("^b49999");
 	});
 
 	test("a note of 100,000 short lines has its line starts written in steps (they were pushed in one piece)", () => {

@@ -40,7 +40,7 @@ function record(token: MarkdownToken): Record<string, unknown> {
 		level: token.level,
 		markup: token.markup,
 		info: token.info,
-		content: token.type === "inline" ? token.content : "",
+		content: token.type === "inline" || token.type === "fence" ? token.content : "",
 	};
 }
 
@@ -189,6 +189,38 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 		// Before, a line opening with `#` never ended a chunk: the whole paragraph was one call (one piece of 600–750 ms at 800,000 lines).
 		expect(mostLines).toBeLessThan(lines / 10);
 	});
+
+	test.each([
+		["closed", "```js\n", "``` \nafter\n"],
+		["closed by a longer fence, indented", "  ~~~\n", "   ~~~~~\n"],
+		["never closed", "````\n", "```\n"],
+		["in a quote, ended by a lazy line", "> ```\n", "lazy\n"],
+	])(
+		"a fenced code block of 200,000 lines (%s) is one block with every line, its lines copied a chunk at a time (all in one call before)",
+		(_, opener, closer) => {
+			const lines = 200_000;
+			const quoted = opener.startsWith(">") ? "> " : "";
+			const text = `para\n\n${opener}${Array.from({ length: lines }, (_, index) => `${quoted}  code ${index} [[x]] #t`).join("\n")}\n${closer}`;
+			const state = new MarkdownIt().block.State.prototype as unknown as { getLines: (begin: number, end: number, ...rest: unknown[]) => string };
+			const getLines = state.getLines;
+			let mostLines = 0;
+			state.getLines = function (this: unknown, begin: number, end: number, ...rest: unknown[]) {
+				mostLines = Math.max(mostLines, end - begin);
+				return getLines.call(this, begin, end, ...rest);
+			};
+			let tokens: MarkdownToken[];
+			try {
+				tokens = tokensOf(text);
+			} finally {
+				state.getLines = getLines;
+			}
+			expectEqual(tokens.map(record), reference.parse(text, {}).map(record));
+			const fence = tokens.find((token) => token.type === "fence");
+			expect(fence?.content).toMatch(/^ *code 0 /);
+			expect(fence?.content).toContain(`code ${lines - 1} [[x]] #t\n`);
+			expect(mostLines).toBeLessThan(lines / 10);
+		},
+	);
 
 	test("a line and 400,000 empty lines after it are parsed without looking through the empty lines in one step", () => {
 		const text = `[[Hub]] [[Hidden]]${"\n".repeat(400_000)}last line\n`;

@@ -3,6 +3,8 @@ import { getAllTags } from "../../../src/markdown/tags";
 import { metadataSteps, parseMetadata } from "../../../src/markdown/metadata";
 import { runSteps } from "../../../src/markdown/steps";
 import { MAX_STEPPED_BLOCK_DEPTH } from "../../../src/config/limits";
+import { blockPartInSteps } from "../../../src/headless/compactMetadata";
+import type { NotePart } from "../../../src/markdown/subpath";
 
 const tagsOf = (text: string) => (parseMetadata(text).tags ?? []).map((tag) => tag.tag);
 const linksOf = (text: string) => (parseMetadata(text).links ?? []).map((link) => link.link);
@@ -378,5 +380,47 @@ describe("a paragraph of 200,000 tags, one a line", () => {
 			},
 		});
 		expect(mostJoined).toBeLessThanOrEqual(4096);
+	});
+});
+
+describe("a note of 100,000 block ids", () => {
+	test("is parsed, and a block found in it, with no step listing its ids (its blocks object's keys were all counted at once), and reads as Obsidian's object", () => {
+		const IDS = 100_000;
+		const paragraph = (index: number) => `para ${index} ^b${index}`;
+		const text = Array.from({ length: IDS }, (_, index) => `${paragraph(index)}\n`).join("\n");
+		// The longest list of an object's keys, values or entries made while parsing and looking up: each is made in one piece.
+		let longest = 0;
+		const spies = (["keys", "values", "entries"] as const).map((name) => {
+			const original = Object[name].bind(Object) as (value: object) => unknown[];
+			return jest.spyOn(Object, name).mockImplementation((value: object) => {
+				const listed = original(value);
+				longest = Math.max(longest, listed.length);
+				return listed as never;
+			});
+		});
+		let cache: ReturnType<typeof parseMetadata>;
+		let part: ReturnType<typeof runSteps<NotePart | null>>;
+		try {
+			cache = runSteps(metadataSteps(text));
+			part = runSteps(blockPartInSteps(cache, `b${IDS - 1}`));
+		} finally {
+			for (const spy of spies) spy.mockRestore();
+		}
+		expect(longest).toBeLessThan(1000);
+		const lastStart = text.length - `${paragraph(IDS - 1)}\n`.length;
+		expect(part).toEqual({ name: `^b${IDS - 1}`, start: lastStart, end: lastStart + paragraph(IDS - 1).length });
+		expect(runSteps(blockPartInSteps(cache, `b${IDS}`))).toBeNull();
+		expect(runSteps(blockPartInSteps(cache, "b7"))).toEqual({ name: "^b7", start: 84, end: 94 });
+		const blocks = cache.blocks ?? {};
+		expect(Object.keys(blocks)).toHaveLength(IDS);
+		expect(blocks.b1).toEqual({ id: "b1", position: { start: { line: 2, col: 0, offset: 12 }, end: { line: 2, col: 10, offset: 22 } } });
+		expect(Object.keys(cache)).toEqual(["sections", "blocks"]);
+	});
+
+	test("a repeated id keeps its first place and its last block; ids that are numbers come first, as in a plain object", () => {
+		const cache = parseMetadata("one ^a\n\ntwo ^2\n\nthree ^1\n\n- item ^a\n");
+		expect(Object.keys(cache.blocks ?? {})).toEqual(["1", "2", "a"]);
+		expect(cache.blocks?.a?.position.start.line).toBe(6);
+		expect(Object.getOwnPropertyDescriptor(cache, "blocks")).toHaveProperty("value");
 	});
 });

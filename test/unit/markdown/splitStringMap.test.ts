@@ -1,7 +1,7 @@
 import fc from "fast-check";
-import { SPLIT_SET_AT } from "../../src/config/limits";
-import { SplitStringMap, SplitStringSet } from "../../src/splitStringMap";
-import { largestTableWhile } from "../helpers/tableGrowth";
+import { SPLIT_SET_AT } from "../../../src/config/limits";
+import { SplitStringMap, SplitStringSet } from "../../../src/markdown/splitStringMap";
+import { largestTableWhile } from "../../helpers/tableGrowth";
 
 describe("SplitStringMap and SplitStringSet", () => {
 	test("answer as a Map and a Set do, before and after they split", () => {

@@ -1,4 +1,4 @@
-import { SPLIT_SET_AT, SPLIT_SET_PARTS } from "./config/limits";
+import { SPLIT_SET_AT, SPLIT_SET_PARTS } from "../config/limits";
 
 /**
  * A map keyed by strings whose every step is short however many it holds: one `Map` until it
