@@ -1,5 +1,5 @@
 import { eventLoopTurns } from "../../src/turns";
-import { SplitStringSet } from "../../src/splitStringMap";
+import { SplitStringSet } from "../../src/markdown/splitStringMap";
 
 /** Work counted between two turns of the event loop, piece by piece (see `countWorkPerPiece`). */
 export interface WorkPieces {
