@@ -158,9 +158,8 @@ export class TagCountWalk {
 	}
 
 	private countOne(key: string, spelling: string, path: string, stamp: number): void {
-		const slot = this.slots.get(key);
+		const slot = this.slots.getOrAdd(key, this.counts.length);
 		if (slot === undefined) {
-			this.slots.set(key, this.counts.length);
 			this.keys.push(key);
 			this.spellings.push(spelling);
 			this.spelledBy.push(path);
