@@ -1,5 +1,8 @@
 import { CHUNKED_ARRAY_CHUNK } from "./config/limits";
 
+/** The chunk's size read once: `get` and `set` run for every tag of every note counted. */
+const CHUNK = CHUNKED_ARRAY_CHUNK;
+
 /**
  * A list that grows without ever copying what it holds: values in arrays of CHUNKED_ARRAY_CHUNK.
  * A plain array grows by copying every value into one half again as large, in one step: counting a
@@ -14,18 +17,18 @@ export class ChunkedArray<T> {
 	}
 
 	push(value: T): void {
-		if (this.count % CHUNKED_ARRAY_CHUNK === 0) this.chunks.push([]);
+		if (this.count % CHUNK === 0) this.chunks.push([]);
 		(this.chunks[this.chunks.length - 1] as T[]).push(value);
 		this.count++;
 	}
 
 	/** The value at `index`, which must be below `length`. */
 	get(index: number): T {
-		return (this.chunks[Math.floor(index / CHUNKED_ARRAY_CHUNK)] as T[])[index % CHUNKED_ARRAY_CHUNK] as T;
+		return (this.chunks[Math.floor(index / CHUNK)] as T[])[index % CHUNK] as T;
 	}
 
 	/** Sets the value at `index`, which must be below `length`. */
 	set(index: number, value: T): void {
-		(this.chunks[Math.floor(index / CHUNKED_ARRAY_CHUNK)] as T[])[index % CHUNKED_ARRAY_CHUNK] = value;
+		(this.chunks[Math.floor(index / CHUNK)] as T[])[index % CHUNK] = value;
 	}
 }
