@@ -818,6 +818,13 @@ export const KEPT_TAG_COUNT_SCOPES = 4;
  * which derives them in slices (30,000 tasks took 0.4 s in one piece).
  */
 export const SLICED_TASKS = 1024;
+/**
+ * Times list_tasks walks the vault again when a note was renamed or moved out of sight while its call
+ * paused: the page was cut at `limit` in the old path order, so tasks the new order puts first could be
+ * missing. Each walk is cheap once notes' tasks are known; renames during every walk fall back to
+ * renaming the listed tasks in place.
+ */
+export const RENAMED_WALKS_REDONE = 2;
 
 /**
  * tools/list answer budgets: every client puts the whole list into the model's context

@@ -7,7 +7,7 @@ import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
 import { dateNumber, NO_TASKS, PackedTasks, TaskTally, type NoteTask } from "./packedTasks";
 import { runStepsOnBudget, type CallBudget } from "./workBudget";
 import { runSteps, type Steps } from "../markdown/steps";
-import { NOTE_TEXT_PIECE_CHARS, SLICED_TASKS } from "../config/limits";
+import { NOTE_TEXT_PIECE_CHARS, RENAMED_WALKS_REDONE, SLICED_TASKS } from "../config/limits";
 import { listItemsShapeOf, taskItemsOf } from "../headless/compactMetadata";
 
 /** One task as list_tasks reports it. */
@@ -95,9 +95,6 @@ export interface TasksFound {
 	tasks: TaskEntry[];
 	total: number;
 }
-
-/** Walks over the vault made again when a note was renamed during one (its tasks would be out of path order). */
-const RENAMED_WALKS_REDONE = 2;
 
 /**
  * Tasks in visible notes, from the metadata cache's list items, filtered; the first `limit` in path
