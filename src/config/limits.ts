@@ -855,7 +855,7 @@ export const TEMPLATE_MAX_DATE_FORMAT_CHARS = 10_000;
 export const SPLIT_SET_AT = 8_192;
 /**
  * Values in one chunk of a `ChunkedArray`: the most copied at once when a chunk grows. V8 grows an
- * array by copying all it holds; five arrays of a note's 800,000 tag counts grew in one piece of
+ * array by copying all it holds; four arrays of a note's 800,000 tag counts grew in one piece of
  * 80–120 ms at 570,000 entries. A chunk of 16,384 grows by copying at most about 11,000.
  */
 export const CHUNKED_ARRAY_CHUNK = 16_384;
