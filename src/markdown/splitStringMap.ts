@@ -25,7 +25,18 @@ export class SplitStringMap<V> {
 	}
 
 	set(key: string, value: V): void {
+		this.setIn(this.mapFor(key), key, value);
+	}
+
+	/** The value `key` has; when it has none, sets it to `value` and gives undefined. One hash of the key, not two (`get` then `set`). */
+	getOrAdd(key: string, value: V): V | undefined {
 		const map = this.mapFor(key);
+		const known = map.get(key);
+		if (known === undefined) this.setIn(map, key, value);
+		return known;
+	}
+
+	private setIn(map: Map<string, V>, key: string, value: V): void {
 		const size = map.size;
 		map.set(key, value);
 		if (map.size === size) return;
@@ -58,9 +69,7 @@ export class SplitStringSet {
 
 	/** Adds `value`; true if it was not in the set. */
 	add(value: string): boolean {
-		if (this.map.has(value)) return false;
-		this.map.set(value, true);
-		return true;
+		return this.map.getOrAdd(value, true) === undefined;
 	}
 }
 

@@ -1,6 +1,7 @@
 import { NOTE_TEXT_PIECE_CHARS, SLICED_TASKS } from "../config/limits";
 import { detachStrings } from "../headless/detachedStrings";
 import { runSteps, type Steps } from "../markdown/steps";
+import { taskStatus } from "../markdown/taskLine";
 
 /** A task as derived from its note alone: list_tasks adds the note's path (a rename keeps the metadata). */
 export interface NoteTask {
@@ -88,6 +89,68 @@ function* detachedSteps(pieces: readonly string[]): Steps<string[]> {
 	return copies;
 }
 
+/** A task's status as list_tasks names it. */
+export type TaskStatusName = ReturnType<typeof taskStatus>;
+const STATUS_NAMES: readonly TaskStatusName[] = ["open", "done", "cancelled", "other"];
+
+/** A YYYY-MM-DD date as the number YYYYMMDD: numbers in the same order as the dates. */
+export function dateNumber(date: string): number {
+	return Number(date.slice(0, 4)) * 10_000 + Number(date.slice(5, 7)) * 100 + Number(date.slice(8, 10));
+}
+
+/**
+ * How many of a note's tasks have each status, and their due dates by status, sorted: list_tasks
+ * counts a note's matching tasks from these without listing them (a note of 200,000 tasks was
+ * listed whole, 2–3.6 s, by every call that asked for 200 of them).
+ */
+export class TaskTally {
+	private readonly undated = new Map<TaskStatusName, number>();
+	private readonly dues = new Map<TaskStatusName, number[]>();
+	private readonly sorted = new Map<TaskStatusName, Int32Array>();
+	size = 0;
+
+	add(statusChar: string, due: string | undefined): void {
+		const status = taskStatus(statusChar);
+		this.size++;
+		if (due === undefined) this.undated.set(status, (this.undated.get(status) ?? 0) + 1);
+		else {
+			const dues = this.dues.get(status) ?? [];
+			dues.push(dateNumber(due));
+			this.dues.set(status, dues);
+		}
+	}
+
+	/** Sorts the due dates: once, after the last `add`. */
+	seal(): this {
+		for (const [status, dues] of this.dues) this.sorted.set(status, Int32Array.from(dues).sort());
+		this.dues.clear();
+		return this;
+	}
+
+	/** How many tasks have `status` (any: every status) and, when `due` is given, a due date within it (inclusive). */
+	count(status: TaskStatusName | "any", due?: { from: number; to: number }): number {
+		let counted = 0;
+		for (const name of status === "any" ? STATUS_NAMES : [status]) {
+			const dues = this.sorted.get(name) ?? new Int32Array(0);
+			if (due === undefined) counted += (this.undated.get(name) ?? 0) + dues.length;
+			else if (due.from <= due.to) counted += firstAbove(dues, due.to) - firstAbove(dues, due.from - 1);
+		}
+		return counted;
+	}
+}
+
+/** The index of the first number of sorted `numbers` above `value`. */
+function firstAbove(numbers: Int32Array, value: number): number {
+	let low = 0;
+	let high = numbers.length;
+	while (low < high) {
+		const middle = (low + high) >>> 1;
+		if ((numbers[middle] as number) <= value) low = middle + 1;
+		else high = middle;
+	}
+	return low;
+}
+
 /**
  * A note's tasks kept small for as long as the note is unchanged: every field of every task in one
  * string of one byte a character, a line each (line number, text, status, which dates, then the
@@ -101,8 +164,13 @@ export class PackedTasks {
 		private readonly pieces: readonly string[],
 		/** Whether `pieces` hold UTF-8 bytes as characters (see oneByteSteps). */
 		private readonly utf8: boolean,
-		readonly count: number,
+		/** How many tasks of each status and due date (see TaskTally). */
+		readonly tally: TaskTally,
 	) {}
+
+	get count(): number {
+		return this.tally.size;
+	}
 
 	/**
 	 * Packs `tasks`. Every field comes from one line of the note (a status is a character of it,
@@ -110,27 +178,29 @@ export class PackedTasks {
 	 */
 	static of(tasks: readonly NoteTask[]): PackedTasks {
 		const lines: string[] = [];
-		for (const task of tasks) PackedTasks.pushFields(task, lines);
-		return PackedTasks.ofFields(lines, tasks.length);
+		const tally = new TaskTally();
+		for (const task of tasks) PackedTasks.pushFields(task, lines, tally);
+		return PackedTasks.ofFields(lines, tally);
 	}
 
 	/** Adds one task's fields to `lines`: a caller packing thousands of tasks can pause between them. */
-	static pushFields(task: NoteTask, lines: string[]): void {
+	static pushFields(task: NoteTask, lines: string[], tally: TaskTally): void {
+		tally.add(task.statusChar, task.due);
 		// Which dates the task has, in the order its object has them.
 		const dates = Object.keys(task).filter(isDateField);
 		lines.push(String(task.line), task.text, task.statusChar, dates.map((field) => DATE_LETTERS[DATE_FIELDS.indexOf(field)]).join(""));
 		for (const field of dates) lines.push(task[field] as string);
 	}
 
-	/** Packs the fields `pushFields` gathered for `count` tasks. */
-	static ofFields(lines: readonly string[], count: number): PackedTasks {
-		return runSteps(PackedTasks.ofFieldsSteps(lines, count));
+	/** Packs the fields `pushFields` gathered, with their tally. */
+	static ofFields(lines: readonly string[], tally: TaskTally): PackedTasks {
+		return runSteps(PackedTasks.ofFieldsSteps(lines, tally));
 	}
 
 	/** `ofFields` in steps (see oneByteSteps). */
-	static *ofFieldsSteps(lines: readonly string[], count: number): Steps<PackedTasks> {
+	static *ofFieldsSteps(lines: readonly string[], tally: TaskTally): Steps<PackedTasks> {
 		const packed = yield* oneByteSteps(lines);
-		return new PackedTasks(packed.pieces, packed.utf8, count);
+		return new PackedTasks(packed.pieces, packed.utf8, tally.seal());
 	}
 
 	/** The tasks, as objects. */
@@ -138,32 +208,45 @@ export class PackedTasks {
 		return runSteps(this.listSteps());
 	}
 
-	/** `list` in steps, a piece of the fields at a time: UTF-8 read back (a 1.8 MB note's tasks were one piece of 0.3 s) and split into lines. */
-	*listSteps(): Steps<NoteTask[]> {
-		const lines: string[] = [];
+	/**
+	 * `list` in steps, a piece of the fields at a time: UTF-8 read back (a 1.8 MB note's tasks were
+	 * one piece of 0.3 s) and split into lines. Only the tasks `keep` accepts, and no further pieces
+	 * read once `wanted` are found: a call asking for 200 tasks read all 200,000 of a note.
+	 */
+	*listSteps(wanted = Infinity, keep: (task: NoteTask) => boolean = () => true): Steps<NoteTask[]> {
+		const tasks: NoteTask[] = [];
+		// Lines read and not yet made into tasks: a task's fields may run on into the next piece.
+		let lines: string[] = [];
+		let read = 0;
 		for (const [index, piece] of this.pieces.entries()) {
+			if (tasks.length >= wanted) break;
 			// Each character of a piece is one byte (latin1 gives it back as is): a callback per character took 0.2 s for a note of long task lines.
 			const text = this.utf8 ? fromUtf8.decode(Buffer.from(piece, "latin1")) : piece;
 			const pieceLines = text.split("\n");
 			// Every piece but the last ends in the line break before the next piece's first field.
 			if (index < this.pieces.length - 1) pieceLines.pop();
-			for (const line of pieceLines) lines.push(line);
-			yield;
-		}
-		const tasks: NoteTask[] = [];
-		let at = 0;
-		for (let index = 0; index < this.count; index++) {
-			if (index % SLICED_TASKS === SLICED_TASKS - 1) yield;
-			const task: NoteTask = { line: Number(lines[at++]), text: lines[at++] ?? "", statusChar: lines[at++] ?? "" };
-			for (const letter of lines[at++] ?? "") {
-				const field = DATE_FIELDS[DATE_LETTERS.indexOf(letter)];
-				if (field) task[field] = lines[at++] ?? "";
+			lines = lines.length === 0 ? pieceLines : lines.concat(pieceLines);
+			let at = 0;
+			const last = index === this.pieces.length - 1;
+			while (read < this.count && tasks.length < wanted) {
+				// A task is its line number, text, status and date letters, then a field per letter.
+				const letters = lines[at + 3];
+				if (!last && (letters === undefined || at + 4 + letters.length > lines.length)) break;
+				if (read % SLICED_TASKS === SLICED_TASKS - 1) yield;
+				const task: NoteTask = { line: Number(lines[at++]), text: lines[at++] ?? "", statusChar: lines[at++] ?? "" };
+				for (const letter of lines[at++] ?? "") {
+					const field = DATE_FIELDS[DATE_LETTERS.indexOf(letter)];
+					if (field) task[field] = lines[at++] ?? "";
+				}
+				read++;
+				if (keep(task)) tasks.push(task);
 			}
-			tasks.push(task);
+			lines = lines.slice(at);
+			yield;
 		}
 		return tasks;
 	}
 }
 
 /** The tasks of every note without any: one for all of them. */
-export const NO_TASKS = new PackedTasks([], false, 0);
+export const NO_TASKS = new PackedTasks([], false, new TaskTally().seal());

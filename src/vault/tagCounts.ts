@@ -1,5 +1,7 @@
 import type { HostFile, Host } from "../host/Host";
 import { MAX_TAG_PARENTS_COUNTED, SLICED_TAGS_COUNTED } from "../config/limits";
+import { ChunkedArray } from "../chunkedArray";
+import { SplitStringMap } from "../splitStringMap";
 import { comparePaths, visibleNotes } from "./notes";
 import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
 import type { Scope } from "./scope";
@@ -24,19 +26,21 @@ type Clock = Pick<CallBudget, "due" | "checkpoint">;
  *
  * The walk can stop at any pause (its call ran out of budget) and go on where it stopped in a later
  * call: with 800,000 different tags a call that threw away what it had counted never answered.
- * Tags are kept in slots of flat arrays, not an object each, and a note counted once per tag by a
+ * Tags are kept in slots of flat (chunked) arrays, not an object each, and a note counted once per tag by a
  * stamp, not a set per note: fewer objects for the collector to trace and copy (its pauses inside
  * one piece were 25–166 ms). The owner drops the walk when any note's tags may have changed.
  */
 export class TagCountWalk {
 	private readonly files: HostFile[];
-	/** Tag key → its slot in the arrays below. */
-	private readonly slots = new Map<string, number>();
+	/** Tag key → its slot in the arrays below. Split: one Map grows by copying every entry at once (see SPLIT_SET_AT). */
+	private readonly slots = new SplitStringMap<number>();
+	/** Each slot's key, in the order first met (the order `best` looks at them in). */
+	private readonly keys = new ChunkedArray<string>();
 	/** The spelling shown (without `#`), the note it comes from, the count, and the last note counted. */
-	private readonly spellings: string[] = [];
-	private readonly spelledBy: string[] = [];
-	private readonly counts: number[] = [];
-	private readonly stamps: number[] = [];
+	private readonly spellings = new ChunkedArray<string>();
+	private readonly spelledBy = new ChunkedArray<string>();
+	private readonly counts = new ChunkedArray<number>();
+	private readonly stamps = new ChunkedArray<number>();
 	/** The next note to count, and the next of its tags (a note may hold a million). */
 	private noteAt = 0;
 	private tagAt = 0;
@@ -121,13 +125,14 @@ export class TagCountWalk {
 		const best: CountedTag[] = [];
 		let total = 0;
 		let looked = 0;
-		for (const [key, slot] of this.slots) {
+		for (let slot = 0; slot < this.keys.length; slot++) {
+			const key = this.keys.get(slot);
 			if (budget && (++looked & (SLICED_TAGS_COUNTED - 1)) === 0 && budget.due()) await budget.checkpoint();
-			const spelling = this.spellings[slot] as string;
+			const spelling = this.spellings.get(slot);
 			// How list_tags always filtered: the spelling shown, lower-cased (the key itself when they are the same text).
 			if (prefix !== "" && !(spelling === key ? key : spelling.toLowerCase()).startsWith(prefix)) continue;
 			total++;
-			const count = this.counts[slot] as number;
+			const count = this.counts.get(slot);
 			const last = best[best.length - 1];
 			if (best.length >= limit && last && count < last.count) continue;
 			const entry = { tag: `#${spelling}`, count };
@@ -153,21 +158,21 @@ export class TagCountWalk {
 	}
 
 	private countOne(key: string, spelling: string, path: string, stamp: number): void {
-		const slot = this.slots.get(key);
+		const slot = this.slots.getOrAdd(key, this.counts.length);
 		if (slot === undefined) {
-			this.slots.set(key, this.counts.length);
+			this.keys.push(key);
 			this.spellings.push(spelling);
 			this.spelledBy.push(path);
 			this.counts.push(1);
 			this.stamps.push(stamp);
 			return;
 		}
-		if (this.stamps[slot] === stamp) return;
-		this.stamps[slot] = stamp;
-		this.counts[slot] = (this.counts[slot] as number) + 1;
-		if (comparePaths(path, this.spelledBy[slot] as string) < 0) {
-			this.spellings[slot] = spelling;
-			this.spelledBy[slot] = path;
+		if (this.stamps.get(slot) === stamp) return;
+		this.stamps.set(slot, stamp);
+		this.counts.set(slot, this.counts.get(slot) + 1);
+		if (comparePaths(path, this.spelledBy.get(slot)) < 0) {
+			this.spellings.set(slot, spelling);
+			this.spelledBy.set(slot, path);
 		}
 	}
 }

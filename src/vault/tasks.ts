@@ -4,10 +4,10 @@ import { parseTaskDates, taskStatus, taskText, type TaskDates } from "../markdow
 import { isInFolder, type Scope } from "./scope";
 import { comparePaths, noteVisibility, visibleNotes } from "./notes";
 import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
-import { NO_TASKS, PackedTasks } from "./packedTasks";
+import { dateNumber, NO_TASKS, PackedTasks, TaskTally, type NoteTask } from "./packedTasks";
 import { runStepsOnBudget, type CallBudget } from "./workBudget";
 import { runSteps, type Steps } from "../markdown/steps";
-import { NOTE_TEXT_PIECE_CHARS, SLICED_TASKS } from "../config/limits";
+import { NOTE_TEXT_PIECE_CHARS, RENAMED_WALKS_REDONE, SLICED_TASKS } from "../config/limits";
 import { listItemsShapeOf, taskItemsOf } from "../headless/compactMetadata";
 
 /** One task as list_tasks reports it. */
@@ -39,6 +39,7 @@ function* tasksOfNoteSteps(cache: CachedMetadata, text: string): Steps<PackedTas
 	const lines = text.split("\n");
 	// Packed for the memo as each task is derived (packing 30,000 tasks at the end was one piece of 0.1 s).
 	const fields: string[] = [];
+	const tally = new TaskTally();
 	// A pause point every SLICED_TASKS tasks, or sooner after NOTE_TEXT_PIECE_CHARS of their lines: a thousand task lines of 2,000 characters took 0.1 s.
 	let tasksSince = 0;
 	let charsSince = 0;
@@ -51,13 +52,13 @@ function* tasksOfNoteSteps(cache: CachedMetadata, text: string): Steps<PackedTas
 		}
 		const lineNumber = item.line;
 		const line = (lines[lineNumber] ?? "").replace(/\r$/, "");
-		PackedTasks.pushFields({ line: lineNumber, text: taskText(line), statusChar: item.status, ...parseTaskDates(line) }, fields);
+		PackedTasks.pushFields({ line: lineNumber, text: taskText(line), statusChar: item.status, ...parseTaskDates(line) }, fields, tally);
 		tasksSince++;
 		charsSince += line.length;
 	}
 	yield;
 	// Its fields joined into one string, so none keeps the note's whole text alive.
-	return yield* PackedTasks.ofFieldsSteps(fields, items.length);
+	return yield* PackedTasks.ofFieldsSteps(fields, tally);
 }
 
 function hasTasks(cache: CachedMetadata): boolean {
@@ -89,11 +90,45 @@ function noteTasks(host: Host, file: HostFile, memo: NoteMemo, budget?: CallBudg
 	});
 }
 
+/** The tasks list_tasks answers with: the first `limit` in path and line order, and how many match in all. */
+export interface TasksFound {
+	tasks: TaskEntry[];
+	total: number;
+}
+
 /**
- * Tasks in visible notes, from the metadata cache's list items, filtered; in path and line order.
- * Each note's tasks are derived once per change of the note; the walk over the vault pauses on `budget`.
+ * Tasks in visible notes, from the metadata cache's list items, filtered; the first `limit` in path
+ * and line order, and how many match in all. Each note's tasks are derived once per change of the
+ * note; the walk over the vault pauses on `budget`. Notes past the first `limit` tasks are counted
+ * from their tally, not listed: the work follows the answer, not the vault's number of tasks.
  */
+export async function findTaskPage(
+	host: Host,
+	scope: Scope,
+	filter: TaskFilter,
+	limit: number,
+	budget?: CallBudget,
+	memo: NoteMemo = sharedNoteMemo,
+): Promise<TasksFound> {
+	for (let walk = 0; ; walk++) {
+		const found = await findTasksOnce(host, scope, filter, limit, budget, memo);
+		if (!found.renamed || walk >= RENAMED_WALKS_REDONE) return { tasks: found.tasks, total: found.total };
+	}
+}
+
+/** Every task `findTaskPage` would count, in path and line order. */
 export async function findTasks(host: Host, scope: Scope, filter: TaskFilter, budget?: CallBudget, memo: NoteMemo = sharedNoteMemo): Promise<TaskEntry[]> {
+	return (await findTaskPage(host, scope, filter, Infinity, budget, memo)).tasks;
+}
+
+async function findTasksOnce(
+	host: Host,
+	scope: Scope,
+	filter: TaskFilter,
+	limit: number,
+	budget: CallBudget | undefined,
+	memo: NoteMemo,
+): Promise<TasksFound & { renamed: boolean }> {
 	const found: TaskEntry[] = [];
 	const notes = visibleNotes(host, scope)
 		.filter((file) => (filter.path ? file.path === filter.path : true))
@@ -103,19 +138,22 @@ export async function findTasks(host: Host, scope: Scope, filter: TaskFilter, bu
 		if (budget?.due()) await budget.checkpoint();
 		const known = noteTasks(host, file, memo, budget);
 		const tasks = known instanceof PackedTasks ? known : await known;
-		if (tasks.count > 0) withTasks.push({ file, path: file.path, tasks, from: 0, to: 0 });
+		if (tasks.count > 0) withTasks.push({ file, path: file.path, tasks, from: 0, to: 0, matching: 0 });
 	}
 	withTasks.sort((a, b) => comparePaths(a.path, b.path));
+	const due = dueRange(filter);
+	const keep = (task: NoteTask) => (filter.status === "any" || taskStatus(task.statusChar) === filter.status) && matchesDue(task.due, filter);
 	for (const note of withTasks) {
 		if (budget?.due()) await budget.checkpoint();
+		note.matching = note.tasks.tally.count(filter.status, due);
 		note.from = found.length;
-		for (const [index, task] of (await runStepsOnBudget(note.tasks.listSteps(), budget)).entries()) {
-			if (index % SLICED_TASKS === SLICED_TASKS - 1 && budget?.due()) await budget.checkpoint();
-			const status = taskStatus(task.statusChar);
-			if (filter.status !== "any" && status !== filter.status) continue;
-			if (!matchesDue(task.due, filter)) continue;
-			const { line, text, statusChar, ...dates } = task;
-			found.push({ path: note.path, line, text, status, status_char: statusChar, ...dates });
+		if (found.length < limit && note.matching > 0) {
+			const listed = await runStepsOnBudget(note.tasks.listSteps(limit - found.length, keep), budget);
+			for (const [index, task] of listed.entries()) {
+				if (index % SLICED_TASKS === SLICED_TASKS - 1 && budget?.due()) await budget.checkpoint();
+				const { line, text, statusChar, ...dates } = task;
+				found.push({ path: note.path, line, text, status: taskStatus(statusChar), status_char: statusChar, ...dates });
+			}
 		}
 		note.to = found.length;
 	}
@@ -129,6 +167,8 @@ interface NoteTasksFound {
 	tasks: PackedTasks;
 	from: number;
 	to: number;
+	/** How many of its tasks match, listed or not. */
+	matching: number;
 }
 
 /**
@@ -136,12 +176,14 @@ interface NoteTasksFound {
  * while the walk paused (the same file object, renamed) is named at its new path, and left out
  * when it is where this caller may not see it (an excluded folder), so that path is never named.
  */
-function namedAsNow(found: TaskEntry[], notes: readonly NoteTasksFound[], scope: Scope): TaskEntry[] {
+function namedAsNow(found: TaskEntry[], notes: readonly NoteTasksFound[], scope: Scope): TasksFound & { renamed: boolean } {
 	const visible = noteVisibility(scope);
 	const leftOut = new Set<TaskEntry>();
 	let renamed = false;
+	let total = 0;
 	for (const note of notes) {
 		const now = note.file.path;
+		if (visible(now)) total += note.matching;
 		if (now === note.path && visible(now)) continue;
 		renamed ||= visible(now);
 		for (let index = note.from; index < note.to; index++) {
@@ -152,7 +194,19 @@ function namedAsNow(found: TaskEntry[], notes: readonly NoteTasksFound[], scope:
 	}
 	const kept = leftOut.size === 0 ? found : found.filter((task) => !leftOut.has(task));
 	// Stable: each note's tasks stay in line order.
-	return renamed ? kept.sort((a, b) => comparePaths(a.path, b.path)) : kept;
+	return { tasks: renamed ? kept.sort((a, b) => comparePaths(a.path, b.path)) : kept, total, renamed: renamed || leftOut.size > 0 };
+}
+
+/** The due dates `filter` asks for, as an inclusive range of YYYYMMDD numbers; undefined when it asks for none. */
+function dueRange(filter: TaskFilter): { from: number; to: number } | undefined {
+	if (filter.dueBefore === undefined && filter.dueAfter === undefined && filter.dueOn === undefined) return undefined;
+	let from = filter.dueAfter === undefined ? 0 : dateNumber(filter.dueAfter) + 1;
+	let to = filter.dueBefore === undefined ? Number.MAX_SAFE_INTEGER : dateNumber(filter.dueBefore) - 1;
+	if (filter.dueOn !== undefined) {
+		from = Math.max(from, dateNumber(filter.dueOn));
+		to = Math.min(to, dateNumber(filter.dueOn));
+	}
+	return { from, to };
 }
 
 function matchesDue(due: string | undefined, filter: TaskFilter): boolean {

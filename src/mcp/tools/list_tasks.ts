@@ -3,7 +3,7 @@ import { dateProblem, ISO_DATE } from "../../markdown/taskLine";
 import { LIST_TASKS_DEFAULT_LIMIT, LIST_TASKS_MAX_LIMIT } from "../../config/limits";
 import { checkFolderArgument } from "../../vault/paths";
 import { findNote } from "../../vault/notes";
-import { findTasks } from "../../vault/tasks";
+import { findTaskPage } from "../../vault/tasks";
 import { withinCallBudget } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
@@ -59,11 +59,11 @@ export const listTasksTool = defineTool({
 		}
 		const filter = { status: args.status, folder, path, dueBefore: args.due_before, dueAfter: args.due_after, dueOn: args.due_on };
 		const tasks = await withinCallBudget(
-			(budget) => findTasks(ctx.host, ctx.scope, filter, budget),
+			(budget) => findTaskPage(ctx.host, ctx.scope, filter, args.limit, budget),
 			"Pass a folder or a path to list the tasks of part of the vault.",
 			ctx.callBudget,
 		);
 		if (!tasks.ok) return tasks;
-		return ok({ tasks: tasks.value.slice(0, args.limit), total: tasks.value.length });
+		return ok(tasks.value);
 	},
 });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { NOTE_TEXT_PIECE_CHARS } from "../../../src/config/limits";
-import { PackedTasks, type NoteTask } from "../../../src/vault/packedTasks";
+import { PackedTasks, TaskTally, type NoteTask } from "../../../src/vault/packedTasks";
 
 const date = fc.constantFrom("2026-10-01", "2026-11-13", "2027-01-31");
 const DATE_FIELDS = ["due", "scheduled", "start", "done"] as const;
@@ -75,8 +75,9 @@ describe("PackedTasks", () => {
 		let listed: NoteTask[];
 		try {
 			const fields: string[] = [];
-			for (const each of tasks) PackedTasks.pushFields(each, fields);
-			listed = run(run(PackedTasks.ofFieldsSteps(fields, tasks.length)).listSteps());
+			const tally = new TaskTally();
+			for (const each of tasks) PackedTasks.pushFields(each, fields, tally);
+			listed = run(run(PackedTasks.ofFieldsSteps(fields, tally)).listSteps());
 		} finally {
 			cloned.mockRestore();
 			splitting.mockRestore();

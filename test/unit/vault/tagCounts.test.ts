@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { MAX_TAG_PARENTS_COUNTED } from "../../../src/config/limits";
+import { CHUNKED_ARRAY_CHUNK, MAX_TAG_PARENTS_COUNTED } from "../../../src/config/limits";
 import type { Host } from "../../../src/host/Host";
 import { comparePaths, noteVisibility } from "../../../src/vault/notes";
 import { NoteMemo } from "../../../src/vault/noteMemo";
@@ -263,5 +263,58 @@ describe("list_tags and get_graph_stats over 100,000 different tags, each call s
 			() => listTagsTool.handler(ctx, { prefix: "fresh", limit: 200 }) as Promise<{ ok: boolean; value?: { tags: CountedTag[]; total: number } }>,
 		);
 		expect(listed.value).toEqual({ tags: [{ tag: "#fresh", count: 1 }], total: 1 });
+	});
+});
+
+describe("the first count of a note of 100,000 different tags", () => {
+	test("no array grows past a chunk between two pauses (a pushed-into array copies all it holds to grow: 80–125 ms pieces at 800,000 tags)", async () => {
+		const TAGS = 100_000;
+		const vault = await openVault({ "Many.md": `${Array.from({ length: TAGS }, (_, index) => `#t${index}`).join(" ")}\n`, "One.md": "#t5 #shared\n" });
+		try {
+			await vault.host.metadataCache.settled();
+			// The longest array pushed into between two pauses of the call.
+			let longest = 0;
+			let longestOverall = 0;
+			const push = Object.getOwnPropertyDescriptor(Array.prototype, "push")?.value as (this: unknown[], ...values: unknown[]) => number;
+			const pushing = jest.spyOn(Array.prototype, "push").mockImplementation(function (this: unknown[], ...values: unknown[]) {
+				longest = Math.max(longest, this.length + values.length);
+				return push.apply(this, values);
+			});
+			let answer: unknown;
+			try {
+				const ctx = {
+					host: vault.host,
+					scope: vault.scope(),
+					callBudget: {
+						pause: () => {
+							longestOverall = Math.max(longestOverall, longest);
+							longest = 0;
+							return Promise.resolve();
+						},
+						sliceMs: 0,
+						callWorkMs: Number.POSITIVE_INFINITY,
+					},
+				} as unknown as ToolContext;
+				answer = await listTagsTool.handler(ctx, { limit: 3 });
+			} finally {
+				pushing.mockRestore();
+			}
+			longestOverall = Math.max(longestOverall, longest);
+			expect(answer).toEqual({
+				ok: true,
+				value: {
+					tags: [
+						{ tag: "#t5", count: 2 },
+						{ tag: "#shared", count: 1 },
+						{ tag: "#t0", count: 1 },
+					],
+					total: TAGS + 1,
+				},
+			});
+			// Before: the note's list of 200,000 strings and the counts' arrays of 100,000 were pushed into.
+			expect(longestOverall).toBeLessThanOrEqual(CHUNKED_ARRAY_CHUNK);
+		} finally {
+			await vault.close();
+		}
 	});
 });

@@ -2,8 +2,14 @@ import { readdirSync, readFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import type { CachedMetadata } from "obsidian";
 import { PackedMetadataStore } from "../../../src/headless/compactMetadata";
-import { findTasks, type TaskFilter } from "../../../src/vault/tasks";
+import fc from "fast-check";
+import { NOTE_TEXT_PIECE_CHARS } from "../../../src/config/limits";
+import { comparePaths } from "../../../src/vault/notes";
+import { NoteMemo } from "../../../src/vault/noteMemo";
+import { findTaskPage, findTasks, type TaskFilter } from "../../../src/vault/tasks";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
+import { pausingContext } from "../../helpers/toolVault";
+import { listTasksTool } from "../../../src/mcp/tools/list_tasks";
 import { OBSIDIAN_CACHE_DIR } from "../../helpers/vault";
 
 const ANY: TaskFilter = { status: "any" };
@@ -140,6 +146,127 @@ describe("findTasks on a note of very many list items", () => {
 			} finally {
 				keep.mockRestore();
 			}
+		} finally {
+			await vault.close();
+		}
+	});
+});
+
+describe("findTaskPage: the first `limit` tasks and how many match in all", () => {
+	const STATUS_CHARS = [" ", "x", "-", "/"] as const;
+	const DATES = ["2026-01-31", "2026-02-01", "2026-02-28", "2027-01-01"];
+	const statusOf = (char: string) => ({ " ": "open", x: "done", "-": "cancelled" })[char] ?? "other";
+	const line = fc.record({ status: fc.constantFrom(...STATUS_CHARS), due: fc.option(fc.constantFrom(...DATES), { nil: undefined }), dataview: fc.boolean() });
+	const notes = fc.dictionary(
+		fc
+			.tuple(fc.constantFrom("A", "A/Deep", "B", "Private", ""), fc.constantFrom("n1", "n2", "N3"))
+			.map(([folder, name]) => (folder ? `${folder}/${name}.md` : `${name}.md`)),
+		fc.array(line, { maxLength: 12 }),
+		{ maxKeys: 8 },
+	);
+	const filter: fc.Arbitrary<TaskFilter> = fc.record(
+		{
+			status: fc.constantFrom("open", "done", "cancelled", "other", "any"),
+			folder: fc.constantFrom("A", "B"),
+			dueBefore: fc.constantFrom(...DATES),
+			dueAfter: fc.constantFrom(...DATES),
+			dueOn: fc.constantFrom(...DATES),
+		},
+		{ requiredKeys: ["status"] },
+	);
+
+	test("equals every matching task, in path and line order, cut at `limit`; never a task of a note outside the scope (excluded, or outside the token's folders)", async () => {
+		await fc.assert(
+			fc.asyncProperty(
+				notes,
+				filter,
+				fc.integer({ min: 1, max: 30 }),
+				fc.constantFrom("whole", "excluded", "token"),
+				async (lines, asked, limit, scopeKind) => {
+					const files = Object.fromEntries(
+						Object.entries(lines).map(([path, tasks]) => [
+							path,
+							tasks
+								.map(
+									(task, index) =>
+										`- [${task.status}] t${index}${task.due === undefined ? "" : task.dataview ? ` [due:: ${task.due}]` : ` 📅 ${task.due}`}`,
+								)
+								.join("\n"),
+						]),
+					);
+					const vault = await openVault(files);
+					try {
+						const scope =
+							scopeKind === "whole"
+								? vault.scope()
+								: scopeKind === "excluded"
+									? vault.scope("Private")
+									: { ...vault.scope(), tokenFolders: ["A"] };
+						const seen = (path: string) =>
+							scopeKind === "excluded" ? !path.startsWith("Private/") : scopeKind === "token" ? path.startsWith("A/") : true;
+						const expected = Object.keys(lines)
+							.filter(seen)
+							.filter((path) => asked.folder === undefined || path.startsWith(`${asked.folder}/`))
+							.sort((a, b) => comparePaths(a, b))
+							.flatMap((path) =>
+								(lines[path] ?? [])
+									.map((task, index) => ({ ...task, path, line: index }))
+									.filter((task) => asked.status === "any" || statusOf(task.status) === asked.status)
+									.filter((task) =>
+										asked.dueBefore === undefined && asked.dueAfter === undefined && asked.dueOn === undefined
+											? true
+											: task.due !== undefined &&
+												(asked.dueBefore === undefined || task.due < asked.dueBefore) &&
+												(asked.dueAfter === undefined || task.due > asked.dueAfter) &&
+												(asked.dueOn === undefined || task.due === asked.dueOn),
+									),
+							)
+							.map((task) => `${task.path}:${task.line} ${task.status}`);
+						const page = await findTaskPage(vault.host, scope, asked, limit, undefined, new NoteMemo());
+						expect(page.tasks.map((task) => `${task.path}:${task.line} ${task.status_char}`)).toEqual(expected.slice(0, limit));
+						expect(page.total).toBe(expected.length);
+					} finally {
+						await vault.close();
+					}
+				},
+			),
+			{ numRuns: 40 },
+		);
+	});
+
+	test("list_tasks asking for 10 of a note's 25,000 tasks splits only the first piece of them, once they are known (every call split them all: 2–3.6 s for 200,000)", async () => {
+		const many = Array.from(
+			{ length: 25_000 },
+			(_, index) => `- [${index % 3 === 0 ? "x" : " "}] task number ${index} 📅 2026-0${1 + (index % 9)}-15`,
+		).join("\n");
+		const vault = await openVault({ "Big.md": many, "A/Small.md": "- [ ] first\n" });
+		try {
+			const everything = await findTasks(vault.host, vault.scope(), ANY);
+			expect(everything).toHaveLength(25_001);
+			const open = everything.filter((task) => task.status === "open");
+			const dueInMarch = open.filter((task) => task.due === "2026-03-15");
+			const { ctx } = pausingContext(vault);
+			// Characters of packed task fields split into lines by the calls.
+			let splitChars = 0;
+			const split = Object.getOwnPropertyDescriptor(String.prototype, "split")?.value as (this: string, separator: string) => string[];
+			const splitting = jest.spyOn(String.prototype, "split").mockImplementation(function (this: string, separator: unknown) {
+				if (separator === "\n") splitChars += this.length;
+				return split.call(this, separator as string);
+			});
+			try {
+				expect(await listTasksTool.handler(ctx, { status: "open", limit: 10 })).toEqual({
+					ok: true,
+					value: { tasks: open.slice(0, 10), total: open.length },
+				});
+				expect(await listTasksTool.handler(ctx, { status: "open", due_on: "2026-03-15", limit: 10 })).toEqual({
+					ok: true,
+					value: { tasks: dueInMarch.slice(0, 10), total: dueInMarch.length },
+				});
+			} finally {
+				splitting.mockRestore();
+			}
+			// Before: the note's whole 0.8 million characters of fields, by each call. Now the first piece, by each call.
+			expect(splitChars).toBeLessThanOrEqual(2 * 2 * NOTE_TEXT_PIECE_CHARS);
 		} finally {
 			await vault.close();
 		}
