@@ -1,4 +1,5 @@
 import MarkdownIt from "markdown-it";
+import { htmlBlock } from "./htmlBlock";
 import {
 	BLOCK_CHUNK_LINES,
 	CHUNK_SEARCH_LINES,
@@ -62,6 +63,8 @@ const markdownParser = new MarkdownIt("commonmark", parserOptions).enable(["tabl
 const containerAlternatives = { alt: ["paragraph", "reference", "blockquote", "list"] };
 // The same rule, linear in a note of deep quotes (see blockquote.ts).
 markdownParser.block.ruler.at("blockquote", blockquote, containerAlternatives);
+// The same rule with a linear tag pattern (see htmlBlock.ts).
+markdownParser.block.ruler.at("html_block", htmlBlock, { alt: ["paragraph", "reference", "blockquote"] });
 markdownParser.block.ruler.before("fence", "obsidian_comment", delimitedBlock("obsidian_comment", "%%"), containerAlternatives);
 markdownParser.block.ruler.before("fence", "obsidian_math", delimitedBlock("obsidian_math", "$$"), containerAlternatives);
 

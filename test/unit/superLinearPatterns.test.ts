@@ -70,6 +70,17 @@ function builtWhileLoading(modules: readonly string[]): Pattern[] {
 	return built;
 }
 
+/**
+ * markdown-it's tag patterns, which it builds when it is loaded (a module here that loads the block
+ * parser loads them): an unquoted attribute value that may hold a non-breaking space makes them
+ * exponential. The block parser never runs them: its HTML block rule is src/markdown/htmlBlock.ts
+ * (test/unit/markdown/htmlBlock.test.ts parses a line that would take them for ever), and
+ * markdown-it's inline rules, the other user, never run.
+ */
+function isMarkdownItTagPattern(pattern: Pattern): boolean {
+	return pattern.where === "built at run time" && pattern.source.includes("(?:[^\"'=<>`\\x00-\\x20]+|");
+}
+
 describe("regular expressions run on note text and arguments", () => {
 	let literals: Pattern[] = [];
 	let built: Pattern[] = [];
@@ -94,7 +105,7 @@ describe("regular expressions run on note text and arguments", () => {
 	test("none backtracks super-linearly (recheck finds no attack string)", () => {
 		const unsafe: string[] = [];
 		const seen = new Set<string>();
-		for (const pattern of [...literals, ...built]) {
+		for (const pattern of [...literals, ...built.filter((pattern) => !isMarkdownItTagPattern(pattern))]) {
 			// With its flags: a sticky pattern is tried at one place (the task fields are tried where they can start).
 			const key = `${pattern.source}/${pattern.flags}`;
 			if (seen.has(key)) continue;
