@@ -139,6 +139,29 @@ describe("a note that links to another 30,000 times", () => {
 	}, 120_000);
 });
 
+describe("notes whose lines are tags with non-breaking spaces in their attributes (markdown-it's tag pattern backtracked on them: 1 s at 100 characters, twice as long every 7 more)", () => {
+	const planted = (pumps: number) => `<A\t:\u00a0${"=\u00a0\u00a0:\u00a0:\u00a0".repeat(pumps)}'>">`;
+	const served = servedForBlock(() => ({ "Hub.md": "# Hub\n", "Planted.md": `${planted(40)}\n\n- ${planted(40)}\n\n[[Hub]] #seen\n` }), "write", {
+		ready: "metadata",
+	});
+
+	test("one in the vault at start is parsed: its link and tag are read, and more of them appended to a note are answered at once", async () => {
+		const links = await callOk<{ outgoing: Array<{ target: string | null }> }>(served.client, "get_note_links", { path: "Planted.md" });
+		expect(links.outgoing.map((link) => link.target)).toEqual(["Hub.md"]);
+		const read = await callOk<{ tags: string[] }>(served.client, "read_note", { path: "Planted" });
+		expect(read.tags).toEqual(["#seen"]);
+		const { wallMs, longestHoldMs } = await measured(() =>
+			callOk(served.client, "append_to_note", {
+				path: "Hub.md",
+				content: Array.from({ length: 50 }, () => planted(60)).join("\n\n") + "\n\n[[Planted]]\n",
+			}),
+		);
+		expectLoopNotHeld(longestHoldMs, wallMs);
+		const hub = await callOk<{ outgoing: Array<{ target: string | null }> }>(served.client, "get_note_links", { path: "Hub.md" });
+		expect(hub.outgoing.map((link) => link.target)).toEqual(["Planted.md"]);
+	}, 60_000);
+});
+
 describe("a note of 120,000 links, one of them to a note in an excluded folder", () => {
 	const served = servedForBlock(
 		() => {
