@@ -87,8 +87,10 @@ export class NodeMetadataCache implements HostMetadataCache {
 			if (file.stat.size > MAX_STARTUP_PARSE_BYTES) continue;
 			let text: string;
 			try {
-				text = vault.readSync(file);
-			} catch {
+				text = vault.readSync(file, MAX_STARTUP_PARSE_BYTES);
+			} catch (error) {
+				// Grown past the bound since it was listed: parsed after start with the huge notes (as empty past MAX_READ_NOTE_BYTES).
+				if (error instanceof NoteTooLargeError) deferred.push(file);
 				// Unreadable now (deleted, permissions): the watcher reports it if it comes back.
 				continue;
 			}
