@@ -1,4 +1,4 @@
-import { promises as fs } from "node:fs";
+import { promises as fs, renameSync } from "node:fs";
 import * as nodePath from "node:path";
 import { NodeVault } from "../../../src/headless/NodeVault";
 import { NodeHost } from "../../../src/headless/NodeHost";
@@ -201,4 +201,30 @@ describe("a note grown between the vault's listing and the start's parse", () =>
 		},
 		120_000,
 	);
+});
+
+describe("a note renamed by another program between the vault's listing and the start's parse", () => {
+	test("is parsed at its new path once the watcher reports the move: its links are known, and its metadata is never missing for good", async () => {
+		const root = await makeVault({ "Moving.md": "# Moving\n\nSee [[Target]].\n", "Target.md": "# Target\n" });
+		try {
+			const vault = await NodeVault.open(root, { watch: true });
+			// Before the watcher reports it: the listing still names the old path, which the parse then cannot read.
+			renameSync(nodePath.join(root, "Moving.md"), nodePath.join(root, "Moved.md"));
+			const metadata = await NodeMetadataCache.build(vault);
+			try {
+				for (const deadline = Date.now() + 10_000; vault.getFileByPath("Moved.md") === null;) {
+					if (Date.now() > deadline) throw new Error("the watcher never reported the move");
+					await new Promise((resolve) => setTimeout(resolve, 10));
+				}
+				await metadata.settled();
+				expect(metadata.getCache("Moved.md")?.headings?.[0]?.heading).toBe("Moving");
+				expect(metadata.resolvedLinks["Moved.md"]).toEqual({ "Target.md": 1 });
+			} finally {
+				metadata.close();
+				await vault.close();
+			}
+		} finally {
+			await removeDir(root);
+		}
+	}, 60_000);
 });
