@@ -516,6 +516,12 @@ export const MAX_SEARCHABLE_NOTE_BYTES = 5 * 1024 * 1024;
  * note). In Obsidian, Obsidian reads notes itself.
  */
 export const MAX_READ_NOTE_BYTES = 8 * 1024 * 1024;
+/**
+ * Notes named in `rename_note`'s `notes_not_read` (over MAX_READ_NOTE_BYTES, so a link there was not
+ * rewritten): each is megabytes on disk, so a real vault has a few at most; the bound keeps a planted
+ * vault of thousands from making every rename's answer megabytes long.
+ */
+export const UNREAD_NOTES_LISTED = 20;
 /** Notes named in `get_vault_status`'s `unsearched_notes` (the count is always given). */
 export const UNSEARCHED_NOTES_LISTED = 20;
 /**

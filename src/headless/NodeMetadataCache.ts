@@ -87,9 +87,11 @@ export class NodeMetadataCache implements HostMetadataCache {
 			if (file.stat.size > MAX_STARTUP_PARSE_BYTES) continue;
 			let text: string;
 			try {
-				text = vault.readSync(file);
+				text = vault.readSync(file, MAX_STARTUP_PARSE_BYTES);
 			} catch {
-				// Unreadable now (deleted, permissions): the watcher reports it if it comes back.
+				// Grown past the bound since it was listed, or moved or unreadable now: tried again after start with the huge
+				// notes, at its path then. A note moved before the cache listened was otherwise never parsed, for good.
+				deferred.push(file);
 				continue;
 			}
 			await cache.index(file, text);
@@ -224,8 +226,10 @@ export class NodeMetadataCache implements HostMetadataCache {
 		if (cache) this.caches.set(abstractFile.path, cache);
 		if (links) this.canvasLinks.set(abstractFile.path, links);
 		await forgetting;
+		// Never parsed (it could not be read where it was): read where it is now.
+		if (!cache && !links && file && isLinkSource(file)) await this.parse(file, true);
 		// Its own links: relative ones and the same-folder preference follow where it now is.
-		if (cache || links) await this.resolveSource(abstractFile.path);
+		if (this.caches.has(abstractFile.path) || this.canvasLinks.has(abstractFile.path)) await this.resolveSource(abstractFile.path);
 		await this.resolveAsking(nameOf(oldPath), abstractFile.name);
 	}
 

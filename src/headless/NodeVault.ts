@@ -210,9 +210,11 @@ export class NodeVault implements HostVault, WatchedVault {
 		// one at a time through the thread pool, 10,000 small notes took seconds.
 		if (known && known.stat.size <= MAX_SYNC_READ_BYTES) {
 			try {
-				return this.readSync(file);
+				// Bounded when opened too: the size known is the one last seen, and a note another program grew since
+				// (megabytes, past MAX_READ_NOTE_BYTES) was read whole on the event loop, then answered.
+				return this.readSync(file, MAX_SYNC_READ_BYTES);
 			} catch {
-				// The asynchronous read reports it, and drops a file the jail refuses for good.
+				// The asynchronous read reports it (past MAX_READ_NOTE_BYTES, refused), and drops a file the jail refuses for good.
 			}
 		}
 		return this.read(file);
@@ -221,9 +223,11 @@ export class NodeVault implements HostVault, WatchedVault {
 	/**
 	 * A synchronous read, for building the cache at start-up: on these machines it is several
 	 * times faster than the thread-pool reads for thousands of small notes. Callers yield between batches.
+	 * A file over `maxBytes` when opened is not read (NoteTooLargeError): its size may have changed
+	 * since the caller chose this read by it.
 	 */
-	readSync(file: HostFile): string {
-		const text = this.jail.readTextSync(this.diskPathOf(file.path));
+	readSync(file: HostFile, maxBytes = MAX_READ_NOTE_BYTES): string {
+		const text = this.jail.readTextSync(this.diskPathOf(file.path), maxBytes);
 		if (this.files.has(file.path)) this.contents.set(file.path, text);
 		return text;
 	}

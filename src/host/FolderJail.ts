@@ -224,10 +224,14 @@ export class FolderJail {
 	}
 
 	/** A file's text, read through `openSync`. */
-	readTextSync(diskPath: string): string {
-		const { fd } = this.openSync(diskPath, fsConstants.O_RDONLY);
+	readTextSync(diskPath: string, maxBytes = Infinity): string {
+		const { fd, stats } = this.openSync(diskPath, fsConstants.O_RDONLY);
 		try {
-			return readFileSync(fd, "utf8");
+			// As `readFile`: the caller chose this read by the size it knew, which another program may have changed since.
+			if (stats.size > maxBytes) throw new NoteTooLargeError(stats.size);
+			const bytes = readFileSync(fd);
+			if (bytes.length > maxBytes) throw new NoteTooLargeError(bytes.length);
+			return bytes.toString("utf8");
 		} finally {
 			closeSync(fd);
 		}

@@ -14,7 +14,7 @@ import { namesAnsweredBy } from "../headless/linkSourcesByName";
 import { linkMetadataSteps, metadataSteps, parseMetadata } from "../markdown/metadata";
 import { SliceClock } from "../markdown/steps";
 import { frontmatterBoundProblem, splitFrontmatter } from "../markdown/frontmatter";
-import { INLINE_ITEMS_PAUSE_COUNT, RENAME_PLAN_SLICE_MS } from "../config/limits";
+import { INLINE_ITEMS_PAUSE_COUNT, MAX_READ_NOTE_BYTES, RENAME_PLAN_SLICE_MS } from "../config/limits";
 import { yieldToEventLoop } from "./workBudget";
 import { newLinkFormat } from "./obsidianSettings";
 import { visibleLinkCandidatesByName, visibleLinkResolver } from "./notes";
@@ -46,6 +46,12 @@ export interface RenamePlan {
 	 * parses it, may read links to the note there. The answer says so rather than leave them stale unsaid.
 	 */
 	staleFrontmatter?: string[];
+	/**
+	 * Notes the host did not read (headless, over MAX_READ_NOTE_BYTES): their links are unknown, so a
+	 * link to the renamed note there still names the old path. The answer says so, as for
+	 * `staleFrontmatter`; before, the rename answered as if every link had followed.
+	 */
+	unreadNotes?: string[];
 }
 
 function nameOf(path: string): string {
@@ -72,10 +78,12 @@ export async function planRename(host: Host, scope: Scope, file: HostFile, to: s
 		pickLinkTarget(linkpath, source, [...candidates(linkpath, source).filter((other) => other.path !== from), { path: to }])?.path ?? null;
 	// Names after the rename: the moved note counts under its new name only.
 	const nameCounts = new Map<string, number>();
+	const unreadNotes: string[] = [];
 	for (const other of host.vault.getFiles()) {
 		if (other.path !== from && !isPathVisible(other.path, scope)) continue;
 		const name = lowerName(other.path === from ? nameOf(to) : other.name);
 		nameCounts.set(name, (nameCounts.get(name) ?? 0) + 1);
+		if (other.path !== from && isUnreadNote(host, other)) unreadNotes.push(other.path);
 	}
 	const isUnique = (path: string) => (nameCounts.get(lowerName(nameOf(path))) ?? 0) <= 1;
 	const movedFolder = folderOf(from) !== folderOf(to);
@@ -123,7 +131,23 @@ export async function planRename(host: Host, scope: Scope, file: HostFile, to: s
 			notes.push({ path: source, before: text, after: rewritten.text, links: rewritten.links, linkpaths });
 		if (!source.endsWith(".canvas") && mayHoldUnparsedLinkTo(text, file.name)) staleFrontmatter.push(source);
 	}
-	return { from, to, movedText, notes, ...(staleFrontmatter.length > 0 ? { staleFrontmatter } : {}) };
+	return {
+		from,
+		to,
+		movedText,
+		notes,
+		...(staleFrontmatter.length > 0 ? { staleFrontmatter } : {}),
+		...(unreadNotes.length > 0 ? { unreadNotes } : {}),
+	};
+}
+
+/**
+ * A note over MAX_READ_NOTE_BYTES whose metadata is not its text's: the headless server parses such
+ * a note as empty (no sections, while it holds megabytes), or has not parsed it yet. Obsidian reads
+ * every note itself, so there its metadata has the sections of its text.
+ */
+function isUnreadNote(host: Host, file: HostFile): boolean {
+	return file.extension === "md" && file.stat.size > MAX_READ_NOTE_BYTES && !host.metadataCache.getFileCache(file)?.sections?.length;
 }
 
 interface RenameFacts {

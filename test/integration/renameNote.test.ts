@@ -7,6 +7,7 @@ import { setTokenFolders } from "../../src/auth/tokenList";
 import { undoCall } from "../../src/journal/undo";
 import type { ApprovalRequest, Approver } from "../../src/mcp/approval";
 import { hashText } from "../../src/vault/writes";
+import { MAX_READ_NOTE_BYTES } from "../../src/config/limits";
 import { connectClient } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
 import { callError, callOk } from "../helpers/tools";
@@ -303,4 +304,29 @@ describe("rename_note set to Ask: the preview shows every change the rename will
 			await removeDir(vault);
 		}
 	});
+});
+
+describe("rename_note of a note that a note over MAX_READ_NOTE_BYTES links to, over real HTTP", () => {
+	test("the note the server does not read is named in the answer (its link still names the old path) and left byte for byte as it was; the notes it reads are rewritten", async () => {
+		// Its link at the top, then plain words past the bound: the headless server reads none of it, so it has no links there.
+		const huge = `See [[Target]].\n\n${"word ".repeat(Math.ceil(MAX_READ_NOTE_BYTES / 5) + 100)}\n`;
+		const vault = await makeVault({ "Hub.md": "See [[Target]].\n", "Target.md": "# Target\n", "Huge.md": huge, "Private/Huge too.md": huge });
+		const running = await startService(vault, {
+			levels: ["write"],
+			settings: { writeEnabled: true, rateLimitPerMinute: 100_000, excludedFolders: ["Private"] },
+		});
+		const client = await connectClient(running.url, running.tokens.write ?? "");
+		try {
+			const renamed = await callOk<Renamed & { notes_not_read?: string[] }>(client, "rename_note", { path: "Target", new_path: "Target2" });
+			expect(renamed).toMatchObject({ new_path: "Target2.md", notes_updated: 1, links_updated: 1 });
+			// Named, so the caller can tell the person; the one in the excluded folder is never named.
+			expect(renamed.notes_not_read).toEqual(["Huge.md"]);
+			expect(readFileSync(nodePath.join(vault, "Hub.md"), "utf8")).toBe("See [[Target2]].\n");
+			expect(readFileSync(nodePath.join(vault, "Huge.md"), "utf8") === huge).toBe(true);
+		} finally {
+			await client.close();
+			await running.stop();
+			await removeDir(vault);
+		}
+	}, 60_000);
 });

@@ -11,7 +11,7 @@ import { parseQuery } from "../../src/search/query";
 import { McpService } from "../../src/service";
 import { defaultSettings } from "../../src/config/settings";
 import { connectClient } from "../helpers/http";
-import { RecordingLogger } from "../helpers/service";
+import { RecordingLogger, startService } from "../helpers/service";
 import { makeVault, removeDir } from "../helpers/vault";
 
 /**
@@ -262,4 +262,27 @@ describe("a huge note already in the vault when the headless server starts", () 
 			await removeDir(root);
 		}
 	}, 240_000);
+});
+
+describe("a note grown past MAX_READ_NOTE_BYTES that the vault still knows as small", () => {
+	test("read_note and resources/read refuse it before the watcher reports the growth, as after (the vault's size of it is the size before)", async () => {
+		const root = await makeVault({ "Small.md": "# Small\n\nSee [[Target 1]].\n", "Target 1.md": "# Target\n" });
+		// Not watched: the vault knows the note by the size it had when listed, as a watched one does until the watcher reports a change.
+		const running = await startService(root);
+		const client = await connectClient(running.url, running.tokens.read ?? "");
+		try {
+			expect((await client.callTool({ name: "read_note", arguments: { path: "Small" } })).isError).toBeFalsy();
+			await fs.writeFile(nodePath.join(root, "Small.md"), noteOfLinks(MAX_READ_NOTE_BYTES + 1024).text);
+			expect(running.host.vault.getFileByPath("Small.md")?.stat.size).toBeLessThan(1024);
+			const refused = /^That note is 8\.0 MiB, over the 8 MiB of text this server reads from one note/;
+			const read = await client.callTool({ name: "read_note", arguments: { path: "Small" } });
+			expect(read.isError).toBe(true);
+			expect((read.content as Array<{ text: string }>)[0]?.text).toMatch(refused);
+			await expect(client.readResource({ uri: "vault-mcp://note/Small.md" })).rejects.toThrow(/That note is 8\.0 MiB, over the 8 MiB/);
+		} finally {
+			await client.close();
+			await running.stop();
+			await removeDir(root);
+		}
+	}, 60_000);
 });

@@ -7,6 +7,7 @@ import { isPathVisible } from "../../vault/scope";
 import { checkNewNotePath } from "../../vault/writes";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
+import { MAX_READ_NOTE_BYTES, UNREAD_NOTES_LISTED } from "../../config/limits";
 
 /** Characters Obsidian's link syntax gives a meaning: a note named with one could not be linked to. */
 const LINK_SYNTAX_CHARACTERS = /[#^[\]|]/u;
@@ -32,6 +33,12 @@ export const renameNoteTool = defineTool({
 			.optional()
 			.describe(
 				"Notes linking here whose frontmatter is too large or too deeply nested to be read as properties, and may name this note in a [[link]]: their frontmatter was not rewritten (Obsidian may still read a link to the old name there). Edit it by hand.",
+			),
+		notes_not_read: z
+			.array(z.string())
+			.optional()
+			.describe(
+				`Notes over the ${MAX_READ_NOTE_BYTES / (1024 * 1024)} MiB this server reads from one note (the first ${UNREAD_NOTES_LISTED}): not read, so a link to this note in them still names the old path. Check them in Obsidian.`,
 			),
 	},
 	examples: [{ path: "Projects/Garden", new_path: "Archive/Garden plan.md" }],
@@ -67,12 +74,14 @@ export const renameNoteTool = defineTool({
 		// Notes the token may not see are updated too (as Obsidian does) but neither named nor counted.
 		const visible = [...plan.notes, ...kept].filter((note) => isPathVisible(pathAfter(plan, note.path), scope));
 		const staleFrontmatter = (plan.staleFrontmatter ?? []).map((path) => pathAfter(plan, path)).filter((path) => isPathVisible(path, scope));
+		const unread = (plan.unreadNotes ?? []).filter((path) => isPathVisible(path, scope)).slice(0, UNREAD_NOTES_LISTED);
 		return ok({
 			path: plan.from,
 			new_path: to,
 			notes_updated: new Set(visible.map((note) => note.path).filter((path) => path !== plan.from)).size,
 			links_updated: visible.reduce((sum, note) => sum + note.links, 0),
 			...(staleFrontmatter.length > 0 ? { frontmatter_not_rewritten: staleFrontmatter } : {}),
+			...(unread.length > 0 ? { notes_not_read: unread } : {}),
 		});
 	},
 });

@@ -1,9 +1,10 @@
-import { promises as fs } from "node:fs";
+import { promises as fs, renameSync } from "node:fs";
 import * as nodePath from "node:path";
 import { NodeVault } from "../../../src/headless/NodeVault";
 import { NodeHost } from "../../../src/headless/NodeHost";
 import { LinkFileIndex } from "../../../src/paths/linkResolution";
-import { SCAN_BATCH_FILES } from "../../../src/config/limits";
+import { MAX_READ_NOTE_BYTES, MAX_STARTUP_PARSE_BYTES, SCAN_BATCH_FILES } from "../../../src/config/limits";
+import { NodeMetadataCache } from "../../../src/headless/NodeMetadataCache";
 import { countWorkPerPiece } from "../../helpers/workPieces";
 import { makeVault, removeDir } from "../../helpers/vault";
 
@@ -164,4 +165,66 @@ describe("a change another program makes while the vault is being opened", () =>
 			await vault.close();
 		}
 	});
+});
+
+/**
+ * A note another program grows between the vault's listing and the parse of its notes (a sync
+ * client writing as the server starts) is read by its size when opened, not the size listed: one
+ * grown past MAX_STARTUP_PARSE_BYTES is parsed after start in slices, like a note that size when
+ * listed, and one grown past MAX_READ_NOTE_BYTES has no links, like any note over that bound.
+ */
+describe("a note grown between the vault's listing and the start's parse", () => {
+	test.each([
+		["past MAX_STARTUP_PARSE_BYTES: parsed after start, its links all known then", MAX_STARTUP_PARSE_BYTES + 1024, true],
+		["past MAX_READ_NOTE_BYTES: never read, no links", MAX_READ_NOTE_BYTES + 1024, false],
+	])(
+		"%s",
+		async (_, bytes, linked) => {
+			const root = await makeVault({ "Grown.md": "# Grown\n", "Target.md": "# Target\n" });
+			try {
+				const vault = await NodeVault.open(root);
+				const line = "- see [[Target]]\n";
+				await fs.writeFile(nodePath.join(root, "Grown.md"), line.repeat(Math.ceil(bytes / line.length)));
+				const metadata = await NodeMetadataCache.build(vault);
+				try {
+					// Not parsed before the server listens: that would be one read and a parse of megabytes before it answers anything.
+					expect(metadata.getCache("Grown.md")).toBeNull();
+					await metadata.settled();
+					expect(metadata.resolvedLinks["Grown.md"]?.["Target.md"]).toBe(linked ? Math.ceil(bytes / line.length) : undefined);
+				} finally {
+					metadata.close();
+					await vault.close();
+				}
+			} finally {
+				await removeDir(root);
+			}
+		},
+		120_000,
+	);
+});
+
+describe("a note renamed by another program between the vault's listing and the start's parse", () => {
+	test("is parsed at its new path once the watcher reports the move: its links are known, and its metadata is never missing for good", async () => {
+		const root = await makeVault({ "Moving.md": "# Moving\n\nSee [[Target]].\n", "Target.md": "# Target\n" });
+		try {
+			const vault = await NodeVault.open(root, { watch: true });
+			// Before the watcher reports it: the listing still names the old path, which the parse then cannot read.
+			renameSync(nodePath.join(root, "Moving.md"), nodePath.join(root, "Moved.md"));
+			const metadata = await NodeMetadataCache.build(vault);
+			try {
+				for (const deadline = Date.now() + 10_000; vault.getFileByPath("Moved.md") === null;) {
+					if (Date.now() > deadline) throw new Error("the watcher never reported the move");
+					await new Promise((resolve) => setTimeout(resolve, 10));
+				}
+				await metadata.settled();
+				expect(metadata.getCache("Moved.md")?.headings?.[0]?.heading).toBe("Moving");
+				expect(metadata.resolvedLinks["Moved.md"]).toEqual({ "Target.md": 1 });
+			} finally {
+				metadata.close();
+				await vault.close();
+			}
+		} finally {
+			await removeDir(root);
+		}
+	}, 60_000);
 });
