@@ -9,6 +9,7 @@ import { heapAfterGc } from "../helpers/gc";
 import { connectClient, isPortClosed, mcpHeaders, rawRequest } from "../helpers/http";
 import { RecordingLogger, startService, type RunningService } from "../helpers/service";
 import { callError, callOk } from "../helpers/tools";
+import { MAX_READ_NOTE_BYTES } from "../../src/config/limits";
 import { makeVault, removeDir } from "../helpers/vault";
 
 const appendBody = (path: string, content: string) =>
@@ -145,12 +146,12 @@ describe("odd notes give bounded answers", () => {
 		expect(note.content).toContain("\uFFFD");
 	});
 
-	test("a 50 MB note: read_note is cut at 512 KiB, search still answers", async () => {
-		const note = await callOk<{ truncated: boolean; size: number; content: string }>(client, "read_note", { path: "Huge" });
-		expect(note).toMatchObject({ truncated: true, size: 50 * 1024 * 1024 + 9 });
-		expect(Buffer.byteLength(note.content)).toBeLessThanOrEqual(512 * 1024);
-		const found = await callOk<{ total: number }>(client, "search_notes", { query: "huge" });
-		expect(found.total).toBeGreaterThanOrEqual(1);
+	test("a 50 MB note, over the 8 MiB a note is read to: read_note refuses it naming the bound and no disk path, and search still finds it by its title", async () => {
+		const refusal = await callError(client, "read_note", { path: "Huge" });
+		expect(refusal).toContain(`over the ${MAX_READ_NOTE_BYTES / (1024 * 1024)} MiB`);
+		expect(refusal).not.toContain(vault);
+		const found = await callOk<{ total: number; results: Array<{ path: string }> }>(client, "search_notes", { query: "huge" });
+		expect(found.results.map((result) => result.path)).toContain("Huge.md");
 	}, 60_000);
 
 	test("a 100,000-line note: list_tasks is bounded by its limit and reports the total", async () => {
