@@ -139,22 +139,30 @@ describe("a create_note stopped by a revocation, its folders made meanwhile by s
 	/** Whether the jail is asked on the way to making the note's folders, once the call has seen them missing. */
 	const makingFolders = (): boolean => /createInFolders|makeMissingFolders/.test(new Error().stack ?? "");
 
+	/** Runs `meanwhile` once, the first time the call asks the jail about a folder on the way to making the note's; true once it ran. */
+	function onFirstFolderCheck(meanwhile: () => Promise<void>): () => boolean {
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the jail as `this`
+		const original = FolderJail.prototype.isFolderReal;
+		let ran = false;
+		jest.spyOn(FolderJail.prototype, "isFolderReal").mockImplementation(async function (this: FolderJail, folder: string) {
+			if (!ran && makingFolders()) {
+				ran = true;
+				await meanwhile();
+			}
+			return original.call(this, folder);
+		});
+		return () => ran;
+	}
+
 	test("the folders it did not make stay", async () => {
 		await withWriteServer({ "Other/Keep.md": "keep\n" }, async (vault, running, client) => {
-			// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the jail as `this`
-			const original = FolderJail.prototype.isFolderReal;
-			let changed = false;
-			jest.spyOn(FolderJail.prototype, "isFolderReal").mockImplementation(async function (this: FolderJail, folder: string) {
-				if (!changed && makingFolders()) {
-					changed = true;
-					// The person makes the folders in their file manager, and revokes the token, at that moment.
-					await fs.mkdir(nodePath.join(vault, "New", "Deep"), { recursive: true });
-					await running.service.apply({ ...running.settings, tokens: [] });
-				}
-				return original.call(this, folder);
+			const ran = onFirstFolderCheck(async () => {
+				// The person makes the folders in their file manager, and revokes the token, at that moment.
+				await fs.mkdir(nodePath.join(vault, "New", "Deep"), { recursive: true });
+				await running.service.apply({ ...running.settings, tokens: [] });
 			});
 			await callTool(client, "create_note", { path: "New/Deep/Plan.md", content: "# Plan\n" }).catch(() => undefined);
-			expect(changed).toBe(true);
+			expect(ran()).toBe(true);
 			expect(nodeFs.existsSync(nodePath.join(vault, "New", "Deep"))).toBe(true);
 			expect(nodeFs.existsSync(nodePath.join(vault, "New", "Deep", "Plan.md"))).toBe(false);
 		});
@@ -162,18 +170,9 @@ describe("a create_note stopped by a revocation, its folders made meanwhile by s
 
 	test("the journal records only the folders the call made", async () => {
 		await withWriteServer({ "Other/Keep.md": "keep\n" }, async (vault, running, client) => {
-			// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the jail as `this`
-			const original = FolderJail.prototype.isFolderReal;
-			let changed = false;
-			jest.spyOn(FolderJail.prototype, "isFolderReal").mockImplementation(async function (this: FolderJail, folder: string) {
-				if (!changed && makingFolders()) {
-					changed = true;
-					await fs.mkdir(nodePath.join(vault, "New"));
-				}
-				return original.call(this, folder);
-			});
+			const ran = onFirstFolderCheck(() => fs.mkdir(nodePath.join(vault, "New")).then(() => undefined));
 			await callTool(client, "create_note", { path: "New/Deep/Plan.md", content: "# Plan\n" });
-			expect(changed).toBe(true);
+			expect(ran()).toBe(true);
 			const [entry] = running.journal.list(1);
 			expect(entry?.changes[0]?.createdFolders).toEqual(["New/Deep"]);
 		});
