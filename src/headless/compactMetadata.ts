@@ -268,8 +268,10 @@ class PackedNote {
 	/**
 	 * The block whose id, in lower case, is `id`, as a part of the note, looked for without building
 	 * the note's block entries and pausing every READ_STEP_ENTRIES: read_note of `Note#^id` built a
-	 * note's 100,000 blocks in one piece of about 0.15 s. The numbers are its own copy, as a pause
-	 * lets other notes' reads use the store's scratch.
+	 * note's 100,000 blocks in one piece of about 0.15 s. As the unpacked lookups do, a block whose
+	 * id is exactly `id` wins over an earlier one differing only in case (`^A` before `^a`), else
+	 * the first that matches in lower case. The numbers are its own copy, as a pause lets other
+	 * notes' reads use the store's scratch.
 	 */
 	*blockPart(id: string): Steps<NotePart | null> {
 		const numbers = this.numbers(true);
@@ -278,14 +280,17 @@ class PackedNote {
 		let next = numbers[KIND.blocks * 2 + 1] as number;
 		const count = numbers[at++] as number;
 		const positions = new Positions(numbers);
+		let firstInAnyCase: NotePart | null = null;
 		for (let entry = 0; entry < count; entry++, at += 2) {
 			const blockId = this.strings[next++] as string;
 			// Every entry's start is read: each is a step from the one before.
 			const start = positions.startOffset(at);
-			if (blockId.toLowerCase() === id) return { name: `^${blockId}`, start, end: start + (numbers[at + 1] as number) };
+			if (blockId === id) return { name: `^${blockId}`, start, end: start + (numbers[at + 1] as number) };
+			if (firstInAnyCase === null && blockId.toLowerCase() === id)
+				firstInAnyCase = { name: `^${blockId}`, start, end: start + (numbers[at + 1] as number) };
 			if (entry % READ_STEP_ENTRIES === READ_STEP_ENTRIES - 1) yield;
 		}
-		return null;
+		return firstInAnyCase;
 	}
 
 	/** The text of the note's first heading when it is its one level-1 heading, else null; looks no further than the second level-1 heading. */

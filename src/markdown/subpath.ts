@@ -96,10 +96,15 @@ export function headingPlacesOf(headings: readonly HeadingCache[]): HeadingPlace
 	};
 }
 
-/** A note's block whose id, in lower case, is `id`, from its metadata's blocks. Pure. */
+/**
+ * A note's block whose id, in lower case, is `id`, from its metadata's blocks: the one keyed `id`,
+ * else the first whose id matches in lower case (as every lookup here chooses). Pure.
+ */
 function* blockOf(cache: CachedMetadata | null, id: string): Steps<NotePart | null> {
 	yield* [];
-	const block = Object.values(cache?.blocks ?? {}).find((entry) => entry.id.toLowerCase() === id);
+	const blocks = cache?.blocks ?? {};
+	const keyed = Object.prototype.hasOwnProperty.call(blocks, id) ? blocks[id] : undefined;
+	const block = keyed?.id.toLowerCase() === id ? keyed : Object.values(blocks).find((entry) => entry.id.toLowerCase() === id);
 	return block ? { name: `^${block.id}`, start: block.position.start.offset, end: block.position.end.offset } : null;
 }
 

@@ -19,7 +19,7 @@ import {
 	taskItemsOf,
 } from "../../../src/headless/compactMetadata";
 import { rememberTasks } from "../../../src/vault/tasks";
-import { headingPlacesOf } from "../../../src/markdown/subpath";
+import { headingPlacesOf, resolveSubpath } from "../../../src/markdown/subpath";
 import { NoteMemo } from "../../../src/vault/noteMemo";
 import { metadataRecordsSteps, parseMetadata } from "../../../src/markdown/metadata";
 import { runSteps } from "../../../src/markdown/steps";
@@ -181,6 +181,27 @@ describe("compactMetadata", () => {
 		// A plain list, not a getter over a packed form.
 		expect(Object.getOwnPropertyDescriptor(kept, "listItems")).toHaveProperty("value");
 		expect(kept.listItems).toHaveLength(2);
+	});
+
+	test("a block asked for by an id two blocks share in lower case is the same block from every lookup (packed notes answered ^A for ^a)", () => {
+		const text = "first ^A\n\nsecond ^a\n\nthird ^B\n";
+		const second = text.indexOf("second");
+		const wantedA = { name: "^a", start: second, end: text.indexOf(" ^a") + 3 };
+		const plain = parseMetadata(text);
+		const unpacked = parseMetadata(text);
+		void unpacked.blocks;
+		const lookups = {
+			packed: (id: string) => runSteps(blockPartInSteps(compactMetadata(parseMetadata(text), text), id)),
+			records: (id: string) => runSteps(blockPartInSteps(parseMetadata(text), id)),
+			object: (id: string) => runSteps(blockPartInSteps(unpacked, id)),
+			resolveSubpath: (id: string) => resolveSubpath(plain, `^${id}`, text.length),
+		};
+		for (const [name, lookup] of Object.entries(lookups)) {
+			expect([name, lookup("a")]).toEqual([name, wantedA]);
+			// Only one block is b, whatever the case asked for.
+			expect([name, lookup("b")?.name]).toEqual([name, "^B"]);
+			expect([name, lookup("c")]).toEqual([name, null]);
+		}
 	});
 
 	test("a note of 20,000 tasks is compacted in steps that may pause between runs of entries, to the same metadata", () => {
