@@ -588,6 +588,12 @@ export const MAX_SYNC_READ_BYTES = 256 * 1024;
  * folder's at once came back from the thread pool in batches of thousands, each handled in one piece.
  */
 export const SCAN_BATCH_FILES = 64;
+/**
+ * Pauses (ms) before the headless metadata cache reads again a note whose read failed for a passing
+ * reason (too many open files, a busy or locked file): one try more per entry. A note that failed
+ * at start and once after stayed without links, backlinks and headings until it changed.
+ */
+export const NOTE_READ_RETRY_PAUSES_MS: readonly number[] = [500, 5_000, 30_000];
 /** Notes larger than this (bytes) are parsed just after the headless server starts, not before it listens. */
 export const MAX_STARTUP_PARSE_BYTES = 1024 * 1024;
 /**

@@ -1,7 +1,7 @@
 import type { CachedMetadata, EventRef } from "obsidian";
 import type { HostAbstractFile, HostFile, HostMetadataCache, LinkMap } from "../host/Host";
 import { NoteTooLargeError } from "../host/NoteTooLargeError";
-import { MAX_STARTUP_PARSE_BYTES, METADATA_PARSE_SLICE_MS, RESOLVE_CHECK_INTERVAL } from "../config/limits";
+import { MAX_STARTUP_PARSE_BYTES, METADATA_PARSE_SLICE_MS, NOTE_READ_RETRY_PAUSES_MS, RESOLVE_CHECK_INTERVAL } from "../config/limits";
 import { metadataRecordsSteps, parseMetadataOnClock } from "../markdown/metadata";
 import { canvasLinksSteps } from "../canvas/canvasLinks";
 import { SliceClock, type Steps } from "../markdown/steps";
@@ -64,6 +64,9 @@ export class NodeMetadataCache implements HostMetadataCache {
 	private readonly packed = new PackedMetadataStore();
 	private readonly events = new HostEvents();
 	private readonly vaultRefs: EventRef[] = [];
+	/** Notes whose read failed for a passing reason, by path: the tries made, and the timer of the next. */
+	private readonly readRetries = new Map<string, { tries: number; timer: ReturnType<typeof setTimeout> | null }>();
+	private closed = false;
 	/** Vault changes are applied one at a time, in order. */
 	private updates: Promise<unknown> = Promise.resolve();
 	/**
@@ -171,7 +174,10 @@ export class NodeMetadataCache implements HostMetadataCache {
 
 	/** Stops following the vault. */
 	close(): void {
+		this.closed = true;
 		for (const ref of this.vaultRefs.splice(0)) this.vault.offref(ref);
+		for (const retry of this.readRetries.values()) if (retry.timer) clearTimeout(retry.timer);
+		this.readRetries.clear();
 	}
 
 	private listen(): void {
@@ -251,11 +257,35 @@ export class NodeMetadataCache implements HostMetadataCache {
 			text = await this.vault.cachedRead(file);
 		} catch (error) {
 			// Not read (over MAX_READ_NOTE_BYTES): parsed as an empty note, so nothing it held before is still claimed for it.
-			if (!(error instanceof NoteTooLargeError)) return;
+			if (!(error instanceof NoteTooLargeError)) {
+				if (isPassingReadError(error)) this.retryReadLater(file.path);
+				return;
+			}
 			text = "";
 		}
+		this.readRetries.delete(file.path);
 		const cache = await this.index(file, text);
 		if (announce && cache) this.events.trigger("changed", file, text, cache);
+	}
+
+	/**
+	 * Reads a note again after the next of NOTE_READ_RETRY_PAUSES_MS, as a change of it would, while
+	 * tries are left (none once it is read, changes or moves: its change or move reads it then).
+	 */
+	private retryReadLater(path: string): void {
+		const retry = this.readRetries.get(path) ?? { tries: 0, timer: null };
+		const pause = NOTE_READ_RETRY_PAUSES_MS[retry.tries];
+		if (this.closed || pause === undefined || retry.timer !== null) return;
+		retry.tries++;
+		retry.timer = setTimeout(() => {
+			retry.timer = null;
+			const file = this.vault.getFileByPath(path);
+			if (file) this.enqueue(() => this.onModify(file));
+			else this.readRetries.delete(path);
+		}, pause);
+		// A retry never keeps a finished command's process alive.
+		retry.timer.unref?.();
+		this.readRetries.set(path, retry);
 	}
 
 	/** Parses a note's (or canvas's) text into the cache; returns the note's metadata. */
@@ -421,4 +451,10 @@ function* canvasLinkListSteps(text: string): Steps<string[]> {
 	const links: string[] = [];
 	yield* canvasLinksSteps(text, (link) => links.push(link));
 	return links;
+}
+
+/** Errors of a read that may well succeed a moment later: too many open files, a busy, locked or interrupted file. */
+function isPassingReadError(error: unknown): boolean {
+	const code = (error as { code?: unknown } | null)?.code;
+	return code === "EMFILE" || code === "ENFILE" || code === "EBUSY" || code === "EAGAIN" || code === "EINTR";
 }

@@ -3,7 +3,7 @@ import * as nodePath from "node:path";
 import { NodeVault } from "../../../src/headless/NodeVault";
 import { NodeHost } from "../../../src/headless/NodeHost";
 import { LinkFileIndex } from "../../../src/paths/linkResolution";
-import { MAX_READ_NOTE_BYTES, MAX_STARTUP_PARSE_BYTES, SCAN_BATCH_FILES } from "../../../src/config/limits";
+import { MAX_READ_NOTE_BYTES, MAX_STARTUP_PARSE_BYTES, NOTE_READ_RETRY_PAUSES_MS, SCAN_BATCH_FILES } from "../../../src/config/limits";
 import { NodeMetadataCache } from "../../../src/headless/NodeMetadataCache";
 import { countWorkPerPiece } from "../../helpers/workPieces";
 import { makeVault, removeDir } from "../../helpers/vault";
@@ -220,6 +220,91 @@ describe("a note renamed by another program between the vault's listing and the 
 				expect(metadata.getCache("Moved.md")?.headings?.[0]?.heading).toBe("Moving");
 				expect(metadata.resolvedLinks["Moved.md"]).toEqual({ "Target.md": 1 });
 			} finally {
+				metadata.close();
+				await vault.close();
+			}
+		} finally {
+			await removeDir(root);
+		}
+	}, 60_000);
+});
+
+describe("a note whose reads fail for a passing reason (too many open files)", () => {
+	/** Makes the vault's reads of `path` fail with EMFILE `failures` times (start's read included), as when the process ran out of file handles. */
+	function failReads(vault: NodeVault, path: string, failures: number): { reads: () => number; restore: () => void } {
+		let reads = 0;
+		const tooMany = () => Object.assign(new Error("EMFILE: too many open files"), { code: "EMFILE" });
+		const readSync = vault.readSync.bind(vault);
+		const read = vault.read.bind(vault);
+		const syncSpy = jest.spyOn(vault, "readSync").mockImplementation((file, ...rest) => {
+			if (file.path === path && reads++ < failures) throw tooMany();
+			return readSync(file, ...rest);
+		});
+		const readSpy = jest.spyOn(vault, "read").mockImplementation(async (file) => {
+			if (file.path === path && reads++ < failures) throw tooMany();
+			return read(file);
+		});
+		return {
+			reads: () => reads,
+			restore: () => {
+				syncSpy.mockRestore();
+				readSpy.mockRestore();
+			},
+		};
+	}
+
+	test("is read again later until it reads: its links and headings are known (it stayed without them until it changed)", async () => {
+		const root = await makeVault({ "Busy.md": "# Busy\n\nSee [[Target]].\n", "Target.md": "# Target\n" });
+		try {
+			const vault = await NodeVault.open(root);
+			// Start's read, the read after start and the first retry fail (the last two try the synchronous read, then the other).
+			const failing = failReads(vault, "Busy.md", 5);
+			const metadata = await NodeMetadataCache.build(vault);
+			try {
+				for (const deadline = Date.now() + 30_000; metadata.getCache("Busy.md") === null;) {
+					if (Date.now() > deadline) throw new Error(`never read again (${failing.reads()} reads)`);
+					await new Promise((resolve) => setTimeout(resolve, 50));
+				}
+				await metadata.settled();
+				expect(metadata.getCache("Busy.md")?.headings?.[0]?.heading).toBe("Busy");
+				expect(metadata.resolvedLinks["Busy.md"]).toEqual({ "Target.md": 1 });
+			} finally {
+				failing.restore();
+				metadata.close();
+				await vault.close();
+			}
+		} finally {
+			await removeDir(root);
+		}
+	}, 60_000);
+
+	test("a read failing for good (not a passing reason) is not tried again", async () => {
+		const root = await makeVault({ "Gone.md": "# Gone\n", "Target.md": "# Target\n" });
+		try {
+			const vault = await NodeVault.open(root);
+			let reads = 0;
+			const denied = () => Object.assign(new Error("EACCES: permission denied"), { code: "EACCES" });
+			const syncSpy = jest.spyOn(vault, "readSync").mockImplementation((file) => {
+				if (file.path === "Gone.md") reads++;
+				throw denied();
+			});
+			const readSpy = jest.spyOn(vault, "read").mockImplementation(async (file) => {
+				if (file.path === "Gone.md") reads++;
+				throw denied();
+			});
+			const metadata = await NodeMetadataCache.build(vault);
+			try {
+				await metadata.settled();
+				const readsAfterStart = reads;
+				expect(readsAfterStart).toBeGreaterThan(1);
+				// Past the first retry's pause: no read more.
+				await new Promise((resolve) => setTimeout(resolve, (NOTE_READ_RETRY_PAUSES_MS[0] ?? 0) + 500));
+				await metadata.settled();
+				expect(metadata.getCache("Gone.md")).toBeNull();
+				expect(reads).toBe(readsAfterStart);
+			} finally {
+				syncSpy.mockRestore();
+				readSpy.mockRestore();
 				metadata.close();
 				await vault.close();
 			}
