@@ -13,8 +13,9 @@ import {
 	SLICED_TAGS,
 	SHOWN_TITLE_MAX_CHARS,
 	SLICED_TOKENIZE_CHARS,
+	ONE_PIECE_INDEX_WORDS,
 } from "../config/limits";
-import { runSteps, runStepsInSlices, type Steps } from "../markdown/steps";
+import { runSteps, runStepsInSlices, runStepsWhile, type Steps } from "../markdown/steps";
 import { SearchEngine, type CommitPlan, type NoteFilter, type SearchAnswer, type SearchPause } from "../search/engine";
 import { workClockMs, type CallBudget } from "./workBudget";
 import { stopWordSet, withStopWords, type ParsedQuery } from "../search/query";
@@ -623,9 +624,15 @@ export class IndexedNoteSearch implements NoteSearch {
 		})();
 		let work: { plan: CommitPlan; tags: NoteTags };
 		// The whole text, not the body indexed: a note over MAX_SEARCHABLE_NOTE_BYTES still has its headings
-		// indexed, and a million of them were tokenized in one piece of about 0.9 s.
-		if (text.length < SLICED_TOKENIZE_CHARS && (cache ? tagTextReaderOf(cache).count : 0) < SLICED_TAGS) {
-			work = runSteps(steps);
+		// indexed, and a million of them were tokenized in one piece of about 0.9 s. A short text of many
+		// words (a frontmatter of 9,000 keys) goes on in slices once it has read ONE_PIECE_INDEX_WORDS.
+		const wordsBefore = engine.index.wordsRead;
+		const atOnce =
+			text.length < SLICED_TOKENIZE_CHARS && (cache ? tagTextReaderOf(cache).count : 0) < SLICED_TAGS
+				? runStepsWhile(steps, () => engine.index.wordsRead - wordsBefore < ONE_PIECE_INDEX_WORDS)
+				: undefined;
+		if (atOnce?.done) {
+			work = atOnce.value;
 		} else {
 			// Its first slice in a turn of its own too: the metadata cache reports a note from the last slice of its parse.
 			await this.yieldToHost();
