@@ -1,4 +1,6 @@
-import { MAX_SEARCHABLE_NOTE_BYTES } from "../../../src/config/limits";
+import { MAX_SEARCHABLE_NOTE_BYTES, ONE_PIECE_INDEX_WORDS, SLICED_TOKENIZE_CHARS, TOKENIZE_CHUNK_CHARS } from "../../../src/config/limits";
+import { TermDictionary } from "../../../src/search/dictionary";
+import { tokenize } from "../../../src/search/text";
 import { parseQuery } from "../../../src/search/query";
 import { IndexedNoteSearch, isHeadingDescription, isSearchableText, scanSearch } from "../../../src/vault/search";
 import { CallBudget } from "../../../src/vault/workBudget";
@@ -421,4 +423,81 @@ describe("kept filter answers over random edits", () => {
 			}
 		}
 	}, 120_000);
+});
+
+const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe("a short note of many words is indexed in slices, not in one piece", () => {
+	// 169 KB of frontmatter, 9,000 keys with a value each: 18,000 words no other note holds.
+	const KEYS = 9_000;
+	const PLANTED = `---\n${Array.from({ length: KEYS }, (_, key) => `key${key}: value${key}`).join("\n")}\n---\nplanted\n`;
+
+	test("words looked up between two pauses stay under one piece's bound; the index still answers as a scan", async () => {
+		expect(PLANTED.length).toBeLessThan(SLICED_TOKENIZE_CHARS);
+		const vault = await openVault({ "Notes/Other.md": "# Other\n\nnothing planted here\n" });
+		const scope = vault.scope("Private");
+		const index = new IndexedNoteSearch(vault.host, scope, () => eventLoopTurns.take());
+		index.start();
+		await index.whenReady();
+		const pieces = countWorkPerPiece();
+		const lookUp = Object.getOwnPropertyDescriptor(TermDictionary.prototype, "idOf")?.value as (this: TermDictionary, token: string) => number;
+		const looked = jest.spyOn(TermDictionary.prototype, "idOf").mockImplementation(function (this: TermDictionary, token: string) {
+			pieces.count();
+			return lookUp.call(this, token);
+		});
+		try {
+			await vault.host.vault.create("Notes/Planted.md", PLANTED);
+			for (let turn = 0; turn < 10_000 && (await index.search(scope, parseQuery("value8999"), {}, 5)).total === 0; turn++) await settle();
+		} finally {
+			looked.mockRestore();
+			pieces.restore();
+		}
+		try {
+			const read = pieces.perPiece.filter((count) => count > 0);
+			// All the note's words were looked up (each key and value, and `planted`)…
+			expect(read.reduce((sum, count) => sum + count, 0)).toBeGreaterThanOrEqual(2 * KEYS);
+			// …in pieces of at most the words read at once and one more step: a chunk of TOKENIZE_CHUNK_CHARS.
+			const chunkWords = tokenize(PLANTED.slice(0, TOKENIZE_CHUNK_CHARS)).length;
+			expect(Math.max(...read)).toBeLessThanOrEqual(ONE_PIECE_INDEX_WORDS + chunkWords);
+			for (const query of ["value8999", "key0", "planted", "key4500 value4500", "nothing"]) {
+				const fromIndex = await index.search(scope, parseQuery(query), {}, 10);
+				const fromScan = await scanSearch(vault.host, scope, parseQuery(query), {}, 10);
+				expect(fromIndex.results.map((hit) => hit.path)).toEqual(fromScan.results.map((hit) => hit.path));
+				expect(fromIndex.total).toBe(fromScan.total);
+			}
+			expect((await index.search(scope, parseQuery("value8999"), {}, 5)).results.map((hit) => hit.path)).toEqual(["Notes/Planted.md"]);
+		} finally {
+			await index.stop();
+			await vault.close();
+		}
+	});
+
+	test("an ordinary note is still indexed in one piece", async () => {
+		const vault = await openVault({ "Notes/Other.md": "# Other\n\nnothing planted here\n" });
+		const scope = vault.scope("Private");
+		const index = new IndexedNoteSearch(vault.host, scope, () => eventLoopTurns.take());
+		index.start();
+		await index.whenReady();
+		const pieces = countWorkPerPiece();
+		const lookUp = Object.getOwnPropertyDescriptor(TermDictionary.prototype, "idOf")?.value as (this: TermDictionary, token: string) => number;
+		const looked = jest.spyOn(TermDictionary.prototype, "idOf").mockImplementation(function (this: TermDictionary, token: string) {
+			pieces.count();
+			return lookUp.call(this, token);
+		});
+		const words = Array.from({ length: 3_000 }, (_, word) => `word${word}`).join(" ");
+		try {
+			await vault.host.vault.create("Notes/Ordinary.md", `# Ordinary\n\n${words}\n`);
+			for (let turn = 0; turn < 1_000 && (await index.search(scope, parseQuery("word2999"), {}, 5)).total === 0; turn++) await settle();
+		} finally {
+			looked.mockRestore();
+			pieces.restore();
+		}
+		try {
+			expect(pieces.perPiece.filter((count) => count >= 3_000)).toHaveLength(1);
+			expect((await index.search(scope, parseQuery("word2999"), {}, 5)).results.map((hit) => hit.path)).toEqual(["Notes/Ordinary.md"]);
+		} finally {
+			await index.stop();
+			await vault.close();
+		}
+	});
 });
