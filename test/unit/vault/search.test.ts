@@ -501,3 +501,102 @@ describe("a short note of many words is indexed in slices, not in one piece", ()
 		}
 	});
 });
+
+describe("a note whose indexing is overtaken by a change to it (a huge note's metadata is parsed after start, and its `changed` came while the build indexed it)", () => {
+	// Over SLICED_TOKENIZE_CHARS, so indexed in slices; under MAX_STARTUP_PARSE_BYTES, so parsed before the index starts.
+	const TEXT = `# Slug\n\n${"w ".repeat(SLICED_TOKENIZE_CHARS / 2)}\n\nfirst last\n`;
+
+	async function until(holds: () => boolean | Promise<boolean>): Promise<void> {
+		for (let turn = 0; !(await holds()); turn++) {
+			if (turn > 100_000) throw new Error(`never held: ${holds.toString()}`);
+			await settle();
+		}
+	}
+
+	/**
+	 * Runs `check` on the index over a vault of Slug.md whose pauses each wait until released while
+	 * the test holds them: the build's indexing of Slug.md is waiting at its first when `check` begins.
+	 */
+	async function withHeldIndex(
+		check: (
+			held: Array<() => void>,
+			parts: { vault: OpenVault; index: IndexedNoteSearch; letGo: () => void; found: (query: string) => Promise<string[]> },
+		) => Promise<void>,
+	): Promise<void> {
+		expect(TEXT.length).toBeGreaterThanOrEqual(SLICED_TOKENIZE_CHARS);
+		const vault = await openVault({ "Slug.md": TEXT });
+		const held: Array<() => void> = [];
+		let holding = true;
+		const index = new IndexedNoteSearch(vault.host, vault.scope(), () => (holding ? new Promise<void>((resolve) => held.push(resolve)) : settle()));
+		const letGo = () => {
+			holding = false;
+			for (const release of held.splice(0)) release();
+		};
+		const found = async (query: string) => (await index.search(vault.scope(), parseQuery(query), {}, 5)).results.map((hit) => hit.path);
+		try {
+			index.start();
+			await until(() => held.length === 1);
+			await check(held, { vault, index, letGo, found });
+		} finally {
+			letGo();
+			await index.stop();
+			await vault.close();
+		}
+	}
+
+	/** Changes Slug.md's text: its `changed` makes an indexing of its own, which waits at its first pause. */
+	async function changeSlug(vault: OpenVault, held: Array<() => void>, text: string): Promise<void> {
+		const file = vault.host.vault.getFileByPath("Slug.md");
+		if (!file) throw new Error("no Slug.md");
+		const waiting = held.length;
+		await vault.host.vault.process(file, () => text);
+		await vault.host.metadataCache.settled();
+		await until(() => held.length === waiting + 1);
+	}
+
+	test("once the index is ready, the note is found by what the build read while the change is still being indexed (the build's work was thrown away: not found at all)", async () => {
+		await withHeldIndex(async (held, { vault, index, letGo, found }) => {
+			await changeSlug(vault, held, TEXT.replace("first", "second"));
+			// The build's indexing goes on; the change's stays where it waits.
+			const change = held[1];
+			held.splice(1);
+			letGo();
+			await index.whenReady();
+			expect(index.status()).toEqual({ state: "ready", indexed_notes: 1, total_notes: 1 });
+			expect(await found("last")).toEqual(["Slug.md"]);
+			expect(await found("first")).toEqual(["Slug.md"]);
+			change?.();
+			await until(async () => (await found("second")).length > 0);
+			expect(await found("first")).toEqual([]);
+		});
+	});
+
+	test("an indexing of the older text that ends after the change's never replaces it", async () => {
+		await withHeldIndex(async (held, { vault, index, letGo, found }) => {
+			await changeSlug(vault, held, TEXT.replace("first", "second"));
+			// The change's indexing ends first…
+			const build = held[0];
+			held.splice(0, 1);
+			letGo();
+			await until(async () => (await found("second")).length > 0);
+			// …then the build's.
+			build?.();
+			await index.whenReady();
+			expect(await found("first")).toEqual([]);
+			expect(await found("second last")).toEqual(["Slug.md"]);
+		});
+	});
+
+	test("a note deleted while the build indexed it is not in the index once it is ready", async () => {
+		await withHeldIndex(async (_held, { vault, index, letGo, found }) => {
+			const file = vault.host.vault.getFileByPath("Slug.md");
+			if (!file) throw new Error("no Slug.md");
+			await vault.host.vault.trash(file);
+			await vault.host.metadataCache.settled();
+			letGo();
+			await index.whenReady();
+			expect(await found("last")).toEqual([]);
+			expect(index.status()).toMatchObject({ state: "ready", indexed_notes: 0 });
+		});
+	});
+});
