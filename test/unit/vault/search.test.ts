@@ -515,16 +515,19 @@ describe("a note whose indexing is overtaken by a change to it (a huge note's me
 
 	/**
 	 * Runs `check` on the index over a vault of Slug.md whose pauses each wait until released while
-	 * the test holds them: the build's indexing of Slug.md is waiting at its first when `check` begins.
+	 * the test holds them: an indexing of Slug.md (the build's, unless `beforeStart` says otherwise) is
+	 * waiting at its first when `check` begins.
 	 */
 	async function withHeldIndex(
 		check: (
 			held: Array<() => void>,
 			parts: { vault: OpenVault; index: IndexedNoteSearch; letGo: () => void; found: (query: string) => Promise<string[]> },
 		) => Promise<void>,
+		beforeStart: (vault: OpenVault) => void = () => undefined,
 	): Promise<void> {
 		expect(TEXT.length).toBeGreaterThanOrEqual(SLICED_TOKENIZE_CHARS);
 		const vault = await openVault({ "Slug.md": TEXT });
+		beforeStart(vault);
 		const held: Array<() => void> = [];
 		let holding = true;
 		const index = new IndexedNoteSearch(vault.host, vault.scope(), () => (holding ? new Promise<void>((resolve) => held.push(resolve)) : settle()));
@@ -535,7 +538,7 @@ describe("a note whose indexing is overtaken by a change to it (a huge note's me
 		const found = async (query: string) => (await index.search(vault.scope(), parseQuery(query), {}, 5)).results.map((hit) => hit.path);
 		try {
 			index.start();
-			await until(() => held.length === 1);
+			await until(() => held.length > 0);
 			await check(held, { vault, index, letGo, found });
 		} finally {
 			letGo();
@@ -585,6 +588,36 @@ describe("a note whose indexing is overtaken by a change to it (a huge note's me
 			expect(await found("first")).toEqual([]);
 			expect(await found("second last")).toEqual(["Slug.md"]);
 		});
+	});
+
+	test("a change that comes while the build reads the note: once the index is ready, the note is found by what the build read (the build left it out)", async () => {
+		let readBeforeChange = "";
+		await withHeldIndex(
+			async (held, { index, letGo, found }) => {
+				// The change's indexing is the one waiting; the build's goes on.
+				const change = held[0];
+				held.splice(0, 1);
+				letGo();
+				await index.whenReady();
+				expect(readBeforeChange).toBe(TEXT);
+				expect(index.status()).toEqual({ state: "ready", indexed_notes: 1, total_notes: 1 });
+				expect(await found("first last")).toEqual(["Slug.md"]);
+				change?.();
+				await until(async () => (await found("second")).length > 0);
+				expect(await found("first")).toEqual([]);
+			},
+			(vault) => {
+				const read = vault.host.vault.cachedRead.bind(vault.host.vault);
+				jest.spyOn(vault.host.vault, "cachedRead").mockImplementationOnce(async (file) => {
+					readBeforeChange = await read(file);
+					let written = false;
+					void vault.host.vault.process(file, () => TEXT.replace("first", "second")).then(() => (written = true));
+					await until(() => written);
+					await vault.host.metadataCache.settled();
+					return readBeforeChange;
+				});
+			},
+		);
 	});
 
 	test("a note deleted while the build indexed it is not in the index once it is ready", async () => {
