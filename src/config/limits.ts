@@ -810,6 +810,13 @@ export const MAX_SKETCHED_BODY_WORDS = 32_768;
 /** Body text shorter than this is tokenized at once; longer text in slices, so the host keeps answering. */
 export const SLICED_TOKENIZE_CHARS = 256 * 1024;
 /**
+ * Words the search index reads of a note shorter than SLICED_TOKENIZE_CHARS before it goes on in
+ * slices, as for a longer note: a 106 KB frontmatter of 9,000 keys is 18,000 new words, taken in one
+ * piece of 50–180 ms. It is checked after each step (a TOKENIZE_CHUNK_CHARS chunk, up to 10,000
+ * words), and a note of ordinary length (under about 25 KB of prose) stays one piece.
+ */
+export const ONE_PIECE_INDEX_WORDS = 4096;
+/**
  * The longest heading or frontmatter `title` search shows as a note's title (ranked like an alias)
  * when its file name is a code or a slug. A file name has at most 240 bytes; a longer "title" is a
  * paragraph (a million lines over a `===`), whose words took 900 ms to compare in one piece.

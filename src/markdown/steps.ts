@@ -13,6 +13,18 @@ export function runSteps<T>(steps: Steps<T>): T {
 	}
 }
 
+/**
+ * Runs the work at once while `goOn()` holds after each step: its result, or `{ done: false }`
+ * when it stopped first (the same steps then go on, in slices say, from where they stopped).
+ */
+export function runStepsWhile<T>(steps: Steps<T>, goOn: () => boolean): { done: true; value: T } | { done: false } {
+	for (;;) {
+		const next = steps.next();
+		if (next.done) return { done: true, value: next.value };
+		if (!goOn()) return { done: false };
+	}
+}
+
 /** Runs the work in slices of about `sliceMs`, awaiting `pause()` between slices. */
 export function runStepsInSlices<T>(steps: Steps<T>, sliceMs: number, pause: () => Promise<void>): Promise<T> {
 	return new SliceClock(sliceMs, pause).run(steps);

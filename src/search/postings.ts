@@ -300,6 +300,8 @@ function lowerSlot(slots: Uint32Array, from: number, to: number, slot: number): 
  */
 export class PostingsIndex {
 	readonly dictionary: TermDictionary;
+	/** Words looked up in the dictionary by `prepare` since the index was made, all notes together. */
+	wordsRead = 0;
 	/**
 	 * Term id → the notes holding it, for a list not in the arena: one the build grew, or one that
 	 * grew out of the arena since.
@@ -408,22 +410,26 @@ export class PostingsIndex {
 		aliases: readonly string[] = [],
 	): Generator<void, PreparedDocument, void> {
 		// Names tokenized in chunks too: a note's 38,000 headings were one piece of about 0.1 s.
-		const dictionary = this.dictionary;
+		// Each word looked up is counted: a caller sizes the piece of work it runs at once by `wordsRead`.
+		const idOf = (token: string): number => {
+			this.wordsRead++;
+			return this.dictionary.idOf(token);
+		};
 		function* ids(value: string): Generator<void, Uint32Array, void> {
 			const found: number[] = [];
-			yield* tokenizeInChunks(value, (token) => found.push(dictionary.idOf(token)));
+			yield* tokenizeInChunks(value, (token) => found.push(idOf(token)));
 			return Uint32Array.from(found);
 		}
 		const body = new PackedIdWriter(Math.min(1 << 16, text.length >> 2));
 		const counted = repeatedAddressWords(text);
 		const uncounted: number[] = [];
 		yield* tokenizeInChunks(text, (value, start, end) => {
-			const id = this.dictionary.idOf(value);
+			const id = idOf(value);
 			body.write(id);
 			if (!counted(value, start, end)) uncounted.push(id);
 		});
 		const titleTokens = tokenize(title);
-		const titleIds = Uint32Array.from(titleTokens, (token) => this.dictionary.idOf(token.value));
+		const titleIds = Uint32Array.from(titleTokens, (token) => idOf(token.value));
 		const headingIds = yield* ids(yield* namesTextInSteps(headings, folderWords(path)));
 		const aliasIds: Uint32Array[] = [];
 		for (const alias of aliases) aliasIds.push(yield* ids(alias));

@@ -13,8 +13,9 @@ import {
 	SLICED_TAGS,
 	SHOWN_TITLE_MAX_CHARS,
 	SLICED_TOKENIZE_CHARS,
+	ONE_PIECE_INDEX_WORDS,
 } from "../config/limits";
-import { runSteps, runStepsInSlices, type Steps } from "../markdown/steps";
+import { runSteps, runStepsInSlices, runStepsWhile, type Steps } from "../markdown/steps";
 import { SearchEngine, type CommitPlan, type NoteFilter, type SearchAnswer, type SearchPause } from "../search/engine";
 import { workClockMs, type CallBudget } from "./workBudget";
 import { stopWordSet, withStopWords, type ParsedQuery } from "../search/query";
@@ -565,9 +566,8 @@ export class IndexedNoteSearch implements NoteSearch {
 			} catch {
 				return true;
 			}
-			if (build.engine === this.engine && (this.versions.get(file.path) ?? 0) === version && this.host.vault.getFileByPath(file.path)) {
-				await this.addToIndex(file, text);
-			}
+			// Changed meanwhile: indexed as read all the same if it is not in the index yet (see `stillDue`).
+			if (build.engine === this.engine && this.host.vault.getFileByPath(file.path)) await this.addToIndex(file, text, version);
 			return true;
 		} finally {
 			build.inFlight -= 1;
@@ -602,17 +602,32 @@ export class IndexedNoteSearch implements NoteSearch {
 	}
 
 	/**
-	 * Indexes a note: at once when its text is short (done before this returns), in slices of
-	 * INDEX_UPDATE_SLICE_MS when it is long (other requests are answered between slices), and dropped if a newer event for the path,
-	 * a rebuild or a stop came meanwhile. A body over MAX_SEARCHABLE_NOTE_BYTES is not indexed.
+	 * Whether an indexing of `file`'s text as of `version` (of its path's events) goes on, and into the
+	 * index: not after a stop or a rebuild, and not once a newer event came for the path, unless the
+	 * index holds no version of the note and the host still has the file there. Then that event is a
+	 * change (a removal takes the file from the host) whose own indexing is under way, for seconds in
+	 * slices for a long note: until it ends, the note is found by the text read before, not missing.
+	 * A huge note's metadata is parsed after start, and its `changed` came while the build indexed it:
+	 * the build's work was thrown away, and the index said it was ready without the note.
 	 */
-	private async addToIndex(file: HostFile, text: string): Promise<void> {
+	private stillDue(engine: SearchEngine, file: HostFile, path: string, version: number): boolean {
+		if (this.stopped || engine !== this.engine) return false;
+		if ((this.versions.get(path) ?? 0) === version) return true;
+		return !engine.index.has(path) && this.host.vault.getFileByPath(path) === file;
+	}
+
+	/**
+	 * Indexes a note's text as of `version` of its path: at once when its text is short (done before this returns), in slices of
+	 * INDEX_UPDATE_SLICE_MS when it is long (other requests are answered between slices), and dropped once
+	 * no longer due (`stillDue`). A body over MAX_SEARCHABLE_NOTE_BYTES is not indexed.
+	 */
+	private async addToIndex(file: HostFile, text: string, version = this.versions.get(file.path) ?? 0): Promise<void> {
 		// A note over MAX_READ_NOTE_BYTES comes with no text: it is named as unsearched too.
 		const searchable = isSearchableText(text) && file.stat.size <= MAX_READ_NOTE_BYTES;
 		const body = searchable ? text : "";
 		const engine = this.engine;
 		const path = file.path;
-		const version = this.versions.get(path) ?? 0;
+		if (!this.stillDue(engine, file, path, version)) return;
 		const cache = this.host.metadataCache.getFileCache(file);
 		const aliases = aliasesOf(this.host, file);
 		const steps = (function* (): Steps<{ plan: CommitPlan; tags: NoteTags }> {
@@ -623,22 +638,29 @@ export class IndexedNoteSearch implements NoteSearch {
 		})();
 		let work: { plan: CommitPlan; tags: NoteTags };
 		// The whole text, not the body indexed: a note over MAX_SEARCHABLE_NOTE_BYTES still has its headings
-		// indexed, and a million of them were tokenized in one piece of about 0.9 s.
-		if (text.length < SLICED_TOKENIZE_CHARS && (cache ? tagTextReaderOf(cache).count : 0) < SLICED_TAGS) {
-			work = runSteps(steps);
+		// indexed, and a million of them were tokenized in one piece of about 0.9 s. A short text of many
+		// words (a frontmatter of 9,000 keys) goes on in slices once it has read ONE_PIECE_INDEX_WORDS.
+		const wordsBefore = engine.index.wordsRead;
+		const atOnce =
+			text.length < SLICED_TOKENIZE_CHARS && (cache ? tagTextReaderOf(cache).count : 0) < SLICED_TAGS
+				? runStepsWhile(steps, () => engine.index.wordsRead - wordsBefore < ONE_PIECE_INDEX_WORDS)
+				: undefined;
+		if (atOnce?.done) {
+			work = atOnce.value;
 		} else {
 			// Its first slice in a turn of its own too: the metadata cache reports a note from the last slice of its parse.
 			await this.yieldToHost();
-			if (this.stopped || engine !== this.engine || (this.versions.get(file.path) ?? 0) !== version) return;
+			if (!this.stillDue(engine, file, path, version)) return;
 			work = await runStepsInSlices(steps, INDEX_UPDATE_SLICE_MS, this.yieldToHost);
-			if (this.stopped || engine !== this.engine || (this.versions.get(file.path) ?? 0) !== version) return;
+			if (!this.stillDue(engine, file, path, version)) return;
 		}
 		// Moved since it was listed or read (the same file object, renamed: into an excluded folder, say): the rename's own event indexes it where it is now, if it may be.
 		if (file.path !== path || !isNoteInScope(path, this.scope)) return;
 		engine.index.install(work.plan);
 		// The text is in hand: keep the note's tasks, tags and link counts for the vault-wide tools, so their first call reads nothing.
 		let tags = work.tags;
-		if (cache && text.length < SLICED_TOKENIZE_CHARS) {
+		// Not a text older than the note's last event: its tasks and links would be kept for the note's newer metadata.
+		if (cache && text.length < SLICED_TOKENIZE_CHARS && (this.versions.get(path) ?? 0) === version) {
 			rememberTasks(cache, text);
 			tags = rememberTags(cache, sharedNoteMemo, tags);
 			rememberLinks(this.host, this.scope, file.path);

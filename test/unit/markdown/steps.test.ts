@@ -1,4 +1,4 @@
-import { runSteps, runStepsInSlices, SliceClock, type Steps } from "../../../src/markdown/steps";
+import { runSteps, runStepsInSlices, runStepsWhile, SliceClock, type Steps } from "../../../src/markdown/steps";
 
 function* counting(pauses: number): Steps<number> {
 	let done = 0;
@@ -71,5 +71,27 @@ describe("stepped work: the same answer whether run at once or in slices", () =>
 		} finally {
 			jest.useRealTimers();
 		}
+	});
+});
+
+describe("runStepsWhile", () => {
+	function* stepsThen(steps: number): Steps<string> {
+		for (let step = 0; step < steps; step++) yield;
+		return "done";
+	}
+
+	test("runs to the end while told to go on, and gives the result", () => {
+		expect(runStepsWhile(stepsThen(3), () => true)).toEqual({ done: true, value: "done" });
+	});
+
+	test("stops after the step that was told to stop, and the same steps go on from there", () => {
+		let taken = 0;
+		const steps = stepsThen(5);
+		expect(runStepsWhile(steps, () => ++taken < 2)).toEqual({ done: false });
+		expect(taken).toBe(2);
+		// Two of the five pauses are passed: three more steps, then the result.
+		let rest = 0;
+		expect(runStepsWhile(steps, () => (rest++, true))).toEqual({ done: true, value: "done" });
+		expect(rest).toBe(3);
 	});
 });

@@ -1,4 +1,6 @@
-import { MAX_SEARCHABLE_NOTE_BYTES } from "../../../src/config/limits";
+import { MAX_SEARCHABLE_NOTE_BYTES, ONE_PIECE_INDEX_WORDS, SLICED_TOKENIZE_CHARS, TOKENIZE_CHUNK_CHARS } from "../../../src/config/limits";
+import { TermDictionary } from "../../../src/search/dictionary";
+import { tokenize } from "../../../src/search/text";
 import { parseQuery } from "../../../src/search/query";
 import { IndexedNoteSearch, isHeadingDescription, isSearchableText, scanSearch } from "../../../src/vault/search";
 import { CallBudget } from "../../../src/vault/workBudget";
@@ -421,4 +423,213 @@ describe("kept filter answers over random edits", () => {
 			}
 		}
 	}, 120_000);
+});
+
+const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe("a short note of many words is indexed in slices, not in one piece", () => {
+	// 169 KB of frontmatter, 9,000 keys with a value each: 18,000 words no other note holds.
+	const KEYS = 9_000;
+	const PLANTED = `---\n${Array.from({ length: KEYS }, (_, key) => `key${key}: value${key}`).join("\n")}\n---\nplanted\n`;
+
+	test("words looked up between two pauses stay under one piece's bound; the index still answers as a scan", async () => {
+		expect(PLANTED.length).toBeLessThan(SLICED_TOKENIZE_CHARS);
+		const vault = await openVault({ "Notes/Other.md": "# Other\n\nnothing planted here\n" });
+		const scope = vault.scope("Private");
+		const index = new IndexedNoteSearch(vault.host, scope, () => eventLoopTurns.take());
+		index.start();
+		await index.whenReady();
+		const pieces = countWorkPerPiece();
+		const lookUp = Object.getOwnPropertyDescriptor(TermDictionary.prototype, "idOf")?.value as (this: TermDictionary, token: string) => number;
+		const looked = jest.spyOn(TermDictionary.prototype, "idOf").mockImplementation(function (this: TermDictionary, token: string) {
+			pieces.count();
+			return lookUp.call(this, token);
+		});
+		try {
+			await vault.host.vault.create("Notes/Planted.md", PLANTED);
+			for (let turn = 0; turn < 10_000 && (await index.search(scope, parseQuery("value8999"), {}, 5)).total === 0; turn++) await settle();
+		} finally {
+			looked.mockRestore();
+			pieces.restore();
+		}
+		try {
+			const read = pieces.perPiece.filter((count) => count > 0);
+			// All the note's words were looked up (each key and value, and `planted`)…
+			expect(read.reduce((sum, count) => sum + count, 0)).toBeGreaterThanOrEqual(2 * KEYS);
+			// …in pieces of at most the words read at once and one more step: a chunk of TOKENIZE_CHUNK_CHARS.
+			const chunkWords = tokenize(PLANTED.slice(0, TOKENIZE_CHUNK_CHARS)).length;
+			expect(Math.max(...read)).toBeLessThanOrEqual(ONE_PIECE_INDEX_WORDS + chunkWords);
+			for (const query of ["value8999", "key0", "planted", "key4500 value4500", "nothing"]) {
+				const fromIndex = await index.search(scope, parseQuery(query), {}, 10);
+				const fromScan = await scanSearch(vault.host, scope, parseQuery(query), {}, 10);
+				expect(fromIndex.results.map((hit) => hit.path)).toEqual(fromScan.results.map((hit) => hit.path));
+				expect(fromIndex.total).toBe(fromScan.total);
+			}
+			expect((await index.search(scope, parseQuery("value8999"), {}, 5)).results.map((hit) => hit.path)).toEqual(["Notes/Planted.md"]);
+		} finally {
+			await index.stop();
+			await vault.close();
+		}
+	});
+
+	test("an ordinary note is still indexed in one piece", async () => {
+		const vault = await openVault({ "Notes/Other.md": "# Other\n\nnothing planted here\n" });
+		const scope = vault.scope("Private");
+		const index = new IndexedNoteSearch(vault.host, scope, () => eventLoopTurns.take());
+		index.start();
+		await index.whenReady();
+		const pieces = countWorkPerPiece();
+		const lookUp = Object.getOwnPropertyDescriptor(TermDictionary.prototype, "idOf")?.value as (this: TermDictionary, token: string) => number;
+		const looked = jest.spyOn(TermDictionary.prototype, "idOf").mockImplementation(function (this: TermDictionary, token: string) {
+			pieces.count();
+			return lookUp.call(this, token);
+		});
+		const words = Array.from({ length: 3_000 }, (_, word) => `word${word}`).join(" ");
+		try {
+			await vault.host.vault.create("Notes/Ordinary.md", `# Ordinary\n\n${words}\n`);
+			for (let turn = 0; turn < 1_000 && (await index.search(scope, parseQuery("word2999"), {}, 5)).total === 0; turn++) await settle();
+		} finally {
+			looked.mockRestore();
+			pieces.restore();
+		}
+		try {
+			expect(pieces.perPiece.filter((count) => count >= 3_000)).toHaveLength(1);
+			expect((await index.search(scope, parseQuery("word2999"), {}, 5)).results.map((hit) => hit.path)).toEqual(["Notes/Ordinary.md"]);
+		} finally {
+			await index.stop();
+			await vault.close();
+		}
+	});
+});
+
+describe("a note whose indexing is overtaken by a change to it (a huge note's metadata is parsed after start, and its `changed` came while the build indexed it)", () => {
+	// Over SLICED_TOKENIZE_CHARS, so indexed in slices; under MAX_STARTUP_PARSE_BYTES, so parsed before the index starts.
+	const TEXT = `# Slug\n\n${"w ".repeat(SLICED_TOKENIZE_CHARS / 2)}\n\nfirst last\n`;
+
+	async function until(holds: () => boolean | Promise<boolean>): Promise<void> {
+		for (let turn = 0; !(await holds()); turn++) {
+			if (turn > 100_000) throw new Error(`never held: ${holds.toString()}`);
+			await settle();
+		}
+	}
+
+	/**
+	 * Runs `check` on the index over a vault of Slug.md whose pauses each wait until released while
+	 * the test holds them: an indexing of Slug.md (the build's, unless `beforeStart` says otherwise) is
+	 * waiting at its first when `check` begins.
+	 */
+	async function withHeldIndex(
+		check: (
+			held: Array<() => void>,
+			parts: { vault: OpenVault; index: IndexedNoteSearch; letGo: () => void; found: (query: string) => Promise<string[]> },
+		) => Promise<void>,
+		beforeStart: (vault: OpenVault) => void = () => undefined,
+	): Promise<void> {
+		expect(TEXT.length).toBeGreaterThanOrEqual(SLICED_TOKENIZE_CHARS);
+		const vault = await openVault({ "Slug.md": TEXT });
+		beforeStart(vault);
+		const held: Array<() => void> = [];
+		let holding = true;
+		const index = new IndexedNoteSearch(vault.host, vault.scope(), () => (holding ? new Promise<void>((resolve) => held.push(resolve)) : settle()));
+		const letGo = () => {
+			holding = false;
+			for (const release of held.splice(0)) release();
+		};
+		const found = async (query: string) => (await index.search(vault.scope(), parseQuery(query), {}, 5)).results.map((hit) => hit.path);
+		try {
+			index.start();
+			await until(() => held.length > 0);
+			await check(held, { vault, index, letGo, found });
+		} finally {
+			letGo();
+			await index.stop();
+			await vault.close();
+		}
+	}
+
+	/** Changes Slug.md's text: its `changed` makes an indexing of its own, which waits at its first pause. */
+	async function changeSlug(vault: OpenVault, held: Array<() => void>, text: string): Promise<void> {
+		const file = vault.host.vault.getFileByPath("Slug.md");
+		if (!file) throw new Error("no Slug.md");
+		const waiting = held.length;
+		await vault.host.vault.process(file, () => text);
+		await vault.host.metadataCache.settled();
+		await until(() => held.length === waiting + 1);
+	}
+
+	test("once the index is ready, the note is found by what the build read while the change is still being indexed (the build's work was thrown away: not found at all)", async () => {
+		await withHeldIndex(async (held, { vault, index, letGo, found }) => {
+			await changeSlug(vault, held, TEXT.replace("first", "second"));
+			// The build's indexing goes on; the change's stays where it waits.
+			const change = held[1];
+			held.splice(1);
+			letGo();
+			await index.whenReady();
+			expect(index.status()).toEqual({ state: "ready", indexed_notes: 1, total_notes: 1 });
+			expect(await found("last")).toEqual(["Slug.md"]);
+			expect(await found("first")).toEqual(["Slug.md"]);
+			change?.();
+			await until(async () => (await found("second")).length > 0);
+			expect(await found("first")).toEqual([]);
+		});
+	});
+
+	test("an indexing of the older text that ends after the change's never replaces it", async () => {
+		await withHeldIndex(async (held, { vault, index, letGo, found }) => {
+			await changeSlug(vault, held, TEXT.replace("first", "second"));
+			// The change's indexing ends first…
+			const build = held[0];
+			held.splice(0, 1);
+			letGo();
+			await until(async () => (await found("second")).length > 0);
+			// …then the build's.
+			build?.();
+			await index.whenReady();
+			expect(await found("first")).toEqual([]);
+			expect(await found("second last")).toEqual(["Slug.md"]);
+		});
+	});
+
+	test("a change that comes while the build reads the note: once the index is ready, the note is found by what the build read (the build left it out)", async () => {
+		let readBeforeChange = "";
+		await withHeldIndex(
+			async (held, { index, letGo, found }) => {
+				// The change's indexing is the one waiting; the build's goes on.
+				const change = held[0];
+				held.splice(0, 1);
+				letGo();
+				await index.whenReady();
+				expect(readBeforeChange).toBe(TEXT);
+				expect(index.status()).toEqual({ state: "ready", indexed_notes: 1, total_notes: 1 });
+				expect(await found("first last")).toEqual(["Slug.md"]);
+				change?.();
+				await until(async () => (await found("second")).length > 0);
+				expect(await found("first")).toEqual([]);
+			},
+			(vault) => {
+				const read = vault.host.vault.cachedRead.bind(vault.host.vault);
+				jest.spyOn(vault.host.vault, "cachedRead").mockImplementationOnce(async (file) => {
+					readBeforeChange = await read(file);
+					let written = false;
+					void vault.host.vault.process(file, () => TEXT.replace("first", "second")).then(() => (written = true));
+					await until(() => written);
+					await vault.host.metadataCache.settled();
+					return readBeforeChange;
+				});
+			},
+		);
+	});
+
+	test("a note deleted while the build indexed it is not in the index once it is ready", async () => {
+		await withHeldIndex(async (_held, { vault, index, letGo, found }) => {
+			const file = vault.host.vault.getFileByPath("Slug.md");
+			if (!file) throw new Error("no Slug.md");
+			await vault.host.vault.trash(file);
+			await vault.host.metadataCache.settled();
+			letGo();
+			await index.whenReady();
+			expect(await found("last")).toEqual([]);
+			expect(index.status()).toMatchObject({ state: "ready", indexed_notes: 0 });
+		});
+	});
 });
