@@ -799,6 +799,13 @@ export const CHUNK_SEARCH_LINES = 2000;
  * about 10,000 tokens, each looked up in the dictionary.
  */
 export const TOKENIZE_CHUNK_CHARS = 16 * 1024;
+/**
+ * Longest word search reads: a longer run of letters and digits is read as words of this length
+ * (Lucene's StandardTokenizer cuts at the same 255). A word is stemmed, hashed and quoted whole, so
+ * one word of a megabyte held the server 3–4 s and put an answer over 2 MiB; no word a person types
+ * is this long (a SHA-256 in hex is 64).
+ */
+export const MAX_WORD_CHARS = 255;
 /** Paths whose match keys are remembered; the cache is cleared when it fills. */
 export const MATCH_KEY_CACHE_SIZE = 100_000;
 /**

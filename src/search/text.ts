@@ -3,7 +3,7 @@
  * and cut into tokens, with offsets into the original text for snippets. Pure, and on the hot path
  * of both indexing and scanning: ASCII is handled by character code, the rest by Unicode classes.
  */
-import { TOKENIZE_CHUNK_CHARS } from "../config/limits";
+import { MAX_WORD_CHARS, TOKENIZE_CHUNK_CHARS } from "../config/limits";
 
 /** A token and where it stands in the original text. */
 export interface Token {
@@ -268,54 +268,22 @@ function foldedChar(code: number): string {
 }
 
 /**
- * A word still open where a read stops, with at least this many characters not yet folded, has
- * them folded then (up to a place it can be cut): one word can be a megabyte (`é` × 500,000), and
- * folding it at its end was one piece of 0.1-0.7 s.
- */
-const FOLD_PIECE_MIN_CHARS = 1024;
-/** How far back from where a read stops a place to cut a word's folding is looked for. */
-const FOLD_CUT_SEARCH_CHARS = 64;
-/** Whether a word's folding may be cut next to a character of the Basic Multilingual Plane (0: not yet known, 1: yes, 2: no). */
-const bmpFoldCuts = new Uint8Array(0x10000);
-const LETTER_OR_DIGIT = /^[\p{Lu}\p{Ll}\p{Lt}\p{Lo}\p{Nd}]$/u;
-const SIGMA = /^[\u03A3\u03C3\u03C2]$/u;
-
-/**
- * True if folding a word cut between two characters that both pass this gives the word's folding:
- * the character decomposes to one letter or digit (a starter: decomposition and reordering of marks
- * never cross it) plus marks that folding drops, and that letter ends the only context lower-casing
- * reads (a capital sigma's `ς` or `σ` is decided by the nearest letter that is not case-ignorable on
- * each side): it is not case-ignorable, and not a sigma itself.
- */
-function foldCutsBeside(code: number): boolean {
-	let known = bmpFoldCuts[code] ?? 2;
-	if (known === 0) {
-		const decomposed = String.fromCharCode(code).normalize("NFKD");
-		const letter = decomposed.replace(/\p{M}/gu, "");
-		const cuts =
-			(code < 0xd800 || code > 0xdfff) && letter.length === 1 && decomposed.startsWith(letter) && LETTER_OR_DIGIT.test(letter) && !SIGMA.test(letter);
-		known = cuts ? 1 : 2;
-		bmpFoldCuts[code] = known;
-	}
-	return known === 1;
-}
-
-/**
  * Reads a text into tokens from `index` on, as far as it is asked each time, carrying a word that
  * runs on from one read into the next. An ASCII identifier written in camel case or with
  * underscores gives the whole word, then each of its parts (identifierParts), so `peer
  * dependencies` finds `peerDependencies`; a query tokenizes the same way, so a typed identifier is
  * a phrase of the same tokens and still finds itself. A version word (`v5`) gives its number after
- * it the same way (isVersionWord). Offsets are into the whole text.
+ * it the same way (isVersionWord). A run of word characters longer than MAX_WORD_CHARS is read as
+ * words of that length, the last one shorter (Lucene's tokenizer cuts its tokens so): one word of a
+ * megabyte was stemmed and hashed whole, one piece of 3–4 s, and quoted whole in every snippet and
+ * in `matched_words` (an answer over 2 MiB). A word is cut where it would grow past the bound, so
+ * the same word cuts the same way in a note and in a query. Offsets are into the whole text.
  */
 class Tokenizer {
 	private wordStart = -1;
 	private asciiOnly = true;
 	/** Set when an ASCII word holds a capital after its first letter or an underscore: it may have parts. */
 	private compound = false;
-	/** The open word's folded pieces, and where its part not yet folded starts (see FOLD_PIECE_MIN_CHARS). */
-	private folded: string[] = [];
-	private foldedTo = -1;
 
 	constructor(
 		private readonly text: string,
@@ -333,7 +301,7 @@ class Tokenizer {
 			const code = text.charCodeAt(index);
 			if (code < ASCII_LIMIT) {
 				if (isAsciiWordCode(code)) {
-					if (this.wordStart === -1) this.wordStart = index;
+					this.extendWord(index, sink);
 					if (code === UNDERSCORE || (isAsciiUpper(code) && index > this.wordStart)) this.compound = true;
 				} else {
 					this.flush(index, sink);
@@ -348,7 +316,7 @@ class Tokenizer {
 				this.flush(index, sink);
 				sink(length === 1 ? foldedChar(code) : foldText(text.slice(index, index + length)), index, index + length);
 			} else if (kind === WORD) {
-				if (this.wordStart === -1) this.wordStart = index;
+				this.extendWord(index, sink);
 				this.asciiOnly = false;
 			} else {
 				this.flush(index, sink);
@@ -356,23 +324,12 @@ class Tokenizer {
 			index += length;
 		}
 		this.index = index;
-		if (this.wordStart !== -1 && !this.asciiOnly) this.foldPiece();
 	}
 
-	/** Folds the open word up to a place near where the reading stopped that it can be cut (foldCutsBeside), if there is one. */
-	private foldPiece(): void {
-		const from = this.foldedTo === -1 ? this.wordStart : this.foldedTo;
-		const index = this.index;
-		if (index - from < FOLD_PIECE_MIN_CHARS) return;
-		const text = this.text;
-		// Both characters beside the cut were read as part of the word.
-		for (let cut = index - 1; cut > from && cut > index - FOLD_CUT_SEARCH_CHARS; cut--) {
-			if (foldCutsBeside(text.charCodeAt(cut)) && foldCutsBeside(text.charCodeAt(cut - 1))) {
-				this.folded.push(foldText(text.slice(from, cut)));
-				this.foldedTo = cut;
-				return;
-			}
-		}
+	/** Takes the character at `index` into the open word, or starts one there: after the word's MAX_WORD_CHARS, a new one. */
+	private extendWord(index: number, sink: TokenSink): void {
+		if (this.wordStart !== -1 && index - this.wordStart >= MAX_WORD_CHARS) this.flush(index, sink);
+		if (this.wordStart === -1) this.wordStart = index;
 	}
 
 	/** Ends the word being read, if any, where the reading stopped. */
@@ -389,7 +346,7 @@ class Tokenizer {
 			return;
 		}
 		const raw = this.text.slice(wordStart, end);
-		const value = this.asciiOnly ? raw.toLowerCase() : this.foldedWord(end);
+		const value = this.asciiOnly ? raw.toLowerCase() : foldText(raw);
 		if (value !== "") sink(value, wordStart, end);
 		if (this.compound && this.asciiOnly) {
 			for (const part of identifierParts(raw)) sink(part.value, wordStart + part.start, wordStart + part.end);
@@ -407,17 +364,6 @@ class Tokenizer {
 		const code = this.text.charCodeAt(wordStart);
 		if (code === LOWER_V || code === UPPER_V) return false;
 		return this.firstCodes?.[isAsciiUpper(code) ? code + 32 : code] !== 1;
-	}
-
-	/** The open word, ending at `end`, folded: its pieces folded so far and the rest. */
-	private foldedWord(end: number): string {
-		const rest = foldText(this.text.slice(this.foldedTo === -1 ? this.wordStart : this.foldedTo, end));
-		if (this.folded.length === 0) return rest;
-		this.folded.push(rest);
-		const value = this.folded.join("");
-		this.folded = [];
-		this.foldedTo = -1;
-		return value;
 	}
 }
 

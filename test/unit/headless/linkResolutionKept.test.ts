@@ -4,6 +4,9 @@ import { openVault, type OpenVault } from "../../helpers/hostVault";
 import { seededRandom } from "../../../bench/syntheticVault";
 import { SliceClock } from "../../../src/markdown/steps";
 import { NodeMetadataCache } from "../../../src/headless/NodeMetadataCache";
+import { LinkFileIndex } from "../../../src/paths/linkResolution";
+import { RESOLVE_CHECK_INTERVAL } from "../../../src/config/limits";
+import { countWorkPerPiece } from "../../helpers/workPieces";
 
 const FOLDERS = ["", "A/", "A/B/", "C/"];
 const NAMES = ["Alpha", "Beta", "Gamma", "Delta.md", "Epsilon"];
@@ -213,3 +216,38 @@ describe("a note of 40,000 links changed", () => {
 function missing(): never {
 	throw new Error("missing from the test vault");
 }
+
+describe("a note renamed that many notes link, each with many links", () => {
+	test("the notes linking it are resolved again with pauses between them, and their links follow it", async () => {
+		// 120 notes each linking all 120: renaming one resolved the 119 others' 14,280 links in one piece
+		// (300 notes of 300 embeds each held the server 0.3-0.5 s in one piece over HTTP).
+		const NOTES = 120;
+		const files: Record<string, string> = {};
+		for (let index = 0; index < NOTES; index++) files[`E/N${index}.md`] = Array.from({ length: NOTES }, (_, other) => `![[N${other}]]`).join(" ") + "\n";
+		const pieces = countWorkPerPiece();
+		let vault: OpenVault | undefined;
+		let resolved: jest.SpyInstance | undefined;
+		try {
+			vault = await openVault(files);
+			await vault.host.metadataCache.settled();
+			const resolve = Object.getOwnPropertyDescriptor(LinkFileIndex.prototype, "resolve")?.value as LinkFileIndex<never>["resolve"];
+			resolved = jest.spyOn(LinkFileIndex.prototype, "resolve").mockImplementation(function (this: LinkFileIndex<never>, ...args) {
+				pieces.count();
+				return resolve.apply(this, args) as never;
+			});
+			const before = pieces.perPiece.length;
+			await vault.host.vault.rename(vault.host.vault.getFileByPath("E/N0.md") ?? missing(), "E/Moved.md");
+			await vault.host.metadataCache.settled();
+			const counted = pieces.perPiece.slice(before - 1);
+			// Every other note's links were resolved again.
+			expect(counted.reduce((sum, count) => sum + count, 0)).toBeGreaterThanOrEqual((NOTES - 1) * NOTES);
+			expect(Math.max(...counted)).toBeLessThanOrEqual(RESOLVE_CHECK_INTERVAL);
+			expect(vault.host.metadataCache.resolvedLinks["E/N7.md"]?.["E/Moved.md"]).toBeUndefined();
+			expect(vault.host.metadataCache.unresolvedLinks["E/N7.md"]?.N0).toBe(1);
+		} finally {
+			resolved?.mockRestore();
+			pieces.restore();
+			await vault?.close();
+		}
+	});
+});

@@ -191,6 +191,42 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 	});
 
 	test.each([
+		["`$ `, with `$$` inside (math that closes on its first line)", (index: number) => `$ x${index} $$ y`, "$$\n"],
+		["`% `, with `%%` inside", (index: number) => `% x${index} %% y`, "%%\n"],
+		["a number not opening a list", (index: number) => `${index} apples`, ""],
+	])("a paragraph of 200,000 lines opening with %s is parsed in chunks, not its lines taken in one go", (_, line, before) => {
+		const lines = 200_000;
+		const text = `${before}${Array.from({ length: lines }, (__, index) => line(index)).join("\n")}\n$$ x $$\n%% comment %%\n1. item\n`;
+		// The reference has no `$$` or `%%` blocks: the whole note in one chunk is what markdown-it with them makes.
+		const whole = blocksOf(text, 10 * lines);
+		const state = new MarkdownIt().block.State.prototype as unknown as { getLines: (begin: number, end: number, ...rest: unknown[]) => string };
+		const getLines = state.getLines;
+		let mostLines = 0;
+		state.getLines = function (this: unknown, begin: number, end: number, ...rest: unknown[]) {
+			mostLines = Math.max(mostLines, end - begin);
+			return getLines.call(this, begin, end, ...rest);
+		};
+		let tokens: MarkdownToken[];
+		try {
+			tokens = tokensOf(text);
+		} finally {
+			state.getLines = getLines;
+		}
+		expectEqual(tokens.map(record), whole);
+		expect(tokens.map((token) => token.type).filter((type) => type.endsWith("_open") || type.startsWith("obsidian"))).toEqual([
+			...(before ? [before.startsWith("$") ? "obsidian_math" : "obsidian_comment"] : []),
+			"paragraph_open",
+			"obsidian_math",
+			"obsidian_comment",
+			"ordered_list_open",
+			"list_item_open",
+			"paragraph_open",
+		]);
+		// Before, no line opening with `$`, `%` or a digit ended a chunk: the whole paragraph was one call (0.4-0.75 s at 300,000 lines).
+		expect(mostLines).toBeLessThan(lines / 10);
+	});
+
+	test.each([
 		["closed", "```js\n", "``` \nafter\n"],
 		["closed by a longer fence, indented", "  ~~~\n", "   ~~~~~\n"],
 		["never closed", "````\n", "```\n"],

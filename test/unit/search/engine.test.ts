@@ -1,6 +1,7 @@
 import fc from "fast-check";
-import { PROXIMITY_CANDIDATES } from "../../../src/config/limits";
+import { MAX_QUERY_LENGTH, MAX_WORD_CHARS, PROXIMITY_CANDIDATES, SEARCH_SNIPPET_MAX_CHARS } from "../../../src/config/limits";
 import { SearchEngine, type SearchAnswer } from "../../../src/search/engine";
+import { TermDictionary } from "../../../src/search/dictionary";
 import type * as proximity from "../../../src/search/proximity";
 import { parseQuery } from "../../../src/search/query";
 import { foldText, tokenize } from "../../../src/search/text";
@@ -412,5 +413,33 @@ describe("a query of many words, each resolved without a pause of its own", () =
 		expect(wordsPerPiece.reduce((sum, count) => sum + count, 0)).toBe(60);
 		// Before: the 60 words were resolved in one piece (80 such words held the server 0.2–0.4 s of CPU).
 		expect(Math.max(...wordsPerPiece)).toBe(1);
+	});
+});
+
+describe("a note of one word of a megabyte", () => {
+	test("is indexed and found a word of MAX_WORD_CHARS at a time, its snippet and matched words short", async () => {
+		// Before: the word was stemmed and hashed whole (one piece of 3–4 s for a megabyte over HTTP) and quoted whole in the answer.
+		// The longest word the index takes in (hashes and keeps) or looks up: one indivisible piece of work each.
+		let longest = 0;
+		const idOf = jest.spyOn(TermDictionary.prototype, "idOf");
+		const lookup = jest.spyOn(TermDictionary.prototype, "lookup");
+		try {
+			const word = "x".repeat(300_000);
+			const docs = [doc("Long.md", `${word} garden`), doc("Other.md", "xxxxx garden")];
+			for (const query of ["xxxxx", "x".repeat(499), "xx*"]) {
+				const answer = await searchDocs(docs, query);
+				expect(answer.results.map((hit) => hit.path)).toContain("Long.md");
+				for (const hit of answer.results) {
+					for (const matched of hit.matched_words) expect(matched.length).toBeLessThanOrEqual(MAX_QUERY_LENGTH);
+					for (const snippet of hit.snippets) expect(snippet.length).toBeLessThanOrEqual(2 * (MAX_WORD_CHARS + SEARCH_SNIPPET_MAX_CHARS));
+				}
+			}
+			for (const [token] of [...idOf.mock.calls, ...lookup.mock.calls]) longest = Math.max(longest, token.length);
+		} finally {
+			idOf.mockRestore();
+			lookup.mockRestore();
+		}
+		expect(longest).toBeGreaterThan(0);
+		expect(longest).toBeLessThanOrEqual(MAX_WORD_CHARS);
 	});
 });

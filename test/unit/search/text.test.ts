@@ -12,7 +12,7 @@ import {
 	utf8Length,
 } from "../../../src/search/text";
 import fc from "fast-check";
-import { TOKENIZE_CHUNK_CHARS } from "../../../src/config/limits";
+import { MAX_WORD_CHARS, TOKENIZE_CHUNK_CHARS } from "../../../src/config/limits";
 
 const values = (text: string) => tokenize(text).map((token) => token.value);
 
@@ -197,16 +197,36 @@ describe("text as search sees it", () => {
 		return lengths;
 	}
 
-	test("a word of a megabyte is folded a piece at a time", () => {
-		// Folding one 500,000-letter word at its end was one piece of 0.1-0.7 s.
+	test("a word of a megabyte is read as words of MAX_WORD_CHARS, each folded on its own", () => {
+		// Folding one 500,000-letter word at its end was one piece of 0.1-0.7 s; stemming and hashing it, 3-4 s.
 		const word = "é".repeat(100_000);
-		const lengths = normalizedLengths(() =>
-			expect([...tokenChunks(`${word} é`, 0, 1000)].flat()).toEqual([
-				{ value: "e".repeat(100_000), start: 0, end: 100_000 },
-				{ value: "e", start: 100_001, end: 100_002 },
-			]),
+		const lengths = normalizedLengths(() => {
+			const tokens = [...tokenChunks(`${word} é`, 0, 1000)].flat();
+			expect(tokens).toHaveLength(Math.ceil(100_000 / MAX_WORD_CHARS) + 1);
+			expect(tokens.slice(0, 2)).toEqual([
+				{ value: "e".repeat(MAX_WORD_CHARS), start: 0, end: MAX_WORD_CHARS },
+				{ value: "e".repeat(MAX_WORD_CHARS), start: MAX_WORD_CHARS, end: 2 * MAX_WORD_CHARS },
+			]);
+			expect(tokens.at(-2)).toEqual({ value: "e".repeat(100_000 % MAX_WORD_CHARS), start: 100_000 - (100_000 % MAX_WORD_CHARS), end: 100_000 });
+			expect(tokens.at(-1)).toEqual({ value: "e", start: 100_001, end: 100_002 });
+		});
+		expect(Math.max(...lengths)).toBeLessThanOrEqual(MAX_WORD_CHARS);
+	});
+
+	test("no token is longer than MAX_WORD_CHARS, and a word cuts the same way wherever it stands", () => {
+		const piece = fc.constantFrom("x", "X", "_", "1", "é", "\u0301", "🚀", "東", " ", "-", "ǅ", "ß");
+		fc.assert(
+			fc.property(fc.array(piece, { minLength: 1, maxLength: 8 }), fc.integer({ min: 1, max: 200 }), (pieces, repeat) => {
+				const word = pieces.join("").repeat(repeat);
+				const alone = tokenize(word);
+				for (const token of alone) expect(token.end - token.start).toBeLessThanOrEqual(MAX_WORD_CHARS + 1);
+				const shifted = tokenize(`garden ${word}`).slice(1);
+				expect(shifted.map((token) => [token.value, token.start - 7, token.end - 7])).toEqual(
+					alone.map((token) => [token.value, token.start, token.end]),
+				);
+			}),
+			{ numRuns: 200 },
 		);
-		expect(Math.max(...lengths)).toBeLessThanOrEqual(2000);
 	});
 
 	test("a run of marks never reaches the decomposition", () => {
@@ -215,7 +235,7 @@ describe("text as search sees it", () => {
 		expect(Math.max(...lengths)).toBeLessThanOrEqual(1);
 	});
 
-	test("a long word folded in pieces folds as a whole, whatever its letters and the chunk size", () => {
+	test("a long word read in chunks gives the tokens it gives read whole, whatever its letters and the chunk size", () => {
 		const piece = fc.constantFrom(
 			"é",
 			"Σ",
