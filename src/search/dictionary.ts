@@ -1,6 +1,7 @@
 import { MAX_WORD_FORM_CANDIDATES } from "../config/limits";
 import { tokenHash } from "./pairSketch";
 import { growUint32 } from "./postingValues";
+import { ChunkedMap } from "./chunkedMap";
 import type { Stemmer } from "./stemmers";
 import { runSteps } from "./unions";
 
@@ -58,7 +59,7 @@ const SORT_STEP_TOKENS = 8192;
  * merges the view in steps first (`sortedViewSteps`).
  */
 export class TermDictionary {
-	private readonly ids = new Map<string, number>();
+	private readonly ids = new ChunkedMap<number>();
 	private sorted: string[] | null = null;
 	/** Tokens added since the sorted view was last brought up to date (or since a sort in steps took its tokens). */
 	private notYetSorted: string[] = [];
@@ -143,7 +144,7 @@ export class TermDictionary {
 		let id = this.ids.get(token);
 		if (id === undefined) {
 			id = this.ids.size;
-			this.ids.set(token, id);
+			this.ids.add(token, id);
 			this.hashes = growUint32(this.hashes, id + 1);
 			this.hashes[id] = tokenHash(token);
 			if (this.sorted || this.sorting) this.notYetSorted.push(token);

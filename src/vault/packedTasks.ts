@@ -1,5 +1,6 @@
 import { NOTE_TEXT_PIECE_CHARS, SLICED_TASKS } from "../config/limits";
 import { detachStrings } from "../headless/detachedStrings";
+import { ChunkedArray } from "../markdown/chunkedArray";
 import { runSteps, type Steps } from "../markdown/steps";
 import { taskStatus } from "../markdown/taskLine";
 
@@ -53,15 +54,17 @@ function utf8Bytes(text: string): string | null {
  * lines often hold a date's emoji), or as it is when a lone surrogate has no UTF-8. UTF-8 of the
  * joined text is that of its pieces joined: a line break is a byte of its own.
  */
-function* oneByteSteps(fields: readonly string[]): Steps<{ pieces: string[]; utf8: boolean }> {
+function* oneByteSteps(fields: ChunkedArray<string>): Steps<{ pieces: string[]; utf8: boolean }> {
 	const pieces: string[] = [];
 	let wide = false;
 	for (let from = 0; from < fields.length;) {
 		let to = from;
 		let chars = 0;
-		while (to < fields.length && (to === from || chars < NOTE_TEXT_PIECE_CHARS)) chars += (fields[to++] as string).length + 1;
+		while (to < fields.length && (to === from || chars < NOTE_TEXT_PIECE_CHARS)) chars += fields.get(to++).length + 1;
+		const pieceFields = new Array<string>(to - from);
+		for (let index = from; index < to; index++) pieceFields[index - from] = fields.get(index);
 		// The line break that joins this piece to the next stays with this piece.
-		const piece = fields.slice(from, to).join("\n") + (to < fields.length ? "\n" : "");
+		const piece = pieceFields.join("\n") + (to < fields.length ? "\n" : "");
 		wide ||= hasWide(piece);
 		pieces.push(piece);
 		from = to;
@@ -105,7 +108,8 @@ export function dateNumber(date: string): number {
  */
 export class TaskTally {
 	private readonly undated = new Map<TaskStatusName, number>();
-	private readonly dues = new Map<TaskStatusName, number[]>();
+	// In chunks, as the fields are: no array of a note's due dates grows by copying itself whole.
+	private readonly dues = new Map<TaskStatusName, ChunkedArray<number>>();
 	private readonly sorted = new Map<TaskStatusName, Int32Array>();
 	size = 0;
 
@@ -114,7 +118,7 @@ export class TaskTally {
 		this.size++;
 		if (due === undefined) this.undated.set(status, (this.undated.get(status) ?? 0) + 1);
 		else {
-			const dues = this.dues.get(status) ?? [];
+			const dues = this.dues.get(status) ?? new ChunkedArray<number>();
 			dues.push(dateNumber(due));
 			this.dues.set(status, dues);
 		}
@@ -122,7 +126,7 @@ export class TaskTally {
 
 	/** Sorts the due dates: once, after the last `add`. */
 	seal(): this {
-		for (const [status, dues] of this.dues) this.sorted.set(status, Int32Array.from(dues).sort());
+		for (const [status, dues] of this.dues) this.sorted.set(status, Int32Array.from({ length: dues.length }, (_, index) => dues.get(index)).sort());
 		this.dues.clear();
 		return this;
 	}
@@ -177,28 +181,34 @@ export class PackedTasks {
 	 * a date a run of its digits), so a line break never stands inside one.
 	 */
 	static of(tasks: readonly NoteTask[]): PackedTasks {
-		const lines: string[] = [];
+		const lines = new ChunkedArray<string>();
 		const tally = new TaskTally();
 		for (const task of tasks) PackedTasks.pushFields(task, lines, tally);
 		return PackedTasks.ofFields(lines, tally);
 	}
 
-	/** Adds one task's fields to `lines`: a caller packing thousands of tasks can pause between them. */
-	static pushFields(task: NoteTask, lines: string[], tally: TaskTally): void {
+	/**
+	 * Adds one task's fields to `lines`: a caller packing thousands of tasks can pause between them
+	 * (in chunks: a note of 200,000 tasks grew one array of its million fields by copying it whole).
+	 */
+	static pushFields(task: NoteTask, lines: ChunkedArray<string>, tally: TaskTally): void {
 		tally.add(task.statusChar, task.due);
 		// Which dates the task has, in the order its object has them.
 		const dates = Object.keys(task).filter(isDateField);
-		lines.push(String(task.line), task.text, task.statusChar, dates.map((field) => DATE_LETTERS[DATE_FIELDS.indexOf(field)]).join(""));
+		lines.push(String(task.line));
+		lines.push(task.text);
+		lines.push(task.statusChar);
+		lines.push(dates.map((field) => DATE_LETTERS[DATE_FIELDS.indexOf(field)]).join(""));
 		for (const field of dates) lines.push(task[field] as string);
 	}
 
 	/** Packs the fields `pushFields` gathered, with their tally. */
-	static ofFields(lines: readonly string[], tally: TaskTally): PackedTasks {
+	static ofFields(lines: ChunkedArray<string>, tally: TaskTally): PackedTasks {
 		return runSteps(PackedTasks.ofFieldsSteps(lines, tally));
 	}
 
 	/** `ofFields` in steps (see oneByteSteps). */
-	static *ofFieldsSteps(lines: readonly string[], tally: TaskTally): Steps<PackedTasks> {
+	static *ofFieldsSteps(lines: ChunkedArray<string>, tally: TaskTally): Steps<PackedTasks> {
 		const packed = yield* oneByteSteps(lines);
 		return new PackedTasks(packed.pieces, packed.utf8, tally.seal());
 	}

@@ -1,6 +1,6 @@
 import type { HostFile, Host } from "../host/Host";
 import { MAX_TAG_PARENTS_COUNTED, SLICED_TAGS_COUNTED } from "../config/limits";
-import { ChunkedArray } from "../chunkedArray";
+import { ChunkedArray } from "../markdown/chunkedArray";
 import { SplitStringMap } from "../markdown/splitStringMap";
 import { comparePaths, visibleNotes } from "./notes";
 import { sharedNoteMemo, type NoteMemo } from "./noteMemo";

@@ -52,19 +52,33 @@ describe("LineIndex: character offsets to Obsidian's {line, col, offset} and bac
 		);
 	});
 
-	test("built in steps, the index is the same, and a long note pauses along the way", () => {
-		const text = "line\n".repeat(LINE_INDEX_PAUSE_LINES * 2 + 5);
-		const steps = LineIndex.inSteps(text);
-		let pauses = 0;
-		let next = steps.next();
-		while (!next.done) {
-			pauses++;
-			next = steps.next();
+	test("built in steps, the index is the same, and no more than about LINE_INDEX_PAUSE_LINES line breaks are looked for between two pauses (131,072 were: pieces of 55–100 ms)", () => {
+		const text = "line\n".repeat(LINE_INDEX_PAUSE_LINES * 9 + 5);
+		const lookedFor = [0];
+		const indexOf = Object.getOwnPropertyDescriptor(String.prototype, "indexOf")?.value as (this: string, search: string, from?: number) => number;
+		const looking = jest.spyOn(String.prototype, "indexOf").mockImplementation(function (this: string, search: string, from?: number) {
+			lookedFor[lookedFor.length - 1] = (lookedFor.at(-1) ?? 0) + 1;
+			return indexOf.call(this, search, from);
+		});
+		let built: LineIndex;
+		try {
+			const steps = LineIndex.inSteps(text);
+			let next = steps.next();
+			while (!next.done) {
+				lookedFor.push(0);
+				next = steps.next();
+			}
+			built = next.value;
+		} finally {
+			looking.mockRestore();
 		}
-		expect(pauses).toBe(2);
+		// Every line break is looked for twice (counted, then placed), plus the miss that ends each pass.
+		expect(lookedFor.reduce((sum, count) => sum + count, 0)).toBe(2 * (LINE_INDEX_PAUSE_LINES * 9 + 6));
+		// The piece where counting ends and placing begins holds the end of one pass and the start of the other.
+		expect(Math.max(...lookedFor)).toBeLessThanOrEqual(2 * LINE_INDEX_PAUSE_LINES);
 		const direct = new LineIndex(text);
-		expect(next.value.lineCount).toBe(direct.lineCount);
-		expect(runSteps(LineIndex.inSteps(text)).loc(12_345)).toEqual(direct.loc(12_345));
+		expect(built.lineCount).toBe(direct.lineCount);
+		for (const offset of [0, 4, 5, 12_345, 500_000, text.length - 1, text.length]) expect(built.loc(offset)).toEqual(direct.loc(offset));
 	});
 });
 

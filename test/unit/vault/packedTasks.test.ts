@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { NOTE_TEXT_PIECE_CHARS } from "../../../src/config/limits";
 import { PackedTasks, TaskTally, type NoteTask } from "../../../src/vault/packedTasks";
+import { ChunkedArray } from "../../../src/markdown/chunkedArray";
 
 const date = fc.constantFrom("2026-10-01", "2026-11-13", "2027-01-31");
 const DATE_FIELDS = ["due", "scheduled", "start", "done"] as const;
@@ -74,7 +75,7 @@ describe("PackedTasks", () => {
 		};
 		let listed: NoteTask[];
 		try {
-			const fields: string[] = [];
+			const fields = new ChunkedArray<string>();
 			const tally = new TaskTally();
 			for (const each of tasks) PackedTasks.pushFields(each, fields, tally);
 			listed = run(run(PackedTasks.ofFieldsSteps(fields, tally)).listSteps());

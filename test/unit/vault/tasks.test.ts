@@ -3,7 +3,7 @@ import * as nodePath from "node:path";
 import type { CachedMetadata } from "obsidian";
 import { PackedMetadataStore } from "../../../src/headless/compactMetadata";
 import fc from "fast-check";
-import { NOTE_TEXT_PIECE_CHARS } from "../../../src/config/limits";
+import { CHUNKED_ARRAY_CHUNK, NOTE_TEXT_PIECE_CHARS } from "../../../src/config/limits";
 import { comparePaths } from "../../../src/vault/notes";
 import { NoteMemo } from "../../../src/vault/noteMemo";
 import { findTaskPage, findTasks, type TaskFilter } from "../../../src/vault/tasks";
@@ -271,4 +271,63 @@ describe("findTaskPage: the first `limit` tasks and how many match in all", () =
 			await vault.close();
 		}
 	});
+
+	test("the first list_tasks on a note of 20,000 tasks derives them with no array pushed into past a chunk and no text split whole (200,000 tasks: one piece of ~160 ms listing its items and lines, then growths of 40 ms)", async () => {
+		const TASKS = 20_000;
+		const lines = Array.from({ length: TASKS }, (_, index) => `- [${index % 3 === 0 ? "x" : " "}] task number ${index} 📅 2026-0${1 + (index % 9)}-15`);
+		// Lines that are no task between them, and a task far past a long run of them.
+		const text = `${lines.join("\n")}\n${"plain line\n".repeat(2 * CHUNKED_ARRAY_CHUNK)}- [ ] last one ⏳ 2026-02-01\r\n`;
+		const vault = await openVault({ "Big.md": text, "A/Small.md": "- [ ] first\n" });
+		try {
+			await vault.host.metadataCache.settled();
+			const { ctx } = pausingContext(vault);
+			let longestPush = 0;
+			let longestSplit = 0;
+			const push = Object.getOwnPropertyDescriptor(Array.prototype, "push")?.value as (this: unknown[], ...values: unknown[]) => number;
+			const pushing = jest.spyOn(Array.prototype, "push").mockImplementation(function (this: unknown[], ...values: unknown[]) {
+				longestPush = Math.max(longestPush, this.length + values.length);
+				return push.apply(this, values);
+			});
+			const split = Object.getOwnPropertyDescriptor(String.prototype, "split")?.value as (this: string, separator: string) => string[];
+			const splitting = jest.spyOn(String.prototype, "split").mockImplementation(function (this: string, separator: unknown) {
+				const parts = split.call(this, separator as string);
+				longestSplit = Math.max(longestSplit, parts.length);
+				return parts;
+			});
+			let answer: unknown;
+			try {
+				answer = await listTasksTool.handler(ctx, { status: "open", limit: 5 });
+			} finally {
+				splitting.mockRestore();
+				pushing.mockRestore();
+			}
+			expect(longestPush).toBeLessThanOrEqual(CHUNKED_ARRAY_CHUNK);
+			expect(longestSplit).toBeLessThanOrEqual(CHUNKED_ARRAY_CHUNK);
+			// The answer is what the note's lines say, the far task and its CRLF included.
+			const open = lines.flatMap((line, index) => (index % 3 === 0 ? [] : [{ line: index, text: line.slice(6), due: `2026-0${1 + (index % 9)}-15` }]));
+			expect(answer).toEqual({
+				ok: true,
+				value: {
+					tasks: [
+						{ path: "A/Small.md", line: 0, text: "first", status: "open", status_char: " " },
+						...open.slice(0, 4).map((task) => ({ path: "Big.md", ...task, status: "open", status_char: " " })),
+					],
+					total: open.length + 2,
+				},
+			});
+			const far = await listTasksTool.handler(ctx, { status: "open", path: "Big.md", due_before: "2026-01-01", limit: 5 });
+			expect(far).toEqual({ ok: true, value: { tasks: [], total: 0 } });
+			const all = await findTasks(vault.host, vault.scope(), { status: "open", path: "Big.md" });
+			expect(all.at(-1)).toEqual({
+				path: "Big.md",
+				line: TASKS + 2 * CHUNKED_ARRAY_CHUNK,
+				text: "last one ⏳ 2026-02-01",
+				status: "open",
+				status_char: " ",
+				scheduled: "2026-02-01",
+			});
+		} finally {
+			await vault.close();
+		}
+	}, 120_000);
 });

@@ -1,4 +1,5 @@
-import { CHUNKED_ARRAY_CHUNK } from "./config/limits";
+import { CHUNKED_ARRAY_CHUNK } from "../config/limits";
+import type { Steps } from "./steps";
 
 /** The chunk's size read once: `get` and `set` run for every tag of every note counted. */
 const CHUNK = CHUNKED_ARRAY_CHUNK;
@@ -30,5 +31,24 @@ export class ChunkedArray<T> {
 	/** Sets the value at `index`, which must be below `length`. */
 	set(index: number, value: T): void {
 		(this.chunks[Math.floor(index / CHUNK)] as T[])[index % CHUNK] = value;
+	}
+
+	/** The last value, or undefined when there is none. */
+	last(): T | undefined {
+		return this.count === 0 ? undefined : this.get(this.count - 1);
+	}
+
+	/**
+	 * The values as one plain array (for a reader that needs one, as Obsidian's metadata does), made
+	 * at its full size at once and filled a chunk a step: no copy as it grows.
+	 */
+	*toArraySteps(): Steps<T[]> {
+		const values = new Array<T>(this.count);
+		let at = 0;
+		for (const chunk of this.chunks) {
+			for (const value of chunk) values[at++] = value;
+			if (at < this.count) yield;
+		}
+		return values;
 	}
 }

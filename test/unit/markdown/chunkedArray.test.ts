@@ -1,6 +1,6 @@
 import fc from "fast-check";
-import { ChunkedArray } from "../../src/chunkedArray";
-import { CHUNKED_ARRAY_CHUNK } from "../../src/config/limits";
+import { ChunkedArray } from "../../../src/markdown/chunkedArray";
+import { CHUNKED_ARRAY_CHUNK } from "../../../src/config/limits";
 
 describe("ChunkedArray", () => {
 	test("holds what a plain array would, across chunk edges, after any pushes and sets", () => {
