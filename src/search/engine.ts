@@ -50,7 +50,7 @@ import {
 import { snippetsOf } from "./snippets";
 import { NO_TERM, passageEvidence, proximityScratch, type ProximityTerms } from "./proximity";
 import { templateWord, withoutTemplate, type TemplateWord } from "./templates";
-import { ENGLISH_PARTICLES } from "./stopWords";
+import { ENGLISH_NEGATIONS, ENGLISH_PARTICLES, NEGATING_PREFIXES } from "./stopWords";
 import { unionScratch } from "./unions";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor, type Stemmer } from "./stemmers";
 
@@ -291,7 +291,7 @@ export class SearchEngine {
 		}
 		const optionalTerms = query.optional.filter(firstSight).flatMap((term) => optional(this.index.resolveWhole(term.tokens)));
 		const termCount = terms.length;
-		const joined = this.joinedWords(query, terms, stem);
+		const joined = this.joinedWords(query, terms, stem, accepted?.slots ?? null);
 		// A search that may pause gathers into arrays of its own: another search runs meanwhile and reuses the shared scratch.
 		const finder = pause ? new CandidateFinder(this.index) : this.candidates;
 		// Notes few enough have their phrases read here, all of them; more are read best first while ranking (rankByBounds).
@@ -916,12 +916,25 @@ export class SearchEngine {
 	/**
 	 * The words that a query word and the particle after it make written as one, as typed (`back
 	 * up` → `backup`) or with the first word's stem (`logged in` → `login`), that some note holds as
-	 * a word (ENGLISH_PARTICLES); each with the query terms it stands for.
+	 * a word (ENGLISH_PARTICLES), and the words a negated query word makes with a negating prefix
+	 * (`never used` → `unused`: ENGLISH_NEGATIONS), held as typed or in another form by some note
+	 * of `accepted` (all when null); each with the query terms it stands for.
 	 */
-	private joinedWords(query: ParsedQuery, terms: readonly QueryTerm[], stem: Stemmer | null): JoinedWord[] {
+	private joinedWords(query: ParsedQuery, terms: readonly QueryTerm[], stem: Stemmer | null, accepted: Uint8Array | null): JoinedWord[] {
 		const found = new Map<string, JoinedWord>();
 		const termOf = (word: string) => terms.findIndex((term) => term.tokens.length === 1 && term.tokens[0] === word);
 		for (const [first, second] of query.adjacent ?? []) {
+			if (ENGLISH_NEGATIONS.has(first) && termOf(second) >= 0) {
+				// `never used` → `unused`, `no interactive` → `noninteractive`, in any of their forms.
+				const parts = [termOf(first), termOf(second)].filter((index) => index >= 0);
+				for (const prefix of NEGATING_PREFIXES) {
+					const word = prefix + second;
+					if (found.has(word) || termOf(word) >= 0) continue;
+					const term = this.index.resolveWithForms(word, stem, accepted);
+					if (term) found.set(word, { term, parts });
+				}
+				continue;
+			}
 			if (!ENGLISH_PARTICLES.has(second) || termOf(first) < 0) continue;
 			const parts = [termOf(first), termOf(second)].filter((index) => index >= 0);
 			for (const word of new Set([first + second, (stem ? stem(first) : first) + second])) {

@@ -1354,6 +1354,20 @@ export class PostingsIndex {
 		return id === undefined ? null : this.union([id]);
 	}
 
+	/**
+	 * The notes holding a word as typed or in another form (`unuses` finds `unused`), as one term:
+	 * null when no note holds either. The forms are looked up as a search's are (formsOf, bounded by
+	 * MAX_WORD_FORM_CANDIDATES, among the `accepted` notes when given), not by prefix.
+	 */
+	resolveWithForms(word: string, stem: Stemmer | null, accepted: Uint8Array | null = null): ResolvedTerm | null {
+		const held = accepted ? this.heldAmong(accepted) : this.heldAnywhere();
+		const exactId = this.dictionary.lookup(word);
+		const ids = [...(exactId !== undefined && held.holds(exactId) ? [exactId] : []), ...this.dictionary.formsOf(word, stem, held)];
+		if (ids.length === 0) return null;
+		const term = this.union(ids);
+		return term.length > 0 ? term : null;
+	}
+
 	/** The postings of several terms as one: body counts added, title and heading flags combined. */
 	private union(ids: readonly number[]): ResolvedTerm {
 		return runSteps(this.unionOfLists(PostingRuns.of(this.listsOf(ids)), this.nextSlot, this.mergeScratch));
