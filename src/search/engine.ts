@@ -90,6 +90,32 @@ interface JoinedWord {
 	parts: number[];
 }
 
+/** Which of `terms` is the one-word term `word`: its index, or -1. */
+function termIndexOf(terms: readonly QueryTerm[], word: string): number {
+	return terms.findIndex((term) => term.tokens.length === 1 && term.tokens[0] === word);
+}
+
+/**
+ * The words a negated query word makes with each negating prefix (`never used` → `unused`, `no
+ * interactive` → `noninteractive`: ENGLISH_NEGATIONS, NEGATING_PREFIXES), none a query term itself,
+ * each once, with the query terms it stands for (the negation and the word). Pure.
+ */
+function negatedWords(query: ParsedQuery, terms: readonly QueryTerm[]): Array<{ word: string; parts: number[] }> {
+	const found = new Map<string, number[]>();
+	for (const [first, second] of query.adjacent ?? []) {
+		if (!ENGLISH_NEGATIONS.has(first) || termIndexOf(terms, second) < 0) continue;
+		for (const prefix of NEGATING_PREFIXES) {
+			const word = prefix + second;
+			if (found.has(word) || termIndexOf(terms, word) >= 0) continue;
+			found.set(
+				word,
+				[termIndexOf(terms, first), termIndexOf(terms, second)].filter((index) => index >= 0),
+			);
+		}
+	}
+	return [...found].map(([word, parts]) => ({ word, parts }));
+}
+
 /** Whether a name (`ids[from, to)`) holds a term: a word as typed or in another form (its extensions do not count), or a phrase. */
 function nameHolds(ids: Uint32Array, from: number, to: number, term: TermEvidence): boolean {
 	if (term.strongIds) {
@@ -291,7 +317,15 @@ export class SearchEngine {
 		}
 		const optionalTerms = query.optional.filter(firstSight).flatMap((term) => optional(this.index.resolveWhole(term.tokens)));
 		const termCount = terms.length;
-		const joined = this.joinedWords(query, terms, stem, accepted?.slots ?? null);
+		const joined = this.joinedWords(query, terms, stem);
+		// The words a negated query word makes with a negating prefix (`never used` → `unused`), in any of their forms.
+		for (const { word, parts } of negatedWords(query, terms)) {
+			const term = scratch
+				? await this.stepped(this.index.resolveWithFormsSteps(word, stem, scratch, accepted?.slots ?? null), pause, generation)
+				: this.index.resolveWithForms(word, stem, accepted?.slots ?? null);
+			if (term === undefined) return null;
+			if (term) joined.push({ term, parts });
+		}
 		// A search that may pause gathers into arrays of its own: another search runs meanwhile and reuses the shared scratch.
 		const finder = pause ? new CandidateFinder(this.index) : this.candidates;
 		// Notes few enough have their phrases read here, all of them; more are read best first while ranking (rankByBounds).
@@ -916,29 +950,15 @@ export class SearchEngine {
 	/**
 	 * The words that a query word and the particle after it make written as one, as typed (`back
 	 * up` → `backup`) or with the first word's stem (`logged in` → `login`), that some note holds as
-	 * a word (ENGLISH_PARTICLES), and the words a negated query word makes with a negating prefix
-	 * (`never used` → `unused`: ENGLISH_NEGATIONS), held as typed or in another form by some note
-	 * of `accepted` (all when null); each with the query terms it stands for.
+	 * a word (ENGLISH_PARTICLES); each with the query terms it stands for.
 	 */
-	private joinedWords(query: ParsedQuery, terms: readonly QueryTerm[], stem: Stemmer | null, accepted: Uint8Array | null): JoinedWord[] {
+	private joinedWords(query: ParsedQuery, terms: readonly QueryTerm[], stem: Stemmer | null): JoinedWord[] {
 		const found = new Map<string, JoinedWord>();
-		const termOf = (word: string) => terms.findIndex((term) => term.tokens.length === 1 && term.tokens[0] === word);
 		for (const [first, second] of query.adjacent ?? []) {
-			if (ENGLISH_NEGATIONS.has(first) && termOf(second) >= 0) {
-				// `never used` → `unused`, `no interactive` → `noninteractive`, in any of their forms.
-				const parts = [termOf(first), termOf(second)].filter((index) => index >= 0);
-				for (const prefix of NEGATING_PREFIXES) {
-					const word = prefix + second;
-					if (found.has(word) || termOf(word) >= 0) continue;
-					const term = this.index.resolveWithForms(word, stem, accepted);
-					if (term) found.set(word, { term, parts });
-				}
-				continue;
-			}
-			if (!ENGLISH_PARTICLES.has(second) || termOf(first) < 0) continue;
-			const parts = [termOf(first), termOf(second)].filter((index) => index >= 0);
+			if (!ENGLISH_PARTICLES.has(second) || termIndexOf(terms, first) < 0) continue;
+			const parts = [termIndexOf(terms, first), termIndexOf(terms, second)].filter((index) => index >= 0);
 			for (const word of new Set([first + second, (stem ? stem(first) : first) + second])) {
-				if (found.has(word) || termOf(word) >= 0) continue;
+				if (found.has(word) || termIndexOf(terms, word) >= 0) continue;
 				const term = this.index.resolveWhole([word]);
 				if (term) found.set(word, { term, parts });
 			}

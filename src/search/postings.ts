@@ -1356,16 +1356,26 @@ export class PostingsIndex {
 
 	/**
 	 * The notes holding a word as typed or in another form (`unuses` finds `unused`), as one term:
-	 * null when no note holds either. The forms are looked up as a search's are (formsOf, bounded by
-	 * MAX_WORD_FORM_CANDIDATES, among the `accepted` notes when given), not by prefix.
+	 * null when no note of `accepted` (all when null) holds either. The forms are looked up as a
+	 * search's are (formsOf, bounded by MAX_WORD_FORM_CANDIDATES), not by prefix.
 	 */
 	resolveWithForms(word: string, stem: Stemmer | null, accepted: Uint8Array | null = null): ResolvedTerm | null {
+		return runSteps(this.resolveWithFormsSteps(word, stem, this.mergeScratch, accepted));
+	}
+
+	/** `resolveWithForms` in steps that yield where a search may pause, merging in `scratch` (a search that may pause brings its own). */
+	*resolveWithFormsSteps(
+		word: string,
+		stem: Stemmer | null,
+		scratch: UnionScratch,
+		accepted: Uint8Array | null = null,
+	): Generator<void, ResolvedTerm | null, void> {
+		const slotCount = this.nextSlot;
 		const held = accepted ? this.heldAmong(accepted) : this.heldAnywhere();
 		const exactId = this.dictionary.lookup(word);
-		const ids = [...(exactId !== undefined && held.holds(exactId) ? [exactId] : []), ...this.dictionary.formsOf(word, stem, held)];
-		if (ids.length === 0) return null;
-		const term = this.union(ids);
-		return term.length > 0 ? term : null;
+		const ids = [...(exactId !== undefined && held.holds(exactId) ? [exactId] : []), ...(yield* this.dictionary.formsOfSteps(word, stem, held))];
+		const lists = this.listsCut(ids, slotCount);
+		return lists.length > 0 ? yield* this.unionOfLists(PostingRuns.of(lists), slotCount, scratch) : null;
 	}
 
 	/** The postings of several terms as one: body counts added, title and heading flags combined. */
