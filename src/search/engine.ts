@@ -50,7 +50,7 @@ import {
 import { snippetsOf } from "./snippets";
 import { NO_TERM, passageEvidence, proximityScratch, type ProximityTerms } from "./proximity";
 import { templateWord, withoutTemplate, type TemplateWord } from "./templates";
-import { ENGLISH_PARTICLES } from "./stopWords";
+import { ENGLISH_NEGATIONS, ENGLISH_PARTICLES, NEGATING_PREFIXES } from "./stopWords";
 import { unionScratch } from "./unions";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor, type Stemmer } from "./stemmers";
 
@@ -88,6 +88,32 @@ export type SearchPause = () => Promise<void> | null;
 interface JoinedWord {
 	term: ResolvedTerm;
 	parts: number[];
+}
+
+/** Which of `terms` is the one-word term `word`: its index, or -1. */
+function termIndexOf(terms: readonly QueryTerm[], word: string): number {
+	return terms.findIndex((term) => term.tokens.length === 1 && term.tokens[0] === word);
+}
+
+/**
+ * The words a negated query word makes with each negating prefix (`never used` → `unused`, `no
+ * interactive` → `noninteractive`: ENGLISH_NEGATIONS, NEGATING_PREFIXES), none a query term itself,
+ * each once, with the query terms it stands for (the negation and the word). Pure.
+ */
+function negatedWords(query: ParsedQuery, terms: readonly QueryTerm[]): Array<{ word: string; parts: number[] }> {
+	const found = new Map<string, number[]>();
+	for (const [first, second] of query.adjacent ?? []) {
+		if (!ENGLISH_NEGATIONS.has(first) || termIndexOf(terms, second) < 0) continue;
+		for (const prefix of NEGATING_PREFIXES) {
+			const word = prefix + second;
+			if (found.has(word) || termIndexOf(terms, word) >= 0) continue;
+			found.set(
+				word,
+				[termIndexOf(terms, first), termIndexOf(terms, second)].filter((index) => index >= 0),
+			);
+		}
+	}
+	return [...found].map(([word, parts]) => ({ word, parts }));
 }
 
 /** Whether a name (`ids[from, to)`) holds a term: a word as typed or in another form (its extensions do not count), or a phrase. */
@@ -292,6 +318,14 @@ export class SearchEngine {
 		const optionalTerms = query.optional.filter(firstSight).flatMap((term) => optional(this.index.resolveWhole(term.tokens)));
 		const termCount = terms.length;
 		const joined = this.joinedWords(query, terms, stem);
+		// The words a negated query word makes with a negating prefix (`never used` → `unused`), in any of their forms.
+		for (const { word, parts } of negatedWords(query, terms)) {
+			const term = scratch
+				? await this.stepped(this.index.resolveWithFormsSteps(word, stem, scratch, accepted?.slots ?? null), pause, generation)
+				: this.index.resolveWithForms(word, stem, accepted?.slots ?? null);
+			if (term === undefined) return null;
+			if (term) joined.push({ term, parts });
+		}
 		// A search that may pause gathers into arrays of its own: another search runs meanwhile and reuses the shared scratch.
 		const finder = pause ? new CandidateFinder(this.index) : this.candidates;
 		// Notes few enough have their phrases read here, all of them; more are read best first while ranking (rankByBounds).
@@ -920,12 +954,11 @@ export class SearchEngine {
 	 */
 	private joinedWords(query: ParsedQuery, terms: readonly QueryTerm[], stem: Stemmer | null): JoinedWord[] {
 		const found = new Map<string, JoinedWord>();
-		const termOf = (word: string) => terms.findIndex((term) => term.tokens.length === 1 && term.tokens[0] === word);
 		for (const [first, second] of query.adjacent ?? []) {
-			if (!ENGLISH_PARTICLES.has(second) || termOf(first) < 0) continue;
-			const parts = [termOf(first), termOf(second)].filter((index) => index >= 0);
+			if (!ENGLISH_PARTICLES.has(second) || termIndexOf(terms, first) < 0) continue;
+			const parts = [termIndexOf(terms, first), termIndexOf(terms, second)].filter((index) => index >= 0);
 			for (const word of new Set([first + second, (stem ? stem(first) : first) + second])) {
-				if (found.has(word) || termOf(word) >= 0) continue;
+				if (found.has(word) || termIndexOf(terms, word) >= 0) continue;
 				const term = this.index.resolveWhole([word]);
 				if (term) found.set(word, { term, parts });
 			}

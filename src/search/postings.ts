@@ -1360,6 +1360,30 @@ export class PostingsIndex {
 		return id === undefined ? null : this.union([id]);
 	}
 
+	/**
+	 * The notes holding a word as typed or in another form (`unuses` finds `unused`), as one term:
+	 * null when no note of `accepted` (all when null) holds either. The forms are looked up as a
+	 * search's are (formsOf, bounded by MAX_WORD_FORM_CANDIDATES), not by prefix.
+	 */
+	resolveWithForms(word: string, stem: Stemmer | null, accepted: Uint8Array | null = null): ResolvedTerm | null {
+		return runSteps(this.resolveWithFormsSteps(word, stem, this.mergeScratch, accepted));
+	}
+
+	/** `resolveWithForms` in steps that yield where a search may pause, merging in `scratch` (a search that may pause brings its own). */
+	*resolveWithFormsSteps(
+		word: string,
+		stem: Stemmer | null,
+		scratch: UnionScratch,
+		accepted: Uint8Array | null = null,
+	): Generator<void, ResolvedTerm | null, void> {
+		const slotCount = this.nextSlot;
+		const held = accepted ? this.heldAmong(accepted) : this.heldAnywhere();
+		const exactId = this.dictionary.lookup(word);
+		const ids = [...(exactId !== undefined && held.holds(exactId) ? [exactId] : []), ...(yield* this.dictionary.formsOfSteps(word, stem, held))];
+		const lists = this.listsCut(ids, slotCount);
+		return lists.length > 0 ? yield* this.unionOfLists(PostingRuns.of(lists), slotCount, scratch) : null;
+	}
+
 	/** The postings of several terms as one: body counts added, title and heading flags combined. */
 	private union(ids: readonly number[]): ResolvedTerm {
 		return runSteps(this.unionOfLists(PostingRuns.of(this.listsOf(ids)), this.nextSlot, this.mergeScratch));

@@ -64,3 +64,16 @@ export const ENGLISH_STOP_WORDS: readonly string[] = [
  * joined would match code's identifiers (`my package` → `mypackage`, `query string` → `querystring`).
  */
 export const ENGLISH_PARTICLES: ReadonlySet<string> = new Set(["in", "up", "out", "on", "off", "down", "over", "back"]);
+
+/**
+ * English words that say the word after them is not so (`never used`, `not defined`, `doesn't
+ * support` as the tokenizer leaves it, `doesn`), and the prefixes English negates a word with
+ * (`unused`, `undefined`, `unsupported`, `noninteractive`): a person asks for "variables that are
+ * never used" where the page is titled `no-unused-vars`. The two query words then also find the
+ * word a prefix and the second make, or another form of it (engine.ts, negatedWords). Left out on
+ * purpose: an imperative `don't` (`don't use X` asks for a rule against X, not for `unused`),
+ * `without` (`without installing` is not `uninstalling`), and the prefix `in`, which makes other
+ * words (`no line` → `inline`, `not side` → `inside`).
+ */
+export const ENGLISH_NEGATIONS: ReadonlySet<string> = new Set(["not", "never", "no", "nobody", "doesn", "isn", "aren", "wasn", "didn", "cannot"]);
+export const NEGATING_PREFIXES: readonly string[] = ["un", "non"];

@@ -217,8 +217,26 @@ describe("a phrase in more notes than a search reads", () => {
 });
 
 describe("a page of a few results", () => {
-	// Word forms (`gardens`), longer words a word starts (`gardener`), stop words, and a joined word (`log in` → `login`).
-	const WORDS = ["garden", "gardens", "gardening", "gardener", "plan", "plans", "planning", "log", "in", "login", "the", "how", "shed"];
+	// Word forms (`gardens`), longer words a word starts (`gardener`), stop words, and joined words (`log in` → `login`, `never used` → `unused`).
+	const WORDS = [
+		"garden",
+		"gardens",
+		"gardening",
+		"gardener",
+		"plan",
+		"plans",
+		"planning",
+		"log",
+		"in",
+		"login",
+		"the",
+		"how",
+		"shed",
+		"never",
+		"used",
+		"unused",
+		"uses",
+	];
 	const words = (minLength: number, maxLength: number) => fc.array(fc.constantFrom(...WORDS), { minLength, maxLength }).map((list) => list.join(" "));
 	const notes = fc.array(
 		fc.record({

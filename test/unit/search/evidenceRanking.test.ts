@@ -344,6 +344,30 @@ describe("a verb and its particle typed apart find the word the notes write as o
 	});
 });
 
+describe("a word negated in the question finds the word English negates it with (`never used` → `unused`)", () => {
+	const docs: Doc[] = [
+		{ path: "no-unused-vars.md", text: "Reports variables that are declared and then not read anywhere.", modified: 1 },
+		{ path: "prefer-const.md", text: "Variables that are never reassigned after they are declared should use const.", modified: 2 },
+		{
+			path: "no-shadow.md",
+			text: "Variables used in an inner scope that shadow variables of an outer scope: the outer ones are never used there.",
+			modified: 3,
+		},
+	];
+
+	test("`never used`, `not used` and `nobody uses` rank the page titled unused first", async () => {
+		expect((await paths(docs, "report variables that are never used"))[0]).toBe("no-unused-vars.md");
+		expect((await paths(docs, "variables not used"))[0]).toBe("no-unused-vars.md");
+		expect((await paths(docs, "variables nobody uses"))[0]).toBe("no-unused-vars.md");
+	});
+
+	test("a word not negated is not joined, nor an imperative `don't`, nor a quoted phrase", async () => {
+		expect((await paths(docs, "variables used"))[0]).toBe("no-shadow.md");
+		expect((await paths(docs, "don't use variables"))[0]).not.toBe("no-unused-vars.md");
+		expect((await paths(docs, '"never used" variables'))[0]).toBe("no-shadow.md");
+	});
+});
+
 describe("a title written as one identifier is named by its parts", () => {
 	test("`mock agent` is the whole of the title MockAgent: it ranks above a longer title holding both words, whatever its body says", async () => {
 		const docs: Doc[] = [

@@ -20,6 +20,36 @@ const NOTES: Record<string, string> = {
 };
 const QUERIES = ["tomatoes", "basil", "tomatoes basil", '"next to"', "tomatoes -sauce", "love apples", "plant", "garden", "nothingatall", "tom"];
 
+describe("a negated word (`never used` → `unused`): the index answers what a scan answers, in a folder too", () => {
+	const negated: Record<string, string> = {
+		"Rules/no-unused-vars.md": "Reports variables declared and then not read.\n",
+		"Rules/prefer-const.md": "Variables never reassigned should be const; they are used once.\n",
+		"Notes/Cleanup.md": "Unused variables and unusable code were removed; variables used twice stay.\n",
+	};
+	let vault: OpenVault;
+	let index: IndexedNoteSearch;
+	beforeAll(async () => {
+		vault = await openVault(negated);
+		index = new IndexedNoteSearch(vault.host, vault.scope(), () => new Promise((resolve) => setImmediate(resolve)));
+		index.start();
+		await index.whenReady();
+	});
+	afterAll(async () => {
+		await index.stop();
+		await vault.close();
+	});
+
+	test.each(["variables never used", "variables not used", "variables nobody uses", "variables used"])("%s: same notes, order and scores", async (query) => {
+		for (const filter of [{}, { folder: "Rules" }, { folder: "Notes" }]) {
+			const fromIndex = await index.search(vault.scope(), parseQuery(query), filter, 50);
+			const fromScan = await scanSearch(vault.host, vault.scope(), parseQuery(query), filter, 50);
+			expect(fromIndex.results.map((hit) => [hit.path, hit.score])).toEqual(fromScan.results.map((hit) => [hit.path, hit.score]));
+			expect(fromIndex.total).toBe(fromScan.total);
+		}
+		if (query !== "variables used") expect((await index.search(vault.scope(), parseQuery(query), {}, 50)).results[0]?.path).toBe("Rules/no-unused-vars.md");
+	});
+});
+
 describe("note search over a vault: the index answers what a scan of every note answers", () => {
 	let vault: OpenVault;
 	let index: IndexedNoteSearch;
