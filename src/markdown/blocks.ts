@@ -1,5 +1,5 @@
 import MarkdownIt from "markdown-it";
-import { htmlBlock } from "./htmlBlock";
+import { htmlBlock, htmlBlockKind, htmlBlockLine } from "./htmlBlock";
 import {
 	BLOCK_CHUNK_LINES,
 	CHUNK_SEARCH_LINES,
@@ -375,6 +375,7 @@ function* topLevelBlock(
 	// A top-level list whose item holds a table is parsed item by item, the table in chunks of rows.
 	if (startsList(state, blockStart, endLine)) return yield* listInSteps(state, blockStart, endLine, chunkLines, consume);
 	if (yield* fenceInSteps(state, blockStart, endLine, chunkLines)) return;
+	if (yield* htmlBlockInSteps(state, blockStart, endLine, chunkLines)) return;
 	const level = state.level;
 	const tokens = state.tokens;
 	const firstToken = tokens.length;
@@ -859,6 +860,42 @@ function* fenceInSteps(state: StateBlock, startLine: number, endLine: number, ch
 	token.content += state.getLines(from, line, indent, true);
 	state.line = line + (closed ? 1 : 0);
 	token.map = [startLine, state.line];
+	return true;
+}
+
+/**
+ * An HTML block that may run past `chunkLines` lines, read in steps, as fenceInSteps reads a fence:
+ * cut at a chunk's end, an HTML block (which continues no paragraph or list) was parsed again to the
+ * note's end in one rule call, and a `<!--`, `<pre>` or `<div>` block of a million lines held the
+ * event loop 0.7–1.8 s. Its lines are tested as the rule tests them (`htmlBlockLine`), a chunk
+ * between pauses, and copied a chunk at a time, giving the rule's token. No rule before the HTML
+ * block rule takes a line starting with `<` (tables are parsed before this is asked).
+ * False, with nothing read, when no HTML block starts at `startLine` or the rest of the lines fit in a chunk.
+ */
+function* htmlBlockInSteps(state: StateBlock, startLine: number, endLine: number, chunkLines: number): Steps<boolean> {
+	if (startLine + chunkLines >= endLine) return false;
+	const kind = htmlBlockKind(state, startLine);
+	if (!kind) return false;
+	const closes = kind[1];
+	let line = startLine + 1;
+	if (htmlBlockLine(state, startLine, closes) === "inside") {
+		for (; line < endLine; line++) {
+			const meets = htmlBlockLine(state, line, closes);
+			if (meets !== "inside") {
+				if (meets === "closes") line++;
+				break;
+			}
+			if ((line - startLine) % chunkLines === 0) yield;
+		}
+	}
+	const token = state.push("html_block", "", 0);
+	token.map = [startLine, line];
+	for (let from = startLine; from < line; from += chunkLines) {
+		if (from > startLine) yield;
+		// Appended, not joined: the parts stay linked until the text is read.
+		token.content += state.getLines(from, Math.min(from + chunkLines, line), state.blkIndent, true);
+	}
+	state.line = line;
 	return true;
 }
 

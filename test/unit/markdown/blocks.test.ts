@@ -222,6 +222,58 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 		},
 	);
 
+	test.each([
+		["an HTML comment never closed", "<!--\n", "", true],
+		["a <pre> block closed", "<pre class=x>\n", "</pre> after\nnext\n", true],
+		["a <div> block ended by an empty line", "<div>\n", "\nafter\n", false],
+		["a whole-tag line's block ended by an empty line", '<my-card data-x="1">\n', "\nafter\n", false],
+		["a <div> block in a quote, ended by a lazy line", "> <div>\n", "lazy\n", false],
+	])(
+		"%s over 200,000 lines is one block with every line, its lines looked at and copied a chunk at a time (all in one call before)",
+		(_, opener, closer, withEmptyLines) => {
+			const lines = 200_000;
+			const quoted = opener.startsWith(">") ? "> " : "";
+			const line = (index: number) => (withEmptyLines && index % 3 === 0 ? "" : `${quoted}  html ${index} [[x]] #t`);
+			const text = `para\n\n${opener}${Array.from({ length: lines }, (_, index) => line(index)).join("\n")}\n${closer}`;
+			const state = new MarkdownIt().block.State.prototype as unknown as { getLines: (begin: number, end: number, ...rest: unknown[]) => string };
+			const getLines = state.getLines;
+			let mostLines = 0;
+			state.getLines = function (this: unknown, begin: number, end: number, ...rest: unknown[]) {
+				mostLines = Math.max(mostLines, end - begin);
+				return getLines.call(this, begin, end, ...rest);
+			};
+			// The lines looked at for the block's end, counted per step (each is sliced out of the note to be tested).
+			// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the text as `this`
+			const slice = String.prototype.slice;
+			let sliced = 0;
+			let mostSlicedPerStep = 0;
+			const tokens: MarkdownToken[] = [];
+			try {
+				String.prototype.slice = function (this: string, ...args: Parameters<string["slice"]>) {
+					if (this.length === text.length) sliced++;
+					return slice.apply(this, args);
+				};
+				const steps = parseBlocks(text, function* (handed, count) {
+					for (let index = 0; index < count; index++) tokens.push(handed[index] as MarkdownToken);
+					yield;
+				});
+				for (let step = steps.next(); ; step = steps.next()) {
+					mostSlicedPerStep = Math.max(mostSlicedPerStep, sliced);
+					sliced = 0;
+					if (step.done) break;
+				}
+			} finally {
+				String.prototype.slice = slice;
+				state.getLines = getLines;
+			}
+			expectEqual(tokens.map(record), reference.parse(text, {}).map(record));
+			const block = tokens.find((token) => token.type === "html_block");
+			expect(block?.content).toContain(`html ${lines - 1} [[x]] #t\n`);
+			expect(mostLines).toBeLessThan(lines / 10);
+			expect(mostSlicedPerStep).toBeLessThan(lines / 10);
+		},
+	);
+
 	test("a line and 400,000 empty lines after it are parsed without looking through the empty lines in one step", () => {
 		const text = `[[Hub]] [[Hidden]]${"\n".repeat(400_000)}last line\n`;
 		// The lines looked at to find where a chunk may end (each asks whether the line before is empty), counted per step.
