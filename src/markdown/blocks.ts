@@ -290,9 +290,9 @@ function* blocksInSteps(state: StateBlock, startLine: number, endLine: number, c
 			if (head) yield* tableSteps(state, line, endLine, chunkLines, consume, head);
 			else if (startsAQuote) yield* quoteInSteps(state, line, endLine, chunkLines, consume);
 			else if (!itemContent) yield* topLevelBlock(state, candidates, line, endLine, chunkLines, consume);
-			// In a list item, lines keep their indent: any other block is one rule call, as markdown-it makes it.
 			else if (startsList(state, line, endLine)) yield* listInSteps(state, line, endLine, chunkLines, consume);
-			else runRules(state, line, endLine);
+			// In a list item, lines keep their indent: a paragraph is one rule call, as markdown-it makes it.
+			else if (!(yield* longBlockInSteps(state, line, endLine, chunkLines))) runRules(state, line, endLine);
 			yield* handOver(tokens, tokens.length, consume);
 			state.tight = !hasEmptyLines;
 			if (state.isEmpty(state.line - 1)) hasEmptyLines = true;
@@ -374,8 +374,7 @@ function* topLevelBlock(
 ): Steps<void> {
 	// A top-level list whose item holds a table is parsed item by item, the table in chunks of rows.
 	if (startsList(state, blockStart, endLine)) return yield* listInSteps(state, blockStart, endLine, chunkLines, consume);
-	if (yield* fenceInSteps(state, blockStart, endLine, chunkLines)) return;
-	if (yield* htmlBlockInSteps(state, blockStart, endLine, chunkLines)) return;
+	if (yield* longBlockInSteps(state, blockStart, endLine, chunkLines)) return;
 	const level = state.level;
 	const tokens = state.tokens;
 	const firstToken = tokens.length;
@@ -822,6 +821,52 @@ function reparseWhole(state: StateBlock, level: number, firstToken: number, bloc
 }
 
 /**
+ * A code block (fenced or indented) or an HTML block starting at `startLine` that may run past
+ * `chunkLines` lines, read in steps: such a block continues no paragraph or list, so cut at a
+ * chunk's end it would be parsed again to its end in one rule call, and in a list item it was one
+ * rule call. False, with nothing read, when none starts there or the rest of the lines fit in a chunk.
+ */
+function* longBlockInSteps(state: StateBlock, startLine: number, endLine: number, chunkLines: number): Steps<boolean> {
+	if (startLine + chunkLines >= endLine) return false;
+	return (
+		(yield* indentedCodeInSteps(state, startLine, endLine, chunkLines)) ||
+		(yield* fenceInSteps(state, startLine, endLine, chunkLines)) ||
+		(yield* htmlBlockInSteps(state, startLine, endLine, chunkLines))
+	);
+}
+
+/**
+ * An indented code block read in steps: markdown-it's code rule looks through every line for the
+ * block's end and copies them all in one call (a block of 400,000 lines, 6 MB, held the event loop
+ * 0.37 s). Its lines are tested as the rule tests them, a chunk between pauses, and copied a chunk
+ * at a time, giving the rule's token (each piece but the last keeps its last line's end, and the
+ * rule adds one after the last line). The code rule is the first that may take a line indented four
+ * columns or more.
+ */
+function* indentedCodeInSteps(state: StateBlock, startLine: number, endLine: number, chunkLines: number): Steps<boolean> {
+	if ((state.sCount[startLine] ?? 0) - state.blkIndent < 4) return false;
+	let line = startLine + 1;
+	let last = line;
+	for (; line < endLine; line++) {
+		if ((line - startLine) % chunkLines === 0) yield;
+		if (state.isEmpty(line)) continue;
+		if ((state.sCount[line] ?? 0) - state.blkIndent < 4) break;
+		last = line + 1;
+	}
+	const token = state.push("code_block", "code", 0);
+	for (let from = startLine; from < last; from += chunkLines) {
+		if (from > startLine) yield;
+		const to = Math.min(from + chunkLines, last);
+		// Appended, not joined: the parts stay linked until the text is read.
+		token.content += state.getLines(from, to, 4 + state.blkIndent, to < last);
+	}
+	token.content += "\n";
+	state.line = last;
+	token.map = [startLine, last];
+	return true;
+}
+
+/**
  * A fenced code block that may run past `chunkLines` lines, read in steps: markdown-it's fence rule
  * looks for the closing line and copies every line of the block in one call, and a fence of a
  * million lines held the event loop 0.6 s. The rule itself reads the first chunk; when the fence
@@ -829,11 +874,11 @@ function reparseWhole(state: StateBlock, level: number, firstToken: number, bloc
  * appended a chunk at a time (markdown-it's `getLines` copies each line on its own), so the token is
  * the one the rule makes for the whole block. No rule before the fence rule takes a line that opens
  * a fence (code needs an indent the fence rule refuses; `%%` and `$$` differ from its markers).
- * False, with nothing read, when no fence starts at `startLine` or the rest of the lines fit in a chunk.
+ * False, with nothing read, when no fence starts at `startLine`.
  */
 function* fenceInSteps(state: StateBlock, startLine: number, endLine: number, chunkLines: number): Steps<boolean> {
 	const limit = startLine + chunkLines;
-	if (limit >= endLine || !fenceRule(state, startLine, limit, true)) return false;
+	if (!fenceRule(state, startLine, limit, true)) return false;
 	const first = state.tokens.length;
 	fenceRule(state, startLine, limit, false);
 	// Closed (or ended by a lazy line) inside the chunk: the rule's own token. On its last line, the rule leaves `state.line` at the limit too.
@@ -870,10 +915,9 @@ function* fenceInSteps(state: StateBlock, startLine: number, endLine: number, ch
  * event loop 0.7–1.8 s. Its lines are tested as the rule tests them (`htmlBlockLine`), a chunk
  * between pauses, and copied a chunk at a time, giving the rule's token. No rule before the HTML
  * block rule takes a line starting with `<` (tables are parsed before this is asked).
- * False, with nothing read, when no HTML block starts at `startLine` or the rest of the lines fit in a chunk.
+ * False, with nothing read, when no HTML block starts at `startLine`.
  */
 function* htmlBlockInSteps(state: StateBlock, startLine: number, endLine: number, chunkLines: number): Steps<boolean> {
-	if (startLine + chunkLines >= endLine) return false;
 	const kind = htmlBlockKind(state, startLine);
 	if (!kind) return false;
 	const closes = kind[1];

@@ -266,11 +266,66 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 				String.prototype.slice = slice;
 				state.getLines = getLines;
 			}
-			expectEqual(tokens.map(record), reference.parse(text, {}).map(record));
+			const withContent = (token: MarkdownToken) => ({ ...record(token), content: token.type === "html_block" ? token.content : "" });
+			expectEqual(tokens.map(withContent), reference.parse(text, {}).map(withContent));
 			const block = tokens.find((token) => token.type === "html_block");
 			expect(block?.content).toContain(`html ${lines - 1} [[x]] #t\n`);
 			expect(mostLines).toBeLessThan(lines / 10);
 			expect(mostSlicedPerStep).toBeLessThan(lines / 10);
+		},
+	);
+
+	test.each([
+		["an indented code block ended by a paragraph", "", "    ", "after\n", true],
+		["an indented code block in a list item", "- item\n\n", "      ", "  after\n", true],
+		["a fenced code block in a list item", "- item\n\n  ```\n", "  ", "  ```\n- next\n", true],
+		// In a list item, an empty line (indented less than the item) ends an HTML block.
+		["an HTML comment in a list item", "1. item\n\n   <!--\n", "   ", "   -->\nafter\n", false],
+	])(
+		"%s over 200,000 lines is one block with every line, looked at and copied a chunk at a time (all in one call before)",
+		(_, opener, indent, closer, withEmptyLines) => {
+			const lines = 200_000;
+			const line = (index: number) => (withEmptyLines && index % 5 === 4 ? "" : `${indent}code ${index} [[x]]`);
+			const text = `para\n\n${opener}${Array.from({ length: lines }, (_, index) => line(index)).join("\n")}\n${closer}`;
+			const state = new MarkdownIt().block.State.prototype as unknown as {
+				getLines: (begin: number, end: number, ...rest: unknown[]) => string;
+				isEmpty: (line: number) => boolean;
+			};
+			const { getLines, isEmpty } = state;
+			let mostLines = 0;
+			state.getLines = function (this: unknown, begin: number, end: number, ...rest: unknown[]) {
+				mostLines = Math.max(mostLines, end - begin);
+				return getLines.call(this, begin, end, ...rest);
+			};
+			// The lines looked at for the block's end (each asked whether it is empty), counted per step.
+			let looked = 0;
+			let mostLookedPerStep = 0;
+			state.isEmpty = function (this: unknown, line: number) {
+				looked++;
+				return isEmpty.call(this, line);
+			};
+			const tokens: MarkdownToken[] = [];
+			try {
+				const steps = parseBlocks(text, function* (handed, count) {
+					for (let index = 0; index < count; index++) tokens.push(handed[index] as MarkdownToken);
+					yield;
+				});
+				for (let step = steps.next(); ; step = steps.next()) {
+					mostLookedPerStep = Math.max(mostLookedPerStep, looked);
+					looked = 0;
+					if (step.done) break;
+				}
+			} finally {
+				state.getLines = getLines;
+				state.isEmpty = isEmpty;
+			}
+			const blockTypes = ["code_block", "fence", "html_block"];
+			const withContent = (token: MarkdownToken) => ({ ...record(token), content: blockTypes.includes(token.type) ? token.content : "" });
+			expectEqual(tokens.map(withContent), reference.parse(text, {}).map(withContent));
+			const block = tokens.find((token) => blockTypes.includes(token.type));
+			expect(block?.content).toContain(`code ${lines - 2} [[x]]\n`);
+			expect(mostLines).toBeLessThan(lines / 10);
+			expect(mostLookedPerStep).toBeLessThan(lines / 10);
 		},
 	);
 
