@@ -329,6 +329,33 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 		},
 	);
 
+	test.each([
+		["a bullet item", "- item\n\n", "  "],
+		["an ordered item", "10. item\n\n", "    "],
+		["an item in a quote", "> - item\n>\n", ">   "],
+	])("a paragraph of 100,000 lines in %s is parsed in chunks, not its lines taken in one go (one rule call before)", (_, opener, indent) => {
+		const lines = 100_000;
+		const text = `para\n\n${opener}${Array.from({ length: lines }, (_, index) => `${indent}words ${index} [[x]] #t`).join("\n")}\n\nafter\n`;
+		const state = new MarkdownIt().block.State.prototype as unknown as { getLines: (begin: number, end: number, ...rest: unknown[]) => string };
+		const getLines = state.getLines;
+		let mostLines = 0;
+		state.getLines = function (this: unknown, begin: number, end: number, ...rest: unknown[]) {
+			mostLines = Math.max(mostLines, end - begin);
+			return getLines.call(this, begin, end, ...rest);
+		};
+		let tokens: MarkdownToken[];
+		try {
+			tokens = tokensOf(text);
+		} finally {
+			state.getLines = getLines;
+		}
+		expectEqual(tokens.map(record), reference.parse(text, {}).map(record));
+		expect(tokens.find((token) => token.type === "inline" && token.content.startsWith("words 0 "))?.map?.[1]).toBe(
+			tokens.find((token) => token.type === "inline" && token.content.startsWith("words 0 "))!.map![0] + lines,
+		);
+		expect(mostLines).toBeLessThan(lines / 10);
+	});
+
 	test("a line and 400,000 empty lines after it are parsed without looking through the empty lines in one step", () => {
 		const text = `[[Hub]] [[Hidden]]${"\n".repeat(400_000)}last line\n`;
 		// The lines looked at to find where a chunk may end (each asks whether the line before is empty), counted per step.
