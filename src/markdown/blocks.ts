@@ -1,5 +1,5 @@
 import MarkdownIt from "markdown-it";
-import { htmlBlock } from "./htmlBlock";
+import { htmlBlock, htmlBlockKind, htmlBlockLine } from "./htmlBlock";
 import {
 	BLOCK_CHUNK_LINES,
 	CHUNK_SEARCH_LINES,
@@ -253,10 +253,12 @@ export function* parseBlocks(source: string, consume: TokenConsumer, chunkLines 
 }
 
 /**
- * markdown-it's ParserBlock.tokenize over lines [startLine, endLine): at the top level, or inside a quote
- * parsed in steps (there blkIndent is 0 too, and the lines' marks are those inside the quote).
+ * markdown-it's ParserBlock.tokenize over lines [startLine, endLine): at the top level, inside a quote
+ * parsed in steps (there blkIndent is 0 too, and the lines' marks are those inside the quote), or in a
+ * list item (a paragraph there is cut only at lines at the item's indent: see `continues`; a paragraph
+ * of 400,000 lines in an item was one rule call of 0.8 s).
  */
-function* blocksInSteps(state: StateBlock, startLine: number, endLine: number, chunkLines: number, consume: TokenConsumer, itemContent = false): Steps<void> {
+function* blocksInSteps(state: StateBlock, startLine: number, endLine: number, chunkLines: number, consume: TokenConsumer): Steps<void> {
 	// Each call is a quote's or a list item's content, and two generators on the stack under it.
 	const depth = (steppedDepths.get(state) ?? 0) + 1;
 	if (depth > MAX_STEPPED_BLOCK_DEPTH) {
@@ -289,10 +291,7 @@ function* blocksInSteps(state: StateBlock, startLine: number, endLine: number, c
 			const head = yield* tableHeadSteps(state, line, endLine);
 			if (head) yield* tableSteps(state, line, endLine, chunkLines, consume, head);
 			else if (startsAQuote) yield* quoteInSteps(state, line, endLine, chunkLines, consume);
-			else if (!itemContent) yield* topLevelBlock(state, candidates, line, endLine, chunkLines, consume);
-			// In a list item, lines keep their indent: any other block is one rule call, as markdown-it makes it.
-			else if (startsList(state, line, endLine)) yield* listInSteps(state, line, endLine, chunkLines, consume);
-			else runRules(state, line, endLine);
+			else yield* topLevelBlock(state, candidates, line, endLine, chunkLines, consume);
 			yield* handOver(tokens, tokens.length, consume);
 			state.tight = !hasEmptyLines;
 			if (state.isEmpty(state.line - 1)) hasEmptyLines = true;
@@ -374,7 +373,7 @@ function* topLevelBlock(
 ): Steps<void> {
 	// A top-level list whose item holds a table is parsed item by item, the table in chunks of rows.
 	if (startsList(state, blockStart, endLine)) return yield* listInSteps(state, blockStart, endLine, chunkLines, consume);
-	if (yield* fenceInSteps(state, blockStart, endLine, chunkLines)) return;
+	if (yield* longBlockInSteps(state, blockStart, endLine, chunkLines)) return;
 	const level = state.level;
 	const tokens = state.tokens;
 	const firstToken = tokens.length;
@@ -532,7 +531,7 @@ function* listInSteps(state: StateBlock, startLine: number, endLine: number, chu
 		try {
 			// markdown-it's workaround: an empty item followed by a blank line ends the list.
 			if (contentStart >= max && state.isEmpty(nextLine + 1)) state.line = Math.min(state.line + 2, endLine);
-			else yield* blocksInSteps(state, nextLine, endLine, chunkLines, consumeItems, true);
+			else yield* blocksInSteps(state, nextLine, endLine, chunkLines, consumeItems);
 		} finally {
 			state.blkIndent = state.listIndent;
 			state.listIndent = oldListIndent;
@@ -821,6 +820,52 @@ function reparseWhole(state: StateBlock, level: number, firstToken: number, bloc
 }
 
 /**
+ * A code block (fenced or indented) or an HTML block starting at `startLine` that may run past
+ * `chunkLines` lines, read in steps: such a block continues no paragraph or list, so cut at a
+ * chunk's end it would be parsed again to its end in one rule call, and in a list item it was one
+ * rule call. False, with nothing read, when none starts there or the rest of the lines fit in a chunk.
+ */
+function* longBlockInSteps(state: StateBlock, startLine: number, endLine: number, chunkLines: number): Steps<boolean> {
+	if (startLine + chunkLines >= endLine) return false;
+	return (
+		(yield* indentedCodeInSteps(state, startLine, endLine, chunkLines)) ||
+		(yield* fenceInSteps(state, startLine, endLine, chunkLines)) ||
+		(yield* htmlBlockInSteps(state, startLine, endLine, chunkLines))
+	);
+}
+
+/**
+ * An indented code block read in steps: markdown-it's code rule looks through every line for the
+ * block's end and copies them all in one call (a block of 400,000 lines, 6 MB, held the event loop
+ * 0.37 s). Its lines are tested as the rule tests them, a chunk between pauses, and copied a chunk
+ * at a time, giving the rule's token (each piece but the last keeps its last line's end, and the
+ * rule adds one after the last line). The code rule is the first that may take a line indented four
+ * columns or more.
+ */
+function* indentedCodeInSteps(state: StateBlock, startLine: number, endLine: number, chunkLines: number): Steps<boolean> {
+	if ((state.sCount[startLine] ?? 0) - state.blkIndent < 4) return false;
+	let line = startLine + 1;
+	let last = line;
+	for (; line < endLine; line++) {
+		if ((line - startLine) % chunkLines === 0) yield;
+		if (state.isEmpty(line)) continue;
+		if ((state.sCount[line] ?? 0) - state.blkIndent < 4) break;
+		last = line + 1;
+	}
+	const token = state.push("code_block", "code", 0);
+	for (let from = startLine; from < last; from += chunkLines) {
+		if (from > startLine) yield;
+		const to = Math.min(from + chunkLines, last);
+		// Appended, not joined: the parts stay linked until the text is read.
+		token.content += state.getLines(from, to, 4 + state.blkIndent, to < last);
+	}
+	token.content += "\n";
+	state.line = last;
+	token.map = [startLine, last];
+	return true;
+}
+
+/**
  * A fenced code block that may run past `chunkLines` lines, read in steps: markdown-it's fence rule
  * looks for the closing line and copies every line of the block in one call, and a fence of a
  * million lines held the event loop 0.6 s. The rule itself reads the first chunk; when the fence
@@ -828,11 +873,11 @@ function reparseWhole(state: StateBlock, level: number, firstToken: number, bloc
  * appended a chunk at a time (markdown-it's `getLines` copies each line on its own), so the token is
  * the one the rule makes for the whole block. No rule before the fence rule takes a line that opens
  * a fence (code needs an indent the fence rule refuses; `%%` and `$$` differ from its markers).
- * False, with nothing read, when no fence starts at `startLine` or the rest of the lines fit in a chunk.
+ * False, with nothing read, when no fence starts at `startLine`.
  */
 function* fenceInSteps(state: StateBlock, startLine: number, endLine: number, chunkLines: number): Steps<boolean> {
 	const limit = startLine + chunkLines;
-	if (limit >= endLine || !fenceRule(state, startLine, limit, true)) return false;
+	if (!fenceRule(state, startLine, limit, true)) return false;
 	const first = state.tokens.length;
 	fenceRule(state, startLine, limit, false);
 	// Closed (or ended by a lazy line) inside the chunk: the rule's own token. On its last line, the rule leaves `state.line` at the limit too.
@@ -859,6 +904,41 @@ function* fenceInSteps(state: StateBlock, startLine: number, endLine: number, ch
 	token.content += state.getLines(from, line, indent, true);
 	state.line = line + (closed ? 1 : 0);
 	token.map = [startLine, state.line];
+	return true;
+}
+
+/**
+ * An HTML block that may run past `chunkLines` lines, read in steps, as fenceInSteps reads a fence:
+ * cut at a chunk's end, an HTML block (which continues no paragraph or list) was parsed again to the
+ * note's end in one rule call, and a `<!--`, `<pre>` or `<div>` block of a million lines held the
+ * event loop 0.7–1.8 s. Its lines are tested as the rule tests them (`htmlBlockLine`), a chunk
+ * between pauses, and copied a chunk at a time, giving the rule's token. No rule before the HTML
+ * block rule takes a line starting with `<` (tables are parsed before this is asked).
+ * False, with nothing read, when no HTML block starts at `startLine`.
+ */
+function* htmlBlockInSteps(state: StateBlock, startLine: number, endLine: number, chunkLines: number): Steps<boolean> {
+	const kind = htmlBlockKind(state, startLine);
+	if (!kind) return false;
+	const closes = kind[1];
+	let line = startLine + 1;
+	if (htmlBlockLine(state, startLine, closes) === "inside") {
+		for (; line < endLine; line++) {
+			const meets = htmlBlockLine(state, line, closes);
+			if (meets !== "inside") {
+				if (meets === "closes") line++;
+				break;
+			}
+			if ((line - startLine) % chunkLines === 0) yield;
+		}
+	}
+	const token = state.push("html_block", "", 0);
+	token.map = [startLine, line];
+	for (let from = startLine; from < line; from += chunkLines) {
+		if (from > startLine) yield;
+		// Appended, not joined: the parts stay linked until the text is read.
+		token.content += state.getLines(from, Math.min(from + chunkLines, line), state.blkIndent, true);
+	}
+	state.line = line;
 	return true;
 }
 
@@ -948,12 +1028,15 @@ function joinChunk(state: StateBlock, before: number, continuation: Continuation
 function trimmedAtEnd(state: StateBlock, first: number, end: number): string {
 	let trimmed = "";
 	for (let line = end - 1; line >= first; line--) {
-		const lineStart = (state.bMarks[line] ?? 0) + (line === first ? (state.tShift[line] ?? 0) : 0);
-		const lineEnd = state.eMarks[line] ?? lineStart;
-		let index = lineEnd;
-		while (index > lineStart && /\s/.test(state.src[index - 1] ?? "")) index--;
-		trimmed = `${state.src.slice(index, lineEnd)}${trimmed}`;
-		if (index > lineStart) break;
+		// In a list item, `getLines` leaves out the item's indent: a line of no-break spaces keeps only those.
+		const text =
+			line === first
+				? state.src.slice((state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0), state.eMarks[line])
+				: state.getLines(line, line + 1, state.blkIndent, false);
+		let index = text.length;
+		while (index > 0 && /\s/.test(text[index - 1] ?? "")) index--;
+		trimmed = `${text.slice(index)}${trimmed}`;
+		if (index > 0) break;
 		if (line > first) trimmed = `\n${trimmed}`;
 	}
 	return trimmed;
@@ -1029,7 +1112,9 @@ function continues(state: StateBlock, line: number, continuation: Continuation):
 	// A `|` could make the line a table header when parsed alone.
 	if (continuation.kind === "list")
 		return startsListItem(state, line) === continuation.markup && !state.src.slice(state.bMarks[line] ?? 0, state.eMarks[line] ?? 0).includes("|");
-	const start = state.bMarks[line] ?? 0;
+	// In a list item, the line is at the item's indent (neither lazy nor indented further), its text read from there.
+	if (state.blkIndent > 0 && state.sCount[line] !== state.blkIndent) return false;
+	const start = (state.bMarks[line] ?? 0) + (state.blkIndent > 0 ? (state.tShift[line] ?? 0) : 0);
 	const end = state.eMarks[line] ?? 0;
 	const src = state.src;
 	const first = src[start] ?? "";

@@ -42,27 +42,46 @@ export const HTML_BLOCK_KINDS: ReadonlyArray<readonly [RegExp, RegExp, boolean]>
 	[new RegExp(`^(?:${OPEN_TAG}|${CLOSE_TAG})\\s*$`), /^$/, false],
 ];
 
+/** The kind of HTML block starting at `line` (see HTML_BLOCK_KINDS), as markdown-it's rule tells it; undefined when none does. */
+export function htmlBlockKind(state: StateBlock, line: number): (typeof HTML_BLOCK_KINDS)[number] | undefined {
+	// Indented four columns or more it is a code block.
+	if (state.sCount[line]! - state.blkIndent >= 4) return undefined;
+	if (!state.md.options.html) return undefined;
+	const start = state.bMarks[line]! + state.tShift[line]!;
+	if (state.src.charCodeAt(start) !== 0x3c /* < */) return undefined;
+	const lineText = htmlLineText(state, line);
+	return HTML_BLOCK_KINDS.find(([opens]) => opens.test(lineText));
+}
+
+/**
+ * How `line` meets an HTML block whose end `closes` tests, as markdown-it's rule tests it after the
+ * block's first line: a line that ends it before itself (a lazy line; an empty line, for the kinds
+ * ended by one), a line it ends on, or a line inside it.
+ */
+export function htmlBlockLine(state: StateBlock, line: number, closes: RegExp): "ends" | "closes" | "inside" {
+	if (state.sCount[line]! < state.blkIndent) return "ends";
+	const lineText = htmlLineText(state, line);
+	if (!closes.test(lineText)) return "inside";
+	return lineText.length !== 0 ? "closes" : "ends";
+}
+
+function htmlLineText(state: StateBlock, line: number): string {
+	return state.src.slice(state.bMarks[line]! + state.tShift[line]!, state.eMarks[line]);
+}
+
 /** The block rule itself, markdown-it's step for step (see above for the one pattern that differs). */
 export function htmlBlock(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
-	// Indented four columns or more it is a code block.
-	if (state.sCount[startLine]! - state.blkIndent >= 4) return false;
-	if (!state.md.options.html) return false;
-	const start = state.bMarks[startLine]! + state.tShift[startLine]!;
-	if (state.src.charCodeAt(start) !== 0x3c /* < */) return false;
-	let lineText = state.src.slice(start, state.eMarks[startLine]);
-	const kind = HTML_BLOCK_KINDS.find(([opens]) => opens.test(lineText));
+	const kind = htmlBlockKind(state, startLine);
 	if (!kind) return false;
 	if (silent) return kind[2];
 	const closes = kind[1];
 	let nextLine = startLine + 1;
-	if (!closes.test(lineText)) {
+	if (!closes.test(htmlLineText(state, startLine))) {
 		for (; nextLine < endLine; nextLine++) {
-			if (state.sCount[nextLine]! < state.blkIndent) break;
-			lineText = state.src.slice(state.bMarks[nextLine]! + state.tShift[nextLine]!, state.eMarks[nextLine]);
-			if (closes.test(lineText)) {
-				if (lineText.length !== 0) nextLine++;
-				break;
-			}
+			const meets = htmlBlockLine(state, nextLine, closes);
+			if (meets === "inside") continue;
+			if (meets === "closes") nextLine++;
+			break;
 		}
 	}
 	state.line = nextLine;

@@ -258,6 +258,140 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 		},
 	);
 
+	test.each([
+		["an HTML comment never closed", "<!--\n", "", true],
+		["a <pre> block closed", "<pre class=x>\n", "</pre> after\nnext\n", true],
+		["a <div> block ended by an empty line", "<div>\n", "\nafter\n", false],
+		["a whole-tag line's block ended by an empty line", '<my-card data-x="1">\n', "\nafter\n", false],
+		["a <div> block in a quote, ended by a lazy line", "> <div>\n", "lazy\n", false],
+	])(
+		"%s over 200,000 lines is one block with every line, its lines looked at and copied a chunk at a time (all in one call before)",
+		(_, opener, closer, withEmptyLines) => {
+			const lines = 200_000;
+			const quoted = opener.startsWith(">") ? "> " : "";
+			const line = (index: number) => (withEmptyLines && index % 3 === 0 ? "" : `${quoted}  html ${index} [[x]] #t`);
+			const text = `para\n\n${opener}${Array.from({ length: lines }, (_, index) => line(index)).join("\n")}\n${closer}`;
+			const state = new MarkdownIt().block.State.prototype as unknown as { getLines: (begin: number, end: number, ...rest: unknown[]) => string };
+			const getLines = state.getLines;
+			let mostLines = 0;
+			state.getLines = function (this: unknown, begin: number, end: number, ...rest: unknown[]) {
+				mostLines = Math.max(mostLines, end - begin);
+				return getLines.call(this, begin, end, ...rest);
+			};
+			// The lines looked at for the block's end, counted per step (each is sliced out of the note to be tested).
+			// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the text as `this`
+			const slice = String.prototype.slice;
+			let sliced = 0;
+			let mostSlicedPerStep = 0;
+			const tokens: MarkdownToken[] = [];
+			try {
+				String.prototype.slice = function (this: string, ...args: Parameters<string["slice"]>) {
+					if (this.length === text.length) sliced++;
+					return slice.apply(this, args);
+				};
+				const steps = parseBlocks(text, function* (handed, count) {
+					for (let index = 0; index < count; index++) tokens.push(handed[index] as MarkdownToken);
+					yield;
+				});
+				for (let step = steps.next(); ; step = steps.next()) {
+					mostSlicedPerStep = Math.max(mostSlicedPerStep, sliced);
+					sliced = 0;
+					if (step.done) break;
+				}
+			} finally {
+				String.prototype.slice = slice;
+				state.getLines = getLines;
+			}
+			const withContent = (token: MarkdownToken) => ({ ...record(token), content: token.type === "html_block" ? token.content : "" });
+			expectEqual(tokens.map(withContent), reference.parse(text, {}).map(withContent));
+			const block = tokens.find((token) => token.type === "html_block");
+			expect(block?.content).toContain(`html ${lines - 1} [[x]] #t\n`);
+			expect(mostLines).toBeLessThan(lines / 10);
+			expect(mostSlicedPerStep).toBeLessThan(lines / 10);
+		},
+	);
+
+	test.each([
+		["an indented code block ended by a paragraph", "", "    ", "after\n", true],
+		["an indented code block in a list item", "- item\n\n", "      ", "  after\n", true],
+		["a fenced code block in a list item", "- item\n\n  ```\n", "  ", "  ```\n- next\n", true],
+		// In a list item, an empty line (indented less than the item) ends an HTML block.
+		["an HTML comment in a list item", "1. item\n\n   <!--\n", "   ", "   -->\nafter\n", false],
+	])(
+		"%s over 200,000 lines is one block with every line, looked at and copied a chunk at a time (all in one call before)",
+		(_, opener, indent, closer, withEmptyLines) => {
+			const lines = 200_000;
+			const line = (index: number) => (withEmptyLines && index % 5 === 4 ? "" : `${indent}code ${index} [[x]]`);
+			const text = `para\n\n${opener}${Array.from({ length: lines }, (_, index) => line(index)).join("\n")}\n${closer}`;
+			const state = new MarkdownIt().block.State.prototype as unknown as {
+				getLines: (begin: number, end: number, ...rest: unknown[]) => string;
+				isEmpty: (line: number) => boolean;
+			};
+			const { getLines, isEmpty } = state;
+			let mostLines = 0;
+			state.getLines = function (this: unknown, begin: number, end: number, ...rest: unknown[]) {
+				mostLines = Math.max(mostLines, end - begin);
+				return getLines.call(this, begin, end, ...rest);
+			};
+			// The lines looked at for the block's end (each asked whether it is empty), counted per step.
+			let looked = 0;
+			let mostLookedPerStep = 0;
+			state.isEmpty = function (this: unknown, line: number) {
+				looked++;
+				return isEmpty.call(this, line);
+			};
+			const tokens: MarkdownToken[] = [];
+			try {
+				const steps = parseBlocks(text, function* (handed, count) {
+					for (let index = 0; index < count; index++) tokens.push(handed[index] as MarkdownToken);
+					yield;
+				});
+				for (let step = steps.next(); ; step = steps.next()) {
+					mostLookedPerStep = Math.max(mostLookedPerStep, looked);
+					looked = 0;
+					if (step.done) break;
+				}
+			} finally {
+				state.getLines = getLines;
+				state.isEmpty = isEmpty;
+			}
+			const blockTypes = ["code_block", "fence", "html_block"];
+			const withContent = (token: MarkdownToken) => ({ ...record(token), content: blockTypes.includes(token.type) ? token.content : "" });
+			expectEqual(tokens.map(withContent), reference.parse(text, {}).map(withContent));
+			const block = tokens.find((token) => blockTypes.includes(token.type));
+			expect(block?.content).toContain(`code ${lines - 2} [[x]]\n`);
+			expect(mostLines).toBeLessThan(lines / 10);
+			expect(mostLookedPerStep).toBeLessThan(lines / 10);
+		},
+	);
+
+	test.each([
+		["a bullet item", "- item\n\n", "  "],
+		["an ordered item", "10. item\n\n", "    "],
+		["an item in a quote", "> - item\n>\n", ">   "],
+	])("a paragraph of 100,000 lines in %s is parsed in chunks, not its lines taken in one go (one rule call before)", (_, opener, indent) => {
+		const lines = 100_000;
+		const text = `para\n\n${opener}${Array.from({ length: lines }, (_, index) => `${indent}words ${index} [[x]] #t`).join("\n")}\n\nafter\n`;
+		const state = new MarkdownIt().block.State.prototype as unknown as { getLines: (begin: number, end: number, ...rest: unknown[]) => string };
+		const getLines = state.getLines;
+		let mostLines = 0;
+		state.getLines = function (this: unknown, begin: number, end: number, ...rest: unknown[]) {
+			mostLines = Math.max(mostLines, end - begin);
+			return getLines.call(this, begin, end, ...rest);
+		};
+		let tokens: MarkdownToken[];
+		try {
+			tokens = tokensOf(text);
+		} finally {
+			state.getLines = getLines;
+		}
+		expectEqual(tokens.map(record), reference.parse(text, {}).map(record));
+		expect(tokens.find((token) => token.type === "inline" && token.content.startsWith("words 0 "))?.map?.[1]).toBe(
+			tokens.find((token) => token.type === "inline" && token.content.startsWith("words 0 "))!.map![0] + lines,
+		);
+		expect(mostLines).toBeLessThan(lines / 10);
+	});
+
 	test("a line and 400,000 empty lines after it are parsed without looking through the empty lines in one step", () => {
 		const text = `[[Hub]] [[Hidden]]${"\n".repeat(400_000)}last line\n`;
 		// The lines looked at to find where a chunk may end (each asks whether the line before is empty), counted per step.
