@@ -733,6 +733,15 @@ export const WINDOW_DIFF_LINES = 5_000;
 export const DIFF_STEP_WORK = 4_096;
 /** Lines of a diff drawn in a window (one element each) between two points where it may pause: up to WINDOW_DIFF_LINES elements are not made in one piece of Obsidian's UI thread. */
 export const WINDOW_DIFF_LINES_PER_STEP = 256;
+/**
+ * A note that changed since its edit was planned is edited again on its new text. Up to this many
+ * characters that is done inside the note's atomic edit; a longer note's edit is made again, checked
+ * against what the person approved and recorded outside it, in slices (inside, a 1 MiB note's compare,
+ * hashes and journal line were one piece), and the atomic edit tried again on that text.
+ */
+export const REDO_IN_EDIT_MAX_CHARS = 64 * 1024;
+/** Times a long note that keeps changing is edited again outside its atomic edit; then it is done inside, in one piece, rather than not written. */
+export const REDO_OUTSIDE_EDIT_ATTEMPTS = 3;
 
 /**
  * Years after the reference date a recurrence's next occurrence is searched for; a rule with none
