@@ -9,7 +9,14 @@
 import { FileOverBytesError } from "../host/FileOverBytesError";
 import type { Host, HostFile, ProcessOptions } from "../host/Host";
 import { ensureParentFolder, folderAt, hashText, overEditedBytesMessage } from "../vault/writes";
-import { NOTE_TEXT_PIECE_CHARS, NOTE_TEXT_SLICE_MS, REDO_IN_EDIT_MAX_CHARS, REDO_OUTSIDE_EDIT_ATTEMPTS, RELINKS_APPLIED_AT_ONCE } from "../config/limits";
+import {
+	MAX_EDITED_NOTE_CHARS,
+	NOTE_TEXT_PIECE_CHARS,
+	NOTE_TEXT_SLICE_MS,
+	REDO_IN_EDIT_MAX_CHARS,
+	REDO_OUTSIDE_EDIT_ATTEMPTS,
+	RELINKS_APPLIED_AT_ONCE,
+} from "../config/limits";
 import { runSteps, runStepsInSlices, SliceClock, type Steps } from "../markdown/steps";
 import { sha256HexInPieces } from "../sha256";
 import { yieldToEventLoop } from "../vault/workBudget";
@@ -569,7 +576,16 @@ async function editWithCompare(
 				let next: string;
 				if (data === expected.before) next = expected.after;
 				else if (data === change.before) next = change.after;
-				else if (mayRedo !== false && change.redo && data.length > REDO_IN_EDIT_MAX_CHARS && outside < REDO_OUTSIDE_EDIT_ATTEMPTS) {
+				else if (
+					// Only an approved edit, whose check compares two diffs: an edit allowed on any newer text is made here
+					// (its record one piece), as rounds outside let a program appending without pause grow the note past what is read.
+					typeof mayRedo === "function" &&
+					change.redo &&
+					data.length > REDO_IN_EDIT_MAX_CHARS &&
+					// Longer, the tools' own edit refuses it at once: no long work to take out, and no round that lets the note grow on.
+					data.length <= MAX_EDITED_NOTE_CHARS &&
+					outside < REDO_OUTSIDE_EDIT_ATTEMPTS
+				) {
 					newer = data;
 					return data;
 				} else {

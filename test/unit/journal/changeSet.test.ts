@@ -170,7 +170,6 @@ describe("applyChangeSet: the one applier of planned writes", () => {
 	});
 
 	test.each([
-		["allowed without asking (made again on any newer text)", { redoEdits: true }],
 		[
 			"approved (made again only if it removes and adds the same lines)",
 			{

@@ -74,6 +74,21 @@ describe("undoCall", () => {
 		expect(describeUndo(outcome)).toContain(`"Daily/Grüße.md" had changed since, so it was left as it is and its earlier text was saved as "${copy}"`);
 	});
 
+	test("undo of a change to a 1 MiB note another client has appended to since writes nothing over it: the appended lines stay, the earlier text goes to a conflict copy", async () => {
+		const long = Array.from({ length: 17_000 }, (_, index) => `- item ${index}, lorem ipsum dolor sit amet ${index * 7}`).join("\n") + "\n";
+		await fs.writeFile(nodePath.join(root, "Plain.md"), long);
+		const call = tool.call("append_to_note");
+		await tool.edit(call, "Plain.md", (text) => `${text}- from the call\n`);
+		// Another client's append, acknowledged to it, after the call.
+		const appended = `${long}- from the call\n- another client's acknowledged line\n`;
+		await fs.writeFile(nodePath.join(root, "Plain.md"), appended);
+		const outcome = succeeded(await undoCall(host, journal, call.id));
+		const copy = conflictCopyName("Plain.md", "append_to_note", new Date(call.time));
+		expect(outcome.notes).toEqual([{ path: "Plain.md", result: "conflict", copy }]);
+		expect((await disk("Plain.md")).toString()).toBe(appended);
+		expect((await disk(copy)).toString()).toBe(long);
+	});
+
 	test("a conflict copy never replaces a file: a taken name gets a number", async () => {
 		const call = tool.call("append_to_note");
 		await tool.edit(call, "Plain.md", (text) => `${text}more\n`);
@@ -176,7 +191,8 @@ describe("undoCall", () => {
 		// The rename is done and a person has typed a line into the linking note since.
 		const edited = `${after}typed by a person since\n`;
 		root = await makeVault({ "Centre.md": "hub\n", "Big.md": edited });
-		host = await NodeHost.open(root);
+		// As the CLI's undo opens the vault: no metadata made of every note first.
+		host = await NodeHost.open(root, { metadata: false });
 		journal = JournalFile.forVault(root, ".obsidian");
 		const rename = { id: "r1", time: "2026-12-05T00:00:00.000Z", tokenName: "laptop", tool: "rename_note" };
 		journal.recordChanges(rename, [

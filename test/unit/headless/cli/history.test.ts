@@ -76,11 +76,11 @@ describe("vault-mcp history", () => {
 			reads.push(count);
 			return count;
 		});
-		jest.spyOn(nodeFs, "readFileSync").mockImplementation(((...args: Parameters<typeof readFileSync>) => {
+		jest.spyOn(nodeFs, "readFileSync").mockImplementation((...args: Parameters<typeof readFileSync>) => {
 			const read = readFileSync(...args);
 			reads.push(read.length);
 			return read;
-		}));
+		});
 		const listed = await run([root]);
 		const json = await run([root, "--json", "--limit", "40"]);
 		// Before: the whole file in one read (and every note text in it kept in memory).
