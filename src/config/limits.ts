@@ -724,14 +724,31 @@ export const TERMINAL_TYPED_AHEAD_MAX_BYTES = 64 * 1024;
 export const DIFF_CONTEXT_LINES = 3;
 /** Lines of a change (removed plus added) past which a diff is not worked out line by line: the window says how many lines each side has. */
 export const DIFF_MAX_EDIT_LENGTH = 1_000;
-/** Time a diff may take before the window says how many lines each side has instead (it runs on Obsidian's UI thread). */
-export const DIFF_TIMEOUT_MS = 100;
 /** Lines of one diff printed at a time in the terminal of an interactive `serve`; the rest are counted and shown a page at a time on request. */
 export const TERMINAL_DIFF_LINES = 80;
 /** Lines of one diff drawn in the approval and "Show change" windows, one element each; the rest are counted, so a huge new note cannot stall Obsidian. */
 export const WINDOW_DIFF_LINES = 5_000;
 
 // Internal tuning: how work is sliced and cached. No README row; changing one changes no answer.
+
+/**
+ * Lines a diff looks at (split, compared, walked) between two points where it may pause: two 1 MiB
+ * notes took 0.1–0.3 s in one piece on Obsidian's UI thread; this many lines take well under a
+ * millisecond, so a slice (NOTE_TEXT_SLICE_MS) is not overrun by much.
+ */
+export const DIFF_STEP_WORK = 4_096;
+/** Lines of a diff drawn in a window (one element each) between two points where it may pause: up to WINDOW_DIFF_LINES elements are not made in one piece of Obsidian's UI thread. */
+export const WINDOW_DIFF_LINES_PER_STEP = 256;
+/**
+ * An approved edit of a note that changed since it was planned is made again on the new text if it
+ * still removes and adds the lines the person saw. Up to this many characters that is done inside the
+ * note's atomic edit; a longer note's (up to MAX_EDITED_NOTE_CHARS, past which the tools refuse at
+ * once) is made again, compared and recorded outside it, in slices (inside, a 1 MiB note's two diffs,
+ * hashes and journal line were one piece), and the atomic edit tried again on that text.
+ */
+export const REDO_IN_EDIT_MAX_CHARS = 64 * 1024;
+/** Times a long note that keeps changing is edited again outside its atomic edit; then it is done inside, in one piece, rather than not written. */
+export const REDO_OUTSIDE_EDIT_ATTEMPTS = 3;
 
 /**
  * Years after the reference date a recurrence's next occurrence is searched for; a rule with none

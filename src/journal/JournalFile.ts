@@ -156,6 +156,58 @@ export class JournalFile implements WriteJournal {
 	/** Why records cannot be stored (the journal or its folder is a link), found when it was opened; null when they can. Shown to the person; holds no note text. */
 	problem: string | null = null;
 
+	/**
+	 * The calls of the journal at `path`, newest first (at most `limit`), without their note texts
+	 * (`before` and `after` are "" where they hold text): the CLI's `history`, which shows none. The
+	 * file is read JOURNAL_READ_PIECE_BYTES at a time and one line is held at a time, not the file and
+	 * every text in it (a 30 MB journal took about three times that). Nothing is written: null when
+	 * opening the journal would change it (past a bound, so trimmed, or with damaged lines to rewrite
+	 * away), so the caller opens it as before and the listing is the same. A linked or missing journal
+	 * lists nothing, as it opens empty.
+	 */
+	static listWithoutTexts(path: string, limit: number, options: JournalFileOptions = {}): { entries: JournalEntry[]; skippedLines: number } | null {
+		const journal = new JournalFile(path, options);
+		let descriptor: number | null;
+		try {
+			if (checkOwnFolder(journal.vaultRoot, nodePath.dirname(path), false) === null) return { entries: [], skippedLines: 0 };
+			descriptor = openOwnFile(journal.vaultRoot, path, READ_FLAGS);
+		} catch (error) {
+			if (error instanceof OwnFileLinkError) return { entries: [], skippedLines: 0 };
+			throw error;
+		}
+		if (descriptor === null) return { entries: [], skippedLines: 0 };
+		let damaged = 0;
+		let cutAtEnd = false;
+		let size: number;
+		try {
+			size = fstatSync(descriptor).size;
+			const buffer = Buffer.allocUnsafe(JOURNAL_READ_PIECE_BYTES);
+			// The parts of the line being read, when it is longer than one piece.
+			let parts: Buffer[] = [];
+			for (let position = 0; position < size;) {
+				const count = readSync(descriptor, buffer, 0, Math.min(buffer.length, size - position), position);
+				if (count === 0) break;
+				position += count;
+				let start = 0;
+				for (let end = buffer.indexOf(0x0a, start); end !== -1 && end < count; end = buffer.indexOf(0x0a, start)) {
+					parts.push(buffer.subarray(start, end));
+					const parsed = runSteps(lineSteps(parts.length === 1 ? parts[0]! : Buffer.concat(parts)));
+					parts = [];
+					if (parsed === null) damaged++;
+					else journal.apply(withoutTexts(parsed));
+					start = end + 1;
+				}
+				// Copied: the buffer is read into again.
+				if (start < count) parts.push(Buffer.from(buffer.subarray(start, count)));
+			}
+			cutAtEnd = parts.length > 0;
+		} finally {
+			closeSync(descriptor);
+		}
+		if (damaged > 0 || journal.entries.size > journal.maxEntries || size > journal.maxBytes) return null;
+		return { entries: [...journal.entries.values()].reverse().slice(0, Math.max(0, limit)), skippedLines: cutAtEnd ? 1 : 0 };
+	}
+
 	/** Stops the deferred trim (the journal is being let go). */
 	close(): void {
 		if (this.trimTimer) nodeTimers.clearTimeout(this.trimTimer);
@@ -864,6 +916,12 @@ export class JournalFile implements WriteJournal {
 		syncFolder(folder);
 		this.disk = { ino: lstatSync(this.path).ino, size: text.length };
 	}
+}
+
+/** A line as `listWithoutTexts` keeps it: a change's texts dropped ("" where text was, so a new note stays null). */
+function withoutTexts(line: JournalLine): JournalLine {
+	if (line.kind !== "change") return line;
+	return { ...line, before: line.before === null ? null : "", after: line.after === null ? null : "" };
 }
 
 /** What an append found on opening the journal (`openForAppend`). */

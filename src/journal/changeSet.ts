@@ -9,8 +9,15 @@
 import { FileOverBytesError } from "../host/FileOverBytesError";
 import type { Host, HostFile, ProcessOptions } from "../host/Host";
 import { ensureParentFolder, folderAt, hashText, overEditedBytesMessage } from "../vault/writes";
-import { NOTE_TEXT_PIECE_CHARS, NOTE_TEXT_SLICE_MS, RELINKS_APPLIED_AT_ONCE } from "../config/limits";
-import { runSteps, SliceClock, type Steps } from "../markdown/steps";
+import {
+	MAX_EDITED_NOTE_CHARS,
+	NOTE_TEXT_PIECE_CHARS,
+	NOTE_TEXT_SLICE_MS,
+	REDO_IN_EDIT_MAX_CHARS,
+	REDO_OUTSIDE_EDIT_ATTEMPTS,
+	RELINKS_APPLIED_AT_ONCE,
+} from "../config/limits";
+import { runSteps, runStepsInSlices, SliceClock, type Steps } from "../markdown/steps";
 import { sha256HexInPieces } from "../sha256";
 import { yieldToEventLoop } from "../vault/workBudget";
 import type { JournalCall, JournalChange, WriteJournal } from "./entry";
@@ -82,6 +89,9 @@ export interface ApplyTarget {
 	mayWrite?: () => boolean;
 }
 
+/** Whether an edit made again on newer text `before` (giving `after`) may be written; stepped, as it may compare two 1 MiB texts. */
+export type RedoCheck = (before: string, after: string) => Steps<boolean>;
+
 /** How a set is applied. */
 export interface ApplyOptions {
 	/** Asked right before each note is written: whether the call may still write (token, right, write switch). */
@@ -92,7 +102,7 @@ export interface ApplyOptions {
 	 * When `redoEdits` is off: whether an edit made again on newer text is still the change the
 	 * person approved (the same lines removed and added), decided inside the note's atomic edit.
 	 */
-	acceptsRedo?: (before: string, after: string) => boolean;
+	acceptsRedo?: RedoCheck;
 	/**
 	 * Inside Obsidian with "Automatically update internal links" on, a move is made by the host's own
 	 * `fileManager.renameFile`, which also rewrites the links; each planned link change is then
@@ -433,11 +443,7 @@ function record(path: string, before: string | null, after: string, movedFrom?: 
  * written. An edit is made only on the text it was planned on, or, when `redo` is allowed, made
  * again on the note's current text. Returns the note's text as written (null: nothing to write).
  */
-export async function applyChange(
-	target: ApplyTarget,
-	change: NoteChange,
-	mayRedo: boolean | ((before: string, after: string) => boolean),
-): Promise<string | null> {
+export async function applyChange(target: ApplyTarget, change: NoteChange, mayRedo: boolean | RedoCheck): Promise<string | null> {
 	if (change.movedFrom !== undefined) return moveNote(target, change, change.movedFrom, mayRedo === true);
 	if (change.before === null) {
 		await createNote(target, change.path, change.after);
@@ -531,7 +537,7 @@ async function editWithCompare(
 	target: ApplyTarget,
 	file: HostFile,
 	change: NoteChange,
-	mayRedo: boolean | ((before: string, after: string) => boolean),
+	mayRedo: boolean | RedoCheck,
 	movedFrom?: string,
 ): Promise<string | null> {
 	const { host, journal, call } = target;
@@ -543,52 +549,94 @@ async function editWithCompare(
 		if (recorded !== null) journal.dropChange(call.id, file.path);
 		recorded = null;
 	};
+	// What the atomic edit expects to find and write: the plan, then the edit made again on newer text outside it.
+	let expected: { before: string | null; after: string } = { before: change.before, after: change.after };
 	// The planned change is recorded before the atomic edit, its texts hashed, escaped and written off the
 	// event loop; inside the edit, a note still holding the planned text only confirms it.
-	if (change.before !== null && (change.after !== change.before || movedFrom !== undefined)) {
-		await journal.recordChangesAhead(call, [await recordInPieces(file.path, change.before, change.after, movedFrom)]);
-		recorded = { before: change.before, after: change.after };
+	const recordAhead = async (before: string, after: string) => {
+		await journal.recordChangesAhead(call, [await recordInPieces(file.path, before, after, movedFrom)]);
+		recorded = { before, after };
 		if (target.mayWrite?.() === false) {
 			forget();
 			throw new WriteNoLongerAllowedError([]);
 		}
-	}
+	};
+	if (change.before !== null && (change.after !== change.before || movedFrom !== undefined)) await recordAhead(change.before, change.after);
 	// A note too long for the redo is not read in: refused with the tool's reason, or changed since planning when no redo is allowed.
 	const redoUsed = mayRedo !== false && change.redo !== undefined;
-	try {
-		const edit = (data: string): string => {
-			conflict = false;
-			changedText = null;
-			let next: string;
-			const redone = data !== change.before && mayRedo !== false && change.redo ? change.redo(data) : null;
-			if (data === change.before) next = change.after;
-			else if (redone !== null && (mayRedo === true || (typeof mayRedo === "function" && mayRedo(data, redone)))) next = redone;
-			else {
-				forget();
-				conflict = true;
-				return data;
-			}
-			if (next === data && movedFrom === undefined) {
-				forget();
-				// Made again on newer text, an edit that changed the note as planned changes nothing there: the tool's own
-				// check failed on that text (a note another program grew past the longest the tools edit, say). Reported as
-				// written, the call's change was lost; planned again on that text, the call answers with the tool's reason.
-				if (data !== change.before && change.after !== change.before && change.relink !== true) conflict = true;
-				return data;
-			}
-			if (recorded === null || recorded.before !== data || recorded.after !== next) {
-				forget();
-				journal.recordChange(call, record(file.path, data, next, movedFrom));
-				recorded = { before: data, after: next };
-			}
-			changedText = next;
-			return next;
-		};
-		await processWhileAllowed(host, file, target.mayWrite, edit, change.redoRefusesOverBytes);
-	} catch (error) {
+	const accepts = (data: string, redone: string): Steps<boolean> | boolean => mayRedo === true || (typeof mayRedo === "function" && mayRedo(data, redone));
+	for (let outside = 0; ; outside++) {
+		// A long note found changed since planning: its edit is made again, checked and recorded out here in slices, then tried again.
+		let newer: string | null = null;
+		try {
+			const edit = (data: string): string => {
+				conflict = false;
+				changedText = null;
+				newer = null;
+				let next: string;
+				if (data === expected.before) next = expected.after;
+				else if (data === change.before) next = change.after;
+				else if (
+					// Only an approved edit, whose check compares two diffs: an edit allowed on any newer text is made here
+					// (its record one piece), as rounds outside let a program appending without pause grow the note past what is read.
+					typeof mayRedo === "function" &&
+					change.redo &&
+					data.length > REDO_IN_EDIT_MAX_CHARS &&
+					// Longer, the tools' own edit refuses it at once: no long work to take out, and no round that lets the note grow on.
+					data.length <= MAX_EDITED_NOTE_CHARS &&
+					outside < REDO_OUTSIDE_EDIT_ATTEMPTS
+				) {
+					newer = data;
+					return data;
+				} else {
+					const redone = mayRedo !== false && change.redo ? change.redo(data) : null;
+					const accepted = redone === null ? false : accepts(data, redone);
+					if (redone !== null && (accepted === true || (accepted !== false && runSteps(accepted)))) next = redone;
+					else {
+						forget();
+						conflict = true;
+						return data;
+					}
+				}
+				if (next === data && movedFrom === undefined) {
+					forget();
+					// Made again on newer text, an edit that changed the note as planned changes nothing there: the tool's own
+					// check failed on that text (a note another program grew past the longest the tools edit, say). Reported as
+					// written, the call's change was lost; planned again on that text, the call answers with the tool's reason.
+					if (data !== change.before && change.after !== change.before && change.relink !== true) conflict = true;
+					return data;
+				}
+				if (recorded === null || recorded.before !== data || recorded.after !== next) {
+					forget();
+					journal.recordChange(call, record(file.path, data, next, movedFrom));
+					recorded = { before: data, after: next };
+				}
+				changedText = next;
+				return next;
+			};
+			await processWhileAllowed(host, file, target.mayWrite, edit, change.redoRefusesOverBytes);
+		} catch (error) {
+			forget();
+			if (error instanceof FileOverBytesError) throw redoUsed ? new NoteTooLongError(file.path) : new NoteChangedSinceError(file.path, []);
+			throw error;
+		}
+		if (newer === null) break;
+		const data: string = newer;
+		const redone = change.redo?.(data) ?? data;
+		const accepted = accepts(data, redone);
+		if (!(accepted === true || (accepted !== false && (await runStepsInSlices(accepted, NOTE_TEXT_SLICE_MS, yieldToEventLoop))))) {
+			forget();
+			throw new NoteChangedSinceError(file.path, []);
+		}
+		if (redone === data && movedFrom === undefined) {
+			// As inside the edit: nothing to write, and the call's change lost unless the note was only relinked.
+			forget();
+			if (data !== change.before && change.after !== change.before && change.relink !== true) throw new NoteChangedSinceError(file.path, []);
+			return null;
+		}
 		forget();
-		if (error instanceof FileOverBytesError) throw redoUsed ? new NoteTooLongError(file.path) : new NoteChangedSinceError(file.path, []);
-		throw error;
+		await recordAhead(data, redone);
+		expected = { before: data, after: redone };
 	}
 	if (conflict) throw new NoteChangedSinceError(file.path, []);
 	return changedText;

@@ -1,11 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { MAX_NOTE_NAME_BYTES } from "../config/limits";
+import { MAX_NOTE_NAME_BYTES, NOTE_TEXT_SLICE_MS } from "../config/limits";
 import type { Host } from "../host/Host";
 import { linkpathOf } from "../markdown/inline";
-import { rewriteLinks } from "../markdown/linkRewrite";
-import { parseMetadata } from "../markdown/metadata";
+import { rewriteLinksSteps } from "../markdown/linkRewrite";
+import { linkMetadataSteps, metadataSteps } from "../markdown/metadata";
+import { SliceClock, type Steps } from "../markdown/steps";
 import { checkVaultPath } from "../vault/paths";
 import { isInFolder, isPathVisible, type Scope } from "../vault/scope";
+import { yieldToEventLoop } from "../vault/workBudget";
 import { hashText } from "../vault/writes";
 import { applyChange, currentText, isPathFree, NoteChangedSinceError, withPathTurns, type NoteChange } from "./changeSet";
 import type { JournalCall, JournalChange, JournalEntry, WriteJournal } from "./entry";
@@ -131,6 +133,8 @@ async function planUndo(host: Host, entry: JournalEntry): Promise<UndoStep[]> {
 	const move = entry.changes.find((change) => change.movedFrom !== undefined);
 	const others = [...entry.changes].reverse().filter((change) => change !== move);
 	const steps: UndoStep[] = [];
+	// A note edited since a rename has both its texts and its current text parsed to point its links back: 1 MiB notes, in slices.
+	const clock = new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop);
 	let noteStays = false;
 	if (move?.movedFrom !== undefined) {
 		const current = await textNow(move.path);
@@ -154,7 +158,7 @@ async function planUndo(host: Host, entry: JournalEntry): Promise<UndoStep[]> {
 			steps.push({ kind: "none", done: { path: change.path, result: "links kept", to: move.path } });
 			continue;
 		}
-		const step = stepFor(change, move !== undefined, await textNow(change.path), await isFree(change.path));
+		const step = await clock.run(stepFor(change, move !== undefined, await textNow(change.path), await isFree(change.path)));
 		if (step.kind === "apply") planned.set(step.change.path, step.change.after);
 		if (step.kind === "trash") planned.set(step.path, null);
 		steps.push(step);
@@ -162,7 +166,7 @@ async function planUndo(host: Host, entry: JournalEntry): Promise<UndoStep[]> {
 	return steps;
 }
 
-function stepFor(change: JournalChange, relinkedByRename: boolean, current: string | null, pathFree: boolean): UndoStep {
+function* stepFor(change: JournalChange, relinkedByRename: boolean, current: string | null, pathFree: boolean): Steps<UndoStep> {
 	const { path } = change;
 	// The change moved the note to the trash (an undo of its creation): its text comes back where it was, if nothing is there.
 	if (change.after === null) {
@@ -178,8 +182,9 @@ function stepFor(change: JournalChange, relinkedByRename: boolean, current: stri
 	if (current === change.before) return { kind: "none", done: { path, result: "unchanged" } };
 	if (relinkedByRename) {
 		// Edited since: its text is kept and only the links the rename changed are pointed back.
-		const back = renamedLinkpaths(change.before, change.after);
-		const relinked = back.size === 0 ? current : rewriteLinks(current, parseMetadata(current), (linkpath) => back.get(linkpath) ?? null).text;
+		const back = yield* renamedLinkpaths(change.before, change.after);
+		const relinked =
+			back.size === 0 ? current : (yield* rewriteLinksSteps(current, yield* metadataSteps(current), (linkpath) => back.get(linkpath) ?? null)).text;
 		if (relinked !== current)
 			return { kind: "apply", change: { path, before: current, after: relinked }, done: { path, result: "relinked" }, original: change };
 	}
@@ -255,13 +260,13 @@ async function removeCreatedFolders(host: Host, scope: Scope, notePath: string, 
 }
 
 /** The link paths a rename changed in a note, new → old. Its rewriting changes only path parts, so the links of the text before and after pair up in order. */
-function renamedLinkpaths(before: string, after: string): Map<string, string> {
-	const linkpaths = (text: string) => {
-		const cache = parseMetadata(text);
+function* renamedLinkpaths(before: string, after: string): Steps<Map<string, string>> {
+	const linkpaths = function* (text: string): Steps<string[]> {
+		const cache = yield* linkMetadataSteps(text);
 		return [...(cache.links ?? []), ...(cache.embeds ?? []), ...(cache.frontmatterLinks ?? [])].map((link) => linkpathOf(link.link));
 	};
-	const old = linkpaths(before);
-	const renamed = linkpaths(after);
+	const old = yield* linkpaths(before);
+	const renamed = yield* linkpaths(after);
 	const back = new Map<string, string>();
 	if (old.length !== renamed.length) return back;
 	renamed.forEach((linkpath, index) => {

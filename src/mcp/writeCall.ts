@@ -18,8 +18,8 @@ import {
 } from "../config/limits";
 import { applyChangeSet, journalBytesSteps, NoteChangedSinceError, NoteTooLongError, WriteNoLongerAllowedError, type NoteChange } from "../journal/changeSet";
 import { CallTooLargeError, planningHost } from "../journal/recordingHost";
-import { diffNote } from "../journal/noteDiff";
-import { runStepsInSlices } from "../markdown/steps";
+import { diffNoteSteps } from "../journal/noteDiff";
+import { runStepsInSlices, type Steps } from "../markdown/steps";
 import { newCallId } from "../journal/undo";
 import { obsidianUpdatesLinks } from "../vault/obsidianSettings";
 import { waitForDecision } from "./approvalWait";
@@ -186,7 +186,7 @@ export async function runWriteCall<Args>(
 			);
 		}
 		// Planned again after the person approved: the same lines added and removed in the same notes is what they approved (the rest of each note is other writers' text).
-		const alreadyApproved = approved !== null && isSameChange(approved, planned.changes);
+		const alreadyApproved = approved !== null && (await runStepsInSlices(isSameChange(approved, planned.changes), NOTE_TEXT_SLICE_MS, yieldToEventLoop));
 		// The tool set to Ask while this call, allowed when it came (or allowed always by the person, then planned again), was planned:
 		// the person now wants to see such a write first.
 		if (!asks && !alreadyApproved && writes.currentRight(tool) === "ask") {
@@ -280,27 +280,31 @@ function pauseBeforeAttempt(attempt: number): Promise<void> {
 	return new Promise((resolve) => nodeTimers.setTimeout(resolve, pause / 2 + Math.random() * pause));
 }
 
-/** The lines a change removes and adds, in order; null when the note is too changed to say. */
-function changedLines(change: NoteChange): string[] | null {
-	const diff = diffNote(change.before, change.after);
-	if ("tooLarge" in diff) return null;
+/** The lines a change removes and adds, in order. */
+function* changedLines(change: NoteChange): Steps<string[]> {
+	const diff = yield* diffNoteSteps(change.before, change.after);
 	return diff.lines.flatMap((line) => (line.kind === "added" ? [`+${line.text}`] : line.kind === "removed" ? [`-${line.text}`] : []));
 }
 
 /**
  * Whether a set planned again on newer text makes the change the person approved: the same notes
  * (and moves, and new notes with the same text), and in each note the same lines removed and added.
+ * Stepped: two 1 MiB notes' diffs are compared in slices.
  */
-function isSameChange(approved: readonly NoteChange[], replanned: readonly NoteChange[]): boolean {
+function* isSameChange(approved: readonly NoteChange[], replanned: readonly NoteChange[]): Steps<boolean> {
 	if (approved.length !== replanned.length) return false;
-	return approved.every((change, index) => {
+	for (const [index, change] of approved.entries()) {
 		const again = replanned[index];
 		if (!again || again.path !== change.path || again.movedFrom !== change.movedFrom || (again.before === null) !== (change.before === null)) return false;
-		if (change.before === null) return again.after === change.after;
-		const lines = changedLines(change);
-		const linesAgain = changedLines(again);
-		return lines !== null && linesAgain !== null && lines.length === linesAgain.length && lines.every((line, at) => line === linesAgain[at]);
-	});
+		if (change.before === null) {
+			if (again.after !== change.after) return false;
+			continue;
+		}
+		const lines = yield* changedLines(change);
+		const linesAgain = yield* changedLines(again);
+		if (lines.length !== linesAgain.length || !lines.every((line, at) => line === linesAgain[at])) return false;
+	}
+	return true;
 }
 
 /** What the person is shown of a change: its path, the move, and the text before and after. */

@@ -24,13 +24,22 @@ export class ShowChangeModal extends Modal {
 			cls: "vault-mcp-muted",
 			text: entry.undone ? `${when} · undone ${new Date(entry.undone.time).toLocaleString()}` : when,
 		});
-		renderNoteChanges(
+		this.shown = true;
+		// Worked out in slices: a change to a 1 MiB note was 0.1–0.3 s of Obsidian's UI thread in one piece.
+		this.drawn = renderNoteChanges(
 			this.contentEl,
 			entry.changes.map(({ path, movedFrom, before, after }) => ({ path, movedFrom, before, after })),
+			() => this.shown,
 		);
 	}
 
+	/** Drawing under way; stops once the window is closed. */
+	private shown = false;
+	/** Resolves once every change is drawn (or the window was closed first). */
+	drawn: Promise<void> = Promise.resolve();
+
 	override onClose(): void {
+		this.shown = false;
 		// Note text leaves the DOM with the window.
 		this.contentEl.empty();
 	}

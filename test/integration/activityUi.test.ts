@@ -239,6 +239,8 @@ describe("rights per tool, the Activity list and undo, in the settings tab", () 
 		expect((plugin.app.workspace as unknown as Workspace).tabs.at(-1)?.path).toBe("Note.md");
 
 		rowButton(row, "Show change").click();
+		// Worked out and drawn in slices.
+		await until(() => (openModal()?.querySelectorAll(".vault-mcp-diff-added").length ?? 0) > 0);
 		const lines = [...(openModal()?.querySelectorAll(".vault-mcp-diff-added") ?? [])].map((el) => el.textContent);
 		expect(openModal()?.querySelector(".modal-title")?.textContent).toBe("append_to_note by Laptop");
 		expect(lines.some((line) => line?.includes("Added by the app"))).toBe(true);

@@ -137,6 +137,8 @@ describe.each(builds)("the approval window in Obsidian (plugin from %s), driven 
 		const lines = Array.from({ length: WINDOW_DIFF_LINES + 7 }, (_, index) => `Line ${index + 1}`);
 		const call = callTool(client, "create_note", { path: "Long.md", content: lines.join("\n") });
 		await until(() => approvalWindow() !== null, "the approval window");
+		// Drawn in slices; Approve waits for the last of them.
+		await until(() => !button("Approve").disabled, "the whole change drawn");
 		expect(addedLines()).toEqual(lines.slice(0, WINDOW_DIFF_LINES).map((line) => `+ ${line}`));
 		expect(windowText()).toContain("… and 7 more lines of this change, not drawn here.");
 		button("Decline").click();

@@ -3,7 +3,7 @@ import { HISTORY_DEFAULT_LIMIT } from "../../config/limits";
 import { HISTORY_COMMAND } from "../cliHelp";
 import { jsonForTerminal, visibleInTerminal } from "../terminalText";
 import { asUsage, loggerFor, positiveInteger, UsageError, vaultRootFrom, type CliIo } from "./io";
-import { openJournal } from "./journal";
+import { listJournal } from "./journal";
 
 /** `vault-mcp history`: lists journalled tool calls, newest first; --json without note text. */
 export async function history(args: string[], io: CliIo): Promise<number> {
@@ -12,7 +12,7 @@ export async function history(args: string[], io: CliIo): Promise<number> {
 	if (positionals.length > 1) throw new UsageError(`history takes one vault folder; unexpected: ${positionals.slice(1).join(" ")}`);
 	const limit = positiveInteger(values.limit, "--limit", 1) ?? HISTORY_DEFAULT_LIMIT;
 	const logger = loggerFor(io);
-	const entries = openJournal(root, logger).list(limit);
+	const entries = listJournal(root, limit, logger);
 	if (values.json) {
 		const withoutText = entries.map(({ changes, ...call }) => ({
 			...call,

@@ -1,11 +1,12 @@
 import type { Logger } from "../../activity";
-import { JournalFile } from "../../journal/JournalFile";
+import type { JournalEntry } from "../../journal/entry";
+import { JournalFile, journalPathFor } from "../../journal/JournalFile";
 import { DEFAULT_CONFIG_DIR } from "../NodeVault";
 
 /** The vault's write journal, read whole, with a warning when lines of it could not be read (the CLI's `history` and `undo`: nothing else waits for it). */
 export function openJournal(root: string, logger: Logger): JournalFile {
 	const journal = JournalFile.forVault(root, DEFAULT_CONFIG_DIR, { onProblem: (message) => logger.warn(message) });
-	warnAboutSkippedLines(journal, logger);
+	warnAboutSkippedLines(journal.skippedLines, journal.path, logger);
 	return journal;
 }
 
@@ -20,15 +21,28 @@ export function servedJournal(root: string, logger: Logger): JournalFile {
 	const journal = JournalFile.forVault(root, DEFAULT_CONFIG_DIR, { onProblem: (message) => logger.warn(message), readInPieces: true });
 	if (journal.problem !== null) logger.warn(journal.problem);
 	journal.catchUp().then(
-		() => warnAboutSkippedLines(journal, logger),
+		() => warnAboutSkippedLines(journal.skippedLines, journal.path, logger),
 		() => undefined,
 	);
 	return journal;
 }
 
-function warnAboutSkippedLines(journal: JournalFile, logger: Logger): void {
-	if (journal.skippedLines > 0)
+/**
+ * The newest `limit` calls for `history`, without their note texts, read a piece at a time (a 30 MB
+ * journal was read whole, with every text, about three times the file in memory). A journal that
+ * opening would change (trimmed past a bound, damaged lines rewritten away) is opened whole as before.
+ */
+export function listJournal(root: string, limit: number, logger: Logger): JournalEntry[] {
+	const path = journalPathFor(root, DEFAULT_CONFIG_DIR);
+	const listed = JournalFile.listWithoutTexts(path, limit, { vaultRoot: root });
+	if (listed === null) return openJournal(root, logger).list(limit);
+	warnAboutSkippedLines(listed.skippedLines, path, logger);
+	return listed.entries;
+}
+
+function warnAboutSkippedLines(skippedLines: number, path: string, logger: Logger): void {
+	if (skippedLines > 0)
 		logger.warn(
-			`${journal.skippedLines} damaged line${journal.skippedLines === 1 ? " was" : "s were"} skipped in ${journal.path} (a write cut short by a crash?); the rest is intact.`,
+			`${skippedLines} damaged line${skippedLines === 1 ? " was" : "s were"} skipped in ${path} (a write cut short by a crash?); the rest is intact.`,
 		);
 }

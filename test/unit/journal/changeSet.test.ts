@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { promises as fs, readFileSync } from "node:fs";
 import * as nodePath from "node:path";
-import { NOTE_TEXT_PIECE_CHARS } from "../../../src/config/limits";
+import { DIFF_STEP_WORK, NOTE_TEXT_PIECE_CHARS } from "../../../src/config/limits";
+import { diffNoteSteps } from "../../../src/journal/noteDiff";
 import {
 	applyChangeSet,
 	findChangedNote,
@@ -167,6 +168,71 @@ describe("applyChangeSet: the one applier of planned writes", () => {
 		expect(written.get("Ideas.md")).toBe("- one\n- other program\n- appended\n");
 		expect(await onDisk("Ideas.md")).toBe("- one\n- other program\n- appended\n");
 	});
+
+	test.each([
+		[
+			"approved (made again only if it removes and adds the same lines)",
+			{
+				redoEdits: false,
+				acceptsRedo: function* (before: string, after: string) {
+					const diff = yield* diffNoteSteps(before, after);
+					return diff.lines.filter((line) => line.kind === "added" || line.kind === "removed").length === 1;
+				},
+			},
+		],
+	])(
+		"an edit %s of a 1 MiB note another program changed meanwhile is made again, checked and recorded in slices, not inside the atomic edit; nothing is lost",
+		async (_how, redoOptions) => {
+			const planned =
+				Array.from({ length: 17_000 }, (_, index) => `- item ${index}, lorem ipsum dolor sit amet, consectetur ${index * 7}`).join("\n") + "\n";
+			expect(planned.length).toBeGreaterThan(1_000_000);
+			await vault.close();
+			vault = await openVault({ "Big.md": planned });
+			const append = (text: string) => `${text}- appended by the call\n`;
+			const change: NoteChange = { path: "Big.md", before: planned, after: append(planned), redo: append };
+			// Another program adds a line while the planned change's record is being written ahead of the note.
+			const changed = `${planned}- the other program's line\n`;
+			const recordAhead = journal.recordChangesAhead.bind(journal);
+			let otherProgramWrote = false;
+			let ahead = false;
+			jest.spyOn(journal, "recordChangesAhead").mockImplementation(async (made, records) => {
+				ahead = true;
+				await recordAhead(made, records);
+				ahead = false;
+				if (!otherProgramWrote) await fs.writeFile(nodePath.join(vault.root, "Big.md"), changed);
+				otherProgramWrote = true;
+			});
+			const pieces = countWorkPerPiece();
+			// Characters recorded inside the atomic edit: hashed, escaped and written to the journal there, in one piece.
+			const recordChange = jest.spyOn(journal, "recordChange").mockImplementation(function (this: MemoryJournal, made, record) {
+				if (!ahead) pieces.count((record.before?.length ?? 0) + (record.after?.length ?? 0));
+				MemoryJournal.prototype.recordChange.call(this, made, record);
+			});
+			// Lines split by the compare with what was approved.
+			const endsWith = Object.getOwnPropertyDescriptor(String.prototype, "endsWith")?.value as (this: string, search: string) => boolean;
+			const split = jest.spyOn(String.prototype, "endsWith").mockImplementation(function (this: string, search: string) {
+				pieces.count();
+				return endsWith.call(this, search);
+			});
+			const made = call();
+			let written: Map<string, string>;
+			try {
+				written = await applyChangeSet({ host: vault.host, journal, call: made }, [change], { ...APPROVED, ...redoOptions });
+			} finally {
+				split.mockRestore();
+				recordChange.mockRestore();
+				pieces.restore();
+			}
+			// Before: 2.1 million characters in one piece (and 64,000 lines split by the compare).
+			expect(Math.max(...pieces.perPiece)).toBeLessThanOrEqual(2 * DIFF_STEP_WORK);
+			expect(written.get("Big.md")).toBe(append(changed));
+			expect(await onDisk("Big.md")).toBe(append(changed));
+			expect(otherProgramWrote).toBe(true);
+			expect(journal.get(made.id)?.changes).toEqual([
+				{ path: "Big.md", before: changed, beforeHash: sha256Hex(changed), after: append(changed), afterHash: sha256Hex(append(changed)) },
+			]);
+		},
+	);
 
 	test("two sets planned on the same text of one note: the second, applied at the same moment, finds it changed", async () => {
 		const first = applyChangeSet({ host: vault.host, journal, call: call() }, [{ path: "Daily.md", before: "# Today\n", after: "# Today\nA\n" }], APPROVED);

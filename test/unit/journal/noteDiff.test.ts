@@ -1,4 +1,7 @@
-import { diffAsText, diffNote } from "../../../src/journal/noteDiff";
+import { diffArrays } from "diff";
+import fc from "fast-check";
+import { DIFF_MAX_EDIT_LENGTH, DIFF_STEP_WORK } from "../../../src/config/limits";
+import { diffAsText, diffNote, diffNoteSteps } from "../../../src/journal/noteDiff";
 
 describe("diffNote", () => {
 	test("an append shows the added lines after context, and the lines above as a gap", () => {
@@ -72,7 +75,53 @@ describe("diffNote", () => {
 		);
 		expect(diff.lines.filter((line) => line.kind === "removed")).toHaveLength(6_000);
 		expect(diff.lines.at(-1)).toEqual({ kind: "removed", text: "a5999" });
-		// Generous for a shared machine; the limit itself is DIFF_TIMEOUT_MS (100 ms).
 		expect(performance.now() - started).toBeLessThan(2_000);
+	});
+
+	test("the diff reads back to both texts and is as short as any: the lines it keeps, removes and adds, gaps skipping lines both share", () => {
+		const lines = fc.array(fc.constantFrom("a", "b", "c", "", "d\r"), { maxLength: 40 });
+		fc.assert(
+			fc.property(lines, lines, (oldLines, newLines) => {
+				const before = oldLines.join("\n");
+				const after = newLines.join("\n");
+				// As a person reads a note: no carriage returns, no empty line after a final line end.
+				const split = (text: string) =>
+					text === ""
+						? []
+						: text
+								.replace(/\n$/, "")
+								.split("\n")
+								.map((line) => line.replace(/\r$/, ""));
+				const [a, b] = [split(before), split(after)];
+				const diff = diffNote(before, after);
+				expect(diff.unmatched).toBeUndefined();
+				let [x, y] = [0, 0];
+				for (const line of diff.lines) {
+					if (line.kind === "gap") {
+						expect(a.slice(x, x + line.linesSkipped)).toEqual(b.slice(y, y + line.linesSkipped));
+						x += line.linesSkipped;
+						y += line.linesSkipped;
+						continue;
+					}
+					if (line.kind !== "added") expect(a[x++]).toBe(line.text);
+					if (line.kind !== "removed") expect(b[y++]).toBe(line.text);
+				}
+				expect([x, y]).toEqual([a.length, b.length]);
+				const shortest = diffArrays(a, b).reduce((sum, part) => sum + (part.added || part.removed ? part.count : 0), 0);
+				expect(diff.lines.filter((line) => line.kind === "added" || line.kind === "removed")).toHaveLength(shortest);
+			}),
+		);
+	});
+
+	test("the diff of two 1 MiB notes too different to match pauses after every few thousand lines looked at", () => {
+		const before = Array.from({ length: 20_000 }, (_, index) => `old line ${index} lorem ipsum dolor sit amet ${index * 7}`).join("\n");
+		const after = Array.from({ length: 20_000 }, (_, index) => `new line ${index} lorem ipsum dolor sit amet ${index * 3}`).join("\n");
+		const steps = diffNoteSteps(before, after);
+		let pauses = 0;
+		let next = steps.next();
+		for (; !next.done; next = steps.next()) pauses++;
+		expect(next.value.unmatched).toEqual({ linesRemoved: 20_000, linesAdded: 20_000 });
+		// Split, 40,000 lines; then the search to DIFF_MAX_EDIT_LENGTH edits, about half a million diagonal steps; then 40,000 lines drawn.
+		expect(pauses).toBeGreaterThan((80_000 + (DIFF_MAX_EDIT_LENGTH * DIFF_MAX_EDIT_LENGTH) / 2) / DIFF_STEP_WORK - 1);
 	});
 });

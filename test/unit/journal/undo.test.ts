@@ -3,7 +3,10 @@ import * as nodePath from "node:path";
 import { NodeHost } from "../../../src/headless/NodeHost";
 import { JournalFile } from "../../../src/journal/JournalFile";
 import { conflictCopyName, describeUndo, undoCall, type UndoOutcome } from "../../../src/journal/undo";
+import MarkdownIt from "markdown-it";
+import { hashText } from "../../../src/vault/writes";
 import { SimulatedTool } from "../../helpers/journal";
+import { countWorkPerPiece } from "../../helpers/workPieces";
 import { makeVault, removeDir } from "../../helpers/vault";
 
 const CRLF_NOTE = "---\r\ntitle: Grüße\r\n---\r\n# Café ☕\r\n\r\n- [ ] 日本語のタスク\r\n- naïve — “quotes”\r\n";
@@ -69,6 +72,21 @@ describe("undoCall", () => {
 		expect((await disk("Daily/Grüße.md")).equals(edited)).toBe(true);
 		expect((await disk(copy)).equals(original)).toBe(true);
 		expect(describeUndo(outcome)).toContain(`"Daily/Grüße.md" had changed since, so it was left as it is and its earlier text was saved as "${copy}"`);
+	});
+
+	test("undo of a change to a 1 MiB note another client has appended to since writes nothing over it: the appended lines stay, the earlier text goes to a conflict copy", async () => {
+		const long = Array.from({ length: 17_000 }, (_, index) => `- item ${index}, lorem ipsum dolor sit amet ${index * 7}`).join("\n") + "\n";
+		await fs.writeFile(nodePath.join(root, "Plain.md"), long);
+		const call = tool.call("append_to_note");
+		await tool.edit(call, "Plain.md", (text) => `${text}- from the call\n`);
+		// Another client's append, acknowledged to it, after the call.
+		const appended = `${long}- from the call\n- another client's acknowledged line\n`;
+		await fs.writeFile(nodePath.join(root, "Plain.md"), appended);
+		const outcome = succeeded(await undoCall(host, journal, call.id));
+		const copy = conflictCopyName("Plain.md", "append_to_note", new Date(call.time));
+		expect(outcome.notes).toEqual([{ path: "Plain.md", result: "conflict", copy }]);
+		expect((await disk("Plain.md")).toString()).toBe(appended);
+		expect((await disk(copy)).toString()).toBe(long);
 	});
 
 	test("a conflict copy never replaces a file: a taken name gets a number", async () => {
@@ -161,6 +179,48 @@ describe("undoCall", () => {
 		]);
 		expect(await fs.readFile(nodePath.join(root, copy), "utf8")).toBe(CRLF_NOTE);
 		await expect(fs.stat(nodePath.join(root, "Daily/Grüße.md"))).rejects.toMatchObject({ code: "ENOENT" });
+	});
+
+	test("undo of a rename points a 1 MiB linking note edited since back at the old name in slices, keeping the edit", async () => {
+		const linking = (name: string) =>
+			Array.from({ length: 17_000 }, (_, index) => `- item ${index} links [[${name}]], lorem ipsum dolor sit amet ${index * 7}`).join("\n") + "\n";
+		const [before, after] = [linking("Hub"), linking("Centre")];
+		expect(after.length).toBeGreaterThan(1_000_000);
+		await host.close();
+		await removeDir(root);
+		// The rename is done and a person has typed a line into the linking note since.
+		const edited = `${after}typed by a person since\n`;
+		root = await makeVault({ "Centre.md": "hub\n", "Big.md": edited });
+		// As the CLI's undo opens the vault: no metadata made of every note first.
+		host = await NodeHost.open(root, { metadata: false });
+		journal = JournalFile.forVault(root, ".obsidian");
+		const rename = { id: "r1", time: "2026-12-05T00:00:00.000Z", tokenName: "laptop", tool: "rename_note" };
+		journal.recordChanges(rename, [
+			{ path: "Centre.md", movedFrom: "Hub.md", before: "hub\n", beforeHash: hashText("hub\n"), after: "hub\n", afterHash: hashText("hub\n") },
+			{ path: "Big.md", before, beforeHash: hashText(before), after, afterHash: hashText(after) },
+		]);
+		const pieces = countWorkPerPiece();
+		// Markdown blocks read: the note's texts parsed to find its links.
+		const blockState = new MarkdownIt().block.State.prototype;
+		const original = Object.getOwnPropertyDescriptor(blockState, "push")?.value as typeof blockState.push;
+		const push = jest.spyOn(blockState, "push").mockImplementation(function (this: typeof blockState, ...args) {
+			pieces.count();
+			return original.apply(this, args);
+		});
+		let outcome: UndoOutcome;
+		try {
+			outcome = await undoCall(host, journal, "r1");
+		} finally {
+			push.mockRestore();
+			pieces.restore();
+		}
+		expect(succeeded(outcome).notes).toEqual([
+			{ path: "Hub.md", result: "moved back", from: "Centre.md" },
+			{ path: "Big.md", result: "relinked" },
+		]);
+		expect((await disk("Big.md")).toString()).toBe(`${before}typed by a person since\n`);
+		// Before: the three texts' blocks all in one piece.
+		expect(Math.max(...pieces.perPiece)).toBeLessThan(5_000);
 	});
 
 	test("conflict copy names fit the file-name limit", () => {

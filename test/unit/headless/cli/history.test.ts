@@ -1,0 +1,108 @@
+import { promises as fs, writeFileSync } from "node:fs";
+import * as nodePath from "node:path";
+import { JOURNAL_READ_PIECE_BYTES } from "../../../../src/config/limits";
+import { history } from "../../../../src/headless/cli/history";
+import type { CliIo } from "../../../../src/headless/cli/io";
+import { JournalFile, journalPathFor } from "../../../../src/journal/JournalFile";
+import { lineBytes, type JournalLine } from "../../../../src/journal/journalLines";
+import { hashText } from "../../../../src/vault/writes";
+import { makeVault, removeDir } from "../../../helpers/vault";
+
+function change(id: string, path: string, before: string | null, after: string): JournalLine {
+	return {
+		kind: "change",
+		id,
+		time: `2026-12-05T00:${id.slice(-2).padStart(2, "0")}:00.000Z`,
+		tokenName: "Laptop",
+		tool: "append_to_note",
+		path,
+		before,
+		beforeHash: before === null ? null : hashText(before),
+		after,
+		afterHash: hashText(after),
+	};
+}
+
+/** What `history` prints, and the warnings it gives. */
+async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+	let stdout = "";
+	let stderr = "";
+	const io: CliIo = {
+		stdout: (text) => (stdout += text),
+		stderr: (text) => (stderr += text),
+		terminal: null,
+		stopRequested: () => new Promise(() => undefined),
+	};
+	const code = await history(args, io);
+	return { code, stdout, stderr };
+}
+
+describe("vault-mcp history", () => {
+	let root: string;
+	let journalPath: string;
+
+	beforeEach(async () => {
+		root = await makeVault({ "Plain.md": "one\n" });
+		journalPath = journalPathFor(root, ".obsidian");
+		await fs.mkdir(nodePath.dirname(journalPath), { recursive: true });
+		const note = (n: number) => `# Note ${n}\n${"- a line of the plan, with 😀 and é\n".repeat(1_000)}`;
+		const big = `# Big\n${"- a line of a long note, é 😀\n".repeat(40_000)}`;
+		const lines: JournalLine[] = [
+			...Array.from({ length: 30 }, (_, n) => change(`call${String(n).padStart(2, "0")}`, `Notes/${n}.md`, note(n), `${note(n)}- more\n`)),
+			// A 1 MiB note's change: a line far longer than one piece read.
+			change("big-call31", "Big.md", null, big),
+			{ kind: "undone", id: "call03", time: "2026-12-05T01:00:00.000Z", by: "undo1" },
+			{ kind: "drop", id: "call05", path: "Notes/5.md" },
+		];
+		// Last, another process's line still being written (no line end yet).
+		writeFileSync(journalPath, Buffer.concat([lineBytes(lines), Buffer.from('{"kind":"change","id":"cut')]));
+	});
+
+	afterEach(async () => {
+		jest.restoreAllMocks();
+		await removeDir(root);
+	});
+
+	test("reads a journal of 3.7 MB a piece at a time, holding one line, and prints what the whole read printed, leaving the file as it was", async () => {
+		const before = await fs.readFile(journalPath);
+		expect(before.length).toBeGreaterThan(2_000_000);
+		// Bytes of the journal each read took.
+		const reads: number[] = [];
+		const nodeFs = jest.requireActual<typeof import("node:fs")>("node:fs");
+		const readSync = nodeFs.readSync;
+		const readFileSync = nodeFs.readFileSync;
+		jest.spyOn(nodeFs, "readSync").mockImplementation((...args: Parameters<typeof readSync>) => {
+			const count = readSync(...args);
+			reads.push(count);
+			return count;
+		});
+		jest.spyOn(nodeFs, "readFileSync").mockImplementation((...args: Parameters<typeof readFileSync>) => {
+			const read = readFileSync(...args);
+			reads.push(read.length);
+			return read;
+		});
+		const listed = await run([root]);
+		const json = await run([root, "--json", "--limit", "40"]);
+		// Before: the whole file in one read (and every note text in it kept in memory).
+		expect(Math.max(...reads)).toBeLessThanOrEqual(JOURNAL_READ_PIECE_BYTES);
+		expect((await fs.readFile(journalPath)).equals(before)).toBe(true);
+		jest.mocked(nodeFs.readSync).mockRestore();
+		jest.mocked(nodeFs.readFileSync).mockRestore();
+
+		// The same commands over the whole read (what history did before): the same output, byte for byte.
+		jest.spyOn(JournalFile, "listWithoutTexts").mockReturnValue(null);
+		expect(await run([root])).toEqual(listed);
+		expect(await run([root, "--json", "--limit", "40"])).toEqual(json);
+		expect(listed.code).toBe(0);
+		expect(listed.stdout.split("\n").filter(Boolean)).toHaveLength(20);
+		expect(listed.stdout.split("\n")[0]).toMatch(/^big-call31\t.*\tBig\.md$/);
+		expect(listed.stderr).toContain("1 damaged line was skipped");
+		const calls = JSON.parse(json.stdout) as Array<{ id: string; undone: unknown; changes: unknown[] }>;
+		expect(calls.map((call) => call.id)).toEqual([
+			"big-call31",
+			...Array.from({ length: 30 }, (_, n) => `call${String(29 - n).padStart(2, "0")}`).filter((id) => id !== "call05"),
+		]);
+		expect(calls.find((call) => call.id === "call03")?.undone).toEqual({ time: "2026-12-05T01:00:00.000Z", by: "undo1" });
+		expect(json.stdout).not.toContain("a line of");
+	});
+});
