@@ -161,7 +161,9 @@ test("append_to_note as another program starts appending as fast as it can answe
 		// Answered while the other program still appends, in bounded time: written, or refused with the reason.
 		expect({ appending, inTime: outcome !== null && took < ANSWER_WITHIN_MS }).toEqual({ appending: true, inTime: true });
 		if (outcome === null) return;
-		if (!outcome.ok) expect(outcome.error).toMatch(/is over 1048576 characters|kept changing/);
+		// Refused for the size the other program grew the note to (past the longest note the write tools change, or, on a
+		// slow machine, past the most this server reads of one note), or because it kept changing: all say nothing was written.
+		if (!outcome.ok) expect(outcome.error).toMatch(/is over 1048576 characters|kept changing|MiB of text this server reads from one note/);
 		appender.kill("SIGTERM");
 		await ended;
 		const chunks = (JSON.parse(output.split("\n").find((line) => line.startsWith("{")) ?? "{}") as { chunks?: number }).chunks;
