@@ -1,4 +1,3 @@
-import type { NodeHost } from "../../../src/headless/NodeHost";
 import { graphStats } from "../../../src/vault/links";
 import { NoteMemo } from "../../../src/vault/noteMemo";
 import type { Scope } from "../../../src/vault/scope";
