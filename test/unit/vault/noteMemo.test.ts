@@ -1,4 +1,3 @@
-import type { NodeHost } from "../../../src/headless/NodeHost";
 import { graphStats } from "../../../src/vault/links";
 import { NoteMemo } from "../../../src/vault/noteMemo";
 import type { Scope } from "../../../src/vault/scope";
@@ -30,19 +29,14 @@ function noteText(random: () => number, names: readonly string[]): string {
 	return lines.join("\n") + "\n";
 }
 
-/** Resolves once the metadata cache has been quiet (no `resolved`) for a moment after the last change. */
-function settled(host: NodeHost): Promise<void> {
-	return new Promise((resolve) => {
-		let timer = setTimeout(done, 60);
-		const ref = host.metadataCache.on("resolved", () => {
-			clearTimeout(timer);
-			timer = setTimeout(done, 60);
-		});
-		function done(): void {
-			host.metadataCache.offref(ref);
-			resolve();
-		}
-	});
+/**
+ * Runs a change to the vault and resolves once the metadata cache has taken it in (parsed, links
+ * resolved). Until then a note's metadata still describes its old text while the vault already
+ * reads the new one, and a fresh recompute pairs the two (the old task lines read from the new text).
+ */
+async function changed(vault: OpenVault, change: () => Promise<unknown>): Promise<void> {
+	await change();
+	await vault.host.metadataCache.settled();
 }
 
 /** Every aggregate the vault-wide tools answer from, computed with the given memo. */
@@ -66,7 +60,7 @@ async function expectKeptEqualsRecomputed(vault: OpenVault, scope: Scope, kept: 
 		const fromKept = await aggregates(vault, scope, kept);
 		const after = await aggregates(vault, scope, new NoteMemo());
 		if (JSON.stringify(before) !== JSON.stringify(after)) {
-			await settled(vault.host);
+			await vault.host.metadataCache.settled();
 			continue;
 		}
 		expect(fromKept).toEqual(after);
@@ -97,21 +91,21 @@ describe("aggregates kept per note", () => {
 			const notes = vault.host.vault.getMarkdownFiles().filter((file) => !file.path.startsWith(".trash/"));
 			const target = notes[Math.floor(random() * notes.length)];
 			const roll = random();
-			const changed = settled(vault.host);
 			if (roll < 0.3 || !target) {
 				const name = `New ${fresh++}`;
 				names.push(name);
-				await vault.host.vault.create(`${FOLDERS[Math.floor(random() * FOLDERS.length)] ?? ""}${name}.md`, noteText(random, names));
+				const path = `${FOLDERS[Math.floor(random() * FOLDERS.length)] ?? ""}${name}.md`;
+				await changed(vault, () => vault.host.vault.create(path, noteText(random, names)));
 			} else if (roll < 0.65) {
-				await vault.host.vault.process(target, () => noteText(random, names));
+				await changed(vault, () => vault.host.vault.process(target, () => noteText(random, names)));
 			} else if (roll < 0.85) {
 				const name = `Moved ${fresh++}`;
 				names.push(name);
-				await vault.host.fileManager.renameFile(target, `${FOLDERS[Math.floor(random() * FOLDERS.length)] ?? ""}${name}.md`);
+				const path = `${FOLDERS[Math.floor(random() * FOLDERS.length)] ?? ""}${name}.md`;
+				await changed(vault, () => vault.host.fileManager.renameFile(target, path));
 			} else {
-				await vault.host.fileManager.trashFile(target);
+				await changed(vault, () => vault.host.fileManager.trashFile(target));
 			}
-			await changed;
 			for (const scope of scopes) await expectKeptEqualsRecomputed(vault, scope, kept);
 		}
 	}, 120_000);
@@ -129,11 +123,8 @@ describe("aggregates kept per note", () => {
 			expect(read).not.toHaveBeenCalled();
 			const file = vault.host.vault.getFileByPath(first[0]?.path ?? "");
 			if (!file) throw new Error("the first task's note is gone");
-			const before = vault.host.metadataCache.getFileCache(file);
-			await vault.host.vault.process(file, (text) => `- [ ] brand new task\n${text}`);
-			// The metadata cache reads the note itself to parse it: wait until it has, and the vault is quiet.
-			while (vault.host.metadataCache.getFileCache(file) === before) await settled(vault.host);
-			await settled(vault.host);
+			// The metadata cache reads the note itself to parse it: wait until it has.
+			await changed(vault, () => vault.host.vault.process(file, (text) => `- [ ] brand new task\n${text}`));
 			read.mockClear();
 			const after = await findTasks(vault.host, scope, { status: "any" }, undefined, memo);
 			// Only the changed note is read again (on a busy machine its events may have it read more than once).
@@ -142,5 +133,42 @@ describe("aggregates kept per note", () => {
 		} finally {
 			read.mockRestore();
 		}
+	});
+});
+
+// The property's smallest failing case (seen 4 of 5 runs on a loaded machine): a note's task moves down
+// when frontmatter is put above it. The property used to wait for 60 ms without a `resolved` event,
+// counted from before the edit; when the edit's write and parse took longer, the "full recompute" read
+// the new text at the old metadata's task line and expected `tags: [alpha]` as a task. Reads slowed
+// here stand for that busy machine, so the case fails every time with a timed wait.
+describe("an edit the metadata cache is slow to take in", () => {
+	const before = "plain\n- [ ] task 37\n";
+	const after = "---\ntags: [alpha]\n---\nplain\n- [ ] task 37\n";
+	let vault: OpenVault;
+
+	beforeAll(async () => {
+		vault = await openVault({ "Note.md": before });
+	});
+	afterAll(() => vault.close());
+
+	test("once it is in, the kept tasks and a full recompute both name the task at its new line", async () => {
+		const scope = vault.scope();
+		const kept = new NoteMemo();
+		expect(await findTasks(vault.host, scope, { status: "any" }, undefined, kept)).toMatchObject([{ line: 1, text: "task 37" }]);
+		const file = vault.host.vault.getFileByPath("Note.md");
+		if (!file) throw new Error("Note.md is missing");
+		const read = vault.host.vault.cachedRead.bind(vault.host.vault);
+		const slowRead = jest.spyOn(vault.host.vault, "cachedRead").mockImplementation(async (note) => {
+			await new Promise((resolve) => setTimeout(resolve, 150));
+			return read(note);
+		});
+		try {
+			await changed(vault, () => vault.host.vault.process(file, () => after));
+		} finally {
+			slowRead.mockRestore();
+		}
+		const recomputed = await findTasks(vault.host, scope, { status: "any" }, undefined, new NoteMemo());
+		expect(recomputed).toMatchObject([{ line: 4, text: "task 37", status: "open" }]);
+		expect(await findTasks(vault.host, scope, { status: "any" }, undefined, kept)).toEqual(recomputed);
 	});
 });
