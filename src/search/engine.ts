@@ -88,6 +88,8 @@ export type SearchPause = () => Promise<void> | null;
 interface JoinedWord {
 	term: ResolvedTerm;
 	parts: number[];
+	/** A closed compound (closedCompounds): it counts only in a note that does not hold both its words, as typed or in another form. */
+	closed?: true;
 }
 
 /** Which of `terms` is the one-word term `word`: its index, or -1. */
@@ -112,6 +114,23 @@ function negatedWords(query: ParsedQuery, terms: readonly QueryTerm[]): Array<{ 
 				[termIndexOf(terms, first), termIndexOf(terms, second)].filter((index) => index >= 0),
 			);
 		}
+	}
+	return [...found].map(([word, parts]) => ({ word, parts }));
+}
+
+/**
+ * The words two adjacent query words make written closed (`top level` → `toplevel`, `file name` →
+ * `filename`, `auto focus` → `autofocus`), none a query term itself, each once, with the two query
+ * terms it stands for. A word and the particle after it are joinedWords' (`log in` → `login`). Pure.
+ */
+function closedCompounds(query: ParsedQuery, terms: readonly QueryTerm[]): Array<{ word: string; parts: number[] }> {
+	const found = new Map<string, number[]>();
+	for (const [first, second] of query.adjacent ?? []) {
+		const firstIndex = termIndexOf(terms, first);
+		const secondIndex = termIndexOf(terms, second);
+		if (firstIndex < 0 || secondIndex < 0 || ENGLISH_PARTICLES.has(second)) continue;
+		const word = first + second;
+		if (!found.has(word) && termIndexOf(terms, word) < 0) found.set(word, [firstIndex, secondIndex]);
 	}
 	return [...found].map(([word, parts]) => ({ word, parts }));
 }
@@ -318,13 +337,15 @@ export class SearchEngine {
 		const optionalTerms = query.optional.filter(firstSight).flatMap((term) => optional(this.index.resolveWhole(term.tokens)));
 		const termCount = terms.length;
 		const joined = this.joinedWords(query, terms, stem);
-		// The words a negated query word makes with a negating prefix (`never used` → `unused`), in any of their forms.
-		for (const { word, parts } of negatedWords(query, terms)) {
+		// The words a negated query word makes with a negating prefix (`never used` → `unused`), and two adjacent
+		// query words written closed (`top level` → `toplevel`), in any of their forms.
+		const negated = negatedWords(query, terms);
+		for (const [index, { word, parts }] of [...negated, ...closedCompounds(query, terms)].entries()) {
 			const term = scratch
 				? await this.stepped(this.index.resolveWithFormsSteps(word, stem, scratch, accepted?.slots ?? null), pause, generation)
 				: this.index.resolveWithForms(word, stem, accepted?.slots ?? null);
 			if (term === undefined) return null;
-			if (term) joined.push({ term, parts });
+			if (term) joined.push(index < negated.length ? { term, parts } : { term, parts, closed: true });
 		}
 		// A search that may pause gathers into arrays of its own: another search runs meanwhile and reuses the shared scratch.
 		const finder = pause ? new CandidateFinder(this.index) : this.candidates;
@@ -543,6 +564,9 @@ export class SearchEngine {
 				const at = seek(word.term.slots, word.term.length, joinedCursors[joinedIndex] as number, slot);
 				joinedCursors[joinedIndex] = at;
 				if (at >= word.term.length || word.term.slots[at] !== slot) continue;
+				// A note holding both words of a closed compound is scored by them: the compound stands in for the words a
+				// note writes closed (require-hook's `toplevel` for `top level`), not as a third match beside them.
+				if (word.closed && word.parts.every((part) => matched[part] === 1 && strongMask[part] === 1)) continue;
 				const value = word.term.values[at] as number;
 				score += JOINED_WORD_WEIGHT * (joinedIdf[joinedIndex] as number) * fieldScore(value, norm);
 				if (titleCount(value) > 0) titleWeighed += JOINED_WORD_WEIGHT * (joinedIdf[joinedIndex] as number);

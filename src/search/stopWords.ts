@@ -60,8 +60,9 @@ export const ENGLISH_STOP_WORDS: readonly string[] = [
 /**
  * English particles that follow a verb in a phrasal verb whose noun is written as one word: a
  * person types `log in`, `back up`, `set up`, `check out` where the notes say `login`, `backup`,
- * `setup`, `checkout`. Only a query word followed by one of these is joined to it: any two words
- * joined would match code's identifiers (`my package` → `mypackage`, `query string` → `querystring`).
+ * `setup`, `checkout`. A query word followed by one of these is joined to it, and the joined word
+ * counts beside the two; two other words joined (engine.ts, closedCompounds) count only in a note not
+ * holding both, or code's identifiers (`querystring`, `errorCodes`) counted each question thrice.
  */
 export const ENGLISH_PARTICLES: ReadonlySet<string> = new Set(["in", "up", "out", "on", "off", "down", "over", "back"]);
 

@@ -217,7 +217,8 @@ describe("a phrase in more notes than a search reads", () => {
 });
 
 describe("a page of a few results", () => {
-	// Word forms (`gardens`), longer words a word starts (`gardener`), stop words, and joined words (`log in` → `login`, `never used` → `unused`).
+	// Word forms (`gardens`), longer words a word starts (`gardener`), stop words, and joined words (`log in` → `login`, `never used` → `unused`,
+	// `garden shed` → `gardenshed`).
 	const WORDS = [
 		"garden",
 		"gardens",
@@ -236,6 +237,8 @@ describe("a page of a few results", () => {
 		"used",
 		"unused",
 		"uses",
+		"gardenshed",
+		"gardensheds",
 	];
 	const words = (minLength: number, maxLength: number) => fc.array(fc.constantFrom(...WORDS), { minLength, maxLength }).map((list) => list.join(" "));
 	const notes = fc.array(

@@ -368,6 +368,34 @@ describe("a word negated in the question finds the word English negates it with 
 	});
 });
 
+describe("two adjacent query words find the word they make written closed (`top level` → `toplevel`)", () => {
+	const docs: Doc[] = [
+		{ path: "require-hook.md", text: "Flags any statement run at the toplevel of a test file: setup belongs in a hook.", modified: 1 },
+		{ path: "max-nested-describe.md", text: "Limits how deep describe calls nest: one level for each, up to five.", modified: 2 },
+		{ path: "prefer-hooks-in-order.md", text: "Hooks run in order: the one on top runs first, at any level.", modified: 3 },
+	];
+
+	test("`top level` ranks the page saying `toplevel` first, and `file name` the page saying `filename`", async () => {
+		expect((await paths(docs, "a statement at the top level"))[0]).toBe("require-hook.md");
+		const files: Doc[] = [
+			{ path: "filename-case.md", text: "Enforces a case style for every filename in the project.", modified: 1 },
+			{ path: "no-empty-file.md", text: "Reports an empty file, whatever its name or its case.", modified: 2 },
+		];
+		expect((await paths(files, "lower case file name"))[0]).toBe("filename-case.md");
+	});
+
+	test("a note holding both words is scored by them: the closed word does not count a third time", async () => {
+		const both: Doc[] = [
+			{ path: "open.md", text: "the top level of a file, the top level of a block.", modified: 1 },
+			{ path: "closed.md", text: "the top level of a file, toplevel toplevel toplevel toplevel.", modified: 2 },
+		];
+		expect(await paths(both, "top level")).toEqual(["open.md", "closed.md"]);
+		// Not adjacent, or quoted: not joined.
+		expect((await paths(docs, "level top"))[0]).not.toBe("require-hook.md");
+		expect((await paths(docs, '"top level"'))[0]).not.toBe("require-hook.md");
+	});
+});
+
 describe("a title written as one identifier is named by its parts", () => {
 	test("`mock agent` is the whole of the title MockAgent: it ranks above a longer title holding both words, whatever its body says", async () => {
 		const docs: Doc[] = [

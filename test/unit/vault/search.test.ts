@@ -50,6 +50,37 @@ describe("a negated word (`never used` → `unused`): the index answers what a s
 	});
 });
 
+describe("two adjacent words written closed (`top level` → `toplevel`): the index answers what a scan answers, in a folder too", () => {
+	const closed: Record<string, string> = {
+		"Rules/require-hook.md": "Flags any statement run at the toplevel of a test file.\n",
+		"Rules/prefer-hooks-in-order.md": "Hooks run in order: the one on top runs first, at any level.\n",
+		"Notes/Levels.md": "Toplevel notes, top level folders and a level or two below the top.\n",
+	};
+	let vault: OpenVault;
+	let index: IndexedNoteSearch;
+	beforeAll(async () => {
+		vault = await openVault(closed);
+		index = new IndexedNoteSearch(vault.host, vault.scope(), () => new Promise((resolve) => setImmediate(resolve)));
+		index.start();
+		await index.whenReady();
+	});
+	afterAll(async () => {
+		await index.stop();
+		await vault.close();
+	});
+
+	test.each(["a statement at the top level", "top levels", "toplevel", "level top"])("%s: same notes, order and scores", async (query) => {
+		for (const filter of [{}, { folder: "Rules" }, { folder: "Notes" }]) {
+			const fromIndex = await index.search(vault.scope(), parseQuery(query), filter, 50);
+			const fromScan = await scanSearch(vault.host, vault.scope(), parseQuery(query), filter, 50);
+			expect(fromIndex.results.map((hit) => [hit.path, hit.score])).toEqual(fromScan.results.map((hit) => [hit.path, hit.score]));
+			expect(fromIndex.total).toBe(fromScan.total);
+		}
+		if (query === "a statement at the top level")
+			expect((await index.search(vault.scope(), parseQuery(query), { folder: "Rules" }, 50)).results[0]?.path).toBe("Rules/require-hook.md");
+	});
+});
+
 describe("note search over a vault: the index answers what a scan of every note answers", () => {
 	let vault: OpenVault;
 	let index: IndexedNoteSearch;
