@@ -82,7 +82,12 @@ export const MAX_MARKDOWN_NESTING = 1000;
 export const MAX_STEPPED_BLOCK_DEPTH = 640;
 /** Largest tool response, in bytes of JSON; a larger one is refused with advice to narrow the call. */
 export const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
-/** read_note returns at most this much of a note's text (and says `truncated`). */
+/**
+ * read_note (and resources/read, prompts, get_active_note's selection) returns at most this much of
+ * a note's text, counted as JSON (and says `truncated`): counted as UTF-8, a note of line breaks or
+ * NULs came out two to six times larger, twice in read_note's answer, and was refused as over
+ * MAX_RESPONSE_BYTES, so it could never be read.
+ */
 export const MAX_NOTE_CONTENT_BYTES = 512 * 1024;
 /**
  * read_note and list_tags list tags up to this many characters in all, whole, and count the rest

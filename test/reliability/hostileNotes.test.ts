@@ -16,6 +16,7 @@ import {
 	HEADINGS_LISTED,
 	MATCHES_LISTED,
 	MAX_FRONTMATTER_ENTRIES,
+	MAX_NOTE_CONTENT_BYTES,
 	MAX_TAG_PARENTS_COUNTED,
 	NOTE_LINKS_MAX_ENTRIES,
 } from "../../src/config/limits";
@@ -824,4 +825,41 @@ describe("links nested deeper than the Markdown parser follows (quotes 700 deep,
 		const tagged = await callOk<{ notes: string[] }>(served.client, "find_notes_by_tag", { tag: "deeptag" });
 		expect(tagged.notes).toEqual(["Quotes.md"]);
 	}, 120_000);
+});
+
+describe("notes of a megabyte of line breaks, of lone CRs and of NULs", () => {
+	const notes: Record<string, string> = {
+		"Breaks.md": `# Breaks\n${"\n".repeat(1_000_000)}end\n`,
+		"Returns.md": `# Returns\r${"\r".repeat(1_000_000)}end\r`,
+		"Nuls.md": `# Nuls\n${"\0".repeat(1_000_000)}end\n`,
+	};
+	const served = servedForBlock(() => notes, "read");
+	/** The UTF-8 bytes of `text` as a JSON string, less its quotes. */
+	const jsonBytes = (text: string) => Buffer.byteLength(JSON.stringify(text)) - 2;
+
+	test.each(Object.keys(notes))(
+		"read_note of %s answers its first part, cut to the bound as JSON, and says it was cut (it answered 'over 2 MiB': the note could not be read)",
+		async (path) => {
+			const note = await callOk<{ content: string; truncated: boolean; size: number }>(served.client, "read_note", { path });
+			const text = notes[path] ?? "";
+			expect(note.truncated).toBe(true);
+			expect(note.size).toBe(Buffer.byteLength(text));
+			expect(text.startsWith(note.content)).toBe(true);
+			expect(note.content.length).toBeGreaterThan(MAX_NOTE_CONTENT_BYTES / 8);
+			expect(jsonBytes(note.content)).toBeLessThanOrEqual(MAX_NOTE_CONTENT_BYTES);
+		},
+		60_000,
+	);
+
+	test.each(Object.keys(notes))(
+		"resources/read of %s gives its first part, cut to the same bound as JSON",
+		async (path) => {
+			const read = await served.client.readResource({ uri: `vault-mcp://note/${encodeURIComponent(path)}` });
+			const text = (read.contents[0] as { text?: string } | undefined)?.text ?? "";
+			expect((notes[path] ?? "").startsWith(text)).toBe(true);
+			expect(text.length).toBeGreaterThan(MAX_NOTE_CONTENT_BYTES / 8);
+			expect(jsonBytes(text)).toBeLessThanOrEqual(MAX_NOTE_CONTENT_BYTES);
+		},
+		60_000,
+	);
 });
