@@ -481,6 +481,13 @@ export const MAX_REFUSED_BODY_DRAIN_BYTES = 64 * 1024;
 export const MAX_SERVER_NAME_LENGTH = 48;
 /** JSON-RPC messages in one batch (400 above it). */
 export const MAX_BATCH_ENTRIES = 32;
+/**
+ * How deep a request body's arrays and objects may nest (400 past it). An MCP message nests six or
+ * seven levels with its arguments; the server's walks over a request (the write budget's byte count)
+ * recurse, and a set_property value of arrays 5,000 deep overflowed the stack: the caller got
+ * "Internal server error." and no reason.
+ */
+export const MAX_REQUEST_NESTING = 64;
 /** How long stopping the server waits for tool calls already running to finish their work. */
 export const STOP_DRAIN_TIMEOUT_MS = 10_000;
 

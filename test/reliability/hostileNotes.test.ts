@@ -17,10 +17,11 @@ import {
 	MATCHES_LISTED,
 	MAX_FRONTMATTER_ENTRIES,
 	MAX_NOTE_CONTENT_BYTES,
+	MAX_REQUEST_NESTING,
 	MAX_TAG_PARENTS_COUNTED,
 	NOTE_LINKS_MAX_ENTRIES,
 } from "../../src/config/limits";
-import { connectClient } from "../helpers/http";
+import { connectClient, mcpHeaders, rawRequest } from "../helpers/http";
 import { settingsWithWriteTokens, startService, type RunningService } from "../helpers/service";
 import { callError, callOk } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
@@ -622,6 +623,21 @@ describe("set_property with a list of 100,000 items (a request's megabyte)", () 
 			expect(await fs.readFile(nodePath.join(served.vault, "Plain.md"), "utf8")).toBe("---\nrank: 1\n---\nbody\n");
 		}
 		expect(await callOk(served.client, "read_note", { path: "Plain.md" })).toMatchObject({ frontmatter: { rank: 1 } });
+	}, 60_000);
+
+	test("a value of arrays nested 5,000 deep is refused naming the depth bound (the request's byte count overflowed the stack: 'Internal server error.'), and the note is unchanged", async () => {
+		// Raw HTTP: the SDK client's own JSON.stringify overflows on such a value under jest.
+		const value = `${"[".repeat(5_000)}1${"]".repeat(5_000)}`;
+		const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"set_property","arguments":{"path":"Plain.md","name":"deep","value":${value}}}}`;
+		const answer = await rawRequest(served.running.port, {
+			headers: mcpHeaders(served.running.port, served.running.tokens.write ?? "", [["MCP-Protocol-Version", "2025-06-18"]]),
+			body,
+		});
+		expect(answer.status).toBe(400);
+		expect(answer.body).toContain(`more than ${MAX_REQUEST_NESTING} levels deep`);
+		expect(await fs.readFile(nodePath.join(served.vault, "Plain.md"), "utf8")).toBe("---\nrank: 1\n---\nbody\n");
+		// The server is still there, and a flat value is written.
+		expect(await callOk(served.client, "set_property", { path: "Plain.md", name: "flat", value: [1, 2] })).toMatchObject({ changed: true });
 	}, 60_000);
 });
 
