@@ -82,7 +82,12 @@ export const MAX_MARKDOWN_NESTING = 1000;
 export const MAX_STEPPED_BLOCK_DEPTH = 640;
 /** Largest tool response, in bytes of JSON; a larger one is refused with advice to narrow the call. */
 export const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
-/** read_note returns at most this much of a note's text (and says `truncated`). */
+/**
+ * read_note (and resources/read, prompts, get_active_note's selection) returns at most this much of
+ * a note's text, counted as JSON (and says `truncated`): counted as UTF-8, a note of line breaks or
+ * NULs came out two to six times larger, twice in read_note's answer, and was refused as over
+ * MAX_RESPONSE_BYTES, so it could never be read.
+ */
 export const MAX_NOTE_CONTENT_BYTES = 512 * 1024;
 /**
  * read_note and list_tags list tags up to this many characters in all, whole, and count the rest
@@ -476,6 +481,13 @@ export const MAX_REFUSED_BODY_DRAIN_BYTES = 64 * 1024;
 export const MAX_SERVER_NAME_LENGTH = 48;
 /** JSON-RPC messages in one batch (400 above it). */
 export const MAX_BATCH_ENTRIES = 32;
+/**
+ * How deep a request body's arrays and objects may nest (400 past it). An MCP message nests six or
+ * seven levels with its arguments; the server's walks over a request (the write budget's byte count)
+ * recurse, and a set_property value of arrays 5,000 deep overflowed the stack: the caller got
+ * "Internal server error." and no reason.
+ */
+export const MAX_REQUEST_NESTING = 64;
 /** How long stopping the server waits for tool calls already running to finish their work. */
 export const STOP_DRAIN_TIMEOUT_MS = 10_000;
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import * as nodeTimers from "node:timers";
-import { BODY_PARSE_OWN_TURN_BYTES, MAX_BATCH_ENTRIES, MAX_REFUSED_BODY_DRAIN_BYTES, MAX_REQUEST_BODY_BYTES } from "../config/limits";
+import { BODY_PARSE_OWN_TURN_BYTES, MAX_BATCH_ENTRIES, MAX_REFUSED_BODY_DRAIN_BYTES, MAX_REQUEST_BODY_BYTES, MAX_REQUEST_NESTING } from "../config/limits";
 import type { Refusal } from "./guard";
 import { sendRefusal } from "./replies";
 import { eventLoopTurns } from "../turns";
@@ -101,7 +101,25 @@ function parseBody(text: string): { json: unknown } | { refusal: Refusal } {
 	if (Array.isArray(json) && json.length > MAX_BATCH_ENTRIES) {
 		return { refusal: { status: 400, kind: "too_large", message: `A batch may hold at most ${MAX_BATCH_ENTRIES} messages.` } };
 	}
+	if (nestsDeeperThan(json, MAX_REQUEST_NESTING)) {
+		const message = `Invalid Request: arrays and objects nest more than ${MAX_REQUEST_NESTING} levels deep. Send flatter arguments (a property's value is text, a number, a boolean or a list of them).`;
+		return { refusal: { status: 400, kind: "parse_error", message } };
+	}
 	return { json };
+}
+
+/** Whether what `JSON.parse` gave nests arrays and objects more than `maxDepth` deep: walked without recursion, so any depth is measured. */
+export function nestsDeeperThan(json: unknown, maxDepth: number): boolean {
+	const pending: Array<[unknown, number]> = [[json, 0]];
+	for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+		const [value, depth] = next;
+		if (typeof value !== "object" || value === null) continue;
+		if (depth + 1 > maxDepth) return true;
+		for (const item of Array.isArray(value) ? (value as unknown[]) : Object.values(value)) {
+			if (typeof item === "object" && item !== null) pending.push([item, depth + 1]);
+		}
+	}
+	return false;
 }
 
 /**

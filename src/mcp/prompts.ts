@@ -10,7 +10,7 @@ import { MAX_NOTE_CONTENT_BYTES, MAX_PROMPT_PLACEHOLDERS, MAX_RESPONSE_BYTES, PR
 import { splitFrontmatter } from "../markdown/frontmatter";
 import type { HostFile } from "../host/Host";
 import { checkFolderArgument } from "../vault/paths";
-import { noteVisibility, truncateUtf8 } from "../vault/notes";
+import { noteVisibility, truncateAsJson } from "../vault/notes";
 import { firstInOrder } from "../vault/firstInOrder";
 import { withinCallBudget } from "../vault/workBudget";
 import { isInFolder, isNoteInScope } from "../vault/scope";
@@ -143,7 +143,7 @@ export function promptArgumentSuggestions(ctx: ToolContext, file: HostFile, argu
 }
 
 async function promptBody(ctx: ToolContext, file: HostFile): Promise<string> {
-	const text = truncateUtf8(await readNoteForAnswer(ctx, file), MAX_NOTE_CONTENT_BYTES);
+	const text = truncateAsJson(await readNoteForAnswer(ctx, file), MAX_NOTE_CONTENT_BYTES);
 	return (splitFrontmatter(text)?.body ?? text).replace(/^\s*\n/, "");
 }
 

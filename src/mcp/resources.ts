@@ -2,7 +2,7 @@ import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTempla
 import { NOTE_TEXT_RIGHT } from "../auth/rights";
 import { MAX_NOTE_CONTENT_BYTES, RESOURCE_LIST_SIZE } from "../config/limits";
 import { ok } from "../result";
-import { findNote, noteVisibility, truncateUtf8 } from "../vault/notes";
+import { findNote, noteVisibility, truncateAsJson } from "../vault/notes";
 import { firstInOrder } from "../vault/firstInOrder";
 import { withinCallBudget } from "../vault/workBudget";
 import { isNoteInScope } from "../vault/scope";
@@ -73,7 +73,7 @@ export function registerNoteResources(server: McpServer, contextOf: () => ToolCo
 			// The spec's resource-not-found answer (-32602 with the URI in `data`), in our words.
 			if (!found.ok) throw new ResourceNotFoundError(uri.href, found.error);
 			const text = await readNoteForAnswer(ctx, found.value);
-			return { contents: [{ uri: noteUri(found.value.path), mimeType: "text/markdown", text: truncateUtf8(text, MAX_NOTE_CONTENT_BYTES) }] };
+			return { contents: [{ uri: noteUri(found.value.path), mimeType: "text/markdown", text: truncateAsJson(text, MAX_NOTE_CONTENT_BYTES) }] };
 		},
 	);
 }

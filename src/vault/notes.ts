@@ -203,15 +203,37 @@ export function page<T>(items: readonly T[], offset: number, limit: number): { i
 	return next < items.length ? { items: slice, nextCursor: encodeCursor(next) } : { items: slice };
 }
 
-/** The longest prefix of `text` that fits in `maxBytes` of UTF-8, never splitting a character. */
-export function truncateUtf8(text: string, maxBytes: number): string {
-	if (text.length <= maxBytes && Buffer.byteLength(text, "utf8") <= maxBytes) return text;
-	// Only the piece holding the cut is encoded (each UTF-16 unit takes at least one byte, so the first
-	// maxBytes + 1 units reach past it): encoding a 5 MB note whole took longer than the rest of read_note.
-	const bytes = Buffer.from(text.slice(0, maxBytes + 1), "utf8");
-	if (bytes.length <= maxBytes) return text;
-	let end = maxBytes;
-	// Step back over UTF-8 continuation bytes (10xxxxxx) to a character boundary.
-	while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
-	return bytes.subarray(0, end).toString("utf8");
+/** Control characters JSON writes as a two-character escape (`\b`, `\t`, `\n`, `\f`, `\r`); the others take six (`\u0000`). */
+const SHORT_JSON_ESCAPES = new Set([0x08, 0x09, 0x0a, 0x0c, 0x0d]);
+
+/**
+ * The longest prefix of `text` whose JSON string (as `JSON.stringify` writes it, less its quotes)
+ * fits in `maxBytes` of UTF-8, never splitting a character. Cut by its UTF-8 bytes alone, a note of
+ * 4 MB of line breaks, lone CRs or NULs came out of read_note two to six times larger as JSON, and
+ * twice (text and structured content): over MAX_RESPONSE_BYTES, so a hostile author could keep a
+ * note from ever being read. Only the prefix kept is looked at.
+ */
+export function truncateAsJson(text: string, maxBytes: number): string {
+	let bytes = 0;
+	for (let index = 0; index < text.length; index++) {
+		const code = text.charCodeAt(index);
+		let size = 3;
+		let units = 1;
+		if (code < 0x20) size = SHORT_JSON_ESCAPES.has(code) ? 2 : 6;
+		else if (code === 0x22 || code === 0x5c) size = 2;
+		else if (code < 0x80) size = 1;
+		else if (code < 0x800) size = 2;
+		else if (code >= 0xd800 && code <= 0xdfff) {
+			const next = text.charCodeAt(index + 1);
+			// A pair is four bytes; a lone surrogate JSON writes as `\udxxx`.
+			if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+				size = 4;
+				units = 2;
+			} else size = 6;
+		}
+		if (bytes + size > maxBytes) return text.slice(0, index);
+		bytes += size;
+		index += units - 1;
+	}
+	return text;
 }

@@ -16,10 +16,12 @@ import {
 	HEADINGS_LISTED,
 	MATCHES_LISTED,
 	MAX_FRONTMATTER_ENTRIES,
+	MAX_NOTE_CONTENT_BYTES,
+	MAX_REQUEST_NESTING,
 	MAX_TAG_PARENTS_COUNTED,
 	NOTE_LINKS_MAX_ENTRIES,
 } from "../../src/config/limits";
-import { connectClient } from "../helpers/http";
+import { connectClient, mcpHeaders, rawRequest } from "../helpers/http";
 import { settingsWithWriteTokens, startService, type RunningService } from "../helpers/service";
 import { callError, callOk } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
@@ -623,6 +625,21 @@ describe("set_property with a list of 100,000 items (a request's megabyte)", () 
 		}
 		expect(await callOk(served.client, "read_note", { path: "Plain.md" })).toMatchObject({ frontmatter: { rank: 1 } });
 	}, 60_000);
+
+	test("a value of arrays nested 5,000 deep is refused naming the depth bound (the request's byte count overflowed the stack: 'Internal server error.'), and the note is unchanged", async () => {
+		// Raw HTTP: the SDK client's own JSON.stringify overflows on such a value under jest.
+		const value = `${"[".repeat(5_000)}1${"]".repeat(5_000)}`;
+		const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"set_property","arguments":{"path":"Plain.md","name":"deep","value":${value}}}}`;
+		const answer = await rawRequest(served.running.port, {
+			headers: mcpHeaders(served.running.port, served.running.tokens.write ?? "", [["MCP-Protocol-Version", "2025-06-18"]]),
+			body,
+		});
+		expect(answer.status).toBe(400);
+		expect(answer.body).toContain(`more than ${MAX_REQUEST_NESTING} levels deep`);
+		expect(await fs.readFile(nodePath.join(served.vault, "Plain.md"), "utf8")).toBe("---\nrank: 1\n---\nbody\n");
+		// The server is still there, and a flat value is written.
+		expect(await callOk(served.client, "set_property", { path: "Plain.md", name: "flat", value: [1, 2] })).toMatchObject({ changed: true });
+	}, 60_000);
 });
 
 describe("a note whose frontmatter links to the note renamed 1,990 times, once per property", () => {
@@ -825,4 +842,41 @@ describe("links nested deeper than the Markdown parser follows (quotes 700 deep,
 		const tagged = await callOk<{ notes: string[] }>(served.client, "find_notes_by_tag", { tag: "deeptag" });
 		expect(tagged.notes).toEqual(["Quotes.md"]);
 	}, 120_000);
+});
+
+describe("notes of a megabyte of line breaks, of lone CRs and of NULs", () => {
+	const notes: Record<string, string> = {
+		"Breaks.md": `# Breaks\n${"\n".repeat(1_000_000)}end\n`,
+		"Returns.md": `# Returns\r${"\r".repeat(1_000_000)}end\r`,
+		"Nuls.md": `# Nuls\n${"\0".repeat(1_000_000)}end\n`,
+	};
+	const served = servedForBlock(() => notes, "read");
+	/** The UTF-8 bytes of `text` as a JSON string, less its quotes. */
+	const jsonBytes = (text: string) => Buffer.byteLength(JSON.stringify(text)) - 2;
+
+	test.each(Object.keys(notes))(
+		"read_note of %s answers its first part, cut to the bound as JSON, and says it was cut (it answered 'over 2 MiB': the note could not be read)",
+		async (path) => {
+			const note = await callOk<{ content: string; truncated: boolean; size: number }>(served.client, "read_note", { path });
+			const text = notes[path] ?? "";
+			expect(note.truncated).toBe(true);
+			expect(note.size).toBe(Buffer.byteLength(text));
+			expect(text.startsWith(note.content)).toBe(true);
+			expect(note.content.length).toBeGreaterThan(MAX_NOTE_CONTENT_BYTES / 8);
+			expect(jsonBytes(note.content)).toBeLessThanOrEqual(MAX_NOTE_CONTENT_BYTES);
+		},
+		60_000,
+	);
+
+	test.each(Object.keys(notes))(
+		"resources/read of %s gives its first part, cut to the same bound as JSON",
+		async (path) => {
+			const read = await served.client.readResource({ uri: `vault-mcp://note/${encodeURIComponent(path)}` });
+			const text = (read.contents[0] as { text?: string } | undefined)?.text ?? "";
+			expect((notes[path] ?? "").startsWith(text)).toBe(true);
+			expect(text.length).toBeGreaterThan(MAX_NOTE_CONTENT_BYTES / 8);
+			expect(jsonBytes(text)).toBeLessThanOrEqual(MAX_NOTE_CONTENT_BYTES);
+		},
+		60_000,
+	);
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MAX_NOTE_CONTENT_BYTES } from "../../config/limits";
 import { isNoteInScope } from "../../vault/scope";
-import { truncateUtf8 } from "../../vault/notes";
+import { truncateAsJson } from "../../vault/notes";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
 
@@ -28,6 +28,6 @@ export const getActiveNoteTool = defineTool({
 		}
 		const editor = workspace.activeEditor;
 		const selected = editor?.file?.path === file.path ? (editor.editor?.getSelection() ?? "") : "";
-		return Promise.resolve(ok({ path: file.path, ...(selected === "" ? {} : { selection: truncateUtf8(selected, MAX_NOTE_CONTENT_BYTES) }) }));
+		return Promise.resolve(ok({ path: file.path, ...(selected === "" ? {} : { selection: truncateAsJson(selected, MAX_NOTE_CONTENT_BYTES) }) }));
 	},
 });

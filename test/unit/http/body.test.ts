@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { PassThrough } from "node:stream";
 import type { AddressInfo, Socket } from "node:net";
 import { BODY_PARSE_OWN_TURN_BYTES, MAX_BATCH_ENTRIES, MAX_REFUSED_BODY_DRAIN_BYTES, MAX_REQUEST_BODY_BYTES } from "../../../src/config/limits";
-import { readJsonBody, refuseBeforeBody } from "../../../src/http/body";
+import { nestsDeeperThan, readJsonBody, refuseBeforeBody } from "../../../src/http/body";
 import type { Refusal } from "../../../src/http/guard";
 import { sendJson, sendRefusal } from "../../../src/http/replies";
 import { rawRequest, type RawResponse } from "../../helpers/http";
@@ -267,5 +267,24 @@ describe("refuseBeforeBody: a request refused on its headers", () => {
 		const response = await rawRequest(port, { method: "GET", headers: [["Host", `127.0.0.1:${port}`]] });
 		expect(response.status).toBe(405);
 		expect(errorOf(response)).toEqual({ code: -32000, message: "Use POST." });
+	});
+});
+
+describe("nestsDeeperThan: how deep a parsed body's arrays and objects nest", () => {
+	test.each<[string, unknown, number, boolean]>([
+		["a scalar nests 0 deep", 1, 0, false],
+		["an empty object is one level", {}, 0, true],
+		["a message of arguments within the bound (five levels)", { params: { arguments: { value: [1, [2]] } } }, 5, false],
+		["one level past the bound is refused", { params: { arguments: { value: [1, [2]] } } }, 4, true],
+		["the deepest branch counts, not the first (four levels)", [1, {}, [[[]]]], 4, false],
+		["…and past it is refused", [1, {}, [[[]]]], 3, true],
+	])("%s", (_name, json, maxDepth, deeper) => {
+		expect(nestsDeeperThan(json, maxDepth)).toBe(deeper);
+	});
+
+	test("arrays 100,000 deep are measured without overflowing the stack", () => {
+		const deep = JSON.parse(`${"[".repeat(100_000)}1${"]".repeat(100_000)}`) as unknown;
+		expect(nestsDeeperThan(deep, 99_999)).toBe(true);
+		expect(nestsDeeperThan(deep, 100_000)).toBe(false);
 	});
 });

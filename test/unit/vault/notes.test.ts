@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { closestNotes, decodeCursor, encodeCursor, findNote, page, truncateUtf8 } from "../../../src/vault/notes";
+import { closestNotes, decodeCursor, encodeCursor, findNote, page, truncateAsJson } from "../../../src/vault/notes";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 
 describe("paging", () => {
@@ -46,30 +46,51 @@ describe("paging", () => {
 	});
 });
 
-describe("truncateUtf8", () => {
+describe("truncateAsJson", () => {
+	/** The UTF-8 bytes of `text` as a JSON string, less its two quotes. */
+	const jsonBytes = (text: string) => Buffer.byteLength(JSON.stringify(text)) - 2;
+
 	test.each<[string, string, number, string]>([
 		["text that fits is unchanged", "héllo", 6, "héllo"],
 		["ASCII is cut at the byte", "abcdef", 3, "abc"],
 		["a two-byte letter is never split", "aé", 2, "a"],
 		["a four-byte emoji is never split", "ok🙂", 5, "ok"],
 		["zero bytes leave nothing", "abc", 0, ""],
+		["a line break counts as its escape, two bytes", "\n\n\n", 5, "\n\n"],
+		["a NUL counts as its escape, six bytes", "\0\0", 11, "\0"],
+		["a quote and a backslash count two each", '"\\x', 4, '"\\'],
+		["a lone surrogate counts as its escape, six bytes", "\ud83dab", 7, "\ud83da"],
 	])("%s", (_name, text, maxBytes, expected) => {
-		expect(truncateUtf8(text, maxBytes)).toBe(expected);
-		expect(Buffer.byteLength(truncateUtf8(text, maxBytes))).toBeLessThanOrEqual(maxBytes);
+		expect(truncateAsJson(text, maxBytes)).toBe(expected);
+		expect(jsonBytes(truncateAsJson(text, maxBytes))).toBeLessThanOrEqual(maxBytes);
 	});
 
-	test("encoding only the piece that holds the cut gives what encoding the whole text gives, for any text and bound", () => {
-		const whole = (text: string, maxBytes: number) => {
-			const bytes = Buffer.from(text, "utf8");
-			if (bytes.length <= maxBytes) return text;
-			let end = maxBytes;
-			while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
-			return bytes.subarray(0, end).toString("utf8");
-		};
+	test("a note of 4 MB of line breaks, CRs or NULs is cut to at most the bound as JSON (cut by UTF-8 bytes, it was 2 to 6 times over)", () => {
+		for (const char of ["\n", "\r", "\0"]) {
+			const cut = truncateAsJson(char.repeat(4_000_000), 512 * 1024);
+			expect(jsonBytes(cut)).toBeLessThanOrEqual(512 * 1024);
+			expect(jsonBytes(cut + char)).toBeGreaterThan(512 * 1024);
+		}
+	});
+
+	test("for any text and bound: the longest prefix, whole characters, whose JSON fits", () => {
 		fc.assert(
-			fc.property(fc.string({ unit: fc.constantFrom("a", "é", "\u4e16", "🙂", "\ud83d", "\ude42") }), fc.nat(40), (text, maxBytes) => {
-				expect(truncateUtf8(text, maxBytes)).toBe(whole(text, maxBytes));
-			}),
+			fc.property(
+				fc.string({ unit: fc.constantFrom("a", "é", "\u4e16", "🙂", "\ud83d", "\ude42", "\n", "\0", '"', "\\", "\u2028") }),
+				fc.nat(40),
+				(text, maxBytes) => {
+					const cut = truncateAsJson(text, maxBytes);
+					expect(text.startsWith(cut)).toBe(true);
+					expect(jsonBytes(cut)).toBeLessThanOrEqual(maxBytes);
+					if (cut.length < text.length) {
+						// The next whole character (a surrogate pair is one) would not fit.
+						const pair = /^[\ud800-\udbff][\udc00-\udfff]/.test(text.slice(cut.length));
+						expect(jsonBytes(text.slice(0, cut.length + (pair ? 2 : 1)))).toBeGreaterThan(maxBytes);
+						// Never between the halves of a pair.
+						expect(/[\ud800-\udbff]$/.test(cut) && /^[\udc00-\udfff]/.test(text.slice(cut.length))).toBe(false);
+					}
+				},
+			),
 			{ numRuns: 3000 },
 		);
 	});
