@@ -33,6 +33,25 @@ function tokensOf(source: string, chunkLines?: number): MarkdownToken[] {
 	return tokens;
 }
 
+/**
+ * parseBlocks' tokens for `source`, and the most lines one call of markdown-it's `getLines` took
+ * (it copies the lines asked for in one call, so that is the work done in one piece).
+ */
+function tokensAndMostLinesTaken(source: string, chunkLines?: number): { tokens: MarkdownToken[]; mostLines: number } {
+	const state = new MarkdownIt().block.State.prototype as unknown as { getLines: (begin: number, end: number, ...rest: unknown[]) => string };
+	const getLines = state.getLines;
+	let mostLines = 0;
+	state.getLines = function (this: unknown, begin: number, end: number, ...rest: unknown[]) {
+		mostLines = Math.max(mostLines, end - begin);
+		return getLines.call(this, begin, end, ...rest);
+	};
+	try {
+		return { tokens: tokensOf(source, chunkLines), mostLines };
+	} finally {
+		state.getLines = getLines;
+	}
+}
+
 function record(token: MarkdownToken): Record<string, unknown> {
 	return {
 		type: token.type,
@@ -139,19 +158,7 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 		const lines = 200_000;
 		const text = `${Array.from({ length: lines }, (_, index) => `line ${index}  `).join("\n")}\n===\n`;
 		// markdown-it's getLines copies the lines asked for in one call: the most one call asks for is the work done in one piece.
-		const state = new MarkdownIt().block.State.prototype as unknown as { getLines: (begin: number, end: number, ...rest: unknown[]) => string };
-		const getLines = state.getLines;
-		let mostLines = 0;
-		state.getLines = function (this: unknown, begin: number, end: number, ...rest: unknown[]) {
-			mostLines = Math.max(mostLines, end - begin);
-			return getLines.call(this, begin, end, ...rest);
-		};
-		let tokens: MarkdownToken[];
-		try {
-			tokens = tokensOf(text);
-		} finally {
-			state.getLines = getLines;
-		}
+		const { tokens, mostLines } = tokensAndMostLinesTaken(text);
 		expectEqual(tokens.map(record), reference.parse(text, {}).map(record));
 		expect(tokens[0]).toMatchObject({ type: "heading_open", map: [0, lines + 1], markup: "=" });
 		// Before, the heading's text was taken again from all 200,000 lines (one piece of 400 ms at two million).
@@ -161,19 +168,7 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 	test("a paragraph of 200,000 tags, one a line, is parsed in chunks, not its lines taken in one go", () => {
 		const lines = 200_000;
 		const text = `${Array.from({ length: lines }, (_, index) => `#t${index}`).join("\n")}\n# heading\n#t\n`;
-		const state = new MarkdownIt().block.State.prototype as unknown as { getLines: (begin: number, end: number, ...rest: unknown[]) => string };
-		const getLines = state.getLines;
-		let mostLines = 0;
-		state.getLines = function (this: unknown, begin: number, end: number, ...rest: unknown[]) {
-			mostLines = Math.max(mostLines, end - begin);
-			return getLines.call(this, begin, end, ...rest);
-		};
-		let tokens: MarkdownToken[];
-		try {
-			tokens = tokensOf(text);
-		} finally {
-			state.getLines = getLines;
-		}
+		const { tokens, mostLines } = tokensAndMostLinesTaken(text);
 		expectEqual(tokens.map(record), reference.parse(text, {}).map(record));
 		expect(tokens.map((token) => token.type)).toEqual([
 			"paragraph_open",
@@ -199,19 +194,7 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 		const text = `${before}${Array.from({ length: lines }, (__, index) => line(index)).join("\n")}\n$$ x $$\n%% comment %%\n1. item\n`;
 		// The reference has no `$$` or `%%` blocks: the whole note in one chunk is what markdown-it with them makes.
 		const whole = blocksOf(text, 10 * lines);
-		const state = new MarkdownIt().block.State.prototype as unknown as { getLines: (begin: number, end: number, ...rest: unknown[]) => string };
-		const getLines = state.getLines;
-		let mostLines = 0;
-		state.getLines = function (this: unknown, begin: number, end: number, ...rest: unknown[]) {
-			mostLines = Math.max(mostLines, end - begin);
-			return getLines.call(this, begin, end, ...rest);
-		};
-		let tokens: MarkdownToken[];
-		try {
-			tokens = tokensOf(text);
-		} finally {
-			state.getLines = getLines;
-		}
+		const { tokens, mostLines } = tokensAndMostLinesTaken(text);
 		expectEqual(tokens.map(record), whole);
 		expect(tokens.map((token) => token.type).filter((type) => type.endsWith("_open") || type.startsWith("obsidian"))).toEqual([
 			...(before ? [before.startsWith("$") ? "obsidian_math" : "obsidian_comment"] : []),
@@ -237,19 +220,7 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 			const lines = 200_000;
 			const quoted = opener.startsWith(">") ? "> " : "";
 			const text = `para\n\n${opener}${Array.from({ length: lines }, (_, index) => `${quoted}  code ${index} [[x]] #t`).join("\n")}\n${closer}`;
-			const state = new MarkdownIt().block.State.prototype as unknown as { getLines: (begin: number, end: number, ...rest: unknown[]) => string };
-			const getLines = state.getLines;
-			let mostLines = 0;
-			state.getLines = function (this: unknown, begin: number, end: number, ...rest: unknown[]) {
-				mostLines = Math.max(mostLines, end - begin);
-				return getLines.call(this, begin, end, ...rest);
-			};
-			let tokens: MarkdownToken[];
-			try {
-				tokens = tokensOf(text);
-			} finally {
-				state.getLines = getLines;
-			}
+			const { tokens, mostLines } = tokensAndMostLinesTaken(text);
 			expectEqual(tokens.map(record), reference.parse(text, {}).map(record));
 			const fence = tokens.find((token) => token.type === "fence");
 			expect(fence?.content).toMatch(/^ *code 0 /);
@@ -372,19 +343,7 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 	])("a paragraph of 100,000 lines in %s is parsed in chunks, not its lines taken in one go (one rule call before)", (_, opener, indent) => {
 		const lines = 100_000;
 		const text = `para\n\n${opener}${Array.from({ length: lines }, (_, index) => `${indent}words ${index} [[x]] #t`).join("\n")}\n\nafter\n`;
-		const state = new MarkdownIt().block.State.prototype as unknown as { getLines: (begin: number, end: number, ...rest: unknown[]) => string };
-		const getLines = state.getLines;
-		let mostLines = 0;
-		state.getLines = function (this: unknown, begin: number, end: number, ...rest: unknown[]) {
-			mostLines = Math.max(mostLines, end - begin);
-			return getLines.call(this, begin, end, ...rest);
-		};
-		let tokens: MarkdownToken[];
-		try {
-			tokens = tokensOf(text);
-		} finally {
-			state.getLines = getLines;
-		}
+		const { tokens, mostLines } = tokensAndMostLinesTaken(text);
 		expectEqual(tokens.map(record), reference.parse(text, {}).map(record));
 		expect(tokens.find((token) => token.type === "inline" && token.content.startsWith("words 0 "))?.map?.[1]).toBe(
 			tokens.find((token) => token.type === "inline" && token.content.startsWith("words 0 "))!.map![0] + lines,
