@@ -690,11 +690,20 @@ export class IndexedNoteSearch implements NoteSearch {
 		this.touch(renamed.path);
 		const file = this.host.vault.getFileByPath(renamed.path);
 		if (!file || !isNoteInScope(file.path, this.scope)) return;
-		const version = this.versions.get(file.path);
+		const path = file.path;
+		const version = this.versions.get(path) ?? 0;
 		// The old path's last slice and the new path's first are two pieces, with the host's turn between.
 		await dropped;
 		await this.yieldToHost();
-		const text = await textForSearch(this.host, file);
-		if (this.versions.get(file.path) === version) await this.addToIndex(file, text);
+		let text: string;
+		try {
+			text = await textForSearch(this.host, file);
+		} catch {
+			// Gone meanwhile: its removal's event took it out.
+			return;
+		}
+		// Changed meanwhile: indexed as read all the same while it is not in the index (see `stillDue`), or it was left out
+		// until the change's own indexing ended. Moved again meanwhile: that rename's own event indexes it.
+		if (file.path === path) await this.addToIndex(file, text, version);
 	}
 }

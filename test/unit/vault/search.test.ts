@@ -635,6 +635,42 @@ describe("a note whose indexing is overtaken by a change to it (a huge note's me
 		});
 	});
 
+	test("a change that comes while a rename reads the note: the note is found at its new path by what the rename read (it was left out until the change was indexed)", async () => {
+		await withHeldIndex(async (held, { vault, index, letGo, holdAgain, found }) => {
+			letGo();
+			await index.whenReady();
+			const read = vault.host.vault.cachedRead.bind(vault.host.vault);
+			let readByRename = "";
+			jest.spyOn(vault.host.vault, "cachedRead").mockImplementationOnce(async (file) => {
+				readByRename = await read(file);
+				let written = false;
+				void vault.host.vault.process(file, () => TEXT.replace("first", "second")).then(() => (written = true));
+				await until(() => written);
+				await vault.host.metadataCache.settled();
+				return readByRename;
+			});
+			holdAgain();
+			const file = vault.host.vault.getFileByPath("Slug.md");
+			if (!file) throw new Error("no Slug.md");
+			await vault.host.vault.rename(file, "Moved.md");
+			// The rename's pauses go on until its read, which makes the change: the change's indexing waits at its first pause.
+			await until(() => {
+				if (readByRename === "") held.shift()?.();
+				return readByRename !== "";
+			});
+			await until(() => held.length > 0);
+			const change = held.shift();
+			letGo();
+			await until(() => index.status().indexed_notes === 1);
+			expect(readByRename).toBe(TEXT);
+			expect(await found("first last")).toEqual(["Moved.md"]);
+			change?.();
+			await until(async () => (await found("second")).length > 0);
+			expect(await found("first")).toEqual([]);
+			expect(await found("second last")).toEqual(["Moved.md"]);
+		});
+	});
+
 	describe("an indexing whose work can no longer be used stops at its next pause, not after its last slice", () => {
 		// Tens of slices of INDEX_UPDATE_SLICE_MS: 120,000 different words.
 		const LONG = `# Slug\n\n${Array.from({ length: 120_000 }, (_, index) => `w${index}`).join(" ")}\n\nfirst last\n`;
