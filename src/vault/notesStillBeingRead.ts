@@ -10,12 +10,18 @@ import type { CallBudget } from "./workBudget";
  * so the model asks again rather than hearing that such a note holds nothing.
  */
 export async function notesStillBeingRead(host: Host, notes: readonly HostFile[], budget?: Pick<CallBudget, "due" | "checkpoint">): Promise<string[]> {
-	const unread: string[] = [];
+	// Only the first few kept while walking: while Obsidian builds its cache every note is unread, and sorting them all would be one piece.
+	const first: string[] = [];
 	for (const file of notes) {
 		if (budget?.due()) await budget.checkpoint();
-		if (file.extension === "md" && !host.metadataCache.getFileCache(file)) unread.push(file.path);
+		if (file.extension !== "md" || host.metadataCache.getFileCache(file)) continue;
+		const last = first[first.length - 1];
+		if (first.length >= STILL_BEING_READ_LISTED && last !== undefined && comparePaths(file.path, last) >= 0) continue;
+		const at = first.findIndex((path) => comparePaths(file.path, path) < 0);
+		first.splice(at < 0 ? first.length : at, 0, file.path);
+		if (first.length > STILL_BEING_READ_LISTED) first.pop();
 	}
-	return unread.sort(comparePaths).slice(0, STILL_BEING_READ_LISTED);
+	return first;
 }
 
 /** The same among every note `scope` shows: any of them may hold a tag, a task or a link the answer counts. */
