@@ -147,6 +147,13 @@ export const BACKLINKS_DEFAULT_LIMIT = 100;
 export const BACKLINKS_MAX_LIMIT = 1000;
 /** get_graph_stats: most-linked notes listed. */
 export const GRAPH_TOP_LINKED = 10;
+/**
+ * Vault-wide answers name up to this many notes whose metadata is not read yet (a note over
+ * MAX_STARTUP_PARSE_BYTES just after start; in Obsidian, any note while its cache is built): they are
+ * left out of the answer, which is otherwise a silent "none". A few names tell the model to ask again;
+ * every one of a vault being indexed would fill the answer.
+ */
+export const STILL_BEING_READ_LISTED = 10;
 // Completions and subscriptions: a client asks on every keystroke, and a stream stays open for hours.
 /** Values one completion/complete answer holds at most (MCP's own cap is 100). */
 export const COMPLETION_MAX_VALUES = 100;

@@ -31,6 +31,26 @@ export function runStepsInSlices<T>(steps: Steps<T>, sliceMs: number, pause: () 
 }
 
 /**
+ * The same, asking `goOn()` after each pause: work whose result can no longer be used (its service
+ * stopped, or a newer text overtook it) ends there, not after its last slice.
+ */
+export async function runStepsInSlicesWhile<T>(
+	steps: Steps<T>,
+	sliceMs: number,
+	pause: () => Promise<void>,
+	goOn: () => boolean,
+): Promise<{ done: true; value: T } | { done: false }> {
+	const clock = new SliceClock(sliceMs, pause);
+	for (;;) {
+		const next = steps.next();
+		if (next.done) return { done: true, value: next.value };
+		if (!clock.due()) continue;
+		await clock.checkpoint();
+		if (!goOn()) return { done: false };
+	}
+}
+
+/**
  * One time budget shared by many pieces of work (every note of a vault, then its links): pauses
  * when the current slice has run for `sliceMs`, whichever piece is running.
  */

@@ -15,7 +15,7 @@ import {
 	SLICED_TOKENIZE_CHARS,
 	ONE_PIECE_INDEX_WORDS,
 } from "../config/limits";
-import { runSteps, runStepsInSlices, runStepsWhile, type Steps } from "../markdown/steps";
+import { runSteps, runStepsInSlices, runStepsInSlicesWhile, runStepsWhile, type Steps } from "../markdown/steps";
 import { SearchEngine, type CommitPlan, type NoteFilter, type SearchAnswer, type SearchPause } from "../search/engine";
 import { workClockMs, type CallBudget } from "./workBudget";
 import { stopWordSet, withStopWords, type ParsedQuery } from "../search/query";
@@ -651,8 +651,11 @@ export class IndexedNoteSearch implements NoteSearch {
 			// Its first slice in a turn of its own too: the metadata cache reports a note from the last slice of its parse.
 			await this.yieldToHost();
 			if (!this.stillDue(engine, file, path, version)) return;
-			work = await runStepsInSlices(steps, INDEX_UPDATE_SLICE_MS, this.yieldToHost);
-			if (!this.stillDue(engine, file, path, version)) return;
+			// Asked again after each slice: a 4 MB note went on indexing for seconds after a stop, a rebuild or a newer change.
+			const sliced = await runStepsInSlicesWhile(steps, INDEX_UPDATE_SLICE_MS, this.yieldToHost, () => this.stillDue(engine, file, path, version));
+			// And once more after the last: the await of its end lets an event in.
+			if (!sliced.done || !this.stillDue(engine, file, path, version)) return;
+			work = sliced.value;
 		}
 		// Moved since it was listed or read (the same file object, renamed: into an excluded folder, say): the rename's own event indexes it where it is now, if it may be.
 		if (file.path !== path || !isNoteInScope(path, this.scope)) return;
@@ -687,11 +690,20 @@ export class IndexedNoteSearch implements NoteSearch {
 		this.touch(renamed.path);
 		const file = this.host.vault.getFileByPath(renamed.path);
 		if (!file || !isNoteInScope(file.path, this.scope)) return;
-		const version = this.versions.get(file.path);
+		const path = file.path;
+		const version = this.versions.get(path) ?? 0;
 		// The old path's last slice and the new path's first are two pieces, with the host's turn between.
 		await dropped;
 		await this.yieldToHost();
-		const text = await textForSearch(this.host, file);
-		if (this.versions.get(file.path) === version) await this.addToIndex(file, text);
+		let text: string;
+		try {
+			text = await textForSearch(this.host, file);
+		} catch {
+			// Gone meanwhile: its removal's event took it out.
+			return;
+		}
+		// Changed meanwhile: indexed as read all the same while it is not in the index (see `stillDue`), or it was left out
+		// until the change's own indexing ended. Moved again meanwhile: that rename's own event indexes it.
+		if (file.path === path) await this.addToIndex(file, text, version);
 	}
 }

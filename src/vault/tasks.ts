@@ -10,6 +10,7 @@ import { runSteps, type Steps } from "../markdown/steps";
 import { LINE_INDEX_PAUSE_LINES, NOTE_TEXT_PIECE_CHARS, RENAMED_WALKS_REDONE, SLICED_TASKS } from "../config/limits";
 import { listItemsShapeOf, taskItemReaderOf } from "../headless/compactMetadata";
 import { ChunkedArray } from "../markdown/chunkedArray";
+import { notesStillBeingRead } from "./notesStillBeingRead";
 
 /** One task as list_tasks reports it. */
 export interface TaskEntry extends TaskDates {
@@ -130,6 +131,8 @@ function noteTasks(host: Host, file: HostFile, memo: NoteMemo, budget?: CallBudg
 export interface TasksFound {
 	tasks: TaskEntry[];
 	total: number;
+	/** The first few notes walked whose metadata was not read yet: their tasks are not known (see notesStillBeingRead). */
+	stillBeingRead: string[];
 }
 
 /**
@@ -148,7 +151,7 @@ export async function findTaskPage(
 ): Promise<TasksFound> {
 	for (let walk = 0; ; walk++) {
 		const found = await findTasksOnce(host, scope, filter, limit, budget, memo);
-		if (!found.renamed || walk >= RENAMED_WALKS_REDONE) return { tasks: found.tasks, total: found.total };
+		if (!found.renamed || walk >= RENAMED_WALKS_REDONE) return { tasks: found.tasks, total: found.total, stillBeingRead: found.stillBeingRead };
 	}
 }
 
@@ -169,6 +172,8 @@ async function findTasksOnce(
 	const notes = visibleNotes(host, scope)
 		.filter((file) => (filter.path ? file.path === filter.path : true))
 		.filter((file) => (filter.folder ? isInFolder(file.path, filter.folder) : true));
+	// Looked at before the walk: a note read meanwhile is named and may be counted too, never left out unnamed.
+	const stillBeingRead = await notesStillBeingRead(host, notes, budget);
 	const withTasks: NoteTasksFound[] = [];
 	for (const file of notes) {
 		if (budget?.due()) await budget.checkpoint();
@@ -193,7 +198,7 @@ async function findTasksOnce(
 		}
 		note.to = found.length;
 	}
-	return namedAsNow(found, withTasks, scope);
+	return { ...namedAsNow(found, withTasks, scope), stillBeingRead };
 }
 
 /** A note whose tasks were found: the path it had when they were, and where they lie in the answer. */
@@ -212,7 +217,7 @@ interface NoteTasksFound {
  * while the walk paused (the same file object, renamed) is named at its new path, and left out
  * when it is where this caller may not see it (an excluded folder), so that path is never named.
  */
-function namedAsNow(found: TaskEntry[], notes: readonly NoteTasksFound[], scope: Scope): TasksFound & { renamed: boolean } {
+function namedAsNow(found: TaskEntry[], notes: readonly NoteTasksFound[], scope: Scope): Omit<TasksFound, "stillBeingRead"> & { renamed: boolean } {
 	const visible = noteVisibility(scope);
 	const leftOut = new Set<TaskEntry>();
 	let renamed = false;

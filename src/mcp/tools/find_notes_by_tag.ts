@@ -7,6 +7,8 @@ import { withinCallBudget } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
 import { echoed } from "../../markdown/echo";
+import { stillBeingReadField, stillBeingReadSchema } from "../stillBeingRead";
+import { visibleNotesStillBeingRead } from "../../vault/notesStillBeingRead";
 
 export const findNotesByTagTool = defineTool({
 	name: "find_notes_by_tag",
@@ -24,6 +26,7 @@ export const findNotesByTagTool = defineTool({
 		notes: z.array(z.string()),
 		total: z.number().int(),
 		next_cursor: z.string().optional(),
+		still_being_read: stillBeingReadSchema,
 	},
 	examples: [{ tag: "demo", limit: 10 }],
 	handler: async (ctx, args) => {
@@ -32,13 +35,17 @@ export const findNotesByTagTool = defineTool({
 		const offset = decodeCursor(args.cursor);
 		if (!offset.ok) return fail(offset.error);
 		const found = await withinCallBudget(
-			(budget) => (ctx.tagNotes ? ctx.tagNotes.notesWith(ctx.scope, tag, budget) : notesWithTag(ctx.host, ctx.scope, tag, budget)),
+			async (budget) => ({
+				// Looked at before the search: a note read meanwhile is named and may be found too, never left out unnamed.
+				unread: await visibleNotesStillBeingRead(ctx.host, ctx.scope, budget),
+				notes: await (ctx.tagNotes ? ctx.tagNotes.notesWith(ctx.scope, tag, budget) : notesWithTag(ctx.host, ctx.scope, tag, budget)),
+			}),
 			"Try a more specific tag, or search_notes with the tag as a filter.",
 			ctx.callBudget,
 		);
 		if (!found.ok) return found;
-		const notes = found.value;
+		const { notes, unread } = found.value;
 		const { items, nextCursor } = page(notes, offset.value, args.limit);
-		return ok({ tag: `#${tag}`, notes: items, total: notes.length, ...(nextCursor ? { next_cursor: nextCursor } : {}) });
+		return ok({ tag: `#${tag}`, notes: items, total: notes.length, ...(nextCursor ? { next_cursor: nextCursor } : {}), ...stillBeingReadField(unread) });
 	},
 });

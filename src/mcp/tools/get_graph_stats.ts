@@ -5,6 +5,8 @@ import { TagCountWalk } from "../../vault/tagCounts";
 import { withinCallBudget } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { ok } from "../../result";
+import { stillBeingReadField, stillBeingReadSchema } from "../stillBeingRead";
+import { visibleNotesStillBeingRead } from "../../vault/notesStillBeingRead";
 
 export const getGraphStatsTool = defineTool({
 	name: "get_graph_stats",
@@ -20,11 +22,14 @@ export const getGraphStatsTool = defineTool({
 		orphans: z.number().int(),
 		top_linked: z.array(z.object({ path: z.string(), backlinks: z.number().int() })),
 		tags: z.number().int(),
+		still_being_read: stillBeingReadSchema,
 	},
 	examples: [{}],
 	handler: async (ctx) => {
 		const stats = await withinCallBudget(
 			async (budget) => ({
+				// Looked at before the count: a note read meanwhile is named and may be counted too, never left out unnamed.
+				unread: await visibleNotesStillBeingRead(ctx.host, ctx.scope, budget),
 				...(await graphStats(ctx.host, ctx.scope, GRAPH_TOP_LINKED, budget)),
 				tags: ctx.tagNotes
 					? await ctx.tagNotes.tagCounts(ctx.scope, budget, (counts) => counts.distinct)
@@ -33,6 +38,8 @@ export const getGraphStatsTool = defineTool({
 			"The vault is too large to count in one call; ask the vault's owner to exclude folders it need not share.",
 			ctx.callBudget,
 		);
-		return stats.ok ? ok(stats.value) : stats;
+		if (!stats.ok) return stats;
+		const { unread, ...counted } = stats.value;
+		return ok({ ...counted, ...stillBeingReadField(unread) });
 	},
 });

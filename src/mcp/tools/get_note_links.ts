@@ -5,6 +5,8 @@ import { withinCallBudget } from "../../vault/workBudget";
 import { decodeCursor, findNote, noteAsAnswered, page } from "../../vault/notes";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
+import { stillBeingReadField, stillBeingReadSchema } from "../stillBeingRead";
+import { visibleNotesStillBeingRead } from "../../vault/notesStillBeingRead";
 
 export const getNoteLinksTool = defineTool({
 	name: "get_note_links",
@@ -27,6 +29,7 @@ export const getNoteLinksTool = defineTool({
 		unresolved: z.array(z.string()),
 		unresolved_total: z.number().int(),
 		truncated: z.boolean().describe(`Outgoing or unresolved links past the first ${NOTE_LINKS_MAX_ENTRIES} were left out`),
+		still_being_read: stillBeingReadSchema,
 	},
 	examples: [{ path: "Welcome", limit: 100 }],
 	handler: async (ctx, args) => {
@@ -37,6 +40,8 @@ export const getNoteLinksTool = defineTool({
 		const file = found.value;
 		const links = await withinCallBudget(
 			async (budget) => ({
+				// Any of them may link here: looked at before the backlinks, so a note read meanwhile is named, never left out unnamed.
+				unread: await visibleNotesStillBeingRead(ctx.host, ctx.scope, budget),
 				own: await noteLinks(ctx.host, ctx.scope, file, NOTE_LINKS_MAX_ENTRIES, budget),
 				incoming: await backlinks(ctx.host, ctx.scope, file.path, budget),
 			}),
@@ -61,6 +66,7 @@ export const getNoteLinksTool = defineTool({
 			unresolved_total: unresolvedTotal,
 			// Backlinks are paged; the note's own links are cut.
 			truncated: outgoingTotal > outgoing.length || unresolvedTotal > unresolved.length,
+			...stillBeingReadField(links.value.unread),
 		});
 	},
 });

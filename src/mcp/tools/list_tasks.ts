@@ -7,6 +7,7 @@ import { findTaskPage } from "../../vault/tasks";
 import { withinCallBudget } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
+import { stillBeingReadField, stillBeingReadSchema } from "../stillBeingRead";
 
 const isoDate = z.string().regex(ISO_DATE, "Dates are YYYY-MM-DD, e.g. 2025-01-31.");
 
@@ -41,6 +42,7 @@ export const listTasksTool = defineTool({
 			}),
 		),
 		total: z.number().int(),
+		still_being_read: stillBeingReadSchema,
 	},
 	examples: [{ status: "open", limit: 20 }],
 	handler: async (ctx, args) => {
@@ -64,6 +66,7 @@ export const listTasksTool = defineTool({
 			ctx.callBudget,
 		);
 		if (!tasks.ok) return tasks;
-		return ok(tasks.value);
+		const { stillBeingRead, ...found } = tasks.value;
+		return ok({ ...found, ...stillBeingReadField(stillBeingRead) });
 	},
 });

@@ -7,6 +7,8 @@ import { baseVault, fileAsAnswered, findFileWithExtension, readBoundedFile } fro
 import { yieldToEventLoop } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
+import { stillBeingReadField, stillBeingReadSchema } from "../stillBeingRead";
+import { visibleNotesStillBeingRead } from "../../vault/notesStillBeingRead";
 
 export const queryBaseTool = defineTool({
 	name: "query_base",
@@ -36,6 +38,7 @@ export const queryBaseTool = defineTool({
 		truncated: z.boolean(),
 		filter_errors: z.array(z.object({ path: z.string(), error: z.string() })),
 		filter_errors_total: z.number().int(),
+		still_being_read: stillBeingReadSchema,
 	},
 	examples: [
 		{ path: "Overview.base", limit: 100 },
@@ -55,6 +58,8 @@ export const queryBaseTool = defineTool({
 		const parsed = fileAsAnswered(ctx.host, ctx.scope, args.path, "base", found.value);
 		if (!parsed.ok) return parsed;
 		if (!config.ok) return fail(`${parsed.value.path}: ${config.error}`);
+		// Looked at before the query: a note read meanwhile is named and may be a row too, never left out unnamed.
+		const unread = await visibleNotesStillBeingRead(ctx.host, ctx.scope, clock);
 		const { vault, files, fileFor } = await baseVault(ctx.host, ctx.scope, clock, { backlinks: readsBacklinks(config.value) });
 		const result = await runBaseQuery(config.value, vault, files, fileFor(found.value), {
 			view: args.view,
@@ -65,6 +70,6 @@ export const queryBaseTool = defineTool({
 		const answered = fileAsAnswered(ctx.host, ctx.scope, args.path, "base", found.value);
 		if (!answered.ok) return answered;
 		if (!result.ok) return fail(result.error);
-		return ok({ path: answered.value.path, ...result.value });
+		return ok({ path: answered.value.path, ...result.value, ...stillBeingReadField(unread) });
 	},
 });

@@ -1,4 +1,4 @@
-import { runSteps, runStepsInSlices, runStepsWhile, SliceClock, type Steps } from "../../../src/markdown/steps";
+import { runSteps, runStepsInSlices, runStepsInSlicesWhile, runStepsWhile, SliceClock, type Steps } from "../../../src/markdown/steps";
 
 function* counting(pauses: number): Steps<number> {
 	let done = 0;
@@ -93,5 +93,34 @@ describe("runStepsWhile", () => {
 		let rest = 0;
 		expect(runStepsWhile(steps, () => (rest++, true))).toEqual({ done: true, value: "done" });
 		expect(rest).toBe(3);
+	});
+});
+
+describe("runStepsInSlicesWhile", () => {
+	test("runs to the end while told to go on, pausing between slices, and gives the result", async () => {
+		let pauses = 0;
+		const result = await runStepsInSlicesWhile(
+			busy(6, 2),
+			3,
+			async () => void pauses++,
+			() => true,
+		);
+		expect(result).toEqual({ done: true, value: "finished" });
+		expect(pauses).toBeGreaterThan(0);
+	});
+
+	test("asks after each pause, and stops at the first pause after which it is told not to go on", async () => {
+		let pauses = 0;
+		let asked = 0;
+		// Each step takes a slice: a pause after every one.
+		const result = await runStepsInSlicesWhile(
+			busy(10, 2),
+			1,
+			async () => void pauses++,
+			() => ++asked < 2,
+		);
+		expect(result).toEqual({ done: false });
+		expect(asked).toBe(2);
+		expect(pauses).toBe(2);
 	});
 });

@@ -582,12 +582,13 @@ describe("a note whose indexing is overtaken by a change to it (a huge note's me
 	async function withHeldIndex(
 		check: (
 			held: Array<() => void>,
-			parts: { vault: OpenVault; index: IndexedNoteSearch; letGo: () => void; found: (query: string) => Promise<string[]> },
+			parts: { vault: OpenVault; index: IndexedNoteSearch; letGo: () => void; holdAgain: () => void; found: (query: string) => Promise<string[]> },
 		) => Promise<void>,
 		beforeStart: (vault: OpenVault) => void = () => undefined,
+		text = TEXT,
 	): Promise<void> {
-		expect(TEXT.length).toBeGreaterThanOrEqual(SLICED_TOKENIZE_CHARS);
-		const vault = await openVault({ "Slug.md": TEXT });
+		expect(text.length).toBeGreaterThanOrEqual(SLICED_TOKENIZE_CHARS);
+		const vault = await openVault({ "Slug.md": text });
 		beforeStart(vault);
 		const held: Array<() => void> = [];
 		let holding = true;
@@ -596,11 +597,12 @@ describe("a note whose indexing is overtaken by a change to it (a huge note's me
 			holding = false;
 			for (const release of held.splice(0)) release();
 		};
+		const holdAgain = () => (holding = true);
 		const found = async (query: string) => (await index.search(vault.scope(), parseQuery(query), {}, 5)).results.map((hit) => hit.path);
 		try {
 			index.start();
 			await until(() => held.length > 0);
-			await check(held, { vault, index, letGo, found });
+			await check(held, { vault, index, letGo, holdAgain, found });
 		} finally {
 			letGo();
 			await index.stop();
@@ -691,6 +693,96 @@ describe("a note whose indexing is overtaken by a change to it (a huge note's me
 			await index.whenReady();
 			expect(await found("last")).toEqual([]);
 			expect(index.status()).toMatchObject({ state: "ready", indexed_notes: 0 });
+		});
+	});
+
+	test("a change that comes while a rename reads the note: the note is found at its new path by what the rename read (it was left out until the change was indexed)", async () => {
+		await withHeldIndex(async (held, { vault, index, letGo, holdAgain, found }) => {
+			letGo();
+			await index.whenReady();
+			const read = vault.host.vault.cachedRead.bind(vault.host.vault);
+			let readByRename = "";
+			jest.spyOn(vault.host.vault, "cachedRead").mockImplementationOnce(async (file) => {
+				readByRename = await read(file);
+				let written = false;
+				void vault.host.vault.process(file, () => TEXT.replace("first", "second")).then(() => (written = true));
+				await until(() => written);
+				await vault.host.metadataCache.settled();
+				return readByRename;
+			});
+			holdAgain();
+			const file = vault.host.vault.getFileByPath("Slug.md");
+			if (!file) throw new Error("no Slug.md");
+			await vault.host.vault.rename(file, "Moved.md");
+			// The rename's pauses go on until its read, which makes the change: the change's indexing waits at its first pause.
+			await until(() => {
+				if (readByRename === "") held.shift()?.();
+				return readByRename !== "";
+			});
+			await until(() => held.length > 0);
+			const change = held.shift();
+			letGo();
+			await until(() => index.status().indexed_notes === 1);
+			expect(readByRename).toBe(TEXT);
+			expect(await found("first last")).toEqual(["Moved.md"]);
+			change?.();
+			await until(async () => (await found("second")).length > 0);
+			expect(await found("first")).toEqual([]);
+			expect(await found("second last")).toEqual(["Moved.md"]);
+		});
+	});
+
+	describe("an indexing whose work can no longer be used stops at its next pause, not after its last slice", () => {
+		// Tens of slices of INDEX_UPDATE_SLICE_MS: 120,000 different words.
+		const LONG = `# Slug\n\n${Array.from({ length: 120_000 }, (_, index) => `w${index}`).join(" ")}\n\nfirst last\n`;
+		/** Lets a few turns pass: a slice let go runs at once, then pauses again (or ends). */
+		const turns = async () => {
+			for (let turn = 0; turn < 20; turn++) await settle();
+		};
+
+		test("after the service stops (a 4 MB note went on indexing for seconds)", async () => {
+			await withHeldIndex(
+				async (held, { index }) => {
+					// The build's indexing waits between two slices.
+					held.shift()?.();
+					await until(() => held.length > 0);
+					let stopped = false;
+					void index.stop().then(() => (stopped = true));
+					held.shift()?.();
+					await turns();
+					expect(held).toHaveLength(0);
+					expect(stopped).toBe(true);
+				},
+				undefined,
+				LONG,
+			);
+		});
+
+		test("after a newer change to a note the index holds (its own indexing follows)", async () => {
+			await withHeldIndex(
+				async (held, { vault, index, letGo, holdAgain, found }) => {
+					letGo();
+					await index.whenReady();
+					holdAgain();
+					await changeSlug(vault, held, LONG.replace("first", "second"));
+					// The first change's indexing waits between two slices…
+					held.shift()?.();
+					await until(() => held.length > 0);
+					// …when a second change comes: its indexing waits at its first pause.
+					await changeSlug(vault, held, LONG.replace("first", "third"));
+					const older = held.shift();
+					older?.();
+					await turns();
+					// Only the newer indexing waits: the older ended.
+					expect(held).toHaveLength(1);
+					letGo();
+					await until(async () => (await found("third")).length > 0);
+					expect(await found("second")).toEqual([]);
+					expect(await found("first")).toEqual([]);
+				},
+				undefined,
+				LONG,
+			);
 		});
 	});
 });

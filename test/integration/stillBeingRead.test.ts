@@ -1,0 +1,109 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { MAX_STARTUP_PARSE_BYTES } from "../../src/config/limits";
+import { NodeVault } from "../../src/headless/NodeVault";
+import type { HostFile } from "../../src/host/Host";
+import { connectClient } from "../helpers/http";
+import { startService, type RunningService } from "../helpers/service";
+import { callOk } from "../helpers/tools";
+import { makeVault, removeDir } from "../helpers/vault";
+
+/** A door the test opens: until then, whoever waits on it waits. */
+class Gate {
+	private opened = false;
+	private waiters: Array<() => void> = [];
+	wait(): Promise<void> {
+		return this.opened ? Promise.resolve() : new Promise((resolve) => this.waiters.push(resolve));
+	}
+	open(): void {
+		this.opened = true;
+		for (const resolve of this.waiters.splice(0)) resolve();
+	}
+}
+
+const BIG = "Big.md";
+const BIG_TASKS = 3;
+
+/**
+ * A note over MAX_STARTUP_PARSE_BYTES is parsed just after the server starts: until then its tasks,
+ * tags and links are not known. Every vault-wide answer given meanwhile names it, rather than
+ * answering as if it held none (list_tasks answered `total: 0` for a note of 30,000 tasks).
+ * The note's read for that parse is held by the test, so the calls surely come before it.
+ */
+describe("a note whose metadata is still being read after start is named by vault-wide answers, not silently left out", () => {
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+	const parseRead = new Gate();
+	let readSpy: jest.SpyInstance;
+
+	beforeAll(async () => {
+		const filler = "plain words for length\n".repeat(Math.ceil((MAX_STARTUP_PARSE_BYTES + 1) / 23));
+		const big = `#bigtag\n\nSee [[Hub]].\n\n${Array.from({ length: BIG_TASKS }, (_, index) => `- [ ] big task ${index}\n`).join("")}\n${filler}`;
+		expect(big.length).toBeGreaterThan(MAX_STARTUP_PARSE_BYTES);
+		vault = await makeVault({
+			[BIG]: big,
+			"Small.md": "#smalltag\n\nSee [[Hub]].\n\n- [ ] small task\n",
+			"Hub.md": "# Hub\n",
+			"Tagged.base": "filters: 'file.hasTag(\"bigtag\")'\nviews:\n  - type: table\n    name: All\n",
+		});
+		const read = Reflect.get<NodeVault, "cachedRead">(NodeVault.prototype, "cachedRead");
+		readSpy = jest.spyOn(NodeVault.prototype, "cachedRead").mockImplementation(async function (this: NodeVault, file: HostFile) {
+			if (file.path === BIG) await parseRead.wait();
+			return read.call(this, file);
+		});
+		running = await startService(vault, { settings: { rateLimitPerMinute: 100_000 } });
+		client = await connectClient(running.url, running.tokens.read ?? "");
+	}, 60_000);
+	afterAll(async () => {
+		parseRead.open();
+		readSpy.mockRestore();
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test("list_tasks names it while its tasks are not known (total 0 for it alone before)", async () => {
+		const early = await callOk(client, "list_tasks", { status: "any" });
+		expect(running.host.metadataCache.getCache(BIG)).toBeNull();
+		expect(early).toMatchObject({ total: 1, still_being_read: [BIG] });
+		const onlyIt = await callOk(client, "list_tasks", { status: "any", path: BIG });
+		expect(onlyIt).toMatchObject({ total: 0, still_being_read: [BIG] });
+		// A folder that does not hold it does not name it.
+		expect(await callOk(client, "list_tasks", { status: "any", path: "Small" })).not.toHaveProperty("still_being_read");
+	});
+
+	test("list_tags, find_notes_by_tag, get_note_links' backlinks, get_graph_stats and query_base name it too", async () => {
+		const tags = await callOk(client, "list_tags", {});
+		const tagged = await callOk(client, "find_notes_by_tag", { tag: "bigtag" });
+		const links = await callOk(client, "get_note_links", { path: "Hub" });
+		const stats = await callOk(client, "get_graph_stats", {});
+		const base = await callOk(client, "query_base", { path: "Tagged.base" });
+		expect(running.host.metadataCache.getCache(BIG)).toBeNull();
+		expect(tags).toMatchObject({ tags: [{ tag: "#smalltag", count: 1 }], still_being_read: [BIG] });
+		expect(tagged).toMatchObject({ notes: [], total: 0, still_being_read: [BIG] });
+		expect(links).toMatchObject({ backlinks: [{ path: "Small.md", count: 1 }], still_being_read: [BIG] });
+		expect(stats).toMatchObject({ links: 1, still_being_read: [BIG] });
+		expect(base).toMatchObject({ rows: [], total: 0, still_being_read: [BIG] });
+	});
+
+	test("once it is read, the answers hold it and name nothing", async () => {
+		parseRead.open();
+		await running.host.metadataCache.settled();
+		expect(running.host.metadataCache.getCache(BIG)).not.toBeNull();
+		const answers = {
+			tasks: await callOk(client, "list_tasks", { status: "any" }),
+			tags: await callOk(client, "list_tags", {}),
+			tagged: await callOk(client, "find_notes_by_tag", { tag: "bigtag" }),
+			links: await callOk(client, "get_note_links", { path: "Hub" }),
+			stats: await callOk(client, "get_graph_stats", {}),
+			base: await callOk(client, "query_base", { path: "Tagged.base" }),
+		};
+		expect(answers.tasks.total).toBe(BIG_TASKS + 1);
+		expect(answers.tags.tags).toEqual(expect.arrayContaining([{ tag: "#bigtag", count: 1 }]));
+		expect(answers.tagged.notes).toEqual([BIG]);
+		expect(answers.links.backlinks_total).toBe(2);
+		expect(answers.stats.links).toBe(2);
+		expect(answers.base.total).toBe(1);
+		for (const answer of Object.values(answers)) expect(answer).not.toHaveProperty("still_being_read");
+	});
+});
