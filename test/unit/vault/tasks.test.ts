@@ -6,7 +6,8 @@ import fc from "fast-check";
 import { NOTE_TEXT_PIECE_CHARS } from "../../../src/config/limits";
 import { comparePaths } from "../../../src/vault/notes";
 import { NoteMemo } from "../../../src/vault/noteMemo";
-import { findTaskPage, findTasks, type TaskFilter } from "../../../src/vault/tasks";
+import { findTaskPage, findTasks, rememberTasks, type TaskFilter } from "../../../src/vault/tasks";
+import { parseMetadata } from "../../../src/markdown/metadata";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 import { pausingContext } from "../../helpers/toolVault";
 import { listTasksTool } from "../../../src/mcp/tools/list_tasks";
@@ -270,5 +271,19 @@ describe("findTaskPage: the first `limit` tasks and how many match in all", () =
 		} finally {
 			await vault.close();
 		}
+	});
+});
+
+// The search index hands its note's metadata and the text it read to rememberTasks. Until the cache has
+// parsed an edit, that metadata is the old text's: kept, its tasks would name the new text's other lines
+// for as long as the old metadata lives.
+describe("rememberTasks with metadata older than the text", () => {
+	test("keeps nothing, so the tasks are derived again from the text", () => {
+		const memo = new NoteMemo();
+		const old = parseMetadata("plain\n- [ ] task 37\n");
+		rememberTasks(old, "---\ntags: [alpha]\n---\nplain\n- [ ] task 37\n", memo);
+		expect(memo.tasks.has(old)).toBe(false);
+		rememberTasks(old, "plain\n- [ ] task 37\n", memo);
+		expect(memo.tasks.get(old)?.count).toBe(1);
 	});
 });
