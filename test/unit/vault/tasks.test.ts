@@ -8,6 +8,7 @@ import { comparePaths } from "../../../src/vault/notes";
 import { NoteMemo } from "../../../src/vault/noteMemo";
 import { findTaskPage, findTasks, rememberTasks, type TaskFilter } from "../../../src/vault/tasks";
 import { parseMetadata } from "../../../src/markdown/metadata";
+import { taskStatusCharOf } from "../../../src/markdown/taskLine";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 import { pausingContext } from "../../helpers/toolVault";
 import { listTasksTool } from "../../../src/mcp/tools/list_tasks";
@@ -128,6 +129,18 @@ describe("against the tasks real Obsidian found in the captured notes", () => {
 		expect(expected.length).toBeGreaterThan(150);
 		const tasks = await findTasks(vault.host, vault.scope(), ANY);
 		expect(tasks.map((task) => `${task.path}:${task.line} [${task.status_char}]`).sort()).toEqual(expected);
+	});
+
+	// A task line Obsidian's metadata names that list_tasks did not read as that task would mark the metadata
+	// as older than the text: the note's tasks would be parsed again on every call, never kept.
+	test("each of those task lines reads, in the note's text, as a task line with Obsidian's checkbox character", () => {
+		const misread = captures.flatMap((note) => {
+			const lines = note.fileContents.split("\n").map((line) => line.replace(/\r$/, ""));
+			return (note.cachedMetadata.listItems ?? [])
+				.filter((item) => item.task !== undefined && taskStatusCharOf(lines[item.position.start.line] ?? "") !== item.task)
+				.map((item) => `${note.filePath}:${item.position.start.line}`);
+		});
+		expect(misread).toEqual([]);
 	});
 });
 
