@@ -9,7 +9,7 @@
 import { echoed } from "./echo";
 import { MAX_RECURRENCE_RULE_CHARS, MAX_RECURRENCE_SEARCH_YEARS } from "../config/limits";
 import { BEYOND_SEARCH, nextOccurrence, parseRecurrence, SEARCH_TOO_LONG, type RecurrenceRule } from "./recurrence";
-import { dateProblem, taskText } from "./taskLine";
+import { dateProblem, taskStatusCharOf, taskText } from "./taskLine";
 import { fail, ok, type Result } from "../result";
 
 export type TaskFormat = "emoji" | "dataview";
@@ -425,17 +425,26 @@ export function changeTaskInNote(note: string, change: NoteTaskChange): NoteTask
 	};
 	const content = (index: number) => rawLine(index).replace(/\r$/, "");
 	const wanted = change.text.trim();
-	if (!change.tasks.some((task) => task.line === change.line) || taskText(content(change.line)) !== wanted) {
-		const open = change.tasks.filter((task) => task.status === " ").map((task) => task.line);
+	// Until the metadata cache has parsed an edit, its task lines are the old text's: only those still task lines in this text are tasks, each with the status the text gives it.
+	const statuses = change.tasks.map((task) => taskStatusCharOf(content(task.line)));
+	const tasks = change.tasks.flatMap((task, index) => {
+		const status = statuses[index];
+		return status === undefined ? [] : [{ line: task.line, status }];
+	});
+	if (!tasks.some((task) => task.line === change.line) || taskText(content(change.line)) !== wanted) {
+		const open = tasks.filter((task) => task.status === " ").map((task) => task.line);
 		const listed = open.slice(0, change.listLimit).map((index) => `line ${index}: ${echoed(taskText(content(index)))}`);
 		const more = open.length > listed.length ? ` (and ${open.length - listed.length} more)` : "";
-		const list = listed.length ? ` Its open tasks: ${listed.join("; ")}${more}.` : " It has no open tasks.";
+		const behind = change.tasks.some((task, index) => statuses[index] !== task.status);
+		const list =
+			(listed.length ? ` Its open tasks: ${listed.join("; ")}${more}.` : " It has no open tasks.") +
+			(behind ? " The note changed a moment ago and its tasks are still being read, so this list may be short." : "");
 		return fail(
 			`Line ${change.line} is not the task "${wanted}" (the note may have changed since list_tasks). Nothing was changed.${list} Call list_tasks again for the current lines.`,
 		);
 	}
 	const line = content(change.line);
-	const noteFormat = change.tasks.map((task) => lineTaskFormat(content(task.line))).find((format) => format !== null);
+	const noteFormat = tasks.map((task) => lineTaskFormat(content(task.line))).find((format) => format !== null);
 	const format = lineTaskFormat(line) ?? noteFormat ?? change.vaultFormat;
 	const result = changeTaskStatus(line, change.status, change.today, format, change.settings);
 	if (!result.ok) return result;

@@ -66,11 +66,16 @@ export function parseTaskDates(line: string): TaskDates {
  * on the same line (`- - [ ] foo`, `1. - [x] foo`: the task is the innermost item). Only markers
  * before the checkbox are taken: in `- [ ] - foo` the `- ` after it is the task's text.
  */
-const TASK_PREFIX = /^\s*(?:>\s*)*(?:(?:[-*+]|\d{1,9}[.)])\s+)+\[.\]\s?/u;
+const TASK_PREFIX = /^\s*(?:>\s*)*(?:(?:[-*+]|\d{1,9}[.)])\s+)+\[(.)\]\s?/u;
 
 /** The task's own text: the line without its list markers and checkbox. */
 export function taskText(line: string): string {
 	return line.replace(TASK_PREFIX, "").trim();
+}
+
+/** The character in a task line's checkbox (`x` in `- [x] foo`); undefined when the line is not a task line. */
+export function taskStatusCharOf(line: string): string | undefined {
+	return TASK_PREFIX.exec(line)?.[1];
 }
 
 /** How a checkbox character reads: space open, x done, - cancelled, anything else "other". */

@@ -1,6 +1,7 @@
 import type { CachedMetadata } from "obsidian";
 import type { Host, HostFile } from "../host/Host";
-import { parseTaskDates, taskStatus, taskText, type TaskDates } from "../markdown/taskLine";
+import { parseTaskDates, taskStatus, taskStatusCharOf, taskText, type TaskDates } from "../markdown/taskLine";
+import { metadataSteps } from "../markdown/metadata";
 import { isInFolder, type Scope } from "./scope";
 import { comparePaths, noteVisibility, visibleNotes } from "./notes";
 import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
@@ -30,20 +31,32 @@ export interface TaskFilter {
 	dueOn?: string;
 }
 
+/** A note's tasks as derived from one pair of metadata and text. */
+interface DerivedTasks {
+	tasks: PackedTasks;
+	/**
+	 * A task line of the metadata is not that task in the text (no task line there, or another
+	 * status): the metadata is older than the text, as it is until the cache has parsed an edit.
+	 * Those lines are left out of `tasks`.
+	 */
+	stale: boolean;
+}
+
 /**
- * A note's tasks from its list items and text, in pausable steps. Pure. The tasks are read one at a
- * time from the packed metadata, and their lines found from the last one's on, so neither the list
- * items nor the note's lines are listed whole: a note of 200,000 tasks made both lists in one piece
- * of about 160 ms.
+ * A note's tasks from its task items' lines in its text, in pausable steps. Pure. The tasks are
+ * read one at a time from the packed metadata, and their lines found from the last one's on, so
+ * neither the list items nor the note's lines are listed whole: a note of 200,000 tasks made both
+ * lists in one piece of about 160 ms.
  */
-function* tasksOfNoteSteps(cache: CachedMetadata, text: string): Steps<PackedTasks> {
+function* tasksOfNoteSteps(cache: CachedMetadata, text: string): Steps<DerivedTasks> {
 	const nextItem = taskItemReaderOf(cache);
 	let item = nextItem();
-	if (item === undefined) return NO_TASKS;
+	if (item === undefined) return { tasks: NO_TASKS, stale: false };
 	const lines = new LineCursor(text);
 	// Packed for the memo as each task is derived (packing 30,000 tasks at the end was one piece of 0.1 s).
 	const fields = new ChunkedArray<string>();
 	const tally = new TaskTally();
+	let stale = false;
 	// A pause point every SLICED_TASKS tasks, or sooner after NOTE_TEXT_PIECE_CHARS of their lines: a thousand task lines of 2,000 characters took 0.1 s.
 	let tasksSince = 0;
 	let charsSince = 0;
@@ -58,13 +71,23 @@ function* tasksOfNoteSteps(cache: CachedMetadata, text: string): Steps<PackedTas
 		// Lines between two tasks are passed over in steps too (a task after a million other lines).
 		while (!lines.moveTo(lineNumber, LINE_INDEX_PAUSE_LINES)) yield;
 		const line = lines.lineText().replace(/\r$/, "");
-		PackedTasks.pushFields({ line: lineNumber, text: taskText(line), statusChar: item.status, ...parseTaskDates(line) }, fields, tally);
 		tasksSince++;
 		charsSince += line.length;
+		if (taskStatusCharOf(line) !== item.status) {
+			stale = true;
+			continue;
+		}
+		PackedTasks.pushFields({ line: lineNumber, text: taskText(line), statusChar: item.status, ...parseTaskDates(line) }, fields, tally);
 	}
 	yield;
 	// Its fields joined into one string, so none keeps the note's whole text alive.
-	return yield* PackedTasks.ofFieldsSteps(fields, tally);
+	return { tasks: yield* PackedTasks.ofFieldsSteps(fields, tally), stale };
+}
+
+/** A note's tasks from its text alone, parsed as the metadata cache parses it, in pausable steps. Pure. */
+function* tasksOfTextSteps(text: string): Steps<PackedTasks> {
+	const parsed = yield* metadataSteps(text);
+	return (yield* tasksOfNoteSteps(parsed, text)).tasks;
 }
 
 /** A note's lines read by number, as `text.split("\n")[line]` gives them, mostly in increasing order, without splitting the text. */
@@ -102,15 +125,25 @@ function hasTasks(cache: CachedMetadata): boolean {
 	return listItemsShapeOf(cache).tasks;
 }
 
-/** Keeps a note's tasks from text in hand (the search index reads every note's text anyway). */
+/** Keeps a note's tasks from text in hand (the search index reads every note's text anyway), unless the metadata is older than the text. */
 export function rememberTasks(cache: CachedMetadata, text: string, memo: NoteMemo = sharedNoteMemo): void {
 	if (memo.tasks.has(cache)) return;
 	const shape = listItemsShapeOf(cache);
 	if (shape.count >= SLICED_TASKS) return;
-	memo.tasks.set(cache, shape.tasks ? runSteps(tasksOfNoteSteps(cache, text)) : NO_TASKS);
+	if (!shape.tasks) {
+		memo.tasks.set(cache, NO_TASKS);
+		return;
+	}
+	const derived = runSteps(tasksOfNoteSteps(cache, text));
+	if (!derived.stale) memo.tasks.set(cache, derived.tasks);
 }
 
-/** The note's tasks, derived once per version of its metadata: at once when known, else from its text. */
+/**
+ * The note's tasks, derived once per version of its metadata: at once when known, else from its
+ * text. Until the cache has parsed an edit, its metadata's task lines are the old text's: paired
+ * with the new text they would name other lines (a frontmatter line put above a task, as an open
+ * task). Then the tasks come from the text itself, and are not kept against the old metadata.
+ */
 function noteTasks(host: Host, file: HostFile, memo: NoteMemo, budget?: CallBudget): PackedTasks | Promise<PackedTasks> {
 	const cache = host.metadataCache.getFileCache(file);
 	if (!cache) return NO_TASKS;
@@ -121,9 +154,10 @@ function noteTasks(host: Host, file: HostFile, memo: NoteMemo, budget?: CallBudg
 		return NO_TASKS;
 	}
 	return host.vault.cachedRead(file).then(async (text) => {
-		const tasks = await runStepsOnBudget(tasksOfNoteSteps(cache, text), budget);
-		memo.tasks.set(cache, tasks);
-		return tasks;
+		const derived = await runStepsOnBudget(tasksOfNoteSteps(cache, text), budget);
+		if (derived.stale) return runStepsOnBudget(tasksOfTextSteps(text), budget);
+		memo.tasks.set(cache, derived.tasks);
+		return derived.tasks;
 	});
 }
 

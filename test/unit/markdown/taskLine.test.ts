@@ -1,4 +1,4 @@
-import { dateProblem, formatTaskLine, ISO_DATE, taskText } from "../../../src/markdown/taskLine";
+import { dateProblem, formatTaskLine, ISO_DATE, taskStatusCharOf, taskText } from "../../../src/markdown/taskLine";
 
 describe("taskText", () => {
 	test("text that starts like a list marker stays the task's text", () => {
@@ -42,5 +42,20 @@ describe("formatTaskLine", () => {
 		expect(formatTaskLine("-", "Water the herbs", undefined, "emoji")).toBe("- [ ] Water the herbs");
 		expect(formatTaskLine("*", "Water the herbs", "2026-12-01", "emoji")).toBe("* [ ] Water the herbs 📅 2026-12-01");
 		expect(formatTaskLine("-", "Water the herbs", "2026-12-01", "dataview")).toBe("- [ ] Water the herbs [due:: 2026-12-01]");
+	});
+});
+
+describe("taskStatusCharOf", () => {
+	test("the checkbox character of a task line, behind quotes, indentation and nested markers", () => {
+		expect(taskStatusCharOf("- [ ] open")).toBe(" ");
+		expect(taskStatusCharOf("\t* [x] done")).toBe("x");
+		expect(taskStatusCharOf("> 1. - [-] dropped")).toBe("-");
+		expect(taskStatusCharOf("3) [/] doing")).toBe("/");
+		expect(taskStatusCharOf("- [ ]")).toBe(" ");
+	});
+
+	test("none for a line that is not a task line", () => {
+		for (const line of ["tags: [alpha]", "---", "plain [x] text", "- plain item", "[ ] no marker", "", "-[ ] no space"])
+			expect(taskStatusCharOf(line)).toBeUndefined();
 	});
 });

@@ -6,7 +6,9 @@ import fc from "fast-check";
 import { CHUNKED_ARRAY_CHUNK, NOTE_TEXT_PIECE_CHARS } from "../../../src/config/limits";
 import { comparePaths } from "../../../src/vault/notes";
 import { NoteMemo } from "../../../src/vault/noteMemo";
-import { findTaskPage, findTasks, type TaskFilter } from "../../../src/vault/tasks";
+import { findTaskPage, findTasks, rememberTasks, type TaskFilter } from "../../../src/vault/tasks";
+import { parseMetadata } from "../../../src/markdown/metadata";
+import { taskStatusCharOf } from "../../../src/markdown/taskLine";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 import { pausingContext } from "../../helpers/toolVault";
 import { listTasksTool } from "../../../src/mcp/tools/list_tasks";
@@ -127,6 +129,18 @@ describe("against the tasks real Obsidian found in the captured notes", () => {
 		expect(expected.length).toBeGreaterThan(150);
 		const tasks = await findTasks(vault.host, vault.scope(), ANY);
 		expect(tasks.map((task) => `${task.path}:${task.line} [${task.status_char}]`).sort()).toEqual(expected);
+	});
+
+	// A task line Obsidian's metadata names that list_tasks did not read as that task would mark the metadata
+	// as older than the text: the note's tasks would be parsed again on every call, never kept.
+	test("each of those task lines reads, in the note's text, as a task line with Obsidian's checkbox character", () => {
+		const misread = captures.flatMap((note) => {
+			const lines = note.fileContents.split("\n").map((line) => line.replace(/\r$/, ""));
+			return (note.cachedMetadata.listItems ?? [])
+				.filter((item) => item.task !== undefined && taskStatusCharOf(lines[item.position.start.line] ?? "") !== item.task)
+				.map((item) => `${note.filePath}:${item.position.start.line}`);
+		});
+		expect(misread).toEqual([]);
 	});
 });
 
@@ -330,4 +344,18 @@ describe("findTaskPage: the first `limit` tasks and how many match in all", () =
 			await vault.close();
 		}
 	}, 120_000);
+});
+
+// The search index hands its note's metadata and the text it read to rememberTasks. Until the cache has
+// parsed an edit, that metadata is the old text's: kept, its tasks would name the new text's other lines
+// for as long as the old metadata lives.
+describe("rememberTasks with metadata older than the text", () => {
+	test("keeps nothing, so the tasks are derived again from the text", () => {
+		const memo = new NoteMemo();
+		const old = parseMetadata("plain\n- [ ] task 37\n");
+		rememberTasks(old, "---\ntags: [alpha]\n---\nplain\n- [ ] task 37\n", memo);
+		expect(memo.tasks.has(old)).toBe(false);
+		rememberTasks(old, "plain\n- [ ] task 37\n", memo);
+		expect(memo.tasks.get(old)?.count).toBe(1);
+	});
 });
