@@ -183,7 +183,10 @@ export class NodeMetadataCache implements HostMetadataCache {
 	private listen(): void {
 		this.vaultRefs.push(
 			this.vault.on("create", (file) => this.enqueue(() => this.onCreate(file))),
-			this.vault.on("modify", (file) => this.enqueue(() => this.onModify(file))),
+			this.vault.on("modify", (file) => {
+				this.forgetReadRetry(file.path);
+				this.enqueue(() => this.onModify(file));
+			}),
 			this.vault.on("delete", (file) => this.enqueue(() => this.onDelete(file))),
 			this.vault.on("rename", (file, oldPath) => this.enqueue(() => this.onRename(file, oldPath))),
 		);
@@ -256,11 +259,13 @@ export class NodeMetadataCache implements HostMetadataCache {
 		try {
 			text = await this.vault.cachedRead(file);
 		} catch (error) {
-			// Not read (over MAX_READ_NOTE_BYTES): parsed as an empty note, so nothing it held before is still claimed for it.
 			if (!(error instanceof NoteTooLargeError)) {
-				if (isPassingReadError(error)) this.retryReadLater(file.path);
-				return;
+				if (isPassingReadError(error) && this.retryReadLater(file.path)) return;
+				// Moved or deleted meanwhile: its rename or delete event follows, and reads it where it is.
+				if (!isPassingReadError(error) && !isRefusedReadError(error)) return;
 			}
+			// Not read (over MAX_READ_NOTE_BYTES, refused, or failing still after every retry): parsed as an empty
+			// note, so nothing it held before is still claimed for it, and tools do not call it still being read for ever.
 			text = "";
 		}
 		this.readRetries.delete(file.path);
@@ -269,13 +274,17 @@ export class NodeMetadataCache implements HostMetadataCache {
 	}
 
 	/**
-	 * Reads a note again after the next of NOTE_READ_RETRY_PAUSES_MS, as a change of it would, while
-	 * tries are left (none once it is read, changes or moves: its change or move reads it then).
+	 * Reads a note again after the next of NOTE_READ_RETRY_PAUSES_MS, as a change of it would; false
+	 * when no try is left (a change reported by the vault gives it all its tries again).
 	 */
-	private retryReadLater(path: string): void {
+	private retryReadLater(path: string): boolean {
 		const retry = this.readRetries.get(path) ?? { tries: 0, timer: null };
+		if (retry.timer !== null) return true;
 		const pause = NOTE_READ_RETRY_PAUSES_MS[retry.tries];
-		if (this.closed || pause === undefined || retry.timer !== null) return;
+		if (this.closed || pause === undefined) {
+			this.readRetries.delete(path);
+			return false;
+		}
 		retry.tries++;
 		retry.timer = setTimeout(() => {
 			retry.timer = null;
@@ -286,6 +295,14 @@ export class NodeMetadataCache implements HostMetadataCache {
 		// A retry never keeps a finished command's process alive.
 		retry.timer.unref?.();
 		this.readRetries.set(path, retry);
+		return true;
+	}
+
+	/** Drops a note's pending retry: a change the vault reported reads it now, with every try again. */
+	private forgetReadRetry(path: string): void {
+		const retry = this.readRetries.get(path);
+		if (retry?.timer) clearTimeout(retry.timer);
+		this.readRetries.delete(path);
 	}
 
 	/** Parses a note's (or canvas's) text into the cache; returns the note's metadata. */
@@ -459,6 +476,12 @@ function* canvasLinkListSteps(text: string): Steps<string[]> {
 	const links: string[] = [];
 	yield* canvasLinksSteps(text, (link) => links.push(link));
 	return links;
+}
+
+/** Errors of a read the file's permissions refuse: it stays unread until it changes. */
+function isRefusedReadError(error: unknown): boolean {
+	const code = (error as { code?: unknown } | null)?.code;
+	return code === "EACCES" || code === "EPERM";
 }
 
 /** Errors of a read that may well succeed a moment later: too many open files, a busy, locked or interrupted file. */

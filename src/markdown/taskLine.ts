@@ -73,9 +73,15 @@ export function taskText(line: string): string {
 	return line.replace(TASK_PREFIX, "").trim();
 }
 
+/**
+ * A task line's markers up to its checkbox, quote markers allowed between list markers too (`- > - [ ] foo`,
+ * a task in a quote in a list item, is a task to the parser). The last marker is a list marker.
+ */
+const TASK_LINE_MARKERS = /^\s*(?:>\s*|(?:[-*+]|\d{1,9}[.)])\s+)*(?:[-*+]|\d{1,9}[.)])\s+\[(.)\]/u;
+
 /** The character in a task line's checkbox (`x` in `- [x] foo`); undefined when the line is not a task line. */
 export function taskStatusCharOf(line: string): string | undefined {
-	return TASK_PREFIX.exec(line)?.[1];
+	return TASK_LINE_MARKERS.exec(line)?.[1];
 }
 
 /** How a checkbox character reads: space open, x done, - cancelled, anything else "other". */

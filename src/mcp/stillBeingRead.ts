@@ -1,5 +1,8 @@
 import { z } from "zod";
 import { STILL_BEING_READ_LISTED } from "../config/limits";
+import type { HostFile } from "../host/Host";
+import { comparePaths, noteVisibility } from "../vault/notes";
+import type { Scope } from "../vault/scope";
 
 /** The output field of a vault-wide tool naming notes it could not take into account yet (see notesStillBeingRead). */
 export const stillBeingReadSchema = z
@@ -7,7 +10,16 @@ export const stillBeingReadSchema = z
 	.optional()
 	.describe(`Notes not read yet (first ${STILL_BEING_READ_LISTED}), so not counted: call again in a moment`);
 
-/** The answer's field for them: absent when every note was read. */
-export function stillBeingReadField(paths: readonly string[]): { still_being_read?: string[] } {
-	return paths.length > 0 ? { still_being_read: [...paths] } : {};
+/**
+ * The answer's field for them, at their paths as the answer is made: a note moved meanwhile (the
+ * same file object, renamed) into a folder `scope` does not show is left out, so that path is never
+ * named. Absent when there is none.
+ */
+export function stillBeingReadField(files: readonly HostFile[], scope: Scope): { still_being_read?: string[] } {
+	const visible = noteVisibility(scope);
+	const paths = files
+		.map((file) => file.path)
+		.filter(visible)
+		.sort(comparePaths);
+	return paths.length > 0 ? { still_being_read: paths } : {};
 }

@@ -166,7 +166,7 @@ export interface TasksFound {
 	tasks: TaskEntry[];
 	total: number;
 	/** The first few notes walked whose metadata was not read yet: their tasks are not known (see notesStillBeingRead). */
-	stillBeingRead: string[];
+	stillBeingRead: HostFile[];
 }
 
 /**

@@ -46,6 +46,12 @@ export const findNotesByTagTool = defineTool({
 		if (!found.ok) return found;
 		const { notes, unread } = found.value;
 		const { items, nextCursor } = page(notes, offset.value, args.limit);
-		return ok({ tag: `#${tag}`, notes: items, total: notes.length, ...(nextCursor ? { next_cursor: nextCursor } : {}), ...stillBeingReadField(unread) });
+		return ok({
+			tag: `#${tag}`,
+			notes: items,
+			total: notes.length,
+			...(nextCursor ? { next_cursor: nextCursor } : {}),
+			...stillBeingReadField(unread, ctx.scope),
+		});
 	},
 });

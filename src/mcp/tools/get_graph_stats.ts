@@ -40,6 +40,6 @@ export const getGraphStatsTool = defineTool({
 		);
 		if (!stats.ok) return stats;
 		const { unread, ...counted } = stats.value;
-		return ok({ ...counted, ...stillBeingReadField(unread) });
+		return ok({ ...counted, ...stillBeingReadField(unread, ctx.scope) });
 	},
 });

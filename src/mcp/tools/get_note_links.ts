@@ -66,7 +66,7 @@ export const getNoteLinksTool = defineTool({
 			unresolved_total: unresolvedTotal,
 			// Backlinks are paged; the note's own links are cut.
 			truncated: outgoingTotal > outgoing.length || unresolvedTotal > unresolved.length,
-			...stillBeingReadField(links.value.unread),
+			...stillBeingReadField(links.value.unread, ctx.scope),
 		});
 	},
 });

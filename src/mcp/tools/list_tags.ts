@@ -43,6 +43,6 @@ export const listTagsTool = defineTool({
 		if (!counted.ok) return counted;
 		const { tags, total, unread } = counted.value;
 		const { listed, leftOut } = tagsWithinCharacters(tags, (entry) => entry.tag, args.limit, MAX_LISTED_TAG_CHARS);
-		return ok({ tags: listed, total, ...(leftOut > 0 ? { left_out: leftOut } : {}), ...stillBeingReadField(unread) });
+		return ok({ tags: listed, total, ...(leftOut > 0 ? { left_out: leftOut } : {}), ...stillBeingReadField(unread, ctx.scope) });
 	},
 });

@@ -67,6 +67,6 @@ export const listTasksTool = defineTool({
 		);
 		if (!tasks.ok) return tasks;
 		const { stillBeingRead, ...found } = tasks.value;
-		return ok({ ...found, ...stillBeingReadField(stillBeingRead) });
+		return ok({ ...found, ...stillBeingReadField(stillBeingRead, ctx.scope) });
 	},
 });

@@ -70,6 +70,6 @@ export const queryBaseTool = defineTool({
 		const answered = fileAsAnswered(ctx.host, ctx.scope, args.path, "base", found.value);
 		if (!answered.ok) return answered;
 		if (!result.ok) return fail(result.error);
-		return ok({ path: answered.value.path, ...result.value, ...stillBeingReadField(unread) });
+		return ok({ path: answered.value.path, ...result.value, ...stillBeingReadField(unread, ctx.scope) });
 	},
 });

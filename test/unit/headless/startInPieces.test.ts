@@ -278,7 +278,7 @@ describe("a note whose reads fail for a passing reason (too many open files)", (
 		}
 	}, 60_000);
 
-	test("a read failing for good (not a passing reason) is not tried again", async () => {
+	test("a read the permissions refuse is not tried again, and the note is known as holding nothing", async () => {
 		const root = await makeVault({ "Gone.md": "# Gone\n", "Target.md": "# Target\n" });
 		try {
 			const vault = await NodeVault.open(root);
@@ -300,8 +300,10 @@ describe("a note whose reads fail for a passing reason (too many open files)", (
 				// Past the first retry's pause: no read more.
 				await new Promise((resolve) => setTimeout(resolve, (NOTE_READ_RETRY_PAUSES_MS[0] ?? 0) + 500));
 				await metadata.settled();
-				expect(metadata.getCache("Gone.md")).toBeNull();
 				expect(reads).toBe(readsAfterStart);
+				// Known as a note holding nothing, not as one still being read (tools would say so for ever).
+				expect(metadata.getCache("Gone.md")).not.toBeNull();
+				expect(metadata.getCache("Gone.md")?.headings).toBeUndefined();
 			} finally {
 				syncSpy.mockRestore();
 				readSpy.mockRestore();

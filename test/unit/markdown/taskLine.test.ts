@@ -52,10 +52,23 @@ describe("taskStatusCharOf", () => {
 		expect(taskStatusCharOf("> 1. - [-] dropped")).toBe("-");
 		expect(taskStatusCharOf("3) [/] doing")).toBe("/");
 		expect(taskStatusCharOf("- [ ]")).toBe(" ");
+		// A task in a quote in a list item: a task to the parser (read as no task line, list_tasks dropped it and parsed its note on every call).
+		expect(taskStatusCharOf("- > - [ ] foo")).toBe(" ");
+		expect(taskStatusCharOf("1. > * [x] bar")).toBe("x");
 	});
 
 	test("none for a line that is not a task line", () => {
-		for (const line of ["tags: [alpha]", "---", "plain [x] text", "- plain item", "[ ] no marker", "", "-[ ] no space"])
+		for (const line of [
+			"tags: [alpha]",
+			"---",
+			"plain [x] text",
+			"- plain item",
+			"[ ] no marker",
+			"",
+			"-[ ] no space",
+			"> [x] quoted",
+			"- > [x] quoted in an item",
+		])
 			expect(taskStatusCharOf(line)).toBeUndefined();
 	});
 });

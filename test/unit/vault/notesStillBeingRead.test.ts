@@ -10,8 +10,8 @@ describe("notesStillBeingRead", () => {
 		const read = new Set(paths.filter((_, index) => index % 3 === 0));
 		const host = { metadataCache: { getFileCache: (file: HostFile) => (read.has(file.path) ? {} : null) } } as unknown as Host;
 		const unread = paths.filter((path) => !read.has(path)).sort(comparePaths);
-		expect(await notesStillBeingRead(host, notes)).toEqual(unread.slice(0, STILL_BEING_READ_LISTED));
-		expect(await notesStillBeingRead(host, notes.slice(0, 3))).toEqual(
+		expect((await notesStillBeingRead(host, notes)).map((note) => note.path)).toEqual(unread.slice(0, STILL_BEING_READ_LISTED));
+		expect((await notesStillBeingRead(host, notes.slice(0, 3))).map((note) => note.path)).toEqual(
 			notes
 				.slice(0, 3)
 				.map((note) => note.path)
