@@ -162,8 +162,8 @@ export class JournalFile implements WriteJournal {
 	 * file is read JOURNAL_READ_PIECE_BYTES at a time and one line is held at a time, not the file and
 	 * every text in it (a 30 MB journal took about three times that). Nothing is written: null when
 	 * opening the journal would change it (past a bound, so trimmed, or with damaged lines to rewrite
-	 * away), so the caller opens it as before and the listing is the same. A linked or missing journal
-	 * lists nothing, as it opens empty.
+	 * away, or linked: refused with the reason), so the caller opens it as before and the listing and
+	 * its refusal are the same. A missing journal lists nothing.
 	 */
 	static listWithoutTexts(path: string, limit: number, options: JournalFileOptions = {}): { entries: JournalEntry[]; skippedLines: number } | null {
 		const journal = new JournalFile(path, options);
@@ -172,7 +172,8 @@ export class JournalFile implements WriteJournal {
 			if (checkOwnFolder(journal.vaultRoot, nodePath.dirname(path), false) === null) return { entries: [], skippedLines: 0 };
 			descriptor = openOwnFile(journal.vaultRoot, path, READ_FLAGS);
 		} catch (error) {
-			if (error instanceof OwnFileLinkError) return { entries: [], skippedLines: 0 };
+			// Opened as before, which refuses it and says why (history exits 1 naming the link).
+			if (error instanceof OwnFileLinkError) return null;
 			throw error;
 		}
 		if (descriptor === null) return { entries: [], skippedLines: 0 };
