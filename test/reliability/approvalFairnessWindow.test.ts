@@ -34,6 +34,12 @@ async function until(condition: () => boolean, what: string, timeoutMs = 20_000)
 }
 const approvalWindow = () => document.body.querySelector<HTMLElement>(".vault-mcp-approval");
 const askingToken = () => approvalWindow()?.querySelector(".vault-mcp-approval-token")?.textContent ?? null;
+/** Until Approve takes clicks: the change is worked out and drawn in slices, and Approve waits for the last of them. */
+const wholeChangeDrawn = () =>
+	until(
+		() => [...(approvalWindow()?.querySelectorAll("button") ?? [])].find((candidate) => candidate.textContent === "Approve")?.disabled === false,
+		"the whole change drawn",
+	);
 function click(text: string): void {
 	const found = [...(approvalWindow()?.querySelectorAll("button") ?? [])].find((candidate) => candidate.textContent === text);
 	if (!found) throw new Error(`no button "${text}"`);
@@ -126,6 +132,7 @@ describe("the approval window under a flood from one token (plugin in the host d
 		expect(desktopShownAt).not.toBe(0);
 		expect(waitedMs).toBeLessThan(10_000);
 		expect(windowsSeen.filter((token) => token === "flooder").length).toBeLessThanOrEqual(1);
+		await wholeChangeDrawn();
 		click("Approve");
 		expect(await desktopCall).toMatchObject({ ok: true });
 		// Unloading declines every call still waiting.
@@ -172,6 +179,7 @@ describe("the approval window under a flood from one token (plugin in the host d
 		const after = Array.from({ length: 1_100 }, (_, index) => `new ${index} ${"n".repeat(index % 5)}`).join("\n");
 		const call = callTool(clients.desktop as Client, "create_note", { path: "Big.md", content: after, overwrite: true });
 		await until(() => approvalWindow() !== null, "the approval window");
+		await wholeChangeDrawn();
 		// The overwrite also creates Big.md.bak (the old text): the note itself is its own block.
 		const blocks = [...(approvalWindow()?.querySelectorAll<HTMLElement>(".vault-mcp-diff") ?? [])];
 		expect(blocks.map((block) => block.querySelector(".vault-mcp-diff-path")?.textContent)).toEqual(
