@@ -2,23 +2,13 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { MAX_STARTUP_PARSE_BYTES } from "../../src/config/limits";
 import { NodeVault } from "../../src/headless/NodeVault";
 import type { HostFile } from "../../src/host/Host";
+import { Gate } from "../helpers/gate";
 import { connectClient } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
 import { callOk } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
 
 /** A door the test opens: until then, whoever waits on it waits. */
-class Gate {
-	private opened = false;
-	private waiters: Array<() => void> = [];
-	wait(): Promise<void> {
-		return this.opened ? Promise.resolve() : new Promise((resolve) => this.waiters.push(resolve));
-	}
-	open(): void {
-		this.opened = true;
-		for (const resolve of this.waiters.splice(0)) resolve();
-	}
-}
 
 const BIG = "Big.md";
 const BIG_TASKS = 3;
@@ -33,7 +23,7 @@ describe("a note whose metadata is still being read after start is named by vaul
 	let vault: string;
 	let running: RunningService;
 	let client: Client;
-	const parseRead = new Gate();
+	const parseRead = new Gate({ open: false });
 	let readSpy: jest.SpyInstance;
 
 	beforeAll(async () => {

@@ -7,6 +7,7 @@ import { McpService } from "../../src/service";
 import { graphStats } from "../../src/vault/links";
 import { NoteMemo } from "../../src/vault/noteMemo";
 import { findTasks } from "../../src/vault/tasks";
+import { Gate } from "../helpers/gate";
 import { connectClient, mcpHeaders, rawRequest, requestPausedAfterFirstBytes } from "../helpers/http";
 import { MemoryJournal } from "../helpers/memoryJournal";
 import { RecordingLogger } from "../helpers/service";
@@ -14,20 +15,6 @@ import { callError, callOk } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
 
 /** A door the test opens: until then, whoever waits on it waits. */
-class Gate {
-	private opened = false;
-	private waiters: Array<() => void> = [];
-	wait(): Promise<void> {
-		return this.opened ? Promise.resolve() : new Promise((resolve) => this.waiters.push(resolve));
-	}
-	open(): void {
-		this.opened = true;
-		for (const resolve of this.waiters.splice(0)) resolve();
-	}
-	close(): void {
-		this.opened = false;
-	}
-}
 
 const NOTES = 40;
 
@@ -99,7 +86,7 @@ describe("vault-wide calls beside other clients, over HTTP", () => {
 	afterAll(() => removeDir(root));
 
 	test("while one token's vault-wide calls wait for their next slice, another token is answered; then they finish with the full answer", async () => {
-		const turns = new Gate();
+		const turns = new Gate({ open: false });
 		turns.open();
 		// Every checkpoint is a slice boundary, so each call gives the host its turn at once.
 		const running = await start(root, {
@@ -151,7 +138,7 @@ describe("vault-wide calls beside other clients, over HTTP", () => {
 				setTokenRights(settings, "flooder", { list_tasks: "deny", get_graph_stats: "deny", list_tags: "deny", find_notes_by_tag: "deny" }),
 		],
 	])("a token %s while its vault-wide calls wait between slices gets no answer from them; the other token is still answered", async (_, change) => {
-		const turns = new Gate();
+		const turns = new Gate({ open: false });
 		turns.open();
 		let pauses = 0;
 		const running = await start(root, {
@@ -198,7 +185,7 @@ describe("vault-wide calls beside other clients, over HTTP", () => {
 	});
 
 	test("a token whose folders are narrowed while its vault-wide call waits between slices is told nothing from outside them", async () => {
-		const turns = new Gate();
+		const turns = new Gate({ open: false });
 		turns.open();
 		let pauses = 0;
 		const running = await start(root, {
@@ -253,7 +240,7 @@ describe("vault-wide calls beside other clients, over HTTP", () => {
 	});
 
 	test("a search while the index is building answers at once from what is indexed and says so; once ready, the answer is whole", async () => {
-		const reads = new Gate();
+		const reads = new Gate({ open: false });
 		// The index build reads each note through the host: held here, the build cannot get past its first note.
 		const gatedHost = (host: NodeHost): Host => {
 			const vault = new Proxy(host.vault, {
@@ -304,7 +291,7 @@ describe("a note resource read waiting for the disk", () => {
 		["read_note denied", (settings: VaultMcpSettings) => setTokenRights(settings, "flooder", { read_note: "deny" })],
 		["its token's folders narrowed away from the note", (settings: VaultMcpSettings) => setTokenFolders(settings, "flooder", ["Projects"])],
 	])("with %s meanwhile answers nothing of the note; another token's read is answered", async (_, change) => {
-		const disk = new Gate();
+		const disk = new Gate({ open: false });
 		disk.open();
 		let reads = 0;
 		// The host's disk reads wait at the gate: the change lands while the read is in flight.
@@ -392,7 +379,7 @@ describe("an answer made or written after its token is revoked", () => {
 			/read_note is no longer allowed for this token, or the folders this token may see changed/u,
 		],
 	])("a batch whose later call waits when %s sends nothing of its earlier calls' notes", async (_, change, status, told) => {
-		const disk = new Gate();
+		const disk = new Gate({ open: false });
 		let reached = false;
 		const running = await start(root, { host: gatedReads("Note 2.md", disk, () => (reached = true)) });
 		try {
@@ -424,7 +411,7 @@ describe("an answer made or written after its token is revoked", () => {
 	])("a batch's write call that wrote nothing, answered before %s while a later call waits, sends nothing of the note", async (_, change) => {
 		// The append names a heading the note lacks: its error lists the note's headings. It wrote
 		// nothing, so its answer is withheld as a read's is; sending it again is safe.
-		const disk = new Gate();
+		const disk = new Gate({ open: false });
 		let reached = false;
 		const running = await start(root, { host: gatedReads("Note 2.md", disk, () => (reached = true)), flooderWrites: true });
 		try {
@@ -463,7 +450,7 @@ describe("an answer made or written after its token is revoked", () => {
 		["its token is denied append_to_note", (settings: VaultMcpSettings) => setTokenRights(settings, "flooder", { append_to_note: "deny" })],
 		["its token's folders are narrowed away from the note", (settings: VaultMcpSettings) => setTokenFolders(settings, "flooder", ["Private"])],
 	])("a batch's write call that wrote, answered before %s while a later call waits, still tells the client it was written", async (_, change) => {
-		const disk = new Gate();
+		const disk = new Gate({ open: false });
 		let reached = false;
 		const running = await start(root, { host: gatedReads("Note 2.md", disk, () => (reached = true)), flooderWrites: true });
 		try {
@@ -552,7 +539,7 @@ describe("an answer made or written after its token is revoked", () => {
 		["2026-07-28 through the SDK's handler", "its token is revoked", THROUGH_SDK_HEADERS, MODERN_META, revoke],
 		["2026-07-28 through the SDK's handler", "its token is denied read_note", THROUGH_SDK_HEADERS, MODERN_META, denyReading],
 	])("a big answer still being written at %s when %s is cut off: the rest of the note is not sent", async (_, _change, headers, meta, change) => {
-		const turns = new Gate();
+		const turns = new Gate({ open: false });
 		turns.open();
 		const running = await start(root, {
 			yieldToHost: () => turns.wait().then(() => new Promise((resolve) => setImmediate(resolve))),
@@ -583,7 +570,7 @@ describe("an answer made or written after its token is revoked", () => {
 		append: { path: string },
 		change: (settings: VaultMcpSettings) => ReturnType<typeof revokeToken>,
 	): Promise<{ running: Running; received: Buffer; whole: number }> {
-		const turns = new Gate();
+		const turns = new Gate({ open: false });
 		turns.open();
 		const running = await start(root, {
 			yieldToHost: () => turns.wait().then(() => new Promise((resolve) => setImmediate(resolve))),
@@ -647,7 +634,7 @@ describe("an answer made or written after its token is revoked", () => {
 		["its token is denied the tool", (settings: VaultMcpSettings) => setTokenRights(settings, "flooder", { append_to_note: "deny" })],
 		["its token's folders are narrowed away from the note", (settings: VaultMcpSettings) => setTokenFolders(settings, "flooder", ["Private"])],
 	])("a write call whose plan waits for the disk when %s answers without the note's headings", async (_, change) => {
-		const disk = new Gate();
+		const disk = new Gate({ open: false });
 		let reached = false;
 		const running = await start(root, { host: gatedReads("Projects/Note 1.md", disk, () => (reached = true)), flooderWrites: true });
 		const clients: Client[] = [];

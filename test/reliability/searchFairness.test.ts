@@ -12,23 +12,10 @@ import { MemoryJournal } from "../helpers/memoryJournal";
 import { RecordingLogger } from "../helpers/service";
 import { callError, callOk } from "../helpers/tools";
 import { until } from "../helpers/dom";
+import { Gate } from "../helpers/gate";
 import { makeVault, removeDir } from "../helpers/vault";
 
 /** A door the test opens: until then, whoever waits on it waits. */
-class Gate {
-	private opened = true;
-	private waiters: Array<() => void> = [];
-	wait(): Promise<void> {
-		return this.opened ? Promise.resolve() : new Promise((resolve) => this.waiters.push(resolve));
-	}
-	open(): void {
-		this.opened = true;
-		for (const resolve of this.waiters.splice(0)) resolve();
-	}
-	close(): void {
-		this.opened = false;
-	}
-}
 
 interface SearchAnswer {
 	total: number;
@@ -88,7 +75,7 @@ describe("a flood of search_notes beside other clients, over HTTP", () => {
 	let root: string;
 	const clients: Client[] = [];
 	let running: Running | null = null;
-	const turns = new Gate();
+	const turns = new Gate({ open: true });
 
 	beforeAll(async () => {
 		root = await makeVault(vaultFiles(NOTES));
@@ -229,7 +216,7 @@ describe("a worst-case query's own steps beside other clients, over HTTP", () =>
  */
 async function searchBesideARead(files: Record<string, string>, query: string, filter: { folder?: string }, readPath: string, total = 1): Promise<number> {
 	const root = await makeVault(files);
-	const turns = new Gate();
+	const turns = new Gate({ open: true });
 	let turnsTaken = 0;
 	const running = await start(root, {
 		yieldToHost: () => {

@@ -20,16 +20,44 @@ const NOTES: Record<string, string> = {
 };
 const QUERIES = ["tomatoes", "basil", "tomatoes basil", '"next to"', "tomatoes -sauce", "love apples", "plant", "garden", "nothingatall", "tom"];
 
-describe("a negated word (`never used` → `unused`): the index answers what a scan answers, in a folder too", () => {
-	const negated: Record<string, string> = {
-		"Rules/no-unused-vars.md": "Reports variables declared and then not read.\n",
-		"Rules/prefer-const.md": "Variables never reassigned should be const; they are used once.\n",
-		"Notes/Cleanup.md": "Unused variables and unusable code were removed; variables used twice stay.\n",
-	};
+/** Words the index folds into one form (a negated `never used` → `unused`, two words written closed `top level` → `toplevel`), each with the query whose first hit shows the folding found the right note. */
+const FOLDED_WORD_CASES: Array<{
+	kind: string;
+	notes: Record<string, string>;
+	queries: string[];
+	firstHits: Array<{ query: string; folder?: string; path: string }>;
+}> = [
+	{
+		kind: "a negated word (`never used` → `unused`)",
+		notes: {
+			"Rules/no-unused-vars.md": "Reports variables declared and then not read.\n",
+			"Rules/prefer-const.md": "Variables never reassigned should be const; they are used once.\n",
+			"Notes/Cleanup.md": "Unused variables and unusable code were removed; variables used twice stay.\n",
+		},
+		queries: ["variables never used", "variables not used", "variables nobody uses", "variables used"],
+		firstHits: [
+			{ query: "variables never used", path: "Rules/no-unused-vars.md" },
+			{ query: "variables not used", path: "Rules/no-unused-vars.md" },
+			{ query: "variables nobody uses", path: "Rules/no-unused-vars.md" },
+		],
+	},
+	{
+		kind: "two adjacent words written closed (`top level` → `toplevel`)",
+		notes: {
+			"Rules/require-hook.md": "Flags any statement run at the toplevel of a test file.\n",
+			"Rules/prefer-hooks-in-order.md": "Hooks run in order: the one on top runs first, at any level.\n",
+			"Notes/Levels.md": "Toplevel notes, top level folders and a level or two below the top.\n",
+		},
+		queries: ["a statement at the top level", "top levels", "toplevel", "level top"],
+		firstHits: [{ query: "a statement at the top level", folder: "Rules", path: "Rules/require-hook.md" }],
+	},
+];
+
+describe.each(FOLDED_WORD_CASES)("$kind: the index answers what a scan answers, in a folder too", ({ notes, queries, firstHits }) => {
 	let vault: OpenVault;
 	let index: IndexedNoteSearch;
 	beforeAll(async () => {
-		vault = await openVault(negated);
+		vault = await openVault(notes);
 		index = new IndexedNoteSearch(vault.host, vault.scope(), () => new Promise((resolve) => setImmediate(resolve)));
 		index.start();
 		await index.whenReady();
@@ -39,45 +67,18 @@ describe("a negated word (`never used` → `unused`): the index answers what a s
 		await vault.close();
 	});
 
-	test.each(["variables never used", "variables not used", "variables nobody uses", "variables used"])("%s: same notes, order and scores", async (query) => {
+	test.each(queries)("%s: same notes, order and scores", async (query) => {
 		for (const filter of [{}, { folder: "Rules" }, { folder: "Notes" }]) {
 			const fromIndex = await index.search(vault.scope(), parseQuery(query), filter, 50);
 			const fromScan = await scanSearch(vault.host, vault.scope(), parseQuery(query), filter, 50);
 			expect(fromIndex.results.map((hit) => [hit.path, hit.score])).toEqual(fromScan.results.map((hit) => [hit.path, hit.score]));
 			expect(fromIndex.total).toBe(fromScan.total);
 		}
-		if (query !== "variables used") expect((await index.search(vault.scope(), parseQuery(query), {}, 50)).results[0]?.path).toBe("Rules/no-unused-vars.md");
-	});
-});
-
-describe("two adjacent words written closed (`top level` → `toplevel`): the index answers what a scan answers, in a folder too", () => {
-	const closed: Record<string, string> = {
-		"Rules/require-hook.md": "Flags any statement run at the toplevel of a test file.\n",
-		"Rules/prefer-hooks-in-order.md": "Hooks run in order: the one on top runs first, at any level.\n",
-		"Notes/Levels.md": "Toplevel notes, top level folders and a level or two below the top.\n",
-	};
-	let vault: OpenVault;
-	let index: IndexedNoteSearch;
-	beforeAll(async () => {
-		vault = await openVault(closed);
-		index = new IndexedNoteSearch(vault.host, vault.scope(), () => new Promise((resolve) => setImmediate(resolve)));
-		index.start();
-		await index.whenReady();
-	});
-	afterAll(async () => {
-		await index.stop();
-		await vault.close();
 	});
 
-	test.each(["a statement at the top level", "top levels", "toplevel", "level top"])("%s: same notes, order and scores", async (query) => {
-		for (const filter of [{}, { folder: "Rules" }, { folder: "Notes" }]) {
-			const fromIndex = await index.search(vault.scope(), parseQuery(query), filter, 50);
-			const fromScan = await scanSearch(vault.host, vault.scope(), parseQuery(query), filter, 50);
-			expect(fromIndex.results.map((hit) => [hit.path, hit.score])).toEqual(fromScan.results.map((hit) => [hit.path, hit.score]));
-			expect(fromIndex.total).toBe(fromScan.total);
-		}
-		if (query === "a statement at the top level")
-			expect((await index.search(vault.scope(), parseQuery(query), { folder: "Rules" }, 50)).results[0]?.path).toBe("Rules/require-hook.md");
+	test.each(firstHits)("$query finds $path first", async ({ query, folder, path }) => {
+		const filter = folder === undefined ? {} : { folder };
+		expect((await index.search(vault.scope(), parseQuery(query), filter, 50)).results[0]?.path).toBe(path);
 	});
 });
 

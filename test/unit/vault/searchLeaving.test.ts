@@ -1,26 +1,9 @@
 import { parseQuery } from "../../../src/search/query";
 import { IndexedNoteSearch } from "../../../src/vault/search";
+import { Gate } from "../../helpers/gate";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 
 /** A door the test opens: until then, whoever waits on it waits. */
-class Gate {
-	private opened = true;
-	private waiters: Array<() => void> = [];
-	waiting = 0;
-	wait(): Promise<void> {
-		if (this.opened) return Promise.resolve();
-		this.waiting++;
-		return new Promise((resolve) => this.waiters.push(resolve));
-	}
-	open(): void {
-		this.opened = true;
-		for (const resolve of this.waiters.splice(0)) resolve();
-	}
-	close(): void {
-		this.opened = false;
-		this.waiting = 0;
-	}
-}
 
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -30,7 +13,7 @@ const BIG = `# Big\n\nzanzibar ${Array.from({ length: 30_000 }, (_, index) => `w
 describe("a long note taken out of the search index in steps (renamed or deleted)", () => {
 	let vault: OpenVault;
 	let index: IndexedNoteSearch;
-	const gate = new Gate();
+	const gate = new Gate({ open: true });
 	beforeEach(async () => {
 		vault = await openVault({ "Notes/Big.md": BIG, "Notes/Other.md": "# Other\n\nnothing to see\n" });
 		index = new IndexedNoteSearch(vault.host, vault.scope("Private"), () => gate.wait().then(settle));
