@@ -41,6 +41,7 @@ const OBSIDIAN_HELP_MANIFEST = "fixtures-manifest-obsidian-help.json";
 const OBSIDIAN_HUB_MANIFEST = "fixtures-manifest-obsidian-hub.json";
 const CARGO_BOOK_MANIFEST = "fixtures-manifest-cargo-book.json";
 const FOAM_DOCS_MANIFEST = "fixtures-manifest-foam-docs.json";
+const JEKYLL_DOCS_MANIFEST = "fixtures-manifest-jekyll-docs.json";
 
 /** The files a manifest lists that a folder lacks (presence only: `npm run fixtures` checks the bytes). */
 function missingFixtureFiles(projectRoot: string, dir: string, manifestName: string = GOLDEN_MANIFEST): string[] {
@@ -131,6 +132,22 @@ export function foamDocsVaultDir(projectRoot: string = findProjectRoot(), env: N
 	const dir = fixtureCandidates(projectRoot, env).find((candidate) => missingFixtureFiles(projectRoot, candidate, FOAM_DOCS_MANIFEST).length === 0);
 	if (dir === undefined) throw new Error(FOAM_DOCS_HINT);
 	return nodePath.join(dir, "vaults", "foam-docs");
+}
+
+/** What to do when Jekyll's documentation is nowhere: the bench and the ranking test print this line instead of its scores. */
+const JEKYLL_DOCS_HINT =
+	'Jekyll\'s documentation that the thirteenth held-out judged search queries run on is missing: run "npm run fixtures -- --set jekyll-docs" (91 pages, 0.7 MB from GitHub at a pinned commit, checksums verified; offline, a tarball of that commit with --tarball, or --from a checkout of jekyll/jekyll), or set VAULT_MCP_FIXTURES to a folder that holds it.';
+
+/**
+ * Jekyll's documentation (test/fixtures-manifest-jekyll-docs.json: the Markdown pages of
+ * jekyll/jekyll's `docs/_docs`), looked for in the same folders as the golden data; throws
+ * JEKYLL_DOCS_HINT when none holds all of it. Only its judged queries read it (the bench, and the
+ * ranking test where it was fetched).
+ */
+export function jekyllDocsVaultDir(projectRoot: string = findProjectRoot(), env: NodeJS.ProcessEnv = process.env): string {
+	const dir = fixtureCandidates(projectRoot, env).find((candidate) => missingFixtureFiles(projectRoot, candidate, JEKYLL_DOCS_MANIFEST).length === 0);
+	if (dir === undefined) throw new Error(JEKYLL_DOCS_HINT);
+	return nodePath.join(dir, "vaults", "jekyll-docs");
 }
 
 /**
