@@ -136,7 +136,7 @@ export function foamDocsVaultDir(projectRoot: string = findProjectRoot(), env: N
 
 /** What to do when Jekyll's documentation is nowhere: the bench and the ranking test print this line instead of its scores. */
 const JEKYLL_DOCS_HINT =
-	'Jekyll\'s documentation that the thirteenth held-out judged search queries run on is missing: run "npm run fixtures -- --set jekyll-docs" (91 pages, 0.7 MB from GitHub at a pinned commit, checksums verified; offline, a tarball of that commit with --tarball, or --from a checkout of jekyll/jekyll), or set VAULT_MCP_FIXTURES to a folder that holds it.';
+	'Jekyll\'s documentation that the thirteenth held-out judged search queries run on is missing: run "npm run fixtures -- --set jekyll-docs" (91 pages, 0.6 MB from GitHub at a pinned commit, checksums verified; offline, a tarball of that commit with --tarball, or --from a checkout of jekyll/jekyll), or set VAULT_MCP_FIXTURES to a folder that holds it.';
 
 /**
  * Jekyll's documentation (test/fixtures-manifest-jekyll-docs.json: the Markdown pages of
