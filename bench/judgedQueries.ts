@@ -28,7 +28,8 @@ export interface JudgedQuery {
 		| "serverless-docs"
 		| "obsidian-hub"
 		| "cargo-book"
-		| "foam-docs";
+		| "foam-docs"
+		| "jekyll-docs";
 	query: string;
 	expected: string[];
 }

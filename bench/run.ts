@@ -44,6 +44,7 @@ import {
 	obsidianHubVaultDir,
 	cargoBookVaultDir,
 	foamDocsVaultDir,
+	jekyllDocsVaultDir,
 } from "../test/helpers/fixtures";
 import VaultMcpPlugin from "../src/main";
 import { COMMON_QUERIES, SYNTHETIC_QUERIES, TASKS_DEMO_QUERIES, WORST_CASE_QUERIES, type BenchQuery } from "./querySet";
@@ -65,6 +66,7 @@ import { OBSIDIAN_HUB_DEV_QUERIES } from "./obsidianHubDevQueries";
 import { OBSIDIAN_HUB_JUDGED_QUERIES } from "./obsidianHubJudgedQueries";
 import { CARGO_BOOK_JUDGED_QUERIES } from "./cargoBookJudgedQueries";
 import { FOAM_DOCS_JUDGED_QUERIES } from "./foamDocsJudgedQueries";
+import { JEKYLL_DOCS_JUDGED_QUERIES } from "./jekyllDocsJudgedQueries";
 import { benchProtocolCost, writeTinyVault } from "./protocol";
 import { benchBases } from "./bases";
 import { benchVaultWide, runAsFloodProcess } from "./vaultWide";
@@ -409,7 +411,9 @@ async function benchCommonVault(size: number): Promise<void> {
  * `npm run fixtures -- --set obsidian-hub` fetched it), and The Cargo Book
  * (bench/cargoBookJudgedQueries.ts, the eleventh held-out set, where `npm run fixtures -- --set
  * cargo-book` fetched it), and Foam's documentation (bench/foamDocsJudgedQueries.ts, the twelfth
- * held-out set, where `npm run fixtures -- --set foam-docs` fetched it).
+ * held-out set, where `npm run fixtures -- --set foam-docs` fetched it), and Jekyll's
+ * documentation (bench/jekyllDocsJudgedQueries.ts, the thirteenth held-out set, where
+ * `npm run fixtures -- --set jekyll-docs` fetched it).
  */
 async function benchJudged(): Promise<void> {
 	const makeRoot = () => fs.mkdtemp(nodePath.join(os.tmpdir(), "vault-mcp-bench-judged-"));
@@ -447,6 +451,11 @@ async function benchJudged(): Promise<void> {
 	} catch (missing) {
 		console.log(`held-out judged queries (Foam docs) not run: ${(missing as Error).message}`);
 	}
+	try {
+		sources["jekyll-docs"] = jekyllDocsVaultDir();
+	} catch (missing) {
+		console.log(`held-out judged queries (Jekyll docs) not run: ${(missing as Error).message}`);
+	}
 	const roots: Partial<Record<JudgedQuery["vault"], string>> = {};
 	try {
 		for (const [vault, source] of Object.entries(sources) as Array<[JudgedQuery["vault"], string]>) {
@@ -476,6 +485,7 @@ async function benchJudged(): Promise<void> {
 			"held-out judged queries (Obsidian Hub)",
 			"held-out judged queries (The Cargo Book)",
 			"held-out judged queries (Foam docs)",
+			"held-out judged queries (Jekyll docs)",
 		]);
 		if (roots["obsidian-help"] !== undefined) sets.push(["unseen judged queries (Obsidian Help)", UNSEEN_JUDGED_QUERIES]);
 		if (roots["obsidian-hub"] !== undefined) {
@@ -484,6 +494,7 @@ async function benchJudged(): Promise<void> {
 		}
 		if (roots["cargo-book"] !== undefined) sets.push(["held-out judged queries (The Cargo Book)", CARGO_BOOK_JUDGED_QUERIES]);
 		if (roots["foam-docs"] !== undefined) sets.push(["held-out judged queries (Foam docs)", FOAM_DOCS_JUDGED_QUERIES]);
+		if (roots["jekyll-docs"] !== undefined) sets.push(["held-out judged queries (Jekyll docs)", JEKYLL_DOCS_JUDGED_QUERIES]);
 		await withJudgedSearch(roots, async (search) => {
 			for (const [name, queries] of sets) {
 				const scores = await scoreJudgedQueries(search, queries);

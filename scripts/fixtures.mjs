@@ -10,9 +10,11 @@
 //                  the eleventh held-out judged queries read it, fetched only when named with --set, as the Hub is.
 //   foam-docs      Foam's documentation, 86 Markdown pages of foambubble/foam (MIT; test/fixtures-manifest-foam-docs.json):
 //                  the twelfth held-out judged queries read it, fetched only when named with --set, as the Hub is.
+//   jekyll-docs    Jekyll's documentation, 91 Markdown pages of jekyll/jekyll's docs/_docs (MIT; test/fixtures-manifest-jekyll-docs.json):
+//                  the thirteenth held-out judged queries read it, fetched only when named with --set, as the Hub is.
 //
 //   npm run fixtures                          download the sets every checkout wants (golden, obsidian-help) into .fixtures/
-//   npm run fixtures -- --set NAME            only that set (golden, obsidian-help, obsidian-hub, cargo-book, foam-docs)
+//   npm run fixtures -- --set NAME            only that set (golden, obsidian-help, obsidian-hub, cargo-book, foam-docs, jekyll-docs)
 //   npm run fixtures -- --tarball FILE        use a codeload tarball of the set's pinned commit fetched by other means
 //   npm run fixtures -- --from DIR            use a checkout of the set's repository, or a copy laid out like .fixtures/
 //   npm run fixtures -- --out DIR             write somewhere else (then set VAULT_MCP_FIXTURES=DIR)
@@ -123,6 +125,22 @@ const SETS = {
 			["LICENSE-foam-", ["(none: the license travels with the data)"]],
 		],
 		defaults: { repository: "foambubble/foam", commit: "9f56a23523ff9eafc9cd770c731f9ee2dafb385f", license: "MIT" },
+		// Read by the held-out judged queries only: only when asked for by name.
+		onlyWhenNamed: true,
+	},
+	"jekyll-docs": {
+		manifestPath: path.join(PROJECT_ROOT, "test", "fixtures-manifest-jekyll-docs.json"),
+		upstreamFolders: [
+			["LICENSE-jekyll-MIT.txt", "LICENSE"],
+			["vaults/jekyll-docs/", "docs/_docs/"],
+		],
+		ownedFolders: ["LICENSE-jekyll-MIT.txt", "vaults/jekyll-docs"],
+		checkoutMarker: "docs/_docs/configuration/front-matter-defaults.md",
+		readBy: [
+			["vaults/jekyll-docs/", ["test/integration/searchRanking.test.ts", "npm run bench"]],
+			["LICENSE-jekyll-", ["(none: the license travels with the data)"]],
+		],
+		defaults: { repository: "jekyll/jekyll", commit: "202df571314ba1d18e9fccd81d12aaad4a703c38", license: "MIT" },
 		// Read by the held-out judged queries only: only when asked for by name.
 		onlyWhenNamed: true,
 	},

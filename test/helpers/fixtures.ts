@@ -41,6 +41,7 @@ const OBSIDIAN_HELP_MANIFEST = "fixtures-manifest-obsidian-help.json";
 const OBSIDIAN_HUB_MANIFEST = "fixtures-manifest-obsidian-hub.json";
 const CARGO_BOOK_MANIFEST = "fixtures-manifest-cargo-book.json";
 const FOAM_DOCS_MANIFEST = "fixtures-manifest-foam-docs.json";
+const JEKYLL_DOCS_MANIFEST = "fixtures-manifest-jekyll-docs.json";
 
 /** The files a manifest lists that a folder lacks (presence only: `npm run fixtures` checks the bytes). */
 function missingFixtureFiles(projectRoot: string, dir: string, manifestName: string = GOLDEN_MANIFEST): string[] {
@@ -71,6 +72,16 @@ export function fixturesDir(projectRoot: string = findProjectRoot()): string {
 	return found.dir;
 }
 
+/**
+ * The folder of a fetched set's vault (`vaults/<vault>` of the first data folder holding every file
+ * of `manifestName`); throws `hint` (what to run to fetch it) when none does.
+ */
+function fetchedVaultDir(manifestName: string, vault: string, hint: string, projectRoot: string, env: NodeJS.ProcessEnv): string {
+	const dir = fixtureCandidates(projectRoot, env).find((candidate) => missingFixtureFiles(projectRoot, candidate, manifestName).length === 0);
+	if (dir === undefined) throw new Error(hint);
+	return nodePath.join(dir, "vaults", vault);
+}
+
 /** What to do when the Obsidian Help vault is nowhere: the tests that need it fail with this line. */
 export const OBSIDIAN_HELP_HINT =
 	'The Obsidian Help vault that the unseen judged search queries run on is missing: run "npm run fixtures -- --set obsidian-help" (downloads 0.7 MB from GitHub at a pinned commit, checksums verified; offline, a tarball of that commit with --tarball), or set VAULT_MCP_FIXTURES to a folder that holds it.';
@@ -81,9 +92,7 @@ export const OBSIDIAN_HELP_HINT =
  * jest's globalSetup: only the judged-search test and the bench need it.
  */
 export function obsidianHelpVaultDir(projectRoot: string = findProjectRoot(), env: NodeJS.ProcessEnv = process.env): string {
-	const dir = fixtureCandidates(projectRoot, env).find((candidate) => missingFixtureFiles(projectRoot, candidate, OBSIDIAN_HELP_MANIFEST).length === 0);
-	if (dir === undefined) throw new Error(OBSIDIAN_HELP_HINT);
-	return nodePath.join(dir, "vaults", "obsidian-help-en");
+	return fetchedVaultDir(OBSIDIAN_HELP_MANIFEST, "obsidian-help-en", OBSIDIAN_HELP_HINT, projectRoot, env);
 }
 
 /** What to do when the Obsidian Hub vault is nowhere: the bench and the ranking test print this line instead of its scores. */
@@ -97,9 +106,7 @@ const OBSIDIAN_HUB_HINT =
  * download for every test run.
  */
 export function obsidianHubVaultDir(projectRoot: string = findProjectRoot(), env: NodeJS.ProcessEnv = process.env): string {
-	const dir = fixtureCandidates(projectRoot, env).find((candidate) => missingFixtureFiles(projectRoot, candidate, OBSIDIAN_HUB_MANIFEST).length === 0);
-	if (dir === undefined) throw new Error(OBSIDIAN_HUB_HINT);
-	return nodePath.join(dir, "vaults", "obsidian-hub");
+	return fetchedVaultDir(OBSIDIAN_HUB_MANIFEST, "obsidian-hub", OBSIDIAN_HUB_HINT, projectRoot, env);
 }
 
 /** What to do when The Cargo Book is nowhere: the bench and the ranking test print this line instead of its scores. */
@@ -112,9 +119,7 @@ const CARGO_BOOK_HINT =
  * Only its judged queries read it (the bench, and the ranking test where it was fetched).
  */
 export function cargoBookVaultDir(projectRoot: string = findProjectRoot(), env: NodeJS.ProcessEnv = process.env): string {
-	const dir = fixtureCandidates(projectRoot, env).find((candidate) => missingFixtureFiles(projectRoot, candidate, CARGO_BOOK_MANIFEST).length === 0);
-	if (dir === undefined) throw new Error(CARGO_BOOK_HINT);
-	return nodePath.join(dir, "vaults", "cargo-book");
+	return fetchedVaultDir(CARGO_BOOK_MANIFEST, "cargo-book", CARGO_BOOK_HINT, projectRoot, env);
 }
 
 /** What to do when Foam's documentation is nowhere: the bench and the ranking test print this line instead of its scores. */
@@ -128,9 +133,21 @@ const FOAM_DOCS_HINT =
  * ranking test where it was fetched).
  */
 export function foamDocsVaultDir(projectRoot: string = findProjectRoot(), env: NodeJS.ProcessEnv = process.env): string {
-	const dir = fixtureCandidates(projectRoot, env).find((candidate) => missingFixtureFiles(projectRoot, candidate, FOAM_DOCS_MANIFEST).length === 0);
-	if (dir === undefined) throw new Error(FOAM_DOCS_HINT);
-	return nodePath.join(dir, "vaults", "foam-docs");
+	return fetchedVaultDir(FOAM_DOCS_MANIFEST, "foam-docs", FOAM_DOCS_HINT, projectRoot, env);
+}
+
+/** What to do when Jekyll's documentation is nowhere: the bench and the ranking test print this line instead of its scores. */
+const JEKYLL_DOCS_HINT =
+	'Jekyll\'s documentation that the thirteenth held-out judged search queries run on is missing: run "npm run fixtures -- --set jekyll-docs" (91 pages, 0.6 MB from GitHub at a pinned commit, checksums verified; offline, a tarball of that commit with --tarball, or --from a checkout of jekyll/jekyll), or set VAULT_MCP_FIXTURES to a folder that holds it.';
+
+/**
+ * Jekyll's documentation (test/fixtures-manifest-jekyll-docs.json: the Markdown pages of
+ * jekyll/jekyll's `docs/_docs`), looked for in the same folders as the golden data; throws
+ * JEKYLL_DOCS_HINT when none holds all of it. Only its judged queries read it (the bench, and the
+ * ranking test where it was fetched).
+ */
+export function jekyllDocsVaultDir(projectRoot: string = findProjectRoot(), env: NodeJS.ProcessEnv = process.env): string {
+	return fetchedVaultDir(JEKYLL_DOCS_MANIFEST, "jekyll-docs", JEKYLL_DOCS_HINT, projectRoot, env);
 }
 
 /**

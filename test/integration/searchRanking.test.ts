@@ -15,6 +15,7 @@ import { OBSIDIAN_HUB_JUDGED_QUERIES } from "../../bench/obsidianHubJudgedQuerie
 import { UNSEEN_JUDGED_QUERIES } from "../../bench/unseenJudgedQueries";
 import { CARGO_BOOK_JUDGED_QUERIES } from "../../bench/cargoBookJudgedQueries";
 import { FOAM_DOCS_JUDGED_QUERIES } from "../../bench/foamDocsJudgedQueries";
+import { JEKYLL_DOCS_JUDGED_QUERIES } from "../../bench/jekyllDocsJudgedQueries";
 import {
 	fastifyDocsVaultDir,
 	importRulesVaultDir,
@@ -31,6 +32,7 @@ import {
 	serverlessDocsVaultDir,
 	cargoBookVaultDir,
 	foamDocsVaultDir,
+	jekyllDocsVaultDir,
 } from "../helpers/fixtures";
 import { TASKS_DEMO_VAULT, copyVault, removeDir, copyDemoVault } from "../helpers/vault";
 
@@ -236,6 +238,16 @@ const CARGO_BOOK_MRR = 0.66;
 const FOAM_DOCS_SUCCESS_AT_3 = 0.89;
 const FOAM_DOCS_MRR = 0.78;
 
+/**
+ * The thirteenth held-out set (bench/jekyllDocsJudgedQueries.ts, 63 questions over the 91 pages of
+ * Jekyll's documentation: concept pages, short hub pages listing their sub-pages, a ten-step
+ * tutorial titled like the concept pages, one page per system or service, a 300 KB changelog),
+ * fetched from GitHub (`npm run fixtures -- --set jekyll-docs`), written before it was scored and
+ * never tuned on: 0.841 / 0.727 on main `22fe750` (5 December 2026).
+ */
+const JEKYLL_DOCS_SUCCESS_AT_3 = 0.84;
+const JEKYLL_DOCS_MRR = 0.72;
+
 /** The vault's folder, or null where it was not fetched: the test is then skipped (its name says how to fetch it). */
 function fetchedVault(find: () => string): string | null {
 	try {
@@ -257,8 +269,8 @@ test("the judged queries find the notes a person expects at least as well as the
 	}
 }, 60_000);
 
-/** The scores of `queries` over a copy of a vault installed into test/unseen-vaults (its finder throws the hint when it is missing). */
-async function scoresOverInstalled(vault: JudgedQuery["vault"], dir: string, queries: JudgedQuery[]) {
+/** The scores of `queries` over a copy of a documentation vault (installed into test/unseen-vaults, or fetched). */
+async function scoresOverCopy(vault: JudgedQuery["vault"], dir: string, queries: JudgedQuery[]) {
 	const roots = { [vault]: await copyVault(dir) };
 	try {
 		return await withJudgedSearch(roots, (search) => scoreJudgedQueries(search, queries));
@@ -362,7 +374,7 @@ const INSTALLED_SETS = [
 test.each(INSTALLED_SETS)(
 	"the $what find the pages a person expects at least as well as recorded",
 	async (set) => {
-		const scores = await scoresOverInstalled(set.vault, set.dir(), set.queries);
+		const scores = await scoresOverCopy(set.vault, set.dir(), set.queries);
 		expect(scores.queries).toBeGreaterThanOrEqual(40);
 		expect(scores.successAt3).toBeGreaterThanOrEqual(set.success);
 		expect(scores.mrr).toBeGreaterThanOrEqual(set.mrr);
@@ -410,36 +422,55 @@ const OBSIDIAN_HUB_VAULT = fetchedVault(() => obsidianHubVaultDir());
 	240_000,
 );
 
-const CARGO_BOOK_VAULT = fetchedVault(() => cargoBookVaultDir());
-(CARGO_BOOK_VAULT === null ? test.skip : test)(
-	"the held-out judged questions over The Cargo Book find the pages a person expects at least as well as recorded (where npm run fixtures -- --set cargo-book fetched it)",
-	async () => {
-		const roots = { "cargo-book": await copyVault(CARGO_BOOK_VAULT ?? "") };
-		try {
-			const scores = await withJudgedSearch(roots, (search) => scoreJudgedQueries(search, CARGO_BOOK_JUDGED_QUERIES));
-			expect(scores.queries).toBeGreaterThanOrEqual(40);
-			expect(scores.successAt3).toBeGreaterThanOrEqual(CARGO_BOOK_SUCCESS_AT_3);
-			expect(scores.mrr).toBeGreaterThanOrEqual(CARGO_BOOK_MRR);
-		} finally {
-			for (const root of Object.values(roots)) await removeDir(root);
-		}
+/** Each documentation vault fetched by `npm run fixtures -- --set <fetch>`: its judged questions and the floors recorded for them. */
+const FETCHED_SETS = [
+	{
+		what: "held-out judged questions over The Cargo Book",
+		vault: "cargo-book",
+		fetch: "cargo-book",
+		dir: cargoBookVaultDir,
+		queries: CARGO_BOOK_JUDGED_QUERIES,
+		success: CARGO_BOOK_SUCCESS_AT_3,
+		mrr: CARGO_BOOK_MRR,
 	},
-	60_000,
-);
+	{
+		what: "held-out judged questions over Foam's documentation",
+		vault: "foam-docs",
+		fetch: "foam-docs",
+		dir: foamDocsVaultDir,
+		queries: FOAM_DOCS_JUDGED_QUERIES,
+		success: FOAM_DOCS_SUCCESS_AT_3,
+		mrr: FOAM_DOCS_MRR,
+	},
+	{
+		what: "held-out judged questions over Jekyll's documentation",
+		vault: "jekyll-docs",
+		fetch: "jekyll-docs",
+		dir: jekyllDocsVaultDir,
+		queries: JEKYLL_DOCS_JUDGED_QUERIES,
+		success: JEKYLL_DOCS_SUCCESS_AT_3,
+		mrr: JEKYLL_DOCS_MRR,
+	},
+] as const satisfies ReadonlyArray<{
+	what: string;
+	vault: JudgedQuery["vault"];
+	fetch: string;
+	dir: () => string;
+	queries: JudgedQuery[];
+	success: number;
+	mrr: number;
+}>;
 
-const FOAM_DOCS_VAULT = fetchedVault(() => foamDocsVaultDir());
-(FOAM_DOCS_VAULT === null ? test.skip : test)(
-	"the held-out judged questions over Foam's documentation find the pages a person expects at least as well as recorded (where npm run fixtures -- --set foam-docs fetched it)",
-	async () => {
-		const roots = { "foam-docs": await copyVault(FOAM_DOCS_VAULT ?? "") };
-		try {
-			const scores = await withJudgedSearch(roots, (search) => scoreJudgedQueries(search, FOAM_DOCS_JUDGED_QUERIES));
+for (const set of FETCHED_SETS) {
+	const dir = fetchedVault(set.dir);
+	(dir === null ? test.skip : test)(
+		`the ${set.what} find the pages a person expects at least as well as recorded (where npm run fixtures -- --set ${set.fetch} fetched it)`,
+		async () => {
+			const scores = await scoresOverCopy(set.vault, dir ?? "", set.queries);
 			expect(scores.queries).toBeGreaterThanOrEqual(40);
-			expect(scores.successAt3).toBeGreaterThanOrEqual(FOAM_DOCS_SUCCESS_AT_3);
-			expect(scores.mrr).toBeGreaterThanOrEqual(FOAM_DOCS_MRR);
-		} finally {
-			for (const root of Object.values(roots)) await removeDir(root);
-		}
-	},
-	60_000,
-);
+			expect(scores.successAt3).toBeGreaterThanOrEqual(set.success);
+			expect(scores.mrr).toBeGreaterThanOrEqual(set.mrr);
+		},
+		60_000,
+	);
+}
