@@ -4,7 +4,7 @@ import { JournalFile, journalPathFor } from "../../journal/JournalFile";
 import { DEFAULT_CONFIG_DIR } from "../NodeVault";
 
 /** The vault's write journal, read whole, with a warning when lines of it could not be read (`history` and `undo` of a journal they cannot read in pieces: nothing else waits for it). */
-function openJournal(root: string, logger: Logger): JournalFile {
+export function openJournal(root: string, logger: Logger): JournalFile {
 	const journal = JournalFile.forVault(root, DEFAULT_CONFIG_DIR, { onProblem: (message) => logger.warn(message) });
 	warnAboutSkippedLines(journal.skippedLines, journal.path, logger);
 	return journal;
