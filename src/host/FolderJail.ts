@@ -276,9 +276,11 @@ export class FolderJail {
 		let parent = await fs.open(this.root, fsConstants.O_RDONLY | O_DIRECTORY);
 		try {
 			for (const part of parts) {
-				const next = await fs.open(nodePath.join(OPEN_FOLDERS_BY_PATH, String(parent.fd), part), fsConstants.O_RDONLY | O_DIRECTORY | O_NOFOLLOW).catch((error: unknown) => {
-					throw refusedOpen(error);
-				});
+				const next = await fs
+					.open(nodePath.join(OPEN_FOLDERS_BY_PATH, String(parent.fd), part), fsConstants.O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
+					.catch((error: unknown) => {
+						throw refusedOpen(error);
+					});
 				await parent.close();
 				parent = next;
 			}

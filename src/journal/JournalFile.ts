@@ -932,7 +932,6 @@ interface OpenedForAppend {
 	cutBefore: boolean;
 }
 
-
 /**
  * Lines being appended, by their bytes in the file (without the line end). A line read back whose
  * bytes are the same as one of them holds the same record: it is taken as it is, with no parse.
@@ -983,7 +982,6 @@ async function readRangeOffLoop(descriptor: number, from: number, to: number): P
 	}
 	return buffer.subarray(0, length);
 }
-
 
 /** Writes all of `bytes` at the end of the file (opened to append) through the thread pool. */
 async function writeAllOffLoop(descriptor: number, bytes: Buffer): Promise<void> {

@@ -253,7 +253,7 @@ const changeBytesKept = new WeakMap<JournalChange, number>();
  * The UTF-8 bytes of a change's paths and texts, remembered for the change (the journal counts each
  * as it reads it in, one line at a time, so a trim later only adds them up).
  */
-export function changeBytes(change: JournalChange): number {
+function changeBytes(change: JournalChange): number {
 	let bytes = changeBytesKept.get(change);
 	if (bytes === undefined) {
 		bytes =

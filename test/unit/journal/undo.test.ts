@@ -138,10 +138,10 @@ describe("undoCall", () => {
 			return made;
 		});
 		const hashes = Object.getPrototypeOf(createHash("sha256")) as Hash;
-		const update = Object.getOwnPropertyDescriptor(hashes, "update")?.value as (this: Hash, data: string, encoding: BufferEncoding) => Hash;
+		const update = Object.getOwnPropertyDescriptor(hashes, "update")?.value as (this: Hash, data: string, encoding: Encoding) => Hash;
 		const hashed = jest.spyOn(hashes, "update").mockImplementation(function (this: Hash, data: BinaryLike, encoding?: Encoding) {
 			pieces.count(typeof data === "string" ? data.length : 0);
-			return update.call(this, data as string, encoding as BufferEncoding);
+			return update.call(this, data as string, encoding as Encoding);
 		});
 		let outcome: UndoOutcome;
 		try {
