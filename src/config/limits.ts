@@ -759,11 +759,12 @@ export const DIFF_STEP_WORK = 4_096;
 /** Lines of a diff drawn in a window (one element each) between two points where it may pause: up to WINDOW_DIFF_LINES elements are not made in one piece of Obsidian's UI thread. */
 export const WINDOW_DIFF_LINES_PER_STEP = 256;
 /**
- * An approved edit of a note that changed since it was planned is made again on the new text if it
- * still removes and adds the lines the person saw. Up to this many characters that is done inside the
- * note's atomic edit; a longer note's (up to MAX_EDITED_NOTE_CHARS, past which the tools refuse at
- * once) is made again, compared and recorded outside it, in slices (inside, a 1 MiB note's two diffs,
- * hashes and journal line were one piece), and the atomic edit tried again on that text.
+ * An edit of a note that changed since it was planned is made again on the new text: allowed without
+ * asking, on any text; approved, if it still removes and adds the lines the person saw. Up to this many
+ * characters that is done inside the note's atomic edit; a longer note's (up to MAX_EDITED_NOTE_CHARS,
+ * past which the tools refuse at once) is made again, compared and recorded outside it, in slices
+ * (inside, a 1 MiB note's two diffs, hashes and journal line were one piece), and the atomic edit tried
+ * again on that text.
  */
 export const REDO_IN_EDIT_MAX_CHARS = 64 * 1024;
 /** Times a long note that keeps changing is edited again outside its atomic edit; then it is done inside, in one piece, rather than not written. */

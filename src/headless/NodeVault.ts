@@ -84,12 +84,7 @@ export class NodeVault implements HostVault, WatchedVault {
 			read: async (path: string) => (await this.jail.readFile(this.toDiskPath(path))).toString("utf8"),
 			copy: (from: string, to: string) => this.writer.copy(this.toDiskPath(from), this.toDiskPath(to)),
 			// Only an empty folder (never recursive, so nothing in it can be lost), never the vault's root, never through a link.
-			rmdir: async (path: string) => {
-				const diskPath = this.toDiskPath(path);
-				if (diskPath === this.root) throw new OutsideVaultError();
-				await this.jail.checkFolder(diskPath);
-				await fs.rmdir(diskPath);
-			},
+			rmdir: (path: string) => this.jail.removeEmptyFolder(this.toDiskPath(path)),
 			exists: async (path: string) => {
 				try {
 					const diskPath = this.toDiskPath(path);

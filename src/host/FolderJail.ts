@@ -4,6 +4,7 @@ import { NoteTooLargeError } from "./NoteTooLargeError";
 import {
 	closeSync,
 	constants as fsConstants,
+	existsSync,
 	fstatSync,
 	lstatSync,
 	mkdirSync,
@@ -22,6 +23,15 @@ export const OUTSIDE_VAULT = "EOUTSIDEVAULT";
 
 /** Opening a symbolic link fails instead of following it (0 where the platform has no such flag; the checks below still hold). */
 export const O_NOFOLLOW: number = fsConstants.O_NOFOLLOW ?? 0;
+
+/** Opening only a folder (0 where the platform has no such flag). */
+const O_DIRECTORY: number = fsConstants.O_DIRECTORY ?? 0;
+
+/**
+ * Where an open descriptor's folder is reachable by a path (`<this>/<fd>/<name>` is `name` in that
+ * very folder, whatever its path leads to now): Linux's /proc/self/fd; null elsewhere.
+ */
+const OPEN_FOLDERS_BY_PATH: string | null = process.platform === "linux" && existsSync("/proc/self/fd") ? "/proc/self/fd" : null;
 
 /**
  * Opening never waits (0 where the platform has no such flag). A regular file ignores it; a named
@@ -244,6 +254,42 @@ export class FolderJail {
 			(stats) => !stats.isFile(),
 			() => false,
 		);
+	}
+
+	/**
+	 * Removes an empty folder of the vault (never recursive: a folder that holds anything stays, and
+	 * rejects), never the root, never through a link. Where the system names an open folder by a path
+	 * (Linux's /proc/self/fd), each folder from the root down is opened without following a link and
+	 * the folder removed by its name in the last one opened: a folder above it swapped for a link
+	 * after it was looked at cannot lead the removal out of the vault (checked by path and then
+	 * removed by path, an empty folder outside was removed). Elsewhere it is checked, then removed.
+	 */
+	async removeEmptyFolder(folder: string): Promise<void> {
+		const parts = this.foldersDown(folder).map((down) => nodePath.basename(down));
+		const name = parts.pop();
+		if (name === undefined) throw new OutsideVaultError();
+		if (!OPEN_FOLDERS_BY_PATH) {
+			await this.checkFolder(folder);
+			await fs.rmdir(folder);
+			return;
+		}
+		let parent = await fs.open(this.root, fsConstants.O_RDONLY | O_DIRECTORY);
+		try {
+			for (const part of parts) {
+				const next = await fs
+					.open(nodePath.join(OPEN_FOLDERS_BY_PATH, String(parent.fd), part), fsConstants.O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
+					.catch((error: unknown) => {
+						throw refusedOpen(error);
+					});
+				await parent.close();
+				parent = next;
+			}
+			await fs.rmdir(nodePath.join(OPEN_FOLDERS_BY_PATH, String(parent.fd), name)).catch((error: unknown) => {
+				throw refusedOpen(error);
+			});
+		} finally {
+			await parent.close();
+		}
 	}
 
 	/** Makes a folder and its missing parents one at a time, refusing at the first part that is a link or not a folder. */

@@ -57,8 +57,9 @@ export async function obsidianHost(app: App, owner: Pick<Component, "registerEve
 					() => false,
 				),
 			copy: (from, to) => checked(from, () => checked(to, () => vault.adapter.copy(from, to))),
-			// Never recursive: only an empty folder is removed, so nothing in it can be lost.
-			rmdir: (path) => checked(path, () => vault.adapter.rmdir(path, false)),
+			// The jail's own removal, not the adapter's (a check by path, then a removal by path): never recursive, so
+			// nothing in the folder can be lost, and never through a folder above it swapped for a link after the check.
+			rmdir: (path) => jail.removeEmptyFolder(jail.diskPath(path)),
 		},
 		getName: () => vault.getName(),
 		getMarkdownFiles: () => vault.getMarkdownFiles(),

@@ -17,29 +17,26 @@ import { APPEND_FLAGS, checkOwnFolder, CREATE_NEW_FLAGS, openOwnFile, OwnFileLin
 import { PLUGIN_ID } from "../config/store";
 import type { JournalCall, JournalChange, JournalEntry, WriteJournal } from "./entry";
 import { runSteps, SliceClock } from "../markdown/steps";
+import { AppendOnlyJournal } from "./AppendOnlyJournal";
 import { yieldToEventLoop } from "../vault/workBudget";
 import {
 	copyEntry,
+	endsInCutLine,
 	estimatedBytes,
 	lineBytes,
 	lineBytesInPieces,
-	changeBytes,
 	entryLines,
 	lineSteps,
 	linesOf,
 	readFrom,
+	replayLine,
 	syncFolder,
+	withCutLineEnd,
 	writeAll,
 	writeAllAt,
 	type JournalLine,
 } from "./journalLines";
 
-/**
- * Ends a line cut short by a crash before a new record is appended. A NUL is not JSON, so the cut
- * piece stays a skipped line even when the crash lost only its line end: a record whose write was
- * never finished was never acknowledged, and is not read back later either.
- */
-const CUT_LINE_END = "\u0000\n";
 /** The journal's file name, beside data.json in the plugin's folder. */
 const JOURNAL_FILE_NAME = "journal.jsonl";
 
@@ -167,21 +164,53 @@ export class JournalFile implements WriteJournal {
 	 */
 	static listWithoutTexts(path: string, limit: number, options: JournalFileOptions = {}): { entries: JournalEntry[]; skippedLines: number } | null {
 		const journal = new JournalFile(path, options);
+		const read = JournalFile.replayInPieces(journal, path, withoutTexts);
+		if (read === null) return null;
+		if (read.damaged > 0 || journal.entries.size > journal.maxEntries || read.size > journal.maxBytes) return null;
+		return { entries: [...journal.entries.values()].reverse().slice(0, Math.max(0, limit)), skippedLines: read.cutAtEnd ? 1 : 0 };
+	}
+
+	/**
+	 * The journal at `path` for undoing the call `callId` (the CLI's `undo`): read as `listWithoutTexts`
+	 * reads it, a piece at a time, keeping the note texts of that call only, and then only appended to
+	 * (AppendOnlyJournal), never read whole or rewritten. Read whole before, a 200 MB journal was held
+	 * in memory with every text in it, and read again before each record. A journal past a bound is
+	 * not trimmed here (serve and the plugin trim it off their write path); one whose damaged lines
+	 * opening would rewrite away, or a linked one, gives null: the caller opens it as before, so its
+	 * repair, warning and refusal stay the same. A missing journal holds no call.
+	 */
+	static openToUndo(path: string, callId: string, options: JournalFileOptions = {}): { journal: AppendOnlyJournal; skippedLines: number } | null {
+		const journal = new JournalFile(path, options);
+		const read = JournalFile.replayInPieces(journal, path, (line) => (line.id === callId ? line : withoutTexts(line)));
+		if (read === null || read.damaged > 0) return null;
+		const entry = journal.entries.get(callId);
+		return { journal: new AppendOnlyJournal(path, journal.vaultRoot, entry === undefined ? [] : [entry]), skippedLines: read.cutAtEnd ? 1 : 0 };
+	}
+
+	/**
+	 * Replays the journal at `path` on `journal`'s entries, each line as `keep` makes it, reading the
+	 * file JOURNAL_READ_PIECE_BYTES at a time and holding one line at a time. Returns how many complete
+	 * lines were damaged, whether it ends in a piece without a line end, and the size read; a missing
+	 * journal (or folder) is an empty one; null when it is linked.
+	 */
+	private static replayInPieces(
+		journal: JournalFile,
+		path: string,
+		keep: (line: JournalLine) => JournalLine,
+	): { damaged: number; cutAtEnd: boolean; size: number } | null {
 		let descriptor: number | null;
 		try {
-			if (checkOwnFolder(journal.vaultRoot, nodePath.dirname(path), false) === null) return { entries: [], skippedLines: 0 };
+			if (checkOwnFolder(journal.vaultRoot, nodePath.dirname(path), false) === null) return { damaged: 0, cutAtEnd: false, size: 0 };
 			descriptor = openOwnFile(journal.vaultRoot, path, READ_FLAGS);
 		} catch (error) {
-			// Opened as before, which refuses it and says why (history exits 1 naming the link).
+			// Opened as before, which refuses it and says why (history and undo exit 1 naming the link).
 			if (error instanceof OwnFileLinkError) return null;
 			throw error;
 		}
-		if (descriptor === null) return { entries: [], skippedLines: 0 };
+		if (descriptor === null) return { damaged: 0, cutAtEnd: false, size: 0 };
 		let damaged = 0;
-		let cutAtEnd = false;
-		let size: number;
 		try {
-			size = fstatSync(descriptor).size;
+			const size = fstatSync(descriptor).size;
 			const buffer = Buffer.allocUnsafe(JOURNAL_READ_PIECE_BYTES);
 			// The parts of the line being read, when it is longer than one piece.
 			let parts: Buffer[] = [];
@@ -195,18 +224,16 @@ export class JournalFile implements WriteJournal {
 					const parsed = runSteps(lineSteps(parts.length === 1 ? parts[0]! : Buffer.concat(parts)));
 					parts = [];
 					if (parsed === null) damaged++;
-					else journal.apply(withoutTexts(parsed));
+					else journal.apply(keep(parsed));
 					start = end + 1;
 				}
 				// Copied: the buffer is read into again.
 				if (start < count) parts.push(Buffer.from(buffer.subarray(start, count)));
 			}
-			cutAtEnd = parts.length > 0;
+			return { damaged, cutAtEnd: parts.length > 0, size };
 		} finally {
 			closeSync(descriptor);
 		}
-		if (damaged > 0 || journal.entries.size > journal.maxEntries || size > journal.maxBytes) return null;
-		return { entries: [...journal.entries.values()].reverse().slice(0, Math.max(0, limit)), skippedLines: cutAtEnd ? 1 : 0 };
 	}
 
 	/** Stops the deferred trim (the journal is being let go). */
@@ -862,34 +889,7 @@ export class JournalFile implements WriteJournal {
 	/** Replays one line on `entries` (the journal's own, or a replaced file's being read in aside). */
 	private apply(line: JournalLine, entries = this.entries): void {
 		this.touchedWhileTrimming?.add(line.id);
-		if (line.kind === "change") {
-			const { kind: _kind, id, time, tokenName, tool, ...change } = line;
-			let entry = entries.get(id);
-			if (!entry) {
-				entry = { id, time, tokenName, tool, changes: [], undone: null };
-				entries.set(id, entry);
-			}
-			const last = entry.changes.at(-1);
-			// The headless vault runs an edit again on fresh text when another program changed the note
-			// before it could write (vault.process retries): the attempt recorded before was never
-			// written, so the new record replaces it. A second real change of the same note follows
-			// on from the first one's text, so it is added.
-			if (last !== undefined && last.path === change.path && last.before !== null && last.afterHash !== change.beforeHash)
-				entry.changes[entry.changes.length - 1] = change;
-			else entry.changes.push(change);
-			// Counted now, line by line, so a trim only adds the counts up.
-			changeBytes(change);
-			return;
-		}
-		const entry = entries.get(line.id);
-		if (!entry) return;
-		if (line.kind === "undone") {
-			entry.undone = { time: line.time, by: line.by };
-			return;
-		}
-		const index = entry.changes.map((change) => change.path).lastIndexOf(line.path);
-		if (index !== -1) entry.changes.splice(index, 1);
-		if (entry.changes.length === 0) entries.delete(line.id);
+		replayLine(line, entries);
 	}
 
 	/** Replaces the file with one line per change held (and one per undone mark), atomically. */
@@ -930,14 +930,6 @@ interface OpenedForAppend {
 	descriptor: number;
 	before: { size: number; ino: number };
 	cutBefore: boolean;
-}
-
-/**
- * The bytes to append: after a line cut short by a crash, CUT_LINE_END first keeps them from
- * continuing it, and keeps the cut piece unreadable even when only its line end was lost.
- */
-function withCutLineEnd(bytes: Buffer, cutBefore: boolean): Buffer {
-	return cutBefore ? Buffer.concat([Buffer.from(CUT_LINE_END, "utf8"), bytes]) : bytes;
 }
 
 /**
@@ -989,13 +981,6 @@ async function readRangeOffLoop(descriptor: number, from: number, to: number): P
 		length += count;
 	}
 	return buffer.subarray(0, length);
-}
-
-/** Whether the file (`size` bytes) ends in bytes after its last line end: a line cut short by a crash, or still being written. */
-function endsInCutLine(descriptor: number, size: number): boolean {
-	if (size === 0) return false;
-	const last = Buffer.alloc(1);
-	return readSync(descriptor, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a;
 }
 
 /** Writes all of `bytes` at the end of the file (opened to append) through the thread pool. */

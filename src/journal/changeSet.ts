@@ -577,9 +577,9 @@ async function editWithCompare(
 				if (data === expected.before) next = expected.after;
 				else if (data === change.before) next = change.after;
 				else if (
-					// Only an approved edit, whose check compares two diffs: an edit allowed on any newer text is made here
-					// (its record one piece), as rounds outside let a program appending without pause grow the note past what is read.
-					typeof mayRedo === "function" &&
+					// Made again on a long note's newer text (allowed on any, or approved if it makes the same change), hashed and
+					// recorded out of the atomic edit in slices: inside, the record alone was one piece of 2 million characters.
+					mayRedo !== false &&
 					change.redo &&
 					data.length > REDO_IN_EDIT_MAX_CHARS &&
 					// Longer, the tools' own edit refuses it at once: no long work to take out, and no round that lets the note grow on.

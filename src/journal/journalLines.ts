@@ -253,7 +253,7 @@ const changeBytesKept = new WeakMap<JournalChange, number>();
  * The UTF-8 bytes of a change's paths and texts, remembered for the change (the journal counts each
  * as it reads it in, one line at a time, so a trim later only adds them up).
  */
-export function changeBytes(change: JournalChange): number {
+function changeBytes(change: JournalChange): number {
 	let bytes = changeBytesKept.get(change);
 	if (bytes === undefined) {
 		bytes =
@@ -312,4 +312,58 @@ export function syncFolder(folder: string): void {
 	} finally {
 		closeSync(descriptor);
 	}
+}
+
+/** Replays one line on `entries`: a change adds to (or replaces the last attempt of) its call, a mark or a drop changes the call. */
+export function replayLine(line: JournalLine, entries: Map<string, JournalEntry>): void {
+	if (line.kind === "change") {
+		const { kind: _kind, id, time, tokenName, tool, ...change } = line;
+		let entry = entries.get(id);
+		if (!entry) {
+			entry = { id, time, tokenName, tool, changes: [], undone: null };
+			entries.set(id, entry);
+		}
+		const last = entry.changes.at(-1);
+		// The headless vault runs an edit again on fresh text when another program changed the note
+		// before it could write (vault.process retries): the attempt recorded before was never
+		// written, so the new record replaces it. A second real change of the same note follows
+		// on from the first one's text, so it is added.
+		if (last !== undefined && last.path === change.path && last.before !== null && last.afterHash !== change.beforeHash)
+			entry.changes[entry.changes.length - 1] = change;
+		else entry.changes.push(change);
+		// Counted now, line by line, so a trim only adds the counts up.
+		changeBytes(change);
+		return;
+	}
+	const entry = entries.get(line.id);
+	if (!entry) return;
+	if (line.kind === "undone") {
+		entry.undone = { time: line.time, by: line.by };
+		return;
+	}
+	const index = entry.changes.map((change) => change.path).lastIndexOf(line.path);
+	if (index !== -1) entry.changes.splice(index, 1);
+	if (entry.changes.length === 0) entries.delete(line.id);
+}
+
+/**
+ * Ends a line cut short by a crash before a new record is appended. A NUL is not JSON, so the cut
+ * piece stays a skipped line even when the crash lost only its line end: a record whose write was
+ * never finished was never acknowledged, and is not read back later either.
+ */
+const CUT_LINE_END = "\u0000\n";
+
+/**
+ * The bytes to append: after a line cut short by a crash, CUT_LINE_END first keeps them from
+ * continuing it, and keeps the cut piece unreadable even when only its line end was lost.
+ */
+export function withCutLineEnd(bytes: Buffer, cutBefore: boolean): Buffer {
+	return cutBefore ? Buffer.concat([Buffer.from(CUT_LINE_END, "utf8"), bytes]) : bytes;
+}
+
+/** Whether the file (`size` bytes) ends in bytes after its last line end: a line cut short by a crash, or still being written. */
+export function endsInCutLine(descriptor: number, size: number): boolean {
+	if (size === 0) return false;
+	const last = Buffer.alloc(1);
+	return readSync(descriptor, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a;
 }

@@ -1,9 +1,9 @@
 import type { Logger } from "../../activity";
-import type { JournalEntry } from "../../journal/entry";
+import type { JournalEntry, WriteJournal } from "../../journal/entry";
 import { JournalFile, journalPathFor } from "../../journal/JournalFile";
 import { DEFAULT_CONFIG_DIR } from "../NodeVault";
 
-/** The vault's write journal, read whole, with a warning when lines of it could not be read (the CLI's `history` and `undo`: nothing else waits for it). */
+/** The vault's write journal, read whole, with a warning when lines of it could not be read (`history` and `undo` of a journal they cannot read in pieces: nothing else waits for it). */
 export function openJournal(root: string, logger: Logger): JournalFile {
 	const journal = JournalFile.forVault(root, DEFAULT_CONFIG_DIR, { onProblem: (message) => logger.warn(message) });
 	warnAboutSkippedLines(journal.skippedLines, journal.path, logger);
@@ -38,6 +38,19 @@ export function listJournal(root: string, limit: number, logger: Logger): Journa
 	if (listed === null) return openJournal(root, logger).list(limit);
 	warnAboutSkippedLines(listed.skippedLines, path, logger);
 	return listed.entries;
+}
+
+/**
+ * The journal `undo` reads the call `id` from and records the undo in: read a piece at a time keeping
+ * that call's texts only, then appended to (a 200 MB journal was read whole, every text in memory).
+ * A journal with damaged lines to rewrite away, or a linked one, is opened whole as before.
+ */
+export function journalToUndo(root: string, id: string, logger: Logger): WriteJournal {
+	const path = journalPathFor(root, DEFAULT_CONFIG_DIR);
+	const opened = JournalFile.openToUndo(path, id, { vaultRoot: root });
+	if (opened === null) return openJournal(root, logger);
+	warnAboutSkippedLines(opened.skippedLines, path, logger);
+	return opened.journal;
 }
 
 function warnAboutSkippedLines(skippedLines: number, path: string, logger: Logger): void {

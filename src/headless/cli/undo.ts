@@ -4,7 +4,7 @@ import { UNDO_COMMAND } from "../cliHelp";
 import { NodeHost } from "../NodeHost";
 import { visibleInTerminal } from "../terminalText";
 import { asUsage, loadSettings, loggerFor, quoted, settingsStoreOf, UsageError, vaultRootFrom, type CliIo } from "./io";
-import { openJournal } from "./journal";
+import { journalToUndo } from "./journal";
 
 /** `vault-mcp undo`: undoes one journalled call; exit 0 with what was done, or 1 with why not. */
 export async function undo(args: string[], io: CliIo): Promise<number> {
@@ -14,7 +14,7 @@ export async function undo(args: string[], io: CliIo): Promise<number> {
 	if (id === undefined) throw new UsageError(`undo needs the id of a change; \`vault-mcp history ${quoted(root)}\` lists them.`);
 	if (positionals.length > 2) throw new UsageError(`undo takes one id; unexpected: ${positionals.slice(2).join(" ")}`);
 	const logger = loggerFor(io);
-	const journal = openJournal(root, logger);
+	const journal = journalToUndo(root, id, logger);
 	if (!journal.get(id)) {
 		// Said before the vault is read, which can take a while.
 		logger.error(`${unknownCallReason(id)} \`vault-mcp history ${quoted(root)}\` lists them.`);

@@ -170,6 +170,8 @@ describe("applyChangeSet: the one applier of planned writes", () => {
 	});
 
 	test.each([
+		// Before: made again, hashed and recorded inside the atomic edit, 2.1 million characters in one piece.
+		["allowed without asking (made again on any newer text)", { redoEdits: true }],
 		[
 			"approved (made again only if it removes and adds the same lines)",
 			{

@@ -1,5 +1,7 @@
+import { createHash, type BinaryLike, type Encoding, type Hash } from "node:crypto";
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
+import { NOTE_TEXT_PIECE_CHARS } from "../../../src/config/limits";
 import { NodeHost } from "../../../src/headless/NodeHost";
 import { JournalFile } from "../../../src/journal/JournalFile";
 import { conflictCopyName, describeUndo, undoCall, type UndoOutcome } from "../../../src/journal/undo";
@@ -120,6 +122,41 @@ describe("undoCall", () => {
 		await fs.writeFile(nodePath.join(root, "Other.md"), "draft\nthe person's own words\n");
 		expect(succeeded(await undoCall(host, journal, edited.id)).notes).toEqual([{ path: "Other.md", result: "kept" }]);
 		expect(await fs.readFile(nodePath.join(root, "Other.md"), "utf8")).toBe("draft\nthe person's own words\n");
+	});
+
+	test("undo of a created 1 MiB note hashes and records it in slices, and moves it to the trash", async () => {
+		const text = `# Big\n${"- a line of a long note, é 😀\n".repeat(40_000)}`;
+		expect(text.length).toBeGreaterThan(1_000_000);
+		const call = tool.call("create_note");
+		await tool.create(call, "Big.md", text);
+		const pieces = countWorkPerPiece();
+		// Characters hashed and made into journal text, counted in the piece they were handled in.
+		const stringify = JSON.stringify.bind(JSON);
+		const json = jest.spyOn(JSON, "stringify").mockImplementation((...args: Parameters<typeof JSON.stringify>) => {
+			const made = stringify(...args);
+			pieces.count(made?.length ?? 0);
+			return made;
+		});
+		const hashes = Object.getPrototypeOf(createHash("sha256")) as Hash;
+		const update = Object.getOwnPropertyDescriptor(hashes, "update")?.value as (this: Hash, data: string, encoding: Encoding) => Hash;
+		const hashed = jest.spyOn(hashes, "update").mockImplementation(function (this: Hash, data: BinaryLike, encoding?: Encoding) {
+			pieces.count(typeof data === "string" ? data.length : 0);
+			return update.call(this, data as string, encoding as Encoding);
+		});
+		let outcome: UndoOutcome;
+		try {
+			outcome = await undoCall(host, journal, call.id);
+		} finally {
+			hashed.mockRestore();
+			json.mockRestore();
+			pieces.restore();
+		}
+		expect(succeeded(outcome).notes).toEqual([{ path: "Big.md", result: "trashed" }]);
+		// Before: the note hashed and its journal line made in one piece, 2.2 million characters.
+		expect(Math.max(...pieces.perPiece)).toBeLessThanOrEqual(4 * NOTE_TEXT_PIECE_CHARS);
+		expect(await fs.readFile(nodePath.join(root, ".trash/Big.md"), "utf8")).toBe(text);
+		const undo = journal.list(1)[0];
+		expect(undo?.changes).toEqual([{ path: "Big.md", before: text, beforeHash: hashText(text), after: null, afterHash: null }]);
 	});
 
 	test("the undo is in history as a call of undo by you, the call is marked, twice is refused, and undoing the undo brings the change back", async () => {

@@ -1,0 +1,162 @@
+import { promises as fs, writeFileSync } from "node:fs";
+import * as nodePath from "node:path";
+import { JOURNAL_READ_PIECE_BYTES } from "../../../../src/config/limits";
+import type { CliIo } from "../../../../src/headless/cli/io";
+import { undo } from "../../../../src/headless/cli/undo";
+import { JournalFile, journalPathFor } from "../../../../src/journal/JournalFile";
+import { lineBytes, parseLine, type JournalLine } from "../../../../src/journal/journalLines";
+import { hashText } from "../../../../src/vault/writes";
+import { makeVault, removeDir } from "../../../helpers/vault";
+
+function change(id: string, path: string, before: string | null, after: string): JournalLine {
+	return {
+		kind: "change",
+		id,
+		time: "2026-12-05T00:10:00.000Z",
+		tokenName: "Laptop",
+		tool: "append_to_note",
+		path,
+		before,
+		beforeHash: before === null ? null : hashText(before),
+		after,
+		afterHash: hashText(after),
+	};
+}
+
+/** What `undo` prints, and the warnings it gives. */
+async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+	let stdout = "";
+	let stderr = "";
+	const io: CliIo = {
+		stdout: (text) => (stdout += text),
+		stderr: (text) => (stderr += text),
+		terminal: null,
+		stopRequested: () => new Promise(() => undefined),
+	};
+	const code = await undo(args, io);
+	return { code, stdout, stderr };
+}
+
+/** Bytes of the journal each read of a file took, while `work` runs. */
+async function readSizes<T>(work: () => Promise<T>): Promise<{ result: T; reads: number[] }> {
+	const reads: number[] = [];
+	const nodeFs = jest.requireActual<typeof import("node:fs")>("node:fs");
+	const readSync = nodeFs.readSync;
+	const readFileSync = nodeFs.readFileSync;
+	const spies = [
+		jest.spyOn(nodeFs, "readSync").mockImplementation((...args: Parameters<typeof readSync>) => {
+			const count = readSync(...args);
+			reads.push(count);
+			return count;
+		}),
+		jest.spyOn(nodeFs, "readFileSync").mockImplementation((...args: Parameters<typeof readFileSync>) => {
+			const read = readFileSync(...args);
+			reads.push(read.length);
+			return read;
+		}),
+	];
+	try {
+		return { result: await work(), reads };
+	} finally {
+		for (const spy of spies) spy.mockRestore();
+	}
+}
+
+describe("vault-mcp undo", () => {
+	let root: string;
+	let journalPath: string;
+	const note = (n: number) => `# Note ${n}\n${"- a line of the plan, with 😀 and é\n".repeat(1_000)}`;
+	const big = `# Big\n${"- a line of a long note, é 😀\n".repeat(40_000)}`;
+	const lines: JournalLine[] = [
+		...Array.from({ length: 30 }, (_, n) => change(`call${String(n).padStart(2, "0")}`, `Notes/${n}.md`, note(n), `${note(n)}- more\n`)),
+		// A 1 MiB note's change: a line far longer than one piece read.
+		change("big-call", "Big.md", `${big}`, `${big}- more\n`),
+		{ kind: "drop", id: "call05", path: "Notes/5.md" },
+	];
+
+	beforeEach(async () => {
+		root = await makeVault({ "Notes/28.md": `${note(28)}- more\n`, "Notes/29.md": `${note(29)}- more\n`, "Big.md": `${big}- more\n` });
+		journalPath = journalPathFor(root, ".obsidian");
+		await fs.mkdir(nodePath.dirname(journalPath), { recursive: true });
+	});
+
+	afterEach(async () => {
+		jest.restoreAllMocks();
+		await removeDir(root);
+	});
+
+	/** The lines `undo` appended to the journal, which must otherwise be as it was. */
+	async function appendedLines(before: Buffer): Promise<JournalLine[]> {
+		const after = await fs.readFile(journalPath);
+		expect(after.subarray(0, before.length).equals(before)).toBe(true);
+		return after
+			.subarray(before.length)
+			.toString("utf8")
+			.split("\n")
+			.filter((line) => line !== "" && line !== "\u0000")
+			.map((line) => parseLine(line.startsWith("\u0000") ? line.slice(1) : line) as JournalLine);
+	}
+
+	test("undoes the last call of a 3.7 MB journal reading it a piece at a time, and appends the undo without reading the file again", async () => {
+		writeFileSync(journalPath, lineBytes(lines));
+		const before = await fs.readFile(journalPath);
+		expect(before.length).toBeGreaterThan(2_000_000);
+		const { result, reads } = await readSizes(() => run([root, "big-call"]));
+		expect(result.stderr).toBe("");
+		expect(result.code).toBe(0);
+		expect(result.stdout).toMatch(/^Undid big-call \(append_to_note by Laptop, .*\): restored "Big\.md"\.\n$/);
+		expect(await fs.readFile(nodePath.join(root, "Big.md"), "utf8")).toBe(big);
+		// Before: the whole journal in one read (3.7 MB, every note text in it kept in memory). The note itself is read by the vault.
+		const journalReads = reads.filter((count) => count !== Buffer.byteLength(`${big}- more\n`));
+		expect(Math.max(...journalReads)).toBeLessThanOrEqual(JOURNAL_READ_PIECE_BYTES);
+		const appended = await appendedLines(before);
+		expect(appended.map((line) => line.kind)).toEqual(["change", "undone"]);
+		expect(appended[0]).toMatchObject({ kind: "change", tool: "undo", tokenName: "you", path: "Big.md", before: `${big}- more\n`, after: big });
+		expect(appended[1]).toMatchObject({ kind: "undone", id: "big-call", by: appended[0]?.id });
+		// The journal as a whole reads back with the call undone.
+		expect(JournalFile.open(journalPath).get("big-call")?.undone?.by).toBe(appended[0]?.id);
+		expect((await run([root, "big-call"])).stderr).toContain("was already undone");
+	});
+
+	test("after a line cut short by a crash, the undo's records start on a line of their own and the cut line stays unread, as before", async () => {
+		writeFileSync(journalPath, Buffer.concat([lineBytes(lines), Buffer.from('{"kind":"change","id":"cut')]));
+		const before = await fs.readFile(journalPath);
+		const result = await run([root, "call29"]);
+		expect(result.code).toBe(0);
+		expect(result.stderr).toContain("1 damaged line was skipped");
+		expect(await fs.readFile(nodePath.join(root, "Notes/29.md"), "utf8")).toBe(note(29));
+		const after = await fs.readFile(journalPath);
+		expect(after.subarray(before.length, before.length + 2).toString("utf8")).toBe("\u0000\n");
+		expect(await appendedLines(before)).toHaveLength(2);
+		const reopened = JournalFile.open(journalPath);
+		expect(reopened.skippedLines).toBe(1);
+		expect(reopened.get("call29")?.undone).not.toBeNull();
+	});
+
+	test("a journal with a damaged complete line is opened whole as before: the line rewritten away, the undo made", async () => {
+		writeFileSync(journalPath, Buffer.concat([lineBytes(lines.slice(0, 10)), Buffer.from("not json\n"), lineBytes(lines.slice(10))]));
+		const openToUndo = jest.spyOn(JournalFile, "openToUndo");
+		const result = await run([root, "call28"]);
+		expect(openToUndo).toHaveReturnedWith(null);
+		expect(result.code).toBe(0);
+		expect(result.stderr).toContain("1 damaged line was skipped");
+		expect(await fs.readFile(nodePath.join(root, "Notes/28.md"), "utf8")).toBe(note(28));
+		expect((await fs.readFile(journalPath, "utf8")).includes("not json")).toBe(false);
+	});
+
+	test("a journal that is a link to a file outside the vault is refused in one line, nothing written there", async () => {
+		const outside = nodePath.join(nodePath.dirname(root), `${nodePath.basename(root)}-outside.jsonl`);
+		writeFileSync(outside, lineBytes(lines));
+		const outsideBefore = await fs.readFile(outside);
+		await fs.symlink(outside, journalPath);
+		try {
+			const result = await run([root, "call29"]).catch((error: Error) => ({ code: 1, stdout: "", stderr: error.message }));
+			expect(result.code).toBe(1);
+			expect(result.stderr).toMatch(/link/);
+			expect((await fs.readFile(outside)).equals(outsideBefore)).toBe(true);
+			expect(await fs.readFile(nodePath.join(root, "Notes/29.md"), "utf8")).toBe(`${note(29)}- more\n`);
+		} finally {
+			await fs.rm(outside, { force: true });
+		}
+	});
+});

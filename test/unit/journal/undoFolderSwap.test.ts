@@ -1,0 +1,74 @@
+import { mkdirSync, promises as fs, renameSync, symlinkSync } from "node:fs";
+import * as nodePath from "node:path";
+import { NodeHost } from "../../../src/headless/NodeHost";
+import { applyChange } from "../../../src/journal/changeSet";
+import { JournalFile } from "../../../src/journal/JournalFile";
+import { newCallId, undoCall } from "../../../src/journal/undo";
+import { makeTempDir, makeVault, removeDir } from "../../helpers/vault";
+
+/**
+ * Undo of a create removes the folders the create made, when empty. Another program swaps a folder
+ * above the one being removed for a link to a folder outside the vault after the server looked at
+ * it and just before the removal (the gate below holds the removal at that instant): the empty
+ * folder of the same name outside the vault must stay.
+ */
+test("undo of a create: a folder above the one removed, swapped for a link to an outside folder at the removal, leads nothing outside to be removed", async () => {
+	const root = await makeVault({ "Plain.md": "one\n" });
+	const outside = await makeTempDir("undo-folder-swap-outside-");
+	mkdirSync(nodePath.join(outside, "B"));
+	const host = await NodeHost.open(root);
+	const journal = JournalFile.forVault(root, ".obsidian");
+	const made = { id: newCallId(), time: new Date().toISOString(), tokenName: "laptop", tool: "create_note" };
+	await applyChange({ host, journal, call: made }, { path: "A/B/Note.md", before: null, after: "new\n" }, false);
+	const realA = nodePath.join(host.vault.root, "A");
+	const rmdir = fs.rmdir.bind(fs);
+	let swapped = false;
+	// The gate: the first folder removal waits for the other program's swap, made after every look the server took.
+	const spy = jest.spyOn(fs, "rmdir").mockImplementation(async (path, options) => {
+		if (!swapped) {
+			renameSync(realA, `${realA}-moved`);
+			symlinkSync(outside, realA);
+			swapped = true;
+		}
+		return rmdir(path, options);
+	});
+	try {
+		await undoCall(host, journal, made.id);
+		expect(swapped).toBe(true);
+		// Before: the server removed <outside>/B through the link.
+		expect((await fs.stat(nodePath.join(outside, "B"))).isDirectory()).toBe(true);
+		expect(await fs.readdir(outside)).toEqual(["B"]);
+	} finally {
+		spy.mockRestore();
+		await host.close();
+		await removeDir(root);
+		await removeDir(outside);
+	}
+});
+
+test("undo of a create: a note another program makes in the folder at the instant of its removal stays, and so does the folder", async () => {
+	const root = await makeVault({ "Plain.md": "one\n" });
+	const host = await NodeHost.open(root);
+	const journal = JournalFile.forVault(root, ".obsidian");
+	const made = { id: newCallId(), time: new Date().toISOString(), tokenName: "laptop", tool: "create_note" };
+	await applyChange({ host, journal, call: made }, { path: "A/B/Note.md", before: null, after: "new\n" }, false);
+	const rmdir = fs.rmdir.bind(fs);
+	let written = false;
+	// The gate: the removal waits for the other program's note, made after every look the server took.
+	const spy = jest.spyOn(fs, "rmdir").mockImplementation(async (path, options) => {
+		if (!written) {
+			await fs.writeFile(nodePath.join(host.vault.root, "A/B/Theirs.md"), "the other program's note\n");
+			written = true;
+		}
+		return rmdir(path, options);
+	});
+	try {
+		await undoCall(host, journal, made.id);
+		expect(written).toBe(true);
+		expect(await fs.readFile(nodePath.join(root, "A/B/Theirs.md"), "utf8")).toBe("the other program's note\n");
+	} finally {
+		spy.mockRestore();
+		await host.close();
+		await removeDir(root);
+	}
+});
