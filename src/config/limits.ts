@@ -90,6 +90,19 @@ export const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
  */
 export const MAX_NOTE_CONTENT_BYTES = 512 * 1024;
 /**
+ * read_note leaves out a note's properties over this many bytes as JSON (`frontmatter` null,
+ * `frontmatter_unparsed` says why; their text is still at the start of `content`): aliases of NULs
+ * within the frontmatter's bounds made 527 KiB of JSON, three times that in an answer that holds it
+ * twice, so the note answered over MAX_RESPONSE_BYTES and could not be read at all. Real properties are a few KiB.
+ */
+export const MAX_ANSWERED_FRONTMATTER_BYTES = 256 * 1024;
+/**
+ * Bytes of a read_note answer not counted when its text is cut to fit MAX_RESPONSE_BYTES: the
+ * JSON-RPC envelope and `hidden_content` (at most HIDDEN_CONTENT_MAX_ENTRIES short entries), in both
+ * of the answer's forms.
+ */
+export const READ_NOTE_ANSWER_MARGIN_BYTES = 32 * 1024;
+/**
  * read_note and list_tags list tags up to this many characters in all, whole, and count the rest
  * (`tags_left_out`, `left_out`): one planted tag of a million characters, sent twice (text and structured),
  * put every read of its note over MAX_RESPONSE_BYTES, so the note could not be read at all.

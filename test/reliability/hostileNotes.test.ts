@@ -844,6 +844,40 @@ describe("links nested deeper than the Markdown parser follows (quotes 700 deep,
 	}, 120_000);
 });
 
+describe("a note whose frontmatter is hundreds of KiB as JSON (aliases of escaped text) and whose body is a megabyte of backslashes", () => {
+	// Every character of these texts is two bytes as JSON and four once the answer is written again as its text block.
+	const backslashes = "\\".repeat(30_000);
+	const notes: Record<string, string> = {
+		// 90,000 backslashes as properties (one text, aliased twice): 180 KiB as JSON, under the frontmatter bounds.
+		"Aliased.md": `---\na: &a "${backslashes.replace(/\\/g, "\\\\")}"\nb: [*a, *a]\n---\n${"\\".repeat(1_000_000)}\n`,
+		// 90,000 NULs as properties: 527 KiB as JSON, more than the note's text may be.
+		"Nuls.md": `---\na: &a "${"\\0".repeat(30_000)}"\nb: [*a, *a]\n---\n${"\\".repeat(1_000_000)}\n`,
+	};
+	const served = servedForBlock(() => notes, "read", { ready: "metadata" });
+
+	test.each(Object.keys(notes))(
+		"read_note of %s answers its first part and says it was cut (it answered 'over 2 MiB': a planted note nobody's AI could read)",
+		async (path) => {
+			const note = await callOk<{ content: string; truncated: boolean; frontmatter: Record<string, unknown> | null; frontmatter_unparsed?: string }>(
+				served.client,
+				"read_note",
+				{ path },
+			);
+			const text = notes[path] ?? "";
+			expect(note.truncated).toBe(true);
+			expect(text.startsWith(note.content)).toBe(true);
+			expect(note.content.length).toBeGreaterThan(MAX_NOTE_CONTENT_BYTES / 8);
+			if (path === "Aliased.md") expect(note.frontmatter?.a).toBe(backslashes);
+			else {
+				// Too long to answer as properties: its text is still at the start of content.
+				expect(note.frontmatter).toBeNull();
+				expect(note.frontmatter_unparsed).toMatch(/^Not answered as properties/);
+			}
+		},
+		60_000,
+	);
+});
+
 describe("notes of a megabyte of line breaks, of lone CRs and of NULs", () => {
 	const notes: Record<string, string> = {
 		"Breaks.md": `# Breaks\n${"\n".repeat(1_000_000)}end\n`,
