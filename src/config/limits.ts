@@ -135,7 +135,10 @@ export const LIST_TAGS_MAX_LIMIT = 2000;
 /** find_notes_by_tag page size: default and maximum. */
 export const TAG_NOTES_DEFAULT_LIMIT = 100;
 export const TAG_NOTES_MAX_LIMIT = 1000;
-/** add_task: longest task text, in characters. */
+/**
+ * add_task and complete_task: longest task text, in characters. list_tasks cuts a longer one to it,
+ * with its length: one planted task line of 3 MB put every list of the vault's tasks over MAX_RESPONSE_BYTES.
+ */
 export const MAX_TASK_TEXT_LENGTH = 2000;
 /** complete_task: open tasks listed when the task is not on the line given. */
 export const COMPLETE_TASK_OPEN_TASKS_LISTED = 20;

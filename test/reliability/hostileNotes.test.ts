@@ -18,6 +18,7 @@ import {
 	MAX_FRONTMATTER_ENTRIES,
 	MAX_NOTE_CONTENT_BYTES,
 	MAX_REQUEST_NESTING,
+	MAX_TASK_TEXT_LENGTH,
 	MAX_TAG_PARENTS_COUNTED,
 	NOTE_LINKS_MAX_ENTRIES,
 } from "../../src/config/limits";
@@ -876,6 +877,29 @@ describe("a note whose frontmatter is hundreds of KiB as JSON (aliases of escape
 		},
 		60_000,
 	);
+});
+
+describe("one note holding a task line of 3 MB, and one of 400,000 backslashes", () => {
+	const long = `x [[Home#${"a".repeat(3_000_000)}]]`;
+	const escaped = "\\".repeat(400_000);
+	const notes: Record<string, string> = {
+		"Home.md": "# Home\n- [ ] water the plants\n",
+		"Planted.md": `- [ ] ${long}\n- [ ] ${escaped}\n`,
+	};
+	const served = servedForBlock(() => notes, "read", { ready: "metadata" });
+
+	test("list_tasks of the whole vault lists every task, the long ones cut to what complete_task takes, with their length (it answered 'over 2 MiB': one planted note hid every task)", async () => {
+		const listed = await callOk<{ tasks: Array<{ path: string; line: number; text: string }>; total: number }>(served.client, "list_tasks", {});
+		expect(listed.total).toBe(3);
+		expect(listed.tasks.map((task) => [task.path, task.line])).toEqual([
+			["Home.md", 1],
+			["Planted.md", 0],
+			["Planted.md", 1],
+		]);
+		expect(listed.tasks[0]?.text).toBe("water the plants");
+		expect(listed.tasks[1]?.text).toBe(`${long.slice(0, MAX_TASK_TEXT_LENGTH)}… (${long.length} characters)`);
+		expect(listed.tasks[2]?.text).toBe(`${escaped.slice(0, MAX_TASK_TEXT_LENGTH)}… (${escaped.length} characters)`);
+	}, 60_000);
 });
 
 describe("notes of a megabyte of line breaks, of lone CRs and of NULs", () => {
