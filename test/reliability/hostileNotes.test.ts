@@ -902,6 +902,34 @@ describe("one note holding a task line of 3 MB, and one of 400,000 backslashes",
 	}, 60_000);
 });
 
+describe("three notes each holding 120,000 NULs in properties a base shows, before a plain note", () => {
+	// 30,000 NULs, aliased three times: within the frontmatter bounds, about 720 KiB of JSON a row.
+	const planted = `---\na: &a "${"\\0".repeat(30_000)}"\nb: [*a, *a, *a]\n---\n`;
+	const notes: Record<string, string> = {
+		"A1.md": planted,
+		"A2.md": planted,
+		"A3.md": planted,
+		"Plain.md": "---\na: hello\n---\n# Plain\n",
+		"All.base":
+			"views:\n  - type: table\n    name: T\n    order: [file.name, note.a, note.b]\n    sort:\n      - property: file.name\n        direction: ASC\n",
+	};
+	const served = servedForBlock(() => notes, "read", { ready: "metadata" });
+
+	test("query_base answers the first rows that fit in an answer and says the rest were cut (it answered 'over 2 MiB': the base could not be read)", async () => {
+		const result = await callOk<{ rows: Array<{ path: string }>; total: number; truncated: boolean }>(served.client, "query_base", { path: "All.base" });
+		expect(result.total).toBe(5);
+		expect(result.truncated).toBe(true);
+		expect(result.rows.length).toBeGreaterThanOrEqual(1);
+		expect(result.rows.map((row) => row.path)).toEqual(["A1.md", "A2.md", "A3.md", "All.base", "Plain.md"].slice(0, result.rows.length));
+		// The rows answered are whole.
+		const first = await callOk<{ rows: Array<{ path: string; values: Record<string, unknown> }> }>(served.client, "query_base", {
+			path: "All.base",
+			limit: 1,
+		});
+		expect(first.rows[0]?.values["note.a"]).toBe("\0".repeat(30_000));
+	}, 60_000);
+});
+
 describe("notes of a megabyte of line breaks, of lone CRs and of NULs", () => {
 	const notes: Record<string, string> = {
 		"Breaks.md": `# Breaks\n${"\n".repeat(1_000_000)}end\n`,
