@@ -104,8 +104,8 @@ export const MAX_ANSWERED_FRONTMATTER_BYTES = 256 * 1024;
 export const READ_NOTE_ANSWER_MARGIN_BYTES = 32 * 1024;
 /**
  * Bytes of a query_base answer not counted when its rows are cut to fit MAX_RESPONSE_BYTES: the
- * JSON-RPC envelope, and the answer's frame around its text. The rest of the answer (columns, filter
- * errors, notes still being read) is measured.
+ * JSON-RPC envelope, the answer's frame around its text, and the base's path if it was moved while the
+ * rows were measured. The rest of the answer (columns, filter errors, notes still being read) is measured.
  */
 export const QUERY_BASE_ANSWER_MARGIN_BYTES = 4 * 1024;
 /**
