@@ -90,6 +90,25 @@ export const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
  */
 export const MAX_NOTE_CONTENT_BYTES = 512 * 1024;
 /**
+ * read_note leaves out a note's properties over this many bytes as JSON (`frontmatter` null,
+ * `frontmatter_unparsed` says why; their text is still at the start of `content`): aliases of NULs
+ * within the frontmatter's bounds made 527 KiB of JSON, three times that in an answer that holds it
+ * twice, so the note answered over MAX_RESPONSE_BYTES and could not be read at all. Real properties are a few KiB.
+ */
+export const MAX_ANSWERED_FRONTMATTER_BYTES = 256 * 1024;
+/**
+ * Bytes of a read_note answer not counted when its text is cut to fit MAX_RESPONSE_BYTES: the
+ * JSON-RPC envelope and `hidden_content` (at most HIDDEN_CONTENT_MAX_ENTRIES short entries), in both
+ * of the answer's forms.
+ */
+export const READ_NOTE_ANSWER_MARGIN_BYTES = 32 * 1024;
+/**
+ * Bytes of a query_base answer not counted when its rows are cut to fit MAX_RESPONSE_BYTES: the
+ * JSON-RPC envelope, the answer's frame around its text, and the base's path if it was moved while the
+ * rows were measured. The rest of the answer (columns, filter errors, notes still being read) is measured.
+ */
+export const QUERY_BASE_ANSWER_MARGIN_BYTES = 4 * 1024;
+/**
  * read_note and list_tags list tags up to this many characters in all, whole, and count the rest
  * (`tags_left_out`, `left_out`): one planted tag of a million characters, sent twice (text and structured),
  * put every read of its note over MAX_RESPONSE_BYTES, so the note could not be read at all.
@@ -122,7 +141,10 @@ export const LIST_TAGS_MAX_LIMIT = 2000;
 /** find_notes_by_tag page size: default and maximum. */
 export const TAG_NOTES_DEFAULT_LIMIT = 100;
 export const TAG_NOTES_MAX_LIMIT = 1000;
-/** add_task: longest task text, in characters. */
+/**
+ * add_task and complete_task: longest task text, in characters. list_tasks cuts a longer one to it,
+ * with its length: one planted task line of 3 MB put every list of the vault's tasks over MAX_RESPONSE_BYTES.
+ */
 export const MAX_TASK_TEXT_LENGTH = 2000;
 /** complete_task: open tasks listed when the task is not on the line given. */
 export const COMPLETE_TASK_OPEN_TASKS_LISTED = 20;

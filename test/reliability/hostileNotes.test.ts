@@ -18,6 +18,7 @@ import {
 	MAX_FRONTMATTER_ENTRIES,
 	MAX_NOTE_CONTENT_BYTES,
 	MAX_REQUEST_NESTING,
+	MAX_TASK_TEXT_LENGTH,
 	MAX_TAG_PARENTS_COUNTED,
 	NOTE_LINKS_MAX_ENTRIES,
 } from "../../src/config/limits";
@@ -842,6 +843,91 @@ describe("links nested deeper than the Markdown parser follows (quotes 700 deep,
 		const tagged = await callOk<{ notes: string[] }>(served.client, "find_notes_by_tag", { tag: "deeptag" });
 		expect(tagged.notes).toEqual(["Quotes.md"]);
 	}, 120_000);
+});
+
+describe("a note whose frontmatter is hundreds of KiB as JSON (aliases of escaped text) and whose body is a megabyte of backslashes", () => {
+	// Every character of these texts is two bytes as JSON and four once the answer is written again as its text block.
+	const backslashes = "\\".repeat(30_000);
+	const notes: Record<string, string> = {
+		// 90,000 backslashes as properties (one text, aliased twice): 180 KiB as JSON, under the frontmatter bounds.
+		"Aliased.md": `---\na: &a "${backslashes.replace(/\\/g, "\\\\")}"\nb: [*a, *a]\n---\n${"\\".repeat(1_000_000)}\n`,
+		// 90,000 NULs as properties: 527 KiB as JSON, more than the note's text may be.
+		"Nuls.md": `---\na: &a "${"\\0".repeat(30_000)}"\nb: [*a, *a]\n---\n${"\\".repeat(1_000_000)}\n`,
+	};
+	const served = servedForBlock(() => notes, "read", { ready: "metadata" });
+
+	test.each(Object.keys(notes))(
+		"read_note of %s answers its first part and says it was cut (it answered 'over 2 MiB': a planted note nobody's AI could read)",
+		async (path) => {
+			const note = await callOk<{ content: string; truncated: boolean; frontmatter: Record<string, unknown> | null; frontmatter_unparsed?: string }>(
+				served.client,
+				"read_note",
+				{ path },
+			);
+			const text = notes[path] ?? "";
+			expect(note.truncated).toBe(true);
+			expect(text.startsWith(note.content)).toBe(true);
+			expect(note.content.length).toBeGreaterThan(MAX_NOTE_CONTENT_BYTES / 8);
+			if (path === "Aliased.md") expect(note.frontmatter?.a).toBe(backslashes);
+			else {
+				// Too long to answer as properties: its text is still at the start of content.
+				expect(note.frontmatter).toBeNull();
+				expect(note.frontmatter_unparsed).toMatch(/^Not answered as properties/);
+			}
+		},
+		60_000,
+	);
+});
+
+describe("one note holding a task line of 3 MB, and one of 400,000 backslashes", () => {
+	const long = `x [[Home#${"a".repeat(3_000_000)}]]`;
+	const escaped = "\\".repeat(400_000);
+	const notes: Record<string, string> = {
+		"Home.md": "# Home\n- [ ] water the plants\n",
+		"Planted.md": `- [ ] ${long}\n- [ ] ${escaped}\n`,
+	};
+	const served = servedForBlock(() => notes, "read", { ready: "metadata" });
+
+	test("list_tasks of the whole vault lists every task, the long ones cut to what complete_task takes, with their length (it answered 'over 2 MiB': one planted note hid every task)", async () => {
+		const listed = await callOk<{ tasks: Array<{ path: string; line: number; text: string }>; total: number }>(served.client, "list_tasks", {});
+		expect(listed.total).toBe(3);
+		expect(listed.tasks.map((task) => [task.path, task.line])).toEqual([
+			["Home.md", 1],
+			["Planted.md", 0],
+			["Planted.md", 1],
+		]);
+		expect(listed.tasks[0]?.text).toBe("water the plants");
+		expect(listed.tasks[1]?.text).toBe(`${long.slice(0, MAX_TASK_TEXT_LENGTH)}… (${long.length} characters)`);
+		expect(listed.tasks[2]?.text).toBe(`${escaped.slice(0, MAX_TASK_TEXT_LENGTH)}… (${escaped.length} characters)`);
+	}, 60_000);
+});
+
+describe("three notes each holding 120,000 NULs in properties a base shows, before a plain note", () => {
+	// 30,000 NULs, aliased three times: within the frontmatter bounds, about 720 KiB of JSON a row.
+	const planted = `---\na: &a "${"\\0".repeat(30_000)}"\nb: [*a, *a, *a]\n---\n`;
+	const notes: Record<string, string> = {
+		"A1.md": planted,
+		"A2.md": planted,
+		"A3.md": planted,
+		"Plain.md": "---\na: hello\n---\n# Plain\n",
+		"All.base":
+			"views:\n  - type: table\n    name: T\n    order: [file.name, note.a, note.b]\n    sort:\n      - property: file.name\n        direction: ASC\n",
+	};
+	const served = servedForBlock(() => notes, "read", { ready: "metadata" });
+
+	test("query_base answers the first rows that fit in an answer and says the rest were cut (it answered 'over 2 MiB': the base could not be read)", async () => {
+		const result = await callOk<{ rows: Array<{ path: string }>; total: number; truncated: boolean }>(served.client, "query_base", { path: "All.base" });
+		expect(result.total).toBe(5);
+		expect(result.truncated).toBe(true);
+		expect(result.rows.length).toBeGreaterThanOrEqual(1);
+		expect(result.rows.map((row) => row.path)).toEqual(["A1.md", "A2.md", "A3.md", "All.base", "Plain.md"].slice(0, result.rows.length));
+		// The rows answered are whole.
+		const first = await callOk<{ rows: Array<{ path: string; values: Record<string, unknown> }> }>(served.client, "query_base", {
+			path: "All.base",
+			limit: 1,
+		});
+		expect(first.rows[0]?.values["note.a"]).toBe("\0".repeat(30_000));
+	}, 60_000);
 });
 
 describe("notes of a megabyte of line breaks, of lone CRs and of NULs", () => {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { dateProblem, ISO_DATE } from "../../markdown/taskLine";
-import { LIST_TASKS_DEFAULT_LIMIT, LIST_TASKS_MAX_LIMIT } from "../../config/limits";
+import { LIST_TASKS_DEFAULT_LIMIT, LIST_TASKS_MAX_LIMIT, MAX_TASK_TEXT_LENGTH } from "../../config/limits";
+import { echoed } from "../../markdown/echo";
 import { checkFolderArgument } from "../../vault/paths";
 import { findNote } from "../../vault/notes";
 import { findTaskPage } from "../../vault/tasks";
@@ -66,7 +67,10 @@ export const listTasksTool = defineTool({
 			ctx.callBudget,
 		);
 		if (!tasks.ok) return tasks;
-		const { stillBeingRead, ...found } = tasks.value;
-		return ok({ ...found, ...stillBeingReadField(stillBeingRead, ctx.scope) });
+		const { stillBeingRead, tasks: listed, total } = tasks.value;
+		// Longer texts cut, with their length: complete_task takes none longer, and one planted task line of
+		// megabytes put every list of the vault's tasks over MAX_RESPONSE_BYTES, hiding all of them.
+		const cut = listed.map((task) => (task.text.length > MAX_TASK_TEXT_LENGTH ? { ...task, text: echoed(task.text, MAX_TASK_TEXT_LENGTH) } : task));
+		return ok({ tasks: cut, total, ...stillBeingReadField(stillBeingRead, ctx.scope) });
 	},
 });

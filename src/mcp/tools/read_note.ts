@@ -7,8 +7,11 @@ import {
 	MAX_FRONTMATTER_EXPANDED_CHARS,
 	MAX_FRONTMATTER_EXPANDED_VALUES,
 	MAX_LISTED_TAG_CHARS,
+	MAX_ANSWERED_FRONTMATTER_BYTES,
 	MAX_NOTE_CONTENT_BYTES,
+	MAX_RESPONSE_BYTES,
 	NOTE_HASH_MEMO_CHARS,
+	READ_NOTE_ANSWER_MARGIN_BYTES,
 	NOTE_TEXT_SLICE_MS,
 } from "../../config/limits";
 import { frontmatterBoundProblem, splitFrontmatter } from "../../markdown/frontmatter";
@@ -110,7 +113,6 @@ export const readNoteTool = defineTool({
 				);
 			if (!partMatchesText(part, text)) return fail(`"${file.path}" changed while it was read. Call read_note again.`);
 		}
-		const content = truncateAsJson(part ? text.slice(part.start, part.end) : text, MAX_NOTE_CONTENT_BYTES);
 		// A note of megabytes is hashed in pieces, the event loop given back between them; so are its tags listed.
 		const hash = await NOTE_HASHES.hashOf(file.path, text, () => new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop));
 		const tags = cache
@@ -119,22 +121,52 @@ export const readNoteTool = defineTool({
 		// After the call's last wait: a note moved into an excluded folder meanwhile is not named there.
 		const answered = noteAsAnswered(ctx.host, ctx.scope, args.path, file);
 		if (!answered.ok) return answered;
-		return ok({
+		const whole = part ? text.slice(part.start, part.end) : text;
+		const { path, ...rest } = {
 			path: answered.value.path,
-			content,
 			...(part ? { section: part.name } : {}),
-			frontmatter: cache?.frontmatter ?? null,
-			...unparsedFrontmatter(text, cache?.frontmatter),
+			...answeredFrontmatter(text, cache?.frontmatter),
 			tags: tags.listed,
 			...(tags.leftOut > 0 ? { tags_left_out: tags.leftOut } : {}),
 			hash,
 			modified: new Date(file.stat.mtime).toISOString(),
 			size: Buffer.byteLength(text, "utf8"),
-			truncated: content.length < (part ? part.end - part.start : text.length),
+		};
+		const content = truncateAsJson(whole, contentBytesBeside({ path, ...rest }));
+		return ok({
+			path,
+			content,
+			...rest,
+			truncated: content.length < whole.length,
 			hidden_content: findHiddenContent(content, HIDDEN_CONTENT_MAX_ENTRIES),
 		});
 	},
 });
+
+/**
+ * The bytes of JSON the note's text may take beside the `rest` of read_note's answer: the answer goes
+ * out twice, as structured content and as its JSON text (where an escaped byte is escaped again, so
+ * at most two), three times its JSON in all. Frontmatter and tags of a few hundred KiB as JSON left
+ * the text its whole MAX_NOTE_CONTENT_BYTES, and the note answered over MAX_RESPONSE_BYTES: unreadable.
+ */
+function contentBytesBeside(rest: Record<string, unknown>): number {
+	const restBytes = 3 * Buffer.byteLength(JSON.stringify(rest));
+	return Math.max(0, Math.min(MAX_NOTE_CONTENT_BYTES, Math.floor((MAX_RESPONSE_BYTES - READ_NOTE_ANSWER_MARGIN_BYTES - restBytes) / 3)));
+}
+
+/** The answer's properties: left out, saying why, past MAX_ANSWERED_FRONTMATTER_BYTES as JSON (their text is at the start of content). */
+function answeredFrontmatter(
+	text: string,
+	frontmatter: Record<string, unknown> | undefined,
+): { frontmatter: Record<string, unknown> | null; frontmatter_unparsed?: string } {
+	if (!frontmatter) return { frontmatter: null, ...unparsedFrontmatter(text, frontmatter) };
+	const bytes = Buffer.byteLength(JSON.stringify(frontmatter));
+	if (bytes <= MAX_ANSWERED_FRONTMATTER_BYTES) return { frontmatter };
+	return {
+		frontmatter: null,
+		frontmatter_unparsed: `Not answered as properties: they are ${bytes} bytes as JSON, over the ${MAX_ANSWERED_FRONTMATTER_BYTES} an answer holds (their text is at the start of content).`,
+	};
+}
 
 /** Why a note's frontmatter block has no properties: over a parsing bound, or not YAML properties at all. Nothing for a note without one. */
 function unparsedFrontmatter(text: string, frontmatter: unknown): { frontmatter_unparsed?: string } {
