@@ -83,6 +83,17 @@ export const MAX_STEPPED_BLOCK_DEPTH = 640;
 /** Largest tool response, in bytes of JSON; a larger one is refused with advice to narrow the call. */
 export const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 /**
+ * A tool answer over MAX_RESPONSE_BYTES has its longest strings cut to one length so that it fits
+ * (`cut_to_fit`), but never to fewer than this many bytes of the result (a string is sent twice, so
+ * about 1 KiB of text): shorter strings are paths, names and dates, which cut would mislead, and an
+ * answer that would need them cut is refused with advice to ask for less, as before. A planted
+ * string of megabytes (a link's subpath, a canvas card) had put every answer carrying it over the
+ * bound, hiding its note or canvas from the person's AI.
+ */
+export const CUT_TO_FIT_SHORTEST_BYTES = 2 * 1024;
+/** Bytes of the result `cut_to_fit`'s list of the strings cut may take; the strings past it are counted, not named. */
+export const CUT_TO_FIT_LISTED_BYTES = 16 * 1024;
+/**
  * read_note (and resources/read, prompts, get_active_note's selection) returns at most this much of
  * a note's text, counted as JSON (and says `truncated`): counted as UTF-8, a note of line breaks or
  * NULs came out two to six times larger, twice in read_note's answer, and was refused as over
