@@ -86,7 +86,8 @@ type Visit = (text: string, place: Place, isKey: boolean) => Steps<string>;
 function* copyVisiting(value: unknown, place: Place, visit: Visit, leftOut: (place: Place) => void): Steps<unknown> {
 	if (typeof value === "string") return yield* visit(value, place, false);
 	if (value === null || typeof value !== "object") return typeof value === "function" ? undefined : value;
-	if (typeof (value as { toJSON?: unknown }).toJSON === "function") return yield* copyVisiting((value as { toJSON(): unknown }).toJSON(), place, visit, leftOut);
+	if (typeof (value as { toJSON?: unknown }).toJSON === "function")
+		return yield* copyVisiting((value as { toJSON(): unknown }).toJSON(), place, visit, leftOut);
 	if (Array.isArray(value)) {
 		const copy: unknown[] = [];
 		for (let index = 0; index < value.length; index++) {
@@ -141,14 +142,12 @@ export function* cutToFitSteps(answer: Record<string, unknown>, resultBytes: num
 	// First pass: the size of each string in the result, and of what is not a string that may be cut.
 	const longSizes: number[] = [];
 	const longOrder: number[] = [];
-	let stringBytes = 0;
 	let order = 0;
 	yield* copyVisiting(
 		answer,
 		[],
 		function* (text) {
 			const { bytes } = yield* prefixInResult(text, Infinity);
-			stringBytes += bytes;
 			if (bytes > CUT_TO_FIT_SHORTEST_BYTES) {
 				longSizes.push(bytes);
 				longOrder.push(order);

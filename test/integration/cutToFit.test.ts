@@ -55,9 +55,15 @@ describe("answers carrying a planted string of megabytes", () => {
 
 	/** The raw result (the size checked as it came), and its structured content. */
 	async function answered<T>(name: string, args: Record<string, unknown>): Promise<T & { cut_to_fit?: CutToFit }> {
-		const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: Array<{ text: string }>; structuredContent: unknown };
+		const result = (await client.callTool({ name, arguments: args })) as {
+			isError?: boolean;
+			content: Array<{ text: string }>;
+			structuredContent: unknown;
+		};
 		expect(result.isError ?? false).toBe(false);
-		expect(Buffer.byteLength(JSON.stringify({ content: result.content, structuredContent: result.structuredContent }))).toBeLessThanOrEqual(MAX_RESPONSE_BYTES);
+		expect(Buffer.byteLength(JSON.stringify({ content: result.content, structuredContent: result.structuredContent }))).toBeLessThanOrEqual(
+			MAX_RESPONSE_BYTES,
+		);
 		// The text is the structured content, cut the same.
 		expect(JSON.parse(result.content[0]!.text)).toEqual(result.structuredContent);
 		return result.structuredContent as T & { cut_to_fit?: CutToFit };

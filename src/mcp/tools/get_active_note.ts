@@ -16,7 +16,10 @@ export const getActiveNoteTool = defineTool({
 	outputSchema: {
 		path: z.string(),
 		selection: z.string().optional(),
-		truncated: z.literal(true).optional().describe(`The selection was cut at ${MAX_NOTE_CONTENT_BYTES / 1024} KiB as JSON`),
+		truncated: z
+			.literal(true)
+			.optional()
+			.describe(`The selection was cut at ${MAX_NOTE_CONTENT_BYTES / 1024} KiB as JSON`),
 	},
 	examples: [{}],
 	handler: (ctx) => {

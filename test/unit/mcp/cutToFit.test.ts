@@ -79,32 +79,35 @@ describe("cutToFitSteps", () => {
 		const text = fc.oneof(fc.string({ unit, maxLength: 8 }), fc.string({ unit, minLength: 1000, maxLength: 6000 }));
 		const maxBytes = 64 * 1024;
 		fc.assert(
-			fc.property(fc.array(fc.record({ key: fc.string({ unit, maxLength: 3 }), text, more: fc.array(text, { maxLength: 3 }) }), { maxLength: 12 }), (rows) => {
-				const answer = { rows: rows.map((row) => ({ [row.key]: row.text, more: row.more })), total: rows.length };
-				const cut = cutToFit(answer, maxBytes);
-				if (resultBytes(answer) <= maxBytes - CUT_TO_FIT_LISTED_BYTES && cut !== null) expect(cut.cut_to_fit).toEqual({ strings: [], total: 0 });
-				if (cut === null) return;
-				expect(resultBytes(cut)).toBeLessThanOrEqual(maxBytes);
-				const { strings, total } = cut.cut_to_fit as { strings: string[]; total: number };
-				expect(strings.length).toBeLessThanOrEqual(total);
-				const original = answer.rows;
-				const after = cut.rows as Array<Record<string, unknown>>;
-				expect(after).toHaveLength(original.length);
-				original.forEach((row, index) => {
-					const was = [...Object.values(row).filter((value) => typeof value === "string"), ...row.more];
-					const now = [...Object.values(after[index]!).filter((value) => typeof value === "string"), ...(after[index]!.more as string[])];
-					was.forEach((value, at) => {
-						const kept = now[at]!;
-						expect(value.startsWith(kept)).toBe(true);
-						expect(/[\ud800-\udbff]$/.test(kept) && /^[\udc00-\udfff]/.test(value.slice(kept.length))).toBe(false);
-						if (Buffer.byteLength(JSON.stringify(value)) * 3 <= CUT_TO_FIT_SHORTEST_BYTES) expect(kept).toBe(value);
+			fc.property(
+				fc.array(fc.record({ key: fc.string({ unit, maxLength: 3 }), text, more: fc.array(text, { maxLength: 3 }) }), { maxLength: 12 }),
+				(rows) => {
+					const answer = { rows: rows.map((row) => ({ [row.key]: row.text, more: row.more })), total: rows.length };
+					const cut = cutToFit(answer, maxBytes);
+					if (resultBytes(answer) <= maxBytes - CUT_TO_FIT_LISTED_BYTES && cut !== null) expect(cut.cut_to_fit).toEqual({ strings: [], total: 0 });
+					if (cut === null) return;
+					expect(resultBytes(cut)).toBeLessThanOrEqual(maxBytes);
+					const { strings, total } = cut.cut_to_fit as { strings: string[]; total: number };
+					expect(strings.length).toBeLessThanOrEqual(total);
+					const original = answer.rows;
+					const after = cut.rows as Array<Record<string, unknown>>;
+					expect(after).toHaveLength(original.length);
+					original.forEach((row, index) => {
+						const was = [...Object.values(row).filter((value) => typeof value === "string"), ...row.more];
+						const now = [...Object.values(after[index]!).filter((value) => typeof value === "string"), ...(after[index]!.more as string[])];
+						was.forEach((value, at) => {
+							const kept = now[at]!;
+							expect(value.startsWith(kept)).toBe(true);
+							expect(/[\ud800-\udbff]$/.test(kept) && /^[\udc00-\udfff]/.test(value.slice(kept.length))).toBe(false);
+							if (Buffer.byteLength(JSON.stringify(value)) * 3 <= CUT_TO_FIT_SHORTEST_BYTES) expect(kept).toBe(value);
+						});
 					});
-				});
-				for (const pointer of strings) {
-					expect(typeof at(cut, pointer)).toBe("string");
-					expect(pointer.startsWith("/rows/")).toBe(true);
-				}
-			}),
+					for (const pointer of strings) {
+						expect(typeof at(cut, pointer)).toBe("string");
+						expect(pointer.startsWith("/rows/")).toBe(true);
+					}
+				},
+			),
 			{ numRuns: 300 },
 		);
 	});
