@@ -55,7 +55,8 @@ function* prefixInResult(text: string, maxBytes: number): Steps<{ end: number; b
 			// A surrogate pair, the only character of two code units, is the only one of 8 bytes here.
 			index += size === 8 ? 2 : 1;
 		}
-		yield;
+		// A pause between pieces of a long string; a short one (most) is measured without one.
+		if (index < text.length) yield;
 	}
 	return { end: index, bytes };
 }

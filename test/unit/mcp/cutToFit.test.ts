@@ -40,6 +40,17 @@ describe("cutToFitSteps", () => {
 		});
 	});
 
+	test("a long string is measured and cut a piece at a time, a pause between pieces of 64 Ki characters", () => {
+		const answer = { text: "x".repeat(3_000_000) };
+		const steps = cutToFitSteps(answer, resultBytes(answer), MAX_RESPONSE_BYTES);
+		let pauses = 0;
+		let next = steps.next();
+		for (; !next.done; next = steps.next()) pauses++;
+		expect(next.value?.cut_to_fit).toEqual({ strings: ["/text"], total: 1 });
+		// Measured whole (45 pauses), then its kept part measured again as it is cut.
+		expect(pauses).toBeGreaterThanOrEqual(Math.floor(3_000_000 / (64 * 1024)) + Math.floor((next.value!.text as string).length / (64 * 1024)));
+	});
+
 	test("NULs, quotes and line breaks are counted as the result carries them (6, 3 and 2 bytes of JSON, twice, escaped again)", () => {
 		for (const char of ["\0", '"', "\n", "\\", "\ud800"]) {
 			const answer = { text: char.repeat(1_000_000), kept: "short" };

@@ -5,7 +5,7 @@ import type { ApprovalRequest } from "../../../src/mcp/approval";
 import { ApprovalModal } from "../../../src/ui/ApprovalModal";
 import { countWorkPerPiece } from "../../helpers/workPieces";
 
-/** The window for one change to `Long.md`, opened; its decisions, and its buttons by their text. */
+/** The approval window for `changes`, opened; the decisions it gave, and its buttons by their text. */
 function openedFor(changes: ApprovalRequest["changes"]): { modal: ApprovalModal; decisions: string[]; button: (text: string) => HTMLButtonElement } {
 	const decisions: string[] = [];
 	const modal = new ApprovalModal(
