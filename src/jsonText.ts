@@ -29,3 +29,24 @@ export function pieceEnd(text: string, start: number, chars: number): number {
 	const last = text.charCodeAt(end - 1);
 	return end < text.length && last >= 0xd800 && last <= 0xdbff ? end + 1 : end;
 }
+
+/** Control characters JSON writes as a two-character escape (`\b`, `\t`, `\n`, `\f`, `\r`); the others take six (`\u0000`). */
+const SHORT_JSON_ESCAPES = new Set([0x08, 0x09, 0x0a, 0x0c, 0x0d]);
+
+/**
+ * Bytes of UTF-8 the character at `index` of `text` takes inside a JSON string as `JSON.stringify`
+ * writes it: 4 for a surrogate pair (the only character of two code units, and the only one of 4
+ * bytes), 6 for a lone surrogate or a control character written `\u00xx`.
+ */
+export function jsonCharBytes(text: string, index: number): number {
+	const code = text.charCodeAt(index);
+	if (code < 0x20) return SHORT_JSON_ESCAPES.has(code) ? 2 : 6;
+	if (code === 0x22 || code === 0x5c) return 2;
+	if (code < 0x80) return 1;
+	if (code < 0x800) return 2;
+	if (code >= 0xd800 && code <= 0xdfff) {
+		const next = text.charCodeAt(index + 1);
+		return code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 4 : 6;
+	}
+	return 3;
+}

@@ -80,8 +80,19 @@ export const MAX_MARKDOWN_NESTING = 1000;
  * `inspect` and the index build failed on it.
  */
 export const MAX_STEPPED_BLOCK_DEPTH = 640;
-/** Largest tool response, in bytes of JSON; a larger one is refused with advice to narrow the call. */
+/** Largest tool response, in bytes of JSON; a larger one has its longest strings cut to fit (CUT_TO_FIT_SHORTEST_BYTES), else is refused with advice to narrow the call. */
 export const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
+/**
+ * A tool answer over MAX_RESPONSE_BYTES has its longest strings cut to one length so that it fits
+ * (`cut_to_fit`), but never to fewer than this many bytes of the result (a string is sent twice, so
+ * about 1 KiB of text): shorter strings are paths, names and dates, which cut would mislead, and an
+ * answer that would need them cut is refused with advice to ask for less, as before. A planted
+ * string of megabytes (a link's subpath, a canvas card) had put every answer carrying it over the
+ * bound, hiding its note or canvas from the person's AI.
+ */
+export const CUT_TO_FIT_SHORTEST_BYTES = 2 * 1024;
+/** Bytes of the result `cut_to_fit`'s list of the strings cut may take; the strings past it are counted, not named. */
+export const CUT_TO_FIT_LISTED_BYTES = 16 * 1024;
 /**
  * read_note (and resources/read, prompts, get_active_note's selection) returns at most this much of
  * a note's text, counted as JSON (and says `truncated`): counted as UTF-8, a note of line breaks or
@@ -765,6 +776,14 @@ export const TERMINAL_TYPED_AHEAD_MAX_BYTES = 64 * 1024;
 export const DIFF_CONTEXT_LINES = 3;
 /** Lines of a change (removed plus added) past which a diff is not worked out line by line: the window says how many lines each side has. */
 export const DIFF_MAX_EDIT_LENGTH = 1_000;
+/**
+ * Work (lines compared, edits tried) the line-by-line match of one change may take; past it the
+ * change is shown whole, its new lines then its old ones, like one past DIFF_MAX_EDIT_LENGTH. The
+ * match is O(lines × edits): 100,000 lines with every 200th edited (1,000 edits) were matched after
+ * 244 pauses, 0.3–1 s of slices at this machine's load, all that time with Approve held back, and
+ * longer notes more; this many is 64 steps of DIFF_STEP_WORK.
+ */
+export const DIFF_MAX_MATCH_WORK = 64 * 4_096;
 /** Lines of one diff printed at a time in the terminal of an interactive `serve`; the rest are counted and shown a page at a time on request. */
 export const TERMINAL_DIFF_LINES = 80;
 /** Lines of one diff drawn in the approval and "Show change" windows, one element each; the rest are counted, so a huge new note cannot stall Obsidian. */

@@ -4,7 +4,7 @@
  * and "Show change" in the activity list. Written as steps (`diffNoteSteps`): two 1 MiB texts took
  * 0.1–0.3 s in one piece, on Obsidian's UI thread in its windows.
  */
-import { DIFF_CONTEXT_LINES, DIFF_MAX_EDIT_LENGTH, DIFF_STEP_WORK } from "../config/limits";
+import { DIFF_CONTEXT_LINES, DIFF_MAX_EDIT_LENGTH, DIFF_MAX_MATCH_WORK, DIFF_STEP_WORK } from "../config/limits";
 import { runSteps, type Steps } from "../markdown/steps";
 
 type DiffLine = { kind: "same" | "added" | "removed"; text: string } | { kind: "gap"; linesSkipped: number };
@@ -12,7 +12,8 @@ type LineKind = "same" | "added" | "removed";
 
 /**
  * A change shown as lines. `unmatched` is set when the changed part was too different to match
- * line by line (more than DIFF_MAX_EDIT_LENGTH lines removed and added): it is then shown whole, its
+ * line by line (more than DIFF_MAX_EDIT_LENGTH lines removed and added, or more than
+ * DIFF_MAX_MATCH_WORK work to find which): it is then shown whole, its
  * new lines first (what will be written is what a person must see, even in a view cut short), then
  * the old lines they replace.
  */
@@ -78,7 +79,10 @@ type LineAt = (index: number) => ChangedLine;
 /** Counts work done since the last pause: `done()` is true once DIFF_STEP_WORK units were counted (the caller yields). */
 class StepWork {
 	private count = 0;
+	/** Units counted in all. */
+	total = 0;
 	done(amount = 1): boolean {
+		this.total += amount;
 		this.count += amount;
 		if (this.count < DIFF_STEP_WORK) return false;
 		this.count = 0;
@@ -88,13 +92,15 @@ class StepWork {
 
 /**
  * The shortest edit between two line lists (Myers' O(ND) walk, each diagonal's furthest point kept
- * per edit count to walk back), or null past DIFF_MAX_EDIT_LENGTH edits. A count of work, not a
- * clock, bounds it: the same change is drawn the same in the approval window, the terminal and
- * "Show change". Lines removed are listed before lines added in each changed run.
+ * per edit count to walk back), or null past DIFF_MAX_EDIT_LENGTH edits or DIFF_MAX_MATCH_WORK
+ * units of work. A count of work, not a clock, bounds it: the same change is drawn the same in the
+ * approval window, the terminal and "Show change". Lines removed are listed before lines added in
+ * each changed run.
  */
 function* matchLines(a: readonly string[], b: readonly string[], work: StepWork): Steps<ChangedLine[] | null> {
 	const n = a.length;
 	const m = b.length;
+	const workBound = work.total + DIFF_MAX_MATCH_WORK;
 	const max = Math.min(n + m, DIFF_MAX_EDIT_LENGTH);
 	const offset = max + 1;
 	// Furthest x on each diagonal k = x - y; -1: no valid point there.
@@ -113,7 +119,10 @@ function* matchLines(a: readonly string[], b: readonly string[], work: StepWork)
 			while (x < n && y < m && a[x] === b[y]) {
 				x++;
 				y++;
-				if (work.done()) yield;
+				if (work.done()) {
+					if (work.total > workBound) return null;
+					yield;
+				}
 			}
 			furthest[offset + k] = x;
 			if (x === n && y === m) {
@@ -123,6 +132,8 @@ function* matchLines(a: readonly string[], b: readonly string[], work: StepWork)
 			if (work.done()) yield;
 		}
 		trace.push(furthest.slice(offset - d, offset + d + 1));
+		// Past the bound the change is shown whole (every line it removes and adds) instead: a person reviews it in full, never a line count.
+		if (work.total > workBound) return null;
 	}
 	return null;
 }

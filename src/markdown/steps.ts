@@ -34,20 +34,13 @@ export function runStepsInSlices<T>(steps: Steps<T>, sliceMs: number, pause: () 
  * The same, asking `goOn()` after each pause: work whose result can no longer be used (its service
  * stopped, or a newer text overtook it) ends there, not after its last slice.
  */
-export async function runStepsInSlicesWhile<T>(
+export function runStepsInSlicesWhile<T>(
 	steps: Steps<T>,
 	sliceMs: number,
 	pause: () => Promise<void>,
 	goOn: () => boolean,
 ): Promise<{ done: true; value: T } | { done: false }> {
-	const clock = new SliceClock(sliceMs, pause);
-	for (;;) {
-		const next = steps.next();
-		if (next.done) return { done: true, value: next.value };
-		if (!clock.due()) continue;
-		await clock.checkpoint();
-		if (!goOn()) return { done: false };
-	}
+	return new SliceClock(sliceMs, pause).runWhile(steps, goOn);
 }
 
 /**
@@ -72,6 +65,17 @@ export class SliceClock {
 		if (!this.due()) return;
 		await this.pause();
 		this.sliceStart = performance.now();
+	}
+
+	/** Runs stepped work as `run` does, asking `goOn()` after each pause: `{ done: false }` when it stopped there. */
+	async runWhile<T>(steps: Steps<T>, goOn: () => boolean): Promise<{ done: true; value: T } | { done: false }> {
+		for (;;) {
+			const next = steps.next();
+			if (next.done) return { done: true, value: next.value };
+			if (!this.due()) continue;
+			await this.checkpoint();
+			if (!goOn()) return { done: false };
+		}
 	}
 
 	/** Runs stepped work, pausing whenever the slice is used up. */

@@ -142,9 +142,14 @@ export function promptArgumentSuggestions(ctx: ToolContext, file: HostFile, argu
 	return null;
 }
 
+/** Ends a prompt cut at MAX_NOTE_CONTENT_BYTES: without it the model took the first part for the whole prompt. */
+const PROMPT_CUT_NOTICE = `\n\n[Vault MCP: this prompt's note is cut here, at ${MAX_NOTE_CONTENT_BYTES / 1024} KiB as JSON.]`;
+
 async function promptBody(ctx: ToolContext, file: HostFile): Promise<string> {
-	const text = truncateAsJson(await readNoteForAnswer(ctx, file), MAX_NOTE_CONTENT_BYTES);
-	return (splitFrontmatter(text)?.body ?? text).replace(/^\s*\n/, "");
+	const whole = await readNoteForAnswer(ctx, file);
+	const text = truncateAsJson(whole, MAX_NOTE_CONTENT_BYTES);
+	const body = (splitFrontmatter(text)?.body ?? text).replace(/^\s*\n/, "");
+	return text.length < whole.length ? body + PROMPT_CUT_NOTICE : body;
 }
 
 function promptDescription(ctx: ToolContext, file: HostFile): { description?: string; arguments: Map<string, { description?: string; required?: boolean }> } {

@@ -29,6 +29,9 @@ export function requireNoteTextRight(ctx: ToolContext): void {
 	if (ctx.writes.currentRight(NOTE_TEXT_RIGHT) === "deny") throw new ProtocolError(ProtocolErrorCode.MethodNotFound, "Method not found");
 }
 
+/** Ends a note's text cut at MAX_NOTE_CONTENT_BYTES: without it a model took the first part for the whole note. */
+const NOTE_CUT_NOTICE = `\n\n[Vault MCP: the note is cut here, at ${MAX_NOTE_CONTENT_BYTES / 1024} KiB as JSON. read_note with 'Note#Heading' reads it a section at a time.]`;
+
 /** Registers the note resources; `contextOf` gives the context of the request being answered (a server is reused across requests). */
 export function registerNoteResources(server: McpServer, contextOf: () => ToolContext): void {
 	server.registerResource(
@@ -73,7 +76,10 @@ export function registerNoteResources(server: McpServer, contextOf: () => ToolCo
 			// The spec's resource-not-found answer (-32602 with the URI in `data`), in our words.
 			if (!found.ok) throw new ResourceNotFoundError(uri.href, found.error);
 			const text = await readNoteForAnswer(ctx, found.value);
-			return { contents: [{ uri: noteUri(found.value.path), mimeType: "text/markdown", text: truncateAsJson(text, MAX_NOTE_CONTENT_BYTES) }] };
+			const cut = truncateAsJson(text, MAX_NOTE_CONTENT_BYTES);
+			if (cut.length === text.length) return { contents: [{ uri: noteUri(found.value.path), mimeType: "text/markdown", text }] };
+			// Said in the text, which is what a model reads, and in `_meta` for a program.
+			return { contents: [{ uri: noteUri(found.value.path), mimeType: "text/markdown", text: cut + NOTE_CUT_NOTICE, _meta: { truncated: true } }] };
 		},
 	);
 }

@@ -3,6 +3,8 @@ import { z } from "zod";
 import { errorKind, type ActivityLog, type ActivityOutcome, type Logger } from "../activity";
 import { MAX_RESPONSE_BYTES, VAULT_WIDE_SLICE_MS } from "../config/limits";
 import { answerAtOnce, answerInSlices } from "./answerJson";
+import { CUT_TO_FIT_FIELD, cutToFitSchema, cutToFitSteps } from "./cutToFit";
+import { SliceClock } from "../markdown/steps";
 import { yieldToEventLoop } from "../vault/workBudget";
 import type { EveryField, ToolContext } from "./context";
 import { SERVER_INSTRUCTIONS } from "./instructions";
@@ -60,7 +62,7 @@ function schemasOf(tool: ToolDescriptor): { input: z.ZodObject; output: z.ZodObj
 	if (schemas === undefined) {
 		schemas = {
 			input: z.object(tool.access === "write" ? { ...tool.inputSchema, ...expectedHashArgument } : tool.inputSchema),
-			output: z.object(tool.outputSchema),
+			output: z.object({ ...tool.outputSchema, [CUT_TO_FIT_FIELD]: cutToFitSchema }),
 		};
 		toolSchemas.set(tool, schemas);
 	}
@@ -521,9 +523,14 @@ async function runTool(ctx: ToolContext, deps: McpServerDeps, tool: ToolDescript
 			outcome = "fixable";
 			result = toCallToolResult(answer);
 		} else {
-			const made =
-				answerAtOnce(answer.value) ??
-				(await answerInSlices(answer.value, ctx.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS, ctx.callBudget?.pause ?? yieldToEventLoop));
+			const sliceMs = ctx.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS;
+			const pause = ctx.callBudget?.pause ?? yieldToEventLoop;
+			let made = answerAtOnce(answer.value) ?? (await answerInSlices(answer.value, sliceMs, pause));
+			if (made.bytes > MAX_RESPONSE_BYTES) {
+				// Too big whole: its longest strings are cut to fit, and named, rather than the answer refused (a planted string would hide its note).
+				const cut = await new SliceClock(sliceMs, pause).run(cutToFitSteps(answer.value, made.bytes, MAX_RESPONSE_BYTES));
+				if (cut !== null) made = answerAtOnce(cut) ?? (await answerInSlices(cut, sliceMs, pause));
+			}
 			result = made.result;
 			answerBytes = made.bytes;
 		}

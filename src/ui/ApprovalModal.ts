@@ -48,7 +48,11 @@ export class ApprovalModal extends Modal {
 		if (this.request.changes.length === 0) changes.createEl("p", { cls: "vault-mcp-muted", text: "This call would change no note." });
 		// Drawn in slices (a change to a 1 MiB note was 0.1–0.3 s of the UI thread in one piece); the
 		// buttons that write wait until every line is drawn, so nothing is approved unseen.
-		this.drawing = renderNoteChanges(changes, this.request.changes, () => !this.answered && this.decision === null);
+		const drawn = renderNoteChanges(changes, this.request.changes, () => !this.answered && this.decision === null).then(
+			() => true,
+			() => false,
+		);
+		this.drawing = drawn.then(() => undefined);
 
 		new Setting(this.contentEl)
 			.setDesc("Nothing is written unless you approve. Closing this window declines.")
@@ -62,9 +66,21 @@ export class ApprovalModal extends Modal {
 		const holdMs = this.options.holdAnswersMs ?? 0;
 		const held = holdMs > 0 ? new Promise<void>((resolve) => window.setTimeout(resolve, holdMs)) : Promise.resolve();
 		for (const each of holdMs > 0 ? this.buttons : this.buttons.slice(1)) each.setDisabled(true);
-		void Promise.all([held, this.drawing]).then(() => {
-			if (this.decision === null && !this.answered) for (const each of this.buttons) each.setDisabled(false);
+		void Promise.all([held, drawn]).then(([, whole]) => {
+			if (this.decision !== null || this.answered) return;
+			// A change that could not be drawn whole cannot be approved here: only Decline is offered, and the window says why.
+			if (!whole) this.showNotDrawn(changes);
+			for (const each of whole ? this.buttons : this.buttons.slice(0, 1)) each.setDisabled(false);
 		});
+	}
+
+	private showNotDrawn(changes: HTMLElement): void {
+		const notice = changes.createEl("p", {
+			cls: "vault-mcp-approval-not-drawn",
+			text: "This change could not be shown in full, so it cannot be approved here. Decline it; the app that asked can try again.",
+		});
+		// Above what was drawn of the change, where it is read first.
+		changes.prepend(notice);
 	}
 
 	/** Resolves once the change is drawn whole (the buttons that write are enabled then). */

@@ -25,7 +25,7 @@ const LINE_SIGN = { same: " ", added: "+", removed: "-" } as const;
 /**
  * Appends one block per note: a heading line saying what happens to it, then its lines, each
  * worked out and drawn in slices (the event loop given back between them). Resolves once every
- * line is drawn; `stillShown` false (the window was closed) stops it early.
+ * line is drawn; `stillShown` false (the window was closed) stops the work at its next pause.
  */
 export async function renderNoteChanges(parent: HTMLElement, changes: readonly NoteChangeView[], stillShown: () => boolean = () => true): Promise<void> {
 	const clock = new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop);
@@ -36,9 +36,10 @@ export async function renderNoteChanges(parent: HTMLElement, changes: readonly N
 			cls: "vault-mcp-diff-path",
 			text: drawnAsWritten(`${change.movedFrom === undefined ? "" : `${change.movedFrom} → `}${change.path}${describe(change)}`),
 		});
-		const diff = await clock.run(diffNoteSteps(change.before, change.after ?? ""));
-		if (!stillShown()) return;
-		await clock.run(renderDiffLines(block, diff));
+		// Working out a diff of a big change went on for seconds after its window was closed.
+		const diff = await clock.runWhile(diffNoteSteps(change.before, change.after ?? ""), stillShown);
+		if (!diff.done || !stillShown()) return;
+		if (!(await clock.runWhile(renderDiffLines(block, diff.value), stillShown)).done) return;
 	}
 }
 

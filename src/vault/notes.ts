@@ -1,6 +1,7 @@
 import type { Host, HostFile } from "../host/Host";
 import { IN_SCOPE_MEMO_PATHS, IN_SCOPE_MEMO_SCOPES, NOT_FOUND_SUGGESTIONS } from "../config/limits";
 import { fail, ok, type Result } from "../result";
+import { jsonCharBytes } from "../jsonText";
 import { checkVaultPath } from "./paths";
 import { isNoteInScope, isPathVisible, scopeKey, type Scope } from "./scope";
 import { linkQuery, pickLinkTarget, queriedName } from "../paths/linkResolution";
@@ -203,9 +204,6 @@ export function page<T>(items: readonly T[], offset: number, limit: number): { i
 	return next < items.length ? { items: slice, nextCursor: encodeCursor(next) } : { items: slice };
 }
 
-/** Control characters JSON writes as a two-character escape (`\b`, `\t`, `\n`, `\f`, `\r`); the others take six (`\u0000`). */
-const SHORT_JSON_ESCAPES = new Set([0x08, 0x09, 0x0a, 0x0c, 0x0d]);
-
 /**
  * The longest prefix of `text` whose JSON string (as `JSON.stringify` writes it, less its quotes)
  * fits in `maxBytes` of UTF-8, never splitting a character. Cut by its UTF-8 bytes alone, a note of
@@ -216,24 +214,11 @@ const SHORT_JSON_ESCAPES = new Set([0x08, 0x09, 0x0a, 0x0c, 0x0d]);
 export function truncateAsJson(text: string, maxBytes: number): string {
 	let bytes = 0;
 	for (let index = 0; index < text.length; index++) {
-		const code = text.charCodeAt(index);
-		let size = 3;
-		let units = 1;
-		if (code < 0x20) size = SHORT_JSON_ESCAPES.has(code) ? 2 : 6;
-		else if (code === 0x22 || code === 0x5c) size = 2;
-		else if (code < 0x80) size = 1;
-		else if (code < 0x800) size = 2;
-		else if (code >= 0xd800 && code <= 0xdfff) {
-			const next = text.charCodeAt(index + 1);
-			// A pair is four bytes; a lone surrogate JSON writes as `\udxxx`.
-			if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-				size = 4;
-				units = 2;
-			} else size = 6;
-		}
+		const size = jsonCharBytes(text, index);
 		if (bytes + size > maxBytes) return text.slice(0, index);
 		bytes += size;
-		index += units - 1;
+		// A pair is the only character of four bytes, and of two code units.
+		if (size === 4) index++;
 	}
 	return text;
 }

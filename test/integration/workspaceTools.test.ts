@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { z } from "zod";
 import { addToken } from "../../src/auth/tokenList";
+import { MAX_NOTE_CONTENT_BYTES } from "../../src/config/limits";
 import { NodeHost } from "../../src/headless/NodeHost";
 import VaultMcpPlugin from "../../src/main";
 import { ALL_TOOLS } from "../../src/mcp/tools";
@@ -82,6 +83,11 @@ describe("tools of Obsidian's window, inside the plugin", () => {
 		expect(await callOk(client, "get_active_note")).toEqual({ path: "Plans/Garden.md" });
 		app.workspace.focus(app.workspace.tabs.length - 1, "Beds");
 		expect(await callOk(client, "get_active_note")).toEqual({ path: "Plans/Garden.md", selection: "Beds" });
+		// A selection of a million line breaks is 2 MB as JSON: cut at the bound, and said (it was cut silently).
+		app.workspace.focus(app.workspace.tabs.length - 1, "\n".repeat(1_000_000));
+		const cut = await callOk<{ selection: string; truncated?: boolean }>(client, "get_active_note");
+		expect(cut.truncated).toBe(true);
+		expect(cut.selection).toBe("\n".repeat(MAX_NOTE_CONTENT_BYTES / 2));
 		// The person opens an excluded note themselves: the client learns nothing about it.
 		await app.workspace.openLinkText("Private/Diary.md", "", "tab");
 		const excluded = await callError(client, "get_active_note");

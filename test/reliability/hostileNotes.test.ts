@@ -955,10 +955,13 @@ describe("notes of a megabyte of line breaks, of lone CRs and of NULs", () => {
 	);
 
 	test.each(Object.keys(notes))(
-		"resources/read of %s gives its first part, cut to the same bound as JSON",
+		"resources/read of %s gives its first part, cut to the same bound as JSON, and says so",
 		async (path) => {
 			const read = await served.client.readResource({ uri: `vault-mcp://note/${encodeURIComponent(path)}` });
-			const text = (read.contents[0] as { text?: string } | undefined)?.text ?? "";
+			const content = read.contents[0] as { text?: string; _meta?: unknown } | undefined;
+			expect(content?._meta).toEqual({ truncated: true });
+			const said = content?.text ?? "";
+			const text = said.slice(0, said.lastIndexOf("\n\n[Vault MCP: the note is cut here"));
 			expect((notes[path] ?? "").startsWith(text)).toBe(true);
 			expect(text.length).toBeGreaterThan(MAX_NOTE_CONTENT_BYTES / 8);
 			expect(jsonBytes(text)).toBeLessThanOrEqual(MAX_NOTE_CONTENT_BYTES);

@@ -16,6 +16,10 @@ export const getActiveNoteTool = defineTool({
 	outputSchema: {
 		path: z.string(),
 		selection: z.string().optional(),
+		truncated: z
+			.literal(true)
+			.optional()
+			.describe(`The selection was cut at ${MAX_NOTE_CONTENT_BYTES / 1024} KiB as JSON`),
 	},
 	examples: [{}],
 	handler: (ctx) => {
@@ -28,6 +32,8 @@ export const getActiveNoteTool = defineTool({
 		}
 		const editor = workspace.activeEditor;
 		const selected = editor?.file?.path === file.path ? (editor.editor?.getSelection() ?? "") : "";
-		return Promise.resolve(ok({ path: file.path, ...(selected === "" ? {} : { selection: truncateAsJson(selected, MAX_NOTE_CONTENT_BYTES) }) }));
+		if (selected === "") return Promise.resolve(ok({ path: file.path }));
+		const selection = truncateAsJson(selected, MAX_NOTE_CONTENT_BYTES);
+		return Promise.resolve(ok({ path: file.path, selection, ...(selection.length < selected.length ? { truncated: true as const } : {}) }));
 	},
 });

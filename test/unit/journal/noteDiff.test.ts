@@ -1,6 +1,6 @@
 import { diffArrays } from "diff";
 import fc from "fast-check";
-import { DIFF_MAX_EDIT_LENGTH, DIFF_STEP_WORK } from "../../../src/config/limits";
+import { DIFF_MAX_EDIT_LENGTH, DIFF_MAX_MATCH_WORK, DIFF_STEP_WORK } from "../../../src/config/limits";
 import { diffAsText, diffNote, diffNoteSteps } from "../../../src/journal/noteDiff";
 
 describe("diffNote", () => {
@@ -121,7 +121,23 @@ describe("diffNote", () => {
 		let next = steps.next();
 		for (; !next.done; next = steps.next()) pauses++;
 		expect(next.value.unmatched).toEqual({ linesRemoved: 20_000, linesAdded: 20_000 });
-		// Split, 40,000 lines; then the search to DIFF_MAX_EDIT_LENGTH edits, about half a million diagonal steps; then 40,000 lines drawn.
-		expect(pauses).toBeGreaterThan((80_000 + (DIFF_MAX_EDIT_LENGTH * DIFF_MAX_EDIT_LENGTH) / 2) / DIFF_STEP_WORK - 1);
+		// Split, 40,000 lines; then the search up to DIFF_MAX_MATCH_WORK (it went on to DIFF_MAX_EDIT_LENGTH edits, about half a million diagonal steps); then 40,000 lines placed.
+		expect(pauses).toBeGreaterThan((80_000 + DIFF_MAX_MATCH_WORK) / DIFF_STEP_WORK - 1);
+		expect(pauses).toBeLessThanOrEqual((80_000 + DIFF_MAX_MATCH_WORK) / DIFF_STEP_WORK + 2);
+	});
+
+	test("a change of few edits that would take more than DIFF_MAX_MATCH_WORK to match is shown whole instead (it was matched after 244 pauses)", () => {
+		// 100,000 lines, every 200th edited: 1,000 edits, each found only after walking most of the lines.
+		const before = Array.from({ length: 100_000 }, (_, index) => `line ${index}`);
+		const after = before.map((line, index) => (index % 200 === 7 ? `${line} (edited)` : line));
+		expect((before.length / 200) * 2).toBeLessThanOrEqual(DIFF_MAX_EDIT_LENGTH);
+		const steps = diffNoteSteps(before.join("\n"), after.join("\n"));
+		let pauses = 0;
+		let next = steps.next();
+		for (; !next.done; next = steps.next()) pauses++;
+		// The lines between the first and last edit, whole: new, then old.
+		expect(next.value.unmatched).toEqual({ linesRemoved: 99_801, linesAdded: 99_801 });
+		// Split (200,000 lines), the bounded match, the lines placed (199,602 and the context).
+		expect(pauses).toBeLessThanOrEqual((200_000 + DIFF_MAX_MATCH_WORK + 200_000) / DIFF_STEP_WORK + 4);
 	});
 });

@@ -1,6 +1,28 @@
 import "../../double/dom";
 import type { App } from "obsidian";
+import { DIFF_MAX_MATCH_WORK, DIFF_STEP_WORK, WINDOW_DIFF_LINES_PER_STEP } from "../../../src/config/limits";
+import type { ApprovalRequest } from "../../../src/mcp/approval";
 import { ApprovalModal } from "../../../src/ui/ApprovalModal";
+import { countWorkPerPiece } from "../../helpers/workPieces";
+
+/** The approval window for `changes`, opened; the decisions it gave, and its buttons by their text. */
+function openedFor(changes: ApprovalRequest["changes"]): { modal: ApprovalModal; decisions: string[]; button: (text: string) => HTMLButtonElement } {
+	const decisions: string[] = [];
+	const modal = new ApprovalModal(
+		{} as App,
+		{ id: "c1", tokenName: "Laptop", tool: "append_to_note", toolTitle: "Append to a note", changes },
+		1,
+		(decision) => decisions.push(decision),
+	);
+	modal.open();
+	const button = (text: string) => [...modal.contentEl.querySelectorAll("button")].find((each) => each.textContent === text)!;
+	return { modal, decisions, button };
+}
+
+/** Turns of the event loop, each letting one slice of the drawing run. */
+async function turns(count: number): Promise<void> {
+	for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
+}
 
 /** The approval window draws a long change in slices: nothing can be approved before all of it is on screen. */
 describe("ApprovalModal", () => {
@@ -25,6 +47,78 @@ describe("ApprovalModal", () => {
 		await modal.drawing;
 		await Promise.resolve();
 		expect(modal.contentEl.querySelector(".vault-mcp-diff-added")?.textContent).toBe("+ the line this call adds");
+		expect(button("Approve").disabled).toBe(false);
+		button("Approve").click();
+		expect(decisions).toEqual(["approve"]);
+	});
+
+	test("closing the window mid-draw stops working out the change at the next pause (it went on to the end: the whole diff of a big note)", async () => {
+		const before = Array.from({ length: 20_000 }, (_, index) => `line ${index} of a long note`).join("\n");
+		const after = before
+			.split("\n")
+			.map((line, index) => (index % 100 === 7 ? `${line} (edited)` : line))
+			.join("\n");
+		const pieces = countWorkPerPiece();
+		try {
+			const { modal, decisions } = openedFor([{ path: "Long.md", before, after }]);
+			await turns(3);
+			modal.close();
+			expect(decisions).toEqual(["decline"]);
+			const piecesAtClose = pieces.perPiece.length;
+			await modal.drawing;
+			// Every look at the clock finds the slice used up, so each step of the diff is a piece: one more at most.
+			expect(pieces.perPiece.length - piecesAtClose).toBeLessThanOrEqual(1);
+			expect(modal.contentEl.childElementCount).toBe(0);
+		} finally {
+			pieces.restore();
+		}
+	});
+
+	test("a drawing that fails says the change cannot be approved; Approve and Always allow stay disabled, Decline works (the window waited in silence)", async () => {
+		const change = {
+			path: "Broken.md",
+			after: "new text\n",
+			get before(): string {
+				throw new RangeError("Invalid string length");
+			},
+		};
+		const { modal, decisions, button } = openedFor([change]);
+		await modal.drawing;
+		await turns(2);
+		expect(modal.contentEl.querySelector(".vault-mcp-approval-not-drawn")?.textContent).toBe(
+			"This change could not be shown in full, so it cannot be approved here. Decline it; the app that asked can try again.",
+		);
+		expect([button("Approve").disabled, button("Always allow this tool for this token").disabled, button("Decline").disabled]).toEqual([true, true, false]);
+		button("Approve").click();
+		button("Always allow this tool for this token").click();
+		expect(decisions).toEqual([]);
+		button("Decline").click();
+		expect(decisions).toEqual(["decline"]);
+	});
+
+	test("a change too costly to match line by line is shown whole, every new then old line, and Approve waits only for the bounded work (it waited for the whole match)", async () => {
+		// 2,400 lines each side, no line placed alike (nor the first or last): the match tries every edit up to its bound.
+		const lines = (first: string, period: number, last: string) =>
+			[first, ...Array.from({ length: 2_398 }, (_, index) => (index % period ? "x" : "z")), last].join("\n");
+		const before = lines("old first", 3, "old last");
+		const after = lines("new first", 2, "new last");
+		const pieces = countWorkPerPiece();
+		let piecesDrawing: number;
+		let opened: ReturnType<typeof openedFor>;
+		try {
+			opened = openedFor([{ path: "Long.md", before, after }]);
+			await opened.modal.drawing;
+			await turns(1);
+			piecesDrawing = pieces.perPiece.length;
+		} finally {
+			pieces.restore();
+		}
+		const { modal, button, decisions } = opened;
+		// The bounded match, the lines split and placed (4,800 each, looked at a few times), and 4,800 lines drawn.
+		expect(piecesDrawing).toBeLessThanOrEqual(DIFF_MAX_MATCH_WORK / DIFF_STEP_WORK + 8 + 4_800 / WINDOW_DIFF_LINES_PER_STEP + 4);
+		const drawn = [...modal.contentEl.querySelectorAll(".vault-mcp-diff-lines > div")].map((el) => el.textContent);
+		expect(drawn[0]).toBe("Too different to match line by line: the 2400 new lines first, then the 2400 old lines they replace.");
+		expect(drawn.slice(1)).toEqual([...after.split("\n").map((line) => `+ ${line}`), ...before.split("\n").map((line) => `- ${line}`)]);
 		expect(button("Approve").disabled).toBe(false);
 		button("Approve").click();
 		expect(decisions).toEqual(["approve"]);

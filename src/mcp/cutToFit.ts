@@ -1,0 +1,193 @@
+/**
+ * An answer too big to send, made to fit by cutting its longest strings, and saying which. Every
+ * tool's answer can carry text a note's author wrote (a link's subpath, a canvas card, a heading, a
+ * task, a frontmatter value, a base's cell): one planted string of megabytes put every answer that
+ * carried it over MAX_RESPONSE_BYTES, so the note or canvas was hidden from the person's AI. The
+ * longest strings are cut to one length, the shortest that makes the answer fit (so a short path
+ * or name is never cut while a long text could be), at whole characters, and `cut_to_fit` names
+ * each as a JSON Pointer (RFC 6901). Sizes are those of the tool result as sent: the answer goes
+ * out twice, as structured content and as its JSON text quoted again.
+ */
+import { z } from "zod";
+import { CUT_TO_FIT_LISTED_BYTES, CUT_TO_FIT_SHORTEST_BYTES } from "../config/limits";
+import { jsonCharBytes } from "../jsonText";
+import type { Steps } from "../markdown/steps";
+
+/** Characters of a string measured between two steps. */
+const MEASURED_CHARS = 64 * 1024;
+
+/** A string's two quotes in a result: `""` in the structured content, `\"\"` in the text. */
+const QUOTES_IN_RESULT = 6;
+
+/** The field an answer cut to fit carries. */
+export const CUT_TO_FIT_FIELD = "cut_to_fit";
+
+/** How clients see it (every tool's output schema has it). */
+export const cutToFitSchema = z
+	.object({
+		strings: z.array(z.string()).describe("JSON Pointers of the strings cut short, in answer order, as many as fit in a few KiB"),
+		total: z.number().int().describe("How many strings were cut"),
+	})
+	.optional()
+	.describe("The answer was too big to send whole: its longest strings were cut short. Ask for less (a smaller limit, one note) to have them whole.");
+
+type CutToFit = z.infer<typeof cutToFitSchema>;
+
+/** Bytes one character of a string takes in a result: its JSON form twice, and one more for each `"` and `\` of that form, escaped again in the text. */
+function resultBytesOfChar(text: string, index: number): number {
+	const size = jsonCharBytes(text, index);
+	const code = text.charCodeAt(index);
+	// `\"` and `\\` hold two characters the text escapes again; `\n`, `\u0000` or a lone surrogate's `\udxxx` one.
+	const escapedAgain = code === 0x22 || code === 0x5c ? 2 : code < 0x20 || size === 6 ? 1 : 0;
+	return 2 * size + escapedAgain;
+}
+
+/** The longest prefix of `text` taking at most `maxBytes` in a result (its quotes counted), never inside a character; a step every MEASURED_CHARS characters. */
+function* prefixInResult(text: string, maxBytes: number): Steps<{ end: number; bytes: number }> {
+	let bytes = QUOTES_IN_RESULT;
+	let index = 0;
+	while (index < text.length) {
+		const stop = index + MEASURED_CHARS;
+		while (index < text.length && index < stop) {
+			const size = resultBytesOfChar(text, index);
+			if (bytes + size > maxBytes) return { end: index, bytes };
+			bytes += size;
+			// A surrogate pair, the only character of two code units, is the only one of 8 bytes here.
+			index += size === 8 ? 2 : 1;
+		}
+		// A pause between pieces of a long string; a short one (most) is measured without one.
+		if (index < text.length) yield;
+	}
+	return { end: index, bytes };
+}
+
+/** Bytes a piece of JSON text takes in a result: its bytes twice, and one more for each `"` and `\` (escaped in the text). */
+function resultBytesOfJson(json: string): number {
+	let escapedAgain = 0;
+	for (let index = 0; index < json.length; index++) {
+		const code = json.charCodeAt(index);
+		if (code === 0x22 || code === 0x5c) escapedAgain++;
+	}
+	return 2 * Buffer.byteLength(json) + escapedAgain;
+}
+
+/** Where a string is, as the keys and indexes leading to it. */
+type Place = Array<string | number>;
+
+/** A string's replacement (the same string, or a prefix of it); `place` holds the keys as the answer now spells them, the key itself last when `isKey`. */
+type Visit = (text: string, place: Place, isKey: boolean) => Steps<string>;
+
+/**
+ * A copy of `value` with each string, object keys included, replaced by `visit`'s answer, in one
+ * fixed order; as JSON.stringify does, what has no JSON (undefined, a function) is left out of an
+ * object and is null in an array, and a value with `toJSON` is taken as what it gives. A key cut
+ * to the same text as an earlier key of its object is left out with its value (whose strings are
+ * still visited, so every pass sees the same strings in the same order).
+ */
+function* copyVisiting(value: unknown, place: Place, visit: Visit, leftOut: (place: Place) => void): Steps<unknown> {
+	if (typeof value === "string") return yield* visit(value, place, false);
+	if (value === null || typeof value !== "object") return typeof value === "function" ? undefined : value;
+	if (typeof (value as { toJSON?: unknown }).toJSON === "function")
+		return yield* copyVisiting((value as { toJSON(): unknown }).toJSON(), place, visit, leftOut);
+	if (Array.isArray(value)) {
+		const copy: unknown[] = [];
+		for (let index = 0; index < value.length; index++) {
+			place.push(index);
+			copy.push((yield* copyVisiting(value[index], place, visit, leftOut)) ?? null);
+			place.pop();
+		}
+		return copy;
+	}
+	const copy: Record<string, unknown> = {};
+	for (const [key, entry] of Object.entries(value)) {
+		if (entry === undefined || typeof entry === "function") continue;
+		place.push(key);
+		const keyAsSent = yield* visit(key, place, true);
+		place[place.length - 1] = keyAsSent;
+		const entryAsSent = yield* copyVisiting(entry, place, visit, leftOut);
+		if (Object.hasOwn(copy, keyAsSent)) leftOut(place);
+		// Defined, not assigned: a key `__proto__` (a frontmatter may have one) stays a key.
+		else Object.defineProperty(copy, keyAsSent, { value: entryAsSent, enumerable: true, writable: true, configurable: true });
+		place.pop();
+	}
+	return copy;
+}
+
+/** `place` as a JSON Pointer. */
+function pointerOf(place: Place): string {
+	return place.map((part) => `/${String(part).replaceAll("~", "~0").replaceAll("/", "~1")}`).join("");
+}
+
+/**
+ * The one length every string longer than it is cut to, so that strings of these `sizes` take at
+ * most `room` bytes: the largest that does; null when it would be under CUT_TO_FIT_SHORTEST_BYTES.
+ */
+function cutLength(sizes: readonly number[], room: number): number | null {
+	const longestFirst = [...sizes].sort((a, b) => b - a);
+	let uncut = longestFirst.reduce((sum, size) => sum + size, 0);
+	for (let cut = 1; cut <= longestFirst.length; cut++) {
+		uncut -= longestFirst[cut - 1]!;
+		const length = Math.floor((room - uncut) / cut);
+		if (length >= (longestFirst[cut] ?? 0)) return length >= CUT_TO_FIT_SHORTEST_BYTES ? length : null;
+	}
+	return null;
+}
+
+/**
+ * `answer` with its longest strings cut so that its tool result takes at most `maxBytes`, and
+ * `cut_to_fit` saying which; null when cutting strings to CUT_TO_FIT_SHORTEST_BYTES is not enough
+ * (an answer of many short strings: the caller asks for less). `resultBytes` is what the result
+ * of the whole answer takes. Strings are measured and cut a piece at a time.
+ */
+export function* cutToFitSteps(answer: Record<string, unknown>, resultBytes: number, maxBytes: number): Steps<Record<string, unknown> | null> {
+	// First pass: the size of each string in the result, and of what is not a string that may be cut.
+	const longSizes: number[] = [];
+	const longOrder: number[] = [];
+	let order = 0;
+	yield* copyVisiting(
+		answer,
+		[],
+		function* (text) {
+			const { bytes } = yield* prefixInResult(text, Infinity);
+			if (bytes > CUT_TO_FIT_SHORTEST_BYTES) {
+				longSizes.push(bytes);
+				longOrder.push(order);
+			}
+			order++;
+			return text;
+		},
+		() => undefined,
+	);
+	const longBytes = longSizes.reduce((sum, size) => sum + size, 0);
+	const length = cutLength(longSizes, maxBytes - CUT_TO_FIT_LISTED_BYTES - (resultBytes - longBytes));
+	if (length === null) return null;
+	const toCut = new Set(longOrder.filter((_, index) => longSizes[index]! > length));
+	// Second pass: the copy with those strings cut, each named while the list has room.
+	const listed: string[] = [];
+	let listedBytes = resultBytesOfJson(`,"${CUT_TO_FIT_FIELD}":{"strings":[],"total":${Number.MAX_SAFE_INTEGER}}`);
+	let total = 0;
+	const named = (place: Place) => {
+		total++;
+		const pointer = pointerOf(place);
+		// The pointer, and a comma, in the result.
+		const bytes = resultBytesOfJson(JSON.stringify(pointer)) + 2;
+		if (listedBytes + bytes > CUT_TO_FIT_LISTED_BYTES) return;
+		listed.push(pointer);
+		listedBytes += bytes;
+	};
+	order = 0;
+	const copy = (yield* copyVisiting(
+		answer,
+		[],
+		function* (text, place, isKey) {
+			if (!toCut.has(order++)) return text;
+			const { end } = yield* prefixInResult(text, length);
+			const cut = text.slice(0, end);
+			named(isKey ? [...place.slice(0, -1), cut] : place);
+			return cut;
+		},
+		named,
+	)) as Record<string, unknown>;
+	const cut: CutToFit = { strings: listed, total };
+	return { ...copy, [CUT_TO_FIT_FIELD]: cut };
+}

@@ -1,0 +1,123 @@
+/**
+ * A planted string of megabytes in what a tool answers (a link's subpath, a canvas card, a task)
+ * put the whole answer over MAX_RESPONSE_BYTES, so the note or canvas could never be looked at
+ * through the server: the answer is now cut to fit, its longest strings cut short and named in
+ * `cut_to_fit`. And text cut at MAX_NOTE_CONTENT_BYTES says so wherever it goes out (resources, prompts).
+ * The real SDK client over real HTTP.
+ */
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { MAX_NOTE_CONTENT_BYTES, MAX_RESPONSE_BYTES } from "../../src/config/limits";
+import { connectClient } from "../helpers/http";
+import { startService, type RunningService } from "../helpers/service";
+import { makeVault, removeDir } from "../helpers/vault";
+
+const HEADING = "heading ".repeat(400_000);
+const CARD = "card text ".repeat(440_000);
+const TASK = "task ".repeat(600_000);
+
+const FILES = {
+	"Target.md": "# Target\n",
+	"Planted.md": `See [[Target#${HEADING}]] and [[Target]].\n`,
+	"Board.canvas": JSON.stringify({
+		nodes: [
+			{ id: "big", type: "text", text: CARD, x: 0, y: 0, width: 10, height: 10 },
+			{ id: "small", type: "text", text: "Ask about [[Target]]", x: 20, y: 0, width: 10, height: 10 },
+		],
+		edges: [{ id: "e", fromNode: "small", toNode: "big" }],
+	}),
+	"Tasks.md": `- [ ] ${TASK}\n- [ ] water the herbs\n`,
+	"Breaks.md": `# Breaks\n${"\n".repeat(1_000_000)}end\n`,
+	"Prompts/Long.md": `Summarise this:${"\n".repeat(1_000_000)}end\n`,
+	"Prompts/Short.md": "Summarise {{topic}}.\n",
+};
+
+interface CutToFit {
+	strings: string[];
+	total: number;
+}
+
+describe("answers carrying a planted string of megabytes", () => {
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+
+	beforeAll(async () => {
+		vault = await makeVault(FILES);
+		running = await startService(vault, { settings: { rateLimitPerMinute: 1_000_000, promptsFolder: "Prompts" } });
+		await running.host.metadataCache.settled();
+		client = await connectClient(running.url, running.tokens.read ?? "");
+	}, 60_000);
+	afterAll(async () => {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	/** The raw result (the size checked as it came), and its structured content. */
+	async function answered<T>(name: string, args: Record<string, unknown>): Promise<T & { cut_to_fit?: CutToFit }> {
+		const result = (await client.callTool({ name, arguments: args })) as {
+			isError?: boolean;
+			content: Array<{ text: string }>;
+			structuredContent: unknown;
+		};
+		expect(result.isError ?? false).toBe(false);
+		expect(Buffer.byteLength(JSON.stringify({ content: result.content, structuredContent: result.structuredContent }))).toBeLessThanOrEqual(
+			MAX_RESPONSE_BYTES,
+		);
+		// The text is the structured content, cut the same.
+		expect(JSON.parse(result.content[0]!.text)).toEqual(result.structuredContent);
+		return result.structuredContent as T & { cut_to_fit?: CutToFit };
+	}
+
+	test("get_note_links of a note linking to a heading of 3 MB lists its links, the long one cut and named (it answered 'over 2 MiB')", async () => {
+		const links = await answered<{ outgoing: Array<{ link: string; target: string | null }> }>("get_note_links", { path: "Planted" });
+		expect(links.outgoing).toHaveLength(2);
+		const [long, short] = links.outgoing;
+		expect(`Target#${HEADING}`.startsWith(long!.link)).toBe(true);
+		expect(long!.link.length).toBeGreaterThan(100_000);
+		expect(long!.target).toBe("Target.md");
+		expect(short).toEqual({ link: "Target", target: "Target.md", line: 0 });
+		expect(links.cut_to_fit).toEqual({ strings: ["/outgoing/0/link"], total: 1 });
+		// An answer that fits is sent whole, with no such field.
+		expect(await answered<Record<string, unknown>>("get_note_links", { path: "Target" })).not.toHaveProperty("cut_to_fit");
+	}, 60_000);
+
+	test("read_canvas of a canvas with a text card of 4.4 MB gives every card and edge, the long text cut and named (it answered 'over 2 MiB')", async () => {
+		const canvas = await answered<{ nodes: Array<{ id: string; text?: string }>; edges: Array<{ id: string }> }>("read_canvas", { path: "Board.canvas" });
+		expect(canvas.nodes.map((node) => node.id)).toEqual(["big", "small"]);
+		expect(CARD.startsWith(canvas.nodes[0]!.text!)).toBe(true);
+		expect(canvas.nodes[0]!.text!.length).toBeGreaterThan(100_000);
+		expect(canvas.nodes[1]!.text).toBe("Ask about [[Target]]");
+		expect(canvas.edges.map((edge) => edge.id)).toEqual(["e"]);
+		expect(canvas.cut_to_fit).toEqual({ strings: ["/nodes/0/text"], total: 1 });
+	}, 60_000);
+
+	test("list_tasks with a task of 3 MB lists both tasks, the long one cut and named", async () => {
+		const tasks = await answered<{ tasks: Array<{ path: string; text: string }> }>("list_tasks", { path: "Tasks" });
+		expect(tasks.tasks.map((task) => task.path)).toEqual(["Tasks.md", "Tasks.md"]);
+		expect(TASK.trim().startsWith(tasks.tasks[0]!.text)).toBe(true);
+		expect(tasks.tasks[1]!.text).toBe("water the herbs");
+		expect(tasks.cut_to_fit).toEqual({ strings: ["/tasks/0/text"], total: 1 });
+	}, 60_000);
+
+	test("resources/read of a note cut at the bound says so, in its text and in _meta (it was cut silently)", async () => {
+		const read = await client.readResource({ uri: "vault-mcp://note/Breaks.md" });
+		const content = read.contents[0] as { text: string; _meta?: Record<string, unknown> };
+		expect(content._meta).toEqual({ truncated: true });
+		const notice = content.text.slice(content.text.lastIndexOf("\n\n[Vault MCP:"));
+		expect(notice).toContain("the note is cut here");
+		expect(FILES["Breaks.md"].startsWith(content.text.slice(0, -notice.length))).toBe(true);
+		expect(Buffer.byteLength(JSON.stringify(content.text.slice(0, -notice.length))) - 2).toBeLessThanOrEqual(MAX_NOTE_CONTENT_BYTES);
+		const whole = await client.readResource({ uri: "vault-mcp://note/Target.md" });
+		expect(whole.contents[0]).toEqual({ uri: "vault-mcp://note/Target.md", mimeType: "text/markdown", text: "# Target\n" });
+	}, 60_000);
+
+	test("prompts/get of a prompt note cut at the bound says so at its end (it was cut silently); a short one is unchanged", async () => {
+		const long = await client.getPrompt({ name: "Long" });
+		const text = (long.messages[0]!.content as { text: string }).text;
+		expect(text.startsWith("Summarise this:\n")).toBe(true);
+		expect(text).toMatch(/\n\n\[Vault MCP: this prompt's note is cut here, at 512 KiB as JSON\.\]$/);
+		const short = await client.getPrompt({ name: "Short", arguments: { topic: "the garden" } });
+		expect((short.messages[0]!.content as { text: string }).text).toBe("Summarise the garden.\n");
+	}, 60_000);
+});

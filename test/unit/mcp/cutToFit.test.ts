@@ -1,0 +1,125 @@
+import fc from "fast-check";
+import { CUT_TO_FIT_LISTED_BYTES, CUT_TO_FIT_SHORTEST_BYTES, MAX_RESPONSE_BYTES } from "../../../src/config/limits";
+import { cutToFitSteps } from "../../../src/mcp/cutToFit";
+import { runSteps } from "../../../src/markdown/steps";
+
+/** Bytes of the tool result as the server sends it: the answer as structured content and as its JSON text. */
+function resultBytes(answer: Record<string, unknown>): number {
+	return Buffer.byteLength(JSON.stringify({ content: [{ type: "text", text: JSON.stringify(answer) }], structuredContent: answer }));
+}
+
+function cutToFit(answer: Record<string, unknown>, maxBytes = MAX_RESPONSE_BYTES): Record<string, unknown> | null {
+	return runSteps(cutToFitSteps(answer, resultBytes(answer), maxBytes));
+}
+
+/** The value a JSON Pointer names. */
+function at(value: unknown, pointer: string): unknown {
+	return pointer
+		.split("/")
+		.slice(1)
+		.map((part) => part.replaceAll("~1", "/").replaceAll("~0", "~"))
+		.reduce<unknown>((inside, part) => (inside as Record<string, unknown>)[part], value);
+}
+
+describe("cutToFitSteps", () => {
+	test("a 3 MB link subpath is cut, named, and the answer fits; the short strings beside it stay whole", () => {
+		const subpath = "#".concat("heading ".repeat(400_000));
+		const answer = { path: "Note.md", outgoing: [{ link: `Other${subpath}`, target: "Other.md", line: 3 }], unresolved: ["Missing"] };
+		expect(resultBytes(answer)).toBeGreaterThan(MAX_RESPONSE_BYTES);
+		const cut = cutToFit(answer)!;
+		expect(resultBytes(cut)).toBeLessThanOrEqual(MAX_RESPONSE_BYTES);
+		expect(cut.cut_to_fit).toEqual({ strings: ["/outgoing/0/link"], total: 1 });
+		const link = (cut.outgoing as Array<{ link: string }>)[0]!.link;
+		expect(answer.outgoing[0]!.link.startsWith(link)).toBe(true);
+		// Cut to the longest length that fits, not to a sliver.
+		expect(resultBytes(cut)).toBeGreaterThan(MAX_RESPONSE_BYTES - CUT_TO_FIT_LISTED_BYTES - 64);
+		expect({ ...cut, outgoing: [{ ...(cut.outgoing as object[])[0], link: "" }], cut_to_fit: null }).toEqual({
+			...answer,
+			outgoing: [{ ...answer.outgoing[0], link: "" }],
+			cut_to_fit: null,
+		});
+	});
+
+	test("a long string is measured and cut a piece at a time, a pause between pieces of 64 Ki characters", () => {
+		const answer = { text: "x".repeat(3_000_000) };
+		const steps = cutToFitSteps(answer, resultBytes(answer), MAX_RESPONSE_BYTES);
+		let pauses = 0;
+		let next = steps.next();
+		for (; !next.done; next = steps.next()) pauses++;
+		expect(next.value?.cut_to_fit).toEqual({ strings: ["/text"], total: 1 });
+		// Measured whole (45 pauses), then its kept part measured again as it is cut.
+		expect(pauses).toBeGreaterThanOrEqual(Math.floor(3_000_000 / (64 * 1024)) + Math.floor((next.value!.text as string).length / (64 * 1024)));
+	});
+
+	test("NULs, quotes and line breaks are counted as the result carries them (6, 3 and 2 bytes of JSON, twice, escaped again)", () => {
+		for (const char of ["\0", '"', "\n", "\\", "\ud800"]) {
+			const answer = { text: char.repeat(1_000_000), kept: "short" };
+			const cut = cutToFit(answer)!;
+			expect(resultBytes(cut)).toBeLessThanOrEqual(MAX_RESPONSE_BYTES);
+			expect(cut.kept).toBe("short");
+			expect((cut.text as string).length).toBeGreaterThan(0);
+		}
+	});
+
+	test("several long strings are cut to one length; a key of a megabyte is cut too, and a key __proto__ stays a key", () => {
+		// As a parser of frontmatter or JSON makes it: `__proto__` an own key.
+		const answer = JSON.parse(
+			`{"rows":[{"values":{"${"k".repeat(1_000_000)}":"${"x".repeat(900_000)}","__proto__":"kept"}},{"values":{"title":"${"y".repeat(2_000_000)}"}},{"values":{"title":"short"}}]}`,
+		) as Record<string, unknown>;
+		const cut = cutToFit(answer)!;
+		expect(resultBytes(cut)).toBeLessThanOrEqual(MAX_RESPONSE_BYTES);
+		const { strings, total } = cut.cut_to_fit as { strings: string[]; total: number };
+		expect(total).toBe(3);
+		// The pointers of the key and of its value hold the key, cut: too long for the list, so counted only.
+		expect(strings).toEqual(["/rows/1/values/title"]);
+		for (const pointer of strings) expect(typeof at(cut, pointer)).toBe("string");
+		const rows = cut.rows as Array<{ values: Record<string, string> }>;
+		expect(Object.getOwnPropertyDescriptor(rows[0]!.values, "__proto__")?.value).toBe("kept");
+		expect(rows[2]!.values.title).toBe("short");
+		expect(rows[1]!.values.title!.length).toBeLessThan(2_000_000);
+	});
+
+	test("an answer too big only because of many short strings is not cut (null: the caller asks for less)", () => {
+		const answer = { notes: Array.from({ length: 3000 }, (_, index) => ({ path: `${"folder/".repeat(120)}note ${index}.md` })) };
+		expect(resultBytes(answer)).toBeGreaterThan(MAX_RESPONSE_BYTES);
+		expect(cutToFit(answer)).toBeNull();
+	});
+
+	test("for any answer: the result fits, every string is itself or a prefix of whole characters, short ones are whole, and each named one was cut", () => {
+		const unit = fc.constantFrom("a", "é", "\u4e16", "🙂", "\ud83d", "\n", "\0", '"', "\\", "/", "~");
+		const text = fc.oneof(fc.string({ unit, maxLength: 8 }), fc.string({ unit, minLength: 1000, maxLength: 6000 }));
+		const maxBytes = 64 * 1024;
+		fc.assert(
+			fc.property(
+				fc.array(fc.record({ key: fc.string({ unit, maxLength: 3 }), text, more: fc.array(text, { maxLength: 3 }) }), { maxLength: 12 }),
+				(rows) => {
+					const answer = { rows: rows.map((row) => ({ [row.key]: row.text, more: row.more })), total: rows.length };
+					const cut = cutToFit(answer, maxBytes);
+					if (resultBytes(answer) <= maxBytes - CUT_TO_FIT_LISTED_BYTES && cut !== null) expect(cut.cut_to_fit).toEqual({ strings: [], total: 0 });
+					if (cut === null) return;
+					expect(resultBytes(cut)).toBeLessThanOrEqual(maxBytes);
+					const { strings, total } = cut.cut_to_fit as { strings: string[]; total: number };
+					expect(strings.length).toBeLessThanOrEqual(total);
+					const original = answer.rows;
+					const after = cut.rows as Array<Record<string, unknown>>;
+					expect(after).toHaveLength(original.length);
+					original.forEach((row, index) => {
+						const was = [...Object.values(row).filter((value) => typeof value === "string"), ...row.more];
+						const now = [...Object.values(after[index]!).filter((value) => typeof value === "string"), ...(after[index]!.more as string[])];
+						was.forEach((value, at) => {
+							const kept = now[at]!;
+							expect(value.startsWith(kept)).toBe(true);
+							expect(/[\ud800-\udbff]$/.test(kept) && /^[\udc00-\udfff]/.test(value.slice(kept.length))).toBe(false);
+							if (Buffer.byteLength(JSON.stringify(value)) * 3 <= CUT_TO_FIT_SHORTEST_BYTES) expect(kept).toBe(value);
+						});
+					});
+					for (const pointer of strings) {
+						expect(typeof at(cut, pointer)).toBe("string");
+						expect(pointer.startsWith("/rows/")).toBe(true);
+					}
+				},
+			),
+			{ numRuns: 300 },
+		);
+	});
+});
