@@ -6,14 +6,16 @@
  * The real SDK client over real HTTP.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { MAX_NOTE_CONTENT_BYTES, MAX_RESPONSE_BYTES } from "../../src/config/limits";
+import { MAX_NOTE_CONTENT_BYTES, MAX_RESPONSE_BYTES, MAX_TASK_TEXT_LENGTH } from "../../src/config/limits";
 import { connectClient } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
 import { makeVault, removeDir } from "../helpers/vault";
 
 const HEADING = "heading ".repeat(400_000);
 const CARD = "card text ".repeat(440_000);
-const TASK = "task ".repeat(600_000);
+/** A task text just under the longest list_tasks sends whole (MAX_TASK_TEXT_LENGTH): as JSON each backslash takes 2 bytes, and 6 in the answer's text. */
+const TASK = "\\".repeat(MAX_TASK_TEXT_LENGTH - 100);
+const PLANTED_TASKS = 300;
 
 const FILES = {
 	"Target.md": "# Target\n",
@@ -25,7 +27,7 @@ const FILES = {
 		],
 		edges: [{ id: "e", fromNode: "small", toNode: "big" }],
 	}),
-	"Tasks.md": `- [ ] ${TASK}\n- [ ] water the herbs\n`,
+	"Tasks.md": `${`- [ ] ${TASK}\n`.repeat(PLANTED_TASKS)}- [ ] water the herbs\n`,
 	"Breaks.md": `# Breaks\n${"\n".repeat(1_000_000)}end\n`,
 	"Prompts/Long.md": `Summarise this:${"\n".repeat(1_000_000)}end\n`,
 	"Prompts/Short.md": "Summarise {{topic}}.\n",
@@ -92,12 +94,12 @@ describe("answers carrying a planted string of megabytes", () => {
 		expect(canvas.cut_to_fit).toEqual({ strings: ["/nodes/0/text"], total: 1 });
 	}, 60_000);
 
-	test("list_tasks with a task of 3 MB lists both tasks, the long one cut and named", async () => {
-		const tasks = await answered<{ tasks: Array<{ path: string; text: string }> }>("list_tasks", { path: "Tasks" });
-		expect(tasks.tasks.map((task) => task.path)).toEqual(["Tasks.md", "Tasks.md"]);
-		expect(TASK.trim().startsWith(tasks.tasks[0]!.text)).toBe(true);
-		expect(tasks.tasks[1]!.text).toBe("water the herbs");
-		expect(tasks.cut_to_fit).toEqual({ strings: ["/tasks/0/text"], total: 1 });
+	test("list_tasks of 300 planted tasks, each under the longest task text sent whole, lists every task, the long ones cut and named", async () => {
+		const tasks = await answered<{ tasks: Array<{ path: string; text: string }> }>("list_tasks", { path: "Tasks", limit: PLANTED_TASKS + 1 });
+		expect(tasks.tasks).toHaveLength(PLANTED_TASKS + 1);
+		for (const task of tasks.tasks.slice(0, PLANTED_TASKS)) expect(TASK.startsWith(task.text) && task.text.length < TASK.length).toBe(true);
+		expect(tasks.tasks[PLANTED_TASKS]!.text).toBe("water the herbs");
+		expect(tasks.cut_to_fit?.total).toBe(PLANTED_TASKS);
 	}, 60_000);
 
 	test("resources/read of a note cut at the bound says so, in its text and in _meta (it was cut silently)", async () => {
