@@ -36,7 +36,7 @@ export async function listedNoteTags(
 	let leftOut = 0;
 	let characters = 0;
 	let looked = 0;
-	for (const tags of runSteps(tagListsInSteps(cache))) {
+	for (const tags of await runStepsOnBudget(tagListsInSteps(cache), clock)) {
 		for (let index = 0; index < tags.count; index++) {
 			if (++looked % SLICED_TAGS_COUNTED === 0 && clock.due()) await clock.checkpoint();
 			const tag = tags.text(index);
