@@ -37,9 +37,9 @@ const folderRules = [
 	]),
 	neverImports("search", [
 		{
-			regex: "^\\.\\./(?!config/limits$|result$|markdown/frontmatter$)",
+			regex: "^\\.\\./(?!config/limits$|result$|markdown/frontmatter$|markdown/chunkedArray$)",
 			message:
-				"search/ is pure text code: it imports nothing of the app or the vault (config/limits, the Result type and the one frontmatter fence in markdown/frontmatter aside).",
+				"search/ is pure text code: it imports nothing of the app or the vault (config/limits, the Result type, the one frontmatter fence in markdown/frontmatter and the chunked list in markdown/chunkedArray aside).",
 		},
 	]),
 	neverImports("paths", [

@@ -17,6 +17,7 @@ import type { EveryField, ToolContext } from "./mcp/context";
 import { McpServerPool } from "./mcp/server";
 import { VaultChangeNotifier } from "./mcp/subscriptions";
 import { NoteListing } from "./vault/noteListing";
+import { NotesNotYetRead } from "./vault/notesStillBeingRead";
 import { TagNotes } from "./vault/tagNotes";
 import { NotePathIndex } from "./vault/notePaths";
 import { ALL_TOOLS } from "./mcp/tools";
@@ -93,6 +94,7 @@ export class McpService {
 	/** Note paths sorted for completions, and the vault's changes for subscription streams: while the server runs. */
 	private notePaths: NotePathIndex | null = null;
 	private noteListing: NoteListing | null = null;
+	private notesNotYetRead: NotesNotYetRead | null = null;
 	private tagNotes: TagNotes | null = null;
 	private changeNotifier: VaultChangeNotifier | null = null;
 
@@ -246,6 +248,7 @@ export class McpService {
 			this.notePaths ?? undefined,
 			this.noteListing ?? undefined,
 			this.tagNotes ?? undefined,
+			this.notesNotYetRead ?? undefined,
 		);
 	}
 
@@ -341,6 +344,7 @@ export class McpService {
 		const deadlines = httpDeadlinesAndCaps(this.deps.httpDeadlinesAndCaps);
 		const notePaths = new NotePathIndex(this.deps.host);
 		const noteListing = new NoteListing(this.deps.host);
+		const notesNotYetRead = new NotesNotYetRead(this.deps.host, this.turns.take);
 		const tagNotes = new TagNotes(this.deps.host);
 		const changeNotifier = new VaultChangeNotifier(this.deps.host);
 		const connections = new ConnectionPool({ maxUnauthenticated: deadlines.maxUnauthenticatedConnections, firstRequestMs: deadlines.firstRequestMs });
@@ -374,6 +378,8 @@ export class McpService {
 			notePaths.start();
 			this.noteListing = noteListing;
 			noteListing.start();
+			this.notesNotYetRead = notesNotYetRead;
+			notesNotYetRead.start();
 			this.tagNotes = tagNotes;
 			tagNotes.start();
 			this.changeNotifier = changeNotifier;
@@ -404,6 +410,8 @@ export class McpService {
 		this.notePaths = null;
 		this.noteListing?.stop();
 		this.noteListing = null;
+		this.notesNotYetRead?.stop();
+		this.notesNotYetRead = null;
 		this.tagNotes?.stop();
 		this.tagNotes = null;
 		await server?.close();
@@ -453,6 +461,7 @@ class RequestContext implements EveryField<ToolContext> {
 		readonly notePaths: ToolContext["notePaths"],
 		readonly noteListing: ToolContext["noteListing"],
 		readonly tagNotes: ToolContext["tagNotes"],
+		readonly notesNotYetRead: ToolContext["notesNotYetRead"],
 	) {}
 
 	get scope(): Scope {

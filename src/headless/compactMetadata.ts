@@ -43,6 +43,13 @@ const PACK_STEP_ENTRIES = 2048;
 /** Entries read between two points where reading a note's link places may pause. */
 const READ_STEP_ENTRIES = 2048;
 
+/**
+ * Codes decoded (and line starts added up) between two points where a reader of a note's entries
+ * may pause: a note of a million headings holds about seven million, a piece of 30–60 ms decoded
+ * whole. This many is about a millisecond.
+ */
+const DECODE_STEP_CODES = 262_144;
+
 /** Char codes turned into a string at a time: `String.fromCharCode(...codes)` takes its codes as arguments. */
 const CODES_PER_CHUNK = 4096;
 
@@ -167,7 +174,7 @@ class PackedNote {
 	 * pause lets other notes' reads use the store's scratch.
 	 */
 	*linkTextsSteps(fresh: boolean): Steps<string[]> {
-		const numbers = this.numbers(fresh);
+		const numbers = fresh ? yield* this.numbersSteps() : this.numbers();
 		const texts: string[] = [];
 		for (const kind of [KIND.links, KIND.embeds]) {
 			const at = numbers[kind * 2] as number;
@@ -234,13 +241,24 @@ class PackedNote {
 		return { texts: this.strings.slice(first, first + count), levels };
 	}
 
-	/** The texts of the note's headings, in order, without their levels or entries. */
-	headingTextList(): string[] {
-		const numbers = this.numbers();
+	/**
+	 * The texts of the note's headings, in order, without their levels or entries, in chunks of
+	 * READ_STEP_ENTRIES read a chunk a step (and the numbers decoded in steps): the search index
+	 * listed a note's million heading texts in one piece of about 60 ms, most of it making one
+	 * array of a million.
+	 */
+	*headingTextChunks(): Steps<string[][]> {
+		const numbers = yield* this.numbersSteps();
 		const at = numbers[KIND.headings * 2] as number;
 		if (at === 0) return [];
 		const first = numbers[KIND.headings * 2 + 1] as number;
-		return this.strings.slice(first, first + (numbers[at] as number));
+		const end = first + (numbers[at] as number);
+		const chunks: string[][] = [];
+		for (let from = first; from < end; from += READ_STEP_ENTRIES) {
+			chunks.push(this.strings.slice(from, Math.min(end, from + READ_STEP_ENTRIES)));
+			if (from + READ_STEP_ENTRIES < end) yield;
+		}
+		return chunks;
 	}
 
 	/**
@@ -249,7 +267,7 @@ class PackedNote {
 	 * 0.2 s. The numbers are its own copy, as a pause lets other notes' reads use the store's scratch.
 	 */
 	*headingPlaces(): Steps<HeadingPlaces> {
-		const numbers = this.numbers(true);
+		const numbers = yield* this.numbersSteps();
 		let at = numbers[KIND.headings * 2] as number;
 		if (at === 0) return noHeadingPlaces();
 		const first = numbers[KIND.headings * 2 + 1] as number;
@@ -284,7 +302,7 @@ class PackedNote {
 	 * notes' reads use the store's scratch.
 	 */
 	*blockPart(id: string): Steps<NotePart | null> {
-		const numbers = this.numbers(true);
+		const numbers = yield* this.numbersSteps();
 		let at = numbers[KIND.blocks * 2] as number;
 		if (at === 0) return null;
 		let next = numbers[KIND.blocks * 2 + 1] as number;
@@ -303,9 +321,13 @@ class PackedNote {
 		return firstInAnyCase;
 	}
 
-	/** The text of the note's first heading when it is its one level-1 heading, else null; looks no further than the second level-1 heading. */
-	soleLevelOneHeading(): string | null {
-		const numbers = this.numbers();
+	/**
+	 * The text of the note's first heading when it is its one level-1 heading, else null; looks no
+	 * further than the second level-1 heading. Its numbers decoded in steps: the search index decoded
+	 * a note of a million headings whole, in one piece, to ask.
+	 */
+	*soleLevelOneHeadingSteps(): Steps<string | null> {
+		const numbers = yield* this.numbersSteps();
 		let at = numbers[KIND.headings * 2] as number;
 		if (at === 0) return null;
 		const first = numbers[KIND.headings * 2 + 1] as number;
@@ -313,6 +335,19 @@ class PackedNote {
 		if (numbers[at + 2] !== 1) return null;
 		for (let entry = 1, level = at + 3 + 2; entry < count; entry++, level += 3) if (numbers[level] === 1) return null;
 		return this.strings[first] ?? null;
+	}
+
+	/**
+	 * The note's tags' texts read one at a time from its strings, its numbers decoded in steps: the
+	 * search index decoded a note of a million headings whole, in one piece, to read its tags.
+	 */
+	*tagTextReaderSteps(): Steps<TagTextReader> {
+		const numbers = yield* this.numbersSteps();
+		const at = numbers[KIND.tags * 2] as number;
+		if (at === 0) return { count: 0, text: () => "" };
+		const first = numbers[KIND.tags * 2 + 1] as number;
+		const strings = this.strings;
+		return { count: numbers[at] as number, text: (index) => strings[first + index] as string };
 	}
 
 	/** The texts of the note's tags, in order, without building their entries (a tag's is its only string). */
@@ -332,7 +367,7 @@ class PackedNote {
 	 */
 	*referencePlaces(key: "links" | "embeds"): Steps<ReferencePlaces> {
 		const kind = KIND[key];
-		const numbers = this.numbers(true);
+		const numbers = yield* this.numbersSteps();
 		let at = numbers[kind * 2] as number;
 		if (at === 0) return { texts: [], offsets: new Int32Array(0), lines: new Int32Array(0) };
 		const count = numbers[at++] as number;
@@ -357,7 +392,7 @@ class PackedNote {
 	 */
 	*referencesSteps(key: "links" | "embeds"): Steps<ReferenceCache[]> {
 		const kind = KIND[key];
-		const numbers = this.numbers(true);
+		const numbers = yield* this.numbersSteps();
 		let at = numbers[kind * 2] as number;
 		if (at === 0) return [];
 		const count = numbers[at++] as number;
@@ -386,22 +421,29 @@ class PackedNote {
 	private numbers(fresh = false): Int32Array {
 		const codes = this.codes;
 		const numbers = fresh ? new Int32Array(codes.length) : this.store.scratch(codes.length);
-		let count = 0;
-		let value = 0;
-		let shift = 0;
-		for (let index = 0; index < codes.length; index++) {
-			const byte = codes.charCodeAt(index);
-			value |= (byte & 0x7f) << shift;
-			if (byte & 0x80) {
-				shift += 7;
-				continue;
-			}
-			numbers[count++] = value;
-			value = 0;
-			shift = 0;
+		decodeCodes(codes, numbers, { code: 0, count: 0, value: 0, shift: 0 }, codes.length);
+		addUpLineStarts(numbers, LINE_STARTS_AT + 1, LINE_STARTS_AT + (numbers[LINE_COUNT_AT] as number));
+		return numbers;
+	}
+
+	/**
+	 * `numbers` in an array of their own (a pause lets other notes' reads use the store's scratch),
+	 * decoded in steps of DECODE_STEP_CODES codes and line starts: a note of a million headings has
+	 * about seven million codes, decoded in one piece before any reader of its entries could pause.
+	 */
+	private *numbersSteps(): Steps<Int32Array> {
+		const codes = this.codes;
+		const numbers = new Int32Array(codes.length);
+		const at: DecodeCursor = { code: 0, count: 0, value: 0, shift: 0 };
+		while (at.code < codes.length) {
+			decodeCodes(codes, numbers, at, Math.min(codes.length, at.code + DECODE_STEP_CODES));
+			if (at.code < codes.length) yield;
 		}
 		const lastLine = LINE_STARTS_AT + (numbers[LINE_COUNT_AT] as number);
-		for (let at = LINE_STARTS_AT + 1; at < lastLine; at++) numbers[at] = (numbers[at] as number) + (numbers[at - 1] as number);
+		for (let from = LINE_STARTS_AT + 1; from < lastLine; from += DECODE_STEP_CODES) {
+			addUpLineStarts(numbers, from, Math.min(lastLine, from + DECODE_STEP_CODES));
+			if (from + DECODE_STEP_CODES < lastLine) yield;
+		}
 		return numbers;
 	}
 
@@ -497,6 +539,43 @@ class Positions {
 }
 
 /** Integers as the non-negative numbers the codes hold: 0, −1, 1, −2 … → 0, 1, 2, 3 … */
+/** Where decoding a note's codes is: the next code, how many numbers are out, and the number being read. */
+interface DecodeCursor {
+	code: number;
+	count: number;
+	value: number;
+	shift: number;
+}
+
+/**
+ * Decodes `codes` from `at` up to code `stop` into `numbers` (seven bits of a number a byte, as
+ * LEB128), moving `at`. A plain function, not a generator's own loop: V8 runs a loop inside a
+ * generator several times slower.
+ */
+function decodeCodes(codes: string, numbers: Int32Array, at: DecodeCursor, stop: number): void {
+	let { count, value, shift } = at;
+	for (let index = at.code; index < stop; index++) {
+		const byte = codes.charCodeAt(index);
+		value |= (byte & 0x7f) << shift;
+		if (byte & 0x80) {
+			shift += 7;
+			continue;
+		}
+		numbers[count++] = value;
+		value = 0;
+		shift = 0;
+	}
+	at.code = stop;
+	at.count = count;
+	at.value = value;
+	at.shift = shift;
+}
+
+/** Makes the line starts `numbers[from, to)`, kept as steps from the one before, whole (the one before `from` is whole). */
+function addUpLineStarts(numbers: Int32Array, from: number, to: number): void {
+	for (let line = from; line < to; line++) numbers[line] = (numbers[line] as number) + (numbers[line - 1] as number);
+}
+
 function zigzag(value: number): number {
 	return value < 0 ? -value * 2 - 1 : value * 2;
 }
@@ -893,6 +972,14 @@ export function tagTextReaderOf(cache: CachedMetadata): TagTextReader {
 	return { count: tags.length, text: (index) => (tags[index] as TagCache).tag };
 }
 
+/** `tagTextReaderOf` with a packed note's numbers decoded in steps. */
+export function* tagTextReaderInSteps(cache: CachedMetadata): Steps<TagTextReader> {
+	const packed = (cache as Partial<PackedCarrier>)[PACKED];
+	const own = Object.getOwnPropertyDescriptor(cache, "tags");
+	if (packed && (own === undefined || own.get === ACCESSORS.tags.get)) return yield* packed.tagTextReaderSteps();
+	return tagTextReaderOf(cache);
+}
+
 /** A note's headings' texts and levels, in order, in two lists. */
 export interface HeadingTexts {
 	texts: string[];
@@ -985,21 +1072,25 @@ function* recordsBlockPart(records: BlockRecords, id: string, partOf: (block: Bl
 
 /** A note's headings' texts, in order: headingTextsOf's texts without making the list of levels too. */
 export function headingTextListOf(cache: CachedMetadata): string[] {
-	return runSteps(headingTextListInSteps(cache));
+	return runSteps(headingTextChunksInSteps(cache)).flat();
 }
 
-/** `headingTextListOf` in steps of READ_STEP_ENTRIES: a note kept as parsed held a million headings, their texts listed in one piece of 25–50 ms. */
-export function* headingTextListInSteps(cache: CachedMetadata): Steps<string[]> {
+/**
+ * `headingTextListOf` in chunks of at most READ_STEP_ENTRIES, a chunk a step: a note of a million
+ * headings had their texts listed in one piece of 25–60 ms, most of it making one array of a
+ * million (kept as parsed or packed alike).
+ */
+export function* headingTextChunksInSteps(cache: CachedMetadata): Steps<string[][]> {
 	const packed = (cache as Partial<PackedCarrier>)[PACKED];
 	const own = Object.getOwnPropertyDescriptor(cache, "headings");
-	if (packed && (own === undefined || own.get === ACCESSORS.headings.get)) return packed.headingTextList();
+	if (packed && (own === undefined || own.get === ACCESSORS.headings.get)) return yield* packed.headingTextChunks();
 	const headings = cache.headings ?? [];
-	const texts = new Array<string>(headings.length);
-	for (let entry = 0; entry < headings.length; entry++) {
-		texts[entry] = (headings[entry] as HeadingCache).heading;
-		if (entry % READ_STEP_ENTRIES === READ_STEP_ENTRIES - 1) yield;
+	const chunks: string[][] = [];
+	for (let from = 0; from < headings.length; from += READ_STEP_ENTRIES) {
+		chunks.push(headings.slice(from, from + READ_STEP_ENTRIES).map((entry) => entry.heading));
+		if (from + READ_STEP_ENTRIES < headings.length) yield;
 	}
-	return texts;
+	return chunks;
 }
 
 /**
@@ -1009,12 +1100,20 @@ export function* headingTextListInSteps(cache: CachedMetadata): Steps<string[]> 
  * about 0.3 s.
  */
 export function soleLevelOneHeadingOf(cache: CachedMetadata): string | null {
+	return runSteps(soleLevelOneHeadingInSteps(cache));
+}
+
+/** `soleLevelOneHeadingOf` in steps: a packed note's numbers decoded in steps, a plain note's levels looked at READ_STEP_ENTRIES a step. */
+export function* soleLevelOneHeadingInSteps(cache: CachedMetadata): Steps<string | null> {
 	const packed = (cache as Partial<PackedCarrier>)[PACKED];
 	const own = Object.getOwnPropertyDescriptor(cache, "headings");
-	if (packed && (own === undefined || own.get === ACCESSORS.headings.get)) return packed.soleLevelOneHeading();
+	if (packed && (own === undefined || own.get === ACCESSORS.headings.get)) return yield* packed.soleLevelOneHeadingSteps();
 	const headings = cache.headings ?? [];
 	if (headings[0]?.level !== 1) return null;
-	for (let index = 1; index < headings.length; index++) if (headings[index]?.level === 1) return null;
+	for (let index = 1; index < headings.length; index++) {
+		if (headings[index]?.level === 1) return null;
+		if (index % READ_STEP_ENTRIES === 0) yield;
+	}
 	return headings[0].heading;
 }
 

@@ -1,6 +1,7 @@
 import type { Grant } from "../auth/grant";
 import type { Host } from "../host/Host";
 import type { NoteListing } from "../vault/noteListing";
+import type { NotesNotYetRead } from "../vault/notesStillBeingRead";
 import type { TagNotes } from "../vault/tagNotes";
 import type { NotePathIndex } from "../vault/notePaths";
 import type { Scope } from "../vault/scope";
@@ -27,6 +28,8 @@ export interface ToolContext {
 	noteListing?: NoteListing;
 	/** The running server's notes by tag, for `find_notes_by_tag`; absent: each call walks every note's tags. */
 	tagNotes?: TagNotes;
+	/** The running server's notes not read yet, for `still_being_read`; absent: each call walks every note. */
+	notesNotYetRead?: NotesNotYetRead;
 	/** The journal, approvals and live rights that write calls go through. */
 	writes: WriteServices;
 }

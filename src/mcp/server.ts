@@ -458,6 +458,7 @@ class StoppedWhenWithdrawn implements EveryField<ToolContext> {
 	readonly notePaths: ToolContext["notePaths"];
 	readonly noteListing: ToolContext["noteListing"];
 	readonly tagNotes: ToolContext["tagNotes"];
+	readonly notesNotYetRead: ToolContext["notesNotYetRead"];
 	readonly writes: ToolContext["writes"];
 	/** Made at the first use: most small reads never pause. */
 	private stoppingBudget: NonNullable<ToolContext["callBudget"]> | null = null;
@@ -477,6 +478,7 @@ class StoppedWhenWithdrawn implements EveryField<ToolContext> {
 		this.notePaths = ctx.notePaths;
 		this.noteListing = ctx.noteListing;
 		this.tagNotes = ctx.tagNotes;
+		this.notesNotYetRead = ctx.notesNotYetRead;
 		this.writes = ctx.writes;
 	}
 

@@ -74,6 +74,7 @@ function onHost(ctx: ToolContext, host: ToolContext["host"]): ToolContext {
 		notePaths: ctx.notePaths,
 		noteListing: ctx.noteListing,
 		tagNotes: ctx.tagNotes,
+		notesNotYetRead: ctx.notesNotYetRead,
 		writes: ctx.writes,
 	};
 	return planned;

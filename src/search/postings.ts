@@ -389,7 +389,7 @@ export class PostingsIndex {
 	}
 
 	/** Adds or replaces a document in one piece (`prepare` and `commit` without pauses). */
-	add(path: string, title: string, modified: number, text: string, headings: readonly string[], aliases: readonly string[] = []): void {
+	add(path: string, title: string, modified: number, text: string, headings: Iterable<string>, aliases: readonly string[] = []): void {
 		const steps = this.prepare(path, title, modified, text, headings, aliases);
 		for (;;) {
 			const next = steps.next();
@@ -406,7 +406,7 @@ export class PostingsIndex {
 		title: string,
 		modified: number,
 		text: string,
-		headings: readonly string[],
+		headings: Iterable<string>,
 		aliases: readonly string[] = [],
 	): Generator<void, PreparedDocument, void> {
 		// Names tokenized in chunks too: a note's 38,000 headings were one piece of about 0.1 s.
@@ -1475,12 +1475,17 @@ const HEADINGS_JOINED_STEP = 4096;
  * `[...headings, last].join("\n")`, a step's worth of headings at a time: a note's million
  * headings, copied and joined at once, were one piece of about 0.2 s.
  */
-function* namesTextInSteps(headings: readonly string[], last: string): Generator<void, string, void> {
+function* namesTextInSteps(headings: Iterable<string>, last: string): Generator<void, string, void> {
 	const pieces: string[] = [];
-	for (let from = 0; from < headings.length; from += HEADINGS_JOINED_STEP) {
-		pieces.push(headings.slice(from, from + HEADINGS_JOINED_STEP).join("\n"));
+	let step: string[] = [];
+	for (const heading of headings) {
+		step.push(heading);
+		if (step.length < HEADINGS_JOINED_STEP) continue;
+		pieces.push(step.join("\n"));
+		step = [];
 		yield;
 	}
-	pieces.push(last);
+	step.push(last);
+	pieces.push(step.join("\n"));
 	return pieces.join("\n");
 }

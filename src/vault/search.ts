@@ -26,7 +26,7 @@ import { isInFolder, isNoteInScope, scopeKey, type Scope } from "./scope";
 import { frontmatterAliases } from "../markdown/frontmatter";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor, type SearchLanguage } from "../search/stemmers";
 import { notesWithTag, noteTagsInSteps, rememberTags, tagKey, type NoteTags } from "./tags";
-import { headingTextListInSteps, soleLevelOneHeadingOf, tagTextReaderOf } from "../headless/compactMetadata";
+import { headingTextChunksInSteps, soleLevelOneHeadingInSteps, tagTextReaderOf } from "../headless/compactMetadata";
 import { sharedNoteMemo } from "./noteMemo";
 import { NotesByTag } from "./notesByTag";
 import { rememberTasks } from "./tasks";
@@ -115,16 +115,23 @@ export function isHeadingDescription(description: string): boolean {
 }
 
 /** A note's headings, which search weighs above its body: the metadata cache's, and a short frontmatter description (DESCRIPTION_HEADING_WORDS). */
-function headingsOf(host: Host, file: HostFile): string[] {
+function headingsOf(host: Host, file: HostFile): Iterable<string> {
 	return runSteps(headingsInSteps(host.metadataCache.getFileCache(file)));
 }
 
-/** `headingsOf` a note's metadata, in pausable steps (a note can hold a million headings). */
-function* headingsInSteps(cache: CachedMetadata | null): Steps<string[]> {
-	const headings = cache ? yield* headingTextListInSteps(cache) : [];
+/**
+ * `headingsOf` a note's metadata, in pausable steps, read from chunks: a note can hold a million
+ * headings, and one list of them all was made in one piece.
+ */
+function* headingsInSteps(cache: CachedMetadata | null): Steps<Iterable<string>> {
+	const chunks = cache ? yield* headingTextChunksInSteps(cache) : [];
 	const description: unknown = cache?.frontmatter?.["description"];
-	if (typeof description === "string" && isHeadingDescription(description)) headings.push(description);
-	return headings;
+	if (typeof description === "string" && isHeadingDescription(description)) chunks.push([description]);
+	return {
+		*[Symbol.iterator]() {
+			for (const chunk of chunks) yield* chunk;
+		},
+	};
 }
 
 /** A name's words, lower-cased: `npm-shrinkwrap.json` and `npm-shrinkwrap-json` are one name; `Chris Gurney` and `chrisgurney` are two. */
@@ -146,20 +153,24 @@ function nameKey(name: string): string {
  * it is the file name again: a second name that says the same adds nothing, or when it is longer than
  * SHOWN_TITLE_MAX_CHARS.
  */
-function shownTitleOf(host: Host, file: HostFile): string | null {
+function* shownTitleInSteps(cache: CachedMetadata | null, file: HostFile): Steps<string | null> {
 	if (/\s/.test(file.basename)) return null;
-	const cache = host.metadataCache.getFileCache(file);
 	const title: unknown = cache?.frontmatter?.["title"];
-	const shown = typeof title === "string" && title.trim() !== "" ? title.trim() : cache ? soleLevelOneHeadingOf(cache) : null;
+	const shown = typeof title === "string" && title.trim() !== "" ? title.trim() : cache ? yield* soleLevelOneHeadingInSteps(cache) : null;
 	// A heading of megabytes (a paragraph of a million lines over a `===`) is no title, and its words took 900 ms to compare in one piece.
 	if (shown === null || shown.length > SHOWN_TITLE_MAX_CHARS) return null;
 	return nameKey(shown) === nameKey(file.basename) ? null : shown;
 }
 
-/** A note's aliases, which search ranks like its title, and the title it shows when its file name is another (shownTitleOf). */
+/** A note's aliases, which search ranks like its title, and the title it shows when its file name is another (shownTitleInSteps). */
 function aliasesOf(host: Host, file: HostFile): string[] {
-	const aliases = frontmatterAliases(host.metadataCache.getFileCache(file)?.frontmatter);
-	const shown = shownTitleOf(host, file);
+	return runSteps(aliasesInSteps(host.metadataCache.getFileCache(file), file));
+}
+
+/** `aliasesOf` the note's metadata `cache`, in pausable steps. */
+function* aliasesInSteps(cache: CachedMetadata | null, file: HostFile): Steps<string[]> {
+	const aliases = frontmatterAliases(cache?.frontmatter);
+	const shown = yield* shownTitleInSteps(cache, file);
 	return shown === null ? aliases : [...aliases, shown];
 }
 
@@ -629,9 +640,9 @@ export class IndexedNoteSearch implements NoteSearch {
 		const path = file.path;
 		if (!this.stillDue(engine, file, path, version)) return;
 		const cache = this.host.metadataCache.getFileCache(file);
-		const aliases = aliasesOf(this.host, file);
 		const steps = (function* (): Steps<{ plan: CommitPlan; tags: NoteTags }> {
-			const prepared = yield* engine.index.prepare(path, file.basename, file.stat.mtime, body, yield* headingsInSteps(cache), aliases);
+			const headings = yield* headingsInSteps(cache);
+			const prepared = yield* engine.index.prepare(path, file.basename, file.stat.mtime, body, headings, yield* aliasesInSteps(cache, file));
 			const tags = yield* noteTagsInSteps(cache, sharedNoteMemo.strings);
 			// The index's own work for the note (its postings, room for lists that must grow) in steps too: only `install` is one piece.
 			return { plan: yield* engine.index.planCommit(prepared), tags };

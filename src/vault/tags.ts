@@ -6,7 +6,7 @@ import type { Scope } from "./scope";
 import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
 import { runSteps, type Steps } from "../markdown/steps";
 import { SLICED_TAGS_COUNTED } from "../config/limits";
-import { tagTextReaderOf, tagTextsOf, type StringPool, type TagTextReader } from "../headless/compactMetadata";
+import { tagTextReaderInSteps, tagTextsOf, type StringPool, type TagTextReader } from "../headless/compactMetadata";
 import { SplitStringSet } from "../markdown/splitStringMap";
 import { runStepsOnBudget, sortInSlices, type CallBudget } from "./workBudget";
 
@@ -36,7 +36,7 @@ export async function listedNoteTags(
 	let leftOut = 0;
 	let characters = 0;
 	let looked = 0;
-	for (const tags of tagListsOf(cache)) {
+	for (const tags of await runStepsOnBudget(tagListsInSteps(cache), clock)) {
 		for (let index = 0; index < tags.count; index++) {
 			if (++looked % SLICED_TAGS_COUNTED === 0 && clock.due()) await clock.checkpoint();
 			const tag = tags.text(index);
@@ -78,9 +78,9 @@ export function allTagTexts(cache: CachedMetadata): string[] {
  * The frontmatter's tags, then the body's, as allTagTexts gives them, but never joined into one
  * list, nor the body's copied into one: a million tags' copy was one piece.
  */
-function tagListsOf(cache: CachedMetadata): TagTextReader[] {
+function* tagListsInSteps(cache: CachedMetadata): Steps<TagTextReader[]> {
 	const frontmatter = tagsWithFrontmatter(cache.frontmatter, []);
-	return [{ count: frontmatter.length, text: (index) => frontmatter[index] as string }, tagTextReaderOf(cache)];
+	return [{ count: frontmatter.length, text: (index) => frontmatter[index] as string }, yield* tagTextReaderInSteps(cache)];
 }
 
 /** Tags read between two points where `noteTagsInSteps` may pause: 16,384 were a piece of about 25 ms on a busy machine. */
@@ -90,7 +90,7 @@ const TAG_STEP = 4096;
 export function* noteTagsInSteps(cache: CachedMetadata | null, strings: StringPool): Steps<NoteTags> {
 	if (!cache) return NO_TAGS;
 	const seen = new SplitStringSet();
-	const lists = tagListsOf(cache);
+	const lists = yield* tagListsInSteps(cache);
 	// Made at the most it may hold (two strings a tag) and cut to what it does hold: pushed into, an
 	// array of 800,000 tags grew by copying all it had, in pieces of 50–90 ms, then was copied again.
 	const tags = new Array<string>(2 * lists.reduce((sum, texts) => sum + texts.count, 0));

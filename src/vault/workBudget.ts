@@ -98,7 +98,7 @@ export class CallBudget {
 }
 
 /** Runs stepped work (one huge note's tasks or tags) to its end, pausing on `budget` when there is one. */
-export async function runStepsOnBudget<T>(steps: Steps<T>, budget?: CallBudget): Promise<T> {
+export async function runStepsOnBudget<T>(steps: Steps<T>, budget?: Pick<CallBudget, "due" | "checkpoint">): Promise<T> {
 	for (;;) {
 		const next = steps.next();
 		if (next.done) return next.value;

@@ -97,3 +97,75 @@ describe("a note whose metadata is still being read after start is named by vaul
 		for (const answer of Object.values(answers)) expect(answer).not.toHaveProperty("still_being_read");
 	});
 });
+
+/**
+ * Once every note is read, a vault-wide answer's `still_being_read` costs the notes it may name, not
+ * a walk of the vault: each of six tools looked at every visible note's metadata on every call (at
+ * 50,000 notes, a piece of 17–90 ms listing them and 30–60 ms more looking).
+ */
+describe("still_being_read over a vault whose notes are all read", () => {
+	const NOTES = 3_000;
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+
+	beforeAll(async () => {
+		const files: Record<string, string> = { "Hub.md": "# Hub\n" };
+		for (let index = 0; index < NOTES; index++) files[`Notes/N${index}.md`] = `#t${index % 7}\n\nSee [[Hub]].\n`;
+		vault = await makeVault(files);
+		running = await startService(vault, { settings: { rateLimitPerMinute: 100_000 } });
+		client = await connectClient(running.url, running.tokens.read ?? "");
+		await running.host.metadataCache.settled();
+	}, 60_000);
+	afterAll(async () => {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	/** The notes whose metadata `call` asks the host for. */
+	async function metadataAskedWhile(call: () => Promise<unknown>): Promise<number> {
+		const asked = jest.spyOn(running.host.metadataCache, "getFileCache");
+		try {
+			await call();
+			return asked.mock.calls.length;
+		} finally {
+			asked.mockRestore();
+		}
+	}
+
+	test.each(["list_tags", "get_graph_stats", "find_notes_by_tag", "get_note_links"])(
+		"%s asks for no note's metadata again to say none is being read",
+		async (tool) => {
+			const args: Record<string, unknown> = tool === "find_notes_by_tag" ? { tag: "t3" } : tool === "get_note_links" ? { path: "Hub" } : {};
+			// The first call may work out and keep what the tool counts.
+			const first = await callOk(client, tool, args);
+			expect(first).not.toHaveProperty("still_being_read");
+			const asked = await metadataAskedWhile(() => callOk(client, tool, args));
+			// Before: every one of the 3,001 notes, on every call.
+			expect(asked).toBeLessThan(NOTES / 10);
+		},
+	);
+
+	test("a note created, then read, is named while it is not read and not after", async () => {
+		const read = Reflect.get<NodeVault, "cachedRead">(NodeVault.prototype, "cachedRead");
+		const parseRead = new Gate();
+		const readSpy = jest.spyOn(NodeVault.prototype, "cachedRead").mockImplementation(async function (this: NodeVault, file: HostFile) {
+			if (file.path === "Late.md") await parseRead.wait();
+			return read.call(this, file);
+		});
+		try {
+			await running.host.vault.create("Late.md", "#late\n");
+			expect(running.host.metadataCache.getCache("Late.md")).toBeNull();
+			expect(await callOk(client, "list_tags", {})).toMatchObject({ still_being_read: ["Late.md"] });
+			parseRead.open();
+			await running.host.metadataCache.settled();
+			const after = await callOk(client, "list_tags", {});
+			expect(after).not.toHaveProperty("still_being_read");
+			expect(after.tags).toEqual(expect.arrayContaining([{ tag: "#late", count: 1 }]));
+		} finally {
+			parseRead.open();
+			readSpy.mockRestore();
+		}
+	});
+});

@@ -37,7 +37,7 @@ export const findNotesByTagTool = defineTool({
 		const found = await withinCallBudget(
 			async (budget) => ({
 				// Looked at before the search: a note read meanwhile is named and may be found too, never left out unnamed.
-				unread: await visibleNotesStillBeingRead(ctx.host, ctx.scope, budget),
+				unread: await visibleNotesStillBeingRead(ctx.host, ctx.scope, budget, ctx.notesNotYetRead),
 				notes: await (ctx.tagNotes ? ctx.tagNotes.notesWith(ctx.scope, tag, budget) : notesWithTag(ctx.host, ctx.scope, tag, budget)),
 			}),
 			"Try a more specific tag, or search_notes with the tag as a filter.",

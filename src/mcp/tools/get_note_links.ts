@@ -41,7 +41,7 @@ export const getNoteLinksTool = defineTool({
 		const links = await withinCallBudget(
 			async (budget) => ({
 				// Any of them may link here: looked at before the backlinks, so a note read meanwhile is named, never left out unnamed.
-				unread: await visibleNotesStillBeingRead(ctx.host, ctx.scope, budget),
+				unread: await visibleNotesStillBeingRead(ctx.host, ctx.scope, budget, ctx.notesNotYetRead),
 				own: await noteLinks(ctx.host, ctx.scope, file, NOTE_LINKS_MAX_ENTRIES, budget),
 				incoming: await backlinks(ctx.host, ctx.scope, file.path, budget),
 			}),

@@ -30,7 +30,7 @@ export const listTagsTool = defineTool({
 		const counted = await withinCallBudget(
 			async (budget) => {
 				// Looked at before the count: a note read meanwhile is named and may be counted too, never left out unnamed.
-				const unread = await visibleNotesStillBeingRead(ctx.host, ctx.scope, budget);
+				const unread = await visibleNotesStillBeingRead(ctx.host, ctx.scope, budget, ctx.notesNotYetRead);
 				const top = (counts: TagCountWalk) => counts.top(prefix, args.limit, budget);
 				const counted = ctx.tagNotes
 					? await ctx.tagNotes.tagCounts(ctx.scope, budget, top)

@@ -66,7 +66,7 @@ export const queryBaseTool = defineTool({
 		if (!parsed.ok) return parsed;
 		if (!config.ok) return fail(`${parsed.value.path}: ${config.error}`);
 		// Looked at before the query: a note read meanwhile is named and may be a row too, never left out unnamed.
-		const unread = await visibleNotesStillBeingRead(ctx.host, ctx.scope, clock);
+		const unread = await visibleNotesStillBeingRead(ctx.host, ctx.scope, clock, ctx.notesNotYetRead);
 		const { vault, files, fileFor } = await baseVault(ctx.host, ctx.scope, clock, { backlinks: readsBacklinks(config.value) });
 		const result = await runBaseQuery(config.value, vault, files, fileFor(found.value), {
 			view: args.view,

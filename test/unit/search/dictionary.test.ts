@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { TermDictionary } from "../../../src/search/dictionary";
 import { stemmerFor } from "../../../src/search/stemmers";
-import { CHUNKED_MAP_KEYS } from "../../../src/config/limits";
+import { CHUNKED_ARRAY_CHUNK, CHUNKED_MAP_KEYS } from "../../../src/config/limits";
 import { largestTableWhile } from "../../helpers/tableGrowth";
 
 describe("TermDictionary: words and their ids", () => {
@@ -154,6 +154,34 @@ describe("TermDictionary: a note of very many new words", () => {
 			.map((n) => n + 1);
 		expect(runAll(dictionary.withPrefixSteps(prefix)).sort((a, b) => a - b)).toEqual(expected);
 		expect(dictionary.withPrefix("se")).toEqual([0]);
+	});
+});
+
+describe("TermDictionary: words added between two searches", () => {
+	test("wait in no array grown past a chunk (one array of 330,000–540,000 waiting words grew in pieces of about 50 ms), and a search after finds each of them", () => {
+		const WORDS = 60_000;
+		const dictionary = new TermDictionary(null);
+		dictionary.idOf("seed");
+		// A search made the sorted view: new words wait beside it until the next search.
+		expect(dictionary.withPrefix("se")).toEqual([0]);
+		const word = (n: number) => `w${n.toString(36)}`;
+		let longest = 0;
+		const push = Object.getOwnPropertyDescriptor(Array.prototype, "push")?.value as (this: unknown[], ...values: unknown[]) => number;
+		const pushing = jest.spyOn(Array.prototype, "push").mockImplementation(function (this: unknown[], ...values: unknown[]) {
+			longest = Math.max(longest, this.length + values.length);
+			return push.apply(this, values);
+		});
+		try {
+			for (let n = 0; n < WORDS; n++) dictionary.idOf(word(n));
+		} finally {
+			pushing.mockRestore();
+		}
+		expect(longest).toBeLessThanOrEqual(CHUNKED_ARRAY_CHUNK);
+		// The next search merges them into the view in steps: every prefix finds exactly its words.
+		for (const prefix of ["w", "w1", "wz", "s"]) {
+			const expected = [0, ...Array.from({ length: WORDS }, (_, n) => n + 1)].filter((id) => (id === 0 ? "seed" : word(id - 1)).startsWith(prefix));
+			expect(runAll(dictionary.withPrefixSteps(prefix)).sort((a, b) => a - b)).toEqual(expected);
+		}
 	});
 });
 

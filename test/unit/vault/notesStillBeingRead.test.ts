@@ -1,7 +1,9 @@
 import { STILL_BEING_READ_LISTED } from "../../../src/config/limits";
+import { NodeVault } from "../../../src/headless/NodeVault";
 import type { Host, HostFile } from "../../../src/host/Host";
-import { comparePaths } from "../../../src/vault/notes";
-import { notesStillBeingRead } from "../../../src/vault/notesStillBeingRead";
+import { comparePaths, visibleNotes } from "../../../src/vault/notes";
+import { NotesNotYetRead, notesStillBeingRead } from "../../../src/vault/notesStillBeingRead";
+import { openVault } from "../../helpers/hostVault";
 
 describe("notesStillBeingRead", () => {
 	test(`names the first ${STILL_BEING_READ_LISTED} notes without metadata in path order, whatever order they come in, and none that has it`, async () => {
@@ -18,5 +20,51 @@ describe("notesStillBeingRead", () => {
 				.filter((path) => !read.has(path))
 				.sort(comparePaths),
 		);
+	});
+});
+
+describe("NotesNotYetRead", () => {
+	test("answers what a walk of the vault answers, as notes are created unread, moved in and out of sight, deleted and read", async () => {
+		const vault = await openVault({ "A/Read.md": "read\n", "B/Other.md": "other\n", "Hidden/Secret.md": "secret\n" });
+		await vault.host.metadataCache.settled();
+		const held = new Set<string>();
+		const waiting: Array<() => void> = [];
+		const read = Reflect.get<NodeVault, "cachedRead">(NodeVault.prototype, "cachedRead");
+		const reads = jest.spyOn(NodeVault.prototype, "cachedRead").mockImplementation(async function (this: NodeVault, file: HostFile) {
+			if (held.has(file.path)) await new Promise<void>((resolve) => waiting.push(resolve));
+			return read.call(this, file);
+		});
+		const kept = new NotesNotYetRead(vault.host, () => new Promise((resolve) => setImmediate(resolve)));
+		const scope = vault.scope("Hidden");
+		const same = async () => {
+			const walked = (await notesStillBeingRead(vault.host, visibleNotes(vault.host, scope))).map((note) => note.path);
+			expect((await kept.visible(scope))?.map((note) => note.path)).toEqual(walked);
+			return walked;
+		};
+		try {
+			kept.start();
+			expect(await same()).toEqual([]);
+			for (const path of ["A/New.md", "B/New.md", "Hidden/New.md", "Top.md"]) {
+				held.add(path);
+				await vault.host.vault.create(path, "new\n");
+			}
+			expect(await same()).toEqual(["A/New.md", "B/New.md", "Top.md"]);
+			await vault.host.vault.rename(vault.host.vault.getFileByPath("Top.md") as HostFile, "Hidden/Top.md");
+			expect(await same()).toEqual(["A/New.md", "B/New.md"]);
+			await vault.host.vault.rename(vault.host.vault.getFileByPath("A/New.md") as HostFile, "C/New.md");
+			expect(await same()).toEqual(["B/New.md", "C/New.md"]);
+			await vault.host.vault.trash(vault.host.vault.getFileByPath("B/New.md") as HostFile);
+			expect(await same()).toEqual(["C/New.md"]);
+			held.clear();
+			for (const release of waiting.splice(0)) release();
+			await vault.host.metadataCache.settled();
+			expect(await same()).toEqual([]);
+		} finally {
+			held.clear();
+			for (const release of waiting.splice(0)) release();
+			reads.mockRestore();
+			kept.stop();
+			await vault.close();
+		}
 	});
 });

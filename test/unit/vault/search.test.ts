@@ -282,6 +282,68 @@ describe("a note of 100,000 level-1 headings in the search index", () => {
 	}, 60_000);
 });
 
+describe("a note of 100,000 headings, indexed with a pause wherever the work clock allows", () => {
+	/**
+	 * Counts, per piece, the characters of packed metadata decoded (`charCodeAt`, replaced outright:
+	 * a spy would keep every call of millions) and the elements lists copy (`slice`).
+	 */
+	function countDecodesAndCopies(): { pieces: ReturnType<typeof countWorkPerPiece>; copied: number[]; restore: () => void } {
+		const pieces = countWorkPerPiece();
+		const copied: number[] = [];
+		const charCodeAt = Object.getOwnPropertyDescriptor(String.prototype, "charCodeAt") as PropertyDescriptor;
+		const decode = charCodeAt.value as (this: string, at: number) => number;
+		Object.defineProperty(String.prototype, "charCodeAt", {
+			...charCodeAt,
+			value: function (this: string, at: number) {
+				pieces.count();
+				return decode.call(this, at);
+			},
+		});
+		const slice = Object.getOwnPropertyDescriptor(Array.prototype, "slice")?.value as (this: unknown[], ...rest: unknown[]) => unknown[];
+		const copies = jest.spyOn(Array.prototype, "slice").mockImplementation(function (this: unknown[], ...rest: unknown[]) {
+			const made = slice.apply(this, rest);
+			const piece = pieces.perPiece.length - 1;
+			copied[piece] = (copied[piece] ?? 0) + made.length;
+			return made;
+		});
+		return {
+			pieces,
+			copied,
+			restore: () => {
+				copies.mockRestore();
+				Object.defineProperty(String.prototype, "charCodeAt", charCodeAt);
+				pieces.restore();
+			},
+		};
+	}
+
+	test("lists its headings' texts a chunk at a time, never all at once (a million were one piece of about 60 ms), and is found by its last heading's word", async () => {
+		const HEADINGS = 100_000;
+		const headings = Array.from({ length: HEADINGS }, (_, line) => `# h${line % 1000}`).join("\n");
+		const vault = await openVault({ "Heads.md": `${headings}\n# seldomword\n`, "Other.md": "plain text\n" });
+		await vault.host.metadataCache.settled();
+		const index = new IndexedNoteSearch(vault.host, vault.scope(), () => eventLoopTurns.take());
+		try {
+			const counted = countDecodesAndCopies();
+			try {
+				index.start();
+				await index.whenReady();
+			} finally {
+				counted.restore();
+			}
+			expect((await index.search(vault.scope(), parseQuery("seldomword"), {}, 10)).results.map((hit) => hit.path)).toEqual(["Heads.md"]);
+			// The note's packed metadata is about eight codes a heading: all of them were decoded in the piece that listed the texts.
+			expect(counted.pieces.perPiece.reduce((sum, count) => sum + count, 0)).toBeGreaterThan(HEADINGS * 4);
+			expect(Math.max(...counted.pieces.perPiece)).toBeLessThan(HEADINGS * 4);
+			// Before: one copy of all 100,000 texts.
+			expect(Math.max(...Array.from(counted.copied, (count) => count ?? 0))).toBeLessThan(HEADINGS / 4);
+		} finally {
+			await index.stop();
+			await vault.close();
+		}
+	}, 60_000);
+});
+
 describe("a tag filter over the index", () => {
 	const NOTE_COUNT = 300;
 	const notes: Record<string, string> = {};
