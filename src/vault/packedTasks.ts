@@ -71,12 +71,13 @@ function* oneByteSteps(fields: ChunkedArray<string>): Steps<{ pieces: string[]; 
 		yield;
 	}
 	if (!wide) return { pieces: yield* detachedSteps(pieces), utf8: false };
-	const bytes: string[] = [];
-	for (const piece of pieces) {
+	// Arrays of their exact size (one grown by pushes has room to spare): the memo keeps one for every note with tasks.
+	const bytes = new Array<string>(pieces.length);
+	for (const [index, piece] of pieces.entries()) {
 		const encoded = utf8Bytes(piece);
 		if (encoded === null) return { pieces: yield* detachedSteps(pieces), utf8: false };
 		// Made from char codes: a string of its own, no slice of the note's text.
-		bytes.push(encoded);
+		bytes[index] = encoded;
 		yield;
 	}
 	return { pieces: bytes, utf8: true };
@@ -84,9 +85,9 @@ function* oneByteSteps(fields: ChunkedArray<string>): Steps<{ pieces: string[]; 
 
 /** Each piece copied into a string of its own, a piece a step: one may be a field as it is, a slice that would keep the note's whole text alive. */
 function* detachedSteps(pieces: readonly string[]): Steps<string[]> {
-	const copies: string[] = [];
-	for (const piece of pieces) {
-		copies.push(detachStrings({ piece }).piece);
+	const copies = new Array<string>(pieces.length);
+	for (const [index, piece] of pieces.entries()) {
+		copies[index] = detachStrings({ piece }).piece;
 		yield;
 	}
 	return copies;
@@ -101,52 +102,82 @@ export function dateNumber(date: string): number {
 	return Number(date.slice(0, 4)) * 10_000 + Number(date.slice(5, 7)) * 100 + Number(date.slice(8, 10));
 }
 
+const STATUS_COUNT = STATUS_NAMES.length;
+/** A tally of no tasks, sealed: no undated task and no due date of any status. */
+const EMPTY_TALLY: readonly number[] = [...STATUS_NAMES.map(() => 0), ...STATUS_NAMES.map(() => STATUS_COUNT * 2)];
+
 /**
  * How many of a note's tasks have each status, and their due dates by status, sorted: list_tasks
  * counts a note's matching tasks from these without listing them (a note of 200,000 tasks was
- * listed whole, 2–3.6 s, by every call that asked for 200 of them).
+ * listed whole, 2–3.6 s, by every call that asked for 200 of them). Kept for every note with
+ * tasks, so once sealed it is one array of small integers: three Maps and a typed array a note
+ * were about 0.7 KB, 6 MB of a 10,000-note vault's heap (0.25× its text).
  */
 export class TaskTally {
-	private readonly undated = new Map<TaskStatusName, number>();
+	/** Tasks without a due date, by status (the place of its name in STATUS_NAMES); becomes `sealed`'s first numbers. */
+	private undated: number[] | null = STATUS_NAMES.map(() => 0);
 	// In chunks, as the fields are: no array of a note's due dates grows by copying itself whole.
-	private readonly dues = new Map<TaskStatusName, ChunkedArray<number>>();
-	private readonly sorted = new Map<TaskStatusName, Int32Array>();
+	private dues: Array<ChunkedArray<number> | undefined> | null = [];
+	/**
+	 * After `seal`: the undated counts by status, then where each status's due dates end, then
+	 * each status's due dates (as YYYYMMDD), sorted, one status after the other.
+	 */
+	private sealed: readonly number[] = EMPTY_TALLY;
 	size = 0;
 
 	add(statusChar: string, due: string | undefined): void {
-		const status = taskStatus(statusChar);
+		const status = STATUS_NAMES.indexOf(taskStatus(statusChar));
 		this.size++;
-		if (due === undefined) this.undated.set(status, (this.undated.get(status) ?? 0) + 1);
+		if (!this.undated || !this.dues) throw new Error("a sealed task tally was added to");
+		if (due === undefined) this.undated[status] = (this.undated[status] as number) + 1;
 		else {
-			const dues = this.dues.get(status) ?? new ChunkedArray<number>();
+			const dues = this.dues[status] ?? new ChunkedArray<number>();
 			dues.push(dateNumber(due));
-			this.dues.set(status, dues);
+			this.dues[status] = dues;
 		}
 	}
 
 	/** Sorts the due dates: once, after the last `add`. */
 	seal(): this {
-		for (const [status, dues] of this.dues) this.sorted.set(status, Int32Array.from({ length: dues.length }, (_, index) => dues.get(index)).sort());
-		this.dues.clear();
+		if (!this.undated || !this.dues) return this;
+		const byStatus = STATUS_NAMES.map((_, status) => {
+			const dues = this.dues?.[status];
+			// As 32-bit integers, sorted as numbers: a date's YYYYMMDD fits.
+			return dues ? Int32Array.from({ length: dues.length }, (_, index) => dues.get(index)).sort() : new Int32Array(0);
+		});
+		// Made at its size: an array grown by pushes keeps room to spare (for every note), and grows a huge note's by copying it whole.
+		const sealed = new Array<number>(STATUS_COUNT * 2 + byStatus.reduce((total, dues) => total + dues.length, 0));
+		let at = STATUS_COUNT * 2;
+		for (const [status, dues] of byStatus.entries()) {
+			sealed[status] = this.undated[status] as number;
+			for (const date of dues) sealed[at++] = date;
+			sealed[STATUS_COUNT + status] = at;
+		}
+		this.sealed = sealed;
+		this.undated = null;
+		this.dues = null;
 		return this;
 	}
 
 	/** How many tasks have `status` (any: every status) and, when `due` is given, a due date within it (inclusive). */
 	count(status: TaskStatusName | "any", due?: { from: number; to: number }): number {
+		const sealed = this.sealed;
 		let counted = 0;
-		for (const name of status === "any" ? STATUS_NAMES : [status]) {
-			const dues = this.sorted.get(name) ?? new Int32Array(0);
-			if (due === undefined) counted += (this.undated.get(name) ?? 0) + dues.length;
-			else if (due.from <= due.to) counted += firstAbove(dues, due.to) - firstAbove(dues, due.from - 1);
+		for (let each = 0; each < STATUS_COUNT; each++) {
+			if (status !== "any" && STATUS_NAMES[each] !== status) continue;
+			const from = each === 0 ? STATUS_COUNT * 2 : (sealed[STATUS_COUNT + each - 1] as number);
+			const to = sealed[STATUS_COUNT + each] as number;
+			if (due === undefined) counted += (sealed[each] as number) + to - from;
+			else if (due.from <= due.to) counted += firstAbove(sealed, from, to, due.to) - firstAbove(sealed, from, to, due.from - 1);
 		}
 		return counted;
 	}
 }
 
-/** The index of the first number of sorted `numbers` above `value`. */
-function firstAbove(numbers: Int32Array, value: number): number {
-	let low = 0;
-	let high = numbers.length;
+/** The index of the first number of `numbers[from, to)`, sorted, above `value` (`to` when none is). */
+function firstAbove(numbers: readonly number[], from: number, to: number, value: number): number {
+	let low = from;
+	let high = to;
 	while (low < high) {
 		const middle = (low + high) >>> 1;
 		if ((numbers[middle] as number) <= value) low = middle + 1;
