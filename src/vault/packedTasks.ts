@@ -71,13 +71,12 @@ function* oneByteSteps(fields: ChunkedArray<string>): Steps<{ pieces: string[]; 
 		yield;
 	}
 	if (!wide) return { pieces: yield* detachedSteps(pieces), utf8: false };
-	// Arrays of their exact size (one grown by pushes has room to spare): the memo keeps one for every note with tasks.
-	const bytes = new Array<string>(pieces.length);
-	for (const [index, piece] of pieces.entries()) {
+	const bytes: string[] = [];
+	for (const piece of pieces) {
 		const encoded = utf8Bytes(piece);
 		if (encoded === null) return { pieces: yield* detachedSteps(pieces), utf8: false };
 		// Made from char codes: a string of its own, no slice of the note's text.
-		bytes[index] = encoded;
+		bytes.push(encoded);
 		yield;
 	}
 	return { pieces: bytes, utf8: true };
@@ -85,9 +84,9 @@ function* oneByteSteps(fields: ChunkedArray<string>): Steps<{ pieces: string[]; 
 
 /** Each piece copied into a string of its own, a piece a step: one may be a field as it is, a slice that would keep the note's whole text alive. */
 function* detachedSteps(pieces: readonly string[]): Steps<string[]> {
-	const copies = new Array<string>(pieces.length);
-	for (const [index, piece] of pieces.entries()) {
-		copies[index] = detachStrings({ piece }).piece;
+	const copies: string[] = [];
+	for (const piece of pieces) {
+		copies.push(detachStrings({ piece }).piece);
 		yield;
 	}
 	return copies;
@@ -103,32 +102,19 @@ export function dateNumber(date: string): number {
 }
 
 const STATUS_COUNT = STATUS_NAMES.length;
-/** A tally of no tasks, sealed: no undated task and no due date of any status. */
-const EMPTY_TALLY: readonly number[] = [...STATUS_NAMES.map(() => 0), ...STATUS_NAMES.map(() => STATUS_COUNT * 2)];
 
 /**
- * How many of a note's tasks have each status, and their due dates by status, sorted: list_tasks
- * counts a note's matching tasks from these without listing them (a note of 200,000 tasks was
- * listed whole, 2–3.6 s, by every call that asked for 200 of them). Kept for every note with
- * tasks, so once sealed it is one array of small integers: three Maps and a typed array a note
- * were about 0.7 KB, 6 MB of a 10,000-note vault's heap (0.25× its text).
+ * A note's tasks counted as they are packed: how many of each status have no due date, and the due
+ * dates of each status. `seal` gives them as the numbers PackedTasks keeps (see `countOf`).
  */
 export class TaskTally {
-	/** Tasks without a due date, by status (the place of its name in STATUS_NAMES); becomes `sealed`'s first numbers. */
-	private undated: number[] | null = STATUS_NAMES.map(() => 0);
+	/** Tasks without a due date, by status (the place of its name in STATUS_NAMES). */
+	private readonly undated = STATUS_NAMES.map(() => 0);
 	// In chunks, as the fields are: no array of a note's due dates grows by copying itself whole.
-	private dues: Array<ChunkedArray<number> | undefined> | null = [];
-	/**
-	 * After `seal`: the undated counts by status, then where each status's due dates end, then
-	 * each status's due dates (as YYYYMMDD), sorted, one status after the other.
-	 */
-	private sealed: readonly number[] = EMPTY_TALLY;
-	size = 0;
+	private readonly dues: Array<ChunkedArray<number> | undefined> = [];
 
 	add(statusChar: string, due: string | undefined): void {
 		const status = STATUS_NAMES.indexOf(taskStatus(statusChar));
-		this.size++;
-		if (!this.undated || !this.dues) throw new Error("a sealed task tally was added to");
 		if (due === undefined) this.undated[status] = (this.undated[status] as number) + 1;
 		else {
 			const dues = this.dues[status] ?? new ChunkedArray<number>();
@@ -137,11 +123,15 @@ export class TaskTally {
 		}
 	}
 
-	/** Sorts the due dates: once, after the last `add`. */
-	seal(): this {
-		if (!this.undated || !this.dues) return this;
+	/**
+	 * The undated counts by status, then where each status's due dates end, then each status's due
+	 * dates (as YYYYMMDD), sorted, one status after the other. One array of small integers: kept
+	 * for every note with tasks, three Maps and a typed array a note were about 0.7 KB (6 MB of a
+	 * 10,000-note vault's heap).
+	 */
+	seal(): readonly number[] {
 		const byStatus = STATUS_NAMES.map((_, status) => {
-			const dues = this.dues?.[status];
+			const dues = this.dues[status];
 			// As 32-bit integers, sorted as numbers: a date's YYYYMMDD fits.
 			return dues ? Int32Array.from({ length: dues.length }, (_, index) => dues.get(index)).sort() : new Int32Array(0);
 		});
@@ -153,24 +143,7 @@ export class TaskTally {
 			for (const date of dues) sealed[at++] = date;
 			sealed[STATUS_COUNT + status] = at;
 		}
-		this.sealed = sealed;
-		this.undated = null;
-		this.dues = null;
-		return this;
-	}
-
-	/** How many tasks have `status` (any: every status) and, when `due` is given, a due date within it (inclusive). */
-	count(status: TaskStatusName | "any", due?: { from: number; to: number }): number {
-		const sealed = this.sealed;
-		let counted = 0;
-		for (let each = 0; each < STATUS_COUNT; each++) {
-			if (status !== "any" && STATUS_NAMES[each] !== status) continue;
-			const from = each === 0 ? STATUS_COUNT * 2 : (sealed[STATUS_COUNT + each - 1] as number);
-			const to = sealed[STATUS_COUNT + each] as number;
-			if (due === undefined) counted += (sealed[each] as number) + to - from;
-			else if (due.from <= due.to) counted += firstAbove(sealed, from, to, due.to) - firstAbove(sealed, from, to, due.from - 1);
-		}
-		return counted;
+		return sealed;
 	}
 }
 
@@ -195,16 +168,40 @@ function firstAbove(numbers: readonly number[], from: number, to: number, value:
  */
 export class PackedTasks {
 	constructor(
-		/** The fields, a line each, in pieces that end between two fields (see oneByteSteps). */
-		private readonly pieces: readonly string[],
+		/**
+		 * The fields, a line each, in pieces that end between two fields (see oneByteSteps); a lone
+		 * piece as it is (most notes' tasks are one: an array for it cost 56 bytes a note).
+		 */
+		private readonly pieces: string | readonly string[],
 		/** Whether `pieces` hold UTF-8 bytes as characters (see oneByteSteps). */
 		private readonly utf8: boolean,
-		/** How many tasks of each status and due date (see TaskTally). */
-		readonly tally: TaskTally,
+		/** How many tasks of each status and due date (see TaskTally.seal). */
+		private readonly tally: readonly number[],
 	) {}
 
 	get count(): number {
-		return this.tally.size;
+		const tally = this.tally;
+		let undated = 0;
+		for (let status = 0; status < STATUS_COUNT; status++) undated += tally[status] as number;
+		return undated + (tally[STATUS_COUNT * 2 - 1] as number) - STATUS_COUNT * 2;
+	}
+
+	/**
+	 * How many tasks have `status` (any: every status) and, when `due` is given, a due date within
+	 * it (inclusive): list_tasks counts a note's matching tasks without listing them (a note of
+	 * 200,000 tasks was listed whole, 2–3.6 s, by every call that asked for 200 of them).
+	 */
+	countOf(status: TaskStatusName | "any", due?: { from: number; to: number }): number {
+		const tally = this.tally;
+		let counted = 0;
+		for (let each = 0; each < STATUS_COUNT; each++) {
+			if (status !== "any" && STATUS_NAMES[each] !== status) continue;
+			const from = each === 0 ? STATUS_COUNT * 2 : (tally[STATUS_COUNT + each - 1] as number);
+			const to = tally[STATUS_COUNT + each] as number;
+			if (due === undefined) counted += (tally[each] as number) + to - from;
+			else if (due.from <= due.to) counted += firstAbove(tally, from, to, due.to) - firstAbove(tally, from, to, due.from - 1);
+		}
+		return counted;
 	}
 
 	/**
@@ -241,7 +238,7 @@ export class PackedTasks {
 	/** `ofFields` in steps (see oneByteSteps). */
 	static *ofFieldsSteps(lines: ChunkedArray<string>, tally: TaskTally): Steps<PackedTasks> {
 		const packed = yield* oneByteSteps(lines);
-		return new PackedTasks(packed.pieces, packed.utf8, tally.seal());
+		return new PackedTasks(packed.pieces.length === 1 ? (packed.pieces[0] as string) : packed.pieces, packed.utf8, tally.seal());
 	}
 
 	/** The tasks, as objects. */
@@ -259,17 +256,19 @@ export class PackedTasks {
 		// Lines read and not yet made into tasks: a task's fields may run on into the next piece.
 		let lines: string[] = [];
 		let read = 0;
-		for (const [index, piece] of this.pieces.entries()) {
+		const pieces = typeof this.pieces === "string" ? [this.pieces] : this.pieces;
+		const count = this.count;
+		for (const [index, piece] of pieces.entries()) {
 			if (tasks.length >= wanted) break;
 			// Each character of a piece is one byte (latin1 gives it back as is): a callback per character took 0.2 s for a note of long task lines.
 			const text = this.utf8 ? fromUtf8.decode(Buffer.from(piece, "latin1")) : piece;
 			const pieceLines = text.split("\n");
 			// Every piece but the last ends in the line break before the next piece's first field.
-			if (index < this.pieces.length - 1) pieceLines.pop();
+			if (index < pieces.length - 1) pieceLines.pop();
 			lines = lines.length === 0 ? pieceLines : lines.concat(pieceLines);
 			let at = 0;
-			const last = index === this.pieces.length - 1;
-			while (read < this.count && tasks.length < wanted) {
+			const last = index === pieces.length - 1;
+			while (read < count && tasks.length < wanted) {
 				// A task is its line number, text, status and date letters, then a field per letter.
 				const letters = lines[at + 3];
 				if (!last && (letters === undefined || at + 4 + letters.length > lines.length)) break;
