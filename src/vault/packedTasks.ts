@@ -101,55 +101,69 @@ export function dateNumber(date: string): number {
 	return Number(date.slice(0, 4)) * 10_000 + Number(date.slice(5, 7)) * 100 + Number(date.slice(8, 10));
 }
 
+const STATUS_COUNT = STATUS_NAMES.length;
+
 /**
- * How many of a note's tasks have each status, and their due dates by status, sorted: list_tasks
- * counts a note's matching tasks from these without listing them (a note of 200,000 tasks was
- * listed whole, 2–3.6 s, by every call that asked for 200 of them).
+ * A note's tasks counted as they are packed: how many of each status have no due date, and the due
+ * dates of each status. `seal` gives them as the numbers PackedTasks keeps (see `countOf`).
  */
 export class TaskTally {
-	private readonly undated = new Map<TaskStatusName, number>();
+	/** Tasks without a due date, by status (the place of its name in STATUS_NAMES). */
+	private readonly undated = STATUS_NAMES.map(() => 0);
 	// In chunks, as the fields are: no array of a note's due dates grows by copying itself whole.
-	private readonly dues = new Map<TaskStatusName, ChunkedArray<number>>();
-	private readonly sorted = new Map<TaskStatusName, Int32Array>();
-	size = 0;
+	private readonly dues: Array<ChunkedArray<number> | undefined> = [];
 
 	add(statusChar: string, due: string | undefined): void {
-		const status = taskStatus(statusChar);
-		this.size++;
-		if (due === undefined) this.undated.set(status, (this.undated.get(status) ?? 0) + 1);
+		const status = STATUS_NAMES.indexOf(taskStatus(statusChar));
+		if (due === undefined) this.undated[status] = (this.undated[status] as number) + 1;
 		else {
-			const dues = this.dues.get(status) ?? new ChunkedArray<number>();
+			const dues = this.dues[status] ?? new ChunkedArray<number>();
 			dues.push(dateNumber(due));
-			this.dues.set(status, dues);
+			this.dues[status] = dues;
 		}
 	}
 
-	/** Sorts the due dates: once, after the last `add`. */
-	seal(): this {
-		for (const [status, dues] of this.dues) this.sorted.set(status, Int32Array.from({ length: dues.length }, (_, index) => dues.get(index)).sort());
-		this.dues.clear();
-		return this;
-	}
-
-	/** How many tasks have `status` (any: every status) and, when `due` is given, a due date within it (inclusive). */
-	count(status: TaskStatusName | "any", due?: { from: number; to: number }): number {
-		let counted = 0;
-		for (const name of status === "any" ? STATUS_NAMES : [status]) {
-			const dues = this.sorted.get(name) ?? new Int32Array(0);
-			if (due === undefined) counted += (this.undated.get(name) ?? 0) + dues.length;
-			else if (due.from <= due.to) counted += firstAbove(dues, due.to) - firstAbove(dues, due.from - 1);
+	/**
+	 * The undated counts by status, then where each status's due dates end, then each status's due
+	 * dates (as YYYYMMDD), sorted, one status after the other; each number as two characters of 16
+	 * bits (see tallyNumber). Kept for every note with tasks: three Maps and a typed array a note
+	 * were about 0.7 KB (6 MB of a 10,000-note vault's heap), an array of the numbers 8 bytes each.
+	 */
+	seal(): string {
+		const byStatus = STATUS_NAMES.map((_, status) => {
+			const dues = this.dues[status];
+			// As 32-bit integers, sorted as numbers: a date's YYYYMMDD fits.
+			return dues ? Int32Array.from({ length: dues.length }, (_, index) => dues.get(index)).sort() : new Int32Array(0);
+		});
+		const codes = new Uint16Array(2 * (STATUS_COUNT * 2 + byStatus.reduce((total, dues) => total + dues.length, 0)));
+		const put = (at: number, value: number) => {
+			codes[2 * at] = value >>> 16;
+			codes[2 * at + 1] = value & 0xffff;
+		};
+		let at = STATUS_COUNT * 2;
+		for (const [status, dues] of byStatus.entries()) {
+			put(status, this.undated[status] as number);
+			for (const date of dues) put(at++, date);
+			put(STATUS_COUNT + status, at);
 		}
-		return counted;
+		const chunks: string[] = [];
+		for (let from = 0; from < codes.length; from += CODES_PER_CHUNK) chunks.push(String.fromCharCode(...codes.subarray(from, from + CODES_PER_CHUNK)));
+		return chunks.join("");
 	}
 }
 
-/** The index of the first number of sorted `numbers` above `value`. */
-function firstAbove(numbers: Int32Array, value: number): number {
-	let low = 0;
-	let high = numbers.length;
+/** The number at `at` of a sealed tally (TaskTally.seal): its high 16 bits, then its low 16 bits (every number is under 2^31). */
+function tallyNumber(tally: string, at: number): number {
+	return (tally.charCodeAt(2 * at) << 16) | tally.charCodeAt(2 * at + 1);
+}
+
+/** The index of the first number of `tally`'s numbers `[from, to)`, sorted, above `value` (`to` when none is). */
+function firstAbove(tally: string, from: number, to: number, value: number): number {
+	let low = from;
+	let high = to;
 	while (low < high) {
 		const middle = (low + high) >>> 1;
-		if ((numbers[middle] as number) <= value) low = middle + 1;
+		if (tallyNumber(tally, middle) <= value) low = middle + 1;
 		else high = middle;
 	}
 	return low;
@@ -164,16 +178,40 @@ function firstAbove(numbers: Int32Array, value: number): number {
  */
 export class PackedTasks {
 	constructor(
-		/** The fields, a line each, in pieces that end between two fields (see oneByteSteps). */
-		private readonly pieces: readonly string[],
+		/**
+		 * The fields, a line each, in pieces that end between two fields (see oneByteSteps); a lone
+		 * piece as it is (most notes' tasks are one: an array for it cost 56 bytes a note).
+		 */
+		private readonly pieces: string | readonly string[],
 		/** Whether `pieces` hold UTF-8 bytes as characters (see oneByteSteps). */
 		private readonly utf8: boolean,
-		/** How many tasks of each status and due date (see TaskTally). */
-		readonly tally: TaskTally,
+		/** How many tasks of each status and due date (see TaskTally.seal). */
+		private readonly tally: string,
 	) {}
 
 	get count(): number {
-		return this.tally.size;
+		const tally = this.tally;
+		let undated = 0;
+		for (let status = 0; status < STATUS_COUNT; status++) undated += tallyNumber(tally, status);
+		return undated + tallyNumber(tally, STATUS_COUNT * 2 - 1) - STATUS_COUNT * 2;
+	}
+
+	/**
+	 * How many tasks have `status` (any: every status) and, when `due` is given, a due date within
+	 * it (inclusive): list_tasks counts a note's matching tasks without listing them (a note of
+	 * 200,000 tasks was listed whole, 2–3.6 s, by every call that asked for 200 of them).
+	 */
+	countOf(status: TaskStatusName | "any", due?: { from: number; to: number }): number {
+		const tally = this.tally;
+		let counted = 0;
+		for (let each = 0; each < STATUS_COUNT; each++) {
+			if (status !== "any" && STATUS_NAMES[each] !== status) continue;
+			const from = each === 0 ? STATUS_COUNT * 2 : tallyNumber(tally, STATUS_COUNT + each - 1);
+			const to = tallyNumber(tally, STATUS_COUNT + each);
+			if (due === undefined) counted += tallyNumber(tally, each) + to - from;
+			else if (due.from <= due.to) counted += firstAbove(tally, from, to, due.to) - firstAbove(tally, from, to, due.from - 1);
+		}
+		return counted;
 	}
 
 	/**
@@ -210,7 +248,7 @@ export class PackedTasks {
 	/** `ofFields` in steps (see oneByteSteps). */
 	static *ofFieldsSteps(lines: ChunkedArray<string>, tally: TaskTally): Steps<PackedTasks> {
 		const packed = yield* oneByteSteps(lines);
-		return new PackedTasks(packed.pieces, packed.utf8, tally.seal());
+		return new PackedTasks(packed.pieces.length === 1 ? (packed.pieces[0] as string) : packed.pieces, packed.utf8, tally.seal());
 	}
 
 	/** The tasks, as objects. */
@@ -228,17 +266,19 @@ export class PackedTasks {
 		// Lines read and not yet made into tasks: a task's fields may run on into the next piece.
 		let lines: string[] = [];
 		let read = 0;
-		for (const [index, piece] of this.pieces.entries()) {
+		const pieces = typeof this.pieces === "string" ? [this.pieces] : this.pieces;
+		const count = this.count;
+		for (const [index, piece] of pieces.entries()) {
 			if (tasks.length >= wanted) break;
 			// Each character of a piece is one byte (latin1 gives it back as is): a callback per character took 0.2 s for a note of long task lines.
 			const text = this.utf8 ? fromUtf8.decode(Buffer.from(piece, "latin1")) : piece;
 			const pieceLines = text.split("\n");
 			// Every piece but the last ends in the line break before the next piece's first field.
-			if (index < this.pieces.length - 1) pieceLines.pop();
+			if (index < pieces.length - 1) pieceLines.pop();
 			lines = lines.length === 0 ? pieceLines : lines.concat(pieceLines);
 			let at = 0;
-			const last = index === this.pieces.length - 1;
-			while (read < this.count && tasks.length < wanted) {
+			const last = index === pieces.length - 1;
+			while (read < count && tasks.length < wanted) {
 				// A task is its line number, text, status and date letters, then a field per letter.
 				const letters = lines[at + 3];
 				if (!last && (letters === undefined || at + 4 + letters.length > lines.length)) break;

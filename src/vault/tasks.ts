@@ -220,7 +220,7 @@ async function findTasksOnce(
 	const keep = (task: NoteTask) => (filter.status === "any" || taskStatus(task.statusChar) === filter.status) && matchesDue(task.due, filter);
 	for (const note of withTasks) {
 		if (budget?.due()) await budget.checkpoint();
-		note.matching = note.tasks.tally.count(filter.status, due);
+		note.matching = note.tasks.countOf(filter.status, due);
 		note.from = found.length;
 		if (found.length < limit && note.matching > 0) {
 			const listed = await runStepsOnBudget(note.tasks.listSteps(limit - found.length, keep), budget);
