@@ -1,4 +1,4 @@
-import { ACCEPTED_FILTERS_KEPT, ACCEPTED_PATCH_SLOTS } from "../config/limits";
+import { ACCEPTED_FILTERS_KEPT, ACCEPTED_PATCH_SLOTS, WORD_UNION_MEMO_WORDS } from "../config/limits";
 import { PackedIdWriter, unpackIds } from "./packedIds";
 import { TermDictionary, type HeldAmong } from "./dictionary";
 import { hasPairSketch, PAIR_COUNT_SATURATED, pairCountBound, pairHash, pairSketchBytes, secondHash, writePairSketch } from "./pairSketch";
@@ -63,6 +63,15 @@ export type NoteFilter =
 			 */
 			readonly key?: string;
 	  };
+
+/** A query word's merged postings over every note (`any` of its evidence), as of the index's state and stemmer when merged. */
+interface WordUnion {
+	readonly generation: number;
+	readonly slotCount: number;
+	readonly stemmer: Stemmer | null;
+	readonly any: ResolvedTerm;
+	readonly strongNotes: number;
+}
 
 /** Accepted slots worked out for a filter's key, as of a place in the index's log of changed slots. */
 interface AcceptedMemo {
@@ -356,6 +365,8 @@ export class PostingsIndex {
 	generation = 0;
 	/** The accepted slots of the filters last used, by key, newest last (see NoteFilter's key): read-only once kept. */
 	private readonly acceptedMemos = new Map<string, AcceptedMemo>();
+	/** The merged postings of the query words last resolved over every note, by word, newest last (WORD_UNION_MEMO_WORDS): read-only once kept. */
+	private readonly wordUnions = new Map<string, WordUnion>();
 	/**
 	 * The slots installed or removed (or whose filter answers may have changed, see `recheck`) since
 	 * the log's start, `changedFrom` changes after the index was made: a kept accepted answer is
@@ -1181,10 +1192,7 @@ export class PostingsIndex {
 			if (otherId !== undefined && !strongIds.has(otherId) && held.holds(otherId)) relatedIds.add(otherId);
 			for (const id of yield* this.dictionary.formsOfSteps(other, stem, held)) if (!strongIds.has(id)) relatedIds.add(id);
 		}
-		const prefixIds = isPrefixWord(word) ? yield* this.dictionary.withPrefixSteps(word, new Set([...strongIds, ...relatedIds])) : [];
 		const exactLists = this.listsCut(optional(exactId), slotCount);
-		// A prefix's lists by place, with no views: a two-letter prefix of a planted vocabulary takes hundreds of thousands.
-		const anyRuns = PostingRuns.of(exactLists);
 		const exactList = exactLists[0];
 		const exact = exactId === undefined ? null : exactList ? wordTerm(exactList.slots, exactList.values, exactList.length) : emptyTerm();
 		const formLists = this.listsCut(formIds, slotCount);
@@ -1192,21 +1200,34 @@ export class PostingsIndex {
 		const forms: FormLists | null = formLists.length > 0 ? { lists: formLists, cursors: new Array<number>(formLists.length).fill(0) } : null;
 		const relatedLists = this.listsCut([...relatedIds], slotCount);
 		const related: FormLists | null = relatedLists.length > 0 ? { lists: relatedLists, cursors: new Array<number>(relatedLists.length).fill(0) } : null;
+		const found = { exact, forms, related, strongIds, relatedIds: relatedIds.size > 0 ? relatedIds : null };
+		// Over every note, the word's union is the one merged last time while no note was added or removed since, nor the stemmer changed.
+		const key = accepted === null ? `${stem === null ? "=" : "~"}${word}` : null;
+		const kept = key === null ? undefined : this.wordUnions.get(key);
+		if (kept && kept.generation === this.generation && kept.slotCount === slotCount && kept.stemmer === this.dictionary.stemmer)
+			return { ...found, any: kept.any, strongNotes: kept.strongNotes };
+		const prefixIds = isPrefixWord(word) ? yield* this.dictionary.withPrefixSteps(word, new Set([...strongIds, ...relatedIds])) : [];
+		// A prefix's lists by place, with no views: a two-letter prefix of a planted vocabulary takes hundreds of thousands.
+		const anyRuns = PostingRuns.of(exactLists);
 		const strongLists = [...exactLists, ...formLists];
 		for (const list of formLists) anyRuns.add(list.slots, 0, list.values, 0, list.length);
 		for (const list of relatedLists) anyRuns.add(list.slots, 0, list.values, 0, list.length);
 		yield* this.runsOfSteps(prefixIds, slotCount, anyRuns);
 		// The notes holding the word as typed or in another form are counted as `any` merges them.
 		const tally: UnionTally = { lists: strongLists.length, notes: strongLists.length === 1 ? (strongLists[0] as Postings).length : 0 };
-		return {
-			any: strongIds.size + relatedIds.size + prefixIds.length > 0 ? yield* this.unionOfLists(anyRuns, slotCount, scratch, tally) : emptyTerm(),
-			exact,
-			forms,
-			related,
-			strongIds,
-			relatedIds: relatedIds.size > 0 ? relatedIds : null,
-			strongNotes: tally.notes,
-		};
+		const merged = anyRuns.count > 1;
+		const any = strongIds.size + relatedIds.size + prefixIds.length > 0 ? yield* this.unionOfLists(anyRuns, slotCount, scratch, tally) : emptyTerm();
+		// Only a merge is kept: its arrays are its own, where a single list is a view of postings that later changes rewrite.
+		if (key !== null && merged)
+			this.keepWordUnion(key, { generation: this.generation, slotCount, stemmer: this.dictionary.stemmer, any, strongNotes: tally.notes });
+		return { ...found, any, strongNotes: tally.notes };
+	}
+
+	/** Keeps a word's union for the next search of it (`wordUnions`), the oldest let go past WORD_UNION_MEMO_WORDS. */
+	private keepWordUnion(key: string, union: WordUnion): void {
+		this.wordUnions.delete(key);
+		this.wordUnions.set(key, union);
+		if (this.wordUnions.size > WORD_UNION_MEMO_WORDS) this.wordUnions.delete(this.wordUnions.keys().next().value as string);
 	}
 
 	/**

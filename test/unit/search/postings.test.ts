@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { ACCEPTED_PATCH_SLOTS } from "../../../src/config/limits";
+import { ACCEPTED_PATCH_SLOTS, WORD_UNION_MEMO_WORDS } from "../../../src/config/limits";
 import { BODY_COUNT, IN_HEADING, IN_TITLE, type FormLists, type ResolvedTerm } from "../../../src/search/postingValues";
 import { runSteps, unionScratch, unionSteps } from "../../../src/search/unions";
 import { phrasePairBound, PostingsIndex } from "../../../src/search/postings";
@@ -425,6 +425,88 @@ describe("PostingsIndex: notes in, answers out", () => {
 	});
 });
 
+describe("PostingsIndex: a query word's merged forms are kept for its next search", () => {
+	/** Every note accepted: the same answer as over all notes, worked out afresh (a filter's answer is never kept). */
+	function everyNote(index: PostingsIndex): Uint8Array {
+		return new Uint8Array(index.nextSlot).fill(1);
+	}
+
+	/** The merged term's notes and values, to compare two answers. */
+	function entries(term: ResolvedTerm): number[] {
+		return [...term.slots.subarray(0, term.length), ...term.values.subarray(0, term.length)];
+	}
+
+	/** Whether a lookup merged the word's postings again (a merge makes new arrays) rather than giving the kept union. */
+	const mergedAgain = (before: ResolvedTerm, after: ResolvedTerm) => after.slots !== before.slots;
+
+	test("the same word searched again merges nothing until a note is added or removed, or the stemmer changes", () => {
+		const index = new PostingsIndex(stem);
+		index.add("a.md", "A", 1, "A garden here.", []);
+		index.add("b.md", "B", 1, "Gardens there.", []);
+		index.add("c.md", "C", 1, "Gardening everywhere.", []);
+		const first = index.resolveEvidence(["garden"], index.dictionary.stemmer);
+		const again = index.resolveEvidence(["garden"], index.dictionary.stemmer);
+		expect(mergedAgain(first.any, again.any)).toBe(false);
+		expect(again.strongNotes).toBe(first.strongNotes);
+		expect(found(index, again.any, ["a.md", "b.md", "c.md"])).toEqual(["a.md", "b.md", "c.md"]);
+		// Filtered, worked out every time.
+		expect(mergedAgain(first.any, index.resolveEvidence(["garden"], index.dictionary.stemmer, everyNote(index)).any)).toBe(true);
+		index.add("d.md", "D", 1, "More gardens.", []);
+		const added = index.resolveEvidence(["garden"], index.dictionary.stemmer);
+		expect(mergedAgain(again.any, added.any)).toBe(true);
+		expect(found(index, added.any, ["a.md", "b.md", "c.md", "d.md"])).toEqual(["a.md", "b.md", "c.md", "d.md"]);
+		index.remove("b.md");
+		const removed = index.resolveEvidence(["garden"], index.dictionary.stemmer);
+		expect(mergedAgain(added.any, removed.any)).toBe(true);
+		expect(found(index, removed.any, ["a.md", "c.md", "d.md"])).toEqual(["a.md", "c.md", "d.md"]);
+		expect(removed.strongNotes).toBe(3);
+		index.setStemmer(null);
+		const plain = index.resolveEvidence(["garden"], null);
+		expect(plain.forms).toBeNull();
+		expect(mergedAgain(removed.any, plain.any)).toBe(true);
+	});
+
+	test("past WORD_UNION_MEMO_WORDS other words, the first is merged again", () => {
+		const index = new PostingsIndex(stem);
+		const words = Array.from({ length: WORD_UNION_MEMO_WORDS + 1 }, (_, at) => `word${String.fromCharCode(97 + at)}`);
+		for (const word of words) index.add(`${word}.md`, word, 1, `${word} ${word}s ${word}ing`, []);
+		const firsts = words.map((word) => index.resolveEvidence([word], index.dictionary.stemmer).any);
+		const last = words.length - 1;
+		expect(mergedAgain(firsts[last] as ResolvedTerm, index.resolveEvidence([words[last] as string], index.dictionary.stemmer).any)).toBe(false);
+		expect(mergedAgain(firsts[0] as ResolvedTerm, index.resolveEvidence([words[0] as string], index.dictionary.stemmer).any)).toBe(true);
+	});
+
+	test("whatever notes are added, replaced or removed between searches, a word's kept union is the one merged afresh", () => {
+		const vocabulary = ["garden", "gardens", "gardening", "gardener", "plan", "plans", "planning", "plant"];
+		const operation = fc.oneof(
+			fc.record({
+				kind: fc.constant("put" as const),
+				note: fc.integer({ min: 0, max: 5 }),
+				words: fc.array(fc.constantFrom(...vocabulary), { maxLength: 6 }),
+			}),
+			fc.record({ kind: fc.constant("remove" as const), note: fc.integer({ min: 0, max: 5 }) }),
+			fc.record({ kind: fc.constant("search" as const), word: fc.constantFrom("garden", "gardening", "plan", "pla", "gar") }),
+			fc.record({ kind: fc.constant("compact" as const) }),
+		);
+		fc.assert(
+			fc.property(fc.array(operation, { maxLength: 30 }), (operations) => {
+				const index = new PostingsIndex(stem);
+				for (const step of operations) {
+					if (step.kind === "put") index.add(`n${step.note}.md`, `N${step.note}`, 1, step.words.join(" "), []);
+					else if (step.kind === "remove") index.remove(`n${step.note}.md`);
+					else if (step.kind === "compact") run(index.compactSteps());
+					else {
+						const kept = index.resolveEvidence([step.word], index.dictionary.stemmer);
+						const fresh = index.resolveEvidence([step.word], index.dictionary.stemmer, everyNote(index));
+						expect(entries(kept.any)).toEqual(entries(fresh.any));
+						expect(kept.strongNotes).toBe(fresh.strongNotes);
+					}
+				}
+			}),
+		);
+	});
+});
+
 describe("a phrase counted in a note whose pair sketch may rule it out", () => {
 	// "blue" also starts "bluer": a phrase's last word is a prefix.
 	const WORDS = ["red", "green", "blue", "bluer", "teal"];
@@ -657,15 +739,17 @@ describe("PostingsIndex: a hostile vocabulary is resolved in steps a search can 
 	const shown = (term: ResolvedTerm) => Array.from(term.slots.subarray(0, term.length), (slot, at) => `${slot}=${term.values[at] as number}`).join(" ");
 
 	test("a two-letter prefix of 60,000 planted words pauses while it walks them and takes their lists; a note added meanwhile is in none of them", () => {
-		const index = new PostingsIndex(stem);
-		const paths: string[] = [];
-		for (let note = 0; note < 6; note++) {
-			paths.push(`Planted ${note}.md`);
-			index.add(`Planted ${note}.md`, "Planted", 0, Array.from({ length: 10_000 }, (_, n) => word(note * 10_000 + n)).join(" "), []);
-		}
-		index.add("Coffee.md", "Coffee", 0, "coffee and code", []);
-		index.compact();
-		const expected = index.resolveEvidence(["co"], stem);
+		const paths = Array.from({ length: 6 }, (_, note) => `Planted ${note}.md`);
+		const planted = () => {
+			const built = new PostingsIndex(stem);
+			paths.forEach((path, note) => built.add(path, "Planted", 0, Array.from({ length: 10_000 }, (_, n) => word(note * 10_000 + n)).join(" "), []));
+			built.add("Coffee.md", "Coffee", 0, "coffee and code", []);
+			built.compact();
+			return built;
+		};
+		// From an index of its own: the word's union, once merged, is kept for the next search of it.
+		const expected = planted().resolveEvidence(["co"], stem);
+		const index = planted();
 		// A note holding the first, a middle and the last of the words arrives during the pauses.
 		const late = `${word(0)} ${word(30_000)} ${word(59_999)} coffee`;
 		const { value, pauses } = counted(index.resolveEvidenceSteps(["co"], stem, unionScratch()), (pause) => {
