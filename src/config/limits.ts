@@ -389,6 +389,14 @@ export const MAX_WORD_FORM_CANDIDATES = 2_000;
  */
 export const WORD_UNION_MEMO_WORDS = 16;
 /**
+ * Phrases whose candidates (the notes holding every word, each with its bound, and the tables a
+ * note's body is checked with) the index keeps for the next search of the same phrase, until a
+ * note is added or removed: their words' unions and intersection were a quarter of a common
+ * two-word phrase's CPU at 50,000 notes. Fewer than words: a phrase's tables are 6 bytes a
+ * dictionary word (about 2 MB at 300,000 words).
+ */
+export const PHRASE_CANDIDATES_MEMO_PHRASES = 4;
+/**
  * When fewer notes than a search ranks (the page, or PROXIMITY_CANDIDATES if more) hold every
  * query word, the notes holding at least this share of the words (rounded up; one word fewer for a
  * note whose title or an alias holds one of them) join them. The count is not the page's, so a page

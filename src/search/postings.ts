@@ -1,4 +1,4 @@
-import { ACCEPTED_FILTERS_KEPT, ACCEPTED_PATCH_SLOTS, WORD_UNION_MEMO_WORDS } from "../config/limits";
+import { ACCEPTED_FILTERS_KEPT, ACCEPTED_PATCH_SLOTS, PHRASE_CANDIDATES_MEMO_PHRASES, WORD_UNION_MEMO_WORDS } from "../config/limits";
 import { PackedIdWriter, unpackIds } from "./packedIds";
 import { TermDictionary, type HeldAmong } from "./dictionary";
 import { hasPairSketch, PAIR_COUNT_SATURATED, pairCountBound, pairHash, pairSketchBytes, secondHash, writePairSketch } from "./pairSketch";
@@ -64,7 +64,7 @@ export type NoteFilter =
 			readonly key?: string;
 	  };
 
-/** A query word's merged postings over every note (`any` of its evidence), as of the index's state and stemmer when merged. */
+/** A query word's merged postings over every note (`any` of its evidence), or a phrase's candidates, as of the index's state and stemmer when merged. */
 interface WordUnion {
 	readonly generation: number;
 	readonly slotCount: number;
@@ -367,6 +367,8 @@ export class PostingsIndex {
 	private readonly acceptedMemos = new Map<string, AcceptedMemo>();
 	/** The merged postings of the query words last resolved over every note, by word, newest last (WORD_UNION_MEMO_WORDS): read-only once kept. */
 	private readonly wordUnions = new Map<string, WordUnion>();
+	/** The candidates of the phrases last resolved, by phrase, newest last (PHRASE_CANDIDATES_MEMO_PHRASES): read-only once kept. */
+	private readonly phraseCandidates = new Map<string, WordUnion>();
 	/**
 	 * The slots installed or removed (or whose filter answers may have changed, see `recheck`) since
 	 * the log's start, `changedFrom` changes after the index was made: a kept accepted answer is
@@ -1179,6 +1181,7 @@ export class PostingsIndex {
 		const word = tokens[0] ?? "";
 		// Every list is cut to the notes there are now: the walks below pause, and notes added meanwhile are appended to lists.
 		const slotCount = this.nextSlot;
+		const generation = this.generation;
 		const exactId = this.dictionary.lookup(word);
 		// A word stays in the dictionary once no note holds it (its notes deleted, or moved into an
 		// excluded folder): such words are passed over too, or they took the places of real forms.
@@ -1203,9 +1206,8 @@ export class PostingsIndex {
 		const found = { exact, forms, related, strongIds, relatedIds: relatedIds.size > 0 ? relatedIds : null };
 		// Over every note, the word's union is the one merged last time while no note was added or removed since, nor the stemmer changed.
 		const key = accepted === null ? `${stem === null ? "=" : "~"}${word}` : null;
-		const kept = key === null ? undefined : this.wordUnions.get(key);
-		if (kept && kept.generation === this.generation && kept.slotCount === slotCount && kept.stemmer === this.dictionary.stemmer)
-			return { ...found, any: kept.any, strongNotes: kept.strongNotes };
+		const kept = key === null ? undefined : this.keptUnion(this.wordUnions, key, slotCount);
+		if (kept) return { ...found, any: kept.any, strongNotes: kept.strongNotes };
 		const prefixIds = isPrefixWord(word) ? yield* this.dictionary.withPrefixSteps(word, new Set([...strongIds, ...relatedIds])) : [];
 		// A prefix's lists by place, with no views: a two-letter prefix of a planted vocabulary takes hundreds of thousands.
 		const anyRuns = PostingRuns.of(exactLists);
@@ -1219,15 +1221,32 @@ export class PostingsIndex {
 		const any = strongIds.size + relatedIds.size + prefixIds.length > 0 ? yield* this.unionOfLists(anyRuns, slotCount, scratch, tally) : emptyTerm();
 		// Only a merge is kept: its arrays are its own, where a single list is a view of postings that later changes rewrite.
 		if (key !== null && merged)
-			this.keepWordUnion(key, { generation: this.generation, slotCount, stemmer: this.dictionary.stemmer, any, strongNotes: tally.notes });
+			this.keepUnion(this.wordUnions, WORD_UNION_MEMO_WORDS, key, {
+				generation,
+				slotCount,
+				stemmer: this.dictionary.stemmer,
+				any,
+				strongNotes: tally.notes,
+			});
 		return { ...found, any, strongNotes: tally.notes };
 	}
 
-	/** Keeps a word's union for the next search of it (`wordUnions`), the oldest let go past WORD_UNION_MEMO_WORDS. */
-	private keepWordUnion(key: string, union: WordUnion): void {
-		this.wordUnions.delete(key);
-		this.wordUnions.set(key, union);
-		if (this.wordUnions.size > WORD_UNION_MEMO_WORDS) this.wordUnions.delete(this.wordUnions.keys().next().value as string);
+	/** The union kept in `memo` under `key` if it is still the index's answer: no note removed since (nor added: `slotCount`), the same stemmer. */
+	private keptUnion(memo: Map<string, WordUnion>, key: string, slotCount: number): WordUnion | undefined {
+		const kept = memo.get(key);
+		return kept && kept.generation === this.generation && kept.slotCount === slotCount && kept.stemmer === this.dictionary.stemmer ? kept : undefined;
+	}
+
+	/**
+	 * Keeps a union in `memo` for the next search of its word or phrase, the oldest let go past
+	 * `limit`; not one merged while a note was removed (its lists were rewritten under it: the search
+	 * starts again).
+	 */
+	private keepUnion(memo: Map<string, WordUnion>, limit: number, key: string, union: WordUnion): void {
+		if (union.generation !== this.generation) return;
+		memo.delete(key);
+		memo.set(key, union);
+		if (memo.size > limit) memo.delete(memo.keys().next().value as string);
 	}
 
 	/**
@@ -1244,6 +1263,27 @@ export class PostingsIndex {
 	 * every list cut to the notes there were when it began, as in `resolveEvidenceSteps`.
 	 */
 	*resolveSteps(tokens: readonly string[], scratch: UnionScratch): Generator<void, ResolvedTerm | null, void> {
+		if (tokens.length < 2) return yield* this.candidatesSteps(tokens, scratch);
+		// A phrase's candidates are the last ones found while no note was added or removed since: its words' unions and their intersection.
+		const key = `"${tokens.join(" ")}`;
+		const slotCount = this.nextSlot;
+		const generation = this.generation;
+		const kept = this.keptUnion(this.phraseCandidates, key, slotCount);
+		if (kept) return kept.any;
+		const resolved = yield* this.candidatesSteps(tokens, scratch);
+		if (resolved)
+			this.keepUnion(this.phraseCandidates, PHRASE_CANDIDATES_MEMO_PHRASES, key, {
+				generation,
+				slotCount,
+				stemmer: this.dictionary.stemmer,
+				any: resolved,
+				strongNotes: 0,
+			});
+		return resolved;
+	}
+
+	/** `resolveSteps`' work, done afresh. */
+	private *candidatesSteps(tokens: readonly string[], scratch: UnionScratch): Generator<void, ResolvedTerm | null, void> {
 		const slotCount = this.nextSlot;
 		const idsByPosition: number[][] = [];
 		for (const [index, token] of tokens.entries()) {

@@ -436,6 +436,13 @@ describe("PostingsIndex: a query word's merged forms are kept for its next searc
 		return [...term.slots.subarray(0, term.length), ...term.values.subarray(0, term.length)];
 	}
 
+	/** Where a note is among a phrase's candidates (past the end when it is not one). */
+	function slotAt(index: PostingsIndex, term: ResolvedTerm | null, path: string): number {
+		if (term === null) return 0;
+		const at = term.slots.subarray(0, term.length).indexOf(slotOf(index, path));
+		return at < 0 ? term.length : at;
+	}
+
 	/** Whether a lookup merged the word's postings again (a merge makes new arrays) rather than giving the kept union. */
 	const mergedAgain = (before: ResolvedTerm, after: ResolvedTerm) => after.slots !== before.slots;
 
@@ -466,6 +473,23 @@ describe("PostingsIndex: a query word's merged forms are kept for its next searc
 		expect(mergedAgain(removed.any, plain.any)).toBe(true);
 	});
 
+	test("a phrase searched again finds its candidates without intersecting its words again, until a note is added or removed", () => {
+		const index = new PostingsIndex(stem);
+		index.add("a.md", "A", 1, "The garden project starts.", []);
+		index.add("b.md", "B", 1, "A project for the garden.", []);
+		const first = index.resolve(["garden", "project"]) as ResolvedTerm;
+		expect(mergedAgain(first, index.resolve(["garden", "project"]) as ResolvedTerm)).toBe(false);
+		expect(listed(index, first, ["a.md", "b.md"])).toEqual(["a.md", "b.md"]);
+		index.add("c.md", "C", 1, "Another garden project.", []);
+		const added = index.resolve(["garden", "project"]) as ResolvedTerm;
+		expect(mergedAgain(first, added)).toBe(true);
+		expect(listed(index, added, ["a.md", "b.md", "c.md"])).toEqual(["a.md", "b.md", "c.md"]);
+		index.remove("a.md");
+		const removed = index.resolve(["garden", "project"]) as ResolvedTerm;
+		expect(mergedAgain(added, removed)).toBe(true);
+		expect(listed(index, removed, ["a.md", "b.md", "c.md"])).toEqual(["b.md", "c.md"]);
+	});
+
 	test("past WORD_UNION_MEMO_WORDS other words, the first is merged again", () => {
 		const index = new PostingsIndex(stem);
 		const words = Array.from({ length: WORD_UNION_MEMO_WORDS + 1 }, (_, at) => `word${String.fromCharCode(97 + at)}`);
@@ -486,16 +510,32 @@ describe("PostingsIndex: a query word's merged forms are kept for its next searc
 			}),
 			fc.record({ kind: fc.constant("remove" as const), note: fc.integer({ min: 0, max: 5 }) }),
 			fc.record({ kind: fc.constant("search" as const), word: fc.constantFrom("garden", "gardening", "plan", "pla", "gar") }),
+			fc.record({ kind: fc.constant("phrase" as const), words: fc.constantFrom(["garden", "plan"], ["plans", "gar"], ["gardening", "plant", "garden"]) }),
 			fc.record({ kind: fc.constant("compact" as const) }),
 		);
 		fc.assert(
 			fc.property(fc.array(operation, { maxLength: 30 }), (operations) => {
 				const index = new PostingsIndex(stem);
+				const notes = new Map<string, string>();
 				for (const step of operations) {
-					if (step.kind === "put") index.add(`n${step.note}.md`, `N${step.note}`, 1, step.words.join(" "), []);
-					else if (step.kind === "remove") index.remove(`n${step.note}.md`);
-					else if (step.kind === "compact") run(index.compactSteps());
-					else {
+					if (step.kind === "put") {
+						index.add(`n${step.note}.md`, `N${step.note}`, 1, step.words.join(" "), []);
+						notes.set(`n${step.note}.md`, step.words.join(" "));
+					} else if (step.kind === "remove") {
+						index.remove(`n${step.note}.md`);
+						notes.delete(`n${step.note}.md`);
+					} else if (step.kind === "compact") run(index.compactSteps());
+					else if (step.kind === "phrase") {
+						const fresh = new PostingsIndex(stem);
+						for (const [path, text] of notes) fresh.add(path, `N${path.slice(1, -3)}`, 1, text, []);
+						const paths = [...notes.keys()];
+						const kept = index.resolve(step.words);
+						const afresh = fresh.resolve(step.words);
+						expect(listed(index, kept, paths)).toEqual(listed(fresh, afresh, paths));
+						const counted = (at: PostingsIndex, term: ResolvedTerm | null, path: string) =>
+							at.matchValue(term as ResolvedTerm, slotAt(at, term, path), at.documents[slotOf(at, path)]);
+						for (const path of listed(index, kept, paths)) expect(counted(index, kept, path)).toBe(counted(fresh, afresh, path));
+					} else {
 						const kept = index.resolveEvidence([step.word], index.dictionary.stemmer);
 						const fresh = index.resolveEvidence([step.word], index.dictionary.stemmer, everyNote(index));
 						expect(entries(kept.any)).toEqual(entries(fresh.any));
