@@ -383,7 +383,7 @@ export const MAX_WORD_FORM_CANDIDATES = 2_000;
 /**
  * Query words whose merged postings (the word, its forms, its expansions and the longer words it
  * starts, as one list) the index keeps for the next search of the same word, until a note is added
- * or removed. Merging a common word's forms was a quarter of a one-word search's CPU at 10,000
+ * or removed. Merging a common word's forms was a fifth of a one-word search's CPU at 10,000
  * notes, and a person or an agent searches the same words again as they refine a query. Each kept
  * union is 8 bytes a note holding the word: at most 16 × 400 KB at 50,000 notes.
  */
