@@ -873,6 +873,9 @@ export class PostingsIndex {
 		});
 		this.compacted = shared;
 		this.sketchAt = sketchAt;
+		// A phrase's candidates may hold views of lists in the buffers just let go: kept, they would keep those buffers too.
+		this.wordUnions.clear();
+		this.phraseCandidates.clear();
 		return true;
 	}
 

@@ -488,6 +488,9 @@ describe("PostingsIndex: a query word's merged forms are kept for its next searc
 		const removed = index.resolve(["garden", "project"]) as ResolvedTerm;
 		expect(mergedAgain(added, removed)).toBe(true);
 		expect(listed(index, removed, ["a.md", "b.md", "c.md"])).toEqual(["b.md", "c.md"]);
+		// Compacting lets go of the buffers a kept phrase's word lists may be views of: the phrase is resolved again from the new ones.
+		index.compact();
+		expect(mergedAgain(removed, index.resolve(["garden", "project"]) as ResolvedTerm)).toBe(true);
 	});
 
 	test("past WORD_UNION_MEMO_WORDS other words, the first is merged again", () => {
