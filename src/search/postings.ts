@@ -1185,6 +1185,8 @@ export class PostingsIndex {
 		// Every list is cut to the notes there are now: the walks below pause, and notes added meanwhile are appended to lists.
 		const slotCount = this.nextSlot;
 		const generation = this.generation;
+		// As the merge starts: a stemmer changed while it pauses must not be kept beside a union of the old one's forms.
+		const stemmer = this.dictionary.stemmer;
 		const exactId = this.dictionary.lookup(word);
 		// A word stays in the dictionary once no note holds it (its notes deleted, or moved into an
 		// excluded folder): such words are passed over too, or they took the places of real forms.
@@ -1227,7 +1229,7 @@ export class PostingsIndex {
 			this.keepUnion(this.wordUnions, WORD_UNION_MEMO_WORDS, key, {
 				generation,
 				slotCount,
-				stemmer: this.dictionary.stemmer,
+				stemmer,
 				any,
 				strongNotes: tally.notes,
 			});
@@ -1271,6 +1273,7 @@ export class PostingsIndex {
 		const key = `"${tokens.join(" ")}`;
 		const slotCount = this.nextSlot;
 		const generation = this.generation;
+		const stemmer = this.dictionary.stemmer;
 		const kept = this.keptUnion(this.phraseCandidates, key, slotCount);
 		if (kept) return kept.any;
 		const resolved = yield* this.candidatesSteps(tokens, scratch);
@@ -1278,7 +1281,7 @@ export class PostingsIndex {
 			this.keepUnion(this.phraseCandidates, PHRASE_CANDIDATES_MEMO_PHRASES, key, {
 				generation,
 				slotCount,
-				stemmer: this.dictionary.stemmer,
+				stemmer,
 				any: resolved,
 				strongNotes: 0,
 			});

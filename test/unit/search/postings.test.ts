@@ -781,6 +781,19 @@ describe("PostingsIndex: a hostile vocabulary is resolved in steps a search can 
 	/** A term's notes and values as text, to compare two answers. */
 	const shown = (term: ResolvedTerm) => Array.from(term.slots.subarray(0, term.length), (slot, at) => `${slot}=${term.values[at] as number}`).join(" ");
 
+	test("a word's union merged while the stemmer changed under its pauses is not kept for the new stemmer", () => {
+		const index = new PostingsIndex(stem);
+		for (let note = 0; note < 6; note++)
+			index.add(`Planted ${note}.md`, "Planted", 0, Array.from({ length: 10_000 }, (_, n) => word(note * 10_000 + n)).join(" "), []);
+		index.add("Coffee.md", "Coffee", 0, "coffee and code", []);
+		const french = stemmerFor("french");
+		const { value, pauses } = counted(index.resolveEvidenceSteps(["co"], stem, unionScratch()), (pause) => {
+			if (pause === 1) index.setStemmer(french);
+		});
+		expect(pauses).toBeGreaterThan(1);
+		expect(value.any.slots).not.toBe(index.resolveEvidence(["co"], index.dictionary.stemmer).any.slots);
+	});
+
 	test("a two-letter prefix of 60,000 planted words pauses while it walks them and takes their lists; a note added meanwhile is in none of them", () => {
 		const paths = Array.from({ length: 6 }, (_, note) => `Planted ${note}.md`);
 		const planted = () => {
