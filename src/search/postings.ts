@@ -1163,7 +1163,8 @@ export class PostingsIndex {
 	/**
 	 * `resolveEvidence` in steps that yield where a search may pause, merging in `scratch` (a search
 	 * that may pause brings its own). Every list is taken when it starts, so notes added meanwhile
-	 * are left out of all three unions alike.
+	 * are left out of all three unions alike. `stem` is the dictionary's stemmer (memoized) or null:
+	 * an unfiltered union is kept by word and that stemmer (`wordUnions`).
 	 */
 	*resolveEvidenceSteps(
 		tokens: readonly string[],
