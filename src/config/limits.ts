@@ -414,6 +414,22 @@ export const MIN_PREFIX_CHARS = 2;
  */
 export const MAX_WORD_FORM_CANDIDATES = 2_000;
 /**
+ * Query words whose merged postings (the word, its forms, its expansions and the longer words it
+ * starts, as one list) the index keeps for the next search of the same word, until a note is added
+ * or removed. Merging a common word's forms was a fifth of a one-word search's CPU at 10,000
+ * notes, and a person or an agent searches the same words again as they refine a query. Each kept
+ * union is 8 bytes a note holding the word: at most 16 × 400 KB at 50,000 notes.
+ */
+export const WORD_UNION_MEMO_WORDS = 16;
+/**
+ * Phrases whose candidates (the notes holding every word, each with its bound, and the tables a
+ * note's body is checked with) the index keeps for the next search of the same phrase, until a
+ * note is added or removed: their words' unions and intersection were a quarter of a common
+ * two-word phrase's CPU at 50,000 notes. Fewer than words: a phrase's tables are 6 bytes a
+ * dictionary word (about 2 MB at 300,000 words).
+ */
+export const PHRASE_CANDIDATES_MEMO_PHRASES = 4;
+/**
  * When fewer notes than a search ranks (the page, or PROXIMITY_CANDIDATES if more) hold every
  * query word, the notes holding at least this share of the words (rounded up; one word fewer for a
  * note whose title or an alias holds one of them) join them. The count is not the page's, so a page

@@ -1,4 +1,4 @@
-import { ACCEPTED_FILTERS_KEPT, ACCEPTED_PATCH_SLOTS } from "../config/limits";
+import { ACCEPTED_FILTERS_KEPT, ACCEPTED_PATCH_SLOTS, PHRASE_CANDIDATES_MEMO_PHRASES, WORD_UNION_MEMO_WORDS } from "../config/limits";
 import { PackedIdWriter, unpackIds } from "./packedIds";
 import { TermDictionary, type HeldAmong } from "./dictionary";
 import { hasPairSketch, PAIR_COUNT_SATURATED, pairCountBound, pairHash, pairSketchBytes, secondHash, writePairSketch } from "./pairSketch";
@@ -63,6 +63,15 @@ export type NoteFilter =
 			 */
 			readonly key?: string;
 	  };
+
+/** A query word's merged postings over every note (`any` of its evidence), or a phrase's candidates, as of the index's state and stemmer when merged. */
+interface WordUnion {
+	readonly generation: number;
+	readonly slotCount: number;
+	readonly stemmer: Stemmer | null;
+	readonly any: ResolvedTerm;
+	readonly strongNotes: number;
+}
 
 /** Accepted slots worked out for a filter's key, as of a place in the index's log of changed slots. */
 interface AcceptedMemo {
@@ -356,6 +365,10 @@ export class PostingsIndex {
 	generation = 0;
 	/** The accepted slots of the filters last used, by key, newest last (see NoteFilter's key): read-only once kept. */
 	private readonly acceptedMemos = new Map<string, AcceptedMemo>();
+	/** The merged postings of the query words last resolved over every note, by word, newest last (WORD_UNION_MEMO_WORDS): read-only once kept. */
+	private readonly wordUnions = new Map<string, WordUnion>();
+	/** The candidates of the phrases last resolved, by phrase, newest last (PHRASE_CANDIDATES_MEMO_PHRASES): read-only once kept. */
+	private readonly phraseCandidates = new Map<string, WordUnion>();
 	/**
 	 * The slots installed or removed (or whose filter answers may have changed, see `recheck`) since
 	 * the log's start, `changedFrom` changes after the index was made: a kept accepted answer is
@@ -860,6 +873,9 @@ export class PostingsIndex {
 		});
 		this.compacted = shared;
 		this.sketchAt = sketchAt;
+		// A phrase's candidates may hold views of lists in the buffers just let go: kept, they would keep those buffers too.
+		this.wordUnions.clear();
+		this.phraseCandidates.clear();
 		return true;
 	}
 
@@ -1147,7 +1163,8 @@ export class PostingsIndex {
 	/**
 	 * `resolveEvidence` in steps that yield where a search may pause, merging in `scratch` (a search
 	 * that may pause brings its own). Every list is taken when it starts, so notes added meanwhile
-	 * are left out of all three unions alike.
+	 * are left out of all three unions alike. `stem` is the dictionary's stemmer (memoized) or null:
+	 * an unfiltered union is kept by word and that stemmer (`wordUnions`).
 	 */
 	*resolveEvidenceSteps(
 		tokens: readonly string[],
@@ -1168,6 +1185,9 @@ export class PostingsIndex {
 		const word = tokens[0] ?? "";
 		// Every list is cut to the notes there are now: the walks below pause, and notes added meanwhile are appended to lists.
 		const slotCount = this.nextSlot;
+		const generation = this.generation;
+		// As the merge starts: a stemmer changed while it pauses must not be kept beside a union of the old one's forms.
+		const stemmer = this.dictionary.stemmer;
 		const exactId = this.dictionary.lookup(word);
 		// A word stays in the dictionary once no note holds it (its notes deleted, or moved into an
 		// excluded folder): such words are passed over too, or they took the places of real forms.
@@ -1181,10 +1201,7 @@ export class PostingsIndex {
 			if (otherId !== undefined && !strongIds.has(otherId) && held.holds(otherId)) relatedIds.add(otherId);
 			for (const id of yield* this.dictionary.formsOfSteps(other, stem, held)) if (!strongIds.has(id)) relatedIds.add(id);
 		}
-		const prefixIds = isPrefixWord(word) ? yield* this.dictionary.withPrefixSteps(word, new Set([...strongIds, ...relatedIds])) : [];
 		const exactLists = this.listsCut(optional(exactId), slotCount);
-		// A prefix's lists by place, with no views: a two-letter prefix of a planted vocabulary takes hundreds of thousands.
-		const anyRuns = PostingRuns.of(exactLists);
 		const exactList = exactLists[0];
 		const exact = exactId === undefined ? null : exactList ? wordTerm(exactList.slots, exactList.values, exactList.length) : emptyTerm();
 		const formLists = this.listsCut(formIds, slotCount);
@@ -1192,21 +1209,50 @@ export class PostingsIndex {
 		const forms: FormLists | null = formLists.length > 0 ? { lists: formLists, cursors: new Array<number>(formLists.length).fill(0) } : null;
 		const relatedLists = this.listsCut([...relatedIds], slotCount);
 		const related: FormLists | null = relatedLists.length > 0 ? { lists: relatedLists, cursors: new Array<number>(relatedLists.length).fill(0) } : null;
+		const found = { exact, forms, related, strongIds, relatedIds: relatedIds.size > 0 ? relatedIds : null };
+		// Over every note, the word's union is the one merged last time while no note was added or removed since, nor the stemmer changed.
+		const key = accepted === null ? `${stem === null ? "=" : "~"}${word}` : null;
+		const kept = key === null ? undefined : this.keptUnion(this.wordUnions, key, slotCount);
+		if (kept) return { ...found, any: kept.any, strongNotes: kept.strongNotes };
+		const prefixIds = isPrefixWord(word) ? yield* this.dictionary.withPrefixSteps(word, new Set([...strongIds, ...relatedIds])) : [];
+		// A prefix's lists by place, with no views: a two-letter prefix of a planted vocabulary takes hundreds of thousands.
+		const anyRuns = PostingRuns.of(exactLists);
 		const strongLists = [...exactLists, ...formLists];
 		for (const list of formLists) anyRuns.add(list.slots, 0, list.values, 0, list.length);
 		for (const list of relatedLists) anyRuns.add(list.slots, 0, list.values, 0, list.length);
 		yield* this.runsOfSteps(prefixIds, slotCount, anyRuns);
 		// The notes holding the word as typed or in another form are counted as `any` merges them.
 		const tally: UnionTally = { lists: strongLists.length, notes: strongLists.length === 1 ? (strongLists[0] as Postings).length : 0 };
-		return {
-			any: strongIds.size + relatedIds.size + prefixIds.length > 0 ? yield* this.unionOfLists(anyRuns, slotCount, scratch, tally) : emptyTerm(),
-			exact,
-			forms,
-			related,
-			strongIds,
-			relatedIds: relatedIds.size > 0 ? relatedIds : null,
-			strongNotes: tally.notes,
-		};
+		const merged = anyRuns.count > 1;
+		const any = strongIds.size + relatedIds.size + prefixIds.length > 0 ? yield* this.unionOfLists(anyRuns, slotCount, scratch, tally) : emptyTerm();
+		// Only a merge is kept: its arrays are its own, where a single list is a view of postings that later changes rewrite.
+		if (key !== null && merged)
+			this.keepUnion(this.wordUnions, WORD_UNION_MEMO_WORDS, key, {
+				generation,
+				slotCount,
+				stemmer,
+				any,
+				strongNotes: tally.notes,
+			});
+		return { ...found, any, strongNotes: tally.notes };
+	}
+
+	/** The union kept in `memo` under `key` if it is still the index's answer: no note removed since (nor added: `slotCount`), the same stemmer. */
+	private keptUnion(memo: Map<string, WordUnion>, key: string, slotCount: number): WordUnion | undefined {
+		const kept = memo.get(key);
+		return kept && kept.generation === this.generation && kept.slotCount === slotCount && kept.stemmer === this.dictionary.stemmer ? kept : undefined;
+	}
+
+	/**
+	 * Keeps a union in `memo` for the next search of its word or phrase, the oldest let go past
+	 * `limit`; not one merged while a note was removed (its lists were rewritten under it: the search
+	 * starts again).
+	 */
+	private keepUnion(memo: Map<string, WordUnion>, limit: number, key: string, union: WordUnion): void {
+		if (union.generation !== this.generation) return;
+		memo.delete(key);
+		memo.set(key, union);
+		if (memo.size > limit) memo.delete(memo.keys().next().value as string);
 	}
 
 	/**
@@ -1223,6 +1269,28 @@ export class PostingsIndex {
 	 * every list cut to the notes there were when it began, as in `resolveEvidenceSteps`.
 	 */
 	*resolveSteps(tokens: readonly string[], scratch: UnionScratch): Generator<void, ResolvedTerm | null, void> {
+		if (tokens.length < 2) return yield* this.candidatesSteps(tokens, scratch);
+		// A phrase's candidates are the last ones found while no note was added or removed since: its words' unions and their intersection.
+		const key = `"${tokens.join(" ")}`;
+		const slotCount = this.nextSlot;
+		const generation = this.generation;
+		const stemmer = this.dictionary.stemmer;
+		const kept = this.keptUnion(this.phraseCandidates, key, slotCount);
+		if (kept) return kept.any;
+		const resolved = yield* this.candidatesSteps(tokens, scratch);
+		if (resolved)
+			this.keepUnion(this.phraseCandidates, PHRASE_CANDIDATES_MEMO_PHRASES, key, {
+				generation,
+				slotCount,
+				stemmer,
+				any: resolved,
+				strongNotes: 0,
+			});
+		return resolved;
+	}
+
+	/** `resolveSteps`' work, done afresh. */
+	private *candidatesSteps(tokens: readonly string[], scratch: UnionScratch): Generator<void, ResolvedTerm | null, void> {
 		const slotCount = this.nextSlot;
 		const idsByPosition: number[][] = [];
 		for (const [index, token] of tokens.entries()) {

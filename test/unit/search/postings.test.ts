@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { ACCEPTED_PATCH_SLOTS } from "../../../src/config/limits";
+import { ACCEPTED_PATCH_SLOTS, WORD_UNION_MEMO_WORDS } from "../../../src/config/limits";
 import { BODY_COUNT, IN_HEADING, IN_TITLE, type FormLists, type ResolvedTerm } from "../../../src/search/postingValues";
 import { runSteps, unionScratch, unionSteps } from "../../../src/search/unions";
 import { phrasePairBound, PostingsIndex } from "../../../src/search/postings";
@@ -425,6 +425,131 @@ describe("PostingsIndex: notes in, answers out", () => {
 	});
 });
 
+describe("PostingsIndex: a query word's merged forms are kept for its next search", () => {
+	/** Every note accepted: the same answer as over all notes, worked out afresh (a filter's answer is never kept). */
+	function everyNote(index: PostingsIndex): Uint8Array {
+		return new Uint8Array(index.nextSlot).fill(1);
+	}
+
+	/** The merged term's notes and values, to compare two answers. */
+	function entries(term: ResolvedTerm): number[] {
+		return [...term.slots.subarray(0, term.length), ...term.values.subarray(0, term.length)];
+	}
+
+	/** Where a note is among a phrase's candidates (past the end when it is not one). */
+	function slotAt(index: PostingsIndex, term: ResolvedTerm | null, path: string): number {
+		if (term === null) return 0;
+		const at = term.slots.subarray(0, term.length).indexOf(slotOf(index, path));
+		return at < 0 ? term.length : at;
+	}
+
+	/** Whether a lookup merged the word's postings again (a merge makes new arrays) rather than giving the kept union. */
+	const mergedAgain = (before: ResolvedTerm, after: ResolvedTerm) => after.slots !== before.slots;
+
+	test("the same word searched again merges nothing until a note is added or removed, or the stemmer changes", () => {
+		const index = new PostingsIndex(stem);
+		index.add("a.md", "A", 1, "A garden here.", []);
+		index.add("b.md", "B", 1, "Gardens there.", []);
+		index.add("c.md", "C", 1, "Gardening everywhere.", []);
+		const first = index.resolveEvidence(["garden"], index.dictionary.stemmer);
+		const again = index.resolveEvidence(["garden"], index.dictionary.stemmer);
+		expect(mergedAgain(first.any, again.any)).toBe(false);
+		expect(again.strongNotes).toBe(first.strongNotes);
+		expect(found(index, again.any, ["a.md", "b.md", "c.md"])).toEqual(["a.md", "b.md", "c.md"]);
+		// Filtered, worked out every time.
+		expect(mergedAgain(first.any, index.resolveEvidence(["garden"], index.dictionary.stemmer, everyNote(index)).any)).toBe(true);
+		index.add("d.md", "D", 1, "More gardens.", []);
+		const added = index.resolveEvidence(["garden"], index.dictionary.stemmer);
+		expect(mergedAgain(again.any, added.any)).toBe(true);
+		expect(found(index, added.any, ["a.md", "b.md", "c.md", "d.md"])).toEqual(["a.md", "b.md", "c.md", "d.md"]);
+		index.remove("b.md");
+		const removed = index.resolveEvidence(["garden"], index.dictionary.stemmer);
+		expect(mergedAgain(added.any, removed.any)).toBe(true);
+		expect(found(index, removed.any, ["a.md", "c.md", "d.md"])).toEqual(["a.md", "c.md", "d.md"]);
+		expect(removed.strongNotes).toBe(3);
+		index.setStemmer(null);
+		const plain = index.resolveEvidence(["garden"], null);
+		expect(plain.forms).toBeNull();
+		expect(mergedAgain(removed.any, plain.any)).toBe(true);
+	});
+
+	test("a phrase searched again finds its candidates without intersecting its words again, until a note is added or removed", () => {
+		const index = new PostingsIndex(stem);
+		index.add("a.md", "A", 1, "The garden project starts.", []);
+		index.add("b.md", "B", 1, "A project for the garden.", []);
+		const first = index.resolve(["garden", "project"]) as ResolvedTerm;
+		expect(mergedAgain(first, index.resolve(["garden", "project"]) as ResolvedTerm)).toBe(false);
+		expect(listed(index, first, ["a.md", "b.md"])).toEqual(["a.md", "b.md"]);
+		index.add("c.md", "C", 1, "Another garden project.", []);
+		const added = index.resolve(["garden", "project"]) as ResolvedTerm;
+		expect(mergedAgain(first, added)).toBe(true);
+		expect(listed(index, added, ["a.md", "b.md", "c.md"])).toEqual(["a.md", "b.md", "c.md"]);
+		index.remove("a.md");
+		const removed = index.resolve(["garden", "project"]) as ResolvedTerm;
+		expect(mergedAgain(added, removed)).toBe(true);
+		expect(listed(index, removed, ["a.md", "b.md", "c.md"])).toEqual(["b.md", "c.md"]);
+		// Compacting lets go of the buffers a kept phrase's word lists may be views of: the phrase is resolved again from the new ones.
+		index.compact();
+		expect(mergedAgain(removed, index.resolve(["garden", "project"]) as ResolvedTerm)).toBe(true);
+	});
+
+	test("past WORD_UNION_MEMO_WORDS other words, the first is merged again", () => {
+		const index = new PostingsIndex(stem);
+		const words = Array.from({ length: WORD_UNION_MEMO_WORDS + 1 }, (_, at) => `word${String.fromCharCode(97 + at)}`);
+		for (const word of words) index.add(`${word}.md`, word, 1, `${word} ${word}s ${word}ing`, []);
+		const firsts = words.map((word) => index.resolveEvidence([word], index.dictionary.stemmer).any);
+		const last = words.length - 1;
+		expect(mergedAgain(firsts[last] as ResolvedTerm, index.resolveEvidence([words[last] as string], index.dictionary.stemmer).any)).toBe(false);
+		expect(mergedAgain(firsts[0] as ResolvedTerm, index.resolveEvidence([words[0] as string], index.dictionary.stemmer).any)).toBe(true);
+	});
+
+	test("whatever notes are added, replaced or removed between searches, a word's kept union is the one merged afresh", () => {
+		const vocabulary = ["garden", "gardens", "gardening", "gardener", "plan", "plans", "planning", "plant"];
+		const operation = fc.oneof(
+			fc.record({
+				kind: fc.constant("put" as const),
+				note: fc.integer({ min: 0, max: 5 }),
+				words: fc.array(fc.constantFrom(...vocabulary), { maxLength: 6 }),
+			}),
+			fc.record({ kind: fc.constant("remove" as const), note: fc.integer({ min: 0, max: 5 }) }),
+			fc.record({ kind: fc.constant("search" as const), word: fc.constantFrom("garden", "gardening", "plan", "pla", "gar") }),
+			fc.record({ kind: fc.constant("phrase" as const), words: fc.constantFrom(["garden", "plan"], ["plans", "gar"], ["gardening", "plant", "garden"]) }),
+			fc.record({ kind: fc.constant("compact" as const) }),
+		);
+		fc.assert(
+			fc.property(fc.array(operation, { maxLength: 30 }), (operations) => {
+				const index = new PostingsIndex(stem);
+				const notes = new Map<string, string>();
+				for (const step of operations) {
+					if (step.kind === "put") {
+						index.add(`n${step.note}.md`, `N${step.note}`, 1, step.words.join(" "), []);
+						notes.set(`n${step.note}.md`, step.words.join(" "));
+					} else if (step.kind === "remove") {
+						index.remove(`n${step.note}.md`);
+						notes.delete(`n${step.note}.md`);
+					} else if (step.kind === "compact") run(index.compactSteps());
+					else if (step.kind === "phrase") {
+						const fresh = new PostingsIndex(stem);
+						for (const [path, text] of notes) fresh.add(path, `N${path.slice(1, -3)}`, 1, text, []);
+						const paths = [...notes.keys()];
+						const kept = index.resolve(step.words);
+						const afresh = fresh.resolve(step.words);
+						expect(listed(index, kept, paths)).toEqual(listed(fresh, afresh, paths));
+						const counted = (at: PostingsIndex, term: ResolvedTerm | null, path: string) =>
+							at.matchValue(term as ResolvedTerm, slotAt(at, term, path), at.documents[slotOf(at, path)]);
+						for (const path of listed(index, kept, paths)) expect(counted(index, kept, path)).toBe(counted(fresh, afresh, path));
+					} else {
+						const kept = index.resolveEvidence([step.word], index.dictionary.stemmer);
+						const fresh = index.resolveEvidence([step.word], index.dictionary.stemmer, everyNote(index));
+						expect(entries(kept.any)).toEqual(entries(fresh.any));
+						expect(kept.strongNotes).toBe(fresh.strongNotes);
+					}
+				}
+			}),
+		);
+	});
+});
+
 describe("a phrase counted in a note whose pair sketch may rule it out", () => {
 	// "blue" also starts "bluer": a phrase's last word is a prefix.
 	const WORDS = ["red", "green", "blue", "bluer", "teal"];
@@ -656,16 +781,31 @@ describe("PostingsIndex: a hostile vocabulary is resolved in steps a search can 
 	/** A term's notes and values as text, to compare two answers. */
 	const shown = (term: ResolvedTerm) => Array.from(term.slots.subarray(0, term.length), (slot, at) => `${slot}=${term.values[at] as number}`).join(" ");
 
-	test("a two-letter prefix of 60,000 planted words pauses while it walks them and takes their lists; a note added meanwhile is in none of them", () => {
+	test("a word's union merged while the stemmer changed under its pauses is not kept for the new stemmer", () => {
 		const index = new PostingsIndex(stem);
-		const paths: string[] = [];
-		for (let note = 0; note < 6; note++) {
-			paths.push(`Planted ${note}.md`);
+		for (let note = 0; note < 6; note++)
 			index.add(`Planted ${note}.md`, "Planted", 0, Array.from({ length: 10_000 }, (_, n) => word(note * 10_000 + n)).join(" "), []);
-		}
 		index.add("Coffee.md", "Coffee", 0, "coffee and code", []);
-		index.compact();
-		const expected = index.resolveEvidence(["co"], stem);
+		const french = stemmerFor("french");
+		const { value, pauses } = counted(index.resolveEvidenceSteps(["co"], stem, unionScratch()), (pause) => {
+			if (pause === 1) index.setStemmer(french);
+		});
+		expect(pauses).toBeGreaterThan(1);
+		expect(value.any.slots).not.toBe(index.resolveEvidence(["co"], index.dictionary.stemmer).any.slots);
+	});
+
+	test("a two-letter prefix of 60,000 planted words pauses while it walks them and takes their lists; a note added meanwhile is in none of them", () => {
+		const paths = Array.from({ length: 6 }, (_, note) => `Planted ${note}.md`);
+		const planted = () => {
+			const built = new PostingsIndex(stem);
+			paths.forEach((path, note) => built.add(path, "Planted", 0, Array.from({ length: 10_000 }, (_, n) => word(note * 10_000 + n)).join(" "), []));
+			built.add("Coffee.md", "Coffee", 0, "coffee and code", []);
+			built.compact();
+			return built;
+		};
+		// From an index of its own: the word's union, once merged, is kept for the next search of it.
+		const expected = planted().resolveEvidence(["co"], stem);
+		const index = planted();
 		// A note holding the first, a middle and the last of the words arrives during the pauses.
 		const late = `${word(0)} ${word(30_000)} ${word(59_999)} coffee`;
 		const { value, pauses } = counted(index.resolveEvidenceSteps(["co"], stem, unionScratch()), (pause) => {
@@ -729,17 +869,22 @@ describe("PostingsIndex: notes sharing many words do not move every list again o
 
 describe("PostingsIndex: a phrase ending in a prefix of a planted vocabulary is resolved in steps", () => {
 	test("a phrase whose last word starts 60,000 planted words pauses while it walks and merges them, and finds what one piece finds", () => {
-		const index = new PostingsIndex(null);
-		for (let note = 0; note < 6; note++)
-			index.add(
-				`Planted ${note}.md`,
-				"Planted",
-				0,
-				Array.from({ length: 10_000 }, (_, n) => `alpha co${(note * 10_000 + n).toString(36)}q`).join(" "),
-				[],
-			);
-		index.add("Other.md", "Other", 0, "alpha beta coffee", []);
-		const expected = index.resolve(["alpha", "co"]);
+		const planted = () => {
+			const built = new PostingsIndex(null);
+			for (let note = 0; note < 6; note++)
+				built.add(
+					`Planted ${note}.md`,
+					"Planted",
+					0,
+					Array.from({ length: 10_000 }, (_, n) => `alpha co${(note * 10_000 + n).toString(36)}q`).join(" "),
+					[],
+				);
+			built.add("Other.md", "Other", 0, "alpha beta coffee", []);
+			return built;
+		};
+		// From an index of its own: a phrase's candidates, once found, are kept for the next search of it.
+		const expected = planted().resolve(["alpha", "co"]);
+		const index = planted();
 		const steps = index.resolveEvidenceSteps(["alpha", "co"], null, unionScratch());
 		let pauses = 0;
 		let next = steps.next();
