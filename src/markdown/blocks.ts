@@ -8,7 +8,7 @@ import {
 	MAX_STEPPED_BLOCK_DEPTH,
 	TABLE_CHUNK_CELLS,
 } from "../config/limits";
-import { blockquote, closeQuote, openQuoteSteps, startsQuote } from "./blockquote";
+import { abandonQuote, blockquote, closeQuoteSteps, openQuoteSteps, startsQuote } from "./blockquote";
 import { skipBulletListMarker, skipOrderedListMarker } from "./listMarkers";
 import type { Steps } from "./steps";
 
@@ -435,13 +435,13 @@ function* quoteInSteps(state: StateBlock, blockStart: number, endLine: number, c
 	const read = (quoteLinesSincePause.get(state) ?? 0) + quote.end - blockStart;
 	quoteLinesSincePause.set(state, read >= chunkLines ? 0 : read);
 	if (read >= chunkLines) yield;
-	let parsed = false;
 	try {
 		yield* blocksInSteps(state, blockStart, quote.end, chunkLines, consume);
-		parsed = true;
-	} finally {
-		closeQuote(state, quote, parsed);
+	} catch (error) {
+		abandonQuote(state, quote);
+		throw error;
 	}
+	yield* closeQuoteSteps(state, quote, chunkLines);
 }
 
 /** True if markdown-it's list rule takes `line`: no rule before it does, and it does. */

@@ -508,6 +508,43 @@ describe("quotes and callouts, nested at any depth", () => {
 		expectEqual(blocksOf(text), deepReference.parse(text, {}).map(record));
 	});
 
+	test("a quote of 200,000 lines keeps its lines' saved marks without copying them (they grew by doubling, copied whole in one step)", () => {
+		const quoteLines = 200_000;
+		const text = `para\n\n${lines(quoteLines, (index) => `> x ${index} [[N]]`)}\nafter\n`;
+		// Numbers copied between two pauses by typed arrays' `set` and `slice`, the copies an array grown by doubling makes.
+		const typedArray = Int32Array.prototype as unknown as { set: Int32Array["set"]; slice: Int32Array["slice"] };
+		const { set, slice } = Object.getPrototypeOf(typedArray) as typeof typedArray;
+		let copied = 0;
+		let mostCopiedPerStep = 0;
+		const tokens: MarkdownToken[] = [];
+		typedArray.set = function (this: Int32Array, array: ArrayLike<number>, offset?: number) {
+			copied += array.length;
+			return set.call(this, array, offset);
+		};
+		typedArray.slice = function (this: Int32Array, start?: number, end?: number) {
+			const copy = slice.call(this, start, end);
+			copied += copy.length;
+			return copy;
+		};
+		try {
+			const steps = parseBlocks(text, function* (handed, count) {
+				for (let index = 0; index < count; index++) tokens.push(handed[index] as MarkdownToken);
+				yield;
+			});
+			for (let step = steps.next(); ; step = steps.next()) {
+				mostCopiedPerStep = Math.max(mostCopiedPerStep, copied);
+				copied = 0;
+				if (step.done) break;
+			}
+		} finally {
+			delete (typedArray as Partial<typeof typedArray>).set;
+			delete (typedArray as Partial<typeof typedArray>).slice;
+		}
+		expectEqual(tokens.map(record), reference.parse(text, {}).map(record));
+		// Before: the saved marks (six numbers a line) copied whole at a growth, and again once the quote was read.
+		expect(mostCopiedPerStep).toBeLessThan(quoteLines / 10);
+	});
+
 	test("a line of 10,000 `> ` (a quote deeper than the bound): the tokens markdown-it gives, with the stack two generators a level deep and at most MAX_STEPPED_BLOCK_DEPTH levels", () => {
 		const text = `${"> ".repeat(10_000)}[!note] a\n${"> ".repeat(10_000)}b\n`;
 		// The stack is counted in frames where the parser hands tokens over (the deepest it gets), not
