@@ -91,56 +91,99 @@ function lazyLinesOf(state: StateBlock): LazyLines {
 /** What the restore does with a saved line: give its marks back, and for a line this quote made lazy, unmark it. */
 const CHANGED = 0;
 const MADE_LAZY = 1;
+/** Numbers saved for one line: kind, line, bMarks, bsCount, sCount, tShift. */
+const MARKS_PER_LINE = 6;
 /**
- * Numbers of saved marks kept between notes: a note of deep quotes saves one line per `>` (a
- * megabyte of them, 12 MB of marks). A larger stack is held only weakly once its outermost quote is
- * parsed: the next such parse reuses it unless the garbage collector took it (growing it again each
- * time, with the collections its allocations start, made a 1,400-line note of deep quotes 3-4 times slower).
+ * Lines of saved marks in the largest chunk of a `SavedMarks`, and the lines a quote opened in steps
+ * gives back between two pause points. Marks grown into one array doubled by copying it: a quote of
+ * 2 million lines copied tens of megabytes in one step (40-80 ms), then copied them all again once
+ * its `>` markers were read, and gave them all back in one step.
  */
-const SAVED_KEPT = 6 * 1024;
-/** Saved marks of every open quote, six numbers a line: kind, line, bMarks, bsCount, sCount, tShift. */
-let saved: Int32Array = new Int32Array(SAVED_KEPT);
-/** Numbers a quote parsed in steps starts its own saved marks with (a quote 700 deep opens 700 of them). */
-const OWN_SAVED_FIRST = 6 * 16;
-let spare: WeakRef<Int32Array> | null = null;
-let savedTop = 0;
+const SAVED_CHUNK_LINES = 1024;
+/** Lines the shared stack's first chunk holds, kept between notes: a note of deep quotes saves one line per `>`. */
+const SHARED_FIRST_LINES = 1024;
+/** Lines the first chunk of a quote opened in steps holds: a quote 700 deep opens 700 of them. */
+const OWN_FIRST_LINES = 16;
+
+/**
+ * A stack of saved marks that grows a chunk at a time (each twice the last, up to SAVED_CHUNK_LINES
+ * lines), never copying what it holds. Chunks stay allocated while the stack shrinks and grows again:
+ * a note of deep quotes empties the stack at each quote's end, and allocating again each time (with
+ * the collections it starts) made a 1,400-line note of deep quotes 3-4 times slower. Past its first
+ * chunk, what a stack held is kept only weakly once it is empty (`release`).
+ */
+class SavedMarks {
+	private chunks: Int32Array[];
+	private spare: WeakRef<Int32Array[]> | null = null;
+	/** The chunk written next, and the place in it. */
+	private chunk = 0;
+	private at = 0;
+	/** Numbers held. */
+	top = 0;
+
+	constructor(firstLines: number) {
+		this.chunks = [new Int32Array(MARKS_PER_LINE * firstLines)];
+	}
+
+	save(state: StateBlock, kind: number, line: number): void {
+		let chunk = this.chunks[this.chunk] as Int32Array;
+		if (this.at === chunk.length) {
+			const next = this.chunks[++this.chunk] ?? this.spare?.deref()?.[this.chunk];
+			chunk = next ?? new Int32Array(Math.min(2 * chunk.length, MARKS_PER_LINE * SAVED_CHUNK_LINES));
+			this.chunks[this.chunk] = chunk;
+			this.at = 0;
+		}
+		const at = this.at;
+		chunk[at] = kind;
+		chunk[at + 1] = line;
+		chunk[at + 2] = state.bMarks[line] ?? 0;
+		chunk[at + 3] = state.bsCount[line] ?? 0;
+		chunk[at + 4] = state.sCount[line] ?? 0;
+		chunk[at + 5] = state.tShift[line] ?? 0;
+		this.at += MARKS_PER_LINE;
+		this.top += MARKS_PER_LINE;
+	}
+
+	/**
+	 * Gives lines back the marks saved since `base`, latest first (a line saved twice gets its first
+	 * saved marks back), at most `maxLines` of them; true when all are given back.
+	 */
+	restore(state: StateBlock, lazy: LazyLines, base: number, maxLines: number): boolean {
+		for (let lines = 0; this.top > base; lines++) {
+			if (lines === maxLines) return false;
+			if (this.at === 0) this.at = (this.chunks[--this.chunk] as Int32Array).length;
+			const chunk = this.chunks[this.chunk] as Int32Array;
+			this.at -= MARKS_PER_LINE;
+			this.top -= MARKS_PER_LINE;
+			const at = this.at;
+			const line = chunk[at + 1] ?? 0;
+			state.bMarks[line] = chunk[at + 2] ?? 0;
+			state.bsCount[line] = chunk[at + 3] ?? 0;
+			state.sCount[line] = chunk[at + 4] ?? 0;
+			state.tShift[line] = chunk[at + 5] ?? 0;
+			if (chunk[at] === MADE_LAZY) lazy.clear(line);
+		}
+		return true;
+	}
+
+	/** Once empty, keeps its first chunk and holds the others weakly, for the next note of deep quotes to reuse. */
+	release(): void {
+		if (this.top !== 0 || this.chunks.length === 1) return;
+		this.spare = new WeakRef(this.chunks);
+		this.chunks = [this.chunks[0] as Int32Array];
+	}
+}
+
+/** Saved marks of every quote parsed by the rule in one call (a quote opened in steps has a stack of its own). */
+let saved = new SavedMarks(SHARED_FIRST_LINES);
 
 function save(state: StateBlock, kind: number, line: number): void {
-	if (savedTop + 6 > saved.length) {
-		const kept = spare?.deref();
-		const grown = kept && kept.length > saved.length ? kept : new Int32Array(saved.length * 2);
-		grown.set(saved);
-		saved = grown;
-	}
-	saved[savedTop] = kind;
-	saved[savedTop + 1] = line;
-	saved[savedTop + 2] = state.bMarks[line] ?? 0;
-	saved[savedTop + 3] = state.bsCount[line] ?? 0;
-	saved[savedTop + 4] = state.sCount[line] ?? 0;
-	saved[savedTop + 5] = state.tShift[line] ?? 0;
-	savedTop += 6;
+	saved.save(state, kind, line);
 }
 
 function restore(state: StateBlock, lazy: LazyLines, base: number): void {
-	restoreMarks(state, lazy, saved, base, savedTop);
-	savedTop = base;
-	if (savedTop === 0 && saved.length > SAVED_KEPT) {
-		spare = new WeakRef(saved);
-		saved = new Int32Array(SAVED_KEPT);
-	}
-}
-
-/** Gives lines back the marks saved in `marks` [base, top). */
-function restoreMarks(state: StateBlock, lazy: LazyLines, marks: Int32Array, base: number, top: number): void {
-	// Latest first: a line saved twice gets its first saved marks back.
-	for (let at = top - 6; at >= base; at -= 6) {
-		const line = marks[at + 1] ?? 0;
-		state.bMarks[line] = marks[at + 2] ?? 0;
-		state.bsCount[line] = marks[at + 3] ?? 0;
-		state.sCount[line] = marks[at + 4] ?? 0;
-		state.tShift[line] = marks[at + 5] ?? 0;
-		if (marks[at] === MADE_LAZY) lazy.clear(line);
-	}
+	saved.restore(state, lazy, base, Number.POSITIVE_INFINITY);
+	saved.release();
 }
 
 function isSpace(code: number): boolean {
@@ -155,7 +198,7 @@ export const blockquote: BlockRule = (state, startLine, endLine, silent) => {
 	if (silent) return true;
 
 	const lazy = lazyLinesOf(state);
-	const base = savedTop;
+	const base = saved.top;
 	const oldLineMax = state.lineMax;
 	const oldParentType = state.parentType;
 	const oldIndent = state.blkIndent;
@@ -189,7 +232,7 @@ export interface OpenQuote {
 	readonly end: number;
 	readonly lines: [number, number];
 	/** This quote's saved marks, off the shared stack: other parses run while it is open. */
-	readonly saved: Int32Array;
+	readonly saved: SavedMarks;
 	readonly lineMax: number;
 	readonly parentType: StateBlock["parentType"];
 	readonly blkIndent: number;
@@ -211,19 +254,16 @@ export function* openQuoteSteps(state: StateBlock, startLine: number, endLine: n
 	const { lineMax, parentType, blkIndent } = state;
 	state.parentType = "blockquote";
 	const scan: QuoteScan = { line: startLine, lastLineEmpty: false, ended: false };
-	let own: Int32Array = new Int32Array(OWN_SAVED_FIRST);
-	let ownTop = 0;
+	const own = new SavedMarks(OWN_FIRST_LINES);
 	try {
 		for (;;) {
-			// The shared stack is this quote's own while a step runs (nothing else runs meanwhile); it
-			// grows into new arrays, never into the shared stack's spare.
-			const [shared, sharedTop, sharedSpare] = [saved, savedTop, spare];
-			[saved, savedTop, spare] = [own, ownTop, null];
+			// The shared stack is this quote's own while a step runs (nothing else runs meanwhile).
+			const shared = saved;
+			saved = own;
 			try {
 				scanQuote(state, lazy, scan, endLine, scanLines);
 			} finally {
-				[own, ownTop] = [saved, savedTop];
-				[saved, savedTop, spare] = [shared, sharedTop, sharedSpare];
+				saved = shared;
 			}
 			if (scan.ended) break;
 			yield;
@@ -231,7 +271,7 @@ export function* openQuoteSteps(state: StateBlock, startLine: number, endLine: n
 	} catch (error) {
 		state.lineMax = lineMax;
 		state.parentType = parentType;
-		restoreMarks(state, lazy, own, 0, ownTop);
+		own.restore(state, lazy, 0, Number.POSITIVE_INFINITY);
 		throw error;
 	}
 	state.blkIndent = 0;
@@ -239,19 +279,31 @@ export function* openQuoteSteps(state: StateBlock, startLine: number, endLine: n
 	open.markup = ">";
 	const lines: [number, number] = [startLine, 0];
 	open.map = lines;
-	return { end: scan.line, lines, saved: own.slice(0, ownTop), lineMax, parentType, blkIndent };
+	return { end: scan.line, lines, saved: own, lineMax, parentType, blkIndent };
 }
 
-/** The rule's work after its `tokenize` call: the closing token (when the quote's lines were all parsed), then every mark given back. */
-export function closeQuote(state: StateBlock, quote: OpenQuote, parsed: boolean): void {
-	if (parsed) {
-		const close = state.push("blockquote_close", "blockquote", -1);
-		close.markup = ">";
-		quote.lines[1] = state.line;
-	}
+/**
+ * The rule's work after its `tokenize` call, once the quote's lines are all parsed: the closing
+ * token, then every mark given back, `maxLines` lines between two pause points.
+ */
+export function* closeQuoteSteps(state: StateBlock, quote: OpenQuote, maxLines: number): Steps<void> {
+	const close = state.push("blockquote_close", "blockquote", -1);
+	close.markup = ">";
+	quote.lines[1] = state.line;
+	const lazy = lazyLinesOf(state);
+	while (!quote.saved.restore(state, lazy, 0, maxLines)) yield;
+	leaveQuote(state, quote);
+}
+
+/** Gives every mark back at once, with no closing token: for a parse of the quote's lines that threw. */
+export function abandonQuote(state: StateBlock, quote: OpenQuote): void {
+	quote.saved.restore(state, lazyLinesOf(state), 0, Number.POSITIVE_INFINITY);
+	leaveQuote(state, quote);
+}
+
+function leaveQuote(state: StateBlock, quote: OpenQuote): void {
 	state.lineMax = quote.lineMax;
 	state.parentType = quote.parentType;
-	restoreMarks(state, lazyLinesOf(state), quote.saved, 0, quote.saved.length);
 	state.blkIndent = quote.blkIndent;
 }
 

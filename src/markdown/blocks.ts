@@ -8,9 +8,9 @@ import {
 	MAX_STEPPED_BLOCK_DEPTH,
 	TABLE_CHUNK_CELLS,
 } from "../config/limits";
-import { blockquote, closeQuote, openQuoteSteps, startsQuote } from "./blockquote";
+import { abandonQuote, blockquote, closeQuoteSteps, openQuoteSteps, startsQuote } from "./blockquote";
 import { skipBulletListMarker, skipOrderedListMarker } from "./listMarkers";
-import type { Steps } from "./steps";
+import { runSteps, type Steps } from "./steps";
 
 /**
  * The block structure of a note, from markdown-it (CommonMark, plus tables) with Obsidian's `%%`
@@ -30,29 +30,53 @@ export const LEFT_OUT_TOKEN = "nested_past_bound";
 type StateBlock = MarkdownIt.StateBlock;
 type BlockRule = (state: StateBlock, startLine: number, endLine: number, silent: boolean) => boolean;
 
-/** A block that runs from a line starting with `delimiter` to the next line containing it (Obsidian's `%%` comments, `$$` math). */
-function delimitedBlock(tokenType: string, delimiter: string): BlockRule {
-	return (state, startLine, endLine, silent) => {
-		if ((state.sCount[startLine] ?? 0) - state.blkIndent >= 4) return false;
-		// Asked of every line of every paragraph (could this line end it?): answered without copying the line.
-		if (!state.src.startsWith(delimiter, (state.bMarks[startLine] ?? 0) + (state.tShift[startLine] ?? 0))) return false;
-		if (silent) return true;
-		const opener = state.src.slice((state.bMarks[startLine] ?? 0) + (state.tShift[startLine] ?? 0), state.eMarks[startLine]);
-		let last = startLine;
-		if (!opener.slice(delimiter.length).includes(delimiter)) {
-			last = endLine - 1;
-			for (let line = startLine + 1; line < endLine; line++) {
-				const content = state.src.slice((state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0), state.eMarks[line]);
-				if (content.includes(delimiter)) {
-					last = line;
-					break;
-				}
+/** Obsidian's blocks that run from a line starting with a delimiter to the next line containing it: `%%` comments, `$$` math. */
+const DELIMITED_BLOCKS = [
+	{ tokenType: "obsidian_comment", delimiter: "%%" },
+	{ tokenType: "obsidian_math", delimiter: "$$" },
+] as const;
+type DelimitedBlock = (typeof DELIMITED_BLOCKS)[number];
+
+/** True if `line` opens the block (asked of every line of every paragraph: answered without copying the line). */
+function opensDelimitedBlock(state: StateBlock, line: number, { delimiter }: DelimitedBlock): boolean {
+	if ((state.sCount[line] ?? 0) - state.blkIndent >= 4) return false;
+	return state.src.startsWith(delimiter, (state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0));
+}
+
+/**
+ * The block opening on `startLine`, its lines looked through for the closing one `chunkLines` between
+ * two pause points: an unclosed `%%` in a list item ran to the note's end in one piece (270 ms at 6.7 MB).
+ */
+function* delimitedBlockSteps(
+	state: StateBlock,
+	startLine: number,
+	endLine: number,
+	{ tokenType, delimiter }: DelimitedBlock,
+	chunkLines: number,
+): Steps<void> {
+	const content = (line: number): string => state.src.slice((state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0), state.eMarks[line]);
+	let last = startLine;
+	if (!content(startLine).slice(delimiter.length).includes(delimiter)) {
+		last = endLine - 1;
+		for (let line = startLine + 1; line < endLine; line++) {
+			if ((line - startLine) % chunkLines === 0) yield;
+			if (content(line).includes(delimiter)) {
+				last = line;
+				break;
 			}
 		}
-		state.line = last + 1;
-		const token = state.push(tokenType, "", 0);
-		token.map = [startLine, state.line];
-		token.block = true;
+	}
+	state.line = last + 1;
+	const token = state.push(tokenType, "", 0);
+	token.map = [startLine, state.line];
+	token.block = true;
+}
+
+/** The block as a rule of markdown-it's, for the quotes it parses in one call. */
+function delimitedBlockRule(block: DelimitedBlock): BlockRule {
+	return (state, startLine, endLine, silent) => {
+		if (!opensDelimitedBlock(state, startLine, block)) return false;
+		if (!silent) runSteps(delimitedBlockSteps(state, startLine, endLine, block, Number.POSITIVE_INFINITY));
 		return true;
 	};
 }
@@ -65,8 +89,7 @@ const containerAlternatives = { alt: ["paragraph", "reference", "blockquote", "l
 markdownParser.block.ruler.at("blockquote", blockquote, containerAlternatives);
 // The same rule with a linear tag pattern (see htmlBlock.ts).
 markdownParser.block.ruler.at("html_block", htmlBlock, { alt: ["paragraph", "reference", "blockquote"] });
-markdownParser.block.ruler.before("fence", "obsidian_comment", delimitedBlock("obsidian_comment", "%%"), containerAlternatives);
-markdownParser.block.ruler.before("fence", "obsidian_math", delimitedBlock("obsidian_math", "$$"), containerAlternatives);
+for (const block of DELIMITED_BLOCKS) markdownParser.block.ruler.before("fence", block.tokenType, delimitedBlockRule(block), containerAlternatives);
 
 const FOOTNOTE_DEFINITION_START = /^\[\^[^\]\s]+\]:/u;
 function ruleNamed(name: string): BlockRule {
@@ -435,13 +458,13 @@ function* quoteInSteps(state: StateBlock, blockStart: number, endLine: number, c
 	const read = (quoteLinesSincePause.get(state) ?? 0) + quote.end - blockStart;
 	quoteLinesSincePause.set(state, read >= chunkLines ? 0 : read);
 	if (read >= chunkLines) yield;
-	let parsed = false;
 	try {
 		yield* blocksInSteps(state, blockStart, quote.end, chunkLines, consume);
-		parsed = true;
-	} finally {
-		closeQuote(state, quote, parsed);
+	} catch (error) {
+		abandonQuote(state, quote);
+		throw error;
 	}
+	yield* closeQuoteSteps(state, quote, chunkLines);
 }
 
 /** True if markdown-it's list rule takes `line`: no rule before it does, and it does. */
@@ -829,9 +852,125 @@ function* longBlockInSteps(state: StateBlock, startLine: number, endLine: number
 	if (startLine + chunkLines >= endLine) return false;
 	return (
 		(yield* indentedCodeInSteps(state, startLine, endLine, chunkLines)) ||
+		(yield* delimitedInSteps(state, startLine, endLine, chunkLines)) ||
 		(yield* fenceInSteps(state, startLine, endLine, chunkLines)) ||
-		(yield* htmlBlockInSteps(state, startLine, endLine, chunkLines))
+		(yield* htmlBlockInSteps(state, startLine, endLine, chunkLines)) ||
+		(yield* paragraphInSteps(state, startLine, endLine, chunkLines))
 	);
+}
+
+/** A `%%` or `$$` block read in steps (see delimitedBlockSteps). The code rule, which refuses no line these rules take, comes before them. */
+function* delimitedInSteps(state: StateBlock, startLine: number, endLine: number, chunkLines: number): Steps<boolean> {
+	const block = DELIMITED_BLOCKS.find((candidate) => opensDelimitedBlock(state, startLine, candidate));
+	if (!block) return false;
+	yield* delimitedBlockSteps(state, startLine, endLine, block, chunkLines);
+	return true;
+}
+
+/**
+ * A paragraph, a setext heading or a footnote definition read in steps: markdown-it's lheading and
+ * paragraph rules (lib/rules_block/lheading.mjs, paragraph.mjs, 14.1.0) test each line after the
+ * first, as they do, `chunkLines` lines between two pause points, then take the lines' text a
+ * chunk at a time. Each line is tested as the rules test it, so a pause may come before any line:
+ * cut into chunks that each began a paragraph of their own, a paragraph went on in one call through
+ * lines that could begin no chunk (400,000 lazy lines in a list item held the server 0.8-1.2 s;
+ * lines indented, or opening with `-`, `*`, `` ` `` or holding a `|`, the same at the top level).
+ * Called where no list starts (`startsList`) and every block rule before the paragraph's but the
+ * footnote's refuses the line; false, with nothing read, when one takes it or the rest of the lines fit in a chunk.
+ */
+function* paragraphInSteps(state: StateBlock, startLine: number, endLine: number, chunkLines: number): Steps<boolean> {
+	if (startLine + chunkLines >= endLine || (state.sCount[startLine] ?? 0) - state.blkIndent >= 4) return false;
+	// A footnote definition is a paragraph (the footnote rule calls the paragraph rule, not lheading's); the rules after it are not asked then.
+	let footnote = false;
+	for (const rule of rulesBeforeParagraph) {
+		if (!rule(state, startLine, endLine, true)) continue;
+		if (rule !== footnoteDefinition) return false;
+		footnote = true;
+		break;
+	}
+	if (!footnote && htmlBlockKind(state, startLine)) return false;
+	const oldParentType = state.parentType;
+	state.parentType = "paragraph";
+	let level = 0;
+	let marker = 0;
+	let nextLine = startLine + 1;
+	for (; nextLine < endLine && !state.isEmpty(nextLine); nextLine++) {
+		if ((nextLine - startLine) % chunkLines === 0) yield;
+		const indent = state.sCount[nextLine] ?? 0;
+		// Indented as code, or marked lazy by a quote (which checked it): a lazy continuation line.
+		if (indent - state.blkIndent > 3) continue;
+		if (!footnote && indent >= state.blkIndent) {
+			marker = setextUnderline(state, nextLine);
+			if (marker) {
+				level = marker === EQUALS ? 1 : 2;
+				break;
+			}
+		}
+		if (indent < 0) continue;
+		if (paragraphTerminators.some((rule) => rule(state, nextLine, endLine, true))) break;
+	}
+	// lheading gives the parent type back only when it makes a heading: after a paragraph it is left "paragraph".
+	state.parentType = level || footnote ? oldParentType : "paragraph";
+	const content = yield* trimmedLinesSteps(state, startLine, nextLine, chunkLines);
+	const kind = level ? `heading` : "paragraph";
+	const tag = level ? `h${level}` : "p";
+	const open = state.push(`${kind}_open`, tag, 1);
+	const inline = state.push("inline", "", 0);
+	inline.content = content;
+	inline.map = [startLine, nextLine];
+	inline.children = [];
+	const close = state.push(`${kind}_close`, tag, -1);
+	state.line = level ? nextLine + 1 : nextLine;
+	open.map = [startLine, state.line];
+	if (level) open.markup = close.markup = String.fromCharCode(marker);
+	if (footnote) open.meta = { footnoteDefinition: true };
+	return true;
+}
+const lheadingRule = ruleNamed("lheading");
+const htmlBlockRule = ruleNamed("html_block");
+/**
+ * The rules before lheading's, in their order, that may take a paragraph's first line, asked silently: less the code and list
+ * rules (see paragraphInSteps) and the HTML block rule, whose silent answer is whether it may end a paragraph (htmlBlockKind is asked).
+ */
+const rulesBeforeParagraph = blockRules.slice(0, blockRules.indexOf(lheadingRule)).filter((rule) => ![codeRule, listRule, htmlBlockRule].includes(rule));
+/** The rules that end a paragraph (markdown-it's lheading and paragraph rules ask them). */
+const paragraphTerminators = markdownParser.block.ruler.getRules("paragraph") as BlockRule[];
+const EQUALS = 0x3d;
+
+/** The marker (`=` or `-`) of a setext underline on `line`, as lheading reads one, or 0. */
+function setextUnderline(state: StateBlock, line: number): number {
+	let pos = (state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0);
+	const max = state.eMarks[line] ?? 0;
+	if (pos >= max) return 0;
+	const marker = state.src.charCodeAt(pos);
+	if (marker !== DASH && marker !== EQUALS) return 0;
+	pos = state.skipSpaces(state.skipChars(pos, marker));
+	return pos >= max ? marker : 0;
+}
+
+/**
+ * `getLines(startLine, endLine, blkIndent, false).trim()`, as the paragraph rule takes its text, a
+ * chunk of lines between two pause points: each chunk is appended, not joined (the parts stay
+ * linked until the text is read), less the white space a trim of the whole would take from either end.
+ */
+function* trimmedLinesSteps(state: StateBlock, startLine: number, endLine: number, chunkLines: number): Steps<string> {
+	let text = "";
+	// White space after the text so far: kept only if more text follows.
+	let pending = "";
+	for (let from = startLine; from < endLine; from += chunkLines) {
+		if (from > startLine) yield;
+		const to = Math.min(from + chunkLines, endLine);
+		let part = state.getLines(from, to, state.blkIndent, to < endLine);
+		if (text === "") part = part.trimStart();
+		const kept = part.trimEnd();
+		if (kept === "") {
+			pending += part;
+			continue;
+		}
+		text += pending + kept;
+		pending = part.slice(kept.length);
+	}
+	return text;
 }
 
 /**

@@ -52,6 +52,58 @@ function tokensAndMostLinesTaken(source: string, chunkLines?: number): { tokens:
 	}
 }
 
+/**
+ * parseBlocks' tokens for `source`, with the work done between two pauses: the most lines one
+ * `getLines` call took, and per step the most lines asked whether they are empty (every rule that
+ * walks a block's lines asks it of each) and the most lines sliced out of the note (each line a
+ * `%%` or `$$` block looks through for its end).
+ */
+function workPerStep(source: string): { tokens: MarkdownToken[]; mostLines: number; mostLooked: number; mostSliced: number } {
+	const state = new MarkdownIt().block.State.prototype as unknown as {
+		getLines: (begin: number, end: number, ...rest: unknown[]) => string;
+		isEmpty: (line: number) => boolean;
+	};
+	const { getLines, isEmpty } = state;
+	// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the text as `this`
+	const slice = String.prototype.slice;
+	let mostLines = 0;
+	let looked = 0;
+	let sliced = 0;
+	let mostLooked = 0;
+	let mostSliced = 0;
+	const tokens: MarkdownToken[] = [];
+	try {
+		state.getLines = function (this: unknown, begin: number, end: number, ...rest: unknown[]) {
+			mostLines = Math.max(mostLines, end - begin);
+			return getLines.call(this, begin, end, ...rest);
+		};
+		state.isEmpty = function (this: unknown, line: number) {
+			looked++;
+			return isEmpty.call(this, line);
+		};
+		String.prototype.slice = function (this: string, ...args: Parameters<string["slice"]>) {
+			if (this.length === source.length) sliced++;
+			return slice.apply(this, args);
+		};
+		const steps = parseBlocks(source, function* (handed, count) {
+			for (let index = 0; index < count; index++) tokens.push(handed[index] as MarkdownToken);
+			yield;
+		});
+		for (let step = steps.next(); ; step = steps.next()) {
+			mostLooked = Math.max(mostLooked, looked);
+			mostSliced = Math.max(mostSliced, sliced);
+			looked = 0;
+			sliced = 0;
+			if (step.done) break;
+		}
+	} finally {
+		String.prototype.slice = slice;
+		state.getLines = getLines;
+		state.isEmpty = isEmpty;
+	}
+	return { tokens, mostLines, mostLooked, mostSliced };
+}
+
 function record(token: MarkdownToken): Record<string, unknown> {
 	return {
 		type: token.type,
@@ -351,6 +403,46 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 		expect(mostLines).toBeLessThan(lines / 10);
 	});
 
+	test.each([
+		["lazy lines in a list item", "- item\n", (index: number) => `lazy ${index} [[x]] #t`],
+		["lazy lines in a list item in a quote", "> 1. item\n", (index: number) => `lazy ${index} [[x]]`],
+		["lines indented less than the item", "10. item\n", (index: number) => `  lazy ${index} [[x]]`],
+		["lines indented one space", "para\n", (index: number) => ` line ${index} [[x]]`],
+		["lines indented as code after the paragraph's first line", "- item\n", (index: number) => `      line ${index} [[x]]`],
+		["lines opening with `-`, `*` or a backtick", "para\n", (index: number) => `${["-x", "*y*", "`z`"][index % 3]} ${index}`],
+		["lines holding a `|`", "para\n", (index: number) => `a | b ${index}`],
+		["indented lines of a footnote definition", "[^1]: note\n", (index: number) => ` more ${index} [[x]]`],
+		["lines indented one space, then a setext underline", "para\n", (index: number) => (index === 99_999 ? "===" : ` line ${index}`)],
+	])("a paragraph going on in 100,000 %s is parsed in steps, a step able to end before any of its lines (one rule call before)", (_, opener, line) => {
+		const lineCount = 100_000;
+		const text = `${opener}${lines(lineCount, line)}\nafter\n`;
+		const { tokens, mostLines, mostLooked } = workPerStep(text);
+		const whole = blocksOf(text, 10 * lineCount);
+		expectEqual(tokens.map(record), whole);
+		if (!opener.startsWith("[^")) expectEqual(whole, reference.parse(text, {}).map(record));
+		const inline = tokens.find((token) => token.type === "inline");
+		expect(inline?.map?.[1]).toBeGreaterThanOrEqual(lineCount);
+		// Before: every line of the paragraph tested, then taken, in one call.
+		expect(mostLines).toBeLessThan(lineCount / 10);
+		expect(mostLooked).toBeLessThan(lineCount / 10);
+	});
+
+	test.each([
+		["a `%%` comment never closed, in a list item", "- item\n\n  %%\n", (index: number) => `  comment ${index} [[x]]`, ""],
+		["a `$$` block closed, in an ordered item", "1. item\n\n   $$\n", (index: number) => `   x_${index}`, "   $$\nafter\n"],
+		["a `%%` comment closed, at the top level", "%%\n", (index: number) => `comment ${index}`, "%%\n"],
+	])("%s over 200,000 lines is looked through for its end in steps (one rule call before)", (_, opener, line, closer) => {
+		const lineCount = 200_000;
+		const text = `para\n\n${opener}${lines(lineCount, line)}\n${closer}`;
+		const { tokens, mostSliced } = workPerStep(text);
+		// markdown-it has no `%%` or `$$` blocks: the whole note in one chunk is what markdown-it with them makes.
+		expectEqual(tokens.map(record), blocksOf(text, 10 * lineCount));
+		const block = tokens.find((token) => token.type.startsWith("obsidian_"));
+		expect(block?.map?.[1]).toBeGreaterThan(lineCount);
+		// Before: each line sliced out of the note to be looked at, all in one step.
+		expect(mostSliced).toBeLessThan(lineCount / 10);
+	});
+
 	test("a line and 400,000 empty lines after it are parsed without looking through the empty lines in one step", () => {
 		const text = `[[Hub]] [[Hidden]]${"\n".repeat(400_000)}last line\n`;
 		// The lines looked at to find where a chunk may end (each asks whether the line before is empty), counted per step.
@@ -506,6 +598,43 @@ describe("quotes and callouts, nested at any depth", () => {
 		// Old: all 200 in one piece.
 		expect(mostOpened).toBeLessThanOrEqual(chunkLines / 1000 + 1);
 		expectEqual(blocksOf(text), deepReference.parse(text, {}).map(record));
+	});
+
+	test("a quote of 200,000 lines keeps its lines' saved marks without copying them (they grew by doubling, copied whole in one step)", () => {
+		const quoteLines = 200_000;
+		const text = `para\n\n${lines(quoteLines, (index) => `> x ${index} [[N]]`)}\nafter\n`;
+		// Numbers copied between two pauses by typed arrays' `set` and `slice`, the copies an array grown by doubling makes.
+		const typedArray = Int32Array.prototype as unknown as { set: Int32Array["set"]; slice: Int32Array["slice"] };
+		const { set, slice } = Object.getPrototypeOf(typedArray) as typeof typedArray;
+		let copied = 0;
+		let mostCopiedPerStep = 0;
+		const tokens: MarkdownToken[] = [];
+		typedArray.set = function (this: Int32Array, array: ArrayLike<number>, offset?: number) {
+			copied += array.length;
+			return set.call(this, array, offset);
+		};
+		typedArray.slice = function (this: Int32Array, start?: number, end?: number) {
+			const copy = slice.call(this, start, end);
+			copied += copy.length;
+			return copy;
+		};
+		try {
+			const steps = parseBlocks(text, function* (handed, count) {
+				for (let index = 0; index < count; index++) tokens.push(handed[index] as MarkdownToken);
+				yield;
+			});
+			for (let step = steps.next(); ; step = steps.next()) {
+				mostCopiedPerStep = Math.max(mostCopiedPerStep, copied);
+				copied = 0;
+				if (step.done) break;
+			}
+		} finally {
+			delete (typedArray as Partial<typeof typedArray>).set;
+			delete (typedArray as Partial<typeof typedArray>).slice;
+		}
+		expectEqual(tokens.map(record), reference.parse(text, {}).map(record));
+		// Before: the saved marks (six numbers a line) copied whole at a growth, and again once the quote was read.
+		expect(mostCopiedPerStep).toBeLessThan(quoteLines / 10);
 	});
 
 	test("a line of 10,000 `> ` (a quote deeper than the bound): the tokens markdown-it gives, with the stack two generators a level deep and at most MAX_STEPPED_BLOCK_DEPTH levels", () => {
