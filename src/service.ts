@@ -363,8 +363,9 @@ export class McpService {
 			turns: { pause: this.turns.take, sliceMs: this.deps.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS, lane: this.turns },
 			stillAnswers: (grant, admitted, request) => this.stillAnswers(grant, admitted, request),
 			onTokenUsed: (token) => {
-				this.lastSeen.set(token.hash, Date.now());
-				this.tokenUse?.touch(token);
+				const now = Date.now();
+				this.lastSeen.set(token.hash, now);
+				this.tokenUse?.touch(token, now);
 			},
 		});
 		const server = new LoopbackHttpServer(endpoint, connections);

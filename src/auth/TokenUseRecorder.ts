@@ -10,7 +10,8 @@ import type { TokenRecord } from "./tokens";
  * hash against the settings as they are when saving, so a token revoked meanwhile stays revoked.
  */
 export class TokenUseRecorder {
-	private readonly pending = new Map<string, string>();
+	/** Each token's last use in milliseconds: written out as an ISO date only when saved, not on every request. */
+	private readonly pending = new Map<string, number>();
 	private timer: ReturnType<typeof nodeTimers.setTimeout> | null = null;
 
 	constructor(
@@ -19,9 +20,10 @@ export class TokenUseRecorder {
 		private readonly intervalMs = TOKEN_LAST_USED_SAVE_INTERVAL_MS,
 	) {}
 
-	touch(token: TokenRecord, now: Date = new Date()): void {
-		this.pending.set(token.hash, now.toISOString());
-		this.timer ??= nodeTimers.setTimeout(() => void this.flush(), this.intervalMs);
+	touch(token: TokenRecord, nowMs: number = Date.now()): void {
+		this.pending.set(token.hash, nowMs);
+		if (this.timer !== null) return;
+		this.timer = nodeTimers.setTimeout(() => void this.flush(), this.intervalMs);
 		this.timer.unref();
 	}
 
@@ -35,7 +37,10 @@ export class TokenUseRecorder {
 		try {
 			await this.store.update((settings) => ({
 				...settings,
-				tokens: settings.tokens.map((token) => ({ ...token, lastUsed: pending.get(token.hash) ?? token.lastUsed })),
+				tokens: settings.tokens.map((token) => {
+					const usedMs = pending.get(token.hash);
+					return { ...token, lastUsed: usedMs === undefined ? token.lastUsed : new Date(usedMs).toISOString() };
+				}),
 			}));
 		} catch (error) {
 			this.warn(`token last-used times were not saved: ${error instanceof Error ? error.message : String(error)}`);

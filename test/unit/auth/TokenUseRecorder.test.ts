@@ -31,7 +31,7 @@ describe("TokenUseRecorder over the CLI's data.json", () => {
 		const recorder = new TokenUseRecorder(store, () => undefined);
 		const [laptop] = settings.tokens;
 		if (!laptop) throw new Error("no token");
-		recorder.touch(laptop, new Date("2026-12-01T04:00:00.000Z"));
+		recorder.touch(laptop, Date.parse("2026-12-01T04:00:00.000Z"));
 		expect((await store.read()).settings.tokens.map((token) => token.lastUsed)).toEqual([null, null]);
 		await recorder.flush();
 		expect((await store.read()).settings.tokens.map((token) => [token.name, token.lastUsed])).toEqual([
@@ -44,7 +44,7 @@ describe("TokenUseRecorder over the CLI's data.json", () => {
 		const settings = withTokens("laptop", "phone");
 		await store.save(settings);
 		const recorder = new TokenUseRecorder(store, () => undefined);
-		for (const token of settings.tokens) recorder.touch(token, new Date("2026-12-01T04:00:00.000Z"));
+		for (const token of settings.tokens) recorder.touch(token, Date.parse("2026-12-01T04:00:00.000Z"));
 		await store.save({ ...settings, tokens: settings.tokens.filter((token) => token.name !== "laptop") });
 		await recorder.flush();
 		expect((await store.read()).settings.tokens.map((token) => [token.name, token.lastUsed])).toEqual([["phone", "2026-12-01T04:00:00.000Z"]]);
@@ -56,7 +56,7 @@ describe("TokenUseRecorder over the CLI's data.json", () => {
 		const recorder = new TokenUseRecorder(store, () => undefined, 20);
 		const [laptop] = settings.tokens;
 		if (!laptop) throw new Error("no token");
-		recorder.touch(laptop, new Date("2026-12-01T04:00:00.000Z"));
+		recorder.touch(laptop, Date.parse("2026-12-01T04:00:00.000Z"));
 		for (let waited = 0; waited < 2000 && (await store.read()).settings.tokens[0]?.lastUsed === null; waited += 20)
 			await new Promise((resolve) => setTimeout(resolve, 20));
 		expect((await store.read()).settings.tokens[0]?.lastUsed).toBe("2026-12-01T04:00:00.000Z");
