@@ -99,7 +99,9 @@ export async function planRename(host: Host, scope: Scope, file: HostFile, to: s
 	};
 	const sources = Object.entries(host.metadataCache.resolvedLinks)
 		.filter(([source, targets]) => source !== from && isLinkSource(source) && isPathVisible(source, scope) && mayReach(targets))
-		.map(([source]) => source);
+		.map(([source]) => source)
+		// By path, not by when the cache first resolved each note (which changes with parse timing): the person sees them in one order.
+		.sort((left, right) => (left < right ? -1 : left > right ? 1 : 0));
 	const notes: RelinkedNote[] = [];
 	const staleFrontmatter: string[] = [];
 	const clock = planningClock();
