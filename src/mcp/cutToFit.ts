@@ -13,8 +13,27 @@ import { CUT_TO_FIT_LISTED_BYTES, CUT_TO_FIT_SHORTEST_BYTES } from "../config/li
 import { jsonCharBytes } from "../jsonText";
 import type { Steps } from "../markdown/steps";
 
-/** Characters of a string measured between two steps. */
-const MEASURED_CHARS = 64 * 1024;
+/**
+ * Work (characters measured, plus one for each value and key looked at) between two steps: one
+ * string of megabytes, or 20,000 short ones (a base's rows, a canvas's cards), was one piece of
+ * 27–440 ms when only a long string's own measuring paused.
+ */
+const WORK_PER_STEP = 64 * 1024;
+
+/** Work one value or key looked at counts for (a copy, a generator, a property defined): as much as this many characters measured. */
+const WORK_PER_VALUE = 32;
+
+/** The work done since the last step, over every string and value of one pass. */
+class StepWork {
+	private done = 0;
+	/** Counts `units` of work; true when a step is due (the count starts again). */
+	add(units: number): boolean {
+		this.done += units;
+		if (this.done < WORK_PER_STEP) return false;
+		this.done = 0;
+		return true;
+	}
+}
 
 /** A string's two quotes in a result: `""` in the structured content, `\"\"` in the text. */
 const QUOTES_IN_RESULT = 6;
@@ -42,21 +61,24 @@ function resultBytesOfChar(text: string, index: number): number {
 	return 2 * size + escapedAgain;
 }
 
-/** The longest prefix of `text` taking at most `maxBytes` in a result (its quotes counted), never inside a character; a step every MEASURED_CHARS characters. */
-function* prefixInResult(text: string, maxBytes: number): Steps<{ end: number; bytes: number }> {
+/** The longest prefix of `text` taking at most `maxBytes` in a result (its quotes counted), never inside a character; its characters counted in `work`, a step whenever one is due. */
+function* prefixInResult(text: string, maxBytes: number, work: StepWork): Steps<{ end: number; bytes: number }> {
 	let bytes = QUOTES_IN_RESULT;
 	let index = 0;
 	while (index < text.length) {
-		const stop = index + MEASURED_CHARS;
+		const start = index;
+		const stop = index + WORK_PER_STEP;
 		while (index < text.length && index < stop) {
 			const size = resultBytesOfChar(text, index);
-			if (bytes + size > maxBytes) return { end: index, bytes };
+			if (bytes + size > maxBytes) {
+				work.add(index - start);
+				return { end: index, bytes };
+			}
 			bytes += size;
 			// A surrogate pair, the only character of two code units, is the only one of 8 bytes here.
 			index += size === 8 ? 2 : 1;
 		}
-		// A pause between pieces of a long string; a short one (most) is measured without one.
-		if (index < text.length) yield;
+		if (work.add(index - start)) yield;
 	}
 	return { end: index, bytes };
 }
@@ -84,16 +106,17 @@ type Visit = (text: string, place: Place, isKey: boolean) => Steps<string>;
  * to the same text as an earlier key of its object is left out with its value (whose strings are
  * still visited, so every pass sees the same strings in the same order).
  */
-function* copyVisiting(value: unknown, place: Place, visit: Visit, leftOut: (place: Place) => void): Steps<unknown> {
+function* copyVisiting(value: unknown, place: Place, visit: Visit, leftOut: (place: Place) => void, work: StepWork): Steps<unknown> {
+	if (work.add(WORK_PER_VALUE)) yield;
 	if (typeof value === "string") return yield* visit(value, place, false);
 	if (value === null || typeof value !== "object") return typeof value === "function" ? undefined : value;
 	if (typeof (value as { toJSON?: unknown }).toJSON === "function")
-		return yield* copyVisiting((value as { toJSON(): unknown }).toJSON(), place, visit, leftOut);
+		return yield* copyVisiting((value as { toJSON(): unknown }).toJSON(), place, visit, leftOut, work);
 	if (Array.isArray(value)) {
 		const copy: unknown[] = [];
 		for (let index = 0; index < value.length; index++) {
 			place.push(index);
-			copy.push((yield* copyVisiting(value[index], place, visit, leftOut)) ?? null);
+			copy.push((yield* copyVisiting(value[index], place, visit, leftOut, work)) ?? null);
 			place.pop();
 		}
 		return copy;
@@ -101,10 +124,11 @@ function* copyVisiting(value: unknown, place: Place, visit: Visit, leftOut: (pla
 	const copy: Record<string, unknown> = {};
 	for (const [key, entry] of Object.entries(value)) {
 		if (entry === undefined || typeof entry === "function") continue;
+		if (work.add(WORK_PER_VALUE)) yield;
 		place.push(key);
 		const keyAsSent = yield* visit(key, place, true);
 		place[place.length - 1] = keyAsSent;
-		const entryAsSent = yield* copyVisiting(entry, place, visit, leftOut);
+		const entryAsSent = yield* copyVisiting(entry, place, visit, leftOut, work);
 		if (Object.hasOwn(copy, keyAsSent)) leftOut(place);
 		// Defined, not assigned: a key `__proto__` (a frontmatter may have one) stays a key.
 		else Object.defineProperty(copy, keyAsSent, { value: entryAsSent, enumerable: true, writable: true, configurable: true });
@@ -143,12 +167,13 @@ export function* cutToFitSteps(answer: Record<string, unknown>, resultBytes: num
 	// First pass: the size of each string in the result, and of what is not a string that may be cut.
 	const longSizes: number[] = [];
 	const longOrder: number[] = [];
+	const work = new StepWork();
 	let order = 0;
 	yield* copyVisiting(
 		answer,
 		[],
 		function* (text) {
-			const { bytes } = yield* prefixInResult(text, Infinity);
+			const { bytes } = yield* prefixInResult(text, Infinity, work);
 			if (bytes > CUT_TO_FIT_SHORTEST_BYTES) {
 				longSizes.push(bytes);
 				longOrder.push(order);
@@ -157,6 +182,7 @@ export function* cutToFitSteps(answer: Record<string, unknown>, resultBytes: num
 			return text;
 		},
 		() => undefined,
+		work,
 	);
 	const longBytes = longSizes.reduce((sum, size) => sum + size, 0);
 	const length = cutLength(longSizes, maxBytes - CUT_TO_FIT_LISTED_BYTES - (resultBytes - longBytes));
@@ -181,12 +207,13 @@ export function* cutToFitSteps(answer: Record<string, unknown>, resultBytes: num
 		[],
 		function* (text, place, isKey) {
 			if (!toCut.has(order++)) return text;
-			const { end } = yield* prefixInResult(text, length);
+			const { end } = yield* prefixInResult(text, length, work);
 			const cut = text.slice(0, end);
 			named(isKey ? [...place.slice(0, -1), cut] : place);
 			return cut;
 		},
 		named,
+		work,
 	)) as Record<string, unknown>;
 	const cut: CutToFit = { strings: listed, total };
 	return { ...copy, [CUT_TO_FIT_FIELD]: cut };

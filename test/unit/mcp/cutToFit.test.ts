@@ -51,6 +51,22 @@ describe("cutToFitSteps", () => {
 		expect(pauses).toBeGreaterThanOrEqual(Math.floor(3_000_000 / (64 * 1024)) + Math.floor((next.value!.text as string).length / (64 * 1024)));
 	});
 
+	test("an answer of 20,000 short rows beside one long string pauses between pieces of rows too (the rows were one piece of up to 440 ms)", () => {
+		const pausesOf = (answer: Record<string, unknown>) => {
+			const steps = cutToFitSteps(answer, resultBytes(answer), MAX_RESPONSE_BYTES);
+			let pauses = 0;
+			while (!steps.next().done) pauses++;
+			return pauses;
+		};
+		const long = "x".repeat(3_000_000);
+		const rows = Array.from({ length: 20_000 }, (_, index) => ({ path: `Notes/N${index}.md`, tag: "t" }));
+		const alone = pausesOf({ long });
+		const withRows = pausesOf({ rows, long });
+		// Two passes over 20,000 rows of five values each (a row, two keys, two strings): a pause at least every 4,096 values (none before).
+		expect(withRows - alone).toBeGreaterThanOrEqual(Math.floor((2 * 20_000 * 5) / 4_096));
+		expect(cutToFit({ rows, long })?.rows).toEqual(rows);
+	});
+
 	test("NULs, quotes and line breaks are counted as the result carries them (6, 3 and 2 bytes of JSON, twice, escaped again)", () => {
 		for (const char of ["\0", '"', "\n", "\\", "\ud800"]) {
 			const answer = { text: char.repeat(1_000_000), kept: "short" };
