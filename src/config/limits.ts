@@ -114,12 +114,6 @@ export const MAX_ANSWERED_FRONTMATTER_BYTES = 256 * 1024;
  */
 export const READ_NOTE_ANSWER_MARGIN_BYTES = 32 * 1024;
 /**
- * Bytes of a query_base answer not counted when its rows are cut to fit MAX_RESPONSE_BYTES: the
- * JSON-RPC envelope, the answer's frame around its text, and the base's path if it was moved while the
- * rows were measured. The rest of the answer (columns, filter errors, notes still being read) is measured.
- */
-export const QUERY_BASE_ANSWER_MARGIN_BYTES = 4 * 1024;
-/**
  * read_note and list_tags list tags up to this many characters in all, whole, and count the rest
  * (`tags_left_out`, `left_out`): one planted tag of a million characters, sent twice (text and structured),
  * put every read of its note over MAX_RESPONSE_BYTES, so the note could not be read at all.

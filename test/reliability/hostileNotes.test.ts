@@ -915,13 +915,22 @@ describe("three notes each holding 120,000 NULs in properties a base shows, befo
 	};
 	const served = servedForBlock(() => notes, "read", { ready: "metadata" });
 
-	test("query_base answers the first rows that fit in an answer and says the rest were cut (it answered 'over 2 MiB': the base could not be read)", async () => {
-		const result = await callOk<{ rows: Array<{ path: string }>; total: number; truncated: boolean }>(served.client, "query_base", { path: "All.base" });
+	test("query_base answers every row, the planted values cut short and named in cut_to_fit (it answered 'over 2 MiB': the base could not be read)", async () => {
+		const result = await callOk<{
+			rows: Array<{ path: string; values: Record<string, unknown> }>;
+			total: number;
+			cut_to_fit: { strings: string[]; total: number };
+		}>(served.client, "query_base", { path: "All.base" });
 		expect(result.total).toBe(5);
-		expect(result.truncated).toBe(true);
-		expect(result.rows.length).toBeGreaterThanOrEqual(1);
-		expect(result.rows.map((row) => row.path)).toEqual(["A1.md", "A2.md", "A3.md", "All.base", "Plain.md"].slice(0, result.rows.length));
-		// The rows answered are whole.
+		expect(result.rows.map((row) => row.path)).toEqual(["A1.md", "A2.md", "A3.md", "All.base", "Plain.md"]);
+		expect(result.rows[4]?.values["note.a"]).toBe("hello");
+		// Each planted row's value and the three items of its list of it, cut to a start of it.
+		expect(result.cut_to_fit.total).toBe(12);
+		expect(result.cut_to_fit.strings).toContain("/rows/0/values/note.a");
+		const cut = result.rows[0]?.values["note.a"] as string;
+		expect(cut.length).toBeGreaterThan(0);
+		expect("\0".repeat(30_000).startsWith(cut)).toBe(true);
+		// Asked for alone, a planted row fits and is whole.
 		const first = await callOk<{ rows: Array<{ path: string; values: Record<string, unknown> }> }>(served.client, "query_base", {
 			path: "All.base",
 			limit: 1,

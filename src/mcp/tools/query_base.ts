@@ -1,12 +1,5 @@
 import { z } from "zod";
-import {
-	BASES_DEFAULT_ROWS,
-	BASES_MAX_FILE_BYTES,
-	BASES_MAX_ROWS,
-	MAX_RESPONSE_BYTES,
-	QUERY_BASE_ANSWER_MARGIN_BYTES,
-	VAULT_WIDE_SLICE_MS,
-} from "../../config/limits";
+import { BASES_DEFAULT_ROWS, BASES_MAX_FILE_BYTES, BASES_MAX_ROWS, VAULT_WIDE_SLICE_MS } from "../../config/limits";
 import { SliceClock } from "../../markdown/steps";
 import { parseBaseFileSteps, readsBacklinks } from "../../bases/baseFile";
 import { runBaseQuery } from "../../bases/query";
@@ -74,41 +67,9 @@ export const queryBaseTool = defineTool({
 			now: Date.now(),
 			pause: () => clock.checkpoint(),
 		});
-		// Measured before the base's path is looked at for the last time: measuring pauses.
-		const fitting = result.ok ? await rowsThatFit({ path: found.value.path, ...result.value, ...stillBeingReadField(unread, ctx.scope) }, clock) : [];
 		const answered = fileAsAnswered(ctx.host, ctx.scope, args.path, "base", found.value);
 		if (!answered.ok) return answered;
 		if (!result.ok) return fail(result.error);
-		const answer = { path: answered.value.path, ...result.value, ...stillBeingReadField(unread, ctx.scope) };
-		return ok(fitting.length < answer.rows.length ? { ...answer, rows: fitting, truncated: true } : answer);
+		return ok({ path: answered.value.path, ...result.value, ...stillBeingReadField(unread, ctx.scope) });
 	},
 });
-
-/**
- * The first of `answer.rows` whose JSON, in both of the answer's forms (structured, and quoted again
- * as its text), fits beside the rest under MAX_RESPONSE_BYTES: three notes of 100,000 NULs in a
- * property the view shows put every answer of the base over it, and the rows after them could not be
- * reached (a view has no cursor). Rows are measured in order, a pause when the slice is spent (a
- * thousand rows took 9-70 ms), and no further than the first that does not fit. The base's path may
- * be longer by the time it is answered (moved meanwhile): QUERY_BASE_ANSWER_MARGIN_BYTES holds that.
- */
-async function rowsThatFit<Row>(answer: { rows: Row[]; [field: string]: unknown }, clock: SliceClock): Promise<Row[]> {
-	let room = MAX_RESPONSE_BYTES - QUERY_BASE_ANSWER_MARGIN_BYTES - bytesInBothForms(JSON.stringify({ ...answer, rows: [] }));
-	for (const [index, row] of answer.rows.entries()) {
-		if (clock.due()) await clock.checkpoint();
-		// The comma before it, in both forms.
-		room -= bytesInBothForms(JSON.stringify(row)) + 2;
-		if (room < 0) return answer.rows.slice(0, index);
-	}
-	return answer.rows;
-}
-
-/** Bytes of a JSON text in an answer: itself, and again quoted as the text block (a `"` or `\` takes one more byte there; JSON text holds no control character). */
-function bytesInBothForms(json: string): number {
-	let escapes = 0;
-	for (let index = 0; index < json.length; index++) {
-		const code = json.charCodeAt(index);
-		if (code === 0x22 || code === 0x5c) escapes++;
-	}
-	return 2 * Buffer.byteLength(json) + escapes;
-}
