@@ -140,7 +140,7 @@ describe.each(builds)("the approval window in Obsidian (plugin from %s), driven 
 		// Drawn in slices; Approve waits for the last of them.
 		await until(() => !button("Approve").disabled, "the whole change drawn");
 		expect(addedLines()).toEqual(lines.slice(0, WINDOW_DIFF_LINES).map((line) => `+ ${line}`));
-		expect(windowText()).toContain("… and 7 more lines of this change, not drawn here.");
+		expect(windowText()).toContain("… and 7 more lines of this change, not shown yet.");
 		button("Decline").click();
 		expect((await call).ok).toBe(false);
 	});
