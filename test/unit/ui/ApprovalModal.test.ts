@@ -138,8 +138,12 @@ describe("ApprovalModal", () => {
 		await modal.drawing;
 		await turns(1);
 		expect(drawnLines(modal)).toEqual(lines.slice(0, WINDOW_DIFF_LINES).map((line) => `+ ${line}`));
-		expect(modal.contentEl.querySelector(".vault-mcp-diff-more")?.textContent).toBe("… and 7,345 more lines of this change, not shown yet.Show the next 5,000 lines");
-		expect(notShownNotice(modal)).toBe('7,345 lines of this change are not shown yet ("Show the next" above each note draws them); approving approves them too.');
+		expect(modal.contentEl.querySelector(".vault-mcp-diff-more")?.textContent).toBe(
+			"… and 7,345 more lines of this change, not shown yet.Show the next 5,000 lines",
+		);
+		expect(notShownNotice(modal)).toBe(
+			'7,345 lines of this change are not shown yet ("Show the next" above each note draws them); approving approves them too.',
+		);
 		expect(button("Approve").disabled).toBe(false);
 
 		const pieces = countWorkPerPiece();
@@ -147,7 +151,11 @@ describe("ApprovalModal", () => {
 		try {
 			pageButton(modal)!.click();
 			// Drawn in slices, like the first page: nothing writes until it is on screen, and it is not asked for twice.
-			expect([button("Approve").disabled, button("Always allow this tool for this token").disabled, button("Decline").disabled]).toEqual([true, true, false]);
+			expect([button("Approve").disabled, button("Always allow this tool for this token").disabled, button("Decline").disabled]).toEqual([
+				true,
+				true,
+				false,
+			]);
 			expect(pageButton(modal)!.disabled).toBe(true);
 			button("Approve").click();
 			expect(decisions).toEqual([]);
@@ -159,7 +167,9 @@ describe("ApprovalModal", () => {
 		}
 		expect(piecesForPage).toBeGreaterThanOrEqual(WINDOW_DIFF_LINES / WINDOW_DIFF_LINES_PER_STEP);
 		expect(drawnLines(modal)).toEqual(lines.slice(0, 2 * WINDOW_DIFF_LINES).map((line) => `+ ${line}`));
-		expect(notShownNotice(modal)).toBe('2,345 lines of this change are not shown yet ("Show the next" above each note draws them); approving approves them too.');
+		expect(notShownNotice(modal)).toBe(
+			'2,345 lines of this change are not shown yet ("Show the next" above each note draws them); approving approves them too.',
+		);
 		expect(pageButton(modal)?.textContent).toBe("Show the next 2,345 lines");
 		expect(button("Approve").disabled).toBe(false);
 

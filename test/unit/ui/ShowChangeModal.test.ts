@@ -28,7 +28,8 @@ describe("ShowChangeModal", () => {
 		process.on("unhandledRejection", onUnhandled);
 		const appendChild = Object.getOwnPropertyDescriptor(Node.prototype, "appendChild")?.value as (this: Node, node: Node) => Node;
 		const failing = jest.spyOn(Node.prototype, "appendChild").mockImplementation(function <T extends Node>(this: Node, node: T): T {
-			if (node instanceof HTMLElement && node.classList.contains("vault-mcp-diff-added") && node.textContent === "+ b") throw new RangeError("Invalid string length");
+			if ((node as Node & { className?: unknown }).className === "vault-mcp-diff-added" && node.textContent === "+ b")
+				throw new RangeError("Invalid string length");
 			return appendChild.call(this, node) as T;
 		});
 		let modal: ShowChangeModal;
@@ -50,7 +51,9 @@ describe("ShowChangeModal", () => {
 		const modal = openedFor([{ path: "Long.md", before: null, after: lines.join("\n") }]);
 		await modal.drawn;
 		expect(drawnLines(modal)).toHaveLength(WINDOW_DIFF_LINES);
-		expect(modal.contentEl.querySelector(".vault-mcp-diff-more")?.textContent).toBe("… and 1,234 more lines of this change, not shown yet.Show the next 1,234 lines");
+		expect(modal.contentEl.querySelector(".vault-mcp-diff-more")?.textContent).toBe(
+			"… and 1,234 more lines of this change, not shown yet.Show the next 1,234 lines",
+		);
 		pageButton(modal)!.click();
 		await modal.drawn;
 		expect(drawnLines(modal)).toEqual(lines.map((line) => `+ ${line}`));
