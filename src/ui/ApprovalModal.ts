@@ -120,7 +120,7 @@ export class ApprovalModal extends Modal {
 		changes.prepend(notice);
 	}
 
-	/** Resolves once the change is drawn whole (the buttons that write are enabled then). */
+	/** Resolves once the first page of every note is drawn, or the latest page asked for (the buttons that write are enabled then). */
 	drawing: Promise<void> = Promise.resolve();
 
 	/** How many calls wait, this one included: the count follows calls that arrive or are withdrawn while it is shown. */

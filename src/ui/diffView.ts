@@ -79,16 +79,16 @@ export async function renderNoteChanges(
 		if (drawing || !stillShown() || diff.drawn === diff.lines.length) return;
 		drawing = true;
 		showMoreButtons();
-		const page = clock.runWhile(renderLines(diff, diff.drawn + WINDOW_DIFF_LINES), stillShown).then(
-			({ done }) => {
+		const page = clock
+			.runWhile(renderLines(diff, diff.drawn + WINDOW_DIFF_LINES), stillShown)
+			.then(({ done }) => {
 				if (!done || !stillShown()) return false;
 				drawing = false;
 				showMoreButtons();
 				paging.linesNotShown?.(notShown());
 				return true;
-			},
-			() => false,
-		);
+			})
+			.catch(() => false);
 		paging.pageDrawing?.(page);
 	};
 	for (const change of changes) {
