@@ -796,7 +796,7 @@ export const DIFF_MAX_EDIT_LENGTH = 1_000;
 export const DIFF_MAX_MATCH_WORK = 64 * 4_096;
 /** Lines of one diff printed at a time in the terminal of an interactive `serve`; the rest are counted and shown a page at a time on request. */
 export const TERMINAL_DIFF_LINES = 80;
-/** Lines of one diff drawn in the approval and "Show change" windows, one element each; the rest are counted, so a huge new note cannot stall Obsidian. */
+/** Lines of one diff drawn at a time in the approval and "Show change" windows, one element each; the rest are counted and drawn a page at a time on request ("Show the next 5,000 lines"), so a huge new note cannot stall Obsidian. */
 export const WINDOW_DIFF_LINES = 5_000;
 
 // Internal tuning: how work is sliced and cached. No README row; changing one changes no answer.

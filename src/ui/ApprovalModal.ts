@@ -8,7 +8,7 @@ export interface ApprovalModalOptions {
 	/** The window took the place of one that gave way: its buttons wait this long, so a click meant for the old one cannot land on it. */
 	holdAnswersMs?: number;
 }
-import { renderNoteChanges } from "./diffView";
+import { countOf, listenUntilClosed, renderNoteChanges } from "./diffView";
 
 /**
  * The window for one tool call set to Ask: who asks (the token's name), with which tool, and what
@@ -20,6 +20,12 @@ export class ApprovalModal extends Modal {
 	/** The button clicked first; closing the window without one declines. */
 	private decision: ApprovalDecision | null = null;
 	private countEl: HTMLElement | null = null;
+	private notShownEl: HTMLElement | null = null;
+	/** Aborted when the window closes, however it closes. */
+	private readonly closed = new AbortController();
+	/** Ends when the window's buttons may take clicks (holdAnswersMs after it opened). */
+	private held: Promise<void> = Promise.resolve();
+	private latestDrawing: Promise<boolean> = Promise.resolve(true);
 	private readonly buttons: ButtonComponent[] = [];
 
 	constructor(
@@ -47,31 +53,62 @@ export class ApprovalModal extends Modal {
 		const changes = this.contentEl.createDiv({ cls: "vault-mcp-approval-changes" });
 		if (this.request.changes.length === 0) changes.createEl("p", { cls: "vault-mcp-muted", text: "This call would change no note." });
 		// Drawn in slices (a change to a 1 MiB note was 0.1–0.3 s of the UI thread in one piece); the
-		// buttons that write wait until every line is drawn, so nothing is approved unseen.
-		const drawn = renderNoteChanges(changes, this.request.changes, () => !this.answered && this.decision === null).then(
+		// buttons that write wait until the first page of every note is drawn, and each page asked for,
+		// and next to them the window says how many lines are not shown yet.
+		const drawn = renderNoteChanges(changes, this.request.changes, this.closed.signal, {
+			pageDrawing: (page) => this.holdWhileDrawn(changes, page),
+			linesNotShown: (lines) => this.showNotShown(lines),
+		}).then(
 			() => true,
 			() => false,
 		);
 		this.drawing = drawn.then(() => undefined);
 
-		new Setting(this.contentEl)
+		const answers = new Setting(this.contentEl)
 			.setDesc("Nothing is written unless you approve. Closing this window declines.")
 			.addButton((button) => this.decisionButton(button, "Decline", "decline"))
 			.addButton((button) => this.decisionButton(button, "Always allow this tool for this token", "always"))
 			.addButton((button) => this.decisionButton(button, "Approve", "approve").setCta());
+		this.notShownEl = answers.descEl.createDiv({ cls: "vault-mcp-approval-not-shown vault-mcp-hidden" });
 
 		const onActivity = this.options.onActivity;
 		if (onActivity)
-			for (const type of ["pointerdown", "keydown", "wheel"] as const) this.modalEl.addEventListener(type, () => onActivity(), { capture: true });
+			for (const type of ["pointerdown", "keydown", "wheel"] as const)
+				listenUntilClosed(this.modalEl, type, () => onActivity(), this.closed.signal, { capture: true });
 		const holdMs = this.options.holdAnswersMs ?? 0;
-		const held = holdMs > 0 ? new Promise<void>((resolve) => window.setTimeout(resolve, holdMs)) : Promise.resolve();
+		if (holdMs > 0) this.held = new Promise<void>((resolve) => window.setTimeout(resolve, holdMs));
 		for (const each of holdMs > 0 ? this.buttons : this.buttons.slice(1)) each.setDisabled(true);
-		void Promise.all([held, drawn]).then(([, whole]) => {
-			if (this.decision !== null || this.answered) return;
-			// A change that could not be drawn whole cannot be approved here: only Decline is offered, and the window says why.
+		this.answersOnceDrawn(changes, drawn);
+	}
+
+	/** A page asked for is drawn like the first: Approve and Always allow wait for it. */
+	private holdWhileDrawn(changes: HTMLElement, page: Promise<boolean>): void {
+		if (this.decision !== null || this.answered) return;
+		for (const each of this.buttons.slice(1)) each.setDisabled(true);
+		this.drawing = page.then(() => undefined);
+		this.answersOnceDrawn(changes, page);
+	}
+
+	/**
+	 * Once `drawn` (the latest drawing: a page asked for during the hold is newer than the first
+	 * pages) is drawn and the hold is over, the buttons take clicks; a change that could not be drawn
+	 * cannot be approved here: only Decline is offered, and the window says why.
+	 */
+	private answersOnceDrawn(changes: HTMLElement, drawn: Promise<boolean>): void {
+		this.latestDrawing = drawn;
+		void Promise.all([this.held, drawn]).then(([, whole]) => {
+			if (this.decision !== null || this.answered || this.latestDrawing !== drawn) return;
 			if (!whole) this.showNotDrawn(changes);
 			for (const each of whole ? this.buttons : this.buttons.slice(0, 1)) each.setDisabled(false);
 		});
+	}
+
+	/** Next to Approve: the lines of the change not on screen yet, which approving approves too. */
+	private showNotShown(lines: number): void {
+		this.notShownEl?.setText(
+			`${countOf(lines, "line")} of this change ${lines === 1 ? "is" : "are"} not shown yet ("Show the next" above each note draws them); approving approves ${lines === 1 ? "it" : "them"} too.`,
+		);
+		this.notShownEl?.toggleClass("vault-mcp-hidden", lines === 0);
 	}
 
 	private showNotDrawn(changes: HTMLElement): void {
@@ -83,7 +120,7 @@ export class ApprovalModal extends Modal {
 		changes.prepend(notice);
 	}
 
-	/** Resolves once the change is drawn whole (the buttons that write are enabled then). */
+	/** Resolves once the first page of every note is drawn, or the latest page asked for (the buttons that write are enabled then). */
 	drawing: Promise<void> = Promise.resolve();
 
 	/** How many calls wait, this one included: the count follows calls that arrive or are withdrawn while it is shown. */
@@ -99,6 +136,8 @@ export class ApprovalModal extends Modal {
 	}
 
 	override onClose(): void {
+		// Stops the drawing at its next pause and removes the window's listeners.
+		this.closed.abort();
 		this.contentEl.empty();
 		// The answer goes out once the window is gone, so the next call's window never opens over this one.
 		// Escape, the close button or a click outside the window leave the decision at decline.

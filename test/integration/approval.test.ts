@@ -140,9 +140,43 @@ describe.each(builds)("the approval window in Obsidian (plugin from %s), driven 
 		// Drawn in slices; Approve waits for the last of them.
 		await until(() => !button("Approve").disabled, "the whole change drawn");
 		expect(addedLines()).toEqual(lines.slice(0, WINDOW_DIFF_LINES).map((line) => `+ ${line}`));
-		expect(windowText()).toContain("… and 7 more lines of this change, not drawn here.");
+		expect(windowText()).toContain("… and 7 more lines of this change, not shown yet.");
 		button("Decline").click();
 		expect((await call).ok).toBe(false);
+	});
+
+	test("a change past the window's first page, to a note another writer changes while it is shown, is asked again on the new text, and what is written is every line the second window draws, paged to its end", async () => {
+		const content = Array.from({ length: WINDOW_DIFF_LINES + 500 }, (_, index) => `New line ${index + 1}`).join("\n");
+		const call = callTool(client, "create_note", { path: "Groceries.md", content, overwrite: true });
+		await until(() => approvalWindow() !== null, "the approval window");
+		await until(() => !button("Approve").disabled, "the first page drawn");
+		const first = approvalWindow();
+		expect(windowText()).toContain("lines of this change are not shown yet");
+		const changedMeanwhile = `${NOTE}- eggs\n`;
+		await fs.writeFile(nodePath.join(vault, "Groceries.md"), changedMeanwhile);
+		button("Approve").click();
+		await until(() => approvalWindow() !== null && approvalWindow() !== first, "the window asking again");
+		await until(() => !button("Approve").disabled, "the first page drawn again");
+		for (let page = 0; approvalWindow()?.querySelector(".vault-mcp-diff-more button") && page < 10; page++) {
+			const more = approvalWindow()!.querySelector<HTMLButtonElement>(".vault-mcp-diff-more button")!;
+			await until(() => !more.disabled, "the next page to be asked for");
+			more.click();
+			await until(() => !button("Approve").disabled, "the page drawn");
+		}
+		expect(approvalWindow()?.querySelector(".vault-mcp-approval-not-shown:not(.vault-mcp-hidden)")).toBeNull();
+		// The note's own block (the backup of the text it replaces is a second, new note).
+		const block = [...(approvalWindow()?.querySelectorAll(".vault-mcp-diff") ?? [])].find(
+			(each) => each.querySelector(".vault-mcp-diff-path")?.textContent === "Groceries.md",
+		);
+		const drawn = [...(block?.querySelectorAll(".vault-mcp-diff-lines > div") ?? [])].map((line) => line.textContent ?? "");
+		// Shown whole (5,504 lines changed, past the line-by-line match), new lines then old, paged to the last of them.
+		expect(drawn[0]).toBe("Too different to match line by line: the 5500 new lines first, then the 5 old lines they replace.");
+		expect(drawn.filter((line) => line.startsWith("- "))).toContain("- - eggs");
+		const approvedText = drawn.filter((line) => line.startsWith("+ ")).map((line) => line.slice(2));
+		button("Approve").click();
+		expect((await call).ok).toBe(true);
+		expect((await noteText()).replace(/\n$/, "").split("\n")).toEqual(approvedText);
+		expect(await fs.readFile(nodePath.join(vault, "Groceries.md.bak"), "utf8")).toBe(changedMeanwhile);
 	});
 
 	test.each([

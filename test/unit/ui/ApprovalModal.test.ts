@@ -1,6 +1,6 @@
 import "../../double/dom";
 import type { App } from "obsidian";
-import { DIFF_MAX_MATCH_WORK, DIFF_STEP_WORK, WINDOW_DIFF_LINES_PER_STEP } from "../../../src/config/limits";
+import { DIFF_MAX_EDIT_LENGTH, DIFF_MAX_MATCH_WORK, DIFF_STEP_WORK, WINDOW_DIFF_LINES, WINDOW_DIFF_LINES_PER_STEP } from "../../../src/config/limits";
 import type { ApprovalRequest } from "../../../src/mcp/approval";
 import { ApprovalModal } from "../../../src/ui/ApprovalModal";
 import { countWorkPerPiece } from "../../helpers/workPieces";
@@ -122,5 +122,116 @@ describe("ApprovalModal", () => {
 		expect(button("Approve").disabled).toBe(false);
 		button("Approve").click();
 		expect(decisions).toEqual(["approve"]);
+	});
+
+	/** Lines drawn in the window, and the text next to Approve saying how many are not shown yet. */
+	const drawnLines = (modal: ApprovalModal) => [...modal.contentEl.querySelectorAll(".vault-mcp-diff-lines > div")].map((el) => el.textContent);
+	const notShownNotice = (modal: ApprovalModal) => {
+		const notice = modal.contentEl.querySelector(".setting-item-description .vault-mcp-approval-not-shown");
+		return notice === null || notice.classList.contains("vault-mcp-hidden") ? null : notice.textContent;
+	};
+	const pageButton = (modal: ApprovalModal) => [...modal.contentEl.querySelectorAll(".vault-mcp-diff-more button")][0] as HTMLButtonElement | undefined;
+
+	test("past the first 5,000 lines a button draws the next page in slices, holding Approve while it is drawn; next to Approve the window says how many lines are not shown yet (they could be approved unseen)", async () => {
+		const lines = Array.from({ length: 2 * WINDOW_DIFF_LINES + 2_345 }, (_, index) => `Line ${index + 1}`);
+		const { modal, button, decisions } = openedFor([{ path: "Long.md", before: null, after: lines.join("\n") }]);
+		await modal.drawing;
+		await turns(1);
+		expect(drawnLines(modal)).toEqual(lines.slice(0, WINDOW_DIFF_LINES).map((line) => `+ ${line}`));
+		expect(modal.contentEl.querySelector(".vault-mcp-diff-more")?.textContent).toBe(
+			"… and 7,345 more lines of this change, not shown yet.Show the next 5,000 lines",
+		);
+		expect(notShownNotice(modal)).toBe(
+			'7,345 lines of this change are not shown yet ("Show the next" above each note draws them); approving approves them too.',
+		);
+		expect(button("Approve").disabled).toBe(false);
+
+		const pieces = countWorkPerPiece();
+		let piecesForPage: number;
+		try {
+			pageButton(modal)!.click();
+			// Drawn in slices, like the first page: nothing writes until it is on screen, and it is not asked for twice.
+			expect([button("Approve").disabled, button("Always allow this tool for this token").disabled, button("Decline").disabled]).toEqual([
+				true,
+				true,
+				false,
+			]);
+			expect(pageButton(modal)!.disabled).toBe(true);
+			button("Approve").click();
+			expect(decisions).toEqual([]);
+			await modal.drawing;
+			await turns(1);
+			piecesForPage = pieces.perPiece.length;
+		} finally {
+			pieces.restore();
+		}
+		expect(piecesForPage).toBeGreaterThanOrEqual(WINDOW_DIFF_LINES / WINDOW_DIFF_LINES_PER_STEP);
+		expect(drawnLines(modal)).toEqual(lines.slice(0, 2 * WINDOW_DIFF_LINES).map((line) => `+ ${line}`));
+		expect(notShownNotice(modal)).toBe(
+			'2,345 lines of this change are not shown yet ("Show the next" above each note draws them); approving approves them too.',
+		);
+		expect(pageButton(modal)?.textContent).toBe("Show the next 2,345 lines");
+		expect(button("Approve").disabled).toBe(false);
+
+		pageButton(modal)!.click();
+		await modal.drawing;
+		await turns(1);
+		expect(drawnLines(modal)).toEqual(lines.map((line) => `+ ${line}`));
+		expect(notShownNotice(modal)).toBeNull();
+		expect(modal.contentEl.querySelector(".vault-mcp-diff-more")).toBeNull();
+		button("Approve").click();
+		expect(decisions).toEqual(["approve"]);
+	});
+
+	test("a change shown whole (too different to match) pages on from its new lines into its old ones, to the last line", async () => {
+		const count = Math.max(DIFF_MAX_EDIT_LENGTH + 1, WINDOW_DIFF_LINES / 2 + 500);
+		const before = Array.from({ length: count }, (_, index) => `old ${index}`).join("\n");
+		const after = Array.from({ length: count }, (_, index) => `new ${index}`).join("\n");
+		const { modal, button, decisions } = openedFor([{ path: "Whole.md", before, after }]);
+		await modal.drawing;
+		await turns(1);
+		const whole = [...after.split("\n").map((line) => `+ ${line}`), ...before.split("\n").map((line) => `- ${line}`)];
+		expect(drawnLines(modal).slice(1)).toEqual(whole.slice(0, WINDOW_DIFF_LINES));
+		expect(notShownNotice(modal)).toContain(`${(2 * count - WINDOW_DIFF_LINES).toLocaleString("en-US")} lines of this change are not shown yet`);
+		pageButton(modal)!.click();
+		await modal.drawing;
+		await turns(1);
+		expect(drawnLines(modal)[0]).toBe(`Too different to match line by line: the ${count} new lines first, then the ${count} old lines they replace.`);
+		expect(drawnLines(modal).slice(1)).toEqual(whole);
+		expect(notShownNotice(modal)).toBeNull();
+		button("Approve").click();
+		expect(decisions).toEqual(["approve"]);
+	});
+
+	test("closing the window while a page is drawn stops drawing it at the next pause, and its button is gone with the window", async () => {
+		const lines = Array.from({ length: 3 * WINDOW_DIFF_LINES }, (_, index) => `Line ${index + 1}`);
+		const { modal, decisions } = openedFor([{ path: "Long.md", before: null, after: lines.join("\n") }]);
+		await modal.drawing;
+		await turns(1);
+		const more = pageButton(modal)!;
+		const pieces = countWorkPerPiece();
+		const appendChild = Object.getOwnPropertyDescriptor(Node.prototype, "appendChild")?.value as (this: Node, node: Node) => Node;
+		const drawn = jest.spyOn(Node.prototype, "appendChild").mockImplementation(function <T extends Node>(this: Node, node: T): T {
+			pieces.count();
+			return appendChild.call(this, node) as T;
+		});
+		let afterClose: number;
+		try {
+			more.click();
+			await turns(3);
+			modal.close();
+			const countedAtClose = pieces.perPiece.reduce((sum, each) => sum + each, 0);
+			await modal.drawing;
+			await turns(3);
+			more.click();
+			await turns(3);
+			afterClose = pieces.perPiece.reduce((sum, each) => sum + each, 0) - countedAtClose;
+		} finally {
+			drawn.mockRestore();
+			pieces.restore();
+		}
+		expect(decisions).toEqual(["decline"]);
+		expect(afterClose).toBe(0);
+		expect(modal.contentEl.childElementCount).toBe(0);
 	});
 });
