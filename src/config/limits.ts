@@ -619,7 +619,7 @@ export const NOTE_READ_RETRY_PAUSES_MS: readonly number[] = [500, 5_000, 30_000]
  * note's read, so the same pauses. Until it lands (at a retry, or with the next record), the
  * change is hidden in this process; `vault-mcp history` listed such never-made changes as made.
  */
-export const JOURNAL_DROP_RETRY_PAUSES_MS: readonly number[] = NOTE_READ_RETRY_PAUSES_MS;
+export const JOURNAL_DROP_RETRY_PAUSES_MS: readonly number[] = [500, 5_000, 30_000];
 /** Notes larger than this (bytes) are parsed just after the headless server starts, not before it listens. */
 export const MAX_STARTUP_PARSE_BYTES = 1024 * 1024;
 /**

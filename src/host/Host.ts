@@ -91,7 +91,7 @@ export interface HostMetadataCache {
 }
 
 /** A tab of Obsidian's window (a `WorkspaceLeaf`), as far as the code uses it: show this very file in it. */
-export interface HostLeaf {
+interface HostLeaf {
 	openFile(file: HostFile, openState?: OpenViewState): Promise<void>;
 }
 
