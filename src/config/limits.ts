@@ -656,6 +656,13 @@ export const SCAN_BATCH_FILES = 64;
  * at start and once after stayed without links, backlinks and headings until it changed.
  */
 export const NOTE_READ_RETRY_PAUSES_MS: readonly number[] = [500, 5_000, 30_000];
+/**
+ * Pauses (ms) before the journal tries again to append the `drop` of a change whose write failed,
+ * when that append failed too (too many open files, a full disk): the same passing errors as a
+ * note's read, so the same pauses. Until it lands (at a retry, or with the next record), the
+ * change is hidden in this process; `vault-mcp history` listed such never-made changes as made.
+ */
+export const JOURNAL_DROP_RETRY_PAUSES_MS: readonly number[] = [500, 5_000, 30_000];
 /** Notes larger than this (bytes) are parsed just after the headless server starts, not before it listens. */
 export const MAX_STARTUP_PARSE_BYTES = 1024 * 1024;
 /**

@@ -1,4 +1,4 @@
-import type { CachedMetadata, DataAdapter, EventRef, TAbstractFile, TFile, Workspace } from "obsidian";
+import type { CachedMetadata, DataAdapter, EventRef, OpenViewState, PaneType, TAbstractFile, TFile, Workspace } from "obsidian";
 
 /**
  * The seam between Vault MCP and Obsidian: the narrow part of Obsidian's `App` the code uses, with
@@ -90,8 +90,17 @@ export interface HostMetadataCache {
 	offref(ref: EventRef): void;
 }
 
-/** The part of Obsidian's `Workspace` the code uses: open a note, and the note in the focused editor. */
-export type HostWorkspace = Pick<Workspace, "openLinkText" | "getActiveFile" | "activeEditor">;
+/** A tab of Obsidian's window (a `WorkspaceLeaf`), as far as the code uses it: show this very file in it. */
+interface HostLeaf {
+	openFile(file: HostFile, openState?: OpenViewState): Promise<void>;
+}
+
+/**
+ * The part of Obsidian's `Workspace` the code uses: a tab to open a note in, and the note in the
+ * focused editor. A note is opened as the file itself (`getLeaf().openFile`), never as link text
+ * (`openLinkText`): Obsidian would read a path holding `#` as a link to another note, perhaps an excluded one.
+ */
+export type HostWorkspace = Pick<Workspace, "getActiveFile" | "activeEditor"> & { getLeaf(newLeaf?: PaneType | boolean): HostLeaf };
 
 /** The part of Obsidian's `FileManager` the code uses. */
 export interface HostFileManager {

@@ -3,6 +3,7 @@ import { promises as fs, closeSync, fstatSync, fsync, fsyncSync, lstatSync, read
 import * as nodePath from "node:path";
 import * as nodeTimers from "node:timers";
 import {
+	JOURNAL_DROP_RETRY_PAUSES_MS,
 	JOURNAL_KEEP_AFTER_TRIM,
 	JOURNAL_NEWEST_CALLS_KEPT,
 	JOURNAL_READ_PIECE_BYTES,
@@ -236,11 +237,13 @@ export class JournalFile implements WriteJournal {
 		}
 	}
 
-	/** Stops the deferred trim (the journal is being let go). */
+	/** Stops the deferred trim and drop retries (the journal is being let go). */
 	close(): void {
 		if (this.trimTimer) nodeTimers.clearTimeout(this.trimTimer);
 		this.trimTimer = null;
 		this.trimDue = null;
+		if (this.dropRetryTimer) nodeTimers.clearTimeout(this.dropRetryTimer);
+		this.dropRetryTimer = null;
 	}
 
 	recordChange(call: JournalCall, change: JournalChange): void {
@@ -265,27 +268,109 @@ export class JournalFile implements WriteJournal {
 			tool: call.tool,
 			...change,
 		}));
-		const bytes = await lineBytesInPieces(lines, new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop));
+		const changeBytes = await lineBytesInPieces(lines, new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop));
+		// Drops still owed go first, in the same write: a drop takes the last change of its path, never this newer one.
+		const drops = this.pendingDrops.filter((pending) => !pending.inFlight);
+		for (const pending of drops) pending.inFlight = true;
+		const withDrops = [...drops.map((pending) => pending.line), ...lines];
+		const bytes = drops.length === 0 ? changeBytes : Buffer.concat([lineBytes(withDrops.slice(0, drops.length)), changeBytes]);
 		this.appendsInFlight++;
-		const forget = this.ownLines.add(lines, bytes);
+		const forget = this.ownLines.add(withDrops, bytes);
 		try {
-			await this.appendOffLoop(lines, bytes);
+			await this.appendOffLoop(withDrops, bytes);
 		} catch (error) {
+			for (const pending of drops) pending.inFlight = false;
 			this.noteLinkProblem(error);
 			throw error;
 		} finally {
 			this.forgetOwnLinesOnceRead(forget);
 			this.appendsInFlight--;
 		}
+		this.forgetPendingDrops(drops);
 		this.problem = null;
 	}
 
+	/**
+	 * Drops whose append failed (the write they undo failed for a passing reason, too many open files
+	 * say, and so did the drop): appended before the next record, or at a retry, whichever comes
+	 * first, and until then applied to what `list` and `get` answer, so a change never made is never
+	 * shown as made. The change stays recorded before its write (a crash between the two leaves a
+	 * record whose undo finds the note as it was before, never a write without a record); only a
+	 * crash before the drop lands leaves it listed.
+	 */
+	private pendingDrops: PendingDrop[] = [];
+	private dropRetryTimer: NodeJS.Timeout | null = null;
+	/** Retries made since the last drop failed, against JOURNAL_DROP_RETRY_PAUSES_MS. */
+	private dropRetries = 0;
+
+	/**
+	 * Never throws: a drop that cannot be appended now (the write it follows usually failed for the
+	 * same reason) is owed, hidden from `list` and `get` at once and appended later (`pendingDrops`);
+	 * the caller goes on to report the write's own error.
+	 */
 	dropChange(callId: string, path: string): void {
-		this.syncWithDisk();
-		// Behind (what another process wrote still being read in), the drop goes in unchecked: every caller drops a
-		// change it recorded, and a drop of a change the file no longer holds (trimmed away) is read as nothing.
-		if (!this.behind && !this.entries.get(callId)?.changes.some((change) => change.path === path)) return;
-		this.append([{ kind: "drop", id: callId, path }]);
+		const pending: PendingDrop = { line: { kind: "drop", id: callId, path }, inFlight: false };
+		try {
+			this.syncWithDisk();
+			// Behind (what another process wrote still being read in), the drop goes in unchecked: every caller drops a
+			// change it recorded, and a drop of a change the file no longer holds (trimmed away) is read as nothing.
+			if (!this.behind && !this.shown(this.entries.get(callId))?.changes.some((change) => change.path === path)) return;
+		} catch {
+			// Checked when it is appended: a drop of a change the file does not hold is read as nothing.
+		}
+		this.pendingDrops.push(pending);
+		this.appendPendingDrops();
+	}
+
+	/** Appends the drops owed (those not in an append under way), or schedules the next try after a failure. */
+	private appendPendingDrops(): void {
+		const drops = this.pendingDrops.filter((pending) => !pending.inFlight);
+		if (drops.length === 0) return;
+		try {
+			this.append(drops.map((pending) => pending.line));
+		} catch {
+			this.scheduleDropRetry();
+			return;
+		}
+		this.forgetPendingDrops(drops);
+	}
+
+	/** Drops now on disk: no longer owed, and the retries start over at the next failure. */
+	private forgetPendingDrops(drops: readonly PendingDrop[]): void {
+		if (drops.length === 0) return;
+		this.pendingDrops = this.pendingDrops.filter((pending) => !drops.includes(pending));
+		this.dropRetries = 0;
+		if (this.pendingDrops.length === 0 && this.dropRetryTimer) {
+			nodeTimers.clearTimeout(this.dropRetryTimer);
+			this.dropRetryTimer = null;
+		}
+	}
+
+	/** The next retry of the owed drops, after the next of JOURNAL_DROP_RETRY_PAUSES_MS; past the last, the next record carries them. */
+	private scheduleDropRetry(): void {
+		if (this.dropRetryTimer) return;
+		const pause = JOURNAL_DROP_RETRY_PAUSES_MS[this.dropRetries];
+		if (pause === undefined) return;
+		this.dropRetries++;
+		this.dropRetryTimer = nodeTimers.setTimeout(() => {
+			this.dropRetryTimer = null;
+			this.appendPendingDrops();
+		}, pause);
+		// Never keeps a process alive: a CLI that ends with a drop owed leaves it listed, as a crash would.
+		this.dropRetryTimer.unref();
+	}
+
+	/** A call as shown: with the drops still owed applied (null when none of its changes is left). */
+	private shown(entry: JournalEntry | undefined): JournalEntry | null {
+		if (entry === undefined) return null;
+		const owed = this.pendingDrops.filter((pending) => pending.line.id === entry.id);
+		if (owed.length === 0) return entry;
+		const copy = copyEntry(entry);
+		for (const { line } of owed) {
+			const index = copy.changes.map((change) => change.path).lastIndexOf(line.path);
+			if (index !== -1) copy.changes.splice(index, 1);
+		}
+		return copy.changes.length === 0 ? null : copy;
 	}
 
 	markUndone(callId: string, by: string): void {
@@ -303,14 +388,17 @@ export class JournalFile implements WriteJournal {
 	 */
 	list(limit?: number): JournalEntry[] {
 		this.syncWithDisk();
-		const newestFirst = [...this.entries.values()].reverse();
+		const newestFirst = [...this.entries.values()]
+			.reverse()
+			.map((entry) => this.shown(entry))
+			.filter((entry): entry is JournalEntry => entry !== null);
 		return (limit === undefined ? newestFirst : newestFirst.slice(0, Math.max(0, limit))).map(copyEntry);
 	}
 
 	/** One call, as `list` has it (`await catchUp()` first to be sure of what another process wrote). */
 	get(callId: string): JournalEntry | null {
 		this.syncWithDisk();
-		const entry = this.entries.get(callId);
+		const entry = this.shown(this.entries.get(callId));
 		return entry ? copyEntry(entry) : null;
 	}
 
@@ -325,12 +413,15 @@ export class JournalFile implements WriteJournal {
 	 * any another process appended meanwhile). Past a bound, a trim is scheduled, never run here.
 	 */
 	private append(lines: readonly JournalLine[]): void {
+		// Drops still owed go first, in the same write (see `recordChangesAhead`); a drop's own append carries them itself.
+		const drops = lines.every((line) => line.kind === "drop") ? [] : this.pendingDrops.filter((pending) => !pending.inFlight);
 		try {
-			this.appendLines(lines);
+			this.appendLines([...drops.map((pending) => pending.line), ...lines]);
 		} catch (error) {
 			this.noteLinkProblem(error);
 			throw error;
 		}
+		this.forgetPendingDrops(drops);
 		this.problem = null;
 	}
 
@@ -926,6 +1017,12 @@ function withoutTexts(line: JournalLine): JournalLine {
 }
 
 /** What an append found on opening the journal (`openForAppend`). */
+/** A drop owed to the file (see `pendingDrops`); in flight while an append that carries it is under way. */
+interface PendingDrop {
+	line: Extract<JournalLine, { kind: "drop" }>;
+	inFlight: boolean;
+}
+
 interface OpenedForAppend {
 	descriptor: number;
 	before: { size: number; ino: number };

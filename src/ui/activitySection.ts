@@ -96,11 +96,13 @@ function noteLink(parent: HTMLElement, app: App, path: string): void {
 }
 
 async function openNote(app: App, path: string): Promise<void> {
-	if (!app.vault.getFileByPath(path)) {
+	const file = app.vault.getFileByPath(path);
+	if (!file) {
 		new Notice(`"${drawnAsWritten(path)}" is no longer in the vault.`);
 		return;
 	}
-	await app.workspace.openLinkText(path, "", false);
+	// The file itself, never link text: a path holding `#` (made outside Obsidian) would be read as a link to another note.
+	await app.workspace.getLeaf(false).openFile(file, { active: true });
 	// Obsidian has no public call to close the settings window; without this the note opens behind it.
 	(app as unknown as { setting?: { close?(): void } }).setting?.close?.();
 }

@@ -33,10 +33,18 @@ export interface PluginManifest {
 
 type HostFile = ReturnType<NodeHost["vault"]["getMarkdownFiles"]>[number];
 
+/** Obsidian's `WorkspaceLeaf`: one tab, that shows the file it is given. */
+export interface WorkspaceLeaf {
+	openFile(file: HostFile, openState?: { active?: boolean; eState?: Record<string, unknown> }): Promise<void>;
+}
+
 /**
  * Obsidian's workspace as far as the plugin uses it: tabs, each showing one file, one of them
- * focused, and the focused editor's selection. `openLinkText` resolves the link as Obsidian does
- * (through the metadata cache), opens it in a new tab (or the focused one) and focuses it.
+ * focused, and the focused editor's selection. `getLeaf` gives a tab (a new one for `"tab"` or
+ * `true`, else the focused one) whose `openFile` shows that very file, scrolled to `eState.subpath`,
+ * and focuses it when `active` is set. `openLinkText` (what a person's click on a link does) resolves
+ * the link as Obsidian does, through the metadata cache: the text before the first `#` is the link
+ * path, so a file whose path holds `#` is not what it opens.
  */
 export class Workspace {
 	/** Open tabs, oldest first: the file each shows and the heading it was scrolled to. */
@@ -44,28 +52,38 @@ export class Workspace {
 	private focused = -1;
 	private selection = "";
 
-	constructor(private readonly metadataCache: NodeHost["metadataCache"]) {}
+	constructor(private readonly host: Pick<NodeHost, "vault" | "metadataCache">) {}
 
 	onLayoutReady(callback: () => void): void {
 		queueMicrotask(callback);
 	}
 
+	getLeaf(newLeaf?: "tab" | "split" | "window" | boolean): WorkspaceLeaf {
+		// The tab is made as the file is opened in it (Obsidian makes it empty first; nothing here looks in between).
+		const index = newLeaf || this.focused === -1 ? null : this.focused;
+		return {
+			openFile: (file, openState) => {
+				const tab = { path: file.path, subpath: typeof openState?.eState?.subpath === "string" ? openState.eState.subpath : "" };
+				const at = index ?? this.tabs.push(tab) - 1;
+				this.tabs[at] = tab;
+				if (openState?.active === true) this.focus(at);
+				return Promise.resolve();
+			},
+		};
+	}
+
 	openLinkText(linktext: string, sourcePath: string, newLeaf?: boolean | string): Promise<void> {
 		const hash = linktext.indexOf("#");
 		const linkpath = hash === -1 ? linktext : linktext.slice(0, hash);
-		const file = this.metadataCache.getFirstLinkpathDest(linkpath, sourcePath);
+		const file = this.host.metadataCache.getFirstLinkpathDest(linkpath, sourcePath);
 		// Obsidian opens an unresolved link as a new note; the tools never pass one.
 		if (!file) return Promise.reject(new Error(`the double does not create notes from links: ${linktext}`));
-		const tab = { path: file.path, subpath: hash === -1 ? "" : linktext.slice(hash) };
-		if (newLeaf || this.focused === -1) this.focused = this.tabs.push(tab) - 1;
-		else this.tabs[this.focused] = tab;
-		this.selection = "";
-		return Promise.resolve();
+		return this.getLeaf(Boolean(newLeaf)).openFile(file, { active: true, eState: { subpath: hash === -1 ? "" : linktext.slice(hash) } });
 	}
 
 	getActiveFile(): HostFile | null {
 		const tab = this.tabs[this.focused];
-		return tab ? (this.metadataCache.getFirstLinkpathDest(tab.path, "") ?? null) : null;
+		return tab ? this.host.vault.getFileByPath(tab.path) : null;
 	}
 
 	get activeEditor(): { file: HostFile | null; editor: { getSelection(): string } } | null {
@@ -96,7 +114,7 @@ export function createApp(host: NodeHost): App {
 	return {
 		vault: host.vault,
 		metadataCache: host.metadataCache,
-		workspace: new Workspace(host.metadataCache),
+		workspace: new Workspace(host),
 		fileManager: host.fileManager,
 		setting: { opened, open: () => undefined, openTabById: (id) => opened.push(id) },
 	};

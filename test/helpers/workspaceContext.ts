@@ -15,10 +15,12 @@ export interface FakeWorkspace {
  */
 export function contextWithWorkspace(vault: OpenVault, fake: FakeWorkspace, excluded: string[] = []): ToolContext {
 	const workspace = {
-		openLinkText: (link: string) => {
-			fake.opened.push(link);
-			return Promise.resolve();
-		},
+		getLeaf: () => ({
+			openFile: (file: HostFile, openState?: { eState?: { subpath?: string } }) => {
+				fake.opened.push(`${file.path}${openState?.eState?.subpath ?? ""}`);
+				return Promise.resolve();
+			},
+		}),
 		getActiveFile: () => fake.active,
 		get activeEditor() {
 			return fake.active ? { file: fake.active, editor: { getSelection: () => fake.selection } } : null;

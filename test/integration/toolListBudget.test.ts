@@ -18,7 +18,7 @@ describe("the tools/list budget", () => {
 		vault = await makeVault({ "Note.md": "text" });
 		running = await startService(vault, { levels: ["read", "write"], settings: { writeEnabled: true, writeDisclosureAccepted: true } });
 		// Counted as inside Obsidian, where the tools of its window are listed too: the longer list.
-		Object.assign(running.host, { workspace: new Workspace(running.host.metadataCache) });
+		Object.assign(running.host, { workspace: new Workspace(running.host) });
 	});
 	afterAll(async () => {
 		await running.stop();

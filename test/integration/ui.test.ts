@@ -4,7 +4,8 @@ import * as nodePath from "node:path";
 import { NodeHost } from "../../src/headless/NodeHost";
 import VaultMcpPlugin from "../../src/main";
 import { defaultSettings } from "../../src/config/settings";
-import { copiedTexts, createApp, shownMenus, type PluginManifest } from "../double/obsidian";
+import { copiedTexts, createApp, shownMenus, type App, type PluginManifest } from "../double/obsidian";
+import { hashText } from "../../src/vault/writes";
 import { connectClient, isPortClosed } from "../helpers/http";
 import { makeVault, removeDir } from "../helpers/vault";
 import { settle, until, openModal, clickModalButton } from "../helpers/dom";
@@ -68,6 +69,22 @@ describe("the plugin's interface, clicked through in the host double", () => {
 
 	const ribbon = () => document.body.querySelector<HTMLElement>(".side-dock-ribbon-action");
 	const statusBar = () => document.body.querySelector<HTMLElement>(".status-bar-item");
+
+	test("a note link in the activity list opens that very file, even with # in its path: never the excluded note the path reads as a link to", async () => {
+		// Made outside Obsidian: as link text, "Work#1/Plan.md" is the note "Work" (here Private/Work.md) at heading "1/Plan.md".
+		await host.vault.createFolder("Work#1");
+		await host.vault.create("Work#1/Plan.md", "# Plan\n");
+		await host.vault.create("Private/Work.md", "hidden\n");
+		const call = { id: "c1", time: new Date().toISOString(), tokenName: "laptop", tool: "append_to_note" };
+		plugin.journal.recordChange(call, { path: "Work#1/Plan.md", before: "", beforeHash: hashText(""), after: "# Plan\n", afterHash: hashText("# Plan\n") });
+		const links = [...tabOf(plugin).containerEl.querySelectorAll<HTMLElement>(".vault-mcp-note-link")];
+		expect(links.map((el) => el.textContent)).toEqual(["Work#1/Plan.md"]);
+		links[0]?.click();
+		await settle();
+		const { workspace } = plugin.app as unknown as App;
+		expect(workspace.tabs).toEqual([{ path: "Work#1/Plan.md", subpath: "" }]);
+		expect(workspace.getActiveFile()?.path).toBe("Work#1/Plan.md");
+	});
 
 	test("enabling shows the disclosure and starts nothing until it is confirmed", async () => {
 		const tab = tabOf(plugin);

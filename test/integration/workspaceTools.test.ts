@@ -23,7 +23,14 @@ describe("tools of Obsidian's window, inside the plugin", () => {
 	let client: Client;
 
 	beforeAll(async () => {
-		vault = await makeVault({ "Welcome.md": "# Welcome\n\n## Start here\n\nHello.\n", "Plans/Garden.md": "# Beds\n", "Private/Diary.md": "secret\n" });
+		vault = await makeVault({
+			"Welcome.md": "# Welcome\n\n## Start here\n\nHello.\n",
+			"Plans/Garden.md": "# Beds\n",
+			"Private/Diary.md": "secret\n",
+			// Made outside Obsidian: as link text, "Work#1/Plan.md" is the note "Work" at heading "1/Plan.md".
+			"Work#1/Plan.md": "# Steps\n",
+			"Private/Work.md": "hidden work\n",
+		});
 		host = await NodeHost.open(vault);
 		app = createApp(host);
 		plugin = new VaultMcpPlugin(app as never, manifest);
@@ -67,6 +74,17 @@ describe("tools of Obsidian's window, inside the plugin", () => {
 			{ path: "Welcome.md", subpath: "#Start here" },
 		]);
 		expect(app.workspace.getActiveFile()?.path).toBe("Welcome.md");
+	});
+
+	test("open_note opens the very file found, even with # in its path: never the note the path reads as a link to (here an excluded one)", async () => {
+		const before = app.workspace.tabs.length;
+		expect(await callOk(client, "open_note", { path: "Plan" })).toEqual({ path: "Work#1/Plan.md" });
+		expect(await callOk(client, "open_note", { path: "Plan", heading: "Steps" })).toEqual({ path: "Work#1/Plan.md", heading: "Steps" });
+		expect(app.workspace.tabs.slice(before)).toEqual([
+			{ path: "Work#1/Plan.md", subpath: "" },
+			{ path: "Work#1/Plan.md", subpath: "#Steps" },
+		]);
+		expect(app.workspace.getActiveFile()?.path).toBe("Work#1/Plan.md");
 	});
 
 	test("open_note with a heading the note lacks, or a note this token may not see, opens nothing", async () => {

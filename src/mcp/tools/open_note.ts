@@ -37,8 +37,8 @@ export const openNoteTool = defineTool({
 				return fail(`No heading "${echoed(wanted)}" in "${file.path}". ${describeHeadings(cache, HEADINGS_LISTED)} Nothing was opened.`);
 			heading = part.name;
 		}
-		// The full path as link text, so the link resolves to this file and no other of the same name.
-		await workspace.openLinkText(heading === undefined ? file.path : `${file.path}#${heading}`, "", "tab");
+		// The file itself, never link text: a path holding `#` (made outside Obsidian) would be read as a link to another note.
+		await workspace.getLeaf("tab").openFile(file, { active: true, ...(heading === undefined ? {} : { eState: { subpath: `#${heading}` } }) });
 		return ok({ path: file.path, ...(heading === undefined ? {} : { heading }) });
 	},
 });

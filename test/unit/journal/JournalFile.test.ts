@@ -1,10 +1,11 @@
+import type * as nodeFs from "node:fs";
 import { promises as fs, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import * as fc from "fast-check";
 import type { JournalCall, JournalChange } from "../../../src/journal/entry";
 import { JournalFile, journalPathFor } from "../../../src/journal/JournalFile";
 import { lineBytes, lineBytesInPieces, type JournalLine } from "../../../src/journal/journalLines";
-import { JOURNAL_READ_PIECE_BYTES, NOTE_TEXT_PIECE_CHARS } from "../../../src/config/limits";
+import { JOURNAL_DROP_RETRY_PAUSES_MS, JOURNAL_READ_PIECE_BYTES, NOTE_TEXT_PIECE_CHARS } from "../../../src/config/limits";
 import { eventLoopTurns } from "../../../src/turns";
 import { SliceClock } from "../../../src/markdown/steps";
 import { OwnFileLinkError } from "../../../src/config/ownFiles";
@@ -145,6 +146,78 @@ describe("JournalFile", () => {
 		expect(reopened.list()).toEqual(listed);
 		expect(reopened.get("b")).toEqual({ ...call("b", "create_note"), changes: [change("New.md", null, "# New\n")], undone: null });
 		expect(reopened.get("nope")).toBeNull();
+	});
+
+	/** Makes every open of the journal's file to append throw EMFILE (too many open files) until the returned function is called; reads still work. */
+	function journalOpensFail(): () => void {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
+		const fsModule = require("node:fs") as typeof nodeFs;
+		const openSync = fsModule.openSync;
+		const spy = jest.spyOn(fsModule, "openSync").mockImplementation((...args: Parameters<typeof fsModule.openSync>) => {
+			if (args[0] === path && (Number(args[1]) & fsModule.constants.O_APPEND) !== 0)
+				throw Object.assign(new Error("EMFILE: too many open files"), { code: "EMFILE" });
+			return openSync(...args);
+		});
+		return () => spy.mockRestore();
+	}
+
+	/** The calls `vault-mcp history` lists: the file as another process reads it. */
+	function historyOnDisk(): string[] {
+		return JournalFile.listWithoutTexts(path, 100)!.entries.map((entry) => entry.id);
+	}
+
+	test("a change whose drop cannot be appended (EMFILE) is never listed as made: hidden at once, dropped on disk with the next record", () => {
+		const journal = JournalFile.open(path);
+		journal.recordChange(call("made"), change("A.md", "1", "2"));
+		journal.recordChange(call("failed"), change("B.md", "1", "2"));
+		const restore = journalOpensFail();
+		try {
+			// The write failed, and so does its drop: the caller's own error is what it reports.
+			expect(() => journal.dropChange("failed", "B.md")).not.toThrow();
+		} finally {
+			restore();
+		}
+		// The activity list (this process) no longer shows it; the file still holds it until the drop lands.
+		expect(journal.list().map((entry) => entry.id)).toEqual(["made"]);
+		expect(journal.get("failed")).toBeNull();
+		journal.recordChange(call("next"), change("C.md", "1", "2"));
+		expect(historyOnDisk()).toEqual(["next", "made"]);
+		expect(
+			JournalFile.open(path)
+				.list()
+				.map((entry) => entry.id),
+		).toEqual(["next", "made"]);
+		journal.close();
+	});
+
+	test("an owed drop lands by itself after the retry pause, with no other record; a later change of the same note is kept", async () => {
+		const journal = JournalFile.open(path);
+		journal.recordChange(call("a"), change("A.md", "1", "2"));
+		journal.recordChange(call("a"), change("A.md", "2", "3"));
+		const restore = journalOpensFail();
+		try {
+			journal.dropChange("a", "A.md");
+		} finally {
+			restore();
+		}
+		// Owed: hidden here at once, on disk once the pause is over (the journal's timers are real ones).
+		expect(journal.get("a")?.changes.map((each) => each.after)).toEqual(["2"]);
+		expect(historyOnDisk()).toEqual(["a"]);
+		await new Promise((resolve) => setTimeout(resolve, JOURNAL_DROP_RETRY_PAUSES_MS[0]! + 100));
+		expect(
+			JournalFile.open(path)
+				.get("a")
+				?.changes.map((each) => each.after),
+		).toEqual(["2"]);
+		// Only the failed change is dropped, once: the next record adds no second drop.
+		journal.recordChange(call("a"), change("A.md", "2", "4"));
+		expect(
+			JournalFile.open(path)
+				.get("a")
+				?.changes.map((each) => each.after),
+		).toEqual(["2", "4"]);
+		expect(journal.get("a")?.changes.map((each) => each.after)).toEqual(["2", "4"]);
+		journal.close();
 	});
 
 	test("dropChange forgets a change whose write failed; a call left without changes is gone", () => {

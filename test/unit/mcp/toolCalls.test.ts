@@ -167,7 +167,7 @@ describe("each tool over the in-memory transport", () => {
 		let workspace: Workspace;
 		beforeAll(async () => {
 			vault = await openVault(FILES);
-			workspace = new Workspace(vault.host.metadataCache);
+			workspace = new Workspace(vault.host);
 			const { vault: hostVault, metadataCache, fileManager } = vault.host;
 			// The double's workspace hands out NodeHost's files, which stand in for Obsidian's TFile.
 			const inObsidian: Host = {

@@ -8,7 +8,13 @@ describe("open_note", () => {
 	let fake: FakeWorkspace;
 	let ctx: ToolContext;
 	beforeAll(async () => {
-		vault = await openVault({ "Projects/Plan.md": "# Plan\n## Goals\ntext\n", "Plan.md": "other\n", "Private/Diary.md": "secret\n" });
+		vault = await openVault({
+			"Projects/Plan.md": "# Plan\n## Goals\ntext\n",
+			"Plan.md": "other\n",
+			"Private/Diary.md": "secret\n",
+			"Work#1/Steps.md": "# Steps\n",
+			"Private/Work.md": "hidden\n",
+		});
 	});
 	afterAll(() => vault.close());
 	beforeEach(() => {
@@ -23,6 +29,14 @@ describe("open_note", () => {
 			value: { path: "Projects/Plan.md", heading: "Goals" },
 		});
 		expect(fake.opened).toEqual(["Projects/Plan.md", "Projects/Plan.md#Goals"]);
+	});
+
+	test("a note whose path holds # is opened as that very file, not as link text Obsidian would read as the excluded note Work", async () => {
+		expect(await openNoteTool.handler(ctx, { path: "Steps", heading: "Steps" })).toEqual({
+			ok: true,
+			value: { path: "Work#1/Steps.md", heading: "Steps" },
+		});
+		expect(fake.opened).toEqual(["Work#1/Steps.md#Steps"]);
 	});
 
 	test("an unknown heading, a missing or an excluded note opens nothing", async () => {
