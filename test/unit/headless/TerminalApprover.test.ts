@@ -209,7 +209,8 @@ describe("TerminalApprover", () => {
 			input,
 			(text) => (shown += text),
 			() => 0,
-			{ turnMs: 300, swapGraceMs: 100 },
+			// A turn and a grace long enough that a loaded machine's late timers (a 200 ms sleep took over 400 in CI) do not move them.
+			{ turnMs: 3_000, swapGraceMs: 1_000 },
 		);
 		try {
 			const untouched = timed.decide(request("untouched", "flooder"), new AbortController().signal, (onScreen = true) =>
@@ -221,19 +222,19 @@ describe("TerminalApprover", () => {
 			await sleep(150);
 			// On screen for less than a turn: nothing moves.
 			expect(reports).toEqual(["untouched on"]);
-			await sleep(200);
+			await sleep(3_200);
 			expect(reports).toEqual(["untouched on", "untouched off", "other on"]);
 			expect(shown).toContain('(no answer yet to append_to_note from "flooder": it goes back in line');
 			// Typed for the question that just left: not an answer to this one.
 			input.write("y\n");
 			await tick();
 			expect(shown).toContain("(the question changed just now: read it, then answer)");
-			await sleep(150);
+			await sleep(1_100);
 			input.write("n\n");
 			expect(await other).toBe("decline");
 			// The one that gave way is back, and with nobody else waiting it keeps the screen.
 			expect(reports).toEqual(["untouched on", "untouched off", "other on", "untouched on"]);
-			await sleep(200);
+			await sleep(1_100);
 			input.write("y\n");
 			expect(await untouched).toBe("approve");
 		} finally {
