@@ -827,8 +827,6 @@ export const INLINE_ITEMS_PAUSE_COUNT = 1024;
 export const BLOCK_CHUNK_LINES = 2000;
 /** Cells of one table (header cells and filled-in cells count) made, or columns of its first two lines checked, before the work may pause: markdown-it makes three tokens a cell, and a row or header may be cut between two cells. */
 export const TABLE_CHUNK_CELLS = 8192;
-/** How far past a chunk's nominal end a line that continues the block is looked for. */
-export const CHUNK_SEARCH_LINES = 2000;
 /**
  * Characters of text tokenized between two looks at the clock, when a huge note is tokenized in
  * steps: a chunk of words one or two characters long (zero-width spaces between letters, CJK) is
