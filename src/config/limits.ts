@@ -882,12 +882,10 @@ export const DISPLAY_TEXT_STEP_CHARS = 16 * 1024;
 export const TOKEN_VISIT_PAUSE_TOKENS = 256;
 /** Lines gathered for the inline scan, or its findings stored, between two pause points. */
 export const INLINE_ITEMS_PAUSE_COUNT = 1024;
-/** Lines of one top-level paragraph or list parsed before the work may pause. */
+/** Lines of one block read in steps (a paragraph, list, quote, code, HTML, `%%` or `$$` block) before the work may pause. */
 export const BLOCK_CHUNK_LINES = 2000;
 /** Cells of one table (header cells and filled-in cells count) made, or columns of its first two lines checked, before the work may pause: markdown-it makes three tokens a cell, and a row or header may be cut between two cells. */
 export const TABLE_CHUNK_CELLS = 8192;
-/** How far past a chunk's nominal end a line that continues the block is looked for. */
-export const CHUNK_SEARCH_LINES = 2000;
 /**
  * Characters of text tokenized between two looks at the clock, when a huge note is tokenized in
  * steps: a chunk of words one or two characters long (zero-width spaces between letters, CJK) is

@@ -1,13 +1,6 @@
 import MarkdownIt from "markdown-it";
 import { htmlBlock, htmlBlockKind, htmlBlockLine } from "./htmlBlock";
-import {
-	BLOCK_CHUNK_LINES,
-	CHUNK_SEARCH_LINES,
-	LINE_SPLIT_PAUSE_LINES,
-	MAX_MARKDOWN_NESTING,
-	MAX_STEPPED_BLOCK_DEPTH,
-	TABLE_CHUNK_CELLS,
-} from "../config/limits";
+import { BLOCK_CHUNK_LINES, LINE_SPLIT_PAUSE_LINES, MAX_MARKDOWN_NESTING, MAX_STEPPED_BLOCK_DEPTH, TABLE_CHUNK_CELLS } from "../config/limits";
 import { abandonQuote, blockquote, closeQuoteSteps, openQuoteSteps, startsQuote } from "./blockquote";
 import { skipBulletListMarker, skipOrderedListMarker } from "./listMarkers";
 import { runSteps, type Steps } from "./steps";
@@ -18,10 +11,9 @@ import { runSteps, type Steps } from "./steps";
  *
  * markdown-it's own top-level loop runs each top-level block to its end in one call, and one
  * paragraph or list can be a whole 10 MB note. Here the top-level loop is ours (the same steps as
- * markdown-it's `ParserBlock.tokenize`), and a huge top-level paragraph or list is parsed in
- * chunks of lines, each chunk ending just before a line that provably continues that same
- * paragraph or list; the chunks' tokens are joined back into the tokens the whole block gives.
- * Any other block that reaches a chunk's end is parsed again in one call, as markdown-it would.
+ * markdown-it's `ParserBlock.tokenize`), and a block that can run long (a list, a quote, a table, a
+ * paragraph, a code, HTML, `%%` or `$$` block) is read in steps that test each line as markdown-it's
+ * rule does, giving the tokens the rule gives. Any other block is one rule call, as markdown-it makes it.
  */
 
 export type MarkdownToken = MarkdownIt.Token;
@@ -278,8 +270,7 @@ export function* parseBlocks(source: string, consume: TokenConsumer, chunkLines 
 /**
  * markdown-it's ParserBlock.tokenize over lines [startLine, endLine): at the top level, inside a quote
  * parsed in steps (there blkIndent is 0 too, and the lines' marks are those inside the quote), or in a
- * list item (a paragraph there is cut only at lines at the item's indent: see `continues`; a paragraph
- * of 400,000 lines in an item was one rule call of 0.8 s).
+ * list item (a paragraph of 400,000 lines in an item was one rule call of 0.8 s).
  */
 function* blocksInSteps(state: StateBlock, startLine: number, endLine: number, chunkLines: number, consume: TokenConsumer): Steps<void> {
 	// Each call is a quote's or a list item's content, and two generators on the stack under it.
@@ -293,8 +284,6 @@ function* blocksInSteps(state: StateBlock, startLine: number, endLine: number, c
 		const tokens = state.tokens;
 		let line = startLine;
 		let hasEmptyLines = false;
-		// Whether a line may end a chunk depends on its marks, which differ inside a quote: one per container.
-		const candidates = new CandidateLines(state);
 		const nested = state.level > 0;
 		while (line < endLine) {
 			state.line = line = state.skipEmptyLines(line);
@@ -314,7 +303,7 @@ function* blocksInSteps(state: StateBlock, startLine: number, endLine: number, c
 			const head = yield* tableHeadSteps(state, line, endLine);
 			if (head) yield* tableSteps(state, line, endLine, chunkLines, consume, head);
 			else if (startsAQuote) yield* quoteInSteps(state, line, endLine, chunkLines, consume);
-			else yield* topLevelBlock(state, candidates, line, endLine, chunkLines, consume);
+			else yield* topLevelBlock(state, line, endLine, chunkLines, consume);
 			yield* handOver(tokens, tokens.length, consume);
 			state.tight = !hasEmptyLines;
 			if (state.isEmpty(state.line - 1)) hasEmptyLines = true;
@@ -378,76 +367,16 @@ function runRules(state: StateBlock, line: number, endLine: number): void {
 	throw new Error("none of the block rules matched");
 }
 
-type Continuation = { kind: "paragraph" } | { kind: "list"; openType: string; markup: string };
-
 /**
- * One top-level block other than a table or a quote (blocksInSteps parses those), in chunks when
- * it is a huge paragraph or list. A list's tokens are handed
- * over chunk by chunk (all but the last item's close and the list's close, which the next chunk
- * replaces); a paragraph's three tokens stay until it ends.
+ * One top-level block other than a table or a quote (blocksInSteps parses those): a list, or a long
+ * code, HTML, `%%`, `$$` block or paragraph, read in steps; any other block, or one whose lines fit
+ * in a chunk, in one rule call, as markdown-it parses it.
  */
-function* topLevelBlock(
-	state: StateBlock,
-	candidates: CandidateLines,
-	blockStart: number,
-	endLine: number,
-	chunkLines: number,
-	consume: TokenConsumer,
-): Steps<void> {
+function* topLevelBlock(state: StateBlock, blockStart: number, endLine: number, chunkLines: number, consume: TokenConsumer): Steps<void> {
 	// A top-level list whose item holds a table is parsed item by item, the table in chunks of rows.
 	if (startsList(state, blockStart, endLine)) return yield* listInSteps(state, blockStart, endLine, chunkLines, consume);
 	if (yield* longBlockInSteps(state, blockStart, endLine, chunkLines)) return;
-	const level = state.level;
-	const tokens = state.tokens;
-	const firstToken = tokens.length;
-	/** The block's kind once its first chunk is cut and accepted; before that, the kind a retry of the first chunk looks for. */
-	let continuation: Continuation | null = null;
-	let accepted = false;
-	let open: MarkdownToken | undefined;
-	let handedOver = false;
-	let start = blockStart;
-	for (;;) {
-		let limit = chunkEnd(state, candidates, start + chunkLines, endLine, continuation);
-		const before = tokens.length;
-		runRules(state, start, limit);
-		if (state.line >= limit && limit < endLine && reachesEnd(tokens, before, limit)) {
-			// A `%%` or `$$` block in this chunk ran to its end: the chunk is parsed again, to the note's end.
-			if (!accepted) return reparseWhole(state, level, firstToken, blockStart, endLine);
-			tokens.length = before;
-			state.line = start;
-			limit = endLine;
-			runRules(state, start, endLine);
-		}
-		if (accepted && continuation && open) {
-			// By the way chunk ends are chosen, the chunk continues the block; were it not, it stays a block of its own.
-			if (!joinChunk(state, before, continuation, open, firstToken)) return;
-			if (continuation.kind === "paragraph" && tokens[firstToken]?.type === "heading_open") return;
-		}
-		if (state.line < limit || limit >= endLine) return;
-		// The block reached the chunk's end: go on only if the next line provably continues it.
-		if (!accepted) {
-			const kind = continuationOf(tokens[firstToken]);
-			if (!kind || handedOver) return reparseWhole(state, level, firstToken, blockStart, endLine);
-			if (!continues(state, limit, kind)) {
-				if (continuation) return reparseWhole(state, level, firstToken, blockStart, endLine);
-				// The chunk's end suited another kind of block: cut this one again where it continues.
-				tokens.length = firstToken;
-				state.line = blockStart;
-				continuation = kind;
-				continue;
-			}
-			continuation = kind;
-			accepted = true;
-			open = tokens[firstToken];
-		}
-		if (continuation?.kind === "list") {
-			yield* handOver(tokens, tokens.length - 2, consume);
-			handedOver = true;
-		}
-		tokens.pop();
-		start = limit;
-		yield;
-	}
+	runRules(state, blockStart, endLine);
 }
 
 /** A quote whose lines are parsed in steps, as blocks are at the top level: tables and quotes inside it in chunks too. */
@@ -834,19 +763,11 @@ function* tableCellsSteps(text: string): Steps<string[]> {
 	return result;
 }
 
-/** Parses the block again in one call, as markdown-it would have. */
-function reparseWhole(state: StateBlock, level: number, firstToken: number, blockStart: number, endLine: number): void {
-	state.tokens.length = firstToken;
-	state.line = blockStart;
-	state.level = level;
-	runRules(state, blockStart, endLine);
-}
-
 /**
  * A code block (fenced or indented) or an HTML block starting at `startLine` that may run past
- * `chunkLines` lines, read in steps: such a block continues no paragraph or list, so cut at a
- * chunk's end it would be parsed again to its end in one rule call, and in a list item it was one
- * rule call. False, with nothing read, when none starts there or the rest of the lines fit in a chunk.
+ * `chunkLines` lines, read in steps: markdown-it's rule reads it to its end in one call (an HTML
+ * block of a million lines held the event loop 0.7–1.8 s). A `%%` or `$$` block or a paragraph the same way.
+ * False, with nothing read, when none starts there or the rest of the lines fit in a chunk.
  */
 function* longBlockInSteps(state: StateBlock, startLine: number, endLine: number, chunkLines: number): Steps<boolean> {
 	if (startLine + chunkLines >= endLine) return false;
@@ -1048,8 +969,7 @@ function* fenceInSteps(state: StateBlock, startLine: number, endLine: number, ch
 
 /**
  * An HTML block that may run past `chunkLines` lines, read in steps, as fenceInSteps reads a fence:
- * cut at a chunk's end, an HTML block (which continues no paragraph or list) was parsed again to the
- * note's end in one rule call, and a `<!--`, `<pre>` or `<div>` block of a million lines held the
+ * markdown-it's rule reads it to its end in one call, and a `<!--`, `<pre>` or `<div>` block of a million lines held the
  * event loop 0.7–1.8 s. Its lines are tested as the rule tests them (`htmlBlockLine`), a chunk
  * between pauses, and copied a chunk at a time, giving the rule's token. No rule before the HTML
  * block rule takes a line starting with `<` (tables are parsed before this is asked).
@@ -1093,209 +1013,4 @@ function fenceLine(state: StateBlock, line: number, openLine: number): "closes" 
 	const after = state.skipChars(start, marker);
 	if (after - start < state.skipChars(opener, marker) - opener) return "inside";
 	return state.skipSpaces(after) < max ? "inside" : "closes";
-}
-
-/** What a block cut at a chunk's end may continue as: a paragraph or a list (of one marker), nothing else. */
-function continuationOf(open: MarkdownToken | undefined): Continuation | null {
-	if (open?.type === "paragraph_open") return { kind: "paragraph" };
-	if (open?.type === "bullet_list_open" || open?.type === "ordered_list_open") return { kind: "list", openType: open.type, markup: open.markup };
-	return null;
-}
-
-/**
- * True if some `%%` or `$$` block in the chunk (its tokens from `from`) ran to its end: those rules look past their
- * container for a closing line, so the whole block could differ, and the chunk is not trusted.
- */
-function reachesEnd(tokens: readonly MarkdownToken[], from: number, limit: number): boolean {
-	for (let index = from; index < tokens.length; index++) {
-		const token = tokens[index];
-		if ((token?.type === "obsidian_comment" || token?.type === "obsidian_math") && (token.map?.[1] ?? 0) >= limit) return true;
-	}
-	return false;
-}
-
-/**
- * Appends the chunk just parsed (tokens from `before`) to the block: a paragraph's lines join the
- * open paragraph (or, when the chunk found a setext underline, the whole run becomes that heading);
- * a list's items join the open list. False if the chunk is not what was expected.
- */
-function joinChunk(state: StateBlock, before: number, continuation: Continuation, open: MarkdownToken, firstToken: number): boolean {
-	const tokens = state.tokens;
-	const added = tokens[before];
-	if (!open.map || !added?.map) return false;
-	if (continuation.kind === "list") {
-		if (added.type !== continuation.openType || added.markup !== continuation.markup) return false;
-		tokens.splice(before, 1);
-		open.map[1] = added.map[1];
-		return true;
-	}
-	const inline = tokens[firstToken + 1];
-	const addedInline = tokens[before + 1];
-	if (inline?.type !== "inline" || addedInline?.type !== "inline" || !inline.map || !addedInline.map) return false;
-	// markdown-it trims the whole paragraph once: lines of only whitespace it does not count as
-	// blank (a no-break space) leave an empty start here, and that start is trimmed away too.
-	const joined = (): string => {
-		const text = `${inline.content}${trimmedAtEnd(state, open.map?.[0] ?? 0, added.map?.[0] ?? 0)}\n${addedInline.content}`;
-		return inline.content === "" ? text.trimStart() : text;
-	};
-	if (added.type === "paragraph_open") {
-		open.map[1] = added.map[1];
-		inline.map[1] = addedInline.map[1];
-		inline.content = joined();
-		tokens.splice(before, 2);
-		return true;
-	}
-	if (added.type === "heading_open" && (added.markup === "=" || added.markup === "-")) {
-		// A setext underline turns the whole paragraph, from its first line, into a heading. Its text is
-		// the paragraph's, joined as above: taking all its lines again (markdown-it's getLines) copied a
-		// paragraph of two million lines in one piece of 400 ms.
-		addedInline.content = joined();
-		added.map[0] = open.map[0];
-		addedInline.map[0] = open.map[0];
-		tokens.splice(firstToken, before - firstToken);
-		return true;
-	}
-	return false;
-}
-
-/**
- * The whitespace a chunk's `trim()` took from the end of lines [first, end) of a paragraph: markdown-it
- * trims the whole paragraph once, so spaces before a line break inside it stay (a chunk starts with
- * a non-space character, so nothing is taken from its start). Read line by line as `getLines` joins
- * them (inside a quote, the `>` markers between lines are no part of the paragraph), back over that whitespace only.
- */
-function trimmedAtEnd(state: StateBlock, first: number, end: number): string {
-	let trimmed = "";
-	for (let line = end - 1; line >= first; line--) {
-		// In a list item, `getLines` leaves out the item's indent: a line of no-break spaces keeps only those.
-		const text =
-			line === first
-				? state.src.slice((state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0), state.eMarks[line])
-				: state.getLines(line, line + 1, state.blkIndent, false);
-		let index = text.length;
-		while (index > 0 && /\s/.test(text[index - 1] ?? "")) index--;
-		trimmed = `${text.slice(index)}${trimmed}`;
-		if (index > 0) break;
-		if (line > first) trimmed = `\n${trimmed}`;
-	}
-	return trimmed;
-}
-
-/**
- * The first line at or after `from` (and at most CHUNK_SEARCH_LINES after it) where a chunk may
- * end: one that continues the open block, or, before the block's kind is known, one that would
- * continue a paragraph or a list. `endLine` when there is none.
- */
-function chunkEnd(state: StateBlock, candidates: CandidateLines, from: number, endLine: number, continuation: Continuation | null): number {
-	if (from >= endLine) return endLine;
-	if (!continuation) {
-		// Asked for every top-level block: remembered, so many small blocks cost one pass over the lines.
-		const line = candidates.from(from);
-		// Inside a quote, the line found may be past the quote's end.
-		return line !== -1 && line < endLine && line - from < CHUNK_SEARCH_LINES ? line : endLine;
-	}
-	const last = Math.min(endLine, from + CHUNK_SEARCH_LINES);
-	for (let line = from; line < last; line++) if (continues(state, line, continuation)) return line;
-	return endLine;
-}
-
-/**
- * The next line, from a start that only grows, that could continue a paragraph or a list, looked
- * for at most CHUNK_SEARCH_LINES lines on (a line further is never used); remembered like
- * ForwardSearch in inline.ts, so each line is looked at once per parse. Looked for to the note's
- * end, a card of 400,000 empty lines was looked through in one piece of 50–60 ms.
- */
-class CandidateLines {
-	private lastFrom = -1;
-	/** The line found for the last start (-1: none up to `next`). */
-	private found = -1;
-	/** The next line not looked at yet: between the last start and it, `found` is the only line that could continue. */
-	private next = 0;
-
-	constructor(private readonly state: StateBlock) {}
-
-	/** The first line at or after `start` that could continue a paragraph or a list, or -1 when none is within CHUNK_SEARCH_LINES lines. */
-	from(start: number): number {
-		if (start < this.lastFrom) {
-			this.found = -1;
-			this.next = start;
-		}
-		this.lastFrom = start;
-		if (this.found >= start) return this.found;
-		this.found = -1;
-		const last = Math.min(this.state.lineMax, start + CHUNK_SEARCH_LINES);
-		let line = Math.max(start, this.next);
-		for (; line < last; line++) {
-			if (continues(this.state, line, { kind: "paragraph" }) || startsListItem(this.state, line) !== null) {
-				this.found = line;
-				this.next = line + 1;
-				return line;
-			}
-		}
-		this.next = Math.max(this.next, line);
-		return -1;
-	}
-}
-
-/**
- * True if `line` certainly continues a top-level paragraph or list that runs through the line
- * before it, whatever came earlier, and starts the same block when parsed alone.
- * - A paragraph: the previous line is not blank, and this line, at column 0, starts with nothing
- *   that could end a paragraph or start another block (list, heading, quote, fence, table, HTML,
- *   `%%`, `$$`, setext underline, link reference definition).
- * - A list: the previous line is not blank (so no item changes where it ends), and this line is a
- *   new item at column 0 with the same marker (and no `|`), which ends every item before it.
- */
-function continues(state: StateBlock, line: number, continuation: Continuation): boolean {
-	if (line <= 0 || line >= state.lineMax || state.isEmpty(line - 1) || state.isEmpty(line)) return false;
-	// A `|` could make the line a table header when parsed alone.
-	if (continuation.kind === "list")
-		return startsListItem(state, line) === continuation.markup && !state.src.slice(state.bMarks[line] ?? 0, state.eMarks[line] ?? 0).includes("|");
-	// In a list item, the line is at the item's indent (neither lazy nor indented further), its text read from there.
-	if (state.blkIndent > 0 && state.sCount[line] !== state.blkIndent) return false;
-	const start = (state.bMarks[line] ?? 0) + (state.blkIndent > 0 ? (state.tShift[line] ?? 0) : 0);
-	const end = state.eMarks[line] ?? 0;
-	const src = state.src;
-	const first = src[start] ?? "";
-	if (!/[^\s\-*+_>`~<=|:]/u.test(first)) return false;
-	// Only `$$` and `%%` open a block, and only digits then `.` or `)` an ordered item: a line opening
-	// otherwise with `$`, `%` or a digit continues the paragraph. Refused, a note whose every line
-	// opened with `$ ` or `% ` (2.7 MB) was parsed in one piece of 0.4-0.75 s.
-	if ((first === "$" || first === "%") && src.startsWith(first, start + 1)) return false;
-	if (opensOrderedItem(src, start, end)) return false;
-	const text = src.slice(start, end);
-	if (text.includes("|")) return false;
-	// A `#` starts a heading only before a space, a tab or the line's end (`#tag` lines continue a paragraph):
-	// refused, a paragraph of 800,000 tags, one a line, was parsed in one piece of 600–750 ms.
-	if (first === "#" && ATX_HEADING_START.test(text)) return false;
-	if (first === "[") {
-		// markdown-it's quick test for a link reference definition: the first `]` must be followed by something other than `:`.
-		const close = text.indexOf("]");
-		if (close === -1 || close === text.length - 1 || text[close + 1] === ":" || text[close - 1] === "\\") return false;
-	}
-	return true;
-}
-
-/** Whether src[start, end) opens with digits then `.` or `)`, as an ordered list item may (markdown-it takes at most nine digits; more are refused here too). */
-function opensOrderedItem(src: string, start: number, end: number): boolean {
-	let index = start;
-	while (index < end && src.charCodeAt(index) >= 48 && src.charCodeAt(index) <= 57) index++;
-	const after = src.charCodeAt(index);
-	// `.` or `)`
-	return index > start && index < end && (after === 46 || after === 41);
-}
-
-/** An ATX heading's opening `#`s (one to six, then a space, a tab or the line's end), as markdown-it's heading rule reads them. */
-const ATX_HEADING_START = /^#{1,6}(?:[ \t]|$)/;
-
-/** The marker of a list item starting at column 0 on `line` (`-`, `*`, `+`, or `.`/`)` after digits), or null. */
-function startsListItem(state: StateBlock, line: number): string | null {
-	const start = state.bMarks[line] ?? 0;
-	const end = state.eMarks[line] ?? 0;
-	const text = state.src.slice(start, Math.min(end, start + 16));
-	const match = /^(?:([-*+])|\d{1,9}([.)]))[ \t]+\S/.exec(text);
-	if (!match) return null;
-	// A line of markers and spaces only is a thematic break, not an item.
-	if (/^[-*+_ \t]+$/.test(state.src.slice(start, end))) return null;
-	return match[1] ?? match[2] ?? null;
 }

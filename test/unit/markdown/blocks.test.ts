@@ -3,7 +3,7 @@ import * as nodePath from "node:path";
 import fc from "fast-check";
 import MarkdownIt from "markdown-it";
 import type { CachedMetadata } from "obsidian";
-import { CHUNK_SEARCH_LINES, MAX_MARKDOWN_NESTING, MAX_STEPPED_BLOCK_DEPTH, TABLE_CHUNK_CELLS } from "../../../src/config/limits";
+import { BLOCK_CHUNK_LINES, MAX_MARKDOWN_NESTING, MAX_STEPPED_BLOCK_DEPTH, TABLE_CHUNK_CELLS } from "../../../src/config/limits";
 import { LEFT_OUT_TOKEN, normalizeSteps, parseBlocks, type MarkdownToken } from "../../../src/markdown/blocks";
 import { runSteps } from "../../../src/markdown/steps";
 import { countPushes } from "../../helpers/countPushes";
@@ -445,7 +445,7 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 
 	test("a line and 400,000 empty lines after it are parsed without looking through the empty lines in one step", () => {
 		const text = `[[Hub]] [[Hidden]]${"\n".repeat(400_000)}last line\n`;
-		// The lines looked at to find where a chunk may end (each asks whether the line before is empty), counted per step.
+		// The lines asked whether they are empty, counted per step (finding where a chunk may end once asked it of every line).
 		const state = new MarkdownIt().block.State.prototype as unknown as { isEmpty: (line: number) => boolean };
 		const isEmpty = state.isEmpty;
 		let looked = 0;
@@ -470,7 +470,7 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 		}
 		expectEqual(tokens.map(record), reference.parse(text, {}).map(record));
 		// Before: every empty line looked at in one step (a canvas card of them held the server 50–60 ms at start).
-		expect(mostPerStep).toBeLessThan(4 * CHUNK_SEARCH_LINES);
+		expect(mostPerStep).toBeLessThan(4 * BLOCK_CHUNK_LINES);
 	});
 
 	test("spaces before a line break inside a paragraph cut in chunks stay, as markdown-it keeps them (a hard line break)", () => {
