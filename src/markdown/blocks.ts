@@ -3,6 +3,7 @@ import { htmlBlock, htmlBlockKind, htmlBlockLine } from "./htmlBlock";
 import { BLOCK_CHUNK_LINES, LINE_SPLIT_PAUSE_LINES, MAX_MARKDOWN_NESTING, MAX_STEPPED_BLOCK_DEPTH, TABLE_CHUNK_CELLS } from "../config/limits";
 import { abandonQuote, blockquote, closeQuoteSteps, openQuoteSteps, startsQuote } from "./blockquote";
 import { skipBulletListMarker, skipOrderedListMarker } from "./listMarkers";
+import { referenceSteps } from "./reference";
 import { runSteps, type Steps } from "./steps";
 
 /**
@@ -81,6 +82,10 @@ const containerAlternatives = { alt: ["paragraph", "reference", "blockquote", "l
 markdownParser.block.ruler.at("blockquote", blockquote, containerAlternatives);
 // The same rule with a linear tag pattern (see htmlBlock.ts).
 markdownParser.block.ruler.at("html_block", htmlBlock, { alt: ["paragraph", "reference", "blockquote"] });
+// The same rule, read in steps where a definition may run on (see reference.ts and paragraphInSteps).
+markdownParser.block.ruler.at("reference", (state, startLine, _endLine, silent) =>
+	runSteps(referenceSteps(state, startLine, silent, Number.POSITIVE_INFINITY)),
+);
 for (const block of DELIMITED_BLOCKS) markdownParser.block.ruler.before("fence", block.tokenType, delimitedBlockRule(block), containerAlternatives);
 
 const FOOTNOTE_DEFINITION_START = /^\[\^[^\]\s]+\]:/u;
@@ -809,6 +814,8 @@ function* paragraphInSteps(state: StateBlock, startLine: number, endLine: number
 		footnote = true;
 		break;
 	}
+	// A link reference definition whose label or title runs on takes in every line to the note's end or an empty line: in steps too.
+	if (!footnote && (yield* referenceSteps(state, startLine, false, chunkLines))) return true;
 	if (!footnote && htmlBlockKind(state, startLine)) return false;
 	const oldParentType = state.parentType;
 	state.parentType = "paragraph";
@@ -848,12 +855,16 @@ function* paragraphInSteps(state: StateBlock, startLine: number, endLine: number
 	return true;
 }
 const lheadingRule = ruleNamed("lheading");
+const referenceRule = ruleNamed("reference");
 const htmlBlockRule = ruleNamed("html_block");
 /**
  * The rules before lheading's, in their order, that may take a paragraph's first line, asked silently: less the code and list
- * rules (see paragraphInSteps) and the HTML block rule, whose silent answer is whether it may end a paragraph (htmlBlockKind is asked).
+ * rules (see paragraphInSteps), the HTML block rule, whose silent answer is whether it may end a paragraph (htmlBlockKind is asked),
+ * and the reference rule (asked in steps).
  */
-const rulesBeforeParagraph = blockRules.slice(0, blockRules.indexOf(lheadingRule)).filter((rule) => ![codeRule, listRule, htmlBlockRule].includes(rule));
+const rulesBeforeParagraph = blockRules
+	.slice(0, blockRules.indexOf(lheadingRule))
+	.filter((rule) => ![codeRule, listRule, htmlBlockRule, referenceRule].includes(rule));
 /** The rules that end a paragraph (markdown-it's lheading and paragraph rules ask them). */
 const paragraphTerminators = markdownParser.block.ruler.getRules("paragraph") as BlockRule[];
 const EQUALS = 0x3d;

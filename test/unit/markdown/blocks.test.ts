@@ -428,6 +428,23 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 	});
 
 	test.each([
+		["whose title runs on and closes", '[a]: /url "title\n', (index: number) => `title ${index} [[x]]`, '"\n'],
+		["whose title is never closed", "[a]: /url 'title\n", (index: number) => `title ${index} [[x]]`, ""],
+		["whose label is never closed, in a list item", "- [label\n", (index: number) => `label ${index} x`, ""],
+		["whose title runs on in a quote", "> [a]:\n> /url\n> (title\n", (index: number) => `> title ${index}`, "> )\n"],
+	])("a link reference definition %s over 100,000 lines takes its lines in steps (one rule call before)", (_, opener, line, closer) => {
+		const lineCount = 100_000;
+		const text = `para\n\n${opener}${lines(lineCount, line)}\n${closer}\nafter [a]\n`;
+		const { tokens, mostLooked } = workPerStep(text);
+		expectEqual(tokens.map(record), blocksOf(text, 10 * lineCount));
+		// markdown-it's own rule copies the text read so far at each line (quadratic): compared with it on 2,000 lines.
+		const short = `para\n\n${opener}${lines(2_000, line)}\n${closer}\nafter [a]\n`;
+		expectEqual(blocksOf(short), reference.parse(short, {}).map(record));
+		// Before: every line tested for an end (is it empty, does a block start there), all in one step.
+		expect(mostLooked).toBeLessThan(lineCount / 10);
+	});
+
+	test.each([
 		["a `%%` comment never closed, in a list item", "- item\n\n  %%\n", (index: number) => `  comment ${index} [[x]]`, ""],
 		["a `$$` block closed, in an ordered item", "1. item\n\n   $$\n", (index: number) => `   x_${index}`, "   $$\nafter\n"],
 		["a `%%` comment closed, at the top level", "%%\n", (index: number) => `comment ${index}`, "%%\n"],
