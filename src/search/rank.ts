@@ -123,14 +123,15 @@ export function fieldScore(value: number, norm: number): number {
 	return (tf * (BM25_K1 + 1)) / (tf + norm) + (value & IN_TITLE ? TITLE_WEIGHT : 0) + (value & IN_HEADING ? HEADING_WEIGHT : 0);
 }
 
-/** A stemmer that remembers its answers, for one search; null stays null. */
-export function memoized(stem: Stemmer | null): Stemmer | null {
+/** A stemmer that remembers its answers (up to `words` of them, then forgets them all and starts again); null stays null. */
+export function memoized(stem: Stemmer | null, words = Number.POSITIVE_INFINITY): Stemmer | null {
 	if (!stem) return null;
 	const known = new Map<string, string>();
 	return (word) => {
 		let answer = known.get(word);
 		if (answer === undefined) {
 			answer = stem(word);
+			if (known.size >= words) known.clear();
 			known.set(word, answer);
 		}
 		return answer;
