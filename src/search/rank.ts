@@ -130,9 +130,12 @@ export function memoized(stem: Stemmer | null, words = Number.POSITIVE_INFINITY)
 	return (word) => {
 		let answer = known.get(word);
 		if (answer === undefined) {
-			answer = stem(word);
+			// Kept as a copy: a word cut from a note's text may be a view of the whole text, which a
+			// memo living across searches would otherwise keep alive (and its stem, cut from the word, too).
+			const kept = word.split("").join("");
+			answer = stem(kept);
 			if (known.size >= words) known.clear();
-			known.set(word, answer);
+			known.set(kept, answer);
 		}
 		return answer;
 	};
