@@ -140,6 +140,13 @@ export const SNIPPET_TOKENIZE_CHUNK_CHARS = 512;
  * whose matches all lie further in shows the start of its body.
  */
 export const SNIPPET_SEARCH_MAX_CHARS = 128 * 1024;
+/**
+ * Words whose stems a search engine remembers between searches (forgotten all at once past this).
+ * Snippets stem every word of a result that starts like a query word: with a memo that lived for
+ * one search only, stemming was a tenth of a one-word search's snippets at 10,000 notes. About
+ * 100 bytes a word: 1.6 MB at most.
+ */
+export const SEARCH_STEM_MEMO_WORDS = 16_384;
 /** list_tags entries: default and maximum. */
 export const LIST_TAGS_DEFAULT_LIMIT = 200;
 export const LIST_TAGS_MAX_LIMIT = 2000;

@@ -1,4 +1,11 @@
-import { PHRASE_READ_ALL_MAX_NOTES, PROXIMITY_CANDIDATES, PROXIMITY_MAX_TOKENS, PROXIMITY_WINDOW, SOFT_AND_MIN_WORD_SHARE } from "../config/limits";
+import {
+	PHRASE_READ_ALL_MAX_NOTES,
+	PROXIMITY_CANDIDATES,
+	PROXIMITY_MAX_TOKENS,
+	PROXIMITY_WINDOW,
+	SEARCH_STEM_MEMO_WORDS,
+	SOFT_AND_MIN_WORD_SHARE,
+} from "../config/limits";
 import { CandidateFinder, type Gathered } from "./candidates";
 import { rankByBounds } from "./bestFirst";
 import { PostingsIndex, TITLE_LENGTH_MAX, type NoteFilter } from "./postings";
@@ -219,6 +226,8 @@ export class SearchEngine {
 	/** Token id to query term for the proximity pass (proximityCodes); all 0 between searches. */
 	private proximityTable = new Int32Array(0);
 	private templateGeneration = -1;
+	/** The dictionary's stemmer and its remembered answers (rememberedStemmer). */
+	private stems: { of: Stemmer | null; memo: Stemmer | null } = { of: null, memo: null };
 	/** What the last `titleTier` found of how well the note's best alias holding every term and the query overlap (titleCoverage). */
 	private aliasCoverage = 0;
 
@@ -305,8 +314,7 @@ export class SearchEngine {
 		// A word typed twice counts once, in the score and in how much of a title the query covers.
 		const firstSight = onceEach();
 		const terms = query.required.filter(firstSight);
-		// Stemmed once per distinct word in this search: snippets meet the same words again and again.
-		const stem = memoized(this.index.dictionary.stemmer);
+		const stem = this.rememberedStemmer();
 		// A search that may pause merges prefixes in scratch of its own: another search runs meanwhile and reuses the shared scratch.
 		const scratch = pause ? unionScratch() : null;
 		const evidence: TermEvidence[] = [];
@@ -953,6 +961,16 @@ export class SearchEngine {
 	 * end, pausing on `pause` where it yields and after its last step; undefined when the index
 	 * changed while it paused. Without `pause` it runs in one piece.
 	 */
+	/**
+	 * The dictionary's stemmer, remembering its answers across searches until the stemmer changes:
+	 * snippets meet the same words again and again, in one search and in the next.
+	 */
+	private rememberedStemmer(): Stemmer | null {
+		const stemmer = this.index.dictionary.stemmer;
+		if (this.stems.of !== stemmer) this.stems = { of: stemmer, memo: memoized(stemmer, SEARCH_STEM_MEMO_WORDS) };
+		return this.stems.memo;
+	}
+
 	private async stepped<T>(steps: Generator<void, T, void>, pause: SearchPause | null, generation: number): Promise<T | undefined> {
 		for (;;) {
 			const next = steps.next();

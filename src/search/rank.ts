@@ -123,15 +123,19 @@ export function fieldScore(value: number, norm: number): number {
 	return (tf * (BM25_K1 + 1)) / (tf + norm) + (value & IN_TITLE ? TITLE_WEIGHT : 0) + (value & IN_HEADING ? HEADING_WEIGHT : 0);
 }
 
-/** A stemmer that remembers its answers, for one search; null stays null. */
-export function memoized(stem: Stemmer | null): Stemmer | null {
+/** A stemmer that remembers its answers (up to `words` of them, then forgets them all and starts again); null stays null. */
+export function memoized(stem: Stemmer | null, words = Number.POSITIVE_INFINITY): Stemmer | null {
 	if (!stem) return null;
 	const known = new Map<string, string>();
 	return (word) => {
 		let answer = known.get(word);
 		if (answer === undefined) {
-			answer = stem(word);
-			known.set(word, answer);
+			// Kept as a copy: a word cut from a note's text may be a view of the whole text, which a
+			// memo living across searches would otherwise keep alive (and its stem, cut from the word, too).
+			const kept = word.split("").join("");
+			answer = stem(kept);
+			if (known.size >= words) known.clear();
+			known.set(kept, answer);
 		}
 		return answer;
 	};

@@ -37,6 +37,8 @@ class TokenBuffer {
 	starts = new Int32Array(KEPT_TOKEN_ROOM);
 	ends = new Int32Array(KEPT_TOKEN_ROOM);
 	length = 0;
+	/** One past the last value written since the last clear: a piece read past the part looked through is dropped by lowering `length`, but its strings stay until cleared. */
+	private written = 0;
 
 	readonly push = (value: string, start: number, end: number): void => {
 		const at = this.length;
@@ -52,6 +54,7 @@ class TokenBuffer {
 		this.starts[at] = start;
 		this.ends[at] = end;
 		this.length = at + 1;
+		if (at >= this.written) this.written = at + 1;
 	};
 
 	/** Empties the buffer, letting go of the strings it held (and of its room, past what a few pieces of a note take). */
@@ -60,8 +63,9 @@ class TokenBuffer {
 			this.values = [];
 			this.starts = new Int32Array(KEPT_TOKEN_ROOM);
 			this.ends = new Int32Array(KEPT_TOKEN_ROOM);
-		} else this.values.fill("");
+		} else this.values.fill("", 0, this.written);
 		this.length = 0;
+		this.written = 0;
 	}
 }
 

@@ -75,6 +75,34 @@ describe("ranking rules that hold whatever the weights", () => {
 		expect(memoized(null)).toBeNull();
 	});
 
+	test("memoized with a cap forgets every answer once it holds that many words, and answers right after", () => {
+		const stem = jest.fn((word: string) => word.replace(/s$/, ""));
+		const remembered = memoized(stem, 2);
+		expect([remembered?.("cats"), remembered?.("dogs"), remembered?.("cats")]).toEqual(["cat", "dog", "cat"]);
+		expect(stem).toHaveBeenCalledTimes(2);
+		// A third word fills past the cap: the first two are forgotten and asked again.
+		expect([remembered?.("hens"), remembered?.("hens"), remembered?.("cats")]).toEqual(["hen", "hen", "cat"]);
+		expect(stem).toHaveBeenCalledTimes(4);
+	});
+
+	test("a search engine remembers stems from one search to the next, and forgets them when the search language changes", async () => {
+		const english = jest.fn((word: string) => word.replace(/s$/, ""));
+		const engine = new SearchEngine(english);
+		const text = "Gardens need a garden that grows.";
+		engine.index.add("Garden.md", "Garden", 1, text, []);
+		const search = async () => (await engine.search(parseQuery("gardens"), null, 10, () => Promise.resolve(text))).results[0]?.snippets;
+		// `grows` starts like `gardens`, so snippets stem it; word forms (dictionary.ts) never look at it.
+		const stemmedGrows = () => english.mock.calls.filter(([word]) => word === "grows").length;
+		const first = await search();
+		expect(first).toEqual(["«Gardens» need a «garden» that grows."]);
+		expect(stemmedGrows()).toBe(1);
+		expect(await search()).toEqual(first);
+		expect(stemmedGrows()).toBe(1);
+		// A new language: its stemmer answers (`garden` is no form of `gardens` in it), not the old one's remembered answers.
+		engine.index.setStemmer((word) => word);
+		expect(await search()).toEqual(["«Gardens» need a garden that grows."]);
+	});
+
 	test("onceEach keeps the first of the terms with the same words", () => {
 		const keep = onceEach();
 		const terms = [["a"], ["a", "b"], ["a"], ["a", "b"], ["b"]].map((tokens) => ({ tokens, source: tokens.join(" "), quoted: false }));
