@@ -803,11 +803,12 @@ export const DIFF_MAX_EDIT_LENGTH = 1_000;
 /**
  * Work (lines compared, edits tried) the line-by-line match of one change may take; past it the
  * change is shown whole, its new lines then its old ones, like one past DIFF_MAX_EDIT_LENGTH. The
- * match is O(lines × edits): 100,000 lines with every 200th edited (1,000 edits) were matched after
- * 244 pauses, 0.3–1 s of slices at this machine's load, all that time with Approve held back, and
- * longer notes more; this many is 64 steps of DIFF_STEP_WORK.
+ * match is O(lines × edits) at worst: it bounds how long Approve is held back while a change is
+ * worked out (1,024 steps of DIFF_STEP_WORK, a few seconds of slices at worst), and is high enough
+ * that an edit spread through a long note is still shown line by line (100,000 lines with every 200th
+ * edited: 244 steps; a million with every 2,000th: 1,342), which a bound of 64 steps showed whole.
  */
-export const DIFF_MAX_MATCH_WORK = 64 * 4_096;
+export const DIFF_MAX_MATCH_WORK = 1_024 * 4_096;
 /** Lines of one diff printed at a time in the terminal of an interactive `serve`; the rest are counted and shown a page at a time on request. */
 export const TERMINAL_DIFF_LINES = 80;
 /** Lines of one diff drawn at a time in the approval and "Show change" windows, one element each; the rest are counted and drawn a page at a time on request ("Show the next 5,000 lines"), so a huge new note cannot stall Obsidian. */

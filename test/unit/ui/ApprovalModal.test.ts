@@ -97,11 +97,11 @@ describe("ApprovalModal", () => {
 	});
 
 	test("a change too costly to match line by line is shown whole, every new then old line, and Approve waits only for the bounded work (it waited for the whole match)", async () => {
-		// 2,400 lines each side, no line placed alike (nor the first or last): the match tries every edit up to its bound.
-		const lines = (first: string, period: number, last: string) =>
-			[first, ...Array.from({ length: 2_398 }, (_, index) => (index % period ? "x" : "z")), last].join("\n");
-		const before = lines("old first", 3, "old last");
-		const after = lines("new first", 2, "new last");
+		// 2,400 lines each side, no line placed alike (nor the first or last), and over 1,000 lines of each side found nowhere in the other: the match tries edits up to its bound.
+		const lines = (first: string, period: number, filler: string, last: string) =>
+			[first, ...Array.from({ length: 2_398 }, (_, index) => (index % period ? filler : "z")), last].join("\n");
+		const before = lines("old first", 3, "x", "old last");
+		const after = lines("new first", 2, "y", "new last");
 		const pieces = countWorkPerPiece();
 		let piecesDrawing: number;
 		let opened: ReturnType<typeof openedFor>;
