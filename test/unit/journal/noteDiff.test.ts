@@ -1,6 +1,6 @@
 import { diffArrays } from "diff";
 import fc from "fast-check";
-import { DIFF_MAX_EDIT_LENGTH, DIFF_MAX_MATCH_WORK, DIFF_STEP_WORK } from "../../../src/config/limits";
+import { DIFF_MAX_MATCH_WORK, DIFF_STEP_WORK } from "../../../src/config/limits";
 import { diffAsText, diffNote, diffNoteSteps } from "../../../src/journal/noteDiff";
 
 describe("diffNote", () => {

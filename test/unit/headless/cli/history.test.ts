@@ -2,39 +2,18 @@ import { promises as fs, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import { JOURNAL_READ_PIECE_BYTES } from "../../../../src/config/limits";
 import { history } from "../../../../src/headless/cli/history";
-import type { CliIo } from "../../../../src/headless/cli/io";
 import { JournalFile, journalPathFor } from "../../../../src/journal/JournalFile";
 import { lineBytes, type JournalLine } from "../../../../src/journal/journalLines";
-import { hashText } from "../../../../src/vault/writes";
+import { appendRecorded, runCommand, type CommandOutput } from "../../../helpers/cliCommand";
 import { makeVault, removeDir } from "../../../helpers/vault";
 
 function change(id: string, path: string, before: string | null, after: string): JournalLine {
-	return {
-		kind: "change",
-		id,
-		time: `2026-12-05T00:${id.slice(-2).padStart(2, "0")}:00.000Z`,
-		tokenName: "Laptop",
-		tool: "append_to_note",
-		path,
-		before,
-		beforeHash: before === null ? null : hashText(before),
-		after,
-		afterHash: hashText(after),
-	};
+	return appendRecorded(id, path, before, after, `2026-12-05T00:${id.slice(-2).padStart(2, "0")}:00.000Z`);
 }
 
 /** What `history` prints, and the warnings it gives. */
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-	let stdout = "";
-	let stderr = "";
-	const io: CliIo = {
-		stdout: (text) => (stdout += text),
-		stderr: (text) => (stderr += text),
-		terminal: null,
-		stopRequested: () => new Promise(() => undefined),
-	};
-	const code = await history(args, io);
-	return { code, stdout, stderr };
+function run(args: string[]): Promise<CommandOutput> {
+	return runCommand(history, args);
 }
 
 describe("vault-mcp history", () => {

@@ -1,40 +1,19 @@
 import { promises as fs, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import { JOURNAL_READ_PIECE_BYTES } from "../../../../src/config/limits";
-import type { CliIo } from "../../../../src/headless/cli/io";
 import { undo } from "../../../../src/headless/cli/undo";
 import { JournalFile, journalPathFor } from "../../../../src/journal/JournalFile";
 import { lineBytes, parseLine, type JournalLine } from "../../../../src/journal/journalLines";
-import { hashText } from "../../../../src/vault/writes";
+import { appendRecorded, runCommand, type CommandOutput } from "../../../helpers/cliCommand";
 import { makeVault, removeDir } from "../../../helpers/vault";
 
 function change(id: string, path: string, before: string | null, after: string): JournalLine {
-	return {
-		kind: "change",
-		id,
-		time: "2026-12-05T00:10:00.000Z",
-		tokenName: "Laptop",
-		tool: "append_to_note",
-		path,
-		before,
-		beforeHash: before === null ? null : hashText(before),
-		after,
-		afterHash: hashText(after),
-	};
+	return appendRecorded(id, path, before, after, "2026-12-05T00:10:00.000Z");
 }
 
 /** What `undo` prints, and the warnings it gives. */
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-	let stdout = "";
-	let stderr = "";
-	const io: CliIo = {
-		stdout: (text) => (stdout += text),
-		stderr: (text) => (stderr += text),
-		terminal: null,
-		stopRequested: () => new Promise(() => undefined),
-	};
-	const code = await undo(args, io);
-	return { code, stdout, stderr };
+function run(args: string[]): Promise<CommandOutput> {
+	return runCommand(undo, args);
 }
 
 /** Bytes of the journal each read of a file took, while `work` runs. */
