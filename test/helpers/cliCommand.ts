@@ -38,3 +38,28 @@ export function appendRecorded(id: string, path: string, before: string | null, 
 		afterHash: hashText(after),
 	};
 }
+
+/** Bytes of the journal each read of a file took, while `work` runs. */
+export async function readSizes<T>(work: () => Promise<T>): Promise<{ result: T; reads: number[] }> {
+	const reads: number[] = [];
+	const nodeFs = jest.requireActual<typeof import("node:fs")>("node:fs");
+	const readSync = nodeFs.readSync;
+	const readFileSync = nodeFs.readFileSync;
+	const spies = [
+		jest.spyOn(nodeFs, "readSync").mockImplementation((...args: Parameters<typeof readSync>) => {
+			const count = readSync(...args);
+			reads.push(count);
+			return count;
+		}),
+		jest.spyOn(nodeFs, "readFileSync").mockImplementation((...args: Parameters<typeof readFileSync>) => {
+			const read = readFileSync(...args);
+			reads.push(read.length);
+			return read;
+		}),
+	];
+	try {
+		return { result: await work(), reads };
+	} finally {
+		for (const spy of spies) spy.mockRestore();
+	}
+}

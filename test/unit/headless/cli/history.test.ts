@@ -4,7 +4,7 @@ import { JOURNAL_READ_PIECE_BYTES } from "../../../../src/config/limits";
 import { history } from "../../../../src/headless/cli/history";
 import { JournalFile, journalPathFor } from "../../../../src/journal/JournalFile";
 import { lineBytes, type JournalLine } from "../../../../src/journal/journalLines";
-import { appendRecorded, runCommand, type CommandOutput } from "../../../helpers/cliCommand";
+import { appendRecorded, readSizes, runCommand, type CommandOutput } from "../../../helpers/cliCommand";
 import { makeVault, removeDir } from "../../../helpers/vault";
 
 function change(id: string, path: string, before: string | null, after: string): JournalLine {
@@ -46,27 +46,11 @@ describe("vault-mcp history", () => {
 		const before = await fs.readFile(journalPath);
 		expect(before.length).toBeGreaterThan(2_000_000);
 		// Bytes of the journal each read took.
-		const reads: number[] = [];
-		const nodeFs = jest.requireActual<typeof import("node:fs")>("node:fs");
-		const readSync = nodeFs.readSync;
-		const readFileSync = nodeFs.readFileSync;
-		jest.spyOn(nodeFs, "readSync").mockImplementation((...args: Parameters<typeof readSync>) => {
-			const count = readSync(...args);
-			reads.push(count);
-			return count;
-		});
-		jest.spyOn(nodeFs, "readFileSync").mockImplementation((...args: Parameters<typeof readFileSync>) => {
-			const read = readFileSync(...args);
-			reads.push(read.length);
-			return read;
-		});
-		const listed = await run([root]);
-		const json = await run([root, "--json", "--limit", "40"]);
+		const { result: outputs, reads } = await readSizes(async () => [await run([root]), await run([root, "--json", "--limit", "40"])] as const);
+		const [listed, json] = outputs;
 		// Before: the whole file in one read (and every note text in it kept in memory).
 		expect(Math.max(...reads)).toBeLessThanOrEqual(JOURNAL_READ_PIECE_BYTES);
 		expect((await fs.readFile(journalPath)).equals(before)).toBe(true);
-		jest.mocked(nodeFs.readSync).mockRestore();
-		jest.mocked(nodeFs.readFileSync).mockRestore();
 
 		// The same commands over the whole read (what history did before): the same output, byte for byte.
 		jest.spyOn(JournalFile, "listWithoutTexts").mockReturnValue(null);

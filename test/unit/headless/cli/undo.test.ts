@@ -4,7 +4,7 @@ import { JOURNAL_READ_PIECE_BYTES } from "../../../../src/config/limits";
 import { undo } from "../../../../src/headless/cli/undo";
 import { JournalFile, journalPathFor } from "../../../../src/journal/JournalFile";
 import { lineBytes, parseLine, type JournalLine } from "../../../../src/journal/journalLines";
-import { appendRecorded, runCommand, type CommandOutput } from "../../../helpers/cliCommand";
+import { appendRecorded, readSizes, runCommand, type CommandOutput } from "../../../helpers/cliCommand";
 import { makeVault, removeDir } from "../../../helpers/vault";
 
 function change(id: string, path: string, before: string | null, after: string): JournalLine {
@@ -14,31 +14,6 @@ function change(id: string, path: string, before: string | null, after: string):
 /** What `undo` prints, and the warnings it gives. */
 function run(args: string[]): Promise<CommandOutput> {
 	return runCommand(undo, args);
-}
-
-/** Bytes of the journal each read of a file took, while `work` runs. */
-async function readSizes<T>(work: () => Promise<T>): Promise<{ result: T; reads: number[] }> {
-	const reads: number[] = [];
-	const nodeFs = jest.requireActual<typeof import("node:fs")>("node:fs");
-	const readSync = nodeFs.readSync;
-	const readFileSync = nodeFs.readFileSync;
-	const spies = [
-		jest.spyOn(nodeFs, "readSync").mockImplementation((...args: Parameters<typeof readSync>) => {
-			const count = readSync(...args);
-			reads.push(count);
-			return count;
-		}),
-		jest.spyOn(nodeFs, "readFileSync").mockImplementation((...args: Parameters<typeof readFileSync>) => {
-			const read = readFileSync(...args);
-			reads.push(read.length);
-			return read;
-		}),
-	];
-	try {
-		return { result: await work(), reads };
-	} finally {
-		for (const spy of spies) spy.mockRestore();
-	}
 }
 
 describe("vault-mcp undo", () => {
