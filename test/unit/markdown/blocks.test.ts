@@ -294,43 +294,13 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 			const quoted = opener.startsWith(">") ? "> " : "";
 			const line = (index: number) => (withEmptyLines && index % 3 === 0 ? "" : `${quoted}  html ${index} [[x]] #t`);
 			const text = `para\n\n${opener}${Array.from({ length: lines }, (_, index) => line(index)).join("\n")}\n${closer}`;
-			const state = new MarkdownIt().block.State.prototype as unknown as { getLines: (begin: number, end: number, ...rest: unknown[]) => string };
-			const getLines = state.getLines;
-			let mostLines = 0;
-			state.getLines = function (this: unknown, begin: number, end: number, ...rest: unknown[]) {
-				mostLines = Math.max(mostLines, end - begin);
-				return getLines.call(this, begin, end, ...rest);
-			};
-			// The lines looked at for the block's end, counted per step (each is sliced out of the note to be tested).
-			// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the text as `this`
-			const slice = String.prototype.slice;
-			let sliced = 0;
-			let mostSlicedPerStep = 0;
-			const tokens: MarkdownToken[] = [];
-			try {
-				String.prototype.slice = function (this: string, ...args: Parameters<string["slice"]>) {
-					if (this.length === text.length) sliced++;
-					return slice.apply(this, args);
-				};
-				const steps = parseBlocks(text, function* (handed, count) {
-					for (let index = 0; index < count; index++) tokens.push(handed[index] as MarkdownToken);
-					yield;
-				});
-				for (let step = steps.next(); ; step = steps.next()) {
-					mostSlicedPerStep = Math.max(mostSlicedPerStep, sliced);
-					sliced = 0;
-					if (step.done) break;
-				}
-			} finally {
-				String.prototype.slice = slice;
-				state.getLines = getLines;
-			}
+			const { tokens, mostLines, mostSliced } = workPerStep(text);
 			const withContent = (token: MarkdownToken) => ({ ...record(token), content: token.type === "html_block" ? token.content : "" });
 			expectEqual(tokens.map(withContent), reference.parse(text, {}).map(withContent));
 			const block = tokens.find((token) => token.type === "html_block");
 			expect(block?.content).toContain(`html ${lines - 1} [[x]] #t\n`);
 			expect(mostLines).toBeLessThan(lines / 10);
-			expect(mostSlicedPerStep).toBeLessThan(lines / 10);
+			expect(mostSliced).toBeLessThan(lines / 10);
 		},
 	);
 
@@ -346,45 +316,14 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 			const lines = 200_000;
 			const line = (index: number) => (withEmptyLines && index % 5 === 4 ? "" : `${indent}code ${index} [[x]]`);
 			const text = `para\n\n${opener}${Array.from({ length: lines }, (_, index) => line(index)).join("\n")}\n${closer}`;
-			const state = new MarkdownIt().block.State.prototype as unknown as {
-				getLines: (begin: number, end: number, ...rest: unknown[]) => string;
-				isEmpty: (line: number) => boolean;
-			};
-			const { getLines, isEmpty } = state;
-			let mostLines = 0;
-			state.getLines = function (this: unknown, begin: number, end: number, ...rest: unknown[]) {
-				mostLines = Math.max(mostLines, end - begin);
-				return getLines.call(this, begin, end, ...rest);
-			};
-			// The lines looked at for the block's end (each asked whether it is empty), counted per step.
-			let looked = 0;
-			let mostLookedPerStep = 0;
-			state.isEmpty = function (this: unknown, line: number) {
-				looked++;
-				return isEmpty.call(this, line);
-			};
-			const tokens: MarkdownToken[] = [];
-			try {
-				const steps = parseBlocks(text, function* (handed, count) {
-					for (let index = 0; index < count; index++) tokens.push(handed[index] as MarkdownToken);
-					yield;
-				});
-				for (let step = steps.next(); ; step = steps.next()) {
-					mostLookedPerStep = Math.max(mostLookedPerStep, looked);
-					looked = 0;
-					if (step.done) break;
-				}
-			} finally {
-				state.getLines = getLines;
-				state.isEmpty = isEmpty;
-			}
+			const { tokens, mostLines, mostLooked } = workPerStep(text);
 			const blockTypes = ["code_block", "fence", "html_block"];
 			const withContent = (token: MarkdownToken) => ({ ...record(token), content: blockTypes.includes(token.type) ? token.content : "" });
 			expectEqual(tokens.map(withContent), reference.parse(text, {}).map(withContent));
 			const block = tokens.find((token) => blockTypes.includes(token.type));
 			expect(block?.content).toContain(`code ${lines - 2} [[x]]\n`);
 			expect(mostLines).toBeLessThan(lines / 10);
-			expect(mostLookedPerStep).toBeLessThan(lines / 10);
+			expect(mostLooked).toBeLessThan(lines / 10);
 		},
 	);
 
@@ -463,31 +402,10 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 	test("a line and 400,000 empty lines after it are parsed without looking through the empty lines in one step", () => {
 		const text = `[[Hub]] [[Hidden]]${"\n".repeat(400_000)}last line\n`;
 		// The lines asked whether they are empty, counted per step (finding where a chunk may end once asked it of every line).
-		const state = new MarkdownIt().block.State.prototype as unknown as { isEmpty: (line: number) => boolean };
-		const isEmpty = state.isEmpty;
-		let looked = 0;
-		state.isEmpty = function (this: unknown, line: number) {
-			looked++;
-			return isEmpty.call(this, line);
-		};
-		const tokens: MarkdownToken[] = [];
-		let mostPerStep = 0;
-		try {
-			const steps = parseBlocks(text, function* (handed, count) {
-				for (let index = 0; index < count; index++) tokens.push(handed[index] as MarkdownToken);
-				yield;
-			});
-			for (let step = steps.next(); !step.done; step = steps.next()) {
-				mostPerStep = Math.max(mostPerStep, looked);
-				looked = 0;
-			}
-			mostPerStep = Math.max(mostPerStep, looked);
-		} finally {
-			state.isEmpty = isEmpty;
-		}
+		const { tokens, mostLooked } = workPerStep(text);
 		expectEqual(tokens.map(record), reference.parse(text, {}).map(record));
 		// Before: every empty line looked at in one step (a canvas card of them held the server 50–60 ms at start).
-		expect(mostPerStep).toBeLessThan(4 * BLOCK_CHUNK_LINES);
+		expect(mostLooked).toBeLessThan(4 * BLOCK_CHUNK_LINES);
 	});
 
 	test("spaces before a line break inside a paragraph cut in chunks stay, as markdown-it keeps them (a hard line break)", () => {
