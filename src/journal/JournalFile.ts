@@ -237,8 +237,14 @@ export class JournalFile implements WriteJournal {
 		}
 	}
 
-	/** Stops the deferred trim and drop retries (the journal is being let go). */
+	/**
+	 * Lets the journal go (the server stopping, the plugin unloading, the CLI done): drops still owed
+	 * get one last try first, since a retry timer never keeps a process alive and the process may end
+	 * now (a change never made would be listed again at the next start); then the deferred trim and
+	 * drop retries stop.
+	 */
 	close(): void {
+		this.appendPendingDrops();
 		if (this.trimTimer) nodeTimers.clearTimeout(this.trimTimer);
 		this.trimTimer = null;
 		this.trimDue = null;
@@ -356,7 +362,7 @@ export class JournalFile implements WriteJournal {
 			this.dropRetryTimer = null;
 			this.appendPendingDrops();
 		}, pause);
-		// Never keeps a process alive: a CLI that ends with a drop owed leaves it listed, as a crash would.
+		// Never keeps a process alive: `close` gives the drops a last try as the process lets the journal go (a crash leaves them listed).
 		this.dropRetryTimer.unref();
 	}
 
