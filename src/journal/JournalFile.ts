@@ -197,7 +197,9 @@ export class JournalFile implements WriteJournal {
 	 * file JOURNAL_READ_PIECE_BYTES at a time and holding one line at a time; with `naming`, only the
 	 * lines holding those bytes are parsed (the rest are records of other calls). Returns how many
 	 * lines parsed were damaged, whether it ends in a piece without a line end, and the size read; a
-	 * missing journal (or folder) is an empty one; null when it is linked.
+	 * missing journal (or folder) is an empty one; null when it is linked. Without a pause: only the
+	 * CLI's `history` and `undo` read this way, where no other client waits (serve and the plugin read
+	 * a journal in with pauses, `catchUp`).
 	 */
 	private static replayInPieces(
 		journal: JournalFile,
