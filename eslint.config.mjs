@@ -79,6 +79,7 @@ export default defineConfig([
 						"scripts/*.mjs",
 						"scripts/*.cjs",
 						"test/reliability/*.mjs",
+						"test/helpers/*.cjs",
 					],
 					maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 17,
 				},

@@ -100,7 +100,8 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 	}
 
 	override onunload(): void {
-		void this.service.stop();
+		// Once calls have settled, what the journal still owes is written (the app may be quitting).
+		void this.service.stop().finally(() => this.journal.close());
 	}
 
 	/** Another device or program changed data.json (for example a sync tool): follow it. */

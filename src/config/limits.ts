@@ -666,8 +666,9 @@ export const NOTE_READ_RETRY_PAUSES_MS: readonly number[] = [500, 5_000, 30_000]
 /**
  * Pauses (ms) before the journal tries again to append the `drop` of a change whose write failed,
  * when that append failed too (too many open files, a full disk): the same passing errors as a
- * note's read, so the same pauses. Until it lands (at a retry, or with the next record), the
- * change is hidden in this process; `vault-mcp history` listed such never-made changes as made.
+ * note's read, so the same pauses. Until it lands (at a retry, with the next record, or as the
+ * journal is closed when the process stops), the change is hidden in this process; `vault-mcp
+ * history` listed such never-made changes as made.
  */
 export const JOURNAL_DROP_RETRY_PAUSES_MS: readonly number[] = [500, 5_000, 30_000];
 /** Notes larger than this (bytes) are parsed just after the headless server starts, not before it listens. */

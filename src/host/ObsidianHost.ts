@@ -45,6 +45,30 @@ export async function obsidianHost(app: App, owner: Pick<Component, "registerEve
 		return found;
 	};
 	const checked = <T>(path: string, work: () => Promise<T>): Promise<T> => jail.check(path).then(work);
+	/**
+	 * Obsidian's atomic edit, saving only a changed text: Obsidian saves whatever the callback returns
+	 * ("the text value of the note that was written"), its own text included, so an edit that changes
+	 * nothing (a round that leaves a long note's edit to be made again outside, a move's own edit)
+	 * saved the note for nothing: a modify event, a new mtime, a sync upload. Such a callback throws
+	 * instead, so Obsidian has no text to save, and the text read is the answer.
+	 */
+	const processChanging = async (file: TFile, fn: (data: string) => string, beforeWrite?: () => void): Promise<string> => {
+		let unchanged: string | null = null;
+		try {
+			return await vault.process(file, (data) => {
+				const next = fn(data);
+				if (next === data) {
+					unchanged = data;
+					throw new UnchangedText();
+				}
+				beforeWrite?.();
+				return next;
+			});
+		} catch (error) {
+			if (error instanceof UnchangedText && unchanged !== null) return unchanged;
+			throw error;
+		}
+	};
 	const jailedVault: HostVault = {
 		get configDir() {
 			return vault.configDir;
@@ -73,11 +97,7 @@ export async function obsidianHost(app: App, owner: Pick<Component, "registerEve
 			checked(file.path, () =>
 				options?.refuseOverBytes !== undefined && file.stat.size > options.refuseOverBytes
 					? Promise.reject(new FileOverBytesError(file.stat.size))
-					: vault.process(file as TFile, (data) => {
-							const next = fn(data);
-							if (next !== data) options?.beforeWrite?.();
-							return next;
-						}),
+					: processChanging(file as TFile, fn, options?.beforeWrite),
 			),
 		create: (path, data, options) =>
 			checked(path, () => {
@@ -95,3 +115,6 @@ export async function obsidianHost(app: App, owner: Pick<Component, "registerEve
 	};
 	return { vault: jailedVault, metadataCache: app.metadataCache, workspace: app.workspace, fileManager, hiddenLinks: () => links };
 }
+
+/** Thrown from Obsidian's `process` callback to end an edit that changes nothing without a save. */
+class UnchangedText extends Error {}

@@ -14,10 +14,15 @@ import { copyEntry, endsInCutLine, lineBytes, lineBytesInPieces, replayLine, syn
  * before it returns, as JournalFile appends: a line cut short by a crash before it is ended first,
  * and the journal, its folder and its name are refused when they are a link or lead outside the vault.
  * A drop or an undone mark goes in unchecked: one for a change or call the file no longer holds
- * (trimmed away meanwhile by serve) is read as nothing.
+ * (trimmed away meanwhile by serve) is read as nothing. A drop that cannot be appended (the write it
+ * follows failed for the same passing reason, too many open files say) is owed, as JournalFile owes
+ * it: applied to what `get` and `list` answer at once, carried before the next record, and given a
+ * last try at `close`, so the file does not keep a change that was never made.
  */
 export class AppendOnlyJournal implements WriteJournal {
 	private readonly entries = new Map<string, JournalEntry>();
+	/** Drop lines not yet in the file (already applied to `entries`). */
+	private owedDrops: JournalLine[] = [];
 
 	constructor(
 		readonly path: string,
@@ -43,9 +48,25 @@ export class AppendOnlyJournal implements WriteJournal {
 		this.append(lines, await lineBytesInPieces(lines, new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop)));
 	}
 
+	/** Never throws: a drop that cannot be appended now is owed (see the class). */
 	dropChange(callId: string, path: string): void {
 		const line: JournalLine = { kind: "drop", id: callId, path };
-		this.append([line], lineBytes([line]));
+		replayLine(line, this.entries);
+		this.owedDrops.push(line);
+		try {
+			this.append([], Buffer.alloc(0));
+		} catch {
+			// Owed: carried by the next record, or written at `close`.
+		}
+	}
+
+	/** Appends the drops still owed, a last try before the process ends; a failure leaves them listed, as a crash would. */
+	close(): void {
+		try {
+			this.append([], Buffer.alloc(0));
+		} catch {
+			// Nothing more can be done: the file stays as it is.
+		}
 	}
 
 	markUndone(callId: string, by: string): void {
@@ -64,8 +85,14 @@ export class AppendOnlyJournal implements WriteJournal {
 		return entry ? copyEntry(entry) : null;
 	}
 
-	/** Appends `bytes` (the lines' bytes) with one write, fsynced; the folder too when the write made the file. */
-	private append(lines: readonly JournalLine[], bytes: Buffer): void {
+	/**
+	 * Appends the drops owed and then `bytes` (the lines' bytes) with one write, fsynced; the folder
+	 * too when the write made the file. The lines are applied once written (the drops were already).
+	 */
+	private append(lines: readonly JournalLine[], linesBytes: Buffer): void {
+		const drops = this.owedDrops;
+		if (lines.length === 0 && drops.length === 0) return;
+		const bytes = drops.length === 0 ? linesBytes : Buffer.concat([lineBytes(drops), linesBytes]);
 		const folder = nodePath.dirname(this.path);
 		checkOwnFolder(this.vaultRoot, folder);
 		const descriptor = openOwnFile(this.vaultRoot, this.path, APPEND_FLAGS) as number;
@@ -79,6 +106,7 @@ export class AppendOnlyJournal implements WriteJournal {
 			closeSync(descriptor);
 		}
 		if (made) syncFolder(folder);
+		this.owedDrops = this.owedDrops.slice(drops.length);
 		for (const line of lines) replayLine(line, this.entries);
 	}
 }

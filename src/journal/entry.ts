@@ -69,4 +69,6 @@ export interface WriteJournal {
 	get(callId: string): JournalEntry | null;
 	/** Reads in, a piece at a time, what another process changed in the journal's file (kept in memory only: nothing to read). */
 	catchUp?(): Promise<void>;
+	/** Lets the journal go: what it still owes the file (a drop whose append failed) is appended now, a last try before the process may end. */
+	close?(): void;
 }

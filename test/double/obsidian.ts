@@ -107,12 +107,45 @@ export interface App {
 	fileManager: NodeHost["fileManager"];
 	/** Obsidian's (unofficial) settings window; records which tab was opened. */
 	setting: { opened: string[]; open(): void; openTabById(id: string): void };
+	/**
+	 * Notes `vault.process` saved with the very text it read. Obsidian saves whatever the callback
+	 * returns ("the text value of the note that was written", obsidian.d.ts), its own text included;
+	 * NodeVault skips such a write, so the double notes each one Obsidian would have made.
+	 */
+	unchangedSaves: string[];
+}
+
+/** NodeHost's vault as Obsidian's: the same, but a `process` whose callback returns the text it read is noted as a save (see `App.unchangedSaves`). */
+function obsidianVault(vault: NodeHost["vault"], unchangedSaves: string[]): NodeHost["vault"] {
+	const process: NodeHost["vault"]["process"] = async (file, fn, options) => {
+		let same = false;
+		const written = await vault.process(
+			file,
+			(data) => {
+				const next = fn(data);
+				same = next === data;
+				return next;
+			},
+			options,
+		);
+		if (same) unchangedSaves.push(file.path);
+		return written;
+	};
+	return new Proxy(vault, {
+		get(target, key) {
+			if (key === "process") return process;
+			const value: unknown = Reflect.get(target, key, target);
+			return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+		},
+	});
 }
 
 export function createApp(host: NodeHost): App {
 	const opened: string[] = [];
+	const unchangedSaves: string[] = [];
 	return {
-		vault: host.vault,
+		vault: obsidianVault(host.vault, unchangedSaves),
+		unchangedSaves,
 		metadataCache: host.metadataCache,
 		workspace: new Workspace(host),
 		fileManager: host.fileManager,

@@ -46,9 +46,10 @@ export interface ServingCli {
 	stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export function startServe(args: string[], timeoutMs = 15_000): Promise<ServingCli> {
+/** Starts `vault-mcp serve`; `node` adds flags for Node (a `--require` of a fault to inject) and `env` replaces the environment. */
+export function startServe(args: string[], timeoutMs = 15_000, node: { flags?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<ServingCli> {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [...SOURCE_MAPPED, CLI_PATH, "serve", ...args]);
+		const child = spawn(process.execPath, [...SOURCE_MAPPED, ...(node.flags ?? []), CLI_PATH, "serve", ...args], { env: node.env ?? process.env });
 		let stdout = "";
 		let stderr = "";
 		const exited = new Promise<number | null>((done) => child.on("close", (code) => done(code)));

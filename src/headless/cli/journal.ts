@@ -3,7 +3,7 @@ import type { JournalEntry, WriteJournal } from "../../journal/entry";
 import { JournalFile, journalPathFor } from "../../journal/JournalFile";
 import { DEFAULT_CONFIG_DIR } from "../NodeVault";
 
-/** The vault's write journal, read whole, with a warning when lines of it could not be read (`history` and `undo` of a journal they cannot read in pieces: nothing else waits for it). */
+/** The vault's write journal opened as serve opens it, whole: for `history` and `undo` of a linked journal, which it refuses and says why (nothing is read through the link). */
 export function openJournal(root: string, logger: Logger): JournalFile {
 	const journal = JournalFile.forVault(root, DEFAULT_CONFIG_DIR, { onProblem: (message) => logger.warn(message) });
 	warnAboutSkippedLines(journal.skippedLines, journal.path, logger);
@@ -29,8 +29,9 @@ export function servedJournal(root: string, logger: Logger): JournalFile {
 
 /**
  * The newest `limit` calls for `history`, without their note texts, read a piece at a time (a 30 MB
- * journal was read whole, with every text, about three times the file in memory). A journal that
- * opening would change (trimmed past a bound, damaged lines rewritten away) is opened whole as before.
+ * journal was read whole, with every text, about three times the file in memory). Nothing is
+ * rewritten: a journal past a bound is listed whole, damaged lines are skipped and said (serve and
+ * the plugin trim it and rewrite them away, off their write path).
  */
 export function listJournal(root: string, limit: number, logger: Logger): JournalEntry[] {
 	const path = journalPathFor(root, DEFAULT_CONFIG_DIR);
@@ -41,9 +42,9 @@ export function listJournal(root: string, limit: number, logger: Logger): Journa
 }
 
 /**
- * The journal `undo` reads the call `id` from and records the undo in: read a piece at a time keeping
- * that call's texts only, then appended to (a 200 MB journal was read whole, every text in memory).
- * A journal with damaged lines to rewrite away, or a linked one, is opened whole as before.
+ * The journal `undo` reads the call `id` from and records the undo in: read a piece at a time, only
+ * the lines naming that call parsed, then appended to (a 200 MB journal was read whole, every text in
+ * memory). Never trimmed or rewritten here (see `listJournal`); a linked one is refused.
  */
 export function journalToUndo(root: string, id: string, logger: Logger): WriteJournal {
 	const path = journalPathFor(root, DEFAULT_CONFIG_DIR);

@@ -91,12 +91,13 @@ export async function serve(args: string[], io: CliIo): Promise<number> {
 				() => readTypedAhead(terminal.fd),
 			)
 		: undefined;
+	const journal = servedJournal(root, logger);
 	const service = new McpService({
 		host,
 		serverVersion: VERSION,
 		logger,
 		settingsStore: store,
-		journal: servedJournal(root, logger),
+		journal,
 		approver,
 		setToolRight: async (tokenName, tool, right, tokenHash) => {
 			await store.update((current) => withToolRight(current, tokenName, tool, right, ALL_TOOLS, tokenHash));
@@ -105,6 +106,7 @@ export async function serve(args: string[], io: CliIo): Promise<number> {
 	const status = await service.apply(runSettings);
 	if (status.state !== "listening") {
 		// The service has already logged why, as one line on stderr.
+		journal.close();
 		await host.close();
 		return 1;
 	}
@@ -126,6 +128,8 @@ export async function serve(args: string[], io: CliIo): Promise<number> {
 	followSettings.stop();
 	approver?.close();
 	await service.stop();
+	// Calls have settled: what the journal still owes is written before the process ends.
+	journal.close();
 	await host.close();
 	return 0;
 }

@@ -32,6 +32,8 @@ export async function undo(args: string[], io: CliIo): Promise<number> {
 		io.stdout(`${visibleInTerminal(describeUndo(outcome), "\n")}\n`);
 		return 0;
 	} finally {
+		// What the journal still owes (a drop whose append failed) is written before the process ends.
+		journal.close?.();
 		await host.close();
 	}
 }

@@ -159,6 +159,23 @@ describe("undoCall", () => {
 		expect(undo?.changes).toEqual([{ path: "Big.md", before: text, beforeHash: hashText(text), after: null, afterHash: null }]);
 	});
 
+	test("undo of a created note: a line another program adds in the gap between undo's last look and the move goes to the trash with the note, nothing lost", async () => {
+		const call = tool.call("create_note");
+		await tool.create(call, "Idea.md", "# Idea\n");
+		// Held at the gap: undo has looked at the note a last time and is about to move it.
+		const trashFile = host.fileManager.trashFile.bind(host.fileManager);
+		const gate = jest.spyOn(host.fileManager, "trashFile").mockImplementation(async (file) => {
+			await fs.appendFile(nodePath.join(root, "Idea.md"), "- a line another program added\n");
+			await trashFile(file);
+		});
+		const outcome = succeeded(await undoCall(host, journal, call.id));
+		gate.mockRestore();
+		expect(outcome.notes).toEqual([{ path: "Idea.md", result: "trashed" }]);
+		// The trash keeps the file itself (a move, never a copy of the text undo read): the line is there.
+		expect(await fs.readFile(nodePath.join(root, ".trash/Idea.md"), "utf8")).toBe("# Idea\n- a line another program added\n");
+		await expect(fs.stat(nodePath.join(root, "Idea.md"))).rejects.toMatchObject({ code: "ENOENT" });
+	});
+
 	test("the undo is in history as a call of undo by you, the call is marked, twice is refused, and undoing the undo brings the change back", async () => {
 		const call = tool.call("append_to_note");
 		await tool.edit(call, "Plain.md", (text) => `${text}three\n`);

@@ -1,6 +1,6 @@
 import { promises as fs, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
-import { JOURNAL_READ_PIECE_BYTES } from "../../../../src/config/limits";
+import { JOURNAL_READ_PIECE_BYTES, MAX_JOURNAL_ENTRIES } from "../../../../src/config/limits";
 import { history } from "../../../../src/headless/cli/history";
 import { JournalFile, journalPathFor } from "../../../../src/journal/JournalFile";
 import { lineBytes, type JournalLine } from "../../../../src/journal/journalLines";
@@ -67,5 +67,20 @@ describe("vault-mcp history", () => {
 		]);
 		expect(calls.find((call) => call.id === "call03")?.undone).toEqual({ time: "2026-12-05T01:00:00.000Z", by: "undo1" });
 		expect(json.stdout).not.toContain("a line of");
+	});
+
+	test("a journal past its bound of calls, with a damaged line, is listed a piece at a time and left as it is: every call it holds listed, the line said", async () => {
+		const calls = Array.from({ length: MAX_JOURNAL_ENTRIES + 100 }, (_, n) =>
+			change(`past${String(n).padStart(4, "0")}`, "Plain.md", "one\n", "one\ntwo\n"),
+		);
+		writeFileSync(journalPath, Buffer.concat([lineBytes(calls.slice(0, 10)), Buffer.from("not json\n"), lineBytes(calls.slice(10))]));
+		const before = await fs.readFile(journalPath);
+		const { result: listed, reads } = await readSizes(() => run([root, "--json", "--limit", "5000"]));
+		expect(listed.code).toBe(0);
+		expect(listed.stderr).toContain("1 damaged line was skipped");
+		// Before: read whole (every text in memory), trimmed to 900 calls and rewritten without the line.
+		expect(Math.max(...reads)).toBeLessThanOrEqual(JOURNAL_READ_PIECE_BYTES);
+		expect((await fs.readFile(journalPath)).equals(before)).toBe(true);
+		expect((JSON.parse(listed.stdout) as Array<{ id: string }>).map((call) => call.id)).toEqual(calls.map((call) => call.id).reverse());
 	});
 });
