@@ -91,6 +91,11 @@ export const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
  * bound, hiding its note or canvas from the person's AI.
  */
 export const CUT_TO_FIT_SHORTEST_BYTES = 2 * 1024;
+/**
+ * Bytes of the result a key cut short leaves for ` (2)`, ` (3)`… when its cut text is already a key
+ * of its object (two keys alike for their first kilobytes): a count of up to 16 digits, twice.
+ */
+export const CUT_KEY_APART_BYTES = 64;
 /** Bytes of the result `cut_to_fit`'s list of the strings cut may take; the strings past it are counted, not named. */
 export const CUT_TO_FIT_LISTED_BYTES = 16 * 1024;
 /**
