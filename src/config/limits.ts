@@ -331,6 +331,12 @@ export const MATCHES_LISTED = 20;
  * megabyte each would make the list of its headings 100 MB.
  */
 export const ERROR_ECHO_MAX_CHARS = 200;
+/**
+ * An error message over MAX_RESPONSE_BYTES is sent cut to this many characters and its length, so
+ * it still says what went wrong: it was replaced by the generic "ask for less", wrong for an error
+ * (a vault setting of megabytes quoted in it, no argument to narrow).
+ */
+export const ERROR_CUT_TO_CHARS = 4000;
 /** Longest path accepted, in characters; longest single name, in UTF-8 bytes. */
 export const MAX_PATH_LENGTH = 1024;
 export const MAX_NAME_BYTES = 255;
