@@ -102,6 +102,11 @@ describe("answers carrying a planted string of megabytes", () => {
 		expect(tasks.cut_to_fit?.total).toBe(PLANTED_TASKS);
 	}, 60_000);
 
+	test("the instructions a client gets at initialize say what cut_to_fit is and how to read the rest (no client was told)", () => {
+		const instructions = client.getInstructions() ?? "";
+		expect(instructions).toMatch(/cut short, listed in cut_to_fit as JSON Pointers: read that note with read_note/);
+	});
+
 	test("resources/read of a note cut at the bound says so, in its text and in _meta (it was cut silently)", async () => {
 		const read = await client.readResource({ uri: "vault-mcp://note/Breaks.md" });
 		const content = read.contents[0] as { text: string; _meta?: Record<string, unknown> };
