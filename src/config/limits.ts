@@ -91,6 +91,11 @@ export const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
  * bound, hiding its note or canvas from the person's AI.
  */
 export const CUT_TO_FIT_SHORTEST_BYTES = 2 * 1024;
+/**
+ * Bytes of the result a key cut short leaves for ` (2)`, ` (3)`… when its cut text is already a key
+ * of its object (two keys alike for their first kilobytes): a count of up to 16 digits, twice.
+ */
+export const CUT_KEY_APART_BYTES = 64;
 /** Bytes of the result `cut_to_fit`'s list of the strings cut may take; the strings past it are counted, not named. */
 export const CUT_TO_FIT_LISTED_BYTES = 16 * 1024;
 /**
@@ -326,6 +331,12 @@ export const MATCHES_LISTED = 20;
  * megabyte each would make the list of its headings 100 MB.
  */
 export const ERROR_ECHO_MAX_CHARS = 200;
+/**
+ * An error message over MAX_RESPONSE_BYTES is sent cut to this many characters and its length, so
+ * it still says what went wrong: it was replaced by the generic "ask for less", wrong for an error
+ * (a vault setting of megabytes quoted in it, no argument to narrow).
+ */
+export const ERROR_CUT_TO_CHARS = 4000;
 /** Longest path accepted, in characters; longest single name, in UTF-8 bytes. */
 export const MAX_PATH_LENGTH = 1024;
 export const MAX_NAME_BYTES = 255;

@@ -5,11 +5,12 @@
  * carried it over MAX_RESPONSE_BYTES, so the note or canvas was hidden from the person's AI. The
  * longest strings are cut to one length, the shortest that makes the answer fit (so a short path
  * or name is never cut while a long text could be), at whole characters, and `cut_to_fit` names
- * each as a JSON Pointer (RFC 6901). Sizes are those of the tool result as sent: the answer goes
+ * each as a JSON Pointer (RFC 6901), which holds the keys as sent: a key cut to the text of another
+ * key of its object is made apart from it, so no entry is dropped and no pointer names two. Sizes are those of the tool result as sent: the answer goes
  * out twice, as structured content and as its JSON text quoted again.
  */
 import { z } from "zod";
-import { CUT_TO_FIT_LISTED_BYTES, CUT_TO_FIT_SHORTEST_BYTES } from "../config/limits";
+import { CUT_KEY_APART_BYTES, CUT_TO_FIT_LISTED_BYTES, CUT_TO_FIT_SHORTEST_BYTES } from "../config/limits";
 import { jsonCharBytes } from "../jsonText";
 import type { Steps } from "../markdown/steps";
 
@@ -44,7 +45,11 @@ export const CUT_TO_FIT_FIELD = "cut_to_fit";
 /** How clients see it (every tool's output schema has it). */
 export const cutToFitSchema = z
 	.object({
-		strings: z.array(z.string()).describe("JSON Pointers of the strings cut short, in answer order, as many as fit in a few KiB"),
+		strings: z
+			.array(z.string())
+			.describe(
+				"JSON Pointers of the strings cut short (a key's is its value's; a key cut to another's text ends in ' (2)'), in answer order, as many as fit in a few KiB",
+			),
 		total: z.number().int().describe("How many strings were cut"),
 	})
 	.optional()
@@ -96,45 +101,63 @@ function resultBytesOfJson(json: string): number {
 /** Where a string is, as the keys and indexes leading to it. */
 type Place = Array<string | number>;
 
-/** A string's replacement (the same string, or a prefix of it); `place` holds the keys as the answer now spells them, the key itself last when `isKey`. */
-type Visit = (text: string, place: Place, isKey: boolean) => Steps<string>;
+/**
+ * A string's replacement (the same string, or a prefix of it); `place` holds the keys as the answer
+ * now spells them. For a key (its own text last in `place`), `taken` says which texts its object
+ * already holds or may hold: a key cut short must be none of them.
+ */
+type Visit = (text: string, place: Place, taken: ((key: string) => boolean) | null) => Steps<string>;
 
 /**
  * A copy of `value` with each string, object keys included, replaced by `visit`'s answer, in one
  * fixed order; as JSON.stringify does, what has no JSON (undefined, a function) is left out of an
- * object and is null in an array, and a value with `toJSON` is taken as what it gives. A key cut
- * to the same text as an earlier key of its object is left out with its value (whose strings are
- * still visited, so every pass sees the same strings in the same order).
+ * object and is null in an array, and a value with `toJSON` is taken as what it gives.
  */
-function* copyVisiting(value: unknown, place: Place, visit: Visit, leftOut: (place: Place) => void, work: StepWork): Steps<unknown> {
+function* copyVisiting(value: unknown, place: Place, visit: Visit, work: StepWork): Steps<unknown> {
 	if (work.add(WORK_PER_VALUE)) yield;
-	if (typeof value === "string") return yield* visit(value, place, false);
+	if (typeof value === "string") return yield* visit(value, place, null);
 	if (value === null || typeof value !== "object") return typeof value === "function" ? undefined : value;
-	if (typeof (value as { toJSON?: unknown }).toJSON === "function")
-		return yield* copyVisiting((value as { toJSON(): unknown }).toJSON(), place, visit, leftOut, work);
+	if (typeof (value as { toJSON?: unknown }).toJSON === "function") return yield* copyVisiting((value as { toJSON(): unknown }).toJSON(), place, visit, work);
 	if (Array.isArray(value)) {
 		const copy: unknown[] = [];
 		for (let index = 0; index < value.length; index++) {
 			place.push(index);
-			copy.push((yield* copyVisiting(value[index], place, visit, leftOut, work)) ?? null);
+			copy.push((yield* copyVisiting(value[index], place, visit, work)) ?? null);
 			place.pop();
 		}
 		return copy;
 	}
 	const copy: Record<string, unknown> = {};
+	// A key kept whole is one of the object's own; one cut is new: it must be neither an own key nor a key already copied.
+	const taken = (key: string) => Object.hasOwn(value, key) || Object.hasOwn(copy, key);
 	for (const [key, entry] of Object.entries(value)) {
 		if (entry === undefined || typeof entry === "function") continue;
 		if (work.add(WORK_PER_VALUE)) yield;
 		place.push(key);
-		const keyAsSent = yield* visit(key, place, true);
+		const keyAsSent = yield* visit(key, place, taken);
 		place[place.length - 1] = keyAsSent;
-		const entryAsSent = yield* copyVisiting(entry, place, visit, leftOut, work);
-		if (Object.hasOwn(copy, keyAsSent)) leftOut(place);
 		// Defined, not assigned: a key `__proto__` (a frontmatter may have one) stays a key.
-		else Object.defineProperty(copy, keyAsSent, { value: entryAsSent, enumerable: true, writable: true, configurable: true });
+		Object.defineProperty(copy, keyAsSent, { value: yield* copyVisiting(entry, place, visit, work), enumerable: true, writable: true, configurable: true });
 		place.pop();
 	}
 	return copy;
+}
+
+/**
+ * `text`, a key cut short to `cut`, made a key no other of its object is (`taken`): two keys alike
+ * for their first kilobytes were cut to one text, and the second was dropped with its value. It is
+ * cut CUT_KEY_APART_BYTES shorter and ends in ` (2)`, ` (3)`… (in the budget of the one length).
+ */
+function* keyApart(text: string, cut: string, maxBytes: number, taken: (key: string) => boolean, work: StepWork): Steps<string> {
+	if (!taken(cut)) return cut;
+	const { end } = yield* prefixInResult(text, maxBytes - CUT_KEY_APART_BYTES, work);
+	const start = text.slice(0, end);
+	for (let count = 2; ; count++) {
+		const candidate = `${start} (${count})`;
+		if (!taken(candidate)) return candidate;
+		// Each candidate is hashed whole: counted as measured.
+		if (work.add(candidate.length)) yield;
+	}
 }
 
 /** `place` as a JSON Pointer. */
@@ -181,7 +204,6 @@ export function* cutToFitSteps(answer: Record<string, unknown>, resultBytes: num
 			order++;
 			return text;
 		},
-		() => undefined,
 		work,
 	);
 	const longBytes = longSizes.reduce((sum, size) => sum + size, 0);
@@ -205,14 +227,17 @@ export function* cutToFitSteps(answer: Record<string, unknown>, resultBytes: num
 	const copy = (yield* copyVisiting(
 		answer,
 		[],
-		function* (text, place, isKey) {
+		function* (text, place, taken) {
 			if (!toCut.has(order++)) return text;
 			const { end } = yield* prefixInResult(text, length, work);
-			const cut = text.slice(0, end);
-			named(isKey ? [...place.slice(0, -1), cut] : place);
+			if (taken === null) {
+				named(place);
+				return text.slice(0, end);
+			}
+			const cut = yield* keyApart(text, text.slice(0, end), length, taken, work);
+			named([...place.slice(0, -1), cut]);
 			return cut;
 		},
-		named,
 		work,
 	)) as Record<string, unknown>;
 	const cut: CutToFit = { strings: listed, total };

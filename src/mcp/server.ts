@@ -1,7 +1,8 @@
 import { McpServer, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult, type ListToolsResult, type ProtocolEra } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { errorKind, type ActivityLog, type ActivityOutcome, type Logger } from "../activity";
-import { MAX_RESPONSE_BYTES, VAULT_WIDE_SLICE_MS } from "../config/limits";
+import { ERROR_CUT_TO_CHARS, MAX_RESPONSE_BYTES, VAULT_WIDE_SLICE_MS } from "../config/limits";
+import { echoed } from "../markdown/echo";
 import { answerAtOnce, answerInSlices } from "./answerJson";
 import { CUT_TO_FIT_FIELD, cutToFitSchema, cutToFitSteps } from "./cutToFit";
 import { SliceClock } from "../markdown/steps";
@@ -562,7 +563,11 @@ async function runTool(ctx: ToolContext, deps: McpServerDeps, tool: ToolDescript
 		}
 	}
 	let responseBytes = answerBytes ?? Buffer.byteLength(JSON.stringify(result));
-	if (responseBytes > MAX_RESPONSE_BYTES) {
+	if (responseBytes > MAX_RESPONSE_BYTES && result.isError && result.content.length === 1 && result.content[0]!.type === "text") {
+		// An error still says what it is: its start, and how long it was.
+		result = { isError: true, content: [{ type: "text", text: echoed(result.content[0]!.text, ERROR_CUT_TO_CHARS) }] };
+		responseBytes = Buffer.byteLength(JSON.stringify(result));
+	} else if (responseBytes > MAX_RESPONSE_BYTES) {
 		outcome = "fixable";
 		result = toCallToolResult(
 			fail(`The answer would be over ${MAX_RESPONSE_BYTES} bytes. Ask for less: a smaller limit, a folder, or one note at a time.`),

@@ -51,7 +51,9 @@ export function visibleNotes(host: Host, scope: Scope): HostFile[] {
  * answered exactly like missing ones, so an excluded path is never confirmed to exist.
  */
 export function findNote(host: Host, scope: Scope, input: string): Result<HostFile> {
-	// `#heading`, `^block` and `|alias` are parts of link text, never of file names (Obsidian forbids them there).
+	const named = noteNamedExactly(host, scope, input);
+	if (named !== null) return ok(named);
+	// Otherwise `#heading`, `^block` and `|alias` are parts of link text (Obsidian warns against them in names).
 	const linkpath = input.split(/[#|]/, 1)[0]?.trim() ?? "";
 	const checked = checkVaultPath(linkpath, scope);
 	if (!checked.ok) return checked;
@@ -65,6 +67,25 @@ export function findNote(host: Host, scope: Scope, input: string): Result<HostFi
 	const found = exact ?? resolveVisibleLink(host, scope, path, "");
 	if (found && isNoteInScope(found.path, scope)) return ok(found);
 	return fail(notFoundMessage(host, scope, path));
+}
+
+/**
+ * The visible note whose whole path, `.md` included, is `input` when that path holds `#` or `|`
+ * (a file made outside Obsidian, or kept despite its warning), else null. As link text `a#b.md` is
+ * note `a`'s heading `b.md`, so such a note could not be named at all; only a path spelt whole with
+ * its `.md` names it, so `Note#Heading` still reaches the heading even beside a note of that name.
+ */
+function noteNamedExactly(host: Host, scope: Scope, input: string): HostFile | null {
+	if (!/[#|]/.test(input) || !input.endsWith(".md")) return null;
+	const checked = checkVaultPath(input, scope);
+	if (!checked.ok) return null;
+	const file = host.vault.getFileByPath(checked.value);
+	return file && file.extension === "md" && isNoteInScope(file.path, scope) ? file : null;
+}
+
+/** Whether `findNote(input)` found `file` by its whole path, so no part of `input` is a heading, block or alias. */
+export function isNamedExactly(host: Host, scope: Scope, input: string, file: HostFile): boolean {
+	return noteNamedExactly(host, scope, input) === file;
 }
 
 /**

@@ -102,6 +102,11 @@ describe("answers carrying a planted string of megabytes", () => {
 		expect(tasks.cut_to_fit?.total).toBe(PLANTED_TASKS);
 	}, 60_000);
 
+	test("the instructions a client gets at initialize say what cut_to_fit is and how to read the rest (no client was told)", () => {
+		const instructions = client.getInstructions() ?? "";
+		expect(instructions).toMatch(/cut short, listed in cut_to_fit as JSON Pointers: read that note with read_note/);
+	});
+
 	test("resources/read of a note cut at the bound says so, in its text and in _meta (it was cut silently)", async () => {
 		const read = await client.readResource({ uri: "vault-mcp://note/Breaks.md" });
 		const content = read.contents[0] as { text: string; _meta?: Record<string, unknown> };
@@ -121,5 +126,90 @@ describe("answers carrying a planted string of megabytes", () => {
 		expect(text).toMatch(/\n\n\[Vault MCP: this prompt's note is cut here, at 512 KiB as JSON\.\]$/);
 		const short = await client.getPrompt({ name: "Short", arguments: { topic: "the garden" } });
 		expect((short.messages[0]!.content as { text: string }).text).toBe("Summarise the garden.\n");
+	}, 60_000);
+});
+
+/** The value a JSON Pointer (RFC 6901) names, or undefined when it names nothing. */
+function at(value: unknown, pointer: string): unknown {
+	return pointer
+		.split("/")
+		.slice(1)
+		.map((part) => part.replaceAll("~1", "/").replaceAll("~0", "~"))
+		.reduce<unknown>(
+			(inside, part) =>
+				inside !== null && typeof inside === "object" && Object.hasOwn(inside, part) ? (inside as Record<string, unknown>)[part] : undefined,
+			value,
+		);
+}
+
+describe("answers cut to fit whose keys are hostile", () => {
+	/** Two keys of a property, alike for their first 25,000 characters: cut to one length, they were one key, and the second was dropped. */
+	const LONG_KEY = "k".repeat(25_000);
+	const ROWS = 40;
+	const rowNote = (index: number) =>
+		`---\nobj:\n  ? ${LONG_KEY}1\n  : one\n  ? ${LONG_KEY}2\n  : two\n  __proto__: proto\n  a/b~c: slash\n---\nRow ${index}.\n`;
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+
+	beforeAll(async () => {
+		const rows = Object.fromEntries(Array.from({ length: ROWS }, (_, index) => [`Rows/Row ${String(index).padStart(2, "0")}.md`, rowNote(index)]));
+		vault = await makeVault({
+			...rows,
+			"Wide.base": `filters: 'file.inFolder("Rows")'\nviews:\n  - type: table\n    name: Objects\n    order:\n      - file.name\n      - note.obj\n  - type: table\n    name: Columns\n    order:\n      - file.name\n      - note.${LONG_KEY}1\n      - note.${LONG_KEY}2\n`,
+		});
+		running = await startService(vault, { settings: { rateLimitPerMinute: 1_000_000 } });
+		await running.host.metadataCache.settled();
+		client = await connectClient(running.url, running.tokens.read ?? "");
+	}, 60_000);
+	afterAll(async () => {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	/** The answer as its JSON text says it (a parsed `__proto__` stays a key), and its size checked. */
+	async function answeredText(name: string, args: Record<string, unknown>): Promise<Record<string, unknown> & { cut_to_fit: CutToFit }> {
+		const result = (await client.callTool({ name, arguments: args })) as {
+			isError?: boolean;
+			content: Array<{ text: string }>;
+			structuredContent: unknown;
+		};
+		expect(result.isError ?? false).toBe(false);
+		expect(Buffer.byteLength(JSON.stringify({ content: result.content, structuredContent: result.structuredContent }))).toBeLessThanOrEqual(
+			MAX_RESPONSE_BYTES,
+		);
+		return JSON.parse(result.content[0]!.text) as Record<string, unknown> & { cut_to_fit: CutToFit };
+	}
+
+	/** Every pointer listed names a value of the answer, no two alike (a pointer holds its keys as sent: one of a key cut to 12,000 characters may not fit in the list). */
+	function expectPointersResolve(answer: Record<string, unknown>, cut: CutToFit): void {
+		expect(new Set(cut.strings).size).toBe(cut.strings.length);
+		for (const pointer of cut.strings) expect(at(answer, pointer)).toBeDefined();
+	}
+
+	test("query_base of properties whose keys are alike for their first 25,000 characters keeps both keys, each cut and named apart (the second was dropped)", async () => {
+		const answer = await answeredText("query_base", { path: "Wide.base", view: "Objects", limit: ROWS });
+		const rows = answer.rows as Array<{ values: Record<string, Record<string, string>> }>;
+		expect(rows).toHaveLength(ROWS);
+		for (const row of rows) {
+			const obj = row.values["note.obj"]!;
+			const keys = Object.keys(obj);
+			expect(keys.length).toBe(4);
+			expect(Object.values(obj)).toEqual(["one", "two", "proto", "slash"]);
+			expect(Object.hasOwn(obj, "__proto__") && Object.hasOwn(obj, "a/b~c")).toBe(true);
+			for (const key of keys.slice(0, 2)) expect(key.startsWith("k".repeat(1000)) && key.length < LONG_KEY.length).toBe(true);
+		}
+		expect(answer.cut_to_fit.total).toBe(2 * ROWS);
+		expectPointersResolve(answer, answer.cut_to_fit);
+	}, 60_000);
+
+	test("query_base of two columns whose ids are alike for their first 25,000 characters answers both in every row, cut and named apart", async () => {
+		const answer = await answeredText("query_base", { path: "Wide.base", view: "Columns", limit: ROWS });
+		const rows = answer.rows as Array<{ values: Record<string, unknown> }>;
+		expect(rows).toHaveLength(ROWS);
+		for (const row of rows) expect(Object.keys(row.values).length).toBe(3);
+		expect(answer.cut_to_fit.strings.length).toBeGreaterThan(0);
+		expectPointersResolve(answer, answer.cut_to_fit);
 	}, 60_000);
 });

@@ -68,6 +68,13 @@ describe("list_templates reads the core Templates plugin's folder", () => {
 		);
 	});
 
+	test("a folder setting of 400,000 NULs (2.4 MB as JSON) is an error that says what is wrong (it said 'ask for less', over 2 MiB)", async () => {
+		const error = (await listTemplates("\0".repeat(400_000), "error")) as string;
+		expect(error).toMatch(
+			/^The template folder set in this vault \("\0{200}… \(400000 characters\)"\) cannot be used: The path is longer than \d+ characters\.$/,
+		);
+	});
+
 	test("a folder outside the vault is an error, and nothing is listed", async () => {
 		expect(await listTemplates("../elsewhere", "error")).toMatch(/^The template folder set in this vault \("\.\.\/elsewhere"\) cannot be used: /);
 	});

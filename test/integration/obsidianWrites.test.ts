@@ -2,6 +2,7 @@ import { promises as fs, readFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import dayjs from "dayjs";
+import { MAX_FRONTMATTER_ENTRIES } from "../../src/config/limits";
 import { connectClient } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
 import { callError, callOk } from "../helpers/tools";
@@ -141,6 +142,18 @@ describe("complete_task, set_property and templates over HTTP", () => {
 		test("a note without frontmatter gets one, in its own line endings", async () => {
 			await callOk(client, "set_property", { path: "Bare", name: "done", value: true });
 			expect(read("Bare.md")).toBe("---\r\ndone: true\r\n---\r\nBody only\r\n");
+		});
+
+		test("a list of 60,000 items is refused before its items are checked, naming the most a list may have; nothing changed", async () => {
+			const before = read("Props.md");
+			const items = Array.from({ length: 60_000 }, (_, index) => `bed ${index}`);
+			// The last item is no scalar: checked item by item, the answer was zod's generic "Invalid input at value".
+			for (const value of [items, [...items, { planted: true }]]) {
+				const message = await callError(client, "set_property", { path: "Props", name: "beds", value });
+				expect(message).toContain(`A list of at most ${MAX_FRONTMATTER_ENTRIES} items can be set (this one has ${value.length})`);
+				expect(message).toContain("Nothing was changed.");
+			}
+			expect(read("Props.md")).toBe(before);
 		});
 
 		test("broken YAML, a missing note and a bad tag are errors that change nothing", async () => {

@@ -614,7 +614,7 @@ describe("set_property with a list of 100,000 items (a request's megabyte)", () 
 			name: "list",
 			value: Array.from({ length: 100_000 }, (_, index) => `v${index}`),
 		});
-		expect(error).toContain(`more than ${MAX_FRONTMATTER_ENTRIES} items`);
+		expect(error).toContain(`A list of at most ${MAX_FRONTMATTER_ENTRIES} items can be set`);
 		expect(await fs.readFile(nodePath.join(served.vault, "Plain.md"), "utf8")).toBe("---\nrank: 1\n---\nbody\n");
 	}, 60_000);
 

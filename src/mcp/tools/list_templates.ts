@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { echoed } from "../../markdown/echo";
 import { TEMPLATES_LISTED } from "../../config/limits";
 import { templateSettings } from "../../vault/obsidianSettings";
 import { visibleNotes } from "../../vault/notes";
@@ -28,7 +29,7 @@ export const listTemplatesTool = defineTool({
 		const checked = checkFolderArgument(configured, ctx.scope);
 		// Not quoted when it spells a folder hidden from this caller (a backslash between the names, or a `.` or `..` part before them, still names it).
 		if (!checked.ok && mayNameHidden(configured, ctx.scope)) return fail(noFolder);
-		if (!checked.ok) return fail(`The template folder set in this vault ("${configured}") cannot be used: ${checked.error}`);
+		if (!checked.ok) return fail(`The template folder set in this vault ("${echoed(configured)}") cannot be used: ${checked.error}`);
 		if (checked.value === undefined) return fail(noFolder);
 		const folder = checked.value;
 		const templates = visibleNotes(ctx.host, ctx.scope)

@@ -19,7 +19,7 @@ import { echoed } from "../../markdown/echo";
 import { findHiddenContent } from "../../markdown/hiddenContent";
 import { describeHeadingPlaces, headingKey, resolveSubpathInSteps, type HeadingPlaces, type NotePart } from "../../markdown/subpath";
 import { blockPartInSteps, headingPlacesInSteps } from "../../headless/compactMetadata";
-import { findNote, noteAsAnswered, truncateAsJson } from "../../vault/notes";
+import { findNote, isNamedExactly, noteAsAnswered, truncateAsJson } from "../../vault/notes";
 import { listedNoteTags } from "../../vault/tags";
 import { SliceClock, type Steps } from "../../markdown/steps";
 import { NoteHashes } from "../../vault/noteHashes";
@@ -87,7 +87,7 @@ export const readNoteTool = defineTool({
 		const file = found.value;
 		const text = await ctx.host.vault.cachedRead(file);
 		const cache = ctx.host.metadataCache.getFileCache(file);
-		const subpath = subpathOf(args.path);
+		const subpath = isNamedExactly(ctx.host, ctx.scope, args.path, file) ? "" : subpathOf(args.path);
 		let part: NotePart | null = null;
 		if (subpath !== "" && !cache) {
 			// A note over MAX_STARTUP_PARSE_BYTES is parsed after start, in slices: until then its headings and blocks are not known, which is not "none".

@@ -2,11 +2,28 @@ import { z } from "zod";
 import { findNote } from "../../vault/notes";
 import { setNoteProperty } from "../../vault/noteEdits";
 import { hashText } from "../../vault/writes";
-import { MAX_PROPERTY_NAME_CHARS } from "../../config/limits";
+import { MAX_FRONTMATTER_ENTRIES, MAX_PROPERTY_NAME_CHARS } from "../../config/limits";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
+
+/**
+ * The value: a longer list is refused by its length before any item is checked. 60,000 items were
+ * each checked by zod (tens of ms in one piece) before the tool refused the list; a `max` inside
+ * the union is checked first too, but its message is lost in the union's ("Invalid input").
+ */
+const propertyValue = z.preprocess(
+	(value, ctx) => {
+		if (!Array.isArray(value) || value.length <= MAX_FRONTMATTER_ENTRIES) return value;
+		ctx.addIssue({
+			code: "custom",
+			message: `A list of at most ${MAX_FRONTMATTER_ENTRIES} items can be set (this one has ${value.length}): more would put the note's frontmatter over what is read as properties. Nothing was changed.`,
+		});
+		return z.NEVER;
+	},
+	z.union([scalar, z.array(scalar), z.null()]),
+);
 
 export const setPropertyTool = defineTool({
 	name: "set_property",
@@ -18,7 +35,7 @@ export const setPropertyTool = defineTool({
 	inputSchema: {
 		path: z.string(),
 		name: z.string(),
-		value: z.union([scalar, z.array(scalar), z.null()]),
+		value: propertyValue,
 	},
 	outputSchema: {
 		path: z.string(),

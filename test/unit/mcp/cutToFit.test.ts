@@ -95,6 +95,21 @@ describe("cutToFitSteps", () => {
 		expect(rows[1]!.values.title!.length).toBeLessThan(2_000_000);
 	});
 
+	test("keys alike for their first kilobytes, cut to one text, stay apart: each entry kept and named by its own pointer (the second was dropped)", () => {
+		const alike = "a/~".repeat(2000);
+		const answer = { values: { [`${alike}1`]: "one", [`${alike}2`]: "two", [`${alike}3`]: "three", short: "kept" } };
+		const cut = cutToFit(answer, 24 * 1024)!;
+		expect(resultBytes(cut)).toBeLessThanOrEqual(24 * 1024);
+		const values = cut.values as Record<string, string>;
+		expect(Object.values(values)).toEqual(["one", "two", "three", "kept"]);
+		const keys = Object.keys(values).slice(0, 3);
+		expect(keys[1]!.endsWith(" (2)") && keys[2]!.endsWith(" (3)")).toBe(true);
+		for (const key of keys) expect(alike.startsWith(key.replace(/ \(\d\)$/, ""))).toBe(true);
+		const { strings, total } = cut.cut_to_fit as { strings: string[]; total: number };
+		expect(total).toBe(3);
+		expect(strings.map((pointer) => at(cut, pointer))).toEqual(["one", "two", "three"]);
+	});
+
 	test("an answer too big only because of many short strings is not cut (null: the caller asks for less)", () => {
 		const answer = { notes: Array.from({ length: 3000 }, (_, index) => ({ path: `${"folder/".repeat(120)}note ${index}.md` })) };
 		expect(resultBytes(answer)).toBeGreaterThan(MAX_RESPONSE_BYTES);

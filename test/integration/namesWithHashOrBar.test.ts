@@ -1,0 +1,78 @@
+/**
+ * A note whose name holds `#` or `|` (made outside Obsidian, or kept despite its warning) could not
+ * be named by any tool: `a#b.md` was read as note `a`'s heading `b.md`, `x|y.md` as note `x` shown
+ * as `y.md`. Its whole path with `.md` now names it, in every tool that takes a note's path; link
+ * text without `.md` still reaches headings and aliases, and an excluded such note stays unnamed.
+ * The real SDK client over real HTTP.
+ */
+import { readFileSync } from "node:fs";
+import * as nodePath from "node:path";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { connectClient } from "../helpers/http";
+import { startService, type RunningService } from "../helpers/service";
+import { callError, callOk } from "../helpers/tools";
+import { makeVault, removeDir } from "../helpers/vault";
+
+const FILES = {
+	"a.md": "# b\nnote a's section\n",
+	"a#b.md": "---\nstatus: draft\n---\nthe hash note [[x]]\n- [ ] hash task\n",
+	"x.md": "plain x\n",
+	"x|y.md": "the bar note\n- [ ] bar task\n",
+	"Private/s.md": "secret s\n",
+	"Private/s#t.md": "secret s#t\n",
+};
+
+describe("notes whose names hold # or |", () => {
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+	const read = (path: string) => readFileSync(nodePath.join(vault, path), "utf8");
+
+	beforeAll(async () => {
+		vault = await makeVault(FILES);
+		running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, rateLimitPerMinute: 100_000, excludedFolders: ["Private"] } });
+		await running.host.metadataCache.settled();
+		client = await connectClient(running.url, running.tokens.write ?? "");
+	}, 60_000);
+	afterAll(async () => {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test("read_note and get_note_links of 'a#b.md' and 'x|y.md' answer those notes (they answered a.md's heading and x.md)", async () => {
+		expect(await callOk(client, "read_note", { path: "a#b.md" })).toMatchObject({
+			path: "a#b.md",
+			content: FILES["a#b.md"],
+			frontmatter: { status: "draft" },
+		});
+		expect(await callOk(client, "read_note", { path: "x|y.md" })).toMatchObject({ path: "x|y.md", content: FILES["x|y.md"] });
+		expect(await callOk(client, "get_note_links", { path: "a#b.md" })).toMatchObject({ path: "a#b.md", outgoing: [{ link: "x", target: "x.md" }] });
+	});
+
+	test("link text without .md still reaches a heading and an alias, beside a note of that name", async () => {
+		expect(await callOk(client, "read_note", { path: "a#b" })).toMatchObject({ path: "a.md", content: "# b\nnote a's section\n", section: "b" });
+		expect(await callOk(client, "read_note", { path: "x|shown" })).toMatchObject({ path: "x.md", content: "plain x\n" });
+	});
+
+	test("append_to_note, set_property and complete_task write the named note, and only it", async () => {
+		await callOk(client, "append_to_note", { path: "x|y.md", content: "appended" });
+		await callOk(client, "set_property", { path: "a#b.md", name: "status", value: "done" });
+		await callOk(client, "complete_task", { path: "a#b.md", line: 4, text: "hash task" });
+		expect(read("x|y.md")).toBe(`${FILES["x|y.md"]}\nappended\n`);
+		expect(read("a#b.md")).toMatch(/^---\nstatus: done\n---\nthe hash note \[\[x\]\]\n- \[x\] hash task ✅ \d{4}-\d\d-\d\d\n$/);
+		expect(read("a.md")).toBe(FILES["a.md"]);
+		expect(read("x.md")).toBe(FILES["x.md"]);
+	});
+
+	test("an excluded note named so is answered exactly as a missing one, and never read", async () => {
+		const excluded = await callError(client, "read_note", { path: "Private/s#t.md" });
+		expect(excluded).toBe(await callError(client, "read_note", { path: "Private/s#nothing.md" }));
+		expect(excluded).not.toContain("secret");
+		expect(await callError(client, "append_to_note", { path: "Private/s#t.md", content: "x" })).toBe(
+			await callError(client, "append_to_note", { path: "Private/s#nothing.md", content: "x" }),
+		);
+		expect(read("Private/s#t.md")).toBe(FILES["Private/s#t.md"]);
+		expect(read("Private/s.md")).toBe(FILES["Private/s.md"]);
+	});
+});
