@@ -349,9 +349,9 @@ async function benchCommonVault(size: number): Promise<void> {
 				throw new Error(`${label}: "${entry.query}" matches ${total} of ${notes} notes, under ${COMMON_MATCH_SHARE * 100}%`);
 		}
 		// The build leaves garbage and cold code behind: a collection and untimed passes first, so the
-		// rows time searches, not the start-up's leftovers. The collection before the passes: V8 (11.3)
-		// drops every function's optimized code at a full collection, and with the collection last, the
-		// first 20–30 timed searches ran while it was compiled again (3–10× slower: the p95 rows).
+		// rows time searches, not the start-up's leftovers. The collection before the passes: after a full
+		// collection V8 (11.3) optimizes every hot function again (`--trace-opt`), and with the collection
+		// last, the first 20–30 timed searches ran while it did (3–10× slower: the p95 rows).
 		gc();
 		for (let pass = 0; pass < COMMON_WARM_UP_PASSES; pass++) for (const entry of COMMON_QUERIES) await index.search(SCOPE, parseQuery(entry.query), {}, 10);
 		for (const kind of ["one common word", "two common words"]) {
