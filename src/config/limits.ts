@@ -146,6 +146,17 @@ export const SNIPPET_TOKENIZE_CHUNK_CHARS = 512;
  */
 export const SNIPPET_SEARCH_MAX_CHARS = 128 * 1024;
 /**
+ * Results whose snippets a search engine keeps for the next search of the same words, and the
+ * characters of note text those keep (the text is what says they still hold: snippets are reused
+ * only for the very same text). Making snippets was a fifth of a one-common-word search at 10,000
+ * notes, and a page asked again meets the same notes again. A text longer than
+ * SNIPPET_SEARCH_MAX_CHARS is not kept: comparing it would cost more than the snippets do.
+ * The text is most often the text cache's own string; at most 1 Mi characters (2 MiB) more, and
+ * the snippets themselves (three passages of a few hundred characters: about 1 MiB for 1,024 results).
+ */
+export const SEARCH_SNIPPET_MEMO_RESULTS = 1024;
+export const SEARCH_SNIPPET_MEMO_TEXT_CHARS = 1024 * 1024;
+/**
  * Words whose stems a search engine remembers between searches (forgotten all at once past this).
  * Snippets stem every word of a result that starts like a query word: with a memo that lived for
  * one search only, stemming was a tenth of a one-word search's snippets at 10,000 notes. About

@@ -54,7 +54,7 @@ import {
 	LEAST_PROXIMITY_FACTOR,
 	type Ranked,
 } from "./rank";
-import { snippetsOf } from "./snippets";
+import { SnippetMemo } from "./snippetMemo";
 import { NO_TERM, passageEvidence, proximityScratch, type ProximityTerms } from "./proximity";
 import { templateWord, withoutTemplate, type TemplateWord } from "./templates";
 import { ENGLISH_NEGATIONS, ENGLISH_PARTICLES, NEGATING_PREFIXES } from "./stopWords";
@@ -228,6 +228,8 @@ export class SearchEngine {
 	private templateGeneration = -1;
 	/** The dictionary's stemmer and its remembered answers (rememberedStemmer). */
 	private stems: { of: Stemmer | null; memo: Stemmer | null } = { of: null, memo: null };
+	/** The snippets of the notes last shown, reused for the same text and words. */
+	private readonly snippets = new SnippetMemo();
 	/** What the last `titleTier` found of how well the note's best alias holding every term and the query overlap (titleCoverage). */
 	private aliasCoverage = 0;
 
@@ -275,6 +277,7 @@ export class SearchEngine {
 			const ranked = await this.rank(query, include, limit, attempt < PAUSED_SEARCH_ATTEMPTS ? pause : null);
 			if (ranked === null) continue;
 			const results: SearchHit[] = [];
+			const wordsKey = SnippetMemo.wordsKey(query);
 			let gone = 0;
 			// One note's snippets at a time, pausing between them: fifty long notes are not one long piece.
 			for (const hit of ranked.hits) {
@@ -283,7 +286,7 @@ export class SearchEngine {
 				const text = await readText(hit.path);
 				// Deleted or moved by another program since it was indexed: not an answer, and not a reason to fail the others.
 				if (text === null) gone++;
-				else results.push({ ...hit, snippets: snippetsOf(text, query, ranked.stem) });
+				else results.push({ ...hit, snippets: this.snippets.snippetsOf(hit.path, wordsKey, text, query, ranked.stem) });
 			}
 			const total = ranked.total - gone;
 			if (!ranked.checks) return { total, results };

@@ -849,3 +849,54 @@ describe("a note whose indexing is overtaken by a change to it (a huge note's me
 		});
 	});
 });
+
+describe("a search's snippets show each note as it is now", () => {
+	let vault: OpenVault;
+	let index: IndexedNoteSearch;
+	beforeAll(async () => {
+		vault = await openVault({ "Garden.md": "The garden needs water.\n", "Yard.md": "A garden of stones.\n" });
+		index = new IndexedNoteSearch(vault.host, vault.scope(), () => new Promise((resolve) => setImmediate(resolve)));
+		index.start();
+		await index.whenReady();
+	});
+	afterAll(async () => {
+		await index.stop();
+		await vault.close();
+	});
+
+	/** Resolves once the index finds a note at `path` (a rename is indexed at its new path after the event). */
+	async function foundAt(path: string): Promise<void> {
+		for (let tries = 0; tries < 200; tries++) {
+			if ((await index.search(vault.scope(), parseQuery("garden"), {}, 10)).results.some((hit) => hit.path === path)) return;
+			await new Promise((resolve) => setTimeout(resolve, 10));
+		}
+		throw new Error(`${path} not indexed`);
+	}
+
+	/** The snippets of `path` for "garden", from the index (asked twice: the second answer may come from the snippet memo) and from a scan. */
+	async function snippetsOf(path: string): Promise<string[] | undefined> {
+		const ask = async () => (await index.search(vault.scope(), parseQuery("garden"), {}, 10)).results.find((hit) => hit.path === path)?.snippets;
+		const first = await ask();
+		expect(await ask()).toEqual(first);
+		const fromScan = (await scanSearch(vault.host, vault.scope(), parseQuery("garden"), {}, 10)).results.find((hit) => hit.path === path)?.snippets;
+		expect(first).toEqual(fromScan);
+		return first;
+	}
+
+	test("after an edit of the same length, a rename onto its path and a delete, the same words asked again never show the text before", async () => {
+		expect(await snippetsOf("Garden.md")).toEqual(["The «garden» needs water."]);
+		const garden = vault.host.vault.getFileByPath("Garden.md");
+		if (!garden) throw new Error("no note");
+		// Asked at once, before the index has seen the change: the snippets come from the text read now.
+		await vault.host.vault.process(garden, () => "Our garden wants light.\n");
+		expect(await snippetsOf("Garden.md")).toEqual(["Our «garden» wants light."]);
+		await vault.host.vault.rename(garden, "Old.md");
+		const yard = vault.host.vault.getFileByPath("Yard.md");
+		if (!yard) throw new Error("no note");
+		await vault.host.vault.rename(yard, "Garden.md");
+		await foundAt("Garden.md");
+		expect(await snippetsOf("Garden.md")).toEqual(["A «garden» of stones."]);
+		await vault.host.vault.trash(yard);
+		expect(await snippetsOf("Garden.md")).toBeUndefined();
+	});
+});
