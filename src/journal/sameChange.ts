@@ -31,7 +31,10 @@ export function* isSameNoteChange(approvedBefore: string, approvedAfter: string,
 	const ours = yield* hunksOf(yield* diffNoteSteps(approvedBefore, approvedAfter), false);
 	const theirs = againBefore === approvedBefore ? [] : yield* hunksOf(yield* diffNoteSteps(approvedBefore, againBefore), true);
 	const base = yield* noteLineSteps(approvedBefore);
-	const expected = yield* carried(base, [...ours, ...theirs].sort((a, b) => a.at - b.at || Number(b.theirs) - Number(a.theirs)));
+	const expected = yield* carried(
+		base,
+		[...ours, ...theirs].sort((a, b) => a.at - b.at || Number(b.theirs) - Number(a.theirs)),
+	);
 	if (expected === null) return false;
 	const written = yield* noteLineSteps(againAfter);
 	if (written.length !== expected.length) return false;

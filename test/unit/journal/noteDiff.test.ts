@@ -15,7 +15,7 @@ function longestPiece<T>(steps: Steps<T>): { value: T; items: number; chars: num
 	const arrays = Array.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
 	const walked = ["map", "slice", "reverse", "concat", "filter"] as const;
 	const kept = walked.map((name) => arrays[name]!);
-	const indexOf = String.prototype.indexOf;
+	const indexOf = Object.getOwnPropertyDescriptor(String.prototype, "indexOf")?.value as (this: string, search: string, from?: number) => number;
 	walked.forEach((name, at) => {
 		arrays[name] = function (this: unknown[], ...args: unknown[]) {
 			piece.items += this.length;
