@@ -845,6 +845,8 @@ export const WINDOW_DIFF_LINES = 5_000;
  * millisecond, so a slice (NOTE_TEXT_SLICE_MS) is not overrun by much.
  */
 export const DIFF_STEP_WORK = 4_096;
+/** Characters of a note's text counted as one line's work when a diff splits it into lines: a note of one line of 50 MiB is looked through in pieces, like one of many lines. */
+export const DIFF_LINE_CHARS = 64;
 /** Lines of a diff drawn in a window (one element each) between two points where it may pause: up to WINDOW_DIFF_LINES elements are not made in one piece of Obsidian's UI thread. */
 export const WINDOW_DIFF_LINES_PER_STEP = 256;
 /**

@@ -11,10 +11,13 @@ import {
 	APPROVAL_SWAP_GRACE_MS,
 	APPROVAL_TURN_MS,
 	MAX_WAITING_APPROVALS_PER_TOKEN,
+	NOTE_TEXT_SLICE_MS,
 	TERMINAL_DIFF_LINES,
 	TERMINAL_TYPED_AHEAD_MAX_BYTES,
 } from "../config/limits";
-import { diffAsText, diffNote } from "../journal/noteDiff";
+import { diffLineAsText, diffNoteSteps, unmatchedText } from "../journal/noteDiff";
+import { runStepsWhile, SliceClock, type Steps } from "../markdown/steps";
+import { yieldToEventLoop } from "../vault/workBudget";
 import { FairApprovalLine, type ApprovalAnswer, type ApprovalDecision, type ApprovalRequest, type Approver, type OnScreen } from "../mcp/approval";
 import { visibleInTerminal } from "./terminalText";
 
@@ -31,11 +34,13 @@ export interface TurnTiming {
 	swapGraceMs: number;
 }
 
-/** The question on screen: its lines (worked out once) and how far the person has paged. */
+/** The question on screen: its lines (worked out once, in slices; null until then) and how far the person has paged. */
 interface Shown {
 	waiting: Waiting;
-	lines: string[];
+	lines: string[] | null;
 	printed: number;
+	/** Approve or always typed while lines were not printed: the next answer must be their number to approve them unseen. */
+	confirming: { decision: ApprovalDecision; unseen: number } | null;
 	/** When it took the screen from a question that gave way (0: it did not); answers come only after the grace. */
 	swappedAt: number;
 }
@@ -98,12 +103,33 @@ export class TerminalApprover implements Approver {
 	private askNext(swapped = false): void {
 		this.stopTurn();
 		const next = this.line.showNext();
-		this.current = next ? { waiting: next, lines: describeRequest(next.request), printed: 0, swappedAt: swapped ? Date.now() : 0 } : null;
-		if (!next) return;
+		const shown: Shown | null = next ? { waiting: next, lines: null, printed: 0, swappedAt: swapped ? Date.now() : 0, confirming: null } : null;
+		this.current = shown;
+		if (!next || !shown) return;
+		// Worked out in slices: the diff of a new note of a million lines was seconds of the server's one thread in one piece.
+		// A question worked out within one slice is printed at once.
+		const steps = describeRequestSteps(next.request);
+		const clock = new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop);
+		const described = runStepsWhile(steps, () => !clock.due());
+		if (described.done) {
+			this.showQuestion(shown, described.value);
+			return;
+		}
+		void clock
+			.runWhile(steps, () => this.current === shown)
+			.then((rest) => {
+				if (rest.done && this.current === shown) this.showQuestion(shown, rest.value);
+			});
+	}
+
+	/** Prints the question worked out for `shown`, which is on screen from now on. */
+	private showQuestion(shown: Shown, lines: string[]): void {
+		shown.lines = lines;
+		if (shown.swappedAt !== 0) shown.swappedAt = Date.now();
 		const othersWaiting = this.line.size - 1;
 		if (othersWaiting > 0) this.write(`\n(${othersWaiting} more waiting after this one)`);
 		this.printPage();
-		next.shown(true);
+		shown.waiting.shown(true);
 		this.startTurn();
 	}
 
@@ -123,7 +149,7 @@ export class TerminalApprover implements Approver {
 	private giveWay(): void {
 		this.turnTimer = undefined;
 		const shown = this.current;
-		if (!shown || !this.line.othersWaiting) return;
+		if (!shown?.lines || !this.line.othersWaiting) return;
 		this.write(
 			`\n(no answer yet to ${visibleInTerminal(shown.waiting.request.tool)} from "${visibleInTerminal(shown.waiting.request.tokenName)}": it goes back in line, keeping the time it has left, and another token's call is shown)\n`,
 		);
@@ -135,7 +161,7 @@ export class TerminalApprover implements Approver {
 	/** The next page of the question, then the prompt (with [m]ore while lines remain). */
 	private printPage(): void {
 		const shown = this.current;
-		if (!shown) return;
+		if (!shown?.lines) return;
 		const page = shown.lines.slice(shown.printed, shown.printed + TERMINAL_DIFF_LINES);
 		shown.printed += page.length;
 		const left = shown.lines.length - shown.printed;
@@ -149,13 +175,23 @@ export class TerminalApprover implements Approver {
 	private prompt(): string {
 		const request = this.current?.waiting.request;
 		if (!request) return "";
-		const more = this.current && this.current.printed < this.current.lines.length ? ", [m]ore" : "";
+		const more = this.unprinted() > 0 ? ", [m]ore" : "";
 		return `Approve? [y]es, [n]o, [a]lways allow ${visibleInTerminal(request.tool)} for "${visibleInTerminal(request.tokenName)}"${more}: `;
+	}
+
+	/** Lines of the question on screen not printed yet. */
+	private unprinted(): number {
+		const shown = this.current;
+		return shown?.lines ? shown.lines.length - shown.printed : 0;
 	}
 
 	private onAnswer(line: string): void {
 		const shown = this.current;
 		if (!shown) return;
+		if (!shown.lines) {
+			this.write("(the next question is being prepared: an answer counts once it is shown)\n");
+			return;
+		}
 		// The person is at the keyboard: the question keeps the screen for another turn.
 		this.startTurn();
 		if (shown.swappedAt !== 0 && Date.now() - shown.swappedAt < this.timing.swapGraceMs) {
@@ -169,9 +205,15 @@ export class TerminalApprover implements Approver {
 			return;
 		}
 		const answer = line.trim().toLowerCase();
-		if ((answer === "m" || answer === "more") && shown.printed < shown.lines.length) {
+		const confirming = shown.confirming;
+		shown.confirming = null;
+		if ((answer === "m" || answer === "more") && this.unprinted() > 0) {
 			this.takeAnswer();
 			this.printPage();
+			return;
+		}
+		if (confirming !== null && answer.replace(/[,_ ]/g, "") === String(confirming.unseen)) {
+			this.decided(confirming.decision);
 			return;
 		}
 		const decision: ApprovalDecision | null =
@@ -183,11 +225,25 @@ export class TerminalApprover implements Approver {
 						? "always"
 						: null;
 		if (decision === null) {
-			this.write(`Answer y, n or a${shown.printed < shown.lines.length ? " (m for more of the change)" : ""}: `);
+			this.write(`Answer y, n or a${this.unprinted() > 0 ? " (m for more of the change)" : ""}: `);
 			return;
 		}
+		const unseen = this.unprinted();
+		if (decision !== "decline" && unseen > 0) {
+			// What is approved is what the person could see: lines not printed are approved only by their number, typed on purpose.
+			shown.confirming = { decision, unseen };
+			this.takeAnswer();
+			this.write(
+				`${unseen} line${unseen === 1 ? " of this change is" : "s of this change are"} not shown yet. [m]ore shows the next ${Math.min(unseen, TERMINAL_DIFF_LINES)}; to approve ${unseen === 1 ? "it" : "them"} unseen, type ${unseen}; [n]o declines: `,
+			);
+			return;
+		}
+		this.decided(decision);
+	}
+
+	private decided(decision: ApprovalDecision): void {
 		this.write(decision === "decline" ? "Declined: nothing was written.\n" : "Approved.\n");
-		shown.waiting.resolve(decision);
+		this.current?.waiting.resolve(decision);
 		this.takeAnswer();
 		this.askNext();
 	}
@@ -211,19 +267,27 @@ export class TerminalApprover implements Approver {
 /**
  * The question for one call, as terminal lines: who, which tool, and each note's change as a diff.
  * Every line has the characters a terminal acts on made visible (tabs stay: notes indent with them).
+ * In steps, pausing every TERMINAL_DIFF_LINES lines made visible.
  */
-export function describeRequest(request: ApprovalRequest): string[] {
-	const lines = [`"${request.tokenName}" asks to run ${request.tool} (${request.toolTitle}):`];
+export function* describeRequestSteps(request: ApprovalRequest): Steps<string[]> {
+	const lines = [visibleInTerminal(`"${request.tokenName}" asks to run ${request.tool} (${request.toolTitle}):`)];
 	for (const change of request.changes) {
 		lines.push(
-			change.movedFrom !== undefined
-				? `Note ${change.movedFrom} moved to ${change.path}:`
-				: `${change.before === null ? "New note" : "Note"} ${change.path}:`,
+			visibleInTerminal(
+				change.movedFrom !== undefined
+					? `Note ${change.movedFrom} moved to ${change.path}:`
+					: `${change.before === null ? "New note" : "Note"} ${change.path}:`,
+			),
 		);
-		lines.push(...diffAsText(diffNote(change.before, change.after)).map((line) => `  ${line}`));
+		const diff = yield* diffNoteSteps(change.before, change.after);
+		if (diff.unmatched) lines.push(`  ${unmatchedText(diff.unmatched)}`);
+		for (const line of diff.lines) {
+			lines.push(visibleInTerminal(`  ${diffLineAsText(line)}`, "\t"));
+			if (lines.length % TERMINAL_DIFF_LINES === 0) yield;
+		}
 	}
 	if (request.changes.length === 0) lines.push("(it would change nothing)");
-	return lines.map((line) => visibleInTerminal(line, "\t"));
+	return lines;
 }
 
 /** O_NONBLOCK in Linux's open flags, as /proc/self/fdinfo prints them (octal). */

@@ -4,7 +4,7 @@
  * and "Show change" in the activity list. Written as steps (`diffNoteSteps`): two 1 MiB texts took
  * 0.1–0.3 s in one piece, on Obsidian's UI thread in its windows.
  */
-import { DIFF_CONTEXT_LINES, DIFF_MAX_EDIT_LENGTH, DIFF_MAX_MATCH_WORK, DIFF_STEP_WORK } from "../config/limits";
+import { DIFF_CONTEXT_LINES, DIFF_LINE_CHARS, DIFF_MAX_EDIT_LENGTH, DIFF_MAX_MATCH_WORK, DIFF_STEP_WORK, NOTE_TEXT_PIECE_CHARS } from "../config/limits";
 import { runSteps, type Steps } from "../markdown/steps";
 
 type DiffLine = { kind: "same" | "added" | "removed"; text: string } | { kind: "gap"; linesSkipped: number };
@@ -51,23 +51,37 @@ export function* diffNoteSteps(before: string | null, after: string): Steps<Note
 		suffix++;
 		if (work.done()) yield;
 	}
-	const removed = oldLines.slice(prefix, oldLines.length - suffix);
-	const added = newLines.slice(prefix, newLines.length - suffix);
+	// The changed middle is read in place (no copy of it, nor a list of it, made in one piece): a new note of a million lines was 0.66 s of one piece.
+	const removedCount = oldLines.length - suffix - prefix;
+	const addedCount = newLines.length - suffix - prefix;
+	const removedAt = (index: number) => oldLines[prefix + index]!;
+	const addedAt = (index: number) => newLines[prefix + index]!;
 	// Only added or only removed lines (a new note, an append, a cut) need no search, whatever their
 	// number: the approval window must show every line of a new note, not a line count.
 	const matched: ChangedLine[] | null =
-		removed.length === 0 || added.length === 0
-			? [...removed.map((text) => ({ kind: "removed" as const, text })), ...added.map((text) => ({ kind: "added" as const, text }))]
-			: yield* matchLines(removed, added, work);
-	const middle = matched ?? [...added.map((text) => ({ kind: "added" as const, text })), ...removed.map((text) => ({ kind: "removed" as const, text }))];
+		removedCount === 0 || addedCount === 0 ? null : yield* matchLines({ at: removedAt, length: removedCount }, { at: addedAt, length: addedCount }, work);
+	const unmatched = matched === null && removedCount > 0 && addedCount > 0;
+	// Unmatched, the new lines come first: what will be written is what a person must see, even in a view cut short.
+	const middleAt: LineAt = matched
+		? (index) => matched[index]!
+		: unmatched
+			? (index) => (index < addedCount ? { kind: "added", text: addedAt(index) } : { kind: "removed", text: removedAt(index - addedCount) })
+			: (index) => (index < removedCount ? { kind: "removed", text: removedAt(index) } : { kind: "added", text: addedAt(index - removedCount) });
+	const middleLength = matched ? matched.length : removedCount + addedCount;
 	const all: LineAt = (index) =>
 		index < prefix
 			? { kind: "same", text: oldLines[index]! }
-			: index < prefix + middle.length
-				? middle[index - prefix]!
-				: { kind: "same", text: oldLines[oldLines.length - suffix + (index - prefix - middle.length)]! };
-	const lines = yield* withContext(all, prefix + middle.length + suffix, work);
-	return matched === null ? { lines, unmatched: { linesRemoved: removed.length, linesAdded: added.length } } : { lines };
+			: index < prefix + middleLength
+				? middleAt(index - prefix)
+				: { kind: "same", text: oldLines[oldLines.length - suffix + (index - prefix - middleLength)]! };
+	const lines = yield* withContext(all, prefix + middleLength + suffix, work);
+	return unmatched ? { lines, unmatched: { linesRemoved: removedCount, linesAdded: addedCount } } : { lines };
+}
+
+/** Lines read in place, by index (a part of a note's lines, not copied out). */
+interface LineList {
+	at(index: number): string;
+	length: number;
 }
 
 interface ChangedLine {
@@ -97,7 +111,7 @@ class StepWork {
  * approval window, the terminal and "Show change". Lines removed are listed before lines added in
  * each changed run.
  */
-function* matchLines(a: readonly string[], b: readonly string[], work: StepWork): Steps<ChangedLine[] | null> {
+function* matchLines(a: LineList, b: LineList, work: StepWork): Steps<ChangedLine[] | null> {
 	const n = a.length;
 	const m = b.length;
 	const workBound = work.total + DIFF_MAX_MATCH_WORK;
@@ -116,7 +130,7 @@ function* matchLines(a: readonly string[], b: readonly string[], work: StepWork)
 			}
 			let x = from.x;
 			let y = x - k;
-			while (x < n && y < m && a[x] === b[y]) {
+			while (x < n && y < m && a.at(x) === b.at(y)) {
 				x++;
 				y++;
 				if (work.done()) {
@@ -154,7 +168,7 @@ function predecessor(furthestAt: (k: number) => number, k: number, n: number, m:
 }
 
 /** The lines of the shortest edit `matchLines` found, walked back from the end through `trace`. */
-function* walkBack(a: readonly string[], b: readonly string[], trace: readonly Int32Array[], work: StepWork): Steps<ChangedLine[]> {
+function* walkBack(a: LineList, b: LineList, trace: readonly Int32Array[], work: StepWork): Steps<ChangedLine[]> {
 	const reversed: ChangedLine[] = [];
 	let x = a.length;
 	let y = b.length;
@@ -166,38 +180,40 @@ function* walkBack(a: readonly string[], b: readonly string[], trace: readonly I
 		const prevX = before[prevK + d - 1]!;
 		while (x > from.x) {
 			x--;
-			reversed.push({ kind: "same", text: a[x]! });
+			reversed.push({ kind: "same", text: a.at(x) });
 			if (work.done()) yield;
 		}
-		reversed.push(from.down ? { kind: "added", text: b[prevX - prevK]! } : { kind: "removed", text: a[prevX]! });
+		reversed.push(from.down ? { kind: "added", text: b.at(prevX - prevK) } : { kind: "removed", text: a.at(prevX) });
 		x = prevX;
 		y = prevX - prevK;
 	}
 	while (x > 0) {
 		x--;
-		reversed.push({ kind: "same", text: a[x]! });
+		reversed.push({ kind: "same", text: a.at(x) });
 		if (work.done()) yield;
 	}
-	reversed.reverse();
-	return removedFirst(reversed);
+	return yield* removedFirst(reversed, work);
 }
 
-/** Each run of changed lines with its removed lines first, as a person reads a replacement. */
-function removedFirst(lines: ChangedLine[]): ChangedLine[] {
+/** `reversed` (the edit walked back from its end) in reading order, each run of changed lines with its removed lines first, as a person reads a replacement. */
+function* removedFirst(reversed: readonly ChangedLine[], work: StepWork): Steps<ChangedLine[]> {
 	const ordered: ChangedLine[] = [];
 	let run: ChangedLine[] = [];
-	const flush = () => {
+	function* flush(): Steps<void> {
 		for (const line of run) if (line.kind === "removed") ordered.push(line);
 		for (const line of run) if (line.kind === "added") ordered.push(line);
+		if (work.done(run.length)) yield;
 		run = [];
-	};
-	for (const line of lines) {
+	}
+	for (let index = reversed.length - 1; index >= 0; index--) {
+		const line = reversed[index]!;
 		if (line.kind === "same") {
-			flush();
+			yield* flush();
 			ordered.push(line);
 		} else run.push(line);
+		if (work.done()) yield;
 	}
-	flush();
+	yield* flush();
 	return ordered;
 }
 
@@ -239,26 +255,48 @@ export function unmatchedNotice(unmatched: NonNullable<NoteDiff["unmatched"]>): 
 
 /** The diff as plain text lines: `+ ` added, `- ` removed, `  ` context, `… N lines …` for a gap (for the terminal). */
 export function diffAsText(diff: NoteDiff): string[] {
-	const notice = diff.unmatched ? [`(${unmatchedNotice(diff.unmatched)})`] : [];
-	return notice.concat(
-		diff.lines.map((line) => {
-			if (line.kind === "gap") return `  … ${line.linesSkipped} unchanged line${line.linesSkipped === 1 ? "" : "s"} …`;
-			return `${line.kind === "added" ? "+" : line.kind === "removed" ? "-" : " "} ${line.text}`;
-		}),
-	);
+	const notice = diff.unmatched ? [unmatchedText(diff.unmatched)] : [];
+	return notice.concat(diff.lines.map(diffLineAsText));
 }
 
-/** A note's lines as a person sees them: no line ending, no carriage return, no empty "line" after a final newline. */
+/** The line a text view puts above an unmatched change. */
+export function unmatchedText(unmatched: NonNullable<NoteDiff["unmatched"]>): string {
+	return `(${unmatchedNotice(unmatched)})`;
+}
+
+/** One line of a diff as plain text, as `diffAsText` writes it. */
+export function diffLineAsText(line: NoteDiff["lines"][number]): string {
+	if (line.kind === "gap") return `  … ${line.linesSkipped} unchanged line${line.linesSkipped === 1 ? "" : "s"} …`;
+	return `${line.kind === "added" ? "+" : line.kind === "removed" ? "-" : " "} ${line.text}`;
+}
+
+/**
+ * A note's lines as a person sees them: no line ending, no carriage return, no empty "line" after a
+ * final newline. Looks for each line's end NOTE_TEXT_PIECE_CHARS characters at a time, counted as
+ * work: a note of one 50 MiB line (no line break) was one piece of 0.14 s.
+ */
 function* splitLines(text: string, work: StepWork): Steps<string[]> {
 	const lines: string[] = [];
 	let start = 0;
+	let from = 0;
 	while (start < text.length) {
-		const end = text.indexOf("\n", start);
-		const line = text.slice(start, end === -1 ? text.length : end);
+		const windowEnd = Math.min(text.length, from + NOTE_TEXT_PIECE_CHARS);
+		const found = text.slice(from, windowEnd).indexOf("\n");
+		if (found === -1 && windowEnd < text.length) {
+			from = windowEnd;
+			if (work.done(NOTE_TEXT_PIECE_CHARS / DIFF_LINE_CHARS)) yield;
+			continue;
+		}
+		const end = found === -1 ? text.length : from + found;
+		const line = text.slice(start, end);
 		lines.push(line.endsWith("\r") ? line.slice(0, -1) : line);
-		if (end === -1) break;
-		start = end + 1;
-		if (work.done()) yield;
+		if (work.done(1 + Math.floor((end - from) / DIFF_LINE_CHARS))) yield;
+		start = from = end + 1;
 	}
 	return lines;
+}
+
+/** A note's lines as `diffNoteSteps` reads them (no line endings), split in steps. */
+export function* noteLineSteps(text: string): Steps<string[]> {
+	return yield* splitLines(text, new StepWork());
 }

@@ -18,7 +18,7 @@ import {
 } from "../config/limits";
 import { applyChangeSet, journalBytesSteps, NoteChangedSinceError, NoteTooLongError, WriteNoLongerAllowedError, type NoteChange } from "../journal/changeSet";
 import { CallTooLargeError, planningHost } from "../journal/recordingHost";
-import { diffNoteSteps } from "../journal/noteDiff";
+import { isSameNoteChange } from "../journal/sameChange";
 import { runStepsInSlices, type Steps } from "../markdown/steps";
 import { newCallId } from "../journal/undo";
 import { obsidianUpdatesLinks } from "../vault/obsidianSettings";
@@ -186,7 +186,7 @@ export async function runWriteCall<Args>(
 				`This ${tool.name} call would change ${planned.changes.length} notes holding about ${Math.ceil(journalBytes / (1024 * 1024))} MiB of text, over the ${MAX_JOURNAL_CALL_BYTES / (1024 * 1024)} MiB one call may keep in the undo journal. ${NOTHING_WRITTEN} Make the change in smaller steps, or in Obsidian itself.`,
 			);
 		}
-		// Planned again after the person approved: the same lines added and removed in the same notes is what they approved (the rest of each note is other writers' text).
+		// Planned again after the person approved: the approved change made at its places over other writers' text is what they approved.
 		const alreadyApproved = approved !== null && (await runStepsInSlices(isSameChange(approved, planned.changes), NOTE_TEXT_SLICE_MS, yieldToEventLoop));
 		// The tool set to Ask while this call, allowed when it came (or allowed always by the person, then planned again), was planned:
 		// the person now wants to see such a write first.
@@ -245,7 +245,7 @@ export async function runWriteCall<Args>(
 				// An edit is made again on newer text only where nobody saw the planned text, no expected_hash pins it,
 				// and it is the call's only note (an overwrite's backup holds the text it planned to replace).
 				redoEdits: approved === null && expectedHash === undefined && planned.changes.length === 1,
-				// An approved edit may be made on newer text only if it still removes and adds exactly the lines the person saw.
+				// An approved edit may be made on newer text only if it is still the change the person saw, at the places they saw.
 				acceptsRedo:
 					expectedHash === undefined && approved?.length === 1 && planned.changes.length === 1
 						? (before, after) => isSameChange(planned.changes, [{ ...planned.changes[0]!, before, after }])
@@ -281,29 +281,23 @@ function pauseBeforeAttempt(attempt: number): Promise<void> {
 	return new Promise((resolve) => nodeTimers.setTimeout(resolve, pause / 2 + Math.random() * pause));
 }
 
-/** The lines a change removes and adds, in order. */
-function* changedLines(change: NoteChange): Steps<string[]> {
-	const diff = yield* diffNoteSteps(change.before, change.after);
-	return diff.lines.flatMap((line) => (line.kind === "added" ? [`+${line.text}`] : line.kind === "removed" ? [`-${line.text}`] : []));
-}
-
 /**
  * Whether a set planned again on newer text makes the change the person approved: the same notes
- * (and moves, and new notes with the same text), and in each note the same lines removed and added.
- * Stepped: two 1 MiB notes' diffs are compared in slices.
+ * (and moves, and new notes with the same text), and in each note the approved change made at the
+ * places it was approved for, over what another writer changed (`isSameNoteChange`): the same
+ * lines removed and added somewhere else are another change. Stepped: two 1 MiB notes' diffs are
+ * compared in slices.
  */
 function* isSameChange(approved: readonly NoteChange[], replanned: readonly NoteChange[]): Steps<boolean> {
 	if (approved.length !== replanned.length) return false;
 	for (const [index, change] of approved.entries()) {
 		const again = replanned[index];
 		if (!again || again.path !== change.path || again.movedFrom !== change.movedFrom || (again.before === null) !== (change.before === null)) return false;
-		if (change.before === null) {
+		if (change.before === null || again.before === null) {
 			if (again.after !== change.after) return false;
 			continue;
 		}
-		const lines = yield* changedLines(change);
-		const linesAgain = yield* changedLines(again);
-		if (lines.length !== linesAgain.length || !lines.every((line, at) => line === linesAgain[at])) return false;
+		if (!(yield* isSameNoteChange(change.before, change.after, again.before, again.after))) return false;
 	}
 	return true;
 }

@@ -21,6 +21,13 @@ export class ApprovalModal extends Modal {
 	private decision: ApprovalDecision | null = null;
 	private countEl: HTMLElement | null = null;
 	private notShownEl: HTMLElement | null = null;
+	private notShownTextEl: HTMLElement | null = null;
+	private unseenLabelEl: HTMLElement | null = null;
+	private unseenBox: HTMLInputElement | null = null;
+	/** Lines of the change not drawn yet: Approve and Always allow wait until they are drawn, or the person ticks that they approve them unseen. */
+	private linesNotShown = 0;
+	/** Whether the latest drawing ended whole (null: still drawing). */
+	private drawnWhole: boolean | null = null;
 	/** Aborted when the window closes, however it closes. */
 	private readonly closed = new AbortController();
 	/** Ends when the window's buttons may take clicks (holdAnswersMs after it opened). */
@@ -53,8 +60,9 @@ export class ApprovalModal extends Modal {
 		const changes = this.contentEl.createDiv({ cls: "vault-mcp-approval-changes" });
 		if (this.request.changes.length === 0) changes.createEl("p", { cls: "vault-mcp-muted", text: "This call would change no note." });
 		// Drawn in slices (a change to a 1 MiB note was 0.1–0.3 s of the UI thread in one piece); the
-		// buttons that write wait until the first page of every note is drawn, and each page asked for,
-		// and next to them the window says how many lines are not shown yet.
+		// buttons that write wait until the first page of every note is drawn, and each page asked for.
+		// Past a note's first page they wait for every line to be drawn, or for the person to tick that
+		// they approve the lines not shown, by their number: what is approved is what they could see.
 		const drawn = renderNoteChanges(changes, this.request.changes, this.closed.signal, {
 			pageDrawing: (page) => this.holdWhileDrawn(changes, page),
 			linesNotShown: (lines) => this.showNotShown(lines),
@@ -70,6 +78,12 @@ export class ApprovalModal extends Modal {
 			.addButton((button) => this.decisionButton(button, "Always allow this tool for this token", "always"))
 			.addButton((button) => this.decisionButton(button, "Approve", "approve").setCta());
 		this.notShownEl = answers.descEl.createDiv({ cls: "vault-mcp-approval-not-shown vault-mcp-hidden" });
+		this.notShownTextEl = this.notShownEl.createDiv();
+		const unseen = this.notShownEl.createEl("label", { cls: "vault-mcp-approval-unseen" });
+		this.unseenBox = unseen.createEl("input", { attr: { type: "checkbox" } });
+		this.unseenLabelEl = unseen.createSpan();
+		const box = this.unseenBox;
+		listenUntilClosed(box, "change", () => this.enableWriteButtons(), this.closed.signal);
 
 		const onActivity = this.options.onActivity;
 		if (onActivity)
@@ -84,6 +98,7 @@ export class ApprovalModal extends Modal {
 	/** A page asked for is drawn like the first: Approve and Always allow wait for it. */
 	private holdWhileDrawn(changes: HTMLElement, page: Promise<boolean>): void {
 		if (this.decision !== null || this.answered) return;
+		this.drawnWhole = null;
 		for (const each of this.buttons.slice(1)) each.setDisabled(true);
 		this.drawing = page.then(() => undefined);
 		this.answersOnceDrawn(changes, page);
@@ -99,15 +114,26 @@ export class ApprovalModal extends Modal {
 		void Promise.all([this.held, drawn]).then(([, whole]) => {
 			if (this.decision !== null || this.answered || this.latestDrawing !== drawn) return;
 			if (!whole) this.showNotDrawn(changes);
-			for (const each of whole ? this.buttons : this.buttons.slice(0, 1)) each.setDisabled(false);
+			this.drawnWhole = whole;
+			this.buttons[0]?.setDisabled(false);
+			this.enableWriteButtons();
 		});
 	}
 
-	/** Next to Approve: the lines of the change not on screen yet, which approving approves too. */
+	/** Approve and Always allow take clicks once the change is drawn, every line of it or, ticked, its lines not shown approved unseen. */
+	private enableWriteButtons(): void {
+		if (this.decision !== null || this.answered || this.drawnWhole === null) return;
+		const mayWrite = this.drawnWhole && (this.linesNotShown === 0 || this.unseenBox?.checked === true);
+		for (const each of this.buttons.slice(1)) each.setDisabled(!mayWrite);
+	}
+
+	/** Next to Approve: the lines of the change not on screen yet, and the box that approves them unseen. */
 	private showNotShown(lines: number): void {
-		this.notShownEl?.setText(
-			`${countOf(lines, "line")} of this change ${lines === 1 ? "is" : "are"} not shown yet ("Show the next" above each note draws them); approving approves ${lines === 1 ? "it" : "them"} too.`,
+		this.linesNotShown = lines;
+		this.notShownTextEl?.setText(
+			`${countOf(lines, "line")} of this change ${lines === 1 ? "is" : "are"} not shown yet: "Show the next" above each note draws them. Approve waits until every line is drawn, or until you tick the box.`,
 		);
+		this.unseenLabelEl?.setText(`Approve ${lines === 1 ? "the line" : `the ${countOf(lines, "line")}`} I have not seen too`);
 		this.notShownEl?.toggleClass("vault-mcp-hidden", lines === 0);
 	}
 

@@ -64,6 +64,29 @@ describe("the terminal of serve, on a real pseudo-terminal", () => {
 		}
 	}, 60_000);
 
+	test("a change longer than the terminal shows at once is approved only paged to its end or by typing how many lines were not shown; y alone writes nothing", async () => {
+		const token = await newToken(vault, ["--name", "app", "--level", "write", "--ask", "create_note"]);
+		const serving = await startServeInTerminal(vault);
+		try {
+			const client = await connectClient(serving.url, token);
+			const lines = Array.from({ length: 300 }, (_, index) => `Line ${index + 1}`);
+			const created = callTool(client, "create_note", { path: "Long.md", content: `${lines.join("\n")}\n` });
+			await waitForOutput(() => serving.output(), "Approve?");
+			const unseen = Number(/… (\d+) more lines of this change/.exec(serving.output())?.[1]);
+			expect(unseen).toBeGreaterThan(200);
+			serving.type("y\n");
+			await waitForOutput(() => serving.output(), `to approve them unseen, type ${unseen}`);
+			await new Promise((resolve) => setTimeout(resolve, 500));
+			await expect(fs.access(nodePath.join(vault, "Long.md"))).rejects.toThrow();
+			serving.type(`${unseen}\n`);
+			expect((await created).ok).toBe(true);
+			expect(await fs.readFile(nodePath.join(vault, "Long.md"), "utf8")).toBe(`${lines.join("\n")}\n`);
+			await client.close();
+		} finally {
+			await serving.stop();
+		}
+	}, 60_000);
+
 	test("serve's warning about a hidden symbolic link, history and undo print file and token names with their control characters as codes", async () => {
 		const outside = await makeTempDir("vault-mcp-outside-");
 		try {

@@ -62,6 +62,11 @@ describe.each(builds)("the approval window in Obsidian (plugin from %s), driven 
 	const serverUrl = () => (plugin.service.status.state === "listening" ? plugin.service.status.url : "");
 
 	const noteText = () => fs.readFile(nodePath.join(vault, "Groceries.md"), "utf8");
+	/** Waits until the host has seen the note hold `text` (written by another program). */
+	const waitForText = async (text: string) => {
+		for (const started = Date.now(); (await host.vault.read(host.vault.getFileByPath("Groceries.md")!)) !== text; await settle())
+			if (Date.now() - started > 5000) throw new Error("the host never saw the note's new text");
+	};
 	const journalled = () => JournalFile.forVault(vault, ".obsidian").list();
 	// A call whose token is revoked before it is answered is refused whole (401: the client throws); one denied is told so.
 	const REFUSED_AS_REVOKED = "A valid bearer token is required";
@@ -137,10 +142,14 @@ describe.each(builds)("the approval window in Obsidian (plugin from %s), driven 
 		const lines = Array.from({ length: WINDOW_DIFF_LINES + 7 }, (_, index) => `Line ${index + 1}`);
 		const call = callTool(client, "create_note", { path: "Long.md", content: lines.join("\n") });
 		await until(() => approvalWindow() !== null, "the approval window");
-		// Drawn in slices; Approve waits for the last of them.
-		await until(() => !button("Approve").disabled, "the whole change drawn");
+		// Drawn in slices; past the first page Approve waits for the rest, or for the person to approve those lines unseen.
+		await until(() => windowText().includes("… and 7 more lines of this change, not shown yet."), "the first page drawn");
 		expect(addedLines()).toEqual(lines.slice(0, WINDOW_DIFF_LINES).map((line) => `+ ${line}`));
-		expect(windowText()).toContain("… and 7 more lines of this change, not shown yet.");
+		expect(windowText()).toContain("Approve the 7 lines I have not seen too");
+		expect(button("Approve").disabled).toBe(true);
+		button("Approve").click();
+		await settle();
+		expect(approvalWindow()).not.toBeNull();
 		button("Decline").click();
 		expect((await call).ok).toBe(false);
 	});
@@ -149,20 +158,27 @@ describe.each(builds)("the approval window in Obsidian (plugin from %s), driven 
 		const content = Array.from({ length: WINDOW_DIFF_LINES + 500 }, (_, index) => `New line ${index + 1}`).join("\n");
 		const call = callTool(client, "create_note", { path: "Groceries.md", content, overwrite: true });
 		await until(() => approvalWindow() !== null, "the approval window");
-		await until(() => !button("Approve").disabled, "the first page drawn");
+		await until(() => windowText().includes("lines of this change are not shown yet"), "the first page drawn");
 		const first = approvalWindow();
-		expect(windowText()).toContain("lines of this change are not shown yet");
 		const changedMeanwhile = `${NOTE}- eggs\n`;
 		await fs.writeFile(nodePath.join(vault, "Groceries.md"), changedMeanwhile);
+		// The person approves the lines they did not page to, by ticking the box that counts them.
+		const unseen = approvalWindow()!.querySelector<HTMLInputElement>(".vault-mcp-approval-unseen input")!;
+		unseen.checked = true;
+		unseen.dispatchEvent(new Event("change"));
+		await until(() => !button("Approve").disabled, "Approve, the unseen lines approved");
 		button("Approve").click();
 		await until(() => approvalWindow() !== null && approvalWindow() !== first, "the window asking again");
-		await until(() => !button("Approve").disabled, "the first page drawn again");
+		await until(() => windowText().includes("lines of this change are not shown yet"), "the first page drawn again");
+		expect(button("Approve").disabled).toBe(true);
 		for (let page = 0; approvalWindow()?.querySelector(".vault-mcp-diff-more button") && page < 10; page++) {
 			const more = approvalWindow()!.querySelector<HTMLButtonElement>(".vault-mcp-diff-more button")!;
 			await until(() => !more.disabled, "the next page to be asked for");
 			more.click();
-			await until(() => !button("Approve").disabled, "the page drawn");
+			await until(() => !more.isConnected || !more.disabled, "the page drawn");
 		}
+		// Every line drawn: Approve needs no box ticked.
+		await until(() => !button("Approve").disabled, "every line drawn");
 		expect(approvalWindow()?.querySelector(".vault-mcp-approval-not-shown:not(.vault-mcp-hidden)")).toBeNull();
 		// The note's own block (the backup of the text it replaces is a second, new note).
 		const block = [...(approvalWindow()?.querySelectorAll(".vault-mcp-diff") ?? [])].find(
@@ -177,6 +193,32 @@ describe.each(builds)("the approval window in Obsidian (plugin from %s), driven 
 		expect((await call).ok).toBe(true);
 		expect((await noteText()).replace(/\n$/, "").split("\n")).toEqual(approvedText);
 		expect(await fs.readFile(nodePath.join(vault, "Groceries.md.bak"), "utf8")).toBe(changedMeanwhile);
+	});
+
+	test("an approved append whose section another writer moved while the window was open is asked again at the new place, not written there unseen", async () => {
+		const sections = "# Groceries\n\n## Shopping\n- apples\n\n## Later\n- bread\n";
+		await fs.writeFile(nodePath.join(vault, "Groceries.md"), sections);
+		await waitForText(sections);
+		const call = callTool(client, "append_to_note", { path: "Groceries.md", heading: "Shopping", content: "- milk" });
+		await until(() => approvalWindow() !== null, "the approval window");
+		await until(() => !button("Approve").disabled, "the change drawn");
+		const first = approvalWindow();
+		const shownAround = () => [...(approvalWindow()?.querySelectorAll(".vault-mcp-diff-lines > div") ?? [])].map((line) => line.textContent);
+		expect(shownAround()).toEqual(expect.arrayContaining(["  - apples", "+ - milk", "  ## Later"]));
+		// The same line would now land at the note's end, below "- apples" where the section went.
+		const moved = "# Groceries\n\n## Later\n- bread\n\n## Shopping\n- apples\n";
+		await fs.writeFile(nodePath.join(vault, "Groceries.md"), moved);
+		await waitForText(moved);
+		button("Approve").click();
+		await Promise.race([until(() => approvalWindow() !== null && approvalWindow() !== first, "the window asking again"), call]);
+		expect(await noteText()).toBe(moved);
+		expect(approvalWindow()).not.toBeNull();
+		await until(() => !button("Approve").disabled, "the new change drawn");
+		expect(shownAround()).not.toContain("  ## Later");
+		expect(shownAround()).toContain("+ - milk");
+		button("Approve").click();
+		expect((await call).ok).toBe(true);
+		expect(await noteText()).toBe("# Groceries\n\n## Later\n- bread\n\n## Shopping\n- apples\n- milk\n");
 	});
 
 	test.each([

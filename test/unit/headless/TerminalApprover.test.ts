@@ -4,12 +4,16 @@
  */
 import { PassThrough } from "node:stream";
 import { MAX_WAITING_APPROVALS_PER_TOKEN, TERMINAL_DIFF_LINES } from "../../../src/config/limits";
-import { describeRequest, TerminalApprover } from "../../../src/headless/TerminalApprover";
+import { describeRequestSteps, TerminalApprover } from "../../../src/headless/TerminalApprover";
+import { runSteps } from "../../../src/markdown/steps";
 import type { ApprovalAnswer, ApprovalRequest } from "../../../src/mcp/approval";
+
+/** The question's lines, worked out at once. */
+const describeQuestion = (request: ApprovalRequest) => runSteps(describeRequestSteps(request));
 
 describe("the terminal's approval question", () => {
 	test("a rename shows where the note moves and each linking note's diff", () => {
-		const question = describeRequest({
+		const question = describeQuestion({
 			id: "abc",
 			tokenName: "laptop",
 			tool: "rename_note",
@@ -27,7 +31,7 @@ describe("the terminal's approval question", () => {
 
 	test("control characters in note text, file names and the token name are shown, never sent to the terminal: a model cannot redraw the diff the person approves", () => {
 		const hostile = "harmless line\r+ other line\u001b[2K\u001b[1A\u009b31m\u0007\u202e\u2028";
-		const question = describeRequest({
+		const question = describeQuestion({
 			id: "x",
 			tokenName: "lap\u001b]0;top",
 			tool: "append_to_note",
@@ -48,7 +52,7 @@ describe("the terminal's approval question", () => {
 	test("an overwrite too different to match line by line still shows every line of the new text", () => {
 		const before = Array.from({ length: 1_100 }, (_, index) => `old ${index} ${"x".repeat(index % 7)}`).join("\n");
 		const after = Array.from({ length: 1_100 }, (_, index) => `new ${index} ${"y".repeat(index % 5)}`).join("\n");
-		const question = describeRequest({
+		const question = describeQuestion({
 			id: "o",
 			tokenName: "laptop",
 			tool: "create_note",
@@ -270,11 +274,57 @@ describe("TerminalApprover", () => {
 			}
 			await sleep(100);
 			expect(reports).toEqual(["long on"]);
+			// Lines are left unprinted: y asks for their number, which approves them unseen.
 			input.write("y\n");
+			await sleep(50);
+			expect(shown).toContain("2 lines of this change are not shown yet");
+			input.write("2\n");
 			expect(await reading).toBe("approve");
 		} finally {
 			timed.close();
 		}
+	});
+
+	test("y with lines of the change not printed approves nothing until their number is typed; a wrong number or a second y does not approve them", async () => {
+		const total = TERMINAL_DIFF_LINES + 20;
+		const text = Array.from({ length: total }, (_, index) => `line ${index}`).join("\n");
+		let decided: ApprovalAnswer | null = null;
+		const pending = ask({
+			id: "big",
+			tokenName: "laptop",
+			tool: "create_note",
+			toolTitle: "Create a note",
+			changes: [{ path: "Big.md", before: null, after: text }],
+		});
+		void pending.then((decision) => (decided = decision));
+		await read();
+		// The question's two heading lines and the first page of the note's lines: 22 are left.
+		expect(shown).toMatch(/… 22 more lines of this change/);
+		for (const typed of ["y", "y", "21", "a"]) {
+			input.write(`${typed}\n`);
+			await read();
+			expect(decided).toBeNull();
+		}
+		expect(shown).toContain("22 lines of this change are not shown yet. [m]ore shows the next 22; to approve them unseen, type 22; [n]o declines: ");
+		input.write("22\n");
+		expect(await pending).toBe("always");
+	});
+
+	test("a long change paged to its end is approved with y alone", async () => {
+		const text = Array.from({ length: TERMINAL_DIFF_LINES + 20 }, (_, index) => `line ${index}`).join("\n");
+		const pending = ask({
+			id: "big",
+			tokenName: "laptop",
+			tool: "create_note",
+			toolTitle: "Create a note",
+			changes: [{ path: "Big.md", before: null, after: text }],
+		});
+		await read();
+		input.write("m\n");
+		await read();
+		expect(shown).toContain(`+ line ${TERMINAL_DIFF_LINES + 19}\n`);
+		input.write("y\n");
+		expect(await pending).toBe("approve");
 	});
 
 	test("a long change is shown a page at a time: the first page, a count of the rest, and m for more", async () => {

@@ -1,7 +1,47 @@
 import { diffArrays } from "diff";
 import fc from "fast-check";
-import { DIFF_MAX_MATCH_WORK, DIFF_STEP_WORK } from "../../../src/config/limits";
+import { DIFF_LINE_CHARS, DIFF_MAX_MATCH_WORK, DIFF_STEP_WORK, NOTE_TEXT_PIECE_CHARS } from "../../../src/config/limits";
 import { diffAsText, diffNote, diffNoteSteps } from "../../../src/journal/noteDiff";
+import type { Steps } from "../../../src/markdown/steps";
+
+/**
+ * Runs `steps` to the end and returns the most work done between two of its pauses: list items
+ * handed to the built-ins that walk a whole list (Array map, slice, reverse, concat, filter), and
+ * characters a search for a line's end looked through (String indexOf). Counted, not timed.
+ */
+function longestPiece<T>(steps: Steps<T>): { value: T; items: number; chars: number; pieces: number } {
+	const piece = { items: 0, chars: 0 };
+	const longest = { items: 0, chars: 0 };
+	const arrays = Array.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
+	const walked = ["map", "slice", "reverse", "concat", "filter"] as const;
+	const kept = walked.map((name) => arrays[name]!);
+	const indexOf = Object.getOwnPropertyDescriptor(String.prototype, "indexOf")?.value as (this: string, search: string, from?: number) => number;
+	walked.forEach((name, at) => {
+		arrays[name] = function (this: unknown[], ...args: unknown[]) {
+			piece.items += this.length;
+			return kept[at]!.apply(this, args);
+		};
+	});
+	String.prototype.indexOf = function (this: string, search: string, from?: number) {
+		const found = indexOf.call(this, search, from);
+		piece.chars += (found === -1 ? this.length : found) - (from ?? 0);
+		return found;
+	};
+	let pieces = 0;
+	try {
+		for (;;) {
+			const next = steps.next();
+			pieces++;
+			longest.items = Math.max(longest.items, piece.items);
+			longest.chars = Math.max(longest.chars, piece.chars);
+			piece.items = piece.chars = 0;
+			if (next.done) return { value: next.value, ...longest, pieces };
+		}
+	} finally {
+		walked.forEach((name, at) => (arrays[name] = kept[at]!));
+		String.prototype.indexOf = indexOf;
+	}
+}
 
 describe("diffNote", () => {
 	test("an append shows the added lines after context, and the lines above as a gap", () => {
@@ -144,4 +184,21 @@ describe("diffNote", () => {
 			expect(pauses).toBeLessThanOrEqual((4 * count + DIFF_MAX_MATCH_WORK) / DIFF_STEP_WORK + 4);
 		},
 	);
+
+	test.each([
+		["a new note of 300,000 lines", null, Array.from({ length: 300_000 }, (_, index) => `line ${index}`).join("\n")],
+		["a cut of 300,000 lines", Array.from({ length: 300_000 }, (_, index) => `line ${index}`).join("\n"), ""],
+	])("%s is split and placed in pieces of a few thousand lines (before: every line placed in one piece)", (_what, before, after) => {
+		const { value, items, pieces } = longestPiece(diffNoteSteps(before, after));
+		expect(value.lines.filter((line) => line.kind !== "same" && line.kind !== "gap")).toHaveLength(300_000);
+		expect(items).toBeLessThanOrEqual(2 * DIFF_STEP_WORK);
+		expect(pieces).toBeGreaterThan((2 * 300_000) / DIFF_STEP_WORK);
+	});
+
+	test("a note of one 4 MiB line is looked through in pieces (before: the whole line in one piece)", () => {
+		const line = `${"word ".repeat(800_000)}`;
+		const { value, chars } = longestPiece(diffNoteSteps(`${line}\nold end`, `${line}\nnew end`));
+		expect(diffAsText(value).filter((shown) => !shown.startsWith("  "))).toEqual(["- old end", "+ new end"]);
+		expect(chars).toBeLessThanOrEqual(DIFF_STEP_WORK * DIFF_LINE_CHARS + NOTE_TEXT_PIECE_CHARS);
+	});
 });

@@ -131,8 +131,15 @@ describe("ApprovalModal", () => {
 		return notice === null || notice.classList.contains("vault-mcp-hidden") ? null : notice.textContent;
 	};
 	const pageButton = (modal: ApprovalModal) => [...modal.contentEl.querySelectorAll(".vault-mcp-diff-more button")][0] as HTMLButtonElement | undefined;
+	const unseenBox = (modal: ApprovalModal) => modal.contentEl.querySelector<HTMLInputElement>(".vault-mcp-approval-unseen input[type=checkbox]")!;
+	const tick = (box: HTMLInputElement, checked: boolean) => {
+		box.checked = checked;
+		box.dispatchEvent(new Event("change"));
+	};
+	const notSeen = (lines: string) =>
+		`${lines} lines of this change are not shown yet: "Show the next" above each note draws them. Approve waits until every line is drawn, or until you tick the box.Approve the ${lines} lines I have not seen too`;
 
-	test("past the first 5,000 lines a button draws the next page in slices, holding Approve while it is drawn; next to Approve the window says how many lines are not shown yet (they could be approved unseen)", async () => {
+	test("past the first 5,000 lines a button draws the next page in slices; Approve waits until every line is drawn (it could approve 7,345 lines unseen)", async () => {
 		const lines = Array.from({ length: 2 * WINDOW_DIFF_LINES + 2_345 }, (_, index) => `Line ${index + 1}`);
 		const { modal, button, decisions } = openedFor([{ path: "Long.md", before: null, after: lines.join("\n") }]);
 		await modal.drawing;
@@ -141,10 +148,10 @@ describe("ApprovalModal", () => {
 		expect(modal.contentEl.querySelector(".vault-mcp-diff-more")?.textContent).toBe(
 			"… and 7,345 more lines of this change, not shown yet.Show the next 5,000 lines",
 		);
-		expect(notShownNotice(modal)).toBe(
-			'7,345 lines of this change are not shown yet ("Show the next" above each note draws them); approving approves them too.',
-		);
-		expect(button("Approve").disabled).toBe(false);
+		expect(notShownNotice(modal)).toBe(notSeen("7,345"));
+		expect([button("Approve").disabled, button("Always allow this tool for this token").disabled, button("Decline").disabled]).toEqual([true, true, false]);
+		button("Approve").click();
+		expect(decisions).toEqual([]);
 
 		const pieces = countWorkPerPiece();
 		let piecesForPage: number;
@@ -167,11 +174,9 @@ describe("ApprovalModal", () => {
 		}
 		expect(piecesForPage).toBeGreaterThanOrEqual(WINDOW_DIFF_LINES / WINDOW_DIFF_LINES_PER_STEP);
 		expect(drawnLines(modal)).toEqual(lines.slice(0, 2 * WINDOW_DIFF_LINES).map((line) => `+ ${line}`));
-		expect(notShownNotice(modal)).toBe(
-			'2,345 lines of this change are not shown yet ("Show the next" above each note draws them); approving approves them too.',
-		);
+		expect(notShownNotice(modal)).toBe(notSeen("2,345"));
 		expect(pageButton(modal)?.textContent).toBe("Show the next 2,345 lines");
-		expect(button("Approve").disabled).toBe(false);
+		expect(button("Approve").disabled).toBe(true);
 
 		pageButton(modal)!.click();
 		await modal.drawing;
@@ -179,6 +184,24 @@ describe("ApprovalModal", () => {
 		expect(drawnLines(modal)).toEqual(lines.map((line) => `+ ${line}`));
 		expect(notShownNotice(modal)).toBeNull();
 		expect(modal.contentEl.querySelector(".vault-mcp-diff-more")).toBeNull();
+		button("Approve").click();
+		expect(decisions).toEqual(["approve"]);
+	});
+
+	test("lines not shown can be approved unseen only by ticking the box that names their number; unticked, Approve waits again", async () => {
+		const lines = Array.from({ length: WINDOW_DIFF_LINES + 7 }, (_, index) => `Line ${index + 1}`);
+		const { modal, button, decisions } = openedFor([{ path: "Long.md", before: null, after: lines.join("\n") }]);
+		await modal.drawing;
+		await turns(1);
+		expect(notShownNotice(modal)).toContain("Approve the 7 lines I have not seen too");
+		expect(button("Approve").disabled).toBe(true);
+		tick(unseenBox(modal), true);
+		expect([button("Approve").disabled, button("Always allow this tool for this token").disabled]).toEqual([false, false]);
+		tick(unseenBox(modal), false);
+		expect([button("Approve").disabled, button("Always allow this tool for this token").disabled]).toEqual([true, true]);
+		button("Approve").click();
+		expect(decisions).toEqual([]);
+		tick(unseenBox(modal), true);
 		button("Approve").click();
 		expect(decisions).toEqual(["approve"]);
 	});
