@@ -72,6 +72,7 @@ describe("the link reference definition rule read in steps", () => {
 		const state = new stock.block.State(source, stock, {}, []);
 		// The longest string other than the note that a string method ran over, per step (the text was joined, sliced, trimmed and case-folded whole).
 		const methods = ["slice", "trim", "replace", "toLowerCase", "toUpperCase"] as const;
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- each is called below with a string as `this`
 		const originals = methods.map((name) => String.prototype[name]);
 		let longest = 0;
 		let mostInAStep = 0;
