@@ -113,10 +113,13 @@ export interface PreparedDocument {
 	readonly titleWholes: number;
 }
 
-/** Writes a run of ids after its count, as a document's buffer keeps each of its names. */
-function writeRun(writer: PackedIdWriter, ids: Uint32Array): void {
+/** Writes a run of ids after its count, as a document's buffer keeps each of its names, with a pause point every COMMIT_STEP_POSTINGS ids (a million headings were one piece). */
+function* writeRun(writer: PackedIdWriter, ids: Uint32Array): Generator<void, void, void> {
 	writer.write(ids.length);
-	for (const id of ids) writer.write(id);
+	for (let from = 0; from < ids.length; from += COMMIT_STEP_POSTINGS) {
+		for (let index = from; index < Math.min(ids.length, from + COMMIT_STEP_POSTINGS); index++) writer.write(ids[index] as number);
+		yield;
+	}
 }
 
 /** The runs written by `writeRun` from byte `from` of `packed` to its end, unpacked: views on one new array. */
@@ -470,7 +473,7 @@ export class PostingsIndex {
 		const bodyBytes = body.byteLength;
 		const sketchBytes = pairSketchBytes(bodyLength);
 		body.skip(sketchBytes);
-		for (const name of [names.title, names.headings, ...names.aliases]) writeRun(body, name);
+		for (const name of [names.title, names.headings, ...names.aliases]) yield* writeRun(body, name);
 		const packed = body.finish();
 		writePairSketch(packed, bodyBytes, bodyBytes, sketchBytes, this.dictionary.hashes);
 		return { doc: { path, modified, packed, bodyBytes, bodyLength }, names, uncounted, titleWholes: derivedWholes(titleTokens) };

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { ACCEPTED_PATCH_SLOTS, WORD_UNION_MEMO_WORDS } from "../../../src/config/limits";
 import { BODY_COUNT, IN_HEADING, IN_TITLE, type FormLists, type ResolvedTerm } from "../../../src/search/postingValues";
 import { runSteps, unionScratch, unionSteps } from "../../../src/search/unions";
+import { PackedIdWriter } from "../../../src/search/packedIds";
 import { phrasePairBound, PostingsIndex } from "../../../src/search/postings";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor } from "../../../src/search/stemmers";
 import { tokenize } from "../../../src/search/text";
@@ -664,11 +665,25 @@ describe("PostingsIndex: a commit in steps (planCommit, then install)", () => {
 		expect(found(replaced, replaced.resolveWhole([word(39_999)]), ["A.md", "Big.md"])).toEqual([]);
 	});
 
-	test("a note of 100,000 headings, each a new word, has its names counted in steps (a million were one piece of 90-400 ms in serve)", () => {
+	test("a note of 100,000 headings, each a new word, has its names written and counted in steps (a million were pieces of 90-400 ms in serve)", () => {
 		const index = new PostingsIndex(null);
 		index.add("Small.md", "Small", 1, word(1), []);
 		const headings = Array.from({ length: 100_000 }, (_, n) => word(n));
-		const prepared = run(index.prepare("Big.md", "Big", 2, "A short body.", headings));
+		// Ids written into the note's buffer, per piece of its preparing.
+		const write = jest.spyOn(PackedIdWriter.prototype, "write");
+		const writtenPerPiece: number[] = [];
+		const preparing = index.prepare("Big.md", "Big", 2, "A short body.", headings);
+		let ready = preparing.next();
+		for (; ; ready = preparing.next()) {
+			writtenPerPiece.push(write.mock.calls.length);
+			write.mockClear();
+			if (ready.done) break;
+		}
+		write.mockRestore();
+		const prepared = ready.value;
+		// Before: every heading's id written in one piece.
+		expect(writtenPerPiece.reduce((sum, count) => sum + count, 0)).toBeGreaterThan(100_000);
+		expect(Math.max(...writtenPerPiece)).toBeLessThanOrEqual(20_000);
 		// Terms noted for the first time, counted per piece of the commit's plan (Array's push replaced outright: a spy of 200,000 calls is slow).
 		const push = Array.prototype.push;
 		const perPiece: number[] = [0];
