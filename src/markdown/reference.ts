@@ -9,8 +9,12 @@ type TitleState = ReturnType<MarkdownIt["helpers"]["parseLinkTitle"]>;
  * step, pausing after every `chunkLines` lines it takes in. The rule reads on to the note's end
  * (`state.lineMax`, not the end it is given) while a label or title stays open and no empty line or
  * block that may end it comes, all in one call: `[a]: /url "` and 400,000 lines after it held the
- * server in one piece. `state.line` is set, and the definition kept in `state.env.references`, only
- * when not `silent`; no token is made, as the rule makes none.
+ * server in one piece. `state.line` is set only when not `silent`; no token is made, as the rule
+ * makes none. The definition is not kept in `state.env.references` as markdown-it keeps it: nothing
+ * reads it (links are read by the metadata's own inline scan), and its key, the whole label
+ * normalized (trimmed, spaces collapsed, case folded), was one linear step over a label of any length
+ * that does close. Whether the label holds anything but white space, all markdown-it asks of it, is
+ * seen line by line as the label is read.
  */
 export function* referenceSteps(state: StateBlock, startLine: number, silent: boolean, chunkLines: number): Steps<boolean> {
 	let pos = state.bMarks[startLine]! + state.tShift[startLine]!;
@@ -21,18 +25,22 @@ export function* referenceSteps(state: StateBlock, startLine: number, silent: bo
 
 	// markdown-it appends each line to one string and reads it by index; the string appended to is then
 	// copied whole at each read (V8 flattens it), over and over: 100,000 lines ran out of memory. Here
-	// `str` is the line being read (positions are the rule's, less `strStart`); the label, which may
-	// span lines, is kept whole while it is open, as `before` (lines not read by index again).
+	// `str` is the line being read (positions are the rule's, less `strStart`).
 	let str = state.src.slice(pos, state.eMarks[startLine]! + 1);
 	let strStart = 0;
 	let max = str.length;
-	let before = "";
 	let labelOpen = true;
+	/** Whether the label read so far holds anything but white space (markdown-it: its normalized key is not empty). */
+	let labelHasText = false;
+	/** Notes whether the label's part in the line being read, `[from, to)` in the rule's positions, holds anything but white space. */
+	const readLabel = (from: number, to: number): void => {
+		if (!labelHasText) labelHasText = NOT_WHITE_SPACE.test(str.slice(from - strStart, to - strStart));
+	};
 	/** Goes on to the next line, if it goes on the definition (markdown-it's getNextLine), pausing every `chunkLines` lines. */
 	function* takeLine(): Steps<boolean> {
 		const lineContent = nextLineContent(state, nextLine);
 		if (lineContent === null) return false;
-		if (labelOpen) before += str;
+		if (labelOpen) readLabel(Math.max(strStart, 1), max);
 		strStart = max;
 		str = lineContent;
 		max += lineContent.length;
@@ -58,8 +66,7 @@ export function* referenceSteps(state: StateBlock, startLine: number, silent: bo
 	}
 	if (labelEnd < 0 || at(labelEnd + 1) !== 0x3a /* : */) return false;
 	labelOpen = false;
-	const labelText = (before + str.slice(0, labelEnd - strStart)).slice(1);
-	before = "";
+	readLabel(Math.max(strStart, 1), labelEnd);
 
 	// [label]:   destination   'title'
 	//         ^^^ skip optional whitespace here
@@ -123,13 +130,9 @@ export function* referenceSteps(state: StateBlock, startLine: number, silent: bo
 	}
 	// garbage at the end of the line
 	if (pos < max && at(pos) !== 0x0a) return false;
-	const label = state.md.utils.normalizeReference(labelText);
 	// CommonMark 0.20 disallows empty labels
-	if (!label) return false;
+	if (!labelHasText) return false;
 	if (silent) return true;
-	const env = state.env as { references?: Record<string, { title: string; href: string }> };
-	env.references ??= {};
-	env.references[label] ??= { title, href };
 	state.line = nextLine;
 	return true;
 }
@@ -149,6 +152,9 @@ function nextLineContent(state: StateBlock, line: number): string | null {
 	}
 	return state.src.slice(state.bMarks[line]! + state.tShift[line]!, state.eMarks[line]! + 1);
 }
+
+/** Anything trimmed or collapsed by markdown-it's normalizeReference (`trim`, then `\s+`: the same characters) is white space. */
+const NOT_WHITE_SPACE = /\S/;
 
 /** markdown-it's isSpace: a space or a tab. */
 function isSpace(code: number): boolean {

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { ACCEPTED_PATCH_SLOTS, WORD_UNION_MEMO_WORDS } from "../../../src/config/limits";
 import { BODY_COUNT, IN_HEADING, IN_TITLE, type FormLists, type ResolvedTerm } from "../../../src/search/postingValues";
 import { runSteps, unionScratch, unionSteps } from "../../../src/search/unions";
+import { PackedIdWriter } from "../../../src/search/packedIds";
 import { phrasePairBound, PostingsIndex } from "../../../src/search/postings";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor } from "../../../src/search/stemmers";
 import { tokenize } from "../../../src/search/text";
@@ -662,6 +663,54 @@ describe("PostingsIndex: a commit in steps (planCommit, then install)", () => {
 		while (!racing.next().done);
 		expect(found(replaced, replaced.resolveWhole([word(7)]), ["A.md", "Big.md"])).toEqual(["Big.md"]);
 		expect(found(replaced, replaced.resolveWhole([word(39_999)]), ["A.md", "Big.md"])).toEqual([]);
+	});
+
+	test("a note of 100,000 headings, each a new word, has its names written and counted in steps (a million were pieces of 90-400 ms in serve)", () => {
+		const index = new PostingsIndex(null);
+		index.add("Small.md", "Small", 1, word(1), []);
+		const headings = Array.from({ length: 100_000 }, (_, n) => word(n));
+		// Ids written into the note's buffer, per piece of its preparing.
+		const write = jest.spyOn(PackedIdWriter.prototype, "write");
+		const writtenPerPiece: number[] = [];
+		const preparing = index.prepare("Big.md", "Big", 2, "A short body.", headings);
+		let ready = preparing.next();
+		for (; ; ready = preparing.next()) {
+			writtenPerPiece.push(write.mock.calls.length);
+			write.mockClear();
+			if (ready.done) break;
+		}
+		write.mockRestore();
+		const prepared = ready.value;
+		// Before: every heading's id written in one piece.
+		expect(writtenPerPiece.reduce((sum, count) => sum + count, 0)).toBeGreaterThan(100_000);
+		expect(Math.max(...writtenPerPiece)).toBeLessThanOrEqual(20_000);
+		// Terms noted for the first time, counted per piece of the commit's plan (Array's push replaced outright: a spy of 200,000 calls is slow).
+		const push = Array.prototype.push;
+		const perPiece: number[] = [0];
+		Array.prototype.push = function (this: unknown[], ...items: unknown[]) {
+			perPiece[perPiece.length - 1]! += items.length;
+			return push.apply(this, items);
+		};
+		let next;
+		try {
+			const steps = index.planCommit(prepared);
+			for (next = steps.next(); !next.done; next = steps.next()) perPiece.push(0);
+		} finally {
+			Array.prototype.push = push;
+		}
+		expect(perPiece.reduce((sum, count) => sum + count, 0)).toBeGreaterThanOrEqual(100_000);
+		// Before: every heading's term noted in one piece, before the first pause.
+		expect(Math.max(...perPiece)).toBeLessThanOrEqual(20_000);
+		index.install(next.value);
+		// The same postings as the note added in one piece, and none left once it is replaced by a short version (its old names taken out too).
+		const whole = new PostingsIndex(null);
+		whole.add("Small.md", "Small", 1, word(1), []);
+		whole.add("Big.md", "Big", 2, "A short body.", headings);
+		const words = [word(0), word(1), word(99_999), "short"];
+		expect(postingsByPath(index, words, ["Small.md", "Big.md"])).toEqual(postingsByPath(whole, words, ["Small.md", "Big.md"]));
+		expect(postingsByPath(index, [word(99_999)], ["Small.md", "Big.md"])).not.toEqual([`${word(99_999)}: `]);
+		index.commit(run(index.prepare("Big.md", "Big", 3, "short", [])));
+		expect(postingsByPath(index, [word(0), word(99_999)], ["Small.md", "Big.md"])).toEqual([`${word(0)}: `, `${word(99_999)}: `]);
 	});
 
 	test("a note added while a big note's commit waits is kept in the lists the commit moved", () => {

@@ -1,9 +1,13 @@
 import { STILL_BEING_READ_LISTED } from "../../../src/config/limits";
+import { rename } from "node:fs/promises";
+import { join } from "node:path";
+import { NodeHost } from "../../../src/headless/NodeHost";
 import { NodeVault } from "../../../src/headless/NodeVault";
 import type { Host, HostFile } from "../../../src/host/Host";
 import { comparePaths, visibleNotes } from "../../../src/vault/notes";
 import { NotesNotYetRead, notesStillBeingRead } from "../../../src/vault/notesStillBeingRead";
 import { openVault } from "../../helpers/hostVault";
+import { makeVault, removeDir } from "../../helpers/vault";
 
 describe("notesStillBeingRead", () => {
 	test(`names the first ${STILL_BEING_READ_LISTED} notes without metadata in path order, whatever order they come in, and none that has it`, async () => {
@@ -65,6 +69,56 @@ describe("NotesNotYetRead", () => {
 			reads.mockRestore();
 			kept.stop();
 			await vault.close();
+		}
+	});
+
+	test("a folder of unread notes renamed on disk while they are read: named at their new paths, and none once the folder is moved into an excluded one", async () => {
+		const root = await makeVault({ "A/Read.md": "read\n", "Hidden/Secret.md": "secret\n" });
+		// The notes of the renamed folder, under either name, are read only when let go: the index is still being built.
+		const holding = (path: string) => /^(Old|New|Hidden\/New)\//.test(path);
+		let holdingOn = true;
+		const waiting: Array<() => void> = [];
+		const read = Reflect.get<NodeVault, "cachedRead">(NodeVault.prototype, "cachedRead");
+		const reads = jest.spyOn(NodeVault.prototype, "cachedRead").mockImplementation(async function (this: NodeVault, file: HostFile) {
+			if (holdingOn && holding(file.path)) await new Promise<void>((resolve) => waiting.push(resolve));
+			return read.call(this, file);
+		});
+		const host = await NodeHost.open(root, { watch: true });
+		const kept = new NotesNotYetRead(host, () => new Promise((resolve) => setImmediate(resolve)));
+		const scope = { configDir: host.vault.configDir, excludedFolders: ["Hidden"] };
+		const answers = async () => {
+			const walked = (await notesStillBeingRead(host, visibleNotes(host, scope))).map((note) => note.path);
+			const tracked = (await kept.visible(scope))?.map((note) => note.path);
+			return { walked, tracked };
+		};
+		/** Waits until the vault shows the file at `path` (the watcher reports a rename made on disk a moment later). */
+		const shown = async (path: string) => {
+			while (!host.vault.getFileByPath(path)) await new Promise((resolve) => setTimeout(resolve, 10));
+		};
+		try {
+			await host.metadataCache.settled();
+			kept.start();
+			for (const path of ["Old/One.md", "Old/Two.md"]) await host.vault.create(path, "unread\n");
+			while ((await kept.visible(scope)) === null) await new Promise((resolve) => setImmediate(resolve));
+			expect(await answers()).toEqual({ walked: ["Old/One.md", "Old/Two.md"], tracked: ["Old/One.md", "Old/Two.md"] });
+			await rename(join(root, "Old"), join(root, "New"));
+			await shown("New/Two.md");
+			// Once the vault has taken in the rename (its new look at the notes may still be running: then the caller walks).
+			let after = await answers();
+			while (after.tracked === null) after = await answers();
+			expect(after).toEqual({ walked: ["New/One.md", "New/Two.md"], tracked: ["New/One.md", "New/Two.md"] });
+			await rename(join(root, "New"), join(root, "Hidden", "New"));
+			await shown("Hidden/New/One.md");
+			after = await answers();
+			while (after.tracked === null) after = await answers();
+			expect(after).toEqual({ walked: [], tracked: [] });
+		} finally {
+			holdingOn = false;
+			for (const release of waiting.splice(0)) release();
+			reads.mockRestore();
+			kept.stop();
+			await host.close();
+			await removeDir(root);
 		}
 	});
 });
