@@ -49,6 +49,50 @@ function boundRange(ranking: BoundedRanking, from: number, to: number, boundScor
 	}
 }
 
+/** Fewest candidates for which the heap starts with only the best of them by bound (splitByBound): below it, all at once. */
+const SPLIT_MIN_CANDIDATES = 4096;
+/** Candidates the heap starts with, about (splitByBound): most searches read or refine a few hundred before the page is settled. */
+const SPLIT_FIRST = 1024;
+/** Candidates whose bounds are sorted to choose where to split (splitByBound). */
+const SPLIT_SAMPLE = 256;
+
+/**
+ * The candidates at or above a bound (one candidate's, chosen from an even sample so that about
+ * SPLIT_FIRST are), and the rest, strictly below it, with a test of whether a candidate's key is at or above it (the
+ * candidate's key then, kept: keys change as candidates are read). Building a heap of tens of
+ * thousands of candidates cost as much as bounding them all, and a search takes the best few
+ * hundred. Null for fewer than SPLIT_MIN_CANDIDATES.
+ */
+function splitByBound(
+	count: number,
+	boundTiers: Float64Array,
+	boundScores: Float64Array,
+	slots: Uint32Array,
+	before: (a: number, b: number) => boolean,
+): { first: Uint32Array; rest: Uint32Array; above: (index: number) => boolean } | null {
+	if (count < SPLIT_MIN_CANDIDATES) return null;
+	const sample = Array.from({ length: SPLIT_SAMPLE }, (_, at) => Math.floor(((at + 0.5) * count) / SPLIT_SAMPLE));
+	sample.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+	const pivot = sample[Math.floor((SPLIT_SAMPLE * SPLIT_FIRST) / count)] as number;
+	const tier = boundTiers[pivot] as number;
+	const score = boundScores[pivot] as number;
+	const slot = slots[pivot] as number;
+	const above = (index: number): boolean => {
+		const indexTier = boundTiers[index] as number;
+		if (indexTier !== tier) return indexTier > tier;
+		const indexScore = boundScores[index] as number;
+		return indexScore !== score ? indexScore > score : (slots[index] as number) <= slot;
+	};
+	const order = new Uint32Array(count);
+	let firstCount = 0;
+	let restFrom = count;
+	for (let index = 0; index < count; index++) {
+		if (above(index)) order[firstCount++] = index;
+		else order[--restFrom] = index;
+	}
+	return { first: order.subarray(0, firstCount), rest: order.subarray(restFrom), above };
+}
+
 /**
  * Ranks candidates whose values are bounds, reading as few as it can: every candidate is scored
  * with its bounds (which no read score exceeds, the score rising with every value; with `bound`,
@@ -73,20 +117,28 @@ export function* rankByBounds(ranking: BoundedRanking): Generator<void, { held: 
 	// By tier and score, then slot: a strict order that never compares paths (which ties on the
 	// bounds would do thousands of times). So the next bound may tie the page's worst in tier and
 	// score and still be ordered apart from it: reading stops only once the next is strictly below.
-	const byBound = new IndexHeap(count, (a, b) => {
+	const before = (a: number, b: number): boolean => {
 		const tierA = boundTiers[a] as number;
 		const tierB = boundTiers[b] as number;
 		if (tierA !== tierB) return tierA > tierB;
 		const scoreA = boundScores[a] as number;
 		const scoreB = boundScores[b] as number;
 		return scoreA !== scoreB ? scoreA > scoreB : (slots[a] as number) < (slots[b] as number);
-	});
+	};
+	const split = splitByBound(count, boundTiers, boundScores, slots, before);
+	const byBound = new IndexHeap(count, before, split?.first);
+	// The candidates not yet in the heap, all strictly below the split's bound: they join it once its best is below that bound.
+	let rest = split && split.rest.length > 0 ? split.rest : null;
 	const refined = ranking.refine ? new Uint8Array(count) : null;
 	let refinements = 0;
 	let tightened = 0;
 	let checked = 0;
 	let held = 0;
-	while (byBound.size > 0) {
+	while (byBound.size > 0 || rest) {
+		if (rest && split && (byBound.size === 0 || !split.above(byBound.peek()))) {
+			byBound.addAll(rest);
+			rest = null;
+		}
 		const next = byBound.peek();
 		const worst = ranking.worstKept();
 		const nextTier = boundTiers[next] as number;
@@ -120,5 +172,5 @@ export function* rankByBounds(ranking: BoundedRanking): Generator<void, { held: 
 		ranking.score(next, true);
 		ranking.keep(next);
 	}
-	return byBound.size === 0 ? { held } : { held, checks: { checked, candidates: count } };
+	return byBound.size === 0 && !rest ? { held } : { held, checks: { checked, candidates: count } };
 }

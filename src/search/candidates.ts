@@ -1,5 +1,17 @@
 import type { IndexedDocument, PostingsIndex } from "./postings";
-import { BODY_COUNT, growUint32, IN_HEADING, IN_TITLE, phraseBoundValue, phraseWordBody, phraseWordTitle, seek, type ResolvedTerm } from "./postingValues";
+import {
+	BODY_COUNT,
+	growUint32,
+	IN_HEADING,
+	IN_TITLE,
+	pairsBoundWhenResolved,
+	phraseBoundValue,
+	phraseWordBody,
+	phraseWordTitle,
+	seek,
+	tightenedBound,
+	type ResolvedTerm,
+} from "./postingValues";
 
 /** The notes a search ranks, gathered from the postings of its terms, in scratch reused across searches. */
 export interface Gathered {
@@ -73,8 +85,6 @@ interface Intersection {
 	/** Per term, per word of a phrase, where the word's postings were last sought. */
 	wordCursors: number[][];
 	needsDocument: boolean;
-	/** Whether a wanted phrase has its notes' pair sketches read while gathering (tightenByPairs). */
-	pairsChecked: boolean;
 	excludedWords: Uint8Array | null;
 	accepted: Uint8Array | null;
 	slots: Uint32Array;
@@ -133,13 +143,6 @@ function gatherPhrase(
 	}
 	return total;
 }
-/**
- * Pairs (a phrase of three words or more) from which a phrase's notes are checked against their
- * pair sketches while gathering rather than when they come up to be read. Timed on 10,000 and
- * 50,000 common-word notes: for three words nearly every note holding the words comes up, and in
- * no order (2–4× the CPU); for two, often only dozens do (gathering-time checks cost 1.5–3×).
- */
-const EAGER_PAIR_BOUND_MIN_PAIRS = 2;
 /** Postings counted between two chances to pause when most terms are wanted: counting one costs far less than looking at a candidate. */
 const COUNT_STEP = 16_384;
 
@@ -217,12 +220,10 @@ export class CandidateFinder {
 			}
 			return { slots, values, total, unverified, minimum: null };
 		}
-		const pairsChecked = required.some((term) => (term.phrasePairs?.length ?? 0) >= EAGER_PAIR_BOUND_MIN_PAIRS);
 		if (termCount === 1 && excluded.length === 0 && rarest.phraseBounds) {
 			// One phrase, nothing excluded but words: its list is the answer, less the notes its bounds rule out.
 			for (let from = 0; from < rarest.length; from += GATHER_STEP) {
 				if (from > 0) yield;
-				const start = total;
 				total = gatherPhrase(
 					rarest,
 					rarest.phraseBounds,
@@ -234,7 +235,6 @@ export class CandidateFinder {
 					values,
 					total,
 				);
-				if (pairsChecked) total = this.tightenByPairs(required, slots, values, start, total);
 			}
 			return { slots, values, total, unverified, minimum: null };
 		}
@@ -247,7 +247,6 @@ export class CandidateFinder {
 			wordCursors: required.map((term) => new Array<number>(term.phraseWords?.length ?? 0).fill(0)),
 			// Only an excluded phrase needs the note's tokens here: a wanted one is bounded from its words' postings.
 			needsDocument: excluded.some((term) => term.phrase),
-			pairsChecked,
 			excludedWords,
 			accepted,
 			slots,
@@ -270,7 +269,6 @@ export class CandidateFinder {
 		const { required, order, cursors, excluded, excludedCursors, wordCursors, needsDocument, excludedWords, accepted, slots, values } = state;
 		const termCount = required.length;
 		const rarest = required[order[0] as number] as ResolvedTerm;
-		const start = state.total;
 		candidates: for (let index = from; index < to; index++) {
 			const slot = rarest.slots[index] as number;
 			for (let orderIndex = 0; orderIndex < termCount; orderIndex++) {
@@ -278,10 +276,7 @@ export class CandidateFinder {
 				const term = required[termIndex] as ResolvedTerm;
 				const at = seek(term.slots, term.length, cursors[termIndex] as number, slot);
 				cursors[termIndex] = at;
-				if (at >= term.length) {
-					if (state.pairsChecked) state.total = this.tightenByPairs(required, slots, values, start, state.total);
-					return false;
-				}
+				if (at >= term.length) return false;
 				if (term.slots[at] !== slot) continue candidates;
 			}
 			if ((accepted && accepted[slot] !== 1) || (excludedWords && excludedWords[slot] === 1)) continue;
@@ -299,36 +294,7 @@ export class CandidateFinder {
 			}
 			slots[state.total++] = slot;
 		}
-		if (state.pairsChecked) state.total = this.tightenByPairs(required, slots, values, start, state.total);
 		return true;
-	}
-
-	/**
-	 * Tightens the phrase bounds of the notes gathered in `[start, total)` by their pair sketches, for
-	 * the phrases bounded so while gathering (gatheredPhraseBound), and drops the notes ruled out;
-	 * the new total. A pass of its own after the intersection: a sketch read is a cache miss in a
-	 * buffer as large as the vault, and a short loop of nothing else lets the processor wait on many at once.
-	 */
-	private tightenByPairs(required: readonly ResolvedTerm[], slots: Uint32Array, values: Uint32Array, start: number, total: number): number {
-		const termCount = required.length;
-		let kept = start;
-		rows: for (let index = start; index < total; index++) {
-			const slot = slots[index] as number;
-			for (let termIndex = 0; termIndex < termCount; termIndex++) {
-				const pairs = required[termIndex]?.phrasePairs;
-				if (!pairs || pairs.length < EAGER_PAIR_BOUND_MIN_PAIRS) continue;
-				const value = tightenedBound(values[index * termCount + termIndex] as number, this.index.pairBoundAt(slot, pairs));
-				if (value === 0) continue rows;
-				values[index * termCount + termIndex] = value;
-			}
-			if (kept !== index) {
-				slots[kept] = slot;
-				for (let termIndex = 0; termIndex < termCount; termIndex++)
-					values[kept * termCount + termIndex] = values[index * termCount + termIndex] as number;
-			}
-			kept++;
-		}
-		return kept;
 	}
 
 	/**
@@ -460,7 +426,7 @@ export class CandidateFinder {
 				const value = !held
 					? 0
 					: term.phrase
-						? this.gatheredPhraseBound(term, wordCursors[termIndex] as number[], slot, at)
+						? this.wordsPhraseBound(term, wordCursors[termIndex] as number[], slot, at)
 						: this.index.matchValue(term, at, doc);
 				values[total * termCount + termIndex] = value;
 				if (value !== 0) holding++;
@@ -471,21 +437,7 @@ export class CandidateFinder {
 		return { slots, values, total, unverified: phrasesOf(required), minimum };
 	}
 
-	/**
-	 * A phrase's bound in the note at `slot` as gathering takes it (phraseValueBound), tightened by
-	 * the note's pair sketch (pairSketch.ts) at once when the phrase has EAGER_PAIR_BOUND_MIN_PAIRS
-	 * pairs or more: every pair must be there, so the sketch rules out most notes holding the words,
-	 * and looking it up for each, in slot order, costs less than ranking them all. A phrase of two
-	 * words is left to `refine`: its notes' word bounds are often close enough that few come up.
-	 */
-	private gatheredPhraseBound(term: ResolvedTerm, cursors: number[], slot: number, at: number): number {
-		const bound = this.wordsPhraseBound(term, cursors, slot, at);
-		const pairs = term.phrasePairs;
-		if (bound === 0 || !pairs || pairs.length < EAGER_PAIR_BOUND_MIN_PAIRS) return bound;
-		return tightenedBound(bound, this.index.pairBoundAt(slot, pairs));
-	}
-
-	/** A phrase's bound in the note at `slot` (its `at`-th) from its words' postings alone (phraseValueBound). */
+	/** A phrase's bound in the note at `slot` (its `at`-th): as resolved (from its words' postings, and its pairs: pairsBoundWhenResolved), else from its words' postings (phraseValueBound). */
 	private wordsPhraseBound(term: ResolvedTerm, cursors: number[], slot: number, at: number): number {
 		return term.phraseBounds ? (term.phraseBounds[at] as number) : phraseValueBound(term, cursors, slot);
 	}
@@ -504,8 +456,8 @@ export class CandidateFinder {
 		for (const termIndex of gathered.unverified) {
 			const bound = values[row + termIndex] as number;
 			const pairs = (required[termIndex] as ResolvedTerm).phrasePairs;
-			// A phrase of EAGER_PAIR_BOUND_MIN_PAIRS pairs or more was bounded by its pairs while gathering.
-			if (bound === 0 || !pairs || pairs.length >= EAGER_PAIR_BOUND_MIN_PAIRS) continue;
+			// A phrase whose pairs bound it when resolved (pairsBoundWhenResolved) has nothing left to tighten.
+			if (bound === 0 || !pairs || pairsBoundWhenResolved(pairs)) continue;
 			values[row + termIndex] = tightenedBound(bound, this.index.pairBoundAt(slot, pairs));
 		}
 		return this.stillCandidate(gathered, row, termCount);
@@ -562,13 +514,6 @@ export class CandidateFinder {
 		}
 		return { ...gathered, total: kept, unverified: [] };
 	}
-}
-
-/** A phrase's bound with its body count no higher than `body`: 0 when neither the body nor the title may hold it. */
-function tightenedBound(bound: number, body: number): number {
-	const count = Math.min(bound & BODY_COUNT, body);
-	const value = ((bound & ~BODY_COUNT) | count) >>> 0;
-	return count > 0 || (value & IN_TITLE) !== 0 ? value : 0;
 }
 
 /** The wanted terms that are phrases, by index. */

@@ -7,15 +7,31 @@ export class IndexHeap {
 	private readonly heap: Uint32Array;
 	private count: number;
 
-	/** `before(a, b)`: whether index `a` comes out before index `b`; it must be a strict total order. */
+	/**
+	 * `before(a, b)`: whether index `a` comes out before index `b`; it must be a strict total order.
+	 * `members`: the indices the heap starts with (`addAll` may add the others later); else all of 0…count−1.
+	 */
 	constructor(
 		count: number,
 		private readonly before: (a: number, b: number) => boolean,
+		members?: Uint32Array,
 	) {
 		this.heap = new Uint32Array(count);
-		for (let index = 0; index < count; index++) this.heap[index] = index;
-		this.count = count;
-		for (let index = (count >> 1) - 1; index >= 0; index--) this.siftDown(index);
+		if (members) this.heap.set(members);
+		else for (let index = 0; index < count; index++) this.heap[index] = index;
+		this.count = members ? members.length : count;
+		this.heapify();
+	}
+
+	/** Adds `indices` (none of them in the heap, no more than it has room for), in linear time of the heap's new size. */
+	addAll(indices: Uint32Array): void {
+		this.heap.set(indices, this.count);
+		this.count += indices.length;
+		this.heapify();
+	}
+
+	private heapify(): void {
+		for (let index = (this.count >> 1) - 1; index >= 0; index--) this.siftDown(index);
 	}
 
 	get size(): number {

@@ -104,3 +104,64 @@ describe("candidates read best bound first", () => {
 		expect(ranked).not.toHaveProperty("checks");
 	});
 });
+
+describe("tens of thousands of candidates (the heap starts with the best of them by bound)", () => {
+	/** The same reading, each next candidate found by looking at every one left: the order a heap of all of them gives. */
+	function rankByScanning(candidates: ReadonlyArray<{ bound: number; refined?: number | null; read: number | null }>, limit: number, refining: boolean) {
+		const key = candidates.map((candidate) => candidate.bound);
+		const left = new Set(candidates.keys());
+		const isRefined = new Uint8Array(candidates.length);
+		const reads: number[] = [];
+		const refinedOnes: number[] = [];
+		const kept: number[] = [];
+		let held = 0;
+		for (;;) {
+			let next = -1;
+			for (const index of left)
+				if (next === -1 || (key[index] as number) > (key[next] as number) || (key[index] === key[next] && index < next)) next = index;
+			if (next === -1) break;
+			if (kept.length >= limit && (kept[0] as number) > (key[next] as number)) break;
+			const candidate = candidates[next] as { bound: number; refined?: number | null; read: number | null };
+			if (refining && isRefined[next] === 0) {
+				isRefined[next] = 1;
+				refinedOnes.push(next);
+				if (candidate.refined === null) left.delete(next);
+				else key[next] = candidate.refined ?? candidate.bound;
+				continue;
+			}
+			left.delete(next);
+			reads.push(next);
+			if (candidate.read === null) continue;
+			held++;
+			kept.push(candidate.read);
+			kept.sort((a, b) => a - b);
+			if (kept.length > limit) kept.shift();
+		}
+		return { held, reads, refinedOnes, checked: left.size === 0 ? undefined : reads.length };
+	}
+
+	const seeded = (seed: number) => () => {
+		seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+		return seed / 0x1_0000_0000;
+	};
+
+	test.each([
+		["most held, refined first", 10, true, 0.9],
+		["few held: nearly every candidate is read", 10, false, 0.001],
+		["few held, refined first", 20, true, 0.01],
+	])("candidates are refined and read in the order a heap of all of them gives, and the page is the same (%s)", (_, limit, refining, heldShare) => {
+		const random = seeded(limit * 7 + (refining ? 1 : 0));
+		const candidates = Array.from({ length: 12_000 }, () => {
+			const bound = Math.floor(random() * 1000);
+			const refined = random() < 0.3 ? null : Math.floor(random() * (bound + 1));
+			const read = random() < heldShare ? Math.floor(random() * ((refined ?? bound) + 1)) : null;
+			return { bound, refined, read };
+		});
+		const ranked = rankAll(candidates, limit, refining);
+		const expected = rankByScanning(candidates, limit, refining);
+		expect(ranked.reads).toEqual(expected.reads);
+		expect(ranked.held).toBe(expected.held);
+		if (refining) expect(ranked.refinedOnes).toEqual(expected.refinedOnes);
+		expect(ranked.checks?.checked).toBe(expected.checked);
+	});
+});

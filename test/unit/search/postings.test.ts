@@ -6,6 +6,8 @@ import { PackedIdWriter } from "../../../src/search/packedIds";
 import { phrasePairBound, PostingsIndex } from "../../../src/search/postings";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor } from "../../../src/search/stemmers";
 import { tokenize } from "../../../src/search/text";
+import { SearchEngine } from "../../../src/search/engine";
+import { parseQuery } from "../../../src/search/query";
 
 /**
  * The inverted index through what the search engine asks of it: which notes a word, a prefix, a
@@ -971,5 +973,29 @@ describe("a note's names, tokenized in steps", () => {
 		index.commit(prepared);
 		expect(found(index, index.resolve(["word37999"]), [...PATHS, "Deep Folder/Headings.md"])).toEqual([]);
 		expect(found(index, index.resolve(["alias2x4999"]), [...PATHS, "Deep Folder/Headings.md"])).toEqual(["Deep Folder/Headings.md"]);
+	});
+});
+
+describe("a phrase of three words searched again", () => {
+	test("reads no note's pair sketch: its notes' bounds were tightened by their sketches once, when its notes were found, and the answer is the same", async () => {
+		const engine = new SearchEngine();
+		const texts = new Map<string, string>();
+		for (let note = 0; note < 300; note++) {
+			// Every note holds the three words; one in five says them in a row, the rest apart.
+			const text = note % 5 === 0 ? `the garden project meeting went well ${note}` : `a meeting about the project of the garden ${note}`;
+			texts.set(`${note}.md`, text);
+			engine.index.add(`${note}.md`, `note ${note}`, 1, text, []);
+		}
+		engine.index.compact();
+		const read = async (path: string) => texts.get(path) ?? "";
+		const sketchReads = jest.spyOn(engine.index, "pairBoundAt");
+		const first = await engine.search(parseQuery('"garden project meeting"'), null, 10, read);
+		const firstReads = sketchReads.mock.calls.length;
+		const again = await engine.search(parseQuery('"garden project meeting"'), null, 10, read);
+		expect(first.total).toBe(60);
+		expect(again).toEqual(first);
+		// The first search read the sketch of each note holding the words, in resolving the phrase.
+		expect(firstReads).toBeGreaterThanOrEqual(300);
+		expect(sketchReads.mock.calls.length - firstReads).toBe(0);
 	});
 });
