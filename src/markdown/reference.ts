@@ -9,8 +9,11 @@ type TitleState = ReturnType<MarkdownIt["helpers"]["parseLinkTitle"]>;
  * step, pausing after every `chunkLines` lines it takes in. The rule reads on to the note's end
  * (`state.lineMax`, not the end it is given) while a label or title stays open and no empty line or
  * block that may end it comes, all in one call: `[a]: /url "` and 400,000 lines after it held the
- * server in one piece. `state.line` is set, and the definition kept in `state.env.references`, only
- * when not `silent`; no token is made, as the rule makes none.
+ * server in one piece. `state.line` is set only when not `silent`; no token is made, as the rule makes
+ * none. The definition itself is not kept (markdown-it keeps it in `env.references` for its inline
+ * rules, which this parser does not run), so its label and destination are only looked at as far as
+ * deciding whether the lines are one needs: markdown-it's normalizing of a label or destination of
+ * megabytes, in one call, held the server 3-5 s (the garbage of a string built a character at a time).
  */
 export function* referenceSteps(state: StateBlock, startLine: number, silent: boolean, chunkLines: number): Steps<boolean> {
 	let pos = state.bMarks[startLine]! + state.tShift[startLine]!;
@@ -71,8 +74,7 @@ export function* referenceSteps(state: StateBlock, startLine: number, silent: bo
 	// The destination ends before its line's end.
 	const destination = state.md.helpers.parseLinkDestination(str, pos - strStart, max - strStart);
 	if (!destination.ok) return false;
-	const href = state.md.normalizeLink(destination.str);
-	if (!state.md.validateLink(href)) return false;
+	if (!isLinkDestination(state.md, destination.str)) return false;
 	pos = destination.pos + strStart;
 	// Where to roll back to when the title turns out not to be one: the destination's line is kept for that.
 	const destEndPos = pos;
@@ -123,15 +125,51 @@ export function* referenceSteps(state: StateBlock, startLine: number, silent: bo
 	}
 	// garbage at the end of the line
 	if (pos < max && at(pos) !== 0x0a) return false;
-	const label = state.md.utils.normalizeReference(labelText);
-	// CommonMark 0.20 disallows empty labels
-	if (!label) return false;
+	// CommonMark 0.20 disallows empty labels: markdown-it's normalizeReference trims the label, and
+	// trim's white space is exactly `\s`'s, so the label is empty when no other character is in it.
+	if (!NOT_WHITE_SPACE.test(labelText)) return false;
 	if (silent) return true;
-	const env = state.env as { references?: Record<string, { title: string; href: string }> };
-	env.references ??= {};
-	env.references[label] ??= { title, href };
 	state.line = nextLine;
 	return true;
+}
+
+/** A character `String.prototype.trim` keeps. */
+const NOT_WHITE_SPACE = /\S/u;
+
+/**
+ * markdown-it refuses a destination whose normalized form (mdurl's parse, format and encode) starts
+ * with `javascript:`, `vbscript:`, `file:`, or `data:` other than `data:image/(gif|png|jpeg|webp);`.
+ * That form starts with the destination's protocol, unchanged, and then, for `data:`, its host part
+ * (up to the first `/`, `?` or `#`); the rest is only encoded character by character. So the
+ * normalized form of a prefix holding the protocol (a longer one than this is no refused one) and a
+ * `data:` host starts as the whole one's does, for the few characters that are tested.
+ */
+const DECIDING_DESTINATION_LENGTH = 1024;
+
+/**
+ * A `data:` host longer than this is read only this far: normalizing costs ~5 ms at this length.
+ * The one form that reads differently is an allowed `data:image/png;` hidden behind a host over
+ * this long that mdurl drops for its length; it is then taken for a refused `data:` link.
+ */
+const LONGEST_DECIDING_DATA_HOST = 16 * 1024;
+
+const DATA_PROTOCOL = /^data:/iu;
+const DATA_HOST_END = /[/?#]/u;
+
+/**
+ * markdown-it's `validateLink(normalizeLink(destination))`, on a prefix that decides it: the whole
+ * destination of megabytes was normalized in one piece of 3-5 s (mdurl builds the encoded string a
+ * character at a time).
+ */
+function isLinkDestination(md: MarkdownIt, destination: string): boolean {
+	const trimmed = destination.trim();
+	let deciding = DECIDING_DESTINATION_LENGTH;
+	if (DATA_PROTOCOL.test(trimmed)) {
+		const host = trimmed.slice(0, LONGEST_DECIDING_DATA_HOST);
+		const hostEnd = host.slice("data:".length).search(DATA_HOST_END);
+		deciding = hostEnd < 0 ? host.length : "data:".length + hostEnd + DECIDING_DESTINATION_LENGTH;
+	}
+	return md.validateLink(md.normalizeLink(trimmed.slice(0, deciding)));
 }
 
 /** markdown-it's getNextLine in its reference rule: the text of `line` with its line end, or null when the definition cannot go on there. */
