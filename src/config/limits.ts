@@ -884,6 +884,12 @@ export const LINE_SPLIT_PAUSE_LINES = 4096;
 export const LINE_INDEX_PAUSE_LINES = 16_384;
 /** Characters jumped to by the inline scanner (links, embeds, tags) between two pause points. */
 export const INLINE_SCAN_PAUSE_STEPS = 4096;
+/**
+ * Characters the inline scanner reads between two pause points when it matches a note's brackets and
+ * parentheses, or decodes a Markdown link's destination: each was one pass over the whole text, so a
+ * link of a 4 MB destination (`[t](/xxx…)`) was one piece of ~460 ms.
+ */
+export const INLINE_PASS_STEP_CHARS = 64 * 1024;
 /** Characters of a wikilink read into its display text (`a#b#c` → `a > b > c`) between two pause points. */
 export const DISPLAY_TEXT_STEP_CHARS = 16 * 1024;
 /** Block tokens visited between two pause points. */

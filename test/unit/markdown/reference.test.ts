@@ -82,7 +82,10 @@ describe("the link reference definition rule read in steps", () => {
 		const normalizeLink = parser.normalizeLink.bind(parser);
 		parser.normalizeLink = (url) => (measured(url), normalizeLink(url));
 		const { normalizeReference } = parser.utils;
-		parser.utils = { ...parser.utils, normalizeReference: (label) => (measured(label), normalizeReference(label)) };
+		(parser as { utils: MarkdownIt["utils"] }).utils = {
+			...parser.utils,
+			normalizeReference: (label: string) => (measured(label), normalizeReference(label)),
+		};
 		expect(parser.parse(source, {})).toEqual(stock.parse(source, {}));
 		expect(longest).toBeLessThanOrEqual(16 * 1024);
 	});
