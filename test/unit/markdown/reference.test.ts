@@ -81,10 +81,10 @@ describe("the link reference definition rule read in steps", () => {
 		const measured = (text: string) => (longest = Math.max(longest, text.length));
 		const normalizeLink = parser.normalizeLink.bind(parser);
 		parser.normalizeLink = (url) => (measured(url), normalizeLink(url));
-		const { normalizeReference } = parser.utils;
+		const utils = parser.utils;
 		(parser as { utils: MarkdownIt["utils"] }).utils = {
-			...parser.utils,
-			normalizeReference: (label: string) => (measured(label), normalizeReference(label)),
+			...utils,
+			normalizeReference: (label: string) => (measured(label), utils.normalizeReference(label)),
 		};
 		expect(parser.parse(source, {})).toEqual(stock.parse(source, {}));
 		expect(longest).toBeLessThanOrEqual(16 * 1024);
