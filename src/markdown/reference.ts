@@ -1,4 +1,5 @@
 import type MarkdownIt from "markdown-it";
+import { REFERENCE_DATA_HOST_READ_CHARS } from "../config/limits";
 import type { Steps } from "./steps";
 
 type StateBlock = MarkdownIt.StateBlock;
@@ -146,13 +147,6 @@ const NOT_WHITE_SPACE = /\S/u;
  */
 const DECIDING_DESTINATION_LENGTH = 1024;
 
-/**
- * A `data:` host longer than this is read only this far: normalizing costs ~5 ms at this length.
- * The one form that reads differently is an allowed `data:image/png;` hidden behind a host over
- * this long that mdurl drops for its length; it is then taken for a refused `data:` link.
- */
-const LONGEST_DECIDING_DATA_HOST = 16 * 1024;
-
 const DATA_PROTOCOL = /^data:/iu;
 const DATA_HOST_END = /[/?#]/u;
 
@@ -165,7 +159,7 @@ function isLinkDestination(md: MarkdownIt, destination: string): boolean {
 	const trimmed = destination.trim();
 	let deciding = DECIDING_DESTINATION_LENGTH;
 	if (DATA_PROTOCOL.test(trimmed)) {
-		const host = trimmed.slice(0, LONGEST_DECIDING_DATA_HOST);
+		const host = trimmed.slice(0, REFERENCE_DATA_HOST_READ_CHARS);
 		const hostEnd = host.slice("data:".length).search(DATA_HOST_END);
 		deciding = hostEnd < 0 ? host.length : "data:".length + hostEnd + DECIDING_DESTINATION_LENGTH;
 	}
