@@ -909,6 +909,19 @@ export const LINE_SPLIT_PAUSE_LINES = 4096;
 export const LINE_INDEX_PAUSE_LINES = 16_384;
 /** Characters jumped to by the inline scanner (links, embeds, tags) between two pause points. */
 export const INLINE_SCAN_PAUSE_STEPS = 4096;
+/**
+ * Characters of a link reference definition's `data:` destination read to find its host, which
+ * decides whether markdown-it takes it as a link (normalizing the whole of a 4 MB one was one piece
+ * of 3-5 s; this many cost ~5 ms). The one form read differently: an allowed `data:image/png;`
+ * behind a host longer than this that mdurl drops for its length, taken for a refused `data:` link.
+ */
+export const REFERENCE_DATA_HOST_READ_CHARS = 16 * 1024;
+/**
+ * Characters the inline scanner reads between two pause points when it matches a note's brackets and
+ * parentheses, or decodes a Markdown link's destination: each was one pass over the whole text, so a
+ * link of a 4 MB destination (`[t](/xxx…)`) was one piece of ~460 ms.
+ */
+export const INLINE_PASS_STEP_CHARS = 64 * 1024;
 /** Characters of a wikilink read into its display text (`a#b#c` → `a > b > c`) between two pause points. */
 export const DISPLAY_TEXT_STEP_CHARS = 16 * 1024;
 /** Block tokens visited between two pause points. */

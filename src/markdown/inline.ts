@@ -1,4 +1,4 @@
-import { DISPLAY_TEXT_STEP_CHARS, INLINE_SCAN_PAUSE_STEPS } from "../config/limits";
+import { DISPLAY_TEXT_STEP_CHARS, INLINE_PASS_STEP_CHARS, INLINE_SCAN_PAUSE_STEPS } from "../config/limits";
 import { runSteps, type Steps } from "./steps";
 import { tagBodyLength } from "./tags";
 
@@ -126,7 +126,7 @@ export function* scanInlineSteps(text: string): Steps<InlineFindings> {
 			}
 		} else if (char === "[" || (char === "!" && text[index + 1] === "[")) {
 			const embed = char === "!";
-			const markdownLink = readMarkdownLink(scan, index, embed);
+			const markdownLink = yield* readMarkdownLink(scan, index, embed);
 			if (markdownLink === null) {
 				index += embed ? 2 : 1;
 			} else {
@@ -259,9 +259,15 @@ class ScanMemo {
 		return close === undefined ? runEnd : close + (runEnd - start);
 	}
 
+	/** Matches the text's brackets and parentheses, a piece at a time, once: what bracketMatch and parenthesis answer from. */
+	*matchLinkMarks(): Steps<void> {
+		this.brackets ??= yield* matchBrackets(this.text);
+		this.parentheses ??= yield* matchParentheses(this.text);
+	}
+
 	/** The `]` matching the `[` at `open` (escapes skipped, nested brackets counted), or -1. */
 	bracketMatch(open: number): number {
-		const brackets = (this.brackets ??= matchBrackets(this.text));
+		const brackets = (this.brackets ??= runSteps(matchBrackets(this.text)));
 		const index = brackets.indexOf(open);
 		return index === -1 ? -1 : (brackets.closes[index] ?? -1);
 	}
@@ -271,7 +277,7 @@ class ScanMemo {
 	 * into its first space outside nested parentheses (-1 for none); null if no `(` is there.
 	 */
 	parenthesis(open: number): { match: number; space: number } | null {
-		const parentheses = (this.parentheses ??= matchParentheses(this.text));
+		const parentheses = (this.parentheses ??= runSteps(matchParentheses(this.text)));
 		const index = parentheses.indexOf(open);
 		if (index === -1) return null;
 		return { match: parentheses.closes[index] ?? -1, space: parentheses.spaces?.[index] ?? -1 };
@@ -302,23 +308,30 @@ function isAsciiPunctuation(code: number): boolean {
 const NEWLINE = 0x0a;
 const SPACE = 0x20;
 
-/** Offsets of every `char` in the text (escaped ones too: they are never asked about). */
-function positionsOf(text: string, char: string): Int32Array {
+/** Offsets of every `char` in the text (escaped ones too: they are never asked about), pausing every INLINE_PASS_STEP_CHARS of them. */
+function* positionsOf(text: string, char: string): Steps<Int32Array> {
 	let count = 0;
-	for (let index = text.indexOf(char); index !== -1; index = text.indexOf(char, index + 1)) count++;
+	for (let index = text.indexOf(char); index !== -1; index = text.indexOf(char, index + 1)) if (++count % INLINE_PASS_STEP_CHARS === 0) yield;
 	const positions = new Int32Array(count);
 	count = 0;
-	for (let index = text.indexOf(char); index !== -1; index = text.indexOf(char, index + 1)) positions[count++] = index;
+	for (let index = text.indexOf(char); index !== -1; index = text.indexOf(char, index + 1)) {
+		positions[count++] = index;
+		if (count % INLINE_PASS_STEP_CHARS === 0) yield;
+	}
 	return positions;
 }
 
 /** Each `[` → its matching `]`, in one pass with a stack; a backslash hides the next character, as in readMarkdownLink. */
-function matchBrackets(text: string): Openers {
-	const positions = positionsOf(text, "[");
+function* matchBrackets(text: string): Steps<Openers> {
+	const positions = yield* positionsOf(text, "[");
 	const closes = new Int32Array(positions.length).fill(-1);
 	const open: number[] = [];
 	let ordinal = 0;
-	for (let index = 0; index < text.length; index++) {
+	for (let index = 0, pause = INLINE_PASS_STEP_CHARS; index < text.length; index++) {
+		if (index >= pause) {
+			pause += INLINE_PASS_STEP_CHARS;
+			yield;
+		}
 		const code = text.charCodeAt(index);
 		if (code === BACKSLASH) {
 			index++;
@@ -339,15 +352,19 @@ function matchBrackets(text: string): Openers {
  * readDestination, started after that `(`, would stop. One pass with a stack; an unescaped line
  * break closes nothing and empties it, as it ends a destination.
  */
-function matchParentheses(text: string): Openers {
-	const positions = positionsOf(text, "(");
+function* matchParentheses(text: string): Steps<Openers> {
+	const positions = yield* positionsOf(text, "(");
 	const closes = new Int32Array(positions.length).fill(-1);
 	const spaces = new Int32Array(positions.length).fill(-1);
 	const open: number[] = [];
 	// Whether the innermost open parenthesis has seen anything but spaces yet.
 	let innermostHasContent = false;
 	let ordinal = 0;
-	for (let index = 0; index < text.length; index++) {
+	for (let index = 0, pause = INLINE_PASS_STEP_CHARS; index < text.length; index++) {
+		if (index >= pause) {
+			pause += INLINE_PASS_STEP_CHARS;
+			yield;
+		}
 		const code = text.charCodeAt(index);
 		const innermost = open.length > 0 ? (open[open.length - 1] ?? -1) : -1;
 		if (code === SPACE) {
@@ -428,11 +445,12 @@ function* defaultDisplayText(link: string): Steps<string> {
  * `[text](destination)` or `![alt](destination)` at `start`. Returns null when it is not a link
  * at all; a link with `link: null` when it is a link that Obsidian does not track (external, empty).
  */
-function readMarkdownLink(scan: ScanMemo, start: number, embed: boolean): (Omit<InlineLink, "link"> & { link: string | null }) | null {
+function* readMarkdownLink(scan: ScanMemo, start: number, embed: boolean): Steps<(Omit<InlineLink, "link"> & { link: string | null }) | null> {
 	const text = scan.text;
 	const textStart = start + (embed ? 2 : 1);
 	// The matching `]` lies past the `[`: with no `](` after it, there is no link, and no need to match every bracket of the text (a task's `[ ]`).
 	if (scan.linkMiddle.from(textStart) === -1) return null;
+	yield* scan.matchLinkMarks();
 	const textEnd = scan.bracketMatch(textStart - 1);
 	if (textEnd === -1 || text[textEnd + 1] !== "(") return null;
 	const destination = readDestination(scan, textEnd + 2);
@@ -442,7 +460,7 @@ function readMarkdownLink(scan: ScanMemo, start: number, embed: boolean): (Omit<
 	const displayText = text.slice(textStart, textEnd);
 	const raw = destination.value.trim();
 	if (raw === "" || EXTERNAL_URL.test(raw)) return { link: null, displayText, original, start, end };
-	return { link: decodeLinkDestination(raw), displayText, original, start, end };
+	return { link: yield* decodeLinkDestination(raw), displayText, original, start, end };
 }
 
 /**
@@ -473,13 +491,37 @@ function readDestination(scan: ScanMemo, start: number): { value: string; end: n
 	return { value: text.slice(index, facts.match), end: facts.match + 1 };
 }
 
-/** Obsidian stores Markdown link targets decoded: `Test%20Data/a.md` → `Test Data/a.md`. */
-function decodeLinkDestination(raw: string): string {
+/**
+ * Obsidian stores Markdown link targets decoded: `Test%20Data/a.md` → `Test Data/a.md`; a target
+ * that does not decode is stored as written. Decoded INLINE_PASS_STEP_CHARS at a time, each piece
+ * cut where no escape of one character is (see nextDecodeCut), so the pieces decode, or fail, as the whole does.
+ */
+function* decodeLinkDestination(raw: string): Steps<string> {
+	let decoded = "";
 	try {
-		return decodeURIComponent(raw);
+		for (let start = 0; start < raw.length;) {
+			const cut = nextDecodeCut(raw, start + INLINE_PASS_STEP_CHARS);
+			decoded += decodeURIComponent(raw.slice(start, cut));
+			start = cut;
+			if (start < raw.length) yield;
+		}
+		return decoded;
 	} catch {
 		return raw;
 	}
+}
+
+/**
+ * The first place at or after `from` (or the end) where `raw` may be cut for decoding: not inside a
+ * `%XX`, and not before a `%XX` continuing a character of several bytes (80 to BF).
+ */
+function nextDecodeCut(raw: string, from: number): number {
+	for (let cut = from; cut < raw.length; cut++) {
+		if (raw[cut - 1] === "%" || raw[cut - 2] === "%") continue;
+		if (raw[cut] === "%" && /^[89ab][0-9a-f]$/iu.test(raw.slice(cut + 1, cut + 3))) continue;
+		return cut;
+	}
+	return raw.length;
 }
 
 const BLOCK_ID_AT_END = /(?:^|\s)\^([A-Za-z0-9-]+)\s*$/;

@@ -1,4 +1,5 @@
 import type MarkdownIt from "markdown-it";
+import { REFERENCE_DATA_HOST_READ_CHARS } from "../config/limits";
 import type { Steps } from "./steps";
 
 type StateBlock = MarkdownIt.StateBlock;
@@ -10,11 +11,13 @@ type TitleState = ReturnType<MarkdownIt["helpers"]["parseLinkTitle"]>;
  * (`state.lineMax`, not the end it is given) while a label or title stays open and no empty line or
  * block that may end it comes, all in one call: `[a]: /url "` and 400,000 lines after it held the
  * server in one piece. `state.line` is set only when not `silent`; no token is made, as the rule
- * makes none. The definition is not kept in `state.env.references` as markdown-it keeps it: nothing
- * reads it (links are read by the metadata's own inline scan), and its key, the whole label
- * normalized (trimmed, spaces collapsed, case folded), was one linear step over a label of any length
- * that does close. Whether the label holds anything but white space, all markdown-it asks of it, is
- * seen line by line as the label is read.
+ * makes none. The definition itself is not kept (markdown-it keeps it in `env.references` for its
+ * inline rules, which this parser does not run: links are read by the metadata's own inline scan), so
+ * its label and destination are only looked at as far as deciding whether the lines are one: the
+ * label's key, the whole label normalized, was one linear step over a label of any length that does
+ * close, and markdown-it's normalizing of a destination of megabytes held the server 3-5 s. Whether
+ * the label holds anything but white space, all markdown-it asks of it, is seen line by line as the
+ * label is read.
  */
 export function* referenceSteps(state: StateBlock, startLine: number, silent: boolean, chunkLines: number): Steps<boolean> {
 	let pos = state.bMarks[startLine]! + state.tShift[startLine]!;
@@ -78,8 +81,7 @@ export function* referenceSteps(state: StateBlock, startLine: number, silent: bo
 	// The destination ends before its line's end.
 	const destination = state.md.helpers.parseLinkDestination(str, pos - strStart, max - strStart);
 	if (!destination.ok) return false;
-	const href = state.md.normalizeLink(destination.str);
-	if (!state.md.validateLink(href)) return false;
+	if (!isLinkDestination(state.md, destination.str)) return false;
 	pos = destination.pos + strStart;
 	// Where to roll back to when the title turns out not to be one: the destination's line is kept for that.
 	const destEndPos = pos;
@@ -135,6 +137,35 @@ export function* referenceSteps(state: StateBlock, startLine: number, silent: bo
 	if (silent) return true;
 	state.line = nextLine;
 	return true;
+}
+
+/**
+ * markdown-it refuses a destination whose normalized form (mdurl's parse, format and encode) starts
+ * with `javascript:`, `vbscript:`, `file:`, or `data:` other than `data:image/(gif|png|jpeg|webp);`.
+ * That form starts with the destination's protocol, unchanged, and then, for `data:`, its host part
+ * (up to the first `/`, `?` or `#`); the rest is only encoded character by character. So the
+ * normalized form of a prefix holding the protocol (a longer one than this is no refused one) and a
+ * `data:` host starts as the whole one's does, for the few characters that are tested.
+ */
+const DECIDING_DESTINATION_LENGTH = 1024;
+
+const DATA_PROTOCOL = /^data:/iu;
+const DATA_HOST_END = /[/?#]/u;
+
+/**
+ * markdown-it's `validateLink(normalizeLink(destination))`, on a prefix that decides it: the whole
+ * destination of megabytes was normalized in one piece of 3-5 s (mdurl builds the encoded string a
+ * character at a time).
+ */
+function isLinkDestination(md: MarkdownIt, destination: string): boolean {
+	const trimmed = destination.trim();
+	let deciding = DECIDING_DESTINATION_LENGTH;
+	if (DATA_PROTOCOL.test(trimmed)) {
+		const host = trimmed.slice(0, REFERENCE_DATA_HOST_READ_CHARS);
+		const hostEnd = host.slice("data:".length).search(DATA_HOST_END);
+		deciding = hostEnd < 0 ? host.length : "data:".length + hostEnd + DECIDING_DESTINATION_LENGTH;
+	}
+	return md.validateLink(md.normalizeLink(trimmed.slice(0, deciding)));
 }
 
 /** markdown-it's getNextLine in its reference rule: the text of `line` with its line end, or null when the definition cannot go on there. */

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { DISPLAY_TEXT_STEP_CHARS } from "../../../src/config/limits";
+import { DISPLAY_TEXT_STEP_CHARS, INLINE_PASS_STEP_CHARS } from "../../../src/config/limits";
 import { FindingMarkers, linkpathOf, scanInline, scanInlineSteps } from "../../../src/markdown/inline";
 
 describe("linkpathOf", () => {
@@ -82,6 +82,63 @@ describe("a wikilink of megabytes", () => {
 				expect(found?.displayText).toBe(expected);
 			}),
 			{ numRuns: 200 },
+		);
+	});
+});
+
+describe("a Markdown link of megabytes", () => {
+	/** The scan's findings, and how many times it paused. */
+	function scanCountingPauses(text: string): { found: ReturnType<typeof scanInline>; pauses: number } {
+		const steps = scanInlineSteps(text);
+		let pauses = 0;
+		for (let step = steps.next(); ; step = steps.next()) {
+			if (step.done) return { found: step.value, pauses };
+			pauses++;
+		}
+	}
+
+	test.each([
+		["a destination", `[t](/${"x%41".repeat(250_000)})`, `/${"xA".repeat(250_000)}`],
+		["a link text", `[${"x ".repeat(500_000)}](Home.md)`, "Home.md"],
+	])(
+		"%s of a million characters is matched and decoded with a pause at least every 2 × INLINE_PASS_STEP_CHARS (one piece of 460 ms at 4 MB)",
+		(_, text, link) => {
+			const { found, pauses } = scanCountingPauses(text);
+			expect(found.links.map((found) => found.link)).toEqual([link]);
+			// Before, the brackets and parentheses of the whole text were matched, and the destination decoded, in one piece: no pause at all.
+			expect(pauses).toBeGreaterThanOrEqual(Math.floor(text.length / (2 * INLINE_PASS_STEP_CHARS)));
+		},
+	);
+
+	test("a destination decoded in pieces is the one decoded whole, or kept as written when it does not decode", () => {
+		// Escapes of one, two, three and four bytes, continuation bytes alone, broken and literal `%`, around the pieces' length.
+		const piece = fc.constantFrom(
+			"%41",
+			"%C3%A9",
+			"%E2%82%AC",
+			"%F0%9F%98%80",
+			"%80",
+			"%E2%82",
+			"%",
+			"%4",
+			"%%",
+			"a",
+			"é",
+			"\uD83D",
+			"x".repeat(INLINE_PASS_STEP_CHARS - 2),
+		);
+		fc.assert(
+			fc.property(fc.array(piece, { minLength: 1, maxLength: 8 }), (pieces) => {
+				const destination = `/${pieces.join("")}`;
+				let whole: string;
+				try {
+					whole = decodeURIComponent(destination);
+				} catch {
+					whole = destination;
+				}
+				expect(scanInline(`[t](${destination})`).links.map((found) => found.link)).toEqual([whole]);
+			}),
+			{ numRuns: 300 },
 		);
 	});
 });
