@@ -103,10 +103,22 @@ type Place = Array<string | number>;
 
 /**
  * A string's replacement (the same string, or a prefix of it); `place` holds the keys as the answer
- * now spells them. For a key (its own text last in `place`), `taken` says which texts its object
- * already holds or may hold: a key cut short must be none of them.
+ * now spells them. For a key (its own text last in `place`), `keys` are its object's: a key cut
+ * short must be none of the texts they hold or may hold.
  */
-type Visit = (text: string, place: Place, taken: ((key: string) => boolean) | null) => Steps<string>;
+type Visit = (text: string, place: Place, keys: ObjectKeys | null) => Steps<string>;
+
+/** The keys of one object as it is copied. */
+interface ObjectKeys {
+	/** Whether the object holds `key`, or may (a key kept whole is one of its own). */
+	taken(key: string): boolean;
+	/**
+	 * For each start a cut key was made apart from, the count its next ` (n)` tries first: counts
+	 * are tried once per object, not from 2 again for each key (a thousand keys alike for their
+	 * first kilobytes were half a million tries of kilobytes each, a second of work).
+	 */
+	nextCount: Map<string, number>;
+}
 
 /**
  * A copy of `value` with each string, object keys included, replaced by `visit`'s answer, in one
@@ -129,12 +141,12 @@ function* copyVisiting(value: unknown, place: Place, visit: Visit, work: StepWor
 	}
 	const copy: Record<string, unknown> = {};
 	// A key kept whole is one of the object's own; one cut is new: it must be neither an own key nor a key already copied.
-	const taken = (key: string) => Object.hasOwn(value, key) || Object.hasOwn(copy, key);
+	const keys: ObjectKeys = { taken: (key) => Object.hasOwn(value, key) || Object.hasOwn(copy, key), nextCount: new Map() };
 	for (const [key, entry] of Object.entries(value)) {
 		if (entry === undefined || typeof entry === "function") continue;
 		if (work.add(WORK_PER_VALUE)) yield;
 		place.push(key);
-		const keyAsSent = yield* visit(key, place, taken);
+		const keyAsSent = yield* visit(key, place, keys);
 		place[place.length - 1] = keyAsSent;
 		// Defined, not assigned: a key `__proto__` (a frontmatter may have one) stays a key.
 		Object.defineProperty(copy, keyAsSent, { value: yield* copyVisiting(entry, place, visit, work), enumerable: true, writable: true, configurable: true });
@@ -144,17 +156,21 @@ function* copyVisiting(value: unknown, place: Place, visit: Visit, work: StepWor
 }
 
 /**
- * `text`, a key cut short to `cut`, made a key no other of its object is (`taken`): two keys alike
+ * `text`, a key cut short to `cut`, made a key no other of its object (`keys`) is: two keys alike
  * for their first kilobytes were cut to one text, and the second was dropped with its value. It is
  * cut CUT_KEY_APART_BYTES shorter and ends in ` (2)`, ` (3)`… (in the budget of the one length).
  */
-function* keyApart(text: string, cut: string, maxBytes: number, taken: (key: string) => boolean, work: StepWork): Steps<string> {
-	if (!taken(cut)) return cut;
+function* keyApart(text: string, cut: string, maxBytes: number, keys: ObjectKeys, work: StepWork): Steps<string> {
+	if (!keys.taken(cut)) return cut;
 	const { end } = yield* prefixInResult(text, maxBytes - CUT_KEY_APART_BYTES, work);
 	const start = text.slice(0, end);
-	for (let count = 2; ; count++) {
+	// A count given before stays taken (the copy only grows): the next key alike starts after it.
+	for (let count = keys.nextCount.get(start) ?? 2; ; count++) {
 		const candidate = `${start} (${count})`;
-		if (!taken(candidate)) return candidate;
+		if (!keys.taken(candidate)) {
+			keys.nextCount.set(start, count + 1);
+			return candidate;
+		}
 		// Each candidate is hashed whole: counted as measured.
 		if (work.add(candidate.length)) yield;
 	}
@@ -227,14 +243,14 @@ export function* cutToFitSteps(answer: Record<string, unknown>, resultBytes: num
 	const copy = (yield* copyVisiting(
 		answer,
 		[],
-		function* (text, place, taken) {
+		function* (text, place, keys) {
 			if (!toCut.has(order++)) return text;
 			const { end } = yield* prefixInResult(text, length, work);
-			if (taken === null) {
+			if (keys === null) {
 				named(place);
 				return text.slice(0, end);
 			}
-			const cut = yield* keyApart(text, text.slice(0, end), length, taken, work);
+			const cut = yield* keyApart(text, text.slice(0, end), length, keys, work);
 			named([...place.slice(0, -1), cut]);
 			return cut;
 		},

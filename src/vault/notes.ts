@@ -74,13 +74,21 @@ export function findNote(host: Host, scope: Scope, input: string): Result<HostFi
  * (a file made outside Obsidian, or kept despite its warning), else null. As link text `a#b.md` is
  * note `a`'s heading `b.md`, so such a note could not be named at all; only a path spelt whole with
  * its `.md` names it, so `Note#Heading` still reaches the heading even beside a note of that name.
+ * Letter case and spaces around it aside, as for any path (`notes/plan.md` names `Notes/Plan.md`):
+ * `A#B.md` read as link text would reach another note, `a.md`, and a write would land there.
  */
 function noteNamedExactly(host: Host, scope: Scope, input: string): HostFile | null {
-	if (!/[#|]/.test(input) || !input.endsWith(".md")) return null;
-	const checked = checkVaultPath(input, scope);
+	const spelt = input.trim();
+	if (!/[#|]/.test(spelt) || !/\.md$/i.test(spelt)) return null;
+	const checked = checkVaultPath(spelt, scope);
 	if (!checked.ok) return null;
-	const file = host.vault.getFileByPath(checked.value);
-	return file && file.extension === "md" && isNoteInScope(file.path, scope) ? file : null;
+	const path = checked.value;
+	const named = (file: HostFile | null) => (file && file.extension === "md" && isNoteInScope(file.path, scope) ? file : null);
+	const exact = named(host.vault.getFileByPath(path));
+	if (exact) return exact;
+	// Resolved as a link to the whole path is, among the files this caller sees: kept only when it is that path, case aside.
+	const resolved = named(resolveVisibleLink(host, scope, path, ""));
+	return resolved && resolved.path.toLowerCase() === path.toLowerCase() ? resolved : null;
 }
 
 /** Whether `findNote(input)` found `file` by its whole path, so no part of `input` is a heading, block or alias. */

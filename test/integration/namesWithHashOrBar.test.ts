@@ -65,6 +65,18 @@ describe("notes whose names hold # or |", () => {
 		expect(read("x.md")).toBe(FILES["x.md"]);
 	});
 
+	test("its path in other letter case, or with spaces around it, names the same note, not another (A#B.md reached a.md, X|Y.md wrote x.md)", async () => {
+		expect(await callOk(client, "read_note", { path: "A#B.md" })).toMatchObject({ path: "a#b.md", content: read("a#b.md") });
+		expect(await callOk(client, "read_note", { path: " a#b.MD " })).toMatchObject({ path: "a#b.md", content: read("a#b.md") });
+		const xBefore = read("x.md");
+		const barBefore = read("x|y.md");
+		expect(await callOk(client, "append_to_note", { path: "X|Y.md", content: "case aside" })).toMatchObject({ path: "x|y.md" });
+		expect(read("x|y.md")).toBe(`${barBefore}\ncase aside\n`);
+		expect(read("x.md")).toBe(xBefore);
+		// An excluded one in other case is still answered as a missing one.
+		expect(await callError(client, "read_note", { path: "private/S#T.md" })).toBe(await callError(client, "read_note", { path: "private/S#nothing.md" }));
+	});
+
 	test("an excluded note named so is answered exactly as a missing one, and never read", async () => {
 		const excluded = await callError(client, "read_note", { path: "Private/s#t.md" });
 		expect(excluded).toBe(await callError(client, "read_note", { path: "Private/s#nothing.md" }));

@@ -85,9 +85,10 @@ export const readNoteTool = defineTool({
 		const found = findNote(ctx.host, ctx.scope, args.path);
 		if (!found.ok) return fail(found.error);
 		const file = found.value;
+		// Asked as the note was found: renamed while it is read, `a#b.md` would be read as a heading `b.md` of it.
+		const subpath = isNamedExactly(ctx.host, ctx.scope, args.path, file) ? "" : subpathOf(args.path);
 		const text = await ctx.host.vault.cachedRead(file);
 		const cache = ctx.host.metadataCache.getFileCache(file);
-		const subpath = isNamedExactly(ctx.host, ctx.scope, args.path, file) ? "" : subpathOf(args.path);
 		let part: NotePart | null = null;
 		if (subpath !== "" && !cache) {
 			// A note over MAX_STARTUP_PARSE_BYTES is parsed after start, in slices: until then its headings and blocks are not known, which is not "none".

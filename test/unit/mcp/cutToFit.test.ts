@@ -110,6 +110,21 @@ describe("cutToFitSteps", () => {
 		expect(strings.map((pointer) => at(cut, pointer))).toEqual(["one", "two", "three"]);
 	});
 
+	test("a thousand keys alike for their first kilobytes are made apart in as much work as keys that differ (each tried every ' (n)' from 2: 240 times the work)", () => {
+		const workOf = (keyOf: (index: number) => string) => {
+			const answer = { values: Object.fromEntries(Array.from({ length: 1000 }, (_, index) => [keyOf(index), index])) };
+			const steps = cutToFitSteps(answer, resultBytes(answer), MAX_RESPONSE_BYTES);
+			let pauses = 0;
+			let next = steps.next();
+			for (; !next.done; next = steps.next()) pauses++;
+			expect(Object.keys((next.value as { values: object }).values)).toHaveLength(1000);
+			return pauses;
+		};
+		const differing = workOf((index) => `${String(index).padStart(4, "0")}${"k".repeat(2100)}`);
+		const alike = workOf((index) => `${"k".repeat(2100)}${String(index).padStart(4, "0")}`);
+		expect(alike).toBeLessThanOrEqual(2 * differing);
+	});
+
 	test("an answer too big only because of many short strings is not cut (null: the caller asks for less)", () => {
 		const answer = { notes: Array.from({ length: 3000 }, (_, index) => ({ path: `${"folder/".repeat(120)}note ${index}.md` })) };
 		expect(resultBytes(answer)).toBeGreaterThan(MAX_RESPONSE_BYTES);

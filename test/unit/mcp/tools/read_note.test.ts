@@ -1,5 +1,6 @@
 import { MAX_STARTUP_PARSE_BYTES, SLICED_TAGS } from "../../../../src/config/limits";
 import { countSetAdds, countWorkPerPiece } from "../../../helpers/workPieces";
+import { NodeVault } from "../../../../src/headless/NodeVault";
 import { openToolVault, type ToolVault } from "../../../helpers/toolVault";
 
 describe("read_note", () => {
@@ -23,6 +24,22 @@ describe("read_note", () => {
 		expect(byLink.tags).toEqual(expect.arrayContaining(["#project", "#idea"]));
 		expect(byLink.hash).toMatch(/^[0-9a-f]{64}$/);
 		expect(await tv.ok("read_note", { path: "Projects/Plan.md" })).toEqual(byLink);
+	});
+
+	test("a note named 'a#b.md' renamed while it is read is answered whole at its new path (it was read as a heading 'b.md' of it: an error)", async () => {
+		const hashed = await openToolVault({ "a#b.md": "# Top\nhash note\n" });
+		const read = Object.getOwnPropertyDescriptor(NodeVault.prototype, "cachedRead")?.value as NodeVault["cachedRead"];
+		const reads = jest.spyOn(NodeVault.prototype, "cachedRead").mockImplementation(async function (this: NodeVault, file) {
+			const text = await read.call(this, file);
+			if (file.path === "a#b.md") await this.rename(file, "c.md");
+			return text;
+		});
+		try {
+			expect(await hashed.ok("read_note", { path: "a#b.md" })).toMatchObject({ path: "c.md", content: "# Top\nhash note\n" });
+		} finally {
+			reads.mockRestore();
+			await hashed.close();
+		}
 	});
 
 	test("an excluded note answers as a missing one; an attachment is not a note", async () => {
