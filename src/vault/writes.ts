@@ -35,6 +35,20 @@ export function checkNewNotePath(input: string, scope: Scope): Result<string> {
 	return checkNoteNameLength(path);
 }
 
+/** Characters Obsidian's link syntax gives a meaning: a note named with one could not be linked to. */
+const LINK_SYNTAX_CHARACTERS = /[#^[\]|]/u;
+
+/**
+ * Why a note may not be given the name at the end of `path` (null when it may): a name holding one of
+ * Obsidian's link characters could not be linked to (Obsidian's help: they "may not work as a link").
+ * Asked only of a name a tool gives a note; a note already named so (made outside Obsidian) is still
+ * read and written by its path.
+ */
+export function linkSyntaxNameError(path: string): string | null {
+	const name = path.slice(path.lastIndexOf("/") + 1);
+	return LINK_SYNTAX_CHARACTERS.test(name) ? `A note's name may not contain # ^ [ ] or |: links to "${name}" would break. Nothing was changed.` : null;
+}
+
 /**
  * Why a note is too long for the write tools to change (null when it is not): over
  * MAX_EDITED_NOTE_CHARS characters or MAX_EDITED_NOTE_LINES lines. Counting stops at the bound.

@@ -5,7 +5,7 @@ import { detectFormat, formatAsOutline, type EditMode } from "../../markdown/out
 import { dailyNoteSettings, indentationSettings, templateSettings } from "../../vault/obsidianSettings";
 import { isDailyNotePath } from "../../vault/dailyNotes";
 import { fillTemplate, findTemplate, noteFromTemplate } from "../../vault/templates";
-import { checkNewNotePath, createNoteFile, folderAt, hashTextInPieces, overwriteWithBackup } from "../../vault/writes";
+import { checkNewNotePath, createNoteFile, folderAt, hashTextInPieces, linkSyntaxNameError, overwriteWithBackup } from "../../vault/writes";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
 
@@ -66,6 +66,8 @@ export const createNoteTool = defineTool({
 		}
 		const existing = host.vault.getFileByPath(path);
 		if (!existing) {
+			const badName = linkSyntaxNameError(path);
+			if (badName) return fail(badName);
 			if (await folderAt(host, path)) return fail(`"${path}" is a folder. Choose a note path inside it.`);
 			await createNoteFile(host, path, text);
 			return ok({ path, created: true, hash: await hashTextInPieces(text) });

@@ -4,13 +4,10 @@ import { findNote } from "../../vault/notes";
 import { pathAfter, renameNote } from "../../vault/rename";
 import { pathMatchKey, trimTrailingSlashes } from "../../paths/spelling";
 import { isPathVisible } from "../../vault/scope";
-import { checkNewNotePath } from "../../vault/writes";
+import { checkNewNotePath, linkSyntaxNameError } from "../../vault/writes";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
 import { MAX_READ_NOTE_BYTES, UNREAD_NOTES_LISTED } from "../../config/limits";
-
-/** Characters Obsidian's link syntax gives a meaning: a note named with one could not be linked to. */
-const LINK_SYNTAX_CHARACTERS = /[#^[\]|]/u;
 
 export const renameNoteTool = defineTool({
 	name: "rename_note",
@@ -55,8 +52,8 @@ export const renameNoteTool = defineTool({
 		const checked = checkNewNotePath(args.new_path, scope);
 		if (!checked.ok) return fail(checked.error);
 		const to = checked.value;
-		const name = to.slice(to.lastIndexOf("/") + 1);
-		if (LINK_SYNTAX_CHARACTERS.test(name)) return fail(`A note's name may not contain # ^ [ ] or |: links to "${name}" would break. Nothing was changed.`);
+		const badName = linkSyntaxNameError(to);
+		if (badName) return fail(badName);
 		if (to === file.path) return fail(`"${file.path}" already has that path. Nothing was changed.`);
 		// Another file whose path a case-insensitive disk (or a person) reads as the same: a move there would replace it or confuse links.
 		// Only visible ones are looked for: a hidden one found first hid a visible one, so the answer depended on a file the token cannot see.

@@ -38,6 +38,25 @@ describe("create_note", () => {
 		expect(await tv.read("Private/Note.md")).toBeNull();
 	});
 
+	test.each(["C# notes", "Plan ^1", "Ideas [draft]"])(
+		"a new note named %s is refused, as rename_note refuses the name: links to it would break; nothing is written",
+		async (name) => {
+			expect(await tv.error("create_note", { path: `Inbox/${name}`, content: "x\n" })).toContain("# ^ [ ] or |");
+			expect(await tv.read(`Inbox/${name}.md`)).toBeNull();
+		},
+	);
+
+	test("a note already named with a link character (made outside Obsidian) is still overwritten by its exact path, its old text backed up", async () => {
+		const named = await openToolVault({ "a#b.md": "old\n" }, { canWrite: true, rights: WRITES_ALLOWED });
+		try {
+			expect(await named.ok("create_note", { path: "a#b.md", content: "new\n", overwrite: true })).toMatchObject({ path: "a#b.md", created: false });
+			expect(await named.read("a#b.md")).toBe("new\n");
+			expect(await named.read("a#b.md.bak")).toBe("old\n");
+		} finally {
+			await named.close();
+		}
+	});
+
 	test("a megabyte note's hash in the answer is taken a piece at a time, and is the hash of its text", async () => {
 		const content = "- [ ] a task 😀 line\n".repeat(50_000);
 		const expected = sha256Hex(content);
