@@ -117,9 +117,17 @@ export class TerminalApprover implements Approver {
 		}
 		void clock
 			.runWhile(steps, () => this.current === shown)
-			.then((rest) => {
-				if (rest.done && this.current === shown) this.showQuestion(shown, rest.value);
-			});
+			.then(
+				(rest) => {
+					if (rest.done && this.current === shown) this.showQuestion(shown, rest.value);
+				},
+				// Worked out in one piece, a failure declined the call through its caller; here it would end the process unhandled.
+				() => {
+					if (this.current !== shown) return;
+					this.write("\nA change could not be shown here, so it cannot be approved.\n");
+					this.decided("decline");
+				},
+			);
 	}
 
 	/** Prints the question worked out for `shown`, which is on screen from now on. */
