@@ -155,6 +155,7 @@ export const SNIPPET_SEARCH_MAX_CHARS = 128 * 1024;
  * the snippets themselves (three passages of a few hundred characters: about 1 MiB for 1,024 results).
  */
 export const SEARCH_SNIPPET_MEMO_RESULTS = 1024;
+/** The texts the snippet memo keeps to compare with (see SEARCH_SNIPPET_MEMO_RESULTS), in characters: 2 MiB at most. */
 export const SEARCH_SNIPPET_MEMO_TEXT_CHARS = 1024 * 1024;
 /**
  * Words whose stems a search engine remembers between searches (forgotten all at once past this).
