@@ -143,12 +143,18 @@ export class LinkFileIndex<F extends LinkFile & { name: string }> {
 		else this.byName.delete(name);
 	}
 
-	/** The file `linkpath` reaches from `sourcePath`, by `pickLinkTarget`, or null. */
-	resolve(linkpath: string, sourcePath: string): F | null {
+	/**
+	 * The file `linkpath` reaches from `sourcePath`, by `pickLinkTarget`, or null. The files it
+	 * compares the link with (every file of the name asked for) are added to `work.compared`, for a
+	 * caller resolving many links to pause by: a name hundreds of folders hold costs each link as much.
+	 */
+	resolve(linkpath: string, sourcePath: string, work?: { compared: number }): F | null {
 		const query = linkQuery(linkpath, sourcePath);
 		if (query === null) return null;
 		if (linkpath === "") return this.byPath.get(sourcePath) ?? null;
 		const name = queriedName(query);
-		return pickLinkTarget(linkpath, sourcePath, [...(this.byName.get(name) ?? []), ...(this.byName.get(`${name}.md`) ?? [])]);
+		const candidates = [...(this.byName.get(name) ?? []), ...(this.byName.get(`${name}.md`) ?? [])];
+		if (work) work.compared += candidates.length;
+		return pickLinkTarget(linkpath, sourcePath, candidates);
 	}
 }

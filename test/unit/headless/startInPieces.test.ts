@@ -3,7 +3,7 @@ import * as nodePath from "node:path";
 import { NodeVault } from "../../../src/headless/NodeVault";
 import { NodeHost } from "../../../src/headless/NodeHost";
 import { LinkFileIndex } from "../../../src/paths/linkResolution";
-import { MAX_READ_NOTE_BYTES, MAX_STARTUP_PARSE_BYTES, NOTE_READ_RETRY_PAUSES_MS, SCAN_BATCH_FILES } from "../../../src/config/limits";
+import { MAX_READ_NOTE_BYTES, MAX_STARTUP_PARSE_BYTES, NOTE_READ_RETRY_PAUSES_MS, RESOLVE_CHECK_INTERVAL, SCAN_BATCH_FILES } from "../../../src/config/limits";
 import { NodeMetadataCache } from "../../../src/headless/NodeMetadataCache";
 import { countWorkPerPiece } from "../../helpers/workPieces";
 import { makeVault, removeDir } from "../../helpers/vault";
@@ -312,6 +312,89 @@ describe("a note whose reads fail for a passing reason (too many open files)", (
 			}
 		} finally {
 			await removeDir(root);
+		}
+	}, 60_000);
+});
+
+/**
+ * A link is resolved by comparing it with every file of the name it asks for, so a name many folders
+ * hold (`index.md`, `README.md`, or a planted name) makes each link cost that many comparisons:
+ * 3,000 `Same.md` and one note of 60,000 `[[Same]]` held `serve` 250 ms at a time, for 20 s after
+ * it started. Counted as files compared between pauses, not timed.
+ */
+describe("links to a name that hundreds of folders hold", () => {
+	const SAME_NAMED = 300;
+	const LINKS = 2_000;
+	let root: string;
+
+	beforeAll(async () => {
+		const files: Record<string, string> = { "Hub.md": `# Hub\n${"[[Same]] ".repeat(LINKS)}\n[[D7/Same]]\n` };
+		for (let index = 0; index < SAME_NAMED; index++) files[`D${index}/Same.md`] = `# Same ${index}\n`;
+		root = await makeVault(files);
+	});
+
+	afterAll(async () => {
+		await removeDir(root);
+	});
+
+	/** Counts, per piece, the files each resolution compares its link with: every file of the name it asks for. */
+	function countFilesCompared(): { perPiece: number[]; restore: () => void } {
+		const pieces = countWorkPerPiece();
+		const resolve = Object.getOwnPropertyDescriptor(LinkFileIndex.prototype, "resolve")?.value as LinkFileIndex<never>["resolve"];
+		const resolved = jest.spyOn(LinkFileIndex.prototype, "resolve").mockImplementation(function (this: LinkFileIndex<never>, ...args) {
+			pieces.count(/same$/i.test(args[0]) ? SAME_NAMED : 1);
+			return resolve.apply(this, args) as never;
+		});
+		return {
+			perPiece: pieces.perPiece,
+			restore: () => {
+				resolved.mockRestore();
+				pieces.restore();
+			},
+		};
+	}
+
+	test("are resolved at start in pieces of a bounded number of comparisons, to the same files as before", async () => {
+		const compared = countFilesCompared();
+		let host: NodeHost | undefined;
+		try {
+			host = await NodeHost.open(root);
+		} finally {
+			compared.restore();
+		}
+		try {
+			// Obsidian's rule: the shortest path of the name, then the first in path order.
+			expect(host.metadataCache.resolvedLinks["Hub.md"]).toEqual({ "D0/Same.md": LINKS, "D7/Same.md": 1 });
+			expect(compared.perPiece.reduce((sum, count) => sum + count, 0)).toBeGreaterThanOrEqual(LINKS * SAME_NAMED);
+			// Before: 512 links a piece whatever each cost, 153,600 files compared in one piece.
+			expect(Math.max(...compared.perPiece)).toBeLessThanOrEqual(RESOLVE_CHECK_INTERVAL + SAME_NAMED + 1);
+		} finally {
+			await host.close();
+		}
+	});
+
+	test("are resolved again in bounded pieces when a file of that name is created", async () => {
+		// Counted from before the cache is made: its clock keeps the way to pause it was made with.
+		const compared = countFilesCompared();
+		let afterOpen = 0;
+		let host: NodeHost | undefined;
+		try {
+			host = await NodeHost.open(root);
+			afterOpen = compared.perPiece.length;
+			const cache = host.metadataCache;
+			const resolvedAgain = new Promise<void>((done) => cache.on("resolved", () => done()));
+			await host.vault.create("A/Same.md", "# closer\n");
+			await resolvedAgain;
+		} finally {
+			compared.restore();
+		}
+		try {
+			const onCreate = compared.perPiece.slice(afterOpen);
+			expect(host.metadataCache.resolvedLinks["Hub.md"]).toEqual({ "A/Same.md": LINKS, "D7/Same.md": 1 });
+			expect(onCreate.reduce((sum, count) => sum + count, 0)).toBeGreaterThanOrEqual(LINKS * SAME_NAMED);
+			expect(Math.max(...onCreate)).toBeLessThanOrEqual(RESOLVE_CHECK_INTERVAL + SAME_NAMED + 1);
+		} finally {
+			await host.close();
 		}
 	}, 60_000);
 });

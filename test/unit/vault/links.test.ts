@@ -1,5 +1,7 @@
 import { backlinks, graphStats, noteLinks } from "../../../src/vault/links";
 import { CANVAS_MAX_LINKED_TEXT_CHARS } from "../../../src/config/limits";
+import { LinkFileIndex } from "../../../src/paths/linkResolution";
+import { CallBudget } from "../../../src/vault/workBudget";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 
 describe("links and the graph", () => {
@@ -249,5 +251,57 @@ describe("a canvas of 60,000 links to one note in a card, and a card past the te
 		expect(vault.host.metadataCache.resolvedLinks["Huge.canvas"]).toEqual({ "Other.md": 1, "Secret/Hidden.md": 1 });
 		expect(await backlinks(vault.host, vault.scope("Secret"), "Other.md")).toEqual([{ path: "Huge.canvas", count: 1 }]);
 		expect(await backlinks(vault.host, vault.scope(), "Other.md")).toEqual([{ path: "Huge.canvas", count: 1 }]);
+	});
+});
+
+/**
+ * A link path is resolved by comparing it with every file of the name it asks for: a note of 60,000
+ * different paths to a name 3,000 folders hold (`[[p1/Same]]`, `[[p2/Same]]`, …) held get_note_links
+ * 230 ms at a time. Counted as files compared between pauses, not timed.
+ */
+describe("a note's links to many paths of a name hundreds of folders hold", () => {
+	const SAME_NAMED = 300;
+	const PATHS = 2_000;
+	let vault: OpenVault;
+	beforeAll(async () => {
+		const files: Record<string, string> = { "Hub.md": Array.from({ length: PATHS }, (_, index) => `[[p${index}/Same]] [[Same]]`).join(" ") };
+		for (let index = 0; index < SAME_NAMED; index++) files[`D${index}/Same.md`] = `# Same ${index}\n`;
+		vault = await openVault(files);
+	});
+	afterAll(() => vault.close());
+
+	test("are resolved with a look at the clock after each new path, and listed as before", async () => {
+		const hub = vault.host.vault.getFileByPath("Hub.md");
+		if (!hub) throw new Error("Hub.md");
+		const perPiece = [0];
+		const budget = new CallBudget(
+			() => {
+				perPiece.push(0);
+				return Promise.resolve();
+			},
+			0,
+			Number.POSITIVE_INFINITY,
+		);
+		const resolve = Object.getOwnPropertyDescriptor(LinkFileIndex.prototype, "resolve")?.value as LinkFileIndex<never>["resolve"];
+		const compared = jest.spyOn(LinkFileIndex.prototype, "resolve").mockImplementation(function (this: LinkFileIndex<never>, ...args) {
+			if (/same$/i.test(args[0])) perPiece[perPiece.length - 1] = (perPiece.at(-1) ?? 0) + SAME_NAMED;
+			return resolve.apply(this, args) as never;
+		});
+		let listed: Awaited<ReturnType<typeof noteLinks>>;
+		try {
+			listed = await noteLinks(vault.host, vault.scope(), hub, 1000, budget);
+		} finally {
+			compared.mockRestore();
+		}
+		expect(listed.outgoingTotal).toBe(2 * PATHS);
+		expect(listed.outgoing.slice(0, 2)).toEqual([
+			{ link: "p0/Same", target: null, line: 0 },
+			{ link: "Same", target: "D0/Same.md", line: 0 },
+		]);
+		expect(listed.unresolvedTotal).toBe(PATHS);
+		// Each path once, "Same" once: 2,001 resolutions.
+		expect(perPiece.reduce((sum, count) => sum + count, 0)).toBe((PATHS + 1) * SAME_NAMED);
+		// Before: 512 links between two looks, about 257 new paths each time (77,100 files compared in one piece).
+		expect(Math.max(...perPiece)).toBeLessThanOrEqual(SAME_NAMED);
 	});
 });
