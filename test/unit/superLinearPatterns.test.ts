@@ -81,6 +81,13 @@ function isMarkdownItTagPattern(pattern: Pattern): boolean {
 	return pattern.where === "built at run time" && pattern.source.includes("(?:[^\"'=<>`\\x00-\\x20]+|");
 }
 
+/**
+ * recheck's fuzzing counts a string as an attack when matching it takes longer than a wall-clock
+ * bound (1 s by default), as well as when it reads too many characters: at a load of 13-15, three
+ * patterns found safe on a quiet machine were reported vulnerable. Only the counted characters decide.
+ */
+const STEPS_NOT_TIME = { attackTimeout: null, incubationTimeout: null, seedingTimeout: null } as const;
+
 describe("regular expressions run on note text and arguments", () => {
 	let literals: Pattern[] = [];
 	let built: Pattern[] = [];
@@ -110,7 +117,7 @@ describe("regular expressions run on note text and arguments", () => {
 			const key = `${pattern.source}/${pattern.flags}`;
 			if (seen.has(key)) continue;
 			seen.add(key);
-			const diagnostics = checkSync(pattern.source, pattern.flags);
+			const diagnostics = checkSync(pattern.source, pattern.flags, STEPS_NOT_TIME);
 			if (diagnostics.status !== "safe") unsafe.push(`${pattern.where}: /${pattern.source}/${pattern.flags} is ${diagnostics.status}`);
 		}
 		expect(unsafe).toEqual([]);
