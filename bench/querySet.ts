@@ -1,3 +1,5 @@
+import { ENGLISH_STOP_WORDS } from "../src/search/stopWords";
+
 /** The fixed mixed query set the benchmark times and the index tests compare against a scan. */
 export interface BenchQuery {
 	label: string;
@@ -52,6 +54,37 @@ export const COMMON_QUERIES: BenchQuery[] = [
 	{ label: "two common words", query: "project market" },
 	{ label: "two common words", query: "plan market" },
 ];
+
+/**
+ * Common-word queries that no other query of this file asks, for the bench's "first time" rows:
+ * COMMON_QUERIES are asked again and again, so their searches are served partly from what the
+ * engine keeps between searches (merged lists, templates and phrase candidates by word, snippets
+ * by words and note, stems by word). `oneWord`: the common-vocabulary vault's `count` most common
+ * stems (`stemsByRank`, most common first), leaving out COMMON_QUERIES' words, stop words, and a
+ * stem another stem starts or is started by (`nemo` beside `nemoni`: a prefix of two words, not
+ * one common word). `twoWords`: every pair of the first `pairWords` of those, ordered so that a
+ * pair shares no word with the one before it where it can. Which notes they match is the bench's
+ * to check (at least half, as for COMMON_QUERIES).
+ */
+export function firstTimeCommonQueries(stemsByRank: readonly string[], count: number, pairWords: number): { oneWord: BenchQuery[]; twoWords: BenchQuery[] } {
+	const asked = new Set(COMMON_QUERIES.flatMap((entry) => entry.query.split(" ")));
+	const stopWords = new Set(ENGLISH_STOP_WORDS);
+	const related = (stem: string) => stemsByRank.some((other) => other !== stem && (other.startsWith(stem) || stem.startsWith(other)));
+	const words = stemsByRank.filter((stem) => !asked.has(stem) && !stopWords.has(stem) && !related(stem)).slice(0, count);
+	const pairs: Array<[string, string]> = [];
+	const pairSource = words.slice(0, pairWords);
+	pairSource.forEach((first, index) => pairSource.slice(index + 1).forEach((second) => pairs.push([first, second])));
+	const ordered: Array<[string, string]> = [];
+	while (pairs.length > 0) {
+		const last = ordered.at(-1);
+		const apart = pairs.findIndex((pair) => !last || !pair.some((word) => last.includes(word)));
+		ordered.push(...pairs.splice(Math.max(apart, 0), 1));
+	}
+	return {
+		oneWord: words.map((word) => ({ label: "one common word", query: word })),
+		twoWords: ordered.map((pair) => ({ label: "two common words", query: pair.join(" ") })),
+	};
+}
 
 /** Every two-letter start of the common-vocabulary vault's words (its syllables' first letters and vowels). */
 const TWO_LETTER_PREFIXES = [..."klmnrtpsfgdvbz"].flatMap((consonant) => [..."aeiou"].map((vowel) => consonant + vowel));

@@ -129,12 +129,17 @@ const COMMON_ENDINGS: Array<[string, number]> = [
 	["ed", 0.1],
 ];
 
+export interface CommonVocabularyVault extends SyntheticVault {
+	/** The vault's stems, most common first (the rank each word is drawn at). */
+	stemsByRank: string[];
+}
+
 /**
  * A vault whose vocabulary is small and common: Zipf-distributed words from a few
  * hundred stems, each with a few endings, so a query word appears in most notes. About 2.1 KB a
  * note, 21 MB for 10,000 notes; most notes a few paragraphs, some much longer.
  */
-export async function writeCommonVocabularyVault(root: string, count: number, seed = 16): Promise<SyntheticVault> {
+export async function writeCommonVocabularyVault(root: string, count: number, seed = 16): Promise<CommonVocabularyVault> {
 	const random = seededRandom(seed);
 	const stems = new Set<string>();
 	while (stems.size < COMMON_STEM_COUNT) {
@@ -172,5 +177,5 @@ export async function writeCommonVocabularyVault(root: string, count: number, se
 		bytes += Buffer.byteLength(text);
 		await fs.writeFile(nodePath.join(root, FOLDERS[index % FOLDERS.length] ?? "", `${words(2)} ${index}.md`), text);
 	}
-	return { root, notes: count, bytes };
+	return { root, notes: count, bytes, stemsByRank: ranked };
 }
