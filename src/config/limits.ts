@@ -352,13 +352,14 @@ export const ERROR_CUT_TO_CHARS = 4000;
 export const MAX_PATH_LENGTH = 1024;
 export const MAX_NAME_BYTES = 255;
 /**
- * A link path longer than this many characters resolves to nothing, and is not lowercased or looked
- * at: no file's path in a vault is that long (Windows' longest path is 32,767 characters; Linux's and
- * macOS's PATH_MAX 4,096 and 1,024 bytes). A planted link of 4 MB was lowercased whole, in one piece
- * of 50–130 ms, each time it was resolved. Only a link padded to this length with `./` or leading
- * slashes would resolve in Obsidian; here it is listed as unresolved.
+ * No file's path in a vault is longer than this many characters (Windows' longest path is 32,767
+ * characters; Linux's and macOS's PATH_MAX 4,096 and 1,024 bytes). A link path longer resolves to
+ * nothing, unread: a planted link of 4 MB was lowercased whole, in one piece of 50–130 ms, each time
+ * it was resolved (only a link padded to this length with `./` or leading slashes would resolve in
+ * Obsidian; here it is listed as unresolved). A string an answer gives as a file's path is never cut
+ * to fit (CUT_TO_FIT_SHORTEST_BYTES) unless it is longer: it names no file whole.
  */
-export const MAX_LINK_PATH_CHARS = 64 * 1024;
+export const MAX_VAULT_PATH_CHARS = 64 * 1024;
 /** Longest file name of a note written by a tool, in UTF-8 bytes: room is kept for `.NNNNN.bak` and the file system's 255. */
 export const MAX_NOTE_NAME_BYTES = 240;
 /** How long a request waits in line for an in-flight place (its token's share, or any) before 503. */

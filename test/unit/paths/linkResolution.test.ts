@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { LinkFileIndex, pickLinkTarget } from "../../../src/paths/linkResolution";
 import { linkpathOf } from "../../../src/markdown/inline";
 import type { HostFile } from "../../../src/host/Host";
-import { MAX_LINK_PATH_CHARS } from "../../../src/config/limits";
+import { MAX_VAULT_PATH_CHARS } from "../../../src/config/limits";
 import { openVault } from "../../helpers/hostVault";
 
 function file(path: string): HostFile {
@@ -158,20 +158,20 @@ describe("a link path longer than any file's path", () => {
 			expect(resolver.resolve(`./${planted}`, "Start.md")).toBeNull();
 			expect(pickLinkTarget(planted, "Start.md", [file("Note.md"), file("Start.md")])).toBeNull();
 			const longest = Math.max(0, ...lower.mock.contexts.map((text) => String(text).length));
-			expect(longest).toBeLessThanOrEqual(MAX_LINK_PATH_CHARS);
+			expect(longest).toBeLessThanOrEqual(MAX_VAULT_PATH_CHARS);
 		} finally {
 			lower.mockRestore();
 		}
 	});
 
-	test("a link path of MAX_LINK_PATH_CHARS still resolves; one character more names nothing", () => {
-		const atLimit = `${"/".repeat(MAX_LINK_PATH_CHARS - "Note".length)}Note`;
+	test("a link path of MAX_VAULT_PATH_CHARS still resolves; one character more names nothing", () => {
+		const atLimit = `${"/".repeat(MAX_VAULT_PATH_CHARS - "Note".length)}Note`;
 		expect(resolver.resolve(atLimit, "Start.md")?.path).toBe("Note.md");
 		expect(resolver.resolve(`/${atLimit}`, "Start.md")).toBeNull();
 	});
 
 	test("is listed as unresolved, as every link to no file is", async () => {
-		const planted = "x".repeat(MAX_LINK_PATH_CHARS + 1);
+		const planted = "x".repeat(MAX_VAULT_PATH_CHARS + 1);
 		const vault = await openVault({ "Note.md": "# Note\n", "Start.md": `see [[${planted}]] and [[Note]]\n` });
 		try {
 			await vault.host.metadataCache.settled();
