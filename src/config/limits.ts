@@ -85,8 +85,9 @@ export const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 /**
  * A tool answer over MAX_RESPONSE_BYTES has its longest strings cut to one length so that it fits
  * (`cut_to_fit`), but never to fewer than this many bytes of the result (a string is sent twice, so
- * about 1 KiB of text): shorter strings are paths, names and dates, which cut would mislead, and an
- * answer that would need them cut is refused with advice to ask for less, as before. A planted
+ * about 1 KiB of text): shorter strings are names and dates, which cut would mislead, and an
+ * answer that would need them cut is refused with advice to ask for less, as before. A path the
+ * answer gives is never cut (a prefix can name another note: MAX_VAULT_PATH_CHARS). A planted
  * string of megabytes (a link's subpath, a canvas card) had put every answer carrying it over the
  * bound, hiding its note or canvas from the person's AI.
  */
