@@ -85,8 +85,9 @@ export const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 /**
  * A tool answer over MAX_RESPONSE_BYTES has its longest strings cut to one length so that it fits
  * (`cut_to_fit`), but never to fewer than this many bytes of the result (a string is sent twice, so
- * about 1 KiB of text): shorter strings are paths, names and dates, which cut would mislead, and an
- * answer that would need them cut is refused with advice to ask for less, as before. A planted
+ * about 1 KiB of text): shorter strings are names and dates, which cut would mislead, and an
+ * answer that would need them cut is refused with advice to ask for less, as before. A path the
+ * answer gives is never cut (a prefix can name another note: MAX_VAULT_PATH_CHARS). A planted
  * string of megabytes (a link's subpath, a canvas card) had put every answer carrying it over the
  * bound, hiding its note or canvas from the person's AI.
  */
@@ -352,6 +353,15 @@ export const ERROR_CUT_TO_CHARS = 4000;
 /** Longest path accepted, in characters; longest single name, in UTF-8 bytes. */
 export const MAX_PATH_LENGTH = 1024;
 export const MAX_NAME_BYTES = 255;
+/**
+ * No file's path in a vault is longer than this many characters (Windows' longest path is 32,767
+ * characters; Linux's and macOS's PATH_MAX 4,096 and 1,024 bytes). A link path longer resolves to
+ * nothing, unread: a planted link of 4 MB was lowercased whole, in one piece of 50–130 ms, each time
+ * it was resolved (only a link padded to this length with `./` or leading slashes would resolve in
+ * Obsidian; here it is listed as unresolved). A string an answer gives as a file's path is never cut
+ * to fit (CUT_TO_FIT_SHORTEST_BYTES) unless it is longer: it names no file whole.
+ */
+export const MAX_VAULT_PATH_CHARS = 64 * 1024;
 /** Longest file name of a note written by a tool, in UTF-8 bytes: room is kept for `.NNNNN.bak` and the file system's 255. */
 export const MAX_NOTE_NAME_BYTES = 240;
 /** How long a request waits in line for an in-flight place (its token's share, or any) before 503. */

@@ -3,16 +3,19 @@
  * tool's answer can carry text a note's author wrote (a link's subpath, a canvas card, a heading, a
  * task, a frontmatter value, a base's cell): one planted string of megabytes put every answer that
  * carried it over MAX_RESPONSE_BYTES, so the note or canvas was hidden from the person's AI. The
- * longest strings are cut to one length, the shortest that makes the answer fit (so a short path
- * or name is never cut while a long text could be), at whole characters, and `cut_to_fit` names
+ * longest strings are cut to one length, the shortest that makes the answer fit (so a short name
+ * is never cut while a long text could be), at whole characters, and `cut_to_fit` names
  * each as a JSON Pointer (RFC 6901), which holds the keys as sent: a key cut to the text of another
- * key of its object is made apart from it, so no entry is dropped and no pointer names two. Sizes are those of the tool result as sent: the answer goes
- * out twice, as structured content and as its JSON text quoted again.
+ * key of its object is made apart from it, so no entry is dropped and no pointer names two. A path
+ * the answer gives (filePlaces.ts) is never cut: its prefix can name another note. Sizes are those
+ * of the tool result as sent: the answer goes out twice, as structured content and as its JSON text
+ * quoted again.
  */
 import { z } from "zod";
-import { CUT_KEY_APART_BYTES, CUT_TO_FIT_LISTED_BYTES, CUT_TO_FIT_SHORTEST_BYTES } from "../config/limits";
+import { CUT_KEY_APART_BYTES, CUT_TO_FIT_LISTED_BYTES, CUT_TO_FIT_SHORTEST_BYTES, MAX_VAULT_PATH_CHARS } from "../config/limits";
 import { jsonCharBytes } from "../jsonText";
 import type { Steps } from "../markdown/steps";
+import { filePlacesAt, type FilePlaces } from "./filePlaces";
 
 /**
  * Work (characters measured, plus one for each value and key looked at) between two steps: one
@@ -53,7 +56,9 @@ export const cutToFitSchema = z
 		total: z.number().int().describe("How many strings were cut"),
 	})
 	.optional()
-	.describe("The answer was too big to send whole: its longest strings were cut short. Ask for less (a smaller limit, one note) to have them whole.");
+	.describe(
+		"The answer was too big to send whole: its longest strings were cut short (never a path). Ask for less (a smaller limit, one note) to have them whole.",
+	);
 
 type CutToFit = z.infer<typeof cutToFitSchema>;
 
@@ -104,9 +109,10 @@ type Place = Array<string | number>;
 /**
  * A string's replacement (the same string, or a prefix of it); `place` holds the keys as the answer
  * now spells them. For a key (its own text last in `place`), `keys` are its object's: a key cut
- * short must be none of the texts they hold or may hold.
+ * short must be none of the texts they hold or may hold. `namesFile`: the answer gives the string as
+ * a file's path.
  */
-type Visit = (text: string, place: Place, keys: ObjectKeys | null) => Steps<string>;
+type Visit = (text: string, place: Place, keys: ObjectKeys | null, namesFile: boolean) => Steps<string>;
 
 /** The keys of one object as it is copied. */
 interface ObjectKeys {
@@ -125,16 +131,17 @@ interface ObjectKeys {
  * fixed order; as JSON.stringify does, what has no JSON (undefined, a function) is left out of an
  * object and is null in an array, and a value with `toJSON` is taken as what it gives.
  */
-function* copyVisiting(value: unknown, place: Place, visit: Visit, work: StepWork): Steps<unknown> {
+function* copyVisiting(value: unknown, place: Place, places: FilePlaces | null, visit: Visit, work: StepWork): Steps<unknown> {
 	if (work.add(WORK_PER_VALUE)) yield;
-	if (typeof value === "string") return yield* visit(value, place, null);
+	if (typeof value === "string") return yield* visit(value, place, null, places?.names ?? false);
 	if (value === null || typeof value !== "object") return typeof value === "function" ? undefined : value;
-	if (typeof (value as { toJSON?: unknown }).toJSON === "function") return yield* copyVisiting((value as { toJSON(): unknown }).toJSON(), place, visit, work);
+	if (typeof (value as { toJSON?: unknown }).toJSON === "function")
+		return yield* copyVisiting((value as { toJSON(): unknown }).toJSON(), place, places, visit, work);
 	if (Array.isArray(value)) {
 		const copy: unknown[] = [];
 		for (let index = 0; index < value.length; index++) {
 			place.push(index);
-			copy.push((yield* copyVisiting(value[index], place, visit, work)) ?? null);
+			copy.push((yield* copyVisiting(value[index], place, filePlacesAt(places, index), visit, work)) ?? null);
 			place.pop();
 		}
 		return copy;
@@ -146,10 +153,11 @@ function* copyVisiting(value: unknown, place: Place, visit: Visit, work: StepWor
 		if (entry === undefined || typeof entry === "function") continue;
 		if (work.add(WORK_PER_VALUE)) yield;
 		place.push(key);
-		const keyAsSent = yield* visit(key, place, keys);
+		const keyAsSent = yield* visit(key, place, keys, false);
 		place[place.length - 1] = keyAsSent;
+		const value = yield* copyVisiting(entry, place, filePlacesAt(places, key), visit, work);
 		// Defined, not assigned: a key `__proto__` (a frontmatter may have one) stays a key.
-		Object.defineProperty(copy, keyAsSent, { value: yield* copyVisiting(entry, place, visit, work), enumerable: true, writable: true, configurable: true });
+		Object.defineProperty(copy, keyAsSent, { value, enumerable: true, writable: true, configurable: true });
 		place.pop();
 	}
 	return copy;
@@ -199,10 +207,18 @@ function cutLength(sizes: readonly number[], room: number): number | null {
 /**
  * `answer` with its longest strings cut so that its tool result takes at most `maxBytes`, and
  * `cut_to_fit` saying which; null when cutting strings to CUT_TO_FIT_SHORTEST_BYTES is not enough
- * (an answer of many short strings: the caller asks for less). `resultBytes` is what the result
- * of the whole answer takes. Strings are measured and cut a piece at a time.
+ * (an answer of many short strings, or of many long paths: the caller asks for less). `resultBytes`
+ * is what the result of the whole answer takes; `paths` where the answer names files, kept whole
+ * (a string there longer than any path names none, and is cut as text). Strings are measured and
+ * cut a piece at a time.
  */
-export function* cutToFitSteps(answer: Record<string, unknown>, resultBytes: number, maxBytes: number): Steps<Record<string, unknown> | null> {
+export function* cutToFitSteps(
+	answer: Record<string, unknown>,
+	resultBytes: number,
+	maxBytes: number,
+	paths: FilePlaces | null,
+): Steps<Record<string, unknown> | null> {
+	const keptWhole = (text: string, namesFile: boolean) => namesFile && text.length <= MAX_VAULT_PATH_CHARS;
 	// First pass: the size of each string in the result, and of what is not a string that may be cut.
 	const longSizes: number[] = [];
 	const longOrder: number[] = [];
@@ -211,7 +227,13 @@ export function* cutToFitSteps(answer: Record<string, unknown>, resultBytes: num
 	yield* copyVisiting(
 		answer,
 		[],
-		function* (text) {
+		paths,
+		function* (text, _place, _keys, namesFile) {
+			// Counted in the answer's bytes that are not cut, unmeasured.
+			if (keptWhole(text, namesFile)) {
+				order++;
+				return text;
+			}
 			const { bytes } = yield* prefixInResult(text, Infinity, work);
 			if (bytes > CUT_TO_FIT_SHORTEST_BYTES) {
 				longSizes.push(bytes);
@@ -243,6 +265,7 @@ export function* cutToFitSteps(answer: Record<string, unknown>, resultBytes: num
 	const copy = (yield* copyVisiting(
 		answer,
 		[],
+		paths,
 		function* (text, place, keys) {
 			if (!toCut.has(order++)) return text;
 			const { end } = yield* prefixInResult(text, length, work);

@@ -5,6 +5,7 @@ import { ERROR_CUT_TO_CHARS, MAX_RESPONSE_BYTES, VAULT_WIDE_SLICE_MS } from "../
 import { echoed } from "../markdown/echo";
 import { answerAtOnce, answerInSlices } from "./answerJson";
 import { CUT_TO_FIT_FIELD, cutToFitSchema, cutToFitSteps } from "./cutToFit";
+import { filePlacesOf, type FilePlaces } from "./filePlaces";
 import { SliceClock } from "../markdown/steps";
 import { yieldToEventLoop } from "../vault/workBudget";
 import type { EveryField, ToolContext } from "./context";
@@ -55,15 +56,16 @@ function inputSchemaOf(tool: ToolDescriptor): z.ZodObject {
 	return schemasOf(tool).input;
 }
 
-/** Each tool's input and output schemas as objects, made once: every pooled server and every direct call shares them. */
-const toolSchemas = new WeakMap<ToolDescriptor, { input: z.ZodObject; output: z.ZodObject }>();
+/** Each tool's input and output schemas as objects, and where its answer names files, made once: every pooled server and every direct call shares them. */
+const toolSchemas = new WeakMap<ToolDescriptor, { input: z.ZodObject; output: z.ZodObject; filePlaces: FilePlaces | null }>();
 
-function schemasOf(tool: ToolDescriptor): { input: z.ZodObject; output: z.ZodObject } {
+function schemasOf(tool: ToolDescriptor): { input: z.ZodObject; output: z.ZodObject; filePlaces: FilePlaces | null } {
 	let schemas = toolSchemas.get(tool);
 	if (schemas === undefined) {
 		schemas = {
 			input: z.object(tool.access === "write" ? { ...tool.inputSchema, ...expectedHashArgument } : tool.inputSchema),
 			output: z.object({ ...tool.outputSchema, [CUT_TO_FIT_FIELD]: cutToFitSchema }),
+			filePlaces: filePlacesOf(tool.outputSchema),
 		};
 		toolSchemas.set(tool, schemas);
 	}
@@ -530,8 +532,8 @@ async function runTool(ctx: ToolContext, deps: McpServerDeps, tool: ToolDescript
 			const pause = ctx.callBudget?.pause ?? yieldToEventLoop;
 			let made = answerAtOnce(answer.value) ?? (await answerInSlices(answer.value, sliceMs, pause));
 			if (made.bytes > MAX_RESPONSE_BYTES) {
-				// Too big whole: its longest strings are cut to fit, and named, rather than the answer refused (a planted string would hide its note).
-				const cut = await new SliceClock(sliceMs, pause).run(cutToFitSteps(answer.value, made.bytes, MAX_RESPONSE_BYTES));
+				// Too big whole: its longest strings, never its paths, are cut to fit, and named, rather than the answer refused (a planted string would hide its note).
+				const cut = await new SliceClock(sliceMs, pause).run(cutToFitSteps(answer.value, made.bytes, MAX_RESPONSE_BYTES, schemasOf(tool).filePlaces));
 				if (cut !== null) made = answerAtOnce(cut) ?? (await answerInSlices(cut, sliceMs, pause));
 			}
 			result = made.result;

@@ -10,8 +10,11 @@
  * - else any file whose path ends with `/<link>` or `/<link>.md`: one in the linking note's
  *   folder first, else the shortest path (then the first in path order).
  *
- * All of it case-insensitive, as Obsidian compares link paths.
+ * All of it case-insensitive, as Obsidian compares link paths. A link path over MAX_VAULT_PATH_CHARS
+ * names nothing, unread.
  */
+
+import { MAX_VAULT_PATH_CHARS } from "../config/limits";
 
 /** What resolution needs of a file (a HostFile fits). */
 export interface LinkFile {
@@ -42,8 +45,9 @@ function collapseDots(path: string): string | null {
 /** How a link path names files: one exact path (lower case, with or without `.md`), or the end of any path. */
 export type LinkQuery = { exact: string } | { endsWith: string };
 
-/** What a link path asks for from `sourcePath`, in the case it was written; null when it names nothing (a relative link out of the vault). */
+/** What a link path asks for from `sourcePath`, in the case it was written; null when it names nothing (a relative link out of the vault, or one longer than any path). */
 function linkQueryAsWritten(linkpath: string, sourcePath: string): LinkQuery | null {
+	if (linkpath.length > MAX_VAULT_PATH_CHARS) return null;
 	if (linkpath === "") return { exact: sourcePath };
 	if (linkpath.startsWith("./") || linkpath.startsWith("../")) {
 		const folder = folderOf(sourcePath);

@@ -213,3 +213,69 @@ describe("answers cut to fit whose keys are hostile", () => {
 		expectPointersResolve(answer, answer.cut_to_fit);
 	}, 60_000);
 });
+
+describe("answers cut to fit never cut a path they give", () => {
+	/** A note of 984 characters of path (under MAX_PATH_LENGTH), most of them of 3 UTF-8 bytes, in folders of 238 bytes. */
+	const LONG_PATH = `${Array.from({ length: 12 }, (_, index) => `${index % 10}${"語".repeat(79)}`).join("/")}/Task list.md`;
+	/** Tasks of long texts (each backslash is 6 bytes of the result): 220 of them and their paths fit only with the texts cut. */
+	const TASKS = 400;
+	const taskText = (index: number) => `${index} ${"\\".repeat(MAX_TASK_TEXT_LENGTH - 100)}`;
+	/** A planted note at every prefix of the long path a cut could leave (read_note of `A/B/Lon` reads `A/B/Lon.md`). */
+	const planted = Object.fromEntries(
+		Array.from({ length: LONG_PATH.length - 1 }, (_, end) => LONG_PATH.slice(0, end + 1))
+			.filter((prefix) => prefix.length > 300 && !prefix.endsWith("/"))
+			.map((prefix) => [`${prefix}.md`, "Planted.\n"]),
+	);
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+
+	beforeAll(async () => {
+		vault = await makeVault({ ...planted, [LONG_PATH]: Array.from({ length: TASKS }, (_, index) => `- [ ] ${taskText(index)}\n`).join("") });
+		running = await startService(vault, { settings: { rateLimitPerMinute: 1_000_000 } });
+		await running.host.metadataCache.settled();
+		client = await connectClient(running.url, running.tokens.read ?? "");
+	}, 120_000);
+	afterAll(async () => {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	async function call(name: string, args: Record<string, unknown>): Promise<{ isError?: boolean; text: string; structured: Record<string, unknown> }> {
+		const result = (await client.callTool({ name, arguments: args })) as {
+			isError?: boolean;
+			content: Array<{ text: string }>;
+			structuredContent: unknown;
+		};
+		expect(Buffer.byteLength(JSON.stringify({ content: result.content, structuredContent: result.structuredContent }))).toBeLessThanOrEqual(
+			MAX_RESPONSE_BYTES,
+		);
+		return { isError: result.isError, text: result.content[0]!.text, structured: result.structuredContent as Record<string, unknown> };
+	}
+
+	test("list_tasks of 220 long tasks in a note of a long path names that note, not a planted one at a prefix of its path (its path was cut to one)", async () => {
+		const listed = await call("list_tasks", { path: LONG_PATH, limit: 220 });
+		expect(listed.isError ?? false).toBe(false);
+		const tasks = listed.structured.tasks as Array<{ path: string; text: string }>;
+		expect(tasks).toHaveLength(220);
+		// What a client that reads the path, not cut_to_fit, does next: the note it reads is the one holding the tasks.
+		const read = await call("read_note", { path: tasks[0]!.path });
+		expect(read.isError ?? false).toBe(false);
+		expect(read.structured.content).not.toBe("Planted.\n");
+		expect((read.structured.content as string).startsWith(`- [ ] ${taskText(0).slice(0, 100)}`)).toBe(true);
+		for (const [index, task] of tasks.entries()) {
+			expect(task.path).toBe(LONG_PATH);
+			expect(taskText(index).startsWith(task.text)).toBe(true);
+		}
+		const cut = listed.structured.cut_to_fit as CutToFit;
+		expect(cut.total).toBe(220);
+		expect(cut.strings.every((pointer) => /^\/tasks\/\d+\/text$/.test(pointer))).toBe(true);
+	}, 60_000);
+
+	test("list_tasks of 400, whose paths alone leave too little room, asks for less (their paths were sent cut)", async () => {
+		const listed = await call("list_tasks", { path: LONG_PATH, limit: TASKS });
+		expect(listed.isError).toBe(true);
+		expect(listed.text).toBe(`The answer would be over ${MAX_RESPONSE_BYTES} bytes. Ask for less: a smaller limit, a folder, or one note at a time.`);
+	}, 60_000);
+});

@@ -1,15 +1,24 @@
 import fc from "fast-check";
-import { CUT_TO_FIT_LISTED_BYTES, CUT_TO_FIT_SHORTEST_BYTES, MAX_RESPONSE_BYTES } from "../../../src/config/limits";
+import { z } from "zod";
+import { CUT_TO_FIT_LISTED_BYTES, CUT_TO_FIT_SHORTEST_BYTES, MAX_RESPONSE_BYTES, MAX_VAULT_PATH_CHARS } from "../../../src/config/limits";
 import { cutToFitSteps } from "../../../src/mcp/cutToFit";
+import { filePlacesOf } from "../../../src/mcp/filePlaces";
 import { runSteps } from "../../../src/markdown/steps";
+
+/** Where an answer of tasks, or of a note with its frontmatter, names files: each task's `path`, the note's `path`. */
+const TASKS_PATHS = filePlacesOf({
+	tasks: z.array(z.object({ path: z.string(), text: z.string() })),
+	path: z.string().optional(),
+	frontmatter: z.record(z.string(), z.unknown()).optional(),
+});
 
 /** Bytes of the tool result as the server sends it: the answer as structured content and as its JSON text. */
 function resultBytes(answer: Record<string, unknown>): number {
 	return Buffer.byteLength(JSON.stringify({ content: [{ type: "text", text: JSON.stringify(answer) }], structuredContent: answer }));
 }
 
-function cutToFit(answer: Record<string, unknown>, maxBytes = MAX_RESPONSE_BYTES): Record<string, unknown> | null {
-	return runSteps(cutToFitSteps(answer, resultBytes(answer), maxBytes));
+function cutToFit(answer: Record<string, unknown>, maxBytes = MAX_RESPONSE_BYTES, paths = TASKS_PATHS): Record<string, unknown> | null {
+	return runSteps(cutToFitSteps(answer, resultBytes(answer), maxBytes, paths));
 }
 
 /** The value a JSON Pointer names. */
@@ -42,7 +51,7 @@ describe("cutToFitSteps", () => {
 
 	test("a long string is measured and cut a piece at a time, a pause between pieces of 64 Ki characters", () => {
 		const answer = { text: "x".repeat(3_000_000) };
-		const steps = cutToFitSteps(answer, resultBytes(answer), MAX_RESPONSE_BYTES);
+		const steps = cutToFitSteps(answer, resultBytes(answer), MAX_RESPONSE_BYTES, null);
 		let pauses = 0;
 		let next = steps.next();
 		for (; !next.done; next = steps.next()) pauses++;
@@ -53,7 +62,7 @@ describe("cutToFitSteps", () => {
 
 	test("an answer of 20,000 short rows beside one long string pauses between pieces of rows too (the rows were one piece of up to 440 ms)", () => {
 		const pausesOf = (answer: Record<string, unknown>) => {
-			const steps = cutToFitSteps(answer, resultBytes(answer), MAX_RESPONSE_BYTES);
+			const steps = cutToFitSteps(answer, resultBytes(answer), MAX_RESPONSE_BYTES, null);
 			let pauses = 0;
 			while (!steps.next().done) pauses++;
 			return pauses;
@@ -113,7 +122,7 @@ describe("cutToFitSteps", () => {
 	test("a thousand keys alike for their first kilobytes are made apart in as much work as keys that differ (each tried every ' (n)' from 2: 240 times the work)", () => {
 		const workOf = (keyOf: (index: number) => string) => {
 			const answer = { values: Object.fromEntries(Array.from({ length: 1000 }, (_, index) => [keyOf(index), index])) };
-			const steps = cutToFitSteps(answer, resultBytes(answer), MAX_RESPONSE_BYTES);
+			const steps = cutToFitSteps(answer, resultBytes(answer), MAX_RESPONSE_BYTES, null);
 			let pauses = 0;
 			let next = steps.next();
 			for (; !next.done; next = steps.next()) pauses++;
@@ -167,5 +176,51 @@ describe("cutToFitSteps", () => {
 			),
 			{ numRuns: 300 },
 		);
+	});
+});
+
+describe("cutToFitSteps never cuts a path the answer names", () => {
+	/** A path of 984 characters, most of 3 UTF-8 bytes (2.9 KB, twice in the result), under MAX_PATH_LENGTH, in folders of 238 bytes. */
+	const LONG_PATH = `${Array.from({ length: 12 }, (_, index) => `${index % 10}${"語".repeat(79)}`).join("/")}/Task list.md`;
+	/** `count` tasks in the note at LONG_PATH, each of a text of `textChars` characters. */
+	const tasks = (count: number, textChars: number) => ({
+		tasks: Array.from({ length: count }, (_, index) => ({ path: LONG_PATH, text: `${index} ${"t".repeat(textChars)}` })),
+	});
+
+	test("answers of many long strings beside long paths: the texts are cut, the paths sent whole (they were cut to a prefix naming another note)", () => {
+		const answer = tasks(220, 8_000);
+		const cut = cutToFit(answer)!;
+		expect(resultBytes(cut)).toBeLessThanOrEqual(MAX_RESPONSE_BYTES);
+		const sent = cut.tasks as Array<{ path: string; text: string }>;
+		expect(sent.map((task) => task.path)).toEqual(answer.tasks.map((task) => task.path));
+		for (const [index, task] of sent.entries()) expect(answer.tasks[index]!.text.startsWith(task.text) && task.text.length < 8_000).toBe(true);
+		expect((cut.cut_to_fit as { total: number }).total).toBe(220);
+		expect((cut.cut_to_fit as { strings: string[] }).strings.every((pointer) => pointer.endsWith("/text"))).toBe(true);
+	});
+
+	test("when the paths alone leave no room for the rest, the answer is refused (ask for less), never sent with a path cut", () => {
+		expect(cutToFit(tasks(500, 8_000))).toBeNull();
+		// Without the paths kept, the same answer was sent with every path cut short.
+		const unkept = cutToFit(tasks(500, 8_000), MAX_RESPONSE_BYTES, null)!;
+		expect((unkept.tasks as Array<{ path: string }>)[0]!.path.length).toBeLessThan(LONG_PATH.length);
+	});
+
+	test("a frontmatter property called `path` is the author's text, cut like any other; a path field longer than any path names no file and is cut", () => {
+		const planted = "p".repeat(3_000_000);
+		const cut = cutToFit({ path: "Note.md", frontmatter: { path: planted } })!;
+		expect(cut.path).toBe("Note.md");
+		expect(cut.cut_to_fit).toEqual({ strings: ["/frontmatter/path"], total: 1 });
+		const overLong = cutToFit({ tasks: [{ path: `${"q".repeat(MAX_VAULT_PATH_CHARS)}${planted}`, text: "t" }] })!;
+		expect(overLong.cut_to_fit).toEqual({ strings: ["/tasks/0/path"], total: 1 });
+	});
+
+	test("a key left whole keeps its text and value when a longer key before it is cut to that same text", () => {
+		const short = "k".repeat(1_500);
+		const answer = { frontmatter: { [`${short}${"k".repeat(3_000_000)}`]: "long", [short]: "short", x: "y".repeat(3_000_000) } };
+		const cut = cutToFit(answer)!;
+		const frontmatter = cut.frontmatter as Record<string, string>;
+		expect(frontmatter[short]).toBe("short");
+		expect(Object.keys(frontmatter)).toHaveLength(3);
+		expect(Object.entries(frontmatter).find(([key]) => key !== short && key !== "x")?.[1]).toBe("long");
 	});
 });

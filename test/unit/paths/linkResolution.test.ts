@@ -2,6 +2,8 @@ import fc from "fast-check";
 import { LinkFileIndex, pickLinkTarget } from "../../../src/paths/linkResolution";
 import { linkpathOf } from "../../../src/markdown/inline";
 import type { HostFile } from "../../../src/host/Host";
+import { MAX_VAULT_PATH_CHARS } from "../../../src/config/limits";
+import { openVault } from "../../helpers/hostVault";
 
 function file(path: string): HostFile {
 	const name = path.slice(path.lastIndexOf("/") + 1);
@@ -141,5 +143,42 @@ describe("one rule for every set of files", () => {
 				expect(pickLinkTarget(link, source, [...files].reverse())?.path ?? null).toBe(pickLinkTarget(link, source, files)?.path ?? null);
 			}),
 		);
+	});
+});
+
+describe("a link path longer than any file's path", () => {
+	const resolver = new LinkFileIndex<HostFile>();
+	for (const path of ["Note.md", "Start.md"]) resolver.add(file(path));
+
+	test("resolves to nothing without being lowercased whole (a 4 MB link was, in one piece, each time it was resolved)", () => {
+		const planted = "Ab/".repeat(1_400_000);
+		const lower = jest.spyOn(String.prototype, "toLowerCase");
+		try {
+			expect(resolver.resolve(planted, "Start.md")).toBeNull();
+			expect(resolver.resolve(`./${planted}`, "Start.md")).toBeNull();
+			expect(pickLinkTarget(planted, "Start.md", [file("Note.md"), file("Start.md")])).toBeNull();
+			const longest = Math.max(0, ...lower.mock.contexts.map((text) => String(text).length));
+			expect(longest).toBeLessThanOrEqual(MAX_VAULT_PATH_CHARS);
+		} finally {
+			lower.mockRestore();
+		}
+	});
+
+	test("a link path of MAX_VAULT_PATH_CHARS still resolves; one character more names nothing", () => {
+		const atLimit = `${"/".repeat(MAX_VAULT_PATH_CHARS - "Note".length)}Note`;
+		expect(resolver.resolve(atLimit, "Start.md")?.path).toBe("Note.md");
+		expect(resolver.resolve(`/${atLimit}`, "Start.md")).toBeNull();
+	});
+
+	test("is listed as unresolved, as every link to no file is", async () => {
+		const planted = "x".repeat(MAX_VAULT_PATH_CHARS + 1);
+		const vault = await openVault({ "Note.md": "# Note\n", "Start.md": `see [[${planted}]] and [[Note]]\n` });
+		try {
+			await vault.host.metadataCache.settled();
+			expect(vault.host.metadataCache.resolvedLinks["Start.md"]).toEqual({ "Note.md": 1 });
+			expect(vault.host.metadataCache.unresolvedLinks["Start.md"]).toEqual({ [planted]: 1 });
+		} finally {
+			await vault.close();
+		}
 	});
 });
