@@ -1,5 +1,5 @@
 import type { EventRef } from "obsidian";
-import type { Host, HostAbstractFile, HostFile } from "../host/Host";
+import type { Host, HostFile } from "../host/Host";
 import { NOTES_WITH_TASKS_LOOK_STEP } from "../config/limits";
 import { listItemsShapeOf } from "../headless/compactMetadata";
 
@@ -8,8 +8,7 @@ import { listItemsShapeOf } from "../headless/compactMetadata";
  * them rather than every note: at 50,000 notes each call listed the visible notes in one piece and
  * walked every note twice. Held: each note with a task item when the vault was first looked through
  * (in slices, after `start`), and each note whose metadata has changed to hold one since; let go
- * when its metadata changes to hold none, or it is deleted. A folder's rename or deletion looks
- * through the vault again. Holding a note whose metadata no longer has a task costs a look and
+ * when its metadata changes to hold none, or when asked once it is no longer in the vault. Holding a note whose metadata no longer has a task costs a look and
  * changes nothing (its tasks are read from its metadata at answer time, as before). Scope is never
  * kept: each call applies its own to the notes held.
  */
@@ -19,7 +18,7 @@ export class NotesWithTasks {
 	private known = false;
 	/** Bumped by each look through the vault begun: an older one still running stops. */
 	private looks = 0;
-	private refs: Array<{ from: "vault" | "metadata"; ref: EventRef }> = [];
+	private ref: EventRef | null = null;
 
 	constructor(
 		private readonly host: Host,
@@ -28,18 +27,15 @@ export class NotesWithTasks {
 
 	/** Follows the vault's events, and looks through its notes in slices. */
 	start(): void {
-		const { vault, metadataCache } = this.host;
-		this.refs.push(
-			{ from: "vault", ref: vault.on("rename", (file) => (isFile(file) ? this.look(file) : void this.lookThrough())) },
-			{ from: "vault", ref: vault.on("delete", (file) => (isFile(file) ? this.held.delete(file) : void this.lookThrough())) },
-			{ from: "metadata", ref: metadataCache.on("changed", (file) => this.look(file)) },
-		);
+		const { metadataCache } = this.host;
+		// A rename moves the same file object (its path is read at answer time); a deleted note is let go when next asked.
+		this.ref = metadataCache.on("changed", (file) => this.look(file));
 		void this.lookThrough();
 	}
 
 	stop(): void {
-		for (const { from, ref } of this.refs) (from === "vault" ? this.host.vault : this.host.metadataCache).offref(ref);
-		this.refs = [];
+		if (this.ref) this.host.metadataCache.offref(this.ref);
+		this.ref = null;
 		this.looks++;
 		this.known = false;
 		this.held.clear();
@@ -74,8 +70,4 @@ export class NotesWithTasks {
 		}
 		this.known = true;
 	}
-}
-
-function isFile(file: HostAbstractFile): file is HostFile {
-	return "extension" in file;
 }
