@@ -7,9 +7,10 @@ import type { CallBudget } from "./workBudget";
 
 /**
  * get_graph_stats answers kept per scope until any note changes, so asking again costs nothing: at
- * 50,000 notes each call walked every note. Every vault event (a note made, changed, renamed or
- * deleted, a folder moved) and every metadata event (a note's links read or re-resolved) drops them
- * all, since one note's change can move any count (a link resolving elsewhere, an orphan no more).
+ * 50,000 notes each call walked every note. The counts are read from the notes' paths and their
+ * metadata only, so what drops them all is a note made, renamed or deleted (the notes counted, and
+ * where links land), and the links resolved again, which the host does after every note's metadata
+ * is read (an edit's links, a link of another note landing on a new note): one change can move any count.
  * An answer counted while such an event came is not kept. The key is the whole scope, so a token,
  * or the settings after their excluded folders changed, never gets an answer made for another.
  */
@@ -29,11 +30,8 @@ export class KeptGraphStats {
 		};
 		this.refs.push(
 			{ from: "vault", ref: vault.on("create", changed) },
-			{ from: "vault", ref: vault.on("modify", changed) },
 			{ from: "vault", ref: vault.on("delete", changed) },
 			{ from: "vault", ref: vault.on("rename", changed) },
-			{ from: "metadata", ref: metadataCache.on("changed", changed) },
-			{ from: "metadata", ref: metadataCache.on("deleted", changed) },
 			{ from: "metadata", ref: metadataCache.on("resolved", changed) },
 		);
 	}
