@@ -216,7 +216,9 @@ async function findTasksOnce(
 	const asked = (file: HostFile) =>
 		visible(file.path) && (filter.path ? file.path === filter.path : true) && (filter.folder ? isInFolder(file.path, filter.folder) : true);
 	// Looked at before the walk: a note read meanwhile is named and may be counted too, never left out unnamed.
-	const stillBeingRead = (await kept.notesNotYetRead?.visible(scope, budget, asked)) ?? (await notesStillBeingRead(host, await askedNotes(host.vault.getMarkdownFiles(), asked, budget), budget));
+	const stillBeingRead =
+		(await kept.notesNotYetRead?.visible(scope, budget, asked)) ??
+		(await notesStillBeingRead(host, await askedNotes(host.vault.getMarkdownFiles(), asked, budget), budget));
 	// Only the notes that may hold a task when the server keeps them; a note without one adds nothing.
 	const notes = await askedNotes(kept.notesWithTasks?.notes() ?? host.vault.getMarkdownFiles(), asked, budget);
 	const withTasks: NoteTasksFound[] = [];
