@@ -382,8 +382,10 @@ export async function graphStats(host: Host, scope: Scope, topCount: number, bud
 		if (budget?.due()) await budget.checkpoint();
 		if (!incoming.has(file.path) && !hasOutgoing.has(file.path)) orphans++;
 	}
-	const topLinked = [...incoming.entries()]
-		.sort((a, b) => b[1] - a[1] || comparePaths(a[0], b[0]))
+	// Sorted in slices: at 50,000 linked notes one sort was a piece of about 50 ms.
+	const byBacklinks = (a: [string, number], b: [string, number]) => b[1] - a[1] || comparePaths(a[0], b[0]);
+	const linked = [...incoming.entries()];
+	const topLinked = (budget ? await sortInSlices(linked, byBacklinks, budget) : linked.sort(byBacklinks))
 		.slice(0, topCount)
 		.map(([path, count]) => ({ path, backlinks: count }));
 	return { notes: notes.length, links, unresolved_links: unresolved, orphans, top_linked: topLinked };
