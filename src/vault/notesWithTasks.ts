@@ -14,6 +14,8 @@ import { listItemsShapeOf } from "../headless/compactMetadata";
  */
 export class NotesWithTasks {
 	private readonly held = new Set<HostFile>();
+	/** Notes whose metadata was not there when last looked at. */
+	private readonly unread = new Set<HostFile>();
 	/** Whether `held` holds every note with a task: false until the first look through the vault ends, and while a later one runs. */
 	private known = false;
 	/** Bumped by each look through the vault begun: an older one still running stops. */
@@ -39,11 +41,16 @@ export class NotesWithTasks {
 		this.looks++;
 		this.known = false;
 		this.held.clear();
+		this.unread.clear();
 	}
 
 	/** Every note in the vault whose metadata may hold a task (each still there), in no order; null until they are known (the caller walks the vault then). */
 	notes(): HostFile[] | null {
 		if (!this.known) return null;
+		for (const file of this.unread) {
+			if (this.host.vault.getFileByPath(file.path) !== file) this.unread.delete(file);
+			else this.look(file);
+		}
 		const notes: HostFile[] = [];
 		for (const file of this.held) {
 			if (this.host.vault.getFileByPath(file.path) === file) notes.push(file);
@@ -53,9 +60,15 @@ export class NotesWithTasks {
 	}
 
 	private look(file: HostFile): void {
-		const cache = file.extension === "md" ? this.host.metadataCache.getFileCache(file) : null;
-		if (cache && listItemsShapeOf(cache).tasks) this.held.add(file);
-		else if (cache) this.held.delete(file);
+		if (file.extension !== "md") return;
+		const cache = this.host.metadataCache.getFileCache(file);
+		// Metadata not read yet may come without a "changed" event (Obsidian loads its stored cache at start): looked at again by each call until it comes.
+		if (!cache) this.unread.add(file);
+		else {
+			this.unread.delete(file);
+			if (listItemsShapeOf(cache).tasks) this.held.add(file);
+			else this.held.delete(file);
+		}
 	}
 
 	/** Looks through the vault's notes in slices, holding each whose metadata has a task; `known` once it ends, unless a newer look began. */

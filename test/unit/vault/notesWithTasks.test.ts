@@ -95,6 +95,23 @@ describe("NotesWithTasks: list_tasks walks the notes that may hold a task, not t
 		expect((await pages(vault, kept, unread, { ...vault.scope(), tokenFolders: ["Hidden"] })).paths).toEqual(["Hidden/Secret.md:0 secret task"]);
 	});
 
+	test("a note whose metadata was not there at the first look, and comes without an event, is listed", async () => {
+		const cache = vault.host.metadataCache;
+		const getFileCache = cache.getFileCache.bind(cache);
+		const notYet = jest.spyOn(cache, "getFileCache").mockImplementation((file) => (file.path === "B/More.md" ? null : getFileCache(file)));
+		const fresh = new NotesWithTasks(vault.host, () => new Promise((resolve) => setImmediate(resolve)));
+		fresh.start();
+		try {
+			await known(fresh);
+			expect(fresh.notes()?.map((note) => note.path)).not.toContain("B/More.md");
+			notYet.mockRestore();
+			expect((await pages(vault, fresh, unread, vault.scope("Hidden"))).paths).toContain("B/More.md:0 more");
+		} finally {
+			notYet.mockRestore();
+			fresh.stop();
+		}
+	});
+
 	test("the first look through the vault holds the notes with a task item, and no other", async () => {
 		const fresh = new NotesWithTasks(vault.host, () => new Promise((resolve) => setImmediate(resolve)));
 		fresh.start();
