@@ -19,6 +19,8 @@ import { VaultChangeNotifier } from "./mcp/subscriptions";
 import { NoteListing } from "./vault/noteListing";
 import { NotesNotYetRead } from "./vault/notesStillBeingRead";
 import { TagNotes } from "./vault/tagNotes";
+import { NotesWithTasks } from "./vault/notesWithTasks";
+import { KeptGraphStats } from "./vault/keptGraphStats";
 import { NotePathIndex } from "./vault/notePaths";
 import { ALL_TOOLS } from "./mcp/tools";
 import type { VaultMcpSettings } from "./config/settings";
@@ -96,6 +98,8 @@ export class McpService {
 	private noteListing: NoteListing | null = null;
 	private notesNotYetRead: NotesNotYetRead | null = null;
 	private tagNotes: TagNotes | null = null;
+	private notesWithTasks: NotesWithTasks | null = null;
+	private graphStats: KeptGraphStats | null = null;
 	private changeNotifier: VaultChangeNotifier | null = null;
 
 	constructor(private readonly deps: McpServiceDeps) {
@@ -249,6 +253,8 @@ export class McpService {
 			this.noteListing ?? undefined,
 			this.tagNotes ?? undefined,
 			this.notesNotYetRead ?? undefined,
+			this.notesWithTasks ?? undefined,
+			this.graphStats ?? undefined,
 		);
 	}
 
@@ -346,6 +352,8 @@ export class McpService {
 		const noteListing = new NoteListing(this.deps.host);
 		const notesNotYetRead = new NotesNotYetRead(this.deps.host, this.turns.take);
 		const tagNotes = new TagNotes(this.deps.host);
+		const notesWithTasks = new NotesWithTasks(this.deps.host, this.turns.take);
+		const graphStats = new KeptGraphStats(this.deps.host);
 		const changeNotifier = new VaultChangeNotifier(this.deps.host);
 		const connections = new ConnectionPool({ maxUnauthenticated: deadlines.maxUnauthenticatedConnections, firstRequestMs: deadlines.firstRequestMs });
 		const endpoint = createMcpEndpoint({
@@ -383,6 +391,10 @@ export class McpService {
 			notesNotYetRead.start();
 			this.tagNotes = tagNotes;
 			tagNotes.start();
+			this.notesWithTasks = notesWithTasks;
+			notesWithTasks.start();
+			this.graphStats = graphStats;
+			graphStats.start();
 			this.changeNotifier = changeNotifier;
 			changeNotifier.start();
 			this.requestedPort = port;
@@ -415,6 +427,10 @@ export class McpService {
 		this.notesNotYetRead = null;
 		this.tagNotes?.stop();
 		this.tagNotes = null;
+		this.notesWithTasks?.stop();
+		this.notesWithTasks = null;
+		this.graphStats?.stop();
+		this.graphStats = null;
 		await server?.close();
 		// Connections are closed; calls already running finish their work, so stop means settled.
 		await Promise.race([endpoint?.drain(), new Promise((resolve) => nodeTimers.setTimeout(resolve, STOP_DRAIN_TIMEOUT_MS).unref())]);
@@ -463,6 +479,8 @@ class RequestContext implements EveryField<ToolContext> {
 		readonly noteListing: ToolContext["noteListing"],
 		readonly tagNotes: ToolContext["tagNotes"],
 		readonly notesNotYetRead: ToolContext["notesNotYetRead"],
+		readonly notesWithTasks: ToolContext["notesWithTasks"],
+		readonly graphStats: ToolContext["graphStats"],
 	) {}
 
 	get scope(): Scope {

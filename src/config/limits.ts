@@ -206,6 +206,16 @@ export const GRAPH_TOP_LINKED = 10;
  * every one of a vault being indexed would fill the answer.
  */
 export const STILL_BEING_READ_LISTED = 10;
+/**
+ * Notes the kept list of notes with tasks looks at between two pauses as it first looks through the
+ * vault (and again after a folder moves): one look is a metadata read, so 4,096 is about a millisecond.
+ */
+export const NOTES_WITH_TASKS_LOOK_STEP = 4096;
+/**
+ * get_graph_stats answers kept (one per scope) until the next change to any note: a token's answer is
+ * never another's, since the key is the whole scope (excluded folders and token folders).
+ */
+export const KEPT_GRAPH_STATS_SCOPES = 8;
 // Completions and subscriptions: a client asks on every keystroke, and a stream stays open for hours.
 /** Values one completion/complete answer holds at most (MCP's own cap is 100). */
 export const COMPLETION_MAX_VALUES = 100;

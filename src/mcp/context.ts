@@ -3,6 +3,8 @@ import type { Host } from "../host/Host";
 import type { NoteListing } from "../vault/noteListing";
 import type { NotesNotYetRead } from "../vault/notesStillBeingRead";
 import type { TagNotes } from "../vault/tagNotes";
+import type { NotesWithTasks } from "../vault/notesWithTasks";
+import type { KeptGraphStats } from "../vault/keptGraphStats";
 import type { NotePathIndex } from "../vault/notePaths";
 import type { Scope } from "../vault/scope";
 import type { NoteSearch } from "../vault/search";
@@ -30,6 +32,10 @@ export interface ToolContext {
 	tagNotes?: TagNotes;
 	/** The running server's notes not read yet, for `still_being_read`; absent: each call walks every note. */
 	notesNotYetRead?: NotesNotYetRead;
+	/** The running server's notes that may hold a task, for `list_tasks`; absent: each call walks every note. */
+	notesWithTasks?: NotesWithTasks;
+	/** The running server's graph counts per scope until a note changes, for `get_graph_stats`; absent: each call counts. */
+	graphStats?: KeptGraphStats;
 	/** The journal, approvals and live rights that write calls go through. */
 	writes: WriteServices;
 }

@@ -462,6 +462,8 @@ class StoppedWhenWithdrawn implements EveryField<ToolContext> {
 	readonly noteListing: ToolContext["noteListing"];
 	readonly tagNotes: ToolContext["tagNotes"];
 	readonly notesNotYetRead: ToolContext["notesNotYetRead"];
+	readonly notesWithTasks: ToolContext["notesWithTasks"];
+	readonly graphStats: ToolContext["graphStats"];
 	readonly writes: ToolContext["writes"];
 	/** Made at the first use: most small reads never pause. */
 	private stoppingBudget: NonNullable<ToolContext["callBudget"]> | null = null;
@@ -482,6 +484,8 @@ class StoppedWhenWithdrawn implements EveryField<ToolContext> {
 		this.noteListing = ctx.noteListing;
 		this.tagNotes = ctx.tagNotes;
 		this.notesNotYetRead = ctx.notesNotYetRead;
+		this.notesWithTasks = ctx.notesWithTasks;
+		this.graphStats = ctx.graphStats;
 		this.writes = ctx.writes;
 	}
 

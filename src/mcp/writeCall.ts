@@ -75,6 +75,8 @@ function onHost(ctx: ToolContext, host: ToolContext["host"]): ToolContext {
 		noteListing: ctx.noteListing,
 		tagNotes: ctx.tagNotes,
 		notesNotYetRead: ctx.notesNotYetRead,
+		notesWithTasks: ctx.notesWithTasks,
+		graphStats: ctx.graphStats,
 		writes: ctx.writes,
 	};
 	return planned;

@@ -4,7 +4,7 @@ import type { Host, HostFile } from "../host/Host";
 import { canvasLinksSteps } from "../canvas/canvasLinks";
 import { linkpathOf } from "../markdown/inline";
 import { isNoteInScope, isPathVisible, scopeKey, type Scope } from "./scope";
-import { comparePaths, visibleLinkResolver, visibleNotes } from "./notes";
+import { comparePaths, visibleLinkResolver, visibleNotesOnBudget } from "./notes";
 import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
 import { runStepsOnBudget, sortInSlices, type CallBudget } from "./workBudget";
 
@@ -362,8 +362,12 @@ export function rememberLinks(host: Host, scope: Scope, source: string, memo: No
  * is kept until its links change; the walk over the vault pauses on `budget`.
  */
 export async function graphStats(host: Host, scope: Scope, topCount: number, budget?: CallBudget, memo: NoteMemo = sharedNoteMemo): Promise<GraphStats> {
-	const notes = visibleNotes(host, scope);
-	const visible = new Set(notes.map((file) => file.path));
+	const notes = await visibleNotesOnBudget(host, scope, budget);
+	const visible = new Set<string>();
+	for (const file of notes) {
+		if (budget?.due()) await budget.checkpoint();
+		visible.add(file.path);
+	}
 	const scopeKey = scopeKeyOf(scope);
 	const incoming = new Map<string, number>();
 	const hasOutgoing = new Set<string>();
@@ -383,9 +387,15 @@ export async function graphStats(host: Host, scope: Scope, topCount: number, bud
 			incoming.set(target, (incoming.get(target) ?? 0) + count);
 		}
 	}
-	const orphans = notes.filter((file) => !incoming.has(file.path) && !hasOutgoing.has(file.path)).length;
-	const topLinked = [...incoming.entries()]
-		.sort((a, b) => b[1] - a[1] || comparePaths(a[0], b[0]))
+	let orphans = 0;
+	for (const file of notes) {
+		if (budget?.due()) await budget.checkpoint();
+		if (!incoming.has(file.path) && !hasOutgoing.has(file.path)) orphans++;
+	}
+	// Sorted in slices: at 50,000 linked notes one sort was a piece of about 50 ms.
+	const byBacklinks = (a: [string, number], b: [string, number]) => b[1] - a[1] || comparePaths(a[0], b[0]);
+	const linked = [...incoming.entries()];
+	const topLinked = (budget ? await sortInSlices(linked, byBacklinks, budget) : linked.sort(byBacklinks))
 		.slice(0, topCount)
 		.map(([path, count]) => ({ path, backlinks: count }));
 	return { notes: notes.length, links, unresolved_links: unresolved, orphans, top_linked: topLinked };

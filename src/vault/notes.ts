@@ -2,6 +2,7 @@ import type { Host, HostFile } from "../host/Host";
 import { IN_SCOPE_MEMO_PATHS, IN_SCOPE_MEMO_SCOPES, NOT_FOUND_SUGGESTIONS } from "../config/limits";
 import { fail, ok, type Result } from "../result";
 import { jsonCharBytes } from "../jsonText";
+import type { CallBudget } from "./workBudget";
 import { checkVaultPath } from "./paths";
 import { isNoteInScope, isPathVisible, scopeKey, type Scope } from "./scope";
 import { linkQuery, pickLinkTarget, queriedName } from "../paths/linkResolution";
@@ -43,6 +44,17 @@ export function noteVisibility(scope: Scope): (path: string) => boolean {
 export function visibleNotes(host: Host, scope: Scope): HostFile[] {
 	const visible = noteVisibility(scope);
 	return host.vault.getMarkdownFiles().filter((file) => visible(file.path));
+}
+
+/** `visibleNotes`, picked in slices on `budget`: at 50,000 notes the one piece was 17–91 ms. */
+export async function visibleNotesOnBudget(host: Host, scope: Scope, budget?: Pick<CallBudget, "due" | "checkpoint">): Promise<HostFile[]> {
+	const visible = noteVisibility(scope);
+	const notes: HostFile[] = [];
+	for (const file of host.vault.getMarkdownFiles()) {
+		if (budget?.due()) await budget.checkpoint();
+		if (visible(file.path)) notes.push(file);
+	}
+	return notes;
 }
 
 /**

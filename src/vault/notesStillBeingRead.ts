@@ -93,9 +93,9 @@ export class NotesNotYetRead {
 
 	/**
 	 * The first STILL_BEING_READ_LISTED notes `scope` shows whose metadata is not read, in path order,
-	 * each looked at now; null until the notes are known (the caller walks the vault then).
+	 * each looked at now, among those `asked` keeps when given; null until the notes are known (the caller walks the vault then).
 	 */
-	async visible(scope: Scope, budget?: Pick<CallBudget, "due" | "checkpoint">): Promise<HostFile[] | null> {
+	async visible(scope: Scope, budget?: Pick<CallBudget, "due" | "checkpoint">, asked?: (file: HostFile) => boolean): Promise<HostFile[] | null> {
 		if (!this.known) return null;
 		const visible = noteVisibility(scope);
 		const first: HostFile[] = [];
@@ -105,7 +105,7 @@ export class NotesNotYetRead {
 				this.held.delete(file);
 				continue;
 			}
-			if (visible(file.path)) keepAmongFirst(first, file);
+			if (visible(file.path) && (asked?.(file) ?? true)) keepAmongFirst(first, file);
 		}
 		return first;
 	}

@@ -30,7 +30,7 @@ export const getGraphStatsTool = defineTool({
 			async (budget) => ({
 				// Looked at before the count: a note read meanwhile is named and may be counted too, never left out unnamed.
 				unread: await visibleNotesStillBeingRead(ctx.host, ctx.scope, budget, ctx.notesNotYetRead),
-				...(await graphStats(ctx.host, ctx.scope, GRAPH_TOP_LINKED, budget)),
+				...(await (ctx.graphStats?.stats(ctx.scope, GRAPH_TOP_LINKED, budget) ?? graphStats(ctx.host, ctx.scope, GRAPH_TOP_LINKED, budget))),
 				tags: ctx.tagNotes
 					? await ctx.tagNotes.tagCounts(ctx.scope, budget, (counts) => counts.distinct)
 					: (await TagCountWalk.finished(ctx.host, ctx.scope, budget)).distinct,

@@ -62,7 +62,11 @@ export const listTasksTool = defineTool({
 		}
 		const filter = { status: args.status, folder, path, dueBefore: args.due_before, dueAfter: args.due_after, dueOn: args.due_on };
 		const tasks = await withinCallBudget(
-			(budget) => findTaskPage(ctx.host, ctx.scope, filter, args.limit, budget),
+			(budget) =>
+				findTaskPage(ctx.host, ctx.scope, filter, args.limit, budget, undefined, {
+					notesWithTasks: ctx.notesWithTasks,
+					notesNotYetRead: ctx.notesNotYetRead,
+				}),
 			"Pass a folder or a path to list the tasks of part of the vault.",
 			ctx.callBudget,
 		);

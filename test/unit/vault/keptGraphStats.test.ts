@@ -1,0 +1,109 @@
+import type { HostFile } from "../../../src/host/Host";
+import { KeptGraphStats } from "../../../src/vault/keptGraphStats";
+import { graphStats } from "../../../src/vault/links";
+import { NoteMemo } from "../../../src/vault/noteMemo";
+import type { Scope } from "../../../src/vault/scope";
+import type { CallBudget } from "../../../src/vault/workBudget";
+import { openVault, type OpenVault } from "../../helpers/hostVault";
+
+const TOP = 10;
+const PLAIN_NOTES = 300;
+
+function files(): Record<string, string> {
+	const files: Record<string, string> = {
+		"Hub.md": "# Hub\n",
+		"A/One.md": "[[Hub]] [[Missing]]\n",
+		"A/Two.md": "[[Hub]] [[One]]\n",
+		"Hidden/Secret.md": "[[Hub]] [[Hub]] [[Two]]\n",
+	};
+	for (let index = 0; index < PLAIN_NOTES; index++) files[`Plain/${String(index).padStart(3, "0")}.md`] = `plain ${index}\n`;
+	return files;
+}
+
+/** A budget that never pauses and counts how often the call looked at its clock: once per note walked, at least. */
+function countingBudget(): { budget: CallBudget; looks: () => number } {
+	let looks = 0;
+	const budget = {
+		due: () => {
+			looks++;
+			return false;
+		},
+		checkpoint: async () => undefined,
+	} as unknown as CallBudget;
+	return { budget, looks: () => looks };
+}
+
+describe("KeptGraphStats: get_graph_stats answers again without a walk until a note changes", () => {
+	let vault: OpenVault;
+	let kept: KeptGraphStats;
+	beforeEach(async () => {
+		vault = await openVault(files());
+		await vault.host.metadataCache.settled();
+		kept = new KeptGraphStats(vault.host);
+		kept.start();
+	});
+	afterEach(async () => {
+		kept.stop();
+		await vault.close();
+	});
+
+	/** The kept answer, which must be what a count from nothing gives now; and the notes the kept call walked. */
+	async function stats(scope: Scope) {
+		const { budget, looks } = countingBudget();
+		const answer = await kept.stats(scope, TOP, budget);
+		expect(JSON.stringify(answer)).toBe(JSON.stringify(await graphStats(vault.host, scope, TOP, undefined, new NoteMemo())));
+		return { answer, walked: looks() };
+	}
+
+	/** Asked at once after a change (before its metadata is read, when the host reads it later), and again once it is read. */
+	async function settled(): Promise<void> {
+		await stats(vault.scope("Hidden"));
+		await vault.host.metadataCache.settled();
+	}
+
+	test(`asked again with nothing changed, the call walks none of the ${PLAIN_NOTES + 3} notes`, async () => {
+		const first = await stats(vault.scope("Hidden"));
+		expect(first.walked).toBeGreaterThan(PLAIN_NOTES);
+		expect(first.answer).toMatchObject({ notes: PLAIN_NOTES + 3, links: 3, unresolved_links: 1 });
+		const again = await stats(vault.scope("Hidden"));
+		expect(again.walked).toBe(0);
+		expect(again.answer).toEqual(first.answer);
+	});
+
+	test("a note edited to link elsewhere: counted again", async () => {
+		await stats(vault.scope("Hidden"));
+		await vault.host.vault.process(vault.host.vault.getFileByPath("Plain/001.md") as HostFile, () => "[[Hub]] [[Two]] [[Nowhere]]\n");
+		await settled();
+		expect((await stats(vault.scope("Hidden"))).answer).toMatchObject({ links: 5, unresolved_links: 2 });
+	});
+
+	test("a note created or renamed: counted again", async () => {
+		await stats(vault.scope("Hidden"));
+		await vault.host.vault.create("New.md", "[[Hub]]\n");
+		await settled();
+		expect((await stats(vault.scope("Hidden"))).answer).toMatchObject({ notes: PLAIN_NOTES + 4, links: 4 });
+		await vault.host.vault.rename(vault.host.vault.getFileByPath("Hub.md") as HostFile, "Moved/Hub.md");
+		await settled();
+		expect((await stats(vault.scope("Hidden"))).answer.top_linked[0]).toEqual({ path: "Moved/Hub.md", backlinks: 3 });
+		await vault.host.vault.rename(vault.host.vault.getFileByPath("Moved/Hub.md") as HostFile, "Hidden/Hub.md");
+		await settled();
+		expect((await stats(vault.scope("Hidden"))).answer.top_linked.map((entry) => entry.path)).not.toContain("Hidden/Hub.md");
+	});
+
+	test("a note deleted: counted again", async () => {
+		await stats(vault.scope("Hidden"));
+		await vault.host.fileManager.trashFile(vault.host.vault.getFileByPath("A/Two.md") as HostFile);
+		await settled();
+		expect((await stats(vault.scope("Hidden"))).answer).toMatchObject({ notes: PLAIN_NOTES + 2, links: 1 });
+	});
+
+	test("excluded folders or token folders changed: each scope has its own answer, never another's", async () => {
+		const hidden = (await stats(vault.scope("Hidden"))).answer;
+		const all = (await stats(vault.scope())).answer;
+		expect(all.links).toBeGreaterThan(hidden.links);
+		expect((await stats(vault.scope("Hidden"))).answer).toEqual(hidden);
+		const tokenA = (await stats({ ...vault.scope("Hidden"), tokenFolders: ["A"] })).answer;
+		expect(tokenA).toMatchObject({ notes: 2, links: 1 });
+		expect((await stats(vault.scope("Hidden", "A"))).answer.notes).toBe(PLAIN_NOTES + 1);
+	});
+});
