@@ -2,6 +2,16 @@ import fc from "fast-check";
 import { DISPLAY_TEXT_STEP_CHARS, INLINE_PASS_STEP_CHARS } from "../../../src/config/limits";
 import { FindingMarkers, linkpathOf, scanInline, scanInlineSteps } from "../../../src/markdown/inline";
 
+/** The scan's findings, and how many times it paused. */
+function scanCountingPauses(text: string): { found: ReturnType<typeof scanInline>; pauses: number } {
+	const steps = scanInlineSteps(text);
+	let pauses = 0;
+	for (let step = steps.next(); ; step = steps.next()) {
+		if (step.done) return { found: step.value, pauses };
+		pauses++;
+	}
+}
+
 describe("linkpathOf", () => {
 	test("keeps the path part of a link", () => {
 		expect(linkpathOf("Note#Heading")).toBe("Note");
@@ -45,16 +55,6 @@ describe("FindingMarkers: a stretch of text with no marker finds nothing", () =>
 });
 
 describe("a wikilink of megabytes", () => {
-	/** The scan's findings, and the most characters of one link's subpaths read between two pauses. */
-	function scanCountingPauses(text: string): { found: ReturnType<typeof scanInline>; pauses: number } {
-		const steps = scanInlineSteps(text);
-		let pauses = 0;
-		for (let step = steps.next(); ; step = steps.next()) {
-			if (step.done) return { found: step.value, pauses };
-			pauses++;
-		}
-	}
-
 	test("`[[a#a#…]]` of 800,000 characters is read into its display text with a pause at least every 2 × DISPLAY_TEXT_STEP_CHARS", () => {
 		const link = "a#".repeat(400_000);
 		const { found, pauses } = scanCountingPauses(`[[${link}]]`);
@@ -87,16 +87,6 @@ describe("a wikilink of megabytes", () => {
 });
 
 describe("a Markdown link of megabytes", () => {
-	/** The scan's findings, and how many times it paused. */
-	function scanCountingPauses(text: string): { found: ReturnType<typeof scanInline>; pauses: number } {
-		const steps = scanInlineSteps(text);
-		let pauses = 0;
-		for (let step = steps.next(); ; step = steps.next()) {
-			if (step.done) return { found: step.value, pauses };
-			pauses++;
-		}
-	}
-
 	test.each([
 		["a destination", `[t](/${"x%41".repeat(250_000)})`, `/${"xA".repeat(250_000)}`],
 		["a link text", `[${"x ".repeat(500_000)}](Home.md)`, "Home.md"],
