@@ -38,7 +38,11 @@ export async function obsidianHost(app: App, owner: Pick<Component, "registerEve
 	});
 
 	const vault = app.vault;
-	/** Obsidian's own TFile for a path: a rename takes the object Obsidian tracks. */
+	/**
+	 * Obsidian's own TFile at the path the jail has just checked: every call hands Obsidian the object it
+	 * tracks at that path, never the one a tool listed earlier (renamed since, it would be read or written
+	 * at a path nobody checked; gone, the call fails as a missing file does).
+	 */
 	const obsidianFile = (path: string): TFile => {
 		const found = vault.getFileByPath(path);
 		if (!found) throw Object.assign(new Error(`File does not exist: ${path}`), { code: "ENOENT" });
@@ -90,14 +94,14 @@ export async function obsidianHost(app: App, owner: Pick<Component, "registerEve
 		getFiles: () => vault.getFiles(),
 		getFileByPath: (path) => vault.getFileByPath(path),
 		getFolderByPath: (path) => vault.getFolderByPath(path),
-		cachedRead: (file) => checked(file.path, () => vault.cachedRead(file as TFile)),
-		read: (file) => checked(file.path, () => vault.read(file as TFile)),
+		cachedRead: (file) => checked(file.path, () => vault.cachedRead(obsidianFile(file.path))),
+		read: (file) => checked(file.path, () => vault.read(obsidianFile(file.path))),
 		// Obsidian's own size of the file (kept by its watcher): a file over the bound is not read in.
 		process: (file, fn, options) =>
 			checked(file.path, () =>
 				options?.refuseOverBytes !== undefined && file.stat.size > options.refuseOverBytes
 					? Promise.reject(new FileOverBytesError(file.stat.size))
-					: processChanging(file as TFile, fn, options?.beforeWrite),
+					: processChanging(obsidianFile(file.path), fn, options?.beforeWrite),
 			),
 		create: (path, data, options) =>
 			checked(path, () => {
@@ -110,7 +114,7 @@ export async function obsidianHost(app: App, owner: Pick<Component, "registerEve
 		offref: (ref) => vault.offref(ref),
 	};
 	const fileManager: HostFileManager = {
-		trashFile: (file) => checked(file.path, () => app.fileManager.trashFile(file as TFile)),
+		trashFile: (file) => checked(file.path, () => app.fileManager.trashFile(obsidianFile(file.path))),
 		renameFile: (file, newPath) => checked(file.path, () => checked(newPath, () => app.fileManager.renameFile(obsidianFile(file.path), newPath))),
 	};
 	return { vault: jailedVault, metadataCache: app.metadataCache, workspace: app.workspace, fileManager, hiddenLinks: () => links };
