@@ -8,12 +8,12 @@ import { Agent, createServer, request } from "node:http";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { fork } from "node:child_process";
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
-import { closeSync, openSync, readSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { addToken } from "../src/auth/tokenList";
 import type { NodeHost } from "../src/headless/NodeHost";
 import { McpService } from "../src/service";
 import { MemoryJournal } from "../test/helpers/memoryJournal";
+import { mainThreadCpu, threadCpuClock } from "../test/helpers/threadCpu";
 
 /** How long each flood runs, and how many calls the flooding token keeps in flight (its per-token cap). */
 const FLOOD_SECONDS = Number(process.env.BENCH_FLOOD_SECONDS ?? "3");
@@ -231,29 +231,11 @@ async function timeOtherCalls(
 	return { wall, cpu, runQueue, server };
 }
 
-/**
- * This thread's CPU time in ms, from Linux's `/proc/thread-self/schedstat` (nanoseconds on a core),
- * or null where there is none. Unlike `process.cpuUsage` it leaves out V8's GC helper threads and
- * the thread pool (a megabyte write's copy), which ran beside the main thread and made the process's
- * longest "piece" 110-145 ms under load where the main thread's was 48-59 (flood39).
- */
-function threadCpuClock(field = 0): (() => number) | null {
-	let fd: number;
-	try {
-		fd = openSync("/proc/thread-self/schedstat", "r");
-	} catch {
-		return null;
-	}
-	const buffer = Buffer.alloc(64);
-	const read = (): number => {
-		const length = readSync(fd, buffer, 0, buffer.length, 0);
-		return Number(buffer.toString("latin1", 0, length).split(" ")[field]) / 1e6;
-	};
-	if (!Number.isFinite(read())) {
-		closeSync(fd);
-		return null;
-	}
-	return read;
+let runQueueClock: (() => number) | null | undefined;
+/** How long the main thread has been ready to run but waiting for a core, in ms (schedstat's second field), opened once. */
+function mainThreadRunQueueWait(): (() => number) | null {
+	if (runQueueClock === undefined) runQueueClock = threadCpuClock(1);
+	return runQueueClock;
 }
 
 /**
@@ -262,20 +244,6 @@ function threadCpuClock(field = 0): (() => number) | null {
  * not lengthen it (the wall-time hold does grow with the machine's load). Counted twice: for the
  * whole process, and for the main thread alone (NaN where the system cannot tell).
  */
-let mainThreadClock: (() => number) | null | undefined;
-/** The main thread's CPU clock (call it on the main thread only), opened once. */
-function mainThreadCpu(): (() => number) | null {
-	if (mainThreadClock === undefined) mainThreadClock = threadCpuClock();
-	return mainThreadClock;
-}
-
-let runQueueClock: (() => number) | null | undefined;
-/** How long the main thread has been ready to run but waiting for a core, in ms (schedstat's second field), opened once. */
-function mainThreadRunQueueWait(): (() => number) | null {
-	if (runQueueClock === undefined) runQueueClock = threadCpuClock(1);
-	return runQueueClock;
-}
-
 function cpuPieces(): { stop: () => { processMs: number; mainThreadMs: number } } {
 	const threadCpu = mainThreadCpu();
 	let last = cpuMs();

@@ -25,17 +25,35 @@ import {
 import { connectClient, mcpHeaders, rawRequest } from "../helpers/http";
 import { settingsWithWriteTokens, startService, type RunningService } from "../helpers/service";
 import { callError, callOk } from "../helpers/tools";
+import { mainThreadPieces } from "../helpers/threadCpu";
 import { makeVault, removeDir } from "../helpers/vault";
 
-/** How long a call took, and the longest stretch the event loop was held while it ran. */
-async function measured<T>(call: () => Promise<T>): Promise<{ value: T; wallMs: number; longestHoldMs: number }> {
+/**
+ * How long a call took and the longest stretch the event loop was held while it ran: in the main
+ * thread's CPU time where Linux gives it (a busy machine taking the core away mid-piece lengthens a
+ * wall-time hold, not a CPU one: a rename held 89 ms alone and 271 ms of wall time at a load of 15),
+ * else in wall time.
+ */
+interface LoopHold {
+	callMs: number;
+	longestMs: number;
+	counted: "main-thread CPU" | "wall time";
+}
+
+async function measured<T>(call: () => Promise<T>): Promise<{ value: T; hold: LoopHold }> {
+	const pieces = mainThreadPieces();
+	if (pieces) {
+		const value = await call();
+		const { totalMs, longestMs } = pieces.stop();
+		return { value, hold: { callMs: totalMs, longestMs, counted: "main-thread CPU" } };
+	}
 	const histogram = monitorEventLoopDelay({ resolution: 1 });
 	histogram.enable();
 	const started = performance.now();
 	const value = await call();
-	const wallMs = performance.now() - started;
+	const callMs = performance.now() - started;
 	histogram.disable();
-	return { value, wallMs, longestHoldMs: histogram.max / 1e6 };
+	return { value, hold: { callMs, longestMs: histogram.max / 1e6, counted: "wall time" } };
 }
 
 /**
@@ -46,8 +64,8 @@ async function measured<T>(call: () => Promise<T>): Promise<{ value: T; wallMs: 
 const HOLD_ALWAYS_FINE_MS = 150;
 
 /** The loop was not held for most of the call: the longest hold is under half of it, or too short to matter. */
-function expectLoopNotHeld(longestHoldMs: number, wallMs: number): void {
-	expect(longestHoldMs).toBeLessThan(Math.max(wallMs / 2, HOLD_ALWAYS_FINE_MS));
+function expectLoopNotHeld(hold: LoopHold): void {
+	expect(hold.longestMs).toBeLessThan(Math.max(hold.callMs / 2, HOLD_ALWAYS_FINE_MS));
 }
 
 /** Every write tool allowed for the write token, so no one is asked. */
@@ -106,7 +124,7 @@ describe("a note that links to another 30,000 times", () => {
 	}, "write");
 
 	test("get_note_links lists the first 1,000 outgoing and unresolved links with their totals, resolving all of them in slices", async () => {
-		const { value, wallMs, longestHoldMs } = await measured(() =>
+		const { value, hold } = await measured(() =>
 			callOk<{ outgoing: unknown[]; outgoing_total: number; unresolved: string[]; unresolved_total: number; truncated: boolean }>(
 				served.client,
 				"get_note_links",
@@ -125,11 +143,11 @@ describe("a note that links to another 30,000 times", () => {
 		expect(value.unresolved_total).toBe(LINKS);
 		expect(value.truncated).toBe(true);
 		// Resolving and listing every link in one piece held the loop for the whole call.
-		expectLoopNotHeld(longestHoldMs, wallMs);
+		expectLoopNotHeld(hold);
 	}, 60_000);
 
 	test("renaming the note it links to rewrites every link, in slices: the loop is never held for most of the call", async () => {
-		const { value, wallMs, longestHoldMs } = await measured(() =>
+		const { value, hold } = await measured(() =>
 			callOk<{ links_updated: number }>(served.client, "rename_note", { path: "Hub.md", new_path: "Centre.md" }),
 		);
 		expect(value.links_updated).toBe(LINKS);
@@ -138,7 +156,7 @@ describe("a note that links to another 30,000 times", () => {
 		expect(text.includes("[[Hub]]")).toBe(false);
 		expect(text.includes("[[Elsewhere 29999]]")).toBe(true);
 		// Splicing each link into the whole text took minutes here; in one piece the hold is the call.
-		expectLoopNotHeld(longestHoldMs, wallMs);
+		expectLoopNotHeld(hold);
 	}, 120_000);
 });
 
@@ -153,13 +171,13 @@ describe("notes whose lines are tags with non-breaking spaces in their attribute
 		expect(links.outgoing.map((link) => link.target)).toEqual(["Hub.md"]);
 		const read = await callOk<{ tags: string[] }>(served.client, "read_note", { path: "Planted" });
 		expect(read.tags).toEqual(["#seen"]);
-		const { wallMs, longestHoldMs } = await measured(() =>
+		const { hold } = await measured(() =>
 			callOk(served.client, "append_to_note", {
 				path: "Hub.md",
 				content: Array.from({ length: 50 }, () => planted(60)).join("\n\n") + "\n\n[[Planted]]\n",
 			}),
 		);
-		expectLoopNotHeld(longestHoldMs, wallMs);
+		expectLoopNotHeld(hold);
 		const hub = await callOk<{ outgoing: Array<{ target: string | null }> }>(served.client, "get_note_links", { path: "Hub.md" });
 		expect(hub.outgoing.map((link) => link.target)).toEqual(["Planted.md"]);
 	}, 60_000);
@@ -273,23 +291,23 @@ describe("a note of 50,000 tags and one of 30,000 tasks", () => {
 	);
 
 	test("list_tags counts every tag, in slices: the loop is never held for most of the call", async () => {
-		const { value, wallMs, longestHoldMs } = await measured(() =>
+		const { value, hold } = await measured(() =>
 			callOk<{ tags: Array<{ tag: string; count: number }>; total: number }>(served.client, "list_tags", { limit: 10 }),
 		);
 		expect(value.total).toBe(TAGS);
 		expect(value.tags[0]).toEqual({ tag: "#tag1", count: 2 });
 		// Counting a note's tags and sorting them in one piece held the loop for the whole call.
-		expectLoopNotHeld(longestHoldMs, wallMs);
+		expectLoopNotHeld(hold);
 	}, 60_000);
 
 	test("list_tasks derives a note's tasks in slices: the loop is never held for most of the call", async () => {
-		const { value, wallMs, longestHoldMs } = await measured(() =>
+		const { value, hold } = await measured(() =>
 			callOk<{ tasks: Array<{ path: string; line: number; text: string; due?: string }>; total: number }>(served.client, "list_tasks", { limit: 2 }),
 		);
 		expect(value.total).toBe(TASKS);
 		expect(value.tasks[1]).toMatchObject({ path: "Tasks.md", line: 1, text: "task 1 📅 2025-01-01", due: "2025-01-01" });
 		// Deriving 30,000 tasks in one piece held the loop for the whole call.
-		expectLoopNotHeld(longestHoldMs, wallMs);
+		expectLoopNotHeld(hold);
 	}, 60_000);
 });
 
@@ -337,13 +355,13 @@ describe("a canvas of 25,000 text cards, and one whose single card holds 60,000 
 
 	test("both count as linking to the note, every link counted; the cards are read in slices (one piece held the loop half a second)", async () => {
 		// Both canvases are over the size parsed at start, so they are read just after, as edits are.
-		const { wallMs, longestHoldMs } = await measured(() => served.running.host.metadataCache.settled());
+		const { hold } = await measured(() => served.running.host.metadataCache.settled());
 		const links = await callOk<{ backlinks: Array<{ path: string; count: number }> }>(served.client, "get_note_links", { path: "Hub.md" });
 		expect(links.backlinks).toEqual([
 			{ path: "Crowded.canvas", count: LINKS },
 			{ path: "Board.canvas", count: CARDS },
 		]);
-		expectLoopNotHeld(longestHoldMs, wallMs);
+		expectLoopNotHeld(hold);
 	}, 60_000);
 });
 
@@ -371,7 +389,7 @@ describe("a note of 1,999 properties", () => {
 	}, "write");
 
 	test("set_property changes one of them, keeping the others and their comments, with other clients let in between its steps", async () => {
-		const { value, wallMs, longestHoldMs } = await measured(() =>
+		const { value, hold } = await measured(() =>
 			callOk<{ changed: boolean }>(served.client, "set_property", { path: "Props.md", name: "p5", value: "new" }),
 		);
 		expect(value.changed).toBe(true);
@@ -379,7 +397,7 @@ describe("a note of 1,999 properties", () => {
 		expect(text).toContain("\np5: new # kept\n");
 		expect(text).toContain("\np1998: value 1998 # kept\n---\nbody\n");
 		// Checking, parsing and writing the YAML out in one piece held the loop for most of the call.
-		expectLoopNotHeld(longestHoldMs, wallMs);
+		expectLoopNotHeld(hold);
 	}, 60_000);
 });
 
@@ -655,14 +673,14 @@ describe("a note whose frontmatter links to the note renamed 1,990 times, once p
 	);
 
 	test("rename_note rewrites every one, without a piece per value (a pattern of 1,990 choices was compiled for each: 1.5 s in one piece)", async () => {
-		const { value, wallMs, longestHoldMs } = await measured(() =>
+		const { value, hold } = await measured(() =>
 			callOk<{ links_updated: number }>(served.client, "rename_note", { path: "Hub.md", new_path: "Centre.md" }),
 		);
 		expect(value.links_updated).toBe(LINKS);
 		const text = await fs.readFile(nodePath.join(served.vault, "Planted.md"), "utf8");
 		expect(text.split("[[Centre#h").length - 1).toBe(LINKS);
 		expect(text.includes("[[Hub")).toBe(false);
-		expectLoopNotHeld(longestHoldMs, wallMs);
+		expectLoopNotHeld(hold);
 	}, 60_000);
 });
 
@@ -681,24 +699,22 @@ describe("a template of 100,000 {{date}}, one whose format is 60,000 `[`, and a 
 
 	test("create_note from either hostile template is refused at once, saying why; a plain one is filled", async () => {
 		for (const template of ["Many", "Brackets"]) {
-			const { value, wallMs, longestHoldMs } = await measured(() =>
-				callError(served.client, "create_note", { path: `From ${template}.md`, content: "", template }),
-			);
+			const { value, hold } = await measured(() => callError(served.client, "create_note", { path: `From ${template}.md`, content: "", template }));
 			expect(value).toMatch(/too many or too long to fill \(over 10000 characters of formats\)/);
 			// The brackets took 5 s in one piece, the dates 0.8 s.
-			expectLoopNotHeld(longestHoldMs, wallMs);
+			expectLoopNotHeld(hold);
 		}
 		await callOk(served.client, "create_note", { path: "From Plain.md", content: "", template: "Plain" });
 		expect(await fs.readFile(nodePath.join(served.vault, "From Plain.md"), "utf8")).toBe(`# From Plain\n${new Date().getFullYear()} [\n`);
 	}, 60_000);
 
 	test("query_base refuses the pattern before running it (it would run for minutes in one piece)", async () => {
-		const { value, wallMs, longestHoldMs } = await measured(() =>
+		const { value, hold } = await measured(() =>
 			callOk<{ rows: unknown[]; filter_errors: Array<{ error: string }> }>(served.client, "query_base", { path: "Hostile.base" }),
 		);
 		expect(value.rows).toEqual([]);
 		expect(value.filter_errors[0]?.error).toMatch(/is not run: it has more than 1 repeat without a bound/);
-		expectLoopNotHeld(longestHoldMs, wallMs);
+		expectLoopNotHeld(hold);
 	}, 60_000);
 });
 
