@@ -872,7 +872,10 @@ describe("PostingsIndex: a commit in steps (planCommit, then install)", () => {
 			fc.property(
 				fc.array(fc.record({ path, text: noteText }), { maxLength: 4 }),
 				fc.boolean(),
-				fc.array(fc.record({ text: bigText, during: fc.array(change, { maxLength: 4 }) }), { minLength: 1, maxLength: 3 }),
+				fc.array(fc.record({ text: bigText, during: fc.array(change, { maxLength: 4 }), again: fc.array(change, { maxLength: 3 }), replan: fc.boolean() }), {
+					minLength: 1,
+					maxLength: 3,
+				}),
 				(first, compactFirst, bigCommits) => {
 					const index = new PostingsIndex(null);
 					const notes = new Map<string, string>();
@@ -882,20 +885,29 @@ describe("PostingsIndex: a commit in steps (planCommit, then install)", () => {
 					};
 					for (const note of first) put(note.path, note.text);
 					if (compactFirst) index.compact();
+					const makeChange = (made: (typeof bigCommits)[number]["during"][number] | undefined) => {
+						if (made?.kind === "add") put(made.path, made.text);
+						else if (made?.kind === "remove") {
+							index.remove(made.path);
+							notes.delete(made.path);
+						} else if (made?.kind === "compact") index.compact();
+					};
 					for (const big of bigCommits) {
 						const steps = index.planCommit(run(index.prepare("Big.md", "note", 1, big.text, [])));
 						let next = steps.next();
 						const changes = [...big.during];
-						for (; !next.done; next = steps.next()) {
-							const made = changes.shift();
-							if (made?.kind === "add") put(made.path, made.text);
-							else if (made?.kind === "remove") {
-								index.remove(made.path);
-								notes.delete(made.path);
-							} else if (made?.kind === "compact") index.compact();
+						for (; !next.done; next = steps.next()) makeChange(changes.shift());
+						let plan = next.value;
+						// Made stale meanwhile: made again in steps (as `addToIndex` does), other notes changing between them too.
+						const againChanges = [...big.again];
+						if (big.replan && !index.isCurrent(plan)) {
+							const replanning = index.replanSteps(plan);
+							let again = replanning.next();
+							for (; !again.done; again = replanning.next()) makeChange(againChanges.shift());
+							plan = again.value;
 						}
 						// The plan is installed last: its version of the note is the index's.
-						index.install(next.value);
+						index.install(plan);
 						notes.set("Big.md", big.text);
 					}
 					const expected = new PostingsIndex(null);
