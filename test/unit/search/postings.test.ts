@@ -872,10 +872,13 @@ describe("PostingsIndex: a commit in steps (planCommit, then install)", () => {
 			fc.property(
 				fc.array(fc.record({ path, text: noteText }), { maxLength: 4 }),
 				fc.boolean(),
-				fc.array(fc.record({ text: bigText, during: fc.array(change, { maxLength: 4 }), again: fc.array(change, { maxLength: 3 }), replan: fc.boolean() }), {
-					minLength: 1,
-					maxLength: 3,
-				}),
+				fc.array(
+					fc.record({ text: bigText, during: fc.array(change, { maxLength: 4 }), again: fc.array(change, { maxLength: 3 }), replan: fc.boolean() }),
+					{
+						minLength: 1,
+						maxLength: 3,
+					},
+				),
 				(first, compactFirst, bigCommits) => {
 					const index = new PostingsIndex(null);
 					const notes = new Map<string, string>();
