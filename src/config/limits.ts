@@ -511,6 +511,14 @@ export const INDEX_BUILD_SLICE_MS = 40;
  * (the build's longer slices cost Obsidian's window timers fewer clamped pauses).
  */
 export const INDEX_UPDATE_SLICE_MS = 10;
+/**
+ * Times a long note's commit plan, stale once in slices (another note was removed or replaced
+ * meanwhile, as at start when notes' metadata comes in), is made again in slices before it is
+ * installed: after that the last one is made again at once, in the piece that installs it. Each try
+ * only sizes lists (the note is not counted again); without a bound, a vault whose notes change
+ * without end would keep a note out of the index.
+ */
+export const INDEX_REPLAN_ATTEMPTS = 3;
 
 // Vault-wide calls (tasks, tags, graph counts, notes lists, search while the index builds): CPU per call.
 /**

@@ -14,7 +14,7 @@ import { namesAnsweredBy } from "../headless/linkSourcesByName";
 import { linkMetadataSteps, metadataSteps, parseMetadata } from "../markdown/metadata";
 import { SliceClock } from "../markdown/steps";
 import { frontmatterBoundProblem, splitFrontmatter } from "../markdown/frontmatter";
-import { INLINE_ITEMS_PAUSE_COUNT, MAX_READ_NOTE_BYTES, RENAME_PLAN_SLICE_MS } from "../config/limits";
+import { INLINE_ITEMS_PAUSE_COUNT, MAX_READ_NOTE_BYTES, MAX_VAULT_PATH_CHARS, RENAME_PLAN_SLICE_MS } from "../config/limits";
 import { yieldToEventLoop } from "./workBudget";
 import { newLinkFormat } from "./obsidianSettings";
 import { visibleLinkCandidatesByName, visibleLinkResolver } from "./notes";
@@ -311,7 +311,8 @@ export async function planKeptLinks(host: Host, scope: Scope, file: HostFile, to
 	let sinceLook = 0;
 	const namesTaken = async (record: Record<string, number>): Promise<boolean> => {
 		for (const target in record) {
-			if (takenNames.has(nameOf(target).toLowerCase())) return true;
+			// A target longer than any file's path is never reached (listed unresolved): its name is not lowercased.
+			if (target.length <= MAX_VAULT_PATH_CHARS && takenNames.has(nameOf(target).toLowerCase())) return true;
 			if (++sinceLook >= INLINE_ITEMS_PAUSE_COUNT) {
 				sinceLook = 0;
 				await clock.checkpoint();
@@ -343,7 +344,9 @@ export async function planKeptLinks(host: Host, scope: Scope, file: HostFile, to
 					await clock.checkpoint();
 				}
 				const linkpath = linkpathOf(text);
-				if (looked.has(linkpath)) continue;
+				// Longer than any file's path, it reaches no file now or once renamed (linkResolution): not lowercased, nor kept
+				// in `looked` (a planted link of megabytes was lowercased whole in one piece, on every rename in the vault).
+				if (linkpath.length > MAX_VAULT_PATH_CHARS || looked.has(linkpath)) continue;
 				looked.add(linkpath);
 				// A link path asks for its name and its name plus `.md`: `[[Plan.md]]` reaches `Plan.md.md` too.
 				const asked = nameOf(linkpath).toLowerCase();

@@ -5,6 +5,7 @@ import type { Host, HostAbstractFile, HostFile } from "../host/Host";
 import { NoteTooLargeError } from "../host/NoteTooLargeError";
 import {
 	INDEX_BUILD_SLICE_MS,
+	INDEX_REPLAN_ATTEMPTS,
 	INDEX_UPDATE_SLICE_MS,
 	MAX_READ_NOTE_BYTES,
 	MAX_SEARCHABLE_NOTE_BYTES,
@@ -668,9 +669,21 @@ export class IndexedNoteSearch implements NoteSearch {
 			if (!sliced.done || !this.stillDue(engine, file, path, version)) return;
 			work = sliced.value;
 		}
+		// Stale after its slices (a note was removed or replaced meanwhile): made again in slices too, not at once by `install`.
+		let plan = work.plan;
+		for (let attempt = 0; attempt < INDEX_REPLAN_ATTEMPTS && !engine.index.isCurrent(plan); attempt++) {
+			// In a turn of its own: the last slice of the plan ran up to the end of its time.
+			await this.yieldToHost();
+			if (!this.stillDue(engine, file, path, version)) return;
+			const replanned = await runStepsInSlicesWhile(engine.index.replanSteps(plan), INDEX_UPDATE_SLICE_MS, this.yieldToHost, () =>
+				this.stillDue(engine, file, path, version),
+			);
+			if (!replanned.done || !this.stillDue(engine, file, path, version)) return;
+			plan = replanned.value;
+		}
 		// Moved since it was listed or read (the same file object, renamed: into an excluded folder, say): the rename's own event indexes it where it is now, if it may be.
 		if (file.path !== path || !isNoteInScope(path, this.scope)) return;
-		engine.index.install(work.plan);
+		engine.index.install(plan);
 		// The text is in hand: keep the note's tasks, tags and link counts for the vault-wide tools, so their first call reads nothing.
 		let tags = work.tags;
 		// Not a text older than the note's last event: its tasks and links would be kept for the note's newer metadata.

@@ -5,7 +5,7 @@ import { NodeHost } from "../../../src/headless/NodeHost";
 import type { LinkMap } from "../../../src/host/Host";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 import type { Scope } from "../../../src/vault/scope";
-import { INLINE_ITEMS_PAUSE_COUNT, MAX_STARTUP_PARSE_BYTES } from "../../../src/config/limits";
+import { INLINE_ITEMS_PAUSE_COUNT, MAX_STARTUP_PARSE_BYTES, MAX_VAULT_PATH_CHARS } from "../../../src/config/limits";
 import { LineIndex } from "../../../src/markdown/lines";
 import { countWorkPerPiece } from "../../helpers/workPieces";
 
@@ -252,6 +252,35 @@ describe("renaming", () => {
 		expect(pieces.perPiece.reduce((sum, count) => sum + count, 0)).toBeGreaterThan(20_000);
 		// Before: the 20,000 in one piece.
 		expect(Math.max(...pieces.perPiece)).toBeLessThan(2 * INLINE_ITEMS_PAUSE_COUNT);
+	});
+
+	test("planKeptLinks does not lowercase a planted link path longer than any file's path (megabytes in one piece, on every rename)", async () => {
+		const LONG = 1024 * 1024;
+		// Links of a megabyte each, one reaching no file and one whose name, read case-blind, is the new name's: neither reaches a file.
+		const planted = `[[Notes]] [[${"a".repeat(LONG)}1]] [[${"b".repeat(LONG)}/Notes]]\n`;
+		// A note reaching no file: its unresolved targets alone are read, one of a megabyte.
+		const unresolvedOnly = `[[Notes Two]] [[${"c".repeat(LONG)}]]\n`;
+		vault = await openVault({ "Draft.md": "draft", "Archive/Notes.md": "the notes", "Planted.md": planted, "Unresolved.md": unresolvedOnly });
+		await vault.host.metadataCache.settled();
+		expect(vault.host.metadataCache.unresolvedLinks["Planted.md"]).toEqual({ [`${"a".repeat(LONG)}1`]: 1, [`${"b".repeat(LONG)}/Notes`]: 1 });
+		const pieces = countWorkPerPiece();
+		// Characters lowercased between two pauses.
+		const lower = Object.getOwnPropertyDescriptor(String.prototype, "toLowerCase")?.value as (this: string) => string;
+		const lowered = jest.spyOn(String.prototype, "toLowerCase").mockImplementation(function (this: string): string {
+			pieces.count(this.length);
+			return lower.call(this);
+		});
+		let kept: Awaited<ReturnType<typeof planKeptLinks>>;
+		try {
+			kept = await planKeptLinks(vault.host, SCOPE, vault.host.vault.getFileByPath("Draft.md") ?? missing(), "Notes.md");
+		} finally {
+			lowered.mockRestore();
+			pieces.restore();
+		}
+		// From the vault root, [[Notes]] would reach the renamed note: kept on Archive/Notes.md; the megabyte links left as they are.
+		expect(kept.map((note) => [note.path, note.after])).toEqual([["Planted.md", planted.replace("[[Notes]]", "[[Archive/Notes]]")]]);
+		// Before: each megabyte link path lowercased whole, the three in one piece.
+		expect(Math.max(...pieces.perPiece)).toBeLessThan(MAX_VAULT_PATH_CHARS);
 	});
 
 	/** Plans renaming `from` to `to`, counting the characters of every text the plan parses. */

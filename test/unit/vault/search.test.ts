@@ -1,5 +1,6 @@
 import { MAX_SEARCHABLE_NOTE_BYTES, ONE_PIECE_INDEX_WORDS, SLICED_TOKENIZE_CHARS, TOKENIZE_CHUNK_CHARS } from "../../../src/config/limits";
 import { TermDictionary } from "../../../src/search/dictionary";
+import { PostingsIndex } from "../../../src/search/postings";
 import { tokenize } from "../../../src/search/text";
 import { parseQuery } from "../../../src/search/query";
 import { IndexedNoteSearch, isHeadingDescription, isSearchableText, scanSearch } from "../../../src/vault/search";
@@ -624,6 +625,84 @@ describe("a short note of many words is indexed in slices, not in one piece", ()
 			await vault.close();
 		}
 	});
+});
+
+describe("a long note whose commit plan goes stale while it is indexed in slices (at start, as other notes' metadata comes in)", () => {
+	test("is made again in slices: its words are not counted again in the piece that installs it (one piece of 212-226 ms in serve)", async () => {
+		const DISTINCT = 60_000;
+		const LONG = `# Big\n\n${Array.from({ length: DISTINCT }, (_, word) => `w${word}`).join(" ")}\n\nfirst\n`;
+		expect(LONG.length).toBeGreaterThan(SLICED_TOKENIZE_CHARS);
+		const vault = await openVault({ "Big.md": LONG, "Small.md": "alpha\n" });
+		const scope = vault.scope();
+		// Terms noted for the first time (each counting of a note's words notes each of its terms), per piece once Small.md changed.
+		const perPiece: number[] = [];
+		let bigPlanMade = false;
+		let smallChanged: Promise<void> | undefined;
+		const changeSmall = async () => {
+			const small = vault.host.vault.getFileByPath("Small.md");
+			if (!small) throw new Error("no Small.md");
+			await vault.host.vault.process(small, () => "alpha beta\n");
+			await vault.host.metadataCache.settled();
+		};
+		const index = new IndexedNoteSearch(vault.host, scope, async () => {
+			if (smallChanged) perPiece.push(0);
+			// At the pause after Big.md's plan is made: Small.md's new version replaces its old one meanwhile.
+			if (bigPlanMade && !smallChanged) {
+				smallChanged = changeSmall();
+				await smallChanged;
+				perPiece.push(0);
+			}
+			await settle();
+		});
+		const found = async (query: string) => (await index.search(scope, parseQuery(query), {}, 5)).results.map((hit) => hit.path);
+		index.start();
+		await index.whenReady();
+		const planCommit = Object.getOwnPropertyDescriptor(PostingsIndex.prototype, "planCommit")?.value as PostingsIndex["planCommit"];
+		// The plan's steps one ahead: its last pause is known while it is taken.
+		const planned = jest.spyOn(PostingsIndex.prototype, "planCommit").mockImplementation(function* (this: PostingsIndex, prepared) {
+			const inner = planCommit.call(this, prepared);
+			let step = inner.next();
+			while (!step.done) {
+				const following = inner.next();
+				if (following.done && prepared.doc.path === "Big.md") bigPlanMade = true;
+				yield;
+				step = following;
+			}
+			return step.value;
+		});
+		let now = performance.now();
+		// Every look at the clock finds the slice used up: the indexing pauses wherever it may.
+		const clock = jest.spyOn(performance, "now").mockImplementation(() => (now += 1_000));
+		const push = Array.prototype.push;
+		Array.prototype.push = function (this: unknown[], ...items: unknown[]) {
+			if (perPiece.length > 0) perPiece[perPiece.length - 1]! += items.length;
+			return push.apply(this, items);
+		};
+		try {
+			const big = vault.host.vault.getFileByPath("Big.md");
+			if (!big) throw new Error("no Big.md");
+			await vault.host.vault.process(big, () => LONG.replace("first", "second"));
+			for (let turn = 0; turn < 100_000 && (await found("second")).length === 0; turn++) await settle();
+		} finally {
+			Array.prototype.push = push;
+			clock.mockRestore();
+			planned.mockRestore();
+		}
+		try {
+			expect(smallChanged).toBeDefined();
+			expect(await found("second")).toEqual(["Big.md"]);
+			expect(await found("first")).toEqual([]);
+			expect(await found("w59999")).toEqual(["Big.md"]);
+			expect(await found("beta")).toEqual(["Small.md"]);
+			// Before: the plan made again at once, in the piece that installed it, its 60,000 words and its old version's counted (120,000 terms noted).
+			expect(Math.max(...perPiece)).toBeLessThan(DISTINCT / 4);
+			// The pieces after the change: the plan made again, a step of COMMIT_STEP_POSTINGS lists at a time.
+			expect(perPiece.length).toBeGreaterThanOrEqual(4);
+		} finally {
+			await index.stop();
+			await vault.close();
+		}
+	}, 60_000);
 });
 
 describe("a note whose indexing is overtaken by a change to it (a huge note's metadata is parsed after start, and its `changed` came while the build indexed it)", () => {
