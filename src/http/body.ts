@@ -5,15 +5,17 @@ import type { Refusal } from "./guard";
 import { sendRefusal } from "./replies";
 import { eventLoopTurns } from "../turns";
 
+/** The refusal of a body over MAX_REQUEST_BODY_BYTES: one object, not one made for every request read. */
+const TOO_LARGE: Refusal = { status: 413, kind: "too_large", message: `Request body over ${MAX_REQUEST_BODY_BYTES} bytes.` };
+
 /**
  * Reads at most MAX_REQUEST_BODY_BYTES within `timeoutMs` and parses it as JSON. On the deadline
  * it stops reading but leaves the connection open, so the 408 can still reach the client; the
  * refusal's `Connection: close` then closes it.
  */
 export function readJsonBody(req: IncomingMessage, timeoutMs: number): Promise<{ json: unknown } | { refusal: Refusal }> {
-	const tooLarge: Refusal = { status: 413, kind: "too_large", message: `Request body over ${MAX_REQUEST_BODY_BYTES} bytes.` };
 	const declared = Number(req.headers["content-length"] ?? "0");
-	if (declared > MAX_REQUEST_BODY_BYTES) return Promise.resolve({ refusal: tooLarge });
+	if (declared > MAX_REQUEST_BODY_BYTES) return Promise.resolve({ refusal: TOO_LARGE });
 	return new Promise((resolve) => {
 		// Each chunk is decoded as it comes (a multi-byte character cut between chunks is kept for the
 		// next): a megabyte decoded in one piece at the end held every other client 25 ms or more.
@@ -34,7 +36,7 @@ export function readJsonBody(req: IncomingMessage, timeoutMs: number): Promise<{
 		};
 		const onData = (chunk: Buffer) => {
 			size += chunk.length;
-			if (size > MAX_REQUEST_BODY_BYTES) finish({ refusal: tooLarge });
+			if (size > MAX_REQUEST_BODY_BYTES) finish({ refusal: TOO_LARGE });
 			else if (decoder === null && first === null) first = chunk;
 			else {
 				if (decoder === null) {
@@ -110,16 +112,30 @@ function parseBody(text: string): { json: unknown } | { refusal: Refusal } {
 
 /** Whether what `JSON.parse` gave nests arrays and objects more than `maxDepth` deep: walked without recursion, so any depth is measured. */
 export function nestsDeeperThan(json: unknown, maxDepth: number): boolean {
-	const pending: Array<[unknown, number]> = [[json, 0]];
-	for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-		const [value, depth] = next;
-		if (typeof value !== "object" || value === null) continue;
+	// Two stacks side by side (a value and its depth), not a pair made for every object or array met: every request's body is walked.
+	const values: object[] = [];
+	const depths: number[] = [];
+	if (typeof json === "object" && json !== null) {
+		values.push(json);
+		depths.push(0);
+	}
+	while (values.length > 0) {
+		const value = values.pop() as object;
+		const depth = depths.pop() as number;
 		if (depth + 1 > maxDepth) return true;
-		for (const item of Array.isArray(value) ? (value as unknown[]) : Object.values(value)) {
-			if (typeof item === "object" && item !== null) pending.push([item, depth + 1]);
+		if (Array.isArray(value)) {
+			for (let index = 0; index < value.length; index++) pushNested(values, depths, value[index], depth + 1);
+		} else {
+			for (const key in value) if (Object.hasOwn(value, key)) pushNested(values, depths, (value as Record<string, unknown>)[key], depth + 1);
 		}
 	}
 	return false;
+}
+
+function pushNested(values: object[], depths: number[], item: unknown, depth: number): void {
+	if (typeof item !== "object" || item === null) return;
+	values.push(item);
+	depths.push(depth);
 }
 
 /**

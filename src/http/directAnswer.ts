@@ -139,8 +139,8 @@ function encodedCallResult(codec: ModernWireCodec, value: Record<string, unknown
 const encodedLists = new WeakMap<ModernWireCodec, WeakMap<ListToolsResult, Record<string, unknown>>>();
 
 function encodedToolList(codec: ModernWireCodec, list: ListToolsResult): Record<string, unknown> {
-	const byList = encodedLists.get(codec) ?? new WeakMap<ListToolsResult, Record<string, unknown>>();
-	encodedLists.set(codec, byList);
+	let byList = encodedLists.get(codec);
+	if (byList === undefined) encodedLists.set(codec, (byList = new WeakMap<ListToolsResult, Record<string, unknown>>()));
 	let encoded = byList.get(list);
 	if (encoded === undefined) {
 		encoded = codec.encodeResult("tools/list", list);

@@ -92,9 +92,15 @@ export function createMcpEndpoint<S extends EndpointPolicy>(deps: EndpointDeps<S
 		}
 		deps.onTokenUsed?.(answer.token);
 		// A failure nothing below caught still answers, and never becomes an unhandled rejection (which ends a headless server).
-		const work = serveMcp(req, res, answer, headers["mcp-protocol-version"]?.[0], state).catch((error: unknown) => failRequest(res, deps.logger, error));
+		// One reaction for both outcomes, not a `catch` and then a `finally` (five promises a request).
+		const work: Promise<void> = serveMcp(req, res, answer, headers["mcp-protocol-version"]?.[0], state).then(
+			() => void active.delete(work),
+			(error: unknown) => {
+				active.delete(work);
+				failRequest(res, deps.logger, error);
+			},
+		);
 		active.add(work);
-		void work.finally(() => active.delete(work));
 	};
 	return Object.assign(endpoint, {
 		drain: async () => void (await Promise.allSettled([...active])),
@@ -181,8 +187,9 @@ async function serveMcp<S extends EndpointPolicy>(
 	}
 	// A place frees once the answer is handed over ('finish'), or the client went away ('close'):
 	// a client that sends its next request the moment it has an answer must find the place free.
-	res.once("finish", place.leave);
-	res.once("close", place.leave);
+	// Listened to with `on`, not `once`: each event comes once per answer, giving the place back twice is harmless, and `once` wraps each listener anew.
+	res.on("finish", place.leave);
+	res.on("close", place.leave);
 	let wrote = false;
 	const answerable = answerableOf(deps, grant, settings, messages, () => wrote);
 	const admitted = { req, res, grant, settings, json: body.json, releasePlace: place.leave, written: () => (wrote = true), answerable };

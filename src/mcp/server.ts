@@ -162,9 +162,9 @@ export class McpServerPool {
 	/** Keeps an idle server for the next request of its tool set, up to `maxIdle`. */
 	private giveBack(slot: ServerSlot, key: string): void {
 		slot.ctx = null;
-		const idle = this.idle.get(key) ?? [];
+		let idle = this.idle.get(key);
+		if (idle === undefined) this.idle.set(key, (idle = []));
 		if (idle.length < this.maxIdle) idle.push(slot);
-		this.idle.set(key, idle);
 	}
 
 	/** The tool set of each token record, by what else decides it (`toolSetOf`). */
@@ -179,8 +179,9 @@ export class McpServerPool {
 		const { token, canWrite } = ctx.grant;
 		const promptsSet = Boolean(ctx.promptsFolder?.trim());
 		const asked = `${era}\n${canWrite}\n${ctx.host.workspace !== undefined}\n${promptsSet}\n${ctx.serverVersion}`;
-		const sets = this.toolSets.get(token) ?? new Map<string, ToolSet>();
-		this.toolSets.set(token, sets);
+		// Stored only when new: a WeakMap's entry set again on every request costs as much as the lookup.
+		let sets = this.toolSets.get(token);
+		if (sets === undefined) this.toolSets.set(token, (sets = new Map<string, ToolSet>()));
 		const known = sets.get(asked);
 		if (known !== undefined && known.rights === token.rights && known.level === token.level) return known;
 		const tools = toolsForGrant(ctx);

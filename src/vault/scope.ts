@@ -47,9 +47,27 @@ function isInTokenFolders(path: string, scope: Scope): boolean {
 	return folders.some((folder) => isInFolder(path, folder));
 }
 
-/** A key that is the same for two scopes exactly when they show the same paths (for memos kept per scope). */
+/** Each scope's key as last made, beside the fields it was made from. */
+const scopeKeys = new WeakMap<Scope, { configDir: string; excludedFolders: readonly string[]; tokenFolders: readonly string[] | undefined; key: string }>();
+
+/**
+ * A key that is the same for two scopes exactly when they show the same paths (for memos kept per
+ * scope). A scope lives for many calls (one a token and settings) and every read call asks for its
+ * key twice, as it starts and as its answer leaves: the key is made again only when a field is
+ * another value than it was made from (a folder list is never changed in place: it is readonly).
+ */
 export function scopeKey(scope: Scope): string {
-	return JSON.stringify([scope.configDir, scope.excludedFolders, scope.tokenFolders ?? []]);
+	const known = scopeKeys.get(scope);
+	if (
+		known !== undefined &&
+		known.configDir === scope.configDir &&
+		known.excludedFolders === scope.excludedFolders &&
+		known.tokenFolders === scope.tokenFolders
+	)
+		return known.key;
+	const key = JSON.stringify([scope.configDir, scope.excludedFolders, scope.tokenFolders ?? []]);
+	scopeKeys.set(scope, { configDir: scope.configDir, excludedFolders: scope.excludedFolders, tokenFolders: scope.tokenFolders, key });
+	return key;
 }
 
 /** True when the path lies in an excluded folder (or the config folder), however it is spelt, or outside the token's folders. */

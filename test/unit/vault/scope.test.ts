@@ -92,6 +92,30 @@ describe("a token's folders", () => {
 	});
 });
 
+describe("scopeKey: made once per scope, made again when the scope shows other paths", () => {
+	afterEach(() => jest.restoreAllMocks());
+
+	test("a scope asked for its key again (as every read call does twice) is not serialised again", () => {
+		const scope: Scope = { configDir: ".obsidian", excludedFolders: ["Private"], tokenFolders: ["Projects"] };
+		const first = scopeKey(scope);
+		const stringify = jest.spyOn(JSON, "stringify");
+		for (let call = 0; call < 10; call++) expect(scopeKey(scope)).toBe(first);
+		expect(stringify).not.toHaveBeenCalled();
+	});
+
+	test("the same scope object with another folder list, config folder or token folders gets the key those give", () => {
+		const scope: Scope = { configDir: ".obsidian", excludedFolders: ["Private"] };
+		const before = scopeKey(scope);
+		scope.excludedFolders = ["Private", "Work"];
+		expect(scopeKey(scope)).toBe(scopeKey({ configDir: ".obsidian", excludedFolders: ["Private", "Work"] }));
+		expect(scopeKey(scope)).not.toBe(before);
+		scope.tokenFolders = ["Projects"];
+		expect(scopeKey(scope)).toBe(scopeKey({ configDir: ".obsidian", excludedFolders: ["Private", "Work"], tokenFolders: ["Projects"] }));
+		scope.configDir = ".config";
+		expect(scopeKey(scope)).toBe(scopeKey({ configDir: ".config", excludedFolders: ["Private", "Work"], tokenFolders: ["Projects"] }));
+	});
+});
+
 describe("mayNameHidden: a setting's path that would name what is hidden, however the path rules read it", () => {
 	const scope: Scope = { configDir: ".obsidian", excludedFolders: ["Private"] };
 	test.each([
