@@ -10,7 +10,7 @@ import {
 	mkdirSync,
 	openSync,
 	promises as fs,
-	readFileSync,
+	readSync,
 	realpathSync,
 	type Dirent,
 	type Stats,
@@ -239,9 +239,7 @@ export class FolderJail {
 		try {
 			// As `readFile`: the caller chose this read by the size it knew, which another program may have changed since.
 			if (stats.size > maxBytes) throw new NoteTooLargeError(stats.size);
-			const bytes = readFileSync(fd);
-			if (bytes.length > maxBytes) throw new NoteTooLargeError(bytes.length);
-			return bytes.toString("utf8");
+			return bytesToEnd(fd, stats.size, maxBytes).toString("utf8");
 		} finally {
 			closeSync(fd);
 		}
@@ -381,6 +379,28 @@ export class FolderJail {
 }
 
 /** An open that failed because of a link on the way is refused like any path through a link. */
+/**
+ * The bytes of an open plain file from its start to its end, read by the size it had when opened
+ * (`size`) and one byte more, which only a file grown since fills: one read for most notes, where
+ * `readFileSync(fd)` asked the size again first (a search's first reads of its results are most
+ * of its system calls). A read shorter than asked is the file's end (a plain file's reads are short
+ * only there). NoteTooLargeError once past `maxBytes`.
+ */
+function bytesToEnd(fd: number, size: number, maxBytes: number): Buffer {
+	let bytes = Buffer.allocUnsafe(Math.min(size, maxBytes) + 1);
+	let length = 0;
+	for (;;) {
+		const asked = bytes.length - length;
+		const read = readSync(fd, bytes, length, asked, null);
+		length += read;
+		if (length > maxBytes) throw new NoteTooLargeError(length);
+		if (read < asked) return bytes.subarray(0, length);
+		const grown = Buffer.allocUnsafe(Math.min(maxBytes + 1, length * 2));
+		bytes.copy(grown, 0, 0, length);
+		bytes = grown;
+	}
+}
+
 function refusedOpen(error: unknown): unknown {
 	const code = (error as NodeJS.ErrnoException).code;
 	return code === "ELOOP" || code === "EMLINK" || code === "ENOTDIR" ? new OutsideVaultError() : error;
