@@ -383,8 +383,9 @@ export class FolderJail {
  * The bytes of an open plain file from its start to its end, read by the size it had when opened
  * (`size`) and one byte more, which only a file grown since fills: one read for most notes, where
  * `readFileSync(fd)` asked the size again first (a search's first reads of its results are most
- * of its system calls). A read shorter than asked is the file's end (a plain file's reads are short
- * only there). NoteTooLargeError once past `maxBytes`.
+ * of its system calls). A read that stops short of `size` is read on (some file systems return
+ * less than asked); one short of what was asked past `size` is the end, as readFileSync takes it.
+ * NoteTooLargeError once past `maxBytes`.
  */
 function bytesToEnd(fd: number, size: number, maxBytes: number): Buffer {
 	let bytes = Buffer.allocUnsafe(Math.min(size, maxBytes) + 1);
@@ -394,7 +395,8 @@ function bytesToEnd(fd: number, size: number, maxBytes: number): Buffer {
 		const read = readSync(fd, bytes, length, asked, null);
 		length += read;
 		if (length > maxBytes) throw new NoteTooLargeError(length);
-		if (read < asked) return bytes.subarray(0, length);
+		if (read === 0 || (read < asked && length >= size)) return bytes.subarray(0, length);
+		if (length < bytes.length) continue;
 		const grown = Buffer.allocUnsafe(Math.min(maxBytes + 1, length * 2));
 		bytes.copy(grown, 0, 0, length);
 		bytes = grown;

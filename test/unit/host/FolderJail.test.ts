@@ -106,6 +106,21 @@ describe("FolderJail", () => {
 			await fs.rm(path);
 		});
 
+		test("a note read back in short pieces (as some file systems give it) is read whole", async () => {
+			const text = "a line of a note\n".repeat(100);
+			const path = nodePath.join(jail.root, "Short reads.md");
+			await fs.writeFile(path, text);
+			const realRead = nodeFs.readSync;
+			const read = jest
+				.spyOn(fsModule, "readSync")
+				.mockImplementation(((fd: number, buffer: Buffer, offset: number, length: number, position: null) =>
+					realRead(fd, buffer, offset, Math.min(length, 7), position)) as typeof nodeFs.readSync);
+			expect(jail.readTextSync(path)).toBe(text);
+			expect(read).toHaveBeenCalled();
+			jest.restoreAllMocks();
+			await fs.rm(path);
+		});
+
 		test("a note over the bound is refused, also when it grows past it after it is opened", async () => {
 			const path = nodePath.join(jail.root, "Big.md");
 			await fs.writeFile(path, "x".repeat(101));
