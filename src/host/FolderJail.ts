@@ -378,13 +378,12 @@ export class FolderJail {
 	}
 }
 
-/** An open that failed because of a link on the way is refused like any path through a link. */
 /**
  * The bytes of an open plain file from its start to its end, read by the size it had when opened
- * (`size`) and one byte more, which only a file grown since fills: one read for most notes, where
- * `readFileSync(fd)` asked the size again first (a search's first reads of its results are most
- * of its system calls). A read that stops short of `size` is read on (some file systems return
- * less than asked); one short of what was asked past `size` is the end, as readFileSync takes it.
+ * (`size`) and one byte more, which only a file grown since fills: one system call for most notes,
+ * where `readFileSync(fd)` asked the size again first (a search reads each result note the text
+ * cache does not hold). A read that stops short of `size` is read on (some file systems return
+ * less than asked); one short of what was asked at or past `size` is the end.
  * NoteTooLargeError once past `maxBytes`.
  */
 function bytesToEnd(fd: number, size: number, maxBytes: number): Buffer {
@@ -403,6 +402,7 @@ function bytesToEnd(fd: number, size: number, maxBytes: number): Buffer {
 	}
 }
 
+/** An open that failed because of a link on the way is refused like any path through a link. */
 function refusedOpen(error: unknown): unknown {
 	const code = (error as NodeJS.ErrnoException).code;
 	return code === "ELOOP" || code === "EMLINK" || code === "ENOTDIR" ? new OutsideVaultError() : error;
