@@ -10,7 +10,7 @@ import {
 	mkdirSync,
 	openSync,
 	promises as fs,
-	readFileSync,
+	readSync,
 	realpathSync,
 	type Dirent,
 	type Stats,
@@ -239,9 +239,7 @@ export class FolderJail {
 		try {
 			// As `readFile`: the caller chose this read by the size it knew, which another program may have changed since.
 			if (stats.size > maxBytes) throw new NoteTooLargeError(stats.size);
-			const bytes = readFileSync(fd);
-			if (bytes.length > maxBytes) throw new NoteTooLargeError(bytes.length);
-			return bytes.toString("utf8");
+			return bytesToEnd(fd, stats.size, maxBytes).toString("utf8");
 		} finally {
 			closeSync(fd);
 		}
@@ -377,6 +375,30 @@ export class FolderJail {
 		if (stats.isDirectory()) return;
 		if (stats.isSymbolicLink()) throw new OutsideVaultError();
 		throw Object.assign(new Error(`Not a folder: ${this.vaultPath(diskPath)}`), { code: "ENOTDIR" });
+	}
+}
+
+/**
+ * The bytes of an open plain file from its start to its end, read by the size it had when opened
+ * (`size`) and one byte more, which only a file grown since fills: one system call for most notes,
+ * where `readFileSync(fd)` asked the size again first (a search reads each result note the text
+ * cache does not hold). A read that stops short of `size` is read on (some file systems return
+ * less than asked); one short of what was asked at or past `size` is the end.
+ * NoteTooLargeError once past `maxBytes`.
+ */
+function bytesToEnd(fd: number, size: number, maxBytes: number): Buffer {
+	let bytes = Buffer.allocUnsafe(Math.min(size, maxBytes) + 1);
+	let length = 0;
+	for (;;) {
+		const asked = bytes.length - length;
+		const read = readSync(fd, bytes, length, asked, null);
+		length += read;
+		if (length > maxBytes) throw new NoteTooLargeError(length);
+		if (read === 0 || (read < asked && length >= size)) return bytes.subarray(0, length);
+		if (length < bytes.length) continue;
+		const grown = Buffer.allocUnsafe(Math.min(maxBytes + 1, length * 2));
+		bytes.copy(grown, 0, 0, length);
+		bytes = grown;
 	}
 }
 

@@ -1,6 +1,8 @@
-import { promises as fs } from "node:fs";
+import * as nodeFs from "node:fs";
+import { appendFileSync, promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { FolderJail, OUTSIDE_VAULT } from "../../../src/host/FolderJail";
+import { NoteTooLargeError } from "../../../src/host/NoteTooLargeError";
 import { makeTempDir, makeVault, removeDir } from "../../helpers/vault";
 
 /**
@@ -64,5 +66,80 @@ describe("FolderJail", () => {
 
 	test("finds every link in the vault folder, without following any", async () => {
 		expect(await jail.findLinks()).toEqual(["Dangling.md", "Folder/ToPrivate", "Linked.md", "LinkedDir"]);
+	});
+	describe("readTextSync", () => {
+		// The module object itself (the namespace import's properties cannot be redefined).
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
+		const fsModule = require("node:fs") as typeof nodeFs;
+		afterEach(() => jest.restoreAllMocks());
+
+		/** Writes `text` to a new note and grows it by `added` right after the jail learns its size (its fstat once open). */
+		async function grownWhileOpen(name: string, text: string, added: string): Promise<string> {
+			const path = nodePath.join(jail.root, name);
+			await fs.writeFile(path, text);
+			const realFstat = nodeFs.fstatSync;
+			jest.spyOn(fsModule, "fstatSync").mockImplementation((fd: number) => {
+				const stats = realFstat(fd);
+				appendFileSync(path, added);
+				return stats;
+			});
+			return path;
+		}
+
+		test.each([
+			["an empty note", ""],
+			["a short note", "n"],
+			["characters of two to four bytes", "é中😀".repeat(3000)],
+			["a note of several pages", "line of text\n".repeat(20_000)],
+		])("reads %s whole", async (_kind, text) => {
+			const path = nodePath.join(jail.root, "Read whole.md");
+			await fs.writeFile(path, text);
+			expect(jail.readTextSync(path)).toBe(text);
+			expect(jail.readTextSync(path, Buffer.byteLength(text))).toBe(text);
+			await fs.rm(path);
+		});
+
+		test("a note that grows after it is opened is read to its end, not cut at the size it had", async () => {
+			const path = await grownWhileOpen("Grows.md", "start\n", "added later\n".repeat(5000));
+			expect(jail.readTextSync(path)).toBe(`start\n${"added later\n".repeat(5000)}`);
+			jest.restoreAllMocks();
+			await fs.rm(path);
+		});
+
+		test("a note read back in short pieces (as some file systems give it) is read whole", async () => {
+			const text = "a line of a note\n".repeat(100);
+			const path = nodePath.join(jail.root, "Short reads.md");
+			await fs.writeFile(path, text);
+			const realRead = nodeFs.readSync;
+			const read = jest
+				.spyOn(fsModule, "readSync")
+				.mockImplementation(((fd: number, buffer: Buffer, offset: number, length: number, position: null) =>
+					realRead(fd, buffer, offset, Math.min(length, 7), position)) as typeof nodeFs.readSync);
+			expect(jail.readTextSync(path)).toBe(text);
+			expect(read).toHaveBeenCalled();
+			jest.restoreAllMocks();
+			await fs.rm(path);
+		});
+
+		test("a note over the bound is refused, also when it grows past it after it is opened", async () => {
+			const path = nodePath.join(jail.root, "Big.md");
+			await fs.writeFile(path, "x".repeat(101));
+			expect(() => jail.readTextSync(path, 100)).toThrow(NoteTooLargeError);
+			await fs.rm(path);
+			const grown = await grownWhileOpen("Grows past.md", "x".repeat(60), "y".repeat(60));
+			expect(() => jail.readTextSync(grown, 100)).toThrow(NoteTooLargeError);
+			jest.restoreAllMocks();
+			await fs.rm(grown);
+		});
+
+		test.each(["Linked.md", "LinkedDir/there.md"])("refuses %j, a link", (path) => {
+			let code: unknown;
+			try {
+				jail.readTextSync(nodePath.join(jail.root, path));
+			} catch (error) {
+				code = (error as NodeJS.ErrnoException).code;
+			}
+			expect(code).toBe(OUTSIDE_VAULT);
+		});
 	});
 });
