@@ -7,9 +7,11 @@
  * is never cut while a long text could be), at whole characters, and `cut_to_fit` names
  * each as a JSON Pointer (RFC 6901), which holds the keys as sent: a key cut to the text of another
  * key of its object is made apart from it, so no entry is dropped and no pointer names two. A path
- * the answer gives (filePlaces.ts) is never cut: its prefix can name another note. Sizes are those
+ * the answer gives (filePlaces.ts) is never cut to a part: its prefix can name another note. Sizes are those
  * of the tool result as sent: the answer goes out twice, as structured content and as its JSON text
- * quoted again.
+ * quoted again. When the paths alone do not fit, the longest are sent empty (`""` names no note)
+ * and named too: refused, the answer hid what a limit cannot shorten (a canvas of hundreds of file
+ * cards, a note's thousand links into a deep folder) and answered a rename that was made as an error.
  */
 import { z } from "zod";
 import { CUT_KEY_APART_BYTES, CUT_TO_FIT_LISTED_BYTES, CUT_TO_FIT_SHORTEST_BYTES, MAX_VAULT_PATH_CHARS } from "../config/limits";
@@ -57,7 +59,7 @@ export const cutToFitSchema = z
 	})
 	.optional()
 	.describe(
-		"The answer was too big to send whole: its longest strings were cut short (never a path). Ask for less (a smaller limit, one note) to have them whole.",
+		"The answer was too big to send whole: its longest strings were cut short (a path never to a part of it: sent empty when it had to be cut). Ask for less (a smaller limit, one note) to have them whole.",
 	);
 
 type CutToFit = z.infer<typeof cutToFitSchema>;
@@ -207,10 +209,10 @@ function cutLength(sizes: readonly number[], room: number): number | null {
 /**
  * `answer` with its longest strings cut so that its tool result takes at most `maxBytes`, and
  * `cut_to_fit` saying which; null when cutting strings to CUT_TO_FIT_SHORTEST_BYTES is not enough
- * (an answer of many short strings, or of many long paths: the caller asks for less). `resultBytes`
+ * (an answer of many short strings: the caller asks for less). `resultBytes`
  * is what the result of the whole answer takes; `paths` where the answer names files, kept whole
- * (a string there longer than any path names none, and is cut as text). Strings are measured and
- * cut a piece at a time.
+ * (a string there longer than any path names none, and is cut as text) unless they alone leave too
+ * little room: then they are cut too, each to `""`. Strings are measured and cut a piece at a time.
  */
 export function* cutToFitSteps(
 	answer: Record<string, unknown>,
@@ -218,10 +220,28 @@ export function* cutToFitSteps(
 	maxBytes: number,
 	paths: FilePlaces | null,
 ): Steps<Record<string, unknown> | null> {
-	const keptWhole = (text: string, namesFile: boolean) => namesFile && text.length <= MAX_VAULT_PATH_CHARS;
+	const pathsWhole = yield* cutSteps(answer, resultBytes, maxBytes, paths, false);
+	if (pathsWhole !== null || paths === null) return pathsWhole;
+	return yield* cutSteps(answer, resultBytes, maxBytes, paths, true);
+}
+
+/**
+ * `cutToFitSteps` once: paths kept whole, or (`emptyPaths`) each path over CUT_TO_FIT_SHORTEST_BYTES
+ * sent as `""`, so that the texts beside them are cut no shorter than they must be.
+ */
+function* cutSteps(
+	answer: Record<string, unknown>,
+	resultBytes: number,
+	maxBytes: number,
+	paths: FilePlaces | null,
+	emptyPaths: boolean,
+): Steps<Record<string, unknown> | null> {
+	const keptWhole = (text: string, namesFile: boolean) => !emptyPaths && namesFile && text.length <= MAX_VAULT_PATH_CHARS;
 	// First pass: the size of each string in the result, and of what is not a string that may be cut.
 	const longSizes: number[] = [];
 	const longOrder: number[] = [];
+	const toEmpty = new Set<number>();
+	let emptiedBytes = 0;
 	const work = new StepWork();
 	let order = 0;
 	yield* copyVisiting(
@@ -235,7 +255,10 @@ export function* cutToFitSteps(
 				return text;
 			}
 			const { bytes } = yield* prefixInResult(text, Infinity, work);
-			if (bytes > CUT_TO_FIT_SHORTEST_BYTES) {
+			if (bytes > CUT_TO_FIT_SHORTEST_BYTES && emptyPaths && namesFile) {
+				toEmpty.add(order);
+				emptiedBytes += bytes - QUOTES_IN_RESULT;
+			} else if (bytes > CUT_TO_FIT_SHORTEST_BYTES) {
 				longSizes.push(bytes);
 				longOrder.push(order);
 			}
@@ -245,7 +268,9 @@ export function* cutToFitSteps(
 		work,
 	);
 	const longBytes = longSizes.reduce((sum, size) => sum + size, 0);
-	const length = cutLength(longSizes, maxBytes - CUT_TO_FIT_LISTED_BYTES - (resultBytes - longBytes));
+	const room = maxBytes - CUT_TO_FIT_LISTED_BYTES - (resultBytes - longBytes - emptiedBytes);
+	// No text to cut: the paths sent empty are enough, or nothing is.
+	const length = longSizes.length === 0 ? (room >= 0 ? Infinity : null) : cutLength(longSizes, room);
 	if (length === null) return null;
 	const toCut = new Set(longOrder.filter((_, index) => longSizes[index]! > length));
 	// Second pass: the copy with those strings cut, each named while the list has room.
@@ -267,6 +292,12 @@ export function* cutToFitSteps(
 		[],
 		paths,
 		function* (text, place, keys) {
+			// Any part of a path can name another note (`A/B/Lon` reads `A/B/Lon.md`); none of it does.
+			if (toEmpty.has(order)) {
+				order++;
+				named(place);
+				return "";
+			}
 			if (!toCut.has(order++)) return text;
 			const { end } = yield* prefixInResult(text, length, work);
 			if (keys === null) {
