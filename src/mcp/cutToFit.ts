@@ -209,10 +209,10 @@ function cutLength(sizes: readonly number[], room: number): number | null {
 /**
  * `answer` with its longest strings cut so that its tool result takes at most `maxBytes`, and
  * `cut_to_fit` saying which; null when cutting strings to CUT_TO_FIT_SHORTEST_BYTES is not enough
- * (an answer of many short strings: the caller asks for less). `resultBytes`
- * is what the result of the whole answer takes; `paths` where the answer names files, kept whole
- * (a string there longer than any path names none, and is cut as text) unless they alone leave too
- * little room: then they are cut too, each to `""`. Strings are measured and cut a piece at a time.
+ * (an answer of many short strings: the caller asks for less). `resultBytes` is what the result
+ * of the whole answer takes; `paths` where the answer names files, kept whole (a string there
+ * longer than any path names none, and is cut as text) unless they leave too little room: then
+ * each over CUT_TO_FIT_SHORTEST_BYTES is sent as `""`. Strings are measured and cut a piece at a time.
  */
 export function* cutToFitSteps(
 	answer: Record<string, unknown>,
@@ -220,28 +220,12 @@ export function* cutToFitSteps(
 	maxBytes: number,
 	paths: FilePlaces | null,
 ): Steps<Record<string, unknown> | null> {
-	const pathsWhole = yield* cutSteps(answer, resultBytes, maxBytes, paths, false);
-	if (pathsWhole !== null || paths === null) return pathsWhole;
-	return yield* cutSteps(answer, resultBytes, maxBytes, paths, true);
-}
-
-/**
- * `cutToFitSteps` once: paths kept whole, or (`emptyPaths`) each path over CUT_TO_FIT_SHORTEST_BYTES
- * sent as `""`, so that the texts beside them are cut no shorter than they must be.
- */
-function* cutSteps(
-	answer: Record<string, unknown>,
-	resultBytes: number,
-	maxBytes: number,
-	paths: FilePlaces | null,
-	emptyPaths: boolean,
-): Steps<Record<string, unknown> | null> {
-	const keptWhole = (text: string, namesFile: boolean) => !emptyPaths && namesFile && text.length <= MAX_VAULT_PATH_CHARS;
 	// First pass: the size of each string in the result, and of what is not a string that may be cut.
 	const longSizes: number[] = [];
 	const longOrder: number[] = [];
-	const toEmpty = new Set<number>();
-	let emptiedBytes = 0;
+	// Paths long enough to be cut at all: the bytes each frees when sent empty.
+	const longPathOrder: number[] = [];
+	let longPathBytes = 0;
 	const work = new StepWork();
 	let order = 0;
 	yield* copyVisiting(
@@ -249,15 +233,10 @@ function* cutSteps(
 		[],
 		paths,
 		function* (text, _place, _keys, namesFile) {
-			// Counted in the answer's bytes that are not cut, unmeasured.
-			if (keptWhole(text, namesFile)) {
-				order++;
-				return text;
-			}
 			const { bytes } = yield* prefixInResult(text, Infinity, work);
-			if (bytes > CUT_TO_FIT_SHORTEST_BYTES && emptyPaths && namesFile) {
-				toEmpty.add(order);
-				emptiedBytes += bytes - QUOTES_IN_RESULT;
+			if (bytes > CUT_TO_FIT_SHORTEST_BYTES && namesFile && text.length <= MAX_VAULT_PATH_CHARS) {
+				longPathOrder.push(order);
+				longPathBytes += bytes - QUOTES_IN_RESULT;
 			} else if (bytes > CUT_TO_FIT_SHORTEST_BYTES) {
 				longSizes.push(bytes);
 				longOrder.push(order);
@@ -268,11 +247,18 @@ function* cutSteps(
 		work,
 	);
 	const longBytes = longSizes.reduce((sum, size) => sum + size, 0);
-	const room = maxBytes - CUT_TO_FIT_LISTED_BYTES - (resultBytes - longBytes - emptiedBytes);
-	// No text to cut: the paths sent empty are enough, or nothing is.
-	const length = longSizes.length === 0 ? (room >= 0 ? Infinity : null) : cutLength(longSizes, room);
+	const room = maxBytes - CUT_TO_FIT_LISTED_BYTES - (resultBytes - longBytes);
+	let length = cutLength(longSizes, room);
+	let toEmpty = new Set<number>();
+	if (length === null && longPathOrder.length > 0) {
+		// The paths alone leave too little room: each long one is sent empty, and the texts cut to what is left.
+		const roomBesidePaths = room + longPathBytes;
+		length = longSizes.length === 0 ? (roomBesidePaths >= 0 ? Infinity : null) : cutLength(longSizes, roomBesidePaths);
+		toEmpty = new Set(longPathOrder);
+	}
 	if (length === null) return null;
-	const toCut = new Set(longOrder.filter((_, index) => longSizes[index]! > length));
+	const cutTo = length;
+	const toCut = new Set(longOrder.filter((_, index) => longSizes[index]! > cutTo));
 	// Second pass: the copy with those strings cut, each named while the list has room.
 	const listed: string[] = [];
 	let listedBytes = resultBytesOfJson(`,"${CUT_TO_FIT_FIELD}":{"strings":[],"total":${Number.MAX_SAFE_INTEGER}}`);
@@ -299,12 +285,12 @@ function* cutSteps(
 				return "";
 			}
 			if (!toCut.has(order++)) return text;
-			const { end } = yield* prefixInResult(text, length, work);
+			const { end } = yield* prefixInResult(text, cutTo, work);
 			if (keys === null) {
 				named(place);
 				return text.slice(0, end);
 			}
-			const cut = yield* keyApart(text, text.slice(0, end), length, keys, work);
+			const cut = yield* keyApart(text, text.slice(0, end), cutTo, keys, work);
 			named([...place.slice(0, -1), cut]);
 			return cut;
 		},
