@@ -9,8 +9,8 @@
  * key of its object is made apart from it, so no entry is dropped and no pointer names two. A path
  * the answer gives (filePlaces.ts) is never cut to a part: its prefix can name another note. Sizes are those
  * of the tool result as sent: the answer goes out twice, as structured content and as its JSON text
- * quoted again. When the paths alone do not fit, the longest are sent empty (`""` names no note)
- * and named too: refused, the answer hid what a limit cannot shorten (a canvas of hundreds of file
+ * quoted again. When the paths leave too little room, the last long ones are sent empty (`""`
+ * names no note) and named too: refused, the answer hid what a limit cannot shorten (a canvas of hundreds of file
  * cards, a note's thousand links into a deep folder) and answered a rename that was made as an error.
  */
 import { z } from "zod";
@@ -212,7 +212,8 @@ function cutLength(sizes: readonly number[], room: number): number | null {
  * (an answer of many short strings: the caller asks for less). `resultBytes` is what the result
  * of the whole answer takes; `paths` where the answer names files, kept whole (a string there
  * longer than any path names none, and is cut as text) unless they leave too little room: then
- * each over CUT_TO_FIT_SHORTEST_BYTES is sent as `""`. Strings are measured and cut a piece at a time.
+ * the last of those over CUT_TO_FIT_SHORTEST_BYTES are sent as `""`, as many as must be. Strings are
+ * measured and cut a piece at a time.
  */
 export function* cutToFitSteps(
 	answer: Record<string, unknown>,
@@ -223,9 +224,9 @@ export function* cutToFitSteps(
 	// First pass: the size of each string in the result, and of what is not a string that may be cut.
 	const longSizes: number[] = [];
 	const longOrder: number[] = [];
-	// Paths long enough to be cut at all: the bytes each frees when sent empty.
+	// Paths long enough to be cut at all, in answer order, and the bytes each frees when sent empty.
 	const longPathOrder: number[] = [];
-	let longPathBytes = 0;
+	const longPathFrees: number[] = [];
 	const work = new StepWork();
 	let order = 0;
 	yield* copyVisiting(
@@ -236,7 +237,7 @@ export function* cutToFitSteps(
 			const { bytes } = yield* prefixInResult(text, Infinity, work);
 			if (bytes > CUT_TO_FIT_SHORTEST_BYTES && namesFile && text.length <= MAX_VAULT_PATH_CHARS) {
 				longPathOrder.push(order);
-				longPathBytes += bytes - QUOTES_IN_RESULT;
+				longPathFrees.push(bytes - QUOTES_IN_RESULT);
 			} else if (bytes > CUT_TO_FIT_SHORTEST_BYTES) {
 				longSizes.push(bytes);
 				longOrder.push(order);
@@ -249,12 +250,17 @@ export function* cutToFitSteps(
 	const longBytes = longSizes.reduce((sum, size) => sum + size, 0);
 	const room = maxBytes - CUT_TO_FIT_LISTED_BYTES - (resultBytes - longBytes);
 	let length = cutLength(longSizes, room);
-	let toEmpty = new Set<number>();
+	const toEmpty = new Set<number>();
 	if (length === null && longPathOrder.length > 0) {
-		// The paths alone leave too little room: each long one is sent empty, and the texts cut to what is left.
-		const roomBesidePaths = room + longPathBytes;
-		length = longSizes.length === 0 ? (roomBesidePaths >= 0 ? Infinity : null) : cutLength(longSizes, roomBesidePaths);
-		toEmpty = new Set(longPathOrder);
+		// The paths leave too little room for the texts, even each cut to the shortest: paths are sent empty, the
+		// last first (a rename's own paths, the first rows, stay whole), until that much room is free.
+		const needed = longSizes.length * CUT_TO_FIT_SHORTEST_BYTES - room;
+		let freed = 0;
+		for (let index = longPathOrder.length - 1; index >= 0 && freed < needed; index--) {
+			toEmpty.add(longPathOrder[index]!);
+			freed += longPathFrees[index]!;
+		}
+		if (freed >= needed) length = longSizes.length === 0 ? Infinity : cutLength(longSizes, room + freed);
 	}
 	if (length === null) return null;
 	const cutTo = length;

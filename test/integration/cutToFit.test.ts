@@ -376,6 +376,9 @@ describe("a tool with no limit to ask less with, whose paths alone do not fit", 
 		const stale = renamed.frontmatter_not_rewritten as string[];
 		expect(stale).toHaveLength(STALE);
 		for (const path of stale) expect(path === "" || (path.startsWith(`${DEEP}/n`) && path.endsWith(".md"))).toBe(true);
+		// The last ones are sent empty, as many as must be: the first stay whole.
+		expect(stale[0]).not.toBe("");
+		expect(stale.indexOf("")).toBe(STALE - renamed.cut_to_fit.total);
 		expect(renamed.cut_to_fit.total).toBe(stale.filter((path) => path === "").length);
 		expect(renamed.cut_to_fit.total).toBeGreaterThan(0);
 		expect(existsSync(nodePath.join(vault, "Moved.md"))).toBe(true);
