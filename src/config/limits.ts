@@ -87,7 +87,8 @@ export const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
  * (`cut_to_fit`), but never to fewer than this many bytes of the result (a string is sent twice, so
  * about 1 KiB of text): shorter strings are names and dates, which cut would mislead, and an
  * answer that would need them cut is refused with advice to ask for less, as before. A path the
- * answer gives is never cut (a prefix can name another note: MAX_VAULT_PATH_CHARS). A planted
+ * answer gives is never cut to a part (a prefix can name another note: MAX_VAULT_PATH_CHARS), only
+ * sent empty when the paths alone do not fit. A planted
  * string of megabytes (a link's subpath, a canvas card) had put every answer carrying it over the
  * bound, hiding its note or canvas from the person's AI.
  */
@@ -369,7 +370,7 @@ export const MAX_NAME_BYTES = 255;
  * nothing, unread: a planted link of 4 MB was lowercased whole, in one piece of 50–130 ms, each time
  * it was resolved (only a link padded to this length with `./` or leading slashes would resolve in
  * Obsidian; here it is listed as unresolved). A string an answer gives as a file's path is never cut
- * to fit (CUT_TO_FIT_SHORTEST_BYTES) unless it is longer: it names no file whole.
+ * to a part to fit (CUT_TO_FIT_SHORTEST_BYTES) unless it is longer: it names no file whole.
  */
 export const MAX_VAULT_PATH_CHARS = 64 * 1024;
 /** Longest file name of a note written by a tool, in UTF-8 bytes: room is kept for `.NNNNN.bak` and the file system's 255. */

@@ -7,9 +7,11 @@
  * is never cut while a long text could be), at whole characters, and `cut_to_fit` names
  * each as a JSON Pointer (RFC 6901), which holds the keys as sent: a key cut to the text of another
  * key of its object is made apart from it, so no entry is dropped and no pointer names two. A path
- * the answer gives (filePlaces.ts) is never cut: its prefix can name another note. Sizes are those
+ * the answer gives (filePlaces.ts) is never cut to a part: its prefix can name another note. Sizes are those
  * of the tool result as sent: the answer goes out twice, as structured content and as its JSON text
- * quoted again.
+ * quoted again. When the paths leave too little room, the last long ones are sent empty (`""`
+ * names no note) and named too: refused, the answer hid what a limit cannot shorten (a canvas of hundreds of file
+ * cards, a note's thousand links into a deep folder) and answered a rename that was made as an error.
  */
 import { z } from "zod";
 import { CUT_KEY_APART_BYTES, CUT_TO_FIT_LISTED_BYTES, CUT_TO_FIT_SHORTEST_BYTES, MAX_VAULT_PATH_CHARS } from "../config/limits";
@@ -57,7 +59,7 @@ export const cutToFitSchema = z
 	})
 	.optional()
 	.describe(
-		"The answer was too big to send whole: its longest strings were cut short (never a path). Ask for less (a smaller limit, one note) to have them whole.",
+		"The answer was too big to send whole: its longest strings were cut short (a path never to a part of it: sent empty when it had to be cut). Ask for less (a smaller limit, one note) to have them whole.",
 	);
 
 type CutToFit = z.infer<typeof cutToFitSchema>;
@@ -207,10 +209,11 @@ function cutLength(sizes: readonly number[], room: number): number | null {
 /**
  * `answer` with its longest strings cut so that its tool result takes at most `maxBytes`, and
  * `cut_to_fit` saying which; null when cutting strings to CUT_TO_FIT_SHORTEST_BYTES is not enough
- * (an answer of many short strings, or of many long paths: the caller asks for less). `resultBytes`
- * is what the result of the whole answer takes; `paths` where the answer names files, kept whole
- * (a string there longer than any path names none, and is cut as text). Strings are measured and
- * cut a piece at a time.
+ * (an answer of many short strings: the caller asks for less). `resultBytes` is what the result
+ * of the whole answer takes; `paths` where the answer names files, kept whole (a string there
+ * longer than any path names none, and is cut as text) unless they leave too little room: then
+ * the last of those over CUT_TO_FIT_SHORTEST_BYTES are sent as `""`, as many as must be. Strings are
+ * measured and cut a piece at a time.
  */
 export function* cutToFitSteps(
 	answer: Record<string, unknown>,
@@ -218,10 +221,12 @@ export function* cutToFitSteps(
 	maxBytes: number,
 	paths: FilePlaces | null,
 ): Steps<Record<string, unknown> | null> {
-	const keptWhole = (text: string, namesFile: boolean) => namesFile && text.length <= MAX_VAULT_PATH_CHARS;
 	// First pass: the size of each string in the result, and of what is not a string that may be cut.
 	const longSizes: number[] = [];
 	const longOrder: number[] = [];
+	// Paths long enough to be cut at all, in answer order, and the bytes each frees when sent empty.
+	const longPathOrder: number[] = [];
+	const longPathFrees: number[] = [];
 	const work = new StepWork();
 	let order = 0;
 	yield* copyVisiting(
@@ -229,13 +234,11 @@ export function* cutToFitSteps(
 		[],
 		paths,
 		function* (text, _place, _keys, namesFile) {
-			// Counted in the answer's bytes that are not cut, unmeasured.
-			if (keptWhole(text, namesFile)) {
-				order++;
-				return text;
-			}
 			const { bytes } = yield* prefixInResult(text, Infinity, work);
-			if (bytes > CUT_TO_FIT_SHORTEST_BYTES) {
+			if (bytes > CUT_TO_FIT_SHORTEST_BYTES && namesFile && text.length <= MAX_VAULT_PATH_CHARS) {
+				longPathOrder.push(order);
+				longPathFrees.push(bytes - QUOTES_IN_RESULT);
+			} else if (bytes > CUT_TO_FIT_SHORTEST_BYTES) {
 				longSizes.push(bytes);
 				longOrder.push(order);
 			}
@@ -245,9 +248,23 @@ export function* cutToFitSteps(
 		work,
 	);
 	const longBytes = longSizes.reduce((sum, size) => sum + size, 0);
-	const length = cutLength(longSizes, maxBytes - CUT_TO_FIT_LISTED_BYTES - (resultBytes - longBytes));
+	const room = maxBytes - CUT_TO_FIT_LISTED_BYTES - (resultBytes - longBytes);
+	let length = cutLength(longSizes, room);
+	const toEmpty = new Set<number>();
+	if (length === null && longPathOrder.length > 0) {
+		// The paths leave too little room for the texts, even each cut to the shortest: paths are sent empty, the
+		// last first (a rename's own paths, the first rows, stay whole), until that much room is free.
+		const needed = longSizes.length * CUT_TO_FIT_SHORTEST_BYTES - room;
+		let freed = 0;
+		for (let index = longPathOrder.length - 1; index >= 0 && freed < needed; index--) {
+			toEmpty.add(longPathOrder[index]!);
+			freed += longPathFrees[index]!;
+		}
+		if (freed >= needed) length = longSizes.length === 0 ? Infinity : cutLength(longSizes, room + freed);
+	}
 	if (length === null) return null;
-	const toCut = new Set(longOrder.filter((_, index) => longSizes[index]! > length));
+	const cutTo = length;
+	const toCut = new Set(longOrder.filter((_, index) => longSizes[index]! > cutTo));
 	// Second pass: the copy with those strings cut, each named while the list has room.
 	const listed: string[] = [];
 	let listedBytes = resultBytesOfJson(`,"${CUT_TO_FIT_FIELD}":{"strings":[],"total":${Number.MAX_SAFE_INTEGER}}`);
@@ -267,13 +284,19 @@ export function* cutToFitSteps(
 		[],
 		paths,
 		function* (text, place, keys) {
+			// Any part of a path can name another note (`A/B/Lon` reads `A/B/Lon.md`); none of it does.
+			if (toEmpty.has(order)) {
+				order++;
+				named(place);
+				return "";
+			}
 			if (!toCut.has(order++)) return text;
-			const { end } = yield* prefixInResult(text, length, work);
+			const { end } = yield* prefixInResult(text, cutTo, work);
 			if (keys === null) {
 				named(place);
 				return text.slice(0, end);
 			}
-			const cut = yield* keyApart(text, text.slice(0, end), length, keys, work);
+			const cut = yield* keyApart(text, text.slice(0, end), cutTo, keys, work);
 			named([...place.slice(0, -1), cut]);
 			return cut;
 		},

@@ -1,6 +1,6 @@
 /**
  * Where a tool's answer names a file or folder of the vault, read off its output schema: a string
- * there is never cut to fit (cutToFit.ts). Cut to a prefix, `A/B/Long name` was sent as `A/B/Lon`,
+ * there is never cut to a part to fit, only sent empty (cutToFit.ts). Cut to a prefix, `A/B/Long name` was sent as `A/B/Lon`,
  * which names another note (a planted `A/B/Lon.md`): a client that read the path and not
  * `cut_to_fit` read or completed tasks in the wrong note. Only the schema's own fields count: a
  * record's keys (a note's frontmatter, a base's cells) and an `unknown` value are the author's, so a

@@ -537,7 +537,7 @@ async function runTool(ctx: ToolContext, deps: McpServerDeps, tool: ToolDescript
 			const pause = ctx.callBudget?.pause ?? yieldToEventLoop;
 			let made = answerAtOnce(answer.value) ?? (await answerInSlices(answer.value, sliceMs, pause));
 			if (made.bytes > MAX_RESPONSE_BYTES) {
-				// Too big whole: its longest strings, never its paths, are cut to fit, and named, rather than the answer refused (a planted string would hide its note).
+				// Too big whole: its longest strings are cut to fit, and named, rather than the answer refused (a planted string would hide its note); a path only to nothing.
 				const cut = await new SliceClock(sliceMs, pause).run(cutToFitSteps(answer.value, made.bytes, MAX_RESPONSE_BYTES, schemasOf(tool).filePlaces));
 				if (cut !== null) made = answerAtOnce(cut) ?? (await answerInSlices(cut, sliceMs, pause));
 			}

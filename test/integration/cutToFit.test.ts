@@ -5,6 +5,8 @@
  * `cut_to_fit`. And text cut at MAX_NOTE_CONTENT_BYTES says so wherever it goes out (resources, prompts).
  * The real SDK client over real HTTP.
  */
+import { existsSync } from "node:fs";
+import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { MAX_NOTE_CONTENT_BYTES, MAX_RESPONSE_BYTES, MAX_TASK_TEXT_LENGTH } from "../../src/config/limits";
 import { connectClient } from "../helpers/http";
@@ -273,9 +275,112 @@ describe("answers cut to fit never cut a path they give", () => {
 		expect(cut.strings.every((pointer) => /^\/tasks\/\d+\/text$/.test(pointer))).toBe(true);
 	}, 60_000);
 
-	test("list_tasks of 400, whose paths alone leave too little room, asks for less (their paths were sent cut)", async () => {
+	test("list_tasks of 400, whose paths alone leave too little room, sends those paths empty and named, never a part of one (it was refused)", async () => {
 		const listed = await call("list_tasks", { path: LONG_PATH, limit: TASKS });
-		expect(listed.isError).toBe(true);
-		expect(listed.text).toBe(`The answer would be over ${MAX_RESPONSE_BYTES} bytes. Ask for less: a smaller limit, a folder, or one note at a time.`);
+		expect(listed.isError ?? false).toBe(false);
+		const tasks = listed.structured.tasks as Array<{ path: string; text: string }>;
+		expect(tasks).toHaveLength(TASKS);
+		for (const task of tasks) expect([LONG_PATH, ""]).toContain(task.path);
+		const emptied = tasks.flatMap((task, index) => (task.path === "" ? [`/tasks/${index}/path`] : []));
+		expect(emptied.length).toBeGreaterThan(0);
+		const named = (listed.structured.cut_to_fit as CutToFit).strings.filter((pointer) => pointer.endsWith("/path"));
+		expect(named).toEqual(emptied.slice(0, named.length));
+		// What a client that reads the path, not cut_to_fit, does next: no note, never a planted one.
+		expect((await call("read_note", { path: "" })).isError).toBe(true);
 	}, 60_000);
+});
+
+describe("a tool with no limit to ask less with, whose paths alone do not fit", () => {
+	/** A file card's path as its author wrote it: 60,000 characters (under MAX_VAULT_PATH_CHARS), 40 of them 4.8 MB of answer. */
+	const cardFile = (index: number) => `Planted/${"x".repeat(60_000)}${index}.md`;
+	const FILE_CARDS = 40;
+	/** 300 notes, each 3,700 characters of path deep, whose frontmatter is too deeply nested to rewrite and links to Target. */
+	const DEEP = Array.from({ length: 15 }, (_, index) => `${index}${"d".repeat(240)}`).join("/");
+	const STALE = 300;
+	const NESTED = `---\nx: ${"[".repeat(80)}"[[Target]]"${"]".repeat(80)}\n---\n[[Target]]\n`;
+	/** A note of a thousand short links to a note in DEEP: 7 MB of targets, which get_note_links' limit (of backlinks) does not shorten. */
+	const HUB = `${Array.from({ length: 1000 }, (_, index) => `[[n0#h${index}]]`).join("\n")}\n`;
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+
+	beforeAll(async () => {
+		const cards = Array.from({ length: FILE_CARDS }, (_, index) => ({
+			id: `f${index}`,
+			type: "file",
+			file: cardFile(index),
+			x: 0,
+			y: 0,
+			width: 1,
+			height: 1,
+		}));
+		vault = await makeVault({
+			"Target.md": "# Target\n",
+			"Hub.md": HUB,
+			"Linking.md": "[[Hub]]\n",
+			"Cards.canvas": JSON.stringify({
+				nodes: [...cards, { id: "mine", type: "text", text: "The person's own card", x: 0, y: 0, width: 1, height: 1 }],
+				edges: [],
+			}),
+			...Object.fromEntries(Array.from({ length: STALE }, (_, index) => [`${DEEP}/n${index}.md`, NESTED])),
+		});
+		running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, rateLimitPerMinute: 1_000_000 } });
+		await running.host.metadataCache.settled();
+		client = await connectClient(running.url, running.tokens.write ?? "");
+	}, 120_000);
+	afterAll(async () => {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	async function answered(name: string, args: Record<string, unknown>): Promise<Record<string, unknown> & { cut_to_fit: CutToFit }> {
+		const result = (await client.callTool({ name, arguments: args })) as {
+			isError?: boolean;
+			content: Array<{ text: string }>;
+			structuredContent: unknown;
+		};
+		expect(result.isError ? result.content[0]!.text.slice(0, 300) : "answered").toBe("answered");
+		expect(Buffer.byteLength(JSON.stringify({ content: result.content, structuredContent: result.structuredContent }))).toBeLessThanOrEqual(
+			MAX_RESPONSE_BYTES,
+		);
+		expect(JSON.parse(result.content[0]!.text)).toEqual(result.structuredContent);
+		return result.structuredContent as Record<string, unknown> & { cut_to_fit: CutToFit };
+	}
+
+	test("read_canvas of 40 file cards of 60,000-character paths gives every card, the paths sent empty and named (the canvas was refused: 'ask for less', and it has no limit)", async () => {
+		const canvas = await answered("read_canvas", { path: "Cards.canvas" });
+		const nodes = canvas.nodes as Array<{ id: string; file?: string; text?: string; exists?: boolean }>;
+		expect(nodes).toHaveLength(FILE_CARDS + 1);
+		expect(nodes[FILE_CARDS]).toMatchObject({ id: "mine", text: "The person's own card" });
+		// Never a part of a path (a prefix can name another note): the whole of it, or nothing.
+		for (const [index, node] of nodes.slice(0, FILE_CARDS).entries())
+			expect([node.id, node.exists, ["", cardFile(index)].includes(node.file!)]).toEqual([`f${index}`, false, true]);
+		const emptied = nodes.flatMap((node, index) => (node.file === "" ? [`/nodes/${index}/file`] : []));
+		expect(emptied.length).toBeGreaterThan(0);
+		expect(canvas.cut_to_fit).toEqual({ strings: emptied, total: emptied.length });
+	}, 60_000);
+
+	test("get_note_links of a note of a thousand links into a deep folder lists them and its backlinks, the targets sent empty and named (it was refused: its limit, of backlinks, cannot shorten them)", async () => {
+		const links = await answered("get_note_links", { path: "Hub", limit: 1 });
+		expect(links.backlinks).toEqual([{ path: "Linking.md", count: 1 }]);
+		const outgoing = links.outgoing as Array<{ link: string; target: string | null }>;
+		expect(outgoing).toHaveLength(1000);
+		for (const link of outgoing) expect([`${DEEP}/n0.md`, ""]).toContain(link.target);
+		expect(outgoing.filter((link) => link.target === "").length).toBeGreaterThan(0);
+	}, 60_000);
+
+	test("rename_note whose list of notes not rewritten is megabytes of paths answers the rename it made (it answered 'ask for less' after moving the note)", async () => {
+		const renamed = await answered("rename_note", { path: "Target.md", new_path: "Moved.md" });
+		expect(renamed).toMatchObject({ path: "Target.md", new_path: "Moved.md", notes_updated: STALE });
+		const stale = renamed.frontmatter_not_rewritten as string[];
+		expect(stale).toHaveLength(STALE);
+		for (const path of stale) expect(path === "" || (path.startsWith(`${DEEP}/n`) && path.endsWith(".md"))).toBe(true);
+		// The last ones are sent empty, as many as must be: the first stay whole.
+		expect(stale[0]).not.toBe("");
+		expect(stale.indexOf("")).toBe(STALE - renamed.cut_to_fit.total);
+		expect(renamed.cut_to_fit.total).toBe(stale.filter((path) => path === "").length);
+		expect(renamed.cut_to_fit.total).toBeGreaterThan(0);
+		expect(existsSync(nodePath.join(vault, "Moved.md"))).toBe(true);
+	}, 120_000);
 });

@@ -179,7 +179,7 @@ describe("cutToFitSteps", () => {
 	});
 });
 
-describe("cutToFitSteps never cuts a path the answer names", () => {
+describe("cutToFitSteps never cuts a path the answer names to a part", () => {
 	/** A path of 984 characters, most of 3 UTF-8 bytes (2.9 KB, twice in the result), under MAX_PATH_LENGTH, in folders of 238 bytes. */
 	const LONG_PATH = `${Array.from({ length: 12 }, (_, index) => `${index % 10}${"語".repeat(79)}`).join("/")}/Task list.md`;
 	/** `count` tasks in the note at LONG_PATH, each of a text of `textChars` characters. */
@@ -198,11 +198,29 @@ describe("cutToFitSteps never cuts a path the answer names", () => {
 		expect((cut.cut_to_fit as { strings: string[] }).strings.every((pointer) => pointer.endsWith("/text"))).toBe(true);
 	});
 
-	test("when the paths alone leave no room for the rest, the answer is refused (ask for less), never sent with a path cut", () => {
-		expect(cutToFit(tasks(500, 8_000))).toBeNull();
+	test("when the paths alone leave no room for the rest, the longest are sent empty and named, never cut to a part (the answer was refused)", () => {
 		// Without the paths kept, the same answer was sent with every path cut short.
 		const unkept = cutToFit(tasks(500, 8_000), MAX_RESPONSE_BYTES, null)!;
 		expect((unkept.tasks as Array<{ path: string }>)[0]!.path.length).toBeLessThan(LONG_PATH.length);
+		const answer = tasks(500, 8_000);
+		const cut = cutToFit(answer)!;
+		expect(resultBytes(cut)).toBeLessThanOrEqual(MAX_RESPONSE_BYTES);
+		const sent = cut.tasks as Array<{ path: string; text: string }>;
+		expect(sent).toHaveLength(500);
+		for (const [index, task] of sent.entries()) {
+			expect([LONG_PATH, ""]).toContain(task.path);
+			expect(answer.tasks[index]!.text.startsWith(task.text)).toBe(true);
+		}
+		const emptied = sent.flatMap((task, index) => (task.path === "" ? [`/tasks/${index}/path`] : []));
+		expect(emptied.length).toBeGreaterThan(0);
+		// As many as must be, the last ones: the first tasks keep their note's path.
+		expect(emptied.length).toBeLessThan(500);
+		expect(sent.findIndex((task) => task.path === "")).toBe(500 - emptied.length);
+		const named = (cut.cut_to_fit as { strings: string[] }).strings;
+		const namedPaths = named.filter((pointer) => pointer.endsWith("/path"));
+		expect(namedPaths.length).toBeGreaterThan(0);
+		expect(namedPaths).toEqual(emptied.slice(0, namedPaths.length));
+		expect((cut.cut_to_fit as { total: number }).total).toBe(emptied.length + sent.filter((task, index) => task.text !== answer.tasks[index]!.text).length);
 	});
 
 	test("a frontmatter property called `path` is the author's text, cut like any other; a path field longer than any path names no file and is cut", () => {
