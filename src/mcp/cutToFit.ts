@@ -12,20 +12,17 @@
  * quoted again.
  */
 import { z } from "zod";
-import { CUT_KEY_APART_BYTES, CUT_TO_FIT_LISTED_BYTES, CUT_TO_FIT_SHORTEST_BYTES, MAX_VAULT_PATH_CHARS } from "../config/limits";
+import {
+	CUT_KEY_APART_BYTES,
+	CUT_TO_FIT_LISTED_BYTES,
+	CUT_TO_FIT_SHORTEST_BYTES,
+	MAX_VAULT_PATH_CHARS,
+	CUT_TO_FIT_STEP_WORK,
+	CUT_TO_FIT_VALUE_WORK,
+} from "../config/limits";
 import { jsonCharBytes } from "../jsonText";
 import type { Steps } from "../markdown/steps";
 import { filePlacesAt, type FilePlaces } from "./filePlaces";
-
-/**
- * Work (characters measured, plus one for each value and key looked at) between two steps: one
- * string of megabytes, or 20,000 short ones (a base's rows, a canvas's cards), was one piece of
- * 27–440 ms when only a long string's own measuring paused.
- */
-const WORK_PER_STEP = 64 * 1024;
-
-/** Work one value or key looked at counts for (a copy, a generator, a property defined): as much as this many characters measured. */
-const WORK_PER_VALUE = 32;
 
 /** The work done since the last step, over every string and value of one pass. */
 class StepWork {
@@ -33,7 +30,7 @@ class StepWork {
 	/** Counts `units` of work; true when a step is due (the count starts again). */
 	add(units: number): boolean {
 		this.done += units;
-		if (this.done < WORK_PER_STEP) return false;
+		if (this.done < CUT_TO_FIT_STEP_WORK) return false;
 		this.done = 0;
 		return true;
 	}
@@ -77,7 +74,7 @@ function* prefixInResult(text: string, maxBytes: number, work: StepWork): Steps<
 	let index = 0;
 	while (index < text.length) {
 		const start = index;
-		const stop = index + WORK_PER_STEP;
+		const stop = index + CUT_TO_FIT_STEP_WORK;
 		while (index < text.length && index < stop) {
 			const size = resultBytesOfChar(text, index);
 			if (bytes + size > maxBytes) {
@@ -132,7 +129,7 @@ interface ObjectKeys {
  * object and is null in an array, and a value with `toJSON` is taken as what it gives.
  */
 function* copyVisiting(value: unknown, place: Place, places: FilePlaces | null, visit: Visit, work: StepWork): Steps<unknown> {
-	if (work.add(WORK_PER_VALUE)) yield;
+	if (work.add(CUT_TO_FIT_VALUE_WORK)) yield;
 	if (typeof value === "string") return yield* visit(value, place, null, places?.names ?? false);
 	if (value === null || typeof value !== "object") return typeof value === "function" ? undefined : value;
 	if (typeof (value as { toJSON?: unknown }).toJSON === "function")
@@ -151,7 +148,7 @@ function* copyVisiting(value: unknown, place: Place, places: FilePlaces | null, 
 	const keys: ObjectKeys = { taken: (key) => Object.hasOwn(value, key) || Object.hasOwn(copy, key), nextCount: new Map() };
 	for (const [key, entry] of Object.entries(value)) {
 		if (entry === undefined || typeof entry === "function") continue;
-		if (work.add(WORK_PER_VALUE)) yield;
+		if (work.add(CUT_TO_FIT_VALUE_WORK)) yield;
 		place.push(key);
 		const keyAsSent = yield* visit(key, place, keys, false);
 		place[place.length - 1] = keyAsSent;
