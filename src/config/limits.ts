@@ -183,8 +183,9 @@ export const LIST_TASKS_DEFAULT_LIMIT = 200;
 export const LIST_TASKS_MAX_LIMIT = 1000;
 /** get_note_links: outgoing links, and unresolved link paths, returned at most (each list says its total). */
 export const NOTE_LINKS_MAX_ENTRIES = 1000;
-/** list_templates: templates listed at most. */
-export const TEMPLATES_LISTED = 1000;
+/** list_templates page size: default and maximum (as list_notes', whose listing of a folder it is). */
+export const LIST_TEMPLATES_DEFAULT_LIMIT = 100;
+export const LIST_TEMPLATES_MAX_LIMIT = 1000;
 /** Prompt notes offered in prompts/list at most (each is read to find its arguments). */
 export const PROMPTS_LISTED = 200;
 /**
@@ -321,8 +322,11 @@ export const BASES_MAX_DATE_FORMAT_CHARS = 256;
 export const BASES_TEXT_CHARS_PER_STEP = 64;
 /** Evaluation time one query may spend in all, summed over its pieces (waiting for others not counted). */
 export const BASES_MAX_QUERY_WORK_MS = 1_000;
-/** list_bases: bases listed at most (each is read for its view names). */
-export const BASES_LISTED = 200;
+/** list_bases page size: default and maximum. Each base of a page is read for its view names (within LIST_BASES_WORK_MS); the next page is had with next_cursor. */
+export const LIST_BASES_DEFAULT_LIMIT = 100;
+export const LIST_BASES_MAX_LIMIT = 200;
+/** list_bases looks at the call's clock every this many of the vault's files while it looks for bases (a power of two, less one). */
+export const BASES_LISTING_CHECK_MASK = 4095;
 /**
  * list_bases: CPU it may spend reading bases, all together; the bases left are listed by path,
  * each saying it was not read. Each base is read in steps, but 50 planted bases of 190 formulas
@@ -330,9 +334,14 @@ export const BASES_LISTED = 200;
  * millisecond or two.
  */
 export const LIST_BASES_WORK_MS = 200;
-/** read_canvas: nodes and edges returned at most. */
-export const CANVAS_MAX_NODES = 5000;
-export const CANVAS_MAX_EDGES = 10000;
+/**
+ * read_canvas page size, nodes and edges together (nodes first, then edges): default and maximum.
+ * A canvas is read whole (its size is bounded by CANVAS_MAX_FILE_BYTES), and answered a page at a
+ * time: one of more than 5,000 nodes was refused, one of thousands of long cards cut to fit, with no
+ * way to ask for less.
+ */
+export const READ_CANVAS_DEFAULT_LIMIT = 1000;
+export const READ_CANVAS_MAX_LIMIT = 10_000;
 /** resources/list: the most recently modified notes listed. */
 export const RESOURCE_LIST_SIZE = 50;
 /** Suggestions offered when a note is not found. */
