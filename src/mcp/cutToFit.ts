@@ -7,7 +7,9 @@
  * is never cut while a long text could be), at whole characters, and `cut_to_fit` names
  * each as a JSON Pointer (RFC 6901), which holds the keys as sent: a key cut to the text of another
  * key of its object is made apart from it, so no entry is dropped and no pointer names two. A path
- * the answer gives (filePlaces.ts) is never cut: its prefix can name another note. Sizes are those
+ * the answer gives (filePlaces.ts) is never cut, and a link's text only after the part naming its
+ * note: a prefix can name another note; one longer than any path names none, and is sent empty
+ * rather than as a prefix that could. Sizes are those
  * of the tool result as sent: the answer goes out twice, as structured content and as its JSON text
  * quoted again.
  */
@@ -22,7 +24,7 @@ import {
 } from "../config/limits";
 import { jsonCharBytes } from "../jsonText";
 import type { Steps } from "../markdown/steps";
-import { filePlacesAt, type FilePlaces } from "./filePlaces";
+import { filePlacesAt, type FilePlaces, type NameKind } from "./filePlaces";
 
 /** The work done since the last step, over every string and value of one pass. */
 class StepWork {
@@ -107,9 +109,12 @@ type Place = Array<string | number>;
  * A string's replacement (the same string, or a prefix of it); `place` holds the keys as the answer
  * now spells them. For a key (its own text last in `place`), `keys` are its object's: a key cut
  * short must be none of the texts they hold or may hold. `namesFile`: the answer gives the string as
- * a file's path.
+ * a file, and how (filePlaces.ts).
  */
-type Visit = (text: string, place: Place, keys: ObjectKeys | null, namesFile: boolean) => Steps<string>;
+type Visit = (text: string, place: Place, keys: ObjectKeys | null, names: NameKind | null) => Steps<string>;
+
+/** Where an answer names files beyond its schema's places: for an object of it (a base row's cells), its own places, or null. */
+export type PlacesOfObject = (value: object) => FilePlaces | null;
 
 /** The keys of one object as it is copied. */
 interface ObjectKeys {
@@ -128,17 +133,25 @@ interface ObjectKeys {
  * fixed order; as JSON.stringify does, what has no JSON (undefined, a function) is left out of an
  * object and is null in an array, and a value with `toJSON` is taken as what it gives.
  */
-function* copyVisiting(value: unknown, place: Place, places: FilePlaces | null, visit: Visit, work: StepWork): Steps<unknown> {
+function* copyVisiting(
+	value: unknown,
+	place: Place,
+	schemaPlaces: FilePlaces | null,
+	visit: Visit,
+	work: StepWork,
+	placesOfObject: PlacesOfObject,
+): Steps<unknown> {
 	if (work.add(CUT_TO_FIT_VALUE_WORK)) yield;
-	if (typeof value === "string") return yield* visit(value, place, null, places?.names ?? false);
+	if (typeof value === "string") return yield* visit(value, place, null, schemaPlaces?.names ?? null);
 	if (value === null || typeof value !== "object") return typeof value === "function" ? undefined : value;
 	if (typeof (value as { toJSON?: unknown }).toJSON === "function")
-		return yield* copyVisiting((value as { toJSON(): unknown }).toJSON(), place, places, visit, work);
+		return yield* copyVisiting((value as { toJSON(): unknown }).toJSON(), place, schemaPlaces, visit, work, placesOfObject);
+	const places = placesOfObject(value) ?? schemaPlaces;
 	if (Array.isArray(value)) {
 		const copy: unknown[] = [];
 		for (let index = 0; index < value.length; index++) {
 			place.push(index);
-			copy.push((yield* copyVisiting(value[index], place, filePlacesAt(places, index), visit, work)) ?? null);
+			copy.push((yield* copyVisiting(value[index], place, filePlacesAt(places, index), visit, work, placesOfObject)) ?? null);
 			place.pop();
 		}
 		return copy;
@@ -150,9 +163,9 @@ function* copyVisiting(value: unknown, place: Place, places: FilePlaces | null, 
 		if (entry === undefined || typeof entry === "function") continue;
 		if (work.add(CUT_TO_FIT_VALUE_WORK)) yield;
 		place.push(key);
-		const keyAsSent = yield* visit(key, place, keys, false);
+		const keyAsSent = yield* visit(key, place, keys, null);
 		place[place.length - 1] = keyAsSent;
-		const value = yield* copyVisiting(entry, place, filePlacesAt(places, key), visit, work);
+		const value = yield* copyVisiting(entry, place, filePlacesAt(places, key), visit, work, placesOfObject);
 		// Defined, not assigned: a key `__proto__` (a frontmatter may have one) stays a key.
 		Object.defineProperty(copy, keyAsSent, { value, enumerable: true, writable: true, configurable: true });
 		place.pop();
@@ -191,6 +204,8 @@ function pointerOf(place: Place): string {
  * most `room` bytes: the largest that does; null when it would be under CUT_TO_FIT_SHORTEST_BYTES.
  */
 function cutLength(sizes: readonly number[], room: number): number | null {
+	// Nothing long to cut (strings sent empty may have been enough): fits or not as it is.
+	if (sizes.length === 0) return room >= 0 ? Number.POSITIVE_INFINITY : null;
 	const longestFirst = [...sizes].sort((a, b) => b - a);
 	let uncut = longestFirst.reduce((sum, size) => sum + size, 0);
 	for (let cut = 1; cut <= longestFirst.length; cut++) {
@@ -201,48 +216,79 @@ function cutLength(sizes: readonly number[], room: number): number | null {
 	return null;
 }
 
+const HASH = 0x23;
+const BAR = 0x7c;
+
+/**
+ * How many of `text`'s first characters are kept whole because they name the file it names: all
+ * of a path; a link's text up to its first `#` (a heading or block) or `|` (the text shown), that
+ * character included. Null when those are more than any path holds: they name no file, and a
+ * prefix of them could name one. A link path is looked for in the first MAX_VAULT_PATH_CHARS
+ * characters only (and two for `[[`), counted as work.
+ */
+function* namingPart(text: string, names: NameKind, work: StepWork): Steps<number | null> {
+	if (names === "path") return text.length <= MAX_VAULT_PATH_CHARS ? text.length : null;
+	const start = text.startsWith("[[") ? 2 : 0;
+	const last = Math.min(text.length, start + MAX_VAULT_PATH_CHARS + 1);
+	let index = start;
+	while (index < last && text.charCodeAt(index) !== HASH && text.charCodeAt(index) !== BAR) index++;
+	if (work.add(index - start)) yield;
+	if (index < last) return index + 1;
+	return text.length <= start + MAX_VAULT_PATH_CHARS ? text.length : null;
+}
+
 /**
  * `answer` with its longest strings cut so that its tool result takes at most `maxBytes`, and
  * `cut_to_fit` saying which; null when cutting strings to CUT_TO_FIT_SHORTEST_BYTES is not enough
  * (an answer of many short strings, or of many long paths: the caller asks for less). `resultBytes`
- * is what the result of the whole answer takes; `paths` where the answer names files, kept whole
- * (a string there longer than any path names none, and is cut as text). Strings are measured and
- * cut a piece at a time.
+ * is what the result of the whole answer takes; `paths` where the answer names files, and
+ * `placesOfObject` where an object of it does beyond them (namingPart says what is kept whole).
+ * Strings are measured and cut a piece at a time.
  */
 export function* cutToFitSteps(
 	answer: Record<string, unknown>,
 	resultBytes: number,
 	maxBytes: number,
 	paths: FilePlaces | null,
+	placesOfObject: PlacesOfObject = () => null,
 ): Steps<Record<string, unknown> | null> {
-	const keptWhole = (text: string, namesFile: boolean) => namesFile && text.length <= MAX_VAULT_PATH_CHARS;
 	// First pass: the size of each string in the result, and of what is not a string that may be cut.
 	const longSizes: number[] = [];
 	const longOrder: number[] = [];
+	// Strings naming a file whose first characters are kept (by order), and those sent empty with what they took.
+	const kept = new Map<number, number>();
+	const emptied = new Set<number>();
+	let emptiedBytes = 0;
 	const work = new StepWork();
 	let order = 0;
 	yield* copyVisiting(
 		answer,
 		[],
 		paths,
-		function* (text, _place, _keys, namesFile) {
-			// Counted in the answer's bytes that are not cut, unmeasured.
-			if (keptWhole(text, namesFile)) {
-				order++;
+		function* (text, _place, _keys, names) {
+			const at = order++;
+			const head = names === null ? 0 : yield* namingPart(text, names, work);
+			if (head === null) {
+				emptied.add(at);
+				emptiedBytes += (yield* prefixInResult(text, Infinity, work)).bytes - QUOTES_IN_RESULT;
 				return text;
 			}
-			const { bytes } = yield* prefixInResult(text, Infinity, work);
+			// Counted in the answer's bytes that are not cut, unmeasured.
+			if (head === text.length && names !== null) return text;
+			if (head > 0) kept.set(at, head);
+			// A kept part is in the bytes not cut; the rest is measured with the string's quotes.
+			const { bytes } = yield* prefixInResult(text.slice(head), Infinity, work);
 			if (bytes > CUT_TO_FIT_SHORTEST_BYTES) {
 				longSizes.push(bytes);
-				longOrder.push(order);
+				longOrder.push(at);
 			}
-			order++;
 			return text;
 		},
 		work,
+		placesOfObject,
 	);
 	const longBytes = longSizes.reduce((sum, size) => sum + size, 0);
-	const length = cutLength(longSizes, maxBytes - CUT_TO_FIT_LISTED_BYTES - (resultBytes - longBytes));
+	const length = cutLength(longSizes, maxBytes - CUT_TO_FIT_LISTED_BYTES - (resultBytes - longBytes - emptiedBytes));
 	if (length === null) return null;
 	const toCut = new Set(longOrder.filter((_, index) => longSizes[index]! > length));
 	// Second pass: the copy with those strings cut, each named while the list has room.
@@ -264,17 +310,24 @@ export function* cutToFitSteps(
 		[],
 		paths,
 		function* (text, place, keys) {
-			if (!toCut.has(order++)) return text;
-			const { end } = yield* prefixInResult(text, length, work);
+			const at = order++;
+			if (emptied.has(at)) {
+				named(place);
+				return "";
+			}
+			if (!toCut.has(at)) return text;
+			const head = kept.get(at) ?? 0;
+			const { end } = yield* prefixInResult(text.slice(head), length, work);
 			if (keys === null) {
 				named(place);
-				return text.slice(0, end);
+				return text.slice(0, head + end);
 			}
 			const cut = yield* keyApart(text, text.slice(0, end), length, keys, work);
 			named([...place.slice(0, -1), cut]);
 			return cut;
 		},
 		work,
+		placesOfObject,
 	)) as Record<string, unknown>;
 	const cut: CutToFit = { strings: listed, total };
 	return { ...copy, [CUT_TO_FIT_FIELD]: cut };
