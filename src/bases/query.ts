@@ -10,7 +10,7 @@ import { BudgetExceededError, EvaluationBudget, EvaluationError, spendOnWalking,
 import { evaluate, field, formulaValue } from "./evaluate";
 import { notePropertyValue } from "./noteValues";
 import { compareValues } from "./operators";
-import { FileValue, isTruthy, toJson, valueWeight, type BaseFile, type BaseVault, type Value } from "./values";
+import { FileValue, isTruthy, namingOf, toJson, valueWeight, type BaseFile, type BaseVault, type Value, type ValueNaming } from "./values";
 import { sortInSlices } from "../vault/workBudget";
 import { echoed } from "../markdown/echo";
 
@@ -179,16 +179,28 @@ function compareRows(a: Value[], b: Value[], keys: SortKey[]): number {
 	return 0;
 }
 
+/**
+ * For a row's `values`, the cells that are files or links, and how they name them: an answer too
+ * big to send is cut to fit, and a file's path cut to a prefix (or a link's text inside its link
+ * path) could name another, planted note. Kept beside the row, not in it: the answer is what the
+ * client gets, and held weakly, so it goes with the row.
+ */
+export const cellNamings = new WeakMap<object, ReadonlyMap<string, ValueNaming>>();
+
 function makeRow(file: BaseFile, context: EvaluationContext, columns: string[], group: Value | undefined): BaseQueryRow {
 	const values: Record<string, unknown> = {};
 	const errors: Record<string, string> = {};
+	const namings = new Map<string, ValueNaming>();
 	for (const id of columns) {
 		const { value, error } = cellValue(id, context);
-		// Made into JSON whole: a step per value it holds.
-		spendOnWalking(context, value);
+		// Made into JSON whole, and looked at for the files it names: a step per value it holds, each time.
+		spendOnWalking(context, value, value);
 		Object.defineProperty(values, id, { value: toJson(value), enumerable: true, writable: true, configurable: true });
+		const naming = namingOf(value);
+		if (naming !== null) namings.set(id, naming);
 		if (error !== undefined) Object.defineProperty(errors, id, { value: error, enumerable: true, writable: true, configurable: true });
 	}
+	if (namings.size > 0) cellNamings.set(values, namings);
 	return {
 		path: file.path,
 		...(group !== undefined ? { group: toJson(group) } : {}),

@@ -1,4 +1,4 @@
-import { DISPLAY_TEXT_STEP_CHARS, INLINE_PASS_STEP_CHARS, INLINE_SCAN_PAUSE_STEPS } from "../config/limits";
+import { DISPLAY_TEXT_STEP_CHARS, INLINE_PASS_STEP_CHARS, INLINE_SCAN_PAUSE_STEPS, DECODE_CUT_SEARCH_CHARS } from "../config/limits";
 import { runSteps, type Steps } from "./steps";
 import { tagBodyLength } from "./tags";
 
@@ -584,14 +584,6 @@ function* decodeLinkDestination(raw: string, stepChars: number): Steps<string> {
 		return raw;
 	}
 }
-
-/**
- * Past this many places after `from` with none to cut at, the text there holds four `%XX` in a row
- * that continue a character (80 to BF): no UTF-8 character has more than three, so the whole fails
- * to decode, and so does a piece, wherever it is cut. Looking on to the end for a place held the
- * server: 4 MB of `%80` were looked through in one piece of 160-190 ms.
- */
-const DECODE_CUT_SEARCH_CHARS = 12;
 
 /**
  * The first place at or after `from` (or the end) where `raw` may be cut for decoding: not inside a

@@ -1,3 +1,4 @@
+import { LINKS_PER_CLOCK_CHECK } from "../config/limits";
 import type { CachedMetadata, ReferenceCache } from "obsidian";
 import { packedReferencePlaces, type ReferencePlaces } from "../headless/compactMetadata";
 import type { Host, HostFile } from "../host/Host";
@@ -30,9 +31,6 @@ export interface NoteLinks {
 	unresolved: string[];
 	unresolvedTotal: number;
 }
-
-/** Links resolved between two looks at the call's clock. */
-const LINKS_PER_CLOCK_CHECK = 512;
 
 /**
  * The note's links, at most `listed` of each list, with the totals. Every link is resolved to count
