@@ -212,10 +212,19 @@ export const STILL_BEING_READ_LISTED = 10;
  */
 export const NOTES_WITH_TASKS_LOOK_STEP = 4096;
 /**
- * get_graph_stats answers kept (one per scope) until the next change to any note: a token's answer is
- * never another's, since the key is the whole scope (excluded folders and token folders).
+ * Scopes whose get_graph_stats counts are kept note by note (the one asked longest ago is dropped):
+ * each holds every visible note's links, about the size of Obsidian's own `resolvedLinks`, so a
+ * few tokens' and settings' scopes, not one per call. A token's counts are never another's, since
+ * the key is the whole scope (excluded folders and token folders).
  */
 export const KEPT_GRAPH_STATS_SCOPES = 8;
+/**
+ * Notes changed at once past which the kept order of the most linked-to notes is sorted again
+ * whole (in slices) rather than kept note by note: keeping one in order moves part of a list of
+ * every linked-to note (about 20 µs at 50,000), so past a few hundred one sort is cheaper, and
+ * the first count (every note) is never 50,000 such moves in one call.
+ */
+export const GRAPH_ORDER_RESORT_CHANGES = 512;
 // Completions and subscriptions: a client asks on every keystroke, and a stream stays open for hours.
 /** Values one completion/complete answer holds at most (MCP's own cap is 100). */
 export const COMPLETION_MAX_VALUES = 100;

@@ -11,6 +11,15 @@ import { linkQuery, pickLinkTarget, queriedName } from "../paths/linkResolution"
 export const comparePaths: (a: string, b: string) => number = new Intl.Collator().compare;
 
 /**
+ * `comparePaths`, and two paths it finds alike (canonically equal spellings, characters it ignores)
+ * by their code units: an order that never hangs on the order the paths came in, so a count kept
+ * note by note lists its notes as a count from nothing does.
+ */
+export function comparePathsStrictly(a: string, b: string): number {
+	return comparePaths(a, b) || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/**
  * Whether each path is a note in scope, per scope: every vault-wide call asks it of every note, and
  * the answer depends only on the path and the scope. Cleared when it fills.
  */
