@@ -27,8 +27,8 @@ interface ScopeCounts {
  * was 250–640 ms of CPU on every call after any change. A note's part (where its links lead, how many
  * point nowhere) is worked out again when its links are resolved again (`resolve`), when it is
  * made, deleted or moved; a note whose links lead to a hidden note also whenever any file comes,
- * goes or moves, and after each round of resolution (`resolved`), since its links are resolved
- * again among the visible files. Scope is applied as the part is worked out; the key is the whole
+ * goes or moves, since its links are resolved again among the visible files at once (the host
+ * resolves again only the notes asking for the file's name, after). Scope is applied as the part is worked out; the key is the whole
  * scope, so a token, or the settings after their excluded folders changed, never gets counts made
  * for another. At most KEPT_GRAPH_STATS_SCOPES scopes are kept, the one asked longest ago dropped.
  */
@@ -58,12 +58,6 @@ export class KeptGraphStats {
 				from: "metadata",
 				ref: metadataCache.on("resolve", (file) => {
 					for (const kept of this.scopes.values()) kept.changed.add(file.path);
-				}),
-			},
-			{
-				from: "metadata",
-				ref: metadataCache.on("resolved", () => {
-					for (const kept of this.scopes.values()) for (const path of kept.reresolved) kept.changed.add(path);
 				}),
 			},
 		);
