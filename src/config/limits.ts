@@ -219,12 +219,17 @@ export const NOTES_WITH_TASKS_LOOK_STEP = 4096;
  */
 export const KEPT_GRAPH_STATS_SCOPES = 8;
 /**
- * Notes changed at once past which the kept order of the most linked-to notes is sorted again
- * whole (in slices) rather than kept note by note: keeping one in order moves part of a list of
- * every linked-to note (about 20 µs at 50,000), so past a few hundred one sort is cheaper, and
- * the first count (every note) is never 50,000 such moves in one call.
+ * Most linked-to notes kept in order per kept scope of get_graph_stats: GRAPH_TOP_LINKED are
+ * answered, the rest are spares, so the first ten are looked for again among every note linked to
+ * (one comparison a note) only after 54 of them lost links or went.
  */
-export const GRAPH_ORDER_RESORT_CHANGES = 512;
+export const GRAPH_TOP_KEPT = 64;
+/**
+ * Notes changed at once past which the most linked-to notes are looked for again among every
+ * note linked to, once, rather than kept in place as each note is set: a few comparisons a note
+ * set against one a note linked to, so past a few hundred one look is cheaper (the first count sets every note).
+ */
+export const GRAPH_TOP_REFILL_CHANGES = 512;
 // Completions and subscriptions: a client asks on every keystroke, and a stream stays open for hours.
 /** Values one completion/complete answer holds at most (MCP's own cap is 100). */
 export const COMPLETION_MAX_VALUES = 100;

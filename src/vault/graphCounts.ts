@@ -1,5 +1,6 @@
 import { comparePathsStrictly } from "./notes";
-import { sortInSlices, type CallBudget } from "./workBudget";
+import type { CallBudget } from "./workBudget";
+import { GRAPH_TOP_KEPT } from "../config/limits";
 import type { GraphStats } from "./links";
 
 /** What one note adds to the graph counts: its links to each other path (links to itself left out), and how many point nowhere. */
@@ -19,8 +20,8 @@ interface NoteLinks {
  */
 export class GraphCounts {
 	private readonly notes = new Map<string, NoteLinks>();
-	/** Target path (a note or not) → the notes linking to it. */
-	private readonly linkers = new Map<string, Set<string>>();
+	/** Target path (a note or not) → the notes linking to it: one held as its path (most paths are linked to by one), more as a set. */
+	private readonly linkers = new Map<string, string | Set<string>>();
 	/** Target path → its links from the notes, while any note links to it. */
 	private readonly incoming = new Map<string, number>();
 	/** Note → how many notes it links to (absent: none). */
@@ -28,47 +29,60 @@ export class GraphCounts {
 	private links = 0;
 	private unresolved = 0;
 	private orphans = 0;
-	/** The notes linked to, most links first (then by path); null until sorted again (`sortOrder`), after many changes at once. */
-	private order: string[] | null = null;
+	/** Notes that some note links to. */
+	private linkedNotes = 0;
+	/**
+	 * The first of the notes linked to, most links first (then by path): exactly the first of them
+	 * all, at most GRAPH_TOP_KEPT (the rest are spares, so a note leaving the first few rarely needs a
+	 * look at every note to fill them again); null until looked for again (`fillTop`) after many
+	 * changes at once. Sorting every note linked to was most of a count from nothing.
+	 */
+	private top: string[] | null = [];
+
+	/** `topKept`: how many of the most linked-to notes are kept in order (GRAPH_TOP_KEPT; a test keeps a few); more once more are asked for. */
+	constructor(private topKept: number = GRAPH_TOP_KEPT) {}
 
 	/** The notes held. */
 	paths(): IterableIterator<string> {
 		return this.notes.keys();
 	}
 
-	/** Whether the order of the most linked-to notes must be sorted again before an answer. */
-	get orderDropped(): boolean {
-		return this.order === null;
+	/** Whether the `topCount` most linked-to notes must be looked for again (`fillTop`) before an answer. */
+	topMissing(topCount: number): boolean {
+		return this.top === null || (this.top.length < topCount && this.top.length < this.linkedNotes);
 	}
 
 	/**
-	 * Drops the order of the most linked-to notes: many changes to come are cheaper sorted once after
-	 * (each kept in order moves part of the list) than kept in order one by one.
+	 * Stops keeping the most linked-to notes until `fillTop`: many changes to come are cheaper with
+	 * one look at every note after than with each kept in place as it comes.
 	 */
-	dropOrder(): void {
-		this.order = null;
+	dropTop(): void {
+		this.top = null;
 	}
 
-	/** Sorts the order of the most linked-to notes again, pausing on `budget`. */
-	async sortOrder(budget?: Pick<CallBudget, "due" | "checkpoint">): Promise<void> {
-		if (this.order !== null) return;
-		const linked: string[] = [];
+	/**
+	 * Looks for the most linked-to notes again among every note linked to, at least `topCount` of
+	 * them, pausing on `budget`: one comparison a note, mostly of two numbers.
+	 */
+	async fillTop(topCount: number, budget?: Pick<CallBudget, "due" | "checkpoint">): Promise<void> {
+		this.topKept = Math.max(this.topKept, topCount);
+		const top: string[] = [];
 		for (const target of this.incoming.keys()) {
 			if (budget?.due()) await budget.checkpoint();
-			if (this.notes.has(target)) linked.push(target);
+			if (this.notes.has(target)) this.keepIfAmongFirst(top, target, true);
 		}
-		this.order = budget ? await sortInSlices(linked, this.byBacklinks, budget) : linked.sort(this.byBacklinks);
+		this.top = top;
 	}
 
-	/** The counts, with the `topCount` most linked-to notes. Only after `sortOrder` when the order was dropped. */
+	/** The counts, with the `topCount` most linked-to notes. Only when `topMissing` is false. */
 	answer(topCount: number): GraphStats {
-		if (this.order === null) throw new Error("GraphCounts: the order of the most linked-to notes was not sorted again");
+		if (this.top === null || this.topMissing(topCount)) throw new Error("GraphCounts: the most linked-to notes must be looked for again first");
 		return {
 			notes: this.notes.size,
 			links: this.links,
 			unresolved_links: this.unresolved,
 			orphans: this.orphans,
-			top_linked: this.order.slice(0, topCount).map((path) => ({ path, backlinks: this.incoming.get(path) as number })),
+			top_linked: this.top.slice(0, topCount).map((path) => ({ path, backlinks: this.incoming.get(path) as number })),
 		};
 	}
 
@@ -88,7 +102,8 @@ export class GraphCounts {
 		if (linkers) {
 			// The links already pointing here count now.
 			this.links += this.incoming.get(path) as number;
-			for (const source of linkers) this.countNotesLinked(source, 1);
+			this.linkedNotes++;
+			for (const source of typeof linkers === "string" ? [linkers] : linkers) this.countNotesLinked(source, 1);
 			this.putInOrder(path);
 		} else this.orphans++;
 		for (let at = 0; at < links.targets.length; at++) this.addLink(path, links.targets[at] as string, links.counts[at] as number);
@@ -100,9 +115,10 @@ export class GraphCounts {
 		const linkers = this.linkers.get(path);
 		if (linkers) {
 			this.takeFromOrder(path);
+			this.linkedNotes--;
 			this.links -= this.incoming.get(path) as number;
 			this.notes.delete(path);
-			for (const source of linkers) this.countNotesLinked(source, -1);
+			for (const source of typeof linkers === "string" ? [linkers] : linkers) this.countNotesLinked(source, -1);
 		} else {
 			this.orphans--;
 			this.notes.delete(path);
@@ -124,10 +140,12 @@ export class GraphCounts {
 		const wasOrphan = this.isOrphan(target);
 		if (targetIsNote) this.takeFromOrder(target);
 		const linkers = this.linkers.get(target);
-		if (linkers) linkers.add(source);
-		else this.linkers.set(target, new Set([source]));
+		if (linkers === undefined) this.linkers.set(target, source);
+		else if (typeof linkers === "string") this.linkers.set(target, new Set([linkers, source]));
+		else linkers.add(source);
 		this.incoming.set(target, (this.incoming.get(target) ?? 0) + count);
 		if (!targetIsNote) return;
+		if (!linkers) this.linkedNotes++;
 		this.links += count;
 		this.countNotesLinked(source, 1);
 		this.putInOrder(target);
@@ -137,17 +155,21 @@ export class GraphCounts {
 	private removeLink(source: string, target: string, count: number): void {
 		const targetIsNote = this.notes.has(target);
 		if (targetIsNote) this.takeFromOrder(target);
-		const linkers = this.linkers.get(target) as Set<string>;
-		linkers.delete(source);
-		if (linkers.size === 0) {
+		const linkers = this.linkers.get(target) as string | Set<string>;
+		const stillLinked = typeof linkers !== "string" && linkers.delete(source) && linkers.size > 0;
+		if (stillLinked) this.incoming.set(target, (this.incoming.get(target) as number) - count);
+		else {
 			this.linkers.delete(target);
 			this.incoming.delete(target);
-		} else this.incoming.set(target, (this.incoming.get(target) as number) - count);
+		}
 		if (!targetIsNote) return;
 		this.links -= count;
 		this.countNotesLinked(source, -1);
-		if (linkers.size > 0) this.putInOrder(target);
-		else if (this.isOrphan(target)) this.orphans++;
+		if (stillLinked) this.putInOrder(target);
+		else {
+			this.linkedNotes--;
+			if (this.isOrphan(target)) this.orphans++;
+		}
 	}
 
 	/** One note more (or fewer) that `source` links to; it is an orphan while it links to none and none links to it. */
@@ -167,33 +189,53 @@ export class GraphCounts {
 	private readonly byBacklinks = (a: string, b: string): number =>
 		(this.incoming.get(b) as number) - (this.incoming.get(a) as number) || comparePathsStrictly(a, b);
 
-	/** Where `path` stands, or would stand, in the order (by its links now). */
-	private placeInOrder(order: readonly string[], path: string): number {
+	/** Where `path` stands, or would stand, in `top` (by its links now). */
+	private placeIn(top: readonly string[], path: string): number {
 		let low = 0;
-		let high = order.length;
+		let high = top.length;
 		while (low < high) {
 			const middle = (low + high) >>> 1;
-			if (this.byBacklinks(order[middle] as string, path) < 0) low = middle + 1;
+			if (this.byBacklinks(top[middle] as string, path) < 0) low = middle + 1;
 			else high = middle;
 		}
 		return low;
 	}
 
-	/** Puts a linked-to note in the order by its links now. */
-	private putInOrder(path: string): void {
-		if (this.order) this.order.splice(this.placeInOrder(this.order, path), 0, path);
+	/**
+	 * Puts `path` in `top` where it stands when it is among the first GRAPH_TOP_KEPT: when it comes
+	 * before the last held, or when `top` holds every other note linked to (`whole`).
+	 */
+	private keepIfAmongFirst(top: string[], path: string, whole: boolean): void {
+		const last = top[top.length - 1];
+		if (!(whole && top.length < this.topKept) && (last === undefined || this.byBacklinks(path, last) > 0)) return;
+		top.splice(this.placeIn(top, path), 0, path);
+		if (top.length > this.topKept) top.pop();
 	}
 
-	/** Takes a linked-to note out of the order, before its links change. */
+	/** Puts a linked-to note among the first by its links now, if it is one. */
+	private putInOrder(path: string): void {
+		if (this.top) this.keepIfAmongFirst(this.top, path, this.top.length === this.linkedNotes - 1);
+	}
+
+	/** Takes a linked-to note out of the first, before its links change. */
 	private takeFromOrder(path: string): void {
-		if (!this.order || !this.linkers.has(path)) return;
-		const at = this.placeInOrder(this.order, path);
-		if (this.order[at] === path) this.order.splice(at, 1);
+		const at = this.top ? this.top.indexOf(path) : -1;
+		if (at >= 0) this.top?.splice(at, 1);
 	}
 }
 
+const NO_LINKS: NoteLinks = { targets: [], counts: [], unresolved: 0 };
+
 /** A note's links as kept: to every other path, in the record's order. */
 function noteLinksOf(path: string, record: Readonly<Record<string, number>>, unresolved: number): NoteLinks {
+	// for…in over an empty record is cheaper than two arrays a note: most of a vault's notes link nowhere, or to a few.
+	let empty = true;
+	for (const target in record)
+		if (target !== path) {
+			empty = false;
+			break;
+		}
+	if (empty) return unresolved === 0 ? NO_LINKS : { ...NO_LINKS, unresolved };
 	const targets: string[] = [];
 	const counts: number[] = [];
 	for (const target in record) {

@@ -1,5 +1,5 @@
 import type { EventRef } from "obsidian";
-import { GRAPH_ORDER_RESORT_CHANGES, KEPT_GRAPH_STATS_SCOPES } from "../config/limits";
+import { GRAPH_TOP_REFILL_CHANGES, KEPT_GRAPH_STATS_SCOPES } from "../config/limits";
 import type { Host, HostAbstractFile } from "../host/Host";
 import { GraphCounts } from "./graphCounts";
 import { graphStats, noteGraphLinks, type GraphStats } from "./links";
@@ -100,7 +100,7 @@ export class KeptGraphStats {
 		const visible = noteVisibility(kept.scope);
 		for (;;) {
 			kept.walk ??= await this.everyPath(kept, budget);
-			if (kept.walk.paths.length - kept.walk.at + kept.changed.size > GRAPH_ORDER_RESORT_CHANGES) kept.counts.dropOrder();
+			if (kept.walk.paths.length - kept.walk.at + kept.changed.size > GRAPH_TOP_REFILL_CHANGES) kept.counts.dropTop();
 			// A folder moved meanwhile drops the walk (null): begun again from the top.
 			for (let walk = kept.walk; walk === kept.walk && walk.at < walk.paths.length; walk.at++)
 				await this.setNote(kept, walk.paths[walk.at] as string, visible, budget);
@@ -113,7 +113,7 @@ export class KeptGraphStats {
 					throw error;
 				}
 			}
-			if (kept.counts.orderDropped) await kept.counts.sortOrder(budget);
+			if (kept.counts.topMissing(topCount)) await kept.counts.fillTop(topCount, budget);
 			// Nothing came while the last part was worked out: the answer is the vault as it is now.
 			if (kept.changed.size === 0 && kept.walk !== null && kept.walk.at === kept.walk.paths.length) return kept.counts.answer(topCount);
 		}

@@ -91,7 +91,14 @@ describe("KeptGraphStats: get_graph_stats answers again without a walk until a n
 		await vault.host.vault.process(vault.host.vault.getFileByPath("Plain/001.md") as HostFile, () => "[[Hub]] [[Two]]\n");
 		await vault.host.metadataCache.settled();
 		const after = await stats(vault.scope("Hidden"));
-		expect(after.answer).toMatchObject({ links: 5, top_linked: [{ path: "Hub.md", backlinks: 3 }, { path: "A/One.md", backlinks: 1 }, { path: "A/Two.md", backlinks: 1 }] });
+		expect(after.answer).toMatchObject({
+			links: 5,
+			top_linked: [
+				{ path: "Hub.md", backlinks: 3 },
+				{ path: "A/One.md", backlinks: 1 },
+				{ path: "A/Two.md", backlinks: 1 },
+			],
+		});
 		expect(after.walked).toBeLessThan(10);
 	});
 
