@@ -3,7 +3,7 @@ import { GRAPH_TOP_REFILL_CHANGES, KEPT_GRAPH_STATS_SCOPES } from "../config/lim
 import type { Host, HostAbstractFile } from "../host/Host";
 import { GraphCounts } from "./graphCounts";
 import { graphStats, noteGraphLinks, type GraphStats } from "./links";
-import { noteVisibility } from "./notes";
+import { noteVisibility, visibleLinkResolver, type VisibleLinkResolver } from "./notes";
 import { scopeKey, type Scope } from "./scope";
 import type { CallBudget } from "./workBudget";
 
@@ -17,6 +17,8 @@ interface ScopeCounts {
 	readonly reresolved: Set<string>;
 	/** Paths to look at before answering: every note, when the counts are first made or a folder changed; null when none. */
 	walk: { paths: string[]; at: number } | null;
+	/** Where links lead among the visible files, for the notes resolved again; null after any file came, went or moved (it gathers the files by name once). */
+	resolve: VisibleLinkResolver | null;
 	/** The answer being made (calls for one scope take turns: one note's part is set whole). */
 	turn: Promise<unknown>;
 }
@@ -45,6 +47,7 @@ export class KeptGraphStats {
 			for (const kept of this.scopes.values()) {
 				// A folder's notes have events of their own, in Obsidian and headless; all looked at again in case a host sends none.
 				if (folder && folderEmptied) kept.walk = null;
+				kept.resolve = null;
 				kept.changed.add(file.path);
 				if (oldPath !== undefined) kept.changed.add(oldPath);
 				for (const path of kept.reresolved) kept.changed.add(path);
@@ -88,7 +91,7 @@ export class KeptGraphStats {
 		if (kept) this.scopes.delete(key);
 		else {
 			if (this.scopes.size >= KEPT_GRAPH_STATS_SCOPES) this.scopes.delete(this.scopes.keys().next().value as string);
-			kept = { scope, counts: new GraphCounts(), changed: new Set(), reresolved: new Set(), walk: null, turn: Promise.resolve() };
+			kept = { scope, counts: new GraphCounts(), changed: new Set(), reresolved: new Set(), walk: null, resolve: null, turn: Promise.resolve() };
 		}
 		// Last asked last: the first is the one to drop.
 		this.scopes.set(key, kept);
@@ -141,7 +144,8 @@ export class KeptGraphStats {
 			kept.reresolved.delete(path);
 			return;
 		}
-		const links = await noteGraphLinks(this.host, kept.scope, path, budget);
+		kept.resolve ??= visibleLinkResolver(this.host, kept.scope);
+		const links = await noteGraphLinks(this.host, kept.scope, path, budget, undefined, kept.resolve);
 		// Worked out over pauses: when the note changed meanwhile it is in `changed` again, and set again after.
 		kept.counts.set(path, links);
 		if (links.reresolved) kept.reresolved.add(path);

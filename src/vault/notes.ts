@@ -151,7 +151,10 @@ function resolveVisibleLink(host: Host, scope: Scope, path: string, sourcePath: 
  * the whole vault: backlinks of any note and the graph counts ran out of their work budget for every
  * token with an excluded folder, holding other clients a third of a second at a time meanwhile.
  */
-export function visibleLinkResolver(host: Host, scope: Scope): (linkpath: string, sourcePath: string) => HostFile | null {
+/** Where a link leads among the files a scope may see (`visibleLinkResolver`). */
+export type VisibleLinkResolver = (linkpath: string, sourcePath: string) => HostFile | null;
+
+export function visibleLinkResolver(host: Host, scope: Scope): VisibleLinkResolver {
 	const candidates = visibleLinkCandidatesByName(host, scope);
 	return (linkpath, sourcePath) => {
 		const first = host.metadataCache.getFirstLinkpathDest(linkpath, sourcePath);
