@@ -3,7 +3,7 @@ import { GRAPH_TOP_REFILL_CHANGES, KEPT_GRAPH_STATS_SCOPES } from "../config/lim
 import type { Host, HostAbstractFile } from "../host/Host";
 import { GraphCounts } from "./graphCounts";
 import { graphStats, noteGraphLinks, type GraphStats } from "./links";
-import { noteVisibility, visibleLinkResolver, type VisibleLinkResolver } from "./notes";
+import { noteVisibility, visibleLinkResolverOnBudget, type VisibleLinkResolver } from "./notes";
 import { scopeKey, type Scope } from "./scope";
 import type { CallBudget } from "./workBudget";
 
@@ -19,6 +19,8 @@ interface ScopeCounts {
 	walk: { paths: string[]; at: number } | null;
 	/** Where links lead among the visible files, for the notes resolved again; null after any file came, went or moved (it gathers the files by name once). */
 	resolve: VisibleLinkResolver | null;
+	/** Files come, gone or moved: a note worked out across one of them is worked out again. */
+	filesMoved: number;
 	/** The answer being made (calls for one scope take turns: one note's part is set whole). */
 	turn: Promise<unknown>;
 }
@@ -48,6 +50,7 @@ export class KeptGraphStats {
 				// A folder's notes have events of their own, in Obsidian and headless; all looked at again in case a host sends none.
 				if (folder && folderEmptied) kept.walk = null;
 				kept.resolve = null;
+				kept.filesMoved++;
 				kept.changed.add(file.path);
 				if (oldPath !== undefined) kept.changed.add(oldPath);
 				for (const path of kept.reresolved) kept.changed.add(path);
@@ -91,7 +94,16 @@ export class KeptGraphStats {
 		if (kept) this.scopes.delete(key);
 		else {
 			if (this.scopes.size >= KEPT_GRAPH_STATS_SCOPES) this.scopes.delete(this.scopes.keys().next().value as string);
-			kept = { scope, counts: new GraphCounts(), changed: new Set(), reresolved: new Set(), walk: null, resolve: null, turn: Promise.resolve() };
+			kept = {
+				scope,
+				counts: new GraphCounts(),
+				changed: new Set(),
+				reresolved: new Set(),
+				walk: null,
+				resolve: null,
+				filesMoved: 0,
+				turn: Promise.resolve(),
+			};
 		}
 		// Last asked last: the first is the one to drop.
 		this.scopes.set(key, kept);
@@ -136,6 +148,15 @@ export class KeptGraphStats {
 		return { paths, at: 0 };
 	}
 
+	/** The scope's resolver among the visible files, gathered in slices when none is kept (kept unless a file moved meanwhile). */
+	private async resolverOf(kept: ScopeCounts, budget?: CallBudget): Promise<VisibleLinkResolver> {
+		if (kept.resolve) return kept.resolve;
+		const filesMoved = kept.filesMoved;
+		const resolve = await visibleLinkResolverOnBudget(this.host, kept.scope, budget);
+		if (kept.filesMoved === filesMoved) kept.resolve = resolve;
+		return resolve;
+	}
+
 	/** Works out one path's part again: the note's links for this scope, or none when no visible note is there now. */
 	private async setNote(kept: ScopeCounts, path: string, visible: (path: string) => boolean, budget?: CallBudget): Promise<void> {
 		if (budget?.due()) await budget.checkpoint();
@@ -144,10 +165,12 @@ export class KeptGraphStats {
 			kept.reresolved.delete(path);
 			return;
 		}
-		kept.resolve ??= visibleLinkResolver(this.host, kept.scope);
-		const links = await noteGraphLinks(this.host, kept.scope, path, budget, undefined, kept.resolve);
-		// Worked out over pauses: when the note changed meanwhile it is in `changed` again, and set again after.
+		const filesMoved = kept.filesMoved;
+		const links = await noteGraphLinks(this.host, kept.scope, path, budget, undefined, () => this.resolverOf(kept, budget));
+		// Worked out over pauses: when the note's links changed meanwhile it is in `changed` again, and set again after; when
+		// any file moved, where its links lead among the visible files may have too.
 		kept.counts.set(path, links);
+		if (kept.filesMoved !== filesMoved) kept.changed.add(path);
 		if (links.reresolved) kept.reresolved.add(path);
 		else kept.reresolved.delete(path);
 	}

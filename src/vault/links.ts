@@ -4,7 +4,7 @@ import type { Host, HostFile } from "../host/Host";
 import { canvasLinksSteps } from "../canvas/canvasLinks";
 import { linkpathOf } from "../markdown/inline";
 import { isNoteInScope, isPathVisible, scopeKey, type Scope } from "./scope";
-import { comparePathsStrictly, visibleLinkResolver, visibleNotesOnBudget, type VisibleLinkResolver } from "./notes";
+import { comparePathsStrictly, visibleLinkResolver, visibleLinkResolverOnBudget, visibleNotesOnBudget, type VisibleLinkResolver } from "./notes";
 import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
 import { runStepsOnBudget, sortInSlices, type CallBudget } from "./workBudget";
 
@@ -382,12 +382,12 @@ export async function noteGraphLinks(
 	source: string,
 	budget?: CallBudget,
 	memo: NoteMemo = sharedNoteMemo,
-	resolve?: VisibleLinkResolver,
+	resolver: () => Promise<VisibleLinkResolver> = () => visibleLinkResolverOnBudget(host, scope, budget),
 ): Promise<{ targets: Readonly<Record<string, number>>; unresolved: number; reresolved: boolean }> {
 	const kept = keptLinkContribution(host, scope, scopeKeyOf(scope), source, memo);
 	if (kept) return { targets: kept.targets, unresolved: kept.unresolved, reresolved: false };
 	// A link to a note this token may not see counts as if that note did not exist.
-	return { ...(await visibleTargets(host, scope, source, budget, resolve)), reresolved: true };
+	return { ...(await visibleTargets(host, scope, source, budget, await resolver())), reresolved: true };
 }
 
 /**
@@ -402,15 +402,17 @@ export async function graphStats(host: Host, scope: Scope, topCount: number, bud
 		if (budget?.due()) await budget.checkpoint();
 		visible.add(file.path);
 	}
-	// One for the whole count: each gathers the visible files by name at its first ask, a walk over the vault (one a note cost 1.8 s at 10,000 notes with a folder hidden).
-	const resolve = visibleLinkResolver(host, scope);
+	// One for the whole count, made at the first note that needs it: each gathers the visible files by name, a walk over
+	// the vault (one a note linking into a hidden folder cost 1.8 s at 10,000 notes with a folder hidden).
+	let shared: VisibleLinkResolver | undefined;
+	const resolver = async () => (shared ??= await visibleLinkResolverOnBudget(host, scope, budget));
 	const incoming = new Map<string, number>();
 	const hasOutgoing = new Set<string>();
 	let links = 0;
 	let unresolved = 0;
 	for (const source of visible) {
 		if (budget?.due()) await budget.checkpoint();
-		const { targets, unresolved: nowhere } = await noteGraphLinks(host, scope, source, budget, memo, resolve);
+		const { targets, unresolved: nowhere } = await noteGraphLinks(host, scope, source, budget, memo, resolver);
 		unresolved += nowhere;
 		for (const target in targets) {
 			const count = targets[target] as number;
