@@ -214,10 +214,24 @@ export const STILL_BEING_READ_LISTED = 10;
  */
 export const NOTES_WITH_TASKS_LOOK_STEP = 4096;
 /**
- * get_graph_stats answers kept (one per scope) until the next change to any note: a token's answer is
- * never another's, since the key is the whole scope (excluded folders and token folders).
+ * Scopes whose get_graph_stats counts are kept note by note (the one asked longest ago is dropped):
+ * each holds every visible note's links, about the size of Obsidian's own `resolvedLinks`, so a
+ * few tokens' and settings' scopes, not one per call. A token's counts are never another's, since
+ * the key is the whole scope (excluded folders and token folders).
  */
 export const KEPT_GRAPH_STATS_SCOPES = 8;
+/**
+ * Most linked-to notes kept in order per kept scope of get_graph_stats: GRAPH_TOP_LINKED are
+ * answered, the rest are spares, so the first ten are looked for again among every note linked to
+ * (one comparison a note) only after 54 of them lost links or went.
+ */
+export const GRAPH_TOP_KEPT = 64;
+/**
+ * Notes changed at once past which the most linked-to notes are looked for again among every
+ * note linked to, once, rather than kept in place as each note is set: a few comparisons a note
+ * set against one a note linked to, so past a few hundred one look is cheaper (the first count sets every note).
+ */
+export const GRAPH_TOP_REFILL_CHANGES = 512;
 // Completions and subscriptions: a client asks on every keystroke, and a stream stays open for hours.
 /** Values one completion/complete answer holds at most (MCP's own cap is 100). */
 export const COMPLETION_MAX_VALUES = 100;

@@ -163,6 +163,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 
 	on(name: "changed", callback: (file: HostFile, data: string, cache: CachedMetadata) => unknown): EventRef;
 	on(name: "deleted", callback: (file: HostFile, prevCache: CachedMetadata | null) => unknown): EventRef;
+	on(name: "resolve", callback: (file: HostFile) => unknown): EventRef;
 	on(name: "resolved", callback: () => unknown): EventRef;
 	on(name: string, callback: (...args: never[]) => unknown): EventRef {
 		return this.events.on(name, callback);
@@ -441,6 +442,9 @@ export class NodeMetadataCache implements HostMetadataCache {
 		this.resolvedLinks[path] = resolved;
 		this.unresolvedLinks[path] = unresolved;
 		if (asked) this.hugeSourceAskedNames.set(path, { lists, names: asked });
+		// As Obsidian: kept counts over the link graph (get_graph_stats) follow one source at a time.
+		const file = this.vault.getFileByPath(path);
+		if (file) this.events.trigger("resolve", file);
 	}
 }
 
