@@ -10,6 +10,7 @@ import {
 	phraseWordTitle,
 	seek,
 	tightenedBound,
+	type PhrasePair,
 	type ResolvedTerm,
 } from "./postingValues";
 
@@ -458,9 +459,29 @@ export class CandidateFinder {
 			const pairs = (required[termIndex] as ResolvedTerm).phrasePairs;
 			// A phrase whose pairs bound it when resolved (pairsBoundWhenResolved) has nothing left to tighten.
 			if (bound === 0 || !pairs || pairsBoundWhenResolved(pairs)) continue;
-			values[row + termIndex] = tightenedBound(bound, this.index.pairBoundAt(slot, pairs));
+			values[row + termIndex] = tightenedBound(bound, this.pairBound(required[termIndex] as ResolvedTerm, pairs, slot));
 		}
 		return this.stillCandidate(gathered, row, termCount);
+	}
+
+	/** The phrase's pairs' bound in the note at `slot` from its sketch (PostingsIndex.pairBoundAt), read once a phrase's memo (PhraseLearnt). */
+	private pairBound(term: ResolvedTerm, pairs: readonly PhrasePair[], slot: number): number {
+		const at = positionOf(term, slot);
+		const learnt = at >= 0 ? (term.phraseLearnt?.pairBound(at) ?? -1) : -1;
+		if (learnt >= 0) return learnt;
+		const bound = this.index.pairBoundAt(slot, pairs);
+		if (at >= 0) term.phraseLearnt?.learnPairBound(at, bound);
+		return bound;
+	}
+
+	/** The phrase's value in `doc` (at `slot`) read from its body (PostingsIndex.matchValue, within `bound`), read once a phrase's memo (PhraseLearnt). */
+	private readValue(term: ResolvedTerm, slot: number, doc: IndexedDocument, bound: number): number {
+		const at = positionOf(term, slot);
+		const learnt = at >= 0 ? (term.phraseLearnt?.value(at) ?? -1) : -1;
+		if (learnt >= 0) return learnt;
+		const value = this.index.matchValue(term, 0, doc, bound);
+		if (at >= 0) term.phraseLearnt?.learnValue(at, value);
+		return value;
 	}
 
 	/**
@@ -469,14 +490,15 @@ export class CandidateFinder {
 	 * answer) enough of them. Call once per note.
 	 */
 	verify(required: readonly ResolvedTerm[], gathered: Gathered, index: number): boolean {
-		const doc = this.index.documents[gathered.slots[index] as number];
+		const slot = gathered.slots[index] as number;
+		const doc = this.index.documents[slot];
 		if (!doc) return false;
 		const termCount = required.length;
 		const row = index * termCount;
 		const values = gathered.values;
 		for (const termIndex of gathered.unverified) {
 			const bound = values[row + termIndex] as number;
-			if (bound !== 0) values[row + termIndex] = this.index.matchValue(required[termIndex] as ResolvedTerm, 0, doc, bound);
+			if (bound !== 0) values[row + termIndex] = this.readValue(required[termIndex] as ResolvedTerm, slot, doc, bound);
 		}
 		return this.stillCandidate(gathered, row, termCount);
 	}
@@ -514,6 +536,12 @@ export class CandidateFinder {
 		}
 		return { ...gathered, total: kept, unverified: [] };
 	}
+}
+
+/** Where the note at `slot` stands in the phrase's list of notes; −1 when it is not there. */
+function positionOf(term: ResolvedTerm, slot: number): number {
+	const at = seek(term.slots, term.length, 0, slot);
+	return at < term.length && term.slots[at] === slot ? at : -1;
 }
 
 /** The wanted terms that are phrases, by index. */

@@ -2,6 +2,7 @@ import { ACCEPTED_FILTERS_KEPT, ACCEPTED_PATCH_SLOTS, PHRASE_CANDIDATES_MEMO_PHR
 import { PackedIdWriter, unpackIds } from "./packedIds";
 import { TermDictionary, type HeldAmong } from "./dictionary";
 import { hasPairSketch, PAIR_COUNT_SATURATED, pairCountBound, pairHash, pairSketchBytes, secondHash, writePairSketch } from "./pairSketch";
+import { PhraseLearnt } from "./phraseLearnt";
 import { countAnchoredPhrase, countPackedPhrase, countPhrase, MAX_PHRASE_WORDS, packedAnchor } from "./phrases";
 import {
 	BODY_COUNT,
@@ -1408,6 +1409,7 @@ export class PostingsIndex {
 				phraseWordRepeats,
 				phraseBounds,
 				phrasePairs,
+				phraseLearnt: new PhraseLearnt(length),
 			};
 		const phraseMasks = new Uint32Array(this.dictionary.size);
 		idsByPosition.forEach((ids, position) => {
@@ -1426,6 +1428,7 @@ export class PostingsIndex {
 			phraseWordRepeats,
 			phraseBounds,
 			phrasePairs,
+			phraseLearnt: new PhraseLearnt(length),
 		};
 	}
 
