@@ -64,22 +64,26 @@ const SPLIT_FIRST = 1024;
 const SPLIT_SAMPLE = 256;
 
 /**
- * The `members` at or above a bound (one candidate's, chosen from an even sample so that about
+ * The `members` (null: all `candidates`) at or above a bound (one candidate's, chosen from an even sample so that about
  * SPLIT_FIRST are), and the rest, strictly below it, with a test of whether a candidate's key is at or above it (the
  * candidate's key then, kept: keys change as candidates are read). Building a heap of tens of
  * thousands of candidates cost as much as bounding them all, and a search takes the best few
  * hundred. Null for fewer than SPLIT_MIN_CANDIDATES.
  */
 function splitByBound(
-	members: Uint32Array,
+	members: Uint32Array | null,
+	candidates: number,
 	boundTiers: Float64Array,
 	boundScores: Float64Array,
 	slots: Uint32Array,
 	before: (a: number, b: number) => boolean,
 ): { first: Uint32Array; rest: Uint32Array; above: (index: number) => boolean } | null {
-	const count = members.length;
+	const count = members ? members.length : candidates;
 	if (count < SPLIT_MIN_CANDIDATES) return null;
-	const sample = Array.from({ length: SPLIT_SAMPLE }, (_, at) => members[Math.floor(((at + 0.5) * count) / SPLIT_SAMPLE)] as number);
+	const sample = Array.from({ length: SPLIT_SAMPLE }, (_, at) => {
+		const member = Math.floor(((at + 0.5) * count) / SPLIT_SAMPLE);
+		return members ? (members[member] as number) : member;
+	});
 	sample.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
 	const pivot = sample[Math.floor((SPLIT_SAMPLE * SPLIT_FIRST) / count)] as number;
 	const tier = boundTiers[pivot] as number;
@@ -94,7 +98,8 @@ function splitByBound(
 	const order = new Uint32Array(count);
 	let firstCount = 0;
 	let restFrom = count;
-	for (const index of members) {
+	for (let member = 0; member < count; member++) {
+		const index = members ? (members[member] as number) : member;
 		if (above(index)) order[firstCount++] = index;
 		else order[--restFrom] = index;
 	}
@@ -136,10 +141,10 @@ export function* rankByBounds(ranking: BoundedRanking): Generator<void, { held: 
 	// The candidates refining is known to rule out wait outside the heap (BoundedRanking.ruledOut).
 	const ruledOut = ranking.refine ? (ranking.ruledOut ?? null) : null;
 	const members = ruledOut ? membersLeft(ruledOut, count) : null;
-	const split = splitByBound(members ?? Uint32Array.from({ length: count }, (_, index) => index), boundTiers, boundScores, slots, before);
+	const split = splitByBound(members, count, boundTiers, boundScores, slots, before);
 	const byBound = new IndexHeap(count, before, split?.first ?? members ?? undefined);
 	// With candidates ruled out: the key of each candidate read and the page's worst after it, in reading order (stillWaiting).
-	const readKeys: ReadKeys | null = members && members.length < count ? { tiers: [], scores: [], slots: [], worstTiers: [], worstScores: [] } : null;
+	const readKeys: ReadKeys | null = members ? { tiers: [], scores: [], slots: [], worstTiers: [], worstScores: [] } : null;
 	// The candidates not yet in the heap, all strictly below the split's bound: they join it once its best is below that bound.
 	let rest = split && split.rest.length > 0 ? split.rest : null;
 	const refined = ranking.refine ? new Uint8Array(count) : null;
@@ -190,10 +195,11 @@ export function* rankByBounds(ranking: BoundedRanking): Generator<void, { held: 
 	return allLookedAt ? { held } : { held, checks: { checked, candidates: count } };
 }
 
-/** The candidates `ruledOut` leaves, in index order. */
-function membersLeft(ruledOut: Uint8Array, count: number): Uint32Array {
+/** The candidates `ruledOut` leaves, in index order; null when it rules out none. */
+function membersLeft(ruledOut: Uint8Array, count: number): Uint32Array | null {
 	let left = 0;
 	for (let index = 0; index < count; index++) if (ruledOut[index] !== 1) left++;
+	if (left === count) return null;
 	const members = new Uint32Array(left);
 	for (let index = 0, at = 0; index < count; index++) if (ruledOut[index] !== 1) members[at++] = index;
 	return members;

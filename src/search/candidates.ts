@@ -473,7 +473,7 @@ export class CandidateFinder {
 	*ruledOutSteps(required: readonly ResolvedTerm[], gathered: Gathered): Generator<void, Uint8Array | null, void> {
 		const refinable = gathered.unverified.filter((termIndex) => {
 			const term = required[termIndex] as ResolvedTerm;
-			return term.phraseLearnt !== undefined && term.phrasePairs !== undefined && !pairsBoundWhenResolved(term.phrasePairs);
+			return term.phraseLearnt?.anyPairBound === true && term.phrasePairs !== undefined && !pairsBoundWhenResolved(term.phrasePairs);
 		});
 		if (refinable.length === 0) return null;
 		const termCount = required.length;
@@ -502,7 +502,7 @@ export class CandidateFinder {
 		const termCount = required.length;
 		for (let index = from; index < to; index++) {
 			const slot = gathered.slots[index] as number;
-			row.set(gathered.values.subarray(index * termCount, (index + 1) * termCount));
+			for (let termIndex = 0; termIndex < termCount; termIndex++) row[termIndex] = gathered.values[index * termCount + termIndex] as number;
 			let learnt = false;
 			for (const termIndex of refinable) {
 				const bound = row[termIndex] as number;

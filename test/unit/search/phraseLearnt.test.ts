@@ -9,7 +9,11 @@ describe("PhraseLearnt", () => {
 			[-1, -1],
 			[-1, -1],
 		]);
+		expect(learnt.anyPairBound).toBe(false);
+		learnt.learnValue(0, 5);
+		expect(learnt.anyPairBound).toBe(false);
 		learnt.learnPairBound(1, 0);
+		expect(learnt.anyPairBound).toBe(true);
 		expect(learnt.pairBound(1)).toBe(0);
 		expect(learnt.value(1)).toBe(-1);
 		const value = (IN_HEADING | IN_TITLE | 7) >>> 0;
@@ -18,6 +22,6 @@ describe("PhraseLearnt", () => {
 		expect(learnt.pairBound(2)).toBe(-1);
 		learnt.learnValue(1, 0);
 		expect([learnt.pairBound(1), learnt.value(1)]).toEqual([0, 0]);
-		expect([learnt.pairBound(0), learnt.value(0)]).toEqual([-1, -1]);
+		expect([learnt.pairBound(0), learnt.value(0)]).toEqual([-1, 5]);
 	});
 });
