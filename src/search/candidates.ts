@@ -1,3 +1,4 @@
+import { RULED_OUT_MIN_NOTES } from "../config/limits";
 import type { IndexedDocument, PostingsIndex } from "./postings";
 import {
 	BODY_COUNT,
@@ -468,12 +469,13 @@ export class CandidateFinder {
 	 * Per candidate of `gathered`, 1 when `refine` would rule it out, known without reading a
 	 * sketch: an earlier search of its phrase learnt from the note's sketch that the phrase is not
 	 * there (PhraseLearnt), and without the phrase the note is no candidate. Null when no phrase
-	 * has learnt anything. In steps: it yields every few thousand candidates.
+	 * has learnt it of RULED_OUT_MIN_NOTES notes. In steps: it yields every few thousand candidates.
 	 */
 	*ruledOutSteps(required: readonly ResolvedTerm[], gathered: Gathered): Generator<void, Uint8Array | null, void> {
 		const refinable = gathered.unverified.filter((termIndex) => {
 			const term = required[termIndex] as ResolvedTerm;
-			return term.phraseLearnt?.anyPairBound === true && term.phrasePairs !== undefined && !pairsBoundWhenResolved(term.phrasePairs);
+			const pairless = term.phraseLearnt?.pairlessNotes ?? 0;
+			return pairless >= RULED_OUT_MIN_NOTES && term.phrasePairs !== undefined && !pairsBoundWhenResolved(term.phrasePairs);
 		});
 		if (refinable.length === 0) return null;
 		const termCount = required.length;

@@ -17,8 +17,8 @@ export class PhraseLearnt {
 	private readonly known: Uint8Array;
 	private readonly pairBounds: Uint32Array;
 	private readonly values: Uint32Array;
-	/** Whether any note's pair-sketch bound is learnt: until one is, there is nothing to look up. */
-	anyPairBound = false;
+	/** Notes whose pair sketch was learnt to hold none of the phrase's pairs: how many notes a search may leave out unread. */
+	pairlessNotes = 0;
 
 	/** Nothing learnt yet of `notes` notes. */
 	constructor(notes: number) {
@@ -33,9 +33,9 @@ export class PhraseLearnt {
 	}
 
 	learnPairBound(at: number, bound: number): void {
+		if (bound === 0 && ((this.known[at] as number) & PAIR_BOUND_KNOWN) === 0) this.pairlessNotes++;
 		this.pairBounds[at] = bound;
 		this.known[at] = (this.known[at] as number) | PAIR_BOUND_KNOWN;
-		this.anyPairBound = true;
 	}
 
 	/** The phrase's packed value in the `at`-th note, read from its body, as learnt; −1 when not read yet. */

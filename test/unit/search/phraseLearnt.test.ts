@@ -9,11 +9,12 @@ describe("PhraseLearnt", () => {
 			[-1, -1],
 			[-1, -1],
 		]);
-		expect(learnt.anyPairBound).toBe(false);
 		learnt.learnValue(0, 5);
-		expect(learnt.anyPairBound).toBe(false);
 		learnt.learnPairBound(1, 0);
-		expect(learnt.anyPairBound).toBe(true);
+		learnt.learnPairBound(1, 0);
+		learnt.learnPairBound(0, 2);
+		// Notes whose sketch holds none of the pairs, each counted once.
+		expect(learnt.pairlessNotes).toBe(1);
 		expect(learnt.pairBound(1)).toBe(0);
 		expect(learnt.value(1)).toBe(-1);
 		const value = (IN_HEADING | IN_TITLE | 7) >>> 0;
