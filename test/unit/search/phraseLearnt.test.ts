@@ -23,6 +23,6 @@ describe("PhraseLearnt", () => {
 		expect(learnt.pairBound(2)).toBe(-1);
 		learnt.learnValue(1, 0);
 		expect([learnt.pairBound(1), learnt.value(1)]).toEqual([0, 0]);
-		expect([learnt.pairBound(0), learnt.value(0)]).toEqual([-1, 5]);
+		expect([learnt.pairBound(0), learnt.value(0)]).toEqual([2, 5]);
 	});
 });
