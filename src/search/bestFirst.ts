@@ -22,6 +22,13 @@ export interface BoundedRanking {
 	 * still be a candidate. Called at most once a candidate, when its bound comes up first.
 	 */
 	refine?(index: number): boolean;
+	/**
+	 * With `refine`: per candidate, 1 when `refine` is known to rule it out, without looking at it
+	 * (CandidateFinder.ruledOutSteps: what an earlier search of the phrase learnt). Such a candidate is
+	 * never read; it is left out of the heap, and only whether it would still be waiting at the end
+	 * (which tells whether every candidate was looked at) is worked out, from its key and the page.
+	 */
+	ruledOut?: Uint8Array | null;
 	/** Reads the candidate's body (CandidateFinder.verify): whether it is still a candidate, its row now exact. */
 	read(index: number): boolean;
 	/** Offers a read candidate to the page, scored into `scored`. */
@@ -46,21 +53,26 @@ function boundRange(ranking: BoundedRanking, from: number, to: number, boundScor
 }
 
 /**
- * The candidates at or above a bound (one candidate's, chosen from an even sample so that about
+ * The `members` (null: all `candidates`) at or above a bound (one candidate's, chosen from an even sample so that about
  * RANKING_SPLIT_FIRST are), and the rest, strictly below it, with a test of whether a candidate's key is at or above it (the
  * candidate's key then, kept: keys change as candidates are read). Building a heap of tens of
  * thousands of candidates cost as much as bounding them all, and a search takes the best few
  * hundred. Null for fewer than RANKING_SPLIT_MIN_CANDIDATES.
  */
 function splitByBound(
-	count: number,
+	members: Uint32Array | null,
+	candidates: number,
 	boundTiers: Float64Array,
 	boundScores: Float64Array,
 	slots: Uint32Array,
 	before: (a: number, b: number) => boolean,
 ): { first: Uint32Array; rest: Uint32Array; above: (index: number) => boolean } | null {
+	const count = members ? members.length : candidates;
 	if (count < RANKING_SPLIT_MIN_CANDIDATES) return null;
-	const sample = Array.from({ length: RANKING_SPLIT_SAMPLE }, (_, at) => Math.floor(((at + 0.5) * count) / RANKING_SPLIT_SAMPLE));
+	const sample = Array.from({ length: RANKING_SPLIT_SAMPLE }, (_, at) => {
+		const member = Math.floor(((at + 0.5) * count) / RANKING_SPLIT_SAMPLE);
+		return members ? (members[member] as number) : member;
+	});
 	sample.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
 	const pivot = sample[Math.floor((RANKING_SPLIT_SAMPLE * RANKING_SPLIT_FIRST) / count)] as number;
 	const tier = boundTiers[pivot] as number;
@@ -75,7 +87,8 @@ function splitByBound(
 	const order = new Uint32Array(count);
 	let firstCount = 0;
 	let restFrom = count;
-	for (let index = 0; index < count; index++) {
+	for (let member = 0; member < count; member++) {
+		const index = members ? (members[member] as number) : member;
 		if (above(index)) order[firstCount++] = index;
 		else order[--restFrom] = index;
 	}
@@ -114,8 +127,13 @@ export function* rankByBounds(ranking: BoundedRanking): Generator<void, { held: 
 		const scoreB = boundScores[b] as number;
 		return scoreA !== scoreB ? scoreA > scoreB : (slots[a] as number) < (slots[b] as number);
 	};
-	const split = splitByBound(count, boundTiers, boundScores, slots, before);
-	const byBound = new IndexHeap(count, before, split?.first);
+	// The candidates refining is known to rule out wait outside the heap (BoundedRanking.ruledOut).
+	const ruledOut = ranking.refine ? (ranking.ruledOut ?? null) : null;
+	const members = ruledOut ? membersLeft(ruledOut, count) : null;
+	const split = splitByBound(members, count, boundTiers, boundScores, slots, before);
+	const byBound = new IndexHeap(count, before, split?.first ?? members ?? undefined);
+	// With candidates ruled out: the key of each candidate read and the page's worst after it, in reading order (stillWaiting).
+	const readKeys: ReadKeys | null = members ? { tiers: [], scores: [], slots: [], worstTiers: [], worstScores: [] } : null;
 	// The candidates not yet in the heap, all strictly below the split's bound: they join it once its best is below that bound.
 	let rest = split && split.rest.length > 0 ? split.rest : null;
 	const refined = ranking.refine ? new Uint8Array(count) : null;
@@ -160,6 +178,71 @@ export function* rankByBounds(ranking: BoundedRanking): Generator<void, { held: 
 		held++;
 		ranking.score(next, true);
 		ranking.keep(next);
+		if (readKeys) noteRead(readKeys, boundTiers[next] as number, boundScores[next] as number, slots[next] as number, ranking.worstKept());
 	}
-	return byBound.size === 0 && !rest ? { held } : { held, checks: { checked, candidates: count } };
+	const allLookedAt = byBound.size === 0 && !rest && !(ruledOut && readKeys && (yield* ruledOutWaiting(ranking, ruledOut, readKeys)));
+	return allLookedAt ? { held } : { held, checks: { checked, candidates: count } };
+}
+
+/** The candidates `ruledOut` leaves, in index order; null when it rules out none. */
+function membersLeft(ruledOut: Uint8Array, count: number): Uint32Array | null {
+	let left = 0;
+	for (let index = 0; index < count; index++) if (ruledOut[index] !== 1) left++;
+	if (left === count) return null;
+	const members = new Uint32Array(left);
+	for (let index = 0, at = 0; index < count; index++) if (ruledOut[index] !== 1) members[at++] = index;
+	return members;
+}
+
+/** The keys of the candidates read, in reading order (best first), each with the page's worst after it (−Infinity tier: not full). */
+interface ReadKeys {
+	tiers: number[];
+	scores: number[];
+	slots: number[];
+	worstTiers: number[];
+	worstScores: number[];
+}
+
+function noteRead(keys: ReadKeys, tier: number, score: number, slot: number, worst: Ranked | null): void {
+	keys.tiers.push(tier);
+	keys.scores.push(score);
+	keys.slots.push(slot);
+	keys.worstTiers.push(worst ? worst.tier : -Infinity);
+	keys.worstScores.push(worst ? worst.score : -Infinity);
+}
+
+/**
+ * Whether a candidate `ruledOut` left out of the heap would still be waiting when every other was
+ * looked at: in the heap, it would come up (and be ruled out by refining) once every read
+ * candidate whose key is before its own was read, unless the page's worst was then strictly above
+ * its key (its bounds scored; with `bound`, its looser key came up before, with a worst no higher).
+ * Reading stops there, so it would wait. The reads are in order of their keys, best first: the
+ * worst in force is found by a binary search. In steps, as rankByBounds.
+ */
+function* ruledOutWaiting(ranking: BoundedRanking, ruledOut: Uint8Array, keys: ReadKeys): Generator<void, boolean, void> {
+	const { scored, slots } = ranking;
+	for (let index = 0; index < ranking.count; index++) {
+		if (ruledOut[index] !== 1) continue;
+		if ((index & RANKING_SCORE_STEP_MASK) === RANKING_SCORE_STEP_MASK) yield;
+		ranking.score(index, true);
+		const tier = scored.tier;
+		const score = scored.score;
+		const slot = slots[index] as number;
+		// The reads whose key is before this one's: [0, low).
+		let low = 0;
+		let high = keys.tiers.length;
+		while (low < high) {
+			const middle = (low + high) >>> 1;
+			const readTier = keys.tiers[middle] as number;
+			const readScore = keys.scores[middle] as number;
+			const isBefore = readTier !== tier ? readTier > tier : readScore !== score ? readScore > score : (keys.slots[middle] as number) < slot;
+			if (isBefore) low = middle + 1;
+			else high = middle;
+		}
+		if (low === 0) continue;
+		const worstTier = keys.worstTiers[low - 1] as number;
+		const worstScore = keys.worstScores[low - 1] as number;
+		if (worstTier > tier || (worstTier === tier && worstScore > score)) return true;
+	}
+	return false;
 }

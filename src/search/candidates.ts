@@ -1,4 +1,4 @@
-import { GATHER_STEP_MASK, CANDIDATES_COUNT_STEP } from "../config/limits";
+import { CANDIDATES_COUNT_STEP, GATHER_STEP_MASK, RULED_OUT_MIN_NOTES } from "../config/limits";
 import type { IndexedDocument, PostingsIndex } from "./postings";
 import {
 	BODY_COUNT,
@@ -11,6 +11,7 @@ import {
 	phraseWordTitle,
 	seek,
 	tightenedBound,
+	type PhrasePair,
 	type ResolvedTerm,
 } from "./postingValues";
 
@@ -452,9 +453,86 @@ export class CandidateFinder {
 			const pairs = (required[termIndex] as ResolvedTerm).phrasePairs;
 			// A phrase whose pairs bound it when resolved (pairsBoundWhenResolved) has nothing left to tighten.
 			if (bound === 0 || !pairs || pairsBoundWhenResolved(pairs)) continue;
-			values[row + termIndex] = tightenedBound(bound, this.index.pairBoundAt(slot, pairs));
+			values[row + termIndex] = tightenedBound(bound, this.pairBound(required[termIndex] as ResolvedTerm, pairs, slot));
 		}
-		return this.stillCandidate(gathered, row, termCount);
+		return holdsEnough(gathered.values, row, termCount, gathered.minimum);
+	}
+
+	/**
+	 * Per candidate of `gathered`, 1 when `refine` would rule it out, known without reading a
+	 * sketch: an earlier search of its phrase learnt from the note's sketch that the phrase is not
+	 * there (PhraseLearnt), and without the phrase the note is no candidate. Null when no phrase
+	 * has learnt it of RULED_OUT_MIN_NOTES notes. In steps: it yields every few thousand candidates.
+	 */
+	*ruledOutSteps(required: readonly ResolvedTerm[], gathered: Gathered): Generator<void, Uint8Array | null, void> {
+		const refinable = gathered.unverified.filter((termIndex) => {
+			const term = required[termIndex] as ResolvedTerm;
+			const pairless = term.phraseLearnt?.pairlessNotes ?? 0;
+			return pairless >= RULED_OUT_MIN_NOTES && term.phrasePairs !== undefined && !pairsBoundWhenResolved(term.phrasePairs);
+		});
+		if (refinable.length === 0) return null;
+		const termCount = required.length;
+		const ruledOut = new Uint8Array(gathered.total);
+		const row = new Uint32Array(termCount);
+		// Candidates are in slot order, as each phrase's notes: one cursor a phrase.
+		const cursors = new Array<number>(termCount).fill(0);
+		for (let from = 0; from < gathered.total; from += CANDIDATES_COUNT_STEP) {
+			if (from > 0) yield;
+			this.markRuledOut(required, gathered, refinable, cursors, row, from, Math.min(gathered.total, from + CANDIDATES_COUNT_STEP), ruledOut);
+		}
+		return ruledOut;
+	}
+
+	/** `ruledOutSteps` for candidates `[from, to)`, into `ruledOut`. A plain method: V8 runs a loop inside a generator several times slower. */
+	private markRuledOut(
+		required: readonly ResolvedTerm[],
+		gathered: Gathered,
+		refinable: readonly number[],
+		cursors: number[],
+		row: Uint32Array,
+		from: number,
+		to: number,
+		ruledOut: Uint8Array,
+	): void {
+		const termCount = required.length;
+		for (let index = from; index < to; index++) {
+			const slot = gathered.slots[index] as number;
+			for (let termIndex = 0; termIndex < termCount; termIndex++) row[termIndex] = gathered.values[index * termCount + termIndex] as number;
+			let learnt = false;
+			for (const termIndex of refinable) {
+				const bound = row[termIndex] as number;
+				if (bound === 0) continue;
+				const term = required[termIndex] as ResolvedTerm;
+				const at = seek(term.slots, term.length, cursors[termIndex] as number, slot);
+				cursors[termIndex] = at;
+				if (at >= term.length || term.slots[at] !== slot) continue;
+				const pairBound = term.phraseLearnt?.pairBound(at) ?? -1;
+				if (pairBound < 0) continue;
+				row[termIndex] = tightenedBound(bound, pairBound);
+				learnt = true;
+			}
+			if (learnt && !holdsEnough(row, 0, termCount, gathered.minimum)) ruledOut[index] = 1;
+		}
+	}
+
+	/** The phrase's pairs' bound in the note at `slot` from its sketch (PostingsIndex.pairBoundAt), read once a phrase's memo (PhraseLearnt). */
+	private pairBound(term: ResolvedTerm, pairs: readonly PhrasePair[], slot: number): number {
+		const at = positionOf(term, slot);
+		const learnt = at >= 0 ? (term.phraseLearnt?.pairBound(at) ?? -1) : -1;
+		if (learnt >= 0) return learnt;
+		const bound = this.index.pairBoundAt(slot, pairs);
+		if (at >= 0) term.phraseLearnt?.learnPairBound(at, bound);
+		return bound;
+	}
+
+	/** The phrase's value in `doc` (at `slot`) read from its body (PostingsIndex.matchValue, within `bound`), read once a phrase's memo (PhraseLearnt). */
+	private readValue(term: ResolvedTerm, slot: number, doc: IndexedDocument, bound: number): number {
+		const at = positionOf(term, slot);
+		const learnt = at >= 0 ? (term.phraseLearnt?.value(at) ?? -1) : -1;
+		if (learnt >= 0) return learnt;
+		const value = this.index.matchValue(term, 0, doc, bound);
+		if (at >= 0) term.phraseLearnt?.learnValue(at, value);
+		return value;
 	}
 
 	/**
@@ -463,29 +541,17 @@ export class CandidateFinder {
 	 * answer) enough of them. Call once per note.
 	 */
 	verify(required: readonly ResolvedTerm[], gathered: Gathered, index: number): boolean {
-		const doc = this.index.documents[gathered.slots[index] as number];
+		const slot = gathered.slots[index] as number;
+		const doc = this.index.documents[slot];
 		if (!doc) return false;
 		const termCount = required.length;
 		const row = index * termCount;
 		const values = gathered.values;
 		for (const termIndex of gathered.unverified) {
 			const bound = values[row + termIndex] as number;
-			if (bound !== 0) values[row + termIndex] = this.index.matchValue(required[termIndex] as ResolvedTerm, 0, doc, bound);
+			if (bound !== 0) values[row + termIndex] = this.readValue(required[termIndex] as ResolvedTerm, slot, doc, bound);
 		}
-		return this.stillCandidate(gathered, row, termCount);
-	}
-
-	/** Whether the note whose values start at `row` holds every term, or (a partial answer) enough of them. */
-	private stillCandidate(gathered: Gathered, row: number, termCount: number): boolean {
-		const values = gathered.values;
-		let holding = 0;
-		let named = false;
-		for (let termIndex = 0; termIndex < termCount; termIndex++) {
-			const value = values[row + termIndex] as number;
-			if (value !== 0) holding++;
-			if (value & IN_TITLE) named = true;
-		}
-		return gathered.minimum === null ? holding === termCount : joinsPartialAnswer(holding, gathered.minimum, named);
+		return holdsEnough(gathered.values, row, termCount, gathered.minimum);
 	}
 
 	/**
@@ -508,6 +574,24 @@ export class CandidateFinder {
 		}
 		return { ...gathered, total: kept, unverified: [] };
 	}
+}
+
+/** Whether the note whose values start at `values[row]` holds every term (`minimum` null), or (a partial answer) enough of them (joinsPartialAnswer). */
+function holdsEnough(values: Uint32Array, row: number, termCount: number, minimum: number | null): boolean {
+	let holding = 0;
+	let named = false;
+	for (let termIndex = 0; termIndex < termCount; termIndex++) {
+		const value = values[row + termIndex] as number;
+		if (value !== 0) holding++;
+		if (value & IN_TITLE) named = true;
+	}
+	return minimum === null ? holding === termCount : joinsPartialAnswer(holding, minimum, named);
+}
+
+/** Where the note at `slot` stands in the phrase's list of notes; −1 when it is not there. */
+function positionOf(term: ResolvedTerm, slot: number): number {
+	const at = seek(term.slots, term.length, 0, slot);
+	return at < term.length && term.slots[at] === slot ? at : -1;
 }
 
 /** The wanted terms that are phrases, by index. */

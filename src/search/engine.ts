@@ -806,6 +806,8 @@ export class SearchEngine {
 			}
 		} else {
 			// Too many notes hold the phrases' words to read them all: they are read best bound first, until the page is settled (bestFirst.ts).
+			const ruledOut = this.scoreEvery ? null : await this.stepped(finder.ruledOutSteps(wanted, gathered), pause, generation);
+			if (ruledOut === undefined) return null;
 			const ranked = await this.stepped(
 				rankByBounds({
 					count: total,
@@ -820,6 +822,7 @@ export class SearchEngine {
 								scored.score = bounded.score;
 							},
 					refine: (index) => finder.refine(wanted, gathered, index),
+					ruledOut,
 					read: (index) => finder.verify(wanted, gathered, index),
 					keep: (index) => this.offer(top, kept, slots[index] as number, scored.score, scored.tier, matched),
 					worstKept: () => (top.length >= kept ? (top[0] ?? null) : null),

@@ -1,3 +1,4 @@
+import type { PhraseLearnt } from "./phraseLearnt";
 import type { CompiledPhrase } from "./phrases";
 
 /**
@@ -59,6 +60,8 @@ export interface ResolvedTerm {
 	 * note's pair sketch bounds its count (pairSketch.ts). A prefix of very many words is left out.
 	 */
 	phrasePairs?: PhrasePair[];
+	/** For a phrase: what its searches learnt of its notes (as `slots`) by reading their sketches and bodies, for the next search of it. */
+	phraseLearnt?: PhraseLearnt;
 }
 
 /**
@@ -173,6 +176,7 @@ export function wordTerm(slots: Uint32Array, values: Uint32Array, length: number
 		phraseWordRepeats: undefined,
 		phraseBounds: undefined,
 		phrasePairs: undefined,
+		phraseLearnt: undefined,
 	};
 }
 

@@ -16,6 +16,7 @@ import {
 import { PackedIdWriter, unpackIds } from "./packedIds";
 import { TermDictionary, type HeldAmong } from "./dictionary";
 import { hasPairSketch, PAIR_COUNT_SATURATED, pairCountBound, pairHash, pairSketchBytes, secondHash, writePairSketch } from "./pairSketch";
+import { PhraseLearnt } from "./phraseLearnt";
 import { countAnchoredPhrase, countPackedPhrase, countPhrase, MAX_PHRASE_WORDS, packedAnchor } from "./phrases";
 import {
 	BODY_COUNT,
@@ -1411,6 +1412,7 @@ export class PostingsIndex {
 				phraseWordRepeats,
 				phraseBounds,
 				phrasePairs,
+				phraseLearnt: new PhraseLearnt(length),
 			};
 		const phraseMasks = new Uint32Array(this.dictionary.size);
 		idsByPosition.forEach((ids, position) => {
@@ -1429,6 +1431,7 @@ export class PostingsIndex {
 			phraseWordRepeats,
 			phraseBounds,
 			phrasePairs,
+			phraseLearnt: new PhraseLearnt(length),
 		};
 	}
 

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { rankByBounds } from "../../../src/search/bestFirst";
 import type { Ranked } from "../../../src/search/rank";
 
@@ -5,7 +6,13 @@ import type { Ranked } from "../../../src/search/rank";
  * Candidates with a bound, a tighter one refining gives (null: refining rules it out; absent: no
  * refining) and the score reading gives (null: reading drops it), ranked into a page of `limit`.
  */
-function rankAll(candidates: ReadonlyArray<{ bound: number; refined?: number | null; read: number | null }>, limit: number, refining = false) {
+function rankAll(
+	candidates: ReadonlyArray<{ bound: number; refined?: number | null; read: number | null }>,
+	limit: number,
+	refining = false,
+	ruledOut: Uint8Array | null = null,
+	loose: ReadonlyArray<number> | null = null,
+) {
 	const isRead = new Uint8Array(candidates.length);
 	const isRefined = new Uint8Array(candidates.length);
 	const refinedOnes: number[] = [];
@@ -28,6 +35,8 @@ function rankAll(candidates: ReadonlyArray<{ bound: number; refined?: number | n
 					},
 				}
 			: {}),
+		...(loose ? { bound: (index: number) => (scored.score = loose[index] ?? 0) } : {}),
+		ruledOut,
 		scored,
 		read: (index) => {
 			reads.push(index);
@@ -163,5 +172,53 @@ describe("tens of thousands of candidates (the heap starts with the best of them
 		expect(ranked.held).toBe(expected.held);
 		if (refining) expect(ranked.refinedOnes).toEqual(expected.refinedOnes);
 		expect(ranked.checks?.checked).toBe(expected.checked);
+	});
+});
+
+describe("candidates an earlier search learnt refining rules out (ruledOut)", () => {
+	const candidate = fc.record({
+		bound: fc.integer({ min: 0, max: 40 }),
+		looser: fc.integer({ min: 0, max: 5 }),
+		refinedShare: fc.integer({ min: 0, max: 100 }),
+		ruledOut: fc.boolean(),
+		read: fc.option(fc.integer({ min: 0, max: 100 }), { nil: null }),
+	});
+
+	test("are never refined or read, and the reads, the page, the number held and whether every candidate was looked at are those of refining them", () => {
+		fc.assert(
+			fc.property(fc.array(candidate, { maxLength: 60 }), fc.integer({ min: 1, max: 8 }), fc.boolean(), (drawn, limit, withLoose) => {
+				// A ruled-out candidate is one refining drops (refined: null); a read score is at most the refined bound.
+				const candidates = drawn.map((entry) => {
+					const refined = entry.ruledOut ? null : Math.floor((entry.bound * entry.refinedShare) / 100);
+					return { bound: entry.bound, refined, read: refined === null || entry.read === null ? null : Math.min(refined, entry.read) };
+				});
+				const ruledOut = Uint8Array.from(drawn, (entry) => (entry.ruledOut ? 1 : 0));
+				const loose = withLoose ? drawn.map((entry) => entry.bound + entry.looser) : null;
+				const lazy = rankAll(candidates, limit, true, null, loose);
+				const learnt = rankAll(candidates, limit, true, ruledOut, loose);
+				expect(learnt.reads).toEqual(lazy.reads);
+				expect(learnt.page).toEqual(lazy.page);
+				expect(learnt.held).toBe(lazy.held);
+				expect(learnt.checks).toEqual(lazy.checks);
+				expect(learnt.refinedOnes?.some((index) => ruledOut[index] === 1)).toBe(false);
+				expect(learnt.refinedOnes).toEqual(lazy.refinedOnes?.filter((index) => ruledOut[index] !== 1));
+			}),
+			{ numRuns: 2000 },
+		);
+	});
+
+	test("one left waiting below the page's worst means not every candidate was looked at; one above it was", () => {
+		// Two read candidates fill a page of 2 at 8 and 6. A ruled-out one bound at 5 would wait below that worst; at 7 it would come up and go.
+		const below = [
+			{ bound: 9, refined: 8, read: 8 },
+			{ bound: 7, refined: 6, read: 6 },
+			{ bound: 5, refined: null, read: null },
+		];
+		const ruledOut = Uint8Array.from([0, 0, 1]);
+		expect(rankAll(below, 2, true, ruledOut)).toMatchObject({ held: 2, checks: { checked: 2, candidates: 3 } });
+		expect(rankAll(below, 2, true)).toMatchObject({ held: 2, checks: { checked: 2, candidates: 3 } });
+		const above = below.map((entry, index) => (index === 2 ? { ...entry, bound: 7 } : entry));
+		expect(rankAll(above, 2, true, ruledOut)).not.toHaveProperty("checks");
+		expect(rankAll(above, 2, true)).not.toHaveProperty("checks");
 	});
 });

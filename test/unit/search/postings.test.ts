@@ -1110,3 +1110,58 @@ describe("a phrase of three words searched again", () => {
 		expect(sketchReads.mock.calls.length - firstReads).toBe(0);
 	});
 });
+
+describe("a phrase searched again", () => {
+	/** 300 notes holding `garden` and `project`, one in five saying them in a row (`garden project`) one to four times, the rest apart. */
+	function gardenNotes(engine: SearchEngine): Map<string, string> {
+		const texts = new Map<string, string>();
+		for (let note = 0; note < 300; note++) {
+			const text = note % 5 === 0 ? `the ${"garden project ".repeat(1 + (note % 4))}went well ${note}` : `a project about the garden ${note}`;
+			texts.set(`${note}.md`, text);
+			engine.index.add(`${note}.md`, `note ${note}`, 1, text, []);
+		}
+		engine.index.compact();
+		return texts;
+	}
+
+	test.each([['"garden project"'], ['"garden project" well']])(
+		"%s reads no pair sketch and no body read by its first search, and answers the same, notice included",
+		async (query) => {
+			// Read best first (more notes hold the words than are read all at once), as a phrase of common words is.
+			const engine = new SearchEngine(undefined, 10);
+			const texts = gardenNotes(engine);
+			const read = async (path: string) => texts.get(path) ?? "";
+			const sketchReads = jest.spyOn(engine.index, "pairBoundAt");
+			const bodyReads = jest.spyOn(engine.index, "matchValue");
+			const first = await engine.search(parseQuery(query), null, 10, read);
+			const firstSketchReads = sketchReads.mock.calls.length;
+			const firstBodyReads = bodyReads.mock.calls.filter(([term]) => term.phrase !== null).length;
+			const again = await engine.search(parseQuery(query), null, 10, read);
+			expect(again).toEqual(first);
+			expect(first.total_is_lower_bound).toBe(true);
+			expect(first.notice).toMatch(/looked for in \d+ of the \d+ notes/);
+			expect(firstSketchReads).toBeGreaterThan(0);
+			expect(firstBodyReads).toBeGreaterThan(0);
+			expect(sketchReads.mock.calls.length).toBe(firstSketchReads);
+			expect(bodyReads.mock.calls.filter(([term]) => term.phrase !== null).length).toBe(firstBodyReads);
+		},
+	);
+
+	test("after a note changes, reads it again: a note that now says the phrase is found", async () => {
+		const engine = new SearchEngine(undefined, 10);
+		const texts = gardenNotes(engine);
+		const read = async (path: string) => texts.get(path) ?? "";
+		const before = await engine.search(parseQuery('"garden project"'), null, 300, read);
+		expect(before.results.map((hit) => hit.path)).not.toContain("1.md");
+		texts.set("1.md", "the garden project again and again, garden project");
+		engine.index.add("1.md", "note 1", 2, texts.get("1.md") ?? "", []);
+		const after = await engine.search(parseQuery('"garden project"'), null, 300, read);
+		expect(after.results.map((hit) => hit.path)).toContain("1.md");
+		// And a note that no longer says it is gone.
+		texts.set("0.md", "a project about the garden 0");
+		engine.index.add("0.md", "note 0", 2, texts.get("0.md") ?? "", []);
+		const later = await engine.search(parseQuery('"garden project"'), null, 300, read);
+		expect(later.results.map((hit) => hit.path)).not.toContain("0.md");
+		expect(later.results.map((hit) => hit.path)).toContain("1.md");
+	});
+});
