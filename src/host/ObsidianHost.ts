@@ -2,7 +2,7 @@ import { LINK_SEARCH_DELAY_MS } from "../config/limits";
 import type { App, Component, DataAdapter, TFile } from "obsidian";
 import { FolderJail } from "./FolderJail";
 import { FileOverBytesError } from "./FileOverBytesError";
-import type { Host, HostFileManager, HostVault } from "./Host";
+import type { Host, HostFile, HostFileManager, HostVault } from "./Host";
 
 /** The vault's folder on disk; throws when the vault is not on the local file system. */
 export function vaultBasePath(app: App): string {
@@ -38,17 +38,23 @@ export async function obsidianHost(app: App, owner: Pick<Component, "registerEve
 	});
 
 	const vault = app.vault;
-	/**
-	 * Obsidian's own TFile at the path the jail has just checked: every call hands Obsidian the object it
-	 * tracks at that path, never the one a tool listed earlier (renamed since, it would be read or written
-	 * at a path nobody checked; gone, the call fails as a missing file does).
-	 */
+	/** Obsidian's own TFile at a path, or a missing file's error. */
 	const obsidianFile = (path: string): TFile => {
 		const found = vault.getFileByPath(path);
 		if (!found) throw Object.assign(new Error(`File does not exist: ${path}`), { code: "ENOENT" });
 		return found;
 	};
 	const checked = <T>(path: string, work: () => Promise<T>): Promise<T> => jail.check(path).then(work);
+	/**
+	 * `work` on the file Obsidian tracks at `file`'s path as it was when the call came, once the jail has
+	 * checked that path. Obsidian renames a TFile in place: read again after the check's await, `file.path`
+	 * could be a path the jail never saw (a folder linked outside the vault); renamed meanwhile, the file
+	 * is missing at the checked path and the call fails as for a missing file.
+	 */
+	const checkedFile = <T>(file: HostFile, work: (found: TFile) => Promise<T>): Promise<T> => {
+		const path = file.path;
+		return checked(path, () => work(obsidianFile(path)));
+	};
 	/**
 	 * Obsidian's atomic edit, saving only a changed text: Obsidian saves whatever the callback returns
 	 * ("the text value of the note that was written"), its own text included, so an edit that changes
@@ -94,14 +100,14 @@ export async function obsidianHost(app: App, owner: Pick<Component, "registerEve
 		getFiles: () => vault.getFiles(),
 		getFileByPath: (path) => vault.getFileByPath(path),
 		getFolderByPath: (path) => vault.getFolderByPath(path),
-		cachedRead: (file) => checked(file.path, () => vault.cachedRead(obsidianFile(file.path))),
-		read: (file) => checked(file.path, () => vault.read(obsidianFile(file.path))),
+		cachedRead: (file) => checkedFile(file, (found) => vault.cachedRead(found)),
+		read: (file) => checkedFile(file, (found) => vault.read(found)),
 		// Obsidian's own size of the file (kept by its watcher): a file over the bound is not read in.
 		process: (file, fn, options) =>
-			checked(file.path, () =>
-				options?.refuseOverBytes !== undefined && file.stat.size > options.refuseOverBytes
-					? Promise.reject(new FileOverBytesError(file.stat.size))
-					: processChanging(obsidianFile(file.path), fn, options?.beforeWrite),
+			checkedFile(file, (found) =>
+				options?.refuseOverBytes !== undefined && found.stat.size > options.refuseOverBytes
+					? Promise.reject(new FileOverBytesError(found.stat.size))
+					: processChanging(found, fn, options?.beforeWrite),
 			),
 		create: (path, data, options) =>
 			checked(path, () => {
@@ -109,13 +115,13 @@ export async function obsidianHost(app: App, owner: Pick<Component, "registerEve
 				return vault.create(path, data);
 			}),
 		createFolder: (path) => checked(path, () => vault.createFolder(path)),
-		rename: (file, newPath) => checked(file.path, () => checked(newPath, () => vault.rename(obsidianFile(file.path), newPath))),
+		rename: (file, newPath) => checkedFile(file, (found) => checked(newPath, () => vault.rename(found, newPath))),
 		on: vault.on.bind(vault) as HostVault["on"],
 		offref: (ref) => vault.offref(ref),
 	};
 	const fileManager: HostFileManager = {
-		trashFile: (file) => checked(file.path, () => app.fileManager.trashFile(obsidianFile(file.path))),
-		renameFile: (file, newPath) => checked(file.path, () => checked(newPath, () => app.fileManager.renameFile(obsidianFile(file.path), newPath))),
+		trashFile: (file) => checkedFile(file, (found) => app.fileManager.trashFile(found)),
+		renameFile: (file, newPath) => checkedFile(file, (found) => checked(newPath, () => app.fileManager.renameFile(found, newPath))),
 	};
 	return { vault: jailedVault, metadataCache: app.metadataCache, workspace: app.workspace, fileManager, hiddenLinks: () => links };
 }
