@@ -263,9 +263,10 @@ export function* cutToFitSteps(
 	const emptied = new Set<number>();
 	let emptiedBytes = 0;
 	// Strings whose kept part is long enough to be sent empty when the kept parts leave too little room, in
-	// answer order, and the bytes that part takes (a link text's cut rest stays counted: an over-estimate).
+	// answer order, the bytes that part takes, and where the rest after it is among the long strings (-1: not).
 	const keptLongOrder: number[] = [];
 	const keptLongBytes: number[] = [];
+	const keptLongRest: number[] = [];
 	const work = new StepWork();
 	let order = 0;
 	yield* copyVisiting(
@@ -280,11 +281,14 @@ export function* cutToFitSteps(
 				emptiedBytes += (yield* prefixInResult(text, Infinity, work)).bytes - QUOTES_IN_RESULT;
 				return text;
 			}
+			let keptLong = -1;
 			if (head > 0) {
 				const headBytes = (yield* prefixInResult(head === text.length ? text : text.slice(0, head), Infinity, work)).bytes;
 				if (headBytes > CUT_TO_FIT_SHORTEST_BYTES) {
+					keptLong = keptLongOrder.length;
 					keptLongOrder.push(at);
 					keptLongBytes.push(headBytes - QUOTES_IN_RESULT);
+					keptLongRest.push(-1);
 				}
 			}
 			// Counted in the answer's bytes that are not cut.
@@ -293,6 +297,7 @@ export function* cutToFitSteps(
 			// A kept part is in the bytes not cut; the rest is measured with the string's quotes.
 			const { bytes } = yield* prefixInResult(text.slice(head), Infinity, work);
 			if (bytes > CUT_TO_FIT_SHORTEST_BYTES) {
+				if (keptLong >= 0) keptLongRest[keptLong] = longSizes.length;
 				longSizes.push(bytes);
 				longOrder.push(at);
 			}
@@ -307,13 +312,25 @@ export function* cutToFitSteps(
 	if (length === null && keptLongOrder.length > 0) {
 		// The kept parts leave too little room for the texts, even each cut to the shortest: they are sent empty, the
 		// last first (a rename's own paths, the first rows, stay whole), until that much room is free.
-		const needed = longSizes.length * CUT_TO_FIT_SHORTEST_BYTES - room;
+		// An emptied string's rest is not cut: it needs no cut length, and its bytes (less its quotes) are free.
+		let needed = longSizes.length * CUT_TO_FIT_SHORTEST_BYTES - room;
 		let freed = 0;
+		const restsGone = new Set<number>();
 		for (let index = keptLongOrder.length - 1; index >= 0 && freed < needed; index--) {
 			emptied.add(keptLongOrder[index]!);
 			freed += keptLongBytes[index]!;
+			const rest = keptLongRest[index]!;
+			if (rest >= 0) {
+				restsGone.add(rest);
+				needed -= CUT_TO_FIT_SHORTEST_BYTES;
+				freed -= QUOTES_IN_RESULT;
+			}
 		}
-		if (freed >= needed) length = cutLength(longSizes, room + freed);
+		if (freed >= needed)
+			length = cutLength(
+				longSizes.filter((_, at) => !restsGone.has(at)),
+				room + freed,
+			);
 	}
 	if (length === null) return null;
 	const cutTo = length;
@@ -336,7 +353,7 @@ export function* cutToFitSteps(
 		answer,
 		[],
 		paths,
-		function* (text, place, keys) {
+		function* (text, place, keys, names) {
 			// Any part of a path can name another note (`A/B/Lon` reads `A/B/Lon.md`); none of it does.
 			const at = order++;
 			if (emptied.has(at)) {
@@ -345,6 +362,11 @@ export function* cutToFitSteps(
 			}
 			if (!toCut.has(at)) return text;
 			const head = kept.get(at) ?? 0;
+			// Never a part of what names a file, even were the two passes to see different strings.
+			if (names !== null && head === 0) {
+				named(place);
+				return "";
+			}
 			const { end } = yield* prefixInResult(text.slice(head), cutTo, work);
 			if (keys === null) {
 				named(place);

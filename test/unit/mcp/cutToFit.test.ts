@@ -241,4 +241,24 @@ describe("cutToFitSteps never cuts a path the answer names to a part", () => {
 		expect(Object.keys(frontmatter)).toHaveLength(3);
 		expect(Object.entries(frontmatter).find(([key]) => key !== short && key !== "x")?.[1]).toBe("long");
 	});
+
+	test("links whose note and heading are both long: each emptied one frees its heading too, so 1,100 fit (the merged cut counted the heading still to be cut, emptied twice as many and refused 1,100)", () => {
+		const LINKS = filePlacesOf({ outgoing: z.array(z.object({ link: z.string() })) });
+		for (const count of [900, 1_100]) {
+			const outgoing = Array.from({ length: count }, (_, index) => ({ link: `[[${"d/".repeat(550)}n${index}#${"h".repeat(3_000)}]]` }));
+			const cut = cutToFit({ outgoing }, MAX_RESPONSE_BYTES, LINKS);
+			expect(cut).not.toBeNull();
+			expect(resultBytes(cut!)).toBeLessThanOrEqual(MAX_RESPONSE_BYTES);
+			const sent = cut!.outgoing as Array<{ link: string }>;
+			// Each link whole up to its heading, or empty: never a part of its note's path.
+			for (const [index, link] of sent.entries()) {
+				const whole = outgoing[index]!.link;
+				expect(link.link === "" || link.link.startsWith(whole.slice(0, whole.indexOf("#") + 1))).toBe(true);
+			}
+			const emptied = sent.filter((link) => link.link === "").length;
+			// As few emptied as must be: sending one more whole (its head, its heading cut to the shortest) would not fit.
+			expect(resultBytes(cut!) + 1_100 + CUT_TO_FIT_SHORTEST_BYTES * 2).toBeGreaterThan(MAX_RESPONSE_BYTES);
+			expect(emptied).toBeLessThan(count);
+		}
+	});
 });
