@@ -35,11 +35,12 @@ describe("the slowest queries a person can type, on a 2,000-note common-vocabula
 		},
 	);
 
-	test("the common-word queries the worst cases are measured beside match most notes, as a scan does", async () => {
-		for (const entry of COMMON_QUERIES) {
+	test.each(COMMON_QUERIES.map((entry) => [`${entry.label}, "${entry.query}"`, entry] as const))(
+		"%s: a common-word query the worst cases are measured beside matches most notes, as a scan does",
+		async (_label, entry) => {
 			const fromIndex = await index.search(scope, parseQuery(entry.query), {}, 10);
 			expect(fromIndex.total).toBeGreaterThan(1000);
 			expect(fromIndex).toEqual(await scanSearch(host, scope, parseQuery(entry.query), {}, 10));
-		}
-	});
+		},
+	);
 });
