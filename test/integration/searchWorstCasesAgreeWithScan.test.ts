@@ -1,0 +1,46 @@
+import { COMMON_QUERIES, WORST_CASE_QUERIES } from "../../bench/querySet";
+import { writeCommonVocabularyVault } from "../../bench/syntheticVault";
+import { NodeHost } from "../../src/headless/NodeHost";
+import { parseQuery } from "../../src/search/query";
+import { IndexedNoteSearch, scanSearch } from "../../src/vault/search";
+import type { Scope } from "../../src/vault/scope";
+import { makeTempDir } from "../helpers/vault";
+import { openIndexedVault, type IndexedVault } from "../helpers/indexedVault";
+
+// The answers of test/reliability/searchWorstCases.test.ts's queries, each against a scan of the
+// same 2,000 notes. A scan reads and indexes every note (about a second of CPU each, 46 of them), and
+// it is timed nowhere: it runs here, beside the other tiers, rather than in the timed suites' phase,
+// which runs alone on one core. The worst cases' times are asserted there.
+describe("the slowest queries a person can type, on a 2,000-note common-vocabulary vault, answered as a scan does", () => {
+	let host: NodeHost;
+	let index: IndexedNoteSearch;
+	const scope: Scope = { configDir: ".obsidian", excludedFolders: [] };
+
+	let vault: IndexedVault;
+
+	beforeAll(async () => {
+		const root = await makeTempDir();
+		await writeCommonVocabularyVault(root, 2000);
+		vault = await openIndexedVault(root, scope);
+		({ host, index } = vault);
+	});
+	afterAll(() => vault.close());
+
+	test.each(WORST_CASE_QUERIES.map((entry) => [entry.label, entry] as const))(
+		"%s: the index answers as a scan does (notes, order, total, snippets)",
+		async (_label, entry) => {
+			const query = parseQuery(entry.query);
+			const filter = { folder: entry.folder, tag: entry.tag };
+			expect(await index.search(scope, query, filter, 50)).toEqual(await scanSearch(host, scope, query, filter, 50));
+		},
+	);
+
+	test.each(COMMON_QUERIES.map((entry) => [`${entry.label}, "${entry.query}"`, entry] as const))(
+		"%s: a common-word query the worst cases are measured beside matches most notes, as a scan does",
+		async (_label, entry) => {
+			const fromIndex = await index.search(scope, parseQuery(entry.query), {}, 10);
+			expect(fromIndex.total).toBeGreaterThan(1000);
+			expect(fromIndex).toEqual(await scanSearch(host, scope, parseQuery(entry.query), {}, 10));
+		},
+	);
+});
