@@ -274,7 +274,8 @@ class MetadataBuilder {
 	private readonly items: OpenItem[] = [];
 	private readonly markers: FindingMarkers;
 	/** The line whose block id was looked up last, and its id (see blockIdOfLine). */
-	private lastBlockIdLine: { line: number; id: string | null } = { line: -1, id: null };
+	private blockIdLine = -1;
+	private blockIdOfLastLine: string | null = null;
 
 	constructor(
 		private readonly text: string,
@@ -448,8 +449,11 @@ class MetadataBuilder {
 	 * `- - - … x` closes 640 list items, and a line ending in megabytes of white space is read back over them.
 	 */
 	private blockIdOfLine(line: number): string | null {
-		if (this.lastBlockIdLine.line !== line) this.lastBlockIdLine = { line, id: trailingBlockId(this.lines.lineText(line)) };
-		return this.lastBlockIdLine.id;
+		if (this.blockIdLine !== line) {
+			this.blockIdLine = line;
+			this.blockIdOfLastLine = trailingBlockId(this.lines.lineText(line));
+		}
+		return this.blockIdOfLastLine;
 	}
 
 	/** The last non-blank line in [start, end), or `start`. */
