@@ -600,9 +600,33 @@ function nextDecodeCut(raw: string, from: number): number {
 	return last;
 }
 
-const BLOCK_ID_AT_END = /(?:^|\s)\^([A-Za-z0-9-]+)\s*$/;
-
-/** The `^block-id` a block's last line ends with, if any. */
+/**
+ * The `^block-id` a block's last line ends with, if any: what `/(?:^|\s)\^([A-Za-z0-9-]+)\s*$/`
+ * finds, read backwards from the line's end. The regular expression tried a match at every
+ * character of the line, and a line of `- - - … x` closes 640 list items, each asking: a 4 MiB
+ * line spent 0.7 s there.
+ */
 export function trailingBlockId(line: string): string | null {
-	return BLOCK_ID_AT_END.exec(line)?.[1] ?? null;
+	let end = line.length;
+	while (end > 0 && isWhiteSpace(line, end - 1)) end--;
+	let start = end;
+	while (start > 0 && isBlockIdChar(line.charCodeAt(start - 1))) start--;
+	if (start === end || line.charCodeAt(start - 1) !== CARET) return null;
+	if (start > 1 && !isWhiteSpace(line, start - 2)) return null;
+	return line.slice(start, end);
+}
+
+const CARET = 0x5e;
+/** One UTF-16 unit that `\s` matches (it matches no character outside the Basic Multilingual Plane). */
+const WHITE_SPACE_UNIT = /^\s$/;
+
+function isWhiteSpace(text: string, index: number): boolean {
+	const code = text.charCodeAt(index);
+	if (code === SPACE || (code >= 0x09 && code <= 0x0d)) return true;
+	return code > 0x7f && WHITE_SPACE_UNIT.test(text.charAt(index));
+}
+
+/** `[A-Za-z0-9-]`. */
+function isBlockIdChar(code: number): boolean {
+	return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x2d;
 }

@@ -273,6 +273,9 @@ class MetadataBuilder {
 	private readonly lists: OpenList[] = [];
 	private readonly items: OpenItem[] = [];
 	private readonly markers: FindingMarkers;
+	/** The line whose block id was looked up last, and its id (see blockIdOfLine). */
+	private blockIdLine = -1;
+	private blockIdOfLastLine: string | null = null;
 
 	constructor(
 		private readonly text: string,
@@ -441,6 +444,18 @@ class MetadataBuilder {
 		return quote !== -1 && CALLOUT_START.test(text.slice(quote + 1));
 	}
 
+	/**
+	 * The `^block-id` `line` ends with, looked up once however many blocks end on the line: one line of
+	 * `- - - … x` closes 640 list items, and a line ending in megabytes of white space is read back over them.
+	 */
+	private blockIdOfLine(line: number): string | null {
+		if (this.blockIdLine !== line) {
+			this.blockIdLine = line;
+			this.blockIdOfLastLine = trailingBlockId(this.lines.lineText(line));
+		}
+		return this.blockIdOfLastLine;
+	}
+
 	/** The last non-blank line in [start, end), or `start`. */
 	private lastContentLine(start: number, end: number): number {
 		let line = Math.min(end, this.lines.lineCount) - 1;
@@ -523,7 +538,7 @@ class MetadataBuilder {
 			isLastInList || item.firstChildListLine !== null ? this.lastContentLine(startLine, endExclusive) : Math.max(startLine, endExclusive - 1);
 		const end = this.lines.lineEnd(endLine);
 		this.listItems.ends[item.index] = end;
-		const id = trailingBlockId(this.lines.lineText(this.lastContentLine(startLine, endLine + 1)));
+		const id = this.blockIdOfLine(this.lastContentLine(startLine, endLine + 1));
 		if (id !== null) {
 			this.listItems.ids[item.index] = id;
 			this.blocks.add(id, this.lines.pos(item.start, end));
@@ -540,7 +555,7 @@ class MetadataBuilder {
 
 	private addParagraphBlockId(token: MarkdownToken, map: [number, number]): void {
 		const lastLine = this.lastContentLine(map[0], map[1]);
-		const id = trailingBlockId(this.lines.lineText(lastLine));
+		const id = this.blockIdOfLine(lastLine);
 		// A list item's paragraph belongs to the item, which records the id itself.
 		if (id === null || this.items.length > 0) return;
 		const position: Pos = this.lines.linesPos(map[0], this.contentStart(map[0]), lastLine);

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { DISPLAY_TEXT_STEP_CHARS, INLINE_PASS_STEP_CHARS, INLINE_SCAN_PAUSE_STEPS } from "../../../src/config/limits";
-import { FindingMarkers, linkpathOf, scanInline, scanInlineSteps } from "../../../src/markdown/inline";
+import { FindingMarkers, linkpathOf, scanInline, scanInlineSteps, trailingBlockId } from "../../../src/markdown/inline";
 import { runSteps } from "../../../src/markdown/steps";
 
 /** The scan's findings, and how many times it paused. */
@@ -18,6 +18,34 @@ describe("linkpathOf", () => {
 		expect(linkpathOf("Note#Heading")).toBe("Note");
 		expect(linkpathOf("#Heading")).toBe("");
 		expect(linkpathOf("Folder/Note")).toBe("Folder/Note");
+	});
+});
+
+describe("trailingBlockId", () => {
+	/** Obsidian's rule for a block id at a line's end, as a regular expression (the one the code used before it read the line backwards). */
+	const BLOCK_ID_AT_END = /(?:^|\s)\^([A-Za-z0-9-]+)\s*$/;
+
+	test("finds the id a line ends with, and nothing when the caret is glued to a word or the id holds another character", () => {
+		expect(trailingBlockId("text ^my-id")).toBe("my-id");
+		expect(trailingBlockId("^id  \t")).toBe("id");
+		expect(trailingBlockId("text\u00a0^id\u3000")).toBe("id");
+		expect(trailingBlockId("text^id")).toBeNull();
+		expect(trailingBlockId("text ^id_x")).toBeNull();
+		expect(trailingBlockId("text ^")).toBeNull();
+		expect(trailingBlockId("")).toBeNull();
+	});
+
+	test("any line: the id the regular expression finds", () => {
+		const unit = fc.constantFrom("^", " ", "\t", "\u00a0", "\u2028", "\ufeff", "\u001f", "a", "Z", "7", "-", "_", "x", "é", "😀", "[", "\n");
+		fc.assert(
+			fc.property(
+				fc.array(unit, { maxLength: 12 }).map((parts) => parts.join("")),
+				(line) => {
+					expect(trailingBlockId(line)).toBe(BLOCK_ID_AT_END.exec(line)?.[1] ?? null);
+				},
+			),
+			{ numRuns: 20_000 },
+		);
 	});
 });
 
