@@ -47,6 +47,12 @@ export class GraphCounts {
 		return this.notes.keys();
 	}
 
+	/** The notes whose links lead to `path`, as held. */
+	linkersOf(path: string): Iterable<string> {
+		const linkers = this.linkers.get(path);
+		return linkers === undefined ? [] : typeof linkers === "string" ? [linkers] : linkers;
+	}
+
 	/** Whether the `topCount` most linked-to notes must be looked for again (`fillTop`) before an answer. */
 	topMissing(topCount: number): boolean {
 		return this.top === null || (this.top.length < topCount && this.top.length < this.linkedNotes);

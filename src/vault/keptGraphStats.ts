@@ -54,6 +54,9 @@ export class KeptGraphStats {
 				kept.changed.add(file.path);
 				if (oldPath !== undefined) kept.changed.add(oldPath);
 				for (const path of kept.reresolved) kept.changed.add(path);
+				// The notes linking to a path gone or moved away, worked out again whether or not the host resolves
+				// them again with a `resolve` each (Obsidian may remap its resolved links in place on a rename).
+				if (folderEmptied && !folder) for (const path of kept.counts.linkersOf(oldPath ?? file.path)) kept.changed.add(path);
 			}
 		};
 		this.refs.push(

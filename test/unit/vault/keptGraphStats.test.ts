@@ -122,6 +122,31 @@ describe("KeptGraphStats: get_graph_stats answers again without a walk until a n
 		expect((await stats(vault.scope("Hidden"))).answer.top_linked.map((entry) => entry.path)).not.toContain("Hidden/Hub.md");
 	});
 
+	test("a note renamed or deleted: the notes linking to it are counted again though the host sends no `resolve` for them (Obsidian may remap its links in place)", async () => {
+		// A host that says nothing of A/Two.md's links being resolved again: they change all the same.
+		const { metadataCache } = vault.host;
+		const quiet = new Proxy(metadataCache, {
+			get: (target, name, receiver) =>
+				name === "on"
+					? (event: string, callback: (file: HostFile) => void) =>
+							target.on(event as "resolve", event === "resolve" ? (file: HostFile) => file.path !== "A/Two.md" && callback(file) : callback)
+					: (Reflect.get(target, name, receiver) as unknown),
+		});
+		kept.stop();
+		kept = new KeptGraphStats(
+			new Proxy(vault.host, { get: (target, name, receiver) => (name === "metadataCache" ? quiet : (Reflect.get(target, name, receiver) as unknown)) }),
+		);
+		kept.start();
+		await stats(vault.scope("Hidden"));
+		// A/Two.md's `[[One]]` points nowhere once One is renamed, and its `[[Hub]]` once Hub is deleted.
+		await vault.host.vault.rename(vault.host.vault.getFileByPath("A/One.md") as HostFile, "A/First.md");
+		await metadataCache.settled();
+		expect((await stats(vault.scope("Hidden"))).answer).toMatchObject({ unresolved_links: 2 });
+		await vault.host.fileManager.trashFile(vault.host.vault.getFileByPath("Hub.md") as HostFile);
+		await metadataCache.settled();
+		expect((await stats(vault.scope("Hidden"))).answer).toMatchObject({ links: 0, unresolved_links: 4 });
+	});
+
 	test("a note deleted: counted again", async () => {
 		await stats(vault.scope("Hidden"));
 		await vault.host.fileManager.trashFile(vault.host.vault.getFileByPath("A/Two.md") as HostFile);
