@@ -14,7 +14,7 @@
  * cards, a note's thousand links into a deep folder) and answered a rename that was made as an error.
  */
 import { z } from "zod";
-import { CUT_KEY_APART_BYTES, CUT_TO_FIT_LISTED_BYTES, CUT_TO_FIT_SHORTEST_BYTES, MAX_VAULT_PATH_CHARS } from "../config/limits";
+import { CUT_KEY_APART_BYTES, CUT_TO_FIT_LISTED_BYTES, CUT_TO_FIT_SHORTEST_BYTES, MAX_RESPONSE_BYTES, MAX_VAULT_PATH_CHARS } from "../config/limits";
 import { jsonCharBytes } from "../jsonText";
 import type { Steps } from "../markdown/steps";
 import { filePlacesAt, type FilePlaces } from "./filePlaces";
@@ -304,4 +304,49 @@ export function* cutToFitSteps(
 	)) as Record<string, unknown>;
 	const cut: CutToFit = { strings: listed, total };
 	return { ...copy, [CUT_TO_FIT_FIELD]: cut };
+}
+
+/** Bytes of a result around its answer's two forms: `{"content":[{"type":"text","text":""}],"structuredContent":}`. */
+const RESULT_FRAME_BYTES = Buffer.byteLength('{"content":[{"type":"text","text":""}],"structuredContent":}');
+
+/** Bytes of the answer's smallest form (smallestResultBytes) a result over MAX_RESPONSE_BYTES can still be cut to fit from: what is left when the frame and `cut_to_fit`'s list are taken out. */
+export const CUTTABLE_ANSWER_BYTES = MAX_RESPONSE_BYTES - RESULT_FRAME_BYTES - CUT_TO_FIT_LISTED_BYTES;
+
+/** Bytes `text` takes in a result (its quotes counted), measured only up to `cap`: past it, `cap`. */
+function resultBytesUpTo(text: string, cap: number): number {
+	let bytes = QUOTES_IN_RESULT;
+	for (let index = 0; index < text.length && bytes <= cap; ) {
+		const size = resultBytesOfChar(text, index);
+		bytes += size;
+		index += size === 8 ? 2 : 1;
+	}
+	return Math.min(bytes, cap);
+}
+
+/**
+ * The fewest bytes `value` (plain JSON data) can take in a result once cutToFitSteps has cut it:
+ * each string as it is, or CUT_TO_FIT_SHORTEST_BYTES when longer (a path named by `namesFile`
+ * that long is sent empty). A long string is measured only that far, so this costs about a step
+ * per value: an answer built a piece at a time (query_base's rows) can stop once what it holds
+ * could no longer be cut to fit CUTTABLE_ANSWER_BYTES, rather than build all of it to be refused.
+ */
+export function smallestResultBytes(value: unknown, namesFile = false): number {
+	if (typeof value === "string") {
+		const bytes = resultBytesUpTo(value, CUT_TO_FIT_SHORTEST_BYTES + 1);
+		if (bytes <= CUT_TO_FIT_SHORTEST_BYTES) return bytes;
+		return namesFile && value.length <= MAX_VAULT_PATH_CHARS ? QUOTES_IN_RESULT : CUT_TO_FIT_SHORTEST_BYTES;
+	}
+	// Each character of what is not a string is ASCII, once in each of the answer's two forms.
+	if (value === null || typeof value !== "object") return 2 * (JSON.stringify(value) ?? "null").length;
+	// Brackets, and a comma or a colon for each entry, in each form.
+	let bytes = 4;
+	if (Array.isArray(value)) {
+		for (const item of value) bytes += 2 + smallestResultBytes(item ?? null, namesFile);
+		return bytes;
+	}
+	for (const [key, entry] of Object.entries(value)) {
+		if (entry === undefined || typeof entry === "function") continue;
+		bytes += 4 + smallestResultBytes(key) + smallestResultBytes(entry, namesFile);
+	}
+	return bytes;
 }
