@@ -75,7 +75,7 @@ describe("query_base of a view of 1,990 columns over 1,000 notes", () => {
 			stepCalls = steps.mock.calls.length;
 			steps.mockRestore();
 		}
-		console.log(`rows ${result.structuredContent?.rows?.length} steps ${stepCalls} heap +${Math.round((peakHeap - heapBefore) / 1e6)} MB ${Math.round(performance.now() - started)} ms`);
+		console.log(result.content[0]?.text.slice(0, 300), `rows ${result.structuredContent?.rows?.length} steps ${stepCalls} heap +${Math.round((peakHeap - heapBefore) / 1e6)} MB ${Math.round(performance.now() - started)} ms`);
 		expect(result.content[0]?.text).not.toMatch(/Ask for less/);
 		expect(result.isError ?? false).toBe(false);
 		expect(Buffer.byteLength(JSON.stringify({ content: result.content, structuredContent: result.structuredContent }))).toBeLessThanOrEqual(
@@ -104,6 +104,7 @@ describe("query_base of a view of 1,990 columns over 1,000 notes", () => {
 		const result = (await client.callTool({ name: "query_base", arguments: { path: "Narrow.base", limit: 1000 } })) as {
 			structuredContent: Answer;
 		};
+		console.log(running.logger.lines.slice(-5).join("\n"));
 		expect(result.structuredContent.rows).toHaveLength(NOTES);
 		expect(result.structuredContent.truncated).toBe(true);
 		expect(result.structuredContent.rows[1]?.values).toEqual({ "file.name": "n0000.md", p1: "note 0" });
