@@ -26,7 +26,7 @@ const PARTS = (process.env.BENCH_VAULTWIDE_PARTS ?? "build,flood,heavy").split("
 const FLOOD_TOOLS = process.env.BENCH_FLOOD_TOOLS?.split(",") ?? null;
 /** Light calls timed on an idle server, for the baseline. */
 const BASELINE_CALLS = 200;
-/** Cards on the flooded canvas: the most read_canvas answers. */
+/** Cards on the flooded canvas, all asked for in one page (what read_canvas answered whole before it was paged). */
 const CANVAS_CARDS = 5_000;
 /** Task lines of each created note: about 1 MB, just under the edit bound. */
 const CREATED_TASK_LINES = 40_000;
@@ -525,7 +525,7 @@ async function benchFloods(
 		{ tool: "list_notes", args: { sort: "modified", limit: 1000 }, part: "flood" },
 		{ tool: "search_notes", args: { query: searchQueries[0] ?? "garden", limit: 50 }, part: "flood" },
 		{ tool: "query_base", args: { path: "Bench/All.base", limit: 1000 }, part: "heavy" },
-		{ tool: "read_canvas", args: { path: "Bench/Board.canvas" }, part: "heavy" },
+		{ tool: "read_canvas", args: { path: "Bench/Board.canvas", limit: CANVAS_CARDS }, part: "heavy" },
 		{
 			tool: "create_note",
 			args: { path: "Bench/Made/{round}.md", content: `[[${notePath}]] #made\n${"- [ ] t 📅 2026-01-01\n".repeat(CREATED_TASK_LINES)}` },

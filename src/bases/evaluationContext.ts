@@ -10,6 +10,7 @@ import {
 	BASES_MAX_PIECE_MS,
 	BASES_MAX_QUERY_WORK_MS,
 	BASES_MAX_VALUE_CHARS,
+	BASE_STEPS_PER_CLOCK_CHECK,
 } from "../config/limits";
 import type { Expression } from "./expression";
 import { typeOf, valueWeight, type BaseFile, type BaseVault, type ObjectValue, type Value } from "./values";
@@ -19,9 +20,6 @@ export class EvaluationError extends Error {}
 
 /** The query needed more work than one call may spend. */
 export class BudgetExceededError extends Error {}
-
-/** Steps between two looks at the clock: reading it costs more than a step. */
-const STEPS_PER_CLOCK_CHECK = 64;
 
 /**
  * Work counted across one whole query: steps, and the time of each piece of evaluation (one file's
@@ -43,7 +41,7 @@ export class EvaluationBudget {
 
 	/**
 	 * Counts `count` steps; throws once the query has spent its budget, or its piece or its whole
-	 * time is up. The clock is read every STEPS_PER_CLOCK_CHECK steps, or at once with
+	 * time is up. The clock is read every BASE_STEPS_PER_CLOCK_CHECK steps, or at once with
 	 * `lookAtClock` (after work a step does not measure, such as a regular expression's run).
 	 */
 	spend(count = 1, lookAtClock = false): void {
@@ -53,7 +51,7 @@ export class EvaluationBudget {
 				`The base needs more than ${this.maxSteps} evaluation steps, more than one call may spend. Add a filter (a folder or a tag) or simplify its formulas.`,
 			);
 		this.sinceClockCheck += count;
-		if ((this.sinceClockCheck < STEPS_PER_CLOCK_CHECK && !lookAtClock) || this.pieceStart === null) return;
+		if ((this.sinceClockCheck < BASE_STEPS_PER_CLOCK_CHECK && !lookAtClock) || this.pieceStart === null) return;
 		this.sinceClockCheck = 0;
 		const piece = this.clock() - this.pieceStart;
 		if (piece > this.pieceMs)

@@ -10,7 +10,7 @@ import { BudgetExceededError, EvaluationBudget, EvaluationError, spendOnWalking,
 import { evaluate, field, formulaValue } from "./evaluate";
 import { notePropertyValue } from "./noteValues";
 import { compareValues } from "./operators";
-import { FileValue, isTruthy, toJson, valueWeight, type BaseFile, type BaseVault, type Value } from "./values";
+import { FileValue, isTruthy, namingOf, toJson, valueWeight, type BaseFile, type BaseVault, type Value, type ValueNaming } from "./values";
 import { sortInSlices } from "../vault/workBudget";
 import { echoed } from "../markdown/echo";
 
@@ -55,7 +55,7 @@ export interface BaseQueryOptions {
  */
 export interface AnswerFit {
 	maxBytes: number;
-	smallestBytes: (value: unknown, namesFile?: boolean) => number;
+	smallestBytes: (value: unknown) => number;
 }
 
 /** The view used when a base defines none: every file, by name. */
@@ -202,6 +202,14 @@ function compareRows(a: Value[], b: Value[], keys: SortKey[]): number {
 	return 0;
 }
 
+/**
+ * For a row's `values`, the cells that are files or links, and how they name them: an answer too
+ * big to send is cut to fit, and a file's path cut to a prefix (or a link's text inside its link
+ * path) could name another, planted note. Kept beside the row, not in it: the answer is what the
+ * client gets, and held weakly, so it goes with the row.
+ */
+export const cellNamings = new WeakMap<object, ReadonlyMap<string, ValueNaming>>();
+
 /** An object's two braces, in each of the answer's two forms: counted once for the object, not again for each entry. */
 const BRACES_BYTES = 4;
 
@@ -214,9 +222,9 @@ class AnswerRoom {
 	) {
 		this.left = fit.maxBytes - fit.smallestBytes(answerWithoutRows);
 	}
-	/** Takes the bytes `value` needs at least (a file's path if `namesFile`); false when it has too little left: the answer is full. */
-	take(value: unknown, namesFile = false): boolean {
-		this.left -= this.fit.smallestBytes(value, namesFile);
+	/** Takes the bytes `value` needs at least; false when it has too little left: the answer is full. */
+	take(value: unknown): boolean {
+		this.left -= this.fit.smallestBytes(value);
 		return this.left >= 0;
 	}
 	/** Takes what one more entry `key: value` of an object needs at least (the object's braces are its own). */
@@ -240,20 +248,23 @@ async function makeRow(
 ): Promise<BaseQueryRow | null> {
 	const values: Record<string, unknown> = {};
 	const errors: Record<string, string> = {};
+	const namings = new Map<string, ValueNaming>();
 	const row: BaseQueryRow = { path: file.path, ...(group !== undefined ? { group: toJson(group) } : {}), values };
 	// The row's frame, with an `errors` key even when it has none (a few bytes more, never fewer).
-	if (room && !(room.take({ path: "", group: row.group ?? null, values: {}, errors: {} }) && room.take(row.path, true))) return null;
+	if (room && !(room.take({ path: "", group: row.group ?? null, values: {}, errors: {} }) && room.take(row.path))) return null;
 	for (const id of columns) {
 		await pause();
-		const { value, error } = context.budget.piece(() => {
+		const { value, naming, error } = context.budget.piece(() => {
 			const cell = cellValue(id, context);
-			// Made into JSON whole: a step per value it holds.
-			spendOnWalking(context, cell.value);
-			return { value: toJson(cell.value), error: cell.error };
+			// Made into JSON whole, and looked at for the files it names: a step per value it holds, each time.
+			spendOnWalking(context, cell.value, cell.value);
+			return { value: toJson(cell.value), naming: namingOf(cell.value), error: cell.error };
 		});
 		if (room && !(room.takeEntry(id, value) && (error === undefined || room.takeEntry(id, error)))) return null;
 		Object.defineProperty(values, id, { value, enumerable: true, writable: true, configurable: true });
+		if (naming !== null) namings.set(id, naming);
 		if (error !== undefined) Object.defineProperty(errors, id, { value: error, enumerable: true, writable: true, configurable: true });
 	}
+	if (namings.size > 0) cellNamings.set(values, namings);
 	return Object.keys(errors).length > 0 ? { ...row, errors } : row;
 }

@@ -180,6 +180,22 @@ export function toJson(value: Value): unknown {
 	return out;
 }
 
+/** How a value as a client receives it (`toJson`) names files: a path, a link's text, or the items of a list that do, by index. */
+export type ValueNaming = "path" | "link" | ReadonlyMap<number, ValueNaming>;
+
+/** How `value` names files as `toJson` gives it, or null when it names none (an object's fields are the author's text). */
+export function namingOf(value: Value): ValueNaming | null {
+	if (value instanceof FileValue || value instanceof ThisValue) return "path";
+	if (value instanceof LinkValue) return "link";
+	if (!Array.isArray(value)) return null;
+	const items = new Map<number, ValueNaming>();
+	for (const [index, item] of value.entries()) {
+		const naming = namingOf(item);
+		if (naming !== null) items.set(index, naming);
+	}
+	return items.size > 0 ? items : null;
+}
+
 /** The file a value stands for, if it stands for one. */
 export function fileOf(value: Value): BaseFile | null {
 	return value instanceof FileValue || value instanceof ThisValue ? value.file : null;

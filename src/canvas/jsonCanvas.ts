@@ -3,7 +3,7 @@
  * four types with their positions and sizes, and the edges between them. Pure. A file that does not
  * follow the format is refused with what is wrong and where, never half read.
  */
-import { CANVAS_JSON_PIECE_CHARS, CANVAS_MAX_EDGES, CANVAS_MAX_NESTING, CANVAS_MAX_NODES, NOTE_TEXT_PIECE_CHARS } from "../config/limits";
+import { CANVAS_JSON_PIECE_CHARS, CANVAS_MAX_NESTING, NOTE_TEXT_PIECE_CHARS } from "../config/limits";
 import { parseJsonSteps } from "./jsonSteps";
 import { fail, ok, type Result } from "../result";
 import { runSteps, type Steps } from "../markdown/steps";
@@ -101,8 +101,6 @@ export function* parseCanvasSteps(text: string): Steps<Result<Canvas>> {
 		const { nodes = [], edges = [] } = raw as { nodes?: unknown; edges?: unknown };
 		if (!Array.isArray(nodes)) throw new CanvasError('"nodes" must be a list.');
 		if (!Array.isArray(edges)) throw new CanvasError('"edges" must be a list.');
-		if (nodes.length > CANVAS_MAX_NODES) throw new CanvasError(`The canvas has ${nodes.length} nodes; at most ${CANVAS_MAX_NODES} are read.`);
-		if (edges.length > CANVAS_MAX_EDGES) throw new CanvasError(`The canvas has ${edges.length} edges; at most ${CANVAS_MAX_EDGES} are read.`);
 		const parsedNodes: CanvasNode[] = [];
 		for (const [index, node] of nodes.entries()) {
 			parsedNodes.push(readNode(node, index));

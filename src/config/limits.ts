@@ -184,8 +184,9 @@ export const LIST_TASKS_DEFAULT_LIMIT = 200;
 export const LIST_TASKS_MAX_LIMIT = 1000;
 /** get_note_links: outgoing links, and unresolved link paths, returned at most (each list says its total). */
 export const NOTE_LINKS_MAX_ENTRIES = 1000;
-/** list_templates: templates listed at most. */
-export const TEMPLATES_LISTED = 1000;
+/** list_templates page size: default and maximum (as list_notes', whose listing of a folder it is). */
+export const LIST_TEMPLATES_DEFAULT_LIMIT = 100;
+export const LIST_TEMPLATES_MAX_LIMIT = 1000;
 /** Prompt notes offered in prompts/list at most (each is read to find its arguments). */
 export const PROMPTS_LISTED = 200;
 /**
@@ -213,10 +214,24 @@ export const STILL_BEING_READ_LISTED = 10;
  */
 export const NOTES_WITH_TASKS_LOOK_STEP = 4096;
 /**
- * get_graph_stats answers kept (one per scope) until the next change to any note: a token's answer is
- * never another's, since the key is the whole scope (excluded folders and token folders).
+ * Scopes whose get_graph_stats counts are kept note by note (the one asked longest ago is dropped):
+ * each holds every visible note's links, about the size of Obsidian's own `resolvedLinks`, so a
+ * few tokens' and settings' scopes, not one per call. A token's counts are never another's, since
+ * the key is the whole scope (excluded folders and token folders).
  */
 export const KEPT_GRAPH_STATS_SCOPES = 8;
+/**
+ * Most linked-to notes kept in order per kept scope of get_graph_stats: GRAPH_TOP_LINKED are
+ * answered, the rest are spares, so the first ten are looked for again among every note linked to
+ * (one comparison a note) only after 54 of them lost links or went.
+ */
+export const GRAPH_TOP_KEPT = 64;
+/**
+ * Notes changed at once past which the most linked-to notes are looked for again among every
+ * note linked to, once, rather than kept in place as each note is set: a few comparisons a note
+ * set against one a note linked to, so past a few hundred one look is cheaper (the first count sets every note).
+ */
+export const GRAPH_TOP_REFILL_CHANGES = 512;
 // Completions and subscriptions: a client asks on every keystroke, and a stream stays open for hours.
 /** Values one completion/complete answer holds at most (MCP's own cap is 100). */
 export const COMPLETION_MAX_VALUES = 100;
@@ -322,8 +337,11 @@ export const BASES_MAX_DATE_FORMAT_CHARS = 256;
 export const BASES_TEXT_CHARS_PER_STEP = 64;
 /** Evaluation time one query may spend in all, summed over its pieces (waiting for others not counted). */
 export const BASES_MAX_QUERY_WORK_MS = 1_000;
-/** list_bases: bases listed at most (each is read for its view names). */
-export const BASES_LISTED = 200;
+/** list_bases page size: default and maximum. Each base of a page is read for its view names (within LIST_BASES_WORK_MS); the next page is had with next_cursor. */
+export const LIST_BASES_DEFAULT_LIMIT = 100;
+export const LIST_BASES_MAX_LIMIT = 200;
+/** list_bases looks at the call's clock every this many of the vault's files while it looks for bases (a power of two, less one). */
+export const BASES_LISTING_CHECK_MASK = 4095;
 /**
  * list_bases: CPU it may spend reading bases, all together; the bases left are listed by path,
  * each saying it was not read. Each base is read in steps, but 50 planted bases of 190 formulas
@@ -331,9 +349,14 @@ export const BASES_LISTED = 200;
  * millisecond or two.
  */
 export const LIST_BASES_WORK_MS = 200;
-/** read_canvas: nodes and edges returned at most. */
-export const CANVAS_MAX_NODES = 5000;
-export const CANVAS_MAX_EDGES = 10000;
+/**
+ * read_canvas page size, nodes and edges together (nodes first, then edges): default and maximum.
+ * A canvas is read whole (its size is bounded by CANVAS_MAX_FILE_BYTES), and answered a page at a
+ * time: one of more than 5,000 nodes was refused, one of thousands of long cards cut to fit, with no
+ * way to ask for less.
+ */
+export const READ_CANVAS_DEFAULT_LIMIT = 1000;
+export const READ_CANVAS_MAX_LIMIT = 10_000;
 /** resources/list: the most recently modified notes listed. */
 export const RESOURCE_LIST_SIZE = 50;
 /** Suggestions offered when a note is not found. */
@@ -1080,3 +1103,221 @@ export const CHUNKED_ARRAY_CHUNK = 16_384;
 export const CHUNKED_MAP_KEYS = 262_144;
 /** Tables a split `SplitStringSet` spreads its entries over (by a seeded hash, so a note cannot choose which). */
 export const SPLIT_SET_PARTS = 256;
+
+// Markdown parsing: how long pieces of a note are looked at in steps.
+/**
+ * markdown-it refuses a destination whose normalized form (mdurl's parse, format and encode) starts
+ * with `javascript:`, `vbscript:`, `file:`, or `data:` other than `data:image/(gif|png|jpeg|webp);`.
+ * That form starts with the destination's protocol, unchanged, and then, for `data:`, its host part
+ * (up to the first `/`, `?` or `#`); the rest is only encoded character by character. So the
+ * normalized form of a prefix holding the protocol (a longer one than this is no refused one) and a
+ * `data:` host starts as the whole one's does, for the few characters that are tested.
+ */
+export const DECIDING_DESTINATION_LENGTH = 1024;
+/**
+ * Past this many places after `from` with none to cut at, the text there holds four `%XX` in a row
+ * that continue a character (80 to BF): no UTF-8 character has more than three, so the whole fails
+ * to decode, and so does a piece, wherever it is cut. Looking on to the end for a place held the
+ * server: 4 MB of `%80` were looked through in one piece of 160-190 ms.
+ */
+export const DECODE_CUT_SEARCH_CHARS = 12;
+/** Headings looked at (keyed, or their levels or offsets compared) between two points where resolving a subpath may pause. */
+export const SUBPATH_HEADING_STEP = 2048;
+/** Lexer tokens read between two steps of yamlShapeSteps: a 256 KiB text is 100,000 of them. */
+export const YAML_TOKENS_PER_STEP = 2048;
+/**
+ * markdown-it's table rule (lib/rules_block/table.mjs) stops a table once the cells it fills in for
+ * short rows, counted from the table's first row, pass this many.
+ */
+export const MAX_AUTOCOMPLETED_CELLS = 0x10000;
+/**
+ * Characters `normalizeSteps` rewrites between two chances to pause: a regular expression replacing
+ * each of a note's 250,000 NULs (or carriage returns) ran in one piece of 1.2-1.8 s, as V8 runs a
+ * regular expression's first use in its interpreter.
+ */
+export const NORMALIZE_STEP_CHARS = 16_384;
+/** Line breaks counted between two pause points (a count is much lighter than splitting a line into its marks). */
+export const LINE_COUNT_PAUSE_LINES = 8 * LINE_SPLIT_PAUSE_LINES;
+/**
+ * Inside quotes, a pause after every block resumes through every open quote's step: in a note of
+ * quotes 700 deep, 1,400 pauses through hundreds of levels each made the parse 4 times longer. So
+ * blocks inside quotes pause once this many of their lines (or quotes) are parsed, per parse.
+ */
+export const NESTED_PAUSE_LINES = 32;
+
+// Bases, the journal and answers: work between pauses, bytes kept.
+/** A base's expression steps between two looks at the clock: reading it costs more than a step. */
+export const BASE_STEPS_PER_CLOCK_CHECK = 64;
+/**
+ * The most a long line may hold once its long strings are taken out (its fields, a stand-in for each
+ * long string): what is left is parsed in one piece. A record's fields take at most a few hundred
+ * strings; more is no record this version writes.
+ */
+export const JOURNAL_LINE_FIELDS_MAX_BYTES = 256 * 1024;
+/**
+ * Work (characters measured, plus one for each value and key looked at) between two steps: one
+ * string of megabytes, or 20,000 short ones (a base's rows, a canvas's cards), was one piece of
+ * 27–440 ms when only a long string's own measuring paused.
+ */
+export const CUT_TO_FIT_STEP_WORK = 64 * 1024;
+/** Work one value or key looked at counts for (a copy, a generator, a property defined): as much as this many characters measured. */
+export const CUT_TO_FIT_VALUE_WORK = 32;
+/**
+ * An answer whose lists hold fewer items in all is made in one piece, without asking for a turn: it
+ * takes well under a slice, and a light call (read_note beside a flood) must not queue behind the
+ * vault-wide calls' slices for it.
+ */
+export const ANSWER_ITEMS_MADE_IN_ONE_PIECE = 256;
+/** Characters of an answer's JSON text whose bytes are counted between two looks at the clock. */
+export const ANSWER_COUNTED_CHARS = 64 * 1024;
+/** A page of list_notes being built looks at the call's clock every this many notes (a power of two, less one). */
+export const LIST_NOTES_PAGE_CHECK_MASK = 127;
+
+// The headless metadata cache: memory kept, and work between pauses.
+/** Most strings the headless metadata cache's string pool keeps: strings of notes since deleted stay in it, so it is bounded. */
+export const MAX_POOLED_STRINGS = 50_000;
+/**
+ * Notes whose read entry lists are kept built: a note read again soon (the note a tool is working
+ * on) gets the same arrays back, and a walk over the whole vault holds at most this many notes'
+ * objects at a time.
+ */
+export const MAX_MATERIALIZED_NOTES = 64;
+/** Numbers of the scratch a store keeps for unpacking (256 KiB): a typical note has a few hundred. */
+export const MAX_KEPT_SCRATCH_NUMBERS = 65_536;
+/**
+ * Entries packed, or numbers encoded, between two points where compacting may pause: a 1 MiB note
+ * of 48,000 list items and tasks was compacted in one piece of about 0.1 s.
+ */
+export const METADATA_PACK_STEP_ENTRIES = 2048;
+/** Entries read between two points where reading a note's link places may pause. */
+export const METADATA_READ_STEP_ENTRIES = 2048;
+/**
+ * Codes decoded (and line starts added up) between two points where a reader of a note's entries
+ * may pause: a note of a million headings holds about seven million, a piece of 30–60 ms decoded
+ * whole. This many is about a millisecond.
+ */
+export const METADATA_DECODE_STEP_CODES = 262_144;
+/**
+ * Strings copied, or entries (an object's keys, an array's items) looked at, in one step of
+ * `detachStringsSteps`: a note's 21,000 aliased links and embeds (150,000 strings) were walked and
+ * copied in one piece of about 0.1 s, and a list of 40,000 links was walked in one step.
+ */
+export const DETACH_STEP_STRINGS = 4096;
+/** Entries (an object's keys, an array's items) looked at in one step of `detachStringsSteps` (see DETACH_STEP_STRINGS). */
+export const DETACH_STEP_ENTRIES = 4096;
+/** Notes with at least this many links keep their list of link texts (one pointer a link) between resolutions. */
+export const HUGE_NOTE_LINKS = 16_384;
+
+// Search: the index and the ranking, work between pauses.
+/**
+ * Dictionary words the look for a word's forms passes between pauses (`formsOfSteps`): a search
+ * limited to some notes passes over every word of the stem's start they do not hold: 500,000 of them
+ * (a 4 MB folder it does not search) were passed over in one piece of a third of a second.
+ */
+export const FORM_WALK_STEP_WORDS = 4_096;
+/**
+ * Postings entries the look for a word's forms walks between pauses, asking whether the searched
+ * notes hold the words it passes over (`HeldAmong`): a word held by thousands of notes outside
+ * them costs a walk of thousands, so 4,096 such words (16 million entries) were one piece of
+ * about a second when only words were counted. This many is a few milliseconds.
+ */
+export const FORM_WALK_STEP_POSTINGS = 262_144;
+/**
+ * Dictionary words a prefix walk (`withPrefixSteps`) passes between pauses: a hostile author's
+ * 500,000 words starting `co` were walked, filtered and taken in one piece of seconds.
+ */
+export const PREFIX_WALK_STEP_WORDS = 8_192;
+/**
+ * New tokens a lookup inserts one by one into the sorted view; more are sorted and merged into it
+ * in one pass. An insertion moves half the view on average (about 17 µs at 290,000 tokens), a
+ * merge all of it once (about 15 ms): a note of 40,000 new words, inserted one by one, took 0.7 s.
+ */
+export const TOKENS_INSERTED_IN_PLACE = 512;
+/**
+ * Tokens sorted or merged between two chances to pause while the sorted view is built or brought
+ * up to date: sorting 290,000 tokens in one piece held the server 113–117 ms; a step of this many is
+ * 1–3 ms.
+ */
+export const DICTIONARY_SORT_STEP_TOKENS = 8192;
+/**
+ * Candidates looked at between two chances to pause (a power of two less one: a mask). A note's
+ * phrase check reads its body, so a gathering over tens of thousands of notes is many such steps.
+ */
+export const GATHER_STEP_MASK = 255;
+/** Postings counted between two chances to pause when most terms are wanted: counting one costs far less than looking at a candidate. */
+export const CANDIDATES_COUNT_STEP = 16_384;
+/**
+ * Most ids a phrase's position may accept for its pair with the position before to bound a note's
+ * count: each costs two counters read per candidate note, and a prefix standing for more words
+ * (`pro`) bounds too loosely to repay them.
+ */
+export const PAIR_BOUND_MAX_SECOND_IDS = 16;
+/** A phrase's notes whose pair sketches are read between two chances to pause when it is resolved (a sketch read is about a cache miss). */
+export const PAIR_BOUND_STEP = 4096;
+/** Terms (or notes) `compactSteps` moves between two chances to pause (a power of two less one: a mask). */
+export const COMPACT_STEP_MASK = 4095;
+/** Slots (two a posting) `compactSteps` copies between two chances to pause, whatever the number of terms they hold. */
+export const COMPACT_STEP_SLOTS = 65_536;
+/** Notes looked at between two chances to pause while a search checks which notes its filter accepts (a power of two less one: a mask). */
+export const ACCEPT_STEP_MASK = 4095;
+/**
+ * Fewest lists a commit must move or make (lists with no room for the note's posting) for it to
+ * put them all in one new buffer, made in steps (`planCommit`): two typed arrays a list, as
+ * before, cost about 4.5 µs each with their garbage, and a note of 40,000 new words held the
+ * server 120–260 ms. Fewer are grown one by one at once.
+ */
+export const COMMIT_BLOCK_MIN_LISTS = 256;
+/** Lists planned, or postings copied into a commit's buffer, between two chances to pause (a commit's step is about a millisecond). */
+export const COMMIT_STEP_POSTINGS = 16_384;
+/**
+ * Lists a search takes (each by its place in the arena, cut to the notes it started with) between
+ * two chances to pause: the 500,000 lists of a two-letter prefix a hostile author planted words for
+ * were taken in one piece of about a second.
+ */
+export const LISTS_TAKEN_STEP = 8_192;
+/** Headings joined between two pause points of `namesTextInSteps`. */
+export const HEADINGS_JOINED_STEP = 4096;
+/** Candidates scored between two chances to pause (a mask), as the ranking's loop. */
+export const RANKING_SCORE_STEP_MASK = 255;
+/** Candidates read between two chances to pause (a mask): reading a body costs as much as scoring dozens of candidates. */
+export const RANKING_READ_STEP_MASK = 63;
+/** Fewest candidates for which the heap starts with only the best of them by bound (splitByBound): below it, all at once. */
+export const RANKING_SPLIT_MIN_CANDIDATES = 4096;
+/** Candidates the heap starts with, about (splitByBound): most searches read or refine a few hundred before the page is settled. */
+export const RANKING_SPLIT_FIRST = 1024;
+/** Candidates whose bounds are sorted to choose where to split (splitByBound). */
+export const RANKING_SPLIT_SAMPLE = 256;
+/** Words whose template count (`templateOf`) a search engine keeps; more, and it starts again. */
+export const TEMPLATE_MEMO_WORDS = 1024;
+/** A search pauses only between this many candidates (a power of two less one: a mask), so asking costs nothing. */
+export const SEARCH_PAUSE_CHECK_MASK = 255;
+/** A search that found the index changed across its pauses this many times runs its last attempt in one piece. */
+export const PAUSED_SEARCH_ATTEMPTS = 3;
+
+// Vault-wide lists: work between looks at the clock, answers kept.
+/** find_notes_by_tag: answers of one scope and tag kept for calls that ask again while no note's tags changed; the oldest is dropped first. */
+export const KEPT_TAG_NOTE_ANSWERS = 16;
+/** find_notes_by_tag's loops over notes, keys or paths look at the call's clock every this many items (a power of two, less one). */
+export const TAG_NOTES_CHECK_MASK = 1023;
+/** Merge passes of a sliced sort look at the clock every this many items. */
+export const SORT_CHECK_ITEMS = 1024;
+/** list_tags: pages of one walk over the tag counts kept for calls asking the same again. */
+export const KEPT_TAG_COUNT_PAGES = 8;
+/** Links resolved (a note's own, its backlinks) between two looks at the call's clock. */
+export const LINKS_PER_CLOCK_CHECK = 512;
+/** Notes whose paths the build's listing checks between two looks at the clock (a power of two less one: a mask). */
+export const SEARCH_LISTING_CHECK_MASK = 255;
+/** Listings of a scope and filter kept for calls that ask again while nothing changed; the oldest is dropped first. */
+export const KEPT_NOTE_LISTINGS = 16;
+/** A listing being filtered looks at the call's clock every this many notes (a power of two, less one). */
+export const NOTE_LISTING_FILTER_CHECK_MASK = 4095;
+/** Notes looked at between two pauses of the first look through the vault. */
+export const FIRST_LOOK_STEP_NOTES = 4096;
+/** Paths are made into sort entries, or filtered, looking at the call's clock every this many (a power of two, less one). */
+export const NOTE_PATHS_CHECK_MASK = 4095;
+/** Scopes whose visible paths are kept at once (a scope per token's folders and exclusions; the one least recently asked for goes). */
+export const SCOPE_VIEWS_KEPT = 8;
+/** Tags read between two points where `noteTagsInSteps` may pause: 16,384 were a piece of about 25 ms on a busy machine. */
+export const TAG_STEP = 4096;
+/** `firstInOrder`'s walk (the first few notes of a sorted listing: resources/list, prompts/list) looks at the call's clock every this many items (a power of two, less one). */
+export const FIRST_IN_ORDER_CHECK_MASK = 4095;

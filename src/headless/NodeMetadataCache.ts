@@ -1,7 +1,7 @@
 import type { CachedMetadata, EventRef } from "obsidian";
 import type { HostAbstractFile, HostFile, HostMetadataCache, LinkMap } from "../host/Host";
 import { NoteTooLargeError } from "../host/NoteTooLargeError";
-import { MAX_STARTUP_PARSE_BYTES, METADATA_PARSE_SLICE_MS, NOTE_READ_RETRY_PAUSES_MS, RESOLVE_CHECK_INTERVAL } from "../config/limits";
+import { MAX_STARTUP_PARSE_BYTES, METADATA_PARSE_SLICE_MS, NOTE_READ_RETRY_PAUSES_MS, RESOLVE_CHECK_INTERVAL, HUGE_NOTE_LINKS } from "../config/limits";
 import { metadataRecordsSteps, parseMetadataOnClock } from "../markdown/metadata";
 import { canvasLinksSteps } from "../canvas/canvasLinks";
 import { SliceClock, type Steps } from "../markdown/steps";
@@ -163,6 +163,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 
 	on(name: "changed", callback: (file: HostFile, data: string, cache: CachedMetadata) => unknown): EventRef;
 	on(name: "deleted", callback: (file: HostFile, prevCache: CachedMetadata | null) => unknown): EventRef;
+	on(name: "resolve", callback: (file: HostFile) => unknown): EventRef;
 	on(name: "resolved", callback: () => unknown): EventRef;
 	on(name: string, callback: (...args: never[]) => unknown): EventRef {
 		return this.events.on(name, callback);
@@ -441,6 +442,9 @@ export class NodeMetadataCache implements HostMetadataCache {
 		this.resolvedLinks[path] = resolved;
 		this.unresolvedLinks[path] = unresolved;
 		if (asked) this.hugeSourceAskedNames.set(path, { lists, names: asked });
+		// As Obsidian: kept counts over the link graph (get_graph_stats) follow one source at a time.
+		const file = this.vault.getFileByPath(path);
+		if (file) this.events.trigger("resolve", file);
 	}
 }
 
@@ -452,9 +456,6 @@ function sameLinkTexts(before: ReadonlyArray<readonly string[]>, after: Readonly
 		return list === other || (other !== undefined && list.length === other.length && list.every((text, index) => text === other[index]));
 	});
 }
-
-/** Notes with at least this many links keep their list of link texts (one pointer a link) between resolutions. */
-const HUGE_NOTE_LINKS = 16_384;
 
 /**
  * An empty plain object (Obsidian's records are plain objects) that V8 keeps as a hash table.

@@ -264,9 +264,14 @@ export class TerminalApprover implements Approver {
 
 	/** The call timed out or its client went away: its question is taken back. */
 	private withdraw(waiting: Waiting): void {
+		// Still being worked out, it was never on screen (its time runs only while it is): only its client can have ended it.
+		const prepared = this.current?.waiting === waiting && this.current.lines === null;
 		if (this.line.remove(waiting) !== "shown") return;
+		const call = `${visibleInTerminal(waiting.request.tool)} from "${visibleInTerminal(waiting.request.tokenName)}"`;
 		this.write(
-			`\n(${visibleInTerminal(waiting.request.tool)} from "${visibleInTerminal(waiting.request.tokenName)}" was not answered in time or was cancelled: nothing was written)\n`,
+			prepared
+				? `\n(${call} was withdrawn by its client while the question was being prepared: nothing was written)\n`
+				: `\n(${call} was not answered in time or was cancelled: nothing was written)\n`,
 		);
 		this.askNext();
 	}

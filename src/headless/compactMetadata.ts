@@ -1,3 +1,11 @@
+import {
+	MAX_POOLED_STRINGS,
+	MAX_MATERIALIZED_NOTES,
+	MAX_KEPT_SCRATCH_NUMBERS,
+	METADATA_PACK_STEP_ENTRIES,
+	METADATA_READ_STEP_ENTRIES,
+	METADATA_DECODE_STEP_CODES,
+} from "../config/limits";
 import type { BlockCache, CachedMetadata, HeadingCache, ListItemCache, Loc, Pos, ReferenceCache, SectionCache, TagCache } from "obsidian";
 import { lineStartsOf } from "../markdown/lines";
 import { exposeBlocks, unreadBlockRecords, type BlockRecords, type ListItemRecords } from "../markdown/metadata";
@@ -18,37 +26,8 @@ import type { HeadingPlaces, NotePart } from "../markdown/subpath";
  * unpacks nothing: only a list read is unpacked, and only that list.
  */
 
-/** Most strings a pool keeps: strings of notes since deleted stay in it, so it is bounded. */
-const MAX_POOLED_STRINGS = 50_000;
-
-/**
- * Notes whose read entry lists are kept built: a note read again soon (the note a tool is working
- * on) gets the same arrays back, and a walk over the whole vault holds at most this many notes'
- * objects at a time.
- */
-const MAX_MATERIALIZED_NOTES = 64;
-
-/** Numbers of the scratch a store keeps for unpacking (256 KiB): a typical note has a few hundred. */
-const MAX_KEPT_SCRATCH_NUMBERS = 65_536;
-
 /** Section types a store numbers (the parser has about a dozen); a note with one more stays as parsed. */
 const MAX_SECTION_TYPES = 255;
-
-/**
- * Entries packed, or numbers encoded, between two points where compacting may pause: a 1 MiB note
- * of 48,000 list items and tasks was compacted in one piece of about 0.1 s.
- */
-const PACK_STEP_ENTRIES = 2048;
-
-/** Entries read between two points where reading a note's link places may pause. */
-const READ_STEP_ENTRIES = 2048;
-
-/**
- * Codes decoded (and line starts added up) between two points where a reader of a note's entries
- * may pause: a note of a million headings holds about seven million, a piece of 30–60 ms decoded
- * whole. This many is about a millisecond.
- */
-const DECODE_STEP_CODES = 262_144;
 
 /** Char codes turned into a string at a time: `String.fromCharCode(...codes)` takes its codes as arguments. */
 const CODES_PER_CHUNK = 4096;
@@ -169,7 +148,7 @@ class PackedNote {
 	}
 
 	/**
-	 * `linkTexts` in steps of READ_STEP_ENTRIES: a rename read a planted note's 90,000 link texts
+	 * `linkTexts` in steps of METADATA_READ_STEP_ENTRIES: a rename read a planted note's 90,000 link texts
 	 * in one piece of 60–80 ms. When it may pause (`fresh`), the numbers are its own copy, as a
 	 * pause lets other notes' reads use the store's scratch.
 	 */
@@ -185,7 +164,7 @@ class PackedNote {
 				texts.push(this.strings[next] as string);
 				const flags = numbers[at + 3 + entry * 3] as number;
 				next += 1 + ((flags & DISPLAY_MASK) === DISPLAY_OWN ? 1 : 0) + (flags & (ORIGINAL_WIKILINK | ORIGINAL_EMBED) ? 0 : 1);
-				if (entry % READ_STEP_ENTRIES === READ_STEP_ENTRIES - 1) yield;
+				if (entry % METADATA_READ_STEP_ENTRIES === METADATA_READ_STEP_ENTRIES - 1) yield;
 			}
 		}
 		return texts;
@@ -243,7 +222,7 @@ class PackedNote {
 
 	/**
 	 * The texts of the note's headings, in order, without their levels or entries, in chunks of
-	 * READ_STEP_ENTRIES read a chunk a step (and the numbers decoded in steps): the search index
+	 * METADATA_READ_STEP_ENTRIES read a chunk a step (and the numbers decoded in steps): the search index
 	 * listed a note's million heading texts in one piece of about 60 ms, most of it making one
 	 * array of a million.
 	 */
@@ -254,15 +233,15 @@ class PackedNote {
 		const first = numbers[KIND.headings * 2 + 1] as number;
 		const end = first + (numbers[at] as number);
 		const chunks: string[][] = [];
-		for (let from = first; from < end; from += READ_STEP_ENTRIES) {
-			chunks.push(this.strings.slice(from, Math.min(end, from + READ_STEP_ENTRIES)));
-			if (from + READ_STEP_ENTRIES < end) yield;
+		for (let from = first; from < end; from += METADATA_READ_STEP_ENTRIES) {
+			chunks.push(this.strings.slice(from, Math.min(end, from + METADATA_READ_STEP_ENTRIES)));
+			if (from + METADATA_READ_STEP_ENTRIES < end) yield;
 		}
 		return chunks;
 	}
 
 	/**
-	 * Each heading's text, level, start offset and line, pausing every READ_STEP_ENTRIES without
+	 * Each heading's text, level, start offset and line, pausing every METADATA_READ_STEP_ENTRIES without
 	 * building entries: read_note of a missing heading built a note's 150,000 in one piece of about
 	 * 0.2 s. The numbers are its own copy, as a pause lets other notes' reads use the store's scratch.
 	 */
@@ -288,14 +267,14 @@ class PackedNote {
 			// Headings come in the order of the text: each is on the line of the one before or a later one.
 			line = positions.lineOf(offset, line);
 			places.lines[entry] = line;
-			if (entry % READ_STEP_ENTRIES === READ_STEP_ENTRIES - 1) yield;
+			if (entry % METADATA_READ_STEP_ENTRIES === METADATA_READ_STEP_ENTRIES - 1) yield;
 		}
 		return places;
 	}
 
 	/**
 	 * The block whose id, in lower case, is `id`, as a part of the note, looked for without building
-	 * the note's block entries and pausing every READ_STEP_ENTRIES: read_note of `Note#^id` built a
+	 * the note's block entries and pausing every METADATA_READ_STEP_ENTRIES: read_note of `Note#^id` built a
 	 * note's 100,000 blocks in one piece of about 0.15 s. As the unpacked lookups do, a block whose
 	 * id is exactly `id` wins over an earlier one differing only in case (`^A` before `^a`), else
 	 * the first that matches in lower case. The numbers are its own copy, as a pause lets other
@@ -316,7 +295,7 @@ class PackedNote {
 			if (blockId === id) return { name: `^${blockId}`, start, end: start + (numbers[at + 1] as number) };
 			if (firstInAnyCase === null && blockId.toLowerCase() === id)
 				firstInAnyCase = { name: `^${blockId}`, start, end: start + (numbers[at + 1] as number) };
-			if (entry % READ_STEP_ENTRIES === READ_STEP_ENTRIES - 1) yield;
+			if (entry % METADATA_READ_STEP_ENTRIES === METADATA_READ_STEP_ENTRIES - 1) yield;
 		}
 		return firstInAnyCase;
 	}
@@ -361,7 +340,7 @@ class PackedNote {
 
 	/**
 	 * The link text, start offset and line of each entry of the links or embeds list, in the list's
-	 * order, without building the entries, pausing every READ_STEP_ENTRIES: a note's 100,000 links
+	 * order, without building the entries, pausing every METADATA_READ_STEP_ENTRIES: a note's 100,000 links
 	 * were built into objects in one piece of about 0.1 s on a call's first read. The numbers are
 	 * its own copy, as a pause lets other notes' reads use the store's scratch.
 	 */
@@ -381,13 +360,13 @@ class PackedNote {
 			const offset = positions.startOffset(at);
 			places.offsets[entry] = offset;
 			places.lines[entry] = positions.lineOf(offset);
-			if (entry % READ_STEP_ENTRIES === READ_STEP_ENTRIES - 1) yield;
+			if (entry % METADATA_READ_STEP_ENTRIES === METADATA_READ_STEP_ENTRIES - 1) yield;
 		}
 		return places;
 	}
 
 	/**
-	 * The entries of the links or embeds list, as `read` builds them, pausing every READ_STEP_ENTRIES
+	 * The entries of the links or embeds list, as `read` builds them, pausing every METADATA_READ_STEP_ENTRIES
 	 * (built in one piece, a planted note's 100,000 took about 0.1 s). Not kept: a rename's plan reads them once.
 	 */
 	*referencesSteps(key: "links" | "embeds"): Steps<ReferenceCache[]> {
@@ -408,7 +387,7 @@ class PackedNote {
 			const display = flags & DISPLAY_MASK;
 			const displayText = display === DISPLAY_SAME_AS_LINK ? link : display === DISPLAY_UNDEFINED ? undefined : string();
 			list[entry] = { link, original, displayText, position: positions.pos(at) };
-			if (entry % READ_STEP_ENTRIES === READ_STEP_ENTRIES - 1) yield;
+			if (entry % METADATA_READ_STEP_ENTRIES === METADATA_READ_STEP_ENTRIES - 1) yield;
 		}
 		return list;
 	}
@@ -428,7 +407,7 @@ class PackedNote {
 
 	/**
 	 * `numbers` in an array of their own (a pause lets other notes' reads use the store's scratch),
-	 * decoded in steps of DECODE_STEP_CODES codes and line starts: a note of a million headings has
+	 * decoded in steps of METADATA_DECODE_STEP_CODES codes and line starts: a note of a million headings has
 	 * about seven million codes, decoded in one piece before any reader of its entries could pause.
 	 */
 	private *numbersSteps(): Steps<Int32Array> {
@@ -436,13 +415,13 @@ class PackedNote {
 		const numbers = new Int32Array(codes.length);
 		const at: DecodeCursor = { code: 0, count: 0, value: 0, shift: 0 };
 		while (at.code < codes.length) {
-			decodeCodes(codes, numbers, at, Math.min(codes.length, at.code + DECODE_STEP_CODES));
+			decodeCodes(codes, numbers, at, Math.min(codes.length, at.code + METADATA_DECODE_STEP_CODES));
 			if (at.code < codes.length) yield;
 		}
 		const lastLine = LINE_STARTS_AT + (numbers[LINE_COUNT_AT] as number);
-		for (let from = LINE_STARTS_AT + 1; from < lastLine; from += DECODE_STEP_CODES) {
-			addUpLineStarts(numbers, from, Math.min(lastLine, from + DECODE_STEP_CODES));
-			if (from + DECODE_STEP_CODES < lastLine) yield;
+		for (let from = LINE_STARTS_AT + 1; from < lastLine; from += METADATA_DECODE_STEP_CODES) {
+			addUpLineStarts(numbers, from, Math.min(lastLine, from + METADATA_DECODE_STEP_CODES));
+			if (from + METADATA_DECODE_STEP_CODES < lastLine) yield;
 		}
 		return numbers;
 	}
@@ -624,11 +603,11 @@ class PackWriter {
 		this.numbers[LINE_COUNT_AT] = starts.length;
 	}
 
-	/** Writes the line starts, each a step from the one before, pausing every PACK_STEP_ENTRIES (a note of 250,000 short lines wrote them in one piece). */
+	/** Writes the line starts, each a step from the one before, pausing every METADATA_PACK_STEP_ENTRIES (a note of 250,000 short lines wrote them in one piece). */
 	*lineStarts(): Steps<void> {
 		const starts = this.starts;
 		for (let line = 0; line < starts.length; line++) {
-			if (line % PACK_STEP_ENTRIES === PACK_STEP_ENTRIES - 1) yield;
+			if (line % METADATA_PACK_STEP_ENTRIES === METADATA_PACK_STEP_ENTRIES - 1) yield;
 			this.numbers.push(line === 0 ? (starts[0] as number) : (starts[line] as number) - (starts[line - 1] as number));
 		}
 	}
@@ -671,7 +650,7 @@ class PackWriter {
 		let bytes = new Uint8Array(numbers.length + 16);
 		let length = 0;
 		for (let index = 0; index < numbers.length; index++) {
-			if (index % PACK_STEP_ENTRIES === PACK_STEP_ENTRIES - 1) yield;
+			if (index % METADATA_PACK_STEP_ENTRIES === METADATA_PACK_STEP_ENTRIES - 1) yield;
 			if (bytes.length - length < MAX_CODE_BYTES) {
 				const grown = new Uint8Array(bytes.length * 2);
 				grown.set(bytes);
@@ -735,7 +714,7 @@ const PACKERS: Record<PackedKey, (writer: PackWriter, value: unknown) => Steps<b
 		const entries = Object.entries(value as Record<string, BlockCache>);
 		writer.numbers.push(entries.length);
 		for (const [index, [id, block]] of entries.entries()) {
-			if (index % PACK_STEP_ENTRIES === PACK_STEP_ENTRIES - 1) yield;
+			if (index % METADATA_PACK_STEP_ENTRIES === METADATA_PACK_STEP_ENTRIES - 1) yield;
 			if (typeof block !== "object" || block === null || !hasKeys(block, BLOCK_KEYS) || block.id !== id || !writer.position(block.position)) return false;
 			writer.strings.push(id);
 		}
@@ -765,7 +744,7 @@ function* packListItemRecords(writer: PackWriter, records: ListItemRecords): Ste
 	const { starts, ends, parents, tasks, ids } = records;
 	writer.numbers.push(records.length);
 	for (let index = 0; index < records.length; index++) {
-		if (index % PACK_STEP_ENTRIES === PACK_STEP_ENTRIES - 1) yield;
+		if (index % METADATA_PACK_STEP_ENTRIES === METADATA_PACK_STEP_ENTRIES - 1) yield;
 		const task = tasks[index] as string;
 		writer.offsets(starts[index] as number, ends[index] as number);
 		packListItem(writer, parents[index] as number, task === "" ? undefined : task, ids[index]);
@@ -778,7 +757,7 @@ function* packBlockRecords(writer: PackWriter, records: BlockRecords): Steps<boo
 	const { ids, positions } = records;
 	writer.numbers.push(records.length);
 	for (let index = 0; index < records.length; index++) {
-		if (index % PACK_STEP_ENTRIES === PACK_STEP_ENTRIES - 1) yield;
+		if (index % METADATA_PACK_STEP_ENTRIES === METADATA_PACK_STEP_ENTRIES - 1) yield;
 		if (!writer.position(positions[index])) return false;
 		writer.strings.push(ids[index] as string);
 	}
@@ -795,7 +774,7 @@ function* packList<T>(writer: PackWriter, value: unknown, extra: number, pack: (
 	writer.numbers.push(value.length);
 	// By index: an entries() iterator makes a pair for every entry.
 	for (let index = 0; index < value.length; index++) {
-		if (index % PACK_STEP_ENTRIES === PACK_STEP_ENTRIES - 1) yield;
+		if (index % METADATA_PACK_STEP_ENTRIES === METADATA_PACK_STEP_ENTRIES - 1) yield;
 		const entry: unknown = value[index];
 		if (typeof entry !== "object" || entry === null) return false;
 		const before = writer.numbers.length;
@@ -1005,7 +984,7 @@ function noHeadingPlaces(): HeadingPlaces {
 }
 
 /**
- * A note's headings as `HeadingPlaces`, in steps of READ_STEP_ENTRIES: a packed note's read
+ * A note's headings as `HeadingPlaces`, in steps of METADATA_READ_STEP_ENTRIES: a packed note's read
  * without building their entries (which `cache.headings` does in one piece), a plain one's copied.
  */
 export function* headingPlacesInSteps(cache: CachedMetadata | null): Steps<HeadingPlaces> {
@@ -1027,7 +1006,7 @@ export function* headingPlacesInSteps(cache: CachedMetadata | null): Steps<Headi
 		places.levels[entry] = heading.level;
 		places.offsets[entry] = heading.position.start.offset;
 		places.lines[entry] = heading.position.start.line;
-		if (entry % READ_STEP_ENTRIES === READ_STEP_ENTRIES - 1) yield;
+		if (entry % METADATA_READ_STEP_ENTRIES === METADATA_READ_STEP_ENTRIES - 1) yield;
 	}
 	return places;
 }
@@ -1052,7 +1031,7 @@ export function* blockPartInSteps(cache: CachedMetadata | null, id: string): Ste
 	let looked = 0;
 	for (const block of Object.values(blocks)) {
 		if (block.id.toLowerCase() === id) return partOf(block);
-		if (++looked % READ_STEP_ENTRIES === 0) yield;
+		if (++looked % METADATA_READ_STEP_ENTRIES === 0) yield;
 	}
 	return null;
 }
@@ -1065,7 +1044,7 @@ function* recordsBlockPart(records: BlockRecords, id: string, partOf: (block: Bl
 	for (let place = 0; place < ids.length; place++) {
 		const blockId = ids[place] as string;
 		if (blockId.toLowerCase() === id) return partOf({ id: blockId, position: positions[place] as Pos });
-		if (place % READ_STEP_ENTRIES === READ_STEP_ENTRIES - 1) yield;
+		if (place % METADATA_READ_STEP_ENTRIES === METADATA_READ_STEP_ENTRIES - 1) yield;
 	}
 	return null;
 }
@@ -1076,7 +1055,7 @@ export function headingTextListOf(cache: CachedMetadata): string[] {
 }
 
 /**
- * `headingTextListOf` in chunks of at most READ_STEP_ENTRIES, a chunk a step: a note of a million
+ * `headingTextListOf` in chunks of at most METADATA_READ_STEP_ENTRIES, a chunk a step: a note of a million
  * headings had their texts listed in one piece of 25–60 ms, most of it making one array of a
  * million (kept as parsed or packed alike).
  */
@@ -1086,9 +1065,9 @@ export function* headingTextChunksInSteps(cache: CachedMetadata): Steps<string[]
 	if (packed && (own === undefined || own.get === ACCESSORS.headings.get)) return yield* packed.headingTextChunks();
 	const headings = cache.headings ?? [];
 	const chunks: string[][] = [];
-	for (let from = 0; from < headings.length; from += READ_STEP_ENTRIES) {
-		chunks.push(headings.slice(from, from + READ_STEP_ENTRIES).map((entry) => entry.heading));
-		if (from + READ_STEP_ENTRIES < headings.length) yield;
+	for (let from = 0; from < headings.length; from += METADATA_READ_STEP_ENTRIES) {
+		chunks.push(headings.slice(from, from + METADATA_READ_STEP_ENTRIES).map((entry) => entry.heading));
+		if (from + METADATA_READ_STEP_ENTRIES < headings.length) yield;
 	}
 	return chunks;
 }
@@ -1103,7 +1082,7 @@ export function soleLevelOneHeadingOf(cache: CachedMetadata): string | null {
 	return runSteps(soleLevelOneHeadingInSteps(cache));
 }
 
-/** `soleLevelOneHeadingOf` in steps: a packed note's numbers decoded in steps, a plain note's levels looked at READ_STEP_ENTRIES a step. */
+/** `soleLevelOneHeadingOf` in steps: a packed note's numbers decoded in steps, a plain note's levels looked at METADATA_READ_STEP_ENTRIES a step. */
 export function* soleLevelOneHeadingInSteps(cache: CachedMetadata): Steps<string | null> {
 	const packed = (cache as Partial<PackedCarrier>)[PACKED];
 	const own = Object.getOwnPropertyDescriptor(cache, "headings");
@@ -1112,7 +1091,7 @@ export function* soleLevelOneHeadingInSteps(cache: CachedMetadata): Steps<string
 	if (headings[0]?.level !== 1) return null;
 	for (let index = 1; index < headings.length; index++) {
 		if (headings[index]?.level === 1) return null;
-		if (index % READ_STEP_ENTRIES === 0) yield;
+		if (index % METADATA_READ_STEP_ENTRIES === 0) yield;
 	}
 	return headings[0].heading;
 }

@@ -1,3 +1,4 @@
+import { DETACH_STEP_STRINGS, DETACH_STEP_ENTRIES } from "../config/limits";
 import type { Steps } from "../markdown/steps";
 
 /**
@@ -41,14 +42,6 @@ export function detachStrings<T>(value: T): T {
 	});
 	return value;
 }
-
-/**
- * Strings copied, or entries (an object's keys, an array's items) looked at, in one step of
- * `detachStringsSteps`: a note's 21,000 aliased links and embeds (150,000 strings) were walked and
- * copied in one piece of about 0.1 s, and a list of 40,000 links was walked in one step.
- */
-const DETACH_STEP_STRINGS = 4096;
-const DETACH_STEP_ENTRIES = 4096;
 
 /** An object or array being walked: its keys (null for an array, walked by index) and the next to look at. */
 interface Walked {

@@ -86,6 +86,8 @@ export interface HostMetadataCache {
 	parsedFrom?(path: string, text: string): Promise<CachedMetadata | null>;
 	on(name: "changed", callback: (file: HostFile, data: string, cache: CachedMetadata) => unknown): EventRef;
 	on(name: "deleted", callback: (file: HostFile, prevCache: CachedMetadata | null) => unknown): EventRef;
+	/** One note's (or canvas's) `resolvedLinks` and `unresolvedLinks` were set again (Obsidian's per-file event). */
+	on(name: "resolve", callback: (file: HostFile) => unknown): EventRef;
 	on(name: "resolved", callback: () => unknown): EventRef;
 	offref(ref: EventRef): void;
 }

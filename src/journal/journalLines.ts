@@ -1,7 +1,7 @@
 import { closeSync, constants as fsConstants, fstatSync, fsyncSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { JOURNAL_READ_PIECE_BYTES, NOTE_TEXT_PIECE_CHARS } from "../config/limits";
+import { JOURNAL_READ_PIECE_BYTES, NOTE_TEXT_PIECE_CHARS, JOURNAL_LINE_FIELDS_MAX_BYTES } from "../config/limits";
 import type { SliceClock, Steps } from "../markdown/steps";
 import { pieceEnd } from "../sha256";
 import type { JournalChange, JournalEntry } from "./entry";
@@ -50,12 +50,6 @@ export function parseLine(text: string): JournalLine | null {
  * path is at most MAX_PATH_LENGTH characters, so even a deep new note's folders stay small).
  */
 const LONG_STRING_BYTES = 256;
-/**
- * The most a long line may hold once its long strings are taken out (its fields, a stand-in for each
- * long string): what is left is parsed in one piece. A record's fields take at most a few hundred
- * strings; more is no record this version writes.
- */
-const LINE_FIELDS_MAX_BYTES = 256 * 1024;
 
 /**
  * `parseLine` of a line's bytes (without its line end), in steps that may pause between pieces of
@@ -86,7 +80,7 @@ export function* lineSteps(bytes: Buffer): Steps<JournalLine | null> {
 			long.set(key, text);
 			copied = end + 1;
 		}
-		if (fieldBytes + (end + 1 - copied) > LINE_FIELDS_MAX_BYTES) return null;
+		if (fieldBytes + (end + 1 - copied) > JOURNAL_LINE_FIELDS_MAX_BYTES) return null;
 		scanned += end + 1 - at;
 		if (scanned >= JOURNAL_READ_PIECE_BYTES) {
 			scanned = 0;
@@ -94,7 +88,7 @@ export function* lineSteps(bytes: Buffer): Steps<JournalLine | null> {
 		}
 		at = bytes.indexOf(0x22, end + 1);
 	}
-	if (fieldBytes + bytes.length - copied > LINE_FIELDS_MAX_BYTES) return null;
+	if (fieldBytes + bytes.length - copied > JOURNAL_LINE_FIELDS_MAX_BYTES) return null;
 	fields.push(bytes.toString("utf8", copied));
 	const rest = fields.join("");
 	let value: unknown;

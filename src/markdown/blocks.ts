@@ -1,6 +1,16 @@
 import MarkdownIt from "markdown-it";
 import { htmlBlock, htmlBlockKind, htmlBlockLine } from "./htmlBlock";
-import { BLOCK_CHUNK_LINES, LINE_SPLIT_PAUSE_LINES, MAX_MARKDOWN_NESTING, MAX_STEPPED_BLOCK_DEPTH, TABLE_CHUNK_CELLS } from "../config/limits";
+import {
+	BLOCK_CHUNK_LINES,
+	LINE_SPLIT_PAUSE_LINES,
+	MAX_MARKDOWN_NESTING,
+	MAX_STEPPED_BLOCK_DEPTH,
+	TABLE_CHUNK_CELLS,
+	MAX_AUTOCOMPLETED_CELLS,
+	NORMALIZE_STEP_CHARS,
+	LINE_COUNT_PAUSE_LINES,
+	NESTED_PAUSE_LINES,
+} from "../config/limits";
 import { abandonQuote, blockquote, closeQuoteSteps, openQuoteSteps, startsQuote } from "./blockquote";
 import { skipBulletListMarker, skipOrderedListMarker } from "./listMarkers";
 import { referenceSteps } from "./reference";
@@ -130,18 +140,6 @@ const rulesBeforeList = blockRules.slice(0, blockRules.indexOf(listRule)).filter
 const listTerminators = markdownParser.block.ruler.getRules("list") as BlockRule[];
 /** The rules that end a table (markdown-it's table rule uses the blockquote's terminators). */
 const tableTerminators = markdownParser.block.ruler.getRules("blockquote") as BlockRule[];
-/**
- * markdown-it's table rule (lib/rules_block/table.mjs) stops a table once the cells it fills in for
- * short rows, counted from the table's first row, pass this many.
- */
-const MAX_AUTOCOMPLETED_CELLS = 0x10000;
-
-/**
- * Characters `normalizeSteps` rewrites between two chances to pause: a regular expression replacing
- * each of a note's 250,000 NULs (or carriage returns) ran in one piece of 1.2-1.8 s, as V8 runs a
- * regular expression's first use in its interpreter.
- */
-const NORMALIZE_STEP_CHARS = 16_384;
 
 /**
  * markdown-it's core `normalize` rule, the only core rule before `block` (inline parsing is not
@@ -239,9 +237,6 @@ function* lineBreaksSteps(text: string): Steps<number> {
 	}
 	return count;
 }
-
-/** Line breaks counted between two pause points (a count is much lighter than splitting a line into its marks). */
-const LINE_COUNT_PAUSE_LINES = 8 * LINE_SPLIT_PAUSE_LINES;
 
 /**
  * Hands over block tokens as they become final: `consume(tokens, count)` reads tokens[0, count),
@@ -344,12 +339,6 @@ function leaveOut(state: StateBlock, startLine: number, endLine: number): void {
 	state.line = endLine;
 }
 
-/**
- * Inside quotes, a pause after every block resumes through every open quote's step: in a note of
- * quotes 700 deep, 1,400 pauses through hundreds of levels each made the parse 4 times longer. So
- * blocks inside quotes pause once this many of their lines (or quotes) are parsed, per parse.
- */
-const NESTED_PAUSE_LINES = 32;
 const nestedLinesSincePause = new WeakMap<StateBlock, number>();
 /** Lines read by opening quotes since the last pause, per parse (see quoteInSteps). */
 const quoteLinesSincePause = new WeakMap<StateBlock, number>();
@@ -401,9 +390,36 @@ function* quoteInSteps(state: StateBlock, blockStart: number, endLine: number, c
 	yield* closeQuoteSteps(state, quote, chunkLines);
 }
 
+const hrRule = ruleNamed("hr");
+
+/**
+ * Where markdown-it's hr rule last failed on a line, per parse: from `from`, its marker and spaces run
+ * to `failsAt`, a character that is neither, where the rule refuses the line.
+ */
+const hrFailures = new WeakMap<StateBlock, { line: number; marker: number; from: number; failsAt: number }>();
+
+/**
+ * markdown-it's hr rule, asked silently. Asked again on the same line from a later start (an item's
+ * content, one nesting level in) with the same marker before where it failed, it fails there again:
+ * answered without reading the line. A line of `- - - … x` nests 640 items, and the rule read the
+ * rest of the line at each: a 4 MiB line was one piece of 4.4 s.
+ */
+function hrTakes(state: StateBlock, line: number, endLine: number): boolean {
+	const start = (state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0);
+	const marker = state.src.charCodeAt(start);
+	const failure = hrFailures.get(state);
+	if (failure?.line === line && failure.marker === marker && start >= failure.from && start < failure.failsAt) return false;
+	if (hrRule(state, line, endLine, true)) return true;
+	const end = state.eMarks[line] ?? 0;
+	let at = start;
+	for (let code = marker; at < end && (code === marker || code === SPACE || code === TAB); code = state.src.charCodeAt(++at));
+	if (at < end) hrFailures.set(state, { line, marker, from: start, failsAt: at });
+	return false;
+}
+
 /** True if markdown-it's list rule takes `line`: no rule before it does, and it does. */
 function startsList(state: StateBlock, line: number, endLine: number): boolean {
-	if (rulesBeforeList.some((rule) => rule(state, line, endLine, true))) return false;
+	if (rulesBeforeList.some((rule) => (rule === hrRule ? hrTakes(state, line, endLine) : rule(state, line, endLine, true)))) return false;
 	// markdown-it's lheading rule leaves parentType "paragraph" when it finds no underline (after every
 	// paragraph). Asked silently then, the list rule answers as if the list cut a paragraph short and
 	// refuses an empty first item: the parse asks it not silently, where that check is not made.

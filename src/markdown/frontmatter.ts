@@ -8,6 +8,7 @@ import {
 	MAX_FRONTMATTER_ENTRIES,
 	MAX_FRONTMATTER_EXPANDED_CHARS,
 	MAX_FRONTMATTER_EXPANDED_VALUES,
+	YAML_TOKENS_PER_STEP,
 } from "../config/limits";
 import { scanInline } from "./inline";
 import { runSteps, type Steps } from "./steps";
@@ -118,9 +119,6 @@ export interface YamlShape {
 function yamlShape(yaml: string): YamlShape {
 	return runSteps(yamlShapeSteps(yaml));
 }
-
-/** Lexer tokens read between two steps of yamlShapeSteps: a 256 KiB text is 100,000 of them. */
-const YAML_TOKENS_PER_STEP = 2048;
 
 /**
  * `yamlShape` as steps of YAML_TOKENS_PER_STEP tokens. Stops as soon as the nesting passes

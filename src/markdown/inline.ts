@@ -1,4 +1,4 @@
-import { DISPLAY_TEXT_STEP_CHARS, INLINE_PASS_STEP_CHARS, INLINE_SCAN_PAUSE_STEPS } from "../config/limits";
+import { DISPLAY_TEXT_STEP_CHARS, INLINE_PASS_STEP_CHARS, INLINE_SCAN_PAUSE_STEPS, DECODE_CUT_SEARCH_CHARS } from "../config/limits";
 import { runSteps, type Steps } from "./steps";
 import { tagBodyLength } from "./tags";
 
@@ -90,10 +90,14 @@ export function scanInline(text: string): InlineFindings {
 	return runSteps(scanInlineSteps(text));
 }
 
-/** scanInline as pausable steps, for a block the size of a whole note. */
-export function* scanInlineSteps(text: string): Steps<InlineFindings> {
+/**
+ * scanInline as pausable steps, for a block the size of a whole note. Each pass over the whole text
+ * (listing its backticks, brackets, parentheses; decoding a destination) reads `passStepChars`
+ * characters between two pauses; the findings are the same whatever that number.
+ */
+export function* scanInlineSteps(text: string, passStepChars = INLINE_PASS_STEP_CHARS): Steps<InlineFindings> {
 	const found: InlineFindings = { links: [], embeds: [], tags: [] };
-	const scan = new ScanMemo(text);
+	const scan = new ScanMemo(text, passStepChars);
 	let index = 0;
 	let steps = 0;
 	const special = /[\\`<[!#]/g;
@@ -109,7 +113,7 @@ export function* scanInlineSteps(text: string): Steps<InlineFindings> {
 			// A backslash escape (CommonMark 2.4) hides the punctuation after it; before anything else it is a literal backslash.
 			index += isAsciiPunctuation(text.charCodeAt(index + 1)) ? 2 : 1;
 		} else if (char === "`") {
-			index = scan.codeSpanEnd(index);
+			index = yield* scan.codeSpanEnd(index);
 		} else if (text.startsWith("<!--", index)) {
 			const close = scan.commentClose.from(index + 4);
 			index = close === -1 ? text.length : close + 3;
@@ -198,13 +202,33 @@ class ForwardSearch {
 }
 
 /**
+ * Where `value` would go in ascending `sorted[from, to)`: the index of its first element there at or
+ * after `value` (`to` when there is none). A search, not a cursor: a link that fails asks about brackets
+ * and parentheses behind the ones its outer link asked about (`[ [a]( ](` ×100,000 reset a cursor
+ * that walked back from the start each time: seconds in one piece).
+ */
+function firstAtOrAfter(sorted: ArrayLike<number>, value: number, from = 0, to = sorted.length): number {
+	let low = from;
+	let high = to;
+	while (low < high) {
+		const middle = (low + high) >>> 1;
+		if ((sorted[middle] ?? 0) < value) low = middle + 1;
+		else high = middle;
+	}
+	return low;
+}
+
+/** The first of the ascending offsets at or after `from`, or -1. */
+function nextOffset(offsets: ArrayLike<number>, from: number): number {
+	return offsets[firstAtOrAfter(offsets, from)] ?? -1;
+}
+
+/**
  * Openers of one kind (`[` or `(`) in order, each with where it closes: what a forward scan
  * started after it would find. Typed arrays, so a note of a million brackets costs megabytes,
- * not a Map of a million entries; asked in increasing order, so a cursor finds each opener.
+ * not a Map of a million entries.
  */
 class Openers {
-	private cursor = 0;
-
 	constructor(
 		private readonly positions: Int32Array,
 		readonly closes: Int32Array,
@@ -213,61 +237,66 @@ class Openers {
 
 	/** The opener's index, or -1 if `position` holds no opener of this kind. */
 	indexOf(position: number): number {
-		const positions = this.positions;
-		if (this.cursor > 0 && (positions[this.cursor - 1] ?? -1) >= position) this.cursor = 0;
-		while (this.cursor < positions.length && (positions[this.cursor] ?? 0) < position) this.cursor++;
-		return positions[this.cursor] === position ? this.cursor : -1;
+		const index = firstAtOrAfter(this.positions, position);
+		return this.positions[index] === position ? index : -1;
 	}
 }
 
-/** The scanner's memory for one text: remembered searches, and closers found in one pass each. */
+/**
+ * Every maximal run of backticks: its start and end, in order; and the starts again, grouped by the
+ * run's length (as markdown-it lists them), so a code span's closer is looked up, never scanned for.
+ * Typed arrays throughout: pushing two million starts into arrays cost a piece of 100 ms.
+ */
+interface BacktickRuns {
+	starts: Int32Array;
+	ends: Int32Array;
+	/** The starts of all runs, those of one length together, each group in order. */
+	startsByLength: Int32Array;
+	/** For each length, where its group lies in startsByLength: [first, past the last). */
+	groups: Map<number, [number, number]>;
+}
+
+/**
+ * The scanner's memory for one text: remembered searches, and marks listed in one pass each, built
+ * in steps of `stepChars` at the first question that needs them (a note's first code span or link).
+ */
 class ScanMemo {
 	readonly wikilinkClose: ForwardSearch;
 	readonly newline: ForwardSearch;
 	readonly commentClose: ForwardSearch;
-	readonly angleClose: ForwardSearch;
-	readonly parenthesisAfterAngle: ForwardSearch;
-	readonly parenthesisAfterTitle: ForwardSearch;
 	readonly linkMiddle: ForwardSearch;
-	private backtickRuns: Map<number, { starts: number[]; next: number }> | null = null;
+	private backtickRuns: BacktickRuns | null = null;
 	private brackets: Openers | null = null;
 	private parentheses: Openers | null = null;
+	private readonly offsetsOf = new Map<string, Int32Array>();
 
-	constructor(readonly text: string) {
+	constructor(
+		readonly text: string,
+		readonly stepChars: number,
+	) {
 		this.wikilinkClose = new ForwardSearch(text, "]]");
 		this.newline = new ForwardSearch(text, "\n");
 		this.commentClose = new ForwardSearch(text, "-->");
-		this.angleClose = new ForwardSearch(text, ">");
-		this.parenthesisAfterAngle = new ForwardSearch(text, ")");
-		this.parenthesisAfterTitle = new ForwardSearch(text, ")");
 		this.linkMiddle = new ForwardSearch(text, "](");
 	}
 
 	/**
 	 * After the code span whose opening backticks start at `start`, or past those backticks if no
-	 * run of the same length follows. Every maximal run of backticks is listed once, by length
-	 * (as markdown-it does), so a run that never closes costs no scan.
+	 * run of the same length follows. The opening backticks run from `start` to the end of the
+	 * maximal run holding it (an escaped backtick before it is not one of them).
 	 */
-	codeSpanEnd(start: number): number {
-		const text = this.text;
-		let runEnd = start;
-		while (text[runEnd] === "`") runEnd++;
-		const runs = (this.backtickRuns ??= listBacktickRuns(text)).get(runEnd - start);
-		if (!runs) return runEnd;
-		while (runs.next < runs.starts.length && (runs.starts[runs.next] ?? 0) < runEnd) runs.next++;
-		const close = runs.starts[runs.next];
-		return close === undefined ? runEnd : close + (runEnd - start);
-	}
-
-	/** Matches the text's brackets and parentheses, a piece at a time, once: what bracketMatch and parenthesis answer from. */
-	*matchLinkMarks(): Steps<void> {
-		this.brackets ??= yield* matchBrackets(this.text);
-		this.parentheses ??= yield* matchParentheses(this.text);
+	*codeSpanEnd(start: number): Steps<number> {
+		const runs = (this.backtickRuns ??= yield* listBacktickRuns(this.text, this.stepChars));
+		const runEnd = runs.ends[firstAtOrAfter(runs.starts, start + 1) - 1] ?? start + 1;
+		const group = runs.groups.get(runEnd - start);
+		if (group === undefined) return runEnd;
+		const closer = firstAtOrAfter(runs.startsByLength, runEnd, group[0], group[1]);
+		return closer === group[1] ? runEnd : (runs.startsByLength[closer] ?? 0) + (runEnd - start);
 	}
 
 	/** The `]` matching the `[` at `open` (escapes skipped, nested brackets counted), or -1. */
-	bracketMatch(open: number): number {
-		const brackets = (this.brackets ??= runSteps(matchBrackets(this.text)));
+	*bracketMatch(open: number): Steps<number> {
+		const brackets = (this.brackets ??= yield* matchBrackets(this.text, this.stepChars));
 		const index = brackets.indexOf(open);
 		return index === -1 ? -1 : (brackets.closes[index] ?? -1);
 	}
@@ -276,27 +305,61 @@ class ScanMemo {
 	 * Where a link destination after the `(` at `open` runs into its matching `)` on the line and
 	 * into its first space outside nested parentheses (-1 for none); null if no `(` is there.
 	 */
-	parenthesis(open: number): { match: number; space: number } | null {
-		const parentheses = (this.parentheses ??= runSteps(matchParentheses(this.text)));
+	*parenthesis(open: number): Steps<{ match: number; space: number } | null> {
+		const parentheses = (this.parentheses ??= yield* matchParentheses(this.text, this.stepChars));
 		const index = parentheses.indexOf(open);
 		if (index === -1) return null;
 		return { match: parentheses.closes[index] ?? -1, space: parentheses.spaces?.[index] ?? -1 };
 	}
+
+	/** `text.indexOf(char, from)`, answered from the offsets of every `char`, listed once: asked in any order. */
+	*next(char: ">" | ")", from: number): Steps<number> {
+		let offsets = this.offsetsOf.get(char);
+		if (offsets === undefined) this.offsetsOf.set(char, (offsets = yield* positionsOf(this.text, char, this.stepChars)));
+		return nextOffset(offsets, from);
+	}
 }
 
-/** Start offsets of every maximal run of backticks, grouped by the run's length. */
-function listBacktickRuns(text: string): Map<number, { starts: number[]; next: number }> {
-	const runs = new Map<number, { starts: number[]; next: number }>();
-	for (let index = text.indexOf("`"); index !== -1;) {
-		let end = index;
-		while (text[end] === "`") end++;
-		const length = end - index;
-		let group = runs.get(length);
-		if (!group) runs.set(length, (group = { starts: [], next: 0 }));
-		group.starts.push(index);
-		index = text.indexOf("`", end);
+/** The maximal runs of backticks of the text, listed from the offsets of its backticks, `stepChars` of them at a time. */
+function* listBacktickRuns(text: string, stepChars: number): Steps<BacktickRuns> {
+	const ticks = yield* positionsOf(text, "`", stepChars);
+	let count = 0;
+	for (let index = 0; index < ticks.length; index++) {
+		if (index === 0 || ticks[index - 1] !== (ticks[index] ?? 0) - 1) count++;
+		if (index % stepChars === stepChars - 1) yield;
 	}
-	return runs;
+	const starts = new Int32Array(count);
+	const ends = new Int32Array(count);
+	const sizes = new Map<number, number>();
+	for (let index = 0, run = -1; index < ticks.length; index++) {
+		const at = ticks[index] ?? 0;
+		if (index === 0 || ticks[index - 1] !== at - 1) starts[++run] = at;
+		ends[run] = at + 1;
+		if (index % stepChars === stepChars - 1) yield;
+	}
+	for (let run = 0; run < count; run++) {
+		const length = (ends[run] ?? 0) - (starts[run] ?? 0);
+		sizes.set(length, (sizes.get(length) ?? 0) + 1);
+		if (run % stepChars === stepChars - 1) yield;
+	}
+	// Runs of n backticks are about n² characters of text, so there are few lengths (under 3,000 in 4 MiB).
+	const groups = new Map<number, [number, number]>();
+	const filled = new Map<number, number>();
+	let first = 0;
+	for (const [length, size] of sizes) {
+		groups.set(length, [first, first + size]);
+		filled.set(length, first);
+		first += size;
+	}
+	const startsByLength = new Int32Array(count);
+	for (let run = 0; run < count; run++) {
+		const length = (ends[run] ?? 0) - (starts[run] ?? 0);
+		const slot = filled.get(length) ?? 0;
+		startsByLength[slot] = starts[run] ?? 0;
+		filled.set(length, slot + 1);
+		if (run % stepChars === stepChars - 1) yield;
+	}
+	return { starts, ends, startsByLength, groups };
 }
 
 const BACKSLASH = 0x5c;
@@ -308,28 +371,40 @@ function isAsciiPunctuation(code: number): boolean {
 const NEWLINE = 0x0a;
 const SPACE = 0x20;
 
-/** Offsets of every `char` in the text (escaped ones too: they are never asked about), pausing every INLINE_PASS_STEP_CHARS of them. */
-function* positionsOf(text: string, char: string): Steps<Int32Array> {
+/**
+ * Offsets of every `char` in the text, escaped ones too (a bracket or parenthesis is never asked
+ * about at an escaped one; a `>` or `)` searched for may be one, as by `indexOf`), looked for
+ * `stepChars` characters of text at a time, with a pause between: counted first, then listed, so
+ * the list is one typed array.
+ */
+function* positionsOf(text: string, char: string, stepChars: number): Steps<Int32Array> {
 	let count = 0;
-	for (let index = text.indexOf(char); index !== -1; index = text.indexOf(char, index + 1)) if (++count % INLINE_PASS_STEP_CHARS === 0) yield;
+	for (let start = 0; start < text.length; start += stepChars) {
+		const piece = text.slice(start, start + stepChars);
+		for (let index = piece.indexOf(char); index !== -1; index = piece.indexOf(char, index + 1)) count++;
+		yield;
+	}
 	const positions = new Int32Array(count);
 	count = 0;
-	for (let index = text.indexOf(char); index !== -1; index = text.indexOf(char, index + 1)) {
-		positions[count++] = index;
-		if (count % INLINE_PASS_STEP_CHARS === 0) yield;
+	for (let start = 0; start < text.length; start += stepChars) {
+		const piece = text.slice(start, start + stepChars);
+		for (let index = piece.indexOf(char); index !== -1; index = piece.indexOf(char, index + 1)) positions[count++] = start + index;
+		yield;
 	}
 	return positions;
 }
 
 /** Each `[` → its matching `]`, in one pass with a stack; a backslash hides the next character, as in readMarkdownLink. */
-function* matchBrackets(text: string): Steps<Openers> {
-	const positions = yield* positionsOf(text, "[");
+function* matchBrackets(text: string, stepChars: number): Steps<Openers> {
+	const positions = yield* positionsOf(text, "[", stepChars);
 	const closes = new Int32Array(positions.length).fill(-1);
-	const open: number[] = [];
+	// The open brackets' ordinals, innermost last: a typed array, as the lists above.
+	const open = new Int32Array(positions.length);
+	let depth = 0;
 	let ordinal = 0;
-	for (let index = 0, pause = INLINE_PASS_STEP_CHARS; index < text.length; index++) {
+	for (let index = 0, pause = stepChars; index < text.length; index++) {
 		if (index >= pause) {
-			pause += INLINE_PASS_STEP_CHARS;
+			pause += stepChars;
 			yield;
 		}
 		const code = text.charCodeAt(index);
@@ -337,10 +412,9 @@ function* matchBrackets(text: string): Steps<Openers> {
 			index++;
 		} else if (code === 0x5b) {
 			while (positions[ordinal] !== index) ordinal++;
-			open.push(ordinal);
-		} else if (code === 0x5d) {
-			const opener = open.pop();
-			if (opener !== undefined) closes[opener] = index;
+			open[depth++] = ordinal;
+		} else if (code === 0x5d && depth > 0) {
+			closes[open[--depth] ?? 0] = index;
 		}
 	}
 	return new Openers(positions, closes, null);
@@ -352,21 +426,22 @@ function* matchBrackets(text: string): Steps<Openers> {
  * readDestination, started after that `(`, would stop. One pass with a stack; an unescaped line
  * break closes nothing and empties it, as it ends a destination.
  */
-function* matchParentheses(text: string): Steps<Openers> {
-	const positions = yield* positionsOf(text, "(");
+function* matchParentheses(text: string, stepChars: number): Steps<Openers> {
+	const positions = yield* positionsOf(text, "(", stepChars);
 	const closes = new Int32Array(positions.length).fill(-1);
 	const spaces = new Int32Array(positions.length).fill(-1);
-	const open: number[] = [];
+	const open = new Int32Array(positions.length);
+	let depth = 0;
 	// Whether the innermost open parenthesis has seen anything but spaces yet.
 	let innermostHasContent = false;
 	let ordinal = 0;
-	for (let index = 0, pause = INLINE_PASS_STEP_CHARS; index < text.length; index++) {
+	for (let index = 0, pause = stepChars; index < text.length; index++) {
 		if (index >= pause) {
-			pause += INLINE_PASS_STEP_CHARS;
+			pause += stepChars;
 			yield;
 		}
 		const code = text.charCodeAt(index);
-		const innermost = open.length > 0 ? (open[open.length - 1] ?? -1) : -1;
+		const innermost = depth > 0 ? (open[depth - 1] ?? -1) : -1;
 		if (code === SPACE) {
 			if (innermost !== -1 && innermostHasContent && spaces[innermost] === -1) spaces[innermost] = index;
 			continue;
@@ -375,13 +450,13 @@ function* matchParentheses(text: string): Steps<Openers> {
 		if (code === BACKSLASH) {
 			index++;
 		} else if (code === NEWLINE) {
-			open.length = 0;
+			depth = 0;
 		} else if (code === 0x28) {
 			while (positions[ordinal] !== index) ordinal++;
-			open.push(ordinal);
+			open[depth++] = ordinal;
 			innermostHasContent = false;
 		} else if (code === 0x29) {
-			open.pop();
+			if (depth > 0) depth--;
 			if (innermost !== -1) closes[innermost] = index;
 		}
 	}
@@ -450,17 +525,16 @@ function* readMarkdownLink(scan: ScanMemo, start: number, embed: boolean): Steps
 	const textStart = start + (embed ? 2 : 1);
 	// The matching `]` lies past the `[`: with no `](` after it, there is no link, and no need to match every bracket of the text (a task's `[ ]`).
 	if (scan.linkMiddle.from(textStart) === -1) return null;
-	yield* scan.matchLinkMarks();
-	const textEnd = scan.bracketMatch(textStart - 1);
+	const textEnd = yield* scan.bracketMatch(textStart - 1);
 	if (textEnd === -1 || text[textEnd + 1] !== "(") return null;
-	const destination = readDestination(scan, textEnd + 2);
+	const destination = yield* readDestination(scan, textEnd + 2);
 	if (destination === null) return null;
 	const end = destination.end;
 	const original = text.slice(start, end);
 	const displayText = text.slice(textStart, textEnd);
 	const raw = destination.value.trim();
 	if (raw === "" || EXTERNAL_URL.test(raw)) return { link: null, displayText, original, start, end };
-	return { link: yield* decodeLinkDestination(raw), displayText, original, start, end };
+	return { link: yield* decodeLinkDestination(raw, scan.stepChars), displayText, original, start, end };
 }
 
 /**
@@ -468,22 +542,22 @@ function* readMarkdownLink(scan: ScanMemo, start: number, embed: boolean): Steps
  * The destination may hold balanced parentheses, ends at a space (a title follows, up to the next
  * `)`), and never crosses a line break.
  */
-function readDestination(scan: ScanMemo, start: number): { value: string; end: number } | null {
+function* readDestination(scan: ScanMemo, start: number): Steps<{ value: string; end: number } | null> {
 	const text = scan.text;
 	let index = start;
 	while (text[index] === " ") index++;
 	if (text[index] === "<") {
-		const close = scan.angleClose.from(index);
+		const close = yield* scan.next(">", index);
 		if (close === -1) return null;
-		const after = scan.parenthesisAfterAngle.from(close);
+		const after = yield* scan.next(")", close);
 		if (after === -1) return null;
 		return { value: text.slice(index + 1, close), end: after + 1 };
 	}
-	const facts = scan.parenthesis(start - 1);
+	const facts = yield* scan.parenthesis(start - 1);
 	if (facts === null) return null;
 	if (facts.space !== -1 && (facts.match === -1 || facts.space < facts.match)) {
 		// A title may follow the destination: `(dest "title")`.
-		const close = scan.parenthesisAfterTitle.from(facts.space);
+		const close = yield* scan.next(")", facts.space);
 		if (close === -1) return null;
 		return { value: text.slice(index, facts.space), end: close + 1 };
 	}
@@ -493,14 +567,14 @@ function readDestination(scan: ScanMemo, start: number): { value: string; end: n
 
 /**
  * Obsidian stores Markdown link targets decoded: `Test%20Data/a.md` → `Test Data/a.md`; a target
- * that does not decode is stored as written. Decoded INLINE_PASS_STEP_CHARS at a time, each piece
+ * that does not decode is stored as written. Decoded `stepChars` at a time, each piece
  * cut where no escape of one character is (see nextDecodeCut), so the pieces decode, or fail, as the whole does.
  */
-function* decodeLinkDestination(raw: string): Steps<string> {
+function* decodeLinkDestination(raw: string, stepChars: number): Steps<string> {
 	let decoded = "";
 	try {
 		for (let start = 0; start < raw.length;) {
-			const cut = nextDecodeCut(raw, start + INLINE_PASS_STEP_CHARS);
+			const cut = nextDecodeCut(raw, start + stepChars);
 			decoded += decodeURIComponent(raw.slice(start, cut));
 			start = cut;
 			if (start < raw.length) yield;
@@ -510,14 +584,6 @@ function* decodeLinkDestination(raw: string): Steps<string> {
 		return raw;
 	}
 }
-
-/**
- * Past this many places after `from` with none to cut at, the text there holds four `%XX` in a row
- * that continue a character (80 to BF): no UTF-8 character has more than three, so the whole fails
- * to decode, and so does a piece, wherever it is cut. Looking on to the end for a place held the
- * server: 4 MB of `%80` were looked through in one piece of 160-190 ms.
- */
-const DECODE_CUT_SEARCH_CHARS = 12;
 
 /**
  * The first place at or after `from` (or the end) where `raw` may be cut for decoding: not inside a

@@ -1,5 +1,5 @@
 import type MarkdownIt from "markdown-it";
-import { REFERENCE_DATA_HOST_READ_CHARS } from "../config/limits";
+import { REFERENCE_DATA_HOST_READ_CHARS, DECIDING_DESTINATION_LENGTH } from "../config/limits";
 import type { Steps } from "./steps";
 
 type StateBlock = MarkdownIt.StateBlock;
@@ -138,16 +138,6 @@ export function* referenceSteps(state: StateBlock, startLine: number, silent: bo
 	state.line = nextLine;
 	return true;
 }
-
-/**
- * markdown-it refuses a destination whose normalized form (mdurl's parse, format and encode) starts
- * with `javascript:`, `vbscript:`, `file:`, or `data:` other than `data:image/(gif|png|jpeg|webp);`.
- * That form starts with the destination's protocol, unchanged, and then, for `data:`, its host part
- * (up to the first `/`, `?` or `#`); the rest is only encoded character by character. So the
- * normalized form of a prefix holding the protocol (a longer one than this is no refused one) and a
- * `data:` host starts as the whole one's does, for the few characters that are tested.
- */
-const DECIDING_DESTINATION_LENGTH = 1024;
 
 const DATA_PROTOCOL = /^data:/iu;
 const DATA_HOST_END = /[/?#]/u;

@@ -1,3 +1,4 @@
+import { SUBPATH_HEADING_STEP } from "../config/limits";
 import type { CachedMetadata, HeadingCache } from "obsidian";
 import { echoed } from "./echo";
 import { runSteps, type Steps } from "./steps";
@@ -11,9 +12,6 @@ export interface HeadingPlaces {
 	/** Each heading's `headingKey`, filled in as a lookup first needs it (kept with the places, so a lookup again keys nothing). */
 	keys?: string[];
 }
-
-/** Headings looked at (keyed, or their levels or offsets compared) between two points where resolving a subpath may pause. */
-const HEADING_STEP = 2048;
 
 /** One part of a note a link can point to: a heading's section or a block, by offsets into the note's text. */
 export interface NotePart {
@@ -46,7 +44,7 @@ function* sectionEnd(headings: HeadingPlaces, index: number, textLength: number)
 	const level = headings.levels[index] ?? 1;
 	for (let next = index + 1; next < headings.texts.length; next++) {
 		if ((headings.levels[next] as number) <= level) return headings.offsets[next] as number;
-		if (next % HEADING_STEP === 0) yield;
+		if (next % SUBPATH_HEADING_STEP === 0) yield;
 	}
 	return textLength;
 }
@@ -110,7 +108,7 @@ function* blockOf(cache: CachedMetadata | null, id: string): Steps<NotePart | nu
 
 /**
  * `resolveSubpath` over the note's `headings`, its block found by `findBlock` (by default in the
- * cache's blocks), in steps of HEADING_STEP headings: read_note of a missing heading among 150,000
+ * cache's blocks), in steps of SUBPATH_HEADING_STEP headings: read_note of a missing heading among 150,000
  * keyed them all in one piece.
  */
 export function* resolveSubpathInSteps(
@@ -137,7 +135,7 @@ export function* resolveSubpathInSteps(
 				found = index;
 				break;
 			}
-			if (index % HEADING_STEP === HEADING_STEP - 1) yield;
+			if (index % SUBPATH_HEADING_STEP === SUBPATH_HEADING_STEP - 1) yield;
 		}
 		if (found === -1) return null;
 		// The next part must lie inside this heading's section.
@@ -149,7 +147,7 @@ export function* resolveSubpathInSteps(
 				until = index;
 				break;
 			}
-			if (index % HEADING_STEP === 0) yield;
+			if (index % SUBPATH_HEADING_STEP === 0) yield;
 		}
 	}
 	return { name: headings.texts[found] as string, start: headings.offsets[found] as number, end };

@@ -3,18 +3,13 @@
  * canvas of 5,000 cards) is 0.3–1.2 MB of JSON; made in one piece, and then made again to count its
  * bytes, it held every other client 30–100 ms per call beside the SDK's own copy.
  */
+import { ANSWER_ITEMS_MADE_IN_ONE_PIECE, ANSWER_COUNTED_CHARS } from "../config/limits";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { pieceEnd, rememberJsonText } from "../jsonText";
 import { runSteps, SliceClock, type Steps } from "../markdown/steps";
 
 /** Levels of arrays and objects taken apart: deeper values (a row, a card) are each one `JSON.stringify`. */
 const SLICED_LEVELS = 2;
-/**
- * An answer whose lists hold fewer items in all is made in one piece, without asking for a turn: it
- * takes well under a slice, and a light call (read_note beside a flood) must not queue behind the
- * vault-wide calls' slices for it.
- */
-const ITEMS_MADE_IN_ONE_PIECE = 256;
 
 /** Items in the answer's top-level lists. */
 function listedItems(value: Record<string, unknown>): number {
@@ -55,12 +50,9 @@ export async function stringifyInSlices(value: Record<string, unknown>, clock: S
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
-/** Characters of the text counted between two looks at the clock. */
-const COUNTED_CHARS = 64 * 1024;
-
 /**
  * The bytes of `JSON.stringify({content: [{type: "text", text}], structuredContent})` when `text`
- * is `JSON.stringify(structuredContent)`, without making it, a step after each COUNTED_CHARS. Such
+ * is `JSON.stringify(structuredContent)`, without making it, a step after each ANSWER_COUNTED_CHARS. Such
  * a text holds no control character and no lone surrogate (JSON.stringify wrote them as escapes),
  * so quoting it again adds only its two quotes and one backslash before each `"` and `\`; a step
  * never ends between the two halves of a pair, so each step's UTF-8 bytes are its own.
@@ -69,7 +61,7 @@ function* resultBytesSteps(text: string): Steps<number> {
 	let escapes = 0;
 	let textBytes = 0;
 	for (let start = 0; start < text.length;) {
-		const end = pieceEnd(text, start, COUNTED_CHARS);
+		const end = pieceEnd(text, start, ANSWER_COUNTED_CHARS);
 		for (let index = start; index < end; index++) {
 			const code = text.charCodeAt(index);
 			if (code === QUOTE || code === BACKSLASH) escapes++;
@@ -83,7 +75,7 @@ function* resultBytesSteps(text: string): Steps<number> {
 
 function resultBytes(text: string): number {
 	// A short text is counted in one step, without a generator.
-	if (text.length > COUNTED_CHARS) return runSteps(resultBytesSteps(text));
+	if (text.length > ANSWER_COUNTED_CHARS) return runSteps(resultBytesSteps(text));
 	let escapes = 0;
 	for (let index = 0; index < text.length; index++) {
 		const code = text.charCodeAt(index);
@@ -97,11 +89,11 @@ function resultBytes(text: string): number {
 const RESULT_FRAME_BYTES = Buffer.byteLength('{"content":[{"type":"text","text":}],"structuredContent":}');
 
 /**
- * `answerInSlices` for an answer made in one piece (its lists hold fewer than ITEMS_MADE_IN_ONE_PIECE
+ * `answerInSlices` for an answer made in one piece (its lists hold fewer than ANSWER_ITEMS_MADE_IN_ONE_PIECE
  * items in all), made now, without a promise; null for a bigger one.
  */
 export function answerAtOnce(value: Record<string, unknown>): { result: CallToolResult; bytes: number } | null {
-	if (listedItems(value) >= ITEMS_MADE_IN_ONE_PIECE) return null;
+	if (listedItems(value) >= ANSWER_ITEMS_MADE_IN_ONE_PIECE) return null;
 	const text = JSON.stringify(value);
 	rememberJsonText(value, text);
 	return { result: { content: [{ type: "text", text }], structuredContent: value }, bytes: resultBytes(text) };

@@ -7,27 +7,27 @@
  * is never cut while a long text could be), at whole characters, and `cut_to_fit` names
  * each as a JSON Pointer (RFC 6901), which holds the keys as sent: a key cut to the text of another
  * key of its object is made apart from it, so no entry is dropped and no pointer names two. A path
- * the answer gives (filePlaces.ts) is never cut to a part: its prefix can name another note. Sizes are those
+ * the answer gives (filePlaces.ts) is never cut to a part of it, and a link's text only after the
+ * part naming its note: a prefix can name another note; one longer than any path names none, and is
+ * sent empty rather than as a prefix that could. Sizes are those
  * of the tool result as sent: the answer goes out twice, as structured content and as its JSON text
  * quoted again. When the paths leave too little room, the last long ones are sent empty (`""`
  * names no note) and named too: refused, the answer hid what a limit cannot shorten (a canvas of hundreds of file
  * cards, a note's thousand links into a deep folder) and answered a rename that was made as an error.
  */
 import { z } from "zod";
-import { CUT_KEY_APART_BYTES, CUT_TO_FIT_LISTED_BYTES, CUT_TO_FIT_SHORTEST_BYTES, MAX_RESPONSE_BYTES, MAX_VAULT_PATH_CHARS } from "../config/limits";
+import {
+	CUT_KEY_APART_BYTES,
+	CUT_TO_FIT_LISTED_BYTES,
+	CUT_TO_FIT_SHORTEST_BYTES,
+	MAX_RESPONSE_BYTES,
+	MAX_VAULT_PATH_CHARS,
+	CUT_TO_FIT_STEP_WORK,
+	CUT_TO_FIT_VALUE_WORK,
+} from "../config/limits";
 import { jsonCharBytes } from "../jsonText";
 import type { Steps } from "../markdown/steps";
-import { filePlacesAt, type FilePlaces } from "./filePlaces";
-
-/**
- * Work (characters measured, plus one for each value and key looked at) between two steps: one
- * string of megabytes, or 20,000 short ones (a base's rows, a canvas's cards), was one piece of
- * 27–440 ms when only a long string's own measuring paused.
- */
-const WORK_PER_STEP = 64 * 1024;
-
-/** Work one value or key looked at counts for (a copy, a generator, a property defined): as much as this many characters measured. */
-const WORK_PER_VALUE = 32;
+import { filePlacesAt, type FilePlaces, type NameKind } from "./filePlaces";
 
 /** The work done since the last step, over every string and value of one pass. */
 class StepWork {
@@ -35,7 +35,7 @@ class StepWork {
 	/** Counts `units` of work; true when a step is due (the count starts again). */
 	add(units: number): boolean {
 		this.done += units;
-		if (this.done < WORK_PER_STEP) return false;
+		if (this.done < CUT_TO_FIT_STEP_WORK) return false;
 		this.done = 0;
 		return true;
 	}
@@ -79,7 +79,7 @@ function* prefixInResult(text: string, maxBytes: number, work: StepWork): Steps<
 	let index = 0;
 	while (index < text.length) {
 		const start = index;
-		const stop = index + WORK_PER_STEP;
+		const stop = index + CUT_TO_FIT_STEP_WORK;
 		while (index < text.length && index < stop) {
 			const size = resultBytesOfChar(text, index);
 			if (bytes + size > maxBytes) {
@@ -112,9 +112,12 @@ type Place = Array<string | number>;
  * A string's replacement (the same string, or a prefix of it); `place` holds the keys as the answer
  * now spells them. For a key (its own text last in `place`), `keys` are its object's: a key cut
  * short must be none of the texts they hold or may hold. `namesFile`: the answer gives the string as
- * a file's path.
+ * a file, and how (filePlaces.ts).
  */
-type Visit = (text: string, place: Place, keys: ObjectKeys | null, namesFile: boolean) => Steps<string>;
+type Visit = (text: string, place: Place, keys: ObjectKeys | null, names: NameKind | null) => Steps<string>;
+
+/** Where an answer names files beyond its schema's places: for an object of it (a base row's cells), its own places, or null. */
+export type PlacesOfObject = (value: object) => FilePlaces | null;
 
 /** The keys of one object as it is copied. */
 interface ObjectKeys {
@@ -133,17 +136,25 @@ interface ObjectKeys {
  * fixed order; as JSON.stringify does, what has no JSON (undefined, a function) is left out of an
  * object and is null in an array, and a value with `toJSON` is taken as what it gives.
  */
-function* copyVisiting(value: unknown, place: Place, places: FilePlaces | null, visit: Visit, work: StepWork): Steps<unknown> {
-	if (work.add(WORK_PER_VALUE)) yield;
-	if (typeof value === "string") return yield* visit(value, place, null, places?.names ?? false);
+function* copyVisiting(
+	value: unknown,
+	place: Place,
+	schemaPlaces: FilePlaces | null,
+	visit: Visit,
+	work: StepWork,
+	placesOfObject: PlacesOfObject,
+): Steps<unknown> {
+	if (work.add(CUT_TO_FIT_VALUE_WORK)) yield;
+	if (typeof value === "string") return yield* visit(value, place, null, schemaPlaces?.names ?? null);
 	if (value === null || typeof value !== "object") return typeof value === "function" ? undefined : value;
 	if (typeof (value as { toJSON?: unknown }).toJSON === "function")
-		return yield* copyVisiting((value as { toJSON(): unknown }).toJSON(), place, places, visit, work);
+		return yield* copyVisiting((value as { toJSON(): unknown }).toJSON(), place, schemaPlaces, visit, work, placesOfObject);
+	const places = placesOfObject(value) ?? schemaPlaces;
 	if (Array.isArray(value)) {
 		const copy: unknown[] = [];
 		for (let index = 0; index < value.length; index++) {
 			place.push(index);
-			copy.push((yield* copyVisiting(value[index], place, filePlacesAt(places, index), visit, work)) ?? null);
+			copy.push((yield* copyVisiting(value[index], place, filePlacesAt(places, index), visit, work, placesOfObject)) ?? null);
 			place.pop();
 		}
 		return copy;
@@ -153,11 +164,11 @@ function* copyVisiting(value: unknown, place: Place, places: FilePlaces | null, 
 	const keys: ObjectKeys = { taken: (key) => Object.hasOwn(value, key) || Object.hasOwn(copy, key), nextCount: new Map() };
 	for (const [key, entry] of Object.entries(value)) {
 		if (entry === undefined || typeof entry === "function") continue;
-		if (work.add(WORK_PER_VALUE)) yield;
+		if (work.add(CUT_TO_FIT_VALUE_WORK)) yield;
 		place.push(key);
-		const keyAsSent = yield* visit(key, place, keys, false);
+		const keyAsSent = yield* visit(key, place, keys, null);
 		place[place.length - 1] = keyAsSent;
-		const value = yield* copyVisiting(entry, place, filePlacesAt(places, key), visit, work);
+		const value = yield* copyVisiting(entry, place, filePlacesAt(places, key), visit, work, placesOfObject);
 		// Defined, not assigned: a key `__proto__` (a frontmatter may have one) stays a key.
 		Object.defineProperty(copy, keyAsSent, { value, enumerable: true, writable: true, configurable: true });
 		place.pop();
@@ -196,6 +207,8 @@ function pointerOf(place: Place): string {
  * most `room` bytes: the largest that does; null when it would be under CUT_TO_FIT_SHORTEST_BYTES.
  */
 function cutLength(sizes: readonly number[], room: number): number | null {
+	// Nothing long to cut (strings sent empty may have been enough): fits or not as it is.
+	if (sizes.length === 0) return room >= 0 ? Number.POSITIVE_INFINITY : null;
 	const longestFirst = [...sizes].sort((a, b) => b - a);
 	let uncut = longestFirst.reduce((sum, size) => sum + size, 0);
 	for (let cut = 1; cut <= longestFirst.length; cut++) {
@@ -206,61 +219,102 @@ function cutLength(sizes: readonly number[], room: number): number | null {
 	return null;
 }
 
+const HASH = 0x23;
+const BAR = 0x7c;
+
+/**
+ * How many of `text`'s first characters are kept whole because they name the file it names: all
+ * of a path; a link's text up to its first `#` (a heading or block) or `|` (the text shown), that
+ * character included. Null when those are more than any path holds: they name no file, and a
+ * prefix of them could name one. A link path is looked for in the first MAX_VAULT_PATH_CHARS
+ * characters only (and two for `[[`), counted as work.
+ */
+function* namingPart(text: string, names: NameKind, work: StepWork): Steps<number | null> {
+	if (names === "path") return text.length <= MAX_VAULT_PATH_CHARS ? text.length : null;
+	const start = text.startsWith("[[") ? 2 : 0;
+	const last = Math.min(text.length, start + MAX_VAULT_PATH_CHARS + 1);
+	let index = start;
+	while (index < last && text.charCodeAt(index) !== HASH && text.charCodeAt(index) !== BAR) index++;
+	if (work.add(index - start)) yield;
+	if (index < last) return index + 1;
+	return text.length <= start + MAX_VAULT_PATH_CHARS ? text.length : null;
+}
+
 /**
  * `answer` with its longest strings cut so that its tool result takes at most `maxBytes`, and
  * `cut_to_fit` saying which; null when cutting strings to CUT_TO_FIT_SHORTEST_BYTES is not enough
  * (an answer of many short strings: the caller asks for less). `resultBytes` is what the result
- * of the whole answer takes; `paths` where the answer names files, kept whole (a string there
- * longer than any path names none, and is cut as text) unless they leave too little room: then
- * the last of those over CUT_TO_FIT_SHORTEST_BYTES are sent as `""`, as many as must be. Strings are
- * measured and cut a piece at a time.
+ * of the whole answer takes; `paths` where the answer names files, and `placesOfObject` where an
+ * object of it does beyond them (namingPart says what is kept whole). What names a file is kept
+ * whole unless those parts leave too little room: then the last of them over CUT_TO_FIT_SHORTEST_BYTES
+ * are sent as `""`, as many as must be. Strings are measured and cut a piece at a time.
  */
 export function* cutToFitSteps(
 	answer: Record<string, unknown>,
 	resultBytes: number,
 	maxBytes: number,
 	paths: FilePlaces | null,
+	placesOfObject: PlacesOfObject = () => null,
 ): Steps<Record<string, unknown> | null> {
 	// First pass: the size of each string in the result, and of what is not a string that may be cut.
 	const longSizes: number[] = [];
 	const longOrder: number[] = [];
-	// Paths long enough to be cut at all, in answer order, and the bytes each frees when sent empty.
-	const longPathOrder: number[] = [];
-	const longPathFrees: number[] = [];
+	// Strings naming a file whose first characters are kept (by order), and those sent empty with what they took.
+	const kept = new Map<number, number>();
+	const emptied = new Set<number>();
+	let emptiedBytes = 0;
+	// Strings whose kept part is long enough to be sent empty when the kept parts leave too little room, in
+	// answer order, and the bytes that part takes (a link text's cut rest stays counted: an over-estimate).
+	const keptLongOrder: number[] = [];
+	const keptLongBytes: number[] = [];
 	const work = new StepWork();
 	let order = 0;
 	yield* copyVisiting(
 		answer,
 		[],
 		paths,
-		function* (text, _place, _keys, namesFile) {
-			const { bytes } = yield* prefixInResult(text, Infinity, work);
-			if (bytes > CUT_TO_FIT_SHORTEST_BYTES && namesFile && text.length <= MAX_VAULT_PATH_CHARS) {
-				longPathOrder.push(order);
-				longPathFrees.push(bytes - QUOTES_IN_RESULT);
-			} else if (bytes > CUT_TO_FIT_SHORTEST_BYTES) {
-				longSizes.push(bytes);
-				longOrder.push(order);
+		function* (text, _place, _keys, names) {
+			const at = order++;
+			const head = names === null ? 0 : yield* namingPart(text, names, work);
+			if (head === null) {
+				emptied.add(at);
+				emptiedBytes += (yield* prefixInResult(text, Infinity, work)).bytes - QUOTES_IN_RESULT;
+				return text;
 			}
-			order++;
+			if (head > 0) {
+				const headBytes = (yield* prefixInResult(head === text.length ? text : text.slice(0, head), Infinity, work)).bytes;
+				if (headBytes > CUT_TO_FIT_SHORTEST_BYTES) {
+					keptLongOrder.push(at);
+					keptLongBytes.push(headBytes - QUOTES_IN_RESULT);
+				}
+			}
+			// Counted in the answer's bytes that are not cut.
+			if (head === text.length && names !== null) return text;
+			if (head > 0) kept.set(at, head);
+			// A kept part is in the bytes not cut; the rest is measured with the string's quotes.
+			const { bytes } = yield* prefixInResult(text.slice(head), Infinity, work);
+			if (bytes > CUT_TO_FIT_SHORTEST_BYTES) {
+				longSizes.push(bytes);
+				longOrder.push(at);
+			}
 			return text;
 		},
 		work,
+		placesOfObject,
 	);
 	const longBytes = longSizes.reduce((sum, size) => sum + size, 0);
-	const room = maxBytes - CUT_TO_FIT_LISTED_BYTES - (resultBytes - longBytes);
+	const room = maxBytes - CUT_TO_FIT_LISTED_BYTES - (resultBytes - longBytes - emptiedBytes);
 	let length = cutLength(longSizes, room);
-	const toEmpty = new Set<number>();
-	if (length === null && longPathOrder.length > 0) {
-		// The paths leave too little room for the texts, even each cut to the shortest: paths are sent empty, the
+	if (length === null && keptLongOrder.length > 0) {
+		// The kept parts leave too little room for the texts, even each cut to the shortest: they are sent empty, the
 		// last first (a rename's own paths, the first rows, stay whole), until that much room is free.
 		const needed = longSizes.length * CUT_TO_FIT_SHORTEST_BYTES - room;
 		let freed = 0;
-		for (let index = longPathOrder.length - 1; index >= 0 && freed < needed; index--) {
-			toEmpty.add(longPathOrder[index]!);
-			freed += longPathFrees[index]!;
+		for (let index = keptLongOrder.length - 1; index >= 0 && freed < needed; index--) {
+			emptied.add(keptLongOrder[index]!);
+			freed += keptLongBytes[index]!;
 		}
-		if (freed >= needed) length = longSizes.length === 0 ? Infinity : cutLength(longSizes, room + freed);
+		if (freed >= needed) length = cutLength(longSizes, room + freed);
 	}
 	if (length === null) return null;
 	const cutTo = length;
@@ -285,22 +339,24 @@ export function* cutToFitSteps(
 		paths,
 		function* (text, place, keys) {
 			// Any part of a path can name another note (`A/B/Lon` reads `A/B/Lon.md`); none of it does.
-			if (toEmpty.has(order)) {
-				order++;
+			const at = order++;
+			if (emptied.has(at)) {
 				named(place);
 				return "";
 			}
-			if (!toCut.has(order++)) return text;
-			const { end } = yield* prefixInResult(text, cutTo, work);
+			if (!toCut.has(at)) return text;
+			const head = kept.get(at) ?? 0;
+			const { end } = yield* prefixInResult(text.slice(head), cutTo, work);
 			if (keys === null) {
 				named(place);
-				return text.slice(0, end);
+				return text.slice(0, head + end);
 			}
 			const cut = yield* keyApart(text, text.slice(0, end), cutTo, keys, work);
 			named([...place.slice(0, -1), cut]);
 			return cut;
 		},
 		work,
+		placesOfObject,
 	)) as Record<string, unknown>;
 	const cut: CutToFit = { strings: listed, total };
 	return { ...copy, [CUT_TO_FIT_FIELD]: cut };
@@ -324,29 +380,27 @@ function resultBytesUpTo(text: string, cap: number): number {
 }
 
 /**
- * The fewest bytes `value` (plain JSON data) can take in a result once cutToFitSteps has cut it:
- * each string as it is, or CUT_TO_FIT_SHORTEST_BYTES when longer (a path named by `namesFile`
- * that long is sent empty). A long string is measured only that far, so this costs about a step
- * per value: an answer built a piece at a time (query_base's rows) can stop once what it holds
- * could no longer be cut to fit CUTTABLE_ANSWER_BYTES, rather than build all of it to be refused.
+ * About the fewest bytes `value` (plain JSON data) can take in a result once cutToFitSteps has cut
+ * it: each string as it is, or CUT_TO_FIT_SHORTEST_BYTES when longer. A long string is measured
+ * only that far, so this costs about a step per value: an answer built a piece at a time
+ * (query_base's rows) stops once what it holds could no longer be cut to fit CUTTABLE_ANSWER_BYTES,
+ * rather than build all of it to be refused. A path or link sent empty takes less than counted (the
+ * answer stops a little early); a link's path kept whole beside a long heading up to
+ * CUT_TO_FIT_SHORTEST_BYTES more (the answer may still be refused, as before).
  */
-export function smallestResultBytes(value: unknown, namesFile = false): number {
-	if (typeof value === "string") {
-		const bytes = resultBytesUpTo(value, CUT_TO_FIT_SHORTEST_BYTES + 1);
-		if (bytes <= CUT_TO_FIT_SHORTEST_BYTES) return bytes;
-		return namesFile && value.length <= MAX_VAULT_PATH_CHARS ? QUOTES_IN_RESULT : CUT_TO_FIT_SHORTEST_BYTES;
-	}
+export function smallestResultBytes(value: unknown): number {
+	if (typeof value === "string") return resultBytesUpTo(value, CUT_TO_FIT_SHORTEST_BYTES);
 	// Each character of what is not a string is ASCII, once in each of the answer's two forms.
 	if (value === null || typeof value !== "object") return 2 * (JSON.stringify(value) ?? "null").length;
 	// Brackets, and a comma or a colon for each entry, in each form.
 	let bytes = 4;
 	if (Array.isArray(value)) {
-		for (const item of value) bytes += 2 + smallestResultBytes(item ?? null, namesFile);
+		for (const item of value) bytes += 2 + smallestResultBytes(item ?? null);
 		return bytes;
 	}
 	for (const [key, entry] of Object.entries(value)) {
 		if (entry === undefined || typeof entry === "function") continue;
-		bytes += 4 + smallestResultBytes(key) + smallestResultBytes(entry, namesFile);
+		bytes += 4 + smallestResultBytes(key) + smallestResultBytes(entry);
 	}
 	return bytes;
 }

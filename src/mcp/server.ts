@@ -5,7 +5,7 @@ import { ERROR_CUT_TO_CHARS, MAX_RESPONSE_BYTES, VAULT_WIDE_SLICE_MS } from "../
 import { echoed } from "../markdown/echo";
 import { answerAtOnce, answerInSlices } from "./answerJson";
 import { CUT_TO_FIT_FIELD, cutToFitSchema, cutToFitSteps } from "./cutToFit";
-import { filePlacesOf, type FilePlaces } from "./filePlaces";
+import { filePlacesOf, placesOfBaseCells, type FilePlaces } from "./filePlaces";
 import { SliceClock } from "../markdown/steps";
 import { yieldToEventLoop } from "../vault/workBudget";
 import type { EveryField, ToolContext } from "./context";
@@ -538,7 +538,9 @@ async function runTool(ctx: ToolContext, deps: McpServerDeps, tool: ToolDescript
 			let made = answerAtOnce(answer.value) ?? (await answerInSlices(answer.value, sliceMs, pause));
 			if (made.bytes > MAX_RESPONSE_BYTES) {
 				// Too big whole: its longest strings are cut to fit, and named, rather than the answer refused (a planted string would hide its note); a path only to nothing.
-				const cut = await new SliceClock(sliceMs, pause).run(cutToFitSteps(answer.value, made.bytes, MAX_RESPONSE_BYTES, schemasOf(tool).filePlaces));
+				const cut = await new SliceClock(sliceMs, pause).run(
+					cutToFitSteps(answer.value, made.bytes, MAX_RESPONSE_BYTES, schemasOf(tool).filePlaces, placesOfBaseCells),
+				);
 				if (cut !== null) made = answerAtOnce(cut) ?? (await answerInSlices(cut, sliceMs, pause));
 			}
 			result = made.result;

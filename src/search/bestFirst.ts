@@ -1,3 +1,4 @@
+import { RANKING_SCORE_STEP_MASK, RANKING_READ_STEP_MASK, RANKING_SPLIT_MIN_CANDIDATES, RANKING_SPLIT_FIRST, RANKING_SPLIT_SAMPLE } from "../config/limits";
 import { IndexHeap } from "./indexHeap";
 import type { PhraseChecks } from "./phrases";
 import type { Ranked } from "./rank";
@@ -29,11 +30,6 @@ export interface BoundedRanking {
 	worstKept(): Ranked | null;
 }
 
-/** Candidates scored between two chances to pause (a mask), as the ranking's loop. */
-const SCORE_STEP_MASK = 255;
-/** Candidates read between two chances to pause (a mask): reading a body costs as much as scoring dozens of candidates. */
-const READ_STEP_MASK = 63;
-
 /**
  * Keys candidates `[from, to)` by their first bound: the loose one when the ranking has it, else
  * the score of their bounds (in slot order). A plain function, not the generator's loop: V8 runs a
@@ -49,19 +45,12 @@ function boundRange(ranking: BoundedRanking, from: number, to: number, boundScor
 	}
 }
 
-/** Fewest candidates for which the heap starts with only the best of them by bound (splitByBound): below it, all at once. */
-const SPLIT_MIN_CANDIDATES = 4096;
-/** Candidates the heap starts with, about (splitByBound): most searches read or refine a few hundred before the page is settled. */
-const SPLIT_FIRST = 1024;
-/** Candidates whose bounds are sorted to choose where to split (splitByBound). */
-const SPLIT_SAMPLE = 256;
-
 /**
  * The candidates at or above a bound (one candidate's, chosen from an even sample so that about
- * SPLIT_FIRST are), and the rest, strictly below it, with a test of whether a candidate's key is at or above it (the
+ * RANKING_SPLIT_FIRST are), and the rest, strictly below it, with a test of whether a candidate's key is at or above it (the
  * candidate's key then, kept: keys change as candidates are read). Building a heap of tens of
  * thousands of candidates cost as much as bounding them all, and a search takes the best few
- * hundred. Null for fewer than SPLIT_MIN_CANDIDATES.
+ * hundred. Null for fewer than RANKING_SPLIT_MIN_CANDIDATES.
  */
 function splitByBound(
 	count: number,
@@ -70,10 +59,10 @@ function splitByBound(
 	slots: Uint32Array,
 	before: (a: number, b: number) => boolean,
 ): { first: Uint32Array; rest: Uint32Array; above: (index: number) => boolean } | null {
-	if (count < SPLIT_MIN_CANDIDATES) return null;
-	const sample = Array.from({ length: SPLIT_SAMPLE }, (_, at) => Math.floor(((at + 0.5) * count) / SPLIT_SAMPLE));
+	if (count < RANKING_SPLIT_MIN_CANDIDATES) return null;
+	const sample = Array.from({ length: RANKING_SPLIT_SAMPLE }, (_, at) => Math.floor(((at + 0.5) * count) / RANKING_SPLIT_SAMPLE));
 	sample.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
-	const pivot = sample[Math.floor((SPLIT_SAMPLE * SPLIT_FIRST) / count)] as number;
+	const pivot = sample[Math.floor((RANKING_SPLIT_SAMPLE * RANKING_SPLIT_FIRST) / count)] as number;
 	const tier = boundTiers[pivot] as number;
 	const score = boundScores[pivot] as number;
 	const slot = slots[pivot] as number;
@@ -110,9 +99,9 @@ export function* rankByBounds(ranking: BoundedRanking): Generator<void, { held: 
 	const boundTiers = new Float64Array(count);
 	// 1: the candidate's key is still its loose bound (ranking.bound).
 	const loose = ranking.bound ? new Uint8Array(count).fill(1) : null;
-	for (let from = 0; from < count; from += SCORE_STEP_MASK + 1) {
+	for (let from = 0; from < count; from += RANKING_SCORE_STEP_MASK + 1) {
 		if (from > 0) yield;
-		boundRange(ranking, from, Math.min(count, from + SCORE_STEP_MASK + 1), boundScores, boundTiers);
+		boundRange(ranking, from, Math.min(count, from + RANKING_SCORE_STEP_MASK + 1), boundScores, boundTiers);
 	}
 	// By tier and score, then slot: a strict order that never compares paths (which ties on the
 	// bounds would do thousands of times). So the next bound may tie the page's worst in tier and
@@ -144,7 +133,7 @@ export function* rankByBounds(ranking: BoundedRanking): Generator<void, { held: 
 		const nextTier = boundTiers[next] as number;
 		if (worst && (worst.tier > nextTier || (worst.tier === nextTier && worst.score > (boundScores[next] as number)))) break;
 		if (loose && loose[next] === 1) {
-			if ((++tightened & SCORE_STEP_MASK) === 0) yield;
+			if ((++tightened & RANKING_SCORE_STEP_MASK) === 0) yield;
 			loose[next] = 0;
 			byBound.pop();
 			ranking.score(next, true);
@@ -154,7 +143,7 @@ export function* rankByBounds(ranking: BoundedRanking): Generator<void, { held: 
 			continue;
 		}
 		if (refined && refined[next] === 0 && ranking.refine) {
-			if ((++refinements & SCORE_STEP_MASK) === 0) yield;
+			if ((++refinements & RANKING_SCORE_STEP_MASK) === 0) yield;
 			refined[next] = 1;
 			byBound.pop();
 			if (!ranking.refine(next)) continue;
@@ -164,7 +153,7 @@ export function* rankByBounds(ranking: BoundedRanking): Generator<void, { held: 
 			byBound.push(next);
 			continue;
 		}
-		if ((checked & READ_STEP_MASK) === READ_STEP_MASK) yield;
+		if ((checked & RANKING_READ_STEP_MASK) === RANKING_READ_STEP_MASK) yield;
 		byBound.pop();
 		checked++;
 		if (!ranking.read(next)) continue;

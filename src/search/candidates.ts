@@ -1,3 +1,4 @@
+import { GATHER_STEP_MASK, CANDIDATES_COUNT_STEP } from "../config/limits";
 import type { IndexedDocument, PostingsIndex } from "./postings";
 import {
 	BODY_COUNT,
@@ -66,11 +67,6 @@ export function joinsPartialAnswer(holding: number, minimum: number, named: bool
 	return holding >= minimum || (named && holding > 0 && holding >= minimum - 1);
 }
 
-/**
- * Candidates looked at between two chances to pause (a power of two less one: a mask). A note's
- * phrase check reads its body, so a gathering over tens of thousands of notes is many such steps.
- */
-const GATHER_STEP_MASK = 255;
 const GATHER_STEP = GATHER_STEP_MASK + 1;
 
 /** Where `holdingAll` stands in intersecting its terms' postings, between two steps. */
@@ -143,8 +139,6 @@ function gatherPhrase(
 	}
 	return total;
 }
-/** Postings counted between two chances to pause when most terms are wanted: counting one costs far less than looking at a candidate. */
-const COUNT_STEP = 16_384;
 
 /** Adds one to `held` for each note of the term's postings `[from, to)`; how many notes reached `gathered` terms. */
 function countHeld(term: ResolvedTerm, from: number, to: number, held: Uint16Array, gathered: number): number {
@@ -319,9 +313,9 @@ export class CandidateFinder {
 		for (let index = 0; index < all.total; index++) seen[all.slots[index] as number] = 1;
 		const named: number[] = [];
 		for (const term of required) {
-			for (let from = 0; from < term.length; from += COUNT_STEP) {
+			for (let from = 0; from < term.length; from += CANDIDATES_COUNT_STEP) {
 				if (from > 0) yield;
-				listNamed(term, from, Math.min(term.length, from + COUNT_STEP), seen, named);
+				listNamed(term, from, Math.min(term.length, from + CANDIDATES_COUNT_STEP), seen, named);
 			}
 		}
 		named.sort((a, b) => a - b);
@@ -394,9 +388,9 @@ export class CandidateFinder {
 		let high = -1;
 		let candidates = 0;
 		for (const term of required) {
-			for (let from = 0; from < term.length; from += COUNT_STEP) {
+			for (let from = 0; from < term.length; from += CANDIDATES_COUNT_STEP) {
 				if (from > 0) yield;
-				candidates += countHeld(term, from, Math.min(term.length, from + COUNT_STEP), held, gathered);
+				candidates += countHeld(term, from, Math.min(term.length, from + CANDIDATES_COUNT_STEP), held, gathered);
 			}
 			if (term.length > 0) {
 				low = Math.min(low, term.slots[0] as number);

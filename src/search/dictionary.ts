@@ -1,4 +1,11 @@
-import { MAX_WORD_FORM_CANDIDATES } from "../config/limits";
+import {
+	MAX_WORD_FORM_CANDIDATES,
+	FORM_WALK_STEP_WORDS,
+	FORM_WALK_STEP_POSTINGS,
+	PREFIX_WALK_STEP_WORDS,
+	TOKENS_INSERTED_IN_PLACE,
+	DICTIONARY_SORT_STEP_TOKENS,
+} from "../config/limits";
 import { tokenHash } from "./pairSketch";
 import { growUint32 } from "./postingValues";
 import { ChunkedArray } from "../markdown/chunkedArray";
@@ -10,27 +17,6 @@ import { runSteps } from "./unions";
 const MIN_FORM_WORD_CHARS = 3;
 
 /**
- * Dictionary words the look for a word's forms passes between pauses (`formsOfSteps`): a search
- * limited to some notes passes over every word of the stem's start they do not hold: 500,000 of them
- * (a 4 MB folder it does not search) were passed over in one piece of a third of a second.
- */
-const FORM_WALK_STEP_WORDS = 4_096;
-
-/**
- * Postings entries the look for a word's forms walks between pauses, asking whether the searched
- * notes hold the words it passes over (`HeldAmong`): a word held by thousands of notes outside
- * them costs a walk of thousands, so 4,096 such words (16 million entries) were one piece of
- * about a second when only words were counted. This many is a few milliseconds.
- */
-const FORM_WALK_STEP_POSTINGS = 262_144;
-
-/**
- * Dictionary words a prefix walk (`withPrefixSteps`) passes between pauses: a hostile author's
- * 500,000 words starting `co` were walked, filtered and taken in one piece of seconds.
- */
-const PREFIX_WALK_STEP_WORDS = 8_192;
-
-/**
  * Whether the notes a search is limited to hold a word (`holds`), and what asking has cost so far:
  * `walked`, the postings entries looked at (a word held only outside them is walked whole).
  */
@@ -38,20 +24,6 @@ export interface HeldAmong {
 	holds(id: number): boolean;
 	readonly walked: number;
 }
-
-/**
- * New tokens a lookup inserts one by one into the sorted view; more are sorted and merged into it
- * in one pass. An insertion moves half the view on average (about 17 µs at 290,000 tokens), a
- * merge all of it once (about 15 ms): a note of 40,000 new words, inserted one by one, took 0.7 s.
- */
-const TOKENS_INSERTED_IN_PLACE = 512;
-
-/**
- * Tokens sorted or merged between two chances to pause while the sorted view is built or brought
- * up to date: sorting 290,000 tokens in one piece held the server 113–117 ms; a step of this many is
- * 1–3 ms.
- */
-const SORT_STEP_TOKENS = 8192;
 
 /**
  * Token ↔ id, with prefix lookups over a sorted view. The view is built on the first lookup; new
@@ -247,7 +219,7 @@ export class TermDictionary {
 		const keys = this.ids.keys();
 		for (let index = 0; index < tokens.length; index++) {
 			tokens[index] = keys.next().value as string;
-			if ((index + 1) % SORT_STEP_TOKENS === 0) yield;
+			if ((index + 1) % DICTIONARY_SORT_STEP_TOKENS === 0) yield;
 		}
 		return tokens;
 	}
@@ -268,18 +240,18 @@ export class TermDictionary {
 
 /**
  * Distinct tokens sorted in place (the order of `<`, as `sort()` and lowerBound use), in steps:
- * runs of SORT_STEP_TOKENS sorted, then merged two by two between it and one more array, as
+ * runs of DICTIONARY_SORT_STEP_TOKENS sorted, then merged two by two between it and one more array, as
  * sortInSlices does (src/vault/workBudget.ts). Returns whichever of the two holds the result.
  */
 function* sortTokensSteps(tokens: string[]): Generator<void, string[], void> {
-	for (let start = 0; start < tokens.length; start += SORT_STEP_TOKENS) {
-		const run = tokens.slice(start, start + SORT_STEP_TOKENS).sort();
+	for (let start = 0; start < tokens.length; start += DICTIONARY_SORT_STEP_TOKENS) {
+		const run = tokens.slice(start, start + DICTIONARY_SORT_STEP_TOKENS).sort();
 		copyRun(run, tokens, start);
 		yield;
 	}
 	let from = tokens;
 	let into = new Array<string>(tokens.length);
-	for (let width = SORT_STEP_TOKENS; width < from.length; width *= 2) {
+	for (let width = DICTIONARY_SORT_STEP_TOKENS; width < from.length; width *= 2) {
 		for (let start = 0; start < from.length; start += 2 * width) {
 			const middle = Math.min(start + width, from.length);
 			const end = Math.min(start + 2 * width, from.length);
@@ -302,11 +274,11 @@ function copyRun(run: readonly string[], into: string[], at: number): void {
 	for (let index = 0; index < run.length; index++) into[at + index] = run[index] as string;
 }
 
-/** Merges the sorted runs `left` and `right` into `into[start, end)`, in steps of SORT_STEP_TOKENS tokens. */
+/** Merges the sorted runs `left` and `right` into `into[start, end)`, in steps of DICTIONARY_SORT_STEP_TOKENS tokens. */
 function* mergeSteps(left: Run, right: Run, into: string[], start: number, end: number): Generator<void, void, void> {
-	for (let out = start; out < end; out += SORT_STEP_TOKENS) {
-		mergeRuns(left, right, into, out, Math.min(end, out + SORT_STEP_TOKENS));
-		if (out + SORT_STEP_TOKENS < end) yield;
+	for (let out = start; out < end; out += DICTIONARY_SORT_STEP_TOKENS) {
+		mergeRuns(left, right, into, out, Math.min(end, out + DICTIONARY_SORT_STEP_TOKENS));
+		if (out + DICTIONARY_SORT_STEP_TOKENS < end) yield;
 	}
 }
 

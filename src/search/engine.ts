@@ -5,6 +5,9 @@ import {
 	PROXIMITY_WINDOW,
 	SEARCH_STEM_MEMO_WORDS,
 	SOFT_AND_MIN_WORD_SHARE,
+	TEMPLATE_MEMO_WORDS,
+	SEARCH_PAUSE_CHECK_MASK,
+	PAUSED_SEARCH_ATTEMPTS,
 } from "../config/limits";
 import { CandidateFinder, type Gathered } from "./candidates";
 import { rankByBounds } from "./bestFirst";
@@ -199,14 +202,6 @@ const SCORE_BOUND_MARGIN = 1e-9;
  * make a table in markdown`): a redirect's word, not what the note is about.
  */
 const PARTIAL_ALIAS_MIN_SHARE = 0.5;
-
-/** Words whose template count (`templateOf`) a search engine keeps; more, and it starts again. */
-const TEMPLATE_MEMO_WORDS = 1024;
-
-/** A search pauses only between this many candidates (a power of two less one: a mask), so asking costs nothing. */
-const PAUSE_CHECK_MASK = 255;
-/** A search that found the index changed across its pauses this many times runs its last attempt in one piece. */
-const PAUSED_SEARCH_ATTEMPTS = 3;
 
 export interface SearchAnswer {
 	total: number;
@@ -800,13 +795,13 @@ export class SearchEngine {
 				relatedCursors.fill(0);
 				optionalCursors.fill(0);
 				joinedCursors.fill(0);
-				for (let from = 0; from < total; from += PAUSE_CHECK_MASK + 1) {
+				for (let from = 0; from < total; from += SEARCH_PAUSE_CHECK_MASK + 1) {
 					const waiting = from > 0 ? pause?.() : null;
 					if (waiting) {
 						await waiting;
 						if (this.index.generation !== generation) return null;
 					}
-					rankRange(from, Math.min(total, from + PAUSE_CHECK_MASK + 1), named);
+					rankRange(from, Math.min(total, from + SEARCH_PAUSE_CHECK_MASK + 1), named);
 				}
 			}
 		} else {

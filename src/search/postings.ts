@@ -1,4 +1,18 @@
-import { ACCEPTED_FILTERS_KEPT, ACCEPTED_PATCH_SLOTS, PHRASE_CANDIDATES_MEMO_PHRASES, WORD_UNION_MEMO_WORDS } from "../config/limits";
+import {
+	ACCEPTED_FILTERS_KEPT,
+	ACCEPTED_PATCH_SLOTS,
+	PHRASE_CANDIDATES_MEMO_PHRASES,
+	WORD_UNION_MEMO_WORDS,
+	PAIR_BOUND_MAX_SECOND_IDS,
+	PAIR_BOUND_STEP,
+	COMPACT_STEP_MASK,
+	COMPACT_STEP_SLOTS,
+	ACCEPT_STEP_MASK,
+	COMMIT_BLOCK_MIN_LISTS,
+	COMMIT_STEP_POSTINGS,
+	LISTS_TAKEN_STEP,
+	HEADINGS_JOINED_STEP,
+} from "../config/limits";
 import { PackedIdWriter, unpackIds } from "./packedIds";
 import { TermDictionary, type HeldAmong } from "./dictionary";
 import { hasPairSketch, PAIR_COUNT_SATURATED, pairCountBound, pairHash, pairSketchBytes, secondHash, writePairSketch } from "./pairSketch";
@@ -146,13 +160,6 @@ function folderWords(path: string): string {
 	return path.slice(0, Math.max(0, path.lastIndexOf("/")));
 }
 
-/**
- * Most ids a phrase's position may accept for its pair with the position before to bound a note's
- * count: each costs two counters read per candidate note, and a prefix standing for more words
- * (`pro`) bounds too loosely to repay them.
- */
-const PAIR_BOUND_MAX_SECOND_IDS = 16;
-
 /** A phrase's distinct pairs of neighbouring positions (a repeated word's pair once), given the tokens each position accepts (their hashes); a position accepting more than PAIR_BOUND_MAX_SECOND_IDS is left out. */
 function phrasePairsOf(hashesByPosition: readonly number[][]): PhrasePair[] {
 	const pairs: PhrasePair[] = [];
@@ -209,42 +216,12 @@ function sketchedPairBound(packed: Uint8Array, from: number, bodyLength: number,
 	return bound;
 }
 
-/** A phrase's notes whose pair sketches are read between two chances to pause when it is resolved (a sketch read is about a cache miss). */
-const PAIR_BOUND_STEP = 4096;
-
-/** Terms (or notes) `compactSteps` moves between two chances to pause (a power of two less one: a mask). */
-const COMPACT_STEP_MASK = 4095;
-
-/** Slots (two a posting) `compactSteps` copies between two chances to pause, whatever the number of terms they hold. */
-const COMPACT_STEP_SLOTS = 65_536;
-
 /**
  * Bytes of the notes' packed words `compactSteps` copies between two chances to pause, whatever the
  * number of notes they belong to: as many as COMPACT_STEP_SLOTS slots hold. A vault of 150 MB of
  * notes copied every note's words (tens of MB) in one step of 130-215 ms at the end of its build.
  */
 const COMPACT_STEP_BYTES = COMPACT_STEP_SLOTS * Uint32Array.BYTES_PER_ELEMENT;
-
-/** Notes looked at between two chances to pause while a search checks which notes its filter accepts (a power of two less one: a mask). */
-const ACCEPT_STEP_MASK = 4095;
-
-/**
- * Fewest lists a commit must move or make (lists with no room for the note's posting) for it to
- * put them all in one new buffer, made in steps (`planCommit`): two typed arrays a list, as
- * before, cost about 4.5 µs each with their garbage, and a note of 40,000 new words held the
- * server 120–260 ms. Fewer are grown one by one at once.
- */
-const COMMIT_BLOCK_MIN_LISTS = 256;
-
-/** Lists planned, or postings copied into a commit's buffer, between two chances to pause (a commit's step is about a millisecond). */
-const COMMIT_STEP_POSTINGS = 16_384;
-
-/**
- * Lists a search takes (each by its place in the arena, cut to the notes it started with) between
- * two chances to pause: the 500,000 lists of a two-letter prefix a hostile author planted words for
- * were taken in one piece of about a second.
- */
-const LISTS_TAKEN_STEP = 8_192;
 
 const NO_IDS = new Uint32Array(0);
 
@@ -1614,9 +1591,6 @@ export class PostingsIndex {
 		return yield* unionSteps(runs, slotCount, scratch, tally);
 	}
 }
-
-/** Headings joined between two pause points of `namesTextInSteps`. */
-const HEADINGS_JOINED_STEP = 4096;
 
 /**
  * `[...headings, last].join("\n")`, a step's worth of headings at a time: a note's million

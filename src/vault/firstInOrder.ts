@@ -1,7 +1,5 @@
+import { FIRST_IN_ORDER_CHECK_MASK } from "../config/limits";
 import type { CallBudget } from "./workBudget";
-
-/** The walk looks at the call's clock every this many items (a power of two, less one). */
-const CHECK_MASK = 4095;
 
 /**
  * The first `count` of the `items` that `keep` accepts, in `compare` order: what
@@ -20,7 +18,7 @@ export async function firstInOrder<T>(
 	const first: T[] = [];
 	for (let index = 0; index < items.length; index++) {
 		const item = items[index] as T;
-		if ((index & CHECK_MASK) === CHECK_MASK && budget.due()) await budget.checkpoint();
+		if ((index & FIRST_IN_ORDER_CHECK_MASK) === FIRST_IN_ORDER_CHECK_MASK && budget.due()) await budget.checkpoint();
 		if (count <= 0 || !keep(item)) continue;
 		const last = first.at(-1);
 		if (first.length === count && last !== undefined && compare(item, last) >= 0) continue;

@@ -1,64 +1,177 @@
 import type { EventRef } from "obsidian";
-import { KEPT_GRAPH_STATS_SCOPES } from "../config/limits";
-import type { Host } from "../host/Host";
-import { graphStats, type GraphStats } from "./links";
+import { GRAPH_TOP_REFILL_CHANGES, KEPT_GRAPH_STATS_SCOPES } from "../config/limits";
+import type { Host, HostAbstractFile } from "../host/Host";
+import { GraphCounts } from "./graphCounts";
+import { graphStats, noteGraphLinks, type GraphStats } from "./links";
+import { noteVisibility, visibleLinkResolverOnBudget, type VisibleLinkResolver } from "./notes";
 import { scopeKey, type Scope } from "./scope";
 import type { CallBudget } from "./workBudget";
 
+/** One scope's kept counts, and the paths whose part must be worked out again before the next answer. */
+interface ScopeCounts {
+	readonly scope: Scope;
+	readonly counts: GraphCounts;
+	/** Paths whose note (or its links) may have changed since their part was last set. */
+	readonly changed: Set<string>;
+	/** Notes whose links were resolved again among the visible files (a target is hidden): any file coming, going or moving may move them. */
+	readonly reresolved: Set<string>;
+	/** Paths to look at before answering: every note, when the counts are first made or a folder changed; null when none. */
+	walk: { paths: string[]; at: number } | null;
+	/** Where links lead among the visible files, for the notes resolved again; null after any file came, went or moved (it gathers the files by name once). */
+	resolve: VisibleLinkResolver | null;
+	/** Files come, gone or moved: a note worked out across one of them is worked out again. */
+	filesMoved: number;
+	/** The answer being made (calls for one scope take turns: one note's part is set whole). */
+	turn: Promise<unknown>;
+}
+
 /**
- * get_graph_stats answers kept per scope until any note changes, so asking again costs nothing: at
- * 50,000 notes each call walked every note. The counts are read from the notes' paths and their
- * metadata only, so what drops them all is a note made, renamed or deleted (the notes counted, and
- * where links land), and the links resolved again, which the host does after every note's metadata
- * is read (an edit's links, a link of another note landing on a new note): one change can move any count.
- * An answer counted while such an event came is not kept. The key is the whole scope, so a token,
- * or the settings after their excluded folders changed, never gets an answer made for another.
+ * get_graph_stats counts kept per scope note by note, from the host's events, so that a call after
+ * an edit costs about the notes that changed, not the vault: at 50,000 notes a count from nothing
+ * was 250–640 ms of CPU on every call after any change. A note's part (where its links lead, how many
+ * point nowhere) is worked out again when its links are resolved again (`resolve`), when it is
+ * made, deleted or moved; a note whose links lead to a hidden note also whenever any file comes,
+ * goes or moves, since its links are resolved again among the visible files at once (the host
+ * resolves again only the notes asking for the file's name, after). Scope is applied as the part is worked out; the key is the whole
+ * scope, so a token, or the settings after their excluded folders changed, never gets counts made
+ * for another. At most KEPT_GRAPH_STATS_SCOPES scopes are kept, the one asked longest ago dropped.
  */
 export class KeptGraphStats {
-	private readonly answers = new Map<string, GraphStats>();
-	/** Bumped by every event: an answer counted across one is stale before it is kept. */
-	private changes = 0;
+	private readonly scopes = new Map<string, ScopeCounts>();
 	private refs: Array<{ from: "vault" | "metadata"; ref: EventRef }> = [];
 
 	constructor(private readonly host: Host) {}
 
 	start(): void {
 		const { vault, metadataCache } = this.host;
-		const changed = () => {
-			this.changes++;
-			this.answers.clear();
+		const moved = (file: HostAbstractFile, oldPath?: string, folderEmptied = oldPath !== undefined) => {
+			const folder = !("extension" in file);
+			for (const kept of this.scopes.values()) {
+				// A folder's notes have events of their own, in Obsidian and headless; all looked at again in case a host sends none.
+				if (folder && folderEmptied) kept.walk = null;
+				kept.resolve = null;
+				kept.filesMoved++;
+				kept.changed.add(file.path);
+				if (oldPath !== undefined) kept.changed.add(oldPath);
+				for (const path of kept.reresolved) kept.changed.add(path);
+			}
 		};
 		this.refs.push(
-			{ from: "vault", ref: vault.on("create", changed) },
-			{ from: "vault", ref: vault.on("delete", changed) },
-			{ from: "vault", ref: vault.on("rename", changed) },
-			{ from: "metadata", ref: metadataCache.on("resolved", changed) },
+			{ from: "vault", ref: vault.on("create", (file) => moved(file, undefined, false)) },
+			{ from: "vault", ref: vault.on("delete", (file) => moved(file, undefined, true)) },
+			{ from: "vault", ref: vault.on("rename", (file, oldPath) => moved(file, oldPath)) },
+			{
+				from: "metadata",
+				ref: metadataCache.on("resolve", (file) => {
+					for (const kept of this.scopes.values()) kept.changed.add(file.path);
+				}),
+			},
 		);
 	}
 
 	stop(): void {
 		for (const { from, ref } of this.refs) (from === "vault" ? this.host.vault : this.host.metadataCache).offref(ref);
 		this.refs = [];
-		this.changes++;
-		this.answers.clear();
+		this.scopes.clear();
 	}
 
-	/** The graph counts for `scope`: kept ones while no note changed, else counted (pausing on `budget`) and kept. */
+	/**
+	 * The graph counts for `scope`: the kept ones, each note that changed since worked out again first
+	 * (pausing on `budget`); made from every note at the first call for a scope. A call stopped over
+	 * its budget keeps what it worked out, so the next one goes on from there.
+	 */
 	async stats(scope: Scope, topCount: number, budget?: CallBudget): Promise<GraphStats> {
-		const key = JSON.stringify([scopeKey(scope), topCount]);
-		const kept = this.answers.get(key);
-		if (kept) return copyOf(kept);
-		const changesBefore = this.changes;
-		const counted = await graphStats(this.host, scope, topCount, budget);
-		if (this.changes === changesBefore && this.refs.length > 0) {
-			if (this.answers.size >= KEPT_GRAPH_STATS_SCOPES) this.answers.clear();
-			this.answers.set(key, copyOf(counted));
-		}
-		return counted;
+		if (this.refs.length === 0) return graphStats(this.host, scope, topCount, budget);
+		const kept = this.scopeCounts(scope);
+		const answer = kept.turn.then(() => this.catchUp(kept, topCount, budget));
+		kept.turn = answer.catch(() => undefined);
+		return answer;
 	}
-}
 
-/** A copy the caller may change without changing the kept answer. */
-function copyOf(stats: GraphStats): GraphStats {
-	return { ...stats, top_linked: stats.top_linked.map((entry) => ({ ...entry })) };
+	private scopeCounts(scope: Scope): ScopeCounts {
+		const key = scopeKey(scope);
+		let kept = this.scopes.get(key);
+		if (kept) this.scopes.delete(key);
+		else {
+			if (this.scopes.size >= KEPT_GRAPH_STATS_SCOPES) this.scopes.delete(this.scopes.keys().next().value as string);
+			kept = {
+				scope,
+				counts: new GraphCounts(),
+				changed: new Set(),
+				reresolved: new Set(),
+				walk: null,
+				resolve: null,
+				filesMoved: 0,
+				turn: Promise.resolve(),
+			};
+		}
+		// Last asked last: the first is the one to drop.
+		this.scopes.set(key, kept);
+		return kept;
+	}
+
+	/** Works out again every note changed (or, at first, every note), then answers: the answer and the last note set in one piece. */
+	private async catchUp(kept: ScopeCounts, topCount: number, budget?: CallBudget): Promise<GraphStats> {
+		const visible = noteVisibility(kept.scope);
+		for (;;) {
+			kept.walk ??= await this.everyPath(kept, budget);
+			if (kept.walk.paths.length - kept.walk.at + kept.changed.size > GRAPH_TOP_REFILL_CHANGES) kept.counts.dropTop();
+			// A folder moved meanwhile drops the walk (null): begun again from the top.
+			for (let walk = kept.walk; walk === kept.walk && walk.at < walk.paths.length; walk.at++)
+				await this.setNote(kept, walk.paths[walk.at] as string, visible, budget);
+			for (const path of kept.changed) {
+				kept.changed.delete(path);
+				try {
+					await this.setNote(kept, path, visible, budget);
+				} catch (error) {
+					kept.changed.add(path);
+					throw error;
+				}
+			}
+			if (kept.counts.topMissing(topCount)) await kept.counts.fillTop(topCount, budget);
+			// Nothing came while the last part was worked out: the answer is the vault as it is now.
+			if (kept.changed.size === 0 && kept.walk !== null && kept.walk.at === kept.walk.paths.length) return kept.counts.answer(topCount);
+		}
+	}
+
+	/** Every note of the vault, and every path held (a folder gone takes its notes along), listed in slices. */
+	private async everyPath(kept: ScopeCounts, budget?: CallBudget): Promise<{ paths: string[]; at: number }> {
+		const paths: string[] = [];
+		for (const file of this.host.vault.getMarkdownFiles()) {
+			if (budget?.due()) await budget.checkpoint();
+			paths.push(file.path);
+		}
+		for (const path of kept.counts.paths()) {
+			if (budget?.due()) await budget.checkpoint();
+			paths.push(path);
+		}
+		return { paths, at: 0 };
+	}
+
+	/** The scope's resolver among the visible files, gathered in slices when none is kept (kept unless a file moved meanwhile). */
+	private async resolverOf(kept: ScopeCounts, budget?: CallBudget): Promise<VisibleLinkResolver> {
+		if (kept.resolve) return kept.resolve;
+		const filesMoved = kept.filesMoved;
+		const resolve = await visibleLinkResolverOnBudget(this.host, kept.scope, budget);
+		if (kept.filesMoved === filesMoved) kept.resolve = resolve;
+		return resolve;
+	}
+
+	/** Works out one path's part again: the note's links for this scope, or none when no visible note is there now. */
+	private async setNote(kept: ScopeCounts, path: string, visible: (path: string) => boolean, budget?: CallBudget): Promise<void> {
+		if (budget?.due()) await budget.checkpoint();
+		if (this.host.vault.getFileByPath(path)?.extension !== "md" || !visible(path)) {
+			kept.counts.set(path, null);
+			kept.reresolved.delete(path);
+			return;
+		}
+		const filesMoved = kept.filesMoved;
+		const links = await noteGraphLinks(this.host, kept.scope, path, budget, undefined, () => this.resolverOf(kept, budget));
+		// Worked out over pauses: when the note's links changed meanwhile it is in `changed` again, and set again after; when
+		// any file moved, where its links lead among the visible files may have too.
+		kept.counts.set(path, links);
+		if (kept.filesMoved !== filesMoved) kept.changed.add(path);
+		if (links.reresolved) kept.reresolved.add(path);
+		else kept.reresolved.delete(path);
+	}
 }

@@ -1,3 +1,4 @@
+import { KEPT_NOTE_LISTINGS, NOTE_LISTING_FILTER_CHECK_MASK } from "../config/limits";
 import type { EventRef } from "obsidian";
 import type { Host, HostAbstractFile, HostFile } from "../host/Host";
 import { positionOf } from "./notePaths";
@@ -20,11 +21,6 @@ export interface ListedNote {
 	path: string;
 	mtime: number;
 }
-
-/** Listings of a scope and filter kept for calls that ask again while nothing changed; the oldest is dropped first. */
-const KEPT_LISTINGS = 16;
-/** A listing being filtered looks at the call's clock every this many notes (a power of two, less one). */
-const FILTER_CHECK_MASK = 4095;
 
 function byCodePoint(a: string, b: string): number {
 	return a < b ? -1 : a > b ? 1 : 0;
@@ -146,10 +142,10 @@ export class NoteListing {
 		for (let index = 0; index < notes.length; index++) {
 			const entry = notes[index] as ListedNote;
 			if (isListed(entry.path, filter) && visible(entry.path)) files.push(entry.file);
-			if ((index & FILTER_CHECK_MASK) === FILTER_CHECK_MASK && budget.due()) await budget.checkpoint();
+			if ((index & NOTE_LISTING_FILTER_CHECK_MASK) === NOTE_LISTING_FILTER_CHECK_MASK && budget.due()) await budget.checkpoint();
 		}
 		if (this.following && this.versions[order] === version) {
-			if (this.kept.size >= KEPT_LISTINGS) this.kept.delete(this.kept.keys().next().value as string);
+			if (this.kept.size >= KEPT_NOTE_LISTINGS) this.kept.delete(this.kept.keys().next().value as string);
 			this.kept.set(key, { version, files });
 		}
 		return files;

@@ -1,10 +1,8 @@
+import { NOTE_PATHS_CHECK_MASK, SCOPE_VIEWS_KEPT } from "../config/limits";
 import type { EventRef } from "obsidian";
 import type { Host } from "../host/Host";
 import { isNoteInScope, scopeKey, type Scope } from "./scope";
 import { sortInSlices, type CallBudget } from "./workBudget";
-
-/** Paths are made into sort entries, or filtered, looking at the call's clock every this many (a power of two, less one). */
-const ENTRIES_CHECK_MASK = 4095;
 
 /** What a sliced step of work pauses on: a call's budget, or only its slices. */
 type Slices = Pick<CallBudget, "due" | "checkpoint">;
@@ -57,7 +55,7 @@ export async function sortNotePathsInSlices(paths: readonly string[], budget: Sl
 	const entries: IndexedNotePath[] = [];
 	for (let index = 0; index < paths.length; index++) {
 		entries.push(indexed(paths[index] as string));
-		if ((index & ENTRIES_CHECK_MASK) === ENTRIES_CHECK_MASK && budget.due()) await budget.checkpoint();
+		if ((index & NOTE_PATHS_CHECK_MASK) === NOTE_PATHS_CHECK_MASK && budget.due()) await budget.checkpoint();
 	}
 	return { byPath: await sortInSlices(entries, inPathOrder, budget), byName: await sortInSlices(entries, inNameOrder, budget) };
 }
@@ -145,15 +143,12 @@ async function visibleNotePaths(sorted: SortedNotePaths, visible: (path: string)
 		for (let index = 0; index < entries.length; index++) {
 			const entry = entries[index] as IndexedNotePath;
 			if (visible(entry.path)) out.push(entry);
-			if ((index & ENTRIES_CHECK_MASK) === ENTRIES_CHECK_MASK && budget.due()) await budget.checkpoint();
+			if ((index & NOTE_PATHS_CHECK_MASK) === NOTE_PATHS_CHECK_MASK && budget.due()) await budget.checkpoint();
 		}
 		return out;
 	};
 	return { byPath: await kept(sorted.byPath), byName: await kept(sorted.byName) };
 }
-
-/** Scopes whose visible paths are kept at once (a scope per token's folders and exclusions; the one least recently asked for goes). */
-const SCOPE_VIEWS_KEPT = 8;
 
 /**
  * The vault's note paths kept sorted for completion while the server runs: sorted once, in slices,

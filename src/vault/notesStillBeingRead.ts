@@ -1,6 +1,6 @@
 import type { EventRef } from "obsidian";
 import type { Host, HostAbstractFile, HostFile } from "../host/Host";
-import { STILL_BEING_READ_LISTED } from "../config/limits";
+import { STILL_BEING_READ_LISTED, FIRST_LOOK_STEP_NOTES } from "../config/limits";
 import { comparePaths, noteVisibility, visibleNotes } from "./notes";
 import type { Scope } from "./scope";
 import type { CallBudget } from "./workBudget";
@@ -43,9 +43,6 @@ export async function visibleNotesStillBeingRead(
 ): Promise<HostFile[]> {
 	return (await kept?.visible(scope, budget)) ?? notesStillBeingRead(host, visibleNotes(host, scope), budget);
 }
-
-/** Notes looked at between two pauses of the first look through the vault. */
-const FIRST_LOOK_STEP_NOTES = 4096;
 
 /**
  * The notes whose metadata the host may not have read yet, kept from the vault's events so that a

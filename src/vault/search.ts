@@ -15,6 +15,7 @@ import {
 	SHOWN_TITLE_MAX_CHARS,
 	SLICED_TOKENIZE_CHARS,
 	ONE_PIECE_INDEX_WORDS,
+	SEARCH_LISTING_CHECK_MASK,
 } from "../config/limits";
 import { runSteps, runStepsInSlices, runStepsInSlicesWhile, runStepsWhile, type Steps } from "../markdown/steps";
 import { SearchEngine, type CommitPlan, type NoteFilter, type SearchAnswer, type SearchPause } from "../search/engine";
@@ -203,9 +204,6 @@ async function textForSearch(host: Host, file: HostFile): Promise<string> {
 }
 
 const DEFAULT_STOP_WORDS = stopWordSet(ENGLISH_STOP_WORDS);
-
-/** Notes whose paths the build's listing checks between two looks at the clock (a power of two less one: a mask). */
-const LISTING_CHECK_MASK = 255;
 
 /** The engine's pause for a call's budget: a checkpoint once the slice is used up. */
 function pauseOn(budget: CallBudget | undefined): SearchPause | null {
@@ -505,7 +503,7 @@ export class IndexedNoteSearch implements NoteSearch {
 		for (let index = 0; index < files.length; index++) {
 			const file = files[index] as HostFile;
 			if (visible(file.path)) notes.push(file);
-			if ((index & LISTING_CHECK_MASK) === LISTING_CHECK_MASK && performance.now() - sliceStart >= INDEX_BUILD_SLICE_MS) {
+			if ((index & SEARCH_LISTING_CHECK_MASK) === SEARCH_LISTING_CHECK_MASK && performance.now() - sliceStart >= INDEX_BUILD_SLICE_MS) {
 				await this.yieldToHost();
 				sliceStart = performance.now();
 			}

@@ -1,5 +1,5 @@
 import type { HostFile, Host } from "../host/Host";
-import { MAX_TAG_PARENTS_COUNTED, SLICED_TAGS_COUNTED } from "../config/limits";
+import { MAX_TAG_PARENTS_COUNTED, SLICED_TAGS_COUNTED, KEPT_TAG_COUNT_PAGES } from "../config/limits";
 import { ChunkedArray } from "../markdown/chunkedArray";
 import { SplitStringMap } from "../markdown/splitStringMap";
 import { comparePaths, visibleNotes } from "./notes";
@@ -13,9 +13,6 @@ export interface CountedTag {
 	tag: string;
 	count: number;
 }
-
-/** Pages of one walk kept for calls asking the same again. */
-const KEPT_PAGES = 8;
 
 type Clock = Pick<CallBudget, "due" | "checkpoint">;
 
@@ -115,7 +112,7 @@ export class TagCountWalk {
 		if (!answer) {
 			answer = await this.best(prefix, limit, budget);
 			// A few pages kept: the same call again (a client's retry, a second client) costs nothing.
-			if (this.answers.size >= KEPT_PAGES) this.answers.delete(this.answers.keys().next().value as string);
+			if (this.answers.size >= KEPT_TAG_COUNT_PAGES) this.answers.delete(this.answers.keys().next().value as string);
 			this.answers.set(asked, answer);
 		}
 		return { tags: answer.tags.slice(), total: answer.total };

@@ -1,5 +1,5 @@
 import type { EventRef } from "obsidian";
-import { KEPT_TAG_COUNT_SCOPES } from "../config/limits";
+import { KEPT_TAG_COUNT_SCOPES, KEPT_TAG_NOTE_ANSWERS, TAG_NOTES_CHECK_MASK } from "../config/limits";
 import type { Host, HostAbstractFile } from "../host/Host";
 import { noteVisibility } from "./notes";
 import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
@@ -7,11 +7,6 @@ import { scopeKey, type Scope } from "./scope";
 import { inTagPathOrder, isTagOrNested, noteTagsInSteps, tagKey, tagKeysIn, type NoteTags } from "./tags";
 import { runStepsOnBudget, sortInSlices, type CallBudget } from "./workBudget";
 import { TagCountWalk } from "./tagCounts";
-
-/** Answers of one scope and tag kept for calls that ask again while no note's tags changed; the oldest is dropped first. */
-const KEPT_ANSWERS = 16;
-/** Loops over notes, keys or paths look at the call's clock every this many items (a power of two, less one). */
-const CHECK_MASK = 1023;
 
 /** Where `path` is, or would go, in `paths` sorted by `inTagPathOrder`. Pure. */
 function positionIn(paths: readonly string[], path: string): number {
@@ -34,7 +29,7 @@ export async function mergeInSlices(a: readonly string[], b: readonly string[], 
 	let left = 0;
 	let right = 0;
 	while (left < a.length || right < b.length) {
-		if ((merged.length & CHECK_MASK) === CHECK_MASK && budget.due()) await budget.checkpoint();
+		if ((merged.length & TAG_NOTES_CHECK_MASK) === TAG_NOTES_CHECK_MASK && budget.due()) await budget.checkpoint();
 		if (right >= b.length) merged.push(a[left++] as string);
 		else if (left >= a.length) merged.push(b[right++] as string);
 		else {
@@ -181,7 +176,7 @@ export class TagNotes {
 		const visible = noteVisibility(scope);
 		const notes: string[] = [];
 		for (let index = 0; index < merged.length; index++) {
-			if ((index & CHECK_MASK) === CHECK_MASK && budget.due()) await budget.checkpoint();
+			if ((index & TAG_NOTES_CHECK_MASK) === TAG_NOTES_CHECK_MASK && budget.due()) await budget.checkpoint();
 			const path = merged[index] as string;
 			if (visible(path)) notes.push(path);
 		}
@@ -191,7 +186,7 @@ export class TagNotes {
 
 	private keep(key: string, answer: { version: number; notes: readonly string[] }): void {
 		this.kept.delete(key);
-		if (this.kept.size >= KEPT_ANSWERS) this.kept.delete(this.kept.keys().next().value as string);
+		if (this.kept.size >= KEPT_TAG_NOTE_ANSWERS) this.kept.delete(this.kept.keys().next().value as string);
 		this.kept.set(key, answer);
 	}
 
@@ -213,7 +208,7 @@ export class TagNotes {
 		const keys: KeyNotes[] = [];
 		let seen = 0;
 		for (const [key, notes] of this.byKey) {
-			if ((++seen & CHECK_MASK) === 0 && budget.due()) await budget.checkpoint();
+			if ((++seen & TAG_NOTES_CHECK_MASK) === 0 && budget.due()) await budget.checkpoint();
 			if (isTagOrNested(key, wanted) && notes.paths.length > 0) keys.push(notes);
 		}
 		const lists: string[][] = [];
@@ -272,7 +267,8 @@ export class TagNotes {
 			const progress = started ?? { tags, done: 0 };
 			this.newNotesStarted.set(path, progress);
 			while (progress.done < tags.length) {
-				if (((progress.done >> 1) & CHECK_MASK) === CHECK_MASK && budget.due() && (await this.pausedAndDropped(indexed, budget))) return;
+				if (((progress.done >> 1) & TAG_NOTES_CHECK_MASK) === TAG_NOTES_CHECK_MASK && budget.due() && (await this.pausedAndDropped(indexed, budget)))
+					return;
 				this.put(tags[progress.done] as string, path, false);
 				progress.done += 2;
 			}
@@ -281,8 +277,8 @@ export class TagNotes {
 			return;
 		}
 		let step = 0;
-		/** True every CHECK_MASK + 1 keys when the slice is used up: the loop pauses, and stops if everything was dropped meanwhile. */
-		const due = (): boolean => (++step & CHECK_MASK) === 0 && budget.due();
+		/** True every TAG_NOTES_CHECK_MASK + 1 keys when the slice is used up: the loop pauses, and stops if everything was dropped meanwhile. */
+		const due = (): boolean => (++step & TAG_NOTES_CHECK_MASK) === 0 && budget.due();
 		// Until it ends, the note may be in any of `touched`'s keys: a later call puts each right whatever was done.
 		// The sets are filled in slices too: a note of 800,000 tags made them in one piece of 0.2–1 s.
 		const touched = new Set<string>();

@@ -5,7 +5,7 @@ import { comparePaths, visibleNotes } from "./notes";
 import type { Scope } from "./scope";
 import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
 import { runSteps, type Steps } from "../markdown/steps";
-import { SLICED_TAGS_COUNTED } from "../config/limits";
+import { SLICED_TAGS_COUNTED, TAG_STEP } from "../config/limits";
 import { tagTextReaderInSteps, tagTextsOf, type StringPool, type TagTextReader } from "../headless/compactMetadata";
 import { SplitStringSet } from "../markdown/splitStringMap";
 import { runStepsOnBudget, sortInSlices, type CallBudget } from "./workBudget";
@@ -82,9 +82,6 @@ function* tagListsInSteps(cache: CachedMetadata): Steps<TagTextReader[]> {
 	const frontmatter = tagsWithFrontmatter(cache.frontmatter, []);
 	return [{ count: frontmatter.length, text: (index) => frontmatter[index] as string }, yield* tagTextReaderInSteps(cache)];
 }
-
-/** Tags read between two points where `noteTagsInSteps` may pause: 16,384 were a piece of about 25 ms on a busy machine. */
-const TAG_STEP = 4096;
 
 /** A note's tags (see NoteTags), in pausable steps (a huge note can hold a million tags); pure but for the shared strings. */
 export function* noteTagsInSteps(cache: CachedMetadata | null, strings: StringPool): Steps<NoteTags> {

@@ -12,6 +12,7 @@ import { LINE_INDEX_PAUSE_LINES, NOTE_TEXT_PIECE_CHARS, RENAMED_WALKS_REDONE, SL
 import { listItemsShapeOf, taskItemReaderOf } from "../headless/compactMetadata";
 import { ChunkedArray } from "../markdown/chunkedArray";
 import { notesStillBeingRead, type NotesNotYetRead } from "./notesStillBeingRead";
+import { firstInOrder } from "./firstInOrder";
 import type { NotesWithTasks } from "./notesWithTasks";
 
 /** What the running server keeps of the vault so a call need not walk every note; absent parts are walked for. */
@@ -228,14 +229,22 @@ async function findTasksOnce(
 		const tasks = known instanceof PackedTasks ? known : await known;
 		if (tasks.count > 0) withTasks.push({ file, path: file.path, tasks, from: 0, to: 0, matching: 0 });
 	}
-	withTasks.sort((a, b) => comparePaths(a.path, b.path));
 	const due = dueRange(filter);
-	const keep = (task: NoteTask) => (filter.status === "any" || taskStatus(task.statusChar) === filter.status) && matchesDue(task.due, filter);
+	const matching: NoteTasksFound[] = [];
 	for (const note of withTasks) {
 		if (budget?.due()) await budget.checkpoint();
 		note.matching = note.tasks.countOf(filter.status, due);
+		if (note.matching > 0) matching.push(note);
+	}
+	// Only the notes the page reaches, in path order: each adds a task at least, so `limit` of them at most. Sorting every
+	// note with tasks on each call was a piece that grew with the vault (about 0.1 s where 50,000 notes hold tasks).
+	const byPath = (a: NoteTasksFound, b: NoteTasksFound) => comparePaths(a.path, b.path);
+	const reached = budget && limit < matching.length ? await firstInOrder(matching, () => true, byPath, limit, budget) : matching.sort(byPath);
+	const keep = (task: NoteTask) => (filter.status === "any" || taskStatus(task.statusChar) === filter.status) && matchesDue(task.due, filter);
+	for (const note of reached) {
+		if (budget?.due()) await budget.checkpoint();
 		note.from = found.length;
-		if (found.length < limit && note.matching > 0) {
+		if (found.length < limit) {
 			const listed = await runStepsOnBudget(note.tasks.listSteps(limit - found.length, keep), budget);
 			for (const [index, task] of listed.entries()) {
 				if (index % SLICED_TASKS === SLICED_TASKS - 1 && budget?.due()) await budget.checkpoint();

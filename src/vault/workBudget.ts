@@ -1,4 +1,4 @@
-import { VAULT_WIDE_CALL_WORK_MS, VAULT_WIDE_SLICE_MS } from "../config/limits";
+import { VAULT_WIDE_CALL_WORK_MS, VAULT_WIDE_SLICE_MS, SORT_CHECK_ITEMS } from "../config/limits";
 import { fail, ok, type Result } from "../result";
 import type { Steps } from "../markdown/steps";
 import { eventLoopTurns } from "../turns";
@@ -112,9 +112,6 @@ export interface CallBudgetSettings {
 	sliceMs: number;
 	callWorkMs: number;
 }
-
-/** Merge passes of a sliced sort look at the clock every this many items. */
-const SORT_CHECK_ITEMS = 1024;
 
 /**
  * Sorts like `Array.prototype.sort` (stable; the same order for a comparison that never says two

@@ -384,3 +384,87 @@ describe("a tool with no limit to ask less with, whose paths alone do not fit", 
 		expect(existsSync(nodePath.join(vault, "Moved.md"))).toBe(true);
 	}, 120_000);
 });
+
+describe("answers cut to fit never cut a link's note or a base's file cell into a prefix naming another note", () => {
+	/** Folders of 237 bytes each (the most a name holds is 255), and notes of about 970 characters of path, most of them of 3 UTF-8 bytes. */
+	const DIR = Array.from({ length: 11 }, (_, index) => `${index}${"語".repeat(79)}`).join("/");
+	const ROWS = 130;
+	const rowPath = (index: number) => `${DIR}/${String(index).padStart(3, "0")} ${"語".repeat(75)}.md`;
+	/** Long enough to be cut: the answers go over MAX_RESPONSE_BYTES only with them. */
+	const TAIL = 3_000;
+	const LONG_LINKS = 5;
+	const SHORT_LINKS = 495;
+	const linkPath = rowPath(0).slice(0, -".md".length);
+	/** A planted note at every prefix of the first row's path a cut could leave. */
+	const planted = Object.fromEntries(
+		Array.from({ length: linkPath.length - 1 }, (_, end) => linkPath.slice(0, end + 1))
+			.filter((prefix) => prefix.length > 300 && !prefix.endsWith("/"))
+			.map((prefix) => [`${prefix}.md`, "Planted.\n"]),
+	);
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+
+	beforeAll(async () => {
+		const rows = Object.fromEntries(
+			Array.from({ length: ROWS }, (_, index) => [rowPath(index), `---\ntags: [row]\nlong: ${"x".repeat(TAIL)}\n---\nRow ${index}.\n`]),
+		);
+		vault = await makeVault({
+			...planted,
+			...rows,
+			"Short.md": "# Short\n",
+			"Links.md": `${`[[${linkPath}#${"h".repeat(TAIL)}]]\n`.repeat(LONG_LINKS)}${`[[Short#${"h".repeat(TAIL)}]]\n`.repeat(SHORT_LINKS)}`,
+			"Rows.base": `filters: 'file.hasTag("row")'\nformulas:\n  me: 'file'\nviews:\n  - type: table\n    name: Rows\n    order:\n      - formula.me\n      - note.long\n`,
+		});
+		running = await startService(vault, { settings: { rateLimitPerMinute: 1_000_000 } });
+		await running.host.metadataCache.settled();
+		client = await connectClient(running.url, running.tokens.read ?? "");
+	}, 120_000);
+	afterAll(async () => {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	async function answered(name: string, args: Record<string, unknown>): Promise<Record<string, unknown> & { cut_to_fit?: CutToFit }> {
+		const result = (await client.callTool({ name, arguments: args })) as {
+			isError?: boolean;
+			content: Array<{ text: string }>;
+			structuredContent: unknown;
+		};
+		expect(Buffer.byteLength(JSON.stringify({ content: result.content, structuredContent: result.structuredContent }))).toBeLessThanOrEqual(
+			MAX_RESPONSE_BYTES,
+		);
+		expect(result.isError ?? false).toBe(false);
+		return result.structuredContent as Record<string, unknown> & { cut_to_fit?: CutToFit };
+	}
+
+	test("get_note_links of 500 links with long headings keeps each link's note whole, cutting only the heading (the text was cut inside the note's path)", async () => {
+		const links = await answered("get_note_links", { path: "Links" });
+		const outgoing = links.outgoing as Array<{ link: string; target: string | null }>;
+		expect(outgoing).toHaveLength(LONG_LINKS + SHORT_LINKS);
+		for (const link of outgoing.slice(0, LONG_LINKS)) {
+			expect(link.link.startsWith(`${linkPath}#h`)).toBe(true);
+			expect(link.link.length).toBeLessThan(linkPath.length + 1 + TAIL);
+			expect(link.target).toBe(rowPath(0));
+		}
+		for (const link of outgoing.slice(LONG_LINKS)) expect(link.link.startsWith("Short#h") && link.link.length < 7 + TAIL).toBe(true);
+		expect(links.cut_to_fit?.total).toBe(LONG_LINKS + SHORT_LINKS);
+		// What a client that reads the link's note, not cut_to_fit, does next: the note it reads is the one linked.
+		const read = await answered("read_note", { path: outgoing[0]!.link.split("#")[0]! });
+		expect(read.content).toBe("---\ntags: [row]\nlong: " + "x".repeat(TAIL) + "\n---\nRow 0.\n");
+	}, 60_000);
+
+	test(`query_base of ${ROWS} rows keeps each cell that is a file whole, cutting the text beside it (the cell was cut to a prefix of the path)`, async () => {
+		const answer = await answered("query_base", { path: "Rows.base", limit: ROWS });
+		const rows = answer.rows as Array<{ path: string; values: Record<string, string> }>;
+		expect(rows).toHaveLength(ROWS);
+		for (const [index, row] of rows.entries()) {
+			expect(row.path).toBe(rowPath(index));
+			expect(row.values["formula.me"]).toBe(row.path);
+			expect(row.values["note.long"]!.length).toBeLessThan(TAIL);
+		}
+		expect(answer.cut_to_fit?.total).toBe(ROWS);
+		expect(answer.cut_to_fit?.strings.every((pointer) => pointer.endsWith("/note.long"))).toBe(true);
+	}, 60_000);
+});

@@ -139,6 +139,8 @@ describe("read_canvas", () => {
 				{ id: "photo", type: "group", x: 0, y: 0, width: 10, height: 10 },
 			],
 			edges: [],
+			nodes_total: 2,
+			edges_total: 0,
 		});
 	});
 
@@ -152,7 +154,13 @@ describe("read_canvas", () => {
 	});
 
 	test("an empty canvas file is an empty canvas", async () => {
-		expect(await callOk(client, "read_canvas", { path: "Empty.canvas" })).toEqual({ path: "Empty.canvas", nodes: [], edges: [] });
+		expect(await callOk(client, "read_canvas", { path: "Empty.canvas" })).toEqual({
+			path: "Empty.canvas",
+			nodes: [],
+			edges: [],
+			nodes_total: 0,
+			edges_total: 0,
+		});
 	});
 
 	test.each([
@@ -202,7 +210,12 @@ describe("a canvas whose answer is a megabyte", () => {
 	});
 
 	test("arrives whole and as the SDK reads it, to a client reading it slowly, while another token's call is answered", async () => {
-		const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "read_canvas", arguments: { path: "Board.canvas" } } });
+		const body = JSON.stringify({
+			jsonrpc: "2.0",
+			id: 1,
+			method: "tools/call",
+			params: { name: "read_canvas", arguments: { path: "Board.canvas", limit: CARDS } },
+		});
 		// The reader stops after its first bytes…
 		const reader = await requestPausedAfterFirstBytes(running.port, { headers: mcpHeaders(running.port, running.tokens.read ?? ""), body });
 		// …and another token's call is answered meanwhile.
@@ -217,6 +230,6 @@ describe("a canvas whose answer is a megabyte", () => {
 		expect(message.result.content[0]?.text).toBe(JSON.stringify(message.result.structuredContent));
 		expect(Buffer.byteLength(text)).toBeGreaterThan(1_000_000);
 		// The same answer as the SDK's client gets.
-		expect(message.result.structuredContent).toEqual(await callOk(client, "read_canvas", { path: "Board.canvas" }));
+		expect(message.result.structuredContent).toEqual(await callOk(client, "read_canvas", { path: "Board.canvas", limit: CARDS }));
 	});
 });

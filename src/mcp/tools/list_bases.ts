@@ -1,54 +1,67 @@
 import { z } from "zod";
-import { BASES_LISTED, BASES_MAX_FILE_BYTES, LIST_BASES_WORK_MS, VAULT_WIDE_SLICE_MS } from "../../config/limits";
+import { BASES_MAX_FILE_BYTES, LIST_BASES_DEFAULT_LIMIT, LIST_BASES_MAX_LIMIT, LIST_BASES_WORK_MS, VAULT_WIDE_SLICE_MS } from "../../config/limits";
 import { parseBaseFileSteps } from "../../bases/baseFile";
 import type { HostFile } from "../../host/Host";
 import { readBoundedFile, visibleBases } from "../../vault/bases";
+import { decodeCursor, encodeCursor } from "../../vault/notes";
 import { isPathVisible } from "../../vault/scope";
-import { CallBudget, CallOverBudget, runStepsOnBudget, yieldToEventLoop } from "../../vault/workBudget";
+import { CallBudget, CallOverBudget, runStepsOnBudget, withinCallBudget, yieldToEventLoop } from "../../vault/workBudget";
 import { defineTool } from "../tool";
-import { ok } from "../../result";
+import { fail, ok } from "../../result";
 
 export const listBasesTool = defineTool({
 	name: "list_bases",
 	title: "List bases",
-	description: "The Bases files (.base) in the vault, by path, with their view names (or why one cannot be read).",
+	description:
+		"The Bases files (.base) in the vault, by path, with their view names (or why one cannot be read). Paged like list_notes: pass next_cursor back as cursor.",
 	access: "read",
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-	inputSchema: {},
+	inputSchema: {
+		limit: z.number().int().min(1).max(LIST_BASES_MAX_LIMIT).default(LIST_BASES_DEFAULT_LIMIT),
+		cursor: z.string().optional(),
+	},
 	outputSchema: {
 		bases: z.array(z.object({ path: z.string(), views: z.array(z.string()), error: z.string().optional() })),
 		total: z.number().int(),
+		next_cursor: z.string().optional(),
 	},
-	examples: [{}],
-	handler: async (ctx) => {
-		const all = visibleBases(ctx.host, ctx.scope);
+	examples: [{ limit: 100 }],
+	handler: async (ctx, args) => {
+		const offset = decodeCursor(args.cursor);
+		if (!offset.ok) return fail(offset.error);
+		const listed = await withinCallBudget(
+			(budget) => visibleBases(ctx.host, ctx.scope, budget),
+			"query_base reads a base named by its path.",
+			ctx.callBudget,
+		);
+		if (!listed.ok) return listed;
+		const all = listed.value;
+		const pageFiles = all.slice(offset.value, offset.value + args.limit);
 		const read: Array<{ file: HostFile; views: string[]; error?: string }> = [];
 		// Each base is read in steps, taking turns with other vault-wide work, as query_base reads it,
-		// and all of them within one bound of work: the ones left are named, unread.
+		// and all of them within one bound of work: the page ends at the base that used it up, named
+		// unread, and the next page starts after it.
 		const workMs = Math.min(ctx.callBudget?.callWorkMs ?? LIST_BASES_WORK_MS, LIST_BASES_WORK_MS);
 		const budget = new CallBudget(ctx.callBudget?.pause ?? yieldToEventLoop, ctx.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS, workMs);
-		let overBudget = false;
-		for (const file of all.slice(0, BASES_LISTED)) {
-			if (!overBudget) {
-				const text = await readBoundedFile(ctx.host, file, BASES_MAX_FILE_BYTES);
-				try {
-					const config = text.ok ? await runStepsOnBudget(parseBaseFileSteps(text.value), budget) : text;
-					read.push(config.ok ? { file, views: config.value.views.map((view) => view.name) } : { file, views: [], error: config.error });
-					continue;
-				} catch (error) {
-					if (!(error instanceof CallOverBudget)) throw error;
-					overBudget = true;
-				}
+		for (const file of pageFiles) {
+			const text = await readBoundedFile(ctx.host, file, BASES_MAX_FILE_BYTES);
+			try {
+				const config = text.ok ? await runStepsOnBudget(parseBaseFileSteps(text.value), budget) : text;
+				read.push(config.ok ? { file, views: config.value.views.map((view) => view.name) } : { file, views: [], error: config.error });
+			} catch (error) {
+				if (!(error instanceof CallOverBudget)) throw error;
+				read.push({ file, views: [], error: notReadMessage(workMs) });
+				break;
 			}
-			read.push({ file, views: [], error: notReadMessage(workMs) });
 		}
+		const next = offset.value + read.length;
 		// Named as they are once all are read: a base moved into an excluded folder while others were read is left out.
 		const bases = read.filter(({ file }) => isPathVisible(file.path, ctx.scope)).map(({ file, ...base }) => ({ path: file.path, ...base }));
-		return ok({ bases, total: all.length - (read.length - bases.length) });
+		return ok({ bases, total: all.length - (read.length - bases.length), ...(next < all.length ? { next_cursor: encodeCursor(next) } : {}) });
 	},
 });
 
 /** What a base left unread says: why, and where its views can still be had. */
 function notReadMessage(workMs: number): string {
-	return `Not read: this call read bases for ${workMs} ms of work, its limit, so other clients are not held up (the bases before this one are read). query_base reads this base.`;
+	return `Not read: this call read bases for ${workMs} ms of work, its limit, so other clients are not held up (the bases before this one are read; next_cursor lists those after it). query_base reads this base.`;
 }

@@ -1,14 +1,11 @@
 import { z } from "zod";
-import { LIST_NOTES_DEFAULT_LIMIT, LIST_NOTES_MAX_LIMIT } from "../../config/limits";
+import { LIST_NOTES_DEFAULT_LIMIT, LIST_NOTES_MAX_LIMIT, LIST_NOTES_PAGE_CHECK_MASK } from "../../config/limits";
 import { checkFolderArgument } from "../../vault/paths";
 import { NoteListing } from "../../vault/noteListing";
 import { decodeCursor, noteVisibility, page } from "../../vault/notes";
 import { withinCallBudget } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
-
-/** A page being built looks at the call's clock every this many notes (a power of two, less one). */
-const PAGE_CHECK_MASK = 127;
 
 export const listNotesTool = defineTool({
 	name: "list_notes",
@@ -50,7 +47,7 @@ export const listNotesTool = defineTool({
 				const visible = noteVisibility(ctx.scope);
 				const answer: Array<{ path: string; modified: string; size: number }> = [];
 				for (const [index, file] of items.entries()) {
-					if ((index & PAGE_CHECK_MASK) === PAGE_CHECK_MASK && budget.due()) await budget.checkpoint();
+					if ((index & LIST_NOTES_PAGE_CHECK_MASK) === LIST_NOTES_PAGE_CHECK_MASK && budget.due()) await budget.checkpoint();
 					if (visible(file.path)) answer.push({ path: file.path, modified: new Date(file.stat.mtime).toISOString(), size: file.stat.size });
 				}
 				return { notes: answer, total: notes.length, ...(nextCursor ? { next_cursor: nextCursor } : {}) };

@@ -1,27 +1,33 @@
 import { z } from "zod";
 import { echoed } from "../../markdown/echo";
-import { TEMPLATES_LISTED } from "../../config/limits";
+import { LIST_TEMPLATES_DEFAULT_LIMIT, LIST_TEMPLATES_MAX_LIMIT } from "../../config/limits";
 import { templateSettings } from "../../vault/obsidianSettings";
-import { visibleNotes } from "../../vault/notes";
+import { NoteListing } from "../../vault/noteListing";
+import { decodeCursor, noteVisibility, page } from "../../vault/notes";
+import { withinCallBudget } from "../../vault/workBudget";
 import { checkFolderArgument } from "../../vault/paths";
-import { isInFolder, isPathVisible, mayNameHidden } from "../../vault/scope";
+import { isPathVisible, mayNameHidden } from "../../vault/scope";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
 
 export const listTemplatesTool = defineTool({
 	name: "list_templates",
 	title: "List templates",
-	description: "The notes in the template folder set in Obsidian's core Templates plugin, by path.",
+	description: "The notes in the template folder set in Obsidian's core Templates plugin, by path. Paged like list_notes: pass next_cursor back as cursor.",
 	access: "read",
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-	inputSchema: {},
+	inputSchema: {
+		limit: z.number().int().min(1).max(LIST_TEMPLATES_MAX_LIMIT).default(LIST_TEMPLATES_DEFAULT_LIMIT),
+		cursor: z.string().optional(),
+	},
 	outputSchema: {
 		folder: z.string(),
 		templates: z.array(z.object({ path: z.string() })),
 		total: z.number().int(),
+		next_cursor: z.string().optional(),
 	},
-	examples: [{}],
-	handler: async (ctx) => {
+	examples: [{ limit: 100 }],
+	handler: async (ctx, args) => {
 		const configured = (await templateSettings(ctx.host)).folder;
 		const noFolder = "No template folder is set in this vault. In Obsidian: Settings → Templates → Template folder location (the core Templates plugin).";
 		if (configured === "") return fail(noFolder);
@@ -32,12 +38,27 @@ export const listTemplatesTool = defineTool({
 		if (!checked.ok) return fail(`The template folder set in this vault ("${echoed(configured)}") cannot be used: ${checked.error}`);
 		if (checked.value === undefined) return fail(noFolder);
 		const folder = checked.value;
-		const templates = visibleNotes(ctx.host, ctx.scope)
-			.filter((file) => isInFolder(file.path, folder))
-			.map((file) => file.path)
-			.sort((a, b) => a.localeCompare(b));
+		const offset = decodeCursor(args.cursor);
+		if (!offset.ok) return fail(offset.error);
+		// list_notes' listing of the folder, in path order: kept between calls, and filtered and sorted in slices (the whole vault's notes were, in one piece).
+		const listing = ctx.noteListing ?? new NoteListing(ctx.host);
+		const listed = await withinCallBudget(
+			(budget) => listing.list(ctx.scope, { folder, recursive: true }, "path", budget),
+			"Set a smaller template folder in Obsidian (Settings → Templates).",
+			ctx.callBudget,
+		);
+		if (!listed.ok) return listed;
+		const templates = listed.value;
 		// A folder in an excluded folder, or outside this token's folders, is as if none were set: its path would name what is hidden.
 		if (templates.length === 0 && !isPathVisible(folder, ctx.scope)) return fail(noFolder);
-		return ok({ folder, templates: templates.slice(0, TEMPLATES_LISTED).map((path) => ({ path })), total: templates.length });
+		const { items, nextCursor } = page(templates, offset.value, args.limit);
+		// Scope again as the page is made: a note renamed out of it while the listing was made is left out.
+		const visible = noteVisibility(ctx.scope);
+		return ok({
+			folder,
+			templates: items.filter((file) => visible(file.path)).map((file) => ({ path: file.path })),
+			total: templates.length,
+			...(nextCursor ? { next_cursor: nextCursor } : {}),
+		});
 	},
 });

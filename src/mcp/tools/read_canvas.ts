@@ -1,9 +1,10 @@
 import { z } from "zod";
-import { CANVAS_MAX_FILE_BYTES, VAULT_WIDE_SLICE_MS } from "../../config/limits";
+import { CANVAS_MAX_FILE_BYTES, READ_CANVAS_DEFAULT_LIMIT, READ_CANVAS_MAX_LIMIT, VAULT_WIDE_SLICE_MS } from "../../config/limits";
 import { parseCanvasSteps } from "../../canvas/jsonCanvas";
 import { SliceClock } from "../../markdown/steps";
 import { fileAsAnswered, findFileWithExtension, readBoundedFile } from "../../vault/bases";
 import { visibleCanvasSteps } from "../../vault/canvas";
+import { decodeCursor, encodeCursor } from "../../vault/notes";
 import { yieldToEventLoop } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
@@ -11,10 +12,15 @@ import { fail, ok } from "../../result";
 export const readCanvasTool = defineTool({
 	name: "read_canvas",
 	title: "Read a canvas",
-	description: "A canvas (.canvas, JSON Canvas 1.0): its text, file, link and group nodes with positions, and its edges.",
+	description:
+		"A canvas (.canvas, JSON Canvas 1.0): its text, file, link and group nodes with positions, and its edges. Paged, nodes first and then edges (limit counts both): pass next_cursor back as cursor.",
 	access: "read",
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-	inputSchema: { path: z.string() },
+	inputSchema: {
+		path: z.string(),
+		limit: z.number().int().min(1).max(READ_CANVAS_MAX_LIMIT).default(READ_CANVAS_DEFAULT_LIMIT),
+		cursor: z.string().optional(),
+	},
 	outputSchema: {
 		path: z.string(),
 		nodes: z.array(
@@ -49,9 +55,14 @@ export const readCanvasTool = defineTool({
 				label: z.string().optional(),
 			}),
 		),
+		nodes_total: z.number().int(),
+		edges_total: z.number().int(),
+		next_cursor: z.string().optional(),
 	},
-	examples: [{ path: "Plan.canvas" }],
+	examples: [{ path: "Plan.canvas", limit: 1000 }],
 	handler: async (ctx, args) => {
+		const offset = decodeCursor(args.cursor);
+		if (!offset.ok) return fail(offset.error);
 		const found = findFileWithExtension(ctx.host, ctx.scope, args.path, "canvas");
 		if (!found.ok) return fail(found.error);
 		const text = await readBoundedFile(ctx.host, found.value, CANVAS_MAX_FILE_BYTES);
@@ -66,9 +77,19 @@ export const readCanvasTool = defineTool({
 			const parsed = fileAsAnswered(ctx.host, ctx.scope, args.path, "canvas", found.value);
 			return parsed.ok ? fail(`${parsed.value.path}: ${canvas.error}`) : parsed;
 		}
-		const cards = await clock.run(visibleCanvasSteps(ctx.host, ctx.scope, canvas.value));
+		const { nodes, edges } = await clock.run(visibleCanvasSteps(ctx.host, ctx.scope, canvas.value));
 		const answered = fileAsAnswered(ctx.host, ctx.scope, args.path, "canvas", found.value);
 		if (!answered.ok) return answered;
-		return ok({ path: answered.value.path, ...cards });
+		// One page of the nodes followed by the edges: the same canvas gives the same page for a cursor.
+		const end = offset.value + args.limit;
+		const edgesFrom = Math.max(0, offset.value - nodes.length);
+		return ok({
+			path: answered.value.path,
+			nodes: nodes.slice(offset.value, end),
+			edges: edges.slice(edgesFrom, Math.max(edgesFrom, end - nodes.length)),
+			nodes_total: nodes.length,
+			edges_total: edges.length,
+			...(end < nodes.length + edges.length ? { next_cursor: encodeCursor(end) } : {}),
+		});
 	},
 });

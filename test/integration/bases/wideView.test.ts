@@ -65,7 +65,7 @@ describe("query_base of a view of 1,990 columns over 1,000 notes", () => {
 		let result;
 		let stepCalls = 0;
 		try {
-			result = (await client.callTool({ name: "query_base", arguments: { path: "Wide.base", limit: 1000 } })) as {
+			result = (await client.callTool({ name: "query_base", arguments: { path: "Wide.base", limit: 1000 } })) as unknown as {
 				isError?: boolean;
 				content: Array<{ text: string }>;
 				structuredContent: Answer;
@@ -101,10 +101,9 @@ describe("query_base of a view of 1,990 columns over 1,000 notes", () => {
 	}, 120_000);
 
 	test("a narrow view over the same notes still answers every row asked for, whole", async () => {
-		const result = (await client.callTool({ name: "query_base", arguments: { path: "Narrow.base", limit: 1000 } })) as {
+		const result = (await client.callTool({ name: "query_base", arguments: { path: "Narrow.base", limit: 1000 } })) as unknown as {
 			structuredContent: Answer;
 		};
-		console.log(running.logger.lines.slice(-5).join("\n"));
 		expect(result.structuredContent.rows).toHaveLength(NOTES);
 		expect(result.structuredContent.truncated).toBe(true);
 		expect(result.structuredContent.rows[1]?.values).toEqual({ "file.name": "n0000.md", p1: "note 0" });

@@ -207,6 +207,29 @@ describe("TerminalApprover", () => {
 		expect(await Promise.race([first, second, sleep(50).then(() => "pending")])).toBe("pending");
 	});
 
+	test("a call withdrawn while its question is being prepared says so, not that it was not answered in time; the next question is shown", async () => {
+		// A new note of 300,000 lines is worked out in slices: the question is not on screen when its client goes away.
+		const big: ApprovalRequest = {
+			id: "big",
+			tokenName: "laptop",
+			tool: "create_note",
+			toolTitle: "Create a note",
+			changes: [{ path: "big.md", before: null, after: "line\n".repeat(300_000) }],
+		};
+		const bigCall = new AbortController();
+		const withdrawn = ask(big, bigCall.signal);
+		const next = ask(request("next"));
+		expect(shownAt).toEqual([]);
+		bigCall.abort();
+		expect(shown).toContain('(create_note from "laptop" was withdrawn by its client while the question was being prepared: nothing was written)');
+		expect(shown).not.toContain("not answered in time");
+		expect(shownAt).toEqual(["next"]);
+		await read();
+		input.write("y\n");
+		expect(await next).toBe("approve");
+		expect(await Promise.race([withdrawn, sleep(50).then(() => "pending")])).toBe("pending");
+	});
+
 	test("a question nobody touches gives way to another token's after a turn, keeps the time it has left, and a key meant for it does not answer the new one", async () => {
 		const reports: string[] = [];
 		const timed = new TerminalApprover(

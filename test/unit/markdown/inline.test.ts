@@ -1,6 +1,7 @@
 import fc from "fast-check";
-import { DISPLAY_TEXT_STEP_CHARS, INLINE_PASS_STEP_CHARS } from "../../../src/config/limits";
+import { DISPLAY_TEXT_STEP_CHARS, INLINE_PASS_STEP_CHARS, INLINE_SCAN_PAUSE_STEPS } from "../../../src/config/limits";
 import { FindingMarkers, linkpathOf, scanInline, scanInlineSteps } from "../../../src/markdown/inline";
+import { runSteps } from "../../../src/markdown/steps";
 
 /** The scan's findings, and how many times it paused. */
 function scanCountingPauses(text: string): { found: ReturnType<typeof scanInline>; pauses: number } {
@@ -159,6 +160,121 @@ describe("a Markdown link of megabytes", () => {
 				expect(scanInline(`[t](${destination})`).links.map((found) => found.link)).toEqual([whole]);
 			}),
 			{ numRuns: 300 },
+		);
+	});
+});
+
+/**
+ * The most work the scan does between two pauses, counted, not timed: characters String methods
+ * pass over (`indexOf` to what it finds, `charCodeAt` one, `startsWith` its search) and elements read
+ * from the typed arrays the scanner lists a text's marks in (every Int32Array made meanwhile is
+ * watched through a Proxy). Stops at the first piece over `cap`: the scans this catches took minutes.
+ */
+function longestPiece(text: string, passStepChars: number, cap: number): number {
+	let work = 0;
+	const proto = String.prototype;
+	// eslint-disable-next-line @typescript-eslint/unbound-method -- put back below, and called with a string as `this`
+	const { indexOf, charCodeAt, startsWith } = proto;
+	const RealInt32Array = Int32Array;
+	const isIndex = (key: string | symbol): boolean => typeof key === "string" && /^-?\d+$/u.test(key);
+	try {
+		proto.indexOf = function (this: string, search: string, position?: number) {
+			const found = indexOf.call(this, search, position);
+			work += (found === -1 ? this.length : found + search.length) - Math.max(0, position ?? 0);
+			return found;
+		};
+		proto.charCodeAt = function (this: string, index: number) {
+			work++;
+			return charCodeAt.call(this, index);
+		};
+		proto.startsWith = function (this: string, search: string, position?: number) {
+			work += search.length;
+			return startsWith.call(this, search, position);
+		};
+		globalThis.Int32Array = new Proxy(RealInt32Array, {
+			construct: (target, args: unknown[]) =>
+				new Proxy(Reflect.construct(target, args) as Int32Array, {
+					get: (array, key) => {
+						if (isIndex(key)) work++;
+						const value: unknown = Reflect.get(array, key, array);
+						return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(array) : value;
+					},
+					set: (array, key, value) => Reflect.set(array, key, value, array),
+				}),
+		});
+		const steps = scanInlineSteps(text, passStepChars);
+		let longest = 0;
+		for (let step = steps.next(); ; step = steps.next()) {
+			longest = Math.max(longest, work);
+			work = 0;
+			if (step.done || longest > cap) return longest;
+		}
+	} finally {
+		Object.assign(proto, { indexOf, charCodeAt, startsWith });
+		globalThis.Int32Array = RealInt32Array;
+	}
+}
+
+describe("the scanner's memos (backtick runs, brackets, parentheses) are built and asked in pieces", () => {
+	// Each shape long enough for three of the scan's pieces (INLINE_SCAN_PAUSE_STEPS places it stops at), then four
+	// times that: the longest piece may grow by the binary searches' one more step, not with the note.
+	test.each([
+		// Each inner link fails where its outer one failed first, so it asks about brackets behind the last asked.
+		["nested link openers", (count: number) => "[ [a]( ](".repeat(count), 2],
+		["nested link openers with a title", (count: number) => "[ [a](b c ](b c".repeat(count), 2],
+		// Links nested `count` deep, each destination in angle brackets: each inner link asks for a `>` behind the last asked.
+		["deeply nested links with angle destinations", (count: number) => `${"[ ".repeat(count)}a${"](< ".repeat(count)}>`, 2],
+		["backtick runs of two lengths", (count: number) => "`a ``b ".repeat(count), 1],
+		["unclosed link destinations", (count: number) => "[a](".repeat(count), 1],
+	])("%s: the longest piece does not grow with the note", (_, make, stopsPerUnit) => {
+		const passStepChars = 256;
+		const count = Math.ceil((3 * INLINE_SCAN_PAUSE_STEPS) / stopsPerUnit);
+		// A scan stop costs a few dozen reads (two binary searches); a pass piece, a few per character read.
+		const bound = 100 * INLINE_SCAN_PAUSE_STEPS + 8 * passStepChars;
+		const small = longestPiece(make(count), passStepChars, bound);
+		expect(small).toBeLessThan(bound);
+		// Before, a cursor over the openers walked back from the start for each inner link (`[ [a]( ](` ×40,000: 10 s
+		// in pieces of up to 1.1 s), `>` and `)` were searched again from behind to the note's end, and the backtick
+		// runs were listed in one piece.
+		expect(longestPiece(make(4 * count), passStepChars, 2 * small)).toBeLessThan(1.5 * small);
+	});
+
+	// Near misses of every kind the memos answer: runs of 1-3 backticks, escapes, nested and unclosed
+	// brackets and parentheses, angle destinations, titles, line breaks inside a destination.
+	const piece = fc.constantFrom(
+		"[",
+		"]",
+		"(",
+		")",
+		"<",
+		">",
+		"`",
+		"``",
+		"```",
+		"\\",
+		"!",
+		"#",
+		" ",
+		"\n",
+		"a",
+		"[[",
+		"]]",
+		"](",
+		"<!--",
+		"-->",
+		"%20",
+		"%",
+		"|",
+		'"t"',
+	);
+	test("random texts: the findings are the same whatever the number of characters read between pauses", () => {
+		fc.assert(
+			fc.property(fc.array(piece, { maxLength: 80 }), (pieces) => {
+				const text = pieces.join("");
+				const whole = scanInline(text);
+				for (const passStepChars of [1, 2, 3, 5, 8]) expect(runSteps(scanInlineSteps(text, passStepChars))).toEqual(whole);
+			}),
+			{ numRuns: 3000 },
 		);
 	});
 });

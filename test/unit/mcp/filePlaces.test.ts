@@ -20,7 +20,7 @@ describe("filePlacesOf: where a tool's answer names a file", () => {
 		["list_tasks", ["/still_being_read", "/tasks/*/path"]],
 		["list_notes", ["/notes/*/path"]],
 		["find_notes_by_tag", ["/notes", "/still_being_read"]],
-		["get_note_links", ["/backlinks/*/path", "/outgoing/*/target", "/path", "/still_being_read"]],
+		["get_note_links", ["/backlinks/*/path", "/outgoing/*/link", "/outgoing/*/target", "/path", "/still_being_read", "/unresolved"]],
 		["read_canvas", ["/nodes/*/background", "/nodes/*/file", "/path"]],
 		["rename_note", ["/frontmatter_not_rewritten", "/new_path", "/notes_not_read", "/path"]],
 		["create_note", ["/backup", "/path"]],
@@ -32,11 +32,12 @@ describe("filePlacesOf: where a tool's answer names a file", () => {
 		expect(placesOfTool(name)).toEqual(expected);
 	});
 
-	test("a note's own text is never taken for a path: its frontmatter's `path`, a link as written, an unresolved link, a base's cells", () => {
+	test("a note's own text is never taken for a path: its frontmatter's `path`, a base's cells; a link as written and an unresolved link name a note as a link does", () => {
 		expect(placesOfTool("read_note")).toEqual(["/path"]);
 		const links = filePlacesOf(ALL_TOOLS.find((tool) => tool.name === "get_note_links")!.outputSchema);
-		expect(filePlacesAt(filePlacesAt(filePlacesAt(links, "outgoing"), 0), "link")).toBeNull();
-		expect(filePlacesAt(filePlacesAt(links, "unresolved"), 0)).toBeNull();
+		expect(filePlacesAt(filePlacesAt(filePlacesAt(links, "outgoing"), 0), "link")?.names).toBe("link");
+		expect(filePlacesAt(filePlacesAt(filePlacesAt(links, "outgoing"), 0), "target")?.names).toBe("path");
+		expect(filePlacesAt(filePlacesAt(links, "unresolved"), 0)?.names).toBe("link");
 		const base = filePlacesOf(ALL_TOOLS.find((tool) => tool.name === "query_base")!.outputSchema);
 		expect(filePlacesAt(filePlacesAt(filePlacesAt(base, "rows"), 3), "values")).toBeNull();
 	});

@@ -1,5 +1,6 @@
 import type { HostFile } from "../../../src/host/Host";
 import { baseVault, findFileWithExtension, readBoundedFile, visibleBases } from "../../../src/vault/bases";
+import { CallBudget } from "../../../src/vault/workBudget";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 
 describe("bases and canvases in the vault, as this caller may see them", () => {
@@ -32,8 +33,8 @@ describe("bases and canvases in the vault, as this caller may see them", () => {
 		expect(findFileWithExtension(vault.host, scope, "../outside", "base").ok).toBe(false);
 	});
 
-	test("visibleBases: the visible .base files, by path", () => {
-		expect(visibleBases(vault.host, vault.scope("Private")).map((file) => file.path)).toEqual(["Archive/Old.base", "Books.base"]);
+	test("visibleBases: the visible .base files, by path", async () => {
+		expect((await visibleBases(vault.host, vault.scope("Private"), new CallBudget())).map((file) => file.path)).toEqual(["Archive/Old.base", "Books.base"]);
 	});
 
 	test("readBoundedFile: the text, or a refusal naming the size, before reading a file past the bound", async () => {

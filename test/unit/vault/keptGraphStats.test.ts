@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import type { HostFile } from "../../../src/host/Host";
 import { KeptGraphStats } from "../../../src/vault/keptGraphStats";
 import { graphStats } from "../../../src/vault/links";
@@ -33,6 +34,12 @@ function countingBudget(): { budget: CallBudget; looks: () => number } {
 	return { budget, looks: () => looks };
 }
 
+/** The vault's files and every note's links as the host holds them now: the same string while nothing the graph counts read has moved. */
+function linkState(vault: OpenVault): string {
+	const { resolvedLinks, unresolvedLinks } = vault.host.metadataCache;
+	return JSON.stringify([vault.host.vault.getFiles().map((file) => file.path), resolvedLinks, unresolvedLinks]);
+}
+
 describe("KeptGraphStats: get_graph_stats answers again without a walk until a note changes", () => {
 	let vault: OpenVault;
 	let kept: KeptGraphStats;
@@ -47,12 +54,21 @@ describe("KeptGraphStats: get_graph_stats answers again without a walk until a n
 		await vault.close();
 	});
 
-	/** The kept answer, which must be what a count from nothing gives now; and the notes the kept call walked. */
+	/**
+	 * The kept answer, which must be what a count from nothing gives now; and the notes the kept call
+	 * walked. The host reads and resolves notes between the awaits of the two counts: asked again
+	 * until no note's links and no file moved between them.
+	 */
 	async function stats(scope: Scope) {
-		const { budget, looks } = countingBudget();
-		const answer = await kept.stats(scope, TOP, budget);
-		expect(JSON.stringify(answer)).toBe(JSON.stringify(await graphStats(vault.host, scope, TOP, undefined, new NoteMemo())));
-		return { answer, walked: looks() };
+		for (;;) {
+			const before = linkState(vault);
+			const { budget, looks } = countingBudget();
+			const answer = await kept.stats(scope, TOP, budget);
+			const fresh = await graphStats(vault.host, scope, TOP, undefined, new NoteMemo());
+			if (linkState(vault) !== before) continue;
+			expect(JSON.stringify(answer)).toBe(JSON.stringify(fresh));
+			return { answer, walked: looks() };
+		}
 	}
 
 	/** Asked at once after a change (before its metadata is read, when the host reads it later), and again once it is read. */
@@ -68,6 +84,22 @@ describe("KeptGraphStats: get_graph_stats answers again without a walk until a n
 		const again = await stats(vault.scope("Hidden"));
 		expect(again.walked).toBe(0);
 		expect(again.answer).toEqual(first.answer);
+	});
+
+	test(`one note edited: the next call works out that note again, not the ${PLAIN_NOTES + 3} notes`, async () => {
+		await stats(vault.scope("Hidden"));
+		await vault.host.vault.process(vault.host.vault.getFileByPath("Plain/001.md") as HostFile, () => "[[Hub]] [[Two]]\n");
+		await vault.host.metadataCache.settled();
+		const after = await stats(vault.scope("Hidden"));
+		expect(after.answer).toMatchObject({
+			links: 5,
+			top_linked: [
+				{ path: "Hub.md", backlinks: 3 },
+				{ path: "A/One.md", backlinks: 1 },
+				{ path: "A/Two.md", backlinks: 1 },
+			],
+		});
+		expect(after.walked).toBeLessThan(10);
 	});
 
 	test("a note edited to link elsewhere: counted again", async () => {
@@ -105,5 +137,77 @@ describe("KeptGraphStats: get_graph_stats answers again without a walk until a n
 		const tokenA = (await stats({ ...vault.scope("Hidden"), tokenFolders: ["A"] })).answer;
 		expect(tokenA).toMatchObject({ notes: 2, links: 1 });
 		expect((await stats(vault.scope("Hidden", "A"))).answer.notes).toBe(PLAIN_NOTES + 1);
+	});
+});
+
+// Names shared by several folders, so a link's target moves as notes come, go and move (the nearest, or the first by path, wins).
+const NAMES = ["One", "Two", "Three"];
+const FOLDERS = ["", "A/", "B/", "Hidden/"];
+const notePath = fc.tuple(fc.constantFrom(...FOLDERS), fc.constantFrom(...NAMES)).map(([folder, name]) => `${folder}${name}.md`);
+const linkText = fc.oneof(
+	fc.constantFrom(...NAMES, "Missing", "pic.png"),
+	notePath.map((path) => path.slice(0, -3)),
+);
+const noteText = fc.array(linkText, { maxLength: 4 }).map((links) => links.map((link) => `[[${link}]]`).join(" ") + "\n");
+const vaultEvent = fc.oneof(
+	fc.record({ kind: fc.constant("write" as const), path: notePath, text: noteText }),
+	fc.record({ kind: fc.constant("move" as const), from: notePath, to: fc.oneof(notePath, fc.constant("pic.png")) }),
+	fc.record({ kind: fc.constant("delete" as const), path: fc.oneof(notePath, fc.constant("pic.png")) }),
+);
+/** Every kind of scope: the whole vault, a folder excluded, a token's folders, both. */
+const SCOPES: Scope[] = [
+	{ configDir: ".obsidian", excludedFolders: [] },
+	{ configDir: ".obsidian", excludedFolders: ["Hidden"] },
+	{ configDir: ".obsidian", excludedFolders: [], tokenFolders: ["A", "B"] },
+	{ configDir: ".obsidian", excludedFolders: ["B"], tokenFolders: ["A", "B"] },
+];
+
+describe("KeptGraphStats over a random vault and random changes: what a count from nothing gives, in every scope", () => {
+	test("notes written, moved, renamed into and out of hidden folders, deleted: asked at once and once read, the kept counts are the fresh ones", async () => {
+		await fc.assert(
+			fc.asyncProperty(fc.dictionary(notePath, noteText, { maxKeys: 8 }), fc.array(vaultEvent, { minLength: 1, maxLength: 8 }), async (start, events) => {
+				const vault = await openVault({ ...start, "pic.png": "png" });
+				const kept = new KeptGraphStats(vault.host);
+				kept.start();
+				try {
+					const { vault: files, metadataCache } = vault.host;
+					/** Every scope's kept counts against a count from nothing, asked until no note moved between the two. */
+					const compare = async () => {
+						for (const scope of SCOPES)
+							for (;;) {
+								const before = linkState(vault);
+								const answer = await kept.stats(scope, 3);
+								const fresh = await graphStats(vault.host, scope, 3, undefined, new NoteMemo());
+								if (linkState(vault) !== before) continue;
+								expect(JSON.stringify(answer)).toBe(JSON.stringify(fresh));
+								break;
+							}
+					};
+					await compare();
+					for (const event of events) {
+						if (event.kind === "write") {
+							const file = files.getFileByPath(event.path);
+							if (file) await files.process(file, () => event.text);
+							else await files.create(event.path, event.text);
+						} else if (event.kind === "move") {
+							const file = files.getFileByPath(event.from);
+							if (!file || files.getFileByPath(event.to)) continue;
+							await files.rename(file, event.to);
+						} else {
+							const file = files.getFileByPath(event.path);
+							if (!file) continue;
+							await vault.host.fileManager.trashFile(file);
+						}
+						await compare();
+						await metadataCache.settled();
+						await compare();
+					}
+				} finally {
+					kept.stop();
+					await vault.close();
+				}
+			}),
+			{ numRuns: 12 },
+		);
 	});
 });

@@ -43,12 +43,36 @@ describe("read_canvas", () => {
 
 	test("a canvas of hundreds of cards is read a card at a time, giving the host its turn between them; excluded cards and their edges still go", async () => {
 		const { ctx, pauses } = pausingContext(tv.vault, "Private");
-		const answer = await readCanvasTool.handler(ctx, { path: "Wall.canvas" });
+		const answer = await readCanvasTool.handler(ctx, { path: "Wall.canvas", limit: 1000 });
 		expect(answer.ok && answer.value.nodes.map((node) => node.id)).toEqual(Array.from({ length: 300 }, (_, index) => `n${index * 2 + 1}`));
 		expect(answer.ok && answer.value.edges).toEqual([]);
 		// Each card and edge read, then each checked against the caller's scope.
 		expect(pauses()).toBeGreaterThanOrEqual(2 * (600 + 599));
 		expect(await tv.ok("read_canvas", { path: "Wall.canvas" })).toEqual(answer.ok && answer.value);
+	});
+
+	test("paged, nodes first and then edges: following next_cursor gives every node and edge once, in order; the totals count what the caller may see", async () => {
+		type Page = { nodes: Array<{ id: string }>; edges: Array<{ id: string }>; nodes_total: number; edges_total: number; next_cursor?: string };
+		const nodes: string[] = [];
+		const edges: string[] = [];
+		let cursor: string | undefined;
+		let pages = 0;
+		do {
+			const page: Page = await tv.ok<Page>("read_canvas", { path: "Board.canvas", limit: 1, ...(cursor ? { cursor } : {}) });
+			expect(page.nodes.length + page.edges.length).toBeLessThanOrEqual(1);
+			expect([page.nodes_total, page.edges_total]).toEqual([2, 0]);
+			nodes.push(...page.nodes.map((node) => node.id));
+			edges.push(...page.edges.map((edge) => edge.id));
+			cursor = page.next_cursor;
+			pages++;
+		} while (cursor !== undefined);
+		expect([nodes, edges, pages]).toEqual([["a", "c"], [], 2]);
+		const split = await tv.ok<Page>("read_canvas", { path: "Wall.canvas", limit: 250 });
+		expect([split.nodes.length, split.edges.length, split.nodes_total, split.edges_total]).toEqual([250, 0, 300, 0]);
+		const last = await tv.ok<Page>("read_canvas", { path: "Wall.canvas", limit: 250, cursor: split.next_cursor });
+		expect(last.nodes.map((node) => node.id)).toEqual(Array.from({ length: 50 }, (_, index) => `n${(250 + index) * 2 + 1}`));
+		expect(last.next_cursor).toBeUndefined();
+		expect(await tv.error("read_canvas", { path: "Board.canvas", cursor: "not a cursor" })).toMatch(/cursor is not valid/);
 	});
 
 	test("a canvas that is not JSON Canvas is refused saying why; a note is not a canvas", async () => {
