@@ -13,10 +13,12 @@ import { makeVault, removeDir } from "../../helpers/vault";
 const COLUMNS = 1_990;
 const NOTES = 1_000;
 
-const columnIds = Array.from({ length: COLUMNS }, (_, index) => `p${index}`);
+// Long names, so that a dozen rows fill the answer (each row's cells are a piece of the query's 1 s of evaluation).
+const columnIds = Array.from({ length: COLUMNS }, (_, index) => `a_rather_long_property_name_${String(index).padStart(4, "0")}`);
+const [first, second] = columnIds as [string, string];
 const files: Record<string, string> = {
 	"Wide.base": `views:\n  - type: table\n    name: Wide\n    order: [${columnIds.join(", ")}]\n`,
-	"Narrow.base": `views:\n  - type: table\n    name: Narrow\n    order: [file.name, p1]\n`,
+	"Narrow.base": `views:\n  - type: table\n    name: Narrow\n    order: [file.name, ${second}]\n`,
 };
 /**
  * The first notes hold a list in LIST_COLUMNS columns (a cell holding a list is a step of
@@ -29,7 +31,7 @@ const otherColumns = columnIds
 	.map((id) => `${id}: [1]\n`)
 	.join("");
 for (let index = 0; index < NOTES; index++)
-	files[`Notes/n${String(index).padStart(4, "0")}.md`] = `---\np0: ${index}\np1: "note ${index}"\n${index < FULL_NOTES ? otherColumns : ""}---\n# n${index}\n`;
+	files[`Notes/n${String(index).padStart(4, "0")}.md`] = `---\n${first}: ${index}\n${second}: "note ${index}"\n${index < FULL_NOTES ? otherColumns : ""}---\n# n${index}\n`;
 
 interface Answer {
 	rows: Array<{ path: string; values: Record<string, unknown> }>;
@@ -61,7 +63,6 @@ describe("query_base of a view of 1,990 columns over 1,000 notes", () => {
 		global.gc?.();
 		const heapBefore = process.memoryUsage().heapUsed;
 		const sampler = setInterval(() => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)), 2);
-		const started = performance.now();
 		let result;
 		let stepCalls = 0;
 		try {
@@ -75,7 +76,6 @@ describe("query_base of a view of 1,990 columns over 1,000 notes", () => {
 			stepCalls = steps.mock.calls.length;
 			steps.mockRestore();
 		}
-		console.log(result.content[0]?.text.slice(0, 300), `rows ${result.structuredContent?.rows?.length} steps ${stepCalls} heap +${Math.round((peakHeap - heapBefore) / 1e6)} MB ${Math.round(performance.now() - started)} ms`);
 		expect(result.content[0]?.text).not.toMatch(/Ask for less/);
 		expect(result.isError ?? false).toBe(false);
 		expect(Buffer.byteLength(JSON.stringify({ content: result.content, structuredContent: result.structuredContent }))).toBeLessThanOrEqual(
@@ -84,15 +84,15 @@ describe("query_base of a view of 1,990 columns over 1,000 notes", () => {
 		const answer = result.structuredContent;
 		expect(answer.total).toBe(NOTES + 2);
 		expect(answer.truncated).toBe(true);
-		// Whole rows, in order, each with every column: tens of them, not one.
-		expect(answer.rows.length).toBeGreaterThan(10);
+		// Whole rows, in order, each with every column: several, not one.
+		expect(answer.rows.length).toBeGreaterThan(5);
 		// All of them notes with every column, so each cell built is a step counted.
 		expect(answer.rows.length).toBeLessThan(FULL_NOTES / 2);
 		expect(answer.rows[0]?.path).toBe("Narrow.base");
 		expect(answer.rows[1]?.path).toBe("Notes/n0000.md");
-		expect(answer.rows[1]?.values.p1).toBe("note 0");
-		expect(answer.rows[1]?.values[`p${LIST_COLUMNS + 1}`]).toEqual([1]);
-		expect(answer.rows[1]?.values.p1989).toBeNull();
+		expect(answer.rows[1]?.values[second]).toBe("note 0");
+		expect(answer.rows[1]?.values[columnIds[LIST_COLUMNS + 1]!]).toEqual([1]);
+		expect(answer.rows[1]?.values[columnIds[COLUMNS - 1]!]).toBeNull();
 		for (const row of answer.rows) expect(Object.keys(row.values)).toEqual(columnIds);
 		// The cells of the rows sent, and at most one row more (the one found not to fit); the files filtered and sorted.
 		expect(stepCalls).toBeLessThanOrEqual((answer.rows.length + 1) * LIST_COLUMNS + 2 * NOTES);
@@ -106,6 +106,6 @@ describe("query_base of a view of 1,990 columns over 1,000 notes", () => {
 		};
 		expect(result.structuredContent.rows).toHaveLength(NOTES);
 		expect(result.structuredContent.truncated).toBe(true);
-		expect(result.structuredContent.rows[1]?.values).toEqual({ "file.name": "n0000.md", p1: "note 0" });
+		expect(result.structuredContent.rows[1]?.values).toEqual({ "file.name": "n0000.md", [second]: "note 0" });
 	}, 120_000);
 });
