@@ -53,7 +53,7 @@ export interface BaseQueryOptions {
  * it (its long strings cut), `maxBytes` what those may add up to. A view of 1,990 columns over
  * 1,000 files built its two million cells (300 MB of heap, 13–25 s) only to be refused as too big.
  */
-export interface AnswerFit {
+interface AnswerFit {
 	maxBytes: number;
 	smallestBytes: (value: unknown) => number;
 }

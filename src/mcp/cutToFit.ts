@@ -371,7 +371,7 @@ export const CUTTABLE_ANSWER_BYTES = MAX_RESPONSE_BYTES - RESULT_FRAME_BYTES - C
 /** Bytes `text` takes in a result (its quotes counted), measured only up to `cap`: past it, `cap`. */
 function resultBytesUpTo(text: string, cap: number): number {
 	let bytes = QUOTES_IN_RESULT;
-	for (let index = 0; index < text.length && bytes <= cap; ) {
+	for (let index = 0; index < text.length && bytes <= cap;) {
 		const size = resultBytesOfChar(text, index);
 		bytes += size;
 		index += size === 8 ? 2 : 1;

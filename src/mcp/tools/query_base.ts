@@ -38,7 +38,9 @@ export const queryBaseTool = defineTool({
 		total: z.number().int(),
 		truncated: z
 			.boolean()
-			.describe("More files pass the filters (total) than rows are given: past the limit, the view's limit, or what one answer can hold (a wide view gives fewer rows)"),
+			.describe(
+				"More files pass the filters (total) than rows are given: past the limit, the view's limit, or what one answer can hold (a wide view gives fewer rows)",
+			),
 		filter_errors: z.array(z.object({ path: z.string(), error: z.string() })),
 		filter_errors_total: z.number().int(),
 		still_being_read: stillBeingReadSchema,

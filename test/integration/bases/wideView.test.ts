@@ -31,7 +31,8 @@ const otherColumns = columnIds
 	.map((id) => `${id}: [1]\n`)
 	.join("");
 for (let index = 0; index < NOTES; index++)
-	files[`Notes/n${String(index).padStart(4, "0")}.md`] = `---\n${first}: ${index}\n${second}: "note ${index}"\n${index < FULL_NOTES ? otherColumns : ""}---\n# n${index}\n`;
+	files[`Notes/n${String(index).padStart(4, "0")}.md`] =
+		`---\n${first}: ${index}\n${second}: "note ${index}"\n${index < FULL_NOTES ? otherColumns : ""}---\n# n${index}\n`;
 
 interface Answer {
 	rows: Array<{ path: string; values: Record<string, unknown> }>;
@@ -57,20 +58,16 @@ describe("query_base of a view of 1,990 columns over 1,000 notes", () => {
 	});
 
 	test("answers the rows that fit, says there are more, and evaluates no cell past them, nor holds the heap (it built 2 million cells to answer 'ask for less')", async () => {
-		// A step for each cell that has a value, and one for each file filtered.
+		// A step for each cell that holds a list, and one for each file filtered.
 		const steps = jest.spyOn(EvaluationBudget.prototype, "spend");
 		let peakHeap = 0;
 		global.gc?.();
 		const heapBefore = process.memoryUsage().heapUsed;
 		const sampler = setInterval(() => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)), 2);
-		let result;
+		let result: { isError?: boolean; content: Array<{ text: string }>; structuredContent: Answer };
 		let stepCalls = 0;
 		try {
-			result = (await client.callTool({ name: "query_base", arguments: { path: "Wide.base", limit: 1000 } })) as unknown as {
-				isError?: boolean;
-				content: Array<{ text: string }>;
-				structuredContent: Answer;
-			};
+			result = (await client.callTool({ name: "query_base", arguments: { path: "Wide.base", limit: 1000 } })) as unknown as typeof result;
 		} finally {
 			clearInterval(sampler);
 			stepCalls = steps.mock.calls.length;

@@ -259,7 +259,8 @@ describe("smallestResultBytes: what an answer built a piece at a time may hold a
 				}
 				// Counted at most a comma too many for each row and list (the last one has none).
 				if (cut === null) expect(smallest).toBeGreaterThan(CUTTABLE_ANSWER_BYTES);
-				if (cut !== null && resultBytes(answer) > MAX_RESPONSE_BYTES) expect(smallest).toBeLessThanOrEqual(CUTTABLE_ANSWER_BYTES + 4 * (cells.length + 2));
+				if (cut !== null && resultBytes(answer) > MAX_RESPONSE_BYTES)
+					expect(smallest).toBeLessThanOrEqual(CUTTABLE_ANSWER_BYTES + 4 * (cells.length + 2));
 			}),
 			{ numRuns: 25 },
 		);
