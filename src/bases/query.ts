@@ -3,7 +3,7 @@
  * AND), then the view's group and sort, then its limit, and the columns in its `order`. Pure apart
  * from the `pause` it is given, which lets other work run between rows on a busy vault.
  */
-import { BASES_FILTER_ERRORS_LISTED, MATCHES_LISTED } from "../config/limits";
+import { BASES_FILTER_ERRORS_LISTED, MATCHES_LISTED, MAX_RESPONSE_BYTES } from "../config/limits";
 import { fail, ok, type Result } from "../result";
 import type { BaseConfig, BaseView, Filter, SortKey } from "./baseFile";
 import { BudgetExceededError, EvaluationBudget, EvaluationError, spendOnWalking, type EvaluationContext } from "./evaluationContext";
@@ -42,8 +42,20 @@ export interface BaseQueryOptions {
 	limit: number;
 	now: number;
 	budget?: EvaluationBudget;
-	/** Called between rows (often: it should return at once unless a slice of time is used up); resolves when work may go on. */
+	/** Called between rows and cells (often: it should return at once unless a slice of time is used up); resolves when work may go on. */
 	pause: () => Promise<void>;
+	/** The answer's bound, when it has one: rows are built while they fit it (truncated past them). */
+	fit?: AnswerFit;
+}
+
+/**
+ * How much an answer may hold: `smallestBytes` is the fewest bytes a value can be made to take in
+ * it (its long strings cut), `maxBytes` what those may add up to. A view of 1,990 columns over
+ * 1,000 files built its two million cells (300 MB of heap, 13–25 s) only to be refused as too big.
+ */
+interface AnswerFit {
+	maxBytes: number;
+	smallestBytes: (value: unknown) => number;
 }
 
 /** The view used when a base defines none: every file, by name. */
@@ -114,23 +126,34 @@ export async function runBaseQuery(
 			{ due: () => true, checkpoint: options.pause },
 		);
 		const limit = Math.min(options.limit, view.limit ?? Number.POSITIVE_INFINITY);
-		const rows: BaseQueryRow[] = [];
-		for (const position of order.slice(0, limit)) {
-			const entry = matched[position];
-			if (!entry) continue;
-			await options.pause();
-			rows.push(budget.piece(() => makeRow(entry.file, entry.context, columns, view.groupBy ? (sortValues[position]?.[0] ?? null) : undefined)));
-		}
-		return ok({
+		const answer: BaseQueryResult = {
 			view: view.name,
 			views: viewNames,
 			columns: columns.map((id) => ({ id, name: config.displayNames.get(id) ?? id })),
-			rows,
+			rows: [],
 			total: matched.length,
-			truncated: matched.length > rows.length,
+			truncated: false,
 			filter_errors: filterErrors,
 			filter_errors_total: filterErrorsTotal,
-		});
+		};
+		const room = options.fit ? new AnswerRoom(options.fit, answer) : null;
+		for (const position of order.slice(0, limit)) {
+			const entry = matched[position];
+			if (!entry) continue;
+			const group = view.groupBy ? (sortValues[position]?.[0] ?? null) : undefined;
+			const row = await makeRow(entry.file, entry.context, columns, group, room, options.pause);
+			if (row !== null) {
+				answer.rows.push(row);
+				continue;
+			}
+			// The rows built fill the answer: the rest are counted (total), not built. Not even one row fitting is the view's fault, said as such.
+			if (answer.rows.length > 0) break;
+			return fail(
+				`The view "${echoed(view.name)}" has ${columns.length} columns × ${matched.length} rows, and not even its first row fits in an answer (${MAX_RESPONSE_BYTES} bytes, its long texts cut short). Query a view with fewer columns.`,
+			);
+		}
+		answer.truncated = matched.length > answer.rows.length;
+		return ok(answer);
 	} catch (error) {
 		if (error instanceof BudgetExceededError) return fail(error.message);
 		throw error;
@@ -187,24 +210,61 @@ function compareRows(a: Value[], b: Value[], keys: SortKey[]): number {
  */
 export const cellNamings = new WeakMap<object, ReadonlyMap<string, ValueNaming>>();
 
-function makeRow(file: BaseFile, context: EvaluationContext, columns: string[], group: Value | undefined): BaseQueryRow {
+/** An object's two braces, in each of the answer's two forms: counted once for the object, not again for each entry. */
+const BRACES_BYTES = 4;
+
+/** The bytes an answer's rows may still take, counted as they are built. */
+class AnswerRoom {
+	private left: number;
+	constructor(
+		private readonly fit: AnswerFit,
+		answerWithoutRows: BaseQueryResult,
+	) {
+		this.left = fit.maxBytes - fit.smallestBytes(answerWithoutRows);
+	}
+	/** Takes the bytes `value` needs at least; false when it has too little left: the answer is full. */
+	take(value: unknown): boolean {
+		this.left -= this.fit.smallestBytes(value);
+		return this.left >= 0;
+	}
+	/** Takes what one more entry `key: value` of an object needs at least (the object's braces are its own). */
+	takeEntry(key: string, value: unknown): boolean {
+		this.left -= this.fit.smallestBytes({ [key]: value }) - BRACES_BYTES;
+		return this.left >= 0;
+	}
+}
+
+/**
+ * One row, a cell at a time with a pause between cells (a row of 1,990 columns was one piece); null
+ * once it no longer fits in `room` (the answer is full): the cells after that are not evaluated.
+ */
+async function makeRow(
+	file: BaseFile,
+	context: EvaluationContext,
+	columns: string[],
+	group: Value | undefined,
+	room: AnswerRoom | null,
+	pause: () => Promise<void>,
+): Promise<BaseQueryRow | null> {
 	const values: Record<string, unknown> = {};
 	const errors: Record<string, string> = {};
 	const namings = new Map<string, ValueNaming>();
+	const row: BaseQueryRow = { path: file.path, ...(group !== undefined ? { group: toJson(group) } : {}), values };
+	// The row's frame, with an `errors` key even when it has none (a few bytes more, never fewer).
+	if (room && !(room.take({ path: "", group: row.group ?? null, values: {}, errors: {} }) && room.take(row.path))) return null;
 	for (const id of columns) {
-		const { value, error } = cellValue(id, context);
-		// Made into JSON whole, and looked at for the files it names: a step per value it holds, each time.
-		spendOnWalking(context, value, value);
-		Object.defineProperty(values, id, { value: toJson(value), enumerable: true, writable: true, configurable: true });
-		const naming = namingOf(value);
+		await pause();
+		const { value, naming, error } = context.budget.piece(() => {
+			const cell = cellValue(id, context);
+			// Made into JSON whole, and looked at for the files it names: a step per value it holds, each time.
+			spendOnWalking(context, cell.value, cell.value);
+			return { value: toJson(cell.value), naming: namingOf(cell.value), error: cell.error };
+		});
+		if (room && !(room.takeEntry(id, value) && (error === undefined || room.takeEntry(id, error)))) return null;
+		Object.defineProperty(values, id, { value, enumerable: true, writable: true, configurable: true });
 		if (naming !== null) namings.set(id, naming);
 		if (error !== undefined) Object.defineProperty(errors, id, { value: error, enumerable: true, writable: true, configurable: true });
 	}
 	if (namings.size > 0) cellNamings.set(values, namings);
-	return {
-		path: file.path,
-		...(group !== undefined ? { group: toJson(group) } : {}),
-		values,
-		...(Object.keys(errors).length > 0 ? { errors } : {}),
-	};
+	return Object.keys(errors).length > 0 ? { ...row, errors } : row;
 }

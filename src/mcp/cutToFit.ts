@@ -20,6 +20,7 @@ import {
 	CUT_KEY_APART_BYTES,
 	CUT_TO_FIT_LISTED_BYTES,
 	CUT_TO_FIT_SHORTEST_BYTES,
+	MAX_RESPONSE_BYTES,
 	MAX_VAULT_PATH_CHARS,
 	CUT_TO_FIT_STEP_WORK,
 	CUT_TO_FIT_VALUE_WORK,
@@ -381,4 +382,47 @@ export function* cutToFitSteps(
 	)) as Record<string, unknown>;
 	const cut: CutToFit = { strings: listed, total };
 	return { ...copy, [CUT_TO_FIT_FIELD]: cut };
+}
+
+/** Bytes of a result around its answer's two forms: `{"content":[{"type":"text","text":""}],"structuredContent":}`. */
+const RESULT_FRAME_BYTES = Buffer.byteLength('{"content":[{"type":"text","text":""}],"structuredContent":}');
+
+/** Bytes of the answer's smallest form (smallestResultBytes) a result over MAX_RESPONSE_BYTES can still be cut to fit from: what is left when the frame and `cut_to_fit`'s list are taken out. */
+export const CUTTABLE_ANSWER_BYTES = MAX_RESPONSE_BYTES - RESULT_FRAME_BYTES - CUT_TO_FIT_LISTED_BYTES;
+
+/** Bytes `text` takes in a result (its quotes counted), measured only up to `cap`: past it, `cap`. */
+function resultBytesUpTo(text: string, cap: number): number {
+	let bytes = QUOTES_IN_RESULT;
+	for (let index = 0; index < text.length && bytes <= cap;) {
+		const size = resultBytesOfChar(text, index);
+		bytes += size;
+		index += size === 8 ? 2 : 1;
+	}
+	return Math.min(bytes, cap);
+}
+
+/**
+ * About the fewest bytes `value` (plain JSON data) can take in a result once cutToFitSteps has cut
+ * it: each string as it is, or CUT_TO_FIT_SHORTEST_BYTES when longer. A long string is measured
+ * only that far, so this costs about a step per value: an answer built a piece at a time
+ * (query_base's rows) stops once what it holds could no longer be cut to fit CUTTABLE_ANSWER_BYTES,
+ * rather than build all of it to be refused. A path or link sent empty takes less than counted (the
+ * answer stops a little early); a link's path kept whole beside a long heading up to
+ * CUT_TO_FIT_SHORTEST_BYTES more (the answer may still be refused, as before).
+ */
+export function smallestResultBytes(value: unknown): number {
+	if (typeof value === "string") return resultBytesUpTo(value, CUT_TO_FIT_SHORTEST_BYTES);
+	// Each character of what is not a string is ASCII, once in each of the answer's two forms.
+	if (value === null || typeof value !== "object") return 2 * (JSON.stringify(value) ?? "null").length;
+	// Brackets, and a comma or a colon for each entry, in each form.
+	let bytes = 4;
+	if (Array.isArray(value)) {
+		for (const item of value) bytes += 2 + smallestResultBytes(item ?? null);
+		return bytes;
+	}
+	for (const [key, entry] of Object.entries(value)) {
+		if (entry === undefined || typeof entry === "function") continue;
+		bytes += 4 + smallestResultBytes(key) + smallestResultBytes(entry);
+	}
+	return bytes;
 }

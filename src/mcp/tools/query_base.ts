@@ -7,6 +7,7 @@ import { baseVault, fileAsAnswered, findFileWithExtension, readBoundedFile } fro
 import { yieldToEventLoop } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
+import { CUTTABLE_ANSWER_BYTES, smallestResultBytes } from "../cutToFit";
 import { stillBeingReadField, stillBeingReadSchema } from "../stillBeingRead";
 import { visibleNotesStillBeingRead } from "../../vault/notesStillBeingRead";
 
@@ -35,7 +36,11 @@ export const queryBaseTool = defineTool({
 			}),
 		),
 		total: z.number().int(),
-		truncated: z.boolean(),
+		truncated: z
+			.boolean()
+			.describe(
+				"More files pass the filters (total) than rows are given: past the limit, the view's limit, or what one answer can hold (a wide view gives fewer rows)",
+			),
 		filter_errors: z.array(z.object({ path: z.string(), error: z.string() })),
 		filter_errors_total: z.number().int(),
 		still_being_read: stillBeingReadSchema,
@@ -61,11 +66,14 @@ export const queryBaseTool = defineTool({
 		// Looked at before the query: a note read meanwhile is named and may be a row too, never left out unnamed.
 		const unread = await visibleNotesStillBeingRead(ctx.host, ctx.scope, clock, ctx.notesNotYetRead);
 		const { vault, files, fileFor } = await baseVault(ctx.host, ctx.scope, clock, { backlinks: readsBacklinks(config.value) });
+		// Rows are built while the answer, its long texts cut short, fits beside its path and the notes still being read.
+		const besideRows = { path: parsed.value.path, ...stillBeingReadField(unread, ctx.scope) };
 		const result = await runBaseQuery(config.value, vault, files, fileFor(found.value), {
 			view: args.view,
 			limit: args.limit,
 			now: Date.now(),
 			pause: () => clock.checkpoint(),
+			fit: { maxBytes: CUTTABLE_ANSWER_BYTES - smallestResultBytes(besideRows), smallestBytes: smallestResultBytes },
 		});
 		const answered = fileAsAnswered(ctx.host, ctx.scope, args.path, "base", found.value);
 		if (!answered.ok) return answered;

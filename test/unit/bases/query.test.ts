@@ -231,3 +231,35 @@ views:
 		);
 	});
 });
+
+describe("runBaseQuery with the answer's bound: rows stop where the answer is full", () => {
+	const BASE = "views:\n  - type: table\n    name: T\n    order: [file.name, status, pages]\n";
+	/** Bytes as plain JSON: enough to see where rows stop. */
+	const asJson = (value: unknown) => JSON.stringify(value).length;
+
+	test("as many rows as fit, the first in order, the rest counted: no cell of a row past them is evaluated", async () => {
+		const whole = await query(BASE);
+		const firstTwo = JSON.stringify(whole.rows.slice(0, 2));
+		const withoutRows = asJson({ ...whole, rows: [] });
+		let pauses = 0;
+		const fitted = await query(BASE, BOOKS, {
+			pause: () => Promise.resolve(void pauses++),
+			// Room for two rows and a part of the third.
+			fit: { maxBytes: withoutRows + firstTwo.length + 40, smallestBytes: asJson },
+		});
+		expect(fitted.rows).toEqual(whole.rows.slice(0, 2));
+		expect(fitted.total).toBe(5);
+		expect(fitted.truncated).toBe(true);
+		// A pause before each cell (a row was one piece): the files filtered and sorted, two rows of three cells, and the third row's cells until it was full.
+		expect(pauses).toBeLessThanOrEqual(5 + 5 + 3 * 3);
+	});
+
+	test("a view whose first row cannot fit is refused, naming its columns × rows, before its cells are all evaluated", async () => {
+		const error = await refusal(BASE, { fit: { maxBytes: 200, smallestBytes: asJson } });
+		expect(error).toMatch(/The view "T" has 3 columns × 5 rows, and not even its first row fits in an answer/);
+	});
+
+	test("with room for all, the answer is the one without a bound", async () => {
+		expect(await query(BASE, BOOKS, { fit: { maxBytes: 1_000_000, smallestBytes: asJson } })).toEqual(await query(BASE));
+	});
+});

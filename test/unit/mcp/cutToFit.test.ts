@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { z } from "zod";
 import { CUT_TO_FIT_LISTED_BYTES, CUT_TO_FIT_SHORTEST_BYTES, MAX_RESPONSE_BYTES, MAX_VAULT_PATH_CHARS } from "../../../src/config/limits";
-import { cutToFitSteps } from "../../../src/mcp/cutToFit";
+import { CUTTABLE_ANSWER_BYTES, cutToFitSteps, smallestResultBytes } from "../../../src/mcp/cutToFit";
 import { filePlacesOf } from "../../../src/mcp/filePlaces";
 import { runSteps } from "../../../src/markdown/steps";
 
@@ -260,5 +260,29 @@ describe("cutToFitSteps never cuts a path the answer names to a part", () => {
 			expect(resultBytes(cut!) + 1_100 + CUT_TO_FIT_SHORTEST_BYTES * 2).toBeGreaterThan(MAX_RESPONSE_BYTES);
 			expect(emptied).toBeLessThan(count);
 		}
+	});
+});
+
+describe("smallestResultBytes: what an answer built a piece at a time may hold and still be cut to fit", () => {
+	test("an answer whose smallest form fits CUTTABLE_ANSWER_BYTES is cut to fit MAX_RESPONSE_BYTES, never refused; one over it cannot be by much", () => {
+		const text = fc
+			.tuple(fc.constantFrom("x", '"', "\0", "é", "😀", "\\"), fc.integer({ min: 0, max: 4_000 }))
+			.map(([character, count]) => character.repeat(count));
+		fc.assert(
+			fc.property(fc.array(fc.tuple(text, fc.integer()), { minLength: 200, maxLength: 1_200 }), (cells) => {
+				const answer = { rows: cells.map(([value, number]) => ({ value, number })), total: cells.length };
+				const smallest = smallestResultBytes(answer);
+				const cut = cutToFit(answer, MAX_RESPONSE_BYTES, null);
+				if (smallest <= CUTTABLE_ANSWER_BYTES) {
+					expect(cut).not.toBeNull();
+					expect(resultBytes(cut!)).toBeLessThanOrEqual(MAX_RESPONSE_BYTES);
+				}
+				// Counted at most a comma too many for each row and list (the last one has none).
+				if (cut === null) expect(smallest).toBeGreaterThan(CUTTABLE_ANSWER_BYTES);
+				if (cut !== null && resultBytes(answer) > MAX_RESPONSE_BYTES)
+					expect(smallest).toBeLessThanOrEqual(CUTTABLE_ANSWER_BYTES + 4 * (cells.length + 2));
+			}),
+			{ numRuns: 25 },
+		);
 	});
 });
