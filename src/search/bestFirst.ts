@@ -221,9 +221,11 @@ function noteRead(keys: ReadKeys, tier: number, score: number, slot: number, wor
  */
 function* ruledOutWaiting(ranking: BoundedRanking, ruledOut: Uint8Array, keys: ReadKeys): Generator<void, boolean, void> {
 	const { scored, slots } = ranking;
+	// Paused by the candidates scored, not by their indexes: ruled-out notes may all miss the indexes a mask picks (review63b).
+	let scoredHere = 0;
 	for (let index = 0; index < ranking.count; index++) {
 		if (ruledOut[index] !== 1) continue;
-		if ((index & RANKING_SCORE_STEP_MASK) === RANKING_SCORE_STEP_MASK) yield;
+		if ((++scoredHere & RANKING_SCORE_STEP_MASK) === 0) yield;
 		ranking.score(index, true);
 		const tier = scored.tier;
 		const score = scored.score;
