@@ -1,0 +1,74 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { promises as fs } from "node:fs";
+import * as nodePath from "node:path";
+import { runCli, startServe, type ServingCli } from "../helpers/cli";
+import { connectClient } from "../helpers/http";
+import { callOk } from "../helpers/tools";
+import { makeVault, removeDir } from "../helpers/vault";
+
+/**
+ * Two paths the collator calls equal (`ab.md` and `a­b.md`, with a soft hyphen it ignores) are
+ * listed in one order whatever the server saw happen: a server that watched a note lose its task
+ * and get one back answers byte for byte as one started afresh on the same vault. Before, the
+ * note that got its task back went behind the other (the kept notes' order decided the tie), so
+ * `list_tasks` limit 1 named the other note, and a fresh server named this one.
+ */
+const PLAIN = "ab.md";
+const SOFT = "a\u00ADb.md";
+
+async function serveWithToken(vault: string, token: string): Promise<{ serving: ServingCli; client: Client }> {
+	const serving = await startServe([vault, "--port", "0"]);
+	const client = await connectClient(serving.url, token);
+	return { serving, client };
+}
+
+async function tasksAnswer(client: Client): Promise<string> {
+	return JSON.stringify([await callOk(client, "list_tasks", { limit: 1 }), await callOk(client, "list_tasks", { status: "any", limit: 10 })]);
+}
+
+/** Asks until the server lists `count` tasks (it has seen the edit), at most 10 s. */
+async function waitForTasks(client: Client, count: number): Promise<void> {
+	const deadline = Date.now() + 10_000;
+	for (;;) {
+		const { tasks } = await callOk<{ tasks: unknown[] }>(client, "list_tasks", { status: "any", limit: 10 });
+		if (tasks.length === count) return;
+		if (Date.now() > deadline) throw new Error(`the server did not see the edit: ${JSON.stringify(tasks)}`);
+		await new Promise((resolve) => setTimeout(resolve, 100));
+	}
+}
+
+describe("paths the collator calls equal, after edits", () => {
+	let vault = "";
+	afterEach(async () => {
+		await removeDir(vault);
+	});
+
+	test("list_tasks answers as a freshly started server does, whichever of the two lost and got back its task", async () => {
+		for (const edited of [PLAIN, SOFT]) {
+			vault = await makeVault({ [PLAIN]: "- [ ] plain\n", [SOFT]: "- [ ] soft\n" });
+			const made = await runCli(["token", "new", vault, "--name", "r", "--json"]);
+			const { token } = JSON.parse(made.stdout) as { token: string };
+			const live = await serveWithToken(vault, token);
+			try {
+				await tasksAnswer(live.client);
+				await fs.writeFile(nodePath.join(vault, edited), "no task now\n");
+				await waitForTasks(live.client, 1);
+				await fs.writeFile(nodePath.join(vault, edited), "- [ ] back\n");
+				await waitForTasks(live.client, 2);
+				const watched = await tasksAnswer(live.client);
+				await live.client.close();
+				await live.serving.stop();
+				const fresh = await serveWithToken(vault, token);
+				try {
+					expect(watched).toBe(await tasksAnswer(fresh.client));
+				} finally {
+					await fresh.client.close();
+					await fresh.serving.stop();
+				}
+			} finally {
+				if (live.serving.child.exitCode === null) await live.serving.stop();
+			}
+			await removeDir(vault);
+		}
+	}, 60_000);
+});
