@@ -11,7 +11,8 @@ import { makeVault, removeDir } from "../helpers/vault";
  * listed in one order whatever the server saw happen: a server that watched a note lose its task
  * and get one back answers byte for byte as one started afresh on the same vault. Before, the
  * note that got its task back went behind the other (the kept notes' order decided the tie), so
- * `list_tasks` limit 1 named the other note, and a fresh server named this one.
+ * `list_tasks` limit 1 named the other note, and a fresh server named this one. The same for
+ * get_note_links' backlinks from a note deleted and made again.
  */
 const PLAIN = "ab.md";
 const SOFT = "a\u00ADb.md";
@@ -71,4 +72,44 @@ describe("paths the collator calls equal, after edits", () => {
 			await removeDir(vault);
 		}
 	}, 60_000);
+
+	test("get_note_links lists backlinks as a freshly started server does, after one of the two linking notes was deleted and made again", async () => {
+		for (const remade of [PLAIN, SOFT]) {
+			vault = await makeVault({ "Target.md": "target\n", [PLAIN]: "[[Target]]\n", [SOFT]: "[[Target]]\n" });
+			const made = await runCli(["token", "new", vault, "--name", "r", "--json"]);
+			const { token } = JSON.parse(made.stdout) as { token: string };
+			const backlinks = async (client: Client) => JSON.stringify(await callOk(client, "get_note_links", { path: "Target.md" }));
+			const live = await serveWithToken(vault, token);
+			try {
+				await fs.rm(nodePath.join(vault, remade));
+				await waitForBacklinks(live.client, 1);
+				await fs.writeFile(nodePath.join(vault, remade), "[[Target]]\n");
+				await waitForBacklinks(live.client, 2);
+				const watched = await backlinks(live.client);
+				await live.client.close();
+				await live.serving.stop();
+				const fresh = await serveWithToken(vault, token);
+				try {
+					expect(watched).toBe(await backlinks(fresh.client));
+				} finally {
+					await fresh.client.close();
+					await fresh.serving.stop();
+				}
+			} finally {
+				if (live.serving.child.exitCode === null) await live.serving.stop();
+			}
+			await removeDir(vault);
+		}
+	}, 60_000);
 });
+
+/** Asks until the server lists `count` backlinks of Target.md, at most 10 s. */
+async function waitForBacklinks(client: Client, count: number): Promise<void> {
+	const deadline = Date.now() + 10_000;
+	for (;;) {
+		const { backlinks } = await callOk<{ backlinks: unknown[] }>(client, "get_note_links", { path: "Target.md" });
+		if (backlinks.length === count) return;
+		if (Date.now() > deadline) throw new Error(`the server did not see the change: ${JSON.stringify(backlinks)}`);
+		await new Promise((resolve) => setTimeout(resolve, 100));
+	}
+}
