@@ -12,7 +12,8 @@ import { makeVault, removeDir } from "../helpers/vault";
  * and get one back answers byte for byte as one started afresh on the same vault. Before, the
  * note that got its task back went behind the other (the kept notes' order decided the tie), so
  * `list_tasks` limit 1 named the other note, and a fresh server named this one. The same for
- * get_note_links' backlinks from a note deleted and made again.
+ * get_note_links' backlinks from a note deleted and made again; and for search_notes' ranking and
+ * the prompts listed, of two notes alike in all but that hyphen (same text, same time).
  */
 const PLAIN = "ab.md";
 const SOFT = "a\u00ADb.md";
@@ -110,6 +111,67 @@ async function waitForBacklinks(client: Client, count: number): Promise<void> {
 		const { backlinks } = await callOk<{ backlinks: unknown[] }>(client, "get_note_links", { path: "Target.md" });
 		if (backlinks.length === count) return;
 		if (Date.now() > deadline) throw new Error(`the server did not see the change: ${JSON.stringify(backlinks)}`);
+		await new Promise((resolve) => setTimeout(resolve, 100));
+	}
+}
+
+describe("notes alike in all but a hyphen the collator ignores, after one was made again", () => {
+	let vault = "";
+	afterEach(async () => {
+		await removeDir(vault);
+	});
+
+	test("search_notes ranks them, and prompts/list lists them, as a freshly started server does", async () => {
+		const when = new Date("2026-01-02T03:04:05Z");
+		const put = async (path: string) => {
+			await fs.writeFile(nodePath.join(vault, path), "say zebra\n");
+			await fs.utimes(nodePath.join(vault, path), when, when);
+		};
+		for (const remade of [PLAIN, SOFT]) {
+			vault = await makeVault();
+			await fs.mkdir(nodePath.join(vault, "Prompts"));
+			for (const path of [PLAIN, SOFT]) await put(`Prompts/${path}`);
+			const made = await runCli(["token", "new", vault, "--name", "r", "--json"]);
+			const { token } = JSON.parse(made.stdout) as { token: string };
+			const answers = async (client: Client) =>
+				JSON.stringify([
+					await callOk(client, "search_notes", { query: "zebra", limit: 1 }),
+					await callOk(client, "search_notes", { query: "zebra" }),
+					(await client.listPrompts()).prompts.map((prompt) => prompt.name),
+				]);
+			const live = await serveWithToken(vault, token);
+			try {
+				await waitForHits(live.client, 2);
+				await fs.rm(nodePath.join(vault, "Prompts", remade));
+				await waitForHits(live.client, 1);
+				await put(`Prompts/${remade}`);
+				await waitForHits(live.client, 2);
+				const watched = await answers(live.client);
+				await live.client.close();
+				await live.serving.stop();
+				const fresh = await serveWithToken(vault, token);
+				try {
+					await waitForHits(fresh.client, 2);
+					expect(watched).toBe(await answers(fresh.client));
+				} finally {
+					await fresh.client.close();
+					await fresh.serving.stop();
+				}
+			} finally {
+				if (live.serving.child.exitCode === null) await live.serving.stop();
+			}
+			await removeDir(vault);
+		}
+	}, 90_000);
+});
+
+/** Asks until a search finds `count` notes with the index built, at most 10 s. */
+async function waitForHits(client: Client, count: number): Promise<void> {
+	const deadline = Date.now() + 10_000;
+	for (;;) {
+		const { results, index } = await callOk<{ results: unknown[]; index?: { state: string } }>(client, "search_notes", { query: "zebra" });
+		if (results.length === count && index?.state !== "building") return;
+		if (Date.now() > deadline) throw new Error(`the server did not see the change: ${JSON.stringify(results)}`);
 		await new Promise((resolve) => setTimeout(resolve, 100));
 	}
 }
