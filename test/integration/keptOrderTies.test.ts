@@ -175,3 +175,52 @@ async function waitForHits(client: Client, count: number): Promise<void> {
 		await new Promise((resolve) => setTimeout(resolve, 100));
 	}
 }
+
+describe("tags in notes whose paths the collator calls equal, after one was made again", () => {
+	let vault = "";
+	afterEach(async () => {
+		await removeDir(vault);
+	});
+
+	test("list_tags spells and orders them as a freshly started server does", async () => {
+		const texts: Record<string, string> = { [PLAIN]: "#Tag #x\u00ADy\n", [SOFT]: "#TAG #xy\n" };
+		for (const remade of [PLAIN, SOFT]) {
+			vault = await makeVault(texts);
+			const made = await runCli(["token", "new", vault, "--name", "r", "--json"]);
+			const { token } = JSON.parse(made.stdout) as { token: string };
+			const tags = async (client: Client) => JSON.stringify([await callOk(client, "list_tags", {}), await callOk(client, "list_tags", { limit: 1 })]);
+			const live = await serveWithToken(vault, token);
+			try {
+				await tags(live.client);
+				await fs.rm(nodePath.join(vault, remade));
+				await waitForTags(live.client, 2);
+				await fs.writeFile(nodePath.join(vault, remade), texts[remade] ?? "");
+				await waitForTags(live.client, 3);
+				const watched = await tags(live.client);
+				await live.client.close();
+				await live.serving.stop();
+				const fresh = await serveWithToken(vault, token);
+				try {
+					expect(watched).toBe(await tags(fresh.client));
+				} finally {
+					await fresh.client.close();
+					await fresh.serving.stop();
+				}
+			} finally {
+				if (live.serving.child.exitCode === null) await live.serving.stop();
+			}
+			await removeDir(vault);
+		}
+	}, 60_000);
+});
+
+/** Asks until the server lists `count` tags, and #Tag as used twice once all three are back, at most 10 s. */
+async function waitForTags(client: Client, count: number): Promise<void> {
+	const deadline = Date.now() + 10_000;
+	for (;;) {
+		const { tags } = await callOk<{ tags: Array<{ count: number }> }>(client, "list_tags", {});
+		if (tags.length === count && (count < 3 || tags[0]?.count === 2)) return;
+		if (Date.now() > deadline) throw new Error(`the server did not see the change: ${JSON.stringify(tags)}`);
+		await new Promise((resolve) => setTimeout(resolve, 100));
+	}
+}
