@@ -10,7 +10,7 @@ import { MAX_NOTE_CONTENT_BYTES, MAX_PROMPT_PLACEHOLDERS, MAX_RESPONSE_BYTES, PR
 import { splitFrontmatter } from "../markdown/frontmatter";
 import type { HostFile } from "../host/Host";
 import { checkFolderArgument } from "../vault/paths";
-import { noteVisibility, truncateAsJson } from "../vault/notes";
+import { comparePathsStrictly, noteVisibility, truncateAsJson } from "../vault/notes";
 import { firstInOrder } from "../vault/firstInOrder";
 import { withinCallBudget } from "../vault/workBudget";
 import { isInFolder, isNoteInScope } from "../vault/scope";
@@ -93,7 +93,8 @@ async function promptNotes(ctx: ToolContext): Promise<Map<string, HostFile>> {
 			firstInOrder(
 				ctx.host.vault.getMarkdownFiles(),
 				(file) => isInFolder(file.path, folder) && visible(file.path),
-				(a, b) => a.path.localeCompare(b.path),
+				// Strictly: the vault lists its notes in the order they were made, so two paths the collator calls equal were listed in that order.
+				(a, b) => comparePathsStrictly(a.path, b.path),
 				PROMPTS_LISTED,
 				budget,
 			),

@@ -1100,7 +1100,10 @@ export class SearchEngine {
 		if (scoreA !== scoreB) return scoreA - scoreB;
 		const modified = (this.index.modifiedTimes[slotA] as number) - (this.index.modifiedTimes[slotB] as number);
 		if (modified !== 0) return modified;
-		return (this.index.documents[slotB]?.path ?? "").localeCompare(this.index.documents[slotA]?.path ?? "");
+		// Strictly: two paths the collator calls equal (a soft hyphen it ignores) were ranked in the order the notes were last indexed.
+		const pathA = this.index.documents[slotA]?.path ?? "";
+		const pathB = this.index.documents[slotB]?.path ?? "";
+		return pathB.localeCompare(pathA) || (pathB < pathA ? -1 : pathB > pathA ? 1 : 0);
 	}
 
 	/** Keeps the best `limit` candidates in a heap whose root is the worst of them. */

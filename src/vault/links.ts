@@ -302,7 +302,8 @@ export async function backlinks(host: Host, scope: Scope, path: string, budget?:
 		const count = isCanvas ? await visibleCanvasLinkCount(host, scope, source, path, budget) : await visibleLinkCount(host, scope, source, path, budget);
 		if (count > 0) found.push({ path: source, count });
 	}
-	return found.sort((a, b) => b.count - a.count || a.path.localeCompare(b.path));
+	// Strictly: the sources come in the order they were last read, so two paths the collator calls equal were listed in that order.
+	return found.sort((a, b) => b.count - a.count || comparePathsStrictly(a.path, b.path));
 }
 
 /**

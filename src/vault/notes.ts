@@ -234,7 +234,7 @@ export function closestNotes(notes: readonly HostFile[], wanted: string, count: 
 			const contains = name.includes(targetName) || targetName.includes(name) ? 0 : 1;
 			return { path: file.path, contains, distance: editDistance(name, targetName) };
 		})
-		.sort((a, b) => a.contains - b.contains || a.distance - b.distance || a.path.localeCompare(b.path))
+		.sort((a, b) => a.contains - b.contains || a.distance - b.distance || comparePathsStrictly(a.path, b.path))
 		.slice(0, count)
 		.map((entry) => entry.path);
 }

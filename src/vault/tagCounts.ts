@@ -2,7 +2,7 @@ import type { HostFile, Host } from "../host/Host";
 import { MAX_TAG_PARENTS_COUNTED, SLICED_TAGS_COUNTED, KEPT_TAG_COUNT_PAGES } from "../config/limits";
 import { ChunkedArray } from "../markdown/chunkedArray";
 import { SplitStringMap } from "../markdown/splitStringMap";
-import { comparePaths, visibleNotes } from "./notes";
+import { comparePathsStrictly, visibleNotes } from "./notes";
 import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
 import type { Scope } from "./scope";
 import { noteTagsInSteps } from "./tags";
@@ -167,7 +167,8 @@ export class TagCountWalk {
 		if (this.stamps.get(slot) === stamp) return;
 		this.stamps.set(slot, stamp);
 		this.counts.set(slot, this.counts.get(slot) + 1);
-		if (comparePaths(path, this.spelledBy.get(slot)) < 0) {
+		// Strictly: of two paths the collator calls equal, the one counted first spelled the tag, and that order is the vault's history.
+		if (comparePathsStrictly(path, this.spelledBy.get(slot)) < 0) {
 			this.spellings.set(slot, spelling);
 			this.spelledBy.set(slot, path);
 		}
@@ -176,9 +177,9 @@ export class TagCountWalk {
 
 function ignore(): void {}
 
-/** Most used first, then by spelling. Pure. */
+/** Most used first, then by spelling (strictly: `#xy` and `#x­y` were listed in the order they were first counted). Pure. */
 function inListOrder(a: CountedTag, b: CountedTag): number {
-	return b.count - a.count || comparePaths(a.tag, b.tag);
+	return b.count - a.count || comparePathsStrictly(a.tag, b.tag);
 }
 
 /** Where `entry` goes in `sorted` (by inListOrder): after every entry it is not before. Pure. */

@@ -3,7 +3,7 @@ import type { Host, HostFile } from "../host/Host";
 import { parseTaskDates, taskStatus, taskStatusCharOf, taskText, type TaskDates } from "../markdown/taskLine";
 import { metadataSteps } from "../markdown/metadata";
 import { isInFolder, type Scope } from "./scope";
-import { comparePaths, noteVisibility } from "./notes";
+import { comparePathsStrictly, noteVisibility } from "./notes";
 import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
 import { dateNumber, NO_TASKS, PackedTasks, TaskTally, type NoteTask } from "./packedTasks";
 import { runStepsOnBudget, type CallBudget } from "./workBudget";
@@ -238,7 +238,8 @@ async function findTasksOnce(
 	}
 	// Only the notes the page reaches, in path order: each adds a task at least, so `limit` of them at most. Sorting every
 	// note with tasks on each call was a piece that grew with the vault (about 0.1 s where 50,000 notes hold tasks).
-	const byPath = (a: NoteTasksFound, b: NoteTasksFound) => comparePaths(a.path, b.path);
+	// Strictly: the notes come in the order they last got a task, so two paths the collator calls equal were listed in that order.
+	const byPath = (a: NoteTasksFound, b: NoteTasksFound) => comparePathsStrictly(a.path, b.path);
 	const reached = budget && limit < matching.length ? await firstInOrder(matching, () => true, byPath, limit, budget) : matching.sort(byPath);
 	const keep = (task: NoteTask) => (filter.status === "any" || taskStatus(task.statusChar) === filter.status) && matchesDue(task.due, filter);
 	for (const note of reached) {
@@ -301,7 +302,7 @@ function namedAsNow(found: TaskEntry[], notes: readonly NoteTasksFound[], scope:
 	}
 	const kept = leftOut.size === 0 ? found : found.filter((task) => !leftOut.has(task));
 	// Stable: each note's tasks stay in line order.
-	return { tasks: renamed ? kept.sort((a, b) => comparePaths(a.path, b.path)) : kept, total, renamed: renamed || leftOut.size > 0 };
+	return { tasks: renamed ? kept.sort((a, b) => comparePathsStrictly(a.path, b.path)) : kept, total, renamed: renamed || leftOut.size > 0 };
 }
 
 /** The due dates `filter` asks for, as an inclusive range of YYYYMMDD numbers; undefined when it asks for none. */
