@@ -45,7 +45,7 @@ const expectedHashArgument = {
 		.string()
 		.regex(/^[0-9a-f]{64}$/)
 		.optional()
-		.describe("The note's hash from read_note: if it has changed since, nothing is written and the error gives the new hash."),
+		.describe("read_note's hash: if the note changed since, nothing is written."),
 };
 
 /**

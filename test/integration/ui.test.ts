@@ -254,13 +254,12 @@ describe("the plugin's interface, clicked through in the host double", () => {
 		for (const command of commands.values()) expect(command.hotkeys).toBeUndefined();
 		await plugin.updateSettings({ disclosureAccepted: true });
 		commands.get("start-server")?.callback();
-		await settle();
-		expect(plugin.service.status.state).toBe("listening");
+		// Starting takes turns of its own (a 30 ms wait was not always enough on a loaded machine): bounded by `until`.
+		await until(() => plugin.service.status.state === "listening");
 		commands.get("show-activity")?.callback();
 		expect(openModal()?.textContent).toContain("Vault MCP activity");
 		commands.get("stop-server")?.callback();
-		await settle();
-		expect(plugin.service.status.state).toBe("stopped");
+		await until(() => plugin.service.status.state === "stopped");
 	});
 
 	test("excluded folders are validated against the vault and applied at once", async () => {

@@ -9,7 +9,7 @@ export const addTaskTool = defineTool({
 	name: "add_task",
 	title: "Add a task",
 	description:
-		"Add a '- [ ]' task to the note at path (optionally under heading) or, without path, to today's daily note (created from the Daily Notes settings if missing). due is written as the Tasks plugin does: 📅, or [due:: …] in its Dataview format.",
+		"Add a '- [ ]' task to the note at path (optionally under heading) or, without path, to today's daily note (made from the Daily Notes settings if missing). due is written as the Tasks plugin does: 📅, or [due:: …] in its Dataview format.",
 	access: "write",
 	annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
 	inputSchema: {

@@ -24,7 +24,7 @@ export const createNoteTool = defineTool({
 	name: "create_note",
 	title: "Create a note",
 	description:
-		"Create a note (.md added, folders made). An existing note is refused unless overwrite: true, which first saves it as <name>.md.bak (returned as backup). mode outliner writes bullets and mode: outliner in the frontmatter; without mode, a daily note follows the outline setting, others are freeform. template (a path from list_templates): start from it, filled in as the Templates plugin does.",
+		"Create a note (.md added, folders made). An existing note is refused unless overwrite: true, which saves it first as <name>.md.bak (backup). mode outliner writes bullets and mode: outliner in the frontmatter; without mode, daily notes follow the outline setting, others are freeform. template (from list_templates): filled in as the Templates plugin does.",
 	access: "write",
 	annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
 	inputSchema: {

@@ -13,7 +13,7 @@ import { visibleNotesStillBeingRead } from "../../vault/notesStillBeingRead";
 export const findNotesByTagTool = defineTool({
 	name: "find_notes_by_tag",
 	title: "Find notes by tag",
-	description: "Notes with a tag in frontmatter or body, nested tags included ('project' finds #project/a). Paged like list_notes.",
+	description: "Notes with a tag in frontmatter or body, nested tags included ('project' finds #project/a). Paged.",
 	access: "read",
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {

@@ -11,7 +11,7 @@ import { visibleNotesStillBeingRead } from "../../vault/notesStillBeingRead";
 export const getNoteLinksTool = defineTool({
 	name: "get_note_links",
 	title: "Links of a note",
-	description: `A note's outgoing links (target: resolved path or null; line: null in frontmatter), unresolved links (each list ${NOTE_LINKS_MAX_ENTRIES} at most; *_total counts all) and a page of the notes linking to it, most first (backlinks_total in all; pass next_cursor back as cursor).`,
+	description: `A note's outgoing links (target: path or null; line: null in frontmatter), unresolved links (${NOTE_LINKS_MAX_ENTRIES} each at most; *_total counts all) and a page of notes linking to it, most first (backlinks_total; pass next_cursor back as cursor).`,
 	access: "read",
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {

@@ -12,8 +12,7 @@ import { fail, ok } from "../../result";
 export const listBasesTool = defineTool({
 	name: "list_bases",
 	title: "List bases",
-	description:
-		"The Bases files (.base) in the vault, by path, with their view names (or why one cannot be read). Paged like list_notes: pass next_cursor back as cursor.",
+	description: "Bases files (.base) by path, with their view names (or why one cannot be read). Paged: pass next_cursor back as cursor.",
 	access: "read",
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {

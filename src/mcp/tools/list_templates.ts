@@ -13,7 +13,7 @@ import { fail, ok } from "../../result";
 export const listTemplatesTool = defineTool({
 	name: "list_templates",
 	title: "List templates",
-	description: "The notes in the template folder set in Obsidian's core Templates plugin, by path. Paged like list_notes: pass next_cursor back as cursor.",
+	description: "Notes in the folder of Obsidian's core Templates plugin, by path. Paged: pass next_cursor back as cursor.",
 	access: "read",
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {

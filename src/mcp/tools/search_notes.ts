@@ -10,7 +10,7 @@ export const searchNotesTool = defineTool({
 	name: "search_notes",
 	title: "Search notes",
 	description:
-		'Full-text search, ranked. Words match as typed, in another form (renamed finds renaming), abbreviated or in full (params) and, from 2 letters, as the start of a longer word, in that order; title and alias matches rank first. Notes holding all words (or named by one) rank; if too few, notes holding most follow (matched_words says which). Stop words (the, how, to…) only rank; "quoted phrase"; -word excludes; case, accents ignored. Snippets mark matches «so».',
+		'Full-text search, ranked. Words match as typed, in another form (renamed: renaming), abbreviated or in full (params) and, from 2 letters, as the start of longer words, in that order; title and alias matches first. Notes holding all words (or named by one) rank; if too few, those holding most follow (matched_words). Stop words (the, how, to…) only rank; "quoted phrase"; -word excludes; case, accents ignored. Snippets mark matches «so».',
 	access: "read",
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {
