@@ -29,7 +29,8 @@ export interface JudgedQuery {
 		| "obsidian-hub"
 		| "cargo-book"
 		| "foam-docs"
-		| "jekyll-docs";
+		| "jekyll-docs"
+		| "homebrew-docs";
 	query: string;
 	expected: string[];
 }

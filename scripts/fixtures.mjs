@@ -12,9 +12,11 @@
 //                  the twelfth held-out judged queries read it, fetched only when named with --set, as the Hub is.
 //   jekyll-docs    Jekyll's documentation, 91 Markdown pages of jekyll/jekyll's docs/_docs (MIT; test/fixtures-manifest-jekyll-docs.json):
 //                  the thirteenth held-out judged queries read it, fetched only when named with --set, as the Hub is.
+//   homebrew-docs  Homebrew's documentation, 85 Markdown pages of Homebrew/brew's docs (BSD-2-Clause; test/fixtures-manifest-homebrew-docs.json):
+//                  the fourteenth held-out judged queries read it, fetched only when named with --set, as the Hub is.
 //
 //   npm run fixtures                          download the sets every checkout wants (golden, obsidian-help) into .fixtures/
-//   npm run fixtures -- --set NAME            only that set (golden, obsidian-help, obsidian-hub, cargo-book, foam-docs, jekyll-docs)
+//   npm run fixtures -- --set NAME            only that set (golden, obsidian-help, obsidian-hub, cargo-book, foam-docs, jekyll-docs, homebrew-docs)
 //   npm run fixtures -- --tarball FILE        use a codeload tarball of the set's pinned commit fetched by other means
 //   npm run fixtures -- --from DIR            use a checkout of the set's repository, or a copy laid out like .fixtures/
 //   npm run fixtures -- --out DIR             write somewhere else (then set VAULT_MCP_FIXTURES=DIR)
@@ -141,6 +143,22 @@ const SETS = {
 			["LICENSE-jekyll-", ["(none: the license travels with the data)"]],
 		],
 		defaults: { repository: "jekyll/jekyll", commit: "202df571314ba1d18e9fccd81d12aaad4a703c38", license: "MIT" },
+		// Read by the held-out judged queries only: only when asked for by name.
+		onlyWhenNamed: true,
+	},
+	"homebrew-docs": {
+		manifestPath: path.join(PROJECT_ROOT, "test", "fixtures-manifest-homebrew-docs.json"),
+		upstreamFolders: [
+			["LICENSE-homebrew-BSD-2-Clause.txt", "LICENSE.txt"],
+			["vaults/homebrew-docs/", "docs/"],
+		],
+		ownedFolders: ["LICENSE-homebrew-BSD-2-Clause.txt", "vaults/homebrew-docs"],
+		checkoutMarker: "docs/Formula-Cookbook.md",
+		readBy: [
+			["vaults/homebrew-docs/", ["test/integration/searchRanking.test.ts", "npm run bench"]],
+			["LICENSE-homebrew-", ["(none: the license travels with the data)"]],
+		],
+		defaults: { repository: "Homebrew/brew", commit: "aad366ffaf6a8c94c66d35e4b990d42ac4195305", license: "BSD-2-Clause" },
 		// Read by the held-out judged queries only: only when asked for by name.
 		onlyWhenNamed: true,
 	},

@@ -42,6 +42,7 @@ const OBSIDIAN_HUB_MANIFEST = "fixtures-manifest-obsidian-hub.json";
 const CARGO_BOOK_MANIFEST = "fixtures-manifest-cargo-book.json";
 const FOAM_DOCS_MANIFEST = "fixtures-manifest-foam-docs.json";
 const JEKYLL_DOCS_MANIFEST = "fixtures-manifest-jekyll-docs.json";
+const HOMEBREW_DOCS_MANIFEST = "fixtures-manifest-homebrew-docs.json";
 
 /** The files a manifest lists that a folder lacks (presence only: `npm run fixtures` checks the bytes). */
 function missingFixtureFiles(projectRoot: string, dir: string, manifestName: string = GOLDEN_MANIFEST): string[] {
@@ -148,6 +149,22 @@ const JEKYLL_DOCS_HINT =
  */
 export function jekyllDocsVaultDir(projectRoot: string = findProjectRoot(), env: NodeJS.ProcessEnv = process.env): string {
 	return fetchedVaultDir(JEKYLL_DOCS_MANIFEST, "jekyll-docs", JEKYLL_DOCS_HINT, projectRoot, env);
+}
+
+/** What to do when Homebrew's documentation is nowhere: the bench and the ranking test print this line instead of its scores. */
+const HOMEBREW_DOCS_HINT =
+	'Homebrew\'s documentation that the fourteenth held-out judged search queries run on is missing: run "npm run fixtures -- --set homebrew-docs" (85 pages, 0.8 MB from GitHub at a pinned commit, checksums verified; offline, a tarball of that commit with --tarball, or --from a checkout of Homebrew/brew), or set VAULT_MCP_FIXTURES to a folder that holds it.';
+
+/**
+ * Homebrew's documentation (test/fixtures-manifest-homebrew-docs.json: the Markdown pages of
+ * Homebrew/brew's `docs`), looked for in the same folders as the golden data; throws
+ * HOMEBREW_DOCS_HINT when none holds all of it. Only its judged queries read it (the bench, and the
+ * ranking test where it was fetched).
+ */
+export function homebrewDocsVaultDir(projectRoot: string = findProjectRoot(), env: NodeJS.ProcessEnv = process.env): string {
+	const dir = fixtureCandidates(projectRoot, env).find((candidate) => missingFixtureFiles(projectRoot, candidate, HOMEBREW_DOCS_MANIFEST).length === 0);
+	if (dir === undefined) throw new Error(HOMEBREW_DOCS_HINT);
+	return nodePath.join(dir, "vaults", "homebrew-docs");
 }
 
 /**
