@@ -38,13 +38,16 @@ import {
 } from "../helpers/fixtures";
 import { TASKS_DEMO_VAULT, copyVault, removeDir, copyDemoVault } from "../helpers/vault";
 
+// Every floor is a set's last measured score cut to two decimals (raised where scores had risen on
+// 5 December 2026, rank64: bench/README.md), so one question fewer in the first three fails.
+
 /**
  * The 58 judged queries over this project's vaults with ranking by evidence strength: all 58 find
  * an expected note in the first three, MRR 0.983 (whole-title ranking before it: 0.91 / 0.89;
  * the engine before that: 0.78 / 0.75). One miss in the first three fails here.
  */
 const JUDGED_SUCCESS_AT_3 = 1;
-const JUDGED_MRR = 0.98;
+const JUDGED_MRR = 0.99;
 
 /**
  * The unseen set CI always runs (bench/npmDocsJudgedQueries.ts, over npm's own documentation,
@@ -63,8 +66,8 @@ const JUDGED_MRR = 0.98;
  * title, counts as holding half the query (`Registry` first for `use a private registry`); 0.88 / 0.792
  * once a frontmatter description of one sentence counts as a heading however long.
  */
-const UNSEEN_SUCCESS_AT_3 = 0.88;
-const UNSEEN_MRR = 0.78;
+const UNSEEN_SUCCESS_AT_3 = 0.9;
+const UNSEEN_MRR = 0.79;
 
 /**
  * The held-out set (bench/importRulesJudgedQueries.ts, eslint-plugin-import's rule pages), written
@@ -104,7 +107,7 @@ const FASTIFY_MRR = 0.91;
  * proxy", now names `proxy` and came second for `socks proxy`; markdownlint gained 0.079 MRR).
  */
 const UNDICI_SUCCESS_AT_3 = 0.93;
-const UNDICI_MRR = 0.81;
+const UNDICI_MRR = 0.82;
 
 /**
  * The fourth held-out set (bench/markdownlintDocsJudgedQueries.ts, markdownlint's documentation:
@@ -149,7 +152,7 @@ const TYPESCRIPT_ESLINT_MRR = 0.89;
  * the word they make written closed (`top level` → require-hook's `toplevel`, 5 December 2026).
  */
 const JEST_RULES_SUCCESS_AT_3 = 0.92;
-const JEST_RULES_MRR = 0.81;
+const JEST_RULES_MRR = 0.85;
 
 /**
  * The seventh held-out set (bench/pinoDocsJudgedQueries.ts, pino's 14 guide and reference pages:
@@ -157,8 +160,8 @@ const JEST_RULES_MRR = 0.81;
  * written before the ranking changes that followed it and never tuned on: 0.917 / 0.862 when
  * written (3 December 2026).
  */
-const PINO_DOCS_SUCCESS_AT_3 = 0.91;
-const PINO_DOCS_MRR = 0.86;
+const PINO_DOCS_SUCCESS_AT_3 = 0.95;
+const PINO_DOCS_MRR = 0.89;
 
 /**
  * The eighth held-out set (bench/jsxA11yRulesJudgedQueries.ts, eslint-plugin-jsx-a11y's 39 rule pages,
@@ -169,7 +172,7 @@ const PINO_DOCS_MRR = 0.86;
  * aria attribute the element's role does not support` now has aria-unsupported-elements, which
  * says `unsupported`, first and the expected role-supports-aria-props second; the floor was lowered for it.
  */
-const JSX_A11Y_RULES_SUCCESS_AT_3 = 0.88;
+const JSX_A11Y_RULES_SUCCESS_AT_3 = 0.89;
 const JSX_A11Y_RULES_MRR = 0.82;
 
 /**
@@ -182,7 +185,7 @@ const JSX_A11Y_RULES_MRR = 0.82;
  * the page saying them in one passage).
  */
 const CODECEPTJS_DOCS_SUCCESS_AT_3 = 0.81;
-const CODECEPTJS_DOCS_MRR = 0.75;
+const CODECEPTJS_DOCS_MRR = 0.76;
 
 /**
  * The tenth held-out set (bench/serverlessDocsJudgedQueries.ts, 79 questions over the Serverless
@@ -190,8 +193,8 @@ const CODECEPTJS_DOCS_MRR = 0.75;
  * Dashboard's pages, titled in an HTML comment and a heading), written before it was scored and
  * never tuned on: 0.823 / 0.717 on main `a0344a8` (4 December 2026).
  */
-const SERVERLESS_DOCS_SUCCESS_AT_3 = 0.81;
-const SERVERLESS_DOCS_MRR = 0.7;
+const SERVERLESS_DOCS_SUCCESS_AT_3 = 0.84;
+const SERVERLESS_DOCS_MRR = 0.73;
 
 /**
  * The sets over vaults fetched from GitHub (`npm run fixtures -- --set obsidian-help`, `--set
@@ -228,7 +231,7 @@ const OBSIDIAN_HUB_DEV_MRR = 0.87;
  * (4 December 2026).
  */
 const CARGO_BOOK_SUCCESS_AT_3 = 0.77;
-const CARGO_BOOK_MRR = 0.66;
+const CARGO_BOOK_MRR = 0.68;
 
 /**
  * The twelfth held-out set (bench/foamDocsJudgedQueries.ts, 68 questions over the 86 pages of Foam's
@@ -237,7 +240,7 @@ const CARGO_BOOK_MRR = 0.66;
  * from GitHub (`npm run fixtures -- --set foam-docs`), written before it was scored and never tuned
  * on: 0.897 / 0.784 on main `001bef1` (4 December 2026).
  */
-const FOAM_DOCS_SUCCESS_AT_3 = 0.89;
+const FOAM_DOCS_SUCCESS_AT_3 = 0.91;
 const FOAM_DOCS_MRR = 0.78;
 
 /**
