@@ -64,9 +64,15 @@ export const COMMON_QUERIES: BenchQuery[] = [
  * stem another stem starts or is started by (`nemo` beside `nemoni`: a prefix of two words, not
  * one common word). `twoWords`: every pair of the first `pairWords` of those, ordered so that a
  * pair shares no word with the one before it where it can. Which notes they match is the bench's
- * to check (at least half, as for COMMON_QUERIES).
+ * to check (at least half, as for COMMON_QUERIES). `twoWordPhrases`: the same pairs quoted;
+ * `threeWordPhrases`: each run of three of the first `pairWords` words, quoted (a phrase's words are
+ * in most notes, the phrase itself in few: they are not checked for a share).
  */
-export function firstTimeCommonQueries(stemsByRank: readonly string[], count: number, pairWords: number): { oneWord: BenchQuery[]; twoWords: BenchQuery[] } {
+export function firstTimeCommonQueries(
+	stemsByRank: readonly string[],
+	count: number,
+	pairWords: number,
+): { oneWord: BenchQuery[]; twoWords: BenchQuery[]; twoWordPhrases: BenchQuery[]; threeWordPhrases: BenchQuery[] } {
 	const asked = new Set(COMMON_QUERIES.flatMap((entry) => entry.query.split(" ")));
 	const stopWords = new Set(ENGLISH_STOP_WORDS);
 	const related = (stem: string) => stemsByRank.some((other) => other !== stem && (other.startsWith(stem) || stem.startsWith(other)));
@@ -83,6 +89,10 @@ export function firstTimeCommonQueries(stemsByRank: readonly string[], count: nu
 	return {
 		oneWord: words.map((word) => ({ label: "one common word", query: word })),
 		twoWords: ordered.map((pair) => ({ label: "two common words", query: pair.join(" ") })),
+		twoWordPhrases: ordered.map((pair) => ({ label: "phrase of two common words", query: `"${pair.join(" ")}"` })),
+		threeWordPhrases: pairSource
+			.slice(2)
+			.map((_, index) => ({ label: "phrase of three common words", query: `"${pairSource.slice(index, index + 3).join(" ")}"` })),
 	};
 }
 

@@ -88,9 +88,12 @@ const COMMON_SEARCH_ROUNDS = QUICK ? 10 : 30;
 const COMMON_WARM_UP_PASSES = QUICK ? 1 : 8;
 /** "First time" rows: this many common stems, each searched once (about all that are in half the notes, at every size). */
 const COMMON_FIRST_TIME_WORDS = 30;
-/** "First time" rows: every pair of this many of those stems, each searched once, after an edit (66 pairs; 15 in the quick run). */
+/**
+ * "First time" rows: every pair of this many of those stems, each searched once, after an edit (66 pairs; 15 in the quick
+ * run), as two words and as a phrase; and each run of three of them as a phrase (10; 4).
+ */
 const COMMON_FIRST_TIME_PAIR_WORDS = QUICK ? 6 : 12;
-/** The word an edit before each first-time pair adds to a note, or takes away. */
+/** The word an edit before each first-time pair or phrase adds to a note, or takes away. */
 const FIRST_TIME_EDIT_MARK = "firsttimeeditmark";
 const SEARCH_ROUNDS = 20;
 const NAIVE_ROUNDS = 3;
@@ -406,7 +409,8 @@ async function benchCommonVault(size: number): Promise<void> {
 		// "first time": queries never asked before in this process (bench/querySet.ts firstTimeCommonQueries),
 		// each once. One word: a word no search named, so nothing kept by word or by words serves it. Two
 		// words: a pair never asked, after an edit of a note, which lets go every list and template kept by
-		// word (the index's `generation`), so its words' earlier one-word searches do not serve it either.
+		// word (the index's `generation`), so its words' earlier one-word searches do not serve it either. Phrases
+		// of two and three of those words: each after an edit too, which lets go the phrase candidates kept by phrase.
 		// Stems stay remembered (16,384 words: this vault's every word), as in any session after its first searches.
 		const firstTime = firstTimeCommonQueries(stemsByRank, COMMON_FIRST_TIME_WORDS, COMMON_FIRST_TIME_PAIR_WORDS);
 		const edited = host.vault.getMarkdownFiles()[0];
@@ -415,21 +419,27 @@ async function benchCommonVault(size: number): Promise<void> {
 		for (const [kind, queries] of [
 			["one common word", firstTime.oneWord],
 			["two common words", firstTime.twoWords],
+			["phrase of two common words", firstTime.twoWordPhrases],
+			["phrase of three common words", firstTime.threeWordPhrases],
 		] as const) {
 			const timed: TimedSearches = { samples: [], cpu: [] };
 			const shares: number[] = [];
+			// A phrase's words are in most notes, the phrase in few: only its words' notes are counted (the notice says how many).
+			const phrases = kind.startsWith("phrase");
 			for (const entry of queries) {
-				if (kind === "two common words") {
+				if (kind !== "one common word") {
 					marked = !marked;
 					await editIndexed(host, index, edited, marked);
 				}
 				const { total } = await timeSearch(index, entry, timed);
+				if (phrases) continue;
 				if (total < notes * COMMON_MATCH_SHARE)
 					throw new Error(`${label}: "${entry.query}" matches ${total} of ${notes} notes, under ${COMMON_MATCH_SHARE * 100}%`);
 				shares.push((100 * total) / notes);
 			}
 			recordSearchTimes(label, `${kind}, first time`, timed);
 			record(label, `${kind}, first time: queries, each asked once`, queries.length, "");
+			if (phrases) continue;
 			record(label, `${kind}, first time: share of notes matched, least`, Math.min(...shares), "%");
 			record(label, `${kind}, first time: share of notes matched, median`, percentile(shares, 0.5), "%");
 		}
@@ -447,7 +457,7 @@ async function benchCommonVault(size: number): Promise<void> {
 			record(label, `search in-process, worst case: ${entry.label}, p50`, percentile(samples, 0.5), "ms");
 			record(label, `search in-process, worst case: ${entry.label}, p95`, percentile(samples, 0.95), "ms");
 		}
-		if (QUICK) await checkIndexEqualsScan(label, host, index, [...COMMON_QUERIES, ...WORST_CASE_QUERIES, ...firstTime.oneWord, ...firstTime.twoWords]);
+		if (QUICK) await checkIndexEqualsScan(label, host, index, [...COMMON_QUERIES, ...WORST_CASE_QUERIES, ...Object.values(firstTime).flat()]);
 		await index.stop();
 		await host.close();
 	} finally {
