@@ -228,7 +228,8 @@ const NO_IDS = new Uint32Array(0);
 
 /**
  * A prepared note's postings, worked out in steps with room made for the lists that must grow
- * (`planCommit`): `install` makes it the index's version of the note in one short piece. Nothing
+ * (`planCommit`): `install` makes it the index's version of the note in one piece (`installSteps`: a new
+ * note's postings in steps no search reads, then the note in one short piece). Nothing
  * in the index changes until then, so searches meanwhile see the old version whole.
  */
 export interface CommitPlan {

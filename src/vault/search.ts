@@ -643,7 +643,7 @@ export class IndexedNoteSearch implements NoteSearch {
 			const headings = yield* headingsInSteps(cache);
 			const prepared = yield* engine.index.prepare(path, file.basename, file.stat.mtime, body, headings, yield* aliasesInSteps(cache, file));
 			const tags = yield* noteTagsInSteps(cache, sharedNoteMemo.strings);
-			// The index's own work for the note (its postings, room for lists that must grow) in steps too: only `install` is one piece.
+			// The index's own work for the note (its postings, room for lists that must grow) in steps too; `installSteps` after.
 			return { plan: yield* engine.index.planCommit(prepared), tags };
 		})();
 		let work: { plan: CommitPlan; tags: NoteTags };
