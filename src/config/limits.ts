@@ -232,6 +232,12 @@ export const GRAPH_TOP_KEPT = 64;
  * set against one a note linked to, so past a few hundred one look is cheaper (the first count sets every note).
  */
 export const GRAPH_TOP_REFILL_CHANGES = 512;
+/**
+ * Notes with links pointing nowhere compared with the host's record (has it resolved them again?)
+ * between two looks at the call's clock: a comparison is a lookup, far cheaper than a look at the
+ * clock, and every get_graph_stats call makes one a note of them.
+ */
+export const ASKERS_COMPARED_PER_LOOK = 1024;
 // Completions and subscriptions: a client asks on every keystroke, and a stream stays open for hours.
 /** Values one completion/complete answer holds at most (MCP's own cap is 100). */
 export const COMPLETION_MAX_VALUES = 100;

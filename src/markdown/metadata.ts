@@ -1,5 +1,5 @@
 import type { BlockCache, CachedMetadata, EmbedCache, HeadingCache, LinkCache, ListItemCache, Pos, SectionCache, TagCache } from "obsidian";
-import { BLOCK_CHUNK_LINES, INLINE_ITEMS_PAUSE_COUNT, TOKEN_VISIT_PAUSE_TOKENS } from "../config/limits";
+import { BLOCK_CHUNK_LINES, INLINE_ITEMS_PAUSE_COUNT, INLINE_PASS_STEP_CHARS, TOKEN_VISIT_PAUSE_TOKENS } from "../config/limits";
 import { SplitStringMap } from "./splitStringMap";
 import { ChunkedArray } from "./chunkedArray";
 import { LEFT_OUT_TOKEN, parseBlocks, type MarkdownToken } from "./blocks";
@@ -573,6 +573,7 @@ class MetadataBuilder {
 		// until then (long collections besides).
 		const stepTexts: string[] = [];
 		const lineTexts: string[] = [];
+		let stepChars = 0;
 		// For each line, where it starts in the joined text and in the note: one pair per line, so
 		// mapping a finding back is a binary search, not a walk over the block's lines.
 		const joinedStarts: number[] = [];
@@ -585,13 +586,21 @@ class MetadataBuilder {
 			joinedStarts.push(cursor);
 			sourceStarts.push(this.lines.lineStart(line) + col);
 			cursor += text.length + 1;
-			if (lineTexts.length === INLINE_ITEMS_PAUSE_COUNT) {
+			stepChars += text.length + 1;
+			// Or by characters: lines nested past the bound are left out of the parse whole (200 lines of 18.7 KB, say),
+			// and joined as one step they were a piece of 30-60 ms of their own besides the join of the block below.
+			if (lineTexts.length === INLINE_ITEMS_PAUSE_COUNT || stepChars >= INLINE_PASS_STEP_CHARS) {
 				stepTexts.push(lineTexts.join("\n"));
 				lineTexts.length = 0;
+				stepChars = 0;
 				yield;
 			}
 		}
-		if (lineTexts.length > 0) stepTexts.push(lineTexts.join("\n"));
+		if (lineTexts.length > 0) {
+			stepTexts.push(lineTexts.join("\n"));
+			// A long block's text is joined in a piece of its own (one copy of it, which the scan must have whole).
+			if (cursor >= INLINE_PASS_STEP_CHARS) yield;
+		}
 		const toSource = (index: number): number => {
 			let low = 0;
 			let high = joinedStarts.length - 1;

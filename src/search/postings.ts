@@ -228,7 +228,8 @@ const NO_IDS = new Uint32Array(0);
 
 /**
  * A prepared note's postings, worked out in steps with room made for the lists that must grow
- * (`planCommit`): `install` makes it the index's version of the note in one short piece. Nothing
+ * (`planCommit`): `install` makes it the index's version of the note in one piece (`installSteps`: a new
+ * note's postings in steps no search reads, then the note in one short piece). Nothing
  * in the index changes until then, so searches meanwhile see the old version whole.
  */
 export interface CommitPlan {
@@ -375,6 +376,10 @@ export class PostingsIndex {
 	 * compact: a paused search keeps the old lists, whose contents are the same.
 	 */
 	generation = 0;
+	/** The install under way in steps (`installSteps`), if any: its note's path, and its steps (any other change runs them to the end first). */
+	private pending: { readonly path: string; readonly steps: Generator<void, void, void> } | null = null;
+	/** Installs begun in steps: a compaction that saw one begin (or under way) is not swapped in, having copied lists half written. */
+	private installsBegun = 0;
 	/** The accepted slots of the filters last used, by key, newest last (see NoteFilter's key): read-only once kept. */
 	private readonly acceptedMemos = new Map<string, AcceptedMemo>();
 	/** The merged postings of the query words last resolved over every note, by word, newest last (WORD_UNION_MEMO_WORDS): read-only once kept. */
@@ -607,23 +612,120 @@ export class PostingsIndex {
 	 * Makes a planned note the index's version of it, in one piece: the old version out, the new
 	 * one's postings in (the moved lists from the plan's buffer). A plan that is not current
 	 * (`isCurrent`) is made again first, at once: callers that can pause make it again in steps
-	 * (`replanSteps`) before.
+	 * (`replanSteps`) before. An install under way in steps (`installSteps`) is finished first.
 	 */
 	install(plan: CommitPlan): void {
-		if (!this.isCurrent(plan)) {
-			this.install(runSteps(this.replanSteps(plan)));
+		this.finishPending();
+		if (!this.isCurrent(plan)) plan = runSteps(this.replanSteps(plan));
+		const slot = this.nextSlot;
+		const fromPlan = this.planListsKept(plan);
+		if (plan.oldSlot >= 0) this.removeSlotOf(plan.prepared.doc.path, plan.oldSlot, plan.oldTerms);
+		const base = this.takeBlock(plan);
+		for (let index = 0; index < plan.ids.length; index++) this.placePosting(plan, index, slot, base, fromPlan[index] === 1);
+		this.publish(plan.prepared, slot);
+	}
+
+	/**
+	 * `install` in steps of `stepPostings` postings for a new note (no version to replace): each
+	 * posting is written past the end of its list under a slot (`nextSlot`) no search reads yet (every
+	 * search cuts its lists to the slots there were when it began), and the last step makes the note
+	 * the index's in one short piece by taking that slot. Searches meanwhile answer as if the note were
+	 * not there yet, never with some of its words. A note of a million new words was one piece of
+	 * 98–199 ms. A note replacing a version is installed at once (its old postings are taken out in
+	 * place, which searches would see half done).
+	 * Until the last step, any other change to the index finishes the install first, at once: a second
+	 * note would take the same slot. Callers that can pause wait for it instead (`installing`).
+	 */
+	*installSteps(plan: CommitPlan, stepPostings = COMMIT_STEP_POSTINGS): Generator<void, void, void> {
+		this.finishPending();
+		if (!this.isCurrent(plan)) plan = runSteps(this.replanSteps(plan));
+		if (plan.oldSlot >= 0 || plan.ids.length <= stepPostings) {
+			this.install(plan);
 			return;
 		}
-		const { prepared, ids, values, block, blockAt, blockRoom } = plan;
-		const { doc, names } = prepared;
-		// A moved list that another note was appended to meanwhile is not taken from the plan: it is grown here.
-		const fromPlan = new Uint8Array(block ? ids.length : 0);
-		for (let index = 0; index < fromPlan.length; index++) {
-			const id = ids[index] as number;
-			if (blockRoom[index] !== 0 && this.postings[id] === plan.sourceOwn[index] && this.lengthOf(id) === plan.sourceLength[index]) fromPlan[index] = 1;
+		// Kept where any change can finish it: this generator then finds it done.
+		const steps = this.pendingSteps(plan, this.nextSlot, stepPostings);
+		this.pending = { path: plan.prepared.doc.path, steps };
+		this.installsBegun++;
+		yield* steps;
+	}
+
+	/** Whether an install is under way in steps (`installSteps`): a caller that can pause waits for it to end before it installs. */
+	get installing(): boolean {
+		return this.pending !== null;
+	}
+
+	private *pendingSteps(plan: CommitPlan, slot: number, stepPostings: number): Generator<void, void, void> {
+		const base = this.takeBlock(plan);
+		for (let from = 0; from < plan.ids.length; from += stepPostings) {
+			for (let index = from; index < Math.min(plan.ids.length, from + stepPostings); index++)
+				this.placePosting(plan, index, slot, base, this.listKept(plan, index));
+			yield;
 		}
-		if (plan.oldSlot >= 0) this.removeSlotOf(doc.path, plan.oldSlot, plan.oldTerms);
-		const slot = this.nextSlot++;
+		this.pending = null;
+		this.publish(plan.prepared, slot);
+	}
+
+	/** Ends an install under way in steps, at once: before any other change to the index. */
+	private finishPending(): void {
+		if (this.pending) runSteps(this.pending.steps);
+	}
+
+	/** For each of a plan's terms, 1 when its list is still as the plan copied it into its buffer (then taken from there), measured before the old version is taken out. */
+	private planListsKept(plan: CommitPlan): Uint8Array {
+		const kept = new Uint8Array(plan.block ? plan.ids.length : 0);
+		for (let index = 0; index < kept.length; index++) if (this.listKept(plan, index)) kept[index] = 1;
+		return kept;
+	}
+
+	/** Whether a plan's `index`-th list was moved into its buffer and is as it was then (a moved list another note was appended to meanwhile is grown instead). */
+	private listKept(plan: CommitPlan, index: number): boolean {
+		const id = plan.ids[index] as number;
+		return (
+			plan.block !== null && plan.blockRoom[index] !== 0 && this.postings[id] === plan.sourceOwn[index] && this.lengthOf(id) === plan.sourceLength[index]
+		);
+	}
+
+	/** Adds a plan's buffer to the arenas (where no list points yet): the offset its lists start at. */
+	private takeBlock(plan: CommitPlan): number {
+		if (!plan.block) return 0;
+		const last = this.arenas.length - 1;
+		const base = (this.arenaBases[last] as number) + (this.arenas[last] as Uint32Array).length;
+		this.arenas.push(plan.block);
+		this.arenaBases.push(base);
+		const terms = this.dictionary.size;
+		// The three grow together: the room of a term past their length is 0.
+		this.arenaStart = growUint32(this.arenaStart, terms);
+		this.arenaRoom = growUint32(this.arenaRoom, this.arenaStart.length);
+		this.arenaLength = growUint32(this.arenaLength, this.arenaStart.length);
+		return base;
+	}
+
+	/** Writes the plan's `index`-th posting under `slot`: into the list's copy in the plan's buffer when `fromBlock` (the list then moves there), else appended where the list is. */
+	private placePosting(plan: CommitPlan, index: number, slot: number, base: number, fromBlock: boolean): void {
+		const id = plan.ids[index] as number;
+		const value = plan.values[index] as number;
+		const block = plan.block;
+		if (!fromBlock || !block) {
+			this.append(id, slot, value);
+			return;
+		}
+		const at = plan.blockAt[index] as number;
+		const room = plan.blockRoom[index] as number;
+		const length = plan.sourceLength[index] as number;
+		block[at + length] = slot;
+		block[at + room + length] = value;
+		// (Only where one is: writing past the array's end would leave holes, and a slow array.)
+		if (this.postings[id]) this.postings[id] = undefined;
+		this.arenaStart[id] = base + at;
+		this.arenaRoom[id] = room;
+		this.arenaLength[id] = length + 1;
+	}
+
+	/** Makes the note the index's, in `slot` (`nextSlot`, whose postings are written): from here searches find it. */
+	private publish(prepared: PreparedDocument, slot: number): void {
+		const { doc, names } = prepared;
+		this.nextSlot = slot + 1;
 		this.slotOfPath.set(doc.path, slot);
 		this.documents[slot] = doc;
 		this.logChanged(slot);
@@ -638,36 +740,6 @@ export class PostingsIndex {
 		this.aliased[slot] = names.aliases.length > 0 ? 1 : 0;
 		this.modifiedTimes[slot] = doc.modified;
 		this.totalBodyLength += doc.bodyLength;
-		let base = 0;
-		if (block) {
-			const last = this.arenas.length - 1;
-			base = (this.arenaBases[last] as number) + (this.arenas[last] as Uint32Array).length;
-			this.arenas.push(block);
-			this.arenaBases.push(base);
-			const terms = this.dictionary.size;
-			// The three grow together: the room of a term past their length is 0.
-			this.arenaStart = growUint32(this.arenaStart, terms);
-			this.arenaRoom = growUint32(this.arenaRoom, this.arenaStart.length);
-			this.arenaLength = growUint32(this.arenaLength, this.arenaStart.length);
-		}
-		for (let index = 0; index < ids.length; index++) {
-			const id = ids[index] as number;
-			const value = values[index] as number;
-			if (fromPlan[index] !== 1) {
-				this.append(id, slot, value);
-				continue;
-			}
-			const at = blockAt[index] as number;
-			const room = blockRoom[index] as number;
-			const length = plan.sourceLength[index] as number;
-			(block as Uint32Array)[at + length] = slot;
-			(block as Uint32Array)[at + room + length] = value;
-			// (Only where one is: writing past the array's end would leave holes, and a slow array.)
-			if (this.postings[id]) this.postings[id] = undefined;
-			this.arenaStart[id] = base + at;
-			this.arenaRoom[id] = room;
-			this.arenaLength[id] = length + 1;
-		}
 	}
 
 	/**
@@ -851,8 +923,9 @@ export class PostingsIndex {
 	 * given back by the next build.
 	 */
 	*compactSteps(): Generator<void, boolean, void> {
-		const { nextSlot, generation } = this;
-		const changed = () => this.nextSlot !== nextSlot || this.generation !== generation;
+		if (this.pending) return false;
+		const { nextSlot, generation, installsBegun } = this;
+		const changed = () => this.nextSlot !== nextSlot || this.generation !== generation || this.installsBegun !== installsBegun || this.pending !== null;
 		const terms = this.dictionary.size;
 		let postings = 0;
 		for (let id = 0; id < terms; id++) {
@@ -996,6 +1069,8 @@ export class PostingsIndex {
 	 * held the server 50–70 ms on each rename or delete.
 	 */
 	*removeSteps(path: string): Generator<void, void, void> {
+		// A note being installed in steps is taken out once it is in: its removal must not come first.
+		if (this.pending?.path === path) this.finishPending();
 		const slot = this.slotOfPath.get(path);
 		if (slot === undefined) return;
 		const doc = this.documents[slot];
@@ -1009,6 +1084,7 @@ export class PostingsIndex {
 
 	/** Takes a note out: its slot, and its postings from the lists of `terms` (its distinct terms). */
 	private removeSlotOf(path: string, slot: number, terms: ArrayLike<number>): void {
+		this.finishPending();
 		this.generation++;
 		this.logChanged(slot);
 		const doc = this.documents[slot];
@@ -1451,8 +1527,10 @@ export class PostingsIndex {
 	/** Whether any note in the index holds the word. */
 	private isHeld(id: number): boolean {
 		const own = this.postings[id];
-		if (own) return own.length > 0;
-		return id < this.arenaRoom.length && (this.arenaRoom[id] as number) > 0 && (this.arenaLength[id] as number) > 0;
+		if (own) return own.length > 0 && (this.pending === null || (own.slots[0] as number) < this.nextSlot);
+		if (id >= this.arenaRoom.length || this.arenaRoom[id] === 0 || this.arenaLength[id] === 0) return false;
+		// A word only the note being installed holds is not held yet (searches cut its posting away).
+		return this.pending === null || (this.arenaOf(id)[this.arenaOffsetOf(id)] as number) < this.nextSlot;
 	}
 
 	/** Whether any note holds a word (`isHeld`): one look a word, so nothing to count. */

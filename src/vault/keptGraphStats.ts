@@ -1,5 +1,5 @@
 import type { EventRef } from "obsidian";
-import { GRAPH_TOP_REFILL_CHANGES, KEPT_GRAPH_STATS_SCOPES } from "../config/limits";
+import { ASKERS_COMPARED_PER_LOOK, GRAPH_TOP_REFILL_CHANGES, KEPT_GRAPH_STATS_SCOPES } from "../config/limits";
 import type { Host, HostAbstractFile } from "../host/Host";
 import { GraphCounts } from "./graphCounts";
 import { graphStats, noteGraphLinks, type GraphStats } from "./links";
@@ -15,6 +15,13 @@ interface ScopeCounts {
 	readonly changed: Set<string>;
 	/** Notes whose links were resolved again among the visible files (a target is hidden): any file coming, going or moving may move them. */
 	readonly reresolved: Set<string>;
+	/**
+	 * Notes with links pointing nowhere, each with the host's `unresolvedLinks` record its part was worked
+	 * out from: a note coming to exist is counted for the links asking for it once the host resolves
+	 * them again, which replaces that record. Whether Obsidian then sends `resolve` for each asking
+	 * note is not documented (only that `resolved` follows changes), so the records are compared.
+	 */
+	readonly askers: Map<string, unknown>;
 	/** Paths to look at before answering: every note, when the counts are first made or a folder changed; null when none. */
 	walk: { paths: string[]; at: number } | null;
 	/** Where links lead among the visible files, for the notes resolved again; null after any file came, went or moved (it gathers the files by name once). */
@@ -102,6 +109,7 @@ export class KeptGraphStats {
 				counts: new GraphCounts(),
 				changed: new Set(),
 				reresolved: new Set(),
+				askers: new Map(),
 				walk: null,
 				resolve: null,
 				filesMoved: 0,
@@ -122,6 +130,7 @@ export class KeptGraphStats {
 			// A folder moved meanwhile drops the walk (null): begun again from the top.
 			for (let walk = kept.walk; walk === kept.walk && walk.at < walk.paths.length; walk.at++)
 				await this.setNote(kept, walk.paths[walk.at] as string, visible, budget);
+			await this.markAskersResolvedAgain(kept, budget);
 			for (const path of kept.changed) {
 				kept.changed.delete(path);
 				try {
@@ -134,6 +143,17 @@ export class KeptGraphStats {
 			if (kept.counts.topMissing(topCount)) await kept.counts.fillTop(topCount, budget);
 			// Nothing came while the last part was worked out: the answer is the vault as it is now.
 			if (kept.changed.size === 0 && kept.walk !== null && kept.walk.at === kept.walk.paths.length) return kept.counts.answer(topCount);
+		}
+	}
+
+	/** Marks changed each note with links pointing nowhere whose links the host resolved again since its part was set (see `askers`). */
+	private async markAskersResolvedAgain(kept: ScopeCounts, budget?: CallBudget): Promise<void> {
+		const { unresolvedLinks } = this.host.metadataCache;
+		let looked = 0;
+		for (const [path, record] of kept.askers) {
+			// One comparison a note: the clock is looked at every ASKERS_COMPARED_PER_LOOK of them, not each time.
+			if (++looked % ASKERS_COMPARED_PER_LOOK === 0 && budget?.due()) await budget.checkpoint();
+			if (unresolvedLinks[path] !== record) kept.changed.add(path);
 		}
 	}
 
@@ -166,13 +186,18 @@ export class KeptGraphStats {
 		if (this.host.vault.getFileByPath(path)?.extension !== "md" || !visible(path)) {
 			kept.counts.set(path, null);
 			kept.reresolved.delete(path);
+			kept.askers.delete(path);
 			return;
 		}
 		const filesMoved = kept.filesMoved;
+		// Taken before the links are worked out: resolved again meanwhile, the note is worked out again at the next look.
+		const unresolvedRecord = this.host.metadataCache.unresolvedLinks[path];
 		const links = await noteGraphLinks(this.host, kept.scope, path, budget, undefined, () => this.resolverOf(kept, budget));
 		// Worked out over pauses: when the note's links changed meanwhile it is in `changed` again, and set again after; when
 		// any file moved, where its links lead among the visible files may have too.
 		kept.counts.set(path, links);
+		if (links.unresolved > 0) kept.askers.set(path, unresolvedRecord);
+		else kept.askers.delete(path);
 		if (kept.filesMoved !== filesMoved) kept.changed.add(path);
 		if (links.reresolved) kept.reresolved.add(path);
 		else kept.reresolved.delete(path);

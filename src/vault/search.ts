@@ -643,7 +643,7 @@ export class IndexedNoteSearch implements NoteSearch {
 			const headings = yield* headingsInSteps(cache);
 			const prepared = yield* engine.index.prepare(path, file.basename, file.stat.mtime, body, headings, yield* aliasesInSteps(cache, file));
 			const tags = yield* noteTagsInSteps(cache, sharedNoteMemo.strings);
-			// The index's own work for the note (its postings, room for lists that must grow) in steps too: only `install` is one piece.
+			// The index's own work for the note (its postings, room for lists that must grow) in steps too; `installSteps` after.
 			return { plan: yield* engine.index.planCommit(prepared), tags };
 		})();
 		let work: { plan: CommitPlan; tags: NoteTags };
@@ -669,10 +669,14 @@ export class IndexedNoteSearch implements NoteSearch {
 		}
 		// Stale after its slices (a note was removed or replaced meanwhile): made again in slices too, not at once by `install`.
 		let plan = work.plan;
-		for (let attempt = 0; attempt < INDEX_REPLAN_ATTEMPTS && !engine.index.isCurrent(plan); attempt++) {
+		let attempts = 0;
+		while (!engine.index.isCurrent(plan) || engine.index.installing) {
 			// In a turn of its own: the last slice of the plan ran up to the end of its time.
 			await this.yieldToHost();
+			// Another note's install in slices ends first: installed now, this one would finish it at once.
+			while (engine.index.installing) await this.yieldToHost();
 			if (!this.stillDue(engine, file, path, version)) return;
+			if (engine.index.isCurrent(plan) || attempts++ >= INDEX_REPLAN_ATTEMPTS) break;
 			const replanned = await runStepsInSlicesWhile(engine.index.replanSteps(plan), INDEX_UPDATE_SLICE_MS, this.yieldToHost, () =>
 				this.stillDue(engine, file, path, version),
 			);
@@ -681,7 +685,16 @@ export class IndexedNoteSearch implements NoteSearch {
 		}
 		// Moved since it was listed or read (the same file object, renamed: into an excluded folder, say): the rename's own event indexes it where it is now, if it may be.
 		if (file.path !== path || !isNoteInScope(path, this.scope)) return;
-		engine.index.install(plan);
+		// A new note of many words in slices too, searches meanwhile answering without it; once begun it
+		// ends, whatever happens meanwhile (a removal of the note waits for it, see `removeSteps`).
+		const installing = engine.index.installSteps(plan);
+		// Its first step now: a short note is in the index before this returns.
+		if (!installing.next().done) {
+			await this.yieldToHost();
+			await runStepsInSlices(installing, INDEX_UPDATE_SLICE_MS, this.yieldToHost);
+			// Its tasks, tags and links below are for the note as read: a newer event does that work itself.
+			if (file.path !== path || !this.stillDue(engine, file, path, version)) return;
+		}
 		// The text is in hand: keep the note's tasks, tags and link counts for the vault-wide tools, so their first call reads nothing.
 		let tags = work.tags;
 		// Not a text older than the note's last event: its tasks and links would be kept for the note's newer metadata.

@@ -873,7 +873,13 @@ describe("PostingsIndex: a commit in steps (planCommit, then install)", () => {
 				fc.array(fc.record({ path, text: noteText }), { maxLength: 4 }),
 				fc.boolean(),
 				fc.array(
-					fc.record({ text: bigText, during: fc.array(change, { maxLength: 4 }), again: fc.array(change, { maxLength: 3 }), replan: fc.boolean() }),
+					fc.record({
+						text: bigText,
+						during: fc.array(change, { maxLength: 4 }),
+						again: fc.array(change, { maxLength: 3 }),
+						replan: fc.boolean(),
+						installing: fc.array(change, { maxLength: 4 }),
+					}),
 					{
 						minLength: 1,
 						maxLength: 3,
@@ -909,9 +915,20 @@ describe("PostingsIndex: a commit in steps (planCommit, then install)", () => {
 							for (; !again.done; again = replanning.next()) makeChange(againChanges.shift());
 							plan = again.value;
 						}
-						// The plan is installed last: its version of the note is the index's.
-						index.install(plan);
+						// The plan is installed last, in steps of 64 postings when the note is new: its version of the note is the
+						// index's. A step changes nothing a search sees (only the last, whole); other changes between them finish it first.
+						const installing = index.installSteps(plan, 64);
+						const installChanges = [...big.installing];
+						const paths = [...notes.keys()];
+						// Any change between its steps comes after the install: it finishes the install first.
 						notes.set("Big.md", big.text);
+						for (;;) {
+							const seen = postingsByPath(index, words, paths);
+							if (installing.next().done) break;
+							expect(postingsByPath(index, words, paths)).toEqual(seen);
+							makeChange(installChanges.shift());
+						}
+						for (const made of installChanges) makeChange(made);
 					}
 					const expected = new PostingsIndex(null);
 					for (const [notePath, text] of notes) expected.add(notePath, "note", 1, text, []);

@@ -147,6 +147,35 @@ describe("KeptGraphStats: get_graph_stats answers again without a walk until a n
 		expect((await stats(vault.scope("Hidden"))).answer).toMatchObject({ links: 0, unresolved_links: 4 });
 	});
 
+	test("a note that comes to exist is counted for the links asking for it though the host sends no `resolve` for them (Obsidian documents only `resolved`)", async () => {
+		// A host that sends no `resolve` at all: the links asking for Missing are resolved again all the same.
+		const { metadataCache } = vault.host;
+		const quiet = new Proxy(metadataCache, {
+			get: (target, name, receiver) =>
+				name === "on"
+					? (event: string, callback: (file: HostFile) => void) => target.on(event as "resolve", event === "resolve" ? () => undefined : callback)
+					: (Reflect.get(target, name, receiver) as unknown),
+		});
+		kept.stop();
+		kept = new KeptGraphStats(
+			new Proxy(vault.host, { get: (target, name, receiver) => (name === "metadataCache" ? quiet : (Reflect.get(target, name, receiver) as unknown)) }),
+		);
+		kept.start();
+		expect((await stats(vault.scope("Hidden"))).answer).toMatchObject({ links: 3, unresolved_links: 1 });
+		// A/One.md's `[[Missing]]` leads to the new note; asked at once, then once the host has read it.
+		await vault.host.vault.create("Missing.md", "# Missing\n");
+		await stats(vault.scope("Hidden"));
+		await metadataCache.settled();
+		expect((await stats(vault.scope("Hidden"))).answer).toMatchObject({ notes: PLAIN_NOTES + 4, links: 4, unresolved_links: 0 });
+		// And by a rename: A/Two.md's `[[One]]` points nowhere, then to the note renamed back.
+		await vault.host.vault.rename(vault.host.vault.getFileByPath("A/One.md") as HostFile, "A/First.md");
+		await metadataCache.settled();
+		await stats(vault.scope("Hidden"));
+		await vault.host.vault.rename(vault.host.vault.getFileByPath("A/First.md") as HostFile, "A/One.md");
+		await metadataCache.settled();
+		expect((await stats(vault.scope("Hidden"))).answer).toMatchObject({ links: 4, unresolved_links: 0 });
+	});
+
 	test("a note deleted: counted again", async () => {
 		await stats(vault.scope("Hidden"));
 		await vault.host.fileManager.trashFile(vault.host.vault.getFileByPath("A/Two.md") as HostFile);

@@ -979,3 +979,66 @@ describe("a search's snippets show each note as it is now", () => {
 		expect(await snippetsOf("Garden.md")).toBeUndefined();
 	});
 });
+
+describe("a new note of many new words installed into the index (at start, one piece of 98-199 ms for a million)", () => {
+	test("goes in slices, and a search between them answers as if the note were not there yet", async () => {
+		const DISTINCT = 60_000;
+		const LONG = `# Big\n\n${Array.from({ length: DISTINCT }, (_, word) => `w${word}`).join(" ")} alpha\n`;
+		const vault = await openVault({ "Small.md": "alpha\n" });
+		const scope = vault.scope();
+		type Internals = { engine: { index: PostingsIndex } };
+		type IndexInternals = { dictionary: TermDictionary; lengthOf(id: number): number };
+		// Postings of Big.md's words in the index's lists, cut or not (what install wrote so far), and what a search sees at each pause.
+		const written: number[] = [];
+		const halfSeen: string[] = [];
+		let watching = false;
+		const countWritten = () => {
+			const inner = (index as unknown as Internals).engine.index as unknown as IndexInternals;
+			let count = 0;
+			for (let word = 0; word < DISTINCT; word++) {
+				const id = inner.dictionary.lookup(`w${word}`);
+				if (id !== undefined) count += inner.lengthOf(id);
+			}
+			written.push(count);
+		};
+		const index = new IndexedNoteSearch(vault.host, scope, async () => {
+			if (watching) {
+				const postings = (index as unknown as Internals).engine.index;
+				countWritten();
+				// Found by all its words once installed, by none before: never by some.
+				const first = postings.resolveWhole(["w0"])?.length ?? 0;
+				const last = postings.resolveWhole([`w${DISTINCT - 1}`])?.length ?? 0;
+				const alpha = postings.resolveWhole(["alpha"])?.length ?? 0;
+				if (!(first === last && alpha === 1 + first && postings.has("Big.md") === (first === 1))) halfSeen.push(`${first} ${last} ${alpha}`);
+			}
+			await settle();
+		});
+		index.start();
+		await index.whenReady();
+		const pieces = countWorkPerPiece();
+		watching = true;
+		try {
+			await vault.host.vault.create("Big.md", LONG);
+			const found = async (query: string) => (await index.search(scope, parseQuery(query), {}, 5)).results.map((hit) => hit.path);
+			for (let turn = 0; turn < 100_000 && (await found("w59999")).length === 0; turn++) await settle();
+			watching = false;
+			countWritten();
+			expect(await found("w0")).toEqual(["Big.md"]);
+			expect((await found("alpha")).sort()).toEqual(["Big.md", "Small.md"]);
+		} finally {
+			watching = false;
+			pieces.restore();
+		}
+		try {
+			expect(halfSeen).toEqual([]);
+			// Postings written between two pauses: before, all 60,000 in the one piece that installed the note.
+			const steps = written.slice(1).map((count, at) => count - (written[at] ?? 0));
+			expect(written.at(-1)).toBe(DISTINCT);
+			expect(Math.max(...steps)).toBeLessThanOrEqual(16_384);
+			expect(steps.filter((step) => step > 0).length).toBeGreaterThanOrEqual(4);
+		} finally {
+			await index.stop();
+			await vault.close();
+		}
+	}, 60_000);
+});
