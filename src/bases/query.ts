@@ -258,7 +258,7 @@ async function makeRow(
 			const cell = cellValue(id, context);
 			// Made into JSON whole, and looked at for the files it names: a step per value it holds, each time.
 			spendOnWalking(context, cell.value, cell.value);
-			return { value: toJson(cell.value), naming: namingOf(cell.value), error: cell.error };
+			return { value: toJson(cell.value), naming: namingOf(cell.value, (text) => context.vault.isFilePath(text)), error: cell.error };
 		});
 		if (room && !(room.takeEntry(id, value) && (error === undefined || room.takeEntry(id, error)))) return null;
 		Object.defineProperty(values, id, { value, enumerable: true, writable: true, configurable: true });

@@ -12,7 +12,7 @@ import { linkpathOf } from "../markdown/inline";
 import { fail, ok, type Result } from "../result";
 import { comparePaths, visibleLinkResolver } from "./notes";
 import { sortInSlices, type CallBudget } from "./workBudget";
-import { BASES_LISTING_CHECK_MASK } from "../config/limits";
+import { BASES_LISTING_CHECK_MASK, MAX_VAULT_PATH_CHARS } from "../config/limits";
 import { checkVaultPath } from "./paths";
 import { isPathVisible, type Scope } from "./scope";
 import { folderOf } from "../paths/parts";
@@ -145,6 +145,8 @@ export async function baseVault(
 			const file = host.vault.getFileByPath(path);
 			return file ? fileFor(file) : null;
 		},
+		// Every visible file's base file is made above: a lookup, never a path worked out for any text a cell holds.
+		isFilePath: (text) => text.length <= MAX_VAULT_PATH_CHARS && byPath.has(text),
 		resolveLink,
 		backlinks: (path) => {
 			// Built once per query when not built ahead (a base that never names `file.backlinks`).
