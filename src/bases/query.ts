@@ -250,7 +250,7 @@ async function makeRow(
 	const values: Record<string, unknown> = {};
 	const errors: Record<string, string> = {};
 	const namings = new Map<string, ValueNaming>();
-	const isFilePath = (text: string) => context.vault.isFilePath(text);
+	const isVisiblePath = (text: string) => context.vault.isVisiblePath(text);
 	const row: BaseQueryRow = { path: file.path, ...(group !== undefined ? { group: toJson(group) } : {}), values };
 	// The row's frame, with an `errors` key even when it has none (a few bytes more, never fewer).
 	if (room && !(room.take({ path: "", group: row.group ?? null, values: {}, errors: {} }) && room.take(row.path))) return null;
@@ -260,7 +260,7 @@ async function makeRow(
 			const cell = cellValue(id, context);
 			// Made into JSON whole, and looked at for the files it names: a step per value it holds, each time.
 			spendOnWalking(context, cell.value, cell.value);
-			return { value: toJson(cell.value), naming: namingOf(cell.value, isFilePath), error: cell.error };
+			return { value: toJson(cell.value), naming: namingOf(cell.value, isVisiblePath), error: cell.error };
 		});
 		if (room && !(room.takeEntry(id, value) && (error === undefined || room.takeEntry(id, error)))) return null;
 		Object.defineProperty(values, id, { value, enumerable: true, writable: true, configurable: true });
@@ -270,7 +270,7 @@ async function makeRow(
 	if (namings.size > 0) cellNamings.set(values, namings);
 	const made = Object.keys(errors).length > 0 ? { ...row, errors } : row;
 	// A row's own places replace its schema's (filePlaces.ts): its path is named again beside its group.
-	const groupNaming = group === undefined ? null : namingOf(group, isFilePath);
+	const groupNaming = group === undefined ? null : namingOf(group, isVisiblePath);
 	if (groupNaming !== null)
 		cellNamings.set(
 			made,

@@ -14,7 +14,7 @@ const FILES = [
 ];
 const VAULT: BaseVault = {
 	file: (path) => FILES.find((entry) => entry.path === path) ?? null,
-	isFilePath: (text) => FILES.some((entry) => entry.path === text),
+	isVisiblePath: (text) => FILES.some((entry) => entry.path === text),
 	resolveLink: () => null,
 	backlinks: () => [],
 };

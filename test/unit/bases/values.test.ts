@@ -42,13 +42,13 @@ function fail(text: string): never {
 }
 
 describe("namingOf: which values of a cell name files", () => {
-	const isFilePath = (text: string) => text === "Projects/Plan.md";
+	const isVisiblePath = (text: string) => text === "Projects/Plan.md";
 
 	test("a text names a file only when it is, exactly, a visible file's path: cut to a prefix it could name another note", () => {
-		expect(namingOf("Projects/Plan.md", isFilePath)).toBe("path");
-		expect(namingOf("Projects/Plan", isFilePath)).toBeNull();
-		expect(namingOf("projects/plan.md", isFilePath)).toBeNull();
-		expect(namingOf(["text", "Projects/Plan.md", 3], isFilePath)).toEqual(new Map([[1, "path"]]));
+		expect(namingOf("Projects/Plan.md", isVisiblePath)).toBe("path");
+		expect(namingOf("Projects/Plan", isVisiblePath)).toBeNull();
+		expect(namingOf("projects/plan.md", isVisiblePath)).toBeNull();
+		expect(namingOf(["text", "Projects/Plan.md", 3], isVisiblePath)).toEqual(new Map([[1, "path"]]));
 	});
 
 	test("a link names its note as link text, whatever its text", () => {
