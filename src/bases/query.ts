@@ -203,10 +203,11 @@ function compareRows(a: Value[], b: Value[], keys: SortKey[]): number {
 }
 
 /**
- * For a row's `values`, the cells that are files or links, and how they name them: an answer too
- * big to send is cut to fit, and a file's path cut to a prefix (or a link's text inside its link
- * path) could name another, planted note. Kept beside the row, not in it: the answer is what the
- * client gets, and held weakly, so it goes with the row.
+ * For a row's `values`, the cells that are files or links, and how they name them; for a row whose
+ * group does, its path and its group: an answer too big to send is cut to fit, and a file's path
+ * cut to a prefix (or a link's text inside its link path) could name another, planted note. Kept
+ * beside the row, not in it: the answer is what the client gets, and held weakly, so it goes with
+ * the row.
  */
 export const cellNamings = new WeakMap<object, ReadonlyMap<string, ValueNaming>>();
 
@@ -249,6 +250,7 @@ async function makeRow(
 	const values: Record<string, unknown> = {};
 	const errors: Record<string, string> = {};
 	const namings = new Map<string, ValueNaming>();
+	const isVisiblePath = (text: string) => context.vault.isVisiblePath(text);
 	const row: BaseQueryRow = { path: file.path, ...(group !== undefined ? { group: toJson(group) } : {}), values };
 	// The row's frame, with an `errors` key even when it has none (a few bytes more, never fewer).
 	if (room && !(room.take({ path: "", group: row.group ?? null, values: {}, errors: {} }) && room.take(row.path))) return null;
@@ -258,7 +260,7 @@ async function makeRow(
 			const cell = cellValue(id, context);
 			// Made into JSON whole, and looked at for the files it names: a step per value it holds, each time.
 			spendOnWalking(context, cell.value, cell.value);
-			return { value: toJson(cell.value), naming: namingOf(cell.value), error: cell.error };
+			return { value: toJson(cell.value), naming: namingOf(cell.value, isVisiblePath), error: cell.error };
 		});
 		if (room && !(room.takeEntry(id, value) && (error === undefined || room.takeEntry(id, error)))) return null;
 		Object.defineProperty(values, id, { value, enumerable: true, writable: true, configurable: true });
@@ -266,5 +268,16 @@ async function makeRow(
 		if (error !== undefined) Object.defineProperty(errors, id, { value: error, enumerable: true, writable: true, configurable: true });
 	}
 	if (namings.size > 0) cellNamings.set(values, namings);
-	return Object.keys(errors).length > 0 ? { ...row, errors } : row;
+	const made = Object.keys(errors).length > 0 ? { ...row, errors } : row;
+	// A row's own places replace its schema's (filePlaces.ts): its path is named again beside its group.
+	const groupNaming = group === undefined ? null : namingOf(group, isVisiblePath);
+	if (groupNaming !== null)
+		cellNamings.set(
+			made,
+			new Map<string, ValueNaming>([
+				["path", "path"],
+				["group", groupNaming],
+			]),
+		);
+	return made;
 }

@@ -37,6 +37,8 @@ export interface BaseFile {
 export interface BaseVault {
 	/** The visible file at this path, or null. */
 	file(path: string): BaseFile | null;
+	/** Whether `text` is, exactly, the path of a visible file or of a folder holding one (a cell holding it names that file or folder). */
+	isVisiblePath(text: string): boolean;
 	/** Where a link path leads from `sourcePath`, among visible files (Obsidian's resolution), or null. */
 	resolveLink(linkpath: string, sourcePath: string): string | null;
 	/** Visible notes linking to `path`. */
@@ -183,14 +185,20 @@ export function toJson(value: Value): unknown {
 /** How a value as a client receives it (`toJson`) names files: a path, a link's text, or the items of a list that do, by index. */
 export type ValueNaming = "path" | "link" | ReadonlyMap<number, ValueNaming>;
 
-/** How `value` names files as `toJson` gives it, or null when it names none (an object's fields are the author's text). */
-export function namingOf(value: Value): ValueNaming | null {
+/**
+ * How `value` names files as `toJson` gives it, or null when it names none (an object's fields are
+ * the author's text). A text names a file when it is a visible file's or folder's path
+ * (`isVisiblePath`): `file.path`, `file.folder`, or a formula giving one, is a path as text, and cut
+ * to a prefix it could name another note or folder.
+ */
+export function namingOf(value: Value, isVisiblePath: (text: string) => boolean): ValueNaming | null {
 	if (value instanceof FileValue || value instanceof ThisValue) return "path";
 	if (value instanceof LinkValue) return "link";
+	if (typeof value === "string") return isVisiblePath(value) ? "path" : null;
 	if (!Array.isArray(value)) return null;
 	const items = new Map<number, ValueNaming>();
 	for (const [index, item] of value.entries()) {
-		const naming = namingOf(item);
+		const naming = namingOf(item, isVisiblePath);
 		if (naming !== null) items.set(index, naming);
 	}
 	return items.size > 0 ? items : null;

@@ -98,7 +98,7 @@ function placesOfNaming(naming: ValueNaming): FilePlaces {
 	return { names: null, keys: new Map(), items: null, at: new Map([...naming].map(([index, item]) => [index, placesOfNaming(item)])) };
 }
 
-/** For a base row's cells (`values`), where they name files, from the namings the query gave them; null for any other object. */
+/** For a base row's cells (`values`), or a row whose group names files, where they name files, from the namings the query gave them; null for any other object. */
 export function placesOfBaseCells(value: object): FilePlaces | null {
 	const namings = cellNamings.get(value);
 	if (namings === undefined) return null;

@@ -102,7 +102,10 @@ async function promptNotes(ctx: ToolContext): Promise<Map<string, HostFile>> {
 		ctx.callBudget,
 	);
 	if (!notes.ok) throw new ProtocolError(ProtocolErrorCode.InternalError, "Listing the prompt notes needed more work than one call may do; try again.");
-	for (const file of notes.value) prompts.set(file.path.slice(folder.length + 1).replace(/\.md$/i, ""), file);
+	// Named after the walk's last pause: a note the person moved out of the folder meanwhile (into an excluded one) is left out.
+	const visibleNow = noteVisibility(ctx.scope);
+	for (const file of notes.value)
+		if (isInFolder(file.path, folder) && visibleNow(file.path)) prompts.set(file.path.slice(folder.length + 1).replace(/\.md$/i, ""), file);
 	return prompts;
 }
 

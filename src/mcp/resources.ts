@@ -57,7 +57,13 @@ export function registerNoteResources(server: McpServer, contextOf: () => ToolCo
 				);
 				if (!recent.ok)
 					throw new ProtocolError(ProtocolErrorCode.InternalError, "Listing the newest notes needed more work than one call may do; try again.");
-				return { resources: recent.value.map((file) => ({ uri: noteUri(file.path), name: file.path, mimeType: "text/markdown" })) };
+				// After the walk's last pause: a note the person moved into an excluded folder meanwhile is not named there.
+				const visibleNow = noteVisibility(ctx.scope);
+				return {
+					resources: recent.value
+						.filter((file) => visibleNow(file.path))
+						.map((file) => ({ uri: noteUri(file.path), name: file.path, mimeType: "text/markdown" })),
+				};
 			},
 		}),
 		{ title: "Note", description: "The Markdown text of a note in the vault.", mimeType: "text/markdown" },

@@ -12,7 +12,7 @@ import { linkpathOf } from "../markdown/inline";
 import { fail, ok, type Result } from "../result";
 import { comparePaths, visibleLinkResolver } from "./notes";
 import { sortInSlices, type CallBudget } from "./workBudget";
-import { BASES_LISTING_CHECK_MASK } from "../config/limits";
+import { BASES_LISTING_CHECK_MASK, MAX_VAULT_PATH_CHARS } from "../config/limits";
 import { checkVaultPath } from "./paths";
 import { isPathVisible, type Scope } from "./scope";
 import { folderOf } from "../paths/parts";
@@ -121,9 +121,12 @@ export async function baseVault(
 	};
 	const files: BaseFile[] = [];
 	const notes: HostFile[] = [];
+	// The folders holding visible files: `file.folder` is one, as text.
+	const folders = new Set<string>();
 	for (const file of host.vault.getFiles()) {
 		if (isVisible(file.path)) {
 			files.push(fileFor(file));
+			for (let folder = folderOf(file.path); folder !== "" && !folders.has(folder); folder = folderOf(folder)) folders.add(folder);
 			if (file.extension === "md") notes.push(file);
 		}
 		if (clock.due()) await clock.checkpoint();
@@ -145,6 +148,8 @@ export async function baseVault(
 			const file = host.vault.getFileByPath(path);
 			return file ? fileFor(file) : null;
 		},
+		// Every visible file's base file and folder are gathered above: lookups, never a path worked out for any text a cell holds.
+		isVisiblePath: (text) => text.length <= MAX_VAULT_PATH_CHARS && (byPath.has(text) || folders.has(text)),
 		resolveLink,
 		backlinks: (path) => {
 			// Built once per query when not built ahead (a base that never names `file.backlinks`).

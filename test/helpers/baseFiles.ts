@@ -25,6 +25,7 @@ export function baseFile(path: string, properties: Record<string, unknown> | nul
 export function baseVault(files: readonly BaseFile[]): BaseVault {
 	return {
 		file: (path) => files.find((entry) => entry.path === path) ?? null,
+		isVisiblePath: (text) => files.some((entry) => entry.path === text),
 		resolveLink: (linkpath) =>
 			files.find((entry) => entry.path === linkpath || entry.path === `${linkpath}.md` || entry.basename === linkpath)?.path ?? null,
 		backlinks: () => [],

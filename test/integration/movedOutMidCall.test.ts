@@ -1,4 +1,7 @@
+import { promises as fs } from "node:fs";
+import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { FIRST_IN_ORDER_CHECK_MASK } from "../../src/config/limits";
 import { addToken } from "../../src/auth/tokenList";
 import { defaultSettings, type VaultMcpSettings } from "../../src/config/settings";
 import { NodeHost } from "../../src/headless/NodeHost";
@@ -179,5 +182,93 @@ describe("a note moved into an excluded folder while a call about it runs", () =
 		const answer = await callTool(client, "read_note", { path: "Notes/A first.md" });
 		expect(moved).toBe(true);
 		expectNoPrivatePath(answer);
+	});
+});
+
+describe("a note moved into an excluded folder while resources/list or prompts/list walks a vault of thousands", () => {
+	/** Past one pause of the walk that picks the newest notes and the prompt notes (it looks at the time every 4,096 notes). */
+	const FILLERS = 4_100;
+	const PROMPTS = ["a Greet", "a Thank", "a Wave"];
+	let root: string;
+	let host: NodeHost;
+	let service: McpService;
+	let client: Client;
+	let atNextPause: (() => Promise<void>) | null = null;
+	/** Prompt notes, among the newest, that the walk reaches before its first pause: one moved by each test. */
+	let walkedFirst: string[];
+
+	beforeAll(async () => {
+		const fillers = Object.fromEntries(Array.from({ length: FILLERS }, (_, index) => [`Prompts/z ${index}.md`, `filler ${index}\n`]));
+		root = await makeVault({ ...fillers, ...Object.fromEntries(PROMPTS.map((name) => [`Prompts/${name}.md`, `Say ${name}.\n`])) });
+		const old = new Date("2020-01-01T00:00:00Z");
+		for (const path of Object.keys(fillers)) await fs.utimes(nodePath.join(root, path), old, old);
+		host = await NodeHost.open(root);
+		const order = host.vault.getMarkdownFiles().map((file) => file.path);
+		const early = order.slice(0, FIRST_IN_ORDER_CHECK_MASK).filter((path) => PROMPTS.some((name) => path === `Prompts/${name}.md`));
+		// The folder is read in the disk's order: of three such notes among 4,103, two come before the first pause.
+		expect(early.length).toBeGreaterThan(1);
+		walkedFirst = early;
+		let settings: VaultMcpSettings = {
+			...defaultSettings(),
+			serverEnabled: true,
+			port: 0,
+			excludedFolders: ["Private diary"],
+			promptsFolder: "Prompts",
+		};
+		const made = addToken(settings, "reader", "read");
+		if ("error" in made) throw new Error(made.error);
+		settings = made.settings;
+		service = new McpService({
+			host,
+			serverVersion: "test",
+			logger: new RecordingLogger(),
+			journal: new MemoryJournal(),
+			yieldToHost: async () => {
+				const move = atNextPause;
+				atNextPause = null;
+				if (move) await move();
+				await new Promise((resolve) => setImmediate(resolve));
+			},
+			callBudget: { sliceMs: 0 },
+		});
+		const status = await service.apply(settings);
+		if (status.state !== "listening") throw new Error("the server did not start");
+		await service.search?.whenReady();
+		client = await connectClient(status.url, made.token);
+	}, 60_000);
+
+	afterAll(async () => {
+		await client.close();
+		await service.stop();
+		await host.close();
+		await removeDir(root);
+	});
+
+	/** Moves `path` into the excluded folder at the call's next pause. */
+	function movedAtNextPause(path: string): void {
+		atNextPause = async () => {
+			const file = host.vault.getFileByPath(path);
+			if (!file) throw new Error(`no ${path}`);
+			await host.vault.rename(file, path.replace(/^Prompts\//u, "Private diary/"));
+		};
+	}
+
+	test("resources/list names no note under the excluded path (it named it)", async () => {
+		const moved = walkedFirst[0] as string;
+		movedAtNextPause(moved);
+		const listed = await client.listResources();
+		expect(atNextPause).toBeNull();
+		expect(JSON.stringify(listed)).not.toMatch(/Private/u);
+		expect(listed.resources.map((resource) => resource.name)).not.toContain(moved);
+	});
+
+	test("prompts/list offers the notes in the prompts folder now, none moved into the excluded folder (the whole list failed: 'the folders this token may see changed')", async () => {
+		const moved = walkedFirst[1] as string;
+		movedAtNextPause(moved);
+		const listed = await client.listPrompts();
+		expect(atNextPause).toBeNull();
+		const names = listed.prompts.map((prompt) => prompt.name);
+		expect(names.filter((name) => host.vault.getFileByPath(`Prompts/${name}.md`) === null)).toEqual([]);
+		expect(names).toEqual(expect.arrayContaining(PROMPTS.filter((name) => !walkedFirst.slice(0, 2).includes(`Prompts/${name}.md`))));
 	});
 });

@@ -30,6 +30,7 @@ describe("tools of Obsidian's window, inside the plugin", () => {
 			// Made outside Obsidian: as link text, "Work#1/Plan.md" is the note "Work" at heading "1/Plan.md".
 			"Work#1/Plan.md": "# Steps\n",
 			"Private/Work.md": "hidden work\n",
+			"Plans/Moving.md": "# Moving\n",
 		});
 		host = await NodeHost.open(vault);
 		app = createApp(host);
@@ -94,6 +95,29 @@ describe("tools of Obsidian's window, inside the plugin", () => {
 		);
 		expect(await callError(client, "open_note", { path: "Private/Diary" })).toContain('No note "Private/Diary"');
 		expect(app.workspace.tabs.length).toBe(before);
+	});
+
+	test("open_note of a note the person moves into an excluded folder while its tab opens answers as for a note not there, never naming where it went (it named it)", async () => {
+		const getLeaf = app.workspace.getLeaf.bind(app.workspace);
+		// Obsidian renames the very file object it handed out: the move lands while the tab is being opened.
+		const moving = jest.spyOn(app.workspace, "getLeaf").mockImplementation((newLeaf) => {
+			const leaf = getLeaf(newLeaf);
+			return {
+				openFile: async (file, openState) => {
+					await host.vault.rename(file, "Private/Moved away.md");
+					await leaf.openFile(file, openState);
+				},
+			};
+		});
+		let error: string;
+		try {
+			error = await callError(client, "open_note", { path: "Plans/Moving.md" });
+		} finally {
+			moving.mockRestore();
+		}
+		// The answer the same call gets now that the note is gone from where it was asked for.
+		expect(error).toBe(await callError(client, "open_note", { path: "Plans/Moving.md" }));
+		expect(error).not.toContain("Private");
 	});
 
 	test("get_active_note gives the focused note and its selection; an excluded note or none at all answer alike", async () => {

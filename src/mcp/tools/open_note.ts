@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { HEADINGS_LISTED } from "../../config/limits";
 import { describeHeadings, resolveSubpath } from "../../markdown/subpath";
-import { findNote } from "../../vault/notes";
+import { findNote, noteAsAnswered } from "../../vault/notes";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
 import { echoed } from "../../markdown/echo";
@@ -39,6 +39,9 @@ export const openNoteTool = defineTool({
 		}
 		// The file itself, never link text: a path holding `#` (made outside Obsidian) would be read as a link to another note.
 		await workspace.getLeaf("tab").openFile(file, { active: true, ...(heading === undefined ? {} : { eState: { subpath: `#${heading}` } }) });
-		return ok({ path: file.path, ...(heading === undefined ? {} : { heading }) });
+		// After the tab's wait: a note the person moved into an excluded folder meanwhile is not named there.
+		const answered = noteAsAnswered(ctx.host, ctx.scope, args.path, file);
+		if (!answered.ok) return answered;
+		return ok({ path: answered.value.path, ...(heading === undefined ? {} : { heading }) });
 	},
 });

@@ -12,7 +12,12 @@ const FILES = [
 	file("c.md", {}),
 	file("img.png"),
 ];
-const VAULT: BaseVault = { file: (path) => FILES.find((entry) => entry.path === path) ?? null, resolveLink: () => null, backlinks: () => [] };
+const VAULT: BaseVault = {
+	file: (path) => FILES.find((entry) => entry.path === path) ?? null,
+	isVisiblePath: (text) => FILES.some((entry) => entry.path === text),
+	resolveLink: () => null,
+	backlinks: () => [],
+};
 
 async function rows(base: string): Promise<BaseQueryResult> {
 	const config = parseBaseFile(base);

@@ -1,4 +1,4 @@
-import { addDuration, DateValue, parseDateText, parseDurationText, formatDate } from "../../../src/bases/values";
+import { addDuration, DateValue, formatDate, LinkValue, namingOf, parseDateText, parseDurationText } from "../../../src/bases/values";
 
 describe("dates and durations", () => {
 	test("reads the date forms Bases writes, and refuses impossible dates", () => {
@@ -40,3 +40,18 @@ describe("dates and durations", () => {
 function fail(text: string): never {
 	throw new Error(`not a duration: ${text}`);
 }
+
+describe("namingOf: which values of a cell name files", () => {
+	const isVisiblePath = (text: string) => text === "Projects/Plan.md";
+
+	test("a text names a file only when it is, exactly, a visible file's path: cut to a prefix it could name another note", () => {
+		expect(namingOf("Projects/Plan.md", isVisiblePath)).toBe("path");
+		expect(namingOf("Projects/Plan", isVisiblePath)).toBeNull();
+		expect(namingOf("projects/plan.md", isVisiblePath)).toBeNull();
+		expect(namingOf(["text", "Projects/Plan.md", 3], isVisiblePath)).toEqual(new Map([[1, "path"]]));
+	});
+
+	test("a link names its note as link text, whatever its text", () => {
+		expect(namingOf(new LinkValue("Projects/Plan.md", null), () => false)).toBe("link");
+	});
+});
