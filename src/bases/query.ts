@@ -46,7 +46,7 @@ export interface BaseQueryResult {
  * has gone (deleted, renamed, filtered out), at the row that was next; when both have gone, at the
  * last row's position.
  */
-export interface RowsPlace {
+interface RowsPlace {
 	last: string;
 	next: string;
 	position: number;

@@ -46,7 +46,8 @@ export function decodeCursor(cursor: string | undefined, tool: string, parts: re
 	if (typeof parsed !== "object" || parsed === null) return fail(NOT_VALID);
 	const { offset, tool: madeBy, after } = parsed as { offset?: unknown; tool?: unknown; after?: unknown };
 	if (typeof offset === "number" && madeBy === undefined) return fail(FROM_OLDER_SERVER);
-	if (typeof madeBy === "string" && madeBy !== tool) return fail(`The cursor was made by another tool. Pass a cursor ${tool} gave, or none to start from the first page.`);
+	if (typeof madeBy === "string" && madeBy !== tool)
+		return fail(`The cursor was made by another tool. Pass a cursor ${tool} gave, or none to start from the first page.`);
 	if (madeBy !== tool || !Array.isArray(after) || after.length !== parts.length) return fail(NOT_VALID);
 	const fits = parts.every((part, index) => {
 		const value: unknown = after[index];
@@ -56,7 +57,7 @@ export function decodeCursor(cursor: string | undefined, tool: string, parts: re
 }
 
 /** Compares two keys of `parts`, in the order their list is sorted in. */
-export function compareKeys(parts: readonly KeyPart[], a: CursorKey, b: CursorKey): number {
+function compareKeys(parts: readonly KeyPart[], a: CursorKey, b: CursorKey): number {
 	for (const [index, part] of parts.entries()) {
 		const order = comparePart(part, a[index] as string | number, b[index] as string | number);
 		if (order !== 0) return order;

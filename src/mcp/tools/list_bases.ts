@@ -60,7 +60,9 @@ export const listBasesTool = defineTool({
 		}
 		const last = read.at(-1);
 		// Named as they are once all are read: a base moved into an excluded folder while others were read is left out.
-		const bases = read.filter(({ file }) => isPathVisible(file.path, ctx.scope)).map(({ file, views, error }) => ({ path: file.path, views, ...(error === undefined ? {} : { error }) }));
+		const bases = read
+			.filter(({ file }) => isPathVisible(file.path, ctx.scope))
+			.map(({ file, views, error }) => ({ path: file.path, views, ...(error === undefined ? {} : { error }) }));
 		const more = start + read.length < all.length && last !== undefined;
 		return ok({ bases, total: all.length - (read.length - bases.length), ...(more ? { next_cursor: encodeCursor(KEYED.tool, KEYED.keyOf(last)) } : {}) });
 	},

@@ -101,7 +101,10 @@ export const readCanvasTool = defineTool({
 		// One page of the nodes followed by the edges.
 		const items: CanvasItem[] = [...nodes.map(({ id }) => ({ kind: "node" as const, id })), ...edges.map(({ id }) => ({ kind: "edge" as const, id }))];
 		const start = startAfterCard(items, after.value);
-		if (start === null) return fail(`${answered.value.path} changed since the last page: the card or edge it ended at is gone. Call again without a cursor to start from the first page.`);
+		if (start === null)
+			return fail(
+				`${answered.value.path} changed since the last page: the card or edge it ended at is gone. Call again without a cursor to start from the first page.`,
+			);
 		const end = Math.min(start + args.limit, items.length);
 		const last = items[end - 1];
 		const edgesFrom = Math.max(0, start - nodes.length);
