@@ -35,6 +35,21 @@ export interface BaseQueryResult {
 	/** Files left out because a filter could not be evaluated for them (listed up to a limit, all counted). */
 	filter_errors: Array<{ path: string; error: string }>;
 	filter_errors_total: number;
+	/** Where the next page starts, when rows of the view are left past this one. */
+	next?: RowsPlace;
+}
+
+/**
+ * Where a page of rows ended: the path of its last row, of the row after it, and the last row's
+ * position. The rows' order is the view's sort over values of any type, so a place is found again by
+ * its rows, not by comparing sort values: after the last row wherever it now stands; when that row
+ * has gone (deleted, renamed, filtered out), at the row that was next; when both have gone, at the
+ * last row's position.
+ */
+interface RowsPlace {
+	last: string;
+	next: string;
+	position: number;
 }
 
 export interface BaseQueryOptions {
@@ -46,6 +61,8 @@ export interface BaseQueryOptions {
 	pause: () => Promise<void>;
 	/** The answer's bound, when it has one: rows are built while they fit it (truncated past them). */
 	fit?: AnswerFit;
+	/** Where the page starts: after this place (absent: the first row). */
+	after?: RowsPlace;
 }
 
 /**
@@ -125,7 +142,10 @@ export async function runBaseQuery(
 			(a, b) => compareRows(sortValues[a] ?? [], sortValues[b] ?? [], keys) || ((matched[a]?.file.path ?? "") < (matched[b]?.file.path ?? "") ? -1 : 1),
 			{ due: () => true, checkpoint: options.pause },
 		);
-		const limit = Math.min(options.limit, view.limit ?? Number.POSITIVE_INFINITY);
+		const pathAt = (at: number) => matched[order[at] as number]?.file.path;
+		const viewEnd = Math.min(order.length, view.limit ?? Number.POSITIVE_INFINITY);
+		const start = options.after ? startAfterRows(options.after, order.length, pathAt) : 0;
+		const end = Math.min(viewEnd, start + options.limit);
 		const answer: BaseQueryResult = {
 			view: view.name,
 			views: viewNames,
@@ -137,7 +157,7 @@ export async function runBaseQuery(
 			filter_errors_total: filterErrorsTotal,
 		};
 		const room = options.fit ? new AnswerRoom(options.fit, answer) : null;
-		for (const position of order.slice(0, limit)) {
+		for (const position of order.slice(start, end)) {
 			const entry = matched[position];
 			if (!entry) continue;
 			const group = view.groupBy ? (sortValues[position]?.[0] ?? null) : undefined;
@@ -153,11 +173,26 @@ export async function runBaseQuery(
 			);
 		}
 		answer.truncated = matched.length > answer.rows.length;
+		const following = start + answer.rows.length;
+		const last = answer.rows.at(-1);
+		const next = pathAt(following);
+		if (following < viewEnd && last !== undefined && next !== undefined) answer.next = { last: last.path, next, position: following - 1 };
 		return ok(answer);
 	} catch (error) {
 		if (error instanceof BudgetExceededError) return fail(error.message);
 		throw error;
 	}
+}
+
+/** Where the rows after `after` start among `count` rows (`pathAt` gives each one's path): a walk, as the view is sorted in full anyway. */
+function startAfterRows(after: RowsPlace, count: number, pathAt: (at: number) => string | undefined): number {
+	let next: number | null = null;
+	for (let at = 0; at < count; at++) {
+		const path = pathAt(at);
+		if (path === after.last) return at + 1;
+		if (path === after.next && next === null) next = at;
+	}
+	return next ?? Math.min(Math.max(0, Math.trunc(after.position)), count);
 }
 
 function passes(filter: Filter | null, context: EvaluationContext): boolean {

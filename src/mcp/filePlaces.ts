@@ -13,8 +13,12 @@ import { z } from "zod";
 import { cellNamings } from "../bases/query";
 import type { ValueNaming } from "../bases/values";
 
-/** Keys whose value is a vault path, or a list of them, wherever a tool's output schema has them. */
+/**
+ * Keys whose value is a vault path, or a list of them, wherever a tool's output schema has them;
+ * and a page's cursor, which holds paths: cut to a prefix it is no cursor, so it too is kept whole.
+ */
 const FILE_NAMING_KEYS: ReadonlySet<string> = new Set([
+	"next_cursor",
 	"path",
 	"new_path",
 	"backup",

@@ -86,7 +86,7 @@ export class NoteListing {
 	private state: ListingState | null = null;
 	/** Bumped when what a listing in that order holds may have changed. */
 	private readonly versions: Record<ListingOrder, number> = { path: 0, modified: 0 };
-	private readonly kept = new Map<string, { version: number; files: HostFile[] }>();
+	private readonly kept = new Map<string, { version: number; files: ListedNote[] }>();
 	private refs: EventRef[] = [];
 	private following = false;
 
@@ -124,10 +124,11 @@ export class NoteListing {
 
 	/**
 	 * The notes of `scope` that `filter` holds, sorted by `order`: kept from an earlier call when no
-	 * note changed since, else filtered from the kept sorted list in slices on `budget`. The caller
-	 * must not change the array.
+	 * note changed since, else filtered from the kept sorted list in slices on `budget`. Each with the
+	 * path and time it was sorted by, which a page's cursor names (a note renamed meanwhile keeps the
+	 * path it was listed at). The caller must change neither the array nor its entries.
 	 */
-	async list(scope: Scope, filter: ListingFilter, order: ListingOrder, budget: CallBudget): Promise<readonly HostFile[]> {
+	async list(scope: Scope, filter: ListingFilter, order: ListingOrder, budget: CallBudget): Promise<readonly ListedNote[]> {
 		const key = JSON.stringify([scopeKey(scope), filter.folder ?? null, filter.recursive, order]);
 		const version = this.versions[order];
 		const kept = this.kept.get(key);
@@ -138,10 +139,10 @@ export class NoteListing {
 		}
 		const notes = await this.sorted(order, budget);
 		const visible = noteVisibility(scope);
-		const files: HostFile[] = [];
+		const files: ListedNote[] = [];
 		for (let index = 0; index < notes.length; index++) {
 			const entry = notes[index] as ListedNote;
-			if (isListed(entry.path, filter) && visible(entry.path)) files.push(entry.file);
+			if (isListed(entry.path, filter) && visible(entry.path)) files.push(entry);
 			if ((index & NOTE_LISTING_FILTER_CHECK_MASK) === NOTE_LISTING_FILTER_CHECK_MASK && budget.due()) await budget.checkpoint();
 		}
 		if (this.following && this.versions[order] === version) {

@@ -252,30 +252,6 @@ function editDistance(a: string, b: string): number {
 	return previous[b.length] ?? 0;
 }
 
-/** An opaque page cursor: where the next page starts. */
-export function encodeCursor(offset: number): string {
-	return Buffer.from(JSON.stringify({ offset })).toString("base64url");
-}
-
-/** The offset a cursor stands for, or an error for a cursor this server did not make. */
-export function decodeCursor(cursor: string | undefined): Result<number> {
-	if (cursor === undefined) return ok(0);
-	try {
-		const parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { offset?: unknown };
-		if (typeof parsed.offset === "number" && Number.isInteger(parsed.offset) && parsed.offset >= 0) return ok(parsed.offset);
-	} catch {
-		// fall through to the error below
-	}
-	return fail("The cursor is not valid. Call again without a cursor to start from the first page.");
-}
-
-/** One page of `items` from `offset`, with the cursor of the next page if there is one. */
-export function page<T>(items: readonly T[], offset: number, limit: number): { items: T[]; nextCursor?: string } {
-	const slice = items.slice(offset, offset + limit);
-	const next = offset + limit;
-	return next < items.length ? { items: slice, nextCursor: encodeCursor(next) } : { items: slice };
-}
-
 /**
  * The longest prefix of `text` whose JSON string (as `JSON.stringify` writes it, less its quotes)
  * fits in `maxBytes` of UTF-8, never splitting a character. Cut by its UTF-8 bytes alone, a note of

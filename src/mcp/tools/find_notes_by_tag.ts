@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { TAG_NOTES_DEFAULT_LIMIT, TAG_NOTES_MAX_LIMIT } from "../../config/limits";
 import { isValidTag } from "../../markdown/tags";
-import { decodeCursor, page } from "../../vault/notes";
+import { BY_PATH, decodeCursor, pageAfter, type KeyedOrder } from "../../vault/pageCursor";
 import { notesWithTag } from "../../vault/tags";
 import { withinCallBudget } from "../../vault/workBudget";
 import { defineTool } from "../tool";
@@ -9,6 +9,9 @@ import { fail, ok } from "../../result";
 import { echoed } from "../../markdown/echo";
 import { stillBeingReadField, stillBeingReadSchema } from "../stillBeingRead";
 import { visibleNotesStillBeingRead } from "../../vault/notesStillBeingRead";
+
+/** Notes come in path order (`inTagPathOrder`); a page's cursor names the last one's path. */
+const KEYED: KeyedOrder<string> = { tool: "find_notes_by_tag", parts: BY_PATH, keyOf: (path) => [path] };
 
 export const findNotesByTagTool = defineTool({
 	name: "find_notes_by_tag",
@@ -32,8 +35,8 @@ export const findNotesByTagTool = defineTool({
 	handler: async (ctx, args) => {
 		const tag = args.tag.trim().replace(/^#/, "");
 		if (!isValidTag(tag)) return fail(`"${echoed(args.tag)}" is not a valid tag. Call list_tags to see the tags in use.`);
-		const offset = decodeCursor(args.cursor);
-		if (!offset.ok) return fail(offset.error);
+		const after = decodeCursor(args.cursor, KEYED.tool, KEYED.parts);
+		if (!after.ok) return fail(after.error);
 		const found = await withinCallBudget(
 			async (budget) => ({
 				// Looked at before the search: a note read meanwhile is named and may be found too, never left out unnamed.
@@ -45,7 +48,7 @@ export const findNotesByTagTool = defineTool({
 		);
 		if (!found.ok) return found;
 		const { notes, unread } = found.value;
-		const { items, nextCursor } = page(notes, offset.value, args.limit);
+		const { items, nextCursor } = pageAfter(notes, after.value, args.limit, KEYED);
 		return ok({
 			tag: `#${tag}`,
 			notes: items,

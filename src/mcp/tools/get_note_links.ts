@@ -2,11 +2,15 @@ import { z } from "zod";
 import { BACKLINKS_DEFAULT_LIMIT, BACKLINKS_MAX_LIMIT, NOTE_LINKS_MAX_ENTRIES } from "../../config/limits";
 import { backlinks, noteLinks } from "../../vault/links";
 import { withinCallBudget } from "../../vault/workBudget";
-import { decodeCursor, findNote, noteAsAnswered, page } from "../../vault/notes";
+import { findNote, noteAsAnswered } from "../../vault/notes";
+import { decodeCursor, pageAfter, type KeyedOrder } from "../../vault/pageCursor";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
 import { stillBeingReadField, stillBeingReadSchema } from "../stillBeingRead";
 import { visibleNotesStillBeingRead } from "../../vault/notesStillBeingRead";
+
+/** Backlinks come most links first, then by path (`backlinks`); a page's cursor names the last one's count and path. */
+const KEYED: KeyedOrder<{ path: string; count: number }> = { tool: "get_note_links", parts: ["descending", "path"], keyOf: ({ path, count }) => [count, path] };
 
 export const getNoteLinksTool = defineTool({
 	name: "get_note_links",
@@ -35,8 +39,8 @@ export const getNoteLinksTool = defineTool({
 	handler: async (ctx, args) => {
 		const found = findNote(ctx.host, ctx.scope, args.path);
 		if (!found.ok) return fail(found.error);
-		const offset = decodeCursor(args.cursor);
-		if (!offset.ok) return fail(offset.error);
+		const after = decodeCursor(args.cursor, KEYED.tool, KEYED.parts);
+		if (!after.ok) return fail(after.error);
 		const file = found.value;
 		const links = await withinCallBudget(
 			async (budget) => ({
@@ -54,7 +58,7 @@ export const getNoteLinksTool = defineTool({
 		if (!answered.ok) return answered;
 		const { outgoing, outgoingTotal, unresolved, unresolvedTotal } = links.value.own;
 		const incoming = links.value.incoming;
-		const { items, nextCursor } = page(incoming, offset.value, args.limit);
+		const { items, nextCursor } = pageAfter(incoming, after.value, args.limit, KEYED);
 		return ok({
 			path: answered.value.path,
 			outgoing,

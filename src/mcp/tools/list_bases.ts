@@ -3,11 +3,14 @@ import { BASES_MAX_FILE_BYTES, LIST_BASES_DEFAULT_LIMIT, LIST_BASES_MAX_LIMIT, L
 import { parseBaseFileSteps } from "../../bases/baseFile";
 import type { HostFile } from "../../host/Host";
 import { readBoundedFile, visibleBases } from "../../vault/bases";
-import { decodeCursor, encodeCursor } from "../../vault/notes";
+import { BY_PATH, decodeCursor, encodeCursor, startAfter, type KeyedOrder } from "../../vault/pageCursor";
 import { isPathVisible } from "../../vault/scope";
 import { CallBudget, CallOverBudget, runStepsOnBudget, withinCallBudget, yieldToEventLoop } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
+
+/** Bases come in path order (`visibleBases`); a page's cursor names the path the last one was listed at. */
+const KEYED: KeyedOrder<{ path: string }> = { tool: "list_bases", parts: BY_PATH, keyOf: ({ path }) => [path] };
 
 export const listBasesTool = defineTool({
 	name: "list_bases",
@@ -26,37 +29,42 @@ export const listBasesTool = defineTool({
 	},
 	examples: [{ limit: 100 }],
 	handler: async (ctx, args) => {
-		const offset = decodeCursor(args.cursor);
-		if (!offset.ok) return fail(offset.error);
+		const after = decodeCursor(args.cursor, KEYED.tool, KEYED.parts);
+		if (!after.ok) return fail(after.error);
 		const listed = await withinCallBudget(
 			(budget) => visibleBases(ctx.host, ctx.scope, budget),
 			"query_base reads a base named by its path.",
 			ctx.callBudget,
 		);
 		if (!listed.ok) return listed;
-		const all = listed.value;
-		const pageFiles = all.slice(offset.value, offset.value + args.limit);
-		const read: Array<{ file: HostFile; views: string[]; error?: string }> = [];
+		// Each with the path it was listed at: the cursor names that, even if the base is renamed while the page is read.
+		const all = listed.value.map((file) => ({ file, path: file.path }));
+		const start = startAfter(all, after.value, KEYED);
+		const pageFiles = all.slice(start, start + args.limit);
+		const read: Array<{ file: HostFile; path: string; views: string[]; error?: string }> = [];
 		// Each base is read in steps, taking turns with other vault-wide work, as query_base reads it,
 		// and all of them within one bound of work: the page ends at the base that used it up, named
 		// unread, and the next page starts after it.
 		const workMs = Math.min(ctx.callBudget?.callWorkMs ?? LIST_BASES_WORK_MS, LIST_BASES_WORK_MS);
 		const budget = new CallBudget(ctx.callBudget?.pause ?? yieldToEventLoop, ctx.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS, workMs);
-		for (const file of pageFiles) {
+		for (const { file, path } of pageFiles) {
 			const text = await readBoundedFile(ctx.host, file, BASES_MAX_FILE_BYTES);
 			try {
 				const config = text.ok ? await runStepsOnBudget(parseBaseFileSteps(text.value), budget) : text;
-				read.push(config.ok ? { file, views: config.value.views.map((view) => view.name) } : { file, views: [], error: config.error });
+				read.push(config.ok ? { file, path, views: config.value.views.map((view) => view.name) } : { file, path, views: [], error: config.error });
 			} catch (error) {
 				if (!(error instanceof CallOverBudget)) throw error;
-				read.push({ file, views: [], error: notReadMessage(workMs) });
+				read.push({ file, path, views: [], error: notReadMessage(workMs) });
 				break;
 			}
 		}
-		const next = offset.value + read.length;
+		const last = read.at(-1);
 		// Named as they are once all are read: a base moved into an excluded folder while others were read is left out.
-		const bases = read.filter(({ file }) => isPathVisible(file.path, ctx.scope)).map(({ file, ...base }) => ({ path: file.path, ...base }));
-		return ok({ bases, total: all.length - (read.length - bases.length), ...(next < all.length ? { next_cursor: encodeCursor(next) } : {}) });
+		const bases = read
+			.filter(({ file }) => isPathVisible(file.path, ctx.scope))
+			.map(({ file, views, error }) => ({ path: file.path, views, ...(error === undefined ? {} : { error }) }));
+		const more = start + read.length < all.length && last !== undefined;
+		return ok({ bases, total: all.length - (read.length - bases.length), ...(more ? { next_cursor: encodeCursor(KEYED.tool, KEYED.keyOf(last)) } : {}) });
 	},
 });
 

@@ -1,11 +1,18 @@
 import { z } from "zod";
 import { LIST_NOTES_DEFAULT_LIMIT, LIST_NOTES_MAX_LIMIT, LIST_NOTES_PAGE_CHECK_MASK } from "../../config/limits";
 import { checkFolderArgument } from "../../vault/paths";
-import { NoteListing } from "../../vault/noteListing";
-import { decodeCursor, noteVisibility, page } from "../../vault/notes";
+import { NoteListing, type ListedNote, type ListingOrder } from "../../vault/noteListing";
+import { noteVisibility } from "../../vault/notes";
+import { BY_PATH, decodeCursor, pageAfter, type KeyedOrder } from "../../vault/pageCursor";
 import { withinCallBudget } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
+
+/** A page's cursor names the last note's path, or its time and path newest first: the path and time it was listed by. */
+const KEYED: Record<ListingOrder, KeyedOrder<ListedNote>> = {
+	path: { tool: "list_notes", parts: BY_PATH, keyOf: (note) => [note.path] },
+	modified: { tool: "list_notes", parts: ["descending", "path"], keyOf: (note) => [note.mtime, note.path] },
+};
 
 export const listNotesTool = defineTool({
 	name: "list_notes",
@@ -33,20 +40,21 @@ export const listNotesTool = defineTool({
 		const folderArgument = checkFolderArgument(args.folder, ctx.scope);
 		if (!folderArgument.ok) return fail(folderArgument.error);
 		const folder = folderArgument.value;
-		const offset = decodeCursor(args.cursor);
-		if (!offset.ok) return fail(offset.error);
+		const keyed = KEYED[args.sort];
+		const after = decodeCursor(args.cursor, keyed.tool, keyed.parts);
+		if (!after.ok) return fail(after.error);
 		const listing = ctx.noteListing ?? new NoteListing(ctx.host);
 		const filter = folder === undefined ? { recursive: args.recursive } : { folder, recursive: args.recursive };
 		// Scope again for each note of the page, as it is built: a note renamed out of it while the listing was made is left out.
 		const answered = await withinCallBudget(
 			async (budget) => {
 				const notes = await listing.list(ctx.scope, filter, args.sort, budget);
-				const { items, nextCursor } = page(notes, offset.value, args.limit);
+				const { items, nextCursor } = pageAfter(notes, after.value, args.limit, keyed);
 				// The page is built in its own turn and in slices: with the listing kept, a page of a thousand notes is most of a call.
 				await budget.nextTurn();
 				const visible = noteVisibility(ctx.scope);
 				const answer: Array<{ path: string; modified: string; size: number }> = [];
-				for (const [index, file] of items.entries()) {
+				for (const [index, { file }] of items.entries()) {
 					if ((index & LIST_NOTES_PAGE_CHECK_MASK) === LIST_NOTES_PAGE_CHECK_MASK && budget.due()) await budget.checkpoint();
 					if (visible(file.path)) answer.push({ path: file.path, modified: new Date(file.stat.mtime).toISOString(), size: file.stat.size });
 				}

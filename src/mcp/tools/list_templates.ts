@@ -2,13 +2,17 @@ import { z } from "zod";
 import { echoed } from "../../markdown/echo";
 import { LIST_TEMPLATES_DEFAULT_LIMIT, LIST_TEMPLATES_MAX_LIMIT } from "../../config/limits";
 import { templateSettings } from "../../vault/obsidianSettings";
-import { NoteListing } from "../../vault/noteListing";
-import { decodeCursor, noteVisibility, page } from "../../vault/notes";
+import { NoteListing, type ListedNote } from "../../vault/noteListing";
+import { noteVisibility } from "../../vault/notes";
+import { BY_PATH, decodeCursor, pageAfter, type KeyedOrder } from "../../vault/pageCursor";
 import { withinCallBudget } from "../../vault/workBudget";
 import { checkFolderArgument } from "../../vault/paths";
 import { isPathVisible, mayNameHidden } from "../../vault/scope";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
+
+/** Templates come in path order; a page's cursor names the path the last one was listed at. */
+const KEYED: KeyedOrder<ListedNote> = { tool: "list_templates", parts: BY_PATH, keyOf: (note) => [note.path] };
 
 export const listTemplatesTool = defineTool({
 	name: "list_templates",
@@ -38,8 +42,8 @@ export const listTemplatesTool = defineTool({
 		if (!checked.ok) return fail(`The template folder set in this vault ("${echoed(configured)}") cannot be used: ${checked.error}`);
 		if (checked.value === undefined) return fail(noFolder);
 		const folder = checked.value;
-		const offset = decodeCursor(args.cursor);
-		if (!offset.ok) return fail(offset.error);
+		const after = decodeCursor(args.cursor, KEYED.tool, KEYED.parts);
+		if (!after.ok) return fail(after.error);
 		// list_notes' listing of the folder, in path order: kept between calls, and filtered and sorted in slices (the whole vault's notes were, in one piece).
 		const listing = ctx.noteListing ?? new NoteListing(ctx.host);
 		const listed = await withinCallBudget(
@@ -51,12 +55,12 @@ export const listTemplatesTool = defineTool({
 		const templates = listed.value;
 		// A folder in an excluded folder, or outside this token's folders, is as if none were set: its path would name what is hidden.
 		if (templates.length === 0 && !isPathVisible(folder, ctx.scope)) return fail(noFolder);
-		const { items, nextCursor } = page(templates, offset.value, args.limit);
+		const { items, nextCursor } = pageAfter(templates, after.value, args.limit, KEYED);
 		// Scope again as the page is made: a note renamed out of it while the listing was made is left out.
 		const visible = noteVisibility(ctx.scope);
 		return ok({
 			folder,
-			templates: items.filter((file) => visible(file.path)).map((file) => ({ path: file.path })),
+			templates: items.filter(({ file }) => visible(file.path)).map(({ file }) => ({ path: file.path })),
 			total: templates.length,
 			...(nextCursor ? { next_cursor: nextCursor } : {}),
 		});

@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { BASES_DEFAULT_ROWS, BASES_MAX_FILE_BYTES, BASES_MAX_ROWS, VAULT_WIDE_SLICE_MS } from "../../config/limits";
+import { BASES_DEFAULT_ROWS, BASES_MAX_FILE_BYTES, BASES_MAX_ROWS, CUT_TO_FIT_SHORTEST_BYTES, VAULT_WIDE_SLICE_MS } from "../../config/limits";
 import { SliceClock } from "../../markdown/steps";
 import { parseBaseFileSteps, readsBacklinks } from "../../bases/baseFile";
 import { runBaseQuery } from "../../bases/query";
+import { decodeCursor, encodeCursor, type KeyPart } from "../../vault/pageCursor";
 import { baseVault, fileAsAnswered, findFileWithExtension, readBoundedFile } from "../../vault/bases";
 import { yieldToEventLoop } from "../../vault/workBudget";
 import { defineTool } from "../tool";
@@ -10,6 +11,12 @@ import { fail, ok } from "../../result";
 import { CUTTABLE_ANSWER_BYTES, smallestResultBytes } from "../cutToFit";
 import { stillBeingReadField, stillBeingReadSchema } from "../stillBeingRead";
 import { visibleNotesStillBeingRead } from "../../vault/notesStillBeingRead";
+
+/** A page's cursor: the path of its last row, of the row after it, and the last row's position (`RowsPlace`). */
+const CURSOR_PARTS: readonly KeyPart[] = ["path", "path", "ascending"];
+
+/** The room kept for the cursor beside the rows, counted as the rows' strings are (each at most CUT_TO_FIT_SHORTEST_BYTES). */
+const NEXT_CURSOR_BYTES = smallestResultBytes({ next_cursor: "x".repeat(CUT_TO_FIT_SHORTEST_BYTES) });
 
 export const queryBaseTool = defineTool({
 	name: "query_base",
@@ -21,6 +28,7 @@ export const queryBaseTool = defineTool({
 		path: z.string(),
 		view: z.string().optional(),
 		limit: z.number().int().min(1).max(BASES_MAX_ROWS).default(BASES_DEFAULT_ROWS),
+		cursor: z.string().optional(),
 	},
 	outputSchema: {
 		path: z.string(),
@@ -36,11 +44,8 @@ export const queryBaseTool = defineTool({
 			}),
 		),
 		total: z.number().int(),
-		truncated: z
-			.boolean()
-			.describe(
-				"More files pass the filters (total) than rows are given: past the limit, the view's limit, or what one answer can hold (a wide view gives fewer rows)",
-			),
+		next_cursor: z.string().optional(),
+		truncated: z.boolean().describe("Fewer rows than total: paged (limit, or what one answer holds) or past the view's limit"),
 		filter_errors: z.array(z.object({ path: z.string(), error: z.string() })),
 		filter_errors_total: z.number().int(),
 		still_being_read: stillBeingReadSchema,
@@ -50,6 +55,8 @@ export const queryBaseTool = defineTool({
 		{ path: "Overview", view: "All notes", limit: 10 },
 	],
 	handler: async (ctx, args) => {
+		const after = decodeCursor(args.cursor, "query_base", CURSOR_PARTS);
+		if (!after.ok) return fail(after.error);
 		const found = findFileWithExtension(ctx.host, ctx.scope, args.path, "base");
 		if (!found.ok) return fail(found.error);
 		const text = await readBoundedFile(ctx.host, found.value, BASES_MAX_FILE_BYTES);
@@ -73,11 +80,14 @@ export const queryBaseTool = defineTool({
 			limit: args.limit,
 			now: Date.now(),
 			pause: () => clock.checkpoint(),
-			fit: { maxBytes: CUTTABLE_ANSWER_BYTES - smallestResultBytes(besideRows), smallestBytes: smallestResultBytes },
+			fit: { maxBytes: CUTTABLE_ANSWER_BYTES - smallestResultBytes(besideRows) - NEXT_CURSOR_BYTES, smallestBytes: smallestResultBytes },
+			...(after.value ? { after: { last: after.value[0] as string, next: after.value[1] as string, position: after.value[2] as number } } : {}),
 		});
 		const answered = fileAsAnswered(ctx.host, ctx.scope, args.path, "base", found.value);
 		if (!answered.ok) return answered;
 		if (!result.ok) return fail(result.error);
-		return ok({ path: answered.value.path, ...result.value, ...stillBeingReadField(unread, ctx.scope) });
+		const { next, ...rows } = result.value;
+		const nextCursor = next ? { next_cursor: encodeCursor("query_base", [next.last, next.next, next.position]) } : {};
+		return ok({ path: answered.value.path, ...rows, ...nextCursor, ...stillBeingReadField(unread, ctx.scope) });
 	},
 });

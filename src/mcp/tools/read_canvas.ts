@@ -4,10 +4,28 @@ import { parseCanvasSteps } from "../../canvas/jsonCanvas";
 import { SliceClock } from "../../markdown/steps";
 import { fileAsAnswered, findFileWithExtension, readBoundedFile } from "../../vault/bases";
 import { visibleCanvasSteps } from "../../vault/canvas";
-import { decodeCursor, encodeCursor } from "../../vault/notes";
+import { decodeCursor, encodeCursor, type CursorKey, type KeyPart } from "../../vault/pageCursor";
 import { yieldToEventLoop } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
+
+/**
+ * A canvas's cards keep the order of its file, not a sort: a page's cursor names its last card or
+ * edge by id (ids are unique among the nodes) with where it stood, so the next page starts after
+ * that card wherever it has moved, and a card added or removed before it shifts nothing.
+ */
+const CURSOR_PARTS: readonly KeyPart[] = ["text", "text", "ascending"];
+type CanvasItem = { kind: "node" | "edge"; id: string };
+
+/** Where the page after the card `after` names starts in `items`, or null when that card is gone. */
+function startAfterCard(items: readonly CanvasItem[], after: CursorKey | undefined): number | null {
+	if (after === undefined) return 0;
+	const [kind, id, position] = after as [string, string, number];
+	const named = (item: CanvasItem | undefined) => item?.kind === kind && item.id === id;
+	if (named(items[position])) return position + 1;
+	const found = items.findIndex(named);
+	return found === -1 ? null : found + 1;
+}
 
 export const readCanvasTool = defineTool({
 	name: "read_canvas",
@@ -61,8 +79,8 @@ export const readCanvasTool = defineTool({
 	},
 	examples: [{ path: "Plan.canvas", limit: 1000 }],
 	handler: async (ctx, args) => {
-		const offset = decodeCursor(args.cursor);
-		if (!offset.ok) return fail(offset.error);
+		const after = decodeCursor(args.cursor, "read_canvas", CURSOR_PARTS);
+		if (!after.ok) return fail(after.error);
 		const found = findFileWithExtension(ctx.host, ctx.scope, args.path, "canvas");
 		if (!found.ok) return fail(found.error);
 		const text = await readBoundedFile(ctx.host, found.value, CANVAS_MAX_FILE_BYTES);
@@ -80,16 +98,23 @@ export const readCanvasTool = defineTool({
 		const { nodes, edges } = await clock.run(visibleCanvasSteps(ctx.host, ctx.scope, canvas.value));
 		const answered = fileAsAnswered(ctx.host, ctx.scope, args.path, "canvas", found.value);
 		if (!answered.ok) return answered;
-		// One page of the nodes followed by the edges: the same canvas gives the same page for a cursor.
-		const end = offset.value + args.limit;
-		const edgesFrom = Math.max(0, offset.value - nodes.length);
+		// One page of the nodes followed by the edges.
+		const items: CanvasItem[] = [...nodes.map(({ id }) => ({ kind: "node" as const, id })), ...edges.map(({ id }) => ({ kind: "edge" as const, id }))];
+		const start = startAfterCard(items, after.value);
+		if (start === null)
+			return fail(
+				`${answered.value.path} changed since the last page: the card or edge it ended at is gone. Call again without a cursor to start from the first page.`,
+			);
+		const end = Math.min(start + args.limit, items.length);
+		const last = items[end - 1];
+		const edgesFrom = Math.max(0, start - nodes.length);
 		return ok({
 			path: answered.value.path,
-			nodes: nodes.slice(offset.value, end),
+			nodes: nodes.slice(start, end),
 			edges: edges.slice(edgesFrom, Math.max(edgesFrom, end - nodes.length)),
 			nodes_total: nodes.length,
 			edges_total: edges.length,
-			...(end < nodes.length + edges.length ? { next_cursor: encodeCursor(end) } : {}),
+			...(end < items.length && last ? { next_cursor: encodeCursor("read_canvas", [last.kind, last.id, end - 1]) } : {}),
 		});
 	},
 });

@@ -18,15 +18,15 @@ function placesOfTool(name: string): string[] {
 describe("filePlacesOf: where a tool's answer names a file", () => {
 	test.each([
 		["list_tasks", ["/still_being_read", "/tasks/*/path"]],
-		["list_notes", ["/notes/*/path"]],
-		["find_notes_by_tag", ["/notes", "/still_being_read"]],
-		["get_note_links", ["/backlinks/*/path", "/outgoing/*/link", "/outgoing/*/target", "/path", "/still_being_read", "/unresolved"]],
-		["read_canvas", ["/nodes/*/background", "/nodes/*/file", "/path"]],
+		["list_notes", ["/next_cursor", "/notes/*/path"]],
+		["find_notes_by_tag", ["/next_cursor", "/notes", "/still_being_read"]],
+		["get_note_links", ["/backlinks/*/path", "/next_cursor", "/outgoing/*/link", "/outgoing/*/target", "/path", "/still_being_read", "/unresolved"]],
+		["read_canvas", ["/next_cursor", "/nodes/*/background", "/nodes/*/file", "/path"]],
 		["rename_note", ["/frontmatter_not_rewritten", "/new_path", "/notes_not_read", "/path"]],
 		["create_note", ["/backup", "/path"]],
-		["query_base", ["/filter_errors/*/path", "/path", "/rows/*/path", "/still_being_read"]],
+		["query_base", ["/filter_errors/*/path", "/next_cursor", "/path", "/rows/*/path", "/still_being_read"]],
 		["search_notes", ["/results/*/path"]],
-		["list_templates", ["/folder", "/templates/*/path"]],
+		["list_templates", ["/folder", "/next_cursor", "/templates/*/path"]],
 		["get_vault_status", ["/unsearched_notes"]],
 	])("%s: %j", (name, expected) => {
 		expect(placesOfTool(name)).toEqual(expected);

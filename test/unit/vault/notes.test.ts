@@ -1,50 +1,6 @@
 import fc from "fast-check";
-import { closestNotes, decodeCursor, encodeCursor, findNote, page, truncateAsJson } from "../../../src/vault/notes";
+import { closestNotes, findNote, truncateAsJson } from "../../../src/vault/notes";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
-
-describe("paging", () => {
-	const items = Array.from({ length: 7 }, (_, index) => `note ${index}`);
-
-	test.each<[string, number, number, string[], boolean]>([
-		["the first page, more to come", 0, 3, ["note 0", "note 1", "note 2"], true],
-		["a middle page", 3, 3, ["note 3", "note 4", "note 5"], true],
-		["the last, short page has no cursor", 6, 3, ["note 6"], false],
-		["a page that ends exactly at the end has no cursor", 4, 3, ["note 4", "note 5", "note 6"], false],
-		["past the end: empty, no cursor", 10, 3, [], false],
-	])("%s", (_name, offset, limit, expected, hasNext) => {
-		const answer = page(items, offset, limit);
-		expect(answer.items).toEqual(expected);
-		expect(answer.nextCursor !== undefined).toBe(hasNext);
-	});
-
-	test("following the cursors visits every item once, in order", () => {
-		const seen: string[] = [];
-		let cursor: string | undefined;
-		do {
-			const offset = decodeCursor(cursor);
-			if (!offset.ok) throw new Error(offset.error);
-			const answer = page(items, offset.value, 2);
-			seen.push(...answer.items);
-			cursor = answer.nextCursor;
-		} while (cursor !== undefined);
-		expect(seen).toEqual(items);
-	});
-
-	test.each([
-		["not base64 JSON", "%%%"],
-		["JSON without an offset", Buffer.from('{"page":2}').toString("base64url")],
-		["a negative offset", Buffer.from('{"offset":-1}').toString("base64url")],
-		["a fractional offset", Buffer.from('{"offset":1.5}').toString("base64url")],
-		["an offset that is text", Buffer.from('{"offset":"3"}').toString("base64url")],
-	])("a cursor that is %s is refused with what to do", (_kind, cursor) => {
-		expect(decodeCursor(cursor)).toEqual({ ok: false, error: "The cursor is not valid. Call again without a cursor to start from the first page." });
-	});
-
-	test("no cursor starts at the first item, and a cursor carries its offset", () => {
-		expect(decodeCursor(undefined)).toEqual({ ok: true, value: 0 });
-		expect(decodeCursor(encodeCursor(42))).toEqual({ ok: true, value: 42 });
-	});
-});
 
 describe("truncateAsJson", () => {
 	/** The UTF-8 bytes of `text` as a JSON string, less its two quotes. */

@@ -75,6 +75,22 @@ describe("read_canvas", () => {
 		expect(await tv.error("read_canvas", { path: "Board.canvas", cursor: "not a cursor" })).toMatch(/cursor is not valid/);
 	});
 
+	test("a card added or removed before the cursor shifts nothing: the next page starts after the card the last one ended at; that card gone is a clear error", async () => {
+		type Page = { nodes: Array<{ id: string }>; next_cursor?: string };
+		const card = (id: string) => ({ id, type: "text", text: id, x: 0, y: 0, width: 10, height: 10 });
+		const json = (ids: string[]) => JSON.stringify({ nodes: ids.map(card), edges: [] });
+		const ids = Array.from({ length: 9 }, (_, index) => `k${index}`);
+		const file = await tv.vault.host.vault.create("Moving.canvas", json(ids));
+		const first = await tv.ok<Page>("read_canvas", { path: "Moving.canvas", limit: 3 });
+		expect(first.nodes.map((node) => node.id)).toEqual(["k0", "k1", "k2"]);
+		// Two cards before the cursor removed and one added in front: a count would now start at k4.
+		await tv.vault.host.vault.process(file, () => json(["new", "k2", ...ids.slice(3)]));
+		const second = await tv.ok<Page>("read_canvas", { path: "Moving.canvas", limit: 3, cursor: first.next_cursor });
+		expect(second.nodes.map((node) => node.id)).toEqual(["k3", "k4", "k5"]);
+		await tv.vault.host.vault.process(file, () => json(["new", "k2", "k3", "k4", "k6"]));
+		expect(await tv.error("read_canvas", { path: "Moving.canvas", limit: 3, cursor: second.next_cursor })).toMatch(/changed since the last page/);
+	});
+
 	test("a canvas that is not JSON Canvas is refused saying why; a note is not a canvas", async () => {
 		expect(await tv.error("read_canvas", { path: "Broken.canvas" })).toMatch(/not valid JSON/);
 		expect(await tv.error("read_canvas", { path: "Ideas.md" })).toMatch(/canvas/i);

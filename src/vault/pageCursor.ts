@@ -1,0 +1,100 @@
+import { fail, ok, type Result } from "../result";
+import { comparePathsStrictly } from "./notes";
+
+/**
+ * Page cursors that name a place in a list's order: the sort key of the last item given (keyset
+ * paging), never a count. A count moves when a note before it is created, deleted or renamed between
+ * two pages, and the next page then repeats or skips a note that was there all along; a key stays
+ * where it is. A cursor's key comes back from the client and may be forged: it is only compared with
+ * the items the caller may see, so seeking to any key reaches nothing a call without a cursor would
+ * not, and a key is never quoted in an error. Pure.
+ */
+
+/** One part of a sort key: a path in `comparePathsStrictly` order, other text in code-unit order, or a number, smallest or largest first. */
+export type KeyPart = "path" | "text" | "ascending" | "descending";
+
+/** The sort key of an item, one value a part. */
+export type CursorKey = ReadonlyArray<string | number>;
+
+/** How to page one list: the tool's name (a cursor of another tool is refused), its key's parts, and each item's key. */
+export interface KeyedOrder<T> {
+	tool: string;
+	parts: readonly KeyPart[];
+	keyOf: (item: T) => CursorKey;
+}
+
+const NOT_VALID = "The cursor is not valid. Call again without a cursor to start from the first page.";
+const FROM_OLDER_SERVER = "The cursor is from an older version of this server, which counted pages. Call again without a cursor to start from the first page.";
+
+/** Path order, for lists sorted by `comparePathsStrictly`. */
+export const BY_PATH: readonly KeyPart[] = ["path"];
+
+/** The cursor of the page after the item whose key is `after`. */
+export function encodeCursor(tool: string, after: CursorKey): string {
+	return Buffer.from(JSON.stringify({ tool, after })).toString("base64url");
+}
+
+/** The key a cursor of `tool` names (undefined: no cursor, the first page), or what to do about a cursor this tool did not make. */
+export function decodeCursor(cursor: string | undefined, tool: string, parts: readonly KeyPart[]): Result<CursorKey | undefined> {
+	if (cursor === undefined) return ok(undefined);
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+	} catch {
+		return fail(NOT_VALID);
+	}
+	if (typeof parsed !== "object" || parsed === null) return fail(NOT_VALID);
+	const { offset, tool: madeBy, after } = parsed as { offset?: unknown; tool?: unknown; after?: unknown };
+	if (typeof offset === "number" && madeBy === undefined) return fail(FROM_OLDER_SERVER);
+	if (typeof madeBy === "string" && madeBy !== tool)
+		return fail(`The cursor was made by another tool. Pass a cursor ${tool} gave, or none to start from the first page.`);
+	if (madeBy !== tool || !Array.isArray(after) || after.length !== parts.length) return fail(NOT_VALID);
+	const fits = parts.every((part, index) => {
+		const value: unknown = after[index];
+		return part === "path" || part === "text" ? typeof value === "string" : typeof value === "number" && Number.isFinite(value);
+	});
+	return fits ? ok(after as CursorKey) : fail(NOT_VALID);
+}
+
+/** Compares two keys of `parts`, in the order their list is sorted in. */
+function compareKeys(parts: readonly KeyPart[], a: CursorKey, b: CursorKey): number {
+	for (const [index, part] of parts.entries()) {
+		const order = comparePart(part, a[index] as string | number, b[index] as string | number);
+		if (order !== 0) return order;
+	}
+	return 0;
+}
+
+function comparePart(part: KeyPart, a: string | number, b: string | number): number {
+	switch (part) {
+		case "path":
+			return comparePathsStrictly(a as string, b as string);
+		case "text":
+			return a < b ? -1 : a > b ? 1 : 0;
+		case "ascending":
+			return (a as number) - (b as number);
+		case "descending":
+			return (b as number) - (a as number);
+	}
+}
+
+/** Where the items after `after` start in `items` (sorted in `order`'s key order): a binary search, so a page costs about the page. */
+export function startAfter<T>(items: readonly T[], after: CursorKey | undefined, order: KeyedOrder<T>): number {
+	if (after === undefined) return 0;
+	let low = 0;
+	let high = items.length;
+	while (low < high) {
+		const middle = (low + high) >>> 1;
+		if (compareKeys(order.parts, order.keyOf(items[middle] as T), after) <= 0) low = middle + 1;
+		else high = middle;
+	}
+	return low;
+}
+
+/** The page of at most `limit` items after `after`, with the cursor of the next page when items are left past it. */
+export function pageAfter<T>(items: readonly T[], after: CursorKey | undefined, limit: number, order: KeyedOrder<T>): { items: T[]; nextCursor?: string } {
+	const start = startAfter(items, after, order);
+	const page = items.slice(start, start + limit);
+	const last = page.at(-1);
+	return start + limit < items.length && last !== undefined ? { items: page, nextCursor: encodeCursor(order.tool, order.keyOf(last)) } : { items: page };
+}
