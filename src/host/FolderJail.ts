@@ -10,6 +10,7 @@ import {
 	mkdirSync,
 	openSync,
 	promises as fs,
+	readlinkSync,
 	readSync,
 	realpathSync,
 	type Dirent,
@@ -40,6 +41,9 @@ const OPEN_FOLDERS_BY_PATH: string | null = process.platform === "linux" && exis
  * once, it is then refused as not a plain file.
  */
 const O_NONBLOCK: number = fsConstants.O_NONBLOCK ?? 0;
+
+/** A terminal opened never becomes the server's controlling terminal (0 where the platform has no such flag). */
+const O_NOCTTY: number = fsConstants.O_NOCTTY ?? 0;
 
 /**
  * A path whose bytes are not where the vault says they are: a symbolic link (in the name or in a
@@ -89,11 +93,14 @@ export class FolderJail {
 	private constructor(
 		/** The vault folder's real path (symbolic links above it resolved once, when the jail is made). */
 		readonly root: string,
+		/** OPEN_FOLDERS_BY_PATH where it names an open file by its real path (`namesOpenFilesByRealPath`), else null. */
+		private readonly openFileNames: string | null,
 	) {}
 
 	/** A jail over the folder at `basePath` (its own real path resolved once). */
 	static async open(basePath: string): Promise<FolderJail> {
-		return new FolderJail(await fs.realpath(nodePath.resolve(basePath)));
+		const root = await fs.realpath(nodePath.resolve(basePath));
+		return new FolderJail(root, (await namesOpenFilesByRealPath(root)) ? OPEN_FOLDERS_BY_PATH : null);
 	}
 
 	/** The absolute path on disk for a vault path, lexically (links are checked where bytes move); refuses a path that would leave the vault folder. */
@@ -167,10 +174,13 @@ export class FolderJail {
 	}
 
 	/**
-	 * Opens a file only where it really is: no link in its folders (checked before and after the
-	 * open, so a folder swapped in between is caught), not a link itself (O_NOFOLLOW), a plain
-	 * file, and the same file the path names once open (inode), so a swap mid-way is refused. A
-	 * path replaced atomically between the open and the check is opened again, up to OPEN_ATTEMPTS.
+	 * Opens a file only where it really is: no link in its folders (checked before the open, so a
+	 * link already there is not opened through), not a link itself (O_NOFOLLOW), a plain file, and
+	 * once open the very file its path names, in real folders: where the system names an open file
+	 * by its real path (`openFileNames`) that name must be `diskPath` exactly; elsewhere the
+	 * folders are checked again and the path must name the same file (inode). A path replaced
+	 * atomically, or whose folder was swapped, between the open and the check is opened again, up to
+	 * OPEN_ATTEMPTS.
 	 */
 	async open(diskPath: string, flags: number, mode?: number): Promise<JailedHandle> {
 		const folder = nodePath.dirname(diskPath);
@@ -185,8 +195,10 @@ export class FolderJail {
 			try {
 				const stats = await handle.stat();
 				if (!stats.isFile()) throw new OutsideVaultError();
+				const namedHere = await this.isOpenedAt(handle.fd, diskPath);
+				if (namedHere === true) return { handle, stats };
 				await this.checkFolder(folder);
-				if (isStillNamed(await fs.lstat(diskPath), stats, attempt)) return { handle, stats };
+				if (isStillNamed(await fs.lstat(diskPath), stats, attempt, namedHere)) return { handle, stats };
 			} catch (error) {
 				await handle.close();
 				throw error;
@@ -209,13 +221,68 @@ export class FolderJail {
 			try {
 				const stats = fstatSync(fd);
 				if (!stats.isFile()) throw new OutsideVaultError();
+				const namedHere = this.isOpenedAtSync(fd, diskPath);
+				if (namedHere === true) return { fd, stats };
 				this.checkFolderSync(folder);
-				if (isStillNamed(lstatSync(diskPath), stats, attempt)) return { fd, stats };
+				if (isStillNamed(lstatSync(diskPath), stats, attempt, namedHere)) return { fd, stats };
 			} catch (error) {
 				closeSync(fd);
 				throw error;
 			}
 			closeSync(fd);
+		}
+	}
+
+	/**
+	 * `openSync` for reading, in three system calls where the system names an open file by its real
+	 * path (`openFileNames`): the file is opened first (not following a link in its name, never
+	 * waiting, never becoming a terminal of the server's), and before a byte of it is read it must be
+	 * a plain file the system names exactly `diskPath`, in a folder below the root. Where `openSync`
+	 * walks the folder's real path before the open (a readlink for every folder from the disk's root
+	 * down), this opens at once: a read has no effect a link followed could carry out of the vault,
+	 * and the name refuses what was opened through one. Anything else (an open that fails, a link,
+	 * a file replaced) is left to `openSync`, which refuses, retries or reports it as always. A cold
+	 * search result or a note read for the index is the common case this is for.
+	 */
+	private openToReadSync(diskPath: string): JailedDescriptor {
+		if (this.openFileNames !== null && this.isBelowRoot(nodePath.dirname(diskPath))) {
+			let fd: number | null = null;
+			try {
+				fd = openSync(diskPath, fsConstants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+				const stats = fstatSync(fd);
+				if (stats.isFile() && this.isOpenedAtSync(fd, diskPath)) return { fd, stats };
+			} catch {
+				// `openSync` below meets the same cause and answers it as it always has.
+			}
+			if (fd !== null) closeSync(fd);
+		}
+		return this.openSync(diskPath, fsConstants.O_RDONLY);
+	}
+
+	/**
+	 * Whether the system names the file open as `fd` exactly `diskPath` now, null where it cannot tell (`openFileNames`): its
+	 * real path, so every folder above it is the real folder the path names, and the file is still
+	 * there under that name. A file opened through a link is named where it really is; one removed
+	 * or replaced since the open is named "… (deleted)". Unlike a check of the path after the open
+	 * (a folder may be a link again by the time the path is looked up, naming the file opened through
+	 * it), this is a fact about the file opened itself.
+	 */
+	private isOpenedAtSync(fd: number, diskPath: string): boolean | null {
+		if (this.openFileNames === null) return null;
+		try {
+			return readlinkSync(nodePath.join(this.openFileNames, String(fd)), { encoding: "buffer" }).equals(Buffer.from(diskPath));
+		} catch {
+			return false;
+		}
+	}
+
+	/** `isOpenedAtSync` through the thread pool. */
+	private async isOpenedAt(fd: number, diskPath: string): Promise<boolean | null> {
+		if (this.openFileNames === null) return null;
+		try {
+			return (await fs.readlink(nodePath.join(this.openFileNames, String(fd)), { encoding: "buffer" })).equals(Buffer.from(diskPath));
+		} catch {
+			return false;
 		}
 	}
 
@@ -233,9 +300,9 @@ export class FolderJail {
 		}
 	}
 
-	/** A file's text, read through `openSync`. */
+	/** A file's text, read through `openToReadSync`. */
 	readTextSync(diskPath: string, maxBytes = Infinity): string {
-		const { fd, stats } = this.openSync(diskPath, fsConstants.O_RDONLY);
+		const { fd, stats } = this.openToReadSync(diskPath);
 		try {
 			// As `readFile`: the caller chose this read by the size it knew, which another program may have changed since.
 			if (stats.size > maxBytes) throw new NoteTooLargeError(stats.size);
@@ -402,6 +469,26 @@ function bytesToEnd(fd: number, size: number, maxBytes: number): Buffer {
 	}
 }
 
+/**
+ * Whether OPEN_FOLDERS_BY_PATH names the vault's root, opened, by its real path: the descriptors
+ * there are this process's own (not another process's, as a /proc mounted from another namespace
+ * would show), and the system spells their paths as `realpath` does, so a file's can be compared with
+ * the path it was opened by (`openToReadSync`).
+ */
+async function namesOpenFilesByRealPath(root: string): Promise<boolean> {
+	if (OPEN_FOLDERS_BY_PATH === null) return false;
+	try {
+		const folder = await fs.open(root, fsConstants.O_RDONLY | O_DIRECTORY);
+		try {
+			return (await fs.readlink(nodePath.join(OPEN_FOLDERS_BY_PATH, String(folder.fd)), { encoding: "buffer" })).equals(Buffer.from(root));
+		} finally {
+			await folder.close();
+		}
+	} catch {
+		return false;
+	}
+}
+
 /** An open that failed because of a link on the way is refused like any path through a link. */
 function refusedOpen(error: unknown): unknown {
 	const code = (error as NodeJS.ErrnoException).code;
@@ -411,10 +498,13 @@ function refusedOpen(error: unknown): unknown {
 /**
  * Whether the path still names the file just opened. Another file at the path means an atomic
  * replace (ours or another program's) between the open and the check, or a folder swapped and
- * swapped back: the caller opens again, and only a path that keeps changing is refused.
+ * swapped back: the caller opens again, and only a path that keeps changing is refused. `namedHere`:
+ * whether the system names the open file by this path (null where it cannot tell); false, the file
+ * was opened elsewhere (through a link that is gone again, or since moved), whatever inode the
+ * path shows now.
  */
-function isStillNamed(named: Stats, opened: Stats, attempt: number): boolean {
-	if (named.ino === opened.ino && named.dev === opened.dev) return true;
+function isStillNamed(named: Stats, opened: Stats, attempt: number, namedHere: boolean | null): boolean {
+	if (namedHere !== false && named.ino === opened.ino && named.dev === opened.dev) return true;
 	if (!named.isFile()) throw new OutsideVaultError();
 	if (attempt >= OPEN_ATTEMPTS) throw new NoteKeptChangingError();
 	return false;

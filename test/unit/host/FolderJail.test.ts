@@ -1,7 +1,7 @@
 import * as nodeFs from "node:fs";
 import { appendFileSync, promises as fs } from "node:fs";
 import * as nodePath from "node:path";
-import { FolderJail, OUTSIDE_VAULT } from "../../../src/host/FolderJail";
+import { FolderJail, OUTSIDE_VAULT, OutsideVaultError } from "../../../src/host/FolderJail";
 import { NoteTooLargeError } from "../../../src/host/NoteTooLargeError";
 import { makeTempDir, makeVault, removeDir } from "../../helpers/vault";
 
@@ -130,6 +130,103 @@ describe("FolderJail", () => {
 			expect(() => jail.readTextSync(grown, 100)).toThrow(NoteTooLargeError);
 			jest.restoreAllMocks();
 			await fs.rm(grown);
+		});
+
+		test("a note in a real folder is read without walking its folders: the kernel names the file opened, once", () => {
+			const realpaths = jest.spyOn(fsModule.realpathSync, "native");
+			const lstats = jest.spyOn(fsModule, "lstatSync");
+			const looks = jest.spyOn(fsModule, "readlinkSync");
+			expect(jail.readTextSync(nodePath.join(jail.root, "Folder", "Inner.md"))).toBe("i");
+			// Before, each read walked its folder's real path twice (a readlink per folder from the disk's root down, a
+			// search result or a note read for the index alike) and looked at the folder twice and the note once more.
+			// Linux names an open file by its real path (/proc/self/fd); elsewhere the walks stay.
+			const namesOpenFiles = process.platform === "linux";
+			expect(realpaths).toHaveBeenCalledTimes(namesOpenFiles ? 0 : 2);
+			expect(lstats).toHaveBeenCalledTimes(namesOpenFiles ? 0 : 3);
+			expect(looks).toHaveBeenCalledTimes(namesOpenFiles ? 1 : 0);
+		});
+
+		test("a folder swapped for a link just after the open, or back just after it, is never read through", async () => {
+			const swapped = nodePath.join(jail.root, "Swapped");
+			const aside = nodePath.join(jail.root, "Swapped aside");
+			await fs.mkdir(swapped);
+			await fs.writeFile(nodePath.join(swapped, "there.md"), "inside");
+			const realFstat = nodeFs.fstatSync;
+			/** Runs `swap` right after the jail opens the note (its first fstat), once. */
+			const afterOpen = (swap: () => void) => {
+				let done = false;
+				jest.spyOn(fsModule, "fstatSync").mockImplementation((fd: number) => {
+					if (!done) swap();
+					done = true;
+					return realFstat(fd);
+				});
+			};
+			// Opened in the real folder, which is then moved aside for a link out: the path no longer names the file opened.
+			afterOpen(() => {
+				nodeFs.renameSync(swapped, aside);
+				nodeFs.symlinkSync(outside, swapped);
+			});
+			expect(() => jail.readTextSync(nodePath.join(swapped, "there.md"))).toThrow(OutsideVaultError);
+			jest.restoreAllMocks();
+			// Opened through the link (the outside file), and the real folder put back before the jail looks: the inside
+			// note read again, or the read refused (a jail that looks at the folder before opening sees the link).
+			afterOpen(() => {
+				nodeFs.unlinkSync(swapped);
+				nodeFs.renameSync(aside, swapped);
+			});
+			let answer: unknown;
+			try {
+				answer = jail.readTextSync(nodePath.join(swapped, "there.md"));
+			} catch (error) {
+				answer = (error as NodeJS.ErrnoException).code;
+			}
+			expect(["inside", OUTSIDE_VAULT]).toContain(answer);
+			jest.restoreAllMocks();
+			await fs.rm(swapped, { recursive: true });
+		});
+
+		test("an append opened through a folder swapped for a link, real again for the folder's check and a link again for the path's: nothing is written outside", async () => {
+			const swapped = nodePath.join(jail.root, "Appended");
+			const aside = nodePath.join(jail.root, "Appended aside");
+			const note = nodePath.join(swapped, "there.md");
+			await fs.mkdir(swapped);
+			await fs.writeFile(note, "inside");
+			const toLink = () => {
+				nodeFs.renameSync(swapped, aside);
+				nodeFs.symlinkSync(outside, swapped);
+			};
+			const toReal = () => {
+				nodeFs.unlinkSync(swapped);
+				nodeFs.renameSync(aside, swapped);
+			};
+			const realOpen = nodeFs.openSync;
+			const realLstat = nodeFs.lstatSync;
+			let opens = 0;
+			// The first open goes through the link; the folder is real again for the check after it, and a link when the path is looked up.
+			jest.spyOn(fsModule, "openSync").mockImplementation(((path: string, flags: number, mode?: number) => {
+				if (opens++ > 0) return realOpen(path, flags, mode);
+				toLink();
+				const fd = realOpen(path, flags, mode);
+				toReal();
+				return fd;
+			}) as typeof nodeFs.openSync);
+			jest.spyOn(fsModule, "lstatSync").mockImplementation(((path: string, options?: never) => {
+				if (path === note && !realLstat(swapped).isSymbolicLink()) toLink();
+				return realLstat(path, options);
+			}) as typeof nodeFs.lstatSync);
+			let code: unknown;
+			try {
+				const { fd } = jail.openSync(note, nodeFs.constants.O_RDWR | nodeFs.constants.O_APPEND);
+				nodeFs.writeSync(fd, " appended");
+				nodeFs.closeSync(fd);
+			} catch (error) {
+				code = (error as NodeJS.ErrnoException).code;
+			}
+			jest.restoreAllMocks();
+			expect(code).toBe(OUTSIDE_VAULT);
+			expect(await fs.readFile(nodePath.join(outside, "there.md"), "utf8")).toBe("outside");
+			if (realLstat(swapped).isSymbolicLink()) toReal();
+			await fs.rm(swapped, { recursive: true });
 		});
 
 		test.each(["Linked.md", "LinkedDir/there.md"])("refuses %j, a link", (path) => {
