@@ -12,10 +12,12 @@ import type { Expression } from "./expression";
 import {
 	boundedList,
 	boundedText,
+	boundedToText,
 	EvaluationError,
 	notAFunctionOf,
 	numberArg,
 	spendOnWalking,
+	walkSteps,
 	textArg,
 	type EvaluationContext,
 	type Locals,
@@ -37,7 +39,6 @@ import {
 	RegexValue,
 	targetOf,
 	ThisValue,
-	toText,
 	typeOf,
 	valuesEqual,
 	type BaseFile,
@@ -269,13 +270,14 @@ function globalCall(name: string, args: Expression[], context: EvaluationContext
 		case "date": {
 			if (first instanceof DateValue) return first;
 			const parsed = parseDateText(textArg(first ?? null, "date"));
-			if (!parsed) throw new EvaluationError(`date() cannot read "${echoed(toText(first ?? null))}"; write YYYY-MM-DD or YYYY-MM-DD HH:mm:ss.`);
+			if (!parsed) throw new EvaluationError(`date() cannot read "${echoed(boundedToText(first ?? null))}"; write YYYY-MM-DD or YYYY-MM-DD HH:mm:ss.`);
 			return parsed;
 		}
 		case "duration": {
 			if (first instanceof DurationValue) return first;
 			const parsed = parseDurationText(textArg(first ?? null, "duration"));
-			if (!parsed) throw new EvaluationError(`duration() cannot read "${echoed(toText(first ?? null))}"; write for example "1d", "2 weeks" or "3h".`);
+			if (!parsed)
+				throw new EvaluationError(`duration() cannot read "${echoed(boundedToText(first ?? null))}"; write for example "1d", "2 weeks" or "3h".`);
 			return parsed;
 		}
 		case "escapeHTML":
@@ -291,7 +293,7 @@ function globalCall(name: string, args: Expression[], context: EvaluationContext
 			return file ? new FileValue(file) : null;
 		}
 		case "link": {
-			const display = second === undefined || second === null ? undefined : toText(second);
+			const display = second === undefined || second === null ? undefined : boundedToText(second);
 			const file = fileOf(first ?? null);
 			if (file) return new LinkValue(file.path, file.path, display);
 			if (first instanceof LinkValue) return display === undefined ? first : new LinkValue(first.link, first.target, display);
@@ -333,7 +335,7 @@ function methodCall(receiver: Value, name: string, args: Expression[], context: 
 	if (name === "isType") return typeOf(receiver) === textArg(evaluate(args[0] ?? { kind: "literal", value: null }, context, locals), "isType");
 	if (name === "toString") {
 		spendOnWalking(context, receiver);
-		return toText(receiver);
+		return boundedToText(receiver);
 	}
 	if (Array.isArray(receiver) && (name === "filter" || name === "map" || name === "reduce")) return listLambda(receiver, name, args, context, locals);
 	const values = argValues(args, context, locals);
@@ -374,10 +376,11 @@ function listMethod(list: Value[], name: string, args: Value[], context: Evaluat
 			context.budget.spend(list.length);
 			return list.some((item) => valuesEqual(item, first ?? null));
 		case "containsAll":
-			context.budget.spend(list.length * args.length);
+			// Each argument may walk the whole list (walked once above).
+			context.budget.spend(args.length * (list.length + walkSteps(list)));
 			return args.every((arg) => list.some((item) => valuesEqual(item, arg)));
 		case "containsAny":
-			context.budget.spend(list.length * args.length);
+			context.budget.spend(args.length * (list.length + walkSteps(list)));
 			return args.some((arg) => list.some((item) => valuesEqual(item, arg)));
 		case "isEmpty":
 			return list.length === 0;
@@ -385,16 +388,18 @@ function listMethod(list: Value[], name: string, args: Value[], context: Evaluat
 			return boundedList(list.flatMap((item) => (Array.isArray(item) ? item : [item])));
 		case "join":
 			context.budget.spend(list.length);
-			return boundedText(list.map(toText).join(first === undefined ? "," : textArg(first, name)));
+			// Each item's text is checked before it is built; the joined text is checked as a whole.
+			return boundedText(list.map(boundedToText).join(first === undefined ? "," : textArg(first, name)));
 		case "reverse":
 			return [...list].reverse();
 		case "slice":
 			return list.slice(numberArg(first ?? null, name), second === undefined ? undefined : numberArg(second, name));
 		case "sort":
-			context.budget.spend(list.length * Math.max(1, Math.ceil(Math.log2(list.length + 1))));
+			// Each comparison may print the two items it compares (lists are compared as text).
+			context.budget.spend(list.length * Math.max(1, Math.ceil(Math.log2(list.length + 1))) * longestWalk(list));
 			return [...list].sort(compareForSort);
 		case "unique": {
-			context.budget.spend(list.length * list.length);
+			context.budget.spend(list.length * list.length * longestWalk(list));
 			const kept: Value[] = [];
 			for (const item of list) if (!kept.some((other) => valuesEqual(other, item))) kept.push(item);
 			return kept;
@@ -402,6 +407,13 @@ function listMethod(list: Value[], name: string, args: Value[], context: Evaluat
 		default:
 			throw notAFunctionOf(name, list);
 	}
+}
+
+/** The most steps walking one of a list's items takes (at least 1): what comparing two of them may cost. */
+function longestWalk(list: Value[]): number {
+	let longest = 1;
+	for (const item of list) longest = Math.max(longest, walkSteps(item));
+	return longest;
 }
 
 /** `filter`, `map` and `reduce`: the argument is an expression evaluated per item, with `value`, `index` (and `acc`) bound. */
@@ -450,7 +462,7 @@ function fileMethod(file: BaseFile, name: string, args: Value[], context: Evalua
 	const [first] = args;
 	switch (name) {
 		case "asLink":
-			return new LinkValue(file.path, file.path, first === undefined || first === null ? undefined : toText(first));
+			return new LinkValue(file.path, file.path, first === undefined || first === null ? undefined : boundedToText(first));
 		case "hasLink": {
 			const wanted =
 				first instanceof LinkValue || fileOf(first ?? null)
