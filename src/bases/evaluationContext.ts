@@ -119,8 +119,13 @@ export interface EvaluationContext {
 export type Locals = ReadonlyMap<string, Value>;
 
 export function boundedText(text: string): string {
-	if (text.length > BASES_MAX_VALUE_CHARS) throw new EvaluationError(`A text value would be longer than ${BASES_MAX_VALUE_CHARS} characters.`);
+	checkTextLength(text.length);
 	return text;
+}
+
+/** Refuses a text of `length` characters past BASES_MAX_VALUE_CHARS: called before a text whose length is known is built. */
+export function checkTextLength(length: number): void {
+	if (length > BASES_MAX_VALUE_CHARS) throw new EvaluationError(`A text value would be longer than ${BASES_MAX_VALUE_CHARS} characters.`);
 }
 
 /** A text for a method that works per character or per piece, refused past BASES_MAX_PER_CHARACTER_INPUT_CHARS. */
@@ -145,8 +150,7 @@ export function boundedList<T extends Value[] | ObjectValue>(list: T): T {
  * of one megabyte text reached ten gigabytes from a few hundred characters of formulas.
  */
 export function boundedToText(value: Value): string {
-	if (textChars(value) + 2 * valueWeight(value) > BASES_MAX_VALUE_CHARS)
-		throw new EvaluationError(`A text value would be longer than ${BASES_MAX_VALUE_CHARS} characters.`);
+	checkTextLength(textChars(value) + 2 * valueWeight(value));
 	return toText(value);
 }
 

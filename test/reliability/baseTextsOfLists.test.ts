@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { BASES_MAX_VALUE_CHARS } from "../../src/config/limits";
+import { BASES_MAX_PER_CHARACTER_INPUT_CHARS, BASES_MAX_VALUE_CHARS } from "../../src/config/limits";
 import { runCli, startServe, type ServingCli } from "../helpers/cli";
 import { connectClient } from "../helpers/http";
 import { callOk, callTool } from "../helpers/tools";
@@ -12,7 +12,8 @@ import { makeVault, removeDir } from "../helpers/vault";
  * characters of formulas. Printing them (`+ "x"`, `join()`) or sorting them (lists compare as text)
  * built those texts in one piece: 0.3 s for the first, 4.4 s for a sort of eight, and the join and
  * the sum of the second ended `serve` for want of memory (SIGABRT, every client cut off). Now a
- * list's text is refused before it is built, and walking a list counts its characters.
+ * list's text is refused before it is built, and walking a list counts its characters. So is a
+ * text that `join`, `replace` or `escapeHTML` would make too long.
  */
 const TEXT = `"a".repeat(${BASES_MAX_VALUE_CHARS})`;
 const HUNDRED = (name: string) => `[${Array.from({ length: 100 }, () => `formula.${name}`).join(", ")}]`;
@@ -58,6 +59,10 @@ describe("a base printing or sorting lists of a megabyte text", () => {
 			"Sort.base": base("[formula.list, formula.list, formula.list, formula.list, formula.list, formula.list, formula.list, formula.list].sort()"),
 			"ToString.base": base("formula.lists.toString()"),
 			"LinkShown.base": base('link("Plain", formula.lists)'),
+			"Escape.base": base(`escapeHTML("<".repeat(${BASES_MAX_VALUE_CHARS}))`),
+			"JoinBy.base": base('"a".repeat(20000).split("").join("x".repeat(5000))'),
+			"Replace.base": base('"a".repeat(20000).replace("a", "x".repeat(5000))'),
+			"RegexReplace.base": base('"a".repeat(2000).replace(/b*/g, formula.text)'),
 		});
 		const { token } = JSON.parse((await runCli(["token", "new", vault, "--name", "r", "--json"])).stdout) as { token: string };
 		serving = await startServe([vault, "--port", "0"]);
@@ -92,6 +97,8 @@ describe("a base printing or sorting lists of a megabyte text", () => {
 
 	const overText = new RegExp(`A text value would be longer than ${BASES_MAX_VALUE_CHARS} characters`);
 	const overSteps = /The base needs more than \d+ evaluation steps/;
+	// The piece's bound is read on the wall clock: on a machine this busy a piece of a few ms of CPU can pass it.
+	const overTextOrPiece = new RegExp(`${overText.source}|for one file took more than \\d+ ms`);
 
 	test("a list of a hundred megabyte texts plus a text: the cell says the text would be too long", async () => {
 		await expectRefused("Plus.base", overText);
@@ -100,6 +107,17 @@ describe("a base printing or sorting lists of a megabyte text", () => {
 	test("a sort of eight such lists is refused for the steps its comparisons would take", async () => {
 		await expectRefused("Sort.base", overSteps);
 	}, 60_000);
+
+	test("a text made five thousand times longer (joined, replaced, escaped) is refused before it is built, naming the bound", async () => {
+		await expectRefused(
+			"Escape.base",
+			new RegExp(`escapeHTML\\(\\) was given a text of ${BASES_MAX_VALUE_CHARS} characters; it works on at most ${BASES_MAX_PER_CHARACTER_INPUT_CHARS}`),
+		);
+		await expectRefused("JoinBy.base", overTextOrPiece);
+		await expectRefused("Replace.base", overTextOrPiece);
+		// Past the longest string JavaScript makes: it was "failed inside the server".
+		await expectRefused("RegexReplace.base", overTextOrPiece);
+	}, 120_000);
 
 	test("a list of those lists plus a text, joined, as text, or as a link's shown text: refused, and serve keeps answering", async () => {
 		await expectRefused("PlusOfLists.base", overSteps);
