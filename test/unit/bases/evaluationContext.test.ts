@@ -10,7 +10,7 @@ import {
 	textArg,
 	walkSteps,
 } from "../../../src/bases/evaluationContext";
-import { LinkValue, ObjectValue, textChars, toText, type Value } from "../../../src/bases/values";
+import { FileValue, LinkValue, ObjectValue, textChars, toText, type BaseFile, type Value } from "../../../src/bases/values";
 import {
 	BASES_MAX_EVAL_STEPS,
 	BASES_MAX_LIST_ITEMS,
@@ -73,6 +73,10 @@ describe("what every evaluation is checked against", () => {
 		expect(textChars(twice)).toBe(BASES_MAX_VALUE_CHARS);
 		expect(textChars([twice, twice, new LinkValue("ab", "ab", "shown")])).toBe(2 * BASES_MAX_VALUE_CHARS + 2 + 5);
 		expect(textChars(new ObjectValue(new Map<string, Value>([["key", twice]])))).toBe(3 + BASES_MAX_VALUE_CHARS);
+		// A file by its path, a number by its digits: 400 references to a file of a 4,000-character path are 1.6 MB as text.
+		const file = new FileValue({ path: `${"d/".repeat(1999)}n.md` } as BaseFile);
+		expect(textChars([file, 12.5, true])).toBe(4002 + 4 + 4);
+		expect(() => boundedToText(Array.from({ length: 400 }, () => file))).toThrow(/would be longer/);
 		// Its text with the separator is one character over.
 		expect(() => boundedToText(twice)).toThrow(`A text value would be longer than ${BASES_MAX_VALUE_CHARS} characters.`);
 		// Ten gigabytes as text: built, it is past what a JavaScript string may hold, or the memory.
