@@ -10,10 +10,11 @@ import {
 	BASES_MAX_PIECE_MS,
 	BASES_MAX_QUERY_WORK_MS,
 	BASES_MAX_VALUE_CHARS,
+	BASES_TEXT_CHARS_PER_STEP,
 	BASE_STEPS_PER_CLOCK_CHECK,
 } from "../config/limits";
 import type { Expression } from "./expression";
-import { typeOf, valueWeight, type BaseFile, type BaseVault, type ObjectValue, type Value } from "./values";
+import { textChars, toText, typeOf, valueWeight, type BaseFile, type BaseVault, type ObjectValue, type Value } from "./values";
 
 /** A value of the wrong type, a bad argument: the cell (or the row, in a filter) gets this message. */
 export class EvaluationError extends Error {}
@@ -118,8 +119,13 @@ export interface EvaluationContext {
 export type Locals = ReadonlyMap<string, Value>;
 
 export function boundedText(text: string): string {
-	if (text.length > BASES_MAX_VALUE_CHARS) throw new EvaluationError(`A text value would be longer than ${BASES_MAX_VALUE_CHARS} characters.`);
+	checkTextLength(text.length);
 	return text;
+}
+
+/** Refuses a text of `length` characters past BASES_MAX_VALUE_CHARS: called before a text whose length is known is built. */
+export function checkTextLength(length: number): void {
+	if (length > BASES_MAX_VALUE_CHARS) throw new EvaluationError(`A text value would be longer than ${BASES_MAX_VALUE_CHARS} characters.`);
 }
 
 /** A text for a method that works per character or per piece, refused past BASES_MAX_PER_CHARACTER_INPUT_CHARS. */
@@ -138,11 +144,31 @@ export function boundedList<T extends Value[] | ObjectValue>(list: T): T {
 	return list;
 }
 
-/** Counts the work of walking values (printing, comparing, flattening them): a step per value they hold. */
+/**
+ * A value as text (toText), refused before it is built when it would be longer than
+ * BASES_MAX_VALUE_CHARS: a list's text is its items' and their separators, and a list of lists
+ * of one megabyte text reached ten gigabytes from a few hundred characters of formulas.
+ */
+export function boundedToText(value: Value): string {
+	checkTextLength(textChars(value) + 2 * valueWeight(value));
+	return toText(value);
+}
+
+/**
+ * Steps to walk a list or an object (print, compare or flatten it): one per value it holds, and one
+ * per BASES_TEXT_CHARS_PER_STEP characters of the texts inside it, each counted every time it is
+ * reached (valueWeight, textChars); a lone text or other scalar is compared at once.
+ */
+export function walkSteps(value: Value): number {
+	const weight = valueWeight(value);
+	return weight === 0 ? 0 : weight + Math.ceil(textChars(value) / BASES_TEXT_CHARS_PER_STEP);
+}
+
+/** Counts the work of walking values (printing, comparing, flattening them): walkSteps for each. */
 export function spendOnWalking(context: EvaluationContext, ...values: Value[]): void {
-	let weight = 0;
-	for (const value of values) weight += valueWeight(value);
-	if (weight > 0) context.budget.spend(weight);
+	let steps = 0;
+	for (const value of values) steps += walkSteps(value);
+	if (steps > 0) context.budget.spend(steps);
 }
 
 export function numberArg(value: Value, functionName: string): number {

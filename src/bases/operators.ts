@@ -1,6 +1,6 @@
 /** Bases' comparison and arithmetic operators, and the total order used for sorting. */
-import { addDuration, DateValue, DurationValue, parseDateText, parseDurationText, toText, typeOf, type Value } from "./values";
-import { boundedText, EvaluationError } from "./evaluationContext";
+import { addDuration, DateValue, DurationValue, parseDateText, parseDurationText, typeOf, type Value } from "./values";
+import { boundedText, boundedToText, EvaluationError } from "./evaluationContext";
 
 /** The order of two values for `<` `>`, or null when they do not compare (then the comparison is false). */
 export function compareForOperator(left: Value, right: Value): number | null {
@@ -47,7 +47,7 @@ export function plus(left: Value, right: Value): Value {
 	if (typeof left === "number" && typeof right === "number") return left + right;
 	// A missing date plus a duration is a missing date (`start_date + "2w"` on a note without one), not the text "2w".
 	if ((left === null && typeof right === "string" && parseDurationText(right)) || (right === null && left instanceof DateValue)) return null;
-	if (typeof left === "string" || typeof right === "string") return boundedText(toText(left) + toText(right));
+	if (typeof left === "string" || typeof right === "string") return boundedText(boundedToText(left) + boundedToText(right));
 	if (left === null || right === null) return null;
 	throw new EvaluationError(`Cannot add a ${typeOf(right)} to a ${typeOf(left)}.`);
 }
@@ -91,6 +91,6 @@ export function compareValues(a: Value, b: Value): number {
 	if (order !== null && !Number.isNaN(order)) return order;
 	const byType = typeOf(a).localeCompare(typeOf(b));
 	if (byType !== 0) return byType;
-	const [left, right] = [toText(a), toText(b)];
+	const [left, right] = [boundedToText(a), boundedToText(b)];
 	return left < right ? -1 : left > right ? 1 : 0;
 }

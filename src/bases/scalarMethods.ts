@@ -1,7 +1,7 @@
 /** The methods of text and number values. */
 import { BASES_MAX_VALUE_CHARS } from "../config/limits";
 import { RegexValue, type Value } from "./values";
-import { boundedList, boundedText, EvaluationError, notAFunctionOf, numberArg, perCharacterInput, textArg } from "./evaluationContext";
+import { boundedList, boundedText, checkTextLength, EvaluationError, notAFunctionOf, numberArg, perCharacterInput, textArg } from "./evaluationContext";
 import { regexInput } from "./regexSafety";
 
 export function textMethod(text: string, name: string, args: Value[]): Value {
@@ -36,12 +36,20 @@ export function textMethod(text: string, name: string, args: Value[]): Value {
 			return text.slice(numberArg(first ?? null, name), second === undefined ? undefined : numberArg(second, name));
 		case "replace": {
 			const replacement = textArg(second ?? null, name);
-			if (first instanceof RegexValue) return boundedText(regexInput(text).replace(first.regex, replacement));
-			return boundedText(
-				perCharacterInput(text, name)
-					.split(textArg(first ?? null, name))
-					.join(replacement),
-			);
+			if (first instanceof RegexValue) {
+				try {
+					return boundedText(regexInput(text).replace(first.regex, replacement));
+				} catch (error) {
+					// Past the longest string JavaScript can make (2,000 empty matches each replaced by a megabyte).
+					if (error instanceof RangeError) checkTextLength(Number.POSITIVE_INFINITY);
+					throw error;
+				}
+			}
+			const pattern = textArg(first ?? null, name);
+			const parts = perCharacterInput(text, name).split(pattern);
+			// Measured before it is built: 100,000 letters each replaced by 5,000 characters is half a gigabyte.
+			checkTextLength(text.length + (parts.length - 1) * (replacement.length - pattern.length));
+			return parts.join(replacement);
 		}
 		case "split": {
 			const separator = first instanceof RegexValue ? first.regex : textArg(first ?? null, name);

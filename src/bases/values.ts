@@ -123,6 +123,36 @@ export function valueWeight(value: Value): number {
 	return weight;
 }
 
+/** More than the longest text of a date or a duration (`-271821-04-20 00:00:00` is 21 characters). */
+const SCALAR_TEXT_MAX_CHARS = 32;
+
+/** Characters of text in the lists and objects measured so far: a list, once made, is never changed. */
+const textLengths = new WeakMap<object, number>();
+
+/**
+ * Characters of text a value holds (its texts, numbers, link texts, file paths and keys;
+ * SCALAR_TEXT_MAX_CHARS for a date or a duration), counting those of every list
+ * and object inside it each time one is reached, as printing or comparing it as text does. A list of
+ * 100 references to one megabyte text holds 100 million: printing it (`+`, `join()`, a sort of lists)
+ * held the server a third of a second, and a list of 100 such lists ended it for want of memory.
+ */
+export function textChars(value: Value): number {
+	if (value === null) return 0;
+	if (typeof value === "string") return value.length;
+	if (typeof value === "number" || typeof value === "boolean") return String(value).length;
+	if (value instanceof LinkValue) return value.link.length + (value.display?.length ?? 0);
+	if (value instanceof FileValue || value instanceof ThisValue) return value.file.path.length;
+	if (value instanceof RegexValue) return value.regex.source.length + value.regex.flags.length + 2;
+	if (!Array.isArray(value) && !(value instanceof ObjectValue)) return SCALAR_TEXT_MAX_CHARS;
+	const known = textLengths.get(value);
+	if (known !== undefined) return known;
+	let chars = 0;
+	if (Array.isArray(value)) for (const item of value) chars += textChars(item);
+	else for (const [key, item] of value.fields) chars += key.length + textChars(item);
+	textLengths.set(value, chars);
+	return chars;
+}
+
 /** The type names `isType()` knows. */
 export function typeOf(value: Value): string {
 	if (value === null) return "null";

@@ -307,7 +307,12 @@ export const BASES_MAX_FORMULAS = 200;
 export const BASES_MAX_VIEWS = 50;
 /** Evaluation steps (one per expression node, list element or compared row) one query may spend before it is refused. */
 export const BASES_MAX_EVAL_STEPS = 2_000_000;
-/** Longest text and longest list an expression may build (`"x".repeat(n)`, `split`), so one formula cannot fill memory. */
+/**
+ * Longest text and longest list an expression may build (`"x".repeat(n)`, `split`), so one formula
+ * cannot fill memory. A list printed as text (`+`, `join()`, a sort comparing lists) is checked
+ * before its text is built: 100 lists of 100 references to one megabyte text are 10 GB as text, and
+ * building it ended the server for want of memory.
+ */
 export const BASES_MAX_VALUE_CHARS = 1024 * 1024;
 export const BASES_MAX_LIST_ITEMS = 100_000;
 /** Longest text a regular expression is run over: a pattern written in a base may backtrack, so its input is bounded. */
@@ -331,7 +336,8 @@ export const BASES_FILTER_ERRORS_LISTED = 20;
 export const BASES_MAX_PIECE_MS = 100;
 /**
  * The longest text that methods doing work per character or per piece (`title`, `reverse`,
- * `replace`, `split`) take: on a megabyte text each took seconds in one piece.
+ * `replace`, `split`, `escapeHTML`) take: on a megabyte text each took a third of a second to
+ * seconds in one piece.
  */
 export const BASES_MAX_PER_CHARACTER_INPUT_CHARS = 100_000;
 /**
@@ -339,7 +345,7 @@ export const BASES_MAX_PER_CHARACTER_INPUT_CHARS = 100_000;
  * (a million `[` took seconds).
  */
 export const BASES_MAX_DATE_FORMAT_CHARS = 256;
-/** Characters of a text a method works on that count as one evaluation step. */
+/** Characters of a text a method works on, or of the texts in a list walked (printed, compared), that count as one evaluation step. */
 export const BASES_TEXT_CHARS_PER_STEP = 64;
 /** Evaluation time one query may spend in all, summed over its pieces (waiting for others not counted). */
 export const BASES_MAX_QUERY_WORK_MS = 1_000;

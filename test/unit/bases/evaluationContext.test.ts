@@ -1,14 +1,23 @@
 import {
 	boundedList,
 	boundedText,
+	boundedToText,
 	BudgetExceededError,
 	EvaluationBudget,
 	notAFunctionOf,
 	numberArg,
 	perCharacterInput,
 	textArg,
+	walkSteps,
 } from "../../../src/bases/evaluationContext";
-import { BASES_MAX_EVAL_STEPS, BASES_MAX_LIST_ITEMS, BASES_MAX_PER_CHARACTER_INPUT_CHARS, BASES_MAX_VALUE_CHARS } from "../../../src/config/limits";
+import { FileValue, LinkValue, ObjectValue, textChars, toText, type BaseFile, type Value } from "../../../src/bases/values";
+import {
+	BASES_MAX_EVAL_STEPS,
+	BASES_MAX_LIST_ITEMS,
+	BASES_MAX_PER_CHARACTER_INPUT_CHARS,
+	BASES_MAX_VALUE_CHARS,
+	BASES_TEXT_CHARS_PER_STEP,
+} from "../../../src/config/limits";
 
 describe("what every evaluation is checked against", () => {
 	test(`the budget allows ${BASES_MAX_EVAL_STEPS} steps by default and refuses the next, saying what to do`, () => {
@@ -56,5 +65,33 @@ describe("what every evaluation is checked against", () => {
 		expect(textArg("a", "lower")).toBe("a");
 		expect(() => textArg(null, "lower")).toThrow("lower() needs a text, not a null.");
 		expect(notAFunctionOf("trim", [1]).message).toBe("trim() is not a function of a list.");
+	});
+
+	test("a list's text counts every reference to a text each time, as printing it does, and is refused before it is built past the bound", () => {
+		const half: Value = "a".repeat(BASES_MAX_VALUE_CHARS / 2);
+		const twice: Value[] = [half, half];
+		expect(textChars(twice)).toBe(BASES_MAX_VALUE_CHARS);
+		expect(textChars([twice, twice, new LinkValue("ab", "ab", "shown")])).toBe(2 * BASES_MAX_VALUE_CHARS + 2 + 5);
+		expect(textChars(new ObjectValue(new Map<string, Value>([["key", twice]])))).toBe(3 + BASES_MAX_VALUE_CHARS);
+		// A file by its path, a number by its digits: 400 references to a file of a 4,000-character path are 1.6 MB as text.
+		const file = new FileValue({ path: `${"d/".repeat(1999)}n.md` } as BaseFile);
+		expect(textChars([file, 12.5, true])).toBe(4002 + 4 + 4);
+		expect(() => boundedToText(Array.from({ length: 400 }, () => file))).toThrow(/would be longer/);
+		// Its text with the separator is one character over.
+		expect(() => boundedToText(twice)).toThrow(`A text value would be longer than ${BASES_MAX_VALUE_CHARS} characters.`);
+		// Ten gigabytes as text: built, it is past what a JavaScript string may hold, or the memory.
+		const hundredOfHundred = Array.from({ length: 100 }, () => Array.from({ length: 100 }, () => half));
+		expect(() => boundedToText(hundredOfHundred)).toThrow(/would be longer/);
+		const fits = ["a".repeat(BASES_MAX_VALUE_CHARS / 2 - 2), "b"];
+		expect(boundedToText(fits)).toBe(toText(fits));
+	});
+
+	test("walking a list counts its values and the characters of the texts in it; a lone text or number walks in no steps", () => {
+		const long = "a".repeat(10 * BASES_TEXT_CHARS_PER_STEP);
+		expect(walkSteps(long)).toBe(0);
+		expect(walkSteps(3)).toBe(0);
+		expect(walkSteps([])).toBe(0);
+		expect(walkSteps([long, long])).toBe(2 + 20);
+		expect(walkSteps([[long], "a"])).toBe(3 + 11);
 	});
 });

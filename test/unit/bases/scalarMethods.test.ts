@@ -6,6 +6,24 @@ import { RegexValue } from "../../../src/bases/values";
 import { BASES_MAX_LIST_ITEMS, BASES_MAX_REGEX_INPUT_CHARS, BASES_MAX_VALUE_CHARS } from "../../../src/config/limits";
 
 describe("methods of text values", () => {
+	test("replace() refuses a result past the text bound before building it, and one past what JavaScript can hold, naming the bound", () => {
+		const over = `A text value would be longer than ${BASES_MAX_VALUE_CHARS} characters.`;
+		// 20,000 letters each replaced by 5,000 characters: 100 million, measured, not built.
+		expect(() => textMethod("a".repeat(20_000), "replace", ["a", "x".repeat(5000)])).toThrow(over);
+		expect(textMethod("abab", "replace", ["b", "xyz"])).toBe("axyzaxyz");
+		// 2,001 empty matches each replaced by a megabyte: a RangeError inside the engine before.
+		const thrown = (() => {
+			try {
+				textMethod("a".repeat(2000), "replace", [new RegexValue(makeRegex("b*", "g")), "x".repeat(BASES_MAX_VALUE_CHARS)]);
+			} catch (error) {
+				return error;
+			}
+			return null;
+		})();
+		expect(thrown).toBeInstanceOf(EvaluationError);
+		expect((thrown as Error).message).toBe(over);
+	});
+
 	test("tests and changes of case, as a formula writes them", () => {
 		expect(textMethod("Project plan", "contains", ["plan"])).toBe(true);
 		expect(textMethod("Project plan", "containsAll", ["Pro", "plan"])).toBe(true);
