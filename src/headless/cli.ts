@@ -1,9 +1,23 @@
 import { run } from "./cli/run";
 import type { CliIo } from "./cli/io";
 
+/**
+ * A program reading our output may stop early (`vault-mcp history | head`): writes to its closed
+ * pipe then fail with EPIPE, which would end the command with a stack trace. Like other Unix
+ * tools, the rest of the output is dropped and the command finishes with its own exit code; any
+ * other stream error still ends the process.
+ */
+let stdoutReaderGone = false;
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+	if (error.code !== "EPIPE") throw error;
+	stdoutReaderGone = true;
+});
+
 /** The real process's streams and signals. */
 const processIo: CliIo = {
-	stdout: (text) => process.stdout.write(text),
+	stdout: (text) => {
+		if (!stdoutReaderGone) process.stdout.write(text);
+	},
 	stderr: (text) => process.stderr.write(text),
 	terminal: process.stdin.isTTY ? { input: process.stdin, fd: process.stdin.fd } : null,
 	stopRequested: () =>

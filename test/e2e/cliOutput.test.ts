@@ -65,4 +65,11 @@ describe("CLI output on a pipe", () => {
 		const result = await runProcess("bash", ["-c", pipeline]);
 		expect(result.stdout).toBe(`${CALLS + 1} call-00000`);
 	});
+
+	test("history piped into a program that stops reading after one line ends quietly, with the CLI's exit code", async () => {
+		const pipeline = `"${process.execPath}" "${CLI_PATH}" history "${root}" --limit ${CALLS} | head -n 1 > /dev/null; echo "exit $\{PIPESTATUS[0]}"`;
+		const result = await runProcess("bash", ["-c", pipeline]);
+		expect(result.stderr).toBe("");
+		expect(result.stdout.trim()).toBe("exit 0");
+	});
 });
