@@ -183,14 +183,19 @@ export function toJson(value: Value): unknown {
 /** How a value as a client receives it (`toJson`) names files: a path, a link's text, or the items of a list that do, by index. */
 export type ValueNaming = "path" | "link" | ReadonlyMap<number, ValueNaming>;
 
-/** How `value` names files as `toJson` gives it, or null when it names none (an object's fields are the author's text). */
-export function namingOf(value: Value): ValueNaming | null {
+/**
+ * How `value` names files as `toJson` gives it, or null when it names none (an object's fields are the
+ * author's text). A string names a file as its path when `namesFile` says the whole of it does
+ * (`file.path`, a formula making a path): only the query knows the vault.
+ */
+export function namingOf(value: Value, namesFile: (text: string) => boolean): ValueNaming | null {
 	if (value instanceof FileValue || value instanceof ThisValue) return "path";
 	if (value instanceof LinkValue) return "link";
+	if (typeof value === "string") return namesFile(value) ? "path" : null;
 	if (!Array.isArray(value)) return null;
 	const items = new Map<number, ValueNaming>();
 	for (const [index, item] of value.entries()) {
-		const naming = namingOf(item);
+		const naming = namingOf(item, namesFile);
 		if (naming !== null) items.set(index, naming);
 	}
 	return items.size > 0 ? items : null;
