@@ -1,4 +1,10 @@
-import { INDEX_BUILD_SLICE_MS, MAX_SEARCHABLE_NOTE_BYTES, ONE_PIECE_INDEX_WORDS, SLICED_TOKENIZE_CHARS, TOKENIZE_CHUNK_CHARS } from "../../../src/config/limits";
+import {
+	INDEX_BUILD_SLICE_MS,
+	MAX_SEARCHABLE_NOTE_BYTES,
+	ONE_PIECE_INDEX_WORDS,
+	SLICED_TOKENIZE_CHARS,
+	TOKENIZE_CHUNK_CHARS,
+} from "../../../src/config/limits";
 import { TermDictionary } from "../../../src/search/dictionary";
 import { PostingsIndex } from "../../../src/search/postings";
 import { tokenize } from "../../../src/search/text";
