@@ -3,7 +3,7 @@
  * AND), then the view's group and sort, then its limit, and the columns in its `order`. Pure apart
  * from the `pause` it is given, which lets other work run between rows on a busy vault.
  */
-import { BASES_FILTER_ERRORS_LISTED, MATCHES_LISTED, MAX_RESPONSE_BYTES } from "../config/limits";
+import { BASES_FILTER_ERRORS_LISTED, MATCHES_LISTED, MAX_RESPONSE_BYTES, MAX_VAULT_PATH_CHARS } from "../config/limits";
 import { fail, ok, type Result } from "../result";
 import type { BaseConfig, BaseView, Filter, SortKey } from "./baseFile";
 import { BudgetExceededError, EvaluationBudget, EvaluationError, spendOnWalking, walkSteps, type EvaluationContext } from "./evaluationContext";
@@ -247,6 +247,17 @@ function compareRows(a: Value[], b: Value[], keys: SortKey[]): number {
  */
 export const cellNamings = new WeakMap<object, ReadonlyMap<string, ValueNaming>>();
 
+/**
+ * Whether `text`, given to a tool as a note's path or link (`findNote`), names a visible file or
+ * folder: a cell that is a path only as text (`file.path`, `file.folder`, `file.basename`, a formula
+ * making one), which cut to a prefix could name another note as well as a file cell could. A hidden
+ * file is not looked for: whether such a cell is cut would tell that it exists.
+ */
+function namesVisibleFile(vault: BaseVault, text: string): boolean {
+	if (text.length === 0 || text.length > MAX_VAULT_PATH_CHARS) return false;
+	return vault.isVisiblePath(text) || vault.file(`${text}.md`) !== null || vault.resolveLink(text, "") !== null;
+}
+
 /** An object's two braces, in each of the answer's two forms: counted once for the object, not again for each entry. */
 const BRACES_BYTES = 4;
 
@@ -286,7 +297,7 @@ async function makeRow(
 	const values: Record<string, unknown> = {};
 	const errors: Record<string, string> = {};
 	const namings = new Map<string, ValueNaming>();
-	const isVisiblePath = (text: string) => context.vault.isVisiblePath(text);
+	const namesFile = (text: string) => namesVisibleFile(context.vault, text);
 	const row: BaseQueryRow = { path: file.path, ...(group !== undefined ? { group: toJson(group) } : {}), values };
 	// The row's frame, with an `errors` key even when it has none (a few bytes more, never fewer).
 	if (room && !(room.take({ path: "", group: row.group ?? null, values: {}, errors: {} }) && room.take(row.path))) return null;
@@ -296,7 +307,7 @@ async function makeRow(
 			const cell = cellValue(id, context);
 			// Made into JSON whole, and looked at for the files it names: a step per value it holds, each time.
 			spendOnWalking(context, cell.value, cell.value);
-			return { value: toJson(cell.value), naming: namingOf(cell.value, isVisiblePath), error: cell.error };
+			return { value: toJson(cell.value), naming: namingOf(cell.value, namesFile), error: cell.error };
 		});
 		if (room && !(room.takeEntry(id, value) && (error === undefined || room.takeEntry(id, error)))) return null;
 		Object.defineProperty(values, id, { value, enumerable: true, writable: true, configurable: true });
@@ -306,7 +317,7 @@ async function makeRow(
 	if (namings.size > 0) cellNamings.set(values, namings);
 	const made = Object.keys(errors).length > 0 ? { ...row, errors } : row;
 	// A row's own places replace its schema's (filePlaces.ts): its path is named again beside its group.
-	const groupNaming = group === undefined ? null : namingOf(group, isVisiblePath);
+	const groupNaming = group === undefined ? null : namingOf(group, namesFile);
 	if (groupNaming !== null)
 		cellNamings.set(
 			made,

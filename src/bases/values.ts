@@ -217,18 +217,18 @@ export type ValueNaming = "path" | "link" | ReadonlyMap<number, ValueNaming>;
 
 /**
  * How `value` names files as `toJson` gives it, or null when it names none (an object's fields are
- * the author's text). A text names a file when it is a visible file's or folder's path
- * (`isVisiblePath`): `file.path`, `file.folder`, or a formula giving one, is a path as text, and cut
- * to a prefix it could name another note or folder.
+ * the author's text). A text names a file when `namesFile` says the whole of it names a visible file
+ * or folder (`file.path`, `file.folder`, `file.basename`, or a formula giving one): cut to a prefix
+ * it could name another note or folder. Only the query knows the vault.
  */
-export function namingOf(value: Value, isVisiblePath: (text: string) => boolean): ValueNaming | null {
+export function namingOf(value: Value, namesFile: (text: string) => boolean): ValueNaming | null {
 	if (value instanceof FileValue || value instanceof ThisValue) return "path";
 	if (value instanceof LinkValue) return "link";
-	if (typeof value === "string") return isVisiblePath(value) ? "path" : null;
+	if (typeof value === "string") return namesFile(value) ? "path" : null;
 	if (!Array.isArray(value)) return null;
 	const items = new Map<number, ValueNaming>();
 	for (const [index, item] of value.entries()) {
-		const naming = namingOf(item, isVisiblePath);
+		const naming = namingOf(item, namesFile);
 		if (naming !== null) items.set(index, naming);
 	}
 	return items.size > 0 ? items : null;

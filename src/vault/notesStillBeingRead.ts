@@ -1,7 +1,7 @@
 import type { EventRef } from "obsidian";
 import type { Host, HostAbstractFile, HostFile } from "../host/Host";
 import { STILL_BEING_READ_LISTED, FIRST_LOOK_STEP_NOTES } from "../config/limits";
-import { comparePaths, noteVisibility, visibleNotes } from "./notes";
+import { comparePathsStrictly, noteVisibility, visibleNotes } from "./notes";
 import type { Scope } from "./scope";
 import type { CallBudget } from "./workBudget";
 
@@ -22,11 +22,11 @@ export async function notesStillBeingRead(host: Host, notes: readonly HostFile[]
 	return first;
 }
 
-/** Puts `file` in its place among `first` (in path order) when it is among the first STILL_BEING_READ_LISTED. */
+/** Puts `file` in its place among `first` (in strict path order: which of two paths the collator calls equal is kept never hangs on which came first) when it is among the first STILL_BEING_READ_LISTED. */
 function keepAmongFirst(first: HostFile[], file: HostFile): void {
 	const last = first[first.length - 1];
-	if (first.length >= STILL_BEING_READ_LISTED && last !== undefined && comparePaths(file.path, last.path) >= 0) return;
-	const at = first.findIndex((kept) => comparePaths(file.path, kept.path) < 0);
+	if (first.length >= STILL_BEING_READ_LISTED && last !== undefined && comparePathsStrictly(file.path, last.path) >= 0) return;
+	const at = first.findIndex((kept) => comparePathsStrictly(file.path, kept.path) < 0);
 	first.splice(at < 0 ? first.length : at, 0, file);
 	if (first.length > STILL_BEING_READ_LISTED) first.pop();
 }

@@ -436,7 +436,7 @@ export class IndexedNoteSearch implements NoteSearch {
 		const helping = (async () => {
 			// Reads from the text cache do not wait for I/O: without a turn given back, the help would be one piece of helpMs.
 			let sliceStart = performance.now();
-			while (workClockMs() - started < helpMs && (await this.indexNextNote(build))) {
+			while (workClockMs() - started < helpMs && (await this.indexNextNote(build)) && !this.isAbandoned(build)) {
 				if (!this.sliceOver(sliceStart)) continue;
 				await this.yieldToHost();
 				await this.afterAnswers();
@@ -479,7 +479,8 @@ export class IndexedNoteSearch implements NoteSearch {
 		this.settledBuildWorkMs = this.buildWorkMs;
 		this.buildWorkOwedMs = 0;
 		let sliceStart = performance.now();
-		while (await this.indexNextNote(build)) {
+		// Not once stopped or replaced: a pause then only held up the stop (or the next build) for a turn, or for as long as the host kept the turn.
+		while ((await this.indexNextNote(build)) && !this.isAbandoned(build)) {
 			if (this.sliceOver(sliceStart)) {
 				await this.yieldToHost();
 				await this.afterAnswers();
@@ -516,7 +517,7 @@ export class IndexedNoteSearch implements NoteSearch {
 	 * ready; a stopped or replaced build ends once its notes in flight are done.
 	 */
 	private finishIfComplete(build: IndexBuild): void {
-		const abandoned = this.stopped || build.engine !== this.engine;
+		const abandoned = this.isAbandoned(build);
 		if (build.finished || build.inFlight > 0 || (build.next < build.notes.length && !abandoned)) return;
 		build.finished = true;
 		if (this.currentBuild === build) this.currentBuild = null;
@@ -558,9 +559,14 @@ export class IndexedNoteSearch implements NoteSearch {
 		await this.yieldToHost();
 	}
 
+	/** Whether `build`'s work can no longer be used: the service stopped, or a new scope replaced its engine. */
+	private isAbandoned(build: IndexBuild): boolean {
+		return this.stopped || build.engine !== this.engine;
+	}
+
 	/** Takes the build's next note and indexes it; false when none is left, or the build was stopped or replaced. */
 	private async indexNextNote(build: IndexBuild): Promise<boolean> {
-		if (this.stopped || build.engine !== this.engine) return false;
+		if (this.isAbandoned(build)) return false;
 		const file = build.notes[build.next];
 		if (!file) return false;
 		build.next += 1;

@@ -414,7 +414,7 @@ describe("answers cut to fit never cut a link's note or a base's file cell into 
 			...rows,
 			"Short.md": "# Short\n",
 			"Links.md": `${`[[${linkPath}#${"h".repeat(TAIL)}]]\n`.repeat(LONG_LINKS)}${`[[Short#${"h".repeat(TAIL)}]]\n`.repeat(SHORT_LINKS)}`,
-			"Rows.base": `filters: 'file.hasTag("row")'\nformulas:\n  me: 'file'\n  p: 'file.path'\nviews:\n  - type: table\n    name: Rows\n    order:\n      - formula.me\n      - note.long\n  - type: table\n    name: Paths\n    order:\n      - file.path\n      - note.long\n  - type: table\n    name: Formula\n    order:\n      - formula.p\n      - note.long\n  - type: table\n    name: Folders\n    order:\n      - file.folder\n      - note.long\n  - type: table\n    name: Grouped\n    groupBy:\n      property: file.path\n      direction: ASC\n    order:\n      - note.long\n`,
+			"Rows.base": `filters: 'file.hasTag("row")'\nformulas:\n  me: 'file'\n  p: 'file.path'\n  named: 'file.folder + "/" + file.basename'\nviews:\n  - type: table\n    name: Rows\n    order:\n      - formula.me\n      - note.long\n  - type: table\n    name: Paths\n    order:\n      - file.path\n      - file.basename\n      - note.long\n  - type: table\n    name: Formula\n    order:\n      - formula.p\n      - note.long\n  - type: table\n    name: Formulas\n    order:\n      - formula.named\n      - note.long\n  - type: table\n    name: Folders\n    order:\n      - file.folder\n      - note.long\n  - type: table\n    name: Grouped\n    groupBy:\n      property: file.path\n      direction: ASC\n    order:\n      - note.long\n`,
 		});
 		running = await startService(vault, { settings: { rateLimitPerMinute: 1_000_000 } });
 		await running.host.metadataCache.settled();
@@ -468,23 +468,31 @@ describe("answers cut to fit never cut a link's note or a base's file cell into 
 		expect(answer.cut_to_fit?.strings.every((pointer) => pointer.endsWith("/note.long"))).toBe(true);
 	}, 60_000);
 
-	test.each([
-		["file.path", "Paths"],
-		["formula.p", "Formula"],
+	test.each<[string, string[]]>([
+		["Paths", ["file.path", "file.basename"]],
+		["Formula", ["formula.p"]],
+		["Formulas", ["formula.named"]],
 	])(
-		`query_base of ${ROWS} rows keeps each %s cell, a path given as text, whole, cutting the text beside it (it was cut to a prefix naming a planted note)`,
-		async (column, view) => {
+		`query_base of ${ROWS} rows (view %s) keeps each cell that is a path only as text (file.path, a name, a formula making a path) whole, cutting the text beside it (it was cut to a prefix naming a planted note)`,
+		async (view, columns) => {
 			const answer = await answered("query_base", { path: "Rows.base", view, limit: ROWS });
 			const rows = answer.rows as Array<{ path: string; values: Record<string, string> }>;
 			expect(rows).toHaveLength(ROWS);
+			const whole = (path: string): Record<string, string> => ({
+				"file.path": path,
+				"file.basename": nodePath.posix.basename(path, ".md"),
+				"formula.p": path,
+				"formula.named": path.slice(0, -".md".length),
+			});
 			for (const [index, row] of rows.entries()) {
 				expect(row.path).toBe(rowPath(index));
-				expect(row.values[column]).toBe(row.path);
+				for (const column of columns) expect([column, row.values[column]]).toEqual([column, whole(row.path)[column]]);
 				expect(row.values["note.long"]!.length).toBeLessThan(TAIL);
 			}
+			expect(answer.cut_to_fit?.total).toBe(ROWS);
 			expect(answer.cut_to_fit?.strings.every((pointer) => pointer.endsWith("/note.long"))).toBe(true);
 			// What a client that reads the cell, not cut_to_fit, does next: the note it reads is the row's.
-			const read = await answered("read_note", { path: rows[0]!.values[column]! });
+			const read = await answered("read_note", { path: rows[0]!.values[columns[0]!]! });
 			expect(read.content).toBe("---\ntags: [row]\nlong: " + "x".repeat(TAIL) + "\n---\nRow 0.\n");
 		},
 		60_000,

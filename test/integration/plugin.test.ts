@@ -6,6 +6,7 @@ import { NodeHost } from "../../src/headless/NodeHost";
 import { parseSettings } from "../../src/config/settings";
 import type VaultMcpPluginSource from "../../src/main";
 import { createApp, shownNotices, type PluginManifest } from "../double/obsidian";
+import { until } from "../helpers/dom";
 import { connectClient, isPortClosed } from "../helpers/http";
 import { makeVault, removeDir } from "../helpers/vault";
 
@@ -106,7 +107,8 @@ describe.each(builds)("VaultMcpPlugin loaded from %s", (_label, loadPluginClass)
 		await fs.writeFile(dataPath, JSON.stringify(made.settings));
 
 		const plugin = await loadPlugin();
-		await new Promise((resolve) => setTimeout(resolve, 50));
+		// Starting takes turns of its own, once the workspace is ready: a fixed 50 ms was a guess a loaded machine can miss.
+		await until(() => plugin.service.status.state === "listening");
 		const status = plugin.service.status;
 		if (status.state !== "listening") throw new Error(JSON.stringify(status));
 
@@ -116,8 +118,8 @@ describe.each(builds)("VaultMcpPlugin loaded from %s", (_label, loadPluginClass)
 		await expect(connectClient(status.url, made.token)).rejects.toThrow();
 
 		(plugin as unknown as { unload(): void }).unload();
-		await new Promise((resolve) => setTimeout(resolve, 50));
-		expect(await isPortClosed(status.port)).toBe(true);
+		// Unloading stops the server without waiting (Obsidian does not await onunload): the port closes once the calls have settled.
+		await until(() => isPortClosed(status.port));
 	});
 
 	test("a token's last use is saved to data.json through the settings store when the server stops, never over a file that became unreadable", async () => {

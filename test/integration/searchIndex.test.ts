@@ -49,8 +49,9 @@ describe.each([
 		root = await makeRoot();
 		vault = await openIndexedVault(root, scope);
 		({ host, index } = vault);
-	});
-	afterAll(() => vault.close());
+		// Writing and indexing the vault: past jest's 30 s for a hook at a load of 17 (a wait, not what is tested).
+	}, 120_000);
+	afterAll(() => vault?.close());
 
 	test("indexes every visible note", () => {
 		expect(index.status()).toEqual({

@@ -10,8 +10,9 @@ import { startService, type RunningService } from "../helpers/service";
 import { callError, callOk } from "../helpers/tools";
 import { makeTempDir, makeVault, removeDir } from "../helpers/vault";
 import { openIndexedVault, type IndexedVault } from "../helpers/indexedVault";
+import { workClock } from "../helpers/threadCpu";
 
-/** "Never seconds": every worst case answers well within this on a 2,000-note common-word vault, even on a busy machine. */
+/** "Never seconds": every worst case answers within this much work (main-thread CPU) on a 2,000-note common-word vault. */
 const WORST_CASE_BUDGET_MS = 1000;
 
 describe("the slowest queries a person can type, on a 2,000-note common-vocabulary vault", () => {
@@ -26,16 +27,19 @@ describe("the slowest queries a person can type, on a 2,000-note common-vocabula
 		await writeCommonVocabularyVault(root, 2000);
 		vault = await openIndexedVault(root, scope);
 		({ index } = vault);
-	});
+		// Writing and indexing 2,000 notes: past jest's 30 s at a load of 20 (a wait, not what is tested).
+	}, 120_000);
 	afterAll(() => vault.close());
 
 	// Each answer is also compared with a scan's, untimed, in test/integration/searchWorstCasesAgreeWithScan.test.ts.
 	test.each(WORST_CASE_QUERIES.map((entry) => [entry.label, entry] as const))("%s: the index answers in well under a second", async (_label, entry) => {
 		const query = parseQuery(entry.query);
 		const filter = { folder: entry.folder, tag: entry.tag };
-		const started = performance.now();
+		// Work, not wall time: a busy machine taking the core away lengthens only the latter.
+		const clock = workClock();
+		const started = clock();
 		await index.search(scope, query, filter, 50);
-		expect(performance.now() - started).toBeLessThan(WORST_CASE_BUDGET_MS);
+		expect(clock() - started).toBeLessThan(WORST_CASE_BUDGET_MS);
 	});
 
 	test("a two-letter prefix still finds every word form it starts; a one-letter word matches only itself", async () => {

@@ -56,12 +56,13 @@ export const listTemplatesTool = defineTool({
 		// A folder in an excluded folder, or outside this token's folders, is as if none were set: its path would name what is hidden.
 		if (templates.length === 0 && !isPathVisible(folder, ctx.scope)) return fail(noFolder);
 		const { items, nextCursor } = pageAfter(templates, after.value, args.limit, KEYED);
-		// Scope again as the page is made: a note renamed out of it while the listing was made is left out.
+		// Scope again as the page is made: a note renamed out of it while the listing was made is left out, and not counted in the total either.
 		const visible = noteVisibility(ctx.scope);
+		const shown = items.filter(({ file }) => visible(file.path));
 		return ok({
 			folder,
-			templates: items.filter(({ file }) => visible(file.path)).map(({ file }) => ({ path: file.path })),
-			total: templates.length,
+			templates: shown.map(({ file }) => ({ path: file.path })),
+			total: templates.length - (items.length - shown.length),
 			...(nextCursor ? { next_cursor: nextCursor } : {}),
 		});
 	},

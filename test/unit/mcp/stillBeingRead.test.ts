@@ -12,6 +12,14 @@ describe("stillBeingReadField", () => {
 		expect(stillBeingReadSchema.safeParse(undefined).success).toBe(true);
 	});
 
+	test("names two notes the collator calls equal in one order, whichever came first", () => {
+		// A soft hyphen the collator ignores: the order they came in (a server that saw one made again, against a fresh one) decided.
+		const plain = "ab.md";
+		const soft = "a\u00ADb.md";
+		expect(stillBeingReadField([note(soft), note(plain)], scope)).toEqual({ still_being_read: [plain, soft] });
+		expect(stillBeingReadField([note(plain), note(soft)], scope)).toEqual({ still_being_read: [plain, soft] });
+	});
+
 	test("names a note moved meanwhile where it is now, and leaves out one moved into a folder the caller does not see", () => {
 		const moved = note("Inbox/Big.md");
 		const hidden = note("Inbox/Secret.md");

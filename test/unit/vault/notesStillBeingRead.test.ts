@@ -25,6 +25,22 @@ describe("notesStillBeingRead", () => {
 				.sort(comparePaths),
 		);
 	});
+
+	test("keeps the same one of two paths the collator calls equal at the last place named, whichever came first", async () => {
+		// A soft hyphen the collator ignores: on a tie the note that came first was kept, so a fresh server named the other.
+		const before = Array.from({ length: STILL_BEING_READ_LISTED - 1 }, (_, index) => `0 ${index}.md`);
+		const tied = ["ab.md", "a\u00ADb.md"];
+		const host = { metadataCache: { getFileCache: () => null } } as unknown as Host;
+		const named = async (paths: string[]) =>
+			(
+				await notesStillBeingRead(
+					host,
+					paths.map((path) => ({ path, extension: "md" }) as HostFile),
+				)
+			).map((note) => note.path);
+		expect(await named([...before, ...tied])).toEqual([...before, "ab.md"]);
+		expect(await named([...before, ...[...tied].reverse()])).toEqual([...before, "ab.md"]);
+	});
 });
 
 describe("NotesNotYetRead", () => {
