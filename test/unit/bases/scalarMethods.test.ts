@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { EvaluationError } from "../../../src/bases/evaluationContext";
 import { makeRegex } from "../../../src/bases/regexSafety";
-import { numberMethod, textMethod } from "../../../src/bases/scalarMethods";
+import { numberMethod, replacementWork, textMethod } from "../../../src/bases/scalarMethods";
 import { RegexValue } from "../../../src/bases/values";
 import { BASES_MAX_LIST_ITEMS, BASES_MAX_REGEX_INPUT_CHARS, BASES_MAX_VALUE_CHARS } from "../../../src/config/limits";
 
@@ -22,6 +22,46 @@ describe("methods of text values", () => {
 		})();
 		expect(thrown).toBeInstanceOf(EvaluationError);
 		expect((thrown as Error).message).toBe(over);
+	});
+
+	test("replace() with a pattern measures what its replacement's $&, $` and $' insert before building it", () => {
+		const over = `A text value would be longer than ${BASES_MAX_VALUE_CHARS} characters.`;
+		const everyX = new RegexValue(makeRegex("x", "g"));
+		const nowhere = new RegexValue(makeRegex("b*", "g"));
+		// 2,001 empty matches, each given 400,000 empty insertions: built, 1.6 s in one piece before, and 2,000 characters long.
+		expect(() => textMethod("x".repeat(2000), "replace", [nowhere, "$&".repeat(400_000)])).toThrow(over);
+		// Each of 2,000 matches given 400,000 copies of itself: the process ended (V8's fatal "invalid size") before.
+		expect(() => textMethod("x".repeat(2000), "replace", [everyX, "$&".repeat(400_000)])).toThrow(over);
+		// What came before each match, 25,000 times: 11 s and 1.6 GB before the engine gave up.
+		expect(() => textMethod("x".repeat(2000), "replace", [everyX, "$`".repeat(25_000)])).toThrow(over);
+		// A replacement as people write one is made as before.
+		expect(textMethod("2024-01-05", "replace", [new RegexValue(makeRegex("(\\d{4})-(\\d\\d)-(\\d\\d)", "")), "$3/$2/$1"])).toBe("05/01/2024");
+		expect(textMethod("a-b", "replace", [new RegexValue(makeRegex("(\\w)-", "")), "$1$$$&"])).toBe("a$a-b");
+	});
+
+	test("replacementWork is never less than the text replace() makes", () => {
+		const patterns = [
+			["x", "g"],
+			["x", ""],
+			["x", "y"],
+			["x*", "g"],
+			["(x)(y)?", "g"],
+			["(?<n>x)y", "g"],
+			["(a)(b)(c)(d)(e)(f)(g)(h)(i)(j)(k)(l)", "g"],
+		] as const;
+		const parts = ["$&", "$`", "$'", "$1", "$2", "$12", "$0", "$<n>", "$<m>", "$<", "$$", "$", "a", "<", ">", "1", "x"];
+		fc.assert(
+			fc.property(
+				fc.string({ unit: fc.constantFrom("x", "y", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"), maxLength: 30 }),
+				fc.constantFrom(...patterns),
+				fc.array(fc.constantFrom(...parts), { maxLength: 12 }),
+				(text, [pattern, flags], replacementParts) => {
+					const replacement = replacementParts.join("");
+					const made = text.replace(new RegExp(pattern, flags), replacement);
+					expect(replacementWork(text, new RegExp(pattern, flags), replacement)).toBeGreaterThanOrEqual(made.length);
+				},
+			),
+		);
 	});
 
 	test("tests and changes of case, as a formula writes them", () => {
