@@ -42,9 +42,9 @@ export interface BaseQueryResult {
 /**
  * Where a page of rows ended: the path of its last row, of the row after it, and the last row's
  * position. The rows' order is the view's sort over values of any type, so a place is found again by
- * its rows, not by comparing sort values: after the last row wherever it now stands; when that row
- * has gone (deleted, renamed, filtered out), at the row that was next; when both have gone, at the
- * last row's position.
+ * its rows, not by comparing sort values: after the last row, or at the row that was next when the
+ * last has gone (deleted, renamed, filtered out) or moved in the order; when both have gone, at the
+ * last row's position (startAfterRows).
  */
 interface RowsPlace {
 	last: string;
@@ -185,15 +185,24 @@ export async function runBaseQuery(
 	}
 }
 
-/** Where the rows after `after` start among `count` rows (`pathAt` gives each one's path): a walk, as the view is sorted in full anyway. */
+/**
+ * Where the rows after `after` start among `count` rows (`pathAt` gives each one's path): a walk, as
+ * the view is sorted in full anyway. When the last row and the next one are both still there but
+ * apart, one of them was edited to sort elsewhere: the one still nearer the old place is followed,
+ * as following a row that moved would skip or repeat every row between (the last row sorted last
+ * now left nothing after it).
+ */
 function startAfterRows(after: RowsPlace, count: number, pathAt: (at: number) => string | undefined): number {
-	let next: number | null = null;
-	for (let at = 0; at < count; at++) {
+	let afterLast: number | null = null;
+	let atNext: number | null = null;
+	for (let at = 0; at < count && (afterLast === null || atNext === null); at++) {
 		const path = pathAt(at);
-		if (path === after.last) return at + 1;
-		if (path === after.next && next === null) next = at;
+		if (path === after.last) afterLast = at + 1;
+		else if (path === after.next) atNext = at;
 	}
-	return next ?? Math.min(Math.max(0, Math.trunc(after.position)), count);
+	const position = Math.min(Math.max(0, Math.trunc(after.position)), count);
+	if (afterLast !== null && atNext !== null) return Math.abs(atNext - (position + 1)) < Math.abs(afterLast - (position + 1)) ? atNext : afterLast;
+	return afterLast ?? atNext ?? position;
 }
 
 function passes(filter: Filter | null, context: EvaluationContext): boolean {

@@ -263,3 +263,34 @@ describe("runBaseQuery with the answer's bound: rows stop where the answer is fu
 		expect(await query(BASE, BOOKS, { fit: { maxBytes: 1_000_000, smallestBytes: asJson } })).toEqual(await query(BASE));
 	});
 });
+
+describe("runBaseQuery's pages: the next page starts where the last one ended", () => {
+	const BY_RANK = "views:\n  - name: Ranked\n    sort:\n      - property: rank\n        direction: ASC\n";
+	const ranked = (ranks: Record<string, number>) => Object.entries(ranks).map(([name, rank]) => baseFile(`R/${name}.md`, { rank }));
+	const RANKS = { r1: 1, r2: 2, r3: 3, r4: 4, r5: 5, r6: 6, r7: 7 };
+	const paths = (result: BaseQueryResult) => result.rows.map((row) => row.path.slice(2, -3));
+
+	async function secondPage(changed: Record<string, number>): Promise<string[]> {
+		const first = await query(BY_RANK, ranked(RANKS), { limit: 3 });
+		expect(paths(first)).toEqual(["r1", "r2", "r3"]);
+		expect(first.next).toBeDefined();
+		return paths(await query(BY_RANK, ranked(changed), { limit: 3, ...(first.next ? { after: first.next } : {}) }));
+	}
+
+	test("the page's last row edited so that it sorts elsewhere moves nothing else: the rows after it are neither skipped nor repeated", async () => {
+		// Sorted last now: every row after it was skipped.
+		expect(await secondPage({ ...RANKS, r3: 100 })).toEqual(["r4", "r5", "r6"]);
+		// Sorted first now: the page's other rows were given again.
+		expect(await secondPage({ ...RANKS, r3: 0 })).toEqual(["r4", "r5", "r6"]);
+	});
+
+	test("the row after the page edited so that it sorts elsewhere moves nothing else either", async () => {
+		expect(await secondPage({ ...RANKS, r4: 100 })).toEqual(["r5", "r6", "r7"]);
+		expect(await secondPage({ ...RANKS, r4: 0 })).toEqual(["r5", "r6", "r7"]);
+	});
+
+	test("rows created before the cursor shift nothing; a row created right after it is listed", async () => {
+		expect(await secondPage({ r0: 0, ...RANKS })).toEqual(["r4", "r5", "r6"]);
+		expect(await secondPage({ ...RANKS, r3b: 3.5 })).toEqual(["r3b", "r4", "r5"]);
+	});
+});
