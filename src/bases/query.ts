@@ -172,8 +172,9 @@ export async function runBaseQuery(
 				`The view "${echoed(view.name)}" has ${columns.length} columns × ${matched.length} rows, and not even its first row fits in an answer (${MAX_RESPONSE_BYTES} bytes, its long texts cut short). Query a view with fewer columns.`,
 			);
 		}
-		answer.truncated = matched.length > answer.rows.length;
 		const following = start + answer.rows.length;
+		// Rows after this page, reached by the next cursor or past the view's limit: on the last page, nothing is (rows before a cursor were given already).
+		answer.truncated = following < matched.length;
 		const last = answer.rows.at(-1);
 		const next = pathAt(following);
 		if (following < viewEnd && last !== undefined && next !== undefined) answer.next = { last: last.path, next, position: following - 1 };

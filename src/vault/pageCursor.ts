@@ -1,4 +1,5 @@
 import { fail, ok, type Result } from "../result";
+import { sha256Hex } from "../sha256";
 import { comparePathsStrictly } from "./notes";
 
 /**
@@ -29,13 +30,31 @@ const FROM_OLDER_SERVER = "The cursor is from an older version of this server, w
 /** Path order, for lists sorted by `comparePathsStrictly`. */
 export const BY_PATH: readonly KeyPart[] = ["path"];
 
-/** The cursor of the page after the item whose key is `after`. */
-export function encodeCursor(tool: string, after: CursorKey): string {
-	return Buffer.from(JSON.stringify({ tool, after })).toString("base64url");
+/**
+ * Hex digits of a list's digest kept in its cursors: enough that two lists of one vault never share
+ * one by chance, few enough that a cursor stays short whatever the list's path.
+ */
+const LIST_DIGEST_CHARS = 16;
+
+/**
+ * What names one list of a tool that pages several (a base's view, a canvas) in its cursors: a
+ * digest, so a cursor of one base or canvas passed with another is refused, not followed into a
+ * different order where it would silently skip or repeat rows.
+ */
+function listDigest(list: string): string {
+	return sha256Hex(list).slice(0, LIST_DIGEST_CHARS);
 }
 
-/** The key a cursor of `tool` names (undefined: no cursor, the first page), or what to do about a cursor this tool did not make. */
-export function decodeCursor(cursor: string | undefined, tool: string, parts: readonly KeyPart[]): Result<CursorKey | undefined> {
+/** The cursor of the page after the item whose key is `after`, in `list` when the tool pages several. */
+export function encodeCursor(tool: string, after: CursorKey, list?: string): string {
+	return Buffer.from(JSON.stringify({ tool, after, ...(list === undefined ? {} : { list: listDigest(list) }) })).toString("base64url");
+}
+
+/**
+ * The key a cursor of `tool` (of `list`, when the tool pages several) names (undefined: no cursor,
+ * the first page), or what to do about a cursor this tool, or this list, did not make.
+ */
+export function decodeCursor(cursor: string | undefined, tool: string, parts: readonly KeyPart[], list?: string): Result<CursorKey | undefined> {
 	if (cursor === undefined) return ok(undefined);
 	let parsed: unknown;
 	try {
@@ -44,10 +63,12 @@ export function decodeCursor(cursor: string | undefined, tool: string, parts: re
 		return fail(NOT_VALID);
 	}
 	if (typeof parsed !== "object" || parsed === null) return fail(NOT_VALID);
-	const { offset, tool: madeBy, after } = parsed as { offset?: unknown; tool?: unknown; after?: unknown };
+	const { offset, tool: madeBy, after, list: madeFor } = parsed as { offset?: unknown; tool?: unknown; after?: unknown; list?: unknown };
 	if (typeof offset === "number" && madeBy === undefined) return fail(FROM_OLDER_SERVER);
 	if (typeof madeBy === "string" && madeBy !== tool)
 		return fail(`The cursor was made by another tool. Pass a cursor ${tool} gave, or none to start from the first page.`);
+	if (list !== undefined && madeBy === tool && madeFor !== listDigest(list))
+		return fail("The cursor was made for another file or view. Pass the cursor this one's last page gave, or none to start from the first page.");
 	if (madeBy !== tool || !Array.isArray(after) || after.length !== parts.length) return fail(NOT_VALID);
 	const fits = parts.every((part, index) => {
 		const value: unknown = after[index];

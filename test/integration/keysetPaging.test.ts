@@ -59,7 +59,9 @@ describe("paged tools while another client creates, deletes and renames notes be
 	beforeAll(async () => {
 		const files: Record<string, string> = {
 			"Hub.md": "# Hub\n",
-			"Rows.base": 'filters:\n  and:\n    - file.inFolder("Q")\nviews:\n  - type: table\n    name: Rows\n    order: [file.name]\n',
+			"Rows.base":
+				'filters:\n  and:\n    - file.inFolder("Q")\nviews:\n  - type: table\n    name: Rows\n    order: [file.name]\n  - type: table\n    name: Backwards\n    order: [file.name]\n    sort:\n      - property: file.name\n        direction: DESC\n',
+			"Other.base": 'filters:\n  and:\n    - file.inFolder("Q")\nviews:\n  - type: table\n    name: Rows\n    order: [file.name]\n',
 		};
 		for (const { folder, content } of Object.values(TOOLS)) for (let index = 0; index < NOTES; index++) files[name(folder, index)] = content;
 		vault = await makeVault(files);
@@ -134,5 +136,19 @@ describe("paged tools while another client creates, deletes and renames notes be
 		expect(await callError(reader, tool, args)).toContain("made by another tool");
 		const old = paged.call(Buffer.from(JSON.stringify({ offset: 5 })).toString("base64url"), 1);
 		expect(await callError(reader, old.tool, old.args)).toContain("older version of this server");
+	});
+
+	test("query_base: a cursor of one view or base passed with another is a clear error, not a page of another order; the last page says no rows follow", async () => {
+		const first = await callOk(reader, "query_base", { path: "Rows.base", limit: 2 });
+		const cursor = first.next_cursor as string;
+		expect(first.truncated).toBe(true);
+		expect(await callError(reader, "query_base", { path: "Rows.base", view: "Backwards", limit: 2, cursor })).toContain("made for another file or view");
+		expect(await callError(reader, "query_base", { path: "Other.base", limit: 2, cursor })).toContain("made for another file or view");
+		// The same view named, or left to be the first: the cursor is the view's.
+		const named = await callOk(reader, "query_base", { path: "Rows.base", view: "Rows", limit: 2, cursor });
+		expect(named.rows).toEqual((await callOk(reader, "query_base", { path: "Rows.base", limit: 2, cursor })).rows);
+		let last = named;
+		while (typeof last.next_cursor === "string") last = await callOk(reader, "query_base", { path: "Rows.base", limit: 1000, cursor: last.next_cursor });
+		expect(last.truncated).toBe(false);
 	});
 });

@@ -84,6 +84,10 @@ describe("read_canvas", () => {
 				edges: [{ id: "e", fromNode: "a", toNode: "a", fromSide: "middle" }],
 			}),
 			"Broken/List.canvas": "[]",
+			// The board's card ids in the same order, as text cards: where another canvas's cursor would page on silently.
+			"Board copy.canvas": JSON.stringify({
+				nodes: BOARD.nodes.map(({ id, x, y, width, height }) => ({ id, type: "text", text: "x", x, y, width, height })),
+			}),
 		});
 		running = await startService(vault, { settings: { excludedFolders: ["Private"] } });
 		client = await connectClient(running.url, running.tokens.read ?? "");
@@ -92,6 +96,15 @@ describe("read_canvas", () => {
 		await client.close();
 		await running.stop();
 		await removeDir(vault);
+	});
+
+	test("a cursor of one canvas passed with another, even one of the same cards, is a clear error", async () => {
+		const first = await callOk<{ next_cursor?: string }>(client, "read_canvas", { path: "Board.canvas", limit: 2 });
+		expect(typeof first.next_cursor).toBe("string");
+		expect(await callError(client, "read_canvas", { path: "Board copy.canvas", limit: 2, cursor: first.next_cursor })).toContain(
+			"made for another file or view",
+		);
+		expect(await callOk(client, "read_canvas", { path: "Board.canvas", limit: 2, cursor: first.next_cursor })).toHaveProperty("nodes");
 	});
 
 	test("returns every node type with its position and size, and the edges, as the file holds them", async () => {

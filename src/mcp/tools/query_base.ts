@@ -45,7 +45,7 @@ export const queryBaseTool = defineTool({
 		),
 		total: z.number().int(),
 		next_cursor: z.string().optional(),
-		truncated: z.boolean().describe("Fewer rows than total: paged (limit, or what one answer holds) or past the view's limit"),
+		truncated: z.boolean().describe("Rows follow this page: next_cursor reaches them, up to the view's limit"),
 		filter_errors: z.array(z.object({ path: z.string(), error: z.string() })),
 		filter_errors_total: z.number().int(),
 		still_being_read: stillBeingReadSchema,
@@ -55,8 +55,6 @@ export const queryBaseTool = defineTool({
 		{ path: "Overview", view: "All notes", limit: 10 },
 	],
 	handler: async (ctx, args) => {
-		const after = decodeCursor(args.cursor, "query_base", CURSOR_PARTS);
-		if (!after.ok) return fail(after.error);
 		const found = findFileWithExtension(ctx.host, ctx.scope, args.path, "base");
 		if (!found.ok) return fail(found.error);
 		const text = await readBoundedFile(ctx.host, found.value, BASES_MAX_FILE_BYTES);
@@ -70,6 +68,11 @@ export const queryBaseTool = defineTool({
 		const parsed = fileAsAnswered(ctx.host, ctx.scope, args.path, "base", found.value);
 		if (!parsed.ok) return parsed;
 		if (!config.ok) return fail(`${parsed.value.path}: ${config.error}`);
+		// A cursor names rows of one view of one base: one passed with another would page through a different order.
+		const viewName = args.view ?? config.value.views[0]?.name ?? "";
+		const list = `${found.value.path}\n${viewName}`;
+		const after = decodeCursor(args.cursor, "query_base", CURSOR_PARTS, list);
+		if (!after.ok) return fail(after.error);
 		// Looked at before the query: a note read meanwhile is named and may be a row too, never left out unnamed.
 		const unread = await visibleNotesStillBeingRead(ctx.host, ctx.scope, clock, ctx.notesNotYetRead);
 		const { vault, files, fileFor } = await baseVault(ctx.host, ctx.scope, clock, { backlinks: readsBacklinks(config.value) });
@@ -87,7 +90,7 @@ export const queryBaseTool = defineTool({
 		if (!answered.ok) return answered;
 		if (!result.ok) return fail(result.error);
 		const { next, ...rows } = result.value;
-		const nextCursor = next ? { next_cursor: encodeCursor("query_base", [next.last, next.next, next.position]) } : {};
+		const nextCursor = next ? { next_cursor: encodeCursor("query_base", [next.last, next.next, next.position], list) } : {};
 		return ok({ path: answered.value.path, ...rows, ...nextCursor, ...stillBeingReadField(unread, ctx.scope) });
 	},
 });

@@ -79,10 +79,12 @@ export const readCanvasTool = defineTool({
 	},
 	examples: [{ path: "Plan.canvas", limit: 1000 }],
 	handler: async (ctx, args) => {
-		const after = decodeCursor(args.cursor, "read_canvas", CURSOR_PARTS);
-		if (!after.ok) return fail(after.error);
 		const found = findFileWithExtension(ctx.host, ctx.scope, args.path, "canvas");
 		if (!found.ok) return fail(found.error);
+		// A cursor names cards of one canvas: one passed with another would start at a card of the same id there.
+		const canvasPath = found.value.path;
+		const after = decodeCursor(args.cursor, "read_canvas", CURSOR_PARTS, canvasPath);
+		if (!after.ok) return fail(after.error);
 		const text = await readBoundedFile(ctx.host, found.value, CANVAS_MAX_FILE_BYTES);
 		// After each wait: a canvas moved into an excluded folder meanwhile is not named there.
 		const read = fileAsAnswered(ctx.host, ctx.scope, args.path, "canvas", found.value);
@@ -114,7 +116,7 @@ export const readCanvasTool = defineTool({
 			edges: edges.slice(edgesFrom, Math.max(edgesFrom, end - nodes.length)),
 			nodes_total: nodes.length,
 			edges_total: edges.length,
-			...(end < items.length && last ? { next_cursor: encodeCursor("read_canvas", [last.kind, last.id, end - 1]) } : {}),
+			...(end < items.length && last ? { next_cursor: encodeCursor("read_canvas", [last.kind, last.id, end - 1], canvasPath) } : {}),
 		});
 	},
 });
