@@ -15,11 +15,15 @@ export interface ListingFilter {
 	recursive: boolean;
 }
 
-/** A note as the sorted lists hold it: the path and time it was placed by, so it is found again after its file object changed. */
+/**
+ * A note as the sorted lists hold it: the path and time it was placed by, so it is found again after its
+ * file object changed. Never changed once made (an edit makes a new one): a listing handed out holds
+ * these, sorted by them, and a page's cursor is found in it by binary search.
+ */
 export interface ListedNote {
-	file: HostFile;
-	path: string;
-	mtime: number;
+	readonly file: HostFile;
+	readonly path: string;
+	readonly mtime: number;
 }
 
 function byCodePoint(a: string, b: string): number {
@@ -193,10 +197,20 @@ export class NoteListing {
 		const entry = state?.byPath.get(file.path);
 		if (!state || !entry) return this.added(file);
 		this.bump(["modified"]);
-		const sorted = state.sorted.modified;
-		if (sorted) removeListed(sorted, entry, inModifiedOrder);
-		entry.mtime = file.stat.mtime;
-		if (sorted) insertListed(sorted, entry, inModifiedOrder);
+		// A new entry: the old one's time changed in place put it out of order in a listing being made
+		// (or kept), and a page's seek there skipped up to half the notes.
+		const edited = listedNote(file);
+		state.byPath.set(edited.path, edited);
+		const byTime = state.sorted.modified;
+		if (byTime) {
+			removeListed(byTime, entry, inModifiedOrder);
+			insertListed(byTime, edited, inModifiedOrder);
+		}
+		const byPath = state.sorted.path;
+		if (byPath) {
+			const at = positionOf(byPath, entry, inPathOrder);
+			if (byPath[at] === entry) byPath[at] = edited;
+		}
 	}
 
 	private removed(path: string): void {
