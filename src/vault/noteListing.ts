@@ -2,7 +2,7 @@ import { KEPT_NOTE_LISTINGS, NOTE_LISTING_FILTER_CHECK_MASK } from "../config/li
 import type { EventRef } from "obsidian";
 import type { Host, HostAbstractFile, HostFile } from "../host/Host";
 import { positionOf } from "./notePaths";
-import { comparePaths, noteVisibility } from "./notes";
+import { comparePathsStrictly, noteVisibility } from "./notes";
 import { isInFolder, scopeKey, type Scope } from "./scope";
 import { sortInSlices, type CallBudget } from "./workBudget";
 
@@ -26,16 +26,12 @@ export interface ListedNote {
 	readonly mtime: number;
 }
 
-function byCodePoint(a: string, b: string): number {
-	return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /**
- * Path order: `comparePaths`, then code points for the rare paths the collator calls equal, so
- * the order is total and a note is found again by binary search. Pure.
+ * Path order (`comparePathsStrictly`): total, so a note is found again by binary search, and a page
+ * cursor's path key (pageCursor) seeks in it. Pure.
  */
 export function inPathOrder(a: ListedNote, b: ListedNote): number {
-	return comparePaths(a.path, b.path) || byCodePoint(a.path, b.path);
+	return comparePathsStrictly(a.path, b.path);
 }
 
 /** Newest first, then path order. Pure. */

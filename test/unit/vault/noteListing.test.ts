@@ -36,7 +36,7 @@ describe("notes kept in order", () => {
 		);
 	});
 
-	test("path order is the collator's, with code points only between paths it calls equal", () => {
+	test("path order is the collator's, with code units only between paths it calls equal", () => {
 		const sorted = ["b.md", "Ä.md", "a.md", "10.md", "9.md"].map((path) => note(path, 0)).sort(inPathOrder);
 		expect(sorted.map((entry) => entry.path)).toEqual(["10.md", "9.md", "a.md", "Ä.md", "b.md"]);
 		expect(inModifiedOrder(note("a.md", 1), note("b.md", 2))).toBeGreaterThan(0);
