@@ -1,4 +1,5 @@
 import {
+	COMMIT_STEP_POSTINGS,
 	INDEX_BUILD_SLICE_MS,
 	MAX_SEARCHABLE_NOTE_BYTES,
 	ONE_PIECE_INDEX_WORDS,
@@ -1108,7 +1109,7 @@ describe("a service stopped while a new note of many new words goes into the ind
 		expect(building).not.toBeNull();
 		expect(writtenAtStop).toBeGreaterThan(0);
 		// At most the step under way when it stopped; before, every step to the last (all 60,000).
-		expect(written(building as unknown as IndexInternals) - writtenAtStop).toBeLessThanOrEqual(16_384);
+		expect(written(building as unknown as IndexInternals) - writtenAtStop).toBeLessThanOrEqual(COMMIT_STEP_POSTINGS);
 		expect(waited).toBe(true);
 	}, 60_000);
 });
