@@ -46,10 +46,13 @@ export function insertListed(entries: ListedNote[], entry: ListedNote, order: (a
 	entries.splice(positionOf(entries, entry, order), 0, entry);
 }
 
-/** Takes `entry` (found by the path and time it was placed by) out of `entries`, in place. */
+/**
+ * Takes `entry` (found by the path and time it was placed by) out of `entries`, in place. By its path,
+ * not the object: a list sorted by path while the note was edited holds the entry made before the edit.
+ */
 export function removeListed(entries: ListedNote[], entry: ListedNote, order: (a: ListedNote, b: ListedNote) => number): void {
 	const at = positionOf(entries, entry, order);
-	if (entries[at] === entry) entries.splice(at, 1);
+	if (entries[at]?.path === entry.path) entries.splice(at, 1);
 }
 
 /** True when the note at `path` belongs in a listing with `filter` (scope is checked apart). Pure. */
@@ -205,7 +208,7 @@ export class NoteListing {
 		const byPath = state.sorted.path;
 		if (byPath) {
 			const at = positionOf(byPath, entry, inPathOrder);
-			if (byPath[at] === entry) byPath[at] = edited;
+			if (byPath[at]?.path === edited.path) byPath[at] = edited;
 		}
 	}
 

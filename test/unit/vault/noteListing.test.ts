@@ -94,4 +94,36 @@ describe("a listing newest first while a note is edited", () => {
 			await removeDir(root);
 		}
 	}, 120_000);
+
+	test("a note edited while the listing is first sorted, then deleted, is listed no more", async () => {
+		const files: Record<string, string> = {};
+		for (let n = 0; n < 3_000; n++) files[`n${String(n).padStart(5, "0")}.md`] = `note ${n}\n`;
+		const root = await makeVault(files);
+		const host = await NodeHost.open(root);
+		const scope = { configDir: host.vault.configDir, excludedFolders: [] };
+		const listing = new NoteListing(host);
+		listing.start();
+		try {
+			const edited = host.vault.getFileByPath("n01500.md") as HostFile;
+			let edits = 0;
+			// The first listing by path sorts every note, pausing; meanwhile the person edits a note.
+			const budget = new CallBudget(
+				async () => {
+					if (edits++ === 0) await host.vault.process(edited, (text) => `${text}edited\n`);
+				},
+				0,
+				60_000,
+			);
+			await listing.list(scope, { recursive: true }, "path", budget);
+			expect(edits).toBeGreaterThan(0);
+			await host.fileManager.trashFile(edited);
+			const listed = (await listing.list(scope, { recursive: true }, "path", new CallBudget())).map((note) => note.path);
+			expect(listed).toHaveLength(2_999);
+			expect(listed).not.toContain("n01500.md");
+		} finally {
+			listing.stop();
+			await host.close();
+			await removeDir(root);
+		}
+	}, 120_000);
 });
