@@ -10,7 +10,7 @@ import { allTagTexts } from "./tags";
 import { packedReferencePlaces } from "../headless/compactMetadata";
 import { linkpathOf } from "../markdown/inline";
 import { fail, ok, type Result } from "../result";
-import { comparePaths, visibleLinkResolver } from "./notes";
+import { comparePathsStrictly, visibleLinkResolver } from "./notes";
 import { sortInSlices, type CallBudget } from "./workBudget";
 import { BASES_LISTING_CHECK_MASK, MAX_VAULT_PATH_CHARS } from "../config/limits";
 import { checkVaultPath } from "./paths";
@@ -63,7 +63,7 @@ export async function visibleBases(host: Host, scope: Scope, budget: CallBudget)
 		if ((index & BASES_LISTING_CHECK_MASK) === BASES_LISTING_CHECK_MASK && budget.due()) await budget.checkpoint();
 		if (file.extension === "base" && isPathVisible(file.path, scope)) bases.push(file);
 	}
-	return sortInSlices(bases, (a, b) => comparePaths(a.path, b.path) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0), budget);
+	return sortInSlices(bases, (a, b) => comparePathsStrictly(a.path, b.path), budget);
 }
 
 /** A file's folder as Bases shows it (`file.folder`): "/" at the vault's root. */

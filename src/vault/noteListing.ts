@@ -2,7 +2,7 @@ import { KEPT_NOTE_LISTINGS, NOTE_LISTING_FILTER_CHECK_MASK } from "../config/li
 import type { EventRef } from "obsidian";
 import type { Host, HostAbstractFile, HostFile } from "../host/Host";
 import { positionOf } from "./notePaths";
-import { comparePaths, noteVisibility } from "./notes";
+import { comparePathsStrictly, noteVisibility } from "./notes";
 import { isInFolder, scopeKey, type Scope } from "./scope";
 import { sortInSlices, type CallBudget } from "./workBudget";
 
@@ -15,23 +15,23 @@ export interface ListingFilter {
 	recursive: boolean;
 }
 
-/** A note as the sorted lists hold it: the path and time it was placed by, so it is found again after its file object changed. */
+/**
+ * A note as the sorted lists hold it: the path and time it was placed by, so it is found again after its
+ * file object changed. Never changed once made (an edit makes a new one): a listing handed out holds
+ * these, sorted by them, and a page's cursor is found in it by binary search.
+ */
 export interface ListedNote {
-	file: HostFile;
-	path: string;
-	mtime: number;
-}
-
-function byCodePoint(a: string, b: string): number {
-	return a < b ? -1 : a > b ? 1 : 0;
+	readonly file: HostFile;
+	readonly path: string;
+	readonly mtime: number;
 }
 
 /**
- * Path order: `comparePaths`, then code points for the rare paths the collator calls equal, so
- * the order is total and a note is found again by binary search. Pure.
+ * Path order (`comparePathsStrictly`): total, so a note is found again by binary search, and a page
+ * cursor's path key (pageCursor) seeks in it. Pure.
  */
 export function inPathOrder(a: ListedNote, b: ListedNote): number {
-	return comparePaths(a.path, b.path) || byCodePoint(a.path, b.path);
+	return comparePathsStrictly(a.path, b.path);
 }
 
 /** Newest first, then path order. Pure. */
@@ -46,10 +46,13 @@ export function insertListed(entries: ListedNote[], entry: ListedNote, order: (a
 	entries.splice(positionOf(entries, entry, order), 0, entry);
 }
 
-/** Takes `entry` (found by the path and time it was placed by) out of `entries`, in place. */
+/**
+ * Takes `entry` (found by the path and time it was placed by) out of `entries`, in place. By its path,
+ * not the object: a list sorted by path while the note was edited holds the entry made before the edit.
+ */
 export function removeListed(entries: ListedNote[], entry: ListedNote, order: (a: ListedNote, b: ListedNote) => number): void {
 	const at = positionOf(entries, entry, order);
-	if (entries[at] === entry) entries.splice(at, 1);
+	if (entries[at]?.path === entry.path) entries.splice(at, 1);
 }
 
 /** True when the note at `path` belongs in a listing with `filter` (scope is checked apart). Pure. */
@@ -193,10 +196,20 @@ export class NoteListing {
 		const entry = state?.byPath.get(file.path);
 		if (!state || !entry) return this.added(file);
 		this.bump(["modified"]);
-		const sorted = state.sorted.modified;
-		if (sorted) removeListed(sorted, entry, inModifiedOrder);
-		entry.mtime = file.stat.mtime;
-		if (sorted) insertListed(sorted, entry, inModifiedOrder);
+		// A new entry: the old one's time changed in place put it out of order in a listing being made
+		// (or kept), and a page's seek there skipped up to half the notes.
+		const edited = listedNote(file);
+		state.byPath.set(edited.path, edited);
+		const byTime = state.sorted.modified;
+		if (byTime) {
+			removeListed(byTime, entry, inModifiedOrder);
+			insertListed(byTime, edited, inModifiedOrder);
+		}
+		const byPath = state.sorted.path;
+		if (byPath) {
+			const at = positionOf(byPath, entry, inPathOrder);
+			if (byPath[at]?.path === edited.path) byPath[at] = edited;
+		}
 	}
 
 	private removed(path: string): void {

@@ -679,8 +679,9 @@ export class IndexedNoteSearch implements NoteSearch {
 		while (!engine.index.isCurrent(plan) || engine.index.installing) {
 			// In a turn of its own: the last slice of the plan ran up to the end of its time.
 			await this.yieldToHost();
-			// Another note's install in slices ends first: installed now, this one would finish it at once.
-			while (engine.index.installing) await this.yieldToHost();
+			// Another note's install in slices ends first: installed now, this one would finish it at once. Not
+			// for an engine let go (stopped, or a new scope): its install is left unfinished (see below).
+			while (engine.index.installing && this.stillDue(engine, file, path, version)) await this.yieldToHost();
 			if (!this.stillDue(engine, file, path, version)) return;
 			if (engine.index.isCurrent(plan) || attempts++ >= INDEX_REPLAN_ATTEMPTS) break;
 			const replanned = await runStepsInSlicesWhile(engine.index.replanSteps(plan), INDEX_UPDATE_SLICE_MS, this.yieldToHost, () =>
@@ -692,12 +693,13 @@ export class IndexedNoteSearch implements NoteSearch {
 		// Moved since it was listed or read (the same file object, renamed: into an excluded folder, say): the rename's own event indexes it where it is now, if it may be.
 		if (file.path !== path || !isNoteInScope(path, this.scope)) return;
 		// A new note of many words in slices too, searches meanwhile answering without it; once begun it
-		// ends, whatever happens meanwhile (a removal of the note waits for it, see `removeSteps`).
+		// ends, whatever happens to the note meanwhile (a removal of the note waits for it, see `removeSteps`),
+		// unless the engine is let go: its slices then only held up the stop (or the new scope's build).
 		const installing = engine.index.installSteps(plan);
 		// Its first step now: a short note is in the index before this returns.
 		if (!installing.next().done) {
 			await this.yieldToHost();
-			await runStepsInSlices(installing, INDEX_UPDATE_SLICE_MS, this.yieldToHost);
+			await runStepsInSlicesWhile(installing, INDEX_UPDATE_SLICE_MS, this.yieldToHost, () => !this.stopped && engine === this.engine);
 			// Its tasks, tags and links below are for the note as read: a newer event does that work itself.
 			if (file.path !== path || !this.stillDue(engine, file, path, version)) return;
 		}

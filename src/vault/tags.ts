@@ -1,7 +1,7 @@
 import type { CachedMetadata } from "obsidian";
 import type { Host } from "../host/Host";
 import { tagsWithFrontmatter } from "../markdown/tags";
-import { comparePaths, visibleNotes } from "./notes";
+import { comparePathsStrictly, visibleNotes } from "./notes";
 import type { Scope } from "./scope";
 import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
 import { runSteps, type Steps } from "../markdown/steps";
@@ -142,17 +142,11 @@ export function rememberTags(cache: CachedMetadata, memo: NoteMemo = sharedNoteM
 	return tags;
 }
 
-function byCodePoint(a: string, b: string): number {
-	return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /**
- * Path order: `comparePaths`, then code points for the rare paths the collator calls equal, so the
- * order is total (the same whatever order the notes were met in) and a path is found again by binary search. Pure.
+ * Path order (`comparePathsStrictly`): total, the same whatever order the notes were met in, so a path is
+ * found again by binary search, and a page cursor's path key (pageCursor) seeks in it. Pure.
  */
-export function inTagPathOrder(a: string, b: string): number {
-	return comparePaths(a, b) || byCodePoint(a, b);
-}
+export const inTagPathOrder: (a: string, b: string) => number = comparePathsStrictly;
 
 /** Visible notes carrying `tag` or a tag nested under it, sorted by path (in slices on `budget`). */
 export async function notesWithTag(host: Host, scope: Scope, tag: string, budget?: CallBudget, memo?: NoteMemo): Promise<string[]> {

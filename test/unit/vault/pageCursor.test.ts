@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { MAX_VAULT_PATH_CHARS } from "../../../src/config/limits";
 import { comparePathsStrictly } from "../../../src/vault/notes";
 import { BY_PATH, decodeCursor, encodeCursor, pageAfter, type KeyedOrder } from "../../../src/vault/pageCursor";
 
@@ -72,6 +73,7 @@ describe("keyset page cursors", () => {
 		["without a key", Buffer.from('{"tool":"list_x"}').toString("base64url")],
 		["a key of the wrong length", encodeCursor("list_x", ["a", "b"])],
 		["a key of the wrong type", encodeCursor("list_x", [3])],
+		["a path key longer than any path", encodeCursor("list_x", [`${"\u00ad".repeat(MAX_VAULT_PATH_CHARS)}a.md`])],
 		["empty", ""],
 	])("a cursor that is %s is refused with what to do", (_kind, cursor) => {
 		expect(decodeCursor(cursor, "list_x", BY_PATH)).toEqual({ ok: false, error: NOT_VALID });

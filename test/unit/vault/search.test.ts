@@ -1,10 +1,12 @@
 import {
+	COMMIT_STEP_POSTINGS,
 	INDEX_BUILD_SLICE_MS,
 	MAX_SEARCHABLE_NOTE_BYTES,
 	ONE_PIECE_INDEX_WORDS,
 	SLICED_TOKENIZE_CHARS,
 	TOKENIZE_CHUNK_CHARS,
 } from "../../../src/config/limits";
+import type { HostFile } from "../../../src/host/Host";
 import { TermDictionary } from "../../../src/search/dictionary";
 import { PostingsIndex } from "../../../src/search/postings";
 import { tokenize } from "../../../src/search/text";
@@ -1050,5 +1052,64 @@ describe("a new note of many new words installed into the index (at start, one p
 			await index.stop();
 			await vault.close();
 		}
+	}, 60_000);
+});
+
+describe("a service stopped while a new note of many new words goes into the index", () => {
+	test("installs no more of it, and a note waiting for that install stops waiting: neither holds up the stop", async () => {
+		const DISTINCT = 60_000;
+		const LONG = `# Big\n\n${Array.from({ length: DISTINCT }, (_, word) => `w${word}`).join(" ")}\n`;
+		const vault = await openVault({ "Big.md": LONG, "Small.md": "alpha\n" });
+		type IndexInternals = { dictionary: TermDictionary; lengthOf(id: number): number; installing: boolean };
+		type Internals = { engine: { index: IndexInternals }; addToIndex(file: HostFile, text: string): Promise<void> };
+		const internals = () => index as unknown as Internals;
+		// Postings of Big.md's words written into the lists so far (cut away from searches until the last step).
+		const written = (postings: IndexInternals) => {
+			let count = 0;
+			for (let word = 0; word < DISTINCT; word++) {
+				const id = postings.dictionary.lookup(`w${word}`);
+				if (id !== undefined) count += postings.lengthOf(id);
+			}
+			return count;
+		};
+		let building: IndexInternals | null = null;
+		let changed = false;
+		let waited = false;
+		let stopping: Promise<void> | null = null;
+		let writtenAtStop = 0;
+		const index = new IndexedNoteSearch(vault.host, vault.scope(), async () => {
+			const postings = internals().engine.index;
+			if (!stopping && postings.installing) {
+				if (!changed) {
+					// A change to another note meanwhile: its indexing waits for the install to end.
+					changed = true;
+					void internals()
+						.addToIndex(vault.host.vault.getFileByPath("Small.md") as HostFile, "alpha beta\n")
+						.then(() => (waited = true));
+				} else {
+					// Stopped at the install's next pause.
+					building = postings;
+					writtenAtStop = written(building);
+					stopping = index.stop();
+				}
+			}
+			await settle();
+		});
+		const pieces = countWorkPerPiece();
+		try {
+			index.start();
+			for (let turn = 0; turn < 100_000 && !stopping; turn++) await settle();
+			// (Set in the pause above: the compiler sees only the null it began as.)
+			await (stopping as Promise<void> | null);
+			for (let turn = 0; turn < 1_000 && !waited; turn++) await settle();
+		} finally {
+			pieces.restore();
+			await vault.close();
+		}
+		expect(building).not.toBeNull();
+		expect(writtenAtStop).toBeGreaterThan(0);
+		// At most the step under way when it stopped; before, every step to the last (all 60,000).
+		expect(written(building as unknown as IndexInternals) - writtenAtStop).toBeLessThanOrEqual(COMMIT_STEP_POSTINGS);
+		expect(waited).toBe(true);
 	}, 60_000);
 });
