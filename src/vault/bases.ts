@@ -52,16 +52,24 @@ export async function readBoundedFile(host: Host, file: HostFile, maxBytes: numb
 	return ok(text);
 }
 
+/** A base as listed: its file, and the path it had when it was found visible. */
+export interface ListedBase {
+	file: HostFile;
+	path: string;
+}
+
 /**
  * The visible `.base` files, by path (list_notes' order: the collator's, then code points, so a
  * page's cursor finds the same place again), looked for and sorted in slices on `budget`: a vault
- * of 100,000 bases was filtered and sorted in one piece.
+ * of 100,000 bases was filtered and sorted in one piece. Each keeps the path it was found visible
+ * at, and is sorted by it: a file is renamed in place, and one moved into an excluded folder at a
+ * pause of the sort would otherwise be sorted, and named by a page's cursor, at its hidden path.
  */
-export async function visibleBases(host: Host, scope: Scope, budget: CallBudget): Promise<HostFile[]> {
-	const bases: HostFile[] = [];
+export async function visibleBases(host: Host, scope: Scope, budget: CallBudget): Promise<ListedBase[]> {
+	const bases: ListedBase[] = [];
 	for (const [index, file] of host.vault.getFiles().entries()) {
 		if ((index & BASES_LISTING_CHECK_MASK) === BASES_LISTING_CHECK_MASK && budget.due()) await budget.checkpoint();
-		if (file.extension === "base" && isPathVisible(file.path, scope)) bases.push(file);
+		if (file.extension === "base" && isPathVisible(file.path, scope)) bases.push({ file, path: file.path });
 	}
 	return sortInSlices(bases, (a, b) => comparePaths(a.path, b.path) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0), budget);
 }
