@@ -157,13 +157,18 @@ export async function runBaseQuery(
 			filter_errors_total: filterErrorsTotal,
 		};
 		const room = options.fit ? new AnswerRoom(options.fit, answer) : null;
-		for (const position of order.slice(start, end)) {
+		// The position after the last row built (given, or left out as moved out of sight).
+		let following = start;
+		for (; following < end; following++) {
+			const position = order[following] as number;
 			const entry = matched[position];
 			if (!entry) continue;
 			const group = view.groupBy ? (sortValues[position]?.[0] ?? null) : undefined;
 			const row = await makeRow(entry.file, entry.context, columns, group, room, options.pause);
 			if (row !== null) {
-				answer.rows.push(row);
+				// Moved into an excluded folder while the rows were built (a pause before or inside its row): its properties were read after.
+				if (vault.isVisibleNow(entry.file)) answer.rows.push(row);
+				else answer.total--;
 				continue;
 			}
 			// The rows built fill the answer: the rest are counted (total), not built. Not even one row fitting is the view's fault, said as such.
@@ -172,8 +177,7 @@ export async function runBaseQuery(
 				`The view "${echoed(view.name)}" has ${columns.length} columns × ${matched.length} rows, and not even its first row fits in an answer (${MAX_RESPONSE_BYTES} bytes, its long texts cut short). Query a view with fewer columns.`,
 			);
 		}
-		answer.truncated = matched.length > answer.rows.length;
-		const following = start + answer.rows.length;
+		answer.truncated = answer.total > answer.rows.length;
 		const last = answer.rows.at(-1);
 		const next = pathAt(following);
 		if (following < viewEnd && last !== undefined && next !== undefined) answer.next = { last: last.path, next, position: following - 1 };

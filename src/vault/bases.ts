@@ -120,11 +120,14 @@ export async function baseVault(
 		resolutions.set(key, path);
 		return path;
 	};
+	// Each base file's host file, which the host renames in place: where the file is now.
+	const hostFiles = new WeakMap<BaseFile, HostFile>();
 	const fileFor = (file: HostFile): BaseFile => {
 		const known = byPath.get(file.path);
 		if (known) return known;
 		const made = makeBaseFile(host, file, resolveLink);
 		byPath.set(file.path, made);
+		hostFiles.set(made, file);
 		return made;
 	};
 	const files: BaseFile[] = [];
@@ -157,6 +160,10 @@ export async function baseVault(
 			return file ? fileFor(file) : null;
 		},
 		// Every visible file's base file and folder are gathered above: lookups, never a path worked out for any text a cell holds.
+		isVisibleNow: (made) => {
+			const file = hostFiles.get(made);
+			return file !== undefined && isPathVisible(file.path, scope);
+		},
 		isVisiblePath: (text) => text.length <= MAX_VAULT_PATH_CHARS && (byPath.has(text) || folders.has(text)),
 		resolveLink,
 		backlinks: (path) => {

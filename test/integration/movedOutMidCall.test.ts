@@ -344,3 +344,84 @@ describe("a base moved into an excluded folder while list_bases sorts its bases"
 		expect(next.ok && JSON.stringify(next.value)).not.toMatch(/Archive/u);
 	}, 60_000);
 });
+
+/**
+ * query_base reads a row's properties when it builds the row, in slices with pauses between rows.
+ * A note moved into an excluded folder at one of those pauses, after the query matched it, was
+ * still given as a row: its properties read after the move, from a note the token may no longer see.
+ */
+describe("a note moved into an excluded folder while query_base builds its rows", () => {
+	let root: string;
+	let host: NodeHost;
+	let service: McpService;
+	let client: Client;
+	let atNextPause: (() => Promise<void>) | null = null;
+
+	beforeEach(async () => {
+		root = await makeVault({
+			"Notes/Board.base":
+				"views:\n  - type: table\n    name: Cards\n    order:\n      - note.card\n    sort:\n      - property: file.name\n        direction: ASC\n",
+			"Notes/A first.md": "---\ncard: first card\n---\n",
+			"Notes/B second.md": "---\ncard: second card\n---\n",
+			"Notes/C diary.md": "---\ncard: a diary line\n---\n",
+		});
+		host = await NodeHost.open(root);
+		let settings: VaultMcpSettings = { ...defaultSettings(), serverEnabled: true, port: 0, excludedFolders: ["Private"] };
+		const made = addToken(settings, "reader", "read");
+		if ("error" in made) throw new Error(made.error);
+		settings = made.settings;
+		service = new McpService({
+			host,
+			serverVersion: "test",
+			logger: new RecordingLogger(),
+			journal: new MemoryJournal(),
+			yieldToHost: async () => {
+				const move = atNextPause;
+				atNextPause = null;
+				if (move) await move();
+				await new Promise((resolve) => setImmediate(resolve));
+			},
+			callBudget: { sliceMs: 0 },
+		});
+		const status = await service.apply(settings);
+		if (status.state !== "listening") throw new Error("the server did not start");
+		await service.search?.whenReady();
+		client = await connectClient(status.url, made.token);
+	});
+
+	afterEach(async () => {
+		jest.restoreAllMocks();
+		await client.close();
+		await service.stop();
+		await host.close();
+		await removeDir(root);
+	});
+
+	test("the moved note is no row, and its properties are not given (they were, read after the move)", async () => {
+		const cache = host.metadataCache;
+		const original = cache.getFileCache.bind(cache);
+		let moved = false;
+		let readAfterMove = false;
+		// The first row's properties are read: the rows are being built, every note already matched.
+		jest.spyOn(cache, "getFileCache").mockImplementation((file) => {
+			if (moved && file.path === "Private/C diary.md") readAfterMove = true;
+			if (file.path === "Notes/A first.md" && !moved && atNextPause === null)
+				atNextPause = async () => {
+					const diary = host.vault.getFileByPath("Notes/C diary.md");
+					if (!diary) throw new Error("no Notes/C diary.md");
+					await host.vault.rename(diary, "Private/C diary.md");
+					moved = true;
+				};
+			return original(file);
+		});
+		const answer = await callTool(client, "query_base", { path: "Notes/Board.base" });
+		expect(moved).toBe(true);
+		// Matched before the move, its row built after it: the case this is about.
+		expect(readAfterMove).toBe(true);
+		expect(answer.ok).toBe(true);
+		if (!answer.ok) return;
+		expect(JSON.stringify(answer.value)).not.toMatch(/diary/u);
+		expect(answer.value).toMatchObject({ total: 3, truncated: false });
+		expect((answer.value.rows as Array<{ path: string }>).map((row) => row.path)).toEqual(["Notes/A first.md", "Notes/B second.md", "Notes/Board.base"]);
+	});
+});
