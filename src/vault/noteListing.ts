@@ -17,9 +17,9 @@ export interface ListingFilter {
 
 /** A note as the sorted lists hold it: the path and time it was placed by, so it is found again after its file object changed. */
 export interface ListedNote {
-	file: HostFile;
-	path: string;
-	mtime: number;
+	readonly file: HostFile;
+	readonly path: string;
+	readonly mtime: number;
 }
 
 function byCodePoint(a: string, b: string): number {
@@ -193,10 +193,19 @@ export class NoteListing {
 		const entry = state?.byPath.get(file.path);
 		if (!state || !entry) return this.added(file);
 		this.bump(["modified"]);
-		const sorted = state.sorted.modified;
-		if (sorted) removeListed(sorted, entry, inModifiedOrder);
-		entry.mtime = file.stat.mtime;
-		if (sorted) insertListed(sorted, entry, inModifiedOrder);
+		// A new entry in the old one's place, never the old one changed: a listing being made (over its pauses) or paged holds
+		// the old one, in the order of the time it was listed at; changed in place, that listing fell out of order, and the next
+		// page's binary search skipped half the vault.
+		const fresh = listedNote(file);
+		state.byPath.set(fresh.path, fresh);
+		const byTime = state.sorted.modified;
+		if (byTime) {
+			removeListed(byTime, entry, inModifiedOrder);
+			insertListed(byTime, fresh, inModifiedOrder);
+		}
+		const byPath = state.sorted.path;
+		const at = byPath ? positionOf(byPath, entry, inPathOrder) : -1;
+		if (byPath && byPath[at] === entry) byPath[at] = fresh;
 	}
 
 	private removed(path: string): void {

@@ -1,6 +1,9 @@
 import fc from "fast-check";
 import type { HostFile } from "../../../src/host/Host";
-import { inModifiedOrder, inPathOrder, insertListed, isListed, removeListed, type ListedNote } from "../../../src/vault/noteListing";
+import { inModifiedOrder, inPathOrder, insertListed, isListed, NoteListing, removeListed, type ListedNote } from "../../../src/vault/noteListing";
+import { decodeCursor, pageAfter, type KeyedOrder } from "../../../src/vault/pageCursor";
+import { CallBudget } from "../../../src/vault/workBudget";
+import { openVault } from "../../helpers/hostVault";
 
 function note(path: string, mtime: number): ListedNote {
 	const file: HostFile = { path, name: path, basename: path, extension: "md", stat: { ctime: 0, mtime, size: 0 } };
@@ -43,4 +46,54 @@ describe("notes kept in order", () => {
 		expect(isListed("x.md", { recursive: false })).toBe(true);
 		expect(isListed("A/x.md", { recursive: false })).toBe(false);
 	});
+});
+
+describe("a listing made while a note changes", () => {
+	/** More notes than the listing's filter looks at between two looks at the clock, so it pauses once. */
+	const NOTES = 4_200;
+	const NEWEST_FIRST: KeyedOrder<ListedNote> = { tool: "list_notes", parts: ["descending", "path"], keyOf: (entry) => [entry.mtime, entry.path] };
+
+	test("stays in the order it was made in, so the next page after a cursor skips no note (it skipped half the vault)", async () => {
+		const files: Record<string, string> = {};
+		for (let index = 0; index < NOTES; index++) files[`N/${String(index).padStart(4, "0")}.md`] = "a note\n";
+		const vault = await openVault(files);
+		const listing = new NoteListing(vault.host);
+		listing.start();
+		try {
+			const touch = async (path: string) => {
+				const file = vault.host.vault.getFileByPath(path);
+				if (!file) throw new Error(`no ${path}`);
+				await new Promise((resolve) => setTimeout(resolve, 5));
+				await vault.host.vault.process(file, () => `changed ${path}\n`);
+			};
+			const filter = { recursive: true };
+			const first = [...(await listing.list(vault.scope(), filter, "modified", new CallBudget()))];
+			const cursor = pageAfter(first, undefined, 5, NEWEST_FIRST).nextCursor;
+			const after = decodeCursor(cursor, "list_notes", NEWEST_FIRST.parts);
+			if (!after.ok || after.value === undefined) throw new Error("no cursor");
+			// Another client edits the oldest note between the pages: it comes first now, and the listing is made again.
+			const oldest = first.at(-1) as ListedNote;
+			await touch(oldest.path);
+			const nowInOrder = [oldest, ...first.slice(0, -1)];
+			// While it is made (at its pause), a note halfway down is edited: the one a binary search looks at first.
+			const halfway = (nowInOrder[nowInOrder.length >>> 1] as ListedNote).path;
+			let edited = false;
+			const budget = new CallBudget(
+				async () => {
+					if (edited) return;
+					edited = true;
+					await touch(halfway);
+				},
+				0,
+				60_000,
+			);
+			const second = await listing.list(vault.scope(), filter, "modified", budget);
+			expect(edited).toBe(true);
+			const page = pageAfter(second, after.value, 5, NEWEST_FIRST);
+			expect(page.items.map((entry) => entry.path)).toEqual(first.slice(5, 10).map((entry) => entry.path));
+		} finally {
+			listing.stop();
+			await vault.close();
+		}
+	}, 120_000);
 });
