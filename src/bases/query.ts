@@ -157,8 +157,9 @@ export async function runBaseQuery(
 			filter_errors_total: filterErrorsTotal,
 		};
 		const room = options.fit ? new AnswerRoom(options.fit, answer) : null;
-		// The position after the last row built (given, or left out as moved out of sight).
+		// The position after the last row built, and that row's path (given, or left out as moved out of sight: the next page still starts after it).
 		let following = start;
+		let lastBuilt: string | undefined;
 		for (; following < end; following++) {
 			const position = order[following] as number;
 			const entry = matched[position];
@@ -166,6 +167,7 @@ export async function runBaseQuery(
 			const group = view.groupBy ? (sortValues[position]?.[0] ?? null) : undefined;
 			const row = await makeRow(entry.file, entry.context, columns, group, room, options.pause);
 			if (row !== null) {
+				lastBuilt = entry.file.path;
 				// Moved into an excluded folder while the rows were built (a pause before or inside its row): its properties were read after.
 				if (vault.isVisibleNow(entry.file)) answer.rows.push(row);
 				else answer.total--;
@@ -178,9 +180,8 @@ export async function runBaseQuery(
 			);
 		}
 		answer.truncated = answer.total > answer.rows.length;
-		const last = answer.rows.at(-1);
 		const next = pathAt(following);
-		if (following < viewEnd && last !== undefined && next !== undefined) answer.next = { last: last.path, next, position: following - 1 };
+		if (following < viewEnd && lastBuilt !== undefined && next !== undefined) answer.next = { last: lastBuilt, next, position: following - 1 };
 		return ok(answer);
 	} catch (error) {
 		// An EvaluationError here is the rows' sort comparing keys too long to compare as text.

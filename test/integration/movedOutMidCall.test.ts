@@ -360,7 +360,7 @@ describe("a note moved into an excluded folder while query_base builds its rows"
 	beforeEach(async () => {
 		root = await makeVault({
 			"Notes/Board.base":
-				"views:\n  - type: table\n    name: Cards\n    order:\n      - note.card\n    sort:\n      - property: file.name\n        direction: ASC\n",
+				"views:\n  - type: table\n    name: Cards\n    order:\n      - note.card\n      - file.name\n    sort:\n      - property: file.name\n        direction: ASC\n",
 			"Notes/A first.md": "---\ncard: first card\n---\n",
 			"Notes/B second.md": "---\ncard: second card\n---\n",
 			"Notes/C diary.md": "---\ncard: a diary line\n---\n",
@@ -423,5 +423,26 @@ describe("a note moved into an excluded folder while query_base builds its rows"
 		expect(JSON.stringify(answer.value)).not.toMatch(/diary/u);
 		expect(answer.value).toMatchObject({ total: 3, truncated: false });
 		expect((answer.value.rows as Array<{ path: string }>).map((row) => row.path)).toEqual(["Notes/A first.md", "Notes/B second.md", "Notes/Board.base"]);
+	});
+
+	test("a page whose only row was moved out still gives the cursor to the rows after it", async () => {
+		const cache = host.metadataCache;
+		const original = cache.getFileCache.bind(cache);
+		let moved = false;
+		jest.spyOn(cache, "getFileCache").mockImplementation((file) => {
+			if (file.path === "Notes/A first.md" && !moved && atNextPause === null)
+				atNextPause = async () => {
+					await host.vault.rename(file, "Private/A first.md");
+					moved = true;
+				};
+			return original(file);
+		});
+		const first = await callTool(client, "query_base", { path: "Notes/Board.base", limit: 1 });
+		expect(moved).toBe(true);
+		expect(first.ok && first.value).toMatchObject({ rows: [], total: 3, truncated: true });
+		const cursor = first.ok ? (first.value.next_cursor as string | undefined) : undefined;
+		expect(typeof cursor).toBe("string");
+		const next = await callTool(client, "query_base", { path: "Notes/Board.base", limit: 1, cursor });
+		expect(next.ok && (next.value.rows as Array<{ path: string }>).map((row) => row.path)).toEqual(["Notes/B second.md"]);
 	});
 });
